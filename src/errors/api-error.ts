@@ -1,0 +1,37 @@
+/**
+ * Typed errors thrown by every layer. They carry a Meilisearch code and a message and no HTTP
+ * knowledge; `codes.ts` gives the status and type, the HTTP error handler renders the body.
+ */
+import { ERROR_CODES, errorLink, type ErrorCode, type ErrorType } from './codes.js';
+
+/** The public error object, keys in Meilisearch's order. Also stored in failed tasks. */
+export interface ErrorBody {
+  message: string;
+  code: ErrorCode;
+  type: ErrorType;
+  link: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    return { message: this.message, code: this.code, type: ERROR_CODES[this.code].type, link: errorLink(this.code) };
+  }
+}
+
+/** An unexpected failure; rendered as `internal` without leaking a stack trace. */
+export function internalError(cause: unknown): ApiError {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new ApiError('internal', detail);
+}
