@@ -1,0 +1,253 @@
+/**
+ * loadConfig: command line + environment + TOML configuration file → a validated Config, or --help.
+ *
+ * Caller: src/main.ts, once at startup (prints ConfigError's message and exits with status 2).
+ * Contract (reference cli-config.md §1, §3):
+ *  - precedence per option: command line > environment (QUARRY_X, else MEILI_X) > config file > default;
+ *  - the config file is `--config-file-path`, else the environment, else `./config.toml` under `cwd`,
+ *    which is skipped silently when it cannot be read; an explicit file that cannot be read is an error;
+ *  - every key of the file is checked (unknown keys, `config_file_path`, value types) even when a higher
+ *    source overrides it, as Meilisearch deserialises the whole file; the import options are checked
+ *    but never applied from the file;
+ *  - only the winning command-line or environment value is parsed (clap never reads the others);
+ *  - an empty environment variable counts as unset.
+ * Pure apart from reading the configuration file: no process.env, no process.cwd(), no output.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse as parseToml, TomlError, type TomlTable, type TomlValue } from 'smol-toml';
+import { helpText } from './help.js';
+import { OPTION_KEYS, flagLabel, optionNames, optionSpec, type Config, type OptionKey } from './options.js';
+import { InvalidValue, splitHttpAddr } from './values.js';
+
+/** A launch configuration that must stop startup; the message is printed as is. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export type LoadResult = { kind: 'help'; text: string } | { kind: 'config'; config: Config };
+
+const DEFAULT_CONFIG_FILE_PATH = './config.toml';
+const HELP_HINT = "\n\nFor more information, try '--help'.";
+
+type Source = { kind: 'cli' } | { kind: 'env'; name: string } | { kind: 'file'; path: string; key: string };
+
+interface ConfigFile {
+  /** As given (or the default), for messages and the startup report. */
+  path: string;
+  table: TomlTable;
+}
+
+/** Rust's `{:?}` of a path: double-quoted with escapes, as Meilisearch's messages show paths. */
+function debugQuote(text: string): string {
+  return JSON.stringify(text);
+}
+
+function showToml(value: TomlValue): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(showToml).join(', ')}]`;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') return 'a table';
+  return String(value);
+}
+
+function invalidValue(key: OptionKey, shown: string, source: Source, reason: string): ConfigError {
+  switch (source.kind) {
+    case 'cli':
+      return new ConfigError(`invalid value ${shown} for '${flagLabel(key)}': ${reason}${HELP_HINT}`);
+    case 'env':
+      return new ConfigError(
+        `invalid value ${shown} for '${flagLabel(key)}' (from environment variable ${source.name}): ${reason}${HELP_HINT}`,
+      );
+    case 'file':
+      return new ConfigError(
+        `invalid value ${shown} for '${flagLabel(key)}' (key \`${source.key}\` of the ${debugQuote(source.path)} configuration file): ${reason}`,
+      );
+  }
+}
+
+function parseString(key: OptionKey, raw: string, source: Source): unknown {
+  try {
+    return optionSpec(key).codec.fromString(raw);
+  } catch (err) {
+    if (err instanceof InvalidValue) throw invalidValue(key, `'${raw}'`, source, err.message);
+    throw err;
+  }
+}
+
+/** Command-line values as strings (a boolean flag reads `true`), or 'help' when -h/--help comes first. */
+function parseCommandLine(argv: readonly string[]): Map<OptionKey, string> | 'help' {
+  const byFlag = new Map(OPTION_KEYS.map((key) => [optionNames(key).flag, key]));
+  const declared: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const key of OPTION_KEYS) {
+    const spec = optionSpec(key);
+    // An optional value cannot be expressed to parseArgs: declare a flag and pick the value up below.
+    declared[optionNames(key).flag] = { type: spec.valueName === undefined || spec.bareValue !== undefined ? 'boolean' : 'string' };
+  }
+  // strict: false so that unknown flags and missing values reach the checks below, which word them as clap.
+  const { tokens } = parseArgs({ args: [...argv], options: declared, strict: false, allowPositionals: true, tokens: true });
+
+  const values = new Map<OptionKey, string>();
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i]!;
+    if (token.kind === 'option-terminator') continue;
+    if (token.kind === 'positional') throw new ConfigError(`unexpected argument '${token.value}' found${HELP_HINT}`);
+    if (token.name === 'help') return 'help';
+    const key = byFlag.get(token.name);
+    if (key === undefined) throw new ConfigError(`unexpected argument '${token.rawName}' found${HELP_HINT}`);
+    if (values.has(key)) throw new ConfigError(`the argument '${flagLabel(key)}' cannot be used multiple times${HELP_HINT}`);
+    const spec = optionSpec(key);
+    if (spec.valueName === undefined) {
+      if (token.value !== undefined) {
+        throw new ConfigError(`unexpected value '${token.value}' for '${flagLabel(key)}' found; no more were expected${HELP_HINT}`);
+      }
+      values.set(key, 'true');
+    } else if (spec.bareValue !== undefined) {
+      const next = tokens[i + 1];
+      if (token.value !== undefined) {
+        values.set(key, token.value);
+      } else if (next?.kind === 'positional' && next.index === token.index + 1) {
+        values.set(key, next.value);
+        i += 1;
+      } else {
+        values.set(key, spec.bareValue);
+      }
+    } else {
+      // parseArgs takes whatever follows; clap refuses a following flag as a value, and so do we.
+      if (token.value === undefined || (!token.inlineValue && token.value.startsWith('-'))) {
+        throw new ConfigError(`a value is required for '${flagLabel(key)}' but none was supplied${HELP_HINT}`);
+      }
+      values.set(key, token.value);
+    }
+  }
+  return values;
+}
+
+function readEnvironment(env: Record<string, string | undefined>): Map<OptionKey, { raw: string; name: string }> {
+  const values = new Map<OptionKey, { raw: string; name: string }>();
+  for (const key of OPTION_KEYS) {
+    for (const name of optionNames(key).envNames) {
+      const raw = env[name];
+      if (raw !== undefined && raw !== '') {
+        values.set(key, { raw, name });
+        break;
+      }
+    }
+  }
+  return values;
+}
+
+// Rust's io::Error display for the failures a user can cause, so the message matches Meilisearch's.
+const OS_ERRORS: Record<string, string> = {
+  ENOENT: 'No such file or directory',
+  EACCES: 'Permission denied',
+  EISDIR: 'Is a directory',
+  ENOTDIR: 'Not a directory',
+  ELOOP: 'Too many levels of symbolic links',
+  ENAMETOOLONG: 'File name too long',
+};
+
+function osErrorText(err: NodeJS.ErrnoException): string {
+  const text = err.code === undefined ? undefined : OS_ERRORS[err.code];
+  return text !== undefined && err.errno !== undefined ? `${text} (os error ${Math.abs(err.errno)})` : err.message;
+}
+
+function readConfigFile(explicitPath: string | undefined, cwd: string): ConfigFile | null {
+  const shown = explicitPath ?? DEFAULT_CONFIG_FILE_PATH;
+  let source: string;
+  try {
+    source = readFileSync(path.resolve(cwd, shown), 'utf8');
+  } catch (err) {
+    if (explicitPath === undefined) return null;
+    throw new ConfigError(
+      `unable to open or read the ${debugQuote(explicitPath)} configuration file: ${osErrorText(err as NodeJS.ErrnoException)}.`,
+    );
+  }
+  let table: TomlTable;
+  try {
+    table = parseToml(source, { integersAsBigInt: true });
+  } catch (err) {
+    if (err instanceof TomlError) {
+      throw new ConfigError(`TOML parse error in the ${debugQuote(shown)} configuration file: ${err.message.trimEnd()}`);
+    }
+    throw err;
+  }
+  return { path: shown, table };
+}
+
+/**
+ * Checks every key of the file and returns the values it applies. Order as Meilisearch: unknown keys
+ * (deserialisation), then `config_file_path`, then the values.
+ */
+function readFileValues(file: ConfigFile): Map<OptionKey, unknown> {
+  const byTomlKey = new Map(OPTION_KEYS.map((key) => [optionNames(key).tomlKey, key]));
+  const unknown = Object.keys(file.table).find((tomlKey) => !byTomlKey.has(tomlKey));
+  if (unknown !== undefined) {
+    const expected = OPTION_KEYS.filter((key) => optionSpec(key).toml !== 'forbidden')
+      .map((key) => `\`${optionNames(key).tomlKey}\``)
+      .join(', ');
+    throw new ConfigError(
+      `unknown field \`${unknown}\` in the ${debugQuote(file.path)} configuration file, expected one of ${expected}`,
+    );
+  }
+  const values = new Map<OptionKey, unknown>();
+  for (const [tomlKey, value] of Object.entries(file.table)) {
+    const key = byTomlKey.get(tomlKey)!;
+    const spec = optionSpec(key);
+    if (spec.toml === 'forbidden') throw new ConfigError(`\`${tomlKey}\` is not supported in the configuration file`);
+    let parsed: unknown;
+    try {
+      parsed = spec.codec.fromToml(value);
+    } catch (err) {
+      if (err instanceof InvalidValue) {
+        throw invalidValue(key, showToml(value), { kind: 'file', path: file.path, key: tomlKey }, err.message);
+      }
+      throw err;
+    }
+    if (spec.toml === undefined) values.set(key, parsed);
+  }
+  return values;
+}
+
+/** clap's `requires` / `conflicts_with`, checked on the final values (the file never sets these options). */
+function checkRelations(values: Map<OptionKey, unknown>): void {
+  for (const key of OPTION_KEYS) {
+    const { requires, conflictsWith } = optionSpec(key);
+    if (requires !== undefined && values.get(key) === true && values.get(requires) === null) {
+      throw new ConfigError(`the argument '${flagLabel(key)}' requires '${flagLabel(requires)}'${HELP_HINT}`);
+    }
+    if (conflictsWith !== undefined && values.get(key) !== null && values.get(conflictsWith) !== null) {
+      throw new ConfigError(`the argument '${flagLabel(key)}' cannot be used with '${flagLabel(conflictsWith)}'${HELP_HINT}`);
+    }
+  }
+}
+
+/**
+ * Builds the launch configuration from `argv` (without node and the script), an environment and the
+ * directory the default config file and relative `--config-file-path` are looked up in.
+ * @throws ConfigError for anything that must stop startup.
+ */
+export function loadConfig(argv: string[], env: Record<string, string | undefined>, cwd: string): LoadResult {
+  const cli = parseCommandLine(argv);
+  if (cli === 'help') return { kind: 'help', text: helpText() };
+  const fromEnv = readEnvironment(env);
+  const file = readConfigFile(cli.get('configFilePath') ?? fromEnv.get('configFilePath')?.raw, cwd);
+  const fromFile = file === null ? new Map<OptionKey, unknown>() : readFileValues(file);
+
+  const values = new Map<OptionKey, unknown>();
+  for (const key of OPTION_KEYS) {
+    const cliRaw = cli.get(key);
+    const envRaw = fromEnv.get(key);
+    if (cliRaw !== undefined) values.set(key, parseString(key, cliRaw, { kind: 'cli' }));
+    else if (envRaw !== undefined) values.set(key, parseString(key, envRaw.raw, { kind: 'env', name: envRaw.name }));
+    else if (fromFile.has(key)) values.set(key, fromFile.get(key));
+    else values.set(key, optionSpec(key).default);
+  }
+  checkRelations(values);
+  // The option holds what the user asked for; the Config reports the file actually read.
+  values.set('configFilePath', file?.path ?? null);
+
+  const options = Object.fromEntries(values) as Omit<Config, 'host' | 'port'>;
+  return { kind: 'config', config: { ...options, ...splitHttpAddr(options.httpAddr) } };
+}

@@ -1,0 +1,351 @@
+/**
+ * THE option table: every launch option, its codec, default, help line and how the config file treats it.
+ *
+ * Callers: load.ts (argv / environment / TOML), help.ts (--help). Nothing else lists options.
+ * Invariants:
+ *  - one entry per Config field except the derived `host`/`port`; the mapped type below makes a
+ *    missing or extra entry a compile error;
+ *  - every name derives from the Config field, as in Meilisearch (field `dbPath` → flag `--db-path`,
+ *    TOML key `db_path`, environment `QUARRY_DB_PATH` with Meilisearch's `MEILI_DB_PATH` as an alias);
+ *  - an option without `valueName` is a boolean flag: no value on the command line, true/false elsewhere.
+ */
+import {
+  bool,
+  byteSize,
+  environment,
+  httpAddr,
+  ipNetworks,
+  logLevel,
+  logsMode,
+  maxThreads,
+  nonZeroUsize,
+  scheduleSnapshot,
+  text,
+  url,
+  usize,
+  DEFAULT_SNAPSHOT_INTERVAL_SEC,
+  type Codec,
+  type Environment,
+  type LogLevel,
+  type LogsMode,
+} from './values.js';
+
+/** The validated launch configuration. Paths are kept as given (relative ones are relative to the cwd). */
+export interface Config {
+  /** `host:port` as given; `host`/`port` are its parts, ready for `listen()` (IPv6 without brackets). */
+  httpAddr: string;
+  host: string;
+  port: number;
+  masterKey: string | null;
+  env: Environment;
+  dbPath: string;
+  dumpDir: string;
+  snapshotDir: string;
+  /** Bytes. */
+  httpPayloadSizeLimit: number;
+  logLevel: LogLevel;
+  /** null = engine default (half the cores; all of them for a dump import). */
+  maxIndexingThreads: number | null;
+  /** Bytes; null = engine default (2/3 of the RAM). */
+  maxIndexingMemory: number | null;
+  noAnalytics: boolean;
+  /** The configuration file actually read (as given), or null when none was. */
+  configFilePath: string | null;
+  importDump: string | null;
+  ignoreMissingDump: boolean;
+  ignoreDumpIfDbExists: boolean;
+  importSnapshot: string | null;
+  ignoreMissingSnapshot: boolean;
+  ignoreSnapshotIfDbExists: boolean;
+  /** Seconds between scheduled snapshots; null = disabled. */
+  scheduleSnapshot: number | null;
+  upgradeDb: boolean;
+  experimentalEnableMetrics: boolean;
+  experimentalEnableLogsRoute: boolean;
+  experimentalContainsFilter: boolean;
+  experimentalLogsMode: LogsMode;
+  experimentalSearchQueueSize: number;
+  /** Seconds. */
+  experimentalDropSearchAfter: number;
+  experimentalNbSearchesPerCore: number;
+  /** null = unlimited. */
+  experimentalMaxNumberOfBatchedTasks: number | null;
+  /** Bytes; null = engine default (half of the indexing memory, at most 10 GiB). */
+  experimentalLimitBatchedTasksTotalSize: number | null;
+  experimentalEmbeddingCacheEntries: number;
+  /** CIDRs (or `any`) that outgoing requests may reach besides global addresses. */
+  experimentalAllowedIpNetworks: readonly string[];
+  taskWebhookUrl: string | null;
+  taskWebhookAuthorizationHeader: string | null;
+}
+
+export type OptionKey = Exclude<keyof Config, 'host' | 'port'>;
+
+export interface OptionSpec<T> {
+  readonly codec: Codec<T>;
+  readonly default: T;
+  /** Placeholder in `--flag <VALUE>`; absent for boolean flags. */
+  readonly valueName?: string;
+  /** Value taken when the flag is given without one (`--schedule-snapshot`). */
+  readonly bareValue?: string;
+  /**
+   * How the config file treats the key: applied (default); `ignored` = type-checked but never applied
+   * (Meilisearch never exports the import options); `forbidden` = an error (`config_file_path`).
+   */
+  readonly toml?: 'ignored' | 'forbidden';
+  /** Another option that must be set (on the command line or in the environment) when this one is true. */
+  readonly requires?: OptionKey;
+  readonly conflictsWith?: OptionKey;
+  readonly help: string;
+  /** For --help when the default is not a plain value. */
+  readonly defaultText?: string;
+}
+
+// Codecs for nullable values are the non-null ones: a codec never produces null unless it says so.
+const optionalText: Codec<string | null> = text;
+const optionalByteSize: Codec<number | null> = byteSize;
+const optionalNonZeroUsize: Codec<number | null> = nonZeroUsize;
+
+export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
+  dbPath: {
+    codec: text,
+    default: './data.ms',
+    valueName: 'PATH',
+    help: 'Directory where the database files are created and read.',
+  },
+  httpAddr: {
+    codec: httpAddr,
+    default: 'localhost:7700',
+    valueName: 'HOST:PORT',
+    help: 'Address and port the HTTP server binds to.',
+  },
+  masterKey: {
+    codec: optionalText,
+    default: null,
+    valueName: 'KEY',
+    help: 'Master key protecting every route except GET /health (at least 16 bytes in production).',
+  },
+  env: {
+    codec: environment,
+    default: 'development',
+    valueName: 'ENV',
+    help: 'Environment: development or production (production requires a master key).',
+  },
+  taskWebhookUrl: {
+    codec: url,
+    default: null,
+    valueName: 'URL',
+    help: 'URL notified (POST, gzipped NDJSON) with the tasks of every finished batch.',
+  },
+  taskWebhookAuthorizationHeader: {
+    codec: optionalText,
+    default: null,
+    valueName: 'VALUE',
+    help: 'Authorization header sent to --task-webhook-url.',
+  },
+  noAnalytics: {
+    codec: bool,
+    default: false,
+    help: 'Disables telemetry (accepted for compatibility: Quarry never sends any).',
+  },
+  httpPayloadSizeLimit: {
+    codec: byteSize,
+    default: 100_000_000,
+    valueName: 'SIZE',
+    help: 'Largest accepted request body, in bytes or with a unit (e.g. 100MB, 1GiB).',
+    defaultText: '100 MB',
+  },
+  importSnapshot: {
+    codec: optionalText,
+    default: null,
+    valueName: 'FILE',
+    toml: 'ignored',
+    help: 'Starts from the snapshot at this path.',
+  },
+  ignoreMissingSnapshot: {
+    codec: bool,
+    default: false,
+    toml: 'ignored',
+    requires: 'importSnapshot',
+    help: 'Starts normally when --import-snapshot points to no file.',
+  },
+  ignoreSnapshotIfDbExists: {
+    codec: bool,
+    default: false,
+    toml: 'ignored',
+    requires: 'importSnapshot',
+    help: 'Ignores --import-snapshot when a database already exists.',
+  },
+  snapshotDir: {
+    codec: text,
+    default: 'snapshots/',
+    valueName: 'DIR',
+    help: 'Directory where snapshots are written.',
+  },
+  scheduleSnapshot: {
+    codec: scheduleSnapshot,
+    default: null,
+    valueName: 'SECONDS',
+    bareValue: String(DEFAULT_SNAPSHOT_INTERVAL_SEC),
+    help: `Takes a snapshot every SECONDS (${DEFAULT_SNAPSHOT_INTERVAL_SEC} when given without a value).`,
+    defaultText: 'disabled',
+  },
+  importDump: {
+    codec: optionalText,
+    default: null,
+    valueName: 'FILE',
+    toml: 'ignored',
+    conflictsWith: 'importSnapshot',
+    help: 'Imports the dump file at this path before starting.',
+  },
+  ignoreMissingDump: {
+    codec: bool,
+    default: false,
+    toml: 'ignored',
+    requires: 'importDump',
+    help: 'Starts normally when --import-dump points to no file.',
+  },
+  ignoreDumpIfDbExists: {
+    codec: bool,
+    default: false,
+    toml: 'ignored',
+    requires: 'importDump',
+    help: 'Ignores --import-dump when a database already exists.',
+  },
+  dumpDir: {
+    codec: text,
+    default: 'dumps/',
+    valueName: 'DIR',
+    help: 'Directory where dumps are written.',
+  },
+  logLevel: {
+    codec: logLevel,
+    default: 'INFO',
+    valueName: 'LEVEL',
+    help: 'Log verbosity: OFF, ERROR, WARN, INFO, DEBUG or TRACE.',
+  },
+  experimentalContainsFilter: {
+    codec: bool,
+    default: false,
+    help: 'Enables the CONTAINS filter operator (experimental feature containsFilter).',
+  },
+  experimentalEnableMetrics: {
+    codec: bool,
+    default: false,
+    help: 'Enables GET /metrics (experimental feature metrics).',
+  },
+  experimentalSearchQueueSize: {
+    codec: usize,
+    default: 1000,
+    valueName: 'N',
+    help: 'Searches that may wait for a slot; beyond that, searches answer 503.',
+  },
+  experimentalDropSearchAfter: {
+    codec: nonZeroUsize,
+    default: 60,
+    valueName: 'SECONDS',
+    help: 'Queued searches older than this are dropped.',
+  },
+  experimentalNbSearchesPerCore: {
+    codec: nonZeroUsize,
+    default: 4,
+    valueName: 'N',
+    help: 'Searches running at once per CPU core.',
+  },
+  experimentalLogsMode: {
+    codec: logsMode,
+    default: 'HUMAN',
+    valueName: 'MODE',
+    help: 'Log format: HUMAN or JSON.',
+  },
+  experimentalEnableLogsRoute: {
+    codec: bool,
+    default: false,
+    help: 'Enables the /logs routes (experimental feature logsRoute).',
+  },
+  experimentalMaxNumberOfBatchedTasks: {
+    codec: optionalNonZeroUsize,
+    default: null,
+    valueName: 'N',
+    help: 'Most tasks processed in one batch.',
+    defaultText: 'unlimited',
+  },
+  experimentalLimitBatchedTasksTotalSize: {
+    codec: optionalByteSize,
+    default: null,
+    valueName: 'SIZE',
+    help: 'Largest total payload size of one batch.',
+    defaultText: 'half of the indexing memory, at most 10 GiB',
+  },
+  experimentalEmbeddingCacheEntries: {
+    codec: usize,
+    default: 0,
+    valueName: 'N',
+    help: 'Entries of the per-embedder cache of query embeddings (0 = no cache).',
+  },
+  experimentalAllowedIpNetworks: {
+    codec: ipNetworks,
+    default: [],
+    valueName: 'CIDRS',
+    help: 'Comma-separated CIDRs (or `any`) that outgoing requests may reach besides public addresses.',
+    defaultText: 'none',
+  },
+  maxIndexingMemory: {
+    codec: optionalByteSize,
+    default: null,
+    valueName: 'SIZE',
+    help: 'Memory budget of indexing, in bytes or with a unit.',
+    defaultText: '2/3 of the RAM',
+  },
+  maxIndexingThreads: {
+    codec: maxThreads,
+    default: null,
+    valueName: 'N',
+    help: 'Threads used for indexing (`unlimited` or empty = default).',
+    defaultText: 'unlimited (half of the CPU cores)',
+  },
+  upgradeDb: {
+    codec: bool,
+    default: false,
+    help: 'Upgrades a database made by an older version on startup.',
+  },
+  configFilePath: {
+    codec: optionalText,
+    default: null,
+    valueName: 'PATH',
+    toml: 'forbidden',
+    help: 'TOML configuration file; its keys are the option names in snake_case.',
+    defaultText: './config.toml (skipped when absent)',
+  },
+};
+
+export const OPTION_KEYS = Object.keys(OPTIONS) as OptionKey[];
+
+/** Every option of the table, seen without its value type (for code that only reads names). */
+export function optionSpec(key: OptionKey): OptionSpec<unknown> {
+  return OPTIONS[key] as OptionSpec<unknown>;
+}
+
+export interface OptionNames {
+  /** `db-path` (without the leading dashes). */
+  readonly flag: string;
+  /** `db_path` */
+  readonly tomlKey: string;
+  /** `[QUARRY_DB_PATH, MEILI_DB_PATH]`: the first one set wins. */
+  readonly envNames: readonly [string, string];
+}
+
+export function optionNames(key: OptionKey): OptionNames {
+  const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const tomlKey = flag.replaceAll('-', '_');
+  const screaming = tomlKey.toUpperCase();
+  return { flag, tomlKey, envNames: [`QUARRY_${screaming}`, `MEILI_${screaming}`] };
+}
+
+/** `--db-path <PATH>`, or `--no-analytics` for a boolean flag: how error messages name an option. */
+export function flagLabel(key: OptionKey): string {
+  const { valueName } = optionSpec(key);
+  const flag = `--${optionNames(key).flag}`;
+  if (valueName === undefined) return flag;
+  return optionSpec(key).bareValue === undefined ? `${flag} <${valueName}>` : `${flag} [${valueName}]`;
+}

@@ -1,0 +1,51 @@
+/**
+ * Builds the Fastify instance: transport conventions (path normalisation, CORS, response
+ * compression, raw body hand-off), the error handlers and every route. No listening here:
+ * main.ts listens, tests may call `inject()`.
+ */
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { AppDeps } from './deps.js';
+import { installErrorHandlers } from './error-handler.js';
+import { registerRoutes } from './route.js';
+import { healthRoutes } from './routes/health.js';
+import { versionRoutes } from './routes/version.js';
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.config.logLevel === 'OFF' ? false : { level: deps.config.logLevel === 'TRACE' ? 'trace' : deps.config.logLevel.toLowerCase() },
+    // One line per request only when debugging: at INFO it would dominate the log and the CPU.
+    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'DEBUG' && deps.config.logLevel !== 'TRACE' }),
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    exposeHeadRoutes: false,
+    // Bodies are read by the routes themselves (decoding, limit counted after decompression).
+    bodyLimit: Number.MAX_SAFE_INTEGER,
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  await app.register(cors, {
+    origin: '*',
+    methods: ALL_METHODS,
+    maxAge: 86400,
+    optionsSuccessStatus: 200,
+    strictPreflight: false,
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+  });
+  await app.register(compress, {
+    global: true,
+    globalDecompression: false,
+    threshold: 0,
+    encodings: ['br', 'gzip', 'deflate'],
+  });
+
+  const paths = registerRoutes(app, deps, [...healthRoutes, ...versionRoutes]);
+  installErrorHandlers(app, paths);
+  return app;
+}

@@ -1,0 +1,35 @@
+/**
+ * JSON request bodies: Content-Type check, bounded read, parse with Meilisearch's error texts
+ * (http-conventions.md §4.1). Used by every route with a JSON body except document additions.
+ */
+import type { Readable } from 'node:stream';
+import { ApiError } from '../../errors/api-error.js';
+import { checkJsonContentType } from './content-type.js';
+import { describeJsonSyntaxError } from './json-syntax-error.js';
+import { PayloadTooLarge, readBody } from './read-body.js';
+
+export interface JsonBodyRequest {
+  contentType: string | undefined;
+  contentEncoding: string | undefined;
+  stream: Readable | undefined;
+}
+
+export async function readJsonBody(req: JsonBodyRequest, limit: number): Promise<unknown> {
+  checkJsonContentType(req.contentType);
+  let bytes: Buffer;
+  try {
+    bytes = req.stream === undefined ? Buffer.alloc(0) : await readBody(req.stream, req.contentEncoding, limit);
+  } catch (err) {
+    if (err instanceof PayloadTooLarge) {
+      throw new ApiError('payload_too_large', `JSON payload has exceeded limit (${limit} bytes).`);
+    }
+    throw err;
+  }
+  if (bytes.length === 0) throw new ApiError('missing_payload', 'A json payload is missing.');
+  const text = bytes.toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError('malformed_payload', `The json payload provided is malformed. \`${describeJsonSyntaxError(text)}\`.`);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Reads a request body stream: decodes `Content-Encoding` (gzip, deflate, br) and enforces the
+ * payload size limit on the decoded bytes, as Meilisearch counts it (http-conventions.md §4.3).
+ * `streamBody` yields chunks for callers that must not hold the payload in memory (document
+ * payloads go straight to an update file); `readBody` collects a bounded body for JSON routes.
+ */
+import { Readable, type Transform } from 'node:stream';
+import zlib from 'node:zlib';
+import { ApiError } from '../../errors/api-error.js';
+
+export class PayloadTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`payload over ${limit} bytes`);
+  }
+}
+
+function decoder(encoding: string | undefined): Transform | null {
+  const name = (encoding ?? 'identity').trim().toLowerCase();
+  switch (name) {
+    case 'identity':
+    case '':
+      return null;
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip();
+    case 'deflate':
+      return zlib.createInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      throw new ApiError('bad_request', `Unsupported Content-Encoding \`${encoding}\`. Supported encodings are \`gzip\`, \`deflate\` and \`br\`.`);
+  }
+}
+
+/**
+ * Yields the decoded body in chunks. Throws PayloadTooLarge past `limit` decoded bytes and
+ * `bad_request` when the compressed stream is corrupt.
+ */
+export async function* streamBody(raw: Readable, encoding: string | undefined, limit: number): AsyncGenerator<Buffer> {
+  const decode = decoder(encoding);
+  const source: Readable = decode === null ? raw : raw.pipe(decode);
+  if (decode !== null) raw.on('error', (err) => decode.destroy(err));
+  let total = 0;
+  try {
+    for await (const chunk of source) {
+      const buf = chunk as Buffer;
+      total += buf.length;
+      if (total > limit) throw new PayloadTooLarge(limit);
+      yield buf;
+    }
+  } catch (err) {
+    if (err instanceof PayloadTooLarge || err instanceof ApiError) throw err;
+    if (decode !== null && isZlibError(err)) {
+      throw new ApiError('bad_request', `The provided payload could not be decoded as \`${encoding}\`: ${(err as Error).message}.`);
+    }
+    throw new ApiError('bad_request', 'The provided payload is incomplete and cannot be parsed');
+  } finally {
+    if (decode !== null && !decode.destroyed) decode.destroy();
+  }
+}
+
+function isZlibError(err: unknown): boolean {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && (err as NodeJS.ErrnoException).code!.startsWith('Z_');
+}
+
+/** Collects the decoded body of a JSON route. */
+export async function readBody(raw: Readable, encoding: string | undefined, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of streamBody(raw, encoding, limit)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Formats a byte count as Meilisearch prints limits: binary unit when a multiple of 1024. */
+export function formatByteSize(bytes: number): string {
+  const binary = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  const decimal = ['B', 'KB', 'MB', 'GB', 'TB'];
+  const [base, units] = bytes % 1024 === 0 && bytes !== 0 ? [1024, binary] : [1000, decimal];
+  let value = bytes;
+  let unit = 0;
+  while (value >= base && unit < units.length - 1) {
+    value /= base;
+    unit++;
+  }
+  const shown = Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/\.?0+$/, '');
+  return `${shown} ${units[unit]}`;
+}

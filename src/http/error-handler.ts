@@ -1,0 +1,37 @@
+/**
+ * Renders every failure as Meilisearch's error body (errors.md §1) and decides 404 vs 405 for
+ * unmatched requests (empty bodies, as actix answers). The status always comes from the code
+ * catalogue; nothing else picks one.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError } from '../errors/api-error.js';
+import { invalidContentType } from './body/content-type.js';
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.status === 503) reply.header('Retry-After', '10');
+  return reply.code(error.status).type('application/json').send(error.toBody());
+}
+
+function toApiError(error: FastifyError, contentType: string | undefined): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return invalidContentType(contentType ?? '', ['application/json']);
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError('bad_request', error.message);
+  }
+  return null;
+}
+
+export function installErrorHandlers(app: FastifyInstance, knownPaths: readonly RegExp[]): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error, request.headers['content-type']);
+    if (apiError !== null) return sendError(reply, apiError);
+    request.log.error({ err: error }, 'unexpected error while handling a request');
+    return sendError(reply, new ApiError('internal', error.message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?', 1)[0]!.replace(/\/{2,}/g, '/');
+    const known = knownPaths.some((re) => re.test(path));
+    return reply.code(known ? 405 : 404).send();
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * How a route is declared and wired into Fastify. A route file exports `defineRoute(...)` specs:
+ * its path (which must be in auth/route-actions.ts), its query and body parsers (compiled
+ * validators that throw ApiError), its success status and its handler.
+ *
+ * Processing order follows Meilisearch (http-conventions.md §3): authentication first
+ * (onRequest), then the query string (preParsing, so it precedes any Content-Type failure),
+ * then the body, then the handler.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { ROUTE_ACTIONS, type KnownRoute } from '../auth/route-actions.js';
+import type { Caller } from '../auth/authenticate.js';
+import type { AppDeps } from './deps.js';
+import { readJsonBody } from './body/json.js';
+
+export interface RouteContext<Q, B> {
+  query: Q;
+  body: B;
+  params: Record<string, string>;
+  caller: Caller;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The undecoded body stream, for routes that stream their payload (`body: 'stream'`). */
+  stream: Readable | undefined;
+}
+
+export interface RouteSpec<Q = undefined, B = undefined> {
+  route: KnownRoute;
+  /** Parses the raw query string (after `?`); routes without it ignore the query string. */
+  query?: (raw: string) => Q;
+  /** Validates the parsed JSON body; `'stream'` hands the payload to the handler unread. */
+  body?: ((value: unknown) => B) | 'stream';
+  /** Success status; 200 unless given. */
+  status?: number;
+  handler: (ctx: RouteContext<Q, B>, deps: AppDeps) => unknown;
+}
+
+export function defineRoute<Q = undefined, B = undefined>(spec: RouteSpec<Q, B>): RouteSpec<Q, B> {
+  return spec;
+}
+
+interface RequestState {
+  caller: Caller;
+  query: unknown;
+}
+
+const state = new WeakMap<FastifyRequest, RequestState>();
+
+function rawQuery(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? '' : url.slice(q + 1);
+}
+
+function pathPattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source === '' ? '/' : source}/?$`);
+}
+
+// Specs are heterogeneous in Q and B; registration only forwards them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+/** Registers the specs; returns a pattern per path so the not-found handler can tell 404 from 405. */
+export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: readonly RouteSpec<any, any>[]): RegExp[] {
+  const paths: RegExp[] = [];
+  for (const spec of specs) {
+    const [method, url] = spec.route.split(' ') as [string, string];
+    const actions = ROUTE_ACTIONS[spec.route];
+    paths.push(pathPattern(url));
+    app.route({
+      method: method as 'GET',
+      url,
+      config: { decompress: false },
+      onRequest: async (request) => {
+        const caller = actions === null ? ({ kind: 'open' } as const) : deps.authenticator.authenticate(request.headers.authorization, actions);
+        state.set(request, { caller, query: undefined });
+      },
+      preParsing: async (request, _reply, payload) => {
+        if (spec.query !== undefined) state.get(request)!.query = spec.query(rawQuery(request.url));
+        return payload;
+      },
+      handler: async (request, reply) => {
+        const { caller, query } = state.get(request)!;
+        const stream = request.body as Readable | undefined;
+        let body: unknown;
+        if (typeof spec.body === 'function') {
+          const value = await readJsonBody(
+            {
+              contentType: request.headers['content-type'],
+              contentEncoding: request.headers['content-encoding'],
+              stream,
+            },
+            deps.config.httpPayloadSizeLimit,
+          );
+          body = spec.body(value);
+        } else if (stream !== undefined && spec.body !== 'stream') {
+          stream.resume(); // routes without a body ignore whatever was sent
+        }
+        reply.code(spec.status ?? 200); // handlers may override, e.g. /health when unhealthy
+        const result = await spec.handler(
+          { query, body, params: request.params as Record<string, string>, caller, request, reply, stream },
+          deps,
+        );
+        if (result === undefined) return reply.send();
+        return result;
+      },
+    });
+  }
+  return paths;
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+/**
+ * Quarry's entry point: options → stores → HTTP listener. Nothing else lives here.
+ * Exit status 2 for bad options (as Meilisearch's argument parser), 1 for refused startups.
+ */
+import { mkdirSync } from 'node:fs';
+import { buildApp } from './http/app.js';
+import { Authenticator } from './auth/authenticate.js';
+import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
+import { openInstanceStore, StoreVersionError } from './store/env.js';
+import { loadBuildInfo } from './version.js';
+
+function readConfig(): Config | null {
+  try {
+    const loaded = loadConfig(process.argv.slice(2), process.env, process.cwd());
+    if (loaded.kind === 'help') {
+      process.stdout.write(loaded.text.endsWith('\n') ? loaded.text : `${loaded.text}\n`);
+      return null;
+    }
+    return loaded.config;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  if (config === null) return;
+  const masterKey = checkMasterKey(config);
+  if (masterKey.fatal !== null) {
+    process.stderr.write(`${masterKey.fatal}\n`);
+    process.exit(1);
+  }
+
+  const build = loadBuildInfo();
+  let store;
+  try {
+    mkdirSync(config.dbPath, { recursive: true });
+    mkdirSync(config.dumpDir, { recursive: true });
+    store = openInstanceStore(config.dbPath, build.pkgVersion);
+  } catch (err) {
+    if (err instanceof StoreVersionError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const app = await buildApp({
+    config,
+    authenticator: new Authenticator(config.masterKey),
+    store,
+    build,
+    healthy: () => true,
+  });
+  await app.listen({ host: config.host, port: config.port });
+  // Like Meilisearch, the startup report goes to stderr; stdout stays free.
+  for (const line of startupReport(config, { build, masterKeyWarnings: masterKey.warnings })) process.stderr.write(`${line}\n`);
+
+  const shutdown = async () => {
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+}
+
+await main();

@@ -1,0 +1,24 @@
+/**
+ * Every LMDB database name of the instance environment, declared once.
+ * Per-index environments declare theirs in engine/index.ts.
+ */
+export const INSTANCE_DBS = {
+  /** "main" keys: VERSION record and small instance-wide values (see MAIN_KEYS). */
+  main: 'main',
+  /** task uid (u32) → task record */
+  tasks: 'tasks',
+  /** batch uid (u32) → batch record */
+  batches: 'batches',
+  /** secondary indexes of the task queue: composite key → (nothing); see tasks/queue.ts */
+  taskIndex: 'task-index',
+  batchIndex: 'batch-index',
+  /** index uid → index registry entry (env folder uuid, createdAt, updatedAt, primaryKey) */
+  indexes: 'indexes',
+  /** api key uid → key record */
+  keys: 'keys',
+} as const;
+
+export const MAIN_KEYS = {
+  version: 'version',
+  experimentalFeatures: 'experimental-features',
+} as const;

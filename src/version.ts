@@ -1,0 +1,31 @@
+/**
+ * What `GET /version` reports. The package version comes from package.json; the commit is
+ * stamped into build/build-info.json by `npm run build` (absent outside a git checkout).
+ */
+import { readFileSync } from 'node:fs';
+
+export interface BuildInfo {
+  pkgVersion: string;
+  commitSha: string;
+  commitDate: string;
+}
+
+const root = new URL('../../', import.meta.url);
+
+function readJson(relative: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(readFileSync(new URL(relative, root), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+export function loadBuildInfo(): BuildInfo {
+  const pkg = readJson('package.json');
+  const stamp = readJson('build/build-info.json');
+  return {
+    pkgVersion: String(pkg?.version ?? '0.0.0'),
+    commitSha: typeof stamp?.commitSha === 'string' ? stamp.commitSha : 'unknown',
+    commitDate: typeof stamp?.commitDate === 'string' ? stamp.commitDate : 'unknown',
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * Starts the real Quarry process (the built dist/src/main.js) on a free loopback port with a
+ * temporary db path, for HTTP tests that talk to it the way users do.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const MAIN = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
+
+export interface ServerOptions {
+  masterKey?: string;
+  /** Extra CLI arguments. */
+  args?: string[];
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+  /** Reuse an existing db path (restart tests). */
+  dbPath?: string;
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly port: number;
+  readonly dbPath: string;
+  readonly process: ChildProcess;
+  output(): string;
+  /** Graceful stop (SIGTERM), keeping the db path. */
+  stop(): Promise<void>;
+  /** kill -9, keeping the db path. */
+  kill(): Promise<void>;
+  /** Stop and delete the db path. */
+  dispose(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function tempDir(prefix = 'quarry-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  const port = await freePort();
+  const dbPath = options.dbPath ?? path.join(tempDir(), 'data.ms');
+  const args = [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--dump-dir', path.join(dbPath, '..', 'dumps'), '--no-analytics'];
+  if (options.masterKey !== undefined) args.push('--master-key', options.masterKey);
+  args.push(...(options.args ?? []));
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', QUARRY_LOG_LEVEL: 'WARN', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`quarry exited with ${child.exitCode} before being ready:\n${out}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`quarry did not become ready in 10 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+
+  const server: TestServer = {
+    url,
+    port,
+    dbPath,
+    process: child,
+    output: () => out,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    dispose: async () => {
+      await server.kill();
+      if (options.dbPath === undefined) rmSync(path.dirname(dbPath), { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+/** Runs the CLI to completion (for startup-refusal tests). */
+export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`CLI did not exit within ${timeoutMs} ms:\n${stdout}${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

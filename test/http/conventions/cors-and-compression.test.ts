@@ -1,0 +1,72 @@
+import { request } from 'node:http';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ masterKey: 'MASTER_KEY_OF_AT_LEAST_16_BYTES' });
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+/** Raw HTTP, since fetch would negotiate and decode compression itself. */
+function raw(method: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('CORS', () => {
+  it('answers a preflight with 200, every method, the requested headers and a day of max-age, without auth', async () => {
+    const res = await raw('OPTIONS', '/indexes/movies/search', {
+      origin: 'https://example.com',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(String(res.headers['access-control-allow-methods']).split(/,\s*/)).toEqual(
+      expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
+    );
+    expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type');
+    expect(res.headers['access-control-max-age']).toBe('86400');
+  });
+
+  it('adds the wildcard origin to ordinary responses, errors and 404s', async () => {
+    for (const path of ['/health', '/version', '/doggo']) {
+      const res = await raw('GET', path, { origin: 'https://example.com' });
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['vary']).toMatch(/Origin/);
+    }
+  });
+});
+
+describe('response compression', () => {
+  const decoders: Record<string, (b: Buffer) => Buffer> = {
+    gzip: zlib.gunzipSync,
+    br: zlib.brotliDecompressSync,
+    deflate: zlib.inflateSync,
+  };
+
+  for (const encoding of ['gzip', 'br', 'deflate']) {
+    it(`compresses with ${encoding} when the client accepts it`, async () => {
+      const res = await raw('GET', '/health', { 'accept-encoding': encoding });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(JSON.parse(decoders[encoding]!(res.body).toString())).toEqual({ status: 'available' });
+    });
+  }
+
+  it('sends identity without Accept-Encoding', async () => {
+    const res = await raw('GET', '/health', {});
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(res.body.toString())).toEqual({ status: 'available' });
+  });
+});

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+describe('routing', () => {
+  it('GET /health answers available', async () => {
+    const res = await fetch(`${server.url}/health`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ status: 'available' });
+  });
+
+  it('GET / answers that the engine is running', async () => {
+    const res = await fetch(`${server.url}/`);
+    expect(await res.json()).toEqual({ status: 'Meilisearch is running' });
+  });
+
+  it('GET /version reports commitSha, commitDate and pkgVersion in that order', async () => {
+    const body = (await (await fetch(`${server.url}/version`)).json()) as Record<string, string>;
+    expect(Object.keys(body)).toEqual(['commitSha', 'commitDate', 'pkgVersion']);
+    expect(body.pkgVersion).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('an unknown path answers 404 with an empty body', async () => {
+    const res = await fetch(`${server.url}/doggo`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe('');
+  });
+
+  it('a known path with another method answers 405 with an empty body', async () => {
+    const res = await fetch(`${server.url}/version`, { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(await res.text()).toBe('');
+  });
+
+  it('normalises a trailing slash and repeated slashes', async () => {
+    expect((await fetch(`${server.url}/health/`)).status).toBe(200);
+    expect((await fetch(`${server.url}//version`)).status).toBe(200);
+  });
+
+  it('ignores the query string of routes that declare no parameters', async () => {
+    expect((await fetch(`${server.url}/version?doggo=1`)).status).toBe(200);
+  });
+});
