@@ -1,0 +1,76 @@
+/**
+ * One LMDB environment per index, under `<db path>/indexes/<uuid>/`, so deleting an index is a
+ * folder removal and swapping or renaming one only touches the registry. This module opens,
+ * caches and deletes those environments and declares the databases inside them.
+ * Only the scheduler writes to an index environment; searches read it.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+
+/** Database names of an index environment, declared once. */
+export const INDEX_DBS = {
+  /** small per-index values: field ids, settings, stats (see INDEX_MAIN_KEYS) */
+  main: 'main',
+  /** internal docid (u32) → stored document */
+  documents: 'documents',
+  /** external document id → internal docid */
+  externalIds: 'external-ids',
+} as const;
+
+export const INDEX_MAIN_KEYS = {
+  nextDocid: 'next-docid',
+  fieldDistribution: 'field-distribution',
+} as const;
+
+export interface IndexEnv {
+  readonly uuid: string;
+  readonly root: RootDatabase;
+  readonly main: Database<unknown, string>;
+  readonly documents: Database<Buffer, number>;
+  readonly externalIds: Database<number, string>;
+}
+
+export class IndexEnvs {
+  private readonly open = new Map<string, IndexEnv>();
+  private readonly dir: string;
+
+  constructor(dbPath: string) {
+    this.dir = path.join(dbPath, 'indexes');
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  /** The environment of the index stored under `uuid`, opened on first use. */
+  get(uuid: string): IndexEnv {
+    let env = this.open.get(uuid);
+    if (env === undefined) {
+      const folder = path.join(this.dir, uuid);
+      mkdirSync(folder, { recursive: true });
+      // Meilisearch's default map size for an index is 2 TiB; LMDB only reserves address space.
+      const root = open({ path: folder, maxDbs: 64, mapSize: 2 * 1024 ** 4, compression: false });
+      env = {
+        uuid,
+        root,
+        main: root.openDB<unknown, string>({ name: INDEX_DBS.main }),
+        documents: root.openDB<Buffer, number>({ name: INDEX_DBS.documents, keyEncoding: 'uint32', encoding: 'binary' }),
+        externalIds: root.openDB<number, string>({ name: INDEX_DBS.externalIds }),
+      };
+      this.open.set(uuid, env);
+    }
+    return env;
+  }
+
+  /** Closes and removes the environment's folder. */
+  async delete(uuid: string): Promise<void> {
+    const env = this.open.get(uuid);
+    this.open.delete(uuid);
+    if (env !== undefined) await env.root.close();
+    rmSync(path.join(this.dir, uuid), { recursive: true, force: true });
+  }
+
+  async closeAll(): Promise<void> {
+    const envs = [...this.open.values()];
+    this.open.clear();
+    await Promise.all(envs.map((env) => env.root.close()));
+  }
+}

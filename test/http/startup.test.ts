@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { open } from 'lmdb';
+import { describe, expect, it } from 'vitest';
+import { runCli, startServer, tempDir } from '../helpers/server.js';
+
+describe('server start-up', () => {
+  it('is ready to answer in under 2 s and creates its db path', async () => {
+    const started = Date.now();
+    const server = await startServer();
+    try {
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(existsSync(path.join(server.dbPath, 'instance'))).toBe(true);
+      expect(server.output()).toContain(`Database path:`);
+      expect(server.output()).toContain(`http://127.0.0.1:${server.port}`);
+      expect(server.output()).toContain('No master key was found');
+    } finally {
+      await server.dispose();
+    }
+  });
+
+  it('accepts Meilisearch environment variable names as aliases', async () => {
+    const server = await startServer({ env: { MEILI_MASTER_KEY: 'MASTER_KEY_OF_AT_LEAST_16_BYTES' } });
+    try {
+      expect((await fetch(`${server.url}/version`)).status).toBe(401);
+      expect(server.output()).toContain('A master key has been set');
+    } finally {
+      await server.dispose();
+    }
+  });
+
+  it('refuses to start in production without a master key', async () => {
+    const dir = tempDir();
+    const { code, stderr } = await runCli(['--env', 'production', '--db-path', path.join(dir, 'db'), '--http-addr', '127.0.0.1:0']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('You must provide a master key to secure your instance in a production environment.');
+  });
+
+  it('refuses to start in production with a master key shorter than 16 bytes', async () => {
+    const dir = tempDir();
+    const { code, stderr } = await runCli(['--env', 'production', '--master-key', 'short', '--db-path', path.join(dir, 'db'), '--http-addr', '127.0.0.1:0']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('The master key must be at least 16 bytes in a production environment. The provided key is only 5 bytes.');
+  });
+
+  it('stops with status 2 and names the flag on a bad value', async () => {
+    const { code, stderr } = await runCli(['--http-payload-size-limit', 'lots']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--http-payload-size-limit');
+  });
+
+  it('prints the help text and exits', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('--master-key');
+    expect(stdout).toContain('MEILI_MASTER_KEY');
+  });
+
+  it('refuses a database made by an incompatible storage format', async () => {
+    const dbPath = path.join(tempDir(), 'db');
+    const root = open({ path: path.join(dbPath, 'instance'), maxDbs: 32 });
+    await root.openDB({ name: 'main' }).put('version', { format: 999, pkgVersion: '99.0.0' });
+    await root.close();
+    const { code, stderr } = await runCli(['--db-path', dbPath, '--http-addr', '127.0.0.1:0']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('cannot open');
+    expect(stderr).toContain('99.0.0');
+  });
+});
