@@ -4,6 +4,7 @@
  * Exit status 2 for bad options (as Meilisearch's argument parser), 1 for refused startups.
  */
 import { mkdirSync } from 'node:fs';
+import { ExperimentalFeatures, type FeatureName } from './features/experimental-features.js';
 import { buildApp } from './http/app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
@@ -50,11 +51,16 @@ async function main(): Promise<void> {
     throw err;
   }
 
+  const forcedFeatures: FeatureName[] = [];
+  if (config.experimentalEnableMetrics) forcedFeatures.push('metrics');
+  if (config.experimentalEnableLogsRoute) forcedFeatures.push('logsRoute');
+  if (config.experimentalContainsFilter) forcedFeatures.push('containsFilter');
   const app = await buildApp({
     config,
     authenticator: new Authenticator(config.masterKey),
     store,
     build,
+    features: new ExperimentalFeatures(store, forcedFeatures),
     healthy: () => true,
   });
   await app.listen({ host: config.host, port: config.port });

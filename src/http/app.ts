@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
 import { registerRoutes } from './route.js';
+import { experimentalFeatureRoutes } from './routes/experimental-features.js';
 import { healthRoutes } from './routes/health.js';
 import { versionRoutes } from './routes/version.js';
 
@@ -45,7 +46,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     encodings: ['br', 'gzip', 'deflate'],
   });
 
-  const paths = registerRoutes(app, deps, [...healthRoutes, ...versionRoutes]);
+  const paths = registerRoutes(app, deps, [...healthRoutes, ...versionRoutes, ...experimentalFeatureRoutes]);
   installErrorHandlers(app, paths);
   return app;
 }

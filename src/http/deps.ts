@@ -4,6 +4,7 @@
  */
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Config } from '../config/index.js';
+import type { ExperimentalFeatures } from '../features/experimental-features.js';
 import type { InstanceStore } from '../store/env.js';
 import type { BuildInfo } from '../version.js';
 
@@ -12,6 +13,7 @@ export interface AppDeps {
   authenticator: Authenticator;
   store: InstanceStore;
   build: BuildInfo;
+  features: ExperimentalFeatures;
   /** Health of the process: `false` once a fatal storage error requires a restart. */
   healthy: () => boolean;
 }

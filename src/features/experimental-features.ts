@@ -1,0 +1,59 @@
+/**
+ * Experimental feature flags (misc-routes.md §4): persisted in the instance environment,
+ * OR-ed at start-up with the flags forced on the command line. Changes apply at once.
+ * Routes read `enabled(name)` to gate their behaviour with `feature_not_enabled`.
+ */
+import { ApiError } from '../errors/api-error.js';
+import type { InstanceStore } from '../store/env.js';
+import { MAIN_KEYS } from '../store/dbs.js';
+
+/** Flag names in Meilisearch's response order. */
+export const FEATURE_NAMES = [
+  'metrics', 'logsRoute', 'editDocumentsByFunction', 'containsFilter', 'dynamicSearchRules', 'network',
+  'getTaskDocumentsRoute', 'taskQueueCompactionRoute', 'compositeEmbedders', 'chatCompletions', 'multimodal',
+  'foreignKeys', 'disableDocumentsFetchQueue', 'legacySearch', 'renderRoute',
+] as const;
+
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export type Features = Record<FeatureName, boolean>;
+
+export class ExperimentalFeatures {
+  private current: Features;
+
+  constructor(
+    private readonly store: InstanceStore,
+    forcedOn: readonly FeatureName[],
+  ) {
+    const saved = (store.main.get(MAIN_KEYS.experimentalFeatures) ?? {}) as Partial<Features>;
+    this.current = Object.fromEntries(
+      FEATURE_NAMES.map((name) => [name, saved[name] === true || forcedOn.includes(name)]),
+    ) as Features;
+  }
+
+  all(): Features {
+    return { ...this.current };
+  }
+
+  enabled(name: FeatureName): boolean {
+    return this.current[name];
+  }
+
+  /** Applies the given flags (`null` or absent: unchanged), persists them, returns the full set. */
+  update(changes: Partial<Record<FeatureName, boolean | null>>): Features {
+    const next = { ...this.current };
+    for (const name of FEATURE_NAMES) {
+      const value = changes[name];
+      if (typeof value === 'boolean') next[name] = value;
+    }
+    this.store.main.putSync(MAIN_KEYS.experimentalFeatures, next);
+    this.current = next;
+    return this.all();
+  }
+
+  /** Throws `feature_not_enabled` with Meilisearch's wording unless `name` is on. */
+  require(name: FeatureName, action: string, featureWords: string, link: string): void {
+    if (!this.current[name]) {
+      throw new ApiError('feature_not_enabled', `${action} requires enabling the \`${featureWords}\` experimental feature. See ${link}`);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Reusable parsers for query-parameter values (every value is a string before conversion).
+ * A parser returns the converted value or throws `QueryValueError` with deserr's wording;
+ * `compileQuery` adds the parameter name and the parameter's error code.
+ */
+import { invalidParameterMessage, unknownParameterValueMessage } from './messages.js';
+import { invalidIndexUidMessage, isValidIndexUid } from '../../types/index-uid.js';
+
+/** Converts one raw query value; throws `QueryValueError` when it cannot. */
+export type ValueParser<T> = (raw: string) => T;
+
+/** A value a parser refused. Custom parsers throw it with the text after the location prefix. */
+export class QueryValueError extends Error {
+  constructor(
+    message: string,
+    /** Set for enum mismatches, which deserr words as "Unknown value … for parameter …". */
+    readonly unknownValue?: { readonly value: string; readonly accepted: readonly string[] },
+    /** Position in a comma-separated list, when the list has more than one element. */
+    readonly index?: number,
+  ) {
+    super(message);
+    this.name = 'QueryValueError';
+  }
+
+  atIndex(index: number): QueryValueError {
+    return new QueryValueError(this.message, this.unknownValue, index);
+  }
+
+  /** The full message for parameter `name` (``Invalid value in parameter `uids[1]`: …``). */
+  render(name: string): string {
+    const location = this.index === undefined ? name : `${name}[${this.index}]`;
+    return this.unknownValue === undefined
+      ? invalidParameterMessage(location, this.message)
+      : unknownParameterValueMessage(location, this.unknownValue.value, this.unknownValue.accepted);
+  }
+}
+
+/** Rust's unsigned `from_str`: decimal digits with an optional `+`, nothing else, within range. */
+function unsignedParser(max: bigint): ValueParser<number> {
+  return (raw) => {
+    if (!/^\+?[0-9]+$/.test(raw) || BigInt(raw) > max) {
+      throw new QueryValueError(`could not parse \`${raw}\` as a positive integer`);
+    }
+    return Number(raw);
+  };
+}
+
+/** `usize` (limit, offset, from...). Values beyond 2^53 lose precision, which no caller needs. */
+export const parsePositiveInteger: ValueParser<number> = unsignedParser(2n ** 64n - 1n);
+
+/** `u32` (task and batch uids). */
+export const parseU32: ValueParser<number> = unsignedParser(2n ** 32n - 1n);
+
+/** Exactly `true` or `false`, case-sensitive. */
+export const parseBoolean: ValueParser<boolean> = (raw) => {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new QueryValueError(`could not parse \`${raw}\` as a boolean, expected either \`true\` or \`false\``);
+};
+
+export const parseString: ValueParser<string> = (raw) => raw;
+
+/** One of a fixed set of strings, case-sensitive (a Rust enum read by deserr). */
+export function parseEnum<V extends string>(values: readonly V[]): ValueParser<V> {
+  return (raw) => {
+    if ((values as readonly string[]).includes(raw)) return raw as V;
+    throw new QueryValueError(`unknown value \`${raw}\``, { value: raw, accepted: values });
+  };
+}
+
+/** An index uid, with the same message as everywhere else. */
+export const parseIndexUid: ValueParser<string> = (raw) => {
+  if (!isValidIndexUid(raw)) throw new QueryValueError(invalidIndexUidMessage(raw));
+  return raw;
+};
+
+/** Exactly `*` means "no restriction"; anything else goes to `parser`. */
+export function starOr<T>(parser: ValueParser<T>): ValueParser<'*' | T> {
+  return (raw) => (raw === '*' ? '*' : parser(raw));
+}
+
+/**
+ * A comma-separated list (empty elements skipped, no trimming); `*` anywhere makes the whole
+ * list `'*'`. Every element is still parsed, and the first bad one is reported, located as
+ * `name[i]` when the list has more than one element.
+ */
+export function starOrList<T>(parser: ValueParser<T>): ValueParser<'*' | T[]> {
+  return (raw) => {
+    const elements = raw.split(',').filter((e) => e !== '');
+    const parsed: T[] = [];
+    let star = false;
+    elements.forEach((element, i) => {
+      if (element === '*') {
+        star = true;
+        return;
+      }
+      try {
+        parsed.push(parser(element));
+      } catch (error) {
+        throw error instanceof QueryValueError && elements.length > 1 ? error.atIndex(i) : error;
+      }
+    });
+    return star ? '*' : parsed;
+  };
+}

@@ -1,0 +1,124 @@
+import { request } from 'node:http';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ args: ['--http-payload-size-limit', '1 KiB'] });
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+function error(code: string, message: string) {
+  return { message, code, type: 'invalid_request', link: `https://docs.meilisearch.com/errors#${code}` };
+}
+
+/** Raw HTTP so headers (or their absence) are exactly what the test says. */
+function send(headers: Record<string, string>, body: Buffer | string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}/experimental-features`, { method: 'PATCH', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        resolve({ status: res.statusCode!, body: text === '' ? null : JSON.parse(text) });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('JSON request bodies', () => {
+  it('applies a valid body and answers the whole flag set in order', async () => {
+    const res = await send(json, '{"metrics": true}');
+    expect(res.status).toBe(200);
+    const body = res.body as Record<string, boolean>;
+    expect(Object.keys(body).slice(0, 3)).toEqual(['metrics', 'logsRoute', 'editDocumentsByFunction']);
+    expect(body.metrics).toBe(true);
+    await send(json, '{"metrics": false}');
+  });
+
+  it('accepts json subtypes, +json suffixes and parameters', async () => {
+    for (const type of ['application/json; charset=utf-8', 'text/json', 'application/vnd.api+json']) {
+      expect((await send({ 'content-type': type }, '{}')).status).toBe(200);
+    }
+  });
+
+  it('answers 415 missing_content_type without a Content-Type', async () => {
+    expect(await send({}, '{}')).toEqual({
+      status: 415,
+      body: error('missing_content_type', 'A Content-Type header is missing. Accepted values for the Content-Type header are: `application/json`'),
+    });
+  });
+
+  it('answers 415 invalid_content_type echoing the header', async () => {
+    for (const type of ['text/plain', 'application/x-ndjson', 'json', '']) {
+      expect(await send({ 'content-type': type }, '{}')).toEqual({
+        status: 415,
+        body: error('invalid_content_type', `The Content-Type \`${type}\` is invalid. Accepted values for the Content-Type header are: \`application/json\``),
+      });
+    }
+  });
+
+  it('answers 400 missing_payload for an empty body', async () => {
+    expect(await send(json, '')).toEqual({ status: 400, body: error('missing_payload', 'A json payload is missing.') });
+  });
+
+  it('answers 400 malformed_payload with the parser position', async () => {
+    expect(await send(json, '{"metrics": true')).toEqual({
+      status: 400,
+      body: error('malformed_payload', 'The json payload provided is malformed. `EOF while parsing an object at line 1 column 16`.'),
+    });
+    expect(await send(json, '{"metrics": tru}')).toEqual({
+      status: 400,
+      body: error('malformed_payload', 'The json payload provided is malformed. `expected ident at line 1 column 16`.'),
+    });
+  });
+
+  it('answers 400 bad_request for an unknown field and a wrong type', async () => {
+    const unknown = await send(json, '{"doggo": true}');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'bad_request' });
+    expect((unknown.body as { message: string }).message).toMatch(/^Unknown field `doggo`: expected one of `metrics`, `logsRoute`/);
+    expect(await send(json, '{"metrics": 42}')).toEqual({
+      status: 400,
+      body: error('bad_request', 'Invalid value type at `.metrics`: expected a boolean, but found a positive integer: `42`'),
+    });
+  });
+
+  it('answers 413 payload_too_large past the limit', async () => {
+    const big = JSON.stringify({ metrics: true, pad: 'x'.repeat(2000) });
+    expect(await send(json, big)).toEqual({
+      status: 413,
+      body: error('payload_too_large', 'JSON payload has exceeded limit (1024 bytes).'),
+    });
+  });
+
+  it('counts the limit after decompression', async () => {
+    const big = zlib.gzipSync(JSON.stringify({ metrics: null, pad: ' '.repeat(5000) }));
+    expect(big.length).toBeLessThan(1024);
+    expect((await send({ ...json, 'content-encoding': 'gzip' }, big)).status).toBe(413);
+  });
+
+  for (const [encoding, encode] of [
+    ['gzip', zlib.gzipSync],
+    ['deflate', zlib.deflateSync],
+    ['br', zlib.brotliCompressSync],
+  ] as const) {
+    it(`decodes a ${encoding} request body`, async () => {
+      const res = await send({ ...json, 'content-encoding': encoding }, encode('{"logsRoute": null}'));
+      expect(res.status).toBe(200);
+    });
+
+    it(`answers 400 bad_request for a corrupt ${encoding} body`, async () => {
+      const res = await send({ ...json, 'content-encoding': encoding }, Buffer.from('definitely not compressed'));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'bad_request', type: 'invalid_request' });
+    });
+  }
+});
