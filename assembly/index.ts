@@ -1,4 +1,24 @@
 // The export list of the kernels module: every entry point the host may call, nothing else.
-export function version(): i32 {
-  return 1;
-}
+// Besides the entry points it exports the layout constants the host mirrors (record fields,
+// arena slots, status codes) so test/kernels can check both sides agree.
+
+/** Bumped whenever an export's signature or a record layout changes; checked by the host. */
+export const ABI_VERSION: u32 = 1;
+
+export { arenaBase, ARENA_ALIGN, RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena';
+export { ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
+export {
+  tokenize,
+  FLAG_SEPARATORS,
+  KIND_HARD,
+  KIND_SOFT,
+  KIND_WORD,
+  TOKEN_KIND,
+  TOKEN_LENGTH,
+  TOKEN_NORM_LENGTH,
+  TOKEN_NORM_START,
+  TOKEN_POSITION,
+  TOKEN_RECORD_U32,
+  TOKEN_START,
+  TOKEN_STRING,
+} from './tokenize';

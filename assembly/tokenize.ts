@@ -1,0 +1,449 @@
+// The tokenizer kernel: UTF-8 bytes of a batch of strings -> packed token records + normalised
+// words, with Meilisearch's segmentation, normalisation and word positions for non-CJK text.
+// Called through `tokenize` (assembly/index.ts) by src/kernels/tokenizer.ts, once per batch.
+//
+// Behaviour (charabia defaults, milli positions), mirrored by src/kernels/reference/tokenizer.ts:
+// - A string is cut into script groups: a character of a script other than the group's (and not
+//   Script::Other) starts a new group. Tokens never span groups.
+// - Inside a group, DEFAULT_SEPARATORS are matched leftmost-longest (". " beats "."); each match
+//   is a token, and so is each run of text between matches.
+// - A token's lemma is its NFKD with control characters dropped. A lemma equal to a separator is
+//   a soft or hard separator (hard if it is in CONTEXT_SEPARATORS); anything else is a word, so
+//   "…" (lemma "...") is a word and a lone U+00A0 (lemma " ") is a soft separator.
+// - A word's normalised form: lemma, lowercased, CharacterConverter (œ->oe, ’->', ı->i, đ->d...),
+//   Greek final ς->σ, and nonspacing marks removed in Latin/Greek/Hebrew/Thai/Arabic groups.
+//   Words whose normalised form is empty are dropped (milli never indexes them).
+// - Positions (milli process_tokens): separators before the first token are ignored; a word is
+//   0 if first, +HARD_SEPARATOR_DISTANCE after a hard separator, +1 otherwise. A soft separator
+//   after a hard one does not soften it. Separator records carry the position of the word before.
+// - Invalid UTF-8 decodes as U+FFFD per maximal subpart (as TextDecoder does); U+FFFD is a word
+//   character, and records still give offsets of the original bytes.
+// Not reproduced: charabia's dictionary segmenters (Chinese, Japanese, Korean, Thai, Khmer,
+// German compounds) and language-detected normalisers (Swedish recomposition, Chinese variants,
+// Japanese transliteration), so a CJK run between separators is one word; and a group's script
+// is its first non-Other character's, where charabia asks whatlang (differs only on odd mixes).
+// Invariants: no allocation, no traps on any input; every store is bounds-checked against the
+// capacities the host gave, and overflow switches to counting (see ERR_OUT_OF_CAPACITY).
+import {
+  FOLD_ENTRIES,
+  FOLD_POOL,
+  HARD_SEPARATOR_DISTANCE,
+  KIND_COMMA_SPACE,
+  KIND_DOT_SPACE,
+  KIND_KHMER_LEK,
+  MARK_REMOVING_SCRIPTS,
+  POOL_CODE_POINT_MASK,
+  POOL_MARK,
+  PROPS,
+  PROPS_INDEX,
+  PROP_CONTROL,
+  PROP_FOLD,
+  PROP_FOLD_SHIFT,
+  PROP_LEMMA_MASK,
+  PROP_LEMMA_SHIFT,
+  PROP_MARK,
+  PROP_SCRIPT_MASK,
+  PROP_SEPARATOR,
+  SCRIPT_GREEK,
+  SCRIPT_OTHER,
+  TRIE_MASK,
+  TRIE_SHIFT,
+} from './unicode-tables';
+import { ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
+import { RESULT_OUTPUT_BYTES, RESULT_RECORDS, writeResult } from './arena';
+
+/** u32 fields per token record, and the index of each field. */
+export const TOKEN_RECORD_U32: u32 = 7;
+export const TOKEN_STRING: u32 = 0;
+export const TOKEN_START: u32 = 1;
+export const TOKEN_LENGTH: u32 = 2;
+export const TOKEN_POSITION: u32 = 3;
+export const TOKEN_KIND: u32 = 4;
+export const TOKEN_NORM_START: u32 = 5;
+export const TOKEN_NORM_LENGTH: u32 = 6;
+
+export const KIND_WORD: u32 = 0;
+export const KIND_SOFT: u32 = 1;
+export const KIND_HARD: u32 = 2;
+/** `prev` before the first word or separator that counts: milli's `None`. */
+const PREV_NONE: u32 = 3;
+
+/** flags bit: also emit separator records (words are always emitted). */
+export const FLAG_SEPARATORS: u32 = 1;
+
+const HANGUL_FIRST: u32 = 0xac00;
+const HANGUL_COUNT: u32 = 11172;
+const FINAL_SIGMA: u32 = 0x3c2;
+
+// Call state (module globals: no allocation, and the kernel is not reentrant anyway).
+let outPtr: usize = 0;
+let outCap: u32 = 0;
+let count: u32 = 0;
+let normPtr: usize = 0;
+let normCap: u32 = 0;
+let normLen: u32 = 0;
+let emitSeparators = false;
+
+// String state.
+let stringIndex: u32 = 0;
+let position: u32 = 0;
+let prev: u32 = PREV_NONE;
+let started = false;
+let removeMarks = false;
+let greek = false;
+
+// The pending token between separators; tokStart < 0 when there is none.
+let tokStart: i32 = -1;
+let tokNorm: u32 = 0;
+let tokNonControl: u32 = 0;
+let tokFirstProps: u32 = 0;
+let tokLastOut: u32 = 0;
+
+/** Byte length of the code point the last `decode` returned. */
+let cpLen: u32 = 0;
+
+/** WHATWG UTF-8 decoding of one code point at p (< end); sets cpLen. */
+function decode(p: usize, end: usize): u32 {
+  const b0 = <u32>load<u8>(p);
+  if (b0 < 0x80) {
+    cpLen = 1;
+    return b0;
+  }
+  let need: u32;
+  let cp: u32;
+  let lower: u32 = 0x80;
+  let upper: u32 = 0xbf;
+  if (b0 - 0xc2 <= 0x1d) {
+    need = 1;
+    cp = b0 & 0x1f;
+  } else if (b0 - 0xe0 <= 0x0f) {
+    need = 2;
+    cp = b0 & 0x0f;
+    if (b0 == 0xe0) lower = 0xa0;
+    else if (b0 == 0xed) upper = 0x9f; // UTF-16 surrogates are not scalar values
+  } else if (b0 - 0xf0 <= 0x04) {
+    need = 3;
+    cp = b0 & 0x07;
+    if (b0 == 0xf0) lower = 0x90;
+    else if (b0 == 0xf4) upper = 0x8f;
+  } else {
+    cpLen = 1;
+    return 0xfffd;
+  }
+  for (let k: u32 = 1; k <= need; k++) {
+    // A maximal subpart ends before the offending byte, which then starts the next code point.
+    if (p + <usize>k >= end) {
+      cpLen = k;
+      return 0xfffd;
+    }
+    const b = <u32>load<u8>(p + <usize>k);
+    if (b < lower || b > upper) {
+      cpLen = k;
+      return 0xfffd;
+    }
+    lower = 0x80;
+    upper = 0xbf;
+    cp = (cp << 6) | (b & 0x3f);
+  }
+  cpLen = need + 1;
+  return cp;
+}
+
+// @ts-ignore: decorator
+@inline function props(cp: u32): u32 {
+  const block = <usize>load<u16>(PROPS_INDEX + (<usize>(cp >> TRIE_SHIFT) << 1));
+  return load<u32>(PROPS + (((block << TRIE_SHIFT) + <usize>(cp & TRIE_MASK)) << 2));
+}
+
+// @ts-ignore: decorator
+@inline function putByte(b: u32): void {
+  if (normLen < normCap) store<u8>(normPtr + <usize>normLen, <u8>b);
+  normLen++;
+}
+
+function putUtf8(cp: u32): void {
+  if (cp < 0x80) {
+    putByte(cp);
+  } else if (cp < 0x800) {
+    putByte(0xc0 | (cp >> 6));
+    putByte(0x80 | (cp & 0x3f));
+  } else if (cp < 0x10000) {
+    putByte(0xe0 | (cp >> 12));
+    putByte(0x80 | ((cp >> 6) & 0x3f));
+    putByte(0x80 | (cp & 0x3f));
+  } else {
+    putByte(0xf0 | (cp >> 18));
+    putByte(0x80 | ((cp >> 12) & 0x3f));
+    putByte(0x80 | ((cp >> 6) & 0x3f));
+    putByte(0x80 | (cp & 0x3f));
+  }
+}
+
+function record(start: u32, length: u32, kind: u32, normStart: u32, normLength: u32): void {
+  if (count < outCap) {
+    const at = outPtr + <usize>count * (<usize>TOKEN_RECORD_U32 << 2);
+    store<u32>(at, stringIndex, TOKEN_STRING << 2);
+    store<u32>(at, start, TOKEN_START << 2);
+    store<u32>(at, length, TOKEN_LENGTH << 2);
+    store<u32>(at, position, TOKEN_POSITION << 2);
+    store<u32>(at, kind, TOKEN_KIND << 2);
+    store<u32>(at, normStart, TOKEN_NORM_START << 2);
+    store<u32>(at, normLength, TOKEN_NORM_LENGTH << 2);
+  }
+  count++;
+}
+
+function emitWord(start: u32, length: u32, normStart: u32): void {
+  started = true;
+  if (prev == KIND_HARD) position += HARD_SEPARATOR_DISTANCE;
+  else if (prev != PREV_NONE) position += 1;
+  prev = KIND_WORD;
+  record(start, length, KIND_WORD, normStart, normLen - normStart);
+}
+
+function emitSeparator(start: u32, length: u32, kind: u32): void {
+  // milli skips leading separators, and never lets a soft separator downgrade a hard one.
+  if (started) {
+    if (kind == KIND_HARD) prev = KIND_HARD;
+    else if (prev != KIND_HARD) prev = KIND_SOFT;
+  }
+  if (emitSeparators) record(start, length, kind, normLen, 0);
+}
+
+function setGroupScript(script: u32): void {
+  removeMarks = ((MARK_REMOVING_SCRIPTS >> script) & 1) != 0;
+  greek = script == SCRIPT_GREEK;
+}
+
+function startToken(start: u32): void {
+  tokStart = <i32>start;
+  tokNorm = normLen;
+  tokNonControl = 0;
+  tokLastOut = 0;
+}
+
+/** Appends the normalised form of one character of the pending token. */
+function appendChar(cp: u32, p: u32): void {
+  if (p & PROP_CONTROL) return;
+  tokNonControl++;
+  if (tokNonControl == 1) tokFirstProps = p;
+  if (cp < 0x80) {
+    const lower = cp - 0x41 < 26 ? cp | 0x20 : cp;
+    putByte(lower);
+    tokLastOut = lower;
+    return;
+  }
+  const syllable = cp - HANGUL_FIRST;
+  if (syllable < HANGUL_COUNT) {
+    putUtf8(0x1100 + syllable / 588);
+    const vowel = 0x1161 + (syllable % 588) / 28;
+    putUtf8(vowel);
+    const trailing = syllable % 28;
+    tokLastOut = vowel;
+    if (trailing != 0) {
+      tokLastOut = 0x11a7 + trailing;
+      putUtf8(tokLastOut);
+    }
+    return;
+  }
+  if ((p & PROP_FOLD) == 0) {
+    tokLastOut = cp;
+    if ((p & PROP_MARK) == 0 || !removeMarks) putUtf8(cp);
+    return;
+  }
+  const entry = load<u32>(FOLD_ENTRIES + (<usize>(p >> PROP_FOLD_SHIFT) << 2));
+  let q = FOLD_POOL + (<usize>(entry >> 8) << 2);
+  const end = q + (<usize>(entry & 0xff) << 2);
+  while (q < end) {
+    const v = load<u32>(q);
+    q += 4;
+    // The Greek final-sigma rule looks at the lemma before marks are removed.
+    tokLastOut = v & POOL_CODE_POINT_MASK;
+    if ((v & POOL_MARK) == 0 || !removeMarks) putUtf8(tokLastOut);
+  }
+}
+
+/** Classifies and emits the pending token, which ends at `end` (string-relative). */
+function flushToken(end: u32): void {
+  if (tokStart < 0) return;
+  const start = <u32>tokStart;
+  tokStart = -1;
+  if (tokNonControl == 1) {
+    const kind = (tokFirstProps >> PROP_LEMMA_SHIFT) & PROP_LEMMA_MASK;
+    if (kind != 0) {
+      normLen = tokNorm;
+      emitSeparator(start, end - start, kind);
+      return;
+    }
+  }
+  if (normLen == tokNorm) {
+    // An empty word still ends milli's leading-separator skip.
+    started = true;
+    return;
+  }
+  // ς (CF 82) -> σ (CF 83): only the last byte differs.
+  if (greek && tokLastOut == FINAL_SIGMA && normLen <= normCap) {
+    store<u8>(normPtr + <usize>normLen - 1, 0x83);
+  }
+  emitWord(start, end - start, tokNorm);
+}
+
+/** The script of the first group: charabia only learns it at the first non-Other character. */
+function firstScript(p: usize, end: usize): u32 {
+  while (p < end) {
+    const script = props(decode(p, end)) & PROP_SCRIPT_MASK;
+    if (script != SCRIPT_OTHER) return script;
+    p += <usize>cpLen;
+  }
+  return SCRIPT_OTHER;
+}
+
+/**
+ * Fast path for the common case: appends the run of ASCII word characters starting at p (which
+ * must be one) to the pending token, with state in locals, and returns where the run stops: at
+ * the first non-ASCII byte, separator, control character or letter that would start a new group.
+ * Equivalent to calling appendChar on each character.
+ */
+function appendAsciiRun(p: usize, end: usize, base: usize, groupScript: u32): usize {
+  if (tokStart < 0) startToken(<u32>(p - base));
+  if (tokNonControl == 0) tokFirstProps = load<u32>(PROPS + (<usize>load<u8>(p) << 2));
+  const start = p;
+  let at = normLen;
+  let lower: u32 = 0;
+  do {
+    const b = <u32>load<u8>(p);
+    if (b >= 0x80) break;
+    const pr = load<u32>(PROPS + (<usize>b << 2));
+    if (pr & (PROP_SEPARATOR | PROP_CONTROL)) break;
+    const script = pr & PROP_SCRIPT_MASK;
+    if (script != SCRIPT_OTHER && script != groupScript) break;
+    lower = b - 0x41 < 26 ? b | 0x20 : b;
+    if (at < normCap) store<u8>(normPtr + <usize>at, <u8>lower);
+    at++;
+    p++;
+  } while (p < end);
+  tokNonControl += <u32>(p - start);
+  tokLastOut = lower;
+  normLen = at;
+  return p;
+}
+
+/** "។ល។" (U+17D4 U+179B U+17D4) at p; the first ។ is already decoded. */
+function isKhmerLek(p: usize, end: usize): bool {
+  return (
+    p + 9 <= end &&
+    load<u8>(p + 3) == 0xe1 &&
+    load<u8>(p + 4) == 0x9e &&
+    load<u8>(p + 5) == 0x9b &&
+    load<u8>(p + 6) == 0xe1 &&
+    load<u8>(p + 7) == 0x9f &&
+    load<u8>(p + 8) == 0x94
+  );
+}
+
+function tokenizeString(index: u32, base: usize, length: u32): void {
+  stringIndex = index;
+  position = 0;
+  prev = PREV_NONE;
+  started = false;
+  tokStart = -1;
+  const end = base + <usize>length;
+  setGroupScript(firstScript(base, end));
+  let groupScript = SCRIPT_OTHER;
+  let p = base;
+  while (p < end) {
+    const b = <u32>load<u8>(p);
+    if (b < 0x80) {
+      // ASCII block 0 of the trie sits at the start of PROPS (asserted by the generator).
+      const ascii = load<u32>(PROPS + (<usize>b << 2));
+      const script = ascii & PROP_SCRIPT_MASK;
+      if ((ascii & (PROP_SEPARATOR | PROP_CONTROL)) == 0 && (script == SCRIPT_OTHER || script == groupScript)) {
+        p = appendAsciiRun(p, end, base, groupScript);
+        continue;
+      }
+    }
+    const cp = b < 0x80 ? b : decode(p, end);
+    const n = b < 0x80 ? 1 : cpLen;
+    const pr = props(cp);
+    const rel = <u32>(p - base);
+    const script = pr & PROP_SCRIPT_MASK;
+    if (script != SCRIPT_OTHER && script != groupScript) {
+      if (groupScript != SCRIPT_OTHER) {
+        flushToken(rel);
+        setGroupScript(script);
+      }
+      groupScript = script;
+    }
+    if (pr & PROP_SEPARATOR) {
+      flushToken(rel);
+      if ((cp == 0x2e || cp == 0x2c) && p + 1 < end && load<u8>(p + 1) == 0x20) {
+        emitSeparator(rel, 2, cp == 0x2e ? KIND_DOT_SPACE : KIND_COMMA_SPACE);
+        p += 2;
+        continue;
+      }
+      if (cp == 0x17d4 && isKhmerLek(p, end)) {
+        emitSeparator(rel, 9, KIND_KHMER_LEK);
+        p += 9;
+        continue;
+      }
+      const kind = (pr >> PROP_LEMMA_SHIFT) & PROP_LEMMA_MASK;
+      if (kind != 0) {
+        emitSeparator(rel, n, kind);
+      } else {
+        // Matched as a separator but its lemma is not one ("…" -> "...", "\0" -> ""): a word.
+        startToken(rel);
+        appendChar(cp, pr);
+        flushToken(rel + n);
+      }
+      p += <usize>n;
+      continue;
+    }
+    if (tokStart < 0) startToken(rel);
+    appendChar(cp, pr);
+    p += <usize>n;
+  }
+  flushToken(length);
+}
+
+/**
+ * Tokenizes a batch of strings in one call.
+ * - `inPtr`/`inLen`: the UTF-8 bytes of all strings.
+ * - `tablePtr`/`nStrings`: per string, (offset into the input, byte length) as two u32.
+ * - `outPtr`/`outCap`: room for `outCap` records of TOKEN_RECORD_U32 u32 each.
+ * - `normPtr`/`normCap`: room for the normalised words' UTF-8 bytes.
+ * - `flags`: FLAG_SEPARATORS to also emit separator records.
+ * Returns the record count, ERR_BAD_SPAN, or ERR_OUT_OF_CAPACITY. Unless the spans were bad, the
+ * arena's result block then holds the record count and normalised byte count produced (or needed).
+ */
+export function tokenize(
+  inPtr: usize,
+  inLen: u32,
+  tablePtr: usize,
+  nStrings: u32,
+  out: usize,
+  outCapacity: u32,
+  norm: usize,
+  normCapacity: u32,
+  flags: u32,
+): i32 {
+  for (let s: u32 = 0; s < nStrings; s++) {
+    const offset = <u64>load<u32>(tablePtr + (<usize>s << 3));
+    const length = <u64>load<u32>(tablePtr + (<usize>s << 3), 4);
+    if (offset + length > <u64>inLen) return ERR_BAD_SPAN;
+  }
+  outPtr = out;
+  outCap = outCapacity;
+  count = 0;
+  normPtr = norm;
+  normCap = normCapacity;
+  normLen = 0;
+  emitSeparators = (flags & FLAG_SEPARATORS) != 0;
+  for (let s: u32 = 0; s < nStrings; s++) {
+    const offset = load<u32>(tablePtr + (<usize>s << 3));
+    const length = load<u32>(tablePtr + (<usize>s << 3), 4);
+    tokenizeString(s, inPtr + <usize>offset, length);
+  }
+  writeResult(RESULT_RECORDS, count);
+  writeResult(RESULT_OUTPUT_BYTES, normLen);
+  return count > outCap || normLen > normCap ? ERR_OUT_OF_CAPACITY : <i32>count;
+}

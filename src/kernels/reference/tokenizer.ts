@@ -1,0 +1,267 @@
+/**
+ * Plain-TS reference of the tokenizer kernel: same input, byte-identical TokenBatch output.
+ * The kernel tests use it as the oracle, and it can stand in for the kernel where WASM is not
+ * wanted. It is written the way charabia and milli are structured, stage by stage, rather than
+ * as the kernel's fused single pass, so the two check each other:
+ *   decode (WHATWG UTF-8, invalid bytes -> U+FFFD) -> script groups (Script::from + the
+ *   linear_group_by_key rule) -> leftmost-longest separator matches per group -> lemma = NFKD
+ *   minus control characters -> Classifier -> lowercase, CharacterConverter, Greek final sigma,
+ *   nonspacing-mark removal -> milli's process_tokens positions.
+ * Unicode facts (NFKD, case, categories) come from the running Node at call time, not from the
+ * kernel's generated tables; only charabia's own lists come from charabia-data.ts.
+ * It shares the kernel's documented divergences from charabia (no dictionary segmenters or
+ * language-detected normalisers; a group's script is its first non-Other character's).
+ */
+import {
+  CHARACTER_CONVERSIONS,
+  CONTEXT_SEPARATORS,
+  DEFAULT_SEPARATORS,
+  HARD_SEPARATOR_DISTANCE,
+  MARK_REMOVING_SCRIPTS,
+  SCRIPTS,
+  SCRIPT_RANGES,
+} from './charabia-data.js';
+import {
+  encodeBatch,
+  TokenKind,
+  TOKEN_RECORD_U32,
+  type TokenBatch,
+  type TokenizeOptions,
+  type TokenKindValue,
+  type Utf8Batch,
+} from '../tokenizer.js';
+
+interface Char {
+  readonly cp: number;
+  /** Byte offsets in the string. */
+  readonly start: number;
+  readonly end: number;
+}
+
+interface Segment {
+  readonly chars: readonly Char[];
+  readonly script: number;
+}
+
+const SCRIPT_OTHER = 0;
+const SCRIPT_GREEK = SCRIPTS.indexOf('Greek');
+const separators = new Set(DEFAULT_SEPARATORS);
+/** Multi-character separators by first code point, longest first (leftmost-longest matching). */
+const longSeparators = new Map<number, string[]>();
+for (const sep of [...DEFAULT_SEPARATORS].sort((a, b) => b.length - a.length)) {
+  if ([...sep].length > 1) longSeparators.set(sep.codePointAt(0)!, [...(longSeparators.get(sep.codePointAt(0)!) ?? []), sep]);
+}
+const hardSeparators = new Set(CONTEXT_SEPARATORS);
+const markRemoving = new Set(MARK_REMOVING_SCRIPTS);
+const encoder = new TextEncoder();
+
+const scriptCache = new Map<number, number>();
+const lemmaCache = new Map<number, string>();
+const markCache = new Map<string, boolean>();
+
+/** Reference of `tokenizeBatch`. */
+export function referenceTokenizeBatch(strings: readonly string[], options: TokenizeOptions = {}): TokenBatch {
+  return referenceTokenizeBytes(encodeBatch(strings), options);
+}
+
+/** Reference of `tokenizeBytes`. */
+export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOptions = {}): TokenBatch {
+  const withSeparators = options.separators !== false;
+  const records: number[] = [];
+  const normalized: Uint8Array[] = [];
+  let normLength = 0;
+  for (let index = 0; index < batch.spans.length / 2; index++) {
+    const offset = batch.spans[2 * index]!;
+    const length = batch.spans[2 * index + 1]!;
+    if (offset + length > batch.bytes.length) throw new RangeError('a string span lies outside the input bytes');
+    const chars = decodeUtf8(batch.bytes.subarray(offset, offset + length));
+    // milli process_tokens: leading separators are skipped, then a word advances the position by
+    // 0 (first), HARD_SEPARATOR_DISTANCE (after a hard separator) or 1; empty words do not count.
+    let position = 0;
+    let prev: TokenKindValue | undefined;
+    let started = false;
+    for (const segment of segments(chars)) {
+      for (const token of tokens(segment)) {
+        const start = token[0]!.start;
+        const end = token[token.length - 1]!.end;
+        const lemma = token.map((c) => lemmaOf(c.cp)).join('');
+        const kind = classify(lemma);
+        if (kind === TokenKind.Word) {
+          const word = normalizeWord(lemma, segment.script);
+          started = true;
+          if (word === '') continue;
+          if (prev === TokenKind.HardSeparator) position += HARD_SEPARATOR_DISTANCE;
+          else if (prev !== undefined) position += 1;
+          prev = TokenKind.Word;
+          const bytes = encoder.encode(word);
+          records.push(index, start, end - start, position, kind, normLength, bytes.length);
+          normalized.push(bytes);
+          normLength += bytes.length;
+          continue;
+        }
+        if (started) {
+          if (kind === TokenKind.HardSeparator) prev = kind;
+          else if (prev !== TokenKind.HardSeparator) prev = kind;
+        }
+        if (withSeparators) records.push(index, start, end - start, position, kind, normLength, 0);
+      }
+    }
+  }
+  const out = new Uint8Array(normLength);
+  let at = 0;
+  for (const bytes of normalized) {
+    out.set(bytes, at);
+    at += bytes.length;
+  }
+  return { count: records.length / TOKEN_RECORD_U32, records: Uint32Array.from(records), normalized: out };
+}
+
+/** WHATWG "UTF-8 decode": each maximal invalid subpart becomes one U+FFFD. */
+export function decodeUtf8(bytes: Uint8Array): Char[] {
+  const chars: Char[] = [];
+  let i = 0;
+  while (i < bytes.length) {
+    const b0 = bytes[i]!;
+    let need = 0;
+    let cp = 0;
+    let lower = 0x80;
+    let upper = 0xbf;
+    if (b0 < 0x80) {
+      chars.push({ cp: b0, start: i, end: i + 1 });
+      i += 1;
+      continue;
+    } else if (b0 >= 0xc2 && b0 <= 0xdf) {
+      need = 1;
+      cp = b0 & 0x1f;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      need = 2;
+      cp = b0 & 0x0f;
+      if (b0 === 0xe0) lower = 0xa0;
+      if (b0 === 0xed) upper = 0x9f;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      need = 3;
+      cp = b0 & 0x07;
+      if (b0 === 0xf0) lower = 0x90;
+      if (b0 === 0xf4) upper = 0x8f;
+    } else {
+      chars.push({ cp: 0xfffd, start: i, end: i + 1 });
+      i += 1;
+      continue;
+    }
+    let consumed = 1;
+    for (; consumed <= need; consumed++) {
+      const b = bytes[i + consumed];
+      if (b === undefined || b < lower || b > upper) break;
+      lower = 0x80;
+      upper = 0xbf;
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    if (consumed <= need) cp = 0xfffd;
+    chars.push({ cp, start: i, end: i + consumed });
+    i += consumed;
+  }
+  return chars;
+}
+
+/** charabia Script::from(char): the first matching range wins. */
+function scriptOf(cp: number): number {
+  let script = scriptCache.get(cp);
+  if (script === undefined) {
+    script = SCRIPT_RANGES.find(([first, last]) => cp >= first && cp <= last)?.[2] ?? SCRIPT_OTHER;
+    scriptCache.set(cp, script);
+  }
+  return script;
+}
+
+/**
+ * charabia SegmentedStrIter::new: a new group starts at a character whose script is not Other and
+ * differs from the current script, unless the current script is still Other. A group's script is
+ * the script of its first non-Other character.
+ */
+function segments(chars: readonly Char[]): Segment[] {
+  const groups: Segment[] = [];
+  let current: Char[] = [];
+  let currentScript = SCRIPT_OTHER;
+  for (const c of chars) {
+    const script = scriptOf(c.cp);
+    if (script !== SCRIPT_OTHER && script !== currentScript) {
+      if (currentScript !== SCRIPT_OTHER) {
+        groups.push({ chars: current, script: currentScript });
+        current = [];
+      }
+      currentScript = script;
+    }
+    current.push(c);
+  }
+  if (current.length > 0) groups.push({ chars: current, script: currentScript });
+  return groups;
+}
+
+/** Separator matches (leftmost-longest) and the runs of text between them, in order. */
+function tokens(segment: Segment): Char[][] {
+  const out: Char[][] = [];
+  const { chars } = segment;
+  let pending: Char[] = [];
+  let i = 0;
+  while (i < chars.length) {
+    let matched = 0;
+    for (const sep of longSeparators.get(chars[i]!.cp) ?? []) {
+      const n = [...sep].length;
+      if (i + n <= chars.length && String.fromCodePoint(...chars.slice(i, i + n).map((c) => c.cp)) === sep) {
+        matched = n;
+        break;
+      }
+    }
+    if (matched === 0 && separators.has(String.fromCodePoint(chars[i]!.cp))) matched = 1;
+    if (matched === 0) {
+      pending.push(chars[i]!);
+      i += 1;
+      continue;
+    }
+    if (pending.length > 0) out.push(pending);
+    pending = [];
+    out.push(chars.slice(i, i + matched));
+    i += matched;
+  }
+  if (pending.length > 0) out.push(pending);
+  return out;
+}
+
+const isControl = (ch: string): boolean => /\p{Cc}/u.test(ch) && !/\p{White_Space}/u.test(ch);
+function isNonspacingMark(ch: string): boolean {
+  let mark = markCache.get(ch);
+  if (mark === undefined) {
+    mark = /\p{Mn}/u.test(ch);
+    markCache.set(ch, mark);
+  }
+  return mark;
+}
+
+/** CompatibilityDecompositionNormalizer then ControlCharNormalizer, for one character. */
+function lemmaOf(cp: number): string {
+  let lemma = lemmaCache.get(cp);
+  if (lemma === undefined) {
+    lemma = [...String.fromCodePoint(cp).normalize('NFKD')].filter((ch) => !isControl(ch)).join('');
+    lemmaCache.set(cp, lemma);
+  }
+  return lemma;
+}
+
+/** charabia Classifier: a lemma in the separator list is a separator, hard if in the context list. */
+function classify(lemma: string): TokenKindValue {
+  if (!separators.has(lemma)) return TokenKind.Word;
+  return hardSeparators.has(lemma) ? TokenKind.HardSeparator : TokenKind.SoftSeparator;
+}
+
+/** The lossy normalisers, in charabia's order. */
+function normalizeWord(lemma: string, script: number): string {
+  // CharacterConverterNormalizer: char::to_lowercase (at most two chars kept), then conversions.
+  // Per character: String.prototype.toLowerCase on a whole word would apply the final-sigma rule.
+  let word = '';
+  for (const ch of lemma) {
+    for (const lower of [...ch.toLowerCase()].slice(0, 2)) word += CHARACTER_CONVERSIONS[lower] ?? lower;
+  }
+  if (script === SCRIPT_GREEK && word.endsWith('ς')) word = word.slice(0, -1) + 'σ';
+  if (markRemoving.has(script)) word = [...word].filter((ch) => !isNonspacingMark(ch)).join('');
+  return word;
+}

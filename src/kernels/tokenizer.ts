@@ -1,0 +1,201 @@
+/**
+ * Typed wrapper of the tokenizer kernel (assembly/tokenize.ts): a batch of strings (or of UTF-8
+ * byte spans) in, packed token records out, ONE WASM call per batch. Callers: the indexer's
+ * extract step (all searchable fields of a chunk of documents) and search (query terms).
+ * Behaviour is Meilisearch's (charabia segmentation and normalisation, milli word positions) for
+ * non-CJK text; the kernel's header lists the rules, and reference/tokenizer.ts implements them
+ * in plain TS with identical output (the tests' oracle and a fallback).
+ *
+ * Record layout: TOKEN_RECORD_U32 u32 per token, in TokenField order: string index; byte offset
+ * and byte length of the token in its string's UTF-8; word position within the string; kind
+ * (TokenKind); byte offset and length of the normalised word in `normalized` (0 for separators).
+ * Records come in text order, strings in batch order.
+ *
+ * Threading: each thread has its own kernels instance and arena (module.ts); a call owns the
+ * arena until it returns and the returned arrays are copies, so results outlive the next call.
+ */
+import { RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena.js';
+import { getKernels, KernelStatus, type Kernels } from './module.js';
+
+/** u32 fields per token record. */
+export const TOKEN_RECORD_U32 = 7;
+
+/** Index of each field inside a record. */
+export const TokenField = {
+  String: 0,
+  Start: 1,
+  Length: 2,
+  Position: 3,
+  Kind: 4,
+  NormStart: 5,
+  NormLength: 6,
+} as const;
+
+/** Values of the Kind field. */
+export const TokenKind = {
+  Word: 0,
+  SoftSeparator: 1,
+  HardSeparator: 2,
+} as const;
+
+export type TokenKindValue = (typeof TokenKind)[keyof typeof TokenKind];
+
+/** The kernel's `flags` bit that asks for separator records too (assembly FLAG_SEPARATORS). */
+export const FLAG_SEPARATORS = 1;
+
+export interface TokenizeOptions {
+  /** Also emit soft/hard separator records (default true); words are always emitted. */
+  readonly separators?: boolean;
+}
+
+/** UTF-8 input: all strings' bytes, and per string an (offset, byte length) pair in `spans`. */
+export interface Utf8Batch {
+  readonly bytes: Uint8Array;
+  readonly spans: Uint32Array;
+}
+
+/** The packed result of one batch. */
+export interface TokenBatch {
+  readonly count: number;
+  /** count × TOKEN_RECORD_U32 fields. */
+  readonly records: Uint32Array;
+  /** UTF-8 of every normalised word, addressed by the NormStart/NormLength fields. */
+  readonly normalized: Uint8Array;
+}
+
+/** One token as plain data, for tests and debugging (see `materializeTokens`). */
+export interface Token {
+  readonly string: number;
+  /** Byte offsets of the token in its string's UTF-8. */
+  readonly start: number;
+  readonly end: number;
+  readonly position: number;
+  readonly kind: 'word' | 'soft' | 'hard';
+  /** The original text of the token. */
+  readonly text: string;
+  /** The normalised word ('' for separators). */
+  readonly normalized: string;
+}
+
+const TOKEN_RECORD_BYTES = TOKEN_RECORD_U32 * 4;
+const KIND_NAMES = ['word', 'soft', 'hard'] as const;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Tokenizes `strings` in one kernel call. */
+export function tokenizeBatch(
+  strings: readonly string[],
+  options: TokenizeOptions = {},
+  kernels: Kernels = getKernels(),
+): TokenBatch {
+  const { arena } = kernels;
+  arena.reset();
+  let capacity = 0;
+  for (const text of strings) capacity += text.length * 3;
+  const table = arena.alloc(strings.length * 8);
+  const input = arena.alloc(capacity);
+  let written = 0;
+  for (let i = 0; i < strings.length; i++) {
+    const length = arena.writeUtf8(input + written, capacity - written, strings[i]!);
+    const u32 = arena.u32;
+    u32[(table >>> 2) + 2 * i] = written;
+    u32[(table >>> 2) + 2 * i + 1] = length;
+    written += length;
+  }
+  return run(kernels, input, written, table, strings.length, flagsOf(options));
+}
+
+/** Tokenizes UTF-8 spans (which may hold invalid UTF-8: it decodes as U+FFFD) in one call. */
+export function tokenizeBytes(
+  batch: Utf8Batch,
+  options: TokenizeOptions = {},
+  kernels: Kernels = getKernels(),
+): TokenBatch {
+  if (batch.spans.length % 2 !== 0) throw new RangeError('spans must hold (offset, length) pairs');
+  const { arena } = kernels;
+  arena.reset();
+  const table = arena.alloc(batch.spans.length * 4);
+  const input = arena.alloc(batch.bytes.length);
+  arena.u32.set(batch.spans, table >>> 2);
+  arena.u8.set(batch.bytes, input);
+  return run(kernels, input, batch.bytes.length, table, batch.spans.length / 2, flagsOf(options));
+}
+
+/** The UTF-8 form of `strings` that `tokenizeBytes` and `materializeTokens` take. */
+export function encodeBatch(strings: readonly string[]): Utf8Batch {
+  const parts = strings.map((text) => encoder.encode(text));
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  const spans = new Uint32Array(strings.length * 2);
+  let offset = 0;
+  parts.forEach((part, i) => {
+    bytes.set(part, offset);
+    spans[2 * i] = offset;
+    spans[2 * i + 1] = part.length;
+    offset += part.length;
+  });
+  return { bytes, spans };
+}
+
+/** Unpacks a batch into objects (slow; for tests, debugging and small query-side uses). */
+export function materializeTokens(batch: TokenBatch, source: readonly string[] | Utf8Batch): Token[] {
+  const { bytes, spans } = isUtf8Batch(source) ? source : encodeBatch(source);
+  const tokens: Token[] = [];
+  for (let i = 0; i < batch.count; i++) {
+    const r = batch.records.subarray(i * TOKEN_RECORD_U32, (i + 1) * TOKEN_RECORD_U32);
+    const string = r[TokenField.String]!;
+    const start = r[TokenField.Start]!;
+    const end = start + r[TokenField.Length]!;
+    const base = spans[2 * string]!;
+    const normStart = r[TokenField.NormStart]!;
+    tokens.push({
+      string,
+      start,
+      end,
+      position: r[TokenField.Position]!,
+      kind: KIND_NAMES[r[TokenField.Kind]!]!,
+      text: decoder.decode(bytes.subarray(base + start, base + end)),
+      normalized: decoder.decode(batch.normalized.subarray(normStart, normStart + r[TokenField.NormLength]!)),
+    });
+  }
+  return tokens;
+}
+
+function isUtf8Batch(source: readonly string[] | Utf8Batch): source is Utf8Batch {
+  return !Array.isArray(source);
+}
+
+function flagsOf(options: TokenizeOptions): number {
+  return options.separators === false ? 0 : FLAG_SEPARATORS;
+}
+
+/**
+ * Lays out the output regions after the input and calls the kernel; when they were too small the
+ * kernel reported the exact sizes it needed, so the single retry cannot run out again.
+ */
+function run(kernels: Kernels, input: number, inLen: number, table: number, nStrings: number, flags: number): TokenBatch {
+  const { arena, exports } = kernels;
+  const outputs = arena.top;
+  // English prose gives ~0.35 tokens per byte with separators and half that without; leave
+  // headroom so the retry (a second full run) only happens on unusually dense text.
+  let recordCap = Math.ceil(inLen / ((flags & FLAG_SEPARATORS) !== 0 ? 2 : 4)) + 16;
+  let byteCap = inLen + 16;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    arena.rewind(outputs);
+    const out = arena.alloc(recordCap * TOKEN_RECORD_BYTES);
+    const norm = arena.alloc(byteCap);
+    const status = exports.tokenize(input, inLen, table, nStrings, out, recordCap, norm, byteCap, flags);
+    if (status >= 0) {
+      return {
+        count: status,
+        records: arena.u32.slice(out >>> 2, (out >>> 2) + status * TOKEN_RECORD_U32),
+        normalized: arena.u8.slice(norm, norm + arena.result(RESULT_OUTPUT_BYTES)),
+      };
+    }
+    if (status === KernelStatus.BadSpan) throw new RangeError('a string span lies outside the input bytes');
+    if (status !== KernelStatus.OutOfCapacity) throw new Error(`tokenizer kernel returned unknown status ${status}`);
+    recordCap = arena.result(RESULT_RECORDS);
+    byteCap = arena.result(RESULT_OUTPUT_BYTES);
+  }
+  throw new Error('tokenizer kernel ran out of capacity after its regions were grown to the reported size');
+}

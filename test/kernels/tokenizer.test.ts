@@ -1,0 +1,434 @@
+// The tokenizer kernel against its TS reference: fixed cases pin Meilisearch's behaviour (each one
+// also checks kernel == reference), random and exhaustive inputs check the two agree everywhere.
+import { describe, expect, it } from 'vitest';
+
+import { RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS, ARENA_ALIGN } from '../../src/kernels/arena.js';
+import {
+  compileKernelModule,
+  createKernelImports,
+  defaultKernelVariant,
+  getKernels,
+  instantiateKernels,
+  KernelAbortError,
+  kernelPath,
+  KernelStatus,
+  KERNELS_ABI_VERSION,
+} from '../../src/kernels/module.js';
+import { DEFAULT_SEPARATORS, SCRIPT_RANGES } from '../../src/kernels/reference/charabia-data.js';
+import { decodeUtf8, referenceTokenizeBatch, referenceTokenizeBytes } from '../../src/kernels/reference/tokenizer.js';
+import {
+  encodeBatch,
+  FLAG_SEPARATORS,
+  materializeTokens,
+  tokenizeBatch,
+  tokenizeBytes,
+  TokenField,
+  TokenKind,
+  TOKEN_RECORD_U32,
+  type Token,
+  type TokenBatch,
+  type TokenizeOptions,
+  type Utf8Batch,
+} from '../../src/kernels/tokenizer.js';
+
+/** One record with its normalised word, for readable failures. */
+function describeRecord(batch: TokenBatch, index: number): { fields: number[]; normalized: string } | undefined {
+  if (index >= batch.count) return undefined;
+  const fields = Array.from(batch.records.subarray(index * TOKEN_RECORD_U32, (index + 1) * TOKEN_RECORD_U32));
+  const start = fields[TokenField.NormStart]!;
+  return { fields, normalized: new TextDecoder().decode(batch.normalized.subarray(start, start + fields[TokenField.NormLength]!)) };
+}
+
+/** Byte-identical batches; on failure reports the first differing token instead of whole arrays. */
+function expectSameBatch(actual: TokenBatch, expected: TokenBatch): void {
+  const n = Math.max(actual.count, expected.count) * TOKEN_RECORD_U32;
+  for (let i = 0; i < n; i++) {
+    if (actual.records[i] !== expected.records[i]) {
+      const token = Math.floor(i / TOKEN_RECORD_U32);
+      expect({ token, ...describeRecord(actual, token) }).toEqual({ token, ...describeRecord(expected, token) });
+    }
+  }
+  expect(actual.count).toBe(expected.count);
+  expect(Buffer.from(actual.normalized).equals(Buffer.from(expected.normalized))).toBe(true);
+}
+
+/** Tokenizes with the kernel, checks the reference agrees, and returns plain tokens. */
+function tokenize(strings: readonly string[], options: TokenizeOptions = {}): Token[] {
+  const batch = tokenizeBatch(strings, options);
+  expectSameBatch(batch, referenceTokenizeBatch(strings, options));
+  return materializeTokens(batch, strings);
+}
+
+function tokenizeRaw(input: Utf8Batch, options: TokenizeOptions = {}): Token[] {
+  const batch = tokenizeBytes(input, options);
+  expectSameBatch(batch, referenceTokenizeBytes(input, options));
+  return materializeTokens(batch, input);
+}
+
+/** Words as [normalized, position]. */
+function words(text: string): [string, number][] {
+  return tokenize([text])
+    .filter((t) => t.kind === 'word')
+    .map((t) => [t.normalized, t.position]);
+}
+
+const normalizedWords = (text: string): string[] => words(text).map(([word]) => word);
+
+describe('kernel ABI', () => {
+  it('exports the record layout, arena slots and status codes the host mirrors', () => {
+    const kernels = getKernels();
+    const expected: Record<string, number> = {
+      ABI_VERSION: KERNELS_ABI_VERSION,
+      TOKEN_RECORD_U32,
+      TOKEN_STRING: TokenField.String,
+      TOKEN_START: TokenField.Start,
+      TOKEN_LENGTH: TokenField.Length,
+      TOKEN_POSITION: TokenField.Position,
+      TOKEN_KIND: TokenField.Kind,
+      TOKEN_NORM_START: TokenField.NormStart,
+      TOKEN_NORM_LENGTH: TokenField.NormLength,
+      KIND_WORD: TokenKind.Word,
+      KIND_SOFT: TokenKind.SoftSeparator,
+      KIND_HARD: TokenKind.HardSeparator,
+      FLAG_SEPARATORS,
+      ARENA_ALIGN,
+      RESULT_BLOCK_BYTES,
+      RESULT_RECORDS,
+      RESULT_OUTPUT_BYTES,
+      ERR_OUT_OF_CAPACITY: KernelStatus.OutOfCapacity,
+      ERR_BAD_SPAN: KernelStatus.BadSpan,
+    };
+    for (const [name, value] of Object.entries(expected)) expect([name, kernels.constant(name)]).toEqual([name, value]);
+    expect(kernels.arena.base % ARENA_ALIGN).toBe(0);
+  });
+
+  it('loads the release build by default and the debug build under tests or QUARRY_KERNELS=debug', () => {
+    expect(defaultKernelVariant({})).toBe('release');
+    expect(defaultKernelVariant({ VITEST: 'true' })).toBe('debug');
+    expect(defaultKernelVariant({ QUARRY_KERNELS: 'debug' })).toBe('debug');
+    expect(defaultKernelVariant({ VITEST: 'true', QUARRY_KERNELS: 'release' })).toBe('release');
+    expect(kernelPath('release')).toMatch(/build[/\\]kernels\.release\.wasm$/);
+  });
+
+  it('turns a kernel abort into a KernelAbortError naming the file and line', () => {
+    const memory = { buffer: new ArrayBuffer(65_536), grow: () => 1 }; // what the imports read of a Memory
+    const writeString = (ptr: number, text: string): void => {
+      const view = new DataView(memory.buffer);
+      view.setUint32(ptr - 4, text.length * 2, true);
+      for (let i = 0; i < text.length; i++) view.setUint16(ptr + 2 * i, text.charCodeAt(i), true);
+    };
+    writeString(64, 'index out of range');
+    writeString(256, 'assembly/tokenize.ts');
+    const { env } = createKernelImports(() => memory);
+    const abort = env!.abort as (message: number, file: number, line: number, column: number) => never;
+    expect(() => abort(64, 256, 42, 7)).toThrow(KernelAbortError);
+    expect(() => abort(64, 256, 42, 7)).toThrow('kernel abort: index out of range (assembly/tokenize.ts:42:7)');
+  });
+});
+
+describe('segmentation (charabia separators)', () => {
+  it("splits like charabia's Latin segmenter test text, camelCase kept whole", () => {
+    const text = 'The quick ("brown") fox can’t jump 32.3 feet, right? Brr, it\'s 29.3°F! camelCase kebab-case snake_case 123 456';
+    const tokens = tokenize([text]).map((t) => (t.kind === 'word' ? t.normalized : t.text));
+    // charabia's expected output, except that separators are shown as written (its lemma of ’ is ').
+    expect(tokens).toEqual([
+      'the', ' ', 'quick', ' ', '(', '"', 'brown', '"', ')', ' ', 'fox', ' ', 'can', '’', 't',
+      ' ', 'jump', ' ', '32', '.', '3', ' ', 'feet', ', ', 'right', '?', ' ', 'brr', ', ', 'it',
+      "'", 's', ' ', '29', '.', '3°f', '!', ' ', 'camelcase', ' ', 'kebab', '-', 'case', ' ',
+      'snake', '_', 'case', ' ', '123', ' ', '456',
+    ]);
+  });
+
+  it('matches separators leftmost-longest, so ". " and ", " are single hard tokens', () => {
+    const tokens = tokenize(['a. b, c.d ,e']);
+    expect(tokens.map((t) => [t.text, t.kind])).toEqual([
+      ['a', 'word'], ['. ', 'hard'], ['b', 'word'], [', ', 'hard'], ['c', 'word'], ['.', 'soft'],
+      ['d', 'word'], [' ', 'soft'], [',', 'soft'], ['e', 'word'],
+    ]);
+  });
+
+  it('reports byte offsets of the original text and the string index of every token', () => {
+    const tokens = tokenize(['héllo wörld', '', '🍕 pizza']);
+    expect(tokens.map((t) => [t.string, t.start, t.end, t.text])).toEqual([
+      [0, 0, 6, 'héllo'], [0, 6, 7, ' '], [0, 7, 13, 'wörld'],
+      [2, 0, 4, '🍕'], [2, 4, 5, ' '], [2, 5, 10, 'pizza'],
+    ]);
+  });
+
+  it('starts a new word where the script changes', () => {
+    expect(words('abcабв123')).toEqual([['abc', 0], ['абв123', 1]]);
+  });
+
+  it('treats Khmer ។ល។ as one hard separator', () => {
+    const tokens = tokenize(['ក។ល។ខ']);
+    expect(tokens.map((t) => [t.text, t.kind, t.position])).toEqual([
+      ['ក', 'word', 0], ['។ល។', 'hard', 0], ['ខ', 'word', 8],
+    ]);
+  });
+
+  it('keeps a no-break space inside a word but makes a lone one a soft separator', () => {
+    expect(tokenize(['3\u00a0456 a \u00a0 b']).map((t) => [t.kind, t.kind === 'word' ? t.normalized : t.text])).toEqual([
+      ['word', '3 456'], ['soft', ' '], ['word', 'a'], ['soft', ' '], ['soft', '\u00a0'], ['soft', ' '], ['word', 'b'],
+    ]);
+  });
+
+  it('makes a separator whose decomposition is not a separator a word ("…" is "...")', () => {
+    expect(words('wait… what')).toEqual([['wait', 0], ['...', 1], ['what', 2]]);
+  });
+
+  it('cuts on NUL without emitting a token for it', () => {
+    expect(tokenize(['a\0b']).map((t) => [t.text, t.position])).toEqual([['a', 0], ['b', 1]]);
+  });
+
+  it('drops control characters inside words', () => {
+    expect(normalizedWords('co\u0001py\u007f')).toEqual(['copy']);
+  });
+
+  it('emits only words when separators are not asked for', () => {
+    const tokens = tokenize(['Hello, world! Again'], { separators: false });
+    expect(tokens.map((t) => [t.normalized, t.position, t.kind])).toEqual([
+      ['hello', 0, 'word'], ['world', 8, 'word'], ['again', 16, 'word'],
+    ]);
+  });
+
+  it('returns no tokens for empty strings, separator-only strings and an empty batch', () => {
+    expect(tokenize([''])).toEqual([]);
+    expect(tokenize([])).toEqual([]);
+    expect(tokenize(['  .,;  '], { separators: false })).toEqual([]);
+  });
+});
+
+describe('word positions (milli process_tokens)', () => {
+  it('advances 1 across soft separators and 8 across hard ones', () => {
+    expect(words('one two-three. four; five! six? seven')).toEqual([
+      ['one', 0], ['two', 1], ['three', 2], ['four', 10], ['five', 18], ['six', 26], ['seven', 34],
+    ]);
+  });
+
+  it('treats a lone "." and ":" and a newline as soft, as the current charabia lists do', () => {
+    expect(words('a.b c:d e\nf')).toEqual([['a', 0], ['b', 1], ['c', 2], ['d', 3], ['e', 4], ['f', 5]]);
+  });
+
+  it('does not let soft separators after a hard one soften the gap', () => {
+    expect(words('end. "(start')).toEqual([['end', 0], ['start', 8]]);
+  });
+
+  it('ignores separators before the first word', () => {
+    expect(words('!!! ... hello')).toEqual([['hello', 0]]);
+  });
+
+  it('gives separator records the position of the word before them', () => {
+    expect(tokenize(['a. b']).map((t) => t.position)).toEqual([0, 0, 8]);
+  });
+
+  it('numbers positions per string', () => {
+    const tokens = tokenize(['a b', 'c d'], { separators: false });
+    expect(tokens.map((t) => [t.string, t.position])).toEqual([[0, 0], [0, 1], [1, 0], [1, 1]]);
+  });
+});
+
+describe('normalisation (charabia lossy normalisers)', () => {
+  it('lowercases and removes Latin diacritics', () => {
+    expect(normalizedWords('Éléphant ÇA Ångström NAÏVE Crème Brûlée Ñandú')).toEqual([
+      'elephant', 'ca', 'angstrom', 'naive', 'creme', 'brulee', 'nandu',
+    ]);
+  });
+
+  it('applies the character converter: œ æ ı đ and the apostrophes', () => {
+    expect(normalizedWords('Œuvre Ærø ıi Đà_Nẵng ð')).toEqual(['oeuvre', 'aerø', 'ii', 'da', 'nang', 'd']);
+  });
+
+  it('keeps ß as charabia does (no "ss" expansion) and lowercases ẞ to it', () => {
+    expect(normalizedWords('Straße STRAẞE')).toEqual(['straße', 'straße']);
+  });
+
+  it('lowercases İ to i (its dot is a mark)', () => {
+    expect(normalizedWords('İstanbul')).toEqual(['istanbul']);
+  });
+
+  it('lowercases Greek, drops its accents and turns a final ς into σ', () => {
+    expect(normalizedWords('ΑΓΑΠΗΤΌΣ Σίσυφος ςα')).toEqual(['αγαπητοσ', 'σισυφοσ', 'ςα']);
+  });
+
+  it('lowercases Cyrillic but keeps its marks, decomposed, as charabia does', () => {
+    expect(normalizedWords('МОСКВА Ёлка й')).toEqual(['москва', 'е\u0308лка', 'и\u0306']);
+  });
+
+  it('applies compatibility decomposition (ligatures, fullwidth, circled and styled letters)', () => {
+    expect(normalizedWords('ﬁnance Ｈｅｌｌｏ ① ² ™ 𝒜𝒷𝒸')).toEqual(['finance', 'hello', '1', '2', 'tm', 'abc']);
+  });
+
+  it('decomposes Hangul syllables into jamo like NFKD', () => {
+    expect(normalizedWords('한국어')).toEqual(['한국어'.normalize('NFKD')]);
+  });
+
+  it('keeps emoji and 4-byte characters as words with correct byte lengths', () => {
+    const tokens = tokenize(['I ❤️ 🍕 and 𠜎𠜱'], { separators: false });
+    expect(tokens.map((t) => [t.text, t.normalized, t.end - t.start])).toEqual([
+      ['I', 'i', 1], ['❤️', '❤', 6], ['🍕', '🍕', 4], ['and', 'and', 3], ['𠜎𠜱', '𠜎𠜱', 8],
+    ]);
+  });
+
+  it('removes Arabic tatweel and harakat and converts ٱ ى ة', () => {
+    expect(normalizedWords('كَتَـــبَ ٱلمدرسة على')).toEqual(['كتب', 'المدرسه', 'علي']);
+  });
+});
+
+describe('invalid UTF-8', () => {
+  const bytes = Uint8Array.from([
+    0x61, 0xff, 0x62, 0x20, // a, invalid byte, b
+    0xe2, 0x82, 0x20, // truncated 3-byte sequence
+    0xc0, 0xaf, 0x20, // overlong
+    0xed, 0xa0, 0x80, 0x20, // encoded surrogate
+    0xf0, 0x9f, 0x8d, // truncated 4-byte sequence at the end
+  ]);
+  const input: Utf8Batch = { bytes, spans: Uint32Array.from([0, bytes.length]) };
+
+  it('decodes each maximal invalid subpart as U+FFFD, exactly like TextDecoder', () => {
+    const decoded = String.fromCodePoint(...decodeUtf8(bytes).map((c) => c.cp));
+    expect(decoded).toBe(new TextDecoder().decode(bytes));
+  });
+
+  it('tokenizes replacement characters as word characters and keeps original byte offsets', () => {
+    const tokens = tokenizeRaw(input, { separators: false });
+    expect(tokens.map((t) => [t.start, t.end, t.normalized])).toEqual([
+      [0, 3, 'a\ufffdb'],
+      [4, 6, '\ufffd'],
+      [7, 9, '\ufffd\ufffd'],
+      [10, 13, '\ufffd\ufffd\ufffd'],
+      [14, 17, '\ufffd'],
+    ]);
+  });
+
+  it('rejects a span outside the input without running the kernel', () => {
+    const bad: Utf8Batch = { bytes, spans: Uint32Array.from([10, bytes.length]) };
+    expect(() => tokenizeBytes(bad)).toThrow(RangeError);
+    expect(() => referenceTokenizeBytes(bad)).toThrow(RangeError);
+  });
+});
+
+describe('region growth', () => {
+  it('grows the record and byte regions and retries once when a batch needs more', () => {
+    const kernels = instantiateKernels(compileKernelModule('debug'), 'debug');
+    const before = kernels.arena.byteLength;
+    const dense = ['a '.repeat(150_000)]; // one record per byte: 3x the first guess
+    const dense2 = tokenizeBatch(dense, {}, kernels);
+    expect(dense2.count).toBe(300_000);
+    expectSameBatch(dense2, referenceTokenizeBatch(dense));
+    const expanding = ['\ufdfa'.repeat(4_000)]; // 3 bytes in, 33 bytes of normalised word out
+    const expanded = tokenizeBatch(expanding, {}, kernels);
+    expect(expanded.normalized.length).toBe(4_000 * new TextEncoder().encode('\ufdfa'.normalize('NFKD')).length);
+    expectSameBatch(expanded, referenceTokenizeBatch(expanding));
+    expect(kernels.arena.byteLength).toBeGreaterThan(before);
+  });
+});
+
+// Deterministic PRNG so a failure names a reproducible seed.
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const range = (first: number, last: number): ((r: () => number) => string) => (r) =>
+  String.fromCodePoint(first + Math.floor(r() * (last - first + 1)));
+const oneOf = (items: readonly string[]): ((r: () => number) => string) => (r) => items[Math.floor(r() * items.length)]!;
+
+const PIECES: ((r: () => number) => string)[] = [
+  range(0x61, 0x7a), range(0x41, 0x5a), range(0x30, 0x39), range(0x20, 0x7e), oneOf([' ', ' ', ' ']),
+  oneOf(DEFAULT_SEPARATORS), oneOf(['. ', ', ', '។ល។', '…', '‼', '\u00a0', '\u2007', '\u202f', '\u2028', '\n', '\t']),
+  range(0xc0, 0x24f), range(0x1e00, 0x1eff), range(0x300, 0x36f), range(0x370, 0x3ff), oneOf(['ς', 'Σ', 'σ']),
+  range(0x400, 0x4ff), range(0x590, 0x5ff), range(0x600, 0x6ff), oneOf(['\u0640', 'ٱ', 'ى', 'ة']), range(0xe00, 0xe7f),
+  range(0x900, 0x97f), range(0x4e00, 0x4fff), range(0x3040, 0x30ff), range(0xac00, 0xd7a3), range(0x1f300, 0x1faff),
+  oneOf(['\ufe0f', '\u200d', 'ﬁ', '①', '²', '™', '㎏', 'Ｈ', '\ufdfa', 'ℌ', 'ǅ', 'İ', 'ẞ', 'ß', 'Œ', 'Đ', 'ı', '’']),
+  range(0x00, 0x1f), range(0x7f, 0x9f), oneOf(['\ud800', '\udfff']), range(0xff00, 0xffef),
+  (r) => {
+    const cp = Math.floor(r() * 0x110000);
+    return cp >= 0xd800 && cp <= 0xdfff ? 'x' : String.fromCodePoint(cp);
+  },
+];
+
+function randomString(r: () => number): string {
+  // Mostly one or two "scripts" per string, like real fields, with occasional wild characters.
+  const favourites = [PIECES[Math.floor(r() * PIECES.length)]!, PIECES[Math.floor(r() * PIECES.length)]!];
+  const length = Math.floor(r() * 40);
+  let text = '';
+  for (let i = 0; i < length; i++) {
+    const roll = r();
+    const piece = roll < 0.45 ? favourites[0]! : roll < 0.7 ? favourites[1]! : roll < 0.85 ? PIECES[4]! : PIECES[Math.floor(r() * PIECES.length)]!;
+    text += piece(r);
+  }
+  return text;
+}
+
+describe('kernel == reference on random input', () => {
+  it.each([1, 2, 3, 4, 5, 6])('agrees on 1000 random mixed-script strings (seed %i)', (seed) => {
+    const r = mulberry32(seed);
+    const strings = Array.from({ length: 1000 }, () => randomString(r));
+    expectSameBatch(tokenizeBatch(strings), referenceTokenizeBatch(strings));
+    expectSameBatch(tokenizeBatch(strings, { separators: false }), referenceTokenizeBatch(strings, { separators: false }));
+  });
+
+  it('agrees string by string with the batched call (per-string state is reset)', () => {
+    const r = mulberry32(99);
+    const strings = Array.from({ length: 200 }, () => randomString(r));
+    const batched = materializeTokens(tokenizeBatch(strings), strings);
+    const single = strings.flatMap((text, i) =>
+      materializeTokens(tokenizeBatch([text]), [text]).map((t) => ({ ...t, string: i })),
+    );
+    expect(batched).toEqual(single);
+  });
+
+  it('agrees on 2000 random byte strings, valid or not', () => {
+    const r = mulberry32(7);
+    const encoder = new TextEncoder();
+    const parts: number[] = [];
+    const spans: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const start = parts.length;
+      const length = Math.floor(r() * 30);
+      for (let j = 0; j < length; j++) {
+        if (r() < 0.5) parts.push(Math.floor(r() * 256));
+        else parts.push(...encoder.encode(randomString(r).slice(0, 3)));
+      }
+      spans.push(start, parts.length - start);
+    }
+    const input: Utf8Batch = { bytes: Uint8Array.from(parts), spans: Uint32Array.from(spans) };
+    expectSameBatch(tokenizeBytes(input), referenceTokenizeBytes(input));
+    for (let i = 0; i < 2000; i += 97) {
+      const bytes = input.bytes.subarray(spans[2 * i]!, spans[2 * i]! + spans[2 * i + 1]!);
+      expect(String.fromCodePoint(...decodeUtf8(bytes).map((c) => c.cp))).toBe(new TextDecoder().decode(bytes));
+    }
+  });
+
+  it('agrees on every assigned code point and every script range, alone and after a Latin letter', () => {
+    // Unassigned code points outside the script ranges share one property word; a sample covers them.
+    const inScriptRange = (cp: number): boolean => SCRIPT_RANGES.some(([first, last]) => cp >= first && cp <= last);
+    const chars: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      const assigned = !/[\p{Cn}\p{Co}]/u.test(ch);
+      if (assigned || inScriptRange(cp) || cp % 251 === 0) chars.push(ch);
+    }
+    for (const prefix of ['', 'E']) {
+      for (let i = 0; i < chars.length; i += 100_000) {
+        const strings = chars.slice(i, i + 100_000).map((ch) => prefix + ch);
+        expectSameBatch(tokenizeBatch(strings), referenceTokenizeBatch(strings));
+      }
+    }
+  }, 60_000);
+});
+
+describe('encodeBatch', () => {
+  it('lays strings out back to back with (offset, length) spans', () => {
+    const { bytes, spans } = encodeBatch(['ab', '', 'é']);
+    expect(Array.from(bytes)).toEqual([0x61, 0x62, 0xc3, 0xa9]);
+    expect(Array.from(spans)).toEqual([0, 2, 2, 0, 2, 2]);
+  });
+});
