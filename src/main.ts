@@ -8,7 +8,14 @@ import { ExperimentalFeatures, type FeatureName } from './features/experimental-
 import { buildApp } from './http/app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
+import { IndexEnvs } from './engine/index-env.js';
+import { IndexRegistry } from './indexes/registry.js';
+import { StatsService } from './indexes/stats.js';
 import { openInstanceStore, StoreVersionError } from './store/env.js';
+import { UpdateFiles } from './store/update-files.js';
+import { TaskQueue } from './tasks/queue.js';
+import { Scheduler } from './tasks/scheduler.js';
+import { indexesOf } from './types/task.js';
 import { loadBuildInfo } from './version.js';
 
 function readConfig(): Config | null {
@@ -55,20 +62,46 @@ async function main(): Promise<void> {
   if (config.experimentalEnableMetrics) forcedFeatures.push('metrics');
   if (config.experimentalEnableLogsRoute) forcedFeatures.push('logsRoute');
   if (config.experimentalContainsFilter) forcedFeatures.push('containsFilter');
+  const queue = new TaskQueue(store);
+  const indexes = new IndexRegistry(store);
+  const indexEnvs = new IndexEnvs(config.dbPath);
+  const updateFiles = new UpdateFiles(config.dbPath);
+  const scheduler = new Scheduler({
+    store,
+    queue,
+    indexes,
+    indexEnvs,
+    updateFiles,
+    maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
+    maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
+    log: (message, err) => process.stderr.write(`${message}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`),
+  });
+  const indexing = (): ReadonlySet<string> => {
+    const running = queue.processing;
+    if (running === null) return new Set();
+    return new Set([...running.taskUids].flatMap((uid) => indexesOf(queue.get(uid)!.kind)));
+  };
   const app = await buildApp({
     config,
     authenticator: new Authenticator(config.masterKey),
     store,
     build,
     features: new ExperimentalFeatures(store, forcedFeatures),
+    queue,
+    scheduler,
+    indexes,
+    stats: new StatsService(store, indexes, indexEnvs, indexing),
     healthy: () => true,
   });
   await app.listen({ host: config.host, port: config.port });
+  scheduler.start();
   // Like Meilisearch, the startup report goes to stderr; stdout stays free.
   for (const line of startupReport(config, { build, masterKeyWarnings: masterKey.warnings })) process.stderr.write(`${line}\n`);
 
   const shutdown = async () => {
     await app.close();
+    await scheduler.stop();
+    await indexEnvs.closeAll();
     await store.close();
     process.exit(0);
   };

@@ -10,8 +10,25 @@ import { KEY_ACTIONS, type Action } from '../types/key.js';
 
 export type Credential = { kind: 'none' } | { kind: 'token'; token: string };
 
-/** Who is calling, as later handlers need it (e.g. to filter lists by authorized indexes). */
-export type Caller = { kind: 'open' } | { kind: 'master' };
+/**
+ * Who is calling, as handlers need it: lists (indexes, tasks, batches, stats) keep only the
+ * indexes the caller may see, and some routes check an index named in the body.
+ */
+export interface Caller {
+  /** Whether the caller may see `uid` in lists. */
+  canSeeIndex(uid: string): boolean;
+  /** The same as a predicate for the task queue's filtered lists; undefined when unrestricted. */
+  indexFilter(): ((uid: string) => boolean) | undefined;
+  /** Throws `invalid_api_key` unless the caller may perform `action` on index `uid`. */
+  assertIndexAction(action: Action, uid: string): void;
+}
+
+/** The master key, or any request when no master key is set. */
+export const UNRESTRICTED: Caller = {
+  canSeeIndex: () => true,
+  indexFilter: () => undefined,
+  assertIndexAction: () => undefined,
+};
 
 const INVALID_API_KEY = 'The provided API key is invalid.';
 
@@ -60,10 +77,10 @@ export class Authenticator {
           'Meilisearch is running without a master key. To access this API endpoint, you must have set a master key at launch.',
         );
       }
-      return { kind: 'open' };
+      return UNRESTRICTED;
     }
     if (credential.kind === 'none') throw missingAuthorizationHeader();
-    if (sameSecret(credential.token, this.masterKey)) return { kind: 'master' };
+    if (sameSecret(credential.token, this.masterKey)) return UNRESTRICTED;
     throw invalidApiKey();
   }
 }

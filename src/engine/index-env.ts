@@ -40,11 +40,15 @@ export class IndexEnvs {
     mkdirSync(this.dir, { recursive: true });
   }
 
+  folderOf(uuid: string): string {
+    return path.join(this.dir, uuid);
+  }
+
   /** The environment of the index stored under `uuid`, opened on first use. */
   get(uuid: string): IndexEnv {
     let env = this.open.get(uuid);
     if (env === undefined) {
-      const folder = path.join(this.dir, uuid);
+      const folder = this.folderOf(uuid);
       mkdirSync(folder, { recursive: true });
       // Meilisearch's default map size for an index is 2 TiB; LMDB only reserves address space.
       const root = open({ path: folder, maxDbs: 64, mapSize: 2 * 1024 ** 4, compression: false });
@@ -65,7 +69,7 @@ export class IndexEnvs {
     const env = this.open.get(uuid);
     this.open.delete(uuid);
     if (env !== undefined) await env.root.close();
-    rmSync(path.join(this.dir, uuid), { recursive: true, force: true });
+    rmSync(this.folderOf(uuid), { recursive: true, force: true });
   }
 
   async closeAll(): Promise<void> {

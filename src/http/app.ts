@@ -9,8 +9,13 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
 import { registerRoutes } from './route.js';
+import { batchRoutes } from './routes/batches.js';
 import { experimentalFeatureRoutes } from './routes/experimental-features.js';
 import { healthRoutes } from './routes/health.js';
+import { indexRoutes } from './routes/indexes.js';
+import { statsRoutes } from './routes/stats.js';
+import { swapIndexesRoutes } from './routes/swap-indexes.js';
+import { taskRoutes } from './routes/tasks.js';
 import { versionRoutes } from './routes/version.js';
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
@@ -46,7 +51,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     encodings: ['br', 'gzip', 'deflate'],
   });
 
-  const paths = registerRoutes(app, deps, [...healthRoutes, ...versionRoutes, ...experimentalFeatureRoutes]);
+  const paths = registerRoutes(app, deps, [
+    ...healthRoutes,
+    ...versionRoutes,
+    ...experimentalFeatureRoutes,
+    ...indexRoutes,
+    ...swapIndexesRoutes,
+    ...statsRoutes,
+    ...taskRoutes,
+    ...batchRoutes,
+  ]);
   installErrorHandlers(app, paths);
   return app;
 }

@@ -5,7 +5,11 @@
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Config } from '../config/index.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
+import type { IndexRegistry } from '../indexes/registry.js';
+import type { StatsService } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
+import type { TaskQueue } from '../tasks/queue.js';
+import type { Task } from '../types/task.js';
 import type { BuildInfo } from '../version.js';
 
 export interface AppDeps {
@@ -14,6 +18,11 @@ export interface AppDeps {
   store: InstanceStore;
   build: BuildInfo;
   features: ExperimentalFeatures;
+  queue: TaskQueue;
+  /** Woken after every registration (a cancelation may abort the running batch). */
+  scheduler: { wake(task: Task): void };
+  indexes: IndexRegistry;
+  stats: StatsService;
   /** Health of the process: `false` once a fatal storage error requires a restart. */
   healthy: () => boolean;
 }

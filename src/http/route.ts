@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ROUTE_ACTIONS, type KnownRoute } from '../auth/route-actions.js';
-import type { Caller } from '../auth/authenticate.js';
+import { UNRESTRICTED, type Caller } from '../auth/authenticate.js';
 import type { AppDeps } from './deps.js';
 import { readJsonBody } from './body/json.js';
 
@@ -74,7 +74,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: reado
       url,
       config: { decompress: false },
       onRequest: async (request) => {
-        const caller = actions === null ? ({ kind: 'open' } as const) : deps.authenticator.authenticate(request.headers.authorization, actions);
+        const caller = actions === null ? UNRESTRICTED : deps.authenticator.authenticate(request.headers.authorization, actions);
         state.set(request, { caller, query: undefined });
       },
       preParsing: async (request, _reply, payload) => {

@@ -3,33 +3,10 @@
  * `POST /tasks/cancel`, `DELETE /tasks`): task types, statuses and the six date bounds.
  * Wording from Meilisearch `ParseTaskKindError`, `ParseTaskStatusError`, `InvalidTaskDateError`.
  */
+import { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType } from '../../types/task.js';
 import { QueryValueError, type ValueParser } from './query-values.js';
 
-/** Every task type, in Meilisearch's declaration order (which its error message lists). */
-export const TASK_TYPES = [
-  'documentAdditionOrUpdate',
-  'documentEdition',
-  'documentDeletion',
-  'settingsUpdate',
-  'indexCreation',
-  'indexDeletion',
-  'indexUpdate',
-  'indexSwap',
-  'taskCancelation',
-  'taskDeletion',
-  'dumpCreation',
-  'snapshotCreation',
-  'export',
-  'upgradeDatabase',
-  'indexCompaction',
-  'networkTopologyChange',
-  'dsrUpdate',
-  'dsrClear',
-] as const;
-export type TaskType = (typeof TASK_TYPES)[number];
-
-export const TASK_STATUSES = ['enqueued', 'processing', 'succeeded', 'failed', 'canceled'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+export { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType };
 
 const backticked = (names: readonly string[]): string => names.map((n) => `\`${n}\``).join(', ');
 

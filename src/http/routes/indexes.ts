@@ -1,0 +1,97 @@
+/**
+ * `/indexes` routes (indexes.md §3): listing and reading are synchronous reads of the registry;
+ * creation, update and deletion enqueue tasks.
+ */
+import { ApiError } from '../../errors/api-error.js';
+import { indexUidProblem, validateIndexUid } from '../../types/index-uid.js';
+import { enqueue } from '../enqueue.js';
+import { defineRoute } from '../route.js';
+import { compileBody, compileQuery, parsePositiveInteger } from '../validation/index.js';
+import { indexView } from '../views/index-view.js';
+
+export function indexNotFound(uid: string): ApiError {
+  return new ApiError('index_not_found', `Index \`${uid}\` not found.`);
+}
+
+const parseList = compileQuery({
+  offset: { parse: parsePositiveInteger, code: 'invalid_index_offset' },
+  limit: { parse: parsePositiveInteger, code: 'invalid_index_limit' },
+});
+
+const parseCreate = compileBody<{ uid: string; primaryKey?: string | null }>(
+  {
+    type: 'object',
+    properties: { uid: { type: 'string' }, primaryKey: { type: ['string', 'null'] } },
+    required: ['uid'],
+    additionalProperties: false,
+  },
+  { '.uid': 'invalid_index_uid', '.primaryKey': 'invalid_index_primary_key' },
+  { missing: { uid: 'missing_index_uid' }, validators: { '.uid': indexUidProblem } },
+);
+
+const parseUpdate = compileBody<{ primaryKey?: string | null; uid?: string | null }>(
+  {
+    type: 'object',
+    properties: { primaryKey: { type: ['string', 'null'] }, uid: { type: ['string', 'null'] } },
+    additionalProperties: false,
+  },
+  { '.uid': 'invalid_index_uid', '.primaryKey': 'invalid_index_primary_key' },
+  { immutable: { createdAt: 'immutable_index_created_at', updatedAt: 'immutable_index_updated_at' } },
+);
+
+export const indexRoutes = [
+  defineRoute({
+    route: 'GET /indexes',
+    query: parseList,
+    handler: (ctx, deps) => {
+      const offset = ctx.query.offset ?? 0;
+      const limit = ctx.query.limit ?? 20;
+      const visible = deps.indexes.list().filter((record) => ctx.caller.canSeeIndex(record.uid));
+      return {
+        results: visible.slice(offset, offset + limit).map(indexView),
+        offset,
+        limit,
+        total: visible.length,
+      };
+    },
+  }),
+  defineRoute({
+    route: 'GET /indexes/:indexUid',
+    handler: (ctx, deps) => {
+      const uid = validateIndexUid(ctx.params.indexUid!);
+      const record = deps.indexes.get(uid);
+      if (record === undefined) throw indexNotFound(uid);
+      return indexView(record);
+    },
+  }),
+  defineRoute({
+    route: 'POST /indexes',
+    body: parseCreate,
+    status: 202,
+    handler: (ctx, deps) => {
+      ctx.caller.assertIndexAction('indexes.create', ctx.body.uid);
+      return enqueue(deps, { kind: { name: 'indexCreation', indexUid: ctx.body.uid, primaryKey: ctx.body.primaryKey ?? null } });
+    },
+  }),
+  defineRoute({
+    route: 'PATCH /indexes/:indexUid',
+    body: parseUpdate,
+    status: 202,
+    handler: (ctx, deps) => {
+      const uid = validateIndexUid(ctx.params.indexUid!);
+      const newUid = ctx.body.uid ?? null;
+      if (newUid !== null) validateIndexUid(newUid);
+      return enqueue(deps, {
+        kind: { name: 'indexUpdate', indexUid: uid, primaryKey: ctx.body.primaryKey ?? null, newIndexUid: newUid },
+      });
+    },
+  }),
+  defineRoute({
+    route: 'DELETE /indexes/:indexUid',
+    status: 202,
+    handler: (ctx, deps) => {
+      const uid = validateIndexUid(ctx.params.indexUid!);
+      return enqueue(deps, { kind: { name: 'indexDeletion', indexUid: uid } });
+    },
+  }),
+];

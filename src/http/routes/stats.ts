@@ -1,0 +1,29 @@
+/** `GET /stats` and `GET /indexes/{uid}/stats` (indexes.md §4). */
+import { validateIndexUid } from '../../types/index-uid.js';
+import { defineRoute } from '../route.js';
+import { compileQuery, parseBoolean, parseEnum } from '../validation/index.js';
+import { indexStatsView, instanceStatsView } from '../views/stats-view.js';
+import { indexNotFound } from './indexes.js';
+
+const parseStatsQuery = compileQuery({
+  showInternalDatabaseSizes: { parse: parseBoolean, code: 'invalid_stats_show_internal_database_sizes' },
+  sizeFormat: { parse: parseEnum(['raw', 'human'] as const), code: 'invalid_stats_size_format' },
+});
+
+export const statsRoutes = [
+  defineRoute({
+    route: 'GET /stats',
+    query: parseStatsQuery,
+    handler: (ctx, deps) => instanceStatsView(deps.stats.instance((uid) => ctx.caller.canSeeIndex(uid)), ctx.query.sizeFormat ?? 'raw'),
+  }),
+  defineRoute({
+    route: 'GET /indexes/:indexUid/stats',
+    query: parseStatsQuery,
+    handler: (ctx, deps) => {
+      const uid = validateIndexUid(ctx.params.indexUid!);
+      const record = deps.indexes.get(uid);
+      if (record === undefined) throw indexNotFound(uid);
+      return indexStatsView(deps.stats.index(record), ctx.query.sizeFormat ?? 'raw');
+    },
+  }),
+];

@@ -1,0 +1,41 @@
+/** Statistics → public JSON, with sizes raw (bytes) or human (`9.77 KiB`) as `sizeFormat` asks. Pure. */
+import type { IndexStats, InstanceStats } from '../../indexes/stats.js';
+import { formatRfc3339 } from '../../tasks/dates.js';
+
+export type SizeFormat = 'raw' | 'human';
+
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+
+/** The largest binary unit not exceeding the value, at most 2 decimals, trailing zeros dropped. */
+export function humanBinarySize(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number(value.toFixed(2))} ${UNITS[unit]}`;
+}
+
+const size = (bytes: number, format: SizeFormat): number | string => (format === 'raw' ? bytes : humanBinarySize(bytes));
+
+export function indexStatsView(stats: IndexStats, format: SizeFormat) {
+  return {
+    numberOfDocuments: stats.numberOfDocuments,
+    rawDocumentDbSize: size(stats.rawDocumentDbSize, format),
+    avgDocumentSize: size(stats.avgDocumentSize, format),
+    isIndexing: stats.isIndexing,
+    numberOfEmbeddings: stats.numberOfEmbeddings,
+    numberOfEmbeddedDocuments: stats.numberOfEmbeddedDocuments,
+    fieldDistribution: stats.fieldDistribution,
+  };
+}
+
+export function instanceStatsView(stats: InstanceStats, format: SizeFormat) {
+  return {
+    databaseSize: size(stats.databaseSize, format),
+    usedDatabaseSize: size(stats.usedDatabaseSize, format),
+    lastUpdate: stats.lastUpdate === null ? null : formatRfc3339(stats.lastUpdate),
+    indexes: Object.fromEntries(Object.entries(stats.indexes).map(([uid, s]) => [uid, indexStatsView(s, format)])),
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Index and instance statistics (indexes.md §4), read from LMDB's own page accounting so they
+ * cost O(1) per index whatever its size.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Database, RootDatabase } from 'lmdb';
+import { INDEX_MAIN_KEYS, type IndexEnvs } from '../engine/index-env.js';
+import type { InstanceStore } from '../store/env.js';
+import type { Timestamp } from '../types/task.js';
+import type { IndexRecord, IndexRegistry } from './registry.js';
+
+export interface IndexStats {
+  numberOfDocuments: number;
+  rawDocumentDbSize: number;
+  avgDocumentSize: number;
+  isIndexing: boolean;
+  numberOfEmbeddings: number;
+  numberOfEmbeddedDocuments: number;
+  fieldDistribution: Record<string, number>;
+}
+
+export interface InstanceStats {
+  databaseSize: number;
+  usedDatabaseSize: number;
+  lastUpdate: Timestamp | null;
+  indexes: Record<string, IndexStats>;
+}
+
+interface DbStats {
+  pageSize: number;
+  treeBranchPageCount: number;
+  treeLeafPageCount: number;
+  overflowPages: number;
+  lastPageNumber?: number;
+}
+
+function usedBytes(db: Database<unknown, never> | RootDatabase): number {
+  const stats = db.getStats() as DbStats;
+  return (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages) * stats.pageSize;
+}
+
+function envSizes(root: RootDatabase, folder: string): { onDisk: number; used: number } {
+  const stats = root.getStats() as DbStats;
+  let onDisk = 0;
+  try {
+    onDisk = statSync(path.join(folder, 'data.mdb')).size;
+  } catch {
+    onDisk = 0;
+  }
+  return { onDisk, used: ((stats.lastPageNumber ?? 0) + 1) * stats.pageSize };
+}
+
+export class StatsService {
+  constructor(
+    private readonly store: InstanceStore,
+    private readonly registry: IndexRegistry,
+    private readonly envs: IndexEnvs,
+    /** indexes touched by the running batch */
+    private readonly indexing: () => ReadonlySet<string>,
+  ) {}
+
+  index(record: IndexRecord): IndexStats {
+    const env = this.envs.get(record.uuid);
+    const numberOfDocuments = env.documents.getCount();
+    const rawDocumentDbSize = numberOfDocuments === 0 ? 0 : usedBytes(env.documents as Database<unknown, never>);
+    const distribution = (env.main.get(INDEX_MAIN_KEYS.fieldDistribution) ?? {}) as Record<string, number>;
+    return {
+      numberOfDocuments,
+      rawDocumentDbSize,
+      avgDocumentSize: numberOfDocuments === 0 ? 0 : Math.floor(rawDocumentDbSize / numberOfDocuments),
+      isIndexing: this.indexing().has(record.uid),
+      numberOfEmbeddings: 0,
+      numberOfEmbeddedDocuments: 0,
+      fieldDistribution: Object.fromEntries(Object.keys(distribution).sort().map((k) => [k, distribution[k]!])),
+    };
+  }
+
+  /** `GET /stats`: sizes count every store; `lastUpdate` and `indexes` only what `canSee` allows. */
+  instance(canSee: (uid: string) => boolean): InstanceStats {
+    const all = this.registry.list();
+    const instance = envSizes(this.store.root, path.join(this.store.dbPath, 'instance'));
+    let databaseSize = instance.onDisk;
+    let usedDatabaseSize = instance.used;
+    for (const record of all) {
+      const sizes = envSizes(this.envs.get(record.uuid).root, this.envs.folderOf(record.uuid));
+      databaseSize += sizes.onDisk;
+      usedDatabaseSize += sizes.used;
+    }
+    const visible = all.filter((record) => canSee(record.uid));
+    let lastUpdate: Timestamp | null = null;
+    for (const record of visible) if (lastUpdate === null || record.updatedAt > lastUpdate) lastUpdate = record.updatedAt;
+    return {
+      databaseSize,
+      usedDatabaseSize,
+      lastUpdate,
+      indexes: Object.fromEntries(visible.map((record) => [record.uid, this.index(record)])),
+    };
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Secondary indexes of the task queue, kept in the `task-index` and `batch-index` LMDB databases
+ * (store/dbs.ts) as keys with no meaningful value: `[family, value, uid]`, encoded by lmdb's
+ * ordered-binary so that one family value is a contiguous, uid-ordered key range.
+ *
+ *   family  tasks (task-index)                      batches (batch-index)
+ *   s       [s, status, uid] (never `processing`)   [s, task status, batchUid] per status in the batch
+ *   t       [t, type, uid]                          [t, task type, batchUid] per type in the batch
+ *   i       [i, indexUid, uid] per touched index    [i, indexUid, batchUid] per touched index
+ *   b       [b, batchUid, uid]                      —
+ *   c       [c, canceledBy, uid]                    —
+ *   e       [e, enqueuedAt, uid]                    [e, enqueuedAt, batchUid] oldest and newest task
+ *   a       [a, startedAt, uid]                     [a, startedAt, batchUid]
+ *   f       [f, finishedAt, uid]                    [f, finishedAt, batchUid]
+ *
+ * Writers (queue.ts) must call these inside a write transaction; readers return uids in ascending
+ * order (date ranges excepted, see `idsInRange`). Family names are single letters so that no family is
+ * a prefix of another.
+ */
+import type { Database, Key } from 'lmdb';
+import { indexesOf, taskTypeOf, type Batch, type Task, type Timestamp } from '../types/task.js';
+
+export type IndexKey = [string, string | number | bigint, number];
+export type IndexDb = Database<true, Key>;
+
+// lmdb's ordered-binary encodes bigints (our timestamps) although its `Key` type omits them.
+const asKey = (parts: readonly unknown[]): Key => parts as Key;
+
+export const FAMILY = {
+  status: 's',
+  type: 't',
+  index: 'i',
+  batch: 'b',
+  canceledBy: 'c',
+  enqueuedAt: 'e',
+  startedAt: 'a',
+  finishedAt: 'f',
+} as const;
+
+/** Uids are u32: this sorts after every uid of a family value. */
+const AFTER_ALL_UIDS = 2 ** 32;
+
+export function taskKeys(task: Task): IndexKey[] {
+  const { uid } = task;
+  const keys: IndexKey[] = [
+    [FAMILY.status, task.status, uid],
+    [FAMILY.type, taskTypeOf(task.kind), uid],
+    ...indexesOf(task.kind).map((index): IndexKey => [FAMILY.index, index, uid]),
+    [FAMILY.enqueuedAt, task.enqueuedAt, uid],
+  ];
+  if (task.batchUid !== null) keys.push([FAMILY.batch, task.batchUid, uid]);
+  if (task.canceledBy !== null) keys.push([FAMILY.canceledBy, task.canceledBy, uid]);
+  if (task.startedAt !== null) keys.push([FAMILY.startedAt, task.startedAt, uid]);
+  if (task.finishedAt !== null) keys.push([FAMILY.finishedAt, task.finishedAt, uid]);
+  return keys;
+}
+
+export function batchKeys(batch: Batch): IndexKey[] {
+  const { uid } = batch;
+  const keys: IndexKey[] = [
+    ...Object.keys(batch.stats.status).map((status): IndexKey => [FAMILY.status, status, uid]),
+    ...Object.keys(batch.stats.types).map((type): IndexKey => [FAMILY.type, type, uid]),
+    ...batch.indexes.map((index): IndexKey => [FAMILY.index, index, uid]),
+    [FAMILY.startedAt, batch.startedAt, uid],
+  ];
+  if (batch.enqueuedAt !== null) {
+    keys.push([FAMILY.enqueuedAt, batch.enqueuedAt.oldest, uid]);
+    if (batch.enqueuedAt.newest !== batch.enqueuedAt.oldest) keys.push([FAMILY.enqueuedAt, batch.enqueuedAt.newest, uid]);
+  }
+  if (batch.finishedAt !== null) keys.push([FAMILY.finishedAt, batch.finishedAt, uid]);
+  return keys;
+}
+
+const keyId = (key: IndexKey): string => key.join('\u0000');
+
+/** Rewrites the index entries of one record: removes the stale ones, adds the missing ones. */
+export function reindex(db: IndexDb, before: readonly IndexKey[], after: readonly IndexKey[]): void {
+  const wanted = new Set(after.map(keyId));
+  const existing = new Set(before.map(keyId));
+  for (const key of before) if (!wanted.has(keyId(key))) db.removeSync(asKey(key));
+  for (const key of after) if (!existing.has(keyId(key))) db.putSync(asKey(key), true);
+}
+
+/** Uids filed under one family value, ascending. */
+export function idsOf(db: IndexDb, family: string, value: string | number): number[] {
+  const ids: number[] = [];
+  for (const key of db.getKeys({ start: [family, value], end: [family, value, AFTER_ALL_UIDS] })) {
+    ids.push((key as IndexKey)[2]);
+  }
+  return ids;
+}
+
+/** Whether any uid is filed under that family value. */
+export function hasAny(db: IndexDb, family: string, value: string | number): boolean {
+  for (const _ of db.getKeys({ start: [family, value], end: [family, value, AFTER_ALL_UIDS], limit: 1 })) return true;
+  return false;
+}
+
+/** Uids whose timestamp is strictly between the bounds (either may be absent); unordered. */
+export function idsInRange(db: IndexDb, family: string, after?: Timestamp, before?: Timestamp): number[] {
+  const ids: number[] = [];
+  const start = asKey(after === undefined ? [family] : [family, after, AFTER_ALL_UIDS]);
+  // `[family, before]` sorts before every `[family, before, uid]`: the upper bound stays exclusive.
+  const end = asKey(before === undefined ? [`${family}\uffff`] : [family, before]);
+  for (const key of db.getKeys({ start, end })) ids.push((key as IndexKey)[2]);
+  return ids;
+}
+
+/** The distinct values of a family (e.g. every index uid), found with one seek per value. */
+export function valuesOf(db: IndexDb, family: string): string[] {
+  const values: string[] = [];
+  let start: Key = [family];
+  for (;;) {
+    let found: IndexKey | undefined;
+    for (const key of db.getKeys({ start, end: [`${family}\uffff`], limit: 1 })) found = key as IndexKey;
+    if (found === undefined) return values;
+    values.push(String(found[1]));
+    start = asKey([family, found[1], AFTER_ALL_UIDS]);
+  }
+}

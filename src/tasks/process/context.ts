@@ -1,0 +1,33 @@
+/**
+ * What a batch processor gets and gives back. A processor computes the outcome of its tasks and
+ * the writes to make; it writes nothing itself. The scheduler runs `commit` inside the same
+ * instance transaction that stores the finished tasks and the batch, so a batch lands whole or
+ * not at all; `afterCommit` does the irreversible file work (removing index folders) once the
+ * commit is durable.
+ */
+import type { IndexEnvs } from '../../engine/index-env.js';
+import type { IndexRegistry } from '../../indexes/registry.js';
+import type { UpdateFiles } from '../../store/update-files.js';
+import type { Task, Timestamp } from '../../types/task.js';
+import type { NextBatch } from '../autobatcher.js';
+import type { TaskQueue } from '../queue.js';
+
+export interface ProcessContext {
+  queue: TaskQueue;
+  indexes: IndexRegistry;
+  indexEnvs: IndexEnvs;
+  updateFiles: UpdateFiles;
+  /** the batch's start: timestamps written by the batch use it */
+  now: Timestamp;
+  /** aborted when a cancelation targets a task of this batch */
+  signal: AbortSignal;
+}
+
+export interface ProcessOutcome {
+  /** every task of the batch (and tasks a cancelation canceled), finished */
+  tasks: Task[];
+  commit?: () => void;
+  afterCommit?: () => Promise<void>;
+}
+
+export type BatchProcessor = (ctx: ProcessContext, tasks: Task[], next: NextBatch) => Promise<ProcessOutcome> | ProcessOutcome;

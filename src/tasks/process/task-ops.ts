@@ -1,0 +1,48 @@
+/**
+ * Task cancelation and deletion (tasks-batches.md §6). Both act on the set frozen at enqueue
+ * time. A cancelation turns the still-enqueued tasks of its set into `canceled` (they join the
+ * cancelation's batch); a deletion removes the finished ones and leaves the others.
+ */
+import { failedDetails } from '../details.js';
+import type { Task } from '../../types/task.js';
+import type { BatchProcessor } from './context.js';
+import { succeeded } from './outcome.js';
+
+export const processCancelation: BatchProcessor = (ctx, [task]) => {
+  const kind = task!.kind;
+  if (kind.name !== 'taskCancelation' || task!.details?.kind !== 'taskCancelation') throw new Error('cancelation batch without a cancelation');
+  const canceled: Task[] = [];
+  for (const uid of kind.tasks) {
+    const target = ctx.queue.get(uid);
+    if (target === undefined || target.status !== 'enqueued') continue;
+    canceled.push({
+      ...target,
+      status: 'canceled',
+      canceledBy: task!.uid,
+      details: target.details === null ? null : failedDetails(target.details),
+      error: null,
+    });
+  }
+  return { tasks: [succeeded(task!, { ...task!.details, canceledTasks: canceled.length }), ...canceled] };
+};
+
+/** Every enqueued deletion runs in one batch; each reports what it deleted itself. */
+export const processDeletion: BatchProcessor = (ctx, tasks) => {
+  const deletedBy = new Map<number, number[]>();
+  const finished = tasks.map((task) => {
+    if (task.kind.name !== 'taskDeletion' || task.details?.kind !== 'taskDeletion') throw new Error('deletion batch with another task');
+    // Only finished tasks go; those of this very batch are not finished yet and stay.
+    const targets = task.kind.tasks.filter((uid) => {
+      const target = ctx.queue.get(uid);
+      return target !== undefined && (target.status === 'succeeded' || target.status === 'failed' || target.status === 'canceled');
+    });
+    deletedBy.set(task.uid, targets);
+    return succeeded(task, { ...task.details, deletedTasks: targets.length });
+  });
+  return {
+    tasks: finished,
+    commit: () => {
+      for (const targets of deletedBy.values()) ctx.queue.deleteTasks(targets);
+    },
+  };
+};

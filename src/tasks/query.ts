@@ -1,0 +1,357 @@
+/**
+ * Task and batch listing (`GET /tasks`, `GET /batches`, and the frozen sets of cancel/delete tasks):
+ * filters evaluated on the secondary indexes of index-keys.ts, then Meilisearch's cursor pagination
+ * (tasks-batches.md §4, §5, §8). Read-only; callers are queue.ts methods, which run them outside any
+ * write transaction (lmdb reads see the last commit) or inside one (they see its writes).
+ *
+ * Semantics kept from Meilisearch on purpose:
+ * - a list containing `*` does not restrict; an empty `canceledBy` match matches nothing;
+ * - date bounds are exclusive; the running batch's tasks match `*StartedAt` by the batch start;
+ * - `total` ignores `from`, `limit` and the visibility rules below;
+ * - when `indexUids` is given or the caller's key is index-restricted, tasks of types not tied to
+ *   one index are hidden, and a restricted key does not see tasks touching an index it may not
+ *   access; like Meilisearch, this is applied to the fetched page (`limit + 1` items), so such a
+ *   page may come back short.
+ */
+import type { Database } from 'lmdb';
+import {
+  TASK_TYPES,
+  indexesOf,
+  isRelatedToOneIndex,
+  taskTypeOf,
+  type Batch,
+  type Task,
+  type TaskStatus,
+  type TaskType,
+  type Timestamp,
+} from '../types/task.js';
+import { FAMILY, idsInRange, idsOf, valuesOf, type IndexDb } from './index-keys.js';
+import { intersect, sortedUnique, without } from './uid-sets.js';
+
+export type StarOr<T> = T | '*';
+
+/** Filters of the task routes; every list is ORed inside, every field ANDed. */
+export interface TaskFilter {
+  uids?: readonly StarOr<number>[];
+  batchUids?: readonly StarOr<number>[];
+  statuses?: readonly StarOr<TaskStatus>[];
+  types?: readonly StarOr<TaskType>[];
+  indexUids?: readonly StarOr<string>[];
+  canceledBy?: readonly StarOr<number>[];
+  beforeEnqueuedAt?: Timestamp;
+  afterEnqueuedAt?: Timestamp;
+  beforeStartedAt?: Timestamp;
+  afterStartedAt?: Timestamp;
+  beforeFinishedAt?: Timestamp;
+  afterFinishedAt?: Timestamp;
+}
+
+/** A filter plus the cursor: `limit` (default 20), inclusive `from`, `reverse` (oldest first). */
+export interface TaskQuery extends TaskFilter {
+  limit?: number;
+  from?: number;
+  reverse?: boolean;
+}
+
+/** The envelope of `GET /tasks` and `GET /batches`, keys in Meilisearch's order. */
+export interface Page<T> {
+  results: T[];
+  total: number;
+  limit: number;
+  from: number | null;
+  next: number | null;
+}
+
+/** Whether the caller's API key may see an index; absent for an unrestricted caller. */
+export type IndexAuthorizer = (indexUid: string) => boolean;
+
+/** The running batch and its tasks (stored as `enqueued`), held in memory by the scheduler. */
+export interface Processing {
+  batch: Batch;
+  taskUids: ReadonlySet<number>;
+}
+
+export interface QueueDbs {
+  tasks: Database<Task, number>;
+  batches: Database<Batch, number>;
+  taskIndex: IndexDb;
+  batchIndex: IndexDb;
+}
+
+const DEFAULT_LIMIT = 20;
+
+function given<T>(list: readonly StarOr<T>[] | undefined): T[] | undefined {
+  if (list === undefined || list.includes('*')) return undefined;
+  return list as T[];
+}
+
+function within(ts: Timestamp, after: Timestamp | undefined, before: Timestamp | undefined): boolean {
+  return (after === undefined || ts > after) && (before === undefined || ts < before);
+}
+
+const hasBound = (after?: Timestamp, before?: Timestamp): boolean => after !== undefined || before !== undefined;
+
+/** How a task of the running batch is reported. */
+export function withProcessing(task: Task, processing: Processing | null): Task {
+  if (processing === null || !processing.taskUids.has(task.uid)) return task;
+  return { ...task, status: 'processing', batchUid: processing.batch.uid, startedAt: processing.batch.startedAt };
+}
+
+/** O(1): LMDB keeps the entry count of each database. */
+function entryCount(db: Database<unknown, number>): number {
+  return (db.getStats() as { entryCount: number }).entryCount;
+}
+
+function allTaskUids(dbs: QueueDbs): number[] {
+  return [...dbs.tasks.getKeys()];
+}
+
+/** Matching task uids ascending, or null when nothing restricts (every task matches). */
+function matchTaskUids(dbs: QueueDbs, f: TaskFilter, processing: Processing | null): number[] | null {
+  const index = dbs.taskIndex;
+  const running = processing === null ? [] : sortedUnique(processing.taskUids);
+  const lists: number[][] = [];
+  let excluded: Set<number> | null = null;
+
+  const uids = given(f.uids);
+  if (uids) lists.push(sortedUnique(uids.filter((uid) => dbs.tasks.doesExist(uid))));
+  const batchUids = given(f.batchUids);
+  if (batchUids) {
+    lists.push(
+      sortedUnique(batchUids.flatMap((b) => (processing?.batch.uid === b ? running : idsOf(index, FAMILY.batch, b)))),
+    );
+  }
+  const statuses = given(f.statuses);
+  if (statuses) {
+    lists.push(
+      sortedUnique(statuses.flatMap((s) => (s === 'processing' ? running : idsOf(index, FAMILY.status, s)))),
+    );
+    // Running tasks are stored as enqueued: they only match when `processing` is asked for.
+    if (!statuses.includes('processing')) excluded = new Set(running);
+  }
+  const canceledBy = given(f.canceledBy);
+  if (canceledBy) {
+    const canceled = sortedUnique(canceledBy.flatMap((c) => idsOf(index, FAMILY.canceledBy, c)));
+    if (canceled.length === 0) return [];
+    lists.push(canceled);
+  }
+  const types = given(f.types);
+  if (types) lists.push(sortedUnique(types.flatMap((t) => idsOf(index, FAMILY.type, t))));
+  const indexUids = given(f.indexUids);
+  if (indexUids) lists.push(sortedUnique(indexUids.flatMap((i) => idsOf(index, FAMILY.index, i))));
+  if (hasBound(f.afterEnqueuedAt, f.beforeEnqueuedAt)) {
+    lists.push(sortedUnique(idsInRange(index, FAMILY.enqueuedAt, f.afterEnqueuedAt, f.beforeEnqueuedAt)));
+  }
+  if (hasBound(f.afterStartedAt, f.beforeStartedAt)) {
+    const started = idsInRange(index, FAMILY.startedAt, f.afterStartedAt, f.beforeStartedAt);
+    const runningStarted =
+      processing !== null && within(processing.batch.startedAt, f.afterStartedAt, f.beforeStartedAt) ? running : [];
+    lists.push(sortedUnique([...without(started, new Set(running)), ...runningStarted]));
+  }
+  if (hasBound(f.afterFinishedAt, f.beforeFinishedAt)) {
+    lists.push(sortedUnique(idsInRange(index, FAMILY.finishedAt, f.afterFinishedAt, f.beforeFinishedAt)));
+  }
+
+  if (lists.length === 0 && excluded === null) return null;
+  const matched = lists.length === 0 ? allTaskUids(dbs) : intersect(lists);
+  return excluded === null ? matched : without(matched, excluded);
+}
+
+function taskVisible(task: Task, hideGlobal: boolean, authorized: IndexAuthorizer | undefined): boolean {
+  if (hideGlobal && !isRelatedToOneIndex(taskTypeOf(task.kind))) return false;
+  return authorized === undefined || indexesOf(task.kind).every(authorized);
+}
+
+/** Orders ascending uids for the page, applies the inclusive `from` cursor, keeps `limit + 1`. */
+function pageOf(ascending: readonly number[], q: TaskQuery, limit: number): number[] {
+  const { from, reverse = false } = q;
+  const bounded = from === undefined ? ascending : ascending.filter((uid) => (reverse ? uid >= from : uid <= from));
+  const ordered = reverse ? bounded : [...bounded].reverse();
+  return ordered.slice(0, limit + 1);
+}
+
+function envelope<T extends { uid: number }>(items: T[], total: number, limit: number): Page<T> {
+  // One item more than asked means there is a next page, starting at that item.
+  const next = items.length === limit + 1 ? items.pop()!.uid : null;
+  return { results: items, total, limit, from: items[0]?.uid ?? null, next };
+}
+
+export function pageTasks(
+  dbs: QueueDbs,
+  q: TaskQuery,
+  processing: Processing | null,
+  authorized?: IndexAuthorizer,
+): Page<Task> {
+  const limit = q.limit ?? DEFAULT_LIMIT;
+  const matched = matchTaskUids(dbs, q, processing);
+  let total: number;
+  let uids: number[];
+  if (matched === null) {
+    // Unfiltered: walk the task table from the cursor instead of materialising every uid.
+    total = entryCount(dbs.tasks);
+    uids = [...dbs.tasks.getKeys({ start: q.from, reverse: !(q.reverse ?? false), limit: limit + 1 })];
+  } else {
+    total = matched.length;
+    uids = pageOf(matched, q, limit);
+  }
+  const hideGlobal = given(q.indexUids) !== undefined || authorized !== undefined;
+  const items = uids
+    .map((uid) => withProcessing(dbs.tasks.get(uid)!, processing))
+    .filter((task) => taskVisible(task, hideGlobal, authorized));
+  return envelope(items, total, limit);
+}
+
+/**
+ * Every task uid a cancel or delete request targets, ascending: the filter with the same visibility
+ * rules as listing, without pagination.
+ */
+export function selectTaskUids(
+  dbs: QueueDbs,
+  f: TaskFilter,
+  processing: Processing | null,
+  authorized?: IndexAuthorizer,
+): number[] {
+  const matched = matchTaskUids(dbs, f, processing) ?? allTaskUids(dbs);
+  const hidden = new Set<number>();
+  if (given(f.indexUids) !== undefined || authorized !== undefined) {
+    for (const type of TASK_TYPES) {
+      if (!isRelatedToOneIndex(type)) for (const uid of idsOf(dbs.taskIndex, FAMILY.type, type)) hidden.add(uid);
+    }
+  }
+  if (authorized !== undefined) {
+    for (const indexUid of valuesOf(dbs.taskIndex, FAMILY.index)) {
+      if (!authorized(indexUid)) for (const uid of idsOf(dbs.taskIndex, FAMILY.index, indexUid)) hidden.add(uid);
+    }
+  }
+  return without(matched, hidden);
+}
+
+function allBatchUids(dbs: QueueDbs, processing: Processing | null): number[] {
+  const stored = [...dbs.batches.getKeys()];
+  return processing === null ? stored : sortedUnique([...stored, processing.batch.uid]);
+}
+
+/** Matching batch uids ascending (the running batch included), or null when nothing restricts. */
+function matchBatchUids(
+  dbs: QueueDbs,
+  f: TaskFilter,
+  processing: Processing | null,
+  getTask: (uid: number) => Task | undefined,
+): number[] | null {
+  const index = dbs.batchIndex;
+  const running = processing?.batch;
+  const lists: number[][] = [];
+  let excluded: Set<number> | null = null;
+  /** Adds the running batch to an index answer when it qualifies. */
+  const plusRunning = (ids: number[], qualifies: (batch: Batch) => boolean): number[] =>
+    running !== undefined && qualifies(running) ? [...ids, running.uid] : ids;
+
+  const batchUids = given(f.batchUids);
+  if (batchUids) {
+    lists.push(sortedUnique(batchUids.filter((uid) => uid === running?.uid || dbs.batches.doesExist(uid))));
+  }
+  const statuses = given(f.statuses);
+  if (statuses) {
+    const ids = statuses.flatMap((s) => {
+      if (s === 'processing') return running === undefined ? [] : [running.uid];
+      // Batches are written once finished: no batch is ever "enqueued".
+      if (s === 'enqueued') return [];
+      return idsOf(index, FAMILY.status, s);
+    });
+    lists.push(sortedUnique(ids));
+    if (running !== undefined && !statuses.includes('processing')) excluded = new Set([running.uid]);
+  }
+  const uids = given(f.uids);
+  if (uids) {
+    const ids = uids.flatMap((uid) => {
+      const batchUid = getTask(uid)?.batchUid;
+      return batchUid === null || batchUid === undefined ? [] : [batchUid];
+    });
+    lists.push(sortedUnique(ids));
+  }
+  const canceledBy = given(f.canceledBy);
+  if (canceledBy) {
+    // The batches in which those cancelation tasks ran (and succeeded).
+    const ids = canceledBy.flatMap((uid) => {
+      const task = getTask(uid);
+      const ran = task?.kind.name === 'taskCancelation' && task.status === 'succeeded' && task.batchUid !== null;
+      return ran ? [task.batchUid!] : [];
+    });
+    if (ids.length === 0) return [];
+    lists.push(sortedUnique(ids));
+  }
+  const types = given(f.types);
+  if (types) {
+    const ids = types.flatMap((t) => plusRunning(idsOf(index, FAMILY.type, t), (b) => b.stats.types[t] !== undefined));
+    lists.push(sortedUnique(ids));
+  }
+  const indexUids = given(f.indexUids);
+  if (indexUids) {
+    const ids = indexUids.flatMap((i) => plusRunning(idsOf(index, FAMILY.index, i), (b) => b.indexes.includes(i)));
+    lists.push(sortedUnique(ids));
+  }
+  const { afterEnqueuedAt: ae, beforeEnqueuedAt: be, afterStartedAt: as, beforeStartedAt: bs } = f;
+  if (hasBound(ae, be)) {
+    const ids = plusRunning(
+      idsInRange(index, FAMILY.enqueuedAt, ae, be),
+      (b) => b.enqueuedAt !== null && (within(b.enqueuedAt.oldest, ae, be) || within(b.enqueuedAt.newest, ae, be)),
+    );
+    lists.push(sortedUnique(ids));
+  }
+  if (hasBound(as, bs)) {
+    lists.push(sortedUnique(plusRunning(idsInRange(index, FAMILY.startedAt, as, bs), (b) => within(b.startedAt, as, bs))));
+  }
+  if (hasBound(f.afterFinishedAt, f.beforeFinishedAt)) {
+    lists.push(sortedUnique(idsInRange(index, FAMILY.finishedAt, f.afterFinishedAt, f.beforeFinishedAt)));
+  }
+
+  if (lists.length === 0 && excluded === null) return null;
+  const matched = lists.length === 0 ? allBatchUids(dbs, processing) : intersect(lists);
+  return excluded === null ? matched : without(matched, excluded);
+}
+
+function batchVisible(batch: Batch, hideGlobal: boolean, authorized: IndexAuthorizer | undefined): boolean {
+  const types = Object.keys(batch.stats.types) as TaskType[];
+  if (hideGlobal && types.some((type) => !isRelatedToOneIndex(type))) return false;
+  // A batch stays visible when at least one of its indexes is authorized.
+  return authorized === undefined || batch.indexes.length === 0 || batch.indexes.some(authorized);
+}
+
+export function pageBatches(
+  dbs: QueueDbs,
+  q: TaskQuery,
+  processing: Processing | null,
+  getTask: (uid: number) => Task | undefined,
+  authorized?: IndexAuthorizer,
+): Page<Batch> {
+  const limit = q.limit ?? DEFAULT_LIMIT;
+  const matched = matchBatchUids(dbs, q, processing, getTask);
+  let total: number;
+  let uids: number[];
+  if (matched === null) {
+    // Unfiltered: walk the batch table from the cursor, and slot the running batch in.
+    const stored = [...dbs.batches.getKeys({ start: q.from, reverse: !(q.reverse ?? false), limit: limit + 1 })];
+    const runningUid = processing?.batch.uid;
+    const runningIsNew = runningUid !== undefined && !dbs.batches.doesExist(runningUid);
+    total = entryCount(dbs.batches) + (runningIsNew ? 1 : 0);
+    uids = runningUid === undefined ? stored : pageOf(sortedUnique([...stored, runningUid]), q, limit);
+  } else {
+    total = matched.length;
+    uids = pageOf(matched, q, limit);
+  }
+  const hideGlobal = given(q.indexUids) !== undefined || authorized !== undefined;
+  const items = uids
+    .map((uid) => (uid === processing?.batch.uid ? processing.batch : dbs.batches.get(uid)!))
+    .filter((batch) => batchVisible(batch, hideGlobal, authorized));
+  return envelope(items, total, limit);
+}
+
+/** Whether a single task is shown to a caller (`GET /tasks/{uid}`). */
+export function isTaskVisible(task: Task, authorized?: IndexAuthorizer): boolean {
+  return taskVisible(task, authorized !== undefined, authorized);
+}
+
+/** Whether a single batch is shown to a caller (`GET /batches/{uid}`). */
+export function isBatchVisible(batch: Batch, authorized?: IndexAuthorizer): boolean {
+  return batchVisible(batch, authorized !== undefined, authorized);
+}

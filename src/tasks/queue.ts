@@ -1,0 +1,300 @@
+/**
+ * The persistent task queue (Meilisearch's `Queue`): tasks and batches in the instance LMDB env,
+ * their secondary indexes (index-keys.ts), uid allocation, and the in-memory view of the running
+ * batch.
+ *
+ * Callers: HTTP routes (`register`, `query`, `get`, …) and the scheduler (`nextEnqueued`,
+ * `setProcessing`, `commitBatch`, …), all on the main thread.
+ *
+ * Transactions: every mutation runs in `root.transactionSync`, which joins the caller's transaction
+ * when there is one. The scheduler can therefore write tasks, batches and its own records in one
+ * all-or-nothing commit: `root.transactionSync(() => { queue.update(t); queue.writeBatch(b); … })`.
+ *
+ * Invariants:
+ * - task uids and batch uids are the highest stored uid + 1 (a deletion never removes the newest
+ *   task, so task uids are never reused; an interrupted batch's uid is reused, as in Meilisearch);
+ * - storage never holds `processing`: the running batch's tasks stay `enqueued` on disk and are
+ *   reported as `processing` through `setProcessing`; after a crash they are simply enqueued again,
+ *   which is the whole of crash recovery;
+ * - every stored record has exactly the index entries `taskKeys`/`batchKeys` give for it;
+ * - only finished tasks are ever deleted; a batch left without tasks is deleted with them.
+ */
+import type { Database, RootDatabase } from 'lmdb';
+import { INSTANCE_DBS } from '../store/dbs.js';
+import type { InstanceStore } from '../store/env.js';
+import {
+  indexesOf,
+  isFinished,
+  renameIndexes,
+  type Batch,
+  type BatchProgress,
+  type Task,
+  type TaskKind,
+} from '../types/task.js';
+import { nowNs } from './dates.js';
+import { defaultDetails } from './details.js';
+import { FAMILY, batchKeys, hasAny, idsOf, reindex, taskKeys, type IndexDb } from './index-keys.js';
+import {
+  isBatchVisible,
+  isTaskVisible,
+  pageBatches,
+  pageTasks,
+  selectTaskUids,
+  withProcessing,
+  type IndexAuthorizer,
+  type Page,
+  type Processing,
+  type QueueDbs,
+  type TaskFilter,
+  type TaskQuery,
+} from './query.js';
+import { sortedUnique } from './uid-sets.js';
+
+/** What a route enqueues. */
+export interface TaskInput {
+  kind: TaskKind;
+  /** the `customMetadata` query parameter of document and rule routes */
+  customMetadata?: string | null;
+}
+
+/** The enqueued tasks the autobatcher needs (see autobatcher.ts `nextBatch`). */
+export interface SchedulingSnapshot {
+  /** uid order: every enqueued task of a prioritised type, failed upgrades, and the oldest task's index run */
+  tasks: Task[];
+  /** enqueued tasks in the whole queue */
+  enqueuedCount: number;
+}
+
+/** Types the scheduler takes before any index task (tasks-batches.md §9.1). */
+const PRIORITISED = [
+  'taskCancelation',
+  'upgradeDatabase',
+  'networkTopologyChange',
+  'taskDeletion',
+  'indexCompaction',
+  'export',
+  'snapshotCreation',
+  'dumpCreation',
+] as const;
+
+export class TaskQueue {
+  private readonly root: RootDatabase;
+  private readonly dbs: QueueDbs;
+  private running: Processing | null = null;
+
+  constructor(store: InstanceStore) {
+    this.root = store.root;
+    this.dbs = {
+      tasks: store.root.openDB<Task, number>({ name: INSTANCE_DBS.tasks }),
+      batches: store.root.openDB<Batch, number>({ name: INSTANCE_DBS.batches }),
+      taskIndex: store.root.openDB({ name: INSTANCE_DBS.taskIndex }) as IndexDb,
+      batchIndex: store.root.openDB({ name: INSTANCE_DBS.batchIndex }) as IndexDb,
+    };
+  }
+
+  private static nextUid(db: Database<unknown, number>): number {
+    for (const last of db.getKeys({ reverse: true, limit: 1 })) return last + 1;
+    return 0;
+  }
+
+  /** The uid the next registered task gets. */
+  nextTaskUid(): number {
+    return TaskQueue.nextUid(this.dbs.tasks);
+  }
+
+  /** The uid the next batch gets; the scheduler asks before opening a batch. */
+  nextBatchUid(): number {
+    return TaskQueue.nextUid(this.dbs.batches);
+  }
+
+  /**
+   * Enqueues a task and returns it. A cancelation or deletion never targets itself or a newer task:
+   * such uids are dropped from its frozen set and `matchedTasks` counts what remains.
+   */
+  register(input: TaskInput): Task {
+    return this.root.transactionSync(() => {
+      const uid = this.nextTaskUid();
+      let kind = input.kind;
+      if (kind.name === 'taskCancelation' || kind.name === 'taskDeletion') {
+        kind = { ...kind, tasks: kind.tasks.filter((target) => target < uid) };
+      }
+      const task: Task = {
+        uid,
+        batchUid: null,
+        status: 'enqueued',
+        kind,
+        details: defaultDetails(kind),
+        error: null,
+        canceledBy: null,
+        enqueuedAt: nowNs(),
+        startedAt: null,
+        finishedAt: null,
+        customMetadata: input.customMetadata ?? null,
+      };
+      this.dbs.tasks.putSync(uid, task);
+      reindex(this.dbs.taskIndex, [], taskKeys(task));
+      return task;
+    });
+  }
+
+  /** Stores a new version of an existing task and moves its index entries. */
+  update(task: Task): void {
+    if (task.status === 'processing') {
+      throw new Error(`Task ${task.uid}: \`processing\` is never stored; keep the task enqueued while it runs.`);
+    }
+    this.root.transactionSync(() => {
+      const previous = this.dbs.tasks.get(task.uid);
+      if (previous === undefined) throw new Error(`Task ${task.uid} cannot be updated: it does not exist.`);
+      this.dbs.tasks.putSync(task.uid, task);
+      reindex(this.dbs.taskIndex, taskKeys(previous), taskKeys(task));
+    });
+  }
+
+  /**
+   * Relabels the history of renamed or swapped indexes: every task older than `beforeUid` that
+   * touches an index in `mapping` gets the mapped uid (both directions of a swap at once).
+   */
+  relabelIndexes(mapping: ReadonlyMap<string, string>, beforeUid: number): void {
+    this.root.transactionSync(() => {
+      const uids = sortedUnique([...mapping.keys()].flatMap((index) => idsOf(this.dbs.taskIndex, FAMILY.index, index)));
+      const rename = (uid: string) => mapping.get(uid) ?? uid;
+      for (const uid of uids) {
+        if (uid >= beforeUid) continue;
+        const task = this.dbs.tasks.get(uid)!;
+        this.update({ ...task, kind: renameIndexes(task.kind, rename) });
+      }
+    });
+  }
+
+  /** Stores a finished batch (replacing a previous attempt with the same uid). */
+  writeBatch(batch: Batch): void {
+    if (batch.finishedAt === null) throw new Error(`Batch ${batch.uid} is still running: only finished batches are stored.`);
+    this.root.transactionSync(() => {
+      const previous = this.dbs.batches.get(batch.uid);
+      this.dbs.batches.putSync(batch.uid, { ...batch, progress: null });
+      reindex(this.dbs.batchIndex, previous === undefined ? [] : batchKeys(previous), batchKeys(batch));
+    });
+  }
+
+  /** Stores a finished batch and its tasks together (see batch-record.ts `finishBatch`). */
+  commitBatch(batch: Batch, tasks: readonly Task[]): void {
+    this.root.transactionSync(() => {
+      for (const task of tasks) this.update(task);
+      this.writeBatch(batch);
+    });
+  }
+
+  /**
+   * Deletes the given tasks that are finished (others are kept, as a `taskDeletion` requires), their
+   * index entries, and the batches left empty. Returns the uids actually deleted, ascending.
+   */
+  deleteTasks(uids: Iterable<number>): number[] {
+    return this.root.transactionSync(() => {
+      const deleted: number[] = [];
+      const touchedBatches = new Set<number>();
+      for (const uid of sortedUnique(uids)) {
+        const task = this.dbs.tasks.get(uid);
+        if (task === undefined || !isFinished(task.status)) continue;
+        reindex(this.dbs.taskIndex, taskKeys(task), []);
+        this.dbs.tasks.removeSync(uid);
+        if (task.batchUid !== null) touchedBatches.add(task.batchUid);
+        deleted.push(uid);
+      }
+      for (const batchUid of touchedBatches) {
+        if (hasAny(this.dbs.taskIndex, FAMILY.batch, batchUid)) continue;
+        const batch = this.dbs.batches.get(batchUid);
+        if (batch === undefined) continue;
+        reindex(this.dbs.batchIndex, batchKeys(batch), []);
+        this.dbs.batches.removeSync(batchUid);
+      }
+      return deleted;
+    });
+  }
+
+  /**
+   * Declares the running batch (or none). Its tasks are then reported as `processing` and it is
+   * listed among the batches. The scheduler clears it once the batch is committed.
+   */
+  setProcessing(processing: Processing | null): void {
+    this.running = processing;
+  }
+
+  get processing(): Processing | null {
+    return this.running;
+  }
+
+  /** Updates the progress shown by the running batch. */
+  setProgress(progress: BatchProgress): void {
+    if (this.running === null) return;
+    this.running = { ...this.running, batch: { ...this.running.batch, progress } };
+  }
+
+  /** A task as the API shows it (the running batch's tasks as `processing`), or undefined. */
+  get(uid: number, authorized?: IndexAuthorizer): Task | undefined {
+    const stored = this.dbs.tasks.get(uid);
+    if (stored === undefined) return undefined;
+    const task = withProcessing(stored, this.running);
+    return isTaskVisible(task, authorized) ? task : undefined;
+  }
+
+  /** A stored batch, or the running one, or undefined. */
+  getBatch(uid: number, authorized?: IndexAuthorizer): Batch | undefined {
+    const batch = this.running?.batch.uid === uid ? this.running.batch : this.dbs.batches.get(uid);
+    return batch !== undefined && isBatchVisible(batch, authorized) ? batch : undefined;
+  }
+
+  /** `GET /tasks`: one page, newest first unless `reverse`. */
+  query(query: TaskQuery, authorized?: IndexAuthorizer): Page<Task> {
+    return pageTasks(this.dbs, query, this.running, authorized);
+  }
+
+  /** `GET /batches`: one page, newest first unless `reverse`. */
+  queryBatches(query: TaskQuery, authorized?: IndexAuthorizer): Page<Batch> {
+    return pageBatches(this.dbs, query, this.running, (uid) => this.get(uid), authorized);
+  }
+
+  /** Every task uid a cancel/delete request targets (its frozen `tasks` set), ascending. */
+  matchUids(filter: TaskFilter, authorized?: IndexAuthorizer): number[] {
+    return selectTaskUids(this.dbs, filter, this.running, authorized);
+  }
+
+  /** The stored uids of the tasks of a batch, ascending. */
+  tasksInBatch(batchUid: number): number[] {
+    return idsOf(this.dbs.taskIndex, FAMILY.batch, batchUid);
+  }
+
+  /**
+   * What the autobatcher needs to pick the next batch, without reading every enqueued task: the
+   * enqueued tasks of prioritised types, failed `upgradeDatabase` tasks (retried first), and the
+   * enqueued tasks of the oldest enqueued task's index, at most `maxIndexTasks + 1` of them (one
+   * more than a batch may hold, so the autobatcher can tell the limit was reached).
+   */
+  nextEnqueued(maxIndexTasks = Number.POSITIVE_INFINITY): SchedulingSnapshot {
+    const index = this.dbs.taskIndex;
+    const enqueued = idsOf(index, FAMILY.status, 'enqueued');
+    const enqueuedSet = new Set(enqueued);
+    const picked = new Set<number>();
+    for (const type of PRIORITISED) {
+      for (const uid of idsOf(index, FAMILY.type, type)) if (enqueuedSet.has(uid)) picked.add(uid);
+    }
+    for (const uid of idsOf(index, FAMILY.type, 'upgradeDatabase')) {
+      if (this.dbs.tasks.get(uid)!.status === 'failed') picked.add(uid);
+    }
+    const oldest = enqueued[0];
+    if (oldest !== undefined) {
+      picked.add(oldest);
+      const indexUid = indexesOf(this.dbs.tasks.get(oldest)!.kind)[0];
+      if (indexUid !== undefined) {
+        let taken = 0;
+        for (const uid of idsOf(index, FAMILY.index, indexUid)) {
+          if (taken > maxIndexTasks) break;
+          if (!enqueuedSet.has(uid)) continue;
+          picked.add(uid);
+          taken += 1;
+        }
+      }
+    }
+    const tasks = sortedUnique(picked).map((uid) => this.dbs.tasks.get(uid)!);
+    return { tasks, enqueuedCount: enqueued.length };
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The index scheduler's run loop: the only writer of Quarry. It picks the next batch with the
+ * autobatcher, shows it as processing, runs the batch processor for its operation, and commits
+ * the finished tasks, the batch record and the processor's writes in ONE instance transaction.
+ *
+ * Threading: runs on the main thread as a chain of async steps, so HTTP reads and searches keep
+ * being served while a batch runs (heavy extraction goes to worker threads in the processors).
+ * Crash safety: nothing is stored until the commit; a crash mid-batch leaves its tasks enqueued
+ * and they simply run again after restart (queue.ts invariants).
+ * Cancelation: registering a cancelation that targets a task of the running batch aborts that
+ * batch (its processor sees `signal.aborted`); the batch is dropped uncommitted, its tasks are
+ * enqueued again, and the cancelation — always scheduled first — then cancels them.
+ */
+import { ApiError, internalError } from '../errors/api-error.js';
+import type { IndexEnvs } from '../engine/index-env.js';
+import type { IndexRegistry } from '../indexes/registry.js';
+import type { InstanceStore } from '../store/env.js';
+import type { UpdateFiles } from '../store/update-files.js';
+import type { Task } from '../types/task.js';
+import { nextBatch, type BatchOperation, type NextBatch } from './autobatcher.js';
+import { finishBatch, openBatch } from './batch-record.js';
+import { nowNs } from './dates.js';
+import type { BatchProcessor, ProcessOutcome } from './process/context.js';
+import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
+import { failed } from './process/outcome.js';
+import { processCancelation, processDeletion } from './process/task-ops.js';
+import type { TaskQueue } from './queue.js';
+
+export interface SchedulerDeps {
+  store: InstanceStore;
+  queue: TaskQueue;
+  indexes: IndexRegistry;
+  indexEnvs: IndexEnvs;
+  updateFiles: UpdateFiles;
+  maxBatchedTasks?: number | null;
+  maxBatchBytes?: number;
+  log?: (message: string, err?: unknown) => void;
+}
+
+const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
+  taskCancelation: processCancelation,
+  taskDeletion: processDeletion,
+  indexCreation: processIndexCreation,
+  indexUpdate: processIndexUpdate,
+  indexDeletion: processIndexDeletion,
+  indexSwap: processIndexSwap,
+};
+
+class BatchAborted extends Error {}
+
+export class Scheduler {
+  private wakeUp: (() => void) | null = null;
+  private pending = false;
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private running: { taskUids: ReadonlySet<number>; abort: AbortController } | null = null;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly deps: SchedulerDeps) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Called after every registration: a new task may be runnable, or may cancel the running batch. */
+  wake(task?: Task): void {
+    if (task?.kind.name === 'taskCancelation' && this.running !== null) {
+      if (task.kind.tasks.some((uid) => this.running!.taskUids.has(uid))) this.running.abort.abort();
+    }
+    this.pending = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops after the current batch (graceful shutdown). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.running?.abort.abort();
+    this.wakeUp?.();
+    await this.loop;
+  }
+
+  /** Resolves once nothing is enqueued (tests and shutdown). */
+  idle(): Promise<void> {
+    if (this.running === null && !this.pending) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      this.pending = false;
+      const next = this.pick();
+      if (next === null) {
+        for (const resolve of this.idleWaiters.splice(0)) resolve();
+        if (!this.pending) await new Promise<void>((resolve) => (this.wakeUp = resolve));
+        this.wakeUp = null;
+        continue;
+      }
+      this.pending = true;
+      try {
+        await this.runBatch(next);
+      } catch (err) {
+        // A failure to commit is a storage failure: log it and keep the tasks enqueued for a retry.
+        this.deps.log?.('the scheduler could not commit a batch', err);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  }
+
+  private pick(): NextBatch | null {
+    const { queue, indexes } = this.deps;
+    const max = this.deps.maxBatchedTasks ?? Number.POSITIVE_INFINITY;
+    return nextBatch({
+      ...queue.nextEnqueued(max),
+      index: (uid) => {
+        const record = indexes.get(uid);
+        return { exists: record !== undefined, primaryKey: record?.primaryKey ?? null };
+      },
+      maxBatchedTasks: max,
+      maxBatchBytes: this.deps.maxBatchBytes,
+    });
+  }
+
+  private async runBatch(next: NextBatch): Promise<void> {
+    const { queue } = this.deps;
+    const tasks = next.taskUids.map((uid) => queue.get(uid)!);
+    const startedAt = nowNs();
+    const batch = openBatch(next.reuseBatchUid ?? queue.nextBatchUid(), tasks, next.batchStrategy, startedAt);
+    const taskUids = new Set(next.taskUids);
+    const abort = new AbortController();
+    this.running = { taskUids, abort };
+    queue.setProcessing({ batch, taskUids });
+    try {
+      let outcome: ProcessOutcome;
+      try {
+        outcome = await this.process(next, tasks, startedAt, abort.signal);
+      } catch (err) {
+        if (abort.signal.aborted) throw new BatchAborted();
+        const error = err instanceof ApiError ? err : internalError(`An unexpected crash occurred when processing the task: ${err instanceof Error ? err.message : String(err)}`);
+        if (!(err instanceof ApiError)) this.deps.log?.('a batch failed unexpectedly', err);
+        outcome = { tasks: tasks.map((task) => failed(task, error)) };
+      }
+      if (abort.signal.aborted) throw new BatchAborted();
+      const done = finishBatch(batch, outcome.tasks, nowNs());
+      queue.setProcessing(null);
+      this.running = null;
+      this.deps.store.root.transactionSync(() => {
+        outcome.commit?.();
+        queue.commitBatch(done.batch, done.tasks);
+      });
+      for (const task of done.tasks) {
+        if (task.kind.name === 'documentAdditionOrUpdate') this.deps.updateFiles.delete(task.kind.contentFile);
+      }
+      await outcome.afterCommit?.();
+    } catch (err) {
+      if (!(err instanceof BatchAborted)) throw err;
+    } finally {
+      queue.setProcessing(null);
+      this.running = null;
+    }
+  }
+
+  private async process(next: NextBatch, tasks: Task[], now: bigint, signal: AbortSignal): Promise<ProcessOutcome> {
+    const processor = PROCESSORS[next.operation];
+    if (processor === undefined) {
+      throw new ApiError('internal', `Quarry cannot process \`${next.operation}\` batches yet.`);
+    }
+    return processor({ ...this.deps, now, signal }, tasks, next);
+  }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration, formatRfc3339, nowNs } from '../../../src/tasks/dates.js';
+
+const S = 1_000_000_000n;
+const MS = 1_000_000n;
+
+describe('formatRfc3339', () => {
+  it.each([
+    [1_723_107_673_348_471_000n, '2024-08-08T09:01:13.348471Z'],
+    [1_723_107_673_348_471_123n, '2024-08-08T09:01:13.348471123Z'],
+    [1_723_107_673_300_000_000n, '2024-08-08T09:01:13.3Z'],
+    [1_723_107_673_000_000_001n, '2024-08-08T09:01:13.000000001Z'],
+    [1_723_107_673_000_000_000n, '2024-08-08T09:01:13Z'],
+    [0n, '1970-01-01T00:00:00Z'],
+    [2_551_910_400n * S, '2050-11-13T00:00:00Z'],
+    [-1n, '1969-12-31T23:59:59.999999999Z'],
+  ])('prints %s as %s: UTC, fraction only when non-zero, without trailing zeros', (ts, expected) => {
+    expect(formatRfc3339(ts)).toBe(expected);
+  });
+});
+
+describe('formatDuration', () => {
+  it.each([
+    [0n, 'PT0S'],
+    [S, 'PT1S'],
+    [250n * MS, 'PT0.250S'],
+    [9_330_000n, 'PT0.009330S'],
+    [1n, 'PT0.000000001S'],
+    [3723n * S + 500n * MS, 'PT3723.500S'],
+    [86_400n * S, 'P1D'],
+    [2n * 86_400n * S + 5n * S, 'P2DT5S'],
+    [86_400n * S + 1n, 'P1DT0.000000001S'],
+    [59n * S + 120n * 1000n, 'PT59.000120S'],
+  ])('prints %s ns as %s', (ns, expected) => {
+    expect(formatDuration(ns)).toBe(expected);
+  });
+
+  it('prints a negative duration as null', () => {
+    expect(formatDuration(-1n)).toBeNull();
+  });
+});
+
+describe('nowNs', () => {
+  it('is close to the wall clock and strictly increasing between calls', () => {
+    const a = nowNs();
+    const b = nowNs();
+    expect(b > a).toBe(true);
+    const drift = a / MS - BigInt(Date.now());
+    expect(drift < 50n && drift > -50n).toBe(true);
+  });
+});

@@ -1,0 +1,561 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
+import { finishBatch, openBatch } from '../../../src/tasks/batch-record.js';
+import { nextBatch } from '../../../src/tasks/autobatcher.js';
+import { TaskQueue } from '../../../src/tasks/queue.js';
+import { parseTaskDate } from '../../../src/http/validation/task-filter-values.js';
+import type { TaskQuery } from '../../../src/tasks/query.js';
+import type { Task, TaskKind, Timestamp } from '../../../src/types/task.js';
+import { kind } from './fixtures.js';
+
+let dir: string;
+let store: InstanceStore;
+let queue: TaskQueue;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-queue-'));
+  store = openInstanceStore(dir, '0.1.0');
+  queue = new TaskQueue(store);
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function reopen(): Promise<void> {
+  await store.close();
+  store = openInstanceStore(dir, '0.1.0');
+  queue = new TaskQueue(store);
+}
+
+function enqueue(...kinds: TaskKind[]): Task[] {
+  return kinds.map((k) => queue.register({ kind: k }));
+}
+
+const S = 1_000_000_000n;
+
+interface RunOptions {
+  outcome?: (task: Task) => Partial<Task>;
+  startedAt?: Timestamp;
+  finishedAt?: Timestamp;
+}
+
+/** Runs the given enqueued tasks as one batch, the way the scheduler does, and commits it. */
+function runBatch(uids: number[], { outcome = () => ({ status: 'succeeded' }), startedAt, finishedAt }: RunOptions = {}) {
+  const tasks = uids.map((uid) => queue.get(uid)!);
+  const start = startedAt ?? tasks[tasks.length - 1]!.enqueuedAt + S;
+  const batch = openBatch(queue.nextBatchUid(), tasks, 'test strategy', start);
+  const done = finishBatch(
+    batch,
+    tasks.map((task) => ({ ...task, ...outcome(task) })),
+    finishedAt ?? start + S,
+  );
+  queue.commitBatch(done.batch, done.tasks);
+  return done;
+}
+
+const uidsOf = (q: TaskQuery = {}) => queue.query(q).results.map((task) => task.uid);
+const batchUidsOf = (q: TaskQuery = {}) => queue.queryBatches(q).results.map((batch) => batch.uid);
+
+describe('uid allocation and persistence', () => {
+  it('gives tasks sequential uids from 0', () => {
+    expect(enqueue(kind.add('a'), kind.add('b'), kind.create('c')).map((t) => t.uid)).toEqual([0, 1, 2]);
+    expect(queue.nextTaskUid()).toBe(3);
+  });
+
+  it('keeps tasks, their nanosecond dates and the next uid across close and reopen', async () => {
+    const [first] = enqueue(kind.add('a'), kind.add('b'));
+    await reopen();
+    expect(queue.get(0)).toEqual(first);
+    expect(typeof queue.get(0)!.enqueuedAt).toBe('bigint');
+    expect(enqueue(kind.add('c'))[0]!.uid).toBe(2);
+  });
+
+  it('enqueues with status enqueued, default details and increasing enqueue dates', () => {
+    const [a, b] = enqueue(kind.add('a', { count: 4 }), kind.snapshot());
+    expect(a).toMatchObject({
+      status: 'enqueued',
+      batchUid: null,
+      details: { kind: 'documentAdditionOrUpdate', receivedDocuments: 4, indexedDocuments: null },
+      error: null,
+      canceledBy: null,
+      startedAt: null,
+      finishedAt: null,
+      customMetadata: null,
+    });
+    expect(b!.details).toBeNull();
+    expect(b!.enqueuedAt > a!.enqueuedAt).toBe(true);
+  });
+
+  it('stores the custom metadata given at enqueue time', () => {
+    expect(queue.register({ kind: kind.add('a'), customMetadata: 'abc' }).customMetadata).toBe('abc');
+  });
+
+  it('gives batches sequential uids from the stored ones, also after reopening', async () => {
+    enqueue(kind.add('a'), kind.add('a'));
+    expect(queue.nextBatchUid()).toBe(0);
+    runBatch([0]);
+    runBatch([1]);
+    await reopen();
+    expect(queue.nextBatchUid()).toBe(2);
+    expect(queue.getBatch(1)).toMatchObject({ uid: 1, batchStrategy: 'test strategy' });
+  });
+
+  it('registers inside a caller transaction and rolls back with it', () => {
+    expect(() =>
+      store.root.transactionSync(() => {
+        enqueue(kind.add('a'));
+        throw new Error('abort');
+      }),
+    ).toThrow('abort');
+    expect(queue.nextTaskUid()).toBe(0);
+    expect(queue.query({}).total).toBe(0);
+    store.root.transactionSync(() => enqueue(kind.add('a'), kind.add('b')));
+    expect(uidsOf()).toEqual([1, 0]);
+  });
+
+  it('drops the cancelation targets that are not older than the cancelation itself', () => {
+    enqueue(kind.add('a'), kind.add('a'));
+    const cancel = queue.register({ kind: kind.cancel([0, 1, 2, 5]) });
+    expect(cancel.kind).toMatchObject({ tasks: [0, 1] });
+    expect(cancel.details).toMatchObject({ matchedTasks: 2 });
+  });
+});
+
+describe('update', () => {
+  it('moves the task in the indexes', () => {
+    enqueue(kind.add('a'));
+    queue.update({ ...queue.get(0)!, status: 'failed' });
+    expect(uidsOf({ statuses: ['enqueued'] })).toEqual([]);
+    expect(uidsOf({ statuses: ['failed'] })).toEqual([0]);
+  });
+
+  it('refuses to store the processing status', () => {
+    enqueue(kind.add('a'));
+    expect(() => queue.update({ ...queue.get(0)!, status: 'processing' })).toThrow(/never stored/);
+  });
+
+  it('refuses to update a task that does not exist', () => {
+    const [task] = enqueue(kind.add('a'));
+    expect(() => queue.update({ ...task!, uid: 9 })).toThrow(/does not exist/);
+  });
+
+  it('refuses to store a running batch', () => {
+    const [task] = enqueue(kind.add('a'));
+    expect(() => queue.writeBatch(openBatch(0, [task!], 's', 1n))).toThrow(/still running/);
+  });
+});
+
+describe('pagination', () => {
+  beforeEach(() => {
+    enqueue(...Array.from({ length: 10 }, () => kind.add('a')));
+  });
+
+  it('returns the 20 newest by default with the envelope of GET /tasks', () => {
+    enqueue(...Array.from({ length: 15 }, () => kind.add('a')));
+    const page = queue.query({});
+    expect(page.results.map((t) => t.uid)).toEqual(Array.from({ length: 20 }, (_, i) => 24 - i));
+    expect({ ...page, results: undefined }).toEqual({ results: undefined, total: 25, limit: 20, from: 24, next: 4 });
+  });
+
+  it.each<[string, TaskQuery, number[], number | null]>([
+    ['limit=3', { limit: 3 }, [9, 8, 7], 6],
+    ['limit=3&from=1', { limit: 3, from: 1 }, [1, 0], null],
+    ['limit=3&reverse=true', { limit: 3, reverse: true }, [0, 1, 2], 3],
+    ['limit=3&from=8&reverse=true', { limit: 3, from: 8, reverse: true }, [8, 9], null],
+    ['from=20 (past the newest)', { limit: 2, from: 20 }, [9, 8], 7],
+    ['limit=10 (exactly all)', { limit: 10 }, [9, 8, 7, 6, 5, 4, 3, 2, 1, 0], null],
+  ])('pages %s like Meilisearch', (_name, q, uids, next) => {
+    const page = queue.query(q);
+    expect(page.results.map((t) => t.uid)).toEqual(uids);
+    expect(page.next).toBe(next);
+    expect(page.from).toBe(uids[0] ?? null);
+    expect(page.total).toBe(10);
+  });
+
+  it.each<[string, TaskQuery, number[], number | null]>([
+    ['limit=3', { limit: 3 }, [8, 6, 4], 2],
+    ['limit=3&from=5', { limit: 3, from: 5 }, [4, 2, 0], null],
+    ['limit=2&reverse=true&from=3', { limit: 2, reverse: true, from: 3 }, [4, 6], 8],
+  ])('pages a filtered list %s the same way', (_name, q, uids, next) => {
+    const page = queue.query({ ...q, uids: [0, 2, 4, 6, 8] });
+    expect(page.results.map((t) => t.uid)).toEqual(uids);
+    expect(page.next).toBe(next);
+    expect(page.total).toBe(5);
+  });
+
+  it('answers limit=0 with no result and the first match as next', () => {
+    expect(queue.query({ limit: 0 })).toEqual({ results: [], total: 10, limit: 0, from: null, next: 9 });
+    expect(queue.query({ limit: 0, uids: [3, 4] })).toEqual({ results: [], total: 2, limit: 0, from: null, next: 4 });
+  });
+
+  it('answers an empty page with null cursors', () => {
+    expect(queue.query({ uids: [42] })).toEqual({ results: [], total: 0, limit: 20, from: null, next: null });
+  });
+});
+
+describe('filters', () => {
+  beforeEach(() => {
+    enqueue(
+      kind.create('movies'), // 0
+      kind.add('movies'), // 1
+      kind.deleteFilter('movies'), // 2
+      kind.clear('books'), // 3
+      kind.settings('books'), // 4
+      kind.swap(['movies', 'books']), // 5
+      kind.update('books', null, 'novels'), // 6
+      kind.dump(), // 7
+    );
+  });
+
+  it('matches uids', () => {
+    expect(uidsOf({ uids: [1, 3, 99] })).toEqual([3, 1]);
+  });
+
+  it('matches statuses', () => {
+    runBatch([0]);
+    runBatch([1], { outcome: () => ({ status: 'failed' }) });
+    expect(uidsOf({ statuses: ['succeeded'] })).toEqual([0]);
+    expect(uidsOf({ statuses: ['failed', 'succeeded'] })).toEqual([1, 0]);
+    expect(uidsOf({ statuses: ['enqueued'] })).toEqual([7, 6, 5, 4, 3, 2]);
+    expect(uidsOf({ statuses: ['canceled'] })).toEqual([]);
+  });
+
+  it('matches types, documentDeletion covering deletions by filter and clears', () => {
+    expect(uidsOf({ types: ['documentDeletion'] })).toEqual([3, 2]);
+    expect(uidsOf({ types: ['indexCreation', 'dumpCreation'] })).toEqual([7, 0]);
+  });
+
+  it('matches index uids, a rename under both uids, and hides swaps and global tasks from results only', () => {
+    const movies = queue.query({ indexUids: ['movies'] });
+    expect(movies.results.map((t) => t.uid)).toEqual([2, 1, 0]);
+    // The swap touches movies: counted, not shown.
+    expect(movies.total).toBe(4);
+    expect(uidsOf({ indexUids: ['novels'] })).toEqual([6]);
+    expect(uidsOf({ indexUids: ['books'] })).toEqual([6, 4, 3]);
+    expect(uidsOf({ indexUids: ['nothing'] })).toEqual([]);
+  });
+
+  it('matches batch uids', () => {
+    runBatch([3, 4]);
+    runBatch([1]);
+    expect(uidsOf({ batchUids: [0] })).toEqual([4, 3]);
+    expect(uidsOf({ batchUids: [1, 0] })).toEqual([4, 3, 1]);
+    expect(uidsOf({ batchUids: [5] })).toEqual([]);
+  });
+
+  it('matches canceledBy, and nothing when the given cancelations canceled nothing', () => {
+    const cancel = queue.register({ kind: kind.cancel([1, 2]) });
+    runBatch([1, 2, cancel.uid], {
+      outcome: (t) => (t.uid === cancel.uid ? { status: 'succeeded' } : { status: 'canceled', canceledBy: cancel.uid }),
+    });
+    expect(uidsOf({ canceledBy: [cancel.uid] })).toEqual([2, 1]);
+    expect(uidsOf({ canceledBy: [cancel.uid, 77] })).toEqual([2, 1]);
+    expect(queue.query({ canceledBy: [77] })).toMatchObject({ results: [], total: 0 });
+  });
+
+  it('treats a list containing * as no restriction', () => {
+    expect(uidsOf({ statuses: ['*', 'failed'] })).toEqual([7, 6, 5, 4, 3, 2, 1, 0]);
+    expect(uidsOf({ uids: ['*'], types: ['*'], canceledBy: ['*'], batchUids: ['*'] })).toHaveLength(8);
+    // `indexUids=*` restricts nothing, so global tasks stay visible.
+    expect(uidsOf({ indexUids: ['*'] })).toHaveLength(8);
+  });
+
+  it('ANDs the filters and ORs the values of one filter', () => {
+    runBatch([0, 1]);
+    expect(uidsOf({ indexUids: ['movies', 'books'], statuses: ['enqueued'], types: ['documentDeletion', 'settingsUpdate'] })).toEqual([
+      4, 3, 2,
+    ]);
+    expect(uidsOf({ uids: [0, 1, 2], statuses: ['succeeded'], types: ['documentAdditionOrUpdate'] })).toEqual([1]);
+  });
+});
+
+describe('date filters', () => {
+  let tasks: Task[];
+  beforeEach(() => {
+    tasks = enqueue(kind.add('a'), kind.add('a'), kind.add('a'), kind.add('a'));
+  });
+
+  it('compares enqueue dates strictly', () => {
+    const at = tasks[1]!.enqueuedAt;
+    expect(uidsOf({ afterEnqueuedAt: at })).toEqual([3, 2]);
+    expect(uidsOf({ beforeEnqueuedAt: at })).toEqual([0]);
+    expect(uidsOf({ afterEnqueuedAt: tasks[0]!.enqueuedAt, beforeEnqueuedAt: tasks[3]!.enqueuedAt })).toEqual([2, 1]);
+    expect(uidsOf({ afterEnqueuedAt: at, beforeEnqueuedAt: at })).toEqual([]);
+  });
+
+  it('excludes the whole day of a bare after* date and includes none of it for before*', () => {
+    const today = new Date(Number(tasks[0]!.enqueuedAt / 1_000_000n)).toISOString().slice(0, 10);
+    expect(uidsOf({ afterEnqueuedAt: parseTaskDate('after')(today) })).toEqual([]);
+    expect(uidsOf({ beforeEnqueuedAt: parseTaskDate('before')(today) })).toEqual([]);
+    expect(uidsOf({ afterEnqueuedAt: parseTaskDate('before')(today) })).toEqual([3, 2, 1, 0]);
+  });
+
+  it('compares start and finish dates strictly and never matches unfinished tasks', () => {
+    runBatch([0], { startedAt: 100n * S, finishedAt: 200n * S });
+    runBatch([1], { startedAt: 300n * S, finishedAt: 400n * S });
+    expect(uidsOf({ afterStartedAt: 100n * S })).toEqual([1]);
+    expect(uidsOf({ beforeStartedAt: 300n * S })).toEqual([0]);
+    expect(uidsOf({ afterStartedAt: 99n * S, beforeStartedAt: 301n * S })).toEqual([1, 0]);
+    expect(uidsOf({ afterFinishedAt: 200n * S })).toEqual([1]);
+    expect(uidsOf({ beforeFinishedAt: 400n * S })).toEqual([0]);
+    expect(uidsOf({ beforeFinishedAt: 10_000_000_000n * S })).toEqual([1, 0]);
+  });
+});
+
+describe('the running batch', () => {
+  let batchUid: number;
+  beforeEach(() => {
+    enqueue(kind.add('a'), kind.add('a'), kind.add('b'));
+    const snapshot = queue.nextEnqueued();
+    const next = nextBatch({ ...snapshot, index: () => ({ exists: false, primaryKey: null }) })!;
+    batchUid = queue.nextBatchUid();
+    const tasks = next.taskUids.map((uid) => queue.get(uid)!);
+    queue.setProcessing({ batch: openBatch(batchUid, tasks, next.batchStrategy, 500n * S), taskUids: new Set(next.taskUids) });
+  });
+
+  it('shows its tasks as processing in that batch since its start', () => {
+    expect(queue.get(0)).toMatchObject({ status: 'processing', batchUid, startedAt: 500n * S });
+    expect(queue.get(2)).toMatchObject({ status: 'enqueued', batchUid: null });
+  });
+
+  it('keeps its tasks enqueued on disk, so a restart enqueues them again', async () => {
+    await reopen();
+    expect(queue.get(0)).toMatchObject({ status: 'enqueued', batchUid: null, startedAt: null });
+    expect(queue.getBatch(batchUid)).toBeUndefined();
+    expect(queue.nextBatchUid()).toBe(batchUid);
+  });
+
+  it('matches processing, and no longer enqueued, tasks by status', () => {
+    expect(uidsOf({ statuses: ['processing'] })).toEqual([1, 0]);
+    expect(uidsOf({ statuses: ['enqueued'] })).toEqual([2]);
+    expect(uidsOf({ statuses: ['enqueued', 'processing'] })).toEqual([2, 1, 0]);
+    expect(uidsOf()).toEqual([2, 1, 0]);
+  });
+
+  it('matches its tasks by batch uid and by its start date', () => {
+    expect(uidsOf({ batchUids: [batchUid] })).toEqual([1, 0]);
+    expect(uidsOf({ afterStartedAt: 499n * S })).toEqual([1, 0]);
+    expect(uidsOf({ afterStartedAt: 500n * S })).toEqual([]);
+    expect(uidsOf({ beforeFinishedAt: 10_000n * S })).toEqual([]);
+  });
+
+  it('is listed among the batches with its progress until it is committed', () => {
+    queue.setProgress({ steps: [{ currentStep: 'processing tasks', finished: 0, total: 2 }], percentage: 0 });
+    expect(queue.getBatch(batchUid)).toMatchObject({
+      uid: batchUid,
+      progress: { percentage: 0 },
+      stats: { totalNbTasks: 2, status: { processing: 2 } },
+      finishedAt: null,
+    });
+    expect(batchUidsOf()).toEqual([batchUid]);
+    expect(batchUidsOf({ statuses: ['processing'] })).toEqual([batchUid]);
+    expect(batchUidsOf({ statuses: ['succeeded'] })).toEqual([]);
+    expect(batchUidsOf({ uids: [1] })).toEqual([batchUid]);
+    expect(batchUidsOf({ types: ['documentAdditionOrUpdate'] })).toEqual([batchUid]);
+    expect(batchUidsOf({ indexUids: ['a'] })).toEqual([batchUid]);
+    expect(batchUidsOf({ indexUids: ['b'] })).toEqual([]);
+  });
+
+  it('is stored with its tasks once finished', () => {
+    const running = queue.processing!;
+    const tasks = [...running.taskUids].map((uid) => ({ ...queue.get(uid)!, status: 'succeeded' as const }));
+    const done = finishBatch(running.batch, tasks, 600n * S);
+    queue.commitBatch(done.batch, done.tasks);
+    queue.setProcessing(null);
+    expect(queue.get(0)).toMatchObject({ status: 'succeeded', batchUid, startedAt: 500n * S, finishedAt: 600n * S });
+    expect(queue.getBatch(batchUid)).toMatchObject({ progress: null, stats: { status: { succeeded: 2 } } });
+    expect(queue.tasksInBatch(batchUid)).toEqual([0, 1]);
+  });
+});
+
+describe('deleteTasks', () => {
+  beforeEach(() => {
+    enqueue(kind.add('a'), kind.add('a'), kind.add('b'), kind.add('b'));
+    runBatch([0, 1]);
+    runBatch([2]);
+  });
+
+  it('deletes finished tasks only and returns their uids', () => {
+    expect(queue.deleteTasks([3, 2, 1, 42])).toEqual([1, 2]);
+    expect(queue.get(1)).toBeUndefined();
+    expect(queue.get(3)).toMatchObject({ status: 'enqueued' });
+  });
+
+  it('removes the deleted tasks from every index', () => {
+    queue.deleteTasks([0, 2]);
+    expect(queue.query({})).toMatchObject({ total: 2 });
+    expect(uidsOf({ statuses: ['succeeded'] })).toEqual([1]);
+    expect(uidsOf({ types: ['documentAdditionOrUpdate'] })).toEqual([3, 1]);
+    expect(uidsOf({ indexUids: ['b'] })).toEqual([3]);
+    expect(uidsOf({ batchUids: [0, 1] })).toEqual([1]);
+    expect(uidsOf({ afterEnqueuedAt: 0n })).toEqual([3, 1]);
+    expect(uidsOf({ afterFinishedAt: 0n })).toEqual([1]);
+    expect(uidsOf({ afterStartedAt: 0n })).toEqual([1]);
+  });
+
+  it('deletes a batch left without tasks and keeps the others', () => {
+    queue.deleteTasks([0, 2]);
+    expect(queue.getBatch(0)).toBeDefined();
+    expect(queue.getBatch(1)).toBeUndefined();
+    expect(batchUidsOf()).toEqual([0]);
+    expect(batchUidsOf({ indexUids: ['b'] })).toEqual([]);
+    expect(batchUidsOf({ statuses: ['succeeded'] })).toEqual([0]);
+  });
+
+  it('never reuses the uid of the newest task, which stays', () => {
+    queue.deleteTasks([0, 1, 2]);
+    expect(enqueue(kind.add('c'))[0]!.uid).toBe(4);
+  });
+});
+
+describe('API key restrictions', () => {
+  beforeEach(() => {
+    enqueue(kind.add('a'), kind.add('b'), kind.dump(), kind.update('a', null, 'secret'), kind.add('a'));
+  });
+  const onlyA = (uid: string) => uid === 'a';
+
+  it('hides tasks of unauthorized indexes and global tasks, but counts them in total', () => {
+    const page = queue.query({}, onlyA);
+    expect(page.results.map((t) => t.uid)).toEqual([4, 0]);
+    expect(page.total).toBe(5);
+  });
+
+  it('applies the exclusions to the fetched page, like Meilisearch', () => {
+    expect(queue.query({ limit: 2 }, onlyA)).toMatchObject({ results: [{ uid: 4 }], next: null });
+  });
+
+  it('hides single tasks the key may not see', () => {
+    expect(queue.get(0, onlyA)).toBeDefined();
+    expect(queue.get(1, onlyA)).toBeUndefined();
+    expect(queue.get(2, onlyA)).toBeUndefined();
+    expect(queue.get(3, onlyA)).toBeUndefined();
+  });
+
+  it('restricts the frozen set of a cancel or delete request the same way', () => {
+    expect(queue.matchUids({ statuses: ['*'] })).toEqual([0, 1, 2, 3, 4]);
+    expect(queue.matchUids({ statuses: ['enqueued'] }, onlyA)).toEqual([0, 4]);
+    expect(queue.matchUids({ indexUids: ['a'] })).toEqual([0, 3, 4]);
+    expect(queue.matchUids({ types: ['dumpCreation', 'documentAdditionOrUpdate'] })).toEqual([0, 1, 2, 4]);
+  });
+
+  it('shows a batch when one of its indexes is authorized', () => {
+    runBatch([0]);
+    runBatch([1]);
+    runBatch([2]);
+    expect(queue.queryBatches({}, onlyA).results.map((b) => b.uid)).toEqual([0]);
+    expect(queue.queryBatches({}, onlyA).total).toBe(3);
+    expect(queue.getBatch(1, onlyA)).toBeUndefined();
+    expect(queue.getBatch(2, onlyA)).toBeUndefined();
+  });
+});
+
+describe('batch listing', () => {
+  let cancelUid: number;
+  beforeEach(() => {
+    enqueue(kind.add('a'), kind.settings('a'), kind.add('b'), kind.dump());
+    runBatch([0], { startedAt: 100n * S, finishedAt: 110n * S });
+    runBatch([1], { startedAt: 200n * S, finishedAt: 210n * S, outcome: () => ({ status: 'failed' }) });
+    cancelUid = queue.register({ kind: kind.cancel([2]) }).uid;
+    runBatch([cancelUid, 2], {
+      startedAt: 300n * S,
+      finishedAt: 310n * S,
+      outcome: (t) => (t.uid === cancelUid ? { status: 'succeeded' } : { status: 'canceled', canceledBy: cancelUid }),
+    });
+    runBatch([3], { startedAt: 400n * S, finishedAt: 410n * S });
+  });
+
+  it('lists batches newest first with the cursor envelope', () => {
+    expect(queue.queryBatches({ limit: 2 })).toMatchObject({ total: 4, limit: 2, from: 3, next: 1 });
+    expect(batchUidsOf({ limit: 2, from: 1 })).toEqual([1, 0]);
+    expect(batchUidsOf({ reverse: true })).toEqual([0, 1, 2, 3]);
+    expect(queue.queryBatches({ limit: 0 })).toMatchObject({ results: [], next: 3 });
+  });
+
+  it('pages the running batch among the stored ones', () => {
+    const [t] = enqueue(kind.add('c'));
+    queue.setProcessing({ batch: openBatch(queue.nextBatchUid(), [t!], 's', 500n * S), taskUids: new Set([t!.uid]) });
+    expect(queue.queryBatches({ limit: 2 })).toMatchObject({ total: 5, from: 4, next: 2 });
+    expect(batchUidsOf({ limit: 2 })).toEqual([4, 3]);
+    expect(batchUidsOf({ reverse: true, from: 3 })).toEqual([3, 4]);
+    expect(batchUidsOf({ from: 3 })).toEqual([3, 2, 1, 0]);
+    expect(batchUidsOf({ statuses: ['processing', 'failed'] })).toEqual([4, 1]);
+  });
+
+  it('filters batches by the tasks they hold', () => {
+    expect(batchUidsOf({ uids: [1, 2] })).toEqual([2, 1]);
+    expect(batchUidsOf({ batchUids: [0, 3, 9] })).toEqual([3, 0]);
+    expect(batchUidsOf({ statuses: ['failed'] })).toEqual([1]);
+    expect(batchUidsOf({ statuses: ['canceled', 'succeeded'] })).toEqual([3, 2, 0]);
+    expect(batchUidsOf({ statuses: ['enqueued'] })).toEqual([]);
+    expect(batchUidsOf({ types: ['settingsUpdate', 'dumpCreation'] })).toEqual([3, 1]);
+    expect(batchUidsOf({ indexUids: ['a'] })).toEqual([1, 0]);
+    // The cancelation batch holds a task of index b, but a global task hides it.
+    expect(queue.queryBatches({ indexUids: ['b'] })).toMatchObject({ results: [], total: 1 });
+  });
+
+  it('filters batches by the succeeded cancelation that ran in them', () => {
+    expect(batchUidsOf({ canceledBy: [cancelUid] })).toEqual([2]);
+    expect(queue.queryBatches({ canceledBy: [0] })).toMatchObject({ results: [], total: 0 });
+  });
+
+  it('filters batches by start and finish dates strictly', () => {
+    expect(batchUidsOf({ afterStartedAt: 200n * S })).toEqual([3, 2]);
+    expect(batchUidsOf({ beforeFinishedAt: 210n * S })).toEqual([0]);
+    expect(batchUidsOf({ afterFinishedAt: 110n * S, beforeStartedAt: 400n * S })).toEqual([2, 1]);
+  });
+
+  it('matches a batch when its oldest or its newest task was enqueued in the range', () => {
+    // Batch 2 holds task 2 (its oldest) and the cancelation (its newest); the dump 3 was enqueued between.
+    const oldest = queue.get(2)!.enqueuedAt;
+    const newest = queue.get(cancelUid)!.enqueuedAt;
+    const dump = queue.get(3)!.enqueuedAt;
+    expect(batchUidsOf({ afterEnqueuedAt: oldest - 1n, beforeEnqueuedAt: oldest + 1n })).toEqual([2]);
+    expect(batchUidsOf({ afterEnqueuedAt: dump, beforeEnqueuedAt: newest + 1n })).toEqual([2]);
+    expect(batchUidsOf({ afterEnqueuedAt: oldest, beforeEnqueuedAt: newest })).toEqual([3]);
+    expect(batchUidsOf({ beforeEnqueuedAt: oldest + 1n })).toEqual([2, 1, 0]);
+  });
+
+  it('summarizes the tasks of a batch in its stats and details', () => {
+    expect(queue.getBatch(2)).toMatchObject({
+      stats: {
+        totalNbTasks: 2,
+        status: { succeeded: 1, canceled: 1 },
+        types: { taskCancelation: 1, documentAdditionOrUpdate: 1 },
+        indexUids: { b: 1 },
+      },
+      details: { matchedTasks: 1, canceledTasks: null, receivedDocuments: 1, indexedDocuments: null },
+    });
+  });
+});
+
+describe('nextEnqueued', () => {
+  it('gives the prioritised tasks, failed upgrades and the oldest task index run, with the enqueued count', () => {
+    enqueue(kind.add('a'), kind.add('b'), kind.add('a'), kind.dump(), kind.add('a'), kind.upgrade());
+    queue.update({ ...queue.get(5)!, status: 'failed' });
+    const snapshot = queue.nextEnqueued();
+    expect(snapshot.tasks.map((t) => t.uid)).toEqual([0, 2, 3, 4, 5]);
+    expect(snapshot.enqueuedCount).toBe(5);
+  });
+
+  it('reads one index task more than a batch may hold', () => {
+    enqueue(kind.add('a'), kind.add('a'), kind.add('a'), kind.add('a'));
+    expect(queue.nextEnqueued(2).tasks.map((t) => t.uid)).toEqual([0, 1, 2]);
+  });
+
+  it('gives a snapshot from which the autobatcher picks the same batch as from the whole queue', () => {
+    enqueue(kind.add('b'), kind.add('a'), kind.settings('b'), kind.add('b'), kind.add('a'));
+    const index = () => ({ exists: true, primaryKey: null });
+    const whole = nextBatch({ tasks: [0, 1, 2, 3, 4].map((u) => queue.get(u)!), enqueuedCount: 5, index });
+    expect(nextBatch({ ...queue.nextEnqueued(), index })).toEqual(whole);
+    expect(whole?.taskUids).toEqual([0]);
+  });
+
+  it('is empty when nothing is enqueued', () => {
+    expect(queue.nextEnqueued()).toEqual({ tasks: [], enqueuedCount: 0 });
+  });
+});
