@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { ExperimentalFeatures, type FeatureName } from './features/experimental-features.js';
 import { buildApp } from './http/app.js';
 import { Authenticator } from './auth/authenticate.js';
+import { KeyStore } from './auth/key-store.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
 import { IndexEnvs } from './engine/index-env.js';
 import { IndexRegistry } from './indexes/registry.js';
@@ -62,10 +63,14 @@ async function main(): Promise<void> {
   if (config.experimentalEnableMetrics) forcedFeatures.push('metrics');
   if (config.experimentalEnableLogsRoute) forcedFeatures.push('logsRoute');
   if (config.experimentalContainsFilter) forcedFeatures.push('containsFilter');
+  const keys = new KeyStore(store, config.masterKey);
   const queue = new TaskQueue(store);
   const indexes = new IndexRegistry(store);
   const indexEnvs = new IndexEnvs(config.dbPath);
   const updateFiles = new UpdateFiles(config.dbPath);
+  // A crash between writing a payload and enqueuing its task leaves a file no task needs.
+  const referenced = queue.enqueuedContentFiles();
+  updateFiles.sweep((uuid) => referenced.has(uuid));
   const scheduler = new Scheduler({
     store,
     queue,
@@ -83,7 +88,8 @@ async function main(): Promise<void> {
   };
   const app = await buildApp({
     config,
-    authenticator: new Authenticator(config.masterKey),
+    authenticator: new Authenticator(config.masterKey, keys),
+    keys,
     store,
     build,
     features: new ExperimentalFeatures(store, forcedFeatures),
@@ -91,6 +97,8 @@ async function main(): Promise<void> {
     scheduler,
     indexes,
     stats: new StatsService(store, indexes, indexEnvs, indexing),
+    indexEnvs,
+    updateFiles,
     healthy: () => true,
   });
   await app.listen({ host: config.host, port: config.port });

@@ -27,7 +27,8 @@ export interface IndexEnv {
   readonly uuid: string;
   readonly root: RootDatabase;
   readonly main: Database<unknown, string>;
-  readonly documents: Database<Buffer, number>;
+  /** documents keep their keys in field-id order (msgpack preserves it) */
+  readonly documents: Database<Record<string, unknown>, number>;
   readonly externalIds: Database<number, string>;
 }
 
@@ -56,7 +57,7 @@ export class IndexEnvs {
         uuid,
         root,
         main: root.openDB<unknown, string>({ name: INDEX_DBS.main }),
-        documents: root.openDB<Buffer, number>({ name: INDEX_DBS.documents, keyEncoding: 'uint32', encoding: 'binary' }),
+        documents: root.openDB<Record<string, unknown>, number>({ name: INDEX_DBS.documents, keyEncoding: 'uint32' }),
         externalIds: root.openDB<number, string>({ name: INDEX_DBS.externalIds }),
       };
       this.open.set(uuid, env);

@@ -10,9 +10,11 @@ import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
 import { registerRoutes } from './route.js';
 import { batchRoutes } from './routes/batches.js';
+import { documentRoutes } from './routes/documents.js';
 import { experimentalFeatureRoutes } from './routes/experimental-features.js';
 import { healthRoutes } from './routes/health.js';
 import { indexRoutes } from './routes/indexes.js';
+import { keyRoutes } from './routes/keys.js';
 import { statsRoutes } from './routes/stats.js';
 import { swapIndexesRoutes } from './routes/swap-indexes.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -60,6 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...statsRoutes,
     ...taskRoutes,
     ...batchRoutes,
+    ...keyRoutes,
+    ...documentRoutes,
   ]);
   installErrorHandlers(app, paths);
   return app;

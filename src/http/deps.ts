@@ -3,11 +3,14 @@
  * (and by tests), so routes never reach for globals.
  */
 import type { Authenticator } from '../auth/authenticate.js';
+import type { KeyStore } from '../auth/key-store.js';
 import type { Config } from '../config/index.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
+import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { StatsService } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
+import type { UpdateFiles } from '../store/update-files.js';
 import type { TaskQueue } from '../tasks/queue.js';
 import type { Task } from '../types/task.js';
 import type { BuildInfo } from '../version.js';
@@ -15,6 +18,7 @@ import type { BuildInfo } from '../version.js';
 export interface AppDeps {
   config: Config;
   authenticator: Authenticator;
+  keys: KeyStore;
   store: InstanceStore;
   build: BuildInfo;
   features: ExperimentalFeatures;
@@ -23,6 +27,8 @@ export interface AppDeps {
   scheduler: { wake(task: Task): void };
   indexes: IndexRegistry;
   stats: StatsService;
+  indexEnvs: IndexEnvs;
+  updateFiles: UpdateFiles;
   /** Health of the process: `false` once a fatal storage error requires a restart. */
   healthy: () => boolean;
 }

@@ -74,7 +74,8 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: reado
       url,
       config: { decompress: false },
       onRequest: async (request) => {
-        const caller = actions === null ? UNRESTRICTED : deps.authenticator.authenticate(request.headers.authorization, actions);
+        const index = (request.params as { indexUid?: string }).indexUid;
+        const caller = actions === null ? UNRESTRICTED : await deps.authenticator.authenticate(request.headers.authorization, actions, index);
         state.set(request, { caller, query: undefined });
       },
       preParsing: async (request, _reply, payload) => {

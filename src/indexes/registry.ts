@@ -39,10 +39,9 @@ export class IndexRegistry {
     return [...this.db.getRange({})].map(({ value }) => value);
   }
 
-  create(uid: string, primaryKey: string | null, now: Timestamp): IndexRecord {
-    const record: IndexRecord = { uid, uuid: randomUUID(), createdAt: now, updatedAt: now, primaryKey };
-    this.db.putSync(uid, record);
-    return record;
+  /** A record for a new index (not stored: pass it to `put` inside the batch's commit). */
+  newRecord(uid: string, primaryKey: string | null, now: Timestamp): IndexRecord {
+    return { uid, uuid: randomUUID(), createdAt: now, updatedAt: now, primaryKey };
   }
 
   put(record: IndexRecord): void {

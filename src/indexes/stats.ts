@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
-import { INDEX_MAIN_KEYS, type IndexEnvs } from '../engine/index-env.js';
+import { INDEX_DBS, INDEX_MAIN_KEYS, type IndexEnvs } from '../engine/index-env.js';
 import type { InstanceStore } from '../store/env.js';
 import type { Timestamp } from '../types/task.js';
 import type { IndexRecord, IndexRegistry } from './registry.js';
@@ -15,6 +15,8 @@ export interface IndexStats {
   rawDocumentDbSize: number;
   avgDocumentSize: number;
   isIndexing: boolean;
+  /** only when asked for: used bytes per non-empty internal database, largest first */
+  internalDatabaseSizes?: Record<string, number>;
   numberOfEmbeddings: number;
   numberOfEmbeddedDocuments: number;
   fieldDistribution: Record<string, number>;
@@ -51,6 +53,21 @@ function envSizes(root: RootDatabase, folder: string): { onDisk: number; used: n
   return { onDisk, used: ((stats.lastPageNumber ?? 0) + 1) * stats.pageSize };
 }
 
+/**
+ * Used bytes of each internal database of an index, named by its `INDEX_DBS` key (the camelCase
+ * name Meilisearch shows), largest first, empty ones left out.
+ */
+function databaseSizes(env: object): Record<string, number> {
+  const sizes: [string, number][] = [];
+  for (const name of Object.keys(INDEX_DBS)) {
+    // IndexEnv exposes each database under its INDEX_DBS key.
+    const db = (env as Record<string, Database<unknown, never> | undefined>)[name];
+    const size = db === undefined ? 0 : usedBytes(db);
+    if (size > 0) sizes.push([name, size]);
+  }
+  return Object.fromEntries(sizes.sort((a, b) => b[1] - a[1]));
+}
+
 export class StatsService {
   constructor(
     private readonly store: InstanceStore,
@@ -60,7 +77,7 @@ export class StatsService {
     private readonly indexing: () => ReadonlySet<string>,
   ) {}
 
-  index(record: IndexRecord): IndexStats {
+  index(record: IndexRecord, withDatabaseSizes = false): IndexStats {
     const env = this.envs.get(record.uuid);
     const numberOfDocuments = env.documents.getCount();
     const rawDocumentDbSize = numberOfDocuments === 0 ? 0 : usedBytes(env.documents as Database<unknown, never>);
@@ -70,6 +87,7 @@ export class StatsService {
       rawDocumentDbSize,
       avgDocumentSize: numberOfDocuments === 0 ? 0 : Math.floor(rawDocumentDbSize / numberOfDocuments),
       isIndexing: this.indexing().has(record.uid),
+      ...(withDatabaseSizes ? { internalDatabaseSizes: databaseSizes(env) } : {}),
       numberOfEmbeddings: 0,
       numberOfEmbeddedDocuments: 0,
       fieldDistribution: Object.fromEntries(Object.keys(distribution).sort().map((k) => [k, distribution[k]!])),
@@ -77,7 +95,7 @@ export class StatsService {
   }
 
   /** `GET /stats`: sizes count every store; `lastUpdate` and `indexes` only what `canSee` allows. */
-  instance(canSee: (uid: string) => boolean): InstanceStats {
+  instance(canSee: (uid: string) => boolean, withDatabaseSizes = false): InstanceStats {
     const all = this.registry.list();
     const instance = envSizes(this.store.root, path.join(this.store.dbPath, 'instance'));
     let databaseSize = instance.onDisk;
@@ -94,7 +112,7 @@ export class StatsService {
       databaseSize,
       usedDatabaseSize,
       lastUpdate,
-      indexes: Object.fromEntries(visible.map((record) => [record.uid, this.index(record)])),
+      indexes: Object.fromEntries(visible.map((record) => [record.uid, this.index(record, withDatabaseSizes)])),
     };
   }
 }

@@ -9,7 +9,7 @@ export const INSTANCE_DBS = {
   tasks: 'tasks',
   /** batch uid (u32) → batch record */
   batches: 'batches',
-  /** secondary indexes of the task queue: composite key → (nothing); see tasks/queue.ts */
+  /** secondary indexes of the task queue: composite key → (nothing); see tasks/index-keys.ts */
   taskIndex: 'task-index',
   batchIndex: 'batch-index',
   /** index uid → index registry entry (env folder uuid, createdAt, updatedAt, primaryKey) */

@@ -20,9 +20,11 @@ import type { Task } from '../types/task.js';
 import { nextBatch, type BatchOperation, type NextBatch } from './autobatcher.js';
 import { finishBatch, openBatch } from './batch-record.js';
 import { nowNs } from './dates.js';
-import type { BatchProcessor, ProcessOutcome } from './process/context.js';
+import { Progress } from './progress.js';
+import type { BatchProcessor, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
 import { failed } from './process/outcome.js';
+import { processDocuments } from './process/documents.js';
 import { processCancelation, processDeletion } from './process/task-ops.js';
 import type { TaskQueue } from './queue.js';
 
@@ -44,6 +46,9 @@ const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
   indexUpdate: processIndexUpdate,
   indexDeletion: processIndexDeletion,
   indexSwap: processIndexSwap,
+  documentOperation: processDocuments,
+  documentDeletion: processDocuments,
+  documentClear: processDocuments,
 };
 
 class BatchAborted extends Error {}
@@ -87,6 +92,8 @@ export class Scheduler {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
+      // A batch runs synchronously to its commit: let the pending I/O (HTTP requests) through first.
+      await new Promise((resolve) => setImmediate(resolve));
       this.pending = false;
       const next = this.pick();
       if (next === null) {
@@ -127,12 +134,14 @@ export class Scheduler {
     const batch = openBatch(next.reuseBatchUid ?? queue.nextBatchUid(), tasks, next.batchStrategy, startedAt);
     const taskUids = new Set(next.taskUids);
     const abort = new AbortController();
+    const progress = new Progress();
+    progress.enter('batch', 'processing tasks');
     this.running = { taskUids, abort };
-    queue.setProcessing({ batch, taskUids });
+    queue.setProcessing({ batch, taskUids, progress });
     try {
       let outcome: ProcessOutcome;
       try {
-        outcome = await this.process(next, tasks, startedAt, abort.signal);
+        outcome = await this.process(next, tasks, { now: startedAt, signal: abort.signal, progress });
       } catch (err) {
         if (abort.signal.aborted) throw new BatchAborted();
         const error = err instanceof ApiError ? err : internalError(`An unexpected crash occurred when processing the task: ${err instanceof Error ? err.message : String(err)}`);
@@ -140,12 +149,14 @@ export class Scheduler {
         outcome = { tasks: tasks.map((task) => failed(task, error)) };
       }
       if (abort.signal.aborted) throw new BatchAborted();
+      progress.enter('batch', 'writing tasks to disk');
       const done = finishBatch(batch, outcome.tasks, nowNs());
       queue.setProcessing(null);
       this.running = null;
+      outcome.commitIndex?.();
       this.deps.store.root.transactionSync(() => {
         outcome.commit?.();
-        queue.commitBatch(done.batch, done.tasks);
+        queue.commitBatch(done.batch, done.tasks, progress);
       });
       for (const task of done.tasks) {
         if (task.kind.name === 'documentAdditionOrUpdate') this.deps.updateFiles.delete(task.kind.contentFile);
@@ -159,11 +170,15 @@ export class Scheduler {
     }
   }
 
-  private async process(next: NextBatch, tasks: Task[], now: bigint, signal: AbortSignal): Promise<ProcessOutcome> {
+  private async process(
+    next: NextBatch,
+    tasks: Task[],
+    run: Pick<ProcessContext, 'now' | 'signal' | 'progress'>,
+  ): Promise<ProcessOutcome> {
     const processor = PROCESSORS[next.operation];
     if (processor === undefined) {
       throw new ApiError('internal', `Quarry cannot process \`${next.operation}\` batches yet.`);
     }
-    return processor({ ...this.deps, now, signal }, tasks, next);
+    return processor({ ...this.deps, ...run }, tasks, next);
   }
 }

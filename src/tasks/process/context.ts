@@ -1,6 +1,8 @@
 /**
  * What a batch processor gets and gives back. A processor computes the outcome of its tasks and
- * the writes to make; it writes nothing itself. The scheduler runs `commit` inside the same
+ * the writes to make; it writes nothing itself. Index-environment writes (`commitIndex`) land
+ * first; replaying them after a crash before the instance commit is harmless, since the tasks are
+ * still enqueued and re-apply the same net changes. The scheduler runs `commit` inside the same
  * instance transaction that stores the finished tasks and the batch, so a batch lands whole or
  * not at all; `afterCommit` does the irreversible file work (removing index folders) once the
  * commit is durable.
@@ -10,6 +12,7 @@ import type { IndexRegistry } from '../../indexes/registry.js';
 import type { UpdateFiles } from '../../store/update-files.js';
 import type { Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
+import type { Progress } from '../progress.js';
 import type { TaskQueue } from '../queue.js';
 
 export interface ProcessContext {
@@ -21,11 +24,15 @@ export interface ProcessContext {
   now: Timestamp;
   /** aborted when a cancelation targets a task of this batch */
   signal: AbortSignal;
+  /** the batch's steps, shown while it runs and traced in its stats */
+  progress: Progress;
 }
 
 export interface ProcessOutcome {
   /** every task of the batch (and tasks a cancelation canceled), finished */
   tasks: Task[];
+  /** writes to an index environment, committed (durably) before the instance transaction */
+  commitIndex?: () => void;
   commit?: () => void;
   afterCommit?: () => Promise<void>;
 }

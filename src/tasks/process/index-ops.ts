@@ -2,10 +2,14 @@
  * Index creation, update (primary key, rename), deletion and swap (indexes.md §3). These only
  * rewrite the registry (instance env), so their writes join the batch's single commit; deleting
  * an index's folder waits until that commit is durable.
+ *
+ * Renames and swaps relabel the history as Meilisearch's `apply_index_swap` does: every task older
+ * than the renaming task that names either index gets the other name, in both directions (so a
+ * rename onto a name with a past also hands that past to the old name).
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { IndexRecord } from '../../indexes/registry.js';
-import type { IndexSwap, Task } from '../../types/task.js';
+import type { IndexSwap, Task, TaskDetails } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext, ProcessOutcome } from './context.js';
 import { failed, succeeded } from './outcome.js';
 
@@ -19,58 +23,87 @@ function documentCount(ctx: ProcessContext, record: IndexRecord): number {
 export const processIndexCreation: BatchProcessor = (ctx, [task]) => {
   const kind = task!.kind;
   if (kind.name !== 'indexCreation') throw new Error(`indexCreation batch got ${kind.name}`);
+  // Meilisearch creates the index, then applies its primary key as an index update.
+  ctx.progress.enter('createIndex', 'creating the index');
   if (ctx.indexes.exists(kind.indexUid)) return { tasks: [failed(task!, alreadyExists(kind.indexUid))] };
+  ctx.progress.enter('updateIndex', 'updating the index');
   return {
     tasks: [succeeded(task!)],
-    commit: () => void ctx.indexes.create(kind.indexUid, kind.primaryKey, ctx.now),
+    commit: () => ctx.indexes.put(ctx.indexes.newRecord(kind.indexUid, kind.primaryKey, ctx.now)),
   };
 };
 
 export const processIndexUpdate: BatchProcessor = (ctx, [task]) => {
   const kind = task!.kind;
   if (kind.name !== 'indexUpdate') throw new Error(`indexUpdate batch got ${kind.name}`);
+  ctx.progress.enter('updateIndex', 'updating the index');
   const record = ctx.indexes.get(kind.indexUid);
   if (record === undefined) return { tasks: [failed(task!, notFound(kind.indexUid))] };
   const renameTo = kind.newIndexUid !== null && kind.newIndexUid !== kind.indexUid ? kind.newIndexUid : null;
   if (renameTo !== null && ctx.indexes.exists(renameTo)) return { tasks: [failed(task!, alreadyExists(renameTo))] };
-  const primaryKey = kind.primaryKey ?? record.primaryKey;
-  if (kind.primaryKey !== null && kind.primaryKey !== record.primaryKey && record.primaryKey !== null && documentCount(ctx, record) > 0) {
-    return {
-      tasks: [
-        failed(task!, new ApiError('index_primary_key_already_exists', `Index \`${kind.indexUid}\`: Index already has a primary key: \`${record.primaryKey}\`.`)),
-      ],
-    };
+  // A primary key may be replaced freely while the index holds no document.
+  if (kind.primaryKey !== null && kind.primaryKey !== record.primaryKey && documentCount(ctx, record) > 0) {
+    const message = `Index \`${kind.indexUid}\`: Index already has a primary key: \`${record.primaryKey}\`.`;
+    return { tasks: [failed(task!, new ApiError('index_primary_key_already_exists', message))] };
   }
+  // Only a primary key or a rename writes to the index, and so moves `updatedAt`.
+  const touched = kind.primaryKey !== null || renameTo !== null;
   return {
     tasks: [succeeded(task!)],
     commit: () => {
-      const updated: IndexRecord = { ...record, uid: renameTo ?? record.uid, primaryKey, updatedAt: ctx.now };
+      if (!touched) return;
+      const updated: IndexRecord = {
+        ...record,
+        uid: renameTo ?? record.uid,
+        primaryKey: kind.primaryKey ?? record.primaryKey,
+        updatedAt: ctx.now,
+      };
       if (renameTo !== null) {
+        ctx.progress.enter('swapInner', 'update the tasks');
+        ctx.queue.relabelIndexes(new Map([[record.uid, renameTo], [renameTo, record.uid]]), task!.uid);
         ctx.indexes.remove(record.uid);
-        ctx.queue.relabelIndexes(new Map([[record.uid, renameTo]]), task!.uid);
       }
       ctx.indexes.put(updated);
     },
   };
 };
 
-/** Deletion batches may carry earlier tasks of the same index: they succeed with nothing done. */
-export const processIndexDeletion: BatchProcessor = (ctx, tasks) => {
-  const indexUid = (tasks[0]!.kind as { indexUid: string }).indexUid;
+/** What a task of a deletion batch reports besides the deletion itself (Meilisearch's `default_finished_details`). */
+function untouched(details: TaskDetails | null): TaskDetails | null {
+  switch (details?.kind) {
+    case 'documentAdditionOrUpdate':
+      return { ...details, indexedDocuments: 0 };
+    case 'documentEdition':
+      return { ...details, editedDocuments: 0, deletedDocuments: 0 };
+    case 'documentDeletion':
+    case 'documentDeletionByFilter':
+      return { ...details, deletedDocuments: 0 };
+    case 'clearAll':
+      return { ...details, deletedDocuments: null };
+    default:
+      return details ?? null;
+  }
+}
+
+/**
+ * A deletion batch may carry earlier tasks of the same index: they succeed with nothing done. A
+ * missing index fails the whole batch, unless the batch itself was allowed to create it (then it
+ * is created and deleted at once, which leaves nothing to do).
+ */
+export const processIndexDeletion: BatchProcessor = (ctx, tasks, next) => {
+  ctx.progress.enter('deleteIndex', 'deleting the index');
+  const indexUid = next.indexUid!;
   const record = ctx.indexes.get(indexUid);
+  if (record === undefined && !next.mustCreateIndex) {
+    const error = notFound(indexUid);
+    return { tasks: tasks.map((task) => failed(task, error)) };
+  }
   const deleted = record === undefined ? 0 : documentCount(ctx, record);
-  const finished = tasks.map((task): Task => {
-    const details = task.details;
-    if (task.kind.name === 'indexDeletion') {
-      if (record === undefined) return failed(task, notFound(indexUid));
-      return succeeded(task, { kind: 'clearAll', deletedDocuments: deleted });
-    }
-    if (details?.kind === 'documentAdditionOrUpdate') return succeeded(task, { ...details, indexedDocuments: 0 });
-    if (details?.kind === 'documentDeletion' || details?.kind === 'documentDeletionByFilter' || details?.kind === 'clearAll') {
-      return succeeded(task, { ...details, deletedDocuments: 0 });
-    }
-    return succeeded(task);
-  });
+  const finished = tasks.map((task): Task =>
+    task.kind.name === 'indexDeletion'
+      ? succeeded(task, { kind: 'clearAll', deletedDocuments: deleted })
+      : succeeded(task, untouched(task.details)),
+  );
   if (record === undefined) return { tasks: finished };
   return {
     tasks: finished,
@@ -83,6 +116,7 @@ function backticks(uids: readonly string[]): string {
   return uids.map((uid) => `\`${uid}\``).join(', ');
 }
 
+/** Every pair is checked before anything moves, as Meilisearch does. */
 function checkSwaps(ctx: ProcessContext, swaps: readonly IndexSwap[]): ApiError | null {
   const missing = new Set<string>();
   const conflicts: [string, string][] = [];
@@ -109,9 +143,10 @@ function checkSwaps(ctx: ProcessContext, swaps: readonly IndexSwap[]): ApiError 
     );
   }
   if (conflicts.length > 1) {
+    const targets = conflicts.map(([, b]) => b).sort();
     return new ApiError(
       'index_already_exists',
-      `The following indexes are being renamed but cannot because their new name conflicts with an already existing index: ${backticks(conflicts.map(([, b]) => b))}. Renaming doesn't overwrite the other index name.`,
+      `The following indexes are being renamed but cannot because their new name conflicts with an already existing index: ${backticks(targets)}. Renaming doesn't overwrite the other index name.`,
     );
   }
   return null;
@@ -120,21 +155,25 @@ function checkSwaps(ctx: ProcessContext, swaps: readonly IndexSwap[]): ApiError 
 export const processIndexSwap: BatchProcessor = (ctx, [task]): ProcessOutcome => {
   const kind = task!.kind;
   if (kind.name !== 'indexSwap') throw new Error(`indexSwap batch got ${kind.name}`);
+  ctx.progress.enter('swap', 'ensuring correctness of the swap');
   const problem = checkSwaps(ctx, kind.swaps);
   if (problem !== null) return { tasks: [failed(task!, problem)] };
   return {
     tasks: [succeeded(task!)],
     commit: () => {
+      ctx.progress.enter('swap', 'swapping the indexes');
       const mapping = new Map<string, string>();
-      for (const { indexes: [a, b], rename } of kind.swaps) {
+      kind.swaps.forEach(({ indexes: [a, b], rename }, position) => {
+        ctx.progress.enterNamed('swapPair', `swapping index ${a} and ${b}`, position, kind.swaps.length);
+        // Names move, the data and its dates stay with their records.
         const first = ctx.indexes.get(a)!;
         const second = rename ? undefined : ctx.indexes.get(b)!;
-        ctx.indexes.put({ ...first, uid: b, updatedAt: ctx.now });
+        ctx.indexes.put({ ...first, uid: b });
         if (second === undefined) ctx.indexes.remove(a);
-        else ctx.indexes.put({ ...second, uid: a, updatedAt: ctx.now });
-        mapping.set(a, b);
-        if (!rename) mapping.set(b, a);
-      }
+        else ctx.indexes.put({ ...second, uid: a });
+        mapping.set(a, b).set(b, a);
+      });
+      ctx.progress.enter('swapInner', 'update the tasks');
       ctx.queue.relabelIndexes(mapping, task!.uid);
     },
   };

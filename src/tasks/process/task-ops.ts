@@ -4,13 +4,14 @@
  * cancelation's batch); a deletion removes the finished ones and leaves the others.
  */
 import { failedDetails } from '../details.js';
-import type { Task } from '../../types/task.js';
+import { isFinished, type Task } from '../../types/task.js';
 import type { BatchProcessor } from './context.js';
 import { succeeded } from './outcome.js';
 
 export const processCancelation: BatchProcessor = (ctx, [task]) => {
   const kind = task!.kind;
   if (kind.name !== 'taskCancelation' || task!.details?.kind !== 'taskCancelation') throw new Error('cancelation batch without a cancelation');
+  ctx.progress.enter('taskCancelation', 'retrieving tasks');
   const canceled: Task[] = [];
   for (const uid of kind.tasks) {
     const target = ctx.queue.get(uid);
@@ -23,26 +24,29 @@ export const processCancelation: BatchProcessor = (ctx, [task]) => {
       error: null,
     });
   }
+  ctx.progress.enter('taskCancelation', 'updating tasks');
   return { tasks: [succeeded(task!, { ...task!.details, canceledTasks: canceled.length }), ...canceled] };
 };
 
-/** Every enqueued deletion runs in one batch; each reports what it deleted itself. */
+/**
+ * Every enqueued deletion runs in one batch. A task deleted by several of them is counted by the
+ * oldest one only, as Meilisearch counts.
+ */
 export const processDeletion: BatchProcessor = (ctx, tasks) => {
-  const deletedBy = new Map<number, number[]>();
+  ctx.progress.enter('taskDeletion', 'deleting tasks');
+  const deleted = new Set<number>();
   const finished = tasks.map((task) => {
     if (task.kind.name !== 'taskDeletion' || task.details?.kind !== 'taskDeletion') throw new Error('deletion batch with another task');
     // Only finished tasks go; those of this very batch are not finished yet and stay.
     const targets = task.kind.tasks.filter((uid) => {
       const target = ctx.queue.get(uid);
-      return target !== undefined && (target.status === 'succeeded' || target.status === 'failed' || target.status === 'canceled');
+      return !deleted.has(uid) && target !== undefined && isFinished(target.status);
     });
-    deletedBy.set(task.uid, targets);
+    for (const uid of targets) deleted.add(uid);
     return succeeded(task, { ...task.details, deletedTasks: targets.length });
   });
   return {
     tasks: finished,
-    commit: () => {
-      for (const targets of deletedBy.values()) ctx.queue.deleteTasks(targets);
-    },
+    commit: () => void ctx.queue.deleteTasks(deleted),
   };
 };

@@ -1,0 +1,41 @@
+/**
+ * Field projection of stored documents (documents.md §2.5): `fields` selectors with dot
+ * nesting, applied to documents whose keys are already in field-id order. `_vectors` is never
+ * returned by this module; vector retrieval adds it separately. Pure.
+ */
+import type { JsonObject } from './document-id.js';
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Whether `path` lies on the way to, or inside, one of the selectors. */
+function related(path: string, selectors: readonly string[]): boolean {
+  return selectors.some((s) => s === path || s.startsWith(`${path}.`) || path.startsWith(`${s}.`));
+}
+
+function filterValue(value: unknown, path: string, selectors: readonly string[]): unknown {
+  if (selectors.some((s) => s === path || path.startsWith(`${s}.`))) return value;
+  if (Array.isArray(value)) return value.map((item) => filterValue(item, path, selectors));
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const innerPath = `${path}.${key}`;
+    if (related(innerPath, selectors)) out[key] = filterValue(inner, innerPath, selectors);
+  }
+  return out;
+}
+
+/** `fields === null` keeps every field; otherwise only what the selectors reach. */
+export function projectDocument(doc: JsonObject, fields: readonly string[] | null): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (key === '_vectors') continue;
+    if (fields === null) {
+      out[key] = value;
+    } else if (fields.some((s) => s === key || s.startsWith(`${key}.`))) {
+      out[key] = filterValue(value, key, fields);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,113 @@
+/**
+ * The document store of one index: external id ↔ internal u32 docid, documents in field-id
+ * order, the field-id map and the field distribution, all inside the index environment.
+ *
+ * Reads work anywhere (LMDB read snapshots). `apply` writes a batch's net changes and must run
+ * inside the scheduler's single write transaction on this environment.
+ * Docids are allocated from the smallest free integer, so ids freed by deletions are reused
+ * first and a clear restarts at 0 (documents.md §2.3).
+ */
+import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { JsonObject } from './document-id.js';
+
+const FIELD_IDS = 'field-ids';
+const FREE_DOCIDS = 'free-docids';
+
+export class DocumentStore {
+  constructor(private readonly env: IndexEnv) {}
+
+  count(): number {
+    return this.env.documents.getCount();
+  }
+
+  docidOf(externalId: string): number | undefined {
+    return this.env.externalIds.get(externalId);
+  }
+
+  get(externalId: string): JsonObject | undefined {
+    const docid = this.docidOf(externalId);
+    return docid === undefined ? undefined : this.env.documents.get(docid);
+  }
+
+  byDocid(docid: number): JsonObject | undefined {
+    return this.env.documents.get(docid);
+  }
+
+  /** Documents in ascending docid order. */
+  *all(offset = 0, limit = Number.POSITIVE_INFINITY): Generator<JsonObject> {
+    if (limit <= 0) return;
+    const range = this.env.documents.getRange({ offset, ...(Number.isFinite(limit) ? { limit } : {}) });
+    for (const { value } of range) yield value;
+  }
+
+  /** Field names in field-id order (order of first appearance). */
+  fieldIds(): string[] {
+    return (this.env.main.get(FIELD_IDS) as string[] | undefined) ?? [];
+  }
+
+  fieldDistribution(): Record<string, number> {
+    return (this.env.main.get(INDEX_MAIN_KEYS.fieldDistribution) as Record<string, number> | undefined) ?? {};
+  }
+
+  /**
+   * Writes net changes: `null` deletes the document, an object replaces it. Returns nothing;
+   * call inside a write transaction on this environment.
+   */
+  apply(changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean): void {
+    const { env } = this;
+    let fields = this.fieldIds();
+    const fieldIndex = new Map(fields.map((name, i) => [name, i]));
+    let distribution = { ...this.fieldDistribution() };
+    let free = (env.main.get(FREE_DOCIDS) as number[] | undefined) ?? [];
+    let next = (env.main.get(INDEX_MAIN_KEYS.nextDocid) as number | undefined) ?? 0;
+
+    if (clearFirst) {
+      env.documents.clearSync();
+      env.externalIds.clearSync();
+      distribution = {};
+      free = [];
+      next = 0;
+    }
+    const count = (doc: JsonObject, delta: number) => {
+      for (const key of Object.keys(doc)) {
+        const value = (distribution[key] ?? 0) + delta;
+        if (value === 0) delete distribution[key];
+        else distribution[key] = value;
+      }
+    };
+    const freed: number[] = [];
+    for (const [externalId, doc] of changes) {
+      const docid = env.externalIds.get(externalId);
+      const previous = docid === undefined ? undefined : env.documents.get(docid);
+      if (previous !== undefined) count(previous, -1);
+      if (doc === null) {
+        if (docid !== undefined) {
+          env.documents.removeSync(docid);
+          env.externalIds.removeSync(externalId);
+          freed.push(docid);
+        }
+        continue;
+      }
+      for (const key of Object.keys(doc)) {
+        if (!fieldIndex.has(key)) {
+          fieldIndex.set(key, fields.length);
+          fields = [...fields, key];
+        }
+      }
+      const ordered: JsonObject = {};
+      for (const key of Object.keys(doc).sort((a, b) => fieldIndex.get(a)! - fieldIndex.get(b)!)) ordered[key] = doc[key];
+      let id = docid;
+      if (id === undefined) {
+        id = free.length > 0 ? free.shift()! : next++;
+        env.externalIds.putSync(externalId, id);
+      }
+      env.documents.putSync(id, ordered);
+      count(ordered, 1);
+    }
+    if (freed.length > 0) free = [...free, ...freed].sort((a, b) => a - b);
+    env.main.putSync(FIELD_IDS, fields);
+    env.main.putSync(INDEX_MAIN_KEYS.fieldDistribution, distribution);
+    env.main.putSync(FREE_DOCIDS, free);
+    env.main.putSync(INDEX_MAIN_KEYS.nextDocid, next);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * CSV header typing and cell conversion with Meilisearch's rules (`read_csv` in
+ * meilisearch-types document_formats.rs, documents.md §3.4), including the Rust texts its
+ * errors quote: `str::trim`, `i64`/`f64`/`bool` parsing, `{:?}` string quoting and serde_json's
+ * float output (ryu). Used by `csv.ts`.
+ */
+
+export type ColumnType = 'string' | 'number' | 'boolean';
+
+/** `name:type` split on the last `:`; an unknown suffix keeps the whole header as a string. */
+export function parseHeader(header: string): { name: string; type: ColumnType } {
+  const colon = header.lastIndexOf(':');
+  if (colon !== -1) {
+    const type = header.slice(colon + 1);
+    if (type === 'string' || type === 'number' || type === 'boolean') return { name: header.slice(0, colon), type };
+  }
+  return { name: header, type: 'string' };
+}
+
+/** The cell as JSON text, or the reason it is invalid (`line` counts data records from 1). */
+export function cellJson(type: ColumnType, value: string, line: number): { json: string } | { error: string } {
+  if (type === 'string') return { json: value === '' ? 'null' : JSON.stringify(value) };
+  const trimmed = rustTrim(value);
+  if (trimmed === '') return { json: 'null' };
+  if (type === 'boolean') {
+    if (trimmed === 'true' || trimmed === 'false') return { json: trimmed };
+    return { error: `Error parsing boolean ${rustDebug(value)} at line ${line}: provided string was not \`true\` or \`false\`` };
+  }
+  const integer = parseI64(trimmed);
+  if (integer !== undefined) return { json: integer };
+  if (!RUST_FLOAT.test(trimmed)) return { error: `Error parsing number ${rustDebug(value)} at line ${line}: invalid float literal` };
+  const float = Number(/^[+-]?(inf|infinity|nan)$/i.test(trimmed) ? NaN : trimmed);
+  // serde_json turns a non-finite f64 into null.
+  return { json: Number.isFinite(float) ? formatF64(float) : 'null' };
+}
+
+/** Rust's `char::is_whitespace` set (JS `trim` differs on U+0085 and U+FEFF). */
+const RUST_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const RUST_TRIM = new RegExp(`^${RUST_SPACE}+|${RUST_SPACE}+$`, 'g');
+
+function rustTrim(s: string): string {
+  // Most cells have nothing to trim: skip the regex when both ends are plainly visible.
+  return s.charCodeAt(0) > 0x20 && s.charCodeAt(0) < 0x7f && s.charCodeAt(s.length - 1) > 0x20 && s.charCodeAt(s.length - 1) < 0x7f
+    ? s
+    : s.replace(RUST_TRIM, '');
+}
+
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+/** `str::parse::<i64>`: optional sign, ASCII digits, in range. Returns the canonical text. */
+function parseI64(s: string): string | undefined {
+  if (!/^[+-]?[0-9]+$/.test(s)) return undefined;
+  // Up to 15 digits a double is exact; past that, BigInt checks the i64 range.
+  if (s.length <= 15) return String(Number(s) + 0);
+  const n = BigInt(s);
+  return n < I64_MIN || n > I64_MAX ? undefined : n.toString();
+}
+
+/** `str::parse::<f64>` grammar (case-insensitive `inf`, `infinity`, `nan`; `1.`, `.5`, `1e5`). */
+const RUST_FLOAT = /^[+-]?(?:inf|infinity|nan|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)$/i;
+
+/** A finite f64 as serde_json writes it (ryu): `2.5`, `1000.0`, `1e16`, `1.5e-7`, `-0.0`. */
+function formatF64(x: number): string {
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const magnitude = Math.abs(x);
+  // In [1e-5, 1e16) both print plain decimals with the same shortest digits; ryu adds `.0`.
+  if (magnitude >= 1e-5 && magnitude < 1e16) {
+    const text = String(x);
+    return text.includes('.') ? text : `${text}.0`;
+  }
+  // Elsewhere ryu writes `d.ddde-x`: toExponential() has the same shortest digits, with a `+`.
+  const [mantissa, exponent] = x.toExponential().split('e') as [string, string];
+  return `${mantissa}e${Number(exponent)}`;
+}
+
+const GRAPHEME_EXTEND = /\p{Grapheme_Extend}/u;
+// Rust prints as-is only what its `is_printable` allows: no separators but the space, no
+// control, format, surrogate, private-use or unassigned code points.
+const NOT_PRINTABLE = /[\p{Zs}\p{Zl}\p{Zp}\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/u;
+
+/** A string as Rust's `{:?}` prints it. */
+function rustDebug(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    switch (ch) {
+      case '\0': out += '\\0'; continue;
+      case '\t': out += '\\t'; continue;
+      case '\r': out += '\\r'; continue;
+      case '\n': out += '\\n'; continue;
+      case '\\': out += '\\\\'; continue;
+      case '"': out += '\\"'; continue;
+      case ' ': out += ' '; continue;
+    }
+    out += GRAPHEME_EXTEND.test(ch) || NOT_PRINTABLE.test(ch) ? `\\u{${ch.codePointAt(0)!.toString(16)}}` : ch;
+  }
+  return `${out}"`;
+}

@@ -1,0 +1,139 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { pieces, refuse, splits, tempStore, write } from './harness.js';
+
+// Expected error texts: Meilisearch's tests/documents/add_documents.rs snapshots and serde_json's
+// own messages for the other syntax errors.
+const store = tempStore();
+afterAll(() => store.remove());
+
+const malformed = (detail: string) => ({
+  code: 'malformed_payload',
+  message: `The \`json\` payload provided is malformed. \`Couldn't serialize document value: ${detail}\`.`,
+});
+
+describe('JSON payloads', () => {
+  it('writes each element of an array as one compact line and counts them', async () => {
+    const out = await write(store, 'json', '[{"id": 1, "content": "Bouvier Bernois"}, {"id":2}]');
+    expect(out.documentsCount).toBe(2);
+    expect(out.lines).toEqual(['{"id":1,"content":"Bouvier Bernois"}', '{"id":2}']);
+  });
+
+  it('accepts a single object as one document', async () => {
+    const out = await write(store, 'json', '  {"id": 1, "content": "Bouvier Bernois"}\n');
+    expect(out.documentsCount).toBe(1);
+    expect(out.lines).toEqual(['{"id":1,"content":"Bouvier Bernois"}']);
+  });
+
+  it('accepts an empty array as zero documents and an empty file', async () => {
+    const out = await write(store, 'json', ' [ ] ');
+    expect(out).toMatchObject({ documentsCount: 0, size: 0, lines: [] });
+  });
+
+  it('compacts pretty-printed documents but keeps strings, escapes and number texts verbatim', async () => {
+    const body = [
+      '[',
+      '  {',
+      '    "id": 14630868576586246730,',
+      '    "text": "a  b\\tc \\" } ] \\\\",',
+      '    "uni": "\\u00e9t\u00e9 🐶",',
+      '    "float": 1.50e+3,',
+      '    "nested": { "list": [ 1, [ 2 ], { } ], "a.b": null }',
+      '  }',
+      ']',
+    ].join('\r\n');
+    const out = await write(store, 'json', body);
+    expect(out.lines).toEqual([
+      '{"id":14630868576586246730,"text":"a  b\\tc \\" } ] \\\\","uni":"\\u00e9t\u00e9 🐶","float":1.50e+3,"nested":{"list":[1,[2],{}],"a.b":null}}',
+    ]);
+  });
+
+  it('ignores what follows the closing bracket, as Meilisearch does', async () => {
+    const out = await write(store, 'json', '[{"id":1}] whatever {');
+    expect(out.lines).toEqual(['{"id":1}']);
+  });
+
+  it('gives the same file whatever the chunk boundaries (strings, escapes, UTF-8, CRLF)', async () => {
+    const body = Buffer.from('[\r\n{"a":"x\\"y\\\\","é":"🐶\\u00e9"},\r\n {"b" : [1, {"c":"]}"}]}\r\n]');
+    const expected = await write(store, 'json', body);
+    expect(expected.lines).toEqual(['{"a":"x\\"y\\\\","é":"🐶\\u00e9"}', '{"b":[1,{"c":"]}"}]}']);
+    for (const parts of splits(body)) {
+      const out = await write(store, 'json', pieces(parts));
+      expect(out.content.equals(expected.content)).toBe(true);
+    }
+  });
+
+  it('reports the position of a syntax error in the whole payload, across chunks', async () => {
+    const body = Buffer.from('[{"id": 1}, {id: 2}]');
+    expect(await refuse(store, 'json', body)).toEqual(malformed('key must be a string at line 1 column 14'));
+    for (const parts of splits(body)) {
+      expect(await refuse(store, 'json', pieces(parts))).toEqual(malformed('key must be a string at line 1 column 14'));
+    }
+  });
+
+  it('counts lines and columns from the start of the payload', async () => {
+    expect(await refuse(store, 'json', '[\n  {"a": 1},\n  {"b": tru}\n]')).toEqual(malformed('expected ident at line 3 column 12'));
+    expect(await refuse(store, 'json', '[\n {"a": 1,\n  "b": 01}]')).toEqual(malformed('invalid number at line 3 column 9'));
+  });
+
+  it('refuses an empty body as a missing payload', async () => {
+    expect(await refuse(store, 'json', '')).toEqual({ code: 'missing_payload', message: 'A json payload is missing.' });
+  });
+
+  it('reports a whitespace-only body as an early end of input', async () => {
+    expect(await refuse(store, 'json', '  ')).toEqual(malformed('EOF while parsing a value at line 1 column 2'));
+  });
+
+  it('refuses any other top-level value as not documents', async () => {
+    const notDocuments = malformed('data are neither an object nor a list of objects');
+    expect(await refuse(store, 'json', `"${'0123456789'.repeat(10)}m"`)).toEqual(notDocuments);
+    expect(await refuse(store, 'json', '12')).toEqual(notDocuments);
+    expect(await refuse(store, 'json', 'null')).toEqual(notDocuments);
+    expect(await refuse(store, 'json', '"kefir" and more')).toEqual(notDocuments);
+  });
+
+  it('refuses an array element that is not an object with the not-documents message', async () => {
+    const notDocuments = malformed('data are neither an object nor a list of objects');
+    expect(await refuse(store, 'json', '[1]')).toEqual(notDocuments);
+    expect(await refuse(store, 'json', '[{"id":1}, "doggo"]')).toEqual(notDocuments);
+    expect(await refuse(store, 'json', '[[{"id":1}]]')).toEqual(notDocuments);
+    expect(await refuse(store, 'json', '[{"id":1}, true')).toEqual(notDocuments);
+  });
+
+  it('reports syntax errors of a bare element before judging its type', async () => {
+    expect(await refuse(store, 'json', '[tru]')).toEqual(malformed('expected ident at line 1 column 5'));
+    expect(await refuse(store, 'json', '[x]')).toEqual(malformed('expected value at line 1 column 2'));
+  });
+
+  it('words array structure errors as serde_json does', async () => {
+    expect(await refuse(store, 'json', '[{"a":1},]')).toEqual(malformed('trailing comma at line 1 column 10'));
+    expect(await refuse(store, 'json', '[{"a":1} {"b":2}]')).toEqual(malformed('expected `,` or `]` at line 1 column 10'));
+    expect(await refuse(store, 'json', '[}')).toEqual(malformed('expected value at line 1 column 2'));
+    expect(await refuse(store, 'json', '[,{"a":1}]')).toEqual(malformed('expected value at line 1 column 2'));
+    expect(await refuse(store, 'json', '}')).toEqual(malformed('expected value at line 1 column 1'));
+  });
+
+  it('reports a truncated payload at its end', async () => {
+    expect(await refuse(store, 'json', '[')).toEqual(malformed('EOF while parsing a list at line 1 column 1'));
+    expect(await refuse(store, 'json', '[{"a":1}\n')).toEqual(malformed('EOF while parsing a list at line 2 column 0'));
+    expect(await refuse(store, 'json', '[{"a":1},')).toEqual(malformed('EOF while parsing a value at line 1 column 9'));
+    expect(await refuse(store, 'json', '[{"a":1},{"b":')).toEqual(malformed('EOF while parsing a value at line 1 column 14'));
+    expect(await refuse(store, 'json', '{"a": "b')).toEqual(malformed('EOF while parsing a string at line 1 column 8'));
+    expect(await refuse(store, 'json', '{"a": {"b": 1}')).toEqual(malformed('EOF while parsing an object at line 1 column 14'));
+  });
+
+  it('refuses characters after a single object', async () => {
+    expect(await refuse(store, 'json', '{"a":1} x')).toEqual(malformed('trailing characters at line 1 column 9'));
+    expect(await refuse(store, 'json', '{"a":1}\n{"b":2}')).toEqual(malformed('trailing characters at line 2 column 1'));
+  });
+
+  it('refuses invalid UTF-8 at the offending byte', async () => {
+    const body = Buffer.concat([Buffer.from('[{"a":"'), Buffer.from([0xc3]), Buffer.from('"}]')]);
+    expect(await refuse(store, 'json', body)).toEqual(malformed('invalid unicode code point at line 1 column 8'));
+  });
+
+  it('refuses raw control characters inside strings', async () => {
+    expect(await refuse(store, 'json', '[{"a":"x\ny"}]')).toEqual(
+      malformed('control character (\\u0000-\\u001F) found while parsing a string at line 1 column 9'),
+    );
+  });
+});

@@ -1,0 +1,71 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { pieces, refuse, splits, tempStore, write } from './harness.js';
+
+// Expected error texts: Meilisearch's tests/documents/add_documents.rs snapshots and serde_json's
+// own messages for the other syntax errors.
+const store = tempStore();
+afterAll(() => store.remove());
+
+const malformed = (detail: string) => ({
+  code: 'malformed_payload',
+  message: `The \`ndjson\` payload provided is malformed. \`Couldn't serialize document value: ${detail}\`.`,
+});
+
+describe('NDJSON payloads', () => {
+  it('writes one compact line per object and counts them', async () => {
+    const out = await write(store, 'ndjson', '{"id": 1, "content": "a b"}\n{"id":2}\n');
+    expect(out.documentsCount).toBe(2);
+    expect(out.lines).toEqual(['{"id":1,"content":"a b"}', '{"id":2}']);
+  });
+
+  it('skips blank lines and accepts CRLF, a missing final newline and a document over several lines', async () => {
+    const out = await write(store, 'ndjson', '\r\n\r\n{"id":1}\r\n\n  \t\n{\n  "id": 2,\n  "tags": [ "x" ]\n}\n{"id":3}');
+    expect(out.lines).toEqual(['{"id":1}', '{"id":2,"tags":["x"]}', '{"id":3}']);
+  });
+
+  it('accepts several documents on one line, as a serde_json stream does', async () => {
+    const out = await write(store, 'ndjson', '{"id":1}{"id":2} {"id":3}');
+    expect(out.lines).toEqual(['{"id":1}', '{"id":2}', '{"id":3}']);
+  });
+
+  it('counts a whitespace-only body as zero documents', async () => {
+    expect(await write(store, 'ndjson', '\n')).toMatchObject({ documentsCount: 0, size: 0 });
+    expect(await write(store, 'ndjson', ' \r\n\t')).toMatchObject({ documentsCount: 0, size: 0 });
+  });
+
+  it('gives the same file whatever the chunk boundaries (strings, escapes, UTF-8, CRLF)', async () => {
+    const body = Buffer.from('{"a":"x\\"y\\\\\\n","é":"🐶"}\r\n\r\n{ "b" : [1, "}\\u00e9"] }\r\n');
+    const expected = await write(store, 'ndjson', body);
+    expect(expected.lines).toEqual(['{"a":"x\\"y\\\\\\n","é":"🐶"}', '{"b":[1,"}\\u00e9"]}']);
+    for (const parts of splits(body)) {
+      const out = await write(store, 'ndjson', pieces(parts));
+      expect(out.content.equals(expected.content)).toBe(true);
+    }
+  });
+
+  it('reports a syntax error with its line in the whole payload, across chunks', async () => {
+    const body = Buffer.from('{"id": 1}\n{id: 2}');
+    expect(await refuse(store, 'ndjson', body)).toEqual(malformed('key must be a string at line 2 column 2'));
+    for (const parts of splits(body)) {
+      expect(await refuse(store, 'ndjson', pieces(parts))).toEqual(malformed('key must be a string at line 2 column 2'));
+    }
+  });
+
+  it('refuses an empty body as a missing payload', async () => {
+    expect(await refuse(store, 'ndjson', '')).toEqual({ code: 'missing_payload', message: 'A ndjson payload is missing.' });
+  });
+
+  it('refuses a value that is not an object with the not-documents message', async () => {
+    const notDocuments = malformed('data are neither an object nor a list of objects');
+    expect(await refuse(store, 'ndjson', '{"id":1}\n[{"id":2}]')).toEqual(notDocuments);
+    expect(await refuse(store, 'ndjson', '{"id":1}\n1')).toEqual(notDocuments);
+    expect(await refuse(store, 'ndjson', '"doggo"\n')).toEqual(notDocuments);
+  });
+
+  it('words stream errors as serde_json does', async () => {
+    expect(await refuse(store, 'ndjson', '{"a":1}]')).toEqual(malformed('expected value at line 1 column 8'));
+    expect(await refuse(store, 'ndjson', '{"a":1}\n1x')).toEqual(malformed('trailing characters at line 2 column 2'));
+    expect(await refuse(store, 'ndjson', '{"a":1}\n{"b":')).toEqual(malformed('EOF while parsing a value at line 2 column 5'));
+    expect(await refuse(store, 'ndjson', '{"a":1}\r\n{"b":2,}')).toEqual(malformed('trailing comma at line 2 column 8'));
+  });
+});
