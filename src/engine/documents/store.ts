@@ -8,6 +8,7 @@
  * first and a clear restarts at 0 (documents.md §2.3).
  */
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { DocumentChange } from '../indexer/updaters.js';
 import type { JsonObject } from './document-id.js';
 
 const FIELD_IDS = 'field-ids';
@@ -50,10 +51,10 @@ export class DocumentStore {
   }
 
   /**
-   * Writes net changes: `null` deletes the document, an object replaces it. Returns nothing;
-   * call inside a write transaction on this environment.
+   * Writes net changes: `null` deletes the document, an object replaces it. Returns the per-docid
+   * changes for the index updaters. Call inside a write transaction on this environment.
    */
-  apply(changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean): void {
+  apply(changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean): DocumentChange[] {
     const { env } = this;
     let fields = this.fieldIds();
     const fieldIndex = new Map(fields.map((name, i) => [name, i]));
@@ -76,6 +77,7 @@ export class DocumentStore {
       }
     };
     const freed: number[] = [];
+    const applied: DocumentChange[] = [];
     for (const [externalId, doc] of changes) {
       const docid = env.externalIds.get(externalId);
       const previous = docid === undefined ? undefined : env.documents.get(docid);
@@ -85,6 +87,7 @@ export class DocumentStore {
           env.documents.removeSync(docid);
           env.externalIds.removeSync(externalId);
           freed.push(docid);
+          applied.push({ docid, before: previous, after: undefined });
         }
         continue;
       }
@@ -103,11 +106,13 @@ export class DocumentStore {
       }
       env.documents.putSync(id, ordered);
       count(ordered, 1);
+      applied.push({ docid: id, before: previous, after: ordered });
     }
     if (freed.length > 0) free = [...free, ...freed].sort((a, b) => a - b);
     env.main.putSync(FIELD_IDS, fields);
     env.main.putSync(INDEX_MAIN_KEYS.fieldDistribution, distribution);
     env.main.putSync(FREE_DOCIDS, free);
     env.main.putSync(INDEX_MAIN_KEYS.nextDocid, next);
+    return applied;
   }
 }

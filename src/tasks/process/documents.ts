@@ -12,6 +12,8 @@ import { createInterface } from 'node:readline';
 import { ApiError } from '../../errors/api-error.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../../engine/documents/document-id.js';
 import { DocumentStore } from '../../engine/documents/store.js';
+import { readSettings } from '../../engine/index-settings.js';
+import { INDEX_UPDATERS } from '../../engine/indexer/registry.js';
 import type { IndexRecord } from '../../indexes/registry.js';
 import type { Task } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
@@ -147,7 +149,15 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
   const env = ctx.indexEnvs.get(record.uuid);
   return {
     tasks: finished,
-    commitIndex: touched ? () => env.root.transactionSync(() => store.apply(overlay.changes, overlay.cleared)) : undefined,
+    commitIndex: touched
+      ? () =>
+          env.root.transactionSync(() => {
+            const settings = readSettings(env);
+            if (overlay.cleared) for (const updater of INDEX_UPDATERS) updater.rebuild(env, settings, []);
+            const changes = store.apply(overlay.changes, overlay.cleared);
+            for (const updater of INDEX_UPDATERS) updater.apply(env, settings, changes);
+          })
+      : undefined,
     commit: () => {
       if (created || touched || final.primaryKey !== record.primaryKey) ctx.indexes.put(final);
     },

@@ -1,0 +1,27 @@
+/**
+ * The extension point of indexing: every derived structure of an index (facet values, word
+ * postings, sort values…) is an IndexUpdater. The document processor hands each updater the
+ * batch's net document changes inside the index environment's single write transaction, so the
+ * documents and everything derived from them always land together.
+ *
+ * A settings change that alters what is derived calls `rebuild`: the updater clears its own
+ * databases and re-derives from every stored document.
+ */
+import type { JsonObject } from '../documents/document-id.js';
+import type { IndexEnv } from '../index-env.js';
+import type { IndexSettings } from '../../types/settings.js';
+
+/** One document's net change in a batch: `before` absent = created, `after` absent = deleted. */
+export interface DocumentChange {
+  docid: number;
+  before: JsonObject | undefined;
+  after: JsonObject | undefined;
+}
+
+export interface IndexUpdater {
+  readonly name: string;
+  /** Applies net changes; runs inside the index write transaction. */
+  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[]): void;
+  /** Clears and re-derives from all documents; runs inside the index write transaction. */
+  rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>): void;
+}
