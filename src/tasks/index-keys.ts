@@ -90,6 +90,28 @@ export function idsOf(db: IndexDb, family: string, value: string | number): numb
   return ids;
 }
 
+/** How many uids are filed under one family value (counted by LMDB without decoding the keys). */
+export function countOf(db: IndexDb, family: string, value: string | number): number {
+  return db.getCount({ start: [family, value], end: [family, value, AFTER_ALL_UIDS] });
+}
+
+/**
+ * The uids filed under one family value from a cursor: descending from `from` (inclusive) or,
+ * when `ascending`, ascending from it. Lazy, so a page reads only what it shows.
+ */
+export function* idsFrom(
+  db: IndexDb,
+  family: string,
+  value: string | number,
+  from: number | undefined,
+  ascending: boolean,
+): Generator<number> {
+  const range = ascending
+    ? { start: [family, value, from ?? 0], end: [family, value, AFTER_ALL_UIDS] }
+    : { start: [family, value, from ?? AFTER_ALL_UIDS], end: [family, value], reverse: true };
+  for (const key of db.getKeys(range)) yield (key as IndexKey)[2];
+}
+
 /** Whether any uid is filed under that family value. */
 export function hasAny(db: IndexDb, family: string, value: string | number): boolean {
   for (const _ of db.getKeys({ start: [family, value], end: [family, value, AFTER_ALL_UIDS], limit: 1 })) return true;

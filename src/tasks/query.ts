@@ -10,8 +10,10 @@
  * - `total` ignores `from`, `limit` and the visibility rules below;
  * - when `indexUids` is given or the caller's key is index-restricted, tasks of types not tied to
  *   one index are hidden, and a restricted key does not see tasks touching an index it may not
- *   access; like Meilisearch, this is applied to the fetched page (`limit + 1` items), so such a
- *   page may come back short.
+ *   access; like Meilisearch, these exclusions apply to the whole match before paging.
+ *
+ * Cost: a single filter value (`statuses=failed`) is counted by LMDB and paged by a range scan;
+ * other filters read the matching uids of each filter from the index and intersect them.
  */
 import type { Database } from 'lmdb';
 import {
@@ -20,13 +22,14 @@ import {
   isRelatedToOneIndex,
   taskTypeOf,
   type Batch,
+  type BatchProgress,
   type Task,
   type TaskStatus,
   type TaskType,
   type Timestamp,
 } from '../types/task.js';
-import { FAMILY, idsInRange, idsOf, valuesOf, type IndexDb } from './index-keys.js';
-import { intersect, sortedUnique, without } from './uid-sets.js';
+import { FAMILY, countOf, idsFrom, idsInRange, idsOf, valuesOf, type IndexDb } from './index-keys.js';
+import { intersect, pageOfSorted, sortedUnique, without } from './uid-sets.js';
 
 export type StarOr<T> = T | '*';
 
@@ -69,6 +72,8 @@ export type IndexAuthorizer = (indexUid: string) => boolean;
 export interface Processing {
   batch: Batch;
   taskUids: ReadonlySet<number>;
+  /** the live progress of the batch, shown instead of `batch.progress` when given */
+  progress?: { view(): BatchProgress };
 }
 
 export interface QueueDbs {
@@ -97,6 +102,12 @@ export function withProcessing(task: Task, processing: Processing | null): Task 
   return { ...task, status: 'processing', batchUid: processing.batch.uid, startedAt: processing.batch.startedAt };
 }
 
+/** How the running batch is reported: its live progress when the scheduler tracks one. */
+function runningBatch(processing: Processing): Batch {
+  const { batch, progress } = processing;
+  return progress === undefined ? batch : { ...batch, progress: progress.view() };
+}
+
 /** O(1): LMDB keeps the entry count of each database. */
 function entryCount(db: Database<unknown, number>): number {
   return (db.getStats() as { entryCount: number }).entryCount;
@@ -104,6 +115,33 @@ function entryCount(db: Database<unknown, number>): number {
 
 function allTaskUids(dbs: QueueDbs): number[] {
   return [...dbs.tasks.getKeys()];
+}
+
+/** Uids under the given values of one family, ascending (one value needs no merge). */
+function idsOfAny(index: IndexDb, family: string, values: readonly (string | number)[]): number[] {
+  return values.length === 1 ? idsOf(index, family, values[0]!) : sortedUnique(values.flatMap((v) => idsOf(index, family, v)));
+}
+
+/**
+ * The one index range a filter reduces to, when it does: a single value of a single filter that
+ * the running batch cannot affect. Such a filter is counted by LMDB and paged by a range scan
+ * instead of reading every matching uid (the common `statuses=failed`, `indexUids=movies` case).
+ */
+function singleRange(f: TaskFilter, processing: Processing | null): { family: string; value: string | number } | null {
+  const lists: [string, readonly (string | number)[] | undefined, boolean][] = [
+    [FAMILY.status, given(f.statuses), true],
+    [FAMILY.type, given(f.types), false],
+    [FAMILY.index, given(f.indexUids), false],
+    [FAMILY.batch, given(f.batchUids), true],
+    [FAMILY.canceledBy, given(f.canceledBy), false],
+  ];
+  const present = lists.filter(([, values]) => values !== undefined);
+  const others = given(f.uids) !== undefined || hasBound(f.afterEnqueuedAt, f.beforeEnqueuedAt) ||
+    hasBound(f.afterStartedAt, f.beforeStartedAt) || hasBound(f.afterFinishedAt, f.beforeFinishedAt);
+  if (others || present.length !== 1) return null;
+  const [family, values, runningMatters] = present[0]!;
+  if (values!.length !== 1 || (runningMatters && processing !== null)) return null;
+  return { family, value: values![0]! };
 }
 
 /** Matching task uids ascending, or null when nothing restricts (every task matches). */
@@ -131,14 +169,14 @@ function matchTaskUids(dbs: QueueDbs, f: TaskFilter, processing: Processing | nu
   }
   const canceledBy = given(f.canceledBy);
   if (canceledBy) {
-    const canceled = sortedUnique(canceledBy.flatMap((c) => idsOf(index, FAMILY.canceledBy, c)));
+    const canceled = idsOfAny(index, FAMILY.canceledBy, canceledBy);
     if (canceled.length === 0) return [];
     lists.push(canceled);
   }
   const types = given(f.types);
-  if (types) lists.push(sortedUnique(types.flatMap((t) => idsOf(index, FAMILY.type, t))));
+  if (types) lists.push(idsOfAny(index, FAMILY.type, types));
   const indexUids = given(f.indexUids);
-  if (indexUids) lists.push(sortedUnique(indexUids.flatMap((i) => idsOf(index, FAMILY.index, i))));
+  if (indexUids) lists.push(idsOfAny(index, FAMILY.index, indexUids));
   if (hasBound(f.afterEnqueuedAt, f.beforeEnqueuedAt)) {
     lists.push(sortedUnique(idsInRange(index, FAMILY.enqueuedAt, f.afterEnqueuedAt, f.beforeEnqueuedAt)));
   }
@@ -157,23 +195,65 @@ function matchTaskUids(dbs: QueueDbs, f: TaskFilter, processing: Processing | nu
   return excluded === null ? matched : without(matched, excluded);
 }
 
-function taskVisible(task: Task, hideGlobal: boolean, authorized: IndexAuthorizer | undefined): boolean {
-  if (hideGlobal && !isRelatedToOneIndex(taskTypeOf(task.kind))) return false;
-  return authorized === undefined || indexesOf(task.kind).every(authorized);
+/**
+ * Tasks a caller does not see (Meilisearch's exclusions, applied to the whole match before paging):
+ * when `indexUids` is given or the key is index-restricted, the types not tied to one index; with
+ * a restricted key, every task touching an index it may not access. Null when nothing is hidden.
+ */
+function hiddenTaskUids(dbs: QueueDbs, f: TaskFilter, authorized: IndexAuthorizer | undefined): Set<number> | null {
+  if (given(f.indexUids) === undefined && authorized === undefined) return null;
+  const hidden = new Set<number>();
+  for (const type of TASK_TYPES) {
+    if (!isRelatedToOneIndex(type)) for (const uid of idsOf(dbs.taskIndex, FAMILY.type, type)) hidden.add(uid);
+  }
+  if (authorized !== undefined) {
+    for (const indexUid of valuesOf(dbs.taskIndex, FAMILY.index)) {
+      if (!authorized(indexUid)) for (const uid of idsOf(dbs.taskIndex, FAMILY.index, indexUid)) hidden.add(uid);
+    }
+  }
+  return hidden;
 }
 
-/** Orders ascending uids for the page, applies the inclusive `from` cursor, keeps `limit + 1`. */
-function pageOf(ascending: readonly number[], q: TaskQuery, limit: number): number[] {
-  const { from, reverse = false } = q;
-  const bounded = from === undefined ? ascending : ascending.filter((uid) => (reverse ? uid >= from : uid <= from));
-  const ordered = reverse ? bounded : [...bounded].reverse();
-  return ordered.slice(0, limit + 1);
+/** Up to `count` uids from an ascending iteration source, skipping hidden ones. */
+function take(source: Iterable<number>, count: number, hidden: ReadonlySet<number> | null): number[] {
+  const out: number[] = [];
+  for (const uid of source) {
+    if (hidden !== null && hidden.has(uid)) continue;
+    out.push(uid);
+    if (out.length === count) break;
+  }
+  return out;
 }
 
 function envelope<T extends { uid: number }>(items: T[], total: number, limit: number): Page<T> {
   // One item more than asked means there is a next page, starting at that item.
   const next = items.length === limit + 1 ? items.pop()!.uid : null;
   return { results: items, total, limit, from: items[0]?.uid ?? null, next };
+}
+
+/** The uids of one page and the `total`, however the filter is best evaluated. */
+function taskPage(
+  dbs: QueueDbs,
+  q: TaskQuery,
+  processing: Processing | null,
+  hidden: ReadonlySet<number> | null,
+  count: number,
+): { total: number; uids: number[] } {
+  const ascending = q.reverse ?? false;
+  const range = singleRange(q, processing);
+  if (range !== null) {
+    return {
+      total: countOf(dbs.taskIndex, range.family, range.value),
+      uids: take(idsFrom(dbs.taskIndex, range.family, range.value, q.from, ascending), count, hidden),
+    };
+  }
+  const matched = matchTaskUids(dbs, q, processing);
+  if (matched !== null) return { total: matched.length, uids: pageOfSorted(matched, q, count, hidden) };
+  // Unfiltered: walk the task table from the cursor instead of materialising every uid.
+  return {
+    total: entryCount(dbs.tasks),
+    uids: take(dbs.tasks.getKeys({ start: q.from, reverse: !ascending }), count, hidden),
+  };
 }
 
 export function pageTasks(
@@ -183,21 +263,8 @@ export function pageTasks(
   authorized?: IndexAuthorizer,
 ): Page<Task> {
   const limit = q.limit ?? DEFAULT_LIMIT;
-  const matched = matchTaskUids(dbs, q, processing);
-  let total: number;
-  let uids: number[];
-  if (matched === null) {
-    // Unfiltered: walk the task table from the cursor instead of materialising every uid.
-    total = entryCount(dbs.tasks);
-    uids = [...dbs.tasks.getKeys({ start: q.from, reverse: !(q.reverse ?? false), limit: limit + 1 })];
-  } else {
-    total = matched.length;
-    uids = pageOf(matched, q, limit);
-  }
-  const hideGlobal = given(q.indexUids) !== undefined || authorized !== undefined;
-  const items = uids
-    .map((uid) => withProcessing(dbs.tasks.get(uid)!, processing))
-    .filter((task) => taskVisible(task, hideGlobal, authorized));
+  const { total, uids } = taskPage(dbs, q, processing, hiddenTaskUids(dbs, q, authorized), limit + 1);
+  const items = uids.map((uid) => withProcessing(dbs.tasks.get(uid)!, processing));
   return envelope(items, total, limit);
 }
 
@@ -212,18 +279,8 @@ export function selectTaskUids(
   authorized?: IndexAuthorizer,
 ): number[] {
   const matched = matchTaskUids(dbs, f, processing) ?? allTaskUids(dbs);
-  const hidden = new Set<number>();
-  if (given(f.indexUids) !== undefined || authorized !== undefined) {
-    for (const type of TASK_TYPES) {
-      if (!isRelatedToOneIndex(type)) for (const uid of idsOf(dbs.taskIndex, FAMILY.type, type)) hidden.add(uid);
-    }
-  }
-  if (authorized !== undefined) {
-    for (const indexUid of valuesOf(dbs.taskIndex, FAMILY.index)) {
-      if (!authorized(indexUid)) for (const uid of idsOf(dbs.taskIndex, FAMILY.index, indexUid)) hidden.add(uid);
-    }
-  }
-  return without(matched, hidden);
+  const hidden = hiddenTaskUids(dbs, f, authorized);
+  return hidden === null ? matched : without(matched, hidden);
 }
 
 function allBatchUids(dbs: QueueDbs, processing: Processing | null): number[] {
@@ -317,6 +374,33 @@ function batchVisible(batch: Batch, hideGlobal: boolean, authorized: IndexAuthor
   return authorized === undefined || batch.indexes.length === 0 || batch.indexes.some(authorized);
 }
 
+/** Batches a caller does not see, by the rules of `batchVisible`, found through the batch index. */
+function hiddenBatchUids(
+  dbs: QueueDbs,
+  f: TaskFilter,
+  processing: Processing | null,
+  authorized: IndexAuthorizer | undefined,
+): Set<number> | null {
+  const hideGlobal = given(f.indexUids) !== undefined || authorized !== undefined;
+  if (!hideGlobal) return null;
+  const hidden = new Set<number>();
+  for (const type of TASK_TYPES) {
+    if (!isRelatedToOneIndex(type)) for (const uid of idsOf(dbs.batchIndex, FAMILY.type, type)) hidden.add(uid);
+  }
+  if (authorized !== undefined) {
+    const allowed = new Set<number>();
+    const forbidden: number[] = [];
+    for (const indexUid of valuesOf(dbs.batchIndex, FAMILY.index)) {
+      const ids = idsOf(dbs.batchIndex, FAMILY.index, indexUid);
+      if (authorized(indexUid)) for (const uid of ids) allowed.add(uid);
+      else forbidden.push(...ids);
+    }
+    for (const uid of forbidden) if (!allowed.has(uid)) hidden.add(uid);
+  }
+  if (processing !== null && !batchVisible(processing.batch, hideGlobal, authorized)) hidden.add(processing.batch.uid);
+  return hidden;
+}
+
 export function pageBatches(
   dbs: QueueDbs,
   q: TaskQuery,
@@ -325,33 +409,50 @@ export function pageBatches(
   authorized?: IndexAuthorizer,
 ): Page<Batch> {
   const limit = q.limit ?? DEFAULT_LIMIT;
-  const matched = matchBatchUids(dbs, q, processing, getTask);
+  const hidden = hiddenBatchUids(dbs, q, processing, authorized);
+  const ascending = q.reverse ?? false;
   let total: number;
   let uids: number[];
-  if (matched === null) {
-    // Unfiltered: walk the batch table from the cursor, and slot the running batch in.
-    const stored = [...dbs.batches.getKeys({ start: q.from, reverse: !(q.reverse ?? false), limit: limit + 1 })];
-    const runningUid = processing?.batch.uid;
-    const runningIsNew = runningUid !== undefined && !dbs.batches.doesExist(runningUid);
-    total = entryCount(dbs.batches) + (runningIsNew ? 1 : 0);
-    uids = runningUid === undefined ? stored : pageOf(sortedUnique([...stored, runningUid]), q, limit);
+  const range = processing === null ? singleBatchRange(q) : null;
+  if (range !== null) {
+    total = countOf(dbs.batchIndex, range.family, range.value);
+    uids = take(idsFrom(dbs.batchIndex, range.family, range.value, q.from, ascending), limit + 1, hidden);
   } else {
-    total = matched.length;
-    uids = pageOf(matched, q, limit);
+    const matched = matchBatchUids(dbs, q, processing, getTask);
+    if (matched !== null) {
+      total = matched.length;
+      uids = pageOfSorted(matched, q, limit + 1, hidden);
+    } else {
+      // Unfiltered: walk the batch table from the cursor, and slot the running batch in.
+      const runningUid = processing?.batch.uid;
+      const runningIsNew = runningUid !== undefined && !dbs.batches.doesExist(runningUid);
+      total = entryCount(dbs.batches) + (runningIsNew ? 1 : 0);
+      const stored = take(dbs.batches.getKeys({ start: q.from, reverse: !ascending }), limit + 1, hidden);
+      uids = runningUid === undefined ? stored : pageOfSorted(sortedUnique([...stored, runningUid]), q, limit + 1, hidden);
+    }
   }
-  const hideGlobal = given(q.indexUids) !== undefined || authorized !== undefined;
-  const items = uids
-    .map((uid) => (uid === processing?.batch.uid ? processing.batch : dbs.batches.get(uid)!))
-    .filter((batch) => batchVisible(batch, hideGlobal, authorized));
+  const items = uids.map((uid) => (uid === processing?.batch.uid ? runningBatch(processing) : dbs.batches.get(uid)!));
   return envelope(items, total, limit);
+}
+
+/** `singleRange` for batches, whose index knows statuses, types and indexes (never enqueued or processing). */
+function singleBatchRange(f: TaskFilter): { family: string; value: string | number } | null {
+  if (given(f.batchUids) !== undefined || given(f.canceledBy) !== undefined) return null;
+  const range = singleRange(f, null);
+  if (range === null || (range.family === FAMILY.status && (range.value === 'enqueued' || range.value === 'processing'))) {
+    return null;
+  }
+  return range;
 }
 
 /** Whether a single task is shown to a caller (`GET /tasks/{uid}`). */
 export function isTaskVisible(task: Task, authorized?: IndexAuthorizer): boolean {
-  return taskVisible(task, authorized !== undefined, authorized);
+  if (authorized === undefined) return true;
+  return isRelatedToOneIndex(taskTypeOf(task.kind)) && indexesOf(task.kind).every(authorized);
 }
 
-/** Whether a single batch is shown to a caller (`GET /batches/{uid}`). */
-export function isBatchVisible(batch: Batch, authorized?: IndexAuthorizer): boolean {
-  return batchVisible(batch, authorized !== undefined, authorized);
+/** A single batch as a caller sees it (`GET /batches/{uid}`), or undefined. */
+export function visibleBatch(batch: Batch | undefined, processing: Processing | null, authorized?: IndexAuthorizer): Batch | undefined {
+  if (batch === undefined || !batchVisible(batch, authorized !== undefined, authorized)) return undefined;
+  return processing !== null && batch.uid === processing.batch.uid ? runningBatch(processing) : batch;
 }

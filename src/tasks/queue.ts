@@ -20,6 +20,7 @@
  * - only finished tasks are ever deleted; a batch left without tasks is deleted with them.
  */
 import type { Database, RootDatabase } from 'lmdb';
+import { ApiError } from '../errors/api-error.js';
 import { INSTANCE_DBS } from '../store/dbs.js';
 import type { InstanceStore } from '../store/env.js';
 import {
@@ -27,15 +28,17 @@ import {
   isFinished,
   renameIndexes,
   type Batch,
-  type BatchProgress,
+  type IndexSwap,
   type Task,
+  type TaskDetails,
   type TaskKind,
 } from '../types/task.js';
 import { nowNs } from './dates.js';
+import type { Progress } from './progress.js';
 import { defaultDetails } from './details.js';
 import { FAMILY, batchKeys, hasAny, idsOf, reindex, taskKeys, type IndexDb } from './index-keys.js';
+import { intersect } from './uid-sets.js';
 import {
-  isBatchVisible,
   isTaskVisible,
   pageBatches,
   pageTasks,
@@ -47,6 +50,7 @@ import {
   type QueueDbs,
   type TaskFilter,
   type TaskQuery,
+  visibleBatch,
 } from './query.js';
 import { sortedUnique } from './uid-sets.js';
 
@@ -63,6 +67,19 @@ export interface SchedulingSnapshot {
   tasks: Task[];
   /** enqueued tasks in the whole queue */
   enqueuedCount: number;
+}
+
+/** Share of the map above which only cancelations and deletions are accepted. */
+const TASK_STORE_LIMIT_PERCENT = 40;
+
+/** Bytes of the pages a database's B-tree occupies (free pages excluded). */
+function treeBytes(db: Database<unknown, never> | Database<never, never>): number {
+  const stats = db.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
+  return (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages) * stats.pageSize;
+}
+
+function renameSwaps(swaps: readonly IndexSwap[], rename: (uid: string) => string): IndexSwap[] {
+  return swaps.map((swap) => ({ ...swap, indexes: [rename(swap.indexes[0]), rename(swap.indexes[1])] }));
 }
 
 /** Types the scheduler takes before any index task (tasks-batches.md §9.1). */
@@ -112,6 +129,7 @@ export class TaskQueue {
    * such uids are dropped from its frozen set and `matchedTasks` counts what remains.
    */
   register(input: TaskInput): Task {
+    this.checkSpace(input.kind);
     return this.root.transactionSync(() => {
       const uid = this.nextTaskUid();
       let kind = input.kind;
@@ -135,6 +153,24 @@ export class TaskQueue {
       reindex(this.dbs.taskIndex, [], taskKeys(task));
       return task;
     });
+  }
+
+  /**
+   * Meilisearch's task-store guard: past 40 % of the map, new tasks are refused (422) so that the
+   * store never fills up; only a cancelation or deletion that targets tasks still gets in, since
+   * that is how space is freed. Used space counts the pages of the queue's trees, so that it
+   * shrinks again when tasks are deleted.
+   */
+  private checkSpace(kind: TaskKind): void {
+    if ((kind.name === 'taskCancelation' || kind.name === 'taskDeletion') && kind.tasks.length > 0) return;
+    const { mapSize } = this.root.getStats() as { mapSize: number };
+    const used = Object.values(this.dbs).reduce((sum, db) => sum + treeBytes(db), 0);
+    if (used * 100 > mapSize * TASK_STORE_LIMIT_PERCENT) {
+      throw new ApiError(
+        'no_space_left_on_device',
+        'Meilisearch cannot receive write operations because the limit of the task database has been reached. Please delete tasks to continue performing write operations.',
+      );
+    }
   }
 
   /** Stores a new version of an existing task and moves its index entries. */
@@ -161,7 +197,10 @@ export class TaskQueue {
       for (const uid of uids) {
         if (uid >= beforeUid) continue;
         const task = this.dbs.tasks.get(uid)!;
-        this.update({ ...task, kind: renameIndexes(task.kind, rename) });
+        // A swap's details name its indexes too, and follow them as Meilisearch's do.
+        const details: TaskDetails | null =
+          task.details?.kind === 'indexSwap' ? { ...task.details, swaps: renameSwaps(task.details.swaps, rename) } : task.details;
+        this.update({ ...task, kind: renameIndexes(task.kind, rename), details });
       }
     });
   }
@@ -176,11 +215,18 @@ export class TaskQueue {
     });
   }
 
-  /** Stores a finished batch and its tasks together (see batch-record.ts `finishBatch`). */
-  commitBatch(batch: Batch, tasks: readonly Task[]): void {
+  /**
+   * Stores a finished batch and its tasks together (see batch-record.ts `finishBatch`). With the
+   * batch's progress, the writes are counted as its last step and the batch keeps its trace.
+   */
+  commitBatch(batch: Batch, tasks: readonly Task[], progress?: Progress): void {
     this.root.transactionSync(() => {
-      for (const task of tasks) this.update(task);
-      this.writeBatch(batch);
+      const written = progress?.count('task', tasks.length);
+      for (const task of tasks) {
+        this.update(task);
+        written?.();
+      }
+      this.writeBatch(progress === undefined ? batch : { ...batch, stats: { ...batch.stats, progressTrace: progress.trace() } });
     });
   }
 
@@ -223,12 +269,6 @@ export class TaskQueue {
     return this.running;
   }
 
-  /** Updates the progress shown by the running batch. */
-  setProgress(progress: BatchProgress): void {
-    if (this.running === null) return;
-    this.running = { ...this.running, batch: { ...this.running.batch, progress } };
-  }
-
   /** A task as the API shows it (the running batch's tasks as `processing`), or undefined. */
   get(uid: number, authorized?: IndexAuthorizer): Task | undefined {
     const stored = this.dbs.tasks.get(uid);
@@ -240,7 +280,7 @@ export class TaskQueue {
   /** A stored batch, or the running one, or undefined. */
   getBatch(uid: number, authorized?: IndexAuthorizer): Batch | undefined {
     const batch = this.running?.batch.uid === uid ? this.running.batch : this.dbs.batches.get(uid);
-    return batch !== undefined && isBatchVisible(batch, authorized) ? batch : undefined;
+    return visibleBatch(batch, this.running, authorized);
   }
 
   /** `GET /tasks`: one page, newest first unless `reverse`. */
@@ -256,6 +296,18 @@ export class TaskQueue {
   /** Every task uid a cancel/delete request targets (its frozen `tasks` set), ascending. */
   matchUids(filter: TaskFilter, authorized?: IndexAuthorizer): number[] {
     return selectTaskUids(this.dbs, filter, this.running, authorized);
+  }
+
+  /** The update files that enqueued tasks still need (every other file is garbage at start-up). */
+  enqueuedContentFiles(): Set<string> {
+    const index = this.dbs.taskIndex;
+    const files = new Set<string>();
+    const additions = intersect([idsOf(index, FAMILY.type, 'documentAdditionOrUpdate'), idsOf(index, FAMILY.status, 'enqueued')]);
+    for (const uid of additions) {
+      const { kind } = this.dbs.tasks.get(uid)!;
+      if (kind.name === 'documentAdditionOrUpdate') files.add(kind.contentFile);
+    }
+    return files;
   }
 
   /** The stored uids of the tasks of a batch, ascending. */

@@ -14,7 +14,10 @@ export const statsRoutes = [
   defineRoute({
     route: 'GET /stats',
     query: parseStatsQuery,
-    handler: (ctx, deps) => instanceStatsView(deps.stats.instance((uid) => ctx.caller.canSeeIndex(uid)), ctx.query.sizeFormat ?? 'raw'),
+    handler: (ctx, deps) => {
+      const stats = deps.stats.instance((uid) => ctx.caller.canSeeIndex(uid), ctx.query.showInternalDatabaseSizes ?? false);
+      return instanceStatsView(stats, ctx.query.sizeFormat ?? 'raw');
+    },
   }),
   defineRoute({
     route: 'GET /indexes/:indexUid/stats',
@@ -23,7 +26,7 @@ export const statsRoutes = [
       const uid = validateIndexUid(ctx.params.indexUid!);
       const record = deps.indexes.get(uid);
       if (record === undefined) throw indexNotFound(uid);
-      return indexStatsView(deps.stats.index(record), ctx.query.sizeFormat ?? 'raw');
+      return indexStatsView(deps.stats.index(record, ctx.query.showInternalDatabaseSizes ?? false), ctx.query.sizeFormat ?? 'raw');
     },
   }),
 ];

@@ -17,9 +17,9 @@ import {
   type ParsedQuery,
 } from '../validation/index.js';
 
-const FILTER_SPEC = {
-  uids: { parse: starOrList(parseU32), code: 'invalid_task_uids' },
-  batchUids: { parse: starOrList(parseU32), code: 'invalid_batch_uids' },
+const uids = { parse: starOrList(parseU32), code: 'invalid_task_uids' } as const;
+const batchUids = { parse: starOrList(parseU32), code: 'invalid_batch_uids' } as const;
+const LATER_FILTERS = {
   canceledBy: { parse: starOrList(parseU32), code: 'invalid_task_canceled_by' },
   types: { parse: starOrList(parseTaskType), code: 'invalid_task_types' },
   statuses: { parse: starOrList(parseTaskStatus), code: 'invalid_task_statuses' },
@@ -32,11 +32,17 @@ const FILTER_SPEC = {
   beforeFinishedAt: { parse: starOr(parseTaskDate('before')), code: 'invalid_task_before_finished_at' },
 } as const;
 
+// The key order is the order of the "Unknown parameter" lists, which differs between the two
+// Meilisearch query structs: `uids, batchUids` for cancel/delete, `batchUids, uids` for listing.
+const FILTER_SPEC = { uids, batchUids, ...LATER_FILTERS } as const;
+
 const LIST_SPEC = {
   limit: { parse: parsePositiveInteger, code: 'invalid_task_limit' },
   from: { parse: parseU32, code: 'invalid_task_from' },
   reverse: { parse: parseBoolean, code: 'invalid_task_reverse' },
-  ...FILTER_SPEC,
+  batchUids,
+  uids,
+  ...LATER_FILTERS,
 } as const;
 
 const FILTER_NAMES = Object.keys(FILTER_SPEC) as (keyof typeof FILTER_SPEC)[];

@@ -25,6 +25,13 @@ export function indexStatsView(stats: IndexStats, format: SizeFormat) {
     rawDocumentDbSize: size(stats.rawDocumentDbSize, format),
     avgDocumentSize: size(stats.avgDocumentSize, format),
     isIndexing: stats.isIndexing,
+    ...(stats.internalDatabaseSizes === undefined
+      ? {}
+      : {
+          internalDatabaseSizes: Object.fromEntries(
+            Object.entries(stats.internalDatabaseSizes).map(([name, bytes]) => [name, size(bytes, format)]),
+          ),
+        }),
     numberOfEmbeddings: stats.numberOfEmbeddings,
     numberOfEmbeddedDocuments: stats.numberOfEmbeddedDocuments,
     fieldDistribution: stats.fieldDistribution,

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { finishBatch, openBatch } from '../../../src/tasks/batch-record.js';
 import { nextBatch } from '../../../src/tasks/autobatcher.js';
+import { Progress } from '../../../src/tasks/progress.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
 import { parseTaskDate } from '../../../src/http/validation/task-filter-values.js';
 import type { TaskQuery } from '../../../src/tasks/query.js';
@@ -344,11 +345,20 @@ describe('the running batch', () => {
     expect(uidsOf({ beforeFinishedAt: 10_000n * S })).toEqual([]);
   });
 
-  it('is listed among the batches with its progress until it is committed', () => {
-    queue.setProgress({ steps: [{ currentStep: 'processing tasks', finished: 0, total: 2 }], percentage: 0 });
+  it('is listed among the batches with its live progress until it is committed', () => {
+    const running = queue.processing!;
+    const progress = new Progress();
+    progress.enter('batch', 'processing tasks');
+    queue.setProcessing({ ...running, progress });
+    expect(queue.getBatch(batchUid)?.progress).toEqual({ steps: [{ currentStep: 'processing tasks', finished: 0, total: 2 }], percentage: 0 });
+    progress.enter('batch', 'writing tasks to disk');
+    expect(queue.queryBatches({}).results[0]?.progress).toEqual({
+      steps: [{ currentStep: 'writing tasks to disk', finished: 1, total: 2 }],
+      percentage: 50,
+    });
     expect(queue.getBatch(batchUid)).toMatchObject({
       uid: batchUid,
-      progress: { percentage: 0 },
+      progress: { percentage: 50 },
       stats: { totalNbTasks: 2, status: { processing: 2 } },
       finishedAt: null,
     });
@@ -425,8 +435,11 @@ describe('API key restrictions', () => {
     expect(page.total).toBe(5);
   });
 
-  it('applies the exclusions to the fetched page, like Meilisearch', () => {
-    expect(queue.query({ limit: 2 }, onlyA)).toMatchObject({ results: [{ uid: 4 }], next: null });
+  it('applies the exclusions before paging, like Meilisearch, so pages are full and next skips hidden tasks', () => {
+    expect(queue.query({ limit: 1 }, onlyA)).toMatchObject({ results: [{ uid: 4 }], total: 5, next: 0 });
+    expect(queue.query({ limit: 1, from: 3 }, onlyA)).toMatchObject({ results: [{ uid: 0 }], next: null });
+    expect(queue.query({ limit: 1, reverse: true, from: 1 }, onlyA)).toMatchObject({ results: [{ uid: 4 }], next: null });
+    expect(queue.query({ limit: 1, statuses: ['enqueued'] }, onlyA)).toMatchObject({ results: [{ uid: 4 }], total: 5, next: 0 });
   });
 
   it('hides single tasks the key may not see', () => {

@@ -1,0 +1,132 @@
+/**
+ * The progress of the running batch (Meilisearch's `Progress`): a stack of steps from which the
+ * batch shows `progress` while it runs and records `stats.progressTrace` once finished
+ * (tasks-batches.md §7, §9.5).
+ *
+ * Every step belongs to a family (Meilisearch's step type). Entering a step of a family already on
+ * the stack closes that step and everything nested in it, then opens the new one; a step of
+ * another family nests inside the current one. Closing a step records its duration under its full
+ * path (`processing tasks > creating the index`); durations of a path seen twice add up.
+ *
+ * Used on the main thread only: the scheduler creates one per batch, processors enter their steps.
+ */
+import type { BatchProgress } from '../types/task.js';
+
+/** Step families and their steps, in Meilisearch's enum order (`finished` is the step's position). */
+export const STEPS = {
+  batch: ['processing tasks', 'writing tasks to disk'],
+  createIndex: ['creating the index'],
+  updateIndex: ['updating the index'],
+  deleteIndex: ['deleting the index'],
+  swap: ['ensuring correctness of the swap', 'swapping the indexes'],
+  swapPair: [] as string[],
+  swapInner: ['retrieve the tasks', 'update the tasks', 'update the indexes metadata'],
+  taskCancelation: ['retrieving tasks', 'updating tasks'],
+  taskDeletion: ['deleting tasks date time', 'deleting tasks metadata', 'deleting tasks', 'deleting batches'],
+} as const;
+
+export type StepFamily = keyof typeof STEPS;
+
+/** Counter families: a unit name counted up to a total (`task`, `batch`, `document`...). */
+export type CounterUnit = 'task' | 'batch' | 'document' | 'update file';
+
+interface OpenStep {
+  family: string;
+  name: string;
+  finished: () => number;
+  total: number;
+  startedAt: bigint;
+}
+
+export class Progress {
+  private readonly steps: OpenStep[] = [];
+  private readonly durations: [string, bigint][] = [];
+
+  constructor(private readonly clock: () => bigint = process.hrtime.bigint) {}
+
+  /** Enters a named step of a family (its position in `STEPS` is its `finished` count). */
+  enter<F extends StepFamily>(family: F, name: (typeof STEPS)[F][number]): void {
+    const names = STEPS[family] as readonly string[];
+    const position = names.indexOf(name);
+    this.push({ family, name, finished: () => position, total: names.length });
+  }
+
+  /** Enters a step whose name varies (`swapping index a and b`), at `finished` of `total`. */
+  enterNamed(family: StepFamily, name: string, finished: number, total: number): void {
+    this.push({ family, name, finished: () => finished, total });
+  }
+
+  /** Enters a counted step (`task` 3 of 10); the returned function counts one more. */
+  count(unit: CounterUnit, total: number): () => void {
+    let done = 0;
+    this.push({ family: `counter:${unit}`, name: unit, finished: () => done, total });
+    return () => {
+      done += 1;
+    };
+  }
+
+  /** What `GET /batches` shows while the batch runs. */
+  view(): BatchProgress {
+    // Meilisearch computes the percentage in f32: Σ finished_i / (total_1 × … × total_i), × 100.
+    let percentage = 0;
+    let factors = 1;
+    for (const step of this.steps) {
+      factors = Math.fround(factors * step.total);
+      percentage = Math.fround(percentage + Math.fround(step.finished() / factors));
+    }
+    return {
+      steps: this.steps.map((step) => ({ currentStep: step.name, finished: step.finished(), total: step.total })),
+      percentage: shortestF32(Math.fround(percentage * 100)),
+    };
+  }
+
+  /** `stats.progressTrace`: every step path with the time spent in it, open steps counted until now. */
+  trace(): Record<string, string> {
+    const durations = [...this.durations];
+    this.close(0, durations);
+    const summed = new Map<string, bigint>();
+    for (const [path, ns] of durations) summed.set(path, (summed.get(path) ?? 0n) + ns);
+    return Object.fromEntries([...summed].map(([path, ns]) => [path, formatStepDuration(ns)]));
+  }
+
+  private push(step: Omit<OpenStep, 'startedAt'>): void {
+    const existing = this.steps.findIndex((open) => open.family === step.family);
+    if (existing !== -1) {
+      this.close(existing, this.durations);
+      this.steps.length = existing;
+    }
+    this.steps.push({ ...step, startedAt: this.clock() });
+  }
+
+  /** Records the durations of the steps from `from` up, innermost first, as Meilisearch does. */
+  private close(from: number, into: [string, bigint][]): void {
+    const now = this.clock();
+    for (let i = this.steps.length - 1; i >= from; i--) {
+      const path = this.steps.slice(0, i + 1).map((step) => step.name).join(' > ');
+      into.push([path, now - this.steps[i]!.startedAt]);
+    }
+  }
+}
+
+/** The shortest decimal that reads back as the same f32, as serde prints an f32 (`30.000002`). */
+function shortestF32(value: number): number {
+  for (let digits = 1; digits < 10; digits++) {
+    const candidate = Number(value.toPrecision(digits));
+    if (Math.fround(candidate) === value) return candidate;
+  }
+  return value;
+}
+
+const UNITS: [bigint, string][] = [
+  [1_000_000_000n, 's'],
+  [1_000_000n, 'ms'],
+  [1_000n, 'µs'],
+  [1n, 'ns'],
+];
+
+/** Rust's `format!("{:.2?}", duration)`: `1.20s`, `12.35ms`, `350.00µs`, `500.00ns` (half rounded up). */
+export function formatStepDuration(ns: bigint): string {
+  const [unit, suffix] = UNITS.find(([size]) => ns >= size) ?? UNITS[UNITS.length - 1]!;
+  const hundredths = (ns * 200n + unit) / (2n * unit);
+  return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}${suffix}`;
+}
