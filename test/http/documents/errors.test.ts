@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ args: ['--http-payload-size-limit', '1 KiB'] });
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+const error = (code: string, message: string, type = 'invalid_request') => ({
+  message,
+  code,
+  type,
+  link: `https://docs.meilisearch.com/errors#${code}`,
+});
+
+async function send(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
+  // A Buffer body, so fetch adds no Content-Type of its own.
+  const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : Buffer.from(body) });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+}
+
+const ACCEPTED = 'Accepted values for the Content-Type header are: `application/json`, `application/x-ndjson`, `text/csv`';
+
+describe('document route errors', () => {
+  it('rejects an invalid index uid in the path', async () => {
+    const res = await send('POST', '/indexes/bad%20uid/documents', '[]', { 'content-type': 'application/json' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'invalid_index_uid' });
+  });
+
+  it('answers missing_content_type and invalid_content_type with the document formats', async () => {
+    expect(await send('POST', '/indexes/a/documents', '[]')).toEqual({
+      status: 415,
+      body: error('missing_content_type', `A Content-Type header is missing. ${ACCEPTED}`),
+    });
+    expect(await send('POST', '/indexes/a/documents', '[]', { 'content-type': 'text/plain' })).toEqual({
+      status: 415,
+      body: error('invalid_content_type', `The Content-Type \`text/plain\` is invalid. ${ACCEPTED}`),
+    });
+  });
+
+  it('refuses a csv delimiter with JSON and a delimiter that is not one ASCII character', async () => {
+    expect(await send('POST', '/indexes/a/documents?csvDelimiter=%3B', '[]', { 'content-type': 'application/json' })).toEqual({
+      status: 415,
+      body: error(
+        'invalid_content_type',
+        'The Content-Type `application/json` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type `text/csv`.',
+      ),
+    });
+    expect(await send('POST', '/indexes/a/documents?csvDelimiter=ab', 'a\n', { 'content-type': 'text/csv' })).toEqual({
+      status: 400,
+      body: error(
+        'invalid_document_csv_delimiter',
+        'Invalid value in parameter `csvDelimiter`: expected a string of one character, but found the following string of 2 characters: `ab`',
+      ),
+    });
+  });
+
+  it('answers missing_payload per format and malformed_payload for bad JSON', async () => {
+    expect(await send('POST', '/indexes/a/documents', '', { 'content-type': 'application/x-ndjson' })).toEqual({
+      status: 400,
+      body: error('missing_payload', 'A ndjson payload is missing.'),
+    });
+    const bad = await send('POST', '/indexes/a/documents', '[{"id": 1,}]', { 'content-type': 'application/json' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'malformed_payload' });
+    expect((bad.body as { message: string }).message).toMatch(/^The `json` payload provided is malformed\. `Couldn't serialize document value: /);
+  });
+
+  it('answers payload_too_large past the limit', async () => {
+    const big = JSON.stringify([{ id: 1, pad: 'x'.repeat(2000) }]);
+    expect(await send('POST', '/indexes/a/documents', big, { 'content-type': 'application/json' })).toEqual({
+      status: 413,
+      body: error('payload_too_large', 'The provided payload reached the size limit. The maximum accepted payload size is 1 KiB.'),
+    });
+  });
+
+  it('rejects bad query parameters of the list route with their own codes', async () => {
+    await send('POST', '/indexes/listed/documents', '[{"id":1}]', { 'content-type': 'application/json' });
+    expect(await send('GET', '/indexes/listed/documents?limit=-1')).toEqual({
+      status: 400,
+      body: error('invalid_document_limit', 'Invalid value in parameter `limit`: could not parse `-1` as a positive integer'),
+    });
+    expect((await send('GET', '/indexes/listed/documents?doggo=1')).body).toMatchObject({ code: 'bad_request' });
+    expect(await send('GET', '/indexes/listed/documents?ids=1,illegal%2Fdocid')).toEqual({
+      status: 400,
+      body: error(
+        'invalid_document_ids',
+        'In `.ids[1]`: Document identifier `"illegal/docid"` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.',
+      ),
+    });
+  });
+
+  it('rejects a fetch body with wrong types and unknown fields', async () => {
+    const json = { 'content-type': 'application/json' };
+    expect((await send('POST', '/indexes/listed/documents/fetch', '{"limit": "x"}', json)).body).toMatchObject({ code: 'invalid_document_limit' });
+    expect((await send('POST', '/indexes/listed/documents/fetch', '{"doggo": 1}', json)).body).toMatchObject({ code: 'bad_request' });
+  });
+
+  it('rejects a delete-batch body that is not an array', async () => {
+    expect(await send('POST', '/indexes/listed/documents/delete-batch', '"doggo"', { 'content-type': 'application/json' })).toEqual({
+      status: 400,
+      body: error('bad_request', 'Json deserialize error: invalid type: string "doggo", expected a sequence at line 1 column 7'),
+    });
+  });
+});
