@@ -11,6 +11,7 @@ import { KeyStore } from './auth/key-store.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
 import { IndexEnvs } from './engine/index-env.js';
 import { IndexRegistry } from './indexes/registry.js';
+import { LogHub } from './logs/log-hub.js';
 import { StatsService } from './indexes/stats.js';
 import { openInstanceStore, StoreVersionError } from './store/env.js';
 import { UpdateFiles } from './store/update-files.js';
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
   if (config.experimentalEnableLogsRoute) forcedFeatures.push('logsRoute');
   if (config.experimentalContainsFilter) forcedFeatures.push('containsFilter');
   const keys = new KeyStore(store, config.masterKey);
+  const logs = new LogHub(config.logLevel);
   const queue = new TaskQueue(store);
   const indexes = new IndexRegistry(store);
   const indexEnvs = new IndexEnvs(config.dbPath);
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
     updateFiles,
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
-    log: (message, err) => process.stderr.write(`${message}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`),
+    log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
   });
   const indexing = (): ReadonlySet<string> => {
     const running = queue.processing;
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
     stats: new StatsService(store, indexes, indexEnvs, indexing),
     indexEnvs,
     updateFiles,
+    logs,
     healthy: () => true,
   });
   await app.listen({ host: config.host, port: config.port });

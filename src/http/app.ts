@@ -5,7 +5,7 @@
  */
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
 import { registerRoutes } from './route.js';
@@ -14,6 +14,7 @@ import { documentRoutes } from './routes/documents.js';
 import { experimentalFeatureRoutes } from './routes/experimental-features.js';
 import { healthRoutes } from './routes/health.js';
 import { indexRoutes } from './routes/indexes.js';
+import { logRoutes } from './routes/logs.js';
 import { keyRoutes } from './routes/keys.js';
 import { statsRoutes } from './routes/stats.js';
 import { swapIndexesRoutes } from './routes/swap-indexes.js';
@@ -24,9 +25,8 @@ const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.config.logLevel === 'OFF' ? false : { level: deps.config.logLevel === 'TRACE' ? 'trace' : deps.config.logLevel.toLowerCase() },
-    // One line per request only when debugging: at INFO it would dominate the log and the CPU.
-    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'DEBUG' && deps.config.logLevel !== 'TRACE' }),
+    loggerInstance: deps.logs.logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: () => !deps.logs.wantsRequestLogs() }),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     exposeHeadRoutes: false,
     // Bodies are read by the routes themselves (decoding, limit counted after decompression).
@@ -64,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...batchRoutes,
     ...keyRoutes,
     ...documentRoutes,
+    ...logRoutes,
   ]);
   installErrorHandlers(app, paths);
   return app;

@@ -8,6 +8,7 @@ import type { Config } from '../config/index.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
+import type { LogHub } from '../logs/log-hub.js';
 import type { StatsService } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
@@ -29,6 +30,7 @@ export interface AppDeps {
   stats: StatsService;
   indexEnvs: IndexEnvs;
   updateFiles: UpdateFiles;
+  logs: LogHub;
   /** Health of the process: `false` once a fatal storage error requires a restart. */
   healthy: () => boolean;
 }

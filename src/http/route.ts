@@ -33,6 +33,8 @@ export interface RouteSpec<Q = undefined, B = undefined> {
   body?: ((value: unknown) => B) | 'stream';
   /** Success status; 200 unless given. */
   status?: number;
+  /** false for endless streamed bodies, which response compression would hold back */
+  compress?: false;
   handler: (ctx: RouteContext<Q, B>, deps: AppDeps) => unknown;
 }
 
@@ -73,6 +75,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: reado
       method: method as 'GET',
       url,
       config: { decompress: false },
+      ...(spec.compress === false ? { compress: false as const } : {}),
       onRequest: async (request) => {
         const index = (request.params as { indexUid?: string }).indexUid;
         const caller = actions === null ? UNRESTRICTED : await deps.authenticator.authenticate(request.headers.authorization, actions, index);

@@ -1,0 +1,122 @@
+/**
+ * Where every log record goes: the server's pino logger writes JSON lines here, and the hub
+ * forwards each record to standard error (if the stderr filter passes it) and to the one live
+ * `/logs/stream` subscriber (if its filter passes it). The logger's own level follows the most
+ * verbose consumer, so records nobody wants are never serialised.
+ */
+import { Writable } from 'node:stream';
+import pino, { type Logger } from 'pino';
+import { ApiError } from '../errors/api-error.js';
+import { LEVEL_RANK, accepts, lowestRank, parseTarget, type LogFilter } from './targets.js';
+
+export type StreamMode = 'human' | 'json' | 'profile';
+
+interface Subscriber {
+  filter: LogFilter;
+  mode: StreamMode;
+  write: (chunk: string) => void;
+  close: () => void;
+}
+
+const RANK_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'ERROR' };
+const PINO_LEVELS: [number, string][] = [
+  [LEVEL_RANK.trace, 'trace'],
+  [LEVEL_RANK.debug, 'debug'],
+  [LEVEL_RANK.info, 'info'],
+  [LEVEL_RANK.warn, 'warn'],
+  [LEVEL_RANK.error, 'error'],
+];
+
+interface Record_ {
+  level: number;
+  time: number;
+  msg?: string;
+  target?: string;
+  [key: string]: unknown;
+}
+
+function humanLine(record: Record_): string {
+  const { level, time, msg, target, pid: _pid, hostname: _host, ...fields } = record;
+  const extra = Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(fields)}`;
+  return `${new Date(time).toISOString()} ${(RANK_NAMES[level] ?? 'INFO').padStart(5)} ${target ?? 'quarry'}: ${msg ?? ''}${extra}\n`;
+}
+
+export class LogHub {
+  private stderrFilter: LogFilter;
+  private subscriber: Subscriber | null = null;
+  readonly logger: Logger;
+
+  constructor(initialLevel: string) {
+    this.stderrFilter = parseTarget(initialLevel.toLowerCase());
+    const hub = this;
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        hub.dispatch(chunk.toString());
+        done();
+      },
+    });
+    this.logger = pino({ level: 'info', base: { target: 'quarry' } }, destination);
+    this.adjustLevel();
+  }
+
+  private dispatch(text: string): void {
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      let record: Record_;
+      try {
+        record = JSON.parse(line) as Record_;
+      } catch {
+        continue;
+      }
+      const target = record.target ?? 'quarry';
+      if (accepts(this.stderrFilter, target, record.level)) process.stderr.write(humanLine(record));
+      const sub = this.subscriber;
+      if (sub !== null && accepts(sub.filter, target, record.level)) {
+        // profile entries are written back to back, without separators
+        sub.write(sub.mode === 'human' ? humanLine(record) : sub.mode === 'json' ? `${line}\n` : line);
+      }
+    }
+  }
+
+  private adjustLevel(): void {
+    const ranks = [lowestRank(this.stderrFilter)];
+    if (this.subscriber !== null) ranks.push(lowestRank(this.subscriber.filter));
+    const lowest = Math.min(...ranks);
+    const level = PINO_LEVELS.find(([rank]) => rank >= lowest)?.[1] ?? 'silent';
+    this.logger.level = lowest >= LEVEL_RANK.off ? 'silent' : level;
+  }
+
+  /** Per-request lines cost a lot at high rates: emit them only for a live stream or a debugging stderr. */
+  wantsRequestLogs(): boolean {
+    return this.subscriber !== null || lowestRank(this.stderrFilter) <= LEVEL_RANK.debug;
+  }
+
+  /** `POST /logs/stderr`. */
+  setStderrFilter(filter: LogFilter): void {
+    this.stderrFilter = filter;
+    this.adjustLevel();
+  }
+
+  /** `POST /logs/stream`: claims the single slot or throws `bad_request`. */
+  subscribe(filter: LogFilter, mode: StreamMode, write: (chunk: string) => void, close: () => void): () => void {
+    if (this.subscriber !== null) {
+      throw new ApiError('bad_request', 'The `/logs/stream` route is currently in use by someone else.');
+    }
+    const subscriber: Subscriber = { filter, mode, write, close };
+    this.subscriber = subscriber;
+    this.adjustLevel();
+    return () => {
+      if (this.subscriber !== subscriber) return;
+      this.subscriber = null;
+      this.adjustLevel();
+    };
+  }
+
+  /** `DELETE /logs/stream`: ends the live stream, if any. */
+  closeStream(): void {
+    const sub = this.subscriber;
+    this.subscriber = null;
+    this.adjustLevel();
+    sub?.close();
+  }
+}

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+const json = { 'content-type': 'application/json' };
+async function send(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, { method, headers: body === undefined ? {} : json, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? null : (JSON.parse(text) as Record<string, unknown>) };
+}
+
+describe('logs routes', () => {
+  it('refuse to work until the logsRoute feature is on, after validating the body', async () => {
+    expect((await send('POST', '/logs/stream', { mode: 'tamo' })).body).toMatchObject({
+      code: 'bad_request',
+      message: 'Unknown value `tamo` at `.mode`: expected one of `human`, `json`, `profile`',
+    });
+    expect(await send('POST', '/logs/stderr', {})).toEqual({
+      status: 400,
+      body: {
+        message:
+          'Modifying logs through the `/logs/*` routes requires enabling the `logs route` experimental feature. See https://github.com/orgs/meilisearch/discussions/721',
+        code: 'feature_not_enabled',
+        type: 'invalid_request',
+        link: 'https://docs.meilisearch.com/errors#feature_not_enabled',
+      },
+    });
+  });
+
+  it('validate targets and profileMemory with Meilisearch messages', async () => {
+    expect((await send('POST', '/logs/stream', { target: '' })).body).toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/^Invalid value at `\.target`: Empty string is not a valid target\./),
+    });
+    expect((await send('POST', '/logs/stream', { target: 'a=b=c' })).body).toMatchObject({
+      message: "Invalid value at `.target`: invalid filter directive: too many '=' in filter directive, expected 0 or 1",
+    });
+    expect((await send('POST', '/logs/stream', { profileMemory: true })).body).toMatchObject({
+      code: 'invalid_settings_typo_tolerance',
+      message: 'Invalid value: `profile_memory` can only be used while profiling code and is not compatible with the Human mode.',
+    });
+  });
+
+  it('streams log lines to one subscriber at a time until DELETE closes the stream', async () => {
+    await send('PATCH', '/experimental-features', { logsRoute: true });
+    const stream = await fetch(`${server.url}/logs/stream`, { method: 'POST', headers: json, body: JSON.stringify({ target: 'info', mode: 'json' }) });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('x-accel-buffering')).toBe('no');
+    expect((await send('POST', '/logs/stream', {})).body).toMatchObject({
+      code: 'bad_request',
+      message: 'The `/logs/stream` route is currently in use by someone else.',
+    });
+    await send('GET', '/indexes');
+    expect((await send('DELETE', '/logs/stream')).status).toBe(204);
+    const lines = (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { msg: string; req?: { url: string } });
+    expect(lines.some((line) => line.req?.url === '/indexes')).toBe(true);
+    expect((await send('POST', '/logs/stderr', { target: 'warn' })).status).toBe(204);
+  });
+});
