@@ -1,0 +1,105 @@
+/**
+ * Quarry over HTTP: the real server process on loopback, documents sent as NDJSON batches
+ * (end-to-end indexing: payload, tasks, full index build), searches with one connection.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Dataset, Query } from '../datasets.js';
+import type { Engine } from './engine.js';
+
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function du(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? du(full) : statSync(full).blocks * 512;
+  }
+  return total;
+}
+
+/** Peak resident set of another process (Linux), in bytes. */
+export function peakRss(pid: number): number | null {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match === null ? null : Number(match[1]) * 1024;
+  } catch {
+    return null;
+  }
+}
+
+export function quarryHttp(): Engine & { serverPid(): number | undefined } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-quarry-'));
+  let child: ChildProcess | null = null;
+  let url = '';
+  const json = { 'content-type': 'application/json' };
+  const call = async (method: string, route: string, body?: string, contentType = 'application/json') => {
+    const res = await fetch(url + route, { method, headers: body === undefined ? {} : { 'content-type': contentType }, body });
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const waitTask = async (uid: number) => {
+    for (;;) {
+      const task = await call('GET', `/tasks/${uid}`);
+      if (task.status === 'succeeded') return;
+      if (task.status === 'failed') throw new Error(`task ${uid} failed: ${JSON.stringify(task.error)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return {
+    name: 'Quarry (HTTP)',
+    serverPid: () => child?.pid,
+    async index(dataset: Dataset) {
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      child = spawn(process.execPath, [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', path.join(dir, 'db'), '--log-level', 'WARN'], { stdio: 'ignore' });
+      for (;;) {
+        try {
+          if ((await fetch(`${url}/health`)).ok) break;
+        } catch {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      const settings = await call('PATCH', '/indexes/bench/settings', JSON.stringify({
+        searchableAttributes: dataset.searchable,
+        filterableAttributes: dataset.filterable,
+        sortableAttributes: dataset.sortable,
+      }));
+      if (typeof settings.taskUid === 'number') await waitTask(settings.taskUid);
+      let last = -1;
+      for (let start = 0; start < dataset.docs.length; start += 10_000) {
+        const chunk = dataset.docs.slice(start, start + 10_000).map((doc) => JSON.stringify(doc)).join('\n');
+        const task = await call('POST', '/indexes/bench/documents?primaryKey=id', chunk, 'application/x-ndjson');
+        last = task.taskUid as number;
+      }
+      await waitTask(last);
+    },
+    async search(query: Query) {
+      const res = await fetch(`${url}/indexes/bench/search`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ q: query.q, limit: 20, ...(query.meiliFilter === undefined ? {} : { filter: query.meiliFilter }) }),
+      });
+      const body = (await res.json()) as { hits?: unknown[] };
+      return body.hits?.length ?? 0;
+    },
+    diskBytes: () => du(path.join(dir, 'db')),
+    async close() {
+      child?.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
