@@ -22,3 +22,17 @@ export {
   TOKEN_START,
   TOKEN_STRING,
 } from './tokenize';
+export {
+  typoMatch,
+  FLAG_FIRST_CHAR,
+  FLAG_PREFIX,
+  FLAG_SKIP_EXACT,
+  MATCH_RECORD_U32,
+  QUERY_CHARS,
+  QUERY_FLAGS,
+  QUERY_FROM,
+  QUERY_LENGTH,
+  QUERY_MAX_TYPOS,
+  QUERY_RECORD_U32,
+  QUERY_TO,
+} from './typo';

@@ -16,11 +16,31 @@ export const INDEX_DBS = {
   documents: 'documents',
   /** external document id → internal docid */
   externalIds: 'external-ids',
+  /** facet key (field id · kind · value) → docids (engine/facets/store.ts) */
+  facetDocids: 'facet-docids',
+  /** internal docid → its `_geo` point, while geo is enabled (engine/facets/store.ts) */
+  geoPoints: 'geo-points',
+  /** normalised word → its posting: docids with per-document field mask and first position (engine/search/postings.ts) */
+  wordDocids: 'word-docids',
+  /** word prefix (1 to 3 characters) → the union posting of the words it starts (engine/search/postings.ts) */
+  prefixDocids: 'word-prefix-docids',
+  /** internal docid → its searchable words with fields and positions (engine/search/forward.ts) */
+  docWords: 'docid-words',
 } as const;
 
 export const INDEX_MAIN_KEYS = {
   nextDocid: 'next-docid',
   fieldDistribution: 'field-distribution',
+  /** facet field id → path (engine/facets/store.ts) */
+  facetFields: 'facet-fields',
+  /** every internal docid, as a DocSet (engine/facets/store.ts) */
+  documentsIds: 'documents-ids',
+  /** next word id to allocate (engine/search/word-index.ts) */
+  nextWordId: 'next-word-id',
+  /** searchable field paths in search-field-id order (engine/search/word-index.ts) */
+  searchFields: 'search-fields',
+  /** bumped whenever the set of indexed words changes, to reload the typo dictionary */
+  wordsVersion: 'words-version',
 } as const;
 
 export interface IndexEnv {
@@ -30,6 +50,11 @@ export interface IndexEnv {
   /** documents keep their keys in field-id order (msgpack preserves it) */
   readonly documents: Database<Record<string, unknown>, number>;
   readonly externalIds: Database<number, string>;
+  readonly facetDocids: Database<Buffer, Buffer>;
+  readonly geoPoints: Database<Buffer, number>;
+  readonly wordDocids: Database<Buffer, string>;
+  readonly prefixDocids: Database<Buffer, string>;
+  readonly docWords: Database<Buffer, number>;
 }
 
 export class IndexEnvs {
@@ -59,6 +84,11 @@ export class IndexEnvs {
         main: root.openDB<unknown, string>({ name: INDEX_DBS.main }),
         documents: root.openDB<Record<string, unknown>, number>({ name: INDEX_DBS.documents, keyEncoding: 'uint32' }),
         externalIds: root.openDB<number, string>({ name: INDEX_DBS.externalIds }),
+        facetDocids: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.facetDocids, keyEncoding: 'binary', encoding: 'binary' }),
+        geoPoints: root.openDB<Buffer, number>({ name: INDEX_DBS.geoPoints, keyEncoding: 'uint32', encoding: 'binary' }),
+        wordDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.wordDocids, encoding: 'binary' }),
+        prefixDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.prefixDocids, encoding: 'binary' }),
+        docWords: root.openDB<Buffer, number>({ name: INDEX_DBS.docWords, keyEncoding: 'uint32', encoding: 'binary' }),
       };
       this.open.set(uuid, env);
     }

@@ -16,6 +16,7 @@ import { healthRoutes } from './routes/health.js';
 import { indexRoutes } from './routes/indexes.js';
 import { logRoutes } from './routes/logs.js';
 import { keyRoutes } from './routes/keys.js';
+import { settingsRoutes } from './routes/settings.js';
 import { statsRoutes } from './routes/stats.js';
 import { swapIndexesRoutes } from './routes/swap-indexes.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -27,7 +28,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logs.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: () => !deps.logs.wantsRequestLogs() }),
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // Index uids may be 400 bytes long; the default parameter limit (100) would answer 414.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 8192 },
     exposeHeadRoutes: false,
     // Bodies are read by the routes themselves (decoding, limit counted after decompression).
     bodyLimit: Number.MAX_SAFE_INTEGER,
@@ -64,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...batchRoutes,
     ...keyRoutes,
     ...documentRoutes,
+    ...settingsRoutes,
     ...logRoutes,
   ]);
   installErrorHandlers(app, paths);

@@ -118,14 +118,25 @@ export function hasAny(db: IndexDb, family: string, value: string | number): boo
   return false;
 }
 
+/** The key range of the timestamps strictly between the bounds (either may be absent). */
+function timeRange(family: string, after?: Timestamp, before?: Timestamp): { start: Key; end: Key } {
+  return {
+    start: asKey(after === undefined ? [family] : [family, after, AFTER_ALL_UIDS]),
+    // `[family, before]` sorts before every `[family, before, uid]`: the upper bound stays exclusive.
+    end: asKey(before === undefined ? [`${family}\uffff`] : [family, before]),
+  };
+}
+
 /** Uids whose timestamp is strictly between the bounds (either may be absent); unordered. */
 export function idsInRange(db: IndexDb, family: string, after?: Timestamp, before?: Timestamp): number[] {
   const ids: number[] = [];
-  const start = asKey(after === undefined ? [family] : [family, after, AFTER_ALL_UIDS]);
-  // `[family, before]` sorts before every `[family, before, uid]`: the upper bound stays exclusive.
-  const end = asKey(before === undefined ? [`${family}\uffff`] : [family, before]);
-  for (const key of db.getKeys({ start, end })) ids.push((key as IndexKey)[2]);
+  for (const key of db.getKeys(timeRange(family, after, before))) ids.push((key as IndexKey)[2]);
   return ids;
+}
+
+/** How many uids `idsInRange` would give, counted by LMDB. */
+export function countInRange(db: IndexDb, family: string, after?: Timestamp, before?: Timestamp): number {
+  return db.getCount(timeRange(family, after, before));
 }
 
 /** The distinct values of a family (e.g. every index uid), found with one seek per value. */

@@ -19,8 +19,6 @@ export const STEPS = {
   updateIndex: ['updating the index'],
   deleteIndex: ['deleting the index'],
   swap: ['ensuring correctness of the swap', 'swapping the indexes'],
-  swapPair: [] as string[],
-  swapInner: ['retrieve the tasks', 'update the tasks', 'update the indexes metadata'],
   taskCancelation: ['retrieving tasks', 'updating tasks'],
   taskDeletion: ['deleting tasks date time', 'deleting tasks metadata', 'deleting tasks', 'deleting batches'],
 } as const;
@@ -49,11 +47,6 @@ export class Progress {
     const names = STEPS[family] as readonly string[];
     const position = names.indexOf(name);
     this.push({ family, name, finished: () => position, total: names.length });
-  }
-
-  /** Enters a step whose name varies (`swapping index a and b`), at `finished` of `total`. */
-  enterNamed(family: StepFamily, name: string, finished: number, total: number): void {
-    this.push({ family, name, finished: () => finished, total });
   }
 
   /** Enters a counted step (`task` 3 of 10); the returned function counts one more. */

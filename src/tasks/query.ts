@@ -12,8 +12,9 @@
  *   one index are hidden, and a restricted key does not see tasks touching an index it may not
  *   access; like Meilisearch, these exclusions apply to the whole match before paging.
  *
- * Cost: a single filter value (`statuses=failed`) is counted by LMDB and paged by a range scan;
- * other filters read the matching uids of each filter from the index and intersect them.
+ * Cost: one filter over disjoint values (`statuses=failed,canceled`) is counted by LMDB and paged
+ * by merging range scans; several filters read the smallest one's uids and test the others by key
+ * lookups or intersect them. While a batch runs, every filter is read in full (`matchTaskUids`).
  */
 import type { Database } from 'lmdb';
 import {
@@ -28,7 +29,7 @@ import {
   type TaskType,
   type Timestamp,
 } from '../types/task.js';
-import { FAMILY, countOf, idsFrom, idsInRange, idsOf, valuesOf, type IndexDb } from './index-keys.js';
+import { FAMILY, countInRange, countOf, idsFrom, idsInRange, idsOf, valuesOf, type IndexDb } from './index-keys.js';
 import { intersect, pageOfSorted, sortedUnique, without } from './uid-sets.js';
 
 export type StarOr<T> = T | '*';
@@ -122,28 +123,6 @@ function idsOfAny(index: IndexDb, family: string, values: readonly (string | num
   return values.length === 1 ? idsOf(index, family, values[0]!) : sortedUnique(values.flatMap((v) => idsOf(index, family, v)));
 }
 
-/**
- * The one index range a filter reduces to, when it does: a single value of a single filter that
- * the running batch cannot affect. Such a filter is counted by LMDB and paged by a range scan
- * instead of reading every matching uid (the common `statuses=failed`, `indexUids=movies` case).
- */
-function singleRange(f: TaskFilter, processing: Processing | null): { family: string; value: string | number } | null {
-  const lists: [string, readonly (string | number)[] | undefined, boolean][] = [
-    [FAMILY.status, given(f.statuses), true],
-    [FAMILY.type, given(f.types), false],
-    [FAMILY.index, given(f.indexUids), false],
-    [FAMILY.batch, given(f.batchUids), true],
-    [FAMILY.canceledBy, given(f.canceledBy), false],
-  ];
-  const present = lists.filter(([, values]) => values !== undefined);
-  const others = given(f.uids) !== undefined || hasBound(f.afterEnqueuedAt, f.beforeEnqueuedAt) ||
-    hasBound(f.afterStartedAt, f.beforeStartedAt) || hasBound(f.afterFinishedAt, f.beforeFinishedAt);
-  if (others || present.length !== 1) return null;
-  const [family, values, runningMatters] = present[0]!;
-  if (values!.length !== 1 || (runningMatters && processing !== null)) return null;
-  return { family, value: values![0]! };
-}
-
 /** Matching task uids ascending, or null when nothing restricts (every task matches). */
 function matchTaskUids(dbs: QueueDbs, f: TaskFilter, processing: Processing | null): number[] | null {
   const index = dbs.taskIndex;
@@ -214,7 +193,7 @@ function hiddenTaskUids(dbs: QueueDbs, f: TaskFilter, authorized: IndexAuthorize
   return hidden;
 }
 
-/** Up to `count` uids from an ascending iteration source, skipping hidden ones. */
+/** Up to `count` uids of a source already in page order, skipping hidden ones. */
 function take(source: Iterable<number>, count: number, hidden: ReadonlySet<number> | null): number[] {
   const out: number[] = [];
   for (const uid of source) {
@@ -231,6 +210,86 @@ function envelope<T extends { uid: number }>(items: T[], total: number, limit: n
   return { results: items, total, limit, from: items[0]?.uid ?? null, next };
 }
 
+/** One filter of a plan: how many tasks it allows, its uids, and a point test when one is cheap. */
+interface Term {
+  count: number;
+  ids: () => number[];
+  has?: (uid: number) => boolean;
+  /** a family whose values never share a task: the term pages by merging its value ranges */
+  ranges?: { family: string; values: readonly (string | number)[] };
+}
+
+/**
+ * The filters as terms, when no batch is running (the running batch's tasks are stored as enqueued
+ * and need `matchTaskUids`). Null when nothing restricts.
+ */
+function termsOf(dbs: QueueDbs, f: TaskFilter): Term[] | null {
+  const index = dbs.taskIndex;
+  const terms: Term[] = [];
+  const keys = (family: string, listed: readonly (string | number)[] | undefined, disjoint: boolean): void => {
+    if (listed === undefined) return;
+    const values = [...new Set(listed)];
+    terms.push({
+      // An upper bound for index uids (a rename or swap files a task under two), used to order terms.
+      count: values.reduce((sum: number, value) => sum + countOf(index, family, value), 0),
+      ids: () => idsOfAny(index, family, values),
+      has: (uid) => values.some((value) => index.doesExist([family, value, uid])),
+      ranges: disjoint || values.length === 1 ? { family, values } : undefined,
+    });
+  };
+  const uids = given(f.uids);
+  if (uids) {
+    const list = sortedUnique(uids.filter((uid) => dbs.tasks.doesExist(uid)));
+    const set = new Set(list);
+    terms.push({ count: list.length, ids: () => list, has: (uid) => set.has(uid) });
+  }
+  keys(FAMILY.status, given(f.statuses), true);
+  keys(FAMILY.type, given(f.types), true);
+  keys(FAMILY.batch, given(f.batchUids), true);
+  keys(FAMILY.canceledBy, given(f.canceledBy), true);
+  keys(FAMILY.index, given(f.indexUids), false);
+  const dates: [string, Timestamp | undefined, Timestamp | undefined][] = [
+    [FAMILY.enqueuedAt, f.afterEnqueuedAt, f.beforeEnqueuedAt],
+    [FAMILY.startedAt, f.afterStartedAt, f.beforeStartedAt],
+    [FAMILY.finishedAt, f.afterFinishedAt, f.beforeFinishedAt],
+  ];
+  for (const [family, after, before] of dates) {
+    if (!hasBound(after, before)) continue;
+    terms.push({ count: countInRange(index, family, after, before), ids: () => sortedUnique(idsInRange(index, family, after, before)) });
+  }
+  return terms.length === 0 ? null : terms;
+}
+
+/** Reading a uid costs a fraction of a point lookup: test membership only for a much smaller list. */
+const LOOKUP_COST = 4;
+
+/** The uids every term allows, ascending: the smallest term read, the others tested or intersected. */
+function evaluate(terms: readonly Term[]): number[] {
+  const [driver, ...others] = [...terms].sort((a, b) => a.count - b.count);
+  let matched = driver!.ids();
+  for (const term of others) {
+    if (matched.length === 0) break;
+    matched = term.has !== undefined && matched.length * LOOKUP_COST < term.count ? matched.filter(term.has) : intersect([matched, term.ids()]);
+  }
+  return matched;
+}
+
+/** Merges uid iterations that are each in the page order into one, in that order. */
+function* merged(sources: Iterator<number>[], ascending: boolean): Generator<number> {
+  const heads = sources.map((source) => source.next());
+  for (;;) {
+    let best = -1;
+    heads.forEach((head, i) => {
+      if (head.done) return;
+      const current = heads[best];
+      if (best === -1 || (ascending ? head.value < current!.value : head.value > current!.value)) best = i;
+    });
+    if (best === -1) return;
+    yield heads[best]!.value as number;
+    heads[best] = sources[best]!.next();
+  }
+}
+
 /** The uids of one page and the `total`, however the filter is best evaluated. */
 function taskPage(
   dbs: QueueDbs,
@@ -240,15 +299,22 @@ function taskPage(
   count: number,
 ): { total: number; uids: number[] } {
   const ascending = q.reverse ?? false;
-  const range = singleRange(q, processing);
-  if (range !== null) {
-    return {
-      total: countOf(dbs.taskIndex, range.family, range.value),
-      uids: take(idsFrom(dbs.taskIndex, range.family, range.value, q.from, ascending), count, hidden),
-    };
+  if (processing !== null) {
+    const matched = matchTaskUids(dbs, q, processing);
+    if (matched !== null) return { total: matched.length, uids: pageOfSorted(matched, q, count, hidden) };
+  } else {
+    const terms = termsOf(dbs, q);
+    const ranges = terms?.length === 1 ? terms[0]!.ranges : undefined;
+    if (ranges !== undefined) {
+      // One filter over disjoint values: LMDB counts it, and the page reads only what it shows.
+      const sources = ranges.values.map((value) => idsFrom(dbs.taskIndex, ranges.family, value, q.from, ascending));
+      return { total: terms![0]!.count, uids: take(merged(sources, ascending), count, hidden) };
+    }
+    if (terms !== null) {
+      const matched = evaluate(terms);
+      return { total: matched.length, uids: pageOfSorted(matched, q, count, hidden) };
+    }
   }
-  const matched = matchTaskUids(dbs, q, processing);
-  if (matched !== null) return { total: matched.length, uids: pageOfSorted(matched, q, count, hidden) };
   // Unfiltered: walk the task table from the cursor instead of materialising every uid.
   return {
     total: entryCount(dbs.tasks),
@@ -435,14 +501,30 @@ export function pageBatches(
   return envelope(items, total, limit);
 }
 
-/** `singleRange` for batches, whose index knows statuses, types and indexes (never enqueued or processing). */
+/**
+ * The one batch-index range a filter reduces to, when it does: a single value of `statuses`,
+ * `types` or `indexUids` and nothing else, counted by LMDB and paged by a range scan. Batches are
+ * never stored as enqueued or processing.
+ */
 function singleBatchRange(f: TaskFilter): { family: string; value: string | number } | null {
-  if (given(f.batchUids) !== undefined || given(f.canceledBy) !== undefined) return null;
-  const range = singleRange(f, null);
-  if (range === null || (range.family === FAMILY.status && (range.value === 'enqueued' || range.value === 'processing'))) {
-    return null;
-  }
-  return range;
+  const others =
+    given(f.uids) !== undefined ||
+    given(f.batchUids) !== undefined ||
+    given(f.canceledBy) !== undefined ||
+    hasBound(f.afterEnqueuedAt, f.beforeEnqueuedAt) ||
+    hasBound(f.afterStartedAt, f.beforeStartedAt) ||
+    hasBound(f.afterFinishedAt, f.beforeFinishedAt);
+  const present = (
+    [
+      [FAMILY.status, given(f.statuses)],
+      [FAMILY.type, given(f.types)],
+      [FAMILY.index, given(f.indexUids)],
+    ] as const
+  ).filter(([, values]) => values !== undefined);
+  if (others || present.length !== 1) return null;
+  const [family, values] = present[0]!;
+  if (values!.length !== 1 || values![0] === 'enqueued' || values![0] === 'processing') return null;
+  return { family, value: values![0]! };
 }
 
 /** Whether a single task is shown to a caller (`GET /tasks/{uid}`). */

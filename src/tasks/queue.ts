@@ -17,7 +17,8 @@
  *   reported as `processing` through `setProcessing`; after a crash they are simply enqueued again,
  *   which is the whole of crash recovery;
  * - every stored record has exactly the index entries `taskKeys`/`batchKeys` give for it;
- * - only finished tasks are ever deleted; a batch left without tasks is deleted with them.
+ * - only finished tasks are ever deleted; a batch left without tasks is deleted with them;
+ * - past 40 % of the map, only cancelations and deletions that target tasks are registered.
  */
 import type { Database, RootDatabase } from 'lmdb';
 import { ApiError } from '../errors/api-error.js';

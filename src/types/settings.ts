@@ -1,15 +1,32 @@
 /**
- * Index settings as the engine reads them (settings.md §2, §3): every setting with its effective
- * value, defaults filled in. Stored per index in its environment; the settings service
- * (src/settings) validates user input and produces these. No I/O here.
+ * Index settings as the engine and search read them (settings.md §2, §3): every setting with its
+ * effective value, defaults filled in. Stored per index in its environment (engine/index-settings.ts)
+ * and produced by the settings domain (src/settings), which validates and merges user input.
+ * No I/O here.
+ *
+ * Stored forms (what GET shows, so user-given values round-trip exactly):
+ * - displayed/searchable: `['*']` or the user's list, first occurrence of duplicates kept;
+ * - sortable, separator/non-separator tokens, dictionary, typo `disableOnAttributes`: sets, sorted
+ *   by UTF-8 bytes;
+ * - stopWords: NFKD without control characters, case kept, sorted by bytes;
+ * - typo `disableOnWords`: tokenizer-normalised (lowercase…), sorted by bytes;
+ * - synonyms: exactly as sent, keys sorted by bytes (the engine normalises them itself);
+ * - filterableAttributes: as sent, rule objects with every feature filled in;
+ * - localizedAttributes locales: ISO-639-3 codes (`ja` is stored as `jpn`), or `cmn`;
+ * - embedders: the user-given fields only (GET fills the per-source defaults).
  */
+
+export interface FilterFeatures {
+  equality: boolean;
+  comparison: boolean;
+}
 
 export interface FilterableRule {
   attributePatterns: string[];
-  features: { facetSearch: boolean; filter: { equality: boolean; comparison: boolean } };
+  features: { facetSearch: boolean; filter: FilterFeatures };
 }
 
-/** A filterableAttributes entry: legacy string or granular rule. */
+/** A filterableAttributes entry: legacy string (every feature on) or granular rule. */
 export type FilterableEntry = string | FilterableRule;
 
 export interface TypoTolerance {
@@ -20,9 +37,12 @@ export interface TypoTolerance {
   disableOnNumbers: boolean;
 }
 
+export type FacetOrder = 'alpha' | 'count';
+
 export interface Faceting {
   maxValuesPerFacet: number;
-  sortFacetValuesBy: Record<string, 'alpha' | 'count'>;
+  /** always holds `*`, the fallback order */
+  sortFacetValuesBy: Record<string, FacetOrder>;
 }
 
 export interface LocalizedAttributesRule {
@@ -30,11 +50,31 @@ export interface LocalizedAttributesRule {
   locales: string[];
 }
 
+export interface ForeignKey {
+  foreignIndexUid: string;
+  fieldName: string;
+}
+
+/** One embedder's user-given fields, in Meilisearch's key order (vectors.md §3.4). */
+export type EmbedderSettings = Record<string, unknown>;
+
+export interface ChatSettings {
+  description: string;
+  documentTemplate: string;
+  documentTemplateMaxBytes: number;
+  /** only the search parameters that were set */
+  searchParameters: Record<string, unknown>;
+}
+
+export type ProximityPrecision = 'byWord' | 'byAttribute';
+export type PrefixSearch = 'indexingTime' | 'disabled';
+
 export interface IndexSettings {
   displayedAttributes: string[];
   searchableAttributes: string[];
   filterableAttributes: FilterableEntry[];
   sortableAttributes: string[];
+  foreignKeys: ForeignKey[];
   rankingRules: string[];
   stopWords: string[];
   nonSeparatorTokens: string[];
@@ -42,18 +82,48 @@ export interface IndexSettings {
   dictionary: string[];
   synonyms: Record<string, string[]>;
   distinctAttribute: string | null;
-  proximityPrecision: 'byWord' | 'byAttribute';
+  proximityPrecision: ProximityPrecision;
   typoTolerance: TypoTolerance;
   faceting: Faceting;
   pagination: { maxTotalHits: number };
-  embedders: Record<string, Record<string, unknown>>;
+  embedders: Record<string, EmbedderSettings>;
+  /** null: the default budget, DEFAULT_SEARCH_CUTOFF_MS */
   searchCutoffMs: number | null;
   localizedAttributes: LocalizedAttributesRule[] | null;
   facetSearch: boolean;
-  prefixSearch: 'indexingTime' | 'disabled';
+  prefixSearch: PrefixSearch;
+  chat: ChatSettings;
 }
 
 export const DEFAULT_RANKING_RULES = ['words', 'typo', 'proximity', 'attributeRank', 'sort', 'wordPosition', 'exactness'];
+
+/** The search time budget when `searchCutoffMs` is null. */
+export const DEFAULT_SEARCH_CUTOFF_MS = 1500;
+
+/** The Liquid template embedders and chat use when none is given. */
+export const DEFAULT_DOCUMENT_TEMPLATE =
+  '{% for field in fields %}{% if field.is_searchable and field.value != nil %}{{ field.name }}: {{ field.value }}\n{% endif %}{% endfor %}';
+
+export const DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES = 400;
+
+export function defaultTypoTolerance(): TypoTolerance {
+  return {
+    enabled: true,
+    minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 },
+    disableOnWords: [],
+    disableOnAttributes: [],
+    disableOnNumbers: false,
+  };
+}
+
+export function defaultChatSettings(): ChatSettings {
+  return {
+    description: '',
+    documentTemplate: DEFAULT_DOCUMENT_TEMPLATE,
+    documentTemplateMaxBytes: DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES,
+    searchParameters: {},
+  };
+}
 
 export function defaultSettings(): IndexSettings {
   return {
@@ -61,6 +131,7 @@ export function defaultSettings(): IndexSettings {
     searchableAttributes: ['*'],
     filterableAttributes: [],
     sortableAttributes: [],
+    foreignKeys: [],
     rankingRules: [...DEFAULT_RANKING_RULES],
     stopWords: [],
     nonSeparatorTokens: [],
@@ -69,13 +140,7 @@ export function defaultSettings(): IndexSettings {
     synonyms: {},
     distinctAttribute: null,
     proximityPrecision: 'byWord',
-    typoTolerance: {
-      enabled: true,
-      minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 },
-      disableOnWords: [],
-      disableOnAttributes: [],
-      disableOnNumbers: false,
-    },
+    typoTolerance: defaultTypoTolerance(),
     faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha' } },
     pagination: { maxTotalHits: 1000 },
     embedders: {},
@@ -83,5 +148,6 @@ export function defaultSettings(): IndexSettings {
     localizedAttributes: null,
     facetSearch: true,
     prefixSearch: 'indexingTime',
+    chat: defaultChatSettings(),
   };
 }

@@ -41,6 +41,11 @@ export class DocumentStore {
     for (const { value } of range) yield value;
   }
 
+  /** Every document with its docid, ascending (what an updater's `rebuild` takes). */
+  *entries(): Generator<{ docid: number; doc: JsonObject }> {
+    for (const { key, value } of this.env.documents.getRange({})) yield { docid: key, doc: value };
+  }
+
   /** Field names in field-id order (order of first appearance). */
   fieldIds(): string[] {
     return (this.env.main.get(FIELD_IDS) as string[] | undefined) ?? [];

@@ -18,9 +18,12 @@ function missingFilters(verb: 'cancel' | 'delete'): ApiError {
   );
 }
 
-/** Path uids are u32 digits; anything else is `invalid_task_uids` / `invalid_batch_uids`. */
+/**
+ * Path uids are read as Rust reads a u32 (decimal digits, an optional `+`); anything else is
+ * `invalid_task_uids` / `invalid_batch_uids`.
+ */
 export function parsePathUid(raw: string, what: 'Task' | 'Batch'): number {
-  if (!/^[0-9]+$/.test(raw) || Number(raw) > 0xffffffff) {
+  if (!/^\+?[0-9]+$/.test(raw) || Number(raw) > 0xffffffff) {
     throw new ApiError(
       what === 'Task' ? 'invalid_task_uids' : 'invalid_batch_uids',
       `${what} uid \`${raw}\` is invalid. It should only contain numeric characters.`,

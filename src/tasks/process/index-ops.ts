@@ -59,7 +59,6 @@ export const processIndexUpdate: BatchProcessor = (ctx, [task]) => {
         updatedAt: ctx.now,
       };
       if (renameTo !== null) {
-        ctx.progress.enter('swapInner', 'update the tasks');
         ctx.queue.relabelIndexes(new Map([[record.uid, renameTo], [renameTo, record.uid]]), task!.uid);
         ctx.indexes.remove(record.uid);
       }
@@ -112,6 +111,8 @@ export const processIndexDeletion: BatchProcessor = (ctx, tasks, next) => {
   };
 };
 
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 function backticks(uids: readonly string[]): string {
   return uids.map((uid) => `\`${uid}\``).join(', ');
 }
@@ -143,7 +144,8 @@ function checkSwaps(ctx: ProcessContext, swaps: readonly IndexSwap[]): ApiError 
     );
   }
   if (conflicts.length > 1) {
-    const targets = conflicts.map(([, b]) => b).sort();
+    // Meilisearch keeps the conflicting pairs in a sorted set: ordered by source, then target.
+    const targets = conflicts.sort(([a1, b1], [a2, b2]) => (a1 === a2 ? compare(b1, b2) : compare(a1, a2))).map(([, b]) => b);
     return new ApiError(
       'index_already_exists',
       `The following indexes are being renamed but cannot because their new name conflicts with an already existing index: ${backticks(targets)}. Renaming doesn't overwrite the other index name.`,
@@ -158,13 +160,12 @@ export const processIndexSwap: BatchProcessor = (ctx, [task]): ProcessOutcome =>
   ctx.progress.enter('swap', 'ensuring correctness of the swap');
   const problem = checkSwaps(ctx, kind.swaps);
   if (problem !== null) return { tasks: [failed(task!, problem)] };
+  ctx.progress.enter('swap', 'swapping the indexes');
   return {
     tasks: [succeeded(task!)],
     commit: () => {
-      ctx.progress.enter('swap', 'swapping the indexes');
       const mapping = new Map<string, string>();
-      kind.swaps.forEach(({ indexes: [a, b], rename }, position) => {
-        ctx.progress.enterNamed('swapPair', `swapping index ${a} and ${b}`, position, kind.swaps.length);
+      for (const { indexes: [a, b], rename } of kind.swaps) {
         // Names move, the data and its dates stay with their records.
         const first = ctx.indexes.get(a)!;
         const second = rename ? undefined : ctx.indexes.get(b)!;
@@ -172,8 +173,7 @@ export const processIndexSwap: BatchProcessor = (ctx, [task]): ProcessOutcome =>
         if (second === undefined) ctx.indexes.remove(a);
         else ctx.indexes.put({ ...second, uid: a });
         mapping.set(a, b).set(b, a);
-      });
-      ctx.progress.enter('swapInner', 'update the tasks');
+      }
       ctx.queue.relabelIndexes(mapping, task!.uid);
     },
   };

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { open } from 'lmdb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/errors/api-error.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { finishBatch, openBatch } from '../../../src/tasks/batch-record.js';
 import { nextBatch } from '../../../src/tasks/autobatcher.js';
@@ -570,5 +572,100 @@ describe('nextEnqueued', () => {
 
   it('is empty when nothing is enqueued', () => {
     expect(queue.nextEnqueued()).toEqual({ tasks: [], enqueuedCount: 0 });
+  });
+});
+
+describe('relabelIndexes', () => {
+  it('renames the indexes of older tasks both ways, the details of swaps included, and moves their index entries', () => {
+    enqueue(kind.add('a'), kind.add('b'), kind.swap(['a', 'c']), kind.add('a'));
+    queue.relabelIndexes(new Map([['a', 'b'], ['b', 'a']]), 3);
+    expect(queue.get(0)!.kind).toMatchObject({ indexUid: 'b' });
+    expect(queue.get(1)!.kind).toMatchObject({ indexUid: 'a' });
+    expect(queue.get(2)!.kind).toMatchObject({ swaps: [{ indexes: ['b', 'c'] }] });
+    expect(queue.get(2)!.details).toMatchObject({ swaps: [{ indexes: ['b', 'c'], rename: false }] });
+    expect(queue.get(3)!.kind).toMatchObject({ indexUid: 'a' });
+    expect(uidsOf({ indexUids: ['a'] })).toEqual([3, 1]);
+    expect(uidsOf({ indexUids: ['b'] })).toEqual([0]);
+  });
+});
+
+describe('enqueuedContentFiles', () => {
+  it('names the payloads of the document additions still enqueued, and no others', () => {
+    const files = (uuid: string) => ({ ...kind.add('a'), contentFile: uuid });
+    enqueue(files('done'), files('waiting'), kind.create('x'), files('running'));
+    runBatch([0]);
+    queue.setProcessing({ batch: openBatch(1, [queue.get(3)!], 'test', 0n), taskUids: new Set([3]) });
+    expect(queue.enqueuedContentFiles()).toEqual(new Set(['waiting', 'running']));
+  });
+});
+
+describe('the task-store guard', () => {
+  let smallDir: string;
+  let small: InstanceStore;
+  let guarded: TaskQueue;
+  beforeEach(() => {
+    smallDir = mkdtempSync(path.join(tmpdir(), 'quarry-guard-'));
+    const root = open({ path: smallDir, maxDbs: 32, mapSize: 4 * 1024 * 1024, compression: false });
+    small = { root, main: root.openDB({ name: 'main' }), dbPath: smallDir, close: () => root.close() };
+    guarded = new TaskQueue(small);
+  });
+  afterEach(async () => {
+    await small.close();
+    rmSync(smallDir, { recursive: true, force: true });
+  });
+
+  /** Enqueues 8 KB tasks until the store refuses one; returns the error. */
+  function fill(): unknown {
+    for (let i = 0; i < 1000; i++) {
+      try {
+        guarded.register({ kind: kind.add('a'), customMetadata: 'x'.repeat(8192) });
+      } catch (err) {
+        return err;
+      }
+    }
+    return undefined;
+  }
+
+  it('refuses new tasks with 422 no_space_left_on_device past 40 % of the map, long before it is full', () => {
+    const error = fill();
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).toBody()).toEqual({
+      message:
+        'Meilisearch cannot receive write operations because the limit of the task database has been reached. Please delete tasks to continue performing write operations.',
+      code: 'no_space_left_on_device',
+      type: 'system',
+      link: 'https://docs.meilisearch.com/errors#no_space_left_on_device',
+    });
+    expect((error as ApiError).status).toBe(422);
+    // Page overhead counts: the payloads alone stay under 40 % of the map, but not far under.
+    const payload = guarded.nextTaskUid() * 8192;
+    expect(payload).toBeLessThan(0.4 * 4 * 1024 * 1024);
+    expect(payload).toBeGreaterThan(0.2 * 4 * 1024 * 1024);
+  });
+
+  it('still accepts a cancelation or deletion that targets tasks, and refuses one that targets none', () => {
+    fill();
+    const last = guarded.nextTaskUid() - 1;
+    expect(guarded.register({ kind: kind.deleteTasks([0, 1]) }).uid).toBe(last + 1);
+    expect(guarded.register({ kind: kind.cancel([last]) }).uid).toBe(last + 2);
+    expect(() => guarded.register({ kind: kind.cancel([]) })).toThrow(ApiError);
+  });
+
+  it('accepts tasks again once tasks are deleted', () => {
+    fill();
+    const uids = Array.from({ length: guarded.nextTaskUid() }, (_, uid) => uid);
+    for (const uid of uids) guarded.update({ ...guarded.get(uid)!, status: 'succeeded', startedAt: 1n, finishedAt: 2n });
+    // As a deletion task would: everything but the newest task, which keeps the uids going.
+    guarded.deleteTasks(uids.slice(0, -1));
+    expect(guarded.register({ kind: kind.add('a') }).uid).toBe(uids.length);
+  });
+});
+
+describe('a filter value given twice', () => {
+  it('counts and lists its tasks once', () => {
+    enqueue(kind.add('a'), kind.add('a'));
+    expect(queue.query({ statuses: ['enqueued', 'enqueued'], limit: 5 })).toMatchObject({ total: 2, next: null });
+    expect(uidsOf({ statuses: ['enqueued', 'enqueued'] })).toEqual([1, 0]);
+    expect(queue.query({ indexUids: ['a', 'a'] }).total).toBe(2);
   });
 });

@@ -1,0 +1,224 @@
+// The typo kernel: which words of an index's dictionary are within a few typos of query words.
+// Called through `typoMatch` (assembly/index.ts) by src/kernels/typo.ts, once per search for all
+// the query's words; the dictionary is a packed sorted word list the host keeps resident.
+//
+// Distance: optimal-string-alignment Damerau-Levenshtein over code points (a transposition of
+// two adjacent characters costs 1), as Meilisearch's Levenshtein automata with transpositions.
+// - Exact mode: distance(query, word).
+// - Prefix mode (the last query word while typing): min over the word's prefixes p of
+//   distance(query, p), so "batmn" reaches "batmans" with 1.
+// - First-letter rule (FLAG_FIRST_CHAR): a word whose first character differs from the query's
+//   costs one more typo and must fit the budget with it, so with 2 typos allowed it matches only
+//   at distance 1 and reports 2, and with 1 typo allowed it never matches (Meilisearch's rule).
+// Only words within `maxTypos` (after the first-letter cost) are reported, as record ranges
+// [query, fromWord, toWord, distance): words sharing a decided prefix share one record.
+//
+// Walk: the list is sorted, so consecutive words share prefixes; the DP row of each character
+// depth is kept and reused for the next word's common prefix (LCP given by the host). When a row
+// proves nothing deeper can come within budget, every following word sharing that prefix is
+// skipped in one pass over the LCP array. Rows are capped at maxTypos + 1 (u8 cells).
+//
+// Memory (host-laid, see src/kernels/typo.ts): offsets u32[n + 1] into `bytes`; lcp u32[n]
+// (low 16 bits: common prefix with the previous word in characters, high 16: the same in bytes);
+// query records of QUERY_RECORD_U32 u32 (chars pointer, char count, max typos, flags, word range
+// from, to); scratch big enough for the longest query (scratchBytes in the wrapper).
+// Invariants: no allocation, no traps on any input the host builds; output overflow switches to
+// counting and returns ERR_OUT_OF_CAPACITY with the needed record count in RESULT_RECORDS.
+import { ERR_OUT_OF_CAPACITY } from './errors';
+import { RESULT_RECORDS, writeResult } from './arena';
+
+/** u32 fields of a query record. */
+export const QUERY_RECORD_U32: u32 = 6;
+export const QUERY_CHARS: u32 = 0;
+export const QUERY_LENGTH: u32 = 1;
+export const QUERY_MAX_TYPOS: u32 = 2;
+export const QUERY_FLAGS: u32 = 3;
+export const QUERY_FROM: u32 = 4;
+export const QUERY_TO: u32 = 5;
+
+/** u32 fields of an output record: query index, first word, end word (exclusive), distance. */
+export const MATCH_RECORD_U32: u32 = 4;
+
+export const FLAG_PREFIX: u32 = 1;
+export const FLAG_FIRST_CHAR: u32 = 2;
+/** Do not report distance 0 (the host finds exact and prefix words itself). */
+export const FLAG_SKIP_EXACT: u32 = 4;
+
+// Call state (module globals: the kernel is not reentrant).
+let outPtr: usize = 0;
+let outCap: u32 = 0;
+let count: u32 = 0;
+
+// Layout of the scratch for the current query.
+let rows: usize = 0;
+let width: u32 = 0;
+let chars: usize = 0;
+let rowMin: usize = 0;
+let best: usize = 0;
+
+/** UTF-8 decoding of one code point of a well-formed word; sets `cpLen`. */
+let cpLen: u32 = 0;
+function decode(p: usize): u32 {
+  const b0 = <u32>load<u8>(p);
+  if (b0 < 0x80) {
+    cpLen = 1;
+    return b0;
+  }
+  if (b0 < 0xe0) {
+    cpLen = 2;
+    return ((b0 & 0x1f) << 6) | (<u32>load<u8>(p + 1) & 0x3f);
+  }
+  if (b0 < 0xf0) {
+    cpLen = 3;
+    return ((b0 & 0x0f) << 12) | ((<u32>load<u8>(p + 1) & 0x3f) << 6) | (<u32>load<u8>(p + 2) & 0x3f);
+  }
+  cpLen = 4;
+  return (
+    ((b0 & 0x07) << 18) |
+    ((<u32>load<u8>(p + 1) & 0x3f) << 12) |
+    ((<u32>load<u8>(p + 2) & 0x3f) << 6) |
+    (<u32>load<u8>(p + 3) & 0x3f)
+  );
+}
+
+function emit(query: u32, from: u32, to: u32, distance: u32): void {
+  if (count < outCap) {
+    const at = outPtr + (<usize>count) * (<usize>MATCH_RECORD_U32 << 2);
+    store<u32>(at, query);
+    store<u32>(at + 4, from);
+    store<u32>(at + 8, to);
+    store<u32>(at + 12, distance);
+  }
+  count++;
+}
+
+// @ts-ignore: decorator
+@inline function cell(depth: u32, i: u32): u32 {
+  return <u32>load<u8>(rows + <usize>(depth * width + i));
+}
+
+/** Computes DP row `depth` for word character `c`; returns the row minimum. */
+function computeRow(depth: u32, c: u32, query: usize, m: u32, cap: u32): u32 {
+  const row = rows + <usize>(depth * width);
+  const up = row - <usize>width;
+  let first = depth < cap ? depth : cap;
+  store<u8>(row, <u8>first);
+  let min = first;
+  const prevChar = depth >= 2 ? load<u32>(chars + (<usize>(depth - 1) << 2)) : 0xffffffff;
+  for (let i: u32 = 1; i <= m; i++) {
+    const qc = load<u32>(query + (<usize>(i - 1) << 2));
+    let v = <u32>load<u8>(up + i) + 1;
+    const left = <u32>load<u8>(row + i - 1) + 1;
+    if (left < v) v = left;
+    const diag = <u32>load<u8>(up + i - 1) + (qc == c ? 0 : 1);
+    if (diag < v) v = diag;
+    if (i >= 2 && depth >= 2 && qc == prevChar && load<u32>(query + (<usize>(i - 2) << 2)) == c) {
+      const t = cell(depth - 2, i - 2) + 1;
+      if (t < v) v = t;
+    }
+    if (v > cap) v = cap;
+    store<u8>(row + i, <u8>v);
+    if (v < min) min = v;
+  }
+  return min;
+}
+
+/** First word index after `i` that does not share the first `depth` characters of word i. */
+function skipShared(lcp: usize, i: u32, to: u32, depth: u32): u32 {
+  let j = i + 1;
+  while (j < to && (load<u32>(lcp + (<usize>j << 2)) & 0xffff) >= depth) j++;
+  return j;
+}
+
+function matchQuery(index: u32, record: usize, offsets: usize, lcp: usize, bytes: usize, scratch: usize): void {
+  const query = <usize>load<u32>(record + (<usize>QUERY_CHARS << 2));
+  const m = load<u32>(record + (<usize>QUERY_LENGTH << 2));
+  const k = <i32>load<u32>(record + (<usize>QUERY_MAX_TYPOS << 2));
+  const flags = load<u32>(record + (<usize>QUERY_FLAGS << 2));
+  const from = load<u32>(record + (<usize>QUERY_FROM << 2));
+  const to = load<u32>(record + (<usize>QUERY_TO << 2));
+  if (m == 0 || from >= to) return;
+  const prefix = (flags & FLAG_PREFIX) != 0;
+  const firstRule = (flags & FLAG_FIRST_CHAR) != 0;
+  const skipExact = (flags & FLAG_SKIP_EXACT) != 0;
+  const maxDepth = m + <u32>k;
+  const cap = <u32>k + 1;
+
+  width = m + 1;
+  rows = scratch;
+  chars = (rows + <usize>((maxDepth + 1) * width) + 3) & ~(<usize>3);
+  rowMin = chars + (<usize>(maxDepth + 2) << 2);
+  best = rowMin + <usize>(maxDepth + 1);
+  for (let i: u32 = 0; i <= m; i++) store<u8>(rows + i, <u8>(i < cap ? i : cap));
+  store<u8>(rowMin, 0);
+  store<u8>(best, <u8>(m < cap ? m : cap));
+  const q0 = load<u32>(query);
+
+  let i = from;
+  while (i < to) {
+    let depth: u32 = 0;
+    let p = <usize>load<u32>(offsets + (<usize>i << 2));
+    if (i != from) {
+      const shared = load<u32>(lcp + (<usize>i << 2));
+      depth = shared & 0xffff;
+      p += <usize>(shared >>> 16);
+    }
+    const end = <usize>load<u32>(offsets + (<usize>(i + 1) << 2));
+    let dead = false;
+    while (depth < maxDepth && p < end) {
+      const c = decode(bytes + p);
+      p += cpLen;
+      depth++;
+      store<u32>(chars + (<usize>depth << 2), c);
+      const min = computeRow(depth, c, query, m, cap);
+      store<u8>(rowMin + depth, <u8>min);
+      const last = cell(depth, m);
+      const before = <u32>load<u8>(best + depth - 1);
+      store<u8>(best + depth, <u8>(last < before ? last : before));
+      const kEff = firstRule && load<u32>(chars + 4) != q0 ? k - 1 : k;
+      if (<i32>min > kEff && <i32>load<u8>(rowMin + depth - 1) >= kEff) {
+        dead = true;
+        break;
+      }
+    }
+    const penalty: i32 = depth >= 1 && firstRule && load<u32>(chars + 4) != q0 ? 1 : 0;
+    const kEff = k - penalty;
+    if (dead || depth == maxDepth && p < end) {
+      // Every following word sharing these `depth` characters has the same outcome.
+      const next = skipShared(lcp, i, to, depth);
+      if (prefix) {
+        const d = <i32>load<u8>(best + depth);
+        if (d <= kEff && !(skipExact && d + penalty == 0)) emit(index, i, next, <u32>(d + penalty));
+      }
+      i = next;
+    } else {
+      const d = prefix ? <i32>load<u8>(best + depth) : <i32>cell(depth, m);
+      if (d <= kEff && !(skipExact && d + penalty == 0)) emit(index, i, i + 1, <u32>(d + penalty));
+      i++;
+    }
+  }
+}
+
+/**
+ * Matches every query record against the word list. Returns the number of match records written
+ * at `out`, or ERR_OUT_OF_CAPACITY (RESULT_RECORDS holds the count needed).
+ */
+export function typoMatch(
+  offsets: usize,
+  lcp: usize,
+  bytes: usize,
+  queries: usize,
+  nQueries: u32,
+  scratch: usize,
+  out: usize,
+  cap: u32,
+): i32 {
+  outPtr = out;
+  outCap = cap;
+  count = 0;
+  for (let q: u32 = 0; q < nQueries; q++) {
+    matchQuery(q, queries + (<usize>(q * QUERY_RECORD_U32) << 2), offsets, lcp, bytes, scratch);
+  }
+  writeResult(RESULT_RECORDS, count);
+  return count > cap ? ERR_OUT_OF_CAPACITY : <i32>count;
+}

@@ -1,0 +1,77 @@
+/**
+ * Which attributes of an index are faceted, i.e. get facet data (Meilisearch
+ * `match_faceted_field`): attributes matched by a `filterableAttributes` rule that enables
+ * filtering or facet search, the `distinctAttribute`, `sortableAttributes` and the fields of
+ * `field:asc|desc` ranking rules (the last two with legacy matching: nested paths included).
+ * Also when `_geo` coordinates are indexed, and the settings fingerprint telling whether a
+ * settings change must rebuild the facet data.
+ * Pure; callers: the facet updater (indexing), sort and filter evaluation (querying).
+ */
+import type { IndexSettings } from '../../types/settings.js';
+import { isFacetedBy, isFilterable, matchLegacy, matchRulesWanting, type PatternMatch } from '../filter/filterable.js';
+
+export type FacetSettings = Pick<IndexSettings, 'filterableAttributes' | 'sortableAttributes' | 'distinctAttribute' | 'rankingRules'>;
+
+/** The fields of `field:asc` / `field:desc` ranking rules (split at the last `:`). */
+export function ascDescFields(rankingRules: readonly string[]): string[] {
+  const fields: string[] = [];
+  for (const rule of rankingRules) {
+    const match = /^(.+):(asc|desc)$/s.exec(rule);
+    if (match !== null) fields.push(match[1]!);
+  }
+  return fields;
+}
+
+/**
+ * `field` → match (faceted), parent (an object above a faceted path: look inside it) or none.
+ * Results are memoised per matcher, so build one per batch or query, not per document.
+ */
+export function facetedFieldMatcher(settings: FacetSettings): (field: string) => PatternMatch {
+  const legacy = [...settings.sortableAttributes, ...ascDescFields(settings.rankingRules)];
+  const distinct = settings.distinctAttribute;
+  const memo = new Map<string, PatternMatch>();
+  return (field) => {
+    let result = memo.get(field);
+    if (result !== undefined) return result;
+    result = matchRulesWanting(field, settings.filterableAttributes, (f) => f.facetSearch || isFilterable(f));
+    if (result !== 'match' && distinct !== null) {
+      if (field === distinct) result = 'match';
+      else if (isFacetedBy(distinct, field)) result = 'parent';
+    }
+    for (const pattern of legacy) {
+      if (result === 'match') break;
+      const match = matchLegacy(pattern, field);
+      if (match !== 'none') result = match;
+    }
+    memo.set(field, result);
+    return result;
+  };
+}
+
+/** `_geoRadius` / `_geoBoundingBox` work: `_geo` is a string entry of `filterableAttributes`. */
+export const geoFilterable = (settings: Pick<IndexSettings, 'filterableAttributes'>): boolean =>
+  settings.filterableAttributes.includes('_geo');
+
+/** `_geojson` is a string entry of `filterableAttributes`. */
+export const geojsonFilterable = (settings: Pick<IndexSettings, 'filterableAttributes'>): boolean =>
+  settings.filterableAttributes.includes('_geojson');
+
+/** `_geoPoint(…)` sorting works: `_geo` is sortable. */
+export const geoSortable = (settings: Pick<IndexSettings, 'sortableAttributes'>): boolean =>
+  settings.sortableAttributes.includes('_geo');
+
+/** Coordinates of `_geo` are indexed (facets `_geo.lat`/`_geo.lng` and the point itself). */
+export const geoEnabled = (settings: FacetSettings): boolean => geoFilterable(settings) || geoSortable(settings);
+
+/**
+ * A fingerprint of everything facet data depends on. The settings processor must call the facet
+ * updater's `rebuild` when it differs between the old and the new settings.
+ */
+export function facetFingerprint(settings: FacetSettings): string {
+  return JSON.stringify([
+    settings.filterableAttributes,
+    [...settings.sortableAttributes].sort(),
+    settings.distinctAttribute,
+    ascDescFields(settings.rankingRules).sort(),
+  ]);
+}

@@ -1,0 +1,152 @@
+/**
+ * The facet data of an index, as stored in its LMDB environment, and the reads over it.
+ *
+ * Layout (written only by the facet updater, inside the batch's write transaction):
+ * - `facetDocids` (binary keys, DocSet values): key = field id (u16 BE) · kind (u8) · payload,
+ *   payload = 8 order-preserving bytes of the f64 for `number`, the normalised UTF-8 string for
+ *   `string`, nothing for `null` / `empty` / `exists`. So one field's numbers, then its strings,
+ *   are contiguous and sorted: ranges, prefixes and ordered walks are cursor scans.
+ * - `geoPoints` (docid → 16 bytes: lat, lng as f64 LE) for documents with a `_geo` point while
+ *   geo is enabled.
+ * - main key `facet-fields`: field id → path (array index = id). Ids are never reused or removed,
+ *   like Meilisearch's fields-ids map, so an id seen by a reader stays valid.
+ * - main key `documents-ids`: the DocSet of every document (the universe of `NOT`, `!=`).
+ *
+ * Readers (`FacetReader`) work on any snapshot: create one per query, it caches the field map.
+ */
+import { decode, EMPTY, unionAll, type DocSet } from '../docset.js';
+import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import { FacetKind } from './extract.js';
+import type { LatLng } from './geo.js';
+import { orderedF64, readOrderedF64 } from './values.js';
+
+/** Field ids are u16, as in Meilisearch (65,535 fields at most). */
+export const MAX_FIELD_ID = 0xffff;
+
+export function facetKey(fid: number, kind: FacetKind, payload?: string | number): Buffer {
+  if (payload === undefined) return Buffer.from([fid >>> 8, fid & 0xff, kind]);
+  if (typeof payload === 'number') {
+    const key = Buffer.allocUnsafe(11);
+    key[0] = fid >>> 8;
+    key[1] = fid & 0xff;
+    key[2] = kind;
+    return orderedF64(payload, key, 3);
+  }
+  return Buffer.concat([Buffer.from([fid >>> 8, fid & 0xff, kind]), Buffer.from(payload)]);
+}
+
+export function readFacetFields(env: IndexEnv): string[] {
+  return (env.main.get(INDEX_MAIN_KEYS.facetFields) as string[] | undefined) ?? [];
+}
+
+export function encodePoint(point: LatLng): Buffer {
+  const bytes = Buffer.allocUnsafe(16);
+  bytes.writeDoubleLE(point[0], 0);
+  bytes.writeDoubleLE(point[1], 8);
+  return bytes;
+}
+
+/** A range bound: the value and whether it is part of the range; null = unbounded. */
+export type Bound<T> = { value: T; inclusive: boolean } | null;
+
+export interface FacetValue<T> {
+  value: T;
+  docids: DocSet;
+}
+
+export class FacetReader {
+  private fields: Map<string, number> | undefined;
+
+  constructor(private readonly env: IndexEnv) {}
+
+  /** The id of a path some document had while it was faceted; undefined = never seen. */
+  fieldId(field: string): number | undefined {
+    this.fields ??= new Map(readFacetFields(this.env).map((name, id) => [name, id]));
+    return this.fields.get(field);
+  }
+
+  allDocids(): DocSet {
+    return decode(this.env.main.get(INDEX_MAIN_KEYS.documentsIds) as Uint8Array | undefined);
+  }
+
+  /** Documents with the field at all / with a `null` / with an empty value. */
+  flagged(fid: number, kind: typeof FacetKind.exists | typeof FacetKind.null | typeof FacetKind.empty): DocSet {
+    return decode(this.env.facetDocids.get(facetKey(fid, kind)));
+  }
+
+  /** `f = v`: the string facet `normalized`, and the number facet `number` when v is a number. */
+  equal(fid: number, normalized: string, number: number | null): DocSet {
+    const strings = decode(this.env.facetDocids.get(facetKey(fid, FacetKind.string, normalized)));
+    if (number === null) return strings;
+    return unionAll([strings, decode(this.env.facetDocids.get(facetKey(fid, FacetKind.number, number)))]);
+  }
+
+  numberRange(fid: number, low: Bound<number>, high: Bound<number>): DocSet {
+    if (low !== null && high !== null && (low.value > high.value || (low.value === high.value && !(low.inclusive && high.inclusive)))) {
+      return EMPTY;
+    }
+    return this.scan(
+      low === null ? facetKey(fid, FacetKind.number) : facetKey(fid, FacetKind.number, low.value),
+      low !== null && !low.inclusive,
+      high === null ? facetKey(fid, FacetKind.string) : facetKey(fid, FacetKind.number, high.value),
+      high !== null && high.inclusive,
+    );
+  }
+
+  /** Normalised strings between the bounds, compared bytewise. */
+  stringRange(fid: number, low: Bound<string>, high: Bound<string>): DocSet {
+    const start = low === null ? facetKey(fid, FacetKind.string) : facetKey(fid, FacetKind.string, low.value);
+    const end = high === null ? facetKey(fid, FacetKind.null) : facetKey(fid, FacetKind.string, high.value);
+    const lowInclusive = low === null || low.inclusive;
+    const highInclusive = high === null || high.inclusive;
+    const order = Buffer.compare(start, end);
+    if (order > 0 || (order === 0 && !(lowInclusive && highInclusive))) return EMPTY;
+    // An unbounded end stops before the next kind's keys, exclusively.
+    return this.scan(start, !lowInclusive, end, high !== null && highInclusive);
+  }
+
+  /** Strings starting with `prefix` (a normalised, non-empty value). */
+  stringPrefix(fid: number, prefix: string): DocSet {
+    const start = facetKey(fid, FacetKind.string, prefix);
+    const end = Buffer.from(start);
+    // The smallest key above every extension of the prefix: its last byte plus one (never 0xff in UTF-8).
+    end[end.length - 1] = end[end.length - 1]! + 1;
+    return this.scan(start, false, end, false);
+  }
+
+  /** Strings containing `needle` (normalised): every string value of the field is looked at. */
+  stringContains(fid: number, needle: string): DocSet {
+    const bytes = Buffer.from(needle);
+    const found: DocSet[] = [];
+    for (const { key, value } of this.env.facetDocids.getRange({ start: facetKey(fid, FacetKind.string), end: facetKey(fid, FacetKind.null) })) {
+      if (key.indexOf(bytes, 3) !== -1) found.push(decode(value));
+    }
+    return unionAll(found);
+  }
+
+  /** The field's values of one kind with their documents, ascending (or descending). */
+  *values<K extends typeof FacetKind.number | typeof FacetKind.string>(
+    fid: number,
+    kind: K,
+    descending = false,
+  ): Generator<FacetValue<K extends typeof FacetKind.number ? number : string>> {
+    const first = facetKey(fid, kind);
+    const after = facetKey(fid, (kind + 1) as FacetKind);
+    const range = descending ? { start: after, end: first, reverse: true } : { start: first, end: after };
+    for (const { key, value } of this.env.facetDocids.getRange(range)) {
+      const decoded = kind === FacetKind.number ? readOrderedF64(key, 3) : key.subarray(3).toString();
+      yield { value: decoded as K extends typeof FacetKind.number ? number : string, docids: decode(value) };
+    }
+  }
+
+  point(docid: number): LatLng | undefined {
+    const bytes = this.env.geoPoints.get(docid);
+    return bytes === undefined ? undefined : [bytes.readDoubleLE(0), bytes.readDoubleLE(8)];
+  }
+
+  private scan(start: Buffer, exclusiveStart: boolean, end: Buffer, inclusiveEnd: boolean): DocSet {
+    const found: DocSet[] = [];
+    for (const { value } of this.env.facetDocids.getRange({ start, end, exclusiveStart, inclusiveEnd })) found.push(decode(value));
+    return unionAll(found);
+  }
+}

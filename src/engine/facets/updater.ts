@@ -1,0 +1,136 @@
+/**
+ * The facet IndexUpdater: keeps the facet data of store.ts in step with the documents.
+ * Runs inside the batch's index write transaction (updaters.ts contract).
+ *
+ * `apply` is incremental: each changed document's entries before and after are diffed, and
+ * only the keys that gained or lost a document are read and rewritten, once per batch.
+ * `rebuild` clears the facet data and re-derives it from every document; call it when the
+ * faceted fields change (`facetFingerprint` in fields.ts differs) or when documents are cleared.
+ * Both paths derive entries with the same `extractFacets`, so they always agree.
+ */
+import { decode, difference, encode, fromUnsorted, union } from '../docset.js';
+import type { JsonObject } from '../documents/document-id.js';
+import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
+import type { IndexSettings } from '../../types/settings.js';
+import { extractFacets, type FacetSink } from './extract.js';
+import { facetedFieldMatcher, geoEnabled } from './fields.js';
+import { geoPointOf } from './geo.js';
+import { encodePoint, facetKey, MAX_FIELD_ID, readFacetFields } from './store.js';
+
+/** Field ids of the batch, assigning new ones to paths seen for the first time. */
+class FieldIds {
+  private readonly names: string[];
+  private readonly ids: Map<string, number>;
+  private added = false;
+
+  constructor(private readonly env: IndexEnv) {
+    this.names = readFacetFields(env);
+    this.ids = new Map(this.names.map((name, id) => [name, id]));
+  }
+
+  idOf(field: string): number {
+    let id = this.ids.get(field);
+    if (id === undefined) {
+      id = this.names.length;
+      if (id > MAX_FIELD_ID) throw new Error(`An index cannot have more than ${MAX_FIELD_ID + 1} faceted fields.`);
+      this.names.push(field);
+      this.ids.set(field, id);
+      this.added = true;
+    }
+    return id;
+  }
+
+  save(): void {
+    if (this.added) this.env.main.putSync(INDEX_MAIN_KEYS.facetFields, this.names);
+  }
+}
+
+/** The facet keys of a document, as latin1 strings (a byte-exact, hashable form of the keys). */
+function keysOf(doc: JsonObject, extract: (doc: JsonObject, sink: FacetSink) => void, ids: FieldIds): Set<string> {
+  const keys = new Set<string>();
+  extract(doc, (field, kind, value) => keys.add(facetKey(ids.idOf(field), kind, value ?? undefined).toString('latin1')));
+  return keys;
+}
+
+function extractorFor(settings: IndexSettings) {
+  const match = facetedFieldMatcher(settings);
+  const geo = geoEnabled(settings);
+  return {
+    geo,
+    extract: (doc: JsonObject, sink: FacetSink) => extractFacets(doc, match, geo, sink),
+  };
+}
+
+function writeSet(env: IndexEnv, key: Buffer, docids: Uint32Array): void {
+  if (docids.length === 0) env.facetDocids.removeSync(key);
+  else env.facetDocids.putSync(key, encode(docids));
+}
+
+function point(doc: JsonObject | undefined, geo: boolean) {
+  return doc === undefined || !geo ? null : geoPointOf(doc._geo);
+}
+
+export const facetUpdater: IndexUpdater = {
+  name: 'facets',
+
+  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[]): void {
+    if (changes.length === 0) return;
+    const ids = new FieldIds(env);
+    const { geo, extract } = extractorFor(settings);
+    const deltas = new Map<string, { add: number[]; remove: number[] }>();
+    const delta = (key: string) => {
+      let entry = deltas.get(key);
+      if (entry === undefined) deltas.set(key, (entry = { add: [], remove: [] }));
+      return entry;
+    };
+    const created: number[] = [];
+    const deleted: number[] = [];
+
+    for (const { docid, before, after } of changes) {
+      const old = before === undefined ? new Set<string>() : keysOf(before, extract, ids);
+      const now = after === undefined ? new Set<string>() : keysOf(after, extract, ids);
+      for (const key of old) if (!now.has(key)) delta(key).remove.push(docid);
+      for (const key of now) if (!old.has(key)) delta(key).add.push(docid);
+      if (before === undefined && after !== undefined) created.push(docid);
+      if (before !== undefined && after === undefined) deleted.push(docid);
+
+      const where = point(after, geo);
+      if (where !== null) env.geoPoints.putSync(docid, encodePoint(where));
+      else if (point(before, geo) !== null) env.geoPoints.removeSync(docid);
+    }
+
+    for (const [latin1, { add, remove }] of deltas) {
+      const key = Buffer.from(latin1, 'latin1');
+      const current = decode(env.facetDocids.get(key));
+      writeSet(env, key, union(difference(current, fromUnsorted(remove)), fromUnsorted(add)));
+    }
+    if (created.length > 0 || deleted.length > 0) {
+      const all = decode(env.main.get(INDEX_MAIN_KEYS.documentsIds) as Uint8Array | undefined);
+      env.main.putSync(INDEX_MAIN_KEYS.documentsIds, encode(union(difference(all, fromUnsorted(deleted)), fromUnsorted(created))));
+    }
+    ids.save();
+  },
+
+  rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>): void {
+    env.facetDocids.clearSync();
+    env.geoPoints.clearSync();
+    const ids = new FieldIds(env);
+    const { geo, extract } = extractorFor(settings);
+    const sets = new Map<string, number[]>();
+    const all: number[] = [];
+    for (const { docid, doc } of documents) {
+      all.push(docid);
+      for (const key of keysOf(doc, extract, ids)) {
+        let docids = sets.get(key);
+        if (docids === undefined) sets.set(key, (docids = []));
+        docids.push(docid);
+      }
+      const where = point(doc, geo);
+      if (where !== null) env.geoPoints.putSync(docid, encodePoint(where));
+    }
+    for (const [latin1, docids] of sets) writeSet(env, Buffer.from(latin1, 'latin1'), fromUnsorted(docids));
+    env.main.putSync(INDEX_MAIN_KEYS.documentsIds, encode(fromUnsorted(all)));
+    ids.save();
+  },
+};

@@ -1,0 +1,335 @@
+/**
+ * Filter evaluation: FilterAst → the DocSet of matching documents, read from the facet data
+ * (engine/facets/store.ts) only — documents are never scanned. Semantics of filter.md §3,
+ * errors of §4 (Meilisearch `IndexFilter::evaluate`, `value_bounds.rs`).
+ *
+ * Callers: document routes and deletions by filter, search. They parse the filter and check the
+ * experimental-feature gates first (gates.ts); this module checks the attributes, then evaluates.
+ * Reads only: run it on a read snapshot, or inside the batch's transaction.
+ *
+ * Semantics worth knowing:
+ * - every token is a string, and also a number when it reads as a finite f64: `=` and ranges
+ *   match number values numerically and string values bytewise on their normalised forms;
+ * - `!=` and `NOT` complement against all documents, so documents without the field match;
+ * - a path no document ever had matches nothing and skips the granular-rule operator check;
+ * - `AND` evaluates its operands in order within what the previous ones kept, and stops once
+ *   nothing is left (as Meilisearch does, later operands then raise no error).
+ */
+import { ApiError } from '../../errors/api-error.js';
+import type { ErrorCode } from '../../errors/codes.js';
+import type { IndexSettings } from '../../types/settings.js';
+import { difference, EMPTY, fromSorted, intersect, unionAll, type DocSet } from '../docset.js';
+import { FacetKind } from '../facets/extract.js';
+import { geojsonFilterable, geoFilterable } from '../facets/fields.js';
+import { EARTH_RADIUS, haversine, type LatLng } from '../facets/geo.js';
+import { FacetReader, type Bound } from '../facets/store.js';
+import { normalizeFacet, parseFiniteFloat, rustFloat } from '../facets/values.js';
+import { formatFilterError, type FilterAst, type GeoPoint, type Token, type VectorTarget } from '../filter-parser/index.js';
+import type { IndexEnv } from '../index-env.js';
+import { assertFilterable, matchingRule, notFilterableMessage, type FilterFeatures } from './filterable.js';
+import { foreignNotSupported } from './gates.js';
+
+export interface EvaluateOptions {
+  /** The error code of the route's filter parameter (default `invalid_search_filter`). */
+  readonly code?: ErrorCode;
+  /**
+   * `_vectors[.<embedder>[.<part>]] EXISTS`: the documents having such vectors. Provided by the
+   * vector store; without it a vector filter on a configured embedder is refused.
+   */
+  readonly vectors?: (embedder: string, target: VectorTarget) => DocSet;
+}
+
+/**
+ * The documents of the index matching `ast`.
+ * @throws ApiError(code) for attributes that are not filterable, operators a granular rule
+ *   forbids, bad geo arguments.
+ */
+export function evaluateFilter(env: IndexEnv, settings: IndexSettings, ast: FilterAst, options: EvaluateOptions = {}): DocSet {
+  const code = options.code ?? 'invalid_search_filter';
+  assertFilterable(ast, settings.filterableAttributes, code);
+  return new Evaluator(new FacetReader(env), settings, code, options.vectors).evaluate(ast, null);
+}
+
+type Condition = Extract<FilterAst, { type: 'comparison' | 'between' | 'exists' | 'isNull' | 'isEmpty' | 'contains' | 'startsWith' }>;
+
+/** The operator names of granular-rule errors and the feature each needs. */
+const NEEDS: Partial<Record<string, 'equality' | 'comparison'>> = {
+  '=': 'equality',
+  '!=': 'equality',
+  '>': 'comparison',
+  '>=': 'comparison',
+  '<': 'comparison',
+  '<=': 'comparison',
+  TO: 'comparison',
+};
+
+function allowedOperators(features: FilterFeatures): string[] {
+  if (!features.equality && !features.comparison) return [];
+  return [
+    'OR',
+    'AND',
+    'NOT',
+    ...(features.equality ? ['=', '!=', 'IN'] : []),
+    ...(features.comparison ? ['<', '>', '<=', '>=', 'TO'] : []),
+    'IS EMPTY',
+    'IS NULL',
+    'EXISTS',
+  ];
+}
+
+/** Rust's `f64 as usize`: truncation, saturating at 0. */
+const asUsize = (value: number): number => (value > 0 ? Math.trunc(value) : 0);
+
+class Evaluator {
+  private universe: DocSet | undefined;
+
+  constructor(
+    private readonly reader: FacetReader,
+    private readonly settings: IndexSettings,
+    private readonly code: ErrorCode,
+    private readonly vectors: EvaluateOptions['vectors'],
+  ) {}
+
+  private all(): DocSet {
+    this.universe ??= this.reader.allDocids();
+    return this.universe;
+  }
+
+  /** `within`: what the enclosing `AND` kept so far (null = everything). Results may exceed it. */
+  evaluate(ast: FilterAst, within: DocSet | null): DocSet {
+    if (within !== null && within.length === 0) return EMPTY;
+    switch (ast.type) {
+      case 'and': {
+        let kept = this.evaluate(ast.children[0]!, within);
+        for (const child of ast.children.slice(1)) {
+          if (kept.length === 0) break;
+          kept = intersect(kept, this.evaluate(child, kept));
+        }
+        return kept;
+      }
+      case 'or':
+        return unionAll(ast.children.map((child) => this.evaluate(child, within)));
+      case 'not':
+        return difference(within ?? this.all(), this.evaluate(ast.child, within));
+      case 'in': {
+        const target = this.target(ast.field);
+        if (target === null) return EMPTY;
+        return unionAll(ast.values.map((value) => this.equal(target, value)));
+      }
+      case 'vectorExists':
+        return this.vectorExists(ast.embedder, ast.target, within);
+      case 'geoRadius':
+        return this.geoRadius(ast.center, ast.radius, ast.resolution);
+      case 'geoBoundingBox':
+        return this.geoBoundingBox(ast.topRight, ast.bottomLeft);
+      case 'geoPolygon':
+        return this.geoPolygon(ast.points);
+      case 'foreign':
+        throw foreignNotSupported(ast.field, this.code);
+      default:
+        return this.condition(ast);
+    }
+  }
+
+  /** The field id and deciding rule of a condition's attribute; null = the condition matches nothing. */
+  private target(field: Token): { field: string; fid: number; features: FilterFeatures; rule: number } | null {
+    const fid = this.reader.fieldId(field.value);
+    if (fid === undefined) return null;
+    const rule = matchingRule(field.value, this.settings.filterableAttributes);
+    return rule === null ? null : { field: field.value, fid, features: rule.features, rule: rule.index };
+  }
+
+  private allow(target: { field: string; features: FilterFeatures; rule: number }, operator: string): void {
+    const needed = NEEDS[operator];
+    if (needed === undefined || target.features[needed]) return;
+    const { field, rule } = target;
+    throw new ApiError(
+      this.code,
+      `Filter operator \`${operator}\` is not allowed for the attribute \`${field}\`.\n` +
+        `  - Note: allowed operators: ${allowedOperators(target.features).join(', ')}.\n` +
+        `  - Note: field \`${field}\` matched rule #${rule} in \`filterableAttributes\`\n` +
+        `  - Hint: enable ${needed} in rule #${rule} by modifying the features.filter object\n` +
+        `  - Hint: prepend another rule matching \`${field}\` with appropriate filter features before rule #${rule}`,
+    );
+  }
+
+  private equal(target: { field: string; fid: number; features: FilterFeatures; rule: number }, value: Token): DocSet {
+    this.allow(target, '=');
+    return this.reader.equal(target.fid, normalizeFacet(value.value), parseFiniteFloat(value.value));
+  }
+
+  private condition(ast: Condition): DocSet {
+    const target = this.target(ast.field);
+    if (target === null) return EMPTY;
+    const { fid } = target;
+    switch (ast.type) {
+      case 'comparison': {
+        const { operator, value } = ast;
+        if (operator === '=') return this.equal(target, value);
+        this.allow(target, operator);
+        if (operator === '!=') return difference(this.all(), this.reader.equal(fid, normalizeFacet(value.value), parseFiniteFloat(value.value)));
+        const inclusive = operator.endsWith('=');
+        const above = operator.startsWith('>');
+        return this.range(fid, above ? value : null, above ? null : value, inclusive);
+      }
+      case 'between': {
+        this.allow(target, 'TO');
+        const from = parseFiniteFloat(ast.from.value);
+        const to = parseFiniteFloat(ast.to.value);
+        const low = normalizeFacet(ast.from.value);
+        const high = normalizeFacet(ast.to.value);
+        return unionAll([
+          from === null || to === null ? EMPTY : this.reader.numberRange(fid, { value: from, inclusive: true }, { value: to, inclusive: true }),
+          this.reader.stringRange(fid, { value: low, inclusive: true }, { value: high, inclusive: true }),
+        ]);
+      }
+      case 'exists':
+        return this.reader.flagged(fid, FacetKind.exists);
+      case 'isNull':
+        return this.reader.flagged(fid, FacetKind.null);
+      case 'isEmpty':
+        return this.reader.flagged(fid, FacetKind.empty);
+      case 'contains':
+        return this.reader.stringContains(fid, normalizeFacet(ast.value.value));
+      case 'startsWith': {
+        const prefix = normalizeFacet(ast.value.value);
+        return prefix === '' ? this.reader.flagged(fid, FacetKind.exists) : this.reader.stringPrefix(fid, prefix);
+      }
+    }
+  }
+
+  /** `>`, `>=` (`low`) or `<`, `<=` (`high`): numbers when the token is one, and strings. */
+  private range(fid: number, low: Token | null, high: Token | null, inclusive: boolean): DocSet {
+    const token = (low ?? high)!;
+    const number = parseFiniteFloat(token.value);
+    const normalized = normalizeFacet(token.value);
+    const bound = <T>(value: T): Bound<T> => ({ value, inclusive });
+    return unionAll([
+      number === null ? EMPTY : this.reader.numberRange(fid, low === null ? null : bound(number), high === null ? null : bound(number)),
+      this.reader.stringRange(fid, low === null ? null : bound(normalized), high === null ? null : bound(normalized)),
+    ]);
+  }
+
+  private vectorExists(embedder: Token | null, target: VectorTarget, within: DocSet | null): DocSet {
+    const configured = Object.keys(this.settings.embedders).sort();
+    const names = embedder === null ? configured : [embedder.value];
+    if (embedder !== null && !configured.includes(embedder.value)) {
+      const available =
+        configured.length === 0
+          ? 'This index does not have any configured embedders.'
+          : `Available embedders are: ${configured.map((name) => `\`${name}\``).join(', ')}.`;
+      throw new ApiError(this.code, formatFilterError(`The embedder \`${embedder.value}\` does not exist. ${available}`, embedder.span));
+    }
+    if (names.length === 0) return EMPTY;
+    if (this.vectors === undefined) throw new ApiError(this.code, 'Filtering on `_vectors` needs the vector store, which Quarry does not have yet.');
+    const found = unionAll(names.map((name) => this.vectors!(name, target)));
+    return within === null ? found : intersect(found, within);
+  }
+
+  // --- geo ---
+
+  private float(token: Token): number {
+    const value = parseFiniteFloat(token.value);
+    if (value === null) throw new ApiError(this.code, formatFilterError('Non finite floats are not supported', token.span));
+    return value;
+  }
+
+  /** A point's coordinates, range-checked. */
+  private coordinates(point: GeoPoint): LatLng {
+    const lat = this.float(point[0]);
+    const lng = this.float(point[1]);
+    return this.checkPoint(point, lat, lng);
+  }
+
+  private checkPoint(point: GeoPoint, lat: number, lng: number): LatLng {
+    if (!(lat >= -90 && lat <= 90)) {
+      throw new ApiError(this.code, formatFilterError(`Bad latitude \`${rustFloat(lat)}\`. Latitude must be contained between -90 and 90 degrees.`, point[0].span));
+    }
+    if (!(lng >= -180 && lng <= 180)) {
+      const hint = ((((lng + 180) % 360) + 360) % 360) - 180;
+      throw new ApiError(
+        this.code,
+        formatFilterError(
+          `Bad longitude \`${rustFloat(lng)}\`. Longitude must be contained between -180 and 180 degrees. Hint: try using \`${rustFloat(hint)}\` instead.`,
+          point[1].span,
+        ),
+      );
+    }
+    return [lat, lng];
+  }
+
+  /** `_geo` points are filterable, or the error naming `_geo/_geojson` at `where`. */
+  private geoPoints(where: Token): void {
+    const geo = geoFilterable(this.settings);
+    const geojson = geojsonFilterable(this.settings);
+    if (!geo && !geojson) {
+      throw new ApiError(this.code, formatFilterError(notFilterableMessage('_geo/_geojson', this.settings.filterableAttributes), where.span));
+    }
+    if (geojson) throw this.geojsonUnsupported();
+  }
+
+  /** `_geojson` shapes are not indexed: a filter that must consult them is refused, not answered wrongly. */
+  private geojsonUnsupported(): ApiError {
+    return new ApiError(this.code, 'Filtering on `_geojson` shapes is not supported by Quarry yet.');
+  }
+
+  private geoRadius(center: GeoPoint, radiusToken: Token, resolutionToken: Token | null): DocSet {
+    const point = this.coordinates(center);
+    const radius = this.float(radiusToken);
+    if (resolutionToken !== null) {
+      const resolution = asUsize(this.float(resolutionToken));
+      if (resolution < 3 || resolution > 1000) {
+        throw new ApiError(this.code, formatFilterError(`Invalid resolution \`${resolution}\`. Resolution must be between 3 and 1000.`, resolutionToken.span));
+      }
+    }
+    this.geoPoints(center[0]);
+    const latFid = this.reader.fieldId('_geo.lat');
+    if (latFid === undefined) return EMPTY;
+    // Every point within `radius` lies in this latitude band; the exact distance decides after.
+    const band = (radius / EARTH_RADIUS) * (180 / Math.PI) * (1 + 1e-9) + 1e-9;
+    const candidates = this.reader.numberRange(
+      latFid,
+      { value: Math.max(-90, point[0] - band), inclusive: true },
+      { value: Math.min(90, point[0] + band), inclusive: true },
+    );
+    const inside: number[] = [];
+    for (const docid of candidates) {
+      const where = this.reader.point(docid);
+      if (where !== undefined && haversine(point, where) <= radius + Number.EPSILON) inside.push(docid);
+    }
+    return fromSorted(inside);
+  }
+
+  private geoBoundingBox(topRight: GeoPoint, bottomLeft: GeoPoint): DocSet {
+    const values = [this.float(topRight[0]), this.float(topRight[1]), this.float(bottomLeft[0]), this.float(bottomLeft[1])] as const;
+    const [top, right] = this.checkPoint(topRight, values[0], values[1]);
+    const [bottom, left] = this.checkPoint(bottomLeft, values[2], values[3]);
+    if (top < bottom) {
+      throw new ApiError(
+        this.code,
+        formatFilterError(`The top latitude \`${rustFloat(top)}\` is below the bottom latitude \`${rustFloat(bottom)}\`.`, bottomLeft[1].span),
+      );
+    }
+    this.geoPoints(topRight[0]);
+    // Meilisearch rewrites the box as `_geo.lat` / `_geo.lng` TO conditions, rule checks included.
+    const lat = this.between('_geo.lat', bottom, top);
+    const lng = left <= right ? this.between('_geo.lng', left, right) : unionAll([this.between('_geo.lng', left, 180), this.between('_geo.lng', -180, right)]);
+    return intersect(lat, lng);
+  }
+
+  private between(field: string, from: number, to: number): DocSet {
+    const fid = this.reader.fieldId(field);
+    const rule = matchingRule(field, this.settings.filterableAttributes);
+    if (fid === undefined || rule === null) return EMPTY;
+    this.allow({ field, features: rule.features, rule: rule.index }, 'TO');
+    return this.reader.numberRange(fid, { value: from, inclusive: true }, { value: to, inclusive: true });
+  }
+
+  private geoPolygon(points: readonly GeoPoint[]): never {
+    if (!geojsonFilterable(this.settings)) {
+      throw new ApiError(this.code, formatFilterError(notFilterableMessage('_geojson', this.settings.filterableAttributes), points[0]![0].span));
+    }
+    for (const point of points) this.coordinates(point);
+    throw this.geojsonUnsupported();
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Checks run on a parsed filter before it reaches an index (filter.md §5), in Meilisearch's
+ * order (`check_filter_experimental_features`): `CONTAINS`, `_foreign`, `_shard`, `_vectors`,
+ * each refused with `feature_not_enabled` unless its experimental feature is on; then, for
+ * endpoints that evaluate on one index only, `_foreign(...)` is refused with the route's code.
+ * Callers: every route taking a filter (documents, search, facet-search, similar, edit).
+ */
+import { ApiError } from '../../errors/api-error.js';
+import type { ErrorCode } from '../../errors/codes.js';
+import { findContainsOperator, findField, findForeignFilter, findVectorFilter, formatFilterError, type FilterAst, type Token } from '../filter-parser/index.js';
+
+/** The experimental features a filter can need. */
+export type FilterFeature = 'containsFilter' | 'foreignKeys' | 'network' | 'multimodal';
+
+const GATES: readonly { feature: FilterFeature; find: (ast: FilterAst) => Token | null; message: string }[] = [
+  {
+    feature: 'containsFilter',
+    find: findContainsOperator,
+    message: 'Using `CONTAINS` in a filter requires enabling the `contains filter` experimental feature. See https://github.com/orgs/meilisearch/discussions/763',
+  },
+  {
+    feature: 'foreignKeys',
+    find: findForeignFilter,
+    message: 'using a foreign filter requires enabling the `foreign_keys` experimental feature. See https://github.com/orgs/meilisearch/discussions/873',
+  },
+  {
+    feature: 'network',
+    find: (ast) => findField(ast, '_shard'),
+    message: 'using a shard filter requires enabling the `network` experimental feature. See https://github.com/orgs/meilisearch/discussions/805',
+  },
+  {
+    feature: 'multimodal',
+    find: findVectorFilter,
+    message: 'using a vector filter requires enabling the `multimodal` experimental feature. See https://github.com/orgs/meilisearch/discussions/846',
+  },
+];
+
+/** Throws `feature_not_enabled` for the first operator whose experimental feature is off. */
+export function assertFilterFeatures(ast: FilterAst, enabled: (feature: FilterFeature) => boolean): void {
+  for (const gate of GATES) {
+    if (enabled(gate.feature)) continue;
+    const token = gate.find(ast);
+    if (token !== null) throw new ApiError('feature_not_enabled', formatFilterError(gate.message, token.span));
+  }
+}
+
+/** For endpoints working on one index: `_foreign(...)` is refused with the route's filter code. */
+export function rejectForeignFilter(ast: FilterAst, code: ErrorCode): void {
+  const token = findForeignFilter(ast);
+  if (token !== null) throw foreignNotSupported(token, code);
+}
+
+/** The error of a `_foreign(...)` call (its field token) reaching one index. */
+export function foreignNotSupported(field: Token, code: ErrorCode): ApiError {
+  return new ApiError(code, formatFilterError('Filter condition `_foreign` is not supported for this endpoint.', field.span));
+}

@@ -1,0 +1,63 @@
+/**
+ * A Rhai interpreter for Meilisearch's "edit documents by function" (documents.md §6): the
+ * subset of Rhai scripts use, with Rhai's syntax, semantics, limits and error messages.
+ *
+ * - `compileScript(source, options)` parses a script; throws `RhaiParseError` (its message is
+ *   Rhai's `ParseError` text, e.g. ``Expecting ';' to terminate this statement (line 1, position 9)``).
+ *   The route compiles with Rhai's default engine limits, the task with `EDITION_COMPILE_OPTIONS`.
+ * - `editDocument(script, document, context)` runs it on one document (`doc`, and the constant
+ *   `context` when given) and says what became of the document; throws `RhaiRuntimeError`.
+ *
+ * Example:
+ *   const script = compileScript('doc.title = doc.title.to_upper(); if doc.id % 2 == 0 { doc = (); }');
+ *   editDocument(script, { id: 1, title: 'carol' }, null); // { kind: 'replace', document: { id: 1, title: 'CAROL' } }
+ */
+import type { Script } from './ast.js';
+import { Interpreter, type RunLimits, type Slot } from './interpreter.js';
+import { DEFAULT_COMPILE_OPTIONS, parseScript, type CompileOptions } from './parser.js';
+import { Cell, fromJson, isMap, toJson } from './values.js';
+
+export { RhaiParseError, RhaiRuntimeError } from './errors.js';
+export { DEFAULT_COMPILE_OPTIONS, type CompileOptions } from './parser.js';
+export type { RunLimits } from './interpreter.js';
+export type { Script } from './ast.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** The limits Meilisearch sets on its edition engine (`update_by_function.rs`). */
+export const EDITION_COMPILE_OPTIONS: CompileOptions = {
+  maxExprDepth: 100,
+  maxFunctionExprDepth: 1000,
+  maxFunctions: 30,
+  maxArraySize: 10_000,
+  maxMapSize: 10_000,
+};
+
+export const EDITION_LIMITS: RunLimits = {
+  maxOperations: 1_000_000,
+  maxCallLevels: 1000,
+  maxVariables: 1000,
+  maxStringSize: 1024 * 1024 * 1024,
+  maxArraySize: 10_000,
+  maxMapSize: 10_000,
+};
+
+export function compileScript(source: string, options: CompileOptions = DEFAULT_COMPILE_OPTIONS): Script {
+  return parseScript(source, options);
+}
+
+/** What a script did to a document: deleted it (`doc = ()`), left a map, or left something else. */
+export type EditOutcome = { kind: 'delete' } | { kind: 'replace'; document: JsonObject } | { kind: 'notAnObject' };
+
+export function editDocument(script: Script, document: JsonObject, context: JsonObject | null, limits: RunLimits = EDITION_LIMITS): EditOutcome {
+  const scope: Slot[] = [];
+  if (context !== null) scope.push({ name: 'context', value: fromJson(context), constant: true });
+  scope.push({ name: 'doc', value: fromJson(document), constant: false });
+  new Interpreter(script, limits).run(scope);
+  // The script's own `let doc` shadows the original, as Rhai's `scope.remove("doc")` finds it.
+  const slot = scope.findLast((s) => s.name === 'doc')!;
+  const doc = slot.value instanceof Cell ? slot.value.value : slot.value;
+  if (doc === null) return { kind: 'delete' };
+  if (isMap(doc)) return { kind: 'replace', document: toJson(doc) as JsonObject };
+  return { kind: 'notAnObject' };
+}

@@ -1,0 +1,201 @@
+/**
+ * Word extraction: documents → their searchable words with fields and positions, tokenised in
+ * one kernel call per chunk of about CHUNK_BYTES of text. Called by the word-index updater.
+ *
+ * Rules (milli `tokenize_document`, ranking.md §5, §7):
+ * - searchable fields are the flattened leaf paths (`a.b` for nested objects, arrays flattened)
+ *   selected by `searchableAttributes` (`*` = all but `_vectors`; an entry also selects the
+ *   paths below it); strings, numbers and booleans are indexed through their text;
+ * - positions count per field from 0; each further value of the same field starts 8 after the
+ *   previous value's last word; positions from 65 536 on are not indexed, nor words longer than
+ *   250 bytes;
+ * - stop words (compared case-sensitively with the NFKD of the token's text) keep their position
+ *   but are not indexed nor counted in the field's word count.
+ * Words are keyed by the latin1 view of their normalised UTF-8 bytes: a byte-exact, hashable
+ * form that avoids decoding every token (`wordOfKey` decodes once per distinct word).
+ */
+import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
+import type { JsonObject } from '../documents/document-id.js';
+import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
+
+const CHUNK_BYTES = 4 << 20;
+const MAX_POSITION = 65_536;
+const MAX_WORD_BYTES = 250;
+const VALUE_GAP = 8;
+/** Prefixes cached in `word-prefix-docids`, in characters. */
+export const PREFIX_MAX_CHARS = 3;
+
+/** What one document contributes to the index. */
+export interface DocWords {
+  readonly docid: number;
+  /** word key → [mask, info] */
+  readonly words: Map<string, [number, number]>;
+  /** search field → indexed word count */
+  readonly fieldWords: Map<number, number>;
+  /** (word key, field << 16 | position) per occurrence */
+  readonly tokens: [string, number][];
+}
+
+/** Whether `path` is searchable under the `searchableAttributes` setting. */
+export function searchableMatcher(searchable: readonly string[]): (path: string) => boolean {
+  if (searchable.includes('*')) return (path) => path !== '_vectors' && !path.startsWith('_vectors.');
+  return (path) => searchable.some((entry) => path === entry || (path.startsWith(entry) && path[entry.length] === '.'));
+}
+
+/** Stable small ids for searchable field paths, in order of first appearance. */
+export class SearchFieldIds {
+  readonly names: string[];
+  private readonly ids: Map<string, number>;
+  added = false;
+
+  constructor(names: readonly string[]) {
+    this.names = [...names];
+    this.ids = new Map(this.names.map((name, i) => [name, i]));
+  }
+
+  idOf(path: string): number {
+    let id = this.ids.get(path);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(path);
+      this.ids.set(path, id);
+      this.added = true;
+    }
+    return id;
+  }
+}
+
+export interface ExtractOptions {
+  readonly isSearchable: (path: string) => boolean;
+  readonly fields: SearchFieldIds;
+  readonly stopWords: ReadonlySet<string>;
+}
+
+/** Every searchable leaf of `doc` as (path, text), in document order. */
+function collectLeaves(doc: JsonObject, isSearchable: (path: string) => boolean, out: [string, string][]): void {
+  const visit = (value: unknown, path: string): void => {
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, path);
+    } else if (typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value as JsonObject)) visit(inner, path === '' ? key : `${path}.${key}`);
+    } else if (isSearchable(path)) {
+      if (typeof value === 'string') out.push([path, value]);
+      else if (typeof value === 'number' || typeof value === 'boolean') out.push([path, String(value)]);
+    }
+  };
+  visit(doc, '');
+}
+
+/** Extracts the words of `docs`, tokenising ~CHUNK_BYTES of text per kernel call. */
+export function extractWords(docs: readonly { docid: number; doc: JsonObject }[], options: ExtractOptions): DocWords[] {
+  const out: DocWords[] = [];
+  let strings: string[] = [];
+  let owners: [number, number][] = []; // (index in out, field)
+  let bytes = 0;
+  const flush = () => {
+    if (strings.length > 0) tokenizeChunk(strings, owners, out, options.stopWords);
+    strings = [];
+    owners = [];
+    bytes = 0;
+  };
+  const leaves: [string, string][] = [];
+  for (const { docid, doc } of docs) {
+    leaves.length = 0;
+    collectLeaves(doc, options.isSearchable, leaves);
+    const index = out.length;
+    out.push({ docid, words: new Map(), fieldWords: new Map(), tokens: [] });
+    for (const [path, text] of leaves) {
+      strings.push(text);
+      owners.push([index, options.fields.idOf(path)]);
+      bytes += text.length;
+    }
+    if (bytes >= CHUNK_BYTES) flush();
+  }
+  flush();
+  for (const doc of out) markWholeFields(doc);
+  return out;
+}
+
+function tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[], stopWords: ReadonlySet<string>): void {
+  const batch = tokenizeBatch(strings, { separators: false });
+  const records = batch.records;
+  const norm = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
+  const keys = norm.toString('latin1');
+  // per document and field: position of the last word (or value start) so far
+  const lastOf = new Map<string, number>();
+  const encoder = stopWords.size > 0 ? new TextEncoder() : null;
+  const textBytes = encoder === null ? null : strings.map((text) => encoder.encode(text));
+  let r = 0;
+  for (let s = 0; s < strings.length; s++) {
+    const [docIndex, field] = owners[s]!;
+    const doc = out[docIndex]!;
+    const id = `${docIndex}:${field}`;
+    const previous = lastOf.get(id);
+    // a further value of the field starts 8 after the previous one, even if that one had no word
+    const base = previous === undefined ? 0 : previous + VALUE_GAP;
+    let last = base;
+    const bit = fieldBit(field);
+    let count = doc.fieldWords.get(field) ?? 0;
+    for (; r < batch.count && records[r * TOKEN_RECORD_U32 + TokenField.String] === s; r++) {
+      const at = r * TOKEN_RECORD_U32;
+      if (records[at + TokenField.Kind] !== TokenKind.Word) continue;
+      const position = base + records[at + TokenField.Position]!;
+      if (position >= MAX_POSITION) continue;
+      const length = records[at + TokenField.NormLength]!;
+      if (length === 0 || length > MAX_WORD_BYTES) continue;
+      if (textBytes !== null) {
+        const start = records[at + TokenField.Start]!;
+        const text = Buffer.from(textBytes[s]!.subarray(start, start + records[at + TokenField.Length]!)).toString('utf8');
+        if (stopWords.has(text.normalize('NFKD'))) continue;
+      }
+      const start = records[at + TokenField.NormStart]!;
+      const key = keys.slice(start, start + length);
+      last = position;
+      count++;
+      const entry = doc.words.get(key);
+      if (entry === undefined) doc.words.set(key, [bit, position]);
+      else {
+        entry[0] = (entry[0] | bit) >>> 0;
+        if (position < (entry[1] & 0xffff)) entry[1] = (entry[1] & ~0xffff) | position;
+      }
+      doc.tokens.push([key, ((field << 16) | position) >>> 0]);
+    }
+    if (count > 0) doc.fieldWords.set(field, count);
+    lastOf.set(id, last);
+  }
+}
+
+/** Flags the words that are alone in some field (exactness of one-word queries). */
+function markWholeFields(doc: DocWords): void {
+  const single = new Set<number>();
+  for (const [field, count] of doc.fieldWords) if (count === 1) single.add(field);
+  if (single.size === 0) return;
+  for (const [key, place] of doc.tokens) {
+    if (single.has(place >>> 16)) doc.words.get(key)![1] |= INFO_WHOLE_FIELD;
+  }
+}
+
+/** The prefixes of 1 to PREFIX_MAX_CHARS characters of a word key (latin1 of UTF-8). */
+export function prefixKeys(key: string): string[] {
+  const out: string[] = [];
+  let chars = 0;
+  for (let i = 1; i <= key.length && chars < PREFIX_MAX_CHARS; i++) {
+    // a character ends where the next byte is not a continuation byte
+    if (i === key.length || (key.charCodeAt(i) & 0xc0) !== 0x80) {
+      chars++;
+      out.push(key.slice(0, i));
+    }
+  }
+  return out;
+}
+
+/** The word a key stands for. */
+export function wordOfKey(key: string): string {
+  return Buffer.from(key, 'latin1').toString('utf8');
+}
+
+/** The key of a word. */
+export function keyOfWord(word: string): string {
+  return Buffer.from(word, 'utf8').toString('latin1');
+}

@@ -1,0 +1,143 @@
+/**
+ * `/indexes/{uid}/settings` routes (settings.md §1): GET reads the index's stored settings; PATCH,
+ * the sub-routes' PUT/PATCH and every DELETE enqueue a `settingsUpdate` task carrying the
+ * canonical patch (src/settings/patch.ts), which is also what the task shows as its details.
+ *
+ * Order of checks, as Meilisearch: the body (schema, then field checks), the index uid, then the
+ * request-time rules (experimental gates, embedders, ranking-rule mix). The sub-routes share one
+ * route per verb with a `:setting` parameter: an unknown setting answers 404 and a setting updated
+ * with the other verb 405, both with an empty body, before the body is read.
+ */
+import { readSettings } from '../../engine/index-settings.js';
+import { SETTINGS, SETTING_KEYS, settingByRoute, type SettingKey, type SettingSpec } from '../../settings/catalogue.js';
+import { canonicalPatch, resetAllPatch, singleSettingPatch, type SettingsPatch } from '../../settings/patch.js';
+import { settingSchema, settingsBodySchema } from '../../settings/schemas.js';
+import { checkPatch } from '../../settings/validate.js';
+import { settingView, settingsView } from '../../settings/view.js';
+import { validateIndexUid } from '../../types/index-uid.js';
+import type { IndexSettings } from '../../types/settings.js';
+import type { JsonObject } from '../../types/task.js';
+import { readJsonBody } from '../body/json.js';
+import type { AppDeps } from '../deps.js';
+import { enqueue } from '../enqueue.js';
+import { defineRoute, type RouteContext } from '../route.js';
+import { compileBody } from '../validation/index.js';
+import { indexNotFound } from './indexes.js';
+
+const parseSettings = (() => {
+  const { schema, codes, checks } = settingsBodySchema();
+  return compileBody<Record<string, unknown>>(schema, codes, { validators: checks });
+})();
+
+/** One parser per setting: the body is the value itself, so its code covers the root. */
+const parseSetting = Object.fromEntries(
+  SETTING_KEYS.map((key) => {
+    const { schema, checks } = settingSchema(key);
+    return [key, compileBody<unknown>(schema, { '': SETTINGS[key].code }, { validators: checks })];
+  }),
+) as Record<SettingKey, (value: unknown) => unknown>;
+
+function storedSettings(deps: AppDeps, indexUid: string): IndexSettings {
+  const uid = validateIndexUid(indexUid);
+  const record = deps.indexes.get(uid);
+  if (record === undefined) throw indexNotFound(uid);
+  return readSettings(deps.indexEnvs.get(record.uuid));
+}
+
+function enqueueUpdate(ctx: RouteContext<unknown, unknown>, deps: AppDeps, uid: string, patch: SettingsPatch, isDeletion: boolean) {
+  return enqueue(deps, {
+    kind: {
+      name: 'settingsUpdate',
+      indexUid: uid,
+      settings: patch as JsonObject,
+      isDeletion,
+      allowIndexCreation: ctx.caller.canPerform('indexes.create', uid),
+    },
+  });
+}
+
+/**
+ * The setting named in the path, or undefined after answering 404 (unknown) or 405 (`verb` is
+ * not how it is updated) with an empty body.
+ */
+function routedSetting(ctx: RouteContext<unknown, unknown>, verb?: 'PUT' | 'PATCH'): SettingSpec | undefined {
+  const setting = settingByRoute(ctx.params.setting!);
+  if (setting !== undefined && (verb === undefined || setting.verb === verb)) return setting;
+  ctx.stream?.resume();
+  ctx.reply.code(setting === undefined ? 404 : 405);
+  return undefined;
+}
+
+async function updateSetting(ctx: RouteContext<unknown, unknown>, deps: AppDeps, verb: 'PUT' | 'PATCH') {
+  const setting = routedSetting(ctx, verb);
+  if (setting === undefined) return undefined;
+  const value = await readJsonBody(
+    { contentType: ctx.request.headers['content-type'], contentEncoding: ctx.request.headers['content-encoding'], stream: ctx.stream },
+    deps.config.httpPayloadSizeLimit,
+  );
+  const parsed = parseSetting[setting.key](value);
+  const uid = validateIndexUid(ctx.params.indexUid!);
+  const patch = singleSettingPatch(setting.key, parsed);
+  checkPatch(patch, deps.features);
+  return enqueueUpdate(ctx, deps, uid, patch, false);
+}
+
+export const settingsRoutes = [
+  defineRoute({
+    route: 'GET /indexes/:indexUid/settings',
+    handler: (ctx, deps) =>
+      settingsView(storedSettings(deps, ctx.params.indexUid!), {
+        foreignKeys: deps.features.enabled('foreignKeys'),
+        chat: deps.features.enabled('chatCompletions'),
+      }),
+  }),
+  defineRoute({
+    route: 'PATCH /indexes/:indexUid/settings',
+    body: parseSettings,
+    status: 202,
+    handler: (ctx, deps) => {
+      const uid = validateIndexUid(ctx.params.indexUid!);
+      const patch = canonicalPatch(ctx.body);
+      checkPatch(patch, deps.features);
+      return enqueueUpdate(ctx, deps, uid, patch, false);
+    },
+  }),
+  defineRoute({
+    route: 'DELETE /indexes/:indexUid/settings',
+    status: 202,
+    handler: (ctx, deps) => enqueueUpdate(ctx, deps, validateIndexUid(ctx.params.indexUid!), resetAllPatch(), true),
+  }),
+  defineRoute({
+    route: 'GET /indexes/:indexUid/settings/:setting',
+    handler: (ctx, deps) => {
+      const setting = routedSetting(ctx);
+      if (setting === undefined) return undefined;
+      const value = settingView(storedSettings(deps, ctx.params.indexUid!), setting.key);
+      // Fastify would send a bare string as text: serialize every value as JSON ourselves.
+      ctx.reply.type('application/json');
+      return JSON.stringify(value);
+    },
+  }),
+  defineRoute({
+    route: 'PUT /indexes/:indexUid/settings/:setting',
+    body: 'stream',
+    status: 202,
+    handler: (ctx, deps) => updateSetting(ctx, deps, 'PUT'),
+  }),
+  defineRoute({
+    route: 'PATCH /indexes/:indexUid/settings/:setting',
+    body: 'stream',
+    status: 202,
+    handler: (ctx, deps) => updateSetting(ctx, deps, 'PATCH'),
+  }),
+  defineRoute({
+    route: 'DELETE /indexes/:indexUid/settings/:setting',
+    status: 202,
+    handler: (ctx, deps) => {
+      const setting = routedSetting(ctx);
+      if (setting === undefined) return undefined;
+      const uid = validateIndexUid(ctx.params.indexUid!);
+      return enqueueUpdate(ctx, deps, uid, singleSettingPatch(setting.key, null), true);
+    },
+  }),
+];

@@ -1,0 +1,192 @@
+/**
+ * Typed wrapper of the typo kernel (assembly/typo.ts): which words of an index's dictionary lie
+ * within a typo budget of each query word, in ONE WASM call per search (all query words as a
+ * batch). Callers: the search engine's query-term derivation (src/engine/search).
+ *
+ * A `TypoMatcher` owns a dedicated kernels instance whose linear memory keeps the packed word
+ * list resident between calls (written once when the matcher is built, i.e. once per index
+ * version); every call lays its queries, scratch and output above it. The word list must be
+ * sorted in code-point order (UTF-8 byte order, LMDB's key order), without duplicates.
+ *
+ * Results are range records [query, fromWord, toWord (exclusive), distance] in word order; words
+ * of one range share a decided prefix (prefix mode) and so one distance.
+ * reference/typo.ts computes the same matches word by word (the tests' oracle).
+ */
+import { RESULT_RECORDS } from './arena.js';
+import { compileKernelModule, defaultKernelVariant, instantiateKernels, KernelStatus, type Kernels } from './module.js';
+
+/** u32 fields of a query record (assembly QUERY_*). */
+export const QUERY_RECORD_U32 = 6;
+/** u32 fields of a match record: query index, first word, end word, distance. */
+export const MATCH_RECORD_U32 = 4;
+
+export const TypoFlag = {
+  /** match prefixes of words (the word being typed) */
+  Prefix: 1,
+  /** a different first letter costs one more typo (Meilisearch's rule) */
+  FirstChar: 2,
+  /** leave out distance-0 matches */
+  SkipExact: 4,
+} as const;
+
+/** The kernel's view of a sorted dictionary. */
+export interface PackedWordList {
+  readonly count: number;
+  /** count + 1 byte offsets into `bytes` */
+  readonly offsets: Uint32Array;
+  /** per word: common prefix with the previous word, chars (low 16 bits) and bytes (high 16) */
+  readonly lcp: Uint32Array;
+  readonly bytes: Uint8Array;
+}
+
+export interface TypoQuery {
+  /** the normalised query word */
+  readonly word: string;
+  readonly maxTypos: number;
+  readonly flags: number;
+  /** word index range to scan (default: the whole list) */
+  readonly from?: number;
+  readonly to?: number;
+}
+
+export interface TypoMatches {
+  readonly count: number;
+  /** count × MATCH_RECORD_U32 */
+  readonly records: Uint32Array;
+}
+
+interface TypoExports {
+  typoMatch(
+    offsets: number,
+    lcp: number,
+    bytes: number,
+    queries: number,
+    nQueries: number,
+    scratch: number,
+    out: number,
+    cap: number,
+  ): number;
+}
+
+const encoder = new TextEncoder();
+
+/** Code points of a string. */
+export function codePoints(word: string): number[] {
+  const out: number[] = [];
+  for (const ch of word) out.push(ch.codePointAt(0)!);
+  return out;
+}
+
+/** Packs sorted distinct words for the kernel (LCPs counted in characters and in bytes). */
+export function packWordList(words: readonly string[]): PackedWordList {
+  const encoded = words.map((word) => encoder.encode(word));
+  const total = encoded.reduce((sum, bytes) => sum + bytes.length, 0);
+  const bytes = new Uint8Array(total);
+  const offsets = new Uint32Array(words.length + 1);
+  const lcp = new Uint32Array(words.length);
+  let at = 0;
+  for (let i = 0; i < words.length; i++) {
+    const word = encoded[i]!;
+    bytes.set(word, at);
+    offsets[i] = at;
+    at += word.length;
+    if (i > 0) lcp[i] = commonPrefix(encoded[i - 1]!, word);
+  }
+  offsets[words.length] = at;
+  return { count: words.length, offsets, lcp, bytes };
+}
+
+/** Common prefix of two UTF-8 words: chars | bytes << 16, cut at a character boundary. */
+function commonPrefix(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length, 0xffff);
+  let bytes = 0;
+  while (bytes < n && a[bytes] === b[bytes]) bytes++;
+  // back off to the start of the character the first difference is in
+  while (bytes > 0 && bytes < n && (b[bytes]! & 0xc0) === 0x80) bytes--;
+  let chars = 0;
+  for (let i = 0; i < bytes; i++) if ((b[i]! & 0xc0) !== 0x80) chars++;
+  return chars | (bytes << 16);
+}
+
+/** Scratch bytes the kernel needs for a query of `m` characters and `k` typos. */
+function scratchBytes(m: number, k: number): number {
+  const depth = m + k;
+  return (depth + 1) * (m + 1) + 4 + (depth + 2) * 4 + 2 * (depth + 1) + 16;
+}
+
+/**
+ * Runs typo queries against one resident word list. Not thread-safe across calls (one call owns
+ * the instance until it returns); results are copies.
+ */
+export class TypoMatcher {
+  readonly list: PackedWordList;
+  readonly #kernels: Kernels;
+  readonly #offsets: number;
+  readonly #lcp: number;
+  readonly #bytes: number;
+  readonly #top: number;
+
+  constructor(list: PackedWordList, kernels?: Kernels) {
+    this.list = list;
+    this.#kernels = kernels ?? instantiateKernels(compileKernelModule(defaultKernelVariant()), defaultKernelVariant());
+    const { arena } = this.#kernels;
+    arena.reset();
+    this.#offsets = arena.alloc(list.offsets.byteLength);
+    this.#lcp = arena.alloc(list.lcp.byteLength);
+    this.#bytes = arena.alloc(list.bytes.byteLength);
+    this.#top = arena.top;
+    arena.u32.set(list.offsets, this.#offsets >>> 2);
+    arena.u32.set(list.lcp, this.#lcp >>> 2);
+    arena.u8.set(list.bytes, this.#bytes);
+  }
+
+  /** Matches every query in one kernel call. */
+  match(queries: readonly TypoQuery[]): TypoMatches {
+    const { arena, exports } = this.#kernels;
+    const typo = exports as unknown as TypoExports;
+    arena.rewind(this.#top);
+    const points = queries.map((q) => codePoints(q.word));
+    const table = arena.alloc(queries.length * QUERY_RECORD_U32 * 4);
+    const charPtrs = points.map((cps) => arena.alloc(Math.max(cps.length, 1) * 4));
+    let scratchSize = 0;
+    queries.forEach((q, i) => (scratchSize = Math.max(scratchSize, scratchBytes(points[i]!.length, q.maxTypos))));
+    const scratch = arena.alloc(scratchSize);
+    const outputs = arena.top;
+    let cap = 64;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      arena.rewind(outputs);
+      const out = arena.alloc(cap * MATCH_RECORD_U32 * 4);
+      const u32 = arena.u32;
+      queries.forEach((q, i) => {
+        const cps = points[i]!;
+        u32.set(cps, charPtrs[i]! >>> 2);
+        const base = (table >>> 2) + i * QUERY_RECORD_U32;
+        u32[base] = charPtrs[i]!;
+        u32[base + 1] = cps.length;
+        u32[base + 2] = q.maxTypos;
+        u32[base + 3] = q.flags;
+        u32[base + 4] = q.from ?? 0;
+        u32[base + 5] = Math.min(q.to ?? this.list.count, this.list.count);
+      });
+      const status = typo.typoMatch(this.#offsets, this.#lcp, this.#bytes, table, queries.length, scratch, out, cap);
+      if (status >= 0) {
+        return { count: status, records: arena.u32.slice(out >>> 2, (out >>> 2) + status * MATCH_RECORD_U32) };
+      }
+      if (status !== KernelStatus.OutOfCapacity) throw new Error(`typo kernel returned unknown status ${status}`);
+      cap = arena.result(RESULT_RECORDS);
+    }
+    throw new Error('typo kernel ran out of capacity after its output was grown to the reported size');
+  }
+}
+
+/** Expands range records into one [query, word, distance] triple per word (tests, debugging). */
+export function expandMatches(matches: TypoMatches): [number, number, number][] {
+  const out: [number, number, number][] = [];
+  for (let r = 0; r < matches.count; r++) {
+    const at = r * MATCH_RECORD_U32;
+    for (let w = matches.records[at + 1]!; w < matches.records[at + 2]!; w++) {
+      out.push([matches.records[at]!, w, matches.records[at + 3]!]);
+    }
+  }
+  return out;
+}

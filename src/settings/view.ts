@@ -1,0 +1,33 @@
+/**
+ * The public form of an index's settings (settings.md §2): `GET /settings` shows the 20 always
+ * visible keys in Meilisearch's order, plus `foreignKeys` and `chat` when their experimental
+ * features are on; the sub-routes show one value each, whatever the features. Embedder API keys
+ * are masked. Pure.
+ */
+import { maskSecret } from '../tasks/details.js';
+import type { IndexSettings } from '../types/settings.js';
+import { SETTING_KEYS, type SettingKey } from './catalogue.js';
+import { embedderView } from './embedders.js';
+
+/** One setting as its sub-route shows it. */
+export function settingView(settings: IndexSettings, key: SettingKey): unknown {
+  if (key !== 'embedders') return settings[key];
+  const view: Record<string, unknown> = {};
+  for (const [name, embedder] of Object.entries(settings.embedders)) view[name] = embedderView(embedder, maskSecret);
+  return view;
+}
+
+export interface VisibleExperimentalSettings {
+  foreignKeys: boolean;
+  chat: boolean;
+}
+
+/** The body of `GET /settings`. */
+export function settingsView(settings: IndexSettings, visible: VisibleExperimentalSettings): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    if ((key === 'foreignKeys' || key === 'chat') && !visible[key]) continue;
+    view[key] = settingView(settings, key);
+  }
+  return view;
+}

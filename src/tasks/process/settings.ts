@@ -1,0 +1,78 @@
+/**
+ * Settings batches (settings.md §9; autobatcher operations `settings` and `clearAndSettings`):
+ * the batch's settings updates are applied in task order to the stored settings, as Meilisearch's
+ * settings builder accumulates them, and the result is checked once. A state-dependent conflict
+ * (a typo size against the stored other one, an incomplete embedder) fails every task of the
+ * batch and changes nothing, not even an index the batch would have created.
+ *
+ * `clearAndSettings` also holds document clears and deletions that came after a settings update:
+ * Meilisearch runs them first (the clear empties the index), then the settings.
+ *
+ * Writes: the new settings and, when `diffSettings` says derived data changed, a rebuild of every
+ * index updater from the stored documents, all in ONE transaction on the index environment; the
+ * index record (creation, `updatedAt`) joins the instance commit.
+ */
+import { ApiError } from '../../errors/api-error.js';
+import { DocumentStore } from '../../engine/documents/store.js';
+import { readSettings, writeSettings } from '../../engine/index-settings.js';
+import { INDEX_UPDATERS } from '../../engine/indexer/registry.js';
+import { diffSettings } from '../../settings/diff.js';
+import { applyPatch, mergedSettingsProblem } from '../../settings/merge.js';
+import type { SettingsPatch } from '../../settings/patch.js';
+import { defaultSettings } from '../../types/settings.js';
+import type { Task } from '../../types/task.js';
+import type { BatchProcessor } from './context.js';
+import { failed, succeeded } from './outcome.js';
+
+export const processSettings: BatchProcessor = (ctx, tasks, next) => {
+  const indexUid = next.indexUid!;
+  const existing = ctx.indexes.get(indexUid);
+  if (existing === undefined && !next.mustCreateIndex) {
+    const error = new ApiError('index_not_found', `Index \`${indexUid}\` not found.`);
+    return { tasks: tasks.map((task) => failed(task, error)) };
+  }
+  const record = existing ?? ctx.indexes.newRecord(indexUid, null, ctx.now);
+  // A new index has no environment yet; opening one for a batch that may fail would leave it behind.
+  const before = existing === undefined ? defaultSettings() : readSettings(ctx.indexEnvs.get(record.uuid));
+
+  let after = before;
+  let clears = 0;
+  for (const task of tasks) {
+    if (task.kind.name === 'settingsUpdate') after = applyPatch(after, task.kind.settings as SettingsPatch);
+    else if (task.kind.name === 'documentClear') clears++;
+  }
+  const problem = mergedSettingsProblem(before, after);
+  if (problem !== undefined) {
+    const error = new ApiError(problem.code, `Index \`${indexUid}\`: ${problem.message}`);
+    return { tasks: tasks.map((task) => failed(task, error)) };
+  }
+
+  const env = ctx.indexEnvs.get(record.uuid);
+  const store = new DocumentStore(env);
+  const cleared = clears > 0 ? store.count() : 0;
+  let firstClear = true;
+  const finished: Task[] = tasks.map((task) => {
+    if (task.kind.name !== 'documentClear' || task.details?.kind !== 'clearAll') return succeeded(task);
+    // The first clear deletes everything, the next ones nothing; deletions keep their enqueued details.
+    const deletedDocuments = firstClear ? cleared : 0;
+    firstClear = false;
+    return succeeded(task, { ...task.details, deletedDocuments });
+  });
+  const { rebuild } = diffSettings(before, after, INDEX_UPDATERS.map((updater) => updater.name));
+
+  return {
+    tasks: finished,
+    commitIndex: () =>
+      env.root.transactionSync(() => {
+        if (clears > 0) store.apply(new Map(), true);
+        writeSettings(env, after);
+        // An emptied index is rebuilt from nothing, which also clears what the old documents left.
+        // Each updater walks the documents on its own, so hand out a fresh iterator every time.
+        const documents = clears > 0 ? [] : { [Symbol.iterator]: () => store.entries() };
+        for (const updater of INDEX_UPDATERS) {
+          if (clears > 0 || rebuild.includes(updater.name)) updater.rebuild(env, after, documents);
+        }
+      }),
+    commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }),
+  };
+};

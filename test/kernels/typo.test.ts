@@ -1,0 +1,107 @@
+// The typo kernel against its TS reference: fixed cases pin the matching rules (each also checks
+// kernel == reference), random dictionaries and queries check the two agree everywhere.
+import { describe, expect, it } from 'vitest';
+
+import { referenceDistance, referenceTypoMatch } from '../../src/kernels/reference/typo.js';
+import { codePoints, expandMatches, packWordList, TypoFlag, TypoMatcher, type TypoQuery } from '../../src/kernels/typo.js';
+
+/** Code-point (UTF-8 byte) order, the order the kernel expects. */
+function sortWords(words: Iterable<string>): string[] {
+  return [...new Set(words)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+}
+
+/** Runs the kernel, checks the reference agrees, and returns word → distance per query. */
+function match(words: readonly string[], queries: readonly TypoQuery[]): Record<string, number>[] {
+  const matcher = new TypoMatcher(packWordList(words));
+  const actual = expandMatches(matcher.match(queries));
+  expect(actual).toEqual(referenceTypoMatch(words, queries));
+  const out: Record<string, number>[] = queries.map(() => ({}));
+  for (const [q, w, d] of actual) out[q]![words[w]!] = d;
+  return out;
+}
+
+const DICT = sortWords([
+  'batman', 'batmans', 'batmen', 'bat', 'bath', 'catman', 'hatman', 'botman', 'abtman', 'batamn',
+  'dragon', 'dragons', 'wagon', 'dragonfly', 'drag', 'tragon', 'jurassic', 'jurasic', 'park', 'parking',
+  'élan', 'elan', 'naïve', 'naive', '東京', '東京都', 'straße', 'strasse',
+]);
+
+describe('typo kernel', () => {
+  it('finds exact words at distance 0 and one-typo words at distance 1', () => {
+    const [res] = match(DICT, [{ word: 'batman', maxTypos: 1, flags: 0 }]);
+    expect(res).toEqual({ batman: 0, batmans: 1, batmen: 1, catman: 1, hatman: 1, botman: 1, abtman: 1, batamn: 1 });
+  });
+
+  it('counts a transposition of adjacent letters as one typo', () => {
+    expect(referenceDistance(codePoints('batamn'), codePoints('batman'), false)).toBe(1);
+    const [res] = match(DICT, [{ word: 'batamn', maxTypos: 1, flags: TypoFlag.FirstChar }]);
+    expect(res!.batman).toBe(1);
+  });
+
+  it('with the first-letter rule, a different first letter is never one typo', () => {
+    const [res] = match(DICT, [{ word: 'batman', maxTypos: 1, flags: TypoFlag.FirstChar }]);
+    expect(Object.keys(res!).sort()).toEqual(['batamn', 'batman', 'batmans', 'batmen', 'botman']);
+  });
+
+  it('with the first-letter rule and two typos, a different first letter costs two', () => {
+    const [res] = match(DICT, [{ word: 'jurassic', maxTypos: 2, flags: TypoFlag.FirstChar }, { word: 'dragonfly', maxTypos: 2, flags: TypoFlag.FirstChar }]);
+    expect(res).toEqual({ jurassic: 0, jurasic: 1 });
+    const [, dragonfly] = match(DICT, [{ word: 'jurassic', maxTypos: 2, flags: 0 }, { word: 'tragonfly', maxTypos: 2, flags: TypoFlag.FirstChar }]);
+    expect(dragonfly).toEqual({ dragonfly: 2 });
+  });
+
+  it('prefix mode matches every word with a close prefix', () => {
+    const [typed] = match(DICT, [{ word: 'batmn', maxTypos: 1, flags: TypoFlag.Prefix | TypoFlag.FirstChar }]);
+    expect(typed).toEqual({ batman: 1, batmans: 1, batmen: 1, batamn: 1 });
+    const [exact] = match(DICT, [{ word: 'drag', maxTypos: 0, flags: TypoFlag.Prefix }]);
+    expect(exact).toEqual({ drag: 0, dragon: 0, dragonfly: 0, dragons: 0 });
+  });
+
+  it('leaves out distance 0 on request and honours a word range', () => {
+    const [res] = match(DICT, [{ word: 'dragon', maxTypos: 1, flags: TypoFlag.SkipExact | TypoFlag.FirstChar }]);
+    expect(res).toEqual({ dragons: 1 });
+    const from = DICT.indexOf('dragon');
+    const [ranged] = match(DICT, [{ word: 'dragon', maxTypos: 1, flags: 0, from, to: from + 2 }]);
+    // 'dragons' (one typo) lies outside [dragon, dragonfly]
+    expect(ranged).toEqual({ dragon: 0 });
+  });
+
+  it('counts characters, not bytes, in non-ASCII words', () => {
+    const [res] = match(DICT, [{ word: 'elan', maxTypos: 1, flags: 0 }, { word: '東京', maxTypos: 1, flags: 0 }]);
+    expect(res).toEqual({ elan: 0, 'élan': 1 });
+    const [, tokyo] = match(DICT, [{ word: 'elan', maxTypos: 1, flags: 0 }, { word: '東京', maxTypos: 1, flags: 0 }]);
+    expect(tokyo).toEqual({ '東京': 0, '東京都': 1 });
+  });
+
+  it('handles an empty dictionary and many queries in one call', () => {
+    expect(match([], [{ word: 'batman', maxTypos: 2, flags: TypoFlag.Prefix }])).toEqual([{}]);
+    const queries = DICT.map((word) => ({ word, maxTypos: 2, flags: TypoFlag.Prefix }));
+    match(DICT, queries);
+  });
+
+  it('grows its output when matches exceed the first capacity', () => {
+    const words = sortWords(Array.from({ length: 500 }, (_, i) => `a${i.toString(36)}`));
+    const [res] = match(words, [{ word: 'a', maxTypos: 2, flags: 0 }, { word: 'ab', maxTypos: 2, flags: TypoFlag.Prefix }]);
+    expect(Object.keys(res!).length).toBeGreaterThan(30);
+  });
+
+  it('agrees with the reference on random dictionaries and queries', () => {
+    let seed = 42;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const alphabet = ['a', 'b', 'c', 'd', 'é', 'ß', '東'];
+    const word = (max: number) => Array.from({ length: 1 + rand(max) }, () => alphabet[rand(alphabet.length)]).join('');
+    for (let round = 0; round < 30; round++) {
+      const words = sortWords(Array.from({ length: 1 + rand(300) }, () => word(8)));
+      const queries: TypoQuery[] = Array.from({ length: 1 + rand(6) }, () => ({
+        word: word(9),
+        maxTypos: rand(3),
+        flags: rand(8),
+        ...(rand(4) === 0 ? { from: rand(words.length), to: rand(words.length + 5) } : {}),
+      }));
+      match(words, queries);
+    }
+  });
+});

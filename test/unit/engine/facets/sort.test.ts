@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { assertSortable, parseSortCriterion, sortBuckets, sortedPage, type SortCriterion } from '../../../../src/engine/facets/sort.js';
+import { FacetReader } from '../../../../src/engine/facets/store.js';
+import { TestIndex } from './fixture.js';
+
+const CODE = 'invalid_document_sort';
+
+function sortError(text: string): string {
+  try {
+    parseSortCriterion(text, CODE);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`no error for ${text}`);
+}
+
+describe('parseSortCriterion', () => {
+  it('reads field:asc|desc, splitting at the last colon, and _geoPoint(lat, lng)', () => {
+    expect(parseSortCriterion('price:asc', CODE)).toEqual({ kind: 'field', field: 'price', descending: false });
+    expect(parseSortCriterion('a:b:desc', CODE)).toEqual({ kind: 'field', field: 'a:b', descending: true });
+    expect(parseSortCriterion('truc(12, 13):desc', CODE)).toEqual({ kind: 'field', field: 'truc(12, 13)', descending: true });
+    expect(parseSortCriterion('_geoPoint(42.5, -3):asc', CODE)).toEqual({ kind: 'geo', point: [42.5, -3], descending: false });
+  });
+
+  it('gives Meilisearch’s messages for malformed and reserved criteria', () => {
+    expect(sortError('title')).toBe('Invalid syntax for the sort parameter: expected expression ending by `:asc` or `:desc`, found `title`.');
+    expect(sortError('truc:deesc')).toBe('Invalid syntax for the sort parameter: expected expression ending by `:asc` or `:desc`, found `truc:deesc`.');
+    expect(sortError('_geo:asc')).toBe(
+      '`_geo` is a reserved keyword and thus can\'t be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.',
+    );
+    expect(sortError('_geoDistance:asc')).toBe("`_geoDistance` is a reserved keyword and thus can't be used as a sort expression.");
+    expect(sortError('_geoRadius(1, 2, 3):asc')).toBe(
+      "`_geoRadius` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.",
+    );
+    expect(sortError('_geoPoint(35, 85, 75):asc')).toBe(
+      'Invalid syntax for the geo parameter: expected expression formated like `_geoPoint(latitude, longitude)` and ending by `:asc` or `:desc`, found `_geoPoint(35, 85, 75)`.',
+    );
+    expect(sortError('_geoPoint:asc')).toContain('found `_geoPoint`.');
+    expect(sortError('_geoPoint(200, 0):asc')).toBe('Bad latitude `200`. Latitude must be contained between -90 and 90 degrees.');
+    expect(sortError('_geoPoint(12, -2021):desc')).toBe(
+      'Bad longitude `-2021`. Longitude must be contained between -180 and 180 degrees. Hint: try using `139` instead.',
+    );
+  });
+});
+
+describe('assertSortable', () => {
+  const check = (criteria: SortCriterion[], sortableAttributes: string[]) => () => assertSortable(criteria, { sortableAttributes }, CODE);
+
+  it('accepts sortable attributes and their nested paths', () => {
+    expect(check([{ kind: 'field', field: 'doggos.age', descending: false }], ['doggos'])).not.toThrow();
+    expect(check([{ kind: 'geo', point: [0, 0], descending: false }], ['_geo'])).not.toThrow();
+  });
+
+  it('names the attribute and the sortable ones', () => {
+    expect(check([{ kind: 'field', field: 'title', descending: false }], [])).toThrow(
+      'Attribute `title` is not sortable. This index does not have configured sortable attributes.',
+    );
+    expect(check([{ kind: 'field', field: 'title', descending: false }], ['year', 'id'])).toThrow(
+      'Attribute `title` is not sortable. Available sortable attributes are: `id, year`.',
+    );
+    expect(check([{ kind: 'geo', point: [0, 0], descending: false }], ['id'])).toThrow('Attribute `_geo` is not sortable.');
+  });
+});
+
+describe('sortBuckets', () => {
+  let index: TestIndex | undefined;
+  afterEach(async () => {
+    await index?.close();
+    index = undefined;
+  });
+
+  /** Every document's id in sort order. */
+  const order = (criteria: SortCriterion[]) => {
+    const reader = new FacetReader(index!.env);
+    return sortedPage(reader, criteria, reader.allDocids(), 0, 100).map((docid) => index!.env.documents.get(docid)!.id);
+  };
+
+  it('puts numbers, then strings, then missing values; desc reverses each group', () => {
+    index = TestIndex.create({ sortableAttributes: ['v'] });
+    index.write([
+      { id: 'none' },
+      { id: 'b', v: 'B' },
+      { id: 'ten', v: 10 },
+      { id: 'a', v: 'a' },
+      { id: 'two', v: 2 },
+      { id: 'mixed', v: [5, 'z'] },
+    ]);
+    expect(order([{ kind: 'field', field: 'v', descending: false }])).toEqual(['two', 'mixed', 'ten', 'a', 'b', 'none']);
+    expect(order([{ kind: 'field', field: 'v', descending: true }])).toEqual(['ten', 'mixed', 'two', 'b', 'a', 'none']);
+  });
+
+  it('breaks ties with the next criterion, then by docid; ignores unknown fields', () => {
+    index = TestIndex.create({ sortableAttributes: ['g', 'n', 'ghost'] });
+    index.write([
+      { id: 1, g: 'x', n: 1 },
+      { id: 2, g: 'y', n: 5 },
+      { id: 3, g: 'x', n: 3 },
+      { id: 4, g: 'x' },
+      { id: 5, g: 'y', n: 5 },
+    ]);
+    const criteria: SortCriterion[] = [
+      { kind: 'field', field: 'ghost', descending: false },
+      { kind: 'field', field: 'g', descending: false },
+      { kind: 'field', field: 'n', descending: true },
+    ];
+    expect(order(criteria)).toEqual([3, 1, 4, 2, 5]);
+    const reader = new FacetReader(index.env);
+    expect([...sortBuckets(reader, criteria, reader.allDocids())].map((bucket) => bucket.length)).toEqual([1, 1, 1, 2]);
+  });
+
+  it('orders by distance to a point, documents without _geo last', () => {
+    index = TestIndex.create({ sortableAttributes: ['_geo'] });
+    index.write([
+      { id: 'paris', _geo: { lat: 48.8566, lng: 2.3522 } },
+      { id: 'nowhere' },
+      { id: 'lyon', _geo: { lat: '45.764', lng: '4.8357' } },
+      { id: 'lille', _geo: { lat: 50.6292, lng: 3.0573 } },
+    ]);
+    const fromLyon = { kind: 'geo', point: [45.75, 4.85], descending: false } as const;
+    expect(order([fromLyon])).toEqual(['lyon', 'paris', 'lille', 'nowhere']);
+    expect(order([{ ...fromLyon, descending: true }])).toEqual(['lille', 'paris', 'lyon', 'nowhere']);
+  });
+
+  it('pages with offset and limit', () => {
+    index = TestIndex.create({ sortableAttributes: ['n'] });
+    index.write([0, 1, 2, 3, 4, 5].map((n) => ({ id: n, n: 10 - n })));
+    const reader = new FacetReader(index.env);
+    const criteria: SortCriterion[] = [{ kind: 'field', field: 'n', descending: false }];
+    expect(sortedPage(reader, criteria, reader.allDocids(), 1, 2)).toEqual([4, 3]);
+    expect(sortedPage(reader, criteria, reader.allDocids(), 5, 10)).toEqual([0]);
+    expect(sortedPage(reader, criteria, reader.allDocids(), 0, 0)).toEqual([]);
+  });
+});

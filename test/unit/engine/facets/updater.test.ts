@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
+import { FacetKind } from '../../../../src/engine/facets/extract.js';
+import { FacetReader } from '../../../../src/engine/facets/store.js';
+import { TestIndex } from './fixture.js';
+
+let index: TestIndex | undefined;
+afterEach(async () => {
+  await index?.close();
+  index = undefined;
+});
+
+const SETTINGS = {
+  filterableAttributes: ['color', 'price', 'doggos', '_geo'],
+  sortableAttributes: ['rank'],
+};
+
+/** Deterministic random document edits over a small id space. */
+function* randomBatches(seed: number, batches: number): Generator<(JsonObject | { delete: number })[]> {
+  let x = seed;
+  const next = (n: number) => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x % n;
+  };
+  const colors = ['Red', 'red ', 'BLUE', 'vert', '', null];
+  for (let b = 0; b < batches; b++) {
+    const batch: (JsonObject | { delete: number })[] = [];
+    for (let i = 0; i < 8; i++) {
+      const id = next(20);
+      if (next(5) === 0) {
+        batch.push({ delete: id });
+        continue;
+      }
+      const doc: JsonObject = { id };
+      if (next(3) > 0) doc.color = next(4) === 0 ? [colors[next(6)], colors[next(6)]] : colors[next(6)];
+      if (next(2) === 0) doc.price = next(4) === 0 ? String(next(50)) : next(50) - 10;
+      if (next(3) === 0) doc.doggos = [{ name: `dog${next(3)}`, age: next(5) }];
+      if (next(4) === 0) doc.rank = next(3);
+      if (next(3) === 0) doc._geo = { lat: next(90), lng: next(180) };
+      batch.push(doc);
+    }
+    yield batch;
+  }
+}
+
+describe('facet updater', () => {
+  it('keeps the same facet data incrementally as a rebuild from scratch derives', () => {
+    index = TestIndex.create(SETTINGS);
+    for (const batch of randomBatches(42, 30)) {
+      index.write(batch);
+      const incremental = index.dump();
+      index.rebuild();
+      expect(index.dump()).toEqual(incremental);
+    }
+    expect(Object.keys(index.dump()).length).toBeGreaterThan(30);
+  });
+
+  it('removes every trace of deleted documents', () => {
+    index = TestIndex.create(SETTINGS);
+    index.write([
+      { id: 1, color: 'red', _geo: { lat: 1, lng: 2 } },
+      { id: 2, color: 'blue' },
+    ]);
+    index.write([{ delete: 1 }, { delete: 2 }]);
+    expect(index.dump()).toEqual({ universe: '' });
+  });
+
+  it('tracks every document in the universe and rebuilds it from the stored documents', () => {
+    index = TestIndex.create();
+    index.write([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
+    index.write([{ delete: 'b' }]);
+    const reader = new FacetReader(index.env);
+    expect(index.idsOf(reader.allDocids())).toEqual(['a', 'c']);
+    index.write([{ id: 'd' }]); // reuses the freed docid 1
+    expect([...new FacetReader(index.env).allDocids()]).toEqual([0, 1, 2]);
+  });
+
+  it('re-derives facets for new settings on rebuild', () => {
+    index = TestIndex.create({ filterableAttributes: ['color'] });
+    index.write([{ id: 1, color: 'red', size: 3 }]);
+    const before = new FacetReader(index.env);
+    expect(before.fieldId('size')).toBeUndefined();
+    index.configure({ filterableAttributes: ['size'] });
+    const reader = new FacetReader(index.env);
+    expect([...reader.flagged(reader.fieldId('size')!, FacetKind.exists)]).toEqual([0]);
+    expect([...reader.flagged(reader.fieldId('color')!, FacetKind.exists)]).toEqual([]);
+  });
+
+  it('walks a field’s values in order, numbers and strings apart', () => {
+    index = TestIndex.create({ filterableAttributes: ['v'] });
+    index.write([
+      { id: 1, v: [10, 'b'] },
+      { id: 2, v: [-3.5, 'a'] },
+      { id: 3, v: 10 },
+    ]);
+    const reader = new FacetReader(index.env);
+    const fid = reader.fieldId('v')!;
+    const numbers = [...reader.values(fid, FacetKind.number)].map(({ value, docids }) => [value, [...docids]]);
+    expect(numbers).toEqual([
+      [-3.5, [1]],
+      [10, [0, 2]],
+    ]);
+    const strings = [...reader.values(fid, FacetKind.string, true)].map(({ value, docids }) => [value, [...docids]]);
+    expect(strings).toEqual([
+      ['b', [0]],
+      ['a', [1]],
+    ]);
+  });
+});

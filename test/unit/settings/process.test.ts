@@ -1,0 +1,162 @@
+// The settings batch processor on real LMDB environments: index creation rules, the batch-wide
+// failure of a state-dependent conflict, clear-and-settings batches and updater rebuilds (seen
+// through a recording updater added to the registry for the test).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../../src/engine/documents/document-id.js';
+import { DocumentStore } from '../../../src/engine/documents/store.js';
+import { IndexEnvs } from '../../../src/engine/index-env.js';
+import { readSettings } from '../../../src/engine/index-settings.js';
+import { INDEX_UPDATERS } from '../../../src/engine/indexer/registry.js';
+import type { IndexUpdater } from '../../../src/engine/indexer/updaters.js';
+import { IndexRegistry } from '../../../src/indexes/registry.js';
+import { canonicalPatch } from '../../../src/settings/patch.js';
+import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
+import { UpdateFiles } from '../../../src/store/update-files.js';
+import type { NextBatch } from '../../../src/tasks/autobatcher.js';
+import type { ProcessContext, ProcessOutcome } from '../../../src/tasks/process/context.js';
+import { processSettings } from '../../../src/tasks/process/settings.js';
+import { Progress } from '../../../src/tasks/progress.js';
+import { TaskQueue } from '../../../src/tasks/queue.js';
+import type { Task, TaskKind } from '../../../src/types/task.js';
+
+let dir: string;
+let store: InstanceStore;
+let ctx: ProcessContext;
+const rebuilds: { filterable: unknown; docs: { docid: number; doc: JsonObject }[] }[] = [];
+const recorder: IndexUpdater = {
+  name: 'recorder',
+  apply: () => undefined,
+  rebuild: (_env, settings, documents) => {
+    rebuilds.push({ filterable: settings.filterableAttributes, docs: [...documents] });
+  },
+};
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-settings-'));
+  store = openInstanceStore(dir, '0.1.0');
+  ctx = {
+    queue: new TaskQueue(store),
+    indexes: new IndexRegistry(store),
+    indexEnvs: new IndexEnvs(dir),
+    updateFiles: new UpdateFiles(dir),
+    now: 5_000n,
+    signal: new AbortController().signal,
+    progress: new Progress(),
+  };
+  rebuilds.length = 0;
+  INDEX_UPDATERS.push(recorder);
+});
+
+afterEach(async () => {
+  INDEX_UPDATERS.splice(INDEX_UPDATERS.indexOf(recorder), 1);
+  await ctx.indexEnvs.closeAll();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const settings = (body: Record<string, unknown>, o: { deletion?: boolean } = {}): TaskKind => ({
+  name: 'settingsUpdate',
+  indexUid: 'movies',
+  settings: canonicalPatch(body) as JsonObject,
+  isDeletion: o.deletion ?? false,
+  allowIndexCreation: true,
+});
+
+const enqueue = (...kinds: TaskKind[]): Task[] => kinds.map((k) => ctx.queue.register({ kind: k }));
+
+function batch(tasks: Task[], operation: 'settings' | 'clearAndSettings', mustCreateIndex: boolean): NextBatch {
+  return { operation, taskUids: tasks.map((t) => t.uid), indexUid: 'movies', mustCreateIndex, primaryKey: null, batchStrategy: '', reuseBatchUid: null };
+}
+
+function commit(outcome: ProcessOutcome): void {
+  outcome.commitIndex?.();
+  store.root.transactionSync(() => outcome.commit?.());
+}
+
+/** An existing index holding `docs` (ids from `id`). */
+function indexWith(docs: JsonObject[]) {
+  const record = ctx.indexes.newRecord('movies', 'id', 1_000n);
+  store.root.transactionSync(() => ctx.indexes.put(record));
+  const env = ctx.indexEnvs.get(record.uuid);
+  env.root.transactionSync(() => new DocumentStore(env).apply(new Map(docs.map((d) => [String(d.id), d])), false));
+  return env;
+}
+
+describe('the settings processor', () => {
+  it('fails every task with index_not_found when the index is missing and may not be created', async () => {
+    const tasks = enqueue(settings({ stopWords: null }, { deletion: true }));
+    const outcome = await processSettings(ctx, tasks, batch(tasks, 'settings', false));
+    expect(outcome.tasks.map((t) => [t.status, t.error?.message])).toEqual([['failed', 'Index `movies` not found.']]);
+    expect(outcome.commitIndex).toBeUndefined();
+  });
+
+  it('creates a missing index when allowed, storing the merged settings of every task in order', async () => {
+    const tasks = enqueue(settings({ rankingRules: ['typo'], stopWords: ['the'] }), settings({ rankingRules: ['words'] }));
+    const outcome = await processSettings(ctx, tasks, batch(tasks, 'settings', true));
+    expect(outcome.tasks.map((t) => t.status)).toEqual(['succeeded', 'succeeded']);
+    commit(outcome);
+    const record = ctx.indexes.get('movies')!;
+    expect(record).toMatchObject({ createdAt: 5_000n, updatedAt: 5_000n, primaryKey: null });
+    const stored = readSettings(ctx.indexEnvs.get(record.uuid));
+    expect(stored.rankingRules).toEqual(['words']);
+    expect(stored.stopWords).toEqual(['the']);
+  });
+
+  it('fails the whole batch on a typo size conflict with the stored value, creating nothing', async () => {
+    const tasks = enqueue(settings({ displayedAttributes: ['title'] }), settings({ typoTolerance: { minWordSizeForTypos: { oneTypo: 10 } } }));
+    const outcome = await processSettings(ctx, tasks, batch(tasks, 'settings', true));
+    expect(outcome.tasks.map((t) => [t.status, t.error?.code])).toEqual([
+      ['failed', 'invalid_settings_typo_tolerance'],
+      ['failed', 'invalid_settings_typo_tolerance'],
+    ]);
+    expect(outcome.tasks[0]!.error!.message).toMatch(/^Index `movies`: `minWordSizeForTypos` setting is invalid\./);
+    expect(outcome.commit).toBeUndefined();
+  });
+
+  it('rebuilds the updaters from every stored document when a shaping setting changes', async () => {
+    indexWith([{ id: 1, genre: 'drama' }, { id: 2, genre: 'horror' }]);
+    const tasks = enqueue(settings({ filterableAttributes: ['genre'] }));
+    commit(await processSettings(ctx, tasks, batch(tasks, 'settings', false)));
+    expect(rebuilds).toEqual([
+      {
+        filterable: ['genre'],
+        docs: [
+          { docid: 0, doc: { id: 1, genre: 'drama' } },
+          { docid: 1, doc: { id: 2, genre: 'horror' } },
+        ],
+      },
+    ]);
+    expect(ctx.indexes.get('movies')!.updatedAt).toBe(5_000n);
+  });
+
+  it('rebuilds nothing for a metadata-only change', async () => {
+    indexWith([{ id: 1 }]);
+    const tasks = enqueue(settings({ displayedAttributes: ['id'], synonyms: { a: ['b'] } }));
+    commit(await processSettings(ctx, tasks, batch(tasks, 'settings', false)));
+    expect(rebuilds).toEqual([]);
+  });
+
+  it('runs the clears of a clear-and-settings batch first: the first clear counts, deletions keep their details', async () => {
+    const env = indexWith([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    const tasks = enqueue(
+      settings({ displayedAttributes: ['id'] }),
+      { name: 'documentClear', indexUid: 'movies' },
+      { name: 'documentDeletion', indexUid: 'movies', documentIds: ['1'] },
+      { name: 'documentClear', indexUid: 'movies' },
+    );
+    const outcome = await processSettings(ctx, tasks, batch(tasks, 'clearAndSettings', false));
+    expect(outcome.tasks.map((t) => [t.status, t.details])).toEqual([
+      ['succeeded', { kind: 'settingsUpdate', settings: { displayedAttributes: ['id'] } }],
+      ['succeeded', { kind: 'clearAll', deletedDocuments: 3 }],
+      ['succeeded', { kind: 'documentDeletion', providedIds: 1, deletedDocuments: null }],
+      ['succeeded', { kind: 'clearAll', deletedDocuments: 0 }],
+    ]);
+    commit(outcome);
+    expect(new DocumentStore(env).count()).toBe(0);
+    expect(readSettings(env).displayedAttributes).toEqual(['id']);
+    expect(rebuilds).toEqual([{ filterable: [], docs: [] }]);
+  });
+});

@@ -1,0 +1,142 @@
+// The GET form of settings and the reindex decision of a settings change.
+import { describe, expect, it } from 'vitest';
+import { diffSettings } from '../../../src/settings/diff.js';
+import { applyPatch } from '../../../src/settings/merge.js';
+import { canonicalPatch } from '../../../src/settings/patch.js';
+import { settingView, settingsView } from '../../../src/settings/view.js';
+import { DEFAULT_DOCUMENT_TEMPLATE, defaultSettings } from '../../../src/types/settings.js';
+
+const UPDATERS = ['facets', 'words'];
+const changedBy = (body: Record<string, unknown>) => diffSettings(defaultSettings(), applyPatch(defaultSettings(), canonicalPatch(body)), UPDATERS);
+
+describe('settings view', () => {
+  it('shows the 20 default settings in order, without the experimental ones', () => {
+    expect(settingsView(defaultSettings(), { foreignKeys: false, chat: false })).toEqual({
+      displayedAttributes: ['*'],
+      searchableAttributes: ['*'],
+      filterableAttributes: [],
+      sortableAttributes: [],
+      rankingRules: ['words', 'typo', 'proximity', 'attributeRank', 'sort', 'wordPosition', 'exactness'],
+      stopWords: [],
+      nonSeparatorTokens: [],
+      separatorTokens: [],
+      dictionary: [],
+      synonyms: {},
+      distinctAttribute: null,
+      proximityPrecision: 'byWord',
+      typoTolerance: {
+        enabled: true,
+        minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 },
+        disableOnWords: [],
+        disableOnAttributes: [],
+        disableOnNumbers: false,
+      },
+      faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha' } },
+      pagination: { maxTotalHits: 1000 },
+      embedders: {},
+      searchCutoffMs: null,
+      localizedAttributes: null,
+      facetSearch: true,
+      prefixSearch: 'indexingTime',
+    });
+  });
+
+  it('places foreignKeys after sortableAttributes and chat last when their features are on', () => {
+    const keys = Object.keys(settingsView(defaultSettings(), { foreignKeys: true, chat: true }));
+    expect(keys).toHaveLength(22);
+    expect(keys.indexOf('foreignKeys')).toBe(keys.indexOf('sortableAttributes') + 1);
+    expect(keys.at(-1)).toBe('chat');
+    expect(settingView(defaultSettings(), 'chat')).toEqual({
+      description: '',
+      documentTemplate: DEFAULT_DOCUMENT_TEMPLATE,
+      documentTemplateMaxBytes: 400,
+      searchParameters: {},
+    });
+  });
+
+  it('fills embedder defaults per source and masks API keys', () => {
+    const settings = applyPatch(
+      defaultSettings(),
+      canonicalPatch({
+        embedders: {
+          default: {},
+          manual: { source: 'userProvided', dimensions: 3 },
+          rest: {
+            source: 'rest',
+            url: 'https://localhost:7777',
+            apiKey: 'My super secret value you will never guess',
+            dimensions: 4,
+            request: '{{text}}',
+            response: '{{embedding}}',
+          },
+        },
+      }),
+    );
+    const view = settingView(settings, 'embedders') as Record<string, unknown>;
+    expect(view.default).toEqual({
+      source: 'openAi',
+      model: 'text-embedding-3-small',
+      documentTemplate: DEFAULT_DOCUMENT_TEMPLATE,
+      documentTemplateMaxBytes: 400,
+    });
+    expect(view.manual).toEqual({ source: 'userProvided', dimensions: 3 });
+    expect(JSON.stringify(view.rest)).toBe(
+      JSON.stringify({
+        source: 'rest',
+        apiKey: 'My suXXXXXX...',
+        dimensions: 4,
+        documentTemplate: DEFAULT_DOCUMENT_TEMPLATE,
+        documentTemplateMaxBytes: 400,
+        url: 'https://localhost:7777',
+        request: '{{text}}',
+        response: '{{embedding}}',
+        headers: {},
+      }),
+    );
+  });
+});
+
+describe('settings diff', () => {
+  it('rebuilds every updater when a setting shaping derived data changes', () => {
+    for (const body of [
+      { searchableAttributes: ['title'] },
+      { filterableAttributes: ['genre'] },
+      { sortableAttributes: ['year'] },
+      { distinctAttribute: 'sku' },
+      { stopWords: ['the'] },
+      { separatorTokens: ['&'] },
+      { nonSeparatorTokens: ['#'] },
+      { dictionary: ['J.R.R.'] },
+      { proximityPrecision: 'byAttribute' },
+      { localizedAttributes: [{ attributePatterns: ['*'], locales: ['fr'] }] },
+      { prefixSearch: 'disabled' },
+      { facetSearch: false },
+      { typoTolerance: { disableOnAttributes: ['isbn'] } },
+      { typoTolerance: { disableOnNumbers: true } },
+      { rankingRules: ['words', 'price:asc'] },
+    ]) {
+      expect(changedBy(body).rebuild).toEqual(UPDATERS);
+    }
+  });
+
+  it('rebuilds nothing for metadata-only changes, and says which settings changed', () => {
+    expect(
+      changedBy({
+        displayedAttributes: ['title'],
+        synonyms: { a: ['b'] },
+        rankingRules: ['typo', 'words'],
+        typoTolerance: { enabled: false, disableOnWords: ['x'] },
+        faceting: { maxValuesPerFacet: 2 },
+        pagination: { maxTotalHits: 5 },
+        searchCutoffMs: 3,
+      }),
+    ).toEqual({
+      changed: ['displayedAttributes', 'rankingRules', 'synonyms', 'typoTolerance', 'faceting', 'pagination', 'searchCutoffMs'],
+      rebuild: [],
+    });
+  });
+
+  it('sees no change when a patch restates the current values', () => {
+    expect(changedBy({ filterableAttributes: [], searchableAttributes: ['*'], rankingRules: null })).toEqual({ changed: [], rebuild: [] });
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Batch processors whose outcomes the HTTP tests cannot reach with index routes alone: deletion
+ * batches that carry document tasks, and several task deletions in one batch.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IndexEnvs } from '../../../src/engine/index-env.js';
+import { IndexRegistry } from '../../../src/indexes/registry.js';
+import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
+import { UpdateFiles } from '../../../src/store/update-files.js';
+import type { NextBatch } from '../../../src/tasks/autobatcher.js';
+import type { ProcessContext } from '../../../src/tasks/process/context.js';
+import { processIndexDeletion } from '../../../src/tasks/process/index-ops.js';
+import { processDeletion } from '../../../src/tasks/process/task-ops.js';
+import { Progress } from '../../../src/tasks/progress.js';
+import { TaskQueue } from '../../../src/tasks/queue.js';
+import type { Task, TaskKind } from '../../../src/types/task.js';
+import { kind } from './fixtures.js';
+
+let dir: string;
+let store: InstanceStore;
+let ctx: ProcessContext;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-process-'));
+  store = openInstanceStore(dir, '0.1.0');
+  ctx = {
+    queue: new TaskQueue(store),
+    indexes: new IndexRegistry(store),
+    indexEnvs: new IndexEnvs(dir),
+    updateFiles: new UpdateFiles(dir),
+    now: 1_000n,
+    signal: new AbortController().signal,
+    progress: new Progress(),
+  };
+});
+
+afterEach(async () => {
+  await ctx.indexEnvs.closeAll();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const enqueue = (...kinds: TaskKind[]): Task[] => kinds.map((k) => ctx.queue.register({ kind: k }));
+
+function deletionBatch(tasks: Task[], mustCreateIndex: boolean): NextBatch {
+  return {
+    operation: 'indexDeletion',
+    taskUids: tasks.map((t) => t.uid),
+    indexUid: 'a',
+    mustCreateIndex,
+    primaryKey: null,
+    batchStrategy: '',
+    reuseBatchUid: null,
+  };
+}
+
+describe('an index deletion batch', () => {
+  it('on a missing index fails every task of the batch with index_not_found, counters at 0', async () => {
+    const tasks = enqueue(kind.add('a', { allow: false }), kind.deleteIds('a'), kind.drop('a'));
+    const outcome = await processIndexDeletion(ctx, tasks, deletionBatch(tasks, false));
+    expect(outcome.tasks.map((t) => t.status)).toEqual(['failed', 'failed', 'failed']);
+    for (const task of outcome.tasks) expect(task.error).toMatchObject({ code: 'index_not_found', message: 'Index `a` not found.' });
+    expect(outcome.tasks.map((t) => t.details)).toEqual([
+      { kind: 'documentAdditionOrUpdate', receivedDocuments: 1, indexedDocuments: 0 },
+      { kind: 'documentDeletion', providedIds: 1, deletedDocuments: 0 },
+      { kind: 'clearAll', deletedDocuments: 0 },
+    ]);
+    expect(outcome.commit).toBeUndefined();
+  });
+
+  it('that may create the index succeeds, every earlier task reporting that nothing was done', async () => {
+    const tasks = enqueue(kind.add('a'), kind.edit('a'), kind.clear('a'), kind.settings('a'), kind.drop('a'));
+    const outcome = await processIndexDeletion(ctx, tasks, deletionBatch(tasks, true));
+    expect(outcome.tasks.map((t) => t.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(outcome.tasks.map((t) => t.details)).toEqual([
+      { kind: 'documentAdditionOrUpdate', receivedDocuments: 1, indexedDocuments: 0 },
+      expect.objectContaining({ kind: 'documentEdition', editedDocuments: 0, deletedDocuments: 0 }),
+      { kind: 'clearAll', deletedDocuments: null },
+      tasks[3]!.details,
+      { kind: 'clearAll', deletedDocuments: 0 },
+    ]);
+  });
+
+  it('on an existing index removes it in the commit and its folder after', async () => {
+    store.root.transactionSync(() => ctx.indexes.put(ctx.indexes.newRecord('a', null, 1n)));
+    const tasks = enqueue(kind.drop('a'));
+    const outcome = await processIndexDeletion(ctx, tasks, deletionBatch(tasks, false));
+    expect(outcome.tasks[0]).toMatchObject({ status: 'succeeded', details: { deletedDocuments: 0 } });
+    expect(ctx.indexes.exists('a')).toBe(true);
+    store.root.transactionSync(() => outcome.commit!());
+    expect(ctx.indexes.exists('a')).toBe(false);
+  });
+});
+
+describe('task deletions run together', () => {
+  it('count a task deleted by several of them once, for the oldest, and delete only finished tasks', async () => {
+    const [done, waiting] = enqueue(kind.create('x'), kind.create('y'));
+    ctx.queue.update({ ...done!, status: 'succeeded', startedAt: 1n, finishedAt: 2n });
+    const deletions = enqueue(kind.deleteTasks([done!.uid, waiting!.uid]), kind.deleteTasks([done!.uid]));
+    const outcome = await processDeletion(ctx, deletions, { ...deletionBatch(deletions, false), operation: 'taskDeletion', indexUid: null });
+    expect(outcome.tasks.map((t) => t.details)).toEqual([
+      { kind: 'taskDeletion', matchedTasks: 2, deletedTasks: 1, originalFilter: '?uids=0' },
+      { kind: 'taskDeletion', matchedTasks: 1, deletedTasks: 0, originalFilter: '?uids=0' },
+    ]);
+    store.root.transactionSync(() => outcome.commit!());
+    expect(ctx.queue.get(done!.uid)).toBeUndefined();
+    expect(ctx.queue.get(waiting!.uid)).toBeDefined();
+  });
+});
