@@ -115,9 +115,9 @@ export class TaskQueue {
     return 0;
   }
 
-  /** The uid the next registered task gets. */
+  /** The uid the next registered task gets (uids handed out but not yet committed included). */
   nextTaskUid(): number {
-    return TaskQueue.nextUid(this.dbs.tasks);
+    return Math.max(this.allocated, TaskQueue.nextUid(this.dbs.tasks));
   }
 
   /** The uid the next batch gets; the scheduler asks before opening a batch. */
@@ -125,35 +125,63 @@ export class TaskQueue {
     return TaskQueue.nextUid(this.dbs.batches);
   }
 
+  /** Past the last uid handed to a registration still committing, so that none share a uid. */
+  private allocated = 0;
+  private inFlight = 0;
+
+  private newTask(input: TaskInput): Task {
+    this.checkSpace(input.kind);
+    const uid = this.nextTaskUid();
+    let kind = input.kind;
+    if (kind.name === 'taskCancelation' || kind.name === 'taskDeletion') {
+      kind = { ...kind, tasks: kind.tasks.filter((target) => target < uid) };
+    }
+    return {
+      uid,
+      batchUid: null,
+      status: 'enqueued',
+      kind,
+      details: defaultDetails(kind),
+      error: null,
+      canceledBy: null,
+      enqueuedAt: nowNs(),
+      startedAt: null,
+      finishedAt: null,
+      customMetadata: input.customMetadata ?? null,
+    };
+  }
+
+  private insert(task: Task): void {
+    this.dbs.tasks.putSync(task.uid, task);
+    reindex(this.dbs.taskIndex, [], taskKeys(task));
+  }
+
   /**
    * Enqueues a task and returns it. A cancelation or deletion never targets itself or a newer task:
    * such uids are dropped from its frozen set and `matchedTasks` counts what remains.
    */
   register(input: TaskInput): Task {
-    this.checkSpace(input.kind);
-    return this.root.transactionSync(() => {
-      const uid = this.nextTaskUid();
-      let kind = input.kind;
-      if (kind.name === 'taskCancelation' || kind.name === 'taskDeletion') {
-        kind = { ...kind, tasks: kind.tasks.filter((target) => target < uid) };
-      }
-      const task: Task = {
-        uid,
-        batchUid: null,
-        status: 'enqueued',
-        kind,
-        details: defaultDetails(kind),
-        error: null,
-        canceledBy: null,
-        enqueuedAt: nowNs(),
-        startedAt: null,
-        finishedAt: null,
-        customMetadata: input.customMetadata ?? null,
-      };
-      this.dbs.tasks.putSync(uid, task);
-      reindex(this.dbs.taskIndex, [], taskKeys(task));
-      return task;
-    });
+    const task = this.newTask(input);
+    this.root.transactionSync(() => this.insert(task));
+    return task;
+  }
+
+  /**
+   * `register` for the HTTP routes: registrations made in the same event-loop turn share one
+   * commit (and one disk flush), and the promise resolves once the task is durable. Commits
+   * happen in call order, so uids stay in enqueue order.
+   */
+  async enqueue(input: TaskInput): Promise<Task> {
+    const task = this.newTask(input);
+    this.allocated = task.uid + 1;
+    this.inFlight++;
+    try {
+      await this.root.transaction(() => this.insert(task));
+    } finally {
+      // Once nothing is in flight the stored uids are the truth again (a failed commit frees its uid).
+      if (--this.inFlight === 0) this.allocated = 0;
+    }
+    return task;
   }
 
   /**

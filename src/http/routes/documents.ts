@@ -4,11 +4,18 @@
  * enqueue tasks.
  */
 import { ApiError } from '../../errors/api-error.js';
+import { fromUnsorted, intersect, type DocSet } from '../../engine/docset.js';
 import { DocumentStore } from '../../engine/documents/store.js';
 import { externalIdOf, invalidDocumentId, type JsonObject } from '../../engine/documents/document-id.js';
 import { projectDocument } from '../../engine/documents/project.js';
-import { assertFilterable } from '../../engine/filter/filterable.js';
-import { parseFilter } from '../../engine/filter-parser/index.js';
+import { assertSortable, parseSortCriterion, sortedPage, type SortCriterion } from '../../engine/facets/sort.js';
+import { FacetReader } from '../../engine/facets/store.js';
+import { evaluateFilter } from '../../engine/filter/evaluate.js';
+import { parseFilter, type FilterAst } from '../../engine/filter-parser/index.js';
+import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
+import type { IndexEnv } from '../../engine/index-env.js';
+import { readSettings } from '../../engine/index-settings.js';
+import { RhaiParseError, compileScript } from '../../engine/rhai/index.js';
 import { validateIndexUid } from '../../types/index-uid.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
@@ -102,11 +109,11 @@ const parseFetchBody = compileBody<FetchBody>(
   },
 );
 
-function openStore(deps: AppDeps, rawUid: string): DocumentStore {
+function openIndex(deps: AppDeps, rawUid: string): IndexEnv {
   const uid = validateIndexUid(rawUid);
   const record = deps.indexes.get(uid);
   if (record === undefined) throw indexNotFound(uid);
-  return new DocumentStore(deps.indexEnvs.get(record.uuid));
+  return deps.indexEnvs.get(record.uuid);
 }
 
 /** Ids are validated like document ids before anything else (documents.md §2.3). */
@@ -118,16 +125,38 @@ function validateIds(ids: readonly (string | number)[]): string[] {
   });
 }
 
-function notSortable(sort: readonly string[]): void {
-  if (sort.length === 0) return;
-  const name = sort[0]!.replace(/:(asc|desc)$/, '');
-  throw new ApiError('invalid_document_sort', `Attribute \`${name}\` is not sortable. This index does not have configured sortable attributes.`);
+const SORT_CODE = 'invalid_document_sort';
+const FILTER_CODE = 'invalid_document_filter';
+
+/**
+ * GET's `sort`: comma-separated, with the pieces of `_geoPoint(lat, lng):asc` joined back
+ * (Meilisearch `fix_sort_query_parameters`).
+ */
+function sortFromQuery(raw: string): string[] {
+  const criteria: string[] = [];
+  let joining = false;
+  for (const piece of raw.replace(/^"+|"+$/g, '').split(',').map((part) => part.trim())) {
+    if (piece.startsWith('_geoPoint(')) {
+      criteria.push(piece);
+      joining = true;
+    } else if (joining && criteria.length > 0) {
+      criteria[criteria.length - 1] += `,${piece}`;
+      if (piece.endsWith('):asc') || piece.endsWith('):desc')) joining = false;
+    } else {
+      criteria.push(piece);
+    }
+  }
+  return criteria;
 }
 
-/** Parses a document filter; no filterable attributes exist before the settings routes set them. */
-function checkFilter(filter: unknown): void {
-  const ast = parseFilter(filter, { code: 'invalid_document_filter' });
-  if (ast !== null) assertFilterable(ast, [], 'invalid_document_filter');
+/** A document route's filter, parsed and checked against the experimental features. */
+function documentFilter(deps: AppDeps, filter: unknown): FilterAst | null {
+  const ast = parseFilter(filter, { code: FILTER_CODE });
+  if (ast !== null) {
+    assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
+    rejectForeignFilter(ast, FILTER_CODE);
+  }
+  return ast;
 }
 
 /** GET passes the filter as text; text that parses as JSON (e.g. `["a = 1"]`) is used as JSON. */
@@ -140,25 +169,46 @@ function filterFromQuery(raw: string | undefined): unknown {
   }
 }
 
-function listDocuments(
-  store: DocumentStore,
-  options: { offset?: number; limit?: number; fields?: string[] | null; ids?: string[] | null },
-) {
+interface ListOptions {
+  offset?: number;
+  limit?: number;
+  fields?: string[] | null;
+  ids?: string[];
+  filter: unknown;
+  sort: SortCriterion[] | null;
+}
+
+/**
+ * The list algorithm of documents.md §2.3: candidates (all or `ids`), ∩ filter, ordered by docid
+ * or by `sort`, then the page. Checks run in Meilisearch's order: filter syntax and gates, the
+ * filter's attributes, then the sortable ones.
+ */
+function listDocuments(deps: AppDeps, env: IndexEnv, options: ListOptions) {
+  const store = new DocumentStore(env);
   const offset = options.offset ?? 0;
   const limit = options.limit ?? 20;
   const fields = options.fields ?? null;
+  const ast = documentFilter(deps, options.filter);
+  const settings = readSettings(env);
   let results: JsonObject[];
   let total: number;
-  if (options.ids !== undefined && options.ids !== null) {
-    const docids = [...new Set(options.ids)]
-      .map((id) => store.docidOf(id))
-      .filter((docid): docid is number => docid !== undefined)
-      .sort((a, b) => a - b);
-    total = docids.length;
-    results = docids.slice(offset, offset + limit).map((docid) => store.byDocid(docid)!);
-  } else {
+  if (options.ids === undefined && ast === null && options.sort === null) {
     total = store.count();
     results = [...store.all(offset, limit)];
+  } else {
+    const reader = new FacetReader(env);
+    let candidates: DocSet =
+      options.ids === undefined
+        ? reader.allDocids()
+        : fromUnsorted(options.ids.map((id) => store.docidOf(id)).filter((docid): docid is number => docid !== undefined));
+    if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE }));
+    let page: ArrayLike<number> = candidates.subarray(offset, offset + limit);
+    if (options.sort !== null) {
+      assertSortable(options.sort, settings, SORT_CODE);
+      page = sortedPage(reader, options.sort, candidates, offset, limit);
+    }
+    total = candidates.length;
+    results = Array.from(page, (docid) => store.byDocid(docid)!);
   }
   return { results: results.map((doc) => projectDocument(doc, fields)), offset, limit, total };
 }
@@ -174,7 +224,7 @@ async function addDocuments(
   const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.request.headers['content-encoding'], limit);
   const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit);
   try {
-    return enqueue(deps, {
+    return await enqueue(deps, {
       kind: {
         name: 'documentAdditionOrUpdate',
         indexUid: uid,
@@ -218,6 +268,84 @@ const parseDeleteBatch = (value: unknown): string[] => {
   return value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
 };
 
+const parseDeleteByFilterBody = compileBody<{ filter: unknown }>(
+  { type: 'object', properties: { filter: {} }, required: ['filter'], additionalProperties: false },
+  { '.filter': FILTER_CODE },
+  { missing: { filter: 'missing_document_filter' } },
+);
+
+/** `POST /documents/delete` (documents.md §5): the filter is checked now, its attributes when the task runs. */
+function deleteByFilter(ctx: RouteContext<ReturnType<typeof parseWriteQuery>, { filter: unknown }>, deps: AppDeps) {
+  const uid = validateIndexUid(ctx.params.indexUid!);
+  const { filter } = ctx.body;
+  // `filter` is required here: null is a value of the wrong type, not "no filter".
+  if (filter === null) throw new ApiError(FILTER_CODE, 'Invalid syntax for the filter parameter: `expected String, Array, found: null`.');
+  if (documentFilter(deps, filter) === null) throw new ApiError(FILTER_CODE, 'Sending an empty filter is forbidden.');
+  return enqueue(deps, {
+    kind: { name: 'documentDeletionByFilter', indexUid: uid, filter },
+    customMetadata: ctx.query.customMetadata ?? null,
+  });
+}
+
+interface EditBody {
+  function: string;
+  filter?: unknown;
+  context?: unknown;
+}
+
+const parseEditBody = compileBody<EditBody>(
+  {
+    type: 'object',
+    properties: { filter: {}, context: {}, function: { type: 'string' } },
+    required: ['function'],
+    additionalProperties: false,
+  },
+  {
+    '.filter': 'invalid_document_filter',
+    '.context': 'invalid_document_edition_context',
+    '.function': 'invalid_document_edition_function_filter',
+  },
+  { missing: { function: 'missing_document_edition_function' } },
+);
+
+/** `POST /documents/edit` (documents.md §6.1): checks in Meilisearch's order, then the task. */
+async function editDocuments(ctx: RouteContext<undefined, EditBody>, deps: AppDeps) {
+  deps.features.require(
+    'editDocumentsByFunction',
+    'Using the documents edit route',
+    'edit documents by function',
+    'https://github.com/orgs/meilisearch/discussions/762',
+  );
+  const uid = validateIndexUid(ctx.params.indexUid!);
+  const { function: source, context } = ctx.body;
+  try {
+    compileScript(source);
+  } catch (err) {
+    if (err instanceof RhaiParseError) throw new ApiError('bad_request', err.message);
+    throw err;
+  }
+  const filter = ctx.body.filter ?? null;
+  if (filter !== null) {
+    let ast;
+    try {
+      ast = parseFilter(filter, { code: 'invalid_document_filter' });
+    } catch (err) {
+      if (err instanceof ApiError) throw new ApiError(err.code, `Index \`${uid}\`: ${err.message}`);
+      throw err;
+    }
+    if (ast === null) throw new ApiError('invalid_document_filter', 'Sending an empty filter is forbidden.');
+    assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
+    rejectForeignFilter(ast, 'invalid_document_filter');
+  }
+  if (context !== undefined && context !== null && (typeof context !== 'object' || Array.isArray(context))) {
+    throw new ApiError('invalid_document_edition_context', 'The context must be an object');
+  }
+  return enqueue(deps, {
+    kind: { name: 'documentEdition', indexUid: uid, filter, context: (context ?? null) as JsonObject | null, function: source },
+    customMetadata: null,
+  });
+}
+
 export const documentRoutes = [
   defineRoute({
     route: 'POST /indexes/:indexUid/documents',
@@ -237,7 +365,7 @@ export const documentRoutes = [
     route: 'GET /indexes/:indexUid/documents/:documentId',
     query: parseGetOneQuery,
     handler: (ctx, deps) => {
-      const store = openStore(deps, ctx.params.indexUid!);
+      const store = new DocumentStore(openIndex(deps, ctx.params.indexUid!));
       const id = ctx.params.documentId!;
       const doc = store.get(id);
       if (doc === undefined) throw new ApiError('document_not_found', `Document \`${id}\` not found.`);
@@ -249,10 +377,9 @@ export const documentRoutes = [
     query: parseListQuery,
     handler: (ctx, deps) => {
       const ids = ctx.query.ids === undefined ? undefined : validateIds(ctx.query.ids);
-      const store = openStore(deps, ctx.params.indexUid!);
-      checkFilter(filterFromQuery(ctx.query.filter));
-      notSortable(ctx.query.sort === undefined || ctx.query.sort === '' ? [] : ctx.query.sort.split(','));
-      return listDocuments(store, { ...ctx.query, ids });
+      const sort = ctx.query.sort === undefined ? null : sortFromQuery(ctx.query.sort).map((text) => parseSortCriterion(text, SORT_CODE));
+      const env = openIndex(deps, ctx.params.indexUid!);
+      return listDocuments(deps, env, { ...ctx.query, ids, filter: filterFromQuery(ctx.query.filter), sort });
     },
   }),
   defineRoute({
@@ -260,10 +387,9 @@ export const documentRoutes = [
     body: parseFetchBody,
     handler: (ctx, deps) => {
       const ids = ctx.body.ids === undefined || ctx.body.ids === null ? undefined : validateIds(ctx.body.ids);
-      const store = openStore(deps, ctx.params.indexUid!);
-      checkFilter(ctx.body.filter);
-      notSortable(ctx.body.sort ?? []);
-      return listDocuments(store, { ...ctx.body, ids });
+      const sort = ctx.body.sort === undefined ? null : ctx.body.sort.map((text) => parseSortCriterion(text, SORT_CODE));
+      const env = openIndex(deps, ctx.params.indexUid!);
+      return listDocuments(deps, env, { ...ctx.body, ids, filter: ctx.body.filter, sort });
     },
   }),
   defineRoute({
@@ -290,6 +416,19 @@ export const documentRoutes = [
         customMetadata: ctx.query.customMetadata ?? null,
       });
     },
+  }),
+  defineRoute({
+    route: 'POST /indexes/:indexUid/documents/delete',
+    query: parseWriteQuery,
+    body: parseDeleteByFilterBody,
+    status: 202,
+    handler: deleteByFilter,
+  }),
+  defineRoute({
+    route: 'POST /indexes/:indexUid/documents/edit',
+    body: parseEditBody,
+    status: 202,
+    handler: editDocuments,
   }),
   defineRoute({
     route: 'DELETE /indexes/:indexUid/documents',
