@@ -26,6 +26,8 @@ export const INDEX_DBS = {
   prefixDocids: 'word-prefix-docids',
   /** internal docid → its searchable words with fields and positions (engine/search/forward.ts) */
   docWords: 'docid-words',
+  /** normalised word → its id (u32 LE): the typo dictionary, in key (UTF-8 byte) order */
+  wordIds: 'word-ids',
 } as const;
 
 export const INDEX_MAIN_KEYS = {
@@ -55,6 +57,7 @@ export interface IndexEnv {
   readonly wordDocids: Database<Buffer, string>;
   readonly prefixDocids: Database<Buffer, string>;
   readonly docWords: Database<Buffer, number>;
+  readonly wordIds: Database<Buffer, string>;
 }
 
 export class IndexEnvs {
@@ -89,6 +92,7 @@ export class IndexEnvs {
         wordDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.wordDocids, encoding: 'binary' }),
         prefixDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.prefixDocids, encoding: 'binary' }),
         docWords: root.openDB<Buffer, number>({ name: INDEX_DBS.docWords, keyEncoding: 'uint32', encoding: 'binary' }),
+        wordIds: root.openDB<Buffer, string>({ name: INDEX_DBS.wordIds, encoding: 'binary' }),
       };
       this.open.set(uuid, env);
     }

@@ -17,6 +17,7 @@ import { indexRoutes } from './routes/indexes.js';
 import { logRoutes } from './routes/logs.js';
 import { keyRoutes } from './routes/keys.js';
 import { settingsRoutes } from './routes/settings.js';
+import { searchRoutes } from './routes/search.js';
 import { statsRoutes } from './routes/stats.js';
 import { swapIndexesRoutes } from './routes/swap-indexes.js';
 import { taskRoutes } from './routes/tasks.js';
@@ -66,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...batchRoutes,
     ...keyRoutes,
     ...documentRoutes,
+    ...searchRoutes,
     ...settingsRoutes,
     ...logRoutes,
   ]);

@@ -25,6 +25,7 @@ import type { BatchProcessor, ProcessContext, ProcessOutcome } from './process/c
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
 import { failed } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
+import { processDocumentEdition } from './process/document-edition.js';
 import { processSettings } from './process/settings.js';
 import { processCancelation, processDeletion } from './process/task-ops.js';
 import type { TaskQueue } from './queue.js';
@@ -50,6 +51,7 @@ const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
   documentOperation: processDocuments,
   documentDeletion: processDocuments,
   documentClear: processDocuments,
+  documentEdition: processDocumentEdition,
   settings: processSettings,
   clearAndSettings: processSettings,
 };

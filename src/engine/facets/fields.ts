@@ -3,8 +3,8 @@
  * `match_faceted_field`): attributes matched by a `filterableAttributes` rule that enables
  * filtering or facet search, the `distinctAttribute`, `sortableAttributes` and the fields of
  * `field:asc|desc` ranking rules (the last two with legacy matching: nested paths included).
- * Also when `_geo` coordinates are indexed, and the settings fingerprint telling whether a
- * settings change must rebuild the facet data.
+ * Also when `_geo` coordinates are indexed. Any change to these settings must rebuild the facet
+ * data (the settings processor rebuilds every updater when a shaping setting changes).
  * Pure; callers: the facet updater (indexing), sort and filter evaluation (querying).
  */
 import type { IndexSettings } from '../../types/settings.js';
@@ -62,16 +62,3 @@ export const geoSortable = (settings: Pick<IndexSettings, 'sortableAttributes'>)
 
 /** Coordinates of `_geo` are indexed (facets `_geo.lat`/`_geo.lng` and the point itself). */
 export const geoEnabled = (settings: FacetSettings): boolean => geoFilterable(settings) || geoSortable(settings);
-
-/**
- * A fingerprint of everything facet data depends on. The settings processor must call the facet
- * updater's `rebuild` when it differs between the old and the new settings.
- */
-export function facetFingerprint(settings: FacetSettings): string {
-  return JSON.stringify([
-    settings.filterableAttributes,
-    [...settings.sortableAttributes].sort(),
-    settings.distinctAttribute,
-    ascDescFields(settings.rankingRules).sort(),
-  ]);
-}

@@ -5,7 +5,7 @@
  * `apply` is incremental: each changed document's entries before and after are diffed, and
  * only the keys that gained or lost a document are read and rewritten, once per batch.
  * `rebuild` clears the facet data and re-derives it from every document; call it when the
- * faceted fields change (`facetFingerprint` in fields.ts differs) or when documents are cleared.
+ * settings of fields.ts change or when documents are cleared.
  * Both paths derive entries with the same `extractFacets`, so they always agree.
  */
 import { decode, difference, encode, fromUnsorted, union } from '../docset.js';

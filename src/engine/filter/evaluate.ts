@@ -77,6 +77,14 @@ function allowedOperators(features: FilterFeatures): string[] {
   ];
 }
 
+/** A condition's attribute: its facet field id and the rule deciding its operators. */
+interface Target {
+  field: string;
+  fid: number;
+  features: FilterFeatures;
+  rule: number;
+}
+
 /** Rust's `f64 as usize`: truncation, saturating at 0. */
 const asUsize = (value: number): number => (value > 0 ? Math.trunc(value) : 0);
 
@@ -132,14 +140,14 @@ class Evaluator {
   }
 
   /** The field id and deciding rule of a condition's attribute; null = the condition matches nothing. */
-  private target(field: Token): { field: string; fid: number; features: FilterFeatures; rule: number } | null {
+  private target(field: Token): Target | null {
     const fid = this.reader.fieldId(field.value);
     if (fid === undefined) return null;
     const rule = matchingRule(field.value, this.settings.filterableAttributes);
     return rule === null ? null : { field: field.value, fid, features: rule.features, rule: rule.index };
   }
 
-  private allow(target: { field: string; features: FilterFeatures; rule: number }, operator: string): void {
+  private allow(target: Omit<Target, 'fid'>, operator: string): void {
     const needed = NEEDS[operator];
     if (needed === undefined || target.features[needed]) return;
     const { field, rule } = target;
@@ -153,7 +161,7 @@ class Evaluator {
     );
   }
 
-  private equal(target: { field: string; fid: number; features: FilterFeatures; rule: number }, value: Token): DocSet {
+  private equal(target: Target, value: Token): DocSet {
     this.allow(target, '=');
     return this.reader.equal(target.fid, normalizeFacet(value.value), parseFiniteFloat(value.value));
   }

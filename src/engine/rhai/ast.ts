@@ -22,8 +22,8 @@ export type Expr =
   | { k: 'map'; entries: [string, Expr][]; pos: Pos }
   | { k: 'var'; name: string; pos: Pos }
   | { k: 'this'; pos: Pos }
-  /** `obj.name`; `safe` for `?.` */
-  | { k: 'dot'; obj: Expr; name: string; safe: boolean; pos: Pos }
+  /** `obj.name`; `safe` for `?.`; `pos` is the dot's, `namePos` the property's */
+  | { k: 'dot'; obj: Expr; name: string; safe: boolean; pos: Pos; namePos: Pos }
   /** `obj[index]`; `safe` for `?[` */
   | { k: 'index'; obj: Expr; index: Expr; safe: boolean; pos: Pos }
   | { k: 'method'; obj: Expr; name: string; args: Expr[]; safe: boolean; pos: Pos }

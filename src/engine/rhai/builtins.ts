@@ -160,6 +160,8 @@ const without = (s: string, part: string) => (part === '' ? s : s.split(part).jo
 
 const asText = (v: Value) => (typeof v === 'string' ? v : v instanceof RChar ? v.ch : null);
 
+const COMPARISONS = new Set<BinaryOp>(['==', '!=', '<', '<=', '>', '>=']);
+
 /** A binary operator; throws Rhai's error when no built-in applies. */
 export function binaryOp(op: BinaryOp, a: Value, b: Value, pos: Pos): Value {
   let result: Value | typeof NO_MATCH = NO_MATCH;
@@ -184,7 +186,7 @@ export function binaryOp(op: BinaryOp, a: Value, b: Value, pos: Pos): Value {
   } else if (typeof a === 'boolean' && typeof b === 'boolean' && (op === '&' || op === '|' || op === '^')) {
     result = op === '&' ? a && b : op === '|' ? a || b : a !== b;
   }
-  if (result === NO_MATCH) result = compare(op, a, b);
+  if (result === NO_MATCH && COMPARISONS.has(op)) result = compare(op, a, b);
   if (result === NO_MATCH) throw functionNotFound(op, [a, b], pos);
   return result;
 }

@@ -108,6 +108,13 @@ export class Interpreter {
     if (++this.operations > this.limits.maxOperations) throw tooManyOperations(pos);
   }
 
+  /** A container grown in place: its own size only, so repeated pushes stay linear. */
+  private checkGrowth(container: Value, pos: Pos): void {
+    if (isArray(container) && container.length > this.limits.maxArraySize) throw dataTooLarge('Size of array', pos);
+    if (isMap(container) && container.size > this.limits.maxMapSize) throw dataTooLarge('Size of object map', pos);
+    if (typeof container === 'string') this.checkSize(container, pos);
+  }
+
   private checkSize(value: Value, pos: Pos): void {
     if (typeof value !== 'string' && !isArray(value) && !isMap(value)) return;
     const sizes = dataSizes(value);
@@ -282,14 +289,12 @@ export class Interpreter {
 
   private execTry(s: Stmt & { k: 'try' }): Value {
     const mark = this.scope.length;
-    const level = this.level;
     try {
       return this.exec(s.body);
     } catch (error) {
       const caught = asRhaiError(error);
       if (caught.system) throw caught;
       this.scope.length = mark;
-      this.level = level;
       this.flow = NONE;
       const value: Value = caught.thrown !== undefined ? caught.thrown : errorMap(caught);
       if (s.errorVar !== null) this.declare(s.errorVar, value, false, s.pos);
@@ -348,12 +353,13 @@ export class Interpreter {
         return {
           get: () => {
             const obj = parent.get();
-            return e.safe && obj === null ? null : this.property(obj, e.name, e.pos);
+            return e.safe && obj === null ? null : this.property(obj, e.name, e.namePos);
           },
           set: (v) => {
             const obj = parent.get();
-            if (!isMap(obj)) throw noSetter(obj, e.name, v, e.pos);
+            if (!isMap(obj)) throw noSetter(obj, e.name, v, e.namePos);
             obj.set(e.name, v);
+            this.checkGrowth(obj, e.pos);
           },
           constant: parent.constant,
         };
@@ -432,7 +438,7 @@ export class Interpreter {
       }
       case 'dot': {
         const obj = this.eval(e.obj);
-        return e.safe && obj === null ? null : this.property(obj, e.name, e.pos);
+        return e.safe && obj === null ? null : this.property(obj, e.name, e.namePos);
       }
       case 'index': {
         const obj = this.eval(e.obj);
@@ -508,6 +514,7 @@ export class Interpreter {
       obj[i] = value;
     } else if (isMap(obj) && (typeof index === 'string' || index instanceof RChar)) {
       obj.set(typeof index === 'string' ? index : index.ch, value);
+      this.checkGrowth(obj, e.pos);
     } else if (typeof obj === 'string' && typeof index === 'bigint') {
       if (!(value instanceof RChar)) throw mismatch('char', value, e.pos);
       const chars = [...obj];
@@ -562,7 +569,7 @@ export class Interpreter {
     const result = callNative(e.name, callArgs, this.native(e.pos));
     if (result === NO_MATCH) throw functionNotFound(e.name, callArgs, e.pos);
     if (mutating) {
-      this.checkSize(callArgs[0]!, e.pos);
+      this.checkGrowth(callArgs[0]!, e.pos);
       if (ref !== null && callArgs[0] !== receiver) ref.set(callArgs[0]!);
     }
     this.checkSize(result, e.pos);

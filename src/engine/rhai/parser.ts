@@ -515,7 +515,7 @@ class Parser {
         root = this.parseIndex(root, token, up(s));
       } else if (token.value === '.' || token.value === '?.') {
         this.i++;
-        root = this.parseDot(root, token.value === '?.', s);
+        root = this.parseDot(root, token, s);
       } else {
         return root;
       }
@@ -536,7 +536,8 @@ class Parser {
     return { k: 'index', obj, index, safe: open.t === 'sym' && open.value === '?[', pos: open.pos };
   }
 
-  private parseDot(obj: Expr, safe: boolean, s: Settings): Expr {
+  private parseDot(obj: Expr, dot: Token & { t: 'sym' }, s: Settings): Expr {
+    const safe = dot.value === '?.';
     const token = this.peek();
     const isKeywordFn = token.t === 'reserved' && KEYWORD_FUNCTIONS.has(token.value);
     if (token.t !== 'ident' && !isKeywordFn) throw err('Expecting name of a property', token.pos);
@@ -549,7 +550,7 @@ class Parser {
       return { k: 'method', obj, name, args: this.parseArgs(name, up(s)), safe, pos: token.pos };
     }
     if (isKeywordFn) throw err(`'${name}' is a reserved keyword`, token.pos);
-    return { k: 'dot', obj, name, safe, pos: token.pos };
+    return { k: 'dot', obj, name, safe, pos: dot.pos, namePos: token.pos };
   }
 
   /** `(` or `()` (one token when nothing is between the parentheses). */

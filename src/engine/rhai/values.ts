@@ -141,14 +141,14 @@ function escapeChar(c: string, quote: string): string {
   return code < 0x20 || code === 0x7f ? `\\u{${code.toString(16)}}` : c;
 }
 
-export function debugString(s: string): string {
+function debugString(s: string): string {
   let out = '"';
   for (const c of s) out += escapeChar(c, '"');
   return `${out}"`;
 }
 
 /** Compares strings by code point, as Rust orders `str`. */
-export function compareStrings(a: string, b: string): number {
+function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
   const ai = a[Symbol.iterator]();
   const bi = b[Symbol.iterator]();

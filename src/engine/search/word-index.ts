@@ -1,6 +1,6 @@
 /**
- * The word-index IndexUpdater: keeps `word-docids`, `word-prefix-docids` and `docid-words`
- * (formats in postings.ts) in step with the documents, inside the batch's index write
+ * The word-index IndexUpdater: keeps `word-docids`, `word-prefix-docids`, `docid-words` (formats
+ * in postings.ts) and `word-ids` in step with the documents, inside the batch's index write
  * transaction (updaters.ts contract).
  *
  * `apply` is incremental: the before and after versions of each changed document are extracted
@@ -110,6 +110,7 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
     if (merged.docids.length === 0) {
       if (base.docids.length > 0) {
         env.wordDocids.removeSync(word);
+        env.wordIds.removeSync(word);
         vocabularyChanged = true;
       }
       continue;
@@ -118,6 +119,9 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
     if (base.docids.length === 0) {
       id = nextId++;
       vocabularyChanged = true;
+      const bytes = Buffer.allocUnsafe(4);
+      bytes.writeUInt32LE(id, 0);
+      env.wordIds.putSync(word, bytes);
     }
     ids.set(key, id);
     env.wordDocids.putSync(word, encodePosting(id, merged.docids, merged.masks, merged.infos));
@@ -171,6 +175,7 @@ export const wordIndexUpdater: IndexUpdater = {
     env.wordDocids.clearSync();
     env.prefixDocids.clearSync();
     env.docWords.clearSync();
+    env.wordIds.clearSync();
     env.main.removeSync(INDEX_MAIN_KEYS.searchFields);
     env.main.removeSync(INDEX_MAIN_KEYS.nextWordId);
     env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);

@@ -1,7 +1,7 @@
 /**
  * `/indexes/{uid}/documents` routes (documents.md): additions stream their payload into an
- * update file before the task is enqueued; reads go to the index's document store; deletions
- * enqueue tasks.
+ * update file before the task is enqueued; reads go to the index's document store, filtered and
+ * sorted through its facet data; deletions (by id, by filter, all) enqueue tasks.
  */
 import { ApiError } from '../../errors/api-error.js';
 import { fromUnsorted, intersect, type DocSet } from '../../engine/docset.js';

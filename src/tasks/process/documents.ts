@@ -1,10 +1,11 @@
 /**
- * Document batches (documents.md §4, §5): additions (replace or update), deletions by id and
- * clears of one index, applied in task order to an in-memory overlay of the index, then written
- * as net changes in one index-environment transaction.
+ * Document batches (documents.md §4, §5): additions (replace or update), deletions by id or by
+ * filter and clears of one index, applied in task order to an in-memory overlay of the index,
+ * then written as net changes in one index-environment transaction.
  *
  * Failure scopes: a payload problem (missing or invalid id, primary-key inference or conflict)
- * fails only its task, whose changes are discarded; anything else fails the whole batch.
+ * or a filter the index refuses (attribute not filterable, …) fails only its task, whose
+ * changes are discarded; anything else fails the whole batch.
  * An index created implicitly by the batch is kept even if every task fails, as in Meilisearch.
  */
 import { createReadStream } from 'node:fs';
@@ -12,6 +13,9 @@ import { createInterface } from 'node:readline';
 import { ApiError } from '../../errors/api-error.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../../engine/documents/document-id.js';
 import { DocumentStore } from '../../engine/documents/store.js';
+import { evaluateFilter } from '../../engine/filter/evaluate.js';
+import { parseFilter } from '../../engine/filter-parser/index.js';
+import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { INDEX_UPDATERS } from '../../engine/indexer/registry.js';
 import type { IndexRecord } from '../../indexes/registry.js';
@@ -92,6 +96,49 @@ async function stageAddition(ctx: ProcessContext, task: Task, overlay: Overlay, 
   return staged.size;
 }
 
+/**
+ * Stages a deletion by filter; returns how many documents it deletes. The filter is evaluated on
+ * the committed index: the autobatcher never puts a deletion by filter after an addition, so
+ * the tasks before it only deleted or cleared documents, which the overlay accounts for.
+ * Throws `ApiError` (prefixed with the index) when the index refuses the filter.
+ */
+function stageDeletionByFilter(env: IndexEnv, indexUid: string, filter: unknown, overlay: Overlay, primaryKey: string | null): number {
+  const code = 'invalid_document_filter';
+  let docids;
+  try {
+    const ast = parseFilter(filter, { code });
+    if (ast === null) return 0;
+    docids = evaluateFilter(env, readSettings(env), ast, { code });
+  } catch (err) {
+    if (err instanceof ApiError) throw new ApiError(err.code, `Index \`${indexUid}\`: ${err.message}`);
+    throw err;
+  }
+  let deleted = 0;
+  for (const docid of docids) {
+    // A matching document exists, so the index has its primary key.
+    const id = documentId(env.documents.get(docid)!, primaryKey!);
+    if (overlay.get(id) !== undefined) {
+      overlay.set(id, null);
+      deleted++;
+    }
+  }
+  return deleted;
+}
+
+/**
+ * Writes a batch's net document changes (`null` deletes) and everything the index derives from
+ * them, in one transaction on the index environment. Shared by every processor that changes
+ * documents.
+ */
+export function commitDocumentChanges(env: IndexEnv, changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean): void {
+  env.root.transactionSync(() => {
+    const settings = readSettings(env);
+    if (clearFirst) for (const updater of INDEX_UPDATERS) updater.rebuild(env, settings, []);
+    const applied = new DocumentStore(env).apply(changes, clearFirst);
+    for (const updater of INDEX_UPDATERS) updater.apply(env, settings, applied);
+  });
+}
+
 export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
   const indexUid = next.indexUid!;
   let record: IndexRecord | undefined = ctx.indexes.get(indexUid);
@@ -105,7 +152,8 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
     record = ctx.indexes.newRecord(indexUid, null, ctx.now);
     created = true;
   }
-  const store = new DocumentStore(ctx.indexEnvs.get(record.uuid));
+  const env = ctx.indexEnvs.get(record.uuid);
+  const store = new DocumentStore(env);
   const overlay = new Overlay(store);
   const state: Resolution = { primaryKey: record.primaryKey };
   const finished: Task[] = [];
@@ -137,6 +185,14 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
         }
       }
       finished.push(succeeded(task, { ...details, deletedDocuments: deleted }));
+    } else if (kind.name === 'documentDeletionByFilter' && details?.kind === 'documentDeletionByFilter') {
+      try {
+        const deleted = stageDeletionByFilter(env, indexUid, kind.filter, overlay, state.primaryKey);
+        finished.push(succeeded(task, { ...details, deletedDocuments: deleted }));
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        finished.push(failed(task, err));
+      }
     } else if (kind.name === 'documentClear' && details?.kind === 'clearAll') {
       finished.push(succeeded(task, { ...details, deletedDocuments: overlay.clear() }));
     } else {
@@ -146,18 +202,9 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
 
   const final: IndexRecord = { ...record, primaryKey: state.primaryKey, updatedAt: ctx.now };
   const touched = overlay.cleared || overlay.changes.size > 0;
-  const env = ctx.indexEnvs.get(record.uuid);
   return {
     tasks: finished,
-    commitIndex: touched
-      ? () =>
-          env.root.transactionSync(() => {
-            const settings = readSettings(env);
-            if (overlay.cleared) for (const updater of INDEX_UPDATERS) updater.rebuild(env, settings, []);
-            const changes = store.apply(overlay.changes, overlay.cleared);
-            for (const updater of INDEX_UPDATERS) updater.apply(env, settings, changes);
-          })
-      : undefined,
+    commitIndex: touched ? () => commitDocumentChanges(env, overlay.changes, overlay.cleared) : undefined,
     commit: () => {
       if (created || touched || final.primaryKey !== record.primaryKey) ctx.indexes.put(final);
     },

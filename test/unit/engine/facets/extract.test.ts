@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
 import { extractFacets, FacetKind } from '../../../../src/engine/facets/extract.js';
-import { ascDescFields, facetedFieldMatcher, facetFingerprint, type FacetSettings } from '../../../../src/engine/facets/fields.js';
+import { ascDescFields, facetedFieldMatcher, type FacetSettings } from '../../../../src/engine/facets/fields.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
 
 const KIND_NAMES = Object.fromEntries(Object.entries(FacetKind).map(([name, kind]) => [kind, name]));
@@ -68,14 +68,6 @@ describe('facetedFieldMatcher', () => {
       'none',
     ]);
     expect(ascDescFields(['words', 'year:desc', 'a:b:asc', 'sort'])).toEqual(['year', 'a:b']);
-  });
-
-  it('fingerprints only what facet data depends on', () => {
-    const base = settings({ filterableAttributes: ['a'], sortableAttributes: ['b', 'c'] });
-    expect(facetFingerprint({ ...base, sortableAttributes: ['c', 'b'] })).toBe(facetFingerprint(base));
-    expect(facetFingerprint({ ...base, rankingRules: ['words'] })).toBe(facetFingerprint(base));
-    expect(facetFingerprint({ ...base, rankingRules: ['c:asc'] })).not.toBe(facetFingerprint(base));
-    expect(facetFingerprint({ ...base, distinctAttribute: 'd' })).not.toBe(facetFingerprint(base));
   });
 });
 

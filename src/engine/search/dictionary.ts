@@ -1,0 +1,87 @@
+/**
+ * An index's word dictionary as search uses it: every indexed word in code-point (UTF-8 byte)
+ * order with its id, and a TypoMatcher holding the packed list resident in WASM memory.
+ *
+ * Built from the `word-ids` database of a read snapshot and cached per index until
+ * `words-version` changes (the word-index updater bumps it whenever a word appears or
+ * disappears), so typo matching never re-reads or re-copies the list between batches.
+ * Main thread only (the matcher owns a kernels instance).
+ */
+import { packWordList, TypoMatcher } from '../../kernels/typo.js';
+import type { IndexEnv } from '../index-env.js';
+import { readWordsVersion } from './word-index.js';
+
+export interface Dictionary {
+  readonly version: number;
+  /** sorted by code point */
+  readonly words: readonly string[];
+  /** word id of each word, parallel to `words` */
+  readonly ids: Uint32Array;
+  /** one more than the largest id */
+  readonly idLimit: number;
+  readonly matcher: TypoMatcher;
+}
+
+// keyed by environment object: a deleted and re-created index gets a new one
+const cache = new WeakMap<IndexEnv, Dictionary>();
+
+/** The dictionary of `env` as of its current snapshot. */
+export function dictionaryOf(env: IndexEnv): Dictionary {
+  const version = readWordsVersion(env);
+  const cached = cache.get(env);
+  if (cached !== undefined && cached.version === version) return cached;
+  const words: string[] = [];
+  const idList: number[] = [];
+  for (const { key, value } of env.wordIds.getRange()) {
+    words.push(key);
+    idList.push(value.readUInt32LE(0));
+  }
+  const ids = Uint32Array.from(idList);
+  let idLimit = 0;
+  for (const id of ids) if (id >= idLimit) idLimit = id + 1;
+  const dictionary: Dictionary = { version, words, ids, idLimit, matcher: new TypoMatcher(packWordList(words)) };
+  cache.set(env, dictionary);
+  return dictionary;
+}
+
+/** Code-point comparison of two strings (JS `<` compares UTF-16 units, which differs above U+FFFF). */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // surrogates (U+D800–DFFF) encode code points above every BMP unit
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
+      y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** First index in `words` whose word is ≥ `word`. */
+export function lowerBound(words: readonly string[], word: string): number {
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareCodePoints(words[mid]!, word) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The index range of the words starting with `prefix`. */
+export function prefixRange(words: readonly string[], prefix: string): [number, number] {
+  const from = lowerBound(words, prefix);
+  let lo = from;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (words[mid]!.startsWith(prefix)) lo = mid + 1;
+    else hi = mid;
+  }
+  return [from, lo];
+}

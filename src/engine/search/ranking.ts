@@ -1,0 +1,472 @@
+/**
+ * Ranking rules and the bucket sort (ranking.md §1–§6, §8, §10).
+ *
+ * `rankingSteps` expands the `rankingRules` setting and the `sort` parameter into internal
+ * steps (`attribute` = fid + position, `exactness` = exactAttribute + exactWords, `sort` = the
+ * parameter's criteria in place), inserting the Words step before the first relevancy step.
+ *
+ * `bucketSort` splits the candidates depth-first: each step orders a group into buckets of equal
+ * cost, and every bucket with more than one document goes to the next step, until enough
+ * documents came out; ties keep ascending docids. A step's costs come from the per-document term
+ * features (terms.ts) for the terms the Words bucket kept; positions that features do not
+ * carry (proximity, positions away from the query start, multi-word exactness) are read from
+ * the documents' forward records, only for the groups that reach those steps.
+ * Each emitted document carries its rank per step, from which `_rankingScore` and
+ * `_rankingScoreDetails` are computed exactly as Meilisearch's score details.
+ */
+import { difference, intersect, type DocSet } from '../docset.js';
+import { FacetKind } from '../facets/extract.js';
+import { sortBuckets, type SortCriterion } from '../facets/sort.js';
+import type { FacetReader } from '../facets/store.js';
+import type { IndexEnv } from '../index-env.js';
+import type { Dictionary } from './dictionary.js';
+import { decodeForward, INFO_POSITION } from './postings.js';
+import { termEnd } from './query.js';
+import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, wordMatcher, type ResolvedTerm, type TermFeatures } from './terms.js';
+
+export type MatchingStrategy = 'last' | 'all' | 'frequency';
+
+export type RankStep =
+  | { readonly kind: 'words' | 'typo' | 'proximity' | 'exactAttribute' | 'exactWords' }
+  | { readonly kind: 'fid' | 'position'; readonly unified: boolean }
+  | { readonly kind: 'sort'; readonly criterion: SortCriterion };
+
+/** One step's outcome for a document. */
+export type StepDetail =
+  | { readonly kind: 'words'; readonly matching: number; readonly max: number }
+  | { readonly kind: 'typo'; readonly count: number; readonly max: number }
+  | { readonly kind: 'proximity' | 'fid' | 'position'; readonly rank: number; readonly max: number; readonly unified?: boolean }
+  | { readonly kind: 'exactAttribute'; readonly match: 'exactMatch' | 'matchesStart' | 'noExactMatch' }
+  | { readonly kind: 'exactWords'; readonly matching: number; readonly max: number }
+  | { readonly kind: 'sort'; readonly criterion: SortCriterion; readonly value: number | string | null };
+
+export interface RankedDoc {
+  readonly docid: number;
+  readonly details: readonly StepDetail[];
+}
+
+const RELEVANCY = new Set(['words', 'typo', 'proximity', 'attributeRank', 'wordPosition', 'attribute', 'exactness']);
+
+/**
+ * The steps for a search. `placeholder` keeps only sort steps; `sort` (already parsed) expands
+ * in place of the `sort` rule; a field sorted by an earlier step is not sorted again.
+ */
+export function rankingSteps(rankingRules: readonly string[], sort: readonly SortCriterion[], strategy: MatchingStrategy, placeholder: boolean): RankStep[] {
+  const steps: RankStep[] = [];
+  const seenRules = new Set<string>();
+  const sortedFields = new Set<string>();
+  let wordsDone = strategy === 'all' || placeholder;
+  const addSort = (criterion: SortCriterion) => {
+    const key = criterion.kind === 'geo' ? '_geo' : criterion.field;
+    if (sortedFields.has(key)) return;
+    sortedFields.add(key);
+    steps.push({ kind: 'sort', criterion });
+  };
+  for (const rule of rankingRules) {
+    if (seenRules.has(rule)) continue;
+    seenRules.add(rule);
+    const ascDesc = /^(.+):(asc|desc)$/.exec(rule);
+    if (ascDesc !== null) {
+      addSort({ kind: 'field', field: ascDesc[1]!, descending: ascDesc[2] === 'desc' });
+      continue;
+    }
+    if (rule === 'sort') {
+      sort.forEach(addSort);
+      continue;
+    }
+    if (placeholder || !RELEVANCY.has(rule)) continue;
+    if (!wordsDone && rule !== 'words') steps.push({ kind: 'words' });
+    wordsDone = true;
+    switch (rule) {
+      case 'words':
+        if (strategy !== 'all') steps.push({ kind: 'words' });
+        break;
+      case 'typo':
+        steps.push({ kind: 'typo' });
+        break;
+      case 'proximity':
+        steps.push({ kind: 'proximity' });
+        break;
+      case 'attributeRank':
+        steps.push({ kind: 'fid', unified: false });
+        break;
+      case 'wordPosition':
+        steps.push({ kind: 'position', unified: false });
+        break;
+      case 'attribute':
+        steps.push({ kind: 'fid', unified: true }, { kind: 'position', unified: true });
+        break;
+      case 'exactness':
+        steps.push({ kind: 'exactAttribute' }, { kind: 'exactWords' });
+        break;
+    }
+  }
+  if (!wordsDone && !placeholder) steps.push({ kind: 'words' });
+  return steps;
+}
+
+/** Rank and maximum rank of a relevancy detail; null for sort details. */
+export function rankOf(detail: StepDetail): [number, number] | null {
+  switch (detail.kind) {
+    case 'words':
+      return [detail.matching, detail.max];
+    case 'typo':
+      return [detail.max + 1 - detail.count, detail.max + 1];
+    case 'proximity':
+    case 'fid':
+    case 'position':
+      return [detail.rank, detail.max];
+    case 'exactAttribute':
+      return [detail.match === 'exactMatch' ? 3 : detail.match === 'matchesStart' ? 2 : 1, 3];
+    case 'exactWords':
+      return [detail.matching + 1, detail.max + 1];
+    case 'sort':
+      return null;
+  }
+}
+
+/** Meilisearch's global score: ranks merged lexicographically into one fraction. */
+export function globalScore(ranks: Iterable<[number, number]>): number {
+  let rank = 1;
+  let max = 1;
+  for (const [r, m] of ranks) {
+    rank = Math.max(rank - 1, 0) * m + r;
+    max *= m;
+  }
+  return rank / max;
+}
+
+export function scoreOf(details: readonly StepDetail[]): number {
+  return globalScore(details.map(rankOf).filter((r): r is [number, number] => r !== null));
+}
+
+/** Distance cost of the wordPosition rule. */
+function costFromDistance(distance: number): number {
+  if (distance <= 1) return distance;
+  if (distance <= 4) return 2;
+  if (distance <= 7) return 3;
+  if (distance <= 11) return 4;
+  if (distance <= 16) return 5;
+  if (distance <= 24) return 6;
+  if (distance <= 64) return 7;
+  if (distance <= 256) return 8;
+  if (distance <= 1024) return 9;
+  return 10;
+}
+
+/** Meilisearch's bucketed word position: exact below 16, then coarser. */
+export function bucketedPosition(position: number): number {
+  if (position < 16) return position;
+  if (position < 24) return 24;
+  return 2 ** Math.ceil(Math.log2(position));
+}
+
+/** Proximity cost between a left occurrence and a right one (same field). */
+function pairCost(left: number, right: number): number {
+  const proximity = right >= left ? right - left : left - right + 1;
+  return proximity === 0 ? 3 : Math.min(proximity, 4) - 1;
+}
+
+export interface RankInput {
+  readonly env: IndexEnv;
+  readonly dictionary: Dictionary;
+  readonly candidates: DocSet;
+  readonly terms: readonly ResolvedTerm[];
+  readonly features: readonly TermFeatures[];
+  /** Words-rule removal groups (term indices), first removed first. */
+  readonly removal: readonly (readonly number[])[];
+  /** field mask → weight of its most important field */
+  readonly weightOf: (mask: number) => number;
+  readonly maxWeight: number;
+  readonly byAttribute: boolean;
+  readonly facets: FacetReader;
+}
+
+/** Term places (field << 16 | position) of one document, at the document's typo levels. */
+type Places = number[][];
+
+class Ranker {
+  private readonly places = new Map<number, Places>();
+  private matchers: ((id: number, typo: number) => boolean)[] | undefined;
+  private readonly totalWords: number;
+
+  constructor(private readonly input: RankInput) {
+    this.totalWords = input.terms.reduce((sum, t) => sum + t.wordCount, 0);
+  }
+
+  /** Places of every term in candidate `i`, read from its forward record once. */
+  placesOf(i: number): Places {
+    let cached = this.places.get(i);
+    if (cached !== undefined) return cached;
+    const { terms, features, env, dictionary, candidates } = this.input;
+    this.matchers ??= terms.map((term) => wordMatcher(term, dictionary));
+    cached = terms.map(() => []);
+    const bytes = env.docWords.getBinary(candidates[i]!);
+    if (bytes !== undefined) {
+      const record = decodeForward(bytes);
+      terms.forEach((term, t) => {
+        const typo = features[t]!.typo[i]!;
+        if (typo === NO_MATCH) return;
+        if (term.phraseHits !== null) {
+          const hit = term.phraseHits.get(candidates[i]!);
+          if (hit !== undefined) cached![t]!.push(((31 - Math.clz32(hit[0] & -hit[0])) << 16) | hit[1]);
+          return;
+        }
+        const matches = this.matchers![t]!;
+        let last = -1;
+        for (let k = 0; k < record.wordIds.length; k++) {
+          const id = record.wordIds[k]!;
+          if (id === last || matches(id, typo)) {
+            last = id;
+            cached![t]!.push(record.places[k]!);
+          }
+        }
+      });
+    }
+    this.places.set(i, cached);
+    return cached;
+  }
+
+  /** Buckets of `group` for one step: [indices, detail, kept terms of the bucket]. */
+  *buckets(step: RankStep, group: readonly number[], kept: readonly boolean[]): Generator<[number[], StepDetail, readonly boolean[]]> {
+    const { terms, features } = this.input;
+    const active = terms.filter((_, t) => kept[t]);
+    switch (step.kind) {
+      case 'words': {
+        const levels = byCost(group, (i) => {
+          let level = 0;
+          this.input.removal.forEach((members, g) => {
+            if (members.some((t) => features[t]!.typo[i] === NO_MATCH)) level = g + 1;
+          });
+          return level;
+        });
+        for (const [level, indices] of levels) {
+          const nextKept = [...kept];
+          let removed = 0;
+          for (const members of this.input.removal.slice(0, level)) {
+            for (const t of members) {
+              nextKept[t] = false;
+              removed += terms[t]!.wordCount;
+            }
+          }
+          yield [indices, { kind: 'words', matching: this.totalWords - removed, max: this.totalWords }, nextKept];
+        }
+        return;
+      }
+      case 'typo': {
+        const max = active.reduce((sum, t) => sum + t.maxTypoCost, 0);
+        for (const [cost, indices] of byCost(group, (i) => active.reduce((sum, t) => sum + features[t.index]!.typo[i]!, 0))) {
+          yield [indices, { kind: 'typo', count: cost, max }, kept];
+        }
+        return;
+      }
+      case 'proximity': {
+        const pairs: [number, number][] = [];
+        for (let a = 0; a < terms.length - 1; a++) {
+          const b = a + 1;
+          if (kept[a] && kept[b] && termEnd(terms[a]!.term) + 1 === terms[b]!.term.position) pairs.push([a, b]);
+        }
+        const maxCost = 3 * pairs.length;
+        const cost = (i: number) => (pairs.length === 0 ? 0 : this.proximityCost(i, pairs));
+        for (const [c, indices] of byCost(group, cost)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
+        return;
+      }
+      case 'fid': {
+        const maxCost = active.reduce((sum, t) => sum + this.input.maxWeight * t.wordCount, 0);
+        const cost = (i: number) => active.reduce((sum, t) => sum + this.input.weightOf(features[t.index]!.mask[i]!) * t.wordCount, 0);
+        for (const [c, indices] of byCost(group, cost)) {
+          yield [indices, { kind: 'fid', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
+        }
+        return;
+      }
+      case 'position': {
+        const maxCost = active.reduce((sum, t) => sum + 10 * t.wordCount, 0);
+        const cost = (i: number) => active.reduce((sum, t) => sum + this.positionCost(t, i), 0);
+        for (const [c, indices] of byCost(group, cost)) {
+          yield [indices, { kind: 'position', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
+        }
+        return;
+      }
+      case 'exactAttribute': {
+        const names = ['exactMatch', 'matchesStart', 'noExactMatch'] as const;
+        for (const [c, indices] of byCost(group, (i) => this.exactAttribute(i, kept))) {
+          yield [indices, { kind: 'exactAttribute', match: names[c]! }, kept];
+        }
+        return;
+      }
+      case 'exactWords': {
+        const max = active.reduce((sum, t) => sum + t.wordCount, 0);
+        const exactWords = (i: number) =>
+          active.reduce((sum, t) => sum + (features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0 ? t.wordCount : 0), 0);
+        for (const [c, indices] of byCost(group, (i) => max - exactWords(i))) {
+          yield [indices, { kind: 'exactWords', matching: max - c, max }, kept];
+        }
+        return;
+      }
+      case 'sort':
+        yield* this.sortBuckets(step.criterion, group, kept);
+        return;
+    }
+  }
+
+  private proximityCost(i: number, pairs: readonly [number, number][]): number {
+    const places = this.placesOf(i);
+    let total = 0;
+    for (const [a, b] of pairs) {
+      const left = places[a]!;
+      const right = places[b]!;
+      const leftLength = this.input.terms[a]!.wordCount - 1;
+      let best = 3;
+      for (const l of left) {
+        const end = l + leftLength;
+        for (const r of right) {
+          if (r >>> 16 !== l >>> 16) continue;
+          const cost = this.input.byAttribute ? 0 : pairCost(end & 0xffff, r & 0xffff);
+          if (cost < best) best = cost;
+          if (best === 0) break;
+        }
+        if (best === 0) break;
+      }
+      total += best;
+    }
+    return total;
+  }
+
+  private positionCost(term: ResolvedTerm, i: number): number {
+    const qpos = term.term.position;
+    const features = this.input.features[term.index]!;
+    if (qpos === 0 || term.phraseHits !== null) {
+      const position = features.position[i]!;
+      return position === INFO_POSITION ? 10 : costFromDistance(Math.abs(bucketedPosition(position) - qpos));
+    }
+    let best = 10;
+    for (const place of this.placesOf(i)[term.index]!) {
+      best = Math.min(best, costFromDistance(Math.abs(bucketedPosition(place & 0xffff) - qpos)));
+      if (best === 0) break;
+    }
+    return best;
+  }
+
+  /** 0 exact match, 1 matches start, 2 neither (Meilisearch ExactAttribute). */
+  private exactAttribute(i: number, kept: readonly boolean[]): number {
+    const { terms, features } = this.input;
+    // the exact terms: kept, matched at 0 typos with the original word (or a phrase)
+    const exact = terms.filter((t) => kept[t.index] && features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0);
+    if (exact.length === 0 || exact[0]!.index !== 0) return 2;
+    for (let k = 1; k < exact.length; k++) if (exact[k]!.index - exact[k - 1]!.index > 1) return 2;
+    const only = exact[0]!;
+    if (exact.length === 1 && only.term.kind === 'word' && only.term.position === 0) {
+      const flags = features[0]!.flags[i]!;
+      if ((flags & EXACT_AT_START) === 0) return 2;
+      return (flags & EXACT_WHOLE_FIELD) !== 0 ? 0 : 1;
+    }
+    return this.exactAttributeFromRecord(i, exact);
+  }
+
+  private exactAttributeFromRecord(i: number, exact: readonly ResolvedTerm[]): number {
+    const { env, candidates } = this.input;
+    const bytes = env.docWords.getBinary(candidates[i]!);
+    if (bytes === undefined) return 2;
+    const record = decodeForward(bytes);
+    const placesOf = (id: number) => {
+      const out: number[] = [];
+      for (let k = 0; k < record.wordIds.length; k++) if (record.wordIds[k] === id) out.push(record.places[k]!);
+      return out;
+    };
+    const ids: number[] = [];
+    let count = 0;
+    for (const t of exact) {
+      const words: (string | null)[] = t.term.kind === 'word' ? [t.term.word] : [...t.term.words];
+      count += words.length;
+      for (const [offset, word] of words.entries()) {
+        if (word === null) continue;
+        const id = this.wordId(word);
+        if (id === undefined) return 2;
+        const want = bucketedPosition(t.term.position + offset);
+        if (!placesOf(id).some((p) => bucketedPosition(p & 0xffff) === want)) return 2;
+        ids.push(id);
+      }
+    }
+    let best = 2;
+    for (const [field, words] of record.fieldWords) {
+      if (!ids.every((id) => placesOf(id).some((p) => p >>> 16 === field))) continue;
+      if (words === count) return 0;
+      best = 1;
+    }
+    return best;
+  }
+
+  private wordId(word: string): number | undefined {
+    for (const t of this.input.terms) {
+      for (const d of t.derivations) if (d.exact && t.term.kind === 'word' && t.term.word === word) return d.posting.id;
+    }
+    const bytes = this.input.env.wordIds.getBinary(word);
+    return bytes === undefined ? undefined : bytes.readUInt32LE(0);
+  }
+
+  private *sortBuckets(criterion: SortCriterion, group: readonly number[], kept: readonly boolean[]): Generator<[number[], StepDetail, readonly boolean[]]> {
+    const { candidates, facets } = this.input;
+    const docids = Uint32Array.from(group, (i) => candidates[i]!);
+    const indexOf = new Map<number, number>(group.map((i) => [candidates[i]!, i]));
+    const toIndices = (set: DocSet) => Array.from(set, (docid) => indexOf.get(docid)!);
+    if (criterion.kind === 'geo') {
+      for (const bucket of sortBuckets(facets, [criterion], docids)) yield [toIndices(bucket), { kind: 'sort', criterion, value: null }, kept];
+      return;
+    }
+    const fid = facets.fieldId(criterion.field);
+    let rest: DocSet = docids;
+    if (fid !== undefined) {
+      for (const kind of [FacetKind.number, FacetKind.string] as const) {
+        for (const { value, docids: holders } of facets.values(fid, kind, criterion.descending)) {
+          const bucket = intersect(holders, rest);
+          if (bucket.length === 0) continue;
+          rest = difference(rest, bucket);
+          yield [toIndices(bucket), { kind: 'sort', criterion, value }, kept];
+          if (rest.length === 0) return;
+        }
+      }
+    }
+    if (rest.length > 0) yield [toIndices(rest), { kind: 'sort', criterion, value: null }, kept];
+  }
+
+  /**
+   * Depth-first bucket sort of `group` from step `s` on, appending to `out` until it holds
+   * `need` documents.
+   */
+  sort(steps: readonly RankStep[], s: number, group: number[], kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number): void {
+    if (out.length >= need) return;
+    if (s === steps.length) {
+      for (const i of group) {
+        if (out.length >= need) return;
+        out.push({ docid: this.input.candidates[i]!, details });
+      }
+      return;
+    }
+    for (const [indices, detail, nextKept] of this.buckets(steps[s]!, group, kept)) {
+      this.sort(steps, s + 1, indices, nextKept, [...details, detail], out, need);
+      if (out.length >= need) return;
+    }
+  }
+}
+
+/** Groups indices by an integer cost, ascending cost, each group keeping index order. */
+function byCost(group: readonly number[], cost: (i: number) => number): [number, number[]][] {
+  const groups = new Map<number, number[]>();
+  for (const i of group) {
+    const c = cost(i);
+    const list = groups.get(c);
+    if (list === undefined) groups.set(c, [i]);
+    else list.push(i);
+  }
+  return [...groups.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+/** The first `need` candidates in ranking order, with their step details. */
+export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number): RankedDoc[] {
+  const out: RankedDoc[] = [];
+  if (need <= 0 || input.candidates.length === 0) return out;
+  const group = Array.from({ length: input.candidates.length }, (_, i) => i);
+  new Ranker(input).sort(steps, 0, group, input.terms.map(() => true), [], out, need);
+  return out;
+}
+

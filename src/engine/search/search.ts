@@ -1,0 +1,159 @@
+/**
+ * Keyword search over one index (ranking.md §1): the engine's entry point, a pure function of
+ * (index snapshot, settings, request) → ranked docids with their score details and the hit count.
+ * Callers: the search routes (src/http/routes/search.ts). Main thread, read snapshot; the WASM
+ * kernels run once per query (tokenizer, typo matching).
+ *
+ * Steps: universe (all documents ∩ the filter sets the caller evaluated) → query terms →
+ * derivations (terms.ts) → minus negative words/phrases → candidates of the maximally relaxed
+ * query for `matchingStrategy` → per-document term features → bucket sort (ranking.ts) →
+ * `rankingScoreThreshold`. A query without usable terms is a placeholder search: every document
+ * of the universe, ordered by sort steps only, score 1.
+ */
+import type { IndexSettings } from '../../types/settings.js';
+import { difference, intersect, type DocSet } from '../docset.js';
+import type { SortCriterion } from '../facets/sort.js';
+import { FacetReader } from '../facets/store.js';
+import type { IndexEnv } from '../index-env.js';
+import { dictionaryOf } from './dictionary.js';
+import { fieldBit, MASK_BITS } from './postings.js';
+import { parseQuery } from './query.js';
+import { bucketSort, rankingSteps, scoreOf, type MatchingStrategy, type StepDetail } from './ranking.js';
+import { negativeDocs, resolveTerms, termFeatures, type ResolvedTerm } from './terms.js';
+import { readSearchFields } from './word-index.js';
+
+export interface SearchRequest {
+  readonly q: string;
+  /** documents to rank before skipping `offset`: min(offset + limit, maxTotalHits) */
+  readonly need: number;
+  readonly matchingStrategy: MatchingStrategy;
+  /** restricts the searched fields; null = every searchable field */
+  readonly attributesToSearchOn: readonly string[] | null;
+  /** DocSets every hit must belong to (filter, tenant token filter) */
+  readonly filters: readonly DocSet[];
+  readonly sort: readonly SortCriterion[];
+  readonly rankingScoreThreshold: number | null;
+}
+
+export interface SearchHit {
+  readonly docid: number;
+  readonly score: number;
+  readonly details: readonly StepDetail[];
+}
+
+export interface SearchOutcome {
+  readonly hits: SearchHit[];
+  /** documents matching query and filters (minus those dropped by the threshold) */
+  readonly totalHits: number;
+}
+
+/** Whether a field path is selected by an attribute list entry (exact, nested, or `prefix*`). */
+export function selects(entry: string, path: string): boolean {
+  if (entry === '*' || entry === path) return true;
+  if (path.startsWith(entry) && path[entry.length] === '.') return true;
+  if (entry.endsWith('*')) return path.startsWith(entry.slice(0, -1));
+  if (entry.startsWith('*')) return path.endsWith(entry.slice(1));
+  return false;
+}
+
+/** Weight (importance, 0 = most) of a searchable path under `searchableAttributes`. */
+function weightOfPath(searchable: readonly string[], path: string): number | undefined {
+  if (searchable.includes('*')) return 0;
+  const index = searchable.findIndex((entry) => path === entry || (path.startsWith(entry) && path[entry.length] === '.'));
+  return index === -1 ? undefined : index;
+}
+
+interface FieldModel {
+  weightOf: (mask: number) => number;
+  maxWeight: number;
+  allowedMask: number;
+  exactFieldsMask: number;
+}
+
+function fieldModel(env: IndexEnv, settings: IndexSettings, attributesToSearchOn: readonly string[] | null): FieldModel {
+  const paths = readSearchFields(env);
+  const bitWeights = new Array<number>(MASK_BITS).fill(Number.MAX_SAFE_INTEGER);
+  let maxWeight = 0;
+  let allowedMask = 0;
+  let exactFieldsMask = 0;
+  const restricted = attributesToSearchOn !== null && !attributesToSearchOn.includes('*');
+  paths.forEach((path, field) => {
+    const weight = weightOfPath(settings.searchableAttributes, path);
+    if (weight === undefined) return;
+    const bit = Math.min(field, MASK_BITS - 1);
+    bitWeights[bit] = Math.min(bitWeights[bit]!, weight);
+    maxWeight = Math.max(maxWeight, weight);
+    if (!restricted || attributesToSearchOn.some((entry) => selects(entry, path))) allowedMask = (allowedMask | fieldBit(field)) >>> 0;
+    if (settings.typoTolerance.disableOnAttributes.some((entry) => selects(entry, path))) exactFieldsMask = (exactFieldsMask | fieldBit(field)) >>> 0;
+  });
+  const weightOf = (mask: number): number => {
+    let best = maxWeight;
+    for (let m = mask >>> 0; m !== 0; m &= m - 1) {
+      const bit = 31 - Math.clz32(m & -m);
+      if (bitWeights[bit]! < best) best = bitWeights[bit]!;
+    }
+    return best;
+  };
+  return { weightOf, maxWeight, allowedMask: restricted ? allowedMask : 0xffffffff, exactFieldsMask };
+}
+
+/** Words-rule removal groups and the terms no strategy may drop (ranking.md §3). */
+function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy, universe: DocSet): { removal: number[][]; mandatory: number[] } {
+  const words = terms.filter((t) => t.term.kind === 'word').map((t) => t.index);
+  const phrases = terms.filter((t) => t.term.kind === 'phrase').map((t) => t.index);
+  if (strategy === 'all') return { removal: [], mandatory: terms.map((t) => t.index) };
+  let order: number[][];
+  if (strategy === 'last') {
+    order = [...words].reverse().map((t) => [t]);
+  } else {
+    // most frequent first; a term matching nothing counts as the most frequent
+    const frequency = new Map(words.map((t) => [t, terms[t]!.docs.length === 0 ? Infinity : intersect(terms[t]!.docs, universe).length]));
+    const sorted = [...words].sort((a, b) => frequency.get(b)! - frequency.get(a)! || b - a);
+    order = [];
+    for (const t of sorted) {
+      const last = order[order.length - 1];
+      if (last !== undefined && frequency.get(last[0]!) === frequency.get(t)) last.push(t);
+      else order.push([t]);
+    }
+  }
+  if (phrases.length > 0 || order.length === 0) return { removal: order, mandatory: phrases };
+  // without phrases the last remaining word group is never dropped
+  const kept = order.pop()!;
+  return { removal: order, mandatory: kept };
+}
+
+export function executeSearch(env: IndexEnv, settings: IndexSettings, request: SearchRequest): SearchOutcome {
+  const facets = new FacetReader(env);
+  let universe = facets.allDocids();
+  for (const filter of request.filters) universe = intersect(universe, filter);
+  const parsed = parseQuery(request.q, new Set(settings.stopWords));
+  const dictionary = dictionaryOf(env);
+  const fields = fieldModel(env, settings, request.attributesToSearchOn);
+  const options = { env, settings, dictionary, allowedMask: fields.allowedMask, exactFieldsMask: fields.exactFieldsMask };
+  if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
+    universe = difference(universe, negativeDocs(parsed.negativeWords, parsed.negativePhrases, options));
+  }
+  const placeholder = parsed.terms.length === 0;
+  const steps = rankingSteps(settings.rankingRules, request.sort, request.matchingStrategy, placeholder);
+  const terms = placeholder ? [] : resolveTerms(parsed.terms, settings.prefixSearch !== 'disabled', options);
+  const { removal, mandatory } = removalPlan(terms, request.matchingStrategy, universe);
+  let candidates = universe;
+  for (const t of mandatory) candidates = intersect(candidates, terms[t]!.docs);
+  const features = terms.map((term) => termFeatures(term, candidates));
+
+  const threshold = request.rankingScoreThreshold;
+  const need = threshold === null ? request.need : Math.max(request.need, settings.pagination.maxTotalHits);
+  const ranked = bucketSort(
+    { env, dictionary, candidates, terms, features, removal, weightOf: fields.weightOf, maxWeight: fields.maxWeight, byAttribute: settings.proximityPrecision === 'byAttribute', facets },
+    steps,
+    need,
+  );
+  let hits = ranked.map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
+  let totalHits = candidates.length;
+  if (threshold !== null) {
+    const kept = hits.filter((hit) => hit.score >= threshold);
+    totalHits -= hits.length - kept.length;
+    hits = kept.slice(0, request.need);
+  }
+  return { hits, totalHits };
+}

@@ -1,0 +1,357 @@
+/**
+ * Query terms → their derivations in the index and the documents they match (ranking.md §4).
+ *
+ * A word term derives to: its exact word (0 typos, "exact"); when it is the prefix term, every
+ * word it starts (0 typos; the `word-prefix-docids` cache for 1–3 characters, else the
+ * dictionary range, at most MAX_PREFIX_WORDS words); and words within its typo budget found by
+ * the typo kernel in ONE call for all terms (Meilisearch limits: 150 one-typo and 50 two-typo
+ * words, a different first letter costing two). A phrase matches documents holding its words
+ * consecutively in one field (checked on forward records). Negative words and phrases exclude
+ * documents.
+ *
+ * Per candidate document, `termFeatures` keeps, for the derivations of the document's lowest
+ * typo level only (the subset later rules see in Meilisearch's graph): typo count, field mask,
+ * lowest position, and whether the exact word is there (alone in a field, at position 0).
+ * Reads a snapshot; no writes.
+ */
+import { TypoFlag, type TypoQuery } from '../../kernels/typo.js';
+import type { IndexSettings } from '../../types/settings.js';
+import { EMPTY, intersect, unionAll, type DocSet } from '../docset.js';
+import type { IndexEnv } from '../index-env.js';
+import { prefixRange, type Dictionary } from './dictionary.js';
+import { PREFIX_MAX_CHARS } from './extract.js';
+import { decodeForward, decodePosting, EMPTY_POSTING, INFO_POSITION, INFO_WHOLE_FIELD, type ForwardRecord, type Posting } from './postings.js';
+import { termWordCount, type PhraseTerm, type QueryTerm } from './query.js';
+
+const MAX_ONE_TYPO = 150;
+const MAX_TWO_TYPOS = 50;
+const MAX_PREFIX_WORDS = 1000;
+const MAX_WORD_BYTES = 250;
+
+/** flags of TermFeatures */
+export const HAS_EXACT = 1;
+export const EXACT_WHOLE_FIELD = 2;
+export const EXACT_AT_START = 4;
+/** typo value of a document the term does not match */
+export const NO_MATCH = 255;
+
+export interface Derivation {
+  readonly typo: number;
+  readonly exact: boolean;
+  readonly posting: Posting;
+}
+
+export interface ResolvedTerm {
+  readonly term: QueryTerm;
+  readonly index: number;
+  /** Meilisearch's `max_typo_cost`: a phrase 0, a word its budget but at least 1 (split words) */
+  readonly maxTypoCost: number;
+  readonly derivations: Derivation[];
+  /** word id → typo level of the term's words (typo derivations; every other listed id is 0) */
+  readonly wordTypos: Map<number, number>;
+  /** dictionary index range of prefix-derived words, when the prefix cache stands in for them */
+  readonly prefixRange: [number, number] | null;
+  /** phrase: candidate documents with, per document, [mask, first position] of its matches */
+  readonly phraseHits: Map<number, [number, number]> | null;
+  /** documents matching the term (before the universe) */
+  readonly docs: DocSet;
+  /** query words the term spans */
+  readonly wordCount: number;
+}
+
+/** Per candidate document (parallel to the candidates), per term. */
+export interface TermFeatures {
+  readonly typo: Uint8Array;
+  readonly mask: Uint32Array;
+  readonly position: Uint16Array;
+  readonly flags: Uint8Array;
+}
+
+export interface ResolveOptions {
+  readonly env: IndexEnv;
+  readonly settings: IndexSettings;
+  readonly dictionary: Dictionary;
+  /** allowed field bits (attributesToSearchOn), all ones when unrestricted */
+  readonly allowedMask: number;
+  /** field bits whose words take no typo (typoTolerance.disableOnAttributes) */
+  readonly exactFieldsMask: number;
+}
+
+/** Typos a query word may have (ranking.md §4). */
+export function typoBudget(word: string, settings: IndexSettings): number {
+  const typo = settings.typoTolerance;
+  if (!typo.enabled || typo.disableOnWords.includes(word)) return 0;
+  if (typo.disableOnNumbers && /^[0-9]+$/.test(word)) return 0;
+  const length = [...word].length;
+  if (length < typo.minWordSizeForTypos.oneTypo) return 0;
+  return length < typo.minWordSizeForTypos.twoTypos ? 1 : 2;
+}
+
+/** Keeps the entries of `posting` having a field in `mask`, restricting their masks. */
+function restrict(posting: Posting, mask: number): Posting {
+  if (mask === 0xffffffff || posting.docids.length === 0) return posting;
+  const keep: number[] = [];
+  for (let i = 0; i < posting.docids.length; i++) if ((posting.masks[i]! & mask) !== 0) keep.push(i);
+  if (keep.length === posting.docids.length) return posting;
+  return {
+    id: posting.id,
+    docids: Uint32Array.from(keep, (i) => posting.docids[i]!),
+    masks: Uint32Array.from(keep, (i) => (posting.masks[i]! & mask) >>> 0),
+    infos: Uint32Array.from(keep, (i) => posting.infos[i]!),
+  };
+}
+
+function wordPosting(env: IndexEnv, word: string): Posting {
+  if (Buffer.byteLength(word) > MAX_WORD_BYTES) return EMPTY_POSTING;
+  return decodePosting(env.wordDocids.getBinary(word));
+}
+
+/** Resolves every term, running the typo kernel once for all of them. */
+export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean, options: ResolveOptions): ResolvedTerm[] {
+  const { env, settings, dictionary } = options;
+  const { words } = dictionary;
+  const typoQueries: TypoQuery[] = [];
+  const typoOwner: number[] = [];
+  terms.forEach((term, index) => {
+    if (term.kind !== 'word') return;
+    const budget = typoBudget(term.word, settings);
+    if (budget === 0 || words.length === 0) return;
+    const flags = TypoFlag.FirstChar | TypoFlag.SkipExact | (term.prefix && prefixSearch ? TypoFlag.Prefix : 0);
+    let from = 0;
+    let to = words.length;
+    if (budget === 1) {
+      // one typo never changes the first letter: only that letter's words can match
+      const first = String.fromCodePoint(term.word.codePointAt(0)!);
+      [from, to] = prefixRange(words, first);
+    }
+    typoQueries.push({ word: term.word, maxTypos: budget, flags, from, to });
+    typoOwner.push(index);
+  });
+  const typoWords: Map<number, [number, number][]> = new Map(); // term → [word index, typos]
+  if (typoQueries.length > 0) {
+    const { count, records } = dictionary.matcher.match(typoQueries);
+    const counts = typoQueries.map(() => [0, 0]);
+    for (let r = 0; r < count; r++) {
+      const query = records[r * 4]!;
+      const distance = records[r * 4 + 3]!;
+      const limit = distance === 1 ? MAX_ONE_TYPO : MAX_TWO_TYPOS;
+      const seen = counts[query]!;
+      for (let w = records[r * 4 + 1]!; w < records[r * 4 + 2]! && seen[distance - 1]! < limit; w++) {
+        seen[distance - 1]!++;
+        const owner = typoOwner[query]!;
+        let list = typoWords.get(owner);
+        if (list === undefined) typoWords.set(owner, (list = []));
+        list.push([w, distance]);
+      }
+    }
+  }
+
+  return terms.map((term, index) => {
+    if (term.kind === 'phrase') return resolvePhrase(term, index, options);
+    const derivations: Derivation[] = [];
+    const wordTypos = new Map<number, number>();
+    let range: [number, number] | null = null;
+    const exact = restrict(wordPosting(env, term.word), options.allowedMask);
+    if (exact.docids.length > 0) derivations.push({ typo: 0, exact: true, posting: exact });
+    if (term.prefix && prefixSearch) {
+      const [from, to] = prefixRange(words, term.word);
+      if ([...term.word].length <= PREFIX_MAX_CHARS) {
+        range = [from, to];
+        const cached = restrict(decodePosting(env.prefixDocids.getBinary(term.word)), options.allowedMask);
+        if (cached.docids.length > 0) derivations.push({ typo: 0, exact: false, posting: cached });
+      } else {
+        for (let w = from; w < Math.min(to, from + MAX_PREFIX_WORDS); w++) {
+          if (words[w] === term.word) continue;
+          const posting = restrict(wordPosting(env, words[w]!), options.allowedMask);
+          if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting });
+        }
+      }
+    }
+    for (const [w, typo] of typoWords.get(index) ?? []) {
+      const posting = restrict(wordPosting(env, words[w]!), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
+      if (posting.docids.length === 0) continue;
+      derivations.push({ typo, exact: false, posting });
+      wordTypos.set(posting.id, typo);
+    }
+    const budget = typoBudget(term.word, settings);
+    return {
+      term,
+      index,
+      maxTypoCost: Math.max(1, budget),
+      derivations,
+      wordTypos,
+      prefixRange: range,
+      phraseHits: null,
+      docs: unionAll(derivations.map((d) => d.posting.docids)),
+      wordCount: 1,
+    };
+  });
+}
+
+/** Documents with the phrase's words consecutive in one field. */
+function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions): ResolvedTerm {
+  const { env } = options;
+  const postings = term.words.map((word) => (word === null ? null : restrict(wordPosting(env, word), options.allowedMask)));
+  const present = postings.filter((p): p is Posting => p !== null);
+  let docs = present.length === 0 ? EMPTY : present[0]!.docids;
+  for (const posting of present.slice(1)) docs = intersect(docs, posting.docids);
+  const hits = new Map<number, [number, number]>();
+  const matched: number[] = [];
+  if (docs.length > 0) {
+    const offsets = new Map<number, number[]>(); // word id → offsets in the phrase
+    postings.forEach((p, offset) => {
+      if (p === null) return;
+      const list = offsets.get(p.id) ?? [];
+      list.push(offset);
+      offsets.set(p.id, list);
+    });
+    const firstOffset = postings.findIndex((p) => p !== null);
+    const firstId = postings[firstOffset]!.id;
+    for (const docid of docs) {
+      const bytes = env.docWords.getBinary(docid);
+      if (bytes === undefined) continue;
+      const record = decodeForward(bytes);
+      const places = placesByWord(record, offsets);
+      let mask = 0;
+      let first = INFO_POSITION;
+      for (const start of places.get(firstId) ?? []) {
+        const origin = start - firstOffset; // field << 16 | position of the phrase's first slot
+        const ok = postings.every((p, offset) => p === null || (places.get(p.id) ?? []).includes(origin + offset));
+        if (!ok || (origin & 0xffff) + term.words.length > 0xffff) continue;
+        mask = (mask | (1 << Math.min(origin >>> 16, 31))) >>> 0;
+        first = Math.min(first, origin & 0xffff);
+      }
+      const allowed = (mask & options.allowedMask) >>> 0;
+      if (allowed !== 0) {
+        hits.set(docid, [allowed, first]);
+        matched.push(docid);
+      }
+    }
+  }
+  return {
+    term,
+    index,
+    maxTypoCost: 0,
+    derivations: [],
+    wordTypos: new Map(),
+    prefixRange: null,
+    phraseHits: hits,
+    docs: Uint32Array.from(matched),
+    wordCount: termWordCount(term),
+  };
+}
+
+/** The places (field << 16 | position) of the listed word ids in a forward record. */
+function placesByWord(record: ForwardRecord, ids: ReadonlyMap<number, unknown>): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const id of ids.keys()) {
+    let lo = 0;
+    let hi = record.wordIds.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (record.wordIds[mid]! < id) lo = mid + 1;
+      else hi = mid;
+    }
+    const list: number[] = [];
+    for (let i = lo; i < record.wordIds.length && record.wordIds[i] === id; i++) list.push(record.places[i]!);
+    out.set(id, list);
+  }
+  return out;
+}
+
+/** Documents holding a negative word (exact) or a negative phrase. */
+export function negativeDocs(negativeWords: readonly string[], negativePhrases: readonly (string | null)[][], options: ResolveOptions): DocSet {
+  const sets = negativeWords.map((word) => wordPosting(options.env, word).docids);
+  for (const words of negativePhrases) {
+    const phrase: PhraseTerm = { kind: 'phrase', words, position: 0 };
+    sets.push(resolvePhrase(phrase, -1, { ...options, allowedMask: 0xffffffff }).docs);
+  }
+  return unionAll(sets);
+}
+
+/** The per-document features of a term over `candidates` (ascending docids). */
+export function termFeatures(term: ResolvedTerm, candidates: DocSet): TermFeatures {
+  const n = candidates.length;
+  const typo = new Uint8Array(n).fill(NO_MATCH);
+  const mask = new Uint32Array(n);
+  const position = new Uint16Array(n).fill(INFO_POSITION);
+  const flags = new Uint8Array(n);
+  if (term.phraseHits !== null) {
+    for (let i = 0; i < n; i++) {
+      const hit = term.phraseHits.get(candidates[i]!);
+      if (hit === undefined) continue;
+      typo[i] = 0;
+      mask[i] = hit[0];
+      position[i] = hit[1];
+      flags[i] = HAS_EXACT;
+    }
+    return { typo, mask, position, flags };
+  }
+  for (const { typo: level, exact, posting } of term.derivations) {
+    forEachCommon(candidates, posting.docids, (i, j) => {
+      const info = posting.infos[j]!;
+      const pos = info & INFO_POSITION;
+      if (level < typo[i]!) {
+        typo[i] = level;
+        mask[i] = posting.masks[j]!;
+        position[i] = pos;
+      } else if (level === typo[i]) {
+        mask[i] = (mask[i]! | posting.masks[j]!) >>> 0;
+        if (pos < position[i]!) position[i] = pos;
+      }
+      if (exact) flags[i] = flags[i]! | HAS_EXACT | ((info & INFO_WHOLE_FIELD) !== 0 ? EXACT_WHOLE_FIELD : 0) | (pos === 0 ? EXACT_AT_START : 0);
+    });
+  }
+  return { typo, mask, position, flags };
+}
+
+/** Calls `visit(i, j)` for every a[i] === b[j], walking the smaller array and galloping in the other. */
+function forEachCommon(a: Uint32Array, b: Uint32Array, visit: (i: number, j: number) => void): void {
+  if (a.length <= b.length) {
+    let j = 0;
+    for (let i = 0; i < a.length && j < b.length; i++) {
+      if (b[j]! < a[i]!) j = gallop(b, a[i]!, j);
+      if (j < b.length && b[j] === a[i]) visit(i, j);
+    }
+  } else {
+    let i = 0;
+    for (let j = 0; j < b.length && i < a.length; j++) {
+      if (a[i]! < b[j]!) i = gallop(a, b[j]!, i);
+      if (i < a.length && a[i] === b[j]) visit(i, j);
+    }
+  }
+}
+
+/** First index ≥ from whose value is ≥ value. */
+function gallop(set: Uint32Array, value: number, from: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < set.length && set[hi]! < value) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  hi = Math.min(hi, set.length);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (set[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Whether a word id belongs to the term at `typo` typos (the document's level): exact and
+ * prefix words at 0, typo words at their distance.
+ */
+export function wordMatcher(term: ResolvedTerm, dictionary: Dictionary): (id: number, typo: number) => boolean {
+  const zero = new Set<number>();
+  for (const d of term.derivations) if (d.typo === 0 && d.posting.id !== 0) zero.add(d.posting.id);
+  if (term.prefixRange !== null) {
+    const [from, to] = term.prefixRange;
+    for (let w = from; w < to; w++) zero.add(dictionary.ids[w]!);
+  }
+  return (id, typo) => (typo === 0 ? zero.has(id) : term.wordTypos.get(id) === typo);
+}
+

@@ -1,0 +1,487 @@
+/**
+ * `POST` and `GET /indexes/{indexUid}/search` (search.md §1–§8): validation with Meilisearch's
+ * per-parameter codes and messages, then one keyword search on the index's current snapshot
+ * (engine/search/search.ts) and the response in v1.50's key order.
+ *
+ * Order of checks, as Meilisearch: the body or query string (deserr), the search kind (`media`,
+ * `vector`, `hybrid`), the index, then what needs the index (embedder, filter syntax and
+ * experimental gates, sort syntax and sortability, attributesToSearchOn, filter attributes);
+ * errors raised inside the index carry the ``Index `uid`: `` prefix.
+ * Parameters that are validated and accepted but not applied yet: highlighting and cropping
+ * (`attributesToHighlight`, `attributesToCrop`, `cropLength`, `cropMarker`, `highlight*Tag`,
+ * `showMatchesPosition`), `facets`, `distinct`, `locales`, `retrieveVectors`, semantic search
+ * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
+ */
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../../errors/api-error.js';
+import type { ErrorCode } from '../../errors/codes.js';
+import { projectDocument } from '../../engine/documents/project.js';
+import { DocumentStore } from '../../engine/documents/store.js';
+import type { DocSet } from '../../engine/docset.js';
+import { evaluateFilter } from '../../engine/filter/evaluate.js';
+import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
+import { parseFilter, type FilterAst } from '../../engine/filter-parser/index.js';
+import { assertSortable, parseSortCriterion, type SortCriterion } from '../../engine/facets/sort.js';
+import type { IndexEnv } from '../../engine/index-env.js';
+import { readSettings } from '../../engine/index-settings.js';
+import { rankOf, type MatchingStrategy, type StepDetail } from '../../engine/search/ranking.js';
+import { executeSearch, type SearchHit } from '../../engine/search/search.js';
+import { validateIndexUid } from '../../types/index-uid.js';
+import type { IndexSettings } from '../../types/settings.js';
+import type { AppDeps } from '../deps.js';
+import { defineRoute, type RouteContext } from '../route.js';
+import { compileBody, compileQuery, parseBoolean, parseEnum, parsePositiveInteger, parseString, QueryValueError, type ValueParser } from '../validation/index.js';
+import { indexNotFound } from './indexes.js';
+
+/** A search request after validation, POST and GET alike. */
+interface SearchQuery {
+  q?: string | null;
+  offset?: number;
+  limit?: number;
+  page?: number | null;
+  hitsPerPage?: number | null;
+  attributesToRetrieve?: string[] | null;
+  attributesToCrop?: string[] | null;
+  cropLength?: number;
+  cropMarker?: string;
+  attributesToHighlight?: string[] | null;
+  highlightPreTag?: string;
+  highlightPostTag?: string;
+  showMatchesPosition?: boolean;
+  filter?: unknown;
+  sort?: string[] | null;
+  distinct?: string | null;
+  facets?: string[] | null;
+  matchingStrategy?: MatchingStrategy;
+  attributesToSearchOn?: string[] | null;
+  rankingScoreThreshold?: number | null;
+  locales?: string[] | null;
+  hybrid?: { embedder: string; semanticRatio?: number } | null;
+  vector?: number[] | null;
+  retrieveVectors?: boolean;
+  media?: unknown;
+  personalize?: { userContext: string } | null;
+  useNetwork?: boolean | null;
+  showRankingScore?: boolean;
+  showRankingScoreDetails?: boolean;
+  showPerformanceDetails?: boolean;
+}
+
+const STRATEGIES = ['last', 'all', 'frequency'] as const;
+const THRESHOLD_REASON = 'the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.';
+const RATIO_REASON = 'the value of `semanticRatio` is invalid, expected a float between `0.0` and `1.0`.';
+
+const stringList = { type: ['array', 'null'], items: { type: 'string' } };
+const count = { type: 'integer', minimum: 0 };
+const optionalCount = { type: ['integer', 'null'], minimum: 0 };
+
+const parseBody = compileBody<SearchQuery>(
+  {
+    type: 'object',
+    properties: {
+      q: { type: ['string', 'null'] },
+      vector: { type: ['array', 'null'], items: { type: 'number' } },
+      offset: count,
+      limit: count,
+      page: optionalCount,
+      hitsPerPage: optionalCount,
+      attributesToRetrieve: stringList,
+      retrieveVectors: { type: 'boolean' },
+      attributesToCrop: stringList,
+      cropLength: count,
+      attributesToHighlight: stringList,
+      showMatchesPosition: { type: 'boolean' },
+      showRankingScore: { type: 'boolean' },
+      showRankingScoreDetails: { type: 'boolean' },
+      showPerformanceDetails: { type: 'boolean' },
+      filter: {},
+      sort: stringList,
+      distinct: { type: ['string', 'null'] },
+      facets: stringList,
+      highlightPreTag: { type: 'string' },
+      highlightPostTag: { type: 'string' },
+      cropMarker: { type: 'string' },
+      matchingStrategy: { enum: [...STRATEGIES] },
+      attributesToSearchOn: stringList,
+      hybrid: {
+        type: ['object', 'null'],
+        properties: { embedder: { type: 'string' }, semanticRatio: { type: 'number' } },
+        required: ['embedder'],
+        additionalProperties: false,
+      },
+      rankingScoreThreshold: { type: ['number', 'null'] },
+      locales: stringList,
+      media: {},
+      personalize: {
+        type: ['object', 'null'],
+        properties: { userContext: { type: 'string' } },
+        required: ['userContext'],
+        additionalProperties: false,
+      },
+      useNetwork: { type: ['boolean', 'null'] },
+    },
+    additionalProperties: false,
+  },
+  {
+    '.q': 'invalid_search_q',
+    '.vector': 'invalid_search_vector',
+    '.offset': 'invalid_search_offset',
+    '.limit': 'invalid_search_limit',
+    '.page': 'invalid_search_page',
+    '.hitsPerPage': 'invalid_search_hits_per_page',
+    '.attributesToRetrieve': 'invalid_search_attributes_to_retrieve',
+    '.retrieveVectors': 'invalid_search_retrieve_vectors',
+    '.attributesToCrop': 'invalid_search_attributes_to_crop',
+    '.cropLength': 'invalid_search_crop_length',
+    '.attributesToHighlight': 'invalid_search_attributes_to_highlight',
+    '.showMatchesPosition': 'invalid_search_show_matches_position',
+    '.showRankingScore': 'invalid_search_show_ranking_score',
+    '.showRankingScoreDetails': 'invalid_search_show_ranking_score_details',
+    '.showPerformanceDetails': 'invalid_search_show_performance_details',
+    '.filter': 'invalid_search_filter',
+    '.sort': 'invalid_search_sort',
+    '.distinct': 'invalid_search_distinct',
+    '.facets': 'invalid_search_facets',
+    '.highlightPreTag': 'invalid_search_highlight_pre_tag',
+    '.highlightPostTag': 'invalid_search_highlight_post_tag',
+    '.cropMarker': 'invalid_search_crop_marker',
+    '.matchingStrategy': 'invalid_search_matching_strategy',
+    '.attributesToSearchOn': 'invalid_search_attributes_to_search_on',
+    '.hybrid': 'invalid_search_hybrid_query',
+    '.hybrid.embedder': 'invalid_search_embedder',
+    '.hybrid.semanticRatio': 'invalid_search_semantic_ratio',
+    '.rankingScoreThreshold': 'invalid_search_ranking_score_threshold',
+    '.locales': 'invalid_search_locales',
+    '.media': 'invalid_search_media',
+    '.personalize': 'invalid_search_personalize',
+    '.personalize.userContext': 'invalid_search_personalize_user_context',
+    '.useNetwork': 'invalid_search_use_network',
+  },
+  {
+    validators: {
+      '.rankingScoreThreshold': (value) => (value === null || ((value as number) >= 0 && (value as number) <= 1) ? undefined : THRESHOLD_REASON),
+      '.hybrid.semanticRatio': (value) => ((value as number) >= 0 && (value as number) <= 1 ? undefined : RATIO_REASON),
+    },
+  },
+);
+
+/** GET lists: split on `,`, empty items dropped, no trimming. */
+const parseList: ValueParser<string[]> = (raw) => raw.split(',').filter((item) => item !== '');
+
+const parseThreshold: ValueParser<number> = (raw) => {
+  const value = Number(raw.trim() === '' ? Number.NaN : raw);
+  if (!(value >= 0 && value <= 1)) throw new QueryValueError(THRESHOLD_REASON);
+  return value;
+};
+
+const parseRatio: ValueParser<number> = (raw) => {
+  const value = Number(raw.trim() === '' ? Number.NaN : raw);
+  if (!(value >= 0 && value <= 1)) throw new QueryValueError(RATIO_REASON);
+  return value;
+};
+
+const parseVector: ValueParser<number[]> = (raw) =>
+  parseList(raw).map((item) => {
+    const value = Number(item);
+    if (!Number.isFinite(value)) throw new QueryValueError(`could not parse \`${item}\` as a number`);
+    return value;
+  });
+
+/** GET `sort`: comma-separated, re-joining the pieces of `_geoPoint(lat, lng):asc`. */
+const parseSortList: ValueParser<string[]> = (raw) => {
+  const criteria: string[] = [];
+  let joining = false;
+  for (const piece of raw.replace(/^"+|"+$/g, '').split(',').map((part) => part.trim())) {
+    if (piece.startsWith('_geoPoint(')) {
+      criteria.push(piece);
+      joining = !(piece.endsWith('):asc') || piece.endsWith('):desc'));
+    } else if (joining && criteria.length > 0) {
+      criteria[criteria.length - 1] += `,${piece}`;
+      if (piece.endsWith('):asc') || piece.endsWith('):desc')) joining = false;
+    } else {
+      criteria.push(piece);
+    }
+  }
+  return criteria;
+};
+
+const parseQueryString = compileQuery({
+  q: { parse: parseString, code: 'invalid_search_q' },
+  vector: { parse: parseVector, code: 'invalid_search_vector' },
+  offset: { parse: parsePositiveInteger, code: 'invalid_search_offset' },
+  limit: { parse: parsePositiveInteger, code: 'invalid_search_limit' },
+  page: { parse: parsePositiveInteger, code: 'invalid_search_page' },
+  hitsPerPage: { parse: parsePositiveInteger, code: 'invalid_search_hits_per_page' },
+  attributesToRetrieve: { parse: parseList, code: 'invalid_search_attributes_to_retrieve' },
+  retrieveVectors: { parse: parseBoolean, code: 'invalid_search_retrieve_vectors' },
+  attributesToCrop: { parse: parseList, code: 'invalid_search_attributes_to_crop' },
+  cropLength: { parse: parsePositiveInteger, code: 'invalid_search_crop_length' },
+  attributesToHighlight: { parse: parseList, code: 'invalid_search_attributes_to_highlight' },
+  filter: { parse: parseString, code: 'invalid_search_filter' },
+  sort: { parse: parseSortList, code: 'invalid_search_sort' },
+  distinct: { parse: parseString, code: 'invalid_search_distinct' },
+  showMatchesPosition: { parse: parseBoolean, code: 'invalid_search_show_matches_position' },
+  showRankingScore: { parse: parseBoolean, code: 'invalid_search_show_ranking_score' },
+  showRankingScoreDetails: { parse: parseBoolean, code: 'invalid_search_show_ranking_score_details' },
+  showPerformanceDetails: { parse: parseBoolean, code: 'invalid_search_show_performance_details' },
+  facets: { parse: parseList, code: 'invalid_search_facets' },
+  highlightPreTag: { parse: parseString, code: 'invalid_search_highlight_pre_tag' },
+  highlightPostTag: { parse: parseString, code: 'invalid_search_highlight_post_tag' },
+  cropMarker: { parse: parseString, code: 'invalid_search_crop_marker' },
+  matchingStrategy: { parse: parseEnum(STRATEGIES), code: 'invalid_search_matching_strategy' },
+  attributesToSearchOn: { parse: parseList, code: 'invalid_search_attributes_to_search_on' },
+  hybridEmbedder: { parse: parseString, code: 'invalid_search_embedder' },
+  hybridSemanticRatio: { parse: parseRatio, code: 'invalid_search_semantic_ratio' },
+  rankingScoreThreshold: { parse: parseThreshold, code: 'invalid_search_ranking_score_threshold' },
+  locales: { parse: parseList, code: 'invalid_search_locales' },
+  personalizeUserContext: { parse: parseString, code: 'invalid_search_personalize_user_context' },
+  useNetwork: { parse: parseBoolean, code: 'invalid_search_use_network' },
+});
+
+type GetQuery = ReturnType<typeof parseQueryString>;
+
+/** The GET parameters as the POST body they stand for. */
+function fromQueryString(query: GetQuery): SearchQuery {
+  const { hybridEmbedder, hybridSemanticRatio, personalizeUserContext, filter, ...rest } = query;
+  if (hybridSemanticRatio !== undefined && hybridEmbedder === undefined) {
+    throw new ApiError('invalid_search_hybrid_query', '`hybridEmbedder` is mandatory when `hybridSemanticRatio` is present');
+  }
+  if (rest.vector !== undefined && hybridEmbedder === undefined) {
+    throw new ApiError('missing_search_hybrid', '`hybridEmbedder` is mandatory when `vector` is present');
+  }
+  const out: SearchQuery = { ...rest };
+  if (filter !== undefined) {
+    try {
+      out.filter = JSON.parse(filter) as unknown;
+    } catch {
+      out.filter = filter;
+    }
+  }
+  if (hybridEmbedder !== undefined) out.hybrid = { embedder: hybridEmbedder, ...(hybridSemanticRatio === undefined ? {} : { semanticRatio: hybridSemanticRatio }) };
+  if (personalizeUserContext !== undefined) out.personalize = { userContext: personalizeUserContext };
+  return out;
+}
+
+/** Search-kind errors (search.md §6), checked before the index is opened. */
+function checkSearchKind(query: SearchQuery): void {
+  const media = query.media !== undefined && query.media !== null;
+  const vector = query.vector !== undefined && query.vector !== null;
+  const hybrid = query.hybrid !== undefined && query.hybrid !== null;
+  if (media && vector) throw new ApiError('invalid_search_media_and_vector', 'Invalid request: both `media` and `vector` parameters are present.');
+  if ((media || vector) && !hybrid) throw new ApiError('missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` or `media` are present.');
+}
+
+function inIndex(uid: string, err: unknown): unknown {
+  return err instanceof ApiError ? new ApiError(err.code as ErrorCode, `Index \`${uid}\`: ${err.message}`) : err;
+}
+
+/** `attributesToSearchOn` must name searchable attributes when the setting is a list. */
+function checkSearchOn(uid: string, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
+  const searchable = settings.searchableAttributes;
+  if (attributes === null || attributes === undefined || searchable.includes('*')) return;
+  for (const attribute of attributes) {
+    if (attribute === '*' || searchable.some((entry) => attribute === entry || attribute.startsWith(`${entry}.`))) continue;
+    const displayed = settings.displayedAttributes;
+    const visible = displayed.includes('*') ? searchable : searchable.filter((entry) => displayed.some((d) => entry === d || entry.startsWith(`${d}.`)));
+    const hidden = visible.length < searchable.length ? ', <..hidden-attributes>' : '';
+    throw new ApiError(
+      'invalid_search_attributes_to_search_on',
+      `Index \`${uid}\`: Attribute \`${attribute}\` is not searchable. Available searchable attributes are: \`${[...visible].sort().join(', ')}${hidden}\`.`,
+    );
+  }
+}
+
+function checkSort(uid: string, settings: IndexSettings, sort: readonly string[]): SortCriterion[] {
+  const criteria = sort.map((text) => parseSortCriterion(text, 'invalid_search_sort'));
+  if (criteria.length === 0) return criteria;
+  try {
+    assertSortable(criteria, settings, 'invalid_search_sort');
+  } catch (err) {
+    throw inIndex(uid, err);
+  }
+  if (!settings.rankingRules.includes('sort')) {
+    throw new ApiError(
+      'invalid_search_sort',
+      `Index \`${uid}\`: You must specify where \`sort\` is listed in the rankingRules setting to use the sort parameter at search time.`,
+    );
+  }
+  return criteria;
+}
+
+/** UUID v7: 48-bit millisecond timestamp, version 7, variant 10, random bits. */
+function uuidV7(): string {
+  const bytes = randomBytes(16);
+  const now = Date.now();
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Whether `attribute` (a path) is displayed. */
+function isDisplayed(settings: IndexSettings, attribute: string): boolean {
+  const displayed = settings.displayedAttributes;
+  return displayed.includes('*') || displayed.some((d) => attribute === d || attribute.startsWith(`${d}.`));
+}
+
+/** `_rankingScoreDetails` in Meilisearch's shape (search.md §8.7). */
+function detailsView(settings: IndexSettings, details: readonly StepDetail[]): Record<string, unknown> {
+  const out: Record<string, Record<string, unknown>> = {};
+  let order = 0;
+  const score = (detail: StepDetail) => {
+    const [r, m] = rankOf(detail)!;
+    return r / m;
+  };
+  let fid: StepDetail | undefined;
+  for (const detail of details) {
+    switch (detail.kind) {
+      case 'words':
+        out.words = { order: order++, matchingWords: detail.matching, maxMatchingWords: detail.max, score: score(detail) };
+        break;
+      case 'typo':
+        out.typo = { order: order++, typoCount: detail.count, maxTypoCount: detail.max, score: score(detail) };
+        break;
+      case 'proximity':
+        out.proximity = { order: order++, score: score(detail) };
+        break;
+      case 'fid':
+        if (detail.unified) {
+          fid = detail;
+          out.attribute = { order: order++, attributeRankingOrderScore: score(detail) };
+        } else {
+          out.attributeRank = { order: order++, score: score(detail) };
+        }
+        break;
+      case 'position':
+        if (detail.unified && fid !== undefined && out.attribute !== undefined) {
+          const [fr, fm] = rankOf(fid)!;
+          const [pr, pm] = rankOf(detail)!;
+          out.attribute.queryWordDistanceScore = score(detail);
+          out.attribute.score = ((fr - 1) * pm + pr) / (fm * pm);
+        } else {
+          out.wordPosition = { order: order++, score: score(detail) };
+        }
+        break;
+      case 'exactAttribute':
+        out.exactness = { order: order++, matchType: detail.match, score: score(detail) };
+        break;
+      case 'exactWords': {
+        const exactness = out.exactness;
+        if (exactness !== undefined && exactness.matchType === 'noExactMatch') {
+          const [r, m] = rankOf(detail)!;
+          delete exactness.score;
+          exactness.matchingWords = detail.matching;
+          exactness.maxMatchingWords = detail.max;
+          exactness.score = r / (3 * m);
+        }
+        break;
+      }
+      case 'sort': {
+        const { criterion } = detail;
+        if (criterion.kind === 'geo') {
+          out[`_geoPoint(${criterion.point[0]}, ${criterion.point[1]}):${criterion.descending ? 'desc' : 'asc'}`] = { order: order++, value: null, distance: null };
+        } else if (isDisplayed(settings, criterion.field)) {
+          out[`${criterion.field}:${criterion.descending ? 'desc' : 'asc'}`] = { order: order++, value: detail.value };
+        } else {
+          out[`<hidden-rule-${order}>`] = { order: order++, value: '<hidden>' };
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The documents fields a hit shows: displayed ∩ attributesToRetrieve. */
+function hitFields(settings: IndexSettings, attributesToRetrieve: readonly string[] | null | undefined) {
+  const displayed = settings.displayedAttributes.includes('*') ? null : settings.displayedAttributes;
+  const retrieve = attributesToRetrieve === null || attributesToRetrieve === undefined || attributesToRetrieve.includes('*') ? null : attributesToRetrieve;
+  return (doc: Record<string, unknown>) => {
+    const shown = projectDocument(doc, displayed);
+    return retrieve === null ? shown : projectDocument(shown, retrieve);
+  };
+}
+
+function runSearch(deps: AppDeps, ctx: RouteContext<unknown, unknown>, query: SearchQuery) {
+  const started = performance.now();
+  checkSearchKind(query);
+  const uid = validateIndexUid(ctx.params.indexUid!);
+  const record = deps.indexes.get(uid);
+  if (record === undefined) throw indexNotFound(uid);
+  const env: IndexEnv = deps.indexEnvs.get(record.uuid);
+  const settings = readSettings(env);
+  if (query.hybrid !== undefined && query.hybrid !== null && !Object.hasOwn(settings.embedders, query.hybrid.embedder)) {
+    throw new ApiError('invalid_search_embedder', `Cannot find embedder with name \`${query.hybrid.embedder}\`.`);
+  }
+
+  const asts: FilterAst[] = [];
+  for (const filter of [query.filter, ctx.caller.searchFilter(uid)]) {
+    const ast = parseFilter(filter, { code: 'invalid_search_filter' });
+    if (ast === null) continue;
+    assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
+    rejectForeignFilter(ast, 'invalid_search_filter');
+    asts.push(ast);
+  }
+  const sort = checkSort(uid, settings, query.sort ?? []);
+  checkSearchOn(uid, settings, query.attributesToSearchOn);
+  let filters: DocSet[];
+  try {
+    filters = asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter' }));
+  } catch (err) {
+    throw inIndex(uid, err);
+  }
+
+  const pageMode = (query.page !== undefined && query.page !== null) || (query.hitsPerPage !== undefined && query.hitsPerPage !== null);
+  const hitsPerPage = query.hitsPerPage ?? 20;
+  const page = query.page ?? 1;
+  const offset = pageMode ? Math.max(page - 1, 0) * hitsPerPage : (query.offset ?? 0);
+  const limit = pageMode ? (page === 0 ? 0 : hitsPerPage) : (query.limit ?? 20);
+  const maxTotalHits = settings.pagination.maxTotalHits;
+  const need = Math.min(offset + limit, maxTotalHits);
+
+  const outcome = executeSearch(env, settings, {
+    q: query.q ?? '',
+    need,
+    matchingStrategy: query.matchingStrategy ?? 'last',
+    attributesToSearchOn: query.attributesToSearchOn ?? null,
+    filters,
+    sort,
+    rankingScoreThreshold: query.rankingScoreThreshold ?? null,
+  });
+  const store = new DocumentStore(env);
+  const fields = hitFields(settings, query.attributesToRetrieve);
+  const hits = outcome.hits.slice(offset).map((hit: SearchHit) => {
+    const view: Record<string, unknown> = fields(store.byDocid(hit.docid) ?? {});
+    if (query.showRankingScore === true) view._rankingScore = hit.score;
+    if (query.showRankingScoreDetails === true) view._rankingScoreDetails = detailsView(settings, hit.details);
+    return view;
+  });
+
+  const body: Record<string, unknown> = { hits, query: query.q ?? '', processingTimeMs: Math.round(performance.now() - started) };
+  if (pageMode) {
+    body.hitsPerPage = hitsPerPage;
+    body.page = page;
+    body.totalPages = hitsPerPage === 0 ? 0 : Math.ceil(outcome.totalHits / hitsPerPage);
+    body.totalHits = outcome.totalHits;
+  } else {
+    body.limit = query.limit ?? 20;
+    body.offset = query.offset ?? 0;
+    body.estimatedTotalHits = outcome.totalHits;
+  }
+  body.requestUid = uuidV7();
+  return body;
+}
+
+export const searchRoutes = [
+  defineRoute({
+    route: 'POST /indexes/:indexUid/search',
+    body: parseBody,
+    handler: (ctx, deps) => runSearch(deps, ctx as RouteContext<unknown, unknown>, ctx.body),
+  }),
+  defineRoute({
+    route: 'GET /indexes/:indexUid/search',
+    query: parseQueryString,
+    handler: (ctx, deps) => runSearch(deps, ctx as RouteContext<unknown, unknown>, fromQueryString(ctx.query)),
+  }),
+];

@@ -1,0 +1,135 @@
+/**
+ * `documentEdition` batches (documents.md §6): the task's Rhai function runs on every document
+ * matching its filter (all documents without one), in a worker thread (engine/rhai/runner.ts).
+ * `doc = ()` deletes the document, an unchanged document is not written, a changed one replaces
+ * the stored one (same primary key). The first error fails the task and nothing is written;
+ * otherwise the net changes are committed like any document batch (`commitDocumentChanges`).
+ *
+ * A documentEdition task is always alone in its batch (autobatcher).
+ */
+import { ApiError } from '../../errors/api-error.js';
+import { documentId, type JsonObject } from '../../engine/documents/document-id.js';
+import { evaluateFilter } from '../../engine/filter/evaluate.js';
+import { parseFilter } from '../../engine/filter-parser/index.js';
+import type { IndexEnv } from '../../engine/index-env.js';
+import { readSettings } from '../../engine/index-settings.js';
+import { EditionError, EditionRunner } from '../../engine/rhai/runner.js';
+import type { Task } from '../../types/task.js';
+import type { BatchProcessor, ProcessContext } from './context.js';
+import { commitDocumentChanges } from './documents.js';
+import { failed, succeeded } from './outcome.js';
+
+/** Documents sent to the worker at a time: bounds memory, lets a cancelation stop the run between batches. */
+const CHUNK = 500;
+
+/** Failures of the edition itself carry Meilisearch's index prefix, as every index error of a batch. */
+const editionError = (indexUid: string, message: string) => new ApiError('edit_documents_by_function_error', `Index \`${indexUid}\`: ${message}`);
+
+function prefixed(indexUid: string, error: ApiError): ApiError {
+  return new ApiError(error.code, `Index \`${indexUid}\`: ${error.message}`);
+}
+
+/** Docids of the documents the function runs on, in docid order. */
+function candidates(env: IndexEnv, indexUid: string, filter: unknown): number[] {
+  try {
+    const ast = parseFilter(filter ?? null, { code: 'invalid_document_filter' });
+    if (ast === null) return [...env.documents.getKeys()];
+    return [...evaluateFilter(env, readSettings(env), ast, { code: 'invalid_document_filter' })];
+  } catch (error) {
+    throw error instanceof ApiError ? prefixed(indexUid, error) : error;
+  }
+}
+
+/** JSON equality of two documents, key order aside (serde_json's `Map` equality). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as JsonObject)[k], (b as JsonObject)[k]));
+}
+
+/** Runs the function on the candidates; the net changes by external id, or throws the task's error. */
+async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: number[], primaryKey: string): Promise<Map<string, JsonObject | null>> {
+  const kind = task.kind;
+  if (kind.name !== 'documentEdition') throw new Error('not a document edition');
+  const uid = kind.indexUid;
+  const changes = new Map<string, JsonObject | null>();
+  let runner: EditionRunner;
+  try {
+    runner = await EditionRunner.start(kind.function, kind.context);
+  } catch (error) {
+    if (error instanceof EditionError) throw editionError(uid, `Document edition runtime error encountered while compiling the function: ${error.message}`);
+    throw error;
+  }
+  // A cancelation stops the worker at once, even in the middle of a batch of documents.
+  const stop = () => void runner.close();
+  ctx.signal.addEventListener('abort', stop);
+  try {
+    for (let start = 0; start < docids.length; start += CHUNK) {
+      if (ctx.signal.aborted) throw new Error('batch aborted');
+      const documents = docids.slice(start, start + CHUNK).map((docid) => env.documents.get(docid)!);
+      let outcomes;
+      try {
+        outcomes = await runner.edit(documents);
+      } catch (error) {
+        if (error instanceof EditionError) throw editionError(uid, `Document edition runtime error encountered while running the function: ${error.message}`);
+        throw error;
+      }
+      outcomes.forEach((outcome, i) => {
+        const before = documents[i]!;
+        const id = documentId(before, primaryKey);
+        if (outcome.kind === 'delete') {
+          changes.set(id, null);
+        } else if (outcome.kind === 'notAnObject') {
+          throw editionError(uid, 'Document editions must keep documents as objects');
+        } else if (!sameJson(before, outcome.document)) {
+          let newId: string;
+          try {
+            newId = documentId(outcome.document, primaryKey);
+          } catch (error) {
+            throw error instanceof ApiError ? prefixed(uid, error) : error;
+          }
+          if (newId !== id) throw editionError(uid, "Document editions cannot modify a document's primary key");
+          changes.set(id, outcome.document);
+        }
+      });
+    }
+  } finally {
+    ctx.signal.removeEventListener('abort', stop);
+    await runner.close();
+  }
+  return changes;
+}
+
+export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
+  const task = tasks[0]!;
+  const { kind, details } = task;
+  if (kind.name !== 'documentEdition' || details?.kind !== 'documentEdition') {
+    throw new ApiError('internal', `Quarry cannot process a \`${kind.name}\` task as a document edition.`);
+  }
+  const record = ctx.indexes.get(kind.indexUid);
+  if (record === undefined) return { tasks: [failed(task, new ApiError('index_not_found', `Index \`${kind.indexUid}\` not found.`))] };
+  const env = ctx.indexEnvs.get(record.uuid);
+
+  let docids: number[];
+  let changes: Map<string, JsonObject | null>;
+  try {
+    docids = candidates(env, kind.indexUid, kind.filter);
+    // A primary key is always set once the index holds documents.
+    changes = docids.length === 0 || record.primaryKey === null ? new Map() : await edit(ctx, env, task, docids, record.primaryKey);
+  } catch (error) {
+    if (!(error instanceof ApiError) || ctx.signal.aborted) throw error;
+    return { tasks: [failed(task, error)] };
+  }
+
+  // v1.50 reports every matched document as both edited and deleted.
+  const done = succeeded(task, { ...details, editedDocuments: docids.length, deletedDocuments: docids.length });
+  if (changes.size === 0) return { tasks: [done] };
+  return {
+    tasks: [done],
+    commitIndex: () => commitDocumentChanges(env, changes, false),
+    commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }),
+  };
+};

@@ -1,0 +1,162 @@
+// Every bad search parameter answers its own error with Meilisearch's exact message, through raw
+// HTTP (POST body and GET query string), plus the errors that need the index.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, errorBody, run } from '../../helpers/api.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+const INDEX = 'search-errors';
+
+beforeAll(async () => {
+  server = await startServer();
+  await run(server, 'POST', `/indexes/${INDEX}/documents`, [{ id: 1, title: 'Batman', color: 'black' }]);
+  await run(server, 'PATCH', `/indexes/${INDEX}/settings`, {
+    searchableAttributes: ['id', 'title'],
+    filterableAttributes: ['title'],
+    sortableAttributes: ['id'],
+  });
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+async function expectError(method: 'GET' | 'POST', query: string | Record<string, unknown>, code: string, message: string, status = 400) {
+  const reply =
+    method === 'GET'
+      ? await call(server, 'GET', `/indexes/${INDEX}/search${query as string}`)
+      : await call(server, 'POST', `/indexes/${INDEX}/search`, query);
+  expect({ status: reply.status, body: reply.body }).toEqual({ status, body: errorBody(code, message) });
+}
+
+describe('search errors', () => {
+  it('answers index_not_found for an unknown index, on POST and GET', async () => {
+    const expected = { status: 404, body: errorBody('index_not_found', 'Index `nope` not found.') };
+    const post = await call(server, 'POST', '/indexes/nope/search', { q: 'hello' });
+    expect({ status: post.status, body: post.body }).toEqual(expected);
+    const get = await call(server, 'GET', '/indexes/nope/search?q=hello');
+    expect({ status: get.status, body: get.body }).toEqual(expected);
+  });
+
+  it('checks the body before the index exists', async () => {
+    const reply = await call(server, 'POST', '/indexes/nope/search', { q: ['doggo'] });
+    expect(reply.body.code).toBe('invalid_search_q');
+  });
+
+  it('rejects an unknown body field or query parameter with bad_request', async () => {
+    const post = await call(server, 'POST', `/indexes/${INDEX}/search`, { marin: 'hello' });
+    expect(post.status).toBe(400);
+    expect(post.body.code).toBe('bad_request');
+    expect(post.body.message).toMatch(/^Unknown field `marin`: expected one of `q`, `vector`, `offset`/);
+    const get = await call(server, 'GET', `/indexes/${INDEX}/search?doggo=1`);
+    expect(get.body.code).toBe('bad_request');
+    expect(get.body.message).toMatch(/^Unknown parameter `doggo`: expected one of `q`/);
+  });
+
+  it.each([
+    ['q', ['doggo'], 'invalid_search_q', 'Invalid value type at `.q`: expected a string, but found an array: `["doggo"]`'],
+    ['offset', 'doggo', 'invalid_search_offset', 'Invalid value type at `.offset`: expected a positive integer, but found a string: `"doggo"`'],
+    ['limit', 'doggo', 'invalid_search_limit', 'Invalid value type at `.limit`: expected a positive integer, but found a string: `"doggo"`'],
+    ['page', 'doggo', 'invalid_search_page', 'Invalid value type at `.page`: expected a positive integer, but found a string: `"doggo"`'],
+    ['hitsPerPage', 'doggo', 'invalid_search_hits_per_page', 'Invalid value type at `.hitsPerPage`: expected a positive integer, but found a string: `"doggo"`'],
+    ['attributesToRetrieve', 'doggo', 'invalid_search_attributes_to_retrieve', 'Invalid value type at `.attributesToRetrieve`: expected an array, but found a string: `"doggo"`'],
+    ['retrieveVectors', [true], 'invalid_search_retrieve_vectors', 'Invalid value type at `.retrieveVectors`: expected a boolean, but found an array: `[true]`'],
+    ['attributesToCrop', 'doggo', 'invalid_search_attributes_to_crop', 'Invalid value type at `.attributesToCrop`: expected an array, but found a string: `"doggo"`'],
+    ['cropLength', 'doggo', 'invalid_search_crop_length', 'Invalid value type at `.cropLength`: expected a positive integer, but found a string: `"doggo"`'],
+    ['attributesToHighlight', 'doggo', 'invalid_search_attributes_to_highlight', 'Invalid value type at `.attributesToHighlight`: expected an array, but found a string: `"doggo"`'],
+    ['sort', 'doggo', 'invalid_search_sort', 'Invalid value type at `.sort`: expected an array, but found a string: `"doggo"`'],
+    ['showMatchesPosition', 'doggo', 'invalid_search_show_matches_position', 'Invalid value type at `.showMatchesPosition`: expected a boolean, but found a string: `"doggo"`'],
+    ['showRankingScore', 'doggo', 'invalid_search_show_ranking_score', 'Invalid value type at `.showRankingScore`: expected a boolean, but found a string: `"doggo"`'],
+    ['showRankingScoreDetails', 'doggo', 'invalid_search_show_ranking_score_details', 'Invalid value type at `.showRankingScoreDetails`: expected a boolean, but found a string: `"doggo"`'],
+    ['facets', 'doggo', 'invalid_search_facets', 'Invalid value type at `.facets`: expected an array, but found a string: `"doggo"`'],
+    ['highlightPreTag', ['doggo'], 'invalid_search_highlight_pre_tag', 'Invalid value type at `.highlightPreTag`: expected a string, but found an array: `["doggo"]`'],
+    ['highlightPostTag', ['doggo'], 'invalid_search_highlight_post_tag', 'Invalid value type at `.highlightPostTag`: expected a string, but found an array: `["doggo"]`'],
+    ['cropMarker', ['doggo'], 'invalid_search_crop_marker', 'Invalid value type at `.cropMarker`: expected a string, but found an array: `["doggo"]`'],
+    ['matchingStrategy', 'doggo', 'invalid_search_matching_strategy', 'Unknown value `doggo` at `.matchingStrategy`: expected one of `last`, `all`, `frequency`'],
+    ['matchingStrategy', { doggo: 'doggo' }, 'invalid_search_matching_strategy', 'Invalid value type at `.matchingStrategy`: expected a string, but found an object: `{"doggo":"doggo"}`'],
+    ['rankingScoreThreshold', 'doggo', 'invalid_search_ranking_score_threshold', 'Invalid value type at `.rankingScoreThreshold`: expected a number, but found a string: `"doggo"`'],
+    ['rankingScoreThreshold', 42, 'invalid_search_ranking_score_threshold', 'Invalid value at `.rankingScoreThreshold`: the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.'],
+    ['distinct', true, 'invalid_search_distinct', 'Invalid value type at `.distinct`: expected a string, but found a boolean: `true`'],
+    ['attributesToSearchOn', 'doggo', 'invalid_search_attributes_to_search_on', 'Invalid value type at `.attributesToSearchOn`: expected an array, but found a string: `"doggo"`'],
+    ['filter', true, 'invalid_search_filter', 'Invalid syntax for the filter parameter: `expected String, Array, found: true`.'],
+  ])('POST %s = %j answers %s', async (field, value, code, message) => {
+    await expectError('POST', { [field]: value }, code, message);
+  });
+
+  it.each([
+    ['?offset=doggo', 'invalid_search_offset', 'Invalid value in parameter `offset`: could not parse `doggo` as a positive integer'],
+    ['?limit=doggo', 'invalid_search_limit', 'Invalid value in parameter `limit`: could not parse `doggo` as a positive integer'],
+    ['?page=doggo', 'invalid_search_page', 'Invalid value in parameter `page`: could not parse `doggo` as a positive integer'],
+    ['?hitsPerPage=doggo', 'invalid_search_hits_per_page', 'Invalid value in parameter `hitsPerPage`: could not parse `doggo` as a positive integer'],
+    ['?cropLength=doggo', 'invalid_search_crop_length', 'Invalid value in parameter `cropLength`: could not parse `doggo` as a positive integer'],
+    ['?retrieveVectors=', 'invalid_search_retrieve_vectors', 'Invalid value in parameter `retrieveVectors`: could not parse `` as a boolean, expected either `true` or `false`'],
+    ['?retrieveVectors=doggo', 'invalid_search_retrieve_vectors', 'Invalid value in parameter `retrieveVectors`: could not parse `doggo` as a boolean, expected either `true` or `false`'],
+    ['?showMatchesPosition=doggo', 'invalid_search_show_matches_position', 'Invalid value in parameter `showMatchesPosition`: could not parse `doggo` as a boolean, expected either `true` or `false`'],
+    ['?showRankingScore=doggo', 'invalid_search_show_ranking_score', 'Invalid value in parameter `showRankingScore`: could not parse `doggo` as a boolean, expected either `true` or `false`'],
+    ['?matchingStrategy=doggo', 'invalid_search_matching_strategy', 'Unknown value `doggo` for parameter `matchingStrategy`: expected one of `last`, `all`, `frequency`'],
+    ['?rankingScoreThreshold=2', 'invalid_search_ranking_score_threshold', 'Invalid value in parameter `rankingScoreThreshold`: the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.'],
+    ['?hybridSemanticRatio=0.5', 'invalid_search_hybrid_query', '`hybridEmbedder` is mandatory when `hybridSemanticRatio` is present'],
+    ['?vector=1,2', 'missing_search_hybrid', '`hybridEmbedder` is mandatory when `vector` is present'],
+  ])('GET %s answers %s', async (query, code, message) => {
+    await expectError('GET', query, code, message);
+  });
+
+  it('refuses vector or media without hybrid, and both together', async () => {
+    await expectError('POST', { vector: [1, 2] }, 'missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` or `media` are present.');
+    await expectError('POST', { vector: [1], media: { a: 1 }, hybrid: { embedder: 'e' } }, 'invalid_search_media_and_vector', 'Invalid request: both `media` and `vector` parameters are present.');
+    await expectError('POST', { q: 'a', hybrid: { embedder: 'default' } }, 'invalid_search_embedder', 'Cannot find embedder with name `default`.');
+  });
+
+  it('reports filter syntax errors plainly and filter attribute errors inside the index', async () => {
+    await expectError(
+      'POST',
+      { filter: 'title = Glass XOR title = Glass' },
+      'invalid_search_filter',
+      'Found unexpected characters at the end of the filter: `XOR title = Glass`. You probably forgot an `OR` or an `AND` rule.\n15:32 title = Glass XOR title = Glass',
+    );
+    await expectError(
+      'POST',
+      { filter: 'many = Glass' },
+      'invalid_search_filter',
+      `Index \`${INDEX}\`: Attribute \`many\` is not filterable. Available filterable attribute patterns are: \`title\`.\n1:5 many = Glass`,
+    );
+    await expectError(
+      'GET',
+      '?filter=many%20%3D%20Glass',
+      'invalid_search_filter',
+      `Index \`${INDEX}\`: Attribute \`many\` is not filterable. Available filterable attribute patterns are: \`title\`.\n1:5 many = Glass`,
+    );
+  });
+
+  it('reports sort errors', async () => {
+    await expectError('POST', { sort: ['title'] }, 'invalid_search_sort', 'Invalid syntax for the sort parameter: expected expression ending by `:asc` or `:desc`, found `title`.');
+    await expectError(
+      'POST',
+      { sort: ['_geo:asc'] },
+      'invalid_search_sort',
+      "`_geo` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.",
+    );
+    await expectError('POST', { sort: ['_geoDistance:asc'] }, 'invalid_search_sort', "`_geoDistance` is a reserved keyword and thus can't be used as a sort expression.");
+    await expectError('POST', { sort: ['title:asc'] }, 'invalid_search_sort', `Index \`${INDEX}\`: Attribute \`title\` is not sortable. Available sortable attributes are: \`id\`.`);
+  });
+
+  it('requires sort in the ranking rules to sort at search time', async () => {
+    const uid = `${INDEX}-rules`;
+    await run(server, 'POST', `/indexes/${uid}/documents`, [{ id: 1, title: 'a' }]);
+    await run(server, 'PATCH', `/indexes/${uid}/settings`, { sortableAttributes: ['title'], rankingRules: ['proximity', 'exactness'] });
+    const reply = await call(server, 'POST', `/indexes/${uid}/search`, { sort: ['title:asc'] });
+    expect(reply.body).toEqual(
+      errorBody('invalid_search_sort', `Index \`${uid}\`: You must specify where \`sort\` is listed in the rankingRules setting to use the sort parameter at search time.`),
+    );
+  });
+
+  it('refuses attributesToSearchOn outside the searchable attributes, even next to *', async () => {
+    for (const attributes of [['unknown'], ['*', 'unknown'], ['unknown', '*']]) {
+      await expectError(
+        'POST',
+        { q: 'Captain Marvel', attributesToSearchOn: attributes },
+        'invalid_search_attributes_to_search_on',
+        `Index \`${INDEX}\`: Attribute \`unknown\` is not searchable. Available searchable attributes are: \`id, title\`.`,
+      );
+    }
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { parseFilter, type FilterAst } from '../../../../src/engine/filter-parser/index.js';
+import {
+  assertFilterable,
+  filterablePatterns,
+  matchingRule,
+  matchLegacy,
+  matchWildcard,
+} from '../../../../src/engine/filter/filterable.js';
+import { assertFilterFeatures, rejectForeignFilter, type FilterFeature } from '../../../../src/engine/filter/gates.js';
+import type { FilterableRule } from '../../../../src/types/settings.js';
+
+const rule = (attributePatterns: string[], equality = true, comparison = false, facetSearch = false): FilterableRule => ({
+  attributePatterns,
+  features: { facetSearch, filter: { equality, comparison } },
+});
+
+function ast(filter: unknown): FilterAst {
+  const parsed = parseFilter(filter);
+  if (parsed === null) throw new Error('no filter');
+  return parsed;
+}
+
+function message(check: () => void): string {
+  try {
+    check();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('no error');
+}
+
+describe('pattern matching', () => {
+  it('legacy rules cover nested paths; `*` as a string is an ordinary attribute name', () => {
+    expect(['a', 'a.b', 'ab', 'x'].map((field) => matchLegacy('a', field))).toEqual(['match', 'match', 'none', 'none']);
+    expect(matchLegacy('a.b', 'a')).toBe('parent');
+    expect(matchLegacy('*', 'title')).toBe('none');
+  });
+
+  it('wildcard patterns: *, prefix*, *suffix, *infix*, exact', () => {
+    expect(['title', 'x.y'].map((field) => matchWildcard('*', field))).toEqual(['match', 'match']);
+    expect(matchWildcard('price_*', 'price_eur')).toBe('match');
+    expect(matchWildcard('*_date', 'release_date')).toBe('match');
+    expect(matchWildcard('*tag*', 'hashtags')).toBe('match');
+    expect(matchWildcard('doggos.*', 'doggos')).toBe('parent');
+    expect(matchWildcard('title', 'title.x')).toBe('none');
+  });
+
+  it('the first matching rule decides the features', () => {
+    const rules = [rule(['genre'], false, true), 'genre', rule(['*'])];
+    expect(matchingRule('genre', rules)).toEqual({ index: 0, features: { facetSearch: false, equality: false, comparison: true } });
+    expect(matchingRule('other', rules)).toEqual({ index: 2, features: { facetSearch: false, equality: true, comparison: false } });
+    expect(matchingRule('other', ['genre'])).toBeNull();
+  });
+
+  it('lists the patterns of filterable rules only, sorted and deduplicated', () => {
+    expect(filterablePatterns(['b', rule(['a', 'b']), rule(['c'], false, false, true)])).toEqual(['a', 'b']);
+  });
+});
+
+describe('assertFilterable', () => {
+  it('accepts attributes whose first matching rule filters, and _vectors/_shard always', () => {
+    expect(() => assertFilterable(ast('doggos.age > 1 AND _shard = a'), ['doggos'], 'invalid_document_filter')).not.toThrow();
+  });
+
+  it('refuses with the code of the route and the attribute position', () => {
+    expect(message(() => assertFilterable(ast('doggo=bernese'), [], 'invalid_document_filter'))).toBe(
+      'Attribute `doggo` is not filterable. This index does not have configured filterable attributes.\n1:6 doggo=bernese',
+    );
+    expect(message(() => assertFilterable(ast('doggos.age > 2'), [rule(['doggos.*'], false, false, true), 'cat'], 'invalid_search_filter'))).toBe(
+      'Attribute `doggos.age` is not filterable. Available filterable attribute patterns are: `cat`.\n1:11 doggos.age > 2',
+    );
+  });
+});
+
+describe('filter gates', () => {
+  const none = (): boolean => false;
+
+  it('refuses experimental operators in Meilisearch’s order, pointing at their token', () => {
+    expect(message(() => assertFilterFeatures(ast('doggo != echo AND doggo CONTAINS kefir'), none))).toBe(
+      'Using `CONTAINS` in a filter requires enabling the `contains filter` experimental feature. See https://github.com/orgs/meilisearch/discussions/763\n25:33 doggo != echo AND doggo CONTAINS kefir',
+    );
+    expect(message(() => assertFilterFeatures(ast('_foreign(author, id = a1)'), none))).toBe(
+      'using a foreign filter requires enabling the `foreign_keys` experimental feature. See https://github.com/orgs/meilisearch/discussions/873\n10:16 _foreign(author, id = a1)',
+    );
+    expect(message(() => assertFilterFeatures(ast('_vectors EXISTS AND a CONTAINS b'), (f: FilterFeature) => f === 'containsFilter'))).toBe(
+      'using a vector filter requires enabling the `multimodal` experimental feature. See https://github.com/orgs/meilisearch/discussions/846\n1:9 _vectors EXISTS AND a CONTAINS b',
+    );
+    expect(() => assertFilterFeatures(ast('a CONTAINS b'), () => true)).not.toThrow();
+  });
+
+  it('refuses _foreign on single-index endpoints with the route’s code', () => {
+    expect(message(() => rejectForeignFilter(ast('_foreign(author, id = a1)'), 'invalid_document_filter'))).toBe(
+      'Filter condition `_foreign` is not supported for this endpoint.\n10:16 _foreign(author, id = a1)',
+    );
+  });
+});

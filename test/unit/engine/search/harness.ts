@@ -1,0 +1,72 @@
+// A real index environment in a temporary folder, filled the way the document processor does
+// (document store + every index updater in one write transaction), for engine-level tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
+import { DocumentStore } from '../../../../src/engine/documents/store.js';
+import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
+import { INDEX_UPDATERS } from '../../../../src/engine/indexer/registry.js';
+import { writeSettings } from '../../../../src/engine/index-settings.js';
+import { executeSearch, type SearchRequest } from '../../../../src/engine/search/search.js';
+import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
+
+export interface TestIndex {
+  env: IndexEnv;
+  settings: IndexSettings;
+  /** Adds or replaces documents (keyed by `id`), `null` deletes. */
+  write(docs: Record<string, JsonObject | null>): void;
+  /** Rebuilds every derived structure from the stored documents under new settings. */
+  reconfigure(settings: Partial<IndexSettings>): void;
+  /** The ids of the hits, best first. */
+  ids(q: string, request?: Partial<SearchRequest>): unknown[];
+  search(q: string, request?: Partial<SearchRequest>): ReturnType<typeof executeSearch>;
+  close(): Promise<void>;
+}
+
+export function openTestIndex(settings: Partial<IndexSettings> = {}): TestIndex {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-search-'));
+  const envs = new IndexEnvs(dir);
+  const env = envs.get('test');
+  const index: TestIndex = {
+    env,
+    settings: { ...defaultSettings(), ...settings },
+    write(docs) {
+      env.root.transactionSync(() => {
+        writeSettings(env, index.settings);
+        const changes = new DocumentStore(env).apply(new Map(Object.entries(docs)), false);
+        for (const updater of INDEX_UPDATERS) updater.apply(env, index.settings, changes);
+      });
+    },
+    reconfigure(next) {
+      index.settings = { ...index.settings, ...next };
+      env.root.transactionSync(() => {
+        writeSettings(env, index.settings);
+        const documents = [...env.documents.getRange()].map(({ key, value }) => ({ docid: key, doc: value }));
+        for (const updater of INDEX_UPDATERS) updater.rebuild(env, index.settings, documents);
+      });
+    },
+    search(q, request = {}) {
+      return executeSearch(env, index.settings, {
+        q,
+        need: 20,
+        matchingStrategy: 'last',
+        attributesToSearchOn: null,
+        filters: [],
+        sort: [],
+        rankingScoreThreshold: null,
+        ...request,
+      });
+    },
+    ids(q, request = {}) {
+      const store = new DocumentStore(env);
+      return index.search(q, request).hits.map((hit) => store.byDocid(hit.docid)!.id);
+    },
+    async close() {
+      await envs.closeAll();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return index;
+}

@@ -1,0 +1,124 @@
+// The search engine on a real index environment: relevance rules, matching strategies, scores
+// (ranking.md's worked examples), incremental updates and placeholder search.
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { openTestIndex, type TestIndex } from './harness.js';
+
+let index: TestIndex | undefined;
+afterEach(async () => {
+  await index?.close();
+  index = undefined;
+});
+
+const MOVIES = {
+  '1': { id: 1, title: 'How to Train Your Dragon: The Hidden World', overview: 'Hiccup and Toothless discover a hidden world.' },
+  '2': { id: 2, title: 'Batman Returns', overview: 'The Penguin rises from the sewers of Gotham.' },
+  '3': { id: 3, title: 'Batman', overview: 'The Dark Knight of Gotham City begins his war on crime.' },
+  '4': { id: 4, title: 'The Lego Batman Movie', overview: 'Batman must learn to work with others.' },
+  '5': { id: 5, title: 'Dragonheart', overview: 'A knight and a dragon fight a tyrant king.' },
+  '6': { id: 6, title: 'Train to Busan', overview: 'Passengers on a train fight zombies.' },
+};
+
+describe('search engine', () => {
+  it('computes the ranking score of a prefix match in a later array value as ranking.md', () => {
+    index = openTestIndex();
+    index.write({ '1': { id: 1, cattos: ['simba', 'pestiféré'] } });
+    const { hits } = index.search('pésti');
+    expect(hits).toHaveLength(1);
+    expect(hits[0]!.score).toBe(0.7803030303030303);
+  });
+
+  it('computes the details of "train dragon" as ranking.md', () => {
+    index = openTestIndex();
+    index.write({ '1': MOVIES['1'] });
+    const [hit] = index.search('train dragon').hits;
+    expect(hit!.details).toEqual([
+      { kind: 'words', matching: 2, max: 2 },
+      { kind: 'typo', count: 0, max: 2 },
+      { kind: 'proximity', rank: 3, max: 4 },
+      { kind: 'fid', rank: 1, max: 1, unified: false },
+      { kind: 'position', rank: 17, max: 21, unified: false },
+      { kind: 'exactAttribute', match: 'noExactMatch' },
+      { kind: 'exactWords', matching: 2, max: 2 },
+    ]);
+  });
+
+  it('ranks the exact title first, then titles starting with the query', () => {
+    index = openTestIndex({ searchableAttributes: ['title', 'overview'] });
+    index.write(MOVIES);
+    expect(index.ids('batman')).toEqual([3, 2, 4]);
+  });
+
+  it('finds words with a typo and words the last query word starts', () => {
+    index = openTestIndex({ searchableAttributes: ['title', 'overview'] });
+    index.write(MOVIES);
+    // a typo match is never exact, so the titles starting with batman tie and keep insertion order
+    expect(index.ids('batmn')).toEqual([2, 3, 4]);
+    expect(index.ids('drag')).toEqual([5, 1]);
+    expect(index.ids('dragon ')).toEqual([1, 5]);
+  });
+
+  it('drops query words from the end with the last strategy, and requires all with all', () => {
+    index = openTestIndex({ searchableAttributes: ['title', 'overview'] });
+    index.write(MOVIES);
+    expect(index.ids('batman penguin')).toEqual([2, 3, 4]);
+    expect(index.ids('batman penguin', { matchingStrategy: 'all' })).toEqual([2]);
+    expect(index.ids('zzzzz batman')).toEqual([]);
+    // batman sits at query position 1: no exact-attribute bonus, and "Batman Returns" came first
+    expect(index.ids('zzzzz batman', { matchingStrategy: 'frequency' })).toEqual([2, 3, 4]);
+  });
+
+  it('prefers documents where the query words are close together', () => {
+    index = openTestIndex({ searchableAttributes: ['overview'] });
+    index.write({
+      '1': { id: 1, overview: 'a dragon that can fight well' },
+      '2': { id: 2, overview: 'the fight of a dragon' },
+      '3': { id: 3, overview: 'dragon fight' },
+    });
+    // adjacent first; three apart in order beats three apart reversed
+    expect(index.ids('dragon fight')).toEqual([3, 1, 2]);
+  });
+
+  it('matches phrases only as consecutive words and excludes negated words', () => {
+    index = openTestIndex({ searchableAttributes: ['title', 'overview'] });
+    index.write(MOVIES);
+    expect(index.ids('"dark knight"')).toEqual([3]);
+    expect(index.ids('knight')).toEqual([5, 3]);
+    expect(index.ids('batman -penguin')).toEqual([3, 4]);
+    expect(index.ids('-batman')).toEqual([1, 5, 6]);
+  });
+
+  it('answers a placeholder search in insertion order, or by a sort rule', () => {
+    index = openTestIndex({ rankingRules: ['year:desc', 'words'] });
+    index.write({ a: { id: 'a', year: 1990 }, b: { id: 'b', year: 2010 }, c: { id: 'c' } });
+    expect(index.ids('')).toEqual(['b', 'a', 'c']);
+    expect(index.search('').hits.every((hit) => hit.score === 1)).toBe(true);
+  });
+
+  it('keeps the index exact through updates and deletions', () => {
+    index = openTestIndex();
+    index.write(MOVIES);
+    index.write({ '3': { id: 3, title: 'Joker' }, '2': null });
+    expect(index.ids('batman')).toEqual([4]);
+    expect(index.ids('joker')).toEqual([3]);
+    expect(index.ids('penguin')).toEqual([]);
+    index.write({ '9': { id: 9, title: 'Batman Begins' } });
+    expect(index.ids('batman')).toEqual([9, 4]);
+  });
+
+  it('searches only the attributes asked for, and weighs attributes in their order', () => {
+    index = openTestIndex({ searchableAttributes: ['title', 'overview'] });
+    index.write(MOVIES);
+    expect(index.ids('knight', { attributesToSearchOn: ['title'] })).toEqual([]);
+    expect(index.ids('gotham', { attributesToSearchOn: ['overview'] })).toEqual([3, 2]);
+  });
+
+  it('drops hits below the ranking score threshold from hits and count', () => {
+    index = openTestIndex({ searchableAttributes: ['title', 'overview'] });
+    index.write(MOVIES);
+    const all = index.search('batman');
+    const strict = index.search('batman', { rankingScoreThreshold: all.hits[0]!.score });
+    expect(strict.hits.map((h) => h.docid)).toEqual([all.hits[0]!.docid]);
+    expect(strict.totalHits).toBe(1);
+  });
+});
