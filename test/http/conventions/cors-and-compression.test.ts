@@ -4,8 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
+const MASTER_KEY = 'MASTER_KEY_OF_AT_LEAST_16_BYTES';
+const auth = { authorization: `Bearer ${MASTER_KEY}` };
+
 beforeAll(async () => {
-  server = await startServer({ masterKey: 'MASTER_KEY_OF_AT_LEAST_16_BYTES' });
+  server = await startServer({ masterKey: MASTER_KEY });
 });
 afterAll(async () => {
   await server.dispose();
@@ -56,17 +59,26 @@ describe('response compression', () => {
     deflate: zlib.inflateSync,
   };
 
+  // GET /keys lists the four default keys: well over the 1 KiB below which nothing is compressed.
   for (const encoding of ['gzip', 'br', 'deflate']) {
     it(`compresses with ${encoding} when the client accepts it`, async () => {
-      const res = await raw('GET', '/health', { 'accept-encoding': encoding });
+      const res = await raw('GET', '/keys', { ...auth, 'accept-encoding': encoding });
       expect(res.headers['content-encoding']).toBe(encoding);
-      expect(JSON.parse(decoders[encoding]!(res.body).toString())).toEqual({ status: 'available' });
+      expect(JSON.parse(decoders[encoding]!(res.body).toString())).toMatchObject({ total: 4 });
     });
   }
 
-  it('sends identity without Accept-Encoding', async () => {
-    const res = await raw('GET', '/health', {});
-    expect(res.headers['content-encoding']).toBeUndefined();
-    expect(JSON.parse(res.body.toString())).toEqual({ status: 'available' });
+  it('prefers gzip when the client accepts several encodings', async () => {
+    const res = await raw('GET', '/keys', { ...auth, 'accept-encoding': 'br, gzip, deflate' });
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('sends identity without Accept-Encoding, and for bodies under 1 KiB', async () => {
+    const plain = await raw('GET', '/keys', auth);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body.toString())).toMatchObject({ total: 4 });
+    const small = await raw('GET', '/health', { 'accept-encoding': 'gzip' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString())).toEqual({ status: 'available' });
   });
 });
