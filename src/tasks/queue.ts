@@ -201,20 +201,23 @@ export class TaskQueue {
   }
 
   /**
-   * Reading the page counts of every tree costs more than a registration itself, so the answer is
-   * reused for a short while: overshooting the 40 % by a fraction of a second of traffic is
-   * harmless. Deleting tasks invalidates it, so freed space is usable at once.
+   * Reading the page counts of every tree costs more than a registration itself, so a measure is
+   * reused for up to 16 registrations or 250 ms — unless it was already near the limit, where
+   * every registration measures. Deleting tasks forces a new measure, so freed space is usable
+   * at once.
    */
-  private spaceCheck = { at: 0, over: false };
+  private spaceCheck = { at: Number.NEGATIVE_INFINITY, uses: 0, percent: 0 };
 
   private overLimit(): boolean {
     const now = performance.now();
-    if (now - this.spaceCheck.at > 250) {
+    const check = this.spaceCheck;
+    if (check.percent >= TASK_STORE_LIMIT_PERCENT * 0.75 || check.uses >= 16 || now - check.at > 250) {
       const { mapSize } = this.root.getStats() as { mapSize: number };
       const used = Object.values(this.dbs).reduce((sum, db) => sum + treeBytes(db), 0);
-      this.spaceCheck = { at: now, over: used * 100 > mapSize * TASK_STORE_LIMIT_PERCENT };
+      this.spaceCheck = { at: now, uses: 0, percent: (used * 100) / mapSize };
     }
-    return this.spaceCheck.over;
+    this.spaceCheck.uses++;
+    return this.spaceCheck.percent > TASK_STORE_LIMIT_PERCENT;
   }
 
   /** Stores a new version of an existing task and moves its index entries. */
@@ -279,7 +282,7 @@ export class TaskQueue {
    * index entries, and the batches left empty. Returns the uids actually deleted, ascending.
    */
   deleteTasks(uids: Iterable<number>): number[] {
-    this.spaceCheck.at = 0;
+    this.spaceCheck.at = Number.NEGATIVE_INFINITY;
     return this.root.transactionSync(() => {
       const deleted: number[] = [];
       const touchedBatches = new Set<number>();
