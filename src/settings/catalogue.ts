@@ -5,33 +5,8 @@
  */
 import type { ErrorCode } from '../errors/codes.js';
 
-/** Meilisearch's `Settings` struct order: GET, task details and unknown-field messages use it. */
-export const SETTING_KEYS = [
-  'displayedAttributes',
-  'searchableAttributes',
-  'filterableAttributes',
-  'sortableAttributes',
-  'foreignKeys',
-  'rankingRules',
-  'stopWords',
-  'nonSeparatorTokens',
-  'separatorTokens',
-  'dictionary',
-  'synonyms',
-  'distinctAttribute',
-  'proximityPrecision',
-  'typoTolerance',
-  'faceting',
-  'pagination',
-  'embedders',
-  'searchCutoffMs',
-  'localizedAttributes',
-  'facetSearch',
-  'prefixSearch',
-  'chat',
-] as const;
-
-export type SettingKey = (typeof SETTING_KEYS)[number];
+export { SETTING_KEYS, type SettingKey } from '../types/settings.js';
+import { SETTING_KEYS, type SettingKey } from '../types/settings.js';
 
 export interface SettingSpec {
   key: SettingKey;

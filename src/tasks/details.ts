@@ -4,6 +4,7 @@
  * Pure. Callers: queue.ts (register), batch-record.ts (batch details), the scheduler (failure and
  * cancelation), http/views (rendering).
  */
+import { SETTING_KEYS } from '../types/settings.js';
 import type { DetailsView, JsonObject, TaskDetails, TaskKind } from '../types/task.js';
 
 /** The details a task shows while enqueued; null for snapshotCreation, which has none. */
@@ -209,40 +210,12 @@ export function toDetailsView(details: TaskDetails): DetailsView {
   }
 }
 
-/**
- * Meilisearch's settings struct order: merged batch settings are re-sorted by it so the result does
- * not depend on which task brought a key first.
- */
-const SETTINGS_ORDER = [
-  'displayedAttributes',
-  'searchableAttributes',
-  'filterableAttributes',
-  'sortableAttributes',
-  'foreignKeys',
-  'rankingRules',
-  'stopWords',
-  'nonSeparatorTokens',
-  'separatorTokens',
-  'dictionary',
-  'synonyms',
-  'distinctAttribute',
-  'proximityPrecision',
-  'typoTolerance',
-  'faceting',
-  'pagination',
-  'embedders',
-  'searchCutoffMs',
-  'localizedAttributes',
-  'facetSearch',
-  'prefixSearch',
-  'chat',
-];
-
+/** Merged batch settings follow the settings struct order, whichever task brought a key first. */
 function mergeSettings(left: JsonObject, right: JsonObject): JsonObject {
   const merged: JsonObject = { ...left, ...right };
   const rank = (key: string): number => {
-    const i = SETTINGS_ORDER.indexOf(key);
-    return i === -1 ? SETTINGS_ORDER.length : i;
+    const i = (SETTING_KEYS as readonly string[]).indexOf(key);
+    return i === -1 ? SETTING_KEYS.length : i;
   };
   return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => rank(a) - rank(b)));
 }

@@ -151,3 +151,31 @@ export function defaultSettings(): IndexSettings {
     chat: defaultChatSettings(),
   };
 }
+
+/** Meilisearch's `Settings` struct order: GET, task details and unknown-field messages use it. */
+export const SETTING_KEYS = [
+  'displayedAttributes',
+  'searchableAttributes',
+  'filterableAttributes',
+  'sortableAttributes',
+  'foreignKeys',
+  'rankingRules',
+  'stopWords',
+  'nonSeparatorTokens',
+  'separatorTokens',
+  'dictionary',
+  'synonyms',
+  'distinctAttribute',
+  'proximityPrecision',
+  'typoTolerance',
+  'faceting',
+  'pagination',
+  'embedders',
+  'searchCutoffMs',
+  'localizedAttributes',
+  'facetSearch',
+  'prefixSearch',
+  'chat',
+] as const;
+
+export type SettingKey = (typeof SETTING_KEYS)[number];
