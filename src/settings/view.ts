@@ -4,7 +4,7 @@
  * features are on; the sub-routes show one value each, whatever the features. Embedder API keys
  * are masked. Pure.
  */
-import { maskSecret } from '../tasks/details.js';
+import { maskSecret } from '../types/settings.js';
 import type { IndexSettings } from '../types/settings.js';
 import { SETTING_KEYS, type SettingKey } from './catalogue.js';
 import { embedderView } from './embedders.js';

@@ -4,7 +4,7 @@
  * Pure. Callers: queue.ts (register), batch-record.ts (batch details), the scheduler (failure and
  * cancelation), http/views (rendering).
  */
-import { SETTING_KEYS } from '../types/settings.js';
+import { SETTING_KEYS, maskSecret } from '../types/settings.js';
 import type { DetailsView, JsonObject, TaskDetails, TaskKind } from '../types/task.js';
 
 /** The details a task shows while enqueued; null for snapshotCreation, which has none. */
@@ -109,14 +109,6 @@ export function humanSize(bytes: number): string {
   let unit = SIZE_UNITS[0]!;
   for (const candidate of SIZE_UNITS) if (bytes >= candidate[1]) unit = candidate;
   return `${bytes / unit[1]} ${unit[0]}`;
-}
-
-/** Meilisearch's secret masking: keep 0/2/3/5 leading characters depending on the length. */
-export function maskSecret(secret: string): string {
-  if (secret.length < 10) return 'XXX...';
-  if (secret.length < 20) return `${secret.slice(0, 2)}XXXX...`;
-  if (secret.length < 30) return `${secret.slice(0, 3)}XXXXX...`;
-  return `${secret.slice(0, 5)}XXXXXX...`;
 }
 
 function isObject(value: unknown): value is JsonObject {

@@ -179,3 +179,11 @@ export const SETTING_KEYS = [
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/** Meilisearch's secret masking: keep 0/2/3/5 leading characters depending on the length. */
+export function maskSecret(secret: string): string {
+  if (secret.length < 10) return 'XXX...';
+  if (secret.length < 20) return `${secret.slice(0, 2)}XXXX...`;
+  if (secret.length < 30) return `${secret.slice(0, 3)}XXXXX...`;
+  return `${secret.slice(0, 5)}XXXXXX...`;
+}
