@@ -17,6 +17,7 @@ import { openInstanceStore, StoreVersionError } from './store/env.js';
 import { UpdateFiles } from './store/update-files.js';
 import { TaskQueue } from './tasks/queue.js';
 import { Scheduler } from './tasks/scheduler.js';
+import { WorkerPools } from './workers/pool.js';
 import { indexesOf } from './types/task.js';
 import { loadBuildInfo } from './version.js';
 
@@ -73,12 +74,14 @@ async function main(): Promise<void> {
   // A crash between writing a payload and enqueuing its task leaves a file no task needs.
   const referenced = queue.enqueuedContentFiles();
   updateFiles.sweep((uuid) => referenced.has(uuid));
+  const workers = new WorkerPools(config.maxIndexingThreads);
   const scheduler = new Scheduler({
     store,
     queue,
     indexes,
     indexEnvs,
     updateFiles,
+    workers,
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
@@ -112,6 +115,7 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     await app.close();
     await scheduler.stop();
+    await workers.close();
     await indexEnvs.closeAll();
     await store.close();
     process.exit(0);

@@ -16,6 +16,7 @@ import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
+import type { WorkerPools } from '../workers/pool.js';
 import type { Task } from '../types/task.js';
 import { nextBatch, type BatchOperation, type NextBatch } from './autobatcher.js';
 import { finishBatch, openBatch } from './batch-record.js';
@@ -36,6 +37,7 @@ export interface SchedulerDeps {
   indexes: IndexRegistry;
   indexEnvs: IndexEnvs;
   updateFiles: UpdateFiles;
+  workers: WorkerPools;
   maxBatchedTasks?: number | null;
   maxBatchBytes?: number;
   log?: (message: string, err?: unknown) => void;

@@ -1,33 +1,36 @@
 /**
- * The worker-thread side of `EditionRunner` (runner.ts): compiles the edition function once
- * with Meilisearch's edition limits, then edits each batch of documents it is sent and answers
- * their outcomes, or the first Rhai error.
- *
- * Messages: in `workerData` {source, context}; out `ready` | `compile-error`, then per
- * batch `outcomes` | `runtime-error` | `failure` (a bug, not the script's fault).
+ * The worker side of edition runs (a piscina task module, see workers/pool.ts and runner.ts):
+ * compiles the function with Meilisearch's edition limits and edits a chunk of documents,
+ * answering their outcomes or the first Rhai error as data (errors thrown across a worker
+ * boundary lose their type).
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { EDITION_COMPILE_OPTIONS, RhaiParseError, RhaiRuntimeError, compileScript, editDocument, type Script } from './index.js';
+import { EDITION_COMPILE_OPTIONS, RhaiParseError, RhaiRuntimeError, compileScript, editDocument, type EditOutcome } from './index.js';
 
 type JsonObject = Record<string, unknown>;
 
-const { source, context } = workerData as { source: string; context: JsonObject | null };
-const port = parentPort!;
-
-let script: Script | null = null;
-try {
-  script = compileScript(source, EDITION_COMPILE_OPTIONS);
-  port.postMessage({ type: 'ready' });
-} catch (error) {
-  if (!(error instanceof RhaiParseError)) throw error;
-  port.postMessage({ type: 'compile-error', message: error.message });
+export interface EditionJob {
+  source: string;
+  context: JsonObject | null;
+  documents: JsonObject[];
 }
 
-port.on('message', (documents: JsonObject[]) => {
+export type EditionReply =
+  | { type: 'outcomes'; outcomes: EditOutcome[] }
+  | { type: 'compile-error'; message: string }
+  | { type: 'runtime-error'; message: string };
+
+export default function runEdition({ source, context, documents }: EditionJob): EditionReply {
+  let script;
   try {
-    port.postMessage({ type: 'outcomes', outcomes: documents.map((doc) => editDocument(script!, doc, context)) });
+    script = compileScript(source, EDITION_COMPILE_OPTIONS);
   } catch (error) {
-    if (error instanceof RhaiRuntimeError) port.postMessage({ type: 'runtime-error', message: error.message });
-    else port.postMessage({ type: 'failure', message: error instanceof Error ? error.message : String(error) });
+    if (error instanceof RhaiParseError) return { type: 'compile-error', message: error.message };
+    throw error;
   }
-});
+  try {
+    return { type: 'outcomes', outcomes: documents.map((doc) => editDocument(script, doc, context)) };
+  } catch (error) {
+    if (error instanceof RhaiRuntimeError) return { type: 'runtime-error', message: error.message };
+    throw error;
+  }
+}

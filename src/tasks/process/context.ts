@@ -10,6 +10,7 @@
 import type { IndexEnvs } from '../../engine/index-env.js';
 import type { IndexRegistry } from '../../indexes/registry.js';
 import type { UpdateFiles } from '../../store/update-files.js';
+import type { WorkerPools } from '../../workers/pool.js';
 import type { Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
 import type { Progress } from '../progress.js';
@@ -20,6 +21,8 @@ export interface ProcessContext {
   indexes: IndexRegistry;
   indexEnvs: IndexEnvs;
   updateFiles: UpdateFiles;
+  /** worker threads for CPU-heavy batch work */
+  workers: WorkerPools;
   /** the batch's start: timestamps written by the batch use it */
   now: Timestamp;
   /** aborted when a cancelation targets a task of this batch */

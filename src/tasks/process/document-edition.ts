@@ -56,29 +56,24 @@ async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: numb
   if (kind.name !== 'documentEdition') throw new Error('not a document edition');
   const uid = kind.indexUid;
   const changes = new Map<string, JsonObject | null>();
-  let runner: EditionRunner;
-  try {
-    runner = await EditionRunner.start(kind.function, kind.context);
-  } catch (error) {
-    if (error instanceof EditionError) throw editionError(uid, `Document edition runtime error encountered while compiling the function: ${error.message}`);
+  const runner = new EditionRunner(ctx.workers.editionPool(), kind.function, kind.context, ctx.signal);
+  const fail = (error: unknown, doing: string): never => {
+    if (error instanceof EditionError) throw editionError(uid, `Document edition runtime error encountered while ${doing} the function: ${error.message}`);
     throw error;
-  }
-  // A cancelation stops the worker at once, even in the middle of a batch of documents.
-  const stop = () => void runner.close();
-  ctx.signal.addEventListener('abort', stop);
-  try {
-    for (let start = 0; start < docids.length; start += CHUNK) {
-      if (ctx.signal.aborted) throw new Error('batch aborted');
-      const documents = docids.slice(start, start + CHUNK).map((docid) => env.documents.get(docid)!);
-      let outcomes;
-      try {
-        outcomes = await runner.edit(documents);
-      } catch (error) {
-        if (error instanceof EditionError) throw editionError(uid, `Document edition runtime error encountered while running the function: ${error.message}`);
-        throw error;
-      }
+  };
+  await runner.check().catch((error: unknown) => fail(error, 'compiling'));
+  // One chunk per pool thread at a time: all threads work, and memory stays bounded.
+  const step = CHUNK * ctx.workers.threads;
+  for (let start = 0; start < docids.length; start += step) {
+    if (ctx.signal.aborted) throw new Error('batch aborted');
+    const chunks: JsonObject[][] = [];
+    for (let at = start; at < Math.min(start + step, docids.length); at += CHUNK) {
+      chunks.push(docids.slice(at, Math.min(at + CHUNK, start + step)).map((docid) => env.documents.get(docid)!));
+    }
+    const results = await runner.edit(chunks).catch((error: unknown) => fail(error, 'running'));
+    results.forEach((outcomes, c) =>
       outcomes.forEach((outcome, i) => {
-        const before = documents[i]!;
+        const before = chunks[c]![i]!;
         const id = documentId(before, primaryKey);
         if (outcome.kind === 'delete') {
           changes.set(id, null);
@@ -94,11 +89,8 @@ async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: numb
           if (newId !== id) throw editionError(uid, "Document editions cannot modify a document's primary key");
           changes.set(id, outcome.document);
         }
-      });
-    }
-  } finally {
-    ctx.signal.removeEventListener('abort', stop);
-    await runner.close();
+      }),
+    );
   }
   return changes;
 }
