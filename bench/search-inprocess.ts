@@ -71,6 +71,8 @@ const run = (q: string, id: number) => {
     filters: ast === null ? [] : [evaluateFilter(env, settings, ast)],
     sort: [],
     rankingScoreThreshold: null,
+    distinct: null,
+    exhaustive: false,
   });
 };
 run('warm up', 0); // loads the dictionary and the kernels once

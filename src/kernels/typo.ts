@@ -125,6 +125,8 @@ export class TypoMatcher {
   readonly #lcp: number;
   readonly #bytes: number;
   readonly #top: number;
+  /** output records the last calls needed: a batch rarely runs out twice */
+  #capacity = 256;
 
   constructor(list: PackedWordList, kernels?: Kernels) {
     this.list = list;
@@ -152,7 +154,7 @@ export class TypoMatcher {
     queries.forEach((q, i) => (scratchSize = Math.max(scratchSize, scratchBytes(points[i]!.length, q.maxTypos))));
     const scratch = arena.alloc(scratchSize);
     const outputs = arena.top;
-    let cap = 64;
+    let cap = Math.max(this.#capacity, 16 * queries.length);
     for (let attempt = 0; attempt < 2; attempt++) {
       arena.rewind(outputs);
       const out = arena.alloc(cap * MATCH_RECORD_U32 * 4);
@@ -174,6 +176,7 @@ export class TypoMatcher {
       }
       if (status !== KernelStatus.OutOfCapacity) throw new Error(`typo kernel returned unknown status ${status}`);
       cap = arena.result(RESULT_RECORDS);
+      this.#capacity = cap;
     }
     throw new Error('typo kernel ran out of capacity after its output was grown to the reported size');
   }

@@ -25,15 +25,25 @@ const VALUE_GAP = 8;
 /** Prefixes cached in `word-prefix-docids`, in characters. */
 export const PREFIX_MAX_CHARS = 3;
 
-/** What one document contributes to the index. */
+/**
+ * What one document contributes to the index, with its words as ids of the extractor's batch
+ * vocabulary. Parallel number arrays rather than small objects or per-document maps: a batch
+ * holds millions of entries, and per-entry allocations dominated indexing time.
+ */
 export interface DocWords {
   readonly docid: number;
-  /** word key → [mask, info] */
-  readonly words: Map<string, [number, number]>;
+  /** distinct words (vocabulary ids), in order of first occurrence */
+  readonly words: number[];
+  /** field mask per distinct word */
+  readonly masks: number[];
+  /** lowest position (| INFO_WHOLE_FIELD) per distinct word */
+  readonly infos: number[];
   /** search field → indexed word count */
   readonly fieldWords: Map<number, number>;
-  /** (word key, field << 16 | position) per occurrence */
-  readonly tokens: [string, number][];
+  /** per occurrence: index of its word in `words` */
+  readonly tokenWords: number[];
+  /** per occurrence: field << 16 | position */
+  readonly tokenPlaces: number[];
 }
 
 /** Whether `path` is searchable under the `searchableAttributes` setting. */
@@ -87,82 +97,121 @@ function collectLeaves(doc: JsonObject, isSearchable: (path: string) => boolean,
   visit(doc, '');
 }
 
-/** Extracts the words of `docs`, tokenising ~CHUNK_BYTES of text per kernel call. */
-export function extractWords(docs: readonly { docid: number; doc: JsonObject }[], options: ExtractOptions): DocWords[] {
-  const out: DocWords[] = [];
-  let strings: string[] = [];
-  let owners: [number, number][] = []; // (index in out, field)
-  let bytes = 0;
-  const flush = () => {
-    if (strings.length > 0) tokenizeChunk(strings, owners, out, options.stopWords);
-    strings = [];
-    owners = [];
-    bytes = 0;
-  };
-  const leaves: [string, string][] = [];
-  for (const { docid, doc } of docs) {
-    leaves.length = 0;
-    collectLeaves(doc, options.isSearchable, leaves);
-    const index = out.length;
-    out.push({ docid, words: new Map(), fieldWords: new Map(), tokens: [] });
-    for (const [path, text] of leaves) {
-      strings.push(text);
-      owners.push([index, options.fields.idOf(path)]);
-      bytes += text.length;
-    }
-    if (bytes >= CHUNK_BYTES) flush();
-  }
-  flush();
-  for (const doc of out) markWholeFields(doc);
-  return out;
-}
+/**
+ * Extracts documents' words against one batch vocabulary, so that every document of a batch
+ * (before and after versions alike) names the same word by the same id.
+ */
+export class WordExtractor {
+  /** vocabulary: id → word key */
+  readonly keys: string[] = [];
+  private readonly ids = new Map<string, number>();
+  // per vocabulary id: the document (serial) that last saw it and its slot there
+  private readonly seenBy: number[] = [];
+  private readonly slotOf: number[] = [];
+  private serial = 0;
 
-function tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[], stopWords: ReadonlySet<string>): void {
-  const batch = tokenizeBatch(strings, { separators: false });
-  const records = batch.records;
-  const norm = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
-  const keys = norm.toString('latin1');
-  // per document and field: position of the last word (or value start) so far
-  const lastOf = new Map<string, number>();
-  const encoder = stopWords.size > 0 ? new TextEncoder() : null;
-  const textBytes = encoder === null ? null : strings.map((text) => encoder.encode(text));
-  let r = 0;
-  for (let s = 0; s < strings.length; s++) {
-    const [docIndex, field] = owners[s]!;
-    const doc = out[docIndex]!;
-    const id = `${docIndex}:${field}`;
-    const previous = lastOf.get(id);
-    // a further value of the field starts 8 after the previous one, even if that one had no word
-    const base = previous === undefined ? 0 : previous + VALUE_GAP;
-    let last = base;
-    const bit = fieldBit(field);
-    let count = doc.fieldWords.get(field) ?? 0;
-    for (; r < batch.count && records[r * TOKEN_RECORD_U32 + TokenField.String] === s; r++) {
-      const at = r * TOKEN_RECORD_U32;
-      if (records[at + TokenField.Kind] !== TokenKind.Word) continue;
-      const position = base + records[at + TokenField.Position]!;
-      if (position >= MAX_POSITION) continue;
-      const length = records[at + TokenField.NormLength]!;
-      if (length === 0 || length > MAX_WORD_BYTES) continue;
-      if (textBytes !== null) {
-        const start = records[at + TokenField.Start]!;
-        const text = Buffer.from(textBytes[s]!.subarray(start, start + records[at + TokenField.Length]!)).toString('utf8');
-        if (stopWords.has(text.normalize('NFKD'))) continue;
+  constructor(private readonly options: ExtractOptions) {}
+
+  /** Extracts the words of `docs`, tokenising ~CHUNK_BYTES of text per kernel call. */
+  extract(docs: readonly { docid: number; doc: JsonObject }[]): DocWords[] {
+    const out: DocWords[] = [];
+    let strings: string[] = [];
+    let owners: [number, number][] = []; // (index in out, field)
+    let bytes = 0;
+    const flush = () => {
+      if (strings.length > 0) this.tokenizeChunk(strings, owners, out);
+      strings = [];
+      owners = [];
+      bytes = 0;
+    };
+    const leaves: [string, string][] = [];
+    for (const { docid, doc } of docs) {
+      leaves.length = 0;
+      collectLeaves(doc, this.options.isSearchable, leaves);
+      const index = out.length;
+      out.push({ docid, words: [], masks: [], infos: [], fieldWords: new Map(), tokenWords: [], tokenPlaces: [] });
+      for (const [path, text] of leaves) {
+        strings.push(text);
+        owners.push([index, this.options.fields.idOf(path)]);
+        bytes += text.length;
       }
-      const start = records[at + TokenField.NormStart]!;
-      const key = keys.slice(start, start + length);
-      last = position;
-      count++;
-      const entry = doc.words.get(key);
-      if (entry === undefined) doc.words.set(key, [bit, position]);
-      else {
-        entry[0] = (entry[0] | bit) >>> 0;
-        if (position < (entry[1] & 0xffff)) entry[1] = (entry[1] & ~0xffff) | position;
-      }
-      doc.tokens.push([key, ((field << 16) | position) >>> 0]);
+      if (bytes >= CHUNK_BYTES) flush();
     }
-    if (count > 0) doc.fieldWords.set(field, count);
-    lastOf.set(id, last);
+    flush();
+    for (const doc of out) markWholeFields(doc);
+    return out;
+  }
+
+  private tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[]): void {
+    const { stopWords } = this.options;
+    const batch = tokenizeBatch(strings, { separators: false });
+    const records = batch.records;
+    const norm = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
+    const keys = norm.toString('latin1');
+    // per document and field: position of the last word (or value start) so far
+    const lastOf = new Map<string, number>();
+    const encoder = stopWords.size > 0 ? new TextEncoder() : null;
+    const textBytes = encoder === null ? null : strings.map((text) => encoder.encode(text));
+    let r = 0;
+    let docSerial = -1;
+    let lastDoc = -1;
+    for (let s = 0; s < strings.length; s++) {
+      const [docIndex, field] = owners[s]!;
+      const doc = out[docIndex]!;
+      if (docIndex !== lastDoc) {
+        lastDoc = docIndex;
+        docSerial = ++this.serial;
+      }
+      const id = `${docIndex}:${field}`;
+      const previous = lastOf.get(id);
+      // a further value of the field starts 8 after the previous one, even if that one had no word
+      const base = previous === undefined ? 0 : previous + VALUE_GAP;
+      let last = base;
+      const bit = fieldBit(field);
+      let count = doc.fieldWords.get(field) ?? 0;
+      for (; r < batch.count && records[r * TOKEN_RECORD_U32 + TokenField.String] === s; r++) {
+        const at = r * TOKEN_RECORD_U32;
+        if (records[at + TokenField.Kind] !== TokenKind.Word) continue;
+        const position = base + records[at + TokenField.Position]!;
+        if (position >= MAX_POSITION) continue;
+        const length = records[at + TokenField.NormLength]!;
+        if (length === 0 || length > MAX_WORD_BYTES) continue;
+        if (textBytes !== null) {
+          const start = records[at + TokenField.Start]!;
+          const text = Buffer.from(textBytes[s]!.subarray(start, start + records[at + TokenField.Length]!)).toString('utf8');
+          if (stopWords.has(text.normalize('NFKD'))) continue;
+        }
+        const start = records[at + TokenField.NormStart]!;
+        const key = keys.slice(start, start + length);
+        last = position;
+        count++;
+        let vid = this.ids.get(key);
+        if (vid === undefined) {
+          vid = this.keys.length;
+          this.ids.set(key, vid);
+          this.keys.push(key);
+          this.seenBy.push(0);
+          this.slotOf.push(0);
+        }
+        let word: number;
+        if (this.seenBy[vid] === docSerial) {
+          word = this.slotOf[vid]!;
+          doc.masks[word] = (doc.masks[word]! | bit) >>> 0;
+          if (position < doc.infos[word]!) doc.infos[word] = position;
+        } else {
+          word = doc.words.length;
+          this.seenBy[vid] = docSerial;
+          this.slotOf[vid] = word;
+          doc.words.push(vid);
+          doc.masks.push(bit);
+          doc.infos.push(position);
+        }
+        doc.tokenWords.push(word);
+        doc.tokenPlaces.push(((field << 16) | position) >>> 0);
+      }
+      if (count > 0) doc.fieldWords.set(field, count);
+      lastOf.set(id, last);
+    }
   }
 }
 
@@ -171,9 +220,10 @@ function markWholeFields(doc: DocWords): void {
   const single = new Set<number>();
   for (const [field, count] of doc.fieldWords) if (count === 1) single.add(field);
   if (single.size === 0) return;
-  for (const [key, place] of doc.tokens) {
-    if (single.has(place >>> 16)) doc.words.get(key)![1] |= INFO_WHOLE_FIELD;
-  }
+  doc.tokenPlaces.forEach((place, i) => {
+    const word = doc.tokenWords[i]!;
+    if (single.has(place >>> 16)) doc.infos[word] = doc.infos[word]! | INFO_WHOLE_FIELD;
+  });
 }
 
 /** The prefixes of 1 to PREFIX_MAX_CHARS characters of a word key (latin1 of UTF-8). */
@@ -193,9 +243,4 @@ export function prefixKeys(key: string): string[] {
 /** The word a key stands for. */
 export function wordOfKey(key: string): string {
   return Buffer.from(key, 'latin1').toString('utf8');
-}
-
-/** The key of a word. */
-export function keyOfWord(word: string): string {
-  return Buffer.from(word, 'utf8').toString('latin1');
 }

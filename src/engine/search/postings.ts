@@ -9,8 +9,9 @@
  *   - info: lowest position of the word over its fields (INFO_POSITION), plus INFO_WHOLE_FIELD
  *     when some field holds this word and nothing else (exactness of a one-word query).
  * - Forward record (`docid-words` value, keyed by docid): [nFields, (field << 16 | wordCount) ×
- *   nFields, nTokens, (wordId, field << 16 | position) × nTokens], tokens sorted by word id then
- *   field and position: the positions proximity, phrases and multi-word exactness need.
+ *   nFields, nTokens, (wordId, field << 16 | position) × nTokens], tokens grouped by word id,
+ *   ascending, in text order within a word: the positions proximity, phrases and multi-word
+ *   exactness need.
  * Pure codecs; no I/O.
  */
 import type { DocSet } from '../docset.js';
@@ -58,23 +59,20 @@ export function encodePosting(id: number, docids: ArrayLike<number>, masks: Arra
   return Buffer.from(all.buffer, all.byteOffset, all.byteLength);
 }
 
-/** One document's entry in a posting. */
-export interface PostingEntry {
-  docid: number;
-  mask: number;
-  info: number;
+/** Entries to write into a posting: parallel columns, docids ascending. */
+export interface PostingColumns {
+  readonly docids: ArrayLike<number>;
+  readonly masks: ArrayLike<number>;
+  readonly infos: ArrayLike<number>;
 }
 
 /**
- * `base` without the `removed` docids and with `upserts` (ascending docids, each replacing the
- * base entry of the same document). Returns the merged columns.
+ * `base` without the `removed` docids and with `upserts` (each replacing the base entry of the
+ * same document). Returns the merged columns.
  */
-export function mergePosting(
-  base: Posting,
-  removed: readonly number[],
-  upserts: readonly PostingEntry[],
-): { docids: Uint32Array; masks: Uint32Array; infos: Uint32Array } {
-  const docids = new Uint32Array(base.docids.length + upserts.length);
+export function mergePosting(base: Posting, removed: readonly number[], upserts: PostingColumns): { docids: Uint32Array; masks: Uint32Array; infos: Uint32Array } {
+  const n = upserts.docids.length;
+  const docids = new Uint32Array(base.docids.length + n);
   const masks = new Uint32Array(docids.length);
   const infos = new Uint32Array(docids.length);
   const gone = removed.length === 0 ? null : new Set(removed);
@@ -82,23 +80,21 @@ export function mergePosting(
   let u = 0;
   for (let i = 0; i < base.docids.length; i++) {
     const docid = base.docids[i]!;
-    while (u < upserts.length && upserts[u]!.docid < docid) {
-      const e = upserts[u++]!;
-      docids[k] = e.docid;
-      masks[k] = e.mask;
-      infos[k++] = e.info;
+    while (u < n && upserts.docids[u]! < docid) {
+      docids[k] = upserts.docids[u]!;
+      masks[k] = upserts.masks[u]!;
+      infos[k++] = upserts.infos[u++]!;
     }
-    if (u < upserts.length && upserts[u]!.docid === docid) continue; // replaced below
+    if (u < n && upserts.docids[u] === docid) continue; // replaced below
     if (gone !== null && gone.has(docid)) continue;
     docids[k] = docid;
     masks[k] = base.masks[i]!;
     infos[k++] = base.infos[i]!;
   }
-  while (u < upserts.length) {
-    const e = upserts[u++]!;
-    docids[k] = e.docid;
-    masks[k] = e.mask;
-    infos[k++] = e.info;
+  while (u < n) {
+    docids[k] = upserts.docids[u]!;
+    masks[k] = upserts.masks[u]!;
+    infos[k++] = upserts.infos[u++]!;
   }
   return { docids: docids.subarray(0, k), masks: masks.subarray(0, k), infos: infos.subarray(0, k) };
 }
@@ -113,17 +109,31 @@ export interface ForwardRecord {
   readonly places: Uint32Array;
 }
 
-export function encodeForward(fieldWords: ReadonlyMap<number, number>, tokens: readonly [number, number][]): Buffer {
-  const sorted = [...tokens].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const all = new Uint32Array(2 + fieldWords.size + 2 * sorted.length);
+/**
+ * A forward record from a document's distinct word ids and its tokens (slot of the token's word,
+ * field << 16 | position). Tokens are grouped by word id, ascending, with a counting pass rather
+ * than a comparison sort of every token.
+ */
+export function encodeForward(fieldWords: ReadonlyMap<number, number>, slotIds: readonly number[], tokenSlots: readonly number[], places: readonly number[]): Buffer {
+  const slots = Array.from(slotIds.keys()).sort((a, b) => slotIds[a]! - slotIds[b]!);
+  const start = new Array<number>(slotIds.length).fill(0);
+  for (const slot of tokenSlots) start[slot]!++;
+  let offset = 0;
+  for (const slot of slots) {
+    const n = start[slot]!;
+    start[slot] = offset;
+    offset += n;
+  }
+  const all = new Uint32Array(2 + fieldWords.size + 2 * tokenSlots.length);
   let at = 0;
   all[at++] = fieldWords.size;
   for (const [field, count] of fieldWords) all[at++] = ((field << 16) | Math.min(count, 0xffff)) >>> 0;
-  all[at++] = sorted.length;
-  for (const [id, place] of sorted) {
-    all[at++] = id;
-    all[at++] = place;
-  }
+  all[at++] = tokenSlots.length;
+  tokenSlots.forEach((slot, i) => {
+    const to = at + 2 * start[slot]!++;
+    all[to] = slotIds[slot]!;
+    all[to + 1] = places[i]!;
+  });
   return Buffer.from(all.buffer, all.byteOffset, all.byteLength);
 }
 

@@ -14,7 +14,7 @@
  */
 import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
 
-export const MAX_TERMS = 10;
+const MAX_TERMS = 10;
 
 export interface WordTerm {
   readonly kind: 'word';

@@ -22,7 +22,7 @@ import type { IndexEnv } from '../index-env.js';
 import type { Dictionary } from './dictionary.js';
 import { decodeForward, INFO_POSITION } from './postings.js';
 import { termEnd } from './query.js';
-import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, wordMatcher, type ResolvedTerm, type TermFeatures } from './terms.js';
+import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
 
 export type MatchingStrategy = 'last' | 'all' | 'frequency';
 
@@ -126,7 +126,7 @@ export function rankOf(detail: StepDetail): [number, number] | null {
 }
 
 /** Meilisearch's global score: ranks merged lexicographically into one fraction. */
-export function globalScore(ranks: Iterable<[number, number]>): number {
+function globalScore(ranks: Iterable<[number, number]>): number {
   let rank = 1;
   let max = 1;
   for (const [r, m] of ranks) {
@@ -155,16 +155,19 @@ function costFromDistance(distance: number): number {
 }
 
 /** Meilisearch's bucketed word position: exact below 16, then coarser. */
-export function bucketedPosition(position: number): number {
+function bucketedPosition(position: number): number {
   if (position < 16) return position;
   if (position < 24) return 24;
   return 2 ** Math.ceil(Math.log2(position));
 }
 
-/** Proximity cost between a left occurrence and a right one (same field). */
+/**
+ * Proximity cost between a left occurrence and a right one (same field). The same occurrence on
+ * both sides is an n-gram matched as one word, which Meilisearch prices at 0 (no pair edge).
+ */
 function pairCost(left: number, right: number): number {
   const proximity = right >= left ? right - left : left - right + 1;
-  return proximity === 0 ? 3 : Math.min(proximity, 4) - 1;
+  return proximity === 0 ? 0 : Math.min(proximity, 4) - 1;
 }
 
 export interface RankInput {
@@ -187,48 +190,81 @@ type Places = number[][];
 
 class Ranker {
   private readonly places = new Map<number, Places>();
-  private matchers: ((id: number, typo: number) => boolean)[] | undefined;
+  private wordIndex: TermWordIndex | undefined;
+  private scratch = new Uint32Array(1024);
+  private scanned: Places | undefined;
   private readonly totalWords: number;
 
   constructor(private readonly input: RankInput) {
     this.totalWords = input.terms.reduce((sum, t) => sum + t.wordCount, 0);
   }
 
-  /** Places of every term in candidate `i`, read from its forward record once. */
+  /** Places of every term in candidate `i`, kept for the later steps that need them again. */
   placesOf(i: number): Places {
     let cached = this.places.get(i);
-    if (cached !== undefined) return cached;
-    const { terms, features, env, dictionary, candidates } = this.input;
-    this.matchers ??= terms.map((term) => wordMatcher(term, dictionary));
-    cached = terms.map(() => []);
-    const bytes = env.docWords.getBinary(candidates[i]!);
-    if (bytes !== undefined) {
-      const record = decodeForward(bytes);
-      terms.forEach((term, t) => {
-        const typo = features[t]!.typo[i]!;
-        if (typo === NO_MATCH) return;
-        if (term.phraseHits !== null) {
-          const hit = term.phraseHits.get(candidates[i]!);
-          if (hit !== undefined) cached![t]!.push(((31 - Math.clz32(hit[0] & -hit[0])) << 16) | hit[1]);
-          return;
-        }
-        const matches = this.matchers![t]!;
-        let last = -1;
-        for (let k = 0; k < record.wordIds.length; k++) {
-          const id = record.wordIds[k]!;
-          if (id === last || matches(id, typo)) {
-            last = id;
-            cached![t]!.push(record.places[k]!);
-          }
-        }
-      });
+    if (cached === undefined) {
+      cached = this.scanPlaces(i).map((list) => [...list]);
+      this.places.set(i, cached);
     }
-    this.places.set(i, cached);
     return cached;
   }
 
+  /**
+   * Places of every term in candidate `i`, read from its forward record into reused arrays
+   * (valid until the next scan): proximity scans whole groups, which may be huge.
+   */
+  private scanPlaces(i: number): Places {
+    const { terms, features, dictionary, candidates } = this.input;
+    const index = (this.wordIndex ??= termWordIndex(terms, dictionary));
+    const places = (this.scanned ??= terms.map(() => []));
+    for (const list of places) list.length = 0;
+    const docid = candidates[i]!;
+    // terms matched at 0 typos in this document, and whether any is matched with typos
+    let zeroTerms = 0;
+    let typoTerms = false;
+    terms.forEach((term, t) => {
+      const typo = features[t]!.typo[i]!;
+      if (typo === NO_MATCH) return;
+      if (term.phraseHits !== null) {
+        const hit = term.phraseHits.get(docid);
+        if (hit !== undefined) places[t]!.push(((31 - Math.clz32(hit[0] & -hit[0])) << 16) | hit[1]);
+      } else if (typo === 0) zeroTerms |= 1 << t;
+      else typoTerms = true;
+    });
+    const record = this.record(docid);
+    if (record !== null) {
+      const { zero, typos } = index;
+      let lastId = -1;
+      let matched = 0;
+      for (let k = record.start; k < record.end; k += 2) {
+        const id = record.words[k]!;
+        if (id !== lastId) {
+          lastId = id;
+          matched = id < zero.length ? zero[id]! & zeroTerms : 0;
+          if (typoTerms) {
+            for (const code of typos.get(id) ?? []) if (features[code >>> 2]!.typo[i] === (code & 3)) matched |= 1 << (code >>> 2);
+          }
+        }
+        for (let m = matched; m !== 0; m &= m - 1) places[31 - Math.clz32(m & -m)]!.push(record.words[k + 1]!);
+      }
+    }
+    return places;
+  }
+
+  /** The tokens of a document's forward record, copied into a reused aligned buffer. */
+  private record(docid: number): { words: Uint32Array; start: number; end: number } | null {
+    const fast = this.input.env.docWords.getBinaryFast(docid);
+    if (fast === undefined) return null;
+    // lmdb's fast buffer reports the value's length but spans its whole shared region
+    const bytes = new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
+    if (this.scratch.byteLength < bytes.length) this.scratch = new Uint32Array(Math.ceil(bytes.length / 4) * 2);
+    new Uint8Array(this.scratch.buffer, 0, bytes.length).set(bytes);
+    const start = 2 + this.scratch[0]!;
+    return { words: this.scratch, start, end: start + 2 * this.scratch[start - 1]! };
+  }
+
   /** Buckets of `group` for one step: [indices, detail, kept terms of the bucket]. */
-  *buckets(step: RankStep, group: readonly number[], kept: readonly boolean[]): Generator<[number[], StepDetail, readonly boolean[]]> {
+  *buckets(step: RankStep, group: readonly number[], kept: readonly boolean[]): Generator<[readonly number[], StepDetail, readonly boolean[]]> {
     const { terms, features } = this.input;
     const active = terms.filter((_, t) => kept[t]);
     switch (step.kind) {
@@ -310,7 +346,7 @@ class Ranker {
   }
 
   private proximityCost(i: number, pairs: readonly [number, number][]): number {
-    const places = this.placesOf(i);
+    const places = this.places.get(i) ?? this.scanPlaces(i);
     let total = 0;
     for (const [a, b] of pairs) {
       const left = places[a]!;
@@ -404,7 +440,7 @@ class Ranker {
     return bytes === undefined ? undefined : bytes.readUInt32LE(0);
   }
 
-  private *sortBuckets(criterion: SortCriterion, group: readonly number[], kept: readonly boolean[]): Generator<[number[], StepDetail, readonly boolean[]]> {
+  private *sortBuckets(criterion: SortCriterion, group: readonly number[], kept: readonly boolean[]): Generator<[readonly number[], StepDetail, readonly boolean[]]> {
     const { candidates, facets } = this.input;
     const docids = Uint32Array.from(group, (i) => candidates[i]!);
     const indexOf = new Map<number, number>(group.map((i) => [candidates[i]!, i]));
@@ -433,40 +469,57 @@ class Ranker {
    * Depth-first bucket sort of `group` from step `s` on, appending to `out` until it holds
    * `need` documents.
    */
-  sort(steps: readonly RankStep[], s: number, group: number[], kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number): void {
+  sort(steps: readonly RankStep[], s: number, group: readonly number[], kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
     if (out.length >= need) return;
     if (s === steps.length) {
       for (const i of group) {
         if (out.length >= need) return;
-        out.push({ docid: this.input.candidates[i]!, details });
+        const docid = this.input.candidates[i]!;
+        if (accept(docid)) out.push({ docid, details });
       }
       return;
     }
     for (const [indices, detail, nextKept] of this.buckets(steps[s]!, group, kept)) {
-      this.sort(steps, s + 1, indices, nextKept, [...details, detail], out, need);
+      this.sort(steps, s + 1, indices, nextKept, [...details, detail], out, need, accept);
       if (out.length >= need) return;
     }
   }
 }
 
-/** Groups indices by an integer cost, ascending cost, each group keeping index order. */
-function byCost(group: readonly number[], cost: (i: number) => number): [number, number[]][] {
-  const groups = new Map<number, number[]>();
-  for (const i of group) {
-    const c = cost(i);
-    const list = groups.get(c);
-    if (list === undefined) groups.set(c, [i]);
-    else list.push(i);
+/**
+ * Groups indices by an integer cost, ascending cost, each group keeping index order. A group
+ * where every cost is equal comes back as is (the common case for the first steps on big groups).
+ */
+function byCost(group: readonly number[], cost: (i: number) => number): [number, readonly number[]][] {
+  const costs = new Int32Array(group.length);
+  let min = Infinity;
+  let max = -Infinity;
+  for (let k = 0; k < group.length; k++) {
+    const c = cost(group[k]!);
+    costs[k] = c;
+    if (c < min) min = c;
+    if (c > max) max = c;
   }
-  return [...groups.entries()].sort((a, b) => a[0] - b[0]);
+  if (min === max) return group.length === 0 ? [] : [[min, group]];
+  const buckets: number[][] = Array.from({ length: max - min + 1 }, () => []);
+  for (let k = 0; k < group.length; k++) buckets[costs[k]! - min]!.push(group[k]!);
+  const out: [number, readonly number[]][] = [];
+  buckets.forEach((indices, offset) => {
+    if (indices.length > 0) out.push([min + offset, indices]);
+  });
+  return out;
 }
 
-/** The first `need` candidates in ranking order, with their step details. */
-export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number): RankedDoc[] {
+/** Whether a document leaving the sort may be a hit (distinct); called in ranking order. */
+export type Accept = (docid: number) => boolean;
+
+/** The first `need` accepted candidates in ranking order, with their step details. */
+export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept = () => true): RankedDoc[] {
   const out: RankedDoc[] = [];
   if (need <= 0 || input.candidates.length === 0) return out;
-  const group = Array.from({ length: input.candidates.length }, (_, i) => i);
-  new Ranker(input).sort(steps, 0, group, input.terms.map(() => true), [], out, need);
+  const group = new Array<number>(input.candidates.length);
+  for (let i = 0; i < group.length; i++) group[i] = i;
+  new Ranker(input).sort(steps, 0, group, input.terms.map(() => true), [], out, need, accept);
   return out;
 }
 

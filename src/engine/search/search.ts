@@ -2,7 +2,7 @@
  * Keyword search over one index (ranking.md §1): the engine's entry point, a pure function of
  * (index snapshot, settings, request) → ranked docids with their score details and the hit count.
  * Callers: the search routes (src/http/routes/search.ts). Main thread, read snapshot; the WASM
- * kernels run once per query (tokenizer, typo matching).
+ * kernels run in batches per query (tokenizer for the query and the synonyms, typo matching).
  *
  * Steps: universe (all documents ∩ the filter sets the caller evaluated) → query terms →
  * derivations (terms.ts) → minus negative words/phrases → candidates of the maximally relaxed
@@ -13,7 +13,9 @@
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, intersect, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
+import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
+import { matchLegacy } from '../filter/filterable.js';
 import type { IndexEnv } from '../index-env.js';
 import { dictionaryOf } from './dictionary.js';
 import { fieldBit, MASK_BITS } from './postings.js';
@@ -33,6 +35,10 @@ export interface SearchRequest {
   readonly filters: readonly DocSet[];
   readonly sort: readonly SortCriterion[];
   readonly rankingScoreThreshold: number | null;
+  /** attribute whose values may appear in one hit only (already checked to be filterable) */
+  readonly distinct: string | null;
+  /** page mode: counts must be exact, so distinct goes over every candidate */
+  readonly exhaustive: boolean;
 }
 
 export interface SearchHit {
@@ -48,7 +54,7 @@ export interface SearchOutcome {
 }
 
 /** Whether a field path is selected by an attribute list entry (exact, nested, or `prefix*`). */
-export function selects(entry: string, path: string): boolean {
+function selects(entry: string, path: string): boolean {
   if (entry === '*' || entry === path) return true;
   if (path.startsWith(entry) && path[entry.length] === '.') return true;
   if (entry.endsWith('*')) return path.startsWith(entry.slice(0, -1));
@@ -122,6 +128,35 @@ function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy,
   return { removal: order, mandatory: kept };
 }
 
+/**
+ * Distinct (ranking.md §9): a document is a hit only if none of its values for `attribute`
+ * (numbers, normalised strings, any array element) was held by a better-ranked hit; documents
+ * without the attribute are always kept.
+ */
+function distinctFilter(env: IndexEnv, attribute: string): { accept: (docid: number) => boolean; rejected: () => number } {
+  const seen = new Set<string>();
+  let rejected = 0;
+  const match = (field: string) => matchLegacy(attribute, field);
+  return {
+    accept(docid) {
+      const doc = env.documents.get(docid);
+      if (doc === undefined) return false;
+      const values: string[] = [];
+      extractFacets(doc, match, false, (field, kind, value) => {
+        if (field === attribute && (kind === FacetKind.number || kind === FacetKind.string)) values.push(`${kind}:${String(value)}`);
+      });
+      if (values.some((value) => seen.has(value))) {
+        rejected++;
+        return false;
+      }
+      for (const value of values) seen.add(value);
+      return true;
+    },
+    rejected: () => rejected,
+  };
+}
+
+/** Runs one keyword (or placeholder) search on the current snapshot of `env`. */
 export function executeSearch(env: IndexEnv, settings: IndexSettings, request: SearchRequest): SearchOutcome {
   const facets = new FacetReader(env);
   let universe = facets.allDocids();
@@ -142,14 +177,17 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   const features = terms.map((term) => termFeatures(term, candidates));
 
   const threshold = request.rankingScoreThreshold;
-  const need = threshold === null ? request.need : Math.max(request.need, settings.pagination.maxTotalHits);
+  let need = threshold === null ? request.need : Math.max(request.need, settings.pagination.maxTotalHits);
+  const distinct = request.distinct === null ? null : distinctFilter(env, request.distinct);
+  if (distinct !== null && request.exhaustive) need = candidates.length;
   const ranked = bucketSort(
     { env, dictionary, candidates, terms, features, removal, weightOf: fields.weightOf, maxWeight: fields.maxWeight, byAttribute: settings.proximityPrecision === 'byAttribute', facets },
     steps,
     need,
+    distinct?.accept,
   );
   let hits = ranked.map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
-  let totalHits = candidates.length;
+  let totalHits = candidates.length - (distinct?.rejected() ?? 0);
   if (threshold !== null) {
     const kept = hits.filter((hit) => hit.score >= threshold);
     totalHits -= hits.length - kept.length;

@@ -6,7 +6,10 @@
  * dictionary range, at most MAX_PREFIX_WORDS words); and words within its typo budget found by
  * the typo kernel in ONE call for all terms (Meilisearch limits: 150 one-typo and 50 two-typo
  * words, a different first letter costing two). A phrase matches documents holding its words
- * consecutively in one field (checked on forward records). Negative words and phrases exclude
+ * consecutively in one field (checked on forward records). One-word synonym keys add their
+ * values (a word, or words matched as a phrase) at 0 typos, never exact. A word split in two
+ * indexed words (matched as a phrase) counts 1 typo, and a concatenation of n adjacent query
+ * words found as one word counts n (ranking.md §4). Negative words and phrases exclude
  * documents.
  *
  * Per candidate document, `termFeatures` keeps, for the derivations of the document's lowest
@@ -14,14 +17,15 @@
  * lowest position, and whether the exact word is there (alone in a field, at position 0).
  * Reads a snapshot; no writes.
  */
+import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { TypoFlag, type TypoQuery } from '../../kernels/typo.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { EMPTY, intersect, unionAll, type DocSet } from '../docset.js';
 import type { IndexEnv } from '../index-env.js';
-import { prefixRange, type Dictionary } from './dictionary.js';
+import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import { PREFIX_MAX_CHARS } from './extract.js';
 import { decodeForward, decodePosting, EMPTY_POSTING, INFO_POSITION, INFO_WHOLE_FIELD, type ForwardRecord, type Posting } from './postings.js';
-import { termWordCount, type PhraseTerm, type QueryTerm } from './query.js';
+import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
 
 const MAX_ONE_TYPO = 150;
 const MAX_TWO_TYPOS = 50;
@@ -146,6 +150,8 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     }
   }
 
+  const synonyms = synonymTable(settings.synonyms);
+  const ngrams = ngramDerivations(terms, options);
   return terms.map((term, index) => {
     if (term.kind === 'phrase') return resolvePhrase(term, index, options);
     const derivations: Derivation[] = [];
@@ -172,6 +178,16 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       if (posting.docids.length === 0) continue;
       derivations.push({ typo, exact: false, posting });
       wordTypos.set(posting.id, typo);
+    }
+    for (const value of synonyms.get(term.word) ?? []) {
+      const posting = value.length === 1 ? restrict(wordPosting(env, value[0]!), options.allowedMask) : phrasePosting(value, options);
+      if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting });
+    }
+    const split = splitPosting(term.word, options);
+    if (split !== null) derivations.push({ typo: 1, exact: false, posting: split });
+    for (const ngram of ngrams.get(index) ?? []) {
+      derivations.push(ngram);
+      wordTypos.set(ngram.posting.id, ngram.typo);
     }
     const budget = typoBudget(term.word, settings);
     return {
@@ -239,6 +255,92 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
     docs: Uint32Array.from(matched),
     wordCount: termWordCount(term),
   };
+}
+
+/**
+ * One-word synonym keys (normalised like queries) → their values as normalised word lists, all
+ * tokenised in one kernel call. Multi-word keys are not looked up.
+ */
+function synonymTable(synonyms: Readonly<Record<string, readonly string[]>>): Map<string, string[][]> {
+  const keys = Object.keys(synonyms);
+  const table = new Map<string, string[][]>();
+  if (keys.length === 0) return table;
+  const texts = keys.flatMap((key) => [key, ...synonyms[key]!]);
+  const words: string[][] = texts.map(() => []);
+  for (const token of materializeTokens(tokenizeBatch(texts, { separators: false }), texts)) words[token.string]!.push(token.normalized);
+  let at = 0;
+  for (const key of keys) {
+    const keyWords = words[at++]!;
+    const values = synonyms[key]!.map(() => words[at++]!).filter((value) => value.length > 0);
+    if (keyWords.length !== 1) continue;
+    table.set(keyWords[0]!, [...(table.get(keyWords[0]!) ?? []), ...values]);
+  }
+  return table;
+}
+
+/** A multi-word synonym value as a posting of the documents holding it as a phrase. */
+function phrasePosting(words: readonly string[], options: ResolveOptions): Posting {
+  const hits = resolvePhrase({ kind: 'phrase', words, position: 0 }, -1, options).phraseHits!;
+  const docids = Uint32Array.from([...hits.keys()].sort((a, b) => a - b));
+  return {
+    id: 0,
+    docids,
+    masks: Uint32Array.from(docids, (docid) => hits.get(docid)![0]),
+    infos: Uint32Array.from(docids, (docid) => hits.get(docid)![1]),
+  };
+}
+
+/**
+ * Concatenations of 2 or 3 adjacent query words found as one indexed word (`sun flower` →
+ * `sunflower`), by term index. An n-gram costs n typos in Meilisearch; it is given to each of
+ * its n terms at 1 typo, so a document matching through it pays n in total.
+ */
+function ngramDerivations(terms: readonly QueryTerm[], options: ResolveOptions): Map<number, Derivation[]> {
+  const out = new Map<number, Derivation[]>();
+  for (let first = 0; first < terms.length; first++) {
+    for (const n of [2, 3]) {
+      const group = terms.slice(first, first + n);
+      if (group.length < n) break;
+      const adjacent = group.every((t, k) => t.kind === 'word' && (k === 0 || t.position === group[k - 1]!.position + 1));
+      if (!adjacent) break;
+      const concat = group.map((t) => (t as WordTerm).word).join('');
+      const posting = restrict(wordPosting(options.env, concat), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
+      if (posting.docids.length === 0) continue;
+      for (let t = first; t < first + n; t++) out.set(t, [...(out.get(t) ?? []), { typo: 1, exact: false, posting }]);
+    }
+  }
+  return out;
+}
+
+/** Documents to check for adjacency at most, per split candidate (forward records are read). */
+const MAX_SPLIT_CHECK = 1000;
+
+/**
+ * The split-word derivation (`sunflower` → `sun flower`, 1 typo): the two-part split whose words
+ * share the most documents, matched as a phrase; null when no split of indexed words exists.
+ */
+function splitPosting(word: string, options: ResolveOptions): Posting | null {
+  const { words } = options.dictionary;
+  const chars = [...word];
+  const known = (part: string) => {
+    const at = lowerBound(words, part);
+    return at < words.length && words[at] === part;
+  };
+  let best: [string, string] | null = null;
+  let bestCount = 0;
+  for (let i = 1; i < chars.length; i++) {
+    const left = chars.slice(0, i).join('');
+    const right = chars.slice(i).join('');
+    if (!known(left) || !known(right)) continue;
+    const count = intersect(wordPosting(options.env, left).docids, wordPosting(options.env, right).docids).length;
+    if (count > bestCount) {
+      best = [left, right];
+      bestCount = count;
+    }
+  }
+  if (best === null || bestCount > MAX_SPLIT_CHECK) return null;
+  const posting = phrasePosting(best, options);
+  return posting.docids.length === 0 ? null : posting;
 }
 
 /** The places (field << 16 | position) of the listed word ids in a forward record. */
@@ -342,16 +444,32 @@ function gallop(set: Uint32Array, value: number, from: number): number {
 }
 
 /**
- * Whether a word id belongs to the term at `typo` typos (the document's level): exact and
- * prefix words at 0, typo words at their distance.
+ * Which query terms each word id belongs to, for reading forward records: `zero[id]` has bit t
+ * when the word is a 0-typo word of term t (its exact or prefix-derived words), `typos` lists
+ * the typo words as term << 2 | typos. Built once per query, only when positions are needed.
  */
-export function wordMatcher(term: ResolvedTerm, dictionary: Dictionary): (id: number, typo: number) => boolean {
-  const zero = new Set<number>();
-  for (const d of term.derivations) if (d.typo === 0 && d.posting.id !== 0) zero.add(d.posting.id);
-  if (term.prefixRange !== null) {
-    const [from, to] = term.prefixRange;
-    for (let w = from; w < to; w++) zero.add(dictionary.ids[w]!);
-  }
-  return (id, typo) => (typo === 0 ? zero.has(id) : term.wordTypos.get(id) === typo);
+export interface TermWordIndex {
+  readonly zero: Uint16Array;
+  readonly typos: Map<number, number[]>;
 }
 
+export function termWordIndex(terms: readonly ResolvedTerm[], dictionary: Dictionary): TermWordIndex {
+  let limit = dictionary.idLimit;
+  for (const term of terms) for (const d of term.derivations) limit = Math.max(limit, d.posting.id + 1);
+  const zero = new Uint16Array(limit);
+  const typos = new Map<number, number[]>();
+  terms.forEach((term, t) => {
+    const bit = 1 << t;
+    for (const d of term.derivations) if (d.typo === 0 && d.posting.id !== 0) zero[d.posting.id] = zero[d.posting.id]! | bit;
+    if (term.prefixRange !== null) {
+      const [from, to] = term.prefixRange;
+      for (let w = from; w < to; w++) zero[dictionary.ids[w]!] = zero[dictionary.ids[w]!]! | bit;
+    }
+    for (const [id, typo] of term.wordTypos) {
+      const list = typos.get(id) ?? [];
+      list.push((t << 2) | typo);
+      typos.set(id, list);
+    }
+  });
+  return { zero, typos };
+}

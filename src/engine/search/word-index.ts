@@ -17,42 +17,116 @@ import type { JsonObject } from '../documents/document-id.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { extractWords, prefixKeys, SearchFieldIds, searchableMatcher, wordOfKey, type DocWords } from './extract.js';
-import { decodePosting, encodeForward, encodePosting, mergePosting, type PostingEntry } from './postings.js';
+import { prefixKeys, SearchFieldIds, searchableMatcher, WordExtractor, wordOfKey, type DocWords } from './extract.js';
+import { decodePosting, encodeForward, encodePosting, mergePosting, type PostingColumns } from './postings.js';
 
 /** Documents extracted and merged per round, bounding the batch's memory. */
-const CHUNK_DOCS = 8192;
+const CHUNK_DOCS = 25_000;
 
-/** Pending changes of one key. */
-interface KeyOps {
-  removed: number[];
-  upserts: PostingEntry[];
-}
+/**
+ * Pending changes of the keys of one database. Upserts are appended to flat columns (docids
+ * ascending, as changes arrive in docid order) and grouped per key by one counting pass, instead
+ * of growing millions of small per-key arrays.
+ */
+class KeyOps {
+  private readonly keys: number[] = [];
+  private readonly docids: number[] = [];
+  private readonly masks: number[] = [];
+  private readonly infos: number[] = [];
+  readonly removed = new Map<number, number[]>();
 
-function opsOf(table: Map<string, KeyOps>, key: string): KeyOps {
-  let ops = table.get(key);
-  if (ops === undefined) {
-    ops = { removed: [], upserts: [] };
-    table.set(key, ops);
+  remove(id: number, docid: number): void {
+    const list = this.removed.get(id);
+    if (list === undefined) this.removed.set(id, [docid]);
+    else list.push(docid);
   }
-  return ops;
-}
 
-/** A document's prefix entries: prefix key → [mask, minimum position]. */
-function prefixEntries(doc: DocWords): Map<string, [number, number]> {
-  const out = new Map<string, [number, number]>();
-  for (const [key, [mask, info]] of doc.words) {
-    const position = info & 0xffff;
-    for (const prefix of prefixKeys(key)) {
-      const entry = out.get(prefix);
-      if (entry === undefined) out.set(prefix, [mask, position]);
-      else {
-        entry[0] = (entry[0] | mask) >>> 0;
-        if (position < entry[1]) entry[1] = position;
-      }
+  upsert(id: number, docid: number, mask: number, info: number): void {
+    this.keys.push(id);
+    this.docids.push(docid);
+    this.masks.push(mask);
+    this.infos.push(info);
+  }
+
+  /** Calls `visit` once per key with changes: its removed docids and its upsert columns. */
+  forEachKey(keyCount: number, visit: (id: number, removed: readonly number[], upserts: PostingColumns) => void): void {
+    const start = new Int32Array(keyCount + 1);
+    for (const id of this.keys) start[id + 1]!++;
+    for (let id = 0; id < keyCount; id++) start[id + 1]! += start[id]!;
+    const fill = start.slice(0, keyCount);
+    const docids = new Uint32Array(this.keys.length);
+    const masks = new Uint32Array(this.keys.length);
+    const infos = new Uint32Array(this.keys.length);
+    this.keys.forEach((id, k) => {
+      const at = fill[id]!++;
+      docids[at] = this.docids[k]!;
+      masks[at] = this.masks[k]!;
+      infos[at] = this.infos[k]!;
+    });
+    for (let id = 0; id < keyCount; id++) {
+      const from = start[id]!;
+      const to = start[id + 1]!;
+      const removed = this.removed.get(id);
+      if (from === to && removed === undefined) continue;
+      visit(id, removed ?? [], { docids: docids.subarray(from, to), masks: masks.subarray(from, to), infos: infos.subarray(from, to) });
     }
   }
-  return out;
+}
+
+/** The batch's prefixes: each vocabulary word's 1–3 character prefixes as prefix ids. */
+class PrefixTable {
+  readonly keys: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly ofWord: number[][] = [];
+  // per prefix id: the document (serial) that last aggregated it, and the aggregate
+  private readonly seenBy: number[] = [];
+  private readonly masks: number[] = [];
+  private readonly positions: number[] = [];
+  private serial = 0;
+
+  constructor(private readonly vocabulary: readonly string[]) {}
+
+  private prefixesOf(word: number): number[] {
+    let ids = this.ofWord[word];
+    if (ids === undefined) {
+      ids = prefixKeys(this.vocabulary[word]!).map((key) => {
+        let id = this.ids.get(key);
+        if (id === undefined) {
+          id = this.keys.length;
+          this.ids.set(key, id);
+          this.keys.push(key);
+          this.seenBy.push(0);
+          this.masks.push(0);
+          this.positions.push(0);
+        }
+        return id;
+      });
+      this.ofWord[word] = ids;
+    }
+    return ids;
+  }
+
+  /** A document's prefix entries: [prefix ids, masks, lowest positions]. */
+  entries(doc: DocWords): [number[], number[], number[]] {
+    const serial = ++this.serial;
+    const ids: number[] = [];
+    doc.words.forEach((word, slot) => {
+      const mask = doc.masks[slot]!;
+      const position = doc.infos[slot]! & 0xffff;
+      for (const id of this.prefixesOf(word)) {
+        if (this.seenBy[id] !== serial) {
+          this.seenBy[id] = serial;
+          this.masks[id] = mask;
+          this.positions[id] = position;
+          ids.push(id);
+        } else {
+          this.masks[id] = (this.masks[id]! | mask) >>> 0;
+          if (position < this.positions[id]!) this.positions[id] = position;
+        }
+      }
+    });
+    return [ids, ids.map((id) => this.masks[id]!), ids.map((id) => this.positions[id]!)];
+  }
 }
 
 export function readSearchFields(env: IndexEnv): string[] {
@@ -66,54 +140,61 @@ export function readWordsVersion(env: IndexEnv): number {
 /** Applies one chunk of changes (docids ascending). */
 function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[]): void {
   const fields = new SearchFieldIds(readSearchFields(env));
-  const options = { isSearchable: searchableMatcher(settings.searchableAttributes), fields, stopWords: new Set(settings.stopWords) };
+  const extractor = new WordExtractor({ isSearchable: searchableMatcher(settings.searchableAttributes), fields, stopWords: new Set(settings.stopWords) });
   const withPrefixes = settings.prefixSearch !== 'disabled';
   const before = new Map<number, DocWords>();
-  for (const doc of extractWords(changes.filter((c) => c.before !== undefined).map((c) => ({ docid: c.docid, doc: c.before! })), options)) {
+  for (const doc of extractor.extract(changes.filter((c) => c.before !== undefined).map((c) => ({ docid: c.docid, doc: c.before! })))) {
     before.set(doc.docid, doc);
   }
-  const after = extractWords(
-    changes.filter((c) => c.after !== undefined).map((c) => ({ docid: c.docid, doc: c.after! })),
-    options,
-  );
-  const afterByDocid = new Map(after.map((doc) => [doc.docid, doc]));
-
-  const words = new Map<string, KeyOps>();
-  const prefixes = new Map<string, KeyOps>();
+  const after = new Map<number, DocWords>();
+  for (const doc of extractor.extract(changes.filter((c) => c.after !== undefined).map((c) => ({ docid: c.docid, doc: c.after! })))) {
+    after.set(doc.docid, doc);
+  }
+  const vocabulary = extractor.keys;
+  const prefixTable = new PrefixTable(vocabulary);
+  const words = new KeyOps();
+  const prefixes = new KeyOps();
+  // marks[id] === serial: the id is in the current document's after version
+  const wordMarks = new Int32Array(vocabulary.length);
+  let serial = 0;
   for (const change of changes) {
+    serial++;
     const old = before.get(change.docid);
-    const now = afterByDocid.get(change.docid);
-    if (old !== undefined) {
-      for (const key of old.words.keys()) if (now === undefined || !now.words.has(key)) opsOf(words, key).removed.push(change.docid);
-    }
+    const now = after.get(change.docid);
     if (now !== undefined) {
-      for (const [key, [mask, info]] of now.words) opsOf(words, key).upserts.push({ docid: change.docid, mask, info });
+      now.words.forEach((word, slot) => {
+        wordMarks[word] = serial;
+        words.upsert(word, change.docid, now.masks[slot]!, now.infos[slot]!);
+      });
     }
+    if (old !== undefined) for (const word of old.words) if (wordMarks[word] !== serial) words.remove(word, change.docid);
     if (!withPrefixes) continue;
-    const oldPrefixes = old === undefined ? undefined : prefixEntries(old);
-    const newPrefixes = now === undefined ? undefined : prefixEntries(now);
-    if (oldPrefixes !== undefined) {
-      for (const key of oldPrefixes.keys()) if (newPrefixes === undefined || !newPrefixes.has(key)) opsOf(prefixes, key).removed.push(change.docid);
+    let kept: number[] = [];
+    if (now !== undefined) {
+      const [ids, masks, positions] = prefixTable.entries(now);
+      ids.forEach((id, i) => prefixes.upsert(id, change.docid, masks[i]!, positions[i]!));
+      kept = ids;
     }
-    if (newPrefixes !== undefined) {
-      for (const [key, [mask, position]] of newPrefixes) opsOf(prefixes, key).upserts.push({ docid: change.docid, mask, info: position });
+    if (old !== undefined) {
+      const keep = new Set(kept);
+      for (const id of prefixTable.entries(old)[0]) if (!keep.has(id)) prefixes.remove(id, change.docid);
     }
   }
 
   let nextId = (env.main.get(INDEX_MAIN_KEYS.nextWordId) as number | undefined) ?? 1;
   let vocabularyChanged = false;
-  const ids = new Map<string, number>();
-  for (const [key, ops] of words) {
-    const word = wordOfKey(key);
+  const ids = new Uint32Array(vocabulary.length);
+  words.forEachKey(vocabulary.length, (vid, removed, upserts) => {
+    const word = wordOfKey(vocabulary[vid]!);
     const base = decodePosting(env.wordDocids.getBinary(word));
-    const merged = mergePosting(base, ops.removed, ops.upserts);
+    const merged = mergePosting(base, removed, upserts);
     if (merged.docids.length === 0) {
       if (base.docids.length > 0) {
         env.wordDocids.removeSync(word);
         env.wordIds.removeSync(word);
         vocabularyChanged = true;
       }
-      continue;
+      return;
     }
     let id = base.id;
     if (base.docids.length === 0) {
@@ -123,24 +204,24 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
       bytes.writeUInt32LE(id, 0);
       env.wordIds.putSync(word, bytes);
     }
-    ids.set(key, id);
+    ids[vid] = id;
     env.wordDocids.putSync(word, encodePosting(id, merged.docids, merged.masks, merged.infos));
-  }
-  for (const [key, ops] of prefixes) {
-    const prefix = wordOfKey(key);
-    const merged = mergePosting(decodePosting(env.prefixDocids.getBinary(prefix)), ops.removed, ops.upserts);
+  });
+  prefixes.forEachKey(prefixTable.keys.length, (pid, removed, upserts) => {
+    const prefix = wordOfKey(prefixTable.keys[pid]!);
+    const merged = mergePosting(decodePosting(env.prefixDocids.getBinary(prefix)), removed, upserts);
     if (merged.docids.length === 0) env.prefixDocids.removeSync(prefix);
     else env.prefixDocids.putSync(prefix, encodePosting(0, merged.docids, merged.masks, merged.infos));
-  }
+  });
 
   for (const change of changes) {
-    const now = afterByDocid.get(change.docid);
+    const now = after.get(change.docid);
     if (now === undefined) {
       env.docWords.removeSync(change.docid);
       continue;
     }
-    const tokens = now.tokens.map(([key, place]): [number, number] => [ids.get(key)!, place]);
-    env.docWords.putSync(change.docid, encodeForward(now.fieldWords, tokens));
+    const slotIds = now.words.map((word) => ids[word]!);
+    env.docWords.putSync(change.docid, encodeForward(now.fieldWords, slotIds, now.tokenWords, now.tokenPlaces));
   }
 
   env.main.putSync(INDEX_MAIN_KEYS.nextWordId, nextId);

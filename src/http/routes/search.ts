@@ -9,7 +9,7 @@
  * errors raised inside the index carry the ``Index `uid`: `` prefix.
  * Parameters that are validated and accepted but not applied yet: highlighting and cropping
  * (`attributesToHighlight`, `attributesToCrop`, `cropLength`, `cropMarker`, `highlight*Tag`,
- * `showMatchesPosition`), `facets`, `distinct`, `locales`, `retrieveVectors`, semantic search
+ * `showMatchesPosition`), `facets`, `locales`, `retrieveVectors`, semantic search
  * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
  */
 import { randomBytes } from 'node:crypto';
@@ -19,6 +19,7 @@ import { projectDocument } from '../../engine/documents/project.js';
 import { DocumentStore } from '../../engine/documents/store.js';
 import type { DocSet } from '../../engine/docset.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
+import { filterablePatterns, isFilterable, matchingRule } from '../../engine/filter/filterable.js';
 import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
 import { parseFilter, type FilterAst } from '../../engine/filter-parser/index.js';
 import { assertSortable, parseSortCriterion, type SortCriterion } from '../../engine/facets/sort.js';
@@ -26,6 +27,7 @@ import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { rankOf, type MatchingStrategy, type StepDetail } from '../../engine/search/ranking.js';
 import { executeSearch, type SearchHit } from '../../engine/search/search.js';
+import { LOCALES } from '../../settings/locales.js';
 import { validateIndexUid } from '../../types/index-uid.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';
@@ -110,7 +112,7 @@ const parseBody = compileBody<SearchQuery>(
         additionalProperties: false,
       },
       rankingScoreThreshold: { type: ['number', 'null'] },
-      locales: stringList,
+      locales: { type: ['array', 'null'], items: { enum: [...LOCALES] } },
       media: {},
       personalize: {
         type: ['object', 'null'],
@@ -167,6 +169,12 @@ const parseBody = compileBody<SearchQuery>(
 
 /** GET lists: split on `,`, empty items dropped, no trimming. */
 const parseList: ValueParser<string[]> = (raw) => raw.split(',').filter((item) => item !== '');
+
+const parseLocales: ValueParser<string[]> = (raw) =>
+  parseList(raw).map((locale) => {
+    if (!LOCALES.includes(locale)) throw new QueryValueError(`Unsupported locale \`${locale}\`, expected one of ${LOCALES.join(', ')}`);
+    return locale;
+  });
 
 const parseThreshold: ValueParser<number> = (raw) => {
   const value = Number(raw.trim() === '' ? Number.NaN : raw);
@@ -233,7 +241,7 @@ const parseQueryString = compileQuery({
   hybridEmbedder: { parse: parseString, code: 'invalid_search_embedder' },
   hybridSemanticRatio: { parse: parseRatio, code: 'invalid_search_semantic_ratio' },
   rankingScoreThreshold: { parse: parseThreshold, code: 'invalid_search_ranking_score_threshold' },
-  locales: { parse: parseList, code: 'invalid_search_locales' },
+  locales: { parse: parseLocales, code: 'invalid_search_locales' },
   personalizeUserContext: { parse: parseString, code: 'invalid_search_personalize_user_context' },
   useNetwork: { parse: parseBoolean, code: 'invalid_search_use_network' },
 });
@@ -306,6 +314,24 @@ function checkSort(uid: string, settings: IndexSettings, sort: readonly string[]
     );
   }
   return criteria;
+}
+
+/** The `distinct` parameter must name a filterable attribute (search.md §2). */
+function checkDistinct(uid: string, settings: IndexSettings, attribute: string): string {
+  const rule = matchingRule(attribute, settings.filterableAttributes);
+  if (rule !== null && isFilterable(rule.features)) return attribute;
+  const patterns = filterablePatterns(settings.filterableAttributes);
+  let message = `Index \`${uid}\`: Attribute \`${attribute}\` is not filterable and thus, cannot be used as distinct attribute. `;
+  if (rule !== null) {
+    const n = rule.index;
+    message +=
+      `Note: this attribute matches rule #${n} in filterableAttributes, but this rule does not enable filtering.\n` +
+      `Hint: enable filtering in rule #${n} by adding appropriate filter features.\n` +
+      `Hint: prepend another rule matching ${attribute} with filter features before rule #${n}`;
+  } else {
+    message += patterns.length === 0 ? 'This index does not have configured filterable attributes.' : `Available filterable attributes patterns are: \`${patterns.join(', ')}\`.`;
+  }
+  throw new ApiError('invalid_search_distinct', message);
 }
 
 /** UUID v7: 48-bit millisecond timestamp, version 7, variant 10, random bits. */
@@ -425,6 +451,7 @@ function runSearch(deps: AppDeps, ctx: RouteContext<unknown, unknown>, query: Se
   }
   const sort = checkSort(uid, settings, query.sort ?? []);
   checkSearchOn(uid, settings, query.attributesToSearchOn);
+  const distinct = query.distinct === undefined || query.distinct === null ? settings.distinctAttribute : checkDistinct(uid, settings, query.distinct);
   let filters: DocSet[];
   try {
     filters = asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter' }));
@@ -448,6 +475,8 @@ function runSearch(deps: AppDeps, ctx: RouteContext<unknown, unknown>, query: Se
     filters,
     sort,
     rankingScoreThreshold: query.rankingScoreThreshold ?? null,
+    distinct,
+    exhaustive: pageMode,
   });
   const store = new DocumentStore(env);
   const fields = hitFields(settings, query.attributesToRetrieve);

@@ -1,6 +1,7 @@
 // Every bad search parameter answers its own error with Meilisearch's exact message, through raw
 // HTTP (POST body and GET query string), plus the errors that need the index.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCALES } from '../../../src/settings/locales.js';
 import { call, errorBody, run } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
@@ -78,6 +79,7 @@ describe('search errors', () => {
     ['distinct', true, 'invalid_search_distinct', 'Invalid value type at `.distinct`: expected a string, but found a boolean: `true`'],
     ['attributesToSearchOn', 'doggo', 'invalid_search_attributes_to_search_on', 'Invalid value type at `.attributesToSearchOn`: expected an array, but found a string: `"doggo"`'],
     ['filter', true, 'invalid_search_filter', 'Invalid syntax for the filter parameter: `expected String, Array, found: true`.'],
+    ['locales', ['invalid'], 'invalid_search_locales', `Unknown value \`invalid\` at \`.locales[0]\`: expected one of ${LOCALES.map((l) => `\`${l}\``).join(', ')}`],
   ])('POST %s = %j answers %s', async (field, value, code, message) => {
     await expectError('POST', { [field]: value }, code, message);
   });
@@ -96,6 +98,7 @@ describe('search errors', () => {
     ['?rankingScoreThreshold=2', 'invalid_search_ranking_score_threshold', 'Invalid value in parameter `rankingScoreThreshold`: the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.'],
     ['?hybridSemanticRatio=0.5', 'invalid_search_hybrid_query', '`hybridEmbedder` is mandatory when `hybridSemanticRatio` is present'],
     ['?vector=1,2', 'missing_search_hybrid', '`hybridEmbedder` is mandatory when `vector` is present'],
+    ['?locales=invalid', 'invalid_search_locales', `Invalid value in parameter \`locales\`: Unsupported locale \`invalid\`, expected one of ${LOCALES.join(', ')}`],
   ])('GET %s answers %s', async (query, code, message) => {
     await expectError('GET', query, code, message);
   });
@@ -158,5 +161,14 @@ describe('search errors', () => {
         `Index \`${INDEX}\`: Attribute \`unknown\` is not searchable. Available searchable attributes are: \`id, title\`.`,
       );
     }
+  });
+
+  it('refuses a distinct attribute that is not filterable', async () => {
+    await expectError(
+      'POST',
+      { distinct: 'doggo.truc' },
+      'invalid_search_distinct',
+      `Index \`${INDEX}\`: Attribute \`doggo.truc\` is not filterable and thus, cannot be used as distinct attribute. Available filterable attributes patterns are: \`title\`.`,
+    );
   });
 });

@@ -97,6 +97,12 @@ describe('relevance on movies', () => {
     expect([...years].sort((a, b) => b - a)).toEqual(years);
   });
 
+  it('returns one film per distinct value', async () => {
+    const { hits } = await movies.search('batman', { distinct: 'year', limit: 50 });
+    const years = hits.map((hit) => hit.year);
+    expect(new Set(years).size).toBe(years.length);
+  });
+
   it('answers GET like POST', async () => {
     const post = await movies.search('terminator', { limit: 3, attributesToRetrieve: ['title'] });
     const get = await movies.searchGet('terminator', { limit: 3, attributesToRetrieve: ['title'] });

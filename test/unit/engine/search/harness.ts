@@ -56,6 +56,8 @@ export function openTestIndex(settings: Partial<IndexSettings> = {}): TestIndex 
         filters: [],
         sort: [],
         rankingScoreThreshold: null,
+        distinct: null,
+        exhaustive: false,
         ...request,
       });
     },

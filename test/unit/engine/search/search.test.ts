@@ -121,4 +121,44 @@ describe('search engine', () => {
     expect(strict.hits.map((h) => h.docid)).toEqual([all.hits[0]!.docid]);
     expect(strict.totalHits).toBe(1);
   });
+
+  it('keeps the best-ranked document per distinct value and counts the others out', () => {
+    index = openTestIndex({ filterableAttributes: ['saga'] });
+    index.write({
+      '1': { id: 1, title: 'Batman', saga: 'dc' },
+      '2': { id: 2, title: 'Batman Returns', saga: ['dc', 'burton'] },
+      '3': { id: 3, title: 'Batman Begins' },
+      '4': { id: 4, title: 'The Batman', saga: 'reeves' },
+    });
+    const outcome = index.search('batman', { distinct: 'saga' });
+    expect(index.ids('batman', { distinct: 'saga' })).toEqual([1, 3, 4]);
+    expect(outcome.totalHits).toBe(3);
+  });
+
+  it('expands a word with its synonyms, one word or several, at no typo cost but not exact', () => {
+    index = openTestIndex({ synonyms: { NYC: ['new york'], movie: ['film'] } });
+    index.write({
+      '1': { id: 1, title: 'a film in new york' },
+      '2': { id: 2, title: 'nyc movie' },
+      '3': { id: 3, title: 'york new' },
+    });
+    expect(index.ids('nyc')).toEqual([2, 1]);
+    expect(index.ids('movie')).toEqual([2, 1]);
+    expect(index.search('movie').hits[1]!.details).toContainEqual({ kind: 'exactWords', matching: 0, max: 1 });
+  });
+
+  it('matches a word split in two, and adjacent words written as one, as typos', () => {
+    index = openTestIndex();
+    index.write({
+      '1': { id: 1, title: 'Spider-Man' },
+      '2': { id: 2, title: 'The Amazing Spiderman' },
+      '3': { id: 3, title: 'a man and a spider' },
+    });
+    expect(index.ids('spiderman')).toEqual([2, 1]);
+    const split = index.search('spiderman').hits[1]!;
+    expect(split.details).toContainEqual({ kind: 'typo', count: 1, max: 2 });
+    expect(index.ids('spider man', { matchingStrategy: 'all' })).toEqual([1, 3, 2]);
+    const joined = index.search('spider man', { matchingStrategy: 'all' }).hits[2]!;
+    expect(joined.details).toContainEqual({ kind: 'typo', count: 2, max: 2 });
+  });
 });

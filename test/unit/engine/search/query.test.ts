@@ -1,0 +1,76 @@
+// Query parsing (search.md §7): words and positions, prefix, phrases, negations, stop words and
+// the ten-term limit.
+import { describe, expect, it } from 'vitest';
+
+import { parseQuery } from '../../../../src/engine/search/query.js';
+import { typoBudget } from '../../../../src/engine/search/terms.js';
+import { defaultSettings } from '../../../../src/types/settings.js';
+
+const none = new Set<string>();
+
+describe('parseQuery', () => {
+  it('normalises words, numbers positions and makes the last word a prefix only when nothing follows', () => {
+    expect(parseQuery('Batman Returns', none).terms).toEqual([
+      { kind: 'word', word: 'batman', position: 0, prefix: false },
+      { kind: 'word', word: 'returns', position: 1, prefix: true },
+    ]);
+    expect(parseQuery('batman ', none).terms).toEqual([{ kind: 'word', word: 'batman', position: 0, prefix: false }]);
+  });
+
+  it('adds 8 positions after a hard separator', () => {
+    expect(parseQuery('war. peace', none).terms.map((t) => t.position)).toEqual([0, 8]);
+  });
+
+  it('reads quoted text as a phrase, split by hard separators, and an unclosed quote to the end', () => {
+    expect(parseQuery('"dark knight" rises', none).terms).toEqual([
+      { kind: 'phrase', words: ['dark', 'knight'], position: 0 },
+      { kind: 'word', word: 'rises', position: 2, prefix: true },
+    ]);
+    expect(parseQuery('"new york. city"', none).terms).toEqual([
+      { kind: 'phrase', words: ['new', 'york'], position: 0 },
+      { kind: 'phrase', words: ['city'], position: 9 },
+    ]);
+    expect(parseQuery('a "b c', none).terms[1]).toEqual({ kind: 'phrase', words: ['b', 'c'], position: 1 });
+  });
+
+  it('takes -word and -"phrase" as negations only after whitespace or at the start', () => {
+    const parsed = parseQuery('-batman robin -"dark knight" a-b c - d', none);
+    expect(parsed.negativeWords).toEqual(['batman']);
+    expect(parsed.negativePhrases).toEqual([['dark', 'knight']]);
+    expect(parsed.terms.map((t) => (t.kind === 'word' ? t.word : t.words.join(' ')))).toEqual(['robin', 'a', 'b', 'c', 'd']);
+  });
+
+  it('drops stop words except the last token, and keeps them as holes in phrases', () => {
+    const stop = new Set(['the', 'of']);
+    expect(parseQuery('lord of the rings', stop).terms.map((t) => (t.kind === 'word' ? [t.word, t.position] : t.words))).toEqual([
+      ['lord', 0],
+      ['rings', 3],
+    ]);
+    expect(parseQuery('rings of', stop).terms.map((t) => (t.kind === 'word' ? t.word : ''))).toEqual(['rings', 'of']);
+    expect(parseQuery('"lord of the rings"', stop).terms).toEqual([{ kind: 'phrase', words: ['lord', null, null, 'rings'], position: 0 }]);
+    // matched case-sensitively, before lowercasing
+    expect(parseQuery('The end', stop).terms).toHaveLength(2);
+  });
+
+  it('keeps only the first ten terms', () => {
+    const parsed = parseQuery('a b c d e f g h i j k l', none);
+    expect(parsed.terms).toHaveLength(10);
+    expect(parsed.terms[9]).toEqual({ kind: 'word', word: 'j', position: 9, prefix: false });
+  });
+});
+
+describe('typoBudget', () => {
+  const settings = defaultSettings();
+  it('allows 0 typos under 5 characters, 1 under 9, then 2, counting characters', () => {
+    expect(['dogs', 'doggo', 'doggones', 'dogfights', 'élégant'].map((w) => typoBudget(w, settings))).toEqual([0, 1, 1, 2, 1]);
+  });
+
+  it('follows typoTolerance: disabled, minWordSizeForTypos, disableOnWords, disableOnNumbers', () => {
+    const typo = settings.typoTolerance;
+    expect(typoBudget('doggones', { ...settings, typoTolerance: { ...typo, enabled: false } })).toBe(0);
+    expect(typoBudget('dog', { ...settings, typoTolerance: { ...typo, minWordSizeForTypos: { oneTypo: 2, twoTypos: 3 } } })).toBe(2);
+    expect(typoBudget('doggones', { ...settings, typoTolerance: { ...typo, disableOnWords: ['doggones'] } })).toBe(0);
+    expect(typoBudget('123456', { ...settings, typoTolerance: { ...typo, disableOnNumbers: true } })).toBe(0);
+    expect(typoBudget('123456', settings)).toBe(1);
+  });
+});
