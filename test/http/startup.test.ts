@@ -5,11 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { runCli, startServer, tempDir } from '../helpers/server.js';
 
 describe('server start-up', () => {
-  it('is ready to answer in under 2 s and creates its db path', async () => {
-    const started = Date.now();
+  // The start-up time itself is measured by bench/startup.ts, not asserted here (timing flakes under load).
+  it('answers once started and creates its db path', async () => {
     const server = await startServer();
     try {
-      expect(Date.now() - started).toBeLessThan(2000);
       expect(existsSync(path.join(server.dbPath, 'instance'))).toBe(true);
       expect(server.output()).toContain(`Database path:`);
       expect(server.output()).toContain(`http://127.0.0.1:${server.port}`);
