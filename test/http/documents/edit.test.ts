@@ -173,8 +173,8 @@ describe('with the feature on', () => {
   describe('cancelation', () => {
     it('stops a running edition at once, changing nothing', async () => {
       const uid = await indexWith(Array.from({ length: 100 }, (_, id) => ({ id, n: 0 })));
-      // Tens of milliseconds of work per document: the whole edition would take seconds.
-      const fn = 'let s = 0; for i in 0..150000 { s += i; } doc.n = s;';
+      // Hundreds of milliseconds of work per document: the whole edition would take many seconds.
+      const fn = 'let s = 0; for i in 0..900000 { s += i; } doc.n = s;';
       const enqueued = await send('POST', `/indexes/${uid}/documents/edit`, { function: fn });
       const taskUid = enqueued.body!.taskUid as number;
       for (let status = ''; status !== 'processing'; status = (await send('GET', `/tasks/${taskUid}`)).body!.status) {
@@ -184,7 +184,8 @@ describe('with the feature on', () => {
       await task((await send('POST', `/tasks/cancel?uids=${taskUid}`)).body!.taskUid as number);
       const done = await task(taskUid);
       expect(done.status).toBe('canceled');
-      expect(Date.now() - started).toBeLessThan(2000);
+      // Far below the edition's own duration, even on a loaded machine.
+      expect(Date.now() - started).toBeLessThan(5000);
       expect((await documents(uid)).every((d) => d.n === 0)).toBe(true);
     });
   });

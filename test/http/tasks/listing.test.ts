@@ -158,10 +158,8 @@ describe('many tasks', () => {
     await client.tasks.waitForTask(last, { timeout: 60_000 });
     failing.sort((a, b) => b - a);
 
-    const started = performance.now();
+    // How fast such pages are is measured in bench/http/tasks.bench.ts.
     const failed = await page('statuses=failed&limit=5');
-    // Generous: a filtered page over thousands of tasks takes milliseconds, not seconds.
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(failed.total).toBe(count / 10);
     expect(failed.results.map((t: { uid: number }) => t.uid)).toEqual(failing.slice(0, 5));
     expect(failed.next).toBe(failing[5]);
