@@ -172,9 +172,10 @@ describe('with the feature on', () => {
 
   describe('cancelation', () => {
     it('stops a running edition at once, changing nothing', async () => {
-      const uid = await indexWith(Array.from({ length: 100 }, (_, id) => ({ id, n: 0 })));
-      // Hundreds of milliseconds of work per document: the whole edition would take many seconds.
-      const fn = 'let s = 0; for i in 0..900000 { s += i; } doc.n = s;';
+      const uid = await indexWith(Array.from({ length: 300 }, (_, id) => ({ id, n: 0 })));
+      // Tens of milliseconds of work per document (under the operation limit): the whole edition
+      // would take many seconds.
+      const fn = 'let s = 0; for i in 0..150000 { s += i; } doc.n = s;';
       const enqueued = await send('POST', `/indexes/${uid}/documents/edit`, { function: fn });
       const taskUid = enqueued.body!.taskUid as number;
       for (let status = ''; status !== 'processing'; status = (await send('GET', `/tasks/${taskUid}`)).body!.status) {
