@@ -20,6 +20,9 @@ import { Scheduler } from './tasks/scheduler.js';
 import { WorkerPools } from './workers/pool.js';
 import { indexesOf } from './types/task.js';
 import { loadBuildInfo } from './version.js';
+import { webhookSender } from './webhooks/deliver.js';
+import { WebhookStore } from './webhooks/store.js';
+import { Network } from './network/network.js';
 
 function readConfig(): Config | null {
   try {
@@ -75,6 +78,7 @@ async function main(): Promise<void> {
   const referenced = queue.enqueuedContentFiles();
   updateFiles.sweep((uuid) => referenced.has(uuid));
   const workers = new WorkerPools(config.maxIndexingThreads);
+  const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
   const scheduler = new Scheduler({
     store,
     queue,
@@ -85,12 +89,14 @@ async function main(): Promise<void> {
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
+    onBatchCommitted: webhookSender(webhooks, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });
   const indexing = (): ReadonlySet<string> => {
     const running = queue.processing;
     if (running === null) return new Set();
     return new Set([...running.taskUids].flatMap((uid) => indexesOf(queue.get(uid)!.kind)));
   };
+  let mustRestart = false;
   const app = await buildApp({
     config,
     authenticator: new Authenticator(config.masterKey, keys),
@@ -105,7 +111,13 @@ async function main(): Promise<void> {
     indexEnvs,
     updateFiles,
     logs,
-    healthy: () => true,
+    webhooks,
+    network: new Network(store),
+    healthy: () => !mustRestart,
+    mustRestart: async () => {
+      mustRestart = true;
+      await scheduler.stop();
+    },
   });
   await app.listen({ host: config.host, port: config.port });
   scheduler.start();

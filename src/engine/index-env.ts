@@ -4,7 +4,7 @@
  * caches and deletes those environments and declares the databases inside them.
  * Only the scheduler writes to an index environment; searches read it.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 
@@ -105,6 +105,18 @@ export class IndexEnvs {
     this.open.delete(uuid);
     if (env !== undefined) await env.root.close();
     rmSync(this.folderOf(uuid), { recursive: true, force: true });
+  }
+
+  /**
+   * Replaces the environment's data file with `dataFile` (a compacted copy made by
+   * `root.backup`): closes the open environment first so no handle keeps writing to the old
+   * file, then the next `get` reopens it on the new one.
+   */
+  async replaceData(uuid: string, dataFile: string): Promise<void> {
+    const env = this.open.get(uuid);
+    this.open.delete(uuid);
+    if (env !== undefined) await env.root.close();
+    renameSync(dataFile, path.join(this.folderOf(uuid), 'data.mdb'));
   }
 
   async closeAll(): Promise<void> {

@@ -10,18 +10,25 @@ import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
 import { registerRoutes } from './route.js';
 import { batchRoutes } from './routes/batches.js';
+import { compactionRoutes } from './routes/compaction.js';
 import { documentRoutes } from './routes/documents.js';
 import { experimentalFeatureRoutes } from './routes/experimental-features.js';
+import { facetSearchRoutes } from './routes/facet-search.js';
 import { healthRoutes } from './routes/health.js';
 import { indexRoutes } from './routes/indexes.js';
 import { logRoutes } from './routes/logs.js';
+import { installRequestMetrics, metricsRoutes } from './routes/metrics.js';
+import { multiSearchRoutes } from './routes/multi-search.js';
+import { networkRoutes } from './routes/network.js';
 import { keyRoutes } from './routes/keys.js';
 import { settingsRoutes } from './routes/settings.js';
 import { searchRoutes } from './routes/search.js';
 import { statsRoutes } from './routes/stats.js';
 import { swapIndexesRoutes } from './routes/swap-indexes.js';
+import { taskDocumentRoutes } from './routes/task-documents.js';
 import { taskRoutes } from './routes/tasks.js';
 import { versionRoutes } from './routes/version.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
 
@@ -58,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     encodings: ['gzip', 'deflate', 'br'],
   });
 
+  installRequestMetrics(app, deps);
   const paths = registerRoutes(app, deps, [
     ...healthRoutes,
     ...versionRoutes,
@@ -70,8 +78,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...keyRoutes,
     ...documentRoutes,
     ...searchRoutes,
+    ...multiSearchRoutes,
+    ...facetSearchRoutes,
     ...settingsRoutes,
     ...logRoutes,
+    ...webhookRoutes,
+    ...networkRoutes,
+    ...taskDocumentRoutes,
+    ...compactionRoutes,
+    ...metricsRoutes,
   ]);
   installErrorHandlers(app, paths);
   return app;

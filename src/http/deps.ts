@@ -9,12 +9,14 @@ import type { ExperimentalFeatures } from '../features/experimental-features.js'
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { LogHub } from '../logs/log-hub.js';
+import type { Network } from '../network/network.js';
 import type { StatsService } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import type { TaskQueue } from '../tasks/queue.js';
 import type { Task } from '../types/task.js';
 import type { BuildInfo } from '../version.js';
+import type { WebhookStore } from '../webhooks/store.js';
 
 export interface AppDeps {
   config: Config;
@@ -31,6 +33,13 @@ export interface AppDeps {
   indexEnvs: IndexEnvs;
   updateFiles: UpdateFiles;
   logs: LogHub;
+  webhooks: WebhookStore;
+  network: Network;
   /** Health of the process: `false` once a fatal storage error requires a restart. */
   healthy: () => boolean;
+  /**
+   * Stops every writer (the scheduler after its current batch, new registrations) and turns the
+   * process unhealthy until restart: used before the task store's file is replaced under it.
+   */
+  mustRestart: () => Promise<void>;
 }

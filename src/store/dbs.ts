@@ -21,4 +21,8 @@ export const INSTANCE_DBS = {
 export const MAIN_KEYS = {
   version: 'version',
   experimentalFeatures: 'experimental-features',
+  /** uuid → webhook defined through `/webhooks` (the CLI one is never stored) */
+  webhooks: 'webhooks',
+  /** the `/network` topology object */
+  network: 'network',
 } as const;

@@ -20,6 +20,7 @@ export const STEPS = {
   deleteIndex: ['deleting the index'],
   swap: ['ensuring correctness of the swap', 'swapping the indexes'],
   taskCancelation: ['retrieving tasks', 'updating tasks'],
+  indexCompaction: ['retrieve the index', 'create temporary file', 'copy and compact the index'],
   taskDeletion: ['deleting tasks date time', 'deleting tasks metadata', 'deleting tasks', 'deleting batches'],
 } as const;
 

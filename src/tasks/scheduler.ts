@@ -23,6 +23,7 @@ import { finishBatch, openBatch } from './batch-record.js';
 import { nowNs } from './dates.js';
 import { Progress } from './progress.js';
 import type { BatchProcessor, ProcessContext, ProcessOutcome } from './process/context.js';
+import { processIndexCompaction } from './process/compaction.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
 import { failed } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
@@ -41,6 +42,8 @@ export interface SchedulerDeps {
   maxBatchedTasks?: number | null;
   maxBatchBytes?: number;
   log?: (message: string, err?: unknown) => void;
+  /** Told of every batch's finished tasks once they are stored (webhook delivery). */
+  onBatchCommitted?: (tasks: readonly Task[]) => void;
 }
 
 const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
@@ -56,6 +59,7 @@ const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
   documentEdition: processDocumentEdition,
   settings: processSettings,
   clearAndSettings: processSettings,
+  indexCompaction: processIndexCompaction,
 };
 
 class BatchAborted extends Error {}
@@ -165,6 +169,7 @@ export class Scheduler {
         outcome.commit?.();
         queue.commitBatch(done.batch, done.tasks, progress);
       });
+      this.deps.onBatchCommitted?.(done.tasks);
       for (const task of done.tasks) {
         if (task.kind.name === 'documentAdditionOrUpdate') this.deps.updateFiles.delete(task.kind.contentFile);
       }

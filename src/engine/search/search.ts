@@ -11,13 +11,14 @@
  * of the universe, ordered by sort steps only, score 1.
  */
 import type { IndexSettings } from '../../types/settings.js';
-import { difference, intersect, type DocSet } from '../docset.js';
+import { difference, fromUnsorted, intersect, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
 import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
 import { matchLegacy } from '../filter/filterable.js';
 import type { IndexEnv } from '../index-env.js';
 import { dictionaryOf } from './dictionary.js';
+import { matchingWords, type MatchTerm } from './format.js';
 import { fieldBit, MASK_BITS } from './postings.js';
 import { parseQuery } from './query.js';
 import { bucketSort, rankingSteps, scoreOf, type MatchingStrategy, type StepDetail } from './ranking.js';
@@ -51,6 +52,10 @@ export interface SearchOutcome {
   readonly hits: SearchHit[];
   /** documents matching query and filters (minus those dropped by the threshold) */
   readonly totalHits: number;
+  /** every matching document, not only the ranked page: what facets are counted over */
+  readonly candidates: DocSet;
+  /** what the query matches in field text, for highlighting and cropping (format.ts) */
+  readonly matchingWords: MatchTerm[];
 }
 
 /** Whether a field path is selected by an attribute list entry (exact, nested, or `prefix*`). */
@@ -133,9 +138,9 @@ function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy,
  * (numbers, normalised strings, any array element) was held by a better-ranked hit; documents
  * without the attribute are always kept.
  */
-function distinctFilter(env: IndexEnv, attribute: string): { accept: (docid: number) => boolean; rejected: () => number } {
+function distinctFilter(env: IndexEnv, attribute: string): { accept: (docid: number) => boolean; rejected: () => number[] } {
   const seen = new Set<string>();
-  let rejected = 0;
+  const rejected: number[] = [];
   const match = (field: string) => matchLegacy(attribute, field);
   return {
     accept(docid) {
@@ -146,7 +151,7 @@ function distinctFilter(env: IndexEnv, attribute: string): { accept: (docid: num
         if (field === attribute && (kind === FacetKind.number || kind === FacetKind.string)) values.push(`${kind}:${String(value)}`);
       });
       if (values.some((value) => seen.has(value))) {
-        rejected++;
+        rejected.push(docid);
         return false;
       }
       for (const value of values) seen.add(value);
@@ -187,11 +192,12 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
     distinct?.accept,
   );
   let hits = ranked.map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
-  let totalHits = candidates.length - (distinct?.rejected() ?? 0);
+  let dropped = distinct?.rejected() ?? [];
   if (threshold !== null) {
     const kept = hits.filter((hit) => hit.score >= threshold);
-    totalHits -= hits.length - kept.length;
+    dropped = dropped.concat(hits.filter((hit) => hit.score < threshold).map((hit) => hit.docid));
     hits = kept.slice(0, request.need);
   }
-  return { hits, totalHits };
+  const matching = dropped.length === 0 ? candidates : difference(candidates, fromUnsorted(dropped));
+  return { hits, totalHits: matching.length, candidates: matching, matchingWords: matchingWords(terms) };
 }

@@ -43,6 +43,9 @@ export interface Derivation {
   readonly typo: number;
   readonly exact: boolean;
   readonly posting: Posting;
+  /** the normalised token sequence it matches (one word, or consecutive words), for highlighting;
+   * absent for the prefix derivations, which the formatter matches by the term's word itself */
+  readonly words?: readonly string[];
 }
 
 export interface ResolvedTerm {
@@ -158,7 +161,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     const wordTypos = new Map<number, number>();
     let range: [number, number] | null = null;
     const exact = restrict(wordPosting(env, term.word), options.allowedMask);
-    if (exact.docids.length > 0) derivations.push({ typo: 0, exact: true, posting: exact });
+    if (exact.docids.length > 0) derivations.push({ typo: 0, exact: true, posting: exact, words: [term.word] });
     if (term.prefix && prefixSearch) {
       const [from, to] = prefixRange(words, term.word);
       if ([...term.word].length <= PREFIX_MAX_CHARS) {
@@ -176,15 +179,15 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     for (const [w, typo] of typoWords.get(index) ?? []) {
       const posting = restrict(wordPosting(env, words[w]!), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
       if (posting.docids.length === 0) continue;
-      derivations.push({ typo, exact: false, posting });
+      derivations.push({ typo, exact: false, posting, words: [words[w]!] });
       wordTypos.set(posting.id, typo);
     }
     for (const value of synonyms.get(term.word) ?? []) {
       const posting = value.length === 1 ? restrict(wordPosting(env, value[0]!), options.allowedMask) : phrasePosting(value, options);
-      if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting });
+      if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting, words: value });
     }
     const split = splitPosting(term.word, options);
-    if (split !== null) derivations.push({ typo: 1, exact: false, posting: split });
+    if (split !== null) derivations.push({ typo: 1, exact: false, ...split });
     for (const ngram of ngrams.get(index) ?? []) {
       derivations.push(ngram);
       wordTypos.set(ngram.posting.id, ngram.typo);
@@ -306,7 +309,7 @@ function ngramDerivations(terms: readonly QueryTerm[], options: ResolveOptions):
       const concat = group.map((t) => (t as WordTerm).word).join('');
       const posting = restrict(wordPosting(options.env, concat), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
       if (posting.docids.length === 0) continue;
-      for (let t = first; t < first + n; t++) out.set(t, [...(out.get(t) ?? []), { typo: 1, exact: false, posting }]);
+      for (let t = first; t < first + n; t++) out.set(t, [...(out.get(t) ?? []), { typo: 1, exact: false, posting, words: [concat] }]);
     }
   }
   return out;
@@ -319,7 +322,7 @@ const MAX_SPLIT_CHECK = 1000;
  * The split-word derivation (`sunflower` → `sun flower`, 1 typo): the two-part split whose words
  * share the most documents, matched as a phrase; null when no split of indexed words exists.
  */
-function splitPosting(word: string, options: ResolveOptions): Posting | null {
+function splitPosting(word: string, options: ResolveOptions): { posting: Posting; words: string[] } | null {
   const { words } = options.dictionary;
   const chars = [...word];
   const known = (part: string) => {
@@ -340,7 +343,7 @@ function splitPosting(word: string, options: ResolveOptions): Posting | null {
   }
   if (best === null || bestCount > MAX_SPLIT_CHECK) return null;
   const posting = phrasePosting(best, options);
-  return posting.docids.length === 0 ? null : posting;
+  return posting.docids.length === 0 ? null : { posting, words: best };
 }
 
 /** The places (field << 16 | position) of the listed word ids in a forward record. */

@@ -7,9 +7,8 @@
  * `vector`, `hybrid`), the index, then what needs the index (embedder, filter syntax and
  * experimental gates, sort syntax and sortability, attributesToSearchOn, filter attributes);
  * errors raised inside the index carry the ``Index `uid`: `` prefix.
- * Parameters that are validated and accepted but not applied yet: highlighting and cropping
- * (`attributesToHighlight`, `attributesToCrop`, `cropLength`, `cropMarker`, `highlight*Tag`,
- * `showMatchesPosition`), `facets`, `locales`, `retrieveVectors`, semantic search
+ * Highlighting, cropping and match positions are computed per page by engine/search/format.ts.
+ * Parameters that are validated and accepted but not applied yet: `locales`, `retrieveVectors`, semantic search
  * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
  */
 import { randomBytes } from 'node:crypto';
@@ -22,21 +21,35 @@ import { evaluateFilter } from '../../engine/filter/evaluate.js';
 import { filterablePatterns, isFilterable, matchingRule } from '../../engine/filter/filterable.js';
 import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
 import { parseFilter, type FilterAst } from '../../engine/filter-parser/index.js';
+import { checkFacets, computeFacets } from '../../engine/facets/distribution.js';
 import { assertSortable, parseSortCriterion, type SortCriterion } from '../../engine/facets/sort.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { rankOf, type MatchingStrategy, type StepDetail } from '../../engine/search/ranking.js';
-import { executeSearch, type SearchHit } from '../../engine/search/search.js';
+import { formatHits } from '../../engine/search/format.js';
+import { executeSearch, type SearchHit, type SearchOutcome } from '../../engine/search/search.js';
 import { LOCALES } from '../../settings/locales.js';
 import { validateIndexUid } from '../../types/index-uid.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';
-import { defineRoute, type RouteContext } from '../route.js';
-import { compileBody, compileQuery, parseBoolean, parseEnum, parsePositiveInteger, parseString, QueryValueError, type ValueParser } from '../validation/index.js';
+import { defineRoute } from '../route.js';
+import type { Caller } from '../../auth/caller.js';
+import {
+  compileBody,
+  compileQuery,
+  parseBoolean,
+  parseEnum,
+  parsePositiveInteger,
+  parseString,
+  QueryValueError,
+  type FieldCodes,
+  type FieldValidator,
+  type ValueParser,
+} from '../validation/index.js';
 import { indexNotFound } from './indexes.js';
 
 /** A search request after validation, POST and GET alike. */
-interface SearchQuery {
+export interface SearchQuery {
   q?: string | null;
   offset?: number;
   limit?: number;
@@ -77,94 +90,97 @@ const stringList = { type: ['array', 'null'], items: { type: 'string' } };
 const count = { type: 'integer', minimum: 0 };
 const optionalCount = { type: ['integer', 'null'], minimum: 0 };
 
-const parseBody = compileBody<SearchQuery>(
-  {
-    type: 'object',
-    properties: {
-      q: { type: ['string', 'null'] },
-      vector: { type: ['array', 'null'], items: { type: 'number' } },
-      offset: count,
-      limit: count,
-      page: optionalCount,
-      hitsPerPage: optionalCount,
-      attributesToRetrieve: stringList,
-      retrieveVectors: { type: 'boolean' },
-      attributesToCrop: stringList,
-      cropLength: count,
-      attributesToHighlight: stringList,
-      showMatchesPosition: { type: 'boolean' },
-      showRankingScore: { type: 'boolean' },
-      showRankingScoreDetails: { type: 'boolean' },
-      showPerformanceDetails: { type: 'boolean' },
-      filter: {},
-      sort: stringList,
-      distinct: { type: ['string', 'null'] },
-      facets: stringList,
-      highlightPreTag: { type: 'string' },
-      highlightPostTag: { type: 'string' },
-      cropMarker: { type: 'string' },
-      matchingStrategy: { enum: [...STRATEGIES] },
-      attributesToSearchOn: stringList,
-      hybrid: {
-        type: ['object', 'null'],
-        properties: { embedder: { type: 'string' }, semanticRatio: { type: 'number' } },
-        required: ['embedder'],
-        additionalProperties: false,
-      },
-      rankingScoreThreshold: { type: ['number', 'null'] },
-      locales: { type: ['array', 'null'], items: { enum: [...LOCALES] } },
-      media: {},
-      personalize: {
-        type: ['object', 'null'],
-        properties: { userContext: { type: 'string' } },
-        required: ['userContext'],
-        additionalProperties: false,
-      },
-      useNetwork: { type: ['boolean', 'null'] },
-    },
+/** The POST body's fields, shared with each query of `POST /multi-search`. */
+export const SEARCH_QUERY_PROPERTIES = {
+  q: { type: ['string', 'null'] },
+  vector: { type: ['array', 'null'], items: { type: 'number' } },
+  offset: count,
+  limit: count,
+  page: optionalCount,
+  hitsPerPage: optionalCount,
+  attributesToRetrieve: stringList,
+  retrieveVectors: { type: 'boolean' },
+  attributesToCrop: stringList,
+  cropLength: count,
+  attributesToHighlight: stringList,
+  showMatchesPosition: { type: 'boolean' },
+  showRankingScore: { type: 'boolean' },
+  showRankingScoreDetails: { type: 'boolean' },
+  showPerformanceDetails: { type: 'boolean' },
+  filter: {},
+  sort: stringList,
+  distinct: { type: ['string', 'null'] },
+  facets: stringList,
+  highlightPreTag: { type: 'string' },
+  highlightPostTag: { type: 'string' },
+  cropMarker: { type: 'string' },
+  matchingStrategy: { enum: [...STRATEGIES] },
+  attributesToSearchOn: stringList,
+  hybrid: {
+    type: ['object', 'null'],
+    properties: { embedder: { type: 'string' }, semanticRatio: { type: 'number' } },
+    required: ['embedder'],
     additionalProperties: false,
   },
-  {
-    '.q': 'invalid_search_q',
-    '.vector': 'invalid_search_vector',
-    '.offset': 'invalid_search_offset',
-    '.limit': 'invalid_search_limit',
-    '.page': 'invalid_search_page',
-    '.hitsPerPage': 'invalid_search_hits_per_page',
-    '.attributesToRetrieve': 'invalid_search_attributes_to_retrieve',
-    '.retrieveVectors': 'invalid_search_retrieve_vectors',
-    '.attributesToCrop': 'invalid_search_attributes_to_crop',
-    '.cropLength': 'invalid_search_crop_length',
-    '.attributesToHighlight': 'invalid_search_attributes_to_highlight',
-    '.showMatchesPosition': 'invalid_search_show_matches_position',
-    '.showRankingScore': 'invalid_search_show_ranking_score',
-    '.showRankingScoreDetails': 'invalid_search_show_ranking_score_details',
-    '.showPerformanceDetails': 'invalid_search_show_performance_details',
-    '.filter': 'invalid_search_filter',
-    '.sort': 'invalid_search_sort',
-    '.distinct': 'invalid_search_distinct',
-    '.facets': 'invalid_search_facets',
-    '.highlightPreTag': 'invalid_search_highlight_pre_tag',
-    '.highlightPostTag': 'invalid_search_highlight_post_tag',
-    '.cropMarker': 'invalid_search_crop_marker',
-    '.matchingStrategy': 'invalid_search_matching_strategy',
-    '.attributesToSearchOn': 'invalid_search_attributes_to_search_on',
-    '.hybrid': 'invalid_search_hybrid_query',
-    '.hybrid.embedder': 'invalid_search_embedder',
-    '.hybrid.semanticRatio': 'invalid_search_semantic_ratio',
-    '.rankingScoreThreshold': 'invalid_search_ranking_score_threshold',
-    '.locales': 'invalid_search_locales',
-    '.media': 'invalid_search_media',
-    '.personalize': 'invalid_search_personalize',
-    '.personalize.userContext': 'invalid_search_personalize_user_context',
-    '.useNetwork': 'invalid_search_use_network',
+  rankingScoreThreshold: { type: ['number', 'null'] },
+  locales: { type: ['array', 'null'], items: { enum: [...LOCALES] } },
+  media: {},
+  personalize: {
+    type: ['object', 'null'],
+    properties: { userContext: { type: 'string' } },
+    required: ['userContext'],
+    additionalProperties: false,
   },
-  {
-    validators: {
-      '.rankingScoreThreshold': (value) => (value === null || ((value as number) >= 0 && (value as number) <= 1) ? undefined : THRESHOLD_REASON),
-      '.hybrid.semanticRatio': (value) => ((value as number) >= 0 && (value as number) <= 1 ? undefined : RATIO_REASON),
-    },
-  },
+  useNetwork: { type: ['boolean', 'null'] },
+};
+
+/** Error code per body field (relative locations, `.q`), shared with multi-search. */
+export const SEARCH_QUERY_CODES = {
+  '.q': 'invalid_search_q',
+  '.vector': 'invalid_search_vector',
+  '.offset': 'invalid_search_offset',
+  '.limit': 'invalid_search_limit',
+  '.page': 'invalid_search_page',
+  '.hitsPerPage': 'invalid_search_hits_per_page',
+  '.attributesToRetrieve': 'invalid_search_attributes_to_retrieve',
+  '.retrieveVectors': 'invalid_search_retrieve_vectors',
+  '.attributesToCrop': 'invalid_search_attributes_to_crop',
+  '.cropLength': 'invalid_search_crop_length',
+  '.attributesToHighlight': 'invalid_search_attributes_to_highlight',
+  '.showMatchesPosition': 'invalid_search_show_matches_position',
+  '.showRankingScore': 'invalid_search_show_ranking_score',
+  '.showRankingScoreDetails': 'invalid_search_show_ranking_score_details',
+  '.showPerformanceDetails': 'invalid_search_show_performance_details',
+  '.filter': 'invalid_search_filter',
+  '.sort': 'invalid_search_sort',
+  '.distinct': 'invalid_search_distinct',
+  '.facets': 'invalid_search_facets',
+  '.highlightPreTag': 'invalid_search_highlight_pre_tag',
+  '.highlightPostTag': 'invalid_search_highlight_post_tag',
+  '.cropMarker': 'invalid_search_crop_marker',
+  '.matchingStrategy': 'invalid_search_matching_strategy',
+  '.attributesToSearchOn': 'invalid_search_attributes_to_search_on',
+  '.hybrid': 'invalid_search_hybrid_query',
+  '.hybrid.embedder': 'invalid_search_embedder',
+  '.hybrid.semanticRatio': 'invalid_search_semantic_ratio',
+  '.rankingScoreThreshold': 'invalid_search_ranking_score_threshold',
+  '.locales': 'invalid_search_locales',
+  '.media': 'invalid_search_media',
+  '.personalize': 'invalid_search_personalize',
+  '.personalize.userContext': 'invalid_search_personalize_user_context',
+  '.useNetwork': 'invalid_search_use_network',
+} as const satisfies FieldCodes;
+
+/** Value checks per body field (relative locations), shared with multi-search. */
+export const SEARCH_QUERY_VALIDATORS: Readonly<Record<string, FieldValidator>> = {
+  '.rankingScoreThreshold': (value) => (value === null || ((value as number) >= 0 && (value as number) <= 1) ? undefined : THRESHOLD_REASON),
+  '.hybrid.semanticRatio': (value) => ((value as number) >= 0 && (value as number) <= 1 ? undefined : RATIO_REASON),
+};
+
+const parseBody = compileBody<SearchQuery>(
+  { type: 'object', properties: SEARCH_QUERY_PROPERTIES, additionalProperties: false },
+  SEARCH_QUERY_CODES,
+  { validators: SEARCH_QUERY_VALIDATORS },
 );
 
 /** GET lists: split on `,`, empty items dropped, no trimming. */
@@ -279,12 +295,12 @@ function checkSearchKind(query: SearchQuery): void {
   if ((media || vector) && !hybrid) throw new ApiError('missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` or `media` are present.');
 }
 
-function inIndex(uid: string, err: unknown): unknown {
+export function inIndex(uid: string, err: unknown): unknown {
   return err instanceof ApiError ? new ApiError(err.code as ErrorCode, `Index \`${uid}\`: ${err.message}`) : err;
 }
 
 /** `attributesToSearchOn` must name searchable attributes when the setting is a list. */
-function checkSearchOn(uid: string, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
+export function checkSearchOn(uid: string, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
   const searchable = settings.searchableAttributes;
   if (attributes === null || attributes === undefined || searchable.includes('*')) return;
   for (const attribute of attributes) {
@@ -334,8 +350,8 @@ function checkDistinct(uid: string, settings: IndexSettings, attribute: string):
   throw new ApiError('invalid_search_distinct', message);
 }
 
-/** UUID v7: 48-bit millisecond timestamp, version 7, variant 10, random bits. */
-function uuidV7(): string {
+/** UUID v7 (a response's `requestUid`): 48-bit millisecond timestamp, version 7, variant 10, random bits. */
+export function uuidV7(): string {
   const bytes = randomBytes(16);
   const now = Date.now();
   bytes.writeUIntBE(now, 0, 6);
@@ -429,10 +445,40 @@ function hitFields(settings: IndexSettings, attributesToRetrieve: readonly strin
   };
 }
 
-function runSearch(deps: AppDeps, ctx: RouteContext<unknown, unknown>, query: SearchQuery) {
-  const started = performance.now();
+/** The window of ranked hits a query asks for: offset/limit, or page/hitsPerPage (search.md §4). */
+function windowOf(query: SearchQuery) {
+  const pageMode = (query.page !== undefined && query.page !== null) || (query.hitsPerPage !== undefined && query.hitsPerPage !== null);
+  const hitsPerPage = query.hitsPerPage ?? 20;
+  const page = query.page ?? 1;
+  const offset = pageMode ? Math.max(page - 1, 0) * hitsPerPage : (query.offset ?? 0);
+  const limit = pageMode ? (page === 0 ? 0 : hitsPerPage) : (query.limit ?? 20);
+  return { pageMode, hitsPerPage, page, offset, limit };
+}
+
+/** One index's ranked hits before display: the part single search and multi-search share. */
+export interface IndexSearch {
+  /** the snapshot searched: facets are read from it */
+  readonly env: IndexEnv;
+  readonly settings: IndexSettings;
+  readonly outcome: SearchOutcome;
+  /** A hit as responses show it: displayed ∩ retrieved fields, plus the ranking score and details when asked. */
+  readonly view: (hit: SearchHit) => Record<string, unknown>;
+}
+
+/**
+ * Checks `query` against index `uid` (search kind, then everything that needs the index) and
+ * ranks its hits. `window.offset + window.limit` (capped by `maxTotalHits`) hits are ranked;
+ * `window.exhaustive` makes counts exact, as page mode needs.
+ */
+export function searchIndex(
+  deps: AppDeps,
+  caller: Caller,
+  uid: string,
+  query: SearchQuery,
+  window: { offset: number; limit: number; exhaustive: boolean },
+): IndexSearch {
   checkSearchKind(query);
-  const uid = validateIndexUid(ctx.params.indexUid!);
+  validateIndexUid(uid);
   const record = deps.indexes.get(uid);
   if (record === undefined) throw indexNotFound(uid);
   const env: IndexEnv = deps.indexEnvs.get(record.uuid);
@@ -442,7 +488,7 @@ function runSearch(deps: AppDeps, ctx: RouteContext<unknown, unknown>, query: Se
   }
 
   const asts: FilterAst[] = [];
-  for (const filter of [query.filter, ctx.caller.searchFilter(uid)]) {
+  for (const filter of [query.filter, caller.searchFilter(uid)]) {
     const ast = parseFilter(filter, { code: 'invalid_search_filter' });
     if (ast === null) continue;
     assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
@@ -452,6 +498,7 @@ function runSearch(deps: AppDeps, ctx: RouteContext<unknown, unknown>, query: Se
   const sort = checkSort(uid, settings, query.sort ?? []);
   checkSearchOn(uid, settings, query.attributesToSearchOn);
   const distinct = query.distinct === undefined || query.distinct === null ? settings.distinctAttribute : checkDistinct(uid, settings, query.distinct);
+  checkFacets(settings, query.facets ?? []);
   let filters: DocSet[];
   try {
     filters = asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter' }));
@@ -459,33 +506,74 @@ function runSearch(deps: AppDeps, ctx: RouteContext<unknown, unknown>, query: Se
     throw inIndex(uid, err);
   }
 
-  const pageMode = (query.page !== undefined && query.page !== null) || (query.hitsPerPage !== undefined && query.hitsPerPage !== null);
-  const hitsPerPage = query.hitsPerPage ?? 20;
-  const page = query.page ?? 1;
-  const offset = pageMode ? Math.max(page - 1, 0) * hitsPerPage : (query.offset ?? 0);
-  const limit = pageMode ? (page === 0 ? 0 : hitsPerPage) : (query.limit ?? 20);
-  const maxTotalHits = settings.pagination.maxTotalHits;
-  const need = Math.min(offset + limit, maxTotalHits);
-
   const outcome = executeSearch(env, settings, {
     q: query.q ?? '',
-    need,
+    need: Math.min(window.offset + window.limit, settings.pagination.maxTotalHits),
     matchingStrategy: query.matchingStrategy ?? 'last',
     attributesToSearchOn: query.attributesToSearchOn ?? null,
     filters,
     sort,
     rankingScoreThreshold: query.rankingScoreThreshold ?? null,
     distinct,
-    exhaustive: pageMode,
+    exhaustive: window.exhaustive,
   });
   const store = new DocumentStore(env);
   const fields = hitFields(settings, query.attributesToRetrieve);
-  const hits = outcome.hits.slice(offset).map((hit: SearchHit) => {
-    const view: Record<string, unknown> = fields(store.byDocid(hit.docid) ?? {});
-    if (query.showRankingScore === true) view._rankingScore = hit.score;
-    if (query.showRankingScoreDetails === true) view._rankingScoreDetails = detailsView(settings, hit.details);
-    return view;
+  const view = (hit: SearchHit) => {
+    const shown: Record<string, unknown> = fields(store.byDocid(hit.docid) ?? {});
+    if (query.showRankingScore === true) shown._rankingScore = hit.score;
+    if (query.showRankingScoreDetails === true) shown._rankingScoreDetails = detailsView(settings, hit.details);
+    return shown;
+  };
+  return { env, settings, outcome, view };
+}
+
+/**
+ * `views` (one per hit of a page) with `_formatted` and `_matchesPosition` added when asked
+ * (search.md §8.2–§8.6), placed after the document fields and before the ranking fields; the
+ * whole page is formatted with one tokenizer call.
+ */
+export function withFormatting(search: IndexSearch, query: SearchQuery, hits: readonly SearchHit[], views: Record<string, unknown>[]): Record<string, unknown>[] {
+  const highlight = query.attributesToHighlight ?? null;
+  const crop = query.attributesToCrop ?? null;
+  if ((highlight === null || highlight.length === 0) && (crop === null || crop.length === 0) && query.showMatchesPosition !== true) return views;
+  const store = new DocumentStore(search.env);
+  const formatted = formatHits(
+    hits.map((hit) => projectDocument(store.byDocid(hit.docid) ?? {}, null)),
+    search.outcome.matchingWords,
+    {
+      fields: store.fieldIds(),
+      displayed: search.settings.displayedAttributes,
+      retrieve: query.attributesToRetrieve ?? null,
+      attributesToHighlight: highlight,
+      attributesToCrop: crop,
+      cropLength: query.cropLength ?? 10,
+      cropMarker: query.cropMarker ?? '…',
+      highlightPreTag: query.highlightPreTag ?? '<em>',
+      highlightPostTag: query.highlightPostTag ?? '</em>',
+      showMatchesPosition: query.showMatchesPosition === true,
+    },
+  );
+  return views.map((view, i) => {
+    const { _rankingScore, _rankingScoreDetails, ...fields } = view;
+    const out: Record<string, unknown> = fields;
+    const { formatted: f, matchesPosition } = formatted[i]!;
+    if (f !== undefined) out._formatted = f;
+    if (matchesPosition !== undefined) out._matchesPosition = matchesPosition;
+    if (_rankingScore !== undefined) out._rankingScore = _rankingScore;
+    if (_rankingScoreDetails !== undefined) out._rankingScoreDetails = _rankingScoreDetails;
+    return out;
   });
+}
+
+/** A single search's response on index `uid` (search.md §5); multi-search answers one per query. */
+export function runSearch(deps: AppDeps, caller: Caller, uid: string, query: SearchQuery, requestUid: string = uuidV7()): Record<string, unknown> {
+  const started = performance.now();
+  const { pageMode, hitsPerPage, page, offset, limit } = windowOf(query);
+  const search = searchIndex(deps, caller, uid, query, { offset, limit, exhaustive: pageMode });
+  const { env, settings, outcome, view } = search;
+  const pageHits = outcome.hits.slice(offset);
+  const hits = withFormatting(search, query, pageHits, pageHits.map(view));
 
   const body: Record<string, unknown> = { hits, query: query.q ?? '', processingTimeMs: Math.round(performance.now() - started) };
   if (pageMode) {
@@ -498,7 +586,12 @@ function runSearch(deps: AppDeps, ctx: RouteContext<unknown, unknown>, query: Se
     body.offset = query.offset ?? 0;
     body.estimatedTotalHits = outcome.totalHits;
   }
-  body.requestUid = uuidV7();
+  if (query.facets !== undefined && query.facets !== null && query.facets.length > 0) {
+    const { distribution, stats } = computeFacets(env, settings, outcome.candidates, query.facets);
+    body.facetDistribution = distribution;
+    body.facetStats = stats;
+  }
+  body.requestUid = requestUid;
   return body;
 }
 
@@ -506,11 +599,11 @@ export const searchRoutes = [
   defineRoute({
     route: 'POST /indexes/:indexUid/search',
     body: parseBody,
-    handler: (ctx, deps) => runSearch(deps, ctx as RouteContext<unknown, unknown>, ctx.body),
+    handler: (ctx, deps) => runSearch(deps, ctx.caller, ctx.params.indexUid!, ctx.body),
   }),
   defineRoute({
     route: 'GET /indexes/:indexUid/search',
     query: parseQueryString,
-    handler: (ctx, deps) => runSearch(deps, ctx as RouteContext<unknown, unknown>, fromQueryString(ctx.query)),
+    handler: (ctx, deps) => runSearch(deps, ctx.caller, ctx.params.indexUid!, fromQueryString(ctx.query)),
   }),
 ];

@@ -1,0 +1,172 @@
+/**
+ * Facet value search (search.md §11, Meilisearch `SearchForFacetValues`): the string values of
+ * one facet held by the candidates of a search, optionally those a `facetQuery` matches as a
+ * prefix with typos. Reads the field's string facet keys in order (store.ts), never documents,
+ * except one per hit for the value's original spelling.
+ * Pure reads on a snapshot; callers: the facet-search route.
+ */
+import { ApiError } from '../../errors/api-error.js';
+import type { FilterableEntry, IndexSettings } from '../../types/settings.js';
+import { intersect, type DocSet } from '../docset.js';
+import { DocumentStore } from '../documents/store.js';
+import { featuresOf, matchingRule } from '../filter/filterable.js';
+import type { IndexEnv } from '../index-env.js';
+import { facetOrder, originalSpelling } from './distribution.js';
+import { FacetKind } from './extract.js';
+import { FacetReader } from './store.js';
+
+export interface FacetHit {
+  value: string;
+  count: number;
+}
+
+/** The patterns of the rules enabling facet search, sorted and deduplicated. */
+function facetSearchablePatterns(rules: readonly FilterableEntry[]): string[] {
+  const patterns = new Set<string>();
+  for (const rule of rules) {
+    if (!featuresOf(rule).facetSearch) continue;
+    if (typeof rule === 'string') patterns.add(rule);
+    else for (const pattern of rule.attributePatterns) patterns.add(pattern);
+  }
+  return [...patterns].sort();
+}
+
+/** `facetName` must be matched first by a rule enabling facet search; Meilisearch's messages otherwise. */
+export function checkFacetSearchable(settings: IndexSettings, facetName: string): void {
+  const rule = matchingRule(facetName, settings.filterableAttributes);
+  if (rule !== null && rule.features.facetSearch) return;
+  let message = `Attribute \`${facetName}\` is not facet-searchable. `;
+  if (rule !== null) {
+    const n = rule.index;
+    message +=
+      `Note: this attribute matches rule #${n} in filterableAttributes, but this rule does not enable facetSearch.\n` +
+      `Hint: enable facetSearch in rule #${n} by adding \`"facetSearch": true\` to the rule.\n` +
+      `Hint: prepend another rule matching ${facetName} with facetSearch: true before rule #${n}`;
+  } else {
+    const patterns = facetSearchablePatterns(settings.filterableAttributes);
+    message +=
+      (patterns.length === 0
+        ? 'This index does not have configured facet-searchable attributes.'
+        : `Available facet-searchable attributes patterns are: \`${patterns.join(', ')}\`.`) +
+      ' To make it facet-searchable add it to the `filterableAttributes` index settings.';
+  }
+  throw new ApiError('invalid_facet_search_facet_name', message);
+}
+
+/** The tokenizer's lossy normalisation: lowercase, compatibility decomposition, accents dropped. */
+function lossy(text: string): string {
+  return text.trim().normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/**
+ * Smallest edit distance (insertions, deletions, substitutions, adjacent transpositions) between
+ * `query` and any prefix of `value`, or `max + 1` once it must exceed `max`: what Meilisearch's
+ * prefix Levenshtein automaton accepts.
+ */
+function prefixDistance(query: readonly string[], value: readonly string[], max: number): number {
+  const m = query.length;
+  let before: number[] = [];
+  let previous = Array.from({ length: m + 1 }, (_, i) => i);
+  let best = previous[m]!;
+  let previousMin = 0;
+  for (let j = 1; j <= value.length; j++) {
+    const row = [j];
+    let rowMin = j;
+    for (let i = 1; i <= m; i++) {
+      const cost = query[i - 1] === value[j - 1] ? 0 : 1;
+      let d = Math.min(previous[i]! + 1, row[i - 1]! + 1, previous[i - 1]! + cost);
+      if (i > 1 && j > 1 && query[i - 1] === value[j - 2] && query[i - 2] === value[j - 1]) d = Math.min(d, before[i - 2]! + 1);
+      row.push(d);
+      rowMin = Math.min(rowMin, d);
+    }
+    best = Math.min(best, row[m]!);
+    // Later rows build on this one and the one before (transpositions): both above `max`, nothing better follows.
+    if (rowMin > max && previousMin > max) break;
+    previousMin = rowMin;
+    before = previous;
+    previous = row;
+  }
+  return best;
+}
+
+/** Typos the query may have (search.md §11): by its byte length. */
+function typoBudget(settings: IndexSettings, query: string): number {
+  const typo = settings.typoTolerance;
+  const bytes = Buffer.byteLength(query);
+  if (bytes < typo.minWordSizeForTypos.oneTypo) return 0;
+  return bytes < typo.minWordSizeForTypos.twoTypos ? 1 : 2;
+}
+
+/**
+ * Which lossy forms a `facetQuery` matches, Meilisearch's order of cases: a plain prefix when typos
+ * are off (index or attribute), only the exact form for a `disableOnWords` query, else a prefix
+ * with the typos the query's byte length allows.
+ */
+function queryMatcher(settings: IndexSettings, facetName: string, facetQuery: string): (form: string) => boolean {
+  const query = lossy(facetQuery);
+  const typo = settings.typoTolerance;
+  if (!typo.enabled || typo.disableOnAttributes.includes(facetName)) return (form) => form.startsWith(query);
+  if (typo.disableOnWords.includes(query)) return (form) => form === query;
+  const budget = typoBudget(settings, query);
+  if (budget === 0) return (form) => form.startsWith(query);
+  const chars = [...query];
+  return (form) => prefixDistance(chars, [...form], budget) <= budget;
+}
+
+/** Bytewise (UTF-8) string order, as Rust compares `String`s. */
+const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * Meilisearch's `ValuesCollection`: `alpha` keeps the first `max` hits in enumeration order;
+ * `count` keeps a bounded set where a new hit replaces the worst (lowest count, then value) when
+ * its count is at least as high, and ends sorted by count then value, both descending.
+ */
+function collector(max: number, byCount: boolean) {
+  const hits: FacetHit[] = [];
+  const worse = (a: FacetHit, b: FacetHit): number => a.count - b.count || byteOrder(a.value, b.value);
+  return {
+    /** false once no further hit can be kept (alpha only) */
+    insert(hit: FacetHit): boolean {
+      if (!byCount) {
+        if (hits.length < max) hits.push(hit);
+        return hits.length < max;
+      }
+      if (hits.length < max) {
+        hits.push(hit);
+      } else if (max > 0) {
+        const worst = hits.reduce((low, candidate, i) => (worse(candidate, hits[low]!) < 0 ? i : low), 0);
+        if (hits[worst]!.count <= hit.count) hits[worst] = hit;
+      }
+      return true;
+    },
+    result: (): FacetHit[] => (byCount ? hits.sort((a, b) => worse(b, a)) : hits),
+  };
+}
+
+/**
+ * The hits of a facet search over `candidates`, at most `maxValuesPerFacet`. Without a query the
+ * field's values are walked in normalised order; with one, in the order of their lossy forms
+ * (Meilisearch walks an FST of those), each lossy form standing for every value that folds to it.
+ */
+export function searchFacetValues(env: IndexEnv, settings: IndexSettings, candidates: DocSet, facetName: string, facetQuery: string | null): FacetHit[] {
+  const reader = new FacetReader(env);
+  const fid = reader.fieldId(facetName);
+  if (fid === undefined) return [];
+  const hits = collector(settings.faceting.maxValuesPerFacet, facetOrder(settings, facetName) === 'count');
+  let values: { value: string; docids: DocSet }[] = [...reader.values(fid, FacetKind.string)];
+  if (facetQuery !== null) {
+    const matches = queryMatcher(settings, facetName, facetQuery);
+    values = values
+      .map((entry) => ({ ...entry, form: lossy(entry.value) }))
+      .filter((entry) => matches(entry.form))
+      .sort((a, b) => byteOrder(a.form, b.form) || byteOrder(a.value, b.value));
+  }
+  const store = new DocumentStore(env);
+  for (const { value, docids } of values) {
+    const held = intersect(docids, candidates);
+    if (held.length === 0) continue;
+    // Meilisearch shows the spelling of the value's first document, candidate or not.
+    if (!hits.insert({ value: originalSpelling(store, docids[0]!, facetName, value), count: held.length })) break;
+  }
+  return hits.result();
+}

@@ -1,0 +1,467 @@
+/**
+ * Highlighting, cropping and match positions of hits (search.md §8.2–§8.6): `_formatted` and
+ * `_matchesPosition` for a page of hits, given the query's matching words. Pure apart from ONE
+ * tokenizer kernel call per page, over every value of every hit that is formatted or (with
+ * `showMatchesPosition`) displayed, so field text is split and normalised exactly as at indexing
+ * (without stop-word classification, as Meilisearch's formatter).
+ *
+ * Offsets are UTF-8 byte offsets (the tokenizer's and `_matchesPosition`'s unit); text is cut on
+ * a Buffer of the value so multi-byte characters are never split.
+ */
+import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
+import type { ResolvedTerm } from './terms.js';
+
+/** What one query term matches in field text. */
+export interface MatchTerm {
+  /** query positions [first, last] the term covers (crop scoring counts distinct terms, order) */
+  readonly ids: readonly [number, number];
+  /** normalised token sequences matched whole: single words and consecutive words (phrases) */
+  readonly sequences: readonly (readonly string[])[];
+  /** for the prefix term: its query word; tokens starting with it match on its first characters */
+  readonly prefix: string | null;
+}
+
+/** The matching words of resolved query terms (search.md §8.3). */
+export function matchingWords(terms: readonly ResolvedTerm[]): MatchTerm[] {
+  return terms.map(({ term, derivations, prefixRange }) => {
+    if (term.kind === 'phrase') {
+      // the formatter's tokenizer has no stop words, so a phrase with a stop-word hole never matches
+      const sequences = term.words.includes(null) ? [] : [term.words as string[]];
+      return { ids: [term.position, term.position + term.words.length - 1], sequences, prefix: null };
+    }
+    const sequences: string[][] = [[term.word]];
+    for (const d of derivations) if (d.words !== undefined && !sequences.some((s) => sameWords(s, d.words!))) sequences.push([...d.words]);
+    const prefix = term.prefix && (prefixRange !== null || derivations.some((d) => d.words === undefined)) ? term.word : null;
+    return { ids: [term.position, term.position], sequences, prefix };
+  });
+}
+
+function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((word, i) => word === b[i]);
+}
+
+export interface FormatOptions {
+  /** the index's field names: `_formatted` exists iff a displayed one is highlighted or cropped */
+  readonly fields: readonly string[];
+  /** settings.displayedAttributes */
+  readonly displayed: readonly string[];
+  /** attributesToRetrieve (null or containing `*` = every displayed attribute) */
+  readonly retrieve: readonly string[] | null;
+  readonly attributesToHighlight: readonly string[] | null;
+  readonly attributesToCrop: readonly string[] | null;
+  readonly cropLength: number;
+  readonly cropMarker: string;
+  readonly highlightPreTag: string;
+  readonly highlightPostTag: string;
+  readonly showMatchesPosition: boolean;
+}
+
+export interface MatchPosition {
+  start: number;
+  length: number;
+  indices?: number[];
+}
+
+export interface FormattedHit {
+  formatted?: Record<string, unknown>;
+  matchesPosition?: Record<string, MatchPosition[]>;
+}
+
+type Json = Record<string, unknown>;
+
+/** One match in a value: tokens [first, last], words [firstWord, lastWord], bytes highlighted. */
+interface Match {
+  readonly firstToken: number;
+  readonly lastToken: number;
+  readonly firstWord: number;
+  readonly lastWord: number;
+  readonly start: number;
+  readonly end: number;
+  readonly term: number;
+}
+
+interface Tok {
+  readonly start: number;
+  readonly end: number;
+  readonly kind: number;
+  readonly word: string;
+  /** index among the word tokens; -1 for separators */
+  readonly wordIndex: number;
+}
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Whether an attribute-list entry selects `path` (an entry on `a` covers `a.b` and vice versa). */
+function covers(entry: string, path: string): boolean {
+  return entry === '*' || entry === path || path.startsWith(`${entry}.`) || entry.startsWith(`${path}.`);
+}
+
+function selectsPath(entries: readonly string[], path: string): boolean {
+  return entries.some((entry) => covers(entry, path));
+}
+
+/** The displayed part of a document, keeping stored key order. */
+function project(doc: Json, selectors: readonly string[] | null): Json {
+  if (selectors === null) return doc;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(doc)) if (selectors.some((s) => covers(s, key))) out[key] = select(value, key, selectors);
+  return out;
+}
+
+function select(value: unknown, path: string, selectors: readonly string[]): unknown {
+  if (selectors.some((s) => s === path || path.startsWith(`${s}.`))) return value;
+  if (Array.isArray(value)) return value.map((item) => select(item, path, selectors));
+  if (!isObject(value)) return value;
+  const out: Json = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const innerPath = `${path}.${key}`;
+    if (selectors.some((s) => covers(s, innerPath))) out[key] = select(inner, innerPath, selectors);
+  }
+  return out;
+}
+
+/** Crop rules: `attr` or `attr:N` (a non-numeric N keeps the default length for `attr`). */
+function cropRules(entries: readonly string[], cropLength: number): [string, number][] {
+  return entries.map((entry) => {
+    const colon = entry.lastIndexOf(':');
+    if (colon === -1) return [entry, cropLength];
+    const length = entry.slice(colon + 1);
+    return [entry.slice(0, colon), /^[0-9]+$/.test(length) ? Number(length) : cropLength];
+  });
+}
+
+/** Calls `visit` on every string/number leaf with its dotted path and array indices. */
+function walk(value: unknown, path: string, indices: number[], visit: (path: string, indices: number[], text: string) => void): void {
+  if (typeof value === 'string') visit(path, indices, value);
+  else if (typeof value === 'number') visit(path, indices, String(value));
+  else if (Array.isArray(value)) value.forEach((item, i) => walk(item, path, [...indices, i], visit));
+  else if (isObject(value)) for (const [key, inner] of Object.entries(value)) walk(inner, path === '' ? key : `${path}.${key}`, indices, visit);
+}
+
+/**
+ * `_formatted` / `_matchesPosition` of each stored document of a page (displayed attributes
+ * are selected here), tokenizing every value to match in one kernel call.
+ */
+export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], options: FormatOptions): FormattedHit[] {
+  const displayed = options.displayed.includes('*') ? null : options.displayed;
+  const highlight = options.attributesToHighlight ?? [];
+  const crop = cropRules(options.attributesToCrop ?? [], options.cropLength);
+  const retrieve = options.retrieve === null || options.retrieve.includes('*') ? null : options.retrieve;
+  const formatting = options.fields.some(
+    (field) => (displayed === null || displayed.some((d) => covers(d, field))) && (selectsPath(highlight, field) || crop.some(([a]) => covers(a, field))),
+  );
+  const shown = docs.map((doc) => project(doc, displayed));
+
+  // the union of retrieved, highlighted and cropped attributes (`*` = all displayed)
+  const formatSelectors = retrieve === null || highlight.includes('*') || crop.some(([a]) => a === '*') ? null : [...retrieve, ...highlight, ...crop.map(([a]) => a)];
+  const sources = shown.map((doc) => (formatting ? project(doc, formatSelectors) : null));
+  const isFormatted = (path: string) => selectsPath(highlight, path) || crop.some(([a]) => covers(a, path));
+
+  // the values to match (string and number leaves), each once: those formatted, and every
+  // displayed one when positions are asked for
+  const texts: string[] = [];
+  const index = new Map<string, number>(); // hit, path, array indices → position in `texts`
+  const keyOf = (hit: number, path: string, indices: number[]) => `${hit}\u0000${path}\u0000${indices.join(',')}`;
+  const collect = (hit: number, onlyFormatted: boolean) => (path: string, indices: number[], text: string) => {
+    const key = keyOf(hit, path, indices);
+    if (index.has(key) || (onlyFormatted && !isFormatted(path))) return;
+    index.set(key, texts.length);
+    texts.push(text);
+  };
+  shown.forEach((doc, hit) => {
+    if (options.showMatchesPosition) walk(doc, '', [], collect(hit, false));
+    const source = sources[hit];
+    if (source !== null && source !== undefined) walk(source, '', [], collect(hit, true));
+  });
+
+  const tokens = tokenizeTexts(texts);
+  const lookup = lookupOf(terms);
+  const matches = texts.map((text, i) => findMatches(tokens[i]!, text, terms, lookup));
+
+  return shown.map((doc, hit) => {
+    const out: FormattedHit = {};
+    const source = sources[hit];
+    if (source !== null && source !== undefined) {
+      out.formatted = rebuild(source, '', [], (path, indices, text) => {
+        const doHighlight = selectsPath(highlight, path);
+        const cropLength = crop.find(([a]) => covers(a, path))?.[1];
+        if (!doHighlight && cropLength === undefined) return text;
+        const leaf = index.get(keyOf(hit, path, indices))!;
+        return formatText(text, tokens[leaf]!, matches[leaf]!, terms, doHighlight, cropLength ?? 0, options);
+      }) as Json;
+    }
+    if (options.showMatchesPosition) {
+      const positions: Record<string, MatchPosition[]> = {};
+      walk(doc, '', [], (path, indices) => {
+        const found = matches[index.get(keyOf(hit, path, indices))!]!;
+        if (found.length === 0) return;
+        const list = (positions[path] ??= []);
+        for (const m of found) list.push(indices.length > 0 ? { start: m.start, length: m.end - m.start, indices } : { start: m.start, length: m.end - m.start });
+      });
+      out.matchesPosition = positions;
+    }
+    return out;
+  });
+}
+
+/** The document with each string/number leaf replaced by `format`'s string (numbers become strings). */
+function rebuild(value: unknown, path: string, indices: number[], format: (path: string, indices: number[], text: string) => string): unknown {
+  if (typeof value === 'string') return format(path, indices, value);
+  if (typeof value === 'number') return format(path, indices, String(value));
+  if (Array.isArray(value)) return value.map((item, i) => rebuild(item, path, [...indices, i], format));
+  if (isObject(value)) {
+    const out: Json = {};
+    for (const [key, inner] of Object.entries(value)) out[key] = rebuild(inner, path === '' ? key : `${path}.${key}`, indices, format);
+    return out;
+  }
+  return value;
+}
+
+const decoder = new TextDecoder();
+
+/** Tokens of every text, from one kernel call. */
+function tokenizeTexts(texts: readonly string[]): Tok[][] {
+  const out: Tok[][] = texts.map(() => []);
+  if (texts.length === 0) return out;
+  const batch = tokenizeBatch(texts);
+  const words = texts.map(() => 0);
+  for (let i = 0; i < batch.count; i++) {
+    const r = batch.records.subarray(i * TOKEN_RECORD_U32, (i + 1) * TOKEN_RECORD_U32);
+    const leaf = r[TokenField.String]!;
+    const kind = r[TokenField.Kind]!;
+    const normStart = r[TokenField.NormStart]!;
+    const word = kind === TokenKind.Word ? decoder.decode(batch.normalized.subarray(normStart, normStart + r[TokenField.NormLength]!)) : '';
+    const start = r[TokenField.Start]!;
+    out[leaf]!.push({ start, end: start + r[TokenField.Length]!, kind, word, wordIndex: kind === TokenKind.Word ? words[leaf]!++ : -1 });
+  }
+  return out;
+}
+
+/**
+ * Matches in text order: at each word token, multi-word sequences first (consumed whole), then
+ * single words (whole token), then the prefix term (its first characters only).
+ */
+/** The terms' sequences indexed for matching: one-word ones by word (first term wins), the rest by first word. */
+interface Lookup {
+  readonly words: Map<string, number>;
+  readonly multi: Map<string, { words: readonly string[]; term: number }[]>;
+}
+
+function lookupOf(terms: readonly MatchTerm[]): Lookup {
+  const words = new Map<string, number>();
+  const multi = new Map<string, { words: readonly string[]; term: number }[]>();
+  terms.forEach((term, t) => {
+    for (const sequence of term.sequences) {
+      if (sequence.length === 1) {
+        if (!words.has(sequence[0]!)) words.set(sequence[0]!, t);
+      } else {
+        const list = multi.get(sequence[0]!) ?? [];
+        list.push({ words: sequence, term: t });
+        multi.set(sequence[0]!, list);
+      }
+    }
+  });
+  return { words, multi };
+}
+
+function findMatches(tokens: readonly Tok[], text: string, terms: readonly MatchTerm[], lookup: Lookup): Match[] {
+  const matches: Match[] = [];
+  const bytes = Buffer.from(text);
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.kind !== TokenKind.Word) continue;
+    const sequence = matchSequence(tokens, i, lookup.multi.get(token.word) ?? []);
+    if (sequence !== null) {
+      const [last, term] = sequence;
+      matches.push({ firstToken: i, lastToken: last, firstWord: token.wordIndex, lastWord: tokens[last]!.wordIndex, start: token.start, end: tokens[last]!.end, term });
+      i = last;
+      continue;
+    }
+    const whole = lookup.words.get(token.word);
+    if (whole !== undefined) {
+      matches.push({ firstToken: i, lastToken: i, firstWord: token.wordIndex, lastWord: token.wordIndex, start: token.start, end: token.end, term: whole });
+      continue;
+    }
+    const prefixed = terms.findIndex((t) => t.prefix !== null && token.word.startsWith(t.prefix));
+    if (prefixed !== -1) {
+      // highlight as many characters of the original text as the query word has
+      const chars = [...terms[prefixed]!.prefix!].length;
+      const original = [...decoder.decode(bytes.subarray(token.start, token.end))];
+      const end = token.start + Buffer.byteLength(original.slice(0, chars).join(''));
+      matches.push({ firstToken: i, lastToken: i, firstWord: token.wordIndex, lastWord: token.wordIndex, start: token.start, end, term: prefixed });
+    }
+  }
+  return matches;
+}
+
+/** The longest multi-word sequence starting at token `i` (words separated by soft separators only). */
+function matchSequence(tokens: readonly Tok[], i: number, candidates: readonly { words: readonly string[]; term: number }[]): [number, number] | null {
+  let best: [number, number] | null = null;
+  let bestLength = 1;
+  for (const { words, term } of candidates) {
+    if (words.length <= bestLength) continue;
+    let at = i;
+    let ok = true;
+    for (let k = 1; k < words.length && ok; k++) {
+      at++;
+      while (at < tokens.length && tokens[at]!.kind === TokenKind.SoftSeparator) at++;
+      ok = at < tokens.length && tokens[at]!.kind === TokenKind.Word && tokens[at]!.word === words[k];
+    }
+    if (ok) {
+      best = [at, term];
+      bestLength = words.length;
+    }
+  }
+  return best;
+}
+
+/** Crop score of an interval of matches: (distinct terms, −capped gaps, ordered pairs). */
+function intervalScore(matches: readonly Match[], terms: readonly MatchTerm[]): [number, number, number] {
+  const ids = new Set<number>();
+  let distance = 0;
+  let order = 0;
+  matches.forEach((m, k) => {
+    const [first, last] = terms[m.term]!.ids;
+    for (let id = first; id <= last; id++) ids.add(id);
+    // a phrase's own words are ordered and adjacent (gap 1 each)
+    order += m.lastWord - m.firstWord;
+    distance -= m.lastWord - m.firstWord;
+    if (k === 0) return;
+    const prev = matches[k - 1]!;
+    distance -= Math.min(m.firstWord - prev.lastWord, 7);
+    if (first > terms[prev.term]!.ids[0]) order++;
+  });
+  return [ids.size, distance, order];
+}
+
+function better(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+  return false;
+}
+
+/** The best interval of consecutive matches spanning fewer than `cropLength` words. */
+function bestInterval(matches: readonly Match[], terms: readonly MatchTerm[], cropLength: number): [number, number] {
+  let best: [number, number] = [0, 0];
+  let bestScore: number[] | null = null;
+  let first = 0;
+  let last = 0;
+  const consider = () => {
+    const score = intervalScore(matches.slice(first, last + 1), terms);
+    if (bestScore === null || better(score, bestScore)) {
+      bestScore = score;
+      best = [first, last];
+    }
+  };
+  for (let k = 1; k < matches.length; k++) {
+    const next = matches[k]!;
+    if (next.lastWord - matches[first]!.firstWord >= cropLength) {
+      consider();
+      while (first < k && next.lastWord - matches[first]!.firstWord >= cropLength) first++;
+    }
+    last = k;
+  }
+  consider();
+  return best;
+}
+
+/** The byte window [start, end) of the crop (search.md §8.5). */
+function cropWindow(tokens: readonly Tok[], matches: readonly Match[], terms: readonly MatchTerm[], cropLength: number, textEnd: number): [number, number] {
+  let firstToken: number;
+  let lastToken: number;
+  let remaining: number;
+  if (matches.length === 0) {
+    firstToken = tokens.findIndex((t) => t.kind === TokenKind.Word);
+    if (firstToken === -1) return [0, textEnd];
+    lastToken = firstToken;
+    remaining = cropLength - 1;
+  } else {
+    const [from, to] = bestInterval(matches, terms, cropLength);
+    firstToken = matches[from]!.firstToken;
+    lastToken = matches[to]!.lastToken;
+    const span = matches[to]!.lastWord - matches[from]!.firstWord + 1;
+    if (span > cropLength) {
+      // a single match longer than the window: keep its first words
+      let words = 0;
+      for (lastToken = firstToken; lastToken < tokens.length; lastToken++) {
+        if (tokens[lastToken]!.kind === TokenKind.Word && ++words === cropLength) break;
+      }
+      remaining = 0;
+    } else {
+      remaining = cropLength - span;
+    }
+  }
+  let before = firstToken - 1;
+  let after = lastToken + 1;
+  const isWord = (i: number) => tokens[i]!.kind === TokenKind.Word;
+  while (remaining > 0) {
+    const hasBefore = before >= 0;
+    const hasAfter = after < tokens.length;
+    if (hasBefore && hasAfter) {
+      if (!isWord(before) && !isWord(after)) {
+        if (tokens[before]!.kind === tokens[after]!.kind) {
+          before--;
+          // no separator right before the trailing marker
+          if (remaining > 1) after++;
+        } else if (tokens[before]!.kind === TokenKind.HardSeparator) {
+          after++;
+        } else {
+          before--;
+        }
+      } else if (isWord(before) && !isWord(after)) {
+        before--;
+        remaining--;
+      } else if (!isWord(before) && isWord(after)) {
+        after++;
+        remaining--;
+      } else {
+        before--;
+        remaining--;
+        if (remaining > 0) {
+          after++;
+          remaining--;
+        }
+      }
+    } else if (hasBefore) {
+      if (isWord(before)) remaining--;
+      before--;
+    } else if (hasAfter) {
+      if (isWord(after)) remaining--;
+      after++;
+    } else {
+      break;
+    }
+  }
+  const start = before >= 0 ? tokens[before]!.end : 0;
+  const end = after < tokens.length ? tokens[after]!.start : textEnd;
+  return [start, end];
+}
+
+/** One value highlighted and/or cropped. */
+function formatText(
+  text: string,
+  tokens: readonly Tok[],
+  matches: readonly Match[],
+  terms: readonly MatchTerm[],
+  highlight: boolean,
+  cropLength: number,
+  options: FormatOptions,
+): string {
+  const bytes = Buffer.from(text);
+  const [start, end] = cropLength > 0 ? cropWindow(tokens, matches, terms, cropLength, bytes.length) : [0, bytes.length];
+  let out = '';
+  let at = start;
+  if (highlight) {
+    for (const m of matches) {
+      const from = Math.max(m.start, start);
+      const to = Math.min(m.end, end);
+      if (from >= to) continue;
+      out += bytes.subarray(at, from).toString() + options.highlightPreTag + bytes.subarray(from, to).toString() + options.highlightPostTag;
+      at = to;
+    }
+  }
+  out += bytes.subarray(at, end).toString();
+  if (cropLength === 0) return out;
+  return (start > 0 ? options.cropMarker : '') + out + (end < bytes.length ? options.cropMarker : '');
+}

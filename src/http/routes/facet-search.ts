@@ -1,0 +1,68 @@
+/**
+ * `POST /indexes/{indexUid}/facet-search` (search.md §11): the values of one facet held by the
+ * documents a search (`q`, `filter`, `matchingStrategy`, …) matches, optionally narrowed by a
+ * `facetQuery` (prefix with typos), with their counts.
+ *
+ * Order of checks, as Meilisearch: the body (deserr), the index, the `facetSearch` setting, the
+ * search's own checks (search.ts `searchIndex`, which also finds the candidates), then the facet
+ * name.
+ */
+import { ApiError } from '../../errors/api-error.js';
+import { checkFacetSearchable, searchFacetValues } from '../../engine/facets/facet-search.js';
+import { readSettings } from '../../engine/index-settings.js';
+import { validateIndexUid } from '../../types/index-uid.js';
+import { defineRoute } from '../route.js';
+import { compileBody } from '../validation/index.js';
+import { indexNotFound } from './indexes.js';
+import { SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS, searchIndex, type SearchQuery } from './search.js';
+
+interface FacetSearchQuery extends SearchQuery {
+  facetName: string;
+  facetQuery?: string | null;
+  exhaustiveFacetCount?: boolean | null;
+}
+
+// The search parameters facet search takes (Meilisearch `FacetSearchQuery`), with search's codes.
+const SHARED = ['q', 'vector', 'media', 'filter', 'matchingStrategy', 'attributesToSearchOn', 'rankingScoreThreshold', 'hybrid', 'locales', 'useNetwork'] as const;
+
+const parseBody = compileBody<FacetSearchQuery>(
+  {
+    type: 'object',
+    properties: {
+      facetQuery: { type: ['string', 'null'] },
+      facetName: { type: 'string' },
+      ...Object.fromEntries(SHARED.map((name) => [name, SEARCH_QUERY_PROPERTIES[name]])),
+      exhaustiveFacetCount: { type: ['boolean', 'null'] },
+    },
+    required: ['facetName'],
+    additionalProperties: false,
+  },
+  {
+    '.facetQuery': 'invalid_facet_search_query',
+    '.facetName': 'invalid_facet_search_facet_name',
+    ...Object.fromEntries(Object.entries(SEARCH_QUERY_CODES).filter(([location]) => SHARED.some((name) => location === `.${name}` || location.startsWith(`.${name}.`)))),
+    '.exhaustiveFacetCount': 'invalid_facet_search_exhaustive_facet_count',
+  },
+  { missing: { facetName: 'missing_facet_search_facet_name' }, validators: SEARCH_QUERY_VALIDATORS },
+);
+
+export const facetSearchRoutes = [
+  defineRoute({
+    route: 'POST /indexes/:indexUid/facet-search',
+    body: parseBody,
+    handler: (ctx, deps) => {
+      const started = performance.now();
+      // `exhaustiveFacetCount` is accepted but changes nothing: counts here are always exact.
+      const { facetName, facetQuery = null, ...query } = ctx.body;
+      const uid = validateIndexUid(ctx.params.indexUid!);
+      const record = deps.indexes.get(uid);
+      if (record === undefined) throw indexNotFound(uid);
+      const settings = readSettings(deps.indexEnvs.get(record.uuid));
+      if (!settings.facetSearch) throw new ApiError('facet_search_disabled', 'The facet search is disabled for this index');
+      const { env, outcome } = searchIndex(deps, ctx.caller, uid, query, { offset: 0, limit: 0, exhaustive: false });
+      checkFacetSearchable(settings, facetName);
+      const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery);
+      return { facetHits, facetQuery, processingTimeMs: Math.round(performance.now() - started) };
+    },
+  }),
+];

@@ -1,0 +1,139 @@
+/**
+ * The `/network` topology object (misc-routes.md §6) of the community edition: this instance's
+ * name, the known remotes and the shards, persisted in the instance environment. Every change
+ * stores a new time-ordered `version`. The leader can never be set (enterprise only), so it is
+ * always `null`, and every remote is reported `available` since nothing probes them here.
+ */
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../errors/api-error.js';
+import { MAIN_KEYS } from '../store/dbs.js';
+import type { InstanceStore } from '../store/env.js';
+import { urlProblem } from '../webhooks/url.js';
+
+interface Remote {
+  url: string;
+  searchApiKey: string | null;
+  writeApiKey: string | null;
+}
+
+interface Saved {
+  self: string | null;
+  remotes: Record<string, Remote>;
+  shards: Record<string, string[]>;
+  version: string;
+}
+
+export interface RemotePatch {
+  url?: string | null;
+  searchApiKey?: string | null;
+  writeApiKey?: string | null;
+}
+
+export interface ShardPatch {
+  remotes?: string[];
+  addRemotes?: string[];
+  removeRemotes?: string[];
+}
+
+/** PATCH body after schema validation; absent → unchanged, `null` → unset/remove. */
+export interface NetworkPatch {
+  remotes?: Record<string, RemotePatch | null> | null;
+  shards?: Record<string, ShardPatch | null> | null;
+  previousShards?: unknown;
+  self?: string | null;
+  leader?: string | null;
+  previousRemotes?: unknown;
+}
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
+export class Network {
+  constructor(private readonly store: InstanceStore) {}
+
+  get(): object {
+    return view(this.saved());
+  }
+
+  update(patch: NetworkPatch): object {
+    if (patch.previousRemotes !== undefined) {
+      throw new ApiError(
+        'unexpected_network_previous_remotes',
+        'Unexpected `previousRemotes` in network call.\n  - Note: `previousRemote` is reserved for internal use.',
+      );
+    }
+    if (typeof patch.leader === 'string') {
+      throw new ApiError('requires_enterprise_edition', 'Meilisearch Enterprise Edition is required to set `network.leader`');
+    }
+    const current = this.saved();
+    const self = patch.self === undefined ? current.self : patch.self;
+    const remotes = patch.remotes === null ? {} : { ...current.remotes };
+    let shards = patch.remotes === null ? {} : { ...current.shards };
+    for (const [name, change] of Object.entries(patch.remotes ?? {})) {
+      if (change === null) {
+        delete remotes[name];
+        shards = Object.fromEntries(Object.entries(shards).map(([shard, members]) => [shard, members.filter((m) => m !== name)]));
+        continue;
+      }
+      remotes[name] = mergeRemote(name, remotes[name], change);
+    }
+    if (patch.shards === null) shards = {};
+    for (const [name, change] of Object.entries(patch.shards ?? {})) {
+      if (change === null) {
+        delete shards[name];
+        continue;
+      }
+      const members = new Set(change.remotes ?? shards[name] ?? []);
+      for (const remote of change.addRemotes ?? []) members.add(remote);
+      for (const remote of change.removeRemotes ?? []) members.delete(remote);
+      shards[name] = [...members].sort();
+    }
+    // A shard served by no remote no longer exists.
+    shards = Object.fromEntries(Object.entries(shards).filter(([, members]) => members.length > 0));
+    const next: Saved = { self, remotes, shards, version: uuidV7() };
+    this.store.main.putSync(MAIN_KEYS.network, next);
+    return view(next);
+  }
+
+  private saved(): Saved {
+    return (this.store.main.get(MAIN_KEYS.network) as Saved | undefined) ?? { self: null, remotes: {}, shards: {}, version: NIL_UUID };
+  }
+}
+
+function mergeRemote(name: string, old: Remote | undefined, change: RemotePatch): Remote {
+  const location = `.remotes.${name}.url`;
+  if (change.url === null) throw new ApiError('invalid_network_url', `Field \`${location}\` cannot be set to \`null\``);
+  const url = change.url ?? old?.url;
+  if (url === undefined) throw new ApiError('missing_network_url', `Missing field \`${location}\``);
+  const problem = urlProblem(url);
+  if (problem !== undefined) throw new ApiError('invalid_network_url', `Invalid \`${location}\` (\`${url}\`): ${problem}`);
+  return {
+    url,
+    searchApiKey: change.searchApiKey === undefined ? (old?.searchApiKey ?? null) : change.searchApiKey,
+    writeApiKey: change.writeApiKey === undefined ? (old?.writeApiKey ?? null) : change.writeApiKey,
+  };
+}
+
+function view(saved: Saved): object {
+  return {
+    self: saved.self,
+    remotes: Object.fromEntries(
+      Object.entries(saved.remotes)
+        .sort(byName)
+        .map(([name, r]) => [name, { url: r.url, searchApiKey: r.searchApiKey, writeApiKey: r.writeApiKey, status: 'available' }]),
+    ),
+    shards: Object.fromEntries(Object.entries(saved.shards).sort(byName).map(([name, members]) => [name, { remotes: members }])),
+    leader: null,
+    version: saved.version,
+  };
+}
+
+/** RFC 9562 version 7: 48-bit Unix milliseconds, then random bits, so versions sort by time. */
+function uuidV7(): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(Date.now(), 0, 6);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

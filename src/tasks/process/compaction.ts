@@ -1,0 +1,47 @@
+/**
+ * `indexCompaction` (indexes.md §3, always alone in its batch): rewrites the index's LMDB
+ * environment without its free pages. The compacted copy is made from a read snapshot while the
+ * batch runs (only the scheduler writes index environments, so nothing changes meanwhile); the
+ * copy replaces the live file only after the commit, so a crash before it leaves the old,
+ * complete file in place and the task enqueued.
+ */
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ApiError } from '../../errors/api-error.js';
+import type { BatchProcessor } from './context.js';
+import { failed, succeeded } from './outcome.js';
+
+export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
+  const kind = task!.kind;
+  if (kind.name !== 'indexCompaction') throw new Error(`indexCompaction batch got ${kind.name}`);
+  ctx.progress.enter('indexCompaction', 'retrieve the index');
+  const record = ctx.indexes.get(kind.indexUid);
+  if (record === undefined) {
+    return { tasks: [failed(task!, new ApiError('index_not_found', `Index \`${kind.indexUid}\` not found.`))] };
+  }
+  const env = ctx.indexEnvs.get(record.uuid);
+  const folder = ctx.indexEnvs.folderOf(record.uuid);
+  const preCompactionSize = statSync(path.join(folder, 'data.mdb')).size;
+  ctx.progress.enter('indexCompaction', 'create temporary file');
+  // A sibling folder, so the final rename stays on the same file system.
+  const scratch = `${folder}.compacting`;
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch);
+  const copy = path.join(scratch, 'data.mdb');
+  ctx.progress.enter('indexCompaction', 'copy and compact the index');
+  try {
+    // The environment lives in a folder, so LMDB writes the copy as `<folder>/data.mdb`.
+    await env.root.backup(scratch, true);
+  } catch (err) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw err;
+  }
+  const postCompactionSize = statSync(copy).size;
+  return {
+    tasks: [succeeded(task!, { kind: 'indexCompaction', preCompactionSize, postCompactionSize })],
+    afterCommit: async () => {
+      await ctx.indexEnvs.replaceData(record.uuid, copy);
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+};

@@ -1,0 +1,37 @@
+/**
+ * Delivery of finished tasks to the webhooks (tasks-batches.md §10): after each committed batch,
+ * one POST per webhook whose body is the gzip-compressed NDJSON of the batch's tasks as
+ * `GET /tasks/{uid}` shows them. Fire and forget: the scheduler does not wait, and a failure
+ * (refused connection, error status, 30 s timeout) is only logged, as in Meilisearch.
+ */
+import { gzipSync } from 'node:zlib';
+import { taskView } from '../http/views/task-view.js';
+import type { Task } from '../types/task.js';
+import type { WebhookStore } from './store.js';
+
+const TIMEOUT_MS = 30_000;
+
+export function webhookSender(
+  webhooks: WebhookStore,
+  log: (message: string, err?: unknown) => void,
+): (tasks: readonly Task[]) => void {
+  return (tasks) => {
+    const targets = webhooks.targets();
+    if (targets.length === 0 || tasks.length === 0) return;
+    const body = gzipSync(tasks.map((task) => `${JSON.stringify(taskView(task))}\n`).join(''));
+    for (const { url, headers } of targets) {
+      fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip' },
+        body,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      })
+        .then(async (res) => {
+          // Drain the answer so the connection is released; only the status matters.
+          const text = await res.text();
+          if (!res.ok) log(`the webhook ${url} answered ${res.status}: ${text}`);
+        })
+        .catch((err: unknown) => log(`could not send the batch's tasks to the webhook ${url}`, err));
+    }
+  };
+}

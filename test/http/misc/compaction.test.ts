@@ -1,0 +1,113 @@
+/**
+ * Compaction through the real server: `POST /indexes/{uid}/compact` (an `indexCompaction` task that
+ * keeps the index usable) and `POST /tasks/compact` (gate, synchronous answer, then writes blocked
+ * and `/health` answering mustRestart until a restart, after which the data is all there).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, run, uniqueUid } from '../../helpers/api.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+const HUMAN = /^\d+(\.\d+)? (B|KB|KiB|MB|MiB|GB|GiB)$/;
+
+describe('POST /indexes/{uid}/compact', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('compacts an index and keeps its documents searchable and writable', async () => {
+    const uid = uniqueUid('compact');
+    const docs = Array.from({ length: 500 }, (_, i) => ({ id: i, text: `hello world ${i}` }));
+    await run(server, 'POST', `/indexes/${uid}/documents`, docs);
+    await run(server, 'POST', `/indexes/${uid}/documents/delete-batch`, docs.slice(0, 400).map((d) => d.id));
+
+    const reply = await call(server, 'POST', `/indexes/${uid}/compact`);
+    expect(reply.status).toBe(202);
+    expect(reply.body).toMatchObject({ indexUid: uid, status: 'enqueued', type: 'indexCompaction' });
+    const task = await run(server, 'POST', `/indexes/${uid}/compact`);
+    expect(task.status).toBe('succeeded');
+    expect(Object.keys(task.details)).toEqual(['preCompactionSize', 'postCompactionSize']);
+    expect(task.details.preCompactionSize).toMatch(HUMAN);
+    expect(task.details.postCompactionSize).toMatch(HUMAN);
+
+    const stats = await call(server, 'GET', `/indexes/${uid}/stats`);
+    expect(stats.body.numberOfDocuments).toBe(100);
+    const search = await call(server, 'POST', `/indexes/${uid}/search`, { q: 'hello', limit: 1 });
+    expect(search.status).toBe(200);
+    expect(search.body.estimatedTotalHits).toBe(100);
+    const added = await run(server, 'POST', `/indexes/${uid}/documents`, [{ id: 'new', text: 'after compaction' }]);
+    expect(added.status).toBe('succeeded');
+    expect((await call(server, 'GET', `/indexes/${uid}/documents/new`)).body).toStrictEqual({ id: 'new', text: 'after compaction' });
+  });
+
+  it('fails the task with index_not_found for a missing index', async () => {
+    const uid = uniqueUid('missing');
+    const task = await run(server, 'POST', `/indexes/${uid}/compact`);
+    expect(task.status).toBe('failed');
+    expect(task.error.code).toBe('index_not_found');
+    expect(task.error.message).toBe(`Index \`${uid}\` not found.`);
+    expect(task.details).toStrictEqual({});
+  });
+
+  it('rejects an invalid index uid', async () => {
+    const reply = await call(server, 'POST', '/indexes/bad%20uid/compact');
+    expect(reply.status).toBe(400);
+    expect(reply.body.code).toBe('invalid_index_uid');
+  });
+});
+
+describe('POST /tasks/compact', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('is gated by taskQueueCompactionRoute', async () => {
+    const reply = await call(server, 'POST', '/tasks/compact');
+    expect(reply.status).toBe(400);
+    expect(reply.body.code).toBe('feature_not_enabled');
+    expect(reply.body.message).toContain('`task queue compaction route`');
+    expect((await call(server, 'GET', '/health')).body).toStrictEqual({ status: 'available' });
+  });
+
+  it('compacts, then blocks writes and asks for a restart; the data survives the restart', async () => {
+    const uid = uniqueUid('tq');
+    await run(server, 'POST', `/indexes/${uid}/documents`, [{ id: 1, a: 'b' }]);
+    for (let i = 0; i < 20; i++) await call(server, 'POST', '/indexes', { uid: uniqueUid('filler') });
+    expect((await call(server, 'PATCH', '/experimental-features', { taskQueueCompactionRoute: true })).status).toBe(200);
+
+    const reply = await call(server, 'POST', '/tasks/compact');
+    expect(reply.status, reply.text).toBe(200);
+    expect(Object.keys(reply.body)).toEqual(['preSize', 'postSize', 'status', 'actionRequired']);
+    expect(reply.body.preSize).toMatch(HUMAN);
+    expect(reply.body.postSize).toMatch(HUMAN);
+    expect(reply.body.status).toBe('succeeded');
+    expect(reply.body.actionRequired).toBe('you must restart your instance');
+
+    const health = await call(server, 'GET', '/health');
+    expect(health.status).toBe(500);
+    expect(health.body).toStrictEqual({ status: 'mustRestart' });
+    const write = await call(server, 'POST', '/indexes', { uid: uniqueUid('late') });
+    expect(write.status).toBe(500);
+    expect(write.body.code).toBe('internal');
+
+    const tasksBefore = (await call(server, 'GET', '/tasks?limit=1000')).body.total;
+    await server.stop();
+    const restarted = await startServer({ dbPath: server.dbPath });
+    try {
+      expect((await call(restarted, 'GET', '/health')).body).toStrictEqual({ status: 'available' });
+      expect((await call(restarted, 'GET', '/tasks?limit=1000')).body.total).toBe(tasksBefore);
+      expect((await call(restarted, 'GET', `/indexes/${uid}/documents/1`)).body).toStrictEqual({ id: 1, a: 'b' });
+      const task = await run(restarted, 'POST', '/indexes', { uid: uniqueUid('after') });
+      expect(task.status).toBe('succeeded');
+    } finally {
+      await restarted.stop();
+    }
+  });
+});

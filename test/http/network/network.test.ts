@@ -1,0 +1,107 @@
+/**
+ * `/network` through the real server: the feature gate, the fresh object, PATCH merge rules and
+ * their errors, persistence across a restart, and the enterprise-only refusals.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, errorBody } from '../../helpers/api.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+const NIL = '00000000-0000-0000-0000-000000000000';
+const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('network routes', () => {
+  it('require the network feature', async () => {
+    const gate = (route: string) =>
+      errorBody('feature_not_enabled', `Using the ${route} route requires enabling the \`network\` experimental feature. See https://github.com/orgs/meilisearch/discussions/805`);
+    expect(await call(server, 'GET', '/network')).toMatchObject({ status: 400, body: gate('/network') });
+    expect(await call(server, 'PATCH', '/network', {})).toMatchObject({ status: 400, body: gate('/network') });
+    expect(await call(server, 'POST', '/network/control')).toMatchObject({ status: 400, body: gate('/network/control') });
+    await call(server, 'PATCH', '/experimental-features', { network: true });
+  });
+
+  it('starts empty and merges PATCHes into a new version each time', async () => {
+    expect((await call(server, 'GET', '/network')).text).toBe(JSON.stringify({ self: null, remotes: {}, shards: {}, leader: null, version: NIL }));
+    const first = await call(server, 'PATCH', '/network', {
+      self: 'ms-0',
+      remotes: { 'ms-1': { url: 'http://localhost:7701', searchApiKey: 'foo' }, 'ms-0': { url: 'http://localhost:7700' } },
+      shards: { a: { remotes: ['ms-0', 'ms-1'] } },
+    });
+    expect(first.status).toBe(200);
+    expect(first.body.version).toMatch(V7);
+    expect(first.text).toBe(
+      JSON.stringify({
+        self: 'ms-0',
+        remotes: {
+          'ms-0': { url: 'http://localhost:7700', searchApiKey: null, writeApiKey: null, status: 'available' },
+          'ms-1': { url: 'http://localhost:7701', searchApiKey: 'foo', writeApiKey: null, status: 'available' },
+        },
+        shards: { a: { remotes: ['ms-0', 'ms-1'] } },
+        leader: null,
+        version: first.body.version,
+      }),
+    );
+    const second = await call(server, 'PATCH', '/network', { remotes: { 'ms-1': { writeApiKey: 'w' }, 'ms-0': null }, shards: { b: { addRemotes: ['ms-1'] } } });
+    expect(second.body).toMatchObject({
+      self: 'ms-0',
+      remotes: { 'ms-1': { url: 'http://localhost:7701', searchApiKey: 'foo', writeApiKey: 'w', status: 'available' } },
+      shards: { a: { remotes: ['ms-1'] }, b: { remotes: ['ms-1'] } },
+    });
+    expect(Object.keys(second.body.remotes)).toEqual(['ms-1']);
+    expect(second.body.version > first.body.version).toBe(true);
+    // a shard left without remotes is dropped
+    expect((await call(server, 'PATCH', '/network', { shards: { a: { removeRemotes: ['ms-1'] } } })).body.shards).toEqual({ b: { remotes: ['ms-1'] } });
+    expect((await call(server, 'GET', '/network')).body.remotes['ms-1'].writeApiKey).toBe('w');
+  });
+
+  it('reports PATCH errors with Meilisearch codes and messages', async () => {
+    expect((await call(server, 'PATCH', '/network', { doggo: 1 })).body).toMatchObject({
+      code: 'bad_request',
+      message: 'Unknown field `doggo`: expected one of `remotes`, `shards`, `previousShards`, `self`, `leader`, `previousRemotes`',
+    });
+    expect((await call(server, 'PATCH', '/network', { self: 1 })).body).toMatchObject({ code: 'invalid_network_self' });
+    expect((await call(server, 'PATCH', '/network', { remotes: { new: { url: 'http://a', doggo: 1 } } })).body).toMatchObject({
+      code: 'invalid_network_remotes',
+      message: 'Unknown field `doggo` inside `.remotes.new`: expected one of `url`, `searchApiKey`, `writeApiKey`',
+    });
+    expect((await call(server, 'PATCH', '/network', { remotes: { new: { searchApiKey: 'k' } } })).body).toEqual(
+      errorBody('missing_network_url', 'Missing field `.remotes.new.url`'),
+    );
+    expect((await call(server, 'PATCH', '/network', { remotes: { new: { url: 'localhost' } } })).body).toEqual(
+      errorBody('invalid_network_url', 'Invalid `.remotes.new.url` (`localhost`): relative URL without a base'),
+    );
+    expect((await call(server, 'PATCH', '/network', { remotes: { 'ms-1': { url: null } } })).body).toEqual(
+      errorBody('invalid_network_url', 'Field `.remotes.ms-1.url` cannot be set to `null`'),
+    );
+    expect((await call(server, 'PATCH', '/network', { remotes: { 'ms-1': { searchApiKey: 1 } } })).body).toMatchObject({ code: 'invalid_network_search_api_key' });
+    expect((await call(server, 'PATCH', '/network', { shards: { a: { remotes: 'x' } } })).body).toMatchObject({ code: 'invalid_network_shards' });
+    expect((await call(server, 'PATCH', '/network', { leader: 1 })).body).toMatchObject({ code: 'invalid_network_leader' });
+    expect((await call(server, 'PATCH', '/network', { previousRemotes: {} })).body).toEqual(
+      errorBody('unexpected_network_previous_remotes', 'Unexpected `previousRemotes` in network call.\n  - Note: `previousRemote` is reserved for internal use.'),
+    );
+    expect(await call(server, 'PATCH', '/network', { leader: 'ms-0' })).toMatchObject({
+      status: 451,
+      body: errorBody('requires_enterprise_edition', 'Meilisearch Enterprise Edition is required to set `network.leader`'),
+    });
+    expect(await call(server, 'POST', '/network/control')).toMatchObject({
+      status: 451,
+      body: errorBody('requires_enterprise_edition', 'Meilisearch Enterprise Edition is required to call this route'),
+    });
+  });
+
+  it('clears remotes with null and keeps the network across a restart', async () => {
+    const before = await call(server, 'PATCH', '/network', { remotes: null, self: null });
+    expect(before.body).toMatchObject({ self: null, remotes: {}, shards: {} });
+    await call(server, 'PATCH', '/network', { self: 'kept' });
+    await server.stop();
+    server = await startServer({ dbPath: server.dbPath });
+    expect((await call(server, 'GET', '/network')).body).toMatchObject({ self: 'kept' });
+  });
+});

@@ -1,0 +1,109 @@
+// Highlighting, cropping and match positions through the real server (search.md §8.2–§8.6): the
+// `meilisearch` client for what users call, raw HTTP for key order and GET parameters.
+import { Meilisearch, type Index } from 'meilisearch';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../helpers/api.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+const DOCS = [
+  {
+    id: 852,
+    title: 'Le Petit Prince',
+    overview: 'Natalie risk her future to build a world with the boy she loves.',
+    doggos: [{ name: 'bobby', age: 2 }, { name: 'buddy', age: 4 }],
+    cattos: 'pésti',
+    secret: 'prince of nothing',
+  },
+  { id: 1, title: 'Hello World', overview: 'A quick brown fox can not jump 32 feet, right? Brr, it is cold!', doggos: [], cattos: 'simba', secret: 'x' },
+];
+
+let server: TestServer;
+let client: Meilisearch;
+let index: Index;
+
+beforeAll(async () => {
+  server = await startServer();
+  client = new Meilisearch({ host: server.url });
+  index = client.index('format');
+  await client.tasks.waitForTask((await index.addDocuments(DOCS)).taskUid, { interval: 20, timeout: 60_000 });
+  const task = await client.tasks.waitForTask((await index.updateSettings({ displayedAttributes: ['id', 'title', 'overview', 'doggos', 'cattos'] })).taskUid, {
+    interval: 20,
+    timeout: 60_000,
+  });
+  expect(task.status).toBe('succeeded');
+}, 120_000);
+afterAll(async () => {
+  await server.dispose();
+});
+
+describe('_formatted', () => {
+  it('highlights, stringifies numbers and keeps nested structure', async () => {
+    const { hits } = await index.search('prince bobby', { attributesToHighlight: ['*'] });
+    expect(hits[0]!._formatted).toEqual({
+      id: '852',
+      title: 'Le Petit <em>Prince</em>',
+      overview: DOCS[0]!.overview,
+      doggos: [{ name: '<em>bobby</em>', age: '2' }, { name: 'buddy', age: '4' }],
+      cattos: 'pésti',
+    });
+  });
+
+  it('never shows undisplayed attributes', async () => {
+    const { hits } = await index.search('prince', { attributesToHighlight: ['secret'] });
+    expect(hits[0]).not.toHaveProperty('_formatted');
+    expect(hits[0]).not.toHaveProperty('secret');
+  });
+
+  it('highlights the typed part of a prefix and whole typo words, with custom tags', async () => {
+    const { hits } = await index.search('wrold pri', { attributesToHighlight: ['title', 'overview'], highlightPreTag: '[', highlightPostTag: ']' });
+    const byId = new Map(hits.map((hit) => [hit.id, hit._formatted]));
+    expect(byId.get(852)!.title).toBe('Le Petit [Pri]nce');
+    expect(byId.get(852)!.overview).toBe('Natalie risk her future to build a [world] with the boy she loves.');
+    expect(byId.get(1)!.title).toBe('Hello [World]');
+  });
+
+  it('crops around the best window with per-attribute lengths and markers', async () => {
+    const { hits } = await index.search('the world', { attributesToCrop: ['overview', 'title:2'], attributesToRetrieve: ['id'], cropMarker: '…' });
+    const hit = hits.find((h) => h.id === 852)!;
+    expect(hit._formatted).toEqual({ id: '852', title: 'Le Petit…', overview: '…future to build a world with the boy she loves…' });
+  });
+
+  it('puts _formatted and _matchesPosition between the fields and the ranking score', async () => {
+    const reply = await call(server, 'POST', '/indexes/format/search', {
+      q: 'pésti',
+      attributesToRetrieve: ['id'],
+      attributesToHighlight: ['cattos'],
+      showMatchesPosition: true,
+      showRankingScore: true,
+    });
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.body.hits[0])).toEqual(['id', '_formatted', '_matchesPosition', '_rankingScore']);
+    expect(reply.body.hits[0]._formatted).toEqual({ id: '852', cattos: '<em>pésti</em>' });
+    // byte offsets; `petit` is a one-typo derivation of the prefix term `pesti`, so it matches too
+    expect(reply.body.hits[0]._matchesPosition).toEqual({ title: [{ start: 3, length: 5 }], cattos: [{ start: 0, length: 6 }] });
+  });
+
+  it('takes the parameters from a GET query string', async () => {
+    const reply = await call(server, 'GET', '/indexes/format/search?q=prince&attributesToHighlight=title&attributesToRetrieve=id&highlightPreTag=%3Cb%3E&highlightPostTag=%3C%2Fb%3E');
+    expect(reply.status).toBe(200);
+    expect(reply.body.hits[0]._formatted).toEqual({ id: '852', title: 'Le Petit <b>Prince</b>' });
+  });
+});
+
+describe('_matchesPosition', () => {
+  it('lists matches of every displayed attribute, with indices inside arrays', async () => {
+    const { hits } = await index.search('buddy', { showMatchesPosition: true, attributesToRetrieve: ['id'] });
+    expect(hits[0]!._matchesPosition).toEqual({ 'doggos.name': [{ start: 0, length: 5, indices: [1] }] });
+  });
+
+  it('is an empty object on a placeholder search', async () => {
+    const { hits } = await index.search('', { showMatchesPosition: true });
+    expect(hits[0]!._matchesPosition).toEqual({});
+  });
+
+  it('rejects a bad value with Meilisearch’s error', async () => {
+    const reply = await call(server, 'POST', '/indexes/format/search', { q: 'x', showMatchesPosition: 'yes' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.code).toBe('invalid_search_show_matches_position');
+  });
+});

@@ -1,0 +1,204 @@
+// Highlighting, cropping and match positions (search.md §8.2–§8.6) on a real index: the matching
+// words come from a real query resolution, so typos and prefixes are those the engine found.
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { formatHits, type FormatOptions } from '../../../../src/engine/search/format.js';
+import { openTestIndex, type TestIndex } from './harness.js';
+
+let index: TestIndex | undefined;
+afterEach(async () => {
+  await index?.close();
+  index = undefined;
+});
+
+const BASE: FormatOptions = {
+  fields: [],
+  displayed: ['*'],
+  retrieve: null,
+  attributesToHighlight: null,
+  attributesToCrop: null,
+  cropLength: 10,
+  cropMarker: '…',
+  highlightPreTag: '<em>',
+  highlightPostTag: '</em>',
+  showMatchesPosition: false,
+};
+
+/** Formats `doc` for query `q` after indexing it (plus `others`, so typo words exist). */
+function format(doc: Record<string, unknown>, q: string, options: Partial<FormatOptions>, others: Record<string, unknown>[] = []) {
+  index = openTestIndex();
+  const docs: Record<string, Record<string, unknown>> = { [String(doc.id)]: doc };
+  for (const other of others) docs[String(other.id)] = other;
+  index.write(docs as never);
+  const { matchingWords } = index.search(q);
+  return formatHits([doc], matchingWords, { ...BASE, fields: Object.keys(doc), ...options })[0]!;
+}
+
+describe('highlighting', () => {
+  const cases: [string, string, string][] = [
+    ['exact word, whatever its case', 'world', 'Hello <em>World</em>, hello <em>world</em>!'],
+    ['prefix of the last word: only the typed characters', 'wor', 'Hello <em>Wor</em>ld, hello <em>wor</em>ld!'],
+    ['typo match: the whole word', 'wrold', 'Hello <em>World</em>, hello <em>world</em>!'],
+    ['phrase: one span per occurrence', '"hello world"', '<em>Hello World</em>, <em>hello world</em>!'],
+    ['no phrase across a hard separator', '"world hello"', 'Hello World, hello world!'],
+  ];
+  it.each(cases)('%s', (_name, q, expected) => {
+    const out = format({ id: 1, text: 'Hello World, hello world!' }, q, { attributesToHighlight: ['text'] });
+    expect(out.formatted!.text).toBe(expected);
+  });
+
+  it('uses the custom tags and formats numbers as strings', () => {
+    const out = format({ id: 852, title: 'Le Petit Prince', year: 1943 }, 'prince 1943', {
+      attributesToHighlight: ['*'],
+      highlightPreTag: '[',
+      highlightPostTag: ']',
+    });
+    expect(out.formatted).toEqual({ id: '852', title: 'Le Petit [Prince]', year: '[1943]' });
+  });
+
+  it('keeps nested structure, booleans and null, highlighting leaf by leaf', () => {
+    const doc = { id: 1, doggos: [{ name: 'bobby', age: 2 }, { name: 'buddy', age: 4 }], good: true, none: null };
+    const out = format(doc, 'bobby', { attributesToHighlight: ['doggos.name'], showMatchesPosition: true });
+    expect(out.formatted).toEqual({
+      id: '1',
+      doggos: [{ name: '<em>bobby</em>', age: '2' }, { name: 'buddy', age: '4' }],
+      good: true,
+      none: null,
+    });
+    expect(out.matchesPosition).toEqual({ 'doggos.name': [{ start: 0, length: 5, indices: [0] }] });
+  });
+
+  it('gives byte offsets in _matchesPosition, prefix length only', () => {
+    const out = format({ id: 1, title: 'Café crème world' }, 'crème wor', { showMatchesPosition: true });
+    expect(out.formatted).toBeUndefined();
+    expect(out.matchesPosition).toEqual({ title: [{ start: 6, length: 6 }, { start: 13, length: 3 }] });
+  });
+
+  it('returns an empty _matchesPosition when nothing matched', () => {
+    const out = format({ id: 1, title: 'nothing here' }, 'zebra', { showMatchesPosition: true }, [{ id: 2, title: 'zebra' }]);
+    expect(out.matchesPosition).toEqual({});
+  });
+
+  it('restricts _formatted to retrieved ∪ formatted attributes', () => {
+    const out = format({ id: 1, title: 'the world', body: 'a world', extra: 'x' }, 'world', { retrieve: ['id'], attributesToHighlight: ['title'] });
+    expect(out.formatted).toEqual({ id: '1', title: 'the <em>world</em>' });
+  });
+});
+
+describe('cropping', () => {
+  const TEXT = 'Natalie risk her future to build a world with the boy she loves.';
+  const cases: [string, string, number, string][] = [
+    ['window around the matches', 'split the world', 10, '…future to build a world with the boy she loves…'],
+    ['first words when nothing matches', 'zebra', 10, 'Natalie risk her future to build a world with the…'],
+    // the final hard separator is not a word, so the window stops before it
+    ['short window at the end', 'loves', 2, '…she loves…'],
+    ['length 0 keeps the text', 'world', 0, TEXT],
+  ];
+  it.each(cases)('%s', (_name, q, cropLength, expected) => {
+    const out = format({ id: 1, text: TEXT }, q, { attributesToCrop: ['text'], cropLength });
+    expect(out.formatted!.text).toBe(expected);
+  });
+
+  it('crops text without match to the first words', () => {
+    const text = 'A quick brown fox can not jump 32 feet, right? Brr, it is cold!';
+    const out = format({ id: 1, text }, 'zebra', { attributesToCrop: ['text'] }, [{ id: 2, text: 'zebra' }]);
+    expect(out.formatted!.text).toBe('A quick brown fox can not jump 32 feet, right…');
+  });
+
+  it('highlights inside the crop window and honours attr:N', () => {
+    const out = format({ id: 1, title: 'Le Petit Prince' }, 'prince', { attributesToCrop: ['title:2'], attributesToHighlight: ['title'] });
+    expect(out.formatted!.title).toBe('…Petit <em>Prince</em>');
+  });
+
+  it('prefers the window holding more distinct query terms', () => {
+    const text = 'dragon one two three four five six seven eight nine ten eleven dragon knight';
+    const out = format({ id: 1, text }, 'dragon knight', { attributesToCrop: ['text'], cropLength: 4, attributesToHighlight: ['text'] });
+    expect(out.formatted!.text).toBe('…ten eleven <em>dragon</em> <em>knight</em>');
+  });
+
+  it('uses an empty crop marker as nothing', () => {
+    const out = format({ id: 1, text: 'one two three four' }, 'three', { attributesToCrop: ['text'], cropLength: 1, cropMarker: '' });
+    expect(out.formatted!.text).toBe('three');
+  });
+});
+
+// Meilisearch's matcher cases (milli matches/mod_test.rs): [query, text, highlight, crop length, expected]
+const LONG = 'The groundbreaking invention had the power to split the world between those who embraced progress and those who resisted change!';
+const MATCHER_CASES: [string, string, boolean, number, string][] = [
+  ['split the world', '', true, 10, ''],
+  ['split the world', ':-)', true, 10, ':-)'],
+  ['split the world', '(A quick brown fox can not jump 32 feet, right? Brr, it is cold!)', false, 10, '(A quick brown fox can not jump 32 feet, right…'],
+  [
+    'split the world',
+    'Natalie risk her future to build a world with the boy she loves. Emily Henry: The Love That Split The World.',
+    true,
+    0,
+    'Natalie risk her future to build a <em>world</em> with <em>the</em> boy she loves. Emily Henry: <em>The</em> Love That <em>Split</em> <em>The</em> <em>World</em>.',
+  ],
+  ['split the world', 'Natalie risk her future to build a world with the boy she loves.', true, 10, '…future to build a <em>world</em> with <em>the</em> boy she loves…'],
+  [
+    'split the world',
+    'Natalie risk her future to build a world with the boy she loves. Emily Henry: The Love That Split The World.',
+    true,
+    10,
+    '…she loves. Emily Henry: <em>The</em> Love That <em>Split</em> <em>The</em> <em>World</em>.',
+  ],
+  ['split the world', 'The world split void void void void void void void void void split the world void void', false, 10, '…void void void void void split the world void void'],
+  ['split the world', 'split void the void void world void void void void void void void void void void split the world void void', false, 10, '…void void void void void split the world void void'],
+  ['split the world', 'split split split split split split void void void void void void void void void void split the world void void', false, 10, '…void void void void void split the world void void'],
+  ['world', 'Ŵôřlḑôle', true, 0, '<em>Ŵôřlḑ</em>ôle'],
+  ['world', 'Ŵôřlḑ', true, 0, '<em>Ŵôřlḑ</em>'],
+  ['westfali', 'Westfália', true, 0, '<em>Westfáli</em>a'],
+  ['"the world"', LONG, true, 10, '…the power to split <em>the world</em> between those who embraced…'],
+  ['those "and those"', LONG, true, 10, '…world between <em>those</em> who embraced progress <em>and those</em> who resisted…'],
+  ['"The groundbreaking invention had the power to split the world"', LONG, true, 10, '<em>The groundbreaking invention had the power to split the world</em>…'],
+  ['"groundbreaking invention" "split the world between"', LONG, true, 10, '…<em>groundbreaking invention</em> had the power to <em>split the world between</em>…'],
+  ['split the world', 'void void split the world void void.', false, 2, '…split the…'],
+  ['split the world', 'void void split the world void void.', false, 1, '…split…'],
+  ['split the world', 'void void split the world void void.', false, 0, 'void void split the world void void.'],
+];
+
+describe('Meilisearch matcher cases', () => {
+  it.each(MATCHER_CASES)('%s on %s (highlight %s, crop %i)', (q, text, highlight, cropLength, expected) => {
+    const out = format({ id: 1, text }, q, { attributesToHighlight: highlight ? ['text'] : null, attributesToCrop: cropLength > 0 || !highlight ? ['text'] : null, cropLength }, [
+      { id: 2, text: 'split the world' },
+    ]);
+    expect(out.formatted!.text).toBe(expected);
+  });
+});
+
+it('highlights phrases as one span and phrases split across apostrophes', () => {
+  const out = format({ id: 1, text: "the do or die can't be he do and or isn't he" }, 'the "t he" door "do or"', {
+    attributesToHighlight: ['text'],
+    highlightPreTag: '_',
+    highlightPostTag: '_',
+  });
+  expect(out.formatted!.text).toBe("_the_ _do or_ die can't be he do and or isn'_t he_");
+});
+
+describe('presence of _formatted', () => {
+  it('exists when a displayed field of the index is formatted, even if this document lacks it', () => {
+    const out = format({ id: 7, other: 'x' }, 'x', { fields: ['id', 'other', 'title'], attributesToHighlight: ['title'] });
+    expect(out.formatted).toEqual({ id: '7', other: 'x' });
+  });
+
+  it('is absent when only undisplayed or unknown fields are formatted', () => {
+    expect(format({ id: 7, secret: 'x' }, 'x', { displayed: ['id'], attributesToHighlight: ['secret'] }).formatted).toBeUndefined();
+    expect(format({ id: 7 }, 'x', { attributesToCrop: ['nowhere'] }).formatted).toBeUndefined();
+  });
+
+  it('formats displayed attributes that are not retrieved when asked with *', () => {
+    const out = format({ id: 7, title: 'x marks' }, 'x', { displayed: ['id', 'title'], retrieve: ['id'], attributesToHighlight: ['*'] });
+    expect(out.formatted).toEqual({ id: '7', title: '<em>x</em> marks' });
+  });
+});
+
+it('highlights one-word and multi-word synonyms of a query word', async () => {
+  index = openTestIndex({ synonyms: { nyc: ['new york', 'bigapple'] } });
+  const doc = { id: 1, text: 'I love New York, the bigapple and nyc' };
+  index.write({ '1': doc });
+  const { matchingWords } = index.search('nyc');
+  const [out] = formatHits([doc], matchingWords, { ...BASE, fields: ['id', 'text'], attributesToHighlight: ['text'], showMatchesPosition: true });
+  expect(out!.formatted!.text).toBe('I love <em>New York</em>, the <em>bigapple</em> and <em>nyc</em>');
+  expect(out!.matchesPosition).toEqual({ text: [{ start: 7, length: 8 }, { start: 21, length: 8 }, { start: 34, length: 3 }] });
+});
