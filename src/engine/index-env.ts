@@ -60,6 +60,29 @@ export interface IndexEnv {
   readonly wordIds: Database<Buffer, string>;
 }
 
+/**
+ * Opens the environment in `folder`. The scheduler's index writer thread opens its own handle on
+ * the same files for each write (workers/index-writer.ts); LMDB serialises the writers.
+ */
+export function openIndexEnv(folder: string, uuid: string): IndexEnv {
+  mkdirSync(folder, { recursive: true });
+  // Meilisearch's default map size for an index is 2 TiB; LMDB only reserves address space.
+  const root = open({ path: folder, maxDbs: 64, mapSize: 2 * 1024 ** 4, compression: false });
+  return {
+    uuid,
+    root,
+    main: root.openDB<unknown, string>({ name: INDEX_DBS.main }),
+    documents: root.openDB<Record<string, unknown>, number>({ name: INDEX_DBS.documents, keyEncoding: 'uint32' }),
+    externalIds: root.openDB<number, string>({ name: INDEX_DBS.externalIds }),
+    facetDocids: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.facetDocids, keyEncoding: 'binary', encoding: 'binary' }),
+    geoPoints: root.openDB<Buffer, number>({ name: INDEX_DBS.geoPoints, keyEncoding: 'uint32', encoding: 'binary' }),
+    wordDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.wordDocids, encoding: 'binary' }),
+    prefixDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.prefixDocids, encoding: 'binary' }),
+    docWords: root.openDB<Buffer, number>({ name: INDEX_DBS.docWords, keyEncoding: 'uint32', encoding: 'binary' }),
+    wordIds: root.openDB<Buffer, string>({ name: INDEX_DBS.wordIds, encoding: 'binary' }),
+  };
+}
+
 export class IndexEnvs {
   private readonly open = new Map<string, IndexEnv>();
   private readonly dir: string;
@@ -77,23 +100,7 @@ export class IndexEnvs {
   get(uuid: string): IndexEnv {
     let env = this.open.get(uuid);
     if (env === undefined) {
-      const folder = this.folderOf(uuid);
-      mkdirSync(folder, { recursive: true });
-      // Meilisearch's default map size for an index is 2 TiB; LMDB only reserves address space.
-      const root = open({ path: folder, maxDbs: 64, mapSize: 2 * 1024 ** 4, compression: false });
-      env = {
-        uuid,
-        root,
-        main: root.openDB<unknown, string>({ name: INDEX_DBS.main }),
-        documents: root.openDB<Record<string, unknown>, number>({ name: INDEX_DBS.documents, keyEncoding: 'uint32' }),
-        externalIds: root.openDB<number, string>({ name: INDEX_DBS.externalIds }),
-        facetDocids: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.facetDocids, keyEncoding: 'binary', encoding: 'binary' }),
-        geoPoints: root.openDB<Buffer, number>({ name: INDEX_DBS.geoPoints, keyEncoding: 'uint32', encoding: 'binary' }),
-        wordDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.wordDocids, encoding: 'binary' }),
-        prefixDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.prefixDocids, encoding: 'binary' }),
-        docWords: root.openDB<Buffer, number>({ name: INDEX_DBS.docWords, keyEncoding: 'uint32', encoding: 'binary' }),
-        wordIds: root.openDB<Buffer, string>({ name: INDEX_DBS.wordIds, encoding: 'binary' }),
-      };
+      env = openIndexEnv(this.folderOf(uuid), uuid);
       this.open.set(uuid, env);
     }
     return env;

@@ -15,6 +15,7 @@ import type { BatchProgress } from '../types/task.js';
 /** Step families and their steps, in Meilisearch's enum order (`finished` is the step's position). */
 export const STEPS = {
   batch: ['processing tasks', 'writing tasks to disk'],
+  indexing: ['indexing'],
   createIndex: ['creating the index'],
   updateIndex: ['updating the index'],
   deleteIndex: ['deleting the index'],

@@ -4,7 +4,8 @@
  * the finished tasks, the batch record and the processor's writes in ONE instance transaction.
  *
  * Threading: runs on the main thread as a chain of async steps, so HTTP reads and searches keep
- * being served while a batch runs (heavy extraction goes to worker threads in the processors).
+ * being served while a batch runs: the index write, the long part, runs in the index writer
+ * thread (workers/index-writer.ts), and heavy extraction goes to worker threads in the processors.
  * Crash safety: nothing is stored until the commit; a crash mid-batch leaves its tasks enqueued
  * and they simply run again after restart (queue.ts invariants).
  * Cancelation: registering a cancelation that targets a task of the running batch aborts that
@@ -16,6 +17,7 @@ import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
+import { writeIndex } from '../workers/index-writer.js';
 import type { WorkerPools } from '../workers/pool.js';
 import type { Task } from '../types/task.js';
 import { nextBatch, type BatchOperation, type NextBatch } from './autobatcher.js';
@@ -160,11 +162,20 @@ export class Scheduler {
         outcome = { tasks: tasks.map((task) => failed(task, error)) };
       }
       if (abort.signal.aborted) throw new BatchAborted();
+      if (outcome.indexWrite !== undefined) {
+        progress.enter('indexing', 'indexing');
+        const { uuid, write } = outcome.indexWrite;
+        try {
+          await writeIndex(this.deps.workers, this.deps.indexEnvs, uuid, write, abort.signal);
+        } catch (err) {
+          if (abort.signal.aborted) throw new BatchAborted();
+          throw err;
+        }
+      }
       progress.enter('batch', 'writing tasks to disk');
       const done = finishBatch(batch, outcome.tasks, nowNs());
       queue.setProcessing(null);
       this.running = null;
-      outcome.commitIndex?.();
       this.deps.store.root.transactionSync(() => {
         outcome.commit?.();
         queue.commitBatch(done.batch, done.tasks, progress);

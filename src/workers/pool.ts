@@ -11,6 +11,7 @@ const EDITION_STACK_MB = 64;
 
 export class WorkerPools {
   private edition: Piscina | null = null;
+  private writer: Piscina | null = null;
   readonly threads: number;
 
   constructor(maxThreads: number | null) {
@@ -29,8 +30,20 @@ export class WorkerPools {
     return this.edition;
   }
 
+  /** Runs `index-writer-thread.js` tasks: one thread, kept a while between batches. */
+  writerPool(): Piscina {
+    this.writer ??= new Piscina({
+      filename: new URL('./index-writer-thread.js', import.meta.url).href,
+      maxThreads: 1,
+      minThreads: 0,
+      idleTimeout: 60_000,
+    });
+    return this.writer;
+  }
+
   async close(): Promise<void> {
-    await this.edition?.destroy();
+    await Promise.all([this.edition?.destroy(), this.writer?.destroy()]);
     this.edition = null;
+    this.writer = null;
   }
 }

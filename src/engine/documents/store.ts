@@ -82,6 +82,8 @@ export class DocumentStore {
       }
     };
     const freed: number[] = [];
+    // free docids are taken from the front with a cursor: shifting would be quadratic
+    let reused = 0;
     const applied: DocumentChange[] = [];
     for (const [externalId, doc] of changes) {
       const docid = env.externalIds.get(externalId);
@@ -106,13 +108,14 @@ export class DocumentStore {
       for (const key of Object.keys(doc).sort((a, b) => fieldIndex.get(a)! - fieldIndex.get(b)!)) ordered[key] = doc[key];
       let id = docid;
       if (id === undefined) {
-        id = free.length > 0 ? free.shift()! : next++;
+        id = reused < free.length ? free[reused++]! : next++;
         env.externalIds.putSync(externalId, id);
       }
       env.documents.putSync(id, ordered);
       count(ordered, 1);
       applied.push({ docid: id, before: previous, after: ordered });
     }
+    free = free.slice(reused);
     if (freed.length > 0) free = [...free, ...freed].sort((a, b) => a - b);
     env.main.putSync(FIELD_IDS, fields);
     env.main.putSync(INDEX_MAIN_KEYS.fieldDistribution, distribution);

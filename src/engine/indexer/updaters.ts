@@ -6,6 +6,8 @@
  *
  * A settings change that alters what is derived calls `rebuild`: the updater clears its own
  * databases and re-derives from every stored document.
+ * A long updater calls `checkpoint` between chunks of work: it throws when the write is
+ * interrupted (a cancelation), which rolls the transaction back.
  */
 import type { JsonObject } from '../documents/document-id.js';
 import type { IndexEnv } from '../index-env.js';
@@ -21,7 +23,7 @@ export interface DocumentChange {
 export interface IndexUpdater {
   readonly name: string;
   /** Applies net changes; runs inside the index write transaction. */
-  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[]): void;
+  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void): void;
   /** Clears and re-derives from all documents; runs inside the index write transaction. */
-  rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>): void;
+  rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void): void;
 }

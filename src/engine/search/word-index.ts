@@ -24,15 +24,13 @@ import { decodePosting, encodeForward, encodePosting, mergePosting, type Posting
 const CHUNK_DOCS = 25_000;
 
 /**
- * Pending changes of the keys of one database. Upserts are appended to flat columns (docids
- * ascending, as changes arrive in docid order) and grouped per key by one counting pass, instead
- * of growing millions of small per-key arrays.
+ * Pending changes of the keys of one database. Upserts are appended to one growable interleaved
+ * column of (key, docid, mask, info) — docids ascending, as changes arrive in docid order — and
+ * grouped per key by one counting pass, instead of growing millions of small per-key arrays.
  */
 class KeyOps {
-  private readonly keys: number[] = [];
-  private readonly docids: number[] = [];
-  private readonly masks: number[] = [];
-  private readonly infos: number[] = [];
+  private entries = new Uint32Array(4 << 16);
+  private length = 0;
   readonly removed = new Map<number, number[]>();
 
   remove(id: number, docid: number): void {
@@ -42,27 +40,37 @@ class KeyOps {
   }
 
   upsert(id: number, docid: number, mask: number, info: number): void {
-    this.keys.push(id);
-    this.docids.push(docid);
-    this.masks.push(mask);
-    this.infos.push(info);
+    let at = this.length;
+    if (at + 4 > this.entries.length) {
+      const grown = new Uint32Array(this.entries.length * 2);
+      grown.set(this.entries);
+      this.entries = grown;
+    }
+    const entries = this.entries;
+    entries[at++] = id;
+    entries[at++] = docid;
+    entries[at++] = mask;
+    entries[at++] = info;
+    this.length = at;
   }
 
   /** Calls `visit` once per key with changes: its removed docids and its upsert columns. */
   forEachKey(keyCount: number, visit: (id: number, removed: readonly number[], upserts: PostingColumns) => void): void {
+    const entries = this.entries;
+    const n = this.length >>> 2;
     const start = new Int32Array(keyCount + 1);
-    for (const id of this.keys) start[id + 1]!++;
+    for (let k = 0; k < n; k++) start[entries[4 * k]! + 1]!++;
     for (let id = 0; id < keyCount; id++) start[id + 1]! += start[id]!;
     const fill = start.slice(0, keyCount);
-    const docids = new Uint32Array(this.keys.length);
-    const masks = new Uint32Array(this.keys.length);
-    const infos = new Uint32Array(this.keys.length);
-    this.keys.forEach((id, k) => {
-      const at = fill[id]!++;
-      docids[at] = this.docids[k]!;
-      masks[at] = this.masks[k]!;
-      infos[at] = this.infos[k]!;
-    });
+    const docids = new Uint32Array(n);
+    const masks = new Uint32Array(n);
+    const infos = new Uint32Array(n);
+    for (let k = 0, e = 0; k < n; k++, e += 4) {
+      const at = fill[entries[e]!]!++;
+      docids[at] = entries[e + 1]!;
+      masks[at] = entries[e + 2]!;
+      infos[at] = entries[e + 3]!;
+    }
     for (let id = 0; id < keyCount; id++) {
       const from = start[id]!;
       const to = start[id + 1]!;
@@ -229,9 +237,10 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   if (vocabularyChanged) env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
 }
 
-function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>): void {
+function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void): void {
   let chunk: DocumentChange[] = [];
   const run = () => {
+    checkpoint();
     chunk.sort((a, b) => a.docid - b.docid);
     applyChunk(env, settings, chunk);
     chunk = [];
@@ -249,10 +258,10 @@ function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>): Ge
 
 export const wordIndexUpdater: IndexUpdater = {
   name: 'word-index',
-  apply(env, settings, changes) {
-    applyAll(env, settings, changes);
+  apply(env, settings, changes, checkpoint = () => {}) {
+    applyAll(env, settings, changes, checkpoint);
   },
-  rebuild(env, settings, documents) {
+  rebuild(env, settings, documents, checkpoint = () => {}) {
     env.wordDocids.clearSync();
     env.prefixDocids.clearSync();
     env.docWords.clearSync();
@@ -260,6 +269,6 @@ export const wordIndexUpdater: IndexUpdater = {
     env.main.removeSync(INDEX_MAIN_KEYS.searchFields);
     env.main.removeSync(INDEX_MAIN_KEYS.nextWordId);
     env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
-    applyAll(env, settings, additions(documents));
+    applyAll(env, settings, additions(documents), checkpoint);
   },
 };

@@ -1,6 +1,6 @@
 /**
  * What a batch processor gets and gives back. A processor computes the outcome of its tasks and
- * the writes to make; it writes nothing itself. Index-environment writes (`commitIndex`) land
+ * the writes to make; it writes nothing itself. Index-environment writes (`indexWrite`) land
  * first; replaying them after a crash before the instance commit is harmless, since the tasks are
  * still enqueued and re-apply the same net changes. The scheduler runs `commit` inside the same
  * instance transaction that stores the finished tasks and the batch, so a batch lands whole or
@@ -8,6 +8,7 @@
  * commit is durable.
  */
 import type { IndexEnvs } from '../../engine/index-env.js';
+import type { IndexWrite } from '../../engine/indexer/commit.js';
 import type { IndexRegistry } from '../../indexes/registry.js';
 import type { UpdateFiles } from '../../store/update-files.js';
 import type { WorkerPools } from '../../workers/pool.js';
@@ -34,8 +35,8 @@ export interface ProcessContext {
 export interface ProcessOutcome {
   /** every task of the batch (and tasks a cancelation canceled), finished */
   tasks: Task[];
-  /** writes to an index environment, committed (durably) before the instance transaction */
-  commitIndex?: () => void;
+  /** the write to an index environment, committed (durably) before the instance transaction */
+  indexWrite?: { uuid: string; write: IndexWrite };
   commit?: () => void;
   afterCommit?: () => Promise<void>;
 }

@@ -3,7 +3,7 @@
  * matching its filter (all documents without one), in a worker thread (engine/rhai/runner.ts).
  * `doc = ()` deletes the document, an unchanged document is not written, a changed one replaces
  * the stored one (same primary key). The first error fails the task and nothing is written;
- * otherwise the net changes are committed like any document batch (`commitDocumentChanges`).
+ * otherwise the net changes are committed like any document batch (a `documents` index write).
  *
  * A documentEdition task is always alone in its batch (autobatcher).
  */
@@ -16,7 +16,6 @@ import { readSettings } from '../../engine/index-settings.js';
 import { EditionError, EditionRunner } from '../../engine/rhai/runner.js';
 import type { Task } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
-import { commitDocumentChanges } from './documents.js';
 import { failed, succeeded } from './outcome.js';
 
 /** Documents sent to the worker at a time: bounds memory, lets a cancelation stop the run between batches. */
@@ -121,7 +120,7 @@ export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
   if (changes.size === 0) return { tasks: [done] };
   return {
     tasks: [done],
-    commitIndex: () => commitDocumentChanges(env, changes, false),
+    indexWrite: { uuid: env.uuid, write: { kind: 'documents', changes, clearFirst: false } },
     commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }),
   };
 };

@@ -17,7 +17,6 @@ import { evaluateFilter } from '../../engine/filter/evaluate.js';
 import { parseFilter } from '../../engine/filter-parser/index.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
-import { INDEX_UPDATERS } from '../../engine/indexer/registry.js';
 import type { IndexRecord } from '../../indexes/registry.js';
 import type { Task } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
@@ -125,20 +124,6 @@ function stageDeletionByFilter(env: IndexEnv, indexUid: string, filter: unknown,
   return deleted;
 }
 
-/**
- * Writes a batch's net document changes (`null` deletes) and everything the index derives from
- * them, in one transaction on the index environment. Shared by every processor that changes
- * documents.
- */
-export function commitDocumentChanges(env: IndexEnv, changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean): void {
-  env.root.transactionSync(() => {
-    const settings = readSettings(env);
-    if (clearFirst) for (const updater of INDEX_UPDATERS) updater.rebuild(env, settings, []);
-    const applied = new DocumentStore(env).apply(changes, clearFirst);
-    for (const updater of INDEX_UPDATERS) updater.apply(env, settings, applied);
-  });
-}
-
 export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
   const indexUid = next.indexUid!;
   let record: IndexRecord | undefined = ctx.indexes.get(indexUid);
@@ -204,7 +189,7 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
   const touched = overlay.cleared || overlay.changes.size > 0;
   return {
     tasks: finished,
-    commitIndex: touched ? () => commitDocumentChanges(env, overlay.changes, overlay.cleared) : undefined,
+    indexWrite: touched ? { uuid: env.uuid, write: { kind: 'documents', changes: overlay.changes, clearFirst: overlay.cleared } } : undefined,
     commit: () => {
       if (created || touched || final.primaryKey !== record.primaryKey) ctx.indexes.put(final);
     },

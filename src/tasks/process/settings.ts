@@ -14,7 +14,7 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import { DocumentStore } from '../../engine/documents/store.js';
-import { readSettings, writeSettings } from '../../engine/index-settings.js';
+import { readSettings } from '../../engine/index-settings.js';
 import { INDEX_UPDATERS } from '../../engine/indexer/registry.js';
 import { diffSettings } from '../../settings/diff.js';
 import { applyPatch, mergedSettingsProblem } from '../../settings/merge.js';
@@ -62,17 +62,7 @@ export const processSettings: BatchProcessor = (ctx, tasks, next) => {
 
   return {
     tasks: finished,
-    commitIndex: () =>
-      env.root.transactionSync(() => {
-        if (clears > 0) store.apply(new Map(), true);
-        writeSettings(env, after);
-        // An emptied index is rebuilt from nothing, which also clears what the old documents left.
-        // Each updater walks the documents on its own, so hand out a fresh iterator every time.
-        const documents = clears > 0 ? [] : { [Symbol.iterator]: () => store.entries() };
-        for (const updater of INDEX_UPDATERS) {
-          if (clears > 0 || rebuild.includes(updater.name)) updater.rebuild(env, after, documents);
-        }
-      }),
+    indexWrite: { uuid: record.uuid, write: { kind: 'settings', settings: after, clear: clears > 0, rebuild } },
     commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }),
   };
 };

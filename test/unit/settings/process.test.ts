@@ -9,6 +9,7 @@ import type { JsonObject } from '../../../src/engine/documents/document-id.js';
 import { DocumentStore } from '../../../src/engine/documents/store.js';
 import { IndexEnvs } from '../../../src/engine/index-env.js';
 import { readSettings } from '../../../src/engine/index-settings.js';
+import { applyIndexWrite } from '../../../src/engine/indexer/commit.js';
 import { INDEX_UPDATERS } from '../../../src/engine/indexer/registry.js';
 import type { IndexUpdater } from '../../../src/engine/indexer/updaters.js';
 import { IndexRegistry } from '../../../src/indexes/registry.js';
@@ -72,7 +73,7 @@ function batch(tasks: Task[], operation: 'settings' | 'clearAndSettings', mustCr
 }
 
 function commit(outcome: ProcessOutcome): void {
-  outcome.commitIndex?.();
+  if (outcome.indexWrite !== undefined) applyIndexWrite(ctx.indexEnvs.get(outcome.indexWrite.uuid), outcome.indexWrite.write);
   store.root.transactionSync(() => outcome.commit?.());
 }
 

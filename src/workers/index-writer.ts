@@ -1,0 +1,22 @@
+/**
+ * Runs a batch's index write in the index writer thread (index-writer-thread.ts), so the HTTP
+ * thread keeps answering (searches read the last committed state) while a large batch commits.
+ * One thread: LMDB has one writer per environment anyway, and the scheduler runs one batch at a
+ * time. Aborting `signal` interrupts the write, which then rolls back and rejects.
+ */
+import type { IndexEnvs } from '../engine/index-env.js';
+import type { IndexWrite } from '../engine/indexer/commit.js';
+import type { IndexWriteJob } from './index-writer-thread.js';
+import type { WorkerPools } from './pool.js';
+
+export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal): Promise<void> {
+  const interrupt = new Int32Array(new SharedArrayBuffer(4));
+  const onAbort = () => Atomics.store(interrupt, 0, 1);
+  signal.addEventListener('abort', onAbort);
+  try {
+    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt };
+    await pools.writerPool().run(job);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
