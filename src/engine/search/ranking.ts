@@ -13,6 +13,12 @@
  * the documents' forward records, only for the groups that reach those steps.
  * Each emitted document carries its rank per step, from which `_rankingScore` and
  * `_rankingScoreDetails` are computed exactly as Meilisearch's score details.
+ *
+ * Time budget (`searchCutoffMs`, ranking.md §9): before each next bucket the budget is checked,
+ * as Meilisearch's bucket sort does. Once it is spent, no step refines anything more: the
+ * documents the interrupted step had not yet put in a bucket are emitted in docid order with a
+ * `skipped` detail (rank 0 of 1), then those its parent steps had not reached, level by level;
+ * the sort is degraded when the first step still had documents left.
  */
 import { difference, intersect, type DocSet } from '../docset.js';
 import { FacetKind } from '../facets/extract.js';
@@ -38,7 +44,9 @@ export type StepDetail =
   | { readonly kind: 'proximity' | 'fid' | 'position'; readonly rank: number; readonly max: number; readonly unified?: boolean }
   | { readonly kind: 'exactAttribute'; readonly match: 'exactMatch' | 'matchesStart' | 'noExactMatch' }
   | { readonly kind: 'exactWords'; readonly matching: number; readonly max: number }
-  | { readonly kind: 'sort'; readonly criterion: SortCriterion; readonly value: number | string | null };
+  | { readonly kind: 'sort'; readonly criterion: SortCriterion; readonly value: number | string | null }
+  /** the step the time budget interrupted: its documents were not ordered by it nor by later steps */
+  | { readonly kind: 'skipped' };
 
 export interface RankedDoc {
   readonly docid: number;
@@ -122,6 +130,8 @@ export function rankOf(detail: StepDetail): [number, number] | null {
       return [detail.matching + 1, detail.max + 1];
     case 'sort':
       return null;
+    case 'skipped':
+      return [0, 1];
   }
 }
 
@@ -183,6 +193,8 @@ export interface RankInput {
   readonly maxWeight: number;
   readonly byAttribute: boolean;
   readonly facets: FacetReader;
+  /** whether the time budget is spent, asked before each bucket (Meilisearch's `deadline.exceeded()`) */
+  readonly timeUp: () => boolean;
 }
 
 /** Term places (field << 16 | position) of one document, at the document's typo levels. */
@@ -194,6 +206,10 @@ class Ranker {
   private scratch = new Uint32Array(1024);
   private scanned: Places | undefined;
   private readonly totalWords: number;
+  /** the time budget is spent: no step refines anything more */
+  private timedOut = false;
+  /** the time budget cut the first step short (Meilisearch's `degraded`) */
+  degraded = false;
 
   constructor(private readonly input: RankInput) {
     this.totalWords = input.terms.reduce((sum, t) => sum + t.wordCount, 0);
@@ -467,22 +483,49 @@ class Ranker {
 
   /**
    * Depth-first bucket sort of `group` from step `s` on, appending to `out` until it holds
-   * `need` documents.
+   * `need` documents. Once the time budget is spent, every level only emits what it has left.
    */
   sort(steps: readonly RankStep[], s: number, group: readonly number[], kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
     if (out.length >= need) return;
     if (s === steps.length) {
-      for (const i of group) {
-        if (out.length >= need) return;
-        const docid = this.input.candidates[i]!;
-        if (accept(docid)) out.push({ docid, details });
-      }
+      this.emit(group, details, out, need, accept);
       return;
     }
-    for (const [indices, detail, nextKept] of this.buckets(steps[s]!, group, kept)) {
+    const buckets = this.buckets(steps[s]!, group, kept);
+    const done: (readonly number[])[] = [];
+    let consumed = 0;
+    // a step whose documents are all in buckets hands back to its parent, as Meilisearch's empty universe
+    while (consumed < group.length && out.length < need) {
+      if (this.timedOut || this.input.timeUp()) {
+        this.timedOut = true;
+        this.emit(this.notIn(group, done), [...details, { kind: 'skipped' }], out, need, accept);
+        // Meilisearch reports a degraded search only when the first step itself is cut short
+        if (s === 0) this.degraded = true;
+        return;
+      }
+      const next = buckets.next();
+      if (next.done === true) return;
+      const [indices, detail, nextKept] = next.value;
+      done.push(indices);
+      consumed += indices.length;
       this.sort(steps, s + 1, indices, nextKept, [...details, detail], out, need, accept);
-      if (out.length >= need) return;
     }
+  }
+
+  /** Appends the accepted documents of `group`, in its order, until `out` holds `need`. */
+  private emit(group: readonly number[], details: readonly StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
+    for (const i of group) {
+      if (out.length >= need) return;
+      const docid = this.input.candidates[i]!;
+      if (accept(docid)) out.push({ docid, details });
+    }
+  }
+
+  /** The indices of `group` in none of the `buckets` (subsets of it), in group order. */
+  private notIn(group: readonly number[], buckets: readonly (readonly number[])[]): number[] {
+    const taken = new Set<number>();
+    for (const bucket of buckets) for (const i of bucket) taken.add(i);
+    return group.filter((i) => !taken.has(i));
   }
 }
 
@@ -513,13 +556,17 @@ function byCost(group: readonly number[], cost: (i: number) => number): [number,
 /** Whether a document leaving the sort may be a hit (distinct); called in ranking order. */
 export type Accept = (docid: number) => boolean;
 
-/** The first `need` accepted candidates in ranking order, with their step details. */
-export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept = () => true): RankedDoc[] {
-  const out: RankedDoc[] = [];
-  if (need <= 0 || input.candidates.length === 0) return out;
+/**
+ * The first `need` accepted candidates in ranking order, with their step details; `degraded`
+ * when the time budget stopped the ranking early.
+ */
+export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept = () => true): { docs: RankedDoc[]; degraded: boolean } {
+  const docs: RankedDoc[] = [];
+  if (need <= 0 || input.candidates.length === 0) return { docs, degraded: false };
   const group = new Array<number>(input.candidates.length);
   for (let i = 0; i < group.length; i++) group[i] = i;
-  new Ranker(input).sort(steps, 0, group, input.terms.map(() => true), [], out, need, accept);
-  return out;
+  const ranker = new Ranker(input);
+  ranker.sort(steps, 0, group, input.terms.map(() => true), [], docs, need, accept);
+  return { docs, degraded: ranker.degraded };
 }
 

@@ -6,9 +6,9 @@
  *
  * Steps: universe (all documents ∩ the filter sets the caller evaluated) → query terms →
  * derivations (terms.ts) → minus negative words/phrases → candidates of the maximally relaxed
- * query for `matchingStrategy` → per-document term features → bucket sort (ranking.ts) →
- * `rankingScoreThreshold`. A query without usable terms is a placeholder search: every document
- * of the universe, ordered by sort steps only, score 1.
+ * query for `matchingStrategy` → per-document term features → bucket sort (ranking.ts, bounded
+ * by the request's time budget) → `rankingScoreThreshold`. A query without usable terms is a
+ * placeholder search: every document of the universe, ordered by sort steps only, score 1.
  */
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, fromUnsorted, intersect, type DocSet } from '../docset.js';
@@ -40,6 +40,11 @@ export interface SearchRequest {
   readonly distinct: string | null;
   /** page mode: counts must be exact, so distinct goes over every candidate */
   readonly exhaustive: boolean;
+  /**
+   * Whether the search's time budget (`searchCutoffMs`, whose clock the caller started with the
+   * request) is spent: asked before each bucket, after which the sort stops refining; absent: no limit
+   */
+  readonly timeUp?: () => boolean;
 }
 
 export interface SearchHit {
@@ -56,6 +61,8 @@ export interface SearchOutcome {
   readonly candidates: DocSet;
   /** what the query matches in field text, for highlighting and cropping (format.ts) */
   readonly matchingWords: MatchTerm[];
+  /** the time budget cut the ranking short (Meilisearch's `degraded`, counted by /metrics) */
+  readonly degraded: boolean;
 }
 
 /** Whether a field path is selected by an attribute list entry (exact, nested, or `prefix*`). */
@@ -186,12 +193,12 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   const distinct = request.distinct === null ? null : distinctFilter(env, request.distinct);
   if (distinct !== null && request.exhaustive) need = candidates.length;
   const ranked = bucketSort(
-    { env, dictionary, candidates, terms, features, removal, weightOf: fields.weightOf, maxWeight: fields.maxWeight, byAttribute: settings.proximityPrecision === 'byAttribute', facets },
+    { env, dictionary, candidates, terms, features, removal, weightOf: fields.weightOf, maxWeight: fields.maxWeight, byAttribute: settings.proximityPrecision === 'byAttribute', facets, timeUp: request.timeUp ?? (() => false) },
     steps,
     need,
     distinct?.accept,
   );
-  let hits = ranked.map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
+  let hits = ranked.docs.map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
   let dropped = distinct?.rejected() ?? [];
   if (threshold !== null) {
     const kept = hits.filter((hit) => hit.score >= threshold);
@@ -199,5 +206,5 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
     hits = kept.slice(0, request.need);
   }
   const matching = dropped.length === 0 ? candidates : difference(candidates, fromUnsorted(dropped));
-  return { hits, totalHits: matching.length, candidates: matching, matchingWords: matchingWords(terms) };
+  return { hits, totalHits: matching.length, candidates: matching, matchingWords: matchingWords(terms), degraded: ranked.degraded };
 }

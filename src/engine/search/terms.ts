@@ -6,11 +6,12 @@
  * dictionary range, at most MAX_PREFIX_WORDS words); and words within its typo budget found by
  * the typo kernel in ONE call for all terms (Meilisearch limits: 150 one-typo and 50 two-typo
  * words, a different first letter costing two). A phrase matches documents holding its words
- * consecutively in one field (checked on forward records). One-word synonym keys add their
- * values (a word, or words matched as a phrase) at 0 typos, never exact. A word split in two
- * indexed words (matched as a phrase) counts 1 typo, and a concatenation of n adjacent query
- * words found as one word counts n (ranking.md §4). Negative words and phrases exclude
- * documents.
+ * consecutively in one field (checked on forward records). A word's synonyms (the values of
+ * the key equal to it: a word, or words matched as a phrase) derive at 0 typos, never exact. A
+ * word split in two indexed words (matched as a phrase) counts 1 typo. 2 or 3 adjacent query
+ * words form an n-gram, as milli's query graph: its concatenation found as one word, and the
+ * synonyms of the multi-word key equal to its words (or of the concatenation), count n typos
+ * (ranking.md §4, §7.5). Negative words and phrases exclude documents.
  *
  * Per candidate document, `termFeatures` keeps, for the derivations of the document's lowest
  * typo level only (the subset later rules see in Meilisearch's graph): typo count, field mask,
@@ -31,6 +32,9 @@ const MAX_ONE_TYPO = 150;
 const MAX_TWO_TYPOS = 50;
 const MAX_PREFIX_WORDS = 1000;
 const MAX_WORD_BYTES = 250;
+/** milli's limits on the synonyms of one query word: phrases, and words over all of them */
+const MAX_SYNONYM_PHRASES = 50;
+const MAX_SYNONYM_WORDS = 100;
 
 /** flags of TermFeatures */
 export const HAS_EXACT = 1;
@@ -153,8 +157,8 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     }
   }
 
-  const synonyms = synonymTable(settings.synonyms);
-  const ngrams = ngramDerivations(terms, options);
+  const synonyms = synonymTable(settings.synonyms, new Set(settings.stopWords));
+  const ngrams = ngramDerivations(terms, synonyms, options);
   return terms.map((term, index) => {
     if (term.kind === 'phrase') return resolvePhrase(term, index, options);
     const derivations: Derivation[] = [];
@@ -182,15 +186,16 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       derivations.push({ typo, exact: false, posting, words: [words[w]!] });
       wordTypos.set(posting.id, typo);
     }
-    for (const value of synonyms.get(term.word) ?? []) {
-      const posting = value.length === 1 ? restrict(wordPosting(env, value[0]!), options.allowedMask) : phrasePosting(value, options);
+    for (const value of wordSynonyms(synonyms.get(term.word) ?? [])) {
+      const posting = synonymPosting(value, options);
       if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting, words: value });
     }
     const split = splitPosting(term.word, options);
     if (split !== null) derivations.push({ typo: 1, exact: false, ...split });
     for (const ngram of ngrams.get(index) ?? []) {
       derivations.push(ngram);
-      wordTypos.set(ngram.posting.id, ngram.typo);
+      // a multi-word synonym's phrase posting stands for no word (id 0)
+      if (ngram.posting.id !== 0) wordTypos.set(ngram.posting.id, ngram.typo);
     }
     const budget = typoBudget(term.word, settings);
     return {
@@ -260,25 +265,62 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
   };
 }
 
+/** Joins a key's words in the synonym table: no normalised word holds a control character. */
+const KEY_JOINER = '\u0000';
+
 /**
- * One-word synonym keys (normalised like queries) → their values as normalised word lists, all
- * tokenised in one kernel call. Multi-word keys are not looked up.
+ * Synonym keys, normalised like queries (stop words dropped) and their words joined by
+ * KEY_JOINER → their values as normalised word lists, all tokenised in one kernel call. Keys
+ * or values left without words are dropped; keys normalising alike merge their values, which
+ * milli stores sorted and deduplicated (the order the per-word limits then apply in).
  */
-function synonymTable(synonyms: Readonly<Record<string, readonly string[]>>): Map<string, string[][]> {
+function synonymTable(synonyms: Readonly<Record<string, readonly string[]>>, stopWords: ReadonlySet<string>): Map<string, string[][]> {
   const keys = Object.keys(synonyms);
   const table = new Map<string, string[][]>();
   if (keys.length === 0) return table;
   const texts = keys.flatMap((key) => [key, ...synonyms[key]!]);
   const words: string[][] = texts.map(() => []);
-  for (const token of materializeTokens(tokenizeBatch(texts, { separators: false }), texts)) words[token.string]!.push(token.normalized);
+  for (const token of materializeTokens(tokenizeBatch(texts, { separators: false }), texts)) {
+    if (!stopWords.has(token.text.normalize('NFKD'))) words[token.string]!.push(token.normalized);
+  }
   let at = 0;
   for (const key of keys) {
     const keyWords = words[at++]!;
     const values = synonyms[key]!.map(() => words[at++]!).filter((value) => value.length > 0);
-    if (keyWords.length !== 1) continue;
-    table.set(keyWords[0]!, [...(table.get(keyWords[0]!) ?? []), ...values]);
+    if (keyWords.length === 0 || values.length === 0) continue;
+    const joined = keyWords.join(KEY_JOINER);
+    table.set(joined, [...(table.get(joined) ?? []), ...values]);
+  }
+  for (const [key, values] of table) {
+    values.sort(compareWordLists);
+    table.set(key, values.filter((value, i) => i === 0 || compareWordLists(values[i - 1]!, value) !== 0));
   }
   return table;
+}
+
+/** Word lists in Rust's `Vec<String>` order: word by word, a prefix first. */
+function compareWordLists(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+/** The synonyms milli keeps for one query word: at most 50 phrases of at most 100 words in all. */
+function wordSynonyms(values: readonly string[][]): string[][] {
+  const kept: string[][] = [];
+  let words = 0;
+  for (const value of values.slice(0, MAX_SYNONYM_PHRASES)) {
+    if (words + value.length > MAX_SYNONYM_WORDS) continue;
+    words += value.length;
+    kept.push(value);
+  }
+  return kept;
+}
+
+/** A synonym value's documents: its word's, or those holding its words as a phrase. */
+function synonymPosting(value: readonly string[], options: ResolveOptions): Posting {
+  return value.length === 1 ? restrict(wordPosting(options.env, value[0]!), options.allowedMask) : phrasePosting(value, options);
 }
 
 /** A multi-word synonym value as a posting of the documents holding it as a phrase. */
@@ -294,11 +336,13 @@ function phrasePosting(words: readonly string[], options: ResolveOptions): Posti
 }
 
 /**
- * Concatenations of 2 or 3 adjacent query words found as one indexed word (`sun flower` →
- * `sunflower`), by term index. An n-gram costs n typos in Meilisearch; it is given to each of
- * its n terms at 1 typo, so a document matching through it pays n in total.
+ * The n-grams of 2 or 3 adjacent query words (`sun flower`), by term index: their concatenation
+ * found as one indexed word (`sunflower`), and the synonyms of the multi-word key equal to
+ * their words (`san francisco` → `sf`) or of the concatenation. An n-gram costs n typos in
+ * Meilisearch; each derivation is given to each of its n terms at 1 typo, so a document matching
+ * through it pays n in total.
  */
-function ngramDerivations(terms: readonly QueryTerm[], options: ResolveOptions): Map<number, Derivation[]> {
+function ngramDerivations(terms: readonly QueryTerm[], synonyms: ReadonlyMap<string, string[][]>, options: ResolveOptions): Map<number, Derivation[]> {
   const out = new Map<number, Derivation[]>();
   for (let first = 0; first < terms.length; first++) {
     for (const n of [2, 3]) {
@@ -306,10 +350,18 @@ function ngramDerivations(terms: readonly QueryTerm[], options: ResolveOptions):
       if (group.length < n) break;
       const adjacent = group.every((t, k) => t.kind === 'word' && (k === 0 || t.position === group[k - 1]!.position + 1));
       if (!adjacent) break;
-      const concat = group.map((t) => (t as WordTerm).word).join('');
+      const words = group.map((t) => (t as WordTerm).word);
+      const concat = words.join('');
+      // milli builds no n-gram at all past the longest indexable word
+      if (Buffer.byteLength(concat) > MAX_WORD_BYTES) continue;
+      const found: Derivation[] = [];
       const posting = restrict(wordPosting(options.env, concat), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
-      if (posting.docids.length === 0) continue;
-      for (let t = first; t < first + n; t++) out.set(t, [...(out.get(t) ?? []), { typo: 1, exact: false, posting, words: [concat] }]);
+      if (posting.docids.length > 0) found.push({ typo: 1, exact: false, posting, words: [concat] });
+      for (const value of [...wordSynonyms(synonyms.get(concat) ?? []), ...(synonyms.get(words.join(KEY_JOINER)) ?? [])]) {
+        const synonym = synonymPosting(value, options);
+        if (synonym.docids.length > 0) found.push({ typo: 1, exact: false, posting: synonym, words: value });
+      }
+      for (let t = first; t < first + n; t++) out.set(t, [...(out.get(t) ?? []), ...found]);
     }
   }
   return out;

@@ -1,7 +1,8 @@
 /**
  * `GET /metrics` (misc-routes.md §7, feature `metrics`): the Prometheus text exposition of the
  * metric families Meilisearch publishes that Quarry can compute — HTTP request counts and
- * response times, database sizes, index and document counts, task counts, indexing state.
+ * response times, database sizes, index and document counts, task counts, indexing state,
+ * degraded searches.
  * Families appear sorted by name, as the Prometheus encoder Meilisearch uses writes them.
  *
  * Request metrics are counted per app (an onResponse hook installed by `installRequestMetrics`)
@@ -47,6 +48,13 @@ class RequestMetrics {
 }
 
 const requestMetrics = new WeakMap<FastifyInstance, RequestMetrics>();
+
+/** Searches whose ranking the `searchCutoffMs` budget cut short, per app (counted whether or not the feature is on). */
+const degradedSearches = new WeakMap<AppDeps, number>();
+
+export function countDegradedSearch(deps: AppDeps): void {
+  degradedSearches.set(deps, (degradedSearches.get(deps) ?? 0) + 1);
+}
 
 /** `/indexes/:indexUid/search` → `/indexes/{index_uid}/search`, Meilisearch's pattern spelling. */
 function meiliPattern(url: string): string {
@@ -96,6 +104,7 @@ function render(deps: AppDeps, metrics: RequestMetrics | undefined): string {
     'gauge',
     indexes.map(([uid, index]) => [{ index: uid }, index.numberOfDocuments]),
   );
+  add('meilisearch_degraded_search_requests', 'Meilisearch number of degraded search requests', 'gauge', [[null, degradedSearches.get(deps) ?? 0]]);
   add('meilisearch_is_indexing', 'Meilisearch Is Indexing', 'gauge', [[null, indexes.some(([, index]) => index.isIndexing) ? 1 : 0]]);
   // Seconds since the epoch of the last index change (0 when none), like Meilisearch's gauge.
   const lastUpdate = stats.lastUpdate === null ? 0 : Number(stats.lastUpdate / 1_000_000_000n);

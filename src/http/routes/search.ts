@@ -8,7 +8,12 @@
  * experimental gates, sort syntax and sortability, attributesToSearchOn, filter attributes);
  * errors raised inside the index carry the ``Index `uid`: `` prefix.
  * Highlighting, cropping and match positions are computed per page by engine/search/format.ts.
- * Parameters that are validated and accepted but not applied yet: `locales`, `retrieveVectors`, semantic search
+ * The index's `searchCutoffMs` budget counts from the start of each index search; `/search`
+ * counts the searches it cut short for /metrics.
+ * `locales` (and `localizedAttributes`) only steer charabia's language detection in v1.50, which
+ * changes no token of the scripts Quarry's tokenizer segments (it has no language-specific
+ * segmenter or normaliser: CJK dictionaries, Swedish, Turkish, German), so they leave searches as is.
+ * Parameters that are validated and accepted but not applied yet: `retrieveVectors`, semantic search
  * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
  */
 import { randomBytes } from 'node:crypto';
@@ -30,7 +35,7 @@ import { formatHits } from '../../engine/search/format.js';
 import { executeSearch, type SearchHit, type SearchOutcome } from '../../engine/search/search.js';
 import { LOCALES } from '../../settings/locales.js';
 import { validateIndexUid } from '../../types/index-uid.js';
-import type { IndexSettings } from '../../types/settings.js';
+import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
 import type { Caller } from '../../auth/caller.js';
@@ -47,6 +52,7 @@ import {
   type ValueParser,
 } from '../validation/index.js';
 import { indexNotFound } from './indexes.js';
+import { countDegradedSearch } from './metrics.js';
 
 /** A search request after validation, POST and GET alike. */
 export interface SearchQuery {
@@ -430,6 +436,9 @@ function detailsView(settings: IndexSettings, details: readonly StepDetail[]): R
         }
         break;
       }
+      case 'skipped':
+        out.skipped = { order: order++ };
+        break;
     }
   }
   return out;
@@ -477,6 +486,8 @@ export function searchIndex(
   query: SearchQuery,
   window: { offset: number; limit: number; exhaustive: boolean },
 ): IndexSearch {
+  // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
+  const started = performance.now();
   checkSearchKind(query);
   validateIndexUid(uid);
   const record = deps.indexes.get(uid);
@@ -516,6 +527,8 @@ export function searchIndex(
     rankingScoreThreshold: query.rankingScoreThreshold ?? null,
     distinct,
     exhaustive: window.exhaustive,
+    // `>=`: a budget of 0 ms lets no ranking step start
+    timeUp: () => performance.now() - started >= (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS),
   });
   const store = new DocumentStore(env);
   const fields = hitFields(settings, query.attributesToRetrieve);
@@ -568,6 +581,17 @@ export function withFormatting(search: IndexSearch, query: SearchQuery, hits: re
 
 /** A single search's response on index `uid` (search.md §5); multi-search answers one per query. */
 export function runSearch(deps: AppDeps, caller: Caller, uid: string, query: SearchQuery, requestUid: string = uuidV7()): Record<string, unknown> {
+  return searchResponse(deps, caller, uid, query, requestUid).body;
+}
+
+/** `/search` counts the searches the time budget cut short (multi-search does not, as in Meilisearch). */
+function countedSearch(deps: AppDeps, caller: Caller, uid: string, query: SearchQuery): Record<string, unknown> {
+  const { body, degraded } = searchResponse(deps, caller, uid, query, uuidV7());
+  if (degraded) countDegradedSearch(deps);
+  return body;
+}
+
+function searchResponse(deps: AppDeps, caller: Caller, uid: string, query: SearchQuery, requestUid: string): { body: Record<string, unknown>; degraded: boolean } {
   const started = performance.now();
   const { pageMode, hitsPerPage, page, offset, limit } = windowOf(query);
   const search = searchIndex(deps, caller, uid, query, { offset, limit, exhaustive: pageMode });
@@ -592,18 +616,18 @@ export function runSearch(deps: AppDeps, caller: Caller, uid: string, query: Sea
     body.facetStats = stats;
   }
   body.requestUid = requestUid;
-  return body;
+  return { body, degraded: outcome.degraded };
 }
 
 export const searchRoutes = [
   defineRoute({
     route: 'POST /indexes/:indexUid/search',
     body: parseBody,
-    handler: (ctx, deps) => runSearch(deps, ctx.caller, ctx.params.indexUid!, ctx.body),
+    handler: (ctx, deps) => countedSearch(deps, ctx.caller, ctx.params.indexUid!, ctx.body),
   }),
   defineRoute({
     route: 'GET /indexes/:indexUid/search',
     query: parseQueryString,
-    handler: (ctx, deps) => runSearch(deps, ctx.caller, ctx.params.indexUid!, fromQueryString(ctx.query)),
+    handler: (ctx, deps) => countedSearch(deps, ctx.caller, ctx.params.indexUid!, fromQueryString(ctx.query)),
   }),
 ];

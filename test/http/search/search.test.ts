@@ -1,31 +1,17 @@
 // Search through the real server with the `meilisearch` client, on a subset of the shared movies
 // dataset (read in place): relevance as a user would judge it, response shapes, pagination,
 // attribute selection, filters, sort and ranking scores.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { Meilisearch, type Index } from 'meilisearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../helpers/api.js';
+import { readMovies, type Movie } from '../../helpers/movies.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
-interface Movie {
-  id: number;
-  title: string;
-  overview: string;
-  genres: string[];
-  year: number;
-}
-
-const DATASET = fileURLToPath(new URL('../../../../shared/datasets/movies.json.gz', import.meta.url));
 const FAMOUS = /batman|jurassic|harry potter|terminator|godfather/i;
 
 /** Famous franchises plus every fifth film since 1988: about 2,000 documents. */
 function moviesSubset(): Movie[] {
-  const all = JSON.parse(gunzipSync(readFileSync(DATASET)).toString('utf8')) as (Movie & Record<string, unknown>)[];
-  return all
-    .filter((movie) => FAMOUS.test(movie.title) || (movie.year >= 1988 && movie.id % 5 === 0))
-    .map(({ id, title, overview, genres, year }) => ({ id, title, overview, genres, year }));
+  return readMovies().filter((movie) => FAMOUS.test(movie.title) || (movie.year >= 1988 && movie.id % 5 === 0));
 }
 
 let server: TestServer;

@@ -1,0 +1,86 @@
+// The `locales` search parameter and the `localizedAttributes` setting on Latin-script text,
+// through the real server with the `meilisearch` client and raw HTTP. In Meilisearch v1.50 they
+// only steer the tokenizer's language detection (an allow-list per script), which changes
+// nothing for Latin text outside the language-specific normalisers and segmenters Quarry does
+// not have; so hits, their order, their scores and their highlighting are the same whatever the
+// locales, on POST and GET search and in multi-search.
+import { Meilisearch, type Index, type SearchParams } from 'meilisearch';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../helpers/api.js';
+import { settle } from '../../helpers/client.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+interface Book {
+  id: number;
+  title_en: string;
+  title_fr: string;
+}
+
+const BOOKS: Book[] = [
+  { id: 1, title_en: 'The Little Prince', title_fr: 'Le Petit Prince' },
+  { id: 2, title_en: 'The Stranger', title_fr: "L'Étranger" },
+  { id: 3, title_en: 'Les Misérables', title_fr: 'Les Misérables' },
+  { id: 4, title_en: 'The Count of Monte Cristo', title_fr: 'Le Comte de Monte-Cristo' },
+  { id: 5, title_en: 'A Prince among Strangers', title_fr: 'Un prince parmi les étrangers' },
+];
+
+const QUERIES = ['prince', 'etranger', 'MISERABLES', 'monte cristo', 'pri'];
+const OPTIONS: SearchParams = { attributesToHighlight: ['*'], showRankingScore: true, showRankingScoreDetails: true };
+
+let server: TestServer;
+let client: Meilisearch;
+let index: Index<Book>;
+
+/** What a search returns apart from its timing and request id. */
+async function answer(q: string, locales?: string[]) {
+  const { hits, estimatedTotalHits } = await index.search(q, { ...OPTIONS, ...(locales === undefined ? {} : { locales }) });
+  return { hits, estimatedTotalHits };
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  client = new Meilisearch({ host: server.url });
+  index = client.index<Book>('books');
+  await settle(client, (await index.addDocuments(BOOKS)).taskUid);
+}, 60_000);
+afterAll(async () => {
+  await server.dispose();
+});
+
+describe('locales on Latin-script text', () => {
+  it('leave hits, order, scores and highlighting unchanged, whichever locales are forced', async () => {
+    for (const q of QUERIES) {
+      const plain = await answer(q);
+      expect(plain.hits.length, q).toBeGreaterThan(0);
+      for (const locales of [['fra'], ['en'], ['eng', 'fra'], ['jpn'], ['cmn', 'kor']]) {
+        expect(await answer(q, locales), `${q} with ${locales.join(',')}`).toEqual(plain);
+      }
+    }
+  });
+
+  it('are accepted on GET search and in multi-search with the same results', async () => {
+    const plain = await answer('prince');
+    const get = await call(server, 'GET', '/indexes/books/search?q=prince&locales=fra,eng&showRankingScore=true&showRankingScoreDetails=true&attributesToHighlight=*');
+    expect(get.status).toBe(200);
+    expect(get.body.hits).toEqual(plain.hits);
+    const multi = await client.multiSearch({ queries: [{ indexUid: 'books', q: 'prince', locales: ['fra'], ...OPTIONS }] });
+    expect(multi.results[0]!.hits).toEqual(plain.hits);
+  });
+
+  it('leave results unchanged when localizedAttributes assign languages to the fields', async () => {
+    const before = await Promise.all(QUERIES.map((q) => answer(q)));
+    const rules = [
+      { attributePatterns: ['*_fr'], locales: ['fra'] },
+      { attributePatterns: ['title_en'], locales: ['eng'] },
+    ];
+    await settle(client, (await index.updateLocalizedAttributes(rules)).taskUid);
+    expect(await index.getLocalizedAttributes()).toEqual(rules);
+    const after = await Promise.all(QUERIES.map((q) => answer(q)));
+    expect(after).toEqual(before);
+    // restricting the searched fields (whose rules then give the query languages) changes nothing either
+    const onFrench = await index.search('etranger', { attributesToSearchOn: ['title_fr'] });
+    const onFrenchForced = await index.search('etranger', { attributesToSearchOn: ['title_fr'], locales: ['eng'] });
+    expect(onFrenchForced.hits).toEqual(onFrench.hits);
+    expect(onFrench.hits.map((hit) => hit.id).sort()).toEqual([2, 5]);
+  });
+});

@@ -1,0 +1,119 @@
+// The time budget of the bucket sort (ranking.ts) on a real index: where the ranking stops once
+// `timeUp` answers true, the order and `skipped` details of what is left, and when the search
+// counts as degraded. `timeUp` is answered by a counter, so each case stops after a known number
+// of buckets, as Meilisearch's own cutoff tests do.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DocumentStore } from '../../../../src/engine/documents/store.js';
+import { scoreOf } from '../../../../src/engine/search/ranking.js';
+import { openTestIndex, type TestIndex } from './harness.js';
+
+let index: TestIndex;
+afterEach(async () => {
+  await index.close();
+});
+
+/** Time is up from the (n+1)-th question on. */
+const upAfter = (n: number) => {
+  let asked = 0;
+  return () => asked++ >= n;
+};
+
+/** Inserted last-id-first, so docids run opposite to ids and docid order is visible. */
+function openPuppies(): TestIndex {
+  const puppies = openTestIndex({ rankingRules: ['words', 'typo'] });
+  puppies.write({
+    p4: { id: 'p4', text: 'hella puppo kefir' },
+    p3: { id: 'p3', text: 'hella puppy kefir' },
+    p2: { id: 'p2', text: 'hello' },
+    p1: { id: 'p1', text: 'hello puppy' },
+    p0: { id: 'p0', text: 'hello puppy kefir' },
+  });
+  return puppies;
+}
+
+function ranked(q: string, timeUp: () => boolean, need = 4) {
+  const outcome = index.search(q, { need, timeUp });
+  const store = new DocumentStore(index.env);
+  return {
+    ids: outcome.hits.map((hit) => store.byDocid(hit.docid)!.id),
+    details: outcome.hits.map((hit) => hit.details),
+    scores: outcome.hits.map((hit) => hit.score),
+    degraded: outcome.degraded,
+    totalHits: outcome.totalHits,
+  };
+}
+
+const WORDS_3 = { kind: 'words', matching: 3, max: 3 };
+const SKIPPED = { kind: 'skipped' };
+
+describe('bucket sort under a time budget', () => {
+  it('ranks fully and is not degraded when time never runs out', () => {
+    index = openPuppies();
+    const result = ranked('hello puppy kefir', () => false);
+    expect(result.ids).toEqual(['p0', 'p3', 'p4', 'p1']);
+    expect(result.degraded).toBe(false);
+    expect(result.details.flat()).not.toContainEqual(SKIPPED);
+  });
+
+  it('with no time at all, returns the matches in docid order, every one skipped at score 0', () => {
+    index = openPuppies();
+    const result = ranked('hello puppy kefir', () => true, 20);
+    expect(result.ids).toEqual(['p4', 'p3', 'p2', 'p1', 'p0']);
+    expect(result.details).toEqual(Array(5).fill([SKIPPED]));
+    expect(result.scores).toEqual(Array(5).fill(0));
+    expect(result.totalHits).toBe(5);
+    expect(result.degraded).toBe(true);
+  });
+
+  it('after the first bucket, emits that bucket unrefined, then the rest of the first step', () => {
+    index = openPuppies();
+    const result = ranked('hello puppy kefir', upAfter(1));
+    // the 3-word bucket in docid order, then what the words step had not reached
+    expect(result.ids).toEqual(['p4', 'p3', 'p0', 'p2']);
+    expect(result.details).toEqual([[WORDS_3, SKIPPED], [WORDS_3, SKIPPED], [WORDS_3, SKIPPED], [SKIPPED]]);
+    expect(result.scores.map((score) => score.toFixed(4))).toEqual(['0.6667', '0.6667', '0.6667', '0.0000']);
+    expect(result.degraded).toBe(true);
+  });
+
+  it('keeps what was fully ranked before the budget ran out in front', () => {
+    index = openPuppies();
+    const result = ranked('hello puppy kefir', upAfter(2));
+    expect(result.ids).toEqual(['p0', 'p4', 'p3', 'p2']);
+    expect(result.details[0]).toEqual([WORDS_3, { kind: 'typo', count: 0, max: 3 }]);
+    expect(result.details.slice(1)).toEqual([[WORDS_3, SKIPPED], [WORDS_3, SKIPPED], [SKIPPED]]);
+  });
+
+  it('is not degraded when the first step had nothing left once the page was full', () => {
+    index = openPuppies();
+    const result = ranked('hello puppy kefir', upAfter(5));
+    expect(result.ids).toEqual(['p0', 'p3', 'p4', 'p1']);
+    expect(result.details[3]).toEqual([{ kind: 'words', matching: 2, max: 3 }, SKIPPED]);
+    expect(result.degraded).toBe(false);
+  });
+
+  it('still applies the filter when no ranking step may run', () => {
+    index = openPuppies();
+    const store = new DocumentStore(index.env);
+    const kept = Uint32Array.from(['p0', 'p1'].map((id) => store.docidOf(id)!)).sort();
+    const outcome = index.search('hello puppy kefir', { timeUp: () => true, filters: [kept] });
+    expect(outcome.hits.map((hit) => store.byDocid(hit.docid)!.id)).toEqual(['p1', 'p0']);
+    expect(outcome.totalHits).toBe(2);
+  });
+
+  it('skips the sort of a placeholder search, and leaves one without sort steps alone', () => {
+    index = openTestIndex({ rankingRules: ['words', 'year:desc'] });
+    index.write({ a: { id: 'a', year: 1990 }, b: { id: 'b', year: 2020 } });
+    const sorted = index.search('', { timeUp: () => true });
+    expect(sorted.hits.map((hit) => hit.details)).toEqual([[SKIPPED], [SKIPPED]]);
+    expect(sorted.degraded).toBe(true);
+    index.reconfigure({ rankingRules: ['words'] });
+    const unsorted = index.search('', { timeUp: () => true });
+    expect(unsorted.hits.map((hit) => hit.details)).toEqual([[], []]);
+    expect(unsorted.degraded).toBe(false);
+  });
+
+  it('scores a skipped step as rank 0 of 1 after the ranks before it', () => {
+    expect(scoreOf([{ kind: 'words', matching: 2, max: 3 }, { kind: 'skipped' }])).toBeCloseTo(1 / 3);
+    expect(scoreOf([{ kind: 'skipped' }])).toBe(0);
+  });
+});
