@@ -1,12 +1,13 @@
 /**
  * The index writer thread (a piscina task module, see index-writer.ts): applies one IndexWrite
- * to an index environment in one transaction, off the HTTP thread. It opens its own handle on
+ * to an index environment in one transaction, off the HTTP thread, and answers its outcome. It opens its own handle on
  * the environment for each write and closes it after, so a deleted, swapped or compacted index
  * never keeps a stale handle here. A non-zero `interrupt[0]` (set by the scheduler when a
  * cancelation arrives) stops the write at its next checkpoint and rolls it back.
  */
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite } from '../engine/indexer/commit.js';
+import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 
 export interface IndexWriteJob {
   readonly folder: string;
@@ -17,10 +18,10 @@ export interface IndexWriteJob {
 
 export const INTERRUPTED = 'the index write was interrupted';
 
-export default async function writeIndex(job: IndexWriteJob): Promise<void> {
+export default async function writeIndex(job: IndexWriteJob): Promise<DocumentBatchOutcome | null> {
   const env = openIndexEnv(job.folder, job.uuid);
   try {
-    applyIndexWrite(env, job.write, () => {
+    return applyIndexWrite(env, job.write, () => {
       if (Atomics.load(job.interrupt, 0) !== 0) throw new Error(INTERRUPTED);
     });
   } finally {

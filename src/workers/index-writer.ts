@@ -5,17 +5,20 @@
  * time. Aborting `signal` interrupts the write, which then rolls back and rejects.
  */
 import type { IndexEnvs } from '../engine/index-env.js';
-import type { IndexWrite } from '../engine/indexer/commit.js';
+import type { DocumentsWrite, IndexWrite } from '../engine/indexer/commit.js';
+import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { IndexWriteJob } from './index-writer-thread.js';
 import type { WorkerPools } from './pool.js';
 
-export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal): Promise<void> {
+export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: DocumentsWrite, signal: AbortSignal): Promise<DocumentBatchOutcome>;
+export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal): Promise<DocumentBatchOutcome | null>;
+export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal): Promise<DocumentBatchOutcome | null> {
   const interrupt = new Int32Array(new SharedArrayBuffer(4));
   const onAbort = () => Atomics.store(interrupt, 0, 1);
   signal.addEventListener('abort', onAbort);
   try {
     const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt };
-    await pools.writerPool().run(job);
+    return (await pools.writerPool().run(job)) as DocumentBatchOutcome | null;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

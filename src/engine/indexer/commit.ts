@@ -1,24 +1,24 @@
 /**
  * The writes a batch makes to one index environment, as data: a batch processor describes them
- * (documents' net changes, or new settings with the updaters to rebuild) and the index writer
+ * (document operations, or new settings with the updaters to rebuild) and the index writer
  * thread applies them (workers/index-writer.ts), so a long commit never blocks the HTTP thread.
  * Each write is ONE transaction: documents and everything derived from them land together.
  *
  * `checkpoint` is called between steps and throws to interrupt; the transaction then rolls back.
  */
-import type { JsonObject } from '../documents/document-id.js';
 import { DocumentStore } from '../documents/store.js';
 import type { IndexEnv } from '../index-env.js';
-import { readSettings, writeSettings } from '../index-settings.js';
+import { writeSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
+import { applyDocumentBatch, type DocumentBatchOutcome, type DocumentOp } from './document-batch.js';
 import { INDEX_UPDATERS } from './registry.js';
 
 export interface DocumentsWrite {
   readonly kind: 'documents';
-  /** net changes by external id; `null` deletes */
-  readonly changes: ReadonlyMap<string, JsonObject | null>;
-  /** every document is removed before the changes apply */
-  readonly clearFirst: boolean;
+  /** the batch's operations, in task order (document-batch.ts) */
+  readonly ops: readonly DocumentOp[];
+  /** the index's primary key before the batch */
+  readonly primaryKey: string | null;
 }
 
 export interface SettingsWrite {
@@ -32,21 +32,13 @@ export interface SettingsWrite {
 
 export type IndexWrite = DocumentsWrite | SettingsWrite;
 
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}): void {
-  env.root.transactionSync(() => {
-    if (write.kind === 'documents') applyDocuments(env, write, checkpoint);
-    else applySettings(env, write, checkpoint);
-  });
-}
-
-function applyDocuments(env: IndexEnv, write: DocumentsWrite, checkpoint: () => void): void {
-  const settings = readSettings(env);
-  if (write.clearFirst) for (const updater of INDEX_UPDATERS) updater.rebuild(env, settings, [], checkpoint);
-  const applied = new DocumentStore(env).apply(write.changes, write.clearFirst);
-  for (const updater of INDEX_UPDATERS) {
-    checkpoint();
-    updater.apply(env, settings, applied, checkpoint);
-  }
+/** Applies `write`; a documents write answers each operation's outcome. */
+export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void): DocumentBatchOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void): DocumentBatchOutcome | null;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}): DocumentBatchOutcome | null {
+  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint);
+  env.root.transactionSync(() => applySettings(env, write, checkpoint));
+  return null;
 }
 
 function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => void): void {

@@ -120,7 +120,7 @@ export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
   if (changes.size === 0) return { tasks: [done] };
   return {
     tasks: [done],
-    indexWrite: { uuid: env.uuid, write: { kind: 'documents', changes, clearFirst: false } },
+    indexWrite: { uuid: env.uuid, write: { kind: 'documents', ops: [{ op: 'put', changes }], primaryKey: record.primaryKey } },
     commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }),
   };
 };
