@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -54,8 +54,9 @@ export class UpdateFiles {
     return createReadStream(this.pathOf(uuid));
   }
 
-  delete(uuid: string): void {
-    rmSync(this.pathOf(uuid), { force: true });
+  /** Asynchronous: a batch can free hundreds of files, which must not block the HTTP thread. */
+  async delete(uuid: string): Promise<void> {
+    await rm(this.pathOf(uuid), { force: true });
   }
 
   /** Removes files no task refers to (and unfinished `.tmp` files). */

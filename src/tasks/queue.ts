@@ -37,7 +37,7 @@ import {
 import { nowNs } from './dates.js';
 import type { Progress } from './progress.js';
 import { defaultDetails } from './details.js';
-import { FAMILY, batchKeys, hasAny, idsOf, reindex, taskKeys, type IndexDb } from './index-keys.js';
+import { FAMILY, batchKeys, hasAny, idsFrom, idsOf, reindex, taskKeys, type IndexDb } from './index-keys.js';
 import { intersect } from './uid-sets.js';
 import {
   isTaskVisible,
@@ -374,19 +374,21 @@ export class TaskQueue {
     const enqueued = idsOf(index, FAMILY.status, 'enqueued');
     const enqueuedSet = new Set(enqueued);
     const picked = new Set<number>();
-    for (const type of PRIORITISED) {
-      for (const uid of idsOf(index, FAMILY.type, type)) if (enqueuedSet.has(uid)) picked.add(uid);
-    }
     for (const uid of idsOf(index, FAMILY.type, 'upgradeDatabase')) {
       if (this.dbs.tasks.get(uid)!.status === 'failed') picked.add(uid);
     }
     const oldest = enqueued[0];
     if (oldest !== undefined) {
+      // Every enqueued task is at least as recent as the oldest one: start each scan there, so
+      // the finished history of a type or an index is not read again at every batch.
+      for (const type of PRIORITISED) {
+        for (const uid of idsFrom(index, FAMILY.type, type, oldest, true)) if (enqueuedSet.has(uid)) picked.add(uid);
+      }
       picked.add(oldest);
       const indexUid = indexesOf(this.dbs.tasks.get(oldest)!.kind)[0];
       if (indexUid !== undefined) {
         let taken = 0;
-        for (const uid of idsOf(index, FAMILY.index, indexUid)) {
+        for (const uid of idsFrom(index, FAMILY.index, indexUid, oldest, true)) {
           if (taken > maxIndexTasks) break;
           if (!enqueuedSet.has(uid)) continue;
           picked.add(uid);

@@ -27,7 +27,7 @@ import { Progress } from './progress.js';
 import type { BatchProcessor, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
-import { failed } from './process/outcome.js';
+import { failed, inIndex } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
 import { processDocumentEdition } from './process/document-edition.js';
 import { processSettings } from './process/settings.js';
@@ -169,7 +169,10 @@ export class Scheduler {
           await writeIndex(this.deps.workers, this.deps.indexEnvs, uuid, write, abort.signal);
         } catch (err) {
           if (abort.signal.aborted) throw new BatchAborted();
-          throw err;
+          if (!(err instanceof ApiError)) throw err;
+          // The index refused the write (settings enabling geo over an invalid `_geo`…): every task fails, nothing changes.
+          const error = inIndex(next.indexUid!, err);
+          outcome = { tasks: tasks.map((task) => failed(task, error)) };
         }
       }
       progress.enter('batch', 'writing tasks to disk');
@@ -181,9 +184,7 @@ export class Scheduler {
         queue.commitBatch(done.batch, done.tasks, progress);
       });
       this.deps.onBatchCommitted?.(done.tasks);
-      for (const task of done.tasks) {
-        if (task.kind.name === 'documentAdditionOrUpdate') this.deps.updateFiles.delete(task.kind.contentFile);
-      }
+      await Promise.all(done.tasks.map((task) => (task.kind.name === 'documentAdditionOrUpdate' ? this.deps.updateFiles.delete(task.kind.contentFile) : undefined)));
       await outcome.afterCommit?.();
     } catch (err) {
       if (!(err instanceof BatchAborted)) throw err;

@@ -121,19 +121,55 @@ function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: un
   return { count };
 }
 
-/** Pass 2, inside the transaction: one addition, streamed in chunks. */
-function add(env: IndexEnv, settings: IndexSettings, op: Extract<DocumentOp, { op: 'add' }>, key: string, checkpoint: () => void): void {
-  const store = new DocumentStore(env);
-  const changes = new Map<string, JsonObject | null>();
-  const current = (id: string) => (changes.has(id) ? changes.get(id) ?? undefined : store.get(id));
+/**
+ * Pass 2's pending net changes: consecutive additions, deletions by id and edited documents
+ * accumulate here and reach the store and the updaters a chunk at a time, so a batch of many
+ * small tasks costs about what one task with all their documents would.
+ */
+class Pending {
+  private readonly changes = new Map<string, JsonObject | null>();
+  private readonly store: DocumentStore;
+
+  constructor(
+    private readonly env: IndexEnv,
+    private readonly settings: IndexSettings,
+    private readonly checkpoint: () => void,
+  ) {
+    this.store = new DocumentStore(env);
+  }
+
+  /** The document as the batch sees it so far. */
+  current(id: string): JsonObject | undefined {
+    return this.changes.has(id) ? this.changes.get(id) ?? undefined : this.store.get(id);
+  }
+
+  set(id: string, doc: JsonObject | null): void {
+    this.changes.set(id, doc);
+    if (this.changes.size >= CHUNK_DOCS) this.flush();
+  }
+
+  flush(): void {
+    flush(this.env, this.settings, this.changes, this.checkpoint);
+  }
+}
+
+function add(pending: Pending, op: Extract<DocumentOp, { op: 'add' }>, key: string): void {
   for (const doc of readNdjsonFile(op.file)) {
     const id = documentId(doc, key);
-    const base = current(id);
+    const base = pending.current(id);
     if (op.skipMissing && base === undefined) continue;
-    changes.set(id, op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc);
-    if (changes.size >= CHUNK_DOCS) flush(env, settings, changes, checkpoint);
+    pending.set(id, op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc);
   }
-  flush(env, settings, changes, checkpoint);
+}
+
+function deleteIds(pending: Pending, ids: Iterable<string>): number {
+  let deleted = 0;
+  for (const id of new Set(ids)) {
+    if (pending.current(id) === undefined) continue;
+    pending.set(id, null);
+    deleted++;
+  }
+  return deleted;
 }
 
 export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], primaryKey: string | null, checkpoint: () => void): DocumentBatchOutcome {
@@ -141,23 +177,22 @@ export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], pr
   const results = checked.results;
   env.root.transactionSync(() => {
     const settings = readSettings(env);
-    const store = new DocumentStore(env);
+    const pending = new Pending(env, settings, checkpoint);
     ops.forEach((op, i) => {
       if (op.op === 'add') {
-        if ('count' in results[i]!) add(env, settings, op, checked.keys[i]!, checkpoint);
+        if ('count' in results[i]!) add(pending, op, checked.keys[i]!);
       } else if (op.op === 'delete') {
-        const existing = [...new Set(op.ids)].filter((id) => store.get(id) !== undefined);
-        flush(env, settings, new Map(existing.map((id) => [id, null])), checkpoint);
-        results[i] = { count: existing.length };
-      } else if (op.op === 'deleteByFilter') {
-        results[i] = deleteByFilter(env, settings, op, checked.primaryKey, checkpoint);
-      } else if (op.op === 'clear') {
-        results[i] = { count: clearIndex(env, settings, checkpoint) };
-      } else {
-        flush(env, settings, new Map(op.changes), checkpoint);
+        results[i] = { count: deleteIds(pending, op.ids) };
+      } else if (op.op === 'put') {
+        for (const [id, doc] of op.changes) pending.set(id, doc);
         results[i] = { count: op.changes.size };
+      } else {
+        // A filter or a clear works on the store: what came before must be there.
+        pending.flush();
+        results[i] = op.op === 'clear' ? { count: clearIndex(env, settings, checkpoint) } : deleteByFilter(env, settings, op, checked.primaryKey, checkpoint);
       }
     });
+    pending.flush();
   });
   return { results: results as OpResult[], primaryKey: checked.primaryKey };
 }

@@ -239,7 +239,7 @@ async function addDocuments(
       customMetadata: ctx.query.customMetadata ?? null,
     });
   } catch (err) {
-    deps.updateFiles.delete(payload.uuid);
+    await deps.updateFiles.delete(payload.uuid);
     throw err;
   }
 }
