@@ -10,3 +10,6 @@ export const ERR_OUT_OF_CAPACITY: i32 = -1;
 
 /** A (offset, length) entry of the string table points outside the input bytes. */
 export const ERR_BAD_SPAN: i32 = -2;
+
+/** The custom-token rules region is malformed (assembly/custom-tokens.ts describes it). */
+export const ERR_BAD_RULES: i32 = -3;

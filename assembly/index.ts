@@ -3,10 +3,18 @@
 // arena slots, status codes) so test/kernels can check both sides agree.
 
 /** Bumped whenever an export's signature or a record layout changes; checked by the host. */
-export const ABI_VERSION: u32 = 1;
+export const ABI_VERSION: u32 = 2;
 
 export { arenaBase, ARENA_ALIGN, RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena';
-export { ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
+export { ERR_BAD_RULES, ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
+export {
+  OVERRIDE_KIND_SHIFT,
+  OVERRIDE_RECORD_U32,
+  OVERRIDE_SEPARATOR,
+  PATTERN_RECORD_U32,
+  RULES_HEADER_U32,
+  RULES_INDEX_U32,
+} from './custom-tokens';
 export {
   tokenize,
   FLAG_SEPARATORS,

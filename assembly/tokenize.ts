@@ -18,10 +18,26 @@
 //   after a hard one does not soften it. Separator records carry the position of the word before.
 // - Invalid UTF-8 decodes as U+FFFD per maximal subpart (as TextDecoder does); U+FFFD is a word
 //   character, and records still give offsets of the original bytes.
+// - Custom tokens (the index's separatorTokens, nonSeparatorTokens, dictionary; the call's rules
+//   region, see assembly/custom-tokens.ts and src/kernels/custom-tokens.ts): the matches are
+//   then the dictionary words and milli's allowed separators, leftmost-longest, compared
+//   byte-exactly with the original text and never across a script group; ". ", ", " and "។ល។"
+//   are ordinary patterns. A match is classified by its lemma against the allowed separators
+//   (custom separators are soft), so a dictionary word is one word and a removed separator is a
+//   word character. With no rules the default path runs, and only pays a flag test per character.
 // Not reproduced: charabia's dictionary segmenters (Chinese, Japanese, Korean, Thai, Khmer,
 // German compounds) and language-detected normalisers (Swedish recomposition, Chinese variants,
 // Japanese transliteration), so a CJK run between separators is one word; and a group's script
 // is its first non-Other character's, where charabia asks whatlang (differs only on odd mixes).
+// Hence the `locales` search parameter and `localizedAttributes` setting change nothing here:
+// they only narrow whatlang's language choice, and for non-CJK scripts the steps that depend on
+// the language are Swedish recomposition (`swe`: å, ä, ö keep their marks), German compound
+// splitting (`deu`) and the Arabic-script segmenters and Persian normaliser (`ara`, `pes`),
+// none of which the kernel has, with or without locales.
+// With custom tokens, a run of two or more non-control characters between matches is always a
+// word, where charabia would make it a separator if its NFKD were an allowed one (only a custom
+// separator written with compatibility characters or control characters inside, or a removed
+// "." before a no-break space, can do that).
 // Invariants: no allocation, no traps on any input; every store is bounds-checked against the
 // capacities the host gave, and overflow switches to counting (see ERR_OUT_OF_CAPACITY).
 import {
@@ -49,7 +65,8 @@ import {
   TRIE_MASK,
   TRIE_SHIFT,
 } from './unicode-tables';
-import { ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
+import { ERR_BAD_RULES, ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
+import { loadRules, matchAt, matchKind, matchLength, matchScript, overrideAscii, overrideProps, startsPattern } from './custom-tokens';
 import { RESULT_OUTPUT_BYTES, RESULT_RECORDS, writeResult } from './arena';
 
 /** u32 fields per token record, and the index of each field. */
@@ -71,6 +88,19 @@ const PREV_NONE: u32 = 3;
 /** flags bit: also emit separator records (words are always emitted). */
 export const FLAG_SEPARATORS: u32 = 1;
 
+/**
+ * Property bit of the kernel's own ASCII table only: a custom multi-character token starts with
+ * this byte, so the ASCII fast path must stop there. Bit 11 is unused by unicode-tables.ts.
+ */
+const PROP_PATTERN_START: u32 = 1 << 11;
+
+/**
+ * PROPS' ASCII block, copied so a call with custom tokens can patch it (separator bits, lemma
+ * kinds, PROP_PATTERN_START) and keep its fast path a single load; restored for default calls.
+ */
+const ASCII_PROPS: usize = memory.data(128 << 2, 16);
+let asciiPatched = true;
+
 const HANGUL_FIRST: u32 = 0xac00;
 const HANGUL_COUNT: u32 = 11172;
 const FINAL_SIGMA: u32 = 0x3c2;
@@ -83,6 +113,8 @@ let normPtr: usize = 0;
 let normCap: u32 = 0;
 let normLen: u32 = 0;
 let emitSeparators = false;
+/** The call came with custom tokens (assembly/custom-tokens.ts holds them). */
+let custom = false;
 
 // String state.
 let stringIndex: u32 = 0;
@@ -263,12 +295,15 @@ function appendChar(cp: u32, p: u32): void {
   }
 }
 
-/** Classifies and emits the pending token, which ends at `end` (string-relative). */
-function flushToken(end: u32): void {
+/**
+ * Classifies and emits the pending token, which ends at `end` (string-relative); a custom token
+ * the Classifier already judged a word is not `classify`d again.
+ */
+function flushToken(end: u32, classify: bool = true): void {
   if (tokStart < 0) return;
   const start = <u32>tokStart;
   tokStart = -1;
-  if (tokNonControl == 1) {
+  if (classify && tokNonControl == 1) {
     const kind = (tokFirstProps >> PROP_LEMMA_SHIFT) & PROP_LEMMA_MASK;
     if (kind != 0) {
       normLen = tokNorm;
@@ -306,15 +341,15 @@ function firstScript(p: usize, end: usize): u32 {
  */
 function appendAsciiRun(p: usize, end: usize, base: usize, groupScript: u32): usize {
   if (tokStart < 0) startToken(<u32>(p - base));
-  if (tokNonControl == 0) tokFirstProps = load<u32>(PROPS + (<usize>load<u8>(p) << 2));
+  if (tokNonControl == 0) tokFirstProps = load<u32>(ASCII_PROPS + (<usize>load<u8>(p) << 2));
   const start = p;
   let at = normLen;
   let lower: u32 = 0;
   do {
     const b = <u32>load<u8>(p);
     if (b >= 0x80) break;
-    const pr = load<u32>(PROPS + (<usize>b << 2));
-    if (pr & (PROP_SEPARATOR | PROP_CONTROL)) break;
+    const pr = load<u32>(ASCII_PROPS + (<usize>b << 2));
+    if (pr & (PROP_SEPARATOR | PROP_CONTROL | PROP_PATTERN_START)) break;
     const script = pr & PROP_SCRIPT_MASK;
     if (script != SCRIPT_OTHER && script != groupScript) break;
     lower = b - 0x41 < 26 ? b | 0x20 : b;
@@ -341,6 +376,38 @@ function isKhmerLek(p: usize, end: usize): bool {
   );
 }
 
+/**
+ * Emits the custom token matchAt found at p: a separator of the pattern's kind, or a word
+ * normalised character by character like any other token.
+ */
+function emitCustomToken(p: usize, base: usize): void {
+  const rel = <u32>(p - base);
+  if (matchKind != KIND_WORD) {
+    emitSeparator(rel, matchLength, matchKind);
+    return;
+  }
+  startToken(rel);
+  const end = p + <usize>matchLength;
+  while (p < end) {
+    const cp = decode(p, end);
+    appendChar(cp, props(cp));
+    p += <usize>cpLen;
+  }
+  flushToken(rel + matchLength, false);
+}
+
+/** Fills ASCII_PROPS for this call: PROPS' block, patched when there are custom tokens. */
+function prepareAsciiProps(): void {
+  if (!custom && !asciiPatched) return;
+  memory.copy(ASCII_PROPS, PROPS, 128 << 2);
+  asciiPatched = custom;
+  if (!custom) return;
+  overrideAscii(ASCII_PROPS);
+  for (let b: u32 = 0; b < 0x80; b++) {
+    if (startsPattern(b)) store<u32>(ASCII_PROPS + (<usize>b << 2), load<u32>(ASCII_PROPS + (<usize>b << 2)) | PROP_PATTERN_START);
+  }
+}
+
 function tokenizeString(index: u32, base: usize, length: u32): void {
   stringIndex = index;
   position = 0;
@@ -353,18 +420,21 @@ function tokenizeString(index: u32, base: usize, length: u32): void {
   let p = base;
   while (p < end) {
     const b = <u32>load<u8>(p);
+    let cp = b;
+    let n: u32 = 1;
+    let pr: u32;
     if (b < 0x80) {
-      // ASCII block 0 of the trie sits at the start of PROPS (asserted by the generator).
-      const ascii = load<u32>(PROPS + (<usize>b << 2));
-      const script = ascii & PROP_SCRIPT_MASK;
-      if ((ascii & (PROP_SEPARATOR | PROP_CONTROL)) == 0 && (script == SCRIPT_OTHER || script == groupScript)) {
+      pr = load<u32>(ASCII_PROPS + (<usize>b << 2));
+      const script = pr & PROP_SCRIPT_MASK;
+      if ((pr & (PROP_SEPARATOR | PROP_CONTROL | PROP_PATTERN_START)) == 0 && (script == SCRIPT_OTHER || script == groupScript)) {
         p = appendAsciiRun(p, end, base, groupScript);
         continue;
       }
+    } else {
+      cp = decode(p, end);
+      n = cpLen;
+      pr = custom ? overrideProps(cp, props(cp)) : props(cp);
     }
-    const cp = b < 0x80 ? b : decode(p, end);
-    const n = b < 0x80 ? 1 : cpLen;
-    const pr = props(cp);
     const rel = <u32>(p - base);
     const script = pr & PROP_SCRIPT_MASK;
     if (script != SCRIPT_OTHER && script != groupScript) {
@@ -374,14 +444,22 @@ function tokenizeString(index: u32, base: usize, length: u32): void {
       }
       groupScript = script;
     }
+    if (custom && (b >= 0x80 ? startsPattern(b) : (pr & PROP_PATTERN_START) != 0) && matchAt(p, end, groupScript)) {
+      flushToken(rel);
+      emitCustomToken(p, base);
+      if (matchScript != SCRIPT_OTHER) groupScript = matchScript;
+      p += <usize>matchLength;
+      continue;
+    }
     if (pr & PROP_SEPARATOR) {
       flushToken(rel);
-      if ((cp == 0x2e || cp == 0x2c) && p + 1 < end && load<u8>(p + 1) == 0x20) {
+      // With custom tokens these multi-character separators are patterns, if still allowed.
+      if (!custom && (cp == 0x2e || cp == 0x2c) && p + 1 < end && load<u8>(p + 1) == 0x20) {
         emitSeparator(rel, 2, cp == 0x2e ? KIND_DOT_SPACE : KIND_COMMA_SPACE);
         p += 2;
         continue;
       }
-      if (cp == 0x17d4 && isKhmerLek(p, end)) {
+      if (!custom && cp == 0x17d4 && isKhmerLek(p, end)) {
         emitSeparator(rel, 9, KIND_KHMER_LEK);
         p += 9;
         continue;
@@ -412,8 +490,10 @@ function tokenizeString(index: u32, base: usize, length: u32): void {
  * - `outPtr`/`outCap`: room for `outCap` records of TOKEN_RECORD_U32 u32 each.
  * - `normPtr`/`normCap`: room for the normalised words' UTF-8 bytes.
  * - `flags`: FLAG_SEPARATORS to also emit separator records.
- * Returns the record count, ERR_BAD_SPAN, or ERR_OUT_OF_CAPACITY. Unless the spans were bad, the
- * arena's result block then holds the record count and normalised byte count produced (or needed).
+ * - `rules`/`rulesLen`: the custom tokens (assembly/custom-tokens.ts), or rulesLen 0 for none.
+ * Returns the record count, ERR_BAD_SPAN, ERR_BAD_RULES or ERR_OUT_OF_CAPACITY. Unless the input
+ * was rejected, the arena's result block then holds the record count and normalised byte count
+ * produced (or needed).
  */
 export function tokenize(
   inPtr: usize,
@@ -425,12 +505,20 @@ export function tokenize(
   norm: usize,
   normCapacity: u32,
   flags: u32,
+  rules: usize,
+  rulesLen: u32,
 ): i32 {
   for (let s: u32 = 0; s < nStrings; s++) {
     const offset = <u64>load<u32>(tablePtr + (<usize>s << 3));
     const length = <u64>load<u32>(tablePtr + (<usize>s << 3), 4);
     if (offset + length > <u64>inLen) return ERR_BAD_SPAN;
   }
+  custom = rulesLen != 0;
+  if (custom && !loadRules(rules, rulesLen)) {
+    custom = false;
+    return ERR_BAD_RULES;
+  }
+  prepareAsciiProps();
   outPtr = out;
   outCap = outCapacity;
   count = 0;

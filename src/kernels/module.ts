@@ -35,12 +35,13 @@ interface WasmApi {
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** The ABI this host speaks; assembly/index.ts ABI_VERSION must match. */
-export const KERNELS_ABI_VERSION = 1;
+export const KERNELS_ABI_VERSION = 2;
 
 /** Negative return values of every kernel export (assembly/errors.ts). */
 export const KernelStatus = {
   OutOfCapacity: -1,
   BadSpan: -2,
+  BadRules: -3,
 } as const;
 
 /** The entry points of the kernels module, as the host calls them. */
@@ -57,6 +58,8 @@ export interface KernelExports {
     normPtr: number,
     normCap: number,
     flags: number,
+    rulesPtr: number,
+    rulesLen: number,
   ): number;
 }
 

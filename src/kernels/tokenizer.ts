@@ -3,8 +3,10 @@
  * byte spans) in, packed token records out, ONE WASM call per batch. Callers: the indexer's
  * extract step (all searchable fields of a chunk of documents) and search (query terms).
  * Behaviour is Meilisearch's (charabia segmentation and normalisation, milli word positions) for
- * non-CJK text; the kernel's header lists the rules, and reference/tokenizer.ts implements them
- * in plain TS with identical output (the tests' oracle and a fallback).
+ * non-CJK text, with the index's custom separators, non-separators and dictionary when given
+ * (`options.custom`, from custom-tokens.ts); the kernel's header lists the rules, and
+ * reference/tokenizer.ts implements them in plain TS with identical output (the tests' oracle
+ * and a fallback).
  *
  * Record layout: TOKEN_RECORD_U32 u32 per token, in TokenField order: string index; byte offset
  * and byte length of the token in its string's UTF-8; word position within the string; kind
@@ -15,6 +17,7 @@
  * arena until it returns and the returned arrays are copies, so results outlive the next call.
  */
 import { RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena.js';
+import type { CustomTokens } from './custom-tokens.js';
 import { getKernels, KernelStatus, type Kernels } from './module.js';
 
 /** u32 fields per token record. */
@@ -46,6 +49,8 @@ export const FLAG_SEPARATORS = 1;
 export interface TokenizeOptions {
   /** Also emit soft/hard separator records (default true); words are always emitted. */
   readonly separators?: boolean;
+  /** The index's separatorTokens/nonSeparatorTokens/dictionary (`customTokens(settings)`); none = defaults. */
+  readonly custom?: CustomTokens | undefined;
 }
 
 /** UTF-8 input: all strings' bytes, and per string an (offset, byte length) pair in `spans`. */
@@ -93,6 +98,7 @@ export function tokenizeBatch(
   arena.reset();
   let capacity = 0;
   for (const text of strings) capacity += text.length * 3;
+  const rules = writeRules(kernels, options);
   const table = arena.alloc(strings.length * 8);
   const input = arena.alloc(capacity);
   let written = 0;
@@ -103,7 +109,7 @@ export function tokenizeBatch(
     u32[(table >>> 2) + 2 * i + 1] = length;
     written += length;
   }
-  return run(kernels, input, written, table, strings.length, flagsOf(options));
+  return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules });
 }
 
 /** Tokenizes UTF-8 spans (which may hold invalid UTF-8: it decodes as U+FFFD) in one call. */
@@ -115,11 +121,12 @@ export function tokenizeBytes(
   if (batch.spans.length % 2 !== 0) throw new RangeError('spans must hold (offset, length) pairs');
   const { arena } = kernels;
   arena.reset();
+  const rules = writeRules(kernels, options);
   const table = arena.alloc(batch.spans.length * 4);
   const input = arena.alloc(batch.bytes.length);
   arena.u32.set(batch.spans, table >>> 2);
   arena.u8.set(batch.bytes, input);
-  return run(kernels, input, batch.bytes.length, table, batch.spans.length / 2, flagsOf(options));
+  return run(kernels, { input, inLen: batch.bytes.length, table, nStrings: batch.spans.length / 2, flags: flagsOf(options), rules });
 }
 
 /** The UTF-8 form of `strings` that `tokenizeBytes` and `materializeTokens` take. */
@@ -169,12 +176,33 @@ function flagsOf(options: TokenizeOptions): number {
   return options.separators === false ? 0 : FLAG_SEPARATORS;
 }
 
+/** Arena addresses and sizes of one call's inputs. */
+interface CallInputs {
+  readonly input: number;
+  readonly inLen: number;
+  readonly table: number;
+  readonly nStrings: number;
+  readonly flags: number;
+  /** the custom tokens' rules region; length 0 for the defaults */
+  readonly rules: { readonly ptr: number; readonly length: number };
+}
+
+/** Copies the custom tokens' rules region into the arena (one copy per call, nothing per token). */
+function writeRules(kernels: Kernels, options: TokenizeOptions): CallInputs['rules'] {
+  const rules = options.custom?.rules;
+  if (rules === undefined) return { ptr: 0, length: 0 };
+  const ptr = kernels.arena.alloc(rules.length);
+  kernels.arena.u8.set(rules, ptr);
+  return { ptr, length: rules.length };
+}
+
 /**
  * Lays out the output regions after the input and calls the kernel; when they were too small the
  * kernel reported the exact sizes it needed, so the single retry cannot run out again.
  */
-function run(kernels: Kernels, input: number, inLen: number, table: number, nStrings: number, flags: number): TokenBatch {
+function run(kernels: Kernels, call: CallInputs): TokenBatch {
   const { arena, exports } = kernels;
+  const { input, inLen, table, nStrings, flags, rules } = call;
   const outputs = arena.top;
   // English prose gives ~0.35 tokens per byte with separators and half that without; leave
   // headroom so the retry (a second full run) only happens on unusually dense text.
@@ -184,7 +212,7 @@ function run(kernels: Kernels, input: number, inLen: number, table: number, nStr
     arena.rewind(outputs);
     const out = arena.alloc(recordCap * TOKEN_RECORD_BYTES);
     const norm = arena.alloc(byteCap);
-    const status = exports.tokenize(input, inLen, table, nStrings, out, recordCap, norm, byteCap, flags);
+    const status = exports.tokenize(input, inLen, table, nStrings, out, recordCap, norm, byteCap, flags, rules.ptr, rules.length);
     if (status >= 0) {
       return {
         count: status,
@@ -193,6 +221,7 @@ function run(kernels: Kernels, input: number, inLen: number, table: number, nStr
       };
     }
     if (status === KernelStatus.BadSpan) throw new RangeError('a string span lies outside the input bytes');
+    if (status === KernelStatus.BadRules) throw new RangeError('the custom tokens region is malformed');
     if (status !== KernelStatus.OutOfCapacity) throw new Error(`tokenizer kernel returned unknown status ${status}`);
     recordCap = arena.result(RESULT_RECORDS);
     byteCap = arena.result(RESULT_OUTPUT_BYTES);

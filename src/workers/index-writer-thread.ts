@@ -5,6 +5,8 @@
  * never keeps a stale handle here. A non-zero `interrupt[0]` (set by the scheduler when a
  * cancelation arrives) stops the write at its next checkpoint and rolls it back.
  */
+import { ApiError } from '../errors/api-error.js';
+import type { ErrorCode } from '../errors/codes.js';
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
@@ -18,12 +20,23 @@ export interface IndexWriteJob {
 
 export const INTERRUPTED = 'the index write was interrupted';
 
+/**
+ * A write the index refused (an ApiError, e.g. an invalid `_geo`), as thrown back to the
+ * scheduler: an Error loses its class and `code` between threads, a plain object does not.
+ */
+export interface RefusedWrite {
+  readonly refused: { readonly code: ErrorCode; readonly message: string };
+}
+
 export default async function writeIndex(job: IndexWriteJob): Promise<DocumentBatchOutcome | null> {
   const env = openIndexEnv(job.folder, job.uuid);
   try {
     return applyIndexWrite(env, job.write, () => {
       if (Atomics.load(job.interrupt, 0) !== 0) throw new Error(INTERRUPTED);
     });
+  } catch (err) {
+    if (err instanceof ApiError) throw { refused: { code: err.code, message: err.message } } satisfies RefusedWrite;
+    throw err;
   } finally {
     await env.root.close();
   }

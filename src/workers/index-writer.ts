@@ -4,10 +4,11 @@
  * One thread: LMDB has one writer per environment anyway, and the scheduler runs one batch at a
  * time. Aborting `signal` interrupts the write, which then rolls back and rejects.
  */
+import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { DocumentsWrite, IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
-import type { IndexWriteJob } from './index-writer-thread.js';
+import type { IndexWriteJob, RefusedWrite } from './index-writer-thread.js';
 import type { WorkerPools } from './pool.js';
 
 export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: DocumentsWrite, signal: AbortSignal): Promise<DocumentBatchOutcome>;
@@ -19,6 +20,9 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   try {
     const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt };
     return (await pools.writerPool().run(job)) as DocumentBatchOutcome | null;
+  } catch (err) {
+    const refused = (err as Partial<RefusedWrite> | null)?.refused;
+    throw refused === undefined ? err : new ApiError(refused.code, refused.message);
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

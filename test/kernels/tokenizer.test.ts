@@ -14,6 +14,16 @@ import {
   KernelStatus,
   KERNELS_ABI_VERSION,
 } from '../../src/kernels/module.js';
+import {
+  customTokens,
+  OVERRIDE_KIND_SHIFT,
+  OVERRIDE_RECORD_U32,
+  OVERRIDE_SEPARATOR,
+  PATTERN_RECORD_U32,
+  RULES_HEADER_U32,
+  RULES_INDEX_U32,
+  type TokenizerSettings,
+} from '../../src/kernels/custom-tokens.js';
 import { DEFAULT_SEPARATORS, SCRIPT_RANGES } from '../../src/kernels/reference/charabia-data.js';
 import { decodeUtf8, referenceTokenizeBatch, referenceTokenizeBytes } from '../../src/kernels/reference/tokenizer.js';
 import {
@@ -97,6 +107,13 @@ describe('kernel ABI', () => {
       RESULT_OUTPUT_BYTES,
       ERR_OUT_OF_CAPACITY: KernelStatus.OutOfCapacity,
       ERR_BAD_SPAN: KernelStatus.BadSpan,
+      ERR_BAD_RULES: KernelStatus.BadRules,
+      RULES_HEADER_U32,
+      RULES_INDEX_U32,
+      PATTERN_RECORD_U32,
+      OVERRIDE_RECORD_U32,
+      OVERRIDE_SEPARATOR,
+      OVERRIDE_KIND_SHIFT,
     };
     for (const [name, value] of Object.entries(expected)) expect([name, kernels.constant(name)]).toEqual([name, value]);
     expect(kernels.arena.base % ARENA_ALIGN).toBe(0);
@@ -195,6 +212,99 @@ describe('segmentation (charabia separators)', () => {
     expect(tokenize([''])).toEqual([]);
     expect(tokenize([])).toEqual([]);
     expect(tokenize(['  .,;  '], { separators: false })).toEqual([]);
+  });
+});
+
+/** The compiled custom tokens of partial settings. */
+function customOf(settings: Partial<TokenizerSettings>): TokenizeOptions['custom'] {
+  return customTokens({ separatorTokens: [], nonSeparatorTokens: [], dictionary: [], ...settings });
+}
+
+/** Tokens as [text, kind, position] (normalised text for words), kernel and reference compared. */
+function customTokensOf(text: string, settings: Partial<TokenizerSettings>): [string, string, number][] {
+  return tokenize([text], { custom: customOf(settings) }).map((t) => [t.kind === 'word' ? t.normalized : t.text, t.kind, t.position]);
+}
+
+describe('custom tokens (separatorTokens, nonSeparatorTokens, dictionary)', () => {
+  // Meilisearch's tests/settings/tokenizer_customization.rs `set_and_search`
+  const music = { nonSeparatorTokens: ['#', '&'], separatorTokens: ['<br/>', '&sep'], dictionary: ['#', 'A#', 'B#', 'C#', 'D#', 'E#', 'F#', 'G#'] };
+
+  it('keeps a non-separator token as a word of its own or inside a word', () => {
+    expect(customTokensOf('Mac & cheese', music)).toEqual([
+      ['mac', 'word', 0], [' ', 'soft', 0], ['&', 'word', 1], [' ', 'soft', 1], ['cheese', 'word', 2],
+    ]);
+    expect(customTokensOf('C# and @user', { nonSeparatorTokens: ['#', '@'] }).filter(([, kind]) => kind === 'word')).toEqual([
+      ['c#', 'word', 0], ['and', 'word', 1], ['@user', 'word', 2],
+    ]);
+  });
+
+  it('cuts on custom separators, as soft separators, and matches the longest token first', () => {
+    expect(customTokensOf('Mac&sep&&sepcheese', music)).toEqual([
+      ['mac', 'word', 0], ['&sep', 'soft', 0], ['&', 'word', 1], ['&sep', 'soft', 1], ['cheese', 'word', 2],
+    ]);
+    // "!!" is one custom token, soft, where the default list would see two hard "!"
+    expect(customTokensOf('a!!b', { separatorTokens: ['!!'] })).toEqual([['a', 'word', 0], ['!!', 'soft', 0], ['b', 'word', 1]]);
+    expect(customTokensOf('a!!b', {})).toEqual([['a', 'word', 0], ['!', 'hard', 0], ['!', 'hard', 0], ['b', 'word', 8]]);
+  });
+
+  it('cuts dictionary words out anywhere in the text, even inside a word', () => {
+    expect(customTokensOf('G#D#G#C#', music).map(([word, , position]) => [word, position])).toEqual([
+      ['g#', 0], ['d#', 1], ['g#', 2], ['c#', 3],
+    ]);
+    expect(customTokensOf('C#D#G', music).map(([word]) => word)).toEqual(['c#', 'd#', 'g']);
+    expect(customTokensOf('inseparable', { dictionary: ['sep'] }).map(([word]) => word)).toEqual(['in', 'sep', 'arable']);
+  });
+
+  it('keeps a dictionary entry containing separators as one word, normalised with its separators', () => {
+    // charabia's words_dict example
+    const dictionary = ['J. R. R.', 'Dr.', 'J. K.'];
+    expect(customTokensOf('J. R. R. Tolkien. J. K. Rowling. Dr. Seuss', { dictionary }).filter(([, kind]) => kind === 'word')).toEqual([
+      ['j. r. r.', 'word', 0], ['tolkien', 'word', 1], ['j. k.', 'word', 9], ['rowling', 'word', 10], ['dr.', 'word', 18], ['seuss', 'word', 19],
+    ]);
+    expect(customTokensOf('New York City hall', { dictionary: ['New York', 'New York City'] }).map(([word]) => word)).toEqual([
+      'new york city', ' ', 'hall',
+    ]);
+  });
+
+  it('matches custom tokens case-sensitively on the original text', () => {
+    expect(customTokensOf('j.r.r. J.R.R.', { dictionary: ['J.R.R.'] }).filter(([, kind]) => kind === 'word').map(([word]) => word)).toEqual([
+      'j', 'r', 'r', 'j.r.r.',
+    ]);
+    expect(customTokensOf('boxes BOXES', { separatorTokens: ['x'] }).filter(([, kind]) => kind === 'word').map(([word]) => word)).toEqual([
+      'bo', 'es', 'boxes',
+    ]);
+  });
+
+  it('leaves a dictionary entry that is an allowed separator a separator', () => {
+    expect(customTokensOf('a-b', { dictionary: ['-'] })).toEqual([['a', 'word', 0], ['-', 'soft', 0], ['b', 'word', 1]]);
+  });
+
+  it('removes multi-character default separators too: ". " becomes "." then " "', () => {
+    expect(customTokensOf('a. b', { nonSeparatorTokens: ['. '] })).toEqual([['a', 'word', 0], ['.', 'soft', 0], [' ', 'soft', 0], ['b', 'word', 1]]);
+  });
+
+  it('classifies by lemma: a cut character decomposing to a non-separator is a word, a lone one decomposing to a separator is one', () => {
+    // "＃" is still cut (it is its own default separator) but its NFKD "#" is no longer a separator
+    expect(customTokensOf('C＃', { nonSeparatorTokens: ['#'] })).toEqual([['c', 'word', 0], ['#', 'word', 1]]);
+    // a lone "ﬁ" has the lemma "fi", now a separator; inside a word it stays part of it
+    expect(customTokensOf('a ﬁ ﬁne', { separatorTokens: ['fi'] })).toEqual([
+      ['a', 'word', 0], [' ', 'soft', 0], ['ﬁ', 'soft', 0], [' ', 'soft', 0], ['fine', 'word', 1],
+    ]);
+    expect(customTokensOf('can’t', { nonSeparatorTokens: ['’'] }).map(([word]) => word)).toEqual(["can't"]);
+  });
+
+  it('never matches a custom token across a script change', () => {
+    expect(customTokensOf('aα xaα', { dictionary: ['aα'] }).filter(([, kind]) => kind === 'word').map(([word]) => word)).toEqual([
+      'a', 'α', 'xa', 'α',
+    ]);
+    expect(customTokensOf('β1a 1a', { dictionary: ['1a'] }).filter(([, kind]) => kind === 'word').map(([word]) => word)).toEqual([
+      'β1', 'a', '1a',
+    ]);
+  });
+
+  it('emits only words when separators are not asked for, with the same positions', () => {
+    const options = { separators: false, custom: customOf(music) };
+    expect(tokenize(['Mac&sep&&sepcheese'], options).map((t) => [t.normalized, t.position])).toEqual([['mac', 0], ['&', 1], ['cheese', 2]]);
   });
 });
 
@@ -382,6 +492,27 @@ describe('kernel == reference on random input', () => {
       materializeTokens(tokenizeBatch([text]), [text]).map((t) => ({ ...t, string: i })),
     );
     expect(batched).toEqual(single);
+  });
+
+  it.each([11, 12, 13, 14])('agrees with random custom tokens on 1000 strings that use them (seed %i)', (seed) => {
+    const r = mulberry32(seed);
+    const token = () => {
+      const roll = r();
+      if (roll < 0.3) return PIECES[Math.floor(r() * PIECES.length)]!(r);
+      const length = 2 + Math.floor(r() * 4);
+      return Array.from({ length }, () => (r() < 0.4 ? oneOf(DEFAULT_SEPARATORS)(r) : PIECES[Math.floor(r() * 8)]!(r))).join('');
+    };
+    const list = (n: number) => Array.from({ length: Math.floor(r() * n) }, token);
+    const settings = { separatorTokens: list(6), nonSeparatorTokens: [...list(3), ...Array.from({ length: 4 }, () => oneOf(DEFAULT_SEPARATORS)(r))], dictionary: list(8) };
+    const custom = customOf(settings);
+    const tokens = [...settings.separatorTokens, ...settings.nonSeparatorTokens, ...settings.dictionary];
+    const strings = Array.from({ length: 1000 }, () => {
+      let text = '';
+      while (r() < 0.8) text += r() < 0.5 ? oneOf(tokens)(r) : randomString(r).slice(0, 8);
+      return text;
+    });
+    expectSameBatch(tokenizeBatch(strings, { custom }), referenceTokenizeBatch(strings, { custom }));
+    expectSameBatch(tokenizeBatch(strings, { separators: false, custom }), referenceTokenizeBatch(strings, { separators: false, custom }));
   });
 
   it('agrees on 2000 random byte strings, valid or not', () => {

@@ -7,7 +7,8 @@
  * `desc`), then documents with a string (normalised, bytewise, reversed for `desc`), then
  * documents without the field. A document with several values takes the first one it meets in
  * that walk (its smallest for `asc`, largest for `desc`). `_geoPoint(lat, lng)` orders by
- * distance, documents without a point last. Ties go to the next criterion, then to docids.
+ * distance as milli's geo sort buckets it (geo.ts), documents without a point last. Ties go to
+ * the next criterion, then to docids.
  * Reads only the facet data; callers: the document list routes, search's sort rule.
  */
 import { ApiError } from '../../errors/api-error.js';
@@ -16,7 +17,7 @@ import type { IndexSettings } from '../../types/settings.js';
 import { difference, fromSorted, intersect, type DocSet } from '../docset.js';
 import { isFacetedBy } from '../filter/filterable.js';
 import { FacetKind } from './extract.js';
-import { haversine, type LatLng } from './geo.js';
+import { geoSortBuckets, type LatLng } from './geo.js';
 import type { FacetReader } from './store.js';
 import { parseFiniteFloat, rustFloat } from './values.js';
 
@@ -101,8 +102,11 @@ export function* sortBuckets(reader: FacetReader, criteria: readonly SortCriteri
       return;
     }
     const criterion = criteria[depth]!;
-    const buckets = criterion.kind === 'geo' ? geoBuckets(reader, criterion.point, criterion.descending, set) : fieldBuckets(reader, criterion.field, criterion.descending, set);
-    for (const bucket of buckets) yield* level(depth + 1, bucket);
+    if (criterion.kind === 'geo') {
+      for (const bucket of geoBuckets(reader, criterion.point, criterion.descending, set)) yield* level(depth + 1, bucket.docids);
+    } else {
+      for (const bucket of fieldBuckets(reader, criterion.field, criterion.descending, set)) yield* level(depth + 1, bucket);
+    }
   }
   yield* level(0, candidates);
 }
@@ -124,22 +128,20 @@ function* fieldBuckets(reader: FacetReader, field: string, descending: boolean, 
   if (rest.length > 0) yield rest;
 }
 
-function* geoBuckets(reader: FacetReader, origin: LatLng, descending: boolean, set: DocSet): Generator<DocSet> {
-  const located: { docid: number; distance: number }[] = [];
+/**
+ * `set` in `_geoPoint` order (geo.ts), each bucket with the point and distance it is ranked by,
+ * then the documents without a point in one last bucket (point and distance null).
+ */
+export function* geoBuckets(reader: FacetReader, origin: LatLng, descending: boolean, set: DocSet): Generator<{ docids: DocSet; point: LatLng | null; distance: number | null }> {
+  const located: { docid: number; point: LatLng }[] = [];
   const unlocated: number[] = [];
   for (const docid of set) {
     const point = reader.point(docid);
     if (point === undefined) unlocated.push(docid);
-    else located.push({ docid, distance: haversine(origin, point) });
+    else located.push({ docid, point });
   }
-  located.sort((a, b) => (descending ? b.distance - a.distance : a.distance - b.distance) || a.docid - b.docid);
-  for (let i = 0; i < located.length; ) {
-    let j = i + 1;
-    while (j < located.length && located[j]!.distance === located[i]!.distance) j++;
-    yield fromSorted(located.slice(i, j).map((entry) => entry.docid));
-    i = j;
-  }
-  if (unlocated.length > 0) yield fromSorted(unlocated);
+  for (const { docids, point, distance } of geoSortBuckets(located, origin, descending)) yield { docids: fromSorted(docids), point, distance };
+  if (unlocated.length > 0) yield { docids: fromSorted(unlocated), point: null, distance: null };
 }
 
 /** The page `[offset, offset + limit)` of `candidates` in sort order. */

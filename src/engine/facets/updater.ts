@@ -8,6 +8,7 @@
  * settings of fields.ts change or when documents are cleared.
  * Both paths derive entries with the same `extractFacets`, so they always agree.
  */
+import { ApiError } from '../../errors/api-error.js';
 import { decode, difference, encode, fromUnsorted, union } from '../docset.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
@@ -15,7 +16,7 @@ import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { extractFacets, type FacetSink } from './extract.js';
 import { facetedFieldMatcher, geoEnabled } from './fields.js';
-import { geoPointOf } from './geo.js';
+import { checkGeo, geoPointOf, type LatLng } from './geo.js';
 import { encodePoint, facetKey, MAX_FIELD_ID, readFacetFields } from './store.js';
 
 /** Field ids of the batch, assigning new ones to paths seen for the first time. */
@@ -71,6 +72,23 @@ function point(doc: JsonObject | undefined, geo: boolean) {
   return doc === undefined || !geo ? null : geoPointOf(doc._geo);
 }
 
+/** The external id of `docid`: a scan, as only an error message needs it. */
+function externalIdOf(env: IndexEnv, docid: number): string {
+  for (const { key, value } of env.externalIds.getRange({})) if (value === docid) return key;
+  return String(docid);
+}
+
+/**
+ * The point of a document being indexed while geo is enabled. An invalid `_geo` fails the
+ * whole write with Meilisearch's error (documents.md §4.5), rolling the transaction back.
+ */
+function indexedPoint(env: IndexEnv, docid: number, doc: JsonObject | undefined, geo: boolean): LatLng | null {
+  if (doc === undefined || !geo || !Object.hasOwn(doc, '_geo')) return null;
+  const check = checkGeo(doc._geo);
+  if ('problem' in check) throw new ApiError('invalid_document_geo_field', check.problem(externalIdOf(env, docid)));
+  return check.point;
+}
+
 export const facetUpdater: IndexUpdater = {
   name: 'facets',
 
@@ -95,7 +113,7 @@ export const facetUpdater: IndexUpdater = {
       if (before === undefined && after !== undefined) created.push(docid);
       if (before !== undefined && after === undefined) deleted.push(docid);
 
-      const where = point(after, geo);
+      const where = indexedPoint(env, docid, after, geo);
       if (where !== null) env.geoPoints.putSync(docid, encodePoint(where));
       else if (point(before, geo) !== null) env.geoPoints.removeSync(docid);
     }
@@ -126,7 +144,7 @@ export const facetUpdater: IndexUpdater = {
         if (docids === undefined) sets.set(key, (docids = []));
         docids.push(docid);
       }
-      const where = point(doc, geo);
+      const where = indexedPoint(env, docid, doc, geo);
       if (where !== null) env.geoPoints.putSync(docid, encodePoint(where));
     }
     for (const [latin1, docids] of sets) writeSet(env, Buffer.from(latin1, 'latin1'), fromUnsorted(docids));

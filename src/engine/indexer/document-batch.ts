@@ -17,6 +17,7 @@ import type { IndexSettings } from '../../types/settings.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../documents/document-id.js';
 import { readNdjsonFile } from '../documents/ndjson-file.js';
 import { DocumentStore } from '../documents/store.js';
+import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';
 import { parseFilter } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
@@ -153,12 +154,13 @@ class Pending {
   }
 }
 
-function add(pending: Pending, op: Extract<DocumentOp, { op: 'add' }>, key: string): void {
+function add(pending: Pending, op: Extract<DocumentOp, { op: 'add' }>, key: string, settings: IndexSettings): void {
   for (const doc of readNdjsonFile(op.file)) {
     const id = documentId(doc, key);
     const base = pending.current(id);
     if (op.skipMissing && base === undefined) continue;
-    pending.set(id, op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc);
+    const next = op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc;
+    pending.set(id, withIndexedVectors(next, doc, base, op.method, id, settings.embedders));
   }
 }
 
@@ -180,7 +182,7 @@ export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], pr
     const pending = new Pending(env, settings, checkpoint);
     ops.forEach((op, i) => {
       if (op.op === 'add') {
-        if ('count' in results[i]!) add(pending, op, checked.keys[i]!);
+        if ('count' in results[i]!) add(pending, op, checked.keys[i]!, settings);
       } else if (op.op === 'delete') {
         results[i] = { count: deleteIds(pending, op.ids) };
       } else if (op.op === 'put') {

@@ -14,6 +14,7 @@
  * Words are keyed by the latin1 view of their normalised UTF-8 bytes: a byte-exact, hashable
  * form that avoids decoding every token (`wordOfKey` decodes once per distinct word).
  */
+import type { CustomTokens } from '../../kernels/custom-tokens.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
@@ -79,6 +80,8 @@ export interface ExtractOptions {
   readonly isSearchable: (path: string) => boolean;
   readonly fields: SearchFieldIds;
   readonly stopWords: ReadonlySet<string>;
+  /** the index's separatorTokens, nonSeparatorTokens and dictionary, when any is set */
+  readonly custom?: CustomTokens | undefined;
 }
 
 /** Every searchable leaf of `doc` as (path, text), in document order. */
@@ -144,7 +147,7 @@ export class WordExtractor {
 
   private tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[]): void {
     const { stopWords } = this.options;
-    const batch = tokenizeBatch(strings, { separators: false });
+    const batch = tokenizeBatch(strings, { separators: false, custom: this.options.custom });
     const records = batch.records;
     const norm = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
     const keys = norm.toString('latin1');

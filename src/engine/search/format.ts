@@ -3,11 +3,12 @@
  * `_matchesPosition` for a page of hits, given the query's matching words. Pure apart from ONE
  * tokenizer kernel call per page, over every value of every hit that is formatted or (with
  * `showMatchesPosition`) displayed, so field text is split and normalised exactly as at indexing
- * (without stop-word classification, as Meilisearch's formatter).
+ * (without stop-word classification, with the index's custom tokens, as Meilisearch's formatter).
  *
  * Offsets are UTF-8 byte offsets (the tokenizer's and `_matchesPosition`'s unit); text is cut on
  * a Buffer of the value so multi-byte characters are never split.
  */
+import { customTokens, type CustomTokens, type TokenizerSettings } from '../../kernels/custom-tokens.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import type { ResolvedTerm } from './terms.js';
 
@@ -54,6 +55,8 @@ export interface FormatOptions {
   readonly highlightPreTag: string;
   readonly highlightPostTag: string;
   readonly showMatchesPosition: boolean;
+  /** the index's separatorTokens, nonSeparatorTokens and dictionary (the index settings have them) */
+  readonly tokenizer?: TokenizerSettings;
 }
 
 export interface MatchPosition {
@@ -176,7 +179,7 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     if (source !== null && source !== undefined) walk(source, '', [], collect(hit, true));
   });
 
-  const tokens = tokenizeTexts(texts);
+  const tokens = tokenizeTexts(texts, options.tokenizer === undefined ? undefined : customTokens(options.tokenizer));
   const lookup = lookupOf(terms);
   const matches = texts.map((text, i) => findMatches(tokens[i]!, text, terms, lookup));
 
@@ -222,10 +225,10 @@ function rebuild(value: unknown, path: string, indices: number[], format: (path:
 const decoder = new TextDecoder();
 
 /** Tokens of every text, from one kernel call. */
-function tokenizeTexts(texts: readonly string[]): Tok[][] {
+function tokenizeTexts(texts: readonly string[], custom: CustomTokens | undefined): Tok[][] {
   const out: Tok[][] = texts.map(() => []);
   if (texts.length === 0) return out;
-  const batch = tokenizeBatch(texts);
+  const batch = tokenizeBatch(texts, { custom });
   const words = texts.map(() => 0);
   for (let i = 0; i < batch.count; i++) {
     const r = batch.records.subarray(i * TOKEN_RECORD_U32, (i + 1) * TOKEN_RECORD_U32);

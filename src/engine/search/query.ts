@@ -3,7 +3,8 @@
  * negative phrases. One tokenizer kernel call per query. Pure apart from that call.
  *
  * - Words and positions come from the tokenizer (+1 per word, +8 after a hard separator), so a
- *   term's position is comparable with document positions.
+ *   term's position is comparable with document positions; the index's custom tokens
+ *   (separatorTokens, nonSeparatorTokens, dictionary) cut the query exactly as they cut documents.
  * - `"…"` is a phrase (consecutive words; a stop word inside is a one-position hole, `null`); a
  *   hard separator inside quotes splits the phrase; an unclosed quote runs to the end.
  * - `-word` / `-"phrase"` (the `-` at the start or after whitespace, and directly followed by
@@ -12,6 +13,7 @@
  * - Only the first MAX_TERMS terms count (a phrase is one term).
  * - The last term is a prefix when it is a word and nothing follows it in `q`.
  */
+import type { CustomTokens } from '../../kernels/custom-tokens.js';
 import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
 
 const MAX_TERMS = 10;
@@ -50,8 +52,8 @@ export function termEnd(term: QueryTerm): number {
 
 const WHITESPACE = /\s/u;
 
-export function parseQuery(q: string, stopWords: ReadonlySet<string>): ParsedQuery {
-  const tokens = materializeTokens(tokenizeBatch([q]), [q]);
+export function parseQuery(q: string, stopWords: ReadonlySet<string>, custom?: CustomTokens): ParsedQuery {
+  const tokens = materializeTokens(tokenizeBatch([q], { custom }), [q]);
   const qBytes = Buffer.byteLength(q);
   const bytes = Buffer.from(q);
   const charBefore = (byte: number): string => (byte === 0 ? '' : bytes.subarray(0, byte).toString().slice(-1));

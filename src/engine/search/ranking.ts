@@ -22,7 +22,8 @@
  */
 import { difference, intersect, type DocSet } from '../docset.js';
 import { FacetKind } from '../facets/extract.js';
-import { sortBuckets, type SortCriterion } from '../facets/sort.js';
+import type { LatLng } from '../facets/geo.js';
+import { geoBuckets, type SortCriterion } from '../facets/sort.js';
 import type { FacetReader } from '../facets/store.js';
 import type { IndexEnv } from '../index-env.js';
 import type { Dictionary } from './dictionary.js';
@@ -44,7 +45,8 @@ export type StepDetail =
   | { readonly kind: 'proximity' | 'fid' | 'position'; readonly rank: number; readonly max: number; readonly unified?: boolean }
   | { readonly kind: 'exactAttribute'; readonly match: 'exactMatch' | 'matchesStart' | 'noExactMatch' }
   | { readonly kind: 'exactWords'; readonly matching: number; readonly max: number }
-  | { readonly kind: 'sort'; readonly criterion: SortCriterion; readonly value: number | string | null }
+  /** a `_geoPoint` sort ranks by `point` (the bucket's first point), `value` being its distance in metres */
+  | { readonly kind: 'sort'; readonly criterion: SortCriterion; readonly value: number | string | null; readonly point?: LatLng | null }
   /** the step the time budget interrupted: its documents were not ordered by it nor by later steps */
   | { readonly kind: 'skipped' };
 
@@ -462,7 +464,9 @@ class Ranker {
     const indexOf = new Map<number, number>(group.map((i) => [candidates[i]!, i]));
     const toIndices = (set: DocSet) => Array.from(set, (docid) => indexOf.get(docid)!);
     if (criterion.kind === 'geo') {
-      for (const bucket of sortBuckets(facets, [criterion], docids)) yield [toIndices(bucket), { kind: 'sort', criterion, value: null }, kept];
+      for (const { docids: bucket, point, distance } of geoBuckets(facets, criterion.point, criterion.descending, docids)) {
+        yield [toIndices(bucket), { kind: 'sort', criterion, value: distance, point }, kept];
+      }
       return;
     }
     const fid = facets.fieldId(criterion.field);

@@ -10,6 +10,7 @@
  * by the request's time budget) → `rankingScoreThreshold`. A query without usable terms is a
  * placeholder search: every document of the universe, ordered by sort steps only, score 1.
  */
+import { customTokens } from '../../kernels/custom-tokens.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, fromUnsorted, intersect, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
@@ -173,7 +174,7 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   const facets = new FacetReader(env);
   let universe = facets.allDocids();
   for (const filter of request.filters) universe = intersect(universe, filter);
-  const parsed = parseQuery(request.q, new Set(settings.stopWords));
+  const parsed = parseQuery(request.q, new Set(settings.stopWords), customTokens(settings));
   const dictionary = dictionaryOf(env);
   const fields = fieldModel(env, settings, request.attributesToSearchOn);
   const options = { env, settings, dictionary, allowedMask: fields.allowedMask, exactFieldsMask: fields.exactFieldsMask };

@@ -18,6 +18,7 @@
  * lowest position, and whether the exact word is there (alone in a field, at position 0).
  * Reads a snapshot; no writes.
  */
+import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
 import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { TypoFlag, type TypoQuery } from '../../kernels/typo.js';
 import type { IndexSettings } from '../../types/settings.js';
@@ -157,7 +158,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     }
   }
 
-  const synonyms = synonymTable(settings.synonyms, new Set(settings.stopWords));
+  const synonyms = synonymTable(settings.synonyms, new Set(settings.stopWords), customTokens(settings));
   const ngrams = ngramDerivations(terms, synonyms, options);
   return terms.map((term, index) => {
     if (term.kind === 'phrase') return resolvePhrase(term, index, options);
@@ -269,18 +270,23 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
 const KEY_JOINER = '\u0000';
 
 /**
- * Synonym keys, normalised like queries (stop words dropped) and their words joined by
- * KEY_JOINER → their values as normalised word lists, all tokenised in one kernel call. Keys
- * or values left without words are dropped; keys normalising alike merge their values, which
- * milli stores sorted and deduplicated (the order the per-word limits then apply in).
+ * Synonym keys, normalised like queries (stop words dropped, the index's custom tokens applied)
+ * and their words joined by KEY_JOINER → their values as normalised word lists, all tokenised in
+ * one kernel call. Keys or values left without words are dropped; keys normalising alike merge
+ * their values, which milli stores sorted and deduplicated (the order the per-word limits then
+ * apply in).
  */
-function synonymTable(synonyms: Readonly<Record<string, readonly string[]>>, stopWords: ReadonlySet<string>): Map<string, string[][]> {
+function synonymTable(
+  synonyms: Readonly<Record<string, readonly string[]>>,
+  stopWords: ReadonlySet<string>,
+  custom: CustomTokens | undefined,
+): Map<string, string[][]> {
   const keys = Object.keys(synonyms);
   const table = new Map<string, string[][]>();
   if (keys.length === 0) return table;
   const texts = keys.flatMap((key) => [key, ...synonyms[key]!]);
   const words: string[][] = texts.map(() => []);
-  for (const token of materializeTokens(tokenizeBatch(texts, { separators: false }), texts)) {
+  for (const token of materializeTokens(tokenizeBatch(texts, { separators: false, custom }), texts)) {
     if (!stopWords.has(token.text.normalize('NFKD'))) words[token.string]!.push(token.normalized);
   }
   let at = 0;

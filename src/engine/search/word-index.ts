@@ -13,6 +13,7 @@
  * Word ids are allocated once per word and dropped with its last document; `words-version` is
  * bumped whenever the set of words changes, so searches reload their typo dictionary.
  */
+import { customTokens } from '../../kernels/custom-tokens.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
@@ -148,7 +149,12 @@ export function readWordsVersion(env: IndexEnv): number {
 /** Applies one chunk of changes (docids ascending). */
 function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[]): void {
   const fields = new SearchFieldIds(readSearchFields(env));
-  const extractor = new WordExtractor({ isSearchable: searchableMatcher(settings.searchableAttributes), fields, stopWords: new Set(settings.stopWords) });
+  const extractor = new WordExtractor({
+    isSearchable: searchableMatcher(settings.searchableAttributes),
+    fields,
+    stopWords: new Set(settings.stopWords),
+    custom: customTokens(settings),
+  });
   const withPrefixes = settings.prefixSearch !== 'disabled';
   const before = new Map<number, DocWords>();
   for (const doc of extractor.extract(changes.filter((c) => c.before !== undefined).map((c) => ({ docid: c.docid, doc: c.before! })))) {

@@ -8,6 +8,7 @@ import { fromUnsorted, intersect, type DocSet } from '../../engine/docset.js';
 import { DocumentStore } from '../../engine/documents/store.js';
 import { externalIdOf, invalidDocumentId, type JsonObject } from '../../engine/documents/document-id.js';
 import { projectDocument } from '../../engine/documents/project.js';
+import { vectorsView } from '../../engine/documents/vectors.js';
 import { assertSortable, parseSortCriterion, sortedPage, type SortCriterion } from '../../engine/facets/sort.js';
 import { FacetReader } from '../../engine/facets/store.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
@@ -17,6 +18,7 @@ import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { RhaiParseError, compileScript } from '../../engine/rhai/index.js';
 import { validateIndexUid } from '../../types/index-uid.js';
+import type { IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
 import { checkCsvDelimiter, documentsFormat, writeDocumentsPayload } from '../body/documents/index.js';
@@ -173,6 +175,7 @@ interface ListOptions {
   offset?: number;
   limit?: number;
   fields?: string[] | null;
+  retrieveVectors?: boolean;
   ids?: string[];
   filter: unknown;
   sort: SortCriterion[] | null;
@@ -210,7 +213,17 @@ function listDocuments(deps: AppDeps, env: IndexEnv, options: ListOptions) {
     total = candidates.length;
     results = Array.from(page, (docid) => store.byDocid(docid)!);
   }
-  return { results: results.map((doc) => projectDocument(doc, fields)), offset, limit, total };
+  return { results: results.map((doc) => documentView(doc, fields, options.retrieveVectors, settings)), offset, limit, total };
+}
+
+/**
+ * A document as the document routes show it: `fields` projected; `_vectors` only with
+ * `retrieveVectors`, then last and whatever `fields` says (documents.md §2.5).
+ */
+function documentView(doc: JsonObject, fields: readonly string[] | null, retrieveVectors: boolean | undefined, settings: IndexSettings): JsonObject {
+  const shown = projectDocument(doc, fields);
+  if (retrieveVectors === true) shown._vectors = vectorsView(doc._vectors, settings.embedders);
+  return shown;
 }
 
 async function addDocuments(
@@ -365,11 +378,11 @@ export const documentRoutes = [
     route: 'GET /indexes/:indexUid/documents/:documentId',
     query: parseGetOneQuery,
     handler: (ctx, deps) => {
-      const store = new DocumentStore(openIndex(deps, ctx.params.indexUid!));
+      const env = openIndex(deps, ctx.params.indexUid!);
       const id = ctx.params.documentId!;
-      const doc = store.get(id);
+      const doc = new DocumentStore(env).get(id);
       if (doc === undefined) throw new ApiError('document_not_found', `Document \`${id}\` not found.`);
-      return projectDocument(doc, ctx.query.fields ?? null);
+      return documentView(doc, ctx.query.fields ?? null, ctx.query.retrieveVectors, readSettings(env));
     },
   }),
   defineRoute({

@@ -13,13 +13,14 @@
  * `locales` (and `localizedAttributes`) only steer charabia's language detection in v1.50, which
  * changes no token of the scripts Quarry's tokenizer segments (it has no language-specific
  * segmenter or normaliser: CJK dictionaries, Swedish, Turkish, German), so they leave searches as is.
- * Parameters that are validated and accepted but not applied yet: `retrieveVectors`, semantic search
+ * Parameters that are validated and accepted but not applied yet: semantic search
  * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
  */
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { projectDocument } from '../../engine/documents/project.js';
+import { vectorsView } from '../../engine/documents/vectors.js';
 import { DocumentStore } from '../../engine/documents/store.js';
 import type { DocSet } from '../../engine/docset.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
@@ -27,7 +28,9 @@ import { filterablePatterns, isFilterable, matchingRule } from '../../engine/fil
 import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
 import { parseFilter, type FilterAst } from '../../engine/filter-parser/index.js';
 import { checkFacets, computeFacets } from '../../engine/facets/distribution.js';
+import { geoDistanceOf, geoDistanceOrigin } from '../../engine/facets/geo.js';
 import { assertSortable, parseSortCriterion, type SortCriterion } from '../../engine/facets/sort.js';
+import { rustFloat } from '../../engine/facets/values.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { rankOf, type MatchingStrategy, type StepDetail } from '../../engine/search/ranking.js';
@@ -428,7 +431,13 @@ function detailsView(settings: IndexSettings, details: readonly StepDetail[]): R
       case 'sort': {
         const { criterion } = detail;
         if (criterion.kind === 'geo') {
-          out[`_geoPoint(${criterion.point[0]}, ${criterion.point[1]}):${criterion.descending ? 'desc' : 'asc'}`] = { order: order++, value: null, distance: null };
+          const [lat, lng] = criterion.point;
+          const point = detail.point ?? null;
+          out[`_geoPoint(${rustFloat(lat)}, ${rustFloat(lng)}):${criterion.descending ? 'desc' : 'asc'}`] = {
+            order: order++,
+            value: point === null ? null : { lat: point[0], lng: point[1] },
+            distance: detail.value,
+          };
         } else if (isDisplayed(settings, criterion.field)) {
           out[`${criterion.field}:${criterion.descending ? 'desc' : 'asc'}`] = { order: order++, value: detail.value };
         } else {
@@ -532,8 +541,15 @@ export function searchIndex(
   });
   const store = new DocumentStore(env);
   const fields = hitFields(settings, query.attributesToRetrieve);
+  const distanceFrom = geoDistanceOrigin(query.sort ?? []);
+  // `_vectors` only when displayed, whatever attributesToRetrieve says (vectors.md §2.2)
+  const vectors = query.retrieveVectors === true && isDisplayed(settings, '_vectors');
   const view = (hit: SearchHit) => {
-    const shown: Record<string, unknown> = fields(store.byDocid(hit.docid) ?? {});
+    const doc = store.byDocid(hit.docid) ?? {};
+    const shown: Record<string, unknown> = fields(doc);
+    if (vectors) shown._vectors = vectorsView(doc._vectors, settings.embedders);
+    const geoDistance = distanceFrom === null ? undefined : geoDistanceOf(distanceFrom, shown);
+    if (geoDistance !== undefined) shown._geoDistance = geoDistance;
     if (query.showRankingScore === true) shown._rankingScore = hit.score;
     if (query.showRankingScoreDetails === true) shown._rankingScoreDetails = detailsView(settings, hit.details);
     return shown;
@@ -565,6 +581,7 @@ export function withFormatting(search: IndexSearch, query: SearchQuery, hits: re
       highlightPreTag: query.highlightPreTag ?? '<em>',
       highlightPostTag: query.highlightPostTag ?? '</em>',
       showMatchesPosition: query.showMatchesPosition === true,
+      tokenizer: search.settings,
     },
   );
   return views.map((view, i) => {

@@ -4,23 +4,20 @@
  * wanted. It is written the way charabia and milli are structured, stage by stage, rather than
  * as the kernel's fused single pass, so the two check each other:
  *   decode (WHATWG UTF-8, invalid bytes -> U+FFFD) -> script groups (Script::from + the
- *   linear_group_by_key rule) -> leftmost-longest separator matches per group -> lemma = NFKD
- *   minus control characters -> Classifier -> lowercase, CharacterConverter, Greek final sigma,
- *   nonspacing-mark removal -> milli's process_tokens positions.
+ *   linear_group_by_key rule) -> leftmost-longest matches per group of the separators (with
+ *   custom tokens: the dictionary and milli's allowed separators, custom-tokens.ts) -> lemma =
+ *   NFKD minus control characters -> Classifier -> lowercase, CharacterConverter, Greek final
+ *   sigma, nonspacing-mark removal -> milli's process_tokens positions.
  * Unicode facts (NFKD, case, categories) come from the running Node at call time, not from the
  * kernel's generated tables; only charabia's own lists come from charabia-data.ts.
  * It shares the kernel's documented divergences from charabia (no dictionary segmenters or
- * language-detected normalisers; a group's script is its first non-Other character's).
+ * language-detected normalisers; a group's script is its first non-Other character's; a run of
+ * two or more characters between matches is a word even if its NFKD is an allowed separator;
+ * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
-import {
-  CHARACTER_CONVERSIONS,
-  CONTEXT_SEPARATORS,
-  DEFAULT_SEPARATORS,
-  HARD_SEPARATOR_DISTANCE,
-  MARK_REMOVING_SCRIPTS,
-  SCRIPTS,
-  SCRIPT_RANGES,
-} from './charabia-data.js';
+import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, MARK_REMOVING_SCRIPTS, SCRIPTS } from './charabia-data.js';
+import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
+import { lemmaOf, SCRIPT_OTHER, scriptOf } from './unicode.js';
 import {
   encodeBatch,
   TokenKind,
@@ -43,21 +40,49 @@ interface Segment {
   readonly script: number;
 }
 
-const SCRIPT_OTHER = 0;
-const SCRIPT_GREEK = SCRIPTS.indexOf('Greek');
-const separators = new Set(DEFAULT_SEPARATORS);
-/** Multi-character separators by first code point, longest first (leftmost-longest matching). */
-const longSeparators = new Map<number, string[]>();
-for (const sep of [...DEFAULT_SEPARATORS].sort((a, b) => b.length - a.length)) {
-  if ([...sep].length > 1) longSeparators.set(sep.codePointAt(0)!, [...(longSeparators.get(sep.codePointAt(0)!) ?? []), sep]);
+/** A token: its characters, and whether the automaton matched it (rather than the text between matches). */
+interface Piece {
+  readonly chars: readonly Char[];
+  readonly matched: boolean;
 }
-const hardSeparators = new Set(CONTEXT_SEPARATORS);
+
+/** What charabia's automaton cuts on, and what a lemma must be to be a separator. */
+interface Matcher {
+  /** patterns of two or more code points as UTF-8 by first byte, longest first */
+  readonly long: ReadonlyMap<number, readonly Uint8Array[]>;
+  /** single code points cut out alone */
+  readonly single: ReadonlySet<string>;
+  readonly separators: ReadonlySet<string>;
+}
+
+const SCRIPT_GREEK = SCRIPTS.indexOf('Greek');
 const markRemoving = new Set(MARK_REMOVING_SCRIPTS);
 const encoder = new TextEncoder();
-
-const scriptCache = new Map<number, number>();
-const lemmaCache = new Map<number, string>();
 const markCache = new Map<string, boolean>();
+
+function matcherOf(patterns: Iterable<string>, separators: ReadonlySet<string>): Matcher {
+  const all = [...new Set(patterns)];
+  const long = new Map<number, Uint8Array[]>();
+  for (const text of all.filter((t) => [...t].length > 1)) {
+    const utf8 = encoder.encode(text);
+    long.set(utf8[0]!, [...(long.get(utf8[0]!) ?? []), utf8]);
+  }
+  for (const list of long.values()) list.sort((a, b) => b.length - a.length);
+  return { long, single: new Set(all.filter((text) => [...text].length === 1)), separators };
+}
+
+const DEFAULT_MATCHER = matcherOf(DEFAULT_SEPARATORS, new Set(DEFAULT_SEPARATORS));
+const customMatchers = new WeakMap<CustomTokens, Matcher>();
+
+function matcherFor(custom: CustomTokens | undefined): Matcher {
+  if (custom === undefined) return DEFAULT_MATCHER;
+  let matcher = customMatchers.get(custom);
+  if (matcher === undefined) {
+    matcher = matcherOf([...custom.dictionary, ...custom.separators], custom.separators);
+    customMatchers.set(custom, matcher);
+  }
+  return matcher;
+}
 
 /** Reference of `tokenizeBatch`. */
 export function referenceTokenizeBatch(strings: readonly string[], options: TokenizeOptions = {}): TokenBatch {
@@ -67,6 +92,7 @@ export function referenceTokenizeBatch(strings: readonly string[], options: Toke
 /** Reference of `tokenizeBytes`. */
 export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOptions = {}): TokenBatch {
   const withSeparators = options.separators !== false;
+  const matcher = matcherFor(options.custom);
   const records: number[] = [];
   const normalized: Uint8Array[] = [];
   let normLength = 0;
@@ -74,18 +100,21 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
     const offset = batch.spans[2 * index]!;
     const length = batch.spans[2 * index + 1]!;
     if (offset + length > batch.bytes.length) throw new RangeError('a string span lies outside the input bytes');
-    const chars = decodeUtf8(batch.bytes.subarray(offset, offset + length));
+    const bytes = batch.bytes.subarray(offset, offset + length);
+    const chars = decodeUtf8(bytes);
     // milli process_tokens: leading separators are skipped, then a word advances the position by
     // 0 (first), HARD_SEPARATOR_DISTANCE (after a hard separator) or 1; empty words do not count.
     let position = 0;
     let prev: TokenKindValue | undefined;
     let started = false;
     for (const segment of segments(chars)) {
-      for (const token of tokens(segment)) {
+      for (const { chars: token, matched } of tokens(segment, bytes, matcher)) {
         const start = token[0]!.start;
         const end = token[token.length - 1]!.end;
         const lemma = token.map((c) => lemmaOf(c.cp)).join('');
-        const kind = classify(lemma);
+        // A run between matches is classified only when it has one character that is not a control.
+        const run = !matched && token.length > 1 && token.filter((c) => lemmaOf(c.cp) !== '').length > 1;
+        const kind = run ? TokenKind.Word : classifyLemma(lemma, matcher.separators);
         if (kind === TokenKind.Word) {
           const word = normalizeWord(lemma, segment.script);
           started = true;
@@ -163,16 +192,6 @@ export function decodeUtf8(bytes: Uint8Array): Char[] {
   return chars;
 }
 
-/** charabia Script::from(char): the first matching range wins. */
-function scriptOf(cp: number): number {
-  let script = scriptCache.get(cp);
-  if (script === undefined) {
-    script = SCRIPT_RANGES.find(([first, last]) => cp >= first && cp <= last)?.[2] ?? SCRIPT_OTHER;
-    scriptCache.set(cp, script);
-  }
-  return script;
-}
-
 /**
  * charabia SegmentedStrIter::new: a new group starts at a character whose script is not Other and
  * differs from the current script, unless the current script is still Other. A group's script is
@@ -197,37 +216,36 @@ function segments(chars: readonly Char[]): Segment[] {
   return groups;
 }
 
-/** Separator matches (leftmost-longest) and the runs of text between them, in order. */
-function tokens(segment: Segment): Char[][] {
-  const out: Char[][] = [];
+/**
+ * The automaton's matches (leftmost-longest) and the runs of text between them, in order.
+ * Matches stay inside the segment; longer patterns compare the original bytes.
+ */
+function tokens(segment: Segment, bytes: Uint8Array, matcher: Matcher): Piece[] {
+  const out: Piece[] = [];
   const { chars } = segment;
+  const segmentEnd = chars[chars.length - 1]!.end;
   let pending: Char[] = [];
   let i = 0;
   while (i < chars.length) {
+    const at = chars[i]!.start;
+    const long = matcher.long.get(bytes[at]!)?.find((p) => at + p.length <= segmentEnd && p.every((b, k) => bytes[at + k] === b));
     let matched = 0;
-    for (const sep of longSeparators.get(chars[i]!.cp) ?? []) {
-      const n = [...sep].length;
-      if (i + n <= chars.length && String.fromCodePoint(...chars.slice(i, i + n).map((c) => c.cp)) === sep) {
-        matched = n;
-        break;
-      }
-    }
-    if (matched === 0 && separators.has(String.fromCodePoint(chars[i]!.cp))) matched = 1;
+    if (long !== undefined) while (i + matched < chars.length && chars[i + matched]!.start < at + long.length) matched++;
+    else if (matcher.single.has(String.fromCodePoint(chars[i]!.cp))) matched = 1;
     if (matched === 0) {
       pending.push(chars[i]!);
       i += 1;
       continue;
     }
-    if (pending.length > 0) out.push(pending);
+    if (pending.length > 0) out.push({ chars: pending, matched: false });
     pending = [];
-    out.push(chars.slice(i, i + matched));
+    out.push({ chars: chars.slice(i, i + matched), matched: true });
     i += matched;
   }
-  if (pending.length > 0) out.push(pending);
+  if (pending.length > 0) out.push({ chars: pending, matched: false });
   return out;
 }
 
-const isControl = (ch: string): boolean => /\p{Cc}/u.test(ch) && !/\p{White_Space}/u.test(ch);
 function isNonspacingMark(ch: string): boolean {
   let mark = markCache.get(ch);
   if (mark === undefined) {
@@ -235,22 +253,6 @@ function isNonspacingMark(ch: string): boolean {
     markCache.set(ch, mark);
   }
   return mark;
-}
-
-/** CompatibilityDecompositionNormalizer then ControlCharNormalizer, for one character. */
-function lemmaOf(cp: number): string {
-  let lemma = lemmaCache.get(cp);
-  if (lemma === undefined) {
-    lemma = [...String.fromCodePoint(cp).normalize('NFKD')].filter((ch) => !isControl(ch)).join('');
-    lemmaCache.set(cp, lemma);
-  }
-  return lemma;
-}
-
-/** charabia Classifier: a lemma in the separator list is a separator, hard if in the context list. */
-function classify(lemma: string): TokenKindValue {
-  if (!separators.has(lemma)) return TokenKind.Word;
-  return hardSeparators.has(lemma) ? TokenKind.HardSeparator : TokenKind.SoftSeparator;
 }
 
 /** The lossy normalisers, in charabia's order. */

@@ -16,17 +16,13 @@ import { readSettings } from '../../engine/index-settings.js';
 import { EditionError, EditionRunner } from '../../engine/rhai/runner.js';
 import type { Task } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
-import { failed, succeeded } from './outcome.js';
+import { failed, inIndex, succeeded } from './outcome.js';
 
 /** Documents sent to the worker at a time: bounds memory, lets a cancelation stop the run between batches. */
 const CHUNK = 500;
 
 /** Failures of the edition itself carry Meilisearch's index prefix, as every index error of a batch. */
 const editionError = (indexUid: string, message: string) => new ApiError('edit_documents_by_function_error', `Index \`${indexUid}\`: ${message}`);
-
-function prefixed(indexUid: string, error: ApiError): ApiError {
-  return new ApiError(error.code, `Index \`${indexUid}\`: ${error.message}`);
-}
 
 /** Docids of the documents the function runs on, in docid order. */
 function candidates(env: IndexEnv, indexUid: string, filter: unknown): number[] {
@@ -35,7 +31,7 @@ function candidates(env: IndexEnv, indexUid: string, filter: unknown): number[] 
     if (ast === null) return [...env.documents.getKeys()];
     return [...evaluateFilter(env, readSettings(env), ast, { code: 'invalid_document_filter' })];
   } catch (error) {
-    throw error instanceof ApiError ? prefixed(indexUid, error) : error;
+    throw error instanceof ApiError ? inIndex(indexUid, error) : error;
   }
 }
 
@@ -83,7 +79,7 @@ async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: numb
           try {
             newId = documentId(outcome.document, primaryKey);
           } catch (error) {
-            throw error instanceof ApiError ? prefixed(uid, error) : error;
+            throw error instanceof ApiError ? inIndex(uid, error) : error;
           }
           if (newId !== id) throw editionError(uid, "Document editions cannot modify a document's primary key");
           changes.set(id, outcome.document);

@@ -15,7 +15,7 @@ import type { IndexRecord } from '../../indexes/registry.js';
 import type { Task } from '../../types/task.js';
 import { writeIndex } from '../../workers/index-writer.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
-import { failed, succeeded } from './outcome.js';
+import { failed, inIndex, succeeded } from './outcome.js';
 
 /** The index operation a task of a document batch stands for. */
 function opOf(ctx: ProcessContext, task: Task): DocumentOp {
@@ -71,7 +71,12 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
   }
   const ops = tasks.map((task) => opOf(ctx, task));
   ctx.progress.enter('indexing', 'indexing');
-  const outcome = await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, { kind: 'documents', ops, primaryKey: record.primaryKey }, ctx.signal);
+  // A refusal of the index (an invalid `_geo`…) fails the whole batch, through the scheduler.
+  const outcome = await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, { kind: 'documents', ops, primaryKey: record.primaryKey }, ctx.signal).catch(
+    (err: unknown) => {
+      throw err instanceof ApiError ? inIndex(indexUid, err) : err;
+    },
+  );
   const finished = tasks.map((task, i) => finish(task, outcome.results[i]!));
 
   const before = record;

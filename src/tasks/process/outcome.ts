@@ -1,5 +1,5 @@
 /** Small helpers processors share to finish tasks. */
-import type { ApiError } from '../../errors/api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import type { Task, TaskDetails } from '../../types/task.js';
 import { failedDetails } from '../details.js';
 
@@ -14,4 +14,9 @@ export function failed(task: Task, error: ApiError): Task {
     details: task.details === null ? null : failedDetails(task.details),
     error: error.toBody(),
   };
+}
+
+/** An error raised while processing an index, with the `Index \`uid\`: ` prefix Meilisearch gives it. */
+export function inIndex(indexUid: string, error: ApiError): ApiError {
+  return new ApiError(error.code, `Index \`${indexUid}\`: ${error.message}`);
 }

@@ -106,4 +106,22 @@ describe('facet updater', () => {
       ['a', [1]],
     ]);
   });
+
+  it('refuses an invalid `_geo` while geo is enabled, naming the document’s external id, on apply and on rebuild', async () => {
+    index = TestIndex.create({ sortableAttributes: ['_geo'] });
+    index.write([{ id: 'a', _geo: { lat: 1, lng: 2 } }]);
+    expect(() => index!.write([{ id: 'b-7', _geo: { lat: 1 } }])).toThrow(
+      expect.objectContaining({ code: 'invalid_document_geo_field', message: 'Could not find longitude in the document with the id: `"b-7"`. Was expecting a `_geo.lng` field.' }),
+    );
+    // The failed write left nothing behind.
+    expect(index.env.documents.getCount()).toBe(1);
+
+    const later = TestIndex.create({}, 'later');
+    try {
+      later.write([{ id: 'c', _geo: 'here' }]);
+      expect(() => later.configure({ filterableAttributes: ['_geo'] })).toThrow('The `_geo` field in the document with the id: `"c"` is not an object.');
+    } finally {
+      await later.close();
+    }
+  });
 });

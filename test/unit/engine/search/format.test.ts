@@ -47,6 +47,15 @@ describe('highlighting', () => {
     expect(out.formatted!.text).toBe(expected);
   });
 
+  it("cuts field text with the index's custom tokens", () => {
+    const doc = { id: 3, content: 'Mac&sep&&sepcheese' };
+    const terms = [{ ids: [0, 0] as const, sequences: [['&']], prefix: null }];
+    const options = { ...BASE, fields: ['content'], attributesToHighlight: ['content'] };
+    const tokenizer = { separatorTokens: ['&sep'], nonSeparatorTokens: ['&'], dictionary: [] };
+    expect(formatHits([doc], terms, { ...options, tokenizer })[0]!.formatted!.content).toBe('Mac&sep<em>&</em>&sepcheese');
+    expect(formatHits([doc], terms, options)[0]!.formatted!.content).toBe('Mac&sep&&sepcheese');
+  });
+
   it('uses the custom tags and formats numbers as strings', () => {
     const out = format({ id: 852, title: 'Le Petit Prince', year: 1943 }, 'prince 1943', {
       attributesToHighlight: ['*'],

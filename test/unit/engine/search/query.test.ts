@@ -1,8 +1,9 @@
-// Query parsing (search.md §7): words and positions, prefix, phrases, negations, stop words and
-// the ten-term limit.
+// Query parsing (search.md §7): words and positions, prefix, phrases, negations, stop words, the
+// index's custom tokens and the ten-term limit.
 import { describe, expect, it } from 'vitest';
 
 import { parseQuery } from '../../../../src/engine/search/query.js';
+import { customTokens } from '../../../../src/kernels/custom-tokens.js';
 import { typoBudget } from '../../../../src/engine/search/terms.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
 
@@ -50,6 +51,17 @@ describe('parseQuery', () => {
     expect(parseQuery('"lord of the rings"', stop).terms).toEqual([{ kind: 'phrase', words: ['lord', null, null, 'rings'], position: 0 }]);
     // matched case-sensitively, before lowercasing
     expect(parseQuery('The end', stop).terms).toHaveLength(2);
+  });
+
+  it('cuts the query with the custom tokens: dictionary words, non-separators, custom separators', () => {
+    const custom = customTokens({ separatorTokens: ['&sep'], nonSeparatorTokens: ['#', '&'], dictionary: ['C#', 'D#', 'J. R. R.'] });
+    expect(parseQuery('C#D#G', none, custom).terms.map((t) => (t.kind === 'word' ? [t.word, t.position, t.prefix] : []))).toEqual([
+      ['c#', 0, false], ['d#', 1, false], ['g', 2, true],
+    ]);
+    expect(parseQuery('Mac&sep&&sepcheese', none, custom).terms.map((t) => (t.kind === 'word' ? t.word : ''))).toEqual(['mac', '&', 'cheese']);
+    expect(parseQuery('"J. R. R. Tolkien"', none, custom).terms).toEqual([{ kind: 'phrase', words: ['j. r. r.', 'tolkien'], position: 0 }]);
+    // without them, the same queries cut on the default separators
+    expect(parseQuery('C#D#G', none).terms.map((t) => (t.kind === 'word' ? t.word : ''))).toEqual(['c', 'd', 'g']);
   });
 
   it('keeps only the first ten terms', () => {

@@ -58,7 +58,7 @@ export async function write(store: Store, format: DocumentsFormat, body: string 
   const text = content.toString('utf8');
   const lines = text === '' ? [] : text.slice(0, -1).split('\n');
   if (text !== '') expect(text.endsWith('\n')).toBe(true);
-  store.files.delete(result.uuid);
+  await store.files.delete(result.uuid);
   return { documentsCount: result.documentsCount, size: result.size, lines, content };
 }
 

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../../src/errors/api-error.js';
+import { withIndexedVectors } from '../../../../src/engine/documents/vectors-indexing.js';
+import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
+
+const embedders = { manual: { source: 'userProvided', dimensions: 3 } };
+
+/** What the stored document becomes, as the batch computes `next` before the call. */
+function index(sent: JsonObject, base: JsonObject | undefined, method: 'replace' | 'update') {
+  const next = method === 'update' && base !== undefined ? { ...base, ...sent } : sent;
+  return withIndexedVectors(next, sent, base, method, String(sent.id), embedders);
+}
+
+function refusal(sent: JsonObject): { code: string; message: string } {
+  try {
+    index(sent, undefined, 'replace');
+  } catch (err) {
+    if (err instanceof ApiError) return { code: err.code, message: err.message };
+    throw err;
+  }
+  throw new Error('accepted');
+}
+
+describe('withIndexedVectors checks', () => {
+  it('refuses a `_vectors` that is not an object', () => {
+    expect(refusal({ id: 1, _vectors: [1, 2] })).toEqual({
+      code: 'invalid_vectors_type',
+      message:
+        'The `_vectors` field in the document with id: `1` is not an object. Was expecting an object with a key for each embedder with manually provided vectors, but instead got `[1,2]`',
+    });
+  });
+
+  it('refuses a malformed entry, configured embedder or not', () => {
+    expect(refusal({ id: 0, _vectors: { manual: { embeddings: [0, 0, 0] } } })).toEqual({
+      code: 'invalid_vectors_type',
+      message:
+        'Bad embedder configuration in the document with id: `0`. Missing field `._vectors.manual.regenerate`\n  - note: `._vectors.manual` must be an array of floats, an array of arrays of floats, or an object with field `regenerate`',
+    });
+    expect(refusal({ id: 'a', _vectors: { unknown: 'x' } }).message).toMatch(/^Bad embedder configuration in the document with id: `a`\. Expected `._vectors.unknown`/);
+  });
+
+  it('checks the numbers of configured embedders only', () => {
+    expect(refusal({ id: 0, _vectors: { manual: { embeddings: [[true]], regenerate: false } } })).toEqual({
+      code: 'invalid_vectors_type',
+      message: 'Bad embedder configuration in the document with id: `0`. Invalid value type at `._vectors.manual.embeddings[0][0]`: expected a number, but found a boolean: `true`',
+    });
+    expect(index({ id: 0, _vectors: { free: [['not', 'numbers']] } }, undefined, 'replace')._vectors).toEqual({ free: [['not', 'numbers']] });
+  });
+
+  it('refuses embeddings of the wrong dimensions and more than 256 embeddings', () => {
+    expect(refusal({ id: 0, _vectors: { manual: [[1, 2, 3], [1, 2]] } })).toEqual({
+      code: 'invalid_vector_dimensions',
+      message: 'Invalid vector dimensions in document with id `0` in `._vectors.manual`.\n  - note: embedding #1 has dimensions 2\n  - note: embedder `manual` requires 3',
+    });
+    const many = Array.from({ length: 257 }, () => [1, 2, 3]);
+    expect(refusal({ id: 7, _vectors: { manual: many } })).toEqual({
+      code: 'too_many_vectors',
+      message: 'Too many vectors for document with id 7: found 257, but limited to 256.',
+    });
+  });
+});
+
+describe('withIndexedVectors keeps', () => {
+  const base = { id: 1, title: 'a', _vectors: { manual: [1, 2, 3], free: [9] } };
+
+  it('returns documents without vectors untouched', () => {
+    const sent = { id: 1, title: 'a' };
+    expect(index(sent, undefined, 'replace')).toBe(sent);
+  });
+
+  it('merges `_vectors` by name on update', () => {
+    expect(index({ id: 1, _vectors: { other: [5] } }, base, 'update')).toEqual({ id: 1, title: 'a', _vectors: { manual: [1, 2, 3], free: [9], other: [5] } });
+    expect(index({ id: 1, _vectors: null }, base, 'update')._vectors).toEqual(base._vectors);
+  });
+
+  it('keeps configured embedders and drops other names on replacement', () => {
+    expect(index({ id: 1, title: 'b' }, base, 'replace')).toEqual({ id: 1, title: 'b', _vectors: { manual: [1, 2, 3] } });
+    expect(index({ id: 1, _vectors: { manual: [4, 5, 6] } }, base, 'replace')._vectors).toEqual({ manual: [4, 5, 6] });
+  });
+
+  it('keeps a stored entry when a configured embedder gets `{"regenerate": false}` alone', () => {
+    expect(index({ id: 1, _vectors: { manual: { regenerate: false } } }, base, 'replace')._vectors).toEqual({ manual: [1, 2, 3] });
+    expect(index({ id: 1, _vectors: { manual: { regenerate: false } } }, undefined, 'replace')._vectors).toEqual({ manual: { regenerate: false } });
+    expect(index({ id: 1, _vectors: { free: { regenerate: false } } }, base, 'update')._vectors).toEqual({ manual: [1, 2, 3], free: { regenerate: false } });
+  });
+
+  it('stores no empty `_vectors`', () => {
+    expect(index({ id: 1, _vectors: {} }, undefined, 'replace')).toEqual({ id: 1 });
+  });
+});
