@@ -4,7 +4,7 @@
  * caches and deletes those environments and declares the databases inside them.
  * Only the scheduler writes to an index environment; searches read it.
  */
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 
@@ -67,7 +67,9 @@ export interface IndexEnv {
 export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   mkdirSync(folder, { recursive: true });
   // Meilisearch's default map size for an index is 2 TiB; LMDB only reserves address space.
-  const root = open({ path: folder, maxDbs: 64, mapSize: 2 * 1024 ** 4, compression: false });
+  // MDB_WRITEMAP: a batch's dirty pages go straight to the (sparse) file instead of the heap, so a
+  // large batch does not hold its whole written index in anonymous memory until it commits.
+  const root = open({ path: folder, maxDbs: 64, mapSize: 2 * 1024 ** 4, compression: false, useWritemap: true });
   return {
     uuid,
     root,
@@ -81,6 +83,15 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
     docWords: root.openDB<Buffer, number>({ name: INDEX_DBS.docWords, keyEncoding: 'uint32', encoding: 'binary' }),
     wordIds: root.openDB<Buffer, string>({ name: INDEX_DBS.wordIds, encoding: 'binary' }),
   };
+}
+
+/**
+ * The bytes an environment's data file (`<folder>/data.mdb`) holds on disk: its allocated
+ * blocks, since MDB_WRITEMAP makes the file sparse at the map size (2 TiB).
+ */
+export function dataFileBytes(folder: string): number {
+  const file = statSync(path.join(folder, 'data.mdb'));
+  return Math.min(file.size, file.blocks * 512);
 }
 
 export class IndexEnvs {

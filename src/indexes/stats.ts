@@ -2,10 +2,9 @@
  * Index and instance statistics (indexes.md §4), read from LMDB's own page accounting so they
  * cost O(1) per index whatever its size.
  */
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
-import { INDEX_DBS, INDEX_MAIN_KEYS, type IndexEnvs } from '../engine/index-env.js';
+import { dataFileBytes, INDEX_DBS, INDEX_MAIN_KEYS, type IndexEnvs } from '../engine/index-env.js';
 import type { InstanceStore } from '../store/env.js';
 import type { Timestamp } from '../types/task.js';
 import type { IndexRecord, IndexRegistry } from './registry.js';
@@ -46,7 +45,7 @@ function envSizes(root: RootDatabase, folder: string): { onDisk: number; used: n
   const stats = root.getStats() as DbStats;
   let onDisk = 0;
   try {
-    onDisk = statSync(path.join(folder, 'data.mdb')).size;
+    onDisk = dataFileBytes(folder);
   } catch {
     onDisk = 0;
   }

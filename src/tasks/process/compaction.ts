@@ -5,8 +5,9 @@
  * copy replaces the live file only after the commit, so a crash before it leaves the old,
  * complete file in place and the task enqueued.
  */
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { dataFileBytes } from '../../engine/index-env.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { BatchProcessor } from './context.js';
 import { failed, succeeded } from './outcome.js';
@@ -21,7 +22,7 @@ export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
   }
   const env = ctx.indexEnvs.get(record.uuid);
   const folder = ctx.indexEnvs.folderOf(record.uuid);
-  const preCompactionSize = statSync(path.join(folder, 'data.mdb')).size;
+  const preCompactionSize = dataFileBytes(folder);
   ctx.progress.enter('indexCompaction', 'create temporary file');
   // A sibling folder, so the final rename stays on the same file system.
   const scratch = `${folder}.compacting`;
@@ -36,7 +37,7 @@ export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
     rmSync(scratch, { recursive: true, force: true });
     throw err;
   }
-  const postCompactionSize = statSync(copy).size;
+  const postCompactionSize = dataFileBytes(scratch);
   return {
     tasks: [succeeded(task!, { kind: 'indexCompaction', preCompactionSize, postCompactionSize })],
     afterCommit: async () => {
