@@ -298,6 +298,19 @@ describe('date filters', () => {
     expect(uidsOf({ afterEnqueuedAt: parseTaskDate('before')(today) })).toEqual([3, 2, 1, 0]);
   });
 
+  it('pages a wide date bound (walked in the task table) and a narrow one (read from the index) alike', () => {
+    const more = enqueue(...Array.from({ length: 36 }, () => kind.add('a')));
+    // wide: 38 of 40 tasks match
+    const wide = queue.query({ afterEnqueuedAt: tasks[1]!.enqueuedAt, limit: 5, from: 30 });
+    expect(wide.results.map((t) => t.uid)).toEqual([30, 29, 28, 27, 26]);
+    expect({ total: wide.total, next: wide.next }).toEqual({ total: 38, next: 25 });
+    expect(queue.query({ afterEnqueuedAt: tasks[1]!.enqueuedAt, limit: 3, from: 3, reverse: true }).results.map((t) => t.uid)).toEqual([3, 4, 5]);
+    // narrow: 3 of 40 tasks match
+    const narrow = queue.query({ afterEnqueuedAt: more[31]!.enqueuedAt, beforeEnqueuedAt: more[35]!.enqueuedAt, limit: 2 });
+    expect(narrow.results.map((t) => t.uid)).toEqual([38, 37]);
+    expect({ total: narrow.total, next: narrow.next }).toEqual({ total: 3, next: 36 });
+  });
+
   it('compares start and finish dates strictly and never matches unfinished tasks', () => {
     runBatch([0], { startedAt: 100n * S, finishedAt: 200n * S });
     runBatch([1], { startedAt: 300n * S, finishedAt: 400n * S });
