@@ -1,22 +1,25 @@
 /**
  * Side-by-side benchmark of Quarry and its peers (MiniSearch, Orama, FlexSearch, SQLite FTS5)
  * over the shared datasets: indexing rate, peak RSS, size on disk, search latency p50/p95/p99.
- * Each engine runs in its own child process so peak RSS is its own.
+ * Each engine runs in its own child process so peak RSS is its own. `--features` runs the
+ * feature mixes of feature-queries.ts instead (facets, filters, highlighting, multi-search).
  *
- *   npm run bench:peers -- [movies|debdocs] [--limit N] [--engines a,b]
+ *   npm run bench:peers -- [movies|debdocs] [--limit N] [--engines a,b] [--features]
  */
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadDataset, type Dataset } from './datasets.js';
-import type { Engine } from './peers/engine.js';
+import { printFeatureTables, runFeatureMixes, type FeatureReport } from './feature-queries.js';
+import { fmt, measure, ratio } from './latency.js';
+import type { Engine, EngineOptions } from './peers/engine.js';
 import { flexSearch } from './peers/flexsearch.js';
 import { miniSearch } from './peers/minisearch.js';
 import { orama } from './peers/orama.js';
 import { peakRss, quarryHttp } from './peers/quarry-http.js';
 import { sqliteFts5 } from './peers/sqlite-fts5.js';
 
-const ENGINES: Record<string, () => Engine> = {
+const ENGINES: Record<string, (options: EngineOptions) => Engine> = {
   quarry: quarryHttp,
   sqlite: sqliteFts5,
   minisearch: miniSearch,
@@ -37,26 +40,18 @@ interface Result {
   queries: number;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function runChild(engineName: string, datasetName: Dataset['name'], limit: number, rounds: number): Promise<Result> {
+async function runChild(engineName: string, datasetName: Dataset['name'], limit: number, rounds: number, features: boolean): Promise<Result | FeatureReport> {
   const dataset = loadDataset(datasetName, limit);
-  const engine = ENGINES[engineName]!();
+  const engine = ENGINES[engineName]!({ features });
   const started = performance.now();
   await engine.index(dataset);
   const indexMs = performance.now() - started;
-  const latencies: number[] = [];
-  for (const query of dataset.queries) await engine.search(query); // warm-up
-  for (let round = 0; round < rounds; round++) {
-    for (const query of dataset.queries) {
-      const t = performance.now();
-      await engine.search(query);
-      latencies.push(performance.now() - t);
-    }
+  if (features) {
+    const report = await runFeatureMixes(engine, dataset, rounds);
+    await engine.close();
+    return report;
   }
-  latencies.sort((a, b) => a - b);
+  const latency = await measure(dataset.queries, rounds, (query) => engine.search(query));
   const serverPid = 'serverPid' in engine ? (engine as ReturnType<typeof quarryHttp>).serverPid() : undefined;
   const result: Result = {
     engine: engine.name,
@@ -65,23 +60,22 @@ async function runChild(engineName: string, datasetName: Dataset['name'], limit:
     docsPerSecond: dataset.docs.length / (indexMs / 1000),
     peakRssBytes: (serverPid === undefined ? null : peakRss(serverPid)) ?? process.resourceUsage().maxRSS * 1024,
     diskBytes: engine.diskBytes(),
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
-    queries: latencies.length,
+    p50: latency.p50,
+    p95: latency.p95,
+    p99: latency.p99,
+    queries: latency.samples,
   };
   await engine.close();
   return result;
 }
 
-const fmt = (n: number, digits = 2) => n.toFixed(digits);
 const mib = (b: number | null) => (b === null ? 'in memory' : `${fmt(b / 2 ** 20, 1)} MiB`);
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
-    const [, engine, dataset, limit, rounds] = args;
-    const result = await runChild(engine!, dataset as Dataset['name'], Number(limit), Number(rounds));
+    const [, engine, dataset, limit, rounds, features] = args;
+    const result = await runChild(engine!, dataset as Dataset['name'], Number(limit), Number(rounds), features === 'features');
     process.send!(result);
     return;
   }
@@ -90,13 +84,15 @@ async function main(): Promise<void> {
   const limit = limitArg === -1 ? Number.POSITIVE_INFINITY : Number(args[limitArg + 1]);
   const enginesArg = args.indexOf('--engines');
   const names = enginesArg === -1 ? Object.keys(ENGINES) : args[enginesArg + 1]!.split(',');
+  const features = args.includes('--features');
   const rounds = 3;
   console.log(`# ${datasetName}${Number.isFinite(limit) ? ` (first ${limit} docs)` : ''} — ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}`);
-  const results: Result[] = [];
+  const results: (Result | FeatureReport)[] = [];
   for (const name of names) {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', name, datasetName, String(limit), String(rounds)], { execArgv: ['--max-old-space-size=8192'] });
-    const result = await new Promise<Result | null>((resolve) => {
-      child.once('message', (m) => resolve(m as Result));
+    const childArgs = ['--child', name, datasetName, String(limit), String(rounds), features ? 'features' : 'plain'];
+    const child = fork(fileURLToPath(import.meta.url), childArgs, { execArgv: ['--max-old-space-size=8192'] });
+    const result = await new Promise<Result | FeatureReport | null>((resolve) => {
+      child.once('message', (m) => resolve(m as Result | FeatureReport));
       child.once('exit', (code) => {
         if (code !== 0) resolve(null);
       });
@@ -104,11 +100,18 @@ async function main(): Promise<void> {
     if (result === null) console.log(`${name}: failed`);
     else results.push(result);
   }
+  if (features) {
+    printFeatureTables(results as FeatureReport[]);
+    return;
+  }
+  printPlainTable(results as Result[]);
+}
+
+function printPlainTable(results: Result[]): void {
   const quarry = results.find((r) => r.engine.startsWith('Quarry'));
   console.log('| engine | docs/s | peak RSS | disk | p50 ms | p95 ms | p99 ms | p50 vs Quarry | p99 vs Quarry |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
-    const ratio = (a: number, b: number | undefined) => (b === undefined ? '—' : `${fmt(a / b, 1)}×`);
     console.log(
       `| ${r.engine} | ${fmt(r.docsPerSecond, 0)} | ${mib(r.peakRssBytes)} | ${mib(r.diskBytes)} | ${fmt(r.p50, 3)} | ${fmt(r.p95, 3)} | ${fmt(r.p99, 3)} | ${ratio(r.p50, quarry?.p50)} | ${ratio(r.p99, quarry?.p99)} |`,
     );

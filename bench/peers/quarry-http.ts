@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Dataset, Query } from '../datasets.js';
-import type { Engine } from './engine.js';
+import type { Engine, HighlightRequest } from './engine.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -43,6 +43,9 @@ export function peakRss(pid: number): number | null {
   }
 }
 
+const filterOf = (query: Query) => (query.meiliFilter === undefined ? {} : { filter: query.meiliFilter });
+const idsOf = (hits: unknown) => (hits as { id: number }[]).map((hit) => hit.id);
+
 export function quarryHttp(): Engine & { serverPid(): number | undefined } {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-quarry-'));
   let child: ChildProcess | null = null;
@@ -53,6 +56,21 @@ export function quarryHttp(): Engine & { serverPid(): number | undefined } {
     const res = await fetch(url + route, { method, headers: body === undefined ? {} : { 'content-type': contentType }, body });
     return (await res.json()) as Record<string, unknown>;
   };
+  // One keep-alive connection through node:http: fetch would add milliseconds of client work.
+  const post = (route: string, body: unknown) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = request(url + route, { method: 'POST', headers: json, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const parsed = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>;
+          if (res.statusCode === 200) resolve(parsed);
+          else reject(new Error(`${route} answered ${res.statusCode}: ${parsed.message as string}`));
+        });
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(body));
+    });
   const waitTask = async (uid: number) => {
     for (;;) {
       const task = await call('GET', `/tasks/${uid}`);
@@ -63,6 +81,13 @@ export function quarryHttp(): Engine & { serverPid(): number | undefined } {
   };
   return {
     name: 'Quarry (HTTP)',
+    how: {
+      faceted: '`facets` → facetDistribution',
+      filtered: '`filter`',
+      highlighted: '`attributesToHighlight`, `attributesToCrop`',
+      'multi-search': 'one POST /multi-search',
+      federated: 'one POST /multi-search with `federation`',
+    },
     serverPid: () => child?.pid,
     async index(dataset: Dataset) {
       const port = await freePort();
@@ -89,18 +114,30 @@ export function quarryHttp(): Engine & { serverPid(): number | undefined } {
       }
       await waitTask(last);
     },
-    // One keep-alive connection through node:http: fetch would add milliseconds of client work.
     search(query: Query) {
-      const payload = JSON.stringify({ q: query.q, limit: 20, ...(query.meiliFilter === undefined ? {} : { filter: query.meiliFilter }) });
-      return new Promise<number>((resolve, reject) => {
-        const req = request(`${url}/indexes/bench/search`, { method: 'POST', headers: json, agent }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve(((JSON.parse(Buffer.concat(chunks).toString()) as { hits?: unknown[] }).hits ?? []).length));
-        });
-        req.on('error', reject);
-        req.end(payload);
+      return post('/indexes/bench/search', { q: query.q, limit: 20, ...filterOf(query) }).then((body) => idsOf(body.hits));
+    },
+    async facets(query: Query, field: string) {
+      const body = await post('/indexes/bench/search', { q: query.q, limit: 20, facets: [field], ...filterOf(query) });
+      return { ids: idsOf(body.hits), distribution: (body.facetDistribution as Record<string, Record<string, number>>)[field] ?? {} };
+    },
+    async highlight(query: Query, request: HighlightRequest) {
+      const body = await post('/indexes/bench/search', {
+        q: query.q,
+        limit: 20,
+        attributesToHighlight: request.attributes,
+        attributesToCrop: [request.crop],
+        cropLength: request.cropWords,
+        ...filterOf(query),
       });
+      return (body.hits as { id: number; _formatted: Record<string, string> }[]).map((hit) => ({ id: hit.id, formatted: hit._formatted }));
+    },
+    async multiSearch(queries: Query[], federated: boolean) {
+      const body = await post('/multi-search', {
+        ...(federated ? { federation: { limit: 20 } } : {}),
+        queries: queries.map((query) => ({ indexUid: 'bench', q: query.q, ...(federated ? {} : { limit: 20 }), ...filterOf(query) })),
+      });
+      return federated ? [idsOf(body.hits)] : (body.results as { hits: unknown }[]).map((result) => idsOf(result.hits));
     },
     diskBytes: () => du(path.join(dir, 'db')),
     async close() {
