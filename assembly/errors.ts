@@ -13,3 +13,6 @@ export const ERR_BAD_SPAN: i32 = -2;
 
 /** The custom-token rules region is malformed (assembly/custom-tokens.ts describes it). */
 export const ERR_BAD_RULES: i32 = -3;
+
+/** The word-breaks region is out of order or names a string the batch does not have. */
+export const ERR_BAD_BREAKS: i32 = -4;

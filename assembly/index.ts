@@ -3,10 +3,11 @@
 // arena slots, status codes) so test/kernels can check both sides agree.
 
 /** Bumped whenever an export's signature or a record layout changes; checked by the host. */
-export const ABI_VERSION: u32 = 2;
+export const ABI_VERSION: u32 = 3;
 
 export { arenaBase, ARENA_ALIGN, RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena';
 export { ERR_BAD_RULES, ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
+export { ERR_BAD_BREAKS } from './errors';
 export {
   OVERRIDE_KIND_SHIFT,
   OVERRIDE_RECORD_U32,

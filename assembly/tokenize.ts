@@ -25,13 +25,21 @@
 //   are ordinary patterns. A match is classified by its lemma against the allowed separators
 //   (custom separators are soft), so a dictionary word is one word and a removed separator is a
 //   word character. With no rules the default path runs, and only pays a flag test per character.
-// Not reproduced: charabia's dictionary segmenters (Chinese, Japanese, Korean, Thai, Khmer,
-// German compounds) and language-detected normalisers (Swedish recomposition, Chinese variants,
-// Japanese transliteration), so a CJK run between separators is one word; and a group's script
-// is its first non-Other character's, where charabia asks whatlang (differs only on odd mixes).
-// Hence the `locales` search parameter and `localizedAttributes` setting change nothing here:
-// they only narrow whatlang's language choice, and for non-CJK scripts the steps that depend on
-// the language are Swedish recomposition (`swe`: å, ä, ö keep their marks), German compound
+// - Word breaks (the call's breaks region: sorted (string index, byte offset) pairs, which the
+//   host finds with ICU's dictionaries in Han, kana, Hangul, Thai, Lao, Khmer and Myanmar text,
+//   src/kernels/segmentation.ts): the pending word ends at a break that falls on the start of a
+//   character the kernel reaches; a break inside a separator or custom token it matched is
+//   passed over, so those stay whole. The text between breaks runs the unchanged loop, so a
+//   string without breaks pays nothing per character.
+// Not reproduced: charabia's own dictionaries (jieba, lindera, its Thai and Khmer lists: ICU's
+// segment alike on common words, not on every word; Korean stays whole between spaces where
+// lindera splits off particles), German compound splitting, and the language-detected
+// normalisers (Swedish recomposition, Chinese ideograph variants; Japanese transliteration is
+// not in Meilisearch's default build); and a group's script is its first non-Other character's,
+// where charabia asks whatlang (differs only on odd mixes). Hence the `locales` search parameter
+// and `localizedAttributes` setting change nothing here: they only narrow whatlang's language
+// choice, ICU's segmentation does not depend on the language, and for non-CJK scripts the steps
+// that depend on it are Swedish recomposition (`swe`: å, ä, ö keep their marks), German compound
 // splitting (`deu`) and the Arabic-script segmenters and Persian normaliser (`ara`, `pes`),
 // none of which the kernel has, with or without locales.
 // With custom tokens, a run of two or more non-control characters between matches is always a
@@ -65,7 +73,7 @@ import {
   TRIE_MASK,
   TRIE_SHIFT,
 } from './unicode-tables';
-import { ERR_BAD_RULES, ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
+import { ERR_BAD_BREAKS, ERR_BAD_RULES, ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
 import { loadRules, matchAt, matchKind, matchLength, matchScript, overrideAscii, overrideProps, startsPattern } from './custom-tokens';
 import { RESULT_OUTPUT_BYTES, RESULT_RECORDS, writeResult } from './arena';
 
@@ -130,6 +138,13 @@ let tokNorm: u32 = 0;
 let tokNonControl: u32 = 0;
 let tokFirstProps: u32 = 0;
 let tokLastOut: u32 = 0;
+
+// Word breaks: the cursor into the (string index, byte offset) pairs, and the next break of the
+// current string (string-relative), NO_BREAK when it has none left.
+const NO_BREAK: u32 = 0xffffffff;
+let breakAt: usize = 0;
+let breaksEnd: usize = 0;
+let nextBreak: u32 = NO_BREAK;
 
 /** Byte length of the code point the last `decode` returned. */
 let cpLen: u32 = 0;
@@ -336,7 +351,8 @@ function firstScript(p: usize, end: usize): u32 {
 /**
  * Fast path for the common case: appends the run of ASCII word characters starting at p (which
  * must be one) to the pending token, with state in locals, and returns where the run stops: at
- * the first non-ASCII byte, separator, control character or letter that would start a new group.
+ * the first non-ASCII byte, separator, control character or letter that would start a new group,
+ * or at `end` (the string's end or its next word break).
  * Equivalent to calling appendChar on each character.
  */
 function appendAsciiRun(p: usize, end: usize, base: usize, groupScript: u32): usize {
@@ -408,79 +424,113 @@ function prepareAsciiProps(): void {
   }
 }
 
+/** Points nextBreak at the current string's first break, skipping what earlier strings left. */
+function firstBreak(): void {
+  while (breakAt < breaksEnd && load<u32>(breakAt) < stringIndex) breakAt += 8;
+  nextBreak = breakAt < breaksEnd && load<u32>(breakAt) == stringIndex ? load<u32>(breakAt, 4) : NO_BREAK;
+}
+
+/** At rel >= nextBreak: ends the pending word if the break is exactly at rel, and moves past rel. */
+function passBreaks(rel: u32): void {
+  if (rel == nextBreak) flushToken(rel);
+  do {
+    breakAt += 8;
+    nextBreak = breakAt < breaksEnd && load<u32>(breakAt) == stringIndex ? load<u32>(breakAt, 4) : NO_BREAK;
+  } while (nextBreak <= rel);
+}
+
 function tokenizeString(index: u32, base: usize, length: u32): void {
   stringIndex = index;
   position = 0;
   prev = PREV_NONE;
   started = false;
   tokStart = -1;
+  firstBreak();
   const end = base + <usize>length;
   setGroupScript(firstScript(base, end));
   let groupScript = SCRIPT_OTHER;
   let p = base;
+  // The text up to the next break runs without testing for breaks; a character, separator or
+  // custom token that runs past it carries p beyond, and passBreaks skips what it covered.
   while (p < end) {
-    const b = <u32>load<u8>(p);
-    let cp = b;
-    let n: u32 = 1;
-    let pr: u32;
-    if (b < 0x80) {
-      pr = load<u32>(ASCII_PROPS + (<usize>b << 2));
-      const script = pr & PROP_SCRIPT_MASK;
-      if ((pr & (PROP_SEPARATOR | PROP_CONTROL | PROP_PATTERN_START)) == 0 && (script == SCRIPT_OTHER || script == groupScript)) {
-        p = appendAsciiRun(p, end, base, groupScript);
-        continue;
-      }
-    } else {
-      cp = decode(p, end);
-      n = cpLen;
-      pr = custom ? overrideProps(cp, props(cp)) : props(cp);
-    }
-    const rel = <u32>(p - base);
-    const script = pr & PROP_SCRIPT_MASK;
-    if (script != SCRIPT_OTHER && script != groupScript) {
-      if (groupScript != SCRIPT_OTHER) {
-        flushToken(rel);
-        setGroupScript(script);
-      }
-      groupScript = script;
-    }
-    if (custom && (b >= 0x80 ? startsPattern(b) : (pr & PROP_PATTERN_START) != 0) && matchAt(p, end, groupScript)) {
-      flushToken(rel);
-      emitCustomToken(p, base);
-      if (matchScript != SCRIPT_OTHER) groupScript = matchScript;
-      p += <usize>matchLength;
-      continue;
-    }
-    if (pr & PROP_SEPARATOR) {
-      flushToken(rel);
-      // With custom tokens these multi-character separators are patterns, if still allowed.
-      if (!custom && (cp == 0x2e || cp == 0x2c) && p + 1 < end && load<u8>(p + 1) == 0x20) {
-        emitSeparator(rel, 2, cp == 0x2e ? KIND_DOT_SPACE : KIND_COMMA_SPACE);
-        p += 2;
-        continue;
-      }
-      if (!custom && cp == 0x17d4 && isKhmerLek(p, end)) {
-        emitSeparator(rel, 9, KIND_KHMER_LEK);
-        p += 9;
-        continue;
-      }
-      const kind = (pr >> PROP_LEMMA_SHIFT) & PROP_LEMMA_MASK;
-      if (kind != 0) {
-        emitSeparator(rel, n, kind);
+    const stop = nextBreak < length ? base + <usize>nextBreak : end;
+    while (p < stop) {
+      const b = <u32>load<u8>(p);
+      let cp = b;
+      let n: u32 = 1;
+      let pr: u32;
+      if (b < 0x80) {
+        pr = load<u32>(ASCII_PROPS + (<usize>b << 2));
+        const script = pr & PROP_SCRIPT_MASK;
+        if ((pr & (PROP_SEPARATOR | PROP_CONTROL | PROP_PATTERN_START)) == 0 && (script == SCRIPT_OTHER || script == groupScript)) {
+          p = appendAsciiRun(p, stop, base, groupScript);
+          continue;
+        }
       } else {
-        // Matched as a separator but its lemma is not one ("…" -> "...", "\0" -> ""): a word.
-        startToken(rel);
-        appendChar(cp, pr);
-        flushToken(rel + n);
+        cp = decode(p, end);
+        n = cpLen;
+        pr = custom ? overrideProps(cp, props(cp)) : props(cp);
       }
+      const rel = <u32>(p - base);
+      const script = pr & PROP_SCRIPT_MASK;
+      if (script != SCRIPT_OTHER && script != groupScript) {
+        if (groupScript != SCRIPT_OTHER) {
+          flushToken(rel);
+          setGroupScript(script);
+        }
+        groupScript = script;
+      }
+      if (custom && (b >= 0x80 ? startsPattern(b) : (pr & PROP_PATTERN_START) != 0) && matchAt(p, end, groupScript)) {
+        flushToken(rel);
+        emitCustomToken(p, base);
+        if (matchScript != SCRIPT_OTHER) groupScript = matchScript;
+        p += <usize>matchLength;
+        continue;
+      }
+      if (pr & PROP_SEPARATOR) {
+        flushToken(rel);
+        // With custom tokens these multi-character separators are patterns, if still allowed.
+        if (!custom && (cp == 0x2e || cp == 0x2c) && p + 1 < end && load<u8>(p + 1) == 0x20) {
+          emitSeparator(rel, 2, cp == 0x2e ? KIND_DOT_SPACE : KIND_COMMA_SPACE);
+          p += 2;
+          continue;
+        }
+        if (!custom && cp == 0x17d4 && isKhmerLek(p, end)) {
+          emitSeparator(rel, 9, KIND_KHMER_LEK);
+          p += 9;
+          continue;
+        }
+        const kind = (pr >> PROP_LEMMA_SHIFT) & PROP_LEMMA_MASK;
+        if (kind != 0) {
+          emitSeparator(rel, n, kind);
+        } else {
+          // Matched as a separator but its lemma is not one ("…" -> "...", "\0" -> ""): a word.
+          startToken(rel);
+          appendChar(cp, pr);
+          flushToken(rel + n);
+        }
+        p += <usize>n;
+        continue;
+      }
+      if (tokStart < 0) startToken(rel);
+      appendChar(cp, pr);
       p += <usize>n;
-      continue;
     }
-    if (tokStart < 0) startToken(rel);
-    appendChar(cp, pr);
-    p += <usize>n;
+    if (p < end) passBreaks(<u32>(p - base));
   }
   flushToken(length);
+}
+
+/** Whether the breaks are in strictly increasing (string, offset) order and name existing strings. */
+function validBreaks(breaks: usize, nBreaks: u32, nStrings: u32): bool {
+  let last: u64 = 0;
+  for (let i: u32 = 0; i < nBreaks; i++) {
+    const string = load<u32>(breaks + (<usize>i << 3));
+    const key = (<u64>string << 32) | <u64>load<u32>(breaks + (<usize>i << 3), 4);
+    if (string >= nStrings || (i > 0 && key <= last)) return false;
+    last = key;
+  }
+  return true;
 }
 
 /**
@@ -491,7 +541,9 @@ function tokenizeString(index: u32, base: usize, length: u32): void {
  * - `normPtr`/`normCap`: room for the normalised words' UTF-8 bytes.
  * - `flags`: FLAG_SEPARATORS to also emit separator records.
  * - `rules`/`rulesLen`: the custom tokens (assembly/custom-tokens.ts), or rulesLen 0 for none.
- * Returns the record count, ERR_BAD_SPAN, ERR_BAD_RULES or ERR_OUT_OF_CAPACITY. Unless the input
+ * - `breaks`/`nBreaks`: word breaks as (string index, byte offset) u32 pairs, in increasing
+ *   order of string then offset (several strings may have none), or nBreaks 0 for none.
+ * Returns the record count, ERR_BAD_SPAN, ERR_BAD_RULES, ERR_BAD_BREAKS or ERR_OUT_OF_CAPACITY. Unless the input
  * was rejected, the arena's result block then holds the record count and normalised byte count
  * produced (or needed).
  */
@@ -507,12 +559,17 @@ export function tokenize(
   flags: u32,
   rules: usize,
   rulesLen: u32,
+  breaks: usize,
+  nBreaks: u32,
 ): i32 {
   for (let s: u32 = 0; s < nStrings; s++) {
     const offset = <u64>load<u32>(tablePtr + (<usize>s << 3));
     const length = <u64>load<u32>(tablePtr + (<usize>s << 3), 4);
     if (offset + length > <u64>inLen) return ERR_BAD_SPAN;
   }
+  if (!validBreaks(breaks, nBreaks, nStrings)) return ERR_BAD_BREAKS;
+  breakAt = breaks;
+  breaksEnd = breaks + (<usize>nBreaks << 3);
   custom = rulesLen != 0;
   if (custom && !loadRules(rules, rulesLen)) {
     custom = false;

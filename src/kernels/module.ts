@@ -35,13 +35,14 @@ interface WasmApi {
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** The ABI this host speaks; assembly/index.ts ABI_VERSION must match. */
-export const KERNELS_ABI_VERSION = 2;
+export const KERNELS_ABI_VERSION = 3;
 
 /** Negative return values of every kernel export (assembly/errors.ts). */
 export const KernelStatus = {
   OutOfCapacity: -1,
   BadSpan: -2,
   BadRules: -3,
+  BadBreaks: -4,
 } as const;
 
 /** The entry points of the kernels module, as the host calls them. */
@@ -60,6 +61,8 @@ export interface KernelExports {
     flags: number,
     rulesPtr: number,
     rulesLen: number,
+    breaksPtr: number,
+    nBreaks: number,
   ): number;
 }
 
@@ -156,8 +159,11 @@ export function instantiateKernels(module: WasmModule, variant: KernelVariant): 
   return { variant, exports, arena: new KernelArena(memory, exports.arenaBase()), constant };
 }
 
+// read once: getKernels runs per search and process.env lookups are slow
+let threadVariant: KernelVariant | undefined;
+
 /** This thread's kernels instance for `variant`, created on first use. */
-export function getKernels(variant: KernelVariant = defaultKernelVariant()): Kernels {
+export function getKernels(variant: KernelVariant = (threadVariant ??= defaultKernelVariant())): Kernels {
   let kernels = instances.get(variant);
   if (!kernels) {
     kernels = instantiateKernels(compileKernelModule(variant), variant);

@@ -2,11 +2,12 @@
  * Typed wrapper of the tokenizer kernel (assembly/tokenize.ts): a batch of strings (or of UTF-8
  * byte spans) in, packed token records out, ONE WASM call per batch. Callers: the indexer's
  * extract step (all searchable fields of a chunk of documents) and search (query terms).
- * Behaviour is Meilisearch's (charabia segmentation and normalisation, milli word positions) for
- * non-CJK text, with the index's custom separators, non-separators and dictionary when given
- * (`options.custom`, from custom-tokens.ts); the kernel's header lists the rules, and
- * reference/tokenizer.ts implements them in plain TS with identical output (the tests' oracle
- * and a fallback).
+ * Behaviour is Meilisearch's (charabia segmentation and normalisation, milli word positions),
+ * with the index's custom separators, non-separators and dictionary when given (`options.custom`,
+ * from custom-tokens.ts); text in the scripts written without spaces (Han, kana, Thai…) is first
+ * cut into words by segmentation.ts, whose breaks go to the kernel in the same call. The kernel's
+ * header lists the rules, and reference/tokenizer.ts implements them in plain TS with identical
+ * output (the tests' oracle and a fallback).
  *
  * Record layout: TOKEN_RECORD_U32 u32 per token, in TokenField order: string index; byte offset
  * and byte length of the token in its string's UTF-8; word position within the string; kind
@@ -19,6 +20,7 @@
 import { RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena.js';
 import type { CustomTokens } from './custom-tokens.js';
 import { getKernels, KernelStatus, type Kernels } from './module.js';
+import { pushWordBreaks, wordBreaksOfBatch } from './segmentation.js';
 
 /** u32 fields per token record. */
 export const TOKEN_RECORD_U32 = 7;
@@ -101,15 +103,19 @@ export function tokenizeBatch(
   const rules = writeRules(kernels, options);
   const table = arena.alloc(strings.length * 8);
   const input = arena.alloc(capacity);
+  const breaks: number[] = [];
   let written = 0;
   for (let i = 0; i < strings.length; i++) {
-    const length = arena.writeUtf8(input + written, capacity - written, strings[i]!);
+    const text = strings[i]!;
+    const length = arena.writeUtf8(input + written, capacity - written, text);
     const u32 = arena.u32;
     u32[(table >>> 2) + 2 * i] = written;
     u32[(table >>> 2) + 2 * i + 1] = length;
     written += length;
+    // as many UTF-8 bytes as UTF-16 units: ASCII, nothing to segment
+    if (length !== text.length) pushWordBreaks(breaks, i, text);
   }
-  return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules });
+  return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules, breaks: writeBreaks(kernels, breaks) });
 }
 
 /** Tokenizes UTF-8 spans (which may hold invalid UTF-8: it decodes as U+FFFD) in one call. */
@@ -126,7 +132,8 @@ export function tokenizeBytes(
   const input = arena.alloc(batch.bytes.length);
   arena.u32.set(batch.spans, table >>> 2);
   arena.u8.set(batch.bytes, input);
-  return run(kernels, { input, inLen: batch.bytes.length, table, nStrings: batch.spans.length / 2, flags: flagsOf(options), rules });
+  const breaks = writeBreaks(kernels, wordBreaksOfBatch(batch));
+  return run(kernels, { input, inLen: batch.bytes.length, table, nStrings: batch.spans.length / 2, flags: flagsOf(options), rules, breaks });
 }
 
 /** The UTF-8 form of `strings` that `tokenizeBytes` and `materializeTokens` take. */
@@ -185,6 +192,8 @@ interface CallInputs {
   readonly flags: number;
   /** the custom tokens' rules region; length 0 for the defaults */
   readonly rules: { readonly ptr: number; readonly length: number };
+  /** the word breaks region: `count` (string index, byte offset) pairs */
+  readonly breaks: { readonly ptr: number; readonly count: number };
 }
 
 /** Copies the custom tokens' rules region into the arena (one copy per call, nothing per token). */
@@ -196,13 +205,21 @@ function writeRules(kernels: Kernels, options: TokenizeOptions): CallInputs['rul
   return { ptr, length: rules.length };
 }
 
+/** Copies the word breaks (segmentation.ts) into the arena, one region per call. */
+function writeBreaks(kernels: Kernels, breaks: readonly number[]): CallInputs['breaks'] {
+  if (breaks.length === 0) return { ptr: 0, count: 0 };
+  const ptr = kernels.arena.alloc(breaks.length * 4);
+  kernels.arena.u32.set(breaks, ptr >>> 2);
+  return { ptr, count: breaks.length / 2 };
+}
+
 /**
  * Lays out the output regions after the input and calls the kernel; when they were too small the
  * kernel reported the exact sizes it needed, so the single retry cannot run out again.
  */
 function run(kernels: Kernels, call: CallInputs): TokenBatch {
   const { arena, exports } = kernels;
-  const { input, inLen, table, nStrings, flags, rules } = call;
+  const { input, inLen, table, nStrings, flags, rules, breaks } = call;
   const outputs = arena.top;
   // English prose gives ~0.35 tokens per byte with separators and half that without; leave
   // headroom so the retry (a second full run) only happens on unusually dense text.
@@ -212,7 +229,7 @@ function run(kernels: Kernels, call: CallInputs): TokenBatch {
     arena.rewind(outputs);
     const out = arena.alloc(recordCap * TOKEN_RECORD_BYTES);
     const norm = arena.alloc(byteCap);
-    const status = exports.tokenize(input, inLen, table, nStrings, out, recordCap, norm, byteCap, flags, rules.ptr, rules.length);
+    const status = exports.tokenize(input, inLen, table, nStrings, out, recordCap, norm, byteCap, flags, rules.ptr, rules.length, breaks.ptr, breaks.count);
     if (status >= 0) {
       return {
         count: status,
@@ -222,6 +239,7 @@ function run(kernels: Kernels, call: CallInputs): TokenBatch {
     }
     if (status === KernelStatus.BadSpan) throw new RangeError('a string span lies outside the input bytes');
     if (status === KernelStatus.BadRules) throw new RangeError('the custom tokens region is malformed');
+    if (status === KernelStatus.BadBreaks) throw new RangeError('the word breaks are out of order or name a missing string');
     if (status !== KernelStatus.OutOfCapacity) throw new Error(`tokenizer kernel returned unknown status ${status}`);
     recordCap = arena.result(RESULT_RECORDS);
     byteCap = arena.result(RESULT_OUTPUT_BYTES);

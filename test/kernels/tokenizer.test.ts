@@ -25,7 +25,8 @@ import {
   type TokenizerSettings,
 } from '../../src/kernels/custom-tokens.js';
 import { DEFAULT_SEPARATORS, SCRIPT_RANGES } from '../../src/kernels/reference/charabia-data.js';
-import { decodeUtf8, referenceTokenizeBatch, referenceTokenizeBytes } from '../../src/kernels/reference/tokenizer.js';
+import { referenceTokenizeBatch, referenceTokenizeBytes } from '../../src/kernels/reference/tokenizer.js';
+import { decodeUtf8 } from '../../src/kernels/reference/utf8.js';
 import {
   encodeBatch,
   FLAG_SEPARATORS,
@@ -108,6 +109,7 @@ describe('kernel ABI', () => {
       ERR_OUT_OF_CAPACITY: KernelStatus.OutOfCapacity,
       ERR_BAD_SPAN: KernelStatus.BadSpan,
       ERR_BAD_RULES: KernelStatus.BadRules,
+      ERR_BAD_BREAKS: KernelStatus.BadBreaks,
       RULES_HEADER_U32,
       RULES_INDEX_U32,
       PATTERN_RECORD_U32,

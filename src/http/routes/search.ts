@@ -11,8 +11,9 @@
  * The index's `searchCutoffMs` budget counts from the start of each index search; `/search`
  * counts the searches it cut short for /metrics.
  * `locales` (and `localizedAttributes`) only steer charabia's language detection in v1.50, which
- * changes no token of the scripts Quarry's tokenizer segments (it has no language-specific
- * segmenter or normaliser: CJK dictionaries, Swedish, Turkish, German), so they leave searches as is.
+ * changes no token Quarry's tokenizer produces (its CJK, Thai and Khmer segmentation is ICU's,
+ * which does not depend on the language, and it has no language-specific normaliser: Chinese
+ * variants, Swedish, Turkish, German), so they leave searches as is.
  * Parameters that are validated and accepted but not applied yet: semantic search
  * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
  */

@@ -7,17 +7,21 @@
  *   linear_group_by_key rule) -> leftmost-longest matches per group of the separators (with
  *   custom tokens: the dictionary and milli's allowed separators, custom-tokens.ts) -> lemma =
  *   NFKD minus control characters -> Classifier -> lowercase, CharacterConverter, Greek final
- *   sigma, nonspacing-mark removal -> milli's process_tokens positions.
+ *   sigma, nonspacing-mark removal -> milli's process_tokens positions. The runs between
+ *   matches are also cut at the word breaks of ../segmentation.ts (taken from the bytes, where
+ *   the kernel's host takes them from the strings, so the two paths check each other).
  * Unicode facts (NFKD, case, categories) come from the running Node at call time, not from the
  * kernel's generated tables; only charabia's own lists come from charabia-data.ts.
- * It shares the kernel's documented divergences from charabia (no dictionary segmenters or
- * language-detected normalisers; a group's script is its first non-Other character's; a run of
+ * It shares the kernel's documented divergences from charabia (ICU's dictionaries rather than
+ * charabia's, no language-detected normalisers; a group's script is its first non-Other character's; a run of
  * two or more characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
 import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, MARK_REMOVING_SCRIPTS, SCRIPTS } from './charabia-data.js';
 import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
+import { wordBreaksOfBatch } from '../segmentation.js';
 import { lemmaOf, SCRIPT_OTHER, scriptOf } from './unicode.js';
+import { decodeUtf8, type Char } from './utf8.js';
 import {
   encodeBatch,
   TokenKind,
@@ -27,13 +31,6 @@ import {
   type TokenKindValue,
   type Utf8Batch,
 } from '../tokenizer.js';
-
-interface Char {
-  readonly cp: number;
-  /** Byte offsets in the string. */
-  readonly start: number;
-  readonly end: number;
-}
 
 interface Segment {
   readonly chars: readonly Char[];
@@ -96,6 +93,12 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
   const records: number[] = [];
   const normalized: Uint8Array[] = [];
   let normLength = 0;
+  const breakPairs = wordBreaksOfBatch(batch);
+  const breaksOf = new Map<number, Set<number>>();
+  for (let i = 0; i < breakPairs.length; i += 2) {
+    const string = breakPairs[i]!;
+    breaksOf.set(string, (breaksOf.get(string) ?? new Set()).add(breakPairs[i + 1]!));
+  }
   for (let index = 0; index < batch.spans.length / 2; index++) {
     const offset = batch.spans[2 * index]!;
     const length = batch.spans[2 * index + 1]!;
@@ -108,7 +111,7 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
     let prev: TokenKindValue | undefined;
     let started = false;
     for (const segment of segments(chars)) {
-      for (const { chars: token, matched } of tokens(segment, bytes, matcher)) {
+      for (const { chars: token, matched } of tokens(segment, bytes, matcher, breaksOf.get(index))) {
         const start = token[0]!.start;
         const end = token[token.length - 1]!.end;
         const lemma = token.map((c) => lemmaOf(c.cp)).join('');
@@ -145,53 +148,6 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
   return { count: records.length / TOKEN_RECORD_U32, records: Uint32Array.from(records), normalized: out };
 }
 
-/** WHATWG "UTF-8 decode": each maximal invalid subpart becomes one U+FFFD. */
-export function decodeUtf8(bytes: Uint8Array): Char[] {
-  const chars: Char[] = [];
-  let i = 0;
-  while (i < bytes.length) {
-    const b0 = bytes[i]!;
-    let need = 0;
-    let cp = 0;
-    let lower = 0x80;
-    let upper = 0xbf;
-    if (b0 < 0x80) {
-      chars.push({ cp: b0, start: i, end: i + 1 });
-      i += 1;
-      continue;
-    } else if (b0 >= 0xc2 && b0 <= 0xdf) {
-      need = 1;
-      cp = b0 & 0x1f;
-    } else if (b0 >= 0xe0 && b0 <= 0xef) {
-      need = 2;
-      cp = b0 & 0x0f;
-      if (b0 === 0xe0) lower = 0xa0;
-      if (b0 === 0xed) upper = 0x9f;
-    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
-      need = 3;
-      cp = b0 & 0x07;
-      if (b0 === 0xf0) lower = 0x90;
-      if (b0 === 0xf4) upper = 0x8f;
-    } else {
-      chars.push({ cp: 0xfffd, start: i, end: i + 1 });
-      i += 1;
-      continue;
-    }
-    let consumed = 1;
-    for (; consumed <= need; consumed++) {
-      const b = bytes[i + consumed];
-      if (b === undefined || b < lower || b > upper) break;
-      lower = 0x80;
-      upper = 0xbf;
-      cp = (cp << 6) | (b & 0x3f);
-    }
-    if (consumed <= need) cp = 0xfffd;
-    chars.push({ cp, start: i, end: i + consumed });
-    i += consumed;
-  }
-  return chars;
-}
-
 /**
  * charabia SegmentedStrIter::new: a new group starts at a character whose script is not Other and
  * differs from the current script, unless the current script is still Other. A group's script is
@@ -217,10 +173,11 @@ function segments(chars: readonly Char[]): Segment[] {
 }
 
 /**
- * The automaton's matches (leftmost-longest) and the runs of text between them, in order.
- * Matches stay inside the segment; longer patterns compare the original bytes.
+ * The automaton's matches (leftmost-longest) and the runs of text between them, in order, a run
+ * also ending at each word break. Matches stay inside the segment; longer patterns compare the
+ * original bytes; a break inside a match is ignored.
  */
-function tokens(segment: Segment, bytes: Uint8Array, matcher: Matcher): Piece[] {
+function tokens(segment: Segment, bytes: Uint8Array, matcher: Matcher, breaks: ReadonlySet<number> | undefined): Piece[] {
   const out: Piece[] = [];
   const { chars } = segment;
   const segmentEnd = chars[chars.length - 1]!.end;
@@ -228,6 +185,10 @@ function tokens(segment: Segment, bytes: Uint8Array, matcher: Matcher): Piece[] 
   let i = 0;
   while (i < chars.length) {
     const at = chars[i]!.start;
+    if (breaks?.has(at) === true && pending.length > 0) {
+      out.push({ chars: pending, matched: false });
+      pending = [];
+    }
     const long = matcher.long.get(bytes[at]!)?.find((p) => at + p.length <= segmentEnd && p.every((b, k) => bytes[at + k] === b));
     let matched = 0;
     if (long !== undefined) while (i + matched < chars.length && chars[i + matched]!.start < at + long.length) matched++;

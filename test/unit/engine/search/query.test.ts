@@ -1,5 +1,5 @@
 // Query parsing (search.md §7): words and positions, prefix, phrases, negations, stop words, the
-// index's custom tokens and the ten-term limit.
+// index's custom tokens, unspaced (segmented) text and the ten-term limit.
 import { describe, expect, it } from 'vitest';
 
 import { parseQuery } from '../../../../src/engine/search/query.js';
@@ -62,6 +62,14 @@ describe('parseQuery', () => {
     expect(parseQuery('"J. R. R. Tolkien"', none, custom).terms).toEqual([{ kind: 'phrase', words: ['j. r. r.', 'tolkien'], position: 0 }]);
     // without them, the same queries cut on the default separators
     expect(parseQuery('C#D#G', none).terms.map((t) => (t.kind === 'word' ? t.word : ''))).toEqual(['c', 'd', 'g']);
+  });
+
+  it('cuts an unspaced Chinese query into words, the last a prefix, and a quoted one into a phrase', () => {
+    expect(parseQuery('北京大学', none).terms).toEqual([
+      { kind: 'word', word: '北京', position: 0, prefix: false },
+      { kind: 'word', word: '大学', position: 1, prefix: true },
+    ]);
+    expect(parseQuery('"北京大学"', none).terms).toEqual([{ kind: 'phrase', words: ['北京', '大学'], position: 0 }]);
   });
 
   it('keeps only the first ten terms', () => {
