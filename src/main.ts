@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const queue = new TaskQueue(store);
   const indexes = new IndexRegistry(store);
   const indexEnvs = new IndexEnvs(config.dbPath);
-  const updateFiles = new UpdateFiles(config.dbPath);
+  const updateFiles = new UpdateFiles(store);
   // A crash between writing a payload and enqueuing its task leaves a file no task needs.
   const referenced = queue.enqueuedContentFiles();
   updateFiles.sweep((uuid) => referenced.has(uuid));

@@ -11,11 +11,15 @@ export const INSTANCE_DBS = {
   batches: 'batches',
   /** secondary indexes of the task queue: composite key → (nothing); see tasks/index-keys.ts */
   taskIndex: 'task-index',
+  /** [family, value] → how many tasks are filed under it, for the counted families of index-keys.ts */
+  taskCounts: 'task-counts',
   batchIndex: 'batch-index',
   /** index uid → index registry entry (env folder uuid, createdAt, updatedAt, primaryKey) */
   indexes: 'indexes',
   /** api key uid → key record */
   keys: 'keys',
+  /** update-file uuid → a small task payload kept in the environment instead of a file (store/update-files.ts) */
+  payloads: 'payloads',
 } as const;
 
 export const MAIN_KEYS = {

@@ -1,43 +1,71 @@
 /**
- * Update files: the payload of a task (documents, edit functions…) written to
- * `<db path>/update_files/<uuid>` BEFORE the task is enqueued, streamed chunk by chunk so a
- * 100 MB body never sits in memory. A file is fsynced before `persist` resolves, so an
- * acknowledged task always finds its payload after a crash. The scheduler deletes files once
- * their task is finished; files without a task (a crash between write and enqueue) are swept
- * at start-up.
+ * Update files: the payload of a task (documents, as NDJSON) stored BEFORE the task is enqueued,
+ * streamed chunk by chunk so a 100 MB body never sits in memory, and durable before `persist`
+ * resolves, so an acknowledged task always finds its payload after a crash. The scheduler
+ * deletes them once their task is finished; payloads without a task (a crash between write and
+ * enqueue) are swept at start-up.
+ *
+ * A payload of at most INLINE_BYTES is kept in the instance environment rather than in a file
+ * under `<db path>/update_files/`: concurrent requests then share one LMDB commit and one disk
+ * flush, where a file costs its own fsync (about 0.4 ms here, and fsyncs do not overlap) —
+ * the limit on how many small tasks per second can be acknowledged.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Database } from 'lmdb';
+import { INSTANCE_DBS } from './dbs.js';
+import type { InstanceStore } from './env.js';
+
+/** Payloads up to this size are kept in LMDB (a document request of a few hundred documents). */
+export const INLINE_BYTES = 256 * 1024;
+
+/** Where a payload's NDJSON is: its file, or its bytes when it is kept in the environment. */
+export type PayloadSource = { readonly file: string } | { readonly bytes: Uint8Array };
 
 export class UpdateFiles {
   readonly dir: string;
+  private readonly inline: Database<Buffer, string>;
 
-  constructor(dbPath: string) {
-    this.dir = path.join(dbPath, 'update_files');
+  constructor(store: InstanceStore) {
+    this.dir = path.join(store.dbPath, 'update_files');
     mkdirSync(this.dir, { recursive: true });
+    this.inline = store.root.openDB<Buffer, string>({ name: INSTANCE_DBS.payloads, encoding: 'binary' });
   }
 
-  pathOf(uuid: string): string {
+  private pathOf(uuid: string): string {
     return path.join(this.dir, uuid);
   }
 
   /**
-   * Writes every chunk to a new file and returns its uuid and size. On any failure the partial
-   * file is removed and the error rethrown. The file appears under its final name only once
-   * complete and synced (write to `.tmp`, fsync, rename).
+   * Stores every chunk and returns the payload's uuid and size. A payload that ends within
+   * INLINE_BYTES goes to LMDB whole; a larger one is written to a file as it streams (the file
+   * carries a `.tmp` suffix until complete and synced). On any failure nothing is kept and the
+   * error is rethrown.
    */
   async persist(chunks: AsyncIterable<Buffer>): Promise<{ uuid: string; size: number }> {
     const uuid = randomUUID();
+    const iterator = chunks[Symbol.asyncIterator]();
+    const held: Buffer[] = [];
+    let size = 0;
+    while (size <= INLINE_BYTES) {
+      const next = await iterator.next();
+      if (next.done === true) {
+        await this.inline.put(uuid, Buffer.concat(held, size));
+        return { uuid, size };
+      }
+      held.push(next.value);
+      size += next.value.length;
+    }
     const tmp = `${this.pathOf(uuid)}.tmp`;
     const handle = await open(tmp, 'w');
-    let size = 0;
     try {
-      for await (const chunk of chunks) {
-        await handle.write(chunk);
-        size += chunk.length;
+      for (const chunk of held) await handle.write(chunk);
+      held.length = 0;
+      for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+        await handle.write(next.value);
+        size += next.value.length;
       }
       await handle.sync();
     } catch (err) {
@@ -50,21 +78,30 @@ export class UpdateFiles {
     return { uuid, size };
   }
 
-  read(uuid: string): Readable {
-    return createReadStream(this.pathOf(uuid));
+  /** The payload's NDJSON; a missing payload reads as a file that does not exist. */
+  source(uuid: string): PayloadSource {
+    const bytes = this.inline.getBinary(uuid);
+    return bytes === undefined ? { file: this.pathOf(uuid) } : { bytes };
   }
 
-  /** Asynchronous: a batch can free hundreds of files, which must not block the HTTP thread. */
+  /** Asynchronous: a batch can free hundreds of payloads, which must not block the HTTP thread. */
   async delete(uuid: string): Promise<void> {
-    await rm(this.pathOf(uuid), { force: true });
+    if (this.inline.doesExist(uuid)) await this.inline.remove(uuid);
+    else await rm(this.pathOf(uuid), { force: true });
   }
 
-  /** Removes files no task refers to (and unfinished `.tmp` files). */
+  /** Removes the payloads no task refers to (and unfinished `.tmp` files). */
   sweep(isReferenced: (uuid: string) => boolean): number {
     let removed = 0;
     for (const name of readdirSync(this.dir)) {
       if (name.endsWith('.tmp') || !isReferenced(name)) {
         rmSync(path.join(this.dir, name), { force: true });
+        removed++;
+      }
+    }
+    for (const uuid of this.inline.getKeys()) {
+      if (!isReferenced(uuid)) {
+        this.inline.removeSync(uuid);
         removed++;
       }
     }

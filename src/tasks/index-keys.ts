@@ -74,11 +74,46 @@ export function batchKeys(batch: Batch): IndexKey[] {
 const keyId = (key: IndexKey): string => key.join('\u0000');
 
 /** Rewrites the index entries of one record: removes the stale ones, adds the missing ones. */
-export function reindex(db: IndexDb, before: readonly IndexKey[], after: readonly IndexKey[]): void {
+export function reindex(db: IndexDb, before: readonly IndexKey[], after: readonly IndexKey[], counts?: CountDb): void {
   const wanted = new Set(after.map(keyId));
   const existing = new Set(before.map(keyId));
-  for (const key of before) if (!wanted.has(keyId(key))) db.removeSync(asKey(key));
-  for (const key of after) if (!existing.has(keyId(key))) db.putSync(asKey(key), true);
+  for (const key of before) {
+    if (wanted.has(keyId(key))) continue;
+    db.removeSync(asKey(key));
+    if (counts !== undefined) bump(counts, key, -1);
+  }
+  for (const key of after) {
+    if (existing.has(keyId(key))) continue;
+    db.putSync(asKey(key), true);
+    if (counts !== undefined) bump(counts, key, 1);
+  }
+}
+
+/**
+ * Per-value task counts of the COUNTED families (`task-counts`: [family, value] → count), kept in
+ * the same transactions as the index entries: LMDB counts a key range only by walking it, which
+ * for a value held by 100,000 tasks costs more than a whole `GET /tasks` may take.
+ */
+export type CountDb = Database<number, Key>;
+
+export const COUNTED: readonly string[] = [FAMILY.status, FAMILY.type];
+
+function bump(counts: CountDb, [family, value]: IndexKey, by: number): void {
+  if (!COUNTED.includes(family)) return;
+  const key = asKey([family, value]);
+  const next = (counts.get(key) ?? 0) + by;
+  if (next === 0) counts.removeSync(key);
+  else counts.putSync(key, next);
+}
+
+/** The stored count of one value of a COUNTED family. */
+export function countedOf(counts: CountDb, family: string, value: string | number): number {
+  return counts.get(asKey([family, value])) ?? 0;
+}
+
+/** Rebuilds the counts from the index entries (a store written before they were kept). */
+export function recount(db: IndexDb, counts: CountDb): void {
+  for (const family of COUNTED) for (const value of valuesOf(db, family)) counts.putSync(asKey([family, value]), countOf(db, family, value));
 }
 
 /** Uids filed under one family value, ascending. */

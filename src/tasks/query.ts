@@ -29,7 +29,7 @@ import {
   type TaskType,
   type Timestamp,
 } from '../types/task.js';
-import { FAMILY, countInRange, countOf, idsFrom, idsInRange, idsOf, valuesOf, type IndexDb } from './index-keys.js';
+import { COUNTED, FAMILY, countInRange, countOf, countedOf, idsFrom, idsInRange, idsOf, valuesOf, type CountDb, type IndexDb } from './index-keys.js';
 import { intersect, pageOfSorted, sortedUnique, without } from './uid-sets.js';
 
 export type StarOr<T> = T | '*';
@@ -81,6 +81,8 @@ export interface QueueDbs {
   tasks: Database<Task, number>;
   batches: Database<Batch, number>;
   taskIndex: IndexDb;
+  /** per-value task counts of the status and type families */
+  taskCounts: CountDb;
   batchIndex: IndexDb;
 }
 
@@ -219,6 +221,11 @@ interface Term {
   ranges?: { family: string; values: readonly (string | number)[] };
   /** a date bound: whether a stored task passes it, read off the task itself */
   test?: (task: Task) => boolean;
+  /**
+   * A family every task holds exactly one value of (status, type): the term's complement, the
+   * tasks under the other values, which is all a term matching most tasks needs to test against.
+   */
+  complement?: { count: number; ids: () => number[] };
 }
 
 /**
@@ -228,15 +235,22 @@ interface Term {
 function termsOf(dbs: QueueDbs, f: TaskFilter): Term[] | null {
   const index = dbs.taskIndex;
   const terms: Term[] = [];
-  const keys = (family: string, listed: readonly (string | number)[] | undefined, disjoint: boolean): void => {
+  const keys = (family: string, listed: readonly (string | number)[] | undefined, disjoint: boolean, exactlyOne = false): void => {
     if (listed === undefined) return;
     const values = [...new Set(listed)];
+    const others = () => valuesOf(index, family).filter((value) => !values.some((v) => String(v) === value));
+    // An upper bound for index uids (a rename or swap files a task under two), used to order terms.
+    const count = values.reduce(
+      (sum: number, value) => sum + (COUNTED.includes(family) ? countedOf(dbs.taskCounts, family, value) : countOf(index, family, value)),
+      0,
+    );
     terms.push({
-      // An upper bound for index uids (a rename or swap files a task under two), used to order terms.
-      count: values.reduce((sum: number, value) => sum + countOf(index, family, value), 0),
+      count,
       ids: () => idsOfAny(index, family, values),
       has: (uid) => values.some((value) => index.doesExist([family, value, uid])),
       ranges: disjoint || values.length === 1 ? { family, values } : undefined,
+      // Every task is under exactly one value, so the complement's size needs no count.
+      complement: exactlyOne ? { count: entryCount(dbs.tasks) - count, ids: () => idsOfAny(index, family, others()) } : undefined,
     });
   };
   const uids = given(f.uids);
@@ -245,8 +259,8 @@ function termsOf(dbs: QueueDbs, f: TaskFilter): Term[] | null {
     const set = new Set(list);
     terms.push({ count: list.length, ids: () => list, has: (uid) => set.has(uid) });
   }
-  keys(FAMILY.status, given(f.statuses), true);
-  keys(FAMILY.type, given(f.types), true);
+  keys(FAMILY.status, given(f.statuses), true, true);
+  keys(FAMILY.type, given(f.types), true, true);
   keys(FAMILY.batch, given(f.batchUids), true);
   keys(FAMILY.canceledBy, given(f.canceledBy), true);
   keys(FAMILY.index, given(f.indexUids), false);
@@ -284,6 +298,25 @@ function evaluate(terms: readonly Term[]): number[] {
     matched = term.has !== undefined && matched.length * LOOKUP_COST < term.count ? matched.filter(term.has) : intersect([matched, term.ids()]);
   }
   return matched;
+}
+
+/**
+ * Several filters where one pages by ranges and every other matches most tasks (`statuses=failed&
+ * types=documentAdditionOrUpdate`): the page walks the first one's ranges skipping the others'
+ * complements, and `total` is its LMDB count less the complement uids it holds, so neither large
+ * list is read. Null when the filters are not of that shape.
+ */
+function complementPlan(terms: readonly Term[]): { driver: Term; excluded: Set<number>; total: number } | null {
+  const drivers = terms.filter((term) => term.ranges !== undefined).sort((a, b) => a.count - b.count);
+  for (const driver of drivers) {
+    const others = terms.filter((term) => term !== driver);
+    if (!others.every((term) => term.complement !== undefined && term.complement.count * LOOKUP_COST < term.count)) continue;
+    const excluded = new Set(others.flatMap((term) => term.complement!.ids()));
+    let held = 0;
+    for (const uid of excluded) if (driver.has!(uid)) held++;
+    return { driver, excluded, total: driver.count - held };
+  }
+  return null;
 }
 
 /** Merges uid iterations that are each in the page order into one, in that order. */
@@ -330,6 +363,13 @@ function taskPage(
         for (const { key, value } of dbs.tasks.getRange({ start: q.from, reverse: !ascending })) if (test(value)) yield key;
       })();
       return { total: terms![0]!.count, uids: take(walked, count, hidden) };
+    }
+    const plan = terms !== null && terms.length > 1 ? complementPlan(terms) : null;
+    if (plan !== null) {
+      const { family, values } = plan.driver.ranges!;
+      const sources = values.map((value) => idsFrom(dbs.taskIndex, family, value, q.from, ascending));
+      const skipped = hidden === null ? plan.excluded : new Set([...plan.excluded, ...hidden]);
+      return { total: plan.total, uids: take(merged(sources, ascending), count, skipped) };
     }
     if (terms !== null) {
       const matched = evaluate(terms);

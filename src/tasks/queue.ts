@@ -6,9 +6,9 @@
  * Callers: HTTP routes (`register`, `query`, `get`, …) and the scheduler (`nextEnqueued`,
  * `setProcessing`, `commitBatch`, …), all on the main thread.
  *
- * Transactions: every mutation runs in `root.transactionSync`, which joins the caller's transaction
- * when there is one. The scheduler can therefore write tasks, batches and its own records in one
- * all-or-nothing commit: `root.transactionSync(() => { queue.update(t); queue.writeBatch(b); … })`.
+ * Transactions: every mutation runs in `writeTxn` (store/write-txn.ts), which joins the caller's
+ * transaction when there is one. The scheduler can therefore write tasks, batches and its own
+ * records in one all-or-nothing commit: `writeTxn(root, () => { queue.update(t); queue.writeBatch(b); … })`.
  *
  * Invariants:
  * - task uids and batch uids are the highest stored uid + 1 (a deletion never removes the newest
@@ -20,9 +20,10 @@
  * - only finished tasks are ever deleted; a batch left without tasks is deleted with them;
  * - past 40 % of the map, only cancelations and deletions that target tasks are registered.
  */
-import type { Database, RootDatabase } from 'lmdb';
+import type { Database, Key, RootDatabase } from 'lmdb';
 import { ApiError } from '../errors/api-error.js';
 import { INSTANCE_DBS } from '../store/dbs.js';
+import { writeTxn } from '../store/write-txn.js';
 import type { InstanceStore } from '../store/env.js';
 import {
   indexesOf,
@@ -37,7 +38,7 @@ import {
 import { nowNs } from './dates.js';
 import type { Progress } from './progress.js';
 import { defaultDetails } from './details.js';
-import { FAMILY, batchKeys, hasAny, idsFrom, idsOf, reindex, taskKeys, type IndexDb } from './index-keys.js';
+import { FAMILY, batchKeys, hasAny, idsFrom, idsOf, recount, reindex, taskKeys, type IndexDb } from './index-keys.js';
 import { intersect } from './uid-sets.js';
 import {
   isTaskVisible,
@@ -106,8 +107,15 @@ export class TaskQueue {
       tasks: store.root.openDB<Task, number>({ name: INSTANCE_DBS.tasks }),
       batches: store.root.openDB<Batch, number>({ name: INSTANCE_DBS.batches }),
       taskIndex: store.root.openDB({ name: INSTANCE_DBS.taskIndex }) as IndexDb,
+      taskCounts: store.root.openDB<number, Key>({ name: INSTANCE_DBS.taskCounts }),
       batchIndex: store.root.openDB({ name: INSTANCE_DBS.batchIndex }) as IndexDb,
     };
+    // Every task counts under a status and a type: no counts beside stored tasks means a store
+    // written before counts were kept.
+    const entries = (db: { getStats(): unknown }) => (db.getStats() as { entryCount: number }).entryCount;
+    if (entries(this.dbs.taskCounts) === 0 && entries(this.dbs.tasks) > 0) {
+      writeTxn(this.root, () => recount(this.dbs.taskIndex, this.dbs.taskCounts));
+    }
   }
 
   private static nextUid(db: Database<unknown, number>): number {
@@ -153,7 +161,7 @@ export class TaskQueue {
 
   private insert(task: Task): void {
     this.dbs.tasks.putSync(task.uid, task);
-    reindex(this.dbs.taskIndex, [], taskKeys(task));
+    reindex(this.dbs.taskIndex, [], taskKeys(task), this.dbs.taskCounts);
   }
 
   /**
@@ -162,7 +170,7 @@ export class TaskQueue {
    */
   register(input: TaskInput): Task {
     const task = this.newTask(input);
-    this.root.transactionSync(() => this.insert(task));
+    writeTxn(this.root, () => this.insert(task));
     return task;
   }
 
@@ -225,11 +233,11 @@ export class TaskQueue {
     if (task.status === 'processing') {
       throw new Error(`Task ${task.uid}: \`processing\` is never stored; keep the task enqueued while it runs.`);
     }
-    this.root.transactionSync(() => {
+    writeTxn(this.root, () => {
       const previous = this.dbs.tasks.get(task.uid);
       if (previous === undefined) throw new Error(`Task ${task.uid} cannot be updated: it does not exist.`);
       this.dbs.tasks.putSync(task.uid, task);
-      reindex(this.dbs.taskIndex, taskKeys(previous), taskKeys(task));
+      reindex(this.dbs.taskIndex, taskKeys(previous), taskKeys(task), this.dbs.taskCounts);
     });
   }
 
@@ -238,7 +246,7 @@ export class TaskQueue {
    * touches an index in `mapping` gets the mapped uid (both directions of a swap at once).
    */
   relabelIndexes(mapping: ReadonlyMap<string, string>, beforeUid: number): void {
-    this.root.transactionSync(() => {
+    writeTxn(this.root, () => {
       const uids = sortedUnique([...mapping.keys()].flatMap((index) => idsOf(this.dbs.taskIndex, FAMILY.index, index)));
       const rename = (uid: string) => mapping.get(uid) ?? uid;
       for (const uid of uids) {
@@ -255,7 +263,7 @@ export class TaskQueue {
   /** Stores a finished batch (replacing a previous attempt with the same uid). */
   writeBatch(batch: Batch): void {
     if (batch.finishedAt === null) throw new Error(`Batch ${batch.uid} is still running: only finished batches are stored.`);
-    this.root.transactionSync(() => {
+    writeTxn(this.root, () => {
       const previous = this.dbs.batches.get(batch.uid);
       this.dbs.batches.putSync(batch.uid, { ...batch, progress: null });
       reindex(this.dbs.batchIndex, previous === undefined ? [] : batchKeys(previous), batchKeys(batch));
@@ -267,7 +275,7 @@ export class TaskQueue {
    * batch's progress, the writes are counted as its last step and the batch keeps its trace.
    */
   commitBatch(batch: Batch, tasks: readonly Task[], progress?: Progress): void {
-    this.root.transactionSync(() => {
+    writeTxn(this.root, () => {
       const written = progress?.count('task', tasks.length);
       for (const task of tasks) {
         this.update(task);
@@ -283,13 +291,13 @@ export class TaskQueue {
    */
   deleteTasks(uids: Iterable<number>): number[] {
     this.spaceCheck.at = Number.NEGATIVE_INFINITY;
-    return this.root.transactionSync(() => {
+    return writeTxn(this.root, () => {
       const deleted: number[] = [];
       const touchedBatches = new Set<number>();
       for (const uid of sortedUnique(uids)) {
         const task = this.dbs.tasks.get(uid);
         if (task === undefined || !isFinished(task.status)) continue;
-        reindex(this.dbs.taskIndex, taskKeys(task), []);
+        reindex(this.dbs.taskIndex, taskKeys(task), [], this.dbs.taskCounts);
         this.dbs.tasks.removeSync(uid);
         if (task.batchUid !== null) touchedBatches.add(task.batchUid);
         deleted.push(uid);

@@ -17,6 +17,7 @@ import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
+import { writeTxnAsync } from '../store/write-txn.js';
 import { writeIndex } from '../workers/index-writer.js';
 import type { WorkerPools } from '../workers/pool.js';
 import type { Task } from '../types/task.js';
@@ -177,12 +178,13 @@ export class Scheduler {
       }
       progress.enter('batch', 'writing tasks to disk');
       const done = finishBatch(batch, outcome.tasks, nowNs());
-      queue.setProcessing(null);
-      this.running = null;
-      this.deps.store.root.transactionSync(() => {
+      // The batch stays `processing` until its tasks are on disk, so no reader sees them enqueued again.
+      await writeTxnAsync(this.deps.store.root, () => {
         outcome.commit?.();
         queue.commitBatch(done.batch, done.tasks, progress);
       });
+      queue.setProcessing(null);
+      this.running = null;
       this.deps.onBatchCommitted?.(done.tasks);
       await Promise.all(done.tasks.map((task) => (task.kind.name === 'documentAdditionOrUpdate' ? this.deps.updateFiles.delete(task.kind.contentFile) : undefined)));
       await outcome.afterCommit?.();

@@ -13,9 +13,10 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
+import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../documents/document-id.js';
-import { readNdjsonFile } from '../documents/ndjson-file.js';
+import { readNdjson } from '../documents/ndjson-file.js';
 import { DocumentStore } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';
@@ -28,7 +29,7 @@ import { INDEX_UPDATERS } from './registry.js';
 const CHUNK_DOCS = 20_000;
 
 export type DocumentOp =
-  | { readonly op: 'add'; readonly file: string; readonly method: 'replace' | 'update'; readonly primaryKey: string | null; readonly skipMissing: boolean }
+  | { readonly op: 'add'; readonly source: PayloadSource; readonly method: 'replace' | 'update'; readonly primaryKey: string | null; readonly skipMissing: boolean }
   | { readonly op: 'delete'; readonly ids: readonly string[] }
   | { readonly op: 'deleteByFilter'; readonly filter: unknown; readonly indexUid: string }
   | { readonly op: 'clear' }
@@ -67,7 +68,7 @@ function validate(ops: readonly DocumentOp[], primaryKey: string | null, checkpo
       }
       let key = state ?? op.primaryKey;
       const ids = new Set<string>();
-      for (const doc of readNdjsonFile(op.file)) {
+      for (const doc of readNdjson(op.source)) {
         if (ids.size % CHUNK_DOCS === 0) checkpoint();
         key ??= inferPrimaryKey(doc);
         ids.add(documentId(doc, key));
@@ -155,7 +156,7 @@ class Pending {
 }
 
 function add(pending: Pending, op: Extract<DocumentOp, { op: 'add' }>, key: string, settings: IndexSettings): void {
-  for (const doc of readNdjsonFile(op.file)) {
+  for (const doc of readNdjson(op.source)) {
     const id = documentId(doc, key);
     const base = pending.current(id);
     if (op.skipMissing && base === undefined) continue;

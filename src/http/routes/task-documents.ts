@@ -29,17 +29,18 @@ export const taskDocumentRoutes = [
       const task = deps.queue.get(uid, ctx.caller.indexFilter());
       if (task === undefined) throw new ApiError('task_not_found', `Task \`${uid}\` not found.`);
       if (task.kind.name !== 'documentAdditionOrUpdate') throw fileNotFound(uid);
+      const source = deps.updateFiles.source(task.kind.contentFile);
+      if ('bytes' in source) return ctx.reply.type('application/x-ndjson').send(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
       // Opening first pins the file: the scheduler may delete it once the task finishes, and an
       // open descriptor keeps reading the whole payload while a missing file is a clean 404.
       let handle;
       try {
-        handle = await open(deps.updateFiles.pathOf(task.kind.contentFile), 'r');
+        handle = await open(source.file, 'r');
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw fileNotFound(uid);
         throw err;
       }
-      ctx.reply.type('application/x-ndjson');
-      return ctx.reply.send(handle.createReadStream());
+      return ctx.reply.type('application/x-ndjson').send(handle.createReadStream());
     },
   }),
 ];

@@ -24,7 +24,7 @@ function opOf(ctx: ProcessContext, task: Task): DocumentOp {
     case 'documentAdditionOrUpdate':
       return {
         op: 'add',
-        file: ctx.updateFiles.pathOf(kind.contentFile),
+        source: ctx.updateFiles.source(kind.contentFile),
         method: kind.method,
         primaryKey: kind.primaryKey,
         skipMissing: kind.onMissingDocument === 'skip',

@@ -30,7 +30,7 @@ beforeEach(() => {
     queue: new TaskQueue(store),
     indexes: new IndexRegistry(store),
     indexEnvs: new IndexEnvs(dir),
-    updateFiles: new UpdateFiles(dir),
+    updateFiles: new UpdateFiles(store),
     now: 1_000n,
     signal: new AbortController().signal,
     progress: new Progress(),

@@ -277,6 +277,32 @@ describe('filters', () => {
   });
 });
 
+describe('filters matching most tasks', () => {
+  it('pages a status and a type that each match most tasks like the plain intersection, totals included', () => {
+    const all = enqueue(...Array.from({ length: 80 }, (_, i) => (i % 9 === 0 ? kind.create(`i${i}`) : kind.add(i % 2 === 0 ? 'a' : 'b'))));
+    enqueue(kind.dump());
+    runBatch(all.filter((t) => t.uid % 13 !== 0).map((t) => t.uid), { outcome: (t) => ({ status: t.uid % 17 === 0 ? 'succeeded' : 'failed' }) });
+    const stored = all.map((t) => queue.get(t.uid)!);
+    const expected = (q: TaskQuery) =>
+      stored
+        .filter((t) => q.statuses!.includes(t.status as never) && (q.types === undefined || t.kind.name === q.types[0]) && (q.indexUids === undefined || 'indexUid' in t.kind && t.kind.indexUid === q.indexUids[0]))
+        .map((t) => t.uid)
+        .reverse();
+    for (const q of [
+      { statuses: ['failed'], types: ['documentAdditionOrUpdate'] },
+      { statuses: ['failed'], indexUids: ['a'] },
+      { statuses: ['failed', 'succeeded'], types: ['documentAdditionOrUpdate'] },
+    ] as TaskQuery[]) {
+      const want = expected(q);
+      expect(want.length).toBeGreaterThan(10);
+      const first = queue.query({ ...q, limit: 4 });
+      expect({ uids: first.results.map((t) => t.uid), total: first.total, next: first.next }).toEqual({ uids: want.slice(0, 4), total: want.length, next: want[4] });
+      expect(uidsOf({ ...q, limit: 3, from: want[5] })).toEqual(want.slice(5, 8));
+      expect(uidsOf({ ...q, limit: 3, reverse: true })).toEqual([...want].reverse().slice(0, 3));
+    }
+  });
+});
+
 describe('date filters', () => {
   let tasks: Task[];
   beforeEach(() => {

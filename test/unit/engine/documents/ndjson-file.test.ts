@@ -2,32 +2,38 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readNdjsonFile } from '../../../../src/engine/documents/ndjson-file.js';
+import { readNdjson } from '../../../../src/engine/documents/ndjson-file.js';
+import type { PayloadSource } from '../../../../src/store/update-files.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-ndjson-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function fileOf(name: string, text: string): string {
+function fileOf(name: string, text: string): PayloadSource {
   const file = path.join(dir, name);
   writeFileSync(file, text);
-  return file;
+  return { file };
 }
 
-describe('readNdjsonFile', () => {
+const bytesOf = (_name: string, text: string): PayloadSource => ({ bytes: new Uint8Array(Buffer.from(text)) });
+
+describe.each([
+  ['a file', fileOf],
+  ['bytes', bytesOf],
+])('readNdjson from %s', (_kind, sourceOf) => {
   it('reads every line across block boundaries, multi-byte characters included', () => {
     const docs = Array.from({ length: 60_000 }, (_, i) => ({ id: i, text: `é🙂 ${'x'.repeat(i % 50)}` }));
-    const file = fileOf('many.ndjson', docs.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
-    expect([...readNdjsonFile(file)]).toEqual(docs);
+    const source = sourceOf('many.ndjson', docs.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
+    expect([...readNdjson(source)]).toEqual(docs);
   });
 
   it('reads a line longer than a block, and a last line without a newline', () => {
     const long = { id: 1, text: 'ü'.repeat(1_500_000) };
-    const file = fileOf('long.ndjson', `${JSON.stringify(long)}\n{"id":2}`);
-    expect([...readNdjsonFile(file)]).toEqual([long, { id: 2 }]);
+    const source = sourceOf('long.ndjson', `${JSON.stringify(long)}\n{"id":2}`);
+    expect([...readNdjson(source)]).toEqual([long, { id: 2 }]);
   });
 
   it('skips empty lines and reads an empty file as no documents', () => {
-    expect([...readNdjsonFile(fileOf('gaps.ndjson', '\n{"id":1}\n\n{"id":2}\n\n'))]).toEqual([{ id: 1 }, { id: 2 }]);
-    expect([...readNdjsonFile(fileOf('empty.ndjson', ''))]).toEqual([]);
+    expect([...readNdjson(sourceOf('gaps.ndjson', '\n{"id":1}\n\n{"id":2}\n\n'))]).toEqual([{ id: 1 }, { id: 2 }]);
+    expect([...readNdjson(sourceOf('empty.ndjson', ''))]).toEqual([]);
   });
 });

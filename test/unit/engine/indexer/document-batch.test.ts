@@ -29,7 +29,7 @@ afterEach(async () => {
 function add(docs: object[], method: 'replace' | 'update' = 'replace', primaryKey: string | null = null): DocumentOp {
   const file = path.join(dir, `update-${files++}.ndjson`);
   writeFileSync(file, docs.map((doc) => JSON.stringify(doc)).join('\n'));
-  return { op: 'add', file, method, primaryKey, skipMissing: false };
+  return { op: 'add', source: { file }, method, primaryKey, skipMissing: false };
 }
 
 const never = () => {};
@@ -44,6 +44,14 @@ describe('applyDocumentBatch', () => {
     expect(store().get('1')).toEqual({ id: 1, genre: 'a', v0: 1, v1: 30_001 });
     expect(store().get('2')).toBeUndefined();
     expect(store().count()).toBe(29_999);
+  });
+
+  it('applies a payload kept as bytes (a small request) like one in a file, across the batch', () => {
+    const bytes = { op: 'add', source: { bytes: new Uint8Array(Buffer.from('{"id":1,"a":1}\n{"id":2}\n')) }, method: 'update', primaryKey: null, skipMissing: false } as const;
+    const outcome = applyDocumentBatch(env, [add([{ id: 1, b: 2 }]), bytes], null, never);
+    expect(outcome.results).toEqual([{ count: 1 }, { count: 2 }]);
+    expect(store().get('1')).toEqual({ id: 1, a: 1, b: 2 });
+    expect(store().count()).toBe(2);
   });
 
   it('fails only the addition with a bad payload, which changes nothing', () => {

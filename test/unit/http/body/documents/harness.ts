@@ -10,19 +10,36 @@ import { expect } from 'vitest';
 import { ApiError } from '../../../../../src/errors/api-error.js';
 import type { DocumentsFormat } from '../../../../../src/http/body/documents/format.js';
 import { writeDocumentsPayload } from '../../../../../src/http/body/documents/payload.js';
+import { INSTANCE_DBS } from '../../../../../src/store/dbs.js';
+import { openInstanceStore } from '../../../../../src/store/env.js';
 import { UpdateFiles } from '../../../../../src/store/update-files.js';
 
 export interface Store {
   files: UpdateFiles;
-  /** Names in the update-file directory (finished and `.tmp` files). */
+  /** Every stored payload: names in the update-file directory (finished and `.tmp` files) and uuids kept in LMDB. */
   listing(): string[];
-  remove(): void;
+  /** A stored payload's bytes. */
+  content(uuid: string): Buffer;
+  remove(): Promise<void>;
 }
 
 export function tempStore(): Store {
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-payload-'));
-  const files = new UpdateFiles(dir);
-  return { files, listing: () => readdirSync(files.dir), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const instance = openInstanceStore(dir, '0.1.0');
+  const files = new UpdateFiles(instance);
+  const inline = instance.root.openDB<Buffer, string>({ name: INSTANCE_DBS.payloads, encoding: 'binary' });
+  return {
+    files,
+    listing: () => [...readdirSync(files.dir), ...inline.getKeys()],
+    content: (uuid) => {
+      const source = files.source(uuid);
+      return 'file' in source ? readFileSync(source.file) : Buffer.from(source.bytes);
+    },
+    remove: async () => {
+      await instance.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Yields `data` in pieces of `size` bytes (the last may be shorter). */
@@ -53,7 +70,7 @@ export interface Written {
 export async function write(store: Store, format: DocumentsFormat, body: string | Buffer | AsyncIterable<Buffer>, options: Options = {}): Promise<Written> {
   const source = typeof body === 'string' || Buffer.isBuffer(body) ? inChunks(Buffer.from(body), options.chunk ?? Math.max(1, Buffer.byteLength(body))) : body;
   const result = await writeDocumentsPayload(source, format, options.delimiter ?? ',', store.files, options.limit ?? 100_000_000);
-  const content = readFileSync(store.files.pathOf(result.uuid));
+  const content = store.content(result.uuid);
   expect(content.length).toBe(result.size);
   const text = content.toString('utf8');
   const lines = text === '' ? [] : text.slice(0, -1).split('\n');
