@@ -303,6 +303,28 @@ describe('filters matching most tasks', () => {
   });
 });
 
+describe('status and type counts', () => {
+  const totals = () => ({
+    failed: queue.query({ statuses: ['failed'] }).total,
+    enqueued: queue.query({ statuses: ['enqueued'] }).total,
+    additions: queue.query({ types: ['documentAdditionOrUpdate'] }).total,
+    creations: queue.query({ types: ['indexCreation'] }).total,
+  });
+
+  it('stay exact through updates and deletions, and are rebuilt for a store written without them', async () => {
+    enqueue(kind.add('a'), kind.add('a'), kind.create('b'), kind.add('b'));
+    runBatch([0, 1, 2], { outcome: (t) => ({ status: t.uid === 1 ? 'succeeded' : 'failed' }) });
+    expect(totals()).toEqual({ failed: 2, enqueued: 1, additions: 3, creations: 1 });
+    queue.deleteTasks([0, 2]);
+    expect(totals()).toEqual({ failed: 0, enqueued: 1, additions: 2, creations: 0 });
+
+    const counts = store.root.openDB({ name: 'task-counts' });
+    await counts.clearAsync();
+    await reopen();
+    expect(totals()).toEqual({ failed: 0, enqueued: 1, additions: 2, creations: 0 });
+  });
+});
+
 describe('date filters', () => {
   let tasks: Task[];
   beforeEach(() => {
