@@ -38,7 +38,7 @@ import {
 import { nowNs } from './dates.js';
 import type { Progress } from './progress.js';
 import { defaultDetails } from './details.js';
-import { FAMILY, batchKeys, hasAny, idsFrom, idsOf, recount, reindex, taskKeys, type IndexDb } from './index-keys.js';
+import { FAMILY, batchKeys, countedOf, hasAny, idsFrom, idsOf, recount, reindex, taskKeys, type IndexDb } from './index-keys.js';
 import { intersect } from './uid-sets.js';
 import {
   isTaskVisible,
@@ -379,18 +379,18 @@ export class TaskQueue {
    */
   nextEnqueued(maxIndexTasks = Number.POSITIVE_INFINITY): SchedulingSnapshot {
     const index = this.dbs.taskIndex;
-    const enqueued = idsOf(index, FAMILY.status, 'enqueued');
-    const enqueuedSet = new Set(enqueued);
+    // Lookups rather than the list of enqueued uids, which grows with the backlog at every batch.
+    const isEnqueued = (uid: number) => index.doesExist([FAMILY.status, 'enqueued', uid]);
     const picked = new Set<number>();
     for (const uid of idsOf(index, FAMILY.type, 'upgradeDatabase')) {
       if (this.dbs.tasks.get(uid)!.status === 'failed') picked.add(uid);
     }
-    const oldest = enqueued[0];
+    const [oldest] = idsFrom(index, FAMILY.status, 'enqueued', undefined, true);
     if (oldest !== undefined) {
       // Every enqueued task is at least as recent as the oldest one: start each scan there, so
       // the finished history of a type or an index is not read again at every batch.
       for (const type of PRIORITISED) {
-        for (const uid of idsFrom(index, FAMILY.type, type, oldest, true)) if (enqueuedSet.has(uid)) picked.add(uid);
+        for (const uid of idsFrom(index, FAMILY.type, type, oldest, true)) if (isEnqueued(uid)) picked.add(uid);
       }
       picked.add(oldest);
       const indexUid = indexesOf(this.dbs.tasks.get(oldest)!.kind)[0];
@@ -398,13 +398,13 @@ export class TaskQueue {
         let taken = 0;
         for (const uid of idsFrom(index, FAMILY.index, indexUid, oldest, true)) {
           if (taken > maxIndexTasks) break;
-          if (!enqueuedSet.has(uid)) continue;
+          if (!isEnqueued(uid)) continue;
           picked.add(uid);
           taken += 1;
         }
       }
     }
     const tasks = sortedUnique(picked).map((uid) => this.dbs.tasks.get(uid)!);
-    return { tasks, enqueuedCount: enqueued.length };
+    return { tasks, enqueuedCount: countedOf(this.dbs.taskCounts, FAMILY.status, 'enqueued') };
   }
 }
