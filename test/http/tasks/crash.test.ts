@@ -1,6 +1,6 @@
 /**
  * Crash safety through the real process: a `kill -9` right after the 202s loses no acknowledged
- * task, and the restarted server processes them; a graceful restart keeps tasks, batches and
+ * task nor its payload, and the restarted server processes them; a graceful restart keeps tasks, batches and
  * indexes as they were; start-up removes the update files no task needs.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +49,24 @@ describe('kill -9', () => {
     // Uids go on from the last acknowledged one.
     const next = await call(second, 'POST', '/indexes', { uid: 'after-crash' });
     expect(next.body.taskUid).toBe(acknowledged.length);
+  });
+});
+
+describe('kill -9 with document payloads', () => {
+  it('loses none of the acknowledged small (kept in LMDB) and large (kept in a file) payloads', async () => {
+    const first = await start();
+    const large = Array.from({ length: 4000 }, (_, i) => ({ id: `big-${i}`, text: 'x'.repeat(100) }));
+    const replies = await Promise.all([
+      ...Array.from({ length: 30 }, (_, i) => call(first, 'POST', '/indexes/docs/documents', [{ id: `small-${i}`, n: i }])),
+      call(first, 'POST', '/indexes/docs/documents', large),
+    ]);
+    for (const reply of replies) expect(reply.status).toBe(202);
+    await first.kill();
+
+    const second = await start(first.dbPath);
+    for (const reply of replies) expect(await waitTask(second, reply.body.taskUid, 30_000)).toMatchObject({ status: 'succeeded' });
+    expect((await call(second, 'GET', '/indexes/docs/stats')).body.numberOfDocuments).toBe(30 + large.length);
+    expect((await call(second, 'GET', '/indexes/docs/documents/small-29')).body).toEqual({ id: 'small-29', n: 29 });
   });
 });
 
