@@ -7,15 +7,12 @@
  *
  *   npm run build && tsc -p bench/tsconfig.json && node dist/bench/enqueue.js [--connections N] [--tasks N]
  */
-import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort } from './peers/quarry-http.js';
+import { startQuarry } from './peers/quarry-http.js';
 
-const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const CONNECTIONS = option('--connections', 100);
@@ -29,18 +26,9 @@ function cpuMs(pid: number): number {
 
 async function run(kind: string, route: string, bodyOf: (n: number) => unknown): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-enqueue-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', path.join(dir, 'db'), '--log-level', 'WARN'], { stdio: 'ignore' });
+  const { child, url } = await startQuarry(path.join(dir, 'db'));
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   try {
-    for (;;) {
-      try {
-        if ((await fetch(`${url}/health`)).ok) break;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
     const post = (body: string) =>
       new Promise<void>((resolve, reject) => {
         const req = request(`${url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, agent }, (res) => {

@@ -7,15 +7,12 @@
  *
  *   npm run build && tsc -p bench/tsconfig.json && node dist/bench/ingest-memory.js
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadDataset } from './datasets.js';
-import { freePort } from './peers/quarry-http.js';
+import { startQuarry } from './peers/quarry-http.js';
 
-const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
 const SIZES = [60_000, 120_000, 253_170];
 
 function anonymousRss(pid: number): number {
@@ -25,17 +22,8 @@ function anonymousRss(pid: number): number {
 
 async function ingest(lines: string[]): Promise<{ docsPerSecond: number; peakAnon: number; payloadBytes: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-ingest-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', path.join(dir, 'db'), '--log-level', 'WARN', '--http-payload-size-limit', '1GB'], { stdio: 'ignore' });
+  const { child, url } = await startQuarry(path.join(dir, 'db'), ['--http-payload-size-limit', '1GB']);
   try {
-    for (;;) {
-      try {
-        if ((await fetch(`${url}/health`)).ok) break;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
     let peakAnon = 0;
     const sampler = setInterval(() => (peakAnon = Math.max(peakAnon, anonymousRss(child.pid!))), 50);
     const call = async (method: string, route: string, body?: string, type = 'application/json') =>

@@ -24,6 +24,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Spawns the server on a free loopback port with its data under `dbPath`; resolves once it answers. */
+export async function startQuarry(dbPath: string, extraArgs: readonly string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--log-level', 'WARN', ...extraArgs], { stdio: 'ignore' });
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) return { child, url };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 function du(dir: string): number {
   let total = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -90,16 +104,7 @@ export function quarryHttp(): Engine & { serverPid(): number | undefined } {
     },
     serverPid: () => child?.pid,
     async index(dataset: Dataset) {
-      const port = await freePort();
-      url = `http://127.0.0.1:${port}`;
-      child = spawn(process.execPath, [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', path.join(dir, 'db'), '--log-level', 'WARN'], { stdio: 'ignore' });
-      for (;;) {
-        try {
-          if ((await fetch(`${url}/health`)).ok) break;
-        } catch {
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }
+      ({ child, url } = await startQuarry(path.join(dir, 'db')));
       const settings = await call('PATCH', '/indexes/bench/settings', JSON.stringify({
         searchableAttributes: dataset.searchable,
         filterableAttributes: dataset.filterable,

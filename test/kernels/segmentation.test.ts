@@ -16,6 +16,7 @@ import {
   type Token,
   type TokenizeOptions,
 } from '../../src/kernels/tokenizer.js';
+import { mulberry32 } from '../helpers/random.js';
 
 /** Tokens of the kernel, after checking the reference gives the same batch. */
 function tokenize(strings: readonly string[], options: TokenizeOptions = {}): Token[] {
@@ -119,17 +120,6 @@ describe('breaks region', () => {
   });
 });
 
-// Deterministic PRNG so a failure names a reproducible seed.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCABULARY = [
   '北京', '大学', '学习', '中文', '我们', '人民', '共和国', '東京', 'タワー', 'クーポン', 'で', 'が', 'の', 'ひらがな', 'カタカナ',

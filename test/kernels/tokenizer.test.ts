@@ -41,6 +41,7 @@ import {
   type TokenizeOptions,
   type Utf8Batch,
 } from '../../src/kernels/tokenizer.js';
+import { mulberry32 } from '../helpers/random.js';
 
 /** One record with its normalised word, for readable failures. */
 function describeRecord(batch: TokenBatch, index: number): { fields: number[]; normalized: string } | undefined {
@@ -435,17 +436,6 @@ describe('region growth', () => {
   });
 });
 
-// Deterministic PRNG so a failure names a reproducible seed.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const range = (first: number, last: number): ((r: () => number) => string) => (r) =>
   String.fromCodePoint(first + Math.floor(r() * (last - first + 1)));
