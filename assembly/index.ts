@@ -45,3 +45,12 @@ export {
   QUERY_RECORD_U32,
   QUERY_TO,
 } from './typo';
+export {
+  setDifference,
+  setIntersect,
+  setIntersectCount,
+  setUnion,
+  GALLOP_RATIO,
+  SETOPS_OUT_SLACK,
+  UNION_RECORD_U32,
+} from './setops';

@@ -8,7 +8,7 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { intersect, type DocSet } from '../docset.js';
+import { intersect, intersectionSize, type DocSet } from '../docset.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { DocumentStore } from '../documents/store.js';
 import { featuresOf, filterablePatterns, isFilterable, matchingRule, matchLegacy, matchRule, matchWildcard } from '../filter/filterable.js';
@@ -151,7 +151,7 @@ function fieldDistribution(reader: FacetReader, store: DocumentStore, fid: numbe
 function fieldStats(reader: FacetReader, fid: number, candidates: DocSet): FacetStats | null {
   const first = (descending: boolean): number | null => {
     for (const { value, docids } of reader.values(fid, FacetKind.number, descending)) {
-      if (intersect(docids, candidates).length > 0) return value;
+      if (intersectionSize(docids, candidates) > 0) return value;
     }
     return null;
   };

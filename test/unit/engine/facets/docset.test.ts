@@ -9,6 +9,7 @@ import {
   fromUnsorted,
   has,
   intersect,
+  intersectionSize,
   union,
   unionAll,
 } from '../../../../src/engine/docset.js';
@@ -45,6 +46,9 @@ describe('docset', () => {
       [1000, 5000, 3, 5000],
       [3, 100_000, 2000, 100_000],
       [500, 600, 500, 600],
+      // big enough for every operation to go through the WASM kernel
+      [3000, 40_000, 2500, 40_000],
+      [20_000, 4_294_967_295, 900, 4_294_967_295],
     ];
     for (const [i, [sizeA, rangeA, sizeB, rangeB]] of shapes.entries()) {
       const a = randomSet(i * 7 + 1, sizeA, rangeA);
@@ -56,7 +60,29 @@ describe('docset', () => {
       expect([...intersect(B, A)]).toEqual(naive.intersect(a, b));
       expect([...difference(A, B)]).toEqual(naive.difference(a, b));
       expect([...difference(B, A)]).toEqual(naive.difference(b, a));
+      expect(intersectionSize(A, B)).toBe(naive.intersect(a, b).length);
     }
+  });
+
+  it('never mutates its arguments, and its results outlive later operations', () => {
+    const a = fromSorted(randomSet(3, 5000, 20_000));
+    const b = fromSorted(randomSet(4, 5000, 20_000));
+    const [copyA, copyB] = [a.slice(), b.slice()];
+    const first = intersect(a, b);
+    const kept = first.slice();
+    union(a, b);
+    difference(a, b);
+    unionAll([a, b, first]);
+    expect(equals(a, copyA) && equals(b, copyB)).toBe(true);
+    expect(equals(first, kept)).toBe(true);
+  });
+
+  it('returns an argument unchanged when the operation changes nothing', () => {
+    const big = fromSorted(randomSet(9, 4000, 1_000_000));
+    const disjoint = fromSorted(randomSet(10, 4000, 1_000_000).map((x) => x + 1_000_000));
+    expect(difference(big, disjoint)).toBe(big);
+    expect(union(big, EMPTY)).toBe(big);
+    expect(unionAll([EMPTY, big, EMPTY])).toBe(big);
   });
 
   it('unions many sets at once', () => {
@@ -64,6 +90,11 @@ describe('docset', () => {
     expect([...unionAll(sets.map((set) => fromSorted(set)))]).toEqual([...new Set(sets.flat())].sort((a, b) => a - b));
     expect(unionAll([])).toHaveLength(0);
     expect(unionAll([EMPTY, fromSorted([4])])).toEqual(fromSorted([4]));
+    // dense postings (a bitmap in the kernel) and values spread over the u32 range (merge tree)
+    for (const range of [30_000, 4_294_967_295]) {
+      const many = Array.from({ length: 40 }, (_, seed) => randomSet(seed + 100, 400, range));
+      expect([...unionAll(many.map((set) => fromSorted(set)))]).toEqual([...new Set(many.flat())].sort((a, b) => a - b));
+    }
   });
 
   it('answers membership by binary search', () => {
