@@ -45,6 +45,7 @@ export {
   QUERY_RECORD_U32,
   QUERY_TO,
 } from './typo';
+export { proximityCosts, FLAG_BY_ATTRIBUTE, PAIR_RECORD_U32 } from './proximity';
 export {
   setDifference,
   setIntersect,

@@ -37,6 +37,10 @@ export const INDEX_MAIN_KEYS = {
   facetFields: 'facet-fields',
   /** every internal docid, as a DocSet (engine/facets/store.ts) */
   documentsIds: 'documents-ids',
+  /** a fresh random id with every write of documents-ids, so searches keep their decoded copy until then */
+  documentsIdsVersion: 'documents-ids-version',
+  /** a fresh random id with every batch writing documents, so searches keep the documents they decoded until then */
+  documentsVersion: 'documents-version',
   /** next word id to allocate (engine/search/word-index.ts) */
   nextWordId: 'next-word-id',
   /** searchable field paths in search-field-id order (engine/search/word-index.ts) */

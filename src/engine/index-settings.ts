@@ -3,6 +3,7 @@
  * happen inside the scheduler's index write transaction.
  */
 import { defaultSettings, type IndexSettings } from '../types/settings.js';
+import { EntryCache } from './entry-cache.js';
 import type { IndexEnv } from './index-env.js';
 
 const SETTINGS_KEY = 'settings';
@@ -10,6 +11,13 @@ const SETTINGS_KEY = 'settings';
 export function readSettings(env: IndexEnv): IndexSettings {
   const stored = env.main.get(SETTINGS_KEY) as Partial<IndexSettings> | undefined;
   return { ...defaultSettings(), ...stored };
+}
+
+const cached = new EntryCache((env) => env.main, SETTINGS_KEY, readSettings);
+
+/** The settings as of the current snapshot, shared between searches until a commit changes them: read-only. */
+export function searchSettings(env: IndexEnv): Readonly<IndexSettings> {
+  return cached.get(env);
 }
 
 export function writeSettings(env: IndexEnv, settings: IndexSettings): void {

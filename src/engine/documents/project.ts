@@ -28,6 +28,8 @@ function filterValue(value: unknown, path: string, selectors: readonly string[])
 
 /** `fields === null` keeps every field; otherwise only what the selectors reach. */
 export function projectDocument(doc: JsonObject, fields: readonly string[] | null): JsonObject {
+  // every field: a spread copy, an order of magnitude cheaper than copying entry by entry (search pages do it per hit)
+  if (fields === null && !Object.hasOwn(doc, '_vectors')) return { ...doc };
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(doc)) {
     if (key === '_vectors') continue;

@@ -7,12 +7,19 @@
  * Docids are allocated from the smallest free integer, so ids freed by deletions are reused
  * first and a clear restarts at 0 (documents.md §2.3).
  */
+import { randomUUID } from 'node:crypto';
+import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import type { DocumentChange } from '../indexer/updaters.js';
 import type { JsonObject } from './document-id.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
+/** Decoded documents kept per documents version; past this many the cache starts over. */
+const MAX_SHARED_DOCUMENTS = 4096;
+
+// search pages show the same popular documents again and again: decode each once per version
+const sharedDocuments = new EntryCache((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => new Map<number, JsonObject | undefined>());
 
 export class DocumentStore {
   constructor(private readonly env: IndexEnv) {}
@@ -32,6 +39,16 @@ export class DocumentStore {
 
   byDocid(docid: number): JsonObject | undefined {
     return this.env.documents.get(docid);
+  }
+
+  /** `byDocid`, decoded once per documents version and shared between searches: read-only. */
+  sharedByDocid(docid: number): Readonly<JsonObject> | undefined {
+    const documents = sharedDocuments.get(this.env);
+    if (documents.has(docid)) return documents.get(docid);
+    if (documents.size >= MAX_SHARED_DOCUMENTS) documents.clear();
+    const doc = this.byDocid(docid);
+    documents.set(docid, doc);
+    return doc;
   }
 
   /** Documents in ascending docid order. */
@@ -121,6 +138,8 @@ export class DocumentStore {
     env.main.putSync(INDEX_MAIN_KEYS.fieldDistribution, distribution);
     env.main.putSync(FREE_DOCIDS, free);
     env.main.putSync(INDEX_MAIN_KEYS.nextDocid, next);
+    // random rather than counted: a version seen in a transaction later rolled back never comes back
+    env.main.putSync(INDEX_MAIN_KEYS.documentsVersion, randomUUID());
     return applied;
   }
 }

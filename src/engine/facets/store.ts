@@ -10,11 +10,14 @@
  *   geo is enabled.
  * - main key `facet-fields`: field id → path (array index = id). Ids are never reused or removed,
  *   like Meilisearch's fields-ids map, so an id seen by a reader stays valid.
- * - main key `documents-ids`: the DocSet of every document (the universe of `NOT`, `!=`).
+ * - main key `documents-ids`: the DocSet of every document (the universe of `NOT`, `!=`), and
+ *   `documents-ids-version`, a fresh random id with each write of it (what cached copies are keyed on).
  *
  * Readers (`FacetReader`) work on any snapshot: create one per query, it caches the field map.
  */
-import { decode, EMPTY, unionAll, type DocSet } from '../docset.js';
+import { randomUUID } from 'node:crypto';
+import { decode, EMPTY, encode, unionAll, type DocSet } from '../docset.js';
+import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import { FacetKind } from './extract.js';
 import type { LatLng } from './geo.js';
@@ -54,6 +57,23 @@ export interface FacetValue<T> {
   docids: DocSet;
 }
 
+// keyed on the small version entry: comparing the whole set's bytes per search would cost more than its decode saves
+const documentsIds = new EntryCache(
+  (env) => env.main,
+  INDEX_MAIN_KEYS.documentsIdsVersion,
+  (env) => decode(env.main.get(INDEX_MAIN_KEYS.documentsIds) as Uint8Array | undefined),
+);
+
+/**
+ * Stores the set of every document (inside the batch's write transaction) with a fresh version:
+ * random rather than counted, so a version seen inside a transaction that was then rolled back
+ * can never come back with other contents.
+ */
+export function writeDocumentsIds(env: IndexEnv, docids: DocSet): void {
+  env.main.putSync(INDEX_MAIN_KEYS.documentsIds, encode(docids));
+  env.main.putSync(INDEX_MAIN_KEYS.documentsIdsVersion, randomUUID());
+}
+
 export class FacetReader {
   private fields: Map<string, number> | undefined;
 
@@ -65,8 +85,9 @@ export class FacetReader {
     return this.fields.get(field);
   }
 
+  /** Every document (shared until a commit changes it: read-only). */
   allDocids(): DocSet {
-    return decode(this.env.main.get(INDEX_MAIN_KEYS.documentsIds) as Uint8Array | undefined);
+    return documentsIds.get(this.env);
   }
 
   /** Documents with the field at all / with a `null` / with an empty value. */

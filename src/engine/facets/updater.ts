@@ -17,7 +17,7 @@ import type { IndexSettings } from '../../types/settings.js';
 import { extractFacets, type FacetSink } from './extract.js';
 import { facetedFieldMatcher, geoEnabled } from './fields.js';
 import { checkGeo, geoPointOf, type LatLng } from './geo.js';
-import { encodePoint, facetKey, MAX_FIELD_ID, readFacetFields } from './store.js';
+import { encodePoint, facetKey, MAX_FIELD_ID, readFacetFields, writeDocumentsIds } from './store.js';
 
 /** Field ids of the batch, assigning new ones to paths seen for the first time. */
 class FieldIds {
@@ -125,7 +125,7 @@ export const facetUpdater: IndexUpdater = {
     }
     if (created.length > 0 || deleted.length > 0) {
       const all = decode(env.main.get(INDEX_MAIN_KEYS.documentsIds) as Uint8Array | undefined);
-      env.main.putSync(INDEX_MAIN_KEYS.documentsIds, encode(union(difference(all, fromUnsorted(deleted)), fromUnsorted(created))));
+      writeDocumentsIds(env, union(difference(all, fromUnsorted(deleted)), fromUnsorted(created)));
     }
     ids.save();
   },
@@ -148,7 +148,7 @@ export const facetUpdater: IndexUpdater = {
       if (where !== null) env.geoPoints.putSync(docid, encodePoint(where));
     }
     for (const [latin1, docids] of sets) writeSet(env, Buffer.from(latin1, 'latin1'), fromUnsorted(docids));
-    env.main.putSync(INDEX_MAIN_KEYS.documentsIds, encode(fromUnsorted(all)));
+    writeDocumentsIds(env, fromUnsorted(all));
     ids.save();
   },
 };

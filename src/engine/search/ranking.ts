@@ -10,7 +10,9 @@
  * documents came out; ties keep ascending docids. A step's costs come from the per-document term
  * features (terms.ts) for the terms the Words bucket kept; positions that features do not
  * carry (proximity, positions away from the query start, multi-word exactness) are read from
- * the documents' forward records, only for the groups that reach those steps.
+ * the documents' forward records, only for the groups that reach those steps; a group's proximity
+ * costs are computed by the proximity kernel in one call. Step costs are computed column by
+ * column over the typed feature arrays, then grouped.
  * Each emitted document carries its rank per step, from which `_rankingScore` and
  * `_rankingScoreDetails` are computed exactly as Meilisearch's score details.
  *
@@ -20,6 +22,7 @@
  * `skipped` detail (rank 0 of 1), then those its parent steps had not reached, level by level;
  * the sort is degraded when the first step still had documents left.
  */
+import { PAIR_RECORD_U32, ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
 import { difference, intersect, type DocSet } from '../docset.js';
 import { FacetKind } from '../facets/extract.js';
 import type { LatLng } from '../facets/geo.js';
@@ -27,7 +30,8 @@ import { geoBuckets, type SortCriterion } from '../facets/sort.js';
 import type { FacetReader } from '../facets/store.js';
 import type { IndexEnv } from '../index-env.js';
 import type { Dictionary } from './dictionary.js';
-import { decodeForward, INFO_POSITION } from './postings.js';
+import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
+import { INFO_POSITION } from './postings.js';
 import { termEnd } from './query.js';
 import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
 
@@ -173,15 +177,6 @@ function bucketedPosition(position: number): number {
   return 2 ** Math.ceil(Math.log2(position));
 }
 
-/**
- * Proximity cost between a left occurrence and a right one (same field). The same occurrence on
- * both sides is an n-gram matched as one word, which Meilisearch prices at 0 (no pair edge).
- */
-function pairCost(left: number, right: number): number {
-  const proximity = right >= left ? right - left : left - right + 1;
-  return proximity === 0 ? 0 : Math.min(proximity, 4) - 1;
-}
-
 export interface RankInput {
   readonly env: IndexEnv;
   readonly dictionary: Dictionary;
@@ -194,6 +189,8 @@ export interface RankInput {
   readonly weightOf: (mask: number) => number;
   readonly maxWeight: number;
   readonly byAttribute: boolean;
+  /** reads the candidates' forward records (positions for proximity, wordPosition, exactness) */
+  readonly forward: ForwardReader;
   readonly facets: FacetReader;
   /** whether the time budget is spent, asked before each bucket (Meilisearch's `deadline.exceeded()`) */
   readonly timeUp: () => boolean;
@@ -202,11 +199,14 @@ export interface RankInput {
 /** Term places (field << 16 | position) of one document, at the document's typo levels. */
 type Places = number[][];
 
+/** Indices into the candidates, ascending (what the time budget leaves unsorted is a plain array). */
+type Group = Uint32Array | readonly number[];
+
 class Ranker {
   private readonly places = new Map<number, Places>();
   private wordIndex: TermWordIndex | undefined;
-  private scratch = new Uint32Array(1024);
   private scanned: Places | undefined;
+  private builder: ProximityBuilder | undefined;
   private readonly totalWords: number;
   /** the time budget is spent: no step refines anything more */
   private timedOut = false;
@@ -249,7 +249,7 @@ class Ranker {
       } else if (typo === 0) zeroTerms |= 1 << t;
       else typoTerms = true;
     });
-    const record = this.record(docid);
+    const record = this.input.forward.read(docid);
     if (record !== null) {
       const { zero, typos } = index;
       let lastId = -1;
@@ -269,32 +269,21 @@ class Ranker {
     return places;
   }
 
-  /** The tokens of a document's forward record, copied into a reused aligned buffer. */
-  private record(docid: number): { words: Uint32Array; start: number; end: number } | null {
-    const fast = this.input.env.docWords.getBinaryFast(docid);
-    if (fast === undefined) return null;
-    // lmdb's fast buffer reports the value's length but spans its whole shared region
-    const bytes = new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
-    if (this.scratch.byteLength < bytes.length) this.scratch = new Uint32Array(Math.ceil(bytes.length / 4) * 2);
-    new Uint8Array(this.scratch.buffer, 0, bytes.length).set(bytes);
-    const start = 2 + this.scratch[0]!;
-    return { words: this.scratch, start, end: start + 2 * this.scratch[start - 1]! };
-  }
-
   /** Buckets of `group` for one step: [indices, detail, kept terms of the bucket]. */
-  *buckets(step: RankStep, group: readonly number[], kept: readonly boolean[]): Generator<[readonly number[], StepDetail, readonly boolean[]]> {
+  *buckets(step: RankStep, group: Group, kept: readonly boolean[]): Generator<[Group, StepDetail, readonly boolean[]]> {
     const { terms, features } = this.input;
     const active = terms.filter((_, t) => kept[t]);
     switch (step.kind) {
       case 'words': {
-        const levels = byCost(group, (i) => {
-          let level = 0;
-          this.input.removal.forEach((members, g) => {
-            if (members.some((t) => features[t]!.typo[i] === NO_MATCH)) level = g + 1;
-          });
-          return level;
+        // a document's level is the last removal group with a member it does not match
+        const levels = new Int32Array(group.length);
+        this.input.removal.forEach((members, g) => {
+          for (const t of members) {
+            const typo = features[t]!.typo;
+            for (let k = 0; k < group.length; k++) if (typo[group[k]!] === NO_MATCH) levels[k] = g + 1;
+          }
         });
-        for (const [level, indices] of levels) {
+        for (const [level, indices] of byCost(group, levels)) {
           const nextKept = [...kept];
           let removed = 0;
           for (const members of this.input.removal.slice(0, level)) {
@@ -309,41 +298,43 @@ class Ranker {
       }
       case 'typo': {
         const max = active.reduce((sum, t) => sum + t.maxTypoCost, 0);
-        for (const [cost, indices] of byCost(group, (i) => active.reduce((sum, t) => sum + features[t.index]!.typo[i]!, 0))) {
-          yield [indices, { kind: 'typo', count: cost, max }, kept];
-        }
+        const costs = new Int32Array(group.length);
+        for (const t of active) addColumn(costs, group, features[t.index]!.typo, (typo) => typo);
+        for (const [cost, indices] of byCost(group, costs)) yield [indices, { kind: 'typo', count: cost, max }, kept];
         return;
       }
       case 'proximity': {
-        const pairs: [number, number][] = [];
+        const pairs: number[] = [];
         for (let a = 0; a < terms.length - 1; a++) {
           const b = a + 1;
-          if (kept[a] && kept[b] && termEnd(terms[a]!.term) + 1 === terms[b]!.term.position) pairs.push([a, b]);
+          if (kept[a] && kept[b] && termEnd(terms[a]!.term) + 1 === terms[b]!.term.position) pairs.push(a, b, terms[a]!.wordCount - 1);
         }
-        const maxCost = 3 * pairs.length;
-        const cost = (i: number) => (pairs.length === 0 ? 0 : this.proximityCost(i, pairs));
-        for (const [c, indices] of byCost(group, cost)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
+        const maxCost = 3 * (pairs.length / PAIR_RECORD_U32);
+        const costs = pairs.length === 0 ? new Int32Array(group.length) : this.proximityCosts(group, Uint32Array.from(pairs));
+        for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
         return;
       }
       case 'fid': {
-        const maxCost = active.reduce((sum, t) => sum + this.input.maxWeight * t.wordCount, 0);
-        const cost = (i: number) => active.reduce((sum, t) => sum + this.input.weightOf(features[t.index]!.mask[i]!) * t.wordCount, 0);
-        for (const [c, indices] of byCost(group, cost)) {
+        const { weightOf, maxWeight } = this.input;
+        const maxCost = active.reduce((sum, t) => sum + maxWeight * t.wordCount, 0);
+        const costs = new Int32Array(group.length);
+        for (const t of active) addColumn(costs, group, features[t.index]!.mask, (mask) => weightOf(mask) * t.wordCount);
+        for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'fid', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
         }
         return;
       }
       case 'position': {
         const maxCost = active.reduce((sum, t) => sum + 10 * t.wordCount, 0);
-        const cost = (i: number) => active.reduce((sum, t) => sum + this.positionCost(t, i), 0);
-        for (const [c, indices] of byCost(group, cost)) {
+        const costs = costsOf(group, (i) => active.reduce((sum, t) => sum + this.positionCost(t, i), 0));
+        for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'position', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
         }
         return;
       }
       case 'exactAttribute': {
         const names = ['exactMatch', 'matchesStart', 'noExactMatch'] as const;
-        for (const [c, indices] of byCost(group, (i) => this.exactAttribute(i, kept))) {
+        for (const [c, indices] of byCost(group, costsOf(group, (i) => this.exactAttribute(i, kept)))) {
           yield [indices, { kind: 'exactAttribute', match: names[c]! }, kept];
         }
         return;
@@ -352,7 +343,7 @@ class Ranker {
         const max = active.reduce((sum, t) => sum + t.wordCount, 0);
         const exactWords = (i: number) =>
           active.reduce((sum, t) => sum + (features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0 ? t.wordCount : 0), 0);
-        for (const [c, indices] of byCost(group, (i) => max - exactWords(i))) {
+        for (const [c, indices] of byCost(group, costsOf(group, (i) => max - exactWords(i)))) {
           yield [indices, { kind: 'exactWords', matching: max - c, max }, kept];
         }
         return;
@@ -363,27 +354,12 @@ class Ranker {
     }
   }
 
-  private proximityCost(i: number, pairs: readonly [number, number][]): number {
-    const places = this.places.get(i) ?? this.scanPlaces(i);
-    let total = 0;
-    for (const [a, b] of pairs) {
-      const left = places[a]!;
-      const right = places[b]!;
-      const leftLength = this.input.terms[a]!.wordCount - 1;
-      let best = 3;
-      for (const l of left) {
-        const end = l + leftLength;
-        for (const r of right) {
-          if (r >>> 16 !== l >>> 16) continue;
-          const cost = this.input.byAttribute ? 0 : pairCost(end & 0xffff, r & 0xffff);
-          if (cost < best) best = cost;
-          if (best === 0) break;
-        }
-        if (best === 0) break;
-      }
-      total += best;
-    }
-    return total;
+  /** Proximity costs of the documents of `group` for the pair records, in one kernel call. */
+  private proximityCosts(group: Group, pairs: Uint32Array): Uint32Array {
+    const builder = (this.builder ??= new ProximityBuilder());
+    builder.begin(this.input.terms.length);
+    for (const i of group) builder.add(this.places.get(i) ?? this.scanPlaces(i));
+    return proximityCosts(builder.batch(pairs, this.input.byAttribute));
   }
 
   private positionCost(term: ResolvedTerm, i: number): number {
@@ -418,15 +394,10 @@ class Ranker {
   }
 
   private exactAttributeFromRecord(i: number, exact: readonly ResolvedTerm[]): number {
-    const { env, candidates } = this.input;
-    const bytes = env.docWords.getBinary(candidates[i]!);
-    if (bytes === undefined) return 2;
-    const record = decodeForward(bytes);
-    const placesOf = (id: number) => {
-      const out: number[] = [];
-      for (let k = 0; k < record.wordIds.length; k++) if (record.wordIds[k] === id) out.push(record.places[k]!);
-      return out;
-    };
+    const { forward, candidates } = this.input;
+    const tokens = forward.read(candidates[i]!);
+    if (tokens === null) return 2;
+    const placesOf = (id: number) => placesOfWord(tokens, id);
     const ids: number[] = [];
     let count = 0;
     for (const t of exact) {
@@ -442,7 +413,7 @@ class Ranker {
       }
     }
     let best = 2;
-    for (const [field, words] of record.fieldWords) {
+    for (const [field, words] of fieldWordCounts(tokens)) {
       if (!ids.every((id) => placesOf(id).some((p) => p >>> 16 === field))) continue;
       if (words === count) return 0;
       best = 1;
@@ -458,10 +429,11 @@ class Ranker {
     return bytes === undefined ? undefined : bytes.readUInt32LE(0);
   }
 
-  private *sortBuckets(criterion: SortCriterion, group: readonly number[], kept: readonly boolean[]): Generator<[readonly number[], StepDetail, readonly boolean[]]> {
+  private *sortBuckets(criterion: SortCriterion, group: Group, kept: readonly boolean[]): Generator<[Group, StepDetail, readonly boolean[]]> {
     const { candidates, facets } = this.input;
     const docids = Uint32Array.from(group, (i) => candidates[i]!);
-    const indexOf = new Map<number, number>(group.map((i) => [candidates[i]!, i]));
+    const indexOf = new Map<number, number>();
+    for (const i of group) indexOf.set(candidates[i]!, i);
     const toIndices = (set: DocSet) => Array.from(set, (docid) => indexOf.get(docid)!);
     if (criterion.kind === 'geo') {
       for (const { docids: bucket, point, distance } of geoBuckets(facets, criterion.point, criterion.descending, docids)) {
@@ -489,14 +461,14 @@ class Ranker {
    * Depth-first bucket sort of `group` from step `s` on, appending to `out` until it holds
    * `need` documents. Once the time budget is spent, every level only emits what it has left.
    */
-  sort(steps: readonly RankStep[], s: number, group: readonly number[], kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
+  sort(steps: readonly RankStep[], s: number, group: Group, kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
     if (out.length >= need) return;
     if (s === steps.length) {
       this.emit(group, details, out, need, accept);
       return;
     }
     const buckets = this.buckets(steps[s]!, group, kept);
-    const done: (readonly number[])[] = [];
+    const done: Group[] = [];
     let consumed = 0;
     // a step whose documents are all in buckets hands back to its parent, as Meilisearch's empty universe
     while (consumed < group.length && out.length < need) {
@@ -517,7 +489,7 @@ class Ranker {
   }
 
   /** Appends the accepted documents of `group`, in its order, until `out` holds `need`. */
-  private emit(group: readonly number[], details: readonly StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
+  private emit(group: Group, details: readonly StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
     for (const i of group) {
       if (out.length >= need) return;
       const docid = this.input.candidates[i]!;
@@ -526,34 +498,52 @@ class Ranker {
   }
 
   /** The indices of `group` in none of the `buckets` (subsets of it), in group order. */
-  private notIn(group: readonly number[], buckets: readonly (readonly number[])[]): number[] {
+  private notIn(group: Group, buckets: readonly Group[]): number[] {
     const taken = new Set<number>();
     for (const bucket of buckets) for (const i of bucket) taken.add(i);
-    return group.filter((i) => !taken.has(i));
+    const rest: number[] = [];
+    for (const i of group) if (!taken.has(i)) rest.push(i);
+    return rest;
   }
 }
 
-/**
- * Groups indices by an integer cost, ascending cost, each group keeping index order. A group
- * where every cost is equal comes back as is (the common case for the first steps on big groups).
- */
-function byCost(group: readonly number[], cost: (i: number) => number): [number, readonly number[]][] {
+/** Each document's `cost(i)`, parallel to `group`. */
+function costsOf(group: Group, cost: (i: number) => number): Int32Array {
   const costs = new Int32Array(group.length);
+  for (let k = 0; k < group.length; k++) costs[k] = cost(group[k]!);
+  return costs;
+}
+
+/** Adds `cost(column[i])` to each document's cost: one feature column of one term at a time. */
+function addColumn(costs: Int32Array, group: Group, column: ArrayLike<number>, cost: (value: number) => number): void {
+  for (let k = 0; k < group.length; k++) costs[k] = costs[k]! + cost(column[group[k]!]!);
+}
+
+/**
+ * Groups indices by their integer cost (parallel to `group`), ascending cost, each group keeping
+ * index order. A group where every cost is equal comes back as is (the common case for the
+ * first steps on big groups).
+ */
+function byCost(group: Group, costs: ArrayLike<number>): [number, Group][] {
   let min = Infinity;
   let max = -Infinity;
   for (let k = 0; k < group.length; k++) {
-    const c = cost(group[k]!);
-    costs[k] = c;
+    const c = costs[k]!;
     if (c < min) min = c;
     if (c > max) max = c;
   }
   if (min === max) return group.length === 0 ? [] : [[min, group]];
-  const buckets: number[][] = Array.from({ length: max - min + 1 }, () => []);
-  for (let k = 0; k < group.length; k++) buckets[costs[k]! - min]!.push(group[k]!);
-  const out: [number, readonly number[]][] = [];
-  buckets.forEach((indices, offset) => {
-    if (indices.length > 0) out.push([min + offset, indices]);
-  });
+  // counting sort: starts[c] is where cost min + c begins in `sorted`
+  const starts = new Uint32Array(max - min + 2);
+  for (let k = 0; k < group.length; k++) starts[costs[k]! - min + 1]!++;
+  for (let c = 1; c < starts.length; c++) starts[c] = starts[c]! + starts[c - 1]!;
+  const next = starts.slice(0, -1);
+  const sorted = new Uint32Array(group.length);
+  for (let k = 0; k < group.length; k++) sorted[next[costs[k]! - min]!++] = group[k]!;
+  const out: [number, Group][] = [];
+  for (let c = 0; c + 1 < starts.length; c++) {
+    if (starts[c + 1]! > starts[c]!) out.push([min + c, sorted.subarray(starts[c]!, starts[c + 1]!)]);
+  }
   return out;
 }
 
@@ -567,7 +557,15 @@ export type Accept = (docid: number) => boolean;
 export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept = () => true): { docs: RankedDoc[]; degraded: boolean } {
   const docs: RankedDoc[] = [];
   if (need <= 0 || input.candidates.length === 0) return { docs, degraded: false };
-  const group = new Array<number>(input.candidates.length);
+  if (steps.length === 0) {
+    // nothing to order (a placeholder search without sort): candidates go out in docid order
+    for (const docid of input.candidates) {
+      if (docs.length >= need) break;
+      if (accept(docid)) docs.push({ docid, details: [] });
+    }
+    return { docs, degraded: false };
+  }
+  const group = new Uint32Array(input.candidates.length);
   for (let i = 0; i < group.length; i++) group[i] = i;
   const ranker = new Ranker(input);
   ranker.sort(steps, 0, group, input.terms.map(() => true), [], docs, need, accept);

@@ -17,10 +17,12 @@ import type { SortCriterion } from '../facets/sort.js';
 import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
 import { matchLegacy } from '../filter/filterable.js';
-import type { IndexEnv } from '../index-env.js';
+import { EntryCache } from '../entry-cache.js';
+import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import { dictionaryOf } from './dictionary.js';
 import { matchingWords, type MatchTerm } from './format.js';
-import { fieldBit, MASK_BITS } from './postings.js';
+import { ForwardReader } from './forward.js';
+import { fieldBit, MASK_BITS, type Posting } from './postings.js';
 import { parseQuery } from './query.js';
 import { bucketSort, rankingSteps, scoreOf, type MatchingStrategy, type StepDetail } from './ranking.js';
 import { negativeDocs, resolveTerms, termFeatures, type ResolvedTerm } from './terms.js';
@@ -89,8 +91,10 @@ interface FieldModel {
   exactFieldsMask: number;
 }
 
+const searchFields = new EntryCache((env) => env.main, INDEX_MAIN_KEYS.searchFields, readSearchFields);
+
 function fieldModel(env: IndexEnv, settings: IndexSettings, attributesToSearchOn: readonly string[] | null): FieldModel {
-  const paths = readSearchFields(env);
+  const paths = searchFields.get(env);
   const bitWeights = new Array<number>(MASK_BITS).fill(Number.MAX_SAFE_INTEGER);
   let maxWeight = 0;
   let allowedMask = 0;
@@ -116,8 +120,13 @@ function fieldModel(env: IndexEnv, settings: IndexSettings, attributesToSearchOn
   return { weightOf, maxWeight, allowedMask: restricted ? allowedMask : 0xffffffff, exactFieldsMask };
 }
 
+/** The documents of `set` in `universe` (null: every document). */
+function within(universe: DocSet | null, set: DocSet): DocSet {
+  return universe === null ? set : intersect(universe, set);
+}
+
 /** Words-rule removal groups and the terms no strategy may drop (ranking.md §3). */
-function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy, universe: DocSet): { removal: number[][]; mandatory: number[] } {
+function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy, universe: DocSet | null): { removal: number[][]; mandatory: number[] } {
   const words = terms.filter((t) => t.term.kind === 'word').map((t) => t.index);
   const phrases = terms.filter((t) => t.term.kind === 'phrase').map((t) => t.index);
   if (strategy === 'all') return { removal: [], mandatory: terms.map((t) => t.index) };
@@ -126,7 +135,7 @@ function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy,
     order = [...words].reverse().map((t) => [t]);
   } else {
     // most frequent first; a term matching nothing counts as the most frequent
-    const frequency = new Map(words.map((t) => [t, terms[t]!.docs.length === 0 ? Infinity : intersect(terms[t]!.docs, universe).length]));
+    const frequency = new Map(words.map((t) => [t, terms[t]!.docs.length === 0 ? Infinity : within(universe, terms[t]!.docs).length]));
     const sorted = [...words].sort((a, b) => frequency.get(b)! - frequency.get(a)! || b - a);
     order = [];
     for (const t of sorted) {
@@ -172,21 +181,24 @@ function distinctFilter(env: IndexEnv, attribute: string): { accept: (docid: num
 /** Runs one keyword (or placeholder) search on the current snapshot of `env`. */
 export function executeSearch(env: IndexEnv, settings: IndexSettings, request: SearchRequest): SearchOutcome {
   const facets = new FacetReader(env);
-  let universe = facets.allDocids();
-  for (const filter of request.filters) universe = intersect(universe, filter);
+  // null while every document is in: term postings and filter sets only hold indexed documents,
+  // so intersecting them with every document would copy them unchanged
+  let universe: DocSet | null = null;
+  for (const filter of request.filters) universe = within(universe, filter);
   const parsed = parseQuery(request.q, new Set(settings.stopWords), customTokens(settings));
   const dictionary = dictionaryOf(env);
   const fields = fieldModel(env, settings, request.attributesToSearchOn);
-  const options = { env, settings, dictionary, allowedMask: fields.allowedMask, exactFieldsMask: fields.exactFieldsMask };
+  const options = { env, settings, dictionary, allowedMask: fields.allowedMask, exactFieldsMask: fields.exactFieldsMask, postings: new Map<string, Posting>(), forward: new ForwardReader(env) };
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
-    universe = difference(universe, negativeDocs(parsed.negativeWords, parsed.negativePhrases, options));
+    universe = difference(universe ?? facets.allDocids(), negativeDocs(parsed.negativeWords, parsed.negativePhrases, options));
   }
   const placeholder = parsed.terms.length === 0;
   const steps = rankingSteps(settings.rankingRules, request.sort, request.matchingStrategy, placeholder);
   const terms = placeholder ? [] : resolveTerms(parsed.terms, settings.prefixSearch !== 'disabled', options);
   const { removal, mandatory } = removalPlan(terms, request.matchingStrategy, universe);
   let candidates = universe;
-  for (const t of mandatory) candidates = intersect(candidates, terms[t]!.docs);
+  for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
+  candidates ??= facets.allDocids();
   const features = terms.map((term) => termFeatures(term, candidates));
 
   const threshold = request.rankingScoreThreshold;
@@ -194,7 +206,7 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   const distinct = request.distinct === null ? null : distinctFilter(env, request.distinct);
   if (distinct !== null && request.exhaustive) need = candidates.length;
   const ranked = bucketSort(
-    { env, dictionary, candidates, terms, features, removal, weightOf: fields.weightOf, maxWeight: fields.maxWeight, byAttribute: settings.proximityPrecision === 'byAttribute', facets, timeUp: request.timeUp ?? (() => false) },
+    { env, dictionary, candidates, terms, features, removal, weightOf: fields.weightOf, maxWeight: fields.maxWeight, byAttribute: settings.proximityPrecision === 'byAttribute', forward: options.forward, facets, timeUp: request.timeUp ?? (() => false) },
     steps,
     need,
     distinct?.accept,

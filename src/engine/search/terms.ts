@@ -26,7 +26,8 @@ import { EMPTY, intersect, unionAll, type DocSet } from '../docset.js';
 import type { IndexEnv } from '../index-env.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import { PREFIX_MAX_CHARS } from './extract.js';
-import { decodeForward, decodePosting, EMPTY_POSTING, INFO_POSITION, INFO_WHOLE_FIELD, type ForwardRecord, type Posting } from './postings.js';
+import { placesOfWord, type ForwardReader } from './forward.js';
+import { decodePosting, EMPTY_POSTING, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from './postings.js';
 import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
 
 const MAX_ONE_TYPO = 150;
@@ -87,6 +88,9 @@ export interface ResolveOptions {
   readonly allowedMask: number;
   /** field bits whose words take no typo (typoTolerance.disableOnAttributes) */
   readonly exactFieldsMask: number;
+  /** word postings this search has read: split parts, phrases and n-grams read words again */
+  readonly postings: Map<string, Posting>;
+  readonly forward: ForwardReader;
 }
 
 /** Typos a query word may have (ranking.md §4). */
@@ -113,9 +117,13 @@ function restrict(posting: Posting, mask: number): Posting {
   };
 }
 
-function wordPosting(env: IndexEnv, word: string): Posting {
-  if (Buffer.byteLength(word) > MAX_WORD_BYTES) return EMPTY_POSTING;
-  return decodePosting(env.wordDocids.getBinary(word));
+function wordPosting(options: ResolveOptions, word: string): Posting {
+  let posting = options.postings.get(word);
+  if (posting === undefined) {
+    posting = Buffer.byteLength(word) > MAX_WORD_BYTES ? EMPTY_POSTING : decodePosting(options.env.wordDocids.getBinaryFast(word));
+    options.postings.set(word, posting);
+  }
+  return posting;
 }
 
 /** Resolves every term, running the typo kernel once for all of them. */
@@ -165,24 +173,24 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     const derivations: Derivation[] = [];
     const wordTypos = new Map<number, number>();
     let range: [number, number] | null = null;
-    const exact = restrict(wordPosting(env, term.word), options.allowedMask);
+    const exact = restrict(wordPosting(options, term.word), options.allowedMask);
     if (exact.docids.length > 0) derivations.push({ typo: 0, exact: true, posting: exact, words: [term.word] });
     if (term.prefix && prefixSearch) {
       const [from, to] = prefixRange(words, term.word);
       if ([...term.word].length <= PREFIX_MAX_CHARS) {
         range = [from, to];
-        const cached = restrict(decodePosting(env.prefixDocids.getBinary(term.word)), options.allowedMask);
+        const cached = restrict(decodePosting(env.prefixDocids.getBinaryFast(term.word)), options.allowedMask);
         if (cached.docids.length > 0) derivations.push({ typo: 0, exact: false, posting: cached });
       } else {
         for (let w = from; w < Math.min(to, from + MAX_PREFIX_WORDS); w++) {
           if (words[w] === term.word) continue;
-          const posting = restrict(wordPosting(env, words[w]!), options.allowedMask);
+          const posting = restrict(wordPosting(options, words[w]!), options.allowedMask);
           if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting });
         }
       }
     }
     for (const [w, typo] of typoWords.get(index) ?? []) {
-      const posting = restrict(wordPosting(env, words[w]!), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
+      const posting = restrict(wordPosting(options, words[w]!), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
       if (posting.docids.length === 0) continue;
       derivations.push({ typo, exact: false, posting, words: [words[w]!] });
       wordTypos.set(posting.id, typo);
@@ -215,8 +223,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
 
 /** Documents with the phrase's words consecutive in one field. */
 function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions): ResolvedTerm {
-  const { env } = options;
-  const postings = term.words.map((word) => (word === null ? null : restrict(wordPosting(env, word), options.allowedMask)));
+  const postings = term.words.map((word) => (word === null ? null : restrict(wordPosting(options, word), options.allowedMask)));
   const present = postings.filter((p): p is Posting => p !== null);
   let docs = present.length === 0 ? EMPTY : present[0]!.docids;
   for (const posting of present.slice(1)) docs = intersect(docs, posting.docids);
@@ -233,10 +240,10 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
     const firstOffset = postings.findIndex((p) => p !== null);
     const firstId = postings[firstOffset]!.id;
     for (const docid of docs) {
-      const bytes = env.docWords.getBinary(docid);
-      if (bytes === undefined) continue;
-      const record = decodeForward(bytes);
-      const places = placesByWord(record, offsets);
+      const tokens = options.forward.read(docid);
+      if (tokens === null) continue;
+      const places = new Map<number, number[]>();
+      for (const id of offsets.keys()) places.set(id, placesOfWord(tokens, id));
       let mask = 0;
       let first = INFO_POSITION;
       for (const start of places.get(firstId) ?? []) {
@@ -326,7 +333,7 @@ function wordSynonyms(values: readonly string[][]): string[][] {
 
 /** A synonym value's documents: its word's, or those holding its words as a phrase. */
 function synonymPosting(value: readonly string[], options: ResolveOptions): Posting {
-  return value.length === 1 ? restrict(wordPosting(options.env, value[0]!), options.allowedMask) : phrasePosting(value, options);
+  return value.length === 1 ? restrict(wordPosting(options, value[0]!), options.allowedMask) : phrasePosting(value, options);
 }
 
 /** A multi-word synonym value as a posting of the documents holding it as a phrase. */
@@ -361,7 +368,7 @@ function ngramDerivations(terms: readonly QueryTerm[], synonyms: ReadonlyMap<str
       // milli builds no n-gram at all past the longest indexable word
       if (Buffer.byteLength(concat) > MAX_WORD_BYTES) continue;
       const found: Derivation[] = [];
-      const posting = restrict(wordPosting(options.env, concat), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
+      const posting = restrict(wordPosting(options, concat), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
       if (posting.docids.length > 0) found.push({ typo: 1, exact: false, posting, words: [concat] });
       for (const value of [...wordSynonyms(synonyms.get(concat) ?? []), ...(synonyms.get(words.join(KEY_JOINER)) ?? [])]) {
         const synonym = synonymPosting(value, options);
@@ -393,7 +400,7 @@ function splitPosting(word: string, options: ResolveOptions): { posting: Posting
     const left = chars.slice(0, i).join('');
     const right = chars.slice(i).join('');
     if (!known(left) || !known(right)) continue;
-    const count = intersect(wordPosting(options.env, left).docids, wordPosting(options.env, right).docids).length;
+    const count = intersect(wordPosting(options, left).docids, wordPosting(options, right).docids).length;
     if (count > bestCount) {
       best = [left, right];
       bestCount = count;
@@ -404,27 +411,9 @@ function splitPosting(word: string, options: ResolveOptions): { posting: Posting
   return posting.docids.length === 0 ? null : { posting, words: best };
 }
 
-/** The places (field << 16 | position) of the listed word ids in a forward record. */
-function placesByWord(record: ForwardRecord, ids: ReadonlyMap<number, unknown>): Map<number, number[]> {
-  const out = new Map<number, number[]>();
-  for (const id of ids.keys()) {
-    let lo = 0;
-    let hi = record.wordIds.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (record.wordIds[mid]! < id) lo = mid + 1;
-      else hi = mid;
-    }
-    const list: number[] = [];
-    for (let i = lo; i < record.wordIds.length && record.wordIds[i] === id; i++) list.push(record.places[i]!);
-    out.set(id, list);
-  }
-  return out;
-}
-
 /** Documents holding a negative word (exact) or a negative phrase. */
 export function negativeDocs(negativeWords: readonly string[], negativePhrases: readonly (string | null)[][], options: ResolveOptions): DocSet {
-  const sets = negativeWords.map((word) => wordPosting(options.env, word).docids);
+  const sets = negativeWords.map((word) => wordPosting(options, word).docids);
   for (const words of negativePhrases) {
     const phrase: PhraseTerm = { kind: 'phrase', words, position: 0 };
     sets.push(resolvePhrase(phrase, -1, { ...options, allowedMask: 0xffffffff }).docs);
@@ -450,39 +439,58 @@ export function termFeatures(term: ResolvedTerm, candidates: DocSet): TermFeatur
     }
     return { typo, mask, position, flags };
   }
+  // matched (candidate, posting) index pairs of one derivation, reused across derivations
+  const at = new Uint32Array(n);
+  const from = new Uint32Array(n);
   for (const { typo: level, exact, posting } of term.derivations) {
-    forEachCommon(candidates, posting.docids, (i, j) => {
-      const info = posting.infos[j]!;
+    const { masks, infos } = posting;
+    const count = commonIndices(candidates, posting.docids, at, from);
+    for (let k = 0; k < count; k++) {
+      const i = at[k]!;
+      const j = from[k]!;
+      const info = infos[j]!;
       const pos = info & INFO_POSITION;
       if (level < typo[i]!) {
         typo[i] = level;
-        mask[i] = posting.masks[j]!;
+        mask[i] = masks[j]!;
         position[i] = pos;
       } else if (level === typo[i]) {
-        mask[i] = (mask[i]! | posting.masks[j]!) >>> 0;
+        mask[i] = (mask[i]! | masks[j]!) >>> 0;
         if (pos < position[i]!) position[i] = pos;
       }
       if (exact) flags[i] = flags[i]! | HAS_EXACT | ((info & INFO_WHOLE_FIELD) !== 0 ? EXACT_WHOLE_FIELD : 0) | (pos === 0 ? EXACT_AT_START : 0);
-    });
+    }
   }
   return { typo, mask, position, flags };
 }
 
-/** Calls `visit(i, j)` for every a[i] === b[j], walking the smaller array and galloping in the other. */
-function forEachCommon(a: Uint32Array, b: Uint32Array, visit: (i: number, j: number) => void): void {
+/**
+ * Writes the index pairs of every a[i] === b[j] to `as` (i) and `bs` (j), ascending, and returns
+ * their count; walks the smaller array and gallops in the other. `as` and `bs` need room for
+ * the smaller array's length.
+ */
+function commonIndices(a: Uint32Array, b: Uint32Array, as: Uint32Array, bs: Uint32Array): number {
+  let count = 0;
   if (a.length <= b.length) {
     let j = 0;
     for (let i = 0; i < a.length && j < b.length; i++) {
       if (b[j]! < a[i]!) j = gallop(b, a[i]!, j);
-      if (j < b.length && b[j] === a[i]) visit(i, j);
+      if (j < b.length && b[j] === a[i]) {
+        as[count] = i;
+        bs[count++] = j;
+      }
     }
   } else {
     let i = 0;
     for (let j = 0; j < b.length && i < a.length; j++) {
       if (a[i]! < b[j]!) i = gallop(a, b[j]!, i);
-      if (i < a.length && a[i] === b[j]) visit(i, j);
+      if (i < a.length && a[i] === b[j]) {
+        as[count] = i;
+        bs[count++] = j;
+      }
     }
   }
+  return count;
 }
 
 /** First index ≥ from whose value is ≥ value. */

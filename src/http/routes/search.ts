@@ -33,7 +33,7 @@ import { geoDistanceOf, geoDistanceOrigin } from '../../engine/facets/geo.js';
 import { assertSortable, parseSortCriterion, type SortCriterion } from '../../engine/facets/sort.js';
 import { rustFloat } from '../../engine/facets/values.js';
 import type { IndexEnv } from '../../engine/index-env.js';
-import { readSettings } from '../../engine/index-settings.js';
+import { searchSettings } from '../../engine/index-settings.js';
 import { rankOf, type MatchingStrategy, type StepDetail } from '../../engine/search/ranking.js';
 import { formatHits } from '../../engine/search/format.js';
 import { executeSearch, type SearchHit, type SearchOutcome } from '../../engine/search/search.js';
@@ -503,7 +503,7 @@ export function searchIndex(
   const record = deps.indexes.get(uid);
   if (record === undefined) throw indexNotFound(uid);
   const env: IndexEnv = deps.indexEnvs.get(record.uuid);
-  const settings = readSettings(env);
+  const settings = searchSettings(env);
   if (query.hybrid !== undefined && query.hybrid !== null && !Object.hasOwn(settings.embedders, query.hybrid.embedder)) {
     throw new ApiError('invalid_search_embedder', `Cannot find embedder with name \`${query.hybrid.embedder}\`.`);
   }
@@ -546,7 +546,7 @@ export function searchIndex(
   // `_vectors` only when displayed, whatever attributesToRetrieve says (vectors.md §2.2)
   const vectors = query.retrieveVectors === true && isDisplayed(settings, '_vectors');
   const view = (hit: SearchHit) => {
-    const doc = store.byDocid(hit.docid) ?? {};
+    const doc = store.sharedByDocid(hit.docid) ?? {};
     const shown: Record<string, unknown> = fields(doc);
     if (vectors) shown._vectors = vectorsView(doc._vectors, settings.embedders);
     const geoDistance = distanceFrom === null ? undefined : geoDistanceOf(distanceFrom, shown);

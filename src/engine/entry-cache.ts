@@ -1,0 +1,44 @@
+/**
+ * A value derived from one stored entry of an index (its settings, its document ids, ...), kept
+ * per environment and derived again only when the entry's stored bytes differ from those it was
+ * derived from, i.e. after a commit rewrote the entry. A hit costs an LMDB read into lmdb's shared
+ * buffer and a memcmp instead of a msgpack decode and a copy, which searches would otherwise pay
+ * per request. The entry keyed on must change whenever anything `derive` reads does (the entry
+ * itself, or a version written with it). Cached values are shared between requests: callers
+ * must not mutate them.
+ */
+import type { Database } from 'lmdb';
+import type { IndexEnv } from './index-env.js';
+
+interface Entry<T> {
+  readonly bytes: Uint8Array | undefined;
+  readonly value: T;
+}
+
+export class EntryCache<T> {
+  // keyed by environment object: a deleted and re-created index gets a new one
+  private readonly entries = new WeakMap<IndexEnv, Entry<T>>();
+
+  constructor(
+    private readonly db: (env: IndexEnv) => Database<unknown, string>,
+    private readonly key: string,
+    private readonly derive: (env: IndexEnv) => T,
+  ) {}
+
+  get(env: IndexEnv): T {
+    const fast = this.db(env).getBinaryFast(this.key);
+    // lmdb's fast buffer reports the value's length but may span its whole shared region
+    const bytes = fast === undefined ? undefined : new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
+    const cached = this.entries.get(env);
+    if (cached !== undefined && sameBytes(cached.bytes, bytes)) return cached.value;
+    // copied before deriving: the derivation's reads reuse lmdb's shared buffer
+    const entry = { bytes: bytes?.slice(), value: this.derive(env) };
+    this.entries.set(env, entry);
+    return entry.value;
+  }
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}

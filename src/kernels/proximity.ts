@@ -1,0 +1,114 @@
+/**
+ * Typed wrapper of the proximity kernel (assembly/proximity.ts): the proximity costs of a batch
+ * of candidate documents in ONE WASM call. Caller: the proximity step of the bucket sort
+ * (src/engine/search/ranking.ts), once per group it splits.
+ *
+ * `ProximityBuilder` packs the documents' term places struct-of-arrays (one places column, one
+ * offsets column) into growable arrays reused between calls, so building a batch allocates
+ * nothing per document. reference/proximity.ts computes the same costs in TS (the tests' oracle).
+ */
+import { getKernels, KernelStatus, type Kernels } from './module.js';
+
+/** u32 fields of a pair record (assembly PAIR_RECORD_U32): left term, right term, left word count - 1. */
+export const PAIR_RECORD_U32 = 3;
+/** proximityPrecision `byAttribute` flag (assembly FLAG_BY_ATTRIBUTE). */
+export const FLAG_BY_ATTRIBUTE = 1;
+
+/** The kernel's input: `docs` × `terms` place lists of field << 16 | position. */
+export interface ProximityBatch {
+  readonly docs: number;
+  readonly terms: number;
+  /** places of document d, term t: places[offsets[d * terms + t] .. offsets[d * terms + t + 1]) */
+  readonly places: Uint32Array;
+  /** docs * terms + 1 ascending indices into `places` */
+  readonly offsets: Uint32Array;
+  /** PAIR_RECORD_U32 per adjacent query term pair */
+  readonly pairs: Uint32Array;
+  /** proximityPrecision `byAttribute`: any two occurrences in one field cost 0 */
+  readonly byAttribute: boolean;
+}
+
+interface ProximityExports {
+  proximityCosts(places: number, nPlaces: number, offsets: number, nDocs: number, nTerms: number, pairs: number, nPairs: number, flags: number, out: number): number;
+}
+
+/** Computes one batch's costs (one per document) in one kernel call. */
+export function proximityCosts(batch: ProximityBatch, kernels: Kernels = getKernels()): Uint32Array {
+  const { arena, exports } = kernels;
+  const nPlaces = batch.offsets[batch.docs * batch.terms]!;
+  arena.reset();
+  const places = arena.alloc(nPlaces * 4);
+  const offsets = arena.alloc(batch.offsets.byteLength);
+  const pairs = arena.alloc(batch.pairs.byteLength);
+  const out = arena.alloc(batch.docs * 4);
+  const u32 = arena.u32;
+  u32.set(batch.places.subarray(0, nPlaces), places >>> 2);
+  u32.set(batch.offsets, offsets >>> 2);
+  u32.set(batch.pairs, pairs >>> 2);
+  const flags = batch.byAttribute ? FLAG_BY_ATTRIBUTE : 0;
+  const status = (exports as unknown as ProximityExports).proximityCosts(
+    places,
+    nPlaces,
+    offsets,
+    batch.docs,
+    batch.terms,
+    pairs,
+    batch.pairs.length / PAIR_RECORD_U32,
+    flags,
+    out,
+  );
+  if (status === KernelStatus.BadSpan) throw new RangeError('proximity batch offsets or pairs point outside its places');
+  if (status !== batch.docs) throw new Error(`proximity kernel returned unknown status ${status}`);
+  return arena.u32.slice(out >>> 2, (out >>> 2) + batch.docs);
+}
+
+/** Growable struct-of-arrays columns for one batch at a time. */
+export class ProximityBuilder {
+  #places = new Uint32Array(1024);
+  #offsets = new Uint32Array(1024);
+  #placeCount = 0;
+  #lists = 0;
+  #terms = 0;
+
+  /** Starts a batch of documents with `terms` place lists each. */
+  begin(terms: number): void {
+    this.#terms = terms;
+    this.#placeCount = 0;
+    this.#lists = 0;
+    this.#offsets[0] = 0;
+  }
+
+  /** Appends the next document's place lists, one per term. */
+  add(lists: readonly (readonly number[])[]): void {
+    let count = this.#placeCount;
+    let need = count;
+    for (const list of lists) need += list.length;
+    if (need > this.#places.length) this.#places = grow(this.#places, need);
+    if (this.#lists + lists.length + 1 > this.#offsets.length) this.#offsets = grow(this.#offsets, this.#lists + lists.length + 1);
+    const places = this.#places;
+    const offsets = this.#offsets;
+    for (const list of lists) {
+      for (let k = 0; k < list.length; k++) places[count++] = list[k]!;
+      offsets[++this.#lists] = count;
+    }
+    this.#placeCount = count;
+  }
+
+  /** The batch added since `begin`; views valid until the next `begin`. */
+  batch(pairs: Uint32Array, byAttribute: boolean): ProximityBatch {
+    return {
+      docs: this.#terms === 0 ? 0 : this.#lists / this.#terms,
+      terms: this.#terms,
+      places: this.#places.subarray(0, this.#placeCount),
+      offsets: this.#offsets.subarray(0, this.#lists + 1),
+      pairs,
+      byAttribute,
+    };
+  }
+}
+
+function grow(array: Uint32Array, need: number): Uint32Array<ArrayBuffer> {
+  const grown = new Uint32Array(Math.max(need, array.length * 2));
+  grown.set(array);
+  return grown;
+}

@@ -1,0 +1,96 @@
+// The proximity kernel against its TS reference: fixed cases pin Meilisearch's pair costs (each
+// also checks kernel == reference), seeded random batches check the two agree everywhere.
+import { describe, expect, it } from 'vitest';
+
+import { getKernels } from '../../src/kernels/module.js';
+import { mulberry32 } from '../helpers/random.js';
+import { FLAG_BY_ATTRIBUTE, PAIR_RECORD_U32, ProximityBuilder, proximityCosts, type ProximityBatch } from '../../src/kernels/proximity.js';
+import { referenceProximityCosts } from '../../src/kernels/reference/proximity.js';
+
+const place = (field: number, position: number) => (field << 16) | position;
+
+/** A batch of documents, each a place list per term; pairs as [left, right, left word count - 1]. */
+function batchOf(docs: number[][][], pairs: [number, number, number][], byAttribute = false): ProximityBatch {
+  const builder = new ProximityBuilder();
+  builder.begin(docs[0]?.length ?? 0);
+  for (const lists of docs) builder.add(lists);
+  return builder.batch(Uint32Array.from(pairs.flat()), byAttribute);
+}
+
+/** Runs the kernel, checks the reference agrees, and returns the costs. */
+function costs(batch: ProximityBatch): number[] {
+  const actual = [...proximityCosts(batch)];
+  expect(actual).toEqual([...referenceProximityCosts(batch)]);
+  return actual;
+}
+
+describe('proximity kernel', () => {
+  it('agrees with the host on its record layout', () => {
+    const kernels = getKernels();
+    expect(kernels.constant('PAIR_RECORD_U32')).toBe(PAIR_RECORD_U32);
+    expect(kernels.constant('FLAG_BY_ATTRIBUTE')).toBe(FLAG_BY_ATTRIBUTE);
+  });
+
+  it('prices adjacent words 0, then the distance minus one up to 3', () => {
+    const docs = [1, 2, 3, 4, 9].map((gap) => [[place(0, 5)], [place(0, 5 + gap)]]);
+    expect(costs(batchOf(docs, [[0, 1, 0]]))).toEqual([0, 1, 2, 3, 3]);
+  });
+
+  it('prices words in reverse order one more than in order', () => {
+    const docs = [1, 2, 3].map((gap) => [[place(0, 5 + gap)], [place(0, 5)]]);
+    expect(costs(batchOf(docs, [[0, 1, 0]]))).toEqual([1, 2, 3]);
+  });
+
+  it('takes the best pair of occurrences and ignores pairs across fields', () => {
+    const docs = [
+      [[place(0, 1), place(0, 20)], [place(0, 10), place(0, 21)]],
+      [[place(0, 1)], [place(1, 2)]],
+      [[place(1, 7), place(0, 1)], [place(1, 8), place(0, 9)]],
+    ];
+    expect(costs(batchOf(docs, [[0, 1, 0]]))).toEqual([0, 3, 0]);
+  });
+
+  it('measures from the end of a multi-word left term and prices a shared n-gram occurrence 0', () => {
+    // a two-word left term at 4..5: right at 6 is adjacent; the same place on both sides is one n-gram
+    const docs = [[[place(0, 4)], [place(0, 6)]], [[place(0, 4)], [place(0, 5)]]];
+    expect(costs(batchOf(docs, [[0, 1, 1]]))).toEqual([0, 0]);
+  });
+
+  it('sums the pairs, a term without places costing 3', () => {
+    const docs = [
+      [[place(0, 0)], [place(0, 1)], [place(0, 4)]],
+      [[place(0, 0)], [], [place(0, 4)]],
+    ];
+    expect(costs(batchOf(docs, [[0, 1, 0], [1, 2, 0]]))).toEqual([2, 6]);
+  });
+
+  it('with byAttribute prices any two occurrences in one field 0', () => {
+    const docs = [[[place(0, 0)], [place(0, 40)]], [[place(0, 0)], [place(2, 1)]]];
+    expect(costs(batchOf(docs, [[0, 1, 0]], true))).toEqual([0, 3]);
+  });
+
+  it('handles an empty batch and no pairs', () => {
+    expect(costs(batchOf([], []))).toEqual([]);
+    expect(costs(batchOf([[[place(0, 1)], [place(0, 2)]]], []))).toEqual([0]);
+  });
+
+  it('rejects offsets and pairs outside the batch instead of reading past it', () => {
+    const batch = batchOf([[[place(0, 1)], [place(0, 2)]]], [[0, 1, 0]]);
+    expect(() => proximityCosts({ ...batch, pairs: Uint32Array.from([0, 2, 0]) })).toThrow(RangeError);
+    expect(() => proximityCosts({ ...batch, offsets: Uint32Array.from([0, 5, 1]) })).toThrow(RangeError);
+  });
+
+  it('agrees with the reference on seeded random batches (growing the builder past its first columns)', () => {
+    const random = mulberry32(7);
+    const next = (n: number) => Math.floor(random() * n);
+    for (let round = 0; round < 50; round++) {
+      const terms = 1 + next(5);
+      const docs = Array.from({ length: 1 + next(300) }, () =>
+        Array.from({ length: terms }, () => Array.from({ length: next(6) }, () => place(next(3), next(40)))),
+      );
+      const pairs: [number, number, number][] = [];
+      for (let t = 0; t + 1 < terms; t++) if (next(4) > 0) pairs.push([t, t + 1, next(3)]);
+      costs(batchOf(docs, pairs, next(5) === 0));
+    }
+  });
+});
