@@ -84,6 +84,16 @@ export class UpdateFiles {
     return bytes === undefined ? { file: this.pathOf(uuid) } : { bytes };
   }
 
+  /**
+   * Removes a payload kept in LMDB as part of the caller's write transaction; false when the
+   * payload is a file (for `delete`, after the commit).
+   */
+  discardInline(uuid: string): boolean {
+    if (!this.inline.doesExist(uuid)) return false;
+    this.inline.removeSync(uuid);
+    return true;
+  }
+
   /** Asynchronous: a batch can free hundreds of payloads, which must not block the HTTP thread. */
   async delete(uuid: string): Promise<void> {
     if (this.inline.doesExist(uuid)) await this.inline.remove(uuid);

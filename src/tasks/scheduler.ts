@@ -178,15 +178,19 @@ export class Scheduler {
       }
       progress.enter('batch', 'writing tasks to disk');
       const done = finishBatch(batch, outcome.tasks, nowNs());
-      // The batch stays `processing` until its tasks are on disk, so no reader sees them enqueued again.
+      const payloads = done.tasks.flatMap((task) => (task.kind.name === 'documentAdditionOrUpdate' ? [task.kind.contentFile] : []));
+      const files: string[] = [];
+      // The batch stays `processing` until its tasks are on disk, so no reader sees them enqueued
+      // again; payloads kept in LMDB go in the same commit, so none outlives its finished task.
       await writeTxnAsync(this.deps.store.root, () => {
         outcome.commit?.();
         queue.commitBatch(done.batch, done.tasks, progress);
+        for (const uuid of payloads) if (!this.deps.updateFiles.discardInline(uuid)) files.push(uuid);
       });
       queue.setProcessing(null);
       this.running = null;
       this.deps.onBatchCommitted?.(done.tasks);
-      await Promise.all(done.tasks.map((task) => (task.kind.name === 'documentAdditionOrUpdate' ? this.deps.updateFiles.delete(task.kind.contentFile) : undefined)));
+      await Promise.all(files.map((uuid) => this.deps.updateFiles.delete(uuid)));
       await outcome.afterCommit?.();
     } catch (err) {
       if (!(err instanceof BatchAborted)) throw err;

@@ -73,6 +73,14 @@ describe('UpdateFiles', () => {
     expect('file' in source && existsSync(source.file)).toBe(false);
   });
 
+  it('discards a payload kept in LMDB within the caller\'s transaction, and leaves a file to `delete`', async () => {
+    const small = await files.persist(chunked(line(1, 1)));
+    const large = await files.persist(chunked(line(2, INLINE_BYTES)));
+    expect(store.root.transactionSync(() => [files.discardInline(small.uuid), files.discardInline(large.uuid)])).toEqual([true, false]);
+    expect('file' in files.source(small.uuid)).toBe(true);
+    expect(existsSync(path.join(files.dir, large.uuid))).toBe(true);
+  });
+
   it('sweeps the payloads no task refers to, of either kind, and keeps the others', async () => {
     const kept = await files.persist(chunked(line(1, 1)));
     const strayInline = await files.persist(chunked(line(2, 1)));
