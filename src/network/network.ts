@@ -4,10 +4,10 @@
  * stores a new time-ordered `version`. The leader can never be set (enterprise only), so it is
  * always `null`, and every remote is reported `available` since nothing probes them here.
  */
-import { randomBytes } from 'node:crypto';
 import { ApiError } from '../errors/api-error.js';
 import { MAIN_KEYS } from '../store/dbs.js';
 import type { InstanceStore } from '../store/env.js';
+import { uuidV7 } from '../types/uuid-v7.js';
 import { urlProblem } from '../webhooks/url.js';
 
 interface Remote {
@@ -126,14 +126,4 @@ function view(saved: Saved): object {
     leader: null,
     version: saved.version,
   };
-}
-
-/** RFC 9562 version 7: 48-bit Unix milliseconds, then random bits, so versions sort by time. */
-function uuidV7(): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(Date.now(), 0, 6);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -24,6 +24,7 @@ import { readSettings } from '../../engine/index-settings.js';
 import { scoreOf, type StepDetail } from '../../engine/search/ranking.js';
 import type { SearchHit } from '../../engine/search/search.js';
 import { indexUidProblem } from '../../types/index-uid.js';
+import { uuidV7 } from '../../types/uuid-v7.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { Caller } from '../../auth/caller.js';
 import type { AppDeps } from '../deps.js';
@@ -36,7 +37,6 @@ import {
   SEARCH_QUERY_CODES,
   SEARCH_QUERY_PROPERTIES,
   SEARCH_QUERY_VALIDATORS,
-  uuidV7,
   withFormatting,
   type IndexSearch,
   type SearchQuery,

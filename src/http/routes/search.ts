@@ -17,7 +17,6 @@
  * Parameters that are validated and accepted but not applied yet: semantic search
  * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
  */
-import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { projectDocument } from '../../engine/documents/project.js';
@@ -39,6 +38,7 @@ import { formatHits } from '../../engine/search/format.js';
 import { executeSearch, type SearchHit, type SearchOutcome } from '../../engine/search/search.js';
 import { LOCALES } from '../../settings/locales.js';
 import { validateIndexUid } from '../../types/index-uid.js';
+import { uuidV7 } from '../../types/uuid-v7.js';
 import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
@@ -358,17 +358,6 @@ function checkDistinct(uid: string, settings: IndexSettings, attribute: string):
     message += patterns.length === 0 ? 'This index does not have configured filterable attributes.' : `Available filterable attributes patterns are: \`${patterns.join(', ')}\`.`;
   }
   throw new ApiError('invalid_search_distinct', message);
-}
-
-/** UUID v7 (a response's `requestUid`): 48-bit millisecond timestamp, version 7, variant 10, random bits. */
-export function uuidV7(): string {
-  const bytes = randomBytes(16);
-  const now = Date.now();
-  bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Whether `attribute` (a path) is displayed. */

@@ -1,0 +1,43 @@
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { PayloadTooLarge, readBody } from '../../../../src/http/body/read-body.js';
+import { ApiError } from '../../../../src/errors/api-error.js';
+
+function streamOf(...chunks: string[]): PassThrough {
+  const stream = new PassThrough();
+  for (const chunk of chunks) stream.write(chunk);
+  stream.end();
+  return stream;
+}
+
+describe('readBody', () => {
+  it('joins the chunks of an uncompressed body', async () => {
+    expect((await readBody(streamOf('{"q":', '"x"}'), undefined, 100)).toString()).toBe('{"q":"x"}');
+    expect((await readBody(streamOf('{}'), ' Identity ', 100)).toString()).toBe('{}');
+  });
+
+  it('decodes a gzip body', async () => {
+    const stream = new PassThrough();
+    stream.end(gzipSync('{"q":"x"}'));
+    expect((await readBody(stream, 'gzip', 100)).toString()).toBe('{"q":"x"}');
+  });
+
+  it('refuses an uncompressed body past the limit and drains the rest', async () => {
+    const stream = streamOf('12345', '67890', 'abcde');
+    await expect(readBody(stream, undefined, 8)).rejects.toBeInstanceOf(PayloadTooLarge);
+    if (!stream.readableEnded) await once(stream, 'end');
+    expect(stream.readableEnded).toBe(true);
+  });
+
+  it('answers bad_request when an uncompressed body closes before its end', async () => {
+    const stream = new PassThrough();
+    stream.write('{"q":');
+    const read = readBody(stream, undefined, 100);
+    stream.destroy();
+    const error = await read.catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'bad_request', message: 'The provided payload is incomplete and cannot be parsed' });
+  });
+});
