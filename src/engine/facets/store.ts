@@ -26,16 +26,20 @@ import { orderedF64, readOrderedF64 } from './values.js';
 /** Field ids are u16, as in Meilisearch (65,535 fields at most). */
 export const MAX_FIELD_ID = 0xffff;
 
+const F64_SCRATCH = Buffer.alloc(8);
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** `facetKey` as a latin1 string (one char per byte): a byte-exact, hashable form of the key. */
+export function facetKeyString(fid: number, kind: FacetKind, payload?: string | number): string {
+  const head = String.fromCharCode(fid >>> 8, fid & 0xff, kind);
+  if (payload === undefined) return head;
+  if (typeof payload === 'number') return head + orderedF64(payload, F64_SCRATCH).toString('latin1');
+  // an ASCII string is its own UTF-8 bytes: skip encoding the common case
+  return head + (ASCII.test(payload) ? payload : Buffer.from(payload).toString('latin1'));
+}
+
 export function facetKey(fid: number, kind: FacetKind, payload?: string | number): Buffer {
-  if (payload === undefined) return Buffer.from([fid >>> 8, fid & 0xff, kind]);
-  if (typeof payload === 'number') {
-    const key = Buffer.allocUnsafe(11);
-    key[0] = fid >>> 8;
-    key[1] = fid & 0xff;
-    key[2] = kind;
-    return orderedF64(payload, key, 3);
-  }
-  return Buffer.concat([Buffer.from([fid >>> 8, fid & 0xff, kind]), Buffer.from(payload)]);
+  return Buffer.from(facetKeyString(fid, kind, payload), 'latin1');
 }
 
 export function readFacetFields(env: IndexEnv): string[] {

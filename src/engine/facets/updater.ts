@@ -17,7 +17,7 @@ import type { IndexSettings } from '../../types/settings.js';
 import { extractFacets, type FacetSink } from './extract.js';
 import { facetedFieldMatcher, geoEnabled } from './fields.js';
 import { checkGeo, geoPointOf, type LatLng } from './geo.js';
-import { encodePoint, facetKey, MAX_FIELD_ID, readFacetFields, writeDocumentsIds } from './store.js';
+import { encodePoint, facetKeyString, MAX_FIELD_ID, readFacetFields, writeDocumentsIds } from './store.js';
 
 /** Field ids of the batch, assigning new ones to paths seen for the first time. */
 class FieldIds {
@@ -50,7 +50,7 @@ class FieldIds {
 /** The facet keys of a document, as latin1 strings (a byte-exact, hashable form of the keys). */
 function keysOf(doc: JsonObject, extract: (doc: JsonObject, sink: FacetSink) => void, ids: FieldIds): Set<string> {
   const keys = new Set<string>();
-  extract(doc, (field, kind, value) => keys.add(facetKey(ids.idOf(field), kind, value ?? undefined).toString('latin1')));
+  extract(doc, (field, kind, value) => keys.add(facetKeyString(ids.idOf(field), kind, value ?? undefined)));
   return keys;
 }
 

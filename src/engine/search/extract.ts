@@ -151,8 +151,9 @@ export class WordExtractor {
     const records = batch.records;
     const norm = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
     const keys = norm.toString('latin1');
-    // per document and field: position of the last word (or value start) so far
-    const lastOf = new Map<string, number>();
+    // per field of the current document (its strings are consecutive): position of the last
+    // word (or value start) so far
+    const lastOf = new Map<number, number>();
     const encoder = stopWords.size > 0 ? new TextEncoder() : null;
     const textBytes = encoder === null ? null : strings.map((text) => encoder.encode(text));
     let r = 0;
@@ -164,9 +165,9 @@ export class WordExtractor {
       if (docIndex !== lastDoc) {
         lastDoc = docIndex;
         docSerial = ++this.serial;
+        lastOf.clear();
       }
-      const id = `${docIndex}:${field}`;
-      const previous = lastOf.get(id);
+      const previous = lastOf.get(field);
       // a further value of the field starts 8 after the previous one, even if that one had no word
       const base = previous === undefined ? 0 : previous + VALUE_GAP;
       let last = base;
@@ -213,7 +214,7 @@ export class WordExtractor {
         doc.tokenPlaces.push(((field << 16) | position) >>> 0);
       }
       if (count > 0) doc.fieldWords.set(field, count);
-      lastOf.set(id, last);
+      lastOf.set(field, last);
     }
   }
 }

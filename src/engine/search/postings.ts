@@ -14,6 +14,7 @@
  *   exactness need.
  * Pure codecs; no I/O.
  */
+import { lowerBound } from '../../kernels/reference/setops.js';
 import type { DocSet } from '../docset.js';
 
 export const INFO_POSITION = 0xffff;
@@ -48,55 +49,112 @@ export function decodePosting(bytes: Uint8Array | undefined): Posting {
   return { id: all[0]!, docids: all.subarray(2, 2 + n), masks: all.subarray(2 + n, 2 + 2 * n), infos: all.subarray(2 + 2 * n, 2 + 3 * n) };
 }
 
-export function encodePosting(id: number, docids: ArrayLike<number>, masks: ArrayLike<number>, infos: ArrayLike<number>): Buffer {
-  const n = docids.length;
-  const all = new Uint32Array(2 + 3 * n);
-  all[0] = id;
-  all[1] = n;
-  all.set(docids, 2);
-  all.set(masks, 2 + n);
-  all.set(infos, 2 + 2 * n);
-  return Buffer.from(all.buffer, all.byteOffset, all.byteLength);
-}
-
 /** Entries to write into a posting: parallel columns, docids ascending. */
 export interface PostingColumns {
-  readonly docids: ArrayLike<number>;
-  readonly masks: ArrayLike<number>;
-  readonly infos: ArrayLike<number>;
+  readonly docids: Uint32Array;
+  readonly masks: Uint32Array;
+  readonly infos: Uint32Array;
 }
 
 /**
- * `base` without the `removed` docids and with `upserts` (each replacing the base entry of the
- * same document). Returns the merged columns.
+ * A growable u32 buffer reused for every value a batch writes: LMDB copies a value during
+ * `putSync`, and a long-lived buffer spares an allocation and lmdb's address lookup per put.
  */
-export function mergePosting(base: Posting, removed: readonly number[], upserts: PostingColumns): { docids: Uint32Array; masks: Uint32Array; infos: Uint32Array } {
-  const n = upserts.docids.length;
-  const docids = new Uint32Array(base.docids.length + n);
-  const masks = new Uint32Array(docids.length);
-  const infos = new Uint32Array(docids.length);
+export class ValueBuffer {
+  array = new Uint32Array(1 << 12);
+
+  /** The buffer, grown to at least `n` elements; its contents are not kept when it grows. */
+  ensure(n: number): Uint32Array {
+    if (this.array.length < n) this.array = new Uint32Array(Math.max(n, 2 * this.array.length));
+    return this.array;
+  }
+
+  /** The first `n` elements as bytes, valid until the buffer is next used. */
+  bytes(n: number): Buffer {
+    return Buffer.from(this.array.buffer, 0, 4 * n);
+  }
+}
+
+/**
+ * Rewrites stored postings with a chunk's changes, one at a time, into reused buffers: the
+ * stored bytes are read in place (aligned once) and the merged posting is encoded directly,
+ * without intermediate columns. The word-index updater merges every touched key this way.
+ */
+export class PostingMerger {
+  private readonly base = new ValueBuffer();
+  private readonly out = new ValueBuffer();
+  private length = 0;
+  /** id and document count of the posting last merged, as stored */
+  baseId = 0;
+  baseCount = 0;
+  /** document count after the merge */
+  count = 0;
+
+  /**
+   * Merges `stored` (a posting's bytes, or undefined) without the `removed` docids and with
+   * `upserts` (each replacing the stored entry of the same document).
+   */
+  merge(stored: Uint8Array | undefined, removed: readonly number[], upserts: PostingColumns): this {
+    const words = stored === undefined || stored.length < 8 ? 0 : stored.length >>> 2;
+    const base = this.base.ensure(words);
+    if (words > 0) new Uint8Array(base.buffer, 0, 4 * words).set(stored!.subarray(0, 4 * words));
+    const nb = words === 0 ? 0 : base[1]!;
+    const n = upserts.docids.length;
+    this.baseId = words === 0 ? 0 : base[0]!;
+    this.baseCount = nb;
+    const size = nb + n;
+    const out = this.out.ensure(2 + 3 * size);
+    let k: number;
+    if (removed.length === 0 && (nb === 0 || n === 0 || upserts.docids[0]! > base[1 + nb]!)) {
+      // new documents after the stored ones (the usual addition): two block copies per column
+      for (let column = 0; column < 3; column++) {
+        out.set(base.subarray(2 + column * nb, 2 + (column + 1) * nb), 2 + column * size);
+        out.set(column === 0 ? upserts.docids : column === 1 ? upserts.masks : upserts.infos, 2 + column * size + nb);
+      }
+      k = size;
+    } else {
+      k = mergeColumns(base, nb, removed, upserts, out, size);
+    }
+    out[1] = k;
+    this.count = k;
+    this.length = 2 + 3 * k;
+    return this;
+  }
+
+  /** The merged posting's bytes with word id `id`, valid until the next merge. */
+  encoded(id: number): Buffer {
+    this.out.array[0] = id;
+    return this.out.bytes(this.length);
+  }
+}
+
+/**
+ * The general merge of `merge`: writes the entries into `out` laid out for `size` entries, then
+ * closes the gaps removals and replacements left. Returns the entry count.
+ */
+function mergeColumns(base: Uint32Array, nb: number, removed: readonly number[], upserts: PostingColumns, out: Uint32Array, size: number): number {
   const gone = removed.length === 0 ? null : new Set(removed);
+  const n = upserts.docids.length;
+  const masks = 2 + size;
+  const infos = 2 + 2 * size;
   let k = 0;
   let u = 0;
-  for (let i = 0; i < base.docids.length; i++) {
-    const docid = base.docids[i]!;
-    while (u < n && upserts.docids[u]! < docid) {
-      docids[k] = upserts.docids[u]!;
-      masks[k] = upserts.masks[u]!;
-      infos[k++] = upserts.infos[u++]!;
-    }
+  const take = (docid: number, mask: number, info: number) => {
+    out[2 + k] = docid;
+    out[masks + k] = mask;
+    out[infos + k++] = info;
+  };
+  for (let i = 0; i < nb; i++) {
+    const docid = base[2 + i]!;
+    while (u < n && upserts.docids[u]! < docid) take(upserts.docids[u]!, upserts.masks[u]!, upserts.infos[u++]!);
     if (u < n && upserts.docids[u] === docid) continue; // replaced below
     if (gone !== null && gone.has(docid)) continue;
-    docids[k] = docid;
-    masks[k] = base.masks[i]!;
-    infos[k++] = base.infos[i]!;
+    take(docid, base[2 + nb + i]!, base[2 + 2 * nb + i]!);
   }
-  while (u < n) {
-    docids[k] = upserts.docids[u]!;
-    masks[k] = upserts.masks[u]!;
-    infos[k++] = upserts.infos[u++]!;
-  }
-  return { docids: docids.subarray(0, k), masks: masks.subarray(0, k), infos: infos.subarray(0, k) };
+  while (u < n) take(upserts.docids[u]!, upserts.masks[u]!, upserts.infos[u++]!);
+  out.copyWithin(2 + k, masks, masks + k);
+  out.copyWithin(2 + 2 * k, infos, infos + k);
+  return k;
 }
 
 /** A decoded forward record. */
@@ -112,29 +170,35 @@ export interface ForwardRecord {
 /**
  * A forward record from a document's distinct word ids and its tokens (slot of the token's word,
  * field << 16 | position). Tokens are grouped by word id, ascending, with a counting pass rather
- * than a comparison sort of every token.
+ * than a comparison sort of every token. The bytes live in `into`, valid until its next use.
  */
-export function encodeForward(fieldWords: ReadonlyMap<number, number>, slotIds: readonly number[], tokenSlots: readonly number[], places: readonly number[]): Buffer {
-  const slots = Array.from(slotIds.keys()).sort((a, b) => slotIds[a]! - slotIds[b]!);
-  const start = new Array<number>(slotIds.length).fill(0);
-  for (const slot of tokenSlots) start[slot]!++;
+export function encodeForward(fieldWords: ReadonlyMap<number, number>, slotIds: Uint32Array, tokenSlots: readonly number[], places: readonly number[], into: ValueBuffer): Buffer {
+  // rank of each slot's (distinct) word id: a numeric typed-array sort and binary searches beat
+  // sorting the slots with a comparator
+  const sorted = slotIds.slice().sort();
+  const rank = new Int32Array(slotIds.length);
+  for (let slot = 0; slot < slotIds.length; slot++) rank[slot] = lowerBound(sorted, slotIds[slot]!, 0, sorted.length);
+  const start = new Int32Array(slotIds.length);
+  for (let i = 0; i < tokenSlots.length; i++) start[rank[tokenSlots[i]!]!]!++;
   let offset = 0;
-  for (const slot of slots) {
-    const n = start[slot]!;
-    start[slot] = offset;
+  for (let r = 0; r < start.length; r++) {
+    const n = start[r]!;
+    start[r] = offset;
     offset += n;
   }
-  const all = new Uint32Array(2 + fieldWords.size + 2 * tokenSlots.length);
+  const length = 2 + fieldWords.size + 2 * tokenSlots.length;
+  const all = into.ensure(length);
   let at = 0;
   all[at++] = fieldWords.size;
-  for (const [field, count] of fieldWords) all[at++] = ((field << 16) | Math.min(count, 0xffff)) >>> 0;
+  for (const [field, count] of fieldWords) all[at++] = (field << 16) | Math.min(count, 0xffff);
   all[at++] = tokenSlots.length;
-  tokenSlots.forEach((slot, i) => {
-    const to = at + 2 * start[slot]!++;
+  for (let i = 0; i < tokenSlots.length; i++) {
+    const slot = tokenSlots[i]!;
+    const to = at + 2 * start[rank[slot]!]!++;
     all[to] = slotIds[slot]!;
     all[to + 1] = places[i]!;
-  });
-  return Buffer.from(all.buffer, all.byteOffset, all.byteLength);
+  }
+  return into.bytes(length);
 }
 
 export function decodeForward(bytes: Uint8Array): ForwardRecord {

@@ -18,8 +18,8 @@ import type { JsonObject } from '../documents/document-id.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { prefixKeys, SearchFieldIds, searchableMatcher, WordExtractor, wordOfKey, type DocWords } from './extract.js';
-import { decodePosting, encodeForward, encodePosting, mergePosting, type PostingColumns } from './postings.js';
+import { PREFIX_MAX_CHARS, prefixKeys, SearchFieldIds, searchableMatcher, WordExtractor, wordOfKey, type DocWords } from './extract.js';
+import { encodeForward, PostingMerger, ValueBuffer, type PostingColumns } from './postings.js';
 
 /** Documents extracted and merged per round, bounding the batch's memory. */
 const CHUNK_DOCS = 25_000;
@@ -87,13 +87,19 @@ class PrefixTable {
   readonly keys: string[] = [];
   private readonly ids = new Map<string, number>();
   private readonly ofWord: number[][] = [];
-  // per prefix id: the document (serial) that last aggregated it, and the aggregate
-  private readonly seenBy: number[] = [];
-  private readonly masks: number[] = [];
-  private readonly positions: number[] = [];
+  // per prefix id (at most PREFIX_MAX_CHARS per word): the document (serial) that last
+  // aggregated it, and the aggregate; typed so that millions of updates allocate nothing
+  private readonly seenBy: Int32Array;
+  readonly masks: Uint32Array;
+  readonly positions: Uint32Array;
+  private readonly current: number[] = [];
   private serial = 0;
 
-  constructor(private readonly vocabulary: readonly string[]) {}
+  constructor(private readonly vocabulary: readonly string[]) {
+    this.seenBy = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
+    this.masks = new Uint32Array(this.seenBy.length);
+    this.positions = new Uint32Array(this.seenBy.length);
+  }
 
   private prefixesOf(word: number): number[] {
     let ids = this.ofWord[word];
@@ -104,9 +110,6 @@ class PrefixTable {
           id = this.keys.length;
           this.ids.set(key, id);
           this.keys.push(key);
-          this.seenBy.push(0);
-          this.masks.push(0);
-          this.positions.push(0);
         }
         return id;
       });
@@ -115,26 +118,30 @@ class PrefixTable {
     return ids;
   }
 
-  /** A document's prefix entries: [prefix ids, masks, lowest positions]. */
-  entries(doc: DocWords): [number[], number[], number[]] {
+  /**
+   * Aggregates a document's prefix entries: returns its prefix ids, whose `masks` and
+   * `positions` (lowest) hold its aggregate; both valid until the next call.
+   */
+  aggregate(doc: DocWords): readonly number[] {
     const serial = ++this.serial;
-    const ids: number[] = [];
-    doc.words.forEach((word, slot) => {
+    const ids = this.current;
+    ids.length = 0;
+    for (let slot = 0; slot < doc.words.length; slot++) {
       const mask = doc.masks[slot]!;
       const position = doc.infos[slot]! & 0xffff;
-      for (const id of this.prefixesOf(word)) {
+      for (const id of this.prefixesOf(doc.words[slot]!)) {
         if (this.seenBy[id] !== serial) {
           this.seenBy[id] = serial;
           this.masks[id] = mask;
           this.positions[id] = position;
           ids.push(id);
         } else {
-          this.masks[id] = (this.masks[id]! | mask) >>> 0;
+          this.masks[id] = this.masks[id]! | mask;
           if (position < this.positions[id]!) this.positions[id] = position;
         }
       }
-    });
-    return [ids, ids.map((id) => this.masks[id]!), ids.map((id) => this.positions[id]!)];
+    }
+    return ids;
   }
 }
 
@@ -176,42 +183,39 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
     const old = before.get(change.docid);
     const now = after.get(change.docid);
     if (now !== undefined) {
-      now.words.forEach((word, slot) => {
+      for (let slot = 0; slot < now.words.length; slot++) {
+        const word = now.words[slot]!;
         wordMarks[word] = serial;
         words.upsert(word, change.docid, now.masks[slot]!, now.infos[slot]!);
-      });
+      }
     }
     if (old !== undefined) for (const word of old.words) if (wordMarks[word] !== serial) words.remove(word, change.docid);
     if (!withPrefixes) continue;
-    let kept: number[] = [];
-    if (now !== undefined) {
-      const [ids, masks, positions] = prefixTable.entries(now);
-      ids.forEach((id, i) => prefixes.upsert(id, change.docid, masks[i]!, positions[i]!));
-      kept = ids;
-    }
+    const kept = now === undefined ? [] : prefixTable.aggregate(now);
+    for (const id of kept) prefixes.upsert(id, change.docid, prefixTable.masks[id]!, prefixTable.positions[id]!);
     if (old !== undefined) {
       const keep = new Set(kept);
-      for (const id of prefixTable.entries(old)[0]) if (!keep.has(id)) prefixes.remove(id, change.docid);
+      for (const id of prefixTable.aggregate(old)) if (!keep.has(id)) prefixes.remove(id, change.docid);
     }
   }
 
   let nextId = (env.main.get(INDEX_MAIN_KEYS.nextWordId) as number | undefined) ?? 1;
   let vocabularyChanged = false;
   const ids = new Uint32Array(vocabulary.length);
+  const merger = new PostingMerger();
   words.forEachKey(vocabulary.length, (vid, removed, upserts) => {
     const word = wordOfKey(vocabulary[vid]!);
-    const base = decodePosting(env.wordDocids.getBinary(word));
-    const merged = mergePosting(base, removed, upserts);
-    if (merged.docids.length === 0) {
-      if (base.docids.length > 0) {
+    const merged = merger.merge(env.wordDocids.getBinaryFast(word), removed, upserts);
+    if (merged.count === 0) {
+      if (merged.baseCount > 0) {
         env.wordDocids.removeSync(word);
         env.wordIds.removeSync(word);
         vocabularyChanged = true;
       }
       return;
     }
-    let id = base.id;
-    if (base.docids.length === 0) {
+    let id = merged.baseId;
+    if (merged.baseCount === 0) {
       id = nextId++;
       vocabularyChanged = true;
       const bytes = Buffer.allocUnsafe(4);
@@ -219,23 +223,25 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
       env.wordIds.putSync(word, bytes);
     }
     ids[vid] = id;
-    env.wordDocids.putSync(word, encodePosting(id, merged.docids, merged.masks, merged.infos));
+    env.wordDocids.putSync(word, merged.encoded(id));
   });
   prefixes.forEachKey(prefixTable.keys.length, (pid, removed, upserts) => {
     const prefix = wordOfKey(prefixTable.keys[pid]!);
-    const merged = mergePosting(decodePosting(env.prefixDocids.getBinary(prefix)), removed, upserts);
-    if (merged.docids.length === 0) env.prefixDocids.removeSync(prefix);
-    else env.prefixDocids.putSync(prefix, encodePosting(0, merged.docids, merged.masks, merged.infos));
+    const merged = merger.merge(env.prefixDocids.getBinaryFast(prefix), removed, upserts);
+    if (merged.count === 0) env.prefixDocids.removeSync(prefix);
+    else env.prefixDocids.putSync(prefix, merged.encoded(0));
   });
 
+  const forward = new ValueBuffer();
   for (const change of changes) {
     const now = after.get(change.docid);
     if (now === undefined) {
       env.docWords.removeSync(change.docid);
       continue;
     }
-    const slotIds = now.words.map((word) => ids[word]!);
-    env.docWords.putSync(change.docid, encodeForward(now.fieldWords, slotIds, now.tokenWords, now.tokenPlaces));
+    const slotIds = new Uint32Array(now.words.length);
+    for (let slot = 0; slot < slotIds.length; slot++) slotIds[slot] = ids[now.words[slot]!]!;
+    env.docWords.putSync(change.docid, encodeForward(now.fieldWords, slotIds, now.tokenWords, now.tokenPlaces, forward));
   }
 
   env.main.putSync(INDEX_MAIN_KEYS.nextWordId, nextId);
