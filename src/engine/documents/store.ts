@@ -16,10 +16,20 @@ import type { JsonObject } from './document-id.js';
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
 /** Decoded documents kept per documents version; past this many the cache starts over. */
-const MAX_SHARED_DOCUMENTS = 4096;
+/**
+ * Stored bytes of the documents kept decoded per index: bounded by size rather than count, so
+ * small documents (a catalogue's hits) stay cached across a whole query mix while large ones
+ * cannot pin much memory (decoded objects take a few times their stored size).
+ */
+const SHARED_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+interface SharedDocuments {
+  readonly docs: Map<number, JsonObject | undefined>;
+  bytes: number;
+}
 
 // search pages show the same popular documents again and again: decode each once per version
-const sharedDocuments = new EntryCache((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => new Map<number, JsonObject | undefined>());
+const sharedDocuments = new EntryCache<SharedDocuments>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => ({ docs: new Map(), bytes: 0 }));
 
 export class DocumentStore {
   constructor(private readonly env: IndexEnv) {}
@@ -43,11 +53,16 @@ export class DocumentStore {
 
   /** `byDocid`, decoded once per documents version and shared between searches: read-only. */
   sharedByDocid(docid: number): Readonly<JsonObject> | undefined {
-    const documents = sharedDocuments.get(this.env);
-    if (documents.has(docid)) return documents.get(docid);
-    if (documents.size >= MAX_SHARED_DOCUMENTS) documents.clear();
+    const shared = sharedDocuments.get(this.env);
+    if (shared.docs.has(docid)) return shared.docs.get(docid);
+    const bytes = this.env.documents.getBinaryFast(docid)?.length ?? 0;
+    if (shared.bytes + bytes > SHARED_DOCUMENT_BYTES) {
+      shared.docs.clear();
+      shared.bytes = 0;
+    }
     const doc = this.byDocid(docid);
-    documents.set(docid, doc);
+    shared.docs.set(docid, doc);
+    shared.bytes += bytes;
     return doc;
   }
 
