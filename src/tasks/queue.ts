@@ -75,7 +75,7 @@ export interface SchedulingSnapshot {
 const TASK_STORE_LIMIT_PERCENT = 40;
 
 /** Bytes of the pages a database's B-tree occupies (free pages excluded). */
-function treeBytes(db: Database<unknown, never> | Database<never, never>): number {
+function treeBytes(db: { getStats(): unknown }): number {
   const stats = db.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
   return (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages) * stats.pageSize;
 }
@@ -99,6 +99,8 @@ const PRIORITISED = [
 export class TaskQueue {
   private readonly root: RootDatabase;
   private readonly dbs: QueueDbs;
+  /** what the task-store guard measures: the queue's trees and the payloads kept beside them (store/update-files.ts) */
+  private readonly measured: readonly { getStats(): unknown }[];
   private running: Processing | null = null;
 
   constructor(store: InstanceStore) {
@@ -110,6 +112,7 @@ export class TaskQueue {
       taskCounts: store.root.openDB<number, Key>({ name: INSTANCE_DBS.taskCounts }),
       batchIndex: store.root.openDB({ name: INSTANCE_DBS.batchIndex }) as IndexDb,
     };
+    this.measured = [...Object.values(this.dbs), store.root.openDB({ name: INSTANCE_DBS.payloads, encoding: 'binary' })];
     // Every task counts under a status and a type: no counts beside stored tasks means a store
     // written before counts were kept.
     const entries = (db: { getStats(): unknown }) => (db.getStats() as { entryCount: number }).entryCount;
@@ -195,8 +198,9 @@ export class TaskQueue {
   /**
    * Meilisearch's task-store guard: past 40 % of the map, new tasks are refused (422) so that the
    * store never fills up; only a cancelation or deletion that targets tasks still gets in, since
-   * that is how space is freed. Used space counts the pages of the queue's trees, so that it
-   * shrinks again when tasks are deleted.
+   * that is how space is freed. Used space counts the pages of the queue's trees and of the
+   * payloads kept in the same environment, so that it shrinks again when tasks are deleted or
+   * processed.
    */
   private checkSpace(kind: TaskKind): void {
     if ((kind.name === 'taskCancelation' || kind.name === 'taskDeletion') && kind.tasks.length > 0) return;
@@ -221,7 +225,7 @@ export class TaskQueue {
     const check = this.spaceCheck;
     if (check.percent >= TASK_STORE_LIMIT_PERCENT * 0.75 || check.uses >= 16 || now - check.at > 250) {
       const { mapSize } = this.root.getStats() as { mapSize: number };
-      const used = Object.values(this.dbs).reduce((sum, db) => sum + treeBytes(db), 0);
+      const used = this.measured.reduce((sum, db) => sum + treeBytes(db), 0);
       this.spaceCheck = { at: now, uses: 0, percent: (used * 100) / mapSize };
     }
     this.spaceCheck.uses++;

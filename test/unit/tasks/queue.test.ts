@@ -9,6 +9,7 @@ import { finishBatch, openBatch } from '../../../src/tasks/batch-record.js';
 import { nextBatch } from '../../../src/tasks/autobatcher.js';
 import { Progress } from '../../../src/tasks/progress.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
+import { UpdateFiles } from '../../../src/store/update-files.js';
 import { parseTaskDate } from '../../../src/http/validation/task-filter-values.js';
 import type { TaskQuery } from '../../../src/tasks/query.js';
 import type { Task, TaskKind, Timestamp } from '../../../src/types/task.js';
@@ -660,6 +661,10 @@ describe('enqueuedContentFiles', () => {
   });
 });
 
+async function* chunks(...parts: Buffer[]): AsyncGenerator<Buffer> {
+  yield* parts;
+}
+
 describe('the task-store guard', () => {
   let smallDir: string;
   let small: InstanceStore;
@@ -702,6 +707,15 @@ describe('the task-store guard', () => {
     const payload = guarded.nextTaskUid() * 8192;
     expect(payload).toBeLessThan(0.4 * 4 * 1024 * 1024);
     expect(payload).toBeGreaterThan(0.2 * 4 * 1024 * 1024);
+  });
+
+  it('counts the payloads kept in the environment, so they cannot fill the map', async () => {
+    const payloads = new UpdateFiles(small);
+    for (let i = 0; i < 6; i++) await payloads.persist(chunks(Buffer.alloc(200 * 1024, 'x')));
+    const error = fill();
+    expect(error).toBeInstanceOf(ApiError);
+    // Without the 1.2 MB of payloads the store takes about 130 such tasks.
+    expect(guarded.nextTaskUid()).toBeLessThan(100);
   });
 
   it('still accepts a cancelation or deletion that targets tasks, and refuses one that targets none', () => {
