@@ -16,7 +16,7 @@ import type { ErrorCode } from '../../errors/codes.js';
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../documents/document-id.js';
-import { readNdjson } from '../documents/ndjson-file.js';
+import { readNdjson } from '../documents/ndjson-payload.js';
 import { DocumentStore } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';

@@ -36,7 +36,7 @@ export interface Posting {
 export const EMPTY_POSTING: Posting = { id: 0, docids: new Uint32Array(0), masks: new Uint32Array(0), infos: new Uint32Array(0) };
 
 /** Copies stored bytes into an aligned array (LMDB values are not 4-byte aligned). */
-export function toU32(bytes: Uint8Array): Uint32Array {
+function toU32(bytes: Uint8Array): Uint32Array {
   const out = new Uint32Array(bytes.length >>> 2);
   new Uint8Array(out.buffer).set(bytes.subarray(0, out.byteLength));
   return out;

@@ -310,7 +310,7 @@ export function inIndex(uid: string, err: unknown): unknown {
 }
 
 /** `attributesToSearchOn` must name searchable attributes when the setting is a list. */
-export function checkSearchOn(uid: string, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
+function checkSearchOn(uid: string, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
   const searchable = settings.searchableAttributes;
   if (attributes === null || attributes === undefined || searchable.includes('*')) return;
   for (const attribute of attributes) {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readNdjson } from '../../../src/engine/documents/ndjson-file.js';
+import { readNdjson } from '../../../src/engine/documents/ndjson-payload.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { INLINE_BYTES, UpdateFiles } from '../../../src/store/update-files.js';
 

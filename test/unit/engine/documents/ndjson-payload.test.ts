@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readNdjson } from '../../../../src/engine/documents/ndjson-file.js';
+import { readNdjson } from '../../../../src/engine/documents/ndjson-payload.js';
 import type { PayloadSource } from '../../../../src/store/update-files.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-ndjson-'));
