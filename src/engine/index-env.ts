@@ -24,6 +24,8 @@ export const INDEX_DBS = {
   wordDocids: 'word-docids',
   /** word prefix (1 to 3 characters) → the union posting of the words it starts (engine/search/postings.ts) */
   prefixDocids: 'word-prefix-docids',
+  /** the blocks of the largest word and prefix postings after their first (engine/search/posting-blocks.ts) */
+  postingBlocks: 'posting-blocks',
   /** internal docid → its searchable words with fields and positions (engine/search/forward.ts) */
   docWords: 'docid-words',
   /** normalised word → its id (u32 LE): the typo dictionary, in key (UTF-8 byte) order */
@@ -60,6 +62,7 @@ export interface IndexEnv {
   readonly geoPoints: Database<Buffer, number>;
   readonly wordDocids: Database<Buffer, string>;
   readonly prefixDocids: Database<Buffer, string>;
+  readonly postingBlocks: Database<Buffer, Buffer>;
   readonly docWords: Database<Buffer, number>;
   readonly wordIds: Database<Buffer, string>;
 }
@@ -84,6 +87,7 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
     geoPoints: root.openDB<Buffer, number>({ name: INDEX_DBS.geoPoints, keyEncoding: 'uint32', encoding: 'binary' }),
     wordDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.wordDocids, encoding: 'binary' }),
     prefixDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.prefixDocids, encoding: 'binary' }),
+    postingBlocks: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.postingBlocks, keyEncoding: 'binary', encoding: 'binary' }),
     docWords: root.openDB<Buffer, number>({ name: INDEX_DBS.docWords, keyEncoding: 'uint32', encoding: 'binary' }),
     wordIds: root.openDB<Buffer, string>({ name: INDEX_DBS.wordIds, encoding: 'binary' }),
   };

@@ -121,6 +121,11 @@ export class PostingMerger {
     return this;
   }
 
+  /** The merged posting as [id, count, docids, masks, infos], valid until the next merge. */
+  columns(): Uint32Array {
+    return this.out.array;
+  }
+
   /** The merged posting's bytes with word id `id`, valid until the next merge. */
   encoded(id: number): Buffer {
     this.out.array[0] = id;

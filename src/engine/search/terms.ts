@@ -27,7 +27,8 @@ import type { IndexEnv } from '../index-env.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import { PREFIX_MAX_CHARS } from './extract.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
-import { decodePosting, EMPTY_POSTING, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from './postings.js';
+import { prefixPostings, readPosting, wordPostings } from './posting-blocks.js';
+import { EMPTY_POSTING, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from './postings.js';
 import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
 
 const MAX_ONE_TYPO = 150;
@@ -120,7 +121,7 @@ function restrict(posting: Posting, mask: number): Posting {
 function wordPosting(options: ResolveOptions, word: string): Posting {
   let posting = options.postings.get(word);
   if (posting === undefined) {
-    posting = Buffer.byteLength(word) > MAX_WORD_BYTES ? EMPTY_POSTING : decodePosting(options.env.wordDocids.getBinaryFast(word));
+    posting = Buffer.byteLength(word) > MAX_WORD_BYTES ? EMPTY_POSTING : readPosting(wordPostings(options.env), word);
     options.postings.set(word, posting);
   }
   return posting;
@@ -179,7 +180,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       const [from, to] = prefixRange(words, term.word);
       if ([...term.word].length <= PREFIX_MAX_CHARS) {
         range = [from, to];
-        const cached = restrict(decodePosting(env.prefixDocids.getBinaryFast(term.word)), options.allowedMask);
+        const cached = restrict(readPosting(prefixPostings(env), term.word), options.allowedMask);
         if (cached.docids.length > 0) derivations.push({ typo: 0, exact: false, posting: cached });
       } else {
         for (let w = from; w < Math.min(to, from + MAX_PREFIX_WORDS); w++) {

@@ -19,7 +19,8 @@ import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { PREFIX_MAX_CHARS, prefixKeys, SearchFieldIds, searchableMatcher, WordExtractor, wordOfKey, type DocWords } from './extract.js';
-import { encodeForward, PostingMerger, ValueBuffer, type PostingColumns } from './postings.js';
+import { PostingOutcome, PostingWriter, prefixPostings, wordPostings } from './posting-blocks.js';
+import { encodeForward, ValueBuffer, type PostingColumns } from './postings.js';
 
 /** Documents extracted and merged per round, bounding the batch's memory. */
 const CHUNK_DOCS = 25_000;
@@ -202,34 +203,26 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   let nextId = (env.main.get(INDEX_MAIN_KEYS.nextWordId) as number | undefined) ?? 1;
   let vocabularyChanged = false;
   const ids = new Uint32Array(vocabulary.length);
-  const merger = new PostingMerger();
+  const wordWriter = new PostingWriter(wordPostings(env));
+  const newWordId = () => nextId++;
   words.forEachKey(vocabulary.length, (vid, removed, upserts) => {
     const word = wordOfKey(vocabulary[vid]!);
-    const merged = merger.merge(env.wordDocids.getBinaryFast(word), removed, upserts);
-    if (merged.count === 0) {
-      if (merged.baseCount > 0) {
-        env.wordDocids.removeSync(word);
-        env.wordIds.removeSync(word);
-        vocabularyChanged = true;
-      }
-      return;
-    }
-    let id = merged.baseId;
-    if (merged.baseCount === 0) {
-      id = nextId++;
+    const outcome = wordWriter.update(word, removed, upserts, newWordId);
+    if (outcome === PostingOutcome.Deleted) {
+      env.wordIds.removeSync(word);
+      vocabularyChanged = true;
+    } else if (outcome === PostingOutcome.Created) {
       vocabularyChanged = true;
       const bytes = Buffer.allocUnsafe(4);
-      bytes.writeUInt32LE(id, 0);
+      bytes.writeUInt32LE(wordWriter.id, 0);
       env.wordIds.putSync(word, bytes);
     }
-    ids[vid] = id;
-    env.wordDocids.putSync(word, merged.encoded(id));
+    if (outcome === PostingOutcome.Created || outcome === PostingOutcome.Updated) ids[vid] = wordWriter.id;
   });
+  const prefixWriter = new PostingWriter(prefixPostings(env));
+  const noId = () => 0;
   prefixes.forEachKey(prefixTable.keys.length, (pid, removed, upserts) => {
-    const prefix = wordOfKey(prefixTable.keys[pid]!);
-    const merged = merger.merge(env.prefixDocids.getBinaryFast(prefix), removed, upserts);
-    if (merged.count === 0) env.prefixDocids.removeSync(prefix);
-    else env.prefixDocids.putSync(prefix, merged.encoded(0));
+    prefixWriter.update(wordOfKey(prefixTable.keys[pid]!), removed, upserts, noId);
   });
 
   const forward = new ValueBuffer();
@@ -276,6 +269,7 @@ export const wordIndexUpdater: IndexUpdater = {
   rebuild(env, settings, documents, checkpoint = () => {}) {
     env.wordDocids.clearSync();
     env.prefixDocids.clearSync();
+    env.postingBlocks.clearSync();
     env.docWords.clearSync();
     env.wordIds.clearSync();
     env.main.removeSync(INDEX_MAIN_KEYS.searchFields);

@@ -3,7 +3,8 @@
 // and deletions.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { decodeForward, decodePosting, INFO_WHOLE_FIELD } from '../../../../src/engine/search/postings.js';
+import { prefixPostings, readPosting, wordPostings } from '../../../../src/engine/search/posting-blocks.js';
+import { decodeForward, INFO_WHOLE_FIELD, type Posting } from '../../../../src/engine/search/postings.js';
 import { readSearchFields } from '../../../../src/engine/search/word-index.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -20,13 +21,12 @@ function snapshot(target: TestIndex) {
   for (const { key, value } of env.wordIds.getRange()) words.set(value.readUInt32LE(0), key);
   const fields = readSearchFields(env);
   const maskNames = (mask: number) => fields.filter((_, f) => (mask & (1 << f)) !== 0).join('+');
-  const posting = (bytes: Uint8Array) => {
-    const p = decodePosting(bytes);
+  const posting = (p: Posting) => {
     return Array.from(p.docids, (docid, i) => [docid, maskNames(p.masks[i]!), p.infos[i]]);
   };
   return {
-    words: Object.fromEntries([...env.wordDocids.getRange()].map(({ key, value }) => [key, posting(value)])),
-    prefixes: Object.fromEntries([...env.prefixDocids.getRange()].map(({ key, value }) => [key, posting(value)])),
+    words: Object.fromEntries([...env.wordDocids.getKeys()].map((key) => [key, posting(readPosting(wordPostings(env), key))])),
+    prefixes: Object.fromEntries([...env.prefixDocids.getKeys()].map((key) => [key, posting(readPosting(prefixPostings(env), key))])),
     forward: Object.fromEntries(
       [...env.docWords.getRange()].map(({ key, value }) => {
         const record = decodeForward(value);

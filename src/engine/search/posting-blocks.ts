@@ -1,0 +1,237 @@
+/**
+ * Postings split into blocks of at most BLOCK_ENTRIES documents, so that adding documents to a
+ * large posting rewrites its last block instead of the whole posting (every batch of a bulk load
+ * used to rewrite every common word and prefix in full: quadratic in the index size).
+ *
+ * Layout: the head block (postings.ts posting format) stays under the word or prefix key in its
+ * own database, with CONTINUED set in its id field when further blocks exist. Those live in the
+ * shared `posting-blocks` database under tag · key bytes · 0x00 · first docid (u32 BE), so a
+ * posting's blocks are one contiguous key range in docid order. A block's key is the lower bound
+ * of the docids it holds (the head's is 0): a change goes to the last block whose bound is not
+ * above its docid, so rewriting a block never moves its key.
+ * A posting of up to BLOCK_ENTRIES documents is exactly the unsplit format, which stores written
+ * before blocks existed still are.
+ */
+import type { Database } from 'lmdb';
+import type { IndexEnv } from '../index-env.js';
+import { decodePosting, EMPTY_POSTING, PostingMerger, ValueBuffer, type Posting, type PostingColumns } from './postings.js';
+
+/** Documents per block: a rewrite costs at most this many entries (12 bytes each). */
+export const BLOCK_ENTRIES = 4096;
+/** Set in a head's id field when the posting continues in `posting-blocks`. */
+const CONTINUED = 0x80000000;
+
+/** One posting database and the tag its blocks carry in `posting-blocks`. */
+export interface PostingTable {
+  readonly heads: Database<Buffer, string>;
+  readonly blocks: Database<Buffer, Buffer>;
+  /** one byte that keeps the tables' blocks apart */
+  readonly tag: number;
+}
+
+/** The word postings (`word-docids`) of an index. */
+export function wordPostings(env: IndexEnv): PostingTable {
+  return { heads: env.wordDocids, blocks: env.postingBlocks, tag: 0x77 };
+}
+
+/** The prefix postings (`word-prefix-docids`) of an index. */
+export function prefixPostings(env: IndexEnv): PostingTable {
+  return { heads: env.prefixDocids, blocks: env.postingBlocks, tag: 0x70 };
+}
+
+function keyBase(table: PostingTable, key: string): Buffer {
+  const bytes = Buffer.from(key, 'utf8');
+  const base = Buffer.allocUnsafe(bytes.length + 2);
+  base[0] = table.tag;
+  bytes.copy(base, 1);
+  base[bytes.length + 1] = 0;
+  return base;
+}
+
+function blockKey(base: Buffer, first: number): Buffer {
+  const key = Buffer.allocUnsafe(base.length + 4);
+  base.copy(key);
+  key.writeUInt32BE(first, base.length);
+  return key;
+}
+
+/** The key range of a posting's continuation blocks. */
+function blockRange(base: Buffer): { start: Buffer; end: Buffer } {
+  const end = Buffer.from(base);
+  end[end.length - 1] = 1;
+  return { start: base, end };
+}
+
+/** The whole posting stored under `key`, its blocks concatenated. */
+export function readPosting(table: PostingTable, key: string): Posting {
+  const head = table.heads.getBinaryFast(key);
+  if (head === undefined || head.length < 8) return EMPTY_POSTING;
+  const first = head.readUInt32LE(0);
+  if ((first & CONTINUED) === 0) return decodePosting(head);
+  const parts = [decodePosting(head)];
+  const base = keyBase(table, key);
+  for (const { key: stored, value } of table.blocks.getRange(blockRange(base))) {
+    if (stored.length === base.length + 4) parts.push(decodePosting(value));
+  }
+  let total = 0;
+  for (const part of parts) total += part.docids.length;
+  const all = new Uint32Array(3 * total);
+  const docids = all.subarray(0, total);
+  const masks = all.subarray(total, 2 * total);
+  const infos = all.subarray(2 * total);
+  let at = 0;
+  for (const part of parts) {
+    docids.set(part.docids, at);
+    masks.set(part.masks, at);
+    infos.set(part.infos, at);
+    at += part.docids.length;
+  }
+  return { id: (first & ~CONTINUED) >>> 0, docids, masks, infos };
+}
+
+/** What `PostingWriter.update` did to a posting. */
+export const enum PostingOutcome {
+  /** nothing stored before nor after */
+  Absent,
+  Created,
+  Updated,
+  /** its last document went */
+  Deleted,
+}
+
+const NO_CHANGES: PostingColumns = { docids: new Uint32Array(0), masks: new Uint32Array(0), infos: new Uint32Array(0) };
+
+/** The entries of `changes` with docids in [from, to), as a view. */
+function slice(changes: PostingColumns, from: number, to: number): PostingColumns {
+  const lo = lowerBoundOf(changes.docids, from);
+  const hi = lowerBoundOf(changes.docids, to);
+  return { docids: changes.docids.subarray(lo, hi), masks: changes.masks.subarray(lo, hi), infos: changes.infos.subarray(lo, hi) };
+}
+
+function lowerBoundOf(sorted: ArrayLike<number>, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Applies a batch's changes to stored postings, block by block, inside the index write
+ * transaction. Buffers are reused across keys.
+ */
+export class PostingWriter {
+  private readonly merger = new PostingMerger();
+  private readonly piece = new ValueBuffer();
+  /** the word id of the posting last updated (its stored one, or the one `update` was given) */
+  id = 0;
+
+  constructor(private readonly table: PostingTable) {}
+
+  /**
+   * Merges into the posting of `key` its `removed` docids (ascending) and `upserts` (docids
+   * ascending, each replacing the stored entry of the same document). A posting created by
+   * this call gets the id `newId()`.
+   */
+  update(key: string, removed: readonly number[], upserts: PostingColumns, newId: () => number): PostingOutcome {
+    const { heads } = this.table;
+    const head = heads.getBinaryFast(key);
+    const first = head === undefined || head.length < 8 ? 0 : head.readUInt32LE(0);
+    if ((first & CONTINUED) !== 0) return this.updateBlocks(key, (first & ~CONTINUED) >>> 0, removed, upserts);
+    const merged = this.merger.merge(head, removed, upserts);
+    if (merged.count === 0) {
+      if (merged.baseCount === 0) return PostingOutcome.Absent;
+      heads.removeSync(key);
+      return PostingOutcome.Deleted;
+    }
+    this.id = merged.baseCount > 0 ? merged.baseId : newId();
+    if (merged.count <= BLOCK_ENTRIES) heads.putSync(key, merged.encoded(this.id));
+    else this.writeSplit(key, null, keyBase(this.table, key), true);
+    return merged.baseCount > 0 ? PostingOutcome.Updated : PostingOutcome.Created;
+  }
+
+  /** The general case: the posting already has continuation blocks. */
+  private updateBlocks(key: string, id: number, removed: readonly number[], upserts: PostingColumns): PostingOutcome {
+    const { heads, blocks } = this.table;
+    this.id = id;
+    const base = keyBase(this.table, key);
+    // lower bounds of the blocks: the head's (0), then each continuation block's
+    const bounds = [0];
+    for (const stored of blocks.getKeys(blockRange(base))) {
+      if (stored.length === base.length + 4) bounds.push(stored.readUInt32BE(base.length));
+    }
+    let continuations = bounds.length - 1;
+    let headChanged = false;
+    // the head is written last: whether it still continues depends on the other blocks
+    for (let b = bounds.length - 1; b >= 0; b--) {
+      const from = bounds[b]!;
+      const to = b + 1 < bounds.length ? bounds[b + 1]! : 0x100000000;
+      const lo = lowerBoundOf(removed, from);
+      const gone = removed.slice(lo, lowerBoundOf(removed, to));
+      const added = slice(upserts, from, to);
+      if (gone.length === 0 && added.docids.length === 0) continue;
+      const storedKey = b === 0 ? null : blockKey(base, from);
+      const stored = storedKey === null ? heads.getBinaryFast(key) : blocks.getBinaryFast(storedKey);
+      const merged = this.merger.merge(stored, gone, added);
+      if (b === 0) {
+        headChanged = true;
+        break;
+      }
+      if (merged.count === 0) {
+        blocks.removeSync(storedKey!);
+        continuations--;
+      } else {
+        continuations += this.writeSplit(key, from, base, false);
+      }
+    }
+    if (!headChanged) {
+      if (continuations > 0) return PostingOutcome.Updated;
+      // every continuation block went: the head no longer continues
+      this.merger.merge(heads.getBinaryFast(key), [], NO_CHANGES);
+    }
+    if (this.merger.count === 0 && continuations === 0) {
+      heads.removeSync(key);
+      return PostingOutcome.Deleted;
+    }
+    continuations += this.writeSplit(key, null, base, continuations > 0);
+    return PostingOutcome.Updated;
+  }
+
+  /**
+   * Writes the merger's posting as the block of `key` bounded by `from` (null: the head),
+   * split into blocks of BLOCK_ENTRIES when it outgrew one. Returns the continuation blocks it
+   * added. `continued` marks a head whose posting goes on after this block.
+   */
+  private writeSplit(key: string, from: number | null, base: Buffer, continued: boolean): number {
+    const { heads, blocks } = this.table;
+    const { count } = this.merger;
+    const all = this.merger.columns();
+    let added = 0;
+    let start = 0;
+    do {
+      const end = Math.min(count, start + BLOCK_ENTRIES);
+      if (start === 0 && from === null) {
+        const flag = continued || end < count ? CONTINUED : 0;
+        heads.putSync(key, this.encodePiece(all, count, start, end, (this.id | flag) >>> 0));
+      } else {
+        blocks.putSync(blockKey(base, start === 0 ? from! : all[2 + start]!), this.encodePiece(all, count, start, end, 0));
+        if (start > 0) added++;
+      }
+      start = end;
+    } while (start < count);
+    return added;
+  }
+
+  /** Entries [start, end) of a merged posting (`all`, `count` entries) in the posting format. */
+  private encodePiece(all: Uint32Array, count: number, start: number, end: number, id: number): Buffer {
+    const n = end - start;
+    const out = this.piece.ensure(2 + 3 * n);
+    out[0] = id;
+    out[1] = n;
+    for (let column = 0; column < 3; column++) out.set(all.subarray(2 + column * count + start, 2 + column * count + end), 2 + column * n);
+    return this.piece.bytes(2 + 3 * n);
+  }
+}
