@@ -1,12 +1,14 @@
 // Word segmentation of the scripts written without spaces (src/kernels/segmentation.ts and the
 // kernel's breaks region): the words ICU's dictionaries find, offsets into the original text,
 // positions, what stays whole, and kernel == reference on random Chinese, Japanese, Thai, Lao,
-// Khmer and Myanmar text mixed with Latin, digits, separators and custom tokens.
-import { describe, expect, it } from 'vitest';
+// Khmer and Myanmar text mixed with Latin, digits, separators and custom tokens; and the windows
+// segmentation.ts segments against segmenting the whole string (the oracle below).
+import { describe, expect, it, vi } from 'vitest';
 
 import { customTokens } from '../../src/kernels/custom-tokens.js';
 import { getKernels, KernelStatus } from '../../src/kernels/module.js';
 import { referenceTokenizeBatch, referenceTokenizeBytes } from '../../src/kernels/reference/tokenizer.js';
+import { decodeUtf8 } from '../../src/kernels/reference/utf8.js';
 import { pushWordBreaks, pushWordBreaksOfBytes } from '../../src/kernels/segmentation.js';
 import {
   encodeBatch,
@@ -157,5 +159,145 @@ describe('kernel == reference on random text in the segmented scripts', () => {
     const batched = materializeTokens(tokenizeBatch(strings), strings);
     const single = strings.flatMap((text, i) => materializeTokens(tokenizeBatch([text]), [text]).map((t) => ({ ...t, string: i })));
     expect(batched).toEqual(single);
+  });
+});
+
+/**
+ * The whole-string algorithm segmentation.ts replaced: segment all of the decoded text, keep the
+ * boundaries after the start where a code unit before or at it is in a segmented script.
+ */
+function oracleOfBytes(bytes: Uint8Array): number[] {
+  let text = '';
+  const offsets: number[] = [];
+  for (const char of decodeUtf8(bytes)) {
+    const ch = String.fromCodePoint(char.cp);
+    for (let unit = 0; unit < ch.length; unit++) offsets.push(char.start);
+    text += ch;
+  }
+  const out: number[] = [];
+  for (const { index: at } of new Intl.Segmenter(undefined, { granularity: 'word' }).segment(text)) {
+    if (at > 0 && (isSegmented(text.charCodeAt(at - 1)) || isSegmented(text.charCodeAt(at)))) out.push(offsets[at]!);
+  }
+  return out;
+}
+
+/** Han, kana, Hangul, Thai, Lao, Myanmar and Khmer, as charabia's ranges (src/kernels/reference/charabia-data.ts) give them. */
+const SEGMENTED_RANGES = [
+  [0x0e00, 0x0eff], [0x1000, 0x109f], [0x1100, 0x11ff], [0x1780, 0x17ff], [0x19e0, 0x19ff], [0x2e80, 0x2e99], [0x2e9b, 0x2ef3],
+  [0x2f00, 0x2fd5], [0x3005, 0x3005], [0x3007, 0x3007], [0x3021, 0x3029], [0x3038, 0x303b], [0x3040, 0x309f], [0x30a0, 0x30ff],
+  [0x3130, 0x318f], [0x3200, 0x32ff], [0x3400, 0x4db5], [0x4e00, 0x9fcc], [0xa960, 0xa97f], [0xac00, 0xd7ff], [0xf900, 0xfa6d],
+  [0xfa70, 0xfad9], [0xff65, 0xff9f], [0xffa0, 0xffdc],
+] as const;
+const isSegmented = (unit: number): boolean => SEGMENTED_RANGES.some(([first, last]) => unit >= first && unit <= last);
+
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** Byte offsets of pushWordBreaks, after checking pushWordBreaksOfBytes gives the same for the UTF-8. */
+function windowedBreaks(text: string): number[] {
+  const fromBytes: number[] = [];
+  pushWordBreaksOfBytes(fromBytes, 3, encode(text));
+  const out: number[] = [];
+  pushWordBreaks(out, 3, text);
+  expect(fromBytes).toEqual(out);
+  expect(out.filter((_, i) => i % 2 === 0).every((index) => index === 3)).toBe(true);
+  return out.filter((_, i) => i % 2 === 1);
+}
+
+/** Checks both entry points against the oracle (TextEncoder writes a lone surrogate as U+FFFD, as the kernel reads it). */
+function expectLikeWholeString(text: string): void {
+  expect(windowedBreaks(text), JSON.stringify(text)).toEqual(oracleOfBytes(encode(text)));
+}
+
+// Whitespace of every kind, the split characters 、 and 。 with what may join them (marks,
+// format characters, halfwidth sound marks, ZWJ, skin tones), letters and digits (Hangul jamo
+// and Thai, Lao and Myanmar digits are segmented and join across punctuation as UAX #29 letters
+// and digits do), word-joining punctuation, emoji, flags, lone surrogates, U+FFFD, BOM.
+const ALPHABET = [
+  '北京', '大学', '学习', '東京', 'タワー', 'クーポン', 'で', 'ひらがな', 'ー', '々', '〇', '豆腐', 'ｶ', 'ﾞ', '\uff9f', '\u3099', '\u302a',
+  'ภาษา', 'ไทย', 'ง่าย', '\u0e48', '\u0e31', 'ພາສາ', 'ລາວ', 'ខ្ញុំ', 'ស្រលាញ់', '\u17b6', 'မြန်မာ', '\u103a', '๑๒', '໓', '၄', '한국어', '를', '\u1100', '\u11a8', 'ᄀ', 'ㄱ',
+  'abc', 'Ünïcode', 'word', 'שלום', 'Война', '123', '２０２４', 'ＡＢ', '3.14', '.', ',', "'", '"', ':', '-', '_', '!', '?',
+  ' ', ' ', ' ', '\t', '\n', '\v', '\f', '\r', '\r\n', '  ', '\u3000', '\u00a0', '\u0085', '\u2028', '\u200b',
+  '、', '。', '，', '．', '：', '！', '「', '」', '・',
+  '\u00ad', '\u200c', '\u200d', '\u2060', '\ufeff', '\u0301', '\u034f', '\ufe0f', '\u{e0020}', '\u{1f3fb}',
+  '🍕', '👍🏻', '👨‍👩‍👧', '🇯🇵', '\u{1f1ef}', '\u{20000}', '\ufffd', '\ud800', '\udfff',
+];
+
+function randomMixedText(r: () => number, length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i++) {
+    const roll = r();
+    text += roll < 0.9 ? ALPHABET[Math.floor(r() * ALPHABET.length)]! : roll < 0.95 ? String.fromCharCode(Math.floor(r() * 0x10000)) : String.fromCodePoint(0x3040 + Math.floor(r() * 0x6000));
+  }
+  return text;
+}
+
+describe('segmenting windows == segmenting the whole string', () => {
+  it('agrees on mixed scripts, marks after a space, ideographic spaces, CRLF, emoji, lone surrogates and the string edges', () => {
+    for (const text of [
+      '北', '北京', '北 京', ' 北京 ', '北京大学 in Beijing', 'The 豆腐 is soft. 北京大学, 東京タワー and ภาษาไทย.',
+      'ภาษา \u0e48ไทย', 'ภาษา\t\u0e31ไทย', 'a \u0301北京', 'x ｶﾞ ｷﾞ \uff9e北', 'の \u3099か', '北京\u3000大学\u3000\u3000学习',
+      'line one\r\n北京\r\nline two\r\n', 'one\n北京\nthree\n\u4e00', '\u000b北\u000c京', 'a \u00ad北 \u200d京 \u200b学',
+      '北京 👍🏻 大学 \u{1f3fb}学习 👨‍👩‍👧 🇯🇵🇯🇵 京', 'a\ud800 北京\udfff タワー \ud800', '\ufeff北京', '\ufffd 北京 \ufffd',
+      '吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。', '北京、大学。 学习。\u3099京、\u200d学。',
+      // UAX #29 joins segmented digits and jamo across , ， . and :, so no window may be cut there
+      '๑,๒ ᄀ.ᄀ ๑，๒ ᄀ:ᄀ abc.ᄀ 3.๑',
+      '한국어를 배우고 있습니다', 'ខ្ញុំស្រលាញ់ អ្នក', 'မြန်မာ စာ', 'ພາສາ ລາວ', 'Hello world', 'end with 北', '北 at start',
+    ]) {
+      expectLikeWholeString(text);
+    }
+  });
+
+  it.each([1, 2, 3])('agrees on 200 random strings of a mixed alphabet (seed %i)', (seed) => {
+    const r = mulberry32(seed);
+    for (let i = 0; i < 200; i++) expectLikeWholeString(randomMixedText(r, Math.floor(r() * 40)));
+  });
+
+  it('agrees on long strings cut into several windows, sparse and dense', () => {
+    const r = mulberry32(7);
+    const english = 'the package manager resolves dependencies before it unpacks anything ';
+    for (let i = 0; i < 12; i++) {
+      let text = '';
+      while (text.length < 3000) text += r() < 0.05 * (i % 4) ? randomMixedText(r, 8) : english.slice(0, Math.floor(r() * english.length));
+      expectLikeWholeString(text);
+    }
+    // A window stops taking in segmented characters after 512 code units: move that cut over every
+    // position of a string where cutting at the wrong place would change boundaries.
+    const tricky = '๑,๒ ᄀ.ᄀ ๑，๒ ᄀ:ᄀ ภาษา \u0e48ไทย x ｶﾞ \uff9e北 の \u3099か 北\u3000\u3000京。\u3099京、学 \u200d京 👍🏻 ';
+    for (let n = 440; n < 520; n++) expectLikeWholeString(`北 ${'a'.repeat(n)} ${tricky}${tricky}`);
+    expectLikeWholeString('吾輩は猫である。名前はまだ無い。'.repeat(80));
+    expectLikeWholeString('한국어를 배우고 있습니다 '.repeat(100));
+  });
+
+  it('agrees on invalid UTF-8, whose U+FFFD stand for 1 to 3 bytes', () => {
+    const r = mulberry32(11);
+    const invalid = [[0xff], [0xc3], [0xe4, 0xb8], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x8d], [0x80, 0x80]];
+    for (let i = 0; i < 200; i++) {
+      const parts: number[] = [];
+      for (let j = Math.floor(r() * 20); j > 0; j--) {
+        parts.push(...(r() < 0.2 ? invalid[Math.floor(r() * invalid.length)]! : encode(randomMixedText(r, 1))));
+      }
+      const bytes = Uint8Array.from(parts);
+      const out: number[] = [];
+      pushWordBreaksOfBytes(out, 0, bytes);
+      expect(out.filter((_, k) => k % 2 === 1)).toEqual(oracleOfBytes(bytes));
+    }
+  });
+
+  it('segments only the words around the one Chinese word of 200,000 characters of English', () => {
+    const half = 'The package manager resolves dependencies before it unpacks anything. '.repeat(1430);
+    const text = `${half}北京大学 ${half}`;
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
+    try {
+      expect(breaksOf(text)).toEqual([half.length, half.length + 6, half.length + 12]);
+      const bytes: number[] = [];
+      pushWordBreaksOfBytes(bytes, 0, encode(text));
+      expect(bytes).toEqual([0, half.length, 0, half.length + 6, 0, half.length + 12]);
+      // Each call segments "北京大学 " alone: its window ends at the next split point, after the space.
+      const segmented = segment.mock.calls.reduce((sum, [input]) => sum + input.length, 0);
+      expect(text.length).toBeGreaterThan(200_000);
+      expect(segmented).toBe(10);
+    } finally {
+      segment.mockRestore();
+    }
   });
 });
