@@ -41,11 +41,37 @@ export interface DocWords {
   readonly infos: number[];
   /** search field → indexed word count */
   readonly fieldWords: Map<number, number>;
-  /** per occurrence: index of its word in `words` */
-  readonly tokenWords: number[];
-  /** per occurrence: field << 16 | position */
-  readonly tokenPlaces: number[];
+  /** per occurrence: index of its word in `words` (a view of the extraction's token column) */
+  tokenWords: Int32Array;
+  /** per occurrence: field << 16 | position (a view, as tokenWords) */
+  tokenPlaces: Uint32Array;
 }
+
+/**
+ * The token occurrences of one `extract` call, every document's in turn: two growable columns
+ * instead of two small arrays per document, which the garbage collector had to copy around.
+ */
+class TokenColumns {
+  words = new Int32Array(1 << 16);
+  places = new Uint32Array(1 << 16);
+  length = 0;
+
+  push(word: number, place: number): void {
+    if (this.length === this.words.length) {
+      const words = new Int32Array(2 * this.length);
+      words.set(this.words);
+      this.words = words;
+      const places = new Uint32Array(2 * this.length);
+      places.set(this.places);
+      this.places = places;
+    }
+    this.words[this.length] = word;
+    this.places[this.length++] = place;
+  }
+}
+
+const NO_WORDS = new Int32Array(0);
+const NO_PLACES = new Uint32Array(0);
 
 /** Whether `path` is searchable under the `searchableAttributes` setting. */
 export function searchableMatcher(searchable: readonly string[]): (path: string) => boolean {
@@ -118,11 +144,14 @@ export class WordExtractor {
   /** Extracts the words of `docs`, tokenising ~CHUNK_BYTES of text per kernel call. */
   extract(docs: readonly { docid: number; doc: JsonObject }[]): DocWords[] {
     const out: DocWords[] = [];
+    const tokens = new TokenColumns();
+    // per document: where its tokens start in `tokens` (a document's strings are tokenised together)
+    const firstToken: number[] = [];
     let strings: string[] = [];
     let owners: [number, number][] = []; // (index in out, field)
     let bytes = 0;
     const flush = () => {
-      if (strings.length > 0) this.tokenizeChunk(strings, owners, out);
+      if (strings.length > 0) this.tokenizeChunk(strings, owners, out, tokens, firstToken);
       strings = [];
       owners = [];
       bytes = 0;
@@ -132,7 +161,7 @@ export class WordExtractor {
       leaves.length = 0;
       collectLeaves(doc, this.options.isSearchable, leaves);
       const index = out.length;
-      out.push({ docid, words: [], masks: [], infos: [], fieldWords: new Map(), tokenWords: [], tokenPlaces: [] });
+      out.push({ docid, words: [], masks: [], infos: [], fieldWords: new Map(), tokenWords: NO_WORDS, tokenPlaces: NO_PLACES });
       for (const [path, text] of leaves) {
         strings.push(text);
         owners.push([index, this.options.fields.idOf(path)]);
@@ -141,11 +170,18 @@ export class WordExtractor {
       if (bytes >= CHUNK_BYTES) flush();
     }
     flush();
-    for (const doc of out) markWholeFields(doc);
+    out.forEach((doc, i) => {
+      const start = firstToken[i];
+      if (start === undefined) return;
+      const end = i + 1 < firstToken.length ? firstToken[i + 1]! : tokens.length;
+      doc.tokenWords = tokens.words.subarray(start, end);
+      doc.tokenPlaces = tokens.places.subarray(start, end);
+      markWholeFields(doc);
+    });
     return out;
   }
 
-  private tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[]): void {
+  private tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[], tokens: TokenColumns, firstToken: number[]): void {
     const { stopWords } = this.options;
     const batch = tokenizeBatch(strings, { separators: false, custom: this.options.custom });
     const records = batch.records;
@@ -164,6 +200,7 @@ export class WordExtractor {
       const doc = out[docIndex]!;
       if (docIndex !== lastDoc) {
         lastDoc = docIndex;
+        while (firstToken.length <= docIndex) firstToken.push(tokens.length);
         docSerial = ++this.serial;
         lastOf.clear();
       }
@@ -210,8 +247,7 @@ export class WordExtractor {
           doc.masks.push(bit);
           doc.infos.push(position);
         }
-        doc.tokenWords.push(word);
-        doc.tokenPlaces.push(((field << 16) | position) >>> 0);
+        tokens.push(word, ((field << 16) | position) >>> 0);
       }
       if (count > 0) doc.fieldWords.set(field, count);
       lastOf.set(field, last);

@@ -177,7 +177,7 @@ export interface ForwardRecord {
  * field << 16 | position). Tokens are grouped by word id, ascending, with a counting pass rather
  * than a comparison sort of every token. The bytes live in `into`, valid until its next use.
  */
-export function encodeForward(fieldWords: ReadonlyMap<number, number>, slotIds: Uint32Array, tokenSlots: readonly number[], places: readonly number[], into: ValueBuffer): Buffer {
+export function encodeForward(fieldWords: ReadonlyMap<number, number>, slotIds: Uint32Array, tokenSlots: ArrayLike<number>, places: ArrayLike<number>, into: ValueBuffer): Buffer {
   // rank of each slot's (distinct) word id: a numeric typed-array sort and binary searches beat
   // sorting the slots with a comparator
   const sorted = slotIds.slice().sort();
