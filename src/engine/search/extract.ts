@@ -18,6 +18,7 @@ import type { CustomTokens } from '../../kernels/custom-tokens.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
+import { ByteVocabulary } from './vocabulary.js';
 
 const CHUNK_BYTES = 4 << 20;
 const MAX_POSITION = 65_536;
@@ -131,15 +132,18 @@ function collectLeaves(doc: JsonObject, isSearchable: (path: string) => boolean,
  * (before and after versions alike) names the same word by the same id.
  */
 export class WordExtractor {
-  /** vocabulary: id → word key */
-  readonly keys: string[] = [];
-  private readonly ids = new Map<string, number>();
+  private readonly vocabulary = new ByteVocabulary();
   // per vocabulary id: the document (serial) that last saw it and its slot there
   private readonly seenBy: number[] = [];
   private readonly slotOf: number[] = [];
   private serial = 0;
 
   constructor(private readonly options: ExtractOptions) {}
+
+  /** vocabulary: id → word key */
+  get keys(): readonly string[] {
+    return this.vocabulary.keys;
+  }
 
   /** Extracts the words of `docs`, tokenising ~CHUNK_BYTES of text per kernel call. */
   extract(docs: readonly { docid: number; doc: JsonObject }[]): DocWords[] {
@@ -186,7 +190,7 @@ export class WordExtractor {
     const batch = tokenizeBatch(strings, { separators: false, custom: this.options.custom });
     const records = batch.records;
     const norm = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
-    const keys = norm.toString('latin1');
+    const vocabulary = this.vocabulary;
     // per field of the current document (its strings are consecutive): position of the last
     // word (or value start) so far
     const lastOf = new Map<number, number>();
@@ -222,15 +226,10 @@ export class WordExtractor {
           const text = Buffer.from(textBytes[s]!.subarray(start, start + records[at + TokenField.Length]!)).toString('utf8');
           if (stopWords.has(text.normalize('NFKD'))) continue;
         }
-        const start = records[at + TokenField.NormStart]!;
-        const key = keys.slice(start, start + length);
         last = position;
         count++;
-        let vid = this.ids.get(key);
-        if (vid === undefined) {
-          vid = this.keys.length;
-          this.ids.set(key, vid);
-          this.keys.push(key);
+        const vid = vocabulary.idOf(norm, records[at + TokenField.NormStart]!, length);
+        if (vid === this.seenBy.length) {
           this.seenBy.push(0);
           this.slotOf.push(0);
         }

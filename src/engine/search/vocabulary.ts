@@ -1,0 +1,79 @@
+/**
+ * A batch vocabulary looked up by the normalised UTF-8 bytes the tokenizer kernel writes: an
+ * open-addressing table of FNV-1a hashes compared byte for byte, so a token costs no string
+ * allocation nor string hashing (twice as fast as a Map of strings sliced per token); a word's
+ * key string (latin1 of its bytes, see extract.ts) is made once, when the word is first seen.
+ */
+export class ByteVocabulary {
+  /** id → word key */
+  readonly keys: string[] = [];
+  private slots = new Int32Array(1 << 12);
+  private hashes = new Int32Array(1 << 10);
+  private starts = new Int32Array(1 << 10);
+  private lengths = new Int32Array(1 << 10);
+  private bytes = new Uint8Array(1 << 14);
+  private used = 0;
+
+  /** The id of the word in `source[start, start + length)`, added if new. */
+  idOf(source: Buffer, start: number, length: number): number {
+    let hash = 0x811c9dc5 | 0;
+    for (let i = start; i < start + length; i++) hash = Math.imul(hash ^ source[i]!, 0x01000193);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.slots[slot]!;
+      if (entry === 0) {
+        const id = this.add(source, start, length, hash);
+        this.slots[slot] = id + 1;
+        if (2 * this.keys.length > this.slots.length) this.rehash();
+        return id;
+      }
+      const id = entry - 1;
+      if (this.hashes[id] === hash && this.lengths[id] === length && this.equals(id, source, start, length)) return id;
+    }
+  }
+
+  private equals(id: number, source: Uint8Array, start: number, length: number): boolean {
+    const bytes = this.bytes;
+    const at = this.starts[id]!;
+    for (let i = 0; i < length; i++) if (bytes[at + i] !== source[start + i]) return false;
+    return true;
+  }
+
+  private add(source: Buffer, start: number, length: number, hash: number): number {
+    const id = this.keys.length;
+    if (id === this.hashes.length) {
+      this.hashes = grown(this.hashes, 2 * id);
+      this.starts = grown(this.starts, 2 * id);
+      this.lengths = grown(this.lengths, 2 * id);
+    }
+    if (this.used + length > this.bytes.length) {
+      const bytes = new Uint8Array(Math.max(2 * this.bytes.length, this.used + length));
+      bytes.set(this.bytes.subarray(0, this.used));
+      this.bytes = bytes;
+    }
+    this.bytes.set(source.subarray(start, start + length), this.used);
+    this.hashes[id] = hash;
+    this.starts[id] = this.used;
+    this.lengths[id] = length;
+    this.used += length;
+    this.keys.push(source.toString('latin1', start, start + length));
+    return id;
+  }
+
+  private rehash(): void {
+    const slots = new Int32Array(2 * this.slots.length);
+    const mask = slots.length - 1;
+    for (let id = 0; id < this.keys.length; id++) {
+      let slot = this.hashes[id]! & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = id + 1;
+    }
+    this.slots = slots;
+  }
+}
+
+function grown(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(length);
+  out.set(array);
+  return out;
+}
