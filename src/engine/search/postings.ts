@@ -14,7 +14,6 @@
  *   exactness need.
  * Pure codecs; no I/O.
  */
-import { lowerBound } from '../../kernels/reference/setops.js';
 import type { DocSet } from '../docset.js';
 
 export const INFO_POSITION = 0xffff;
@@ -173,37 +172,80 @@ export interface ForwardRecord {
 }
 
 /**
- * A forward record from a document's distinct word ids and its tokens (slot of the token's word,
- * field << 16 | position). Tokens are grouped by word id, ascending, with a counting pass rather
- * than a comparison sort of every token. The bytes live in `into`, valid until its next use.
+ * Encodes forward records from a document's distinct word ids and its tokens (slot of the
+ * token's word, field << 16 | position), tokens grouped by word id, ascending, in text order
+ * within a word. Scratch arrays are reused from one document to the next and small documents
+ * sort their words by insertion: per-document allocations and typed-array sorts cost more than
+ * the tokens themselves.
  */
-export function encodeForward(fieldWords: ReadonlyMap<number, number>, slotIds: Uint32Array, tokenSlots: ArrayLike<number>, places: ArrayLike<number>, into: ValueBuffer): Buffer {
-  // rank of each slot's (distinct) word id: a numeric typed-array sort and binary searches beat
-  // sorting the slots with a comparator
-  const sorted = slotIds.slice().sort();
-  const rank = new Int32Array(slotIds.length);
-  for (let slot = 0; slot < slotIds.length; slot++) rank[slot] = lowerBound(sorted, slotIds[slot]!, 0, sorted.length);
-  const start = new Int32Array(slotIds.length);
-  for (let i = 0; i < tokenSlots.length; i++) start[rank[tokenSlots[i]!]!]!++;
-  let offset = 0;
-  for (let r = 0; r < start.length; r++) {
-    const n = start[r]!;
-    start[r] = offset;
-    offset += n;
+export class ForwardEncoder {
+  private readonly out = new ValueBuffer();
+  /** slots in ascending word id order */
+  private order = new Int32Array(256);
+  /** per slot: first output token of its word */
+  private next = new Int32Array(256);
+
+  /** The record's bytes, valid until the next call. */
+  encode(fieldWords: ReadonlyMap<number, number>, slotIds: Uint32Array, tokenSlots: ArrayLike<number>, places: ArrayLike<number>): Buffer {
+    const n = slotIds.length;
+    if (this.order.length < n) {
+      this.order = new Int32Array(2 * n);
+      this.next = new Int32Array(2 * n);
+    }
+    const { order, next } = this;
+    sortSlots(slotIds, order, n);
+    for (let i = 0; i < n; i++) next[i] = 0;
+    for (let t = 0; t < tokenSlots.length; t++) next[tokenSlots[t]!]!++;
+    let offset = 0;
+    for (let i = 0; i < n; i++) {
+      const slot = order[i]!;
+      const count = next[slot]!;
+      next[slot] = offset;
+      offset += count;
+    }
+    const length = 2 + fieldWords.size + 2 * tokenSlots.length;
+    const all = this.out.ensure(length);
+    let at = 0;
+    all[at++] = fieldWords.size;
+    for (const [field, count] of fieldWords) all[at++] = (field << 16) | Math.min(count, 0xffff);
+    all[at++] = tokenSlots.length;
+    for (let t = 0; t < tokenSlots.length; t++) {
+      const slot = tokenSlots[t]!;
+      const to = at + 2 * next[slot]!++;
+      all[to] = slotIds[slot]!;
+      all[to + 1] = places[t]!;
+    }
+    return this.out.bytes(length);
   }
-  const length = 2 + fieldWords.size + 2 * tokenSlots.length;
-  const all = into.ensure(length);
-  let at = 0;
-  all[at++] = fieldWords.size;
-  for (const [field, count] of fieldWords) all[at++] = (field << 16) | Math.min(count, 0xffff);
-  all[at++] = tokenSlots.length;
-  for (let i = 0; i < tokenSlots.length; i++) {
-    const slot = tokenSlots[i]!;
-    const to = at + 2 * start[rank[slot]!]!++;
-    all[to] = slotIds[slot]!;
-    all[to + 1] = places[i]!;
+}
+
+let scratchKeys = new Float64Array(256);
+
+/** Fills `order[0, n)` with the slots 0..n-1 sorted by their (distinct) ids. */
+function sortSlots(ids: Uint32Array, order: Int32Array, n: number): void {
+  if (n <= 48) {
+    for (let i = 0; i < n; i++) {
+      const slot = i;
+      const id = ids[slot]!;
+      let j = i;
+      while (j > 0 && ids[order[j - 1]!]! > id) {
+        order[j] = order[j - 1]!;
+        j--;
+      }
+      order[j] = slot;
+    }
+    return;
   }
-  return into.bytes(length);
+  // ids below 2^32 and slots below 2^21 pack exactly into one double: a numeric sort, no comparator
+  if (n < 1 << 21) {
+    const keys = (scratchKeys = scratchKeys.length >= n ? scratchKeys : new Float64Array(2 * n)).subarray(0, n);
+    for (let slot = 0; slot < n; slot++) keys[slot] = ids[slot]! * 2 ** 21 + slot;
+    keys.sort();
+    for (let i = 0; i < n; i++) order[i] = keys[i]! % 2 ** 21;
+    return;
+  }
+  const sorted = Array.from({ length: n }, (_, slot) => slot).sort((a, b) => ids[a]! - ids[b]!);
+  for (let i = 0; i < n; i++) order[i] = sorted[i]!;
 }
 
 export function decodeForward(bytes: Uint8Array): ForwardRecord {

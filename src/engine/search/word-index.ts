@@ -20,7 +20,7 @@ import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { PREFIX_MAX_CHARS, prefixKeys, SearchFieldIds, searchableMatcher, WordExtractor, wordOfKey, type DocWords } from './extract.js';
 import { PostingOutcome, PostingWriter, prefixPostings, wordPostings } from './posting-blocks.js';
-import { encodeForward, ValueBuffer, type PostingColumns } from './postings.js';
+import { ForwardEncoder, type PostingColumns } from './postings.js';
 
 /** Documents extracted and merged per round, bounding the batch's memory. */
 const CHUNK_DOCS = 25_000;
@@ -225,7 +225,7 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
     prefixWriter.update(wordOfKey(prefixTable.keys[pid]!), removed, upserts, noId);
   });
 
-  const forward = new ValueBuffer();
+  const forward = new ForwardEncoder();
   for (const change of changes) {
     const now = after.get(change.docid);
     if (now === undefined) {
@@ -234,7 +234,7 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
     }
     const slotIds = new Uint32Array(now.words.length);
     for (let slot = 0; slot < slotIds.length; slot++) slotIds[slot] = ids[now.words[slot]!]!;
-    env.docWords.putSync(change.docid, encodeForward(now.fieldWords, slotIds, now.tokenWords, now.tokenPlaces, forward));
+    env.docWords.putSync(change.docid, forward.encode(now.fieldWords, slotIds, now.tokenWords, now.tokenPlaces));
   }
 
   env.main.putSync(INDEX_MAIN_KEYS.nextWordId, nextId);

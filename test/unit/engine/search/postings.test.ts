@@ -1,7 +1,8 @@
 // Posting merges as the word-index updater runs them: appends, replacements and removals, read
 // back through the decoder searches use.
 import { describe, expect, it } from 'vitest';
-import { decodePosting, PostingMerger, type PostingColumns } from '../../../../src/engine/search/postings.js';
+import { decodeForward, decodePosting, ForwardEncoder, PostingMerger, type PostingColumns } from '../../../../src/engine/search/postings.js';
+import { mulberry32 } from '../../../helpers/random.js';
 
 const columns = (entries: [number, number, number][]): PostingColumns => ({
   docids: Uint32Array.from(entries, (e) => e[0]),
@@ -36,5 +37,24 @@ describe('posting merger', () => {
     const merger = new PostingMerger();
     const stored = Buffer.from(merger.merge(undefined, [], columns([[4, 1, 0]])).encoded(3));
     expect([merger.merge(stored, [4], columns([])).baseCount, merger.count]).toEqual([1, 0]);
+  });
+});
+
+describe('forward encoder', () => {
+  it('groups tokens by ascending word id, in text order within a word, for small and large documents', () => {
+    const random = mulberry32(99);
+    const encoder = new ForwardEncoder();
+    for (const words of [1, 5, 48, 49, 300, 3000]) {
+      // distinct ids per slot, in random order
+      const ids = Uint32Array.from(Array.from({ length: words }, (_, i) => i * 13 + 1).sort(() => random() - 0.5));
+      const tokenSlots = Array.from({ length: words * 3 }, (_, t) => (t < words ? t : Math.floor(random() * words)));
+      const places = tokenSlots.map((_, t) => ((t % 3) << 16) | t);
+      const fieldWords = new Map([[0, 4], [2, 70_000]]);
+      const record = decodeForward(Buffer.from(encoder.encode(fieldWords, ids, tokenSlots, places)));
+      const expected = tokenSlots.map((slot, t) => [ids[slot]!, places[t]!, t] as const).sort((a, b) => a[0] - b[0] || a[2] - b[2]);
+      expect(Array.from(record.wordIds)).toEqual(expected.map((e) => e[0]));
+      expect(Array.from(record.places)).toEqual(expected.map((e) => e[1]));
+      expect([...record.fieldWords]).toEqual([[0, 4], [2, 0xffff]]);
+    }
   });
 });
