@@ -130,14 +130,24 @@ export class DocumentStore {
         }
         continue;
       }
+      // documents of one shape already have their keys in field-id order: keep them as they are
+      let inOrder = true;
+      let lastField = -1;
       for (const key of Object.keys(doc)) {
-        if (!fieldIndex.has(key)) {
-          fieldIndex.set(key, fields.length);
+        let field = fieldIndex.get(key);
+        if (field === undefined) {
+          field = fields.length;
+          fieldIndex.set(key, field);
           fields = [...fields, key];
         }
+        if (field < lastField) inOrder = false;
+        lastField = field;
       }
-      const ordered: JsonObject = {};
-      for (const key of Object.keys(doc).sort((a, b) => fieldIndex.get(a)! - fieldIndex.get(b)!)) ordered[key] = doc[key];
+      let ordered = doc;
+      if (!inOrder) {
+        ordered = {};
+        for (const key of Object.keys(doc).sort((a, b) => fieldIndex.get(a)! - fieldIndex.get(b)!)) ordered[key] = doc[key];
+      }
       let id = docid;
       if (id === undefined) {
         id = reused < free.length ? free[reused++]! : next++;
