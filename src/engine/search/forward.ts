@@ -1,10 +1,17 @@
 /**
- * Reads documents' forward records (`docid-words`, format in postings.ts) in place for search:
- * each record is copied once into a reused aligned buffer instead of being decoded into fresh
- * arrays, because proximity and phrase matching read thousands of them per query.
+ * Reads documents' forward records (`docid-words`, format in postings.ts) for search. Proximity
+ * and phrase matching read thousands of records per query, mostly of the same popular documents
+ * from one query to the next: each record is copied once into an aligned array and kept, per
+ * index, until the documents or the words change (bounded by FORWARD_CACHE_BYTES), so a repeated
+ * read costs a map lookup instead of an LMDB lookup and a copy.
  * Main thread, read snapshot.
  */
-import type { IndexEnv } from '../index-env.js';
+import { EntryCache } from '../entry-cache.js';
+import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import { readWordsVersion } from './word-index.js';
+
+/** Stored bytes of the forward records kept per index; past this the cache starts over. */
+const FORWARD_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** A record's tokens: (word id, field << 16 | position) pairs in words[start .. end), grouped by word id ascending. */
 export interface ForwardTokens {
@@ -13,21 +20,51 @@ export interface ForwardTokens {
   readonly end: number;
 }
 
+interface Records {
+  /** the words version the records were read under: a settings change rebuilds them with new ids */
+  wordsVersion: number;
+  readonly byDocid: Map<number, Uint32Array | null>;
+  bytes: number;
+}
+
+// the documents version changes with every write of documents, hence of their forward records
+const cached = new EntryCache<Records>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, (env) => ({ wordsVersion: readWordsVersion(env), byDocid: new Map(), bytes: 0 }));
+
 export class ForwardReader {
-  private scratch = new Uint32Array(1024);
+  private readonly records: Records;
 
-  constructor(private readonly env: IndexEnv) {}
+  constructor(private readonly env: IndexEnv) {
+    this.records = cached.get(env);
+    const wordsVersion = readWordsVersion(env);
+    if (this.records.wordsVersion !== wordsVersion) {
+      this.records.wordsVersion = wordsVersion;
+      this.records.byDocid.clear();
+      this.records.bytes = 0;
+    }
+  }
 
-  /** The tokens of `docid`'s record, valid until the next read; null without a record. */
+  /** The tokens of `docid`'s record (shared: read-only); null without a record. */
   read(docid: number): ForwardTokens | null {
-    const fast = this.env.docWords.getBinaryFast(docid);
-    if (fast === undefined) return null;
-    // lmdb's fast buffer reports the value's length but spans its whole shared region
-    const bytes = new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
-    if (this.scratch.byteLength < bytes.length) this.scratch = new Uint32Array(Math.ceil(bytes.length / 4) * 2);
-    new Uint8Array(this.scratch.buffer, 0, bytes.length).set(bytes);
-    const start = 2 + this.scratch[0]!;
-    return { words: this.scratch, start, end: start + 2 * this.scratch[start - 1]! };
+    const { records } = this;
+    let words = records.byDocid.get(docid);
+    if (words === undefined) {
+      const fast = this.env.docWords.getBinaryFast(docid);
+      words = null;
+      if (fast !== undefined) {
+        // LMDB values are not 4-byte aligned: one copy into an aligned array
+        words = new Uint32Array(fast.length >>> 2);
+        new Uint8Array(words.buffer).set(fast.subarray(0, words.byteLength));
+      }
+      if (records.bytes + (fast?.length ?? 0) > FORWARD_CACHE_BYTES) {
+        records.byDocid.clear();
+        records.bytes = 0;
+      }
+      records.byDocid.set(docid, words);
+      records.bytes += fast?.length ?? 0;
+    }
+    if (words === null) return null;
+    const start = 2 + words[0]!;
+    return { words, start, end: start + 2 * words[start - 1]! };
   }
 }
 
