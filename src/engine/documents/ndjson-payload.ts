@@ -4,11 +4,16 @@
  * await. A file is read in fixed-size blocks, so memory stays bounded by the block and one line.
  * Lines split on the byte 0x0A, which never occurs inside a multi-byte UTF-8 character.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { PayloadSource } from '../../store/update-files.js';
 import type { JsonObject } from './document-id.js';
 
 const BLOCK_BYTES = 1 << 20;
+
+/** The payload's size in bytes. */
+export function payloadBytes(source: PayloadSource): number {
+  return 'file' in source ? statSync(source.file).size : source.bytes.byteLength;
+}
 
 export function readNdjson(source: PayloadSource): Generator<JsonObject> {
   return 'file' in source ? readNdjsonFile(source.file) : readNdjsonBytes(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));

@@ -3,12 +3,17 @@
  * its operations (additions from update files, deletions by id or by filter, clears, edited
  * documents) in task order, streamed in chunks, inside ONE write transaction.
  *
- * Two passes over the update files keep memory bounded by a chunk whatever the payload size:
- * 1. validation, outside the transaction: primary-key resolution and inference and every
- *    document id; a payload problem fails only its operation, which then changes nothing;
+ * Each addition is validated, then applied:
+ * 1. validation: primary-key resolution and inference and every document id; a payload problem
+ *    fails only its operation, which then changes nothing. It reads only the payload and the
+ *    primary key earlier additions settled, never the store, so validating operation by
+ *    operation decides what validating the whole batch first would;
  * 2. application: each chunk's net changes go to the document store and every index updater;
  *    a later chunk sees what earlier ones wrote (the transaction's own view), so updates merge
  *    and deletions count exactly as if the tasks ran one after the other.
+ * A payload of at most KEEP_PARSED_BYTES is parsed once: application takes the documents
+ * validation kept. A larger one is read again, so memory stays bounded by about a chunk
+ * whatever the payload size.
  * A filter the index refuses fails only its deletion; anything else fails the whole write.
  */
 import { ApiError } from '../../errors/api-error.js';
@@ -16,7 +21,7 @@ import type { ErrorCode } from '../../errors/codes.js';
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../documents/document-id.js';
-import { readNdjson } from '../documents/ndjson-payload.js';
+import { payloadBytes, readNdjson } from '../documents/ndjson-payload.js';
 import { DocumentStore } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';
@@ -28,6 +33,12 @@ import { INDEX_UPDATERS } from './registry.js';
 /** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
 const CHUNK_DOCS = 20_000;
 
+/**
+ * Payload bytes up to which an addition keeps its parsed documents between validation and
+ * application: a few times that in objects, about what a chunk of ordinary documents holds.
+ */
+const KEEP_PARSED_BYTES = 16 * 1024 * 1024;
+
 export type DocumentOp =
   | { readonly op: 'add'; readonly source: PayloadSource; readonly method: 'replace' | 'update'; readonly primaryKey: string | null; readonly skipMissing: boolean }
   | { readonly op: 'delete'; readonly ids: readonly string[] }
@@ -37,7 +48,8 @@ export type DocumentOp =
   | { readonly op: 'put'; readonly changes: ReadonlyMap<string, JsonObject | null> };
 
 /** Per operation: how many documents it indexed or deleted, or the error that failed it. */
-export type OpResult = { readonly count: number } | { readonly error: { readonly code: ErrorCode; readonly message: string } };
+export type OpResult = { readonly count: number } | Failure;
+type Failure = { readonly error: { readonly code: ErrorCode; readonly message: string } };
 
 export interface DocumentBatchOutcome {
   readonly results: OpResult[];
@@ -53,36 +65,40 @@ const PAYLOAD_ERRORS: readonly string[] = [
   'index_primary_key_already_exists',
 ];
 
-const failure = (err: ApiError): OpResult => ({ error: { code: err.code, message: err.message } });
+const failure = (err: ApiError): Failure => ({ error: { code: err.code, message: err.message } });
 
-/** Pass 1: the primary key each addition uses and its distinct document count, or its error. */
-function validate(ops: readonly DocumentOp[], primaryKey: string | null, checkpoint: () => void): { results: (OpResult | null)[]; keys: (string | null)[]; primaryKey: string | null } {
-  let state = primaryKey;
-  const keys: (string | null)[] = [];
-  const results = ops.map((op): OpResult | null => {
-    keys.push(null);
-    if (op.op !== 'add') return null;
-    try {
-      if (op.primaryKey !== null && state !== null && op.primaryKey !== state) {
-        throw new ApiError('index_primary_key_already_exists', `Index already has a primary key: \`${state}\`.`);
-      }
-      let key = state ?? op.primaryKey;
-      const ids = new Set<string>();
-      for (const doc of readNdjson(op.source)) {
-        if (ids.size % CHUNK_DOCS === 0) checkpoint();
-        key ??= inferPrimaryKey(doc);
-        ids.add(documentId(doc, key));
-      }
-      // Only a payload with documents (or a declared key) settles the index's primary key.
-      if (key !== null) state = key;
-      keys[keys.length - 1] = key;
-      return { count: ids.size };
-    } catch (err) {
-      if (err instanceof ApiError && PAYLOAD_ERRORS.includes(err.code)) return failure(err);
-      throw err;
+type AddOp = Extract<DocumentOp, { op: 'add' }>;
+
+interface Validated {
+  /** null only for an empty payload without a declared key: it settles nothing */
+  readonly key: string | null;
+  /** distinct documents */
+  readonly count: number;
+  /** the parsed documents, kept when the payload is small enough */
+  readonly docs: JsonObject[] | null;
+}
+
+/** Validates an addition against the primary key settled so far, or answers its failure. */
+function validate(op: AddOp, settled: string | null, checkpoint: () => void): Validated | Failure {
+  try {
+    if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
+      throw new ApiError('index_primary_key_already_exists', `Index already has a primary key: \`${settled}\`.`);
     }
-  });
-  return { results, keys, primaryKey: state };
+    let key = settled ?? op.primaryKey;
+    const docs: JsonObject[] | null = payloadBytes(op.source) <= KEEP_PARSED_BYTES ? [] : null;
+    const ids = new Set<string>();
+    let read = 0;
+    for (const doc of readNdjson(op.source)) {
+      if (read++ % CHUNK_DOCS === 0) checkpoint();
+      key ??= inferPrimaryKey(doc);
+      ids.add(documentId(doc, key));
+      docs?.push(doc);
+    }
+    return { key, count: ids.size, docs };
+  } catch (err) {
+    if (err instanceof ApiError && PAYLOAD_ERRORS.includes(err.code)) return failure(err);
+    throw err;
+  }
 }
 
 /** Writes one chunk of net changes to the store and every updater. */
@@ -115,7 +131,7 @@ function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: un
   }
   const changes = new Map<string, JsonObject | null>();
   for (const docid of docids) {
-    // A matching document exists, so the index has its primary key.
+    // A matching document exists, so the primary key is settled (and never changes after).
     changes.set(documentId(env.documents.get(docid)!, primaryKey!), null);
   }
   const count = changes.size;
@@ -124,7 +140,7 @@ function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: un
 }
 
 /**
- * Pass 2's pending net changes: consecutive additions, deletions by id and edited documents
+ * Application's pending net changes: consecutive additions, deletions by id and edited documents
  * accumulate here and reach the store and the updaters a chunk at a time, so a batch of many
  * small tasks costs about what one task with all their documents would.
  */
@@ -155,8 +171,8 @@ class Pending {
   }
 }
 
-function add(pending: Pending, op: Extract<DocumentOp, { op: 'add' }>, key: string, settings: IndexSettings): void {
-  for (const doc of readNdjson(op.source)) {
+function add(pending: Pending, op: AddOp, key: string, docs: Iterable<JsonObject>, settings: IndexSettings): void {
+  for (const doc of docs) {
     const id = documentId(doc, key);
     const base = pending.current(id);
     if (op.skipMissing && base === undefined) continue;
@@ -176,26 +192,32 @@ function deleteIds(pending: Pending, ids: Iterable<string>): number {
 }
 
 export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], primaryKey: string | null, checkpoint: () => void): DocumentBatchOutcome {
-  const checked = validate(ops, primaryKey, checkpoint);
-  const results = checked.results;
-  env.root.transactionSync(() => {
+  let settled = primaryKey;
+  const results = env.root.transactionSync(() => {
     const settings = readSettings(env);
     const pending = new Pending(env, settings, checkpoint);
-    ops.forEach((op, i) => {
+    const results = ops.map((op): OpResult => {
       if (op.op === 'add') {
-        if ('count' in results[i]!) add(pending, op, checked.keys[i]!, settings);
-      } else if (op.op === 'delete') {
-        results[i] = { count: deleteIds(pending, op.ids) };
-      } else if (op.op === 'put') {
-        for (const [id, doc] of op.changes) pending.set(id, doc);
-        results[i] = { count: op.changes.size };
-      } else {
-        // A filter or a clear works on the store: what came before must be there.
-        pending.flush();
-        results[i] = op.op === 'clear' ? { count: clearIndex(env, settings, checkpoint) } : deleteByFilter(env, settings, op, checked.primaryKey, checkpoint);
+        const valid = validate(op, settled, checkpoint);
+        if ('error' in valid) return valid;
+        // Only a payload with documents (or a declared key) settles the index's primary key.
+        if (valid.key !== null) {
+          settled = valid.key;
+          add(pending, op, valid.key, valid.docs ?? readNdjson(op.source), settings);
+        }
+        return { count: valid.count };
       }
+      if (op.op === 'delete') return { count: deleteIds(pending, op.ids) };
+      if (op.op === 'put') {
+        for (const [id, doc] of op.changes) pending.set(id, doc);
+        return { count: op.changes.size };
+      }
+      // A filter or a clear works on the store: what came before must be there.
+      pending.flush();
+      return op.op === 'clear' ? { count: clearIndex(env, settings, checkpoint) } : deleteByFilter(env, settings, op, settled, checkpoint);
     });
     pending.flush();
+    return results;
   });
-  return { results: results as OpResult[], primaryKey: checked.primaryKey };
+  return { results, primaryKey: settled };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readNdjson } from '../../../../src/engine/documents/ndjson-payload.js';
+import { payloadBytes, readNdjson } from '../../../../src/engine/documents/ndjson-payload.js';
 import type { PayloadSource } from '../../../../src/store/update-files.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-ndjson-'));
@@ -35,5 +35,9 @@ describe.each([
   it('skips empty lines and reads an empty file as no documents', () => {
     expect([...readNdjson(sourceOf('gaps.ndjson', '\n{"id":1}\n\n{"id":2}\n\n'))]).toEqual([{ id: 1 }, { id: 2 }]);
     expect([...readNdjson(sourceOf('empty.ndjson', ''))]).toEqual([]);
+  });
+
+  it('sizes the payload in bytes', () => {
+    expect(payloadBytes(sourceOf('size.ndjson', '{"id":"é"}\n'))).toBe(12);
   });
 });

@@ -1,9 +1,10 @@
 // The document batch on a real index environment: task-order semantics across chunks, per-op
-// failures that change nothing, and an interrupted batch that rolls back whole.
+// failures that change nothing, and an interrupted batch that rolls back whole; the same for a
+// payload kept parsed between validation and application and for one read twice.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { writeSettings } from '../../../../src/engine/index-settings.js';
@@ -26,9 +27,12 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function add(docs: object[], method: 'replace' | 'update' = 'replace', primaryKey: string | null = null): DocumentOp {
+/** `pad` blanks after the first document make the payload that many bytes bigger. */
+function add(docs: object[], method: 'replace' | 'update' = 'replace', primaryKey: string | null = null, pad = 0): DocumentOp {
   const file = path.join(dir, `update-${files++}.ndjson`);
-  writeFileSync(file, docs.map((doc) => JSON.stringify(doc)).join('\n'));
+  const lines = docs.map((doc) => JSON.stringify(doc));
+  if (pad > 0) lines[0] += ' '.repeat(pad);
+  writeFileSync(file, lines.join('\n'));
   return { op: 'add', source: { file }, method, primaryKey, skipMissing: false };
 }
 
@@ -99,5 +103,64 @@ describe('applyDocumentBatch', () => {
     expect(() => applyDocumentBatch(env, [{ op: 'delete', ids: ['1'] }, add(many)], 'id', interrupt)).toThrow('interrupted');
     expect(store().count()).toBe(1);
     expect(store().get('1')).toEqual({ id: 1 });
+  });
+});
+
+// 17 MiB is above the payload size whose parsed documents are kept for application.
+describe.each([
+  ['a small payload', 0, 1],
+  ['a large payload', 17 * 1024 * 1024, 2],
+])('applyDocumentBatch with %s', (_size, pad, parses) => {
+  const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i }));
+
+  it('fails the addition with an invalid document late in it and applies none of its documents', () => {
+    const failing = add([...ids(100, 25_000), { id: 'bad id' }], 'replace', null, pad);
+    const outcome = applyDocumentBatch(env, [add([{ id: 1 }]), failing, add([{ id: 2 }])], null, never);
+    expect(outcome.results).toEqual([{ count: 1 }, expect.objectContaining({ error: expect.objectContaining({ code: 'invalid_document_id' }) }), { count: 1 }]);
+    expect(store().get('100')).toBeUndefined();
+    expect(store().count()).toBe(2);
+  });
+
+  it('settles no primary key with a failing addition: a later one infers its own', () => {
+    const outcome = applyDocumentBatch(env, [add([{ uid: 1 }, { uid: 'bad id' }], 'replace', null, pad), add([{ sku_id: 'a' }], 'replace', null, pad)], null, never);
+    expect(outcome.results[0]).toMatchObject({ error: { code: 'invalid_document_id' } });
+    expect(outcome.results[1]).toEqual({ count: 1 });
+    expect(outcome.primaryKey).toBe('sku_id');
+    expect(store().get('a')).toEqual({ sku_id: 'a' });
+  });
+
+  it('applies exactly the valid operations of a batch mixing a failing addition, a deletion by filter and valid additions', () => {
+    const outcome = applyDocumentBatch(
+      env,
+      [
+        add([{ id: 1, genre: 'a' }, { id: 2, genre: 'b' }], 'replace', null, pad),
+        add([{ id: 4, genre: 'b' }, { id: 5, genre: 'a' }, { id: 'bad id' }], 'replace', null, pad),
+        { op: 'deleteByFilter', filter: 'genre = a', indexUid: 'index' },
+        add([{ id: 3, genre: 'a' }, { id: 2, year: 2 }], 'update', null, pad),
+      ],
+      null,
+      never,
+    );
+    expect(outcome.results).toEqual([
+      { count: 2 },
+      expect.objectContaining({ error: expect.objectContaining({ code: 'invalid_document_id' }) }),
+      { count: 1 },
+      { count: 2 },
+    ]);
+    expect(outcome.primaryKey).toBe('id');
+    expect(store().count()).toBe(2);
+    expect(store().get('2')).toEqual({ id: 2, genre: 'b', year: 2 });
+    expect(store().get('3')).toEqual({ id: 3, genre: 'a' });
+  });
+
+  it(`parses each document ${parses === 1 ? 'once' : 'twice'}`, () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      applyDocumentBatch(env, [add(ids(1, 3).map((doc) => ({ ...doc, tag: 'counted' })), 'replace', null, pad)], null, never);
+      expect(parse.mock.calls.filter(([text]) => typeof text === 'string' && text.includes('counted'))).toHaveLength(3 * parses);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(store().count()).toBe(3);
   });
 });
