@@ -43,6 +43,7 @@ interface Result {
 async function runChild(engineName: string, datasetName: Dataset['name'], limit: number, rounds: number, features: boolean): Promise<Result | FeatureReport> {
   const dataset = loadDataset(datasetName, limit);
   const engine = ENGINES[engineName]!({ features });
+  await engine.prepare?.(dataset);
   const started = performance.now();
   await engine.index(dataset);
   const indexMs = performance.now() - started;

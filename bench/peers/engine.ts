@@ -31,7 +31,12 @@ export interface Engine {
   readonly name: string;
   /** How the engine answers each feature mix it takes part in, for the feature table. */
   readonly how?: Partial<Record<FeatureMix, string>>;
-  /** Indexes every document of the dataset (with its suggested settings). */
+  /**
+   * Gets ready to index, untimed: a server process started and the index configured (what a
+   * library engine does when it is constructed). Absent: nothing to do.
+   */
+  prepare?(dataset: Dataset): Promise<void>;
+  /** Indexes every document of the dataset (with its suggested settings), timed. */
   index(dataset: Dataset): Promise<void>;
   /** Runs one query (top 20 hits, its filter applied) and returns the hits' ids in rank order. */
   search(query: Query): Promise<number[]> | number[];

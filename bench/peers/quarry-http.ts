@@ -103,7 +103,7 @@ export function quarryHttp(): Engine & { serverPid(): number | undefined } {
       federated: 'one POST /multi-search with `federation`',
     },
     serverPid: () => child?.pid,
-    async index(dataset: Dataset) {
+    async prepare(dataset: Dataset) {
       ({ child, url } = await startQuarry(path.join(dir, 'db')));
       const settings = await call('PATCH', '/indexes/bench/settings', JSON.stringify({
         searchableAttributes: dataset.searchable,
@@ -111,6 +111,8 @@ export function quarryHttp(): Engine & { serverPid(): number | undefined } {
         sortableAttributes: dataset.sortable,
       }));
       if (typeof settings.taskUid === 'number') await waitTask(settings.taskUid);
+    },
+    async index(dataset: Dataset) {
       let last = -1;
       for (let start = 0; start < dataset.docs.length; start += 10_000) {
         const chunk = dataset.docs.slice(start, start + 10_000).map((doc) => JSON.stringify(doc)).join('\n');
