@@ -14,6 +14,10 @@ import type { WorkerPools } from './pool.js';
 export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: DocumentsWrite, signal: AbortSignal): Promise<DocumentBatchOutcome>;
 export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal): Promise<DocumentBatchOutcome | null>;
 export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal): Promise<DocumentBatchOutcome | null> {
+  // Opening an LMDB database takes the environment's write lock, which the write about to start
+  // holds until it commits: the HTTP thread opens its handle now, or its first read of the index
+  // would block the event loop for the whole write.
+  envs.get(uuid);
   const interrupt = new Int32Array(new SharedArrayBuffer(4));
   const onAbort = () => Atomics.store(interrupt, 0, 1);
   signal.addEventListener('abort', onAbort);
