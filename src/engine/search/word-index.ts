@@ -87,7 +87,9 @@ class KeyOps {
 class PrefixTable {
   readonly keys: string[] = [];
   private readonly ids = new Map<string, number>();
-  private readonly ofWord: number[][] = [];
+  // per vocabulary word: its prefix ids (PREFIX_MAX_CHARS slots each) and how many, -1 until known
+  private readonly prefixIds: Int32Array;
+  private readonly prefixCounts: Int8Array;
   // per prefix id (at most PREFIX_MAX_CHARS per word): the document (serial) that last
   // aggregated it, and the aggregate; typed so that millions of updates allocate nothing
   private readonly seenBy: Int32Array;
@@ -97,26 +99,31 @@ class PrefixTable {
   private serial = 0;
 
   constructor(private readonly vocabulary: readonly string[]) {
+    this.prefixIds = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
+    this.prefixCounts = new Int8Array(vocabulary.length).fill(-1);
     this.seenBy = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
     this.masks = new Uint32Array(this.seenBy.length);
     this.positions = new Uint32Array(this.seenBy.length);
   }
 
-  private prefixesOf(word: number): number[] {
-    let ids = this.ofWord[word];
-    if (ids === undefined) {
-      ids = prefixKeys(this.vocabulary[word]!).map((key) => {
+  /** How many prefixes vocabulary word `word` has; its ids start at `word * PREFIX_MAX_CHARS` in prefixIds. */
+  private prefixCount(word: number): number {
+    let count = this.prefixCounts[word]!;
+    if (count < 0) {
+      const keys = prefixKeys(this.vocabulary[word]!);
+      keys.forEach((key, k) => {
         let id = this.ids.get(key);
         if (id === undefined) {
           id = this.keys.length;
           this.ids.set(key, id);
           this.keys.push(key);
         }
-        return id;
+        this.prefixIds[word * PREFIX_MAX_CHARS + k] = id;
       });
-      this.ofWord[word] = ids;
+      count = keys.length;
+      this.prefixCounts[word] = count;
     }
-    return ids;
+    return count;
   }
 
   /**
@@ -130,7 +137,10 @@ class PrefixTable {
     for (let slot = 0; slot < doc.words.length; slot++) {
       const mask = doc.masks[slot]!;
       const position = doc.infos[slot]! & 0xffff;
-      for (const id of this.prefixesOf(doc.words[slot]!)) {
+      const word = doc.words[slot]!;
+      const end = word * PREFIX_MAX_CHARS + this.prefixCount(word);
+      for (let at = word * PREFIX_MAX_CHARS; at < end; at++) {
+        const id = this.prefixIds[at]!;
         if (this.seenBy[id] !== serial) {
           this.seenBy[id] = serial;
           this.masks[id] = mask;
