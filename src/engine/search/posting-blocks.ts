@@ -68,25 +68,28 @@ export function readPosting(table: PostingTable, key: string): Posting {
   if (head === undefined || head.length < 8) return EMPTY_POSTING;
   const first = head.readUInt32LE(0);
   if ((first & CONTINUED) === 0) return decodePosting(head);
-  const parts = [decodePosting(head)];
+  // the blocks' keys, then each block read in place (lmdb's reused buffer) straight into the
+  // columns: one copy of every entry, as for an unsplit posting
   const base = keyBase(table, key);
-  for (const { key: stored, value } of table.blocks.getRange(blockRange(base))) {
-    if (stored.length === base.length + 4) parts.push(decodePosting(value));
+  const keys: Buffer[] = [];
+  let total = head.readUInt32LE(4);
+  for (const stored of table.blocks.getKeys(blockRange(base))) {
+    if (stored.length !== base.length + 4) continue;
+    const blockKey = Buffer.from(stored);
+    keys.push(blockKey);
+    total += table.blocks.getBinaryFast(blockKey)!.readUInt32LE(4);
   }
-  let total = 0;
-  for (const part of parts) total += part.docids.length;
   const all = new Uint32Array(3 * total);
-  const docids = all.subarray(0, total);
-  const masks = all.subarray(total, 2 * total);
-  const infos = all.subarray(2 * total);
+  const bytes = new Uint8Array(all.buffer);
   let at = 0;
-  for (const part of parts) {
-    docids.set(part.docids, at);
-    masks.set(part.masks, at);
-    infos.set(part.infos, at);
-    at += part.docids.length;
-  }
-  return { id: (first & ~CONTINUED) >>> 0, docids, masks, infos };
+  const copy = (block: Uint8Array) => {
+    const n = block[4]! | (block[5]! << 8) | (block[6]! << 16) | (block[7]! << 24);
+    for (let column = 0; column < 3; column++) bytes.set(block.subarray(8 + 4 * n * column, 8 + 4 * n * (column + 1)), 4 * (column * total + at));
+    at += n;
+  };
+  copy(table.heads.getBinaryFast(key)!);
+  for (const blockKey of keys) copy(table.blocks.getBinaryFast(blockKey)!);
+  return { id: (first & ~CONTINUED) >>> 0, docids: all.subarray(0, total), masks: all.subarray(total, 2 * total), infos: all.subarray(2 * total) };
 }
 
 /** What `PostingWriter.update` did to a posting. */
