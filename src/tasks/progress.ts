@@ -8,14 +8,20 @@
  * another family nests inside the current one. Closing a step records its duration under its full
  * path (`processing tasks > creating the index`); durations of a path seen twice add up.
  *
+ * An index write runs in the index writer thread: its own steps (engine/indexer/steps.ts) nest in
+ * the current step, read live from memory the thread writes, and its times join the trace when it
+ * ends (`watchIndexWrite`).
+ *
  * Used on the main thread only: the scheduler creates one per batch, processors enter their steps.
  */
+import { INDEXING_STEPS } from '../engine/indexer/steps.js';
 import type { BatchProgress } from '../types/task.js';
+import type { StepWatcher } from '../workers/index-writer.js';
 
 /** Step families and their steps, in Meilisearch's enum order (`finished` is the step's position). */
 export const STEPS = {
   batch: ['processing tasks', 'writing tasks to disk'],
-  indexing: ['indexing'],
+  indexing: ['retrieving config', 'computing document changes', 'indexing'],
   createIndex: ['creating the index'],
   updateIndex: ['updating the index'],
   deleteIndex: ['deleting the index'],
@@ -36,6 +42,12 @@ interface OpenStep {
   finished: () => number;
   total: number;
   startedAt: bigint;
+  /** an index write's step, read live: its position in INDEXING_STEPS + 1 (0: not started) */
+  live?: Int32Array;
+}
+
+function nameOf(step: OpenStep): string {
+  return step.live === undefined ? step.name : (INDEXING_STEPS[Atomics.load(step.live, 0) - 1] ?? '');
 }
 
 export class Progress {
@@ -60,17 +72,36 @@ export class Progress {
     };
   }
 
+  /** Follows an index write's own steps, nested in the current step. */
+  watchIndexWrite(): StepWatcher {
+    let live: Int32Array | undefined;
+    return {
+      started: (current) => {
+        live = current;
+        this.steps.push({ family: 'indexer', name: '', finished: () => Atomics.load(current, 0) - 1, total: INDEXING_STEPS.length, startedAt: this.clock(), live });
+      },
+      ended: (durations) => {
+        const at = this.steps.findIndex((step) => step.live !== undefined && step.live === live);
+        if (at !== -1) this.steps.length = at;
+        const path = this.steps.map(nameOf).join(' > ');
+        for (const [step, ns] of durations) this.durations.push([`${path} > ${step}`, BigInt(ns)]);
+      },
+    };
+  }
+
   /** What `GET /batches` shows while the batch runs. */
   view(): BatchProgress {
+    // an index write that has not reported its first step yet shows nothing for it
+    const shown = this.steps.filter((step) => step.live === undefined || Atomics.load(step.live, 0) > 0);
     // Meilisearch computes the percentage in f32: Σ finished_i / (total_1 × … × total_i), × 100.
     let percentage = 0;
     let factors = 1;
-    for (const step of this.steps) {
+    for (const step of shown) {
       factors = Math.fround(factors * step.total);
       percentage = Math.fround(percentage + Math.fround(step.finished() / factors));
     }
     return {
-      steps: this.steps.map((step) => ({ currentStep: step.name, finished: step.finished(), total: step.total })),
+      steps: shown.map((step) => ({ currentStep: nameOf(step), finished: step.finished(), total: step.total })),
       percentage: shortestF32(Math.fround(percentage * 100)),
     };
   }
@@ -97,7 +128,7 @@ export class Progress {
   private close(from: number, into: [string, bigint][]): void {
     const now = this.clock();
     for (let i = this.steps.length - 1; i >= from; i--) {
-      const path = this.steps.slice(0, i + 1).map((step) => step.name).join(' > ');
+      const path = this.steps.slice(0, i + 1).map(nameOf).join(' > ');
       into.push([path, now - this.steps[i]!.startedAt]);
     }
   }

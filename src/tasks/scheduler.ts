@@ -167,7 +167,7 @@ export class Scheduler {
         progress.enter('indexing', 'indexing');
         const { uuid, write } = outcome.indexWrite;
         try {
-          await writeIndex(this.deps.workers, this.deps.indexEnvs, uuid, write, abort.signal);
+          await writeIndex(this.deps.workers, this.deps.indexEnvs, uuid, write, abort.signal, progress.watchIndexWrite());
         } catch (err) {
           if (abort.signal.aborted) throw new BatchAborted();
           if (!(err instanceof ApiError)) throw err;

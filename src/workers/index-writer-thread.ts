@@ -10,12 +10,20 @@ import type { ErrorCode } from '../errors/codes.js';
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
+import { StepReporter, type StepDurations } from '../engine/indexer/steps.js';
 
 export interface IndexWriteJob {
   readonly folder: string;
   readonly uuid: string;
   readonly write: IndexWrite;
   readonly interrupt: Int32Array;
+  /** where the write shows its current step (steps.ts) */
+  readonly step: Int32Array;
+}
+
+export interface IndexWriteResult {
+  readonly outcome: DocumentBatchOutcome | null;
+  readonly steps: StepDurations;
 }
 
 export const INTERRUPTED = 'the index write was interrupted';
@@ -28,12 +36,15 @@ export interface RefusedWrite {
   readonly refused: { readonly code: ErrorCode; readonly message: string };
 }
 
-export default async function writeIndex(job: IndexWriteJob): Promise<DocumentBatchOutcome | null> {
+export default async function writeIndex(job: IndexWriteJob): Promise<IndexWriteResult> {
   const env = openIndexEnv(job.folder, job.uuid);
+  const steps = new StepReporter(job.step);
   try {
-    return applyIndexWrite(env, job.write, () => {
+    const checkpoint = () => {
       if (Atomics.load(job.interrupt, 0) !== 0) throw new Error(INTERRUPTED);
-    });
+    };
+    const outcome = applyIndexWrite(env, job.write, checkpoint, steps);
+    return { outcome, steps: steps.finish() };
   } catch (err) {
     if (err instanceof ApiError) throw { refused: { code: err.code, message: err.message } } satisfies RefusedWrite;
     throw err;

@@ -8,12 +8,21 @@ import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { DocumentsWrite, IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
-import type { IndexWriteJob, RefusedWrite } from './index-writer-thread.js';
+import type { StepDurations } from '../engine/indexer/steps.js';
+import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
 import type { WorkerPools } from './pool.js';
 
-export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: DocumentsWrite, signal: AbortSignal): Promise<DocumentBatchOutcome>;
-export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal): Promise<DocumentBatchOutcome | null>;
-export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal): Promise<DocumentBatchOutcome | null> {
+/** Follows the steps of a write (the batch's progress). */
+export interface StepWatcher {
+  /** The write starts; `current[0]` holds its current step's position in INDEXING_STEPS + 1 (0: none yet). */
+  started(current: Int32Array): void;
+  /** The write ended, after these times in its steps. */
+  ended(durations: StepDurations): void;
+}
+
+export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: DocumentsWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<DocumentBatchOutcome>;
+export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<DocumentBatchOutcome | null>;
+export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<DocumentBatchOutcome | null> {
   // Opening an LMDB database takes the environment's write lock, which the write about to start
   // holds until it commits: the HTTP thread opens its handle now, or its first read of the index
   // would block the event loop for the whole write.
@@ -21,13 +30,19 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   const interrupt = new Int32Array(new SharedArrayBuffer(4));
   const onAbort = () => Atomics.store(interrupt, 0, 1);
   signal.addEventListener('abort', onAbort);
+  const step = new Int32Array(new SharedArrayBuffer(4));
+  watcher?.started(step);
+  let durations: StepDurations = [];
   try {
-    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt };
-    return (await pools.writerPool().run(job)) as DocumentBatchOutcome | null;
+    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step };
+    const result = (await pools.writerPool().run(job)) as IndexWriteResult;
+    durations = result.steps;
+    return result.outcome;
   } catch (err) {
     const refused = (err as Partial<RefusedWrite> | null)?.refused;
     throw refused === undefined ? err : new ApiError(refused.code, refused.message);
   } finally {
     signal.removeEventListener('abort', onAbort);
+    watcher?.ended(durations);
   }
 }

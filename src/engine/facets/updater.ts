@@ -91,6 +91,7 @@ function indexedPoint(env: IndexEnv, docid: number, doc: JsonObject | undefined,
 
 export const facetUpdater: IndexUpdater = {
   name: 'facets',
+  step: 'extracting facets',
 
   apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[]): void {
     if (changes.length === 0) return;

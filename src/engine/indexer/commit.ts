@@ -12,6 +12,7 @@ import { writeSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { applyDocumentBatch, type DocumentBatchOutcome, type DocumentOp } from './document-batch.js';
 import { INDEX_UPDATERS } from './registry.js';
+import { StepReporter } from './steps.js';
 
 export interface DocumentsWrite {
   readonly kind: 'documents';
@@ -33,15 +34,15 @@ export interface SettingsWrite {
 export type IndexWrite = DocumentsWrite | SettingsWrite;
 
 /** Applies `write`; a documents write answers each operation's outcome. */
-export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void): DocumentBatchOutcome;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void): DocumentBatchOutcome | null;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}): DocumentBatchOutcome | null {
-  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint);
-  env.root.transactionSync(() => applySettings(env, write, checkpoint));
+export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter): DocumentBatchOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter): DocumentBatchOutcome | null;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter()): DocumentBatchOutcome | null {
+  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps);
+  env.root.transactionSync(() => applySettings(env, write, checkpoint, steps));
   return null;
 }
 
-function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => void): void {
+function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => void, steps: StepReporter): void {
   const store = new DocumentStore(env);
   if (write.clear) store.apply(new Map(), true);
   writeSettings(env, write.settings);
@@ -50,6 +51,9 @@ function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => vo
   const documents = write.clear ? [] : { [Symbol.iterator]: () => store.entries() };
   for (const updater of INDEX_UPDATERS) {
     checkpoint();
-    if (write.clear || write.rebuild.includes(updater.name)) updater.rebuild(env, write.settings, documents, checkpoint);
+    if (!write.clear && !write.rebuild.includes(updater.name)) continue;
+    steps.enter(updater.step);
+    updater.rebuild(env, write.settings, documents, checkpoint);
   }
+  steps.enter('finalizing');
 }

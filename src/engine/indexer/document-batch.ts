@@ -29,6 +29,7 @@ import { parseFilter } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
 import { readSettings } from '../index-settings.js';
 import { INDEX_UPDATERS } from './registry.js';
+import { StepReporter } from './steps.js';
 
 /** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
 const CHUNK_DOCS = 20_000;
@@ -79,7 +80,8 @@ interface Validated {
 }
 
 /** Validates an addition against the primary key settled so far, or answers its failure. */
-function validate(op: AddOp, settled: string | null, checkpoint: () => void): Validated | Failure {
+function validate(op: AddOp, settled: string | null, checkpoint: () => void, steps: StepReporter): Validated | Failure {
+  steps.enter('preparing payloads');
   try {
     if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
       throw new ApiError('index_primary_key_already_exists', `Index already has a primary key: \`${settled}\`.`);
@@ -102,23 +104,31 @@ function validate(op: AddOp, settled: string | null, checkpoint: () => void): Va
 }
 
 /** Writes one chunk of net changes to the store and every updater. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void): void {
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter): void {
   if (changes.size === 0) return;
   checkpoint();
+  steps.enter('extracting documents');
   const applied = new DocumentStore(env).apply(changes, false);
-  for (const updater of INDEX_UPDATERS) updater.apply(env, settings, applied, checkpoint);
+  for (const updater of INDEX_UPDATERS) {
+    steps.enter(updater.step);
+    updater.apply(env, settings, applied, checkpoint);
+  }
   changes.clear();
 }
 
-function clearIndex(env: IndexEnv, settings: IndexSettings, checkpoint: () => void): number {
+function clearIndex(env: IndexEnv, settings: IndexSettings, checkpoint: () => void, steps: StepReporter): number {
   const store = new DocumentStore(env);
   const removed = store.count();
+  steps.enter('extracting documents');
   store.apply(new Map(), true);
-  for (const updater of INDEX_UPDATERS) updater.rebuild(env, settings, [], checkpoint);
+  for (const updater of INDEX_UPDATERS) {
+    steps.enter(updater.step);
+    updater.rebuild(env, settings, [], checkpoint);
+  }
   return removed;
 }
 
-function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: unknown; indexUid: string }, primaryKey: string | null, checkpoint: () => void): OpResult {
+function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: unknown; indexUid: string }, primaryKey: string | null, checkpoint: () => void, steps: StepReporter): OpResult {
   const code = 'invalid_document_filter';
   let docids: Iterable<number>;
   try {
@@ -135,7 +145,7 @@ function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: un
     changes.set(documentId(env.documents.get(docid)!, primaryKey!), null);
   }
   const count = changes.size;
-  flush(env, settings, changes, checkpoint);
+  flush(env, settings, changes, checkpoint, steps);
   return { count };
 }
 
@@ -152,6 +162,7 @@ class Pending {
     private readonly env: IndexEnv,
     private readonly settings: IndexSettings,
     private readonly checkpoint: () => void,
+    private readonly steps: StepReporter,
   ) {
     this.store = new DocumentStore(env);
   }
@@ -167,7 +178,7 @@ class Pending {
   }
 
   flush(): void {
-    flush(this.env, this.settings, this.changes, this.checkpoint);
+    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps);
   }
 }
 
@@ -191,14 +202,14 @@ function deleteIds(pending: Pending, ids: Iterable<string>): number {
   return deleted;
 }
 
-export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], primaryKey: string | null, checkpoint: () => void): DocumentBatchOutcome {
+export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], primaryKey: string | null, checkpoint: () => void, steps = new StepReporter()): DocumentBatchOutcome {
   let settled = primaryKey;
   const results = env.root.transactionSync(() => {
     const settings = readSettings(env);
-    const pending = new Pending(env, settings, checkpoint);
+    const pending = new Pending(env, settings, checkpoint, steps);
     const results = ops.map((op): OpResult => {
       if (op.op === 'add') {
-        const valid = validate(op, settled, checkpoint);
+        const valid = validate(op, settled, checkpoint, steps);
         if ('error' in valid) return valid;
         // Only a payload with documents (or a declared key) settles the index's primary key.
         if (valid.key !== null) {
@@ -214,9 +225,11 @@ export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], pr
       }
       // A filter or a clear works on the store: what came before must be there.
       pending.flush();
-      return op.op === 'clear' ? { count: clearIndex(env, settings, checkpoint) } : deleteByFilter(env, settings, op, settled, checkpoint);
+      return op.op === 'clear' ? { count: clearIndex(env, settings, checkpoint, steps) } : deleteByFilter(env, settings, op, settled, checkpoint, steps);
     });
     pending.flush();
+    // the commit, when the callback returns
+    steps.enter('finalizing');
     return results;
   });
   return { results, primaryKey: settled };

@@ -12,6 +12,7 @@
 import type { JsonObject } from '../documents/document-id.js';
 import type { IndexEnv } from '../index-env.js';
 import type { IndexSettings } from '../../types/settings.js';
+import type { IndexingStep } from './steps.js';
 
 /** One document's net change in a batch: `before` absent = created, `after` absent = deleted. */
 export interface DocumentChange {
@@ -22,6 +23,8 @@ export interface DocumentChange {
 
 export interface IndexUpdater {
   readonly name: string;
+  /** the indexer step its work is reported as (steps.ts) */
+  readonly step: IndexingStep;
   /** Applies net changes; runs inside the index write transaction. */
   apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void): void;
   /** Clears and re-derives from all documents; runs inside the index write transaction. */

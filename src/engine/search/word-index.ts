@@ -273,6 +273,7 @@ function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>): Ge
 
 export const wordIndexUpdater: IndexUpdater = {
   name: 'word-index',
+  step: 'extracting words',
   apply(env, settings, changes, checkpoint = () => {}) {
     applyAll(env, settings, changes, checkpoint);
   },

@@ -69,10 +69,11 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
     record = ctx.indexes.newRecord(indexUid, null, ctx.now);
     created = true;
   }
+  ctx.progress.enter('indexing', 'retrieving config');
   const ops = tasks.map((task) => opOf(ctx, task));
   ctx.progress.enter('indexing', 'indexing');
   // A refusal of the index (an invalid `_geo`…) fails the whole batch, through the scheduler.
-  const outcome = await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, { kind: 'documents', ops, primaryKey: record.primaryKey }, ctx.signal).catch(
+  const outcome = await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, { kind: 'documents', ops, primaryKey: record.primaryKey }, ctx.signal, ctx.progress.watchIndexWrite()).catch(
     (err: unknown) => {
       throw err instanceof ApiError ? inIndex(indexUid, err) : err;
     },

@@ -30,7 +30,7 @@ async function indexWithLargeAddition(uid: string): Promise<number> {
   return reply.body.taskUid;
 }
 
-/** Polls the batch of `taskUid` until its progress shows the `indexing` step. */
+/** Polls the batch of `taskUid` until its progress shows a step of the index write under `indexing`. */
 async function waitForIndexingStep(taskUid: number): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -38,7 +38,9 @@ async function waitForIndexingStep(taskUid: number): Promise<void> {
     if (task.status !== 'enqueued' && task.status !== 'processing') throw new Error(`task ${taskUid} ${task.status} before its indexing step was seen`);
     if (task.batchUid !== null) {
       const { body: batch } = await call(server, 'GET', `/batches/${task.batchUid}`);
-      if (batch.progress?.steps.some((step: { currentStep: string }) => step.currentStep === 'indexing')) return;
+      // the writer thread's own step (INDEXING_STEPS), nested in `indexing`
+      const steps = (batch.progress?.steps ?? []) as { currentStep: string; total: number }[];
+      if (steps[1]?.currentStep === 'indexing' && steps[2]?.total === 18) return;
     }
     if (Date.now() > deadline) throw new Error('the indexing step was never seen');
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -56,6 +58,11 @@ describe('the index writer thread', () => {
     expect((await call(server, 'GET', '/health')).status).toBe(200);
     const task = await waitTask(server, taskUid, 60_000);
     expect(task.status).toBe('succeeded');
+    // the writer's own steps, timed in the finished batch's trace
+    const { body: batch } = await call(server, 'GET', `/batches/${String(task.batchUid)}`);
+    expect(Object.keys(batch.stats.progressTrace)).toEqual(
+      expect.arrayContaining(['processing tasks > indexing > extracting documents', 'processing tasks > indexing > extracting words', 'processing tasks > indexing > finalizing']),
+    );
     expect(await placeholderTotal(uid)).toBe(movies.length + 1);
     const stats = await call(server, 'GET', `/indexes/${uid}/stats`);
     expect(stats.body.numberOfDocuments).toBe(movies.length + 1);

@@ -3,6 +3,7 @@
  * snapshots), and the durations of `stats.progressTrace`, on a fake clock.
  */
 import { describe, expect, it } from 'vitest';
+import { INDEXING_STEPS } from '../../../src/engine/indexer/steps.js';
 import { Progress, formatStepDuration } from '../../../src/tasks/progress.js';
 
 function clocked(): { progress: Progress; tick: (ns: bigint) => void } {
@@ -83,5 +84,43 @@ describe('formatStepDuration', () => {
     [3_723_500_000_000n, '3723.50s'],
   ])('%s ns prints as %s, like Rust {:.2?}', (ns, text) => {
     expect(formatStepDuration(ns)).toBe(text);
+  });
+});
+
+describe('an index write followed from its thread', () => {
+  it('shows the write’s current step under indexing once it reported one, and adds its step times to the trace', () => {
+    const { progress, tick } = clocked();
+    progress.enter('batch', 'processing tasks');
+    progress.enter('indexing', 'retrieving config');
+    tick(1_000n);
+    progress.enter('indexing', 'indexing');
+    const watcher = progress.watchIndexWrite();
+    const current = new Int32Array(new SharedArrayBuffer(4));
+    watcher.started(current);
+    expect(progress.view().steps.map((step) => step.currentStep)).toEqual(['processing tasks', 'indexing']);
+    Atomics.store(current, 0, INDEXING_STEPS.indexOf('extracting words') + 1);
+    expect(progress.view()).toEqual({
+      steps: [
+        { currentStep: 'processing tasks', finished: 0, total: 2 },
+        { currentStep: 'indexing', finished: 2, total: 3 },
+        { currentStep: 'extracting words', finished: 3, total: 18 },
+      ],
+      percentage: 36.111115,
+    });
+    tick(5_000_000n);
+    watcher.ended([
+      ['extracting documents', 1_000_000],
+      ['extracting words', 3_000_000],
+    ]);
+    expect(progress.view().steps.map((step) => step.currentStep)).toEqual(['processing tasks', 'indexing']);
+    progress.enter('batch', 'writing tasks to disk');
+    expect(progress.trace()).toEqual({
+      'processing tasks > retrieving config': '1.00µs',
+      'processing tasks > indexing > extracting documents': '1.00ms',
+      'processing tasks > indexing > extracting words': '3.00ms',
+      'processing tasks > indexing': '5.00ms',
+      'processing tasks': '5.00ms',
+      'writing tasks to disk': '0.00ns',
+    });
   });
 });
