@@ -13,6 +13,7 @@
  * before blocks existed still are.
  */
 import type { Database } from 'lmdb';
+import { lowerBound } from '../../kernels/reference/setops.js';
 import type { IndexEnv } from '../index-env.js';
 import { decodePosting, EMPTY_POSTING, PostingMerger, ValueBuffer, type Posting, type PostingColumns } from './postings.js';
 
@@ -106,20 +107,9 @@ const NO_CHANGES: PostingColumns = { docids: new Uint32Array(0), masks: new Uint
 
 /** The entries of `changes` with docids in [from, to), as a view. */
 function slice(changes: PostingColumns, from: number, to: number): PostingColumns {
-  const lo = lowerBoundOf(changes.docids, from);
-  const hi = lowerBoundOf(changes.docids, to);
+  const lo = lowerBound(changes.docids, from, 0, changes.docids.length);
+  const hi = lowerBound(changes.docids, to, lo, changes.docids.length);
   return { docids: changes.docids.subarray(lo, hi), masks: changes.masks.subarray(lo, hi), infos: changes.infos.subarray(lo, hi) };
-}
-
-function lowerBoundOf(sorted: ArrayLike<number>, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -166,14 +156,15 @@ export class PostingWriter {
     for (const stored of blocks.getKeys(blockRange(base))) {
       if (stored.length === base.length + 4) bounds.push(stored.readUInt32BE(base.length));
     }
+    const removedDocids = Uint32Array.from(removed);
     let continuations = bounds.length - 1;
     let headChanged = false;
     // the head is written last: whether it still continues depends on the other blocks
     for (let b = bounds.length - 1; b >= 0; b--) {
       const from = bounds[b]!;
       const to = b + 1 < bounds.length ? bounds[b + 1]! : 0x100000000;
-      const lo = lowerBoundOf(removed, from);
-      const gone = removed.slice(lo, lowerBoundOf(removed, to));
+      const lo = lowerBound(removedDocids, from, 0, removedDocids.length);
+      const gone = Array.from(removedDocids.subarray(lo, lowerBound(removedDocids, to, lo, removedDocids.length)));
       const added = slice(upserts, from, to);
       if (gone.length === 0 && added.docids.length === 0) continue;
       const storedKey = b === 0 ? null : blockKey(base, from);
