@@ -31,6 +31,12 @@ interface SharedDocuments {
 // search pages show the same popular documents again and again: decode each once per version
 const sharedDocuments = new EntryCache<SharedDocuments>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => ({ docs: new Map(), bytes: 0 }));
 
+/** An external id's internal docid and stored document. */
+export interface StoredDocument {
+  readonly docid: number;
+  readonly doc: JsonObject | undefined;
+}
+
 export class DocumentStore {
   constructor(private readonly env: IndexEnv) {}
 
@@ -43,8 +49,13 @@ export class DocumentStore {
   }
 
   get(externalId: string): JsonObject | undefined {
+    return this.lookup(externalId)?.doc;
+  }
+
+  /** The docid and stored document of `externalId`, or null when it has no docid. */
+  lookup(externalId: string): StoredDocument | null {
     const docid = this.docidOf(externalId);
-    return docid === undefined ? undefined : this.env.documents.get(docid);
+    return docid === undefined ? null : { docid, doc: this.env.documents.get(docid) };
   }
 
   byDocid(docid: number): JsonObject | undefined {
@@ -90,8 +101,10 @@ export class DocumentStore {
   /**
    * Writes net changes: `null` deletes the document, an object replaces it. Returns the per-docid
    * changes for the index updaters. Call inside a write transaction on this environment.
+   * `known` holds documents the caller already looked up (`lookup`) since the last write, so
+   * they are not read and decoded again.
    */
-  apply(changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean): DocumentChange[] {
+  apply(changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean, known?: ReadonlyMap<string, StoredDocument | null>): DocumentChange[] {
     const { env } = this;
     let fields = this.fieldIds();
     const fieldIndex = new Map(fields.map((name, i) => [name, i]));
@@ -118,8 +131,9 @@ export class DocumentStore {
     let reused = 0;
     const applied: DocumentChange[] = [];
     for (const [externalId, doc] of changes) {
-      const docid = env.externalIds.get(externalId);
-      const previous = docid === undefined ? undefined : env.documents.get(docid);
+      const stored = clearFirst ? null : known?.has(externalId) === true ? known.get(externalId)! : this.lookup(externalId);
+      const docid = stored?.docid;
+      const previous = stored?.doc;
       if (previous !== undefined) count(previous, -1);
       if (doc === null) {
         if (docid !== undefined) {

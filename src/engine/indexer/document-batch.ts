@@ -22,7 +22,7 @@ import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../documents/document-id.js';
 import { payloadBytes, readNdjson } from '../documents/ndjson-payload.js';
-import { DocumentStore } from '../documents/store.js';
+import { DocumentStore, type StoredDocument } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';
 import { parseFilter } from '../filter-parser/index.js';
@@ -104,11 +104,11 @@ function validate(op: AddOp, settled: string | null, checkpoint: () => void, ste
 }
 
 /** Writes one chunk of net changes to the store and every updater. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter): void {
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, known?: ReadonlyMap<string, StoredDocument | null>): void {
   if (changes.size === 0) return;
   checkpoint();
   steps.enter('extracting documents');
-  const applied = new DocumentStore(env).apply(changes, false);
+  const applied = new DocumentStore(env).apply(changes, false, known);
   for (const updater of INDEX_UPDATERS) {
     steps.enter(updater.step);
     updater.apply(env, settings, applied, checkpoint);
@@ -156,6 +156,8 @@ function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: un
  */
 class Pending {
   private readonly changes = new Map<string, JsonObject | null>();
+  /** documents looked up in the store since the last flush, handed to it so it reads them once */
+  private readonly stored = new Map<string, StoredDocument | null>();
   private readonly store: DocumentStore;
 
   constructor(
@@ -169,7 +171,10 @@ class Pending {
 
   /** The document as the batch sees it so far. */
   current(id: string): JsonObject | undefined {
-    return this.changes.has(id) ? this.changes.get(id) ?? undefined : this.store.get(id);
+    if (this.changes.has(id)) return this.changes.get(id) ?? undefined;
+    let stored = this.stored.get(id);
+    if (stored === undefined) this.stored.set(id, (stored = this.store.lookup(id)));
+    return stored?.doc;
   }
 
   set(id: string, doc: JsonObject | null): void {
@@ -178,7 +183,8 @@ class Pending {
   }
 
   flush(): void {
-    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps);
+    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.stored);
+    this.stored.clear();
   }
 }
 

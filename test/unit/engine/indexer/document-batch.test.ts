@@ -50,6 +50,17 @@ describe('applyDocumentBatch', () => {
     expect(store().count()).toBe(29_999);
   });
 
+  it('reads each stored document once when a batch updates it', () => {
+    const docs = Array.from({ length: 100 }, (_, i) => ({ id: i, genre: 'a' }));
+    applyDocumentBatch(env, [add(docs)], null, never);
+    const reads = vi.spyOn(env.documents, 'get');
+    const outcome = applyDocumentBatch(env, [add(docs.map((doc) => ({ id: doc.id, title: `t${doc.id}` })), 'update')], 'id', never);
+    expect(outcome.results).toEqual([{ count: 100 }]);
+    expect(reads).toHaveBeenCalledTimes(100);
+    reads.mockRestore();
+    expect(store().get('7')).toEqual({ id: 7, genre: 'a', title: 't7' });
+  });
+
   it('applies a payload kept as bytes (a small request) like one in a file, across the batch', () => {
     const bytes = { op: 'add', source: { bytes: new Uint8Array(Buffer.from('{"id":1,"a":1}\n{"id":2}\n')) }, method: 'update', primaryKey: null, skipMissing: false } as const;
     const outcome = applyDocumentBatch(env, [add([{ id: 1, b: 2 }]), bytes], null, never);
