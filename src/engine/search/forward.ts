@@ -2,16 +2,29 @@
  * Reads documents' forward records (`docid-words`, format in postings.ts) for search. Proximity
  * and phrase matching read thousands of records per query, mostly of the same popular documents
  * from one query to the next: each record is copied once into an aligned array and kept, per
- * index, until the documents or the words change (bounded by FORWARD_CACHE_BYTES), so a repeated
- * read costs a map lookup instead of an LMDB lookup and a copy.
+ * index, until the documents or the words change, so a repeated read costs a map lookup instead of
+ * an LMDB lookup and a copy. FORWARD_CACHE_BYTES bounds the records kept over all indexes
+ * together, so an instance with many indexes holds no more than one with a single index.
  * Main thread, read snapshot.
  */
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import { readWordsVersion } from './word-index.js';
 
-/** Stored bytes of the forward records kept per index; past this the cache starts over. */
+/** Stored bytes of the forward records kept, all indexes together; past this every cache starts over. */
 const FORWARD_CACHE_BYTES = 32 * 1024 * 1024;
+
+// every records map that holds something, and their bytes: an index's map is dropped from view
+// when its documents change, so the total is counted here rather than per index
+const filled = new Set<Map<number, Uint32Array | null>>();
+let filledBytes = 0;
+
+function makeRoom(bytes: number): void {
+  if (filledBytes + bytes <= FORWARD_CACHE_BYTES) return;
+  for (const records of filled) records.clear();
+  filled.clear();
+  filledBytes = 0;
+}
 
 /** A record's tokens: (word id, field << 16 | position) pairs in words[start .. end), grouped by word id ascending. */
 export interface ForwardTokens {
@@ -24,11 +37,10 @@ interface Records {
   /** the words version the records were read under: a settings change rebuilds them with new ids */
   wordsVersion: number;
   readonly byDocid: Map<number, Uint32Array | null>;
-  bytes: number;
 }
 
 // the documents version changes with every write of documents, hence of their forward records
-const cached = new EntryCache<Records>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, (env) => ({ wordsVersion: readWordsVersion(env), byDocid: new Map(), bytes: 0 }));
+const cached = new EntryCache<Records>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, (env) => ({ wordsVersion: readWordsVersion(env), byDocid: new Map() }));
 
 export class ForwardReader {
   private readonly records: Records;
@@ -39,7 +51,6 @@ export class ForwardReader {
     if (this.records.wordsVersion !== wordsVersion) {
       this.records.wordsVersion = wordsVersion;
       this.records.byDocid.clear();
-      this.records.bytes = 0;
     }
   }
 
@@ -55,12 +66,11 @@ export class ForwardReader {
         words = new Uint32Array(fast.length >>> 2);
         new Uint8Array(words.buffer).set(fast.subarray(0, words.byteLength));
       }
-      if (records.bytes + (fast?.length ?? 0) > FORWARD_CACHE_BYTES) {
-        records.byDocid.clear();
-        records.bytes = 0;
-      }
+      const bytes = fast?.length ?? 0;
+      makeRoom(bytes);
       records.byDocid.set(docid, words);
-      records.bytes += fast?.length ?? 0;
+      filled.add(records.byDocid);
+      filledBytes += bytes;
     }
     if (words === null) return null;
     const start = 2 + words[0]!;
