@@ -8,6 +8,7 @@
  * first and a clear restarts at 0 (documents.md §2.3).
  */
 import { randomUUID } from 'node:crypto';
+import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import type { DocumentChange } from '../indexer/updaters.js';
@@ -15,21 +16,16 @@ import type { JsonObject } from './document-id.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
-/** Decoded documents kept per documents version; past this many the cache starts over. */
 /**
- * Stored bytes of the documents kept decoded per index: bounded by size rather than count, so
- * small documents (a catalogue's hits) stay cached across a whole query mix while large ones
- * cannot pin much memory (decoded objects take a few times their stored size).
+ * Stored bytes of the documents kept decoded, all indexes together (cache-budget.ts): bounded by
+ * size rather than count, so small documents (a catalogue's hits) stay cached across a whole
+ * query mix while large ones cannot pin much memory (decoded objects take a few times their
+ * stored size).
  */
-const SHARED_DOCUMENT_BYTES = 16 * 1024 * 1024;
-
-interface SharedDocuments {
-  readonly docs: Map<number, JsonObject | undefined>;
-  bytes: number;
-}
+const budget = new CacheBudget(16 * 1024 * 1024);
 
 // search pages show the same popular documents again and again: decode each once per version
-const sharedDocuments = new EntryCache<SharedDocuments>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => ({ docs: new Map(), bytes: 0 }));
+const sharedDocuments = new EntryCache<Map<number, JsonObject | undefined>>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => new Map());
 
 /** An external id's internal docid and stored document. */
 export interface StoredDocument {
@@ -65,15 +61,10 @@ export class DocumentStore {
   /** `byDocid`, decoded once per documents version and shared between searches: read-only. */
   sharedByDocid(docid: number): Readonly<JsonObject> | undefined {
     const shared = sharedDocuments.get(this.env);
-    if (shared.docs.has(docid)) return shared.docs.get(docid);
-    const bytes = this.env.documents.getBinaryFast(docid)?.length ?? 0;
-    if (shared.bytes + bytes > SHARED_DOCUMENT_BYTES) {
-      shared.docs.clear();
-      shared.bytes = 0;
-    }
+    if (shared.has(docid)) return shared.get(docid);
+    budget.charge(shared, this.env.documents.getBinaryFast(docid)?.length ?? 0);
     const doc = this.byDocid(docid);
-    shared.docs.set(docid, doc);
-    shared.bytes += bytes;
+    shared.set(docid, doc);
     return doc;
   }
 

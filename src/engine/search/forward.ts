@@ -3,28 +3,16 @@
  * and phrase matching read thousands of records per query, mostly of the same popular documents
  * from one query to the next: each record is copied once into an aligned array and kept, per
  * index, until the documents or the words change, so a repeated read costs a map lookup instead of
- * an LMDB lookup and a copy. FORWARD_CACHE_BYTES bounds the records kept over all indexes
- * together, so an instance with many indexes holds no more than one with a single index.
+ * an LMDB lookup and a copy, within one memory budget for all indexes (cache-budget.ts).
  * Main thread, read snapshot.
  */
+import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import { readWordsVersion } from './word-index.js';
 
-/** Stored bytes of the forward records kept, all indexes together; past this every cache starts over. */
-const FORWARD_CACHE_BYTES = 32 * 1024 * 1024;
-
-// every records map that holds something, and their bytes: an index's map is dropped from view
-// when its documents change, so the total is counted here rather than per index
-const filled = new Set<Map<number, Uint32Array | null>>();
-let filledBytes = 0;
-
-function makeRoom(bytes: number): void {
-  if (filledBytes + bytes <= FORWARD_CACHE_BYTES) return;
-  for (const records of filled) records.clear();
-  filled.clear();
-  filledBytes = 0;
-}
+/** Stored bytes of the forward records kept, all indexes together. */
+const budget = new CacheBudget(32 * 1024 * 1024);
 
 /** A record's tokens: (word id, field << 16 | position) pairs in words[start .. end), grouped by word id ascending. */
 export interface ForwardTokens {
@@ -66,11 +54,8 @@ export class ForwardReader {
         words = new Uint32Array(fast.length >>> 2);
         new Uint8Array(words.buffer).set(fast.subarray(0, words.byteLength));
       }
-      const bytes = fast?.length ?? 0;
-      makeRoom(bytes);
+      budget.charge(records.byDocid, fast?.length ?? 0);
       records.byDocid.set(docid, words);
-      filled.add(records.byDocid);
-      filledBytes += bytes;
     }
     if (words === null) return null;
     const start = 2 + words[0]!;
