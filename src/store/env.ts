@@ -15,7 +15,14 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import { INSTANCE_DBS, MAIN_KEYS } from './dbs.js';
 
 /** Bumped whenever the on-disk layout changes incompatibly. */
-export const STORE_FORMAT_VERSION = 1;
+export const STORE_FORMAT_VERSION = 2;
+
+/**
+ * Older formats this version reads as they are, and marks as its own once opened, since what it
+ * writes from then on is not theirs: format 1 had no split postings (posting-blocks.ts), whose
+ * continued heads a format-1 reader would misread.
+ */
+const UPGRADED_FORMATS: ReadonlySet<number> = new Set([1]);
 
 export class StoreVersionError extends Error {}
 
@@ -37,7 +44,7 @@ export function openInstanceStore(dbPath: string, pkgVersion: string): InstanceS
   const root = open({ path: dir, maxDbs: 32, mapSize: 20 * 1024 ** 3, compression: false });
   const main = root.openDB<unknown, string>({ name: INSTANCE_DBS.main });
   const existing = main.get(MAIN_KEYS.version) as VersionRecord | undefined;
-  if (existing === undefined) {
+  if (existing === undefined || UPGRADED_FORMATS.has(existing.format)) {
     main.putSync(MAIN_KEYS.version, { format: STORE_FORMAT_VERSION, pkgVersion } satisfies VersionRecord);
   } else if (existing.format !== STORE_FORMAT_VERSION) {
     void root.close();
