@@ -279,7 +279,9 @@ export function prefixKeys(key: string): string[] {
   return out;
 }
 
-/** The word a key stands for. */
+const NON_ASCII = /[\x80-\xff]/;
+
+/** The word a key stands for (an ASCII key is its own word: most are). */
 export function wordOfKey(key: string): string {
-  return Buffer.from(key, 'latin1').toString('utf8');
+  return NON_ASCII.test(key) ? Buffer.from(key, 'latin1').toString('utf8') : key;
 }
