@@ -9,7 +9,6 @@
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
-import { readWordsVersion } from './word-index.js';
 
 /** Stored bytes of the forward records kept, all indexes together. */
 const budget = new CacheBudget(32 * 1024 * 1024);
@@ -28,14 +27,17 @@ interface Records {
 }
 
 // the documents version changes with every write of documents, hence of their forward records
-const cached = new EntryCache<Records>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, (env) => ({ wordsVersion: readWordsVersion(env), byDocid: new Map() }));
+const cached = new EntryCache<Records>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => ({ wordsVersion: -1, byDocid: new Map() }));
 
 export class ForwardReader {
   private readonly records: Records;
 
-  constructor(private readonly env: IndexEnv) {
+  /** `wordsVersion`: the index's words version, which the search's dictionary already read. */
+  constructor(
+    private readonly env: IndexEnv,
+    wordsVersion: number,
+  ) {
     this.records = cached.get(env);
-    const wordsVersion = readWordsVersion(env);
     if (this.records.wordsVersion !== wordsVersion) {
       this.records.wordsVersion = wordsVersion;
       this.records.byDocid.clear();

@@ -188,7 +188,7 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   const parsed = parseQuery(request.q, new Set(settings.stopWords), customTokens(settings));
   const dictionary = dictionaryOf(env);
   const fields = fieldModel(env, settings, request.attributesToSearchOn);
-  const options = { env, settings, dictionary, allowedMask: fields.allowedMask, exactFieldsMask: fields.exactFieldsMask, postings: new Map<string, Posting>(), forward: new ForwardReader(env) };
+  const options = { env, settings, dictionary, allowedMask: fields.allowedMask, exactFieldsMask: fields.exactFieldsMask, postings: new Map<string, Posting>(), forward: new ForwardReader(env, dictionary.version) };
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
     universe = difference(universe ?? facets.allDocids(), negativeDocs(parsed.negativeWords, parsed.negativePhrases, options));
   }

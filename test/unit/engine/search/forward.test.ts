@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { ForwardReader } from '../../../../src/engine/search/forward.js';
+import { readWordsVersion } from '../../../../src/engine/search/word-index.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
 let index: TestIndex | undefined;
@@ -12,7 +13,7 @@ afterEach(async () => {
 });
 
 const tokenCount = (target: TestIndex, docid: number) => {
-  const tokens = new ForwardReader(target.env).read(docid);
+  const tokens = new ForwardReader(target.env, readWordsVersion(target.env)).read(docid);
   return tokens === null ? null : (tokens.end - tokens.start) / 2;
 };
 
