@@ -10,7 +10,9 @@ import type { ErrorCode } from '../errors/codes.js';
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
+import { PreparedWords } from '../engine/indexer/prepared-words.js';
 import { StepReporter, type StepDurations } from '../engine/indexer/steps.js';
+import { PortParts, stopAhead, type AheadEnds } from './extraction-parts.js';
 
 export interface IndexWriteJob {
   readonly folder: string;
@@ -19,6 +21,8 @@ export interface IndexWriteJob {
   readonly interrupt: Int32Array;
   /** where the write shows its current step (steps.ts) */
   readonly step: Int32Array;
+  /** the channels of the words extracted ahead of the write, if any */
+  readonly ahead?: AheadEnds | undefined;
 }
 
 export interface IndexWriteResult {
@@ -43,12 +47,17 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
     const checkpoint = () => {
       if (Atomics.load(job.interrupt, 0) !== 0) throw new Error(INTERRUPTED);
     };
-    const outcome = applyIndexWrite(env, job.write, checkpoint, steps);
+    const prepared = job.ahead === undefined ? undefined : new PreparedWords(new PortParts(job.ahead));
+    const outcome = applyIndexWrite(env, job.write, checkpoint, steps, prepared);
     return { outcome, steps: steps.finish() };
   } catch (err) {
     if (err instanceof ApiError) throw { refused: { code: err.code, message: err.message } } satisfies RefusedWrite;
     throw err;
   } finally {
+    if (job.ahead !== undefined) {
+      stopAhead(job.ahead.state);
+      for (const port of job.ahead.ports) port.close();
+    }
     await env.root.close();
   }
 }

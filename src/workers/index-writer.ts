@@ -10,6 +10,7 @@ import type { DocumentsWrite, IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { StepDurations } from '../engine/indexer/steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
+import { startAhead, stopAhead } from './extraction-parts.js';
 import type { WorkerPools } from './pool.js';
 
 /** Follows the steps of a write (the batch's progress). */
@@ -33,15 +34,21 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   const step = new Int32Array(new SharedArrayBuffer(4));
   watcher?.started(step);
   let durations: StepDurations = [];
+  // documents' words are extracted in parallel with the write, by the extraction workers
+  const ahead = write.kind === 'documents' ? startAhead(pools, write.ops) : null;
   try {
-    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step };
-    const result = (await pools.writerPool().run(job)) as IndexWriteResult;
+    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, ahead: ahead?.ends };
+    const result = (await pools.writerPool().run(job, { transferList: ahead === null ? [] : [...ahead.ends.ports] })) as IndexWriteResult;
     durations = result.steps;
     return result.outcome;
   } catch (err) {
     const refused = (err as Partial<RefusedWrite> | null)?.refused;
     throw refused === undefined ? err : new ApiError(refused.code, refused.message);
   } finally {
+    if (ahead !== null) {
+      stopAhead(ahead.ends.state);
+      await ahead.done;
+    }
     signal.removeEventListener('abort', onAbort);
     watcher?.ended(durations);
   }

@@ -12,6 +12,7 @@ const EDITION_STACK_MB = 64;
 export class WorkerPools {
   private edition: Piscina | null = null;
   private writer: Piscina | null = null;
+  private extraction: Piscina | null = null;
   readonly threads: number;
 
   constructor(maxThreads: number | null) {
@@ -41,9 +42,21 @@ export class WorkerPools {
     return this.writer;
   }
 
+  /** Runs `extraction-thread.js` tasks: words extracted ahead of an index write. */
+  extractionPool(): Piscina {
+    this.extraction ??= new Piscina({
+      filename: new URL('./extraction-thread.js', import.meta.url).href,
+      maxThreads: this.threads,
+      minThreads: 0,
+      idleTimeout: 60_000,
+    });
+    return this.extraction;
+  }
+
   async close(): Promise<void> {
-    await Promise.all([this.edition?.destroy(), this.writer?.destroy()]);
+    await Promise.all([this.edition?.destroy(), this.writer?.destroy(), this.extraction?.destroy()]);
     this.edition = null;
     this.writer = null;
+    this.extraction = null;
   }
 }

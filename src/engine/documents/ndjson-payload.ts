@@ -15,20 +15,28 @@ export function payloadBytes(source: PayloadSource): number {
   return 'file' in source ? statSync(source.file).size : source.bytes.byteLength;
 }
 
-export function readNdjson(source: PayloadSource): Generator<JsonObject> {
-  return 'file' in source ? readNdjsonFile(source.file) : readNdjsonBytes(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
+/**
+ * The payload's lines, empty ones skipped, as byte ranges of a buffer that stays valid only
+ * until the next line is taken (a file is read a block at a time).
+ */
+export function ndjsonLines(source: PayloadSource): Generator<{ buffer: Buffer; start: number; end: number }> {
+  return 'file' in source ? fileLines(source.file) : bytesLines(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
 }
 
-function* readNdjsonBytes(bytes: Buffer): Generator<JsonObject> {
+export function* readNdjson(source: PayloadSource): Generator<JsonObject> {
+  for (const { buffer, start, end } of ndjsonLines(source)) yield JSON.parse(buffer.toString('utf8', start, end)) as JsonObject;
+}
+
+function* bytesLines(bytes: Buffer): Generator<{ buffer: Buffer; start: number; end: number }> {
   let start = 0;
   for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
-    if (nl > start) yield JSON.parse(bytes.toString('utf8', start, nl)) as JsonObject;
+    if (nl > start) yield { buffer: bytes, start, end: nl };
     start = nl + 1;
   }
-  if (bytes.length > start) yield JSON.parse(bytes.toString('utf8', start)) as JsonObject;
+  if (bytes.length > start) yield { buffer: bytes, start, end: bytes.length };
 }
 
-function* readNdjsonFile(path: string): Generator<JsonObject> {
+function* fileLines(path: string): Generator<{ buffer: Buffer; start: number; end: number }> {
   const fd = openSync(path, 'r');
   try {
     let block = Buffer.allocUnsafe(BLOCK_BYTES);
@@ -43,11 +51,11 @@ function* readNdjsonFile(path: string): Generator<JsonObject> {
       const end = kept + read;
       let start = 0;
       for (let nl = block.indexOf(0x0a, kept); nl !== -1 && nl < end; nl = block.indexOf(0x0a, start)) {
-        if (nl > start) yield JSON.parse(block.toString('utf8', start, nl)) as JsonObject;
+        if (nl > start) yield { buffer: block, start, end: nl };
         start = nl + 1;
       }
       if (read === 0) {
-        if (end > start) yield JSON.parse(block.toString('utf8', start, end)) as JsonObject;
+        if (end > start) yield { buffer: block, start, end };
         return;
       }
       block.copy(block, 0, start, end);

@@ -160,7 +160,7 @@ export class DocumentStore {
       }
       env.documents.putSync(id, ordered);
       count(ordered, 1);
-      applied.push({ docid: id, before: previous, after: ordered });
+      applied.push({ docid: id, before: previous, after: ordered, source: doc });
     }
     free = free.slice(reused);
     if (freed.length > 0) free = [...free, ...freed].sort((a, b) => a - b);

@@ -28,6 +28,8 @@ import { evaluateFilter } from '../filter/evaluate.js';
 import { parseFilter } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
 import { readSettings } from '../index-settings.js';
+import { readSearchFields } from '../search/word-index.js';
+import type { PreparedWords } from './prepared-words.js';
 import { INDEX_UPDATERS } from './registry.js';
 import { StepReporter } from './steps.js';
 
@@ -104,15 +106,16 @@ function validate(op: AddOp, settled: string | null, checkpoint: () => void, ste
 }
 
 /** Writes one chunk of net changes to the store and every updater. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, known?: ReadonlyMap<string, StoredDocument | null>): void {
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, known?: ReadonlyMap<string, StoredDocument | null>, prepared?: PreparedWords): void {
   if (changes.size === 0) return;
   checkpoint();
   steps.enter('extracting documents');
   const applied = new DocumentStore(env).apply(changes, false, known);
   for (const updater of INDEX_UPDATERS) {
     steps.enter(updater.step);
-    updater.apply(env, settings, applied, checkpoint);
+    updater.apply(env, settings, applied, checkpoint, prepared);
   }
+  prepared?.release();
   changes.clear();
 }
 
@@ -165,6 +168,7 @@ class Pending {
     private readonly settings: IndexSettings,
     private readonly checkpoint: () => void,
     private readonly steps: StepReporter,
+    readonly prepared: PreparedWords | undefined,
   ) {
     this.store = new DocumentStore(env);
   }
@@ -183,18 +187,22 @@ class Pending {
   }
 
   flush(): void {
-    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.stored);
+    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.stored, this.prepared);
     this.stored.clear();
   }
 }
 
-function add(pending: Pending, op: AddOp, key: string, docs: Iterable<JsonObject>, settings: IndexSettings): void {
+/** Applies addition number `index` of the batch. */
+function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iterable<JsonObject>, settings: IndexSettings): void {
+  let line = 0;
   for (const doc of docs) {
+    const at = line++;
     const id = documentId(doc, key);
     const base = pending.current(id);
     if (op.skipMissing && base === undefined) continue;
-    const next = op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc;
-    pending.set(id, withIndexedVectors(next, doc, base, op.method, id, settings.embedders));
+    const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
+    if (next === doc) pending.prepared?.note(doc, index, at);
+    pending.set(id, next);
   }
 }
 
@@ -208,19 +216,20 @@ function deleteIds(pending: Pending, ids: Iterable<string>): number {
   return deleted;
 }
 
-export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], primaryKey: string | null, checkpoint: () => void, steps = new StepReporter()): DocumentBatchOutcome {
+export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], primaryKey: string | null, checkpoint: () => void, steps = new StepReporter(), prepared?: PreparedWords): DocumentBatchOutcome {
   let settled = primaryKey;
   const results = env.root.transactionSync(() => {
     const settings = readSettings(env);
-    const pending = new Pending(env, settings, checkpoint, steps);
-    const results = ops.map((op): OpResult => {
+    prepared?.start(settings, readSearchFields(env));
+    const pending = new Pending(env, settings, checkpoint, steps, prepared);
+    const results = ops.map((op, index): OpResult => {
       if (op.op === 'add') {
         const valid = validate(op, settled, checkpoint, steps);
         if ('error' in valid) return valid;
         // Only a payload with documents (or a declared key) settles the index's primary key.
         if (valid.key !== null) {
           settled = valid.key;
-          add(pending, op, valid.key, valid.docs ?? readNdjson(op.source), settings);
+          add(pending, op, index, valid.key, valid.docs ?? readNdjson(op.source), settings);
         }
         return { count: valid.count };
       }

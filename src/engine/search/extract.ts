@@ -14,10 +14,12 @@
  * Words are keyed by the latin1 view of their normalised UTF-8 bytes: a byte-exact, hashable
  * form that avoids decoding every token (`wordOfKey` decodes once per distinct word).
  */
-import type { CustomTokens } from '../../kernels/custom-tokens.js';
+import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
+import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
+import { shipColumns, type ShippedDoc, type ShippedWords } from './shipped-words.js';
 import { ByteVocabulary } from './vocabulary.js';
 
 const CHUNK_BYTES = 4 << 20;
@@ -127,6 +129,16 @@ function collectLeaves(doc: JsonObject, isSearchable: (path: string) => boolean,
   visit(doc, '');
 }
 
+/** An extractor as the index's settings shape it. */
+export function extractorFor(settings: IndexSettings, fields: SearchFieldIds): WordExtractor {
+  return new WordExtractor({
+    isSearchable: searchableMatcher(settings.searchableAttributes),
+    fields,
+    stopWords: new Set(settings.stopWords),
+    custom: customTokens(settings),
+  });
+}
+
 /**
  * Extracts documents' words against one batch vocabulary, so that every document of a batch
  * (before and after versions alike) names the same word by the same id.
@@ -137,6 +149,8 @@ export class WordExtractor {
   private readonly seenBy: number[] = [];
   private readonly slotOf: number[] = [];
   private serial = 0;
+  // per adopted shipment: its word ids → ours (-1 until seen), its field ids → ours
+  private readonly adopted = new WeakMap<ShippedWords, { words: Int32Array; fields: Int32Array; sameFields: boolean }>();
 
   constructor(private readonly options: ExtractOptions) {}
 
@@ -185,12 +199,65 @@ export class WordExtractor {
     return out;
   }
 
+  /** `docs`, extracted by this extractor, packed to hand to another thread. */
+  ship(docs: readonly DocWords[]): ShippedWords {
+    return shipColumns(docs, this.vocabulary.export(), this.options.fields.names);
+  }
+
+  /**
+   * A document another extractor extracted and shipped, as this one would have extracted it:
+   * its words in this vocabulary, its fields in these field ids.
+   */
+  adopt(docid: number, { shipped, index }: ShippedDoc): DocWords {
+    let maps = this.adopted.get(shipped);
+    if (maps === undefined) {
+      const fields = Int32Array.from(shipped.fields, (name) => this.options.fields.idOf(name));
+      maps = { words: new Int32Array(shipped.vocabStarts.length).fill(-1), fields, sameFields: fields.every((id, field) => id === field) };
+      this.adopted.set(shipped, maps);
+    }
+    const vocabBytes = Buffer.from(shipped.vocabBytes.buffer, shipped.vocabBytes.byteOffset, shipped.vocabBytes.byteLength);
+    const from = shipped.docStarts[index]!;
+    const count = shipped.docStarts[index + 1]! - from;
+    const words = new Array<number>(count);
+    const masks = new Array<number>(count);
+    const infos = new Array<number>(count);
+    for (let slot = 0; slot < count; slot++) {
+      const shippedWord = shipped.words[from + slot]!;
+      let word = maps.words[shippedWord]!;
+      if (word < 0) maps.words[shippedWord] = word = this.intern(vocabBytes, shipped.vocabStarts[shippedWord]!, shipped.vocabLengths[shippedWord]!);
+      words[slot] = word;
+      masks[slot] = shipped.masks[from + slot]!;
+      infos[slot] = shipped.infos[from + slot]!;
+    }
+    const fieldWords = new Map<number, number>();
+    for (let at = shipped.fieldStarts[index]!; at < shipped.fieldStarts[index + 1]!; at += 2) fieldWords.set(maps.fields[shipped.fieldPairs[at]!]!, shipped.fieldPairs[at + 1]!);
+    const tokenWords = shipped.tokenWords.subarray(shipped.tokenStarts[index]!, shipped.tokenStarts[index + 1]!);
+    let tokenPlaces = shipped.tokenPlaces.subarray(shipped.tokenStarts[index]!, shipped.tokenStarts[index + 1]!);
+    if (!maps.sameFields) {
+      // other field ids: renumber the places and rebuild the masks from them
+      const fields = maps.fields;
+      tokenPlaces = tokenPlaces.map((place) => ((fields[place >>> 16]! << 16) | (place & 0xffff)) >>> 0);
+      masks.fill(0);
+      tokenWords.forEach((slot, i) => (masks[slot] = (masks[slot]! | fieldBit(tokenPlaces[i]! >>> 16)) >>> 0));
+    }
+    return { docid, words, masks, infos, fieldWords, tokenWords, tokenPlaces };
+  }
+
+  /** The vocabulary id of the word in `bytes[start, start + length)`, added if new. */
+  private intern(bytes: Buffer, start: number, length: number): number {
+    const vid = this.vocabulary.idOf(bytes, start, length);
+    if (vid === this.seenBy.length) {
+      this.seenBy.push(0);
+      this.slotOf.push(0);
+    }
+    return vid;
+  }
+
   private tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[], tokens: TokenColumns, firstToken: number[]): void {
     const { stopWords } = this.options;
     const batch = tokenizeBatch(strings, { separators: false, custom: this.options.custom });
     const records = batch.records;
     const norm = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
-    const vocabulary = this.vocabulary;
     // per field of the current document (its strings are consecutive): position of the last
     // word (or value start) so far
     const lastOf = new Map<number, number>();
@@ -228,11 +295,7 @@ export class WordExtractor {
         }
         last = position;
         count++;
-        const vid = vocabulary.idOf(norm, records[at + TokenField.NormStart]!, length);
-        if (vid === this.seenBy.length) {
-          this.seenBy.push(0);
-          this.slotOf.push(0);
-        }
+        const vid = this.intern(norm, records[at + TokenField.NormStart]!, length);
         let word: number;
         if (this.seenBy[vid] === docSerial) {
           word = this.slotOf[vid]!;

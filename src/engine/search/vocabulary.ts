@@ -4,6 +4,8 @@
  * allocation nor string hashing (twice as fast as a Map of strings sliced per token); a word's
  * key string (latin1 of its bytes, see extract.ts) is made once, when the word is first seen.
  */
+import type { VocabularyBytes } from './shipped-words.js';
+
 export class ByteVocabulary {
   /** id → word key */
   readonly keys: string[] = [];
@@ -30,6 +32,12 @@ export class ByteVocabulary {
       const id = entry - 1;
       if (this.hashes[id] === hash && this.lengths[id] === length && this.equals(id, source, start, length)) return id;
     }
+  }
+
+  /** Every word's bytes: id → bytes[starts[id], starts[id] + lengths[id]) (views, valid until the next idOf). */
+  export(): VocabularyBytes {
+    const count = this.keys.length;
+    return { bytes: this.bytes.subarray(0, this.used), starts: this.starts.subarray(0, count), lengths: this.lengths.subarray(0, count) };
   }
 
   private equals(id: number, source: Uint8Array, start: number, length: number): boolean {

@@ -13,12 +13,12 @@
  * Word ids are allocated once per word and dropped with its last document; `words-version` is
  * bumped whenever the set of words changes, so searches reload their typo dictionary.
  */
-import { customTokens } from '../../kernels/custom-tokens.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { PreparedWords } from '../indexer/prepared-words.js';
 import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { PREFIX_MAX_CHARS, prefixKeys, SearchFieldIds, searchableMatcher, WordExtractor, wordOfKey, type DocWords } from './extract.js';
+import { extractorFor, PREFIX_MAX_CHARS, prefixKeys, SearchFieldIds, wordOfKey, type DocWords } from './extract.js';
 import { PostingOutcome, PostingWriter, prefixPostings, wordPostings } from './posting-blocks.js';
 import { ForwardEncoder, type PostingColumns } from './postings.js';
 
@@ -165,23 +165,23 @@ export function readWordsVersion(env: IndexEnv): number {
 }
 
 /** Applies one chunk of changes (docids ascending). */
-function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[]): void {
+function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], prepared: PreparedWords | undefined): void {
   const fields = new SearchFieldIds(readSearchFields(env));
-  const extractor = new WordExtractor({
-    isSearchable: searchableMatcher(settings.searchableAttributes),
-    fields,
-    stopWords: new Set(settings.stopWords),
-    custom: customTokens(settings),
-  });
+  const extractor = extractorFor(settings, fields);
   const withPrefixes = settings.prefixSearch !== 'disabled';
   const before = new Map<number, DocWords>();
   for (const doc of extractor.extract(changes.filter((c) => c.before !== undefined).map((c) => ({ docid: c.docid, doc: c.before! })))) {
     before.set(doc.docid, doc);
   }
   const after = new Map<number, DocWords>();
-  for (const doc of extractor.extract(changes.filter((c) => c.after !== undefined).map((c) => ({ docid: c.docid, doc: c.after! })))) {
-    after.set(doc.docid, doc);
+  const toExtract: { docid: number; doc: JsonObject }[] = [];
+  for (const change of changes) {
+    if (change.after === undefined) continue;
+    const shipped = change.source === undefined ? undefined : prepared?.take(change.source);
+    if (shipped === undefined) toExtract.push({ docid: change.docid, doc: change.after });
+    else after.set(change.docid, extractor.adopt(change.docid, shipped));
   }
+  for (const doc of extractor.extract(toExtract)) after.set(doc.docid, doc);
   const vocabulary = extractor.keys;
   const prefixTable = new PrefixTable(vocabulary);
   const words = new KeyOps();
@@ -252,12 +252,12 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   if (vocabularyChanged) env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
 }
 
-function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void): void {
+function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void, prepared?: PreparedWords): void {
   let chunk: DocumentChange[] = [];
   const run = () => {
     checkpoint();
     chunk.sort((a, b) => a.docid - b.docid);
-    applyChunk(env, settings, chunk);
+    applyChunk(env, settings, chunk, prepared);
     chunk = [];
   };
   for (const change of changes) {
@@ -274,8 +274,8 @@ function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>): Ge
 export const wordIndexUpdater: IndexUpdater = {
   name: 'word-index',
   step: 'extracting words',
-  apply(env, settings, changes, checkpoint = () => {}) {
-    applyAll(env, settings, changes, checkpoint);
+  apply(env, settings, changes, checkpoint = () => {}, prepared) {
+    applyAll(env, settings, changes, checkpoint, prepared);
   },
   rebuild(env, settings, documents, checkpoint = () => {}) {
     env.wordDocids.clearSync();

@@ -9,7 +9,10 @@ import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { INDEX_UPDATERS } from '../../../../src/engine/indexer/registry.js';
 import { writeSettings } from '../../../../src/engine/index-settings.js';
+import { prefixPostings, readPosting, wordPostings } from '../../../../src/engine/search/posting-blocks.js';
+import { decodeForward, type Posting } from '../../../../src/engine/search/postings.js';
 import { executeSearch, type SearchRequest } from '../../../../src/engine/search/search.js';
+import { readSearchFields } from '../../../../src/engine/search/word-index.js';
 import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
 
 export interface TestIndex {
@@ -71,4 +74,27 @@ export function openTestIndex(settings: Partial<IndexSettings> = {}): TestIndex 
     },
   };
   return index;
+}
+
+/** Every stored structure of the word index as plain data, ids replaced by words and field names. */
+export function wordIndexSnapshot(env: IndexEnv) {
+  const words = new Map<number, string>();
+  for (const { key, value } of env.wordIds.getRange()) words.set(value.readUInt32LE(0), key);
+  const fields = readSearchFields(env);
+  const maskNames = (mask: number) => fields.filter((_, f) => (mask & (1 << f)) !== 0).join('+');
+  const posting = (p: Posting) => {
+    return Array.from(p.docids, (docid, i) => [docid, maskNames(p.masks[i]!), p.infos[i]]);
+  };
+  return {
+    words: Object.fromEntries([...env.wordDocids.getKeys()].map((key) => [key, posting(readPosting(wordPostings(env), key))])),
+    prefixes: Object.fromEntries([...env.prefixDocids.getKeys()].map((key) => [key, posting(readPosting(prefixPostings(env), key))])),
+    forward: Object.fromEntries(
+      [...env.docWords.getRange()].map(({ key, value }) => {
+        const record = decodeForward(value);
+        const tokens = Array.from(record.wordIds, (id, i) => `${words.get(id)}@${fields[record.places[i]! >>> 16]}:${record.places[i]! & 0xffff}`).sort();
+        return [key, { fields: Object.fromEntries([...record.fieldWords].map(([f, n]) => [fields[f], n])), tokens }];
+      }),
+    ),
+    dictionary: [...words.values()].sort(),
+  };
 }

@@ -1,0 +1,59 @@
+/**
+ * An extraction worker's share of a batch (prepared-words.ts): the parts of the batch's
+ * additions numbered `thread` modulo `threads`, each extracted and packed to ship. Every worker
+ * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
+ * its own.
+ */
+import type { PayloadSource } from '../../store/update-files.js';
+import type { IndexSettings } from '../../types/settings.js';
+import type { JsonObject } from '../documents/document-id.js';
+import { ndjsonLines } from '../documents/ndjson-payload.js';
+import { extractorFor, SearchFieldIds } from '../search/extract.js';
+import { PART_DOCS, type ExtractedPart } from './prepared-words.js';
+
+export interface AheadJob {
+  /** per operation of the batch: its payload when it is an addition */
+  readonly sources: readonly (PayloadSource | null)[];
+  readonly thread: number;
+  readonly threads: number;
+}
+
+export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[]): Generator<ExtractedPart> {
+  const fields = new SearchFieldIds(searchFields);
+  let seq = 0;
+  for (const [op, source] of job.sources.entries()) {
+    if (source === null) continue;
+    let line = 0;
+    let first = 0;
+    let docs: JsonObject[] | null = [];
+    const part = (): ExtractedPart | null => {
+      const mine = seq++ % job.threads === job.thread;
+      if (!mine) return null;
+      let words = null;
+      if (docs !== null) {
+        const extractor = extractorFor(settings, fields);
+        words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc }))));
+      }
+      return { seq: seq - 1, op, first, count: line - first, words };
+    };
+    for (const { buffer, start, end } of ndjsonLines(source)) {
+      if (seq % job.threads === job.thread && docs !== null) {
+        try {
+          docs.push(JSON.parse(buffer.toString('utf8', start, end)) as JsonObject);
+        } catch {
+          docs = null; // the write fails this payload; nothing to prepare
+        }
+      }
+      if (++line - first === PART_DOCS) {
+        const done = part();
+        if (done !== null) yield done;
+        first = line;
+        docs = [];
+      }
+    }
+    if (line > first) {
+      const done = part();
+      if (done !== null) yield done;
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Extracted words in a form one thread can hand another: the DocWords of a run of documents as
+ * a few typed columns (whose buffers are transferred, not copied) plus the extractor's
+ * vocabulary as bytes and its field names. Extraction workers ship them; the index writer adopts
+ * each document into its own batch vocabulary and field ids (WordExtractor.adopt).
+ */
+import type { DocWords } from './extract.js';
+
+export interface ShippedWords {
+  /** the shipping extractor's field ids → field paths */
+  readonly fields: readonly string[];
+  /** the shipping extractor's vocabulary: word id → bytes (normalised UTF-8) in vocabBytes */
+  readonly vocabBytes: Uint8Array;
+  readonly vocabStarts: Int32Array;
+  readonly vocabLengths: Int32Array;
+  /** per document (count + 1 entries): where its distinct words start in words/masks/infos */
+  readonly docStarts: Int32Array;
+  readonly words: Int32Array;
+  readonly masks: Uint32Array;
+  readonly infos: Uint32Array;
+  /** per document (count + 1 entries): where its (field, word count) pairs start in fieldPairs */
+  readonly fieldStarts: Int32Array;
+  readonly fieldPairs: Uint32Array;
+  /** per document (count + 1 entries): where its token occurrences start */
+  readonly tokenStarts: Int32Array;
+  readonly tokenWords: Int32Array;
+  readonly tokenPlaces: Uint32Array;
+}
+
+/** One document of a shipment. */
+export interface ShippedDoc {
+  readonly shipped: ShippedWords;
+  readonly index: number;
+}
+
+/** The shipping extractor's vocabulary, as ByteVocabulary.export gives it. */
+export interface VocabularyBytes {
+  readonly bytes: Uint8Array;
+  readonly starts: Int32Array;
+  readonly lengths: Int32Array;
+}
+
+/** Packs `docs` (extracted against `vocabulary` and `fields`) into columns. */
+export function shipColumns(docs: readonly DocWords[], vocabulary: VocabularyBytes, fields: readonly string[]): ShippedWords {
+  const docStarts = new Int32Array(docs.length + 1);
+  const fieldStarts = new Int32Array(docs.length + 1);
+  const tokenStarts = new Int32Array(docs.length + 1);
+  docs.forEach((doc, i) => {
+    docStarts[i + 1] = docStarts[i]! + doc.words.length;
+    fieldStarts[i + 1] = fieldStarts[i]! + 2 * doc.fieldWords.size;
+    tokenStarts[i + 1] = tokenStarts[i]! + doc.tokenWords.length;
+  });
+  const words = new Int32Array(docStarts[docs.length]!);
+  const masks = new Uint32Array(words.length);
+  const infos = new Uint32Array(words.length);
+  const fieldPairs = new Uint32Array(fieldStarts[docs.length]!);
+  const tokenWords = new Int32Array(tokenStarts[docs.length]!);
+  const tokenPlaces = new Uint32Array(tokenWords.length);
+  docs.forEach((doc, i) => {
+    words.set(doc.words, docStarts[i]!);
+    masks.set(doc.masks, docStarts[i]!);
+    infos.set(doc.infos, docStarts[i]!);
+    let at = fieldStarts[i]!;
+    for (const [field, count] of doc.fieldWords) {
+      fieldPairs[at++] = field;
+      fieldPairs[at++] = count;
+    }
+    tokenWords.set(doc.tokenWords, tokenStarts[i]!);
+    tokenPlaces.set(doc.tokenPlaces, tokenStarts[i]!);
+  });
+  return {
+    fields: [...fields],
+    vocabBytes: vocabulary.bytes.slice(),
+    vocabStarts: vocabulary.starts.slice(),
+    vocabLengths: vocabulary.lengths.slice(),
+    docStarts,
+    words,
+    masks,
+    infos,
+    fieldStarts,
+    fieldPairs,
+    tokenStarts,
+    tokenWords,
+    tokenPlaces,
+  };
+}
+
+/** The buffers of a shipment, to transfer rather than copy. */
+export function shippedBuffers(shipped: ShippedWords): ArrayBuffer[] {
+  const { vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces } = shipped;
+  return [vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces].map((column) => column.buffer as ArrayBuffer);
+}

@@ -1,0 +1,108 @@
+/**
+ * Extraction ahead of an index write (engine/indexer/prepared-words.ts) over worker threads:
+ * one extraction task per `--max-indexing-threads` thread, each posting its parts on its own
+ * MessagePort, which the index writer thread reads synchronously (receiveMessageOnPort, with
+ * Atomics to sleep until a part is posted): its write is one synchronous transaction.
+ *
+ * A shared Int32Array coordinates them: STOP (the write is over), STARTED (the writer posted
+ * the settings), FAILED (a task died without saying so), and per thread how many messages were
+ * posted and taken, so a worker stays at most MAX_AHEAD parts ahead of the write.
+ */
+import { receiveMessageOnPort, MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { DocumentOp } from '../engine/indexer/document-batch.js';
+import type { ExtractedPart, PartSource } from '../engine/indexer/prepared-words.js';
+import { payloadBytes } from '../engine/documents/ndjson-payload.js';
+import type { IndexSettings } from '../types/settings.js';
+import type { ExtractionTask } from './extraction-thread.js';
+import type { WorkerPools } from './pool.js';
+
+/** Below this much addition payload, starting workers costs more than it saves. */
+const AHEAD_MIN_BYTES = 1 << 20;
+
+export const STOP = 0;
+export const STARTED = 1;
+export const FAILED = 2;
+export const postedSlot = (thread: number) => 3 + 2 * thread;
+export const takenSlot = (thread: number) => 4 + 2 * thread;
+
+/** What the index writer thread gets: its ends of the channels. */
+export interface AheadEnds {
+  readonly ports: readonly MessagePort[];
+  readonly state: Int32Array;
+}
+
+/** The start message a writer posts to every worker. */
+export interface AheadStart {
+  readonly settings: IndexSettings;
+  readonly searchFields: readonly string[];
+}
+
+/** The end message a worker posts after its last part. */
+export interface AheadEnd {
+  readonly end: true;
+}
+
+/** Tells every worker and waiter that the write is over. */
+export function stopAhead(state: Int32Array): void {
+  Atomics.store(state, STOP, 1);
+  for (let slot = 0; slot < state.length; slot++) Atomics.notify(state, slot);
+}
+
+/** The main thread's side: starts the tasks of a documents write, or null when not worth it. */
+export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[]): { ends: AheadEnds; done: Promise<unknown> } | null {
+  const sources = ops.map((op) => (op.op === 'add' ? op.source : null));
+  const bytes = sources.reduce((sum, source) => sum + (source === null ? 0 : payloadBytes(source)), 0);
+  if (bytes < AHEAD_MIN_BYTES) return null;
+  const threads = pools.threads;
+  const state = new Int32Array(new SharedArrayBuffer(4 * (3 + 2 * threads)));
+  const ports: MessagePort[] = [];
+  const tasks: Promise<unknown>[] = [];
+  for (let thread = 0; thread < threads; thread++) {
+    const { port1, port2 } = new MessageChannel();
+    ports.push(port1);
+    const task: ExtractionTask = { job: { sources, thread, threads }, port: port2, state };
+    tasks.push(
+      pools.extractionPool().run(task, { transferList: [port2] }).catch(() => {
+        Atomics.store(state, FAILED, 1);
+        Atomics.notify(state, postedSlot(thread));
+      }),
+    );
+  }
+  return { ends: { ports, state }, done: Promise.all(tasks) };
+}
+
+/** The index writer's side: the parts, in order, over the ports. */
+export class PortParts implements PartSource {
+  private seq = 0;
+  private ended = false;
+
+  constructor(private readonly ends: AheadEnds) {}
+
+  start(settings: IndexSettings, searchFields: readonly string[]): void {
+    const message: AheadStart = { settings, searchFields };
+    for (const port of this.ends.ports) port.postMessage(message);
+    Atomics.store(this.ends.state, STARTED, 1);
+    Atomics.notify(this.ends.state, STARTED);
+  }
+
+  next(): ExtractedPart | null {
+    const { ports, state } = this.ends;
+    const thread = this.seq % ports.length;
+    while (!this.ended) {
+      const posted = Atomics.load(state, postedSlot(thread));
+      const got = receiveMessageOnPort(ports[thread]!);
+      if (got !== undefined) {
+        Atomics.add(state, takenSlot(thread), 1);
+        Atomics.notify(state, takenSlot(thread));
+        const message = got.message as ExtractedPart | AheadEnd;
+        if ('end' in message) break;
+        this.seq++;
+        return message;
+      }
+      if (Atomics.load(state, FAILED) !== 0) break;
+      Atomics.wait(state, postedSlot(thread), posted, 1000);
+    }
+    this.ended = true;
+    return null;
+  }
+}

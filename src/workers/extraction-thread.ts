@@ -1,0 +1,51 @@
+/**
+ * An extraction worker (a piscina task module, see extraction-parts.ts): waits for the write's
+ * settings, then extracts its share of the batch's parts and posts them, never more than
+ * MAX_AHEAD beyond what the write took, until its parts are done or the write is over.
+ */
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { extractedParts, type AheadJob } from '../engine/indexer/extract-ahead.js';
+import { shippedBuffers } from '../engine/search/shipped-words.js';
+import { postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart } from './extraction-parts.js';
+
+const MAX_AHEAD = 8;
+
+export interface ExtractionTask {
+  readonly job: AheadJob;
+  readonly port: MessagePort;
+  readonly state: Int32Array;
+}
+
+/** Posts the parts; answers how many. */
+export default function extractAhead({ job, port, state }: ExtractionTask): number {
+  const posted = postedSlot(job.thread);
+  const taken = takenSlot(job.thread);
+  let count = 0;
+  try {
+    while (Atomics.load(state, STARTED) === 0) {
+      if (Atomics.load(state, STOP) !== 0) return 0;
+      Atomics.wait(state, STARTED, 0, 1000);
+    }
+    const start = receiveMessageOnPort(port)?.message as AheadStart | undefined;
+    if (start === undefined) return 0;
+    for (const part of extractedParts(job, start.settings, start.searchFields)) {
+      for (;;) {
+        if (Atomics.load(state, STOP) !== 0) return count;
+        const seen = Atomics.load(state, taken);
+        if (count - seen < MAX_AHEAD) break;
+        Atomics.wait(state, taken, seen, 1000);
+      }
+      port.postMessage(part, part.words === null ? [] : shippedBuffers(part.words));
+      count++;
+      Atomics.add(state, posted, 1);
+      Atomics.notify(state, posted);
+    }
+    return count;
+  } finally {
+    const end: AheadEnd = { end: true };
+    port.postMessage(end);
+    Atomics.add(state, posted, 1);
+    Atomics.notify(state, posted);
+    port.close();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * A batch with more than 1 MiB of additions has its words extracted by the extraction workers
+ * (`--max-indexing-threads` of them) while the write runs: it must index exactly what the same
+ * documents sent in small batches index, searched, ranked and highlighted alike.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { call, run } from '../../helpers/api.js';
+import { mulberry32 } from '../../helpers/random.js';
+import { startServer } from '../../helpers/server.js';
+
+const WORDS = ['dragon', 'fire', 'Ünïcode', '東京タワー', 'night', 'river', 'stone', 'the', 'quick', 'brown', 'fox', 'naïve', 'harbour', 'lantern', 'meadow'];
+
+function documents(count: number): object[] {
+  const random = mulberry32(11);
+  const text = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
+  return Array.from({ length: count }, (_, id) => {
+    const doc: Record<string, unknown> = { id, body: text(40 + Math.floor(random() * 40)) };
+    if (random() < 0.7) doc.title = text(1 + Math.floor(random() * 4));
+    if (random() < 0.4) doc.tags = [text(1), text(2)];
+    return random() < 0.5 ? Object.fromEntries(Object.entries(doc).reverse()) : doc;
+  });
+}
+
+const QUERIES = ['dragon', 'quick brown fox', '東京', 'naive', 'harbor', 'lant', 'fire river stone', 'meadow night'];
+
+describe.each([1, 2])('a large batch with %i indexing threads', (threads) => {
+  it('indexes what small batches of the same documents index', async () => {
+    const server = await startServer({ args: ['--max-indexing-threads', String(threads)] });
+    try {
+      const docs = documents(6_000);
+      const body = docs.map((doc) => JSON.stringify(doc)).join('\n');
+      expect(Buffer.byteLength(body)).toBeGreaterThan(1 << 20);
+      const settings = { searchableAttributes: ['title', 'body', 'tags'], stopWords: ['the'] };
+      for (const uid of ['large', 'small']) await run(server, 'PATCH', `/indexes/${uid}/settings`, settings);
+      await run(server, 'POST', '/indexes/large/documents?primaryKey=id', docs);
+      // one task at a time, each well under 1 MiB: extracted in the write
+      for (let at = 0; at < docs.length; at += 1_000) await run(server, 'POST', '/indexes/small/documents?primaryKey=id', docs.slice(at, at + 1_000));
+      for (const q of QUERIES) {
+        const search = { q, limit: 30, showRankingScoreDetails: true, attributesToHighlight: ['title'], showMatchesPosition: true };
+        const [large, small] = await Promise.all(['large', 'small'].map((uid) => call(server, 'POST', `/indexes/${uid}/search`, search)));
+        expect(large.status).toBe(200);
+        expect(large.body.hits.length).toBeGreaterThan(0);
+        expect(large.body.hits).toEqual(small.body.hits);
+        expect(large.body.estimatedTotalHits).toBe(small.body.estimatedTotalHits);
+      }
+    } finally {
+      await server.kill();
+      rmSync(path.dirname(server.dbPath), { recursive: true, force: true });
+    }
+  });
+});

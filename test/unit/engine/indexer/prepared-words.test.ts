@@ -1,0 +1,144 @@
+// Words extracted ahead of a document batch: a batch that adopts them leaves exactly the word
+// index that extracting everything in the write leaves, whatever the parts, threads, field order,
+// updates and failed payloads; parts that never come only mean local extraction.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DocumentStore } from '../../../../src/engine/documents/store.js';
+import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
+import { writeSettings } from '../../../../src/engine/index-settings.js';
+import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
+import { extractedParts } from '../../../../src/engine/indexer/extract-ahead.js';
+import { PART_DOCS, PreparedWords, type ExtractedPart, type PartSource } from '../../../../src/engine/indexer/prepared-words.js';
+import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
+import { mulberry32 } from '../../../helpers/random.js';
+import { wordIndexSnapshot } from '../search/harness.js';
+
+let dir: string;
+let envs: IndexEnvs;
+let files = 0;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-prepared-'));
+  envs = new IndexEnvs(dir);
+});
+afterEach(async () => {
+  await envs.closeAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function add(lines: string[], method: 'replace' | 'update' = 'replace'): DocumentOp {
+  const file = path.join(dir, `update-${files++}.ndjson`);
+  writeFileSync(file, lines.join('\n'));
+  return { op: 'add', source: { file }, method, primaryKey: 'id', skipMissing: false };
+}
+
+/** The parts as `threads` extraction workers would post them, taken in this thread. */
+function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: ExtractedPart) => boolean = () => true): PartSource {
+  const sources = ops.map((op) => (op.op === 'add' ? op.source : null));
+  let workers: Generator<ExtractedPart>[] = [];
+  let seq = 0;
+  return {
+    start(settings, searchFields) {
+      workers = Array.from({ length: threads }, (_, thread) => extractedParts({ sources, thread, threads }, settings, searchFields));
+    },
+    next() {
+      for (;;) {
+        const got = workers[seq % threads]!.next();
+        if (got.done === true) return null;
+        seq++;
+        if (keep(got.value)) return got.value;
+      }
+    },
+  };
+}
+
+/** Applies `batches` (each a list of ops, built fresh per run) to a new index; answers its snapshot and how many documents were adopted. */
+function run(name: string, settings: Partial<IndexSettings>, batches: (() => DocumentOp[])[], source?: (ops: DocumentOp[]) => PartSource) {
+  const env: IndexEnv = envs.get(name);
+  env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), ...settings }));
+  let adopted = 0;
+  for (const batch of batches) {
+    const ops = batch();
+    let prepared: PreparedWords | undefined;
+    if (source !== undefined) {
+      prepared = new PreparedWords(source(ops));
+      const take = prepared.take.bind(prepared);
+      prepared.take = (doc) => {
+        const shipped = take(doc);
+        if (shipped !== undefined) adopted++;
+        return shipped;
+      };
+    }
+    applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, prepared);
+  }
+  return { snapshot: wordIndexSnapshot(env), adopted };
+}
+
+const WORDS = ['dragon', 'fire', 'Ünïcode', '東京タワー', 'night', 'river', 'stone', 'the', 'a', 'C#', 'naïve', 'quick', 'brown', 'fox', '42'];
+
+function randomDocs(seed: number, count: number, from = 0): object[] {
+  const random = mulberry32(seed);
+  const text = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(random() < 0.2 ? ', ' : ' ');
+  return Array.from({ length: count }, (_, i) => {
+    const doc: Record<string, unknown> = { id: from + i };
+    // shapes vary, so fields first appear in different orders and documents get reordered
+    if (random() < 0.7) doc.title = text(1 + Math.floor(random() * 4));
+    if (random() < 0.5) doc.tags = [text(1), text(2)];
+    if (random() < 0.3) doc[`extra${Math.floor(random() * 3)}`] = { inner: text(3), n: Math.floor(random() * 100) };
+    if (random() < 0.8) doc.body = text(Math.floor(random() * 30));
+    return random() < 0.5 ? Object.fromEntries(Object.entries(doc).reverse()) : doc;
+  });
+}
+
+const lines = (docs: object[]) => docs.map((doc) => JSON.stringify(doc));
+
+describe('words prepared ahead', () => {
+  it.each([1, 2, 3])('leave the index extracting in the write leaves, with %i extraction threads', (threads) => {
+    const first = randomDocs(1, 2 * PART_DOCS + 123);
+    const second = randomDocs(2, 3_000, 1_500); // half updates of existing documents, half new
+    const batches = [
+      () => [add(lines(first))],
+      () => [add(lines(second), 'update'), { op: 'delete', ids: ['7', '8'] } as DocumentOp, add(lines(randomDocs(3, 2_500, 4_000)))],
+    ];
+    const settings = { stopWords: ['the', 'a'], separatorTokens: [', '] };
+    const local = run('local', settings, batches);
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, threads));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    // every document stored as sent adopts; an update merged with a stored document does not
+    expect(ahead.adopted).toBe(first.length + 2_500);
+  });
+
+  it('renumber fields the write meets in another order than the worker did', () => {
+    const docs = randomDocs(4, 3 * PART_DOCS);
+    // the write already knows `body` and `tags` (in that order) when the worker starts
+    const batches = [() => [add(lines([{ id: 'seed', body: 'river', tags: ['x'] }]))], () => [add(lines(docs))]];
+    const local = run('local', {}, batches);
+    const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.adopted).toBe(1 + docs.length);
+  });
+
+  it('fall back to extracting in the write for parts that never come and payloads that fail', () => {
+    const docs = randomDocs(5, 4 * PART_DOCS);
+    const batches = [() => [add(lines(docs)), add(['{"title": "no id"}', '{"id": 2}']), add(lines(randomDocs(6, 500, 10_000)))]];
+    const local = run('local', {}, batches);
+    // the second part of the first addition is lost, as if its worker had died
+    const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.adopted).toBe(docs.length - PART_DOCS + 500);
+  });
+
+  it('ship no words for a part with a line that is not JSON, and number parts per addition', () => {
+    const sources = [add(['{"id": 1, "title": "broken"', '{"id": 2}']), { op: 'clear' } as DocumentOp, add(lines(randomDocs(7, PART_DOCS + 1)))].map((op) =>
+      op.op === 'add' ? op.source : null,
+    );
+    const parts = [...extractedParts({ sources, thread: 0, threads: 1 }, defaultSettings(), [])];
+    expect(parts.map(({ seq, op, first, count, words }) => [seq, op, first, count, words === null])).toEqual([
+      [0, 0, 0, 2, true],
+      [1, 2, 0, PART_DOCS, false],
+      [2, 2, PART_DOCS, 1, false],
+    ]);
+  });
+});
