@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../../helpers/random.js';
 import { pieces, refuse, splits, tempStore, write } from './harness.js';
 
 // Expected error texts: Meilisearch's tests/documents/add_documents.rs snapshots and serde_json's
@@ -31,6 +32,24 @@ describe('NDJSON payloads', () => {
   it('counts a whitespace-only body as zero documents', async () => {
     expect(await write(store, 'ndjson', '\n')).toMatchObject({ documentsCount: 0, size: 0 });
     expect(await write(store, 'ndjson', ' \r\n\t')).toMatchObject({ documentsCount: 0, size: 0 });
+  });
+
+  it('writes random documents, spaced or not, escaped or not, as their compact lines', async () => {
+    const random = mulberry32(3);
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    const strings = ['plain', 'with "quotes"', 'back\\slash\\', 'tab\tand\nnewline', 'é 東京 🙂', '{not: "json"}', ' spaced  out ', '\\"'];
+    const docs = Array.from({ length: 400 }, (_, id) => {
+      const doc: Record<string, unknown> = { id };
+      for (let k = 0; k < 1 + Math.floor(random() * 4); k++) doc[pick(strings)] = pick<unknown>([pick(strings), 42, -1.5, null, true, [pick(strings), 7], { nested: pick(strings) }]);
+      return doc;
+    });
+    const compact = docs.map((doc) => JSON.stringify(doc));
+    // spaces and tabs between tokens (outside strings) in some lines, CRLF in others
+    const spaced = compact.map((line) => (random() < 0.3 ? line.replace(/([{,:\[])(?=(?:[^"\\]|\\.|"(?:[^"\\]|\\.)*")*$)/g, '$1 \t') : line));
+    expect(spaced.filter((line, i) => line !== compact[i]).length).toBeGreaterThan(80);
+    const body = spaced.map((line) => line + (random() < 0.2 ? '\r\n' : '\n')).join('');
+    const out = await write(store, 'ndjson', body);
+    expect(out.lines).toEqual(compact);
   });
 
   it('gives the same file whatever the chunk boundaries (strings, escapes, UTF-8, CRLF)', async () => {
