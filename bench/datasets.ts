@@ -30,7 +30,26 @@ export interface Dataset {
   filterable: string[];
   sortable: string[];
   docs: Doc[];
+  /**
+   * The documents as every engine's indexing input: NDJSON text in chunks of INPUT_CHUNK_DOCS,
+   * made before timing starts. Quarry posts the chunks; a library engine parses them
+   * (`parseInput`) inside its timed indexing, so each starts from the same bytes.
+   */
+  ndjson: string[];
   queries: Query[];
+}
+
+export const INPUT_CHUNK_DOCS = 10_000;
+
+function ndjsonChunks(docs: readonly Doc[]): string[] {
+  const chunks: string[] = [];
+  for (let at = 0; at < docs.length; at += INPUT_CHUNK_DOCS) chunks.push(docs.slice(at, at + INPUT_CHUNK_DOCS).map((doc) => JSON.stringify(doc)).join('\n'));
+  return chunks;
+}
+
+/** The documents read from the dataset's NDJSON input, as a library engine reads its input. */
+export function parseInput(dataset: Dataset): Doc[] {
+  return dataset.ndjson.flatMap((chunk) => chunk.split('\n').map((line) => JSON.parse(line) as Doc));
 }
 
 // Works from bench/ (vitest) and from dist/bench/ (compiled runner).
@@ -58,6 +77,7 @@ export function loadDataset(name: Dataset['name'], limit = Number.POSITIVE_INFIN
       filterable: ['genres', 'year', 'release_date'],
       sortable: ['release_date'],
       docs,
+      ndjson: ndjsonChunks(docs),
       queries: JSON.parse(readFileSync(path.join(dir, 'movies.queries.json'), 'utf8')) as Query[],
     };
   }
@@ -73,6 +93,7 @@ export function loadDataset(name: Dataset['name'], limit = Number.POSITIVE_INFIN
     filterable: ['kind', 'category', 'package', 'size', 'tags'],
     sortable: ['size'],
     docs,
+    ndjson: ndjsonChunks(docs),
     queries: JSON.parse(readFileSync(path.join(dir, 'debdocs.queries.json'), 'utf8')) as Query[],
   };
 }

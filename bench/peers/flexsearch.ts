@@ -1,6 +1,6 @@
 /** FlexSearch: in-memory document index with forward (prefix) tokenisation; no typo tolerance. */
 import FlexSearch from 'flexsearch';
-import { matchesFilter, type Dataset, type Doc, type Query } from '../datasets.js';
+import { matchesFilter, parseInput, type Dataset, type Doc, type Query } from '../datasets.js';
 import { countValues } from './count-values.js';
 import type { Engine, EngineOptions, HighlightRequest } from './engine.js';
 
@@ -31,8 +31,9 @@ export function flexSearch(options: EngineOptions = { features: false }): Engine
       // the document store is what highlighting reads; the plain benchmark runs without it
       const store = options.features ? { store: dataset.searchable } : {};
       index = new FlexSearch.Document({ document: { id: 'id', index: dataset.searchable, ...store }, tokenize: 'forward' } as never);
-      for (const doc of dataset.docs) index.add(doc as never);
-      byId = new Map(dataset.docs.map((doc) => [doc.id, doc]));
+      const docs = parseInput(dataset);
+      for (const doc of docs) index.add(doc as never);
+      byId = new Map(docs.map((doc) => [doc.id, doc]));
     },
     search(query: Query) {
       return matches(query, query.filter === undefined ? 20 : 1000).slice(0, 20);

@@ -1,6 +1,6 @@
 /** MiniSearch: in-memory, typo tolerance by fuzzy edit distance, prefix search; no highlighter. */
 import MiniSearch, { type SearchResult } from 'minisearch';
-import { matchesFilter, type Dataset, type Doc, type Query } from '../datasets.js';
+import { matchesFilter, parseInput, type Dataset, type Doc, type Query } from '../datasets.js';
 import { countValues } from './count-values.js';
 import type { Engine } from './engine.js';
 
@@ -23,8 +23,9 @@ export function miniSearch(): Engine {
     },
     async index(dataset: Dataset) {
       index = new MiniSearch<Doc>({ fields: dataset.searchable, idField: 'id' });
-      index.addAll(dataset.docs);
-      byId = new Map(dataset.docs.map((doc) => [doc.id, doc]));
+      const docs = parseInput(dataset);
+      index.addAll(docs);
+      byId = new Map(docs.map((doc) => [doc.id, doc]));
     },
     search(query: Query) {
       return matches(query)

@@ -1,6 +1,6 @@
 /** Orama: in-memory, typo tolerance by `tolerance`, filters with `where`, `facets`; no highlighter in its core. */
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
-import type { Dataset, FilterClause, Query } from '../datasets.js';
+import { parseInput, type Dataset, type FilterClause, type Query } from '../datasets.js';
 import type { Engine } from './engine.js';
 
 type Schema = Record<string, string>;
@@ -57,7 +57,7 @@ export function orama(): Engine {
       searchable = dataset.searchable;
       schema = schemaOf(dataset);
       db = create({ schema: schema as never });
-      await insertMultiple(db, dataset.docs.map(({ id, ...rest }) => ({ ...rest, id: String(id) })) as never, 1000);
+      await insertMultiple(db, parseInput(dataset).map(({ id, ...rest }) => ({ ...rest, id: String(id) })) as never, 1000);
     },
     async search(query: Query) {
       return idsOf((await run(query)).hits);

@@ -114,8 +114,7 @@ export function quarryHttp(): Engine & { serverPid(): number | undefined } {
     },
     async index(dataset: Dataset) {
       let last = -1;
-      for (let start = 0; start < dataset.docs.length; start += 10_000) {
-        const chunk = dataset.docs.slice(start, start + 10_000).map((doc) => JSON.stringify(doc)).join('\n');
+      for (const chunk of dataset.ndjson) {
         const task = await call('POST', '/indexes/bench/documents?primaryKey=id', chunk, 'application/x-ndjson');
         last = task.taskUid as number;
       }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Dataset, FilterClause, Query } from '../datasets.js';
+import { parseInput, type Dataset, type FilterClause, type Query } from '../datasets.js';
 import type { Engine, EngineOptions, HighlightRequest } from './engine.js';
 
 function ftsQuery(q: string): string | null {
@@ -86,8 +86,9 @@ export function sqliteFts5(options: EngineOptions = { features: false }): Engine
       const insert = db.prepare(`INSERT INTO docs (rowid, ${dataset.searchable.join(', ')}) VALUES (?, ${dataset.searchable.map(() => '?').join(', ')})`);
       const facet = db.prepare(`INSERT INTO facets VALUES (?, ${filterable.map(() => '?').join(', ')})`);
       const facetValue = options.features ? db.prepare('INSERT INTO facet_values VALUES (?, ?, ?)') : null;
+      const docs = parseInput(dataset);
       const load = db.transaction(() => {
-        for (const doc of dataset.docs) {
+        for (const doc of docs) {
           insert.run(doc.id, ...dataset.searchable.map((f) => (doc[f] === undefined ? null : String(doc[f]))));
           facet.run(doc.id, ...filterable.map((f) => (Array.isArray(doc[f]) ? JSON.stringify(doc[f]) : (doc[f] ?? null))));
           for (const f of facetValue === null ? [] : filterable) {
