@@ -184,15 +184,22 @@ export class ForwardEncoder {
   private order = new Int32Array(256);
   /** per slot: first output token of its word */
   private next = new Int32Array(256);
+  /** per slot: its word id */
+  private slotIds = new Uint32Array(256);
 
-  /** The record's bytes, valid until the next call. */
-  encode(fieldWords: ReadonlyMap<number, number>, slotIds: Uint32Array, tokenSlots: ArrayLike<number>, places: ArrayLike<number>): Buffer {
-    const n = slotIds.length;
+  /**
+   * The record's bytes, valid until the next call: slot `s` is the word whose id is
+   * `wordIds[slotWords[s]]`.
+   */
+  encode(fieldWords: ReadonlyMap<number, number>, slotWords: ArrayLike<number>, wordIds: Uint32Array, tokenSlots: ArrayLike<number>, places: ArrayLike<number>): Buffer {
+    const n = slotWords.length;
     if (this.order.length < n) {
       this.order = new Int32Array(2 * n);
       this.next = new Int32Array(2 * n);
+      this.slotIds = new Uint32Array(2 * n);
     }
-    const { order, next } = this;
+    const { order, next, slotIds } = this;
+    for (let slot = 0; slot < n; slot++) slotIds[slot] = wordIds[slotWords[slot]!]!;
     sortSlots(slotIds, order, n);
     for (let i = 0; i < n; i++) next[i] = 0;
     for (let t = 0; t < tokenSlots.length; t++) next[tokenSlots[t]!]!++;

@@ -242,9 +242,7 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
       env.docWords.removeSync(change.docid);
       continue;
     }
-    const slotIds = new Uint32Array(now.words.length);
-    for (let slot = 0; slot < slotIds.length; slot++) slotIds[slot] = ids[now.words[slot]!]!;
-    env.docWords.putSync(change.docid, forward.encode(now.fieldWords, slotIds, now.tokenWords, now.tokenPlaces));
+    env.docWords.putSync(change.docid, forward.encode(now.fieldWords, now.words, ids, now.tokenWords, now.tokenPlaces));
   }
 
   env.main.putSync(INDEX_MAIN_KEYS.nextWordId, nextId);

@@ -45,12 +45,14 @@ describe('forward encoder', () => {
     const random = mulberry32(99);
     const encoder = new ForwardEncoder();
     for (const words of [1, 5, 48, 49, 300, 3000]) {
-      // distinct ids per slot, in random order
+      // distinct ids per slot, in random order, looked up through each slot's batch word
       const ids = Uint32Array.from(Array.from({ length: words }, (_, i) => i * 13 + 1).sort(() => random() - 0.5));
+      const slotWords = Array.from({ length: words }, (_, slot) => words - 1 - slot);
+      const wordIds = Uint32Array.from(slotWords.map((_, word) => ids[words - 1 - word]!));
       const tokenSlots = Array.from({ length: words * 3 }, (_, t) => (t < words ? t : Math.floor(random() * words)));
       const places = tokenSlots.map((_, t) => ((t % 3) << 16) | t);
       const fieldWords = new Map([[0, 4], [2, 70_000]]);
-      const record = decodeForward(Buffer.from(encoder.encode(fieldWords, ids, tokenSlots, places)));
+      const record = decodeForward(Buffer.from(encoder.encode(fieldWords, slotWords, wordIds, tokenSlots, places)));
       const expected = tokenSlots.map((slot, t) => [ids[slot]!, places[t]!, t] as const).sort((a, b) => a[0] - b[0] || a[2] - b[2]);
       expect(Array.from(record.wordIds)).toEqual(expected.map((e) => e[0]));
       expect(Array.from(record.places)).toEqual(expected.map((e) => e[1]));
