@@ -123,19 +123,33 @@ export class ValueCutter {
     let { depth, inString, escaped, spaced } = this;
     let end = -1;
     for (; i < len; i++) {
-      const b = buf[i]!;
       if (inString) {
-        if (escaped) escaped = false;
-        else if (b === BACKSLASH) escaped = true;
-        else if (b === QUOTE) {
-          inString = false;
-          if (this.kind === Kind.String) {
-            end = i + 1;
-            break;
-          }
-        } else if (b === NEWLINE) pos.newline(base + i); // invalid, but serde_json counts it
+        // Jump to the next quote: one not escaped by an odd run of backslashes ends the string.
+        // (A raw newline inside a string goes uncounted: it makes the value invalid, and the
+        // value's own error locates itself.)
+        if (escaped) {
+          escaped = false;
+          continue;
+        }
+        const quote = buf.indexOf(QUOTE, i);
+        const stop = quote === -1 ? len : quote;
+        let backslashes = 0;
+        while (stop - 1 - backslashes >= i && buf[stop - 1 - backslashes] === BACKSLASH) backslashes++;
+        if (quote === -1) {
+          escaped = backslashes % 2 === 1;
+          i = len;
+          break;
+        }
+        i = quote;
+        if (backslashes % 2 === 1) continue;
+        inString = false;
+        if (this.kind === Kind.String) {
+          end = i + 1;
+          break;
+        }
         continue;
       }
+      const b = buf[i]!;
       switch (b) {
         case QUOTE:
           inString = true;

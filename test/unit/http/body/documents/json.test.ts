@@ -12,6 +12,15 @@ const malformed = (detail: string) => ({
 });
 
 describe('JSON payloads', () => {
+  it('cuts strings with runs of backslashes and escaped quotes the same whatever the chunk boundaries', async () => {
+    const docs = [{ id: 1, a: 'x\\\\\\"y', b: '\\', c: '"\\"', 'k\\"': 'end\\\\' }, { id: 2, s: '}]"[{' }];
+    const body = Buffer.from(JSON.stringify(docs));
+    for (const parts of splits(body)) {
+      const out = await write(store, 'json', pieces(parts));
+      expect(out.lines).toEqual(docs.map((doc) => JSON.stringify(doc)));
+    }
+  });
+
   it('writes each element of an array as one compact line and counts them', async () => {
     const out = await write(store, 'json', '[{"id": 1, "content": "Bouvier Bernois"}, {"id":2}]');
     expect(out.documentsCount).toBe(2);
