@@ -8,7 +8,8 @@ import { extractedParts, type AheadJob } from '../engine/indexer/extract-ahead.j
 import { shippedBuffers } from '../engine/search/shipped-words.js';
 import { postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart } from './extraction-parts.js';
 
-const MAX_AHEAD = 8;
+/** Parts a worker may post before the write takes them: more than one write chunk (20,000 documents) of them. */
+const MAX_AHEAD = 16;
 
 export interface ExtractionTask {
   readonly job: AheadJob;
@@ -35,7 +36,8 @@ export default function extractAhead({ job, port, state }: ExtractionTask): numb
         if (count - seen < MAX_AHEAD) break;
         Atomics.wait(state, taken, seen, 1000);
       }
-      port.postMessage(part, part.words === null ? [] : shippedBuffers(part.words));
+      const transfer = part.words === null || part.facets === null ? [] : [...shippedBuffers(part.words), part.facets.docStarts.buffer, part.facets.entryFields.buffer];
+      port.postMessage(part, transfer as ArrayBuffer[]);
       count++;
       Atomics.add(state, posted, 1);
       Atomics.notify(state, posted);

@@ -12,11 +12,12 @@ import { ApiError } from '../../errors/api-error.js';
 import { decode, difference, encode, fromUnsorted, union } from '../docset.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { PreparedDocuments } from '../indexer/prepared-documents.js';
 import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { extractFacets, type FacetSink } from './extract.js';
-import { facetedFieldMatcher, geoEnabled } from './fields.js';
+import { facetExtractorFor, type FacetSink } from './extract.js';
 import { checkGeo, geoPointOf, type LatLng } from './geo.js';
+import { FacetAdoption } from './shipped-facets.js';
 import { encodePoint, facetKeyString, MAX_FIELD_ID, readFacetFields, writeDocumentsIds } from './store.js';
 
 /** Field ids of the batch, assigning new ones to paths seen for the first time. */
@@ -54,15 +55,6 @@ function keysOf(doc: JsonObject, extract: (doc: JsonObject, sink: FacetSink) => 
   return keys;
 }
 
-function extractorFor(settings: IndexSettings) {
-  const match = facetedFieldMatcher(settings);
-  const geo = geoEnabled(settings);
-  return {
-    geo,
-    extract: (doc: JsonObject, sink: FacetSink) => extractFacets(doc, match, geo, sink),
-  };
-}
-
 function writeSet(env: IndexEnv, key: Buffer, docids: Uint32Array): void {
   if (docids.length === 0) env.facetDocids.removeSync(key);
   else env.facetDocids.putSync(key, encode(docids));
@@ -93,10 +85,11 @@ export const facetUpdater: IndexUpdater = {
   name: 'facets',
   step: 'extracting facets',
 
-  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[]): void {
+  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], _checkpoint?: () => void, prepared?: PreparedDocuments): void {
     if (changes.length === 0) return;
     const ids = new FieldIds(env);
-    const { geo, extract } = extractorFor(settings);
+    const adoption = new FacetAdoption((field) => ids.idOf(field));
+    const { geo, extract } = facetExtractorFor(settings);
     const deltas = new Map<string, { add: number[]; remove: number[] }>();
     const delta = (key: string) => {
       let entry = deltas.get(key);
@@ -106,9 +99,11 @@ export const facetUpdater: IndexUpdater = {
     const created: number[] = [];
     const deleted: number[] = [];
 
-    for (const { docid, before, after } of changes) {
+    for (const { docid, before, after, source } of changes) {
       const old = before === undefined ? new Set<string>() : keysOf(before, extract, ids);
-      const now = after === undefined ? new Set<string>() : keysOf(after, extract, ids);
+      const shipped = after === undefined || source === undefined ? undefined : prepared?.take(source);
+      const now =
+        after === undefined ? new Set<string>() : shipped?.facets ? adoption.keysOf(shipped.facets, shipped.index) : keysOf(after, extract, ids);
       for (const key of old) if (!now.has(key)) delta(key).remove.push(docid);
       for (const key of now) if (!old.has(key)) delta(key).add.push(docid);
       if (before === undefined && after !== undefined) created.push(docid);
@@ -135,7 +130,7 @@ export const facetUpdater: IndexUpdater = {
     env.facetDocids.clearSync();
     env.geoPoints.clearSync();
     const ids = new FieldIds(env);
-    const { geo, extract } = extractorFor(settings);
+    const { geo, extract } = facetExtractorFor(settings);
     const sets = new Map<string, number[]>();
     const all: number[] = [];
     for (const { docid, doc } of documents) {

@@ -1,7 +1,7 @@
 /**
- * A batch with more than 1 MiB of additions has its words extracted by the extraction workers
+ * A batch with more than 1 MiB of additions has its words and facets extracted by the extraction workers
  * (`--max-indexing-threads` of them) while the write runs: it must index exactly what the same
- * documents sent in small batches index, searched, ranked and highlighted alike.
+ * documents sent in small batches index, searched, ranked, filtered, faceted and highlighted alike.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -25,25 +25,29 @@ function documents(count: number): object[] {
 
 const QUERIES = ['dragon', 'quick brown fox', '東京', 'naive', 'harbor', 'lant', 'fire river stone', 'meadow night'];
 
-describe.each([1, 2])('a large batch with %i indexing threads', (threads) => {
+describe.each([1, 2])('a large batch with %i indexing threads', { timeout: 60_000 }, (threads) => {
   it('indexes what small batches of the same documents index', async () => {
     const server = await startServer({ args: ['--max-indexing-threads', String(threads)] });
     try {
-      const docs = documents(6_000);
+      const docs = documents(4_000);
       const body = docs.map((doc) => JSON.stringify(doc)).join('\n');
       expect(Buffer.byteLength(body)).toBeGreaterThan(1 << 20);
-      const settings = { searchableAttributes: ['title', 'body', 'tags'], stopWords: ['the'] };
+      const settings = { searchableAttributes: ['title', 'body', 'tags'], stopWords: ['the'], filterableAttributes: ['tags', 'title', 'id'] };
       for (const uid of ['large', 'small']) await run(server, 'PATCH', `/indexes/${uid}/settings`, settings);
       await run(server, 'POST', '/indexes/large/documents?primaryKey=id', docs);
       // one task at a time, each well under 1 MiB: extracted in the write
       for (let at = 0; at < docs.length; at += 1_000) await run(server, 'POST', '/indexes/small/documents?primaryKey=id', docs.slice(at, at + 1_000));
       for (const q of QUERIES) {
-        const search = { q, limit: 30, showRankingScoreDetails: true, attributesToHighlight: ['title'], showMatchesPosition: true };
-        const [large, small] = await Promise.all(['large', 'small'].map((uid) => call(server, 'POST', `/indexes/${uid}/search`, search)));
-        expect(large.status).toBe(200);
-        expect(large.body.hits.length).toBeGreaterThan(0);
-        expect(large.body.hits).toEqual(small.body.hits);
-        expect(large.body.estimatedTotalHits).toBe(small.body.estimatedTotalHits);
+        for (const filter of [undefined, 'id < 3000 AND tags EXISTS']) {
+          const search = { q, filter, facets: ['tags', 'title'], limit: 30, showRankingScoreDetails: true, attributesToHighlight: ['title'], showMatchesPosition: true };
+          const [large, small] = await Promise.all(['large', 'small'].map((uid) => call(server, 'POST', `/indexes/${uid}/search`, search)));
+          expect(large.status).toBe(200);
+          expect(large.body.hits.length).toBeGreaterThan(0);
+          expect(large.body.hits).toEqual(small.body.hits);
+          expect(large.body.estimatedTotalHits).toBe(small.body.estimatedTotalHits);
+          expect(Object.keys(large.body.facetDistribution.tags).length).toBeGreaterThan(3);
+          expect(large.body.facetDistribution).toEqual(small.body.facetDistribution);
+        }
       }
     } finally {
       await server.kill();

@@ -1,16 +1,19 @@
-// Words extracted ahead of a document batch: a batch that adopts them leaves exactly the word
-// index that extracting everything in the write leaves, whatever the parts, threads, field order,
-// updates and failed payloads; parts that never come only mean local extraction.
+// Documents prepared ahead of a document batch: a batch that adopts their words and facet entries
+// leaves exactly the word and facet indexes that extracting everything in the write leaves,
+// whatever the parts, threads, field order, updates and failed payloads; parts that never come
+// only mean local extraction.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decode } from '../../../../src/engine/docset.js';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
+import { readFacetFields } from '../../../../src/engine/facets/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { writeSettings } from '../../../../src/engine/index-settings.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
 import { extractedParts } from '../../../../src/engine/indexer/extract-ahead.js';
-import { PART_DOCS, PreparedWords, type ExtractedPart, type PartSource } from '../../../../src/engine/indexer/prepared-words.js';
+import { PART_DOCS, PreparedDocuments, type ExtractedPart, type PartSource } from '../../../../src/engine/indexer/prepared-documents.js';
 import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
 import { mulberry32 } from '../../../helpers/random.js';
 import { wordIndexSnapshot } from '../search/harness.js';
@@ -54,6 +57,14 @@ function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: Extr
   };
 }
 
+/** The facet index as plain data: field ids, and every key (latin1) with its documents. */
+function facetSnapshot(env: IndexEnv) {
+  return {
+    fields: readFacetFields(env),
+    keys: Object.fromEntries([...env.facetDocids.getRange()].map(({ key, value }) => [key.toString('latin1'), Array.from(decode(value))])),
+  };
+}
+
 /** Applies `batches` (each a list of ops, built fresh per run) to a new index; answers its snapshot and how many documents were adopted. */
 function run(name: string, settings: Partial<IndexSettings>, batches: (() => DocumentOp[])[], source?: (ops: DocumentOp[]) => PartSource) {
   const env: IndexEnv = envs.get(name);
@@ -61,9 +72,9 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
   let adopted = 0;
   for (const batch of batches) {
     const ops = batch();
-    let prepared: PreparedWords | undefined;
+    let prepared: PreparedDocuments | undefined;
     if (source !== undefined) {
-      prepared = new PreparedWords(source(ops));
+      prepared = new PreparedDocuments(source(ops));
       const take = prepared.take.bind(prepared);
       prepared.take = (doc) => {
         const shipped = take(doc);
@@ -73,7 +84,7 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
     }
     applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, prepared);
   }
-  return { snapshot: wordIndexSnapshot(env), adopted };
+  return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, adopted };
 }
 
 const WORDS = ['dragon', 'fire', 'Ünïcode', '東京タワー', 'night', 'river', 'stone', 'the', 'a', 'C#', 'naïve', 'quick', 'brown', 'fox', '42'];
@@ -94,40 +105,50 @@ function randomDocs(seed: number, count: number, from = 0): object[] {
 
 const lines = (docs: object[]) => docs.map((doc) => JSON.stringify(doc));
 
-describe('words prepared ahead', () => {
-  it.each([1, 2, 3])('leave the index extracting in the write leaves, with %i extraction threads', (threads) => {
-    const first = randomDocs(1, 2 * PART_DOCS + 123);
-    const second = randomDocs(2, 3_000, 1_500); // half updates of existing documents, half new
+describe('documents prepared ahead', { timeout: 60_000 }, () => {
+  it.each([1, 3])('leave the indexes extracting in the write leaves, with %i extraction threads', (threads) => {
+    const first = randomDocs(1, 2 * PART_DOCS + 123); // ids 0–4122
     const batches = [
       () => [add(lines(first))],
-      () => [add(lines(second), 'update'), { op: 'delete', ids: ['7', '8'] } as DocumentOp, add(lines(randomDocs(3, 2_500, 4_000)))],
+      () => [
+        // ids 3800–4799: updates of stored documents up to 4122, new ones after
+        add(lines(randomDocs(2, 1_000, 3_800)), 'update'),
+        { op: 'delete', ids: ['7', '8'] } as DocumentOp,
+        // ids 4500–5499, replacing what the update just sent from 4500 on
+        add(lines(randomDocs(3, 1_000, 4_500))),
+      ],
     ];
-    const settings = { stopWords: ['the', 'a'], separatorTokens: [', '] };
+    const settings = { stopWords: ['the', 'a'], separatorTokens: [', '], filterableAttributes: ['tags', 'title', 'extra1', 'extra2.n', 'body'] };
     const local = run('local', settings, batches);
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, threads));
     expect(ahead.snapshot).toEqual(local.snapshot);
-    // every document stored as sent adopts; an update merged with a stored document does not
-    expect(ahead.adopted).toBe(first.length + 2_500);
+    expect(Object.keys(ahead.snapshot.facets.keys).length).toBeGreaterThan(50);
+    // every document stored as sent adopts its words and its facets: the first batch, the new
+    // documents of the update (4123–4499) and the replacements; merged updates do not
+    expect(ahead.adopted).toBe(2 * (first.length + 377 + 1_000));
   });
 
   it('renumber fields the write meets in another order than the worker did', () => {
     const docs = randomDocs(4, 3 * PART_DOCS);
     // the write already knows `body` and `tags` (in that order) when the worker starts
     const batches = [() => [add(lines([{ id: 'seed', body: 'river', tags: ['x'] }]))], () => [add(lines(docs))]];
-    const local = run('local', {}, batches);
-    const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1));
+    const settings = { filterableAttributes: ['extra0', 'tags', 'title'] };
+    const local = run('local', settings, batches);
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1));
     expect(ahead.snapshot).toEqual(local.snapshot);
-    expect(ahead.adopted).toBe(1 + docs.length);
+    expect(ahead.snapshot.facets.fields.length).toBeGreaterThan(2);
+    expect(ahead.adopted).toBe(2 * (1 + docs.length));
   });
 
   it('fall back to extracting in the write for parts that never come and payloads that fail', () => {
     const docs = randomDocs(5, 4 * PART_DOCS);
     const batches = [() => [add(lines(docs)), add(['{"title": "no id"}', '{"id": 2}']), add(lines(randomDocs(6, 500, 10_000)))]];
-    const local = run('local', {}, batches);
+    const settings = { filterableAttributes: ['title', 'tags'] };
+    const local = run('local', settings, batches);
     // the second part of the first addition is lost, as if its worker had died
-    const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
     expect(ahead.snapshot).toEqual(local.snapshot);
-    expect(ahead.adopted).toBe(docs.length - PART_DOCS + 500);
+    expect(ahead.adopted).toBe(2 * (docs.length - PART_DOCS + 500));
   });
 
   it('ship no words for a part with a line that is not JSON, and number parts per addition', () => {
@@ -135,7 +156,7 @@ describe('words prepared ahead', () => {
       op.op === 'add' ? op.source : null,
     );
     const parts = [...extractedParts({ sources, thread: 0, threads: 1 }, defaultSettings(), [])];
-    expect(parts.map(({ seq, op, first, count, words }) => [seq, op, first, count, words === null])).toEqual([
+    expect(parts.map(({ seq, op, first, count, words, facets }) => [seq, op, first, count, words === null && facets === null])).toEqual([
       [0, 0, 0, 2, true],
       [1, 2, 0, PART_DOCS, false],
       [2, 2, PART_DOCS, 1, false],

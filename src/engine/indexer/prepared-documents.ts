@@ -1,9 +1,9 @@
 /**
- * Words extracted ahead of a document batch, off the index writer's thread: extraction workers
- * read the batch's addition payloads in parallel with the write and ship each run (a "part") of
- * PART_DOCS documents' words; the write adopts a document's words instead of extracting them
- * when the document it indexes is the payload's document unchanged (a replacement or a new
- * document, no vectors merged).
+ * Documents prepared ahead of a document batch, off the index writer's thread: extraction
+ * workers read the batch's addition payloads in parallel with the write and ship each run (a
+ * "part") of PART_DOCS documents' words and facet entries; the write adopts them instead of
+ * extracting them when the document it indexes is the payload's document unchanged (a
+ * replacement or a new document, no vectors merged).
  *
  * Parts are numbered in payload order over the batch's additions, every part of PART_DOCS
  * non-empty lines (the last of an addition fewer), so the workers and the write agree on them
@@ -14,19 +14,28 @@
  * ran) just means the write extracts those documents itself.
  */
 import type { JsonObject } from '../documents/document-id.js';
-import type { ShippedDoc, ShippedWords } from '../search/shipped-words.js';
+import type { ShippedFacets } from '../facets/shipped-facets.js';
+import type { ShippedWords } from '../search/shipped-words.js';
 import type { IndexSettings } from '../../types/settings.js';
 
 export const PART_DOCS = 2_000;
 
-/** What a worker ships per part: the words of lines [first, first + count) of addition `op`. */
+/** What a worker ships per part: lines [first, first + count) of addition `op`, extracted. */
 export interface ExtractedPart {
   readonly seq: number;
   readonly op: number;
   readonly first: number;
   readonly count: number;
-  /** null when the part could not be extracted (e.g. a line that is not JSON) */
+  /** both null when the part could not be extracted (e.g. a line that is not JSON) */
   readonly words: ShippedWords | null;
+  readonly facets: ShippedFacets | null;
+}
+
+/** A document's shipments, and where it is in them. */
+export interface PreparedDocument {
+  readonly index: number;
+  readonly words: ShippedWords;
+  readonly facets: ShippedFacets;
 }
 
 /** The parts, in order; implemented over worker threads (workers/extraction-parts.ts). */
@@ -40,9 +49,9 @@ export interface PartSource {
 /** Lines of one addition are told apart from the next addition's by this factor. */
 const OP_STRIDE = 2 ** 31;
 
-export class PreparedWords {
+export class PreparedDocuments {
   private readonly positions = new Map<JsonObject, number>();
-  private readonly held: { start: number; end: number; words: ShippedWords | null }[] = [];
+  private readonly held: { start: number; end: number; part: ExtractedPart }[] = [];
   private lastNoted = -1;
   private ended = false;
 
@@ -59,14 +68,14 @@ export class PreparedWords {
     this.lastNoted = position;
   }
 
-  /** The shipped words of a noted document, when its part came. */
-  take(doc: JsonObject): ShippedDoc | undefined {
+  /** What was shipped for a noted document, when its part came. */
+  take(doc: JsonObject): PreparedDocument | undefined {
     const position = this.positions.get(doc);
     if (position === undefined) return undefined;
     while (!this.ended && (this.held.length === 0 || this.held[this.held.length - 1]!.end <= position)) {
       const part = this.source.next();
       if (part === null) this.ended = true;
-      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, words: part.words });
+      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, part });
     }
     let low = 0;
     let high = this.held.length;
@@ -75,9 +84,10 @@ export class PreparedWords {
       if (this.held[mid]!.end <= position) low = mid + 1;
       else high = mid;
     }
-    const part = this.held[low];
-    if (part === undefined || part.start > position || part.words === null) return undefined;
-    return { shipped: part.words, index: position - part.start };
+    const held = this.held[low];
+    if (held === undefined || held.start > position) return undefined;
+    const { words, facets } = held.part;
+    return words === null || facets === null ? undefined : { index: position - held.start, words, facets };
   }
 
   /** The documents noted so far are indexed. */
