@@ -85,7 +85,7 @@ export class PortParts implements PartSource {
     Atomics.notify(this.ends.state, STARTED);
   }
 
-  next(): ExtractedPart | null {
+  next(wait: boolean): ExtractedPart | 'pending' | null {
     const { ports, state } = this.ends;
     const thread = this.seq % ports.length;
     while (!this.ended) {
@@ -100,6 +100,7 @@ export class PortParts implements PartSource {
         return message;
       }
       if (Atomics.load(state, FAILED) !== 0) break;
+      if (!wait) return 'pending';
       Atomics.wait(state, postedSlot(thread), posted, 1000);
     }
     this.ended = true;

@@ -101,7 +101,8 @@ export const facetUpdater: IndexUpdater = {
 
     for (const { docid, before, after, source } of changes) {
       const old = before === undefined ? new Set<string>() : keysOf(before, extract, ids);
-      const shipped = after === undefined || source === undefined ? undefined : prepared?.take(source);
+      // facets are cheap to extract here: take only what the workers shipped already
+      const shipped = after === undefined || source === undefined ? undefined : prepared?.take(source, false);
       const now =
         after === undefined ? new Set<string>() : shipped?.facets ? adoption.keysOf(shipped.facets, shipped.index) : keysOf(after, extract, ids);
       for (const key of old) if (!now.has(key)) delta(key).remove.push(docid);

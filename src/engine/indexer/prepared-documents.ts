@@ -42,8 +42,8 @@ export interface PreparedDocument {
 export interface PartSource {
   /** What the workers extract against: the write's settings and its index's search fields. */
   start(settings: IndexSettings, searchFields: readonly string[]): void;
-  /** The next part, waiting for it; null when no more will come. */
-  next(): ExtractedPart | null;
+  /** The next part, waiting for it unless `wait` is false ('pending': not posted yet); null when no more will come. */
+  next(wait: boolean): ExtractedPart | 'pending' | null;
 }
 
 /** Lines of one addition are told apart from the next addition's by this factor. */
@@ -68,12 +68,16 @@ export class PreparedDocuments {
     this.lastNoted = position;
   }
 
-  /** What was shipped for a noted document, when its part came. */
-  take(doc: JsonObject): PreparedDocument | undefined {
+  /**
+   * What was shipped for a noted document, once its part came; without `wait`, only if it came
+   * already (cheap extraction had better not wait for a worker busy with the next documents).
+   */
+  take(doc: JsonObject, wait = true): PreparedDocument | undefined {
     const position = this.positions.get(doc);
     if (position === undefined) return undefined;
     while (!this.ended && (this.held.length === 0 || this.held[this.held.length - 1]!.end <= position)) {
-      const part = this.source.next();
+      const part = this.source.next(wait);
+      if (part === 'pending') return undefined;
       if (part === null) this.ended = true;
       else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, part });
     }

@@ -37,8 +37,11 @@ function add(lines: string[], method: 'replace' | 'update' = 'replace'): Documen
   return { op: 'add', source: { file }, method, primaryKey: 'id', skipMissing: false };
 }
 
-/** The parts as `threads` extraction workers would post them, taken in this thread. */
-function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: ExtractedPart) => boolean = () => true): PartSource {
+/**
+ * The parts as `threads` extraction workers would post them, taken in this thread; with `late`,
+ * no part has come yet whenever the write does not wait for it.
+ */
+function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: ExtractedPart) => boolean = () => true, late = false): PartSource {
   const sources = ops.map((op) => (op.op === 'add' ? op.source : null));
   let workers: Generator<ExtractedPart>[] = [];
   let seq = 0;
@@ -46,7 +49,8 @@ function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: Extr
     start(settings, searchFields) {
       workers = Array.from({ length: threads }, (_, thread) => extractedParts({ sources, thread, threads }, settings, searchFields));
     },
-    next() {
+    next(wait) {
+      if (late && !wait) return 'pending';
       for (;;) {
         const got = workers[seq % threads]!.next();
         if (got.done === true) return null;
@@ -76,8 +80,8 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
     if (source !== undefined) {
       prepared = new PreparedDocuments(source(ops));
       const take = prepared.take.bind(prepared);
-      prepared.take = (doc) => {
-        const shipped = take(doc);
+      prepared.take = (doc, wait) => {
+        const shipped = take(doc, wait);
         if (shipped !== undefined) adopted++;
         return shipped;
       };
@@ -149,6 +153,15 @@ describe('documents prepared ahead', { timeout: 60_000 }, () => {
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
     expect(ahead.snapshot).toEqual(local.snapshot);
     expect(ahead.adopted).toBe(2 * (docs.length - PART_DOCS + 500));
+  });
+
+  it('leave the facets to the write when their parts have not come yet, and it does not wait for them', () => {
+    const docs = randomDocs(8, 2 * PART_DOCS);
+    const settings = { filterableAttributes: ['title', 'tags', 'extra0'] };
+    const local = run('local', settings, [() => [add(lines(docs))]]);
+    const ahead = run('ahead', settings, [() => [add(lines(docs))]], (ops) => inThread(ops, 1, () => true, true));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.adopted).toBe(docs.length); // the words, which wait
   });
 
   it('ship no words for a part with a line that is not JSON, and number parts per addition', () => {
