@@ -32,7 +32,7 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
       if (!mine) return null;
       if (docs === null) return { seq: seq - 1, op, first, count: line - first, words: null, facets: null };
       const extractor = extractorFor(settings, fields);
-      const words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc }))), settings.prefixSearch !== 'disabled');
+      const words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc }))));
       return { seq: seq - 1, op, first, count: line - first, words, facets: shipFacets(docs, settings) };
     };
     for (const { buffer, start, end } of ndjsonLines(source)) {

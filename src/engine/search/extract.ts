@@ -19,7 +19,6 @@ import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../ke
 import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
-import { PrefixTable } from './prefix-table.js';
 import { shipColumns, type ShippedDoc, type ShippedWords } from './shipped-words.js';
 import { ByteVocabulary } from './vocabulary.js';
 
@@ -27,6 +26,8 @@ const CHUNK_BYTES = 4 << 20;
 const MAX_POSITION = 65_536;
 const MAX_WORD_BYTES = 250;
 const VALUE_GAP = 8;
+/** Prefixes cached in `word-prefix-docids`, in characters. */
+export const PREFIX_MAX_CHARS = 3;
 
 /**
  * What one document contributes to the index, with its words as ids of the extractor's batch
@@ -47,8 +48,6 @@ export interface DocWords {
   tokenWords: Int32Array;
   /** per occurrence: field << 16 | position (a view, as tokenWords) */
   tokenPlaces: Uint32Array;
-  /** the shipment an adopted document came from, when its prefix entries there can be adopted too */
-  readonly from?: ShippedDoc | undefined;
 }
 
 /**
@@ -200,10 +199,9 @@ export class WordExtractor {
     return out;
   }
 
-  /** `docs`, extracted by this extractor, packed to hand to another thread, with their prefix entries when `withPrefixes`. */
-  ship(docs: readonly DocWords[], withPrefixes: boolean): ShippedWords {
-    const prefixes = withPrefixes ? new PrefixTable(this.keys).ship(docs) : null;
-    return shipColumns(docs, this.vocabulary.export(), this.options.fields.names, prefixes);
+  /** `docs`, extracted by this extractor, packed to hand to another thread. */
+  ship(docs: readonly DocWords[]): ShippedWords {
+    return shipColumns(docs, this.vocabulary.export(), this.options.fields.names);
   }
 
   /**
@@ -242,8 +240,7 @@ export class WordExtractor {
       masks.fill(0);
       tokenWords.forEach((slot, i) => (masks[slot] = (masks[slot]! | fieldBit(tokenPlaces[i]! >>> 16)) >>> 0));
     }
-    // shipped prefix entries carry the shipping thread's field bits: usable only when they are ours
-    return { docid, words, masks, infos, fieldWords, tokenWords, tokenPlaces, from: maps.sameFields ? { shipped, index } : undefined };
+    return { docid, words, masks, infos, fieldWords, tokenWords, tokenPlaces };
   }
 
   /** The vocabulary id of the word in `bytes[start, start + length)`, added if new. */
@@ -329,6 +326,20 @@ function markWholeFields(doc: DocWords): void {
     const word = doc.tokenWords[i]!;
     if (single.has(place >>> 16)) doc.infos[word] = doc.infos[word]! | INFO_WHOLE_FIELD;
   });
+}
+
+/** The prefixes of 1 to PREFIX_MAX_CHARS characters of a word key (latin1 of UTF-8). */
+export function prefixKeys(key: string): string[] {
+  const out: string[] = [];
+  let chars = 0;
+  for (let i = 1; i <= key.length && chars < PREFIX_MAX_CHARS; i++) {
+    // a character ends where the next byte is not a continuation byte
+    if (i === key.length || (key.charCodeAt(i) & 0xc0) !== 0x80) {
+      chars++;
+      out.push(key.slice(0, i));
+    }
+  }
+  return out;
 }
 
 const NON_ASCII = /[\x80-\xff]/;

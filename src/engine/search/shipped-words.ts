@@ -25,18 +25,6 @@ export interface ShippedWords {
   readonly tokenStarts: Int32Array;
   readonly tokenWords: Int32Array;
   readonly tokenPlaces: Uint32Array;
-  /** the documents' prefix entries, when the index keeps prefixes */
-  readonly prefixes: ShippedPrefixes | null;
-}
-
-/** Per document, its prefix entries (prefix-table.ts): prefix (as an id in `keys`), fields, lowest position. */
-export interface ShippedPrefixes {
-  readonly keys: readonly string[];
-  /** per document (count + 1 entries): where its entries start */
-  readonly starts: Int32Array;
-  readonly ids: Int32Array;
-  readonly masks: Uint32Array;
-  readonly positions: Uint32Array;
 }
 
 /** One document of a shipment. */
@@ -53,7 +41,7 @@ export interface VocabularyBytes {
 }
 
 /** Packs `docs` (extracted against `vocabulary` and `fields`) into columns. */
-export function shipColumns(docs: readonly DocWords[], vocabulary: VocabularyBytes, fields: readonly string[], prefixes: ShippedPrefixes | null): ShippedWords {
+export function shipColumns(docs: readonly DocWords[], vocabulary: VocabularyBytes, fields: readonly string[]): ShippedWords {
   const docStarts = new Int32Array(docs.length + 1);
   const fieldStarts = new Int32Array(docs.length + 1);
   const tokenStarts = new Int32Array(docs.length + 1);
@@ -94,14 +82,11 @@ export function shipColumns(docs: readonly DocWords[], vocabulary: VocabularyByt
     tokenStarts,
     tokenWords,
     tokenPlaces,
-    prefixes,
   };
 }
 
 /** The buffers of a shipment, to transfer rather than copy. */
 export function shippedBuffers(shipped: ShippedWords): ArrayBuffer[] {
-  const { vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, prefixes } = shipped;
-  const columns = [vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces];
-  if (prefixes !== null) columns.push(prefixes.starts, prefixes.ids, prefixes.masks, prefixes.positions);
-  return columns.map((column) => column.buffer as ArrayBuffer);
+  const { vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces } = shipped;
+  return [vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces].map((column) => column.buffer as ArrayBuffer);
 }

@@ -18,10 +18,9 @@ import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import type { PreparedDocuments } from '../indexer/prepared-documents.js';
 import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { extractorFor, SearchFieldIds, wordOfKey, type DocWords } from './extract.js';
+import { extractorFor, PREFIX_MAX_CHARS, prefixKeys, SearchFieldIds, wordOfKey, type DocWords } from './extract.js';
 import { PostingOutcome, PostingWriter, prefixPostings, wordPostings } from './posting-blocks.js';
 import { ForwardEncoder, type PostingColumns } from './postings.js';
-import { PrefixTable } from './prefix-table.js';
 
 /** Documents extracted and merged per round, bounding the batch's memory. */
 const CHUNK_DOCS = 25_000;
@@ -84,6 +83,79 @@ class KeyOps {
   }
 }
 
+/** The batch's prefixes: each vocabulary word's 1–3 character prefixes as prefix ids. */
+class PrefixTable {
+  readonly keys: string[] = [];
+  private readonly ids = new Map<string, number>();
+  // per vocabulary word: its prefix ids (PREFIX_MAX_CHARS slots each) and how many, -1 until known
+  private readonly prefixIds: Int32Array;
+  private readonly prefixCounts: Int8Array;
+  // per prefix id (at most PREFIX_MAX_CHARS per word): the document (serial) that last
+  // aggregated it, and the aggregate; typed so that millions of updates allocate nothing
+  private readonly seenBy: Int32Array;
+  readonly masks: Uint32Array;
+  readonly positions: Uint32Array;
+  private readonly current: number[] = [];
+  private serial = 0;
+
+  constructor(private readonly vocabulary: readonly string[]) {
+    this.prefixIds = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
+    this.prefixCounts = new Int8Array(vocabulary.length).fill(-1);
+    this.seenBy = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
+    this.masks = new Uint32Array(this.seenBy.length);
+    this.positions = new Uint32Array(this.seenBy.length);
+  }
+
+  /** How many prefixes vocabulary word `word` has; its ids start at `word * PREFIX_MAX_CHARS` in prefixIds. */
+  private prefixCount(word: number): number {
+    let count = this.prefixCounts[word]!;
+    if (count < 0) {
+      const keys = prefixKeys(this.vocabulary[word]!);
+      keys.forEach((key, k) => {
+        let id = this.ids.get(key);
+        if (id === undefined) {
+          id = this.keys.length;
+          this.ids.set(key, id);
+          this.keys.push(key);
+        }
+        this.prefixIds[word * PREFIX_MAX_CHARS + k] = id;
+      });
+      count = keys.length;
+      this.prefixCounts[word] = count;
+    }
+    return count;
+  }
+
+  /**
+   * Aggregates a document's prefix entries: returns its prefix ids, whose `masks` and
+   * `positions` (lowest) hold its aggregate; both valid until the next call.
+   */
+  aggregate(doc: DocWords): readonly number[] {
+    const serial = ++this.serial;
+    const ids = this.current;
+    ids.length = 0;
+    for (let slot = 0; slot < doc.words.length; slot++) {
+      const mask = doc.masks[slot]!;
+      const position = doc.infos[slot]! & 0xffff;
+      const word = doc.words[slot]!;
+      const end = word * PREFIX_MAX_CHARS + this.prefixCount(word);
+      for (let at = word * PREFIX_MAX_CHARS; at < end; at++) {
+        const id = this.prefixIds[at]!;
+        if (this.seenBy[id] !== serial) {
+          this.seenBy[id] = serial;
+          this.masks[id] = mask;
+          this.positions[id] = position;
+          ids.push(id);
+        } else {
+          this.masks[id] = this.masks[id]! | mask;
+          if (position < this.positions[id]!) this.positions[id] = position;
+        }
+      }
+    }
+    return ids;
+  }
+}
+
 export function readSearchFields(env: IndexEnv): string[] {
   return (env.main.get(INDEX_MAIN_KEYS.searchFields) as string[] | undefined) ?? [];
 }
@@ -130,8 +202,7 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
     }
     if (old !== undefined) for (const word of old.words) if (wordMarks[word] !== serial) words.remove(word, change.docid);
     if (!withPrefixes) continue;
-    const shippedPrefixes = now?.from?.shipped.prefixes;
-    const kept = now === undefined ? [] : shippedPrefixes ? prefixTable.adopt(shippedPrefixes, now.from!.index) : prefixTable.aggregate(now);
+    const kept = now === undefined ? [] : prefixTable.aggregate(now);
     for (const id of kept) prefixes.upsert(id, change.docid, prefixTable.masks[id]!, prefixTable.positions[id]!);
     if (old !== undefined) {
       const keep = new Set(kept);
