@@ -1,5 +1,5 @@
 /**
- * Extraction ahead of an index write (engine/indexer/prepared-documents.ts) over worker threads:
+ * Extraction ahead of an index write (engine/indexer/prepared-words.ts) over worker threads:
  * one extraction task per `--max-indexing-threads` thread, each posting its parts on its own
  * MessagePort, which the index writer thread reads synchronously (receiveMessageOnPort, with
  * Atomics to sleep until a part is posted): its write is one synchronous transaction.
@@ -10,7 +10,7 @@
  */
 import { receiveMessageOnPort, MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { DocumentOp } from '../engine/indexer/document-batch.js';
-import type { ExtractedPart, PartSource } from '../engine/indexer/prepared-documents.js';
+import type { ExtractedPart, PartSource } from '../engine/indexer/prepared-words.js';
 import { payloadBytes } from '../engine/documents/ndjson-payload.js';
 import type { IndexSettings } from '../types/settings.js';
 import type { ExtractionTask } from './extraction-thread.js';
@@ -85,7 +85,7 @@ export class PortParts implements PartSource {
     Atomics.notify(this.ends.state, STARTED);
   }
 
-  next(wait: boolean): ExtractedPart | 'pending' | null {
+  next(): ExtractedPart | null {
     const { ports, state } = this.ends;
     const thread = this.seq % ports.length;
     while (!this.ended) {
@@ -100,7 +100,6 @@ export class PortParts implements PartSource {
         return message;
       }
       if (Atomics.load(state, FAILED) !== 0) break;
-      if (!wait) return 'pending';
       Atomics.wait(state, postedSlot(thread), posted, 1000);
     }
     this.ended = true;

@@ -36,8 +36,7 @@ export default function extractAhead({ job, port, state }: ExtractionTask): numb
         if (count - seen < MAX_AHEAD) break;
         Atomics.wait(state, taken, seen, 1000);
       }
-      const transfer = part.words === null || part.facets === null ? [] : [...shippedBuffers(part.words), part.facets.docStarts.buffer, part.facets.entryFields.buffer];
-      port.postMessage(part, transfer as ArrayBuffer[]);
+      port.postMessage(part, part.words === null ? [] : shippedBuffers(part.words));
       count++;
       Atomics.add(state, posted, 1);
       Atomics.notify(state, posted);

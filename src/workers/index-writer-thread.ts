@@ -10,7 +10,7 @@ import type { ErrorCode } from '../errors/codes.js';
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
-import { PreparedDocuments } from '../engine/indexer/prepared-documents.js';
+import { PreparedWords } from '../engine/indexer/prepared-words.js';
 import { StepReporter, type StepDurations } from '../engine/indexer/steps.js';
 import { PortParts, stopAhead, type AheadEnds } from './extraction-parts.js';
 
@@ -47,7 +47,7 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
     const checkpoint = () => {
       if (Atomics.load(job.interrupt, 0) !== 0) throw new Error(INTERRUPTED);
     };
-    const prepared = job.ahead === undefined ? undefined : new PreparedDocuments(new PortParts(job.ahead));
+    const prepared = job.ahead === undefined ? undefined : new PreparedWords(new PortParts(job.ahead));
     const outcome = applyIndexWrite(env, job.write, checkpoint, steps, prepared);
     return { outcome, steps: steps.finish() };
   } catch (err) {

@@ -1,6 +1,6 @@
 /**
  * Document → facet entries (Meilisearch `extract_document_facets` + `facet_fn_with_options`).
- * Pure: no storage; runs anywhere (in the index write, and in the extraction workers ahead of it).
+ * Pure: no storage; runs anywhere (inline today, in indexing workers later).
  *
  * For every faceted path (see fields.ts), walking nested objects as dotted paths
  * (`doggos: [{name}]` → `doggos.name`; a flat key `"doggos.name"` lands on the same path):
@@ -13,10 +13,8 @@
  * `_geo` and `_vectors` are reserved: when geo is enabled, `_geo` yields the numbers
  * `_geo.lat` / `_geo.lng` instead.
  */
-import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../documents/document-id.js';
 import type { PatternMatch } from '../filter/filterable.js';
-import { facetedFieldMatcher, geoEnabled } from './fields.js';
 import { geoPointOf } from './geo.js';
 import { normalizeFacet, truncateFacet } from './values.js';
 
@@ -90,11 +88,4 @@ export function extractFacets(doc: JsonObject, match: (field: string) => Pattern
       sink(field, FacetKind.number, coordinate === 0 ? 0 : coordinate);
     }
   }
-}
-
-/** Extraction as the index's settings shape it: which paths are faceted, whether `_geo` is. */
-export function facetExtractorFor(settings: IndexSettings): { geo: boolean; extract: (doc: JsonObject, sink: FacetSink) => void } {
-  const match = facetedFieldMatcher(settings);
-  const geo = geoEnabled(settings);
-  return { geo, extract: (doc, sink) => extractFacets(doc, match, geo, sink) };
 }

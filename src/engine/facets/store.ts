@@ -31,17 +31,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 /** `facetKey` as a latin1 string (one char per byte): a byte-exact, hashable form of the key. */
 export function facetKeyString(fid: number, kind: FacetKind, payload?: string | number): string {
-  return facetKeyHead(fid) + facetKeyTail(kind, payload);
-}
-
-/** The field part of a facet key string. */
-export function facetKeyHead(fid: number): string {
-  return String.fromCharCode(fid >>> 8, fid & 0xff);
-}
-
-/** The rest of a facet key string: what an extraction worker, which knows no field ids, ships. */
-export function facetKeyTail(kind: FacetKind, payload?: string | number): string {
-  const head = String.fromCharCode(kind);
+  const head = String.fromCharCode(fid >>> 8, fid & 0xff, kind);
   if (payload === undefined) return head;
   if (typeof payload === 'number') return head + orderedF64(payload, F64_SCRATCH).toString('latin1');
   // an ASCII string is its own UTF-8 bytes: skip encoding the common case

@@ -12,12 +12,11 @@ import { ApiError } from '../../errors/api-error.js';
 import { decode, difference, encode, fromUnsorted, union } from '../docset.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
-import type { PreparedDocuments } from '../indexer/prepared-documents.js';
 import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { facetExtractorFor, type FacetSink } from './extract.js';
+import { extractFacets, type FacetSink } from './extract.js';
+import { facetedFieldMatcher, geoEnabled } from './fields.js';
 import { checkGeo, geoPointOf, type LatLng } from './geo.js';
-import { FacetAdoption } from './shipped-facets.js';
 import { encodePoint, facetKeyString, MAX_FIELD_ID, readFacetFields, writeDocumentsIds } from './store.js';
 
 /** Field ids of the batch, assigning new ones to paths seen for the first time. */
@@ -55,6 +54,15 @@ function keysOf(doc: JsonObject, extract: (doc: JsonObject, sink: FacetSink) => 
   return keys;
 }
 
+function extractorFor(settings: IndexSettings) {
+  const match = facetedFieldMatcher(settings);
+  const geo = geoEnabled(settings);
+  return {
+    geo,
+    extract: (doc: JsonObject, sink: FacetSink) => extractFacets(doc, match, geo, sink),
+  };
+}
+
 function writeSet(env: IndexEnv, key: Buffer, docids: Uint32Array): void {
   if (docids.length === 0) env.facetDocids.removeSync(key);
   else env.facetDocids.putSync(key, encode(docids));
@@ -85,11 +93,10 @@ export const facetUpdater: IndexUpdater = {
   name: 'facets',
   step: 'extracting facets',
 
-  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], _checkpoint?: () => void, prepared?: PreparedDocuments): void {
+  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[]): void {
     if (changes.length === 0) return;
     const ids = new FieldIds(env);
-    const adoption = new FacetAdoption((field) => ids.idOf(field));
-    const { geo, extract } = facetExtractorFor(settings);
+    const { geo, extract } = extractorFor(settings);
     const deltas = new Map<string, { add: number[]; remove: number[] }>();
     const delta = (key: string) => {
       let entry = deltas.get(key);
@@ -99,12 +106,9 @@ export const facetUpdater: IndexUpdater = {
     const created: number[] = [];
     const deleted: number[] = [];
 
-    for (const { docid, before, after, source } of changes) {
+    for (const { docid, before, after } of changes) {
       const old = before === undefined ? new Set<string>() : keysOf(before, extract, ids);
-      // facets are cheap to extract here: take only what the workers shipped already
-      const shipped = after === undefined || source === undefined ? undefined : prepared?.take(source, false);
-      const now =
-        after === undefined ? new Set<string>() : shipped?.facets ? adoption.keysOf(shipped.facets, shipped.index) : keysOf(after, extract, ids);
+      const now = after === undefined ? new Set<string>() : keysOf(after, extract, ids);
       for (const key of old) if (!now.has(key)) delta(key).remove.push(docid);
       for (const key of now) if (!old.has(key)) delta(key).add.push(docid);
       if (before === undefined && after !== undefined) created.push(docid);
@@ -131,7 +135,7 @@ export const facetUpdater: IndexUpdater = {
     env.facetDocids.clearSync();
     env.geoPoints.clearSync();
     const ids = new FieldIds(env);
-    const { geo, extract } = facetExtractorFor(settings);
+    const { geo, extract } = extractorFor(settings);
     const sets = new Map<string, number[]>();
     const all: number[] = [];
     for (const { docid, doc } of documents) {

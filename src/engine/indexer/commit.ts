@@ -11,7 +11,7 @@ import type { IndexEnv } from '../index-env.js';
 import { writeSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { applyDocumentBatch, type DocumentBatchOutcome, type DocumentOp } from './document-batch.js';
-import type { PreparedDocuments } from './prepared-documents.js';
+import type { PreparedWords } from './prepared-words.js';
 import { INDEX_UPDATERS } from './registry.js';
 import { StepReporter } from './steps.js';
 
@@ -35,9 +35,9 @@ export interface SettingsWrite {
 export type IndexWrite = DocumentsWrite | SettingsWrite;
 
 /** Applies `write`; a documents write answers each operation's outcome. `prepared` has its words extracted ahead. */
-export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedDocuments): DocumentBatchOutcome;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedDocuments): DocumentBatchOutcome | null;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), prepared?: PreparedDocuments): DocumentBatchOutcome | null {
+export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome | null;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), prepared?: PreparedWords): DocumentBatchOutcome | null {
   if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, prepared);
   env.root.transactionSync(() => applySettings(env, write, checkpoint, steps));
   return null;

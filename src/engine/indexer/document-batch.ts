@@ -29,7 +29,7 @@ import { parseFilter } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
 import { readSettings } from '../index-settings.js';
 import { readSearchFields } from '../search/word-index.js';
-import type { PreparedDocuments } from './prepared-documents.js';
+import type { PreparedWords } from './prepared-words.js';
 import { INDEX_UPDATERS } from './registry.js';
 import { StepReporter } from './steps.js';
 
@@ -106,7 +106,7 @@ function validate(op: AddOp, settled: string | null, checkpoint: () => void, ste
 }
 
 /** Writes one chunk of net changes to the store and every updater. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, known?: ReadonlyMap<string, StoredDocument | null>, prepared?: PreparedDocuments): void {
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, known?: ReadonlyMap<string, StoredDocument | null>, prepared?: PreparedWords): void {
   if (changes.size === 0) return;
   checkpoint();
   steps.enter('extracting documents');
@@ -168,7 +168,7 @@ class Pending {
     private readonly settings: IndexSettings,
     private readonly checkpoint: () => void,
     private readonly steps: StepReporter,
-    readonly prepared: PreparedDocuments | undefined,
+    readonly prepared: PreparedWords | undefined,
   ) {
     this.store = new DocumentStore(env);
   }
@@ -216,7 +216,7 @@ function deleteIds(pending: Pending, ids: Iterable<string>): number {
   return deleted;
 }
 
-export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], primaryKey: string | null, checkpoint: () => void, steps = new StepReporter(), prepared?: PreparedDocuments): DocumentBatchOutcome {
+export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], primaryKey: string | null, checkpoint: () => void, steps = new StepReporter(), prepared?: PreparedWords): DocumentBatchOutcome {
   let settled = primaryKey;
   const results = env.root.transactionSync(() => {
     const settings = readSettings(env);

@@ -1,16 +1,15 @@
 /**
- * An extraction worker's share of a batch (prepared-documents.ts): the parts of the batch's
- * additions numbered `thread` modulo `threads`, their words and facet entries extracted and
- * packed to ship. Every worker walks every line (cheap: lines split on 0x0A) so all number the
- * parts alike; each parses only its own.
+ * An extraction worker's share of a batch (prepared-words.ts): the parts of the batch's
+ * additions numbered `thread` modulo `threads`, each extracted and packed to ship. Every worker
+ * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
+ * its own.
  */
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { ndjsonLines } from '../documents/ndjson-payload.js';
-import { shipFacets } from '../facets/shipped-facets.js';
 import { extractorFor, SearchFieldIds } from '../search/extract.js';
-import { PART_DOCS, type ExtractedPart } from './prepared-documents.js';
+import { PART_DOCS, type ExtractedPart } from './prepared-words.js';
 
 export interface AheadJob {
   /** per operation of the batch: its payload when it is an addition */
@@ -30,10 +29,12 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
     const part = (): ExtractedPart | null => {
       const mine = seq++ % job.threads === job.thread;
       if (!mine) return null;
-      if (docs === null) return { seq: seq - 1, op, first, count: line - first, words: null, facets: null };
-      const extractor = extractorFor(settings, fields);
-      const words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc }))));
-      return { seq: seq - 1, op, first, count: line - first, words, facets: shipFacets(docs, settings) };
+      let words = null;
+      if (docs !== null) {
+        const extractor = extractorFor(settings, fields);
+        words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc }))));
+      }
+      return { seq: seq - 1, op, first, count: line - first, words };
     };
     for (const { buffer, start, end } of ndjsonLines(source)) {
       if (seq % job.threads === job.thread && docs !== null) {

@@ -12,7 +12,7 @@
 import type { JsonObject } from '../documents/document-id.js';
 import type { IndexEnv } from '../index-env.js';
 import type { IndexSettings } from '../../types/settings.js';
-import type { PreparedDocuments } from './prepared-documents.js';
+import type { PreparedWords } from './prepared-words.js';
 import type { IndexingStep } from './steps.js';
 
 /** One document's net change in a batch: `before` absent = created, `after` absent = deleted. */
@@ -32,7 +32,7 @@ export interface IndexUpdater {
    * Applies net changes; runs inside the index write transaction. `prepared` has work done
    * ahead on the batch's documents, for the updaters that can use it.
    */
-  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void, prepared?: PreparedDocuments): void;
+  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void, prepared?: PreparedWords): void;
   /** Clears and re-derives from all documents; runs inside the index write transaction. */
   rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void): void;
 }

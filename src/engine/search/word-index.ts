@@ -15,7 +15,7 @@
  */
 import type { JsonObject } from '../documents/document-id.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
-import type { PreparedDocuments } from '../indexer/prepared-documents.js';
+import type { PreparedWords } from '../indexer/prepared-words.js';
 import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { extractorFor, PREFIX_MAX_CHARS, prefixKeys, SearchFieldIds, wordOfKey, type DocWords } from './extract.js';
@@ -165,7 +165,7 @@ export function readWordsVersion(env: IndexEnv): number {
 }
 
 /** Applies one chunk of changes (docids ascending). */
-function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], prepared: PreparedDocuments | undefined): void {
+function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], prepared: PreparedWords | undefined): void {
   const fields = new SearchFieldIds(readSearchFields(env));
   const extractor = extractorFor(settings, fields);
   const withPrefixes = settings.prefixSearch !== 'disabled';
@@ -179,7 +179,7 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
     if (change.after === undefined) continue;
     const shipped = change.source === undefined ? undefined : prepared?.take(change.source);
     if (shipped === undefined) toExtract.push({ docid: change.docid, doc: change.after });
-    else after.set(change.docid, extractor.adopt(change.docid, { shipped: shipped.words, index: shipped.index }));
+    else after.set(change.docid, extractor.adopt(change.docid, shipped));
   }
   for (const doc of extractor.extract(toExtract)) after.set(doc.docid, doc);
   const vocabulary = extractor.keys;
@@ -250,7 +250,7 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   if (vocabularyChanged) env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
 }
 
-function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void, prepared?: PreparedDocuments): void {
+function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void, prepared?: PreparedWords): void {
   let chunk: DocumentChange[] = [];
   const run = () => {
     checkpoint();

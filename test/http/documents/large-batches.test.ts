@@ -1,5 +1,5 @@
 /**
- * A batch with more than 1 MiB of additions has its words and facets extracted by the extraction workers
+ * A batch with more than 1 MiB of additions has its words extracted by the extraction workers
  * (`--max-indexing-threads` of them) while the write runs: it must index exactly what the same
  * documents sent in small batches index, searched, ranked, filtered, faceted and highlighted alike.
  */

@@ -1,7 +1,6 @@
-// Documents prepared ahead of a document batch: a batch that adopts their words and facet entries
-// leaves exactly the word and facet indexes that extracting everything in the write leaves,
-// whatever the parts, threads, field order, updates and failed payloads; parts that never come
-// only mean local extraction.
+// Words extracted ahead of a document batch: a batch that adopts them leaves exactly the word
+// index (and facets) that extracting everything in the write leaves, whatever the parts, threads,
+// field order, updates and failed payloads; parts that never come only mean local extraction.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +12,7 @@ import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { writeSettings } from '../../../../src/engine/index-settings.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
 import { extractedParts } from '../../../../src/engine/indexer/extract-ahead.js';
-import { PART_DOCS, PreparedDocuments, type ExtractedPart, type PartSource } from '../../../../src/engine/indexer/prepared-documents.js';
+import { PART_DOCS, PreparedWords, type ExtractedPart, type PartSource } from '../../../../src/engine/indexer/prepared-words.js';
 import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
 import { mulberry32 } from '../../../helpers/random.js';
 import { wordIndexSnapshot } from '../search/harness.js';
@@ -37,11 +36,8 @@ function add(lines: string[], method: 'replace' | 'update' = 'replace'): Documen
   return { op: 'add', source: { file }, method, primaryKey: 'id', skipMissing: false };
 }
 
-/**
- * The parts as `threads` extraction workers would post them, taken in this thread; with `late`,
- * no part has come yet whenever the write does not wait for it.
- */
-function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: ExtractedPart) => boolean = () => true, late = false): PartSource {
+/** The parts as `threads` extraction workers would post them, taken in this thread. */
+function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: ExtractedPart) => boolean = () => true): PartSource {
   const sources = ops.map((op) => (op.op === 'add' ? op.source : null));
   let workers: Generator<ExtractedPart>[] = [];
   let seq = 0;
@@ -49,8 +45,7 @@ function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: Extr
     start(settings, searchFields) {
       workers = Array.from({ length: threads }, (_, thread) => extractedParts({ sources, thread, threads }, settings, searchFields));
     },
-    next(wait) {
-      if (late && !wait) return 'pending';
+    next() {
       for (;;) {
         const got = workers[seq % threads]!.next();
         if (got.done === true) return null;
@@ -76,12 +71,12 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
   let adopted = 0;
   for (const batch of batches) {
     const ops = batch();
-    let prepared: PreparedDocuments | undefined;
+    let prepared: PreparedWords | undefined;
     if (source !== undefined) {
-      prepared = new PreparedDocuments(source(ops));
+      prepared = new PreparedWords(source(ops));
       const take = prepared.take.bind(prepared);
-      prepared.take = (doc, wait) => {
-        const shipped = take(doc, wait);
+      prepared.take = (doc) => {
+        const shipped = take(doc);
         if (shipped !== undefined) adopted++;
         return shipped;
       };
@@ -127,9 +122,9 @@ describe('documents prepared ahead', { timeout: 60_000 }, () => {
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, threads));
     expect(ahead.snapshot).toEqual(local.snapshot);
     expect(Object.keys(ahead.snapshot.facets.keys).length).toBeGreaterThan(50);
-    // every document stored as sent adopts its words and its facets: the first batch, the new
-    // documents of the update (4123–4499) and the replacements; merged updates do not
-    expect(ahead.adopted).toBe(2 * (first.length + 377 + 1_000));
+    // every document stored as sent adopts its words: the first batch, the new documents of the
+    // update (4123–4499) and the replacements; merged updates do not
+    expect(ahead.adopted).toBe(first.length + 377 + 1_000);
   });
 
   it('renumber fields the write meets in another order than the worker did', () => {
@@ -141,7 +136,7 @@ describe('documents prepared ahead', { timeout: 60_000 }, () => {
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1));
     expect(ahead.snapshot).toEqual(local.snapshot);
     expect(ahead.snapshot.facets.fields.length).toBeGreaterThan(2);
-    expect(ahead.adopted).toBe(2 * (1 + docs.length));
+    expect(ahead.adopted).toBe(1 + docs.length);
   });
 
   it('fall back to extracting in the write for parts that never come and payloads that fail', () => {
@@ -152,16 +147,7 @@ describe('documents prepared ahead', { timeout: 60_000 }, () => {
     // the second part of the first addition is lost, as if its worker had died
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
     expect(ahead.snapshot).toEqual(local.snapshot);
-    expect(ahead.adopted).toBe(2 * (docs.length - PART_DOCS + 500));
-  });
-
-  it('leave the facets to the write when their parts have not come yet, and it does not wait for them', () => {
-    const docs = randomDocs(8, 2 * PART_DOCS);
-    const settings = { filterableAttributes: ['title', 'tags', 'extra0'] };
-    const local = run('local', settings, [() => [add(lines(docs))]]);
-    const ahead = run('ahead', settings, [() => [add(lines(docs))]], (ops) => inThread(ops, 1, () => true, true));
-    expect(ahead.snapshot).toEqual(local.snapshot);
-    expect(ahead.adopted).toBe(docs.length); // the words, which wait
+    expect(ahead.adopted).toBe(docs.length - PART_DOCS + 500);
   });
 
   it('ship no words for a part with a line that is not JSON, and number parts per addition', () => {
@@ -169,7 +155,7 @@ describe('documents prepared ahead', { timeout: 60_000 }, () => {
       op.op === 'add' ? op.source : null,
     );
     const parts = [...extractedParts({ sources, thread: 0, threads: 1 }, defaultSettings(), [])];
-    expect(parts.map(({ seq, op, first, count, words, facets }) => [seq, op, first, count, words === null && facets === null])).toEqual([
+    expect(parts.map(({ seq, op, first, count, words }) => [seq, op, first, count, words === null])).toEqual([
       [0, 0, 0, 2, true],
       [1, 2, 0, PART_DOCS, false],
       [2, 2, PART_DOCS, 1, false],

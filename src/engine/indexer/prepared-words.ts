@@ -1,9 +1,9 @@
 /**
- * Documents prepared ahead of a document batch, off the index writer's thread: extraction
- * workers read the batch's addition payloads in parallel with the write and ship each run (a
- * "part") of PART_DOCS documents' words and facet entries; the write adopts them instead of
- * extracting them when the document it indexes is the payload's document unchanged (a
- * replacement or a new document, no vectors merged).
+ * Words extracted ahead of a document batch, off the index writer's thread: extraction workers
+ * read the batch's addition payloads in parallel with the write and ship each run (a "part") of
+ * PART_DOCS documents' words; the write adopts a document's words instead of extracting them
+ * when the document it indexes is the payload's document unchanged (a replacement or a new
+ * document, no vectors merged).
  *
  * Parts are numbered in payload order over the batch's additions, every part of PART_DOCS
  * non-empty lines (the last of an addition fewer), so the workers and the write agree on them
@@ -14,44 +14,35 @@
  * ran) just means the write extracts those documents itself.
  */
 import type { JsonObject } from '../documents/document-id.js';
-import type { ShippedFacets } from '../facets/shipped-facets.js';
-import type { ShippedWords } from '../search/shipped-words.js';
+import type { ShippedDoc, ShippedWords } from '../search/shipped-words.js';
 import type { IndexSettings } from '../../types/settings.js';
 
 export const PART_DOCS = 2_000;
 
-/** What a worker ships per part: lines [first, first + count) of addition `op`, extracted. */
+/** What a worker ships per part: the words of lines [first, first + count) of addition `op`. */
 export interface ExtractedPart {
   readonly seq: number;
   readonly op: number;
   readonly first: number;
   readonly count: number;
-  /** both null when the part could not be extracted (e.g. a line that is not JSON) */
+  /** null when the part could not be extracted (e.g. a line that is not JSON) */
   readonly words: ShippedWords | null;
-  readonly facets: ShippedFacets | null;
-}
-
-/** A document's shipments, and where it is in them. */
-export interface PreparedDocument {
-  readonly index: number;
-  readonly words: ShippedWords;
-  readonly facets: ShippedFacets;
 }
 
 /** The parts, in order; implemented over worker threads (workers/extraction-parts.ts). */
 export interface PartSource {
   /** What the workers extract against: the write's settings and its index's search fields. */
   start(settings: IndexSettings, searchFields: readonly string[]): void;
-  /** The next part, waiting for it unless `wait` is false ('pending': not posted yet); null when no more will come. */
-  next(wait: boolean): ExtractedPart | 'pending' | null;
+  /** The next part, waiting for it; null when no more will come. */
+  next(): ExtractedPart | null;
 }
 
 /** Lines of one addition are told apart from the next addition's by this factor. */
 const OP_STRIDE = 2 ** 31;
 
-export class PreparedDocuments {
+export class PreparedWords {
   private readonly positions = new Map<JsonObject, number>();
-  private readonly held: { start: number; end: number; part: ExtractedPart }[] = [];
+  private readonly held: { start: number; end: number; words: ShippedWords | null }[] = [];
   private lastNoted = -1;
   private ended = false;
 
@@ -68,18 +59,14 @@ export class PreparedDocuments {
     this.lastNoted = position;
   }
 
-  /**
-   * What was shipped for a noted document, once its part came; without `wait`, only if it came
-   * already (cheap extraction had better not wait for a worker busy with the next documents).
-   */
-  take(doc: JsonObject, wait = true): PreparedDocument | undefined {
+  /** The shipped words of a noted document, when its part came. */
+  take(doc: JsonObject): ShippedDoc | undefined {
     const position = this.positions.get(doc);
     if (position === undefined) return undefined;
     while (!this.ended && (this.held.length === 0 || this.held[this.held.length - 1]!.end <= position)) {
-      const part = this.source.next(wait);
-      if (part === 'pending') return undefined;
+      const part = this.source.next();
       if (part === null) this.ended = true;
-      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, part });
+      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, words: part.words });
     }
     let low = 0;
     let high = this.held.length;
@@ -88,10 +75,9 @@ export class PreparedDocuments {
       if (this.held[mid]!.end <= position) low = mid + 1;
       else high = mid;
     }
-    const held = this.held[low];
-    if (held === undefined || held.start > position) return undefined;
-    const { words, facets } = held.part;
-    return words === null || facets === null ? undefined : { index: position - held.start, words, facets };
+    const part = this.held[low];
+    if (part === undefined || part.start > position || part.words === null) return undefined;
+    return { shipped: part.words, index: position - part.start };
   }
 
   /** The documents noted so far are indexed. */
