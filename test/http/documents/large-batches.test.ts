@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { call, run } from '../../helpers/api.js';
+import { call, run, waitTask } from '../../helpers/api.js';
 import { mulberry32 } from '../../helpers/random.js';
 import { startServer } from '../../helpers/server.js';
 
@@ -52,6 +52,36 @@ describe.each([1, 2])('a large batch with %i indexing threads', { timeout: 60_00
     } finally {
       await server.kill();
       rmSync(path.dirname(server.dbPath), { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a kill -9 while a large batch is being written', { timeout: 60_000 }, () => {
+  it('loses nothing: after the restart the batch runs again and indexes every document', async () => {
+    const first = await startServer();
+    try {
+      const docs = documents(4_000);
+      const reply = await call(first, 'POST', '/indexes/killed/documents?primaryKey=id', docs);
+      expect(reply.status).toBe(202);
+      // killed once the write (and its extraction workers) are under way
+      for (let seen = false; !seen; ) {
+        const { body: task } = await call(first, 'GET', `/tasks/${reply.body.taskUid}`);
+        expect(task.status).not.toBe('failed');
+        seen = task.status === 'processing' || task.status === 'succeeded';
+        if (!seen) await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      await first.kill();
+      const second = await startServer({ dbPath: first.dbPath });
+      try {
+        expect((await waitTask(second, reply.body.taskUid, 30_000)).status).toBe('succeeded');
+        expect((await call(second, 'GET', '/indexes/killed/stats')).body.numberOfDocuments).toBe(docs.length);
+        const hits = await call(second, 'POST', '/indexes/killed/search', { q: 'lantern meadow', limit: 5 });
+        expect(hits.body.estimatedTotalHits).toBeGreaterThan(0);
+      } finally {
+        await second.kill();
+      }
+    } finally {
+      rmSync(path.dirname(first.dbPath), { recursive: true, force: true });
     }
   });
 });
