@@ -108,6 +108,8 @@ export class Scheduler {
     while (!this.stopped) {
       // A batch runs synchronously to its commit: let the pending I/O (HTTP requests) through first.
       await new Promise((resolve) => setImmediate(resolve));
+      // a stop meanwhile found no wakeUp to call: it must not wait for one below
+      if (this.stopped) break;
       this.pending = false;
       const next = this.pick();
       if (next === null) {
