@@ -19,6 +19,12 @@ import type { WorkerPools } from './pool.js';
 /** Below this much addition payload, starting workers costs more than it saves. */
 const AHEAD_MIN_BYTES = 1 << 20;
 
+/**
+ * An addition smaller than this is left to the write: a part costs the worker a fixed price
+ * (an extractor, a message), which a few documents do not repay, and the write would wait.
+ */
+const OP_MIN_BYTES = 64 << 10;
+
 export const STOP = 0;
 export const STARTED = 1;
 export const FAILED = 2;
@@ -29,6 +35,8 @@ export const takenSlot = (thread: number) => 4 + 2 * thread;
 export interface AheadEnds {
   readonly ports: readonly MessagePort[];
   readonly state: Int32Array;
+  /** per operation of the batch: whether the workers extract it */
+  readonly prepared: readonly boolean[];
 }
 
 /** The start message a writer posts to every worker. */
@@ -50,8 +58,9 @@ export function stopAhead(state: Int32Array): void {
 
 /** The main thread's side: starts the tasks of a documents write, or null when not worth it. */
 export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[]): { ends: AheadEnds; done: Promise<unknown> } | null {
-  const sources = ops.map((op) => (op.op === 'add' ? op.source : null));
-  const bytes = sources.reduce((sum, source) => sum + (source === null ? 0 : payloadBytes(source)), 0);
+  const sizes = ops.map((op) => (op.op === 'add' ? payloadBytes(op.source) : 0));
+  const sources = ops.map((op, i) => (op.op === 'add' && sizes[i]! >= OP_MIN_BYTES ? op.source : null));
+  const bytes = sources.reduce((sum, source, i) => sum + (source === null ? 0 : sizes[i]!), 0);
   if (bytes < AHEAD_MIN_BYTES) return null;
   const threads = pools.threads;
   const state = new Int32Array(new SharedArrayBuffer(4 * (3 + 2 * threads)));
@@ -68,7 +77,7 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[]): { en
       }),
     );
   }
-  return { ends: { ports, state }, done: Promise.all(tasks) };
+  return { ends: { ports, state, prepared: sources.map((source) => source !== null) }, done: Promise.all(tasks) };
 }
 
 /** The index writer's side: the parts, in order, over the ports. */
@@ -77,6 +86,10 @@ export class PortParts implements PartSource {
   private ended = false;
 
   constructor(private readonly ends: AheadEnds) {}
+
+  prepares(op: number): boolean {
+    return this.ends.prepared[op] === true;
+  }
 
   start(settings: IndexSettings, searchFields: readonly string[]): void {
     const message: AheadStart = { settings, searchFields };

@@ -32,7 +32,7 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
       let words = null;
       if (docs !== null) {
         const extractor = extractorFor(settings, fields);
-        words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc }))));
+        words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true));
       }
       return { seq: seq - 1, op, first, count: line - first, words };
     };

@@ -31,6 +31,8 @@ export interface ExtractedPart {
 
 /** The parts, in order; implemented over worker threads (workers/extraction-parts.ts). */
 export interface PartSource {
+  /** Whether the workers extract addition `op` (else the write does: no part will come). */
+  prepares(op: number): boolean;
   /** What the workers extract against: the write's settings and its index's search fields. */
   start(settings: IndexSettings, searchFields: readonly string[]): void;
   /** The next part, waiting for it; null when no more will come. */
@@ -54,6 +56,7 @@ export class PreparedWords {
 
   /** `doc`, as indexed, is line `line` of addition `op`'s payload. */
   note(doc: JsonObject, op: number, line: number): void {
+    if (!this.source.prepares(op)) return;
     const position = op * OP_STRIDE + line;
     this.positions.set(doc, position);
     this.lastNoted = position;

@@ -48,6 +48,8 @@ export interface DocWords {
   tokenWords: Int32Array;
   /** per occurrence: field << 16 | position (a view, as tokenWords) */
   tokenPlaces: Uint32Array;
+  /** its searchable fields in the order its leaves first name them, when extracted to ship */
+  leafFields?: number[];
 }
 
 /**
@@ -149,8 +151,8 @@ export class WordExtractor {
   private readonly seenBy: number[] = [];
   private readonly slotOf: number[] = [];
   private serial = 0;
-  // per adopted shipment: its word ids → ours (-1 until seen), its field ids → ours
-  private readonly adopted = new WeakMap<ShippedWords, { words: Int32Array; fields: Int32Array; sameFields: boolean }>();
+  // per adopted shipment: its word ids → ours, its field ids → ours (-1 until seen)
+  private readonly adopted = new WeakMap<ShippedWords, { words: Int32Array; fields: Int32Array }>();
 
   constructor(private readonly options: ExtractOptions) {}
 
@@ -159,8 +161,11 @@ export class WordExtractor {
     return this.vocabulary.keys;
   }
 
-  /** Extracts the words of `docs`, tokenising ~CHUNK_BYTES of text per kernel call. */
-  extract(docs: readonly { docid: number; doc: JsonObject }[]): DocWords[] {
+  /**
+   * Extracts the words of `docs`, tokenising ~CHUNK_BYTES of text per kernel call; `toShip` keeps
+   * each document's field order (`leafFields`) for another thread's adoption.
+   */
+  extract(docs: readonly { docid: number; doc: JsonObject }[], toShip = false): DocWords[] {
     const out: DocWords[] = [];
     const tokens = new TokenColumns();
     // per document: where its tokens start in `tokens` (a document's strings are tokenised together)
@@ -179,10 +184,13 @@ export class WordExtractor {
       leaves.length = 0;
       collectLeaves(doc, this.options.isSearchable, leaves);
       const index = out.length;
-      out.push({ docid, words: [], masks: [], infos: [], fieldWords: new Map(), tokenWords: NO_WORDS, tokenPlaces: NO_PLACES });
+      const leafFields: number[] | undefined = toShip ? [] : undefined;
+      out.push({ docid, words: [], masks: [], infos: [], fieldWords: new Map(), tokenWords: NO_WORDS, tokenPlaces: NO_PLACES, leafFields });
       for (const [path, text] of leaves) {
+        const field = this.options.fields.idOf(path);
+        if (leafFields !== undefined && !leafFields.includes(field)) leafFields.push(field);
         strings.push(text);
-        owners.push([index, this.options.fields.idOf(path)]);
+        owners.push([index, field]);
         bytes += text.length;
       }
       if (bytes >= CHUNK_BYTES) flush();
@@ -211,9 +219,15 @@ export class WordExtractor {
   adopt(docid: number, { shipped, index }: ShippedDoc): DocWords {
     let maps = this.adopted.get(shipped);
     if (maps === undefined) {
-      const fields = Int32Array.from(shipped.fields, (name) => this.options.fields.idOf(name));
-      maps = { words: new Int32Array(shipped.vocabStarts.length).fill(-1), fields, sameFields: fields.every((id, field) => id === field) };
+      maps = { words: new Int32Array(shipped.vocabStarts.length).fill(-1), fields: new Int32Array(shipped.fields.length).fill(-1) };
       this.adopted.set(shipped, maps);
+    }
+    // the document's fields get their ids in its own order, as extracting it here would give them
+    let sameFields = true;
+    for (let at = shipped.leafStarts[index]!; at < shipped.leafStarts[index + 1]!; at++) {
+      const field = shipped.leafFields[at]!;
+      if (maps.fields[field]! < 0) maps.fields[field] = this.options.fields.idOf(shipped.fields[field]!);
+      if (maps.fields[field] !== field) sameFields = false;
     }
     const vocabBytes = Buffer.from(shipped.vocabBytes.buffer, shipped.vocabBytes.byteOffset, shipped.vocabBytes.byteLength);
     const from = shipped.docStarts[index]!;
@@ -233,7 +247,7 @@ export class WordExtractor {
     for (let at = shipped.fieldStarts[index]!; at < shipped.fieldStarts[index + 1]!; at += 2) fieldWords.set(maps.fields[shipped.fieldPairs[at]!]!, shipped.fieldPairs[at + 1]!);
     const tokenWords = shipped.tokenWords.subarray(shipped.tokenStarts[index]!, shipped.tokenStarts[index + 1]!);
     let tokenPlaces = shipped.tokenPlaces.subarray(shipped.tokenStarts[index]!, shipped.tokenStarts[index + 1]!);
-    if (!maps.sameFields) {
+    if (!sameFields) {
       // other field ids: renumber the places and rebuild the masks from them
       const fields = maps.fields;
       tokenPlaces = tokenPlaces.map((place) => ((fields[place >>> 16]! << 16) | (place & 0xffff)) >>> 0);
@@ -241,6 +255,13 @@ export class WordExtractor {
       tokenWords.forEach((slot, i) => (masks[slot] = (masks[slot]! | fieldBit(tokenPlaces[i]! >>> 16)) >>> 0));
     }
     return { docid, words, masks, infos, fieldWords, tokenWords, tokenPlaces };
+  }
+
+  /** Gives `doc`'s searchable fields their ids, as extracting it would (in its order). */
+  noteFields(doc: JsonObject): void {
+    const leaves: [string, string][] = [];
+    collectLeaves(doc, this.options.isSearchable, leaves);
+    for (const [path] of leaves) this.options.fields.idOf(path);
   }
 
   /** The vocabulary id of the word in `bytes[start, start + length)`, added if new. */

@@ -25,6 +25,9 @@ export interface ShippedWords {
   readonly tokenStarts: Int32Array;
   readonly tokenWords: Int32Array;
   readonly tokenPlaces: Uint32Array;
+  /** per document (count + 1 entries): where its fields, in their order (DocWords.leafFields), start in leafFields */
+  readonly leafStarts: Int32Array;
+  readonly leafFields: Int32Array;
 }
 
 /** One document of a shipment. */
@@ -45,10 +48,12 @@ export function shipColumns(docs: readonly DocWords[], vocabulary: VocabularyByt
   const docStarts = new Int32Array(docs.length + 1);
   const fieldStarts = new Int32Array(docs.length + 1);
   const tokenStarts = new Int32Array(docs.length + 1);
+  const leafStarts = new Int32Array(docs.length + 1);
   docs.forEach((doc, i) => {
     docStarts[i + 1] = docStarts[i]! + doc.words.length;
     fieldStarts[i + 1] = fieldStarts[i]! + 2 * doc.fieldWords.size;
     tokenStarts[i + 1] = tokenStarts[i]! + doc.tokenWords.length;
+    leafStarts[i + 1] = leafStarts[i]! + (doc.leafFields?.length ?? 0);
   });
   const words = new Int32Array(docStarts[docs.length]!);
   const masks = new Uint32Array(words.length);
@@ -56,7 +61,9 @@ export function shipColumns(docs: readonly DocWords[], vocabulary: VocabularyByt
   const fieldPairs = new Uint32Array(fieldStarts[docs.length]!);
   const tokenWords = new Int32Array(tokenStarts[docs.length]!);
   const tokenPlaces = new Uint32Array(tokenWords.length);
+  const leafFields = new Int32Array(leafStarts[docs.length]!);
   docs.forEach((doc, i) => {
+    leafFields.set(doc.leafFields ?? [], leafStarts[i]!);
     words.set(doc.words, docStarts[i]!);
     masks.set(doc.masks, docStarts[i]!);
     infos.set(doc.infos, docStarts[i]!);
@@ -82,11 +89,15 @@ export function shipColumns(docs: readonly DocWords[], vocabulary: VocabularyByt
     tokenStarts,
     tokenWords,
     tokenPlaces,
+    leafStarts,
+    leafFields,
   };
 }
 
 /** The buffers of a shipment, to transfer rather than copy. */
 export function shippedBuffers(shipped: ShippedWords): ArrayBuffer[] {
-  const { vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces } = shipped;
-  return [vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces].map((column) => column.buffer as ArrayBuffer);
+  const { vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields } = shipped;
+  return [vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields].map(
+    (column) => column.buffer as ArrayBuffer,
+  );
 }

@@ -178,8 +178,13 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   for (const change of changes) {
     if (change.after === undefined) continue;
     const shipped = change.source === undefined ? undefined : prepared?.take(change.source);
-    if (shipped === undefined) toExtract.push({ docid: change.docid, doc: change.after });
-    else after.set(change.docid, extractor.adopt(change.docid, shipped));
+    if (shipped !== undefined) {
+      after.set(change.docid, extractor.adopt(change.docid, shipped));
+      continue;
+    }
+    // among adopted documents, a document extracted below names its fields now, in its turn
+    if (prepared !== undefined) extractor.noteFields(change.after);
+    toExtract.push({ docid: change.docid, doc: change.after });
   }
   for (const doc of extractor.extract(toExtract)) after.set(doc.docid, doc);
   const vocabulary = extractor.keys;

@@ -36,12 +36,16 @@ function add(lines: string[], method: 'replace' | 'update' = 'replace'): Documen
   return { op: 'add', source: { file }, method, primaryKey: 'id', skipMissing: false };
 }
 
-/** The parts as `threads` extraction workers would post them, taken in this thread. */
-function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: ExtractedPart) => boolean = () => true): PartSource {
-  const sources = ops.map((op) => (op.op === 'add' ? op.source : null));
+/**
+ * The parts as `threads` extraction workers would post them, taken in this thread; the additions
+ * `unprepared` names are left to the write, as small ones are.
+ */
+function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: ExtractedPart) => boolean = () => true, unprepared: readonly number[] = []): PartSource {
+  const sources = ops.map((op, i) => (op.op === 'add' && !unprepared.includes(i) ? op.source : null));
   let workers: Generator<ExtractedPart>[] = [];
   let seq = 0;
   return {
+    prepares: (op) => sources[op] !== null,
     start(settings, searchFields) {
       workers = Array.from({ length: threads }, (_, thread) => extractedParts({ sources, thread, threads }, settings, searchFields));
     },
@@ -148,6 +152,14 @@ describe('documents prepared ahead', { timeout: 60_000 }, () => {
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
     expect(ahead.snapshot).toEqual(local.snapshot);
     expect(ahead.adopted).toBe(docs.length - PART_DOCS + 500);
+  });
+
+  it('leave the additions the workers do not prepare to the write, which waits for no part of theirs', () => {
+    const batches = [() => [add(lines(randomDocs(9, 300))), add(lines(randomDocs(10, PART_DOCS + 10, 300))), add(lines(randomDocs(11, 200, 5_000)))]];
+    const local = run('local', {}, batches);
+    const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1, () => true, [0, 2]));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.adopted).toBe(PART_DOCS + 10);
   });
 
   it('ship no words for a part with a line that is not JSON, and number parts per addition', () => {
