@@ -34,9 +34,10 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   const step = new Int32Array(new SharedArrayBuffer(4));
   watcher?.started(step);
   let durations: StepDurations = [];
-  // documents' words are extracted in parallel with the write, by the extraction workers
-  const ahead = write.kind === 'documents' ? startAhead(pools, write.ops) : null;
+  let ahead: ReturnType<typeof startAhead> = null;
   try {
+    // documents' words are extracted in parallel with the write, by the extraction workers
+    if (write.kind === 'documents') ahead = startAhead(pools, write.ops);
     const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, ahead: ahead?.ends };
     const result = (await pools.writerPool().run(job, { transferList: ahead === null ? [] : [...ahead.ends.ports] })) as IndexWriteResult;
     durations = result.steps;
@@ -46,6 +47,7 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     throw refused === undefined ? err : new ApiError(refused.code, refused.message);
   } finally {
     if (ahead !== null) {
+      // the writer thread stops them as it ends, unless it died first
       stopAhead(ahead.ends.state);
       await ahead.done;
     }

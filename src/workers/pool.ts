@@ -9,6 +9,11 @@ import { Piscina } from 'piscina';
 /** Stack for 1000 nested Rhai script calls, with room to spare. */
 const EDITION_STACK_MB = 64;
 
+/** A pool of the task module at `file` (relative to this module) whose threads start on demand and exit after `idleTimeout` ms idle. */
+function lazyPool(file: string, maxThreads: number, idleTimeout: number, options: { resourceLimits?: { stackSizeMb: number } } = {}): Piscina {
+  return new Piscina({ filename: new URL(file, import.meta.url).href, maxThreads, minThreads: 0, idleTimeout, ...options });
+}
+
 export class WorkerPools {
   private edition: Piscina | null = null;
   private writer: Piscina | null = null;
@@ -21,35 +26,19 @@ export class WorkerPools {
 
   /** Runs `engine/rhai/thread.js` tasks. */
   editionPool(): Piscina {
-    this.edition ??= new Piscina({
-      filename: new URL('../engine/rhai/thread.js', import.meta.url).href,
-      maxThreads: this.threads,
-      minThreads: 0,
-      idleTimeout: 30_000,
-      resourceLimits: { stackSizeMb: EDITION_STACK_MB },
-    });
+    this.edition ??= lazyPool('../engine/rhai/thread.js', this.threads, 30_000, { resourceLimits: { stackSizeMb: EDITION_STACK_MB } });
     return this.edition;
   }
 
   /** Runs `index-writer-thread.js` tasks: one thread, kept a while between batches. */
   writerPool(): Piscina {
-    this.writer ??= new Piscina({
-      filename: new URL('./index-writer-thread.js', import.meta.url).href,
-      maxThreads: 1,
-      minThreads: 0,
-      idleTimeout: 60_000,
-    });
+    this.writer ??= lazyPool('./index-writer-thread.js', 1, 60_000);
     return this.writer;
   }
 
   /** Runs `extraction-thread.js` tasks: words extracted ahead of an index write. */
   extractionPool(): Piscina {
-    this.extraction ??= new Piscina({
-      filename: new URL('./extraction-thread.js', import.meta.url).href,
-      maxThreads: this.threads,
-      minThreads: 0,
-      idleTimeout: 60_000,
-    });
+    this.extraction ??= lazyPool('./extraction-thread.js', this.threads, 60_000);
     return this.extraction;
   }
 

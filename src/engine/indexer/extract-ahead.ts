@@ -21,23 +21,27 @@ export interface AheadJob {
 export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[]): Generator<ExtractedPart> {
   const fields = new SearchFieldIds(searchFields);
   let seq = 0;
+  // whether the current part is this worker's
+  const ours = () => seq % job.threads === job.thread;
   for (const [op, source] of job.sources.entries()) {
     if (source === null) continue;
     let line = 0;
     let first = 0;
     let docs: JsonObject[] | null = [];
+    // ends the current part: this worker's, extracted, or null
     const part = (): ExtractedPart | null => {
-      const mine = seq++ % job.threads === job.thread;
-      if (!mine) return null;
+      const mine = ours() ? seq : null;
+      seq++;
+      if (mine === null) return null;
       let words = null;
       if (docs !== null) {
         const extractor = extractorFor(settings, fields);
         words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true));
       }
-      return { seq: seq - 1, op, first, count: line - first, words };
+      return { seq: mine, op, first, count: line - first, words };
     };
     for (const { buffer, start, end } of ndjsonLines(source)) {
-      if (seq % job.threads === job.thread && docs !== null) {
+      if (ours() && docs !== null) {
         try {
           docs.push(JSON.parse(buffer.toString('utf8', start, end)) as JsonObject);
         } catch {

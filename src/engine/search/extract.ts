@@ -151,8 +151,8 @@ export class WordExtractor {
   private readonly seenBy: number[] = [];
   private readonly slotOf: number[] = [];
   private serial = 0;
-  // per adopted shipment: its word ids → ours, its field ids → ours (-1 until seen)
-  private readonly adopted = new WeakMap<ShippedWords, { words: Int32Array; fields: Int32Array }>();
+  // per adopted shipment: its vocabulary bytes, its word ids → ours, its field ids → ours (-1 until seen)
+  private readonly adopted = new WeakMap<ShippedWords, { bytes: Buffer; words: Int32Array; fields: Int32Array }>();
 
   constructor(private readonly options: ExtractOptions) {}
 
@@ -219,7 +219,12 @@ export class WordExtractor {
   adopt(docid: number, { shipped, index }: ShippedDoc): DocWords {
     let maps = this.adopted.get(shipped);
     if (maps === undefined) {
-      maps = { words: new Int32Array(shipped.vocabStarts.length).fill(-1), fields: new Int32Array(shipped.fields.length).fill(-1) };
+      const { vocabBytes } = shipped;
+      maps = {
+        bytes: Buffer.from(vocabBytes.buffer, vocabBytes.byteOffset, vocabBytes.byteLength),
+        words: new Int32Array(shipped.vocabStarts.length).fill(-1),
+        fields: new Int32Array(shipped.fields.length).fill(-1),
+      };
       this.adopted.set(shipped, maps);
     }
     // the document's fields get their ids in its own order, as extracting it here would give them
@@ -229,7 +234,6 @@ export class WordExtractor {
       if (maps.fields[field]! < 0) maps.fields[field] = this.options.fields.idOf(shipped.fields[field]!);
       if (maps.fields[field] !== field) sameFields = false;
     }
-    const vocabBytes = Buffer.from(shipped.vocabBytes.buffer, shipped.vocabBytes.byteOffset, shipped.vocabBytes.byteLength);
     const from = shipped.docStarts[index]!;
     const count = shipped.docStarts[index + 1]! - from;
     const words = new Array<number>(count);
@@ -238,7 +242,7 @@ export class WordExtractor {
     for (let slot = 0; slot < count; slot++) {
       const shippedWord = shipped.words[from + slot]!;
       let word = maps.words[shippedWord]!;
-      if (word < 0) maps.words[shippedWord] = word = this.intern(vocabBytes, shipped.vocabStarts[shippedWord]!, shipped.vocabLengths[shippedWord]!);
+      if (word < 0) maps.words[shippedWord] = word = this.intern(maps.bytes, shipped.vocabStarts[shippedWord]!, shipped.vocabLengths[shippedWord]!);
       words[slot] = word;
       masks[slot] = shipped.masks[from + slot]!;
       infos[slot] = shipped.infos[from + slot]!;
