@@ -12,7 +12,7 @@
  */
 import { customTokens } from '../../kernels/custom-tokens.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { difference, fromUnsorted, intersect, type DocSet } from '../docset.js';
+import { difference, fromSorted, fromUnsorted, intersect, union, unionAll, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
 import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
@@ -153,28 +153,43 @@ function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy,
 /**
  * Distinct (ranking.md §9): a document is a hit only if none of its values for `attribute`
  * (numbers, normalised strings, any array element) was held by a better-ranked hit; documents
- * without the attribute are always kept.
+ * without the attribute are always kept. Each kept document takes every other document sharing one
+ * of its values out of the hit count, even those the ranking never reached (Meilisearch's
+ * `estimatedTotalHits` with offset/limit: 14 documents in 6 groups, 2 kept → 14 − 3 excluded).
  */
-function distinctFilter(env: IndexEnv, attribute: string): { accept: (docid: number) => boolean; rejected: () => number[] } {
+function distinctFilter(env: IndexEnv, facets: FacetReader, attribute: string): { accept: (docid: number) => boolean; excluded: (everyRanked: boolean) => DocSet } {
   const seen = new Set<string>();
+  const kept: number[] = [];
   const rejected: number[] = [];
+  const keptValues: [FacetKind, number | string][] = [];
   const match = (field: string) => matchLegacy(attribute, field);
   return {
     accept(docid) {
       const doc = env.documents.get(docid);
       if (doc === undefined) return false;
-      const values: string[] = [];
+      const values: [FacetKind, number | string][] = [];
       extractFacets(doc, match, false, (field, kind, value) => {
-        if (field === attribute && (kind === FacetKind.number || kind === FacetKind.string)) values.push(`${kind}:${String(value)}`);
+        if (field === attribute && (kind === FacetKind.number || kind === FacetKind.string)) values.push([kind, value!]);
       });
-      if (values.some((value) => seen.has(value))) {
+      if (values.some(([kind, value]) => seen.has(`${kind}:${value}`))) {
         rejected.push(docid);
         return false;
       }
-      for (const value of values) seen.add(value);
+      kept.push(docid);
+      for (const [kind, value] of values) seen.add(`${kind}:${value}`);
+      keptValues.push(...values);
       return true;
     },
-    rejected: () => rejected,
+    // when every candidate went through `accept`, the rejected ones are all there is to exclude
+    excluded(everyRanked) {
+      if (everyRanked) return fromUnsorted(rejected);
+      const fid = facets.fieldId(attribute);
+      if (fid === undefined) return fromSorted([]);
+      const sharing = keptValues.map(([kind, value]) =>
+        kind === FacetKind.number ? facets.numberRange(fid, { value: value as number, inclusive: true }, { value: value as number, inclusive: true }) : facets.equal(fid, value as string, null),
+      );
+      return difference(unionAll(sharing), fromUnsorted(kept));
+    },
   };
 }
 
@@ -203,7 +218,7 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
 
   const threshold = request.rankingScoreThreshold;
   let need = threshold === null ? request.need : Math.max(request.need, settings.pagination.maxTotalHits);
-  const distinct = request.distinct === null ? null : distinctFilter(env, request.distinct);
+  const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
   if (distinct !== null && request.exhaustive) need = candidates.length;
   const ranked = bucketSort(
     { env, dictionary, candidates, terms, features, removal, weightOf: fields.weightOf, maxWeight: fields.maxWeight, byAttribute: settings.proximityPrecision === 'byAttribute', forward: options.forward, facets, timeUp: request.timeUp ?? (() => false) },
@@ -212,12 +227,13 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
     distinct?.accept,
   );
   let hits = ranked.docs.map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
-  let dropped = distinct?.rejected() ?? [];
+  let dropped: DocSet = distinct?.excluded(need >= candidates.length) ?? fromSorted([]);
   if (threshold !== null) {
-    const kept = hits.filter((hit) => hit.score >= threshold);
-    dropped = dropped.concat(hits.filter((hit) => hit.score < threshold).map((hit) => hit.docid));
-    hits = kept.slice(0, request.need);
+    dropped = union(dropped, fromUnsorted(hits.filter((hit) => hit.score < threshold).map((hit) => hit.docid)));
+    hits = hits.filter((hit) => hit.score >= threshold);
   }
-  const matching = dropped.length === 0 ? candidates : difference(candidates, fromUnsorted(dropped));
+  // more than `need` were ranked for exact counts (threshold, distinct in page mode)
+  hits = hits.slice(0, request.need);
+  const matching = dropped.length === 0 ? candidates : difference(candidates, dropped);
   return { hits, totalHits: matching.length, candidates: matching, matchingWords: matchingWords(terms), degraded: ranked.degraded };
 }
