@@ -147,8 +147,16 @@ function collector(max: number, byCount: boolean) {
  * The hits of a facet search over `candidates`, at most `maxValuesPerFacet`. Without a query the
  * field's values are walked in normalised order; with one, in the order of their lossy forms
  * (Meilisearch walks an FST of those), each lossy form standing for every value that folds to it.
+ * `count` turns the candidates holding a value into its count (distinct counts one per group).
  */
-export function searchFacetValues(env: IndexEnv, settings: IndexSettings, candidates: DocSet, facetName: string, facetQuery: string | null): FacetHit[] {
+export function searchFacetValues(
+  env: IndexEnv,
+  settings: IndexSettings,
+  candidates: DocSet,
+  facetName: string,
+  facetQuery: string | null,
+  count: (held: DocSet) => number = (held) => held.length,
+): FacetHit[] {
   const reader = new FacetReader(env);
   const fid = reader.fieldId(facetName);
   if (fid === undefined) return [];
@@ -166,7 +174,7 @@ export function searchFacetValues(env: IndexEnv, settings: IndexSettings, candid
     const held = intersect(docids, candidates);
     if (held.length === 0) continue;
     // Meilisearch shows the spelling of the value's first document, candidate or not.
-    if (!hits.insert({ value: originalSpelling(store, docids[0]!, facetName, value), count: held.length })) break;
+    if (!hits.insert({ value: originalSpelling(store, docids[0]!, facetName, value), count: count(held) })) break;
   }
   return hits.result();
 }

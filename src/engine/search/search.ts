@@ -193,6 +193,14 @@ function distinctFilter(env: IndexEnv, facets: FacetReader, attribute: string): 
   };
 }
 
+/** How many of `docids` distinct keeps, taken in docid order (Meilisearch's exhaustive facet counts). */
+export function distinctCount(env: IndexEnv, attribute: string, docids: DocSet): number {
+  const distinct = distinctFilter(env, new FacetReader(env), attribute);
+  let kept = 0;
+  for (const docid of docids) if (distinct.accept(docid)) kept++;
+  return kept;
+}
+
 /** Runs one keyword (or placeholder) search on the current snapshot of `env`. */
 export function executeSearch(env: IndexEnv, settings: IndexSettings, request: SearchRequest): SearchOutcome {
   const facets = new FacetReader(env);

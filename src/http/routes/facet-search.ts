@@ -9,7 +9,9 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import { checkFacetSearchable, searchFacetValues } from '../../engine/facets/facet-search.js';
+import type { DocSet } from '../../engine/docset.js';
 import { readSettings } from '../../engine/index-settings.js';
+import { distinctCount } from '../../engine/search/search.js';
 import { validateIndexUid } from '../../types/index-uid.js';
 import { defineRoute } from '../route.js';
 import { compileBody } from '../validation/index.js';
@@ -52,16 +54,20 @@ export const facetSearchRoutes = [
     body: parseBody,
     handler: (ctx, deps) => {
       const started = performance.now();
-      // `exhaustiveFacetCount` is accepted but changes nothing: counts here are always exact.
-      const { facetName, facetQuery = null, ...query } = ctx.body;
+      const { facetName, facetQuery = null, exhaustiveFacetCount, ...query } = ctx.body;
       const uid = validateIndexUid(ctx.params.indexUid!);
       const record = deps.indexes.get(uid);
       if (record === undefined) throw indexNotFound(uid);
       const settings = readSettings(deps.indexEnvs.get(record.uuid));
       if (!settings.facetSearch) throw new ApiError('facet_search_disabled', 'The facet search is disabled for this index');
-      const { env, outcome } = searchIndex(deps, ctx.caller, uid, query, { offset: 0, limit: 0, exhaustive: false });
+      // With a distinct attribute the candidates are those of a default search (limit 20): the hits it
+      // ranks take their whole distinct groups out, the others stay (Meilisearch counts the same way);
+      // an exhaustive count then counts each value's distinct groups instead of its documents.
+      const distinct = settings.distinctAttribute;
+      const { env, outcome } = searchIndex(deps, ctx.caller, uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false });
       checkFacetSearchable(settings, facetName);
-      const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery);
+      const count = distinct !== null && exhaustiveFacetCount === true ? (held: DocSet) => distinctCount(env, distinct, held) : undefined;
+      const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, count);
       return { facetHits, facetQuery, processingTimeMs: Math.round(performance.now() - started) };
     },
   }),

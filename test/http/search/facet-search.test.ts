@@ -154,6 +154,27 @@ describe('facet values', () => {
   });
 });
 
+describe('facet counts with a distinct attribute', () => {
+  // 40 variants of 30 models: models 0–4 and 25–29 have a second variant (ids 30–34 and 35–39)
+  const VARIANTS = Array.from({ length: 40 }, (_, id) => ({ id, model: id < 30 ? id : id < 35 ? id - 30 : id - 10, tag: 'Sale' }));
+
+  beforeAll(async () => {
+    const variants = client.index('variants');
+    await settle((await variants.addDocuments(VARIANTS)).taskUid);
+    await settle((await variants.updateSettings({ filterableAttributes: ['tag', 'model'], distinctAttribute: 'model' })).taskUid);
+  }, 60_000);
+
+  it('counts the candidates of a default search: the 20 hits it ranks take their other variants out', async () => {
+    const { body } = await facetSearch('variants', { facetName: 'tag', facetQuery: 'sa' });
+    expect(body.facetHits).toEqual([{ value: 'Sale', count: 35 }]);
+  });
+
+  it('counts one document per model with exhaustiveFacetCount', async () => {
+    const { body } = await facetSearch('variants', { facetName: 'tag', facetQuery: 'sa', exhaustiveFacetCount: true });
+    expect(body.facetHits).toEqual([{ value: 'Sale', count: 30 }]);
+  });
+});
+
 describe('facet search errors', () => {
   it('requires facetName', async () => {
     const res = await facetSearch('movies', { facetQuery: 'a' });
