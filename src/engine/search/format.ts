@@ -198,15 +198,35 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     if (options.showMatchesPosition) {
       const positions: Record<string, MatchPosition[]> = {};
       walk(doc, '', [], (path, indices) => {
-        const found = matches[index.get(keyOf(hit, path, indices))!]!;
+        const leaf = index.get(keyOf(hit, path, indices))!;
+        const found = matches[leaf]!;
         if (found.length === 0) return;
         const list = (positions[path] ??= []);
-        for (const m of found) list.push(indices.length > 0 ? { start: m.start, length: m.end - m.start, indices } : { start: m.start, length: m.end - m.start });
+        const bytes = Buffer.from(texts[leaf]!);
+        for (const m of found) {
+          const length = matchLength(bytes, tokens[leaf]!, m);
+          list.push(indices.length > 0 ? { start: m.start, length, indices } : { start: m.start, length });
+        }
       });
       out.matchesPosition = positions;
     }
     return out;
   });
+}
+
+/**
+ * The `length` of a match position: Meilisearch counts the match's characters in the text, then
+ * measures that many characters of the normalised words (UTF-8 bytes), so `pésti` matched whole
+ * has length 5 (`pesti`), not the 6 bytes it spans; `start` stays a byte offset in the text.
+ */
+function matchLength(bytes: Buffer, tokens: readonly Tok[], m: Match): number {
+  const chars = [...bytes.subarray(m.start, m.end).toString()].length;
+  let normalized = '';
+  for (let t = m.firstToken; t <= m.lastToken; t++) {
+    const token = tokens[t]!;
+    normalized += token.kind === TokenKind.Word ? token.word : bytes.subarray(token.start, token.end).toString();
+  }
+  return Buffer.byteLength([...normalized].slice(0, chars).join(''));
 }
 
 /** The document with each string/number leaf replaced by `format`'s string (numbers become strings). */
