@@ -71,12 +71,17 @@ export interface IndexEnv {
  * Opens the environment in `folder`. The scheduler's index writer thread opens its own handle on
  * the same files for each write (workers/index-writer.ts); LMDB serialises the writers.
  */
+/** An index's initial memory map: room for a mid-sized index before the first growth. */
+const INITIAL_MAP_BYTES = 1024 ** 3;
+
 export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   mkdirSync(folder, { recursive: true });
-  // Meilisearch's default map size for an index is 2 TiB; LMDB only reserves address space.
+  // The map starts at INITIAL_MAP_BYTES and lmdb-js doubles it when a write needs more. A fixed
+  // 2 TiB map (Meilisearch's default) reserved so much address space per open environment that
+  // the 128 TiB of a process ran out around the 32nd index and the next open segfaulted.
   // MDB_WRITEMAP: a batch's dirty pages go straight to the (sparse) file instead of the heap, so a
   // large batch does not hold its whole written index in anonymous memory until it commits.
-  const root = open({ path: folder, maxDbs: 64, mapSize: 2 * 1024 ** 4, compression: false, useWritemap: true });
+  const root = open({ path: folder, maxDbs: 64, mapSize: INITIAL_MAP_BYTES, compression: false, useWritemap: true });
   return {
     uuid,
     root,
@@ -95,7 +100,7 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
 
 /**
  * The bytes an environment's data file (`<folder>/data.mdb`) holds on disk: its allocated
- * blocks, since MDB_WRITEMAP makes the file sparse at the map size (2 TiB).
+ * blocks, since MDB_WRITEMAP makes the file sparse at the map size.
  */
 export function dataFileBytes(folder: string): number {
   const file = statSync(path.join(folder, 'data.mdb'));
