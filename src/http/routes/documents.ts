@@ -207,7 +207,7 @@ function listDocuments(deps: AppDeps, env: IndexEnv, options: ListOptions) {
     if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE }));
     let page: ArrayLike<number> = candidates.subarray(offset, offset + limit);
     if (options.sort !== null) {
-      assertSortable(options.sort, settings, SORT_CODE);
+      assertSortable(options.sort, settings.sortableAttributes, SORT_CODE, ['*']);
       page = sortedPage(reader, options.sort, candidates, offset, limit);
     }
     total = candidates.length;
