@@ -21,7 +21,7 @@ import { validateIndexUid } from '../../types/index-uid.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
-import { checkCsvDelimiter, documentsFormat, writeDocumentsPayload } from '../body/documents/index.js';
+import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import {
@@ -364,6 +364,7 @@ export const documentRoutes = [
     route: 'POST /indexes/:indexUid/documents',
     query: parseAddQuery,
     body: 'stream',
+    contentTypes: DOCUMENTS_CONTENT_TYPES,
     status: 202,
     handler: (ctx, deps) => addDocuments(ctx, deps, 'replace'),
   }),
@@ -371,6 +372,7 @@ export const documentRoutes = [
     route: 'PUT /indexes/:indexUid/documents',
     query: parseAddQuery,
     body: 'stream',
+    contentTypes: DOCUMENTS_CONTENT_TYPES,
     status: 202,
     handler: (ctx, deps) => addDocuments(ctx, deps, 'update'),
   }),
