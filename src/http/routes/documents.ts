@@ -340,15 +340,19 @@ async function editDocuments(ctx: RouteContext<undefined, EditBody>, deps: AppDe
   const filter = ctx.body.filter ?? null;
   if (filter !== null) {
     let ast;
+    // Meilisearch checks this filter inside the index, so its errors name the index, the feature
+    // and foreign-filter refusals included; only the empty filter is refused before.
     try {
       ast = parseFilter(filter, { code: 'invalid_document_filter' });
+      if (ast !== null) {
+        assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
+        rejectForeignFilter(ast, 'invalid_document_filter');
+      }
     } catch (err) {
       if (err instanceof ApiError) throw new ApiError(err.code, `Index \`${uid}\`: ${err.message}`);
       throw err;
     }
     if (ast === null) throw new ApiError('invalid_document_filter', 'Sending an empty filter is forbidden.');
-    assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
-    rejectForeignFilter(ast, 'invalid_document_filter');
   }
   if (context !== undefined && context !== null && (typeof context !== 'object' || Array.isArray(context))) {
     throw new ApiError('invalid_document_edition_context', 'The context must be an object');
