@@ -3,7 +3,7 @@
  * unmatched requests (empty bodies, as actix answers). The status always comes from the code
  * catalogue; nothing else picks one.
  */
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { invalidContentType } from './body/content-type.js';
 
@@ -12,9 +12,11 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).type('application/json').send(error.toBody());
 }
 
-function toApiError(error: FastifyError, contentType: string | undefined): ApiError | null {
+function toApiError(error: FastifyError, request: FastifyRequest): ApiError | null {
   if (error instanceof ApiError) return error;
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return invalidContentType(contentType ?? '', ['application/json']);
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return invalidContentType(request.headers['content-type'] ?? '', request.routeOptions.config.contentTypes ?? ['application/json']);
+  }
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError('bad_request', error.message);
   }
@@ -23,7 +25,7 @@ function toApiError(error: FastifyError, contentType: string | undefined): ApiEr
 
 export function installErrorHandlers(app: FastifyInstance, knownPaths: readonly RegExp[]): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error, request.headers['content-type']);
+    const apiError = toApiError(error, request);
     if (apiError !== null) return sendError(reply, apiError);
     request.log.error({ err: error }, 'unexpected error while handling a request');
     return sendError(reply, new ApiError('internal', error.message));

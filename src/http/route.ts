@@ -35,6 +35,11 @@ export interface RouteSpec<Q = undefined, B = undefined> {
   status?: number;
   /** false for endless streamed bodies, which response compression would hold back */
   compress?: false;
+  /**
+   * The Content-Types the route's body accepts, listed when Fastify rejects a header that is not a
+   * media type at all (`invalid_content_type`, answered by error-handler.ts); JSON unless given.
+   */
+  contentTypes?: readonly string[];
   handler: (ctx: RouteContext<Q, B>, deps: AppDeps) => unknown;
 }
 
@@ -48,6 +53,13 @@ interface RequestState {
 }
 
 const state = new WeakMap<FastifyRequest, RequestState>();
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** RouteSpec.contentTypes, for the error handler. */
+    contentTypes?: readonly string[];
+  }
+}
 
 function rawQuery(url: string): string {
   const q = url.indexOf('?');
@@ -74,7 +86,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: reado
     app.route({
       method: method as 'GET',
       url,
-      config: { decompress: false },
+      config: { decompress: false, contentTypes: spec.contentTypes },
       ...(spec.compress === false ? { compress: false as const } : {}),
       onRequest: async (request) => {
         const index = (request.params as { indexUid?: string }).indexUid;

@@ -152,6 +152,18 @@ export function defaultSettings(): IndexSettings {
   };
 }
 
+/**
+ * The attribute list an error message shows inside its backquotes (Meilisearch's
+ * `remove_hidden_fields`): the names also listed in `displayedAttributes` (exact names, not
+ * prefixes), sorted and deduplicated, then `<..hidden-attributes>` when some were left out, so that
+ * an error never names an attribute a search cannot show.
+ */
+export function displayedList(names: Iterable<string>, displayed: readonly string[]): string {
+  const all = [...new Set(names)].sort();
+  const visible = displayed.includes('*') ? all : all.filter((name) => displayed.includes(name));
+  return visible.length < all.length ? [...visible, '<..hidden-attributes>'].join(', ') : visible.join(', ');
+}
+
 /** Meilisearch's `Settings` struct order: GET, task details and unknown-field messages use it. */
 export const SETTING_KEYS = [
   'displayedAttributes',

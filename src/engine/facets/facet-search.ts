@@ -6,7 +6,7 @@
  * Pure reads on a snapshot; callers: the facet-search route.
  */
 import { ApiError } from '../../errors/api-error.js';
-import type { FilterableEntry, IndexSettings } from '../../types/settings.js';
+import { displayedList, type FilterableEntry, type IndexSettings } from '../../types/settings.js';
 import { intersect, type DocSet } from '../docset.js';
 import { DocumentStore } from '../documents/store.js';
 import { featuresOf, matchingRule } from '../filter/filterable.js';
@@ -47,7 +47,7 @@ export function checkFacetSearchable(settings: IndexSettings, facetName: string)
     message +=
       (patterns.length === 0
         ? 'This index does not have configured facet-searchable attributes.'
-        : `Available facet-searchable attributes patterns are: \`${patterns.join(', ')}\`.`) +
+        : `Available facet-searchable attributes patterns are: \`${displayedList(patterns, settings.displayedAttributes)}\`.`) +
       ' To make it facet-searchable add it to the `filterableAttributes` index settings.';
   }
   throw new ApiError('invalid_facet_search_facet_name', message);

@@ -13,7 +13,7 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
-import type { IndexSettings } from '../../types/settings.js';
+import { displayedList } from '../../types/settings.js';
 import { difference, fromSorted, intersect, type DocSet } from '../docset.js';
 import { isFacetedBy } from '../filter/filterable.js';
 import { FacetKind } from './extract.js';
@@ -75,9 +75,12 @@ export function parseSortCriterion(text: string, code: ErrorCode): SortCriterion
   return { kind: 'field', field: member, descending };
 }
 
-/** Throws `ApiError(code)` for the first criterion whose attribute is not sortable. */
-export function assertSortable(criteria: readonly SortCriterion[], settings: Pick<IndexSettings, 'sortableAttributes'>, code: ErrorCode): void {
-  const sortable = settings.sortableAttributes;
+/**
+ * Throws `ApiError(code)` for the first criterion whose attribute is not sortable. The message
+ * lists the sortable attributes also in `displayed` (search hides the others; the documents route
+ * passes `['*']`, as Meilisearch lists every one there).
+ */
+export function assertSortable(criteria: readonly SortCriterion[], sortable: readonly string[], code: ErrorCode, displayed: readonly string[]): void {
   for (const criterion of criteria) {
     const field = criterion.kind === 'geo' ? '_geo' : criterion.field;
     const ok = criterion.kind === 'geo' ? sortable.includes('_geo') : sortable.some((pattern) => isFacetedBy(field, pattern));
@@ -85,7 +88,7 @@ export function assertSortable(criteria: readonly SortCriterion[], settings: Pic
     const available =
       sortable.length === 0
         ? 'This index does not have configured sortable attributes.'
-        : `Available sortable attributes are: \`${[...sortable].sort().join(', ')}\`.`;
+        : `Available sortable attributes are: \`${displayedList(sortable, displayed)}\`.`;
     throw new ApiError(code, `Attribute \`${field}\` is not sortable. ${available}`);
   }
 }

@@ -21,7 +21,7 @@ import { validateIndexUid } from '../../types/index-uid.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
-import { checkCsvDelimiter, documentsFormat, writeDocumentsPayload } from '../body/documents/index.js';
+import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import {
@@ -207,7 +207,7 @@ function listDocuments(deps: AppDeps, env: IndexEnv, options: ListOptions) {
     if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE }));
     let page: ArrayLike<number> = candidates.subarray(offset, offset + limit);
     if (options.sort !== null) {
-      assertSortable(options.sort, settings, SORT_CODE);
+      assertSortable(options.sort, settings.sortableAttributes, SORT_CODE, ['*']);
       page = sortedPage(reader, options.sort, candidates, offset, limit);
     }
     total = candidates.length;
@@ -340,15 +340,19 @@ async function editDocuments(ctx: RouteContext<undefined, EditBody>, deps: AppDe
   const filter = ctx.body.filter ?? null;
   if (filter !== null) {
     let ast;
+    // Meilisearch checks this filter inside the index, so its errors name the index, the feature
+    // and foreign-filter refusals included; only the empty filter is refused before.
     try {
       ast = parseFilter(filter, { code: 'invalid_document_filter' });
+      if (ast !== null) {
+        assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
+        rejectForeignFilter(ast, 'invalid_document_filter');
+      }
     } catch (err) {
       if (err instanceof ApiError) throw new ApiError(err.code, `Index \`${uid}\`: ${err.message}`);
       throw err;
     }
     if (ast === null) throw new ApiError('invalid_document_filter', 'Sending an empty filter is forbidden.');
-    assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
-    rejectForeignFilter(ast, 'invalid_document_filter');
   }
   if (context !== undefined && context !== null && (typeof context !== 'object' || Array.isArray(context))) {
     throw new ApiError('invalid_document_edition_context', 'The context must be an object');
@@ -364,6 +368,7 @@ export const documentRoutes = [
     route: 'POST /indexes/:indexUid/documents',
     query: parseAddQuery,
     body: 'stream',
+    contentTypes: DOCUMENTS_CONTENT_TYPES,
     status: 202,
     handler: (ctx, deps) => addDocuments(ctx, deps, 'replace'),
   }),
@@ -371,6 +376,7 @@ export const documentRoutes = [
     route: 'PUT /indexes/:indexUid/documents',
     query: parseAddQuery,
     body: 'stream',
+    contentTypes: DOCUMENTS_CONTENT_TYPES,
     status: 202,
     handler: (ctx, deps) => addDocuments(ctx, deps, 'update'),
   }),

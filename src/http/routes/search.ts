@@ -39,7 +39,7 @@ import { executeSearch, type SearchHit, type SearchOutcome } from '../../engine/
 import { LOCALES } from '../../settings/locales.js';
 import { validateIndexUid } from '../../types/index-uid.js';
 import { uuidV7 } from '../../types/uuid-v7.js';
-import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../../types/settings.js';
+import { DEFAULT_SEARCH_CUTOFF_MS, displayedList, type IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
 import type { Caller } from '../../auth/caller.js';
@@ -315,12 +315,9 @@ function checkSearchOn(uid: string, settings: IndexSettings, attributes: readonl
   if (attributes === null || attributes === undefined || searchable.includes('*')) return;
   for (const attribute of attributes) {
     if (attribute === '*' || searchable.some((entry) => attribute === entry || attribute.startsWith(`${entry}.`))) continue;
-    const displayed = settings.displayedAttributes;
-    const visible = displayed.includes('*') ? searchable : searchable.filter((entry) => displayed.some((d) => entry === d || entry.startsWith(`${d}.`)));
-    const hidden = visible.length < searchable.length ? ', <..hidden-attributes>' : '';
     throw new ApiError(
       'invalid_search_attributes_to_search_on',
-      `Index \`${uid}\`: Attribute \`${attribute}\` is not searchable. Available searchable attributes are: \`${[...visible].sort().join(', ')}${hidden}\`.`,
+      `Index \`${uid}\`: Attribute \`${attribute}\` is not searchable. Available searchable attributes are: \`${displayedList(searchable, settings.displayedAttributes)}\`.`,
     );
   }
 }
@@ -329,7 +326,7 @@ function checkSort(uid: string, settings: IndexSettings, sort: readonly string[]
   const criteria = sort.map((text) => parseSortCriterion(text, 'invalid_search_sort'));
   if (criteria.length === 0) return criteria;
   try {
-    assertSortable(criteria, settings, 'invalid_search_sort');
+    assertSortable(criteria, settings.sortableAttributes, 'invalid_search_sort', settings.displayedAttributes);
   } catch (err) {
     throw inIndex(uid, err);
   }
@@ -355,7 +352,7 @@ function checkDistinct(uid: string, settings: IndexSettings, attribute: string):
       `Hint: enable filtering in rule #${n} by adding appropriate filter features.\n` +
       `Hint: prepend another rule matching ${attribute} with filter features before rule #${n}`;
   } else {
-    message += patterns.length === 0 ? 'This index does not have configured filterable attributes.' : `Available filterable attributes patterns are: \`${patterns.join(', ')}\`.`;
+    message += patterns.length === 0 ? 'This index does not have configured filterable attributes.' : `Available filterable attributes patterns are: \`${displayedList(patterns, settings.displayedAttributes)}\`.`;
   }
   throw new ApiError('invalid_search_distinct', message);
 }

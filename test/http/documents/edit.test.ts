@@ -104,6 +104,17 @@ describe('with the feature on', () => {
       expect(res.status).toBe(400);
       expect(res.body!.code).toBe('feature_not_enabled');
     });
+
+    it('names the index when it refuses a foreign filter', async () => {
+      const res = await send('POST', '/indexes/movies/documents/edit', { function: 'doc.a = 1', filter: '_foreign(author, id = a1)' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(
+        error(
+          'Index `movies`: using a foreign filter requires enabling the `foreign_keys` experimental feature. See https://github.com/orgs/meilisearch/discussions/873\n10:16 _foreign(author, id = a1)',
+          'feature_not_enabled',
+        ),
+      );
+    });
   });
 
   describe('editions', () => {

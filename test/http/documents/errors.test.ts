@@ -43,6 +43,15 @@ describe('document route errors', () => {
     });
   });
 
+  it('lists the document formats for a Content-Type that is not a media type at all, on POST and PUT', async () => {
+    for (const method of ['POST', 'PUT']) {
+      expect(await send(method, '/indexes/a/documents', '[]', { 'content-type': 'doggo' })).toEqual({
+        status: 415,
+        body: error('invalid_content_type', `The Content-Type \`doggo\` is invalid. ${ACCEPTED}`),
+      });
+    }
+  });
+
   it('refuses a csv delimiter with JSON and a delimiter that is not one ASCII character', async () => {
     expect(await send('POST', '/indexes/a/documents?csvDelimiter=%3B', '[]', { 'content-type': 'application/json' })).toEqual({
       status: 415,

@@ -171,4 +171,34 @@ describe('search errors', () => {
       `Index \`${INDEX}\`: Attribute \`doggo.truc\` is not filterable and thus, cannot be used as distinct attribute. Available filterable attributes patterns are: \`title\`.`,
     );
   });
+
+  it('lists only displayed attributes in the distinct, sort and attributesToSearchOn errors, and says others are hidden', async () => {
+    const uid = `${INDEX}-hidden`;
+    await run(server, 'POST', `/indexes/${uid}/documents`, [{ id: 1, color: 'Doggo', machin: 'Action' }]);
+    await run(server, 'PATCH', `/indexes/${uid}/settings`, {
+      displayedAttributes: ['color'],
+      searchableAttributes: ['color', 'machin'],
+      filterableAttributes: ['color', 'machin'],
+      sortableAttributes: ['color', 'machin'],
+    });
+    const expectHidden = async (query: Record<string, unknown>, code: string, message: string) => {
+      const reply = await call(server, 'POST', `/indexes/${uid}/search`, query);
+      expect({ status: reply.status, body: reply.body }).toEqual({ status: 400, body: errorBody(code, message) });
+    };
+    await expectHidden(
+      { distinct: 'doggo.truc' },
+      'invalid_search_distinct',
+      `Index \`${uid}\`: Attribute \`doggo.truc\` is not filterable and thus, cannot be used as distinct attribute. Available filterable attributes patterns are: \`color, <..hidden-attributes>\`.`,
+    );
+    await expectHidden(
+      { sort: ['id:asc'] },
+      'invalid_search_sort',
+      `Index \`${uid}\`: Attribute \`id\` is not sortable. Available sortable attributes are: \`color, <..hidden-attributes>\`.`,
+    );
+    await expectHidden(
+      { attributesToSearchOn: ['id'] },
+      'invalid_search_attributes_to_search_on',
+      `Index \`${uid}\`: Attribute \`id\` is not searchable. Available searchable attributes are: \`color, <..hidden-attributes>\`.`,
+    );
+  });
 });

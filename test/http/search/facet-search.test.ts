@@ -225,6 +225,18 @@ describe('facet search errors', () => {
     );
   });
 
+  it('lists only displayed attributes among the facet-searchable ones, and says others are hidden', async () => {
+    const index = client.index('hidden-facets');
+    await settle((await index.addDocuments([{ id: 1, color: 'red', size: 'L' }])).taskUid);
+    await settle((await index.updateSettings({ filterableAttributes: ['color', 'size'], displayedAttributes: ['color'] })).taskUid);
+    expectError(
+      await facetSearch('hidden-facets', { facetName: 'id' }),
+      400,
+      'invalid_facet_search_facet_name',
+      'Attribute `id` is not facet-searchable. Available facet-searchable attributes patterns are: `color, <..hidden-attributes>`. To make it facet-searchable add it to the `filterableAttributes` index settings.',
+    );
+  });
+
   it('honours the facetSearch setting', async () => {
     await settle((await movies.updateSettings({ facetSearch: false })).taskUid);
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecret } from '../../../src/types/settings.js';
+import { displayedList, maskSecret } from '../../../src/types/settings.js';
 
 describe('maskSecret', () => {
   it.each([
@@ -9,5 +9,16 @@ describe('maskSecret', () => {
     ['My super secret key that is long', 'My suXXXXXX...'],
   ])('masks %s as %s', (secret, expected) => {
     expect(maskSecret(secret)).toBe(expected);
+  });
+});
+
+describe('displayedList', () => {
+  it('lists every name, sorted and deduplicated, when every attribute is displayed', () => {
+    expect(displayedList(['title', 'id', 'title'], ['*'])).toBe('id, title');
+  });
+
+  it('leaves out the names not displayed, exact names only, and says some were hidden', () => {
+    expect(displayedList(['title', 'id', 'doggo.name'], ['title', 'doggo'])).toBe('title, <..hidden-attributes>');
+    expect(displayedList(['title'], ['title', 'id'])).toBe('title');
   });
 });

@@ -16,7 +16,7 @@ export interface DocumentsPayloadFormat {
   delimiter: string;
 }
 
-const ACCEPTED = ['application/json', 'application/x-ndjson', 'text/csv'] as const;
+export const DOCUMENTS_CONTENT_TYPES = ['application/json', 'application/x-ndjson', 'text/csv'] as const;
 
 /** Validates the raw `csvDelimiter` query value: exactly one ASCII character. */
 export function checkCsvDelimiter(raw: string): string {
@@ -44,9 +44,9 @@ function delimiterNotSupported(contentType: string): ApiError {
 
 export function documentsFormat(contentTypeHeader: string | undefined, csvDelimiter: string | undefined): DocumentsPayloadFormat {
   const delimiter = csvDelimiter === undefined ? undefined : checkCsvDelimiter(csvDelimiter);
-  if (contentTypeHeader === undefined) throw missingContentType(ACCEPTED);
+  if (contentTypeHeader === undefined) throw missingContentType(DOCUMENTS_CONTENT_TYPES);
   const media = parseMediaType(contentTypeHeader);
-  if (media === null) throw invalidContentType(contentTypeHeader, ACCEPTED);
+  if (media === null) throw invalidContentType(contentTypeHeader, DOCUMENTS_CONTENT_TYPES);
   const essence = `${media.type}/${media.subtype}`;
   switch (essence) {
     case 'application/json':
@@ -56,6 +56,6 @@ export function documentsFormat(contentTypeHeader: string | undefined, csvDelimi
     case 'text/csv':
       return { format: 'csv', delimiter: delimiter ?? ',' };
     default:
-      throw invalidContentType(essence, ACCEPTED);
+      throw invalidContentType(essence, DOCUMENTS_CONTENT_TYPES);
   }
 }

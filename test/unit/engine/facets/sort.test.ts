@@ -44,7 +44,7 @@ describe('parseSortCriterion', () => {
 });
 
 describe('assertSortable', () => {
-  const check = (criteria: SortCriterion[], sortableAttributes: string[]) => () => assertSortable(criteria, { sortableAttributes }, CODE);
+  const check = (criteria: SortCriterion[], sortableAttributes: string[], displayed = ['*']) => () => assertSortable(criteria, sortableAttributes, CODE, displayed);
 
   it('accepts sortable attributes and their nested paths', () => {
     expect(check([{ kind: 'field', field: 'doggos.age', descending: false }], ['doggos'])).not.toThrow();
@@ -59,6 +59,12 @@ describe('assertSortable', () => {
       'Attribute `title` is not sortable. Available sortable attributes are: `id, year`.',
     );
     expect(check([{ kind: 'geo', point: [0, 0], descending: false }], ['id'])).toThrow('Attribute `_geo` is not sortable.');
+  });
+
+  it('lists only the displayed sortable attributes, marking the others hidden', () => {
+    expect(check([{ kind: 'field', field: 'title', descending: false }], ['year', 'id'], ['id'])).toThrow(
+      'Attribute `title` is not sortable. Available sortable attributes are: `id, <..hidden-attributes>`.',
+    );
   });
 });
 
