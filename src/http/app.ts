@@ -14,6 +14,7 @@ import { compactionRoutes } from './routes/compaction.js';
 import { documentRoutes } from './routes/documents.js';
 import { experimentalFeatureRoutes } from './routes/experimental-features.js';
 import { facetSearchRoutes } from './routes/facet-search.js';
+import { fieldRoutes } from './routes/fields.js';
 import { healthRoutes } from './routes/health.js';
 import { indexRoutes } from './routes/indexes.js';
 import { logRoutes } from './routes/logs.js';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...multiSearchRoutes,
     ...facetSearchRoutes,
     ...settingsRoutes,
+    ...fieldRoutes,
     ...logRoutes,
     ...webhookRoutes,
     ...networkRoutes,

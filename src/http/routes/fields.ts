@@ -1,0 +1,76 @@
+/**
+ * `POST /indexes/{indexUid}/fields`: the index's fields in field-id order with what the settings
+ * make of each (settings/fields.ts), filtered, then offset-paginated like `GET /indexes`.
+ */
+import { searchSettings } from '../../engine/index-settings.js';
+import { DocumentStore } from '../../engine/documents/store.js';
+import { fieldPasses, fieldView, type FieldsFilter } from '../../settings/fields.js';
+import { validateIndexUid } from '../../types/index-uid.js';
+import { defineRoute } from '../route.js';
+import { compileBody } from '../validation/index.js';
+import { indexNotFound } from './indexes.js';
+
+interface ListFieldsBody {
+  offset?: number;
+  limit?: number;
+  filter?: FieldsFilter | null;
+}
+
+const flag = { type: ['boolean', 'null'] };
+
+const parseBody = compileBody<ListFieldsBody>(
+  {
+    type: 'object',
+    properties: {
+      offset: { type: 'integer', minimum: 0 },
+      limit: { type: 'integer', minimum: 0 },
+      filter: {
+        type: ['object', 'null'],
+        properties: {
+          attributePatterns: { type: ['array', 'null'], items: { type: 'string' } },
+          displayed: flag,
+          searchable: flag,
+          sortable: flag,
+          distinct: flag,
+          rankingRule: flag,
+          filterable: flag,
+        },
+        additionalProperties: false,
+      },
+    },
+    additionalProperties: false,
+  },
+  {
+    '.offset': 'invalid_index_offset',
+    '.limit': 'invalid_index_limit',
+    '.filter': 'invalid_index_fields_filter',
+    '.filter.attributePatterns': 'invalid_index_fields_filter_attribute_patterns',
+    '.filter.displayed': 'invalid_index_fields_filter_displayed',
+    '.filter.searchable': 'invalid_index_fields_filter_searchable',
+    '.filter.sortable': 'invalid_index_fields_filter_sortable',
+    '.filter.distinct': 'invalid_index_fields_filter_distinct',
+    '.filter.rankingRule': 'invalid_index_fields_filter_ranking_rule',
+    '.filter.filterable': 'invalid_index_fields_filter_filterable',
+  },
+);
+
+export const fieldRoutes = [
+  defineRoute({
+    route: 'POST /indexes/:indexUid/fields',
+    body: parseBody,
+    handler: (ctx, deps) => {
+      const uid = validateIndexUid(ctx.params.indexUid!);
+      const record = deps.indexes.get(uid);
+      if (record === undefined) throw indexNotFound(uid);
+      const env = deps.indexEnvs.get(record.uuid);
+      const settings = searchSettings(env);
+      const fields = new DocumentStore(env)
+        .fieldIds()
+        .map((name) => fieldView(name, settings))
+        .filter((field) => fieldPasses(field, ctx.body.filter));
+      const offset = ctx.body.offset ?? 0;
+      const limit = ctx.body.limit ?? 20;
+      return { results: fields.slice(offset, offset + limit), offset, limit, total: fields.length };
+    },
+  }),
+];
