@@ -24,6 +24,7 @@ import { webhookSender } from './webhooks/deliver.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
 import { importDump } from './dumps/import.js';
+import { sweepDumpDir } from './dumps/writer.js';
 import { importSnapshot } from './snapshots/import.js';
 import { ImportRefused, shouldImport, type ImportRequest } from './store/import-decision.js';
 import { readInstanceUid } from './store/instance-uid.js';
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
   try {
     mkdirSync(config.dbPath, { recursive: true });
     mkdirSync(config.dumpDir, { recursive: true });
+    sweepDumpDir(config.dumpDir);
     store = openInstanceStore(config.dbPath, build.pkgVersion);
   } catch (err) {
     if (err instanceof StoreVersionError) {

@@ -10,7 +10,7 @@
  * removed whatever happens.
  */
 import { once } from 'node:events';
-import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { readNdjson } from '../engine/documents/ndjson-payload.js';
 import { vectorsView } from '../engine/documents/vectors.js';
@@ -163,6 +163,15 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
   json('metadata.json', { dumpVersion: 'V6', dbVersion: content.dbVersion, dumpDate: formatRfc3339(now()) });
 }
 
+const SCRATCH_SUFFIX = '.dump-layout';
+
+/** Removes what a dump interrupted by a crash left in the dump dir (its layout folder, its `.tmp` archive). */
+export function sweepDumpDir(dumpDir: string): void {
+  for (const name of readdirSync(dumpDir)) {
+    if (name.endsWith(SCRATCH_SUFFIX) || name.endsWith('.dump.tmp')) rmSync(path.join(dumpDir, name), { recursive: true, force: true });
+  }
+}
+
 /** Writes `<dumpDir>/<dumpUid>.dump` and returns its path. */
 export async function writeDump(
   dumpDir: string,
@@ -172,7 +181,7 @@ export async function writeDump(
   step: (name: DumpStep) => void = () => {},
 ): Promise<string> {
   mkdirSync(dumpDir, { recursive: true });
-  const scratch = path.join(dumpDir, `.${content.dumpUid}.dump-layout`);
+  const scratch = path.join(dumpDir, `.${content.dumpUid}${SCRATCH_SUFFIX}`);
   rmSync(scratch, { recursive: true, force: true });
   try {
     await writeLayout(scratch, content, now, signal, step);
