@@ -3,7 +3,7 @@
  * Quarry's entry point: options → stores → HTTP listener. Nothing else lives here.
  * Exit status 2 for bad options (as Meilisearch's argument parser), 1 for refused startups.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { ExperimentalFeatures, type FeatureName } from './features/experimental-features.js';
 import { buildApp } from './http/app.js';
 import { Authenticator } from './auth/authenticate.js';
@@ -23,6 +23,11 @@ import { loadBuildInfo } from './version.js';
 import { webhookSender } from './webhooks/deliver.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
+import { importDump } from './dumps/import.js';
+import { sweepDumpDir } from './dumps/writer.js';
+import { importSnapshot } from './snapshots/import.js';
+import { ImportRefused, shouldImport, type ImportRequest } from './store/import-decision.js';
+import { readInstanceUid } from './store/instance-uid.js';
 
 function readConfig(): Config | null {
   try {
@@ -41,6 +46,23 @@ function readConfig(): Config | null {
   }
 }
 
+function importRequest(config: Config): ImportRequest | null {
+  if (config.importDump !== null) {
+    return { kind: 'dump', file: config.importDump, ignoreMissing: config.ignoreMissingDump, ignoreIfDbExists: config.ignoreDumpIfDbExists };
+  }
+  if (config.importSnapshot !== null) {
+    return { kind: 'snapshot', file: config.importSnapshot, ignoreMissing: config.ignoreMissingSnapshot, ignoreIfDbExists: config.ignoreSnapshotIfDbExists };
+  }
+  return null;
+}
+
+/** A failed import leaves a half-filled database: it is removed so the next start is not fooled by it. */
+function refuseStart(message: string, dbPathToRemove?: string): never {
+  if (dbPathToRemove !== undefined) rmSync(dbPathToRemove, { recursive: true, force: true });
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   if (config === null) return;
@@ -51,10 +73,22 @@ async function main(): Promise<void> {
   }
 
   const build = loadBuildInfo();
+  const requested = importRequest(config);
+  let importing: ImportRequest | null = null;
+  try {
+    if (requested !== null && shouldImport(config.dbPath, requested)) importing = requested;
+  } catch (err) {
+    if (err instanceof ImportRefused) refuseStart(err.message);
+    throw err;
+  }
+  if (importing?.kind === 'snapshot') {
+    await importSnapshot(importing.file, config.dbPath).catch((err: unknown) => refuseStart(`importing the snapshot failed: ${(err as Error).message}`));
+  }
   let store;
   try {
     mkdirSync(config.dbPath, { recursive: true });
     mkdirSync(config.dumpDir, { recursive: true });
+    sweepDumpDir(config.dumpDir);
     store = openInstanceStore(config.dbPath, build.pkgVersion);
   } catch (err) {
     if (err instanceof StoreVersionError) {
@@ -78,6 +112,12 @@ async function main(): Promise<void> {
   const referenced = queue.enqueuedContentFiles();
   updateFiles.sweep((uuid) => referenced.has(uuid));
   const workers = new WorkerPools(config.maxIndexingThreads);
+  const features = new ExperimentalFeatures(store, forcedFeatures);
+  if (importing?.kind === 'dump') {
+    await importDump(importing.file, { store, keys, features, queue, indexes, indexEnvs, updateFiles, workers }).catch((err: unknown) =>
+      refuseStart(`importing the dump failed: ${(err as Error).message}`, config.dbPath),
+    );
+  }
   const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
   const scheduler = new Scheduler({
     store,
@@ -89,6 +129,7 @@ async function main(): Promise<void> {
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
+    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime() },
     onBatchCommitted: webhookSender(webhooks, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });
   const indexing = (): ReadonlySet<string> => {
@@ -103,7 +144,7 @@ async function main(): Promise<void> {
     keys,
     store,
     build,
-    features: new ExperimentalFeatures(store, forcedFeatures),
+    features,
     queue,
     scheduler,
     indexes,
@@ -113,6 +154,7 @@ async function main(): Promise<void> {
     logs,
     webhooks,
     network: new Network(store),
+    instanceUid: readInstanceUid(config.dbPath),
     healthy: () => !mustRestart,
     mustRestart: async () => {
       mustRestart = true;
@@ -121,10 +163,22 @@ async function main(): Promise<void> {
   });
   await app.listen({ host: config.host, port: config.port });
   scheduler.start();
+  // `--schedule-snapshot`: the first snapshot one full interval after start, then every interval.
+  const snapshotTimer =
+    config.scheduleSnapshot === null
+      ? null
+      : setInterval(() => {
+          try {
+            scheduler.wake(queue.register({ kind: { name: 'snapshotCreation' } }));
+          } catch (err) {
+            logs.logger.error({ target: 'index_scheduler', err }, 'could not register the scheduled snapshot');
+          }
+        }, config.scheduleSnapshot * 1000);
   // Like Meilisearch, the startup report goes to stderr; stdout stays free.
   for (const line of startupReport(config, { build, masterKeyWarnings: masterKey.warnings })) process.stderr.write(`${line}\n`);
 
   const shutdown = async () => {
+    if (snapshotTimer !== null) clearInterval(snapshotTimer);
     await app.close();
     await scheduler.stop();
     await workers.close();

@@ -29,3 +29,9 @@ export function loadBuildInfo(): BuildInfo {
     commitDate: typeof stamp?.commitDate === 'string' ? stamp.commitDate : 'unknown',
   };
 }
+
+/**
+ * The Meilisearch version whose API and dump format Quarry speaks: dumps name it as the engine
+ * that produced them (`dbVersion`), and upgrade tasks read from dumps target it.
+ */
+export const MEILISEARCH_VERSION: [number, number, number] = [1, 50, 0];

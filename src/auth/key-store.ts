@@ -180,6 +180,19 @@ export class KeyStore {
     this.entries.delete(uid);
   }
 
+  /**
+   * Replaces every key, the default ones included, with `keys`, uids and dates kept (a dump
+   * import, dumps/import.ts). Their values stay derived from this instance's master key.
+   */
+  replaceAll(keys: readonly ApiKey[]): void {
+    this.db.transactionSync(() => {
+      for (const uid of this.entries.keys()) this.db.removeSync(uid);
+      for (const key of keys) this.db.putSync(key.uid, key);
+    });
+    this.entries.clear();
+    for (const key of keys) this.remember(key);
+  }
+
   private requireKey(uid: string): ApiKey {
     const key = this.get(uid);
     if (key === undefined) throw new ApiError('api_key_not_found', `API key \`${uid}\` not found.`);

@@ -34,6 +34,12 @@ export class ExperimentalFeatures {
     return { ...this.current };
   }
 
+  /** The flags as set through the API, without those forced on by CLI flags (what a dump records). */
+  runtime(): Features {
+    const saved = (this.store.main.get(MAIN_KEYS.experimentalFeatures) ?? {}) as Partial<Features>;
+    return Object.fromEntries(FEATURE_NAMES.map((name) => [name, saved[name] === true])) as Features;
+  }
+
   enabled(name: FeatureName): boolean {
     return this.current[name];
   }

@@ -12,6 +12,7 @@ import { registerRoutes } from './route.js';
 import { batchRoutes } from './routes/batches.js';
 import { compactionRoutes } from './routes/compaction.js';
 import { documentRoutes } from './routes/documents.js';
+import { dumpRoutes } from './routes/dumps.js';
 import { experimentalFeatureRoutes } from './routes/experimental-features.js';
 import { facetSearchRoutes } from './routes/facet-search.js';
 import { fieldRoutes } from './routes/fields.js';
@@ -23,6 +24,7 @@ import { multiSearchRoutes } from './routes/multi-search.js';
 import { networkRoutes } from './routes/network.js';
 import { keyRoutes } from './routes/keys.js';
 import { settingsRoutes } from './routes/settings.js';
+import { snapshotRoutes } from './routes/snapshots.js';
 import { searchRoutes } from './routes/search.js';
 import { statsRoutes } from './routes/stats.js';
 import { swapIndexesRoutes } from './routes/swap-indexes.js';
@@ -77,6 +79,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...taskRoutes,
     ...batchRoutes,
     ...keyRoutes,
+    ...dumpRoutes,
+    ...snapshotRoutes,
     ...documentRoutes,
     ...searchRoutes,
     ...multiSearchRoutes,

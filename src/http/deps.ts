@@ -35,6 +35,8 @@ export interface AppDeps {
   logs: LogHub;
   webhooks: WebhookStore;
   network: Network;
+  /** `<db path>/instance-uid`, which a dump carries on (store/instance-uid.ts) */
+  instanceUid: string | null;
   /** Health of the process: `false` once a fatal storage error requires a restart. */
   healthy: () => boolean;
   /**

@@ -29,6 +29,8 @@ export const STEPS = {
   taskCancelation: ['retrieving tasks', 'updating tasks'],
   indexCompaction: ['retrieve the index', 'create temporary file', 'copy and compact the index'],
   taskDeletion: ['deleting tasks date time', 'deleting tasks metadata', 'deleting tasks', 'deleting batches'],
+  dumpCreation: ['dump the keys', 'dump the tasks', 'dump the batches', 'dump the indexes', 'dump the experimental features', 'compress the dump'],
+  snapshotCreation: ['snapshot the index scheduler', 'snapshot the indexes', 'snapshot the update files', 'create the archive'],
 } as const;
 
 export type StepFamily = keyof typeof STEPS;

@@ -318,6 +318,41 @@ export class TaskQueue {
   }
 
   /**
+   * Stores tasks as they are, uids, statuses and dates included: a dump import fills an empty
+   * queue so (dumps/import.ts). The next registered task gets the highest uid + 1.
+   */
+  restoreTasks(tasks: readonly Task[]): void {
+    writeTxn(this.root, () => {
+      for (const task of tasks) this.insert(task);
+    });
+  }
+
+  /**
+   * Removes tasks whatever their status, with their index entries: a snapshot drops the tasks
+   * it is running from its copy of the queue, so a restored instance does not run them again.
+   */
+  discard(uids: Iterable<number>): void {
+    writeTxn(this.root, () => {
+      for (const uid of uids) {
+        const task = this.dbs.tasks.get(uid);
+        if (task === undefined) continue;
+        reindex(this.dbs.taskIndex, taskKeys(task), [], this.dbs.taskCounts);
+        this.dbs.tasks.removeSync(uid);
+      }
+    });
+  }
+
+  /** Every stored task, ascending uid, read lazily (dumps). */
+  *storedTasks(): Generator<Task> {
+    for (const { value } of this.dbs.tasks.getRange({})) yield value;
+  }
+
+  /** Every stored batch, ascending uid, read lazily (dumps). */
+  *storedBatches(): Generator<Batch> {
+    for (const { value } of this.dbs.batches.getRange({})) yield value;
+  }
+
+  /**
    * Declares the running batch (or none). Its tasks are then reported as `processing` and it is
    * listed among the batches. The scheduler clears it once the batch is committed.
    */

@@ -25,12 +25,14 @@ import { nextBatch, type BatchOperation, type NextBatch } from './autobatcher.js
 import { finishBatch, openBatch } from './batch-record.js';
 import { nowNs } from './dates.js';
 import { Progress } from './progress.js';
-import type { BatchProcessor, ProcessContext, ProcessOutcome } from './process/context.js';
+import type { ArchiveDeps, BatchProcessor, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
 import { failed, inIndex } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
 import { processDocumentEdition } from './process/document-edition.js';
+import { processDumpCreation } from './process/dump.js';
+import { processSnapshotCreation } from './process/snapshot.js';
 import { processSettings } from './process/settings.js';
 import { processCancelation, processDeletion } from './process/task-ops.js';
 import type { TaskQueue } from './queue.js';
@@ -47,6 +49,7 @@ export interface SchedulerDeps {
   log?: (message: string, err?: unknown) => void;
   /** Told of every batch's finished tasks once they are stored (webhook delivery). */
   onBatchCommitted?: (tasks: readonly Task[]) => void;
+  archives?: ArchiveDeps;
 }
 
 const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
@@ -63,6 +66,8 @@ const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
   settings: processSettings,
   clearAndSettings: processSettings,
   indexCompaction: processIndexCompaction,
+  dumpCreation: processDumpCreation,
+  snapshotCreation: processSnapshotCreation,
 };
 
 class BatchAborted extends Error {}

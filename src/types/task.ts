@@ -65,6 +65,18 @@ export interface ExportIndexSettings {
 
 export type JsonObject = Record<string, unknown>;
 
+/** An API key as a dump task captures it (auth/key-store.ts `ApiKey`; dates RFC 3339). */
+export interface DumpedKey {
+  uid: string;
+  name: string | null;
+  description: string | null;
+  actions: readonly string[];
+  indexes: readonly string[];
+  expiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** The internal payload of a task, one variant per thing the scheduler knows how to run. */
 export type TaskKind =
   | {
@@ -98,7 +110,12 @@ export type TaskKind =
   | { name: 'indexSwap'; swaps: IndexSwap[] }
   | { name: 'taskCancelation'; query: string; tasks: number[] }
   | { name: 'taskDeletion'; query: string; tasks: number[] }
-  | { name: 'dumpCreation' }
+  | {
+      name: 'dumpCreation';
+      /** the API keys when the dump was requested: the dump writes these, not those of when it runs */
+      keys: DumpedKey[];
+      instanceUid: string | null;
+    }
   | { name: 'snapshotCreation' }
   | {
       name: 'export';

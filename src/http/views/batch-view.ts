@@ -12,7 +12,7 @@ import {
   type BatchStats,
   type JsonObject,
 } from '../../types/task.js';
-import { detailsJson } from './details-view.js';
+import { detailsJson } from '../../tasks/details-json.js';
 
 export interface BatchJson {
   uid: number;

@@ -15,7 +15,7 @@ import {
   type TaskStatus,
   type TaskType,
 } from '../../types/task.js';
-import { detailsJson } from './details-view.js';
+import { detailsJson } from '../../tasks/details-json.js';
 
 export interface TaskJson {
   uid: number;

@@ -10,12 +10,25 @@
 import type { IndexEnvs } from '../../engine/index-env.js';
 import type { IndexWrite } from '../../engine/indexer/commit.js';
 import type { IndexRegistry } from '../../indexes/registry.js';
+import type { InstanceStore } from '../../store/env.js';
 import type { UpdateFiles } from '../../store/update-files.js';
 import type { WorkerPools } from '../../workers/pool.js';
 import type { Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
 import type { Progress } from '../progress.js';
 import type { TaskQueue } from '../queue.js';
+
+/** What dump and snapshot batches need beyond the task stores; without it they fail. */
+export interface ArchiveDeps {
+  store: InstanceStore;
+  /** Quarry's version, for the instance store a snapshot opens */
+  pkgVersion: string;
+  /** `--dump-dir`, `--snapshot-dir` */
+  dumpDir: string;
+  snapshotDir: string;
+  /** the experimental features set at runtime, as a dump records them */
+  features: () => Record<string, boolean>;
+}
 
 export interface ProcessContext {
   queue: TaskQueue;
@@ -30,6 +43,7 @@ export interface ProcessContext {
   signal: AbortSignal;
   /** the batch's steps, shown while it runs and traced in its stats */
   progress: Progress;
+  archives?: ArchiveDeps;
 }
 
 export interface ProcessOutcome {

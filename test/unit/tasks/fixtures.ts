@@ -63,7 +63,7 @@ export const kind = {
   }),
   cancel: (tasks: number[], query = '?uids=0'): TaskKind => ({ name: 'taskCancelation', query, tasks }),
   deleteTasks: (tasks: number[], query = '?uids=0'): TaskKind => ({ name: 'taskDeletion', query, tasks }),
-  dump: (): TaskKind => ({ name: 'dumpCreation' }),
+  dump: (): TaskKind => ({ name: 'dumpCreation', keys: [], instanceUid: null }),
   snapshot: (): TaskKind => ({ name: 'snapshotCreation' }),
   export: (): TaskKind => ({
     name: 'export',

@@ -1,9 +1,9 @@
 /**
  * Renders a `DetailsView` as Meilisearch serializes it: keys in one global order whatever the task
- * type, settings flattened in place, absent keys skipped. Pure; used by task-view.ts and
- * batch-view.ts.
+ * type, settings flattened in place, absent keys skipped, and reads it back. Pure; used by the task
+ * and batch views (http/views/) and by dumps (batches/queue.jsonl holds the same view).
  */
-import type { DetailsView, JsonObject } from '../../types/task.js';
+import type { DetailsView, JsonObject } from '../types/task.js';
 
 /** Meilisearch's `DetailsView` field order; `settings` stands for the flattened settings keys. */
 const ORDER: readonly (keyof DetailsView)[] = [
@@ -51,4 +51,18 @@ export function detailsJson(details: DetailsView, dropNulls = false): JsonObject
     else out[key] = value;
   }
   return out;
+}
+
+const DETAIL_KEYS: ReadonlySet<string> = new Set(ORDER.filter((key) => key !== 'settings'));
+
+/** The `DetailsView` behind a rendered one: keys that are no detail are the flattened settings. */
+export function detailsFromJson(json: JsonObject): DetailsView {
+  const details: Record<string, unknown> = {};
+  const settings: JsonObject = {};
+  for (const [key, value] of Object.entries(json)) {
+    if (DETAIL_KEYS.has(key)) details[key] = value;
+    else settings[key] = value;
+  }
+  if (Object.keys(settings).length > 0) details.settings = settings;
+  return details as DetailsView;
 }

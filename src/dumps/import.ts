@@ -1,0 +1,112 @@
+/**
+ * `--import-dump`: fills an empty database from a v6 dump (dumps-snapshots-upgrade.md §3.9), in
+ * Meilisearch's order: instance uid, keys (replacing the default ones), experimental features,
+ * then each index (created with its dates and primary key, its settings applied, its documents
+ * indexed as one replacement through the normal index write), then batches and tasks with their
+ * uids, statuses and dates; enqueued document tasks get a new update file from the dump and run
+ * once the server is up.
+ *
+ * Caller: main.ts, before the scheduler starts and the server listens (nothing else writes). Any
+ * error aborts the import; main.ts then removes the half-filled db path.
+ */
+import { createReadStream } from 'node:fs';
+import type { ApiKey, KeyStore } from '../auth/key-store.js';
+import type { IndexEnvs } from '../engine/index-env.js';
+import { INDEX_UPDATERS } from '../engine/indexer/registry.js';
+import { FEATURE_NAMES, type ExperimentalFeatures, type FeatureName } from '../features/experimental-features.js';
+import type { IndexRegistry } from '../indexes/registry.js';
+import { diffSettings } from '../settings/diff.js';
+import { applyPatch, mergedSettingsProblem } from '../settings/merge.js';
+import { canonicalPatch } from '../settings/patch.js';
+import type { InstanceStore } from '../store/env.js';
+import { writeInstanceUid } from '../store/instance-uid.js';
+import type { UpdateFiles } from '../store/update-files.js';
+import { writeTxn } from '../store/write-txn.js';
+import type { TaskQueue } from '../tasks/queue.js';
+import { defaultSettings, SETTING_KEYS } from '../types/settings.js';
+import type { Batch, Task } from '../types/task.js';
+import { MEILISEARCH_VERSION } from '../version.js';
+import { writeIndex } from '../workers/index-writer.js';
+import type { WorkerPools } from '../workers/pool.js';
+import { DumpReader, type DumpedIndex } from './reader.js';
+
+export interface ImportTargets {
+  store: InstanceStore;
+  keys: KeyStore;
+  features: ExperimentalFeatures;
+  queue: TaskQueue;
+  indexes: IndexRegistry;
+  indexEnvs: IndexEnvs;
+  updateFiles: UpdateFiles;
+  workers: WorkerPools;
+}
+
+/** Tasks and batches are stored this many at a time: a queue of millions never sits in memory. */
+const RECORDS_PER_WRITE = 1000;
+
+/** Stores `records` in groups of RECORDS_PER_WRITE, one transaction each. */
+async function storeInGroups<T>(records: AsyncIterable<T>, store: (group: T[]) => void): Promise<void> {
+  let group: T[] = [];
+  for await (const record of records) {
+    group.push(record);
+    if (group.length === RECORDS_PER_WRITE) {
+      store(group);
+      group = [];
+    }
+  }
+  store(group);
+}
+
+async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortSignal): Promise<void> {
+  const record = { ...to.indexes.newRecord(index.uid, index.primaryKey, index.createdAt), updatedAt: index.updatedAt };
+  const known = Object.fromEntries(SETTING_KEYS.filter((key) => index.settings[key] !== undefined).map((key) => [key, index.settings[key]]));
+  const settings = applyPatch(defaultSettings(), canonicalPatch(known));
+  const problem = mergedSettingsProblem(defaultSettings(), settings);
+  if (problem !== undefined) throw new Error(`Index \`${index.uid}\`: ${problem.message}`);
+  const { rebuild } = diffSettings(defaultSettings(), settings, INDEX_UPDATERS.map((updater) => updater.name));
+  await writeIndex(to.workers, to.indexEnvs, record.uuid, { kind: 'settings', settings, clear: false, rebuild }, signal);
+  if (index.documents !== null) {
+    const add = { op: 'add', source: { file: index.documents }, method: 'replace', primaryKey: record.primaryKey, skipMissing: false } as const;
+    const outcome = await writeIndex(to.workers, to.indexEnvs, record.uuid, { kind: 'documents', ops: [add], primaryKey: record.primaryKey }, signal);
+    const [result] = outcome.results;
+    if (result !== undefined && 'error' in result) throw new Error(`Index \`${index.uid}\`: ${result.error.message}`);
+    record.primaryKey = outcome.primaryKey;
+  }
+  writeTxn(to.store.root, () => to.indexes.put(record));
+}
+
+/** An enqueued document task gets its payload back as a new update file. */
+async function withPayload(task: Task, dump: DumpReader, updateFiles: UpdateFiles): Promise<Task> {
+  if (task.kind.name !== 'documentAdditionOrUpdate' || task.status !== 'enqueued') return task;
+  const file = dump.updateFile(task.uid);
+  const chunks: AsyncIterable<Buffer> = file === null ? (async function* () {})() : createReadStream(file);
+  const { uuid, size } = await updateFiles.persist(chunks);
+  return { ...task, kind: { ...task.kind, contentFile: uuid, payloadSize: size } };
+}
+
+export async function importDump(file: string, to: ImportTargets): Promise<void> {
+  const dump = await DumpReader.open(file);
+  const signal = new AbortController().signal;
+  try {
+    const instanceUid = dump.instanceUid();
+    if (instanceUid !== null) writeInstanceUid(to.store.dbPath, instanceUid);
+
+    const keys: ApiKey[] = [];
+    for await (const key of dump.keys()) keys.push({ ...key, actions: key.actions as ApiKey['actions'] });
+    to.keys.replaceAll(keys);
+
+    // Missing flags are off, unknown ones ignored; `legacySearch` may be null in Meilisearch's dumps.
+    const features = dump.features() ?? {};
+    to.features.update(Object.fromEntries(FEATURE_NAMES.map((name) => [name, features[name] === true])) as Record<FeatureName, boolean>);
+
+    for (const index of dump.indexes()) await importIndex(index, to, signal);
+
+    await storeInGroups<Batch>(dump.batches(), (group) => writeTxn(to.store.root, () => group.forEach((batch) => to.queue.writeBatch(batch))));
+    const tasks = async function* () {
+      for await (const task of dump.tasks(MEILISEARCH_VERSION)) yield await withPayload(task, dump, to.updateFiles);
+    };
+    await storeInGroups<Task>(tasks(), (group) => to.queue.restoreTasks(group));
+  } finally {
+    dump.close();
+  }
+}

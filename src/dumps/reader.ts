@@ -1,0 +1,123 @@
+/**
+ * Reads a v6 dump (dumps-snapshots-upgrade.md §3), from Meilisearch or from Quarry: the archive
+ * is unpacked into a scratch folder (on disk, so its size does not matter), then each part is
+ * read lazily, line by line. Older dump versions (V1–V5) are refused with a message naming them.
+ *
+ * Caller: dumps/import.ts, at startup. `close` removes the scratch folder.
+ */
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { instantOfRfc3339 } from '../auth/dates.js';
+import { extractArchive } from '../store/archive.js';
+import type { Batch, DumpedKey, JsonObject, Task, Timestamp } from '../types/task.js';
+import { readBatchLine } from './batch-lines.js';
+import { keyFromLine } from './key-lines.js';
+import { readTaskLine } from './task-lines.js';
+
+export interface DumpMetadata {
+  dumpVersion: string;
+  dbVersion: string;
+  dumpDate: string;
+}
+
+export interface DumpedIndex {
+  uid: string;
+  primaryKey: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  /** `settings.json`: the settings view, secrets in clear; absent keys are not set */
+  settings: JsonObject;
+  /** `documents.jsonl`, or null when the dump has none for the index */
+  documents: string | null;
+}
+
+async function* jsonLines(file: string): AsyncGenerator<JsonObject> {
+  if (!existsSync(file)) return;
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) if (line.trim() !== '') yield JSON.parse(line) as JsonObject;
+}
+
+export class DumpReader {
+  private constructor(
+    private readonly root: string,
+    readonly metadata: DumpMetadata,
+  ) {}
+
+  /** Unpacks `file`; throws when it is no dump or not of version V6. */
+  static async open(file: string): Promise<DumpReader> {
+    const root = mkdtempSync(path.join(tmpdir(), 'quarry-dump-'));
+    try {
+      await extractArchive(file, root);
+      const metadataFile = path.join(root, 'metadata.json');
+      if (!existsSync(metadataFile)) throw new Error(`\`${file}\` is not a dump: it has no metadata.json.`);
+      const metadata = JSON.parse(readFileSync(metadataFile, 'utf8')) as DumpMetadata;
+      if (metadata.dumpVersion !== 'V6') {
+        throw new Error(`Quarry imports dumps of version V6 only; this one is of version ${metadata.dumpVersion}. Import it into Meilisearch v1.50 and make a new dump there.`);
+      }
+      return new DumpReader(root, metadata);
+    } catch (err) {
+      rmSync(root, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  private file(...parts: string[]): string {
+    return path.join(this.root, ...parts);
+  }
+
+  instanceUid(): string | null {
+    const file = this.file('instance_uid.uuid');
+    return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
+  }
+
+  async *keys(): AsyncGenerator<DumpedKey> {
+    for await (const line of jsonLines(this.file('keys.jsonl'))) yield keyFromLine(line);
+  }
+
+  /** `experimental-features.json`, or null when the dump has none. */
+  features(): Record<string, unknown> | null {
+    const file = this.file('experimental-features.json');
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : null;
+  }
+
+  async *tasks(currentVersion: [number, number, number]): AsyncGenerator<Task> {
+    for await (const line of jsonLines(this.file('tasks', 'queue.jsonl'))) yield readTaskLine(line, currentVersion);
+  }
+
+  /** The payload of an enqueued document task, or null when the dump has none for it. */
+  updateFile(taskUid: number): string | null {
+    const file = this.file('tasks', 'update_files', `${taskUid}.jsonl`);
+    return existsSync(file) ? file : null;
+  }
+
+  async *batches(): AsyncGenerator<Batch> {
+    for await (const line of jsonLines(this.file('batches', 'queue.jsonl'))) yield readBatchLine(line);
+  }
+
+  /** The indexes, in folder order; the uid is metadata.json's, whatever the folder's name. */
+  *indexes(): Generator<DumpedIndex> {
+    const dir = this.file('indexes');
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir).sort()) {
+      const folder = path.join(dir, name);
+      if (!statSync(folder).isDirectory()) continue;
+      const metadata = JSON.parse(readFileSync(path.join(folder, 'metadata.json'), 'utf8')) as JsonObject;
+      const settingsFile = path.join(folder, 'settings.json');
+      const documents = path.join(folder, 'documents.jsonl');
+      yield {
+        uid: metadata.uid as string,
+        primaryKey: (metadata.primaryKey as string | null | undefined) ?? null,
+        createdAt: instantOfRfc3339(metadata.createdAt as string),
+        updatedAt: instantOfRfc3339(metadata.updatedAt as string),
+        settings: existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as JsonObject) : {},
+        documents: existsSync(documents) ? documents : null,
+      };
+    }
+  }
+
+  close(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}

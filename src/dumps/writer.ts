@@ -1,0 +1,195 @@
+/**
+ * Writes a Meilisearch v6 dump (dumps-snapshots-upgrade.md §3): the layout is built file by file
+ * in a scratch folder beside the dump dir, then packed into `<dump dir>/<dumpUid>.dump`
+ * (store/archive.ts renames the archive into place only once complete). Documents, tasks and
+ * update files are streamed line by line, so no index or queue is ever held in memory.
+ *
+ * Caller: the dump batch processor (tasks/process/dump.ts), on the scheduler: no index is
+ * written meanwhile, and the queue is read through LMDB read snapshots while routes keep
+ * registering tasks. `signal` (a cancelation) aborts between documents; the scratch folder is
+ * removed whatever happens.
+ */
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+import { readNdjson } from '../engine/documents/ndjson-payload.js';
+import { vectorsView } from '../engine/documents/vectors.js';
+import { DocumentStore } from '../engine/documents/store.js';
+import type { IndexEnv } from '../engine/index-env.js';
+import { readSettings } from '../engine/index-settings.js';
+import { formatRfc3339 } from '../tasks/dates.js';
+import { embedderView } from '../settings/embedders.js';
+import { packDirectory } from '../store/archive.js';
+import type { PayloadSource } from '../store/update-files.js';
+import { SETTING_KEYS, type IndexSettings } from '../types/settings.js';
+import type { Batch, DumpedKey, JsonObject, Task, Timestamp } from '../types/task.js';
+import { batchLine } from './batch-lines.js';
+import { keyLine } from './key-lines.js';
+import { taskLine } from './task-lines.js';
+
+export interface DumpIndex {
+  uid: string;
+  primaryKey: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  env: IndexEnv;
+}
+
+/** What goes into a dump; the processor reads it from the stores. */
+export interface DumpContent {
+  /** `YYYYMMDD-HHMMSSmmm`: the file name and the task's `dumpUid` */
+  dumpUid: string;
+  /** engine version the dump says it comes from (`MAJOR.MINOR.PATCH`) */
+  dbVersion: string;
+  /** the keys captured when the dump was requested */
+  keys: readonly DumpedKey[];
+  instanceUid: string | null;
+  /** every task of the queue, ascending uid (the dump task itself shown as succeeded) */
+  tasks: Iterable<Task>;
+  /** the payload of an enqueued document task */
+  payload: (contentFile: string) => PayloadSource;
+  /** every finished batch, ascending uid */
+  batches: Iterable<Batch>;
+  indexes: Iterable<DumpIndex>;
+  /** the runtime experimental features (those forced on by flags excluded) */
+  features: Record<string, boolean>;
+}
+
+/** The steps of a dump, shown in its batch's progress (tasks/progress.ts). */
+export type DumpStep = 'dump the keys' | 'dump the tasks' | 'dump the batches' | 'dump the indexes' | 'dump the experimental features' | 'compress the dump';
+
+/** `YYYYMMDD-HHMMSSmmm` of an instant, UTC. */
+export function dumpUidOf(ts: Timestamp): string {
+  const iso = new Date(Number(ts / 1_000_000n)).toISOString(); // 2025-02-04T10:22:31.331Z
+  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}${iso.slice(20, 23)}`;
+}
+
+/** A `.jsonl` file written a line at a time, waiting on the stream when its buffer is full. */
+class JsonLines {
+  private readonly out: WriteStream;
+
+  constructor(file: string) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    this.out = createWriteStream(file);
+  }
+
+  async write(line: string): Promise<void> {
+    if (!this.out.write(`${line}\n`)) await once(this.out, 'drain');
+  }
+
+  async close(): Promise<void> {
+    this.out.end();
+    await once(this.out, 'finish');
+  }
+}
+
+/** The full settings with secrets revealed: `GET /settings` with every key, embedder API keys in clear. */
+function dumpedSettings(settings: IndexSettings): JsonObject {
+  const out: JsonObject = {};
+  for (const key of SETTING_KEYS) {
+    if (key !== 'embedders') {
+      out[key] = settings[key];
+      continue;
+    }
+    const embedders: JsonObject = {};
+    for (const [name, embedder] of Object.entries(settings.embedders)) embedders[name] = embedderView(embedder, (secret) => secret);
+    out[key] = embedders;
+  }
+  return out;
+}
+
+async function writeDocuments(file: string, env: IndexEnv, settings: IndexSettings, signal: AbortSignal): Promise<void> {
+  const out = new JsonLines(file);
+  const withVectors = Object.keys(settings.embedders).length > 0;
+  let written = 0;
+  for (const doc of new DocumentStore(env).all()) {
+    // Embeddings travel in `_vectors`, so an import gets them back as user-provided ones.
+    const line = withVectors || doc._vectors !== undefined ? { ...doc, _vectors: vectorsView(doc._vectors, settings.embedders) } : doc;
+    await out.write(JSON.stringify(line));
+    if (++written % 1024 === 0) signal.throwIfAborted();
+  }
+  await out.close();
+}
+
+async function writeLayout(root: string, content: DumpContent, now: () => Timestamp, signal: AbortSignal, step: (name: DumpStep) => void): Promise<void> {
+  const json = (relative: string, value: unknown) => {
+    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+    writeFileSync(path.join(root, relative), JSON.stringify(value));
+  };
+  step('dump the keys');
+  const keys = new JsonLines(path.join(root, 'keys.jsonl'));
+  for (const key of content.keys) await keys.write(JSON.stringify(keyLine(key)));
+  await keys.close();
+
+  step('dump the tasks');
+  const tasks = new JsonLines(path.join(root, 'tasks', 'queue.jsonl'));
+  mkdirSync(path.join(root, 'tasks', 'update_files'), { recursive: true });
+  for (const task of content.tasks) {
+    signal.throwIfAborted();
+    await tasks.write(taskLine(task));
+    if (task.status !== 'enqueued' || task.kind.name !== 'documentAdditionOrUpdate') continue;
+    // Only the payloads still to be indexed travel: finished tasks have none left.
+    const payload = new JsonLines(path.join(root, 'tasks', 'update_files', `${task.uid}.jsonl`));
+    for (const doc of readNdjson(content.payload(task.kind.contentFile))) await payload.write(JSON.stringify(doc));
+    await payload.close();
+  }
+  await tasks.close();
+
+  step('dump the batches');
+  const batches = new JsonLines(path.join(root, 'batches', 'queue.jsonl'));
+  for (const batch of content.batches) await batches.write(batchLine(batch));
+  await batches.close();
+
+  step('dump the indexes');
+  mkdirSync(path.join(root, 'indexes'), { recursive: true });
+  for (const index of content.indexes) {
+    signal.throwIfAborted();
+    // Folder names may not hold every uid character elsewhere: the uid read back is metadata's.
+    const folder = path.join('indexes', index.uid);
+    json(path.join(folder, 'metadata.json'), {
+      uid: index.uid,
+      primaryKey: index.primaryKey,
+      createdAt: formatRfc3339(index.createdAt),
+      updatedAt: formatRfc3339(index.updatedAt),
+    });
+    const settings = readSettings(index.env);
+    await writeDocuments(path.join(root, folder, 'documents.jsonl'), index.env, settings, signal);
+    json(path.join(folder, 'settings.json'), dumpedSettings(settings));
+  }
+
+  step('dump the experimental features');
+  json('experimental-features.json', content.features);
+  if (content.instanceUid !== null) writeFileSync(path.join(root, 'instance_uid.uuid'), content.instanceUid);
+  json('metadata.json', { dumpVersion: 'V6', dbVersion: content.dbVersion, dumpDate: formatRfc3339(now()) });
+}
+
+const SCRATCH_SUFFIX = '.dump-layout';
+
+/** Removes what a dump interrupted by a crash left in the dump dir (its layout folder, its `.tmp` archive). */
+export function sweepDumpDir(dumpDir: string): void {
+  for (const name of readdirSync(dumpDir)) {
+    if (name.endsWith(SCRATCH_SUFFIX) || name.endsWith('.dump.tmp')) rmSync(path.join(dumpDir, name), { recursive: true, force: true });
+  }
+}
+
+/** Writes `<dumpDir>/<dumpUid>.dump` and returns its path. */
+export async function writeDump(
+  dumpDir: string,
+  content: DumpContent,
+  now: () => Timestamp,
+  signal: AbortSignal,
+  step: (name: DumpStep) => void = () => {},
+): Promise<string> {
+  mkdirSync(dumpDir, { recursive: true });
+  const scratch = path.join(dumpDir, `.${content.dumpUid}${SCRATCH_SUFFIX}`);
+  rmSync(scratch, { recursive: true, force: true });
+  try {
+    await writeLayout(scratch, content, now, signal, step);
+    step('compress the dump');
+    const target = path.join(dumpDir, `${content.dumpUid}.dump`);
+    await packDirectory(scratch, target, signal);
+    return target;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

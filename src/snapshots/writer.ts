@@ -1,0 +1,71 @@
+/**
+ * Writes a snapshot (dumps-snapshots-upgrade.md §4.2): a gzip tar of Quarry's own data directory,
+ * `<snapshot dir>/<db folder name>.snapshot`, made from consistent copies of the LMDB
+ * environments (LMDB's compacting copy reads one snapshot of an environment while writers go
+ * on), the update files and the instance uid. Each snapshot replaces the previous one only once
+ * complete (store/archive.ts), and is then made read-only.
+ *
+ * Caller: the snapshot batch processor, on the scheduler: index environments do not change while
+ * it runs; routes keep registering tasks in the instance environment, and those after the copy
+ * are simply not in the snapshot.
+ */
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { RootDatabase } from 'lmdb';
+import { packDirectory } from '../store/archive.js';
+
+export interface SnapshotContent {
+  dbPath: string;
+  instance: RootDatabase;
+  /** every index environment, by its folder uuid */
+  indexes: Iterable<{ uuid: string; root: RootDatabase }>;
+  updateFilesDir: string;
+  /** called on the copied data directory before it is packed (drops the snapshot's own tasks) */
+  adjust: (copiedDbPath: string) => Promise<void>;
+}
+
+/** The steps of a snapshot, shown in its batch's progress (tasks/progress.ts). */
+export type SnapshotStep = 'snapshot the index scheduler' | 'snapshot the indexes' | 'snapshot the update files' | 'create the archive';
+
+/** The snapshot file of a db path: named after its folder, as Meilisearch names it. */
+export function snapshotFileOf(snapshotDir: string, dbPath: string): string {
+  return path.join(snapshotDir, `${path.basename(path.resolve(dbPath))}.snapshot`);
+}
+
+export async function writeSnapshot(
+  snapshotDir: string,
+  content: SnapshotContent,
+  signal: AbortSignal,
+  step: (name: SnapshotStep) => void = () => {},
+): Promise<string> {
+  mkdirSync(snapshotDir, { recursive: true });
+  const target = snapshotFileOf(snapshotDir, content.dbPath);
+  const scratch = `${target}-layout`;
+  rmSync(scratch, { recursive: true, force: true });
+  try {
+    step('snapshot the index scheduler');
+    // The environments live in folders, so LMDB writes each copy as `<folder>/data.mdb`.
+    mkdirSync(path.join(scratch, 'instance'), { recursive: true });
+    await content.instance.backup(path.join(scratch, 'instance'), true);
+    step('snapshot the indexes');
+    for (const { uuid, root } of content.indexes) {
+      signal.throwIfAborted();
+      mkdirSync(path.join(scratch, 'indexes', uuid), { recursive: true });
+      await root.backup(path.join(scratch, 'indexes', uuid), true);
+    }
+    step('snapshot the update files');
+    mkdirSync(path.join(scratch, 'update_files'));
+    for (const name of readdirSync(content.updateFilesDir)) {
+      if (!name.endsWith('.tmp')) copyFileSync(path.join(content.updateFilesDir, name), path.join(scratch, 'update_files', name));
+    }
+    const uidFile = path.join(content.dbPath, 'instance-uid');
+    if (existsSync(uidFile)) copyFileSync(uidFile, path.join(scratch, 'instance-uid'));
+    await content.adjust(scratch);
+    step('create the archive');
+    await packDirectory(scratch, target, signal);
+    chmodSync(target, 0o444);
+    return target;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * `dumpCreation` (dumps-snapshots-upgrade.md §3.8; always alone in its batch): writes
+ * `<dump dir>/<dumpUid>.dump` with the keys captured when the dump was requested, the whole
+ * queue, the batches, every index and the runtime features. The dump task is written as
+ * succeeded, dated from the batch's start to the moment it is written, with no batch and no
+ * `dumpUid`, as Meilisearch writes it. A cancelation aborts the writing (the scheduler then
+ * drops the batch); a failure leaves no archive behind (dumps/writer.ts).
+ */
+import { ApiError } from '../../errors/api-error.js';
+import { dumpUidOf, writeDump, type DumpIndex } from '../../dumps/writer.js';
+import { MEILISEARCH_VERSION } from '../../version.js';
+import type { Task } from '../../types/task.js';
+import { nowNs } from '../dates.js';
+import type { BatchProcessor, ProcessContext } from './context.js';
+import { failed, succeeded } from './outcome.js';
+
+function* indexes(ctx: ProcessContext): Generator<DumpIndex> {
+  for (const record of ctx.indexes.list()) {
+    yield { uid: record.uid, primaryKey: record.primaryKey, createdAt: record.createdAt, updatedAt: record.updatedAt, env: ctx.indexEnvs.get(record.uuid) };
+  }
+}
+
+export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
+  const kind = task!.kind;
+  if (kind.name !== 'dumpCreation') throw new Error(`dumpCreation batch got ${kind.name}`);
+  if (ctx.archives === undefined) return { tasks: [failed(task!, new ApiError('internal', 'Dumps are not configured.'))] };
+  const { archives } = ctx;
+  const dumpUid = dumpUidOf(ctx.now);
+  const asWritten = (stored: Task): Task =>
+    stored.uid === task!.uid ? { ...stored, status: 'succeeded', batchUid: null, startedAt: ctx.now, finishedAt: nowNs() } : stored;
+  await writeDump(
+    archives.dumpDir,
+    {
+      dumpUid,
+      dbVersion: MEILISEARCH_VERSION.join('.'),
+      keys: kind.keys,
+      instanceUid: kind.instanceUid,
+      tasks: (function* () {
+        for (const stored of ctx.queue.storedTasks()) yield asWritten(stored);
+      })(),
+      payload: (contentFile) => ctx.updateFiles.source(contentFile),
+      batches: ctx.queue.storedBatches(),
+      indexes: indexes(ctx),
+      features: archives.features(),
+    },
+    nowNs,
+    ctx.signal,
+    (step) => ctx.progress.enter('dumpCreation', step),
+  );
+  return { tasks: [succeeded(task!, { kind: 'dumpCreation', dumpUid })] };
+};

@@ -1,0 +1,44 @@
+/**
+ * `snapshotCreation` (dumps-snapshots-upgrade.md §4; every enqueued one in one batch, all
+ * succeeding together): writes the snapshot of the data directory. The copy of the task queue
+ * still holds this batch's tasks as enqueued (storage never holds `processing`): they are
+ * removed from it, so a restored instance neither lists nor runs them again.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { ApiError } from '../../errors/api-error.js';
+import { writeSnapshot } from '../../snapshots/writer.js';
+import { openInstanceStore } from '../../store/env.js';
+import { TaskQueue } from '../queue.js';
+import type { BatchProcessor } from './context.js';
+import { failed, succeeded } from './outcome.js';
+
+export const processSnapshotCreation: BatchProcessor = async (ctx, tasks) => {
+  if (ctx.archives === undefined) {
+    const error = new ApiError('internal', 'Snapshots are not configured.');
+    return { tasks: tasks.map((task) => failed(task, error)) };
+  }
+  const { archives } = ctx;
+  await writeSnapshot(
+    archives.snapshotDir,
+    {
+      dbPath: archives.store.dbPath,
+      instance: archives.store.root,
+      indexes: ctx.indexes.list().map((record) => ({ uuid: record.uuid, root: ctx.indexEnvs.get(record.uuid).root })),
+      updateFilesDir: ctx.updateFiles.dir,
+      adjust: async (copiedDbPath) => {
+        const copy = openInstanceStore(copiedDbPath, archives.pkgVersion);
+        try {
+          new TaskQueue(copy).discard(tasks.map((task) => task.uid));
+        } finally {
+          await copy.close();
+        }
+        // the lock file of the copy's short opening is no data: a restore makes its own
+        rmSync(path.join(copiedDbPath, 'instance', 'lock.mdb'), { force: true });
+      },
+    },
+    ctx.signal,
+    (step) => ctx.progress.enter('snapshotCreation', step),
+  );
+  return { tasks: tasks.map((task) => succeeded(task)) };
+};
