@@ -318,10 +318,9 @@ function federated(deps: AppDeps, caller: Caller, queries: QueryWithIndex[], fed
   let total = 0;
   for (const union of unions.values()) total += union.length;
 
-  const hits = formatPage(merged.slice(offset, offset + limit)).map(({ candidate: { position, hit, weight }, view }) => ({
-    ...view,
-    _federation: { indexUid: queries[position]!.indexUid, queriesPosition: position, weightedRankingScore: hit.score * weight },
-  }));
+  const hits = formatPage(merged.slice(offset, offset + limit)).map(({ candidate: { position, hit, weight }, view }) =>
+    withFederation(view, { indexUid: queries[position]!.indexUid, queriesPosition: position, weightedRankingScore: hit.score * weight }),
+  );
   // processingTimeMs holds its place in the key order; it is measured once the facets are done.
   const body: Record<string, unknown> = { hits, processingTimeMs: 0 };
   if (pageMode) {
@@ -340,12 +339,30 @@ function federated(deps: AppDeps, caller: Caller, queries: QueryWithIndex[], fed
     if (federation.mergeFacets !== undefined && federation.mergeFacets !== null) {
       Object.assign(body, mergeFacets(facets, federation.mergeFacets.maxValuesPerFacet));
     } else {
-      body.facetsByIndex = Object.fromEntries([...facets].map(([uid, { distribution, stats }]) => [uid, { distribution, stats }]));
+      // Ordered by index uid whatever the request's order, as Meilisearch's sorted map answers.
+      const byUid = [...facets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      body.facetsByIndex = Object.fromEntries(byUid.map(([uid, { distribution, stats }]) => [uid, { distribution, stats }]));
     }
   }
   body.processingTimeMs = Math.round(performance.now() - started);
   body.requestUid = uuidV7();
   return body;
+}
+
+/** Keys Meilisearch serialises after the document fields, hence after `_federation` too. */
+const AFTER_DOCUMENT = new Set(['_formatted', '_matchesPosition', '_rankingScore', '_rankingScoreDetails']);
+
+/** `view` with `_federation` appended to the document fields (search.md §10.2), ahead of formatting and scores. */
+function withFederation(view: Record<string, unknown>, federation: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const after: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(view)) {
+    if (AFTER_DOCUMENT.has(key)) after.push([key, value]);
+    else out[key] = value;
+  }
+  out._federation = federation;
+  for (const [key, value] of after) out[key] = value;
+  return out;
 }
 
 /** The page's hits as shown, each query's hits highlighted and cropped with that query's options. */

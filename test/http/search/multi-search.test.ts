@@ -188,6 +188,24 @@ describe('federated multi-search', () => {
     expect(response).not.toHaveProperty('facetsByIndex');
   });
 
+  it('places _federation after the document fields, before _formatted and _rankingScore', async () => {
+    const reply = await post({
+      federation: {},
+      queries: [{ indexUid: 'films', q: 'captain', attributesToHighlight: ['title'], showMatchesPosition: true, showRankingScore: true }],
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(Object.keys(reply.body.hits[0])).toEqual(['id', 'title', 'year', 'genre', '_federation', '_formatted', '_matchesPosition', '_rankingScore']);
+  });
+
+  it('lists facetsByIndex by index uid, whatever the request order', async () => {
+    const reply = await post({
+      federation: { facetsByIndex: { 'films-by-count': ['genre'], films: ['genre'], books: ['genre'] } },
+      queries: [{ indexUid: 'films', q: 'glass' }],
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(Object.keys(reply.body.facetsByIndex)).toEqual(['books', 'films', 'films-by-count']);
+  });
+
   it('answers the empty shape for no queries', async () => {
     const reply = await post({ federation: {}, queries: [] });
     expect(reply.body).toMatchObject({ hits: [], limit: 20, offset: 0, estimatedTotalHits: 0 });
