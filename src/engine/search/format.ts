@@ -18,13 +18,17 @@ export interface MatchTerm {
   readonly ids: readonly [number, number];
   /** normalised token sequences matched whole: single words and consecutive words (phrases) */
   readonly sequences: readonly (readonly string[])[];
-  /** for the prefix term: its query word; tokens starting with it match on its first characters */
-  readonly prefix: string | null;
+  /**
+   * for the prefix term: its word and typo words, which match the tokens they start on as many
+   * characters as the query word has, as in milli's matcher (`J. K.` → typo word `j. r. r.`
+   * highlights `J. R.`); synonyms and splits stay in `sequences`, matched whole
+   */
+  readonly prefix: { readonly words: readonly string[]; readonly chars: number } | null;
 }
 
 /** The matching words of resolved query terms (search.md §8.3). */
-export function matchingWords(terms: readonly ResolvedTerm[]): MatchTerm[] {
-  return terms.map(({ term, derivations, prefixRange }) => {
+export function matchingWords(terms: readonly ResolvedTerm[], prefixSearch: boolean): MatchTerm[] {
+  return terms.map(({ term, derivations }) => {
     if (term.kind === 'phrase') {
       // the formatter's tokenizer has no stop words, so a phrase with a stop-word hole never matches
       const sequences = term.words.includes(null) ? [] : [term.words as string[]];
@@ -32,8 +36,10 @@ export function matchingWords(terms: readonly ResolvedTerm[]): MatchTerm[] {
     }
     const sequences: string[][] = [[term.word]];
     for (const d of derivations) if (d.words !== undefined && !sequences.some((s) => sameWords(s, d.words!))) sequences.push([...d.words]);
-    const prefix = term.prefix && (prefixRange !== null || derivations.some((d) => d.words === undefined)) ? term.word : null;
-    return { ids: [term.position, term.position], sequences, prefix };
+    const ids: [number, number] = [term.position, term.position];
+    if (!term.prefix || !prefixSearch) return { ids, sequences, prefix: null };
+    const words = [term.word, ...derivations.filter((d) => d.typoWord).map((d) => d.words![0]!)];
+    return { ids, sequences: sequences.filter((s) => s.length > 1 || !words.includes(s[0]!)), prefix: { words, chars: [...term.word].length } };
   });
 }
 
@@ -307,12 +313,21 @@ function findMatches(tokens: readonly Tok[], text: string, terms: readonly Match
       matches.push({ firstToken: i, lastToken: i, firstWord: token.wordIndex, lastWord: token.wordIndex, start: token.start, end: token.end, term: whole });
       continue;
     }
-    const prefixed = terms.findIndex((t) => t.prefix !== null && token.word.startsWith(t.prefix));
+    let prefixed = -1;
+    let chars = 0;
+    for (let t = 0; t < terms.length && prefixed === -1; t++) {
+      const prefix = terms[t]!.prefix;
+      const word = prefix?.words.find((w) => token.word.startsWith(w));
+      if (word === undefined) continue;
+      prefixed = t;
+      chars = Math.min(prefix!.chars, [...word].length);
+    }
     if (prefixed !== -1) {
-      // highlight as many characters of the original text as the query word has
-      const chars = [...terms[prefixed]!.prefix!].length;
+      // highlight as many characters of the original text as the query word has (at most the matching
+      // word's); a token matched to its end is highlighted whole, whatever normalisation dropped (tone marks)
       const original = [...decoder.decode(bytes.subarray(token.start, token.end))];
-      const end = token.start + Buffer.byteLength(original.slice(0, chars).join(''));
+      const whole = chars >= [...token.word].length;
+      const end = whole ? token.end : token.start + Buffer.byteLength(original.slice(0, chars).join(''));
       matches.push({ firstToken: i, lastToken: i, firstWord: token.wordIndex, lastWord: token.wordIndex, start: token.start, end, term: prefixed });
     }
   }

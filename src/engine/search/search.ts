@@ -217,7 +217,8 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   }
   const placeholder = parsed.terms.length === 0;
   const steps = rankingSteps(settings.rankingRules, request.sort, request.matchingStrategy, placeholder);
-  const terms = placeholder ? [] : resolveTerms(parsed.terms, settings.prefixSearch !== 'disabled', options);
+  const prefixSearch = settings.prefixSearch !== 'disabled';
+  const terms = placeholder ? [] : resolveTerms(parsed.terms, prefixSearch, options);
   const { removal, mandatory } = removalPlan(terms, request.matchingStrategy, universe);
   let candidates = universe;
   for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
@@ -243,5 +244,5 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   // more than `need` were ranked for exact counts (threshold, distinct in page mode)
   hits = hits.slice(0, request.need);
   const matching = dropped.length === 0 ? candidates : difference(candidates, dropped);
-  return { hits, totalHits: matching.length, candidates: matching, matchingWords: matchingWords(terms), degraded: ranked.degraded };
+  return { hits, totalHits: matching.length, candidates: matching, matchingWords: matchingWords(terms, prefixSearch), degraded: ranked.degraded };
 }

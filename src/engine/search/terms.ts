@@ -53,6 +53,8 @@ export interface Derivation {
   /** the normalised token sequence it matches (one word, or consecutive words), for highlighting;
    * absent for the prefix derivations, which the formatter matches by the term's word itself */
   readonly words?: readonly string[];
+  /** a word within the term's typo budget (the other derivations with words: synonyms, splits, n-grams) */
+  readonly typoWord?: true;
 }
 
 export interface ResolvedTerm {
@@ -193,7 +195,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     for (const [w, typo] of typoWords.get(index) ?? []) {
       const posting = restrict(wordPosting(options, words[w]!), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
       if (posting.docids.length === 0) continue;
-      derivations.push({ typo, exact: false, posting, words: [words[w]!] });
+      derivations.push({ typo, exact: false, posting, words: [words[w]!], typoWord: true });
       wordTypos.set(posting.id, typo);
     }
     for (const value of wordSynonyms(synonyms.get(term.word) ?? [])) {
@@ -240,20 +242,13 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
     });
     const firstOffset = postings.findIndex((p) => p !== null);
     const firstId = postings[firstOffset]!.id;
+    const byAttribute = options.settings.proximityPrecision === 'byAttribute';
     for (const docid of docs) {
       const tokens = options.forward.read(docid);
       if (tokens === null) continue;
       const places = new Map<number, number[]>();
       for (const id of offsets.keys()) places.set(id, placesOfWord(tokens, id));
-      let mask = 0;
-      let first = INFO_POSITION;
-      for (const start of places.get(firstId) ?? []) {
-        const origin = start - firstOffset; // field << 16 | position of the phrase's first slot
-        const ok = postings.every((p, offset) => p === null || (places.get(p.id) ?? []).includes(origin + offset));
-        if (!ok || (origin & 0xffff) + term.words.length > 0xffff) continue;
-        mask = (mask | (1 << Math.min(origin >>> 16, 31))) >>> 0;
-        first = Math.min(first, origin & 0xffff);
-      }
+      const [mask, first] = byAttribute ? sameFieldHit(places, firstId) : consecutiveHit(postings, places, firstOffset, term.words.length);
       const allowed = (mask & options.allowedMask) >>> 0;
       if (allowed !== 0) {
         hits.set(docid, [allowed, first]);
@@ -272,6 +267,41 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
     docs: Uint32Array.from(matched),
     wordCount: termWordCount(term),
   };
+}
+
+/**
+ * [field mask, first position] of the fields where the phrase's words follow one another (a word's
+ * places are field << 16 | position).
+ */
+function consecutiveHit(postings: readonly (Posting | null)[], places: ReadonlyMap<number, number[]>, firstOffset: number, length: number): [number, number] {
+  let mask = 0;
+  let first = INFO_POSITION;
+  for (const start of places.get(postings[firstOffset]!.id) ?? []) {
+    const origin = start - firstOffset; // field << 16 | position of the phrase's first slot
+    const ok = postings.every((p, offset) => p === null || (places.get(p.id) ?? []).includes(origin + offset));
+    if (!ok || (origin & 0xffff) + length > 0xffff) continue;
+    mask = (mask | (1 << Math.min(origin >>> 16, 31))) >>> 0;
+    first = Math.min(first, origin & 0xffff);
+  }
+  return [mask, first];
+}
+
+/**
+ * proximityPrecision `byAttribute` indexes no word distances, so a phrase degrades to its words
+ * anywhere in one field (settings.md §proximityPrecision): [mask of the fields holding every word,
+ * first position of the first word in them].
+ */
+function sameFieldHit(places: ReadonlyMap<number, number[]>, firstId: number): [number, number] {
+  const fieldsOf = (id: number) => new Set((places.get(id) ?? []).map((place) => place >>> 16));
+  const shared = [...places.keys()].map(fieldsOf).reduce((a, b) => new Set([...a].filter((field) => b.has(field))));
+  let mask = 0;
+  let first = INFO_POSITION;
+  for (const place of places.get(firstId) ?? []) {
+    if (!shared.has(place >>> 16)) continue;
+    mask = (mask | (1 << Math.min(place >>> 16, 31))) >>> 0;
+    first = Math.min(first, place & 0xffff);
+  }
+  return [mask, first];
 }
 
 /** Joins a key's words in the synonym table: no normalised word holds a control character. */

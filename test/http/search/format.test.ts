@@ -62,6 +62,12 @@ describe('_formatted', () => {
     expect(byId.get(1)!.title).toBe('Hello [World]');
   });
 
+  it('highlights a typo word of the last query word on the typed length only, as a prefix', async () => {
+    // `natak` is one typo from `natal`, a prefix of `Natalie`: milli highlights the 5 typed characters
+    const { hits } = await index.search('natak', { attributesToHighlight: ['overview'] });
+    expect(hits.map((hit) => hit._formatted!.overview)).toEqual(['<em>Natal</em>ie risk her future to build a world with the boy she loves.']);
+  });
+
   it('crops around the best window with per-attribute lengths and markers', async () => {
     const { hits } = await index.search('the world', { attributesToCrop: ['overview', 'title:2'], attributesToRetrieve: ['id'], cropMarker: '…' });
     const hit = hits.find((h) => h.id === 852)!;
