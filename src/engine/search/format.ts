@@ -39,7 +39,8 @@ export function matchingWords(terms: readonly ResolvedTerm[], prefixSearch: bool
     const ids: [number, number] = [term.position, term.position];
     if (!term.prefix || !prefixSearch) return { ids, sequences, prefix: null };
     const words = [term.word, ...derivations.filter((d) => d.typoWord).map((d) => d.words![0]!)];
-    return { ids, sequences: sequences.filter((s) => s.length > 1 || !words.includes(s[0]!)), prefix: { words, chars: [...term.word].length } };
+    const prefixed = new Set(words);
+    return { ids, sequences: sequences.filter((s) => s.length > 1 || !prefixed.has(s[0]!)), prefix: { words, chars: [...term.word].length } };
   });
 }
 
