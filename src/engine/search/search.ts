@@ -14,6 +14,7 @@ import { customTokens } from '../../kernels/custom-tokens.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, fromSorted, fromUnsorted, intersect, union, unionAll, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
+import type { JsonObject } from '../documents/document-id.js';
 import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
 import { matchLegacy } from '../filter/filterable.js';
@@ -150,6 +151,15 @@ function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy,
   return { removal: order, mandatory: kept };
 }
 
+/** A document's values for a distinct attribute: numbers and normalised strings, any array element. */
+export function distinctValues(doc: JsonObject, attribute: string): [FacetKind, number | string][] {
+  const values: [FacetKind, number | string][] = [];
+  extractFacets(doc, (field) => matchLegacy(attribute, field), false, (field, kind, value) => {
+    if (field === attribute && (kind === FacetKind.number || kind === FacetKind.string)) values.push([kind, value!]);
+  });
+  return values;
+}
+
 /**
  * Distinct (ranking.md §9): a document is a hit only if none of its values for `attribute`
  * (numbers, normalised strings, any array element) was held by a better-ranked hit; documents
@@ -162,15 +172,11 @@ function distinctFilter(env: IndexEnv, facets: FacetReader, attribute: string): 
   const kept: number[] = [];
   const rejected: number[] = [];
   const keptValues: [FacetKind, number | string][] = [];
-  const match = (field: string) => matchLegacy(attribute, field);
   return {
     accept(docid) {
       const doc = env.documents.get(docid);
       if (doc === undefined) return false;
-      const values: [FacetKind, number | string][] = [];
-      extractFacets(doc, match, false, (field, kind, value) => {
-        if (field === attribute && (kind === FacetKind.number || kind === FacetKind.string)) values.push([kind, value!]);
-      });
+      const values = distinctValues(doc, attribute);
       if (values.some(([kind, value]) => seen.has(`${kind}:${value}`))) {
         rejected.push(docid);
         return false;

@@ -14,15 +14,22 @@
  * `estimatedTotalHits` counts, per index, the union of its queries' candidates. `facetsByIndex`
  * computes each named index's facets over that union (nothing for an index no query uses);
  * `mergeFacets` sums them into one distribution.
- * Not applied yet: `federation.distinct`, the incompatible-sort error between queries.
+ *
+ * Queries run index by index (uids in order, then request order), as Meilisearch runs them, so
+ * the first error is the one it reports. Before each search the query's ranking rules must line
+ * up with the most constrained earlier query's (`federated-rules.ts`), else 400
+ * `invalid_multi_search_query_ranking_rules`. `federation.distinct` is each query's `distinct`
+ * (hence filterable in every queried index), then applied to each index's merged hits and once
+ * more across indexes; every hit it removes leaves the hit count and the facets.
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
-import { EMPTY, unionAll, type DocSet } from '../../engine/docset.js';
+import { difference, EMPTY, fromUnsorted, unionAll, type DocSet } from '../../engine/docset.js';
 import { checkFacets, computeFacets, facetOrder, type FacetsOutcome, type FacetStats } from '../../engine/facets/distribution.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { scoreOf, type StepDetail } from '../../engine/search/ranking.js';
-import type { SearchHit } from '../../engine/search/search.js';
+import { QueryRankingRules } from '../../engine/search/federated-rules.js';
+import { distinctValues, type SearchHit } from '../../engine/search/search.js';
 import { indexUidProblem } from '../../types/index-uid.js';
 import { uuidV7 } from '../../types/uuid-v7.js';
 import type { IndexSettings } from '../../types/settings.js';
@@ -185,7 +192,7 @@ function nonFederated(deps: AppDeps, caller: Caller, queries: QueryWithIndex[]) 
 }
 
 /** Parameters a federated query may not carry (search.md §10.2), checked in Meilisearch's order. */
-function checkFederatedQuery(position: number, query: QueryWithIndex): void {
+function checkFederatedQuery(position: number, query: QueryWithIndex, federation: Federation): void {
   const pagination = (['offset', 'limit', 'page', 'hitsPerPage'] as const).find((field) => query[field] !== undefined && query[field] !== null);
   if (pagination !== undefined) {
     throw queryError(
@@ -215,6 +222,13 @@ function checkFederatedQuery(position: number, query: QueryWithIndex): void {
       position,
       'invalid_multi_search_query_show_performance_details',
       `Using \`.showPerformanceDetails\` is not allowed in federated queries.\n - Hint: remove \`showPerformanceDetails\` from query #${position} or remove \`federation\` from the request`,
+    );
+  }
+  if (query.distinct !== undefined && query.distinct !== null && federation.distinct !== undefined && federation.distinct !== null) {
+    throw queryError(
+      position,
+      'invalid_multi_search_distinct',
+      `Using \`distinct\` is not allowed in federated queries when \`federation.distinct\` is set.\n - Hint: remove \`distinct\` from query #${position} or remove \`distinct\` from \`federation\``,
     );
   }
 }
@@ -280,41 +294,107 @@ function compareCandidates(a: Candidate, b: Candidate): number {
   return a.position - b.position;
 }
 
+/** Query positions in the order Meilisearch runs them: by index uid, then in request order. */
+function searchOrder(queries: readonly QueryWithIndex[]): number[] {
+  return queries.map((_, position) => position).sort((a, b) => {
+    const [x, y] = [queries[a]!.indexUid, queries[b]!.indexUid];
+    return x < y ? -1 : x > y ? 1 : a - b;
+  });
+}
+
+/**
+ * `federation.distinct` over the merged hits, in two passes as Meilisearch makes them: first each
+ * index keeps its first `need` hits whose values were not seen in that index, then the survivors
+ * of every index go through one more pass across indexes. `dropped` lists, per index, the hits
+ * either pass removed: they leave that index's hit count and facets.
+ */
+function distinctHits(
+  ranked: readonly Candidate[],
+  queries: readonly QueryWithIndex[],
+  attribute: string,
+  need: number,
+): { merged: Candidate[]; dropped: Map<string, number[]> } {
+  const dropped = new Map<string, number[]>();
+  const drop = (uid: string, docid: number) => dropped.set(uid, [...(dropped.get(uid) ?? []), docid]);
+  const valuesOf = ({ search, hit }: Candidate) => distinctValues(search.env.documents.get(hit.docid) ?? {}, attribute).map(([kind, value]) => `${kind}:${value}`);
+  const firstSeen = (seen: Set<string>, values: readonly string[]) => {
+    if (values.some((value) => seen.has(value))) return false;
+    for (const value of values) seen.add(value);
+    return true;
+  };
+
+  const seenByIndex = new Map<string, Set<string>>();
+  const keptByIndex = new Map<string, number>();
+  const perIndex = ranked.filter((candidate) => {
+    const uid = queries[candidate.position]!.indexUid;
+    const kept = keptByIndex.get(uid) ?? 0;
+    if (kept >= Math.min(need, candidate.search.settings.pagination.maxTotalHits)) return false;
+    const seen = seenByIndex.get(uid) ?? new Set<string>();
+    seenByIndex.set(uid, seen);
+    if (!firstSeen(seen, valuesOf(candidate))) {
+      drop(uid, candidate.hit.docid);
+      return false;
+    }
+    keptByIndex.set(uid, kept + 1);
+    return true;
+  });
+
+  const seen = new Set<string>();
+  const merged = perIndex.filter((candidate) => {
+    if (firstSeen(seen, valuesOf(candidate))) return true;
+    drop(queries[candidate.position]!.indexUid, candidate.hit.docid);
+    return false;
+  });
+  return { merged, dropped };
+}
+
 /** The federated answer (search.md §10.2): every query's hits merged into one ranked page. */
 function federated(deps: AppDeps, caller: Caller, queries: QueryWithIndex[], federation: Federation) {
   const started = performance.now();
   queries.forEach((query, position) => atQuery(position, () => caller.assertIndexAction('search', query.indexUid)));
-  queries.forEach((query, position) => checkFederatedQuery(position, query));
+  queries.forEach((query, position) => checkFederatedQuery(position, query, federation));
 
   const pageMode = (federation.page !== undefined && federation.page !== null) || (federation.hitsPerPage !== undefined && federation.hitsPerPage !== null);
   const hitsPerPage = federation.hitsPerPage ?? 20;
   const page = federation.page ?? 1;
   const offset = pageMode ? Math.max(page - 1, 0) * hitsPerPage : (federation.offset ?? 0);
   const limit = pageMode ? (page === 0 ? 0 : hitsPerPage) : (federation.limit ?? 20);
+  const distinct = federation.distinct ?? null;
 
   const candidates: Candidate[] = [];
   // Per index: its searches' candidate sets, and the first query using it (for error prefixes).
   const perIndex = new Map<string, { search: IndexSearch; sets: DocSet[]; first: number }>();
-  queries.forEach(({ indexUid, federationOptions, ...query }, position) => {
+  // The most constrained ranking rules so far, which the next query's must line up with.
+  let previous: { rules: QueryRankingRules; position: number; uid: string } | undefined;
+  for (const position of searchOrder(queries)) {
+    const { indexUid, federationOptions, ...query } = queries[position]!;
     const weight = federationOptions?.weight ?? 1;
-    const search = atQuery(position, () => searchIndex(deps, caller, indexUid, query, { offset, limit, exhaustive: pageMode }));
+    const checkRules = (settings: IndexSettings) => {
+      const placeholder = (query.q ?? '') === '';
+      const rules = new QueryRankingRules(settings.rankingRules, query.sort ?? null, query.matchingStrategy ?? 'last', placeholder);
+      if (previous !== undefined) rules.assertCompatibleWith(previous, position, indexUid);
+      if (previous === undefined || rules.constraintCount >= previous.rules.constraintCount) previous = { rules, position, uid: indexUid };
+    };
+    const searched = distinct === null ? query : { ...query, distinct };
+    const search = atQuery(position, () => searchIndex(deps, caller, indexUid, searched, { offset, limit, exhaustive: pageMode }, checkRules));
     const seen = perIndex.get(indexUid) ?? { search, sets: [], first: position };
     perIndex.set(indexUid, seen);
     seen.sets.push(search.outcome.candidates);
     for (const hit of search.outcome.hits) {
       candidates.push({ position, query, search, hit, weight, sequence: weightedSequence(hit.details, weight) });
     }
-  });
+  }
   candidates.sort(compareCandidates);
 
   const shown = new Set<string>();
-  const merged = candidates.filter(({ hit, position }) => {
+  const unique = candidates.filter(({ hit, position }) => {
     const key = `${queries[position]!.indexUid}\u0000${hit.docid}`;
     if (shown.has(key)) return false;
     shown.add(key);
     return true;
   });
-  const unions = new Map([...perIndex].map(([uid, { sets }]) => [uid, unionAll(sets)]));
+  const { merged, dropped } = distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
+  const unions = new Map([...perIndex].map(([uid, { sets }]) => [uid, difference(unionAll(sets), fromUnsorted(dropped.get(uid) ?? []))]));
   let total = 0;
   for (const union of unions.values()) total += union.length;
 

@@ -481,6 +481,9 @@ export function searchIndex(
   uid: string,
   query: SearchQuery,
   window: { offset: number; limit: number; exhaustive: boolean },
+  // federated search compares the queries' ranking rules here: Meilisearch does it once the index
+  // is open and before the filter, sort and distinct are checked
+  checkRules: (settings: IndexSettings) => void = () => {},
 ): IndexSearch {
   // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
   const started = performance.now();
@@ -493,6 +496,7 @@ export function searchIndex(
   if (query.hybrid !== undefined && query.hybrid !== null && !Object.hasOwn(settings.embedders, query.hybrid.embedder)) {
     throw new ApiError('invalid_search_embedder', `Cannot find embedder with name \`${query.hybrid.embedder}\`.`);
   }
+  checkRules(settings);
 
   const asts: FilterAst[] = [];
   for (const filter of [query.filter, caller.searchFilter(uid)]) {
