@@ -107,10 +107,19 @@ export const facetUpdater: IndexUpdater = {
     const deleted: number[] = [];
 
     for (const { docid, before, after } of changes) {
-      const old = before === undefined ? new Set<string>() : keysOf(before, extract, ids);
-      const now = after === undefined ? new Set<string>() : keysOf(after, extract, ids);
-      for (const key of old) if (!now.has(key)) delta(key).remove.push(docid);
-      for (const key of now) if (!old.has(key)) delta(key).add.push(docid);
+      if (before === undefined && after !== undefined) {
+        // a new document only adds: its keys go straight to their deltas, a repeated key (array
+        // elements) seen by the docid it just pushed, without a set of keys per document
+        extract(after, (field, kind, value) => {
+          const { add } = delta(facetKeyString(ids.idOf(field), kind, value ?? undefined));
+          if (add[add.length - 1] !== docid) add.push(docid);
+        });
+      } else {
+        const old = before === undefined ? new Set<string>() : keysOf(before, extract, ids);
+        const now = after === undefined ? new Set<string>() : keysOf(after, extract, ids);
+        for (const key of old) if (!now.has(key)) delta(key).remove.push(docid);
+        for (const key of now) if (!old.has(key)) delta(key).add.push(docid);
+      }
       if (before === undefined && after !== undefined) created.push(docid);
       if (before !== undefined && after === undefined) deleted.push(docid);
 
