@@ -56,7 +56,7 @@ function envSizes(root: RootDatabase, folder: string): { onDisk: number; used: n
  * Used bytes of each internal database of an index, named by its `INDEX_DBS` key (the camelCase
  * name Meilisearch shows), largest first, empty ones left out.
  */
-function databaseSizes(env: object): Record<string, number> {
+export function databaseSizes(env: object): Record<string, number> {
   const sizes: [string, number][] = [];
   for (const name of Object.keys(INDEX_DBS)) {
     // IndexEnv exposes each database under its INDEX_DBS key.
@@ -65,6 +65,36 @@ function databaseSizes(env: object): Record<string, number> {
     if (size > 0) sizes.push([name, size]);
   }
   return Object.fromEntries(sizes.sort((a, b) => b[1] - a[1]));
+}
+
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+
+/** The largest binary unit not exceeding the value, at most 2 decimals, trailing zeros dropped. */
+export function humanBinarySize(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number(value.toFixed(2))} ${UNITS[unit]}`;
+}
+
+/**
+ * A batch's `stats.internalDatabaseSizes` (tasks-batches.md §7): each internal database whose used
+ * size the batch's index write changed, as `<size after> (+<growth>)` or `(-<shrink>)`, in the
+ * databases' fixed order as Meilisearch lists its own. `before` is empty for an index the batch
+ * created; a database missing from a measure is empty.
+ */
+export function databaseSizeChanges(before: Record<string, number>, after: Record<string, number>): Record<string, string> {
+  const changes: Record<string, string> = {};
+  for (const name of Object.keys(INDEX_DBS)) {
+    const pre = before[name] ?? 0;
+    const post = after[name] ?? 0;
+    if (pre === post) continue;
+    changes[name] = `${humanBinarySize(post)} (${post > pre ? '+' : '-'}${humanBinarySize(Math.abs(post - pre))})`;
+  }
+  return changes;
 }
 
 export class StatsService {

@@ -15,6 +15,7 @@
 import { ApiError, internalError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
+import { databaseSizeChanges, databaseSizes } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxnAsync } from '../store/write-txn.js';
@@ -36,6 +37,16 @@ import { processSnapshotCreation } from './process/snapshot.js';
 import { processSettings } from './process/settings.js';
 import { processCancelation, processDeletion } from './process/task-ops.js';
 import type { TaskQueue } from './queue.js';
+
+/** Batches that write one index's documents or settings: their stats show the database sizes they changed. */
+const INDEX_WRITES: ReadonlySet<BatchOperation> = new Set<BatchOperation>([
+  'documentOperation',
+  'documentDeletion',
+  'documentClear',
+  'documentEdition',
+  'settings',
+  'clearAndSettings',
+]);
 
 export interface SchedulerDeps {
   store: InstanceStore;
@@ -159,6 +170,9 @@ export class Scheduler {
     progress.enter('batch', 'processing tasks');
     this.running = { taskUids, abort };
     queue.setProcessing({ batch, taskUids, progress });
+    const measured = INDEX_WRITES.has(next.operation) ? this.deps.indexes.get(next.indexUid!) : undefined;
+    // An index the batch creates starts with every database empty.
+    const sizesBefore = measured === undefined ? {} : databaseSizes(this.deps.indexEnvs.get(measured.uuid));
     try {
       let outcome: ProcessOutcome;
       try {
@@ -184,7 +198,10 @@ export class Scheduler {
         }
       }
       progress.enter('batch', 'writing tasks to disk');
-      const done = finishBatch(batch, outcome.tasks, nowNs());
+      const written = outcome.indexWrite?.uuid ?? outcome.indexWritten;
+      const sizes = written === undefined ? {} : databaseSizeChanges(sizesBefore, databaseSizes(this.deps.indexEnvs.get(written)));
+      const stats = Object.keys(sizes).length === 0 ? batch.stats : { ...batch.stats, internalDatabaseSizes: sizes };
+      const done = finishBatch({ ...batch, stats }, outcome.tasks, nowNs());
       const payloads = done.tasks.flatMap((task) => (task.kind.name === 'documentAdditionOrUpdate' ? [task.kind.contentFile] : []));
       const files: string[] = [];
       // The batch stays `processing` until its tasks are on disk, so no reader sees them enqueued

@@ -1,21 +1,8 @@
 /** Statistics → public JSON, with sizes raw (bytes) or human (`9.77 KiB`) as `sizeFormat` asks. Pure. */
-import type { IndexStats, InstanceStats } from '../../indexes/stats.js';
+import { humanBinarySize, type IndexStats, type InstanceStats } from '../../indexes/stats.js';
 import { formatRfc3339 } from '../../tasks/dates.js';
 
 export type SizeFormat = 'raw' | 'human';
-
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
-
-/** The largest binary unit not exceeding the value, at most 2 decimals, trailing zeros dropped. */
-export function humanBinarySize(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${Number(value.toFixed(2))} ${UNITS[unit]}`;
-}
 
 const size = (bytes: number, format: SizeFormat): number | string => (format === 'raw' ? bytes : humanBinarySize(bytes));
 

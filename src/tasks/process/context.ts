@@ -51,6 +51,8 @@ export interface ProcessOutcome {
   tasks: Task[];
   /** the write to an index environment, committed (durably) before the instance transaction */
   indexWrite?: { uuid: string; write: IndexWrite };
+  /** the index environment (uuid) the processor wrote itself, as document batches do */
+  indexWritten?: string;
   commit?: () => void;
   afterCommit?: () => Promise<void>;
 }

@@ -85,6 +85,7 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
   const touched = finished.some((task) => task.status === 'succeeded');
   return {
     tasks: finished,
+    indexWritten: record.uuid,
     commit: () => {
       if (created || touched || final.primaryKey !== before.primaryKey) ctx.indexes.put(final);
     },

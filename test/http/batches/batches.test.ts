@@ -164,3 +164,28 @@ describe('the meilisearch client', () => {
     expect(task.batchUid).toBe(batch.uid);
   });
 });
+
+describe('internalDatabaseSizes', () => {
+  const SIZE_CHANGE = /^\d+(\.\d{1,2})? (B|KiB|MiB|GiB) \([+-]\d+(\.\d{1,2})? (B|KiB|MiB|GiB)\)$/;
+  const statsOf = async (task: { batchUid: number }) => (await call(server, 'GET', `/batches/${task.batchUid}`)).body.stats;
+
+  it('lists, after the progress trace, the databases a document batch grew or shrank', async () => {
+    const added = await run(server, 'POST', '/indexes/b-sizes/documents', [{ id: 42, content: 'doggos & fluff' }]);
+    const stats = await statsOf(added);
+    expect(Object.keys(stats)).toEqual(['totalNbTasks', 'status', 'types', 'indexUids', 'progressTrace', 'internalDatabaseSizes']);
+    expect(stats.internalDatabaseSizes.documents).toMatch(/\(\+/);
+    for (const change of Object.values(stats.internalDatabaseSizes)) expect(change).toMatch(SIZE_CHANGE);
+
+    const deleted = await run(server, 'DELETE', '/indexes/b-sizes/documents/42');
+    expect((await statsOf(deleted)).internalDatabaseSizes.documents).toBe('0 B (-4 KiB)');
+  });
+
+  it('is left out when the batch changed no database size, or wrote no documents nor settings', async () => {
+    const again = await run(server, 'POST', '/indexes/b-0/documents', [{ id: 1 }]);
+    expect(await statsOf(again)).toHaveProperty('internalDatabaseSizes');
+    const same = await run(server, 'POST', '/indexes/b-0/documents', [{ id: 1 }]);
+    expect(await statsOf(same)).not.toHaveProperty('internalDatabaseSizes');
+    const creation = await run(server, 'POST', '/indexes', { uid: 'b-sizes-2' });
+    expect(await statsOf(creation)).not.toHaveProperty('internalDatabaseSizes');
+  });
+});
