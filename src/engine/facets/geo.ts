@@ -77,6 +77,22 @@ export function checkGeo(geo: unknown): GeoCheck {
   return { problem: (documentId) => `Could not parse ${name} in the document with the id: \`${id(documentId)}\`. Was expecting a finite number but instead got \`${json(value)}\`.` };
 }
 
+/**
+ * `checkGeo` as a settings change re-validates the stored documents: milli reindexes through its
+ * older extractor, which parses latitude before longitude, so two bad coordinates report the
+ * latitude alone (no combined message).
+ */
+export function checkGeoOnReindex(geo: unknown): GeoCheck {
+  const check = checkGeo(geo);
+  if ('point' in check || typeof geo !== 'object' || geo === null) return check;
+  const { lat, lng, ...extra } = geo as Record<string, unknown>;
+  const both = Object.hasOwn(geo, 'lat') && Object.hasOwn(geo, 'lng') && Object.keys(extra).length === 0;
+  if (both && coordinate(lat) === null && coordinate(lng) === null) {
+    return { problem: (documentId) => `Could not parse latitude in the document with the id: \`${json(documentId)}\`. Was expecting a finite number but instead got \`${json(lat)}\`.` };
+  }
+  return check;
+}
+
 /** The point of a `_geo` value that passes `checkGeo`, else null. */
 export function geoPointOf(geo: unknown): LatLng | null {
   const check = checkGeo(geo);

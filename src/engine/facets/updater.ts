@@ -16,7 +16,7 @@ import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { extractFacets, type FacetSink } from './extract.js';
 import { facetedFieldMatcher, geoEnabled } from './fields.js';
-import { checkGeo, geoPointOf, type LatLng } from './geo.js';
+import { checkGeo, checkGeoOnReindex, geoPointOf, type GeoCheck, type LatLng } from './geo.js';
 import { encodePoint, facetKeyString, MAX_FIELD_ID, readFacetFields, writeDocumentsIds } from './store.js';
 
 /** Field ids of the batch, assigning new ones to paths seen for the first time. */
@@ -81,10 +81,17 @@ function externalIdOf(env: IndexEnv, docid: number): string {
 /**
  * The point of a document being indexed while geo is enabled. An invalid `_geo` fails the
  * whole write with Meilisearch's error (documents.md §4.5), rolling the transaction back.
+ * `validate` is the check of the path the document is indexed through (addition or reindex).
  */
-function indexedPoint(env: IndexEnv, docid: number, doc: JsonObject | undefined, geo: boolean): LatLng | null {
+function indexedPoint(
+  env: IndexEnv,
+  docid: number,
+  doc: JsonObject | undefined,
+  geo: boolean,
+  validate: (geo: unknown) => GeoCheck = checkGeo,
+): LatLng | null {
   if (doc === undefined || !geo || !Object.hasOwn(doc, '_geo')) return null;
-  const check = checkGeo(doc._geo);
+  const check = validate(doc._geo);
   if ('problem' in check) throw new ApiError('invalid_document_geo_field', check.problem(externalIdOf(env, docid)));
   return check.point;
 }
@@ -154,7 +161,8 @@ export const facetUpdater: IndexUpdater = {
         if (docids === undefined) sets.set(key, (docids = []));
         docids.push(docid);
       }
-      const where = indexedPoint(env, docid, doc, geo);
+      // A rebuild re-validates stored documents after a settings change, as milli's reindexing does.
+      const where = indexedPoint(env, docid, doc, geo, checkGeoOnReindex);
       if (where !== null) env.geoPoints.putSync(docid, encodePoint(where));
     }
     for (const [latin1, docids] of sets) writeSet(env, Buffer.from(latin1, 'latin1'), fromUnsorted(docids));
