@@ -67,13 +67,13 @@ export interface IndexEnv {
   readonly wordIds: Database<Buffer, string>;
 }
 
+/** An index's initial memory map: room for a mid-sized index before the first growth. */
+const INITIAL_MAP_BYTES = 1024 ** 3;
+
 /**
  * Opens the environment in `folder`. The scheduler's index writer thread opens its own handle on
  * the same files for each write (workers/index-writer.ts); LMDB serialises the writers.
  */
-/** An index's initial memory map: room for a mid-sized index before the first growth. */
-const INITIAL_MAP_BYTES = 1024 ** 3;
-
 export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   mkdirSync(folder, { recursive: true });
   // The map starts at INITIAL_MAP_BYTES and lmdb-js doubles it when a write needs more. A fixed

@@ -43,8 +43,11 @@ function coordinate(value: unknown): number | null {
 /**
  * Checks a document's `_geo` value: `null`, or an object with exactly `lat` and `lng`, each a
  * finite number or numeric string. Missing keys are reported before extra keys and bad values.
+ * `latitudeFirst`: as a settings change re-validates stored documents (milli reindexes through its
+ * older extractor, which parses latitude before longitude), two bad coordinates report the
+ * latitude alone instead of the combined message.
  */
-export function checkGeo(geo: unknown): GeoCheck {
+export function checkGeo(geo: unknown, latitudeFirst = false): GeoCheck {
   if (geo === null) return { point: null };
   const id = (documentId: string) => json(documentId);
   if (typeof geo !== 'object' || Array.isArray(geo)) {
@@ -67,7 +70,7 @@ export function checkGeo(geo: unknown): GeoCheck {
   const latitude = coordinate(lat);
   const longitude = coordinate(lng);
   if (latitude !== null && longitude !== null) return { point: [latitude, longitude] };
-  if (latitude === null && longitude === null) {
+  if (latitude === null && longitude === null && !latitudeFirst) {
     return {
       problem: (documentId) =>
         `Could not parse latitude nor longitude in the document with the id: \`${id(documentId)}\`. Was expecting finite numbers but instead got \`${json(lat)}\` and \`${json(lng)}\`.`,
@@ -75,22 +78,6 @@ export function checkGeo(geo: unknown): GeoCheck {
   }
   const [name, value] = latitude === null ? ['latitude', lat] : ['longitude', lng];
   return { problem: (documentId) => `Could not parse ${name} in the document with the id: \`${id(documentId)}\`. Was expecting a finite number but instead got \`${json(value)}\`.` };
-}
-
-/**
- * `checkGeo` as a settings change re-validates the stored documents: milli reindexes through its
- * older extractor, which parses latitude before longitude, so two bad coordinates report the
- * latitude alone (no combined message).
- */
-export function checkGeoOnReindex(geo: unknown): GeoCheck {
-  const check = checkGeo(geo);
-  if ('point' in check || typeof geo !== 'object' || geo === null) return check;
-  const { lat, lng, ...extra } = geo as Record<string, unknown>;
-  const both = Object.hasOwn(geo, 'lat') && Object.hasOwn(geo, 'lng') && Object.keys(extra).length === 0;
-  if (both && coordinate(lat) === null && coordinate(lng) === null) {
-    return { problem: (documentId) => `Could not parse latitude in the document with the id: \`${json(documentId)}\`. Was expecting a finite number but instead got \`${json(lat)}\`.` };
-  }
-  return check;
 }
 
 /** The point of a `_geo` value that passes `checkGeo`, else null. */

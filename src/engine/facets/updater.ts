@@ -16,7 +16,7 @@ import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { extractFacets, type FacetSink } from './extract.js';
 import { facetedFieldMatcher, geoEnabled } from './fields.js';
-import { checkGeo, checkGeoOnReindex, geoPointOf, type GeoCheck, type LatLng } from './geo.js';
+import { checkGeo, geoPointOf, type LatLng } from './geo.js';
 import { encodePoint, facetKeyString, MAX_FIELD_ID, readFacetFields, writeDocumentsIds } from './store.js';
 
 /** Field ids of the batch, assigning new ones to paths seen for the first time. */
@@ -81,17 +81,11 @@ function externalIdOf(env: IndexEnv, docid: number): string {
 /**
  * The point of a document being indexed while geo is enabled. An invalid `_geo` fails the
  * whole write with Meilisearch's error (documents.md §4.5), rolling the transaction back.
- * `validate` is the check of the path the document is indexed through (addition or reindex).
+ * `reindex`: the document is re-validated by a rebuild (checkGeo's `latitudeFirst`).
  */
-function indexedPoint(
-  env: IndexEnv,
-  docid: number,
-  doc: JsonObject | undefined,
-  geo: boolean,
-  validate: (geo: unknown) => GeoCheck = checkGeo,
-): LatLng | null {
+function indexedPoint(env: IndexEnv, docid: number, doc: JsonObject | undefined, geo: boolean, reindex = false): LatLng | null {
   if (doc === undefined || !geo || !Object.hasOwn(doc, '_geo')) return null;
-  const check = validate(doc._geo);
+  const check = checkGeo(doc._geo, reindex);
   if ('problem' in check) throw new ApiError('invalid_document_geo_field', check.problem(externalIdOf(env, docid)));
   return check.point;
 }
@@ -121,13 +115,13 @@ export const facetUpdater: IndexUpdater = {
           const { add } = delta(facetKeyString(ids.idOf(field), kind, value ?? undefined));
           if (add[add.length - 1] !== docid) add.push(docid);
         });
+        created.push(docid);
       } else {
         const old = before === undefined ? new Set<string>() : keysOf(before, extract, ids);
         const now = after === undefined ? new Set<string>() : keysOf(after, extract, ids);
         for (const key of old) if (!now.has(key)) delta(key).remove.push(docid);
         for (const key of now) if (!old.has(key)) delta(key).add.push(docid);
       }
-      if (before === undefined && after !== undefined) created.push(docid);
       if (before !== undefined && after === undefined) deleted.push(docid);
 
       const where = indexedPoint(env, docid, after, geo);
@@ -162,7 +156,7 @@ export const facetUpdater: IndexUpdater = {
         docids.push(docid);
       }
       // A rebuild re-validates stored documents after a settings change, as milli's reindexing does.
-      const where = indexedPoint(env, docid, doc, geo, checkGeoOnReindex);
+      const where = indexedPoint(env, docid, doc, geo, true);
       if (where !== null) env.geoPoints.putSync(docid, encodePoint(where));
     }
     for (const [latin1, docids] of sets) writeSet(env, Buffer.from(latin1, 'latin1'), fromUnsorted(docids));
