@@ -143,8 +143,14 @@ export class QueryRankingRules {
     return out;
   }
 
-  /** The canonical rules, consecutive relevancy rules merged into one. */
+  private coalescedRules: Rule[] | undefined;
+
+  /** The canonical rules, consecutive relevancy rules merged into one (computed once: the rules are final). */
   private coalesced(): Rule[] {
+    return (this.coalescedRules ??= this.coalesce());
+  }
+
+  private coalesce(): Rule[] {
     const out: Rule[] = [];
     this.canonical.forEach((rule, at) => {
       if (rule === 'sort') {

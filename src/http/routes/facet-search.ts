@@ -9,9 +9,8 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import { checkFacetSearchable, searchFacetValues } from '../../engine/facets/facet-search.js';
-import type { DocSet } from '../../engine/docset.js';
 import { readSettings } from '../../engine/index-settings.js';
-import { distinctCount } from '../../engine/search/search.js';
+import { distinctCounter } from '../../engine/search/search.js';
 import { validateIndexUid } from '../../types/index-uid.js';
 import { defineRoute } from '../route.js';
 import { compileBody } from '../validation/index.js';
@@ -66,7 +65,7 @@ export const facetSearchRoutes = [
       const distinct = settings.distinctAttribute;
       const { env, outcome } = searchIndex(deps, ctx.caller, uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false });
       checkFacetSearchable(settings, facetName);
-      const count = distinct !== null && exhaustiveFacetCount === true ? (held: DocSet) => distinctCount(env, distinct, held) : undefined;
+      const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, distinct) : undefined;
       const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, count);
       return { facetHits, facetQuery, processingTimeMs: Math.round(performance.now() - started) };
     },

@@ -315,7 +315,11 @@ function distinctHits(
   need: number,
 ): { merged: Candidate[]; dropped: Map<string, number[]> } {
   const dropped = new Map<string, number[]>();
-  const drop = (uid: string, docid: number) => dropped.set(uid, [...(dropped.get(uid) ?? []), docid]);
+  const drop = (uid: string, docid: number) => {
+    const list = dropped.get(uid);
+    if (list === undefined) dropped.set(uid, [docid]);
+    else list.push(docid);
+  };
   const valuesOf = ({ search, hit }: Candidate) => distinctValues(search.env.documents.get(hit.docid) ?? {}, attribute).map(([kind, value]) => `${kind}:${value}`);
   const firstSeen = (seen: Set<string>, values: readonly string[]) => {
     if (values.some((value) => seen.has(value))) return false;
@@ -325,26 +329,29 @@ function distinctHits(
 
   const seenByIndex = new Map<string, Set<string>>();
   const keptByIndex = new Map<string, number>();
-  const perIndex = ranked.filter((candidate) => {
+  // the survivors with their values, read once for both passes
+  const perIndex: { candidate: Candidate; values: string[] }[] = [];
+  for (const candidate of ranked) {
     const uid = queries[candidate.position]!.indexUid;
     const kept = keptByIndex.get(uid) ?? 0;
-    if (kept >= Math.min(need, candidate.search.settings.pagination.maxTotalHits)) return false;
+    if (kept >= Math.min(need, candidate.search.settings.pagination.maxTotalHits)) continue;
     const seen = seenByIndex.get(uid) ?? new Set<string>();
     seenByIndex.set(uid, seen);
-    if (!firstSeen(seen, valuesOf(candidate))) {
+    const values = valuesOf(candidate);
+    if (!firstSeen(seen, values)) {
       drop(uid, candidate.hit.docid);
-      return false;
+      continue;
     }
     keptByIndex.set(uid, kept + 1);
-    return true;
-  });
+    perIndex.push({ candidate, values });
+  }
 
   const seen = new Set<string>();
-  const merged = perIndex.filter((candidate) => {
-    if (firstSeen(seen, valuesOf(candidate))) return true;
-    drop(queries[candidate.position]!.indexUid, candidate.hit.docid);
-    return false;
-  });
+  const merged: Candidate[] = [];
+  for (const { candidate, values } of perIndex) {
+    if (firstSeen(seen, values)) merged.push(candidate);
+    else drop(queries[candidate.position]!.indexUid, candidate.hit.docid);
+  }
   return { merged, dropped };
 }
 
