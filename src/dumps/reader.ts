@@ -33,6 +33,11 @@ export interface DumpedIndex {
   documents: string | null;
 }
 
+/** A JSON file of the dump, or null when it has none. */
+function readJsonIfAny<T>(file: string): T | null {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : null;
+}
+
 async function* jsonLines(file: string): AsyncGenerator<JsonObject> {
   if (!existsSync(file)) return;
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
@@ -50,9 +55,8 @@ export class DumpReader {
     const root = mkdtempSync(path.join(tmpdir(), 'quarry-dump-'));
     try {
       await extractArchive(file, root);
-      const metadataFile = path.join(root, 'metadata.json');
-      if (!existsSync(metadataFile)) throw new Error(`\`${file}\` is not a dump: it has no metadata.json.`);
-      const metadata = JSON.parse(readFileSync(metadataFile, 'utf8')) as DumpMetadata;
+      const metadata = readJsonIfAny<DumpMetadata>(path.join(root, 'metadata.json'));
+      if (metadata === null) throw new Error(`\`${file}\` is not a dump: it has no metadata.json.`);
       if (metadata.dumpVersion !== 'V6') {
         throw new Error(`Quarry imports dumps of version V6 only; this one is of version ${metadata.dumpVersion}. Import it into Meilisearch v1.50 and make a new dump there.`);
       }
@@ -78,8 +82,7 @@ export class DumpReader {
 
   /** `experimental-features.json`, or null when the dump has none. */
   features(): Record<string, unknown> | null {
-    const file = this.file('experimental-features.json');
-    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : null;
+    return readJsonIfAny<Record<string, unknown>>(this.file('experimental-features.json'));
   }
 
   async *tasks(currentVersion: [number, number, number]): AsyncGenerator<Task> {
@@ -104,14 +107,13 @@ export class DumpReader {
       const folder = path.join(dir, name);
       if (!statSync(folder).isDirectory()) continue;
       const metadata = JSON.parse(readFileSync(path.join(folder, 'metadata.json'), 'utf8')) as JsonObject;
-      const settingsFile = path.join(folder, 'settings.json');
       const documents = path.join(folder, 'documents.jsonl');
       yield {
         uid: metadata.uid as string,
         primaryKey: (metadata.primaryKey as string | null | undefined) ?? null,
         createdAt: instantOfRfc3339(metadata.createdAt as string),
         updatedAt: instantOfRfc3339(metadata.updatedAt as string),
-        settings: existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as JsonObject) : {},
+        settings: readJsonIfAny<JsonObject>(path.join(folder, 'settings.json')) ?? {},
         documents: existsSync(documents) ? documents : null,
       };
     }

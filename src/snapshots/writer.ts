@@ -13,6 +13,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } f
 import path from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { packDirectory } from '../store/archive.js';
+import { instanceUidFile } from '../store/instance-uid.js';
 
 export interface SnapshotContent {
   dbPath: string;
@@ -58,8 +59,8 @@ export async function writeSnapshot(
     for (const name of readdirSync(content.updateFilesDir)) {
       if (!name.endsWith('.tmp')) copyFileSync(path.join(content.updateFilesDir, name), path.join(scratch, 'update_files', name));
     }
-    const uidFile = path.join(content.dbPath, 'instance-uid');
-    if (existsSync(uidFile)) copyFileSync(uidFile, path.join(scratch, 'instance-uid'));
+    const uidFile = instanceUidFile(content.dbPath);
+    if (existsSync(uidFile)) copyFileSync(uidFile, instanceUidFile(scratch));
     await content.adjust(scratch);
     step('create the archive');
     await packDirectory(scratch, target, signal);

@@ -6,13 +6,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const FILE = 'instance-uid';
+/** The instance uid file of a db path (snapshots copy it as it is). */
+export function instanceUidFile(dbPath: string): string {
+  return path.join(dbPath, 'instance-uid');
+}
 
 export function readInstanceUid(dbPath: string): string | null {
-  const file = path.join(dbPath, FILE);
+  const file = instanceUidFile(dbPath);
   return existsSync(file) ? readFileSync(file, 'utf8').trim() || null : null;
 }
 
 export function writeInstanceUid(dbPath: string, uid: string): void {
-  writeFileSync(path.join(dbPath, FILE), uid);
+  writeFileSync(instanceUidFile(dbPath), uid);
 }

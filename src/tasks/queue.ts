@@ -167,6 +167,12 @@ export class TaskQueue {
     reindex(this.dbs.taskIndex, [], taskKeys(task), this.dbs.taskCounts);
   }
 
+  /** The reverse of `insert`: the task and its index entries (inside the caller's transaction). */
+  private remove(task: Task): void {
+    reindex(this.dbs.taskIndex, taskKeys(task), [], this.dbs.taskCounts);
+    this.dbs.tasks.removeSync(task.uid);
+  }
+
   /**
    * Enqueues a task and returns it. A cancelation or deletion never targets itself or a newer task:
    * such uids are dropped from its frozen set and `matchedTasks` counts what remains.
@@ -301,8 +307,7 @@ export class TaskQueue {
       for (const uid of sortedUnique(uids)) {
         const task = this.dbs.tasks.get(uid);
         if (task === undefined || !isFinished(task.status)) continue;
-        reindex(this.dbs.taskIndex, taskKeys(task), [], this.dbs.taskCounts);
-        this.dbs.tasks.removeSync(uid);
+        this.remove(task);
         if (task.batchUid !== null) touchedBatches.add(task.batchUid);
         deleted.push(uid);
       }
@@ -335,9 +340,7 @@ export class TaskQueue {
     writeTxn(this.root, () => {
       for (const uid of uids) {
         const task = this.dbs.tasks.get(uid);
-        if (task === undefined) continue;
-        reindex(this.dbs.taskIndex, taskKeys(task), [], this.dbs.taskCounts);
-        this.dbs.tasks.removeSync(uid);
+        if (task !== undefined) this.remove(task);
       }
     });
   }
