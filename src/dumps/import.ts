@@ -23,6 +23,7 @@ import { writeInstanceUid } from '../store/instance-uid.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxn } from '../store/write-txn.js';
 import type { TaskQueue } from '../tasks/queue.js';
+import { indexUidProblem } from '../types/index-uid.js';
 import { defaultSettings, SETTING_KEYS } from '../types/settings.js';
 import type { Batch, Task } from '../types/task.js';
 import { MEILISEARCH_VERSION } from '../version.js';
@@ -58,6 +59,9 @@ async function storeInGroups<T>(records: AsyncIterable<T>, store: (group: T[]) =
 }
 
 async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortSignal): Promise<void> {
+  // a hand-made dump could name an index the API could never reach
+  const uidProblem = indexUidProblem(index.uid);
+  if (uidProblem !== undefined) throw new Error(uidProblem);
   const record = { ...to.indexes.newRecord(index.uid, index.primaryKey, index.createdAt), updatedAt: index.updatedAt };
   const known = Object.fromEntries(SETTING_KEYS.filter((key) => index.settings[key] !== undefined).map((key) => [key, index.settings[key]]));
   const settings = applyPatch(defaultSettings(), canonicalPatch(known));

@@ -130,6 +130,18 @@ describe('--import-dump of a Meilisearch dump', () => {
     expect(existsSync(dbPath)).toBe(false);
   });
 
+  it('refuses an index whose uid the API could not name, and removes the half-made db path', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'bad-uid.dump');
+    const metadata = JSON.stringify({ uid: 'not a uid!', primaryKey: 'id', createdAt: '2025-02-04T10:15:21.3Z', updatedAt: '2025-02-04T10:15:21.42Z' });
+    await writeArchive(file, { 'metadata.json': FILES['metadata.json']!, 'indexes/bad/metadata.json': metadata, 'indexes/bad/settings.json': '{}', 'indexes/bad/documents.jsonl': '' });
+    const dbPath = path.join(dir, 'db');
+    const { code, stderr } = await runCli(['--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--import-dump', file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('`not a uid!` is not a valid index uid');
+    expect(existsSync(dbPath)).toBe(false);
+  });
+
   it('refuses a file that is no archive', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'garbage.dump');
