@@ -26,8 +26,6 @@ const CHUNK_BYTES = 4 << 20;
 const MAX_POSITION = 65_536;
 const MAX_WORD_BYTES = 250;
 const VALUE_GAP = 8;
-/** Prefixes cached in `word-prefix-docids`, in characters. */
-export const PREFIX_MAX_CHARS = 3;
 
 /**
  * What one document contributes to the index, with its words as ids of the extractor's batch
@@ -212,11 +210,8 @@ export class WordExtractor {
     return shipColumns(docs, this.vocabulary.export(), this.options.fields.names);
   }
 
-  /**
-   * A document another extractor extracted and shipped, as this one would have extracted it:
-   * its words in this vocabulary, its fields in these field ids.
-   */
-  adopt(docid: number, { shipped, index }: ShippedDoc): DocWords {
+  /** This extractor's maps of a shipment's word and field ids, made on first use. */
+  private mapsOf(shipped: ShippedWords): { bytes: Buffer; words: Int32Array; fields: Int32Array } {
     let maps = this.adopted.get(shipped);
     if (maps === undefined) {
       const { vocabBytes } = shipped;
@@ -227,33 +222,56 @@ export class WordExtractor {
       };
       this.adopted.set(shipped, maps);
     }
-    // the document's fields get their ids in its own order, as extracting it here would give them
+    return maps;
+  }
+
+  /**
+   * Gives a shipped document's fields their ids here, in its own order, as extracting it here
+   * would; answers whether each kept the id the shipment gave it.
+   */
+  adoptFields({ shipped, index }: ShippedDoc): boolean {
+    const maps = this.mapsOf(shipped);
     let sameFields = true;
     for (let at = shipped.leafStarts[index]!; at < shipped.leafStarts[index + 1]!; at++) {
       const field = shipped.leafFields[at]!;
       if (maps.fields[field]! < 0) maps.fields[field] = this.options.fields.idOf(shipped.fields[field]!);
       if (maps.fields[field] !== field) sameFields = false;
     }
+    return sameFields;
+  }
+
+  /** The vocabulary id here of a shipment's word `word`, added if new. */
+  adoptWord(shipped: ShippedWords, word: number): number {
+    const maps = this.mapsOf(shipped);
+    let id = maps.words[word]!;
+    if (id < 0) maps.words[word] = id = this.intern(maps.bytes, shipped.vocabStarts[word]!, shipped.vocabLengths[word]!);
+    return id;
+  }
+
+  /**
+   * A document another extractor extracted and shipped, as this one would have extracted it:
+   * its words in this vocabulary, its fields in these field ids.
+   */
+  adopt(docid: number, doc: ShippedDoc): DocWords {
+    const { shipped, index } = doc;
+    const sameFields = this.adoptFields(doc);
     const from = shipped.docStarts[index]!;
     const count = shipped.docStarts[index + 1]! - from;
     const words = new Array<number>(count);
     const masks = new Array<number>(count);
     const infos = new Array<number>(count);
     for (let slot = 0; slot < count; slot++) {
-      const shippedWord = shipped.words[from + slot]!;
-      let word = maps.words[shippedWord]!;
-      if (word < 0) maps.words[shippedWord] = word = this.intern(maps.bytes, shipped.vocabStarts[shippedWord]!, shipped.vocabLengths[shippedWord]!);
-      words[slot] = word;
+      words[slot] = this.adoptWord(shipped, shipped.words[from + slot]!);
       masks[slot] = shipped.masks[from + slot]!;
       infos[slot] = shipped.infos[from + slot]!;
     }
+    const fields = this.mapsOf(shipped).fields;
     const fieldWords = new Map<number, number>();
-    for (let at = shipped.fieldStarts[index]!; at < shipped.fieldStarts[index + 1]!; at += 2) fieldWords.set(maps.fields[shipped.fieldPairs[at]!]!, shipped.fieldPairs[at + 1]!);
+    for (let at = shipped.fieldStarts[index]!; at < shipped.fieldStarts[index + 1]!; at += 2) fieldWords.set(fields[shipped.fieldPairs[at]!]!, shipped.fieldPairs[at + 1]!);
     const tokenWords = shipped.tokenWords.subarray(shipped.tokenStarts[index]!, shipped.tokenStarts[index + 1]!);
     let tokenPlaces = shipped.tokenPlaces.subarray(shipped.tokenStarts[index]!, shipped.tokenStarts[index + 1]!);
     if (!sameFields) {
       // other field ids: renumber the places and rebuild the masks from them
-      const fields = maps.fields;
       tokenPlaces = tokenPlaces.map((place) => ((fields[place >>> 16]! << 16) | (place & 0xffff)) >>> 0);
       masks.fill(0);
       tokenWords.forEach((slot, i) => (masks[slot] = (masks[slot]! | fieldBit(tokenPlaces[i]! >>> 16)) >>> 0));
@@ -351,20 +369,6 @@ function markWholeFields(doc: DocWords): void {
     const word = doc.tokenWords[i]!;
     if (single.has(place >>> 16)) doc.infos[word] = doc.infos[word]! | INFO_WHOLE_FIELD;
   });
-}
-
-/** The prefixes of 1 to PREFIX_MAX_CHARS characters of a word key (latin1 of UTF-8). */
-export function prefixKeys(key: string): string[] {
-  const out: string[] = [];
-  let chars = 0;
-  for (let i = 1; i <= key.length && chars < PREFIX_MAX_CHARS; i++) {
-    // a character ends where the next byte is not a continuation byte
-    if (i === key.length || (key.charCodeAt(i) & 0xc0) !== 0x80) {
-      chars++;
-      out.push(key.slice(0, i));
-    }
-  }
-  return out;
 }
 
 const NON_ASCII = /[\x80-\xff]/;

@@ -188,10 +188,10 @@ export class ForwardEncoder {
   private slotIds = new Uint32Array(256);
 
   /**
-   * The record's bytes, valid until the next call: slot `s` is the word whose id is
-   * `wordIds[slotWords[s]]`.
+   * The record's bytes, valid until the next call: `fieldPairs` holds (field, word count)
+   * pairs, and slot `s` is the word whose id is `wordIds[slotWords[s]]`.
    */
-  encode(fieldWords: ReadonlyMap<number, number>, slotWords: ArrayLike<number>, wordIds: Uint32Array, tokenSlots: ArrayLike<number>, places: ArrayLike<number>): Buffer {
+  encode(fieldPairs: ArrayLike<number>, slotWords: ArrayLike<number>, wordIds: Uint32Array, tokenSlots: ArrayLike<number>, places: ArrayLike<number>): Buffer {
     const n = slotWords.length;
     if (this.order.length < n) {
       this.order = new Int32Array(2 * n);
@@ -210,11 +210,12 @@ export class ForwardEncoder {
       next[slot] = offset;
       offset += count;
     }
-    const length = 2 + fieldWords.size + 2 * tokenSlots.length;
+    const fieldCount = fieldPairs.length >>> 1;
+    const length = 2 + fieldCount + 2 * tokenSlots.length;
     const all = this.out.ensure(length);
     let at = 0;
-    all[at++] = fieldWords.size;
-    for (const [field, count] of fieldWords) all[at++] = (field << 16) | Math.min(count, 0xffff);
+    all[at++] = fieldCount;
+    for (let p = 0; p < fieldPairs.length; p += 2) all[at++] = (fieldPairs[p]! << 16) | Math.min(fieldPairs[p + 1]!, 0xffff);
     all[at++] = tokenSlots.length;
     for (let t = 0; t < tokenSlots.length; t++) {
       const slot = tokenSlots[t]!;

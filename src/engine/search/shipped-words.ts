@@ -1,10 +1,13 @@
 /**
  * Extracted words in a form one thread can hand another: the DocWords of a run of documents as
  * a few typed columns (whose buffers are transferred, not copied) plus the extractor's
- * vocabulary as bytes and its field names. Extraction workers ship them; the index writer adopts
- * each document into its own batch vocabulary and field ids (WordExtractor.adopt).
+ * vocabulary as bytes and its field names, and the same entries grouped per word. Extraction
+ * workers ship them; the index writer adopts whole words of a run of new documents at once
+ * (adopted-chunk.ts), or each document into its own batch vocabulary and field ids
+ * (WordExtractor.adopt).
  */
 import type { DocWords } from './extract.js';
+import { KeyOps, type GroupedEntries } from './key-ops.js';
 
 export interface ShippedWords {
   /** the shipping extractor's field ids → field paths */
@@ -28,6 +31,8 @@ export interface ShippedWords {
   /** per document (count + 1 entries): where its fields, in their order (DocWords.leafFields), start in leafFields */
   readonly leafStarts: Int32Array;
   readonly leafFields: Int32Array;
+  /** the entries grouped per shipped word, `docids` holding document indexes in the shipment */
+  readonly wordEntries: GroupedEntries;
 }
 
 /** One document of a shipment. */
@@ -41,6 +46,16 @@ export interface VocabularyBytes {
   readonly bytes: Uint8Array;
   readonly starts: Int32Array;
   readonly lengths: Int32Array;
+}
+
+// kept from one part to the next: only the grouped copy is shipped
+const scratch = new KeyOps();
+
+/** The entries of `docs` grouped per word of their vocabulary (`vocabularySize` words). */
+function invert(docs: readonly DocWords[], vocabularySize: number): GroupedEntries {
+  scratch.clear();
+  docs.forEach((doc, index) => scratch.upsertAll(index, doc.words, doc.masks, doc.infos));
+  return scratch.grouped(vocabularySize);
 }
 
 /** Packs `docs` (extracted against `vocabulary` and `fields`) into columns. */
@@ -91,13 +106,16 @@ export function shipColumns(docs: readonly DocWords[], vocabulary: VocabularyByt
     tokenPlaces,
     leafStarts,
     leafFields,
+    wordEntries: invert(docs, vocabulary.starts.length),
   };
 }
 
 /** The buffers of a shipment, to transfer rather than copy. */
 export function shippedBuffers(shipped: ShippedWords): ArrayBuffer[] {
   const { vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields } = shipped;
-  return [vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields].map(
+  const { wordEntries } = shipped;
+  const grouped = [wordEntries.starts, wordEntries.docids, wordEntries.masks, wordEntries.infos];
+  return [vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields, ...grouped].map(
     (column) => column.buffer as ArrayBuffer,
   );
 }

@@ -5,7 +5,8 @@
  *
  * `apply` is incremental: the before and after versions of each changed document are extracted
  * (extract.ts), and every word or prefix key that lost, gained or changed a document is read and
- * rewritten once per chunk of documents. A document's prefix entries depend on that document
+ * rewritten once per chunk of documents. A chunk of new documents whose words were extracted
+ * ahead adopts them word by word rather than document by document (adopted-chunk.ts). A document's prefix entries depend on that document
  * only, so diffing them per document keeps the prefix postings exact without rescanning words.
  * `rebuild` clears everything (field ids and word ids too) and indexes every document; the
  * settings that shape this index (searchableAttributes, stopWords, prefixSearch, tokenizer
@@ -18,143 +19,15 @@ import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import type { PreparedWords } from '../indexer/prepared-words.js';
 import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { extractorFor, PREFIX_MAX_CHARS, prefixKeys, SearchFieldIds, wordOfKey, type DocWords } from './extract.js';
+import { adoptChunk, type ChunkChanges } from './adopted-chunk.js';
+import { extractorFor, SearchFieldIds, wordOfKey, type DocWords, type WordExtractor } from './extract.js';
+import { KeyOps } from './key-ops.js';
 import { PostingOutcome, PostingWriter, prefixPostings, wordPostings } from './posting-blocks.js';
-import { ForwardEncoder, type PostingColumns } from './postings.js';
+import { ForwardEncoder } from './postings.js';
+import { PrefixTable } from './prefix-table.js';
 
 /** Documents extracted and merged per round, bounding the batch's memory. */
 const CHUNK_DOCS = 25_000;
-
-/**
- * Pending changes of the keys of one database. Upserts are appended to one growable interleaved
- * column of (key, docid, mask, info) — docids ascending, as changes arrive in docid order — and
- * grouped per key by one counting pass, instead of growing millions of small per-key arrays.
- */
-class KeyOps {
-  private entries = new Uint32Array(4 << 16);
-  private length = 0;
-  readonly removed = new Map<number, number[]>();
-
-  remove(id: number, docid: number): void {
-    const list = this.removed.get(id);
-    if (list === undefined) this.removed.set(id, [docid]);
-    else list.push(docid);
-  }
-
-  upsert(id: number, docid: number, mask: number, info: number): void {
-    let at = this.length;
-    if (at + 4 > this.entries.length) {
-      const grown = new Uint32Array(this.entries.length * 2);
-      grown.set(this.entries);
-      this.entries = grown;
-    }
-    const entries = this.entries;
-    entries[at++] = id;
-    entries[at++] = docid;
-    entries[at++] = mask;
-    entries[at++] = info;
-    this.length = at;
-  }
-
-  /** Calls `visit` once per key with changes: its removed docids and its upsert columns. */
-  forEachKey(keyCount: number, visit: (id: number, removed: readonly number[], upserts: PostingColumns) => void): void {
-    const entries = this.entries;
-    const n = this.length >>> 2;
-    const start = new Int32Array(keyCount + 1);
-    for (let k = 0; k < n; k++) start[entries[4 * k]! + 1]!++;
-    for (let id = 0; id < keyCount; id++) start[id + 1]! += start[id]!;
-    const fill = start.slice(0, keyCount);
-    const docids = new Uint32Array(n);
-    const masks = new Uint32Array(n);
-    const infos = new Uint32Array(n);
-    for (let k = 0, e = 0; k < n; k++, e += 4) {
-      const at = fill[entries[e]!]!++;
-      docids[at] = entries[e + 1]!;
-      masks[at] = entries[e + 2]!;
-      infos[at] = entries[e + 3]!;
-    }
-    for (let id = 0; id < keyCount; id++) {
-      const from = start[id]!;
-      const to = start[id + 1]!;
-      const removed = this.removed.get(id);
-      if (from === to && removed === undefined) continue;
-      visit(id, removed ?? [], { docids: docids.subarray(from, to), masks: masks.subarray(from, to), infos: infos.subarray(from, to) });
-    }
-  }
-}
-
-/** The batch's prefixes: each vocabulary word's 1–3 character prefixes as prefix ids. */
-class PrefixTable {
-  readonly keys: string[] = [];
-  private readonly ids = new Map<string, number>();
-  // per vocabulary word: its prefix ids (PREFIX_MAX_CHARS slots each) and how many, -1 until known
-  private readonly prefixIds: Int32Array;
-  private readonly prefixCounts: Int8Array;
-  // per prefix id (at most PREFIX_MAX_CHARS per word): the document (serial) that last
-  // aggregated it, and the aggregate; typed so that millions of updates allocate nothing
-  private readonly seenBy: Int32Array;
-  readonly masks: Uint32Array;
-  readonly positions: Uint32Array;
-  private readonly current: number[] = [];
-  private serial = 0;
-
-  constructor(private readonly vocabulary: readonly string[]) {
-    this.prefixIds = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
-    this.prefixCounts = new Int8Array(vocabulary.length).fill(-1);
-    this.seenBy = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
-    this.masks = new Uint32Array(this.seenBy.length);
-    this.positions = new Uint32Array(this.seenBy.length);
-  }
-
-  /** How many prefixes vocabulary word `word` has; its ids start at `word * PREFIX_MAX_CHARS` in prefixIds. */
-  private prefixCount(word: number): number {
-    let count = this.prefixCounts[word]!;
-    if (count < 0) {
-      const keys = prefixKeys(this.vocabulary[word]!);
-      keys.forEach((key, k) => {
-        let id = this.ids.get(key);
-        if (id === undefined) {
-          id = this.keys.length;
-          this.ids.set(key, id);
-          this.keys.push(key);
-        }
-        this.prefixIds[word * PREFIX_MAX_CHARS + k] = id;
-      });
-      count = keys.length;
-      this.prefixCounts[word] = count;
-    }
-    return count;
-  }
-
-  /**
-   * Aggregates a document's prefix entries: returns its prefix ids, whose `masks` and
-   * `positions` (lowest) hold its aggregate; both valid until the next call.
-   */
-  aggregate(doc: DocWords): readonly number[] {
-    const serial = ++this.serial;
-    const ids = this.current;
-    ids.length = 0;
-    for (let slot = 0; slot < doc.words.length; slot++) {
-      const mask = doc.masks[slot]!;
-      const position = doc.infos[slot]! & 0xffff;
-      const word = doc.words[slot]!;
-      const end = word * PREFIX_MAX_CHARS + this.prefixCount(word);
-      for (let at = word * PREFIX_MAX_CHARS; at < end; at++) {
-        const id = this.prefixIds[at]!;
-        if (this.seenBy[id] !== serial) {
-          this.seenBy[id] = serial;
-          this.masks[id] = mask;
-          this.positions[id] = position;
-          ids.push(id);
-        } else {
-          this.masks[id] = this.masks[id]! | mask;
-          if (position < this.positions[id]!) this.positions[id] = position;
-        }
-      }
-    }
-    return ids;
-  }
-}
 
 export function readSearchFields(env: IndexEnv): string[] {
   return (env.main.get(INDEX_MAIN_KEYS.searchFields) as string[] | undefined) ?? [];
@@ -164,11 +37,8 @@ export function readWordsVersion(env: IndexEnv): number {
   return (env.main.get(INDEX_MAIN_KEYS.wordsVersion) as number | undefined) ?? 0;
 }
 
-/** Applies one chunk of changes (docids ascending). */
-function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], prepared: PreparedWords | undefined): void {
-  const fields = new SearchFieldIds(readSearchFields(env));
-  const extractor = extractorFor(settings, fields);
-  const withPrefixes = settings.prefixSearch !== 'disabled';
+/** A chunk's changes from extracting (or adopting) each document's before and after versions. */
+function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange[], prepared: PreparedWords | undefined, withPrefixes: boolean): ChunkChanges {
   const before = new Map<number, DocWords>();
   for (const doc of extractor.extract(changes.filter((c) => c.before !== undefined).map((c) => ({ docid: c.docid, doc: c.before! })))) {
     before.set(doc.docid, doc);
@@ -214,13 +84,32 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
       for (const id of prefixTable.aggregate(old)) if (!keep.has(id)) prefixes.remove(id, change.docid);
     }
   }
+  return {
+    words,
+    prefixKeys: prefixTable.keys,
+    prefixes,
+    forward(i) {
+      const now = after.get(changes[i]!.docid);
+      if (now === undefined) return null;
+      return { fieldPairs: [...now.fieldWords].flat(), words: now.words, tokenWords: now.tokenWords, tokenPlaces: now.tokenPlaces };
+    },
+  };
+}
+
+/** Applies one chunk of changes (docids ascending). */
+function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], prepared: PreparedWords | undefined): void {
+  const fields = new SearchFieldIds(readSearchFields(env));
+  const extractor = extractorFor(settings, fields);
+  const withPrefixes = settings.prefixSearch !== 'disabled';
+  const chunk = (prepared === undefined ? null : adoptChunk(extractor, changes, prepared, withPrefixes)) ?? extractChunk(extractor, changes, prepared, withPrefixes);
+  const vocabulary = extractor.keys;
 
   let nextId = (env.main.get(INDEX_MAIN_KEYS.nextWordId) as number | undefined) ?? 1;
   let vocabularyChanged = false;
   const ids = new Uint32Array(vocabulary.length);
   const wordWriter = new PostingWriter(wordPostings(env));
   const newWordId = () => nextId++;
-  words.forEachKey(vocabulary.length, (vid, removed, upserts) => {
+  chunk.words.forEachKey((vid, removed, upserts) => {
     const word = wordOfKey(vocabulary[vid]!);
     const outcome = wordWriter.update(word, removed, upserts, newWordId);
     if (outcome === PostingOutcome.Deleted) {
@@ -236,19 +125,16 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   });
   const prefixWriter = new PostingWriter(prefixPostings(env));
   const noId = () => 0;
-  prefixes.forEachKey(prefixTable.keys.length, (pid, removed, upserts) => {
-    prefixWriter.update(wordOfKey(prefixTable.keys[pid]!), removed, upserts, noId);
+  chunk.prefixes.forEachKey((pid, removed, upserts) => {
+    prefixWriter.update(wordOfKey(chunk.prefixKeys[pid]!), removed, upserts, noId);
   });
 
   const forward = new ForwardEncoder();
-  for (const change of changes) {
-    const now = after.get(change.docid);
-    if (now === undefined) {
-      env.docWords.removeSync(change.docid);
-      continue;
-    }
-    env.docWords.putSync(change.docid, forward.encode(now.fieldWords, now.words, ids, now.tokenWords, now.tokenPlaces));
-  }
+  changes.forEach((change, i) => {
+    const now = chunk.forward(i);
+    if (now === null) env.docWords.removeSync(change.docid);
+    else env.docWords.putSync(change.docid, forward.encode(now.fieldPairs, now.words, ids, now.tokenWords, now.tokenPlaces));
+  });
 
   env.main.putSync(INDEX_MAIN_KEYS.nextWordId, nextId);
   if (fields.added) env.main.putSync(INDEX_MAIN_KEYS.searchFields, fields.names);

@@ -72,7 +72,11 @@ function facetSnapshot(env: IndexEnv) {
 function run(name: string, settings: Partial<IndexSettings>, batches: (() => DocumentOp[])[], source?: (ops: DocumentOp[]) => PartSource) {
   const env: IndexEnv = envs.get(name);
   env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), ...settings }));
-  let adopted = 0;
+  // documents whose words were taken, and how often words were asked for: a chunk of new
+  // documents adopts whole words (adopted-chunk.ts) asking once per document, and when it cannot,
+  // asks again per document
+  const adopted = new Set<object>();
+  let takes = 0;
   for (const batch of batches) {
     const ops = batch();
     let prepared: PreparedWords | undefined;
@@ -81,13 +85,14 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
       const take = prepared.take.bind(prepared);
       prepared.take = (doc) => {
         const shipped = take(doc);
-        if (shipped !== undefined) adopted++;
+        takes++;
+        if (shipped !== undefined) adopted.add(doc);
         return shipped;
       };
     }
     applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, prepared);
   }
-  return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, adopted };
+  return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, adopted: adopted.size, takes };
 }
 
 const WORDS = ['dragon', 'fire', 'Ünïcode', '東京タワー', 'night', 'river', 'stone', 'the', 'a', 'C#', 'naïve', 'quick', 'brown', 'fox', '42'];
@@ -160,6 +165,44 @@ describe('documents prepared ahead', { timeout: 60_000 }, () => {
     const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1, () => true, [0, 2]));
     expect(ahead.snapshot).toEqual(local.snapshot);
     expect(ahead.adopted).toBe(PART_DOCS + 10);
+  });
+
+  it.each(['indexingTime', 'disabled'] as const)('adopt whole words of new documents in chunks and parts that do not line up (prefixSearch %s)', (prefixSearch) => {
+    // id 500 comes twice in a row: the second line is the document, the first is left out
+    const small = randomDocs(12, 1_000);
+    const first = [...small.slice(0, 501), { ...(small[500] as object), body: 'night dragon' }, ...small.slice(501)];
+    // the write's chunks end after 20,000 documents, inside a part of the second addition
+    const batches = [() => [add(lines(first)), add(lines(randomDocs(13, 20_000, 50_000)))], () => [add(lines(randomDocs(14, PART_DOCS, 80_000)))]];
+    const settings = { prefixSearch, stopWords: ['the'], filterableAttributes: ['title'] };
+    const local = run('local', settings, batches);
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(Object.keys(ahead.snapshot.words.prefixes).length > 0).toBe(prefixSearch === 'indexingTime');
+    expect(ahead.adopted).toBe(1_000 + 20_000 + PART_DOCS);
+    // one ask per document: every chunk adopted whole words
+    expect(ahead.takes).toBe(ahead.adopted);
+  });
+
+  it('adopt document by document a chunk where a later line replaced a document out of order', () => {
+    const docs = randomDocs(15, PART_DOCS + 500);
+    const batches = [() => [add(lines([...docs, { id: 3, body: 'stone' }]))]];
+    const local = run('local', {}, batches);
+    const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.adopted).toBe(docs.length);
+    expect(ahead.takes).toBeGreaterThan(ahead.adopted);
+  });
+
+  it('adopt document by document a chunk whose shipments numbered a field otherwise', () => {
+    // two workers: the second meets `late` without knowing the first's `early`
+    const early = randomDocs(16, PART_DOCS).map((doc) => ({ ...doc, early: 'stone river' }));
+    const late = randomDocs(17, PART_DOCS, PART_DOCS).map((doc) => ({ ...doc, late: 'quick fox' }));
+    const batches = [() => [add(lines([...early, ...late]))]];
+    const local = run('local', {}, batches);
+    const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 2));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.adopted).toBe(2 * PART_DOCS);
+    expect(ahead.takes).toBeGreaterThan(ahead.adopted);
   });
 
   it('ship no words for a part with a line that is not JSON, and number parts per addition', () => {

@@ -51,8 +51,8 @@ describe('forward encoder', () => {
       const wordIds = Uint32Array.from(slotWords.map((_, word) => ids[words - 1 - word]!));
       const tokenSlots = Array.from({ length: words * 3 }, (_, t) => (t < words ? t : Math.floor(random() * words)));
       const places = tokenSlots.map((_, t) => ((t % 3) << 16) | t);
-      const fieldWords = new Map([[0, 4], [2, 70_000]]);
-      const record = decodeForward(Buffer.from(encoder.encode(fieldWords, slotWords, wordIds, tokenSlots, places)));
+      const fieldPairs = [0, 4, 2, 70_000];
+      const record = decodeForward(Buffer.from(encoder.encode(fieldPairs, slotWords, wordIds, tokenSlots, places)));
       const expected = tokenSlots.map((slot, t) => [ids[slot]!, places[t]!, t] as const).sort((a, b) => a[0] - b[0] || a[2] - b[2]);
       expect(Array.from(record.wordIds)).toEqual(expected.map((e) => e[0]));
       expect(Array.from(record.places)).toEqual(expected.map((e) => e[1]));

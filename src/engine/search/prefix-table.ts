@@ -1,0 +1,94 @@
+/**
+ * The prefix entries of documents: each vocabulary word's 1–3 character prefixes as prefix ids,
+ * and per document the union of its words' entries under each prefix (fields OR-ed, lowest
+ * position), which is what `word-prefix-docids` stores per document.
+ */
+/** Prefixes cached in `word-prefix-docids`, in characters. */
+export const PREFIX_MAX_CHARS = 3;
+
+/** The prefixes of 1 to PREFIX_MAX_CHARS characters of a word key (latin1 of UTF-8). */
+export function prefixKeys(key: string): string[] {
+  const out: string[] = [];
+  let chars = 0;
+  for (let i = 1; i <= key.length && chars < PREFIX_MAX_CHARS; i++) {
+    // a character ends where the next byte is not a continuation byte
+    if (i === key.length || (key.charCodeAt(i) & 0xc0) !== 0x80) {
+      chars++;
+      out.push(key.slice(0, i));
+    }
+  }
+  return out;
+}
+
+
+export class PrefixTable {
+  readonly keys: string[] = [];
+  private readonly ids = new Map<string, number>();
+  // per vocabulary word: its prefix ids (PREFIX_MAX_CHARS slots each) and how many, -1 until known
+  private readonly prefixIds: Int32Array;
+  private readonly prefixCounts: Int8Array;
+  // per prefix id (at most PREFIX_MAX_CHARS per word): the document (serial) that last
+  // aggregated it, and the aggregate; typed so that millions of updates allocate nothing
+  private readonly seenBy: Int32Array;
+  readonly masks: Uint32Array;
+  readonly positions: Uint32Array;
+  private readonly current: number[] = [];
+  private serial = 0;
+
+  constructor(private readonly vocabulary: readonly string[]) {
+    this.prefixIds = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
+    this.prefixCounts = new Int8Array(vocabulary.length).fill(-1);
+    this.seenBy = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
+    this.masks = new Uint32Array(this.seenBy.length);
+    this.positions = new Uint32Array(this.seenBy.length);
+  }
+
+  /** How many prefixes vocabulary word `word` has; its ids start at `word * PREFIX_MAX_CHARS` in prefixIds. */
+  private prefixCount(word: number): number {
+    let count = this.prefixCounts[word]!;
+    if (count < 0) {
+      const keys = prefixKeys(this.vocabulary[word]!);
+      keys.forEach((key, k) => {
+        let id = this.ids.get(key);
+        if (id === undefined) {
+          id = this.keys.length;
+          this.ids.set(key, id);
+          this.keys.push(key);
+        }
+        this.prefixIds[word * PREFIX_MAX_CHARS + k] = id;
+      });
+      count = keys.length;
+      this.prefixCounts[word] = count;
+    }
+    return count;
+  }
+
+  /**
+   * Aggregates a document's prefix entries: returns its prefix ids, whose `masks` and
+   * `positions` (lowest) hold its aggregate; both valid until the next call.
+   */
+  aggregate(doc: { readonly words: ArrayLike<number>; readonly masks: ArrayLike<number>; readonly infos: ArrayLike<number> }): readonly number[] {
+    const serial = ++this.serial;
+    const ids = this.current;
+    ids.length = 0;
+    for (let slot = 0; slot < doc.words.length; slot++) {
+      const mask = doc.masks[slot]!;
+      const position = doc.infos[slot]! & 0xffff;
+      const word = doc.words[slot]!;
+      const end = word * PREFIX_MAX_CHARS + this.prefixCount(word);
+      for (let at = word * PREFIX_MAX_CHARS; at < end; at++) {
+        const id = this.prefixIds[at]!;
+        if (this.seenBy[id] !== serial) {
+          this.seenBy[id] = serial;
+          this.masks[id] = mask;
+          this.positions[id] = position;
+          ids.push(id);
+        } else {
+          this.masks[id] = this.masks[id]! | mask;
+          if (position < this.positions[id]!) this.positions[id] = position;
+        }
+      }
+    }
+    return ids;
+  }
+}
