@@ -25,6 +25,7 @@ import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
 import { importDump } from './dumps/import.js';
 import { sweepDumpDir } from './dumps/writer.js';
+import { sweepSnapshotLeftovers } from './snapshots/writer.js';
 import { importSnapshot } from './snapshots/import.js';
 import { ImportRefused, shouldImport, type ImportRequest } from './store/import-decision.js';
 import { readInstanceUid } from './store/instance-uid.js';
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
     mkdirSync(config.dbPath, { recursive: true });
     mkdirSync(config.dumpDir, { recursive: true });
     sweepDumpDir(config.dumpDir);
+    sweepSnapshotLeftovers(config.snapshotDir, config.dbPath);
     store = openInstanceStore(config.dbPath, build.pkgVersion);
   } catch (err) {
     if (err instanceof StoreVersionError) {

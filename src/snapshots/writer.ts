@@ -33,6 +33,18 @@ export function snapshotFileOf(snapshotDir: string, dbPath: string): string {
   return path.join(snapshotDir, `${path.basename(path.resolve(dbPath))}.snapshot`);
 }
 
+/** Where a snapshot of `target` is laid out before it is packed. */
+const layoutOf = (target: string) => `${target}-layout`;
+
+/**
+ * Removes what a snapshot of `dbPath` interrupted by a crash left in `snapshotDir` (its layout
+ * folder, its `.tmp` archive); the last complete snapshot and anything else there stay.
+ */
+export function sweepSnapshotLeftovers(snapshotDir: string, dbPath: string): void {
+  const target = snapshotFileOf(snapshotDir, dbPath);
+  for (const leftover of [layoutOf(target), `${target}.tmp`]) rmSync(leftover, { recursive: true, force: true });
+}
+
 export async function writeSnapshot(
   snapshotDir: string,
   content: SnapshotContent,
@@ -41,7 +53,7 @@ export async function writeSnapshot(
 ): Promise<string> {
   mkdirSync(snapshotDir, { recursive: true });
   const target = snapshotFileOf(snapshotDir, content.dbPath);
-  const scratch = `${target}-layout`;
+  const scratch = layoutOf(target);
   rmSync(scratch, { recursive: true, force: true });
   try {
     step('snapshot the index scheduler');

@@ -3,7 +3,7 @@
  * (read-only, replaced by the next one), and `--import-snapshot` restores the data directory in a
  * fresh db path, without the snapshot task itself (dumps-snapshots-upgrade.md §4).
  */
-import { statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, run } from '../../helpers/api.js';
@@ -40,6 +40,27 @@ describe('POST /snapshots', () => {
         expect((await call(restored, 'POST', '/indexes/books/documents', [{ id: 99 }])).body.taskUid).toBe(3);
       } finally {
         await restored.dispose();
+      }
+    } finally {
+      await server.dispose();
+    }
+  });
+
+  it("sweeps at start what a snapshot cut short by a crash left, and keeps the last complete one", async () => {
+    const snapshotDir = path.join(tempDir(), 'snaps');
+    const server = await startServer({ args: ['--snapshot-dir', snapshotDir] });
+    try {
+      await run(server, 'POST', '/snapshots');
+      await server.kill();
+      // what a kill -9 in the middle of the next snapshot leaves
+      const file = path.join(snapshotDir, 'data.ms.snapshot');
+      mkdirSync(path.join(`${file}-layout`, 'instance'), { recursive: true });
+      writeFileSync(`${file}.tmp`, 'partial archive');
+      const restarted = await startServer({ dbPath: server.dbPath, args: ['--snapshot-dir', snapshotDir] });
+      try {
+        expect(readdirSync(snapshotDir)).toEqual(['data.ms.snapshot']);
+      } finally {
+        await restarted.kill();
       }
     } finally {
       await server.dispose();
