@@ -9,7 +9,7 @@
  * it runs; routes keep registering tasks in the instance environment, and those after the copy
  * are simply not in the snapshot.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { packDirectory } from '../store/archive.js';
@@ -41,6 +41,8 @@ const layoutOf = (target: string) => `${target}-layout`;
  * folder, its `.tmp` archive); the last complete snapshot and anything else there stay.
  */
 export function sweepSnapshotLeftovers(snapshotDir: string, dbPath: string): void {
+  // not a folder (yet): nothing of ours there; a snapshot into it fails its own task
+  if (statSync(snapshotDir, { throwIfNoEntry: false })?.isDirectory() !== true) return;
   const target = snapshotFileOf(snapshotDir, dbPath);
   for (const leftover of [layoutOf(target), `${target}.tmp`]) rmSync(leftover, { recursive: true, force: true });
 }

@@ -36,4 +36,11 @@ describe('sweepSnapshotLeftovers', () => {
     sweepSnapshotLeftovers(snapshots, path.join(dir, 'data.ms'));
     expect(existsSync(snapshots)).toBe(false);
   });
+
+  it('does nothing when the snapshot dir is a file (a snapshot there fails its own task)', () => {
+    const snapshots = path.join(dir, 'a-file');
+    writeFileSync(snapshots, 'not a folder');
+    expect(() => sweepSnapshotLeftovers(snapshots, path.join(dir, 'data.ms'))).not.toThrow();
+    expect(existsSync(snapshots)).toBe(true);
+  });
 });
