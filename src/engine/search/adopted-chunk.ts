@@ -61,12 +61,12 @@ function shippedDocs(changes: readonly DocumentChange[], prepared: PreparedWords
 }
 
 /**
- * The entries of every shipment's words under the batch's vocabulary ids (`keyOf`, which may add keys;
- * `keyCount` counts them after), with the shipments' document indexes turned into docids
- * (`docidOf`, -1: a document not in the chunk); and per shipment, its words' batch ids (-1: a word
- * of no document in the chunk).
+ * The entries of every shipment's words under `extractor`'s vocabulary ids (words of documents in
+ * the chunk are adopted into it), with the shipments' document indexes turned into docids
+ * (`docidOf`, -1: a document not in the chunk); and per shipment, its words' vocabulary ids (-1: a
+ * word of no document in the chunk).
  */
-function regroup(shipments: readonly ShippedWords[], keyOf: (shipped: ShippedWords, key: number) => number, keyCount: () => number, docidOf: readonly Int32Array[]): { grouped: GroupedEntries; ids: Int32Array[] } {
+function regroup(extractor: WordExtractor, shipments: readonly ShippedWords[], docidOf: readonly Int32Array[]): { grouped: GroupedEntries; ids: Int32Array[] } {
   const complete = docidOf.map((docids) => docids.every((docid) => docid >= 0));
   const ids = shipments.map((shipped) => new Int32Array(shipped.wordEntries.starts.length - 1));
   const sizes: number[] = [];
@@ -76,12 +76,12 @@ function regroup(shipments: readonly ShippedWords[], keyOf: (shipped: ShippedWor
     for (let key = 0; key < ids[s]!.length; key++) {
       let size = starts[key + 1]! - starts[key]!;
       if (!complete[s]) for (let e = starts[key]!; e < starts[key + 1]!; e++) if (docid[docids[e]!]! < 0) size--;
-      const id = size === 0 ? -1 : keyOf(shipped, key);
+      const id = size === 0 ? -1 : extractor.adoptWord(shipped, key);
       ids[s]![key] = id;
       if (id >= 0) sizes[id] = (sizes[id] ?? 0) + size;
     }
   });
-  const count = keyCount();
+  const count = extractor.keys.length;
   const starts = new Int32Array(count + 1);
   for (let id = 0; id < count; id++) starts[id + 1] = starts[id]! + (sizes[id] ?? 0);
   const fill = starts.slice(0, count);
@@ -117,7 +117,7 @@ export function adoptChunk(extractor: WordExtractor, changes: readonly DocumentC
   for (const doc of docs) if (!extractor.adoptFields(doc)) return null;
   const docidOf = shipments.map((shipped) => new Int32Array(shipped.docStarts.length - 1).fill(-1));
   docs.forEach((doc, i) => (docidOf[shipmentOf[i]!]![doc.index] = changes[i]!.docid));
-  const words = regroup(shipments, (shipped, word) => extractor.adoptWord(shipped, word), () => extractor.keys.length, docidOf);
+  const words = regroup(extractor, shipments, docidOf);
   let slots = new Int32Array(256);
   // the `i`th document's words as batch vocabulary ids, valid until the next call
   const wordsOf = (i: number): Int32Array => {
@@ -130,9 +130,9 @@ export function adoptChunk(extractor: WordExtractor, changes: readonly DocumentC
     return slots.subarray(0, count);
   };
   // prefixes per document, as extraction in the write aggregates them
-  const prefixTable = new PrefixTable(extractor.keys);
   const prefixes = new KeyOps();
-  if (withPrefixes) {
+  const prefixTable = withPrefixes ? new PrefixTable(extractor.keys) : null;
+  if (prefixTable !== null) {
     docs.forEach((doc, i) => {
       const { shipped, index } = doc;
       const from = shipped.docStarts[index]!;
@@ -143,7 +143,7 @@ export function adoptChunk(extractor: WordExtractor, changes: readonly DocumentC
   }
   return {
     words: upsertsOnly(words.grouped),
-    prefixKeys: prefixTable.keys,
+    prefixKeys: prefixTable?.keys ?? [],
     prefixes,
     forward(i) {
       const { shipped, index } = docs[i]!;

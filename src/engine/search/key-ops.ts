@@ -22,10 +22,11 @@ export interface KeyChanges {
 }
 
 const NONE: readonly number[] = [];
+const NO_REMOVALS: ReadonlyMap<number, number[]> = new Map();
 
 /** Grouped upserts (no removals) as KeyChanges. */
 export function upsertsOnly(grouped: GroupedEntries): KeyChanges {
-  return { forEachKey: (visit) => visitGrouped(grouped, new Map(), visit) };
+  return { forEachKey: (visit) => visitGrouped(grouped, NO_REMOVALS, visit) };
 }
 
 function visitGrouped({ starts, docids, masks, infos }: GroupedEntries, removed: ReadonlyMap<number, number[]>, visit: KeyVisitor): void {

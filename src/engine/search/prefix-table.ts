@@ -20,7 +20,7 @@ export function prefixKeys(key: string): string[] {
   return out;
 }
 
-
+/** A batch vocabulary's prefix ids, and the per-document aggregation of their entries. */
 export class PrefixTable {
   readonly keys: string[] = [];
   private readonly ids = new Map<string, number>();

@@ -6,8 +6,9 @@
  * `apply` is incremental: the before and after versions of each changed document are extracted
  * (extract.ts), and every word or prefix key that lost, gained or changed a document is read and
  * rewritten once per chunk of documents. A chunk of new documents whose words were extracted
- * ahead adopts them word by word rather than document by document (adopted-chunk.ts). A document's prefix entries depend on that document
- * only, so diffing them per document keeps the prefix postings exact without rescanning words.
+ * ahead adopts them word by word rather than document by document (adopted-chunk.ts). A
+ * document's prefix entries depend on that document only, so diffing them per document keeps the
+ * prefix postings exact without rescanning words.
  * `rebuild` clears everything (field ids and word ids too) and indexes every document; the
  * settings that shape this index (searchableAttributes, stopWords, prefixSearch, tokenizer
  * settings) must rebuild it when they change.

@@ -33,7 +33,7 @@ import {
   parseString,
   type ValueParser,
 } from '../validation/index.js';
-import { indexNotFound } from './indexes.js';
+import { openIndex } from './indexes.js';
 
 const parseSkipCreation: ValueParser<boolean> = (raw) => {
   const lower = raw.toLowerCase();
@@ -110,13 +110,6 @@ const parseFetchBody = compileBody<FetchBody>(
     '.sort': 'invalid_document_sort',
   },
 );
-
-function openIndex(deps: AppDeps, rawUid: string): IndexEnv {
-  const uid = validateIndexUid(rawUid);
-  const record = deps.indexes.get(uid);
-  if (record === undefined) throw indexNotFound(uid);
-  return deps.indexEnvs.get(record.uuid);
-}
 
 /** Ids are validated like document ids before anything else (documents.md §2.3). */
 function validateIds(ids: readonly (string | number)[]): string[] {

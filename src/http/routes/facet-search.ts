@@ -11,10 +11,9 @@ import { ApiError } from '../../errors/api-error.js';
 import { checkFacetSearchable, searchFacetValues } from '../../engine/facets/facet-search.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { distinctCounter } from '../../engine/search/search.js';
-import { validateIndexUid } from '../../types/index-uid.js';
 import { defineRoute } from '../route.js';
 import { compileBody } from '../validation/index.js';
-import { indexNotFound } from './indexes.js';
+import { existingIndex } from './indexes.js';
 import { SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS, searchIndex, type SearchQuery } from './search.js';
 
 interface FacetSearchQuery extends SearchQuery {
@@ -54,9 +53,8 @@ export const facetSearchRoutes = [
     handler: (ctx, deps) => {
       const started = performance.now();
       const { facetName, facetQuery = null, exhaustiveFacetCount, ...query } = ctx.body;
-      const uid = validateIndexUid(ctx.params.indexUid!);
-      const record = deps.indexes.get(uid);
-      if (record === undefined) throw indexNotFound(uid);
+      const record = existingIndex(deps, ctx.params.indexUid!);
+      const uid = record.uid;
       const settings = readSettings(deps.indexEnvs.get(record.uuid));
       if (!settings.facetSearch) throw new ApiError('facet_search_disabled', 'The facet search is disabled for this index');
       // With a distinct attribute the candidates are those of a default search (limit 20): the hits it

@@ -5,10 +5,9 @@
 import { searchSettings } from '../../engine/index-settings.js';
 import { DocumentStore } from '../../engine/documents/store.js';
 import { fieldPasses, fieldView, type FieldsFilter } from '../../settings/fields.js';
-import { validateIndexUid } from '../../types/index-uid.js';
 import { defineRoute } from '../route.js';
 import { compileBody } from '../validation/index.js';
-import { indexNotFound } from './indexes.js';
+import { openIndex } from './indexes.js';
 
 interface ListFieldsBody {
   offset?: number;
@@ -59,10 +58,7 @@ export const fieldRoutes = [
     route: 'POST /indexes/:indexUid/fields',
     body: parseBody,
     handler: (ctx, deps) => {
-      const uid = validateIndexUid(ctx.params.indexUid!);
-      const record = deps.indexes.get(uid);
-      if (record === undefined) throw indexNotFound(uid);
-      const env = deps.indexEnvs.get(record.uuid);
+      const env = openIndex(deps, ctx.params.indexUid!);
       const settings = searchSettings(env);
       const fields = new DocumentStore(env)
         .fieldIds()

@@ -22,7 +22,7 @@ import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { compileBody } from '../validation/index.js';
-import { indexNotFound } from './indexes.js';
+import { openIndex } from './indexes.js';
 
 const parseSettings = (() => {
   const { schema, codes, checks } = settingsBodySchema();
@@ -38,10 +38,7 @@ const parseSetting = Object.fromEntries(
 ) as Record<SettingKey, (value: unknown) => unknown>;
 
 function storedSettings(deps: AppDeps, indexUid: string): IndexSettings {
-  const uid = validateIndexUid(indexUid);
-  const record = deps.indexes.get(uid);
-  if (record === undefined) throw indexNotFound(uid);
-  return readSettings(deps.indexEnvs.get(record.uuid));
+  return readSettings(openIndex(deps, indexUid));
 }
 
 function enqueueUpdate(ctx: RouteContext<unknown, unknown>, deps: AppDeps, uid: string, patch: SettingsPatch, isDeletion: boolean) {

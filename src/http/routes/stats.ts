@@ -1,9 +1,8 @@
 /** `GET /stats` and `GET /indexes/{uid}/stats` (indexes.md §4). */
-import { validateIndexUid } from '../../types/index-uid.js';
 import { defineRoute } from '../route.js';
 import { compileQuery, parseBoolean, parseEnum } from '../validation/index.js';
 import { indexStatsView, instanceStatsView } from '../views/stats-view.js';
-import { indexNotFound } from './indexes.js';
+import { existingIndex } from './indexes.js';
 
 const parseStatsQuery = compileQuery({
   showInternalDatabaseSizes: { parse: parseBoolean, code: 'invalid_stats_show_internal_database_sizes' },
@@ -23,9 +22,7 @@ export const statsRoutes = [
     route: 'GET /indexes/:indexUid/stats',
     query: parseStatsQuery,
     handler: (ctx, deps) => {
-      const uid = validateIndexUid(ctx.params.indexUid!);
-      const record = deps.indexes.get(uid);
-      if (record === undefined) throw indexNotFound(uid);
+      const record = existingIndex(deps, ctx.params.indexUid!);
       return indexStatsView(deps.stats.index(record, ctx.query.showInternalDatabaseSizes ?? false), ctx.query.sizeFormat ?? 'raw');
     },
   }),
