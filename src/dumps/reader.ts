@@ -11,6 +11,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { instantOfRfc3339 } from '../auth/dates.js';
 import { extractArchive } from '../store/archive.js';
+import { parseJson } from '../types/json-text.js';
 import type { Batch, DumpedKey, JsonObject, Task, Timestamp } from '../types/task.js';
 import { readBatchLine } from './batch-lines.js';
 import { keyFromLine } from './key-lines.js';
@@ -41,7 +42,7 @@ function readJsonIfAny<T>(file: string): T | null {
 async function* jsonLines(file: string): AsyncGenerator<JsonObject> {
   if (!existsSync(file)) return;
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) if (line.trim() !== '') yield JSON.parse(line) as JsonObject;
+  for await (const line of lines) if (line.trim() !== '') yield parseJson(line) as JsonObject;
 }
 
 export class DumpReader {

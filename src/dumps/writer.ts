@@ -23,6 +23,7 @@ import { packDirectory } from '../store/archive.js';
 import type { PayloadSource } from '../store/update-files.js';
 import { SETTING_KEYS, type IndexSettings } from '../types/settings.js';
 import type { Batch, DumpedKey, JsonObject, Task, Timestamp } from '../types/task.js';
+import { stringifyJson } from '../types/json-text.js';
 import { batchLine } from './batch-lines.js';
 import { keyLine } from './key-lines.js';
 import { taskLine } from './task-lines.js';
@@ -105,7 +106,7 @@ async function writeDocuments(file: string, env: IndexEnv, settings: IndexSettin
   for (const doc of new DocumentStore(env).all()) {
     // Embeddings travel in `_vectors`, so an import gets them back as user-provided ones.
     const line = withVectors || doc._vectors !== undefined ? { ...doc, _vectors: vectorsView(doc._vectors, settings.embedders) } : doc;
-    await out.write(JSON.stringify(line));
+    await out.write(stringifyJson(line));
     if (++written % 1024 === 0) signal.throwIfAborted();
   }
   await out.close();
@@ -130,7 +131,7 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
     if (task.status !== 'enqueued' || task.kind.name !== 'documentAdditionOrUpdate') continue;
     // Only the payloads still to be indexed travel: finished tasks have none left.
     const payload = new JsonLines(path.join(root, 'tasks', 'update_files', `${task.uid}.jsonl`));
-    for (const doc of readNdjson(content.payload(task.kind.contentFile))) await payload.write(JSON.stringify(doc));
+    for (const doc of readNdjson(content.payload(task.kind.contentFile))) await payload.write(stringifyJson(doc));
     await payload.close();
   }
   await tasks.close();

@@ -6,6 +6,7 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { stringifyJson } from '../types/json-text.js';
 import type { AppDeps } from './deps.js';
 import { installErrorHandlers } from './error-handler.js';
 import { registerRoutes } from './route.js';
@@ -48,6 +49,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  // documents may hold 64-bit integers (BigInt), which JSON.stringify refuses
+  app.setReplySerializer((payload) => stringifyJson(payload));
 
   await app.register(cors, {
     origin: '*',

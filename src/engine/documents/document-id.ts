@@ -4,6 +4,7 @@
  * Errors are ApiErrors without the `Index <uid>:` prefix: they fail one task, not a batch.
  */
 import { ApiError } from '../../errors/api-error.js';
+import { stringifyJson } from '../../types/json-text.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -12,7 +13,7 @@ const ID_CHARS = /^[A-Za-z0-9_-]+$/;
 export function invalidDocumentId(value: unknown): ApiError {
   return new ApiError(
     'invalid_document_id',
-    `Document identifier \`${JSON.stringify(value)}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`,
+    `Document identifier \`${stringifyJson(value)}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`,
   );
 }
 
@@ -43,10 +44,10 @@ function valuesAt(doc: JsonObject, path: string): unknown[] {
 export function documentId(doc: JsonObject, primaryKey: string): string {
   const values = primaryKey.includes('.') ? valuesAt(doc, primaryKey) : Object.hasOwn(doc, primaryKey) ? [doc[primaryKey]] : [];
   if (values.length === 0) {
-    throw new ApiError('missing_document_id', `Document doesn't have a \`${primaryKey}\` attribute: \`${JSON.stringify(doc)}\`.`);
+    throw new ApiError('missing_document_id', `Document doesn't have a \`${primaryKey}\` attribute: \`${stringifyJson(doc)}\`.`);
   }
   if (values.length > 1) {
-    throw new ApiError('invalid_document_id', `Document have too many matching \`${primaryKey}\` attribute: \`${JSON.stringify(doc)}\`.`);
+    throw new ApiError('invalid_document_id', `Document have too many matching \`${primaryKey}\` attribute: \`${stringifyJson(doc)}\`.`);
   }
   const id = externalIdOf(values[0]);
   if (id === null) throw invalidDocumentId(values[0]);

@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { PayloadSource } from '../../store/update-files.js';
+import { parseJson } from '../../types/json-text.js';
 import type { JsonObject } from './document-id.js';
 
 const BLOCK_BYTES = 1 << 20;
@@ -24,7 +25,7 @@ export function ndjsonLines(source: PayloadSource): Generator<{ buffer: Buffer; 
 }
 
 export function* readNdjson(source: PayloadSource): Generator<JsonObject> {
-  for (const { buffer, start, end } of ndjsonLines(source)) yield JSON.parse(buffer.toString('utf8', start, end)) as JsonObject;
+  for (const { buffer, start, end } of ndjsonLines(source)) yield parseJson(buffer.toString('utf8', start, end)) as JsonObject;
 }
 
 function* bytesLines(bytes: Buffer): Generator<{ buffer: Buffer; start: number; end: number }> {

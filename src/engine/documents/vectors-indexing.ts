@@ -17,6 +17,7 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { EmbedderSettings } from '../../types/settings.js';
+import { stringifyJson } from '../../types/json-text.js';
 import type { JsonObject } from './document-id.js';
 import { embeddingsOf, isObject, readEntry } from './vectors.js';
 
@@ -32,7 +33,7 @@ function checkedEntries(sent: JsonObject, id: string, embedders: Embedders): Jso
   if (!isObject(vectors)) {
     throw new ApiError(
       'invalid_vectors_type',
-      `The \`_vectors\` field in the document with id: \`${id}\` is not an object. Was expecting an object with a key for each embedder with manually provided vectors, but instead got \`${JSON.stringify(vectors)}\``,
+      `The \`_vectors\` field in the document with id: \`${id}\` is not an object. Was expecting an object with a key for each embedder with manually provided vectors, but instead got \`${stringifyJson(vectors)}\``,
     );
   }
   const badEntry = (problem: string) => new ApiError('invalid_vectors_type', `Bad embedder configuration in the document with id: \`${id}\`. ${problem}`);

@@ -15,6 +15,7 @@
  */
 import type { EmbedderSettings } from '../../types/settings.js';
 import { compareBytes } from '../../settings/bytes.js';
+import { stringifyJson } from '../../types/json-text.js';
 import type { JsonObject } from './document-id.js';
 
 /** One `_vectors.<name>` value by form; `embeddings` null or undefined means none given. */
@@ -34,8 +35,9 @@ export function isObject(value: unknown): value is JsonObject {
 /** serde's name of a JSON value's type in "invalid type" messages. */
 function serdeUnexpected(value: unknown): string {
   if (value === null) return 'null';
-  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
+  if (typeof value === 'string') return `string ${stringifyJson(value)}`;
   if (typeof value === 'number') return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
+  if (typeof value === 'bigint') return `integer \`${value}\``;
   if (Array.isArray(value)) return 'sequence';
   return 'map';
 }
@@ -48,9 +50,9 @@ function columnAfter(entry: JsonObject, key: string): number {
   let text = '{';
   for (const [k, v] of Object.entries(entry)) {
     if (text.length > 1) text += ',';
-    text += `${JSON.stringify(k)}:`;
-    if (k === key) return Buffer.byteLength(text) + (v !== null && typeof v === 'object' ? 0 : Buffer.byteLength(JSON.stringify(v)));
-    text += JSON.stringify(v);
+    text += `${stringifyJson(k)}:`;
+    if (k === key) return Buffer.byteLength(text) + (v !== null && typeof v === 'object' ? 0 : Buffer.byteLength(stringifyJson(v)));
+    text += stringifyJson(v);
   }
   return Buffer.byteLength(text);
 }
@@ -60,7 +62,7 @@ export function readEntry(name: string, value: unknown): VectorsEntry | VectorsP
   const at = `\`._vectors.${name}`;
   if (value === null || Array.isArray(value)) return { form: 'shorthand', embeddings: value };
   if (!isObject(value)) {
-    const kind = typeof value === 'boolean' ? 'boolean' : typeof value === 'string' ? 'string' : Number.isInteger(value) ? 'integer' : 'number';
+    const kind = typeof value === 'boolean' ? 'boolean' : typeof value === 'string' ? 'string' : typeof value === 'bigint' || Number.isInteger(value) ? 'integer' : 'number';
     return {
       problem: `Expected ${at}\` to be an array of floats, an array of arrays of floats, or an object with at least the field \`regenerate\`, but got the ${kind} \`${String(value)}\``,
     };
@@ -94,8 +96,8 @@ function found(value: unknown): string {
       ? 'a boolean'
       : typeof value === 'string'
         ? 'a string'
-        : typeof value === 'number'
-          ? !Number.isInteger(value)
+        : typeof value === 'number' || typeof value === 'bigint'
+          ? !Number.isInteger(Number(value))
             ? 'a number'
             : value < 0
               ? 'a negative integer'
@@ -103,7 +105,7 @@ function found(value: unknown): string {
           : Array.isArray(value)
             ? 'an array'
             : 'an object';
-  return `${kind}: \`${JSON.stringify(value)}\``;
+  return `${kind}: \`${stringifyJson(value)}\``;
 }
 
 const wrongType = (location: string, expected: string, value: unknown): VectorsProblem => ({

@@ -37,6 +37,9 @@ export function extractFacets(doc: JsonObject, match: (field: string) => Pattern
     sink(field, FacetKind.exists, null);
     if (typeof value === 'number') {
       if (Number.isFinite(value)) sink(field, FacetKind.number, value === 0 ? 0 : value);
+    } else if (typeof value === 'bigint') {
+      // a 64-bit integer beyond 2^53 facets as the double Meilisearch makes of it
+      sink(field, FacetKind.number, Number(value));
     } else if (typeof value === 'string') {
       if (value !== '') sink(field, FacetKind.string, truncateFacet(normalizeFacet(value)));
       else if (depth === 'key') sink(field, FacetKind.empty, null);

@@ -5,6 +5,7 @@
  * of a `_geoPoint(lat, lng)` sort (milli's `GeoSort` rule) and the `_geoDistance` of a hit
  * (search.md §8.1). Pure: callers read and write the stored points.
  */
+import { stringifyJson } from '../../types/json-text.js';
 import { parseFiniteFloat } from './values.js';
 
 export type LatLng = readonly [lat: number, lng: number];
@@ -32,7 +33,7 @@ export function haversine(a: LatLng, b: LatLng): number {
 export type GeoCheck = { readonly point: LatLng | null } | { readonly problem: (documentId: string) => string };
 
 /** serde_json's compact printing of a value, as the messages echo it. */
-const json = (value: unknown): string => JSON.stringify(value);
+const json = (value: unknown): string => stringifyJson(value);
 
 /** A finite coordinate: a JSON number, or a string Rust parses as a finite f64. */
 function coordinate(value: unknown): number | null {

@@ -5,6 +5,7 @@
  * its own.
  */
 import type { PayloadSource } from '../../store/update-files.js';
+import { parseJson } from '../../types/json-text.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { ndjsonLines } from '../documents/ndjson-payload.js';
@@ -43,7 +44,7 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
     for (const { buffer, start, end } of ndjsonLines(source)) {
       if (ours() && docs !== null) {
         try {
-          docs.push(JSON.parse(buffer.toString('utf8', start, end)) as JsonObject);
+          docs.push(parseJson(buffer.toString('utf8', start, end)) as JsonObject);
         } catch {
           docs = null; // the write fails this payload; nothing to prepare
         }

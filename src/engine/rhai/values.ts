@@ -298,7 +298,8 @@ export function toJson(v: Value): unknown {
     case 'string':
       return v;
     case 'bigint':
-      return Number(v);
+      // an integer beyond 2^53 stays exact, as serde prints an i64
+      return Number.isSafeInteger(Number(v)) ? Number(v) : v;
     case 'number':
       return Number.isFinite(v) ? v : null;
   }

@@ -123,7 +123,7 @@ function collectLeaves(doc: JsonObject, isSearchable: (path: string) => boolean,
       for (const [key, inner] of Object.entries(value as JsonObject)) visit(inner, path === '' ? key : `${path}.${key}`);
     } else if (isSearchable(path)) {
       if (typeof value === 'string') out.push([path, value]);
-      else if (typeof value === 'number' || typeof value === 'boolean') out.push([path, String(value)]);
+      else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') out.push([path, String(value)]);
     }
   };
   visit(doc, '');

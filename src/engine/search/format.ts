@@ -145,7 +145,7 @@ function cropRules(entries: readonly string[], cropLength: number): [string, num
 /** Calls `visit` on every string/number leaf with its dotted path and array indices. */
 function walk(value: unknown, path: string, indices: number[], visit: (path: string, indices: number[], text: string) => void): void {
   if (typeof value === 'string') visit(path, indices, value);
-  else if (typeof value === 'number') visit(path, indices, String(value));
+  else if (typeof value === 'number' || typeof value === 'bigint') visit(path, indices, String(value));
   else if (Array.isArray(value)) value.forEach((item, i) => walk(item, path, [...indices, i], visit));
   else if (isObject(value)) for (const [key, inner] of Object.entries(value)) walk(inner, path === '' ? key : `${path}.${key}`, indices, visit);
 }
@@ -239,7 +239,7 @@ function matchLength(bytes: Buffer, tokens: readonly Tok[], m: Match): number {
 /** The document with each string/number leaf replaced by `format`'s string (numbers become strings). */
 function rebuild(value: unknown, path: string, indices: number[], format: (path: string, indices: number[], text: string) => string): unknown {
   if (typeof value === 'string') return format(path, indices, value);
-  if (typeof value === 'number') return format(path, indices, String(value));
+  if (typeof value === 'number' || typeof value === 'bigint') return format(path, indices, String(value));
   if (Array.isArray(value)) return value.map((item, i) => rebuild(item, path, [...indices, i], format));
   if (isObject(value)) {
     const out: Json = {};

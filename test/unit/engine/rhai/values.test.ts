@@ -34,6 +34,10 @@ describe('Rhai → JSON', () => {
     expect(toDebug(v)).toBe('#{"a": [1, 2.5, "x", (), true]}');
     expect(toJson(v)).toEqual({ a: [1, 2.5, 'x', null, true] });
   });
+
+  it('keeps an i64 beyond 2^53 exact through an edit, as a BigInt', () => {
+    expect(toJson(fromJson({ id: -9223372036854775807n, n: 2 ** 53 - 1 }))).toEqual({ id: -9223372036854775807n, n: 2 ** 53 - 1 });
+  });
 });
 
 describe('printing', () => {

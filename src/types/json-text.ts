@@ -1,0 +1,53 @@
+/**
+ * JSON text ↔ values without losing 64-bit integers. Meilisearch keeps an integer that fits an
+ * i64 or a u64 exact (a document id such as 14630868576586246730 comes back as sent); JSON.parse
+ * would round it to a double, so two ids could collide. Such integers become BigInt here, and
+ * come back out as their digits. Everything else reads and prints as JSON.parse and
+ * JSON.stringify do.
+ */
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+
+const INTEGER = /^-?\d+$/;
+const I64_MIN = -(2n ** 63n);
+const U64_MAX = 2n ** 64n - 1n;
+
+/** A JSON number's value: a BigInt for an integer beyond 2^53 within 64 bits, else a double as serde_json reads it. */
+function numberOf(text: string): number | bigint {
+  const value = Number(text);
+  if (Number.isSafeInteger(value) || !INTEGER.test(text)) return value;
+  const exact = BigInt(text);
+  return exact >= I64_MIN && exact <= U64_MAX ? exact : value;
+}
+
+// JSON.parse keeps the last of duplicate keys (at the first one's place); so does this
+const lastValue = ({ newValue }: { newValue: unknown }): unknown => newValue;
+
+/** Whether a parsed value holds a number beyond 2^53, which its text may have written more exactly. */
+function holdsUnsafeNumber(value: unknown): boolean {
+  if (typeof value === 'number') return value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER;
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsUnsafeNumber(item)) return true;
+    return false;
+  }
+  for (const key in value) if (holdsUnsafeNumber((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+/** Parses valid JSON text as JSON.parse does, except that integers beyond 2^53 within 64 bits become BigInt. */
+export function parseJson(text: string): unknown {
+  // JSON.parse and a walk cost a fraction of the lossless parser, which only rare documents need
+  const value: unknown = JSON.parse(text);
+  return holdsUnsafeNumber(value) ? parseLossless(text, null, { parseNumber: numberOf, onDuplicateKey: lastValue }) : value;
+}
+
+/** JSON.stringify, except that BigInt values print as their digits instead of throwing. */
+export function stringifyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    // only a value holding a BigInt takes the slower printer
+    if (!(err instanceof TypeError) || !err.message.includes('BigInt')) throw err;
+    return stringifyLossless(value) as string;
+  }
+}
