@@ -8,6 +8,7 @@
  * first and a clear restarts at 0 (documents.md §2.3).
  */
 import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../errors/api-error.js';
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
@@ -16,6 +17,17 @@ import type { JsonObject } from './document-id.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
+
+/**
+ * Distinct top-level fields an index can hold: field ids are u16 in Meilisearch, so ids 0 to
+ * 65,535, although its message says 65,535 fields.
+ */
+export const MAX_FIELDS = 0x1_0000;
+
+export function fieldLimitExceeded(): ApiError {
+  return new ApiError('max_fields_limit_exceeded', 'A document cannot contain more than 65,535 fields.');
+}
+
 /**
  * Stored bytes of the documents kept decoded, all indexes together (cache-budget.ts): bounded by
  * size rather than count, so small documents (a catalogue's hits) stay cached across a whole
@@ -92,12 +104,14 @@ export class DocumentStore {
   /**
    * Writes net changes: `null` deletes the document, an object replaces it. Returns the per-docid
    * changes for the index updaters. Call inside a write transaction on this environment.
+   * Throws `max_fields_limit_exceeded` when the documents would give the index more than
+   * MAX_FIELDS fields (the transaction must then be rolled back).
    * `known` holds documents the caller already looked up (`lookup`) since the last write, so
    * they are not read and decoded again.
    */
   apply(changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean, known?: ReadonlyMap<string, StoredDocument | null>): DocumentChange[] {
     const { env } = this;
-    let fields = this.fieldIds();
+    const fields = this.fieldIds();
     const fieldIndex = new Map(fields.map((name, i) => [name, i]));
     let distribution = { ...this.fieldDistribution() };
     let free = (env.main.get(FREE_DOCIDS) as number[] | undefined) ?? [];
@@ -141,9 +155,12 @@ export class DocumentStore {
       for (const key of Object.keys(doc)) {
         let field = fieldIndex.get(key);
         if (field === undefined) {
+          if (fields.length === MAX_FIELDS) throw fieldLimitExceeded();
           field = fields.length;
           fieldIndex.set(key, field);
-          fields = [...fields, key];
+          // fieldIds() decoded a fresh array: grow it in place, as a copy per new field is
+          // quadratic in a document with tens of thousands of fields
+          fields.push(key);
         }
         if (field < lastField) inOrder = false;
         lastField = field;

@@ -4,10 +4,12 @@
  * documents) in task order, streamed in chunks, inside ONE write transaction.
  *
  * Each addition is validated, then applied:
- * 1. validation: primary-key resolution and inference and every document id; a payload problem
- *    fails only its operation, which then changes nothing. It reads only the payload and the
- *    primary key earlier additions settled, never the store, so validating operation by
- *    operation decides what validating the whole batch first would;
+ * 1. validation: primary-key resolution and inference, every document id and the fields the
+ *    payload adds to the index; a payload problem fails only its operation, which then changes
+ *    nothing. It reads only the payload, the index's fields when the batch starts, and the
+ *    primary key and fields earlier additions settled (an edition, which adds fields too, is a
+ *    batch of its own), so validating operation by operation decides what validating the whole
+ *    batch first would;
  * 2. application: each chunk's net changes go to the document store and every index updater;
  *    a later chunk sees what earlier ones wrote (the transaction's own view), so updates merge
  *    and deletions count exactly as if the tasks ran one after the other.
@@ -22,7 +24,7 @@ import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../documents/document-id.js';
 import { payloadBytes, readNdjson } from '../documents/ndjson-payload.js';
-import { DocumentStore, type StoredDocument } from '../documents/store.js';
+import { DocumentStore, fieldLimitExceeded, MAX_FIELDS, type StoredDocument } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';
 import { parseFilter } from '../filter-parser/index.js';
@@ -66,6 +68,7 @@ const PAYLOAD_ERRORS: readonly string[] = [
   'index_primary_key_no_candidate_found',
   'index_primary_key_multiple_candidates_found',
   'index_primary_key_already_exists',
+  'max_fields_limit_exceeded',
 ];
 
 const failure = (err: ApiError): Failure => ({ error: { code: err.code, message: err.message } });
@@ -79,10 +82,15 @@ interface Validated {
   readonly count: number;
   /** the parsed documents, kept when the payload is small enough */
   readonly docs: JsonObject[] | null;
+  /** top-level fields the index does not have yet */
+  readonly newFields: ReadonlySet<string>;
 }
 
-/** Validates an addition against the primary key settled so far, or answers its failure. */
-function validate(op: AddOp, settled: string | null, checkpoint: () => void, steps: StepReporter): Validated | Failure {
+/**
+ * Validates an addition against the primary key and the index `fields` settled so far, or
+ * answers its failure.
+ */
+function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter): Validated | Failure {
   steps.enter('preparing payloads');
   try {
     if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
@@ -91,14 +99,21 @@ function validate(op: AddOp, settled: string | null, checkpoint: () => void, ste
     let key = settled ?? op.primaryKey;
     const docs: JsonObject[] | null = payloadBytes(op.source) <= KEEP_PARSED_BYTES ? [] : null;
     const ids = new Set<string>();
+    const newFields = new Set<string>();
     let read = 0;
     for (const doc of readNdjson(op.source)) {
       if (read++ % CHUNK_DOCS === 0) checkpoint();
       key ??= inferPrimaryKey(doc);
+      for (const name of Object.keys(doc)) {
+        if (fields.has(name) || newFields.has(name)) continue;
+        // checked here rather than left to the store, so that only this task fails
+        if (fields.size + newFields.size === MAX_FIELDS) throw fieldLimitExceeded();
+        newFields.add(name);
+      }
       ids.add(documentId(doc, key));
       docs?.push(doc);
     }
-    return { key, count: ids.size, docs };
+    return { key, count: ids.size, docs, newFields };
   } catch (err) {
     if (err instanceof ApiError && PAYLOAD_ERRORS.includes(err.code)) return failure(err);
     throw err;
@@ -222,10 +237,12 @@ export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], pr
     const settings = readSettings(env);
     prepared?.start(settings, readSearchFields(env));
     const pending = new Pending(env, settings, checkpoint, steps, prepared);
+    const fields = new Set(new DocumentStore(env).fieldIds());
     const results = ops.map((op, index): OpResult => {
       if (op.op === 'add') {
-        const valid = validate(op, settled, checkpoint, steps);
+        const valid = validate(op, settled, fields, checkpoint, steps);
         if ('error' in valid) return valid;
+        for (const name of valid.newFields) fields.add(name);
         // Only a payload with documents (or a declared key) settles the index's primary key.
         if (valid.key !== null) {
           settled = valid.key;

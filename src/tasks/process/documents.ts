@@ -4,9 +4,9 @@
  * which validates and applies them in one index-environment transaction, streaming the update
  * files (engine/indexer/document-batch.ts), and answers each operation's outcome.
  *
- * Failure scopes: a payload problem (missing or invalid id, primary-key inference or conflict)
- * or a filter the index refuses (attribute not filterable, …) fails only its task, whose
- * changes are discarded; anything else fails the whole batch.
+ * Failure scopes: a payload problem (missing or invalid id, primary-key inference or conflict,
+ * more fields than an index can hold) or a filter the index refuses (attribute not filterable,
+ * …) fails only its task, whose changes are discarded; anything else fails the whole batch.
  * An index created implicitly by the batch is kept even if every task fails, as in Meilisearch.
  */
 import { ApiError } from '../../errors/api-error.js';

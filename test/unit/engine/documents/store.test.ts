@@ -50,3 +50,26 @@ describe('DocumentStore.sharedByDocid', () => {
     expect(store.sharedByDocid(two)).toBeUndefined();
   });
 });
+
+describe('DocumentStore.apply field limit', () => {
+  /** A document with `id` and the numbered fields from `from` up to `to` (excluded). */
+  const wide = (id: string, from: number, to: number): JsonObject => {
+    const doc: JsonObject = { id };
+    for (let i = from; i < to; i++) doc[String(i)] = 'I am a text!';
+    return doc;
+  };
+
+  it('holds 65,536 distinct fields (u16 field ids) and refuses a 65,537th with max_fields_limit_exceeded', () => {
+    const store = storeWith([wide('full', 0, 65_535)]);
+    const env = envs.get('index');
+    expect(store.fieldIds()).toHaveLength(65_536);
+    expect(() => write(store, env, new Map([['one more', { id: 'one more', extra: 1 }]]))).toThrow(
+      expect.objectContaining({ code: 'max_fields_limit_exceeded', message: 'A document cannot contain more than 65,535 fields.' }),
+    );
+    // the transaction rolled back: neither the document nor its field was kept
+    expect(store.fieldIds()).toHaveLength(65_536);
+    expect(store.get('one more')).toBeUndefined();
+    write(store, env, new Map([['known', { id: 'known', 0: 'only known fields' }]]));
+    expect(store.get('known')).toEqual({ 0: 'only known fields', id: 'known' });
+  });
+});

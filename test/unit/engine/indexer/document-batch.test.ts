@@ -78,6 +78,39 @@ describe('applyDocumentBatch', () => {
     expect(store().count()).toBe(2);
   });
 
+  describe('field limit', () => {
+    /** A document with `id` and the numbered fields from `from` up to `to` (excluded). */
+    const wide = (id: string, from: number, to: number) => {
+      const doc: Record<string, unknown> = { id };
+      for (let i = from; i < to; i++) doc[String(i)] = 'I am a text!';
+      return doc;
+    };
+    const limitError = { error: { code: 'max_fields_limit_exceeded', message: 'A document cannot contain more than 65,535 fields.' } };
+
+    it('fails only the addition of a document with more than 65,536 fields; the rest of the batch applies', () => {
+      const outcome = applyDocumentBatch(env, [add([wide('wow', 0, 65_536)]), add([{ id: 1, genre: 'a' }])], null, never);
+      expect(outcome.results).toEqual([limitError, { count: 1 }]);
+      expect(outcome.primaryKey).toBe('id');
+      expect(store().count()).toBe(1);
+      expect(store().fieldIds()).toEqual(['id', 'genre']);
+    });
+
+    it('counts the fields the index already has, and a failed addition leaves none of its own for later ones', () => {
+      expect(applyDocumentBatch(env, [add([wide('wow', 0, 32_767)])], null, never).results).toEqual([{ count: 1 }]);
+      const outcome = applyDocumentBatch(env, [add([wide('waw', 32_767, 65_536)]), add([{ id: 'later', extra: 1 }])], 'id', never);
+      expect(outcome.results).toEqual([limitError, { count: 1 }]);
+      expect(store().get('waw')).toBeUndefined();
+      expect(store().get('later')).toEqual({ id: 'later', extra: 1 });
+      expect(store().fieldIds()).toHaveLength(32_769);
+    });
+
+    it('counts the fields an earlier addition of the same batch adds', () => {
+      const outcome = applyDocumentBatch(env, [add([wide('wow', 0, 32_767)]), add([wide('waw', 32_767, 65_536)]), add([wide('full', 32_767, 65_535)])], null, never);
+      expect(outcome.results).toEqual([{ count: 1 }, limitError, { count: 1 }]);
+      expect(store().fieldIds()).toHaveLength(65_536);
+    });
+  });
+
   it('refuses a second primary key and keeps the first', () => {
     const outcome = applyDocumentBatch(env, [add([{ id: 1, ref: 'x' }], 'replace', 'id'), add([{ id: 2, ref: 'y' }], 'replace', 'ref')], null, never);
     expect(outcome.results[1]).toMatchObject({ error: { code: 'index_primary_key_already_exists', message: 'Index already has a primary key: `id`.' } });
