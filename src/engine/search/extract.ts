@@ -178,6 +178,8 @@ export class WordExtractor {
       bytes = 0;
     };
     const leaves: [string, string][] = [];
+    // field → the last document listing it in leafFields: a lookup instead of a scan, which is quadratic in a document with thousands of fields
+    const listedIn = new Map<number, number>();
     for (const { docid, doc } of docs) {
       leaves.length = 0;
       collectLeaves(doc, this.options.isSearchable, leaves);
@@ -186,7 +188,10 @@ export class WordExtractor {
       out.push({ docid, words: [], masks: [], infos: [], fieldWords: new Map(), tokenWords: NO_WORDS, tokenPlaces: NO_PLACES, leafFields });
       for (const [path, text] of leaves) {
         const field = this.options.fields.idOf(path);
-        if (leafFields !== undefined && !leafFields.includes(field)) leafFields.push(field);
+        if (leafFields !== undefined && listedIn.get(field) !== index) {
+          listedIn.set(field, index);
+          leafFields.push(field);
+        }
         strings.push(text);
         owners.push([index, field]);
         bytes += text.length;
