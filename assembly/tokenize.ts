@@ -31,17 +31,25 @@
 //   character the kernel reaches; a break inside a separator or custom token it matched is
 //   passed over, so those stay whole. The text between breaks runs the unchanged loop, so a
 //   string without breaks pays nothing per character.
+// - Chinese ideograph variants (ChineseNormalizer, default build: no pinyin): in a Cj group
+//   that holds no kana (U+3040-U+30FF), each character of a word, after NFKD and lowercasing,
+//   becomes its kVariants destination (wrong!, sem, simp, old and = rows; one destination per
+//   source, applied once), so 亚 and 亞 give the same word. charabia decides by whatlang's
+//   language of the group's text: kana make it Japanese (left alone), Han alone Mandarin; the
+//   kana test is that decision for the common cases, without language detection. Only Cj
+//   groups pay: a look-ahead over the group when it starts and a table search per character.
 // Not reproduced: charabia's own dictionaries (jieba, lindera, its Thai and Khmer lists: ICU's
 // segment alike on common words, not on every word; Korean stays whole between spaces where
-// lindera splits off particles), German compound splitting, and the language-detected
-// normalisers (Swedish recomposition, Chinese ideograph variants; Japanese transliteration is
-// not in Meilisearch's default build); and a group's script is its first non-Other character's,
-// where charabia asks whatlang (differs only on odd mixes). Hence the `locales` search parameter
-// and `localizedAttributes` setting change nothing here: they only narrow whatlang's language
-// choice, ICU's segmentation does not depend on the language, and for non-CJK scripts the steps
-// that depend on it are Swedish recomposition (`swe`: å, ä, ö keep their marks), German compound
-// splitting (`deu`) and the Arabic-script segmenters and Persian normaliser (`ara`, `pes`),
-// none of which the kernel has, with or without locales.
+// lindera splits off particles), German compound splitting, and the other language-detected
+// normalisers (Swedish recomposition; Japanese transliteration is not in Meilisearch's default
+// build); and a group's script is its first non-Other character's, where charabia asks whatlang
+// (differs only on odd mixes). Hence the `locales` search parameter and `localizedAttributes`
+// setting change nothing here: they only narrow whatlang's language choice, ICU's segmentation
+// does not depend on the language, and the steps that depend on it are Swedish recomposition
+// (`swe`: å, ä, ö keep their marks), German compound splitting (`deu`), the Arabic-script
+// segmenters and Persian normaliser (`ara`, `pes`), none of which the kernel has, and the
+// Chinese variants, which follow the kana test whatever the locales (charabia would skip them
+// for Han-only text given `jpn`, and apply them to text with kana given only `cmn`).
 // With custom tokens, a run of two or more non-control characters between matches is always a
 // word, where charabia would make it a separator if its NFKD were an allowed one (only a custom
 // separator written with compatibility characters or control characters inside, or a removed
@@ -52,9 +60,13 @@ import {
   FOLD_ENTRIES,
   FOLD_POOL,
   HARD_SEPARATOR_DISTANCE,
+  KANA_FIRST,
+  KANA_LAST,
   KIND_COMMA_SPACE,
   KIND_DOT_SPACE,
   KIND_KHMER_LEK,
+  KVARIANT_COUNT,
+  KVARIANTS,
   MARK_REMOVING_SCRIPTS,
   POOL_CODE_POINT_MASK,
   POOL_MARK,
@@ -68,6 +80,7 @@ import {
   PROP_MARK,
   PROP_SCRIPT_MASK,
   PROP_SEPARATOR,
+  SCRIPT_CJ,
   SCRIPT_GREEK,
   SCRIPT_OTHER,
   TRIE_MASK,
@@ -131,6 +144,8 @@ let prev: u32 = PREV_NONE;
 let started = false;
 let removeMarks = false;
 let greek = false;
+/** The group is Cj text whatlang would call Mandarin: its ideographs take their kVariants form. */
+let chinese = false;
 
 // The pending token between separators; tokStart < 0 when there is none.
 let tokStart: i32 = -1;
@@ -257,9 +272,41 @@ function emitSeparator(start: u32, length: u32, kind: u32): void {
   if (emitSeparators) record(start, length, kind, normLen, 0);
 }
 
-function setGroupScript(script: u32): void {
+/** Sets the per-group flags of the group of `script` that starts at p. */
+function setGroupScript(script: u32, p: usize, end: usize): void {
   removeMarks = ((MARK_REMOVING_SCRIPTS >> script) & 1) != 0;
   greek = script == SCRIPT_GREEK;
+  chinese = script == SCRIPT_CJ && !groupHoldsKana(p, end);
+}
+
+/**
+ * Whether the group starting at p holds kana, up to the first character of another script:
+ * charabia's whatlang then detects Japanese, which ChineseNormalizer leaves alone. Only Cj groups
+ * pay for this look-ahead.
+ */
+function groupHoldsKana(p: usize, end: usize): bool {
+  while (p < end) {
+    const cp = decode(p, end);
+    if (cp - KANA_FIRST <= KANA_LAST - KANA_FIRST) return true;
+    const script = props(cp) & PROP_SCRIPT_MASK;
+    if (script != SCRIPT_OTHER && script != SCRIPT_CJ) return false;
+    p += <usize>cpLen;
+  }
+  return false;
+}
+
+/** ChineseNormalizer: the kVariants destination of cp, or cp (binary search by source). */
+function variantOf(cp: u32): u32 {
+  let lo: u32 = 0;
+  let hi = KVARIANT_COUNT;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const source = load<u32>(KVARIANTS + (<usize>mid << 3));
+    if (source == cp) return load<u32>(KVARIANTS + (<usize>mid << 3), 4);
+    if (source < cp) lo = mid + 1;
+    else hi = mid;
+  }
+  return cp;
 }
 
 function startToken(start: u32): void {
@@ -294,8 +341,8 @@ function appendChar(cp: u32, p: u32): void {
     return;
   }
   if ((p & PROP_FOLD) == 0) {
-    tokLastOut = cp;
-    if ((p & PROP_MARK) == 0 || !removeMarks) putUtf8(cp);
+    tokLastOut = chinese ? variantOf(cp) : cp;
+    if ((p & PROP_MARK) == 0 || !removeMarks) putUtf8(tokLastOut);
     return;
   }
   const entry = load<u32>(FOLD_ENTRIES + (<usize>(p >> PROP_FOLD_SHIFT) << 2));
@@ -306,6 +353,8 @@ function appendChar(cp: u32, p: u32): void {
     q += 4;
     // The Greek final-sigma rule looks at the lemma before marks are removed.
     tokLastOut = v & POOL_CODE_POINT_MASK;
+    // ChineseNormalizer runs after NFKD: a compatibility ideograph maps through its unified form.
+    if (chinese) tokLastOut = variantOf(tokLastOut);
     if ((v & POOL_MARK) == 0 || !removeMarks) putUtf8(tokLastOut);
   }
 }
@@ -447,7 +496,7 @@ function tokenizeString(index: u32, base: usize, length: u32): void {
   tokStart = -1;
   firstBreak();
   const end = base + <usize>length;
-  setGroupScript(firstScript(base, end));
+  setGroupScript(firstScript(base, end), base, end);
   let groupScript = SCRIPT_OTHER;
   let p = base;
   // The text up to the next break runs without testing for breaks; a character, separator or
@@ -476,7 +525,7 @@ function tokenizeString(index: u32, base: usize, length: u32): void {
       if (script != SCRIPT_OTHER && script != groupScript) {
         if (groupScript != SCRIPT_OTHER) {
           flushToken(rel);
-          setGroupScript(script);
+          setGroupScript(script, p, end);
         }
         groupScript = script;
       }

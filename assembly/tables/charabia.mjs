@@ -7,6 +7,7 @@
 //   charabia/src/detection/script_language.rs     Script::from(char): the order the ranges are tried in
 //   charabia/src/normalizer/character_converter.rs  the per-character conversions (œ, æ, ’, ı, đ, Arabic)
 //   charabia/src/normalizer/nonspacing_mark.rs    which scripts lose their nonspacing marks
+//   dictionaries/txt/chinese/kVariants.tsv          ChineseNormalizer's ideograph variants (kvariants.txt)
 // Strings are written as in the Rust source (Rust and JS escapes agree for these literals).
 // Characters that Unicode normalises away as canonical singletons are re-added with \u escapes
 // below, because copying the literal glyph may silently turn U+037E into ';'.
@@ -161,3 +162,8 @@ export const CHARACTER_CONVERSIONS = {
 // milli's extract/searchable/tokenize_document.rs: a word after a hard separator is this much
 // further away than the 1 that follows a soft separator or another word.
 export const HARD_SEPARATOR_DISTANCE = 8;
+
+// whatlang (charabia's language detector) calls a Cj text Japanese when it holds a Hiragana or
+// Katakana block character, Mandarin otherwise; only Mandarin (or undetected) text gets
+// ChineseNormalizer. The kernel applies it to Cj groups with no character in this range.
+export const KANA_RANGE = [0x3040, 0x30ff];

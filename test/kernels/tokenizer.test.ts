@@ -387,6 +387,46 @@ describe('normalisation (charabia lossy normalisers)', () => {
   });
 });
 
+describe('Chinese ideograph variants (ChineseNormalizer, kVariants)', () => {
+  it("maps a source to its destination, as charabia's kvariants tests do (simp, wrong!)", () => {
+    expect(normalizedWords('亚')).toEqual(['亞']);
+    expect(normalizedWords('澚')).toEqual(['澳']);
+  });
+
+  it("maps the old and = relations (㮺 -> 本, 刄 -> 刃) and leaves a destination-only 刃 as is", () => {
+    expect(normalizedWords('㮺')).toEqual(['本']);
+    expect(normalizedWords('刄')).toEqual(['刃']);
+    expect(normalizedWords('刃')).toEqual(['刃']);
+  });
+
+  it('unifies a simplified and a traditional spelling of the same word, keeping the original byte offsets', () => {
+    const tokens = tokenize(['亚洲 亞洲'], { separators: false });
+    expect(tokens.map((t) => [t.text, t.normalized, t.start, t.end])).toEqual([
+      ['亚洲', '亞洲', 0, 6],
+      ['亞洲', '亞洲', 7, 13],
+    ]);
+  });
+
+  it('maps a compatibility ideograph through its NFKD form', () => {
+    // U+F9A8 decomposes to 令, which is not a source; U+F90A decomposes to 金, which is not either;
+    // the mapping runs on what NFKD gives, so the word equals the one written with the unified form.
+    expect(normalizedWords('\uf9a8')).toEqual(normalizedWords('令'));
+  });
+
+  it('leaves Cj text holding kana alone: whatlang calls it Japanese', () => {
+    expect(normalizedWords('亚洲へ')).toEqual(['亚洲', 'へ']);
+    expect(normalizedWords('アメリカ亚洲').join('')).toBe('アメリカ亚洲');
+  });
+
+  it('decides per script group: Han after a Latin word is normalised even if another group has kana', () => {
+    expect(normalizedWords('へ abc 亚')).toEqual(['へ', 'abc', '亞']);
+  });
+
+  it('normalises the Han of a Cj group that holds only Han and Script::Other characters', () => {
+    expect(normalizedWords('亚1洲')).toEqual(['亞', '1', '洲']);
+  });
+});
+
 describe('invalid UTF-8', () => {
   const bytes = Uint8Array.from([
     0x61, 0xff, 0x62, 0x20, // a, invalid byte, b
@@ -447,6 +487,8 @@ const PIECES: ((r: () => number) => string)[] = [
   range(0xc0, 0x24f), range(0x1e00, 0x1eff), range(0x300, 0x36f), range(0x370, 0x3ff), oneOf(['ς', 'Σ', 'σ']),
   range(0x400, 0x4ff), range(0x590, 0x5ff), range(0x600, 0x6ff), oneOf(['\u0640', 'ٱ', 'ى', 'ة']), range(0xe00, 0xe7f),
   range(0x900, 0x97f), range(0x4e00, 0x4fff), range(0x3040, 0x30ff), range(0xac00, 0xd7a3), range(0x1f300, 0x1faff),
+  // Ideographs with kVariants forms: simplified, Extension A, compatibility, Extension B.
+  oneOf(['亚', '来', '们', '门', '澚', '㮺', '刄', '刃', '亞']), range(0x3400, 0x4dbf), range(0xf900, 0xfad9), range(0x20000, 0x2a6df),
   oneOf(['\ufe0f', '\u200d', 'ﬁ', '①', '²', '™', '㎏', 'Ｈ', '\ufdfa', 'ℌ', 'ǅ', 'İ', 'ẞ', 'ß', 'Œ', 'Đ', 'ı', '’']),
   range(0x00, 0x1f), range(0x7f, 0x9f), oneOf(['\ud800', '\udfff']), range(0xff00, 0xffef),
   (r) => {

@@ -26,3 +26,6 @@ export const CHARACTER_CONVERSIONS: Readonly<Record<string, string>> = {"œ":"oe
 
 /** milli's MAX_DISTANCE between two words separated by a hard separator. */
 export const HARD_SEPARATOR_DISTANCE = 8;
+
+/** [first, last] code points that make whatlang call a Cj text Japanese (no ChineseNormalizer). */
+export const KANA_RANGE: readonly [number, number] = [12352,12543];

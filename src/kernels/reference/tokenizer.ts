@@ -11,13 +11,16 @@
  *   matches are also cut at the word breaks of ../segmentation.ts (taken from the bytes, where
  *   the kernel's host takes them from the strings, so the two paths check each other).
  * Unicode facts (NFKD, case, categories) come from the running Node at call time, not from the
- * kernel's generated tables; only charabia's own lists come from charabia-data.ts.
+ * kernel's generated tables; only charabia's own lists come from charabia-data.ts and
+ * kvariants-data.ts.
  * It shares the kernel's documented divergences from charabia (ICU's dictionaries rather than
- * charabia's, no language-detected normalisers; a group's script is its first non-Other character's; a run of
+ * charabia's, language-detected normalisers limited to Chinese ideograph variants in Cj groups
+ * without kana; a group's script is its first non-Other character's; a run of
  * two or more characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
-import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, MARK_REMOVING_SCRIPTS, SCRIPTS } from './charabia-data.js';
+import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, KANA_RANGE, MARK_REMOVING_SCRIPTS, SCRIPTS } from './charabia-data.js';
+import { KVARIANT_PAIRS } from './kvariants-data.js';
 import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
 import { wordBreaksOfBatch } from '../segmentation.js';
 import { lemmaOf, SCRIPT_OTHER, scriptOf } from './unicode.js';
@@ -35,6 +38,8 @@ import {
 interface Segment {
   readonly chars: readonly Char[];
   readonly script: number;
+  /** Cj text that whatlang would call Mandarin (no kana): ChineseNormalizer applies. */
+  readonly chinese: boolean;
 }
 
 /** A token: its characters, and whether the automaton matched it (rather than the text between matches). */
@@ -53,9 +58,19 @@ interface Matcher {
 }
 
 const SCRIPT_GREEK = SCRIPTS.indexOf('Greek');
+const SCRIPT_CJ = SCRIPTS.indexOf('Cj');
 const markRemoving = new Set(MARK_REMOVING_SCRIPTS);
 const encoder = new TextEncoder();
 const markCache = new Map<string, boolean>();
+const kvariants = variantMap(KVARIANT_PAIRS);
+
+/** ChineseNormalizer's table: source ideograph -> destination ideograph. */
+function variantMap(pairs: string): ReadonlyMap<string, string> {
+  const chars = [...pairs];
+  const map = new Map<string, string>();
+  for (let i = 0; i < chars.length; i += 2) map.set(chars[i]!, chars[i + 1]!);
+  return map;
+}
 
 function matcherOf(patterns: Iterable<string>, separators: ReadonlySet<string>): Matcher {
   const all = [...new Set(patterns)];
@@ -119,7 +134,7 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
         const run = !matched && token.length > 1 && token.filter((c) => lemmaOf(c.cp) !== '').length > 1;
         const kind = run ? TokenKind.Word : classifyLemma(lemma, matcher.separators);
         if (kind === TokenKind.Word) {
-          const word = normalizeWord(lemma, segment.script);
+          const word = normalizeWord(lemma, segment);
           started = true;
           if (word === '') continue;
           if (prev === TokenKind.HardSeparator) position += HARD_SEPARATOR_DISTANCE;
@@ -151,24 +166,29 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
 /**
  * charabia SegmentedStrIter::new: a new group starts at a character whose script is not Other and
  * differs from the current script, unless the current script is still Other. A group's script is
- * the script of its first non-Other character.
+ * the script of its first non-Other character. whatlang calls a Cj group Japanese when it holds
+ * kana, Mandarin otherwise.
  */
 function segments(chars: readonly Char[]): Segment[] {
   const groups: Segment[] = [];
   let current: Char[] = [];
   let currentScript = SCRIPT_OTHER;
+  const close = (): void => {
+    const kana = current.some((c) => c.cp >= KANA_RANGE[0] && c.cp <= KANA_RANGE[1]);
+    groups.push({ chars: current, script: currentScript, chinese: currentScript === SCRIPT_CJ && !kana });
+  };
   for (const c of chars) {
     const script = scriptOf(c.cp);
     if (script !== SCRIPT_OTHER && script !== currentScript) {
       if (currentScript !== SCRIPT_OTHER) {
-        groups.push({ chars: current, script: currentScript });
+        close();
         current = [];
       }
       currentScript = script;
     }
     current.push(c);
   }
-  if (current.length > 0) groups.push({ chars: current, script: currentScript });
+  if (current.length > 0) close();
   return groups;
 }
 
@@ -217,13 +237,15 @@ function isNonspacingMark(ch: string): boolean {
 }
 
 /** The lossy normalisers, in charabia's order. */
-function normalizeWord(lemma: string, script: number): string {
+function normalizeWord(lemma: string, { script, chinese }: Segment): string {
   // CharacterConverterNormalizer: char::to_lowercase (at most two chars kept), then conversions.
   // Per character: String.prototype.toLowerCase on a whole word would apply the final-sigma rule.
   let word = '';
   for (const ch of lemma) {
     for (const lower of [...ch.toLowerCase()].slice(0, 2)) word += CHARACTER_CONVERSIONS[lower] ?? lower;
   }
+  // ChineseNormalizer: each ideograph to its kVariants destination.
+  if (chinese) word = [...word].map((ch) => kvariants.get(ch) ?? ch).join('');
   if (script === SCRIPT_GREEK && word.endsWith('ς')) word = word.slice(0, -1) + 'σ';
   if (markRemoving.has(script)) word = [...word].filter((ch) => !isNonspacingMark(ch)).join('');
   return word;
