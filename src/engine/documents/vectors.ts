@@ -35,7 +35,7 @@ export function isObject(value: unknown): value is JsonObject {
 /** serde's name of a JSON value's type in "invalid type" messages. */
 function serdeUnexpected(value: unknown): string {
   if (value === null) return 'null';
-  if (typeof value === 'string') return `string ${stringifyJson(value)}`;
+  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
   if (typeof value === 'number') return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
   if (typeof value === 'bigint') return `integer \`${value}\``;
   if (Array.isArray(value)) return 'sequence';
@@ -50,7 +50,7 @@ function columnAfter(entry: JsonObject, key: string): number {
   let text = '{';
   for (const [k, v] of Object.entries(entry)) {
     if (text.length > 1) text += ',';
-    text += `${stringifyJson(k)}:`;
+    text += `${JSON.stringify(k)}:`;
     if (k === key) return Buffer.byteLength(text) + (v !== null && typeof v === 'object' ? 0 : Buffer.byteLength(stringifyJson(v)));
     text += stringifyJson(v);
   }

@@ -79,6 +79,16 @@ describe('integers beyond 2^53', () => {
     expect(found.text).toContain('"hits":[{"id":11777,"code":14630868576586257777},');
   });
 
+  it('an error message echoing the document prints them exactly', async () => {
+    const uid = uniqueIndex();
+    await settled(server, await send(server, 'POST', `/indexes/${uid}/documents?primaryKey=id`, '[{"id":1}]'));
+    const task = await settled(server, await send(server, 'POST', `/indexes/${uid}/documents`, '[{"code":14630868576586246730}]'));
+    expect(task).toMatchObject({
+      status: 'failed',
+      error: { code: 'missing_document_id', message: 'Document doesn\'t have a `id` attribute: `{"code":14630868576586246730}`.' },
+    });
+  });
+
   it('a dump keeps them exact through an import', async () => {
     const uid = uniqueIndex();
     await settled(server, await send(server, 'POST', `/indexes/${uid}/documents`, '[{"id":18446744073709551615,"v":-9223372036854775807}]'));
