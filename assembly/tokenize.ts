@@ -32,12 +32,12 @@
 //   passed over, so those stay whole. The text between breaks runs the unchanged loop, so a
 //   string without breaks pays nothing per character.
 // - Chinese ideograph variants (ChineseNormalizer, default build: no pinyin): in a Cj group
-//   that holds no kana (U+3040-U+30FF), each character of a word, after NFKD and lowercasing,
-//   becomes its kVariants destination (wrong!, sem, simp, old and = rows; one destination per
-//   source, applied once), so 亚 and 亞 give the same word. charabia decides by whatlang's
-//   language of the group's text: kana make it Japanese (left alone), Han alone Mandarin; the
-//   kana test is that decision for the common cases, without language detection. Only Cj
-//   groups pay: a look-ahead over the group when it starts and a table search per character.
+//   whatlang calls Mandarin, each character of a word, after NFKD and lowercasing, becomes its
+//   kVariants destination (wrong!, sem, simp, old and = rows; one destination per source,
+//   applied once), so 亚 and 亞 give the same word. whatlang takes the script whose characters
+//   are the most frequent in the group, counting Hiragana, Katakana and its Mandarin ranges
+//   apart (a kana script wins a tie), and calls kana text Japanese, which stays as written.
+//   Only Cj groups pay: a count over the group when it starts and a table search per character.
 // Not reproduced: charabia's own dictionaries (jieba, lindera, its Thai and Khmer lists: ICU's
 // segment alike on common words, not on every word; Korean stays whole between spaces where
 // lindera splits off particles), German compound splitting, and the other language-detected
@@ -48,8 +48,8 @@
 // does not depend on the language, and the steps that depend on it are Swedish recomposition
 // (`swe`: å, ä, ö keep their marks), German compound splitting (`deu`), the Arabic-script
 // segmenters and Persian normaliser (`ara`, `pes`), none of which the kernel has, and the
-// Chinese variants, which follow the kana test whatever the locales (charabia would skip them
-// for Han-only text given `jpn`, and apply them to text with kana given only `cmn`).
+// Chinese variants, which follow the count whatever the locales (charabia would skip them for
+// Mandarin text given `jpn` without `cmn`, or given neither).
 // With custom tokens, a run of two or more non-control characters between matches is always a
 // word, where charabia would make it a separator if its NFKD were an allowed one (only a custom
 // separator written with compatibility characters or control characters inside, or a removed
@@ -60,13 +60,17 @@ import {
   FOLD_ENTRIES,
   FOLD_POOL,
   HARD_SEPARATOR_DISTANCE,
-  KANA_FIRST,
-  KANA_LAST,
+  HIRAGANA_FIRST,
+  HIRAGANA_LAST,
+  KATAKANA_FIRST,
+  KATAKANA_LAST,
   KIND_COMMA_SPACE,
   KIND_DOT_SPACE,
   KIND_KHMER_LEK,
   KVARIANT_COUNT,
   KVARIANTS,
+  MANDARIN_RANGE_COUNT,
+  MANDARIN_RANGES,
   MARK_REMOVING_SCRIPTS,
   POOL_CODE_POINT_MASK,
   POOL_MARK,
@@ -276,23 +280,37 @@ function emitSeparator(start: u32, length: u32, kind: u32): void {
 function setGroupScript(script: u32, p: usize, end: usize): void {
   removeMarks = ((MARK_REMOVING_SCRIPTS >> script) & 1) != 0;
   greek = script == SCRIPT_GREEK;
-  chinese = script == SCRIPT_CJ && !groupHoldsKana(p, end);
+  chinese = script == SCRIPT_CJ && !groupIsJapanese(p, end);
+}
+
+function isWhatlangMandarin(cp: u32): bool {
+  for (let i: u32 = 0; i < MANDARIN_RANGE_COUNT; i++) {
+    const at = MANDARIN_RANGES + (<usize>i << 3);
+    if (cp >= load<u32>(at) && cp <= load<u32>(at, 4)) return true;
+  }
+  return false;
 }
 
 /**
- * Whether the group starting at p holds kana, up to the first character of another script:
- * charabia's whatlang then detects Japanese, which ChineseNormalizer leaves alone. Only Cj groups
- * pay for this look-ahead.
+ * Whether whatlang calls the group starting at p (up to the first character of another script)
+ * Japanese, which ChineseNormalizer leaves alone: its Hiragana or its Katakana characters are at
+ * least as many as its Mandarin ones. Only Cj groups pay for this look-ahead.
  */
-function groupHoldsKana(p: usize, end: usize): bool {
+function groupIsJapanese(p: usize, end: usize): bool {
+  let mandarin: u32 = 0;
+  let hiragana: u32 = 0;
+  let katakana: u32 = 0;
   while (p < end) {
     const cp = decode(p, end);
-    if (cp - KANA_FIRST <= KANA_LAST - KANA_FIRST) return true;
     const script = props(cp) & PROP_SCRIPT_MASK;
-    if (script != SCRIPT_OTHER && script != SCRIPT_CJ) return false;
+    if (script != SCRIPT_OTHER && script != SCRIPT_CJ) break;
+    if (cp - HIRAGANA_FIRST <= HIRAGANA_LAST - HIRAGANA_FIRST) hiragana++;
+    else if (cp - KATAKANA_FIRST <= KATAKANA_LAST - KATAKANA_FIRST) katakana++;
+    else if (isWhatlangMandarin(cp)) mandarin++;
     p += <usize>cpLen;
   }
-  return false;
+  const kana = max(hiragana, katakana);
+  return kana > 0 && kana >= mandarin;
 }
 
 /** ChineseNormalizer: the kVariants destination of cp, or cp (binary search by source). */

@@ -41,9 +41,12 @@ export const KIND_KHMER_LEK: u32 = 2;
 /** milli's MAX_DISTANCE: the position gap a hard separator puts between two words. */
 export const HARD_SEPARATOR_DISTANCE: u32 = 8;
 
-/** A Cj group holding a code point in this range is Japanese to whatlang: no ChineseNormalizer. */
-export const KANA_FIRST: u32 = 0x3040;
-export const KANA_LAST: u32 = 0x30ff;
+/** whatlang's Hiragana and Katakana, counted against its Mandarin (MANDARIN_RANGES) to tell Japanese Cj text. */
+export const HIRAGANA_FIRST: u32 = 0x3040;
+export const HIRAGANA_LAST: u32 = 0x309f;
+export const KATAKANA_FIRST: u32 = 0x30a0;
+export const KATAKANA_LAST: u32 = 0x30ff;
+export const MANDARIN_RANGE_COUNT: u32 = 11;
 
 export const KVARIANT_COUNT: u32 = 10629;
 
@@ -2748,6 +2751,12 @@ export const KVARIANT_COUNT: u32 = 10629;
   0x2921a,0x4a6e,0x4a76,0x97e0,0x2940a,0x4ab2,0x29496,0x9829,0x295b6,0x98e2,0x4b33,0x9929,0x99a7,0x99c2,0x99fe,0x4bce,
   0x29b30,0x9c40,0x9cfd,0x4cce,0x4ced,0x9d67,0x2a0ce,0x4cf8,0x2a105,0x2a20e,0x2a291,0x4d56,0x9efe,0x9f05,0x9f0f,0x9f16,
   0x2a600
+]);
+
+// @ts-ignore: decorator
+@lazy export const MANDARIN_RANGES = memory.data<u32>([
+  0x2e80,0x2e99,0x2e9b,0x2ef3,0x2f00,0x2fd5,0x3005,0x3005,0x3007,0x3007,0x3021,0x3029,0x3038,0x303b,0x3400,0x4db5,
+  0x4e00,0x9fcc,0xf900,0xfa6d,0xfa70,0xfad9
 ]);
 
 // @ts-ignore: decorator

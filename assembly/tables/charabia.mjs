@@ -163,7 +163,14 @@ export const CHARACTER_CONVERSIONS = {
 // further away than the 1 that follows a soft separator or another word.
 export const HARD_SEPARATOR_DISTANCE = 8;
 
-// whatlang (charabia's language detector) calls a Cj text Japanese when it holds a Hiragana or
-// Katakana block character, Mandarin otherwise; only Mandarin (or undetected) text gets
-// ChineseNormalizer. The kernel applies it to Cj groups with no character in this range.
-export const KANA_RANGE = [0x3040, 0x30ff];
+// whatlang (charabia's language detector) takes a text's script by counting its characters per
+// script and keeping the most frequent (each script apart: Hiragana, Katakana and its Mandarin,
+// these ranges), then calls Mandarin text Cmn and kana text Jpn; only Cmn text gets
+// ChineseNormalizer. Among equal counts the kana script wins (it comes later in whatlang's
+// counter table, and the last maximum is kept).
+export const WHATLANG_MANDARIN_RANGES = [
+  [0x2e80, 0x2e99], [0x2e9b, 0x2ef3], [0x2f00, 0x2fd5], [0x3005, 0x3005], [0x3007, 0x3007], [0x3021, 0x3029],
+  [0x3038, 0x303b], [0x3400, 0x4db5], [0x4e00, 0x9fcc], [0xf900, 0xfa6d], [0xfa70, 0xfad9],
+];
+export const HIRAGANA_RANGE = [0x3040, 0x309f];
+export const KATAKANA_RANGE = [0x30a0, 0x30ff];

@@ -23,7 +23,9 @@ import {
   CONTEXT_SEPARATORS,
   DEFAULT_SEPARATORS,
   HARD_SEPARATOR_DISTANCE,
-  KANA_RANGE,
+  HIRAGANA_RANGE,
+  KATAKANA_RANGE,
+  WHATLANG_MANDARIN_RANGES,
   MARK_REMOVING_SCRIPTS,
   SCRIPTS,
   SCRIPT_RANGES,
@@ -242,9 +244,12 @@ export const KIND_KHMER_LEK: u32 = ${kindOf('។ល។')};
 /** milli's MAX_DISTANCE: the position gap a hard separator puts between two words. */
 export const HARD_SEPARATOR_DISTANCE: u32 = ${HARD_SEPARATOR_DISTANCE};
 
-/** A Cj group holding a code point in this range is Japanese to whatlang: no ChineseNormalizer. */
-export const KANA_FIRST: u32 = 0x${KANA_RANGE[0].toString(16)};
-export const KANA_LAST: u32 = 0x${KANA_RANGE[1].toString(16)};
+/** whatlang's Hiragana and Katakana, counted against its Mandarin (MANDARIN_RANGES) to tell Japanese Cj text. */
+export const HIRAGANA_FIRST: u32 = 0x${HIRAGANA_RANGE[0].toString(16)};
+export const HIRAGANA_LAST: u32 = 0x${HIRAGANA_RANGE[1].toString(16)};
+export const KATAKANA_FIRST: u32 = 0x${KATAKANA_RANGE[0].toString(16)};
+export const KATAKANA_LAST: u32 = 0x${KATAKANA_RANGE[1].toString(16)};
+export const MANDARIN_RANGE_COUNT: u32 = ${WHATLANG_MANDARIN_RANGES.length};
 
 export const KVARIANT_COUNT: u32 = ${kvariants.length};
 
@@ -266,6 +271,11 @@ ${formatArray(Array.from(foldEntries, (v) => '0x' + v.toString(16)), 16)}
 // @ts-ignore: decorator
 @lazy export const FOLD_POOL = memory.data<u32>([
 ${formatArray(Array.from(pool, (v) => '0x' + v.toString(16)), 16)}
+]);
+
+// @ts-ignore: decorator
+@lazy export const MANDARIN_RANGES = memory.data<u32>([
+${formatArray(WHATLANG_MANDARIN_RANGES.flat().map((v) => '0x' + v.toString(16)), 16)}
 ]);
 
 // @ts-ignore: decorator
@@ -310,8 +320,10 @@ export const CHARACTER_CONVERSIONS: Readonly<Record<string, string>> = ${json(CH
 /** milli's MAX_DISTANCE between two words separated by a hard separator. */
 export const HARD_SEPARATOR_DISTANCE = ${HARD_SEPARATOR_DISTANCE};
 
-/** [first, last] code points that make whatlang call a Cj text Japanese (no ChineseNormalizer). */
-export const KANA_RANGE: readonly [number, number] = ${json(KANA_RANGE)};
+/** whatlang's script ranges that decide between Mandarin and Japanese Cj text (charabia.mjs). */
+export const WHATLANG_MANDARIN_RANGES: readonly (readonly [number, number])[] = ${json(WHATLANG_MANDARIN_RANGES)};
+export const HIRAGANA_RANGE: readonly [number, number] = ${json(HIRAGANA_RANGE)};
+export const KATAKANA_RANGE: readonly [number, number] = ${json(KATAKANA_RANGE)};
 `;
   writeFileSync(fileURLToPath(new URL('src/kernels/reference/charabia-data.ts', ROOT)), text);
 }

@@ -413,9 +413,17 @@ describe('Chinese ideograph variants (ChineseNormalizer, kVariants)', () => {
     expect(normalizedWords('\uf9a8')).toEqual(normalizedWords('令'));
   });
 
-  it('leaves Cj text holding kana alone: whatlang calls it Japanese', () => {
-    expect(normalizedWords('亚洲へ')).toEqual(['亚洲', 'へ']);
+  it('leaves Cj text whose Hiragana or Katakana are at least as many as its Han alone: whatlang calls it Japanese', () => {
+    expect(normalizedWords('亚洲へいく').join('')).toBe('亚洲へいく');
     expect(normalizedWords('アメリカ亚洲').join('')).toBe('アメリカ亚洲');
+    // a tie goes to the kana script
+    expect(normalizedWords('亚洲へい').join('')).toBe('亚洲へい');
+  });
+
+  it('normalises Cj text where Han outnumber each kana script, as whatlang calls it Mandarin', () => {
+    expect(normalizedWords('亚洲へ').join('')).toBe('亞洲へ');
+    // Hiragana and Katakana are counted apart: two of each against three Han
+    expect(normalizedWords('亚洲亚へへアア').join('')).toBe('亞洲亞へへアア');
   });
 
   it('decides per script group: Han after a Latin word is normalised even if another group has kana', () => {

@@ -27,5 +27,7 @@ export const CHARACTER_CONVERSIONS: Readonly<Record<string, string>> = {"œ":"oe
 /** milli's MAX_DISTANCE between two words separated by a hard separator. */
 export const HARD_SEPARATOR_DISTANCE = 8;
 
-/** [first, last] code points that make whatlang call a Cj text Japanese (no ChineseNormalizer). */
-export const KANA_RANGE: readonly [number, number] = [12352,12543];
+/** whatlang's script ranges that decide between Mandarin and Japanese Cj text (charabia.mjs). */
+export const WHATLANG_MANDARIN_RANGES: readonly (readonly [number, number])[] = [[11904,11929],[11931,12019],[12032,12245],[12293,12293],[12295,12295],[12321,12329],[12344,12347],[13312,19893],[19968,40908],[63744,64109],[64112,64217]];
+export const HIRAGANA_RANGE: readonly [number, number] = [12352,12447];
+export const KATAKANA_RANGE: readonly [number, number] = [12448,12543];

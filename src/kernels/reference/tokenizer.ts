@@ -19,7 +19,7 @@
  * two or more characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
-import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, KANA_RANGE, MARK_REMOVING_SCRIPTS, SCRIPTS } from './charabia-data.js';
+import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, HIRAGANA_RANGE, KATAKANA_RANGE, MARK_REMOVING_SCRIPTS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from './charabia-data.js';
 import { KVARIANT_PAIRS } from './kvariants-data.js';
 import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
 import { wordBreaksOfBatch } from '../segmentation.js';
@@ -38,7 +38,7 @@ import {
 interface Segment {
   readonly chars: readonly Char[];
   readonly script: number;
-  /** Cj text that whatlang would call Mandarin (no kana): ChineseNormalizer applies. */
+  /** Cj text that whatlang would call Mandarin: ChineseNormalizer applies. */
   readonly chinese: boolean;
 }
 
@@ -163,19 +163,27 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
   return { count: records.length / TOKEN_RECORD_U32, records: Uint32Array.from(records), normalized: out };
 }
 
+const within = (cp: number, [first, last]: readonly [number, number]): boolean => cp >= first && cp <= last;
+
+/** whatlang's choice of script for a Cj text: each script counted apart, the most frequent kept, a kana script on a tie. */
+function isJapanese(chars: readonly Char[]): boolean {
+  const count = (test: (cp: number) => boolean) => chars.filter((c) => test(c.cp)).length;
+  const kana = Math.max(count((cp) => within(cp, HIRAGANA_RANGE)), count((cp) => within(cp, KATAKANA_RANGE)));
+  return kana > 0 && kana >= count((cp) => WHATLANG_MANDARIN_RANGES.some((range) => within(cp, range)));
+}
+
 /**
  * charabia SegmentedStrIter::new: a new group starts at a character whose script is not Other and
  * differs from the current script, unless the current script is still Other. A group's script is
- * the script of its first non-Other character. whatlang calls a Cj group Japanese when it holds
- * kana, Mandarin otherwise.
+ * the script of its first non-Other character. whatlang calls a Cj group Japanese when its
+ * Hiragana or its Katakana characters are at least as many as its Mandarin ones.
  */
 function segments(chars: readonly Char[]): Segment[] {
   const groups: Segment[] = [];
   let current: Char[] = [];
   let currentScript = SCRIPT_OTHER;
   const close = (): void => {
-    const kana = current.some((c) => c.cp >= KANA_RANGE[0] && c.cp <= KANA_RANGE[1]);
-    groups.push({ chars: current, script: currentScript, chinese: currentScript === SCRIPT_CJ && !kana });
+    groups.push({ chars: current, script: currentScript, chinese: currentScript === SCRIPT_CJ && !isJapanese(current) });
   };
   for (const c of chars) {
     const script = scriptOf(c.cp);
