@@ -10,10 +10,10 @@
  * Highlighting, cropping and match positions are computed per page by engine/search/format.ts.
  * The index's `searchCutoffMs` budget counts from the start of each index search; `/search`
  * counts the searches it cut short for /metrics.
- * `locales` (and `localizedAttributes`) only steer charabia's language detection in v1.50, which
- * changes no token Quarry's tokenizer produces (its CJK, Thai and Khmer segmentation is ICU's,
- * which does not depend on the language, and it has no language-specific normaliser: Chinese
- * variants, Swedish, Turkish, German), so they leave searches as is.
+ * `locales` (and `localizedAttributes`) only steer charabia's language detection in v1.50. They
+ * leave Quarry's searches as is: its CJK, Thai and Khmer segmentation is ICU's, which does not
+ * depend on the language, its one language-detected normaliser (Chinese variants) follows
+ * whatlang's script count without them, and it has no other (Swedish, Turkish, German).
  * Parameters that are validated and accepted but not applied yet: semantic search
  * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
  */
