@@ -13,6 +13,7 @@ import { ROUTE_ACTIONS, type KnownRoute } from '../auth/route-actions.js';
 import { UNRESTRICTED, type Caller } from '../auth/authenticate.js';
 import type { AppDeps } from './deps.js';
 import { readJsonBody } from './body/json.js';
+import { parseJson } from '../types/json-text.js';
 
 export interface RouteContext<Q, B> {
   query: Q;
@@ -31,6 +32,8 @@ export interface RouteSpec<Q = undefined, B = undefined> {
   query?: (raw: string) => Q;
   /** Validates the parsed JSON body; `'stream'` hands the payload to the handler unread. */
   body?: ((value: unknown) => B) | 'stream';
+  /** The body keeps integers beyond 2^53 exact, as BigInt (types/json-text.ts): it names document ids. */
+  exactIntegers?: true;
   /** Success status; 200 unless given. */
   status?: number;
   /** false for endless streamed bodies, which response compression would hold back */
@@ -109,6 +112,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: reado
               stream,
             },
             deps.config.httpPayloadSizeLimit,
+            spec.exactIntegers ? parseJson : JSON.parse,
           );
           body = spec.body(value);
         } else if (stream !== undefined && spec.body !== 'stream') {

@@ -14,7 +14,8 @@ export interface JsonBodyRequest {
   stream: Readable | undefined;
 }
 
-export async function readJsonBody(req: JsonBodyRequest, limit: number): Promise<unknown> {
+/** `parse` reads the text once it is known to be JSON (JSON.parse unless the route keeps 64-bit integers exact). */
+export async function readJsonBody(req: JsonBodyRequest, limit: number, parse: (text: string) => unknown = JSON.parse): Promise<unknown> {
   checkJsonContentType(req.contentType);
   let bytes: Buffer;
   try {
@@ -28,7 +29,7 @@ export async function readJsonBody(req: JsonBodyRequest, limit: number): Promise
   if (bytes.length === 0) throw new ApiError('missing_payload', 'A json payload is missing.');
   const text = bytes.toString('utf8');
   try {
-    return JSON.parse(text) as unknown;
+    return parse(text);
   } catch {
     throw new ApiError('malformed_payload', `The json payload provided is malformed. \`${describeJsonSyntaxError(text)}\`.`);
   }

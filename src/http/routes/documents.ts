@@ -34,6 +34,7 @@ import {
   type ValueParser,
 } from '../validation/index.js';
 import { openIndex } from './indexes.js';
+import { stringifyJson } from '../../types/json-text.js';
 
 const parseSkipCreation: ValueParser<boolean> = (raw) => {
   const lower = raw.toLowerCase();
@@ -110,6 +111,22 @@ const parseFetchBody = compileBody<FetchBody>(
     '.sort': 'invalid_document_sort',
   },
 );
+
+/** `value` with every BigInt a double again, as JSON.parse would have read it. */
+function asDoubles(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(asDoubles);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, asDoubles(inner)]));
+}
+
+/** A fetch body read with exact integers: only `ids` keeps them, as their digits (an id is its text). */
+function withExactIds(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return asDoubles(value);
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, key === 'ids' && Array.isArray(inner) ? inner.map((id) => (typeof id === 'bigint' ? id.toString() : asDoubles(id))) : asDoubles(inner)]),
+  );
+}
 
 /** Ids are validated like document ids before anything else (documents.md §2.3). */
 function validateIds(ids: readonly (string | number)[]): string[] {
@@ -259,8 +276,8 @@ function notASequence(value: unknown, text: string): ApiError {
       ? `string ${JSON.stringify(value)}`
       : typeof value === 'boolean'
         ? `boolean \`${value}\``
-        : typeof value === 'number'
-          ? Number.isInteger(value)
+        : typeof value === 'number' || typeof value === 'bigint'
+          ? Number.isInteger(Number(value))
             ? `integer \`${value}\``
             : `floating point \`${value}\``
           : value === null
@@ -270,8 +287,8 @@ function notASequence(value: unknown, text: string): ApiError {
 }
 
 const parseDeleteBatch = (value: unknown): string[] => {
-  if (!Array.isArray(value)) throw notASequence(value, JSON.stringify(value));
-  return value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
+  if (!Array.isArray(value)) throw notASequence(value, stringifyJson(value));
+  return value.map((item) => (typeof item === 'string' ? item : stringifyJson(item)));
 };
 
 const parseDeleteByFilterBody = compileBody<{ filter: unknown }>(
@@ -396,7 +413,8 @@ export const documentRoutes = [
   }),
   defineRoute({
     route: 'POST /indexes/:indexUid/documents/fetch',
-    body: parseFetchBody,
+    body: (value) => parseFetchBody(withExactIds(value)),
+    exactIntegers: true,
     handler: (ctx, deps) => {
       const ids = ctx.body.ids === undefined || ctx.body.ids === null ? undefined : validateIds(ctx.body.ids);
       const sort = ctx.body.sort === undefined ? null : ctx.body.sort.map((text) => parseSortCriterion(text, SORT_CODE));
@@ -420,6 +438,7 @@ export const documentRoutes = [
     route: 'POST /indexes/:indexUid/documents/delete-batch',
     query: parseWriteQuery,
     body: parseDeleteBatch,
+    exactIntegers: true,
     status: 202,
     handler: (ctx, deps) => {
       const uid = validateIndexUid(ctx.params.indexUid!);

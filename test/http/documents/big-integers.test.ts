@@ -56,6 +56,16 @@ describe('integers beyond 2^53', () => {
     );
   });
 
+  it('fetch and delete-batch name them by their exact digits', async () => {
+    const uid = uniqueIndex();
+    await settled(server, await send(server, 'POST', `/indexes/${uid}/documents`, '[{"id":14630868576586246730,"n":1},{"id":14630868576586246731,"n":2}]'));
+    const fetched = await send(server, 'POST', `/indexes/${uid}/documents/fetch`, '{"ids":[14630868576586246731],"fields":["n"],"limit":20}');
+    expect(fetched.text).toBe('{"results":[{"n":2}],"offset":0,"limit":20,"total":1}');
+    const deleted = await settled(server, await send(server, 'POST', `/indexes/${uid}/documents/delete-batch`, '[14630868576586246730]'));
+    expect(deleted).toMatchObject({ status: 'succeeded', details: { providedIds: 1, deletedDocuments: 1 } });
+    expect((await send(server, 'GET', `/indexes/${uid}/documents?fields=id`)).text).toBe('{"results":[{"id":14630868576586246731}],"offset":0,"limit":20,"total":1}');
+  });
+
   it('search finds, filters, sorts and highlights them with their exact digits', async () => {
     const uid = uniqueIndex();
     const docs = '[{"id":1,"code":9223372036854775807,"low":-9223372036854775808},{"id":2,"code":9007199254740993,"low":0}]';
