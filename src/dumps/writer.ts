@@ -12,7 +12,7 @@
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { readNdjson } from '../engine/documents/ndjson-payload.js';
+import { ndjsonLines } from '../engine/documents/ndjson-payload.js';
 import { vectorsView } from '../engine/documents/vectors.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import type { IndexEnv } from '../engine/index-env.js';
@@ -131,7 +131,8 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
     if (task.status !== 'enqueued' || task.kind.name !== 'documentAdditionOrUpdate') continue;
     // Only the payloads still to be indexed travel: finished tasks have none left.
     const payload = new JsonLines(path.join(root, 'tasks', 'update_files', `${task.uid}.jsonl`));
-    for (const doc of readNdjson(content.payload(task.kind.contentFile))) await payload.write(stringifyJson(doc));
+    // update-file lines are compact JSON documents already: written as they are, not re-encoded
+    for (const { buffer, start, end } of ndjsonLines(content.payload(task.kind.contentFile))) await payload.write(buffer.toString('utf8', start, end));
     await payload.close();
   }
   await tasks.close();

@@ -34,6 +34,11 @@ function holdsUnsafeNumber(value: unknown): boolean {
   return false;
 }
 
+/** Whether a parsed value is a JSON number: a double, or a BigInt parseJson made of a 64-bit integer. */
+export function isJsonNumber(value: unknown): value is number | bigint {
+  return typeof value === 'number' || typeof value === 'bigint';
+}
+
 /** Parses valid JSON text as JSON.parse does, except that integers beyond 2^53 within 64 bits become BigInt. */
 export function parseJson(text: string): unknown {
   // JSON.parse and a walk cost a fraction of the lossless parser, which only rare documents need

@@ -15,7 +15,7 @@
  */
 import type { EmbedderSettings } from '../../types/settings.js';
 import { compareBytes } from '../../settings/bytes.js';
-import { stringifyJson } from '../../types/json-text.js';
+import { isJsonNumber, stringifyJson } from '../../types/json-text.js';
 import type { JsonObject } from './document-id.js';
 
 /** One `_vectors.<name>` value by form; `embeddings` null or undefined means none given. */
@@ -96,7 +96,7 @@ function found(value: unknown): string {
       ? 'a boolean'
       : typeof value === 'string'
         ? 'a string'
-        : typeof value === 'number' || typeof value === 'bigint'
+        : isJsonNumber(value)
           ? !Number.isInteger(Number(value))
             ? 'a number'
             : value < 0

@@ -33,7 +33,7 @@ export function haversine(a: LatLng, b: LatLng): number {
 export type GeoCheck = { readonly point: LatLng | null } | { readonly problem: (documentId: string) => string };
 
 /** serde_json's compact printing of a value, as the messages echo it. */
-const json = (value: unknown): string => stringifyJson(value);
+const json = stringifyJson;
 
 /** A finite coordinate: a JSON number, or a string Rust parses as a finite f64. */
 function coordinate(value: unknown): number | null {

@@ -17,6 +17,7 @@
 import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import type { IndexSettings } from '../../types/settings.js';
+import { isJsonNumber } from '../../types/json-text.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
 import { shipColumns, type ShippedDoc, type ShippedWords } from './shipped-words.js';
@@ -123,7 +124,7 @@ function collectLeaves(doc: JsonObject, isSearchable: (path: string) => boolean,
       for (const [key, inner] of Object.entries(value as JsonObject)) visit(inner, path === '' ? key : `${path}.${key}`);
     } else if (isSearchable(path)) {
       if (typeof value === 'string') out.push([path, value]);
-      else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') out.push([path, String(value)]);
+      else if (isJsonNumber(value) || typeof value === 'boolean') out.push([path, String(value)]);
     }
   };
   visit(doc, '');

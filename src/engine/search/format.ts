@@ -10,6 +10,7 @@
  */
 import { customTokens, type CustomTokens, type TokenizerSettings } from '../../kernels/custom-tokens.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
+import { isJsonNumber } from '../../types/json-text.js';
 import type { ResolvedTerm } from './terms.js';
 
 /** What one query term matches in field text. */
@@ -145,7 +146,7 @@ function cropRules(entries: readonly string[], cropLength: number): [string, num
 /** Calls `visit` on every string/number leaf with its dotted path and array indices. */
 function walk(value: unknown, path: string, indices: number[], visit: (path: string, indices: number[], text: string) => void): void {
   if (typeof value === 'string') visit(path, indices, value);
-  else if (typeof value === 'number' || typeof value === 'bigint') visit(path, indices, String(value));
+  else if (isJsonNumber(value)) visit(path, indices, String(value));
   else if (Array.isArray(value)) value.forEach((item, i) => walk(item, path, [...indices, i], visit));
   else if (isObject(value)) for (const [key, inner] of Object.entries(value)) walk(inner, path === '' ? key : `${path}.${key}`, indices, visit);
 }
@@ -239,7 +240,7 @@ function matchLength(bytes: Buffer, tokens: readonly Tok[], m: Match): number {
 /** The document with each string/number leaf replaced by `format`'s string (numbers become strings). */
 function rebuild(value: unknown, path: string, indices: number[], format: (path: string, indices: number[], text: string) => string): unknown {
   if (typeof value === 'string') return format(path, indices, value);
-  if (typeof value === 'number' || typeof value === 'bigint') return format(path, indices, String(value));
+  if (isJsonNumber(value)) return format(path, indices, String(value));
   if (Array.isArray(value)) return value.map((item, i) => rebuild(item, path, [...indices, i], format));
   if (isObject(value)) {
     const out: Json = {};

@@ -23,6 +23,7 @@ import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
 import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
 import { enqueue } from '../enqueue.js';
+import { isJsonNumber, stringifyJson } from '../../types/json-text.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import {
   QueryValueError,
@@ -34,7 +35,6 @@ import {
   type ValueParser,
 } from '../validation/index.js';
 import { openIndex } from './indexes.js';
-import { stringifyJson } from '../../types/json-text.js';
 
 const parseSkipCreation: ValueParser<boolean> = (raw) => {
   const lower = raw.toLowerCase();
@@ -122,10 +122,10 @@ function asDoubles(value: unknown): unknown {
 
 /** A fetch body read with exact integers: only `ids` keeps them, as their digits (an id is its text). */
 function withExactIds(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return asDoubles(value);
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [key, key === 'ids' && Array.isArray(inner) ? inner.map((id) => (typeof id === 'bigint' ? id.toString() : asDoubles(id))) : asDoubles(inner)]),
-  );
+  const body = asDoubles(value);
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Array.isArray((value as { ids?: unknown }).ids)) return body;
+  const ids = ((value as { ids: unknown[] }).ids).map((id) => (typeof id === 'bigint' ? id.toString() : asDoubles(id)));
+  return { ...body, ids };
 }
 
 /** Ids are validated like document ids before anything else (documents.md §2.3). */
@@ -276,7 +276,7 @@ function notASequence(value: unknown, text: string): ApiError {
       ? `string ${JSON.stringify(value)}`
       : typeof value === 'boolean'
         ? `boolean \`${value}\``
-        : typeof value === 'number' || typeof value === 'bigint'
+        : isJsonNumber(value)
           ? Number.isInteger(Number(value))
             ? `integer \`${value}\``
             : `floating point \`${value}\``

@@ -15,7 +15,7 @@
  * kvariants-data.ts.
  * It shares the kernel's documented divergences from charabia (ICU's dictionaries rather than
  * charabia's, language-detected normalisers limited to Chinese ideograph variants in Cj groups
- * without kana; a group's script is its first non-Other character's; a run of
+ * whatlang calls Mandarin; a group's script is its first non-Other character's; a run of
  * two or more characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
