@@ -26,30 +26,25 @@
 //   (custom separators are soft), so a dictionary word is one word and a removed separator is a
 //   word character. With no rules the default path runs, and only pays a flag test per character.
 // - Word breaks (the call's breaks region: sorted (string index, byte offset) pairs, which the
-//   host finds with ICU's dictionaries in Han, kana, Hangul, Thai, Lao, Khmer and Myanmar text,
-//   src/kernels/segmentation.ts): the pending word ends at a break that falls on the start of a
+//   host finds with charabia's segmenters, jieba and lindera, in Han, kana and Hangul text, and
+//   with ICU's dictionaries in Thai, Lao, Khmer and Myanmar text, src/kernels/segmentation.ts): the pending word ends at a break that falls on the start of a
 //   character the kernel reaches; a break inside a separator or custom token it matched is
 //   passed over, so those stay whole. The text between breaks runs the unchanged loop, so a
 //   string without breaks pays nothing per character.
 // - Chinese ideograph variants (ChineseNormalizer, default build: no pinyin): in a Cj group
 //   whatlang calls Mandarin, each character of a word, after NFKD and lowercasing, becomes its
 //   kVariants destination (wrong!, sem, simp, old and = rows; one destination per source,
-//   applied once), so 亚 and 亞 give the same word. whatlang takes the script whose characters
-//   are the most frequent in the group, counting Hiragana, Katakana and its Mandarin ranges
-//   apart (a kana script wins a tie), and calls kana text Japanese, which stays as written.
+//   applied once), so 亚 and 亞 give the same word. whatlang calls a Cj group Japanese when
+//   more than 5% of its Han and kana characters (its Mandarin ranges, Hiragana, Katakana) are
+//   kana, or when the string's locales leave Mandarin out (the call's langs region, one
+//   LANG_* byte per string, src/kernels/languages.ts); Japanese text stays as written.
 //   Only Cj groups pay: a count over the group when it starts and a table search per character.
-// Not reproduced: charabia's own dictionaries (jieba, lindera, its Thai and Khmer lists: ICU's
-// segment alike on common words, not on every word; Korean stays whole between spaces where
-// lindera splits off particles), German compound splitting, and the other language-detected
-// normalisers (Swedish recomposition; Japanese transliteration is not in Meilisearch's default
-// build); and a group's script is its first non-Other character's, where charabia asks whatlang
-// (differs only on odd mixes). Hence the `locales` search parameter and `localizedAttributes`
-// setting change nothing here: they only narrow whatlang's language choice, ICU's segmentation
-// does not depend on the language, and the steps that depend on it are Swedish recomposition
-// (`swe`: å, ä, ö keep their marks), German compound splitting (`deu`), the Arabic-script
-// segmenters and Persian normaliser (`ara`, `pes`), none of which the kernel has, and the
-// Chinese variants, which follow the count whatever the locales (charabia would skip them for
-// Mandarin text given `jpn` without `cmn`, or given neither).
+// Not reproduced: charabia's Thai and Khmer dictionaries (ICU's segment alike on common words,
+// not on every word), German compound splitting, and the other language-detected normalisers
+// (Swedish recomposition; Japanese transliteration is not in Meilisearch's default build); and
+// a group's script is its first non-Other character's, where charabia asks whatlang (differs
+// only on odd mixes). Hence `locales` and `localizedAttributes` only steer the Cj groups'
+// Mandarin-or-Japanese call (here and in the host's choice of jieba or lindera).
 // With custom tokens, a run of two or more non-control characters between matches is always a
 // word, where charabia would make it a separator if its NFKD were an allowed one (only a custom
 // separator written with compatibility characters or control characters inside, or a removed
@@ -112,6 +107,8 @@ const PREV_NONE: u32 = 3;
 
 /** flags bit: also emit separator records (words are always emitted). */
 export const FLAG_SEPARATORS: u32 = 1;
+/** Per-string language byte: the string's locales leave out Mandarin, so its Cj text is Japanese. */
+export const LANG_JAPANESE_ONLY: u32 = 1;
 
 /**
  * Property bit of the kernel's own ASCII table only: a custom multi-character token starts with
@@ -150,6 +147,8 @@ let removeMarks = false;
 let greek = false;
 /** The group is Cj text whatlang would call Mandarin: its ideographs take their kVariants form. */
 let chinese = false;
+/** The string's LANG_JAPANESE_ONLY bit. */
+let japaneseOnly = false;
 
 // The pending token between separators; tokStart < 0 when there is none.
 let tokStart: i32 = -1;
@@ -293,24 +292,25 @@ function isWhatlangMandarin(cp: u32): bool {
 
 /**
  * Whether whatlang calls the group starting at p (up to the first character of another script)
- * Japanese, which ChineseNormalizer leaves alone: its Hiragana or its Katakana characters are at
- * least as many as its Mandarin ones. Only Cj groups pay for this look-ahead.
+ * Japanese, which ChineseNormalizer leaves alone: always when the string's languages leave out
+ * Mandarin, else when more than 5% of its Han and kana characters are Hiragana or Katakana
+ * (whatlang's detect_lang_base_on_mandarin_script; a kana-led group is Japanese either way).
+ * Only Cj groups pay for this look-ahead.
  */
 function groupIsJapanese(p: usize, end: usize): bool {
+  if (japaneseOnly) return true;
   let mandarin: u32 = 0;
-  let hiragana: u32 = 0;
-  let katakana: u32 = 0;
+  let kana: u32 = 0;
   while (p < end) {
     const cp = decode(p, end);
     const script = props(cp) & PROP_SCRIPT_MASK;
     if (script != SCRIPT_OTHER && script != SCRIPT_CJ) break;
-    if (cp - HIRAGANA_FIRST <= HIRAGANA_LAST - HIRAGANA_FIRST) hiragana++;
-    else if (cp - KATAKANA_FIRST <= KATAKANA_LAST - KATAKANA_FIRST) katakana++;
+    if (cp - HIRAGANA_FIRST <= HIRAGANA_LAST - HIRAGANA_FIRST || cp - KATAKANA_FIRST <= KATAKANA_LAST - KATAKANA_FIRST) kana++;
     else if (isWhatlangMandarin(cp)) mandarin++;
     p += <usize>cpLen;
   }
-  const kana = max(hiragana, katakana);
-  return kana > 0 && kana >= mandarin;
+  // jpn_pct > 0.05, exactly: kana / (mandarin + kana) > 1 / 20
+  return <u64>kana * 20 > <u64>mandarin + <u64>kana;
 }
 
 /** ChineseNormalizer: the kVariants destination of cp, or cp (binary search by source). */
@@ -506,8 +506,9 @@ function passBreaks(rel: u32): void {
   } while (nextBreak <= rel);
 }
 
-function tokenizeString(index: u32, base: usize, length: u32): void {
+function tokenizeString(index: u32, base: usize, length: u32, langs: u32): void {
   stringIndex = index;
+  japaneseOnly = (langs & LANG_JAPANESE_ONLY) != 0;
   position = 0;
   prev = PREV_NONE;
   started = false;
@@ -610,6 +611,7 @@ function validBreaks(breaks: usize, nBreaks: u32, nStrings: u32): bool {
  * - `rules`/`rulesLen`: the custom tokens (assembly/custom-tokens.ts), or rulesLen 0 for none.
  * - `breaks`/`nBreaks`: word breaks as (string index, byte offset) u32 pairs, in increasing
  *   order of string then offset (several strings may have none), or nBreaks 0 for none.
+ * - `langs`: one LANG_* byte per string (what the string's locales allow), or 0 for none.
  * Returns the record count, ERR_BAD_SPAN, ERR_BAD_RULES, ERR_BAD_BREAKS or ERR_OUT_OF_CAPACITY. Unless the input
  * was rejected, the arena's result block then holds the record count and normalised byte count
  * produced (or needed).
@@ -628,6 +630,7 @@ export function tokenize(
   rulesLen: u32,
   breaks: usize,
   nBreaks: u32,
+  langs: usize,
 ): i32 {
   for (let s: u32 = 0; s < nStrings; s++) {
     const offset = <u64>load<u32>(tablePtr + (<usize>s << 3));
@@ -653,7 +656,7 @@ export function tokenize(
   for (let s: u32 = 0; s < nStrings; s++) {
     const offset = load<u32>(tablePtr + (<usize>s << 3));
     const length = load<u32>(tablePtr + (<usize>s << 3), 4);
-    tokenizeString(s, inPtr + <usize>offset, length);
+    tokenizeString(s, inPtr + <usize>offset, length, langs == 0 ? 0 : <u32>load<u8>(langs + <usize>s));
   }
   writeResult(RESULT_RECORDS, count);
   writeResult(RESULT_OUTPUT_BYTES, normLen);

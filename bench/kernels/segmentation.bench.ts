@@ -5,6 +5,7 @@
 // The breaks found are printed. The English case also runs on the UTF-8 bytes.
 import { bench, describe } from 'vitest';
 
+import { Lang } from '../../src/kernels/languages.js';
 import { pushWordBreaks, pushWordBreaksOfBytes } from '../../src/kernels/segmentation.js';
 
 const ENGLISH =
@@ -26,7 +27,7 @@ const japanese = repeatTo(JAPANESE, 5_000);
 const englishBytes = new TextEncoder().encode(english);
 
 const out: number[] = [];
-pushWordBreaks(out, 0, japanese);
+pushWordBreaks(out, 0, japanese, Lang.Detect);
 console.log(
   `segmentation: ${english.length} chars of English with one CJK word, ${japanese.length} chars of Japanese ` +
     `(${out.length / 2} breaks)`,
@@ -35,16 +36,16 @@ console.log(
 describe('word breaks', () => {
   bench('40,000 chars of English with one CJK word', () => {
     out.length = 0;
-    pushWordBreaks(out, 0, english);
+    pushWordBreaks(out, 0, english, Lang.Detect);
   });
 
   bench('the same, as UTF-8 bytes', () => {
     out.length = 0;
-    pushWordBreaksOfBytes(out, 0, englishBytes);
+    pushWordBreaksOfBytes(out, 0, englishBytes, Lang.Detect);
   });
 
   bench('5,000 chars of Japanese', () => {
     out.length = 0;
-    pushWordBreaks(out, 0, japanese);
+    pushWordBreaks(out, 0, japanese, Lang.Detect);
   });
 });

@@ -35,7 +35,7 @@ interface WasmApi {
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** The ABI this host speaks; assembly/index.ts ABI_VERSION must match. */
-export const KERNELS_ABI_VERSION = 3;
+export const KERNELS_ABI_VERSION = 4;
 
 /** Negative return values of every kernel export (assembly/errors.ts). */
 export const KernelStatus = {
@@ -63,6 +63,7 @@ export interface KernelExports {
     rulesLen: number,
     breaksPtr: number,
     nBreaks: number,
+    langsPtr: number,
   ): number;
 }
 

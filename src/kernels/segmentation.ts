@@ -1,42 +1,70 @@
 /**
- * Word boundaries inside the scripts written without spaces between words (Han and kana, Hangul,
- * Thai, Lao, Khmer, Myanmar), found with ICU's dictionaries through `Intl.Segmenter`: the host
- * pre-pass of the tokenizer kernel, which only splits on separators. Meilisearch (charabia) runs
- * a dictionary segmenter on these scripts (jieba, lindera, its Thai and Khmer dictionaries), so
- * `北京大学` holds the words `北京` and `大学` and a word inside a sentence can be found.
+ * Word boundaries inside the scripts written without spaces between words: the host pre-pass of
+ * the tokenizer kernel, which only splits on separators. Meilisearch (charabia) runs a
+ * dictionary segmenter there, so `北京大学` holds the words `北京` and `大学` and a word inside a
+ * sentence can be found:
+ * - Han and kana (charabia's Cj script) and Hangul: charabia's own segmenters, jieba for text
+ *   whatlang calls Mandarin and lindera (IPADIC) for Japanese, lindera (ko-dic) for Korean
+ *   (dictionary-segmenters.ts), each run between separators of a script group segmented alone,
+ *   as charabia does. The Mandarin-or-Japanese call is languages.ts `cjIsJapanese` over the
+ *   group, as the kernel makes it for the Chinese variants.
+ * - Thai, Lao, Khmer, Myanmar: ICU's dictionaries through `Intl.Segmenter` (charabia's Thai and
+ *   Khmer word lists are not published for JavaScript; ICU's agree on common words).
  *
  * Output: per batch, sorted (string index, UTF-8 byte offset) pairs, byte offsets into the
  * ORIGINAL string, handed to the kernel in one region (assembly/tokenize.ts splits a pending
- * word there). A boundary is kept only when a character of those scripts touches it, so the
- * rest of the text stays under the kernel's rules; the kernel ignores boundaries that fall
- * inside a separator or custom token it matched, so dictionary words stay whole.
+ * word there); the kernel ignores boundaries that fall inside a separator or custom token it
+ * matched, so dictionary words stay whole.
  * Cost: a string whose UTF-8 is as long as its UTF-16 is ASCII and skipped by the caller; any
- * other string pays one regular-expression scan, and only windows around characters of those
- * scripts are segmented. Segmenting the whole string would be quadratic: V8's segment iterator
- * costs more per segment the longer the string (2.6 µs at 1,000 characters, 22 µs at 43,000).
- * Windows are cut where ICU always breaks and no rule looks across (see `isSplit`), so each gives
- * the boundaries the whole string would; a window takes in the segmented characters that follow
- * while it is shorter than `WINDOW`, as each call costs about as much as a few segments. A run of
- * those scripts with no ASCII whitespace, 、 or 。 stays one window: such text is still quadratic.
- * No locale is passed: ICU picks its dictionary by character (cjdict for Han and kana, thaidict,
- * laodict, khmerdict, burmesedict), so `zh`, `ja`, `ko`, `th` or `en` give identical boundaries,
- * and the `locales` search parameter and `localizedAttributes` setting would change nothing.
+ * other string pays one regular-expression scan, and only the script groups (Cj, Hangul) or
+ * windows (ICU) around characters of those scripts are segmented. Segmenting a whole string
+ * with ICU would be quadratic: V8's segment iterator costs more per segment the longer the
+ * string (2.6 µs at 1,000 characters, 22 µs at 43,000). Windows are cut where ICU always breaks
+ * and no rule looks across (see `isSplit`), so each gives the boundaries the whole string would;
+ * a window takes in the segmented characters that follow while it is shorter than `WINDOW`, as
+ * each call costs about as much as a few segments. No locale is passed to ICU: it picks its
+ * dictionary by character.
  */
-import { SCRIPT_RANGES, SCRIPTS } from './reference/charabia-data.js';
+import { DEFAULT_SEPARATORS, SCRIPT_RANGES, SCRIPTS, WHATLANG_MANDARIN_RANGES } from './reference/charabia-data.js';
+import { SCRIPT_OTHER, scriptOf } from './reference/unicode.js';
 import { decodeUtf8 } from './reference/utf8.js';
+import { dictionaryWordStarts, type DictionaryLanguage } from './dictionary-segmenters.js';
+import { cjIsJapanese, isKana, Lang } from './languages.js';
 import type { Utf8Batch } from './tokenizer.js';
 
-/** charabia's scripts that get a dictionary segmenter, plus Lao (charabia's Script::Other) */
-const SEGMENTED_SCRIPTS: ReadonlySet<string> = new Set(['Cj', 'Hangul', 'Thai', 'Khmer', 'Myanmar']);
+/** How a BMP character is segmented (every segmented character is in the BMP). */
+const enum Segmented {
+  No = 0,
+  /** Thai, Khmer, Myanmar, and Lao (charabia's Script::Other): ICU windows */
+  Icu = 1,
+  /** Han and kana: jieba or lindera IPADIC, per script group */
+  Cj = 2,
+  /** lindera ko-dic, per script group */
+  Hangul = 3,
+}
+
+const SCRIPT_CJ = SCRIPTS.indexOf('Cj');
+const SCRIPT_HANGUL = SCRIPTS.indexOf('Hangul');
+const ICU_SCRIPTS: ReadonlySet<string> = new Set(['Thai', 'Khmer', 'Myanmar']);
 const LAO: readonly [number, number] = [0x0e80, 0x0eff];
 
-/** Per BMP code unit: 1 if it belongs to a segmented script (every such character is in the BMP). */
+/** Per BMP code unit: charabia's script (Script::from; a surrogate is looked up whole). */
+const SCRIPT_OF = new Uint8Array(0x10000);
+/** Per BMP code unit: its `Segmented` kind. */
 const SEGMENTED = new Uint8Array(0x10000);
 // charabia's Script::from takes the first matching range, so earlier ranges are written last.
 for (const [first, last, script] of [...SCRIPT_RANGES].reverse()) {
-  if (first <= 0xffff) SEGMENTED.fill(SEGMENTED_SCRIPTS.has(SCRIPTS[script]!) ? 1 : 0, first, Math.min(last, 0xffff) + 1);
+  if (first > 0xffff) continue;
+  const end = Math.min(last, 0xffff) + 1;
+  SCRIPT_OF.fill(script, first, end);
+  const kind = script === SCRIPT_CJ ? Segmented.Cj : script === SCRIPT_HANGUL ? Segmented.Hangul : ICU_SCRIPTS.has(SCRIPTS[script]!) ? Segmented.Icu : Segmented.No;
+  SEGMENTED.fill(kind, first, end);
 }
-SEGMENTED.fill(1, LAO[0], LAO[1] + 1);
+SEGMENTED.fill(Segmented.Icu, LAO[0], LAO[1] + 1);
+
+/** The characters that cut a script group into the runs charabia segments alone: the one-character default separators. */
+const SEPARATOR = new Uint8Array(0x10000);
+for (const separator of DEFAULT_SEPARATORS) if (separator.length === 1) SEPARATOR[separator.charCodeAt(0)] = 1;
 
 /**
  * Finds characters of a segmented script, and some neighbours: the one scan every non-ASCII
@@ -44,6 +72,8 @@ SEGMENTED.fill(1, LAO[0], LAO[1] + 1);
  * checks a match against SEGMENTED.
  */
 const SEGMENTED_CLASS = new RegExp(`[${codeUnitRanges(SEGMENTED, 0x100)}]`, 'g');
+const MANDARIN = new Uint8Array(0x10000);
+for (const [first, last] of WHATLANG_MANDARIN_RANGES) MANDARIN.fill(1, first, last + 1);
 /**
  * The characters ICU may join to a space or 。 before them (WB3 CR LF, WB3d spaces, WB4 Extend,
  * Format and ZWJ), with margin: any whitespace, mark and format character.
@@ -57,16 +87,16 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Appends the word boundaries of string `index` (`text`) to `out` as (index, byte offset) pairs. */
-export function pushWordBreaks(out: number[], index: number, text: string): void {
+export function pushWordBreaks(out: number[], index: number, text: string, lang: number): void {
   const first = nextSegmented(text, 0);
   if (first < 0) return;
   // Encoding turns a lone surrogate into U+FFFD; segment what the kernel sees.
   const wellFormed = text.replace(LONE_SURROGATE, '\ufffd');
-  pushBoundaries(out, index, wellFormed, first, utf8Cursor(wellFormed));
+  pushBoundaries(out, index, wellFormed, first, utf8Cursor(wellFormed), lang);
 }
 
 /** The same for a string given as UTF-8, which may be invalid (it is decoded as TextDecoder does). */
-export function pushWordBreaksOfBytes(out: number[], index: number, bytes: Uint8Array): void {
+export function pushWordBreaksOfBytes(out: number[], index: number, bytes: Uint8Array, lang: number): void {
   // Every segmented character takes three bytes, so a string without such a lead byte has none.
   if (!bytes.some((b) => b >= 0xe0)) return;
   const text = decoder.decode(bytes);
@@ -74,7 +104,7 @@ export function pushWordBreaksOfBytes(out: number[], index: number, bytes: Uint8
   if (first < 0) return;
   // Without U+FFFD the bytes were valid, so each character's bytes are its encoding.
   if (!text.includes('\ufffd')) {
-    pushBoundaries(out, index, text, first, utf8Cursor(text));
+    pushBoundaries(out, index, text, first, utf8Cursor(text), lang);
     return;
   }
   // decodeUtf8 decodes to the same text, and gives the bytes each character came from.
@@ -83,49 +113,125 @@ export function pushWordBreaksOfBytes(out: number[], index: number, bytes: Uint8
     offsets.push(char.start);
     if (char.cp > 0xffff) offsets.push(char.start);
   }
-  pushBoundaries(out, index, text, first, (at) => offsets[at]!);
+  pushBoundaries(out, index, text, first, (at) => offsets[at]!, lang);
 }
 
 /** The word boundaries of every string of a byte batch, as `pushWordBreaks` gives them for strings. */
-export function wordBreaksOfBatch(batch: Utf8Batch): number[] {
+export function wordBreaksOfBatch(batch: Utf8Batch, langs?: Uint8Array): number[] {
   const out: number[] = [];
   for (let i = 0; i < batch.spans.length / 2; i++) {
     const offset = batch.spans[2 * i]!;
-    pushWordBreaksOfBytes(out, i, batch.bytes.subarray(offset, offset + batch.spans[2 * i + 1]!));
+    pushWordBreaksOfBytes(out, i, batch.bytes.subarray(offset, offset + batch.spans[2 * i + 1]!), langs?.[i] ?? Lang.Detect);
   }
   return out;
 }
 
 /**
- * ICU's boundaries inside `text` that touch a segmented character, found window by window from
- * the segmented character at `first`; `byteOffset` maps a UTF-16 index to its byte offset, and
+ * The boundaries inside `text` from the segmented character at `first` on, as (index, byte
+ * offset) pairs in increasing order; `byteOffset` maps a UTF-16 index to its byte offset, and
  * is called with increasing indexes.
  */
-function pushBoundaries(out: number[], index: number, text: string, first: number, byteOffset: (at: number) => number): void {
-  let from = 0; // the end of the last window
-  while (first >= 0) {
-    let start = first;
-    while (start > from && !isSplit(text, start)) start--;
-    let end = splitAfter(text, first);
-    let next: number;
-    while ((next = nextSegmented(text, end)) >= 0 && next - start < WINDOW) end = splitAfter(text, next);
-    // The start is a boundary of the whole string too, kept below when the character at it is
-    // segmented; the end is the next window's start (the character before it is not segmented).
-    for (const { index: offset } of segmenter.segment(text.slice(start, end))) {
-      const at = start + offset;
-      if (at === 0) continue;
-      if (SEGMENTED[text.charCodeAt(at - 1)] === 1 || SEGMENTED[text.charCodeAt(at)] === 1) out.push(index, byteOffset(at));
-    }
-    from = end;
-    first = next;
+function pushBoundaries(out: number[], index: number, text: string, first: number, byteOffset: (at: number) => number, lang: number): void {
+  const found: number[] = [];
+  let groupEnd = 0; // the end of the last dictionary-segmented script group
+  let windowEnd = 0; // the end of the last ICU window
+  for (let at = first; at >= 0; at = nextSegmented(text, at + 1)) {
+    const kind = SEGMENTED[text.charCodeAt(at)]!;
+    if (kind === Segmented.Icu && at >= windowEnd) windowEnd = pushIcuBoundaries(found, text, at, windowEnd);
+    else if (kind !== Segmented.Icu && at >= groupEnd) groupEnd = pushGroupBoundaries(found, text, at, lang);
   }
+  found.sort((a, b) => a - b);
+  let last = 0;
+  for (const at of found) {
+    if (at === last) continue;
+    out.push(index, byteOffset(at));
+    last = at;
+  }
+}
+
+/**
+ * ICU's boundaries that touch an ICU-segmented character, in the window around the one at
+ * `first` (starting at or after `from`, the previous window's end); returns the window's end.
+ */
+function pushIcuBoundaries(found: number[], text: string, first: number, from: number): number {
+  let start = first;
+  while (start > from && !isSplit(text, start)) start--;
+  let end = splitAfter(text, first);
+  let next: number;
+  while ((next = nextOfKind(text, end, Segmented.Icu)) >= 0 && next - start < WINDOW) end = splitAfter(text, next);
+  for (const { index: offset } of segmenter.segment(text.slice(start, end))) {
+    const at = start + offset;
+    if (at === 0) continue;
+    if (SEGMENTED[text.charCodeAt(at - 1)] === Segmented.Icu || SEGMENTED[text.charCodeAt(at)] === Segmented.Icu) found.push(at);
+  }
+  return end;
+}
+
+/**
+ * The dictionary segmenter's boundaries in the script group (charabia SegmentedStrIter) of the
+ * Cj or Hangul character at `at`: the characters of its script and Script::Other around it,
+ * the Other characters after another script's text belonging to that text's group. Each run
+ * between separators is segmented alone. Returns the group's end.
+ */
+function pushGroupBoundaries(found: number[], text: string, at: number, lang: number): number {
+  const script = SCRIPT_OF[text.charCodeAt(at)]!;
+  let start = at;
+  for (let p = at - 1; p >= 0; p--) {
+    const other = scriptAt(text, p);
+    if (other === script) start = p;
+    else if (other !== SCRIPT_OTHER) break;
+    else if (p === 0) start = 0;
+  }
+  // a group that starts the string takes in the Other characters before its first character
+  let end = at + 1;
+  while (end < text.length) {
+    const other = scriptAt(text, end);
+    if (other !== script && other !== SCRIPT_OTHER) break;
+    end++;
+  }
+  const language = script === SCRIPT_HANGUL ? 'kor' : cjLanguage(text, start, end, lang);
+  let runStart = start;
+  for (let p = start; p <= end; p++) {
+    if (p < end && SEPARATOR[text.charCodeAt(p)] !== 1) continue;
+    if (p > runStart) for (const offset of dictionaryWordStarts(text.slice(runStart, p), language)) found.push(runStart + offset);
+    runStart = p + 1;
+  }
+  return end;
+}
+
+/** jieba or lindera for the Cj group `text[start, end)`: whatlang's call (languages.ts). */
+function cjLanguage(text: string, start: number, end: number, lang: number): DictionaryLanguage {
+  let kana = 0;
+  let mandarin = 0;
+  for (let p = start; p < end; p++) {
+    const unit = text.charCodeAt(p);
+    if (isKana(unit)) kana++;
+    else if (MANDARIN[unit] === 1) mandarin++;
+  }
+  return cjIsJapanese(kana, mandarin, lang) ? 'jpn' : 'cmn';
+}
+
+/** charabia's script of the character at `p` (the whole pair for a surrogate half). */
+function scriptAt(text: string, p: number): number {
+  const unit = text.charCodeAt(p);
+  if (unit < 0xd800 || unit > 0xdfff) return SCRIPT_OF[unit]!;
+  const cp = text.codePointAt(unit <= 0xdbff ? p : p - 1)!;
+  return cp > 0xffff ? scriptOf(cp) : SCRIPT_OF[unit]!;
+}
+
+/** Index of the first character of `kind` at or after `from`, or -1. */
+function nextOfKind(text: string, from: number, kind: Segmented): number {
+  for (let at = nextSegmented(text, from); at >= 0; at = nextSegmented(text, at + 1)) {
+    if (SEGMENTED[text.charCodeAt(at)] === kind) return at;
+  }
+  return -1;
 }
 
 /** Index of the first segmented character at or after `from`, or -1. */
 function nextSegmented(text: string, from: number): number {
   SEGMENTED_CLASS.lastIndex = from;
   for (let match; (match = SEGMENTED_CLASS.exec(text)) !== null; ) {
-    if (SEGMENTED[text.charCodeAt(match.index)] === 1) return match.index;
+    if (SEGMENTED[text.charCodeAt(match.index)] !== Segmented.No) return match.index;
   }
   return -1;
 }
@@ -165,14 +271,14 @@ function utf8Cursor(text: string): (at: number) => number {
   };
 }
 
-/** A regular-expression character class body covering the code units flagged in `table`, gaps up to `maxGap` included. */
+/** A regular-expression character class body covering the code units not 0 in `table`, gaps up to `maxGap` included. */
 function codeUnitRanges(table: Uint8Array, maxGap: number): string {
   const hex = (unit: number) => `\\u${unit.toString(16).padStart(4, '0')}`;
   let body = '';
   let first = -1;
   let last = -1;
   for (let unit = 0; unit <= table.length; unit++) {
-    const flagged = unit < table.length && table[unit] === 1;
+    const flagged = unit < table.length && table[unit] !== 0;
     if (!flagged && unit < table.length) continue;
     if (first >= 0 && (!flagged || unit - last > maxGap)) {
       body += `${hex(first)}-${hex(last)}`;

@@ -19,6 +19,7 @@
  */
 import { RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena.js';
 import type { CustomTokens } from './custom-tokens.js';
+import { Lang } from './languages.js';
 import { getKernels, KernelStatus, type Kernels } from './module.js';
 import { pushWordBreaks, wordBreaksOfBatch } from './segmentation.js';
 
@@ -53,6 +54,8 @@ export interface TokenizeOptions {
   readonly separators?: boolean;
   /** The index's separatorTokens/nonSeparatorTokens/dictionary (`customTokens(settings)`); none = defaults. */
   readonly custom?: CustomTokens | undefined;
+  /** One `Lang` byte per string (languages.ts `langOfLocales`); none = all `Lang.Detect`. */
+  readonly langs?: Uint8Array | undefined;
 }
 
 /** UTF-8 input: all strings' bytes, and per string an (offset, byte length) pair in `spans`. */
@@ -113,9 +116,10 @@ export function tokenizeBatch(
     u32[(table >>> 2) + 2 * i + 1] = length;
     written += length;
     // as many UTF-8 bytes as UTF-16 units: ASCII, nothing to segment
-    if (length !== text.length) pushWordBreaks(breaks, i, text);
+    if (length !== text.length) pushWordBreaks(breaks, i, text, options.langs?.[i] ?? Lang.Detect);
   }
-  return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules, breaks: writeBreaks(kernels, breaks) });
+  const langs = writeLangs(kernels, options, strings.length);
+  return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules, breaks: writeBreaks(kernels, breaks), langs });
 }
 
 /** Tokenizes UTF-8 spans (which may hold invalid UTF-8: it decodes as U+FFFD) in one call. */
@@ -132,8 +136,10 @@ export function tokenizeBytes(
   const input = arena.alloc(batch.bytes.length);
   arena.u32.set(batch.spans, table >>> 2);
   arena.u8.set(batch.bytes, input);
-  const breaks = writeBreaks(kernels, wordBreaksOfBatch(batch));
-  return run(kernels, { input, inLen: batch.bytes.length, table, nStrings: batch.spans.length / 2, flags: flagsOf(options), rules, breaks });
+  const nStrings = batch.spans.length / 2;
+  const breaks = writeBreaks(kernels, wordBreaksOfBatch(batch, options.langs));
+  const langs = writeLangs(kernels, options, nStrings);
+  return run(kernels, { input, inLen: batch.bytes.length, table, nStrings, flags: flagsOf(options), rules, breaks, langs });
 }
 
 /** The UTF-8 form of `strings` that `tokenizeBytes` and `materializeTokens` take. */
@@ -194,6 +200,8 @@ interface CallInputs {
   readonly rules: { readonly ptr: number; readonly length: number };
   /** the word breaks region: `count` (string index, byte offset) pairs */
   readonly breaks: { readonly ptr: number; readonly count: number };
+  /** the per-string `Lang` bytes, or 0 when every string detects */
+  readonly langs: number;
 }
 
 /** Copies the custom tokens' rules region into the arena (one copy per call, nothing per token). */
@@ -213,13 +221,23 @@ function writeBreaks(kernels: Kernels, breaks: readonly number[]): CallInputs['b
   return { ptr, count: breaks.length / 2 };
 }
 
+/** Copies the per-string `Lang` bytes into the arena, or gives 0 when there are none. */
+function writeLangs(kernels: Kernels, options: TokenizeOptions, nStrings: number): number {
+  const langs = options.langs;
+  if (langs === undefined || !langs.some((lang) => lang !== Lang.Detect)) return 0;
+  if (langs.length !== nStrings) throw new RangeError('langs must hold one byte per string');
+  const ptr = kernels.arena.alloc(nStrings);
+  kernels.arena.u8.set(langs, ptr);
+  return ptr;
+}
+
 /**
  * Lays out the output regions after the input and calls the kernel; when they were too small the
  * kernel reported the exact sizes it needed, so the single retry cannot run out again.
  */
 function run(kernels: Kernels, call: CallInputs): TokenBatch {
   const { arena, exports } = kernels;
-  const { input, inLen, table, nStrings, flags, rules, breaks } = call;
+  const { input, inLen, table, nStrings, flags, rules, breaks, langs } = call;
   const outputs = arena.top;
   // English prose gives ~0.35 tokens per byte with separators and half that without; leave
   // headroom so the retry (a second full run) only happens on unusually dense text.
@@ -229,7 +247,7 @@ function run(kernels: Kernels, call: CallInputs): TokenBatch {
     arena.rewind(outputs);
     const out = arena.alloc(recordCap * TOKEN_RECORD_BYTES);
     const norm = arena.alloc(byteCap);
-    const status = exports.tokenize(input, inLen, table, nStrings, out, recordCap, norm, byteCap, flags, rules.ptr, rules.length, breaks.ptr, breaks.count);
+    const status = exports.tokenize(input, inLen, table, nStrings, out, recordCap, norm, byteCap, flags, rules.ptr, rules.length, breaks.ptr, breaks.count, langs);
     if (status >= 0) {
       return {
         count: status,

@@ -6,6 +6,7 @@
 import type { FacetOrder, IndexSettings } from '../types/settings.js';
 import { ascDescFields } from '../engine/facets/fields.js';
 import { isFacetedBy, matchLegacy, matchingRule, matchWildcard } from '../engine/filter/filterable.js';
+import { localesOfField } from '../engine/localized-fields.js';
 
 export interface FieldView {
   name: string;
@@ -28,7 +29,7 @@ export function fieldView(name: string, settings: Readonly<IndexSettings>): Fiel
     const field = ascDescFields([rule])[0];
     return field !== undefined && matchLegacy(field, name) === 'match';
   });
-  const locales = settings.localizedAttributes?.find((rule) => rule.attributePatterns.some((pattern) => matchWildcard(pattern, name) === 'match'))?.locales;
+  const locales = localesOfField(settings.localizedAttributes, name);
   const sortBy = settings.faceting.sortFacetValuesBy;
   return {
     name,
@@ -44,7 +45,7 @@ export function fieldView(name: string, settings: Readonly<IndexSettings>): Fiel
       equality: features.equality,
       comparison: features.comparison,
     },
-    localized: { locales: locales ?? [] },
+    localized: { locales: [...(locales ?? [])] },
   };
 }
 

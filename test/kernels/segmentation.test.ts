@@ -8,7 +8,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { customTokens } from '../../src/kernels/custom-tokens.js';
 import { getKernels, KernelStatus } from '../../src/kernels/module.js';
 import { referenceTokenizeBatch, referenceTokenizeBytes } from '../../src/kernels/reference/tokenizer.js';
+import { DEFAULT_SEPARATORS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from '../../src/kernels/reference/charabia-data.js';
+import { SCRIPT_OTHER, scriptOf } from '../../src/kernels/reference/unicode.js';
 import { decodeUtf8 } from '../../src/kernels/reference/utf8.js';
+import { dictionaryWordStarts } from '../../src/kernels/dictionary-segmenters.js';
 import { pushWordBreaks, pushWordBreaksOfBytes } from '../../src/kernels/segmentation.js';
 import {
   encodeBatch,
@@ -18,6 +21,7 @@ import {
   type Token,
   type TokenizeOptions,
 } from '../../src/kernels/tokenizer.js';
+import { cjIsJapanese, isKana, Lang } from '../../src/kernels/languages.js';
 import { mulberry32 } from '../helpers/random.js';
 
 /** Tokens of the kernel, after checking the reference gives the same batch. */
@@ -33,7 +37,7 @@ const wordsOf = (text: string, options: TokenizeOptions = {}): string[] =>
 
 function breaksOf(text: string): number[] {
   const out: number[] = [];
-  pushWordBreaks(out, 0, text);
+  pushWordBreaks(out, 0, text, Lang.Detect);
   return out.filter((_, i) => i % 2 === 1);
 }
 
@@ -42,8 +46,19 @@ describe('dictionary segmentation', () => {
     expect(wordsOf('我们在北京大学学习中文')).toEqual(['我们', '在', '北京', '大学', '学习', '中文']);
   });
 
-  it('cuts Japanese between kana and kanji, so で in クーポンで無料で頂きました is a word twice', () => {
-    expect(wordsOf('クーポンで無料で頂きました')).toEqual(['クーポン', 'で', '無料', 'で', '頂', 'き', 'ま', 'した']);
+  it('cuts Japanese with lindera (IPADIC), so で in クーポンで無料で頂きました is a word twice', () => {
+    expect(wordsOf('クーポンで無料で頂きました')).toEqual(['クーポン', 'で', '無料', 'で', '頂き', 'まし', 'た']);
+  });
+
+  it('cuts Han text as Japanese when its kana are over 5% of it or the locales leave Mandarin out, else as Mandarin with jieba', () => {
+    expect(wordsOf('进击的巨人')).toEqual(['进击', '的', '巨人']);
+    expect(wordsOf('进击的巨人', { langs: Uint8Array.of(Lang.JapaneseOnly) })).toEqual(['进', '击', '的', '巨人']);
+    expect(wordsOf('進撃の巨人')).toEqual(['進撃', 'の', '巨人']);
+  });
+
+  it('cuts each run between separators of a script group alone, and the groups of a string apart', () => {
+    // the first group is Japanese for its kana, the second (after the Latin word) Mandarin
+    expect(wordsOf('の进击的巨人 abc 进击的巨人')).toEqual(['の', '进', '击', '的', '巨人', 'abc', '进击', '的', '巨人']);
   });
 
   it('cuts Thai, Lao, Khmer and Myanmar text into words', () => {
@@ -53,9 +68,9 @@ describe('dictionary segmentation', () => {
     expect(wordsOf('မြန်မာစာ')).toEqual(['မြန်မာ', 'စာ']);
   });
 
-  it('separates digits from the words around them and leaves Korean words whole between spaces', () => {
+  it('separates digits from the words around them and cuts Korean with lindera (ko-dic), particles apart', () => {
     expect(wordsOf('北京123大学')).toEqual(['北京', '123', '大学']);
-    expect(wordsOf('한국어를 배우고')).toEqual(['한국어를', '배우고']);
+    expect(wordsOf('한국어를 배우고')).toEqual(['한국어', '를', '배우', '고']);
   });
 
   it('gives byte offsets of the original text and one position per word, 8 across a hard separator', () => {
@@ -65,7 +80,7 @@ describe('dictionary segmentation', () => {
     ]);
   });
 
-  it('keeps a dictionary word and a custom separator whole across the boundaries ICU finds', () => {
+  it('keeps a dictionary word and a custom separator whole across the boundaries the segmenters find', () => {
     const custom = customTokens({ separatorTokens: ['京大'], nonSeparatorTokens: [], dictionary: ['北京大学'] });
     expect(wordsOf('我们在北京大学学习', { custom })).toEqual(['我们', '在', '北京大学', '学习']);
     const separator = customTokens({ separatorTokens: ['京大'], nonSeparatorTokens: [], dictionary: [] });
@@ -79,13 +94,13 @@ describe('dictionary segmentation', () => {
   it('finds the same boundaries in a string and in its UTF-8, lone surrogates and invalid bytes included', () => {
     for (const text of ['東京タワーに行く', 'a\ud800東京\udfffタワー', 'ภาษาไทย 北京大学']) {
       const fromBytes: number[] = [];
-      pushWordBreaksOfBytes(fromBytes, 0, encodeBatch([text]).bytes);
+      pushWordBreaksOfBytes(fromBytes, 0, encodeBatch([text]).bytes, Lang.Detect);
       expect(fromBytes.filter((_, i) => i % 2 === 1)).toEqual(breaksOf(text));
     }
     // 0xff decodes to one U+FFFD, two bytes shorter than its re-encoding
     const bytes = Uint8Array.from([0xff, ...new TextEncoder().encode('北京大学')]);
     const out: number[] = [];
-    pushWordBreaksOfBytes(out, 0, bytes);
+    pushWordBreaksOfBytes(out, 0, bytes, Lang.Detect);
     expect(out).toEqual([0, 1, 0, 7]);
     const input = { bytes, spans: Uint32Array.from([0, bytes.length]) };
     expect(materializeTokens(tokenizeBytes(input), input).map((t) => [t.start, t.end])).toEqual([[0, 1], [1, 7], [7, 13]]);
@@ -107,7 +122,7 @@ describe('breaks region', () => {
     arena.u8.set(bytes, input);
     arena.u32.set([0, bytes.length], table >>> 2);
     arena.u32.set(pairs, breaks >>> 2);
-    return exports.tokenize(input, bytes.length, table, 1, out, 64, norm, 64, 0, 0, 0, breaks, pairs.length / 2);
+    return exports.tokenize(input, bytes.length, table, 1, out, 64, norm, 64, 0, 0, 0, breaks, pairs.length / 2, 0);
   }
 
   it('splits at a break and rejects breaks out of order or naming a missing string', () => {
@@ -163,41 +178,72 @@ describe('kernel == reference on random text in the segmented scripts', () => {
 });
 
 /**
- * The whole-string algorithm segmentation.ts replaced: segment all of the decoded text, keep the
- * boundaries after the start where a code unit before or at it is in a segmented script.
+ * The whole-string algorithm, without windows or code-unit tables: ICU over all of the decoded
+ * text, keeping the boundaries where a code point before or at it is Thai, Lao, Khmer or Myanmar;
+ * and for each charabia script group of Cj or Hangul, each run between one-character default
+ * separators given to its dictionary segmenter.
  */
-function oracleOfBytes(bytes: Uint8Array): number[] {
+function oracleOfBytes(bytes: Uint8Array, lang: number = Lang.Detect): number[] {
+  const chars = decodeUtf8(bytes);
   let text = '';
   const offsets: number[] = [];
-  for (const char of decodeUtf8(bytes)) {
+  for (const char of chars) {
     const ch = String.fromCodePoint(char.cp);
     for (let unit = 0; unit < ch.length; unit++) offsets.push(char.start);
     text += ch;
   }
-  const out: number[] = [];
+  const found = new Set<number>();
   for (const { index: at } of new Intl.Segmenter(undefined, { granularity: 'word' }).segment(text)) {
-    if (at > 0 && (isSegmented(text.charCodeAt(at - 1)) || isSegmented(text.charCodeAt(at)))) out.push(offsets[at]!);
+    if (at > 0 && (isIcuSegmented(text.codePointAt(at - 1)!) || isIcuSegmented(text.codePointAt(at)!))) found.add(offsets[at]!);
   }
-  return out;
+  // charabia's groups: a character of another script than the current one (neither Other) starts one
+  const groups: { script: number; chars: typeof chars }[] = [];
+  for (const char of chars) {
+    const script = scriptOf(char.cp);
+    const current = groups[groups.length - 1];
+    if (current === undefined || (script !== SCRIPT_OTHER && current.script !== SCRIPT_OTHER && script !== current.script)) groups.push({ script, chars: [char] });
+    else {
+      current.chars.push(char);
+      if (current.script === SCRIPT_OTHER) current.script = script;
+    }
+  }
+  for (const { script, chars: group } of groups) {
+    if (SCRIPTS[script] !== 'Cj' && SCRIPTS[script] !== 'Hangul') continue;
+    const kana = group.filter((c) => isKana(c.cp)).length;
+    const mandarin = group.filter((c) => !isKana(c.cp) && WHATLANG_MANDARIN_RANGES.some(([first, last]) => c.cp >= first && c.cp <= last)).length;
+    const language = SCRIPTS[script] === 'Hangul' ? 'kor' : cjIsJapanese(kana, mandarin, lang) ? 'jpn' : 'cmn';
+    let run: typeof chars = [];
+    for (const char of [...group, null]) {
+      if (char !== null && !ONE_CHARACTER_SEPARATORS.has(String.fromCodePoint(char.cp))) {
+        run.push(char);
+        continue;
+      }
+      const runText = run.map((c) => String.fromCodePoint(c.cp)).join('');
+      const unitStarts: number[] = [];
+      run.forEach((c) => {
+        unitStarts.push(c.start);
+        if (c.cp > 0xffff) unitStarts.push(c.start);
+      });
+      for (const at of dictionaryWordStarts(runText, language)) found.add(unitStarts[at]!);
+      run = [];
+    }
+  }
+  return [...found].sort((a, b) => a - b);
 }
 
-/** Han, kana, Hangul, Thai, Lao, Myanmar and Khmer, as charabia's ranges (src/kernels/reference/charabia-data.ts) give them. */
-const SEGMENTED_RANGES = [
-  [0x0e00, 0x0eff], [0x1000, 0x109f], [0x1100, 0x11ff], [0x1780, 0x17ff], [0x19e0, 0x19ff], [0x2e80, 0x2e99], [0x2e9b, 0x2ef3],
-  [0x2f00, 0x2fd5], [0x3005, 0x3005], [0x3007, 0x3007], [0x3021, 0x3029], [0x3038, 0x303b], [0x3040, 0x309f], [0x30a0, 0x30ff],
-  [0x3130, 0x318f], [0x3200, 0x32ff], [0x3400, 0x4db5], [0x4e00, 0x9fcc], [0xa960, 0xa97f], [0xac00, 0xd7ff], [0xf900, 0xfa6d],
-  [0xfa70, 0xfad9], [0xff65, 0xff9f], [0xffa0, 0xffdc],
-] as const;
-const isSegmented = (unit: number): boolean => SEGMENTED_RANGES.some(([first, last]) => unit >= first && unit <= last);
+/** Thai, Lao, Khmer and Myanmar (charabia's ranges, and Lao). */
+const isIcuSegmented = (cp: number): boolean => (cp >= 0x0e80 && cp <= 0x0eff) || ['Thai', 'Khmer', 'Myanmar'].includes(SCRIPTS[scriptOf(cp)]!);
+/** The separators a Cj or Hangul group's runs are cut at (the two-character ones start with one). */
+const ONE_CHARACTER_SEPARATORS = new Set(DEFAULT_SEPARATORS.filter((separator) => separator.length === 1));
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 /** Byte offsets of pushWordBreaks, after checking pushWordBreaksOfBytes gives the same for the UTF-8. */
 function windowedBreaks(text: string): number[] {
   const fromBytes: number[] = [];
-  pushWordBreaksOfBytes(fromBytes, 3, encode(text));
+  pushWordBreaksOfBytes(fromBytes, 3, encode(text), Lang.Detect);
   const out: number[] = [];
-  pushWordBreaks(out, 3, text);
+  pushWordBreaks(out, 3, text, Lang.Detect);
   expect(fromBytes).toEqual(out);
   expect(out.filter((_, i) => i % 2 === 0).every((index) => index === 3)).toBe(true);
   return out.filter((_, i) => i % 2 === 1);
@@ -231,7 +277,7 @@ function randomMixedText(r: () => number, length: number): string {
   return text;
 }
 
-describe('segmenting windows == segmenting the whole string', () => {
+describe('segmenting windows and groups == segmenting the whole string', () => {
   it('agrees on mixed scripts, marks after a space, ideographic spaces, CRLF, emoji, lone surrogates and the string edges', () => {
     for (const text of [
       '北', '北京', '北 京', ' 北京 ', '北京大学 in Beijing', 'The 豆腐 is soft. 北京大学, 東京タワー and ภาษาไทย.',
@@ -278,24 +324,37 @@ describe('segmenting windows == segmenting the whole string', () => {
       }
       const bytes = Uint8Array.from(parts);
       const out: number[] = [];
-      pushWordBreaksOfBytes(out, 0, bytes);
+      pushWordBreaksOfBytes(out, 0, bytes, Lang.Detect);
       expect(out.filter((_, k) => k % 2 === 1)).toEqual(oracleOfBytes(bytes));
     }
   });
 
-  it('segments only the words around the one Chinese word of 200,000 characters of English', () => {
+  it('segments only the run of the one Chinese word in 200,000 characters of English, without ICU', () => {
     const half = 'The package manager resolves dependencies before it unpacks anything. '.repeat(1430);
     const text = `${half}北京大学 ${half}`;
     const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
     try {
-      expect(breaksOf(text)).toEqual([half.length, half.length + 6, half.length + 12]);
+      expect(breaksOf(text)).toEqual([half.length + 6]);
       const bytes: number[] = [];
-      pushWordBreaksOfBytes(bytes, 0, encode(text));
-      expect(bytes).toEqual([0, half.length, 0, half.length + 6, 0, half.length + 12]);
-      // Each call segments "北京大学 " alone: its window ends at the next split point, after the space.
-      const segmented = segment.mock.calls.reduce((sum, [input]) => sum + input.length, 0);
+      pushWordBreaksOfBytes(bytes, 0, encode(text), Lang.Detect);
+      expect(bytes).toEqual([0, half.length + 6]);
       expect(text.length).toBeGreaterThan(200_000);
-      expect(segmented).toBe(10);
+      expect(segment).not.toHaveBeenCalled();
+    } finally {
+      segment.mockRestore();
+    }
+  });
+
+  it('segments only the words around the one Thai word of 200,000 characters of English', () => {
+    const half = 'The package manager resolves dependencies before it unpacks anything. '.repeat(1430);
+    const text = `${half}ภาษาไทย ${half}`;
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
+    try {
+      // ภาษา|ไทย, and its edges (three bytes a character)
+      expect(breaksOf(text)).toEqual([half.length, half.length + 12, half.length + 21]);
+      // "ภาษาไทย " alone: its window ends at the next split point, after the space
+      const segmented = segment.mock.calls.reduce((sum, [input]) => sum + input.length, 0);
+      expect(segmented).toBe(8);
     } finally {
       segment.mockRestore();
     }

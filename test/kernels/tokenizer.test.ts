@@ -41,6 +41,7 @@ import {
   type TokenizeOptions,
   type Utf8Batch,
 } from '../../src/kernels/tokenizer.js';
+import { Lang } from '../../src/kernels/languages.js';
 import { mulberry32 } from '../helpers/random.js';
 
 /** One record with its normalised word, for readable failures. */
@@ -103,6 +104,7 @@ describe('kernel ABI', () => {
       KIND_SOFT: TokenKind.SoftSeparator,
       KIND_HARD: TokenKind.HardSeparator,
       FLAG_SEPARATORS,
+      LANG_JAPANESE_ONLY: Lang.JapaneseOnly,
       ARENA_ALIGN,
       RESULT_BLOCK_BYTES,
       RESULT_RECORDS,
@@ -400,10 +402,12 @@ describe('Chinese ideograph variants (ChineseNormalizer, kVariants)', () => {
   });
 
   it('unifies a simplified and a traditional spelling of the same word, keeping the original byte offsets', () => {
+    // jieba keeps 亚洲 whole and cuts the traditional 亞洲 (not in its dictionary) in two
     const tokens = tokenize(['亚洲 亞洲'], { separators: false });
     expect(tokens.map((t) => [t.text, t.normalized, t.start, t.end])).toEqual([
       ['亚洲', '亞洲', 0, 6],
-      ['亞洲', '亞洲', 7, 13],
+      ['亞', '亞', 7, 10],
+      ['洲', '洲', 10, 13],
     ]);
   });
 
@@ -413,17 +417,28 @@ describe('Chinese ideograph variants (ChineseNormalizer, kVariants)', () => {
     expect(normalizedWords('\uf9a8')).toEqual(normalizedWords('令'));
   });
 
-  it('leaves Cj text whose Hiragana or Katakana are at least as many as its Han alone: whatlang calls it Japanese', () => {
+  it('leaves Cj text alone when more than 5% of its Han and kana are kana: whatlang calls it Japanese', () => {
     expect(normalizedWords('亚洲へいく').join('')).toBe('亚洲へいく');
     expect(normalizedWords('アメリカ亚洲').join('')).toBe('アメリカ亚洲');
-    // a tie goes to the kana script
-    expect(normalizedWords('亚洲へい').join('')).toBe('亚洲へい');
+    // 1 kana in 19 characters: 5.3%
+    expect(normalizedWords('亚'.repeat(18) + 'へ').join('')).toBe('亚'.repeat(18) + 'へ');
   });
 
-  it('normalises Cj text where Han outnumber each kana script, as whatlang calls it Mandarin', () => {
-    expect(normalizedWords('亚洲へ').join('')).toBe('亞洲へ');
-    // Hiragana and Katakana are counted apart: two of each against three Han
-    expect(normalizedWords('亚洲亚へへアア').join('')).toBe('亞洲亞へへアア');
+  it('normalises Cj text whose kana are at most 5% of its Han and kana, as whatlang calls it Mandarin', () => {
+    // 1 kana in 20 characters: exactly 5%
+    expect(normalizedWords('亚'.repeat(19) + 'へ').join('')).toBe('亞'.repeat(19) + 'へ');
+    expect(normalizedWords('亚洲').join('')).toBe('亞洲');
+  });
+
+  it('leaves all Cj text alone when the string\'s locales leave Mandarin out', () => {
+    const japaneseOnly = Uint8Array.of(Lang.JapaneseOnly, Lang.Detect);
+    const tokens = tokenize(['亚洲', '亚洲'], { separators: false, langs: japaneseOnly });
+    // lindera (IPADIC) cuts the simplified 亚洲 in two; jieba keeps it whole
+    expect(tokens.map((t) => [t.string, t.normalized])).toEqual([
+      [0, '亚'],
+      [0, '洲'],
+      [1, '亞洲'],
+    ]);
   });
 
   it('decides per script group: Han after a Latin word is normalised even if another group has kana', () => {
@@ -524,6 +539,8 @@ describe('kernel == reference on random input', () => {
     const strings = Array.from({ length: 1000 }, () => randomString(r));
     expectSameBatch(tokenizeBatch(strings), referenceTokenizeBatch(strings));
     expectSameBatch(tokenizeBatch(strings, { separators: false }), referenceTokenizeBatch(strings, { separators: false }));
+    const langs = Uint8Array.from(strings, () => (r() < 0.5 ? Lang.JapaneseOnly : Lang.Detect));
+    expectSameBatch(tokenizeBatch(strings, { langs }), referenceTokenizeBatch(strings, { langs }));
   });
 
   it('agrees string by string with the batched call (per-string state is reset)', () => {

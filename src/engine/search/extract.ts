@@ -15,10 +15,12 @@
  * form that avoids decoding every token (`wordOfKey` decodes once per distinct word).
  */
 import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
+import { Lang, langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { isJsonNumber } from '../../types/json-text.js';
 import type { JsonObject } from '../documents/document-id.js';
+import { localesOfField } from '../localized-fields.js';
 import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
 import { shipColumns, type ShippedDoc, type ShippedWords } from './shipped-words.js';
 import { ByteVocabulary } from './vocabulary.js';
@@ -112,6 +114,8 @@ export interface ExtractOptions {
   readonly stopWords: ReadonlySet<string>;
   /** the index's separatorTokens, nonSeparatorTokens and dictionary, when any is set */
   readonly custom?: CustomTokens | undefined;
+  /** a field's languages.ts `Lang` byte, from its `localizedAttributes` rule; absent: none has one */
+  readonly langOf?: ((path: string) => number) | undefined;
 }
 
 /** Every searchable leaf of `doc` as (path, text), in document order. */
@@ -137,7 +141,19 @@ export function extractorFor(settings: IndexSettings, fields: SearchFieldIds): W
     fields,
     stopWords: new Set(settings.stopWords),
     custom: customTokens(settings),
+    langOf: langsOfFields(settings.localizedAttributes),
   });
+}
+
+/** Each field's `Lang` byte, cached per path; undefined when no rule restricts any language. */
+function langsOfFields(rules: IndexSettings['localizedAttributes']): ((path: string) => number) | undefined {
+  if (rules === null || rules.every((rule) => langOfLocales(rule.locales) === Lang.Detect)) return undefined;
+  const cache = new Map<string, number>();
+  return (path) => {
+    let lang = cache.get(path);
+    if (lang === undefined) cache.set(path, (lang = langOfLocales(localesOfField(rules, path))));
+    return lang;
+  };
 }
 
 /**
@@ -171,11 +187,14 @@ export class WordExtractor {
     const firstToken: number[] = [];
     let strings: string[] = [];
     let owners: [number, number][] = []; // (index in out, field)
+    const { langOf } = this.options;
+    let langs: number[] = [];
     let bytes = 0;
     const flush = () => {
-      if (strings.length > 0) this.tokenizeChunk(strings, owners, out, tokens, firstToken);
+      if (strings.length > 0) this.tokenizeChunk(strings, owners, out, tokens, firstToken, langOf === undefined ? undefined : Uint8Array.from(langs));
       strings = [];
       owners = [];
+      langs = [];
       bytes = 0;
     };
     const leaves: [string, string][] = [];
@@ -195,6 +214,7 @@ export class WordExtractor {
         }
         strings.push(text);
         owners.push([index, field]);
+        if (langOf !== undefined) langs.push(langOf(path));
         bytes += text.length;
       }
       if (bytes >= CHUNK_BYTES) flush();
@@ -302,9 +322,9 @@ export class WordExtractor {
     return vid;
   }
 
-  private tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[], tokens: TokenColumns, firstToken: number[]): void {
+  private tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[], tokens: TokenColumns, firstToken: number[], langs: Uint8Array | undefined): void {
     const { stopWords } = this.options;
-    const batch = tokenizeBatch(strings, { separators: false, custom: this.options.custom });
+    const batch = tokenizeBatch(strings, { separators: false, custom: this.options.custom, langs });
     const records = batch.records;
     const norm = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
     // per field of the current document (its strings are consecutive): position of the last

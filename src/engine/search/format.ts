@@ -9,8 +9,11 @@
  * a Buffer of the value so multi-byte characters are never split.
  */
 import { customTokens, type CustomTokens, type TokenizerSettings } from '../../kernels/custom-tokens.js';
+import { langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { isJsonNumber } from '../../types/json-text.js';
+import type { LocalizedAttributesRule } from '../../types/settings.js';
+import { localesOfField } from '../localized-fields.js';
 import type { ResolvedTerm } from './terms.js';
 
 /** What one query term matches in field text. */
@@ -65,6 +68,9 @@ export interface FormatOptions {
   readonly showMatchesPosition: boolean;
   /** the index's separatorTokens, nonSeparatorTokens and dictionary (the index settings have them) */
   readonly tokenizer?: TokenizerSettings;
+  /** the search's `locales` (stored codes), else each field's `localizedAttributes` locales */
+  readonly locales?: readonly string[] | null;
+  readonly localizedAttributes?: readonly LocalizedAttributesRule[] | null;
 }
 
 export interface MatchPosition {
@@ -173,6 +179,7 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
   // the values to match (string and number leaves), each once: those formatted, and every
   // displayed one when positions are asked for
   const texts: string[] = [];
+  const langs: number[] = [];
   const index = new Map<string, number>(); // hit, path, array indices → position in `texts`
   const keyOf = (hit: number, path: string, indices: number[]) => `${hit}\u0000${path}\u0000${indices.join(',')}`;
   const collect = (hit: number, onlyFormatted: boolean) => (path: string, indices: number[], text: string) => {
@@ -180,6 +187,7 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     if (index.has(key) || (onlyFormatted && !isFormatted(path))) return;
     index.set(key, texts.length);
     texts.push(text);
+    langs.push(langOfLocales(options.locales ?? localesOfField(options.localizedAttributes ?? null, path)));
   };
   shown.forEach((doc, hit) => {
     if (options.showMatchesPosition) walk(doc, '', [], collect(hit, false));
@@ -187,7 +195,7 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     if (source !== null && source !== undefined) walk(source, '', [], collect(hit, true));
   });
 
-  const tokens = tokenizeTexts(texts, options.tokenizer === undefined ? undefined : customTokens(options.tokenizer));
+  const tokens = tokenizeTexts(texts, Uint8Array.from(langs), options.tokenizer === undefined ? undefined : customTokens(options.tokenizer));
   const lookup = lookupOf(terms);
   const matches = texts.map((text, i) => findMatches(tokens[i]!, text, terms, lookup));
 
@@ -253,10 +261,10 @@ function rebuild(value: unknown, path: string, indices: number[], format: (path:
 const decoder = new TextDecoder();
 
 /** Tokens of every text, from one kernel call. */
-function tokenizeTexts(texts: readonly string[], custom: CustomTokens | undefined): Tok[][] {
+function tokenizeTexts(texts: readonly string[], langs: Uint8Array, custom: CustomTokens | undefined): Tok[][] {
   const out: Tok[][] = texts.map(() => []);
   if (texts.length === 0) return out;
-  const batch = tokenizeBatch(texts, { custom });
+  const batch = tokenizeBatch(texts, { custom, langs });
   const words = texts.map(() => 0);
   for (let i = 0; i < batch.count; i++) {
     const r = batch.records.subarray(i * TOKEN_RECORD_U32, (i + 1) * TOKEN_RECORD_U32);

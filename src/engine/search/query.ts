@@ -14,6 +14,7 @@
  * - The last term is a prefix when it is a word and nothing follows it in `q`.
  */
 import type { CustomTokens } from '../../kernels/custom-tokens.js';
+import { Lang } from '../../kernels/languages.js';
 import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
 
 const MAX_TERMS = 10;
@@ -52,8 +53,9 @@ export function termEnd(term: QueryTerm): number {
 
 const WHITESPACE = /\s/u;
 
-export function parseQuery(q: string, stopWords: ReadonlySet<string>, custom?: CustomTokens): ParsedQuery {
-  const tokens = materializeTokens(tokenizeBatch([q], { custom }), [q]);
+/** `lang`: the query's languages.ts `Lang` byte (from `locales`, or those of the searched fields). */
+export function parseQuery(q: string, stopWords: ReadonlySet<string>, custom?: CustomTokens, lang: number = Lang.Detect): ParsedQuery {
+  const tokens = materializeTokens(tokenizeBatch([q], { custom, langs: Uint8Array.of(lang) }), [q]);
   const qBytes = Buffer.byteLength(q);
   const bytes = Buffer.from(q);
   const charBefore = (byte: number): string => (byte === 0 ? '' : bytes.subarray(0, byte).toString().slice(-1));

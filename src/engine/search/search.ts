@@ -11,6 +11,7 @@
  * placeholder search: every document of the universe, ordered by sort steps only, score 1.
  */
 import { customTokens } from '../../kernels/custom-tokens.js';
+import { langOfLocales } from '../../kernels/languages.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, fromSorted, fromUnsorted, intersect, union, unionAll, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
@@ -20,6 +21,7 @@ import { FacetReader } from '../facets/store.js';
 import { matchLegacy } from '../filter/filterable.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import { localesOfFields } from '../localized-fields.js';
 import { dictionaryOf } from './dictionary.js';
 import { matchingWords, type MatchTerm } from './format.js';
 import { ForwardReader } from './forward.js';
@@ -40,6 +42,8 @@ export interface SearchRequest {
   readonly filters: readonly DocSet[];
   readonly sort: readonly SortCriterion[];
   readonly rankingScoreThreshold: number | null;
+  /** the query's languages (stored ISO-639-3 codes); null: those of the searched fields */
+  readonly locales?: readonly string[] | null;
   /** attribute whose values may appear in one hit only (already checked to be filterable) */
   readonly distinct: string | null;
   /** page mode: counts must be exact, so distinct goes over every candidate */
@@ -90,6 +94,8 @@ interface FieldModel {
   maxWeight: number;
   allowedMask: number;
   exactFieldsMask: number;
+  /** the searched fields' locales (localized-fields.ts), null for none */
+  locales: string[] | null;
 }
 
 const searchFields = new EntryCache((env) => env.main, INDEX_MAIN_KEYS.searchFields, readSearchFields);
@@ -101,13 +107,17 @@ function fieldModel(env: IndexEnv, settings: IndexSettings, attributesToSearchOn
   let allowedMask = 0;
   let exactFieldsMask = 0;
   const restricted = attributesToSearchOn !== null && !attributesToSearchOn.includes('*');
+  const searched: string[] = [];
   paths.forEach((path, field) => {
     const weight = weightOfPath(settings.searchableAttributes, path);
     if (weight === undefined) return;
     const bit = Math.min(field, MASK_BITS - 1);
     bitWeights[bit] = Math.min(bitWeights[bit]!, weight);
     maxWeight = Math.max(maxWeight, weight);
-    if (!restricted || attributesToSearchOn.some((entry) => selects(entry, path))) allowedMask = (allowedMask | fieldBit(field)) >>> 0;
+    if (!restricted || attributesToSearchOn.some((entry) => selects(entry, path))) {
+      allowedMask = (allowedMask | fieldBit(field)) >>> 0;
+      searched.push(path);
+    }
     if (settings.typoTolerance.disableOnAttributes.some((entry) => selects(entry, path))) exactFieldsMask = (exactFieldsMask | fieldBit(field)) >>> 0;
   });
   const weightOf = (mask: number): number => {
@@ -118,7 +128,7 @@ function fieldModel(env: IndexEnv, settings: IndexSettings, attributesToSearchOn
     }
     return best;
   };
-  return { weightOf, maxWeight, allowedMask: restricted ? allowedMask : 0xffffffff, exactFieldsMask };
+  return { weightOf, maxWeight, allowedMask: restricted ? allowedMask : 0xffffffff, exactFieldsMask, locales: localesOfFields(settings.localizedAttributes, searched) };
 }
 
 /** The documents of `set` in `universe` (null: every document). */
@@ -235,9 +245,10 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   // so intersecting them with every document would copy them unchanged
   let universe: DocSet | null = null;
   for (const filter of request.filters) universe = within(universe, filter);
-  const parsed = parseQuery(request.q, new Set(settings.stopWords), customTokens(settings));
-  const dictionary = dictionaryOf(env);
   const fields = fieldModel(env, settings, request.attributesToSearchOn);
+  const lang = langOfLocales(request.locales ?? fields.locales);
+  const parsed = parseQuery(request.q, new Set(settings.stopWords), customTokens(settings), lang);
+  const dictionary = dictionaryOf(env);
   const options = { env, settings, dictionary, allowedMask: fields.allowedMask, exactFieldsMask: fields.exactFieldsMask, postings: new Map<string, Posting>(), forward: new ForwardReader(env, dictionary.version) };
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
     universe = difference(universe ?? facets.allDocids(), negativeDocs(parsed.negativeWords, parsed.negativePhrases, options));

@@ -10,10 +10,8 @@
  * Highlighting, cropping and match positions are computed per page by engine/search/format.ts.
  * The index's `searchCutoffMs` budget counts from the start of each index search; `/search`
  * counts the searches it cut short for /metrics.
- * `locales` (and `localizedAttributes`) only steer charabia's language detection in v1.50. They
- * leave Quarry's searches as is: its CJK, Thai and Khmer segmentation is ICU's, which does not
- * depend on the language, its one language-detected normaliser (Chinese variants) follows
- * whatlang's script count without them, and it has no other (Swedish, Turkish, German).
+ * `locales` (else the searched fields' `localizedAttributes` locales) restrict the language
+ * detection of the query, and of each highlighted field's text (else its own rule's locales).
  * Parameters that are validated and accepted but not applied yet: semantic search
  * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
  */
@@ -36,7 +34,7 @@ import { searchSettings } from '../../engine/index-settings.js';
 import { rankOf, type MatchingStrategy, type StepDetail } from '../../engine/search/ranking.js';
 import { formatHits } from '../../engine/search/format.js';
 import { executeSearch, type SearchHit, type SearchOutcome } from '../../engine/search/search.js';
-import { LOCALES } from '../../settings/locales.js';
+import { LOCALES, storedLocale } from '../../settings/locales.js';
 import { validateIndexUid } from '../../types/index-uid.js';
 import { uuidV7 } from '../../types/uuid-v7.js';
 import { DEFAULT_SEARCH_CUTOFF_MS, displayedList, type IndexSettings } from '../../types/settings.js';
@@ -201,6 +199,11 @@ const parseLocales: ValueParser<string[]> = (raw) =>
     if (!LOCALES.includes(locale)) throw new QueryValueError(`Unsupported locale \`${locale}\`, expected one of ${LOCALES.join(', ')}`);
     return locale;
   });
+
+/** The search's `locales` as the engine takes them (ISO-639-3 codes); null or empty: none. */
+function storedLocales(locales: readonly string[] | null | undefined): string[] | null {
+  return locales === null || locales === undefined || locales.length === 0 ? null : locales.map(storedLocale);
+}
 
 const parseThreshold: ValueParser<number> = (raw) => {
   const value = Number(raw.trim() === '' ? Number.NaN : raw);
@@ -525,6 +528,7 @@ export function searchIndex(
     filters,
     sort,
     rankingScoreThreshold: query.rankingScoreThreshold ?? null,
+    locales: storedLocales(query.locales),
     distinct,
     exhaustive: window.exhaustive,
     // `>=`: a budget of 0 ms lets no ranking step start
@@ -573,6 +577,8 @@ export function withFormatting(search: IndexSearch, query: SearchQuery, hits: re
       highlightPostTag: query.highlightPostTag ?? '</em>',
       showMatchesPosition: query.showMatchesPosition === true,
       tokenizer: search.settings,
+      locales: storedLocales(query.locales),
+      localizedAttributes: search.settings.localizedAttributes,
     },
   );
   return views.map((view, i) => {

@@ -19,9 +19,10 @@
  * two or more characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
-import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, HIRAGANA_RANGE, KATAKANA_RANGE, MARK_REMOVING_SCRIPTS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from './charabia-data.js';
+import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, MARK_REMOVING_SCRIPTS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from './charabia-data.js';
 import { KVARIANT_PAIRS } from './kvariants-data.js';
 import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
+import { cjIsJapanese, isKana, Lang } from '../languages.js';
 import { wordBreaksOfBatch } from '../segmentation.js';
 import { lemmaOf, SCRIPT_OTHER, scriptOf } from './unicode.js';
 import { decodeUtf8, type Char } from './utf8.js';
@@ -108,7 +109,7 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
   const records: number[] = [];
   const normalized: Uint8Array[] = [];
   let normLength = 0;
-  const breakPairs = wordBreaksOfBatch(batch);
+  const breakPairs = wordBreaksOfBatch(batch, options.langs);
   const breaksOf = new Map<number, Set<number>>();
   for (let i = 0; i < breakPairs.length; i += 2) {
     const string = breakPairs[i]!;
@@ -125,7 +126,7 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
     let position = 0;
     let prev: TokenKindValue | undefined;
     let started = false;
-    for (const segment of segments(chars)) {
+    for (const segment of segments(chars, options.langs?.[index] ?? Lang.Detect)) {
       for (const { chars: token, matched } of tokens(segment, bytes, matcher, breaksOf.get(index))) {
         const start = token[0]!.start;
         const end = token[token.length - 1]!.end;
@@ -165,25 +166,24 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
 
 const within = (cp: number, [first, last]: readonly [number, number]): boolean => cp >= first && cp <= last;
 
-/** whatlang's choice of script for a Cj text: each script counted apart, the most frequent kept, a kana script on a tie. */
-function isJapanese(chars: readonly Char[]): boolean {
-  const count = (test: (cp: number) => boolean) => chars.filter((c) => test(c.cp)).length;
-  const kana = Math.max(count((cp) => within(cp, HIRAGANA_RANGE)), count((cp) => within(cp, KATAKANA_RANGE)));
-  return kana > 0 && kana >= count((cp) => WHATLANG_MANDARIN_RANGES.some((range) => within(cp, range)));
+/** whatlang's call on a Cj group (languages.ts `cjIsJapanese`). */
+function isJapanese(chars: readonly Char[], lang: number): boolean {
+  const kana = chars.filter((c) => isKana(c.cp)).length;
+  const mandarin = chars.filter((c) => !isKana(c.cp) && WHATLANG_MANDARIN_RANGES.some((range) => within(c.cp, range))).length;
+  return cjIsJapanese(kana, mandarin, lang);
 }
 
 /**
  * charabia SegmentedStrIter::new: a new group starts at a character whose script is not Other and
  * differs from the current script, unless the current script is still Other. A group's script is
- * the script of its first non-Other character. whatlang calls a Cj group Japanese when its
- * Hiragana or its Katakana characters are at least as many as its Mandarin ones.
+ * the script of its first non-Other character.
  */
-function segments(chars: readonly Char[]): Segment[] {
+function segments(chars: readonly Char[], lang: number): Segment[] {
   const groups: Segment[] = [];
   let current: Char[] = [];
   let currentScript = SCRIPT_OTHER;
   const close = (): void => {
-    groups.push({ chars: current, script: currentScript, chinese: currentScript === SCRIPT_CJ && !isJapanese(current) });
+    groups.push({ chars: current, script: currentScript, chinese: currentScript === SCRIPT_CJ && !isJapanese(current, lang) });
   };
   for (const c of chars) {
     const script = scriptOf(c.cp);

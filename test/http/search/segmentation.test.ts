@@ -65,8 +65,14 @@ describe('Chinese', () => {
     expect(hits.map((hit) => hit._formatted!.text)).toEqual(['…大学学习…']);
   });
 
-  it('leaves a Han-only query segmented the same whatever the locales', async () => {
-    for (const locales of [['jpn'], ['cmn'], ['zho', 'jpn']]) expect(await ids('北京大学', locales)).toEqual(await ids('北京大学'));
+  it('segments a Han-only query as Mandarin when the locales allow it, whatever else they hold', async () => {
+    for (const locales of [['cmn'], ['zho', 'jpn']]) expect(await ids('北京大学', locales)).toEqual(await ids('北京大学'));
+  });
+
+  it('keeps the ideographs of a query forced to Japanese, which then miss the unified Mandarin documents', async () => {
+    // 学 is unified to 學 in Mandarin text only
+    expect((await ids('大学')).sort()).toEqual([1, 3]);
+    expect(await ids('大学', ['jpn'])).toEqual([]);
   });
 });
 

@@ -1,0 +1,20 @@
+/**
+ * Which locales `localizedAttributes` gives a field (milli LocalizedFieldIds): the locales of the
+ * first rule with a pattern matching the field, none when no rule matches. A search without
+ * `locales` restricts its query to the union over the fields it searches (fields with no rule,
+ * or a rule with no locales, add nothing; an empty union leaves detection free).
+ */
+import type { LocalizedAttributesRule } from '../types/settings.js';
+import { matchWildcard } from './filter/filterable.js';
+
+export function localesOfField(rules: readonly LocalizedAttributesRule[] | null, field: string): readonly string[] | undefined {
+  return rules?.find((rule) => rule.attributePatterns.some((pattern) => matchWildcard(pattern, field) === 'match'))?.locales;
+}
+
+/** The union of the fields' locales, sorted, or null when it is empty. */
+export function localesOfFields(rules: readonly LocalizedAttributesRule[] | null, fields: Iterable<string>): string[] | null {
+  if (rules === null || rules.length === 0) return null;
+  const union = new Set<string>();
+  for (const field of fields) for (const locale of localesOfField(rules, field) ?? []) union.add(locale);
+  return union.size === 0 ? null : [...union].sort();
+}
