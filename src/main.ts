@@ -10,6 +10,7 @@ import { Authenticator } from './auth/authenticate.js';
 import { KeyStore } from './auth/key-store.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
 import { IndexEnvs } from './engine/index-env.js';
+import { useRunSegmenter } from './kernels/run-segmenter.js';
 import { IndexRegistry } from './indexes/registry.js';
 import { LogHub } from './logs/log-hub.js';
 import { StatsService } from './indexes/stats.js';
@@ -114,6 +115,7 @@ async function main(): Promise<void> {
   const referenced = queue.enqueuedContentFiles();
   updateFiles.sweep((uuid) => referenced.has(uuid));
   const workers = new WorkerPools(config.maxIndexingThreads);
+  useRunSegmenter(workers.runSegmenter());
   const features = new ExperimentalFeatures(store, forcedFeatures);
   if (importing?.kind === 'dump') {
     await importDump(importing.file, { store, keys, features, queue, indexes, indexEnvs, updateFiles, workers }).catch((err: unknown) =>

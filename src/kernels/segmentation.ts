@@ -28,8 +28,9 @@
 import { DEFAULT_SEPARATORS, SCRIPT_RANGES, SCRIPTS, WHATLANG_MANDARIN_RANGES } from './reference/charabia-data.js';
 import { SCRIPT_OTHER, scriptOf } from './reference/unicode.js';
 import { decodeUtf8 } from './reference/utf8.js';
-import { dictionaryWordStarts, type DictionaryLanguage } from './dictionary-segmenters.js';
+import type { DictionaryLanguage } from './dictionary-segmenters.js';
 import { cjIsJapanese, isKana, Lang } from './languages.js';
+import { segmentRuns, type Run } from './run-segmenter.js';
 import type { Utf8Batch } from './tokenizer.js';
 
 /** How a BMP character is segmented (every segmented character is in the BMP). */
@@ -86,67 +87,108 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 // ignoreBOM keeps a leading U+FEFF, as decodeUtf8 does.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
+/**
+ * The word boundaries of the strings of one tokenizer call: ICU's found as each string is added,
+ * the dictionary segmenters' for all the runs at once (run-segmenter.ts), as they may run in
+ * another thread.
+ */
+export class WordBreaks {
+  private readonly strings: { index: number; found: number[]; byteOffset: (at: number) => number }[] = [];
+  private readonly runs: Run[] = [];
+  /** per run: its string (in `strings`) and where it starts there */
+  private readonly runPlaces: number[] = [];
+
+  /** Adds string `index` (`text`), whose Cj text `lang` (languages.ts) constrains. */
+  add(index: number, text: string, lang: number): void {
+    const first = nextSegmented(text, 0);
+    if (first < 0) return;
+    // Encoding turns a lone surrogate into U+FFFD; segment what the kernel sees.
+    const wellFormed = text.replace(LONE_SURROGATE, '\ufffd');
+    this.addText(index, wellFormed, first, utf8Cursor(wellFormed), lang);
+  }
+
+  /** The same for a string given as UTF-8, which may be invalid (it is decoded as TextDecoder does). */
+  addBytes(index: number, bytes: Uint8Array, lang: number): void {
+    // Every segmented character takes three bytes, so a string without such a lead byte has none.
+    if (!bytes.some((b) => b >= 0xe0)) return;
+    const text = decoder.decode(bytes);
+    const first = nextSegmented(text, 0);
+    if (first < 0) return;
+    // Without U+FFFD the bytes were valid, so each character's bytes are its encoding.
+    if (!text.includes('\ufffd')) {
+      this.addText(index, text, first, utf8Cursor(text), lang);
+      return;
+    }
+    // decodeUtf8 decodes to the same text, and gives the bytes each character came from.
+    const offsets: number[] = [];
+    for (const char of decodeUtf8(bytes)) {
+      offsets.push(char.start);
+      if (char.cp > 0xffff) offsets.push(char.start);
+    }
+    this.addText(index, text, first, (at) => offsets[at]!, lang);
+  }
+
+  /** Every boundary, as (string index, byte offset) pairs in increasing order (strings added in order). */
+  finish(): number[] {
+    segmentRuns(this.runs).forEach((starts, run) => {
+      const { found } = this.strings[this.runPlaces[2 * run]!]!;
+      const start = this.runPlaces[2 * run + 1]!;
+      for (const offset of starts) found.push(start + offset);
+    });
+    const out: number[] = [];
+    for (const { index, found, byteOffset } of this.strings) {
+      found.sort((a, b) => a - b);
+      let last = 0;
+      for (const at of found) {
+        if (at === last) continue;
+        out.push(index, byteOffset(at));
+        last = at;
+      }
+    }
+    return out;
+  }
+
+  /** ICU's boundaries of `text` from the segmented character at `first` on, and its dictionary runs. */
+  private addText(index: number, text: string, first: number, byteOffset: (at: number) => number, lang: number): void {
+    const found: number[] = [];
+    const string = this.strings.length;
+    this.strings.push({ index, found, byteOffset });
+    let groupEnd = 0; // the end of the last dictionary-segmented script group
+    let windowEnd = 0; // the end of the last ICU window
+    const emit = (start: number, run: Run): void => {
+      this.runs.push(run);
+      this.runPlaces.push(string, start);
+    };
+    for (let at = first; at >= 0; at = nextSegmented(text, at + 1)) {
+      const kind = SEGMENTED[text.charCodeAt(at)]!;
+      if (kind === Segmented.Icu && at >= windowEnd) windowEnd = pushIcuBoundaries(found, text, at, windowEnd);
+      else if (kind !== Segmented.Icu && at >= groupEnd) groupEnd = groupRuns(text, at, lang, emit);
+    }
+  }
+}
+
 /** Appends the word boundaries of string `index` (`text`) to `out` as (index, byte offset) pairs. */
 export function pushWordBreaks(out: number[], index: number, text: string, lang: number): void {
-  const first = nextSegmented(text, 0);
-  if (first < 0) return;
-  // Encoding turns a lone surrogate into U+FFFD; segment what the kernel sees.
-  const wellFormed = text.replace(LONE_SURROGATE, '\ufffd');
-  pushBoundaries(out, index, wellFormed, first, utf8Cursor(wellFormed), lang);
+  const breaks = new WordBreaks();
+  breaks.add(index, text, lang);
+  out.push(...breaks.finish());
 }
 
 /** The same for a string given as UTF-8, which may be invalid (it is decoded as TextDecoder does). */
 export function pushWordBreaksOfBytes(out: number[], index: number, bytes: Uint8Array, lang: number): void {
-  // Every segmented character takes three bytes, so a string without such a lead byte has none.
-  if (!bytes.some((b) => b >= 0xe0)) return;
-  const text = decoder.decode(bytes);
-  const first = nextSegmented(text, 0);
-  if (first < 0) return;
-  // Without U+FFFD the bytes were valid, so each character's bytes are its encoding.
-  if (!text.includes('\ufffd')) {
-    pushBoundaries(out, index, text, first, utf8Cursor(text), lang);
-    return;
-  }
-  // decodeUtf8 decodes to the same text, and gives the bytes each character came from.
-  const offsets: number[] = [];
-  for (const char of decodeUtf8(bytes)) {
-    offsets.push(char.start);
-    if (char.cp > 0xffff) offsets.push(char.start);
-  }
-  pushBoundaries(out, index, text, first, (at) => offsets[at]!, lang);
+  const breaks = new WordBreaks();
+  breaks.addBytes(index, bytes, lang);
+  out.push(...breaks.finish());
 }
 
 /** The word boundaries of every string of a byte batch, as `pushWordBreaks` gives them for strings. */
 export function wordBreaksOfBatch(batch: Utf8Batch, langs?: Uint8Array): number[] {
-  const out: number[] = [];
+  const breaks = new WordBreaks();
   for (let i = 0; i < batch.spans.length / 2; i++) {
     const offset = batch.spans[2 * i]!;
-    pushWordBreaksOfBytes(out, i, batch.bytes.subarray(offset, offset + batch.spans[2 * i + 1]!), langs?.[i] ?? Lang.Detect);
+    breaks.addBytes(i, batch.bytes.subarray(offset, offset + batch.spans[2 * i + 1]!), langs?.[i] ?? Lang.Detect);
   }
-  return out;
-}
-
-/**
- * The boundaries inside `text` from the segmented character at `first` on, as (index, byte
- * offset) pairs in increasing order; `byteOffset` maps a UTF-16 index to its byte offset, and
- * is called with increasing indexes.
- */
-function pushBoundaries(out: number[], index: number, text: string, first: number, byteOffset: (at: number) => number, lang: number): void {
-  const found: number[] = [];
-  let groupEnd = 0; // the end of the last dictionary-segmented script group
-  let windowEnd = 0; // the end of the last ICU window
-  for (let at = first; at >= 0; at = nextSegmented(text, at + 1)) {
-    const kind = SEGMENTED[text.charCodeAt(at)]!;
-    if (kind === Segmented.Icu && at >= windowEnd) windowEnd = pushIcuBoundaries(found, text, at, windowEnd);
-    else if (kind !== Segmented.Icu && at >= groupEnd) groupEnd = pushGroupBoundaries(found, text, at, lang);
-  }
-  found.sort((a, b) => a - b);
-  let last = 0;
-  for (const at of found) {
-    if (at === last) continue;
-    out.push(index, byteOffset(at));
-    last = at;
-  }
+  return breaks.finish();
 }
 
 /**
@@ -168,21 +210,21 @@ function pushIcuBoundaries(found: number[], text: string, first: number, from: n
 }
 
 /**
- * The dictionary segmenter's boundaries in the script group (charabia SegmentedStrIter) of the
- * Cj or Hangul character at `at`: the characters of its script and Script::Other around it,
- * the Other characters after another script's text belonging to that text's group. Each run
- * between separators is segmented alone. Returns the group's end.
+ * The runs of the script group (charabia SegmentedStrIter) of the Cj or Hangul character at
+ * `at`, given to `emit` with their start: the group holds the characters of its script and
+ * Script::Other around it, the Other characters after another script's text belonging to that
+ * text's group, and each run between separators is segmented alone. Returns the group's end.
  */
-function pushGroupBoundaries(found: number[], text: string, at: number, lang: number): number {
+function groupRuns(text: string, at: number, lang: number, emit: (start: number, run: Run) => void): number {
   const script = SCRIPT_OF[text.charCodeAt(at)]!;
   let start = at;
   for (let p = at - 1; p >= 0; p--) {
     const other = scriptAt(text, p);
     if (other === script) start = p;
     else if (other !== SCRIPT_OTHER) break;
+    // a group that starts the string takes in the Other characters before its first character
     else if (p === 0) start = 0;
   }
-  // a group that starts the string takes in the Other characters before its first character
   let end = at + 1;
   while (end < text.length) {
     const other = scriptAt(text, end);
@@ -193,7 +235,8 @@ function pushGroupBoundaries(found: number[], text: string, at: number, lang: nu
   let runStart = start;
   for (let p = start; p <= end; p++) {
     if (p < end && SEPARATOR[text.charCodeAt(p)] !== 1) continue;
-    if (p > runStart) for (const offset of dictionaryWordStarts(text.slice(runStart, p), language)) found.push(runStart + offset);
+    // a run of one character has no boundary inside
+    if (p - runStart > 1) emit(runStart, { text: text.slice(runStart, p), language });
     runStart = p + 1;
   }
   return end;

@@ -21,7 +21,7 @@ import { RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena.js';
 import type { CustomTokens } from './custom-tokens.js';
 import { Lang } from './languages.js';
 import { getKernels, KernelStatus, type Kernels } from './module.js';
-import { pushWordBreaks, wordBreaksOfBatch } from './segmentation.js';
+import { WordBreaks, wordBreaksOfBatch } from './segmentation.js';
 
 /** u32 fields per token record. */
 export const TOKEN_RECORD_U32 = 7;
@@ -106,7 +106,7 @@ export function tokenizeBatch(
   const rules = writeRules(kernels, options);
   const table = arena.alloc(strings.length * 8);
   const input = arena.alloc(capacity);
-  const breaks: number[] = [];
+  const breaks = new WordBreaks();
   let written = 0;
   for (let i = 0; i < strings.length; i++) {
     const text = strings[i]!;
@@ -116,10 +116,10 @@ export function tokenizeBatch(
     u32[(table >>> 2) + 2 * i + 1] = length;
     written += length;
     // as many UTF-8 bytes as UTF-16 units: ASCII, nothing to segment
-    if (length !== text.length) pushWordBreaks(breaks, i, text, options.langs?.[i] ?? Lang.Detect);
+    if (length !== text.length) breaks.add(i, text, options.langs?.[i] ?? Lang.Detect);
   }
   const langs = writeLangs(kernels, options, strings.length);
-  return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules, breaks: writeBreaks(kernels, breaks), langs });
+  return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules, breaks: writeBreaks(kernels, breaks.finish()), langs });
 }
 
 /** Tokenizes UTF-8 spans (which may hold invalid UTF-8: it decodes as U+FFFD) in one call. */

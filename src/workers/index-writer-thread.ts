@@ -5,6 +5,7 @@
  * never keeps a stale handle here. A non-zero `interrupt[0]` (set by the scheduler when a
  * cancelation arrives) stops the write at its next checkpoint and rolls it back.
  */
+import { workerData } from 'piscina';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { openIndexEnv } from '../engine/index-env.js';
@@ -13,6 +14,9 @@ import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import { PreparedWords } from '../engine/indexer/prepared-words.js';
 import { StepReporter, type StepDurations } from '../engine/indexer/steps.js';
 import { PortParts, stopAhead, type AheadEnds } from './extraction-parts.js';
+import { useSegmenterThread } from './segmenter-channel.js';
+
+useSegmenterThread(workerData as { segmenter?: SharedArrayBuffer } | undefined);
 
 export interface IndexWriteJob {
   readonly folder: string;

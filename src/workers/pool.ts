@@ -1,23 +1,35 @@
 /**
  * The worker-thread pools of indexing work (piscina), sized by `--max-indexing-threads`
- * (default: half the cores, at least one). Pools start lazily, so an instance that never needs
- * one never spawns a thread, and idle threads exit after a while.
+ * (default: half the cores, at least one), and the segmenter thread that runs the dictionary
+ * segmenters for every thread (segmenter-channel.ts). Pools and thread start lazily, so an
+ * instance that never needs one never spawns a thread, and idle pool threads exit after a while
+ * (the segmenter thread stays, with its dictionaries).
  */
 import os from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import type { RunSegmenter } from '../kernels/run-segmenter.js';
+import { createSegmenterBuffer, remoteSegmenter } from './segmenter-channel.js';
 
 /** Stack for 1000 nested Rhai script calls, with room to spare. */
 const EDITION_STACK_MB = 64;
 
 /** A pool of the task module at `file` (relative to this module) whose threads start on demand and exit after `idleTimeout` ms idle. */
-function lazyPool(file: string, maxThreads: number, idleTimeout: number, options: { resourceLimits?: { stackSizeMb: number } } = {}): Piscina {
+function lazyPool(file: string, maxThreads: number, idleTimeout: number, options: { resourceLimits?: { stackSizeMb: number }; workerData?: PoolThreadData } = {}): Piscina {
   return new Piscina({ filename: new URL(file, import.meta.url).href, maxThreads, minThreads: 0, idleTimeout, ...options });
+}
+
+/** What a pool thread gets (piscina `workerData`): the segmenter thread's buffer. */
+export interface PoolThreadData {
+  readonly segmenter: SharedArrayBuffer;
 }
 
 export class WorkerPools {
   private edition: Piscina | null = null;
   private writer: Piscina | null = null;
   private extraction: Piscina | null = null;
+  private segmenterThread: Worker | null = null;
+  private readonly segmenterBuffer = createSegmenterBuffer();
   readonly threads: number;
 
   constructor(maxThreads: number | null) {
@@ -32,20 +44,42 @@ export class WorkerPools {
 
   /** Runs `index-writer-thread.js` tasks: one thread, kept a while between batches. */
   writerPool(): Piscina {
-    this.writer ??= lazyPool('./index-writer-thread.js', 1, 60_000);
+    this.writer ??= lazyPool('./index-writer-thread.js', 1, 60_000, { workerData: this.poolThreadData() });
     return this.writer;
   }
 
   /** Runs `extraction-thread.js` tasks: words extracted ahead of an index write. */
   extractionPool(): Piscina {
-    this.extraction ??= lazyPool('./extraction-thread.js', this.threads, 60_000);
+    this.extraction ??= lazyPool('./extraction-thread.js', this.threads, 60_000, { workerData: this.poolThreadData() });
     return this.extraction;
   }
 
+  /** The dictionary segmenters for this (the HTTP) thread: the segmenter thread, started on first use. */
+  runSegmenter(): RunSegmenter {
+    let remote: RunSegmenter | null = null;
+    return (runs) => (remote ??= remoteSegmenter(this.segmenter()))(runs);
+  }
+
+  private poolThreadData(): PoolThreadData {
+    return { segmenter: this.segmenter() };
+  }
+
+  /** The segmenter thread's buffer, the thread started on first call; it never keeps the process alive. */
+  private segmenter(): SharedArrayBuffer {
+    if (this.segmenterThread === null) {
+      this.segmenterThread = new Worker(new URL('./segmenter-thread.js', import.meta.url), { workerData: { buffer: this.segmenterBuffer } });
+      this.segmenterThread.unref();
+      // its clients notice it is gone, and segment in their own thread
+      this.segmenterThread.on('error', () => undefined);
+    }
+    return this.segmenterBuffer;
+  }
+
   async close(): Promise<void> {
-    await Promise.all([this.edition?.destroy(), this.writer?.destroy(), this.extraction?.destroy()]);
+    await Promise.all([this.edition?.destroy(), this.writer?.destroy(), this.extraction?.destroy(), this.segmenterThread?.terminate()]);
     this.edition = null;
     this.writer = null;
     this.extraction = null;
+    this.segmenterThread = null;
   }
 }

@@ -1,0 +1,29 @@
+/**
+ * Where the dictionary segmenters run: segmentation.ts hands over all the runs of a tokenizer
+ * call at once. By default in this thread (dictionary-segmenters.ts); a thread whose bootstrap
+ * installed a remote (src/workers/segmenter-channel.ts) sends them to the process's segmenter
+ * thread instead, so jieba's and lindera's dictionaries (300 MB and most of a second to load)
+ * load once per process rather than once per thread that meets Chinese, Japanese or Korean.
+ */
+import { dictionaryWordStarts, type DictionaryLanguage } from './dictionary-segmenters.js';
+
+export interface Run {
+  readonly text: string;
+  readonly language: DictionaryLanguage;
+}
+
+/** Per run, the UTF-16 indexes where its pieces start (dictionaryWordStarts). */
+export type RunSegmenter = (runs: readonly Run[]) => number[][];
+
+export const localSegmenter: RunSegmenter = (runs) => runs.map((run) => dictionaryWordStarts(run.text, run.language));
+
+let current: RunSegmenter = localSegmenter;
+
+export function segmentRuns(runs: readonly Run[]): number[][] {
+  return runs.length === 0 ? [] : current(runs);
+}
+
+/** Makes `segmenter` this thread's (null: back to the local one). */
+export function useRunSegmenter(segmenter: RunSegmenter | null): void {
+  current = segmenter ?? localSegmenter;
+}

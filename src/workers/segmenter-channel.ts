@@ -1,0 +1,177 @@
+/**
+ * The process's one segmenter thread and its clients (src/kernels/run-segmenter.ts), over a
+ * SharedArrayBuffer: a client thread (HTTP, index writer, extraction workers) blocks on a
+ * request while the segmenter thread runs jieba or lindera, so the tokenizer stays synchronous
+ * and the dictionaries load once per process. Clients take turns under a lock; a request holds
+ * at most REQUEST_BYTES of runs, so no client waits behind another's whole batch.
+ *
+ * Layout: HEADER_SLOTS Int32 slots, then the data region. A request is, per run, its language
+ * and length (u32 each) then its UTF-16 code units (padded to 4 bytes); the answer, per run, its
+ * count of piece starts then the starts (u32 each).
+ * Failure: a client that cannot get an answer (the thread never started, died or failed)
+ * segments in its own thread from then on; results never depend on where the runs were cut.
+ */
+import { dictionaryWordStarts, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
+import { localSegmenter, useRunSegmenter, type Run, type RunSegmenter } from '../kernels/run-segmenter.js';
+
+const LOCK = 0;
+const STATE = 1;
+const RUNS = 2;
+const READY = 3;
+const HEADER_SLOTS = 4;
+const HEADER_BYTES = HEADER_SLOTS * 4;
+/** Data region size: a request's runs, or its answer, fit in it (see `runCost`). */
+const REQUEST_BYTES = 512 * 1024;
+
+const IDLE = 0;
+const REQUEST = 1;
+const ANSWER = 2;
+const FAILED = 3;
+
+const LANGUAGES: readonly DictionaryLanguage[] = ['cmn', 'jpn', 'kor'];
+
+export interface ChannelTimeouts {
+  /** how long a client waits for the segmenter thread to start */
+  readonly startMs: number;
+  /** how long a client waits for the lock, then for its answer */
+  readonly answerMs: number;
+}
+
+/** Generous: a full request of Japanese takes lindera a few seconds, the first one a second more. */
+const TIMEOUTS: ChannelTimeouts = { startMs: 30_000, answerMs: 300_000 };
+
+export function createSegmenterBuffer(): SharedArrayBuffer {
+  return new SharedArrayBuffer(HEADER_BYTES + REQUEST_BYTES);
+}
+
+/** Bytes a run takes in a request or in its answer, whichever is more. */
+const runCost = (run: Run): number => 12 + 4 * run.text.length;
+
+/** A RunSegmenter that asks the segmenter thread serving `buffer`. */
+export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTimeouts = TIMEOUTS): RunSegmenter {
+  const header = new Int32Array(buffer, 0, HEADER_SLOTS);
+  const u32 = new Uint32Array(buffer, HEADER_BYTES);
+  const u16 = new Uint16Array(buffer, HEADER_BYTES);
+  let broken = false;
+
+  const waitWhile = (slot: number, value: number, deadline: number): boolean => {
+    while (Atomics.load(header, slot) === value) {
+      if (performance.now() > deadline) return false;
+      Atomics.wait(header, slot, value, 100);
+    }
+    return true;
+  };
+
+  /** One request's answers, or null when the thread does not answer. */
+  const ask = (runs: readonly Run[]): number[][] | null => {
+    if (!waitWhile(READY, 0, performance.now() + timeouts.startMs)) return null;
+    const lockDeadline = performance.now() + timeouts.answerMs;
+    while (Atomics.compareExchange(header, LOCK, 0, 1) !== 0) {
+      if (performance.now() > lockDeadline) return null;
+      Atomics.wait(header, LOCK, 1, 100);
+    }
+    let at = 0;
+    for (const { text, language } of runs) {
+      u32[at] = LANGUAGES.indexOf(language);
+      u32[at + 1] = text.length;
+      const units = (at + 2) * 2;
+      for (let i = 0; i < text.length; i++) u16[units + i] = text.charCodeAt(i);
+      at += 2 + ((text.length + 1) >>> 1);
+    }
+    Atomics.store(header, RUNS, runs.length);
+    Atomics.store(header, STATE, REQUEST);
+    Atomics.notify(header, STATE);
+    // On a timeout the lock stays taken: the thread may still write its answer, and no client
+    // may read it as theirs.
+    if (!waitWhile(STATE, REQUEST, performance.now() + timeouts.answerMs)) return null;
+    const answered = Atomics.load(header, STATE) === ANSWER;
+    const out: number[][] = [];
+    if (answered) {
+      at = 0;
+      for (let r = 0; r < runs.length; r++) {
+        const count = u32[at]!;
+        out.push(Array.from(u32.subarray(at + 1, at + 1 + count)));
+        at += 1 + count;
+      }
+    }
+    Atomics.store(header, STATE, IDLE);
+    Atomics.store(header, LOCK, 0);
+    Atomics.notify(header, LOCK, 1);
+    return answered ? out : null;
+  };
+
+  return (runs) => {
+    if (broken) return localSegmenter(runs);
+    const out: number[][] = [];
+    let first = 0;
+    while (first < runs.length) {
+      let end = first;
+      let bytes = 0;
+      while (end < runs.length && bytes + runCost(runs[end]!) <= REQUEST_BYTES) bytes += runCost(runs[end++]!);
+      // a run too long for the buffer is segmented here
+      if (end === first) {
+        out.push(...localSegmenter([runs[first++]!]));
+        continue;
+      }
+      const answers = ask(runs.slice(first, end));
+      if (answers === null) {
+        broken = true;
+        out.push(...localSegmenter(runs.slice(first)));
+        return out;
+      }
+      out.push(...answers);
+      first = end;
+    }
+    return out;
+  };
+}
+
+/** Sends this pool thread's dictionary segmentation to the segmenter thread of `data` (piscina `workerData`), if any. */
+export function useSegmenterThread(data: { segmenter?: SharedArrayBuffer } | undefined): void {
+  if (data?.segmenter !== undefined) useRunSegmenter(remoteSegmenter(data.segmenter));
+}
+
+/** The segmenter thread's loop: answers requests on `buffer` until the thread is terminated. */
+export function serveSegmenter(buffer: SharedArrayBuffer): never {
+  const header = new Int32Array(buffer, 0, HEADER_SLOTS);
+  const u32 = new Uint32Array(buffer, HEADER_BYTES);
+  const u16 = new Uint16Array(buffer, HEADER_BYTES);
+  Atomics.store(header, READY, 1);
+  Atomics.notify(header, READY);
+  for (;;) {
+    const state = Atomics.load(header, STATE);
+    if (state !== REQUEST) {
+      Atomics.wait(header, STATE, state);
+      continue;
+    }
+    try {
+      const runs: Run[] = [];
+      let at = 0;
+      for (let r = Atomics.load(header, RUNS); r > 0; r--) {
+        const language = LANGUAGES[u32[at]!]!;
+        const length = u32[at + 1]!;
+        const units = (at + 2) * 2;
+        runs.push({ text: unitsToString(u16.subarray(units, units + length)), language });
+        at += 2 + ((length + 1) >>> 1);
+      }
+      at = 0;
+      for (const { text, language } of runs) {
+        const starts = dictionaryWordStarts(text, language);
+        u32[at] = starts.length;
+        u32.set(starts, at + 1);
+        at += 1 + starts.length;
+      }
+      Atomics.store(header, STATE, ANSWER);
+    } catch {
+      Atomics.store(header, STATE, FAILED);
+    }
+    Atomics.notify(header, STATE);
+  }
+}
+
+/** The string of UTF-16 code units (lone surrogates kept), in slices small enough to spread as arguments. */
+function unitsToString(units: Uint16Array): string {
+  let text = '';
+  for (let at = 0; at < units.length; at += 8192) text += String.fromCharCode(...units.subarray(at, at + 8192));
+  return text;
+}

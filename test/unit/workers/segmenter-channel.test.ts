@@ -1,0 +1,83 @@
+// The segmenter thread and its clients (src/workers/segmenter-channel.ts): the built thread
+// (dist/src/workers/segmenter-thread.js) answers as the local segmenters would, for several
+// client threads at once and for batches larger than one request; a client whose thread never
+// answers segments locally.
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localSegmenter, type Run } from '../../../src/kernels/run-segmenter.js';
+import { createSegmenterBuffer, remoteSegmenter } from '../../../src/workers/segmenter-channel.js';
+
+const THREAD = new URL('../../../dist/src/workers/segmenter-thread.js', import.meta.url);
+
+const RUNS: Run[] = [
+  { text: '我们在北京大学学习中文', language: 'cmn' },
+  { text: 'クーポンで無料で頂きました', language: 'jpn' },
+  { text: '한국어의형태해석을실시할수있습니다', language: 'kor' },
+  { text: '进击的巨人', language: 'jpn' },
+  { text: 'a\ud800北京', language: 'cmn' },
+];
+
+let buffer: SharedArrayBuffer;
+let thread: Worker;
+
+beforeAll(() => {
+  buffer = createSegmenterBuffer();
+  thread = new Worker(THREAD, { workerData: { buffer } });
+});
+afterAll(async () => {
+  await thread.terminate();
+});
+
+describe('segmenter thread', () => {
+  it('answers each run as the local segmenters do', () => {
+    expect(remoteSegmenter(buffer)(RUNS)).toEqual(localSegmenter(RUNS));
+  });
+
+  it('answers a batch larger than one request, in order', () => {
+    const runs = Array.from({ length: 3000 }, (_, i) => RUNS[i % RUNS.length]!).concat([{ text: '北京大学'.repeat(40_000), language: 'cmn' }]);
+    const answers = remoteSegmenter(buffer)(runs);
+    expect(answers).toHaveLength(runs.length);
+    expect(answers.slice(0, 5)).toEqual(localSegmenter(RUNS));
+    expect(answers[2999]).toEqual(localSegmenter([RUNS[2999 % RUNS.length]!])[0]);
+    expect(answers[3000]).toHaveLength(80_000 - 1);
+  });
+
+  it('serves several client threads at once, each its own answers', async () => {
+    const client = `
+      const { workerData, parentPort } = require('node:worker_threads');
+      import(workerData.channel).then(({ remoteSegmenter }) => {
+        const segment = remoteSegmenter(workerData.buffer);
+        const answers = [];
+        for (let i = 0; i < 50; i++) answers.push(segment([{ text: workerData.text.repeat(1 + (i % 5)), language: workerData.language }]));
+        parentPort.postMessage(answers);
+      });`;
+    const channel = new URL('../../../dist/src/workers/segmenter-channel.js', import.meta.url).href;
+    const jobs: Run[] = [RUNS[0]!, RUNS[1]!, RUNS[2]!];
+    const results = await Promise.all(
+      jobs.map(
+        (run) =>
+          new Promise<number[][][]>((resolve, reject) => {
+            const worker = new Worker(client, { eval: true, workerData: { buffer, channel, text: run.text, language: run.language } });
+            worker.once('message', (answers: number[][][]) => {
+              resolve(answers);
+              void worker.terminate();
+            });
+            worker.once('error', reject);
+          }),
+      ),
+    );
+    results.forEach((answers, j) => {
+      const run = jobs[j]!;
+      answers.forEach((answer, i) => expect(answer).toEqual(localSegmenter([{ text: run.text.repeat(1 + (i % 5)), language: run.language }])));
+    });
+  });
+
+  it('segments locally when no thread serves the buffer', () => {
+    const segment = remoteSegmenter(createSegmenterBuffer(), { startMs: 2000, answerMs: 2000 });
+    expect(segment(RUNS)).toEqual(localSegmenter(RUNS));
+    // and keeps doing so without waiting for the thread again
+    const started = performance.now();
+    expect(segment(RUNS)).toEqual(localSegmenter(RUNS));
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
