@@ -139,8 +139,8 @@ describe('long runs', () => {
     'コーヒーを飲みながら読み始めた午後になると雨が降り出したので傘を持っていなかった私は近くの店で傘を買った';
   const repeatTo = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 
-  it('segments a 50,000-character Chinese run with each jieba piece split as alone', () => {
-    const run = repeatTo(chinese, 50_000);
+  /** The starts of jieba's pieces of the whole run, each piece split as alone. */
+  const wholeRunStarts = (run: string): number[] => {
     const expected: number[] = [];
     let at = 0;
     for (const piece of jieba.cut(run, false)) {
@@ -148,19 +148,17 @@ describe('long runs', () => {
       expected.push(...dictionaryWordStarts(piece, 'cmn').map((start) => at + start));
       at += piece.length;
     }
-    expect(dictionaryWordStarts(run, 'cmn')).toEqual(expected);
+    return expected;
+  };
+
+  it('segments a 50,000-character Chinese run with each jieba piece split as alone', () => {
+    const run = repeatTo(chinese, 50_000);
+    expect(dictionaryWordStarts(run, 'cmn')).toEqual(wholeRunStarts(run));
   });
 
   it('gives the boundaries of the whole run for a Chinese run cut into windows (200,000 characters)', () => {
     const run = repeatTo(chinese, 200_000);
-    const expected: number[] = [];
-    let at = 0;
-    for (const piece of jieba.cut(run, false)) {
-      if (at > 0) expected.push(at);
-      expected.push(...dictionaryWordStarts(piece, 'cmn').map((start) => at + start));
-      at += piece.length;
-    }
-    expect(dictionaryWordStarts(run, 'cmn')).toEqual(expected);
+    expect(dictionaryWordStarts(run, 'cmn')).toEqual(wholeRunStarts(run));
   });
 
   it('gives the boundaries of the whole run for a Japanese run cut into windows (70,000 characters)', () => {

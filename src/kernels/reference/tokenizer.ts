@@ -13,9 +13,10 @@
  * Unicode facts (NFKD, case, categories) come from the running Node at call time, not from the
  * kernel's generated tables; only charabia's own lists come from charabia-data.ts and
  * kvariants-data.ts.
- * It shares the kernel's documented divergences from charabia (ICU's dictionaries rather than
- * charabia's, language-detected normalisers limited to Chinese ideograph variants in Cj groups
- * whatlang calls Mandarin; a group's script is its first non-Other character's; a run of
+ * It shares the kernel's documented divergences from charabia (ICU's dictionaries for Thai and
+ * Khmer, IPADIC rather than UniDic for Japanese, language-detected normalisers limited to
+ * Chinese ideograph variants in Cj groups whatlang calls Mandarin; a group's script is its first
+ * non-Other character's; a run of
  * two or more characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
