@@ -43,8 +43,9 @@
 // not on every word), UniDic for Japanese (lindera-wasm has IPADIC), German compound splitting,
 // and the other language-detected normalisers (Swedish recomposition; Japanese transliteration
 // is not in Meilisearch's default build); and a group's script is its first non-Other
-// character's, where charabia asks whatlang (differs only on odd mixes). Hence `locales` and `localizedAttributes` only steer the Cj groups'
-// Mandarin-or-Japanese call (here and in the host's choice of jieba or lindera).
+// character's, where charabia asks whatlang (differs only on odd mixes). Hence `locales` and
+// `localizedAttributes` only steer the Cj groups' Mandarin-or-Japanese call (here and in the
+// host's choice of jieba or lindera).
 // With custom tokens, a run of two or more non-control characters between matches is always a
 // word, where charabia would make it a separator if its NFKD were an allowed one (only a custom
 // separator written with compatibility characters or control characters inside, or a removed
