@@ -20,6 +20,7 @@ export {
   tokenize,
   FLAG_SEPARATORS,
   LANG_JAPANESE_ONLY,
+  LANG_SWEDISH,
   KIND_HARD,
   KIND_SOFT,
   KIND_WORD,

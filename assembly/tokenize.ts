@@ -39,13 +39,15 @@
 //   kana, or when the string's locales leave Mandarin out (the call's langs region, one
 //   LANG_* byte per string, src/kernels/languages.ts); Japanese text stays as written.
 //   Only Cj groups pay: a count over the group when it starts and a table search per character.
+// - Swedish recomposition (SwedishRecompositionNormalizer): in a Latin group of a string whose
+//   locales name no Latin-script language but Swedish (LANG_SWEDISH), a ring right after a, or
+//   a diaeresis right after a or o, joins it, so å, ä and ö keep their marks.
 // Not reproduced: charabia's Thai and Khmer dictionaries (ICU's segment alike on common words,
 // not on every word), UniDic for Japanese (lindera-wasm has IPADIC), German compound splitting,
-// and the other language-detected normalisers (Swedish recomposition; Japanese transliteration
-// is not in Meilisearch's default build); and a group's script is its first non-Other
-// character's, where charabia asks whatlang (differs only on odd mixes). Hence `locales` and
-// `localizedAttributes` only steer the Cj groups' Mandarin-or-Japanese call (here and in the
-// host's choice of jieba or lindera).
+// and whatlang's trigram detection of Latin-script languages, so Swedish recomposition only
+// applies when the locales leave no other choice (Japanese transliteration is not in
+// Meilisearch's default build); and a group's script is its first non-Other character's, where
+// charabia asks whatlang (differs only on odd mixes).
 // With custom tokens, a run of two or more non-control characters between matches is always a
 // word, where charabia would make it a separator if its NFKD were an allowed one (only a custom
 // separator written with compatibility characters or control characters inside, or a removed
@@ -82,6 +84,7 @@ import {
   PROP_SEPARATOR,
   SCRIPT_CJ,
   SCRIPT_GREEK,
+  SCRIPT_LATIN,
   SCRIPT_OTHER,
   TRIE_MASK,
   TRIE_SHIFT,
@@ -110,6 +113,8 @@ const PREV_NONE: u32 = 3;
 export const FLAG_SEPARATORS: u32 = 1;
 /** Per-string language byte: the string's locales leave out Mandarin, so its Cj text is Japanese. */
 export const LANG_JAPANESE_ONLY: u32 = 1;
+/** Per-string language byte: Swedish is the only Latin-script language of its locales. */
+export const LANG_SWEDISH: u32 = 2;
 
 /**
  * Property bit of the kernel's own ASCII table only: a custom multi-character token starts with
@@ -150,6 +155,10 @@ let greek = false;
 let chinese = false;
 /** The string's LANG_JAPANESE_ONLY bit. */
 let japaneseOnly = false;
+/** The string's LANG_SWEDISH bit. */
+let swedishOnly = false;
+/** The group is Latin text whatlang calls Swedish: å, ä and ö keep their marks. */
+let swedish = false;
 
 // The pending token between separators; tokStart < 0 when there is none.
 let tokStart: i32 = -1;
@@ -281,6 +290,24 @@ function setGroupScript(script: u32, p: usize, end: usize): void {
   removeMarks = ((MARK_REMOVING_SCRIPTS >> script) & 1) != 0;
   greek = script == SCRIPT_GREEK;
   chinese = script == SCRIPT_CJ && !groupIsJapanese(p, end);
+  swedish = swedishOnly && script == SCRIPT_LATIN;
+}
+
+/**
+ * SwedishRecompositionNormalizer, after NFKD: a ring right after a, or a diaeresis right after a
+ * or o (tokLastOut: the lemma's previous character, lowercased and written), joins it as å, ä
+ * or ö, which keeps its mark.
+ */
+function recomposeSwedish(mark: u32): bool {
+  if (!swedish) return false;
+  let joined: u32 = 0;
+  if (tokLastOut == 0x61) joined = mark == 0x30a ? 0xe5 : mark == 0x308 ? 0xe4 : 0;
+  else if (tokLastOut == 0x6f && mark == 0x308) joined = 0xf6;
+  if (joined == 0) return false;
+  normLen--;
+  tokLastOut = joined;
+  putUtf8(joined);
+  return true;
 }
 
 function isWhatlangMandarin(cp: u32): bool {
@@ -360,6 +387,7 @@ function appendChar(cp: u32, p: u32): void {
     return;
   }
   if ((p & PROP_FOLD) == 0) {
+    if ((p & PROP_MARK) != 0 && recomposeSwedish(cp)) return;
     tokLastOut = chinese ? variantOf(cp) : cp;
     if ((p & PROP_MARK) == 0 || !removeMarks) putUtf8(tokLastOut);
     return;
@@ -370,6 +398,7 @@ function appendChar(cp: u32, p: u32): void {
   while (q < end) {
     const v = load<u32>(q);
     q += 4;
+    if ((v & POOL_MARK) != 0 && recomposeSwedish(v & POOL_CODE_POINT_MASK)) continue;
     // The Greek final-sigma rule looks at the lemma before marks are removed.
     tokLastOut = v & POOL_CODE_POINT_MASK;
     // ChineseNormalizer runs after NFKD: a compatibility ideograph maps through its unified form.
@@ -510,6 +539,7 @@ function passBreaks(rel: u32): void {
 function tokenizeString(index: u32, base: usize, length: u32, langs: u32): void {
   stringIndex = index;
   japaneseOnly = (langs & LANG_JAPANESE_ONLY) != 0;
+  swedishOnly = (langs & LANG_SWEDISH) != 0;
   position = 0;
   prev = PREV_NONE;
   started = false;

@@ -28,6 +28,7 @@ export const POOL_MARK: u32 = 0x80000000;
 export const POOL_CODE_POINT_MASK: u32 = 0x1fffff;
 
 export const SCRIPT_OTHER: u32 = 0;
+export const SCRIPT_LATIN: u32 = 1;
 export const SCRIPT_GREEK: u32 = 11;
 export const SCRIPT_CJ: u32 = 10;
 /** Bit i set when script i loses its nonspacing marks. */

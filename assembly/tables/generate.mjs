@@ -231,6 +231,7 @@ export const POOL_MARK: u32 = 0x80000000;
 export const POOL_CODE_POINT_MASK: u32 = 0x1fffff;
 
 export const SCRIPT_OTHER: u32 = 0;
+export const SCRIPT_LATIN: u32 = ${scriptId.get('Latin')};
 export const SCRIPT_GREEK: u32 = ${scriptId.get('Greek')};
 export const SCRIPT_CJ: u32 = ${scriptId.get('Cj')};
 /** Bit i set when script i loses its nonspacing marks. */

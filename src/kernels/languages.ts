@@ -12,15 +12,28 @@ export const Lang = {
   Detect: 0,
   /** locales without Mandarin: whatlang calls all Cj text Japanese */
   JapaneseOnly: 1,
+  /** locales whose only Latin-script language is Swedish: whatlang calls all Latin text Swedish */
+  Swedish: 2,
 } as const;
 
 /** The stored locales charabia reads as Mandarin (`zh` is stored as `zho`). */
 const MANDARIN_LOCALES: ReadonlySet<string> = new Set(['cmn', 'zho']);
 
+/**
+ * whatlang's Latin-script languages, as stored locales. With several of them allowed, whatlang
+ * tells them apart by trigrams, which Quarry does not reproduce: only Swedish alone is known.
+ */
+const LATIN_LOCALES: ReadonlySet<string> = new Set([
+  'afr', 'aka', 'aze', 'cat', 'ces', 'cym', 'dan', 'deu', 'eng', 'epo', 'est', 'fin', 'fra', 'hrv', 'hun', 'ind', 'ita', 'jav', 'lat',
+  'lav', 'lit', 'nld', 'nob', 'pol', 'por', 'ron', 'slk', 'slv', 'sna', 'spa', 'swe', 'tgl', 'tuk', 'tur', 'uzb', 'vie', 'zul',
+]);
+
 /** The `Lang` byte of text restricted to `locales` (stored ISO-639-3 codes; none or empty = any). */
 export function langOfLocales(locales: readonly string[] | null | undefined): number {
   if (locales === null || locales === undefined || locales.length === 0) return Lang.Detect;
-  return locales.some((locale) => MANDARIN_LOCALES.has(locale)) ? Lang.Detect : Lang.JapaneseOnly;
+  const latin = locales.filter((locale) => LATIN_LOCALES.has(locale));
+  const swedish = latin.length > 0 && latin.every((locale) => locale === 'swe') ? Lang.Swedish : 0;
+  return (locales.some((locale) => MANDARIN_LOCALES.has(locale)) ? Lang.Detect : Lang.JapaneseOnly) | swedish;
 }
 
 /**

@@ -15,8 +15,9 @@
  * kvariants-data.ts.
  * It shares the kernel's documented divergences from charabia (ICU's dictionaries for Thai and
  * Khmer, IPADIC rather than UniDic for Japanese, language-detected normalisers limited to
- * Chinese ideograph variants in Cj groups whatlang calls Mandarin; a group's script is its first
- * non-Other character's; a run of
+ * Chinese ideograph variants in Cj groups whatlang calls Mandarin and Swedish recomposition in
+ * Latin text whose locales name Swedish alone; a group's script is its first non-Other
+ * character's; a run of
  * two or more characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
@@ -42,6 +43,8 @@ interface Segment {
   readonly script: number;
   /** Cj text that whatlang would call Mandarin: ChineseNormalizer applies. */
   readonly chinese: boolean;
+  /** Latin text whose locales name no other Latin-script language: SwedishRecompositionNormalizer applies. */
+  readonly swedish: boolean;
 }
 
 /** A token: its characters, and whether the automaton matched it (rather than the text between matches). */
@@ -60,6 +63,7 @@ interface Matcher {
 }
 
 const SCRIPT_GREEK = SCRIPTS.indexOf('Greek');
+const SCRIPT_LATIN = SCRIPTS.indexOf('Latin');
 const SCRIPT_CJ = SCRIPTS.indexOf('Cj');
 const markRemoving = new Set(MARK_REMOVING_SCRIPTS);
 const encoder = new TextEncoder();
@@ -184,7 +188,12 @@ function segments(chars: readonly Char[], lang: number): Segment[] {
   let current: Char[] = [];
   let currentScript = SCRIPT_OTHER;
   const close = (): void => {
-    groups.push({ chars: current, script: currentScript, chinese: currentScript === SCRIPT_CJ && !isJapanese(current, lang) });
+    groups.push({
+      chars: current,
+      script: currentScript,
+      chinese: currentScript === SCRIPT_CJ && !isJapanese(current, lang),
+      swedish: currentScript === SCRIPT_LATIN && (lang & Lang.Swedish) !== 0,
+    });
   };
   for (const c of chars) {
     const script = scriptOf(c.cp);
@@ -246,7 +255,9 @@ function isNonspacingMark(ch: string): boolean {
 }
 
 /** The lossy normalisers, in charabia's order. */
-function normalizeWord(lemma: string, { script, chinese }: Segment): string {
+function normalizeWord(lemma: string, { script, chinese, swedish }: Segment): string {
+  // SwedishRecompositionNormalizer: on the NFKD lemma, before the lossy normalisers.
+  if (swedish) lemma = lemma.replace(/[aA]\u030a|[aAoO]\u0308/g, (pair) => pair.normalize('NFC'));
   // CharacterConverterNormalizer: char::to_lowercase (at most two chars kept), then conversions.
   // Per character: String.prototype.toLowerCase on a whole word would apply the final-sigma rule.
   let word = '';

@@ -1,9 +1,9 @@
 // The `locales` search parameter and the `localizedAttributes` setting on Latin-script text,
 // through the real server with the `meilisearch` client and raw HTTP. In Meilisearch v1.50 they
-// only steer the tokenizer's language detection (an allow-list per script), which changes
-// nothing for Latin text outside the language-specific normalisers and segmenters Quarry does
-// not have; so hits, their order, their scores and their highlighting are the same whatever the
-// locales, on POST and GET search and in multi-search.
+// only steer the tokenizer's language detection (an allow-list per script), which for Latin text
+// only matters to Swedish (å, ä and ö keep their marks); so without Swedish, hits, their order,
+// their scores and their highlighting are the same whatever the locales, on POST and GET search
+// and in multi-search. Chinese and Japanese are in cjk-locales.test.ts.
 import { Meilisearch, type Index, type SearchParams } from 'meilisearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../helpers/api.js';
@@ -82,5 +82,21 @@ describe('locales on Latin-script text', () => {
     const onFrenchForced = await index.search('etranger', { attributesToSearchOn: ['title_fr'], locales: ['eng'] });
     expect(onFrenchForced.hits).toEqual(onFrench.hits);
     expect(onFrench.hits.map((hit) => hit.id).sort()).toEqual([2, 5]);
+  });
+});
+
+describe('Swedish', () => {
+  it('keeps å, ä and ö in the fields and queries whose only Latin-script locale is Swedish', async () => {
+    const swedish = client.index<{ id: number; title_sv: string; title_de: string }>('swedish');
+    await settle(client, (await swedish.updateLocalizedAttributes([{ attributePatterns: ['title_sv'], locales: ['swe'] }])).taskUid);
+    await settle(client, (await swedish.addDocuments([{ id: 1, title_sv: 'Räksmörgås', title_de: 'Mädchen' }])).taskUid);
+    const ids = async (q: string, params: SearchParams = {}) => (await swedish.search(q, params)).hits.map((hit) => hit.id);
+    // the query takes the searched fields' locales: Swedish, as the field was indexed
+    expect(await ids('räksmörgås', { attributesToSearchOn: ['title_sv'] })).toEqual([1]);
+    expect(await ids('raksmorgas', { attributesToSearchOn: ['title_sv'], locales: ['eng'] })).toEqual([]);
+    // the German field lost its marks, as Latin text does
+    expect(await ids('madchen', { attributesToSearchOn: ['title_de'] })).toEqual([1]);
+    const { hits } = await swedish.search('räksmörgås', { locales: ['swe'], attributesToHighlight: ['title_sv'] });
+    expect(hits.map((hit) => hit._formatted?.title_sv)).toEqual(['<em>Räksmörgås</em>']);
   });
 });
