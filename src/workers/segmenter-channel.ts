@@ -2,8 +2,10 @@
  * The process's one segmenter thread and its clients (src/kernels/run-segmenter.ts), over a
  * SharedArrayBuffer: a client thread (HTTP, index writer, extraction workers) blocks on a
  * request while the segmenter thread runs jieba or lindera, so the tokenizer stays synchronous
- * and the dictionaries load once per process. Clients take turns under a lock; a request holds
- * at most REQUEST_BYTES of runs, so no client waits behind another's whole batch.
+ * and the dictionaries load once per process. Clients take turns in the order they asked (a
+ * ticket lock), and a request holds at most REQUEST_BYTES of runs (a fraction of a second of
+ * lindera), so a search's query waits behind one request of an indexing batch, not its whole
+ * batch.
  *
  * Layout: HEADER_SLOTS Int32 slots, then the data region. A request is, per run, its language
  * and length (u32 each) then its UTF-16 code units (padded to 4 bytes); the answer, per run, its
@@ -14,14 +16,16 @@
 import { dictionaryWordStarts, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
 import { localSegmenter, useRunSegmenter, type Run, type RunSegmenter } from '../kernels/run-segmenter.js';
 
-const LOCK = 0;
-const STATE = 1;
-const RUNS = 2;
-const READY = 3;
-const HEADER_SLOTS = 4;
+/** The next ticket to hand out, and the ticket whose holder may use the buffer. */
+const TICKET = 0;
+const SERVING = 1;
+const STATE = 2;
+const RUNS = 3;
+const READY = 4;
+const HEADER_SLOTS = 5;
 const HEADER_BYTES = HEADER_SLOTS * 4;
 /** Data region size: a request's runs, or its answer, fit in it (see `runCost`). */
-const REQUEST_BYTES = 512 * 1024;
+const REQUEST_BYTES = 128 * 1024;
 
 const IDLE = 0;
 const REQUEST = 1;
@@ -33,7 +37,7 @@ const LANGUAGES: readonly DictionaryLanguage[] = ['cmn', 'jpn', 'kor'];
 export interface ChannelTimeouts {
   /** how long a client waits for the segmenter thread to start */
   readonly startMs: number;
-  /** how long a client waits for the lock, then for its answer */
+  /** how long a client waits for its turn, then for its answer */
   readonly answerMs: number;
 }
 
@@ -65,10 +69,11 @@ export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTime
   /** One request's answers, or null when the thread does not answer. */
   const ask = (runs: readonly Run[]): number[][] | null => {
     if (!waitWhile(READY, 0, performance.now() + timeouts.startMs)) return null;
-    const lockDeadline = performance.now() + timeouts.answerMs;
-    while (Atomics.compareExchange(header, LOCK, 0, 1) !== 0) {
-      if (performance.now() > lockDeadline) return null;
-      Atomics.wait(header, LOCK, 1, 100);
+    const ticket = Atomics.add(header, TICKET, 1);
+    const turnDeadline = performance.now() + timeouts.answerMs;
+    for (let serving; (serving = Atomics.load(header, SERVING)) !== ticket; ) {
+      if (performance.now() > turnDeadline) return null;
+      Atomics.wait(header, SERVING, serving, 100);
     }
     let at = 0;
     for (const { text, language } of runs) {
@@ -81,8 +86,8 @@ export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTime
     Atomics.store(header, RUNS, runs.length);
     Atomics.store(header, STATE, REQUEST);
     Atomics.notify(header, STATE);
-    // On a timeout the lock stays taken: the thread may still write its answer, and no client
-    // may read it as theirs.
+    // On a timeout the turn is never passed on: the thread may still write its answer, and no
+    // client may read it as theirs.
     if (!waitWhile(STATE, REQUEST, performance.now() + timeouts.answerMs)) return null;
     const answered = Atomics.load(header, STATE) === ANSWER;
     const out: number[][] = [];
@@ -95,8 +100,8 @@ export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTime
       }
     }
     Atomics.store(header, STATE, IDLE);
-    Atomics.store(header, LOCK, 0);
-    Atomics.notify(header, LOCK, 1);
+    Atomics.add(header, SERVING, 1);
+    Atomics.notify(header, SERVING);
     return answered ? out : null;
   };
 
