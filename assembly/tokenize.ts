@@ -26,8 +26,9 @@
 //   (custom separators are soft), so a dictionary word is one word and a removed separator is a
 //   word character. With no rules the default path runs, and only pays a flag test per character.
 // - Word breaks (the call's breaks region: sorted (string index, byte offset) pairs, which the
-//   host finds with charabia's segmenters, jieba and lindera, in Han, kana and Hangul text, and
-//   with ICU's dictionaries in Thai, Lao, Khmer and Myanmar text, src/kernels/segmentation.ts): the pending word ends at a break that falls on the start of a
+//   host finds with charabia's segmenters, jieba and lindera, in Han, kana and Hangul text, after
+//   the Arabic article ال, and with ICU's dictionaries in Thai, Lao, Khmer and Myanmar text,
+//   src/kernels/segmentation.ts): the pending word ends at a break that falls on the start of a
 //   character the kernel reaches; a break inside a separator or custom token it matched is
 //   passed over, so those stay whole. The text between breaks runs the unchanged loop, so a
 //   string without breaks pays nothing per character.

@@ -10,6 +10,8 @@
  *   group, as the kernel makes it for the Chinese variants.
  * - Thai, Lao, Khmer, Myanmar: ICU's dictionaries through `Intl.Segmenter` (charabia's Thai and
  *   Khmer word lists are not published for JavaScript; ICU's agree on common words).
+ * - Arabic script: charabia's ArabicSegmenter cuts the article ال off the words that start with
+ *   it (`startsArticle`).
  *
  * Output: per batch, sorted (string index, UTF-8 byte offset) pairs, byte offsets into the
  * ORIGINAL string, handed to the kernel in one region (assembly/tokenize.ts splits a pending
@@ -42,6 +44,8 @@ const enum Segmented {
   Cj = 2,
   /** lindera ko-dic, per script group */
   Hangul = 3,
+  /** an alef that may begin the article ال, which charabia's ArabicSegmenter cuts off */
+  Alef = 4,
 }
 
 const SCRIPT_CJ = SCRIPTS.indexOf('Cj');
@@ -62,6 +66,14 @@ for (const [first, last, script] of [...SCRIPT_RANGES].reverse()) {
   SEGMENTED.fill(kind, first, end);
 }
 SEGMENTED.fill(Segmented.Icu, LAO[0], LAO[1] + 1);
+const SCRIPT_ARABIC = SCRIPTS.indexOf('Arabic');
+const LAM = 0x0644;
+// ا أ إ آ ٱ
+for (const alef of [0x0627, 0x0623, 0x0625, 0x0622, 0x0671]) SEGMENTED[alef] = Segmented.Alef;
+/** UAX #29 letters and digits: no word boundary between one and a letter after it. */
+const JOINS_NEXT_LETTER = /[\p{L}\p{Nd}]/u;
+/** UAX #29 Extend, Format and ZWJ characters, which a boundary looks through (WB4). */
+const IGNORED_BY_WORDS = /[\p{M}\p{Cf}\p{Emoji_Modifier}]/u;
 
 /** The characters that cut a script group into the runs charabia segments alone: the one-character default separators. */
 const SEPARATOR = new Uint8Array(0x10000);
@@ -109,8 +121,9 @@ export class WordBreaks {
 
   /** The same for a string given as UTF-8, which may be invalid (it is decoded as TextDecoder does). */
   addBytes(index: number, bytes: Uint8Array, lang: number): void {
-    // Every segmented character takes three bytes, so a string without such a lead byte has none.
-    if (!bytes.some((b) => b >= 0xe0)) return;
+    // Every segmented character takes three bytes but the alefs (U+0622 to U+0671, lead bytes D8
+    // and D9), so a string without such a lead byte has none.
+    if (!bytes.some((b) => b >= 0xd8)) return;
     const text = decoder.decode(bytes);
     const first = nextSegmented(text, 0);
     if (first < 0) return;
@@ -125,6 +138,8 @@ export class WordBreaks {
       offsets.push(char.start);
       if (char.cp > 0xffff) offsets.push(char.start);
     }
+    // a break may fall at the end (after an article that ends the string)
+    offsets.push(bytes.length);
     this.addText(index, text, first, (at) => offsets[at]!, lang);
   }
 
@@ -161,7 +176,9 @@ export class WordBreaks {
     };
     for (let at = first; at >= 0; at = nextSegmented(text, at + 1)) {
       const kind = SEGMENTED[text.charCodeAt(at)]!;
-      if (kind === Segmented.Icu && at >= windowEnd) windowEnd = pushIcuBoundaries(found, text, at, windowEnd);
+      if (kind === Segmented.Alef) {
+        if (startsArticle(text, at)) found.push(at + 2);
+      } else if (kind === Segmented.Icu && at >= windowEnd) windowEnd = pushIcuBoundaries(found, text, at, windowEnd);
       else if (kind !== Segmented.Icu && at >= groupEnd) groupEnd = groupRuns(text, at, lang, emit);
     }
   }
@@ -240,6 +257,32 @@ function groupRuns(text: string, at: number, lang: number, emit: (start: number,
     runStart = p + 1;
   }
   return end;
+}
+
+/**
+ * Whether the alef at `at` and a lam after it begin a word of Arabic-script text: charabia's
+ * ArabicSegmenter cuts ال (and أل إل آل ٱل) off each UAX #29 word that starts with it, so
+ * الشجرة holds the words ال and شجرة. It segments the text of an Arabic script group between
+ * separators, so a word starts at the alef when the group does (the Other characters before it
+ * belong to the text of another script before them), after a separator, or after a character
+ * UAX #29 does not join to a letter (Extend and Format characters skipped).
+ */
+function startsArticle(text: string, at: number): boolean {
+  if (text.charCodeAt(at + 1) !== LAM) return false;
+  let p = at - 1;
+  while (p >= 0 && scriptAt(text, p) === SCRIPT_OTHER) p--;
+  if (p >= 0 && scriptAt(text, p) !== SCRIPT_ARABIC) return true;
+  for (let q = at - 1; q >= 0; q--) {
+    // a separator, or the text of another script before the group, ends the text segmented
+    if (SEPARATOR[text.charCodeAt(q)] === 1) return true;
+    const script = scriptAt(text, q);
+    if (script !== SCRIPT_OTHER && script !== SCRIPT_ARABIC) return true;
+    const low = text.charCodeAt(q);
+    const previous = low >= 0xdc00 && low <= 0xdfff && q > 0 ? text.slice(--q, q + 2) : text[q]!;
+    if (IGNORED_BY_WORDS.test(previous)) continue;
+    return !JOINS_NEXT_LETTER.test(previous);
+  }
+  return true;
 }
 
 /** jieba or lindera for the Cj group `text[start, end)`: whatlang's call (languages.ts). */

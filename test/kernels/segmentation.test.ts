@@ -68,6 +68,14 @@ describe('dictionary segmentation', () => {
     expect(wordsOf('မြန်မာစာ')).toEqual(['မြန်မာ', 'စာ']);
   });
 
+  it("cuts the article ال off Arabic words, as charabia's Arabic segmenter, and not inside a word", () => {
+    const text = 'السلام عليكم، كيف حالكم؟ (أتمنى أن تكونوا بأفضل ٱلأحوال)';
+    expect(wordsOf(text)).toEqual(['ال', 'سلام', 'عليكم', 'كيف', 'حالكم', 'أتمنى', 'أن', 'تكونوا', 'بأفضل', 'ٱل', 'أحوال']);
+    expect(tokenize([text], { separators: false }).map((t) => t.normalized)).toEqual(['ال', 'سلام', 'عليكم', 'كيف', 'حالكم', 'اتمني', 'ان', 'تكونوا', 'بافضل', 'ال', 'احوال']);
+    // after a Latin word (another script group), but not after a digit (UAX #29 joins them)
+    expect(wordsOf('abcالحمد 5الحمد بالحمد')).toEqual(['abc', 'ال', 'حمد', '5الحمد', 'بالحمد']);
+  });
+
   it('separates digits from the words around them and cuts Korean with lindera (ko-dic), particles apart', () => {
     expect(wordsOf('北京123大学')).toEqual(['北京', '123', '大学']);
     expect(wordsOf('한국어를 배우고')).toEqual(['한국어', '를', '배우', '고']);
@@ -208,6 +216,26 @@ function oracleOfBytes(bytes: Uint8Array, lang: number = Lang.Detect): number[] 
     }
   }
   for (const { script, chars: group } of groups) {
+    if (SCRIPTS[script] === 'Arabic') {
+      // ArabicSegmenter, on each run between separators: each UAX #29 word starting with an
+      // article loses its first two characters
+      let run: typeof chars = [];
+      for (const char of [...group, null]) {
+        if (char !== null && !ONE_CHARACTER_SEPARATORS.has(String.fromCodePoint(char.cp))) {
+          run.push(char);
+          continue;
+        }
+        const runText = run.map((c) => String.fromCodePoint(c.cp)).join('');
+        // where each UTF-16 unit starts, and the run's end
+        const unitStarts = [...run.flatMap((c) => (c.cp > 0xffff ? [c.start, c.start] : [c.start])), run[run.length - 1]?.end ?? 0];
+        for (const { segment, index } of new Intl.Segmenter(undefined, { granularity: 'word' }).segment(runText)) {
+          // (charabia also asks for more than 2 bytes in the segment: always true)
+          if (['ال', 'أل', 'إل', 'آل', 'ٱل'].some((article) => segment.startsWith(article))) found.add(unitStarts[index + 2]!);
+        }
+        run = [];
+      }
+      continue;
+    }
     if (SCRIPTS[script] !== 'Cj' && SCRIPTS[script] !== 'Hangul') continue;
     const kana = group.filter((c) => isKana(c.cp)).length;
     const mandarin = group.filter((c) => !isKana(c.cp) && WHATLANG_MANDARIN_RANGES.some(([first, last]) => c.cp >= first && c.cp <= last)).length;
@@ -261,7 +289,7 @@ function expectLikeWholeString(text: string): void {
 const ALPHABET = [
   '北京', '大学', '学习', '東京', 'タワー', 'クーポン', 'で', 'ひらがな', 'ー', '々', '〇', '豆腐', 'ｶ', 'ﾞ', '\uff9f', '\u3099', '\u302a',
   'ภาษา', 'ไทย', 'ง่าย', '\u0e48', '\u0e31', 'ພາສາ', 'ລາວ', 'ខ្ញុំ', 'ស្រលាញ់', '\u17b6', 'မြန်မာ', '\u103a', '๑๒', '໓', '၄', '한국어', '를', '\u1100', '\u11a8', 'ᄀ', 'ㄱ',
-  'abc', 'Ünïcode', 'word', 'שלום', 'Война', '123', '２０２４', 'ＡＢ', '3.14', '.', ',', "'", '"', ':', '-', '_', '!', '?',
+  'abc', 'Ünïcode', 'word', 'שלום', 'Война', 'الحمد', 'بال', 'ٱلأحوال', 'أن', 'ال', 'كتاب', '123', '２０２４', 'ＡＢ', '3.14', '.', ',', "'", '"', ':', '-', '_', '!', '?',
   ' ', ' ', ' ', '\t', '\n', '\v', '\f', '\r', '\r\n', '  ', '\u3000', '\u00a0', '\u0085', '\u2028', '\u200b',
   '、', '。', '，', '．', '：', '！', '「', '」', '・',
   '\u00ad', '\u200c', '\u200d', '\u2060', '\ufeff', '\u0301', '\u034f', '\ufe0f', '\u{e0020}', '\u{1f3fb}',

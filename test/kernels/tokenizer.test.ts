@@ -384,8 +384,8 @@ describe('normalisation (charabia lossy normalisers)', () => {
     ]);
   });
 
-  it('removes Arabic tatweel and harakat and converts ٱ ى ة', () => {
-    expect(normalizedWords('كَتَـــبَ ٱلمدرسة على')).toEqual(['كتب', 'المدرسه', 'علي']);
+  it('removes Arabic tatweel and harakat and converts ٱ ى ة, the article ٱل cut off as its own word', () => {
+    expect(normalizedWords('كَتَـــبَ ٱلمدرسة على')).toEqual(['كتب', 'ال', 'مدرسه', 'علي']);
   });
 });
 

@@ -1,7 +1,7 @@
 // Text written without spaces (Chinese, Japanese, Thai) through the real server: its words are
 // found inside sentences, highlighted, cropped and located as Meilisearch does (search.md §8.3:
 // `で` inside `クーポンで無料で頂きました` is highlighted twice), because documents, queries and
-// the formatter are segmented alike.
+// the formatter are segmented alike; and Arabic, whose article ال charabia cuts off.
 import { Meilisearch, type Index } from 'meilisearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settle } from '../../helpers/client.js';
@@ -20,6 +20,7 @@ const DOCS: Doc[] = [
   { id: 5, text: '東京タワーに行きました' },
   { id: 6, text: 'ภาษาไทยง่ายนิดเดียว' },
   { id: 7, text: 'Peking University is in Beijing' },
+  { id: 8, text: 'الشجرة كبيرة' },
 ];
 
 let server: TestServer;
@@ -96,5 +97,13 @@ describe('Thai', () => {
     expect(await highlighted('ง่าย')).toEqual(['ภาษาไทย<em>ง่าย</em>นิดเดียว']);
     expect(await ids('งาย')).toEqual([6]);
     expect(await ids('ไทย')).toEqual([6]);
+  });
+});
+
+describe('Arabic', () => {
+  it('cuts the article off a word, so the word is found with or without it', async () => {
+    expect(await ids('شجرة')).toEqual([8]);
+    expect(await ids('الشجرة')).toEqual([8]);
+    expect(await highlighted('شجرة')).toEqual(['ال<em>شجرة</em> كبيرة']);
   });
 });
