@@ -10,7 +10,7 @@ import { getKernels, KernelStatus } from '../../src/kernels/module.js';
 import { referenceTokenizeBatch, referenceTokenizeBytes } from '../../src/kernels/reference/tokenizer.js';
 import { DEFAULT_SEPARATORS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from '../../src/kernels/reference/charabia-data.js';
 import { SCRIPT_OTHER, scriptOf } from '../../src/kernels/reference/unicode.js';
-import { decodeUtf8 } from '../../src/kernels/reference/utf8.js';
+import { decodeUtf8, type Char } from '../../src/kernels/reference/utf8.js';
 import { dictionaryWordStarts } from '../../src/kernels/dictionary-segmenters.js';
 import { pushWordBreaks, pushWordBreaksOfBytes } from '../../src/kernels/segmentation.js';
 import {
@@ -217,22 +217,12 @@ function oracleOfBytes(bytes: Uint8Array, lang: number = Lang.Detect): number[] 
   }
   for (const { script, chars: group } of groups) {
     if (SCRIPTS[script] === 'Arabic') {
-      // ArabicSegmenter, on each run between separators: each UAX #29 word starting with an
-      // article loses its first two characters
-      let run: typeof chars = [];
-      for (const char of [...group, null]) {
-        if (char !== null && !ONE_CHARACTER_SEPARATORS.has(String.fromCodePoint(char.cp))) {
-          run.push(char);
-          continue;
-        }
-        const runText = run.map((c) => String.fromCodePoint(c.cp)).join('');
-        // where each UTF-16 unit starts, and the run's end
-        const unitStarts = [...run.flatMap((c) => (c.cp > 0xffff ? [c.start, c.start] : [c.start])), run[run.length - 1]?.end ?? 0];
+      // ArabicSegmenter: each UAX #29 word of a run starting with an article loses its first two characters
+      for (const { text: runText, unitStarts } of runsOf(group)) {
         for (const { segment, index } of new Intl.Segmenter(undefined, { granularity: 'word' }).segment(runText)) {
           // (charabia also asks for more than 2 bytes in the segment: always true)
           if (['ال', 'أل', 'إل', 'آل', 'ٱل'].some((article) => segment.startsWith(article))) found.add(unitStarts[index + 2]!);
         }
-        run = [];
       }
       continue;
     }
@@ -240,23 +230,28 @@ function oracleOfBytes(bytes: Uint8Array, lang: number = Lang.Detect): number[] 
     const kana = group.filter((c) => isKana(c.cp)).length;
     const mandarin = group.filter((c) => !isKana(c.cp) && WHATLANG_MANDARIN_RANGES.some(([first, last]) => c.cp >= first && c.cp <= last)).length;
     const language = SCRIPTS[script] === 'Hangul' ? 'kor' : cjIsJapanese(kana, mandarin, lang) ? 'jpn' : 'cmn';
-    let run: typeof chars = [];
-    for (const char of [...group, null]) {
-      if (char !== null && !ONE_CHARACTER_SEPARATORS.has(String.fromCodePoint(char.cp))) {
-        run.push(char);
-        continue;
-      }
-      const runText = run.map((c) => String.fromCodePoint(c.cp)).join('');
-      const unitStarts: number[] = [];
-      run.forEach((c) => {
-        unitStarts.push(c.start);
-        if (c.cp > 0xffff) unitStarts.push(c.start);
-      });
+    for (const { text: runText, unitStarts } of runsOf(group)) {
       for (const at of dictionaryWordStarts(runText, language)) found.add(unitStarts[at]!);
-      run = [];
     }
   }
   return [...found].sort((a, b) => a - b);
+}
+
+/** The runs of a script group between one-character separators: their text, and the byte where each UTF-16 unit starts (and the run's end). */
+function runsOf(group: readonly Char[]): { text: string; unitStarts: number[] }[] {
+  const runs: { text: string; unitStarts: number[] }[] = [];
+  let run: Char[] = [];
+  for (const char of [...group, null]) {
+    if (char !== null && !ONE_CHARACTER_SEPARATORS.has(String.fromCodePoint(char.cp))) {
+      run.push(char);
+      continue;
+    }
+    const unitStarts = run.flatMap((c) => (c.cp > 0xffff ? [c.start, c.start] : [c.start]));
+    unitStarts.push(run[run.length - 1]?.end ?? 0);
+    runs.push({ text: run.map((c) => String.fromCodePoint(c.cp)).join(''), unitStarts });
+    run = [];
+  }
+  return runs;
 }
 
 /** Thai, Lao, Khmer and Myanmar (charabia's ranges, and Lao). */
