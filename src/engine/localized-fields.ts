@@ -4,6 +4,7 @@
  * `locales` restricts its query to the union over the fields it searches (fields with no rule,
  * or a rule with no locales, add nothing; an empty union leaves detection free).
  */
+import { langOfLocales } from '../kernels/languages.js';
 import type { LocalizedAttributesRule } from '../types/settings.js';
 import { matchWildcard } from './filter/filterable.js';
 
@@ -17,4 +18,9 @@ export function localesOfFields(rules: readonly LocalizedAttributesRule[] | null
   const union = new Set<string>();
   for (const field of fields) for (const locale of localesOfField(rules, field) ?? []) union.add(locale);
   return union.size === 0 ? null : [...union].sort();
+}
+
+/** The tokenizer's language byte (languages.ts) of `field`'s text. */
+export function langOfField(rules: readonly LocalizedAttributesRule[] | null, field: string): number {
+  return langOfLocales(localesOfField(rules, field));
 }

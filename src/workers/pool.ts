@@ -9,7 +9,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RunSegmenter } from '../kernels/run-segmenter.js';
-import { createSegmenterBuffer, remoteSegmenter } from './segmenter-channel.js';
+import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter } from './segmenter-channel.js';
 
 /** Stack for 1000 nested Rhai script calls, with room to spare. */
 const EDITION_STACK_MB = 64;
@@ -69,8 +69,9 @@ export class WorkerPools {
     if (this.segmenterThread === null) {
       this.segmenterThread = new Worker(new URL('./segmenter-thread.js', import.meta.url), { workerData: { buffer: this.segmenterBuffer } });
       this.segmenterThread.unref();
-      // its clients notice it is gone, and segment in their own thread
+      // its clients then segment in their own thread, without waiting for it
       this.segmenterThread.on('error', () => undefined);
+      this.segmenterThread.on('exit', () => markSegmenterGone(this.segmenterBuffer));
     }
     return this.segmenterBuffer;
   }

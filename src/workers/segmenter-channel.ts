@@ -10,8 +10,9 @@
  * Layout: HEADER_SLOTS Int32 slots, then the data region. A request is, per run, its language
  * and length (u32 each) then its UTF-16 code units (padded to 4 bytes); the answer, per run, its
  * count of piece starts then the starts (u32 each).
- * Failure: a client that cannot get an answer (the thread never started, died or failed)
- * segments in its own thread from then on; results never depend on where the runs were cut.
+ * Failure: a client that cannot get an answer (the thread never started, exited, which its host
+ * marks, or failed) segments in its own thread from then on; results never depend on where the
+ * runs were cut.
  */
 import { dictionaryWordStarts, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
 import { localSegmenter, useRunSegmenter, type Run, type RunSegmenter } from '../kernels/run-segmenter.js';
@@ -26,6 +27,9 @@ const HEADER_SLOTS = 5;
 const HEADER_BYTES = HEADER_SLOTS * 4;
 /** Data region size: a request's runs, or its answer, fit in it (see `runCost`). */
 const REQUEST_BYTES = 128 * 1024;
+
+/** READY once the thread exited (its host marks it): clients stop waiting for it. */
+const GONE = -1;
 
 const IDLE = 0;
 const REQUEST = 1;
@@ -58,12 +62,13 @@ export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTime
   const u16 = new Uint16Array(buffer, HEADER_BYTES);
   let broken = false;
 
+  /** Waits while `slot` holds `value`; false on the deadline or once the thread is gone. */
   const waitWhile = (slot: number, value: number, deadline: number): boolean => {
     while (Atomics.load(header, slot) === value) {
-      if (performance.now() > deadline) return false;
+      if (performance.now() > deadline || Atomics.load(header, READY) === GONE) return false;
       Atomics.wait(header, slot, value, 100);
     }
-    return true;
+    return Atomics.load(header, READY) !== GONE;
   };
 
   /** One request's answers, or null when the thread does not answer. */
@@ -72,8 +77,7 @@ export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTime
     const ticket = Atomics.add(header, TICKET, 1);
     const turnDeadline = performance.now() + timeouts.answerMs;
     for (let serving; (serving = Atomics.load(header, SERVING)) !== ticket; ) {
-      if (performance.now() > turnDeadline) return null;
-      Atomics.wait(header, SERVING, serving, 100);
+      if (!waitWhile(SERVING, serving, turnDeadline)) return null;
     }
     let at = 0;
     for (const { text, language } of runs) {
@@ -129,6 +133,13 @@ export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTime
     }
     return out;
   };
+}
+
+/** Marks the segmenter thread of `buffer` gone (it exited): its clients segment in their own thread at once. */
+export function markSegmenterGone(buffer: SharedArrayBuffer): void {
+  const header = new Int32Array(buffer, 0, HEADER_SLOTS);
+  Atomics.store(header, READY, GONE);
+  for (const slot of [READY, SERVING, STATE]) Atomics.notify(header, slot);
 }
 
 /** Sends this pool thread's dictionary segmentation to the segmenter thread of `data` (piscina `workerData`), if any. */

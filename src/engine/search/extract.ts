@@ -20,7 +20,7 @@ import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../ke
 import type { IndexSettings } from '../../types/settings.js';
 import { isJsonNumber } from '../../types/json-text.js';
 import type { JsonObject } from '../documents/document-id.js';
-import { localesOfField } from '../localized-fields.js';
+import { langOfField } from '../localized-fields.js';
 import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
 import { shipColumns, type ShippedDoc, type ShippedWords } from './shipped-words.js';
 import { ByteVocabulary } from './vocabulary.js';
@@ -151,7 +151,7 @@ function langsOfFields(rules: IndexSettings['localizedAttributes']): ((path: str
   const cache = new Map<string, number>();
   return (path) => {
     let lang = cache.get(path);
-    if (lang === undefined) cache.set(path, (lang = langOfLocales(localesOfField(rules, path))));
+    if (lang === undefined) cache.set(path, (lang = langOfField(rules, path)));
     return lang;
   };
 }

@@ -13,7 +13,7 @@ import { langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { isJsonNumber } from '../../types/json-text.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
-import { localesOfField } from '../localized-fields.js';
+import { langOfField } from '../localized-fields.js';
 import type { ResolvedTerm } from './terms.js';
 
 /** What one query term matches in field text. */
@@ -180,6 +180,7 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
   // displayed one when positions are asked for
   const texts: string[] = [];
   const langs: number[] = [];
+  const searchLang = options.locales === null || options.locales === undefined ? null : langOfLocales(options.locales);
   const index = new Map<string, number>(); // hit, path, array indices → position in `texts`
   const keyOf = (hit: number, path: string, indices: number[]) => `${hit}\u0000${path}\u0000${indices.join(',')}`;
   const collect = (hit: number, onlyFormatted: boolean) => (path: string, indices: number[], text: string) => {
@@ -187,7 +188,7 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     if (index.has(key) || (onlyFormatted && !isFormatted(path))) return;
     index.set(key, texts.length);
     texts.push(text);
-    langs.push(langOfLocales(options.locales ?? localesOfField(options.localizedAttributes ?? null, path)));
+    langs.push(searchLang ?? langOfField(options.localizedAttributes ?? null, path));
   };
   shown.forEach((doc, hit) => {
     if (options.showMatchesPosition) walk(doc, '', [], collect(hit, false));

@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localSegmenter, type Run } from '../../../src/kernels/run-segmenter.js';
-import { createSegmenterBuffer, remoteSegmenter } from '../../../src/workers/segmenter-channel.js';
+import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter } from '../../../src/workers/segmenter-channel.js';
 
 const THREAD = new URL('../../../dist/src/workers/segmenter-thread.js', import.meta.url);
 
@@ -70,6 +70,17 @@ describe('segmenter thread', () => {
       const run = jobs[j]!;
       answers.forEach((answer, i) => expect(answer).toEqual(localSegmenter([{ text: run.text.repeat(1 + (i % 5)), language: run.language }])));
     });
+  });
+
+  it('segments locally at once, without its time-outs, once the thread is marked gone', async () => {
+    const gone = createSegmenterBuffer();
+    const exiting = new Worker(THREAD, { workerData: { buffer: gone } });
+    expect(remoteSegmenter(gone)(RUNS.slice(0, 1))).toEqual(localSegmenter(RUNS.slice(0, 1)));
+    await exiting.terminate();
+    markSegmenterGone(gone);
+    const started = performance.now();
+    expect(remoteSegmenter(gone, { startMs: 60_000, answerMs: 60_000 })(RUNS)).toEqual(localSegmenter(RUNS));
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 
   it('segments locally when no thread serves the buffer', () => {
