@@ -18,7 +18,7 @@ import type { SortCriterion } from '../facets/sort.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
-import { matchLegacy } from '../filter/filterable.js';
+import { isFacetedBy, matchLegacy, matchWildcard } from '../filter/filterable.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import { localesOfFields } from '../localized-fields.js';
@@ -73,13 +73,22 @@ export interface SearchOutcome {
   readonly degraded: boolean;
 }
 
-/** Whether a field path is selected by an attribute list entry (exact, nested, or `prefix*`). */
+/** Whether a field path is selected by a `disableOnAttributes` entry (exact, nested, `prefix*` or `*suffix`). */
 function selects(entry: string, path: string): boolean {
   if (entry === '*' || entry === path) return true;
   if (path.startsWith(entry) && path[entry.length] === '.') return true;
   if (entry.endsWith('*')) return path.startsWith(entry.slice(0, -1));
   if (entry.startsWith('*')) return path.endsWith(entry.slice(1));
   return false;
+}
+
+/**
+ * Whether an `attributesToSearchOn` entry selects a field path: a name selects the field and what is
+ * nested in it; an entry with `*` is an attribute pattern (`prefix*`, `*suffix`, `*infix*`), matched
+ * as Meilisearch matches `attributesToSearchOn` patterns against the searchable fields.
+ */
+export function searchesOn(entry: string, path: string): boolean {
+  return entry.includes('*') ? matchWildcard(entry, path) === 'match' : isFacetedBy(path, entry);
 }
 
 /** Weight (importance, 0 = most) of a searchable path under `searchableAttributes`. */
@@ -100,6 +109,11 @@ interface FieldModel {
 
 const searchFields = new EntryCache((env) => env.main, INDEX_MAIN_KEYS.searchFields, readSearchFields);
 
+/** The index's searchable field paths (those holding words), for checking `attributesToSearchOn` patterns. */
+export function searchablePaths(env: IndexEnv, settings: IndexSettings): string[] {
+  return searchFields.get(env).filter((path) => weightOfPath(settings.searchableAttributes, path) !== undefined);
+}
+
 function fieldModel(env: IndexEnv, settings: IndexSettings, attributesToSearchOn: readonly string[] | null): FieldModel {
   const paths = searchFields.get(env);
   const bitWeights = new Array<number>(MASK_BITS).fill(Number.MAX_SAFE_INTEGER);
@@ -114,7 +128,7 @@ function fieldModel(env: IndexEnv, settings: IndexSettings, attributesToSearchOn
     const bit = Math.min(field, MASK_BITS - 1);
     bitWeights[bit] = Math.min(bitWeights[bit]!, weight);
     maxWeight = Math.max(maxWeight, weight);
-    if (!restricted || attributesToSearchOn.some((entry) => selects(entry, path))) {
+    if (!restricted || attributesToSearchOn.some((entry) => searchesOn(entry, path))) {
       allowedMask = (allowedMask | fieldBit(field)) >>> 0;
       searched.push(path);
     }

@@ -33,7 +33,7 @@ import type { IndexEnv } from '../../engine/index-env.js';
 import { searchSettings } from '../../engine/index-settings.js';
 import { rankOf, type MatchingStrategy, type StepDetail } from '../../engine/search/ranking.js';
 import { formatHits } from '../../engine/search/format.js';
-import { executeSearch, type SearchHit, type SearchOutcome } from '../../engine/search/search.js';
+import { executeSearch, searchablePaths, searchesOn, type SearchHit, type SearchOutcome } from '../../engine/search/search.js';
 import { LOCALES, storedLocale } from '../../settings/locales.js';
 import { validateIndexUid } from '../../types/index-uid.js';
 import { uuidV7 } from '../../types/uuid-v7.js';
@@ -312,17 +312,26 @@ export function inIndex(uid: string, err: unknown): unknown {
   return err instanceof ApiError ? new ApiError(err.code as ErrorCode, `Index \`${uid}\`: ${err.message}`) : err;
 }
 
-/** `attributesToSearchOn` must name searchable attributes when the setting is a list. */
-function checkSearchOn(uid: string, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
+/**
+ * `attributesToSearchOn` must name searchable attributes when the setting is a list; a pattern
+ * (`details.*`, `*.title`) passes when it matches a searchable field, as in Meilisearch.
+ */
+function checkSearchOn(uid: string, env: IndexEnv, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
   const searchable = settings.searchableAttributes;
   if (attributes === null || attributes === undefined || searchable.includes('*')) return;
   for (const attribute of attributes) {
     if (attribute === '*' || searchable.some((entry) => attribute === entry || attribute.startsWith(`${entry}.`))) continue;
+    if (attribute.includes('*') && matchesSearchable(attribute, env, settings)) continue;
     throw new ApiError(
       'invalid_search_attributes_to_search_on',
       `Index \`${uid}\`: Attribute \`${attribute}\` is not searchable. Available searchable attributes are: \`${displayedList(searchable, settings.displayedAttributes)}\`.`,
     );
   }
+}
+
+/** A listed searchable attribute, or a field of the index under one, matches the pattern. */
+function matchesSearchable(pattern: string, env: IndexEnv, settings: IndexSettings): boolean {
+  return [...settings.searchableAttributes, ...searchablePaths(env, settings)].some((path) => searchesOn(pattern, path));
 }
 
 function checkSort(uid: string, settings: IndexSettings, sort: readonly string[]): SortCriterion[] {
@@ -510,7 +519,7 @@ export function searchIndex(
     asts.push(ast);
   }
   const sort = checkSort(uid, settings, query.sort ?? []);
-  checkSearchOn(uid, settings, query.attributesToSearchOn);
+  checkSearchOn(uid, env, settings, query.attributesToSearchOn);
   const distinct = query.distinct === undefined || query.distinct === null ? settings.distinctAttribute : checkDistinct(uid, settings, query.distinct);
   checkFacets(settings, query.facets ?? []);
   let filters: DocSet[];
