@@ -1,7 +1,8 @@
 /**
  * The datasets of Meilisearch's own search integration tests (crates/meilisearch/tests/common/mod.rs),
- * and the few steps the meili-*.test.ts ports share: enqueue and require success, search and require
- * 200, compare JSON including key order (Meilisearch's snapshots are order-preserving).
+ * and the few steps the meili-*.test.ts ports share: enqueue and require success, search (POST, or POST
+ * and GET like Meilisearch's `index.search`) and require 200, compare JSON including key order
+ * (Meilisearch's snapshots are order-preserving).
  */
 import { expect } from 'vitest';
 import { call, run } from './api.js';
@@ -72,6 +73,32 @@ export async function search(server: TestServer, uid: string, body: Record<strin
   const reply = await call(server, 'POST', `/indexes/${uid}/search`, body);
   expect(reply.status, reply.text).toBe(200);
   return reply.body;
+}
+
+/** The GET form of a search body: lists comma-separated, as Meilisearch's tests encode it. */
+function queryString(body: Record<string, unknown>): string {
+  const pairs = Object.entries(body).map(([key, value]) => `${key}=${encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value))}`);
+  return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
+}
+
+/**
+ * Sends `body` as a POST search and as the equivalent GET query, and runs `check` on both answers,
+ * as Meilisearch's `index.search` test helper does.
+ */
+export async function searchBoth(server: TestServer, uid: string, body: Record<string, unknown>, check: (answer: any) => void): Promise<void> {
+  const replies = [
+    ['POST', await call(server, 'POST', `/indexes/${uid}/search`, body)],
+    ['GET', await call(server, 'GET', `/indexes/${uid}/search${queryString(body)}`)],
+  ] as const;
+  for (const [route, reply] of replies) {
+    expect(reply.status, `${route}: ${reply.text}`).toBe(200);
+    try {
+      check(reply.body);
+    } catch (err) {
+      if (err instanceof Error) err.message = `${route} search: ${err.message}`;
+      throw err;
+    }
+  }
 }
 
 /** Deep equality plus the same key order at every level, as an insta JSON snapshot checks. */

@@ -1,9 +1,9 @@
 // Port of Meilisearch's crates/meilisearch/tests/search/formatted.rs: the first hit of each request,
-// compared with Meilisearch's snapshot (key order included) — which attributes reach the hit and
-// `_formatted`, numbers as strings in `_formatted`, nested selection, `_matchesPosition`, cropping and
-// CJK highlighting.
+// sent through POST and GET as there, compared with Meilisearch's snapshot (key order included) —
+// which attributes reach the hit and `_formatted`, numbers as strings in `_formatted`, nested
+// selection, `_matchesPosition`, cropping and CJK highlighting.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { NESTED_DOCUMENTS, NESTED_DOCUMENTS_SETTINGS, expectJson, search, seed, succeed } from '../../helpers/meili-datasets.js';
+import { NESTED_DOCUMENTS, NESTED_DOCUMENTS_SETTINGS, expectJson, searchBoth, seed, succeed } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 const BOOKS = [
@@ -38,13 +38,12 @@ afterAll(async () => {
   await server.dispose();
 });
 
-const firstHit = async (uid: string, body: Record<string, unknown>) => (await search(server, uid, body)).hits[0];
-
 type Case = [behaviour: string, request: Record<string, unknown>, firstHit: unknown];
 
+/** One test per request, checking the first hit of its POST and GET answers. */
 function port(uid: string, cases: Case[]): void {
   for (const [behaviour, request, expected] of cases) {
-    it(behaviour, async () => expectJson(await firstHit(uid, request), expected));
+    it(behaviour, () => searchBoth(server, uid, request, (answer) => expectJson(answer.hits[0], expected)));
   }
 }
 
@@ -142,13 +141,9 @@ describe('displayedattr_2_smol (displayedAttributes: id)', () => {
 });
 
 describe('test_cjk_highlight', () => {
-  const title = async (q: string) => (await firstHit('cjk', { q, attributesToHighlight: ['title'] }))._formatted.title;
+  const expectTitle = (q: string, title: string) => searchBoth(server, 'cjk', { q, attributesToHighlight: ['title'] }, (answer) => expectJson(answer.hits[0]._formatted.title, title));
 
-  it('highlights every segment of a Japanese particle inside a sentence', async () => {
-    expectJson(await title('で'), 'この度、クーポン<em>で</em>無料<em>で</em>頂きました。');
-  });
+  it('highlights every segment of a Japanese particle inside a sentence', () => expectTitle('で', 'この度、クーポン<em>で</em>無料<em>で</em>頂きました。'));
 
-  it('highlights a Chinese word segmented out of a sentence', async () => {
-    expectJson(await title('大卫'), '<em>大卫</em>到了扫罗那里');
-  });
+  it('highlights a Chinese word segmented out of a sentence', () => expectTitle('大卫', '<em>大卫</em>到了扫罗那里'));
 });

@@ -1,8 +1,8 @@
 // Port of Meilisearch's crates/meilisearch/tests/search/matching_strategy.rs: which documents each
 // matchingStrategy keeps, and in which order, for a query with a typo and one with an unknown word
-// (ranking.md §3).
+// (ranking.md §3). Each request goes through POST and GET, as there.
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { expectJson, search, seed } from '../../helpers/meili-datasets.js';
+import { expectJson, searchBoth, seed } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 const SIMPLE_SEARCH_DOCUMENTS = [
@@ -25,9 +25,8 @@ afterAll(async () => {
   await server.dispose();
 });
 
-async function expectIds(q: string, matchingStrategy: string, ids: string[]): Promise<void> {
-  const { hits } = await search(server, 'test', { q, matchingStrategy, attributesToRetrieve: ['id'] });
-  expectJson(hits, ids.map((id) => ({ id })));
+function expectIds(q: string, matchingStrategy: string, ids: string[]): Promise<void> {
+  return searchBoth(server, 'test', { q, matchingStrategy, attributesToRetrieve: ['id'] }, (answer) => expectJson(answer.hits, ids.map((id) => ({ id }))));
 }
 
 describe('simple_search', () => {

@@ -1,8 +1,9 @@
 // Port of Meilisearch's crates/meilisearch/tests/search/pagination.rs: offset mode vs page mode keys,
 // page 0 and hitsPerPage 0, exact counts with distinct and with rankingScoreThreshold, and what
-// pagination.maxTotalHits does to the counts (search.md §4).
+// pagination.maxTotalHits does to the counts (search.md §4). Requests the Rust test sends through
+// `index.search` go through POST and GET, as there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCUMENTS, DOCUMENTS_SETTINGS, expectJson, search, seed } from '../../helpers/meili-datasets.js';
+import { DOCUMENTS, DOCUMENTS_SETTINGS, expectJson, search, searchBoth, seed } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -50,44 +51,42 @@ function expectKeys(body: object, present: string[], absent: string[]): void {
 }
 
 describe('the shared index of DOCUMENTS', () => {
-  it('default_search_should_return_estimated_total_hit: offset mode by default', async () => {
-    expectKeys(await search(server, 'shared', {}), OFFSET_KEYS, PAGE_KEYS);
-  });
+  it('default_search_should_return_estimated_total_hit: offset mode by default', () =>
+    searchBoth(server, 'shared', {}, (answer) => expectKeys(answer, OFFSET_KEYS, PAGE_KEYS)));
 
-  it('simple_search: page 1 is page mode, every hit on one page', async () => {
-    const body = await search(server, 'shared', { page: 1 });
-    expect(body.hits).toHaveLength(5);
-    expectKeys(body, PAGE_KEYS, OFFSET_KEYS);
-    expect([body.page, body.totalPages]).toEqual([1, 1]);
-  });
+  it('simple_search: page 1 is page mode, every hit on one page', () =>
+    searchBoth(server, 'shared', { page: 1 }, (answer) => {
+      expect(answer.hits).toHaveLength(5);
+      expectKeys(answer, PAGE_KEYS, OFFSET_KEYS);
+      expect([answer.page, answer.totalPages]).toEqual([1, 1]);
+    }));
 
-  it('page_zero_should_not_return_any_result: page 0 has no hits but still counts pages', async () => {
-    const body = await search(server, 'shared', { page: 0 });
-    expect(body.hits).toHaveLength(0);
-    expect(body).toHaveProperty('totalHits');
-    expect([body.page, body.totalPages]).toEqual([0, 1]);
-  });
+  it('page_zero_should_not_return_any_result: page 0 has no hits but still counts pages', () =>
+    searchBoth(server, 'shared', { page: 0 }, (answer) => {
+      expect(answer.hits).toHaveLength(0);
+      expect(answer).toHaveProperty('totalHits');
+      expect([answer.page, answer.totalPages]).toEqual([0, 1]);
+    }));
 
-  it('hits_per_page_1: one page per hit', async () => {
-    const body = await search(server, 'shared', { hitsPerPage: 1 });
-    expect(body.hits).toHaveLength(1);
-    expect([body.totalHits, body.page, body.totalPages]).toEqual([5, 1, 5]);
-  });
+  it('hits_per_page_1: one page per hit', () =>
+    searchBoth(server, 'shared', { hitsPerPage: 1 }, (answer) => {
+      expect(answer.hits).toHaveLength(1);
+      expect([answer.totalHits, answer.page, answer.totalPages]).toEqual([5, 1, 5]);
+    }));
 
-  it('hits_per_page_0_should_not_return_any_result: no hits and no pages, hits still counted', async () => {
-    const body = await search(server, 'shared', { hitsPerPage: 0 });
-    expect(body.hits).toHaveLength(0);
-    expect([body.totalHits, body.page, body.totalPages]).toEqual([5, 1, 0]);
-  });
+  it('hits_per_page_0_should_not_return_any_result: no hits and no pages, hits still counted', () =>
+    searchBoth(server, 'shared', { hitsPerPage: 0 }, (answer) => {
+      expect(answer.hits).toHaveLength(0);
+      expect([answer.totalHits, answer.page, answer.totalPages]).toEqual([5, 1, 0]);
+    }));
 });
 
 describe('ensure_placeholder_search_hit_count_valid', () => {
-  it.each([0, 1, 2, 3, 4])('page %i of a placeholder search counts one hit per distinct value', async (page) => {
-    const body = await search(server, 'distinct', { page, hitsPerPage: 1 });
-    expect([body.totalHits, body.totalPages]).toEqual([4, 4]);
-  });
+  it.each([0, 1, 2, 3, 4])('page %i of a placeholder search counts one hit per distinct value', (page) =>
+    searchBoth(server, 'distinct', { page, hitsPerPage: 1 }, (answer) => expect([answer.totalHits, answer.totalPages]).toEqual([4, 4])));
 });
 
+// The requests below are POST only, as in pagination.rs (`search_post`).
 describe('test_issue_5274', () => {
   it('counts in page mode leave out the hits under rankingScoreThreshold', async () => {
     const scored = await search(server, 'issue-5274', { q: 'doc', page: 1, hitsPerPage: 2, showRankingScore: true });
