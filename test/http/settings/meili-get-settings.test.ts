@@ -5,7 +5,8 @@
 // settings.md §2 where the test file is older (the attributeRank/wordPosition ranking rules; no
 // foreignKeys key while its feature is off). Skipped: secrets_are_hidden_in_settings (needs an
 // embedder), and the chat and vector_store routes (chat is experimental and another issue;
-// vectorStore is no v1.50 setting).
+// vectorStore is no v1.50 setting). Its set_and_reset_distinct_attribute_with_dedicated_route is also
+// in distinct.rs, ported in meili-distinct.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorBody, expectError, INVALID_UID, run, uniqueUid, waitTask } from '../../helpers/api.js';
 import { expectJson, succeed } from '../../helpers/meili-datasets.js';
@@ -215,15 +216,6 @@ describe('updates and resets', () => {
       'invalid_settings_ranking_rules',
       'Invalid value at `.rankingRules[0]`: `manyTheFish` ranking rule is invalid. Valid ranking rules are words, typo, sort, proximity, attribute, exactness and custom ranking rules.',
     );
-  });
-
-  it('set_and_reset_distinct_attribute_with_dedicated_route: PUT a name, then PUT null', async () => {
-    const uid = uniqueUid();
-    // a string body is sent as is by `call`: this one is the JSON string "test"
-    await succeed(server, 'PUT', `/indexes/${uid}/settings/distinct-attribute`, '"test"');
-    expect((await call(server, 'GET', `/indexes/${uid}/settings/distinct-attribute`)).body).toBe('test');
-    await succeed(server, 'PUT', `/indexes/${uid}/settings/distinct-attribute`, null);
-    expect((await call(server, 'GET', `/indexes/${uid}/settings/distinct-attribute`)).text).toBe('null');
   });
 });
 
