@@ -73,13 +73,13 @@ export interface SearchOutcome {
   readonly degraded: boolean;
 }
 
-/** Whether a field path is selected by a `disableOnAttributes` entry (exact, nested, `prefix*` or `*suffix`). */
-function selects(entry: string, path: string): boolean {
-  if (entry === '*' || entry === path) return true;
-  if (path.startsWith(entry) && path[entry.length] === '.') return true;
-  if (entry.endsWith('*')) return path.startsWith(entry.slice(0, -1));
-  if (entry.startsWith('*')) return path.endsWith(entry.slice(1));
-  return false;
+/**
+ * Whether typos are off in a field path: it is named in `disableOnAttributes` or nested under a name
+ * there. Entries are plain names, never patterns (`*`, `prefix*`, `*suffix` match nothing else), as
+ * milli marks a field exact with `is_faceted_by(field, entry)`.
+ */
+function isExactField(disableOnAttributes: readonly string[], path: string): boolean {
+  return disableOnAttributes.some((entry) => isFacetedBy(path, entry));
 }
 
 /**
@@ -132,7 +132,7 @@ function fieldModel(env: IndexEnv, settings: IndexSettings, attributesToSearchOn
       allowedMask = (allowedMask | fieldBit(field)) >>> 0;
       searched.push(path);
     }
-    if (settings.typoTolerance.disableOnAttributes.some((entry) => selects(entry, path))) exactFieldsMask = (exactFieldsMask | fieldBit(field)) >>> 0;
+    if (isExactField(settings.typoTolerance.disableOnAttributes, path)) exactFieldsMask = (exactFieldsMask | fieldBit(field)) >>> 0;
   });
   const weightOf = (mask: number): number => {
     let best = maxWeight;
