@@ -8,7 +8,7 @@
 // vectorStore is no v1.50 setting). Its set_and_reset_distinct_attribute_with_dedicated_route is also
 // in distinct.rs, ported in meili-distinct.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, errorBody, expectError, INVALID_UID, run, uniqueUid, waitTask } from '../../helpers/api.js';
+import { call, errorBody, expectError, INVALID_UID, run, SUMMARY_KEYS, uniqueUid, waitTask } from '../../helpers/api.js';
 import { expectJson, succeed } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
@@ -62,10 +62,16 @@ describe.each(ROUTES)('settings/%s', (route, verb, fallback) => {
     expectError(await call(server, 'GET', `/indexes/${uid}/settings/${route}`), 404, 'index_not_found', `Index \`${uid}\` not found.`);
   });
 
-  it(`${verb} null on a missing index is accepted and its task creates the index`, async () => {
+  it(`${verb} null on a missing index answers a summarized settingsUpdate task, which creates the index`, async () => {
     const uid = uniqueUid();
-    const task = await run(server, verb, `/indexes/${uid}/settings/${route}`, null);
+    const reply = await call(server, verb, `/indexes/${uid}/settings/${route}`, null);
+    expect(reply.status, reply.text).toBe(202);
+    expect(Object.keys(reply.body)).toEqual(SUMMARY_KEYS);
+    expect(reply.body).toMatchObject({ indexUid: uid, status: 'enqueued', type: 'settingsUpdate' });
+    const task = await waitTask(server, reply.body.taskUid);
     expect(task.status, JSON.stringify(task.error)).toBe('succeeded');
+    // settings.md §9: a reset shows as null in details, as ["*"] for the two attribute lists
+    expect(task.details).toEqual({ [camel(route)]: ['displayed-attributes', 'searchable-attributes'].includes(route) ? ['*'] : null });
     expect((await call(server, 'GET', `/indexes/${uid}`)).status).toBe(200);
   });
 
