@@ -1,0 +1,196 @@
+/**
+ * Word boundaries from charabia's German segmenter (feature german-segmentation, a default one),
+ * which Meilisearch runs on Latin text detected as German to split compound words: a greedy
+ * longest-prefix match against the word list of reference/german-words.ts (charabia's FST keys),
+ * case-sensitive, on the text as written. That list predates a later change to charabia's German
+ * dictionary (pull request 345, sports words), of which no copy was found; its own tests show it
+ * added Volley, Beach and Basket and dropped Basketball, so such words are cut otherwise here.
+ *
+ * Input: one run of characters between separators, as charabia hands its segmenters the text
+ * between separators. Output: the UTF-16 indexes strictly inside the run where a piece starts.
+ * charabia hands no segmenter a run made only of numeric characters and ASCII punctuation
+ * (segmenter/mod.rs maybe_number); that is the caller's to do, and changes nothing for 0.9.9's
+ * segmenter, as no word holds such a character.
+ *
+ * `germanWordStarts` is charabia 0.9.9's segmenter (german.rs with FstSegmenter's
+ * `BufferingStrategy::UntilNextMatch { max_char_count: None }`): at each position the longest
+ * word that starts there is a piece; characters where no word starts are gathered into one piece
+ * that ends where a word starts, or with the run ("fährt" → "fähr", "t"; "Feuchteschutz" →
+ * "Feuchte", "schutz"). `germanWordStartsMinLength` is the segmenter charabia shipped before 0.9.8
+ * (`FstSegmenter::new(.., Some(2), true)`): a position where no word starts gives a piece of one
+ * character, then every piece is stretched to 2 UTF-8 bytes (rounded up to a character) when text
+ * follows it, and to the rest of the run when less than 2 bytes would follow ("fährt" stays whole,
+ * "1234" → "12", "34"). Those lengths are UTF-8 byte lengths, as in charabia; a lone surrogate
+ * counts as U+FFFD (3 bytes, no word holds it), which is what Rust would have been given.
+ *
+ * The words are put in a trie over UTF-16 code units, built on the first call (most processes
+ * never see German text): 30 to 70 ms, and 1.1 MB of typed arrays for its 109,553 nodes. A lookup
+ * walks the run's code units from a position until no word goes on. It finds exactly the matches of
+ * charabia's byte FST: every word is whole characters of the Basic Multilingual Plane, so a word's
+ * UTF-8 bytes start the run's bytes at a character boundary if and only if its code units start
+ * the run's code units there.
+ */
+import { GERMAN_WORDS } from './reference/german-words.js';
+
+/** charabia's min_length for German: a piece shorter than this many UTF-8 bytes is stretched. */
+const MIN_BYTES = 2;
+
+/**
+ * The words as a trie whose nodes are numbered in depth-first order. A node's children are the
+ * edges `first[node]` up to `first[node + 1]`, ordered by `labels`; a label is a code unit's
+ * index in `symbols` (0: a code unit no word holds). The root's children are also indexed by
+ * label in `rootChild`, as every position of a run starts a lookup there.
+ */
+interface Trie {
+  readonly symbols: Uint8Array;
+  readonly rootChild: Int32Array;
+  readonly first: Uint32Array;
+  readonly labels: Uint8Array;
+  readonly targets: Uint32Array;
+  readonly final: Uint8Array;
+}
+
+let trie: Trie | undefined;
+
+/** The UTF-16 indexes in `piece` (increasing, strictly inside it) where charabia 0.9.9 starts a piece. */
+export function germanWordStarts(piece: string): number[] {
+  const words = loadTrie();
+  const out: number[] = [];
+  let inUnmatched = false;
+  for (let at = 0; at < piece.length; ) {
+    const end = longestWordEnd(words, piece, at);
+    if (end < 0) {
+      if (!inUnmatched && at > 0) out.push(at);
+      inUnmatched = true;
+      at += isPair(piece, at) ? 2 : 1;
+    } else {
+      if (at > 0) out.push(at);
+      inUnmatched = false;
+      at = end;
+    }
+  }
+  return out;
+}
+
+/** The same for charabia's German segmenter before 0.9.8 (FstSegmenter with min_length 2 and char split). */
+export function germanWordStartsMinLength(piece: string): number[] {
+  const words = loadTrie();
+  const out: number[] = [];
+  let rest = utf8Length(piece, 0, piece.length);
+  for (let at = 0; at < piece.length; ) {
+    const end = longestWordEnd(words, piece, at);
+    let bytes = utf8Length(piece, at, end < 0 ? at + (isPair(piece, at) ? 2 : 1) : end);
+    if (bytes < MIN_BYTES && rest > bytes) bytes = Math.min(MIN_BYTES, rest);
+    if (rest - bytes < MIN_BYTES) bytes = rest;
+    if (at > 0) out.push(at);
+    // Whole characters up to at least `bytes` bytes: charabia rounds the length up to a boundary.
+    let taken = 0;
+    while (taken < bytes) {
+      const wide = isPair(piece, at);
+      taken += utf8Width(piece.charCodeAt(at), wide);
+      at += wide ? 2 : 1;
+    }
+    rest -= taken;
+  }
+  return out;
+}
+
+/** Whether this thread has built the word trie (it does on the first call, never before). */
+export function germanDictionaryLoaded(): boolean {
+  return trie !== undefined;
+}
+
+/** The end (UTF-16 index) of the longest word `piece` holds at `at`, or -1 if no word starts there. */
+function longestWordEnd(words: Trie, piece: string, at: number): number {
+  const { symbols, first, labels, targets, final } = words;
+  let node = words.rootChild[symbols[piece.charCodeAt(at)]];
+  if (node < 0) return -1;
+  let end = final[node] ? at + 1 : -1;
+  for (let i = at + 1; i < piece.length; i++) {
+    const label = symbols[piece.charCodeAt(i)];
+    if (label === 0) break;
+    let edge = first[node];
+    const stop = first[node + 1];
+    while (edge < stop && labels[edge] < label) edge++;
+    if (edge === stop || labels[edge] !== label) break;
+    node = targets[edge];
+    if (final[node]) end = i + 1;
+  }
+  return end;
+}
+
+function loadTrie(): Trie {
+  return (trie ??= buildTrie(GERMAN_WORDS.split('\n')));
+}
+
+function buildTrie(words: string[]): Trie {
+  // Sorted, each word shares with the one before it the longest prefix it shares with any before
+  // it, so a word's new nodes hang off the previous word's path and come out in depth-first order.
+  words.sort();
+  // Labels number the code units in their order, so that siblings, created in the words' order,
+  // come out sorted by label.
+  const symbols = new Uint8Array(0x10000);
+  let units = 0;
+  let longest = 0;
+  for (const word of words) {
+    for (let i = 0; i < word.length; i++) symbols[word.charCodeAt(i)] = 1;
+    units += word.length;
+    longest = Math.max(longest, word.length);
+  }
+  let symbolCount = 0;
+  for (let code = 0; code < symbols.length; code++) if (symbols[code]) symbols[code] = ++symbolCount;
+  const parent = new Uint32Array(units + 1);
+  const label = new Uint8Array(units + 1);
+  const final = new Uint8Array(units + 1);
+  const path = new Uint32Array(longest + 1);
+  let nodes = 1;
+  let previous = '';
+  for (const word of words) {
+    let shared = 0;
+    while (shared < word.length && word.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
+    for (let i = shared; i < word.length; i++) {
+      parent[nodes] = path[i];
+      label[nodes] = symbols[word.charCodeAt(i)];
+      path[i + 1] = nodes++;
+    }
+    final[path[word.length]] = 1;
+    previous = word;
+  }
+  // Nodes are numbered in depth-first order with siblings by increasing label, so walking them in
+  // order lays each node's edges out contiguously and sorted.
+  const first = new Uint32Array(nodes + 1);
+  for (let node = 1; node < nodes; node++) first[parent[node] + 1]++;
+  for (let node = 0; node < nodes; node++) first[node + 1] += first[node];
+  const labels = new Uint8Array(nodes - 1);
+  const targets = new Uint32Array(nodes - 1);
+  const next = first.slice(0, nodes);
+  for (let node = 1; node < nodes; node++) {
+    const edge = next[parent[node]]++;
+    labels[edge] = label[node];
+    targets[edge] = node;
+  }
+  const rootChild = new Int32Array(symbolCount + 1).fill(-1);
+  for (let edge = first[0]; edge < first[1]; edge++) rootChild[labels[edge]] = targets[edge];
+  return { symbols, rootChild, first, labels, targets, final: final.slice(0, nodes) };
+}
+
+function isPair(text: string, at: number): boolean {
+  const high = text.charCodeAt(at);
+  const low = text.charCodeAt(at + 1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
+/** UTF-8 bytes of the character whose first code unit is `code` (a lone surrogate as U+FFFD). */
+function utf8Width(code: number, pair: boolean): number {
+  return pair ? 4 : code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+}
+
+function utf8Length(text: string, from: number, to: number): number {
+  let bytes = 0;
+  for (let at = from; at < to; ) {
+    const pair = isPair(text, at);
+    bytes += utf8Width(text.charCodeAt(at), pair);
+    at += pair ? 2 : 1;
+  }
+  return bytes;
+}
