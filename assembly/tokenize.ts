@@ -44,9 +44,9 @@
 //   locales name no Latin-script language but Swedish (LANG_SWEDISH), a ring right after a, or
 //   a diaeresis right after a or o, joins it, so å, ä and ö keep their marks.
 // Not reproduced: charabia's Thai and Khmer dictionaries (ICU's segment alike on common words,
-// not on every word), UniDic for Japanese (lindera-wasm has IPADIC), German compound splitting,
-// and whatlang's trigram detection of Latin-script languages, so Swedish recomposition only
-// applies when the locales leave no other choice (Japanese transliteration is not in
+// not on every word), UniDic for Japanese (lindera-wasm has IPADIC), and whatlang's trigram
+// detection of Latin-script languages, so Swedish recomposition (and the host's German
+// segmentation) only applies when the locales leave no other choice (Japanese transliteration is not in
 // Meilisearch's default build); and a group's script is its first non-Other character's, where
 // charabia asks whatlang (differs only on odd mixes).
 // With custom tokens, a run of two or more non-control characters between matches is always a
@@ -116,6 +116,8 @@ export const FLAG_SEPARATORS: u32 = 1;
 export const LANG_JAPANESE_ONLY: u32 = 1;
 /** Per-string language byte: Swedish is the only Latin-script language of its locales. */
 export const LANG_SWEDISH: u32 = 2;
+/** Per-string language byte: Mandarin is the lone locale, so all its Cj text is Mandarin. */
+export const LANG_MANDARIN_ONLY: u32 = 16;
 
 /**
  * Property bit of the kernel's own ASCII table only: a custom multi-character token starts with
@@ -156,6 +158,8 @@ let greek = false;
 let chinese = false;
 /** The string's LANG_JAPANESE_ONLY bit. */
 let japaneseOnly = false;
+/** The string's LANG_MANDARIN_ONLY bit. */
+let mandarinOnly = false;
 /** The string's LANG_SWEDISH bit. */
 let swedishOnly = false;
 /** The group is Latin text whatlang calls Swedish: å, ä and ö keep their marks. */
@@ -322,12 +326,13 @@ function isWhatlangMandarin(cp: u32): bool {
 /**
  * Whether whatlang calls the group starting at p (up to the first character of another script)
  * Japanese, which ChineseNormalizer leaves alone: always when the string's languages leave out
- * Mandarin, else when more than 5% of its Han and kana characters are Hiragana or Katakana
+ * Mandarin, never when Mandarin is the lone one, else when more than 5% of its Han and kana characters are Hiragana or Katakana
  * (whatlang's detect_lang_base_on_mandarin_script; a kana-led group is Japanese either way).
  * Only Cj groups pay for this look-ahead.
  */
 function groupIsJapanese(p: usize, end: usize): bool {
   if (japaneseOnly) return true;
+  if (mandarinOnly) return false;
   let mandarin: u32 = 0;
   let kana: u32 = 0;
   while (p < end) {
@@ -541,6 +546,7 @@ function tokenizeString(index: u32, base: usize, length: u32, langs: u32): void 
   stringIndex = index;
   japaneseOnly = (langs & LANG_JAPANESE_ONLY) != 0;
   swedishOnly = (langs & LANG_SWEDISH) != 0;
+  mandarinOnly = (langs & LANG_MANDARIN_ONLY) != 0;
   position = 0;
   prev = PREV_NONE;
   started = false;

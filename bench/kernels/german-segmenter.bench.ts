@@ -5,7 +5,7 @@
 // Throughput = characters (printed) x hz.
 import { bench, describe } from 'vitest';
 
-import { germanWordStarts, germanWordStartsMinLength } from '../../src/kernels/german-segmenter.js';
+import { germanWordStarts } from '../../src/kernels/german-segmenter.js';
 
 const PROSE =
   'Die Bundesregierung hat am Mittwoch den Gesetzentwurf zur Modernisierung der Verwaltung beschlossen. ' +
@@ -34,15 +34,11 @@ console.log(
 );
 
 describe('German word starts', () => {
-  bench('prose, charabia 0.9.9 (germanWordStarts)', () => {
+  bench('prose', () => {
     for (const run of prose) germanWordStarts(run);
   });
 
-  bench('prose, before 0.9.8 (germanWordStartsMinLength)', () => {
-    for (const run of prose) germanWordStartsMinLength(run);
-  });
-
-  bench('long compounds, charabia 0.9.9 (germanWordStarts)', () => {
+  bench('long compounds', () => {
     for (const run of compounds) germanWordStarts(run);
   });
 });

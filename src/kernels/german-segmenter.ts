@@ -16,12 +16,9 @@
  * `BufferingStrategy::UntilNextMatch { max_char_count: None }`): at each position the longest
  * word that starts there is a piece; characters where no word starts are gathered into one piece
  * that ends where a word starts, or with the run ("fährt" → "fähr", "t"; "Feuchteschutz" →
- * "Feuchte", "schutz"). `germanWordStartsMinLength` is the segmenter charabia shipped before 0.9.8
- * (`FstSegmenter::new(.., Some(2), true)`): a position where no word starts gives a piece of one
- * character, then every piece is stretched to 2 UTF-8 bytes (rounded up to a character) when text
- * follows it, and to the rest of the run when less than 2 bytes would follow ("fährt" stays whole,
- * "1234" → "12", "34"). Those lengths are UTF-8 byte lengths, as in charabia; a lone surrogate
- * counts as U+FFFD (3 bytes, no word holds it), which is what Rust would have been given.
+ * "Feuchte", "schutz"). (Before 0.9.8 charabia cut one character where no word starts, then
+ * stretched short pieces to 2 bytes; Meilisearch's releases with 0.9.9 no longer do.) A lone
+ * surrogate is never in a word, as U+FFFD, which Rust would have been given, is not.
  *
  * The words are put in a trie over UTF-16 code units, built on the first call (most processes
  * never see German text): 30 to 70 ms, and 1.1 MB of typed arrays for its 109,553 nodes. A lookup
@@ -31,9 +28,6 @@
  * the run's code units there.
  */
 import { GERMAN_WORDS } from './reference/german-words.js';
-
-/** charabia's min_length for German: a piece shorter than this many UTF-8 bytes is stretched. */
-const MIN_BYTES = 2;
 
 /**
  * The words as a trie whose nodes are numbered in depth-first order. A node's children are the
@@ -68,29 +62,6 @@ export function germanWordStarts(piece: string): number[] {
       inUnmatched = false;
       at = end;
     }
-  }
-  return out;
-}
-
-/** The same for charabia's German segmenter before 0.9.8 (FstSegmenter with min_length 2 and char split). */
-export function germanWordStartsMinLength(piece: string): number[] {
-  const words = loadTrie();
-  const out: number[] = [];
-  let rest = utf8Length(piece, 0, piece.length);
-  for (let at = 0; at < piece.length; ) {
-    const end = longestWordEnd(words, piece, at);
-    let bytes = utf8Length(piece, at, end < 0 ? at + (isPair(piece, at) ? 2 : 1) : end);
-    if (bytes < MIN_BYTES && rest > bytes) bytes = Math.min(MIN_BYTES, rest);
-    if (rest - bytes < MIN_BYTES) bytes = rest;
-    if (at > 0) out.push(at);
-    // Whole characters up to at least `bytes` bytes: charabia rounds the length up to a boundary.
-    let taken = 0;
-    while (taken < bytes) {
-      const wide = isPair(piece, at);
-      taken += utf8Width(piece.charCodeAt(at), wide);
-      at += wide ? 2 : 1;
-    }
-    rest -= taken;
   }
   return out;
 }
@@ -178,19 +149,4 @@ function isPair(text: string, at: number): boolean {
   const high = text.charCodeAt(at);
   const low = text.charCodeAt(at + 1);
   return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
-}
-
-/** UTF-8 bytes of the character whose first code unit is `code` (a lone surrogate as U+FFFD). */
-function utf8Width(code: number, pair: boolean): number {
-  return pair ? 4 : code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
-}
-
-function utf8Length(text: string, from: number, to: number): number {
-  let bytes = 0;
-  for (let at = from; at < to; ) {
-    const pair = isPair(text, at);
-    bytes += utf8Width(text.charCodeAt(at), pair);
-    at += pair ? 2 : 1;
-  }
-  return bytes;
 }

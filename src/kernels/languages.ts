@@ -6,14 +6,30 @@
  */
 import { HIRAGANA_RANGE, KATAKANA_RANGE } from './reference/charabia-data.js';
 
-/** The per-string language byte's bits (assembly LANG_*). */
+/**
+ * The per-string language byte's bits (assembly LANG_*). charabia asks whatlang for a script
+ * group's language only where several segmenters serve its script (Cj: jieba or lindera; Latin:
+ * plain, Swedish or German), and then (detection/mod.rs) takes a lone locale as the language
+ * whatever the script, reads no locales as no language for Latin text, and otherwise lets
+ * whatlang choose among the locales.
+ */
 export const Lang = {
-  /** no locales, or locales that name Mandarin: each Cj group's language is detected */
+  /** no locales, or several that name Mandarin: each Cj group's language is detected */
   Detect: 0,
-  /** locales without Mandarin: whatlang calls all Cj text Japanese */
+  /** whatlang calls all Cj text Japanese: locales without Mandarin (with a lone locale, only `jpn`) */
   JapaneseOnly: 1,
-  /** locales whose only Latin-script language is Swedish: whatlang calls all Latin text Swedish */
+  /** Swedish is the lone locale, or the only Latin-script language of several: Latin text is Swedish */
   Swedish: 2,
+  /** German is the lone locale, or the only Latin-script language of several: Latin text is German */
+  German: 4,
+  /**
+   * A lone locale that is neither Mandarin nor Japanese: Cj text has that language, which no
+   * segmenter serves (it stays whole between separators) and ChineseNormalizer skips (with
+   * JapaneseOnly set, for the kernel).
+   */
+  CjPlain: 8,
+  /** A lone Mandarin locale: all Cj text is Mandarin, kana or not */
+  MandarinOnly: 16,
 } as const;
 
 /** The stored locales charabia reads as Mandarin (`zh` is stored as `zho`). */
@@ -21,7 +37,7 @@ const MANDARIN_LOCALES: ReadonlySet<string> = new Set(['cmn', 'zho']);
 
 /**
  * whatlang's Latin-script languages, as stored locales. With several of them allowed, whatlang
- * tells them apart by trigrams, which Quarry does not reproduce: only Swedish alone is known.
+ * tells them apart by trigrams, which Quarry does not reproduce: only Swedish or German alone is known.
  */
 const LATIN_LOCALES: ReadonlySet<string> = new Set([
   'afr', 'aka', 'aze', 'cat', 'ces', 'cym', 'dan', 'deu', 'eng', 'epo', 'est', 'fin', 'fra', 'hrv', 'hun', 'ind', 'ita', 'jav', 'lat',
@@ -31,19 +47,26 @@ const LATIN_LOCALES: ReadonlySet<string> = new Set([
 /** The `Lang` byte of text restricted to `locales` (stored ISO-639-3 codes; none or empty = any). */
 export function langOfLocales(locales: readonly string[] | null | undefined): number {
   if (locales === null || locales === undefined || locales.length === 0) return Lang.Detect;
-  const latin = locales.filter((locale) => LATIN_LOCALES.has(locale));
-  const swedish = latin.length > 0 && latin.every((locale) => locale === 'swe') ? Lang.Swedish : 0;
-  return (locales.some((locale) => MANDARIN_LOCALES.has(locale)) ? Lang.Detect : Lang.JapaneseOnly) | swedish;
+  const latin = new Set(locales.filter((locale) => LATIN_LOCALES.has(locale)));
+  const latinLang = latin.size !== 1 ? 0 : latin.has('swe') ? Lang.Swedish : latin.has('deu') ? Lang.German : 0;
+  const mandarin = locales.some((locale) => MANDARIN_LOCALES.has(locale));
+  if (new Set(locales).size === 1) {
+    const cj = mandarin ? Lang.MandarinOnly : locales[0] === 'jpn' ? Lang.JapaneseOnly : Lang.JapaneseOnly | Lang.CjPlain;
+    return cj | latinLang;
+  }
+  return (mandarin ? Lang.Detect : Lang.JapaneseOnly) | latinLang;
 }
 
 /**
- * whatlang's call on a Cj group (detect_lang_base_on_mandarin_script): Japanese when Mandarin is
- * not allowed, else when more than 5% of its Han and kana characters are Hiragana or Katakana
- * (so a kana-led group is Japanese too). `mandarin` counts whatlang's Mandarin ranges.
+ * whatlang's call on a Cj group (detect_lang_base_on_mandarin_script): Mandarin when it is the
+ * lone locale, Japanese when Mandarin is not allowed, else when more than 5% of its Han and kana
+ * characters are Hiragana or Katakana (so a kana-led group is Japanese too). `mandarin` counts whatlang's Mandarin ranges.
  */
 export function cjIsJapanese(kana: number, mandarin: number, lang: number): boolean {
+  if ((lang & Lang.JapaneseOnly) !== 0) return true;
+  if ((lang & Lang.MandarinOnly) !== 0) return false;
   // jpn_pct > 0.05, exactly: kana / (mandarin + kana) > 1 / 20
-  return (lang & Lang.JapaneseOnly) !== 0 || kana * 20 > mandarin + kana;
+  return kana * 20 > mandarin + kana;
 }
 
 /** Whether `cp` is Hiragana or Katakana as whatlang counts them. */

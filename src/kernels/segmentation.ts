@@ -12,13 +12,15 @@
  *   Khmer word lists are not published for JavaScript; ICU's agree on common words).
  * - Arabic script: charabia's ArabicSegmenter cuts the article ال off the words that start with
  *   it (`startsArticle`).
+ * - Latin text of a string whose locales make it German (languages.ts): charabia's German
+ *   segmenter (german-segmenter.ts) cuts each run between separators into dictionary words.
  *
  * Output: per batch, sorted (string index, UTF-8 byte offset) pairs, byte offsets into the
  * ORIGINAL string, handed to the kernel in one region (assembly/tokenize.ts splits a pending
  * word there); the kernel ignores boundaries that fall inside a separator or custom token it
  * matched, so dictionary words stay whole.
- * Cost: a string whose UTF-8 is as long as its UTF-16 is ASCII and skipped by the caller; any
- * other string pays one regular-expression scan, and only the script groups (Cj, Hangul) or
+ * Cost: a string whose UTF-8 is as long as its UTF-16 is ASCII and skipped by the caller unless
+ * it is German; any other string pays one regular-expression scan, and only the script groups (Cj, Hangul) or
  * windows (ICU) around characters of those scripts are segmented. Segmenting a whole string
  * with ICU would be quadratic: V8's segment iterator costs more per segment the longer the
  * string (2.6 µs at 1,000 characters, 22 µs at 43,000). Windows are cut where ICU always breaks
@@ -31,6 +33,7 @@ import { DEFAULT_SEPARATORS, SCRIPT_RANGES, SCRIPTS, WHATLANG_MANDARIN_RANGES } 
 import { SCRIPT_OTHER, scriptOf } from './reference/unicode.js';
 import { decodeUtf8 } from './reference/utf8.js';
 import type { DictionaryLanguage } from './dictionary-segmenters.js';
+import { germanWordStarts } from './german-segmenter.js';
 import { cjIsJapanese, isKana, Lang } from './languages.js';
 import { segmentRuns, type Run } from './run-segmenter.js';
 import type { Utf8Batch } from './tokenizer.js';
@@ -50,6 +53,7 @@ const enum Segmented {
 
 const SCRIPT_CJ = SCRIPTS.indexOf('Cj');
 const SCRIPT_HANGUL = SCRIPTS.indexOf('Hangul');
+const SCRIPT_LATIN = SCRIPTS.indexOf('Latin');
 const ICU_SCRIPTS: ReadonlySet<string> = new Set(['Thai', 'Khmer', 'Myanmar']);
 const LAO: readonly [number, number] = [0x0e80, 0x0eff];
 
@@ -72,6 +76,8 @@ const LAM = 0x0644;
 for (const alef of [0x0627, 0x0623, 0x0625, 0x0622, 0x0671]) SEGMENTED[alef] = Segmented.Alef;
 /** UAX #29 letters and digits: no word boundary between one and a letter after it. */
 const JOINS_NEXT_LETTER = /[\p{L}\p{Nd}]/u;
+/** A run charabia keeps whole as a number: numeric characters and ASCII punctuation only (Rust `is_numeric`, `is_ascii_punctuation`). */
+const MAYBE_NUMBER = /^[\p{N}!-/:-@[-`{-~]+$/u;
 /** UAX #29 Extend, Format and ZWJ characters, which a boundary looks through (WB4). */
 const IGNORED_BY_WORDS = /[\p{M}\p{Cf}\p{Emoji_Modifier}]/u;
 
@@ -113,7 +119,7 @@ export class WordBreaks {
   /** Adds string `index` (`text`), whose Cj text `lang` (languages.ts) constrains. */
   add(index: number, text: string, lang: number): void {
     const first = nextSegmented(text, 0);
-    if (first < 0) return;
+    if (first < 0 && (lang & Lang.German) === 0) return;
     // Encoding turns a lone surrogate into U+FFFD; segment what the kernel sees.
     const wellFormed = text.replace(LONE_SURROGATE, '\ufffd');
     this.addText(index, wellFormed, first, utf8Cursor(wellFormed), lang);
@@ -121,12 +127,13 @@ export class WordBreaks {
 
   /** The same for a string given as UTF-8, which may be invalid (it is decoded as TextDecoder does). */
   addBytes(index: number, bytes: Uint8Array, lang: number): void {
+    const german = (lang & Lang.German) !== 0;
     // Every segmented character takes three bytes but the alefs (U+0622 to U+0671, lead bytes D8
     // and D9), so a string without such a lead byte has none.
-    if (!bytes.some((b) => b >= 0xd8)) return;
+    if (!german && !bytes.some((b) => b >= 0xd8)) return;
     const text = decoder.decode(bytes);
     const first = nextSegmented(text, 0);
-    if (first < 0) return;
+    if (first < 0 && !german) return;
     // Without U+FFFD the bytes were valid, so each character's bytes are its encoding.
     if (!text.includes('\ufffd')) {
       this.addText(index, text, first, utf8Cursor(text), lang);
@@ -163,11 +170,16 @@ export class WordBreaks {
     return out;
   }
 
-  /** ICU's boundaries of `text` from the segmented character at `first` on, and its dictionary runs. */
+  /**
+   * ICU's boundaries of `text` from the segmented character at `first` on (none when -1), its
+   * dictionary runs, and the German segmenter's boundaries when its Latin text is German.
+   */
   private addText(index: number, text: string, first: number, byteOffset: (at: number) => number, lang: number): void {
     const found: number[] = [];
     const string = this.strings.length;
     this.strings.push({ index, found, byteOffset });
+    if ((lang & Lang.German) !== 0) pushGermanBoundaries(found, text);
+    if (first < 0) return;
     let groupEnd = 0; // the end of the last dictionary-segmented script group
     let windowEnd = 0; // the end of the last ICU window
     const emit = (start: number, run: Run): void => {
@@ -227,12 +239,11 @@ function pushIcuBoundaries(found: number[], text: string, first: number, from: n
 }
 
 /**
- * The runs of the script group (charabia SegmentedStrIter) of the Cj or Hangul character at
- * `at`, given to `emit` with their start: the group holds the characters of its script and
- * Script::Other around it, the Other characters after another script's text belonging to that
- * text's group, and each run between separators is segmented alone. Returns the group's end.
+ * The script group (charabia SegmentedStrIter) of the character at `at`, as [start, end): it
+ * holds the characters of its script and Script::Other around it, the Other characters after
+ * another script's text belonging to that text's group.
  */
-function groupRuns(text: string, at: number, lang: number, emit: (start: number, run: Run) => void): number {
+function groupAround(text: string, at: number): [number, number] {
   const script = SCRIPT_OF[text.charCodeAt(at)]!;
   let start = at;
   for (let p = at - 1; p >= 0; p--) {
@@ -248,15 +259,51 @@ function groupRuns(text: string, at: number, lang: number, emit: (start: number,
     if (other !== script && other !== SCRIPT_OTHER) break;
     end++;
   }
-  const language = script === SCRIPT_HANGUL ? 'kor' : cjLanguage(text, start, end, lang);
+  return [start, end];
+}
+
+/** Calls `each` with the start and end of every run of `text[start, end)` between separators. */
+function forEachRun(text: string, start: number, end: number, each: (start: number, end: number) => void): void {
   let runStart = start;
   for (let p = start; p <= end; p++) {
     if (p < end && SEPARATOR[text.charCodeAt(p)] !== 1) continue;
     // a run of one character has no boundary inside
-    if (p - runStart > 1) emit(runStart, { text: text.slice(runStart, p), language });
+    if (p - runStart > 1) each(runStart, p);
     runStart = p + 1;
   }
+}
+
+/**
+ * The runs of the script group of the Cj or Hangul character at `at`, given to `emit` with their
+ * start, each run between separators being segmented alone; none for Cj text whose language no
+ * segmenter serves (Lang.CjPlain). Returns the group's end.
+ */
+function groupRuns(text: string, at: number, lang: number, emit: (start: number, run: Run) => void): number {
+  const [start, end] = groupAround(text, at);
+  const hangul = SCRIPT_OF[text.charCodeAt(at)] === SCRIPT_HANGUL;
+  if (!hangul && (lang & Lang.CjPlain) !== 0) return end;
+  const language = hangul ? 'kor' : cjLanguage(text, start, end, lang);
+  forEachRun(text, start, end, (runStart, runEnd) => emit(runStart, { text: text.slice(runStart, runEnd), language }));
   return end;
+}
+
+/**
+ * charabia's GermanSegmenter on the Latin text of a string whose Latin text is German: each run
+ * between separators of a Latin script group is cut into dictionary words (german-segmenter.ts),
+ * but a run of digits and ASCII punctuation, which charabia hands on whole (`maybe_number`).
+ */
+function pushGermanBoundaries(found: number[], text: string): void {
+  let groupEnd = 0;
+  for (let at = 0; at < text.length; at++) {
+    if (at < groupEnd || SCRIPT_OF[text.charCodeAt(at)] !== SCRIPT_LATIN) continue;
+    const [start, end] = groupAround(text, at);
+    forEachRun(text, start, end, (runStart, runEnd) => {
+      const run = text.slice(runStart, runEnd);
+      if (MAYBE_NUMBER.test(run)) return;
+      for (const offset of germanWordStarts(run)) found.push(runStart + offset);
+    });
+    groupEnd = end;
+  }
 }
 
 /**

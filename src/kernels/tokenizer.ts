@@ -115,8 +115,9 @@ export function tokenizeBatch(
     u32[(table >>> 2) + 2 * i] = written;
     u32[(table >>> 2) + 2 * i + 1] = length;
     written += length;
-    // as many UTF-8 bytes as UTF-16 units: ASCII, nothing to segment
-    if (length !== text.length) breaks.add(i, text, options.langs?.[i] ?? Lang.Detect);
+    // as many UTF-8 bytes as UTF-16 units: ASCII, nothing to segment unless it is German
+    const lang = options.langs?.[i] ?? Lang.Detect;
+    if (length !== text.length || (lang & Lang.German) !== 0) breaks.add(i, text, lang);
   }
   const langs = writeLangs(kernels, options, strings.length);
   return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules, breaks: writeBreaks(kernels, breaks.finish()), langs });

@@ -1,11 +1,10 @@
-// The German segmenter (src/kernels/german-segmenter.ts) against charabia's own test vectors (german.rs
-// of 0.9.9 for germanWordStarts, of the 0.9.x releases before 0.9.8 for germanWordStartsMinLength),
+// The German segmenter (src/kernels/german-segmenter.ts) against charabia 0.9.9's own test vectors,
 // the word list against the file it was copied from, edge cases, and random runs against a small
 // independent implementation that works on UTF-8 bytes as charabia does.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
-import { germanDictionaryLoaded, germanWordStarts, germanWordStartsMinLength } from '../../src/kernels/german-segmenter.js';
+import { germanDictionaryLoaded, germanWordStarts } from '../../src/kernels/german-segmenter.js';
 import { GERMAN_WORDS } from '../../src/kernels/reference/german-words.js';
 
 type Starts = (piece: string) => number[];
@@ -105,32 +104,9 @@ describe("charabia 0.9.9's vectors (germanWordStarts)", () => {
   }
 });
 
-describe("the vectors of charabia's segmenter before 0.9.8 (germanWordStartsMinLength)", () => {
-  it('segments the text of its test_segmenter!', () => {
-    const text = 'Der Dampfschifffahrtskapitän fährt über den Mittellandkanal zur Strombrücke Magdeburg 123 456.';
-    expect(segment(text, germanWordStartsMinLength)).toEqual([
-      'Der', ' ', 'Dampf', 'schifffahrts', 'kapitän', ' ', 'fährt', ' ', 'über', ' ', 'den', ' ', 'Mittel', 'land', 'kanal', ' ',
-      'zur', ' ', 'Strom', 'brücke', ' ', 'Magdeburg', ' ', '123', ' ', '456', '.',
-    ]);
-  });
-
-  for (const [word, expected] of WORDS) {
-    (NEEDS_NEWER_LIST.has(word) ? it.fails : it)(`segments ${word}`, () => {
-      expect(pieces(word, germanWordStartsMinLength)).toEqual(expected);
-    });
-  }
-
-  it('splits what charabia 0.9.9 gathers into one piece', () => {
-    expect(pieces('Feuchteschutz', germanWordStartsMinLength)).toEqual(['Fe', 'uc', 'ht', 'es', 'ch', 'utz']);
-    expect(pieces('insgesamt', germanWordStartsMinLength)).toEqual(['in', 'sg', 'es', 'amt']);
-  });
-});
-
 describe('edge cases', () => {
   it('gives no start for an empty run or a single character', () => {
-    for (const starts of [germanWordStarts, germanWordStartsMinLength]) {
-      for (const piece of ['', 'a', 'ß', '€', '😀', '\ud800']) expect(starts(piece), piece).toEqual([]);
-    }
+    for (const piece of ['', 'a', 'ß', '€', '😀', '\ud800']) expect(germanWordStarts(piece), piece).toEqual([]);
   });
 
   it('matches case-sensitively, on the text as written', () => {
@@ -139,40 +115,25 @@ describe('edge cases', () => {
     expect(pieces('HAUSHALT', germanWordStarts)).toEqual(['HAUSHALT']);
   });
 
-  it('keeps a run where no word starts whole (0.9.9), or cuts it into 2-byte pieces (before 0.9.8)', () => {
+  it('keeps a run where no word starts whole', () => {
     expect(pieces('xyzq', germanWordStarts)).toEqual(['xyzq']);
-    expect(pieces('xyzq', germanWordStartsMinLength)).toEqual(['xy', 'zq']);
-    expect(pieces('xyz', germanWordStartsMinLength)).toEqual(['xyz']);
   });
 
-  it('keeps numbers whole in 0.9.9, as no word holds a digit', () => {
-    // charabia never hands a run of numeric characters and ASCII punctuation to a segmenter
-    // (segmenter/mod.rs maybe_number), which only matters for the segmenter before 0.9.8.
+  it('keeps numbers whole, as no word holds a digit', () => {
     expect(germanWordStarts('123')).toEqual([]);
     expect(germanWordStarts('1234')).toEqual([]);
-    expect(germanWordStartsMinLength('123')).toEqual([]);
-    expect(pieces('1234', germanWordStartsMinLength)).toEqual(['12', '34']);
     expect(pieces('3Zimmer', germanWordStarts)).toEqual(['3', 'Zimmer']);
   });
 
-  it('counts UTF-8 bytes and rounds a stretched piece up to a whole character', () => {
-    // 'x' is 1 byte, stretched to 2, which ends inside '€' (3 bytes): the piece takes all of it.
-    expect(pieces('x€abc', germanWordStartsMinLength)).toEqual(['x€', 'abc']);
-    // 'é' is already 2 bytes; 'xyz' stays whole as a 2-byte piece would leave 1 byte.
-    expect(pieces('éxyz', germanWordStartsMinLength)).toEqual(['é', 'xyz']);
-    expect(pieces('äöü', germanWordStartsMinLength)).toEqual(['ä', 'ö', 'ü']);
+  it('matches words holding umlauts, and gathers umlauts no word starts with', () => {
     expect(pieces('äöü', germanWordStarts)).toEqual(['äöü']);
     expect(pieces('Äpfelöl', germanWordStarts)).toEqual(['Äpfel', 'öl']);
   });
 
   it('reads a surrogate pair as one 4-byte character and a lone surrogate as U+FFFD', () => {
-    for (const starts of [germanWordStarts, germanWordStartsMinLength]) {
-      expect(pieces('😀Haus', starts)).toEqual(['😀', 'Haus']);
-      expect(pieces('\ud800Haus', starts)).toEqual(['\ud800', 'Haus']);
-      expect(starts('\ud800Haus')).toEqual(starts('\ufffdHaus'));
-    }
-    expect(pieces('\ud800a', germanWordStartsMinLength)).toEqual(['\ud800a']);
-    expect(pieces('a😀', germanWordStartsMinLength)).toEqual(['a😀']);
+    expect(pieces('😀Haus', germanWordStarts)).toEqual(['😀', 'Haus']);
+    expect(pieces('\ud800Haus', germanWordStarts)).toEqual(['\ud800', 'Haus']);
+    expect(germanWordStarts('\ud800Haus')).toEqual(germanWordStarts('\ufffdHaus'));
   });
 });
 
@@ -198,23 +159,14 @@ describe('against a reference on UTF-8 bytes', () => {
     return at;
   }
 
-  /** charabia's FstSegmenter, 0.9.9's strategy or the one before 0.9.8, as UTF-16 starts. */
-  function referenceStarts(piece: string, minLength: boolean): number[] {
+  /** charabia 0.9.9's FstSegmenter, as UTF-16 starts. */
+  function referenceStarts(piece: string): number[] {
     const bytes = encoder.encode(piece);
     const starts: number[] = [];
     let unmatched = false;
     for (let at = 0; at < bytes.length; ) {
-      let length = longestKey(bytes, at);
-      if (minLength) {
-        if (length === 0) length = characterEnd(bytes, at) - at;
-        const rest = bytes.length - at;
-        if (length < 2 && rest > length) length = Math.min(2, rest);
-        if (rest - length < 2) length = rest;
-        let end = at + length;
-        while (end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end++;
-        starts.push(at);
-        at = end;
-      } else if (length === 0) {
+      const length = longestKey(bytes, at);
+      if (length === 0) {
         if (!unmatched) starts.push(at);
         unmatched = true;
         at = characterEnd(bytes, at);
@@ -262,16 +214,13 @@ describe('against a reference on UTF-8 bytes', () => {
     return runs;
   }
 
-  it('finds the same starts on 4000 random runs, with both strategies', () => {
-    for (const run of randomRuns(4000)) {
-      expect(germanWordStarts(run), run).toEqual(referenceStarts(run, false));
-      expect(germanWordStartsMinLength(run), run).toEqual(referenceStarts(run, true));
-    }
+  it('finds the same starts on 4000 random runs', () => {
+    for (const run of randomRuns(4000)) expect(germanWordStarts(run), run).toEqual(referenceStarts(run));
   });
 
   it('never starts a piece inside a surrogate pair', () => {
     for (const run of randomRuns(1000)) {
-      for (const start of [...germanWordStarts(run), ...germanWordStartsMinLength(run)]) {
+      for (const start of germanWordStarts(run)) {
         const low = run.charCodeAt(start);
         const high = run.charCodeAt(start - 1);
         expect(high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff, run).toBe(false);

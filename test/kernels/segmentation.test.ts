@@ -21,7 +21,7 @@ import {
   type Token,
   type TokenizeOptions,
 } from '../../src/kernels/tokenizer.js';
-import { cjIsJapanese, isKana, Lang } from '../../src/kernels/languages.js';
+import { cjIsJapanese, isKana, Lang, langOfLocales } from '../../src/kernels/languages.js';
 import { mulberry32 } from '../helpers/random.js';
 
 /** Tokens of the kernel, after checking the reference gives the same batch. */
@@ -54,6 +54,26 @@ describe('dictionary segmentation', () => {
     expect(wordsOf('进击的巨人')).toEqual(['进击', '的', '巨人']);
     expect(wordsOf('进击的巨人', { langs: Uint8Array.of(Lang.JapaneseOnly) })).toEqual(['进', '击', '的', '巨人']);
     expect(wordsOf('進撃の巨人')).toEqual(['進撃', 'の', '巨人']);
+  });
+
+  it('follows a lone locale: Mandarin cuts kana text with jieba, a non-CJK one leaves Cj text whole but Hangul still cut', () => {
+    const lone = (locale: string): TokenizeOptions => ({ langs: Uint8Array.of(langOfLocales([locale])) });
+    const text = '進撃の巨人';
+    const cuts = [0, ...dictionaryWordStarts(text, 'cmn'), text.length];
+    expect(wordsOf(text, lone('cmn'))).toEqual(cuts.slice(1).map((end, i) => text.slice(cuts[i], end)));
+    expect(wordsOf(text, lone('cmn'))).not.toEqual(wordsOf(text));
+    expect(wordsOf('进击的巨人', lone('eng'))).toEqual(['进击的巨人']);
+    expect(wordsOf('进击的巨人', lone('deu'))).toEqual(['进击的巨人']);
+    expect(wordsOf('한국어를 공부합니다', lone('eng'))).toEqual(wordsOf('한국어를 공부합니다'));
+  });
+
+  it('cuts the Latin words of German text into dictionary words, numbers and other scripts left alone', () => {
+    const german = { langs: Uint8Array.of(Lang.German) };
+    expect(wordsOf('Der Dampfschifffahrtskapitän fährt 2024 über den Mittellandkanal', german)).toEqual([
+      'Der', 'Dampf', 'schifffahrts', 'kapitän', 'fähr', 't', '2024', 'über', 'den', 'Mittel', 'land', 'kanal',
+    ]);
+    expect(wordsOf('Wissensorganisation 北京大学 Haushalt', german)).toEqual(['Wissens', 'organisation', '北京', '大学', 'Haus', 'halt']);
+    expect(wordsOf('Wissensorganisation')).toEqual(['Wissensorganisation']);
   });
 
   it('cuts each run between separators of a script group alone, and the groups of a string apart', () => {

@@ -100,3 +100,37 @@ describe('Swedish', () => {
     expect(hits.map((hit) => hit._formatted?.title_sv)).toEqual(['<em>Räksmörgås</em>']);
   });
 });
+
+describe('German', () => {
+  it('splits compound words in the fields and queries whose locales make their Latin text German (Meilisearch german_search)', async () => {
+    const german = client.index<{ id: number; product: string }>('german');
+    await settle(client, (await german.updateSettings({ searchableAttributes: ['product'], localizedAttributes: [{ attributePatterns: ['product'], locales: ['deu'] }] })).taskUid);
+    await settle(
+      client,
+      (await german.addDocuments([
+        { id: 1, product: 'Interkulturalität' },
+        { id: 2, product: 'Wissensorganisation' },
+        { id: 3, product: 'Der Dampfschifffahrtskapitän fährt 2024 über den Mittellandkanal' },
+      ])).taskUid,
+    );
+    const ids = async (q: string, params: SearchParams = {}) => (await german.search(q, params)).hits.map((hit) => hit.id);
+    expect(await ids('kulturalität')).toEqual([1]);
+    expect(await ids('organisation')).toEqual([2]);
+    expect(await ids('kapitän')).toEqual([3]);
+    expect(await ids('mittellandkanal')).toEqual([3]);
+    // a number stays whole
+    expect(await ids('2024')).toEqual([3]);
+    // the query is cut as the field was: both its words must match
+    expect(await ids('Strombrücke', { matchingStrategy: 'all' })).toEqual([]);
+    const { hits } = await german.search('kanal', { attributesToHighlight: ['product'], attributesToRetrieve: ['id'] });
+    expect(hits.map((hit) => hit._formatted?.product)).toEqual(['Der Dampfschifffahrtskapitän fährt 2024 über den Mittelland<em>kanal</em>']);
+  });
+
+  it('leaves compounds whole without German locales', async () => {
+    const plain = client.index<{ id: number; product: string }>('not-german');
+    await settle(client, (await plain.addDocuments([{ id: 1, product: 'Wissensorganisation' }])).taskUid);
+    expect((await plain.search('organisation')).hits).toEqual([]);
+    expect((await plain.search('organisation', { locales: ['deu'] })).hits).toEqual([]);
+    expect((await plain.search('wissensorganisation', { locales: ['deu'] })).hits.map((hit) => hit.id)).toEqual([1]);
+  });
+});
