@@ -13,140 +13,25 @@
  * segmenter, as no word holds such a character.
  *
  * `germanWordStarts` is charabia 0.9.9's segmenter (german.rs with FstSegmenter's
- * `BufferingStrategy::UntilNextMatch { max_char_count: None }`): at each position the longest
- * word that starts there is a piece; characters where no word starts are gathered into one piece
- * that ends where a word starts, or with the run ("fährt" → "fähr", "t"; "Feuchteschutz" →
+ * `BufferingStrategy::UntilNextMatch { max_char_count: None }`, prefix-segmenter.ts): characters
+ * where no word starts are gathered into one piece ("fährt" → "fähr", "t"; "Feuchteschutz" →
  * "Feuchte", "schutz"). (Before 0.9.8 charabia cut one character where no word starts, then
- * stretched short pieces to 2 bytes; Meilisearch's releases with 0.9.9 no longer do.) A lone
- * surrogate is never in a word, as U+FFFD, which Rust would have been given, is not.
+ * stretched short pieces to 2 bytes; Meilisearch's releases with 0.9.9 no longer do.)
  *
- * The words are put in a trie over UTF-16 code units, built on the first call (most processes
- * never see German text): 30 to 70 ms, and 1.1 MB of typed arrays for its 109,553 nodes. A lookup
- * walks the run's code units from a position until no word goes on. It finds exactly the matches of
- * charabia's byte FST: every word is whole characters of the Basic Multilingual Plane, so a word's
- * UTF-8 bytes start the run's bytes at a character boundary if and only if its code units start
- * the run's code units there.
+ * The trie is built on the first call (most processes never see German text): 30 to 70 ms, and
+ * about 1.5 MB of typed arrays for its 109,553 nodes.
  */
+import { prefixWordStarts, wordTrie, type WordTrie } from './prefix-segmenter.js';
 import { GERMAN_WORDS } from './reference/german-words.js';
 
-/**
- * The words as a trie whose nodes are numbered in depth-first order. A node's children are the
- * edges `first[node]` up to `first[node + 1]`, ordered by `labels`; a label is a code unit's
- * index in `symbols` (0: a code unit no word holds). The root's children are also indexed by
- * label in `rootChild`, as every position of a run starts a lookup there.
- */
-interface Trie {
-  readonly symbols: Uint8Array;
-  readonly rootChild: Int32Array;
-  readonly first: Uint32Array;
-  readonly labels: Uint8Array;
-  readonly targets: Uint32Array;
-  readonly final: Uint8Array;
-}
+let trie: WordTrie | undefined;
 
-let trie: Trie | undefined;
-
-/** The UTF-16 indexes in `piece` (increasing, strictly inside it) where charabia 0.9.9 starts a piece. */
+/** The UTF-16 indexes in `piece` (increasing, strictly inside it) where charabia 0.9.9's German segmenter starts a piece. */
 export function germanWordStarts(piece: string): number[] {
-  const words = loadTrie();
-  const out: number[] = [];
-  let inUnmatched = false;
-  for (let at = 0; at < piece.length; ) {
-    const end = longestWordEnd(words, piece, at);
-    if (end < 0) {
-      if (!inUnmatched && at > 0) out.push(at);
-      inUnmatched = true;
-      at += isPair(piece, at) ? 2 : 1;
-    } else {
-      if (at > 0) out.push(at);
-      inUnmatched = false;
-      at = end;
-    }
-  }
-  return out;
+  return prefixWordStarts((trie ??= wordTrie(GERMAN_WORDS.split('\n'))), piece, Infinity);
 }
 
 /** Whether this thread has built the word trie (it does on the first call, never before). */
 export function germanDictionaryLoaded(): boolean {
   return trie !== undefined;
-}
-
-/** The end (UTF-16 index) of the longest word `piece` holds at `at`, or -1 if no word starts there. */
-function longestWordEnd(words: Trie, piece: string, at: number): number {
-  const { symbols, first, labels, targets, final } = words;
-  let node = words.rootChild[symbols[piece.charCodeAt(at)]];
-  if (node < 0) return -1;
-  let end = final[node] ? at + 1 : -1;
-  for (let i = at + 1; i < piece.length; i++) {
-    const label = symbols[piece.charCodeAt(i)];
-    if (label === 0) break;
-    let edge = first[node];
-    const stop = first[node + 1];
-    while (edge < stop && labels[edge] < label) edge++;
-    if (edge === stop || labels[edge] !== label) break;
-    node = targets[edge];
-    if (final[node]) end = i + 1;
-  }
-  return end;
-}
-
-function loadTrie(): Trie {
-  return (trie ??= buildTrie(GERMAN_WORDS.split('\n')));
-}
-
-function buildTrie(words: string[]): Trie {
-  // Sorted, each word shares with the one before it the longest prefix it shares with any before
-  // it, so a word's new nodes hang off the previous word's path and come out in depth-first order.
-  words.sort();
-  // Labels number the code units in their order, so that siblings, created in the words' order,
-  // come out sorted by label.
-  const symbols = new Uint8Array(0x10000);
-  let units = 0;
-  let longest = 0;
-  for (const word of words) {
-    for (let i = 0; i < word.length; i++) symbols[word.charCodeAt(i)] = 1;
-    units += word.length;
-    longest = Math.max(longest, word.length);
-  }
-  let symbolCount = 0;
-  for (let code = 0; code < symbols.length; code++) if (symbols[code]) symbols[code] = ++symbolCount;
-  const parent = new Uint32Array(units + 1);
-  const label = new Uint8Array(units + 1);
-  const final = new Uint8Array(units + 1);
-  const path = new Uint32Array(longest + 1);
-  let nodes = 1;
-  let previous = '';
-  for (const word of words) {
-    let shared = 0;
-    while (shared < word.length && word.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
-    for (let i = shared; i < word.length; i++) {
-      parent[nodes] = path[i];
-      label[nodes] = symbols[word.charCodeAt(i)];
-      path[i + 1] = nodes++;
-    }
-    final[path[word.length]] = 1;
-    previous = word;
-  }
-  // Nodes are numbered in depth-first order with siblings by increasing label, so walking them in
-  // order lays each node's edges out contiguously and sorted.
-  const first = new Uint32Array(nodes + 1);
-  for (let node = 1; node < nodes; node++) first[parent[node] + 1]++;
-  for (let node = 0; node < nodes; node++) first[node + 1] += first[node];
-  const labels = new Uint8Array(nodes - 1);
-  const targets = new Uint32Array(nodes - 1);
-  const next = first.slice(0, nodes);
-  for (let node = 1; node < nodes; node++) {
-    const edge = next[parent[node]]++;
-    labels[edge] = label[node];
-    targets[edge] = node;
-  }
-  const rootChild = new Int32Array(symbolCount + 1).fill(-1);
-  for (let edge = first[0]; edge < first[1]; edge++) rootChild[labels[edge]] = targets[edge];
-  return { symbols, rootChild, first, labels, targets, final: final.slice(0, nodes) };
-}
-
-function isPair(text: string, at: number): boolean {
-  const high = text.charCodeAt(at);
-  const low = text.charCodeAt(at + 1);
-  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
 }
