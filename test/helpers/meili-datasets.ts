@@ -5,7 +5,7 @@
  * (Meilisearch's snapshots are order-preserving).
  */
 import { expect } from 'vitest';
-import { call, run } from './api.js';
+import { call, run, uniqueUid } from './api.js';
 import type { TestServer } from './server.js';
 
 export const DOCUMENTS = [
@@ -56,6 +56,48 @@ export const NESTED_DOCUMENTS = [
 /** Settings of Meilisearch's shared index of NESTED_DOCUMENTS. */
 export const NESTED_DOCUMENTS_SETTINGS = { filterableAttributes: ['father', 'doggos'], sortableAttributes: ['doggos'] };
 
+/**
+ * The later tests/common/mod.rs also makes `cattos` filterable in its nested index: filters.rs and
+ * multi-search rely on it (`cattos = pésti`, and the patterns listed in filter errors).
+ */
+export const NESTED_DOCUMENTS_CATTOS_SETTINGS = { filterableAttributes: ['father', 'doggos', 'cattos'], sortableAttributes: ['doggos'] };
+
+export const SCORE_DOCUMENTS = [
+  { title: 'Batman the dark knight returns: Part 1', id: 'A' },
+  { title: 'Batman the dark knight returns: Part 2', id: 'B' },
+  { title: 'Batman Returns', id: 'C' },
+  { title: 'Batman', id: 'D' },
+  { title: 'Badman', id: 'E' },
+];
+
+/** Settings of Meilisearch's shared index of SCORE_DOCUMENTS. */
+export const SCORE_DOCUMENTS_SETTINGS = DOCUMENTS_SETTINGS;
+
+/** One `_geo` of numbers, one of numeric strings, one document without `_geo`. */
+export const GEO_DOCUMENTS = [
+  { id: 1, name: 'Taco Truck', address: '444 Salsa Street, Burritoville', type: 'Mexican', rating: 9, _geo: { lat: 34.0522, lng: -118.2437 } },
+  { id: 2, name: 'La Bella Italia', address: '456 Elm Street, Townsville', type: 'Italian', rating: 9, _geo: { lat: '45.4777599', lng: '9.1967508' } },
+  { id: 3, name: 'Crêpe Truck', address: '2 Billig Avenue, Rouenville', type: 'French', rating: 10 },
+];
+
+/** Settings of Meilisearch's shared index of GEO_DOCUMENTS. */
+export const GEO_DOCUMENTS_SETTINGS = { filterableAttributes: ['_geo'], sortableAttributes: ['_geo'] };
+
+/** The documents of the federated `BOOST` tests of multi-search. */
+export const FRUITS_DOCUMENTS = [
+  { name: 'Exclusive sale: green apple', id: 'green-apple-boosted', BOOST: true },
+  { name: 'Pear', id: 'pear' },
+  { name: 'Red apple gala', id: 'red-apple-gala' },
+  { name: 'Exclusive sale: Red Tomato', id: 'red-tomatoes-boosted', BOOST: true },
+  { name: 'Exclusive sale: Red delicious apple', id: 'red-delicious-boosted', BOOST: true },
+];
+
+/** A document as hits show it: `_vectors` is never displayed without `retrieveVectors`. */
+export function shown<T extends object>(doc: T): Omit<T, '_vectors'> {
+  const { _vectors: _, ...rest } = doc as T & { _vectors?: unknown };
+  return rest;
+}
+
 /** Enqueues a task with a raw request and requires it to succeed. */
 export async function succeed(server: TestServer, method: string, path: string, body?: unknown): Promise<void> {
   const task = await run(server, method, path, body);
@@ -99,6 +141,27 @@ export async function searchBoth(server: TestServer, uid: string, body: Record<s
       throw err;
     }
   }
+}
+
+/**
+ * Meilisearch's `test_settings_documents_indexing_swapping_and_search`: `check` runs on a new index
+ * given the documents then the settings, and on another given the settings first.
+ */
+export async function inBothOrders(server: TestServer, documents: unknown[], settings: object, check: (uid: string) => Promise<void>): Promise<void> {
+  const afterDocuments = uniqueUid('docs-first');
+  await seed(server, afterDocuments, documents, settings);
+  await check(afterDocuments);
+  const beforeDocuments = uniqueUid('settings-first');
+  await succeed(server, 'PATCH', `/indexes/${beforeDocuments}/settings`, settings);
+  await succeed(server, 'POST', `/indexes/${beforeDocuments}/documents`, documents);
+  await check(beforeDocuments);
+}
+
+/** A search response without what differs from one request to the next. */
+export function stableResponse(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [key, key === 'processingTimeMs' ? '[duration]' : key === 'requestUid' ? '[uuid]' : value]),
+  );
 }
 
 /** Deep equality plus the same key order at every level, as an insta JSON snapshot checks. */
