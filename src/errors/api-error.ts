@@ -14,15 +14,18 @@ export interface ErrorBody {
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
+  /** Set where Meilisearch answers a code with another status than its usual one. */
+  private readonly statusOverride: number | undefined;
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, status?: number) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
+    this.statusOverride = status;
   }
 
   get status(): number {
-    return ERROR_CODES[this.code].status;
+    return this.statusOverride ?? ERROR_CODES[this.code].status;
   }
 
   toBody(): ErrorBody {

@@ -159,12 +159,20 @@ const parseBody = compileBody<MultiSearch>(
   },
 );
 
+/**
+ * An error of one query or facet index, re-worded. A missing index answers 400 here, not the 404 of
+ * single-index routes: Meilisearch's multi-search looks indexes up with BAD_REQUEST as their status.
+ */
+function reworded(err: ApiError, message: string): ApiError {
+  return new ApiError(err.code as ErrorCode, message, err.code === 'index_not_found' ? 400 : err.status);
+}
+
 /** Runs `work` for query `position`, prefixing its error as Meilisearch does. */
 function atQuery<T>(position: number, work: () => T): T {
   try {
     return work();
   } catch (err) {
-    if (err instanceof ApiError) throw new ApiError(err.code as ErrorCode, `Inside \`.queries[${position}]\`: ${err.message}`);
+    if (err instanceof ApiError) throw reworded(err, `Inside \`.queries[${position}]\`: ${err.message}`);
     throw err;
   }
 }
@@ -470,7 +478,7 @@ function facetsError(err: unknown, uid: string, firstQuery: number | undefined):
   if (!(err instanceof ApiError)) return err;
   const inside = `Inside \`.federation.facetsByIndex.${uid}\`: ${err.message}`;
   const message = firstQuery === undefined ? `${inside}\n - Note: index \`${uid}\` is not used in queries` : `Inside \`.queries[${firstQuery}]\`: ${inside}`;
-  return new ApiError(err.code as ErrorCode, message);
+  return reworded(err, message);
 }
 
 /** One index's facets, with the settings that say how its values are ordered. */

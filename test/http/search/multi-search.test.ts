@@ -278,7 +278,7 @@ describe('multi-search errors', () => {
   it('locates facetsByIndex errors on the index and its first query', async () => {
     expectError(
       await post({ federation: { facetsByIndex: { zorglub: ['genre'] } }, queries: [] }),
-      404,
+      400,
       'index_not_found',
       'Inside `.federation.facetsByIndex.zorglub`: Index `zorglub` not found.\n - Note: index `zorglub` is not used in queries',
     );
@@ -309,10 +309,10 @@ describe('multi-search errors', () => {
     expect(federation.body.message).toMatch(/^Unknown field `doggo` inside `\.federation`: expected one of `limit`, `offset`/);
   });
 
-  it('names the query of an unknown index, federated or not', async () => {
+  it('names the query of an unknown index, federated or not, with status 400 as Meilisearch multi-search answers', async () => {
     for (const federation of [undefined, {}]) {
       const reply = await post({ federation, queries: [{ indexUid: 'books' }, { indexUid: 'nope' }] });
-      expectError(reply, 404, 'index_not_found', 'Inside `.queries[1]`: Index `nope` not found.');
+      expectError(reply, 400, 'index_not_found', 'Inside `.queries[1]`: Index `nope` not found.');
     }
   });
 
