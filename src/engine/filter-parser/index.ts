@@ -11,6 +11,7 @@
  * - `formatFilterError(description, token.span)`: the same `<description>\n<start>:<end> <filter>`
  *   message for errors found after parsing (attribute not filterable, feature not enabled, …).
  * - walk helpers (`walk.ts`) to find experimental operators and the attributes to check.
+ * - `canonicalFilter(ast)`: the text v1.50's search re-parses inside the index (`canonical.ts`).
  *
  * Example:
  *   const ast = parseFilter('doggo != echo AND doggo CONTAINS kefir');
@@ -22,6 +23,7 @@
  *   // message ends with "\n25:33 doggo != echo AND doggo CONTAINS kefir"
  */
 export type { ComparisonOperator, FilterAst, GeoPoint, Span, Token, VectorTarget } from './ast.js';
+export { canonicalFilter } from './canonical.js';
 export { FilterParseError, formatFilterError } from './errors.js';
 export { parseFilter, type FilterArray, type FilterJson, type ParseFilterOptions } from './json.js';
 export { parseFilterExpression } from './parser.js';

@@ -61,7 +61,9 @@ export const facetSearchRoutes = [
       // ranks take their whole distinct groups out, the others stay (Meilisearch counts the same way);
       // an exhaustive count then counts each value's distinct groups instead of its documents.
       const distinct = settings.distinctAttribute;
-      const { env, outcome } = searchIndex(deps, ctx.caller, uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false });
+      const { env, outcome } = searchIndex(deps, ctx.caller, uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false }, {
+        filterAsSent: true,
+      });
       checkFacetSearchable(settings, facetName);
       const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, distinct) : undefined;
       const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, count);

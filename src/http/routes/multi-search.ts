@@ -391,7 +391,7 @@ function federated(deps: AppDeps, caller: Caller, queries: QueryWithIndex[], fed
       if (previous === undefined || rules.constraintCount >= previous.rules.constraintCount) previous = { rules, position, uid: indexUid };
     };
     const searched = distinct === null ? query : { ...query, distinct };
-    const search = atQuery(position, () => searchIndex(deps, caller, indexUid, searched, { offset, limit, exhaustive: pageMode }, checkRules));
+    const search = atQuery(position, () => searchIndex(deps, caller, indexUid, searched, { offset, limit, exhaustive: pageMode }, { checkRules }));
     const seen = perIndex.get(indexUid) ?? { search, sets: [], first: position };
     perIndex.set(indexUid, seen);
     seen.sets.push(search.outcome.candidates);

@@ -6,7 +6,8 @@
  * Order of checks, as Meilisearch: the body or query string (deserr), the search kind (`media`,
  * `vector`, `hybrid`), the index, then what needs the index (embedder, filter syntax and
  * experimental gates, sort syntax and sortability, attributesToSearchOn, filter attributes);
- * errors raised inside the index carry the ``Index `uid`: `` prefix.
+ * errors raised inside the index carry the ``Index `uid`: `` prefix, and filter evaluation errors
+ * point into the filter's canonical text (filter.md §4), which is what gets evaluated.
  * Highlighting, cropping and match positions are computed per page by engine/search/format.ts.
  * The index's `searchCutoffMs` budget counts from the start of each index search; `/search`
  * counts the searches it cut short for /metrics.
@@ -24,7 +25,7 @@ import type { DocSet } from '../../engine/docset.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
 import { filterablePatterns, isFilterable, matchingRule } from '../../engine/filter/filterable.js';
 import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
-import { parseFilter, type FilterAst } from '../../engine/filter-parser/index.js';
+import { canonicalFilter, parseFilter, parseFilterExpression, type FilterAst } from '../../engine/filter-parser/index.js';
 import { checkFacets, computeFacets } from '../../engine/facets/distribution.js';
 import { geoDistanceOf, geoDistanceOrigin } from '../../engine/facets/geo.js';
 import { assertSortable, parseSortCriterion, type SortCriterion } from '../../engine/facets/sort.js';
@@ -482,6 +483,19 @@ export interface IndexSearch {
   readonly view: (hit: SearchHit) => Record<string, unknown>;
 }
 
+export interface SearchIndexOptions {
+  /**
+   * Federated search compares the queries' ranking rules here: Meilisearch does it once the index
+   * is open and before the filter, sort and distinct are checked.
+   */
+  readonly checkRules?: (settings: IndexSettings) => void;
+  /**
+   * Evaluate the filter as sent (facet search) instead of its canonical text, which `/search` and
+   * `/multi-search` re-parse inside the index, so that their evaluation errors point into it.
+   */
+  readonly filterAsSent?: boolean;
+}
+
 /**
  * Checks `query` against index `uid` (search kind, then everything that needs the index) and
  * ranks its hits. `window.offset + window.limit` (capped by `maxTotalHits`) hits are ranked;
@@ -493,9 +507,7 @@ export function searchIndex(
   uid: string,
   query: SearchQuery,
   window: { offset: number; limit: number; exhaustive: boolean },
-  // federated search compares the queries' ranking rules here: Meilisearch does it once the index
-  // is open and before the filter, sort and distinct are checked
-  checkRules: (settings: IndexSettings) => void = () => {},
+  { checkRules = () => {}, filterAsSent = false }: SearchIndexOptions = {},
 ): IndexSearch {
   // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
   const started = performance.now();
@@ -516,7 +528,7 @@ export function searchIndex(
     if (ast === null) continue;
     assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
     rejectForeignFilter(ast, 'invalid_search_filter');
-    asts.push(ast);
+    asts.push(filterAsSent ? ast : parseFilterExpression(canonicalFilter(ast))!);
   }
   const sort = checkSort(uid, settings, query.sort ?? []);
   checkSearchOn(uid, env, settings, query.attributesToSearchOn);

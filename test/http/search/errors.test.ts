@@ -109,7 +109,7 @@ describe('search errors', () => {
     await expectError('POST', { q: 'a', hybrid: { embedder: 'default' } }, 'invalid_search_embedder', 'Cannot find embedder with name `default`.');
   });
 
-  it('reports filter syntax errors plainly and filter attribute errors inside the index', async () => {
+  it('reports filter syntax errors plainly, and filter attribute errors inside the index, in the re-serialized filter', async () => {
     await expectError(
       'POST',
       { filter: 'title = Glass XOR title = Glass' },
@@ -120,13 +120,13 @@ describe('search errors', () => {
       'POST',
       { filter: 'many = Glass' },
       'invalid_search_filter',
-      `Index \`${INDEX}\`: Attribute \`many\` is not filterable. Available filterable attribute patterns are: \`title\`.\n1:5 many = Glass`,
+      `Index \`${INDEX}\`: Attribute \`many\` is not filterable. Available filterable attribute patterns are: \`title\`.\n2:6 "many" = "Glass"`,
     );
     await expectError(
       'GET',
       '?filter=many%20%3D%20Glass',
       'invalid_search_filter',
-      `Index \`${INDEX}\`: Attribute \`many\` is not filterable. Available filterable attribute patterns are: \`title\`.\n1:5 many = Glass`,
+      `Index \`${INDEX}\`: Attribute \`many\` is not filterable. Available filterable attribute patterns are: \`title\`.\n2:6 "many" = "Glass"`,
     );
   });
 
