@@ -130,8 +130,9 @@ function fieldDistribution(reader: FacetReader, store: DocumentStore, fid: numbe
       const matching = intersect(docids, candidates);
       if (matching.length > 0) found.push({ value, docids: matching });
     }
-    // Stable sort: equal counts stay in value order.
-    if (byCount) found.sort((a, b) => b.docids.length - a.docids.length);
+    // Equal counts: the greater value first, as Meilisearch's max-heap on (count, value) yields them
+    // (its multi-search snapshot: `red: 3, blue: 3, yellow: 2, green: 2`). `found` is in value order.
+    if (byCount) found.reverse().sort((a, b) => b.docids.length - a.docids.length);
     for (const { value, docids } of found.slice(0, budget)) {
       const key = typeof value === 'number' ? rustFloat(value) : originalSpelling(store, docids[0]!, field, value);
       out.push({ key, count: docids.length });
