@@ -25,7 +25,7 @@ import type { DocSet } from '../../engine/docset.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
 import { filterablePatterns, isFilterable, matchingRule } from '../../engine/filter/filterable.js';
 import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
-import { canonicalFilter, parseFilter, parseFilterExpression, type FilterAst } from '../../engine/filter-parser/index.js';
+import { canonicalFilter, parseFilter, type FilterAst } from '../../engine/filter-parser/index.js';
 import { checkFacets, computeFacets } from '../../engine/facets/distribution.js';
 import { geoDistanceOf, geoDistanceOrigin } from '../../engine/facets/geo.js';
 import { assertSortable, parseSortCriterion, type SortCriterion } from '../../engine/facets/sort.js';
@@ -528,7 +528,9 @@ export function searchIndex(
     if (ast === null) continue;
     assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
     rejectForeignFilter(ast, 'invalid_search_filter');
-    asts.push(filterAsSent ? ast : parseFilterExpression(canonicalFilter(ast))!);
+    // the canonical text is parsed like a request's filter: what does not read back (a lone
+    // surrogate, which Meilisearch's JSON parser refuses earlier) is a filter error, not a crash
+    asts.push(filterAsSent ? ast : parseFilter(canonicalFilter(ast), { code: 'invalid_search_filter' })!);
   }
   const sort = checkSort(uid, settings, query.sort ?? []);
   checkSearchOn(uid, env, settings, query.attributesToSearchOn);

@@ -168,3 +168,11 @@ describe('vector_filter_feature_gate', () => {
     );
   });
 });
+
+describe('the re-serialized filter', () => {
+  it('answers a value that cannot be written back (a lone surrogate) with a filter error, not a crash', async () => {
+    const reply = await call(server, 'POST', `/indexes/${movies}/search`, '{"filter": "title = \\"\\ud800\\""}');
+    expect(reply.status, reply.text).toBe(400);
+    expect(reply.body.code).toBe('invalid_search_filter');
+  });
+});
