@@ -141,11 +141,11 @@ describe('searches without federation', () => {
 });
 
 describe('federated searches over the shared indexes', () => {
-  it('federation_single_search_single_index', async () => {
+  it('federation_single_search_single_index: gives a single query\'s hit its `_federation`, weight 1', async () => {
     await expectFederated({ federation: {}, queries: [{ indexUid: movies, q: 'glass' }] }, federated([['450465', movies, 0, 1.0]]));
   });
 
-  it('federation_multiple_search_single_index: one hit per document, from the query ranking it best', async () => {
+  it('federation_multiple_search_single_index: shows each document once, from the query ranking it best', async () => {
     await expectFederated(
       {
         federation: {},
@@ -166,7 +166,7 @@ describe('federated searches over the shared indexes', () => {
     );
   });
 
-  it('federation_two_search_single_index', async () => {
+  it('federation_two_search_single_index: merges two queries of one index by score', async () => {
     await expectFederated(
       { federation: {}, queries: [{ indexUid: movies, q: 'glass' }, { indexUid: movies, q: 'captain' }] },
       federated([
@@ -176,7 +176,7 @@ describe('federated searches over the shared indexes', () => {
     );
   });
 
-  it('federation_two_search_two_indexes', async () => {
+  it('federation_two_search_two_indexes: merges queries of two indexes by score', async () => {
     await expectFederated(
       { federation: {}, queries: [{ indexUid: movies, q: 'glass' }, { indexUid: nested, q: 'pésti' }] },
       federated([
@@ -187,7 +187,7 @@ describe('federated searches over the shared indexes', () => {
     );
   });
 
-  it('federation_multiple_search_multiple_indexes', async () => {
+  it('federation_multiple_search_multiple_indexes: merges eleven queries over three indexes by score, ties in query order', async () => {
     await expectFederated(
       {
         federation: {},
@@ -372,7 +372,7 @@ describe('federated sort on one index', () => {
     await seed(server, uid, NESTED_DOCUMENTS, { sortableAttributes: ['mother', 'father'], rankingRules: SORT_FIRST });
   });
 
-  it('federation_sort_same_indexes_same_criterion_same_direction', async () => {
+  it('federation_sort_same_indexes_same_criterion_same_direction: merges by the shared sort, identical queries answering from the first', async () => {
     await expectFederated(
       { federation: {}, queries: [q('', 'mother:asc'), q('', 'mother:asc')] },
       federated([
@@ -392,7 +392,7 @@ describe('federated sort on one index', () => {
     );
   });
 
-  it('federation_sort_same_indexes_same_criterion_opposite_direction', async () => {
+  it('federation_sort_same_indexes_same_criterion_opposite_direction: refuses opposite sorts, noting the rules a placeholder drops', async () => {
     const mother = (query: number, direction: 'ascending' | 'descending') => [query, sortRule(query, uid, direction, 'mother')] as [number, string];
     await expectIncompatible(
       [q('', 'mother:asc'), q('', 'mother:desc')],
@@ -401,7 +401,7 @@ describe('federated sort on one index', () => {
     await expectIncompatible([q('pésti', 'mother:asc'), q('jean', 'mother:desc')], incompatible(1, mother(0, 'ascending'), mother(1, 'descending'), OPPOSITE));
   });
 
-  it('federation_sort_same_indexes_different_criterion_same_direction', async () => {
+  it('federation_sort_same_indexes_different_criterion_same_direction: compares the values of different sort fields', async () => {
     await expectFederated(
       { federation: {}, queries: [q('', 'mother:asc'), q('', 'father:asc')] },
       federated([
@@ -422,7 +422,7 @@ describe('federated sort on one index', () => {
     );
   });
 
-  it('federation_sort_same_indexes_different_criterion_opposite_direction', async () => {
+  it('federation_sort_same_indexes_different_criterion_opposite_direction: refuses ascending against descending on different fields', async () => {
     const first = [0, sortRule(0, uid, 'ascending', 'mother')] as [number, string];
     const second = [1, sortRule(1, uid, 'descending', 'father')] as [number, string];
     await expectIncompatible([q('', 'mother:asc'), q('', 'father:desc')], incompatible(1, first, second, OPPOSITE, placeholderNotes(0) + placeholderNotes(1)));
@@ -456,7 +456,7 @@ describe('federated sort across two indexes', () => {
     ['287947', moviesUid, 0],
   ];
 
-  it('federation_sort_different_indexes_same_criterion_same_direction', async () => {
+  it('federation_sort_different_indexes_same_criterion_same_direction: sorts titles across indexes', async () => {
     const [moviesUid, batmanUid] = await twoIndexes('title');
     await expectFederated({ federation: {}, queries: [q(moviesUid, '', 'title:asc'), q(batmanUid, '', 'title:asc')] }, placeholders(TITLES_ASC(moviesUid, batmanUid)));
     await expectFederated(
@@ -486,7 +486,7 @@ describe('federated sort across two indexes', () => {
     );
   });
 
-  it('federation_sort_different_indexes_same_criterion_opposite_direction', async () => {
+  it('federation_sort_different_indexes_same_criterion_opposite_direction: refuses opposite sorts across indexes', async () => {
     const [moviesUid, batmanUid] = await twoIndexes('title');
     await expectIncompatible(
       [q(moviesUid, '', 'title:asc'), q(batmanUid, '', 'title:desc')],
@@ -504,7 +504,7 @@ describe('federated sort across two indexes', () => {
     );
   });
 
-  it('federation_sort_different_indexes_different_criterion_same_direction', async () => {
+  it('federation_sort_different_indexes_different_criterion_same_direction: compares the values of different fields across indexes', async () => {
     const [moviesUid, batmanUid] = await twoIndexes('id');
     await expectFederated(
       { federation: {}, queries: [q(moviesUid, '', 'title:asc'), q(batmanUid, '', 'id:asc')] },
@@ -534,7 +534,7 @@ describe('federated sort across two indexes', () => {
     );
   });
 
-  it('federation_sort_different_indexes_different_criterion_opposite_direction', async () => {
+  it('federation_sort_different_indexes_different_criterion_opposite_direction: refuses them, naming the most constrained query first', async () => {
     const [moviesUid, batmanUid] = await twoIndexes('id');
     await expectIncompatible(
       [q(moviesUid, '', 'title:asc'), q(batmanUid, '', 'id:desc')],
@@ -670,7 +670,7 @@ describe('federation options and forbidden query parameters', () => {
     await seed(server, fruits, FRUITS_DOCUMENTS, { searchableAttributes: ['name'], filterableAttributes: ['BOOST'] });
   });
 
-  it('federation_invalid_weight', async () => {
+  it('federation_invalid_weight: refuses a negative weight', async () => {
     expectError(
       await multiSearch({
         federation: {},
@@ -723,7 +723,7 @@ describe('federation options and forbidden query parameters', () => {
     );
   });
 
-  it('federation_non_federated_contains_federation_option', async () => {
+  it('federation_non_federated_contains_federation_option: refuses federationOptions without federation', async () => {
     expectError(
       await multiSearch({ queries: [apples(), apples({ federationOptions: {} })] }),
       400,
