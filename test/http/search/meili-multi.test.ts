@@ -17,6 +17,8 @@ import {
   SCORE_DOCUMENTS_SETTINGS,
   expectJson,
   seed,
+  shown,
+  stableResponse,
   succeed,
 } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
@@ -45,11 +47,8 @@ const multiSearch = (body: unknown): Promise<Reply> => call(server, 'POST', '/mu
 type Doc = { id: string | number } & Record<string, unknown>;
 const ALL_DOCS: Doc[] = [...DOCUMENTS, ...NESTED_DOCUMENTS, ...SCORE_DOCUMENTS, ...FRUITS_DOCUMENTS];
 
-/** A stored document as hits show it (`_vectors` hidden), found by id among the shared datasets. */
-function doc(id: string | number, from: Doc[] = ALL_DOCS): Record<string, unknown> {
-  const { _vectors: _, ...shown } = from.find((candidate) => candidate.id === id)!;
-  return shown;
-}
+/** A stored document as hits show it, found by id among the shared datasets. */
+const doc = (id: string | number, from: Doc[] = ALL_DOCS): Record<string, unknown> => shown(from.find((candidate) => candidate.id === id)!);
 
 /** `[document id, index uid, queriesPosition, weightedRankingScore, _rankingScore if shown]`. */
 type Federated = [id: string | number, indexUid: string, queriesPosition: number, weightedRankingScore: number, rankingScore?: number];
@@ -72,11 +71,6 @@ function federated(hits: Federated[], estimatedTotalHits = hits.length, from?: D
   };
 }
 
-/** A search response without what differs from one request to the next. */
-function stable(body: Record<string, unknown>): Record<string, unknown> {
-  return { ...body, processingTimeMs: '[duration]', requestUid: '[uuid]' };
-}
-
 // Meilisearch prints 65/66 one ulp low (0.9848484848484848): scores here are the R/M of ranking.md §10
 // (as meili-search.test.ts explains), the rest of each snapshot as is.
 const R65_66 = 65 / 66;
@@ -84,7 +78,7 @@ const R65_66 = 65 / 66;
 async function expectFederated(body: unknown, expected: Record<string, unknown>): Promise<void> {
   const reply = await multiSearch(body);
   expect(reply.status, reply.text).toBe(200);
-  expectJson(stable(reply.body), expected);
+  expectJson(stableResponse(reply.body), expected);
 }
 
 /** One result of a non-federated multi-search: a search response with `indexUid` first. */
@@ -95,7 +89,7 @@ function result(indexUid: string, query: string, hits: unknown[]): Record<string
 async function expectResults(body: unknown, expected: Record<string, unknown>[]): Promise<void> {
   const reply = await multiSearch(body);
   expect(reply.status, reply.text).toBe(200);
-  expectJson({ results: reply.body.results.map(stable) }, { results: expected });
+  expectJson({ results: reply.body.results.map(stableResponse) }, { results: expected });
   // every result of one request carries the same request uid
   expect(new Set(reply.body.results.map((entry: { requestUid: string }) => entry.requestUid)).size).toBeLessThanOrEqual(1);
 }
