@@ -27,7 +27,7 @@ const get = (uid: string, query: string): Promise<Reply> => call(server, 'GET', 
 /** The same search as a POST body and a GET query string (lists comma-separated) must answer the same error. */
 async function expectBoth(uid: string, body: Record<string, string | string[]>, code: string, message: string): Promise<void> {
   expectError(await post(uid, body), 400, code, message);
-  const query = new URLSearchParams(Object.entries(body).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value]));
+  const query = new URLSearchParams(Object.entries(body).map(([key, value]): [string, string] => [key, Array.isArray(value) ? value.join(',') : value]));
   expectError(await get(uid, `?${query}`), 400, code, message);
 }
 
