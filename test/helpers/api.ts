@@ -24,6 +24,22 @@ export async function call<T = any>(server: TestServer, method: string, path: st
   return { status: res.status, body: text === '' ? undefined : JSON.parse(text), text };
 }
 
+/**
+ * One request with a raw body and exactly the given headers (a Buffer body, so fetch adds no
+ * Content-Type of its own): for content types, encodings and malformed payloads.
+ */
+export async function callRaw<T = any>(
+  server: TestServer,
+  method: string,
+  path: string,
+  body: string | Buffer | undefined,
+  headers: Record<string, string> = {},
+): Promise<Reply<T>> {
+  const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : Buffer.from(body) });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text), text };
+}
+
 const FINISHED = new Set(['succeeded', 'failed', 'canceled']);
 
 /** Polls `GET /tasks/{uid}` until the task is finished, and returns it. */
