@@ -24,6 +24,21 @@ describe('readBody', () => {
     expect((await readBody(stream, 'gzip', 100)).toString()).toBe('{"q":"x"}');
   });
 
+  it('answers the incomplete-payload bad_request for a body that is not the encoding it claims, or is cut short', async () => {
+    const whole = gzipSync('{"q":"x"}');
+    for (const [body, encoding] of [
+      [Buffer.from('"kefir"'), 'gzip'],
+      [Buffer.from('{"q": "not compressed at all"}'), 'deflate'],
+      [Buffer.from('{"q": "not compressed at all"}'), 'br'],
+      [whole.subarray(0, whole.length - 4), 'gzip'],
+    ] as const) {
+      const stream = new PassThrough();
+      stream.end(body);
+      const error = await readBody(stream, encoding, 100).catch((err: unknown) => err);
+      expect(error, `${encoding}: ${body.toString('hex')}`).toMatchObject({ code: 'bad_request', message: 'The provided payload is incomplete and cannot be parsed' });
+    }
+  });
+
   it('refuses an uncompressed body past the limit and drains the rest', async () => {
     const stream = streamOf('12345', '67890', 'abcde');
     await expect(readBody(stream, undefined, 8)).rejects.toBeInstanceOf(PayloadTooLarge);
