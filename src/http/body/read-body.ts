@@ -37,7 +37,10 @@ function decoder(encoding: string | undefined): Transform | null {
 
 /**
  * Yields the decoded body in chunks. Throws PayloadTooLarge past `limit` decoded bytes and
- * `bad_request` when the stream fails or the compressed data is corrupt or truncated.
+ * `bad_request` when the stream fails or the compressed data is corrupt or truncated. When
+ * reading stops early, the rest of the request is drained, not destroyed: a destroyed request
+ * left the connection hanging after the error answer, and the client's next request on it
+ * with it.
  */
 export async function* streamBody(raw: Readable, encoding: string | undefined, limit: number): AsyncGenerator<Buffer> {
   const decode = decoder(encoding);
@@ -45,7 +48,7 @@ export async function* streamBody(raw: Readable, encoding: string | undefined, l
   if (decode !== null) raw.on('error', (err) => decode.destroy(err));
   let total = 0;
   try {
-    for await (const chunk of source) {
+    for await (const chunk of source.iterator({ destroyOnReturn: false })) {
       const buf = chunk as Buffer;
       total += buf.length;
       if (total > limit) throw new PayloadTooLarge(limit);
@@ -57,7 +60,11 @@ export async function* streamBody(raw: Readable, encoding: string | undefined, l
     // error it turns into PayloadError::Incomplete: Meilisearch answers "incomplete" for both.
     throw incompletePayload();
   } finally {
-    if (decode !== null && !decode.destroyed) decode.destroy();
+    if (decode !== null) {
+      raw.unpipe(decode);
+      if (!decode.destroyed) decode.destroy();
+    }
+    if (!raw.readableEnded && !raw.destroyed) raw.resume();
   }
 }
 

@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
@@ -21,6 +23,33 @@ async function send(method: string, path: string, body?: string, headers: Record
   const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : Buffer.from(body) });
   const text = await res.text();
   return { status: res.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+}
+
+/**
+ * Writes a document addition with `body` and, once it is answered, GET /health on the same
+ * keep-alive connection; resolves with what the server sent back, once /health answered or after
+ * a second.
+ */
+function twoRequestsOnOneConnection(body: Buffer, encoding: string | undefined): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1');
+    let received = '';
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(received);
+    };
+    const timer = setTimeout(done, 1000);
+    socket.on('error', reject);
+    socket.on('data', (data) => {
+      if (received === '') socket.write('GET /health HTTP/1.1\r\nHost: quarry\r\n\r\n');
+      received += data.toString();
+      if (received.endsWith('{"status":"available"}')) done();
+    });
+    const encodingHeader = encoding === undefined ? '' : `Content-Encoding: ${encoding}\r\n`;
+    socket.write(`POST /indexes/kept/documents HTTP/1.1\r\nHost: quarry\r\nContent-Type: application/json\r\n${encodingHeader}Content-Length: ${body.length}\r\n\r\n`);
+    socket.write(body);
+  });
 }
 
 const ACCEPTED = 'Accepted values for the Content-Type header are: `application/json`, `application/x-ndjson`, `text/csv`';
@@ -86,6 +115,19 @@ describe('document route errors', () => {
       status: 413,
       body: error('payload_too_large', 'The provided payload reached the size limit. The maximum accepted payload size is 1 KiB.'),
     });
+  });
+
+  it('keeps the connection usable after refusing a payload, plain or compressed, that arrived whole', async () => {
+    // megabytes, sent at once: far more than the server buffers before it stops reading the socket
+    const big = JSON.stringify(Array.from({ length: 50_000 }, (_, id) => ({ id, pad: 'x'.repeat(40) })));
+    for (const [body, encoding] of [
+      [Buffer.from(big), undefined],
+      [gzipSync(big), 'gzip'],
+      [Buffer.from('"kefir" is no gzip at all'), 'gzip'],
+    ] as const) {
+      const answers = await twoRequestsOnOneConnection(body, encoding);
+      expect(answers, encoding).toMatch(/^HTTP\/1\.1 (413|400) [^]*HTTP\/1\.1 200 OK/);
+    }
   });
 
   it('rejects bad query parameters of the list route with their own codes', async () => {
