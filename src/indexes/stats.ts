@@ -53,6 +53,16 @@ function envSizes(root: RootDatabase, folder: string): { onDisk: number; used: n
 }
 
 /**
+ * Meilisearch writes an index's creation metadata (dates, version) into its main database, which
+ * therefore holds a page from the index's creation on; Quarry keeps that metadata in the instance
+ * store, so main's first page is counted as if it were there. Without it, an index's first
+ * settings or documents would show main growing from nothing.
+ */
+function metadataPage(name: string, db: Database<unknown, never>): number {
+  return name === INDEX_DBS.main ? (db.getStats() as DbStats).pageSize : 0;
+}
+
+/**
  * Used bytes of each internal database of an index, named by its `INDEX_DBS` key (the camelCase
  * name Meilisearch shows), largest first, empty ones left out.
  */
@@ -61,10 +71,16 @@ export function databaseSizes(env: object): Record<string, number> {
   for (const name of Object.keys(INDEX_DBS)) {
     // IndexEnv exposes each database under its INDEX_DBS key.
     const db = (env as Record<string, Database<unknown, never> | undefined>)[name];
-    const size = db === undefined ? 0 : usedBytes(db);
+    const size = db === undefined ? 0 : Math.max(usedBytes(db), metadataPage(name, db));
     if (size > 0) sizes.push([name, size]);
   }
   return Object.fromEntries(sizes.sort((a, b) => b[1] - a[1]));
+}
+
+/** `databaseSizes` of an index just created, before anything is written to it: its metadata page. */
+export function createdIndexSizes(env: object): Record<string, number> {
+  const main = (env as Record<string, Database<unknown, never>>)[INDEX_DBS.main]!;
+  return { main: metadataPage(INDEX_DBS.main, main) };
 }
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
@@ -83,8 +99,7 @@ export function humanBinarySize(bytes: number): string {
 /**
  * A batch's `stats.internalDatabaseSizes` (tasks-batches.md §7): each internal database whose used
  * size the batch's index write changed, as `<size after> (+<growth>)` or `(-<shrink>)`, in the
- * databases' fixed order as Meilisearch lists its own. `before` is empty for an index the batch
- * created; a database missing from a measure is empty.
+ * databases' fixed order as Meilisearch lists its own. A database missing from a measure is empty.
  */
 export function databaseSizeChanges(before: Record<string, number>, after: Record<string, number>): Record<string, string> {
   const changes: Record<string, string> = {};

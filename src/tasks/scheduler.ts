@@ -15,7 +15,7 @@
 import { ApiError, internalError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
-import { databaseSizeChanges, databaseSizes } from '../indexes/stats.js';
+import { createdIndexSizes, databaseSizeChanges, databaseSizes } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxnAsync } from '../store/write-txn.js';
@@ -171,8 +171,8 @@ export class Scheduler {
     this.running = { taskUids, abort };
     queue.setProcessing({ batch, taskUids, progress });
     const measured = INDEX_WRITES.has(next.operation) ? this.deps.indexes.get(next.indexUid!) : undefined;
-    // An index the batch creates starts with every database empty.
-    const sizesBefore = measured === undefined ? {} : databaseSizes(this.deps.indexEnvs.get(measured.uuid));
+    // An index the batch creates is measured from its state right after creation (null here).
+    const sizesBefore = measured === undefined ? null : databaseSizes(this.deps.indexEnvs.get(measured.uuid));
     try {
       let outcome: ProcessOutcome;
       try {
@@ -199,7 +199,7 @@ export class Scheduler {
       }
       progress.enter('batch', 'writing tasks to disk');
       const written = outcome.indexWrite?.uuid ?? outcome.indexWritten;
-      const sizes = written === undefined ? {} : databaseSizeChanges(sizesBefore, databaseSizes(this.deps.indexEnvs.get(written)));
+      const sizes = written === undefined ? {} : this.sizeChanges(sizesBefore, written);
       const stats = Object.keys(sizes).length === 0 ? batch.stats : { ...batch.stats, internalDatabaseSizes: sizes };
       const done = finishBatch({ ...batch, stats }, outcome.tasks, nowNs());
       const payloads = done.tasks.flatMap((task) => (task.kind.name === 'documentAdditionOrUpdate' ? [task.kind.contentFile] : []));
@@ -222,6 +222,12 @@ export class Scheduler {
       queue.setProcessing(null);
       this.running = null;
     }
+  }
+
+  /** The databases of index `uuid` whose size the batch changed, from `before` (null: created by the batch). */
+  private sizeChanges(before: Record<string, number> | null, uuid: string): Record<string, string> {
+    const env = this.deps.indexEnvs.get(uuid);
+    return databaseSizeChanges(before ?? createdIndexSizes(env), databaseSizes(env));
   }
 
   private async process(
