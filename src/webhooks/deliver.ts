@@ -1,8 +1,9 @@
 /**
  * Delivery of finished tasks to the webhooks (tasks-batches.md §10): after each committed batch,
  * one POST per webhook whose body is the gzip-compressed NDJSON of the batch's tasks as
- * `GET /tasks/{uid}` shows them. Fire and forget: the scheduler does not wait, and a failure
- * (refused connection, error status, 30 s timeout) is only logged, as in Meilisearch.
+ * `GET /tasks/{uid}` shows them, with the headers Meilisearch's own receivers check. Fire and
+ * forget: the scheduler does not wait, and a failure (refused connection, error status, 30 s
+ * timeout) is only logged, as in Meilisearch.
  */
 import { gzipSync } from 'node:zlib';
 import { taskView } from '../http/views/task-view.js';
@@ -22,8 +23,10 @@ export function webhookSender(
     for (const { url, headers } of targets) {
       fetch(url, {
         method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip' },
-        body,
+        headers: { ...headers, 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip', 'Accept-Encoding': 'gzip' },
+        // Meilisearch streams the body, so receivers see it chunked; a stream body makes fetch do the same.
+        body: chunked(body),
+        duplex: 'half',
         signal: AbortSignal.timeout(TIMEOUT_MS),
       })
         .then(async (res) => {
@@ -34,4 +37,14 @@ export function webhookSender(
         .catch((err: unknown) => log(`could not send the batch's tasks to the webhook ${url}`, err));
     }
   };
+}
+
+/** `bytes` as a one-chunk stream: fetch sends a stream body with `Transfer-Encoding: chunked`. */
+function chunked(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
