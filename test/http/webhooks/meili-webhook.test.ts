@@ -107,7 +107,10 @@ describe('delivery', () => {
   });
 
   it('sends gzip NDJSON with the headers Meilisearch receivers check', async () => {
-    const [delivery] = await receivedAt('/single', 5);
+    const uuid = await createWebhook('/headers-check');
+    expect((await call(server, 'POST', '/indexes/tamo/documents', { id: 1, doggo: 'bone' })).status).toBe(202);
+    const [delivery] = await receivedAt('/headers-check', 1);
+    await call(server, 'DELETE', `/webhooks/${uuid}`);
     expect(delivery!.headers['content-type']).toBe('application/x-ndjson');
     expect(delivery!.headers['content-encoding']).toBe('gzip');
     expect(delivery!.headers['accept-encoding']).toBe('gzip');
