@@ -27,7 +27,7 @@
 //   word character. With no rules the default path runs, and only pays a flag test per character.
 // - Word breaks (the call's breaks region: sorted (string index, byte offset) pairs, which the
 //   host finds with charabia's segmenters, jieba and lindera, in Han, kana and Hangul text, after
-//   the Arabic article ال, and with ICU's dictionaries in Thai, Lao, Khmer and Myanmar text,
+//   the Arabic article ال, with charabia's word lists in Thai and Khmer text and German Latin text,
 //   src/kernels/segmentation.ts): the pending word ends at a break that falls on the start of a
 //   character the kernel reaches; a break inside a separator or custom token it matched is
 //   passed over, so those stay whole. The text between breaks runs the unchanged loop, so a
@@ -43,8 +43,7 @@
 // - Swedish recomposition (SwedishRecompositionNormalizer): in a Latin group of a string whose
 //   locales name no Latin-script language but Swedish (LANG_SWEDISH), a ring right after a, or
 //   a diaeresis right after a or o, joins it, so å, ä and ö keep their marks.
-// Not reproduced: charabia's Thai and Khmer dictionaries (ICU's segment alike on common words,
-// not on every word), UniDic for Japanese (lindera-wasm has IPADIC), and whatlang's trigram
+// Not reproduced: UniDic for Japanese (lindera-wasm has IPADIC), and whatlang's trigram
 // detection of Latin-script languages, so Swedish recomposition (and the host's German
 // segmentation) only applies when the locales leave no other choice (Japanese transliteration is not in
 // Meilisearch's default build); and a group's script is its first non-Other character's, where

@@ -8,32 +8,34 @@
  *   (dictionary-segmenters.ts), each run between separators of a script group segmented alone,
  *   as charabia does. The Mandarin-or-Japanese call is languages.ts `cjIsJapanese` over the
  *   group, as the kernel makes it for the Chinese variants.
- * - Thai, Lao, Khmer, Myanmar: ICU's dictionaries through `Intl.Segmenter` (charabia's Thai and
- *   Khmer word lists are not published for JavaScript; ICU's agree on common words).
+ * - Thai and Khmer: charabia's ThaiSegmenter and KhmerSegmenter, the longest word of their
+ *   word lists (PyThaiNLP's, ICU's khmerdict) at each position, each other character alone
+ *   (prefix-segmenter.ts); each run between separators of a script group segmented alone. Lao
+ *   (charabia's Script::Other) and Myanmar have no segmenter in charabia, so their runs stay whole.
  * - Arabic script: charabia's ArabicSegmenter cuts the article ال off the words that start with
  *   it (`startsArticle`).
  * - Latin text of a string whose locales make it German (languages.ts): charabia's German
  *   segmenter (german-segmenter.ts) cuts each run between separators into dictionary words.
+ *
+ * A run of numeric characters and ASCII punctuation only is never segmented (charabia's
+ * `maybe_number`).
  *
  * Output: per batch, sorted (string index, UTF-8 byte offset) pairs, byte offsets into the
  * ORIGINAL string, handed to the kernel in one region (assembly/tokenize.ts splits a pending
  * word there); the kernel ignores boundaries that fall inside a separator or custom token it
  * matched, so dictionary words stay whole.
  * Cost: a string whose UTF-8 is as long as its UTF-16 is ASCII and skipped by the caller unless
- * it is German; any other string pays one regular-expression scan, and only the script groups (Cj, Hangul) or
- * windows (ICU) around characters of those scripts are segmented. Segmenting a whole string
- * with ICU would be quadratic: V8's segment iterator costs more per segment the longer the
- * string (2.6 µs at 1,000 characters, 22 µs at 43,000). Windows are cut where ICU always breaks
- * and no rule looks across (see `isSplit`), so each gives the boundaries the whole string would;
- * a window takes in the segmented characters that follow while it is shorter than `WINDOW`, as
- * each call costs about as much as a few segments. No locale is passed to ICU: it picks its
- * dictionary by character.
+ * it is German; any other string pays one regular-expression scan, and only the script groups
+ * around characters of the segmented scripts are segmented.
  */
 import { DEFAULT_SEPARATORS, SCRIPT_RANGES, SCRIPTS, WHATLANG_MANDARIN_RANGES } from './reference/charabia-data.js';
 import { SCRIPT_OTHER, scriptOf } from './reference/unicode.js';
 import { decodeUtf8 } from './reference/utf8.js';
 import type { DictionaryLanguage } from './dictionary-segmenters.js';
 import { germanWordStarts } from './german-segmenter.js';
+import { prefixWordStarts, wordTrie, type WordTrie } from './prefix-segmenter.js';
+import { KHMER_WORDS } from './reference/khmer-words.js';
+import { THAI_WORDS } from './reference/thai-words.js';
 import { cjIsJapanese, isKana, Lang } from './languages.js';
 import { segmentRuns, type Run } from './run-segmenter.js';
 import type { Utf8Batch } from './tokenizer.js';
@@ -41,8 +43,8 @@ import type { Utf8Batch } from './tokenizer.js';
 /** How a BMP character is segmented (every segmented character is in the BMP). */
 const enum Segmented {
   No = 0,
-  /** Thai, Khmer, Myanmar, and Lao (charabia's Script::Other): ICU windows */
-  Icu = 1,
+  /** Thai and Khmer: their word lists, per script group */
+  WordList = 1,
   /** Han and kana: jieba or lindera IPADIC, per script group */
   Cj = 2,
   /** lindera ko-dic, per script group */
@@ -54,8 +56,8 @@ const enum Segmented {
 const SCRIPT_CJ = SCRIPTS.indexOf('Cj');
 const SCRIPT_HANGUL = SCRIPTS.indexOf('Hangul');
 const SCRIPT_LATIN = SCRIPTS.indexOf('Latin');
-const ICU_SCRIPTS: ReadonlySet<string> = new Set(['Thai', 'Khmer', 'Myanmar']);
-const LAO: readonly [number, number] = [0x0e80, 0x0eff];
+const SCRIPT_THAI = SCRIPTS.indexOf('Thai');
+const SCRIPT_KHMER = SCRIPTS.indexOf('Khmer');
 
 /** Per BMP code unit: charabia's script (Script::from; a surrogate is looked up whole). */
 const SCRIPT_OF = new Uint8Array(0x10000);
@@ -66,10 +68,9 @@ for (const [first, last, script] of [...SCRIPT_RANGES].reverse()) {
   if (first > 0xffff) continue;
   const end = Math.min(last, 0xffff) + 1;
   SCRIPT_OF.fill(script, first, end);
-  const kind = script === SCRIPT_CJ ? Segmented.Cj : script === SCRIPT_HANGUL ? Segmented.Hangul : ICU_SCRIPTS.has(SCRIPTS[script]!) ? Segmented.Icu : Segmented.No;
+  const kind = script === SCRIPT_CJ ? Segmented.Cj : script === SCRIPT_HANGUL ? Segmented.Hangul : script === SCRIPT_THAI || script === SCRIPT_KHMER ? Segmented.WordList : Segmented.No;
   SEGMENTED.fill(kind, first, end);
 }
-SEGMENTED.fill(Segmented.Icu, LAO[0], LAO[1] + 1);
 const SCRIPT_ARABIC = SCRIPTS.indexOf('Arabic');
 const LAM = 0x0644;
 // ا أ إ آ ٱ
@@ -80,6 +81,10 @@ const JOINS_NEXT_LETTER = /[\p{L}\p{Nd}]/u;
 const MAYBE_NUMBER = /^[\p{N}!-/:-@[-`{-~]+$/u;
 /** UAX #29 Extend, Format and ZWJ characters, which a boundary looks through (WB4). */
 const IGNORED_BY_WORDS = /[\p{M}\p{Cf}\p{Emoji_Modifier}]/u;
+
+/** The Thai and Khmer word tries, built when a thread first meets such text. */
+let thaiWords: WordTrie | undefined;
+let khmerWords: WordTrie | undefined;
 
 /** The characters that cut a script group into the runs charabia segments alone: the one-character default separators. */
 const SEPARATOR = new Uint8Array(0x10000);
@@ -93,21 +98,13 @@ for (const separator of DEFAULT_SEPARATORS) if (separator.length === 1) SEPARATO
 const SEGMENTED_CLASS = new RegExp(`[${codeUnitRanges(SEGMENTED, 0x100)}]`, 'g');
 const MANDARIN = new Uint8Array(0x10000);
 for (const [first, last] of WHATLANG_MANDARIN_RANGES) MANDARIN.fill(1, first, last + 1);
-/**
- * The characters ICU may join to a space or 。 before them (WB3 CR LF, WB3d spaces, WB4 Extend,
- * Format and ZWJ), with margin: any whitespace, mark and format character.
- */
-const JOINS_PREVIOUS = /[\s\u0085\p{M}\p{Cf}\p{Grapheme_Extend}\p{Emoji_Modifier}]/uy;
-/** Length up to which a window takes in more segmented characters; ICU's cost per segment is flat below it. */
-const WINDOW = 512;
 const LONE_SURROGATE = /[\ud800-\udfff]/gu;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 // ignoreBOM keeps a leading U+FEFF, as decodeUtf8 does.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
- * The word boundaries of the strings of one tokenizer call: ICU's found as each string is added,
- * the dictionary segmenters' for all the runs at once (run-segmenter.ts), as they may run in
+ * The word boundaries of the strings of one tokenizer call: the word lists' found as each string
+ * is added, the dictionary segmenters' for all the runs at once (run-segmenter.ts), as they may run in
  * another thread.
  */
 export class WordBreaks {
@@ -171,8 +168,8 @@ export class WordBreaks {
   }
 
   /**
-   * ICU's boundaries of `text` from the segmented character at `first` on (none when -1), its
-   * dictionary runs, and the German segmenter's boundaries when its Latin text is German.
+   * The word lists' boundaries of `text` from the segmented character at `first` on (none when
+   * -1), its dictionary runs, and the German segmenter's boundaries when its Latin text is German.
    */
   private addText(index: number, text: string, first: number, byteOffset: (at: number) => number, lang: number): void {
     const found: number[] = [];
@@ -180,8 +177,7 @@ export class WordBreaks {
     this.strings.push({ index, found, byteOffset });
     if ((lang & Lang.German) !== 0) pushGermanBoundaries(found, text);
     if (first < 0) return;
-    let groupEnd = 0; // the end of the last dictionary-segmented script group
-    let windowEnd = 0; // the end of the last ICU window
+    let groupEnd = 0; // the end of the last segmented script group
     const emit = (start: number, run: Run): void => {
       this.runs.push(run);
       this.runPlaces.push(string, start);
@@ -190,8 +186,9 @@ export class WordBreaks {
       const kind = SEGMENTED[text.charCodeAt(at)]!;
       if (kind === Segmented.Alef) {
         if (startsArticle(text, at)) found.push(at + 2);
-      } else if (kind === Segmented.Icu && at >= windowEnd) windowEnd = pushIcuBoundaries(found, text, at, windowEnd);
-      else if (kind !== Segmented.Icu && at >= groupEnd) groupEnd = groupRuns(text, at, lang, emit);
+      } else if (at < groupEnd) continue;
+      else if (kind === Segmented.WordList) groupEnd = pushWordListBoundaries(found, text, at);
+      else groupEnd = groupRuns(text, at, lang, emit);
     }
   }
 }
@@ -221,24 +218,6 @@ export function wordBreaksOfBatch(batch: Utf8Batch, langs?: Uint8Array): number[
 }
 
 /**
- * ICU's boundaries that touch an ICU-segmented character, in the window around the one at
- * `first` (starting at or after `from`, the previous window's end); returns the window's end.
- */
-function pushIcuBoundaries(found: number[], text: string, first: number, from: number): number {
-  let start = first;
-  while (start > from && !isSplit(text, start)) start--;
-  let end = splitAfter(text, first);
-  let next: number;
-  while ((next = nextOfKind(text, end, Segmented.Icu)) >= 0 && next - start < WINDOW) end = splitAfter(text, next);
-  for (const { index: offset } of segmenter.segment(text.slice(start, end))) {
-    const at = start + offset;
-    if (at === 0) continue;
-    if (SEGMENTED[text.charCodeAt(at - 1)] === Segmented.Icu || SEGMENTED[text.charCodeAt(at)] === Segmented.Icu) found.push(at);
-  }
-  return end;
-}
-
-/**
  * The script group (charabia SegmentedStrIter) of the character at `at`, as [start, end): it
  * holds the characters of its script and Script::Other around it, the Other characters after
  * another script's text belonging to that text's group.
@@ -262,15 +241,29 @@ function groupAround(text: string, at: number): [number, number] {
   return [start, end];
 }
 
-/** Calls `each` with the start and end of every run of `text[start, end)` between separators. */
+/**
+ * Calls `each` with the start and end of every run of `text[start, end)` between separators that
+ * charabia hands to a segmenter: not one of a single character, which has no boundary inside, nor
+ * one of numeric characters and ASCII punctuation only (`maybe_number`).
+ */
 function forEachRun(text: string, start: number, end: number, each: (start: number, end: number) => void): void {
   let runStart = start;
   for (let p = start; p <= end; p++) {
     if (p < end && SEPARATOR[text.charCodeAt(p)] !== 1) continue;
-    // a run of one character has no boundary inside
-    if (p - runStart > 1) each(runStart, p);
+    if (p - runStart > 1 && !MAYBE_NUMBER.test(text.slice(runStart, p))) each(runStart, p);
     runStart = p + 1;
   }
+}
+
+/** The segmenter of the Thai or Khmer group of the character at `at`, run by run; returns the group's end. */
+function pushWordListBoundaries(found: number[], text: string, at: number): number {
+  const [start, end] = groupAround(text, at);
+  const words = SCRIPT_OF[text.charCodeAt(at)] === SCRIPT_THAI ? (thaiWords ??= wordTrie(THAI_WORDS.split('\n'))) : (khmerWords ??= wordTrie(KHMER_WORDS.split('\n')));
+  forEachRun(text, start, end, (runStart, runEnd) => {
+    // each character no word starts with is a piece alone (BufferingStrategy max_char_count 1)
+    for (const offset of prefixWordStarts(words, text.slice(runStart, runEnd), 1)) found.push(runStart + offset);
+  });
+  return end;
 }
 
 /**
@@ -289,8 +282,7 @@ function groupRuns(text: string, at: number, lang: number, emit: (start: number,
 
 /**
  * charabia's GermanSegmenter on the Latin text of a string whose Latin text is German: each run
- * between separators of a Latin script group is cut into dictionary words (german-segmenter.ts),
- * but a run of digits and ASCII punctuation, which charabia hands on whole (`maybe_number`).
+ * between separators of a Latin script group is cut into dictionary words (german-segmenter.ts).
  */
 function pushGermanBoundaries(found: number[], text: string): void {
   let groupEnd = 0;
@@ -298,9 +290,7 @@ function pushGermanBoundaries(found: number[], text: string): void {
     if (at < groupEnd || SCRIPT_OF[text.charCodeAt(at)] !== SCRIPT_LATIN) continue;
     const [start, end] = groupAround(text, at);
     forEachRun(text, start, end, (runStart, runEnd) => {
-      const run = text.slice(runStart, runEnd);
-      if (MAYBE_NUMBER.test(run)) return;
-      for (const offset of germanWordStarts(run)) found.push(runStart + offset);
+      for (const offset of germanWordStarts(text.slice(runStart, runEnd))) found.push(runStart + offset);
     });
     groupEnd = end;
   }
@@ -352,14 +342,6 @@ function scriptAt(text: string, p: number): number {
   return cp > 0xffff ? scriptOf(cp) : SCRIPT_OF[unit]!;
 }
 
-/** Index of the first character of `kind` at or after `from`, or -1. */
-function nextOfKind(text: string, from: number, kind: Segmented): number {
-  for (let at = nextSegmented(text, from); at >= 0; at = nextSegmented(text, at + 1)) {
-    if (SEGMENTED[text.charCodeAt(at)] === kind) return at;
-  }
-  return -1;
-}
-
 /** Index of the first segmented character at or after `from`, or -1. */
 function nextSegmented(text: string, from: number): number {
   SEGMENTED_CLASS.lastIndex = from;
@@ -367,27 +349,6 @@ function nextSegmented(text: string, from: number): number {
     if (SEGMENTED[text.charCodeAt(match.index)] !== Segmented.No) return match.index;
   }
   return -1;
-}
-
-/**
- * Whether a window may start at `p` (0 < p < length): ICU breaks there whatever the text around
- * it, and segments each side as it would alone. After ASCII whitespace, 、 or 。 (Word_Break Other,
- * WSegSpace, CR, LF or Newline; neither segmented nor in ICU's dictionary set) only CR LF, two
- * WSegSpace and WB4 (a following Extend, Format or ZWJ) join, and no rule of ICU's word.txt has
- * such a character inside it. Unlike ',', '.' or ':', which join letters and digits (UAX #29 WB6-12).
- */
-function isSplit(text: string, p: number): boolean {
-  const before = text.charCodeAt(p - 1);
-  if (before !== 0x20 && (before < 0x09 || before > 0x0d) && before !== 0x3001 && before !== 0x3002) return false;
-  JOINS_PREVIOUS.lastIndex = p;
-  return !JOINS_PREVIOUS.test(text);
-}
-
-/** The first split point after `i`, or the end of `text`. */
-function splitAfter(text: string, i: number): number {
-  let p = i + 1;
-  while (p < text.length && !isSplit(text, p)) p++;
-  return p;
 }
 
 /** Byte offsets of a well-formed string's UTF-16 indexes, asked for in increasing order. */

@@ -1,9 +1,9 @@
 // Word segmentation of the scripts written without spaces (src/kernels/segmentation.ts and the
-// kernel's breaks region): the words ICU's dictionaries find, offsets into the original text,
+// kernel's breaks region): the words charabia's segmenters find, offsets into the original text,
 // positions, what stays whole, and kernel == reference on random Chinese, Japanese, Thai, Lao,
-// Khmer and Myanmar text mixed with Latin, digits, separators and custom tokens; and the windows
-// segmentation.ts segments against segmenting the whole string (the oracle below).
-import { describe, expect, it, vi } from 'vitest';
+// Khmer and Myanmar text mixed with Latin, digits, separators and custom tokens; and the groups
+// and runs segmentation.ts finds against a whole-string oracle (below).
+import { describe, expect, it } from 'vitest';
 
 import { customTokens } from '../../src/kernels/custom-tokens.js';
 import { getKernels, KernelStatus } from '../../src/kernels/module.js';
@@ -12,6 +12,9 @@ import { DEFAULT_SEPARATORS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from '../../src
 import { SCRIPT_OTHER, scriptOf } from '../../src/kernels/reference/unicode.js';
 import { decodeUtf8, type Char } from '../../src/kernels/reference/utf8.js';
 import { dictionaryWordStarts } from '../../src/kernels/dictionary-segmenters.js';
+import { prefixWordStarts, wordTrie } from '../../src/kernels/prefix-segmenter.js';
+import { KHMER_WORDS } from '../../src/kernels/reference/khmer-words.js';
+import { THAI_WORDS } from '../../src/kernels/reference/thai-words.js';
 import { pushWordBreaks, pushWordBreaksOfBytes } from '../../src/kernels/segmentation.js';
 import {
   encodeBatch,
@@ -81,11 +84,16 @@ describe('dictionary segmentation', () => {
     expect(wordsOf('の进击的巨人 abc 进击的巨人')).toEqual(['の', '进', '击', '的', '巨人', 'abc', '进击', '的', '巨人']);
   });
 
-  it('cuts Thai, Lao, Khmer and Myanmar text into words', () => {
-    expect(wordsOf('ภาษาไทยง่ายนิดเดียว')).toEqual(['ภาษา', 'ไทย', 'ง่าย', 'นิด', 'เดียว']);
-    expect(wordsOf('ພາສາລາວ')).toEqual(['ພາສາ', 'ລາວ']);
-    expect(wordsOf('ខ្ញុំស្រលាញ់អ្នក')).toEqual(['ខ្ញុំ', 'ស្រលាញ់', 'អ្នក']);
-    expect(wordsOf('မြန်မာစာ')).toEqual(['မြန်မာ', 'စာ']);
+  it("cuts Thai and Khmer with charabia's word lists, and leaves Lao, Myanmar and numbers whole", () => {
+    // charabia 0.9.9's thai.rs and khmer.rs vectors
+    expect(wordsOf('ภาษาไทยง่ายนิดเดียว ไก่ขันตอนเช้าบนขันน้ำ ฉันสระผมที่สระน้ำด้วยน้ำยาสระผม 123 456')).toEqual([
+      'ภาษาไทย', 'ง่าย', 'นิดเดียว', 'ไก่', 'ขัน', 'ตอนเช้า', 'บน', 'ขันน้ำ', 'ฉัน', 'สระผม', 'ที่', 'สระน้ำ', 'ด้วย', 'น้ำยา', 'สระผม', '123', '456',
+    ]);
+    expect(wordsOf('សួស្តីពិភពលោក 123 456')).toEqual(['សួស្តី', 'ពិភពលោក', '123', '456']);
+    expect(wordsOf('ภาษา๑๒๓')).toEqual(['ภาษา', '๑', '๒', '๓']);
+    expect(wordsOf('ราคา ๑๒๓ บาท')).toEqual(['ราคา', '๑๒๓', 'บาท']);
+    expect(wordsOf('ພາສາລາວ')).toEqual(['ພາສາລາວ']);
+    expect(wordsOf('မြန်မာစာ')).toEqual(['မြန်မာစာ']);
   });
 
   it("cuts the article ال off Arabic words, as charabia's Arabic segmenter, and not inside a word", () => {
@@ -206,10 +214,9 @@ describe('kernel == reference on random text in the segmented scripts', () => {
 });
 
 /**
- * The whole-string algorithm, without windows or code-unit tables: ICU over all of the decoded
- * text, keeping the boundaries where a code point before or at it is Thai, Lao, Khmer or Myanmar;
- * and for each charabia script group of Cj or Hangul, each run between one-character default
- * separators given to its dictionary segmenter.
+ * The whole-string algorithm, without code-unit tables, over the decoded text: for each charabia
+ * script group of Cj, Hangul, Thai or Khmer, each run between
+ * one-character default separators that is not a number given to its segmenter.
  */
 function oracleOfBytes(bytes: Uint8Array, lang: number = Lang.Detect): number[] {
   const chars = decodeUtf8(bytes);
@@ -221,9 +228,6 @@ function oracleOfBytes(bytes: Uint8Array, lang: number = Lang.Detect): number[] 
     text += ch;
   }
   const found = new Set<number>();
-  for (const { index: at } of new Intl.Segmenter(undefined, { granularity: 'word' }).segment(text)) {
-    if (at > 0 && (isIcuSegmented(text.codePointAt(at - 1)!) || isIcuSegmented(text.codePointAt(at)!))) found.add(offsets[at]!);
-  }
   // charabia's groups: a character of another script than the current one (neither Other) starts one
   const groups: { script: number; chars: typeof chars }[] = [];
   for (const char of chars) {
@@ -246,6 +250,13 @@ function oracleOfBytes(bytes: Uint8Array, lang: number = Lang.Detect): number[] 
       }
       continue;
     }
+    if (SCRIPTS[script] === 'Thai' || SCRIPTS[script] === 'Khmer') {
+      const words = SCRIPTS[script] === 'Thai' ? THAI_TRIE : KHMER_TRIE;
+      for (const { text: runText, unitStarts } of runsOf(group)) {
+        for (const at of prefixWordStarts(words, runText, 1)) found.add(unitStarts[at]!);
+      }
+      continue;
+    }
     if (SCRIPTS[script] !== 'Cj' && SCRIPTS[script] !== 'Hangul') continue;
     const kana = group.filter((c) => isKana(c.cp)).length;
     const mandarin = group.filter((c) => !isKana(c.cp) && WHATLANG_MANDARIN_RANGES.some(([first, last]) => c.cp >= first && c.cp <= last)).length;
@@ -257,7 +268,7 @@ function oracleOfBytes(bytes: Uint8Array, lang: number = Lang.Detect): number[] 
   return [...found].sort((a, b) => a - b);
 }
 
-/** The runs of a script group between one-character separators: their text, and the byte where each UTF-16 unit starts (and the run's end). */
+/** The runs of a script group between one-character separators but numbers: their text, and the byte where each UTF-16 unit starts (and the run's end). */
 function runsOf(group: readonly Char[]): { text: string; unitStarts: number[] }[] {
   const runs: { text: string; unitStarts: number[] }[] = [];
   let run: Char[] = [];
@@ -268,21 +279,23 @@ function runsOf(group: readonly Char[]): { text: string; unitStarts: number[] }[
     }
     const unitStarts = run.flatMap((c) => (c.cp > 0xffff ? [c.start, c.start] : [c.start]));
     unitStarts.push(run[run.length - 1]?.end ?? 0);
-    runs.push({ text: run.map((c) => String.fromCodePoint(c.cp)).join(''), unitStarts });
+    const runText = run.map((c) => String.fromCodePoint(c.cp)).join('');
+    // charabia's maybe_number: numeric characters and ASCII punctuation only go unsegmented
+    if (!/^[\p{N}!-/:-@[-`{-~]+$/u.test(runText)) runs.push({ text: runText, unitStarts });
     run = [];
   }
   return runs;
 }
 
-/** Thai, Lao, Khmer and Myanmar (charabia's ranges, and Lao). */
-const isIcuSegmented = (cp: number): boolean => (cp >= 0x0e80 && cp <= 0x0eff) || ['Thai', 'Khmer', 'Myanmar'].includes(SCRIPTS[scriptOf(cp)]!);
-/** The separators a Cj or Hangul group's runs are cut at (the two-character ones start with one). */
+const THAI_TRIE = wordTrie(THAI_WORDS.split('\n'));
+const KHMER_TRIE = wordTrie(KHMER_WORDS.split('\n'));
+/** The separators a group's runs are cut at (the two-character ones start with one). */
 const ONE_CHARACTER_SEPARATORS = new Set(DEFAULT_SEPARATORS.filter((separator) => separator.length === 1));
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 /** Byte offsets of pushWordBreaks, after checking pushWordBreaksOfBytes gives the same for the UTF-8. */
-function windowedBreaks(text: string): number[] {
+function breaksOfBoth(text: string): number[] {
   const fromBytes: number[] = [];
   pushWordBreaksOfBytes(fromBytes, 3, encode(text), Lang.Detect);
   const out: number[] = [];
@@ -294,13 +307,12 @@ function windowedBreaks(text: string): number[] {
 
 /** Checks both entry points against the oracle (TextEncoder writes a lone surrogate as U+FFFD, as the kernel reads it). */
 function expectLikeWholeString(text: string): void {
-  expect(windowedBreaks(text), JSON.stringify(text)).toEqual(oracleOfBytes(encode(text)));
+  expect(breaksOfBoth(text), JSON.stringify(text)).toEqual(oracleOfBytes(encode(text)));
 }
 
-// Whitespace of every kind, the split characters 、 and 。 with what may join them (marks,
-// format characters, halfwidth sound marks, ZWJ, skin tones), letters and digits (Hangul jamo
-// and Thai, Lao and Myanmar digits are segmented and join across punctuation as UAX #29 letters
-// and digits do), word-joining punctuation, emoji, flags, lone surrogates, U+FFFD, BOM.
+// Whitespace of every kind, the separators 、 and 。 with what may follow them (marks, format
+// characters, halfwidth sound marks, ZWJ, skin tones), letters and digits of the segmented scripts
+// and others, punctuation, emoji, flags, lone surrogates, U+FFFD, BOM.
 const ALPHABET = [
   '北京', '大学', '学习', '東京', 'タワー', 'クーポン', 'で', 'ひらがな', 'ー', '々', '〇', '豆腐', 'ｶ', 'ﾞ', '\uff9f', '\u3099', '\u302a',
   'ภาษา', 'ไทย', 'ง่าย', '\u0e48', '\u0e31', 'ພາສາ', 'ລາວ', 'ខ្ញុំ', 'ស្រលាញ់', '\u17b6', 'မြန်မာ', '\u103a', '๑๒', '໓', '၄', '한국어', '를', '\u1100', '\u11a8', 'ᄀ', 'ㄱ',
@@ -320,7 +332,7 @@ function randomMixedText(r: () => number, length: number): string {
   return text;
 }
 
-describe('segmenting windows and groups == segmenting the whole string', () => {
+describe('segmenting groups and runs == segmenting the whole string', () => {
   it('agrees on mixed scripts, marks after a space, ideographic spaces, CRLF, emoji, lone surrogates and the string edges', () => {
     for (const text of [
       '北', '北京', '北 京', ' 北京 ', '北京大学 in Beijing', 'The 豆腐 is soft. 北京大学, 東京タワー and ภาษาไทย.',
@@ -328,8 +340,7 @@ describe('segmenting windows and groups == segmenting the whole string', () => {
       'line one\r\n北京\r\nline two\r\n', 'one\n北京\nthree\n\u4e00', '\u000b北\u000c京', 'a \u00ad北 \u200d京 \u200b学',
       '北京 👍🏻 大学 \u{1f3fb}学习 👨‍👩‍👧 🇯🇵🇯🇵 京', 'a\ud800 北京\udfff タワー \ud800', '\ufeff北京', '\ufffd 北京 \ufffd',
       '吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。', '北京、大学。 学习。\u3099京、\u200d学。',
-      // UAX #29 joins segmented digits and jamo across , ， . and :, so no window may be cut there
-      '๑,๒ ᄀ.ᄀ ๑，๒ ᄀ:ᄀ abc.ᄀ 3.๑',
+      '๑,๒ ᄀ.ᄀ ๑，๒ ᄀ:ᄀ abc.ᄀ 3.๑ ภาษา๑๒ ๑๒ภาษา',
       '한국어를 배우고 있습니다', 'ខ្ញុំស្រលាញ់ អ្នក', 'မြန်မာ စာ', 'ພາສາ ລາວ', 'Hello world', 'end with 北', '北 at start',
     ]) {
       expectLikeWholeString(text);
@@ -341,7 +352,7 @@ describe('segmenting windows and groups == segmenting the whole string', () => {
     for (let i = 0; i < 200; i++) expectLikeWholeString(randomMixedText(r, Math.floor(r() * 40)));
   });
 
-  it('agrees on long strings cut into several windows, sparse and dense', () => {
+  it('agrees on long strings, sparse and dense', () => {
     const r = mulberry32(7);
     const english = 'the package manager resolves dependencies before it unpacks anything ';
     for (let i = 0; i < 12; i++) {
@@ -349,10 +360,8 @@ describe('segmenting windows and groups == segmenting the whole string', () => {
       while (text.length < 3000) text += r() < 0.05 * (i % 4) ? randomMixedText(r, 8) : english.slice(0, Math.floor(r() * english.length));
       expectLikeWholeString(text);
     }
-    // A window stops taking in segmented characters after 512 code units: move that cut over every
-    // position of a string where cutting at the wrong place would change boundaries.
     const tricky = '๑,๒ ᄀ.ᄀ ๑，๒ ᄀ:ᄀ ภาษา \u0e48ไทย x ｶﾞ \uff9e北 の \u3099か 北\u3000\u3000京。\u3099京、学 \u200d京 👍🏻 ';
-    for (let n = 440; n < 520; n++) expectLikeWholeString(`北 ${'a'.repeat(n)} ${tricky}${tricky}`);
+    for (let n = 500; n < 510; n++) expectLikeWholeString(`北 ${'a'.repeat(n)} ${tricky}${tricky}`);
     expectLikeWholeString('吾輩は猫である。名前はまだ無い。'.repeat(80));
     expectLikeWholeString('한국어를 배우고 있습니다 '.repeat(100));
   });
@@ -372,34 +381,19 @@ describe('segmenting windows and groups == segmenting the whole string', () => {
     }
   });
 
-  it('segments only the run of the one Chinese word in 200,000 characters of English, without ICU', () => {
+  it('segments only the run of the one Chinese word in 200,000 characters of English', () => {
     const half = 'The package manager resolves dependencies before it unpacks anything. '.repeat(1430);
     const text = `${half}北京大学 ${half}`;
-    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
-    try {
-      expect(breaksOf(text)).toEqual([half.length + 6]);
-      const bytes: number[] = [];
-      pushWordBreaksOfBytes(bytes, 0, encode(text), Lang.Detect);
-      expect(bytes).toEqual([0, half.length + 6]);
-      expect(text.length).toBeGreaterThan(200_000);
-      expect(segment).not.toHaveBeenCalled();
-    } finally {
-      segment.mockRestore();
-    }
+    expect(breaksOf(text)).toEqual([half.length + 6]);
+    const bytes: number[] = [];
+    pushWordBreaksOfBytes(bytes, 0, encode(text), Lang.Detect);
+    expect(bytes).toEqual([0, half.length + 6]);
+    expect(text.length).toBeGreaterThan(200_000);
   });
 
-  it('segments only the words around the one Thai word of 200,000 characters of English', () => {
+  it('segments the one Thai run of 200,000 characters of English', () => {
     const half = 'The package manager resolves dependencies before it unpacks anything. '.repeat(1430);
-    const text = `${half}ภาษาไทย ${half}`;
-    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
-    try {
-      // ภาษา|ไทย, and its edges (three bytes a character)
-      expect(breaksOf(text)).toEqual([half.length, half.length + 12, half.length + 21]);
-      // "ภาษาไทย " alone: its window ends at the next split point, after the space
-      const segmented = segment.mock.calls.reduce((sum, [input]) => sum + input.length, 0);
-      expect(segmented).toBe(8);
-    } finally {
-      segment.mockRestore();
-    }
+    // ภาษาไทย|ง่าย|นิดเดียว, three bytes a character
+    expect(breaksOf(`${half}ภาษาไทยง่ายนิดเดียว ${half}`)).toEqual([half.length + 21, half.length + 33]);
   });
 });

@@ -13,8 +13,7 @@
  * Unicode facts (NFKD, case, categories) come from the running Node at call time, not from the
  * kernel's generated tables; only charabia's own lists come from charabia-data.ts and
  * kvariants-data.ts.
- * It shares the kernel's documented divergences from charabia (ICU's dictionaries for Thai and
- * Khmer, IPADIC rather than UniDic for Japanese, language-detected normalisers limited to
+ * It shares the kernel's documented divergences from charabia (IPADIC rather than UniDic for Japanese, language-detected normalisers limited to
  * Chinese ideograph variants in Cj groups whatlang calls Mandarin and Swedish recomposition in
  * Latin text whose locales name Swedish alone; a group's script is its first non-Other
  * character's; a run of
