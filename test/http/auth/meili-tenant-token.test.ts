@@ -1,0 +1,216 @@
+/**
+ * Port of Meilisearch's tests/auth/tenant_token.rs: searches on index `sales` with tenant tokens of
+ * every `searchRules` form (list, map with `null`, `{}` or a filter, patterns), with or without
+ * `exp`, signed with parent keys that allow the search or not; the token's filter ANDed with the
+ * query's; tokens on other routes, expired parent keys, tampered tokens.
+ * Adapted to v1.50: the test file's parent key restricted to `sales` "without search" holds every
+ * other action, global ones included, which v1.50 refuses (keys-auth.md §4.2): it keeps the
+ * index-scopable ones. "Without search" also leaves out `*.get`, which grants it. The messages the
+ * test file blanks are asserted as keys-auth.md §9 words them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCUMENTS } from '../../helpers/meili-datasets.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+import { MASTER_KEY, addKey, forbidden, rfc3339In, succeed, tenantToken, unixIn, waitUntilPast, type CreatedKey } from './meili-auth.js';
+import { ALL_ACTIONS, AUTHORIZATIONS, GLOBAL_ONLY, outcome } from './meili-authorizations.js';
+import { call } from './request.js';
+
+type Claims = Record<string, unknown>;
+
+const inADay = () => rfc3339In(86_400_000);
+/** Every action of the table but those granting `search`. */
+const WITHOUT_SEARCH = ALL_ACTIONS.filter((action) => !['search', '*', '*.get'].includes(action));
+
+const ACCEPTED_KEYS = [
+  { indexes: ['*'], actions: ['*'] },
+  { indexes: ['*'], actions: ['search'] },
+  { indexes: ['sales'], actions: ['*'] },
+  { indexes: ['sales'], actions: ['search'] },
+  { indexes: ['sal*', 'prod*'], actions: ['search'] },
+];
+
+const KEY_CANNOT_ACCESS_SALES = 'The API key used to generate this tenant token cannot acces the index `sales`.';
+/** The parent keys a token cannot search `sales` with, and the message of each refusal. */
+const REFUSED_KEYS: [object, string][] = [
+  [{ indexes: ['*'], actions: WITHOUT_SEARCH }, 'The provided API key is invalid.'],
+  [{ indexes: ['sales'], actions: WITHOUT_SEARCH.filter((action) => !GLOBAL_ONLY.has(action)) }, 'The provided API key is invalid.'],
+  [{ indexes: ['products'], actions: ['*'] }, KEY_CANNOT_ACCESS_SALES],
+  [{ indexes: ['prod*', 'p*'], actions: ['*'] }, KEY_CANNOT_ACCESS_SALES],
+  [{ indexes: ['products'], actions: ['search'] }, KEY_CANNOT_ACCESS_SALES],
+];
+
+/** The test file's tokens: `searchRules` with `exp` in an hour, or `null`, or an hour ago. */
+const inAnHour = (searchRules: unknown): Claims => ({ searchRules, exp: unixIn(1) });
+const noExp = (searchRules: unknown): Claims => ({ searchRules, exp: null });
+const anHourAgo = (searchRules: unknown): Claims => ({ searchRules, exp: unixIn(-1) });
+
+let server: TestServer;
+let acceptedKeys: CreatedKey[];
+
+beforeAll(async () => {
+  server = await startServer({ masterKey: MASTER_KEY });
+  await succeed(server, 'POST', '/indexes/sales/documents', DOCUMENTS);
+  await succeed(server, 'PATCH', '/indexes/sales/settings', { filterableAttributes: ['color'] });
+  acceptedKeys = [];
+  for (const key of ACCEPTED_KEYS) acceptedKeys.push(await addKey(server, { ...key, expiresAt: inADay() }));
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+/** Meilisearch's `index.search`: the POST search and its GET form, each status and body. */
+async function searchBoth(token: string, filter: string | null) {
+  const get = filter === null ? '' : `?filter=${encodeURIComponent(filter)}`;
+  return [
+    await call(server, 'POST', '/indexes/sales/search', { key: token, body: { filter } }),
+    await call(server, 'GET', `/indexes/sales/search${get}`, { key: token }),
+  ];
+}
+
+/** Each token, signed by each accepted key, finds `count` documents of `sales` with `filter`. */
+async function expectAuthorizedSearch(tokens: Claims[], filter: string | null, count: number): Promise<void> {
+  const actual: string[] = [];
+  const expected: string[] = [];
+  for (const [k, parent] of acceptedKeys.entries()) {
+    for (const claims of tokens) {
+      const label = `key ${JSON.stringify(ACCEPTED_KEYS[k])}, token ${JSON.stringify(claims.searchRules)}`;
+      for (const res of await searchBoth(tenantToken(parent.uid, parent.key, claims), filter)) {
+        actual.push(`${label}: ${res.status} ${(res.body as { hits?: unknown[] }).hits?.length ?? JSON.stringify(res.body)}`);
+        expected.push(`${label}: 200 ${count}`);
+      }
+    }
+  }
+  expect(actual).toEqual(expected);
+}
+
+/** Each token, signed by each parent key, is refused `sales` with the message `messageFor` gives. */
+async function expectForbiddenSearch(tokens: Claims[], parents: [CreatedKey, string][], messageFor: (claims: Claims, keyMessage: string) => string | RegExp): Promise<void> {
+  for (const [parent, keyMessage] of parents) {
+    for (const claims of tokens) {
+      const message = messageFor(claims, keyMessage);
+      for (const res of await searchBoth(tenantToken(parent.uid, parent.key, claims), null)) {
+        const context = `token ${JSON.stringify(claims)}`;
+        if (typeof message === 'string') expect(res, context).toEqual(forbidden(message));
+        else {
+          expect(res, context).toMatchObject({ status: 403, body: { code: 'invalid_api_key', type: 'auth' } });
+          expect((res.body as { message: string }).message, context).toMatch(message);
+        }
+      }
+    }
+  }
+}
+
+describe('searching with a tenant token', () => {
+  it('finds every document with rules opening sales, with or without exp (search_authorized_simple_token)', async () => {
+    const tokens = [
+      inAnHour({ '*': {} }),
+      inAnHour(['*']),
+      inAnHour({ sales: {} }),
+      inAnHour(['sales']),
+      noExp({ '*': {} }),
+      noExp({ '*': null }),
+      noExp(['*']),
+      noExp({ sales: {} }),
+      noExp({ sales: null }),
+      noExp(['sales']),
+      noExp(['sa*']),
+    ];
+    await expectAuthorizedSearch(tokens, null, 5);
+  });
+
+  it('applies the filter of the most specific rule (search_authorized_filter_token)', async () => {
+    const tokens = [
+      inAnHour({ '*': { filter: 'color = blue' } }),
+      inAnHour({ sales: { filter: 'color = blue' } }),
+      inAnHour({ '*': { filter: ['color = blue'] } }),
+      inAnHour({ sales: { filter: ['color = blue'] } }),
+      // The rule on sales beats the one on *.
+      inAnHour({ '*': { filter: 'color = green' }, sales: { filter: 'color = blue' } }),
+      inAnHour({ '*': {}, sales: { filter: 'color = blue' } }),
+      inAnHour({ '*': { filter: 'color = green' }, sales: { filter: ['color = blue'] } }),
+      inAnHour({ '*': {}, sales: { filter: ['color = blue'] } }),
+    ];
+    await expectAuthorizedSearch(tokens, null, 3);
+  });
+
+  it('ANDs the rule filter with the query filter (filter_search_authorized_filter_token)', async () => {
+    const tokens = [
+      inAnHour({ '*': { filter: 'color = blue' } }),
+      inAnHour({ sales: { filter: 'color = blue' } }),
+      inAnHour({ '*': { filter: ['color = blue'] } }),
+      inAnHour({ sales: { filter: ['color = blue'] } }),
+      inAnHour({ '*': { filter: 'color = green' }, sales: { filter: 'color = blue' } }),
+      inAnHour({ '*': {}, sales: { filter: 'color = blue' } }),
+      inAnHour({ '*': { filter: 'color = green' }, sales: { filter: ['color = blue'] } }),
+      inAnHour({ '*': {}, sales: { filter: ['color = blue'] } }),
+      inAnHour({ '*': {}, 'sal*': { filter: ['color = blue'] } }),
+    ];
+    await expectAuthorizedSearch(tokens, 'color = yellow', 1);
+  });
+
+  it('is refused when the parent key cannot search sales (error_search_token_forbidden_parent_key)', async () => {
+    const tokens = [
+      inAnHour({ '*': {} }),
+      inAnHour({ '*': null }),
+      inAnHour(['*']),
+      inAnHour({ sales: {} }),
+      inAnHour({ sales: null }),
+      inAnHour(['sales']),
+      inAnHour(['sali*', 's*', 'sales*']),
+    ];
+    const parents: [CreatedKey, string][] = [];
+    for (const [key, message] of REFUSED_KEYS) parents.push([await addKey(server, { ...key, expiresAt: inADay() }), message]);
+    await expectForbiddenSearch(tokens, parents, (_, keyMessage) => keyMessage);
+  });
+
+  it('is refused when the rules do not open sales or the token expired (error_search_forbidden_token)', async () => {
+    const otherIndex = 'The provided tenant token cannot acces the index `sales`, allowed indexes are ["products"].';
+    const expired = /^Tenant token expired\. Was valid up to `\d+` and we're now `\d+`\.$/;
+    const tokens: [Claims, string | RegExp][] = [
+      [inAnHour({ products: {} }), otherIndex],
+      [inAnHour(['products']), otherIndex],
+      [noExp({ products: {} }), otherIndex],
+      [noExp({ products: null }), otherIndex],
+      [noExp(['products']), otherIndex],
+      [anHourAgo({ '*': {} }), expired],
+      [anHourAgo({ '*': null }), expired],
+      [anHourAgo(['*']), expired],
+      [anHourAgo({ sales: {} }), expired],
+      [anHourAgo({ sales: null }), expired],
+      [anHourAgo(['sales']), expired],
+    ];
+    const messages = new Map(tokens);
+    const parents = acceptedKeys.map((key): [CreatedKey, string] => [key, '']);
+    await expectForbiddenSearch(tokens.map(([claims]) => claims), parents, (claims) => messages.get(claims)!);
+  });
+});
+
+describe('a tenant token', () => {
+  it('is an invalid API key on every route that does not search (error_access_forbidden_routes)', async () => {
+    const parent = await addKey(server, { indexes: ['*'], actions: ['*'], expiresAt: rfc3339In(3_600_000) });
+    const token = tenantToken(parent.uid, parent.key, inAnHour(['*']));
+    const actual: Record<string, unknown> = {};
+    for (const r of AUTHORIZATIONS.filter((r) => !r.opens.includes('search'))) actual[`${r.method} ${r.path}`] = await outcome(server, r, token);
+    expect(actual).toEqual(Object.fromEntries(Object.keys(actual).map((route) => [route, forbidden()])));
+  });
+
+  it('stops working when its parent key expires (error_access_expired_parent_key)', async () => {
+    const expiresAt = rfc3339In(1000);
+    const parent = await addKey(server, { indexes: ['*'], actions: ['*'], expiresAt });
+    const token = tenantToken(parent.uid, parent.key, inAnHour(['*']));
+    const search = AUTHORIZATIONS.find((r) => r.method === 'POST' && r.path === '/indexes/products/search')!;
+    expect(await outcome(server, search, token)).toBe('allowed');
+    await waitUntilPast(expiresAt);
+    expect(await outcome(server, search, token)).toEqual(forbidden());
+  });
+
+  it('is refused with InvalidSignature once its payload is swapped for another (error_access_modified_token)', async () => {
+    const parent = await addKey(server, { indexes: ['*'], actions: ['*'], expiresAt: rfc3339In(3_600_000) });
+    const token = tenantToken(parent.uid, parent.key, inAnHour(['products']));
+    const search = AUTHORIZATIONS.find((r) => r.method === 'POST' && r.path === '/indexes/products/search')!;
+    expect(await outcome(server, search, token)).toBe('allowed');
+    const [header, , signature] = token.split('.');
+    const payload = tenantToken(parent.uid, parent.key, inAnHour(['*'])).split('.')[1];
+    expect(await outcome(server, search, `${header}.${payload}.${signature}`)).toEqual(forbidden('Could not decode tenant token, InvalidSignature.'));
+  });
+});
