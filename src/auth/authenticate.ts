@@ -31,9 +31,18 @@ export type Credential = { kind: 'none' } | { kind: 'token'; token: string };
 /** Routes where a tenant token stands in for its API key. */
 const TENANT_TOKEN_ACTIONS: ReadonlySet<Action> = new Set<Action>(['search', 'chatCompletions']);
 
+/**
+ * A byte other than visible ASCII or tab. Node hands header values over decoded as latin1, one
+ * character per byte, so the test runs on the bytes received.
+ */
+const NOT_VISIBLE_ASCII = /[^\t\x20-\x7e]/;
+
 /** Header parsing rules, applied even when no master key is set. */
 export function parseAuthorization(header: string | undefined): Credential {
   if (header === undefined) return { kind: 'none' };
+  // Meilisearch reads the value as text only when every byte is visible ASCII or a tab (the
+  // `http` crate's `to_str`); any other value reads as empty, which is not the Bearer scheme.
+  if (NOT_VISIBLE_ASCII.test(header)) throw missingAuthorizationHeader();
   const space = header.indexOf(' ');
   const scheme = space === -1 ? header : header.slice(0, space);
   if (scheme !== 'Bearer') throw missingAuthorizationHeader();

@@ -97,6 +97,12 @@ describe('authentication errors', () => {
     expect(await get('/indexes/dog/documents', 'Bearer')).toEqual(forbidden());
   });
 
+  it('answers 401 for a header holding bytes other than visible ASCII, read as empty (http-conventions.md §7)', async () => {
+    // fetch sends each character as one byte: \u00c3\u00a9 is é in UTF-8, \u00e9 a byte invalid in UTF-8.
+    expect(await get('/indexes/dog/documents', `Bearer ${MASTER_KEY}\u00e9`)).toEqual(MISSING_HEADER_REPLY);
+    expect(await get('/indexes/dog/documents', 'Bearer \u00c3\u00a9')).toEqual(MISSING_HEADER_REPLY);
+  });
+
   it('answers 403 for an unknown key, and names the authorized indexes of a key opening another index (invalid_api_key)', async () => {
     expect(await get('/indexes/dog/search', 'Bearer kefir')).toEqual(forbidden());
     const created = await asMaster('POST', '/keys', { actions: ['search'], indexes: ['dog'], expiresAt: null, uid: NIL_UID });

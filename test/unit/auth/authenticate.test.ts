@@ -70,6 +70,15 @@ describe('without a master key', () => {
     );
     await expect(auth.authenticate('Basic x', ['version'])).rejects.toThrow('The Authorization header is missing');
   });
+
+  it('reads a header holding bytes other than visible ASCII or tab as no Bearer scheme', async () => {
+    auth = new Authenticator(null, new KeyStore(store, null));
+    // Header values arrive latin1-decoded: \u00c3\u00a9 is the UTF-8 encoding of é, \u00ff a lone byte.
+    for (const header of ['Bearer \u00ff', 'Bearer \u00c3\u00a9', 'Bearer x\u007f']) {
+      await expect(auth.authenticate(header, ['version']), JSON.stringify(header)).rejects.toThrow('The Authorization header is missing');
+    }
+    expect((await auth.authenticate('Bearer x\ty', ['version'])).kind).toBe('open');
+  });
 });
 
 describe('with a master key', () => {
