@@ -10,7 +10,7 @@ import { call, errorBody, type CallResult } from './request.js';
 
 export const MASTER_KEY = 'MASTER_KEY';
 export const INVALID_API_KEY = 'The provided API key is invalid.';
-export const MISSING_HEADER = 'The Authorization header is missing. It must use the bearer authorization method.';
+const MISSING_HEADER = 'The Authorization header is missing. It must use the bearer authorization method.';
 
 /** The 403 `invalid_api_key` answer carrying `message`. */
 export function forbidden(message = INVALID_API_KEY): CallResult {
