@@ -41,13 +41,13 @@
 //   LANG_* byte per string, src/kernels/languages.ts); Japanese text stays as written.
 //   Only Cj groups pay: a count over the group when it starts and a table search per character.
 // - Swedish recomposition (SwedishRecompositionNormalizer): in a Latin group of a string whose
-//   locales name no Latin-script language but Swedish (LANG_SWEDISH), a ring right after a, or
-//   a diaeresis right after a or o, joins it, so å, ä and ö keep their marks.
-// Not reproduced: UniDic for Japanese (lindera-wasm has IPADIC), and whatlang's trigram
-// detection of Latin-script languages, so Swedish recomposition (and the host's German
-// segmentation) only applies when the locales leave no other choice (Japanese transliteration is not in
-// Meilisearch's default build); and a group's script is its first non-Other character's, where
-// charabia asks whatlang (differs only on odd mixes).
+//   locales name no Latin-script language but Swedish, or whose Latin groups whatlang all calls
+//   Swedish among its locales (LANG_SWEDISH, set by the host: tokenizer.ts `kernelLangs`), a
+//   ring right after a, or a diaeresis right after a or o, joins it, so å, ä and ö keep their marks.
+// Not reproduced: UniDic for Japanese (lindera-wasm has IPADIC); whatlang's choice per Latin
+// group for Swedish (it is per string here); and a group's script is its first non-Other
+// character's, where charabia asks whatlang (differs only on odd mixes). (Japanese
+// transliteration is not in Meilisearch's default build.)
 // With custom tokens, a run of two or more non-control characters between matches is always a
 // word, where charabia would make it a separator if its NFKD were an allowed one (only a custom
 // separator written with compatibility characters or control characters inside, or a removed

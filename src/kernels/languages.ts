@@ -30,21 +30,31 @@ export const Lang = {
   CjPlain: 8,
   /** A lone Mandarin locale: all Cj text is Mandarin, kana or not */
   MandarinOnly: 16,
+  /**
+   * Several locales, two or more of them Latin-script ones with Swedish or German among them:
+   * whatlang chooses each Latin group's language among them (segmentation.ts
+   * `latinGroupLanguages`). The allowed Latin languages ride above the byte the kernel takes
+   * (`latinAllowList`), so a `Lang` value is a number, not always a byte.
+   */
+  DetectLatin: 32,
 } as const;
 
 /** The stored locales charabia reads as Mandarin (`zh` is stored as `zho`). */
 const MANDARIN_LOCALES: ReadonlySet<string> = new Set(['cmn', 'zho']);
 
-/**
- * whatlang's Latin-script languages, as stored locales. With several of them allowed, whatlang
- * tells them apart by trigrams, which Quarry does not reproduce: only Swedish or German alone is known.
- */
+/** whatlang's Latin-script languages, as stored locales. */
 const LATIN_LOCALES: ReadonlySet<string> = new Set([
   'afr', 'aka', 'aze', 'cat', 'ces', 'cym', 'dan', 'deu', 'eng', 'epo', 'est', 'fin', 'fra', 'hrv', 'hun', 'ind', 'ita', 'jav', 'lat',
   'lav', 'lit', 'nld', 'nob', 'pol', 'por', 'ron', 'slk', 'slv', 'sna', 'spa', 'swe', 'tgl', 'tuk', 'tur', 'uzb', 'vie', 'zul',
 ]);
 
-/** The `Lang` byte of text restricted to `locales` (stored ISO-639-3 codes; none or empty = any). */
+/** The order of the allowed-language bits of a DetectLatin `Lang`. */
+const LATIN_ORDER: readonly string[] = [...LATIN_LOCALES];
+/** Where the allowed-language bits start: above the byte the kernel takes. */
+const LATIN_BITS = 256;
+const allowLists = new Map<number, ReadonlySet<string>>();
+
+/** The `Lang` of text restricted to `locales` (stored ISO-639-3 codes; none or empty = any). */
 export function langOfLocales(locales: readonly string[] | null | undefined): number {
   if (locales === null || locales === undefined || locales.length === 0) return Lang.Detect;
   const latin = new Set(locales.filter((locale) => LATIN_LOCALES.has(locale)));
@@ -54,7 +64,22 @@ export function langOfLocales(locales: readonly string[] | null | undefined): nu
     const cj = mandarin ? Lang.MandarinOnly : locales[0] === 'jpn' ? Lang.JapaneseOnly : Lang.JapaneseOnly | Lang.CjPlain;
     return cj | latinLang;
   }
-  return (mandarin ? Lang.Detect : Lang.JapaneseOnly) | latinLang;
+  const base = (mandarin ? Lang.Detect : Lang.JapaneseOnly) | latinLang;
+  if (latin.size < 2 || !(latin.has('swe') || latin.has('deu'))) return base;
+  // arithmetic, not bitwise: the 37 language bits go past 32
+  const mask = LATIN_ORDER.reduce((sum, locale, i) => sum + (latin.has(locale) ? 2 ** i : 0), 0);
+  return base + Lang.DetectLatin + LATIN_BITS * mask;
+}
+
+/** The Latin-script languages whatlang may choose among for a `Lang` with DetectLatin set. */
+export function latinAllowList(lang: number): ReadonlySet<string> {
+  let list = allowLists.get(lang);
+  if (list === undefined) {
+    const mask = Math.floor(lang / LATIN_BITS);
+    list = new Set(LATIN_ORDER.filter((_, i) => Math.floor(mask / 2 ** i) % 2 === 1));
+    allowLists.set(lang, list);
+  }
+  return list;
 }
 
 /**

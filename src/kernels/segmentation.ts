@@ -36,7 +36,8 @@ import { germanWordStarts } from './german-segmenter.js';
 import { prefixWordStarts, wordTrie, type WordTrie } from './prefix-segmenter.js';
 import { KHMER_WORDS } from './reference/khmer-words.js';
 import { THAI_WORDS } from './reference/thai-words.js';
-import { cjIsJapanese, isKana, Lang } from './languages.js';
+import { cjIsJapanese, isKana, Lang, latinAllowList } from './languages.js';
+import { detectLatinLanguage } from './whatlang-latin.js';
 import { segmentRuns, type Run } from './run-segmenter.js';
 import type { Utf8Batch } from './tokenizer.js';
 
@@ -82,6 +83,11 @@ const MAYBE_NUMBER = /^[\p{N}!-/:-@[-`{-~]+$/u;
 /** UAX #29 Extend, Format and ZWJ characters, which a boundary looks through (WB4). */
 const IGNORED_BY_WORDS = /[\p{M}\p{Cf}\p{Emoji_Modifier}]/u;
 
+/** Whether whatlang may call Latin text of this `Lang` German. */
+export function latinMayBeGerman(lang: number): boolean {
+  return (lang & Lang.DetectLatin) !== 0 && latinAllowList(lang).has('deu');
+}
+
 /** The Thai and Khmer word tries, built when a thread first meets such text. */
 let thaiWords: WordTrie | undefined;
 let khmerWords: WordTrie | undefined;
@@ -116,7 +122,7 @@ export class WordBreaks {
   /** Adds string `index` (`text`), whose Cj text `lang` (languages.ts) constrains. */
   add(index: number, text: string, lang: number): void {
     const first = nextSegmented(text, 0);
-    if (first < 0 && (lang & Lang.German) === 0) return;
+    if (first < 0 && (lang & Lang.German) === 0 && !latinMayBeGerman(lang)) return;
     // Encoding turns a lone surrogate into U+FFFD; segment what the kernel sees.
     const wellFormed = text.replace(LONE_SURROGATE, '\ufffd');
     this.addText(index, wellFormed, first, utf8Cursor(wellFormed), lang);
@@ -124,7 +130,7 @@ export class WordBreaks {
 
   /** The same for a string given as UTF-8, which may be invalid (it is decoded as TextDecoder does). */
   addBytes(index: number, bytes: Uint8Array, lang: number): void {
-    const german = (lang & Lang.German) !== 0;
+    const german = (lang & Lang.German) !== 0 || latinMayBeGerman(lang);
     // Every segmented character takes three bytes but the alefs (U+0622 to U+0671, lead bytes D8
     // and D9), so a string without such a lead byte has none.
     if (!german && !bytes.some((b) => b >= 0xd8)) return;
@@ -175,7 +181,7 @@ export class WordBreaks {
     const found: number[] = [];
     const string = this.strings.length;
     this.strings.push({ index, found, byteOffset });
-    if ((lang & Lang.German) !== 0) pushGermanBoundaries(found, text);
+    if ((lang & Lang.German) !== 0 || latinMayBeGerman(lang)) pushGermanBoundaries(found, text, lang);
     if (first < 0) return;
     let groupEnd = 0; // the end of the last segmented script group
     const emit = (start: number, run: Run): void => {
@@ -208,7 +214,7 @@ export function pushWordBreaksOfBytes(out: number[], index: number, bytes: Uint8
 }
 
 /** The word boundaries of every string of a byte batch, as `pushWordBreaks` gives them for strings. */
-export function wordBreaksOfBatch(batch: Utf8Batch, langs?: Uint8Array): number[] {
+export function wordBreaksOfBatch(batch: Utf8Batch, langs?: ArrayLike<number>): number[] {
   const breaks = new WordBreaks();
   for (let i = 0; i < batch.spans.length / 2; i++) {
     const offset = batch.spans[2 * i]!;
@@ -281,18 +287,55 @@ function groupRuns(text: string, at: number, lang: number, emit: (start: number,
 }
 
 /**
- * charabia's GermanSegmenter on the Latin text of a string whose Latin text is German: each run
- * between separators of a Latin script group is cut into dictionary words (german-segmenter.ts).
+ * charabia's GermanSegmenter on the Latin text of a string whose locales make it German, or on
+ * each Latin script group whatlang calls German among the locales (Lang.DetectLatin): each run
+ * between separators is cut into dictionary words (german-segmenter.ts).
  */
-function pushGermanBoundaries(found: number[], text: string): void {
+function pushGermanBoundaries(found: number[], text: string, lang: number): void {
+  for (const { start, end, language } of latinGroupLanguages(text, lang)) {
+    if ((lang & Lang.German) === 0 && language !== 'deu') continue;
+    forEachRun(text, start, end, (runStart, runEnd) => {
+      for (const offset of germanWordStarts(text.slice(runStart, runEnd))) found.push(runStart + offset);
+    });
+  }
+}
+
+/** A Latin script group of a string, and whatlang's language for it (null when not asked). */
+export interface LatinGroup {
+  readonly start: number;
+  readonly end: number;
+  readonly language: string | null;
+}
+
+/** The last string `latinGroupLanguages` answered for, as the tokenizer asks twice per string. */
+let lastGroups: { text: string; lang: number; groups: LatinGroup[] } | undefined;
+
+/**
+ * The Latin script groups of `text`, each with the language whatlang picks for it among the
+ * allowed Latin languages when `lang` has DetectLatin (charabia asks whatlang per group only
+ * then: a lone locale is the language, and without locales Latin text has none).
+ */
+export function latinGroupLanguages(text: string, lang: number): LatinGroup[] {
+  if (lastGroups?.text === text && lastGroups.lang === lang) return lastGroups.groups;
+  const detect = (lang & Lang.DetectLatin) !== 0;
+  const groups: LatinGroup[] = [];
   let groupEnd = 0;
   for (let at = 0; at < text.length; at++) {
     if (at < groupEnd || SCRIPT_OF[text.charCodeAt(at)] !== SCRIPT_LATIN) continue;
     const [start, end] = groupAround(text, at);
-    forEachRun(text, start, end, (runStart, runEnd) => {
-      for (const offset of germanWordStarts(text.slice(runStart, runEnd))) found.push(runStart + offset);
-    });
+    groups.push({ start, end, language: detect ? whatlangOf(text.slice(start, end), latinAllowList(lang)) : null });
     groupEnd = end;
+  }
+  lastGroups = { text, lang, groups };
+  return groups;
+}
+
+/** whatlang's language of a Latin group's text, or null (a script whatlang counts otherwise). */
+function whatlangOf(group: string, allowed: ReadonlySet<string>): string | null {
+  try {
+    return detectLatinLanguage(group, allowed);
+  } catch {
+    return null;
   }
 }
 

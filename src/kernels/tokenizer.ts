@@ -19,9 +19,9 @@
  */
 import { RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena.js';
 import type { CustomTokens } from './custom-tokens.js';
-import { Lang } from './languages.js';
+import { Lang, latinAllowList } from './languages.js';
 import { getKernels, KernelStatus, type Kernels } from './module.js';
-import { WordBreaks, wordBreaksOfBatch } from './segmentation.js';
+import { latinGroupLanguages, latinMayBeGerman, WordBreaks, wordBreaksOfBatch } from './segmentation.js';
 
 /** u32 fields per token record. */
 export const TOKEN_RECORD_U32 = 7;
@@ -54,8 +54,8 @@ export interface TokenizeOptions {
   readonly separators?: boolean;
   /** The index's separatorTokens/nonSeparatorTokens/dictionary (`customTokens(settings)`); none = defaults. */
   readonly custom?: CustomTokens | undefined;
-  /** One `Lang` byte per string (languages.ts `langOfLocales`); none = all `Lang.Detect`. */
-  readonly langs?: Uint8Array | undefined;
+  /** One `Lang` per string (languages.ts `langOfLocales`); none = all `Lang.Detect`. */
+  readonly langs?: ArrayLike<number> | undefined;
 }
 
 /** UTF-8 input: all strings' bytes, and per string an (offset, byte length) pair in `spans`. */
@@ -117,9 +117,9 @@ export function tokenizeBatch(
     written += length;
     // as many UTF-8 bytes as UTF-16 units: ASCII, nothing to segment unless it is German
     const lang = options.langs?.[i] ?? Lang.Detect;
-    if (length !== text.length || (lang & Lang.German) !== 0) breaks.add(i, text, lang);
+    if (length !== text.length || (lang & Lang.German) !== 0 || latinMayBeGerman(lang)) breaks.add(i, text, lang);
   }
-  const langs = writeLangs(kernels, options, strings.length);
+  const langs = writeLangs(kernels, kernelLangs(options.langs, strings.length, (i) => strings[i]!));
   return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules, breaks: writeBreaks(kernels, breaks.finish()), langs });
 }
 
@@ -139,8 +139,14 @@ export function tokenizeBytes(
   arena.u8.set(batch.bytes, input);
   const nStrings = batch.spans.length / 2;
   const breaks = writeBreaks(kernels, wordBreaksOfBatch(batch, options.langs));
-  const langs = writeLangs(kernels, options, nStrings);
+  const langs = writeLangs(kernels, kernelLangs(options.langs, nStrings, (i) => spanText(batch, i)));
   return run(kernels, { input, inLen: batch.bytes.length, table, nStrings, flags: flagsOf(options), rules, breaks, langs });
+}
+
+/** String `index` of a byte batch, decoded (invalid UTF-8 as U+FFFD). */
+export function spanText(batch: Utf8Batch, index: number): string {
+  const offset = batch.spans[2 * index]!;
+  return decoder.decode(batch.bytes.subarray(offset, offset + batch.spans[2 * index + 1]!));
 }
 
 /** The UTF-8 form of `strings` that `tokenizeBytes` and `materializeTokens` take. */
@@ -222,12 +228,35 @@ function writeBreaks(kernels: Kernels, breaks: readonly number[]): CallInputs['b
   return { ptr, count: breaks.length / 2 };
 }
 
-/** Copies the per-string `Lang` bytes into the arena, or gives 0 when there are none. */
-function writeLangs(kernels: Kernels, options: TokenizeOptions, nStrings: number): number {
-  const langs = options.langs;
-  if (langs === undefined || !langs.some((lang) => lang !== Lang.Detect)) return 0;
-  if (langs.length !== nStrings) throw new RangeError('langs must hold one byte per string');
-  const ptr = kernels.arena.alloc(nStrings);
+/**
+ * The byte per string the kernel takes: the `Lang`'s low byte, with the Swedish bit when its
+ * locales let whatlang choose and whatlang calls each Latin group of the string Swedish (per
+ * string, where charabia decides per group: strings mixing such groups are rare). Undefined when
+ * every string is `Lang.Detect`.
+ */
+export function kernelLangs(langs: ArrayLike<number> | undefined, nStrings: number, textOf: (index: number) => string): Uint8Array | undefined {
+  if (langs === undefined) return undefined;
+  if (langs.length !== nStrings) throw new RangeError('langs must hold one value per string');
+  let any = false;
+  const bytes = new Uint8Array(nStrings);
+  for (let i = 0; i < nStrings; i++) {
+    const lang = langs[i]!;
+    bytes[i] = (lang & 0xff) | (swedishByDetection(lang, () => textOf(i)) ? Lang.Swedish : 0);
+    any ||= bytes[i] !== Lang.Detect;
+  }
+  return any ? bytes : undefined;
+}
+
+function swedishByDetection(lang: number, text: () => string): boolean {
+  if ((lang & Lang.DetectLatin) === 0 || !latinAllowList(lang).has('swe')) return false;
+  const groups = latinGroupLanguages(text(), lang);
+  return groups.length > 0 && groups.every((group) => group.language === 'swe');
+}
+
+/** Copies the kernel's per-string bytes into the arena, or gives 0 when there are none. */
+function writeLangs(kernels: Kernels, langs: Uint8Array | undefined): number {
+  if (langs === undefined) return 0;
+  const ptr = kernels.arena.alloc(langs.length);
   kernels.arena.u8.set(langs, ptr);
   return ptr;
 }

@@ -2,7 +2,7 @@
 // a lone locale is the language of every script group, several let whatlang choose among them.
 import { describe, expect, it } from 'vitest';
 
-import { cjIsJapanese, Lang, langOfLocales } from '../../src/kernels/languages.js';
+import { cjIsJapanese, Lang, latinAllowList, langOfLocales } from '../../src/kernels/languages.js';
 
 describe('langOfLocales', () => {
   it('detects everything without locales', () => {
@@ -34,6 +34,22 @@ describe('langOfLocales', () => {
     expect(langOfLocales(['swe', 'jpn'])).toBe(Lang.Swedish | Lang.JapaneseOnly);
     expect(langOfLocales(['deu', 'eng']) & (Lang.German | Lang.Swedish)).toBe(0);
     expect(langOfLocales(['deu', 'swe']) & (Lang.German | Lang.Swedish)).toBe(0);
+  });
+});
+
+describe('langOfLocales with several Latin-script languages', () => {
+  it('lets whatlang choose among them when Swedish or German is one, carrying the list above the kernel byte', () => {
+    const lang = langOfLocales(['deu', 'eng', 'jpn']);
+    expect(lang & 0xff).toBe(Lang.JapaneseOnly | Lang.DetectLatin);
+    expect([...latinAllowList(lang)].sort()).toEqual(['deu', 'eng']);
+    const many = langOfLocales(['swe', 'zul', 'afr', 'cmn']);
+    expect(many & 0xff).toBe(Lang.DetectLatin);
+    expect([...latinAllowList(many)].sort()).toEqual(['afr', 'swe', 'zul']);
+  });
+
+  it('asks nothing when neither Swedish nor German is allowed', () => {
+    expect(langOfLocales(['eng', 'fra']) & Lang.DetectLatin).toBe(0);
+    expect(langOfLocales(['eng', 'fra'])).toBe(Lang.JapaneseOnly);
   });
 });
 

@@ -79,6 +79,33 @@ describe('dictionary segmentation', () => {
     expect(wordsOf('Wissensorganisation')).toEqual(['Wissensorganisation']);
   });
 
+  it('splits compounds in the Latin groups whatlang calls German when the locales let it choose', () => {
+    const mixed = { langs: [langOfLocales(['deu', 'eng'])] };
+    expect(wordsOf('Der Kapitän fährt über den Mittellandkanal nach Magdeburg', mixed)).toContain('kanal');
+    expect(wordsOf('The captain sails the steamship through the Mittellandkanal', mixed)).toContain('Mittellandkanal');
+    // each Latin group is asked alone: the German one is cut, the English one is not
+    const words = wordsOf('Der Kapitän fährt über den Mittellandkanal 北京 the Mittellandkanal is long', mixed);
+    expect(words.filter((word) => word === 'kanal')).toHaveLength(1);
+    expect(words).toContain('Mittellandkanal');
+  });
+
+  it('keeps å, ä and ö in text whatlang calls Swedish when the locales let it choose', () => {
+    const normalized = (text: string, locales: string[]): string[] =>
+      tokenize([text], { separators: false, langs: [langOfLocales(locales)] }).map((t) => t.normalized);
+    expect(normalized('Räksmörgåsen är god och jag äter den gärna på morgonen', ['swe', 'eng'])).toContain('räksmörgåsen');
+    expect(normalized('The waffle at the café in Malmö is good and I eat it in the morning', ['swe', 'eng'])).toContain('malmo');
+    expect(normalized('Räksmörgåsen är god och jag äter den gärna på morgonen', ['eng', 'fra'])).toContain('raksmorgasen');
+  });
+
+  it('agrees kernel == reference on random strings whose locales let whatlang choose', () => {
+    const r = mulberry32(21);
+    const pool = [Lang.Detect, langOfLocales(['swe', 'eng']), langOfLocales(['deu', 'eng', 'cmn']), langOfLocales(['deu', 'swe'])];
+    const words = ['Räksmörgås', 'är', 'god', 'och', 'the', 'captain', 'Mittellandkanal', 'fährt', 'über', 'Malmö', 'å', '北京', '123', ' ', ', '];
+    const strings = Array.from({ length: 300 }, () => Array.from({ length: 1 + Math.floor(r() * 12) }, () => words[Math.floor(r() * words.length)]!).join(' '));
+    const langs = strings.map(() => pool[Math.floor(r() * pool.length)]!);
+    expect(tokenizeBatch(strings, { langs })).toEqual(referenceTokenizeBatch(strings, { langs }));
+  });
+
   it('cuts each run between separators of a script group alone, and the groups of a string apart', () => {
     // the first group is Japanese for its kana, the second (after the Latin word) Mandarin
     expect(wordsOf('の进击的巨人 abc 进击的巨人')).toEqual(['の', '进', '击', '的', '巨人', 'abc', '进击', '的', '巨人']);

@@ -191,7 +191,7 @@ export class WordExtractor {
     let langs: number[] = [];
     let bytes = 0;
     const flush = () => {
-      if (strings.length > 0) this.tokenizeChunk(strings, owners, out, tokens, firstToken, langOf === undefined ? undefined : Uint8Array.from(langs));
+      if (strings.length > 0) this.tokenizeChunk(strings, owners, out, tokens, firstToken, langOf === undefined ? undefined : langs);
       strings = [];
       owners = [];
       langs = [];
@@ -322,7 +322,7 @@ export class WordExtractor {
     return vid;
   }
 
-  private tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[], tokens: TokenColumns, firstToken: number[], langs: Uint8Array | undefined): void {
+  private tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[], tokens: TokenColumns, firstToken: number[], langs: readonly number[] | undefined): void {
     const { stopWords } = this.options;
     const batch = tokenizeBatch(strings, { separators: false, custom: this.options.custom, langs });
     const records = batch.records;

@@ -196,7 +196,7 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     if (source !== null && source !== undefined) walk(source, '', [], collect(hit, true));
   });
 
-  const tokens = tokenizeTexts(texts, Uint8Array.from(langs), options.tokenizer === undefined ? undefined : customTokens(options.tokenizer));
+  const tokens = tokenizeTexts(texts, langs, options.tokenizer === undefined ? undefined : customTokens(options.tokenizer));
   const lookup = lookupOf(terms);
   const matches = texts.map((text, i) => findMatches(tokens[i]!, text, terms, lookup));
 
@@ -262,7 +262,7 @@ function rebuild(value: unknown, path: string, indices: number[], format: (path:
 const decoder = new TextDecoder();
 
 /** Tokens of every text, from one kernel call. */
-function tokenizeTexts(texts: readonly string[], langs: Uint8Array, custom: CustomTokens | undefined): Tok[][] {
+function tokenizeTexts(texts: readonly string[], langs: readonly number[], custom: CustomTokens | undefined): Tok[][] {
   const out: Tok[][] = texts.map(() => []);
   if (texts.length === 0) return out;
   const batch = tokenizeBatch(texts, { custom, langs });

@@ -55,7 +55,7 @@ const WHITESPACE = /\s/u;
 
 /** `lang`: the query's languages.ts `Lang` byte (from `locales`, or those of the searched fields). */
 export function parseQuery(q: string, stopWords: ReadonlySet<string>, custom?: CustomTokens, lang: number = Lang.Detect): ParsedQuery {
-  const tokens = materializeTokens(tokenizeBatch([q], { custom, langs: Uint8Array.of(lang) }), [q]);
+  const tokens = materializeTokens(tokenizeBatch([q], { custom, langs: [lang] }), [q]);
   const qBytes = Buffer.byteLength(q);
   const bytes = Buffer.from(q);
   const charBefore = (byte: number): string => (byte === 0 ? '' : bytes.subarray(0, byte).toString().slice(-1));

@@ -15,7 +15,7 @@
  * kvariants-data.ts.
  * It shares the kernel's documented divergences from charabia (IPADIC rather than UniDic for Japanese, language-detected normalisers limited to
  * Chinese ideograph variants in Cj groups whatlang calls Mandarin and Swedish recomposition in
- * Latin text whose locales name Swedish alone; a group's script is its first non-Other
+ * Latin text of strings whose kernel byte (tokenizer.ts `kernelLangs`) says Swedish; a group's script is its first non-Other
  * character's; a run of
  * two or more characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
@@ -29,6 +29,8 @@ import { lemmaOf, SCRIPT_OTHER, scriptOf } from './unicode.js';
 import { decodeUtf8, type Char } from './utf8.js';
 import {
   encodeBatch,
+  kernelLangs,
+  spanText,
   TokenKind,
   TOKEN_RECORD_U32,
   type TokenBatch,
@@ -42,7 +44,7 @@ interface Segment {
   readonly script: number;
   /** Cj text that whatlang would call Mandarin: ChineseNormalizer applies. */
   readonly chinese: boolean;
-  /** Latin text whose locales name no other Latin-script language: SwedishRecompositionNormalizer applies. */
+  /** Latin text of a string whose kernel byte says Swedish: SwedishRecompositionNormalizer applies. */
   readonly swedish: boolean;
 }
 
@@ -119,7 +121,9 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
     const string = breakPairs[i]!;
     breaksOf.set(string, (breaksOf.get(string) ?? new Set()).add(breakPairs[i + 1]!));
   }
-  for (let index = 0; index < batch.spans.length / 2; index++) {
+  const nStrings = batch.spans.length / 2;
+  const langs = kernelLangs(options.langs, nStrings, (index) => spanText(batch, index));
+  for (let index = 0; index < nStrings; index++) {
     const offset = batch.spans[2 * index]!;
     const length = batch.spans[2 * index + 1]!;
     if (offset + length > batch.bytes.length) throw new RangeError('a string span lies outside the input bytes');
@@ -130,7 +134,7 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
     let position = 0;
     let prev: TokenKindValue | undefined;
     let started = false;
-    for (const segment of segments(chars, options.langs?.[index] ?? Lang.Detect)) {
+    for (const segment of segments(chars, langs?.[index] ?? Lang.Detect)) {
       for (const { chars: token, matched } of tokens(segment, bytes, matcher, breaksOf.get(index))) {
         const start = token[0]!.start;
         const end = token[token.length - 1]!.end;

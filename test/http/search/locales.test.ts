@@ -126,6 +126,22 @@ describe('German', () => {
     expect(hits.map((hit) => hit._formatted?.product)).toEqual(['Der Dampfschifffahrtskapitän fährt 2024 über den Mittelland<em>kanal</em>']);
   });
 
+  it('splits compounds in the text whatlang calls German when the field locales let it choose among several', async () => {
+    const mixed = client.index<{ id: number; text: string }>('german-english');
+    await settle(client, (await mixed.updateLocalizedAttributes([{ attributePatterns: ['*'], locales: ['deu', 'eng'] }])).taskUid);
+    await settle(
+      client,
+      (await mixed.addDocuments([
+        { id: 1, text: 'Der Kapitän fährt mit dem Dampfschiff über den Mittellandkanal nach Magdeburg' },
+        { id: 2, text: 'The captain steers the steamship along the Mittellandkanal to Magdeburg' },
+      ])).taskUid,
+    );
+    const ids = async (q: string) => (await mixed.search(q)).hits.map((hit) => hit.id);
+    // the German document's compound is cut, the English one's is not
+    expect(await ids('kanal')).toEqual([1]);
+    expect(await ids('mittellandkanal')).toContain(2);
+  });
+
   it('leaves compounds whole without German locales', async () => {
     const plain = client.index<{ id: number; product: string }>('not-german');
     await settle(client, (await plain.addDocuments([{ id: 1, product: 'Wissensorganisation' }])).taskUid);
