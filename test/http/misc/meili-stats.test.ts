@@ -1,0 +1,49 @@
+// Port of Meilisearch's crates/meilisearch/tests/stats/mod.rs, without its embedding-count tests
+// (vectors are out of scope here): /version's three keys, /health, and GET /stats before and after
+// documents arrive — database size, a lastUpdate within a second of the update, document counts,
+// isIndexing and the field distribution of the index.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, run, waitTask } from '../../helpers/api.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+describe('stats routes', () => {
+  it('GET /version answers commitSha, commitDate and pkgVersion', async () => {
+    const reply = await call(server, 'GET', '/version');
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.body)).toEqual(['commitSha', 'commitDate', 'pkgVersion']);
+  });
+
+  it('GET /health answers available', async () => {
+    expect(await call(server, 'GET', '/health')).toMatchObject({ status: 200, body: { status: 'available' } });
+  });
+
+  it('GET /stats follows an index from creation to its first documents', async () => {
+    const created = await run(server, 'POST', '/indexes', { uid: 'test', primaryKey: 'id' });
+    expect(created.status).toBe('succeeded');
+
+    const empty = await call(server, 'GET', '/stats');
+    expect(empty.status).toBe(200);
+    expect(empty.body).toHaveProperty('databaseSize');
+    expect(empty.body).toHaveProperty('lastUpdate');
+    expect(empty.body.indexes.test).toMatchObject({ numberOfDocuments: 0, isIndexing: false });
+
+    const added = await call(server, 'POST', '/indexes/test/documents', [{ id: 1, name: 'Alexey' }, { id: 2, age: 45 }]);
+    expect(added.status).toBe(202);
+    expect(added.body.taskUid).toBe(1);
+    expect((await waitTask(server, 1)).status).toBe('succeeded');
+    const updatedAround = Date.now();
+
+    const filled = (await call(server, 'GET', '/stats')).body;
+    expect(filled.databaseSize).toBeGreaterThan(0);
+    expect(Math.abs(Date.parse(filled.lastUpdate) - updatedAround)).toBeLessThan(1000);
+    expect(filled.indexes.test).toMatchObject({ numberOfDocuments: 2, isIndexing: false, fieldDistribution: { id: 2, name: 1, age: 1 } });
+  });
+});
