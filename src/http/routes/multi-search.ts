@@ -41,6 +41,7 @@ import { indexNotFound } from './indexes.js';
 import {
   runSearch,
   searchIndex,
+  wantsMetadata,
   SEARCH_QUERY_CODES,
   SEARCH_QUERY_PROPERTIES,
   SEARCH_QUERY_VALIDATORS,
@@ -182,7 +183,7 @@ function queryError(position: number, code: ErrorCode, message: string): ApiErro
 }
 
 /** Key check and search of each query in turn: the first failure answers for the whole request. */
-function nonFederated(deps: AppDeps, caller: Caller, queries: QueryWithIndex[]) {
+function nonFederated(deps: AppDeps, caller: Caller, queries: QueryWithIndex[], metadata: boolean) {
   const requestUid = uuidV7();
   const results = queries.map(({ indexUid, federationOptions, ...query }, position) => {
     if (federationOptions !== undefined && federationOptions !== null) {
@@ -193,7 +194,7 @@ function nonFederated(deps: AppDeps, caller: Caller, queries: QueryWithIndex[]) 
     }
     return atQuery(position, () => {
       caller.assertIndexAction('search', indexUid);
-      return { indexUid, ...runSearch(deps, caller, indexUid, query, requestUid) };
+      return { indexUid, ...runSearch(deps, caller, indexUid, query, requestUid, metadata) };
     });
   });
   return { results };
@@ -556,7 +557,9 @@ export const multiSearchRoutes = [
     body: parseBody,
     handler: (ctx, deps) => {
       const { queries, federation } = ctx.body;
-      return federation === undefined || federation === null ? nonFederated(deps, ctx.caller, queries) : federated(deps, ctx.caller, queries, federation);
+      return federation === undefined || federation === null
+        ? nonFederated(deps, ctx.caller, queries, wantsMetadata(ctx.request))
+        : federated(deps, ctx.caller, queries, federation);
     },
   }),
 ];

@@ -13,9 +13,11 @@
  * counts the searches it cut short for /metrics.
  * `locales` (else the searched fields' `localizedAttributes` locales) restrict the language
  * detection of the query, and of each highlighted field's text (else its own rule's locales).
+ * `Meili-Include-Metadata: true` adds `metadata` to the result (multi-search: to each result).
  * Parameters that are validated and accepted but not applied yet: semantic search
  * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
  */
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { projectDocument } from '../../engine/documents/project.js';
@@ -616,19 +618,40 @@ export function withFormatting(search: IndexSearch, query: SearchQuery, hits: re
   });
 }
 
+/**
+ * Whether the request carries `Meili-Include-Metadata: true` (or `1`, in any case), which adds
+ * `metadata` to each search result (search.md §5); any other value, or none, leaves it out.
+ */
+export function wantsMetadata(request: FastifyRequest): boolean {
+  const value = request.headers['meili-include-metadata'];
+  return typeof value === 'string' && ['true', '1'].includes(value.toLowerCase());
+}
+
+/** A search result's `metadata`: a fresh uid for this query, the index searched and its primary key. */
+function searchMetadata(deps: AppDeps, uid: string): Record<string, unknown> {
+  return { queryUid: uuidV7(), indexUid: uid, primaryKey: deps.indexes.get(uid)?.primaryKey ?? null };
+}
+
 /** A single search's response on index `uid` (search.md §5); multi-search answers one per query. */
-export function runSearch(deps: AppDeps, caller: Caller, uid: string, query: SearchQuery, requestUid: string = uuidV7()): Record<string, unknown> {
-  return searchResponse(deps, caller, uid, query, requestUid).body;
+export function runSearch(deps: AppDeps, caller: Caller, uid: string, query: SearchQuery, requestUid: string, metadata: boolean): Record<string, unknown> {
+  return searchResponse(deps, caller, uid, query, requestUid, metadata).body;
 }
 
 /** `/search` counts the searches the time budget cut short (multi-search does not, as in Meilisearch). */
-function countedSearch(deps: AppDeps, caller: Caller, uid: string, query: SearchQuery): Record<string, unknown> {
-  const { body, degraded } = searchResponse(deps, caller, uid, query, uuidV7());
+function countedSearch(deps: AppDeps, request: FastifyRequest, caller: Caller, uid: string, query: SearchQuery): Record<string, unknown> {
+  const { body, degraded } = searchResponse(deps, caller, uid, query, uuidV7(), wantsMetadata(request));
   if (degraded) countDegradedSearch(deps);
   return body;
 }
 
-function searchResponse(deps: AppDeps, caller: Caller, uid: string, query: SearchQuery, requestUid: string): { body: Record<string, unknown>; degraded: boolean } {
+function searchResponse(
+  deps: AppDeps,
+  caller: Caller,
+  uid: string,
+  query: SearchQuery,
+  requestUid: string,
+  metadata: boolean,
+): { body: Record<string, unknown>; degraded: boolean } {
   const started = performance.now();
   const { pageMode, hitsPerPage, page, offset, limit } = windowOf(query);
   const search = searchIndex(deps, caller, uid, query, { offset, limit, exhaustive: pageMode });
@@ -653,6 +676,7 @@ function searchResponse(deps: AppDeps, caller: Caller, uid: string, query: Searc
     body.facetStats = stats;
   }
   body.requestUid = requestUid;
+  if (metadata) body.metadata = searchMetadata(deps, uid);
   return { body, degraded: outcome.degraded };
 }
 
@@ -660,11 +684,11 @@ export const searchRoutes = [
   defineRoute({
     route: 'POST /indexes/:indexUid/search',
     body: parseBody,
-    handler: (ctx, deps) => countedSearch(deps, ctx.caller, ctx.params.indexUid!, ctx.body),
+    handler: (ctx, deps) => countedSearch(deps, ctx.request, ctx.caller, ctx.params.indexUid!, ctx.body),
   }),
   defineRoute({
     route: 'GET /indexes/:indexUid/search',
     query: parseQueryString,
-    handler: (ctx, deps) => countedSearch(deps, ctx.caller, ctx.params.indexUid!, fromQueryString(ctx.query)),
+    handler: (ctx, deps) => countedSearch(deps, ctx.request, ctx.caller, ctx.params.indexUid!, fromQueryString(ctx.query)),
   }),
 ];

@@ -1,0 +1,108 @@
+// Port of Meilisearch's crates/meilisearch/tests/search/metadata.rs: `Meili-Include-Metadata: true`
+// adds `metadata` {queryUid, indexUid, primaryKey} after `requestUid` to a search result, and to
+// each result of a non-federated multi-search; without the header, or with `false`, it is absent.
+// The primary key is inferred or given at indexing time, as in the Rust test; a given one takes the
+// first field id, so it leads each hit — which Quarry does not do yet (the it.fails below).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCUMENTS, expectJson, seed, shown, stableResponse, succeed } from '../../helpers/meili-datasets.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+const DOCS = DOCUMENTS.map(shown);
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Document `id` as a hit of index `uid`: fields in the index's field-id order. */
+function hit(uid: string, id: string): Record<string, unknown> {
+  const { title, color } = DOCS.find((doc) => doc.id === id)!;
+  return uid === 'given' ? { id, title, color } : { title, id, color };
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  await seed(server, 'inferred', DOCUMENTS);
+  await succeed(server, 'POST', '/indexes/given/documents?primaryKey=id', DOCUMENTS);
+}, 60_000);
+afterAll(async () => {
+  await server.dispose();
+});
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, any>;
+}
+
+/** The result without what changes per request: durations, request and query uids. */
+function stable(result: Record<string, any>): Record<string, unknown> {
+  const out = stableResponse(result);
+  if (result.metadata !== undefined) {
+    expect(result.metadata.queryUid).toMatch(UUID_V7);
+    out.metadata = { ...result.metadata, queryUid: '[uuid]' };
+  }
+  return out;
+}
+
+const glassResult = (uid: string) => ({
+  hits: [hit(uid, '450465')],
+  query: 'glass',
+  processingTimeMs: '[duration]',
+  limit: 20,
+  offset: 0,
+  estimatedTotalHits: 1,
+  requestUid: '[uuid]',
+});
+const metadataOf = (uid: string) => ({ metadata: { queryUid: '[uuid]', indexUid: uid, primaryKey: 'id' } });
+
+describe('Meili-Include-Metadata', () => {
+  it('leaves metadata out of a search without the header', async () => {
+    expectJson(stable(await post('/indexes/inferred/search', { q: 'glass' })), glassResult('inferred'));
+  });
+
+  it('adds metadata after requestUid when the header is true', async () => {
+    expectJson(stable(await post('/indexes/inferred/search', { q: 'glass' }, { 'Meili-Include-Metadata': 'true' })), { ...glassResult('inferred'), ...metadataOf('inferred') });
+  });
+
+  it('names the primary key given with the documents in metadata', async () => {
+    const result = await post('/indexes/given/search', { q: 'glass' }, { 'Meili-Include-Metadata': 'true' });
+    expectJson(stable(result).metadata, metadataOf('given').metadata);
+  });
+
+  // Divergence: Meilisearch gives a primary key declared with `?primaryKey=` the index's first field
+  // id (its snapshot hits read id, title, color); Quarry numbers fields by first appearance in the
+  // documents only (title, id, color).
+  it.fails('lists the declared primary key first in each hit', async () => {
+    expectJson(stable(await post('/indexes/given/search', { q: 'glass' }, { 'Meili-Include-Metadata': 'true' })), { ...glassResult('given'), ...metadataOf('given') });
+  });
+
+  it('accepts 1 and any case of true, and leaves metadata out for false', async () => {
+    for (const value of ['1', 'TRUE']) {
+      expect((await post('/indexes/inferred/search', { q: 'glass' }, { 'Meili-Include-Metadata': value })).metadata).toMatchObject({ indexUid: 'inferred' });
+    }
+    expectJson(stable(await post('/indexes/inferred/search', { q: 'glass' }, { 'Meili-Include-Metadata': 'false' })), glassResult('inferred'));
+  });
+
+  it('gives each search a new queryUid while indexUid and primaryKey stay', async () => {
+    const uids = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const result = await post('/indexes/inferred/search', { q: 'glass' }, { 'Meili-Include-Metadata': 'true' });
+      expectJson(stable(result), { ...glassResult('inferred'), ...metadataOf('inferred') });
+      uids.add(result.metadata.queryUid);
+    }
+    expect(uids.size).toBe(3);
+  });
+
+  it('adds metadata to every result of a multi-search only with the header', async () => {
+    const queries = { queries: [{ indexUid: 'inferred', q: 'glass' }, { indexUid: 'inferred', q: 'dragon' }] };
+    const dragonResult = { ...glassResult('inferred'), hits: [hit('inferred', '166428')], query: 'dragon' };
+
+    const without = await post('/multi-search', queries);
+    expectJson(without.results.map(stable), [{ indexUid: 'inferred', ...glassResult('inferred') }, { indexUid: 'inferred', ...dragonResult }]);
+
+    const withHeader = await post('/multi-search', queries, { 'Meili-Include-Metadata': 'true' });
+    expectJson(withHeader.results.map(stable), [
+      { indexUid: 'inferred', ...glassResult('inferred'), ...metadataOf('inferred') },
+      { indexUid: 'inferred', ...dragonResult, ...metadataOf('inferred') },
+    ]);
+    expect(withHeader.results[0].metadata.queryUid).not.toBe(withHeader.results[1].metadata.queryUid);
+  });
+});
