@@ -6,11 +6,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createWriteStream } from 'node:fs';
-import { createGzip } from 'node:zlib';
-import tar from 'tar-stream';
 import { describe, expect, it } from 'vitest';
+import { jsonl, writeArchive } from '../../helpers/dump-archive.js';
 import { runCli, startServer, tempDir, type TestServer } from '../../helpers/server.js';
 
 const MASTER_KEY = 'MASTER_KEY_OF_AT_LEAST_16_BYTES';
@@ -28,8 +25,6 @@ async function waitTask(server: TestServer, uid: number): Promise<any> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-
-const jsonl = (values: unknown[]) => values.map((value) => `${JSON.stringify(value)}\n`).join('');
 
 const FILES: Record<string, string> = {
   'metadata.json': JSON.stringify({ dumpVersion: 'V6', dbVersion: '1.50.0', dumpDate: '2025-02-04T10:22:31.331764736Z' }),
@@ -78,15 +73,6 @@ const FILES: Record<string, string> = {
   'indexes/folder-name/settings.json': JSON.stringify({ filterableAttributes: ['name'], rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'], someFutureSetting: 1 }),
   'indexes/folder-name/documents.jsonl': jsonl([{ id: 1, name: 'kefir' }, { id: 2, name: 'intel' }]),
 };
-
-async function writeArchive(file: string, files: Record<string, string>): Promise<void> {
-  const pack = tar.pack();
-  const done = pipeline(pack, createGzip(), createWriteStream(file));
-  pack.entry({ name: './', type: 'directory' });
-  for (const [name, content] of Object.entries(files)) pack.entry({ name: `./${name}` }, content);
-  pack.finalize();
-  await done;
-}
 
 describe('--import-dump of a Meilisearch dump', () => {
   it('imports keys, features, indexes, batches and tasks, then runs the enqueued task', async () => {
