@@ -42,14 +42,16 @@ export type ParsedQuery<S extends QuerySpec> = {
 };
 
 /**
- * Compiles a parameter spec into a parser of raw query strings (with or without the leading `?`).
+ * Compiles a parameter spec into a parser of raw query strings (what follows the URL's first `?`).
  * The accepted-parameter list of the unknown-parameter message follows the spec's key order.
  */
 export function compileQuery<S extends QuerySpec>(spec: S): (query: string) => ParsedQuery<S> {
   const accepted = Object.keys(spec);
   return (query) => {
     const params = new Map<string, string>();
-    for (const [name, value] of new URLSearchParams(query)) params.set(name, value);
+    // URLSearchParams drops a leading `?`; Meilisearch keeps it in the first name (`/tasks??from=2`
+    // has an unknown `?from`). The `&` in front keeps it, and the empty pair it makes is skipped.
+    for (const [name, value] of new URLSearchParams(`&${query}`)) params.set(name, value);
 
     const parsed: Record<string, unknown> = {};
     for (const [name, raw] of params) {

@@ -43,7 +43,6 @@ const parseListTasks = compileQuery({
 describe('compileQuery: accepted query strings', () => {
   it('returns the declared parameters that are present, converted', () => {
     expect(parseListKeys('offset=2&limit=10')).toEqual({ offset: 2, limit: 10 });
-    expect(parseListKeys('?limit=10')).toEqual({ limit: 10 });
     expect(parseListKeys('')).toEqual({});
   });
 
@@ -160,6 +159,13 @@ describe('compileQuery: unknown parameters', () => {
     expect(apiErrorOf(() => parseListKeys('lmit=3')).message).toBe(
       'Unknown parameter `lmit`: did you mean `limit`? expected one of `offset`, `limit`',
     );
+  });
+
+  it("keeps a leading `?` in the name (the string is what follows the URL's first `?`)", () => {
+    expect(apiErrorOf(() => parseListKeys('?limit=10'))).toEqual({
+      code: 'bad_request',
+      message: 'Unknown parameter `?limit`: did you mean `limit`? expected one of `offset`, `limit`',
+    });
   });
 
   it('does not mistake inherited object properties for parameters', () => {
