@@ -46,11 +46,17 @@ async function waitTask(server: TestServer, uid: number): Promise<any> {
   }
 }
 
+/** A server started from a dump of `files`; its folder (dump and db) is removed by `disposeImported`. */
 async function importDump(files: Record<string, string>): Promise<TestServer> {
   const dir = tempDir('quarry-meili-dump-');
   const file = path.join(dir, 'meili.dump');
   await writeArchive(file, files);
   return startServer({ masterKey: MASTER_KEY, dbPath: path.join(dir, 'db'), args: ['--import-dump', file] });
+}
+
+async function disposeImported(server: TestServer): Promise<void> {
+  await server.kill();
+  rmSync(path.dirname(server.dbPath), { recursive: true, force: true });
 }
 
 /** `GET /experimental-features` of an instance whose dump turned nothing on (misc-routes.md §4). */
@@ -182,7 +188,7 @@ describe('import_dump_v6_containing_batches_and_enqueued_tasks (a v1.13 dump, re
     expect((await waitTask(server, 2)).status).toBe('succeeded');
   });
   afterAll(async () => {
-    await server.dispose();
+    await disposeImported(server);
   });
 
   it('keeps the dumped tasks and batches as they were, and runs the enqueued task in the next batch', async () => {
@@ -366,7 +372,7 @@ describe('import_dump_v6_containing_experimental_features (a v1.6 dump, rebuilt)
       const defaults = await get(server, '/indexes/fresh/settings');
       expect(settings).toStrictEqual({ ...defaults, rankingRules: ['words', 'typo', 'proximity'], proximityPrecision: 'byAttribute' });
     } finally {
-      await server.dispose();
+      await disposeImported(server);
     }
   });
 });
