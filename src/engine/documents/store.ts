@@ -97,18 +97,6 @@ export class DocumentStore {
     return (this.env.main.get(FIELD_IDS) as string[] | undefined) ?? [];
   }
 
-  /**
-   * Gives a declared primary key the next field id before any document brings it, as Meilisearch
-   * does (its primary key joins the fields map when declared), so it leads the documents' fields
-   * that come after. Call inside a write transaction on this environment.
-   */
-  declareField(name: string): void {
-    const fields = this.fieldIds();
-    if (fields.includes(name)) return;
-    if (fields.length === MAX_FIELDS) throw fieldLimitExceeded();
-    this.env.main.putSync(FIELD_IDS, [...fields, name]);
-  }
-
   fieldDistribution(): Record<string, number> {
     return (this.env.main.get(INDEX_MAIN_KEYS.fieldDistribution) as Record<string, number> | undefined) ?? {};
   }

@@ -188,14 +188,6 @@ class Pending {
     this.store = new DocumentStore(env);
   }
 
-  hasField(name: string): boolean {
-    return this.store.fieldIds().includes(name);
-  }
-
-  declareField(name: string): void {
-    this.store.declareField(name);
-  }
-
   /** The document as the batch sees it so far. */
   current(id: string): JsonObject | undefined {
     if (this.changes.has(id)) return this.changes.get(id) ?? undefined;
@@ -248,14 +240,8 @@ export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], pr
     const fields = new Set(new DocumentStore(env).fieldIds());
     const results = ops.map((op, index): OpResult => {
       if (op.op === 'add') {
-        const declared = settled ?? op.primaryKey;
         const valid = validate(op, settled, fields, checkpoint, steps);
         if ('error' in valid) return valid;
-        if (declared !== null && valid.count > 0 && !pending.hasField(declared)) {
-          // the documents before it in the batch take their field ids first
-          pending.flush();
-          pending.declareField(declared);
-        }
         for (const name of valid.newFields) fields.add(name);
         // Only a payload with documents (or a declared key) settles the index's primary key.
         if (valid.key !== null) {
