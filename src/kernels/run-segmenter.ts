@@ -18,9 +18,26 @@ export type RunSegmenter = (runs: readonly Run[]) => number[][];
 export const localSegmenter: RunSegmenter = (runs) => runs.map((run) => dictionaryWordStarts(run.text, run.language));
 
 let current: RunSegmenter = localSegmenter;
+/** Milliseconds this thread has spent in the dictionary segmenters (segmentRuns). */
+let spentMs = 0;
 
 export function segmentRuns(runs: readonly Run[]): number[][] {
-  return runs.length === 0 ? [] : current(runs);
+  if (runs.length === 0) return [];
+  const start = performance.now();
+  try {
+    return current(runs);
+  } finally {
+    spentMs += performance.now() - start;
+  }
+}
+
+/**
+ * Milliseconds this thread has spent in segmentRuns so far: mostly a dictionary loading on first
+ * use (most of a second, seconds on a busy machine) or, with a remote, waiting for the segmenter
+ * thread (behind another thread's request, or loading); a search's time budget leaves it out.
+ */
+export function segmentationMs(): number {
+  return spentMs;
 }
 
 /** Makes `segmenter` this thread's (null: back to the local one). */

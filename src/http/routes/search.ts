@@ -9,8 +9,9 @@
  * errors raised inside the index carry the ``Index `uid`: `` prefix, and filter evaluation errors
  * point into the filter's canonical text (filter.md §4), which is what gets evaluated.
  * Highlighting, cropping and match positions are computed per page by engine/search/format.ts.
- * The index's `searchCutoffMs` budget counts from the start of each index search; `/search`
- * counts the searches it cut short for /metrics.
+ * The index's `searchCutoffMs` budget counts from the start of each index search, but for the
+ * time spent in the dictionary segmenters (engine/search/time-budget.ts); `/search` counts the
+ * searches it cut short for /metrics.
  * `locales` (else the searched fields' `localizedAttributes` locales) restrict the language
  * detection of the query, and of each highlighted field's text (else its own rule's locales).
  * `Meili-Include-Metadata: true` adds `metadata` to the result (multi-search: to each result).
@@ -36,6 +37,7 @@ import type { IndexEnv } from '../../engine/index-env.js';
 import { searchSettings } from '../../engine/index-settings.js';
 import { rankOf, type MatchingStrategy, type StepDetail } from '../../engine/search/ranking.js';
 import { formatHits } from '../../engine/search/format.js';
+import { searchClock } from '../../engine/search/time-budget.js';
 import { executeSearch, searchablePaths, searchesOn, type SearchHit, type SearchOutcome } from '../../engine/search/search.js';
 import { LOCALES, storedLocale } from '../../settings/locales.js';
 import { validateIndexUid } from '../../types/index-uid.js';
@@ -512,7 +514,7 @@ export function searchIndex(
   { checkRules = () => {}, filterAsSent = false }: SearchIndexOptions = {},
 ): IndexSearch {
   // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
-  const started = performance.now();
+  const spent = searchClock();
   checkSearchKind(query);
   validateIndexUid(uid);
   const record = deps.indexes.get(uid);
@@ -557,7 +559,7 @@ export function searchIndex(
     distinct,
     exhaustive: window.exhaustive,
     // `>=`: a budget of 0 ms lets no ranking step start
-    timeUp: () => performance.now() - started >= (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS),
+    timeUp: () => spent() >= (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS),
   });
   const store = new DocumentStore(env);
   const fields = hitFields(settings, query.attributesToRetrieve);
