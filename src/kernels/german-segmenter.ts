@@ -1,7 +1,7 @@
 /**
  * Word boundaries from charabia's German segmenter (feature german-segmentation, a default one),
  * which Meilisearch runs on Latin text detected as German to split compound words: a greedy
- * longest-prefix match against the word list of reference/german-words.ts (charabia's FST keys),
+ * longest-prefix match against the word list of reference/german-words.json (charabia's FST keys),
  * case-sensitive, on the text as written. That list predates a later change to charabia's German
  * dictionary (pull request 345, sports words), of which no copy was found; its own tests show it
  * added Volley, Beach and Basket and dropped Basketball, so such words are cut otherwise here.
@@ -22,13 +22,13 @@
  * about 1.5 MB of typed arrays for its 109,553 nodes.
  */
 import { prefixWordStarts, wordTrie, type WordTrie } from './prefix-segmenter.js';
-import { GERMAN_WORDS } from './reference/german-words.js';
+import { wordList } from './word-lists.js';
 
 let trie: WordTrie | undefined;
 
 /** The UTF-16 indexes in `piece` (increasing, strictly inside it) where charabia 0.9.9's German segmenter starts a piece. */
 export function germanWordStarts(piece: string): number[] {
-  return prefixWordStarts((trie ??= wordTrie(GERMAN_WORDS.split('\n'))), piece, Infinity);
+  return prefixWordStarts((trie ??= wordTrie(wordList('german'))), piece, Infinity);
 }
 
 /** Whether this thread has built the word trie (it does on the first call, never before). */

@@ -71,10 +71,10 @@ function longestWordEnd(words: WordTrie, piece: string, at: number): number {
 }
 
 /** The trie of `words` (any order; each made of whole characters of the Basic Multilingual Plane). */
-export function wordTrie(words: string[]): WordTrie {
+export function wordTrie(list: readonly string[]): WordTrie {
   // Sorted, each word shares with the one before it the longest prefix it shares with any before
   // it, so a word's new nodes hang off the previous word's path and come out in depth-first order.
-  words.sort();
+  const words = [...list].sort();
   // Labels number the code units in their order, so that siblings, created in the words' order,
   // come out sorted by label.
   const symbols = new Uint16Array(0x10000);

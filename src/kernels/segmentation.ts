@@ -34,8 +34,7 @@ import { decodeUtf8 } from './reference/utf8.js';
 import type { DictionaryLanguage } from './dictionary-segmenters.js';
 import { germanWordStarts } from './german-segmenter.js';
 import { prefixWordStarts, wordTrie, type WordTrie } from './prefix-segmenter.js';
-import { KHMER_WORDS } from './reference/khmer-words.js';
-import { THAI_WORDS } from './reference/thai-words.js';
+import { wordList } from './word-lists.js';
 import { cjIsJapanese, isKana, Lang, latinAllowList } from './languages.js';
 import { detectLatinLanguage } from './whatlang-latin.js';
 import { segmentRuns, type Run } from './run-segmenter.js';
@@ -83,9 +82,9 @@ const MAYBE_NUMBER = /^[\p{N}!-/:-@[-`{-~]+$/u;
 /** UAX #29 Extend, Format and ZWJ characters, which a boundary looks through (WB4). */
 const IGNORED_BY_WORDS = /[\p{M}\p{Cf}\p{Emoji_Modifier}]/u;
 
-/** Whether whatlang may call Latin text of this `Lang` German. */
+/** Whether Latin text of this `Lang` is German, or may be as whatlang chooses among its locales. */
 export function latinMayBeGerman(lang: number): boolean {
-  return (lang & Lang.DetectLatin) !== 0 && latinAllowList(lang).has('deu');
+  return (lang & Lang.German) !== 0 || ((lang & Lang.DetectLatin) !== 0 && latinAllowList(lang).has('deu'));
 }
 
 /** The Thai and Khmer word tries, built when a thread first meets such text. */
@@ -122,7 +121,7 @@ export class WordBreaks {
   /** Adds string `index` (`text`), whose Cj text `lang` (languages.ts) constrains. */
   add(index: number, text: string, lang: number): void {
     const first = nextSegmented(text, 0);
-    if (first < 0 && (lang & Lang.German) === 0 && !latinMayBeGerman(lang)) return;
+    if (first < 0 && !latinMayBeGerman(lang)) return;
     // Encoding turns a lone surrogate into U+FFFD; segment what the kernel sees.
     const wellFormed = text.replace(LONE_SURROGATE, '\ufffd');
     this.addText(index, wellFormed, first, utf8Cursor(wellFormed), lang);
@@ -130,7 +129,7 @@ export class WordBreaks {
 
   /** The same for a string given as UTF-8, which may be invalid (it is decoded as TextDecoder does). */
   addBytes(index: number, bytes: Uint8Array, lang: number): void {
-    const german = (lang & Lang.German) !== 0 || latinMayBeGerman(lang);
+    const german = latinMayBeGerman(lang);
     // Every segmented character takes three bytes but the alefs (U+0622 to U+0671, lead bytes D8
     // and D9), so a string without such a lead byte has none.
     if (!german && !bytes.some((b) => b >= 0xd8)) return;
@@ -181,7 +180,7 @@ export class WordBreaks {
     const found: number[] = [];
     const string = this.strings.length;
     this.strings.push({ index, found, byteOffset });
-    if ((lang & Lang.German) !== 0 || latinMayBeGerman(lang)) pushGermanBoundaries(found, text, lang);
+    if (latinMayBeGerman(lang)) pushGermanBoundaries(found, text, lang);
     if (first < 0) return;
     let groupEnd = 0; // the end of the last segmented script group
     const emit = (start: number, run: Run): void => {
@@ -264,7 +263,7 @@ function forEachRun(text: string, start: number, end: number, each: (start: numb
 /** The segmenter of the Thai or Khmer group of the character at `at`, run by run; returns the group's end. */
 function pushWordListBoundaries(found: number[], text: string, at: number): number {
   const [start, end] = groupAround(text, at);
-  const words = SCRIPT_OF[text.charCodeAt(at)] === SCRIPT_THAI ? (thaiWords ??= wordTrie(THAI_WORDS.split('\n'))) : (khmerWords ??= wordTrie(KHMER_WORDS.split('\n')));
+  const words = SCRIPT_OF[text.charCodeAt(at)] === SCRIPT_THAI ? (thaiWords ??= wordTrie(wordList('thai'))) : (khmerWords ??= wordTrie(wordList('khmer')));
   forEachRun(text, start, end, (runStart, runEnd) => {
     // each character no word starts with is a piece alone (BufferingStrategy max_char_count 1)
     for (const offset of prefixWordStarts(words, text.slice(runStart, runEnd), 1)) found.push(runStart + offset);

@@ -107,6 +107,7 @@ export function tokenizeBatch(
   const table = arena.alloc(strings.length * 8);
   const input = arena.alloc(capacity);
   const breaks = new WordBreaks();
+  const kernelBytes = langBytes(options.langs, strings.length);
   let written = 0;
   for (let i = 0; i < strings.length; i++) {
     const text = strings[i]!;
@@ -117,9 +118,11 @@ export function tokenizeBatch(
     written += length;
     // as many UTF-8 bytes as UTF-16 units: ASCII, nothing to segment unless it is German
     const lang = options.langs?.[i] ?? Lang.Detect;
-    if (length !== text.length || (lang & Lang.German) !== 0 || latinMayBeGerman(lang)) breaks.add(i, text, lang);
+    if (length !== text.length || latinMayBeGerman(lang)) breaks.add(i, text, lang);
+    // right after its breaks: the Latin groups whatlang judged there are still at hand
+    if (kernelBytes !== undefined) kernelBytes[i] = kernelLang(lang, () => text);
   }
-  const langs = writeLangs(kernels, kernelLangs(options.langs, strings.length, (i) => strings[i]!));
+  const langs = writeLangs(kernels, anyLang(kernelBytes));
   return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules, breaks: writeBreaks(kernels, breaks.finish()), langs });
 }
 
@@ -228,23 +231,32 @@ function writeBreaks(kernels: Kernels, breaks: readonly number[]): CallInputs['b
   return { ptr, count: breaks.length / 2 };
 }
 
-/**
- * The byte per string the kernel takes: the `Lang`'s low byte, with the Swedish bit when its
- * locales let whatlang choose and whatlang calls each Latin group of the string Swedish (per
- * string, where charabia decides per group: strings mixing such groups are rare). Undefined when
- * every string is `Lang.Detect`.
- */
+/** `kernelLang` of every string, or undefined when every one is `Lang.Detect`. */
 export function kernelLangs(langs: ArrayLike<number> | undefined, nStrings: number, textOf: (index: number) => string): Uint8Array | undefined {
+  const bytes = langBytes(langs, nStrings);
+  if (bytes === undefined) return undefined;
+  for (let i = 0; i < nStrings; i++) bytes[i] = kernelLang(langs![i]!, () => textOf(i));
+  return anyLang(bytes);
+}
+
+/** Room for one kernel byte per string when there are `langs` (which must hold one value each). */
+function langBytes(langs: ArrayLike<number> | undefined, nStrings: number): Uint8Array | undefined {
   if (langs === undefined) return undefined;
   if (langs.length !== nStrings) throw new RangeError('langs must hold one value per string');
-  let any = false;
-  const bytes = new Uint8Array(nStrings);
-  for (let i = 0; i < nStrings; i++) {
-    const lang = langs[i]!;
-    bytes[i] = (lang & 0xff) | (swedishByDetection(lang, () => textOf(i)) ? Lang.Swedish : 0);
-    any ||= bytes[i] !== Lang.Detect;
-  }
-  return any ? bytes : undefined;
+  return new Uint8Array(nStrings);
+}
+
+function anyLang(bytes: Uint8Array | undefined): Uint8Array | undefined {
+  return bytes?.some((byte) => byte !== Lang.Detect) === true ? bytes : undefined;
+}
+
+/**
+ * The byte the kernel takes for a string: its `Lang`'s low byte, with the Swedish bit when its
+ * locales let whatlang choose and whatlang calls each Latin group of the string Swedish (per
+ * string, where charabia decides per group: strings mixing such groups are rare).
+ */
+function kernelLang(lang: number, text: () => string): number {
+  return (lang & 0xff) | (swedishByDetection(lang, text) ? Lang.Swedish : 0);
 }
 
 function swedishByDetection(lang: number, text: () => string): boolean {

@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
 import { germanDictionaryLoaded, germanWordStarts } from '../../src/kernels/german-segmenter.js';
-import { GERMAN_WORDS } from '../../src/kernels/reference/german-words.js';
+import { wordList } from '../../src/kernels/word-lists.js';
+
+const GERMAN_WORDS = wordList('german').join('\n');
 
 type Starts = (piece: string) => number[];
 
@@ -48,7 +50,7 @@ const WORDS: readonly (readonly [string, readonly string[]])[] = [
 /**
  * word13, word15 and word16 came with a later change of charabia's German dictionary (pull request
  * 345, sports words: Volley, Beach and Basket in, Basketball out) that no stored copy of words.txt
- * holds; with the list of reference/german-words.ts they give "Voll", "ey", "ball" and so on.
+ * holds; with the list of reference/german-words.json they give "Voll", "ey", "ball" and so on.
  */
 const NEEDS_NEWER_LIST = new Set(['Volleyball', 'Beachvolleyball', 'Basketball']);
 

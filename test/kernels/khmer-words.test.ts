@@ -1,9 +1,11 @@
-// The Khmer word list (src/kernels/reference/khmer-words.ts), the words of ICU's khmerdict.txt that
+// The Khmer word list (src/kernels/reference/khmer-words.json), the words of ICU's khmerdict.txt that
 // charabia's KhmerSegmenter builds its FST from: its size, its ends, its hash, and its shape.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
-import { KHMER_WORDS } from '../../src/kernels/reference/khmer-words.js';
+import { wordList } from '../../src/kernels/word-lists.js';
+
+const KHMER_WORDS = wordList('khmer').join('\n');
 
 const WORDS = KHMER_WORDS.split('\n');
 

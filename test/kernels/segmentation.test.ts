@@ -13,8 +13,7 @@ import { SCRIPT_OTHER, scriptOf } from '../../src/kernels/reference/unicode.js';
 import { decodeUtf8, type Char } from '../../src/kernels/reference/utf8.js';
 import { dictionaryWordStarts } from '../../src/kernels/dictionary-segmenters.js';
 import { prefixWordStarts, wordTrie } from '../../src/kernels/prefix-segmenter.js';
-import { KHMER_WORDS } from '../../src/kernels/reference/khmer-words.js';
-import { THAI_WORDS } from '../../src/kernels/reference/thai-words.js';
+import { wordList } from '../../src/kernels/word-lists.js';
 import { pushWordBreaks, pushWordBreaksOfBytes } from '../../src/kernels/segmentation.js';
 import {
   encodeBatch,
@@ -314,8 +313,8 @@ function runsOf(group: readonly Char[]): { text: string; unitStarts: number[] }[
   return runs;
 }
 
-const THAI_TRIE = wordTrie(THAI_WORDS.split('\n'));
-const KHMER_TRIE = wordTrie(KHMER_WORDS.split('\n'));
+const THAI_TRIE = wordTrie(wordList('thai'));
+const KHMER_TRIE = wordTrie(wordList('khmer'));
 /** The separators a group's runs are cut at (the two-character ones start with one). */
 const ONE_CHARACTER_SEPARATORS = new Set(DEFAULT_SEPARATORS.filter((separator) => separator.length === 1));
 

@@ -1,10 +1,12 @@
-// The Thai word list (src/kernels/reference/thai-words.ts) is charabia's
+// The Thai word list (src/kernels/reference/thai-words.json) is charabia's
 // dictionaries/txt/thai/words.txt unchanged: its line count, its ends and a SHA-256 of the whole
-// list catch any later corruption of the data module.
+// list catch any later corruption of the data file.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
-import { THAI_WORDS } from '../../src/kernels/reference/thai-words.js';
+import { wordList } from '../../src/kernels/word-lists.js';
+
+const THAI_WORDS = wordList('thai').join('\n');
 
 const lines = THAI_WORDS.split('\n');
 
