@@ -1,11 +1,14 @@
 /**
  * What the meili-*.test.ts ports of Meilisearch's tests/auth/*.rs share: its master key, key
  * creation, tenant tokens signed as its tests sign them (the `jsonwebtoken` crate's default HS256
- * header), task waiting with a key, and its error texts (keys-auth.md §7–9).
+ * header), task waiting with a key, and its error texts (keys-auth.md §7–9); and what
+ * tenant_token.rs and tenant_token_multi_search.rs share for index `sales`: the parent keys that may
+ * or may not search it and the token lists of the scenarios both files run.
  */
 import { createHmac } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestServer } from '../../helpers/server.js';
+import { RESTRICTED_WITHOUT_SEARCH, WITHOUT_SEARCH } from './meili-authorizations.js';
 import { call, errorBody, type CallResult } from './request.js';
 
 export const MASTER_KEY = 'MASTER_KEY';
@@ -89,3 +92,117 @@ export async function succeed(server: TestServer, method: string, path: string, 
   const task = await runTask(server, method, path, body);
   expect(task.status, JSON.stringify(task.error)).toBe('succeeded');
 }
+
+/** A tenant token's claims. */
+export type Claims = Record<string, unknown>;
+
+/** The test files' tokens: `searchRules` with `exp` in an hour, or `null`, or an hour ago. */
+export const inAnHour = (searchRules: unknown): Claims => ({ searchRules, exp: unixIn(1) });
+export const noExp = (searchRules: unknown): Claims => ({ searchRules, exp: null });
+export const anHourAgo = (searchRules: unknown): Claims => ({ searchRules, exp: unixIn(-1) });
+
+/** The message refusing a token whose `exp` is past (keys-auth.md §9). */
+export const EXPIRED_TOKEN = /^Tenant token expired\. Was valid up to `\d+` and we're now `\d+`\.$/;
+
+/** Requires `res` to be the 403 `invalid_api_key` answer with `message` (a text, or a pattern of it). */
+export function expectRefused(res: CallResult, message: string | RegExp, context: string): void {
+  if (typeof message === 'string') expect(res, context).toEqual(forbidden(message));
+  else {
+    expect(res, context).toMatchObject({ status: 403, body: { code: 'invalid_api_key', type: 'auth' } });
+    expect((res.body as { message: string }).message, context).toMatch(message);
+  }
+}
+
+/** `token` with its payload replaced by `other`'s, its signature kept (error_access_modified_token). */
+export function withPayloadOf(token: string, other: string): string {
+  const [header, , signature] = token.split('.');
+  return `${header}.${other.split('.')[1]}.${signature}`;
+}
+
+/** The parent keys a token may search `sales` with (`ACCEPTED_KEYS`, `ACCEPTED_KEYS_SINGLE`). */
+export const SALES_ACCEPTED_KEYS: readonly object[] = [
+  { indexes: ['*'], actions: ['*'] },
+  { indexes: ['*'], actions: ['search'] },
+  { indexes: ['sales'], actions: ['*'] },
+  { indexes: ['sales'], actions: ['search'] },
+  { indexes: ['sal*', 'prod*'], actions: ['search'] },
+];
+
+/**
+ * The parent keys a token cannot search `sales` with (`REFUSED_KEYS`, `SINGLE_REFUSED_KEYS`): the
+ * first {@link SALES_REFUSED_KEYS_WITHOUT_SEARCH} lack the action, the others the index.
+ */
+export const SALES_REFUSED_KEYS: readonly object[] = [
+  { indexes: ['*'], actions: WITHOUT_SEARCH },
+  { indexes: ['sales'], actions: RESTRICTED_WITHOUT_SEARCH },
+  { indexes: ['products'], actions: ['*'] },
+  { indexes: ['prod*', 'p*'], actions: ['*'] },
+  { indexes: ['products'], actions: ['search'] },
+];
+export const SALES_REFUSED_KEYS_WITHOUT_SEARCH = 2;
+
+/** Tokens whose rules open all of `sales` (search_authorized_simple_token, single_search_authorized_simple_token). */
+export const salesTokens = (): Claims[] => [
+  inAnHour({ '*': {} }),
+  inAnHour(['*']),
+  inAnHour({ sales: {} }),
+  inAnHour(['sales']),
+  noExp({ '*': {} }),
+  noExp({ '*': null }),
+  noExp(['*']),
+  noExp({ sales: {} }),
+  noExp({ sales: null }),
+  noExp(['sales']),
+  noExp(['sa*']),
+];
+
+/**
+ * Tokens whose most specific rule for `sales` filters `color = blue`, the rule on `sales` beating
+ * the one on `*` (search_authorized_filter_token, single_search_authorized_filter_token).
+ */
+export const salesBlueTokens = (): Claims[] => [
+  inAnHour({ '*': { filter: 'color = blue' } }),
+  inAnHour({ sales: { filter: 'color = blue' } }),
+  inAnHour({ '*': { filter: ['color = blue'] } }),
+  inAnHour({ sales: { filter: ['color = blue'] } }),
+  inAnHour({ '*': { filter: 'color = green' }, sales: { filter: 'color = blue' } }),
+  inAnHour({ '*': {}, sales: { filter: 'color = blue' } }),
+  inAnHour({ '*': { filter: 'color = green' }, sales: { filter: ['color = blue'] } }),
+  inAnHour({ '*': {}, sales: { filter: ['color = blue'] } }),
+];
+
+/**
+ * {@link salesBlueTokens} and one whose filter comes from a pattern rule, as the tests ANDing it
+ * with a query filter list them (filter_search_authorized_filter_token, filter_single_search_authorized_filter_token).
+ */
+export const salesBlueTokensWithPattern = (): Claims[] => [...salesBlueTokens(), inAnHour({ '*': {}, 'sal*': { filter: ['color = blue'] } })];
+
+/** Tokens opening `sales`, refused for their parent key (error_search_token_forbidden_parent_key, error_single_search_token_forbidden_parent_key). */
+export const salesTokensForRefusedKeys = (): Claims[] => [
+  inAnHour({ '*': {} }),
+  inAnHour({ '*': null }),
+  inAnHour(['*']),
+  inAnHour({ sales: {} }),
+  inAnHour({ sales: null }),
+  inAnHour(['sales']),
+  inAnHour(['sali*', 's*', 'sales*']),
+];
+
+/**
+ * Tokens refused `sales` (error_search_forbidden_token, error_single_search_forbidden_token): the
+ * first {@link SALES_FORBIDDEN_BY_RULES} open only `products`, the others expired.
+ */
+export const salesForbiddenTokens = (): Claims[] => [
+  inAnHour({ products: {} }),
+  inAnHour(['products']),
+  noExp({ products: {} }),
+  noExp({ products: null }),
+  noExp(['products']),
+  anHourAgo({ '*': {} }),
+  anHourAgo({ '*': null }),
+  anHourAgo(['*']),
+  anHourAgo({ sales: {} }),
+  anHourAgo({ sales: null }),
+  anHourAgo(['sales']),
+];
+export const SALES_FORBIDDEN_BY_RULES = 5;

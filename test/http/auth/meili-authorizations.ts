@@ -94,6 +94,11 @@ export const GLOBAL_ONLY = new Set([
   'keys.create', 'keys.get', 'keys.update', 'keys.delete', 'experimental.get', 'experimental.update', 'export',
   'network.get', 'network.update', 'webhooks.get', 'webhooks.update', 'webhooks.delete', 'webhooks.create', 'webhooks.*',
 ]);
+/** Every action of the table but those granting `search` (the tenant-token tests' parent keys "without search"). */
+export const WITHOUT_SEARCH: readonly string[] = ALL_ACTIONS.filter((action) => !['search', '*', '*.get'].includes(action));
+/** {@link WITHOUT_SEARCH} less the global-only actions, which an index-restricted key may not hold. */
+export const RESTRICTED_WITHOUT_SEARCH: readonly string[] = WITHOUT_SEARCH.filter((action) => !GLOBAL_ONLY.has(action));
+
 /** Permissions whose index-less routes an index-restricted key may call (keys-auth.md §4.2, "Handler-checked"). */
 export const HANDLER_CHECKED = new Set([
   'search', 'documents.get', 'indexes.create', 'indexes.get', 'indexes.swap', 'tasks.get', 'tasks.cancel', 'tasks.delete',
