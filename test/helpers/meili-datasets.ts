@@ -2,7 +2,8 @@
  * The datasets of Meilisearch's own search integration tests (crates/meilisearch/tests/common/mod.rs),
  * and the few steps the meili-*.test.ts ports share: enqueue and require success, search (POST, or POST
  * and GET like Meilisearch's `index.search`) and require 200, compare JSON including key order
- * (Meilisearch's snapshots are order-preserving).
+ * (Meilisearch's snapshots are order-preserving); and v1.50's experimental-features body with every
+ * flag off, which the features and dumps ports both expect.
  */
 import { expect } from 'vitest';
 import { call, run, uniqueUid } from './api.js';
@@ -169,3 +170,22 @@ export function expectJson(actual: unknown, expected: unknown): void {
   expect(actual).toStrictEqual(expected);
   expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
 }
+
+/** `GET /experimental-features` of an instance with every flag off: v1.50's full set, in its order (misc-routes.md §4). */
+export const NO_EXPERIMENTAL_FEATURES = {
+  metrics: false,
+  logsRoute: false,
+  editDocumentsByFunction: false,
+  containsFilter: false,
+  dynamicSearchRules: false,
+  network: false,
+  getTaskDocumentsRoute: false,
+  taskQueueCompactionRoute: false,
+  compositeEmbedders: false,
+  chatCompletions: false,
+  multimodal: false,
+  foreignKeys: false,
+  disableDocumentsFetchQueue: false,
+  legacySearch: false,
+  renderRoute: false,
+};

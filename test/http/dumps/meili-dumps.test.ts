@@ -19,6 +19,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DURATION, RFC3339, type Reply } from '../../helpers/api.js';
 import { jsonl, writeArchive } from '../../helpers/dump-archive.js';
+import { NO_EXPERIMENTAL_FEATURES } from '../../helpers/meili-datasets.js';
 import { startServer, tempDir, type TestServer } from '../../helpers/server.js';
 
 const MASTER_KEY = 'MASTER_KEY_OF_AT_LEAST_16_BYTES';
@@ -58,25 +59,6 @@ async function disposeImported(server: TestServer): Promise<void> {
   await server.kill();
   rmSync(path.dirname(server.dbPath), { recursive: true, force: true });
 }
-
-/** `GET /experimental-features` of an instance whose dump turned nothing on (misc-routes.md §4). */
-const NO_FEATURES = {
-  metrics: false,
-  logsRoute: false,
-  editDocumentsByFunction: false,
-  containsFilter: false,
-  dynamicSearchRules: false,
-  network: false,
-  getTaskDocumentsRoute: false,
-  taskQueueCompactionRoute: false,
-  compositeEmbedders: false,
-  chatCompletions: false,
-  multimodal: false,
-  foreignKeys: false,
-  disableDocumentsFetchQueue: false,
-  legacySearch: false,
-  renderRoute: false,
-};
 
 /** The default keys of a v1.13 instance, as its keys.jsonl lists them. */
 const V1_13_KEYS = [
@@ -257,7 +239,7 @@ describe('import_dump_v6_containing_batches_and_enqueued_tasks (a v1.13 dump, re
 
     const indexes = await get(server, '/indexes');
     expect(indexes.results.map(({ uid, primaryKey }: { uid: string; primaryKey: string }) => ({ uid, primaryKey }))).toEqual([{ uid: 'kefir', primaryKey: 'id' }]);
-    expect(await get(server, '/experimental-features')).toStrictEqual(NO_FEATURES);
+    expect(await get(server, '/experimental-features')).toStrictEqual(NO_EXPERIMENTAL_FEATURES);
     expect((await call(server, 'GET', '/indexes/kefir/documents')).text).toBe(
       JSON.stringify({ results: [{ id: 1, dog: 'kefir' }, { id: 2, dog: 'intel' }], offset: 0, limit: 20, total: 2 }),
     );
@@ -348,7 +330,7 @@ describe('import_dump_v6_containing_experimental_features (a v1.6 dump, rebuilt)
     try {
       const indexes = await get(server, '/indexes');
       expect(indexes.results.map(({ uid, primaryKey }: { uid: string; primaryKey: string }) => ({ uid, primaryKey }))).toEqual([{ uid: 'movies', primaryKey: 'id' }]);
-      expect(await get(server, '/experimental-features')).toStrictEqual(NO_FEATURES);
+      expect(await get(server, '/experimental-features')).toStrictEqual(NO_EXPERIMENTAL_FEATURES);
 
       // the expected order is [1, 3, 2]: by attribute, 1 and 3 are as close; 2 has `the` elsewhere
       const search = await call(server, 'POST', '/indexes/movies/search', { q: 'the soup of day' });
@@ -399,7 +381,7 @@ describe('generate_and_import_dump_containing_vectors (without embedders)', () =
 
       const indexes = await get(reimported, '/indexes');
       expect(indexes.results.map(({ uid, primaryKey }: { uid: string; primaryKey: string }) => ({ uid, primaryKey }))).toEqual([{ uid: 'pets', primaryKey: 'id' }]);
-      expect(await get(reimported, '/experimental-features')).toStrictEqual(NO_FEATURES);
+      expect(await get(reimported, '/experimental-features')).toStrictEqual(NO_EXPERIMENTAL_FEATURES);
       expect(await get(reimported, '/indexes/pets/settings')).toStrictEqual(defaults);
       expect((await call(reimported, 'POST', '/indexes/pets/search', {})).body.hits).toStrictEqual(pets);
     } finally {

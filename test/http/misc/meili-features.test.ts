@@ -7,27 +7,10 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError } from '../../helpers/api.js';
-import { expectJson } from '../../helpers/meili-datasets.js';
+import { NO_EXPERIMENTAL_FEATURES, expectJson } from '../../helpers/meili-datasets.js';
 import { startServer, tempDir, type TestServer } from '../../helpers/server.js';
 
-const ALL_OFF = {
-  metrics: false,
-  logsRoute: false,
-  editDocumentsByFunction: false,
-  containsFilter: false,
-  dynamicSearchRules: false,
-  network: false,
-  getTaskDocumentsRoute: false,
-  taskQueueCompactionRoute: false,
-  compositeEmbedders: false,
-  chatCompletions: false,
-  multimodal: false,
-  foreignKeys: false,
-  disableDocumentsFetchQueue: false,
-  legacySearch: false,
-  renderRoute: false,
-};
-const METRICS_ON = { ...ALL_OFF, metrics: true };
+const METRICS_ON = { ...NO_EXPERIMENTAL_FEATURES, metrics: true };
 
 describe('experimental features route', () => {
   let server: TestServer;
@@ -41,7 +24,7 @@ describe('experimental features route', () => {
   it('lists every flag off, turns one on, and leaves it alone on null or absence', async () => {
     const fresh = await call(server, 'GET', '/experimental-features');
     expect(fresh.status).toBe(200);
-    expectJson(fresh.body, ALL_OFF);
+    expectJson(fresh.body, NO_EXPERIMENTAL_FEATURES);
 
     for (const [method, body] of [
       ['PATCH', { metrics: true }],
