@@ -2,7 +2,7 @@
  * The datasets of Meilisearch's own search integration tests (crates/meilisearch/tests/common/mod.rs),
  * and the few steps the meili-*.test.ts ports share: enqueue and require success, search (POST, or POST
  * and GET like Meilisearch's `index.search`) and require 200, compare JSON including key order
- * (Meilisearch's snapshots are order-preserving); and v1.50's experimental-features body with every
+ * (Meilisearch's snapshots are order-preserving); a finished task as its snapshots show it; and v1.50's experimental-features body with every
  * flag off, which the features and dumps ports both expect.
  */
 import { expect } from 'vitest';
@@ -189,3 +189,32 @@ export const NO_EXPERIMENTAL_FEATURES = {
   legacySearch: false,
   renderRoute: false,
 };
+
+/**
+ * A finished task as Meilisearch's snapshots show it, in its key order, times blanked (`[duration]`,
+ * `[date]`); `uid` and `batchUid` (`[batch]` unless given) as the caller's redaction leaves them.
+ */
+export function finishedTask(task: {
+  uid: unknown;
+  batchUid?: unknown;
+  indexUid: string | null;
+  status: string;
+  type: string;
+  details: object;
+  error?: object | null;
+}): Record<string, unknown> {
+  return {
+    uid: task.uid,
+    batchUid: task.batchUid === undefined ? '[batch]' : task.batchUid,
+    indexUid: task.indexUid,
+    status: task.status,
+    type: task.type,
+    canceledBy: null,
+    details: task.details,
+    error: task.error ?? null,
+    duration: '[duration]',
+    enqueuedAt: '[date]',
+    startedAt: '[date]',
+    finishedAt: '[date]',
+  };
+}

@@ -16,7 +16,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callRaw, errorBody, expectError, INVALID_UID, nanos, stable, SUMMARY_KEYS, uniqueUid, waitTask, type Reply } from '../../helpers/api.js';
-import { expectJson, succeed } from '../../helpers/meili-datasets.js';
+import { expectJson, finishedTask, succeed } from '../../helpers/meili-datasets.js';
 import { TEST_SET, TEST_SET_NDJSON } from '../../helpers/meili-test-set.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
@@ -55,20 +55,8 @@ async function finished(reply: Reply, uid: string): Promise<any> {
 const add = async (uid: string, documents: unknown, query = '', method = 'POST') => finished(await send(method, uid, JSON.stringify(documents), JSON_TYPE, query), uid);
 
 /** A finished documentAdditionOrUpdate task, run-dependent fields blanked. */
-const additionTask = (uid: string, status: string, received: number, indexed: number, error: object | null = null) => ({
-  uid: expect.any(Number),
-  batchUid: '[batch]',
-  indexUid: uid,
-  status,
-  type: 'documentAdditionOrUpdate',
-  canceledBy: null,
-  details: { receivedDocuments: received, indexedDocuments: indexed },
-  error,
-  duration: '[duration]',
-  enqueuedAt: '[date]',
-  startedAt: '[date]',
-  finishedAt: '[date]',
-});
+const additionTask = (uid: string, status: string, received: number, indexed: number, error: object | null = null) =>
+  finishedTask({ uid: expect.any(Number), indexUid: uid, status, type: 'documentAdditionOrUpdate', details: { receivedDocuments: received, indexedDocuments: indexed }, error });
 
 async function documents(uid: string, query = ''): Promise<any> {
   const reply = await call(server, 'GET', `/indexes/${uid}/documents${query}`);

@@ -5,7 +5,7 @@
 // them, so only their place and type are checked. All agree.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorBody, stable, SUMMARY_KEYS, uniqueUid, waitTask, type Reply } from '../../helpers/api.js';
-import { expectJson, succeed } from '../../helpers/meili-datasets.js';
+import { expectJson, finishedTask, succeed } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -33,20 +33,8 @@ async function deletion(method: string, path: string, uid: string, body?: unknow
 }
 
 /** A finished documentDeletion task as Meilisearch shows it. */
-const deletionTask = (uid: string, status: string, details: object, error: object | null = null) => ({
-  uid: expect.any(Number),
-  batchUid: '[batch]',
-  indexUid: uid,
-  status,
-  type: 'documentDeletion',
-  canceledBy: null,
-  details,
-  error,
-  duration: '[duration]',
-  enqueuedAt: '[date]',
-  startedAt: '[date]',
-  finishedAt: '[date]',
-});
+const deletionTask = (uid: string, status: string, details: object, error: object | null = null) =>
+  finishedTask({ uid: expect.any(Number), indexUid: uid, status, type: 'documentDeletion', details, error });
 
 const notFound = (uid: string) => errorBody('index_not_found', `Index \`${uid}\` not found.`);
 

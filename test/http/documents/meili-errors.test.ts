@@ -7,7 +7,7 @@
 // patterns", as filter.md (v1.50) has them; the test file predates both. All agree.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callRaw, errorBody, expectError, stable, uniqueUid, waitTask } from '../../helpers/api.js';
-import { DOCUMENTS, DOCUMENTS_SETTINGS, expectJson, seed, succeed } from '../../helpers/meili-datasets.js';
+import { DOCUMENTS, DOCUMENTS_SETTINGS, expectJson, finishedTask, seed, succeed } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -146,20 +146,15 @@ describe('delete_document_by_filter', () => {
     return stable(await waitTask(server, reply.body.taskUid));
   }
 
-  const failed = (uid: string, filter: string, error: object) => ({
-    uid: expect.any(Number),
-    batchUid: '[batch]',
-    indexUid: uid,
-    status: 'failed',
-    type: 'documentDeletion',
-    canceledBy: null,
-    details: { providedIds: 0, deletedDocuments: 0, originalFilter: JSON.stringify(filter) },
-    error,
-    duration: '[duration]',
-    enqueuedAt: '[date]',
-    startedAt: '[date]',
-    finishedAt: '[date]',
-  });
+  const failed = (uid: string, filter: string, error: object) =>
+    finishedTask({
+      uid: expect.any(Number),
+      indexUid: uid,
+      status: 'failed',
+      type: 'documentDeletion',
+      details: { providedIds: 0, deletedDocuments: 0, originalFilter: JSON.stringify(filter) },
+      error,
+    });
 
   it('fails the task with index_not_found on a missing index', async () => {
     const task = await failedDeletion(MISSING, 'doggo = bernese');

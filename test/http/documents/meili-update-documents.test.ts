@@ -6,7 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callRaw, errorBody, expectError, INVALID_UID, stable, uniqueUid, waitTask } from '../../helpers/api.js';
-import { expectJson, searchBoth, succeed } from '../../helpers/meili-datasets.js';
+import { expectJson, finishedTask, searchBoth, succeed } from '../../helpers/meili-datasets.js';
 import { TEST_SET } from '../../helpers/meili-test-set.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
@@ -27,20 +27,8 @@ async function sendGzip(method: string, uid: string, documents: unknown): Promis
 }
 
 /** A finished documentAdditionOrUpdate task, run-dependent fields blanked. */
-const additionTask = (uid: string, status: string, details: object, error: object | null = null) => ({
-  uid: expect.any(Number),
-  batchUid: '[batch]',
-  indexUid: uid,
-  status,
-  type: 'documentAdditionOrUpdate',
-  canceledBy: null,
-  details,
-  error,
-  duration: '[duration]',
-  enqueuedAt: '[date]',
-  startedAt: '[date]',
-  finishedAt: '[date]',
-});
+const additionTask = (uid: string, status: string, details: object, error: object | null = null) =>
+  finishedTask({ uid: expect.any(Number), indexUid: uid, status, type: 'documentAdditionOrUpdate', details, error });
 
 async function update(uid: string, documents: unknown, query = ''): Promise<any> {
   const reply = await call(server, 'PUT', `/indexes/${uid}/documents${query}`, documents);

@@ -10,7 +10,7 @@
 // the first index alone (task 1 keeps reading `b`); the reference wins over that snapshot.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorBody, run, stable, waitTask } from '../../helpers/api.js';
-import { expectJson } from '../../helpers/meili-datasets.js';
+import { expectJson, finishedTask } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -29,20 +29,7 @@ function shownTask(task: any): any {
 }
 
 function taskObject(uid: number, indexUid: string | null, type: string, details: object, error: object | null = null) {
-  return {
-    uid,
-    batchUid: uid,
-    indexUid,
-    status: error === null ? 'succeeded' : 'failed',
-    type,
-    canceledBy: null,
-    details,
-    error,
-    duration: '[duration]',
-    enqueuedAt: '[date]',
-    startedAt: '[date]',
-    finishedAt: '[date]',
-  };
+  return finishedTask({ uid, batchUid: uid, indexUid, status: error === null ? 'succeeded' : 'failed', type, details, error });
 }
 
 const addition = (uid: number, indexUid: string) => taskObject(uid, indexUid, 'documentAdditionOrUpdate', { receivedDocuments: 1, indexedDocuments: 1 });

@@ -7,7 +7,7 @@
 // listing.test.ts. test_summarized_dump_creation belongs to the dumps sweep.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RFC3339, SUMMARY_KEYS, call, errorBody, run, stable, uniqueUid, waitTask } from '../../helpers/api.js';
-import { expectJson } from '../../helpers/meili-datasets.js';
+import { expectJson, finishedTask } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -24,20 +24,7 @@ const shown = (task: any) => ({ ...stable(task), uid: '[uid]' });
 
 /** The masked task object of a finished task, with only what differs from one test to the next. */
 function taskObject(indexUid: string | null, status: string, type: string, details: object, error: object | null = null) {
-  return {
-    uid: '[uid]',
-    batchUid: '[batch]',
-    indexUid,
-    status,
-    type,
-    canceledBy: null,
-    details,
-    error,
-    duration: '[duration]',
-    enqueuedAt: '[date]',
-    startedAt: '[date]',
-    finishedAt: '[date]',
-  };
+  return finishedTask({ uid: '[uid]', indexUid, status, type, details, error });
 }
 
 const notFound = (uid: string) => errorBody('index_not_found', `Index \`${uid}\` not found.`);
