@@ -10,7 +10,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorBody, stable } from '../../helpers/api.js';
-import { expectJson } from '../../helpers/meili-datasets.js';
+import { expectJson, finishedTask } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 interface Delivery {
@@ -63,21 +63,8 @@ async function receivedAt(path: string, count: number): Promise<Delivery[]> {
 
 /** The task of a successful one-document addition to `tamo`, masked as the Rust snapshots mask it. */
 function additionTask(extra: object = {}) {
-  return {
-    uid: '[uid]',
-    batchUid: '[batch]',
-    indexUid: 'tamo',
-    status: 'succeeded',
-    type: 'documentAdditionOrUpdate',
-    canceledBy: null,
-    details: { receivedDocuments: 1, indexedDocuments: 1 },
-    error: null,
-    duration: '[duration]',
-    enqueuedAt: '[date]',
-    startedAt: '[date]',
-    finishedAt: '[date]',
-    ...extra,
-  };
+  const task = { uid: '[uid]', indexUid: 'tamo', status: 'succeeded', type: 'documentAdditionOrUpdate', details: { receivedDocuments: 1, indexedDocuments: 1 } };
+  return { ...finishedTask(task), ...extra };
 }
 
 /** `stable` knows the twelve keys of every task; `customMetadata` comes last when a request set one. */
