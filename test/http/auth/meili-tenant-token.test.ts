@@ -125,9 +125,11 @@ describe('a tenant token', () => {
   it('is an invalid API key on every route that does not search (error_access_forbidden_routes)', async () => {
     const parent = await addKey(server, { indexes: ['*'], actions: ['*'], expiresAt: rfc3339In(3_600_000) });
     const token = tenantToken(parent.uid, parent.key, inAnHour(['*']));
+    const routes = AUTHORIZATIONS.filter((r) => !r.opens.includes('search'));
+    expect(routes.length).toBeGreaterThan(0);
     const actual: Record<string, unknown> = {};
-    for (const r of AUTHORIZATIONS.filter((r) => !r.opens.includes('search'))) actual[`${r.method} ${r.path}`] = await outcome(server, r, token);
-    expect(actual).toEqual(Object.fromEntries(Object.keys(actual).map((route) => [route, forbidden()])));
+    for (const r of routes) actual[`${r.method} ${r.path}`] = await outcome(server, r, token);
+    expect(actual).toEqual(Object.fromEntries(routes.map((r) => [`${r.method} ${r.path}`, forbidden()])));
   });
 
   it('stops working when its parent key expires (error_access_expired_parent_key)', async () => {
