@@ -1,0 +1,99 @@
+/**
+ * The layer rules that `npm test` checks (`npm run check:layers`) and the README's Architecture
+ * table states: http → services → engine → kernels, store; types, errors and version.ts at the
+ * bottom importing nothing from src; no cycles between files or between folders.
+ * Type-only imports count everywhere (a type is a dependency too) except where a rule says so.
+ */
+const SERVICES = 'auth|config|dumps|features|indexes|logs|network|outgoing|rhai|search|settings|snapshots|tasks|webhooks|workers';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-file-cycles',
+      comment: 'A cycle between files: move what both sides need into a module of its own.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'A cycle between folders: one of the two must not know the other.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'foundation-imports-nothing',
+      comment: 'types/, errors/ and version.ts are the vocabulary every layer shares: they import nothing from src.',
+      severity: 'error',
+      from: { path: '^src/(types/|errors/|version[.]ts$)' },
+      to: { path: '^src/', pathNot: '^src/$1' },
+    },
+    {
+      name: 'kernels-and-store-are-leaves',
+      comment: 'kernels/ (WASM) and store/ (LMDB) import only the foundation.',
+      severity: 'error',
+      from: { path: '^src/(kernels|store)/' },
+      to: { path: '^src/', pathNot: '^src/($1/|types/|errors/|version[.]ts$)' },
+    },
+    {
+      name: 'engine-imports-only-below',
+      comment: 'The engine sees kernels, store and the foundation, never a service or http.',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '^src/', pathNot: '^src/(engine|kernels|store|types|errors)/' },
+    },
+    {
+      name: 'services-never-import-http',
+      comment: 'Services are called by http (and main.ts), never the other way round.',
+      severity: 'error',
+      from: { path: `^src/(${SERVICES})/` },
+      to: { path: '^src/(http/|main[.]ts$)' },
+    },
+    {
+      name: 'http-calls-services',
+      comment: 'Routes call services; they may name an engine or store type, never use its values.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/(engine|store|kernels)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'only-main-imports-main',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/main[.]ts$' },
+    },
+    {
+      name: 'reference-kernels-are-test-oracles',
+      comment: 'kernels/reference/ holds the tests\' plain-TS oracles; production code never runs them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/kernels/reference/' },
+      to: { path: '^src/kernels/reference/' },
+    },
+    {
+      name: 'fastify-lives-in-http',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(http/|main[.]ts$)' },
+      to: { path: '^node_modules/(fastify|@fastify)/' },
+    },
+    {
+      name: 'kernels-know-no-lmdb',
+      severity: 'error',
+      from: { path: '^src/kernels/' },
+      to: { path: '^node_modules/lmdb/' },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|build)/' },
+  },
+};
