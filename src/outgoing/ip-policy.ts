@@ -4,7 +4,8 @@
  * Without it a webhook, embedder or remote URL could make the server reach its own loopback or
  * private network (server-side request forgery). The ranges are v1.50's `is_global_4`/`is_global_6`
  * (crates/http-client/src/policy.rs, after Rust's `Ipv4Addr::is_global`/`Ipv6Addr::is_global`);
- * multicast is global there, so it is here. The refusal reads as v1.50's: "Rejected IP".
+ * multicast is global there, so it is here. The refusal reads as v1.50's: "Rejected IP" (policy.rs),
+ * "bad uri: Rejected URI" where v1.50 goes through ureq (crates/http-client/src/ureq/resolver.rs).
  */
 import { contains, parseAddress, parseNetwork, type Address, type Network } from './cidr.js';
 
@@ -14,6 +15,11 @@ export class RejectedIp extends Error {
 
   constructor(readonly address: string) {
     super('Rejected IP');
+  }
+
+  /** The refusal as v1.50's ureq-based callers (webhooks, embedders) report it; export and remote search print `message`. */
+  get ureqMessage(): string {
+    return 'bad uri: Rejected URI';
   }
 }
 

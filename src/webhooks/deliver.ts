@@ -3,11 +3,13 @@
  * one POST per webhook whose body is the gzip-compressed NDJSON of the batch's tasks as
  * `GET /tasks/{uid}` shows them, with the headers Meilisearch's own receivers check. Fire and
  * forget: the scheduler does not wait, and a failure (address refused by the IP policy, refused
- * connection, error status, 30 s timeout) is only logged, as in Meilisearch.
+ * connection, error status, 30 s timeout) is only logged, worded as in Meilisearch (whose webhooks
+ * go through ureq), by uuid: a URL may carry a secret.
  */
 import { gzipSync } from 'node:zlib';
 import { taskView } from '../http/views/task-view.js';
 import type { OutgoingClient } from '../outgoing/client.js';
+import { RejectedIp } from '../outgoing/ip-policy.js';
 import type { Task } from '../types/task.js';
 import type { WebhookStore } from './store.js';
 
@@ -22,7 +24,8 @@ export function webhookSender(
     const targets = webhooks.targets();
     if (targets.length === 0 || tasks.length === 0) return;
     const body = gzipSync(tasks.map((task) => `${JSON.stringify(taskView(task))}\n`).join(''));
-    for (const { url, headers } of targets) {
+    for (const { uuid, url, headers } of targets) {
+      const failed = `While sending data to the webhook ${uuid}`;
       client
         .request(url, {
           method: 'POST',
@@ -31,9 +34,9 @@ export function webhookSender(
           timeoutMs: TIMEOUT_MS,
         })
         .then((res) => {
-          if (!res.ok) log(`the webhook ${url} answered ${res.status}: ${res.body.toString('utf8')}`);
+          if (!res.ok) log(`${failed}: http status: ${res.status}`);
         })
-        .catch((err: unknown) => log(`could not send the batch's tasks to the webhook ${url}`, err));
+        .catch((err: unknown) => log(`${failed}: ${err instanceof RejectedIp ? err.ureqMessage : (err as Error).message}`, err));
     }
   };
 }

@@ -5,18 +5,19 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../helpers/api.js';
+import { call, run } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let receiver: Server;
 let receiverUrl: string;
 const received: string[] = [];
 const servers: TestServer[] = [];
+const NIL = '00000000-0000-0000-0000-000000000000';
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
     received.push(req.url!);
-    req.resume().on('end', () => res.end());
+    req.resume().on('end', () => res.writeHead(req.url === '/failing' ? 500 : 200).end());
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
@@ -41,9 +42,11 @@ describe('outgoing requests and the IP policy', () => {
   it('refuses a webhook to a loopback address by default, logs the refusal, leaves the task alone', async () => {
     const server = await serverWithWebhook('/default');
     expect((await run(server, 'POST', '/indexes', { uid: 'refused' })).status).toBe('succeeded');
-    await until(() => server.output().includes('Rejected IP'));
-    const line = server.output().split('\n').find((l) => l.includes('Rejected IP'));
-    expect(line).toContain(`ERROR index_scheduler::webhook: could not send the batch's tasks to the webhook ${receiverUrl}/default`);
+    await until(() => server.output().includes('Rejected'));
+    // v1.50's words (its webhooks go through ureq), then the error itself.
+    const line = server.output().split('\n').find((l) => l.includes('Rejected'));
+    expect(line).toContain(`ERROR index_scheduler::webhook: While sending data to the webhook ${NIL}: bad uri: Rejected URI {"err":`);
+    expect(line).toContain('"message":"Rejected IP"');
     expect(line).toContain('"address":"127.0.0.1"');
     // A delivery, were there one, would have come before the log line.
     expect(received.filter((path) => path === '/default')).toEqual([]);
@@ -54,21 +57,23 @@ describe('outgoing requests and the IP policy', () => {
     await run(server, 'POST', '/indexes', { uid: 'allowed' });
     await until(() => received.includes('/cidr'));
     expect(received.filter((path) => path === '/cidr')).toEqual(['/cidr']);
-    expect(server.output()).not.toContain('Rejected IP');
+    expect(server.output()).not.toContain('Rejected');
   });
 
-  it('delivers anywhere with `any`, from the environment too', async () => {
+  it('delivers anywhere with `any`, from the environment too; an error status is logged as v1.50 does', async () => {
     const server = await serverWithWebhook('/any', [], { MEILI_EXPERIMENTAL_ALLOWED_IP_NETWORKS: 'any' });
+    const failing = await call(server, 'POST', '/webhooks', { url: `${receiverUrl}/failing` });
     await run(server, 'POST', '/indexes', { uid: 'anything' });
-    await until(() => received.includes('/any'));
+    await until(() => received.includes('/any') && server.output().includes('http status'));
     expect(received.filter((path) => path === '/any')).toEqual(['/any']);
+    expect(server.output()).toContain(`ERROR index_scheduler::webhook: While sending data to the webhook ${failing.body.uuid}: http status: 500\n`);
   });
 
   it('still refuses an address outside the allowed networks', async () => {
     const server = await serverWithWebhook('/elsewhere', ['--experimental-allowed-ip-networks', '127.0.0.2/32']);
     await run(server, 'POST', '/indexes', { uid: 'elsewhere' });
-    await until(() => server.output().includes('Rejected IP'));
-    expect(server.output()).toContain('Rejected IP');
+    await until(() => server.output().includes('Rejected URI'));
+    expect(server.output()).toContain('bad uri: Rejected URI');
     expect(received.filter((path) => path === '/elsewhere')).toEqual([]);
   });
 });

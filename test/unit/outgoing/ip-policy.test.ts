@@ -63,6 +63,7 @@ describe('IpPolicy without allowed networks (the default)', () => {
     })();
     expect(thrown).toBeInstanceOf(RejectedIp);
     expect(thrown).toMatchObject({ name: 'RejectedIp', message: 'Rejected IP', address: '169.254.169.254' });
+    expect((thrown as RejectedIp).ureqMessage).toBe('bad uri: Rejected URI');
   });
 });
 
