@@ -3,8 +3,9 @@
  * remote search and export next). The host name is resolved once and every address it resolves to
  * is checked against the IP policy before any connection, as v1.50's resolvers do; the socket then
  * connects through a lookup that hands back only those checked addresses, so no second DNS answer
- * can slip in between check and connect (DNS rebinding). Redirects are followed as v1.50's clients
- * do (up to 10, `Authorization` not forwarded), each hop checked again. Answers are read whole.
+ * can slip in between check and connect (DNS rebinding). Redirects are followed, each hop checked
+ * again: up to 10, as both of v1.50's clients; `Authorization` never forwarded, as its ureq agent;
+ * a 307/308 repeats the request with its body, as its reqwest client. Answers are read whole.
  */
 import { promises as dns, type LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders } from 'node:http';
