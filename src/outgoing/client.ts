@@ -30,8 +30,6 @@ export interface OutgoingRequest {
 
 export interface OutgoingResponse {
   status: number;
-  /** Status 2xx. */
-  ok: boolean;
   headers: IncomingHttpHeaders;
   body: Buffer;
 }
@@ -98,8 +96,7 @@ export class OutgoingClient {
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', fail);
         res.on('end', () => {
-          const status = res.statusCode!;
-          resolve({ status, ok: status >= 200 && status < 300, headers: res.headers, body: Buffer.concat(chunks) });
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) });
         });
       });
       req.on('error', fail);

@@ -34,7 +34,8 @@ export function webhookSender(
           timeoutMs: TIMEOUT_MS,
         })
         .then((res) => {
-          if (!res.ok) log(`${failed}: http status: ${res.status}`);
+          // ureq, which v1.50's webhooks use, takes 4xx and 5xx answers for errors.
+          if (res.status >= 400) log(`${failed}: http status: ${res.status}`);
         })
         .catch((err: unknown) => log(`${failed}: ${err instanceof RejectedIp ? err.ureqMessage : (err as Error).message}`, err));
     }

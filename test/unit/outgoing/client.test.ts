@@ -75,7 +75,7 @@ describe('the IP policy', () => {
 
   it('delivers to an allowed network, the body sent chunked', async () => {
     const reply = await new OutgoingClient(loopback).request(`${base}/hook?x=1`, { ...POST, headers: { 'X-Custom': 'yes' } });
-    expect(reply).toMatchObject({ status: 200, ok: true });
+    expect(reply.status).toBe(200);
     expect(reply.body.toString()).toBe('fine');
     expect(hits).toMatchObject([{ method: 'POST', path: '/hook?x=1', body: 'payload', headers: { 'x-custom': 'yes', 'transfer-encoding': 'chunked' } }]);
     expect(await new OutgoingClient(IpPolicy.fromNetworks(['any'])).request(`${base}/any`, POST)).toMatchObject({ status: 200 });
@@ -146,7 +146,7 @@ describe('timeouts, retries and errors', () => {
 
     hits.length = 0;
     const once = await new OutgoingClient(loopback).request(`${base}/flaky`, { ...POST, retry: () => null });
-    expect(once).toMatchObject({ status: 503, ok: false });
+    expect(once.status).toBe(503);
 
     const errors: unknown[] = [];
     const refused = new OutgoingClient(IpPolicy.fromNetworks([])).request(`${base}/flaky`, {
