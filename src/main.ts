@@ -22,6 +22,8 @@ import { WorkerPools } from './workers/pool.js';
 import { indexesOf } from './types/task.js';
 import { loadBuildInfo } from './version.js';
 import { webhookSender } from './webhooks/deliver.js';
+import { OutgoingClient } from './outgoing/client.js';
+import { IpPolicy } from './outgoing/ip-policy.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
 import { importDump } from './dumps/import.js';
@@ -123,6 +125,8 @@ async function main(): Promise<void> {
     );
   }
   const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
+  // Every request to a URL users give goes through this client, under the one IP policy.
+  const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
   const scheduler = new Scheduler({
     store,
     queue,
@@ -134,7 +138,7 @@ async function main(): Promise<void> {
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
     archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime() },
-    onBatchCommitted: webhookSender(webhooks, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
+    onBatchCommitted: webhookSender(webhooks, outgoing, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });
   const indexing = (): ReadonlySet<string> => {
     const running = queue.processing;

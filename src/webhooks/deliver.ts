@@ -2,11 +2,14 @@
  * Delivery of finished tasks to the webhooks (tasks-batches.md §10): after each committed batch,
  * one POST per webhook whose body is the gzip-compressed NDJSON of the batch's tasks as
  * `GET /tasks/{uid}` shows them, with the headers Meilisearch's own receivers check. Fire and
- * forget: the scheduler does not wait, and a failure (refused connection, error status, 30 s
- * timeout) is only logged, as in Meilisearch.
+ * forget: the scheduler does not wait, and a failure (address refused by the IP policy, refused
+ * connection, error status, 30 s timeout) is only logged, worded as in Meilisearch (whose webhooks
+ * go through ureq), by uuid: a URL may carry a secret.
  */
 import { gzipSync } from 'node:zlib';
 import { taskView } from '../http/views/task-view.js';
+import type { OutgoingClient } from '../outgoing/client.js';
+import { RejectedIp } from '../outgoing/ip-policy.js';
 import type { Task } from '../types/task.js';
 import type { WebhookStore } from './store.js';
 
@@ -14,37 +17,28 @@ const TIMEOUT_MS = 30_000;
 
 export function webhookSender(
   webhooks: WebhookStore,
+  client: OutgoingClient,
   log: (message: string, err?: unknown) => void,
 ): (tasks: readonly Task[]) => void {
   return (tasks) => {
     const targets = webhooks.targets();
     if (targets.length === 0 || tasks.length === 0) return;
     const body = gzipSync(tasks.map((task) => `${JSON.stringify(taskView(task))}\n`).join(''));
-    for (const { url, headers } of targets) {
-      fetch(url, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip', 'Accept-Encoding': 'gzip' },
-        // Meilisearch streams the body, so receivers see it chunked; a stream body makes fetch do the same.
-        body: chunked(body),
-        duplex: 'half',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      })
-        .then(async (res) => {
-          // Drain the answer so the connection is released; only the status matters.
-          const text = await res.text();
-          if (!res.ok) log(`the webhook ${url} answered ${res.status}: ${text}`);
+    for (const { uuid, url, headers } of targets) {
+      const failed = `While sending data to the webhook ${uuid}`;
+      client
+        .request(url, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip', 'Accept-Encoding': 'gzip' },
+          body,
+          timeoutMs: TIMEOUT_MS,
         })
-        .catch((err: unknown) => log(`could not send the batch's tasks to the webhook ${url}`, err));
+        .then((res) => {
+          // ureq, which v1.50's webhooks use, takes 4xx and 5xx answers for errors.
+          if (res.status >= 400) log(`${failed}: http status: ${res.status}`);
+        })
+        .catch((err: unknown) => log(`${failed}: ${err instanceof RejectedIp ? err.ureqMessage : (err as Error).message}`, err));
     }
   };
 }
 
-/** `bytes` as a one-chunk stream: fetch sends a stream body with `Transfer-Encoding: chunked`. */
-function chunked(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-}

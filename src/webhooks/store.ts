@@ -45,9 +45,10 @@ export class WebhookStore {
     this.cli = cliUrl === null ? null : { url: cliUrl, headers: cliAuthorization === null ? {} : { Authorization: cliAuthorization } };
   }
 
-  /** Every webhook with its secrets, for delivery. */
-  targets(): Webhook[] {
-    return [...(this.cli === null ? [] : [this.cli]), ...Object.values(this.saved())];
+  /** Every webhook with its uuid and secrets, for delivery. */
+  targets(): (Webhook & { uuid: string })[] {
+    const saved = Object.entries(this.saved()).map(([uuid, webhook]) => ({ uuid, ...webhook }));
+    return [...(this.cli === null ? [] : [{ uuid: CLI_WEBHOOK_UUID, ...this.cli }]), ...saved];
   }
 
   /** The listing of `GET /webhooks`: sorted by uuid (so the CLI one comes first), secrets masked. */

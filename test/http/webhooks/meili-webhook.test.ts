@@ -5,7 +5,8 @@
 // receiver servers; here one local receiver tells the webhooks apart by path. Covered by
 // webhooks.test.ts: reserved_names, post_get_delete, create_and_patch, invalid_url_and_headers,
 // invalid_uuid, forbidden_fields and the webhook-count part of over_limits. Left to the dumps
-// sweep: cli_with_dumps.
+// sweep: cli_with_dumps. The server allows `any` address, as Meilisearch's test server does, so the
+// loopback receiver is reachable (ip-policy.test.ts covers the refusal).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +38,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
-  server = await startServer({ args: ['--task-webhook-url', `${receiverUrl}/cli`, '--task-webhook-authorization-header', 'Bearer a-secret-token'] });
+  server = await startServer({
+    args: ['--task-webhook-url', `${receiverUrl}/cli`, '--task-webhook-authorization-header', 'Bearer a-secret-token', '--experimental-allowed-ip-networks', 'any'],
+  });
 });
 afterAll(async () => {
   await server.dispose();

@@ -1,6 +1,7 @@
 /**
  * `/webhooks` through the real server: CRUD with exact bodies, every error of routes/webhooks.rs,
- * the command-line webhook, and delivery of a batch's tasks as gzip NDJSON to a local receiver.
+ * the command-line webhook, and delivery of a batch's tasks as gzip NDJSON to a local receiver
+ * (reachable with `--experimental-allowed-ip-networks any`, as in Meilisearch's test server).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { gunzipSync } from 'node:zlib';
@@ -29,7 +30,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
-  server = await startServer({ args: ['--task-webhook-url', receiverUrl, '--task-webhook-authorization-header', 'Bearer cli-secret-token'] });
+  server = await startServer({
+    args: ['--task-webhook-url', receiverUrl, '--task-webhook-authorization-header', 'Bearer cli-secret-token', '--experimental-allowed-ip-networks', 'any'],
+  });
 });
 afterAll(async () => {
   await server.dispose();

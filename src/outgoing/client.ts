@@ -1,0 +1,123 @@
+/**
+ * The one way the server sends HTTP requests to URLs its users give it (webhooks now; embedders,
+ * remote search and export next). The host name is resolved once and every address it resolves to
+ * is checked against the IP policy before any connection, as v1.50's resolvers do; the socket then
+ * connects through a lookup that hands back only those checked addresses, so no second DNS answer
+ * can slip in between check and connect (DNS rebinding). Redirects are followed, each hop checked
+ * again: up to 10, as both of v1.50's clients; `Authorization` never forwarded, as its ureq agent;
+ * a 307/308 repeats the request with its body, as its reqwest client. Answers are read whole.
+ */
+import { promises as dns, type LookupAddress } from 'node:dns';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { IpPolicy } from './ip-policy.js';
+
+export interface OutgoingRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  /** Sent with `Transfer-Encoding: chunked`, as v1.50 streams its bodies. */
+  body?: Uint8Array;
+  /** Per attempt, from resolving the host to the answer's last byte (redirects included). */
+  timeoutMs: number;
+  /**
+   * Asked after each failed attempt (an error, or an answer with status ≥ 400): the delay in ms
+   * before the next attempt, or `null` to stop (then the error is thrown, the answer returned).
+   */
+  retry?: (failure: Failure, attempt: number) => number | null;
+}
+
+export interface OutgoingResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export type Failure = { error: unknown } | { response: OutgoingResponse };
+
+/** Host name → its addresses; tests replace the system's. */
+export type Resolver = (host: string) => Promise<LookupAddress[]>;
+
+const MAX_REDIRECTS = 10;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const systemResolver: Resolver = (host) => dns.lookup(host, { all: true });
+
+export class OutgoingClient {
+  constructor(
+    private readonly policy: IpPolicy,
+    private readonly resolve: Resolver = systemResolver,
+  ) {}
+
+  /** Rejects with `RejectedIp` when an address the URL leads to is refused. */
+  async request(url: string, init: OutgoingRequest): Promise<OutgoingResponse> {
+    for (let attempt = 1; ; attempt++) {
+      let failure: Failure;
+      try {
+        const response = await this.followRedirects(new URL(url), init, AbortSignal.timeout(init.timeoutMs));
+        if (response.status < 400) return response;
+        failure = { response };
+      } catch (error) {
+        failure = { error };
+      }
+      const delay = init.retry?.(failure, attempt) ?? null;
+      if (delay === null) {
+        if ('error' in failure) throw failure.error;
+        return failure.response;
+      }
+      await sleep(delay);
+    }
+  }
+
+  private async followRedirects(url: URL, init: OutgoingRequest, signal: AbortSignal): Promise<OutgoingResponse> {
+    let [target, method, headers, body] = [url, init.method ?? 'GET', init.headers ?? {}, init.body];
+    for (let redirects = 0; ; redirects++) {
+      const response = await this.send(target, method, headers, body, signal);
+      const location = response.headers.location;
+      if (!REDIRECTS.has(response.status) || location === undefined) return response;
+      if (redirects === MAX_REDIRECTS) throw new Error(`too many redirects (more than ${MAX_REDIRECTS})`);
+      target = new URL(location, target);
+      // 307 and 308 repeat the request; the others turn it into a GET without a body.
+      if (response.status !== 307 && response.status !== 308 && method !== 'HEAD') [method, body] = ['GET', undefined];
+      headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
+    }
+  }
+
+  private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal): Promise<OutgoingResponse> {
+    const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
+    if (transport === null) throw new Error(`unsupported URL scheme \`${url.protocol.slice(0, -1)}\``);
+    const addresses = await this.checkedAddresses(url.hostname);
+    signal.throwIfAborted();
+    return new Promise((resolve, reject) => {
+      const fail = (err: unknown) => reject(signal.aborted ? signal.reason : err);
+      // An IP literal is never looked up: it was checked as it is.
+      const req = transport.request(url, { method, headers, signal, agent: false, lookup: pinned(addresses) }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', fail);
+        res.on('end', () => {
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) });
+        });
+      });
+      req.on('error', fail);
+      if (body !== undefined) req.write(body);
+      req.end();
+    });
+  }
+
+  private async checkedAddresses(hostname: string): Promise<LookupAddress[]> {
+    const host = hostname.replace(/^\[(.*)\]$/, '$1');
+    const family = isIP(host);
+    const addresses = family === 0 ? await this.resolve(host) : [{ address: host, family }];
+    for (const { address } of addresses) this.policy.check(address);
+    return addresses;
+  }
+}
+
+/** A lookup that answers with the checked addresses only. */
+function pinned(addresses: LookupAddress[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all === true) callback(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The outgoing client against loopback receivers: the policy is checked before any connection
+ * (IP literals, every resolved address, every redirect hop), the connection goes to the checked
+ * address, and timeouts and retries behave. Only loopback addresses are ever connected to.
+ */
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { LookupAddress } from 'node:dns';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OutgoingClient, type Failure } from '../../../src/outgoing/client.js';
+import { IpPolicy, RejectedIp } from '../../../src/outgoing/ip-policy.js';
+
+interface Hit {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+const hits: Hit[] = [];
+let answer: (hit: Hit, res: ServerResponse) => void;
+let receiver: Server;
+let base: string;
+let port: number;
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const hit = { method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() };
+      hits.push(hit);
+      answer(hit, res);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  port = (receiver.address() as { port: number }).port;
+  base = `http://127.0.0.1:${port}`;
+});
+afterAll(async () => {
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+beforeEach(() => {
+  hits.length = 0;
+  answer = (_hit, res) => res.end('fine');
+});
+
+const loopback = IpPolicy.fromNetworks(['127.0.0.0/8']);
+const localhostOnly = IpPolicy.fromNetworks(['127.0.0.1/32']);
+const POST = { method: 'POST', body: Buffer.from('payload'), timeoutMs: 5_000 };
+
+/** A resolver that answers `addresses` for every host and counts its calls. */
+function fakeDns(...addresses: string[]): { resolve: (host: string) => Promise<LookupAddress[]>; calls: string[] } {
+  const calls: string[] = [];
+  const resolve = async (host: string) => {
+    calls.push(host);
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  return { resolve, calls };
+}
+
+describe('the IP policy', () => {
+  it('refuses a loopback IP literal by default, before connecting', async () => {
+    const client = new OutgoingClient(IpPolicy.fromNetworks([]));
+    await expect(client.request(`${base}/hook`, POST)).rejects.toThrow(RejectedIp);
+    await expect(client.request(`http://[::1]:${port}/hook`, POST)).rejects.toMatchObject({ message: 'Rejected IP', address: '::1' });
+    await expect(client.request(`http://[::ffff:127.0.0.1]:${port}/hook`, POST)).rejects.toMatchObject({ message: 'Rejected IP' });
+    expect(hits).toEqual([]);
+  });
+
+  it('refuses a host name that the system resolves to loopback', async () => {
+    await expect(new OutgoingClient(IpPolicy.fromNetworks([])).request(`http://localhost:${port}/hook`, POST)).rejects.toThrow('Rejected IP');
+    expect(hits).toEqual([]);
+  });
+
+  it('delivers to an allowed network, the body sent chunked', async () => {
+    const reply = await new OutgoingClient(loopback).request(`${base}/hook?x=1`, { ...POST, headers: { 'X-Custom': 'yes' } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.toString()).toBe('fine');
+    expect(hits).toMatchObject([{ method: 'POST', path: '/hook?x=1', body: 'payload', headers: { 'x-custom': 'yes', 'transfer-encoding': 'chunked' } }]);
+    expect(await new OutgoingClient(IpPolicy.fromNetworks(['any'])).request(`${base}/any`, POST)).toMatchObject({ status: 200 });
+  });
+
+  it('checks every address a name resolves to, and refuses them all for one refused', async () => {
+    const dns = fakeDns('127.0.0.1', '::1');
+    await expect(new OutgoingClient(loopback, dns.resolve).request(`http://hooks.test:${port}/`, POST)).rejects.toMatchObject({ address: '::1' });
+    expect(hits).toEqual([]);
+  });
+
+  it('resolves once and connects to the checked address, whatever the name', async () => {
+    const dns = fakeDns('127.0.0.1');
+    const reply = await new OutgoingClient(loopback, dns.resolve).request(`http://hooks.test:${port}/named`, POST);
+    expect(reply.status).toBe(200);
+    expect(dns.calls).toEqual(['hooks.test']);
+    expect(hits).toMatchObject([{ path: '/named', headers: { host: `hooks.test:${port}` } }]);
+  });
+});
+
+describe('redirects', () => {
+  it('checks every hop: a redirect to a refused address is not followed', async () => {
+    answer = (_hit, res) => res.writeHead(302, { location: `http://127.0.0.2:${port}/inside` }).end();
+    await expect(new OutgoingClient(localhostOnly).request(`${base}/out`, POST)).rejects.toMatchObject({ message: 'Rejected IP', address: '127.0.0.2' });
+    expect(hits.map((hit) => hit.path)).toEqual(['/out']);
+  });
+
+  it('repeats the request on 307 and 308, turns it into a GET on the others, never forwards Authorization', async () => {
+    answer = (hit, res) => {
+      const next = { '/307': '/308', '/308': '/303', '/303': '/end' }[hit.path];
+      if (next === undefined) res.end('arrived');
+      else res.writeHead(Number(hit.path.slice(1)), { location: next }).end();
+    };
+    const reply = await new OutgoingClient(loopback).request(`${base}/307`, { ...POST, headers: { Authorization: 'Bearer secret' } });
+    expect(reply.body.toString()).toBe('arrived');
+    expect(hits.map(({ method, path, body, headers }) => [method, path, body, headers.authorization ?? null])).toEqual([
+      ['POST', '/307', 'payload', 'Bearer secret'],
+      ['POST', '/308', 'payload', null],
+      ['POST', '/303', 'payload', null],
+      ['GET', '/end', '', null],
+    ]);
+  });
+
+  it('gives up after 10 redirects', async () => {
+    answer = (_hit, res) => res.writeHead(302, { location: '/again' }).end();
+    await expect(new OutgoingClient(loopback).request(`${base}/loop`, { timeoutMs: 5_000 })).rejects.toThrow('too many redirects');
+    expect(hits).toHaveLength(11);
+  });
+});
+
+describe('timeouts, retries and errors', () => {
+  it('aborts an exchange that outlasts its timeout', async () => {
+    answer = () => {};
+    const started = Date.now();
+    await expect(new OutgoingClient(loopback).request(`${base}/slow`, { ...POST, timeoutMs: 200 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('retries as long as the caller asks, then returns the last answer or throws the last error', async () => {
+    answer = (_hit, res) => res.writeHead(hits.length < 3 ? 503 : 200).end(String(hits.length));
+    const seen: number[] = [];
+    const retry = (failure: Failure, attempt: number) => {
+      if ('response' in failure) seen.push(failure.response.status);
+      return attempt < 5 ? 1 : null;
+    };
+    expect((await new OutgoingClient(loopback).request(`${base}/flaky`, { ...POST, retry })).body.toString()).toBe('3');
+    expect(seen).toEqual([503, 503]);
+
+    hits.length = 0;
+    const once = await new OutgoingClient(loopback).request(`${base}/flaky`, { ...POST, retry: () => null });
+    expect(once.status).toBe(503);
+
+    const errors: unknown[] = [];
+    const refused = new OutgoingClient(IpPolicy.fromNetworks([])).request(`${base}/flaky`, {
+      ...POST,
+      retry: (failure, attempt) => (errors.push('error' in failure ? failure.error : null), attempt < 3 ? 1 : null),
+    });
+    await expect(refused).rejects.toThrow(RejectedIp);
+    expect(errors).toHaveLength(3);
+    expect(errors.every((err) => err instanceof RejectedIp)).toBe(true);
+  });
+
+  it('refuses schemes other than http and https', async () => {
+    await expect(new OutgoingClient(IpPolicy.fromNetworks(['any'])).request(`ftp://127.0.0.1:${port}/`, POST)).rejects.toThrow('unsupported URL scheme `ftp`');
+  });
+});
