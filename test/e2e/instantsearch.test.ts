@@ -134,6 +134,7 @@ async function expectPageToShow(r: Refinements): Promise<View> {
   return expected;
 }
 
+// 60 s: on a machine without /usr/bin/chromium the first run also unpacks the bundled Chromium.
 beforeAll(async () => {
   quarry = await startServer({ masterKey: MASTER_KEY });
   const admin = new Meilisearch({ host: quarry.url, apiKey: MASTER_KEY });
@@ -151,7 +152,7 @@ beforeAll(async () => {
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`));
   page.on('response', (response) => response.status() >= 400 && problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`));
   await page.goto(`${siteUrl}/?${new URLSearchParams({ host: quarry.url, key })}`);
-});
+}, 60_000);
 
 afterAll(async () => {
   await browser?.close();
