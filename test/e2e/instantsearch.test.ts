@@ -1,14 +1,16 @@
 // InstantSearch end to end: the page in test/e2e/instantsearch/ (instantsearch.js widgets over
 // @meilisearch/instant-meilisearch, both from node_modules, page and Quarry on different origins so
-// every call is a CORS request with a search key) runs in headless Debian Chromium. Each step drives
-// a widget the way a user does and checks what the page renders against what Quarry's own search
-// API answers for the same query, filters, sort and page.
+// every call is a CORS request with a search key) runs in headless Chromium (Debian's or the one
+// bundled in @sparticuz/chromium, see ../helpers/browser.ts). Each step drives a widget the way a
+// user does and checks what the page renders against what Quarry's own search API answers for the
+// same query, filters, sort and page.
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Meilisearch, type Index } from 'meilisearch';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.js';
 import { settle } from '../helpers/client.js';
 import { readMovies, type Movie } from '../helpers/movies.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -132,6 +134,7 @@ async function expectPageToShow(r: Refinements): Promise<View> {
   return expected;
 }
 
+// 60 s: on a machine without /usr/bin/chromium the first run also unpacks the bundled Chromium.
 beforeAll(async () => {
   quarry = await startServer({ masterKey: MASTER_KEY });
   const admin = new Meilisearch({ host: quarry.url, apiKey: MASTER_KEY });
@@ -142,14 +145,14 @@ beforeAll(async () => {
 
   site = await serveSite();
   const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', chromiumSandbox: false, args: CHROMIUM_ARGS });
+  browser = await launchChromium(CHROMIUM_ARGS);
   page = await browser.newPage();
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()} ${message.location().url}`));
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`));
   page.on('response', (response) => response.status() >= 400 && problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`));
   await page.goto(`${siteUrl}/?${new URLSearchParams({ host: quarry.url, key })}`);
-});
+}, 60_000);
 
 afterAll(async () => {
   await browser?.close();
