@@ -10,7 +10,7 @@ import { multiSearch } from '../../search/multi.js';
 import type { Federation, QueryWithIndex } from '../../search/query.js';
 import { indexUidProblem } from '../../types/index-uid.js';
 import { defineRoute } from '../route.js';
-import { SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS } from '../schemas/search-query.js';
+import { count, optionalCount, SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS } from '../schemas/search-query.js';
 import { compileBody, type FieldCodes, type FieldValidator } from '../validation/index.js';
 import { wantsMetadata } from './search.js';
 
@@ -20,8 +20,6 @@ interface MultiSearch {
 }
 
 const WEIGHT_REASON = 'the value of `weight` is invalid, expected a positive float (>= 0.0).';
-const count = { type: 'integer', minimum: 0 };
-const optionalCount = { type: ['integer', 'null'], minimum: 0 };
 
 /** The single-search tables, re-rooted under `.queries[]`. */
 const queryCodes = Object.fromEntries(Object.entries(SEARCH_QUERY_CODES).map(([at, code]) => [`.queries[]${at}`, code]));

@@ -11,8 +11,9 @@ export const THRESHOLD_REASON = 'the value of `rankingScoreThreshold` is invalid
 export const RATIO_REASON = 'the value of `semanticRatio` is invalid, expected a float between `0.0` and `1.0`.';
 
 const stringList = { type: ['array', 'null'], items: { type: 'string' } };
-const count = { type: 'integer', minimum: 0 };
-const optionalCount = { type: ['integer', 'null'], minimum: 0 };
+/** A count (`offset`, `limit`…), and one that may be null (`page`, `hitsPerPage`). */
+export const count = { type: 'integer', minimum: 0 };
+export const optionalCount = { type: ['integer', 'null'], minimum: 0 };
 
 /** The POST body's fields, shared with each query of `POST /multi-search`. */
 export const SEARCH_QUERY_PROPERTIES = {
