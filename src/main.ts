@@ -11,6 +11,7 @@ import { KeyStore } from './auth/key-store.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
 import { IndexEnvs } from './engine/index-env.js';
 import { useRunSegmenter } from './kernels/run-segmenter.js';
+import { IndexReader } from './indexes/reader.js';
 import { IndexRegistry } from './indexes/registry.js';
 import { LogHub } from './logs/log-hub.js';
 import { StatsService } from './indexes/stats.js';
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
     scheduler,
     indexes,
     stats: new StatsService(store, indexes, indexEnvs, indexing),
-    indexEnvs,
+    indexReader: new IndexReader(indexes, indexEnvs),
     updateFiles,
     logs,
     webhooks,

@@ -6,7 +6,7 @@ import type { Authenticator } from '../auth/authenticate.js';
 import type { KeyStore } from '../auth/key-store.js';
 import type { Config } from '../config/index.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
-import type { IndexEnvs } from '../engine/index-env.js';
+import type { IndexReader } from '../indexes/reader.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { LogHub } from '../logs/log-hub.js';
 import type { Network } from '../network/network.js';
@@ -30,7 +30,8 @@ export interface AppDeps {
   scheduler: { wake(task: Task): void };
   indexes: IndexRegistry;
   stats: StatsService;
-  indexEnvs: IndexEnvs;
+  /** Index lookups and reads (settings, fields, documents, search) by uid. */
+  indexReader: IndexReader;
   updateFiles: UpdateFiles;
   logs: LogHub;
   webhooks: WebhookStore;

@@ -1,7 +1,7 @@
 /**
  * Keyword search over one index (ranking.md §1): the engine's entry point, a pure function of
  * (index snapshot, settings, request) → ranked docids with their score details and the hit count.
- * Callers: the search routes (src/http/routes/search.ts). Main thread, read snapshot; the WASM
+ * Callers: the request-level search service (src/search/single.ts). Main thread, read snapshot; the WASM
  * kernels run in batches per query (tokenizer for the query and the synonyms, typo matching).
  *
  * Steps: universe (all documents ∩ the filter sets the caller evaluated) → query terms →

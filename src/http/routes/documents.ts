@@ -1,24 +1,15 @@
 /**
  * `/indexes/{uid}/documents` routes (documents.md): additions stream their payload into an
- * update file before the task is enqueued; reads go to the index's document store, filtered and
- * sorted through its facet data; deletions (by id, by filter, all) enqueue tasks.
+ * update file before the task is enqueued; reads go to the document service (src/search/
+ * documents.ts); deletions (by id, by filter, all) and edits enqueue tasks once their filter
+ * passes the same checks as a search's (src/search/filter.ts).
  */
 import { ApiError } from '../../errors/api-error.js';
-import { fromUnsorted, intersect, type DocSet } from '../../engine/docset.js';
-import { DocumentStore } from '../../engine/documents/store.js';
-import { externalIdOf, invalidDocumentId, type JsonObject } from '../../engine/documents/document-id.js';
-import { projectDocument } from '../../engine/documents/project.js';
-import { vectorsView } from '../../engine/documents/vectors.js';
-import { assertSortable, parseSortCriterion, sortedPage, type SortCriterion } from '../../engine/facets/sort.js';
-import { FacetReader } from '../../engine/facets/store.js';
-import { evaluateFilter } from '../../engine/filter/evaluate.js';
-import { parseFilter, type FilterAst } from '../../engine/filter-parser/index.js';
-import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
-import type { IndexEnv } from '../../engine/index-env.js';
-import { readSettings } from '../../engine/index-settings.js';
 import { RhaiParseError, compileScript } from '../../engine/rhai/index.js';
+import { getDocument, listDocuments, type DocumentsQuery } from '../../search/documents.js';
+import { checkedFilter } from '../../search/filter.js';
 import { validateIndexUid } from '../../types/index-uid.js';
-import type { IndexSettings } from '../../types/settings.js';
+import type { JsonObject } from '../../types/task.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
 import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
@@ -30,11 +21,12 @@ import {
   compileBody,
   compileQuery,
   parseBoolean,
+  parseFilterParam,
   parsePositiveInteger,
+  parseSortList,
   parseString,
   type ValueParser,
 } from '../validation/index.js';
-import { openIndex } from './indexes.js';
 
 const parseSkipCreation: ValueParser<boolean> = (raw) => {
   const lower = raw.toLowerCase();
@@ -73,21 +65,11 @@ const parseListQuery = compileQuery({
   fields: { parse: parseFieldList, code: 'invalid_document_fields' },
   retrieveVectors: { parse: parseBoolean, code: 'invalid_document_retrieve_vectors' },
   ids: { parse: parseIdList, code: 'invalid_document_ids' },
-  filter: { parse: parseString, code: 'invalid_document_filter' },
-  sort: { parse: parseString, code: 'invalid_document_sort' },
+  filter: { parse: parseFilterParam, code: 'invalid_document_filter' },
+  sort: { parse: parseSortList, code: 'invalid_document_sort' },
 });
 
-interface FetchBody {
-  offset?: number;
-  limit?: number;
-  fields?: string[] | null;
-  retrieveVectors?: boolean;
-  ids?: (string | number)[] | null;
-  filter?: unknown;
-  sort?: string[];
-}
-
-const parseFetchBody = compileBody<FetchBody>(
+const parseFetchBody = compileBody<DocumentsQuery>(
   {
     type: 'object',
     properties: {
@@ -128,113 +110,7 @@ function withExactIds(value: unknown): unknown {
   return { ...body, ids };
 }
 
-/** Ids are validated like document ids before anything else (documents.md §2.3). */
-function validateIds(ids: readonly (string | number)[]): string[] {
-  return ids.map((value, i) => {
-    const id = externalIdOf(value);
-    if (id === null) throw new ApiError('invalid_document_ids', `In \`.ids[${i}]\`: ${invalidDocumentId(value).message}`);
-    return id;
-  });
-}
-
-const SORT_CODE = 'invalid_document_sort';
 const FILTER_CODE = 'invalid_document_filter';
-
-/**
- * GET's `sort`: comma-separated, with the pieces of `_geoPoint(lat, lng):asc` joined back
- * (Meilisearch `fix_sort_query_parameters`).
- */
-function sortFromQuery(raw: string): string[] {
-  const criteria: string[] = [];
-  let joining = false;
-  for (const piece of raw.replace(/^"+|"+$/g, '').split(',').map((part) => part.trim())) {
-    if (piece.startsWith('_geoPoint(')) {
-      criteria.push(piece);
-      joining = true;
-    } else if (joining && criteria.length > 0) {
-      criteria[criteria.length - 1] += `,${piece}`;
-      if (piece.endsWith('):asc') || piece.endsWith('):desc')) joining = false;
-    } else {
-      criteria.push(piece);
-    }
-  }
-  return criteria;
-}
-
-/** A document route's filter, parsed and checked against the experimental features. */
-function documentFilter(deps: AppDeps, filter: unknown): FilterAst | null {
-  const ast = parseFilter(filter, { code: FILTER_CODE });
-  if (ast !== null) {
-    assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
-    rejectForeignFilter(ast, FILTER_CODE);
-  }
-  return ast;
-}
-
-/** GET passes the filter as text; text that parses as JSON (e.g. `["a = 1"]`) is used as JSON. */
-function filterFromQuery(raw: string | undefined): unknown {
-  if (raw === undefined) return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
-}
-
-interface ListOptions {
-  offset?: number;
-  limit?: number;
-  fields?: string[] | null;
-  retrieveVectors?: boolean;
-  ids?: string[];
-  filter: unknown;
-  sort: SortCriterion[] | null;
-}
-
-/**
- * The list algorithm of documents.md §2.3: candidates (all or `ids`), ∩ filter, ordered by docid
- * or by `sort`, then the page. Checks run in Meilisearch's order: filter syntax and gates, the
- * filter's attributes, then the sortable ones.
- */
-function listDocuments(deps: AppDeps, env: IndexEnv, options: ListOptions) {
-  const store = new DocumentStore(env);
-  const offset = options.offset ?? 0;
-  const limit = options.limit ?? 20;
-  const fields = options.fields ?? null;
-  const ast = documentFilter(deps, options.filter);
-  const settings = readSettings(env);
-  let results: JsonObject[];
-  let total: number;
-  if (options.ids === undefined && ast === null && options.sort === null) {
-    total = store.count();
-    results = [...store.all(offset, limit)];
-  } else {
-    const reader = new FacetReader(env);
-    let candidates: DocSet =
-      options.ids === undefined
-        ? reader.allDocids()
-        : fromUnsorted(options.ids.map((id) => store.docidOf(id)).filter((docid): docid is number => docid !== undefined));
-    if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE }));
-    let page: ArrayLike<number> = candidates.subarray(offset, offset + limit);
-    if (options.sort !== null) {
-      assertSortable(options.sort, settings.sortableAttributes, SORT_CODE, ['*']);
-      page = sortedPage(reader, options.sort, candidates, offset, limit);
-    }
-    total = candidates.length;
-    results = Array.from(page, (docid) => store.byDocid(docid)!);
-  }
-  return { results: results.map((doc) => documentView(doc, fields, options.retrieveVectors, settings)), offset, limit, total };
-}
-
-/**
- * A document as the document routes show it: `fields` projected; `_vectors` only with
- * `retrieveVectors`, then last and whatever `fields` says (documents.md §2.5).
- */
-function documentView(doc: JsonObject, fields: readonly string[] | null, retrieveVectors: boolean | undefined, settings: IndexSettings): JsonObject {
-  const shown = projectDocument(doc, fields);
-  if (retrieveVectors === true) shown._vectors = vectorsView(doc._vectors, settings.embedders);
-  return shown;
-}
 
 async function addDocuments(
   ctx: RouteContext<ReturnType<typeof parseAddQuery>, undefined>,
@@ -303,7 +179,7 @@ function deleteByFilter(ctx: RouteContext<ReturnType<typeof parseWriteQuery>, { 
   const { filter } = ctx.body;
   // `filter` is required here: null is a value of the wrong type, not "no filter".
   if (filter === null) throw new ApiError(FILTER_CODE, 'Invalid syntax for the filter parameter: `expected String, Array, found: null`.');
-  if (documentFilter(deps, filter) === null) throw new ApiError(FILTER_CODE, 'Sending an empty filter is forbidden.');
+  if (checkedFilter(deps.features, filter, FILTER_CODE) === null) throw new ApiError(FILTER_CODE, 'Sending an empty filter is forbidden.');
   return enqueue(deps, {
     kind: { name: 'documentDeletionByFilter', indexUid: uid, filter },
     customMetadata: ctx.query.customMetadata ?? null,
@@ -353,16 +229,12 @@ async function editDocuments(ctx: RouteContext<undefined, EditBody>, deps: AppDe
     // Meilisearch checks this filter inside the index, so its errors name the index, the feature
     // and foreign-filter refusals included; only the empty filter is refused before.
     try {
-      ast = parseFilter(filter, { code: 'invalid_document_filter' });
-      if (ast !== null) {
-        assertFilterFeatures(ast, (feature) => deps.features.enabled(feature));
-        rejectForeignFilter(ast, 'invalid_document_filter');
-      }
+      ast = checkedFilter(deps.features, filter, FILTER_CODE);
     } catch (err) {
       if (err instanceof ApiError) throw new ApiError(err.code, `Index \`${uid}\`: ${err.message}`);
       throw err;
     }
-    if (ast === null) throw new ApiError('invalid_document_filter', 'Sending an empty filter is forbidden.');
+    if (ast === null) throw new ApiError(FILTER_CODE, 'Sending an empty filter is forbidden.');
   }
   if (context !== undefined && context !== null && (typeof context !== 'object' || Array.isArray(context))) {
     throw new ApiError('invalid_document_edition_context', 'The context must be an object');
@@ -393,34 +265,18 @@ export const documentRoutes = [
   defineRoute({
     route: 'GET /indexes/:indexUid/documents/:documentId',
     query: parseGetOneQuery,
-    handler: (ctx, deps) => {
-      const env = openIndex(deps, ctx.params.indexUid!);
-      const id = ctx.params.documentId!;
-      const doc = new DocumentStore(env).get(id);
-      if (doc === undefined) throw new ApiError('document_not_found', `Document \`${id}\` not found.`);
-      return documentView(doc, ctx.query.fields ?? null, ctx.query.retrieveVectors, readSettings(env));
-    },
+    handler: (ctx, deps) => getDocument(deps, ctx.params.indexUid!, ctx.params.documentId!, ctx.query.fields ?? null, ctx.query.retrieveVectors),
   }),
   defineRoute({
     route: 'GET /indexes/:indexUid/documents',
     query: parseListQuery,
-    handler: (ctx, deps) => {
-      const ids = ctx.query.ids === undefined ? undefined : validateIds(ctx.query.ids);
-      const sort = ctx.query.sort === undefined ? null : sortFromQuery(ctx.query.sort).map((text) => parseSortCriterion(text, SORT_CODE));
-      const env = openIndex(deps, ctx.params.indexUid!);
-      return listDocuments(deps, env, { ...ctx.query, ids, filter: filterFromQuery(ctx.query.filter), sort });
-    },
+    handler: (ctx, deps) => listDocuments(deps, ctx.params.indexUid!, ctx.query),
   }),
   defineRoute({
     route: 'POST /indexes/:indexUid/documents/fetch',
     body: (value) => parseFetchBody(withExactIds(value)),
     exactIntegers: true,
-    handler: (ctx, deps) => {
-      const ids = ctx.body.ids === undefined || ctx.body.ids === null ? undefined : validateIds(ctx.body.ids);
-      const sort = ctx.body.sort === undefined ? null : ctx.body.sort.map((text) => parseSortCriterion(text, SORT_CODE));
-      const env = openIndex(deps, ctx.params.indexUid!);
-      return listDocuments(deps, env, { ...ctx.body, ids, filter: ctx.body.filter, sort });
-    },
+    handler: (ctx, deps) => listDocuments(deps, ctx.params.indexUid!, ctx.body),
   }),
   defineRoute({
     route: 'DELETE /indexes/:indexUid/documents/:documentId',

@@ -2,12 +2,9 @@
  * `POST /indexes/{indexUid}/fields`: the index's fields in field-id order with what the settings
  * make of each (settings/fields.ts), filtered, then offset-paginated like `GET /indexes`.
  */
-import { searchSettings } from '../../engine/index-settings.js';
-import { DocumentStore } from '../../engine/documents/store.js';
-import { fieldPasses, fieldView, type FieldsFilter } from '../../settings/fields.js';
+import { fieldPasses, type FieldsFilter } from '../../settings/fields.js';
 import { defineRoute } from '../route.js';
 import { compileBody } from '../validation/index.js';
-import { openIndex } from './indexes.js';
 
 interface ListFieldsBody {
   offset?: number;
@@ -58,12 +55,7 @@ export const fieldRoutes = [
     route: 'POST /indexes/:indexUid/fields',
     body: parseBody,
     handler: (ctx, deps) => {
-      const env = openIndex(deps, ctx.params.indexUid!);
-      const settings = searchSettings(env);
-      const fields = new DocumentStore(env)
-        .fieldIds()
-        .map((name) => fieldView(name, settings))
-        .filter((field) => fieldPasses(field, ctx.body.filter));
+      const fields = deps.indexReader.fields(ctx.params.indexUid!).filter((field) => fieldPasses(field, ctx.body.filter));
       const offset = ctx.body.offset ?? 0;
       const limit = ctx.body.limit ?? 20;
       return { results: fields.slice(offset, offset + limit), offset, limit, total: fields.length };

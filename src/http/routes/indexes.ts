@@ -2,32 +2,11 @@
  * `/indexes` routes (indexes.md §3): listing and reading are synchronous reads of the registry;
  * creation, update and deletion enqueue tasks.
  */
-import type { IndexEnv } from '../../engine/index-env.js';
-import { ApiError } from '../../errors/api-error.js';
-import type { IndexRecord } from '../../indexes/registry.js';
 import { indexUidProblem, validateIndexUid } from '../../types/index-uid.js';
-import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';
 import { compileBody, compileQuery, parsePositiveInteger } from '../validation/index.js';
 import { indexView } from '../views/index-view.js';
-
-export function indexNotFound(uid: string): ApiError {
-  return new ApiError('index_not_found', `Index \`${uid}\` not found.`);
-}
-
-/** The index a route's `:indexUid` names: its uid validated, `index_not_found` when there is none. */
-export function existingIndex(deps: AppDeps, rawUid: string): IndexRecord {
-  const uid = validateIndexUid(rawUid);
-  const record = deps.indexes.get(uid);
-  if (record === undefined) throw indexNotFound(uid);
-  return record;
-}
-
-/** The environment of the index a route's `:indexUid` names (as `existingIndex`). */
-export function openIndex(deps: AppDeps, rawUid: string): IndexEnv {
-  return deps.indexEnvs.get(existingIndex(deps, rawUid).uuid);
-}
 
 const parseList = compileQuery({
   offset: { parse: parsePositiveInteger, code: 'invalid_index_offset' },
@@ -73,7 +52,7 @@ export const indexRoutes = [
   }),
   defineRoute({
     route: 'GET /indexes/:indexUid',
-    handler: (ctx, deps) => indexView(existingIndex(deps, ctx.params.indexUid!)),
+    handler: (ctx, deps) => indexView(deps.indexReader.record(ctx.params.indexUid!)),
   }),
   defineRoute({
     route: 'POST /indexes',

@@ -8,21 +8,18 @@
  * route per verb with a `:setting` parameter: an unknown setting answers 404 and a setting updated
  * with the other verb 405, both with an empty body, before the body is read.
  */
-import { readSettings } from '../../engine/index-settings.js';
 import { SETTINGS, SETTING_KEYS, settingByRoute, type SettingKey, type SettingSpec } from '../../settings/catalogue.js';
 import { canonicalPatch, resetAllPatch, singleSettingPatch, type SettingsPatch } from '../../settings/patch.js';
 import { settingSchema, settingsBodySchema } from '../../settings/schemas.js';
 import { checkPatch } from '../../settings/validate.js';
 import { settingView, settingsView } from '../../settings/view.js';
 import { validateIndexUid } from '../../types/index-uid.js';
-import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../../types/task.js';
 import { readJsonBody } from '../body/json.js';
 import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { compileBody } from '../validation/index.js';
-import { openIndex } from './indexes.js';
 
 const parseSettings = (() => {
   const { schema, codes, checks } = settingsBodySchema();
@@ -36,10 +33,6 @@ const parseSetting = Object.fromEntries(
     return [key, compileBody<unknown>(schema, { '': SETTINGS[key].code }, { validators: checks })];
   }),
 ) as Record<SettingKey, (value: unknown) => unknown>;
-
-function storedSettings(deps: AppDeps, indexUid: string): IndexSettings {
-  return readSettings(openIndex(deps, indexUid));
-}
 
 function enqueueUpdate(ctx: RouteContext<unknown, unknown>, deps: AppDeps, uid: string, patch: SettingsPatch, isDeletion: boolean) {
   return enqueue(deps, {
@@ -83,7 +76,7 @@ export const settingsRoutes = [
   defineRoute({
     route: 'GET /indexes/:indexUid/settings',
     handler: (ctx, deps) =>
-      settingsView(storedSettings(deps, ctx.params.indexUid!), {
+      settingsView(deps.indexReader.settings(ctx.params.indexUid!), {
         foreignKeys: deps.features.enabled('foreignKeys'),
         chat: deps.features.enabled('chatCompletions'),
       }),
@@ -109,7 +102,7 @@ export const settingsRoutes = [
     handler: (ctx, deps) => {
       const setting = routedSetting(ctx);
       if (setting === undefined) return undefined;
-      const value = settingView(storedSettings(deps, ctx.params.indexUid!), setting.key);
+      const value = settingView(deps.indexReader.settings(ctx.params.indexUid!), setting.key);
       // Fastify would send a bare string as text: serialize every value as JSON ourselves.
       ctx.reply.type('application/json');
       return JSON.stringify(value);

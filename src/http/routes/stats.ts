@@ -2,7 +2,6 @@
 import { defineRoute } from '../route.js';
 import { compileQuery, parseBoolean, parseEnum } from '../validation/index.js';
 import { indexStatsView, instanceStatsView } from '../views/stats-view.js';
-import { existingIndex } from './indexes.js';
 
 const parseStatsQuery = compileQuery({
   showInternalDatabaseSizes: { parse: parseBoolean, code: 'invalid_stats_show_internal_database_sizes' },
@@ -22,7 +21,7 @@ export const statsRoutes = [
     route: 'GET /indexes/:indexUid/stats',
     query: parseStatsQuery,
     handler: (ctx, deps) => {
-      const record = existingIndex(deps, ctx.params.indexUid!);
+      const record = deps.indexReader.record(ctx.params.indexUid!);
       return indexStatsView(deps.stats.index(record, ctx.query.showInternalDatabaseSizes ?? false), ctx.query.sizeFormat ?? 'raw');
     },
   }),

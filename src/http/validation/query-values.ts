@@ -60,6 +60,36 @@ export const parseBoolean: ValueParser<boolean> = (raw) => {
 
 export const parseString: ValueParser<string> = (raw) => raw;
 
+/**
+ * GET `sort` (search, document list): comma-separated, with the pieces of `_geoPoint(lat, lng):asc`
+ * joined back, as Meilisearch's `fix_sort_query_parameters` does.
+ */
+export const parseSortList: ValueParser<string[]> = (raw) => {
+  const criteria: string[] = [];
+  let joining = false;
+  for (const piece of raw.replace(/^"+|"+$/g, '').split(',').map((part) => part.trim())) {
+    if (piece.startsWith('_geoPoint(')) {
+      criteria.push(piece);
+      joining = true;
+    } else if (joining && criteria.length > 0) {
+      criteria[criteria.length - 1] += `,${piece}`;
+      if (piece.endsWith('):asc') || piece.endsWith('):desc')) joining = false;
+    } else {
+      criteria.push(piece);
+    }
+  }
+  return criteria;
+};
+
+/** GET `filter`: text that parses as JSON (e.g. `["a = 1"]`) is used as JSON, any other as the filter text. */
+export const parseFilterParam: ValueParser<unknown> = (raw) => {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+};
+
 /** One of a fixed set of strings, case-sensitive (a Rust enum read by deserr). */
 export function parseEnum<V extends string>(values: readonly V[]): ValueParser<V> {
   return (raw) => {

@@ -3,8 +3,10 @@ import {
   QueryValueError,
   parseBoolean,
   parseEnum,
+  parseFilterParam,
   parseIndexUid,
   parsePositiveInteger,
+  parseSortList,
   parseString,
   parseU32,
   starOr,
@@ -128,5 +130,27 @@ describe('starOrList', () => {
     expect(refusal(starOrList(parseEnum(['a', 'b'])), 'a,c', 'letters')).toBe(
       'Unknown value `c` for parameter `letters[1]`: expected one of `a`, `b`',
     );
+  });
+});
+
+describe('parseSortList', () => {
+  it('splits on commas, trimming each criterion and the surrounding quotes', () => {
+    expect(parseSortList('"title:asc, year:desc"')).toEqual(['title:asc', 'year:desc']);
+  });
+
+  it('joins the pieces of a _geoPoint criterion back together', () => {
+    expect(parseSortList('_geoPoint(48.8, 2.3):asc,title:desc')).toEqual(['_geoPoint(48.8,2.3):asc', 'title:desc']);
+    expect(parseSortList('title:asc,_geoPoint(1,2):desc')).toEqual(['title:asc', '_geoPoint(1,2):desc']);
+  });
+
+  it('keeps joining after a _geoPoint piece until one ends the criterion, as Meilisearch', () => {
+    expect(parseSortList('_geoPoint(1):asc,title:asc')).toEqual(['_geoPoint(1):asc,title:asc']);
+  });
+});
+
+describe('parseFilterParam', () => {
+  it('reads JSON when the text is JSON, the text itself otherwise', () => {
+    expect(parseFilterParam('["a = 1", ["b = 2", "c = 3"]]')).toEqual(['a = 1', ['b = 2', 'c = 3']]);
+    expect(parseFilterParam('a = 1 AND b = 2')).toBe('a = 1 AND b = 2');
   });
 });

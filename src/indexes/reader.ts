@@ -1,0 +1,58 @@
+/**
+ * Read access to the indexes for request handlers, so that they never open an environment
+ * themselves: an index by uid (uid validated, else `index_not_found`), its environment's current
+ * snapshot, and the reads routes answer as they are (stored settings, the fields list).
+ */
+import { DocumentStore } from '../engine/documents/store.js';
+import type { IndexEnv, IndexEnvs } from '../engine/index-env.js';
+import { readSettings, searchSettings } from '../engine/index-settings.js';
+import { ApiError } from '../errors/api-error.js';
+import { fieldView, type FieldView } from '../settings/fields.js';
+import { validateIndexUid } from '../types/index-uid.js';
+import type { IndexSettings } from '../types/settings.js';
+import type { IndexRecord, IndexRegistry } from './registry.js';
+
+export function indexNotFound(uid: string): ApiError {
+  return new ApiError('index_not_found', `Index \`${uid}\` not found.`);
+}
+
+export class IndexReader {
+  constructor(
+    private readonly registry: Pick<IndexRegistry, 'get'>,
+    private readonly envs: Pick<IndexEnvs, 'get'>,
+  ) {}
+
+  /** The record of index `uid` as stored, without checking the uid. */
+  get(uid: string): IndexRecord | undefined {
+    return this.registry.get(uid);
+  }
+
+  /** The record of the index `rawUid` names: its uid validated, `index_not_found` when there is none. */
+  record(rawUid: string): IndexRecord {
+    const uid = validateIndexUid(rawUid);
+    const record = this.registry.get(uid);
+    if (record === undefined) throw indexNotFound(uid);
+    return record;
+  }
+
+  envOf(record: IndexRecord): IndexEnv {
+    return this.envs.get(record.uuid);
+  }
+
+  /** The environment of the index `rawUid` names (as `record`). */
+  open(rawUid: string): IndexEnv {
+    return this.envOf(this.record(rawUid));
+  }
+
+  /** The index's stored settings, a fresh copy (`GET /indexes/{uid}/settings`). */
+  settings(rawUid: string): IndexSettings {
+    return readSettings(this.open(rawUid));
+  }
+
+  /** Every field of the index in field-id order, with what its settings make of it (`POST /indexes/{uid}/fields`). */
+  fields(rawUid: string): FieldView[] {
+    const env = this.open(rawUid);
+    const settings = searchSettings(env);
+    return new DocumentStore(env).fieldIds().map((name) => fieldView(name, settings));
+  }
+}

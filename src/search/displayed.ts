@@ -1,0 +1,21 @@
+/**
+ * What of a document search shows: the displayed attributes, narrowed by `attributesToRetrieve`.
+ */
+import { projectDocument } from '../engine/documents/project.js';
+import type { IndexSettings } from '../types/settings.js';
+
+/** Whether `attribute` (a path) is displayed. */
+export function isDisplayed(settings: IndexSettings, attribute: string): boolean {
+  const displayed = settings.displayedAttributes;
+  return displayed.includes('*') || displayed.some((d) => attribute === d || attribute.startsWith(`${d}.`));
+}
+
+/** The documents fields a hit shows: displayed ∩ attributesToRetrieve. */
+export function hitFields(settings: IndexSettings, attributesToRetrieve: readonly string[] | null | undefined) {
+  const displayed = settings.displayedAttributes.includes('*') ? null : settings.displayedAttributes;
+  const retrieve = attributesToRetrieve === null || attributesToRetrieve === undefined || attributesToRetrieve.includes('*') ? null : attributesToRetrieve;
+  return (doc: Record<string, unknown>) => {
+    const shown = projectDocument(doc, displayed);
+    return retrieve === null ? shown : projectDocument(shown, retrieve);
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Facet search (search.md §11): the values of one facet held by the documents a search (`q`,
+ * `filter`, `matchingStrategy`, …) matches, optionally narrowed by a `facetQuery` (prefix with
+ * typos), with their counts.
+ *
+ * Order of checks, as Meilisearch: the index, the `facetSearch` setting, the search's own checks
+ * (single.ts `searchIndex`, which also finds the candidates), then the facet name.
+ */
+import type { Caller } from '../auth/caller.js';
+import { checkFacetSearchable, searchFacetValues } from '../engine/facets/facet-search.js';
+import { readSettings } from '../engine/index-settings.js';
+import { distinctCounter } from '../engine/search/search.js';
+import { ApiError } from '../errors/api-error.js';
+import type { SearchContext } from './context.js';
+import type { SearchQuery } from './query.js';
+import { searchIndex } from './single.js';
+
+export interface FacetSearchQuery extends SearchQuery {
+  facetName: string;
+  facetQuery?: string | null;
+  exhaustiveFacetCount?: boolean | null;
+}
+
+export function facetSearch(ctx: SearchContext, caller: Caller, rawUid: string, request: FacetSearchQuery): Record<string, unknown> {
+  const started = performance.now();
+  const { facetName, facetQuery = null, exhaustiveFacetCount, ...query } = request;
+  const record = ctx.indexReader.record(rawUid);
+  const settings = readSettings(ctx.indexReader.envOf(record));
+  if (!settings.facetSearch) throw new ApiError('facet_search_disabled', 'The facet search is disabled for this index');
+  // With a distinct attribute the candidates are those of a default search (limit 20): the hits it
+  // ranks take their whole distinct groups out, the others stay (Meilisearch counts the same way);
+  // an exhaustive count then counts each value's distinct groups instead of its documents.
+  const distinct = settings.distinctAttribute;
+  const { env, outcome } = searchIndex(ctx, caller, record.uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false }, { filterAsSent: true });
+  checkFacetSearchable(settings, facetName);
+  const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, distinct) : undefined;
+  const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, count);
+  return { facetHits, facetQuery, processingTimeMs: Math.round(performance.now() - started) };
+}

@@ -1,0 +1,92 @@
+/**
+ * `federation.facetsByIndex` (search.md §10.2): each named index's facets over the union of its
+ * queries' candidates (nothing for an index no query uses), and `mergeFacets`, which sums them
+ * into one distribution.
+ */
+import { EMPTY, type DocSet } from '../engine/docset.js';
+import { checkFacets, computeFacets, facetOrder, type FacetsOutcome, type FacetStats } from '../engine/facets/distribution.js';
+import { readSettings } from '../engine/index-settings.js';
+import { ApiError } from '../errors/api-error.js';
+import { indexNotFound } from '../indexes/reader.js';
+import type { IndexSettings } from '../types/settings.js';
+import type { SearchContext } from './context.js';
+import type { IndexSearch } from './hits.js';
+import { reworded } from './query-errors.js';
+
+/** Prefixes an error about `federation.facetsByIndex.<uid>` as Meilisearch locates it. */
+function facetsError(err: unknown, uid: string, firstQuery: number | undefined): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const inside = `Inside \`.federation.facetsByIndex.${uid}\`: ${err.message}`;
+  const message = firstQuery === undefined ? `${inside}\n - Note: index \`${uid}\` is not used in queries` : `Inside \`.queries[${firstQuery}]\`: ${inside}`;
+  return reworded(err, message);
+}
+
+/** One index's facets, with the settings that say how its values are ordered. */
+export type IndexFacets = FacetsOutcome & { settings: IndexSettings };
+
+/** `facetsByIndex`: each named index's facets over the union of its queries' candidates. */
+export function indexFacets(
+  ctx: SearchContext,
+  requested: Record<string, string[] | null>,
+  perIndex: ReadonlyMap<string, { search: IndexSearch; first: number }>,
+  unions: ReadonlyMap<string, DocSet>,
+): Map<string, IndexFacets> {
+  const out = new Map<string, IndexFacets>();
+  for (const [uid, patterns] of Object.entries(requested)) {
+    const queried = perIndex.get(uid);
+    try {
+      let env = queried?.search.env;
+      if (env === undefined) {
+        // the uid as requested, unchecked: a malformed one is just not found, as in Meilisearch
+        const record = ctx.indexReader.get(uid);
+        if (record === undefined) throw indexNotFound(uid);
+        env = ctx.indexReader.envOf(record);
+      }
+      const settings = queried?.search.settings ?? readSettings(env);
+      checkFacets(settings, patterns ?? []);
+      out.set(uid, { ...computeFacets(env, settings, unions.get(uid) ?? EMPTY, patterns ?? []), settings });
+    } catch (err) {
+      throw facetsError(err, uid, queried?.first);
+    }
+  }
+  return out;
+}
+
+/** `mergeFacets`: counts summed per value, stats widened, then ordered as every index orders that facet. */
+export function mergeFacets(
+  facets: ReadonlyMap<string, IndexFacets>,
+  maxValuesPerFacet: number | undefined,
+): { facetDistribution: Record<string, Record<string, number>>; facetStats: Record<string, FacetStats> } {
+  const counts = new Map<string, Map<string, number>>();
+  const orders = new Map<string, { uid: string; order: 'alpha' | 'count' }>();
+  const facetStats: Record<string, FacetStats> = {};
+  for (const [uid, { distribution, stats, settings }] of facets) {
+    for (const [field, values] of Object.entries(distribution)) {
+      const order = facetOrder(settings, field);
+      const previous = orders.get(field);
+      if (previous === undefined) orders.set(field, { uid, order });
+      else if (previous.order !== order) {
+        const word = (o: 'alpha' | 'count') => (o === 'alpha' ? 'alphabetically' : 'by count');
+        throw new ApiError(
+          'invalid_multi_search_facet_order',
+          `Inconsistent order for values in facet \`${field}\`: index \`${previous.uid}\` orders ${word(previous.order)}, but index \`${uid}\` orders ${word(order)}.\n - Hint: Remove \`federation.mergeFacets\` or change \`faceting.sortFacetValuesBy\` to be consistent in settings.`,
+        );
+      }
+      const summed = counts.get(field) ?? new Map<string, number>();
+      counts.set(field, summed);
+      for (const [value, n] of Object.entries(values)) summed.set(value, (summed.get(value) ?? 0) + n);
+    }
+    for (const [field, { min, max }] of Object.entries(stats)) {
+      const known = facetStats[field];
+      facetStats[field] = known === undefined ? { min, max } : { min: Math.min(known.min, min), max: Math.max(known.max, max) };
+    }
+  }
+  const facetDistribution: Record<string, Record<string, number>> = {};
+  for (const field of [...counts.keys()].sort()) {
+    const entries = [...counts.get(field)!];
+    const byKey = (a: [string, number], b: [string, number]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+    entries.sort(orders.get(field)!.order === 'count' ? (a, b) => b[1] - a[1] || byKey(a, b) : byKey);
+    facetDistribution[field] = Object.fromEntries(maxValuesPerFacet === undefined ? entries : entries.slice(0, maxValuesPerFacet));
+  }
+  return { facetDistribution, facetStats };
+}

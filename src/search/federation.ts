@@ -1,0 +1,168 @@
+/**
+ * `/multi-search` with `federation` (search.md §10.2): the hits of every query merged into one
+ * ranked list (federated-ranking.ts), paginated by `federation`, with `_federation` on each hit.
+ *
+ * Queries run index by index (uids in order, then request order), as Meilisearch runs them, so
+ * the first error is the one it reports. Before each search the query's ranking rules must line
+ * up with the most constrained earlier query's (engine/search/federated-rules.ts), else 400
+ * `invalid_multi_search_query_ranking_rules`. A document found by several queries of the same
+ * index appears once, from the query ranking it best. `federation.distinct` is each query's
+ * `distinct` (hence filterable in every queried index), then applied to each index's merged hits
+ * and once more across indexes; every hit it removes leaves the hit count and the facets.
+ * `estimatedTotalHits` counts, per index, the union of its queries' candidates.
+ */
+import type { Caller } from '../auth/caller.js';
+import { difference, fromUnsorted, unionAll, type DocSet } from '../engine/docset.js';
+import { QueryRankingRules } from '../engine/search/federated-rules.js';
+import { uuidV7 } from '../types/uuid-v7.js';
+import type { IndexSettings } from '../types/settings.js';
+import type { SearchContext } from './context.js';
+import { indexFacets, mergeFacets } from './federated-facets.js';
+import { compareCandidates, distinctHits, searchOrder, weightedSequence, type Candidate } from './federated-ranking.js';
+import { withFormatting } from './formatting.js';
+import type { IndexSearch } from './hits.js';
+import { addPageFields, pageWindow } from './page.js';
+import { atQuery, queryError } from './query-errors.js';
+import type { Federation, QueryWithIndex } from './query.js';
+import { searchIndex } from './single.js';
+
+/** Parameters a federated query may not carry (search.md §10.2), checked in Meilisearch's order. */
+function checkFederatedQuery(position: number, query: QueryWithIndex, federation: Federation): void {
+  const pagination = (['offset', 'limit', 'page', 'hitsPerPage'] as const).find((field) => query[field] !== undefined && query[field] !== null);
+  if (pagination !== undefined) {
+    throw queryError(
+      position,
+      'invalid_multi_search_query_pagination',
+      `Using pagination options is not allowed in federated queries.\n - Hint: remove \`${pagination}\` from query #${position} or remove \`federation\` from the request\n - Hint: pass \`federation.limit\` and \`federation.offset\` for pagination in federated search`,
+    );
+  }
+  if (query.facets !== undefined && query.facets !== null && query.facets.length > 0) {
+    // Rust's Debug rendering of the list: `["a", "b"]`.
+    const facets = `[${query.facets.map((facet) => JSON.stringify(facet)).join(', ')}]`;
+    throw queryError(
+      position,
+      'invalid_multi_search_query_facets',
+      `Using facet options is not allowed in federated queries.\n - Hint: remove \`facets\` from query #${position} or remove \`federation\` from the request\n - Hint: pass \`federation.facetsByIndex.${query.indexUid}: ${facets}\` for facets in federated search`,
+    );
+  }
+  if (query.personalize !== undefined && query.personalize !== null) {
+    throw queryError(
+      position,
+      'invalid_multi_search_query_personalization',
+      `Using \`.personalize\` is not allowed in federated queries.\n - Hint: remove \`personalize\` from query #${position} or remove \`federation\` from the request`,
+    );
+  }
+  if (query.showPerformanceDetails !== undefined) {
+    throw queryError(
+      position,
+      'invalid_multi_search_query_show_performance_details',
+      `Using \`.showPerformanceDetails\` is not allowed in federated queries.\n - Hint: remove \`showPerformanceDetails\` from query #${position} or remove \`federation\` from the request`,
+    );
+  }
+  if (query.distinct !== undefined && query.distinct !== null && federation.distinct !== undefined && federation.distinct !== null) {
+    throw queryError(
+      position,
+      'invalid_multi_search_distinct',
+      `Using \`distinct\` is not allowed in federated queries when \`federation.distinct\` is set.\n - Hint: remove \`distinct\` from query #${position} or remove \`distinct\` from \`federation\``,
+    );
+  }
+}
+
+/** The federated answer (search.md §10.2): every query's hits merged into one ranked page. */
+export function federatedSearch(ctx: SearchContext, caller: Caller, queries: readonly QueryWithIndex[], federation: Federation): Record<string, unknown> {
+  const started = performance.now();
+  queries.forEach((query, position) => atQuery(position, () => caller.assertIndexAction('search', query.indexUid)));
+  queries.forEach((query, position) => checkFederatedQuery(position, query, federation));
+
+  const window = pageWindow(federation);
+  const { offset, limit } = window;
+  const distinct = federation.distinct ?? null;
+
+  const candidates: Candidate[] = [];
+  // Per index: its searches' candidate sets, and the first query using it (for error prefixes).
+  const perIndex = new Map<string, { search: IndexSearch; sets: DocSet[]; first: number }>();
+  // The most constrained ranking rules so far, which the next query's must line up with.
+  let previous: { rules: QueryRankingRules; position: number; uid: string } | undefined;
+  for (const position of searchOrder(queries)) {
+    const { indexUid, federationOptions, ...query } = queries[position]!;
+    const weight = federationOptions?.weight ?? 1;
+    const checkRules = (settings: IndexSettings) => {
+      const placeholder = (query.q ?? '') === '';
+      const rules = new QueryRankingRules(settings.rankingRules, query.sort ?? null, query.matchingStrategy ?? 'last', placeholder);
+      if (previous !== undefined) rules.assertCompatibleWith(previous, position, indexUid);
+      if (previous === undefined || rules.constraintCount >= previous.rules.constraintCount) previous = { rules, position, uid: indexUid };
+    };
+    const searched = distinct === null ? query : { ...query, distinct };
+    const search = atQuery(position, () => searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules }));
+    const seen = perIndex.get(indexUid) ?? { search, sets: [], first: position };
+    perIndex.set(indexUid, seen);
+    seen.sets.push(search.outcome.candidates);
+    for (const hit of search.outcome.hits) {
+      candidates.push({ position, query, search, hit, weight, sequence: weightedSequence(hit.details, weight) });
+    }
+  }
+  candidates.sort(compareCandidates);
+
+  const shown = new Set<string>();
+  const unique = candidates.filter(({ hit, position }) => {
+    const key = `${queries[position]!.indexUid}\u0000${hit.docid}`;
+    if (shown.has(key)) return false;
+    shown.add(key);
+    return true;
+  });
+  const { merged, dropped } = distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
+  const unions = new Map([...perIndex].map(([uid, { sets }]) => [uid, difference(unionAll(sets), fromUnsorted(dropped.get(uid) ?? []))]));
+  let total = 0;
+  for (const union of unions.values()) total += union.length;
+
+  const hits = formatPage(merged.slice(offset, offset + limit)).map(({ candidate: { position, hit, weight }, view }) =>
+    withFederation(view, { indexUid: queries[position]!.indexUid, queriesPosition: position, weightedRankingScore: hit.score * weight }),
+  );
+  // processingTimeMs holds its place in the key order; it is measured once the facets are done.
+  const body: Record<string, unknown> = { hits, processingTimeMs: 0 };
+  addPageFields(body, window, total);
+  const facetsByIndex = federation.facetsByIndex ?? {};
+  if (Object.keys(facetsByIndex).length > 0) {
+    const facets = indexFacets(ctx, facetsByIndex, perIndex, unions);
+    if (federation.mergeFacets !== undefined && federation.mergeFacets !== null) {
+      Object.assign(body, mergeFacets(facets, federation.mergeFacets.maxValuesPerFacet));
+    } else {
+      // Ordered by index uid whatever the request's order, as Meilisearch's sorted map answers.
+      const byUid = [...facets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      body.facetsByIndex = Object.fromEntries(byUid.map(([uid, { distribution, stats }]) => [uid, { distribution, stats }]));
+    }
+  }
+  body.processingTimeMs = Math.round(performance.now() - started);
+  body.requestUid = uuidV7();
+  return body;
+}
+
+/** Keys Meilisearch serialises after the document fields, hence after `_federation` too. */
+const AFTER_DOCUMENT = new Set(['_formatted', '_matchesPosition', '_rankingScore', '_rankingScoreDetails']);
+
+/** `view` with `_federation` appended to the document fields (search.md §10.2), ahead of formatting and scores. */
+function withFederation(view: Record<string, unknown>, federation: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const after: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(view)) {
+    if (AFTER_DOCUMENT.has(key)) after.push([key, value]);
+    else out[key] = value;
+  }
+  out._federation = federation;
+  for (const [key, value] of after) out[key] = value;
+  return out;
+}
+
+/** The page's hits as shown, each query's hits highlighted and cropped with that query's options. */
+function formatPage(page: readonly Candidate[]): { candidate: Candidate; view: Record<string, unknown> }[] {
+  const views: Record<string, unknown>[] = new Array(page.length);
+  const byQuery = new Map<number, number[]>();
+  page.forEach(({ position }, i) => byQuery.set(position, [...(byQuery.get(position) ?? []), i]));
+  for (const slots of byQuery.values()) {
+    const { query, search } = page[slots[0]!]!;
+    const hits = slots.map((i) => page[i]!.hit);
+    withFormatting(search, query, hits, hits.map(search.view)).forEach((view, j) => (views[slots[j]!] = view));
+  }
+  return page.map((candidate, i) => ({ candidate, view: views[i]! }));
+}
+

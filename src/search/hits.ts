@@ -1,0 +1,43 @@
+/**
+ * A hit as search responses show it: the displayed ∩ retrieved fields of its document, then
+ * `_vectors`, `_geoDistance`, `_rankingScore` and `_rankingScoreDetails` when asked. The viewer is
+ * built once per search so that each hit costs only its own document's projection.
+ */
+import { DocumentStore } from '../engine/documents/store.js';
+import { vectorsView } from '../engine/documents/vectors.js';
+import { geoDistanceOf, geoDistanceOrigin } from '../engine/facets/geo.js';
+import type { IndexEnv } from '../engine/index-env.js';
+import type { SearchHit, SearchOutcome } from '../engine/search/search.js';
+import type { IndexSettings } from '../types/settings.js';
+import { hitFields, isDisplayed } from './displayed.js';
+import type { SearchQuery } from './query.js';
+import { detailsView } from './score-details.js';
+
+export type HitView = (hit: SearchHit) => Record<string, unknown>;
+
+/** One index's ranked hits before display: what single search, multi-search and federation share. */
+export interface IndexSearch {
+  /** the snapshot searched: documents and facets are read from it */
+  readonly env: IndexEnv;
+  readonly settings: IndexSettings;
+  readonly outcome: SearchOutcome;
+  readonly view: HitView;
+}
+
+export function hitViewer(env: IndexEnv, settings: IndexSettings, query: SearchQuery): HitView {
+  const store = new DocumentStore(env);
+  const fields = hitFields(settings, query.attributesToRetrieve);
+  const distanceFrom = geoDistanceOrigin(query.sort ?? []);
+  // `_vectors` only when displayed, whatever attributesToRetrieve says (vectors.md §2.2)
+  const vectors = query.retrieveVectors === true && isDisplayed(settings, '_vectors');
+  return (hit) => {
+    const doc = store.sharedByDocid(hit.docid) ?? {};
+    const shown: Record<string, unknown> = fields(doc);
+    if (vectors) shown._vectors = vectorsView(doc._vectors, settings.embedders);
+    const geoDistance = distanceFrom === null ? undefined : geoDistanceOf(distanceFrom, shown);
+    if (geoDistance !== undefined) shown._geoDistance = geoDistance;
+    if (query.showRankingScore === true) shown._rankingScore = hit.score;
+    if (query.showRankingScoreDetails === true) shown._rankingScoreDetails = detailsView(settings, hit.details);
+    return shown;
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * `/multi-search` without `federation` (search.md §10.1): one single-search response per query,
+ * each with its `indexUid`. Every queried index is checked against the caller's key, and the
+ * first failing query answers for the whole request.
+ */
+import type { Caller } from '../auth/caller.js';
+import { ApiError } from '../errors/api-error.js';
+import { uuidV7 } from '../types/uuid-v7.js';
+import type { SearchContext } from './context.js';
+import { atQuery } from './query-errors.js';
+import type { QueryWithIndex } from './query.js';
+import { searchResponse } from './single.js';
+
+export function multiSearch(ctx: SearchContext, caller: Caller, queries: readonly QueryWithIndex[], metadata: boolean): { results: Record<string, unknown>[] } {
+  const requestUid = uuidV7();
+  const results = queries.map(({ indexUid, federationOptions, ...query }, position) => {
+    if (federationOptions !== undefined && federationOptions !== null) {
+      throw new ApiError(
+        'invalid_multi_search_federation_options',
+        `Inside \`.queries[${position}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${position} or add \`federation\` to the request.`,
+      );
+    }
+    return atQuery(position, () => {
+      caller.assertIndexAction('search', indexUid);
+      return { indexUid, ...searchResponse(ctx, caller, indexUid, query, requestUid, metadata).body };
+    });
+  });
+  return { results };
+}

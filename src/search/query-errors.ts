@@ -1,0 +1,28 @@
+/**
+ * How `/multi-search` locates an error in its request: ``Inside `.queries[<i>]`: `` in front of
+ * the single-search message, and a missing index answering 400 rather than 404.
+ */
+import { ApiError } from '../errors/api-error.js';
+import type { ErrorCode } from '../errors/codes.js';
+
+/**
+ * An error of one query or facet index, re-worded. A missing index answers 400 here, not the 404 of
+ * single-index routes: Meilisearch's multi-search looks indexes up with BAD_REQUEST as their status.
+ */
+export function reworded(err: ApiError, message: string): ApiError {
+  return new ApiError(err.code as ErrorCode, message, err.code === 'index_not_found' ? 400 : err.status);
+}
+
+/** Runs `work` for query `position`, prefixing its error as Meilisearch does. */
+export function atQuery<T>(position: number, work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof ApiError) throw reworded(err, `Inside \`.queries[${position}]\`: ${err.message}`);
+    throw err;
+  }
+}
+
+export function queryError(position: number, code: ErrorCode, message: string): ApiError {
+  return new ApiError(code, `Inside \`.queries[${position}]\`: ${message}`);
+}

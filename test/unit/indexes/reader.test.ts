@@ -1,0 +1,35 @@
+// Index lookups and reads as the HTTP routes get them, over a real index environment.
+import { describe, expect, it } from 'vitest';
+import { searchFixtures } from '../search/fixture.js';
+import { apiErrorOf } from '../http/validation/expect-api-error.js';
+
+const openFixture = searchFixtures();
+
+function reader() {
+  return openFixture({ movies: { settings: { filterableAttributes: ['genre'] }, docs: [{ id: 1, title: 'Batman', genre: 'action' }] } }).ctx.indexReader;
+}
+
+describe('IndexReader', () => {
+  it('validates the uid before looking it up', () => {
+    const indexes = reader();
+    expect(apiErrorOf(() => indexes.record('not valid!')).code).toBe('invalid_index_uid');
+    expect(apiErrorOf(() => indexes.record('nowhere'))).toEqual({ code: 'index_not_found', message: 'Index `nowhere` not found.' });
+    expect(indexes.get('not valid!')).toBeUndefined();
+    expect(indexes.record('movies').uid).toBe('movies');
+  });
+
+  it('reads the stored settings, a copy the caller may change', () => {
+    const indexes = reader();
+    const settings = indexes.settings('movies');
+    expect(settings.filterableAttributes).toEqual(['genre']);
+    settings.filterableAttributes = [];
+    expect(indexes.settings('movies').filterableAttributes).toEqual(['genre']);
+  });
+
+  it('lists the fields in field-id order with what the settings make of them', () => {
+    const fields = reader().fields('movies');
+    expect(fields.map((field) => field.name)).toEqual(['id', 'title', 'genre']);
+    expect(fields[2]!.filterable.enabled).toBe(true);
+    expect(fields[1]!.filterable.enabled).toBe(false);
+  });
+});

@@ -1,0 +1,43 @@
+// How federated search compares hits of different queries: weighted score sequences, sort values.
+import { describe, expect, it } from 'vitest';
+import type { StepDetail } from '../../../src/engine/search/ranking.js';
+import { compareCandidates, weightedSequence, type Candidate } from '../../../src/search/federated-ranking.js';
+
+const words = (matching: number, max: number): StepDetail => ({ kind: 'words', matching, max });
+const typo = (count: number, max: number): StepDetail => ({ kind: 'typo', count, max });
+const year = (value: number | null, descending = false): StepDetail => ({ kind: 'sort', criterion: { kind: 'field', field: 'year', descending }, value });
+
+/** A candidate as the comparison reads it: its query position, score, weight and details. */
+function candidate(position: number, details: StepDetail[], score: number, weight = 1): Candidate {
+  return { position, hit: { docid: position, score, details }, weight, sequence: weightedSequence(details, weight) } as unknown as Candidate;
+}
+
+describe('weightedSequence', () => {
+  it('collapses consecutive relevancy rules into one weighted score and keeps sort values apart', () => {
+    expect(weightedSequence([words(2, 2), typo(0, 2), year(1999), words(1, 2)], 0.5)).toEqual([
+      { kind: 'score', value: 0.5 },
+      { kind: 'sort', descending: false, value: 1999 },
+      { kind: 'score', value: 0.25 },
+    ]);
+  });
+});
+
+describe('compareCandidates', () => {
+  it('ranks the higher weighted score first, the earlier query on ties', () => {
+    const strong = candidate(1, [words(2, 2)], 1);
+    const weak = candidate(0, [words(1, 2)], 0.5);
+    expect(compareCandidates(strong, weak)).toBeLessThan(0);
+    expect(compareCandidates(candidate(0, [words(2, 2)], 1, 0.4), candidate(1, [words(1, 2)], 0.5))).toBeGreaterThan(0);
+    expect(compareCandidates(candidate(0, [words(2, 2)], 1), candidate(1, [words(2, 2)], 1))).toBeLessThan(0);
+  });
+
+  it('compares sort values in their direction, missing values last', () => {
+    expect(compareCandidates(candidate(1, [year(1990)], 1), candidate(0, [year(2000)], 1))).toBeLessThan(0);
+    expect(compareCandidates(candidate(1, [year(1990, true)], 1), candidate(0, [year(2000, true)], 1))).toBeGreaterThan(0);
+    expect(compareCandidates(candidate(0, [year(null)], 1), candidate(1, [year(2000)], 1))).toBeGreaterThan(0);
+  });
+
+  it('falls back to the weighted ranking score when the sequences do not line up', () => {
+    expect(compareCandidates(candidate(0, [year(1990)], 0.2), candidate(1, [words(1, 2)], 0.5))).toBeGreaterThan(0);
+  });
+});
