@@ -19,7 +19,8 @@
 // skipped in one pass over the LCP array. Rows are capped at maxTypos + 1 (u8 cells).
 // Banded: a cell (depth, i) lies at least |depth - i| from 0, so only the 2·maxTypos + 1 cells
 // around the diagonal can stay within budget; each row stores and computes that band alone
-// (any other cell reads as the cap), so a query costs O(maxTypos · length) time and memory.
+// (any other cell reads as the cap): a row costs O(maxTypos) whatever the query's length, and
+// the scratch O(maxTypos · length).
 //
 // Memory (host-laid, see src/kernels/typo.ts): offsets u32[n + 1] into `bytes`; lcp u32[n]
 // (low 16 bits: common prefix with the previous word in characters, high 16: the same in bytes);
