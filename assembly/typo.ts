@@ -17,6 +17,10 @@
 // depth is kept and reused for the next word's common prefix (LCP given by the host). When a row
 // proves nothing deeper can come within budget, every following word sharing that prefix is
 // skipped in one pass over the LCP array. Rows are capped at maxTypos + 1 (u8 cells).
+// Banded: a cell (depth, i) lies at least |depth - i| from 0, so only the 2·maxTypos + 1 cells
+// around the diagonal can stay within budget; each row stores and computes that band alone
+// (any other cell reads as the cap): a row costs O(maxTypos) whatever the query's length, and
+// the scratch O(maxTypos · length).
 //
 // Memory (host-laid, see src/kernels/typo.ts): offsets u32[n + 1] into `bytes`; lcp u32[n]
 // (low 16 bits: common prefix with the previous word in characters, high 16: the same in bytes);
@@ -49,9 +53,13 @@ let outPtr: usize = 0;
 let outCap: u32 = 0;
 let count: u32 = 0;
 
-// Layout of the scratch for the current query.
+// Layout of the scratch for the current query: `width` band cells per row.
 let rows: usize = 0;
 let width: u32 = 0;
+// The current query's length, typo budget and cell cap.
+let qLen: i32 = 0;
+let band: i32 = 0;
+let capCell: u32 = 0;
 let chars: usize = 0;
 let rowMin: usize = 0;
 let best: usize = 0;
@@ -92,32 +100,42 @@ function emit(query: u32, from: u32, to: u32, distance: u32): void {
   count++;
 }
 
+/** Address of cell (depth, i), which must lie in the row's band. */
 // @ts-ignore: decorator
-@inline function cell(depth: u32, i: u32): u32 {
-  return <u32>load<u8>(rows + <usize>(depth * width + i));
+@inline function cellAt(depth: u32, i: i32): usize {
+  return rows + <usize>(depth * width) + <usize>(i - <i32>depth + band);
 }
 
-/** Computes DP row `depth` for word character `c`; returns the row minimum. */
-function computeRow(depth: u32, c: u32, query: usize, m: u32, cap: u32): u32 {
-  const row = rows + <usize>(depth * width);
-  const up = row - <usize>width;
-  let first = depth < cap ? depth : cap;
-  store<u8>(row, <u8>first);
-  let min = first;
+/** Cell (depth, i): the cap off the band or outside the query. */
+function cell(depth: u32, i: i32): u32 {
+  const offset = i - <i32>depth + band;
+  if (i < 0 || i > qLen || offset < 0 || offset > 2 * band) return capCell;
+  return <u32>load<u8>(cellAt(depth, i));
+}
+
+/** Computes the band of DP row `depth` for word character `c`; returns its minimum. */
+function computeRow(depth: u32, c: u32, query: usize): u32 {
+  const cap = capCell;
+  let min = cap;
   const prevChar = depth >= 2 ? load<u32>(chars + (<usize>(depth - 1) << 2)) : 0xffffffff;
-  for (let i: u32 = 1; i <= m; i++) {
-    const qc = load<u32>(query + (<usize>(i - 1) << 2));
-    let v = <u32>load<u8>(up + i) + 1;
-    const left = <u32>load<u8>(row + i - 1) + 1;
-    if (left < v) v = left;
-    const diag = <u32>load<u8>(up + i - 1) + (qc == c ? 0 : 1);
-    if (diag < v) v = diag;
-    if (i >= 2 && depth >= 2 && qc == prevChar && load<u32>(query + (<usize>(i - 2) << 2)) == c) {
-      const t = cell(depth - 2, i - 2) + 1;
-      if (t < v) v = t;
+  const from = <i32>depth - band > 0 ? <i32>depth - band : 0;
+  const to = <i32>depth + band < qLen ? <i32>depth + band : qLen;
+  for (let i = from; i <= to; i++) {
+    let v = depth;
+    if (i > 0) {
+      const qc = load<u32>(query + (<usize>(i - 1) << 2));
+      v = cell(depth - 1, i) + 1;
+      const left = cell(depth, i - 1) + 1;
+      if (left < v) v = left;
+      const diag = cell(depth - 1, i - 1) + (qc == c ? 0 : 1);
+      if (diag < v) v = diag;
+      if (i >= 2 && depth >= 2 && qc == prevChar && load<u32>(query + (<usize>(i - 2) << 2)) == c) {
+        const t = cell(depth - 2, i - 2) + 1;
+        if (t < v) v = t;
+      }
     }
     if (v > cap) v = cap;
-    store<u8>(row + i, <u8>v);
+    store<u8>(cellAt(depth, i), <u8>v);
     if (v < min) min = v;
   }
   return min;
@@ -144,12 +162,15 @@ function matchQuery(index: u32, record: usize, offsets: usize, lcp: usize, bytes
   const maxDepth = m + <u32>k;
   const cap = <u32>k + 1;
 
-  width = m + 1;
+  qLen = <i32>m;
+  band = k;
+  capCell = cap;
+  width = 2 * <u32>k + 1;
   rows = scratch;
   chars = (rows + <usize>((maxDepth + 1) * width) + 3) & ~(<usize>3);
   rowMin = chars + (<usize>(maxDepth + 2) << 2);
   best = rowMin + <usize>(maxDepth + 1);
-  for (let i: u32 = 0; i <= m; i++) store<u8>(rows + i, <u8>(i < cap ? i : cap));
+  for (let i: i32 = 0; i <= k && i <= <i32>m; i++) store<u8>(cellAt(0, i), <u8>i);
   store<u8>(rowMin, 0);
   store<u8>(best, <u8>(m < cap ? m : cap));
   const q0 = load<u32>(query);
@@ -170,9 +191,9 @@ function matchQuery(index: u32, record: usize, offsets: usize, lcp: usize, bytes
       p += cpLen;
       depth++;
       store<u32>(chars + (<usize>depth << 2), c);
-      const min = computeRow(depth, c, query, m, cap);
+      const min = computeRow(depth, c, query);
       store<u8>(rowMin + depth, <u8>min);
-      const last = cell(depth, m);
+      const last = cell(depth, <i32>m);
       const before = <u32>load<u8>(best + depth - 1);
       store<u8>(best + depth, <u8>(last < before ? last : before));
       const kEff = firstRule && load<u32>(chars + 4) != q0 ? k - 1 : k;
@@ -192,7 +213,7 @@ function matchQuery(index: u32, record: usize, offsets: usize, lcp: usize, bytes
       }
       i = next;
     } else {
-      const d = prefix ? <i32>load<u8>(best + depth) : <i32>cell(depth, m);
+      const d = prefix ? <i32>load<u8>(best + depth) : <i32>cell(depth, <i32>m);
       if (d <= kEff && !(skipExact && d + penalty == 0)) emit(index, i, i + 1, <u32>(d + penalty));
       i++;
     }

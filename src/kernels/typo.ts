@@ -37,6 +37,8 @@ export interface PackedWordList {
   /** per word: common prefix with the previous word, chars (low 16 bits) and bytes (high 16) */
   readonly lcp: Uint32Array;
   readonly bytes: Uint8Array;
+  /** characters of the longest word */
+  readonly longest: number;
 }
 
 export interface TypoQuery {
@@ -85,15 +87,24 @@ export function packWordList(words: readonly string[]): PackedWordList {
   const offsets = new Uint32Array(words.length + 1);
   const lcp = new Uint32Array(words.length);
   let at = 0;
+  let longest = 0;
   for (let i = 0; i < words.length; i++) {
     const word = encoded[i]!;
+    longest = Math.max(longest, characters(word));
     bytes.set(word, at);
     offsets[i] = at;
     at += word.length;
     if (i > 0) lcp[i] = commonPrefix(encoded[i - 1]!, word);
   }
   offsets[words.length] = at;
-  return { count: words.length, offsets, lcp, bytes };
+  return { count: words.length, offsets, lcp, bytes, longest };
+}
+
+/** Characters of a UTF-8 word (its bytes that start one). */
+function characters(bytes: Uint8Array): number {
+  let count = 0;
+  for (const byte of bytes) if ((byte & 0xc0) !== 0x80) count++;
+  return count;
 }
 
 /** Common prefix of two UTF-8 words: chars | bytes << 16, cut at a character boundary. */
@@ -103,15 +114,13 @@ function commonPrefix(a: Uint8Array, b: Uint8Array): number {
   while (bytes < n && a[bytes] === b[bytes]) bytes++;
   // back off to the start of the character the first difference is in
   while (bytes > 0 && bytes < n && (b[bytes]! & 0xc0) === 0x80) bytes--;
-  let chars = 0;
-  for (let i = 0; i < bytes; i++) if ((b[i]! & 0xc0) !== 0x80) chars++;
-  return chars | (bytes << 16);
+  return characters(b.subarray(0, bytes)) | (bytes << 16);
 }
 
-/** Scratch bytes the kernel needs for a query of `m` characters and `k` typos. */
+/** Scratch bytes the kernel needs for a query of `m` characters and `k` typos (banded rows: linear). */
 function scratchBytes(m: number, k: number): number {
   const depth = m + k;
-  return (depth + 1) * (m + 1) + 4 + (depth + 2) * 4 + 2 * (depth + 1) + 16;
+  return (depth + 1) * (2 * k + 1) + 4 + (depth + 2) * 4 + 2 * (depth + 1) + 16;
 }
 
 /**
@@ -147,7 +156,11 @@ export class TypoMatcher {
     const { arena, exports } = this.#kernels;
     const typo = exports as unknown as TypoExports;
     arena.rewind(this.#top);
-    const points = queries.map((q) => codePoints(q.word));
+    // a query longer than the longest word by more than its typos matches nothing: it takes no scan
+    const points = queries.map((q) => {
+      const cps = codePoints(q.word);
+      return cps.length - this.list.longest > q.maxTypos ? [] : cps;
+    });
     const table = arena.alloc(queries.length * QUERY_RECORD_U32 * 4);
     const charPtrs = points.map((cps) => arena.alloc(Math.max(cps.length, 1) * 4));
     let scratchSize = 0;

@@ -85,6 +85,51 @@ describe('typo kernel', () => {
     expect(Object.keys(res!).length).toBeGreaterThan(30);
   });
 
+  it('computes only the band of cells a budget can reach: long queries cost their length, not its square', () => {
+    const long = 'ab'.repeat(50_000);
+    // one transposition inside, one substitution at the end
+    const near = `${long.slice(0, 5000)}ba${long.slice(5002, -1)}x`;
+    const words = sortWords(['abc', long, `${long}z`]);
+    const matcher = new TypoMatcher(packWordList(words));
+    const found = (query: TypoQuery) => expandMatches(matcher.match([query])).map(([, w, d]) => [words[w], d]);
+    expect(found({ word: near, maxTypos: 2, flags: 0 })).toEqual([[long, 2]]);
+    expect(found({ word: near, maxTypos: 2, flags: TypoFlag.Prefix })).toEqual([
+      [long, 2],
+      [`${long}z`, 2],
+    ]);
+    expect(found({ word: near, maxTypos: 1, flags: TypoFlag.Prefix })).toEqual([]);
+    // far longer than every word: nothing is within two typos, and nothing is scanned
+    expect(found({ word: 'a'.repeat(1_000_000), maxTypos: 2, flags: TypoFlag.Prefix })).toEqual([]);
+  });
+
+  it('agrees with the reference on long words near long queries', () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const alphabet = ['a', 'b', 'é'];
+    const word = () => Array.from({ length: 20 + rand(40) }, () => alphabet[rand(alphabet.length)]).join('');
+    // up to three random edits (substitution, insertion, deletion, transposition) of a word
+    const edit = (text: string) => {
+      const chars = [...text];
+      for (let e = rand(4); e > 0; e--) {
+        const at = rand(chars.length - 1);
+        const kind = rand(4);
+        if (kind === 0) chars[at] = alphabet[rand(alphabet.length)]!;
+        else if (kind === 1) chars.splice(at, 0, alphabet[rand(alphabet.length)]!);
+        else if (kind === 2) chars.splice(at, 1);
+        else [chars[at], chars[at + 1]] = [chars[at + 1]!, chars[at]!];
+      }
+      return chars.join('');
+    };
+    for (let round = 0; round < 10; round++) {
+      const words = sortWords(Array.from({ length: 1 + rand(60) }, word));
+      const queries: TypoQuery[] = Array.from({ length: 1 + rand(5) }, () => ({ word: edit(words[rand(words.length)]!), maxTypos: rand(3), flags: rand(8) }));
+      match(words, queries);
+    }
+  });
+
   it('agrees with the reference on random dictionaries and queries', () => {
     let seed = 42;
     const rand = (n: number) => {

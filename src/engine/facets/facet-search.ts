@@ -61,30 +61,39 @@ function lossy(text: string): string {
 /**
  * Smallest edit distance (insertions, deletions, substitutions, adjacent transpositions) between
  * `query` and any prefix of `value`, or `max + 1` once it must exceed `max`: what Meilisearch's
- * prefix Levenshtein automaton accepts.
+ * prefix Levenshtein automaton accepts. Only the cells within `max` of the diagonal can stay
+ * within `max`, so each row computes that band alone: O(max · length), whatever the query's length.
  */
 function prefixDistance(query: readonly string[], value: readonly string[], max: number): number {
   const m = query.length;
-  let before: number[] = [];
-  let previous = Array.from({ length: m + 1 }, (_, i) => i);
-  let best = previous[m]!;
+  const over = max + 1;
+  // even the whole value leaves too many query characters unmatched
+  if (m - value.length > max) return over;
+  // rows j - 2, j - 1 and j (value characters) over query positions; a cell off the band reads `over`
+  let before = new Int32Array(m + 1);
+  let previous = new Int32Array(m + 1);
+  let row = new Int32Array(m + 1);
+  const cell = (r: Int32Array, j: number, i: number): number => (i < 0 || Math.abs(i - j) > max ? over : r[i]!);
+  for (let i = 0; i <= Math.min(m, max); i++) previous[i] = i;
+  let best = m <= max ? m : over;
   let previousMin = 0;
-  for (let j = 1; j <= value.length; j++) {
-    const row = [j];
-    let rowMin = j;
-    for (let i = 1; i <= m; i++) {
-      const cost = query[i - 1] === value[j - 1] ? 0 : 1;
-      let d = Math.min(previous[i]! + 1, row[i - 1]! + 1, previous[i - 1]! + cost);
-      if (i > 1 && j > 1 && query[i - 1] === value[j - 2] && query[i - 2] === value[j - 1]) d = Math.min(d, before[i - 2]! + 1);
-      row.push(d);
-      rowMin = Math.min(rowMin, d);
+  for (let j = 1; j <= value.length && j - max <= m; j++) {
+    let rowMin = over;
+    for (let i = Math.max(0, j - max); i <= Math.min(m, j + max); i++) {
+      let d = j;
+      if (i > 0) {
+        const cost = query[i - 1] === value[j - 1] ? 0 : 1;
+        d = Math.min(cell(previous, j - 1, i) + 1, cell(row, j, i - 1) + 1, cell(previous, j - 1, i - 1) + cost);
+        if (i > 1 && j > 1 && query[i - 1] === value[j - 2] && query[i - 2] === value[j - 1]) d = Math.min(d, cell(before, j - 2, i - 2) + 1);
+      }
+      row[i] = Math.min(d, over);
+      rowMin = Math.min(rowMin, row[i]!);
     }
-    best = Math.min(best, row[m]!);
+    if (j + max >= m) best = Math.min(best, row[m]!);
     // Later rows build on this one and the one before (transpositions): both above `max`, nothing better follows.
     if (rowMin > max && previousMin > max) break;
     previousMin = rowMin;
-    before = previous;
-    previous = row;
+    [before, previous, row] = [previous, row, before];
   }
   return best;
 }

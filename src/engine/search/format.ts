@@ -14,7 +14,7 @@ import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../ke
 import { isJsonNumber } from '../../types/json-text.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
 import { langOfField } from '../localized-fields.js';
-import type { ResolvedTerm } from './terms.js';
+import { indexable, type ResolvedTerm } from './terms.js';
 
 /** What one query term matches in field text. */
 export interface MatchTerm {
@@ -38,9 +38,11 @@ export function matchingWords(terms: readonly ResolvedTerm[], prefixSearch: bool
       const sequences = term.words.includes(null) ? [] : [term.words as string[]];
       return { ids: [term.position, term.position + term.words.length - 1], sequences, prefix: null };
     }
+    const ids: [number, number] = [term.position, term.position];
+    // milli matches nothing for a word too long to be indexed, not even itself
+    if (!indexable(term.word)) return { ids, sequences: [], prefix: null };
     const sequences: string[][] = [[term.word]];
     for (const d of derivations) if (d.words !== undefined && !sequences.some((s) => sameWords(s, d.words!))) sequences.push([...d.words]);
-    const ids: [number, number] = [term.position, term.position];
     if (!term.prefix || !prefixSearch) return { ids, sequences, prefix: null };
     const words = [term.word, ...derivations.filter((d) => d.typoWord).map((d) => d.words![0]!)];
     const prefixed = new Set(words);

@@ -1,6 +1,6 @@
 /**
  * Query parsing (search.md §7, ranking.md §7.4): `q` → located query terms, negative words and
- * negative phrases. One tokenizer kernel call per query. Pure apart from that call.
+ * negative phrases. Pure apart from the tokenizer kernel calls.
  *
  * - Words and positions come from the tokenizer (+1 per word, +8 after a hard separator), so a
  *   term's position is comparable with document positions; the index's custom tokens
@@ -10,14 +10,24 @@
  * - `-word` / `-"phrase"` (the `-` at the start or after whitespace, and directly followed by
  *   the word or quote) are negative: excluded, never terms.
  * - Stop words are dropped unless they are the very last token.
- * - Only the first MAX_TERMS terms count (a phrase is one term).
+ * - Only the first MAX_TERMS terms count (a phrase is one term): the first token after them ends
+ *   the query, negations included; and only the first MAX_TOKENS tokens are read (milli's limits).
  * - The last term is a prefix when it is a word and nothing follows it in `q`.
+ *
+ * So the work a query causes is bounded whatever its length: `q` is tokenized by growing windows
+ * from its start until the terms are decided, tokens of a window counting only while they are not
+ * its last one (which a cut may have shortened). A single long word still makes the window cover
+ * it, but tokenizing is linear.
  */
 import type { CustomTokens } from '../../kernels/custom-tokens.js';
 import { Lang } from '../../kernels/languages.js';
 import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
 
 const MAX_TERMS = 10;
+const MAX_TOKENS = 1000;
+/** The first window of `q` tokenized, in bytes; each next one is WINDOW_GROWTH times larger. */
+const FIRST_WINDOW = 4096;
+const WINDOW_GROWTH = 4;
 
 export interface WordTerm {
   readonly kind: 'word';
@@ -55,10 +65,23 @@ const WHITESPACE = /\s/u;
 
 /** `lang`: the query's languages.ts `Lang` byte (from `locales`, or those of the searched fields). */
 export function parseQuery(q: string, stopWords: ReadonlySet<string>, custom?: CustomTokens, lang: number = Lang.Detect): ParsedQuery {
-  const tokens = materializeTokens(tokenizeBatch([q], { custom, langs: [lang] }), [q]);
-  const qBytes = Buffer.byteLength(q);
   const bytes = Buffer.from(q);
-  const charBefore = (byte: number): string => (byte === 0 ? '' : bytes.subarray(0, byte).toString().slice(-1));
+  for (let window = FIRST_WINDOW; ; window *= WINDOW_GROWTH) {
+    const whole = window >= bytes.length;
+    // a cut at a character start (not a UTF-8 continuation byte)
+    let end = whole ? bytes.length : window;
+    while ((bytes[end]! & 0xc0) === 0x80) end--;
+    const text = whole ? q : bytes.subarray(0, end).toString();
+    const parsed = parseWindow(text, bytes.subarray(0, end), whole, stopWords, custom, lang);
+    if (parsed !== null) return parsed;
+  }
+}
+
+/** The query read from the window `text` (`bytes`) of `q`; null when a cut window does not decide it. */
+function parseWindow(text: string, bytes: Buffer, whole: boolean, stopWords: ReadonlySet<string>, custom: CustomTokens | undefined, lang: number): ParsedQuery | null {
+  const tokens = materializeTokens(tokenizeBatch([text], { custom, langs: [lang] }), [text]);
+  const count = Math.min(tokens.length, MAX_TOKENS);
+  const charBefore = (byte: number): string => (byte === 0 ? '' : bytes.subarray(Math.max(0, byte - 4), byte).toString().slice(-1));
   const isStop = (text: string) => stopWords.size > 0 && stopWords.has(text.normalize('NFKD'));
 
   const terms: QueryTerm[] = [];
@@ -82,7 +105,11 @@ export function parseQuery(q: string, stopWords: ReadonlySet<string>, custom?: C
     phrase = null;
   };
 
-  tokens.forEach((token, i) => {
+  for (let i = 0; i < count; i++) {
+    if (!whole && i === tokens.length - 1) return null;
+    // milli stops at the first token after the last term, leaving an open phrase out
+    if (terms.length >= MAX_TERMS) return { terms, negativeWords, negativePhrases };
+    const token = tokens[i]!;
     const next = tokens[i + 1];
     if (token.kind !== 'word') {
       if (token.text.includes('"')) {
@@ -92,13 +119,13 @@ export function parseQuery(q: string, stopWords: ReadonlySet<string>, custom?: C
           phrase = { words: [], position: -1, negative: negateNext };
           negateNext = false;
         }
-        return;
+        continue;
       }
       if (phrase !== null && token.kind === 'hard') {
-        const negative = phrase.negative;
+        const negative: boolean = phrase.negative;
         closePhrase();
         phrase = { words: [], position: -1, negative };
-        return;
+        continue;
       }
       negateNext =
         phrase === null &&
@@ -107,22 +134,24 @@ export function parseQuery(q: string, stopWords: ReadonlySet<string>, custom?: C
         next !== undefined &&
         next.start === token.end &&
         (next.kind === 'word' || next.text.includes('"'));
-      return;
+      continue;
     }
     if (phrase !== null) {
       if (phrase.position < 0) phrase.position = token.position;
       phrase.words.push(isStop(token.text) ? null : token.normalized);
-      return;
+      continue;
     }
     if (negateNext) {
       negateNext = false;
       negativeWords.push(token.normalized);
-      return;
+      continue;
     }
-    const last = next === undefined;
-    if (isStop(token.text) && !last) return;
-    terms.push({ kind: 'word', word: token.normalized, position: token.position, prefix: last && token.end === qBytes });
-  });
+    // the MAX_TOKENS-th token is the last one milli reads
+    const last = i === count - 1;
+    if (isStop(token.text) && !last) continue;
+    terms.push({ kind: 'word', word: token.normalized, position: token.position, prefix: last && (token.end === bytes.length || i === MAX_TOKENS - 1) });
+  }
+  if (!whole && count < MAX_TOKENS) return null;
   closePhrase();
-  return { terms: terms.slice(0, MAX_TERMS), negativeWords, negativePhrases };
+  return { terms, negativeWords, negativePhrases };
 }

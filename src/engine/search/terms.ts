@@ -11,7 +11,8 @@
  * word split in two indexed words (matched as a phrase) counts 1 typo. 2 or 3 adjacent query
  * words form an n-gram, as milli's query graph: its concatenation found as one word, and the
  * synonyms of the multi-word key equal to its words (or of the concatenation), count n typos
- * (ranking.md §4, §7.5). Negative words and phrases exclude documents.
+ * (ranking.md §4, §7.5). Negative words and phrases exclude documents. A word longer than
+ * MAX_WORD_BYTES (no indexed word is) derives nothing at all, as in milli, and costs no work.
  *
  * Per candidate document, `termFeatures` keeps, for the derivations of the document's lowest
  * typo level only (the subset later rules see in Meilisearch's graph): typo count, field mask,
@@ -96,10 +97,15 @@ export interface ResolveOptions {
   readonly forward: ForwardReader;
 }
 
+/** Whether a word can be indexed: longer ones are neither stored nor derived from. */
+export function indexable(word: string): boolean {
+  return Buffer.byteLength(word) <= MAX_WORD_BYTES;
+}
+
 /** Typos a query word may have (ranking.md §4). */
 export function typoBudget(word: string, settings: IndexSettings): number {
   const typo = settings.typoTolerance;
-  if (!typo.enabled || typo.disableOnWords.includes(word)) return 0;
+  if (!typo.enabled || !indexable(word) || typo.disableOnWords.includes(word)) return 0;
   if (typo.disableOnNumbers && /^[0-9]+$/.test(word)) return 0;
   const length = [...word].length;
   if (length < typo.minWordSizeForTypos.oneTypo) return 0;
@@ -123,7 +129,7 @@ function restrict(posting: Posting, mask: number): Posting {
 function wordPosting(options: ResolveOptions, word: string): Posting {
   let posting = options.postings.get(word);
   if (posting === undefined) {
-    posting = Buffer.byteLength(word) > MAX_WORD_BYTES ? EMPTY_POSTING : readPosting(wordPostings(options.env), word);
+    posting = indexable(word) ? readPosting(wordPostings(options.env), word) : EMPTY_POSTING;
     options.postings.set(word, posting);
   }
   return posting;
@@ -173,6 +179,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
   const ngrams = ngramDerivations(terms, synonyms, options);
   return terms.map((term, index) => {
     if (term.kind === 'phrase') return resolvePhrase(term, index, options);
+    if (!indexable(term.word)) return unmatched(term, index);
     const derivations: Derivation[] = [];
     const wordTypos = new Map<number, number>();
     let range: [number, number] | null = null;
@@ -222,6 +229,11 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       wordCount: 1,
     };
   });
+}
+
+/** A word term that matches no document (its word is too long to be indexed). */
+function unmatched(term: WordTerm, index: number): ResolvedTerm {
+  return { term, index, maxTypoCost: 1, derivations: [], wordTypos: new Map(), prefixRange: null, phraseHits: null, docs: EMPTY, wordCount: 1 };
 }
 
 /** Documents with the phrase's words consecutive in one field. */
@@ -397,7 +409,7 @@ function ngramDerivations(terms: readonly QueryTerm[], synonyms: ReadonlyMap<str
       const words = group.map((t) => (t as WordTerm).word);
       const concat = words.join('');
       // milli builds no n-gram at all past the longest indexable word
-      if (Buffer.byteLength(concat) > MAX_WORD_BYTES) continue;
+      if (!indexable(concat)) continue;
       const found: Derivation[] = [];
       const posting = restrict(wordPosting(options, concat), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
       if (posting.docids.length > 0) found.push({ typo: 1, exact: false, posting, words: [concat] });

@@ -78,12 +78,55 @@ describe('parseQuery', () => {
     expect(parsed.terms).toHaveLength(10);
     expect(parsed.terms[9]).toEqual({ kind: 'word', word: 'j', position: 9, prefix: false });
   });
+
+  it('ignores every token after the tenth term: negations too, and a phrase opened after it', () => {
+    expect(parseQuery('a b c d e f g h i j -k -"l m"', none)).toEqual(parseQuery('a b c d e f g h i j ', none));
+    // a hard separator closes the tenth term (a phrase) and opens another, which the next token drops
+    const parsed = parseQuery('a b c d e f g h i "j k. l m', none);
+    expect(parsed.terms).toHaveLength(10);
+    expect(parsed.terms[9]).toEqual({ kind: 'phrase', words: ['j', 'k'], position: 9 });
+  });
+
+  it('reads only the first thousand tokens, separators included', () => {
+    const stop = new Set(['the']);
+    // `the` and the space after it are two tokens: `late` is token 800, or 1200
+    expect(parseQuery(`${'the '.repeat(400)}late`, stop).terms).toEqual([{ kind: 'word', word: 'late', position: 400, prefix: true }]);
+    expect(parseQuery(`${'the '.repeat(600)}late`, stop).terms).toEqual([]);
+  });
+
+  it('reads a long query past its first window, whatever the cut falls on', () => {
+    // a word across the cut, or the two bytes of é on both sides of it
+    for (const pad of [4090, 4094, 4095, 20_000]) {
+      const x = 'x'.repeat(pad);
+      expect(parseQuery(`${x} été straddling`, none).terms).toEqual([
+        { kind: 'word', word: x, position: 0, prefix: false },
+        { kind: 'word', word: 'ete', position: 1, prefix: false },
+        { kind: 'word', word: 'straddling', position: 2, prefix: true },
+      ]);
+    }
+    const long = 'a'.repeat(1_000_000);
+    expect(parseQuery(`${long} -b c`, none)).toEqual({
+      terms: [
+        { kind: 'word', word: long, position: 0, prefix: false },
+        { kind: 'word', word: 'c', position: 2, prefix: true },
+      ],
+      negativeWords: ['b'],
+      negativePhrases: [],
+    });
+    // each space is a token: the thousand are read before `beta`
+    expect(parseQuery(`alpha${' '.repeat(10_000)}beta`, none).terms).toEqual([{ kind: 'word', word: 'alpha', position: 0, prefix: false }]);
+  });
 });
 
 describe('typoBudget', () => {
   const settings = defaultSettings();
   it('allows 0 typos under 5 characters, 1 under 9, then 2, counting characters', () => {
     expect(['dogs', 'doggo', 'doggones', 'dogfights', 'élégant'].map((w) => typoBudget(w, settings))).toEqual([0, 1, 1, 2, 1]);
+  });
+
+  it('allows none to a word too long to be indexed (over 250 bytes)', () => {
+    expect([250, 251].map((n) => typoBudget('a'.repeat(n), settings))).toEqual([2, 0]);
+    expect(typoBudget('é'.repeat(126), settings)).toBe(0);
   });
 
   it('follows typoTolerance: disabled, minWordSizeForTypos, disableOnWords, disableOnNumbers', () => {
