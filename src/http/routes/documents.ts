@@ -17,7 +17,7 @@ import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/g
 import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { RhaiParseError, compileScript } from '../../engine/rhai/index.js';
-import { validateIndexUid } from '../../types/index-uid.js';
+import { validateIndexUid } from '../validation/index-uid.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';

@@ -5,7 +5,8 @@
 import type { IndexEnv } from '../../engine/index-env.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { IndexRecord } from '../../indexes/registry.js';
-import { indexUidProblem, validateIndexUid } from '../../types/index-uid.js';
+import { indexUidProblem } from '../../types/index-uid.js';
+import { validateIndexUid } from '../validation/index-uid.js';
 import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';

@@ -40,7 +40,7 @@ import { formatHits } from '../../engine/search/format.js';
 import { searchClock } from '../../engine/search/time-budget.js';
 import { executeSearch, searchablePaths, searchesOn, type SearchHit, type SearchOutcome } from '../../engine/search/search.js';
 import { LOCALES, storedLocale } from '../../settings/locales.js';
-import { validateIndexUid } from '../../types/index-uid.js';
+import { validateIndexUid } from '../validation/index-uid.js';
 import { uuidV7 } from '../../types/uuid-v7.js';
 import { DEFAULT_SEARCH_CUTOFF_MS, displayedList, type IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';

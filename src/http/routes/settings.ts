@@ -14,7 +14,7 @@ import { canonicalPatch, resetAllPatch, singleSettingPatch, type SettingsPatch }
 import { settingSchema, settingsBodySchema } from '../../settings/schemas.js';
 import { checkPatch } from '../../settings/validate.js';
 import { settingView, settingsView } from '../../settings/view.js';
-import { validateIndexUid } from '../../types/index-uid.js';
+import { validateIndexUid } from '../validation/index-uid.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../../types/task.js';
 import { readJsonBody } from '../body/json.js';
