@@ -6,7 +6,7 @@
  * timeout) is only logged, as in Meilisearch.
  */
 import { gzipSync } from 'node:zlib';
-import { taskView } from '../http/views/task-view.js';
+import { taskView } from '../tasks/views/task-view.js';
 import type { Task } from '../types/task.js';
 import type { WebhookStore } from './store.js';
 
