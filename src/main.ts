@@ -4,7 +4,7 @@
  * Exit status 2 for bad options (as Meilisearch's argument parser), 1 for refused startups.
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { ExperimentalFeatures, type FeatureName } from './features/experimental-features.js';
+import { ExperimentalFeatures } from './features/experimental-features.js';
 import { buildApp } from './http/app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { KeyStore } from './auth/key-store.js';
@@ -19,6 +19,7 @@ import { UpdateFiles } from './store/update-files.js';
 import { TaskQueue } from './tasks/queue.js';
 import { Scheduler } from './tasks/scheduler.js';
 import { WorkerPools } from './workers/pool.js';
+import type { FeatureName } from './types/features.js';
 import { indexesOf } from './types/task.js';
 import { loadBuildInfo } from './version.js';
 import { webhookSender } from './webhooks/deliver.js';
