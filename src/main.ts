@@ -26,7 +26,7 @@ import { webhookSender } from './webhooks/deliver.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
 import { importDump } from './dumps/import.js';
-import { sweepDumpDir } from './dumps/writer.js';
+import { sweepDumpDir, writeDump } from './dumps/writer.js';
 import { sweepSnapshotLeftovers } from './snapshots/writer.js';
 import { importSnapshot } from './snapshots/import.js';
 import { ImportRefused, shouldImport, type ImportRequest } from './store/import-decision.js';
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
-    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime() },
+    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), writeDump },
     onBatchCommitted: webhookSender(webhooks, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });
   const indexing = (): ReadonlySet<string> => {

@@ -23,7 +23,6 @@ import type { InstanceStore } from '../store/env.js';
 import { writeInstanceUid } from '../store/instance-uid.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxn } from '../store/write-txn.js';
-import type { TaskQueue } from '../tasks/queue.js';
 import { indexUidProblem } from '../types/index-uid.js';
 import { FEATURE_NAMES, type FeatureName } from '../types/features.js';
 import { defaultSettings, SETTING_KEYS } from '../types/settings.js';
@@ -33,11 +32,17 @@ import { writeIndex } from '../workers/index-writer.js';
 import type { WorkerPools } from '../workers/pool.js';
 import { DumpReader, type DumpedIndex } from './reader.js';
 
+/** Where the dump's batches and tasks go, stored as they are (tasks/queue.ts does it). */
+export interface RestoredQueue {
+  writeBatch(batch: Batch): void;
+  restoreTasks(tasks: readonly Task[]): void;
+}
+
 export interface ImportTargets {
   store: InstanceStore;
   keys: KeyStore;
   features: ExperimentalFeatures;
-  queue: TaskQueue;
+  queue: RestoredQueue;
   indexes: IndexRegistry;
   indexEnvs: IndexEnvs;
   updateFiles: UpdateFiles;
