@@ -16,7 +16,7 @@ import { parseFilter, type FilterAst } from '../../engine/filter-parser/index.js
 import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
-import { RhaiParseError, compileScript } from '../../engine/rhai/index.js';
+import { RhaiParseError, compileScript } from '../../rhai/index.js';
 import { validateIndexUid } from '../validation/index-uid.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { AppDeps } from '../deps.js';
