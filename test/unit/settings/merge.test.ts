@@ -6,7 +6,7 @@ import { canonicalPatch, resetAllPatch, singleSettingPatch, type SettingsPatch }
 import { defaultSettings, type IndexSettings } from '../../../src/types/settings.js';
 
 const apply = (...patches: SettingsPatch[]): IndexSettings =>
-  patches.reduce((settings, patch) => applyPatch(settings, patch, normalizeExactWords), defaultSettings());
+  patches.reduce<IndexSettings>((settings, patch) => applyPatch(settings, patch, normalizeExactWords), defaultSettings());
 
 describe('canonical patch (task details)', () => {
   it('keeps only the sent keys, in settings order, whatever the body order', () => {
