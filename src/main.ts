@@ -4,7 +4,7 @@
  * Exit status 2 for bad options (as Meilisearch's argument parser), 1 for refused startups.
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { ExperimentalFeatures, type FeatureName } from './features/experimental-features.js';
+import { ExperimentalFeatures } from './features/experimental-features.js';
 import { buildApp } from './http/app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { KeyStore } from './auth/key-store.js';
@@ -20,6 +20,7 @@ import { UpdateFiles } from './store/update-files.js';
 import { TaskQueue } from './tasks/queue.js';
 import { Scheduler } from './tasks/scheduler.js';
 import { WorkerPools } from './workers/pool.js';
+import type { FeatureName } from './types/features.js';
 import { indexesOf } from './types/task.js';
 import { loadBuildInfo } from './version.js';
 import { webhookSender } from './webhooks/deliver.js';
@@ -28,7 +29,7 @@ import { IpPolicy } from './outgoing/ip-policy.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
 import { importDump } from './dumps/import.js';
-import { sweepDumpDir } from './dumps/writer.js';
+import { sweepDumpDir, writeDump } from './dumps/writer.js';
 import { sweepSnapshotLeftovers } from './snapshots/writer.js';
 import { importSnapshot } from './snapshots/import.js';
 import { ImportRefused, shouldImport, type ImportRequest } from './store/import-decision.js';
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
-    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime() },
+    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), writeDump },
     onBatchCommitted: webhookSender(webhooks, outgoing, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });
   const indexing = (): ReadonlySet<string> => {

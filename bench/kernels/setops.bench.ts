@@ -6,11 +6,11 @@ import { bench, describe } from 'vitest';
 
 import { getKernels } from '../../src/kernels/module.js';
 import {
-  referenceDifference,
-  referenceIntersect,
-  referenceIntersectCount,
-  referenceUnionAll,
-} from '../../src/kernels/reference/setops.js';
+  fallbackDifference,
+  fallbackIntersect,
+  fallbackIntersectCount,
+  fallbackUnionAll,
+} from '../../src/kernels/setops-fallback.js';
 import { SetOpsKernel } from '../../src/kernels/setops.js';
 
 const kernel = new SetOpsKernel(getKernels('release'));
@@ -44,11 +44,11 @@ for (const [n, m] of PAIRS) {
   const b = randomSet(m, DENSE);
   describe(`${n} and ${m} docids`, () => {
     bench('intersect: wasm (release)', () => void kernel.intersect(a, b));
-    bench('intersect: reference (TS)', () => void referenceIntersect(a, b));
+    bench('intersect: reference (TS)', () => void fallbackIntersect(a, b));
     bench('intersection size: wasm (release)', () => void kernel.intersectCount(a, b));
-    bench('intersection size: reference (TS)', () => void referenceIntersectCount(a, b));
+    bench('intersection size: reference (TS)', () => void fallbackIntersectCount(a, b));
     bench('difference, long minus short: wasm (release)', () => void kernel.difference(b, a));
-    bench('difference, long minus short: reference (TS)', () => void referenceDifference(b, a));
+    bench('difference, long minus short: reference (TS)', () => void fallbackDifference(b, a));
   });
 }
 
@@ -66,6 +66,6 @@ for (const [k, size, universe] of UNIONS) {
   const sets = Array.from({ length: k }, () => randomSet(size, universe));
   describe(`union of ${k} × ${size} docids, ${universe === DENSE ? 'dense' : 'spread'}`, () => {
     bench('wasm (release), one call', () => void kernel.unionAll(sets));
-    bench('reference (TS)', () => void referenceUnionAll(sets));
+    bench('reference (TS)', () => void fallbackUnionAll(sets));
   });
 }

@@ -11,9 +11,10 @@
  */
 import { createReadStream } from 'node:fs';
 import type { ApiKey, KeyStore } from '../auth/key-store.js';
+import { normalizeExactWords } from '../engine/exact-words.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import { INDEX_UPDATERS } from '../engine/indexer/registry.js';
-import { FEATURE_NAMES, type ExperimentalFeatures, type FeatureName } from '../features/experimental-features.js';
+import type { ExperimentalFeatures } from '../features/experimental-features.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import { diffSettings } from '../settings/diff.js';
 import { applyPatch, mergedSettingsProblem } from '../settings/merge.js';
@@ -22,8 +23,8 @@ import type { InstanceStore } from '../store/env.js';
 import { writeInstanceUid } from '../store/instance-uid.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxn } from '../store/write-txn.js';
-import type { TaskQueue } from '../tasks/queue.js';
 import { indexUidProblem } from '../types/index-uid.js';
+import { FEATURE_NAMES, type FeatureName } from '../types/features.js';
 import { defaultSettings, SETTING_KEYS } from '../types/settings.js';
 import type { Batch, Task } from '../types/task.js';
 import { MEILISEARCH_VERSION } from '../version.js';
@@ -31,11 +32,17 @@ import { writeIndex } from '../workers/index-writer.js';
 import type { WorkerPools } from '../workers/pool.js';
 import { DumpReader, type DumpedIndex } from './reader.js';
 
+/** Where the dump's batches and tasks go, stored as they are (tasks/queue.ts does it). */
+export interface RestoredQueue {
+  writeBatch(batch: Batch): void;
+  restoreTasks(tasks: readonly Task[]): void;
+}
+
 export interface ImportTargets {
   store: InstanceStore;
   keys: KeyStore;
   features: ExperimentalFeatures;
-  queue: TaskQueue;
+  queue: RestoredQueue;
   indexes: IndexRegistry;
   indexEnvs: IndexEnvs;
   updateFiles: UpdateFiles;
@@ -64,7 +71,7 @@ async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortS
   if (uidProblem !== undefined) throw new Error(uidProblem);
   const record = { ...to.indexes.newRecord(index.uid, index.primaryKey, index.createdAt), updatedAt: index.updatedAt };
   const known = Object.fromEntries(SETTING_KEYS.filter((key) => index.settings[key] !== undefined).map((key) => [key, index.settings[key]]));
-  const settings = applyPatch(defaultSettings(), canonicalPatch(known));
+  const settings = applyPatch(defaultSettings(), canonicalPatch(known), normalizeExactWords);
   const problem = mergedSettingsProblem(defaultSettings(), settings);
   if (problem !== undefined) throw new Error(`Index \`${index.uid}\`: ${problem.message}`);
   const { rebuild } = diffSettings(defaultSettings(), settings, INDEX_UPDATERS.map((updater) => updater.name));

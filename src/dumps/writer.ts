@@ -4,9 +4,9 @@
  * (store/archive.ts renames the archive into place only once complete). Documents, tasks and
  * update files are streamed line by line, so no index or queue is ever held in memory.
  *
- * Caller: the dump batch processor (tasks/process/dump.ts), on the scheduler: no index is
- * written meanwhile, and the queue is read through LMDB read snapshots while routes keep
- * registering tasks. `signal` (a cancelation) aborts between documents; the scratch folder is
+ * Caller: the dump batch processor (tasks/process/dump.ts, given `writeDump` by main.ts through
+ * its context's `archives`), on the scheduler: no index is written meanwhile, and the queue is
+ * read through LMDB read snapshots while routes keep registering tasks. `signal` (a cancelation) aborts between documents; the scratch folder is
  * removed whatever happens.
  */
 import { once } from 'node:events';
@@ -18,52 +18,15 @@ import { DocumentStore } from '../engine/documents/store.js';
 import type { IndexEnv } from '../engine/index-env.js';
 import { readSettings } from '../engine/index-settings.js';
 import { formatRfc3339 } from '../tasks/dates.js';
+import type { DumpContent, DumpStep } from '../tasks/process/context.js';
 import { embedderView } from '../settings/embedders.js';
 import { packDirectory } from '../store/archive.js';
-import type { PayloadSource } from '../store/update-files.js';
 import { SETTING_KEYS, type IndexSettings } from '../types/settings.js';
-import type { Batch, DumpedKey, JsonObject, Task, Timestamp } from '../types/task.js';
+import type { JsonObject, Timestamp } from '../types/task.js';
 import { stringifyJson } from '../types/json-text.js';
 import { batchLine } from './batch-lines.js';
 import { keyLine } from './key-lines.js';
 import { taskLine } from './task-lines.js';
-
-export interface DumpIndex {
-  uid: string;
-  primaryKey: string | null;
-  createdAt: Timestamp;
-  updatedAt: Timestamp;
-  env: IndexEnv;
-}
-
-/** What goes into a dump; the processor reads it from the stores. */
-export interface DumpContent {
-  /** `YYYYMMDD-HHMMSSmmm`: the file name and the task's `dumpUid` */
-  dumpUid: string;
-  /** engine version the dump says it comes from (`MAJOR.MINOR.PATCH`) */
-  dbVersion: string;
-  /** the keys captured when the dump was requested */
-  keys: readonly DumpedKey[];
-  instanceUid: string | null;
-  /** every task of the queue, ascending uid (the dump task itself shown as succeeded) */
-  tasks: Iterable<Task>;
-  /** the payload of an enqueued document task */
-  payload: (contentFile: string) => PayloadSource;
-  /** every finished batch, ascending uid */
-  batches: Iterable<Batch>;
-  indexes: Iterable<DumpIndex>;
-  /** the runtime experimental features (those forced on by flags excluded) */
-  features: Record<string, boolean>;
-}
-
-/** The steps of a dump, shown in its batch's progress (tasks/progress.ts). */
-export type DumpStep = 'dump the keys' | 'dump the tasks' | 'dump the batches' | 'dump the indexes' | 'dump the experimental features' | 'compress the dump';
-
-/** `YYYYMMDD-HHMMSSmmm` of an instant, UTC. */
-export function dumpUidOf(ts: Timestamp): string {
-  const iso = new Date(Number(ts / 1_000_000n)).toISOString(); // 2025-02-04T10:22:31.331Z
-  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}${iso.slice(20, 23)}`;
-}
 
 /** A `.jsonl` file written a line at a time, waiting on the stream when its buffer is full. */
 class JsonLines {

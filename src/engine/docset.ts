@@ -7,7 +7,7 @@
  * `encode`/`decode` give the LMDB value form: the raw little-endian u32s, 4 bytes per docid.
  *
  * Set algebra runs in the set-operations WASM kernel (src/kernels/setops.ts) when the lists are
- * big enough to repay copying them into its memory, and in plain TS (kernels/reference/setops.ts)
+ * big enough to repay copying them into its memory, and in plain TS (kernels/setops-fallback.ts)
  * otherwise, or in a thread where the kernel cannot load. Pure and synchronous; safe to use from
  * any thread (each has its own kernel instance).
  */
@@ -15,13 +15,13 @@
 import {
   EMPTY,
   lowerBound,
-  REFERENCE_GALLOP_RATIO,
-  referenceDifference,
-  referenceIntersect,
-  referenceIntersectCount,
-  referenceUnion,
-  referenceUnionAll,
-} from '../kernels/reference/setops.js';
+  FALLBACK_GALLOP_RATIO,
+  fallbackDifference,
+  fallbackIntersect,
+  fallbackIntersectCount,
+  fallbackUnion,
+  fallbackUnionAll,
+} from '../kernels/setops-fallback.js';
 import { setOpsKernel, type SetOpsKernel } from '../kernels/setops.js';
 
 export type DocSet = Uint32Array;
@@ -72,17 +72,17 @@ const KERNEL_MIN_UNION_DOCIDS = 1024;
 
 /**
  * The kernel for a pairwise operation when it pays: enough docids, and not a short list against
- * one REFERENCE_GALLOP_RATIO times longer, which the TS path gallops through at a cost following
+ * one FALLBACK_GALLOP_RATIO times longer, which the TS path gallops through at a cost following
  * the short list while the kernel would copy the long one (8 docids against 32768: 0.4 µs in TS,
  * 3.0 µs through the kernel). Null too where the kernel cannot load.
  */
 function pairKernel(short: number, long: number): SetOpsKernel | null {
-  return short + long >= KERNEL_MIN_DOCIDS && short * REFERENCE_GALLOP_RATIO >= long ? setOpsKernel() : null;
+  return short + long >= KERNEL_MIN_DOCIDS && short * FALLBACK_GALLOP_RATIO >= long ? setOpsKernel() : null;
 }
 
 export function union(a: DocSet, b: DocSet): DocSet {
   const kernel = a.length + b.length >= KERNEL_MIN_UNION_DOCIDS ? setOpsKernel() : null;
-  return kernel?.unionAll([a, b]) ?? referenceUnion(a, b);
+  return kernel?.unionAll([a, b]) ?? fallbackUnion(a, b);
 }
 
 /** Union of many sets in one kernel call (or, small, merged pairwise in a balanced tree). */
@@ -90,27 +90,27 @@ export function unionAll(sets: readonly DocSet[]): DocSet {
   let docids = 0;
   for (const set of sets) docids += set.length;
   const kernel = docids >= KERNEL_MIN_UNION_DOCIDS ? setOpsKernel() : null;
-  return kernel?.unionAll(sets) ?? referenceUnionAll(sets);
+  return kernel?.unionAll(sets) ?? fallbackUnionAll(sets);
 }
 
 export function intersect(a: DocSet, b: DocSet): DocSet {
   if (a.length === 0 || b.length === 0) return EMPTY;
   const kernel = pairKernel(Math.min(a.length, b.length), Math.max(a.length, b.length));
-  return kernel?.intersect(a, b) ?? referenceIntersect(a, b);
+  return kernel?.intersect(a, b) ?? fallbackIntersect(a, b);
 }
 
 /** |a ∩ b| without building the intersection. */
 export function intersectionSize(a: DocSet, b: DocSet): number {
   if (a.length === 0 || b.length === 0) return 0;
   const kernel = pairKernel(Math.min(a.length, b.length), Math.max(a.length, b.length));
-  return kernel?.intersectCount(a, b) ?? referenceIntersectCount(a, b);
+  return kernel?.intersectCount(a, b) ?? fallbackIntersectCount(a, b);
 }
 
 /** `a` without the docids of `b`. */
 export function difference(a: DocSet, b: DocSet): DocSet {
   if (a.length === 0 || b.length === 0) return a;
   // the TS path gallops through `b` but walks all of `a`: only a short `a` is cheap there
-  return pairKernel(a.length, b.length)?.difference(a, b) ?? referenceDifference(a, b);
+  return pairKernel(a.length, b.length)?.difference(a, b) ?? fallbackDifference(a, b);
 }
 
 export function equals(a: DocSet, b: DocSet): boolean {

@@ -1,16 +1,13 @@
 /**
  * Which locales `localizedAttributes` gives a field (milli LocalizedFieldIds): the locales of the
- * first rule with a pattern matching the field, none when no rule matches. A search without
+ * first rule with a pattern matching the field (types/attribute-patterns.ts `localesOfField`),
+ * none when no rule matches. A search without
  * `locales` restricts its query to the union over the fields it searches (fields with no rule,
  * or a rule with no locales, add nothing; an empty union leaves detection free).
  */
 import { langOfLocales } from '../kernels/languages.js';
+import { localesOfField } from '../types/attribute-patterns.js';
 import type { LocalizedAttributesRule } from '../types/settings.js';
-import { matchWildcard } from './filter/filterable.js';
-
-export function localesOfField(rules: readonly LocalizedAttributesRule[] | null, field: string): readonly string[] | undefined {
-  return rules?.find((rule) => rule.attributePatterns.some((pattern) => matchWildcard(pattern, field) === 'match'))?.locales;
-}
 
 /** The union of the fields' locales, sorted, or null when it is empty. */
 export function localesOfFields(rules: readonly LocalizedAttributesRule[] | null, fields: Iterable<string>): string[] | null {

@@ -6,15 +6,8 @@
 import { ApiError } from '../errors/api-error.js';
 import type { InstanceStore } from '../store/env.js';
 import { MAIN_KEYS } from '../store/dbs.js';
+import { FEATURE_NAMES, type FeatureName } from '../types/features.js';
 
-/** Flag names in Meilisearch's response order. */
-export const FEATURE_NAMES = [
-  'metrics', 'logsRoute', 'editDocumentsByFunction', 'containsFilter', 'dynamicSearchRules', 'network',
-  'getTaskDocumentsRoute', 'taskQueueCompactionRoute', 'compositeEmbedders', 'chatCompletions', 'multimodal',
-  'foreignKeys', 'disableDocumentsFetchQueue', 'legacySearch', 'renderRoute',
-] as const;
-
-export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type Features = Record<FeatureName, boolean>;
 
 export class ExperimentalFeatures {

@@ -5,8 +5,8 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import type { TaskInput } from '../tasks/queue.js';
+import { summarizedTaskView, type SummarizedTaskJson } from '../tasks/views/task-view.js';
 import type { AppDeps } from './deps.js';
-import { summarizedTaskView, type SummarizedTaskJson } from './views/task-view.js';
 
 export async function enqueue(deps: AppDeps, input: TaskInput): Promise<SummarizedTaskJson> {
   // After a task-queue compaction a registration would land in the replaced file and be lost.

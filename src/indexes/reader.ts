@@ -8,7 +8,7 @@ import type { IndexEnv, IndexEnvs } from '../engine/index-env.js';
 import { readSettings, searchSettings } from '../engine/index-settings.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldView, type FieldView } from '../settings/fields.js';
-import { validateIndexUid } from '../types/index-uid.js';
+import { validateIndexUid } from './uid.js';
 import type { IndexSettings } from '../types/settings.js';
 import type { IndexRecord, IndexRegistry } from './registry.js';
 

@@ -1,7 +1,7 @@
 /**
  * Word boundaries from charabia's German segmenter (feature german-segmentation, a default one),
  * which Meilisearch runs on Latin text detected as German to split compound words: a greedy
- * longest-prefix match against the word list of reference/german-words.json (charabia's FST keys),
+ * longest-prefix match against the word list of data/german-words.json (charabia's FST keys),
  * case-sensitive, on the text as written. That list predates a later change to charabia's German
  * dictionary (pull request 345, sports words), of which no copy was found; its own tests show it
  * added Volley, Beach and Basket and dropped Basketball, so such words are cut otherwise here.

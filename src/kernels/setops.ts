@@ -2,7 +2,7 @@
  * Typed wrapper of the set-operations kernel (assembly/setops.ts): intersection, its size,
  * difference and k-way union of strictly increasing u32 lists, one kernel call per operation.
  * Caller: src/engine/docset.ts, which sends only lists big enough to repay the copies in and
- * out of linear memory and does the rest with reference/setops.ts (the tests' oracle).
+ * out of linear memory and does the rest with setops-fallback.ts (also the tests' oracle).
  *
  * Threading: each thread has its own kernels instance (module.ts); `setOpsKernel()` creates this
  * thread's lazily, and answers null where the module cannot load so callers fall back to TS.

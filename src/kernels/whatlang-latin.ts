@@ -4,7 +4,7 @@
  * `allowed` is given, with the default method (Method::Combined). Ported from whatlang's
  * src/core/detect.rs, src/scripts/detect.rs, src/alphabets/{common,latin}.rs,
  * src/trigrams/{detection,utils}.rs and src/combined/mod.rs; the tables are in
- * reference/whatlang-latin-data.ts.
+ * whatlang-latin-data.ts.
  *
  * - Script: whatlang counts each non-stop character under the first of its 25 scripts that
  *   holds it, and the text's script is the one counted most. Text of a one-language script
@@ -29,7 +29,7 @@ import {
   WHATLANG_LATIN_LANGS,
   WHATLANG_LATIN_PROFILES,
   WHATLANG_SCRIPTS,
-} from './reference/whatlang-latin-data.js';
+} from './whatlang-latin-data.js';
 
 const MAX_TRIGRAM_DISTANCE = 300;
 const MAX_TOTAL_DISTANCE = MAX_TRIGRAM_DISTANCE * MAX_TRIGRAM_DISTANCE;

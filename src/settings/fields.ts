@@ -3,10 +3,8 @@
  * `Field::new` over its `Metadata`): displayed, searchable, sortable, distinct, custom ranking
  * rule, filter features, facet value order and locales. Pure; the route supplies the field names.
  */
+import { ascDescFields, isFacetedBy, localesOfField, matchLegacy, matchingRule, matchWildcard } from '../types/attribute-patterns.js';
 import type { FacetOrder, IndexSettings } from '../types/settings.js';
-import { ascDescFields } from '../engine/facets/fields.js';
-import { isFacetedBy, matchLegacy, matchingRule, matchWildcard } from '../engine/filter/filterable.js';
-import { localesOfField } from '../engine/localized-fields.js';
 
 export interface FieldView {
   name: string;

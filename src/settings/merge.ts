@@ -5,9 +5,11 @@
  * fails the whole batch.
  *
  * PATCH semantics at every level: an absent key leaves the value unchanged, `null` resets it to
- * its default. Pure apart from word normalisation (normalize.ts, tokenizer kernel).
+ * its default. Pure: the typo-exempt words are normalised by the function the caller passes
+ * (engine/exact-words.ts, which runs the tokenizer).
  */
 import { ApiError } from '../errors/api-error.js';
+import { sortedKeys } from '../types/bytes.js';
 import {
   defaultChatSettings,
   defaultSettings,
@@ -17,19 +19,21 @@ import {
   type IndexSettings,
   type TypoTolerance,
 } from '../types/settings.js';
-import { sortedKeys } from './bytes.js';
 import { embedderProblem, mergeEmbedder } from './embedders.js';
 import { storedLocale } from './locales.js';
 import { typoSizesProblem } from './messages.js';
-import { normalizeExactWords, normalizeStopWords } from './normalize.js';
+import { normalizeStopWords } from './normalize.js';
 import type { ChatPatch, SettingsPatch, TypoTolerancePatch } from './patch.js';
+
+/** The stored form of `typoTolerance.disableOnWords` (engine/exact-words.ts `normalizeExactWords`). */
+export type ExactWordsForm = (words: readonly string[]) => string[];
 
 /** A `["*"]`-style list: any `*` means "all", duplicates keep their first position. */
 function wildcardList(values: readonly string[]): string[] {
   return values.includes('*') ? ['*'] : [...new Set(values)];
 }
 
-function applyTypoTolerance(current: TypoTolerance, patch: TypoTolerancePatch): TypoTolerance {
+function applyTypoTolerance(current: TypoTolerance, patch: TypoTolerancePatch, exactWords: ExactWordsForm): TypoTolerance {
   const defaults = defaultTypoTolerance();
   const next: TypoTolerance = { ...current, minWordSizeForTypos: { ...current.minWordSizeForTypos } };
   if (patch.enabled !== undefined) next.enabled = patch.enabled ?? defaults.enabled;
@@ -39,7 +43,7 @@ function applyTypoTolerance(current: TypoTolerance, patch: TypoTolerancePatch): 
     if (sizes.oneTypo !== undefined) next.minWordSizeForTypos.oneTypo = sizes.oneTypo ?? defaults.minWordSizeForTypos.oneTypo;
     if (sizes.twoTypos !== undefined) next.minWordSizeForTypos.twoTypos = sizes.twoTypos ?? defaults.minWordSizeForTypos.twoTypos;
   }
-  if (patch.disableOnWords !== undefined) next.disableOnWords = normalizeExactWords(patch.disableOnWords ?? []);
+  if (patch.disableOnWords !== undefined) next.disableOnWords = exactWords(patch.disableOnWords ?? []);
   if (patch.disableOnAttributes !== undefined) next.disableOnAttributes = patch.disableOnAttributes ?? [];
   if (patch.disableOnNumbers !== undefined) next.disableOnNumbers = patch.disableOnNumbers ?? defaults.disableOnNumbers;
   return next;
@@ -80,7 +84,7 @@ function applyEmbedders(
 }
 
 /** The settings after one task's patch. */
-export function applyPatch(current: IndexSettings, patch: SettingsPatch): IndexSettings {
+export function applyPatch(current: IndexSettings, patch: SettingsPatch, exactWords: ExactWordsForm): IndexSettings {
   const defaults = defaultSettings();
   const next: IndexSettings = { ...current };
   const p = patch;
@@ -98,7 +102,7 @@ export function applyPatch(current: IndexSettings, patch: SettingsPatch): IndexS
   if (p.distinctAttribute !== undefined) next.distinctAttribute = p.distinctAttribute;
   if (p.proximityPrecision !== undefined) next.proximityPrecision = p.proximityPrecision ?? defaults.proximityPrecision;
   if (p.typoTolerance !== undefined) {
-    next.typoTolerance = p.typoTolerance === null ? defaults.typoTolerance : applyTypoTolerance(current.typoTolerance, p.typoTolerance);
+    next.typoTolerance = p.typoTolerance === null ? defaults.typoTolerance : applyTypoTolerance(current.typoTolerance, p.typoTolerance, exactWords);
   }
   if (p.faceting === null) next.faceting = defaults.faceting;
   else if (p.faceting !== undefined) {

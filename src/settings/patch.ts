@@ -16,7 +16,7 @@ import type {
   PrefixSearch,
   ProximityPrecision,
 } from '../types/settings.js';
-import { sortedKeys, sortedSet } from './bytes.js';
+import { sortedKeys, sortedSet } from '../types/bytes.js';
 import { SETTING_KEYS, type SettingKey } from './catalogue.js';
 import { EMBEDDER_FIELDS } from './schemas.js';
 

@@ -5,12 +5,15 @@
  * `ApiError` Meilisearch would answer (400, no task created).
  */
 import { ApiError } from '../errors/api-error.js';
-import type { ExperimentalFeatures, FeatureName } from '../features/experimental-features.js';
+import type { FeatureName } from '../types/features.js';
 import { embedderRequestProblem } from './embedders.js';
 import { MIXED_ATTRIBUTE_RULES, mixesAttributeRules } from './messages.js';
 import type { SettingsPatch } from './patch.js';
 
-type Gate = Pick<ExperimentalFeatures, 'require'>;
+/** The experimental flags' check (features/experimental-features.ts `require`). */
+interface Gate {
+  require(name: FeatureName, action: string, featureWords: string, link: string): void;
+}
 
 interface Feature {
   name: FeatureName;

@@ -3,10 +3,9 @@
  * `_` (so an integer written in decimal is a valid uid). The error text says "512 bytes" while
  * 400 is enforced: both are Meilisearch v1.50 behaviour, kept as-is (errors.md §4 item 8).
  *
- * Path segments use `validateIndexUid` (the bare message); bodies and query strings use
- * `indexUidProblem` as a validator so the message gets their location prefix.
+ * Bodies and query strings use `indexUidProblem` as a validator so the message gets their location
+ * prefix; path segments are checked by http/validation/index-uid.ts (the bare message).
  */
-import { ApiError } from '../errors/api-error.js';
 
 const MAX_INDEX_UID_BYTES = 400;
 const INDEX_UID_CHARS = /^[A-Za-z0-9_-]+$/;
@@ -26,10 +25,4 @@ export function invalidIndexUidMessage(uid: string): string {
 /** Validator form: the reason `uid` is not an index uid, or `undefined` when it is one. */
 export function indexUidProblem(uid: unknown): string | undefined {
   return typeof uid === 'string' && isValidIndexUid(uid) ? undefined : invalidIndexUidMessage(String(uid));
-}
-
-/** Checks an index uid taken from a path segment; throws 400 `invalid_index_uid` otherwise. */
-export function validateIndexUid(uid: string): string {
-  if (!isValidIndexUid(uid)) throw new ApiError('invalid_index_uid', invalidIndexUidMessage(uid));
-  return uid;
 }

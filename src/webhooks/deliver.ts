@@ -7,7 +7,7 @@
  * go through ureq), by uuid: a URL may carry a secret.
  */
 import { gzipSync } from 'node:zlib';
-import { taskView } from '../http/views/task-view.js';
+import { taskView } from '../tasks/views/task-view.js';
 import type { OutgoingClient } from '../outgoing/client.js';
 import { RejectedIp } from '../outgoing/ip-policy.js';
 import type { Task } from '../types/task.js';

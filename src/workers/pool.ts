@@ -36,9 +36,9 @@ export class WorkerPools {
     this.threads = maxThreads ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
   }
 
-  /** Runs `engine/rhai/thread.js` tasks. */
+  /** Runs `rhai/thread.js` tasks. */
   editionPool(): Piscina {
-    this.edition ??= lazyPool('../engine/rhai/thread.js', this.threads, 30_000, { resourceLimits: { stackSizeMb: EDITION_STACK_MB } });
+    this.edition ??= lazyPool('../rhai/thread.js', this.threads, 30_000, { resourceLimits: { stackSizeMb: EDITION_STACK_MB } });
     return this.edition;
   }
 

@@ -50,7 +50,7 @@ const WORDS: readonly (readonly [string, readonly string[]])[] = [
 /**
  * word13, word15 and word16 came with a later change of charabia's German dictionary (pull request
  * 345, sports words: Volley, Beach and Basket in, Basketball out) that no stored copy of words.txt
- * holds; with the list of reference/german-words.json they give "Voll", "ey", "ball" and so on.
+ * holds; with the list of data/german-words.json they give "Voll", "ey", "ball" and so on.
  */
 const NEEDS_NEWER_LIST = new Set(['Volleyball', 'Beachvolleyball', 'Basketball']);
 

@@ -1,4 +1,4 @@
-// The Khmer word list (src/kernels/reference/khmer-words.json), the words of ICU's khmerdict.txt that
+// The Khmer word list (src/kernels/data/khmer-words.json), the words of ICU's khmerdict.txt that
 // charabia's KhmerSegmenter builds its FST from: its size, its ends, its hash, and its shape.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

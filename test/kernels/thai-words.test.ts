@@ -1,4 +1,4 @@
-// The Thai word list (src/kernels/reference/thai-words.json) is charabia's
+// The Thai word list (src/kernels/data/thai-words.json) is charabia's
 // dictionaries/txt/thai/words.txt unchanged: its line count, its ends and a SHA-256 of the whole
 // list catch any later corruption of the data file.
 import { createHash } from 'node:crypto';

@@ -8,7 +8,7 @@ import {
   WHATLANG_LATIN_ALPHABETS,
   WHATLANG_LATIN_LANGS,
   WHATLANG_LATIN_PROFILES,
-} from '../../src/kernels/reference/whatlang-latin-data.js';
+} from '../../src/kernels/whatlang-latin-data.js';
 import { detectLatinLanguage } from '../../src/kernels/whatlang-latin.js';
 
 const detect = (text: string, allowed?: readonly string[]): string | null =>

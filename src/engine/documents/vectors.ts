@@ -14,7 +14,7 @@
  *   `{embeddings: [[f32…]], regenerate}`.
  */
 import type { EmbedderSettings } from '../../types/settings.js';
-import { compareBytes } from '../../settings/bytes.js';
+import { compareBytes } from '../../types/bytes.js';
 import { isJsonNumber, stringifyJson } from '../../types/json-text.js';
 import type { JsonObject } from './document-id.js';
 

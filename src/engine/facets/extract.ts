@@ -14,7 +14,7 @@
  * `_geo.lat` / `_geo.lng` instead.
  */
 import type { JsonObject } from '../documents/document-id.js';
-import type { PatternMatch } from '../filter/filterable.js';
+import type { PatternMatch } from '../../types/attribute-patterns.js';
 import { geoPointOf } from './geo.js';
 import { normalizeFacet, truncateFacet } from './values.js';
 

@@ -9,7 +9,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { displayedList, type FilterableEntry, type IndexSettings } from '../../types/settings.js';
 import { intersect, type DocSet } from '../docset.js';
 import { DocumentStore } from '../documents/store.js';
-import { featuresOf, matchingRule } from '../filter/filterable.js';
+import { featuresOf, matchingRule } from '../../types/attribute-patterns.js';
 import type { IndexEnv } from '../index-env.js';
 import { facetOrder, originalSpelling } from './distribution.js';
 import { FacetKind } from './extract.js';

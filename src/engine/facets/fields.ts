@@ -7,20 +7,11 @@
  * data (the settings processor rebuilds every updater when a shaping setting changes).
  * Pure; callers: the facet updater (indexing), sort and filter evaluation (querying).
  */
+import { ascDescFields, isFacetedBy, matchLegacy, type PatternMatch } from '../../types/attribute-patterns.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { isFacetedBy, isFilterable, matchLegacy, matchRulesWanting, type PatternMatch } from '../filter/filterable.js';
+import { isFilterable, matchRulesWanting } from '../filter/filterable.js';
 
 export type FacetSettings = Pick<IndexSettings, 'filterableAttributes' | 'sortableAttributes' | 'distinctAttribute' | 'rankingRules'>;
-
-/** The fields of `field:asc` / `field:desc` ranking rules (split at the last `:`). */
-export function ascDescFields(rankingRules: readonly string[]): string[] {
-  const fields: string[] = [];
-  for (const rule of rankingRules) {
-    const match = /^(.+):(asc|desc)$/s.exec(rule);
-    if (match !== null) fields.push(match[1]!);
-  }
-  return fields;
-}
 
 /**
  * `field` → match (faceted), parent (an object above a faceted path: look inside it) or none.

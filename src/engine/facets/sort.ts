@@ -15,7 +15,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { displayedList } from '../../types/settings.js';
 import { difference, fromSorted, intersect, type DocSet } from '../docset.js';
-import { isFacetedBy } from '../filter/filterable.js';
+import { isFacetedBy } from '../../types/attribute-patterns.js';
 import { FacetKind } from './extract.js';
 import { geoSortBuckets, type LatLng } from './geo.js';
 import type { FacetReader } from './store.js';

@@ -26,7 +26,8 @@ import { FacetReader, type Bound } from '../facets/store.js';
 import { normalizeFacet, parseFiniteFloat, rustFloat } from '../facets/values.js';
 import { formatFilterError, type FilterAst, type GeoPoint, type Token, type VectorTarget } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
-import { assertFilterable, matchingRule, notFilterableMessage, type FilterFeatures } from './filterable.js';
+import { matchingRule, type FilterFeatures } from '../../types/attribute-patterns.js';
+import { assertFilterable, notFilterableMessage } from './filterable.js';
 import { foreignNotSupported } from './gates.js';
 
 export interface EvaluateOptions {

@@ -13,7 +13,7 @@
  * before blocks existed still are.
  */
 import type { Database } from 'lmdb';
-import { lowerBound } from '../../kernels/reference/setops.js';
+import { lowerBound } from '../../kernels/setops-fallback.js';
 import type { IndexEnv } from '../index-env.js';
 import { decodePosting, EMPTY_POSTING, PostingMerger, ValueBuffer, type Posting, type PostingColumns } from './postings.js';
 

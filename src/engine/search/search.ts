@@ -18,7 +18,7 @@ import type { SortCriterion } from '../facets/sort.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
-import { isFacetedBy, matchLegacy, matchWildcard } from '../filter/filterable.js';
+import { isFacetedBy, matchLegacy, matchWildcard } from '../../types/attribute-patterns.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import { localesOfFields } from '../localized-fields.js';

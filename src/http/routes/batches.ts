@@ -1,7 +1,7 @@
 /** `/batches` routes (tasks-batches.md §7, §8). */
 import { ApiError } from '../../errors/api-error.js';
+import { batchView } from '../../tasks/views/batch-view.js';
 import { defineRoute } from '../route.js';
-import { batchView } from '../views/batch-view.js';
 import { parseTaskQuery } from './task-filters.js';
 import { parsePathUid } from './tasks.js';
 

@@ -11,7 +11,7 @@
 import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { humanSize } from '../../tasks/details.js';
-import { validateIndexUid } from '../../types/index-uid.js';
+import { validateIndexUid } from '../../indexes/uid.js';
 import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';

@@ -5,10 +5,10 @@
  * passes the same checks as a search's (src/search/filter.ts).
  */
 import { ApiError } from '../../errors/api-error.js';
-import { RhaiParseError, compileScript } from '../../engine/rhai/index.js';
+import { RhaiParseError, compileScript } from '../../rhai/index.js';
 import { getDocument, listDocuments, type DocumentsQuery } from '../../search/documents.js';
 import { checkedFilter } from '../../search/filter.js';
-import { validateIndexUid } from '../../types/index-uid.js';
+import { validateIndexUid } from '../../indexes/uid.js';
 import type { JsonObject } from '../../types/task.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';

@@ -1,5 +1,5 @@
 /** `GET` and `PATCH /experimental-features`: synchronous, no task. */
-import { FEATURE_NAMES, type FeatureName } from '../../features/experimental-features.js';
+import { FEATURE_NAMES, type FeatureName } from '../../types/features.js';
 import { defineRoute } from '../route.js';
 import { compileBody } from '../validation/index.js';
 

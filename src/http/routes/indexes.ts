@@ -2,7 +2,8 @@
  * `/indexes` routes (indexes.md §3): listing and reading are synchronous reads of the registry;
  * creation, update and deletion enqueue tasks.
  */
-import { indexUidProblem, validateIndexUid } from '../../types/index-uid.js';
+import { indexUidProblem } from '../../types/index-uid.js';
+import { validateIndexUid } from '../../indexes/uid.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';
 import { compileBody, compileQuery, parsePositiveInteger } from '../validation/index.js';

@@ -13,7 +13,7 @@ import { canonicalPatch, resetAllPatch, singleSettingPatch, type SettingsPatch }
 import { settingSchema, settingsBodySchema } from '../../settings/schemas.js';
 import { checkPatch } from '../../settings/validate.js';
 import { settingView, settingsView } from '../../settings/view.js';
-import { validateIndexUid } from '../../types/index-uid.js';
+import { validateIndexUid } from '../../indexes/uid.js';
 import type { JsonObject } from '../../types/task.js';
 import { readJsonBody } from '../body/json.js';
 import type { AppDeps } from '../deps.js';

@@ -3,9 +3,9 @@
  * cancelations and deletions whose target set is frozen at enqueue time.
  */
 import { ApiError } from '../../errors/api-error.js';
+import { taskView } from '../../tasks/views/task-view.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';
-import { taskView } from '../views/task-view.js';
 import { parseTaskQuery, parseTaskSelection } from './task-filters.js';
 
 const FILTER_LIST =

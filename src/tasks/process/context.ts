@@ -7,16 +7,56 @@
  * not at all; `afterCommit` does the irreversible file work (removing index folders) once the
  * commit is durable.
  */
-import type { IndexEnvs } from '../../engine/index-env.js';
+import type { IndexEnv, IndexEnvs } from '../../engine/index-env.js';
 import type { IndexWrite } from '../../engine/indexer/commit.js';
 import type { IndexRegistry } from '../../indexes/registry.js';
 import type { InstanceStore } from '../../store/env.js';
-import type { UpdateFiles } from '../../store/update-files.js';
+import type { PayloadSource, UpdateFiles } from '../../store/update-files.js';
 import type { WorkerPools } from '../../workers/pool.js';
-import type { Task, Timestamp } from '../../types/task.js';
+import type { Batch, DumpedKey, Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
 import type { Progress } from '../progress.js';
 import type { TaskQueue } from '../queue.js';
+
+export interface DumpIndex {
+  uid: string;
+  primaryKey: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  env: IndexEnv;
+}
+
+/** What goes into a dump; the processor reads it from the stores. */
+export interface DumpContent {
+  /** `YYYYMMDD-HHMMSSmmm`: the file name and the task's `dumpUid` */
+  dumpUid: string;
+  /** engine version the dump says it comes from (`MAJOR.MINOR.PATCH`) */
+  dbVersion: string;
+  /** the keys captured when the dump was requested */
+  keys: readonly DumpedKey[];
+  instanceUid: string | null;
+  /** every task of the queue, ascending uid (the dump task itself shown as succeeded) */
+  tasks: Iterable<Task>;
+  /** the payload of an enqueued document task */
+  payload: (contentFile: string) => PayloadSource;
+  /** every finished batch, ascending uid */
+  batches: Iterable<Batch>;
+  indexes: Iterable<DumpIndex>;
+  /** the runtime experimental features (those forced on by flags excluded) */
+  features: Record<string, boolean>;
+}
+
+/** The steps of a dump, shown in its batch's progress (tasks/progress.ts). */
+export type DumpStep = 'dump the keys' | 'dump the tasks' | 'dump the batches' | 'dump the indexes' | 'dump the experimental features' | 'compress the dump';
+
+/** Writes `<dumpDir>/<dumpUid>.dump` and answers its path (dumps/writer.ts `writeDump`). */
+export type DumpWriter = (
+  dumpDir: string,
+  content: DumpContent,
+  now: () => Timestamp,
+  signal: AbortSignal,
+  step: (name: DumpStep) => void,
+) => Promise<string>;
 
 /** What dump and snapshot batches need beyond the task stores; without it they fail. */
 export interface ArchiveDeps {
@@ -28,6 +68,7 @@ export interface ArchiveDeps {
   snapshotDir: string;
   /** the experimental features set at runtime, as a dump records them */
   features: () => Record<string, boolean>;
+  writeDump: DumpWriter;
 }
 
 export interface ProcessContext {

@@ -1,6 +1,6 @@
 /**
  * `documentEdition` batches (documents.md §6): the task's Rhai function runs on every document
- * matching its filter (all documents without one), in a worker thread (engine/rhai/runner.ts).
+ * matching its filter (all documents without one), in a worker thread (rhai/runner.ts).
  * `doc = ()` deletes the document, an unchanged document is not written, a changed one replaces
  * the stored one (same primary key). The first error fails the task and nothing is written;
  * otherwise the net changes are committed like any document batch (a `documents` index write).
@@ -13,7 +13,7 @@ import { evaluateFilter } from '../../engine/filter/evaluate.js';
 import { parseFilter } from '../../engine/filter-parser/index.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
-import { EditionError, EditionRunner } from '../../engine/rhai/runner.js';
+import { EditionError, EditionRunner } from '../../rhai/runner.js';
 import type { Task } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
 import { failed, inIndex, succeeded } from './outcome.js';

@@ -4,15 +4,21 @@
  * queue, the batches, every index and the runtime features. The dump task is written as
  * succeeded, dated from the batch's start to the moment it is written, with no batch and no
  * `dumpUid`, as Meilisearch writes it. A cancelation aborts the writing (the scheduler then
- * drops the batch); a failure leaves no archive behind (dumps/writer.ts).
+ * drops the batch); a failure leaves no archive behind (dumps/writer.ts, which main.ts passes in
+ * `archives`).
  */
 import { ApiError } from '../../errors/api-error.js';
-import { dumpUidOf, writeDump, type DumpIndex } from '../../dumps/writer.js';
 import { MEILISEARCH_VERSION } from '../../version.js';
-import type { Task } from '../../types/task.js';
+import type { Task, Timestamp } from '../../types/task.js';
 import { nowNs } from '../dates.js';
-import type { BatchProcessor, ProcessContext } from './context.js';
+import type { BatchProcessor, DumpIndex, ProcessContext } from './context.js';
 import { failed, succeeded } from './outcome.js';
+
+/** `YYYYMMDD-HHMMSSmmm` of an instant, UTC. */
+function dumpUidOf(ts: Timestamp): string {
+  const iso = new Date(Number(ts / 1_000_000n)).toISOString(); // 2025-02-04T10:22:31.331Z
+  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}${iso.slice(20, 23)}`;
+}
 
 function* indexes(ctx: ProcessContext): Generator<DumpIndex> {
   for (const record of ctx.indexes.list()) {
@@ -28,7 +34,7 @@ export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
   const dumpUid = dumpUidOf(ctx.now);
   const asWritten = (stored: Task): Task =>
     stored.uid === task!.uid ? { ...stored, status: 'succeeded', batchUid: null, startedAt: ctx.now, finishedAt: nowNs() } : stored;
-  await writeDump(
+  await archives.writeDump(
     archives.dumpDir,
     {
       dumpUid,

@@ -14,6 +14,7 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import { DocumentStore } from '../../engine/documents/store.js';
+import { normalizeExactWords } from '../../engine/exact-words.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { INDEX_UPDATERS } from '../../engine/indexer/registry.js';
 import { diffSettings } from '../../settings/diff.js';
@@ -38,7 +39,7 @@ export const processSettings: BatchProcessor = (ctx, tasks, next) => {
   let after = before;
   let clears = 0;
   for (const task of tasks) {
-    if (task.kind.name === 'settingsUpdate') after = applyPatch(after, task.kind.settings as SettingsPatch);
+    if (task.kind.name === 'settingsUpdate') after = applyPatch(after, task.kind.settings as SettingsPatch, normalizeExactWords);
     else if (task.kind.name === 'documentClear') clears++;
   }
   const problem = mergedSettingsProblem(before, after);

@@ -2,7 +2,7 @@
 // each test index is registered under its uid, so the service finds it as a request would.
 import { afterEach } from 'vitest';
 import type { JsonObject } from '../../../src/engine/documents/document-id.js';
-import type { FeatureName } from '../../../src/features/experimental-features.js';
+import type { FeatureName } from '../../../src/types/features.js';
 import { IndexReader } from '../../../src/indexes/reader.js';
 import type { IndexRecord } from '../../../src/indexes/registry.js';
 import type { SearchContext } from '../../../src/search/context.js';

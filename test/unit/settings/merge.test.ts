@@ -1,10 +1,12 @@
 // The canonical patch a task carries (its details) and how patches change the stored settings.
 import { describe, expect, it } from 'vitest';
+import { normalizeExactWords } from '../../../src/engine/exact-words.js';
 import { applyPatch, mergedSettingsProblem } from '../../../src/settings/merge.js';
 import { canonicalPatch, resetAllPatch, singleSettingPatch, type SettingsPatch } from '../../../src/settings/patch.js';
 import { defaultSettings, type IndexSettings } from '../../../src/types/settings.js';
 
-const apply = (...patches: SettingsPatch[]): IndexSettings => patches.reduce(applyPatch, defaultSettings());
+const apply = (...patches: SettingsPatch[]): IndexSettings =>
+  patches.reduce<IndexSettings>((settings, patch) => applyPatch(settings, patch, normalizeExactWords), defaultSettings());
 
 describe('canonical patch (task details)', () => {
   it('keeps only the sent keys, in settings order, whatever the body order', () => {
@@ -74,7 +76,7 @@ describe('applying patches', () => {
         localizedAttributes: [{ attributePatterns: ['*'], locales: ['ja'] }],
       }),
     );
-    expect(applyPatch(changed, resetAllPatch())).toEqual(defaultSettings());
+    expect(applyPatch(changed, resetAllPatch(), normalizeExactWords)).toEqual(defaultSettings());
   });
 
   it('patches typoTolerance field by field, null resetting one field or both sizes', () => {
@@ -89,7 +91,7 @@ describe('applying patches', () => {
       disableOnAttributes: [],
       disableOnNumbers: false,
     });
-    expect(applyPatch(s, canonicalPatch({ typoTolerance: { minWordSizeForTypos: null } })).typoTolerance.minWordSizeForTypos).toEqual({
+    expect(applyPatch(s, canonicalPatch({ typoTolerance: { minWordSizeForTypos: null } }), normalizeExactWords).typoTolerance.minWordSizeForTypos).toEqual({
       oneTypo: 5,
       twoTypos: 9,
     });
@@ -104,7 +106,7 @@ describe('applying patches', () => {
   it('replaces the facet order map but always keeps the "*" fallback', () => {
     const s = apply(canonicalPatch({ faceting: { sortFacetValuesBy: { genre: 'count' } } }));
     expect(s.faceting).toEqual({ maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha', genre: 'count' } });
-    const t = applyPatch(s, canonicalPatch({ faceting: { sortFacetValuesBy: { '*': 'count' } } }));
+    const t = applyPatch(s, canonicalPatch({ faceting: { sortFacetValuesBy: { '*': 'count' } } }), normalizeExactWords);
     expect(t.faceting.sortFacetValuesBy).toEqual({ '*': 'count' });
   });
 
@@ -122,7 +124,7 @@ describe('applying patches', () => {
       manual: { source: 'userProvided', dimensions: 4 },
       rest: { source: 'rest', url: 'http://x', request: '{{text}}', response: '{{embedding}}' },
     });
-    expect(applyPatch(s, canonicalPatch({ embedders: { manual: null } })).embedders).toEqual({ rest: s.embedders.rest });
+    expect(applyPatch(s, canonicalPatch({ embedders: { manual: null } }), normalizeExactWords).embedders).toEqual({ rest: s.embedders.rest });
   });
 
   it('drops the old fields of an embedder whose source changes', () => {
@@ -146,20 +148,20 @@ describe('applying patches', () => {
 describe('state-dependent checks', () => {
   it('fails a oneTypo above the stored twoTypos, but not when the same batch raises twoTypos', () => {
     const before = defaultSettings();
-    const after = applyPatch(before, canonicalPatch({ typoTolerance: { minWordSizeForTypos: { oneTypo: 10 } } }));
+    const after = applyPatch(before, canonicalPatch({ typoTolerance: { minWordSizeForTypos: { oneTypo: 10 } } }), normalizeExactWords);
     expect(mergedSettingsProblem(before, after)?.toBody()).toMatchObject({
       code: 'invalid_settings_typo_tolerance',
       message:
         '`minWordSizeForTypos` setting is invalid. `oneTypo` and `twoTypos` fields should be between `0` and `255`, and `twoTypos` should be ' +
         'greater or equals to `oneTypo` but found `oneTypo: 10` and twoTypos: 9`.',
     });
-    const raised = applyPatch(after, canonicalPatch({ typoTolerance: { minWordSizeForTypos: { twoTypos: 12 } } }));
+    const raised = applyPatch(after, canonicalPatch({ typoTolerance: { minWordSizeForTypos: { twoTypos: 12 } } }), normalizeExactWords);
     expect(mergedSettingsProblem(before, raised)).toBeUndefined();
   });
 
   it('requires the mandatory fields of an embedder once merged', () => {
     const before = defaultSettings();
-    const after = applyPatch(before, canonicalPatch({ embedders: { rest: { source: 'rest', url: 'http://localhost' } } }));
+    const after = applyPatch(before, canonicalPatch({ embedders: { rest: { source: 'rest', url: 'http://localhost' } } }), normalizeExactWords);
     expect(mergedSettingsProblem(before, after)?.message).toBe(
       '`.embedders.rest`: Missing field `request` (note: this field is mandatory for source `rest`)',
     );
@@ -167,7 +169,7 @@ describe('state-dependent checks', () => {
 
   it('refuses to turn binary quantization off', () => {
     const before = apply(canonicalPatch({ embedders: { m: { source: 'userProvided', dimensions: 2, binaryQuantized: true } } }));
-    const after = applyPatch(before, canonicalPatch({ embedders: { m: { binaryQuantized: false } } }));
+    const after = applyPatch(before, canonicalPatch({ embedders: { m: { binaryQuantized: false } } }), normalizeExactWords);
     expect(mergedSettingsProblem(before, after)?.message).toMatch(/^`\.embedders\.m\.binaryQuantized`: Cannot disable the binary quantization\./);
   });
 });

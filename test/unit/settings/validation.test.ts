@@ -8,7 +8,8 @@ import { SETTINGS, SETTING_KEYS, type SettingKey } from '../../../src/settings/c
 import { canonicalPatch } from '../../../src/settings/patch.js';
 import { settingSchema, settingsBodySchema } from '../../../src/settings/schemas.js';
 import { checkPatch } from '../../../src/settings/validate.js';
-import { ExperimentalFeatures, type FeatureName } from '../../../src/features/experimental-features.js';
+import { ExperimentalFeatures } from '../../../src/features/experimental-features.js';
+import type { FeatureName } from '../../../src/types/features.js';
 import type { InstanceStore } from '../../../src/store/env.js';
 
 const globalBody = (() => {

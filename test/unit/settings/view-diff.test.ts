@@ -1,5 +1,6 @@
 // The GET form of settings and the reindex decision of a settings change.
 import { describe, expect, it } from 'vitest';
+import { normalizeExactWords } from '../../../src/engine/exact-words.js';
 import { diffSettings } from '../../../src/settings/diff.js';
 import { applyPatch } from '../../../src/settings/merge.js';
 import { canonicalPatch } from '../../../src/settings/patch.js';
@@ -7,7 +8,7 @@ import { settingView, settingsView } from '../../../src/settings/view.js';
 import { DEFAULT_DOCUMENT_TEMPLATE, defaultSettings } from '../../../src/types/settings.js';
 
 const UPDATERS = ['facets', 'words'];
-const changedBy = (body: Record<string, unknown>) => diffSettings(defaultSettings(), applyPatch(defaultSettings(), canonicalPatch(body)), UPDATERS);
+const changedBy = (body: Record<string, unknown>) => diffSettings(defaultSettings(), applyPatch(defaultSettings(), canonicalPatch(body), normalizeExactWords), UPDATERS);
 
 describe('settings view', () => {
   it('shows the 20 default settings in order, without the experimental ones', () => {
@@ -71,6 +72,7 @@ describe('settings view', () => {
           },
         },
       }),
+      normalizeExactWords,
     );
     const view = settingView(settings, 'embedders') as Record<string, unknown>;
     expect(view.default).toEqual({

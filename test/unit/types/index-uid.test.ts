@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/errors/api-error.js';
-import { indexUidProblem, invalidIndexUidMessage, isValidIndexUid, validateIndexUid } from '../../../src/types/index-uid.js';
+import { indexUidProblem, invalidIndexUidMessage, isValidIndexUid } from '../../../src/types/index-uid.js';
 
 const MESSAGE =
   '`the good doggo` is not a valid index uid. Index uid can be an integer or a string containing only alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 512 bytes.';
@@ -8,7 +7,6 @@ const MESSAGE =
 describe('index uid', () => {
   it.each(['movies', 'Movies_2024', 'a-b_c', '12', '0', 'x'.repeat(400)])('accepts %j', (uid) => {
     expect(isValidIndexUid(uid)).toBe(true);
-    expect(validateIndexUid(uid)).toBe(uid);
     expect(indexUidProblem(uid)).toBeUndefined();
   });
 
@@ -18,20 +16,6 @@ describe('index uid', () => {
 
   it('keeps the 512-byte wording although 400 bytes are enforced', () => {
     expect(invalidIndexUidMessage('the good doggo')).toBe(MESSAGE);
-  });
-
-  it('throws invalid_index_uid with the bare message for path segments', () => {
-    expect(() => validateIndexUid('the good doggo')).toThrow(ApiError);
-    try {
-      validateIndexUid('the good doggo');
-    } catch (error) {
-      expect((error as ApiError).toBody()).toEqual({
-        message: MESSAGE,
-        code: 'invalid_index_uid',
-        type: 'invalid_request',
-        link: 'https://docs.meilisearch.com/errors#invalid_index_uid',
-      });
-    }
   });
 
   it('gives the reason as a validator, for bodies and query strings to prefix', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
 import { extractFacets, FacetKind } from '../../../../src/engine/facets/extract.js';
-import { ascDescFields, facetedFieldMatcher, type FacetSettings } from '../../../../src/engine/facets/fields.js';
+import { facetedFieldMatcher, type FacetSettings } from '../../../../src/engine/facets/fields.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
 
 const KIND_NAMES = Object.fromEntries(Object.entries(FacetKind).map(([name, kind]) => [kind, name]));
@@ -67,7 +67,6 @@ describe('facetedFieldMatcher', () => {
       'match',
       'none',
     ]);
-    expect(ascDescFields(['words', 'year:desc', 'a:b:asc', 'sort'])).toEqual(['year', 'a:b']);
   });
 });
 

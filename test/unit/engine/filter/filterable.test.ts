@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFilter, type FilterAst } from '../../../../src/engine/filter-parser/index.js';
-import {
-  assertFilterable,
-  filterablePatterns,
-  matchingRule,
-  matchLegacy,
-  matchWildcard,
-} from '../../../../src/engine/filter/filterable.js';
+import { assertFilterable, filterablePatterns } from '../../../../src/engine/filter/filterable.js';
 import { assertFilterFeatures, rejectForeignFilter, type FilterFeature } from '../../../../src/engine/filter/gates.js';
 import type { FilterableRule } from '../../../../src/types/settings.js';
 
@@ -30,29 +24,7 @@ function message(check: () => void): string {
   throw new Error('no error');
 }
 
-describe('pattern matching', () => {
-  it('legacy rules cover nested paths; `*` as a string is an ordinary attribute name', () => {
-    expect(['a', 'a.b', 'ab', 'x'].map((field) => matchLegacy('a', field))).toEqual(['match', 'match', 'none', 'none']);
-    expect(matchLegacy('a.b', 'a')).toBe('parent');
-    expect(matchLegacy('*', 'title')).toBe('none');
-  });
-
-  it('wildcard patterns: *, prefix*, *suffix, *infix*, exact', () => {
-    expect(['title', 'x.y'].map((field) => matchWildcard('*', field))).toEqual(['match', 'match']);
-    expect(matchWildcard('price_*', 'price_eur')).toBe('match');
-    expect(matchWildcard('*_date', 'release_date')).toBe('match');
-    expect(matchWildcard('*tag*', 'hashtags')).toBe('match');
-    expect(matchWildcard('doggos.*', 'doggos')).toBe('parent');
-    expect(matchWildcard('title', 'title.x')).toBe('none');
-  });
-
-  it('the first matching rule decides the features', () => {
-    const rules = [rule(['genre'], false, true), 'genre', rule(['*'])];
-    expect(matchingRule('genre', rules)).toEqual({ index: 0, features: { facetSearch: false, equality: false, comparison: true } });
-    expect(matchingRule('other', rules)).toEqual({ index: 2, features: { facetSearch: false, equality: true, comparison: false } });
-    expect(matchingRule('other', ['genre'])).toBeNull();
-  });
-
+describe('filterablePatterns', () => {
   it('lists the patterns of filterable rules only, sorted and deduplicated', () => {
     expect(filterablePatterns(['b', rule(['a', 'b']), rule(['c'], false, false, true)])).toEqual(['a', 'b']);
   });

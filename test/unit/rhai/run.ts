@@ -6,7 +6,7 @@ import {
   editDocument,
   type EditOutcome,
   type RunLimits,
-} from '../../../../src/engine/rhai/index.js';
+} from '../../../src/rhai/index.js';
 
 export type Json = Record<string, unknown>;
 

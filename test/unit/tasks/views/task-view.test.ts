@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { failedDetails } from '../../../../src/tasks/details.js';
-import { summarizedTaskView, taskView } from '../../../../src/http/views/task-view.js';
+import { summarizedTaskView, taskView } from '../../../../src/tasks/views/task-view.js';
 import type { Task, TaskDetails, TaskKind } from '../../../../src/types/task.js';
-import { T0, kind, task } from '../../tasks/fixtures.js';
+import { T0, kind, task } from '../fixtures.js';
 
 const START = 1_723_107_673_349_442_000n;
 const END = 1_723_107_673_358_772_000n;

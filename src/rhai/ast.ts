@@ -3,7 +3,7 @@
  * Rhai reports for it in errors. Property chains are left-nested: `doc.a[0].b` is
  * `dot(index(dot(var doc, a), 0), b)`.
  */
-import type { Pos } from './errors.js';
+import type { Pos } from './position.js';
 
 export type BinaryOp =
   | '+' | '-' | '*' | '/' | '%' | '**' | '<<' | '>>' | '&' | '|' | '^'

@@ -9,7 +9,8 @@
  * A native answers `NO_MATCH` when its argument types do not fit, which becomes Rhai's
  * "Function not found" error.
  */
-import { RhaiRuntimeError, dataTooLarge, type Pos } from './errors.js';
+import { RhaiRuntimeError, dataTooLarge } from './errors.js';
+import type { Pos } from './position.js';
 import {
   FnPtr,
   INT_MAX,

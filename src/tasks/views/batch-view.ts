@@ -3,7 +3,7 @@
  * `progress`, `details`, `stats`, `duration`, `startedAt`, `finishedAt`, `batchStrategy`. Pure;
  * routes call it for `GET /batches[/{uid}]` on records from the queue (the running batch included).
  */
-import { formatDuration, formatRfc3339 } from '../../tasks/dates.js';
+import { formatDuration, formatRfc3339 } from '../dates.js';
 import {
   TASK_STATUSES,
   TASK_TYPES,
@@ -12,7 +12,7 @@ import {
   type BatchStats,
   type JsonObject,
 } from '../../types/task.js';
-import { detailsJson } from '../../tasks/details-json.js';
+import { detailsJson } from '../details-json.js';
 
 export interface BatchJson {
   uid: number;

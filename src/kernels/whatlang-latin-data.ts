@@ -1,6 +1,6 @@
 /**
  * whatlang 0.16.4's tables for Latin-script text, as charabia 0.9.9 uses them (see
- * ../whatlang-latin.ts). Transcribed data; nothing here is computed.
+ * whatlang-latin.ts). Transcribed data; nothing here is computed.
  *
  * The trigram profiles were read out of a build of whatlang 0.16.2 (detection and data are the
  * same through 0.16.4) and checked against whatlang's source: 36 languages of 300 distinct

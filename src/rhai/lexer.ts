@@ -8,7 +8,7 @@
  * keep their own token lists (`{`, the tokens, `}`), which the parser reads as blocks.
  * Lexical errors become `error` tokens: the parser reports them when it reaches them, as Rhai.
  */
-import { makePos, type Pos } from './errors.js';
+import { makePos, type Pos } from './position.js';
 
 export type TemplatePart = string | Token[];
 

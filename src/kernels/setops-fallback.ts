@@ -1,7 +1,8 @@
 /**
- * Plain TypeScript set operations over strictly increasing u32 lists: the reference of the
- * set-operations kernel (assembly/setops.ts), which the tests compare it against, and the path
- * src/engine/docset.ts takes for lists too small to repay copying them into the kernel's memory.
+ * Plain TypeScript set operations over strictly increasing u32 lists: the path src/engine/docset.ts
+ * takes for lists too small to repay copying them into the set-operations kernel's memory
+ * (assembly/setops.ts) or where the kernel cannot load, and the reference the tests compare the
+ * kernel against.
  *
  * Never mutate arguments; may return one of them unchanged (callers treat results as read-only).
  */
@@ -32,9 +33,9 @@ function gallop(set: Uint32Array, value: number, from: number): number {
 }
 
 /** Galloping pays off when one side is this many times smaller; a linear merge wins otherwise. */
-export const REFERENCE_GALLOP_RATIO = 16;
+export const FALLBACK_GALLOP_RATIO = 16;
 
-export function referenceUnion(a: Uint32Array, b: Uint32Array): Uint32Array {
+export function fallbackUnion(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (a.length === 0) return b;
   if (b.length === 0) return a;
   const out = new Uint32Array(a.length + b.length);
@@ -62,23 +63,23 @@ export function referenceUnion(a: Uint32Array, b: Uint32Array): Uint32Array {
 }
 
 /** Union of many sets, merged pairwise in a balanced tree (O(n log k) for k sets). */
-export function referenceUnionAll(sets: readonly Uint32Array[]): Uint32Array {
+export function fallbackUnionAll(sets: readonly Uint32Array[]): Uint32Array {
   let level = sets.filter((set) => set.length > 0);
   if (level.length === 0) return EMPTY;
   while (level.length > 1) {
     const next: Uint32Array[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? referenceUnion(level[i]!, level[i + 1]!) : level[i]!);
+    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? fallbackUnion(level[i]!, level[i + 1]!) : level[i]!);
     level = next;
   }
   return level[0]!;
 }
 
-export function referenceIntersect(a: Uint32Array, b: Uint32Array): Uint32Array {
+export function fallbackIntersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (a.length === 0 || b.length === 0) return EMPTY;
   const [small, large] = a.length <= b.length ? [a, b] : [b, a];
   const out = new Uint32Array(small.length);
   let k = 0;
-  if (small.length * REFERENCE_GALLOP_RATIO < large.length) {
+  if (small.length * FALLBACK_GALLOP_RATIO < large.length) {
     let from = 0;
     for (let i = 0; i < small.length && from < large.length; i++) {
       from = gallop(large, small[i]!, from);
@@ -103,11 +104,11 @@ export function referenceIntersect(a: Uint32Array, b: Uint32Array): Uint32Array 
 }
 
 /** |a ∩ b|, without building the intersection. */
-export function referenceIntersectCount(a: Uint32Array, b: Uint32Array): number {
+export function fallbackIntersectCount(a: Uint32Array, b: Uint32Array): number {
   if (a.length === 0 || b.length === 0) return 0;
   const [small, large] = a.length <= b.length ? [a, b] : [b, a];
   let count = 0;
-  if (small.length * REFERENCE_GALLOP_RATIO < large.length) {
+  if (small.length * FALLBACK_GALLOP_RATIO < large.length) {
     let from = 0;
     for (let i = 0; i < small.length && from < large.length; i++) {
       from = gallop(large, small[i]!, from);
@@ -128,7 +129,7 @@ export function referenceIntersectCount(a: Uint32Array, b: Uint32Array): number 
 }
 
 /** `a` without the elements of `b`. */
-export function referenceDifference(a: Uint32Array, b: Uint32Array): Uint32Array {
+export function fallbackDifference(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (a.length === 0 || b.length === 0) return a;
   const out = new Uint32Array(a.length);
   let k = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RhaiParseError, compileScript } from '../../../../src/engine/rhai/index.js';
+import { RhaiParseError, compileScript } from '../../../src/rhai/index.js';
 import { errorOf } from './run.js';
 
 /** The message Rhai's `ParseError` displays for a script that does not compile. */

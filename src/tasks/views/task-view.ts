@@ -2,10 +2,10 @@
  * Task records → public JSON (Meilisearch's `TaskView` and `SummarizedTaskView`), keys in
  * Meilisearch's order. Pure. Routes call `taskView` for `GET /tasks[/{uid}]` (records from the
  * queue, whose running tasks already read `processing`) and `summarizedTaskView` for the 202 (or
- * 200) answer of every enqueuing route.
+ * 200) answer of every enqueuing route; webhooks/deliver.ts sends finished tasks as `taskView`.
  */
-import { formatDuration, formatRfc3339 } from '../../tasks/dates.js';
-import { toDetailsView } from '../../tasks/details.js';
+import { formatDuration, formatRfc3339 } from '../dates.js';
+import { toDetailsView } from '../details.js';
 import {
   indexUidOf,
   taskTypeOf,
@@ -15,7 +15,7 @@ import {
   type TaskStatus,
   type TaskType,
 } from '../../types/task.js';
-import { detailsJson } from '../../tasks/details-json.js';
+import { detailsJson } from '../details-json.js';
 
 export interface TaskJson {
   uid: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { debugFloat, formatFloat, fromJson, toJson, toDebug } from '../../../../src/engine/rhai/values.js';
+import { debugFloat, formatFloat, fromJson, toJson, toDebug } from '../../../src/rhai/values.js';
 import { edited, typed, value } from './run.js';
 
 describe('JSON → Rhai', () => {

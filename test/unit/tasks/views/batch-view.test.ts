@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { batchView } from '../../../../src/http/views/batch-view.js';
+import { batchView } from '../../../../src/tasks/views/batch-view.js';
 import { finishBatch, openBatch } from '../../../../src/tasks/batch-record.js';
 import type { Task } from '../../../../src/types/task.js';
-import { kind, task } from '../../tasks/fixtures.js';
+import { kind, task } from '../fixtures.js';
 
 const START = 1_733_845_729_672_141_000n;
 const END = 1_733_845_730_036_929_000n;

@@ -1,29 +1,9 @@
 /**
- * Positions and errors of the Rhai interpreter, worded as Rhai words them (rhai
- * `types/parse_error.rs`, `types/error.rs`): a message followed by ` (line L, position P)`.
- *
- * A position packs the 1-based line and the 1-based character column of a token into one
- * number; 0 means "no position" (Rhai's `Position::NONE`, printed without the suffix).
+ * Errors of the Rhai interpreter, worded as Rhai words them (rhai `types/parse_error.rs`,
+ * `types/error.rs`): a message followed by ` (line L, position P)` (positions: position.ts).
  */
+import { NO_POS, columnOf, lineOf, type Pos } from './position.js';
 import type { Value } from './values.js';
-
-export type Pos = number;
-
-export const NO_POS: Pos = 0;
-
-const LINE = 0x10000;
-
-export function makePos(line: number, column: number): Pos {
-  return line * LINE + column;
-}
-
-export function lineOf(pos: Pos): number {
-  return Math.floor(pos / LINE);
-}
-
-export function columnOf(pos: Pos): number {
-  return pos % LINE;
-}
 
 function withPosition(description: string, pos: Pos): string {
   return pos === NO_POS ? description : `${description} (line ${lineOf(pos)}, position ${columnOf(pos)})`;

@@ -4,7 +4,7 @@ import {
   EDITION_COMPILE_OPTIONS,
   EDITION_LIMITS,
   compileScript,
-} from '../../../../src/engine/rhai/index.js';
+} from '../../../src/rhai/index.js';
 import { edited, errorOf, run } from './run.js';
 
 const limits = (changes: Partial<typeof EDITION_LIMITS>) => ({ ...EDITION_LIMITS, ...changes });

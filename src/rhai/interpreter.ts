@@ -9,7 +9,8 @@
  */
 import { fnKey, type Expr, type FnDef, type Script, type Stmt } from './ast.js';
 import { MUTATING, NO_MATCH, binaryOp, callNative, functionNotFound, getProperty, noSetter, unaryOp, type NativeContext } from './builtins.js';
-import { NO_POS, RhaiRuntimeError, columnOf, dataTooLarge, lineOf, stackOverflow, tooManyOperations, type Pos } from './errors.js';
+import { RhaiRuntimeError, dataTooLarge, stackOverflow, tooManyOperations } from './errors.js';
+import { NO_POS, columnOf, lineOf, type Pos } from './position.js';
 import {
   Cell,
   FnPtr,

@@ -7,7 +7,8 @@
  * constants and to find the outer variables a closure captures.
  */
 import { fnKey, type BinaryOp, type Expr, type FnDef, type Script, type Stmt, type SwitchCase } from './ast.js';
-import { RhaiParseError, type Pos } from './errors.js';
+import { RhaiParseError } from './errors.js';
+import type { Pos } from './position.js';
 import { KEYWORD_FUNCTIONS, KEYWORD_METHODS, isValidIdentifier, tokenize, type Token } from './lexer.js';
 
 export interface CompileOptions {

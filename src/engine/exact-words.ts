@@ -1,0 +1,19 @@
+/**
+ * How milli stores the typo-exempt words (settings.md §5 `typoTolerance.disableOnWords`): each
+ * goes through the default tokenizer and keeps the concatenation of its tokens' normalised forms;
+ * the set is deduplicated and byte-sorted. The settings merge (settings/merge.ts) gets it from the
+ * callers that apply patches: the settings processor, on the scheduler thread (one tokenizer call
+ * per patch), and the dump import.
+ */
+import { materializeTokens, tokenizeBatch } from '../kernels/tokenizer.js';
+import { sortedSet } from '../types/bytes.js';
+
+export function normalizeExactWords(words: readonly string[]): string[] {
+  if (words.length === 0) return [];
+  const normalized = words.map(() => '');
+  // Separators keep their own text: milli concatenates every token's lemma, separators included.
+  for (const token of materializeTokens(tokenizeBatch(words), words)) {
+    normalized[token.string] += token.kind === 'word' ? token.normalized : token.text;
+  }
+  return sortedSet(normalized);
+}
