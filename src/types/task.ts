@@ -273,13 +273,7 @@ export function taskTypeOf(kind: TaskKind): TaskType {
  * `Kind::related_to_one_index` is false for them); each is also the name of its one task kind.
  */
 const GLOBAL_TASK_TYPES = [
-  'indexSwap',
-  'taskCancelation',
-  'taskDeletion',
-  'dumpCreation',
-  'snapshotCreation',
-  'export',
-  'upgradeDatabase',
+  'indexSwap', 'taskCancelation', 'taskDeletion', 'dumpCreation', 'snapshotCreation', 'export', 'upgradeDatabase',
   'networkTopologyChange',
 ] as const satisfies readonly TaskType[];
 const GLOBAL: ReadonlySet<string> = new Set(GLOBAL_TASK_TYPES);
