@@ -13,6 +13,7 @@ import { langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { isJsonNumber } from '../../types/json-text.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
+import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
 import type { ResolvedTerm } from './terms.js';
 
@@ -119,23 +120,11 @@ function selectsPath(entries: readonly string[], path: string): boolean {
   return entries.some((entry) => covers(entry, path));
 }
 
-/** The displayed part of a document, keeping stored key order. */
+/** The displayed part of a document, keeping stored key order (selectors without `*`). */
 function project(doc: Json, selectors: readonly string[] | null): Json {
   if (selectors === null) return doc;
   const out: Json = {};
-  for (const [key, value] of Object.entries(doc)) if (selectors.some((s) => covers(s, key))) out[key] = select(value, key, selectors);
-  return out;
-}
-
-function select(value: unknown, path: string, selectors: readonly string[]): unknown {
-  if (selectors.some((s) => s === path || path.startsWith(`${s}.`))) return value;
-  if (Array.isArray(value)) return value.map((item) => select(item, path, selectors));
-  if (!isObject(value)) return value;
-  const out: Json = {};
-  for (const [key, inner] of Object.entries(value)) {
-    const innerPath = `${path}.${key}`;
-    if (selectors.some((s) => covers(s, innerPath))) out[key] = select(inner, innerPath, selectors);
-  }
+  for (const [key, value] of Object.entries(doc)) if (selectors.some((s) => covers(s, key))) out[key] = projectValue(value, key, selectors);
   return out;
 }
 
