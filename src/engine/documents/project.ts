@@ -5,10 +5,7 @@
  * (search/format.ts) projects the fields of its displayed attributes with `projectValue`. Pure.
  */
 import type { JsonObject } from './document-id.js';
-
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+import { isJsonObject } from '../../types/json-text.js';
 
 /** Whether `path` lies on the way to, or inside, one of the selectors. */
 function related(path: string, selectors: readonly string[]): boolean {
@@ -22,7 +19,7 @@ function related(path: string, selectors: readonly string[]): boolean {
 export function projectValue(value: unknown, path: string, selectors: readonly string[]): unknown {
   if (selectors.some((s) => s === path || path.startsWith(`${s}.`))) return value;
   if (Array.isArray(value)) return value.map((item) => projectValue(item, path, selectors));
-  if (!isObject(value)) return value;
+  if (!isJsonObject(value)) return value;
   const out: JsonObject = {};
   for (const [key, inner] of Object.entries(value)) {
     const innerPath = `${path}.${key}`;

@@ -11,7 +11,7 @@
 import { customTokens, type CustomTokens, type TokenizerSettings } from '../../kernels/custom-tokens.js';
 import { langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
-import { isJsonNumber } from '../../types/json-text.js';
+import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
 import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
@@ -107,10 +107,6 @@ interface Tok {
   readonly wordIndex: number;
 }
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Whether an attribute-list entry selects `path` (an entry on `a` covers `a.b` and vice versa). */
 function covers(entry: string, path: string): boolean {
   return entry === '*' || entry === path || path.startsWith(`${entry}.`) || entry.startsWith(`${path}.`);
@@ -143,7 +139,7 @@ function walk(value: unknown, path: string, indices: number[], visit: (path: str
   if (typeof value === 'string') visit(path, indices, value);
   else if (isJsonNumber(value)) visit(path, indices, String(value));
   else if (Array.isArray(value)) value.forEach((item, i) => walk(item, path, [...indices, i], visit));
-  else if (isObject(value)) for (const [key, inner] of Object.entries(value)) walk(inner, path === '' ? key : `${path}.${key}`, indices, visit);
+  else if (isJsonObject(value)) for (const [key, inner] of Object.entries(value)) walk(inner, path === '' ? key : `${path}.${key}`, indices, visit);
 }
 
 /**
@@ -240,7 +236,7 @@ function rebuild(value: unknown, path: string, indices: number[], format: (path:
   if (typeof value === 'string') return format(path, indices, value);
   if (isJsonNumber(value)) return format(path, indices, String(value));
   if (Array.isArray(value)) return value.map((item, i) => rebuild(item, path, [...indices, i], format));
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     const out: Json = {};
     for (const [key, inner] of Object.entries(value)) out[key] = rebuild(inner, path === '' ? key : `${path}.${key}`, indices, format);
     return out;
