@@ -5,14 +5,7 @@
  * `createdAt`/`updatedAt` print in UTC; `expiresAt` keeps the offset it was given.
  * Callers: key-store.ts, the `POST /keys` route (through `parseExpiresAt`). Pure.
  */
-import {
-  formatDateTime,
-  instantOf,
-  parseRfc3339,
-  TIME_CRATE_RFC3339,
-  validParts,
-  type DateTimeParts,
-} from '../types/dates.js';
+import { formatDateTime, instantOf, parseRfc3339, TIME_CRATE_RFC3339, utcDateTime, type DateTimeParts } from '../types/dates.js';
 
 // dumps/ reads the dates of its lines through this module.
 export { instantOfRfc3339 } from '../types/dates.js';
@@ -50,15 +43,5 @@ function parsePrimitive(raw: string): DateTimeParts | undefined {
   const m = PRIMITIVE.exec(raw);
   if (m === null) return undefined;
   const [, sign, y, mo, d, h = '00', mi = '00', s = '00'] = m;
-  const parts: DateTimeParts = {
-    year: (sign === '-' ? -1 : 1) * Number(y),
-    month: Number(mo),
-    day: Number(d),
-    hour: Number(h),
-    minute: Number(mi),
-    second: Number(s),
-    nanosecond: 0,
-    offset: 0,
-  };
-  return validParts(parts) ? parts : undefined;
+  return utcDateTime((sign === '-' ? -1 : 1) * Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s));
 }

@@ -133,8 +133,14 @@ export function instantOfRfc3339(text: string): bigint {
   return instantOf(parts);
 }
 
+/** A UTC date-time of whole seconds, or undefined when a field is out of range. */
+export function utcDateTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): DateTimeParts | undefined {
+  const parts: DateTimeParts = { year, month, day, hour, minute, second, nanosecond: 0, offset: 0 };
+  return validParts(parts) ? parts : undefined;
+}
+
 /** Whether the fields name a real date and time of day (second 0–59). */
-export function validParts(p: DateTimeParts): boolean {
+function validParts(p: DateTimeParts): boolean {
   return (
     p.month >= 1 && p.month <= 12 && p.day >= 1 && p.day <= daysInMonth(p.year, p.month) &&
     p.hour <= 23 && p.minute <= 59 && p.second <= 59

@@ -3,7 +3,7 @@
  * `POST /tasks/cancel`, `DELETE /tasks`): task types, statuses and the six date bounds.
  * Wording from Meilisearch `ParseTaskKindError`, `ParseTaskStatusError`, `InvalidTaskDateError`.
  */
-import { instantOf, parseRfc3339, validParts, type DateTimeParts, type Rfc3339Rules } from '../../types/dates.js';
+import { instantOf, parseRfc3339, utcDateTime, type Rfc3339Rules } from '../../types/dates.js';
 import { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType } from '../../types/task.js';
 import { QueryValueError, type ValueParser } from './query-values.js';
 
@@ -53,9 +53,8 @@ export function parseTaskDate(bound: 'before' | 'after'): ValueParser<bigint> {
     if (dateTime !== undefined) return instantOf(dateTime);
     const date = DATE_ONLY.exec(raw);
     if (date !== null) {
-      const [year, month, day] = date.slice(1).map(Number) as [number, number, number];
-      const midnight: DateTimeParts = { year, month, day, hour: 0, minute: 0, second: 0, nanosecond: 0, offset: 0 };
-      if (validParts(midnight)) return instantOf(midnight) + (bound === 'after' ? NS_PER_DAY : 0n);
+      const midnight = utcDateTime(Number(date[1]), Number(date[2]), Number(date[3]));
+      if (midnight !== undefined) return instantOf(midnight) + (bound === 'after' ? NS_PER_DAY : 0n);
     }
     throw new QueryValueError(
       `\`${raw}\` is an invalid date-time. It should follow the YYYY-MM-DD or RFC 3339 date-time format.`,
