@@ -10,7 +10,7 @@ import { afterAll, bench, describe } from 'vitest';
 
 import { openInstanceStore } from '../../src/store/env.js';
 import { finishBatch, openBatch } from '../../src/tasks/batch-record.js';
-import { nowNs } from '../../src/tasks/dates.js';
+import { nowNs } from '../../src/types/dates.js';
 import { TaskQueue } from '../../src/tasks/queue.js';
 import { startServer, tempDir } from '../../test/helpers/server.js';
 

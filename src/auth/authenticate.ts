@@ -16,7 +16,7 @@ import { ApiError } from '../errors/api-error.js';
 import { KEY_ACTIONS, type Action } from '../types/key.js';
 import { invalidApiKey, missingAuthorizationHeader, missingMasterKey } from './auth-errors.js';
 import { Caller, KeyGrant } from './caller.js';
-import { nowNs } from './dates.js';
+import { nowNs } from '../types/dates.js';
 import { formatPatternList } from './index-pattern.js';
 import type { KeyStore } from './key-store.js';
 import { readTenantToken, rulePatterns, searchRulesCover, type SearchRules } from './tenant-token.js';

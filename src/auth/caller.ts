@@ -27,7 +27,7 @@
 import type { Action } from '../types/key.js';
 import { HANDLER_CHECKED_ACTIONS, expandActions } from './actions.js';
 import { invalidApiKey } from './auth-errors.js';
-import { nowNs } from './dates.js';
+import { nowNs } from '../types/dates.js';
 import { patternsCover } from './index-pattern.js';
 import { rulePatterns, searchRulesCover, searchRulesFilter, type SearchRules } from './tenant-token.js';
 

@@ -21,7 +21,8 @@ import { ApiError } from '../errors/api-error.js';
 import type { InstanceStore } from '../store/env.js';
 import { INSTANCE_DBS } from '../store/dbs.js';
 import type { Action } from '../types/key.js';
-import { formatUtc, instantOfRfc3339, nowNs, type ExpirationDate } from './dates.js';
+import { formatRfc3339, instantOfRfc3339, nowNs } from '../types/dates.js';
+import type { ExpirationDate } from './dates.js';
 import { decodePresentedKey, deriveKey, deriveKeyDigest } from './key-derivation.js';
 import { parseUuid } from './uuid.js';
 
@@ -150,7 +151,7 @@ export class KeyStore {
     if (this.entries.has(uid)) {
       throw new ApiError('api_key_already_exists', `\`uid\` field value \`${uid}\` is already an existing API key.`);
     }
-    const now = formatUtc(this.nextCreationTime());
+    const now = formatRfc3339(this.nextCreationTime());
     return this.save({
       uid,
       name: input.name,
@@ -170,7 +171,7 @@ export class KeyStore {
       ...key,
       name: patch.name === undefined ? key.name : patch.name,
       description: patch.description === undefined ? key.description : patch.description,
-      updatedAt: formatUtc(nowNs()),
+      updatedAt: formatRfc3339(nowNs()),
     });
   }
 

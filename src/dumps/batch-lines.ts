@@ -3,8 +3,8 @@
  * details as their API view, `stopReason` for what the API calls `batchStrategy`, the enqueue
  * dates as `{earliest, oldest}` (the newest and the oldest task). Pure.
  */
-import { instantOfRfc3339 } from '../auth/dates.js';
-import { formatRfc3339 } from '../tasks/dates.js';
+import { instantOfRfc3339 } from '../types/dates.js';
+import { formatRfc3339 } from '../types/dates.js';
 import { detailsFromJson, detailsJson } from '../tasks/details-json.js';
 import type { Batch, BatchStats, JsonObject } from '../types/task.js';
 

@@ -9,7 +9,7 @@ import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, r
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { instantOfRfc3339 } from '../auth/dates.js';
+import { instantOfRfc3339 } from '../types/dates.js';
 import { extractArchive } from '../store/archive.js';
 import { parseJson } from '../types/json-text.js';
 import type { Batch, DumpedKey, JsonObject, Task, Timestamp } from '../types/task.js';

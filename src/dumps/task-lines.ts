@@ -8,8 +8,8 @@
  * `tasks/update_files/<uid>.jsonl` (enqueued tasks only) and the importer hands the task a new
  * update file, so `readTaskLine` leaves `contentFile` and `payloadSize` to the caller.
  */
-import { instantOfRfc3339 } from '../auth/dates.js';
-import { formatRfc3339 } from '../tasks/dates.js';
+import { instantOfRfc3339 } from '../types/dates.js';
+import { formatRfc3339 } from '../types/dates.js';
 import { indexUidOf, type JsonObject, type Task, type TaskDetails, type TaskError, type TaskKind, type TaskStatus } from '../types/task.js';
 import { keyFromLine, keyLine } from './key-lines.js';
 import { decodeRoaring, encodeRoaring } from './roaring.js';

@@ -17,7 +17,7 @@ import { vectorsView } from '../engine/documents/vectors.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import type { IndexEnv } from '../engine/index-env.js';
 import { readSettings } from '../engine/index-settings.js';
-import { formatRfc3339 } from '../tasks/dates.js';
+import { formatRfc3339 } from '../types/dates.js';
 import type { DumpContent, DumpStep } from '../tasks/process/context.js';
 import { embedderView } from '../settings/embedders.js';
 import { packDirectory } from '../store/archive.js';

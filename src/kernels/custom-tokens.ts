@@ -19,7 +19,7 @@
  */
 import { CONTEXT_SEPARATORS, DEFAULT_SEPARATORS } from './reference/charabia-data.js';
 import { lemmaOf, lemmaOfText, SCRIPT_OTHER, scriptOf } from './reference/unicode.js';
-import { TokenKind, type TokenKindValue } from './tokenizer.js';
+import { TokenKind, type TokenKindValue } from './token-records.js';
 
 /** The settings the tokenizer honours; IndexSettings has them. */
 export interface TokenizerSettings {

@@ -35,6 +35,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { initSync, type Tokenizer, TokenizerBuilder } from 'lindera-wasm';
+import { isSurrogatePair } from './utf16.js';
 
 export type DictionaryLanguage = 'cmn' | 'jpn' | 'kor';
 
@@ -123,7 +124,7 @@ function linderaStarts(text: string, tokenizer: Tokenizer): number[] {
     // Offsets are into the UTF-8 the string was encoded to (a lone surrogate as U+FFFD's 3 bytes).
     while (byte < byteStart && unit < text.length) {
       const code = text.charCodeAt(unit);
-      if (isPair(text, unit)) {
+      if (isSurrogatePair(text, unit)) {
         unit += 2;
         byte += 4;
       } else {
@@ -166,18 +167,12 @@ function linderaTokenizer(language: 'jpn' | 'kor'): Tokenizer {
 function characterUnits(text: string): Uint32Array {
   const units = new Uint32Array(text.length + 1);
   let count = 0;
-  for (let unit = 0; unit < text.length; unit += isPair(text, unit) ? 2 : 1) units[count++] = unit;
+  for (let unit = 0; unit < text.length; unit += isSurrogatePair(text, unit) ? 2 : 1) units[count++] = unit;
   units[count] = text.length;
   return units.subarray(0, count + 1);
 }
 
-function isPair(text: string, at: number): boolean {
-  const high = text.charCodeAt(at);
-  const low = text.charCodeAt(at + 1);
-  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
-}
-
 /** `at`, or one less if it would cut a surrogate pair. */
 function pairSafe(text: string, at: number): number {
-  return isPair(text, at - 1) ? at - 1 : at;
+  return isSurrogatePair(text, at - 1) ? at - 1 : at;
 }

@@ -15,6 +15,7 @@
  * run's bytes at a character boundary if and only if its code units start the run's code units
  * there. A lone surrogate is never in a word, as U+FFFD, which Rust would have been given, is not.
  */
+import { isSurrogatePair } from './utf16.js';
 
 /**
  * The words as a trie whose nodes are numbered in depth-first order. A node's children are the
@@ -41,7 +42,7 @@ export function prefixWordStarts(words: WordTrie, piece: string, maxUnmatched: n
       if ((unmatched === 0 || unmatched === maxUnmatched) && at > 0) out.push(at);
       if (unmatched === maxUnmatched) unmatched = 0;
       unmatched++;
-      at += isPair(piece, at) ? 2 : 1;
+      at += isSurrogatePair(piece, at) ? 2 : 1;
     } else {
       if (at > 0) out.push(at);
       unmatched = 0;
@@ -122,8 +123,3 @@ export function wordTrie(list: readonly string[]): WordTrie {
   return { symbols, rootChild, first, labels, targets, final: final.slice(0, nodes) };
 }
 
-function isPair(text: string, at: number): boolean {
-  const high = text.charCodeAt(at);
-  const low = text.charCodeAt(at + 1);
-  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
-}

@@ -38,7 +38,7 @@ import { wordList } from './word-lists.js';
 import { cjIsJapanese, isKana, Lang, latinAllowList } from './languages.js';
 import { detectLatinLanguage } from './whatlang-latin.js';
 import { segmentRuns, type Run } from './run-segmenter.js';
-import type { Utf8Batch } from './tokenizer.js';
+import type { Utf8Batch } from './token-records.js';
 
 /** How a BMP character is segmented (every segmented character is in the BMP). */
 const enum Segmented {

@@ -9,10 +9,8 @@
  * header lists the rules, and reference/tokenizer.ts implements them in plain TS with identical
  * output (the tests' oracle and a fallback).
  *
- * Record layout: TOKEN_RECORD_U32 u32 per token, in TokenField order: string index; byte offset
- * and byte length of the token in its string's UTF-8; word position within the string; kind
- * (TokenKind); byte offset and length of the normalised word in `normalized` (0 for separators).
- * Records come in text order, strings in batch order.
+ * Its input and output formats (UTF-8 batches, token records) are in token-records.ts, which
+ * segmentation.ts and custom-tokens.ts read too; this module exports them again for its callers.
  *
  * Threading: each thread has its own kernels instance and arena (module.ts); a call owns the
  * arena until it returns and the returned arrays are copies, so results outlive the next call.
@@ -22,29 +20,9 @@ import type { CustomTokens } from './custom-tokens.js';
 import { Lang, latinAllowList } from './languages.js';
 import { getKernels, KernelStatus, type Kernels } from './module.js';
 import { latinGroupLanguages, latinMayBeGerman, WordBreaks, wordBreaksOfBatch } from './segmentation.js';
+import { TOKEN_RECORD_U32, TokenField, type TokenBatch, type Utf8Batch } from './token-records.js';
 
-/** u32 fields per token record. */
-export const TOKEN_RECORD_U32 = 7;
-
-/** Index of each field inside a record. */
-export const TokenField = {
-  String: 0,
-  Start: 1,
-  Length: 2,
-  Position: 3,
-  Kind: 4,
-  NormStart: 5,
-  NormLength: 6,
-} as const;
-
-/** Values of the Kind field. */
-export const TokenKind = {
-  Word: 0,
-  SoftSeparator: 1,
-  HardSeparator: 2,
-} as const;
-
-export type TokenKindValue = (typeof TokenKind)[keyof typeof TokenKind];
+export { TOKEN_RECORD_U32, TokenField, TokenKind, type TokenBatch, type TokenKindValue, type Utf8Batch } from './token-records.js';
 
 /** The kernel's `flags` bit that asks for separator records too (assembly FLAG_SEPARATORS). */
 export const FLAG_SEPARATORS = 1;
@@ -56,21 +34,6 @@ export interface TokenizeOptions {
   readonly custom?: CustomTokens | undefined;
   /** One `Lang` per string (languages.ts `langOfLocales`); none = all `Lang.Detect`. */
   readonly langs?: ArrayLike<number> | undefined;
-}
-
-/** UTF-8 input: all strings' bytes, and per string an (offset, byte length) pair in `spans`. */
-export interface Utf8Batch {
-  readonly bytes: Uint8Array;
-  readonly spans: Uint32Array;
-}
-
-/** The packed result of one batch. */
-export interface TokenBatch {
-  readonly count: number;
-  /** count × TOKEN_RECORD_U32 fields. */
-  readonly records: Uint32Array;
-  /** UTF-8 of every normalised word, addressed by the NormStart/NormLength fields. */
-  readonly normalized: Uint8Array;
 }
 
 /** One token as plain data, for tests and debugging (see `materializeTokens`). */

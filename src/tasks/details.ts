@@ -5,6 +5,7 @@
  * cancelation), http/views (rendering).
  */
 import { SETTING_KEYS, maskSecret } from '../types/settings.js';
+import { isJsonObject } from '../types/json-text.js';
 import type { DetailsView, JsonObject, TaskDetails, TaskKind } from '../types/task.js';
 
 /** The details a task shows while enqueued; null for snapshotCreation, which has none. */
@@ -111,18 +112,14 @@ export function humanSize(bytes: number): string {
   return `${bytes / unit[1]} ${unit[0]}`;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Embedder API keys never leave the server in clear. */
 function maskSettingsSecrets(settings: JsonObject): JsonObject {
   const embedders = settings.embedders;
-  if (!isObject(embedders)) return settings;
+  if (!isJsonObject(embedders)) return settings;
   const masked: JsonObject = {};
   for (const [name, embedder] of Object.entries(embedders)) {
     masked[name] =
-      isObject(embedder) && typeof embedder.apiKey === 'string'
+      isJsonObject(embedder) && typeof embedder.apiKey === 'string'
         ? { ...embedder, apiKey: maskSecret(embedder.apiKey) }
         : embedder;
   }

@@ -66,6 +66,11 @@ export interface Page<T> {
   next: number | null;
 }
 
+/** The same page with each result turned into `view(result)`. */
+export function mapPage<T, U>(page: Page<T>, view: (item: T) => U): Page<U> {
+  return { results: page.results.map(view), total: page.total, limit: page.limit, from: page.from, next: page.next };
+}
+
 /** Whether the caller's API key may see an index; absent for an unrestricted caller. */
 export type IndexAuthorizer = (indexUid: string) => boolean;
 

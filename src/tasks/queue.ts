@@ -35,7 +35,7 @@ import {
   type TaskDetails,
   type TaskKind,
 } from '../types/task.js';
-import { nowNs } from './dates.js';
+import { nowNs } from '../types/dates.js';
 import type { Progress } from './progress.js';
 import { defaultDetails } from './details.js';
 import { FAMILY, batchKeys, countedOf, hasAny, idsFrom, idsOf, recount, reindex, taskKeys, type IndexDb } from './index-keys.js';

@@ -24,7 +24,7 @@ import type { WorkerPools } from '../workers/pool.js';
 import type { Task } from '../types/task.js';
 import { nextBatch, type BatchOperation, type NextBatch } from './autobatcher.js';
 import { finishBatch, openBatch } from './batch-record.js';
-import { nowNs } from './dates.js';
+import { nowNs } from '../types/dates.js';
 import { Progress } from './progress.js';
 import type { ArchiveDeps, BatchProcessor, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';

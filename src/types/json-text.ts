@@ -3,7 +3,7 @@
  * i64 or a u64 exact (a document id such as 14630868576586246730 comes back as sent); JSON.parse
  * would round it to a double, so two ids could collide. Such integers become BigInt here, and
  * come back out as their digits. Everything else reads and prints as JSON.parse and
- * JSON.stringify do.
+ * JSON.stringify do. `isJsonObject` is the one test for an object among parsed values.
  */
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 
@@ -55,4 +55,9 @@ export function stringifyJson(value: unknown): string {
     if (!(err instanceof TypeError) || !err.message.includes('BigInt')) throw err;
     return stringifyLossless(value) as string;
   }
+}
+
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

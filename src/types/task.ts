@@ -268,18 +268,24 @@ export function taskTypeOf(kind: TaskKind): TaskType {
   }
 }
 
+/**
+ * The types of the global tasks, which concern no one index (Meilisearch's
+ * `Kind::related_to_one_index` is false for them); each is also the name of its one task kind.
+ */
+const GLOBAL_TASK_TYPES = [
+  'indexSwap', 'taskCancelation', 'taskDeletion', 'dumpCreation', 'snapshotCreation', 'export', 'upgradeDatabase',
+  'networkTopologyChange',
+] as const satisfies readonly TaskType[];
+const GLOBAL: ReadonlySet<string> = new Set(GLOBAL_TASK_TYPES);
+
+function isGlobalKind(kind: TaskKind): kind is Extract<TaskKind, { name: (typeof GLOBAL_TASK_TYPES)[number] }> {
+  return GLOBAL.has(kind.name);
+}
+
 /** The `indexUid` a task reports: null for global tasks; the old uid of a renaming indexUpdate. */
 export function indexUidOf(kind: TaskKind): string | null {
+  if (isGlobalKind(kind)) return null;
   switch (kind.name) {
-    case 'indexSwap':
-    case 'taskCancelation':
-    case 'taskDeletion':
-    case 'dumpCreation':
-    case 'snapshotCreation':
-    case 'export':
-    case 'upgradeDatabase':
-    case 'networkTopologyChange':
-      return null;
     case 'dsrUpdate':
     case 'dsrClear':
       return DSR_INDEX_UID;
@@ -307,19 +313,7 @@ export function indexesOf(kind: TaskKind): string[] {
 
 /** Types hidden from `GET /tasks` when `indexUids` is given or the API key is index-restricted. */
 export function isRelatedToOneIndex(type: TaskType): boolean {
-  switch (type) {
-    case 'indexSwap':
-    case 'taskCancelation':
-    case 'taskDeletion':
-    case 'dumpCreation':
-    case 'snapshotCreation':
-    case 'export':
-    case 'upgradeDatabase':
-    case 'networkTopologyChange':
-      return false;
-    default:
-      return true;
-  }
+  return !GLOBAL.has(type);
 }
 
 export function isFinished(status: TaskStatus): boolean {

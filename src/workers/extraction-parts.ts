@@ -4,16 +4,25 @@
  * MessagePort, which the index writer thread reads synchronously (receiveMessageOnPort, with
  * Atomics to sleep until a part is posted): its write is one synchronous transaction.
  *
- * A shared Int32Array coordinates them: STOP (the write is over), STARTED (the writer posted
- * the settings), FAILED (a task died without saying so), and per thread how many messages were
- * posted and taken, so a worker stays at most MAX_AHEAD parts ahead of the write.
+ * A shared Int32Array coordinates them (its slots and the messages: extraction-protocol.ts), so
+ * a worker stays at most MAX_AHEAD parts ahead of the write.
  */
 import { receiveMessageOnPort, MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { DocumentOp } from '../engine/indexer/document-batch.js';
 import type { ExtractedPart, PartSource } from '../engine/indexer/prepared-words.js';
 import { payloadBytes } from '../engine/documents/ndjson-payload.js';
 import type { IndexSettings } from '../types/settings.js';
-import type { ExtractionTask } from './extraction-thread.js';
+import {
+  FAILED,
+  postedSlot,
+  STARTED,
+  STOP,
+  stateLength,
+  takenSlot,
+  type AheadEnd,
+  type AheadStart,
+  type ExtractionTask,
+} from './extraction-protocol.js';
 import type { WorkerPools } from './pool.js';
 
 /** Below this much addition payload, starting workers costs more than it saves. */
@@ -25,29 +34,12 @@ const AHEAD_MIN_BYTES = 1 << 20;
  */
 const OP_MIN_BYTES = 64 << 10;
 
-export const STOP = 0;
-export const STARTED = 1;
-export const FAILED = 2;
-export const postedSlot = (thread: number) => 3 + 2 * thread;
-export const takenSlot = (thread: number) => 4 + 2 * thread;
-
 /** What the index writer thread gets: its ends of the channels. */
 export interface AheadEnds {
   readonly ports: readonly MessagePort[];
   readonly state: Int32Array;
   /** per operation of the batch: whether the workers extract it */
   readonly prepared: readonly boolean[];
-}
-
-/** The start message a writer posts to every worker. */
-export interface AheadStart {
-  readonly settings: IndexSettings;
-  readonly searchFields: readonly string[];
-}
-
-/** The end message a worker posts after its last part. */
-export interface AheadEnd {
-  readonly end: true;
 }
 
 /** Tells every worker and waiter that the write is over. */
@@ -63,7 +55,7 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[]): { en
   const bytes = sources.reduce((sum, source, i) => sum + (source === null ? 0 : sizes[i]!), 0);
   if (bytes < AHEAD_MIN_BYTES) return null;
   const threads = pools.threads;
-  const state = new Int32Array(new SharedArrayBuffer(4 * (3 + 2 * threads)));
+  const state = new Int32Array(new SharedArrayBuffer(4 * stateLength(threads)));
   const ports: MessagePort[] = [];
   const tasks: Promise<unknown>[] = [];
   for (let thread = 0; thread < threads; thread++) {

@@ -4,22 +4,16 @@
  * MAX_AHEAD beyond what the write took, until its parts are done or the write is over.
  */
 import { workerData } from 'piscina';
-import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { extractedParts, type AheadJob } from '../engine/indexer/extract-ahead.js';
+import { receiveMessageOnPort } from 'node:worker_threads';
+import { extractedParts } from '../engine/indexer/extract-ahead.js';
 import { shippedBuffers } from '../engine/search/shipped-words.js';
-import { postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart } from './extraction-parts.js';
+import { postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type ExtractionTask } from './extraction-protocol.js';
 import { useSegmenterThread } from './segmenter-channel.js';
 
 useSegmenterThread(workerData as { segmenter?: SharedArrayBuffer } | undefined);
 
 /** Parts a worker may post before the write takes them: more than one write chunk (20,000 documents) of them. */
 const MAX_AHEAD = 16;
-
-export interface ExtractionTask {
-  readonly job: AheadJob;
-  readonly port: MessagePort;
-  readonly state: Int32Array;
-}
 
 /** Posts the parts; answers how many. */
 export default function extractAhead({ job, port, state }: ExtractionTask): number {

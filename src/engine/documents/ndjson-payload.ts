@@ -16,11 +16,18 @@ export function payloadBytes(source: PayloadSource): number {
   return 'file' in source ? statSync(source.file).size : source.bytes.byteLength;
 }
 
+/** A line of a payload: `buffer[start, end)`. */
+export interface PayloadLine {
+  readonly buffer: Buffer;
+  readonly start: number;
+  readonly end: number;
+}
+
 /**
  * The payload's lines, empty ones skipped, as byte ranges of a buffer that stays valid only
  * until the next line is taken (a file is read a block at a time).
  */
-export function ndjsonLines(source: PayloadSource): Generator<{ buffer: Buffer; start: number; end: number }> {
+export function ndjsonLines(source: PayloadSource): Generator<PayloadLine> {
   return 'file' in source ? fileLines(source.file) : bytesLines(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
 }
 
@@ -28,16 +35,24 @@ export function* readNdjson(source: PayloadSource): Generator<JsonObject> {
   for (const { buffer, start, end } of ndjsonLines(source)) yield parseJson(buffer.toString('utf8', start, end)) as JsonObject;
 }
 
-function* bytesLines(bytes: Buffer): Generator<{ buffer: Buffer; start: number; end: number }> {
-  let start = 0;
-  for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
-    if (nl > start) yield { buffer: bytes, start, end: nl };
+/**
+ * The lines of `buffer[start, end)` that a newline ends (searched from `from`); answers where
+ * the rest, a line not ended yet, starts.
+ */
+function* endedLines(buffer: Buffer, start: number, from: number, end: number): Generator<PayloadLine, number> {
+  for (let nl = buffer.indexOf(0x0a, from); nl !== -1 && nl < end; nl = buffer.indexOf(0x0a, start)) {
+    if (nl > start) yield { buffer, start, end: nl };
     start = nl + 1;
   }
-  if (bytes.length > start) yield { buffer: bytes, start, end: bytes.length };
+  return start;
 }
 
-function* fileLines(path: string): Generator<{ buffer: Buffer; start: number; end: number }> {
+function* bytesLines(bytes: Buffer): Generator<PayloadLine> {
+  const rest = yield* endedLines(bytes, 0, 0, bytes.length);
+  if (bytes.length > rest) yield { buffer: bytes, start: rest, end: bytes.length };
+}
+
+function* fileLines(path: string): Generator<PayloadLine> {
   const fd = openSync(path, 'r');
   try {
     let block = Buffer.allocUnsafe(BLOCK_BYTES);
@@ -50,11 +65,7 @@ function* fileLines(path: string): Generator<{ buffer: Buffer; start: number; en
       }
       const read = readSync(fd, block, kept, block.length - kept, null);
       const end = kept + read;
-      let start = 0;
-      for (let nl = block.indexOf(0x0a, kept); nl !== -1 && nl < end; nl = block.indexOf(0x0a, start)) {
-        if (nl > start) yield { buffer: block, start, end: nl };
-        start = nl + 1;
-      }
+      const start = yield* endedLines(block, 0, kept, end);
       if (read === 0) {
         if (end > start) yield { buffer: block, start, end };
         return;

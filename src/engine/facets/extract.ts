@@ -15,6 +15,7 @@
  */
 import type { JsonObject } from '../documents/document-id.js';
 import type { PatternMatch } from '../../types/attribute-patterns.js';
+import { isJsonObject } from '../../types/json-text.js';
 import { geoPointOf } from './geo.js';
 import { normalizeFacet, truncateFacet } from './values.js';
 
@@ -28,8 +29,6 @@ export type FacetKind = (typeof FacetKind)[keyof typeof FacetKind];
 export type FacetSink = (field: string, kind: FacetKind, value: number | string | null) => void;
 
 type Depth = 'key' | 'inArray';
-
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function extractFacets(doc: JsonObject, match: (field: string) => PatternMatch, geo: boolean, sink: FacetSink): void {
   /** One value of a faceted path. */
@@ -62,14 +61,14 @@ export function extractFacets(doc: JsonObject, match: (field: string) => Pattern
       const path = `${base}.${key}`;
       const value = object[key];
       if (visit(path, 'key', value) === 'none') continue;
-      if (isObject(value)) inObject(value, path, 'key');
+      if (isJsonObject(value)) inObject(value, path, 'key');
       else if (Array.isArray(value)) inArray(value, path, 'key');
     }
   };
   const inArray = (array: readonly unknown[], base: string, depth: Depth): void => {
     if (array.length === 0) visit(base, depth, array);
     for (const value of array) {
-      if (isObject(value)) inObject(value, base, 'inArray');
+      if (isJsonObject(value)) inObject(value, base, 'inArray');
       else if (Array.isArray(value)) inArray(value, base, 'inArray');
       else visit(base, 'inArray', value);
     }
@@ -79,7 +78,7 @@ export function extractFacets(doc: JsonObject, match: (field: string) => Pattern
     if (name === '_geo' || name === '_vectors') continue;
     const selection = match(name);
     if (selection === 'none') continue;
-    if (isObject(value)) inObject(value, name, 'key');
+    if (isJsonObject(value)) inObject(value, name, 'key');
     else if (Array.isArray(value)) inArray(value, name, 'key');
     if (selection === 'match') facet(name, 'key', value);
   }

@@ -1,5 +1,6 @@
 /**
- * Filter syntax errors: their kinds, their exact Meilisearch wording, and the `line:col` locator.
+ * Filter syntax errors: their exact Meilisearch wording (per kind, error-kinds.ts) and the
+ * `line:col` locator.
  *
  * Callers: the parser (every syntax error), and later stages (facet evaluator, feature gates)
  * that report a problem on a token with `formatFilterError(description, token.span)`.
@@ -12,44 +13,8 @@
  * `str::escape_debug` (quotes and backslashes escaped, `\n`, `\u{a0}`, …).
  */
 import type { Span } from './ast.js';
+import type { ErrorKind, VectorFilterPart } from './error-kinds.js';
 import { errorWordEnd, type Fail } from './scan.js';
-
-export type VectorFilterPart = 'fragments' | 'userProvided' | 'documentTemplate' | 'regenerate';
-
-export type ErrorKind =
-  | { readonly kind: 'expectedValue'; readonly reservedKeyword: boolean }
-  | { readonly kind: 'malformedValue' }
-  | { readonly kind: 'missingClosingDelimiter'; readonly delimiter: string }
-  | { readonly kind: 'invalidPrimary' }
-  | { readonly kind: 'invalidEscapedNumber' }
-  | { readonly kind: 'expectedEof' }
-  | { readonly kind: 'geoRadius' }
-  | { readonly kind: 'geoRadiusArgumentCount'; readonly count: number }
-  | { readonly kind: 'geoBoundingBox' }
-  | { readonly kind: 'geoPolygon' }
-  | { readonly kind: 'geoPolygonNotEnoughPoints'; readonly count: number }
-  | { readonly kind: 'geoCoordinatesNotPair'; readonly count: number }
-  | { readonly kind: 'reservedGeo'; readonly name: '_geo' | '_geoPoint' | '_geoDistance' }
-  | { readonly kind: 'misusedGeoRadius' }
-  | { readonly kind: 'misusedGeoBoundingBox' }
-  | { readonly kind: 'vectorFilterLeftover' }
-  | { readonly kind: 'vectorFilterInvalidQuotes' }
-  | { readonly kind: 'vectorFilterMissingEmbedder' }
-  | { readonly kind: 'vectorFilterInvalidEmbedder' }
-  | { readonly kind: 'vectorFilterMissingFragment' }
-  | { readonly kind: 'vectorFilterInvalidFragment' }
-  | { readonly kind: 'vectorFilterUnknownSuffix'; readonly previous: VectorFilterPart | null; readonly value: string }
-  | { readonly kind: 'vectorFilterOperation' }
-  | { readonly kind: 'inOpeningBracket' }
-  | { readonly kind: 'inClosingBracket' }
-  | { readonly kind: 'inExpectedValue' }
-  | { readonly kind: 'depthLimitReached' }
-  | { readonly kind: 'foreign' }
-  | { readonly kind: 'incomplete' }
-  /** A token that is not there (nom `tag`/`char`); always replaced before it can surface. */
-  | { readonly kind: 'mismatch' }
-  /** An unquoted quote; only ever converted to `missingClosingDelimiter` or a vector error. */
-  | { readonly kind: 'unclosedQuote'; readonly quote: string };
 
 /** A filter string that does not parse. `message` is Meilisearch's full two-line message. */
 export class FilterParseError extends Error {

@@ -15,7 +15,7 @@
  * everywhere else.
  */
 import type { Token } from './ast.js';
-import type { ErrorKind } from './errors.js';
+import type { ErrorKind } from './error-kinds.js';
 
 export type Mode = 'error' | 'failure' | 'incomplete';
 

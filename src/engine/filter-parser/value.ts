@@ -13,7 +13,7 @@
  * - is then decoded by `unescapeValue` (quoted or not).
  */
 import type { Token } from './ast.js';
-import type { ErrorKind } from './errors.js';
+import type { ErrorKind } from './error-kinds.js';
 import { unescapeValue } from './unescape.js';
 import type { Res, Scan } from './scan.js';
 

@@ -8,7 +8,7 @@
  * cannot contain dots.
  */
 import type { FilterAst, Token, VectorTarget } from './ast.js';
-import type { VectorFilterPart } from './errors.js';
+import type { VectorFilterPart } from './error-kinds.js';
 import type { Res, Scan } from './scan.js';
 import { parseDottedValueCut, parseDottedValuePart } from './value.js';
 

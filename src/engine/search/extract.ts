@@ -22,6 +22,7 @@ import { isJsonNumber } from '../../types/json-text.js';
 import type { JsonObject } from '../documents/document-id.js';
 import { langOfField } from '../localized-fields.js';
 import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
+import type { DocWords } from './doc-words.js';
 import { shipColumns, type ShippedDoc, type ShippedWords } from './shipped-words.js';
 import { ByteVocabulary } from './vocabulary.js';
 
@@ -29,29 +30,6 @@ const CHUNK_BYTES = 4 << 20;
 const MAX_POSITION = 65_536;
 const MAX_WORD_BYTES = 250;
 const VALUE_GAP = 8;
-
-/**
- * What one document contributes to the index, with its words as ids of the extractor's batch
- * vocabulary. Parallel number arrays rather than small objects or per-document maps: a batch
- * holds millions of entries, and per-entry allocations dominated indexing time.
- */
-export interface DocWords {
-  readonly docid: number;
-  /** distinct words (vocabulary ids), in order of first occurrence */
-  readonly words: number[];
-  /** field mask per distinct word */
-  readonly masks: number[];
-  /** lowest position (| INFO_WHOLE_FIELD) per distinct word */
-  readonly infos: number[];
-  /** search field → indexed word count */
-  readonly fieldWords: Map<number, number>;
-  /** per occurrence: index of its word in `words` (a view of the extraction's token column) */
-  tokenWords: Int32Array;
-  /** per occurrence: field << 16 | position (a view, as tokenWords) */
-  tokenPlaces: Uint32Array;
-  /** its searchable fields in the order its leaves first name them, when extracted to ship */
-  leafFields?: number[];
-}
 
 /**
  * The token occurrences of one `extract` call, every document's in turn: two growable columns

@@ -11,8 +11,9 @@
 import { customTokens, type CustomTokens, type TokenizerSettings } from '../../kernels/custom-tokens.js';
 import { langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
-import { isJsonNumber } from '../../types/json-text.js';
+import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
+import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
 import { indexable, type ResolvedTerm } from './terms.js';
 
@@ -108,10 +109,6 @@ interface Tok {
   readonly wordIndex: number;
 }
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Whether an attribute-list entry selects `path` (an entry on `a` covers `a.b` and vice versa). */
 function covers(entry: string, path: string): boolean {
   return entry === '*' || entry === path || path.startsWith(`${entry}.`) || entry.startsWith(`${path}.`);
@@ -121,23 +118,11 @@ function selectsPath(entries: readonly string[], path: string): boolean {
   return entries.some((entry) => covers(entry, path));
 }
 
-/** The displayed part of a document, keeping stored key order. */
+/** The displayed part of a document, keeping stored key order (selectors without `*`). */
 function project(doc: Json, selectors: readonly string[] | null): Json {
   if (selectors === null) return doc;
   const out: Json = {};
-  for (const [key, value] of Object.entries(doc)) if (selectors.some((s) => covers(s, key))) out[key] = select(value, key, selectors);
-  return out;
-}
-
-function select(value: unknown, path: string, selectors: readonly string[]): unknown {
-  if (selectors.some((s) => s === path || path.startsWith(`${s}.`))) return value;
-  if (Array.isArray(value)) return value.map((item) => select(item, path, selectors));
-  if (!isObject(value)) return value;
-  const out: Json = {};
-  for (const [key, inner] of Object.entries(value)) {
-    const innerPath = `${path}.${key}`;
-    if (selectors.some((s) => covers(s, innerPath))) out[key] = select(inner, innerPath, selectors);
-  }
+  for (const [key, value] of Object.entries(doc)) if (selectors.some((s) => covers(s, key))) out[key] = projectValue(value, key, selectors);
   return out;
 }
 
@@ -156,7 +141,7 @@ function walk(value: unknown, path: string, indices: number[], visit: (path: str
   if (typeof value === 'string') visit(path, indices, value);
   else if (isJsonNumber(value)) visit(path, indices, String(value));
   else if (Array.isArray(value)) value.forEach((item, i) => walk(item, path, [...indices, i], visit));
-  else if (isObject(value)) for (const [key, inner] of Object.entries(value)) walk(inner, path === '' ? key : `${path}.${key}`, indices, visit);
+  else if (isJsonObject(value)) for (const [key, inner] of Object.entries(value)) walk(inner, path === '' ? key : `${path}.${key}`, indices, visit);
 }
 
 /**
@@ -253,7 +238,7 @@ function rebuild(value: unknown, path: string, indices: number[], format: (path:
   if (typeof value === 'string') return format(path, indices, value);
   if (isJsonNumber(value)) return format(path, indices, String(value));
   if (Array.isArray(value)) return value.map((item, i) => rebuild(item, path, [...indices, i], format));
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     const out: Json = {};
     for (const [key, inner] of Object.entries(value)) out[key] = rebuild(inner, path === '' ? key : `${path}.${key}`, indices, format);
     return out;

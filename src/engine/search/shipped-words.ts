@@ -6,8 +6,9 @@
  * (adopted-chunk.ts), or each document into its own batch vocabulary and field ids
  * (WordExtractor.adopt).
  */
-import type { DocWords } from './extract.js';
+import type { DocWords } from './doc-words.js';
 import { KeyOps, type GroupedEntries } from './key-ops.js';
+import type { VocabularyBytes } from './vocabulary.js';
 
 export interface ShippedWords {
   /** the shipping extractor's field ids → field paths */
@@ -39,13 +40,6 @@ export interface ShippedWords {
 export interface ShippedDoc {
   readonly shipped: ShippedWords;
   readonly index: number;
-}
-
-/** The shipping extractor's vocabulary, as ByteVocabulary.export gives it. */
-export interface VocabularyBytes {
-  readonly bytes: Uint8Array;
-  readonly starts: Int32Array;
-  readonly lengths: Int32Array;
 }
 
 // kept from one part to the next: only the grouped copy is shipped

@@ -4,7 +4,13 @@
  * allocation nor string hashing (twice as fast as a Map of strings sliced per token); a word's
  * key string (latin1 of its bytes, see extract.ts) is made once, when the word is first seen.
  */
-import type { VocabularyBytes } from './shipped-words.js';
+
+/** A vocabulary as bytes, as ByteVocabulary.export gives it (what an extractor ships). */
+export interface VocabularyBytes {
+  readonly bytes: Uint8Array;
+  readonly starts: Int32Array;
+  readonly lengths: Int32Array;
+}
 
 export class ByteVocabulary {
   /** id → word key */

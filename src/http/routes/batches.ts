@@ -1,6 +1,7 @@
 /** `/batches` routes (tasks-batches.md §7, §8). */
 import { ApiError } from '../../errors/api-error.js';
 import { batchView } from '../../tasks/views/batch-view.js';
+import { mapPage } from '../../tasks/query.js';
 import { defineRoute } from '../route.js';
 import { parseTaskQuery } from './task-filters.js';
 import { parsePathUid } from './tasks.js';
@@ -9,10 +10,7 @@ export const batchRoutes = [
   defineRoute({
     route: 'GET /batches',
     query: parseTaskQuery,
-    handler: (ctx, deps) => {
-      const page = deps.queue.queryBatches(ctx.query, ctx.caller.indexFilter());
-      return { results: page.results.map(batchView), total: page.total, limit: page.limit, from: page.from, next: page.next };
-    },
+    handler: (ctx, deps) => mapPage(deps.queue.queryBatches(ctx.query, ctx.caller.indexFilter()), batchView),
   }),
   defineRoute({
     route: 'GET /batches/:batchUid',

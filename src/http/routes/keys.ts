@@ -6,7 +6,8 @@
  * response is derived from the uid and the master key; the master key itself is never shown.
  */
 import { firstGlobalOnlyAction } from '../../auth/actions.js';
-import { invalidExpiresAtMessage, nowNs, parseExpiresAt, type ExpirationDate } from '../../auth/dates.js';
+import { invalidExpiresAtMessage, parseExpiresAt, type ExpirationDate } from '../../auth/dates.js';
+import { nowNs } from '../../types/dates.js';
 import { indexPatternProblem } from '../../auth/index-pattern.js';
 import type { ApiKey, KeyStore } from '../../auth/key-store.js';
 import { parseUuid } from '../../auth/uuid.js';

@@ -5,6 +5,7 @@
 import { ApiError } from '../../errors/api-error.js';
 import { taskView } from '../../tasks/views/task-view.js';
 import { enqueue } from '../enqueue.js';
+import { mapPage } from '../../tasks/query.js';
 import { defineRoute } from '../route.js';
 import { parseTaskQuery, parseTaskSelection } from './task-filters.js';
 
@@ -36,10 +37,7 @@ export const taskRoutes = [
   defineRoute({
     route: 'GET /tasks',
     query: parseTaskQuery,
-    handler: (ctx, deps) => {
-      const page = deps.queue.query(ctx.query, ctx.caller.indexFilter());
-      return { results: page.results.map(taskView), total: page.total, limit: page.limit, from: page.from, next: page.next };
-    },
+    handler: (ctx, deps) => mapPage(deps.queue.query(ctx.query, ctx.caller.indexFilter()), taskView),
   }),
   defineRoute({
     route: 'GET /tasks/:taskUid',

@@ -42,7 +42,8 @@
 import { Ajv, type AnySchemaObject, type ErrorObject, type SchemaObject } from 'ajv';
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
-import { LocationTable, isPlainObject, renderLocation, type Segment } from './location.js';
+import { isJsonObject } from '../../types/json-text.js';
+import { LocationTable, renderLocation, type Segment } from './location.js';
 import {
   immutableFieldMessage,
   invalidTypeMessage,
@@ -239,7 +240,7 @@ function declarationIndex(schema: AnySchemaObject, field: string): number {
 }
 
 function keyIndex(object: unknown, key: string): number {
-  return isPlainObject(object) ? Object.keys(object).indexOf(key) : 0;
+  return isJsonObject(object) ? Object.keys(object).indexOf(key) : 0;
 }
 
 /** Turns an ajv instance path (JSON pointer) into a location, reading array levels as indexes. */
@@ -254,7 +255,7 @@ function resolvePointer(data: unknown, instancePath: string): Segment[] {
       node = node[Number(key)];
     } else {
       path.push(key);
-      node = isPlainObject(node) ? node[key] : undefined;
+      node = isJsonObject(node) ? node[key] : undefined;
     }
   }
   return path;

@@ -7,6 +7,7 @@
  * `.queries[].indexUid`, `.remotes.*.url`. A pattern without a leading `.` or `[` names a
  * top-level field (`uid` = `.uid`).
  */
+import { isJsonObject } from '../../types/json-text.js';
 
 export type Segment = string | number;
 
@@ -86,12 +87,8 @@ function* walk(node: unknown, pattern: PatternSegment[], path: Segment[]): Gener
   const [head, ...rest] = pattern as [PatternSegment, ...PatternSegment[]];
   if ('anyIndex' in head) {
     if (Array.isArray(node)) for (let i = 0; i < node.length; i++) yield* walk(node[i], rest, [...path, i]);
-  } else if (isPlainObject(node)) {
+  } else if (isJsonObject(node)) {
     const keys = 'anyKey' in head ? Object.keys(node) : Object.hasOwn(node, head.key) ? [head.key] : [];
     for (const key of keys) yield* walk(node[key], rest, [...path, key]);
   }
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

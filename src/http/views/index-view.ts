@@ -1,6 +1,6 @@
 /** Index registry records → the public index object, keys in Meilisearch's order. Pure. */
 import type { IndexRecord } from '../../indexes/registry.js';
-import { formatRfc3339 } from '../../tasks/dates.js';
+import { formatRfc3339 } from '../../types/dates.js';
 
 export interface IndexJson {
   uid: string;

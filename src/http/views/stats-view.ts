@@ -1,6 +1,6 @@
 /** Statistics → public JSON, with sizes raw (bytes) or human (`9.77 KiB`) as `sizeFormat` asks. Pure. */
 import { humanBinarySize, type IndexStats, type InstanceStats } from '../../indexes/stats.js';
-import { formatRfc3339 } from '../../tasks/dates.js';
+import { formatRfc3339 } from '../../types/dates.js';
 
 export type SizeFormat = 'raw' | 'human';
 

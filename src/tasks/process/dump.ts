@@ -10,7 +10,7 @@
 import { ApiError } from '../../errors/api-error.js';
 import { MEILISEARCH_VERSION } from '../../version.js';
 import type { Task, Timestamp } from '../../types/task.js';
-import { nowNs } from '../dates.js';
+import { nowNs } from '../../types/dates.js';
 import type { BatchProcessor, DumpIndex, ProcessContext } from './context.js';
 import { failed, succeeded } from './outcome.js';
 

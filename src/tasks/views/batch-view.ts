@@ -3,7 +3,7 @@
  * `progress`, `details`, `stats`, `duration`, `startedAt`, `finishedAt`, `batchStrategy`. Pure;
  * routes call it for `GET /batches[/{uid}]` on records from the queue (the running batch included).
  */
-import { formatDuration, formatRfc3339 } from '../dates.js';
+import { formatDuration, formatRfc3339 } from '../../types/dates.js';
 import {
   TASK_STATUSES,
   TASK_TYPES,

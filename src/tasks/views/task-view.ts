@@ -4,7 +4,7 @@
  * queue, whose running tasks already read `processing`) and `summarizedTaskView` for the 202 (or
  * 200) answer of every enqueuing route; webhooks/deliver.ts sends finished tasks as `taskView`.
  */
-import { formatDuration, formatRfc3339 } from '../dates.js';
+import { formatDuration, formatRfc3339 } from '../../types/dates.js';
 import { toDetailsView } from '../details.js';
 import {
   indexUidOf,

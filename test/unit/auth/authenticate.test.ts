@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Authenticator } from '../../../src/auth/authenticate.js';
-import { formatUtc, nowNs, parseExpiresAt } from '../../../src/auth/dates.js';
+import { parseExpiresAt } from '../../../src/auth/dates.js';
+import { formatRfc3339, nowNs } from '../../../src/types/dates.js';
 import { KeyStore } from '../../../src/auth/key-store.js';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
@@ -137,7 +138,7 @@ describe('with a master key', () => {
   });
 
   it('refuses an expired key, after the index check', async () => {
-    const expiring = key(['*'], ['movies'], formatUtc(nowNs() + 30_000_000n));
+    const expiring = key(['*'], ['movies'], formatRfc3339(nowNs() + 30_000_000n));
     expect(await outcome(expiring, ['search'], 'movies')).toBe('apiKey');
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(await outcome(expiring, ['search'], 'movies')).toBe(INVALID);

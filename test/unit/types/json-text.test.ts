@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson, stringifyJson } from '../../../src/types/json-text.js';
+import { isJsonObject, parseJson, stringifyJson } from '../../../src/types/json-text.js';
 
 describe('parseJson', () => {
   it('reads text whose numbers are all within 2^53 exactly as JSON.parse does', () => {
@@ -52,5 +52,13 @@ describe('stringifyJson', () => {
     const value: Record<string, unknown> = {};
     value.self = value;
     expect(() => stringifyJson(value)).toThrow(TypeError);
+  });
+});
+
+describe('isJsonObject', () => {
+  it('is true of objects only: not of null, arrays or scalars', () => {
+    expect(isJsonObject({})).toBe(true);
+    expect(isJsonObject({ a: [1] })).toBe(true);
+    for (const value of [null, [], [{}], 'x', 1, 1n, true, undefined]) expect(isJsonObject(value)).toBe(false);
   });
 });

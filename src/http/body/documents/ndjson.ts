@@ -4,68 +4,38 @@
  * strictly by newlines: blank lines, `\r\n`, several objects on a line and an object spread over
  * several lines are all accepted, and error positions count lines of the whole payload.
  * The common line, one compact object, is taken whole (`wholeLine`): native newline search,
- * UTF-8 check and JSON.parse instead of the byte-by-byte cutter, which handles everything else.
+ * UTF-8 check and JSON.parse instead of the byte-by-byte cutter, which handles everything else
+ * (the scan shared with json-array.ts: json-value-stream.ts).
  */
 import { isUtf8 } from 'node:buffer';
-import { cannotStartValue, isJsonWhitespace, Position, ValueCutter } from './json-cutter.js';
-import { malformedJson, NOT_DOCUMENTS, type EmitDocument, type PayloadParser } from './parser.js';
+import { isJsonWhitespace } from './json-cutter.js';
+import { JsonValueStream } from './json-value-stream.js';
+import type { EmitDocument } from './parser.js';
 
-export class NdjsonParser implements PayloadParser {
-  private readonly pos = new Position();
-  private readonly cutter = new ValueCutter();
-  private inValue = false;
-
-  constructor(private readonly emit: EmitDocument) {}
-
-  write(chunk: Buffer): void {
-    const pos = this.pos;
-    const base = pos.offset;
-    let i = 0;
-    while (i < chunk.length) {
-      if (this.inValue) {
-        const end = this.cutter.scan(chunk, i, base, pos);
-        if (end === -1) break;
-        this.finishValue();
-        i = end;
-        continue;
-      }
-      const b = chunk[i]!;
-      if (isJsonWhitespace(b)) {
-        if (b === 0x0a) pos.newline(base + i);
-        i++;
-        continue;
-      }
-      if (b === 0x7b) {
-        const nl = chunk.indexOf(0x0a, i);
-        const end = nl === -1 ? -1 : wholeLine(chunk, i, nl);
-        if (end !== -1) {
-          this.emit(chunk.subarray(i, end));
-          pos.newline(base + nl);
-          i = nl + 1;
-          continue;
-        }
-      }
-      if (cannotStartValue(b)) {
-        throw malformedJson('ndjson', `expected value at ${pos.at(base + i)}`);
-      }
-      this.cutter.begin(b, base + i, pos);
-      this.inValue = true;
-    }
-    pos.offset = base + chunk.length;
+export class NdjsonParser extends JsonValueStream {
+  constructor(emit: EmitDocument) {
+    super('ndjson', emit);
   }
 
   end(): void {
     // Only a token (number, literal) can end with the input; the rest reports its truncation.
-    if (this.inValue) this.finishValue();
+    if (this.cutting) this.finishValue();
   }
 
-  private finishValue(): void {
-    this.inValue = false;
-    const isObject = this.cutter.isObject;
-    const value = this.cutter.take();
-    if ('error' in value) throw malformedJson('ndjson', value.error);
-    if (!isObject) throw malformedJson('ndjson', NOT_DOCUMENTS);
-    this.emit(value.bytes);
+  /** A whole compact line taken at once, or the first byte of a value, which the cutter then reads. */
+  protected between(chunk: Buffer, i: number, base: number): number {
+    const b = chunk[i]!;
+    if (b === 0x7b) {
+      const nl = chunk.indexOf(0x0a, i);
+      const end = nl === -1 ? -1 : wholeLine(chunk, i, nl);
+      if (end !== -1) {
+        this.emit(chunk.subarray(i, end));
+        this.pos.newline(base + nl);
+        return nl + 1;
+      }
+    }
+    this.beginValue(b, base + i);
+    return i;
   }
 }
 

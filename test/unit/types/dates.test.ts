@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatRfc3339, nowNs } from '../../../src/tasks/dates.js';
+import {
+  formatDateTime,
+  formatDuration,
+  formatRfc3339,
+  instantOfRfc3339,
+  nowNs,
+  parseRfc3339,
+  TIME_CRATE_RFC3339,
+} from '../../../src/types/dates.js';
 
 const S = 1_000_000_000n;
 const MS = 1_000_000n;
@@ -16,6 +24,30 @@ describe('formatRfc3339', () => {
     [-1n, '1969-12-31T23:59:59.999999999Z'],
   ])('prints %s as %s: UTC, fraction only when non-zero, without trailing zeros', (ts, expected) => {
     expect(formatRfc3339(ts)).toBe(expected);
+  });
+
+  it('reads back exactly what it prints', () => {
+    for (const t of [1_723_107_673_348_471_123n, 1_723_107_673_000_000_000n, 0n, -1n]) {
+      expect(instantOfRfc3339(formatRfc3339(t))).toBe(t);
+    }
+  });
+});
+
+describe('parseRfc3339', () => {
+  const strict = { maxOffsetHour: 23, leapSecond: false };
+
+  it('keeps the offset and reads digits past the ninth as nothing', () => {
+    const parts = parseRfc3339('2050-11-13T00:00:00.1234567891234-05:30', TIME_CRATE_RFC3339);
+    expect(parts).toEqual({ year: 2050, month: 11, day: 13, hour: 0, minute: 0, second: 0, nanosecond: 123_456_789, offset: -330 });
+    expect(formatDateTime(parts!)).toBe('2050-11-13T00:00:00.123456789-05:30');
+  });
+
+  it('takes offsets up to the rules\' hour and a leap second only where the rules allow it', () => {
+    expect(parseRfc3339('2050-11-13T00:00:00+25:59', TIME_CRATE_RFC3339)).toBeDefined();
+    expect(parseRfc3339('2050-11-13T00:00:00+24:00', strict)).toBeUndefined();
+    expect(parseRfc3339('2050-11-13T00:00:00+23:59', strict)).toBeDefined();
+    expect(parseRfc3339('2050-12-31T23:59:60Z', TIME_CRATE_RFC3339)?.nanosecond).toBe(999_999_999);
+    expect(parseRfc3339('2050-12-31T23:59:60Z', strict)).toBeUndefined();
   });
 });
 
