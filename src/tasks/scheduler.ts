@@ -1,16 +1,32 @@
 /**
- * The index scheduler's run loop: the only writer of Quarry. It picks the next batch with the
- * autobatcher, shows it as processing, runs the batch processor for its operation, and commits
- * the finished tasks, the batch record and the processor's writes in ONE instance transaction.
+ * The index scheduler's run loop. It picks the next batch with the autobatcher, shows it as
+ * processing, runs the batch processor for its operation (process/), and stores the finished
+ * tasks, the batch record and the processor's registry or queue writes (`commit`) in ONE instance
+ * transaction. It is the only writer of index environments and the only code that finishes tasks;
+ * routes still write the instance environment themselves (task registration, keys, features,
+ * webhooks, network).
  *
- * Threading: runs on the main thread as a chain of async steps, so HTTP reads and searches keep
- * being served while a batch runs: the index write, the long part, runs in the index writer
- * thread (workers/index-writer.ts), and heavy extraction goes to worker threads in the processors.
- * Crash safety: nothing is stored until the commit; a crash mid-batch leaves its tasks enqueued
- * and they simply run again after restart (queue.ts invariants).
- * Cancelation: registering a cancelation that targets a task of the running batch aborts that
- * batch (its processor sees `signal.aborted`); the batch is dropped uncommitted, its tasks are
- * enqueued again, and the cancelation — always scheduled first — then cancels them.
+ * A batch's writes, in order (process/context.ts says which processor does what, and why):
+ * 1. the index environment, in its own transaction, in the index writer thread
+ *    (workers/index-writer.ts): a document batch's processor runs that write itself; a settings or
+ *    edition batch returns it as `indexWrite` and this loop applies it. A refusal by the index
+ *    (an invalid `_geo`…) fails every task of the batch and drops the processor's `commit`;
+ * 2. the instance transaction: `commit`, the finished tasks, the batch, and the removal of the
+ *    payloads kept in LMDB (store/update-files.ts);
+ * 3. then the payload files are deleted and `afterCommit` runs (index folders, compacted files).
+ *
+ * Threading: the loop runs on the main thread as a chain of async steps, so HTTP requests and
+ * searches are served while a batch runs. The long parts run elsewhere: index writes in the index
+ * writer thread, with extraction workers started beside it for a batch's additions
+ * (workers/index-writer.ts); edition functions in the edition pool (rhai/runner.ts).
+ * Crash safety: storage never holds `processing`, so a crash before step 2 leaves the batch's
+ * tasks enqueued and they run again after restart, over an index write that may have landed.
+ * Cancelation: registering a cancelation that targets a task of the running batch aborts the batch:
+ * the index write stops at its next checkpoint and rolls back, the batch is dropped uncommitted,
+ * its tasks stay enqueued, and the cancelation — always scheduled first — then cancels them.
+ * Known gap: an abort that lands after a document batch's index write passed its last checkpoint
+ * (during its commit, or while its processor returns) still drops the batch, so the tasks the
+ * cancelation then cancels keep their changes in the index.
  */
 import { ApiError, internalError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';

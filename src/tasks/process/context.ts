@@ -1,11 +1,25 @@
 /**
- * What a batch processor gets and gives back. A processor computes the outcome of its tasks and
- * the writes to make; it writes nothing itself. Index-environment writes (`indexWrite`) land
- * first; replaying them after a crash before the instance commit is harmless, since the tasks are
- * still enqueued and re-apply the same net changes. The scheduler runs `commit` inside the same
- * instance transaction that stores the finished tasks and the batch, so a batch lands whole or
- * not at all; `afterCommit` does the irreversible file work (removing index folders) once the
- * commit is durable.
+ * What a batch processor gets and gives back. A processor finishes its tasks and makes or
+ * describes the batch's writes; who runs the index write depends on when the tasks' outcomes are
+ * known:
+ * - Document batches (documents.ts) write the index themselves, through the index writer thread
+ *   (workers/index-writer.ts): the writer validates each operation while it streams the update
+ *   files, so a task's outcome (its count, its payload's error, the inferred primary key) is only
+ *   known from that write. They return `indexWritten`.
+ * - Settings and edition batches (settings.ts, document-edition.ts) know their outcomes before
+ *   writing (the merged settings are checked on the main thread; the edition's changes come back
+ *   from the edition pool), so they return the write as `indexWrite` and the scheduler applies it
+ *   through the same writer thread, failing every task if the index refuses it.
+ * - Dump and snapshot batches write their archive themselves, renamed into place once complete;
+ *   compaction writes a compacted copy and swaps it in `afterCommit`; index and task operations
+ *   write the instance environment only, through `commit`.
+ * The index environment's transaction always commits before the instance one. The scheduler runs
+ * `commit` inside the instance transaction that stores the finished tasks and the batch, so those
+ * land whole or not at all; `afterCommit` does the irreversible file work once that is durable.
+ * A crash between the two commits leaves the tasks enqueued: they run again over the written
+ * index, which reaches the same state for additions, deletions, clears and settings (an index the
+ * batch created is made again in a new folder, the first one left behind), while an edition
+ * function runs again on the documents it already edited.
  */
 import type { IndexEnv, IndexEnvs } from '../../engine/index-env.js';
 import type { IndexWrite } from '../../engine/indexer/commit.js';
@@ -90,11 +104,19 @@ export interface ProcessContext {
 export interface ProcessOutcome {
   /** every task of the batch (and tasks a cancelation canceled), finished */
   tasks: Task[];
-  /** the write to an index environment, committed (durably) before the instance transaction */
+  /**
+   * settings and edition batches: the write the scheduler applies to index environment `uuid`
+   * through the index writer thread, committed (durably) before the instance transaction
+   */
   indexWrite?: { uuid: string; write: IndexWrite };
-  /** the index environment (uuid) the processor wrote itself, as document batches do */
+  /**
+   * document batches: the index environment (uuid) the processor already wrote through the index
+   * writer thread; the scheduler only measures its database sizes for the batch's stats
+   */
   indexWritten?: string;
+  /** instance-environment writes (index registry, history relabelled by a rename or swap, task deletions), run in the transaction that stores the finished tasks */
   commit?: () => void;
+  /** irreversible file work once that transaction is durable: a deleted index's folder removed, a compacted file swapped in */
   afterCommit?: () => Promise<void>;
 }
 
