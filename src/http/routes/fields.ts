@@ -4,6 +4,7 @@
  */
 import { fieldPasses, type FieldsFilter } from '../../settings/fields.js';
 import { defineRoute } from '../route.js';
+import { offsetPage } from '../views/offset-page.js';
 import { compileBody } from '../validation/index.js';
 
 interface ListFieldsBody {
@@ -54,11 +55,6 @@ export const fieldRoutes = [
   defineRoute({
     route: 'POST /indexes/:indexUid/fields',
     body: parseBody,
-    handler: (ctx, deps) => {
-      const fields = deps.indexReader.fields(ctx.params.indexUid!).filter((field) => fieldPasses(field, ctx.body.filter));
-      const offset = ctx.body.offset ?? 0;
-      const limit = ctx.body.limit ?? 20;
-      return { results: fields.slice(offset, offset + limit), offset, limit, total: fields.length };
-    },
+    handler: (ctx, deps) => offsetPage(deps.indexReader.fields(ctx.params.indexUid!).filter((field) => fieldPasses(field, ctx.body.filter)), ctx.body),
   }),
 ];

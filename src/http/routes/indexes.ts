@@ -8,6 +8,7 @@ import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';
 import { compileBody, compileQuery, parsePositiveInteger } from '../validation/index.js';
 import { indexView } from '../views/index-view.js';
+import { offsetPage } from '../views/offset-page.js';
 
 const parseList = compileQuery({
   offset: { parse: parsePositiveInteger, code: 'invalid_index_offset' },
@@ -39,17 +40,12 @@ export const indexRoutes = [
   defineRoute({
     route: 'GET /indexes',
     query: parseList,
-    handler: (ctx, deps) => {
-      const offset = ctx.query.offset ?? 0;
-      const limit = ctx.query.limit ?? 20;
-      const visible = deps.indexes.list().filter((record) => ctx.caller.canSeeIndex(record.uid));
-      return {
-        results: visible.slice(offset, offset + limit).map(indexView),
-        offset,
-        limit,
-        total: visible.length,
-      };
-    },
+    handler: (ctx, deps) =>
+      offsetPage(
+        deps.indexes.list().filter((record) => ctx.caller.canSeeIndex(record.uid)),
+        ctx.query,
+        indexView,
+      ),
   }),
   defineRoute({
     route: 'GET /indexes/:indexUid',

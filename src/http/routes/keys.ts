@@ -14,6 +14,7 @@ import { parseUuid } from '../../auth/uuid.js';
 import { ApiError } from '../../errors/api-error.js';
 import { ACTIONS, type Action } from '../../types/key.js';
 import { defineRoute } from '../route.js';
+import { offsetPage } from '../views/offset-page.js';
 import { compileBody, compileQuery, parsePositiveInteger } from '../validation/index.js';
 
 const parseList = compileQuery({
@@ -121,12 +122,7 @@ export const keyRoutes = [
   defineRoute({
     route: 'GET /keys',
     query: parseList,
-    handler: (ctx, deps) => {
-      const offset = ctx.query.offset ?? 0;
-      const limit = ctx.query.limit ?? 20;
-      const all = deps.keys.list();
-      return { results: all.slice(offset, offset + limit).map((key) => keyView(key, deps.keys)), offset, limit, total: all.length };
-    },
+    handler: (ctx, deps) => offsetPage(deps.keys.list(), ctx.query, (key) => keyView(key, deps.keys)),
   }),
   defineRoute({
     route: 'GET /keys/:key',
