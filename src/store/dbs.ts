@@ -1,6 +1,6 @@
 /**
  * Every LMDB database name of the instance environment, declared once.
- * Per-index environments declare theirs in engine/index.ts.
+ * Per-index environments declare theirs in engine/index-env.ts.
  */
 export const INSTANCE_DBS = {
   /** "main" keys: VERSION record and small instance-wide values (see MAIN_KEYS). */

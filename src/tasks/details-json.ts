@@ -1,7 +1,7 @@
 /**
  * Renders a `DetailsView` as Meilisearch serializes it: keys in one global order whatever the task
  * type, settings flattened in place, absent keys skipped, and reads it back. Pure; used by the task
- * and batch views (http/views/) and by dumps (batches/queue.jsonl holds the same view).
+ * and batch views (tasks/views/) and by dumps (batches/queue.jsonl holds the same view).
  */
 import type { DetailsView, JsonObject } from '../types/task.js';
 

@@ -2,7 +2,7 @@
  * Task details: their value at enqueue time, the failed/canceled transform, the public form
  * (`DetailsView`) and how a batch merges the details of its tasks (tasks-batches.md §3, §7).
  * Pure. Callers: queue.ts (register), batch-record.ts (batch details), the scheduler (failure and
- * cancelation), http/views (rendering).
+ * cancelation), tasks/views (rendering).
  */
 import { SETTING_KEYS, maskSecret } from '../types/settings.js';
 import { isJsonObject } from '../types/json-text.js';

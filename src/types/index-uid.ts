@@ -4,7 +4,7 @@
  * 400 is enforced: both are Meilisearch v1.50 behaviour, kept as-is (errors.md §4 item 8).
  *
  * Bodies and query strings use `indexUidProblem` as a validator so the message gets their location
- * prefix; path segments are checked by http/validation/index-uid.ts (the bare message).
+ * prefix; path segments are checked by indexes/uid.ts (the bare message).
  */
 
 const MAX_INDEX_UID_BYTES = 400;

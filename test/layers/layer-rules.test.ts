@@ -1,9 +1,9 @@
-// The layer rules of .dependency-cruiser.cjs (checked over src/ by `npm run check:layers` in
-// `npm test`) catch what they promise: each case writes a small tree with one wrong import into a
+// The layer rules of .dependency-cruiser.cjs (checked over src/ by `npm run check:layers`, the
+// step of `npm test` before vitest) catch what they promise: each case writes a small tree with one wrong import into a
 // temporary folder and runs the same depcruise command on it. A rule that stopped matching (a
 // renamed folder, a typo in a path pattern) would let the wrong import through and fail here.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,8 @@ async function violations(files: Record<string, string>): Promise<string[]> {
     path.join(root, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src/**/*.ts'] }),
   );
+  // The project's packages, so that imports of fastify or lmdb resolve as they do in src/.
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   for (const [file, source] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), source);
@@ -114,5 +116,41 @@ describe('the layer rules', () => {
         'src/engine/docset.ts': "import { lowerBound } from '../kernels/reference/setops.js';\nexport const at = (): number => lowerBound();\n",
       }),
     ).toEqual(['reference-kernels-are-test-oracles']);
+  });
+
+  it('refuse the kernels reaching above the foundation', async () => {
+    expect(
+      await violations({
+        ...ENGINE,
+        'src/kernels/typo.ts': "import { openEnv } from '../engine/index-env.js';\nexport const scan = (): number => openEnv();\n",
+      }),
+    ).toEqual(['kernels-and-store-are-leaves']);
+  });
+
+  it('refuse importing main.ts', async () => {
+    expect(
+      await violations({
+        'src/main.ts': 'export const started = true;\n',
+        'src/tasks/run.ts': "import { started } from '../main.js';\nexport const ready = (): boolean => started;\n",
+      }),
+    ).toEqual(['only-main-imports-main']);
+  });
+
+  it('refuse Fastify outside http', async () => {
+    expect(
+      await violations({ 'src/search/route.ts': "import Fastify from 'fastify';\nexport const app = (): unknown => Fastify();\n" }),
+    ).toEqual(['fastify-lives-in-http']);
+  });
+
+  it('refuse LMDB in the kernels', async () => {
+    expect(
+      await violations({ 'src/kernels/store.ts': "import { open } from 'lmdb';\nexport const db = (): unknown => open({ path: 'x' });\n" }),
+    ).toEqual(['kernels-know-no-lmdb']);
+  });
+
+  it('refuse an import that resolves to nothing', async () => {
+    expect(
+      await violations({ 'src/search/single.ts': "import { gone } from './moved-away.js';\nexport const run = (): number => gone();\n" }),
+    ).toEqual(['no-unresolvable']);
   });
 });

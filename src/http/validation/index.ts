@@ -2,7 +2,7 @@
  * Request validation with Meilisearch's ("deserr") error messages: the API route authors use.
  * - `compileBody(schema, fieldCodes, options)`: JSON bodies (ajv schema → typed body or ApiError).
  * - `compileQuery(spec)`: query strings, with the value parsers below.
- * Index uids of path segments are checked with `validateIndexUid` from `index-uid.ts`.
+ * Index uids of path segments are checked with `validateIndexUid` from `indexes/uid.ts`.
  */
 export { addSharedSchema, compileBody, type BodyOptions, type FieldCodes, type FieldValidator } from './body.js';
 export { compileQuery, type ParsedQuery, type QueryParam, type QuerySpec } from './query.js';
