@@ -20,11 +20,11 @@ export const INDEX_DBS = {
   facetDocids: 'facet-docids',
   /** internal docid → its `_geo` point, while geo is enabled (engine/facets/store.ts) */
   geoPoints: 'geo-points',
-  /** normalised word → its posting: docids with per-document field mask and first position (engine/search/postings.ts) */
+  /** normalised word → its posting: docids with per-document field mask and first position (engine/words/postings.ts) */
   wordDocids: 'word-docids',
-  /** word prefix (1 to 3 characters) → the union posting of the words it starts (engine/search/postings.ts) */
+  /** word prefix (1 to 3 characters) → the union posting of the words it starts (engine/words/postings.ts) */
   prefixDocids: 'word-prefix-docids',
-  /** the blocks of the largest word and prefix postings after their first (engine/search/posting-blocks.ts) */
+  /** the blocks of the largest word and prefix postings after their first (engine/words/posting-blocks.ts) */
   postingBlocks: 'posting-blocks',
   /** internal docid → its searchable words with fields and positions (engine/search/forward.ts) */
   docWords: 'docid-words',
@@ -43,9 +43,9 @@ export const INDEX_MAIN_KEYS = {
   documentsIdsVersion: 'documents-ids-version',
   /** a fresh random id with every batch writing documents, so searches keep the documents they decoded until then */
   documentsVersion: 'documents-version',
-  /** next word id to allocate (engine/search/word-index.ts) */
+  /** next word id to allocate (engine/words/word-index.ts) */
   nextWordId: 'next-word-id',
-  /** searchable field paths in search-field-id order (engine/search/word-index.ts) */
+  /** searchable field paths in search-field-id order (engine/words/word-index.ts) */
   searchFields: 'search-fields',
   /** bumped whenever the set of indexed words changes, to reload the typo dictionary */
   wordsVersion: 'words-version',

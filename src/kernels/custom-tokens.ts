@@ -17,8 +17,8 @@
  * describes: the patterns of two or more code points, and per-code-point overrides of the
  * kernel's default property words (found through a reverse NFKD index of Node's Unicode data).
  */
-import { CONTEXT_SEPARATORS, DEFAULT_SEPARATORS } from './reference/charabia-data.js';
-import { lemmaOf, lemmaOfText, SCRIPT_OTHER, scriptOf } from './reference/unicode.js';
+import { CONTEXT_SEPARATORS, DEFAULT_SEPARATORS } from './charabia-data.js';
+import { lemmaOf, lemmaOfText, SCRIPT_OTHER, scriptOf } from './unicode.js';
 import { TokenKind, type TokenKindValue } from './token-records.js';
 
 /** The settings the tokenizer honours; IndexSettings has them. */

@@ -4,7 +4,7 @@
  * takes, and whatlang's Mandarin-or-Japanese call on Cj text, which the kernel (normalisation)
  * and segmentation.ts (which dictionary segments the text) must make alike.
  */
-import { HIRAGANA_RANGE, KATAKANA_RANGE } from './reference/charabia-data.js';
+import { HIRAGANA_RANGE, KATAKANA_RANGE } from './charabia-data.js';
 
 /**
  * The per-string language byte's bits (assembly LANG_*). charabia asks whatlang for a script

@@ -28,9 +28,9 @@
  * it is German; any other string pays one regular-expression scan, and only the script groups
  * around characters of the segmented scripts are segmented.
  */
-import { DEFAULT_SEPARATORS, SCRIPT_RANGES, SCRIPTS, WHATLANG_MANDARIN_RANGES } from './reference/charabia-data.js';
-import { SCRIPT_OTHER, scriptOf } from './reference/unicode.js';
-import { decodeUtf8 } from './reference/utf8.js';
+import { DEFAULT_SEPARATORS, SCRIPT_RANGES, SCRIPTS, WHATLANG_MANDARIN_RANGES } from './charabia-data.js';
+import { SCRIPT_OTHER, scriptOf } from './unicode.js';
+import { decodeUtf8 } from './utf8.js';
 import type { DictionaryLanguage } from './dictionary-segmenters.js';
 import { germanWordStarts } from './german-segmenter.js';
 import { prefixWordStarts, wordTrie, type WordTrie } from './prefix-segmenter.js';

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
-import { filterablePatterns, isFilterable } from '../engine/filter/filterable.js';
+import { filterablePatterns, isFilterable } from '../engine/facets/filterable.js';
 import { matchingRule } from '../types/attribute-patterns.js';
 import { assertSortable, parseSortCriterion, type SortCriterion } from '../engine/facets/sort.js';
 import type { IndexEnv } from '../engine/index-env.js';

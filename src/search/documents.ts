@@ -4,7 +4,7 @@
  * store, filtered and sorted through its facet data.
  */
 import { fromUnsorted, intersect, type DocSet } from '../engine/docset.js';
-import { externalIdOf, invalidDocumentId, type JsonObject } from '../engine/documents/document-id.js';
+import { externalIdOf, invalidDocumentId, type JsonObject } from '../engine/document-id.js';
 import { projectDocument } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { vectorsView } from '../engine/documents/vectors.js';

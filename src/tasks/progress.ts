@@ -8,13 +8,13 @@
  * another family nests inside the current one. Closing a step records its duration under its full
  * path (`processing tasks > creating the index`); durations of a path seen twice add up.
  *
- * An index write runs in the index writer thread: its own steps (engine/indexer/steps.ts) nest in
+ * An index write runs in the index writer thread: its own steps (engine/indexing-steps.ts) nest in
  * the current step, read live from memory the thread writes, and its times join the trace when it
  * ends (`watchIndexWrite`).
  *
  * Used on the main thread only: the scheduler creates one per batch, processors enter their steps.
  */
-import { INDEXING_STEPS } from '../engine/indexer/steps.js';
+import { INDEXING_STEPS } from '../engine/indexing-steps.js';
 import type { BatchProgress } from '../types/task.js';
 import type { StepWatcher } from '../workers/index-writer.js';
 

@@ -1,5 +1,5 @@
 /**
- * Extraction ahead of an index write (engine/indexer/prepared-words.ts) over worker threads:
+ * Extraction ahead of an index write (engine/words/prepared-words.ts) over worker threads:
  * one extraction task per `--max-indexing-threads` thread, each posting its parts on its own
  * MessagePort, which the index writer thread reads synchronously (receiveMessageOnPort, with
  * Atomics to sleep until a part is posted): its write is one synchronous transaction.
@@ -9,7 +9,7 @@
  */
 import { receiveMessageOnPort, MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { DocumentOp } from '../engine/indexer/document-batch.js';
-import type { ExtractedPart, PartSource } from '../engine/indexer/prepared-words.js';
+import type { ExtractedPart, PartSource } from '../engine/words/prepared-words.js';
 import { payloadBytes } from '../engine/documents/ndjson-payload.js';
 import type { IndexSettings } from '../types/settings.js';
 import {

@@ -7,7 +7,7 @@
  * FAILED (a task died without saying so), and per thread how many messages were posted and taken.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { AheadJob } from '../engine/indexer/extract-ahead.js';
+import type { AheadJob } from '../engine/words/extract-ahead.js';
 import type { IndexSettings } from '../types/settings.js';
 
 export const STOP = 0;

@@ -5,8 +5,8 @@
  */
 import { workerData } from 'piscina';
 import { receiveMessageOnPort } from 'node:worker_threads';
-import { extractedParts } from '../engine/indexer/extract-ahead.js';
-import { shippedBuffers } from '../engine/search/shipped-words.js';
+import { extractedParts } from '../engine/words/extract-ahead.js';
+import { shippedBuffers } from '../engine/words/shipped-words.js';
 import { postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type ExtractionTask } from './extraction-protocol.js';
 import { useSegmenterThread } from './segmenter-channel.js';
 

@@ -11,8 +11,8 @@ import type { ErrorCode } from '../errors/codes.js';
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
-import { PreparedWords } from '../engine/indexer/prepared-words.js';
-import { StepReporter, type StepDurations } from '../engine/indexer/steps.js';
+import { PreparedWords } from '../engine/words/prepared-words.js';
+import { StepReporter, type StepDurations } from '../engine/indexing-steps.js';
 import { PortParts, stopAhead, type AheadEnds } from './extraction-parts.js';
 import { useSegmenterThread } from './segmenter-channel.js';
 
@@ -23,7 +23,7 @@ export interface IndexWriteJob {
   readonly uuid: string;
   readonly write: IndexWrite;
   readonly interrupt: Int32Array;
-  /** where the write shows its current step (steps.ts) */
+  /** where the write shows its current step (engine/indexing-steps.ts) */
   readonly step: Int32Array;
   /** the channels of the words extracted ahead of the write, if any */
   readonly ahead?: AheadEnds | undefined;

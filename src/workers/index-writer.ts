@@ -8,7 +8,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { DocumentsWrite, IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
-import type { StepDurations } from '../engine/indexer/steps.js';
+import type { StepDurations } from '../engine/indexing-steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
 import { startAhead, stopAhead } from './extraction-parts.js';
 import type { WorkerPools } from './pool.js';

@@ -13,7 +13,7 @@ import {
   RULES_INDEX_U32,
   type TokenizerSettings,
 } from '../../src/kernels/custom-tokens.js';
-import { DEFAULT_SEPARATORS } from '../../src/kernels/reference/charabia-data.js';
+import { DEFAULT_SEPARATORS } from '../../src/kernels/charabia-data.js';
 import { tokenizeBatch, TokenKind } from '../../src/kernels/tokenizer.js';
 
 const compile = (settings: Partial<TokenizerSettings>) =>

@@ -24,9 +24,9 @@ import {
   RULES_INDEX_U32,
   type TokenizerSettings,
 } from '../../src/kernels/custom-tokens.js';
-import { DEFAULT_SEPARATORS, SCRIPT_RANGES } from '../../src/kernels/reference/charabia-data.js';
+import { DEFAULT_SEPARATORS, SCRIPT_RANGES } from '../../src/kernels/charabia-data.js';
 import { referenceTokenizeBatch, referenceTokenizeBytes } from '../../src/kernels/reference/tokenizer.js';
-import { decodeUtf8 } from '../../src/kernels/reference/utf8.js';
+import { decodeUtf8 } from '../../src/kernels/utf8.js';
 import {
   encodeBatch,
   FLAG_SEPARATORS,

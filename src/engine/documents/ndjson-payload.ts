@@ -7,7 +7,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { PayloadSource } from '../../store/update-files.js';
 import { parseJson } from '../../types/json-text.js';
-import type { JsonObject } from './document-id.js';
+import type { JsonObject } from '../document-id.js';
 
 const BLOCK_BYTES = 1 << 20;
 

@@ -4,7 +4,7 @@
  * returned by this module; vector retrieval adds it separately. The search formatter
  * (search/format.ts) projects the fields of its displayed attributes with `projectValue`. Pure.
  */
-import type { JsonObject } from './document-id.js';
+import type { JsonObject } from '../document-id.js';
 import { isJsonObject } from '../../types/json-text.js';
 
 /** Whether `path` lies on the way to, or inside, one of the selectors. */

@@ -12,8 +12,8 @@ import { ApiError } from '../../errors/api-error.js';
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
-import type { DocumentChange } from '../indexer/updaters.js';
-import type { JsonObject } from './document-id.js';
+import type { DocumentChange } from '../updater.js';
+import type { JsonObject } from '../document-id.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';

@@ -18,7 +18,7 @@
 import { ApiError } from '../../errors/api-error.js';
 import type { EmbedderSettings } from '../../types/settings.js';
 import { stringifyJson } from '../../types/json-text.js';
-import type { JsonObject } from './document-id.js';
+import type { JsonObject } from '../document-id.js';
 import { embeddingsOf, isObject, readEntry } from './vectors.js';
 
 /** Embeddings one document may give one embedder (Meilisearch's limit). */

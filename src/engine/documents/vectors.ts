@@ -16,7 +16,7 @@
 import type { EmbedderSettings } from '../../types/settings.js';
 import { compareBytes } from '../../types/bytes.js';
 import { isJsonNumber, stringifyJson } from '../../types/json-text.js';
-import type { JsonObject } from './document-id.js';
+import type { JsonObject } from '../document-id.js';
 
 /** One `_vectors.<name>` value by form; `embeddings` null or undefined means none given. */
 export type VectorsEntry =

@@ -9,10 +9,10 @@
 import { ApiError } from '../../errors/api-error.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { intersect, intersectionSize, type DocSet } from '../docset.js';
-import type { JsonObject } from '../documents/document-id.js';
+import type { JsonObject } from '../document-id.js';
 import { DocumentStore } from '../documents/store.js';
 import { featuresOf, matchingRule, matchLegacy, matchRule, matchWildcard } from '../../types/attribute-patterns.js';
-import { filterablePatterns, isFilterable } from '../filter/filterable.js';
+import { filterablePatterns, isFilterable } from './filterable.js';
 import type { IndexEnv } from '../index-env.js';
 import { FacetKind } from './extract.js';
 import { FacetReader, readFacetFields } from './store.js';

@@ -13,7 +13,7 @@
  * `_geo` and `_vectors` are reserved: when geo is enabled, `_geo` yields the numbers
  * `_geo.lat` / `_geo.lng` instead.
  */
-import type { JsonObject } from '../documents/document-id.js';
+import type { JsonObject } from '../document-id.js';
 import type { PatternMatch } from '../../types/attribute-patterns.js';
 import { isJsonObject } from '../../types/json-text.js';
 import { geoPointOf } from './geo.js';

@@ -9,7 +9,7 @@
  */
 import { ascDescFields, isFacetedBy, matchLegacy, type PatternMatch } from '../../types/attribute-patterns.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { isFilterable, matchRulesWanting } from '../filter/filterable.js';
+import { isFilterable, matchRulesWanting } from './filterable.js';
 
 export type FacetSettings = Pick<IndexSettings, 'filterableAttributes' | 'sortableAttributes' | 'distinctAttribute' | 'rankingRules'>;
 

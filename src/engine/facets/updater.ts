@@ -1,6 +1,6 @@
 /**
  * The facet IndexUpdater: keeps the facet data of store.ts in step with the documents.
- * Runs inside the batch's index write transaction (updaters.ts contract).
+ * Runs inside the batch's index write transaction (the ../updater.ts contract).
  *
  * `apply` is incremental: each changed document's entries before and after are diffed, and
  * only the keys that gained or lost a document are read and rewritten, once per batch.
@@ -10,9 +10,9 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import { decode, difference, encode, fromUnsorted, union } from '../docset.js';
-import type { JsonObject } from '../documents/document-id.js';
+import type { JsonObject } from '../document-id.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
-import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
+import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { extractFacets, type FacetSink } from './extract.js';
 import { facetedFieldMatcher, geoEnabled } from './fields.js';

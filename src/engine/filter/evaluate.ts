@@ -4,7 +4,8 @@
  * errors of §4 (Meilisearch `IndexFilter::evaluate`, `value_bounds.rs`).
  *
  * Callers: document routes and deletions by filter, search. They parse the filter and check the
- * experimental-feature gates first (gates.ts); this module checks the attributes, then evaluates.
+ * experimental-feature gates first (gates.ts); this module checks the attributes (gates.ts
+ * `assertFilterable`), then evaluates.
  * Reads only: run it on a read snapshot, or inside the batch's transaction.
  *
  * Semantics worth knowing:
@@ -27,8 +28,8 @@ import { normalizeFacet, parseFiniteFloat, rustFloat } from '../facets/values.js
 import { formatFilterError, type FilterAst, type GeoPoint, type Token, type VectorTarget } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
 import { matchingRule, type FilterFeatures } from '../../types/attribute-patterns.js';
-import { assertFilterable, notFilterableMessage } from './filterable.js';
-import { foreignNotSupported } from './gates.js';
+import { notFilterableMessage } from '../facets/filterable.js';
+import { assertFilterable, foreignNotSupported } from './gates.js';
 
 export interface EvaluateOptions {
   /** The error code of the route's filter parameter (default `invalid_search_filter`). */

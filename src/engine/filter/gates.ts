@@ -4,10 +4,15 @@
  * each refused with `feature_not_enabled` unless its experimental feature is on; then, for
  * endpoints that evaluate on one index only, `_foreign(...)` is refused with the route's code.
  * Callers: every route taking a filter (documents, search, facet-search, similar, edit).
+ * Then, where an index evaluates the filter (evaluate.ts), `assertFilterable`: every attribute
+ * it uses must be filterable by the index's `filterableAttributes` (../facets/filterable.ts).
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
-import { findContainsOperator, findField, findForeignFilter, findVectorFilter, formatFilterError, type FilterAst, type Token } from '../filter-parser/index.js';
+import { matchingRule } from '../../types/attribute-patterns.js';
+import type { FilterableEntry } from '../../types/settings.js';
+import { isFilterable, notFilterableMessage } from '../facets/filterable.js';
+import { filterFields, findContainsOperator, findField, findForeignFilter, findVectorFilter, formatFilterError, type FilterAst, type Token } from '../filter-parser/index.js';
 
 /** The experimental features a filter can need. */
 export type FilterFeature = 'containsFilter' | 'foreignKeys' | 'network' | 'multimodal';
@@ -53,4 +58,20 @@ export function rejectForeignFilter(ast: FilterAst, code: ErrorCode): void {
 /** The error of a `_foreign(...)` call (its field token) reaching one index. */
 export function foreignNotSupported(field: Token, code: ErrorCode): ApiError {
   return new ApiError(code, formatFilterError('Filter condition `_foreign` is not supported for this endpoint.', field.span));
+}
+
+// Experimental filters that Meilisearch lets through without a filterable rule.
+const ALWAYS_FILTERABLE = new Set(['_vectors', '_shard']);
+
+/**
+ * Throws `ApiError(code)` naming the attribute Meilisearch reports (see `filterFields` for the
+ * order) when the filter uses an attribute no rule makes filterable.
+ */
+export function assertFilterable(ast: FilterAst, rules: readonly FilterableEntry[], code: ErrorCode): void {
+  for (const field of filterFields(ast)) {
+    if (ALWAYS_FILTERABLE.has(field.value)) continue;
+    const rule = matchingRule(field.value, rules);
+    if (rule !== null && isFilterable(rule.features)) continue;
+    throw new ApiError(code, formatFilterError(notFilterableMessage(field.value, rules), field.span));
+  }
 }

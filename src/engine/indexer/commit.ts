@@ -11,9 +11,9 @@ import type { IndexEnv } from '../index-env.js';
 import { writeSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { applyDocumentBatch, type DocumentBatchOutcome, type DocumentOp } from './document-batch.js';
-import type { PreparedWords } from './prepared-words.js';
+import type { PreparedWords } from '../words/prepared-words.js';
 import { INDEX_UPDATERS } from './registry.js';
-import { StepReporter } from './steps.js';
+import { StepReporter } from '../indexing-steps.js';
 
 export interface DocumentsWrite {
   readonly kind: 'documents';

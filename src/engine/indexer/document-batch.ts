@@ -22,7 +22,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { documentId, inferPrimaryKey, type JsonObject } from '../documents/document-id.js';
+import { documentId, inferPrimaryKey, type JsonObject } from '../document-id.js';
 import { payloadBytes, readNdjson } from '../documents/ndjson-payload.js';
 import { DocumentStore, fieldLimitExceeded, MAX_FIELDS, type StoredDocument } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
@@ -30,10 +30,10 @@ import { evaluateFilter } from '../filter/evaluate.js';
 import { parseFilter } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
 import { readSettings } from '../index-settings.js';
-import { readSearchFields } from '../search/word-index.js';
-import type { PreparedWords } from './prepared-words.js';
+import { readSearchFields } from '../words/word-index.js';
+import type { PreparedWords } from '../words/prepared-words.js';
 import { INDEX_UPDATERS } from './registry.js';
-import { StepReporter } from './steps.js';
+import { StepReporter } from '../indexing-steps.js';
 
 /** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
 const CHUNK_DOCS = 20_000;

@@ -3,7 +3,8 @@
  * index means adding its updater here.
  */
 import { facetUpdater } from '../facets/updater.js';
-import { wordIndexUpdater } from '../search/word-index.js';
-import type { IndexUpdater } from './updaters.js';
+import { wordIndexUpdater } from '../words/word-index.js';
+import type { IndexUpdater } from '../updater.js';
+import type { PreparedWords } from '../words/prepared-words.js';
 
-export const INDEX_UPDATERS: IndexUpdater[] = [facetUpdater, wordIndexUpdater];
+export const INDEX_UPDATERS: IndexUpdater<PreparedWords>[] = [facetUpdater, wordIndexUpdater];

@@ -9,7 +9,7 @@
  */
 import { packWordList, TypoMatcher } from '../../kernels/typo.js';
 import type { IndexEnv } from '../index-env.js';
-import { readWordsVersion } from './word-index.js';
+import { readWordsVersion } from '../words/word-index.js';
 
 export interface Dictionary {
   readonly version: number;

@@ -1,6 +1,6 @@
 /**
- * Reads documents' forward records (`docid-words`, format in postings.ts) for search. Proximity
- * and phrase matching read thousands of records per query, mostly of the same popular documents
+ * Reads documents' forward records (`docid-words`, format in ../words/postings.ts) for search.
+ * Proximity and phrase matching read thousands of records per query, mostly of the same popular documents
  * from one query to the next: each record is copied once into an aligned array and kept, per
  * index, until the documents or the words change, so a repeated read costs a map lookup instead of
  * an LMDB lookup and a copy, within one memory budget for all indexes (cache-budget.ts).

@@ -31,7 +31,7 @@ import type { FacetReader } from '../facets/store.js';
 import type { IndexEnv } from '../index-env.js';
 import type { Dictionary } from './dictionary.js';
 import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
-import { INFO_POSITION } from './postings.js';
+import { INFO_POSITION } from '../words/postings.js';
 import { termEnd } from './query.js';
 import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
 

@@ -15,7 +15,7 @@ import { langOfLocales } from '../../kernels/languages.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, fromSorted, fromUnsorted, intersect, union, unionAll, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
-import type { JsonObject } from '../documents/document-id.js';
+import type { JsonObject } from '../document-id.js';
 import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
 import { isFacetedBy, matchLegacy, matchWildcard } from '../../types/attribute-patterns.js';
@@ -25,11 +25,11 @@ import { localesOfFields } from '../localized-fields.js';
 import { dictionaryOf } from './dictionary.js';
 import { matchingWords, type MatchTerm } from './format.js';
 import { ForwardReader } from './forward.js';
-import { fieldBit, MASK_BITS, type Posting } from './postings.js';
+import { fieldBit, MASK_BITS, type Posting } from '../words/postings.js';
 import { parseQuery } from './query.js';
 import { bucketSort, rankingSteps, scoreOf, type MatchingStrategy, type StepDetail } from './ranking.js';
 import { negativeDocs, resolveTerms, termFeatures, type ResolvedTerm } from './terms.js';
-import { readSearchFields } from './word-index.js';
+import { readSearchFields } from '../words/word-index.js';
 
 export interface SearchRequest {
   readonly q: string;

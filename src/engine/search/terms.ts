@@ -26,10 +26,10 @@ import type { IndexSettings } from '../../types/settings.js';
 import { EMPTY, intersect, unionAll, type DocSet } from '../docset.js';
 import type { IndexEnv } from '../index-env.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
-import { PREFIX_MAX_CHARS } from './prefix-table.js';
+import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
-import { prefixPostings, readPosting, wordPostings } from './posting-blocks.js';
-import { EMPTY_POSTING, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from './postings.js';
+import { prefixPostings, readPosting, wordPostings } from '../words/posting-blocks.js';
+import { EMPTY_POSTING, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
 import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
 
 const MAX_ONE_TYPO = 150;

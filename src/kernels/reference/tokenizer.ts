@@ -11,7 +11,7 @@
  *   matches are also cut at the word breaks of ../segmentation.ts (taken from the bytes, where
  *   the kernel's host takes them from the strings, so the two paths check each other).
  * Unicode facts (NFKD, case, categories) come from the running Node at call time, not from the
- * kernel's generated tables; only charabia's own lists come from charabia-data.ts and
+ * kernel's generated tables; only charabia's own lists come from ../charabia-data.ts and
  * kvariants-data.ts.
  * It shares the kernel's documented divergences from charabia (IPADIC rather than UniDic for Japanese, language-detected normalisers limited to
  * Chinese ideograph variants in Cj groups whatlang calls Mandarin and Swedish recomposition in
@@ -20,13 +20,13 @@
  * two or more characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
-import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, MARK_REMOVING_SCRIPTS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from './charabia-data.js';
+import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, MARK_REMOVING_SCRIPTS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from '../charabia-data.js';
 import { KVARIANT_PAIRS } from './kvariants-data.js';
 import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
 import { cjIsJapanese, isKana, Lang } from '../languages.js';
 import { wordBreaksOfBatch } from '../segmentation.js';
-import { lemmaOf, SCRIPT_OTHER, scriptOf } from './unicode.js';
-import { decodeUtf8, type Char } from './utf8.js';
+import { lemmaOf, SCRIPT_OTHER, scriptOf } from '../unicode.js';
+import { decodeUtf8, type Char } from '../utf8.js';
 import {
   encodeBatch,
   kernelLangs,

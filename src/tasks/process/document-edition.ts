@@ -8,7 +8,7 @@
  * A documentEdition task is always alone in its batch (autobatcher).
  */
 import { ApiError } from '../../errors/api-error.js';
-import { documentId, type JsonObject } from '../../engine/documents/document-id.js';
+import { documentId, type JsonObject } from '../../engine/document-id.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
 import { parseFilter } from '../../engine/filter-parser/index.js';
 import type { IndexEnv } from '../../engine/index-env.js';

@@ -1,7 +1,7 @@
 // The search service's context over real index environments (test/unit/engine/search/harness.ts):
 // each test index is registered under its uid, so the service finds it as a request would.
 import { afterEach } from 'vitest';
-import type { JsonObject } from '../../../src/engine/documents/document-id.js';
+import type { JsonObject } from '../../../src/engine/document-id.js';
 import type { FeatureName } from '../../../src/types/features.js';
 import { IndexReader } from '../../../src/indexes/reader.js';
 import type { IndexRecord } from '../../../src/indexes/registry.js';

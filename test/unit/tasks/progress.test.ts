@@ -3,7 +3,7 @@
  * snapshots), and the durations of `stats.progressTrace`, on a fake clock.
  */
 import { describe, expect, it } from 'vitest';
-import { INDEXING_STEPS } from '../../../src/engine/indexer/steps.js';
+import { INDEXING_STEPS } from '../../../src/engine/indexing-steps.js';
 import { Progress, formatStepDuration } from '../../../src/tasks/progress.js';
 
 function clocked(): { progress: Progress; tick: (ns: bigint) => void } {

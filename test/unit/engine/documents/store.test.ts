@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
+import type { JsonObject } from '../../../../src/engine/document-id.js';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 

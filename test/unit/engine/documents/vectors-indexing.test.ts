@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../src/errors/api-error.js';
 import { withIndexedVectors } from '../../../../src/engine/documents/vectors-indexing.js';
-import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
+import type { JsonObject } from '../../../../src/engine/document-id.js';
 
 const embedders = { manual: { source: 'userProvided', dimensions: 3 } };
 

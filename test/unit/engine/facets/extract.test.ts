@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
+import type { JsonObject } from '../../../../src/engine/document-id.js';
 import { extractFacets, FacetKind } from '../../../../src/engine/facets/extract.js';
 import { facetedFieldMatcher, type FacetSettings } from '../../../../src/engine/facets/fields.js';
 import { defaultSettings } from '../../../../src/types/settings.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
-import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
+import type { JsonObject } from '../../../../src/engine/document-id.js';
 import { evaluateFilter } from '../../../../src/engine/filter/evaluate.js';
 import { parseFilter } from '../../../../src/engine/filter-parser/index.js';
 import { facetUpdater } from '../../../../src/engine/facets/updater.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
+import type { JsonObject } from '../../../../src/engine/document-id.js';
 import { FacetKind } from '../../../../src/engine/facets/extract.js';
 import { FacetReader } from '../../../../src/engine/facets/store.js';
 import { TestIndex } from './fixture.js';

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { ForwardReader } from '../../../../src/engine/search/forward.js';
-import { readWordsVersion } from '../../../../src/engine/search/word-index.js';
+import { readWordsVersion } from '../../../../src/engine/words/word-index.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
 let index: TestIndex | undefined;

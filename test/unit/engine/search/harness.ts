@@ -4,15 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import type { JsonObject } from '../../../../src/engine/documents/document-id.js';
+import type { JsonObject } from '../../../../src/engine/document-id.js';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { INDEX_UPDATERS } from '../../../../src/engine/indexer/registry.js';
 import { writeSettings } from '../../../../src/engine/index-settings.js';
-import { prefixPostings, readPosting, wordPostings } from '../../../../src/engine/search/posting-blocks.js';
-import { decodeForward, type Posting } from '../../../../src/engine/search/postings.js';
+import { prefixPostings, readPosting, wordPostings } from '../../../../src/engine/words/posting-blocks.js';
+import { decodeForward, type Posting } from '../../../../src/engine/words/postings.js';
 import { executeSearch, type SearchRequest } from '../../../../src/engine/search/search.js';
-import { readSearchFields } from '../../../../src/engine/search/word-index.js';
+import { readSearchFields } from '../../../../src/engine/words/word-index.js';
 import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
 
 export interface TestIndex {

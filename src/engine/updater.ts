@@ -8,12 +8,17 @@
  * databases and re-derives from every stored document.
  * A long updater calls `checkpoint` between chunks of work: it throws when the write is
  * interrupted (a cancelation), which rolls the transaction back.
+ *
+ * The engine's base: the document store (documents/store.ts) produces the changes, the facet
+ * index (facets/updater.ts) and the word index (words/word-index.ts) implement the contract, and
+ * the indexer (indexer/registry.ts, indexer/document-batch.ts) drives them. `Prepared` is the work the
+ * indexer did ahead of the write for the updaters that can use it (the word index's
+ * words/prepared-words.ts); an updater that takes none leaves it `unknown`.
  */
-import type { JsonObject } from '../documents/document-id.js';
-import type { IndexEnv } from '../index-env.js';
-import type { IndexSettings } from '../../types/settings.js';
-import type { PreparedWords } from './prepared-words.js';
-import type { IndexingStep } from './steps.js';
+import type { JsonObject } from './document-id.js';
+import type { IndexEnv } from './index-env.js';
+import type { IndexSettings } from '../types/settings.js';
+import type { IndexingStep } from './indexing-steps.js';
 
 /** One document's net change in a batch: `before` absent = created, `after` absent = deleted. */
 export interface DocumentChange {
@@ -24,15 +29,15 @@ export interface DocumentChange {
   source?: JsonObject;
 }
 
-export interface IndexUpdater {
+export interface IndexUpdater<Prepared = unknown> {
   readonly name: string;
-  /** the indexer step its work is reported as (steps.ts) */
+  /** the indexer step its work is reported as (indexing-steps.ts) */
   readonly step: IndexingStep;
   /**
    * Applies net changes; runs inside the index write transaction. `prepared` has work done
    * ahead on the batch's documents, for the updaters that can use it.
    */
-  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void, prepared?: PreparedWords): void;
+  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void, prepared?: Prepared): void;
   /** Clears and re-derives from all documents; runs inside the index write transaction. */
   rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void): void;
 }

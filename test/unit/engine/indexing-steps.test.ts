@@ -2,7 +2,7 @@
 // spent in each step, summed when a step comes back (every chunk of a batch goes through them).
 import { describe, expect, it } from 'vitest';
 
-import { INDEXING_STEPS, StepReporter } from '../../../../src/engine/indexer/steps.js';
+import { INDEXING_STEPS, StepReporter } from '../../../src/engine/indexing-steps.js';
 
 describe('StepReporter', () => {
   it('shares the current step’s position and sums the time of a step entered again', () => {

@@ -2,7 +2,7 @@
 // and table growth, compared against a Map of the same words.
 import { describe, expect, it } from 'vitest';
 
-import { ByteVocabulary } from '../../../../src/engine/search/vocabulary.js';
+import { ByteVocabulary } from '../../../../src/engine/words/vocabulary.js';
 import { mulberry32 } from '../../../helpers/random.js';
 
 describe('ByteVocabulary', () => {

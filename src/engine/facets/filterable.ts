@@ -1,14 +1,13 @@
 /**
  * `filterableAttributes` rules (filter.md §3 "Granular filterable rules", settings.md) as the
- * engine reads them: matching by the features wanted, the patterns error messages list, and the
- * "attribute not filterable" check run before a filter is evaluated. How a rule matches an
- * attribute, and which rule decides its features, is types/attribute-patterns.ts.
+ * engine reads them: matching by the features wanted, and the patterns error messages list.
+ * How a rule matches an attribute, and which rule decides its features, is
+ * types/attribute-patterns.ts. Callers: which fields are faceted (fields.ts), facet
+ * distribution, the "attribute not filterable" check before a filter is evaluated
+ * (../filter/gates.ts) and the search service's checks.
  */
-import { ApiError } from '../../errors/api-error.js';
-import type { ErrorCode } from '../../errors/codes.js';
-import { featuresOf, matchingRule, matchRule, type FilterFeatures, type PatternMatch } from '../../types/attribute-patterns.js';
+import { featuresOf, matchRule, type FilterFeatures, type PatternMatch } from '../../types/attribute-patterns.js';
 import type { FilterableEntry } from '../../types/settings.js';
-import { filterFields, formatFilterError, type FilterAst } from '../filter-parser/index.js';
 
 export const isFilterable = (features: FilterFeatures): boolean => features.equality || features.comparison;
 
@@ -51,20 +50,4 @@ export function notFilterableMessage(attribute: string, rules: readonly Filterab
       ? 'This index does not have configured filterable attributes.'
       : `Available filterable attribute patterns are: ${patterns.map((p) => `\`${p}\``).join(', ')}.`;
   return `Attribute \`${attribute}\` is not filterable. ${available}`;
-}
-
-// Experimental filters that Meilisearch lets through without a filterable rule.
-const ALWAYS_FILTERABLE = new Set(['_vectors', '_shard']);
-
-/**
- * Throws `ApiError(code)` naming the attribute Meilisearch reports (see `filterFields` for the
- * order) when the filter uses an attribute no rule makes filterable.
- */
-export function assertFilterable(ast: FilterAst, rules: readonly FilterableEntry[], code: ErrorCode): void {
-  for (const field of filterFields(ast)) {
-    if (ALWAYS_FILTERABLE.has(field.value)) continue;
-    const rule = matchingRule(field.value, rules);
-    if (rule !== null && isFilterable(rule.features)) continue;
-    throw new ApiError(code, formatFilterError(notFilterableMessage(field.value, rules), field.span));
-  }
 }

@@ -1,7 +1,7 @@
 // Posting merges as the word-index updater runs them: appends, replacements and removals, read
 // back through the decoder searches use.
 import { describe, expect, it } from 'vitest';
-import { decodeForward, decodePosting, ForwardEncoder, PostingMerger, type PostingColumns } from '../../../../src/engine/search/postings.js';
+import { decodeForward, decodePosting, ForwardEncoder, PostingMerger, type PostingColumns } from '../../../../src/engine/words/postings.js';
 import { mulberry32 } from '../../../helpers/random.js';
 
 const columns = (entries: [number, number, number][]): PostingColumns => ({

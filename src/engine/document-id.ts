@@ -3,8 +3,8 @@
  * document, validating it, and inferring a primary key from a first document. Pure.
  * Errors are ApiErrors without the `Index <uid>:` prefix: they fail one task, not a batch.
  */
-import { ApiError } from '../../errors/api-error.js';
-import { stringifyJson } from '../../types/json-text.js';
+import { ApiError } from '../errors/api-error.js';
+import { stringifyJson } from '../types/json-text.js';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 /**
  * The word-index IndexUpdater: keeps `word-docids`, `word-prefix-docids`, `docid-words` (formats
  * in postings.ts) and `word-ids` in step with the documents, inside the batch's index write
- * transaction (updaters.ts contract).
+ * transaction (the ../updater.ts contract).
  *
  * `apply` is incremental: the before and after versions of each changed document are extracted
  * (extract.ts), and every word or prefix key that lost, gained or changed a document is read and
@@ -15,10 +15,10 @@
  * Word ids are allocated once per word and dropped with its last document; `words-version` is
  * bumped whenever the set of words changes, so searches reload their typo dictionary.
  */
-import type { JsonObject } from '../documents/document-id.js';
+import type { JsonObject } from '../document-id.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
-import type { PreparedWords } from '../indexer/prepared-words.js';
-import type { DocumentChange, IndexUpdater } from '../indexer/updaters.js';
+import type { PreparedWords } from './prepared-words.js';
+import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { adoptChunk, type ChunkChanges } from './adopted-chunk.js';
 import type { DocWords } from './doc-words.js';
@@ -162,7 +162,7 @@ function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>): Ge
   for (const { docid, doc } of documents) yield { docid, before: undefined, after: doc };
 }
 
-export const wordIndexUpdater: IndexUpdater = {
+export const wordIndexUpdater: IndexUpdater<PreparedWords> = {
   name: 'word-index',
   step: 'extracting words',
   apply(env, settings, changes, checkpoint = () => {}, prepared) {

@@ -1,6 +1,7 @@
 /**
  * Word extraction: documents → their searchable words with fields and positions, tokenised in
- * one kernel call per chunk of about CHUNK_BYTES of text. Called by the word-index updater.
+ * one kernel call per chunk of about CHUNK_BYTES of text. Called by the word-index updater and
+ * by the extraction workers (extract-ahead.ts).
  *
  * Rules (milli `tokenize_document`, ranking.md §5, §7):
  * - searchable fields are the flattened leaf paths (`a.b` for nested objects, arrays flattened)
@@ -19,7 +20,7 @@ import { Lang, langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { isJsonNumber } from '../../types/json-text.js';
-import type { JsonObject } from '../documents/document-id.js';
+import type { JsonObject } from '../document-id.js';
 import { langOfField } from '../localized-fields.js';
 import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
 import type { DocWords } from './doc-words.js';

@@ -1,6 +1,6 @@
 /**
  * The binary forms of the word index (all little-endian u32 arrays), shared by the updater that
- * writes them (word-index.ts) and the search that reads them (context.ts):
+ * writes them (word-index.ts) and the search that reads them (../search/):
  *
  * - Posting (`word-docids` value, keyed by the normalised word; `word-prefix-docids` value, keyed
  *   by a 1–3 character prefix): [id, n, docids × n, masks × n, infos × n]. `id` is the word's

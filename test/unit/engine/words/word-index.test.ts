@@ -3,9 +3,9 @@
 // and deletions.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { INFO_WHOLE_FIELD } from '../../../../src/engine/search/postings.js';
-import { readSearchFields } from '../../../../src/engine/search/word-index.js';
-import { openTestIndex, wordIndexSnapshot as snapshot, type TestIndex } from './harness.js';
+import { INFO_WHOLE_FIELD } from '../../../../src/engine/words/postings.js';
+import { readSearchFields } from '../../../../src/engine/words/word-index.js';
+import { openTestIndex, wordIndexSnapshot as snapshot, type TestIndex } from '../search/harness.js';
 
 let index: TestIndex | undefined;
 afterEach(async () => {

@@ -1,7 +1,8 @@
 /**
  * WHATWG UTF-8 decoding with the byte span of every character, for code that must relate decoded
- * text to offsets in the original bytes: the reference tokenizer, and the word segmentation of
- * byte batches (../segmentation.ts). Invalid input decodes exactly as TextDecoder does.
+ * text to offsets in the original bytes: the word segmentation of byte batches (segmentation.ts),
+ * and the tests' reference tokenizer (reference/tokenizer.ts). Invalid input decodes exactly as
+ * TextDecoder does.
  */
 
 export interface Char {

@@ -2,10 +2,10 @@
 // should hold, through random additions, replacements and removals over many transactions.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { BLOCK_ENTRIES, PostingOutcome, PostingWriter, prefixPostings, readPosting, wordPostings, type PostingTable } from '../../../../src/engine/search/posting-blocks.js';
-import { decodePosting, type PostingColumns } from '../../../../src/engine/search/postings.js';
+import { BLOCK_ENTRIES, PostingOutcome, PostingWriter, prefixPostings, readPosting, wordPostings, type PostingTable } from '../../../../src/engine/words/posting-blocks.js';
+import { decodePosting, type PostingColumns } from '../../../../src/engine/words/postings.js';
 import { mulberry32 } from '../../../helpers/random.js';
-import { openTestIndex, type TestIndex } from './harness.js';
+import { openTestIndex, type TestIndex } from '../search/harness.js';
 
 let index: TestIndex | undefined;
 afterEach(async () => {

@@ -7,9 +7,9 @@
 import type { PayloadSource } from '../../store/update-files.js';
 import { parseJson } from '../../types/json-text.js';
 import type { IndexSettings } from '../../types/settings.js';
-import type { JsonObject } from '../documents/document-id.js';
+import type { JsonObject } from '../document-id.js';
 import { ndjsonLines } from '../documents/ndjson-payload.js';
-import { extractorFor, SearchFieldIds } from '../search/extract.js';
+import { extractorFor, SearchFieldIds } from './extract.js';
 import { PART_DOCS, type ExtractedPart } from './prepared-words.js';
 
 export interface AheadJob {

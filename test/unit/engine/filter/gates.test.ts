@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFilter, type FilterAst } from '../../../../src/engine/filter-parser/index.js';
-import { assertFilterable, filterablePatterns } from '../../../../src/engine/filter/filterable.js';
-import { assertFilterFeatures, rejectForeignFilter, type FilterFeature } from '../../../../src/engine/filter/gates.js';
+import { assertFilterable, assertFilterFeatures, rejectForeignFilter, type FilterFeature } from '../../../../src/engine/filter/gates.js';
 import type { FilterableRule } from '../../../../src/types/settings.js';
 
 const rule = (attributePatterns: string[], equality = true, comparison = false, facetSearch = false): FilterableRule => ({
@@ -23,12 +22,6 @@ function message(check: () => void): string {
   }
   throw new Error('no error');
 }
-
-describe('filterablePatterns', () => {
-  it('lists the patterns of filterable rules only, sorted and deduplicated', () => {
-    expect(filterablePatterns(['b', rule(['a', 'b']), rule(['c'], false, false, true)])).toEqual(['a', 'b']);
-  });
-});
 
 describe('assertFilterable', () => {
   it('accepts attributes whose first matching rule filters, and _vectors/_shard always', () => {

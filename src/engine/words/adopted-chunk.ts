@@ -1,14 +1,14 @@
 /**
  * The word-index changes of a chunk of new documents whose words were all extracted ahead
- * (indexer/prepared-words.ts). Each shipment's words are adopted whole: their grouped entries
+ * (prepared-words.ts). Each shipment's words are adopted whole: their grouped entries
  * are copied with the documents' docids, instead of adopting every document and regrouping its
  * entries in the write, the write's largest cost in a bulk load.
  * Taken only where it gives exactly what adopting document by document gives: every change
  * creates a document stored as its payload holds it, the documents come in shipment order (so
  * each key's docids ascend), and every field keeps the id its shipment gave it.
  */
-import type { DocumentChange } from '../indexer/updaters.js';
-import type { PreparedWords } from '../indexer/prepared-words.js';
+import type { DocumentChange } from '../updater.js';
+import type { PreparedWords } from './prepared-words.js';
 import type { WordExtractor } from './extract.js';
 import { KeyOps, upsertsOnly, type GroupedEntries, type KeyChanges } from './key-ops.js';
 import { PrefixTable } from './prefix-table.js';

@@ -1,8 +1,9 @@
 /**
  * charabia's per-character facts computed from the running Node's Unicode data (not from the
  * kernel's generated tables): a code point's script (Script::from) and lemma (NFKD, then
- * ControlCharNormalizer). Shared by the reference tokenizer and by the custom-token compiler
- * (../custom-tokens.ts), which must classify tokens exactly as the reference does.
+ * ControlCharNormalizer). Shared by the word segmentation pre-pass (segmentation.ts), the
+ * custom-token compiler (custom-tokens.ts), which must classify tokens exactly as the reference
+ * does, and the tests' reference tokenizer (reference/tokenizer.ts).
  */
 import { SCRIPT_RANGES } from './charabia-data.js';
 

@@ -3,7 +3,8 @@
  * order: a step's position is the `finished` count a batch's progress shows for it). Quarry goes
  * through the ones its pipeline has, chunk after chunk: preparing payloads (validating an
  * addition), extracting documents (the document store), extracting facets, extracting words
- * (the word index), finalizing (the commit).
+ * (the word index), finalizing (the commit). Each index updater names the step its work is
+ * reported as (updater.ts).
  *
  * The writer thread reports its current step through memory shared with the HTTP thread, which
  * shows it in `GET /batches` while the batch runs, and times every step for `progressTrace`.

@@ -13,8 +13,8 @@
  * stay about one chunk of documents. A part that is missing (its worker failed, stopped or never
  * ran) just means the write extracts those documents itself.
  */
-import type { JsonObject } from '../documents/document-id.js';
-import type { ShippedDoc, ShippedWords } from '../search/shipped-words.js';
+import type { JsonObject } from '../document-id.js';
+import type { ShippedDoc, ShippedWords } from './shipped-words.js';
 import type { IndexSettings } from '../../types/settings.js';
 
 export const PART_DOCS = 2_000;
