@@ -2,7 +2,8 @@
  * How deep a JSON text nests, found without parsing it: serde_json, Meilisearch's reader, stops
  * at 127 open arrays and objects (`recursion limit exceeded`), while JSON.parse reads any depth
  * and what walks the value afterwards recursively runs out of stack. One pass over the bytes,
- * strings skipped, so it costs no more than reading the body.
+ * strings skipped (`closingQuote`, also the NDJSON reader's), so it costs no more than reading
+ * the body.
  */
 
 /** The deepest nesting serde_json reads into a value: its 128th open bracket fails. */
@@ -30,7 +31,7 @@ export function nestsDeeper(bytes: Buffer, maxDepth: number): boolean {
 }
 
 /** The offset of the quote ending the string whose content starts at `from`, or -1. */
-function closingQuote(bytes: Buffer, from: number): number {
+export function closingQuote(bytes: Buffer, from: number): number {
   for (let quote = bytes.indexOf(QUOTE, from); quote !== -1; quote = bytes.indexOf(QUOTE, quote + 1)) {
     let backslashes = 0;
     while (bytes[quote - 1 - backslashes] === BACKSLASH) backslashes++;

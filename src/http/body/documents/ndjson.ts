@@ -8,6 +8,7 @@
  * including a document nested too deep (the scan shared with json-array.ts: json-value-stream.ts).
  */
 import { isUtf8 } from 'node:buffer';
+import { closingQuote } from '../json-depth.js';
 import { isJsonWhitespace, SKIMMED_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
 import type { EmitDocument } from './parser.js';
@@ -40,7 +41,6 @@ export class NdjsonParser extends JsonValueStream {
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * Where the object starting at `start` ends when the line up to `nl` is exactly one compact JSON
@@ -68,9 +68,7 @@ function wholeLine(chunk: Buffer, start: number, nl: number): number {
     depth = compactDepth(chunk, outside, last ? end : open, depth);
     if (depth === -1) return -1;
     if (last) return end;
-    let close = chunk.indexOf(QUOTE, open + 1);
-    while (escapedQuote(chunk, close)) close = chunk.indexOf(QUOTE, close + 1);
-    outside = close + 1;
+    outside = closingQuote(chunk, open + 1) + 1;
   }
 }
 
@@ -90,10 +88,4 @@ function compactDepth(chunk: Buffer, from: number, to: number, depth: number): n
     }
   }
   return depth;
-}
-
-function escapedQuote(chunk: Buffer, quote: number): boolean {
-  let backslashes = 0;
-  while (chunk[quote - 1 - backslashes] === BACKSLASH) backslashes++;
-  return backslashes % 2 === 1;
 }
