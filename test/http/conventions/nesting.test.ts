@@ -132,4 +132,15 @@ describe('document payloads nested too deep', () => {
       malformed("The `json` payload provided is malformed. `Couldn't serialize document value: data are neither an object nor a list of objects`."),
     );
   });
+
+  it('reads a GET filter nested too deep as filter text, as Meilisearch falls back', async () => {
+    // the index exists: the documents above were indexed into it
+    const filter = arrays(10_000);
+    for (const path of ['/indexes/deep/search', '/indexes/deep/documents']) {
+      const get = await fetch(`${server.url}${path}?filter=${encodeURIComponent(filter)}`, { headers: { authorization: `Bearer ${MASTER_KEY}` } });
+      const post = await send('POST', path === '/indexes/deep/search' ? path : `${path}/fetch`, JSON.stringify({ filter }));
+      expect(get.status, path).toBe(400);
+      expect(await get.json(), path).toEqual(post.body);
+    }
+  });
 });
