@@ -4,6 +4,7 @@
  * the column of the 128th bracket). Every JSON body route answers so before anything walks the
  * value, and a document payload nested past what Meilisearch can index is refused at enqueue.
  */
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
@@ -141,6 +142,34 @@ describe('document payloads nested too deep', () => {
       const post = await send('POST', path === '/indexes/deep/search' ? path : `${path}/fetch`, JSON.stringify({ filter }));
       expect(get.status, path).toBe(400);
       expect(await get.json(), path).toEqual(post.body);
+    }
+  });
+});
+
+describe('tenant tokens nested too deep', () => {
+  /** A tenant token signed with the default search key, its search rule's filter given as JSON text. */
+  async function token(filter: string): Promise<string> {
+    const res = await fetch(`${server.url}/keys`, { headers: { authorization: `Bearer ${MASTER_KEY}` } });
+    const { results } = (await res.json()) as { results: { uid: string; key: string; actions: string[] }[] };
+    const key = results.find((k) => k.actions.includes('search'))!;
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    const signed = `${b64('{"alg":"HS256","typ":"JWT"}')}.${b64(`{"apiKeyUid":"${key.uid}","searchRules":{"deep":{"filter":${filter}}}}`)}`;
+    return `${signed}.${createHmac('sha256', key.key).update(signed).digest('base64url')}`;
+  }
+
+  it('refuses the claims as serde_json does, with 403 invalid_api_key', async () => {
+    // the claims, searchRules and rule objects open 3 levels: the filter's 125th bracket is the
+    // 128th; the filter starts at column 85 (after `{"apiKeyUid":"<uuid>","searchRules":{"deep":{"filter":`)
+    for (const filter of [arrays(125), arrays(10_000), objects(10_000)]) {
+      const res = await fetch(`${server.url}/indexes/deep/search`, { headers: { authorization: `Bearer ${await token(filter)}` } });
+      expect(res.status).toBe(403);
+      const column = filter.startsWith('[') ? 85 + 124 : 85 + 5 * 124;
+      expect(await res.json()).toEqual({
+        message: `Could not decode tenant token, JSON error: recursion limit exceeded at line 1 column ${column}.`,
+        code: 'invalid_api_key',
+        type: 'auth',
+        link: 'https://docs.meilisearch.com/errors#invalid_api_key',
+      });
     }
   });
 });
