@@ -2,7 +2,8 @@
  * Byte-level pieces shared by the JSON and NDJSON payload parsers: `Position` follows line and
  * column as serde_json counts them (1-based lines, byte columns), `ValueCutter` finds where one
  * JSON value ends across chunk boundaries without parsing it (strings, escapes and bracket
- * depth only), then validates the cut bytes and compacts them (`take`).
+ * depth only, noting where it first nests past its `DepthLimit`), then validates the cut bytes
+ * and compacts them (`take`).
  * Invariant: only one value is ever held in memory, never the payload.
  */
 import { isUtf8 } from 'node:buffer';
@@ -147,6 +148,7 @@ export class ValueCutter {
   private scanDelimited(buf: Buffer, i: number, base: number, pos: Position): number {
     const len = buf.length;
     let { depth, inString, escaped, spaced } = this;
+    const max = this.limit.max;
     let end = -1;
     for (; i < len; i++) {
       if (inString) {
@@ -182,7 +184,7 @@ export class ValueCutter {
           break;
         case 0x7b:
         case 0x5b:
-          if (++depth > this.limit.max) this.tooDeep ??= pos.at(base + i);
+          if (++depth > max) this.tooDeep ??= pos.at(base + i);
           break;
         case 0x7d:
         case 0x5d:
