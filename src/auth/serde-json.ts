@@ -10,8 +10,10 @@
  * - errors raised by a visitor (missing/duplicate field, untagged mismatch) carry no position
  *   until the enclosing struct or string reader stamps the position it has reached;
  * - "line L column C" counts bytes; a "peek" position is one past the reader's index.
- * Only what the tenant-token structs use is modelled: no recursion limit, no arbitrary
- * precision, struct fields of the kinds below.
+ * - at most 127 arrays and objects open at once (`recursion limit exceeded` at the 128th);
+ *   deeper, a recursive reader would run out of stack.
+ * Only what the tenant-token structs use is modelled: no arbitrary precision, struct fields of
+ * the kinds below.
  */
 import { rustDebugString } from './rust-debug.js';
 
@@ -43,6 +45,8 @@ export type Read<T> = (r: Reader) => T;
 
 export class Reader {
   index = 0;
+  /** serde_json's `remaining_depth`: its 128th open array or object fails. */
+  private remainingDepth = 128;
 
   constructor(readonly bytes: Uint8Array) {}
 
@@ -52,6 +56,19 @@ export class Reader {
 
   eat(): void {
     this.index++;
+  }
+
+  /**
+   * Reads the array or object whose bracket is the next byte with `read` (serde_json's
+   * `check_recursion`, which counts the bracket before reading it).
+   */
+  nested<T>(read: () => T): T {
+    if (--this.remainingDepth === 0) throw this.peekError('recursion limit exceeded');
+    try {
+      return read();
+    } finally {
+      this.remainingDepth++;
+    }
   }
 
   /** Skips whitespace and returns the next byte without consuming it. */
@@ -323,17 +340,19 @@ export function option<T>(read: Read<T>): Read<T | undefined> {
 export function seq<T>(read: Read<T>): Read<T[]> {
   return (r) => {
     if (r.whitespace() !== 0x5b) throw invalidType(r, 'a sequence');
-    r.eat();
-    const items: T[] = [];
-    let failure: unknown;
-    try {
-      while (hasNextElement(r, items.length === 0)) items.push(read(r));
-    } catch (error) {
-      failure = error;
-    }
-    const end = endSeq(r);
-    if (failure !== undefined || end !== undefined) throw r.fix(failure ?? end);
-    return items;
+    return r.nested(() => {
+      r.eat();
+      const items: T[] = [];
+      let failure: unknown;
+      try {
+        while (hasNextElement(r, items.length === 0)) items.push(read(r));
+      } catch (error) {
+        failure = error;
+      }
+      const end = endSeq(r);
+      if (failure !== undefined || end !== undefined) throw r.fix(failure ?? end);
+      return items;
+    });
   };
 }
 
@@ -376,23 +395,24 @@ export const anyValue: Read<Content> = (r) => {
       return { kind: 'string', value: readStringToken(r) };
     case 0x5b:
       return { kind: 'seq', items: seq(anyValue)(r) };
-    case 0x7b: {
-      r.eat();
-      const entries: Array<[string, Content]> = [];
-      let failure: unknown;
-      try {
-        while (hasNextKey(r, entries.length === 0)) {
-          const key = readStringToken(r);
-          objectColon(r);
-          entries.push([key, anyValue(r)]);
+    case 0x7b:
+      return r.nested(() => {
+        r.eat();
+        const entries: Array<[string, Content]> = [];
+        let failure: unknown;
+        try {
+          while (hasNextKey(r, entries.length === 0)) {
+            const key = readStringToken(r);
+            objectColon(r);
+            entries.push([key, anyValue(r)]);
+          }
+        } catch (error) {
+          failure = error;
         }
-      } catch (error) {
-        failure = error;
-      }
-      const end = endMap(r);
-      if (failure !== undefined || end !== undefined) throw r.fix(failure ?? end);
-      return { kind: 'map', entries };
-    }
+        const end = endMap(r);
+        if (failure !== undefined || end !== undefined) throw r.fix(failure ?? end);
+        return { kind: 'map', entries } as Content;
+      });
     default:
       if (b === 0x2d || isDigit(b)) return readNumberToken(r);
       throw r.peekError('expected value');
@@ -415,19 +435,21 @@ export function struct(name: string, fields: readonly Field[]): Read<Record<stri
   return (r) => {
     const b = r.whitespace();
     if (b !== 0x7b && b !== 0x5b) throw invalidType(r, `struct ${name}`);
-    r.eat();
-    const values: Record<string, unknown> = {};
-    let failure: unknown;
-    try {
-      if (b === 0x7b) readFields(r, fields, values);
-      else readElements(r, name, fields, values);
-    } catch (error) {
-      failure = error;
-    }
-    // The closing bracket is read even after a failure, which moves the position it is given.
-    const end = b === 0x7b ? endMap(r) : endSeq(r);
-    if (failure !== undefined || end !== undefined) throw r.fix(failure ?? end);
-    return values;
+    return r.nested(() => {
+      r.eat();
+      const values: Record<string, unknown> = {};
+      let failure: unknown;
+      try {
+        if (b === 0x7b) readFields(r, fields, values);
+        else readElements(r, name, fields, values);
+      } catch (error) {
+        failure = error;
+      }
+      // The closing bracket is read even after a failure, which moves the position it is given.
+      const end = b === 0x7b ? endMap(r) : endSeq(r);
+      if (failure !== undefined || end !== undefined) throw r.fix(failure ?? end);
+      return values;
+    });
   };
 }
 

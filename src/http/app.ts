@@ -1,14 +1,14 @@
 /**
- * Builds the Fastify instance: transport conventions (path normalisation, CORS, response
- * compression, raw body hand-off), the error handlers and every route. No listening here:
- * main.ts listens, tests may call `inject()`.
+ * Builds the Fastify instance: transport conventions (actix's request-head limits, path
+ * normalisation and percent-decoding, CORS, response compression, raw body hand-off), the error
+ * handlers and every route. No listening here: main.ts listens, tests may call `inject()`.
  */
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { stringifyJson } from '../types/json-text.js';
 import type { AppDeps } from './deps.js';
-import { installErrorHandlers } from './error-handler.js';
+import { answerError, installErrorHandlers } from './error-handler.js';
 import { registerRoutes } from './route.js';
 import { batchRoutes } from './routes/batches.js';
 import { compactionRoutes } from './routes/compaction.js';
@@ -33,6 +33,9 @@ import { taskDocumentRoutes } from './routes/task-documents.js';
 import { taskRoutes } from './routes/tasks.js';
 import { versionRoutes } from './routes/version.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { answerClientError } from './transport/client-error.js';
+import { HEAD_BYTES, HEAD_TIMEOUT_MS, refuseTooManyHeaders } from './transport/head-limits.js';
+import { readablePath } from './transport/path-encoding.js';
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
 
@@ -40,13 +43,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logs.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: () => !deps.logs.wantsRequestLogs() }),
-    // Index uids may be 400 bytes long; the default parameter limit (100) would answer 414.
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 8192 },
+    // Checked every second, so a head not received in time is answered close to the limit.
+    http: { maxHeaderSize: HEAD_BYTES, headersTimeout: HEAD_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerError,
+    rewriteUrl: (request) => readablePath(request.url!),
+    // actix bounds a path parameter by the head size only; find-my-way's default (100) answers 414.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: HEAD_BYTES },
     exposeHeadRoutes: false,
     // Bodies are read by the routes themselves (decoding, limit counted after decompression).
     bodyLimit: Number.MAX_SAFE_INTEGER,
   });
 
+  app.addHook('onRequest', refuseTooManyHeaders);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   // documents may hold 64-bit integers (BigInt), which JSON.stringify refuses

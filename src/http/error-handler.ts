@@ -1,7 +1,8 @@
 /**
- * Renders every failure as Meilisearch's error body (errors.md §1) and decides 404 vs 405 for
- * unmatched requests (empty bodies, as actix answers). The status always comes from the code
- * catalogue; nothing else picks one.
+ * Renders every failure as Meilisearch's error body (errors.md §1), those of routes and those
+ * Fastify meets before routing (`frameworkErrors`), and decides 404 vs 405 for unmatched
+ * requests (empty bodies, as actix answers). The status always comes from the code catalogue;
+ * nothing else picks one. Requests Node's parser refuses are answered in transport/client-error.ts.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
@@ -23,13 +24,16 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError | nu
   return null;
 }
 
+/** The error handler, and Fastify's `frameworkErrors` option (a URL it cannot route, e.g. `GET foo`). */
+export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const apiError = toApiError(error, request);
+  if (apiError !== null) return sendError(reply, apiError);
+  request.log.error({ err: error }, 'unexpected error while handling a request');
+  return sendError(reply, new ApiError('internal', error.message));
+}
+
 export function installErrorHandlers(app: FastifyInstance, knownPaths: readonly RegExp[]): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error, request);
-    if (apiError !== null) return sendError(reply, apiError);
-    request.log.error({ err: error }, 'unexpected error while handling a request');
-    return sendError(reply, new ApiError('internal', error.message));
-  });
+  app.setErrorHandler(answerError);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0]!.replace(/\/{2,}/g, '/');

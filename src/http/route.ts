@@ -43,6 +43,10 @@ export interface RouteSpec<Q = undefined, B = undefined> {
    * media type at all (`invalid_content_type`, answered by error-handler.ts); JSON unless given.
    */
   contentTypes?: readonly string[];
+  /**
+   * Returns the payload (a value, string, Buffer or stream; undefined for an empty body), never
+   * sends it: a reply sent here would be sent a second time by `registerRoutes`.
+   */
   handler: (ctx: RouteContext<Q, B>, deps: AppDeps) => unknown;
 }
 

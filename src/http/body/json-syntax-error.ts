@@ -1,16 +1,22 @@
 /**
  * Describes why a text is not valid JSON in the words of serde_json, which Meilisearch's
  * `malformed_payload` messages quote (`EOF while parsing an object at line 1 column 22`).
- * Only called after JSON.parse has failed, so it favours clarity over speed.
+ * Only called on text known to be refused (JSON.parse failed, or it nests too deep), so it
+ * favours clarity over speed.
  * Columns are 1-based and count bytes of the line as serde_json does (at EOF: the line's length).
+ * Nesting deeper than `maxDepth` is serde_json's `recursion limit exceeded`, reported in reading
+ * order like any syntax error; `Infinity` for text Meilisearch only skims first (a document of an
+ * array or NDJSON payload, read raw), where depth is not its concern.
  */
+import { SERDE_MAX_DEPTH } from './json-depth.js';
 
 class SyntaxFailure extends Error {}
 
-export function describeJsonSyntaxError(text: string): string {
+export function describeJsonSyntaxError(text: string, maxDepth = SERDE_MAX_DEPTH): string {
   const bytes = Buffer.from(text, 'utf8');
   let pos = 0;
-  let depth = 0;
+  /** The arrays (`[`) and objects (`{`) open around `pos`. */
+  const stack: number[] = [];
 
   const fail = (msg: string, at: number): never => {
     let line = 1;
@@ -90,87 +96,85 @@ export function describeJsonSyntaxError(text: string): string {
     }
   };
 
-  const parseValue = (): void => {
+  /** The start of an object member, after `{` or `,`: its key and `:`. */
+  const parseKey = () => {
+    skipWs();
+    if (pos >= bytes.length) fail('EOF while parsing an object', pos);
+    if (bytes[pos] === 0x7d) fail('trailing comma', pos);
+    if (bytes[pos] !== 0x22) fail('key must be a string', pos);
+    parseString();
+    skipWs();
+    if (pos >= bytes.length) fail('EOF while parsing an object', pos);
+    if (bytes[pos] !== 0x3a) fail('expected `:`', pos);
+    pos++;
+  };
+
+  /**
+   * Opens the array or object at `pos`: true when a first element or member is due, false when
+   * it was empty and is already closed. serde_json counts the bracket before looking inside.
+   */
+  const open = (b: number): boolean => {
+    if (stack.length >= maxDepth) fail('recursion limit exceeded', pos);
+    pos++;
+    skipWs();
+    const close = b === 0x5b ? 0x5d : 0x7d;
+    if (pos >= bytes.length) fail(b === 0x5b ? 'EOF while parsing a list' : 'EOF while parsing an object', pos);
+    if (bytes[pos] === close) {
+      pos++;
+      return false;
+    }
+    stack.push(b);
+    if (b === 0x7b) parseKey();
+    return true;
+  };
+
+  /** A scalar, or the opening of a container (then true: its first element is due). */
+  const parseValue = (): boolean => {
     skipWs();
     if (pos >= bytes.length) fail('EOF while parsing a value', pos);
     const b = bytes[pos]!;
-    if (b === 0x7b) return parseObject();
-    if (b === 0x5b) return parseArray();
-    if (b === 0x22) return parseString();
-    if (b === 0x74) return parseIdent('true');
-    if (b === 0x66) return parseIdent('false');
-    if (b === 0x6e) return parseIdent('null');
-    if (b === 0x2d || (b >= 0x30 && b <= 0x39)) return parseNumber();
-    fail('expected value', pos);
+    if (b === 0x7b || b === 0x5b) return open(b);
+    if (b === 0x22) parseString();
+    else if (b === 0x74) parseIdent('true');
+    else if (b === 0x66) parseIdent('false');
+    else if (b === 0x6e) parseIdent('null');
+    else if (b === 0x2d || (b >= 0x30 && b <= 0x39)) parseNumber();
+    else fail('expected value', pos);
+    return false;
   };
 
-  const enter = () => {
-    if (++depth > 128) fail('recursion limit exceeded', pos);
-  };
-
-  const parseArray = () => {
-    enter();
-    pos++;
-    skipWs();
-    if (pos >= bytes.length) fail('EOF while parsing a list', pos);
-    if (bytes[pos] === 0x5d) {
-      pos++;
-      depth--;
-      return;
-    }
+  /**
+   * After a complete value: closes the containers it ends and reads the separator before the
+   * next element or member. True when one is due, false when the outermost value is complete.
+   */
+  const afterValue = (): boolean => {
     for (;;) {
-      parseValue();
+      const container = stack.at(-1);
+      if (container === undefined) return false;
       skipWs();
-      if (pos >= bytes.length) fail('EOF while parsing a list', pos);
+      const list = container === 0x5b;
+      if (pos >= bytes.length) fail(list ? 'EOF while parsing a list' : 'EOF while parsing an object', pos);
       const b = bytes[pos];
-      if (b === 0x5d) {
+      if (b === (list ? 0x5d : 0x7d)) {
         pos++;
-        depth--;
-        return;
+        stack.pop();
+        continue;
       }
-      if (b !== 0x2c) fail('expected `,` or `]`', pos);
+      if (b !== 0x2c) fail(list ? 'expected `,` or `]`' : 'expected `,` or `}`', pos);
       pos++;
-      skipWs();
-      if (bytes[pos] === 0x5d) fail('trailing comma', pos);
-    }
-  };
-
-  const parseObject = () => {
-    enter();
-    pos++;
-    skipWs();
-    if (pos >= bytes.length) fail('EOF while parsing an object', pos);
-    if (bytes[pos] === 0x7d) {
-      pos++;
-      depth--;
-      return;
-    }
-    for (;;) {
-      skipWs();
-      if (pos >= bytes.length) fail('EOF while parsing an object', pos);
-      if (bytes[pos] === 0x7d) fail('trailing comma', pos);
-      if (bytes[pos] !== 0x22) fail('key must be a string', pos);
-      parseString();
-      skipWs();
-      if (pos >= bytes.length) fail('EOF while parsing an object', pos);
-      if (bytes[pos] !== 0x3a) fail('expected `:`', pos);
-      pos++;
-      parseValue();
-      skipWs();
-      if (pos >= bytes.length) fail('EOF while parsing an object', pos);
-      const b = bytes[pos];
-      if (b === 0x7d) {
-        pos++;
-        depth--;
-        return;
+      if (list) {
+        skipWs();
+        if (bytes[pos] === 0x5d) fail('trailing comma', pos);
+      } else {
+        parseKey();
       }
-      if (b !== 0x2c) fail('expected `,` or `}`', pos);
-      pos++;
+      return true;
     }
   };
 
   try {
-    parseValue();
+    // an explicit stack of open containers: a payload nested thousands deep must not recurse
+    while (parseValue() || afterValue());
     skipWs();
     if (pos < bytes.length) fail('trailing characters', pos);
   } catch (err) {

@@ -1,10 +1,13 @@
 /**
  * JSON request bodies: Content-Type check, bounded read, parse with Meilisearch's error texts
  * (http-conventions.md §4.1). Used by every route with a JSON body except document additions.
+ * A body nested deeper than serde_json reads is refused before it is parsed, as Meilisearch
+ * refuses it (`recursion limit exceeded`), so no validator ever walks it.
  */
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../errors/api-error.js';
 import { checkJsonContentType } from './content-type.js';
+import { nestsDeeper, SERDE_MAX_DEPTH } from './json-depth.js';
 import { describeJsonSyntaxError } from './json-syntax-error.js';
 import { PayloadTooLarge, readBody } from './read-body.js';
 
@@ -28,9 +31,15 @@ export async function readJsonBody(req: JsonBodyRequest, limit: number, parse: (
   }
   if (bytes.length === 0) throw new ApiError('missing_payload', 'A json payload is missing.');
   const text = bytes.toString('utf8');
+  if (nestsDeeper(bytes, SERDE_MAX_DEPTH)) throw malformed(text);
   try {
     return parse(text);
   } catch {
-    throw new ApiError('malformed_payload', `The json payload provided is malformed. \`${describeJsonSyntaxError(text)}\`.`);
+    throw malformed(text);
   }
+}
+
+/** The first error serde_json meets in `text`: a syntax error or the nesting limit. */
+function malformed(text: string): ApiError {
+  return new ApiError('malformed_payload', `The json payload provided is malformed. \`${describeJsonSyntaxError(text)}\`.`);
 }

@@ -151,7 +151,7 @@ export const metricsRoutes = [
         );
       }
       ctx.reply.type('text/plain; version=0.0.4');
-      return ctx.reply.send(render(deps, requestMetrics.get(ctx.request.server)));
+      return render(deps, requestMetrics.get(ctx.request.server));
     },
   }),
 ];

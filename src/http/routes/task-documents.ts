@@ -30,7 +30,8 @@ export const taskDocumentRoutes = [
       if (task === undefined) throw new ApiError('task_not_found', `Task \`${uid}\` not found.`);
       if (task.kind.name !== 'documentAdditionOrUpdate') throw fileNotFound(uid);
       const source = deps.updateFiles.source(task.kind.contentFile);
-      if ('bytes' in source) return ctx.reply.type('application/x-ndjson').send(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
+      ctx.reply.type('application/x-ndjson');
+      if ('bytes' in source) return Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength);
       // Opening first pins the file: the scheduler may delete it once the task finishes, and an
       // open descriptor keeps reading the whole payload while a missing file is a clean 404.
       let handle;
@@ -40,7 +41,7 @@ export const taskDocumentRoutes = [
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw fileNotFound(uid);
         throw err;
       }
-      return ctx.reply.type('application/x-ndjson').send(handle.createReadStream());
+      return handle.createReadStream();
     },
   }),
 ];

@@ -3,6 +3,7 @@
  * A parser returns the converted value or throws `QueryValueError` with deserr's wording;
  * `compileQuery` adds the parameter name and the parameter's error code.
  */
+import { nestsDeeper, SERDE_MAX_DEPTH } from '../body/json-depth.js';
 import { invalidParameterMessage, unknownParameterValueMessage } from './messages.js';
 import { invalidIndexUidMessage, isValidIndexUid } from '../../types/index-uid.js';
 
@@ -81,8 +82,12 @@ export const parseSortList: ValueParser<string[]> = (raw) => {
   return criteria;
 };
 
-/** GET `filter`: text that parses as JSON (e.g. `["a = 1"]`) is used as JSON, any other as the filter text. */
+/**
+ * GET `filter`: text that parses as JSON (e.g. `["a = 1"]`) is used as JSON, any other as the
+ * filter text; so is JSON nested deeper than serde_json reads, as Meilisearch falls back.
+ */
 export const parseFilterParam: ValueParser<unknown> = (raw) => {
+  if (nestsDeeper(Buffer.from(raw), SERDE_MAX_DEPTH)) return raw;
   try {
     return JSON.parse(raw) as unknown;
   } catch {

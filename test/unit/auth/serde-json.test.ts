@@ -95,3 +95,17 @@ describe('ryu', () => {
     expect(ryu(18446744073709552000)).toBe('1.8446744073709552e19');
   });
 });
+
+describe('recursion limit', () => {
+  it('reads 127 open arrays and objects and refuses the 128th where it opens, as serde_json', () => {
+    expect(fromSlice(bytes('['.repeat(127) + ']'.repeat(127)), anyValue)).toMatchObject({ kind: 'seq' });
+    expect(errorOf('['.repeat(128) + ']'.repeat(128), anyValue)).toBe('recursion limit exceeded at line 1 column 128');
+    expect(errorOf('{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000), anyValue)).toBe('recursion limit exceeded at line 1 column 636');
+  });
+
+  it('counts structs and sequences too', () => {
+    const deep = `{"x":1,"other":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    expect(errorOf(deep, point)).toBe('recursion limit exceeded at line 1 column 142');
+    expect(errorOf('['.repeat(20_000), seq(anyValue))).toBe('recursion limit exceeded at line 1 column 128');
+  });
+});

@@ -4,9 +4,11 @@
  * Mirrors Meilisearch's `read_json` (serde_json `deserialize_seq`, then a fallback to one
  * object): bytes after the closing `]` are ignored, bytes after a single object are
  * `trailing characters`, any other top-level value is `data are neither an object nor a list
- * of objects`, and syntax errors carry serde_json's wording and payload-wide positions.
+ * of objects`, and syntax errors carry serde_json's wording and payload-wide positions, as do
+ * documents nested too deep (json-cutter.ts's depth limits).
  * The scan itself (whitespace, values cut across chunks) is json-value-stream.ts's.
  */
+import { SKIMMED_DOCUMENT, WHOLE_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
 import type { EmitDocument } from './parser.js';
 
@@ -88,7 +90,7 @@ export class JsonArrayParser extends JsonValueStream {
   }
 
   private startValue(b: number, at: number, i: number, topLevel: boolean): number {
-    this.beginValue(b, at);
+    this.beginValue(b, at, topLevel ? WHOLE_DOCUMENT : SKIMMED_DOCUMENT);
     this.topLevel = topLevel;
     return i;
   }

@@ -2,10 +2,12 @@
  * Byte-level pieces shared by the JSON and NDJSON payload parsers: `Position` follows line and
  * column as serde_json counts them (1-based lines, byte columns), `ValueCutter` finds where one
  * JSON value ends across chunk boundaries without parsing it (strings, escapes and bracket
- * depth only), then validates the cut bytes and compacts them (`take`).
+ * depth only, noting where it first nests past its `DepthLimit`), then validates the cut bytes
+ * and compacts them (`take`).
  * Invariant: only one value is ever held in memory, never the payload.
  */
 import { isUtf8 } from 'node:buffer';
+import { SERDE_MAX_DEPTH } from '../json-depth.js';
 import { describeJsonSyntaxError } from '../json-syntax-error.js';
 import { firstInvalidUtf8 } from './utf8.js';
 
@@ -57,6 +59,26 @@ export class Position {
   }
 }
 
+/**
+ * How deep a value may nest (`max` open brackets) and whether serde_json reads it whole, so that
+ * a syntax error and the depth limit are reported in reading order (`whole`), or skims it first,
+ * so that any syntax error comes before the depth.
+ */
+export interface DepthLimit {
+  max: number;
+  whole: boolean;
+}
+
+/** A single-object JSON payload: Meilisearch parses it whole into a map (serde_json's limit). */
+export const WHOLE_DOCUMENT: DepthLimit = { max: SERDE_MAX_DEPTH, whole: true };
+
+/**
+ * An element of a JSON array payload or an NDJSON value: Meilisearch enqueues it unparsed, then
+ * parses each top-level field whole while indexing, where a field nested past serde_json's limit
+ * fails the task. Quarry refuses such a document at enqueue instead: its braces plus that limit.
+ */
+export const SKIMMED_DOCUMENT: DepthLimit = { max: SERDE_MAX_DEPTH + 1, whole: false };
+
 const enum Kind {
   Container,
   String,
@@ -71,6 +93,9 @@ export class ValueCutter {
   /** The byte that ended a token, kept so syntax errors can look one byte further. */
   private terminator = -1;
   private depth = 0;
+  private limit = SKIMMED_DOCUMENT;
+  /** Where the value first nests deeper than `limit.max`. */
+  private tooDeep: string | undefined;
   private inString = false;
   private escaped = false;
   /** Whitespace seen between tokens: the value needs compacting. */
@@ -80,12 +105,14 @@ export class ValueCutter {
   private startColumn = 0;
 
   /** Starts a value whose first byte `first` is at absolute offset `at`. */
-  begin(first: number, at: number, pos: Position): void {
+  begin(first: number, at: number, pos: Position, limit: DepthLimit): void {
     this.kind = first === 0x7b || first === 0x5b ? Kind.Container : first === QUOTE ? Kind.String : Kind.Token;
     this.first = first;
     this.terminator = -1;
     this.pieces = [];
     this.depth = 0;
+    this.limit = limit;
+    this.tooDeep = undefined;
     this.inString = false;
     this.escaped = false;
     this.spaced = false;
@@ -121,6 +148,7 @@ export class ValueCutter {
   private scanDelimited(buf: Buffer, i: number, base: number, pos: Position): number {
     const len = buf.length;
     let { depth, inString, escaped, spaced } = this;
+    const max = this.limit.max;
     let end = -1;
     for (; i < len; i++) {
       if (inString) {
@@ -156,7 +184,7 @@ export class ValueCutter {
           break;
         case 0x7b:
         case 0x5b:
-          depth++;
+          if (++depth > max) this.tooDeep ??= pos.at(base + i);
           break;
         case 0x7d:
         case 0x5d:
@@ -185,8 +213,8 @@ export class ValueCutter {
   }
 
   /**
-   * The cut value, compact, or the serde_json-style reason it is not valid JSON (positions in
-   * the whole payload). Call once the value has ended or the input is exhausted.
+   * The cut value, compact, or the serde_json-style reason it is not valid JSON or nests too
+   * deep (positions in the whole payload). Call once the value has ended or the input is exhausted.
    */
   take(): { bytes: Buffer } | { error: string } {
     const bytes = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces);
@@ -198,8 +226,10 @@ export class ValueCutter {
     } catch {
       // serde_json reads a token's delimiter before judging it (`[tru]` is `expected ident`).
       const read = this.terminator === -1 ? text : text + String.fromCharCode(this.terminator);
-      return { error: this.shift(describeJsonSyntaxError(read)) };
+      return { error: this.shift(describeJsonSyntaxError(read, this.limit.whole ? this.limit.max : Infinity)) };
     }
+    // a value that is no document is reported as such, whatever its depth
+    if (this.tooDeep !== undefined && this.isObject) return { error: `recursion limit exceeded at ${this.tooDeep}` };
     return { bytes: this.spaced ? compact(bytes) : bytes };
   }
 

@@ -5,7 +5,7 @@
  * format (`between`), which either consumes it or begins a value there.
  */
 import type { ApiError } from '../../../errors/api-error.js';
-import { cannotStartValue, isJsonWhitespace, Position, ValueCutter } from './json-cutter.js';
+import { cannotStartValue, isJsonWhitespace, Position, ValueCutter, type DepthLimit } from './json-cutter.js';
 import { malformedJson, NOT_DOCUMENTS, type EmitDocument, type PayloadParser } from './parser.js';
 
 export abstract class JsonValueStream implements PayloadParser {
@@ -56,9 +56,9 @@ export abstract class JsonValueStream implements PayloadParser {
   protected afterDocument(): void {}
 
   /** Begins cutting the value whose first byte `b` is at payload offset `at`. */
-  protected beginValue(b: number, at: number): void {
+  protected beginValue(b: number, at: number, limit: DepthLimit): void {
     if (cannotStartValue(b)) throw this.malformed(`expected value at ${this.pos.at(at)}`);
-    this.cutter.begin(b, at, this.pos);
+    this.cutter.begin(b, at, this.pos, limit);
     this.cutting = true;
   }
 

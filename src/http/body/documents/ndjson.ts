@@ -4,11 +4,12 @@
  * strictly by newlines: blank lines, `\r\n`, several objects on a line and an object spread over
  * several lines are all accepted, and error positions count lines of the whole payload.
  * The common line, one compact object, is taken whole (`wholeLine`): native newline search,
- * UTF-8 check and JSON.parse instead of the byte-by-byte cutter, which handles everything else
- * (the scan shared with json-array.ts: json-value-stream.ts).
+ * UTF-8 check and JSON.parse instead of the byte-by-byte cutter, which handles everything else,
+ * including a document nested too deep (the scan shared with json-array.ts: json-value-stream.ts).
  */
 import { isUtf8 } from 'node:buffer';
-import { isJsonWhitespace } from './json-cutter.js';
+import { closingQuote } from '../json-depth.js';
+import { isJsonWhitespace, SKIMMED_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
 import type { EmitDocument } from './parser.js';
 
@@ -34,17 +35,17 @@ export class NdjsonParser extends JsonValueStream {
         return nl + 1;
       }
     }
-    this.beginValue(b, base + i);
+    this.beginValue(b, base + i, SKIMMED_DOCUMENT);
     return i;
   }
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * Where the object starting at `start` ends when the line up to `nl` is exactly one compact JSON
- * object and trailing whitespace, else -1 (the cutter then reads it, and compacts or reports it).
+ * object, within the depth limit, and trailing whitespace, else -1 (the cutter then reads it,
+ * and compacts or reports it).
  */
 function wholeLine(chunk: Buffer, start: number, nl: number): number {
   let end = nl;
@@ -60,23 +61,31 @@ function wholeLine(chunk: Buffer, start: number, nl: number): number {
   // valid JSON: quotes not escaped by an odd run of backslashes delimit the strings, and
   // whitespace outside them would need compacting
   let outside = start;
+  let depth = 0;
   for (;;) {
     const open = chunk.indexOf(QUOTE, outside);
-    if (open === -1 || open >= end) return hasWhitespace(chunk, outside, end) ? -1 : end;
-    if (hasWhitespace(chunk, outside, open)) return -1;
-    let close = chunk.indexOf(QUOTE, open + 1);
-    while (escapedQuote(chunk, close)) close = chunk.indexOf(QUOTE, close + 1);
-    outside = close + 1;
+    const last = open === -1 || open >= end;
+    depth = compactDepth(chunk, outside, last ? end : open, depth);
+    if (depth === -1) return -1;
+    if (last) return end;
+    outside = closingQuote(chunk, open + 1) + 1;
   }
 }
 
-function hasWhitespace(chunk: Buffer, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (isJsonWhitespace(chunk[i]!)) return true;
-  return false;
-}
-
-function escapedQuote(chunk: Buffer, quote: number): boolean {
-  let backslashes = 0;
-  while (chunk[quote - 1 - backslashes] === BACKSLASH) backslashes++;
-  return backslashes % 2 === 1;
+/**
+ * The nesting depth after the bytes from `from` to `to` (outside strings), starting at `depth`,
+ * or -1 when they hold whitespace or nest deeper than a document may.
+ */
+function compactDepth(chunk: Buffer, from: number, to: number, depth: number): number {
+  for (let i = from; i < to; i++) {
+    const b = chunk[i]!;
+    if (b === 0x7b || b === 0x5b) {
+      if (++depth > SKIMMED_DOCUMENT.max) return -1;
+    } else if (b === 0x7d || b === 0x5d) {
+      depth--;
+    } else if (isJsonWhitespace(b)) {
+      return -1;
+    }
+  }
+  return depth;
 }
