@@ -184,4 +184,9 @@ describe('the largest counts that fit are accepted', () => {
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body.hits).toEqual([]);
   });
+
+  it('a federation mergeFacets.maxValuesPerFacet may be null (an Option<usize>)', async () => {
+    const reply = await send('POST', '/multi-search', '{"federation":{"mergeFacets":{"maxValuesPerFacet":null}},"queries":[{"indexUid":"movies"}]}');
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  });
 });
