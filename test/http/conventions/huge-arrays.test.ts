@@ -1,8 +1,8 @@
 // Huge arrays through the real server (issue 25, a denial of service): 100,000 wrong elements in
 // any array-valued field answer v1.50's 400 for the FIRST wrong element at once (deserr stops at
 // its first error), and 100,000 right ones are accepted as quickly, while /health keeps answering.
-// Time bounds are generous (the bug took minutes and blocked every other request): they catch a
-// return of the blow-up, not a slow machine.
+// Time bounds are generous (the bug took minutes and blocked every other request; the issue asked
+// for an answer within 5 s): they catch a return of the blow-up, not a slow machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whileHealthAnswers } from '../../helpers/responsive.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
@@ -10,7 +10,7 @@ import { call, errorBody, type CallResult } from '../auth/request.js';
 
 const MASTER_KEY = 'MASTER_KEY';
 const N = 100_000;
-const SLOW_MS = 2_000;
+const SLOW_MS = 5_000;
 const INTS = Array.from({ length: N }, (_, i) => i);
 const WORDS = INTS.map((i) => `w${i}`);
 const OBJECTS = INTS.map(() => ({}));
