@@ -7,6 +7,7 @@
  * Invariant: only keys' patterns are validated; tenant-token patterns are any strings, as
  * Meilisearch reads them without validation.
  */
+import { compareBytes } from '../types/bytes.js';
 import { isValidIndexUid } from '../types/index-uid.js';
 import { rustDebugString } from './rust-debug.js';
 
@@ -39,8 +40,4 @@ export function patternsCover(patterns: Iterable<string>, uid: string): boolean 
 export function formatPatternList(patterns: Iterable<string>): string {
   const sorted = [...new Set(patterns)].sort(compareBytes);
   return `[${sorted.map(rustDebugString).join(', ')}]`;
-}
-
-function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

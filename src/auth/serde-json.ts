@@ -15,6 +15,7 @@
  * Only what the tenant-token structs use is modelled: no arbitrary precision, struct fields of
  * the kinds below.
  */
+import { ryu } from '../types/ryu.js';
 import { rustDebugString } from './rust-debug.js';
 
 /** A serde_json error, message complete with its position when it has one. */
@@ -259,21 +260,6 @@ function describeUnexpected(value: Content): string {
     case 'map':
       return 'map';
   }
-}
-
-/** A float as the `ryu` crate prints it (`1.0`, `0.001`, `1e21`, `1.5e-7`). */
-export function ryu(value: number): string {
-  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
-  const [mantissa, exp] = value.toExponential().split('e') as [string, string];
-  const negative = mantissa.startsWith('-');
-  const digits = mantissa.replace(/^-/, '').replace('.', '');
-  const point = Number(exp) + 1; // decimal point position relative to the digits
-  let out: string;
-  if (point >= digits.length && point <= 16) out = `${digits}${'0'.repeat(point - digits.length)}.0`;
-  else if (point > 0 && point <= 16) out = `${digits.slice(0, point)}.${digits.slice(point)}`;
-  else if (point > -5 && point <= 0) out = `0.${'0'.repeat(-point)}${digits}`;
-  else out = `${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}e${point - 1}`;
-  return negative ? `-${out}` : out;
 }
 
 /** serde_json's `peek_invalid_type`: consumes a scalar to name it, leaves `[`/`{` in place. */

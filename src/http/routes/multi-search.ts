@@ -54,7 +54,7 @@ const parseBody = compileBody<MultiSearch>(
           page: optionalCount,
           hitsPerPage: optionalCount,
           facetsByIndex: { type: 'object', additionalProperties: { type: ['array', 'null'], items: { type: 'string' } } },
-          mergeFacets: { type: ['object', 'null'], properties: { maxValuesPerFacet: count }, additionalProperties: false },
+          mergeFacets: { type: ['object', 'null'], properties: { maxValuesPerFacet: optionalCount }, additionalProperties: false },
           distinct: { type: ['string', 'null'] },
           showPerformanceDetails: { type: 'boolean' },
           personalize: {

@@ -25,21 +25,28 @@
  * - deserr walks an object's keys in payload order: a wrong type, an unknown field or a failed
  *   custom check is reported when its key is met, nested values depth-first; missing fields are
  *   reported after all present keys, in declaration order (`properties` order); checks on a whole
- *   value run after its content. ajv runs with `allErrors`, and every finding gets a sort key
- *   encoding that walk; the smallest key wins.
+ *   value run after its content. Every finding gets a sort key encoding that walk; the smallest
+ *   key wins.
+ * - The work stays proportional to the body, however many errors it holds (issue 25: 100,000 bad
+ *   array elements blocked the server for minutes). A first-error ajv says whether the body is
+ *   valid; a valid body then runs its custom checks in walk order, up to the first failure. An
+ *   invalid one is walked child by child (schema-steps.ts), each child checked on its own, and
+ *   only the first bad child is looked into; where the walk cannot step further, an `allErrors`
+ *   ajv lists that value's errors, which are now few, and their sort keys decide.
  * - Codes: an error takes the code declared for its location or, failing that, for the nearest
  *   enclosing location (so unknown keys inside `.typoTolerance` get that setting's code);
  *   `bad_request` when none is declared. Missing fields use `options.missing` when declared,
  *   otherwise the enclosing object's code, as deserr does.
  * - Expected kinds come from the schema's `type`: `integer` with `minimum >= 0` reads "a positive
- *   integer" (a negative value is then a type error, as for a Rust `usize`), `integer` "an
- *   integer", `number` "a number"; `null` is left out next to other kinds, like an `Option<T>`.
+ *   integer" (a negative value, or one past 2^64 (u64-bounds.ts), is then a type error, as for a
+ *   Rust `usize`), `integer` "an integer", `number` "a number"; `null` is left out next to other
+ *   kinds, like an `Option<T>`.
  * - `enum` mismatches read "Unknown value". Keywords deserr has no wording for (minLength,
  *   pattern...) fall back to `Invalid value at <loc>: <ajv message>`; declare a validator when
  *   the exact Meilisearch text matters.
  * - Objects iterate keys in JavaScript order, which puts integer-like keys first.
  */
-import { Ajv, type AnySchemaObject, type ErrorObject, type SchemaObject } from 'ajv';
+import { Ajv, type AnySchemaObject, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { isJsonObject } from '../../types/json-text.js';
@@ -54,6 +61,8 @@ import {
   unknownValueMessage,
   type ValueKind,
 } from './messages.js';
+import { childSteps, isSteppable } from './schema-steps.js';
+import { isNonNegative, U64_LIMIT, withU64Bounds } from './u64-bounds.js';
 
 /** Error code per location pattern (`.uid`, `.queries[].indexUid`, `.remotes.*.url`). */
 export type FieldCodes = Readonly<Record<string, ErrorCode>>;
@@ -77,12 +86,16 @@ export interface BodyOptions {
   readonly validators?: Readonly<Record<string, FieldValidator>>;
 }
 
-// One instance for every route, so fragments added with `addSharedSchema` resolve by `$id`.
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+// Two instances for every route, so fragments added with `addSharedSchema` resolve by `$id`: one
+// answers "valid or not" and stops at its first error, the other lists a value's every error.
+const firstError = new Ajv({ strict: true, allowUnionTypes: true });
+const allErrors = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
 
 /** Registers a schema fragment that route schemas can `$ref` by its `$id`. */
 export function addSharedSchema(schema: AnySchemaObject & { $id: string }): void {
-  ajv.addSchema(schema);
+  const bounded = withU64Bounds(schema);
+  firstError.addSchema(bounded);
+  allErrors.addSchema(bounded);
 }
 
 // Sort-key phases within one value, mirroring deserr's walk (see the module header).
@@ -110,7 +123,8 @@ export function compileBody<T>(
   fieldCodes: FieldCodes = {},
   options: BodyOptions = {},
 ): (value: unknown) => T {
-  const validate = ajv.compile(schema);
+  const root = withU64Bounds(schema);
+  compiled(firstError, root);
   const codes = new LocationTable(fieldCodes);
   const missing = new LocationTable(options.missing ?? {});
   const immutable = new LocationTable(options.immutable ?? {});
@@ -118,34 +132,76 @@ export function compileBody<T>(
   const codeAt = (path: readonly Segment[]): ErrorCode => codes.nearest(path) ?? 'bad_request';
 
   return (value: unknown): T => {
-    const findings: Finding[] = [];
-    const failedPaths: Segment[][] = [];
-    if (!validate(value)) {
-      for (const error of validate.errors ?? []) {
-        const path = resolvePointer(value, error.instancePath);
-        failedPaths.push(path);
-        findings.push(translate(error, path, orderOf(value, path)));
-      }
-    }
-    for (const { path, target, value: check } of validators.matchesIn(value)) {
-      // A check only sees values that passed the schema, all the way down.
-      if (failedPaths.some((failed) => startsWith(failed, path))) continue;
-      const reason = check(target);
-      if (reason !== undefined) {
-        findings.push({
-          order: [...orderOf(value, path), PHASE_CHECK],
-          code: codeAt(path),
-          message: invalidValueMessage(renderLocation(path), reason),
-        });
-      }
-    }
-    const first = findings.reduce<Finding | undefined>(
-      (best, f) => (best === undefined || compareOrder(f.order, best.order) < 0 ? f : best),
-      undefined,
-    );
+    const first = compiled(firstError, root)(value) ? firstCheck(value, value, []) : firstFinding(value, root, value, []);
     if (first !== undefined) throw new ApiError(first.code, first.message);
     return value as T;
   };
+
+  /**
+   * The first custom check failing inside `node` (at `path` in `body`), which matches its schema;
+   * checks at the locations in `skip` do not run.
+   */
+  function firstCheck(body: unknown, node: unknown, path: Segment[], skip?: ReadonlySet<string>): Finding | undefined {
+    return validators.firstIn(node, path, (check, target, at) => {
+      if (skip?.has(JSON.stringify(at))) return undefined;
+      const reason = check(target);
+      if (reason === undefined) return undefined;
+      return { order: [...orderOf(body, at), PHASE_CHECK], code: codeAt(at), message: invalidValueMessage(renderLocation(at), reason) };
+    });
+  }
+
+  /**
+   * deserr's first error inside `node`, a value that does not match `nodeSchema`: children are
+   * tried one by one in payload order, and only the first bad one is looked into.
+   */
+  function firstFinding(body: unknown, nodeSchema: SchemaObject, node: unknown, path: Segment[]): Finding | undefined {
+    if (!isSteppable(nodeSchema, node)) return leafFinding(body, nodeSchema, node, path);
+    for (const child of childSteps(nodeSchema, node)) {
+      if (child.schema === false) {
+        return unknownField(nodeSchema, node, path, orderOf(body, path), child.segment as string);
+      }
+      path.push(child.segment);
+      const found =
+        child.schema !== undefined && !compiled(firstError, child.schema)(child.value)
+          ? firstFinding(body, child.schema, child.value, path)
+          : firstCheck(body, child.value, path);
+      path.pop();
+      if (found !== undefined) return found;
+    }
+    // Every child is fine: what is left concerns the value as a whole (missing fields, sizes).
+    return leafFinding(body, nodeSchema, node, path);
+  }
+
+  /** deserr's first error inside `node`, from every error ajv finds there and the checks left. */
+  function leafFinding(body: unknown, nodeSchema: SchemaObject, node: unknown, path: Segment[]): Finding | undefined {
+    const validate = compiled(allErrors, nodeSchema);
+    const findings: Finding[] = [];
+    // A check only sees values that passed the schema, all the way down.
+    const failed = new Set<string>();
+    if (!validate(node)) {
+      for (const error of validate.errors ?? []) {
+        const at = [...path, ...resolvePointer(node, error.instancePath)];
+        for (let length = 0; length <= at.length; length++) failed.add(JSON.stringify(at.slice(0, length)));
+        findings.push(translate(error, at, orderOf(body, at)));
+      }
+    }
+    const check = firstCheck(body, node, path, failed);
+    if (check !== undefined) findings.push(check);
+    return findings.reduce<Finding | undefined>(
+      (best, f) => (best === undefined || compareOrder(f.order, best.order) < 0 ? f : best),
+      undefined,
+    );
+  }
+
+  function unknownField(objectSchema: AnySchemaObject, object: unknown, path: Segment[], order: number[], field: string): Finding {
+    const accepted = Object.keys((objectSchema.properties as object | undefined) ?? {});
+    const fieldPath = [...path, field];
+    const fieldOrder = [...order, PHASE_CHILD, keyIndex(object, field), PHASE_TYPE];
+    const immutableCode = immutable.get(fieldPath);
+    return immutableCode === undefined
+      ? { order: fieldOrder, code: codeAt(path), message: unknownFieldMessage(renderLocation(path), field, accepted) }
+      : { order: fieldOrder, code: immutableCode, message: immutableFieldMessage(field, accepted) };
+  }
 
   function translate(error: ErrorObject, path: Segment[], order: number[]): Finding {
     const location = renderLocation(path);
@@ -153,16 +209,8 @@ export function compileBody<T>(
     switch (error.keyword) {
       case 'type':
         return typeFinding(order, path, kindsOf(parent), error.data);
-      case 'additionalProperties': {
-        const field = (error.params as { additionalProperty: string }).additionalProperty;
-        const accepted = Object.keys((parent.properties as object | undefined) ?? {});
-        const fieldPath = [...path, field];
-        const fieldOrder = [...order, PHASE_CHILD, keyIndex(error.data, field), PHASE_TYPE];
-        const immutableCode = immutable.get(fieldPath);
-        return immutableCode === undefined
-          ? { order: fieldOrder, code: codeAt(path), message: unknownFieldMessage(location, field, accepted) }
-          : { order: fieldOrder, code: immutableCode, message: immutableFieldMessage(field, accepted) };
-      }
+      case 'additionalProperties':
+        return unknownField(parent, error.data, path, order, (error.params as { additionalProperty: string }).additionalProperty);
       case 'required': {
         const field = (error.params as { missingProperty: string }).missingProperty;
         return {
@@ -186,6 +234,10 @@ export function compileBody<T>(
           return typeFinding(order, path, ['positiveInteger'], error.data);
         }
         break;
+      case 'exclusiveMaximum':
+        // 2^64 and beyond are floats for serde_json (u64-bounds.ts), another kind mismatch.
+        if (parent.exclusiveMaximum === U64_LIMIT) return typeFinding(order, path, kindsOf(parent), error.data);
+        break;
     }
     const message = invalidValueMessage(location, error.message ?? 'invalid');
     return { order: [...order, PHASE_CHECK], code: codeAt(path), message };
@@ -195,6 +247,18 @@ export function compileBody<T>(
     const message = invalidTypeMessage(renderLocation(path), kinds, data);
     return { order: [...order, PHASE_TYPE], code: codeAt(path), message };
   }
+}
+
+// Validators by schema, per instance, compiled when first needed: only the root's "valid or not"
+// at startup, the others on the first request that reaches them.
+const compiledBy = new Map<Ajv, WeakMap<SchemaObject, ValidateFunction>>();
+
+function compiled(instance: Ajv, schema: SchemaObject): ValidateFunction {
+  let cache = compiledBy.get(instance);
+  if (cache === undefined) compiledBy.set(instance, (cache = new WeakMap()));
+  let validate = cache.get(schema);
+  if (validate === undefined) cache.set(schema, (validate = instance.compile(schema)));
+  return validate;
 }
 
 /** Accepted kinds of a schema, as deserr would list them for the matching Rust type. */
@@ -222,14 +286,6 @@ function kindsOf(schema: AnySchemaObject): ValueKind[] {
 /** `null` next to other kinds is an `Option<T>` in Meilisearch, and deserr lists only `T`'s kinds. */
 function optionLike(kinds: ValueKind[]): ValueKind[] {
   return kinds.some((k) => k !== 'null') ? kinds.filter((k) => k !== 'null') : kinds;
-}
-
-function isNonNegative(schema: AnySchemaObject): boolean {
-  const { minimum, exclusiveMinimum } = schema as { minimum?: unknown; exclusiveMinimum?: unknown };
-  return (
-    (typeof minimum === 'number' && minimum >= 0) ||
-    (typeof exclusiveMinimum === 'number' && exclusiveMinimum >= -1)
-  );
 }
 
 /** Position of a required field among the declared ones; undeclared ones go last. */
@@ -270,10 +326,6 @@ function orderOf(data: unknown, path: readonly Segment[]): number[] {
     node = (node as Record<string | number, unknown> | null | undefined)?.[segment];
   }
   return order;
-}
-
-function startsWith(path: readonly Segment[], prefix: readonly Segment[]): boolean {
-  return prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
 }
 
 function compareOrder(a: readonly number[], b: readonly number[]): number {

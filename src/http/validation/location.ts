@@ -71,24 +71,70 @@ export class LocationTable<V> {
     return undefined;
   }
 
-  /** Every concrete location of `value` matched by a pattern, with the declared value. */
-  *matchesIn(root: unknown): Generator<{ path: Segment[]; target: unknown; value: V }> {
-    for (const { pattern, value } of this.entries) {
-      for (const [path, target] of walk(root, pattern, [])) yield { path, target, value };
-    }
+  /**
+   * Walks `node`, found at `path`, in the order deserr reports checks (children before their
+   * parent, array elements and object keys in payload order) and returns the first result `test`
+   * gives for a location a pattern matches, with the value declared for it. Only the branches some
+   * pattern reaches are visited, and the walk stops at the first result.
+   * @param path the location of `node`; the walk pushes and pops segments on it while it runs
+   */
+  firstIn<R>(node: unknown, path: Segment[], test: (value: V, target: unknown, path: readonly Segment[]) => R | undefined): R | undefined {
+    const started = this.entries
+      .filter(({ pattern }) => pattern.length >= path.length && path.every((s, i) => segmentMatches(pattern[i]!, s)))
+      .map((entry) => ({ entry, at: path.length }));
+    return firstInBranch(node, path, started, test);
   }
 }
 
-function* walk(node: unknown, pattern: PatternSegment[], path: Segment[]): Generator<[Segment[], unknown]> {
-  if (pattern.length === 0) {
-    yield [path, node];
-    return;
+/** A pattern whose first `at` segments match the current location. */
+interface Progress<V> {
+  readonly entry: { readonly pattern: PatternSegment[]; readonly value: V };
+  readonly at: number;
+}
+
+function firstInBranch<V, R>(
+  node: unknown,
+  path: Segment[],
+  progress: readonly Progress<V>[],
+  test: (value: V, target: unknown, path: readonly Segment[]) => R | undefined,
+): R | undefined {
+  const open = progress.filter(({ entry, at }) => at < entry.pattern.length);
+  const visit = (segment: Segment, next: readonly Progress<V>[]): R | undefined => {
+    if (next.length === 0) return undefined;
+    path.push(segment);
+    const found = firstInBranch((node as Record<Segment, unknown>)[segment], path, next, test);
+    path.pop();
+    return found;
+  };
+  if (open.length > 0 && Array.isArray(node)) {
+    // Every index matches the same patterns.
+    const next = advance(open, 0);
+    for (let i = 0; i < node.length; i++) {
+      const found = visit(i, next);
+      if (found !== undefined) return found;
+    }
+  } else if (open.length > 0 && isJsonObject(node)) {
+    for (const key of keysReached(node, open)) {
+      const found = visit(key, advance(open, key));
+      if (found !== undefined) return found;
+    }
   }
-  const [head, ...rest] = pattern as [PatternSegment, ...PatternSegment[]];
-  if ('anyIndex' in head) {
-    if (Array.isArray(node)) for (let i = 0; i < node.length; i++) yield* walk(node[i], rest, [...path, i]);
-  } else if (isJsonObject(node)) {
-    const keys = 'anyKey' in head ? Object.keys(node) : Object.hasOwn(node, head.key) ? [head.key] : [];
-    for (const key of keys) yield* walk(node[key], rest, [...path, key]);
+  for (const { entry, at } of progress) {
+    if (at !== entry.pattern.length) continue;
+    const found = test(entry.value, node, path);
+    if (found !== undefined) return found;
   }
+  return undefined;
+}
+
+function advance<V>(open: readonly Progress<V>[], segment: Segment): Progress<V>[] {
+  return open.filter(({ entry, at }) => segmentMatches(entry.pattern[at]!, segment)).map(({ entry, at }) => ({ entry, at: at + 1 }));
+}
+
+/** The keys of `node` some open pattern may step into, in payload order. */
+function keysReached<V>(node: Record<string, unknown>, open: readonly Progress<V>[]): string[] {
+  const heads = open.map(({ entry, at }) => entry.pattern[at]!);
+  if (heads.some((head) => 'anyKey' in head)) return Object.keys(node);
+  const named = new Set(heads.flatMap((head) => ('key' in head && Object.hasOwn(node, head.key) ? [head.key] : [])));
+  return named.size <= 1 ? [...named] : Object.keys(node).filter((key) => named.has(key));
 }

@@ -6,6 +6,7 @@
  * Locations are already rendered (`.queries[0].indexUid` for JSON, `uids[1]` for query
  * parameters); the empty string is the JSON root, where deserr omits the location.
  */
+import { ryu } from '../../types/ryu.js';
 import { didYouMean } from './did-you-mean.js';
 
 /** JSON value kinds, in deserr's sort order (it sorts and de-duplicates accepted kinds). */
@@ -87,12 +88,12 @@ export function kindOf(value: unknown): ValueKind {
   return 'object';
 }
 
-/** Compact JSON as serde_json prints it (`1e21`, not JavaScript's `1e+21`). */
+/** Compact JSON as serde_json prints it (`1e21`, not JavaScript's `1e+21`; floats through ryu). */
 export function compactJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return 'null';
-    return kindOf(value) === 'float' ? String(value).replace('e+', 'e') : BigInt(value).toString();
+    return kindOf(value) === 'float' ? ryu(value) : BigInt(value).toString();
   }
   if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(compactJson).join(',')}]`;

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run, type Reply } from '../../helpers/api.js';
 import { readMovies } from '../../helpers/movies.js';
+import { whileHealthAnswers } from '../../helpers/responsive.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 const WORD_40K = 'a'.repeat(40_000);
@@ -28,26 +29,9 @@ afterAll(async () => {
   await server.dispose();
 });
 
-/**
- * One request, timed, while /health is asked over and over until it answers: the slowest /health
- * answer tells whether the server stayed responsive.
- */
+/** One request, timed, while /health keeps being asked (helpers/responsive.ts). */
 async function timed(method: string, path: string, body: unknown): Promise<{ reply: Reply; ms: number; slowestHealth: number }> {
-  let done = false;
-  let slowestHealth = 0;
-  const started = performance.now();
-  const request = call(server, method, path, body).finally(() => (done = true));
-  const pings = (async () => {
-    do {
-      const sent = performance.now();
-      const health = await call(server, 'GET', '/health');
-      expect(health.status).toBe(200);
-      slowestHealth = Math.max(slowestHealth, performance.now() - sent);
-    } while (!done);
-  })();
-  const reply = await request;
-  const ms = performance.now() - started;
-  await pings;
+  const { result: reply, ms, slowestHealth } = await whileHealthAnswers(server, () => call(server, method, path, body));
   return { reply, ms, slowestHealth };
 }
 

@@ -482,6 +482,60 @@ describe('compileBody: which error comes first', () => {
   });
 });
 
+describe('compileBody: large bodies (issue 25)', () => {
+  const N = 100_000;
+  const ints = Array.from({ length: N }, (_, i) => i);
+  const time = (run: () => void): number => {
+    const started = performance.now();
+    run();
+    return performance.now() - started;
+  };
+
+  it('reports the first of 100,000 wrong elements, and only it, in linear time', () => {
+    let message = '';
+    const ms = time(() => (message = apiErrorOf(() => parseCreateKey({ indexes: ints })).message));
+    expect(message).toBe('Invalid value type at `.indexes[0]`: expected a string, but found a positive integer: `0`');
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('runs a check over 100,000 right elements up to the first failure, children first', () => {
+    const indexes = [...ints.map((i) => `i${i}`), 'not ok'];
+    expect(apiErrorOf(() => parseCreateKey({ indexes })).message).toMatch(/^Invalid value at `\.indexes\[100000\]`: `not ok` is not/);
+    expect(time(() => parseCreateKey({ actions: ['search'], indexes: indexes.slice(0, N), expiresAt: null }))).toBeLessThan(1_000);
+  });
+
+  it('puts an unknown field before a huge wrong array that follows it', () => {
+    expect(apiErrorOf(() => parseCreateKey({ doggo: 1, indexes: ints })).message).toMatch(/^Unknown field `doggo`: expected one of/);
+  });
+
+  it('still reports missing fields after 100,000 right elements', () => {
+    expect(apiErrorOf(() => parseCreateKey({ actions: ['search'], indexes: ints.map(String) }))).toEqual({
+      code: 'missing_api_key_expires_at',
+      message: 'Missing field `expiresAt`',
+    });
+  });
+});
+
+describe('compileBody: unsigned integers past 64 bits', () => {
+  const parse = compileBody({ type: 'object', properties: { limit: { type: 'integer', minimum: 0 } } }, { '.limit': 'invalid_search_limit' });
+
+  it.each([
+    [1e308, 'a number: `1e308`'],
+    [2 ** 64, 'a number: `1.8446744073709552e19`'],
+    [1.5, 'a number: `1.5`'],
+    [-1, 'a negative integer: `-1`'],
+  ])('reads %s as serde_json does: %s', (limit, found) => {
+    expect(apiErrorOf(() => parse({ limit }))).toEqual({
+      code: 'invalid_search_limit',
+      message: `Invalid value type at \`.limit\`: expected a positive integer, but found ${found}`,
+    });
+  });
+
+  it('accepts the largest integers below 2^64', () => {
+    expect(parse({ limit: 1e19 })).toEqual({ limit: 1e19 });
+  });
+});
+
 describe('compileBody: other keywords and shared schemas', () => {
   it("falls back to ajv's wording for keywords deserr has no message for", () => {
     const parse = compileBody(

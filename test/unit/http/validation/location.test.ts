@@ -40,14 +40,41 @@ describe('LocationTable', () => {
     expect(new LocationTable({}).nearest(['a'])).toBeUndefined();
   });
 
-  it('finds every concrete location a pattern matches in a value', () => {
-    const found = [...table.matchesIn({ queries: [{ limit: 1 }, {}, { limit: 3 }] })]
-      .filter((m) => m.value === 'query limit')
-      .map((m) => [m.path, m.target]);
-    expect(found).toEqual([
-      [['queries', 0, 'limit'], 1],
-      [['queries', 2, 'limit'], 3],
+  /** Every location `firstIn` visits, in visiting order (the test never answers, so the walk goes on). */
+  function visits(value: unknown, path: (string | number)[] = []): [string, string, unknown][] {
+    const seen: [string, string, unknown][] = [];
+    table.firstIn(value, path, (declared, target, at) => {
+      seen.push([declared, renderLocation(at), target]);
+      return undefined;
+    });
+    return seen;
+  }
+
+  it('visits matched locations children first, in payload order', () => {
+    const body = { remotes: { b: { url: 'u2' }, main: { url: 'u1' } }, queries: [{ limit: 1 }, {}, { limit: 3 }], uid: 'x' };
+    expect(visits(body)).toEqual([
+      ['any remote url', '.remotes.b.url', 'u2'],
+      ['any remote url', '.remotes.main.url', 'u1'],
+      ['main remote url', '.remotes.main.url', 'u1'],
+      ['query limit', '.queries[0].limit', 1],
+      ['any query', '.queries[0]', { limit: 1 }],
+      ['any query', '.queries[1]', {}],
+      ['query limit', '.queries[2].limit', 3],
+      ['any query', '.queries[2]', { limit: 3 }],
+      ['bare name', '.uid', 'x'],
+      ['root', '', body],
     ]);
+  });
+
+  it('walks a branch from its own location, and stops at the first answer', () => {
+    expect(visits([{ limit: 7 }], ['queries'])).toEqual([
+      ['query limit', '.queries[0].limit', 7],
+      ['any query', '.queries[0]', { limit: 7 }],
+    ]);
+    const first = table.firstIn({ queries: [{ limit: 1 }, { limit: 2 }] }, [], (declared, target) =>
+      declared === 'query limit' ? target : undefined,
+    );
+    expect(first).toBe(1);
   });
 
   it('rejects malformed patterns when built', () => {

@@ -65,6 +65,13 @@ describe('describeValue', () => {
     expect(describeValue(1e21)).toBe('a number: `1e21`');
     expect(compactJson(1e19)).toBe('10000000000000000000');
   });
+
+  it('prints floats as ryu does', () => {
+    expect(compactJson(2 ** 64)).toBe('1.8446744073709552e19');
+    expect(compactJson(1e308)).toBe('1e308');
+    expect(compactJson(1.5)).toBe('1.5');
+    expect(compactJson(0.000001)).toBe('1e-6');
+  });
 });
 
 describe('JSON message templates', () => {
