@@ -28,7 +28,7 @@
  * (during its commit, or while its processor returns) still drops the batch, so the tasks the
  * cancelation then cancels keep their changes in the index.
  */
-import { ApiError, internalError } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import { createdIndexSizes, databaseSizeChanges, databaseSizes } from '../indexes/stats.js';
@@ -45,7 +45,7 @@ import { Progress } from './progress.js';
 import type { ArchiveDeps, BatchProcessor, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
-import { failed, inIndex } from './process/outcome.js';
+import { crashError, failed, inIndex } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
 import { processDocumentEdition } from './process/document-edition.js';
 import { processDumpCreation } from './process/dump.js';
@@ -195,7 +195,7 @@ export class Scheduler {
         outcome = await this.process(next, tasks, { now: startedAt, signal: abort.signal, progress });
       } catch (err) {
         if (abort.signal.aborted) throw new BatchAborted();
-        const error = err instanceof ApiError ? err : internalError(`An unexpected crash occurred when processing the task: ${err instanceof Error ? err.message : String(err)}`);
+        const error = err instanceof ApiError ? err : crashError(err);
         if (!(err instanceof ApiError)) this.deps.log?.('a batch failed unexpectedly', err);
         outcome = { tasks: tasks.map((task) => failed(task, error)) };
       }
