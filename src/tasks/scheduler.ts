@@ -9,8 +9,10 @@
  * A batch's writes, in order (process/context.ts says which processor does what, and why):
  * 1. the index environment, in its own transaction, in the index writer thread
  *    (workers/index-writer.ts): a document batch's processor runs that write itself; a settings or
- *    edition batch returns it as `indexWrite` and this loop applies it. A refusal by the index
- *    (an invalid `_geo`…) fails every task of the batch and drops the processor's `commit`;
+ *    edition batch returns it as `indexWrite` and this loop applies it. A refusal of an
+ *    `indexWrite` by the index (settings enabling geo over an invalid `_geo`…) fails every task
+ *    of the batch and drops the processor's `commit` (a document batch fails only the task its
+ *    write refuses: process/isolated-write.ts);
  * 2. the instance transaction: `commit`, the finished tasks, the batch, and the removal of the
  *    payloads kept in LMDB (store/update-files.ts);
  * 3. then the payload files are deleted and `afterCommit` runs (index folders, compacted files).
