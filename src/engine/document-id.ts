@@ -10,6 +10,9 @@ export type JsonObject = Record<string, unknown>;
 
 const ID_CHARS = /^[A-Za-z0-9_-]+$/;
 
+/** The longest external id, in UTF-8 bytes (LMDB's key limit in Meilisearch). */
+const MAX_ID_BYTES = 511;
+
 export function invalidDocumentId(value: unknown): ApiError {
   return new ApiError(
     'invalid_document_id',
@@ -17,11 +20,18 @@ export function invalidDocumentId(value: unknown): ApiError {
   );
 }
 
+/**
+ * Whether `id` has a length an external id may have: no document is stored under any other, and
+ * a longer one does not fit in an LMDB key, so a lookup must not reach the store with it.
+ */
+export function mayBeStoredId(id: string): boolean {
+  // a UTF-16 unit takes at most 3 UTF-8 bytes: a short id needs no count
+  return id.length > 0 && (id.length * 3 <= MAX_ID_BYTES || Buffer.byteLength(id) <= MAX_ID_BYTES);
+}
+
 /** The external id of a valid id value (integers become their decimal text), or null. */
 export function externalIdOf(value: unknown): string | null {
-  if (typeof value === 'string') {
-    return value.length > 0 && Buffer.byteLength(value) <= 511 && ID_CHARS.test(value) ? value : null;
-  }
+  if (typeof value === 'string') return mayBeStoredId(value) && ID_CHARS.test(value) ? value : null;
   if (typeof value === 'number' && Number.isInteger(value)) return String(value);
   if (typeof value === 'bigint') return value.toString();
   return null;

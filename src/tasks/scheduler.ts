@@ -9,8 +9,10 @@
  * A batch's writes, in order (process/context.ts says which processor does what, and why):
  * 1. the index environment, in its own transaction, in the index writer thread
  *    (workers/index-writer.ts): a document batch's processor runs that write itself; a settings or
- *    edition batch returns it as `indexWrite` and this loop applies it. A refusal by the index
- *    (an invalid `_geo`…) fails every task of the batch and drops the processor's `commit`;
+ *    edition batch returns it as `indexWrite` and this loop applies it. A refusal of an
+ *    `indexWrite` by the index (settings enabling geo over an invalid `_geo`…) fails every task
+ *    of the batch and drops the processor's `commit` (a document batch fails only the task its
+ *    write refuses: process/isolated-write.ts);
  * 2. the instance transaction: `commit`, the finished tasks, the batch, and the removal of the
  *    payloads kept in LMDB (store/update-files.ts);
  * 3. then the payload files are deleted and `afterCommit` runs (index folders, compacted files).
@@ -28,7 +30,7 @@
  * (during its commit, or while its processor returns) still drops the batch, so the tasks the
  * cancelation then cancels keep their changes in the index.
  */
-import { ApiError, internalError } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import { createdIndexSizes, databaseSizeChanges, databaseSizes } from '../indexes/stats.js';
@@ -45,7 +47,7 @@ import { Progress } from './progress.js';
 import type { ArchiveDeps, BatchProcessor, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
-import { failed, inIndex } from './process/outcome.js';
+import { crashError, failed, inIndex } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
 import { processDocumentEdition } from './process/document-edition.js';
 import { processDumpCreation } from './process/dump.js';
@@ -195,7 +197,7 @@ export class Scheduler {
         outcome = await this.process(next, tasks, { now: startedAt, signal: abort.signal, progress });
       } catch (err) {
         if (abort.signal.aborted) throw new BatchAborted();
-        const error = err instanceof ApiError ? err : internalError(`An unexpected crash occurred when processing the task: ${err instanceof Error ? err.message : String(err)}`);
+        const error = err instanceof ApiError ? err : crashError(err);
         if (!(err instanceof ApiError)) this.deps.log?.('a batch failed unexpectedly', err);
         outcome = { tasks: tasks.map((task) => failed(task, error)) };
       }

@@ -36,8 +36,9 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   let durations: StepDurations = [];
   let ahead: ReturnType<typeof startAhead> = null;
   try {
-    // documents' words are extracted in parallel with the write, by the extraction workers
-    if (write.kind === 'documents') ahead = startAhead(pools, write.ops);
+    // documents' words are extracted in parallel with the write, by the extraction workers (not
+    // for a rehearsal, which only finds whether the operations apply)
+    if (write.kind === 'documents' && write.rehearsal !== true) ahead = startAhead(pools, write.ops);
     const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, ahead: ahead?.ends };
     const result = (await pools.writerPool().run(job, { transferList: ahead === null ? [] : [...ahead.ends.ports] })) as IndexWriteResult;
     durations = result.steps;

@@ -3,11 +3,13 @@
  * synchronously: the index writer reads it inside a write transaction, whose callback cannot
  * await. A file is read in fixed-size blocks, so memory stays bounded by the block and one line.
  * Lines split on the byte 0x0A, which never occurs inside a multi-byte UTF-8 character.
+ * A document nested deeper than a document may (depth.ts) is refused before it is parsed.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { PayloadSource } from '../../store/update-files.js';
 import { parseJson } from '../../types/json-text.js';
 import type { JsonObject } from '../document-id.js';
+import { documentTooDeep, tooDeepAt } from './depth.js';
 
 const BLOCK_BYTES = 1 << 20;
 
@@ -31,8 +33,15 @@ export function ndjsonLines(source: PayloadSource): Generator<PayloadLine> {
   return 'file' in source ? fileLines(source.file) : bytesLines(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
 }
 
+/** The payload's documents; throws `malformed_payload` at the first one nested too deep. */
 export function* readNdjson(source: PayloadSource): Generator<JsonObject> {
-  for (const { buffer, start, end } of ndjsonLines(source)) yield parseJson(buffer.toString('utf8', start, end)) as JsonObject;
+  let line = 0;
+  for (const { buffer, start, end } of ndjsonLines(source)) {
+    line++;
+    const deep = tooDeepAt(buffer.subarray(start, end));
+    if (deep !== -1) throw documentTooDeep(line, deep + 1);
+    yield parseJson(buffer.toString('utf8', start, end)) as JsonObject;
+  }
 }
 
 /**

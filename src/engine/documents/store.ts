@@ -5,7 +5,8 @@
  * Reads work anywhere (LMDB read snapshots). `apply` writes a batch's net changes and must run
  * inside the scheduler's single write transaction on this environment.
  * Docids are allocated from the smallest free integer, so ids freed by deletions are reused
- * first and a clear restarts at 0 (documents.md §2.3).
+ * first and a clear restarts at 0 (documents.md §2.3). Every lookup by external id goes through
+ * `docidOf`, which answers nothing for an id no addition could have stored.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../errors/api-error.js';
@@ -13,7 +14,7 @@ import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import type { DocumentChange } from '../updater.js';
-import type { JsonObject } from '../document-id.js';
+import { mayBeStoredId, type JsonObject } from '../document-id.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
@@ -52,8 +53,9 @@ export class DocumentStore {
     return this.env.documents.getCount();
   }
 
+  /** An id no document can have (oversized, empty) matches nothing, whatever path it came by. */
   docidOf(externalId: string): number | undefined {
-    return this.env.externalIds.get(externalId);
+    return mayBeStoredId(externalId) ? this.env.externalIds.get(externalId) : undefined;
   }
 
   get(externalId: string): JsonObject | undefined {

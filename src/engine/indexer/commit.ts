@@ -21,6 +21,8 @@ export interface DocumentsWrite {
   readonly ops: readonly DocumentOp[];
   /** the index's primary key before the batch */
   readonly primaryKey: string | null;
+  /** run the write and roll it back: whether and how the operations apply, nothing written */
+  readonly rehearsal?: boolean;
 }
 
 export interface SettingsWrite {
@@ -38,7 +40,7 @@ export type IndexWrite = DocumentsWrite | SettingsWrite;
 export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome;
 export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome | null;
 export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), prepared?: PreparedWords): DocumentBatchOutcome | null {
-  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, prepared);
+  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, prepared, write.rehearsal);
   env.root.transactionSync(() => applySettings(env, write, checkpoint, steps));
   return null;
 }

@@ -4,8 +4,9 @@
  * documents) in task order, streamed in chunks, inside ONE write transaction.
  *
  * Each addition is validated, then applied:
- * 1. validation: primary-key resolution and inference, every document id and the fields the
- *    payload adds to the index; a payload problem fails only its operation, which then changes
+ * 1. validation: primary-key resolution and inference, every document id, the fields the
+ *    payload adds to the index and each document's nesting (documents/depth.ts, checked as the
+ *    payload is read); a payload problem fails only its operation, which then changes
  *    nothing. It reads only the payload, the index's fields when the batch starts, and the
  *    primary key and fields earlier additions settled (an edition, which adds fields too, is a
  *    batch of its own), so validating operation by operation decides what validating the whole
@@ -16,7 +17,8 @@
  * A payload of at most KEEP_PARSED_BYTES is parsed once: application takes the documents
  * validation kept. A larger one is read again, so memory stays bounded by about a chunk
  * whatever the payload size.
- * A filter the index refuses fails only its deletion; anything else fails the whole write.
+ * A filter the index refuses fails only its deletion; anything else fails the whole write (the
+ * batch's processor then finds the operation that fails it with rehearsals: writes rolled back).
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
@@ -69,6 +71,8 @@ const PAYLOAD_ERRORS: readonly string[] = [
   'index_primary_key_multiple_candidates_found',
   'index_primary_key_already_exists',
   'max_fields_limit_exceeded',
+  // a document nested deeper than serde_json reads (documents/depth.ts)
+  'malformed_payload',
 ];
 
 const failure = (err: ApiError): Failure => ({ error: { code: err.code, message: err.message } });
@@ -231,9 +235,23 @@ function deleteIds(pending: Pending, ids: Iterable<string>): number {
   return deleted;
 }
 
-export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], primaryKey: string | null, checkpoint: () => void, steps = new StepReporter(), prepared?: PreparedWords): DocumentBatchOutcome {
+/** Thrown out of a rehearsal's transaction, so that it rolls back, with what the write answered. */
+class Rehearsed {
+  constructor(readonly results: OpResult[]) {}
+}
+
+/** Applies `ops` in one transaction; a `rehearsal` rolls it back and answers what it would have. */
+export function applyDocumentBatch(
+  env: IndexEnv,
+  ops: readonly DocumentOp[],
+  primaryKey: string | null,
+  checkpoint: () => void,
+  steps = new StepReporter(),
+  prepared?: PreparedWords,
+  rehearsal = false,
+): DocumentBatchOutcome {
   let settled = primaryKey;
-  const results = env.root.transactionSync(() => {
+  const apply = () => {
     const settings = readSettings(env);
     prepared?.start(settings, readSearchFields(env));
     const pending = new Pending(env, settings, checkpoint, steps, prepared);
@@ -260,9 +278,15 @@ export function applyDocumentBatch(env: IndexEnv, ops: readonly DocumentOp[], pr
       return op.op === 'clear' ? { count: clearIndex(env, settings, checkpoint, steps) } : deleteByFilter(env, settings, op, settled, checkpoint, steps);
     });
     pending.flush();
+    if (rehearsal) throw new Rehearsed(results);
     // the commit, when the callback returns
     steps.enter('finalizing');
     return results;
-  });
-  return { results, primaryKey: settled };
+  };
+  try {
+    return { results: env.root.transactionSync(apply), primaryKey: settled };
+  } catch (err) {
+    if (err instanceof Rehearsed) return { results: err.results, primaryKey: settled };
+    throw err;
+  }
 }

@@ -2,12 +2,13 @@
  * An extraction worker's share of a batch (prepared-words.ts): the parts of the batch's
  * additions numbered `thread` modulo `threads`, each extracted and packed to ship. Every worker
  * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
- * its own.
+ * its own, and leaves a part holding a line the write refuses to the write.
  */
 import type { PayloadSource } from '../../store/update-files.js';
 import { parseJson } from '../../types/json-text.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../document-id.js';
+import { tooDeepAt } from '../documents/depth.js';
 import { ndjsonLines } from '../documents/ndjson-payload.js';
 import { extractorFor, SearchFieldIds } from './extract.js';
 import { PART_DOCS, type ExtractedPart } from './prepared-words.js';
@@ -43,11 +44,10 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
     };
     for (const { buffer, start, end } of ndjsonLines(source)) {
       if (ours() && docs !== null) {
-        try {
-          docs.push(parseJson(buffer.toString('utf8', start, end)) as JsonObject);
-        } catch {
-          docs = null; // the write fails this payload; nothing to prepare
-        }
+        const doc = parsedDocument(buffer.subarray(start, end));
+        // the write fails this payload: nothing to prepare
+        if (doc === null) docs = null;
+        else docs.push(doc);
       }
       if (++line - first === PART_DOCS) {
         const done = part();
@@ -60,5 +60,15 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
       const done = part();
       if (done !== null) yield done;
     }
+  }
+}
+
+/** A line's document, or null when the write refuses it (not JSON, nested too deep). */
+function parsedDocument(line: Buffer): JsonObject | null {
+  if (tooDeepAt(line) !== -1) return null;
+  try {
+    return parseJson(line.toString('utf8')) as JsonObject;
+  } catch {
+    return null;
   }
 }

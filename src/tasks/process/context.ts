@@ -99,6 +99,8 @@ export interface ProcessContext {
   /** the batch's steps, shown while it runs and traced in its stats */
   progress: Progress;
   archives?: ArchiveDeps;
+  /** where unexpected errors are reported (the scheduler's log) */
+  log?: (message: string, err?: unknown) => void;
 }
 
 export interface ProcessOutcome {

@@ -2,13 +2,15 @@
  * `documentEdition` batches (documents.md §6): the task's Rhai function runs on every document
  * matching its filter (all documents without one), in a worker thread (rhai/runner.ts).
  * `doc = ()` deletes the document, an unchanged document is not written, a changed one replaces
- * the stored one (same primary key). The first error fails the task and nothing is written;
+ * the stored one (same primary key, nested no deeper than a payload's document may be:
+ * engine/documents/depth.ts). The first error fails the task and nothing is written;
  * otherwise the net changes are committed like any document batch (a `documents` index write).
  *
  * A documentEdition task is always alone in its batch (autobatcher).
  */
 import { ApiError } from '../../errors/api-error.js';
 import { documentId, type JsonObject } from '../../engine/document-id.js';
+import { MAX_DOCUMENT_DEPTH, nestsTooDeep } from '../../engine/documents/depth.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
 import { parseFilter } from '../../engine/filter-parser/index.js';
 import type { IndexEnv } from '../../engine/index-env.js';
@@ -74,6 +76,8 @@ async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: numb
           changes.set(id, null);
         } else if (outcome.kind === 'notAnObject') {
           throw editionError(uid, 'Document editions must keep documents as objects');
+        } else if (nestsTooDeep(outcome.document)) {
+          throw editionError(uid, `Document editions cannot nest a document deeper than ${MAX_DOCUMENT_DEPTH} levels`);
         } else if (!sameJson(before, outcome.document)) {
           let newId: string;
           try {

@@ -4,9 +4,12 @@
  * which validates and applies them in one index-environment transaction, streaming the update
  * files (engine/indexer/document-batch.ts), and answers each operation's outcome.
  *
- * Failure scopes: a payload problem (missing or invalid id, primary-key inference or conflict,
- * more fields than an index can hold) or a filter the index refuses (attribute not filterable,
- * …) fails only its task, whose changes are discarded; anything else fails the whole batch.
+ * Failure scopes: a task fails alone, whatever fails it, and the others of the batch apply. A
+ * payload problem (missing or invalid id, primary-key inference or conflict, more fields than an
+ * index can hold, a document nested too deep) or a filter the index refuses (attribute not
+ * filterable, …) fails its operation inside the write; a write that throws (the index refusing a
+ * document, such as an invalid `_geo`, or an unexpected error) is run again without the task
+ * that makes it throw, which fails with that error (isolated-write.ts).
  * An index created implicitly by the batch is kept even if every task fails, as in Meilisearch.
  */
 import { ApiError } from '../../errors/api-error.js';
@@ -15,7 +18,8 @@ import type { IndexRecord } from '../../indexes/registry.js';
 import type { Task } from '../../types/task.js';
 import { writeIndex } from '../../workers/index-writer.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
-import { failed, inIndex, succeeded } from './outcome.js';
+import { writeIsolated, type RunWrite } from './isolated-write.js';
+import { crashError, failed, inIndex, succeeded } from './outcome.js';
 
 /** The index operation a task of a document batch stands for. */
 function opOf(ctx: ProcessContext, task: Task): DocumentOp {
@@ -72,12 +76,14 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
   ctx.progress.enter('indexing', 'retrieving config');
   const ops = tasks.map((task) => opOf(ctx, task));
   ctx.progress.enter('indexing', 'indexing');
-  // A refusal of the index (an invalid `_geo`…) fails the whole batch, through the scheduler.
-  const outcome = await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, { kind: 'documents', ops, primaryKey: record.primaryKey }, ctx.signal, ctx.progress.watchIndexWrite()).catch(
-    (err: unknown) => {
-      throw err instanceof ApiError ? inIndex(indexUid, err) : err;
-    },
-  );
+  const { uuid, primaryKey } = record;
+  const run: RunWrite = (kept, rehearsal) =>
+    writeIndex(ctx.workers, ctx.indexEnvs, uuid, { kind: 'documents', ops: kept, primaryKey, rehearsal }, ctx.signal, rehearsal ? undefined : ctx.progress.watchIndexWrite());
+  const outcome = await writeIsolated(ops, run, ctx.signal, (err) => {
+    if (err instanceof ApiError) return inIndex(indexUid, err);
+    ctx.log?.('a task of a document batch failed unexpectedly', err);
+    return crashError(err);
+  });
   const finished = tasks.map((task, i) => finish(task, outcome.results[i]!));
 
   const before = record;

@@ -260,6 +260,12 @@ describe('with the feature on', () => {
       expect(e).toEqual(error(`Index \`${uid}\`: Document editions must keep documents as objects`, 'edit_documents_by_function_error'));
     });
 
+    it('fails when the edited document nests deeper than a payload\'s document may', async () => {
+      // the document's braces and 128 maps: 129 levels
+      const { uid, error: e } = await failure('let x = 1; for i in 0..128 { x = #{ a: x }; } doc.f = x;');
+      expect(e).toEqual(error(`Index \`${uid}\`: Document editions cannot nest a document deeper than 128 levels`, 'edit_documents_by_function_error'));
+    });
+
     it('fails when the edited document loses its primary key', async () => {
       const { uid, error: e } = await failure('doc.remove("id");');
       expect(e.code).toBe('missing_document_id');

@@ -148,6 +148,35 @@ describe('applyDocumentBatch', () => {
     expect(store().count()).toBe(1);
     expect(store().get('1')).toEqual({ id: 1 });
   });
+
+  it('answers a rehearsal\'s outcome and writes nothing', () => {
+    applyDocumentBatch(env, [add([{ id: 1 }])], null, never);
+    const outcome = applyDocumentBatch(env, [{ op: 'delete', ids: ['1'] }, add([{ id: 2 }, { id: 3 }])], 'id', never, undefined, undefined, true);
+    expect(outcome.results).toEqual([{ count: 1 }, { count: 2 }]);
+    expect(store().count()).toBe(1);
+    expect(store().get('1')).toEqual({ id: 1 });
+  });
+
+  it('deletes nothing under an id no document can have, however long', () => {
+    applyDocumentBatch(env, [add([{ id: 1 }])], null, never);
+    const outcome = applyDocumentBatch(env, [{ op: 'delete', ids: ['x'.repeat(100_000), 'é'.repeat(256), '', '1'] }], 'id', never);
+    expect(outcome.results).toEqual([{ count: 1 }]);
+    expect(store().get('x'.repeat(5_000))).toBeUndefined();
+  });
+
+  it('fails only the addition holding a document nested deeper than serde_json reads', () => {
+    const file = path.join(dir, `update-${files++}.ndjson`);
+    writeFileSync(file, `{"id":1}\n{"id":2,"f":${'['.repeat(20_000)}${']'.repeat(20_000)}}\n`);
+    const deep: DocumentOp = { op: 'add', source: { file }, method: 'replace', primaryKey: null, skipMissing: false };
+    const outcome = applyDocumentBatch(env, [add([{ id: 3 }]), deep, add([{ id: 4 }])], null, never);
+    expect(outcome.results).toEqual([
+      { count: 1 },
+      // `{"id":2,"f":` is 12 bytes: the 128th `[` opens level 129 at column 12 + 128
+      { error: { code: 'malformed_payload', message: "The `ndjson` payload provided is malformed. `Couldn't serialize document value: recursion limit exceeded at line 2 column 140`." } },
+      { count: 1 },
+    ]);
+    expect(store().count()).toBe(2);
+  });
 });
 
 // 17 MiB is above the payload size whose parsed documents are kept for application.

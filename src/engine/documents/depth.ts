@@ -1,0 +1,73 @@
+/**
+ * How deep a document may nest. Meilisearch reads each top-level field of a document with
+ * serde_json, which stops at 128 open arrays and objects (`recursion limit exceeded`), so a
+ * document nests at most its own braces and 127 more. The routes refuse a deeper document at
+ * enqueue; this is the engine's own check, for payloads that did not come through them (a dump's
+ * enqueued tasks, update files written before the routes checked). Payload lines are checked
+ * before they are parsed (ndjson-payload.ts) and edited documents once computed
+ * (tasks/process/document-edition.ts), so the recursive walks over documents (flattening, facets,
+ * words, vectors, geo, the store's encoding, projection) never go deeper than this.
+ */
+import { ApiError } from '../../errors/api-error.js';
+
+export const MAX_DOCUMENT_DEPTH = 128;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+
+/** Whether `line` holds more opening brackets than `max`, strings included (native searches). */
+function opensMoreThan(line: Buffer, max: number): boolean {
+  let count = 0;
+  for (const open of [OPEN_ARRAY, OPEN_OBJECT]) {
+    for (let at = line.indexOf(open); at !== -1; at = line.indexOf(open, at + 1)) if (++count > max) return true;
+  }
+  return false;
+}
+
+/**
+ * Where the JSON text `line` first nests deeper than MAX_DOCUMENT_DEPTH: the byte offset of the
+ * bracket that does, or -1. Most lines have too few brackets to need the byte-by-byte scan.
+ */
+export function tooDeepAt(line: Buffer): number {
+  if (!opensMoreThan(line, MAX_DOCUMENT_DEPTH)) return -1;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < line.length; i++) {
+    const b = line[i]!;
+    if (inString) {
+      if (b === BACKSLASH) i++;
+      else if (b === QUOTE) inString = false;
+    } else if (b === QUOTE) {
+      inString = true;
+    } else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
+      if (++depth > MAX_DOCUMENT_DEPTH) return i;
+    } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/** Whether a parsed value nests deeper than MAX_DOCUMENT_DEPTH (walked without recursion). */
+export function nestsTooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > MAX_DOCUMENT_DEPTH) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The route's error for a document nested too deep, at a position of the payload (1-based, in bytes). */
+export function documentTooDeep(line: number, column: number): ApiError {
+  return new ApiError(
+    'malformed_payload',
+    `The \`ndjson\` payload provided is malformed. \`Couldn't serialize document value: recursion limit exceeded at line ${line} column ${column}\`.`,
+  );
+}

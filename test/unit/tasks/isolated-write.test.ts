@@ -1,0 +1,66 @@
+// A document batch's write without a task taking the others down: the operations whose write
+// throws are found by rehearsals and fail alone with their error; the rest commit in one write;
+// a canceled write is not run again.
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/errors/api-error.js';
+import type { DocumentOp } from '../../../src/engine/indexer/document-batch.js';
+import { writeIsolated, type RunWrite } from '../../../src/tasks/process/isolated-write.js';
+
+/** Deletions standing for operations; ids starting with `bad` make a write throw. */
+const ops = (...names: string[]): DocumentOp[] => names.map((name) => ({ op: 'delete', ids: [name] }));
+const nameOf = (op: DocumentOp) => (op.op === 'delete' ? op.ids[0]! : '');
+
+function fakeWriter() {
+  const commits: string[][] = [];
+  const run: RunWrite = async (kept, rehearsal) => {
+    const bad = kept.find((op) => nameOf(op).startsWith('bad'));
+    if (bad !== undefined) throw new Error(`${nameOf(bad)} broke the write`);
+    if (!rehearsal) commits.push(kept.map(nameOf));
+    return { results: kept.map(() => ({ count: 1 })), primaryKey: 'id' };
+  };
+  return { run, commits };
+}
+
+const errorOf = (err: unknown) => new ApiError('internal', (err as Error).message);
+
+describe('writeIsolated', () => {
+  it('commits a batch that applies in one write', async () => {
+    const { run, commits } = fakeWriter();
+    const outcome = await writeIsolated(ops('a', 'b'), run, new AbortController().signal, errorOf);
+    expect(outcome).toEqual({ results: [{ count: 1 }, { count: 1 }], primaryKey: 'id' });
+    expect(commits).toEqual([['a', 'b']]);
+  });
+
+  it('fails each operation that breaks the write alone, with its own error, and commits the others once', async () => {
+    const { run, commits } = fakeWriter();
+    const outcome = await writeIsolated(ops('a', 'bad1', 'b', 'c', 'bad2', 'd'), run, new AbortController().signal, errorOf);
+    expect(outcome.results).toEqual([
+      { count: 1 },
+      { error: { code: 'internal', message: 'bad1 broke the write' } },
+      { count: 1 },
+      { count: 1 },
+      { error: { code: 'internal', message: 'bad2 broke the write' } },
+      { count: 1 },
+    ]);
+    expect(commits).toEqual([['a', 'b', 'c', 'd']]);
+  });
+
+  it('still writes (nothing) when every operation fails', async () => {
+    const { run, commits } = fakeWriter();
+    const outcome = await writeIsolated(ops('bad'), run, new AbortController().signal, errorOf);
+    expect(outcome.results).toEqual([{ error: { code: 'internal', message: 'bad broke the write' } }]);
+    expect(commits).toEqual([[]]);
+  });
+
+  it('does not run a canceled write again', async () => {
+    const abort = new AbortController();
+    let runs = 0;
+    const run: RunWrite = async () => {
+      runs++;
+      abort.abort();
+      throw new Error('the index write was interrupted');
+    };
+    await expect(writeIsolated(ops('a', 'b'), run, abort.signal, errorOf)).rejects.toThrow('interrupted');
+    expect(runs).toBe(1);
+  });
+});
