@@ -8,6 +8,7 @@
 import { workerData } from 'piscina';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
+import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
@@ -44,8 +45,18 @@ export interface RefusedWrite {
   readonly refused: { readonly code: ErrorCode; readonly message: string };
 }
 
+/** `err` as thrown back to the scheduler: a RefusedWrite when it is an ApiError. */
+function refusal(err: unknown): unknown {
+  return err instanceof ApiError ? ({ refused: { code: err.code, message: err.message } } satisfies RefusedWrite) : err;
+}
+
 export default async function writeIndex(job: IndexWriteJob): Promise<IndexWriteResult> {
-  const env = openIndexEnv(job.folder, job.uuid);
+  let env;
+  try {
+    env = openIndexEnv(job.folder, job.uuid);
+  } catch (err) {
+    throw refusal(tooManyOpenFiles(err));
+  }
   const steps = new StepReporter(job.step);
   try {
     const checkpoint = () => {
@@ -55,8 +66,7 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
     const outcome = applyIndexWrite(env, job.write, checkpoint, steps, prepared);
     return { outcome, steps: steps.finish() };
   } catch (err) {
-    if (err instanceof ApiError) throw { refused: { code: err.code, message: err.message } } satisfies RefusedWrite;
-    throw err;
+    throw refusal(err);
   } finally {
     if (job.ahead !== undefined) {
       stopAhead(job.ahead.state);

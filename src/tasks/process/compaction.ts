@@ -20,7 +20,6 @@ export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
   if (record === undefined) {
     return { tasks: [failed(task!, new ApiError('index_not_found', `Index \`${kind.indexUid}\` not found.`))] };
   }
-  const env = ctx.indexEnvs.get(record.uuid);
   const folder = ctx.indexEnvs.folderOf(record.uuid);
   const preCompactionSize = dataFileBytes(folder);
   ctx.progress.enter('indexCompaction', 'create temporary file');
@@ -32,7 +31,7 @@ export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
   ctx.progress.enter('indexCompaction', 'copy and compact the index');
   try {
     // The environment lives in a folder, so LMDB writes the copy as `<folder>/data.mdb`.
-    await env.root.backup(scratch, true);
+    await ctx.indexEnvs.use(record.uuid, (env) => env.root.backup(scratch, true));
   } catch (err) {
     rmSync(scratch, { recursive: true, force: true });
     throw err;
