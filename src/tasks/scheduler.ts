@@ -11,8 +11,9 @@
  *    (workers/index-writer.ts): a document batch's processor runs that write itself; a settings or
  *    edition batch returns it as `indexWrite` and this loop applies it. A refusal by the index
  *    (an invalid `_geo`…) fails every task of the batch and drops the processor's `commit`;
- * 2. the instance transaction: `commit`, the finished tasks, the batch, and the removal of the
- *    payloads kept in LMDB (store/update-files.ts);
+ * 2. the instance transaction: `commit`, the written index's statistics measured after step 1
+ *    (indexes/stats-store.ts), the finished tasks, the batch, and the removal of the payloads kept
+ *    in LMDB (store/update-files.ts);
  * 3. then the payload files are deleted and `afterCommit` runs (index folders, compacted files).
  *
  * Threading: the loop runs on the main thread as a chain of async steps, so HTTP requests and
@@ -31,7 +32,8 @@
 import { ApiError, internalError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
-import { createdIndexSizes, databaseSizeChanges, databaseSizes } from '../indexes/stats.js';
+import { createdIndexSizes, databaseSizeChanges, databaseSizes, measureIndex } from '../indexes/stats.js';
+import { IndexStatsStore } from '../indexes/stats-store.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxnAsync } from '../store/write-txn.js';
@@ -107,7 +109,11 @@ export class Scheduler {
   private running: { taskUids: ReadonlySet<number>; abort: AbortController } | null = null;
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly deps: SchedulerDeps) {}
+  private readonly indexStats: IndexStatsStore;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.indexStats = new IndexStatsStore(deps.store);
+  }
 
   start(): void {
     this.loop ??= this.run();
@@ -215,7 +221,9 @@ export class Scheduler {
       }
       progress.enter('batch', 'writing tasks to disk');
       const written = outcome.indexWrite?.uuid ?? outcome.indexWritten;
-      const sizes = written === undefined ? {} : this.sizeChanges(sizesBefore, written);
+      const env = written === undefined ? undefined : this.deps.indexEnvs.get(written);
+      const measured = env === undefined ? undefined : measureIndex(env, this.deps.indexEnvs.folderOf(env.uuid));
+      const sizes = env === undefined ? {} : databaseSizeChanges(sizesBefore ?? createdIndexSizes(env), measured!.internalDatabaseSizes);
       const stats = Object.keys(sizes).length === 0 ? batch.stats : { ...batch.stats, internalDatabaseSizes: sizes };
       const done = finishBatch({ ...batch, stats }, outcome.tasks, nowNs());
       const payloads = done.tasks.flatMap((task) => (task.kind.name === 'documentAdditionOrUpdate' ? [task.kind.contentFile] : []));
@@ -224,6 +232,7 @@ export class Scheduler {
       // again; payloads kept in LMDB go in the same commit, so none outlives its finished task.
       await writeTxnAsync(this.deps.store.root, () => {
         outcome.commit?.();
+        if (measured !== undefined) this.indexStats.put(written!, measured);
         queue.commitBatch(done.batch, done.tasks, progress);
         for (const uuid of payloads) if (!this.deps.updateFiles.discardInline(uuid)) files.push(uuid);
       });
@@ -240,12 +249,6 @@ export class Scheduler {
     }
   }
 
-  /** The databases of index `uuid` whose size the batch changed, from `before` (null: created by the batch). */
-  private sizeChanges(before: Record<string, number> | null, uuid: string): Record<string, string> {
-    const env = this.deps.indexEnvs.get(uuid);
-    return databaseSizeChanges(before ?? createdIndexSizes(env), databaseSizes(env));
-  }
-
   private async process(
     next: NextBatch,
     tasks: Task[],
@@ -255,6 +258,6 @@ export class Scheduler {
     if (processor === undefined) {
       throw new ApiError('internal', `Quarry cannot process \`${next.operation}\` batches yet.`);
     }
-    return processor({ ...this.deps, ...run }, tasks, next);
+    return processor({ ...this.deps, indexStats: this.indexStats, ...run }, tasks, next);
   }
 }

@@ -9,6 +9,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { dataFileBytes } from '../../engine/index-env.js';
 import { ApiError } from '../../errors/api-error.js';
+import { measureIndex } from '../../indexes/stats.js';
 import type { BatchProcessor } from './context.js';
 import { failed, succeeded } from './outcome.js';
 
@@ -42,6 +43,7 @@ export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
     afterCommit: async () => {
       await ctx.indexEnvs.replaceData(record.uuid, copy);
       rmSync(scratch, { recursive: true, force: true });
+      ctx.indexStats.put(record.uuid, measureIndex(ctx.indexEnvs.get(record.uuid), folder));
     },
   };
 };
