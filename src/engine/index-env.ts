@@ -9,6 +9,7 @@ import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
+import { checkSpareDescriptors, openFilesLimit } from './descriptors.js';
 import { OpenHandles } from './open-handles.js';
 
 /** Database names of an index environment, declared once. */
@@ -79,6 +80,7 @@ const INITIAL_MAP_BYTES = 1024 ** 3;
  */
 export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   mkdirSync(folder, { recursive: true });
+  checkSpareDescriptors();
   // The map starts at INITIAL_MAP_BYTES and lmdb-js doubles it when a write needs more. A fixed
   // 2 TiB map (Meilisearch's default) reserved so much address space per open environment that
   // the 128 TiB of a process ran out around the 32nd index and the next open segfaulted.
@@ -112,11 +114,15 @@ export function dataFileBytes(folder: string): number {
 
 /**
  * How many index environments stay open at once when idle (Meilisearch keeps 20): each holds two
- * file descriptors (data and lock files) and a memory map of at least INITIAL_MAP_BYTES, so a
- * thousand of them ran out of descriptors under `ulimit -n 1024`. Reopening one costs a
- * millisecond or so, plus the caches searches derive from it (entry-cache.ts).
+ * file descriptors and a memory map of at least INITIAL_MAP_BYTES, so a thousand of them ran out
+ * of descriptors under `ulimit -n 1024`. Under a lower limit, fewer: their descriptors stay within
+ * a quarter of the limit. Reopening one costs a millisecond or so, plus the caches searches
+ * derive from it (entry-cache.ts).
  */
-export const OPEN_INDEX_ENVS = 64;
+export function openIndexEnvsCapacity(limit = openFilesLimit()): number {
+  const MOST = 64;
+  return limit === null ? MOST : Math.max(1, Math.min(MOST, Math.floor(limit / 8)));
+}
 
 /** A use of an index environment across awaits: it stays open until `release`. */
 export interface IndexEnvLease {
@@ -128,7 +134,7 @@ export class IndexEnvs {
   private readonly open: OpenHandles<IndexEnv>;
   private readonly dir: string;
 
-  constructor(dbPath: string, capacity = OPEN_INDEX_ENVS) {
+  constructor(dbPath: string, capacity = openIndexEnvsCapacity()) {
     this.dir = path.join(dbPath, 'indexes');
     mkdirSync(this.dir, { recursive: true });
     this.open = new OpenHandles(
