@@ -2,7 +2,8 @@
  * The index writer thread (a piscina task module, see index-writer.ts): applies one IndexWrite
  * to an index environment in one transaction, off the HTTP thread, and answers its outcome. It opens its own handle on
  * the environment for each write and closes it after, so a deleted, swapped or compacted index
- * never keeps a stale handle here. A non-zero `interrupt[0]` (set by the scheduler when a
+ * never keeps a stale handle here (lmdb-js shares one LMDB environment per process between
+ * threads: the scheduler's lease, index-writer.ts, keeps it open meanwhile). A non-zero `interrupt[0]` (set by the scheduler when a
  * cancelation arrives) stops the write at its next checkpoint and rolls it back.
  */
 import { workerData } from 'piscina';
