@@ -129,6 +129,20 @@ export function measureIndex(env: IndexEnv, folder: string): MeasuredIndex {
   };
 }
 
+function indexStats(measured: MeasuredIndex, isIndexing: boolean, withDatabaseSizes: boolean): IndexStats {
+  const { numberOfDocuments, rawDocumentDbSize } = measured;
+  return {
+    numberOfDocuments,
+    rawDocumentDbSize,
+    avgDocumentSize: numberOfDocuments === 0 ? 0 : Math.floor(rawDocumentDbSize / numberOfDocuments),
+    isIndexing,
+    ...(withDatabaseSizes ? { internalDatabaseSizes: measured.internalDatabaseSizes } : {}),
+    numberOfEmbeddings: 0,
+    numberOfEmbeddedDocuments: 0,
+    fieldDistribution: measured.fieldDistribution,
+  };
+}
+
 export class StatsService {
   private readonly stored: IndexStatsStore;
   /**
@@ -149,40 +163,27 @@ export class StatsService {
   }
 
   index(record: IndexRecord, withDatabaseSizes = false): IndexStats {
-    const measured = this.measured(record.uuid);
-    const { numberOfDocuments, rawDocumentDbSize } = measured;
-    return {
-      numberOfDocuments,
-      rawDocumentDbSize,
-      avgDocumentSize: numberOfDocuments === 0 ? 0 : Math.floor(rawDocumentDbSize / numberOfDocuments),
-      isIndexing: this.indexing().has(record.uid),
-      ...(withDatabaseSizes ? { internalDatabaseSizes: measured.internalDatabaseSizes } : {}),
-      numberOfEmbeddings: 0,
-      numberOfEmbeddedDocuments: 0,
-      fieldDistribution: measured.fieldDistribution,
-    };
+    return indexStats(this.measured(record.uuid), this.indexing().has(record.uid), withDatabaseSizes);
   }
 
   /** `GET /stats`: sizes count every store; `lastUpdate` and `indexes` only what `canSee` allows. */
   instance(canSee: (uid: string) => boolean, withDatabaseSizes = false): InstanceStats {
     const all = this.registry.list();
     const instance = envSizes(this.store.root, path.join(this.store.dbPath, 'instance'));
+    const indexing = this.indexing();
     let databaseSize = instance.onDisk;
     let usedDatabaseSize = instance.used;
+    let lastUpdate: Timestamp | null = null;
+    const indexes: Record<string, IndexStats> = {};
     for (const record of all) {
       const measured = this.measured(record.uuid);
       databaseSize += measured.databaseSize;
       usedDatabaseSize += measured.usedDatabaseSize;
+      if (!canSee(record.uid)) continue;
+      if (lastUpdate === null || record.updatedAt > lastUpdate) lastUpdate = record.updatedAt;
+      indexes[record.uid] = indexStats(measured, indexing.has(record.uid), withDatabaseSizes);
     }
-    const visible = all.filter((record) => canSee(record.uid));
-    let lastUpdate: Timestamp | null = null;
-    for (const record of visible) if (lastUpdate === null || record.updatedAt > lastUpdate) lastUpdate = record.updatedAt;
-    return {
-      databaseSize,
-      usedDatabaseSize,
-      lastUpdate,
-      indexes: Object.fromEntries(visible.map((record) => [record.uid, this.index(record, withDatabaseSizes)])),
-    };
+    return { databaseSize, usedDatabaseSize, lastUpdate, indexes };
   }
 
   private measured(uuid: string): MeasuredIndex {
