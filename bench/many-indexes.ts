@@ -41,9 +41,10 @@ for (;;) {
   }
 }
 
+let sent = 0;
 try {
   const started = performance.now();
-  for (let k = 0; k < INDEXES; k++) await call('POST', `/indexes/i${k}/documents`, [{ id: k, title: `index number ${k}` }]);
+  for (; sent < INDEXES; sent++) await call('POST', `/indexes/i${sent}/documents`, [{ id: sent, title: `index number ${sent}` }]);
   for (;;) {
     const pending = await call('GET', '/tasks?statuses=enqueued,processing&limit=1');
     if (pending.body.total === 0) break;
@@ -66,7 +67,7 @@ try {
   }
   console.log('server:', proc(child.pid!));
 } catch (err) {
-  console.log(`stopped: ${(err as Error).message}`);
+  console.log(`stopped after ${sent} additions sent: ${(err as Error).message}`);
 } finally {
   await new Promise((resolve) => setTimeout(resolve, 200));
   console.log(died === null ? 'server alive' : `server died: ${died}`);
