@@ -1,12 +1,16 @@
 /**
  * One LMDB environment per index, under `<db path>/indexes/<uuid>/`, so deleting an index is a
- * folder removal and swapping or renaming one only touches the registry. This module opens,
- * caches and deletes those environments and declares the databases inside them.
+ * folder removal and swapping or renaming one only touches the registry. This module opens
+ * those environments (a bounded number at a time, open-handles.ts), deletes them and declares the
+ * databases inside them.
  * Only the scheduler writes to an index environment; searches read it.
  */
 import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { tooManyOpenFiles } from '../errors/os-errors.js';
+import { checkSpareDescriptors, openFilesLimit } from './descriptors.js';
+import { OpenHandles } from './open-handles.js';
 
 /** Database names of an index environment, declared once. */
 export const INDEX_DBS = {
@@ -76,6 +80,7 @@ const INITIAL_MAP_BYTES = 1024 ** 3;
  */
 export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   mkdirSync(folder, { recursive: true });
+  checkSpareDescriptors();
   // The map starts at INITIAL_MAP_BYTES and lmdb-js doubles it when a write needs more. A fixed
   // 2 TiB map (Meilisearch's default) reserved so much address space per open environment that
   // the 128 TiB of a process ran out around the 32nd index and the next open segfaulted.
@@ -107,34 +112,91 @@ export function dataFileBytes(folder: string): number {
   return Math.min(file.size, file.blocks * 512);
 }
 
+/**
+ * How many index environments stay open at once when idle (Meilisearch keeps 20): each holds two
+ * file descriptors and a memory map of at least INITIAL_MAP_BYTES, so a thousand of them ran out
+ * of descriptors under `ulimit -n 1024`. Under a lower limit, fewer: their descriptors stay within
+ * a quarter of the limit. Reopening one costs a millisecond or so, plus the caches searches
+ * derive from it (entry-cache.ts).
+ */
+export function openIndexEnvsCapacity(limit = openFilesLimit()): number {
+  const MOST = 64;
+  return limit === null ? MOST : Math.max(1, Math.min(MOST, Math.floor(limit / 8)));
+}
+
+/** A use of an index environment across awaits: it stays open until `release`. */
+export interface IndexEnvLease {
+  readonly env: IndexEnv;
+  release(): void;
+}
+
 export class IndexEnvs {
-  private readonly open = new Map<string, IndexEnv>();
+  private readonly open: OpenHandles<IndexEnv>;
   private readonly dir: string;
 
-  constructor(dbPath: string) {
+  constructor(dbPath: string, capacity = openIndexEnvsCapacity()) {
     this.dir = path.join(dbPath, 'indexes');
     mkdirSync(this.dir, { recursive: true });
+    this.open = new OpenHandles(
+      capacity,
+      (uuid) => {
+        try {
+          return openIndexEnv(this.folderOf(uuid), uuid);
+        } catch (err) {
+          throw tooManyOpenFiles(err);
+        }
+      },
+      (env) => void env.root.close(),
+    );
   }
 
   folderOf(uuid: string): string {
     return path.join(this.dir, uuid);
   }
 
-  /** The environment of the index stored under `uuid`, opened on first use. */
+  /**
+   * The environment of the index stored under `uuid`, opened if needed, for synchronous use: it
+   * stays open until the current turn of the event loop ends. Across awaits, use `acquire`.
+   */
   get(uuid: string): IndexEnv {
-    let env = this.open.get(uuid);
-    if (env === undefined) {
-      env = openIndexEnv(this.folderOf(uuid), uuid);
-      this.open.set(uuid, env);
+    return this.open.borrow(uuid);
+  }
+
+  /** The environment of the index stored under `uuid`, kept open until the lease is released. */
+  acquire(uuid: string): IndexEnvLease {
+    const lease = this.open.acquire(uuid);
+    return { env: lease.handle, release: lease.release };
+  }
+
+  /** Runs `use` with the environment of `uuid` kept open until it settles. */
+  async use<T>(uuid: string, use: (env: IndexEnv) => Promise<T>): Promise<T> {
+    const lease = this.acquire(uuid);
+    try {
+      return await use(lease.env);
+    } finally {
+      lease.release();
     }
-    return env;
+  }
+
+  /**
+   * The environment of each of `records` in turn, for a walk over every index that awaits in
+   * between (dumps, snapshots): each is kept open until the walk asks for the next one, so the
+   * walk holds one at a time.
+   */
+  *each<R extends { readonly uuid: string }>(records: Iterable<R>): Generator<[R, IndexEnv]> {
+    for (const record of records) {
+      const lease = this.acquire(record.uuid);
+      try {
+        yield [record, lease.env];
+      } finally {
+        lease.release();
+      }
+    }
   }
 
   /** Closes and removes the environment's folder. */
   async delete(uuid: string): Promise<void> {
-    const env = this.open.get(uuid);
-    this.open.delete(uuid);
-    if (env !== undefined) await env.root.close();
+    await this.open.take(uuid)?.root.close();
     rmSync(this.folderOf(uuid), { recursive: true, force: true });
   }
 
@@ -144,15 +206,11 @@ export class IndexEnvs {
    * file, then the next `get` reopens it on the new one.
    */
   async replaceData(uuid: string, dataFile: string): Promise<void> {
-    const env = this.open.get(uuid);
-    this.open.delete(uuid);
-    if (env !== undefined) await env.root.close();
+    await this.open.take(uuid)?.root.close();
     renameSync(dataFile, path.join(this.folderOf(uuid), 'data.mdb'));
   }
 
   async closeAll(): Promise<void> {
-    const envs = [...this.open.values()];
-    this.open.clear();
-    await Promise.all(envs.map((env) => env.root.close()));
+    await Promise.all(this.open.takeAll().map((env) => env.root.close()));
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Read access to the indexes for request handlers, so that they never open an environment
  * themselves: an index by uid (uid validated, else `index_not_found`), its environment's current
- * snapshot, and the reads routes answer as they are (stored settings, the fields list).
+ * snapshot, and the reads routes answer as they are (stored settings, the fields list). An
+ * environment it gives is borrowed (IndexEnvs.get): for the handler's synchronous run only.
  */
 import { DocumentStore } from '../engine/documents/store.js';
 import type { IndexEnv, IndexEnvs } from '../engine/index-env.js';

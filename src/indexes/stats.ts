@@ -1,13 +1,15 @@
 /**
- * Index and instance statistics (indexes.md §4), read from LMDB's own page accounting so they
- * cost O(1) per index whatever its size.
+ * Index and instance statistics (indexes.md §4), measured from LMDB's own page accounting so they
+ * cost O(1) per index whatever its size, after each batch that writes an index (stats-store.ts):
+ * the routes read what was stored and open no index environment.
  */
 import path from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
-import { dataFileBytes, INDEX_DBS, INDEX_MAIN_KEYS, type IndexEnvs } from '../engine/index-env.js';
+import { dataFileBytes, INDEX_DBS, INDEX_MAIN_KEYS, type IndexEnv, type IndexEnvs } from '../engine/index-env.js';
 import type { InstanceStore } from '../store/env.js';
 import type { Timestamp } from '../types/task.js';
 import type { IndexRecord, IndexRegistry } from './registry.js';
+import { IndexStatsStore, type MeasuredIndex } from './stats-store.js';
 
 export interface IndexStats {
   numberOfDocuments: number;
@@ -112,51 +114,95 @@ export function databaseSizeChanges(before: Record<string, number>, after: Recor
   return changes;
 }
 
+/** The statistics of the index whose environment is `env`, stored in `folder`. */
+export function measureIndex(env: IndexEnv, folder: string): MeasuredIndex {
+  const numberOfDocuments = env.documents.getCount();
+  const distribution = (env.main.get(INDEX_MAIN_KEYS.fieldDistribution) ?? {}) as Record<string, number>;
+  const sizes = envSizes(env.root, folder);
+  return {
+    numberOfDocuments,
+    rawDocumentDbSize: numberOfDocuments === 0 ? 0 : usedBytes(env.documents as Database<unknown, never>),
+    fieldDistribution: Object.fromEntries(Object.keys(distribution).sort().map((k) => [k, distribution[k]!])),
+    internalDatabaseSizes: databaseSizes(env),
+    databaseSize: sizes.onDisk,
+    usedDatabaseSize: sizes.used,
+  };
+}
+
+function indexStats(measured: MeasuredIndex, isIndexing: boolean, withDatabaseSizes: boolean): IndexStats {
+  const { numberOfDocuments, rawDocumentDbSize } = measured;
+  return {
+    numberOfDocuments,
+    rawDocumentDbSize,
+    avgDocumentSize: numberOfDocuments === 0 ? 0 : Math.floor(rawDocumentDbSize / numberOfDocuments),
+    isIndexing,
+    ...(withDatabaseSizes ? { internalDatabaseSizes: measured.internalDatabaseSizes } : {}),
+    numberOfEmbeddings: 0,
+    numberOfEmbeddedDocuments: 0,
+    fieldDistribution: measured.fieldDistribution,
+  };
+}
+
 export class StatsService {
+  private readonly stored: IndexStatsStore;
+  /**
+   * Indexes no batch has written since their stats began to be stored (created empty, imported
+   * from a dump, or older than this version), measured once: until a batch writes them, nothing
+   * changes them.
+   */
+  private readonly unstored = new Map<string, MeasuredIndex>();
+
   constructor(
     private readonly store: InstanceStore,
     private readonly registry: IndexRegistry,
     private readonly envs: IndexEnvs,
     /** indexes touched by the running batch */
     private readonly indexing: () => ReadonlySet<string>,
-  ) {}
+  ) {
+    this.stored = new IndexStatsStore(store);
+  }
 
   index(record: IndexRecord, withDatabaseSizes = false): IndexStats {
-    const env = this.envs.get(record.uuid);
-    const numberOfDocuments = env.documents.getCount();
-    const rawDocumentDbSize = numberOfDocuments === 0 ? 0 : usedBytes(env.documents as Database<unknown, never>);
-    const distribution = (env.main.get(INDEX_MAIN_KEYS.fieldDistribution) ?? {}) as Record<string, number>;
-    return {
-      numberOfDocuments,
-      rawDocumentDbSize,
-      avgDocumentSize: numberOfDocuments === 0 ? 0 : Math.floor(rawDocumentDbSize / numberOfDocuments),
-      isIndexing: this.indexing().has(record.uid),
-      ...(withDatabaseSizes ? { internalDatabaseSizes: databaseSizes(env) } : {}),
-      numberOfEmbeddings: 0,
-      numberOfEmbeddedDocuments: 0,
-      fieldDistribution: Object.fromEntries(Object.keys(distribution).sort().map((k) => [k, distribution[k]!])),
-    };
+    return indexStats(this.measured(record.uuid), this.indexing().has(record.uid), withDatabaseSizes);
   }
 
   /** `GET /stats`: sizes count every store; `lastUpdate` and `indexes` only what `canSee` allows. */
   instance(canSee: (uid: string) => boolean, withDatabaseSizes = false): InstanceStats {
     const all = this.registry.list();
     const instance = envSizes(this.store.root, path.join(this.store.dbPath, 'instance'));
+    const indexing = this.indexing();
     let databaseSize = instance.onDisk;
     let usedDatabaseSize = instance.used;
-    for (const record of all) {
-      const sizes = envSizes(this.envs.get(record.uuid).root, this.envs.folderOf(record.uuid));
-      databaseSize += sizes.onDisk;
-      usedDatabaseSize += sizes.used;
-    }
-    const visible = all.filter((record) => canSee(record.uid));
     let lastUpdate: Timestamp | null = null;
-    for (const record of visible) if (lastUpdate === null || record.updatedAt > lastUpdate) lastUpdate = record.updatedAt;
-    return {
-      databaseSize,
-      usedDatabaseSize,
-      lastUpdate,
-      indexes: Object.fromEntries(visible.map((record) => [record.uid, this.index(record, withDatabaseSizes)])),
-    };
+    const indexes: Record<string, IndexStats> = {};
+    for (const record of all) {
+      const measured = this.measured(record.uuid);
+      databaseSize += measured.databaseSize;
+      usedDatabaseSize += measured.usedDatabaseSize;
+      if (!canSee(record.uid)) continue;
+      if (lastUpdate === null || record.updatedAt > lastUpdate) lastUpdate = record.updatedAt;
+      indexes[record.uid] = indexStats(measured, indexing.has(record.uid), withDatabaseSizes);
+    }
+    return { databaseSize, usedDatabaseSize, lastUpdate, indexes };
+  }
+
+  private measured(uuid: string): MeasuredIndex {
+    const stored = this.stored.get(uuid);
+    if (stored !== undefined) {
+      this.unstored.delete(uuid);
+      return stored;
+    }
+    let measured = this.unstored.get(uuid);
+    if (measured === undefined) {
+      // leased, not borrowed: a first `GET /stats` may measure every index in one go
+      const lease = this.envs.acquire(uuid);
+      try {
+        measured = measureIndex(lease.env, this.envs.folderOf(uuid));
+      } finally {
+        lease.release();
+      }
+      this.unstored.set(uuid, measured);
+    }
+    return measured;
   }
 }

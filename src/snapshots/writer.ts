@@ -18,7 +18,7 @@ import { instanceUidFile } from '../store/instance-uid.js';
 export interface SnapshotContent {
   dbPath: string;
   instance: RootDatabase;
-  /** every index environment, by its folder uuid */
+  /** every index environment, by its folder uuid, walked once: each may close once the next is asked for */
   indexes: Iterable<{ uuid: string; root: RootDatabase }>;
   updateFilesDir: string;
   /** called on the copied data directory before it is packed (drops the snapshot's own tasks) */

@@ -16,6 +16,8 @@ export const INSTANCE_DBS = {
   batchIndex: 'batch-index',
   /** index uid → index registry entry (env folder uuid, createdAt, updatedAt, primaryKey) */
   indexes: 'indexes',
+  /** index environment uuid → the index's statistics as of the last batch that wrote it (indexes/stats-store.ts) */
+  indexStats: 'index-stats',
   /** api key uid → key record */
   keys: 'keys',
   /** update-file uuid → a small task payload kept in the environment instead of a file (store/update-files.ts) */

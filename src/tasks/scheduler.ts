@@ -13,8 +13,9 @@
  *    `indexWrite` by the index (settings enabling geo over an invalid `_geo`…) fails every task
  *    of the batch and drops the processor's `commit` (a document batch fails only the task its
  *    write refuses: process/isolated-write.ts);
- * 2. the instance transaction: `commit`, the finished tasks, the batch, and the removal of the
- *    payloads kept in LMDB (store/update-files.ts);
+ * 2. the instance transaction: `commit`, the written index's statistics measured after step 1
+ *    (indexes/stats-store.ts), the finished tasks, the batch, and the removal of the payloads kept
+ *    in LMDB (store/update-files.ts);
  * 3. then the payload files are deleted and `afterCommit` runs (index folders, compacted files).
  *
  * Threading: the loop runs on the main thread as a chain of async steps, so HTTP requests and
@@ -33,7 +34,8 @@
 import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
-import { createdIndexSizes, databaseSizeChanges, databaseSizes } from '../indexes/stats.js';
+import { createdIndexSizes, databaseSizeChanges, databaseSizes, measureIndex } from '../indexes/stats.js';
+import { IndexStatsStore } from '../indexes/stats-store.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxnAsync } from '../store/write-txn.js';
@@ -109,7 +111,11 @@ export class Scheduler {
   private running: { taskUids: ReadonlySet<number>; abort: AbortController } | null = null;
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly deps: SchedulerDeps) {}
+  private readonly indexStats: IndexStatsStore;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.indexStats = new IndexStatsStore(deps.store);
+  }
 
   start(): void {
     this.loop ??= this.run();
@@ -217,7 +223,9 @@ export class Scheduler {
       }
       progress.enter('batch', 'writing tasks to disk');
       const written = outcome.indexWrite?.uuid ?? outcome.indexWritten;
-      const sizes = written === undefined ? {} : this.sizeChanges(sizesBefore, written);
+      const env = written === undefined ? undefined : this.deps.indexEnvs.get(written);
+      const measured = env === undefined ? undefined : measureIndex(env, this.deps.indexEnvs.folderOf(env.uuid));
+      const sizes = env === undefined ? {} : databaseSizeChanges(sizesBefore ?? createdIndexSizes(env), measured!.internalDatabaseSizes);
       const stats = Object.keys(sizes).length === 0 ? batch.stats : { ...batch.stats, internalDatabaseSizes: sizes };
       const done = finishBatch({ ...batch, stats }, outcome.tasks, nowNs());
       const payloads = done.tasks.flatMap((task) => (task.kind.name === 'documentAdditionOrUpdate' ? [task.kind.contentFile] : []));
@@ -226,6 +234,7 @@ export class Scheduler {
       // again; payloads kept in LMDB go in the same commit, so none outlives its finished task.
       await writeTxnAsync(this.deps.store.root, () => {
         outcome.commit?.();
+        if (measured !== undefined) this.indexStats.put(written!, measured);
         queue.commitBatch(done.batch, done.tasks, progress);
         for (const uuid of payloads) if (!this.deps.updateFiles.discardInline(uuid)) files.push(uuid);
       });
@@ -242,12 +251,6 @@ export class Scheduler {
     }
   }
 
-  /** The databases of index `uuid` whose size the batch changed, from `before` (null: created by the batch). */
-  private sizeChanges(before: Record<string, number> | null, uuid: string): Record<string, string> {
-    const env = this.deps.indexEnvs.get(uuid);
-    return databaseSizeChanges(before ?? createdIndexSizes(env), databaseSizes(env));
-  }
-
   private async process(
     next: NextBatch,
     tasks: Task[],
@@ -257,6 +260,6 @@ export class Scheduler {
     if (processor === undefined) {
       throw new ApiError('internal', `Quarry cannot process \`${next.operation}\` batches yet.`);
     }
-    return processor({ ...this.deps, ...run }, tasks, next);
+    return processor({ ...this.deps, indexStats: this.indexStats, ...run }, tasks, next);
   }
 }

@@ -2,12 +2,14 @@
  * The index writer thread (a piscina task module, see index-writer.ts): applies one IndexWrite
  * to an index environment in one transaction, off the HTTP thread, and answers its outcome. It opens its own handle on
  * the environment for each write and closes it after, so a deleted, swapped or compacted index
- * never keeps a stale handle here. A non-zero `interrupt[0]` (set by the scheduler when a
+ * never keeps a stale handle here (lmdb-js shares one LMDB environment per process between
+ * threads: the scheduler's lease, index-writer.ts, keeps it open meanwhile). A non-zero `interrupt[0]` (set by the scheduler when a
  * cancelation arrives) stops the write at its next checkpoint and rolls it back.
  */
 import { workerData } from 'piscina';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
+import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite } from '../engine/indexer/commit.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
@@ -44,8 +46,18 @@ export interface RefusedWrite {
   readonly refused: { readonly code: ErrorCode; readonly message: string };
 }
 
+/** `err` as thrown back to the scheduler: a RefusedWrite when it is an ApiError. */
+function refusal(err: unknown): unknown {
+  return err instanceof ApiError ? ({ refused: { code: err.code, message: err.message } } satisfies RefusedWrite) : err;
+}
+
 export default async function writeIndex(job: IndexWriteJob): Promise<IndexWriteResult> {
-  const env = openIndexEnv(job.folder, job.uuid);
+  let env;
+  try {
+    env = openIndexEnv(job.folder, job.uuid);
+  } catch (err) {
+    throw refusal(tooManyOpenFiles(err));
+  }
   const steps = new StepReporter(job.step);
   try {
     const checkpoint = () => {
@@ -55,8 +67,7 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
     const outcome = applyIndexWrite(env, job.write, checkpoint, steps, prepared);
     return { outcome, steps: steps.finish() };
   } catch (err) {
-    if (err instanceof ApiError) throw { refused: { code: err.code, message: err.message } } satisfies RefusedWrite;
-    throw err;
+    throw refusal(err);
   } finally {
     if (job.ahead !== undefined) {
       stopAhead(job.ahead.state);

@@ -25,9 +25,9 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
 export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<DocumentBatchOutcome | null>;
 export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<DocumentBatchOutcome | null> {
   // Opening an LMDB database takes the environment's write lock, which the write about to start
-  // holds until it commits: the HTTP thread opens its handle now, or its first read of the index
-  // would block the event loop for the whole write.
-  envs.get(uuid);
+  // holds until it commits: the HTTP thread opens its handle now and keeps it open until the write
+  // ends, or its first read of the index would block the event loop for the whole write.
+  const lease = envs.acquire(uuid);
   const interrupt = new Int32Array(new SharedArrayBuffer(4));
   const onAbort = () => Atomics.store(interrupt, 0, 1);
   signal.addEventListener('abort', onAbort);
@@ -54,5 +54,6 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     }
     signal.removeEventListener('abort', onAbort);
     watcher?.ended(durations);
+    lease.release();
   }
 }

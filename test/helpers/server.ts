@@ -19,6 +19,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Reuse an existing db path (restart tests). */
   dbPath?: string;
+  /** The process's limit of open file descriptors (`ulimit -n`), when lower than the default. */
+  openFiles?: number;
 }
 
 export interface TestServer {
@@ -62,7 +64,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const args = [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--dump-dir', path.join(dbPath, '..', 'dumps'), '--no-analytics'];
   if (options.masterKey !== undefined) args.push('--master-key', options.masterKey);
   args.push(...(options.args ?? []));
-  const child = spawn(process.execPath, args, {
+  // a shell lowers the limit, then execs node, so the child is node itself
+  const [command, commandArgs] =
+    options.openFiles === undefined ? [process.execPath, args] : ['sh', ['-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, process.execPath, ...args]];
+  const child = spawn(command, commandArgs, {
     env: { PATH: process.env.PATH ?? '', QUARRY_LOG_LEVEL: 'WARN', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

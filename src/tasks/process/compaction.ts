@@ -9,6 +9,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { dataFileBytes } from '../../engine/index-env.js';
 import { ApiError } from '../../errors/api-error.js';
+import { measureIndex } from '../../indexes/stats.js';
 import type { BatchProcessor } from './context.js';
 import { failed, succeeded } from './outcome.js';
 
@@ -20,7 +21,6 @@ export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
   if (record === undefined) {
     return { tasks: [failed(task!, new ApiError('index_not_found', `Index \`${kind.indexUid}\` not found.`))] };
   }
-  const env = ctx.indexEnvs.get(record.uuid);
   const folder = ctx.indexEnvs.folderOf(record.uuid);
   const preCompactionSize = dataFileBytes(folder);
   ctx.progress.enter('indexCompaction', 'create temporary file');
@@ -32,7 +32,7 @@ export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
   ctx.progress.enter('indexCompaction', 'copy and compact the index');
   try {
     // The environment lives in a folder, so LMDB writes the copy as `<folder>/data.mdb`.
-    await env.root.backup(scratch, true);
+    await ctx.indexEnvs.use(record.uuid, (env) => env.root.backup(scratch, true));
   } catch (err) {
     rmSync(scratch, { recursive: true, force: true });
     throw err;
@@ -43,6 +43,7 @@ export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
     afterCommit: async () => {
       await ctx.indexEnvs.replaceData(record.uuid, copy);
       rmSync(scratch, { recursive: true, force: true });
+      ctx.indexStats.put(record.uuid, measureIndex(ctx.indexEnvs.get(record.uuid), folder));
     },
   };
 };

@@ -24,6 +24,7 @@
 import type { IndexEnv, IndexEnvs } from '../../engine/index-env.js';
 import type { IndexWrite } from '../../engine/indexer/commit.js';
 import type { IndexRegistry } from '../../indexes/registry.js';
+import type { IndexStatsStore } from '../../indexes/stats-store.js';
 import type { InstanceStore } from '../../store/env.js';
 import type { PayloadSource, UpdateFiles } from '../../store/update-files.js';
 import type { WorkerPools } from '../../workers/pool.js';
@@ -89,6 +90,8 @@ export interface ProcessContext {
   queue: TaskQueue;
   indexes: IndexRegistry;
   indexEnvs: IndexEnvs;
+  /** each index's stored statistics: the scheduler stores them after an index write, processors after other changes */
+  indexStats: IndexStatsStore;
   updateFiles: UpdateFiles;
   /** worker threads for CPU-heavy batch work */
   workers: WorkerPools;

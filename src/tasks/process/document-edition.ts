@@ -102,7 +102,8 @@ export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
   }
   const record = ctx.indexes.get(kind.indexUid);
   if (record === undefined) return { tasks: [failed(task, new ApiError('index_not_found', `Index \`${kind.indexUid}\` not found.`))] };
-  const env = ctx.indexEnvs.get(record.uuid);
+  // kept open while the edition pool runs the function
+  const { env, release } = ctx.indexEnvs.acquire(record.uuid);
 
   let docids: number[];
   let changes: Map<string, JsonObject | null>;
@@ -113,6 +114,8 @@ export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
   } catch (error) {
     if (!(error instanceof ApiError) || ctx.signal.aborted) throw error;
     return { tasks: [failed(task, error)] };
+  } finally {
+    release();
   }
 
   // v1.50 reports every matched document as both edited and deleted.

@@ -21,8 +21,8 @@ function dumpUidOf(ts: Timestamp): string {
 }
 
 function* indexes(ctx: ProcessContext): Generator<DumpIndex> {
-  for (const record of ctx.indexes.list()) {
-    yield { uid: record.uid, primaryKey: record.primaryKey, createdAt: record.createdAt, updatedAt: record.updatedAt, env: ctx.indexEnvs.get(record.uuid) };
+  for (const [record, env] of ctx.indexEnvs.each(ctx.indexes.list())) {
+    yield { uid: record.uid, primaryKey: record.primaryKey, createdAt: record.createdAt, updatedAt: record.updatedAt, env };
   }
 }
 

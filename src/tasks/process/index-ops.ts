@@ -106,7 +106,10 @@ export const processIndexDeletion: BatchProcessor = (ctx, tasks, next) => {
   if (record === undefined) return { tasks: finished };
   return {
     tasks: finished,
-    commit: () => ctx.indexes.remove(indexUid),
+    commit: () => {
+      ctx.indexes.remove(indexUid);
+      ctx.indexStats.remove(record.uuid);
+    },
     afterCommit: () => ctx.indexEnvs.delete(record.uuid),
   };
 };

@@ -24,7 +24,9 @@ export const processSnapshotCreation: BatchProcessor = async (ctx, tasks) => {
     {
       dbPath: archives.store.dbPath,
       instance: archives.store.root,
-      indexes: ctx.indexes.list().map((record) => ({ uuid: record.uuid, root: ctx.indexEnvs.get(record.uuid).root })),
+      indexes: (function* () {
+        for (const [record, env] of ctx.indexEnvs.each(ctx.indexes.list())) yield { uuid: record.uuid, root: env.root };
+      })(),
       updateFilesDir: ctx.updateFiles.dir,
       adjust: async (copiedDbPath) => {
         const copy = openInstanceStore(copiedDbPath, archives.pkgVersion);

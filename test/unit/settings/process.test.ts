@@ -13,6 +13,7 @@ import { applyIndexWrite } from '../../../src/engine/indexer/commit.js';
 import { INDEX_UPDATERS } from '../../../src/engine/indexer/registry.js';
 import type { IndexUpdater } from '../../../src/engine/updater.js';
 import { IndexRegistry } from '../../../src/indexes/registry.js';
+import { IndexStatsStore } from '../../../src/indexes/stats-store.js';
 import { canonicalPatch } from '../../../src/settings/patch.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { UpdateFiles } from '../../../src/store/update-files.js';
@@ -42,6 +43,7 @@ beforeEach(() => {
     queue: new TaskQueue(store),
     indexes: new IndexRegistry(store),
     indexEnvs: new IndexEnvs(dir),
+    indexStats: new IndexStatsStore(store),
     updateFiles: new UpdateFiles(store),
     now: 5_000n,
     signal: new AbortController().signal,

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IndexEnvs } from '../../../src/engine/index-env.js';
 import { IndexRegistry } from '../../../src/indexes/registry.js';
+import { IndexStatsStore } from '../../../src/indexes/stats-store.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { UpdateFiles } from '../../../src/store/update-files.js';
 import type { NextBatch } from '../../../src/tasks/autobatcher.js';
@@ -30,6 +31,7 @@ beforeEach(() => {
     queue: new TaskQueue(store),
     indexes: new IndexRegistry(store),
     indexEnvs: new IndexEnvs(dir),
+    indexStats: new IndexStatsStore(store),
     updateFiles: new UpdateFiles(store),
     now: 1_000n,
     signal: new AbortController().signal,
