@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { fuzzRequest, type FuzzRequest } from './arbitraries.js';
 import { knownFailure, type KnownFailure } from './known-failures.js';
-import { exchange } from './raw-http.js';
+import { exchange, type Outcome } from './raw-http.js';
 import type { Target } from './target.js';
 import { classOf, judge, type Failure } from './verdict.js';
 
@@ -48,6 +48,8 @@ export interface FuzzReport {
 }
 
 const RSS_SAMPLE_EVERY = 50;
+/** Requests one shrink may send: a hang costs seconds each, and the machine is shared. */
+const SHRINK_BUDGET = 80;
 const RECOVERY_MS = 30_000;
 
 export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzReport> {
@@ -58,6 +60,7 @@ export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzRe
   };
   const shrunkClasses = new Set<string>();
   let failing: string[] = [];
+  let sentSinceFailure = 0;
 
   const tally = (route: string, outcome: string) => {
     const counts = report.perRoute.get(route) ?? new Map<string, number>();
@@ -65,14 +68,16 @@ export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzRe
     report.perRoute.set(route, counts);
   };
 
+  /** Known failures get a class of their own, so the same kind of answer to another request still counts. */
   const record = (failure: Failure, request: FuzzRequest): string => {
-    const key = classOf(failure);
+    const known = knownFailure(failure, request);
+    const key = known === undefined ? classOf(failure) : `${classOf(failure)} [known]`;
     const seen = report.classes.get(key);
     if (seen !== undefined) {
       seen.count += 1;
       seen.routes.add(request.route);
     } else {
-      report.classes.set(key, { failure, count: 1, routes: new Set([request.route]), first: request, known: knownFailure(failure) });
+      report.classes.set(key, { failure, count: 1, routes: new Set([request.route]), first: request, known });
       options.log(`new failure class: ${key} — ${failure.detail.slice(0, 200)}`);
     }
     return key;
@@ -96,9 +101,23 @@ export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzRe
     return failure;
   };
 
-  const property = fc.asyncProperty(fuzzRequest(target.context), async (request) => {
+  /**
+   * One exchange; a timeout is retried once the server is responsive again, so that a moment of
+   * load on the shared machine is not taken for a freeze: a request that freezes the server
+   * freezes it again.
+   */
+  const send = async (request: FuzzRequest): Promise<Outcome> => {
     report.requests += 1;
     const outcome = await exchange(target.port, request.raw, options.timeoutMs);
+    if (outcome.kind !== 'timeout' || !(await target.recovered(RECOVERY_MS))) return outcome;
+    report.requests += 1;
+    return exchange(target.port, request.raw, options.timeoutMs);
+  };
+
+  const property = fc.asyncProperty(fuzzRequest(target.context), async (request) => {
+    // Past the budget, every candidate passes unsent: fast-check keeps the smallest failure so far.
+    if (failing.length > 0 && sentSinceFailure++ >= SHRINK_BUDGET) return true;
+    const outcome = await send(request);
     const failure = await afterwards(request, judge(request.route, outcome));
     tally(request.route, failure?.kind ?? (outcome.kind === 'answer' ? String(outcome.status) : outcome.kind));
     if (failure === undefined) return true;
@@ -110,6 +129,7 @@ export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzRe
 
   for (let round = 0; report.generated < options.runs; round += 1) {
     failing = [];
+    sentSinceFailure = 0;
     const seed = options.seed + round;
     const replay = round === 0 && options.path !== undefined ? { path: options.path } : {};
     const result = await fc.check(property, { seed, numRuns: options.runs - report.generated, ...replay });

@@ -69,6 +69,7 @@ export class Target {
       } catch {
         // still busy
       }
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     return false;
   }
