@@ -56,7 +56,7 @@ export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzRe
   const started = Date.now();
   const report: FuzzReport = {
     seed: options.seed, generated: 0, requests: 0, ms: 0, perRoute: new Map(), classes: new Map(),
-    rss: { baselineKb: target.rssKb(), peakKb: 0 },
+    rss: { baselineKb: target.memory().rssKb, peakKb: 0 },
   };
   const shrunkClasses = new Set<string>();
   let failing: string[] = [];
@@ -92,10 +92,11 @@ export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzRe
       return crash;
     }
     if (report.requests % RSS_SAMPLE_EVERY === 0) {
-      const rss = target.rssKb();
-      report.rss.peakKb = Math.max(report.rss.peakKb, rss);
-      if (rss - report.rss.baselineKb > options.rssGrowthKb) {
-        return failure ?? { kind: 'rss', route: request.route, detail: `VmRSS ${rss} kB, ${rss - report.rss.baselineKb} kB over the start` };
+      const { rssKb, anonKb, fileKb } = target.memory();
+      report.rss.peakKb = Math.max(report.rss.peakKb, rssKb);
+      if (rssKb - report.rss.baselineKb > options.rssGrowthKb) {
+        const detail = `VmRSS ${rssKb} kB (RssAnon ${anonKb}, RssFile ${fileKb}), ${rssKb - report.rss.baselineKb} kB over the start`;
+        return failure ?? { kind: 'rss', route: request.route, detail };
       }
     }
     return failure;
@@ -142,7 +143,7 @@ export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzRe
     options.log(`shrunk ${shrunkKey} (seed ${seed}, path ${result.counterexamplePath}); ${report.generated}/${options.runs} generated`);
     if (options.path !== undefined) break;
   }
-  report.rss.peakKb = Math.max(report.rss.peakKb, target.rssKb());
+  report.rss.peakKb = Math.max(report.rss.peakKb, target.memory().rssKb);
   report.ms = Date.now() - started;
   return report;
 }

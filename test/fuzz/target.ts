@@ -53,10 +53,14 @@ export class Target {
     return this.current.output();
   }
 
-  /** Resident memory, in kB (VmRSS of /proc/<pid>/status). */
-  rssKb(): number {
+  /**
+   * Resident memory, in kB, from /proc/<pid>/status: VmRSS, and its anonymous (heap) and
+   * file-backed (LMDB's mapped pages) parts.
+   */
+  memory(): { rssKb: number; anonKb: number; fileKb: number } {
     const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+    const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+    return { rssKb: field('VmRSS'), anonKb: field('RssAnon'), fileKb: field('RssFile') };
   }
 
   /** Waits until `/health` answers again (after a hang), up to `ms`; false if it never does. */

@@ -19,11 +19,12 @@ export interface Failure {
 }
 
 /**
- * Answers outside the envelope come from layers below the routes (Fastify, Node's parser), so
- * their class ignores the route; other kinds are told apart per route.
+ * Answers outside the envelope come from layers below the routes (Fastify, Node's parser), and
+ * memory grows over the whole run, so those classes ignore the route; other kinds are told apart
+ * per route.
  */
 export function classOf(failure: Failure): string {
-  const route = failure.kind === 'envelope' ? '' : failure.route;
+  const route = failure.kind === 'envelope' || failure.kind === 'rss' ? '' : failure.route;
   return [failure.kind, route, failure.status ?? '', failure.code ?? ''].filter((part) => part !== '').join(' ');
 }
 
