@@ -6,7 +6,6 @@
  */
 import fc from 'fast-check';
 import { fuzzRequest, type FuzzRequest } from './arbitraries.js';
-import { knownFailure, type KnownFailure } from './known-failures.js';
 import { exchange, type Outcome } from './raw-http.js';
 import type { Target } from './target.js';
 import { classOf, judge, type Failure } from './verdict.js';
@@ -17,8 +16,6 @@ export interface FuzzOptions {
   seed: number;
   /** A counterexample path to replay with `seed`. */
   path?: string;
-  /** Known classes (known-failures.ts) are tallied but neither shrunk nor counted as failures. */
-  allowKnown: boolean;
   timeoutMs: number;
   /** Largest tolerated growth of the server's resident memory over the run. */
   rssGrowthKb: number;
@@ -31,7 +28,6 @@ export interface FailureClass {
   routes: Set<string>;
   /** The first request of the class. */
   first: FuzzRequest;
-  known: KnownFailure | undefined;
   /** fast-check's shrunk counterexample, and how to replay it. */
   shrunk?: { request: FuzzRequest; seed: number; path: string };
 }
@@ -68,16 +64,14 @@ export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzRe
     report.perRoute.set(route, counts);
   };
 
-  /** Known failures get a class of their own, so the same kind of answer to another request still counts. */
   const record = (failure: Failure, request: FuzzRequest): string => {
-    const known = knownFailure(failure, request);
-    const key = known === undefined ? classOf(failure) : `${classOf(failure)} [known]`;
+    const key = classOf(failure);
     const seen = report.classes.get(key);
     if (seen !== undefined) {
       seen.count += 1;
       seen.routes.add(request.route);
     } else {
-      report.classes.set(key, { failure, count: 1, routes: new Set([request.route]), first: request, known });
+      report.classes.set(key, { failure, count: 1, routes: new Set([request.route]), first: request });
       options.log(`new failure class: ${key} — ${failure.detail.slice(0, 200)}`);
     }
     return key;
@@ -123,7 +117,8 @@ export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzRe
     tally(request.route, failure?.kind ?? (outcome.kind === 'answer' ? String(outcome.status) : outcome.kind));
     if (failure === undefined) return true;
     const key = record(failure, request);
-    const tolerated = shrunkClasses.has(key) || (options.allowKnown && report.classes.get(key)!.known !== undefined);
+    // A class already shrunk is tallied, not shrunk again.
+    const tolerated = shrunkClasses.has(key);
     if (!tolerated) failing.push(key);
     return tolerated;
   });
@@ -148,7 +143,7 @@ export async function fuzz(target: Target, options: FuzzOptions): Promise<FuzzRe
   return report;
 }
 
-/** The classes that fail the run: all of them, but for known ones when tolerated. */
-export function unexpected(report: FuzzReport, allowKnown: boolean): FailureClass[] {
-  return [...report.classes.values()].filter((entry) => !allowKnown || entry.known === undefined);
+/** The classes that fail the run: every one found. */
+export function failures(report: FuzzReport): FailureClass[] {
+  return [...report.classes.values()];
 }

@@ -14,7 +14,7 @@ export function describeRequest({ raw }: FuzzRequest): string {
 }
 
 function describeClass(key: string, entry: FailureClass): string[] {
-  const lines = [`✗ ${key} ×${entry.count}${entry.known === undefined ? '' : `  (known: ${entry.known.finding})`}`];
+  const lines = [`✗ ${key} ×${entry.count}`];
   lines.push(`    routes: ${[...entry.routes].sort().join(', ')}`);
   lines.push(`    answer: ${clip(entry.failure.detail, 300)}`, `    first:  ${describeRequest(entry.first)}`);
   if (entry.shrunk !== undefined) {
