@@ -114,7 +114,10 @@ function enqueuedOps(tasks: any[], sent: Sent[], report: CrashReport): Op[] {
       if (summary !== undefined && summary.taskUid < task.uid) before = i;
     });
     const cutOff = sent[before + 1];
-    if (cutOff === undefined || cutOff.summary !== undefined || cutOff.op.type !== task.type) report.differences.push(`task ${task.uid} (${task.type}) matches no request`);
+    if (cutOff === undefined || cutOff.summary !== undefined || cutOff.op.type !== task.type) {
+      const next = cutOff === undefined ? 'none' : `${cutOff.op.type}, ${cutOff.summary === undefined ? 'cut off' : `acknowledged as task ${cutOff.summary.taskUid}`}`;
+      report.differences.push(`task ${task.uid} (${task.type}) matches no request: the request after task ${sent[before]?.summary?.taskUid}'s was ${next}`);
+    }
     else byUid.set(task.uid, cutOff.op);
   }
   return [...byUid.entries()].sort(([a], [b]) => a - b).map(([, op]) => op);
