@@ -5,7 +5,7 @@
  * at the end every task must finish, and the tasks' outcomes, documents and searches must equal
  * those of an uninterrupted server sent the same enqueued requests in uid order (snapshot.ts).
  * A request cut off by a kill may or may not have been enqueued; requests go one at a time, so
- * such a task is the request sent right after the last acknowledged task below it.
+ * such a task is one of the cut-off requests sent after the last acknowledged task below it.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -103,24 +103,30 @@ async function round(server: TestServer, pick: (n: number) => number, sent: Sent
   await server.kill();
 }
 
-/** The enqueued requests in uid order: the acknowledged ones, and those whose 202 was cut off. */
+/**
+ * The enqueued requests in uid order: the acknowledged ones, and those whose 202 a kill cut off.
+ * Each round ends at its cut-off request, and a round may start with one, so between two
+ * acknowledged tasks lie the cut-off requests sent between them, some enqueued, in send order.
+ */
 function enqueuedOps(tasks: any[], sent: Sent[], report: CrashReport): Op[] {
-  const byUid = new Map<number, Op>();
-  sent.forEach(({ summary, op }) => summary !== undefined && byUid.set(summary.taskUid, op));
+  const ackedAt = new Map<number, number>();
+  sent.forEach(({ summary }, i) => summary !== undefined && ackedAt.set(summary.taskUid, i));
+  const ops: Op[] = [];
+  let next = 0;
   for (const task of tasks) {
-    if (byUid.has(task.uid)) continue;
-    let before = -1;
-    sent.forEach(({ summary }, i) => {
-      if (summary !== undefined && summary.taskUid < task.uid) before = i;
-    });
-    const cutOff = sent[before + 1];
-    if (cutOff === undefined || cutOff.summary !== undefined || cutOff.op.type !== task.type) {
-      const next = cutOff === undefined ? 'none' : `${cutOff.op.type}, ${cutOff.summary === undefined ? 'cut off' : `acknowledged as task ${cutOff.summary.taskUid}`}`;
-      report.differences.push(`task ${task.uid} (${task.type}) matches no request: the request after task ${sent[before]?.summary?.taskUid}'s was ${next}`);
+    let at = ackedAt.get(task.uid);
+    for (let i = next; at === undefined && i < sent.length && sent[i]!.summary === undefined; i++) {
+      const { op } = sent[i]!;
+      if (op.type === task.type && (op.documents === undefined || op.documents === task.details?.receivedDocuments)) at = i;
     }
-    else byUid.set(task.uid, cutOff.op);
+    if (at === undefined) {
+      report.differences.push(`task ${task.uid} (${task.type}) matches none of the requests cut off after request ${next - 1}`);
+      continue;
+    }
+    ops.push(sent[at]!.op);
+    next = at + 1;
   }
-  return [...byUid.entries()].sort(([a], [b]) => a - b).map(([, op]) => op);
+  return ops;
 }
 
 /** Waits until no task is enqueued or processing (a dump runs before older index tasks). */

@@ -8,8 +8,9 @@ export interface Op {
   route: string;
   body?: string;
   contentType?: string;
-  /** The type of the task it enqueues, to match a task whose 202 the kill cut off. */
+  /** The type of the task it enqueues, and for additions how many documents: to match a task whose 202 a kill cut off. */
   type: string;
+  documents?: number;
 }
 
 export const INDEXES = ['rk', 'rk2'] as const;
@@ -31,10 +32,13 @@ export function randomOp(pick: (n: number) => number): Op {
   const index = INDEXES[pick(2)];
   if (kind <= 2) {
     const docs = Array.from({ length: 1 + pick(kind === 0 ? 1500 : 150) }, doc);
-    if (kind === 1) return { method: 'POST', route: `/indexes/${index}/documents`, body: docs.map((d) => JSON.stringify(d)).join('\n'), contentType: 'application/x-ndjson', type: 'documentAdditionOrUpdate' };
-    return json('POST', `/indexes/${index}/documents`, docs, 'documentAdditionOrUpdate');
+    if (kind === 1) return { method: 'POST', route: `/indexes/${index}/documents`, body: docs.map((d) => JSON.stringify(d)).join('\n'), contentType: 'application/x-ndjson', type: 'documentAdditionOrUpdate', documents: docs.length };
+    return { ...json('POST', `/indexes/${index}/documents`, docs, 'documentAdditionOrUpdate'), documents: docs.length };
   }
-  if (kind === 3) return json('PUT', `/indexes/${index}/documents`, Array.from({ length: 1 + pick(80) }, () => ({ id: pick(3000), n: pick(100) })), 'documentAdditionOrUpdate');
+  if (kind === 3) {
+    const parts = Array.from({ length: 1 + pick(80) }, () => ({ id: pick(3000), n: pick(100) }));
+    return { ...json('PUT', `/indexes/${index}/documents`, parts, 'documentAdditionOrUpdate'), documents: parts.length };
+  }
   if (kind === 4) return json('POST', `/indexes/${index}/documents/delete-batch`, Array.from({ length: 1 + pick(200) }, () => pick(3000)), 'documentDeletion');
   if (kind === 5) return json('POST', `/indexes/${index}/documents/delete`, { filter: `cat = c${pick(4)} AND n < ${pick(100)}` }, 'documentDeletion');
   if (kind === 6) {
