@@ -1,4 +1,4 @@
-/** Latency measurement and the number formats shared by the peer tables. */
+/** Latency measurement and the number formats shared by the peer tables and the soak. */
 
 export interface Latency {
   p50: number;
@@ -7,7 +7,7 @@ export interface Latency {
   samples: number;
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
