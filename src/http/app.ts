@@ -12,7 +12,10 @@ import { answerError, installErrorHandlers } from './error-handler.js';
 import { registerRoutes } from './route.js';
 import { batchRoutes } from './routes/batches.js';
 import { compactionRoutes } from './routes/compaction.js';
-import { documentRoutes } from './routes/documents.js';
+import { documentAdditionRoutes } from './routes/document-additions.js';
+import { documentDeletionRoutes } from './routes/document-deletions.js';
+import { documentEditionRoutes } from './routes/document-edition.js';
+import { documentReadRoutes } from './routes/documents.js';
 import { dumpRoutes } from './routes/dumps.js';
 import { experimentalFeatureRoutes } from './routes/experimental-features.js';
 import { facetSearchRoutes } from './routes/facet-search.js';
@@ -93,7 +96,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...keyRoutes,
     ...dumpRoutes,
     ...snapshotRoutes,
-    ...documentRoutes,
+    ...documentAdditionRoutes,
+    ...documentReadRoutes,
+    ...documentDeletionRoutes,
+    ...documentEditionRoutes,
     ...searchRoutes,
     ...multiSearchRoutes,
     ...facetSearchRoutes,

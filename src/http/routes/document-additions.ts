@@ -1,0 +1,78 @@
+/**
+ * Document additions and updates, `POST`/`PUT /indexes/{uid}/documents` (documents.md §3): the
+ * payload is streamed into an update file (JSON, NDJSON or CSV converted to NDJSON) before the
+ * task is enqueued, and the file is removed if the enqueue fails.
+ */
+import { validateIndexUid } from '../../indexes/uid.js';
+import type { AppDeps } from '../deps.js';
+import { streamBody } from '../body/read-body.js';
+import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
+import { enqueue } from '../enqueue.js';
+import { defineRoute, type RouteContext } from '../route.js';
+import { QueryValueError, compileQuery, parseString, type ValueParser } from '../validation/index.js';
+
+const parseSkipCreation: ValueParser<boolean> = (raw) => {
+  const lower = raw.toLowerCase();
+  if (lower === 'true' || lower === 'false') return lower === 'true';
+  throw new QueryValueError(`skipCreation must be either \`true\` or \`false\`. Found: \`${raw}\``);
+};
+
+const parseAddQuery = compileQuery({
+  primaryKey: { parse: parseString, code: 'invalid_index_primary_key' },
+  // Checked while parsing the query, before the Content-Type (documents.md §3.1).
+  csvDelimiter: { parse: checkCsvDelimiter, code: 'invalid_document_csv_delimiter' },
+  customMetadata: { parse: parseString, code: 'invalid_index_custom_metadata' },
+  skipCreation: { parse: parseSkipCreation, code: 'invalid_skip_creation' },
+});
+
+async function addDocuments(
+  ctx: RouteContext<ReturnType<typeof parseAddQuery>, undefined>,
+  deps: AppDeps,
+  method: 'replace' | 'update',
+) {
+  const uid = validateIndexUid(ctx.params.indexUid!);
+  const { format, delimiter } = documentsFormat(ctx.request.headers['content-type'], ctx.query.csvDelimiter);
+  const limit = deps.config.httpPayloadSizeLimit;
+  const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.request.headers['content-encoding'], limit);
+  const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit);
+  try {
+    return await enqueue(deps, {
+      kind: {
+        name: 'documentAdditionOrUpdate',
+        indexUid: uid,
+        primaryKey: ctx.query.primaryKey ?? null,
+        method,
+        contentFile: payload.uuid,
+        documentsCount: payload.documentsCount,
+        payloadSize: payload.size,
+        allowIndexCreation: ctx.caller.canPerform('indexes.create', uid),
+        onMissingDocument: ctx.query.skipCreation === true ? 'skip' : 'create',
+      },
+      customMetadata: ctx.query.customMetadata ?? null,
+    });
+  } catch (err) {
+    await deps.updateFiles.delete(payload.uuid);
+    throw err;
+  }
+}
+
+async function* emptyBody(): AsyncGenerator<Buffer> {}
+
+export const documentAdditionRoutes = [
+  defineRoute({
+    route: 'POST /indexes/:indexUid/documents',
+    query: parseAddQuery,
+    body: 'stream',
+    contentTypes: DOCUMENTS_CONTENT_TYPES,
+    status: 202,
+    handler: (ctx, deps) => addDocuments(ctx, deps, 'replace'),
+  }),
+  defineRoute({
+    route: 'PUT /indexes/:indexUid/documents',
+    query: parseAddQuery,
+    body: 'stream',
+    contentTypes: DOCUMENTS_CONTENT_TYPES,
+    status: 202,
+    handler: (ctx, deps) => addDocuments(ctx, deps, 'update'),
+  }),
+];
