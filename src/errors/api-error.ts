@@ -38,3 +38,8 @@ export function internalError(cause: unknown): ApiError {
   const detail = cause instanceof Error ? cause.message : String(cause);
   return new ApiError('internal', detail);
 }
+
+/** An error raised inside index `uid`, with the ``Index `uid`: `` prefix Meilisearch gives it (searches and tasks alike). */
+export function inIndex(uid: string, error: ApiError): ApiError {
+  return new ApiError(error.code, `Index \`${uid}\`: ${error.message}`);
+}

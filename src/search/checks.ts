@@ -3,8 +3,7 @@
  * index is opened, then those that need the index's settings (sort, attributesToSearchOn,
  * distinct). Errors raised inside the index carry the ``Index `uid`: `` prefix.
  */
-import { ApiError } from '../errors/api-error.js';
-import type { ErrorCode } from '../errors/codes.js';
+import { ApiError, inIndex } from '../errors/api-error.js';
 import { filterablePatterns, isFilterable } from '../engine/facets/filterable.js';
 import { matchingRule } from '../types/attribute-patterns.js';
 import { assertSortable, parseSortCriterion, type SortCriterion } from '../engine/facets/sort.js';
@@ -12,11 +11,6 @@ import type { IndexEnv } from '../engine/index-env.js';
 import { searchablePaths, searchesOn } from '../engine/search/search.js';
 import { displayedList, type IndexSettings } from '../types/settings.js';
 import type { SearchQuery } from './query.js';
-
-/** `err` as raised inside index `uid`: an API error gets the ``Index `uid`: `` prefix. */
-export function inIndex(uid: string, err: unknown): unknown {
-  return err instanceof ApiError ? new ApiError(err.code as ErrorCode, `Index \`${uid}\`: ${err.message}`) : err;
-}
 
 /** Search-kind errors (search.md §6), checked before the index is opened. */
 export function checkSearchKind(query: SearchQuery): void {
@@ -56,7 +50,7 @@ export function checkSort(uid: string, settings: IndexSettings, sort: readonly s
   try {
     assertSortable(criteria, settings.sortableAttributes, 'invalid_search_sort', settings.displayedAttributes);
   } catch (err) {
-    throw inIndex(uid, err);
+    throw err instanceof ApiError ? inIndex(uid, err) : err;
   }
   if (!settings.rankingRules.includes('sort')) {
     throw new ApiError(

@@ -22,10 +22,10 @@ import { checkFacets, computeFacets } from '../engine/facets/distribution.js';
 import { searchSettings } from '../engine/index-settings.js';
 import { searchClock } from '../engine/search/time-budget.js';
 import { executeSearch } from '../engine/search/search.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, inIndex } from '../errors/api-error.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../types/settings.js';
-import { checkDistinct, checkSearchKind, checkSearchOn, checkSort, inIndex } from './checks.js';
+import { checkDistinct, checkSearchKind, checkSearchOn, checkSort } from './checks.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
 import { withFormatting } from './formatting.js';
@@ -92,7 +92,7 @@ export function searchIndex(
   try {
     filters = asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter' }));
   } catch (err) {
-    throw inIndex(uid, err);
+    throw err instanceof ApiError ? inIndex(uid, err) : err;
   }
 
   const outcome = executeSearch(env, settings, {

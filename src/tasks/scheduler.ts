@@ -31,7 +31,7 @@
  * (during its commit, or while its processor returns) still drops the batch, so the tasks the
  * cancelation then cancels keep their changes in the index.
  */
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, inIndex } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import { createdIndexSizes, databaseSizeChanges, databaseSizes, measureIndex } from '../indexes/stats.js';
@@ -49,7 +49,7 @@ import { Progress } from './progress.js';
 import type { ArchiveDeps, BatchProcessor, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
-import { crashError, failed, inIndex } from './process/outcome.js';
+import { crashError, failed } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
 import { processDocumentEdition } from './process/document-edition.js';
 import { processDumpCreation } from './process/dump.js';

@@ -8,7 +8,7 @@
  *
  * A documentEdition task is always alone in its batch (autobatcher).
  */
-import { ApiError } from '../../errors/api-error.js';
+import { ApiError, inIndex } from '../../errors/api-error.js';
 import { documentId, type JsonObject } from '../../engine/document-id.js';
 import { MAX_DOCUMENT_DEPTH, nestsTooDeep } from '../../engine/documents/depth.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
@@ -18,7 +18,7 @@ import { readSettings } from '../../engine/index-settings.js';
 import { EditionError, EditionRunner } from '../../rhai/runner.js';
 import type { Task } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
-import { failed, inIndex, succeeded } from './outcome.js';
+import { failed, succeeded } from './outcome.js';
 
 /** Documents sent to the worker at a time: bounds memory, lets a cancelation stop the run between batches. */
 const CHUNK = 500;

@@ -12,14 +12,14 @@
  * that makes it throw, which fails with that error (isolated-write.ts).
  * An index created implicitly by the batch is kept even if every task fails, as in Meilisearch.
  */
-import { ApiError } from '../../errors/api-error.js';
+import { ApiError, inIndex } from '../../errors/api-error.js';
 import type { DocumentOp, OpResult } from '../../engine/indexer/document-batch.js';
 import type { IndexRecord } from '../../indexes/registry.js';
 import type { Task } from '../../types/task.js';
 import { writeIndex } from '../../workers/index-writer.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
 import { writeIsolated, type RunWrite } from './isolated-write.js';
-import { crashError, failed, inIndex, succeeded } from './outcome.js';
+import { crashError, failed, succeeded } from './outcome.js';
 
 /** The index operation a task of a document batch stands for. */
 function opOf(ctx: ProcessContext, task: Task): DocumentOp {

@@ -16,11 +16,6 @@ export function failed(task: Task, error: ApiError): Task {
   };
 }
 
-/** An error raised while processing an index, with the `Index \`uid\`: ` prefix Meilisearch gives it. */
-export function inIndex(indexUid: string, error: ApiError): ApiError {
-  return new ApiError(error.code, `Index \`${indexUid}\`: ${error.message}`);
-}
-
 /** What a task failed by something unexpected (not an ApiError) shows. */
 export function crashError(err: unknown): ApiError {
   return internalError(`An unexpected crash occurred when processing the task: ${err instanceof Error ? err.message : String(err)}`);
