@@ -9,47 +9,17 @@
  * words, vectors, geo, the store's encoding, projection) never go deeper than this.
  */
 import { ApiError } from '../../errors/api-error.js';
+import { firstOpenBeyond, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
 
-export const MAX_DOCUMENT_DEPTH = 128;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_ARRAY = 0x5d;
-const CLOSE_OBJECT = 0x7d;
-
-/** Whether `line` holds more opening brackets than `max`, strings included (native searches). */
-function opensMoreThan(line: Buffer, max: number): boolean {
-  let count = 0;
-  for (const open of [OPEN_ARRAY, OPEN_OBJECT]) {
-    for (let at = line.indexOf(open); at !== -1; at = line.indexOf(open, at + 1)) if (++count > max) return true;
-  }
-  return false;
-}
+/** The document's own braces, and the 127 levels serde_json reads inside a field. */
+export const MAX_DOCUMENT_DEPTH = SERDE_MAX_DEPTH + 1;
 
 /**
  * Where the JSON text `line` first nests deeper than MAX_DOCUMENT_DEPTH: the byte offset of the
- * bracket that does, or -1. Most lines have too few brackets to need the byte-by-byte scan.
+ * bracket that does, or -1.
  */
 export function tooDeepAt(line: Buffer): number {
-  if (!opensMoreThan(line, MAX_DOCUMENT_DEPTH)) return -1;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < line.length; i++) {
-    const b = line[i]!;
-    if (inString) {
-      if (b === BACKSLASH) i++;
-      else if (b === QUOTE) inString = false;
-    } else if (b === QUOTE) {
-      inString = true;
-    } else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
-      if (++depth > MAX_DOCUMENT_DEPTH) return i;
-    } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) {
-      depth--;
-    }
-  }
-  return -1;
+  return firstOpenBeyond(line, MAX_DOCUMENT_DEPTH);
 }
 
 /** Whether a parsed value nests deeper than MAX_DOCUMENT_DEPTH (walked without recursion). */

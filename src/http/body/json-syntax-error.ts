@@ -8,7 +8,7 @@
  * order like any syntax error; `Infinity` for text Meilisearch only skims first (a document of an
  * array or NDJSON payload, read raw), where depth is not its concern.
  */
-import { SERDE_MAX_DEPTH } from './json-depth.js';
+import { SERDE_MAX_DEPTH } from '../../types/json-depth.js';
 
 class SyntaxFailure extends Error {}
 

@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../errors/api-error.js';
 import { checkJsonContentType } from './content-type.js';
-import { nestsDeeper, SERDE_MAX_DEPTH } from './json-depth.js';
+import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
 import { describeJsonSyntaxError } from './json-syntax-error.js';
 import { PayloadTooLarge, readBody } from './read-body.js';
 

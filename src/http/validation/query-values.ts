@@ -3,7 +3,7 @@
  * A parser returns the converted value or throws `QueryValueError` with deserr's wording;
  * `compileQuery` adds the parameter name and the parameter's error code.
  */
-import { nestsDeeper, SERDE_MAX_DEPTH } from '../body/json-depth.js';
+import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
 import { invalidParameterMessage, unknownParameterValueMessage } from './messages.js';
 import { invalidIndexUidMessage, isValidIndexUid } from '../../types/index-uid.js';
 

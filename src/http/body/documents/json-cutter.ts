@@ -7,7 +7,7 @@
  * Invariant: only one value is ever held in memory, never the payload.
  */
 import { isUtf8 } from 'node:buffer';
-import { SERDE_MAX_DEPTH } from '../json-depth.js';
+import { SERDE_MAX_DEPTH } from '../../../types/json-depth.js';
 import { describeJsonSyntaxError } from '../json-syntax-error.js';
 import { firstInvalidUtf8 } from './utf8.js';
 

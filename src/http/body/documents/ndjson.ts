@@ -8,7 +8,7 @@
  * including a document nested too deep (the scan shared with json-array.ts: json-value-stream.ts).
  */
 import { isUtf8 } from 'node:buffer';
-import { closingQuote } from '../json-depth.js';
+import { closingQuote } from '../../../types/json-depth.js';
 import { isJsonWhitespace, SKIMMED_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
 import type { EmitDocument } from './parser.js';
