@@ -2,10 +2,11 @@
  * Read access to the indexes for request handlers, so that they never open an environment
  * themselves: an index by uid (uid validated, else `index_not_found`), its environment's current
  * snapshot, and the reads routes answer as they are (stored settings, the fields list). An
- * environment it gives is borrowed (IndexEnvs.get): for the handler's synchronous run only.
+ * environment it gives is borrowed (IndexEnvs.get): for the handler's synchronous run only;
+ * a request that uses one across awaits leases it.
  */
 import { DocumentStore } from '../engine/documents/store.js';
-import type { IndexEnv, IndexEnvs } from '../engine/index-env.js';
+import type { IndexEnv, IndexEnvLease, IndexEnvs } from '../engine/index-env.js';
 import { readSettings, searchSettings } from '../engine/index-settings.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldView, type FieldView } from '../settings/fields.js';
@@ -20,7 +21,7 @@ export function indexNotFound(uid: string): ApiError {
 export class IndexReader {
   constructor(
     private readonly registry: Pick<IndexRegistry, 'get'>,
-    private readonly envs: Pick<IndexEnvs, 'get'>,
+    private readonly envs: Pick<IndexEnvs, 'get' | 'acquire'>,
   ) {}
 
   /** The record of index `uid` as stored, without checking the uid. */
@@ -43,6 +44,11 @@ export class IndexReader {
   /** The environment of the index `rawUid` names (as `record`). */
   open(rawUid: string): IndexEnv {
     return this.envOf(this.record(rawUid));
+  }
+
+  /** The environment of the index `rawUid` names (as `record`), kept open until the lease is released. */
+  lease(rawUid: string): IndexEnvLease {
+    return this.envs.acquire(this.record(rawUid).uuid);
   }
 
   /** The index's stored settings, a fresh copy (`GET /indexes/{uid}/settings`). */

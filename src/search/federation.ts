@@ -12,7 +12,7 @@
  * `estimatedTotalHits` counts, per index, the union of its queries' candidates.
  */
 import type { Caller } from '../auth/caller.js';
-import { difference, fromUnsorted, unionAll, type DocSet } from '../engine/docset.js';
+import { difference, fromUnsorted, union, type DocSet } from '../engine/docset.js';
 import { QueryRankingRules } from '../engine/search/federated-rules.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import type { IndexSettings } from '../types/settings.js';
@@ -25,6 +25,7 @@ import { addPageFields, pageWindow } from './page.js';
 import { atQuery, queryError } from './query-errors.js';
 import type { Federation, QueryWithIndex } from './query.js';
 import { searchIndex } from './single.js';
+import { TimeSlices } from './time-slices.js';
 
 /** Parameters a federated query may not carry (search.md §10.2), checked in Meilisearch's order. */
 function checkFederatedQuery(position: number, query: QueryWithIndex, federation: Federation): void {
@@ -69,8 +70,30 @@ function checkFederatedQuery(position: number, query: QueryWithIndex, federation
 }
 
 /** The federated answer (search.md §10.2): every query's hits merged into one ranked page. */
-export function federatedSearch(ctx: SearchContext, caller: Caller, queries: readonly QueryWithIndex[], federation: Federation): Record<string, unknown> {
+export async function federatedSearch(
+  ctx: SearchContext,
+  caller: Caller,
+  queries: readonly QueryWithIndex[],
+  federation: Federation,
+): Promise<Record<string, unknown>> {
+  // The searched indexes stay open across the pauses between queries, until the page is built.
+  const leases = new Map<string, { release(): void }>();
+  try {
+    return await federate(ctx, caller, queries, federation, leases);
+  } finally {
+    for (const lease of leases.values()) lease.release();
+  }
+}
+
+async function federate(
+  ctx: SearchContext,
+  caller: Caller,
+  queries: readonly QueryWithIndex[],
+  federation: Federation,
+  leases: Map<string, { release(): void }>,
+): Promise<Record<string, unknown>> {
   const started = performance.now();
+  const slices = new TimeSlices();
   queries.forEach((query, position) => atQuery(position, () => caller.assertIndexAction('search', query.indexUid)));
   queries.forEach((query, position) => checkFederatedQuery(position, query, federation));
 
@@ -79,11 +102,13 @@ export function federatedSearch(ctx: SearchContext, caller: Caller, queries: rea
   const distinct = federation.distinct ?? null;
 
   const candidates: Candidate[] = [];
-  // Per index: its searches' candidate sets, and the first query using it (for error prefixes).
-  const perIndex = new Map<string, { search: IndexSearch; sets: DocSet[]; first: number }>();
+  // Per index: the union of its searches' candidates so far (folded query by query, so thousands
+  // of queries never hold thousands of sets), and the first query using it (for error prefixes).
+  const perIndex = new Map<string, { search: IndexSearch; candidates: DocSet; first: number }>();
   // The most constrained ranking rules so far, which the next query's must line up with.
   let previous: { rules: QueryRankingRules; position: number; uid: string } | undefined;
   for (const position of searchOrder(queries)) {
+    await slices.pause();
     const { indexUid, federationOptions, ...query } = queries[position]!;
     const weight = federationOptions?.weight ?? 1;
     const checkRules = (settings: IndexSettings) => {
@@ -94,9 +119,11 @@ export function federatedSearch(ctx: SearchContext, caller: Caller, queries: rea
     };
     const searched = distinct === null ? query : { ...query, distinct };
     const search = atQuery(position, () => searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules }));
-    const seen = perIndex.get(indexUid) ?? { search, sets: [], first: position };
-    perIndex.set(indexUid, seen);
-    seen.sets.push(search.outcome.candidates);
+    // within the turn that borrowed it, so the lease holds the environment the search read
+    if (!leases.has(indexUid)) leases.set(indexUid, ctx.indexReader.lease(indexUid));
+    const seen = perIndex.get(indexUid);
+    if (seen === undefined) perIndex.set(indexUid, { search, candidates: search.outcome.candidates, first: position });
+    else seen.candidates = union(seen.candidates, search.outcome.candidates);
     for (const hit of search.outcome.hits) {
       candidates.push({ position, query, search, hit, weight, sequence: weightedSequence(hit.details, weight) });
     }
@@ -111,7 +138,7 @@ export function federatedSearch(ctx: SearchContext, caller: Caller, queries: rea
     return true;
   });
   const { merged, dropped } = distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
-  const unions = new Map([...perIndex].map(([uid, { sets }]) => [uid, difference(unionAll(sets), fromUnsorted(dropped.get(uid) ?? []))]));
+  const unions = new Map([...perIndex].map(([uid, { candidates }]) => [uid, difference(candidates, fromUnsorted(dropped.get(uid) ?? []))]));
   let total = 0;
   for (const union of unions.values()) total += union.length;
 

@@ -1,7 +1,9 @@
 /**
  * `/multi-search` without `federation` (search.md §10.1): one single-search response per query,
  * each with its `indexUid`. Every queried index is checked against the caller's key, and the
- * first failing query answers for the whole request.
+ * first failing query answers for the whole request. Each query is searched and answered within
+ * one turn of the event loop; between queries the request gives other requests their turn
+ * (time-slices.ts).
  */
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
@@ -10,20 +12,30 @@ import type { SearchContext } from './context.js';
 import { atQuery } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
 import { searchResponse } from './single.js';
+import { TimeSlices } from './time-slices.js';
 
-export function multiSearch(ctx: SearchContext, caller: Caller, queries: readonly QueryWithIndex[], metadata: boolean): { results: Record<string, unknown>[] } {
+export async function multiSearch(
+  ctx: SearchContext,
+  caller: Caller,
+  queries: readonly QueryWithIndex[],
+  metadata: boolean,
+): Promise<{ results: Record<string, unknown>[] }> {
   const requestUid = uuidV7();
-  const results = queries.map(({ indexUid, federationOptions, ...query }, position) => {
+  const slices = new TimeSlices();
+  const results: Record<string, unknown>[] = [];
+  for (const [position, { indexUid, federationOptions, ...query }] of queries.entries()) {
+    await slices.pause();
     if (federationOptions !== undefined && federationOptions !== null) {
       throw new ApiError(
         'invalid_multi_search_federation_options',
         `Inside \`.queries[${position}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${position} or add \`federation\` to the request.`,
       );
     }
-    return atQuery(position, () => {
+    const result = atQuery(position, () => {
       caller.assertIndexAction('search', indexUid);
       return { indexUid, ...searchResponse(ctx, caller, indexUid, query, requestUid, metadata).body };
     });
-  });
+    results.push(result);
+  }
   return { results };
 }

@@ -33,6 +33,7 @@ export type ErrorKind =
   | { readonly kind: 'inClosingBracket' }
   | { readonly kind: 'inExpectedValue' }
   | { readonly kind: 'depthLimitReached' }
+  | { readonly kind: 'tooManyConditions' }
   | { readonly kind: 'foreign' }
   | { readonly kind: 'incomplete' }
   /** A token that is not there (nom `tag`/`char`); always replaced before it can surface. */

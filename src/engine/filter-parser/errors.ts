@@ -14,7 +14,7 @@
  */
 import type { Span } from './ast.js';
 import type { ErrorKind, VectorFilterPart } from './error-kinds.js';
-import { errorWordEnd, type Fail } from './scan.js';
+import { ConditionBudget, errorWordEnd, type Fail } from './scan.js';
 
 /** A filter string that does not parse. `message` is Meilisearch's full two-line message. */
 export class FilterParseError extends Error {
@@ -124,6 +124,8 @@ function describe(kind: ErrorKind, fragment: string): string {
       return `Expected only comma-separated field names inside \`IN[..]\` but instead found \`${e}\`.`;
     case 'depthLimitReached':
       return 'The filter exceeded the maximum depth limit. Try rewriting the filter so that it contains fewer nested conditions.';
+    case 'tooManyConditions':
+      return `The filter exceeded the maximum of ${ConditionBudget.MAX} conditions and \`IN\` values. Try rewriting the filter so that it contains fewer conditions.`;
     case 'foreign':
       return `Was expecting a field name and an condition inside \`_foreign(..)\` filter but instead found \`${e}\`.`;
     case 'incomplete':
@@ -182,8 +184,13 @@ export function isBlank(text: string): boolean {
 const NOT_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
 const GRAPHEME_EXTEND = /^\p{Grapheme_Extend}$/u;
 
+// Printable ASCII that escape_debug leaves alone (all but `"`, `'` and `\`).
+const PLAIN_ASCII = /^[\x20\x21\x23-\x26\x28-\x5b\x5d-\x7e]*$/;
+
 /** Rust's `str::escape_debug`. */
 export function escapeDebug(text: string): string {
+  // The fragment of an error can be the rest of a filter of megabytes: skip the per-character walk.
+  if (PLAIN_ASCII.test(text)) return text;
   let out = '';
   let first = true;
   for (const char of text) {

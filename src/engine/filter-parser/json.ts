@@ -17,6 +17,7 @@ import type { ErrorCode } from '../../errors/codes.js';
 import type { FilterAst } from './ast.js';
 import { FilterParseError } from './errors.js';
 import { parseFilterExpression } from './parser.js';
+import { ConditionBudget } from './scan.js';
 
 /** The array form: `["a = 1", ["b = 2", "b = 3"]]` is `a = 1 AND (b = 2 OR b = 3)`. */
 export type FilterArray = ReadonlyArray<string | ReadonlyArray<string>>;
@@ -69,15 +70,16 @@ function checkArray(code: ErrorCode, array: readonly unknown[]): FilterArray {
 
 function parseArray(array: FilterArray): FilterAst | null {
   const ands: FilterAst[] = [];
+  const budget = new ConditionBudget();
   for (const element of array) {
     if (typeof element === 'string') {
-      const ast = parseFilterExpression(element);
+      const ast = parseFilterExpression(element, budget);
       if (ast !== null) ands.push(ast);
       continue;
     }
     const ors: FilterAst[] = [];
     for (const rule of element) {
-      const ast = parseFilterExpression(rule);
+      const ast = parseFilterExpression(rule, budget);
       if (ast !== null) ors.push(ast);
     }
     if (ors.length === 1) ands.push(ors[0]!);

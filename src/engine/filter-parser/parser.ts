@@ -58,7 +58,7 @@
 import type { ComparisonOperator, FilterAst, Token } from './ast.js';
 import { isBlank, toParseError } from './errors.js';
 import { parseGeoBoundingBox, parseGeoPolygon, parseGeoRadius } from './geo.js';
-import { cut, cutAs, isSoft, Scan, type Res } from './scan.js';
+import { ConditionBudget, cut, cutAs, isSoft, Scan, type Res } from './scan.js';
 import { parseValue } from './value.js';
 import { parseVectorsExists } from './vectors.js';
 
@@ -69,9 +69,9 @@ const MAX_FILTER_DEPTH = 150;
  * Parses one filter expression. Returns null for an empty or whitespace-only string.
  * @throws FilterParseError with Meilisearch's message and the offending span.
  */
-export function parseFilterExpression(input: string): FilterAst | null {
+export function parseFilterExpression(input: string, budget: ConditionBudget = new ConditionBudget()): FilterAst | null {
   if (isBlank(input)) return null;
-  const s = new Scan(input, input);
+  const s = new Scan(input, input, budget);
   const result = parseOr(s, 0, 0);
   if (!result.ok) throw toParseError(result);
   if (result.pos < input.length) throw toParseError(s.error({ kind: 'expectedEof' }, result.pos));
@@ -80,6 +80,11 @@ export function parseFilterExpression(input: string): FilterAst | null {
 
 function tooDeep(s: Scan, pos: number): Res<never> {
   return s.error({ kind: 'depthLimitReached' }, pos);
+}
+
+/** Located on the first word of the condition or value that spent the budget. */
+function tooManyConditions(s: Scan, pos: number): Res<never> {
+  return s.failure({ kind: 'tooManyConditions' }, s.spaces(pos), 'word');
 }
 
 /** `or = and ( "OR" and )*` */
@@ -163,7 +168,7 @@ function parsePrimary(s: Scan, pos: number, depth: number): Res<FilterAst> {
           ? alternative.parse(s, field.value, field.pos)
           : field
         : alternative.parse(s, pos, depth);
-    if (!isSoft(result)) return result;
+    if (!isSoft(result)) return result.ok && !s.budget.take(1) ? tooManyConditions(s, pos) : result;
   }
   // A reserved keyword in first position gets its own message rather than the generic one.
   if (!field.ok && field.kind.kind === 'expectedValue' && field.kind.reservedKeyword) return cut(field);
@@ -199,6 +204,8 @@ function parseInBody(s: Scan, at: number): Res<Token[]> {
       const next = parseValue(s, s.spaces(comma + 1));
       if (isSoft(next)) break;
       if (!next.ok) return next;
+      // Each value after the first counts as a condition; the primary counts the first.
+      if (!s.budget.take(1)) return tooManyConditions(s, next.value.span.start);
       values.push(next.value);
       end = next.pos;
     }

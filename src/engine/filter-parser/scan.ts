@@ -59,16 +59,34 @@ export function errorWordEnd(input: string, pos: number): number {
   return stickyEnd(ERROR_WORD, input, pos);
 }
 
+/**
+ * How many more conditions and `IN` values one filter may hold (shared by the strings of the
+ * array form). Quarry's own bound, not Meilisearch's: parsing and evaluating a filter run on the
+ * thread that answers requests, at a few microseconds per condition, so the bound keeps any
+ * filter to tens of milliseconds.
+ */
+export class ConditionBudget {
+  static readonly MAX = 10_000;
+  remaining = ConditionBudget.MAX;
+
+  /** Takes `count` from the budget; false once it is spent. */
+  take(count: number): boolean {
+    this.remaining -= count;
+    return this.remaining >= 0;
+  }
+}
+
 /** The input being parsed and the text error messages echo (see `Span.echo`). */
 export class Scan {
   constructor(
     readonly input: string,
     readonly echo: string,
+    readonly budget: ConditionBudget = new ConditionBudget(),
   ) {}
 
   /** Same input, different echo: used inside `_foreign(...)`. */
   withEcho(echo: string): Scan {
-    return new Scan(this.input, echo);
+    return new Scan(this.input, echo, this.budget);
   }
 
   ok<T>(pos: number, value: T): Ok<T> {

@@ -27,7 +27,8 @@ export function openSearchFixture(indexes: FixtureIndexes, features: readonly Fe
   }
   const record = (uid: string): IndexRecord | undefined =>
     opened.has(uid) ? { uid, uuid: uid, createdAt: 0n, updatedAt: 0n, primaryKey: 'id' } : undefined;
-  const reader = new IndexReader({ get: record }, { get: (uuid) => opened.get(uuid)!.env });
+  const envOf = (uuid: string) => opened.get(uuid)!.env;
+  const reader = new IndexReader({ get: record }, { get: envOf, acquire: (uuid) => ({ env: envOf(uuid), release: () => {} }) });
   return {
     ctx: { indexReader: reader, features: { enabled: (name) => features.includes(name) } },
     index: (uid) => opened.get(uid)!,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFilterExpression } from '../../../../src/engine/filter-parser/index.js';
+import { parseFilter, parseFilterExpression } from '../../../../src/engine/filter-parser/index.js';
 import { p } from './show.js';
 
 /** [filter, expected AST in Meilisearch's Display notation]; most rows come from the crate's tests. */
@@ -231,10 +231,37 @@ describe('depth', () => {
     expect(p(`${'NOT '.repeat(147)}x = 1`)).toBe('NOT ({x} = {1})');
   });
 
-  it('parses a 14k-term flat OR chain', () => {
-    const filter = Array.from({ length: 14_000 }, (_, i) => `id = ${i}`).join(' OR ');
+  it('parses a 10k-term flat OR chain', () => {
+    const filter = Array.from({ length: 10_000 }, (_, i) => `id = ${i}`).join(' OR ');
     const ast = parseFilterExpression(filter);
-    expect(ast?.type === 'or' && ast.children.length).toBe(14_000);
+    expect(ast?.type === 'or' && ast.children.length).toBe(10_000);
+  });
+});
+
+describe('size bound', () => {
+  const tooMany = 'The filter exceeded the maximum of 10000 conditions and `IN` values. Try rewriting the filter so that it contains fewer conditions.';
+  const ors = (n: number) => Array.from({ length: n }, (_, i) => `id = ${i}`).join(' OR ');
+
+  it('refuses the 10,001st condition, located on it', () => {
+    const filter = ors(10_001);
+    const column = filter.lastIndexOf('id = 10000') + 1;
+    expect(() => parseFilterExpression(filter)).toThrow(`${tooMany}\n${column}:${column + 2} ${filter}`);
+  });
+
+  it('counts each IN value after the first as a condition', () => {
+    const list = (n: number) => `id IN [${Array.from({ length: n }, (_, i) => i).join(', ')}]`;
+    expect(parseFilterExpression(list(10_000))?.type).toBe('in');
+    expect(() => parseFilterExpression(`x = 1 AND ${list(10_000)}`)).toThrow(tooMany);
+  });
+
+  it('shares one budget between the strings of the array form', () => {
+    const strings = Array.from({ length: 10_001 }, (_, i) => `id = ${i}`);
+    expect(() => parseFilter(strings)).toThrow(tooMany);
+    expect(() => parseFilter([strings.slice(0, 10_000)])).not.toThrow();
+  });
+
+  it('refuses a filter of a million conditions', () => {
+    expect(() => parseFilterExpression(ors(1_000_000))).toThrow(tooMany);
   });
 });
 

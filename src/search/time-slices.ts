@@ -1,0 +1,22 @@
+/**
+ * Turns for the event loop during a long request. A multi-search of thousands of queries is
+ * thousands of searches on the thread that answers every request; run back to back they held it
+ * for seconds (issue 25). Between two queries, once SLICE_MS of work has passed, the request
+ * waits one turn, so `/health` and other requests are answered meanwhile.
+ * An environment borrowed for a search stays open only until its turn ends
+ * (`IndexReader.open`): what must outlive a pause is leased (`IndexReader.lease`).
+ */
+
+/** Work between two turns given to the event loop, in ms. */
+const SLICE_MS = 10;
+
+export class TimeSlices {
+  private sliceStart = performance.now();
+
+  /** Gives the event loop a turn if this slice has run SLICE_MS or more. */
+  async pause(): Promise<void> {
+    if (performance.now() - this.sliceStart < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStart = performance.now();
+  }
+}

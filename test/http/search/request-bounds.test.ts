@@ -1,0 +1,91 @@
+// Requests whose size once held the event loop for seconds (issue 25): a filter of 100,000
+// conditions, a multi-search or federation of thousands of queries, 100,000 attributes to
+// retrieve. A filter past 10,000 conditions and `IN` values is refused; the others are answered
+// while /health keeps answering, the long ones giving the event loop its turns. Time bounds are
+// generous (the stalls were seconds): they catch a return of the stall, not a slow machine.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, run } from '../../helpers/api.js';
+import { whileHealthAnswers } from '../../helpers/responsive.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+const STALL_MS = 1_000;
+const TOO_MANY =
+  'The filter exceeded the maximum of 10000 conditions and `IN` values. Try rewriting the filter so that it contains fewer conditions.';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer();
+  const docs = Array.from({ length: 1000 }, (_, id) => ({ id, title: `movie ${id} of the great adventure`, genre: ['action', 'drama'][id % 2] }));
+  await run(server, 'PATCH', '/indexes/movies/settings', { filterableAttributes: ['id', 'genre'] });
+  await run(server, 'POST', '/indexes/movies/documents', docs);
+}, 120_000);
+afterAll(async () => {
+  await server.dispose();
+});
+
+const ors = (n: number) => Array.from({ length: n }, (_, i) => `id = ${i}`).join(' OR ');
+
+describe('filter size', () => {
+  it('answers a filter of 10,000 conditions', async () => {
+    const reply = await call(server, 'POST', '/indexes/movies/search', { filter: ors(10_000), limit: 1 });
+    expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+    expect(reply.body.estimatedTotalHits).toBe(1000);
+  });
+
+  it('refuses 100,000 conditions with invalid_search_filter, at once, while /health answers', async () => {
+    const filter = ors(100_000);
+    const { result: reply, slowestHealth } = await whileHealthAnswers(server, () => call(server, 'POST', '/indexes/movies/search', { filter }));
+    expect(reply.status).toBe(400);
+    const column = filter.indexOf('id = 10000 ') + 1;
+    expect(reply.body).toMatchObject({ code: 'invalid_search_filter', type: 'invalid_request', message: `${TOO_MANY}\n${column}:${column + 2} ${filter}` });
+    expect(slowestHealth).toBeLessThan(STALL_MS);
+  });
+
+  it('counts the array form and IN values against the same bound, on every route that filters', async () => {
+    const strings = Array.from({ length: 10_001 }, (_, i) => `id = ${i}`);
+    const search = await call(server, 'POST', '/indexes/movies/search', { filter: strings });
+    expect(search.body).toMatchObject({ code: 'invalid_search_filter' });
+    expect(search.body.message).toMatch(new RegExp(`^${TOO_MANY.replace(/[.*+?^${}()|[\]\\`]/g, '\\$&')}\\n1:3 id = 10000$`));
+    const list = `id IN [${Array.from({ length: 10_001 }, (_, i) => i).join(', ')}]`;
+    const fetched = await call(server, 'POST', '/indexes/movies/documents/fetch', { filter: list });
+    expect(fetched.status).toBe(400);
+    expect(fetched.body.code).toBe('invalid_document_filter');
+    expect(fetched.body.message.startsWith(TOO_MANY)).toBe(true);
+  });
+});
+
+describe('many queries in one request', () => {
+  const queries = Array.from({ length: 6000 }, (_, i) => ({ indexUid: 'movies', q: `movie ${i}`, limit: 2 }));
+
+  it('answers a multi-search of 6,000 queries while /health keeps answering', async () => {
+    const { result: reply, slowestHealth } = await whileHealthAnswers(server, () => call(server, 'POST', '/multi-search', { queries }));
+    expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+    expect(reply.body.results).toHaveLength(6000);
+    expect(reply.body.results[5999].hits.length).toBeGreaterThan(0);
+    expect(slowestHealth).toBeLessThan(STALL_MS);
+  });
+
+  it('answers a federation of 6,000 queries while /health keeps answering', async () => {
+    const federated = queries.map(({ limit: _, ...query }) => query);
+    const { result: reply, slowestHealth } = await whileHealthAnswers(server, () => call(server, 'POST', '/multi-search', { federation: { limit: 5 }, queries: federated }));
+    expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+    expect(reply.body.hits).toHaveLength(5);
+    expect(reply.body.estimatedTotalHits).toBe(1000);
+    expect(slowestHealth).toBeLessThan(STALL_MS);
+  });
+});
+
+describe('long attribute lists', () => {
+  const attributes = Array.from({ length: 100_000 }, (_, i) => `field${i}`);
+
+  it('retrieves 100,000 unknown attributes as empty hits while /health answers', async () => {
+    const { result: reply, slowestHealth } = await whileHealthAnswers(server, () =>
+      call(server, 'POST', '/indexes/movies/search', { q: 'movie', attributesToRetrieve: [...attributes, 'id'], limit: 3 }),
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body.hits).toHaveLength(3);
+    expect(Object.keys(reply.body.hits[0])).toEqual(['id']);
+    expect(slowestHealth).toBeLessThan(STALL_MS);
+  });
+});
