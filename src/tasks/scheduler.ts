@@ -27,9 +27,8 @@
  * Cancelation: registering a cancelation that targets a task of the running batch aborts the batch:
  * the index write stops at its next checkpoint and rolls back, the batch is dropped uncommitted,
  * its tasks stay enqueued, and the cancelation — always scheduled first — then cancels them.
- * Known gap: an abort that lands after a document batch's index write passed its last checkpoint
- * (during its commit, or while its processor returns) still drops the batch, so the tasks the
- * cancelation then cancels keep their changes in the index.
+ * An abort that lands once the index write has committed (during its commit, or while the
+ * processor returns) is too late: the batch commits, and the cancelation finds nothing to cancel.
  */
 import { ApiError, inIndex } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
@@ -207,7 +206,9 @@ export class Scheduler {
         if (!(err instanceof ApiError)) this.deps.log?.('a batch failed unexpectedly', err);
         outcome = { tasks: tasks.map((task) => failed(task, error)) };
       }
-      if (abort.signal.aborted) throw new BatchAborted();
+      // A processor that wrote the index has committed it: past that point the batch commits too,
+      // and the cancelation, which runs next, finds its tasks finished.
+      if (abort.signal.aborted && outcome.indexWritten === undefined) throw new BatchAborted();
       if (outcome.indexWrite !== undefined) {
         progress.enter('indexing', 'indexing');
         const { uuid, write } = outcome.indexWrite;

@@ -69,7 +69,7 @@ describe('federatedSearch', () => {
   });
 
   it('locates a facetsByIndex error on an index no query uses', async () => {
-    expect((await apiErrorOfAsync(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }], { facetsByIndex: { films: ['title'] } })).message).toMatch(
+    expect((await apiErrorOfAsync(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }], { facetsByIndex: { films: ['title'] } }))).message).toMatch(
       /^Inside `\.federation\.facetsByIndex\.films`: .*\n - Note: index `films` is not used in queries$/s,
     );
   });

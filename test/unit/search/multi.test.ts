@@ -26,13 +26,13 @@ describe('multiSearch', () => {
   });
 
   it('prefixes the failing query to its error', async () => {
-    expect((await apiErrorOfAsync(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }, { indexUid: 'films', sort: ['title:asc'] }], false)).message).toMatch(
+    expect((await apiErrorOfAsync(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }, { indexUid: 'films', sort: ['title:asc'] }], false))).message).toMatch(
       /^Inside `\.queries\[1\]`: Index `films`: Attribute `title` is not sortable\./,
     );
   });
 
   it('refuses federationOptions without federation', async () => {
-    expect((await apiErrorOfAsync(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books', federationOptions: { weight: 2 } }], false)).code).toBe(
+    expect((await apiErrorOfAsync(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books', federationOptions: { weight: 2 } }], false))).code).toBe(
       'invalid_multi_search_federation_options',
     );
   });
