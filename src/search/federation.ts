@@ -22,7 +22,7 @@ import { compareCandidates, distinctHits, searchOrder, weightedSequence, type Ca
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { addPageFields, pageWindow } from './page.js';
-import { atQuery, queryError } from './query-errors.js';
+import { atQuery, checkGatheredHits, queryError } from './query-errors.js';
 import type { Federation, QueryWithIndex } from './query.js';
 import { searchIndex } from './single.js';
 import { TimeSlices } from './time-slices.js';
@@ -127,6 +127,7 @@ async function federate(
     for (const hit of search.outcome.hits) {
       candidates.push({ position, query, search, hit, weight, sequence: weightedSequence(hit.details, weight) });
     }
+    checkGatheredHits(position, candidates.length);
   }
   candidates.sort(compareCandidates);
 

@@ -1,7 +1,8 @@
 /**
  * `/multi-search` without `federation` (search.md §10.1): one single-search response per query,
  * each with its `indexUid`. Every queried index is checked against the caller's key, and the
- * first failing query answers for the whole request. Each query is searched and answered within
+ * first failing query answers for the whole request, as does a request whose queries gather more
+ * than MAX_MULTI_SEARCH_HITS hits (query-errors.ts). Each query is searched and answered within
  * one turn of the event loop; between queries the request gives other requests their turn
  * (time-slices.ts).
  */
@@ -9,7 +10,7 @@ import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import type { SearchContext } from './context.js';
-import { atQuery } from './query-errors.js';
+import { atQuery, checkGatheredHits } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
 import { searchResponse } from './single.js';
 import { TimeSlices } from './time-slices.js';
@@ -23,6 +24,7 @@ export async function multiSearch(
   const requestUid = uuidV7();
   const slices = new TimeSlices();
   const results: Record<string, unknown>[] = [];
+  let gathered = 0;
   for (const [position, { indexUid, federationOptions, ...query }] of queries.entries()) {
     await slices.pause();
     if (federationOptions !== undefined && federationOptions !== null) {
@@ -31,11 +33,13 @@ export async function multiSearch(
         `Inside \`.queries[${position}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${position} or add \`federation\` to the request.`,
       );
     }
-    const result = atQuery(position, () => {
+    const body = atQuery(position, () => {
       caller.assertIndexAction('search', indexUid);
-      return { indexUid, ...searchResponse(ctx, caller, indexUid, query, requestUid, metadata).body };
+      return searchResponse(ctx, caller, indexUid, query, requestUid, metadata).body;
     });
-    results.push(result);
+    gathered += (body.hits as unknown[]).length;
+    checkGatheredHits(position, gathered);
+    results.push({ indexUid, ...body });
   }
   return { results };
 }

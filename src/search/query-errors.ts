@@ -26,3 +26,19 @@ export function atQuery<T>(position: number, work: () => T): T {
 export function queryError(position: number, code: ErrorCode, message: string): ApiError {
   return new ApiError(code, `Inside \`.queries[${position}]\`: ${message}`);
 }
+
+/**
+ * Hits one `/multi-search` may gather in all (Quarry's bound, not Meilisearch's): the answer is
+ * built in memory, so thousands of queries with large limits could exhaust the process.
+ */
+export const MAX_MULTI_SEARCH_HITS = 100_000;
+
+/** Refuses the request once the queries up to `position` have gathered more than the bound. */
+export function checkGatheredHits(position: number, gathered: number): void {
+  if (gathered <= MAX_MULTI_SEARCH_HITS) return;
+  throw queryError(
+    position,
+    'invalid_search_limit',
+    `The queries of this multi-search gather more than ${MAX_MULTI_SEARCH_HITS} hits in all. Lower their \`limit\` or \`hitsPerPage\`, or split them into several requests.`,
+  );
+}

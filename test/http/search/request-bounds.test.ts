@@ -76,6 +76,38 @@ describe('many queries in one request', () => {
   });
 });
 
+describe('hits gathered by one multi-search', () => {
+  const GATHERED = 'The queries of this multi-search gather more than 100000 hits in all. Lower their `limit` or `hitsPerPage`, or split them into several requests.';
+
+  it('answers 100 queries of 1,000 hits each (100,000 in all)', async () => {
+    const queries = Array.from({ length: 100 }, () => ({ indexUid: 'movies', limit: 1000, attributesToRetrieve: ['id'] }));
+    const reply = await call(server, 'POST', '/multi-search', { queries });
+    expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+    expect(reply.body.results.every((result: { hits: unknown[] }) => result.hits.length === 1000)).toBe(true);
+  });
+
+  it('refuses the query past 100,000 hits, naming it, rather than exhausting memory', async () => {
+    const queries = Array.from({ length: 20_000 }, () => ({ indexUid: 'movies', limit: 1000, attributesToRetrieve: ['id'] }));
+    const { result: reply, slowestHealth } = await whileHealthAnswers(server, () => call(server, 'POST', '/multi-search', { queries }));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({
+      message: `Inside \`.queries[100]\`: ${GATHERED}`,
+      code: 'invalid_search_limit',
+      type: 'invalid_request',
+      link: 'https://docs.meilisearch.com/errors#invalid_search_limit',
+    });
+    expect(slowestHealth).toBeLessThan(STALL_MS);
+  });
+
+  it('bounds the candidates of a federation the same way', async () => {
+    const queries = Array.from({ length: 20_000 }, (_, i) => ({ indexUid: 'movies', q: `movie ${i % 7}` }));
+    const reply = await call(server, 'POST', '/multi-search', { federation: { limit: 1000 }, queries });
+    expect(reply.status).toBe(400);
+    expect(reply.body.code).toBe('invalid_search_limit');
+    expect(reply.body.message).toBe(`Inside \`.queries[100]\`: ${GATHERED}`);
+  });
+});
+
 describe('long attribute lists', () => {
   const attributes = Array.from({ length: 100_000 }, (_, i) => `field${i}`);
 
