@@ -157,7 +157,9 @@ export class FacetReader {
   ): Generator<FacetValue<K extends typeof FacetKind.number ? number : string>> {
     const first = facetKey(fid, kind);
     const after = facetKey(fid, (kind + 1) as FacetKind);
-    const range = descending ? { start: after, end: first, reverse: true } : { start: first, end: after };
+    // `after` is itself a key when the next kind has a payload-less entry (`null`, `empty`): a
+    // reverse scan starts there, so it must leave it out
+    const range = descending ? { start: after, end: first, reverse: true, exclusiveStart: true } : { start: first, end: after };
     for (const { key, value } of this.env.facetDocids.getRange(range)) {
       const decoded = kind === FacetKind.number ? readOrderedF64(key, 3) : key.subarray(3).toString();
       yield { value: decoded as K extends typeof FacetKind.number ? number : string, docids: decode(value) };

@@ -95,6 +95,14 @@ describe('sortBuckets', () => {
     expect(order([{ kind: 'field', field: 'v', descending: true }])).toEqual(['ten', 'mixed', 'two', 'b', 'a', 'none']);
   });
 
+  it('sorts a null value with the missing ones, last in both directions, whatever other kinds the field holds', () => {
+    index = TestIndex.create({ sortableAttributes: ['v'], filterableAttributes: ['v'] });
+    index.write([{ id: 'null', v: null }, { id: 'a', v: 'a' }, { id: 'two', v: 2 }, { id: 'none' }, { id: 'empty', v: '' }, { id: 'list', v: [] }]);
+    expect(order([{ kind: 'field', field: 'v', descending: false }]).slice(0, 2)).toEqual(['two', 'a']);
+    expect(order([{ kind: 'field', field: 'v', descending: true }]).slice(0, 2)).toEqual(['two', 'a']);
+    expect(order([{ kind: 'field', field: 'v', descending: true }]).slice(2).sort()).toEqual(['empty', 'list', 'none', 'null']);
+  });
+
   it('breaks ties with the next criterion, then by docid; ignores unknown fields', () => {
     index = TestIndex.create({ sortableAttributes: ['g', 'n', 'ghost'] });
     index.write([
