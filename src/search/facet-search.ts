@@ -35,5 +35,5 @@ export function facetSearch(ctx: SearchContext, caller: Caller, rawUid: string, 
   checkFacetSearchable(settings, facetName);
   const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, distinct) : undefined;
   const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, count);
-  return { facetHits, facetQuery, processingTimeMs: Math.round(performance.now() - started) };
+  return { facetHits, facetQuery, processingTimeMs: Math.floor(performance.now() - started) };
 }

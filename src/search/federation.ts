@@ -160,7 +160,7 @@ async function federate(
       body.facetsByIndex = Object.fromEntries(byUid.map(([uid, { distribution, stats }]) => [uid, { distribution, stats }]));
     }
   }
-  body.processingTimeMs = Math.round(performance.now() - started);
+  body.processingTimeMs = Math.floor(performance.now() - started);
   body.requestUid = uuidV7();
   return body;
 }

@@ -136,7 +136,8 @@ export function searchResponse(
   const pageHits = outcome.hits.slice(window.offset);
   const hits = withFormatting(search, query, pageHits, pageHits.map(view));
 
-  const body: Record<string, unknown> = { hits, query: query.q ?? '', processingTimeMs: Math.round(performance.now() - started) };
+  // whole milliseconds, truncated as v1.50's `as_millis`: a sub-millisecond search says 0
+  const body: Record<string, unknown> = { hits, query: query.q ?? '', processingTimeMs: Math.floor(performance.now() - started) };
   addPageFields(body, window, outcome.totalHits);
   if (query.facets !== undefined && query.facets !== null && query.facets.length > 0) {
     const { distribution, stats } = computeFacets(env, settings, outcome.candidates, query.facets);
