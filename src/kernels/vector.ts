@@ -6,7 +6,7 @@
  * - `VectorBlock`: fixed dimensions and metric; slots 0..size−1 hold vectors; `add` takes a freed
  *   slot first, `set` writes any slot (growing the block), `remove` frees one. Batched queries:
  *   `distancesAll` (every slot), `distancesFor` (a list of slot ids: an HNSW node's neighbours),
- *   `topK` (exact search). A query may be prepared once (`prepare`, `prepareSlot`) and reused
+ *   `topK` / `topKFor` (exact search over the block or a candidate list). A query may be prepared once (`prepare`, `prepareSlot`) and reused
  *   for many calls.
  * - Metrics: 'cosine', 'dot', 'l2' store f32; 'hamming' stores binary-quantized vectors (what a
  *   `binaryQuantized` embedder keeps; its f32 inputs are quantized on the way in).
@@ -119,6 +119,11 @@ class VectorHeap {
     return this.#u32;
   }
 
+  /** Current linear-memory size in bytes. */
+  get byteLength(): number {
+    return this.#memory.buffer.byteLength;
+  }
+
   /** Whether a region of `bytes` fits without passing HEAP_LIMIT_BYTES. */
   fits(bytes: number): boolean {
     const size = align(bytes);
@@ -206,6 +211,13 @@ export function vectorHeapCount(): number {
   let n = 0;
   for (const pool of heaps.values()) n += pool.length;
   return n;
+}
+
+/** Linear memory of this thread's vector heaps, in bytes (it never shrinks; freed regions are reused). */
+export function vectorMemoryBytes(): number {
+  let bytes = 0;
+  for (const pool of heaps.values()) for (const heap of pool) bytes += heap.byteLength;
+  return bytes;
 }
 
 function align(bytes: number): number {
@@ -406,21 +418,19 @@ export class VectorBlock {
       const list = this.#heap.scratch(n * 8);
       const at = list + n * 4;
       this.#heap.u32.set(slots.subarray(first, first + n), list >>> 2);
-      const { exports } = this.#heap;
-      const base = this.#vectorAddress(0);
-      if (this.metric === 'hamming') exports.vectorHammingGather(this.#query, base, this.#words, list, n, at);
-      else exports.vectorDistancesGather(METRIC_CODES[this.metric], this.#query, this.#queryNorm, base, this.#region, this.dimensions, list, n, at);
+      this.#gather(list, n, at);
       result.set(this.#heap.f32.subarray(at >>> 2, (at >>> 2) + n), first);
     }
     return result;
   }
 
-  /** The `k` slots nearest to `query` by exact scan, skipping removed slots and those `accept` refuses. */
+  /**
+   * The `k` slots nearest to `query` by exact scan of the whole block, skipping removed slots and
+   * those `accept` refuses (asked only of slots close enough to enter the result).
+   */
   topK(query: VectorInput | VectorQuery, k: number, accept?: (slot: number) => boolean): VectorMatches {
-    const heapSlots = new Uint32Array(Math.max(0, k));
-    const heapDistances = new Float32Array(Math.max(0, k));
-    let filled = 0;
-    if (k > 0) {
+    const top = new TopK(k);
+    if (top.k > 0) {
       this.#use(query);
       const live = this.#live;
       for (let first = 0; first < this.#size; first += CHUNK_SLOTS) {
@@ -430,21 +440,38 @@ export class VectorBlock {
         for (let i = 0; i < count; i++) {
           const d = distances[at + i]!;
           const slot = first + i;
-          // slots come in increasing order, so an equal distance never displaces an earlier slot
-          if (filled === k && !(d < heapDistances[0]!)) continue;
-          if (live[slot] !== 1 || (accept && !accept(slot))) continue;
-          if (filled < k) siftUp(heapSlots, heapDistances, filled++, slot, d);
-          else siftDown(heapSlots, heapDistances, k, slot, d);
+          if (top.beats(d, slot) && live[slot] === 1 && (!accept || accept(slot))) top.push(d, slot);
         }
       }
     }
-    const order = Array.from({ length: filled }, (_, i) => i).sort(
-      (a, b) => heapDistances[a]! - heapDistances[b]! || heapSlots[a]! - heapSlots[b]!,
-    );
-    return {
-      slots: Uint32Array.from(order, (i) => heapSlots[i]!),
-      distances: Float32Array.from(order, (i) => heapDistances[i]!),
-    };
+    return top.matches();
+  }
+
+  /**
+   * The `k` slots nearest to `query` among `slots[0..count)` (a filtered candidate set, scanned
+   * exactly as Meilisearch does small ones); removed slots are skipped, duplicates kept once.
+   */
+  topKFor(query: VectorInput | VectorQuery, slots: Uint32Array, k: number, count = slots.length): VectorMatches {
+    if (count > slots.length) throw new RangeError(`${count} slots asked of a list of ${slots.length}`);
+    const top = new TopK(k);
+    if (top.k === 0) return top.matches();
+    const listed = slots.subarray(0, count).filter((slot) => this.has(slot));
+    const unique = listed.length > 1 ? Uint32Array.from(new Set(listed)) : listed;
+    this.#use(query);
+    for (let first = 0; first < unique.length; first += CHUNK_SLOTS) {
+      const n = Math.min(CHUNK_SLOTS, unique.length - first);
+      const list = this.#heap.scratch(n * 8);
+      const at = list + n * 4;
+      this.#heap.u32.set(unique.subarray(first, first + n), list >>> 2);
+      this.#gather(list, n, at);
+      const distances = this.#heap.f32;
+      for (let i = 0; i < n; i++) {
+        const d = distances[(at >>> 2) + i]!;
+        const slot = unique[first + i]!;
+        if (top.beats(d, slot)) top.push(d, slot);
+      }
+    }
+    return top.matches();
   }
 
   /** Returns the block's memory to its heap; the block is unusable afterwards. */
@@ -475,6 +502,14 @@ export class VectorBlock {
     if (this.metric === 'hamming') exports.vectorHamming(this.#query, base, this.#words, first, count, at);
     else exports.vectorDistances(METRIC_CODES[this.metric], this.#query, this.#queryNorm, base, this.#region, this.dimensions, first, count, at);
     return at;
+  }
+
+  /** Kernel distances for the `count` slot ids at `list` (in the heap) into `out`. */
+  #gather(list: number, count: number, out: number): void {
+    const { exports } = this.#heap;
+    const base = this.#vectorAddress(0);
+    if (this.metric === 'hamming') exports.vectorHammingGather(this.#query, base, this.#words, list, count, out);
+    else exports.vectorDistancesGather(METRIC_CODES[this.metric], this.#query, this.#queryNorm, base, this.#region, this.dimensions, list, count, out);
   }
 
   #use(query: VectorInput | VectorQuery): void {
@@ -524,35 +559,69 @@ export class VectorBlock {
   }
 }
 
-// A max-heap on (distance, slot) in two parallel arrays: the worst kept match sits at index 0.
+/** The k best (distance, slot) pairs seen: a max-heap in two parallel arrays, the worst kept at index 0. */
+class TopK {
+  readonly k: number;
+  readonly #slots: Uint32Array;
+  readonly #distances: Float32Array;
+  #filled = 0;
+
+  constructor(k: number) {
+    this.k = Math.max(0, Math.floor(k));
+    this.#slots = new Uint32Array(this.k);
+    this.#distances = new Float32Array(this.k);
+  }
+
+  /** Whether (d, slot) would enter: a free place, or closer than the worst kept (ties: lower slot). NaN never enters. */
+  beats(d: number, slot: number): boolean {
+    if (d !== d) return false;
+    if (this.#filled < this.k) return true;
+    const worst = this.#distances[0]!;
+    return d < worst || (d === worst && slot < this.#slots[0]!);
+  }
+
+  /** Adds a pair `beats` accepted, evicting the worst when full. */
+  push(d: number, slot: number): void {
+    const ss = this.#slots;
+    const ds = this.#distances;
+    let i: number;
+    if (this.#filled < this.k) {
+      // sift up from the new leaf
+      i = this.#filled++;
+      while (i > 0) {
+        const parent = (i - 1) >>> 1;
+        if (worse(ds, ss, parent, d, slot)) break;
+        ss[i] = ss[parent]!;
+        ds[i] = ds[parent]!;
+        i = parent;
+      }
+    } else {
+      // replace the root and sift down
+      i = 0;
+      for (;;) {
+        let child = 2 * i + 1;
+        if (child >= this.k) break;
+        if (child + 1 < this.k && worse(ds, ss, child + 1, ds[child]!, ss[child]!)) child++;
+        if (!worse(ds, ss, child, d, slot)) break;
+        ss[i] = ss[child]!;
+        ds[i] = ds[child]!;
+        i = child;
+      }
+    }
+    ss[i] = slot;
+    ds[i] = d;
+  }
+
+  /** The kept pairs, closest first (ties: lower slot first). */
+  matches(): VectorMatches {
+    const ss = this.#slots;
+    const ds = this.#distances;
+    const order = Array.from({ length: this.#filled }, (_, i) => i).sort((a, b) => ds[a]! - ds[b]! || ss[a]! - ss[b]!);
+    return { slots: Uint32Array.from(order, (i) => ss[i]!), distances: Float32Array.from(order, (i) => ds[i]!) };
+  }
+}
+
+/** Whether the pair at `i` ranks after (d, slot): farther, or as far with a higher slot. */
 function worse(ds: Float32Array, ss: Uint32Array, i: number, d: number, slot: number): boolean {
   return ds[i]! > d || (ds[i] === d && ss[i]! > slot);
-}
-
-function siftUp(ss: Uint32Array, ds: Float32Array, at: number, slot: number, d: number): void {
-  let i = at;
-  while (i > 0) {
-    const parent = (i - 1) >>> 1;
-    if (worse(ds, ss, parent, d, slot)) break;
-    ss[i] = ss[parent]!;
-    ds[i] = ds[parent]!;
-    i = parent;
-  }
-  ss[i] = slot;
-  ds[i] = d;
-}
-
-function siftDown(ss: Uint32Array, ds: Float32Array, n: number, slot: number, d: number): void {
-  let i = 0;
-  for (;;) {
-    let child = 2 * i + 1;
-    if (child >= n) break;
-    if (child + 1 < n && worse(ds, ss, child + 1, ds[child]!, ss[child]!)) child++;
-    if (!worse(ds, ss, child, d, slot)) break;
-    ss[i] = ss[child]!;
-    ds[i] = ds[child]!;
-    i = child;
-  }
-  ss[i] = slot;
-  ds[i] = d;
 }

@@ -16,6 +16,7 @@ import {
   similarityScore,
   VectorBlock,
   vectorHeapCount,
+  vectorMemoryBytes,
   type VectorMetric,
 } from '../../src/kernels/vector.js';
 import { getKernels } from '../../src/kernels/module.js';
@@ -203,6 +204,27 @@ describe('exact top-k', () => {
     });
   }
 
+  for (const metric of ['cosine', 'hamming'] as const) {
+    it(`${metric}: topKFor over a candidate list equals the reference restricted to it, skipping removed and repeated slots`, () => {
+      const random = mulberry32(123);
+      const block = new VectorBlock({ dimensions: 20, metric });
+      const vectors: (Float32Array | null)[] = Array.from({ length: 300 }, () => randomVector(random, 20));
+      vectors.forEach((v) => block.add(v!));
+      block.remove(10);
+      vectors[10] = null;
+      const candidates = Uint32Array.from([10, 250, 3, 3, 77, 120, 299, 0, 250, 42, 5]);
+      const query = randomVector(random, 20);
+      const inList = new Set(candidates);
+      const expected = referenceTopK(metric, vectors, query, 4, (slot) => inList.has(slot));
+      const got = block.topKFor(query, candidates, 4);
+      expect(Array.from(got.slots)).toEqual(expected.slots);
+      got.distances.forEach((d, i) => expectClose(d, expected.distances[i]!, 20, metric));
+      expect(Array.from(block.topKFor(query, candidates, 4, 3).slots).sort()).toEqual([250, 3].sort());
+      expect(block.topKFor(query, candidates, 0).slots.length).toBe(0);
+      block.dispose();
+    });
+  }
+
   it('breaks distance ties by slot and returns fewer matches than k when few are live', () => {
     const block = new VectorBlock({ dimensions: 2, metric: 'l2' });
     for (let i = 0; i < 5; i++) block.add([1, 1]);
@@ -268,6 +290,26 @@ describe('slots and memory', () => {
       blocks[b]!.dispose();
     }
     expect(vectorHeapCount() - heapsBefore).toBeLessThanOrEqual(1);
+  });
+
+  it('reuses the memory of disposed blocks instead of growing', () => {
+    const make = () => {
+      const block = new VectorBlock({ dimensions: 256, metric: 'cosine', initialCapacity: 4096 });
+      block.add(new Float32Array(256).fill(1));
+      return block;
+    };
+    make().dispose();
+    const bytes = vectorMemoryBytes();
+    for (let i = 0; i < 5; i++) {
+      const [a, b] = [make(), make()];
+      b.dispose();
+      a.dispose();
+    }
+    expect(vectorMemoryBytes()).toBeLessThanOrEqual(bytes + 4096 * 256 * 4 + 65_536 * 2);
+    make().dispose();
+    const again = vectorMemoryBytes();
+    for (let i = 0; i < 5; i++) make().dispose();
+    expect(vectorMemoryBytes()).toBe(again);
   });
 
   it('scans blocks longer than one kernel call chunk', () => {
