@@ -319,6 +319,7 @@ export class VectorBlock {
 
   /** Stores `vector` in `slot`, replacing what it held; slots between the old size and `slot` become free. */
   set(slot: number, vector: VectorInput): void {
+    this.#alive();
     this.#check(vector);
     if (!Number.isInteger(slot) || slot < 0 || slot >= 2 ** 32) throw new RangeError(`invalid vector slot ${slot}`);
     if (slot >= this.#capacity) this.#grow(Math.max(slot + 1, this.#capacity * 2));
@@ -348,6 +349,7 @@ export class VectorBlock {
 
   /** A copy of the vector in `slot` (for 'hamming': 1 for a set bit, 0 otherwise, as Meilisearch shows them). */
   get(slot: number): Float32Array {
+    this.#alive();
     if (!this.has(slot)) throw new RangeError(`vector slot ${slot} is empty`);
     const address = this.#vectorAddress(slot);
     if (this.metric !== 'hamming') return this.#heap.f32.slice(address >>> 2, (address >>> 2) + this.dimensions);
@@ -372,6 +374,7 @@ export class VectorBlock {
 
   /** Prepares the vector stored in `slot` as the query (distances between stored vectors). */
   prepareSlot(slot: number): VectorQuery {
+    this.#alive();
     if (!this.has(slot)) throw new RangeError(`vector slot ${slot} is empty`);
     const address = this.#vectorAddress(slot);
     this.#heap.u8.copyWithin(this.#query, address, address + this.stride);

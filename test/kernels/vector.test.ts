@@ -169,6 +169,8 @@ describe('distances against the reference', () => {
     a.dispose();
     b.dispose();
     expect(() => a.distancesAll([1, 1])).toThrow(/disposed/);
+    expect(() => a.set(0, [1, 1])).toThrow(/disposed/);
+    expect(() => a.get(0)).toThrow(/disposed/);
   });
 });
 
