@@ -53,7 +53,7 @@ interface VectorExports {
   readonly memory: WasmMemory;
   vectorNorm(vector: number, dims: number): number;
   vectorDistances(metric: number, query: number, queryNorm: number, base: number, norms: number, dims: number, first: number, count: number, out: number): void;
-  vectorDistancesGather(metric: number, query: number, queryNorm: number, base: number, norms: number, dims: number, slots: number, count: number, out: number): void;
+  vectorDistancesGather(metric: number, query: number, queryNorm: number, base: number, norms: number, dims: number, list: number, count: number, out: number): void;
   vectorHamming(query: number, base: number, words: number, first: number, count: number, out: number): void;
   vectorHammingGather(query: number, base: number, words: number, slots: number, count: number, out: number): void;
 }
@@ -97,7 +97,9 @@ class VectorHeap {
   constructor(variant: KernelVariant) {
     const kernels = instantiateKernels(compileKernelModule(variant), variant);
     this.exports = kernels.exports as unknown as VectorExports;
-    if (typeof this.exports.vectorDistances !== 'function') throw new Error('the kernels module has no vector kernel; rebuild with `npm run build:wasm`');
+    if (typeof this.exports.vectorDistances !== 'function') {
+      throw new Error('the kernels module has no vector kernel; rebuild with `npm run build:wasm`');
+    }
     this.#memory = this.exports.memory;
     // nothing else uses this instance's arena: regions start after its result block
     this.#top = align(kernels.arena.base + RESULT_BLOCK_BYTES);
@@ -512,7 +514,10 @@ export class VectorBlock {
     const { exports } = this.#heap;
     const base = this.#vectorAddress(0);
     if (this.metric === 'hamming') exports.vectorHammingGather(this.#query, base, this.#words, list, count, out);
-    else exports.vectorDistancesGather(METRIC_CODES[this.metric], this.#query, this.#queryNorm, base, this.#region, this.dimensions, list, count, out);
+    else {
+      const metric = METRIC_CODES[this.metric];
+      exports.vectorDistancesGather(metric, this.#query, this.#queryNorm, base, this.#region, this.dimensions, list, count, out);
+    }
   }
 
   #use(query: VectorInput | VectorQuery): void {
