@@ -6,8 +6,8 @@
  * - `VectorBlock`: fixed dimensions and metric; slots 0..size−1 hold vectors; `add` takes a freed
  *   slot first, `set` writes any slot (growing the block), `remove` frees one. Batched queries:
  *   `distancesAll` (every slot), `distancesFor` (a list of slot ids: an HNSW node's neighbours),
- *   `topK` / `topKFor` (exact search over the block or a candidate list). A query may be prepared once (`prepare`, `prepareSlot`) and reused
- *   for many calls.
+ *   `topK` / `topKFor` (exact search over the block or over a candidate list). A query may be
+ *   prepared once (`prepare`, `prepareSlot`) and reused for many calls.
  * - Metrics: 'cosine', 'dot', 'l2' store f32; 'hamming' stores binary-quantized vectors (what a
  *   `binaryQuantized` embedder keeps; its f32 inputs are quantized on the way in).
  * - Distances are the ones Meilisearch's store (hannoy, crates hannoy/src/distance/) reports:
@@ -25,6 +25,8 @@
  *   sums differ from hannoy's AVX/FMA ones in the last bits only.
  * - Binary quantization (`binaryQuantize`) follows hannoy's `Binary` codec: bit i is 1 when
  *   component i > 0 (zero, −0 and negatives give 0), little-endian bit order inside u64 words.
+ *   (The legacy arroy store's BinaryQuantizedCosine reports the same value: its ±1 dot product
+ *   over padded words works out to differing bits / padded bits too.)
  *
  * Memory: WebAssembly memories reserve gigabytes of virtual address space each in V8 (guard
  * regions), so blocks do not get an instance each. A thread has a small pool of dedicated
