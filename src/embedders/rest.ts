@@ -43,7 +43,7 @@ const MAX_RETRIES = 10;
 const TEXT_NOTE = `\n  - Note: this template is using a document template, and so expects to contain the placeholder "${TEXT_PLACEHOLDER}" rather than "${FRAGMENT_PLACEHOLDER}"`;
 
 /** The request and response templates checked together (milli's `RequestData::new` + `Response::new`); throws a `user error`. */
-export function parseRestTemplates(request: unknown, response: unknown): RestTemplates {
+export function parseRestTemplates(request: unknown, response: unknown, options: { requestOnly?: boolean } = {}): RestTemplates {
   let parsedRequest: InjectableValue;
   try {
     parsedRequest = parseInjectable(request, 'request', TEXT_PLACEHOLDER);
@@ -51,6 +51,7 @@ export function parseRestTemplates(request: unknown, response: unknown): RestTem
     if (error instanceof TemplateParseError) throw new EmbedError('user', error.message + TEXT_NOTE);
     throw error;
   }
+  if (options.requestOnly === true) return { request: parsedRequest, response: parsedRequest };
   return { request: parsedRequest, response: parseResponseTemplate(response, parsedRequest) };
 }
 

@@ -143,23 +143,26 @@ function openAiEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): E
   return new RestEmbedder(options, templates, overridden ?? known.dimensions, oneByOne);
 }
 
-function ollamaEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): Embedder {
+/** Ollama's request/response shapes for its URL (milli's `into_rest_embedder_config`); throws for another URL. */
+export function ollamaRestShape(settings: EmbedderSettings, envUrl: string | undefined): { url: string; request: unknown; response: unknown } {
   const model = str(settings.model) ?? 'nomic-embed-text';
-  const url = str(settings.url) ?? runtime.ollamaUrl ?? OLLAMA_DEFAULT_URL;
-  let request: unknown;
-  let response: unknown;
-  if (url.endsWith('/api/embeddings')) {
-    request = { model, prompt: TEXT_PLACEHOLDER };
-    response = { embedding: EMBEDDING_PLACEHOLDER };
-  } else if (url.endsWith('/api/embed')) {
-    request = { model, input: [TEXT_PLACEHOLDER, REPEAT_PLACEHOLDER] };
-    response = { embeddings: [EMBEDDING_PLACEHOLDER, REPEAT_PLACEHOLDER] };
-  } else {
-    throw new EmbedError(
-      'user',
-      `unsupported Ollama URL.\n  - For \`ollama\` sources, the URL must end with \`/api/embed\` or \`/api/embeddings\`\n  - Got \`${url}\``,
-    );
+  const url = str(settings.url) ?? envUrl ?? OLLAMA_DEFAULT_URL;
+  if (url.endsWith('/api/embeddings')) return { url, request: { model, prompt: TEXT_PLACEHOLDER }, response: { embedding: EMBEDDING_PLACEHOLDER } };
+  if (url.endsWith('/api/embed')) {
+    return {
+      url,
+      request: { model, input: [TEXT_PLACEHOLDER, REPEAT_PLACEHOLDER] },
+      response: { embeddings: [EMBEDDING_PLACEHOLDER, REPEAT_PLACEHOLDER] },
+    };
   }
+  throw new EmbedError(
+    'user',
+    `unsupported Ollama URL.\n  - For \`ollama\` sources, the URL must end with \`/api/embed\` or \`/api/embeddings\`\n  - Got \`${url}\``,
+  );
+}
+
+function ollamaEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): Embedder {
+  const { url, request, response } = ollamaRestShape(settings, runtime.ollamaUrl);
   const options: RestOptions = { url, request, response, apiKey: str(settings.apiKey), configuration: 'ollama' };
   return new RestEmbedder(options, parseRestTemplates(request, response), num(settings.dimensions));
 }
