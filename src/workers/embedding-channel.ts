@@ -17,7 +17,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { embedDocuments, prepareEmbedder } from '../embedders/embed.js';
 import { EmbedderRequestStats } from '../embedders/request-stats.js';
-import { embedderRuntime } from '../embedders/runtime.js';
+import { configuredRuntime } from '../embedders/runtime.js';
 import type { EmbedderSettings } from '../types/settings.js';
 
 const NO_ANSWER = 0;
@@ -51,7 +51,7 @@ export interface EmbeddingService {
 
 /** A bound on one `embedDocuments` call: 11 attempts, each with its timeout and its longest delay, plus slack. */
 function answerBound(): number {
-  const { timeoutMs, maxRetryDelayMs } = embedderRuntime();
+  const { timeoutMs, maxRetryDelayMs } = configuredRuntime() ?? { timeoutMs: 30_000, maxRetryDelayMs: 60_000 };
   return 11 * (timeoutMs + maxRetryDelayMs) + 60_000;
 }
 
