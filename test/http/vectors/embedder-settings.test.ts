@@ -94,6 +94,22 @@ describe('refused in the task', () => {
   });
 });
 
+describe('built when the settings change', () => {
+  it('infers the dimensions of a REST embedder with a test embedding of "test"', async () => {
+    const before = embedder.received.length;
+    const rest = { source: 'rest', url: embedder.url, request: { input: ['{{text}}', '{{..}}'] }, response: { data: [{ embedding: '{{embedding}}' }, '{{..}}'] } };
+    expect((await run(server, 'PATCH', '/indexes/probed/settings', { embedders: { rest } })).status).toBe('succeeded');
+    expect(embedder.received.slice(before).map((r) => r.body.input)).toEqual([['test']]);
+  });
+
+  it('fails a Hugging Face model that cannot be loaded, without hanging', async () => {
+    const task = await run(server, 'PATCH', '/indexes/hf/settings', { embedders: { hf: { source: 'huggingFace' } } });
+    expect(task.status).toBe('failed');
+    expect(task.error.code).toBe('vector_embedding_error');
+    expect(task.error.message).toMatch(/^Index `hf`: Error while generating embeddings: error: fetching file from HG_HUB failed:\n {2}- request error: /);
+  });
+});
+
 describe('a REST embedder at loopback', () => {
   it('embeds documents through the mock server, rendering their template', async () => {
     const rest = {
@@ -120,6 +136,18 @@ describe('without --experimental-allowed-ip-networks', () => {
     guarded = await startServer({ env: { MEILI_EXPERIMENTAL_REST_EMBEDDER_MAX_RETRY_DURATION_SECONDS: '0' } });
   });
   afterAll(async () => guarded.dispose());
+
+  it('fails a settings change that must probe the refused embedder', async () => {
+    const rest = { source: 'rest', url: embedder.url, request: { input: '{{text}}' }, response: { embedding: '{{embedding}}' } };
+    const task = await run(guarded, 'PATCH', '/indexes/probe/settings', { embedders: { rest } });
+    expect(task.status).toBe('failed');
+    expect(task.error).toEqual(
+      error(
+        'vector_embedding_error',
+        'Index `probe`: Error while generating embeddings: runtime error: could not determine model dimensions:\n  - test embedding failed with runtime error: could not reach embedding server:\n  - bad uri: Rejected URI',
+      ),
+    );
+  });
 
   it('refuses to reach the loopback embedder and fails the batch', async () => {
     const before = embedder.received.length;
