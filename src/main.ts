@@ -25,6 +25,7 @@ import { indexesOf } from './types/task.js';
 import { loadBuildInfo } from './version.js';
 import { webhookSender } from './webhooks/deliver.js';
 import { OutgoingClient } from './outgoing/client.js';
+import { runtimeFromEnv, setEmbedderRuntime } from './embedders/runtime.js';
 import { IpPolicy } from './outgoing/ip-policy.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
@@ -120,6 +121,10 @@ async function main(): Promise<void> {
   updateFiles.sweep((uuid) => referenced.has(uuid));
   const workers = new WorkerPools(config.maxIndexingThreads);
   useRunSegmenter(workers.runSegmenter());
+  // Every request to a URL users give goes through this client, under the one IP policy; a dump's
+  // embedders are built while it is imported.
+  const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
+  setEmbedderRuntime(runtimeFromEnv(outgoing, process.env));
   const features = new ExperimentalFeatures(store, forcedFeatures);
   if (importing?.kind === 'dump') {
     await importDump(importing.file, { store, keys, features, queue, indexes, indexEnvs, updateFiles, workers }).catch((err: unknown) =>
@@ -127,8 +132,6 @@ async function main(): Promise<void> {
     );
   }
   const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
-  // Every request to a URL users give goes through this client, under the one IP policy.
-  const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
   const scheduler = new Scheduler({
     store,
     queue,
