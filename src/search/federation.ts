@@ -10,6 +10,9 @@
  * `distinct` (hence filterable in every queried index), then applied to each index's merged hits
  * and once more across indexes; every hit it removes leaves the hit count and the facets.
  * `estimatedTotalHits` counts, per index, the union of its queries' candidates.
+ * Semantic and hybrid queries take part like keyword ones (their similarity is a weighted score);
+ * when one of them is semantic, `semanticHitCount` counts the page's hits ranked by a vector, and
+ * `queryVectors` maps each query position asking for `retrieveVectors` to its query vector.
  */
 import type { Caller } from '../auth/caller.js';
 import { difference, fromUnsorted, unionAll, type DocSet } from '../engine/docset.js';
@@ -22,9 +25,10 @@ import { compareCandidates, distinctHits, searchOrder, weightedSequence, type Ca
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { addPageFields, pageWindow } from './page.js';
-import { atQuery, queryError } from './query-errors.js';
+import { atQuery, atQueryAsync, queryError } from './query-errors.js';
 import type { Federation, QueryWithIndex } from './query.js';
-import { searchIndex } from './single.js';
+import { searchIndex, semanticHitCount } from './single.js';
+import type { SearchKind } from './vector-query.js';
 
 /** Parameters a federated query may not carry (search.md §10.2), checked in Meilisearch's order. */
 function checkFederatedQuery(position: number, query: QueryWithIndex, federation: Federation): void {
@@ -69,7 +73,7 @@ function checkFederatedQuery(position: number, query: QueryWithIndex, federation
 }
 
 /** The federated answer (search.md §10.2): every query's hits merged into one ranked page. */
-export function federatedSearch(ctx: SearchContext, caller: Caller, queries: readonly QueryWithIndex[], federation: Federation): Record<string, unknown> {
+export async function federatedSearch(ctx: SearchContext, caller: Caller, queries: readonly QueryWithIndex[], federation: Federation): Promise<Record<string, unknown>> {
   const started = performance.now();
   queries.forEach((query, position) => atQuery(position, () => caller.assertIndexAction('search', query.indexUid)));
   queries.forEach((query, position) => checkFederatedQuery(position, query, federation));
@@ -83,20 +87,26 @@ export function federatedSearch(ctx: SearchContext, caller: Caller, queries: rea
   const perIndex = new Map<string, { search: IndexSearch; sets: DocSet[]; first: number }>();
   // The most constrained ranking rules so far, which the next query's must line up with.
   let previous: { rules: QueryRankingRules; position: number; uid: string } | undefined;
+  // whether some query searched semantically (the response then counts `semanticHitCount`), and
+  // the query vectors of those that asked for `retrieveVectors`
+  let semantic = false;
+  const queryVectors: Record<number, number[]> = {};
   for (const position of searchOrder(queries)) {
     const { indexUid, federationOptions, ...query } = queries[position]!;
     const weight = federationOptions?.weight ?? 1;
-    const checkRules = (settings: IndexSettings) => {
-      const placeholder = (query.q ?? '') === '';
-      const rules = new QueryRankingRules(settings.rankingRules, query.sort ?? null, query.matchingStrategy ?? 'last', placeholder);
+    const checkRules = (settings: IndexSettings, kind: SearchKind) => {
+      const ranking = kind.kind === 'semantic' ? 'vector' : (query.q ?? '') === '' ? 'placeholder' : 'keyword';
+      const rules = new QueryRankingRules(settings.rankingRules, query.sort ?? null, query.matchingStrategy ?? 'last', ranking);
       if (previous !== undefined) rules.assertCompatibleWith(previous, position, indexUid);
       if (previous === undefined || rules.constraintCount >= previous.rules.constraintCount) previous = { rules, position, uid: indexUid };
     };
     const searched = distinct === null ? query : { ...query, distinct };
-    const search = atQuery(position, () => searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules }));
+    const search = await atQueryAsync(position, () => searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules }));
     const seen = perIndex.get(indexUid) ?? { search, sets: [], first: position };
     perIndex.set(indexUid, seen);
     seen.sets.push(search.outcome.candidates);
+    semantic ||= search.semantic;
+    if (search.queryVector !== undefined) queryVectors[position] = Array.from(search.queryVector);
     for (const hit of search.outcome.hits) {
       candidates.push({ position, query, search, hit, weight, sequence: weightedSequence(hit.details, weight) });
     }
@@ -115,11 +125,14 @@ export function federatedSearch(ctx: SearchContext, caller: Caller, queries: rea
   let total = 0;
   for (const union of unions.values()) total += union.length;
 
-  const hits = formatPage(merged.slice(offset, offset + limit)).map(({ candidate: { position, hit, weight }, view }) =>
+  const page = merged.slice(offset, offset + limit);
+  const hits = formatPage(page).map(({ candidate: { position, hit, weight }, view }) =>
     withFederation(view, { indexUid: queries[position]!.indexUid, queriesPosition: position, weightedRankingScore: hit.score * weight }),
   );
   // processingTimeMs holds its place in the key order; it is measured once the facets are done.
-  const body: Record<string, unknown> = { hits, processingTimeMs: 0 };
+  const body: Record<string, unknown> = { hits };
+  if (queries.some((query) => query.retrieveVectors === true)) body.queryVectors = queryVectors;
+  body.processingTimeMs = 0;
   addPageFields(body, window, total);
   const facetsByIndex = federation.facetsByIndex ?? {};
   if (Object.keys(facetsByIndex).length > 0) {
@@ -134,6 +147,7 @@ export function federatedSearch(ctx: SearchContext, caller: Caller, queries: rea
   }
   body.processingTimeMs = Math.round(performance.now() - started);
   body.requestUid = uuidV7();
+  if (semantic) body.semanticHitCount = semanticHitCount(page.map(({ hit }) => hit));
   return body;
 }
 

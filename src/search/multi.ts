@@ -7,23 +7,26 @@ import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import type { SearchContext } from './context.js';
-import { atQuery } from './query-errors.js';
+import { atQueryAsync } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
 import { searchResponse } from './single.js';
 
-export function multiSearch(ctx: SearchContext, caller: Caller, queries: readonly QueryWithIndex[], metadata: boolean): { results: Record<string, unknown>[] } {
+export async function multiSearch(ctx: SearchContext, caller: Caller, queries: readonly QueryWithIndex[], metadata: boolean): Promise<{ results: Record<string, unknown>[] }> {
   const requestUid = uuidV7();
-  const results = queries.map(({ indexUid, federationOptions, ...query }, position) => {
+  const results: Record<string, unknown>[] = [];
+  // one query after the other, so that the first failing query is the one reported
+  for (const [position, { indexUid, federationOptions, ...query }] of queries.entries()) {
     if (federationOptions !== undefined && federationOptions !== null) {
       throw new ApiError(
         'invalid_multi_search_federation_options',
         `Inside \`.queries[${position}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${position} or add \`federation\` to the request.`,
       );
     }
-    return atQuery(position, () => {
+    const result = await atQueryAsync(position, async () => {
       caller.assertIndexAction('search', indexUid);
-      return { indexUid, ...searchResponse(ctx, caller, indexUid, query, requestUid, metadata).body };
+      return { indexUid, ...(await searchResponse(ctx, caller, indexUid, query, requestUid, metadata)).body };
     });
-  });
+    results.push(result);
+  }
   return { results };
 }

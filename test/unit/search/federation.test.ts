@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Caller } from '../../../src/auth/caller.js';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { federatedSearch } from '../../../src/search/federation.js';
-import { apiErrorOf } from '../http/validation/expect-api-error.js';
+import { rejection } from './rejection.js';
 import { searchFixtures } from './fixture.js';
 
 const openFixture = searchFixtures();
@@ -19,8 +19,8 @@ function open() {
 type Hit = { id: number; _federation: { indexUid: string; queriesPosition: number; weightedRankingScore: number } };
 
 describe('federatedSearch', () => {
-  it('merges the hits of every query by weighted score, each hit saying where it comes from', () => {
-    const body = federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', q: 'batman' }, { indexUid: 'films', q: 'batman', federationOptions: { weight: 0.5 } }], {});
+  it('merges the hits of every query by weighted score, each hit saying where it comes from', async () => {
+    const body = await federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', q: 'batman' }, { indexUid: 'films', q: 'batman', federationOptions: { weight: 0.5 } }], {});
     expect(Object.keys(body)).toEqual(['hits', 'processingTimeMs', 'limit', 'offset', 'estimatedTotalHits', 'requestUid']);
     const hits = body.hits as Hit[];
     expect(hits.map((hit) => `${hit._federation.indexUid}:${hit.id}`)).toEqual(['books:1', 'films:1', 'films:2']);
@@ -31,35 +31,35 @@ describe('federatedSearch', () => {
     expect(body.estimatedTotalHits).toBe(3);
   });
 
-  it('paginates the merged list with federation.page and hitsPerPage', () => {
-    const body = federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', q: 'batman' }, { indexUid: 'films', q: 'batman' }], { page: 2, hitsPerPage: 2 });
+  it('paginates the merged list with federation.page and hitsPerPage', async () => {
+    const body = await federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', q: 'batman' }, { indexUid: 'films', q: 'batman' }], { page: 2, hitsPerPage: 2 });
     expect(body).toMatchObject({ hitsPerPage: 2, page: 2, totalPages: 2, totalHits: 3 });
     expect(body.hits).toHaveLength(1);
   });
 
-  it('answers each index facets, or their sum with mergeFacets', () => {
+  it('answers each index facets, or their sum with mergeFacets', async () => {
     const queries = [{ indexUid: 'books', q: '' }, { indexUid: 'films', q: 'batman' }];
     const { ctx } = open();
-    const byIndex = federatedSearch(ctx, Caller.open(), queries, { facetsByIndex: { films: ['genre'], books: ['genre'] } });
+    const byIndex = await federatedSearch(ctx, Caller.open(), queries, { facetsByIndex: { films: ['genre'], books: ['genre'] } });
     expect(byIndex.facetsByIndex).toEqual({
       books: { distribution: { genre: { comics: 1, novel: 1 } }, stats: {} },
       films: { distribution: { genre: { action: 2 } }, stats: {} },
     });
-    const merged = federatedSearch(ctx, Caller.open(), queries, { facetsByIndex: { films: ['genre'], books: ['genre'] }, mergeFacets: {} });
+    const merged = await federatedSearch(ctx, Caller.open(), queries, { facetsByIndex: { films: ['genre'], books: ['genre'] }, mergeFacets: {} });
     expect(merged.facetDistribution).toEqual({ genre: { action: 2, comics: 1, novel: 1 } });
     expect(Object.keys(merged).slice(-3)).toEqual(['facetDistribution', 'facetStats', 'requestUid']);
   });
 
-  it('refuses pagination inside a federated query, naming the query', () => {
-    expect(apiErrorOf(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', limit: 2 }], {}))).toEqual({
+  it('refuses pagination inside a federated query, naming the query', async () => {
+    expect(await rejection(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', limit: 2 }], {}))).toEqual({
       code: 'invalid_multi_search_query_pagination',
       message: expect.stringMatching(/^Inside `\.queries\[0\]`: Using pagination options is not allowed in federated queries\./),
     });
   });
 
-  it('answers 400 for a missing index, inside its query', () => {
+  it('answers 400 for a missing index, inside its query', async () => {
     try {
-      federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }, { indexUid: 'nowhere' }], {});
+      await federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }, { indexUid: 'nowhere' }], {});
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ApiError);
@@ -68,8 +68,8 @@ describe('federatedSearch', () => {
     }
   });
 
-  it('locates a facetsByIndex error on an index no query uses', () => {
-    expect(apiErrorOf(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }], { facetsByIndex: { films: ['title'] } })).message).toMatch(
+  it('locates a facetsByIndex error on an index no query uses', async () => {
+    expect((await rejection(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }], { facetsByIndex: { films: ['title'] } }))).message).toMatch(
       /^Inside `\.federation\.facetsByIndex\.films`: .*\n - Note: index `films` is not used in queries$/s,
     );
   });

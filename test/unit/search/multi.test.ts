@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Caller } from '../../../src/auth/caller.js';
 import { multiSearch } from '../../../src/search/multi.js';
-import { apiErrorOf } from '../http/validation/expect-api-error.js';
+import { rejection } from './rejection.js';
 import { searchFixtures } from './fixture.js';
 
 const openFixture = searchFixtures();
@@ -15,8 +15,8 @@ function open() {
 }
 
 describe('multiSearch', () => {
-  it('answers a search response per query, in request order, each naming its index and sharing one requestUid', () => {
-    const { results } = multiSearch(open().ctx, Caller.open(), [{ indexUid: 'films', q: 'batman' }, { indexUid: 'books', q: 'dune', page: 1 }], false);
+  it('answers a search response per query, in request order, each naming its index and sharing one requestUid', async () => {
+    const { results } = await multiSearch(open().ctx, Caller.open(), [{ indexUid: 'films', q: 'batman' }, { indexUid: 'books', q: 'dune', page: 1 }], false);
     expect(results.map((result) => Object.keys(result))).toEqual([
       ['indexUid', 'hits', 'query', 'processingTimeMs', 'limit', 'offset', 'estimatedTotalHits', 'requestUid'],
       ['indexUid', 'hits', 'query', 'processingTimeMs', 'hitsPerPage', 'page', 'totalPages', 'totalHits', 'requestUid'],
@@ -25,14 +25,14 @@ describe('multiSearch', () => {
     expect(results[0]!.requestUid).toBe(results[1]!.requestUid);
   });
 
-  it('prefixes the failing query to its error', () => {
-    expect(apiErrorOf(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }, { indexUid: 'films', sort: ['title:asc'] }], false)).message).toMatch(
+  it('prefixes the failing query to its error', async () => {
+    expect((await rejection(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }, { indexUid: 'films', sort: ['title:asc'] }], false))).message).toMatch(
       /^Inside `\.queries\[1\]`: Index `films`: Attribute `title` is not sortable\./,
     );
   });
 
-  it('refuses federationOptions without federation', () => {
-    expect(apiErrorOf(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books', federationOptions: { weight: 2 } }], false)).code).toBe(
+  it('refuses federationOptions without federation', async () => {
+    expect((await rejection(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books', federationOptions: { weight: 2 } }], false))).code).toBe(
       'invalid_multi_search_federation_options',
     );
   });

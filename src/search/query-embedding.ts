@@ -1,0 +1,29 @@
+/**
+ * Embedding a search query's text with an index's embedder (vectors.md §7), through the
+ * embedders service, within what is left of the search's time budget (Meilisearch's search
+ * deadline). A semantic-only search fails with the embedder's error (400
+ * `vector_embedding_error`); a hybrid search gets no vector back and answers with its keyword hits.
+ */
+import { embedQuery } from '../embedders/query.js';
+import { ApiError } from '../errors/api-error.js';
+import type { EmbedderSettings } from '../types/settings.js';
+
+/** The query's vector, null when a hybrid search could not embed its query. */
+export interface QueryEmbedding {
+  readonly vector: Float32Array | null;
+}
+
+export async function embedSearchQuery(
+  embedders: Readonly<Record<string, EmbedderSettings>>,
+  name: string,
+  text: string,
+  budgetMs: number,
+  semanticOnly: boolean,
+): Promise<QueryEmbedding> {
+  try {
+    return { vector: await embedQuery(embedders, name, text, AbortSignal.timeout(Math.max(budgetMs, 0))) };
+  } catch (err) {
+    if (semanticOnly || !(err instanceof ApiError)) throw err;
+    return { vector: null };
+  }
+}
