@@ -34,6 +34,12 @@ export const INDEX_DBS = {
   docWords: 'docid-words',
   /** normalised word → its id (u32 LE): the typo dictionary, in key (UTF-8 byte) order */
   wordIds: 'word-ids',
+  /** embedder id (u16 BE) · docid (u32 BE) → the document's vector entry: item ids, status, embedded text (engine/vectors/store.ts) */
+  vectorDocs: 'vector-docs',
+  /** embedder id (u16 BE) · item id (u32 BE) → the item's docid and vector, f32 or sign bits (engine/vectors/store.ts) */
+  vectorItems: 'vector-items',
+  /** embedder id (u16 BE) · item id (u32 BE) → the item's HNSW level and neighbour lists (engine/vectors/store.ts) */
+  vectorLinks: 'vector-links',
 } as const;
 
 export const INDEX_MAIN_KEYS = {
@@ -53,6 +59,10 @@ export const INDEX_MAIN_KEYS = {
   searchFields: 'search-fields',
   /** bumped whenever the set of indexed words changes, to reload the typo dictionary */
   wordsVersion: 'words-version',
+  /** embedder name → its vector store state: id, dimensions, quantization, graph entry point (engine/vectors/store.ts) */
+  vectorEmbedders: 'vector-embedders',
+  /** a fresh random id with every batch writing vectors, so searches keep their loaded graphs until then */
+  vectorsVersion: 'vectors-version',
 } as const;
 
 export interface IndexEnv {
@@ -69,6 +79,9 @@ export interface IndexEnv {
   readonly postingBlocks: Database<Buffer, Buffer>;
   readonly docWords: Database<Buffer, number>;
   readonly wordIds: Database<Buffer, string>;
+  readonly vectorDocs: Database<unknown, Buffer>;
+  readonly vectorItems: Database<Buffer, Buffer>;
+  readonly vectorLinks: Database<Buffer, Buffer>;
 }
 
 /** An index's initial memory map: room for a mid-sized index before the first growth. */
@@ -100,6 +113,9 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
     postingBlocks: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.postingBlocks, keyEncoding: 'binary', encoding: 'binary' }),
     docWords: root.openDB<Buffer, number>({ name: INDEX_DBS.docWords, keyEncoding: 'uint32', encoding: 'binary' }),
     wordIds: root.openDB<Buffer, string>({ name: INDEX_DBS.wordIds, encoding: 'binary' }),
+    vectorDocs: root.openDB<unknown, Buffer>({ name: INDEX_DBS.vectorDocs, keyEncoding: 'binary' }),
+    vectorItems: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.vectorItems, keyEncoding: 'binary', encoding: 'binary' }),
+    vectorLinks: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.vectorLinks, keyEncoding: 'binary', encoding: 'binary' }),
   };
 }
 

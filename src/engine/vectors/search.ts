@@ -1,0 +1,91 @@
+/**
+ * Nearest documents to a query vector for one embedder, best first, each at the distance of its
+ * best-matching vector (a document may have several). Filters apply during the search, so a
+ * filtered search finds `limit` documents whenever that many match:
+ * - exact scan when the embedder holds few vectors (EXACT_BELOW), or when the filter leaves few
+ *   candidate documents (EXACT_CANDIDATES): their vectors are read directly;
+ * - otherwise the HNSW graph, walking through rejected nodes and returning accepted ones only,
+ *   with a search breadth (ef) doubled until it yields `limit` distinct documents, and an exact
+ *   scan once the breadth would cover the whole graph.
+ */
+import { has, type DocSet } from '../docset.js';
+import type { IndexEnv } from '../index-env.js';
+import { readGraph } from './graph-store.js';
+import type { HnswGraph } from './hnsw.js';
+import type { Prepared } from './space.js';
+import { readDocVectors, type EmbedderState } from './store.js';
+
+/** Stored vectors below which a search scans them all. */
+export const EXACT_BELOW = 10_000;
+/** Candidate documents up to which a filtered search scans their vectors. */
+export const EXACT_CANDIDATES = 2_000;
+/** The smallest search breadth of a graph search. */
+export const EF_SEARCH = 96;
+
+export interface Nearest {
+  readonly docid: number;
+  readonly distance: number;
+}
+
+/** Keeps each document's best distance. */
+class Best {
+  private readonly byDoc = new Map<number, number>();
+
+  offer(docid: number, distance: number): void {
+    const seen = this.byDoc.get(docid);
+    if (seen === undefined || distance < seen) this.byDoc.set(docid, distance);
+  }
+
+  get size(): number {
+    return this.byDoc.size;
+  }
+
+  take(limit: number): Nearest[] {
+    return [...this.byDoc]
+      .map(([docid, distance]) => ({ docid, distance: Math.fround(distance) }))
+      .sort((a, b) => a.distance - b.distance || a.docid - b.docid)
+      .slice(0, limit);
+  }
+}
+
+function queryIsZero(graph: HnswGraph, query: Prepared): boolean {
+  if (graph.space.quantized) return false;
+  for (let i = 0; i < query.length; i++) if (query[i] !== 0) return false;
+  return true;
+}
+
+/** Every live vector, or those of the candidate documents. */
+function exact(env: IndexEnv, state: EmbedderState, graph: HnswGraph, query: Prepared, limit: number, candidates: DocSet | null): Nearest[] {
+  const best = new Best();
+  const zero = queryIsZero(graph, query);
+  if (candidates === null) {
+    for (let slot = 0; slot < graph.capacity; slot++) {
+      if (graph.isLive(slot)) best.offer(graph.docids[slot]!, graph.space.distance(query, zero, slot));
+    }
+  } else {
+    for (const docid of candidates) {
+      for (const item of readDocVectors(env, state.id, docid)?.items ?? []) {
+        if (graph.isLive(item)) best.offer(docid, graph.space.distance(query, zero, item));
+      }
+    }
+  }
+  return best.take(limit);
+}
+
+export function nearestDocuments(env: IndexEnv, state: EmbedderState, query: ArrayLike<number>, limit: number, candidates: DocSet | null): Nearest[] {
+  if (limit <= 0 || state.items === 0 || (candidates !== null && candidates.length === 0)) return [];
+  const graph = readGraph(env, state);
+  const prepared = graph.space.prepare(query);
+  if (state.items < EXACT_BELOW || (candidates !== null && candidates.length <= EXACT_CANDIDATES)) {
+    return exact(env, state, graph, prepared, limit, candidates);
+  }
+  const accept = candidates === null ? undefined : (slot: number) => has(candidates, graph.docids[slot]!);
+  for (let ef = Math.max(EF_SEARCH, limit); ; ef *= 2) {
+    if (ef >= graph.size) return exact(env, state, graph, prepared, limit, candidates);
+    const found = graph.search(prepared, ef, accept);
+    const best = new Best();
+    for (let i = 0; i < found.ids.length; i++) best.offer(graph.docids[found.ids[i]!]!, found.distances[i]!);
+    // enough documents, or every document that can match
+    if (best.size >= Math.min(limit, candidates?.length ?? state.documents)) return best.take(limit);
+  }
+}
