@@ -25,6 +25,7 @@ import { indexesOf } from './types/task.js';
 import { loadBuildInfo } from './version.js';
 import { webhookSender } from './webhooks/deliver.js';
 import { OutgoingClient } from './outgoing/client.js';
+import { runtimeFromEnv, setEmbedderRuntime } from './embedders/runtime.js';
 import { IpPolicy } from './outgoing/ip-policy.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
@@ -129,6 +130,7 @@ async function main(): Promise<void> {
   const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
   // Every request to a URL users give goes through this client, under the one IP policy.
   const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
+  setEmbedderRuntime(runtimeFromEnv(outgoing, process.env));
   const scheduler = new Scheduler({
     store,
     queue,

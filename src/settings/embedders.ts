@@ -9,37 +9,44 @@ import {
   DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES,
   type EmbedderSettings,
 } from '../types/settings.js';
+import { restTemplatesProblem, unsupportedOllamaUrl } from '../embedders/checks.js';
+import { templateParseProblem } from '../engine/vectors/template.js';
 import { EMBEDDER_FIELDS, EMBEDDER_SOURCES } from './schemas.js';
 import type { EmbedderPatch } from './patch.js';
 
 type Source = (typeof EMBEDDER_SOURCES)[number];
 
-const ALL: readonly Source[] = EMBEDDER_SOURCES;
+/** Where an embedder sits: at the top, or as a composite's search or indexing embedder. */
+type Nesting = 'top' | 'search' | 'indexing';
+type Status = 'allowed' | 'mandatory' | 'disallowed';
+
 const TEMPLATED: readonly Source[] = ['openAi', 'huggingFace', 'ollama', 'rest'];
 
-/** Sources accepting each field, in the order Meilisearch lists a source's available fields. */
-const AVAILABILITY: readonly (readonly [string, readonly Source[]])[] = [
-  ['source', ALL],
-  ['model', ['openAi', 'huggingFace', 'ollama']],
-  ['revision', ['huggingFace']],
-  ['pooling', ['huggingFace']],
-  ['apiKey', ['openAi', 'ollama', 'rest']],
-  ['dimensions', ['openAi', 'ollama', 'userProvided', 'rest']],
-  ['documentTemplate', TEMPLATED],
-  ['documentTemplateMaxBytes', TEMPLATED],
-  ['url', ['openAi', 'ollama', 'rest']],
-  ['indexingFragments', ['rest']],
-  ['searchFragments', ['rest']],
-  ['request', ['rest']],
-  ['response', ['rest']],
-  ['headers', ['rest']],
-  ['searchEmbedder', ['composite']],
-  ['indexingEmbedder', ['composite']],
-  ['distribution', ALL],
-  ['binaryQuantized', ALL],
+/** milli's `MetaEmbeddingSetting` order: lists of available fields follow it. */
+const FIELDS = [
+  'source', 'model', 'revision', 'pooling', 'apiKey', 'dimensions', 'documentTemplate', 'documentTemplateMaxBytes', 'url',
+  'indexingFragments', 'searchFragments', 'request', 'response', 'headers', 'searchEmbedder', 'indexingEmbedder',
+  'distribution', 'binaryQuantized',
+] as const;
+type Field = (typeof FIELDS)[number];
+
+/** The order `check_settings` visits fields in (the first problem wins). */
+const CHECK_ORDER: readonly Field[] = [
+  'model', 'revision', 'pooling', 'dimensions', 'apiKey', 'url', 'indexingFragments', 'searchFragments', 'request',
+  'response', 'documentTemplate', 'documentTemplateMaxBytes', 'headers', 'searchEmbedder', 'indexingEmbedder',
+  'binaryQuantized', 'distribution',
 ];
 
-const MANDATORY: Readonly<Record<Source, readonly string[]>> = {
+const ALLOWED: Readonly<Record<Source, readonly Field[]>> = {
+  openAi: ['source', 'model', 'apiKey', 'documentTemplate', 'documentTemplateMaxBytes', 'dimensions', 'url'],
+  huggingFace: ['source', 'model', 'revision', 'pooling', 'documentTemplate', 'documentTemplateMaxBytes'],
+  ollama: ['source', 'documentTemplate', 'documentTemplateMaxBytes', 'url', 'apiKey', 'dimensions'],
+  userProvided: ['source'],
+  rest: ['source', 'apiKey', 'dimensions', 'documentTemplate', 'documentTemplateMaxBytes', 'headers', 'indexingFragments', 'searchFragments'],
+  composite: ['source'],
+};
+
+const MANDATORY: Readonly<Record<Source, readonly Field[]>> = {
   openAi: [],
   huggingFace: [],
   ollama: ['model'],
@@ -47,6 +54,16 @@ const MANDATORY: Readonly<Record<Source, readonly string[]>> = {
   rest: ['url', 'request', 'response'],
   composite: ['searchEmbedder', 'indexingEmbedder'],
 };
+
+/** milli's `field_status`. */
+function fieldStatus(source: Source, field: Field, nesting: Nesting): Status {
+  if (field === 'distribution' || field === 'binaryQuantized') return nesting === 'top' ? 'allowed' : 'disallowed';
+  if ((field === 'documentTemplate' || field === 'documentTemplateMaxBytes') && nesting === 'search') return 'disallowed';
+  if (MANDATORY[source].includes(field)) return 'mandatory';
+  if (source === 'rest' && field === 'indexingFragments' && nesting === 'search') return 'disallowed';
+  if (source === 'rest' && field === 'searchFragments' && nesting === 'indexing') return 'disallowed';
+  return ALLOWED[source].includes(field) ? 'allowed' : 'disallowed';
+}
 
 const OPENAI_MODELS: Readonly<Record<string, { dimensions: number; overridable: boolean }>> = {
   'text-embedding-ada-002': { dimensions: 1536, overridable: false },
@@ -58,34 +75,53 @@ const DEFAULT_HUGGING_FACE_MODEL = 'BAAI/bge-base-en-v1.5';
 const DEFAULT_HUGGING_FACE_REVISION = '617ca489d9e86b49b8167676d8220688b99db36e';
 
 const list = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(', ');
+const inContext = (nesting: Nesting) => (nesting === 'top' ? '' : ` for the ${nesting} embedder`);
+const nestedName = (name: string, nesting: Nesting) => (nesting === 'top' ? name : `${name}.${nesting}Embedder`);
 
-function availableFor(source: Source): string[] {
-  return AVAILABILITY.filter(([, sources]) => sources.includes(source)).map(([field]) => field);
+function availableFor(source: Source, nesting: Nesting = 'top'): string[] {
+  return FIELDS.filter((field) => fieldStatus(source, field, nesting) !== 'disallowed');
 }
 
-/** Why the fields present in `embedder` do not fit `source`, or undefined. */
-function availabilityProblem(name: string, embedder: EmbedderPatch, source: Source): string | undefined {
-  for (const [field, sources] of AVAILABILITY) {
-    if (embedder[field] === undefined || embedder[field] === null || sources.includes(source)) continue;
-    return (
-      `\`.embedders.${name}\`: Field \`${field}\` unavailable for source \`${source}\`.\n` +
-      `  - note: \`${field}\` is available for sources: ${list(sources)}\n` +
-      `  - note: available fields for source \`${source}\`: ${list(availableFor(source))}`
-    );
+/** A problem with its code: most are `invalid_settings_embedders`, the REST template ones `vector_embedding_error`. */
+export interface EmbedderProblem {
+  code: 'invalid_settings_embedders' | 'vector_embedding_error';
+  message: string;
+}
+
+const settingsProblem = (message: string): EmbedderProblem => ({ code: 'invalid_settings_embedders', message });
+
+function unavailable(name: string, source: Source, field: Field, nesting: Nesting): string {
+  const sources = EMBEDDER_SOURCES.filter((s) => fieldStatus(s, field, nesting) !== 'disallowed');
+  const where = sources.length === 0 ? '' : `\n  - note: \`${field}\` is available for sources: ${list(sources)}`;
+  const topLevel = nesting !== 'top' && fieldStatus(source, field, 'top') !== 'disallowed';
+  return (
+    `\`.embedders.${nestedName(name, nesting)}\`: Field \`${field}\` unavailable for source \`${source}\`${inContext(nesting)}.${where}` +
+    `\n  - note: available fields for source \`${source}\`${inContext(nesting)}: ${list(availableFor(source, nesting))}` +
+    (topLevel ? `\n  - note: \`${field}\` is available when source \`${source}\` is not${inContext(nesting)}` : '')
+  );
+}
+
+/** milli's `check_settings`: every field visited in order, refused where unavailable (even as `null`), required where mandatory. */
+function fieldsProblem(name: string, embedder: EmbedderPatch, source: Source, nesting: Nesting): string | undefined {
+  for (const field of CHECK_ORDER) {
+    const status = fieldStatus(source, field, nesting);
+    const value = embedder[field];
+    if (status === 'disallowed' && value !== undefined) return unavailable(name, source, field, nesting);
+    if (status === 'mandatory' && (value === undefined || value === null)) {
+      return `\`.embedders.${name}\`: Missing field \`${field}\` (note: this field is mandatory for source \`${source}\`)`;
+    }
   }
   return undefined;
 }
 
-function openAiProblem(name: string, embedder: EmbedderPatch): string | undefined {
-  const model = (embedder.model as string | undefined) ?? DEFAULT_OPENAI_MODEL;
+function openAiProblem(name: string, model: string, dimensions: unknown): string | undefined {
   const known = OPENAI_MODELS[model];
   if (known === undefined) {
     const supported = Object.keys(OPENAI_MODELS).map((m) => JSON.stringify(m)).join(', ');
     return `\`.embedders.${name}.model\`: Invalid model \`${model}\` for OpenAI. Supported models: [${supported}]`;
   }
-  const dimensions = embedder.dimensions;
-  if (typeof dimensions !== 'number' || dimensions === known.dimensions) return undefined;
-  if (!known.overridable) {
+  if (typeof dimensions !== 'number') return undefined;
+  if (!known.overridable && dimensions !== known.dimensions) {
     return `\`.embedders.${name}.dimensions\`: Model \`${model}\` does not support overriding its native dimensions of ${known.dimensions}. Found ${dimensions}`;
   }
   if (dimensions > known.dimensions) {
@@ -105,22 +141,87 @@ function urlProblem(url: string): string | undefined {
   }
 }
 
-/**
- * The request-time checks of one submitted embedder (vectors.md §3.2 "validation order"): zero
- * sizes, URL syntax, then — when the request names the source — field availability and OpenAI's
- * model rules. Returns Meilisearch's message or undefined.
- */
-export function embedderRequestProblem(name: string, embedder: EmbedderPatch): string | undefined {
-  for (const field of ['dimensions', 'documentTemplateMaxBytes']) {
-    if (embedder[field] === 0) return `\`.embedders.${name}.${field}\`: \`${field}\` cannot be zero`;
+/** milli's `validate_prompt`: a zero byte limit next to a template, then the Liquid parse. */
+function promptProblem(name: string, embedder: EmbedderPatch): string | undefined {
+  if (typeof embedder.documentTemplate !== 'string') return undefined;
+  if (embedder.documentTemplateMaxBytes === 0) {
+    return `\`.embedders.${name}.documentTemplateMaxBytes\`: \`documentTemplateMaxBytes\` cannot be zero`;
   }
-  if (typeof embedder.url === 'string') {
-    const problem = urlProblem(embedder.url);
-    if (problem !== undefined) return `\`.embedders.${name}.url\`: could not parse \`${embedder.url}\`: ${problem}`;
+  const problem = templateParseProblem(embedder.documentTemplate);
+  return problem === undefined ? undefined : `\`.embedders.${name}.documentTemplate\`: Invalid template: ${problem}.`;
+}
+
+const hasFragments = (value: unknown): boolean =>
+  value !== null && typeof value === 'object' && Object.values(value).some((fragment) => fragment !== null);
+
+/** The REST templates' check, in the fragment mode the settings imply (milli's `WithFragments`). */
+function restTemplateProblem(embedder: EmbedderPatch, complete: boolean): EmbedderProblem | undefined {
+  if (embedder.request === undefined || embedder.request === null) return undefined;
+  const response = embedder.response === null ? undefined : embedder.response;
+  let mode: 'text' | 'fragment' | 'either';
+  if (hasFragments(embedder.indexingFragments) || hasFragments(embedder.searchFragments)) mode = 'fragment';
+  else if (complete || embedder.indexingFragments === null || embedder.searchFragments === null) mode = 'text';
+  else mode = 'either';
+  const problem = restTemplatesProblem(embedder.request, response, mode);
+  return problem === undefined ? undefined : { code: 'vector_embedding_error', message: `Error while generating embeddings: ${problem}` };
+}
+
+/** A composite's sub-embedder (milli: the nested part of `validate_embedding_settings`). */
+function nestedProblem(name: string, sub: unknown, nesting: 'search' | 'indexing'): string | undefined {
+  if (sub === null || typeof sub !== 'object') return undefined;
+  const embedder = sub as EmbedderPatch;
+  if (nesting === 'indexing') {
+    const prompt = promptProblem(name, embedder);
+    if (prompt !== undefined) return prompt;
   }
   const source = embedder.source as Source | null | undefined;
-  if (source === undefined || source === null) return undefined;
-  return availabilityProblem(name, embedder, source) ?? (source === 'openAi' ? openAiProblem(name, embedder) : undefined);
+  if (source === undefined || source === null) {
+    return `\`.embedders.${nestedName(name, nesting)}\`: Missing field \`source\`.\n  - note: this field is mandatory for nested embedders`;
+  }
+  if (source === 'composite' || source === 'userProvided') {
+    return `\`.embedders.${nestedName(name, nesting)}.source\`: Source \`${source}\` is not available in a nested embedder`;
+  }
+  return fieldsProblem(name, embedder, source, nesting);
+}
+
+/**
+ * milli's `validate_embedding_settings` for one embedder: the template and its byte limit, zero
+ * dimensions, the URL, the REST templates, then — when a source is known — the fields it allows
+ * and requires, OpenAI's model rules and a composite's sub-embedders. `complete` for a stored
+ * (merged) embedder, whose source defaults to `openAi`; a request is checked with what it gives.
+ */
+function validationProblem(name: string, embedder: EmbedderPatch, complete: boolean): EmbedderProblem | undefined {
+  const prompt = promptProblem(name, embedder);
+  if (prompt !== undefined) return settingsProblem(prompt);
+  if (embedder.dimensions === 0) return settingsProblem(`\`.embedders.${name}.dimensions\`: \`dimensions\` cannot be zero`);
+  if (typeof embedder.url === 'string') {
+    const problem = urlProblem(embedder.url);
+    if (problem !== undefined) return settingsProblem(`\`.embedders.${name}.url\`: could not parse \`${embedder.url}\`: ${problem}`);
+  }
+  const templates = restTemplateProblem(embedder, complete);
+  if (templates !== undefined) return templates;
+  const given = embedder.source as Source | null | undefined;
+  const source = given ?? (complete ? 'openAi' : undefined);
+  if (source === undefined) return undefined;
+  const fields = fieldsProblem(name, embedder, source, 'top');
+  if (fields !== undefined) return settingsProblem(fields);
+  if (source === 'openAi') {
+    const model = typeof embedder.model === 'string' ? embedder.model : complete ? DEFAULT_OPENAI_MODEL : undefined;
+    const problem = model === undefined ? undefined : openAiProblem(name, model, embedder.dimensions);
+    if (problem !== undefined) return settingsProblem(problem);
+  }
+  if (source === 'composite') {
+    for (const nesting of ['search', 'indexing'] as const) {
+      const problem = nestedProblem(name, embedder[`${nesting}Embedder`], nesting);
+      if (problem !== undefined) return settingsProblem(problem);
+    }
+  }
+  return undefined;
+}
+
+/** The request-time checks of one submitted embedder (vectors.md §3.2 "validation order"). */
+export function embedderRequestProblem(name: string, embedder: EmbedderPatch): EmbedderProblem | undefined {
+  return validationProblem(name, embedder, false);
 }
 
 /** The stored embedder after a patch: per-field merge, a new source starting afresh. */
@@ -136,26 +237,23 @@ export function mergeEmbedder(stored: EmbedderSettings | undefined, patch: Embed
   return ordered;
 }
 
-/** The task-time checks of a merged embedder; `before` is the stored one, if any. */
-export function embedderProblem(name: string, embedder: EmbedderSettings, before: EmbedderSettings | undefined): string | undefined {
-  const source = (embedder.source as Source | undefined) ?? 'openAi';
-  const unavailable = availabilityProblem(name, embedder, source);
-  if (unavailable !== undefined) return unavailable;
-  const missing = MANDATORY[source].find((field) => embedder[field] === undefined);
-  if (missing !== undefined) {
-    return `\`.embedders.${name}\`: Missing field \`${missing}\` (note: this field is mandatory for source \`${source}\`)`;
-  }
-  if (source === 'openAi') {
-    const problem = openAiProblem(name, embedder);
-    if (problem !== undefined) return problem;
-  }
+/**
+ * The task-time checks of a merged embedder (`before` is the stored one, if any): the same
+ * validation on the complete settings, the irreversible binary quantization, and an Ollama URL
+ * v1.50 cannot build an embedder for.
+ */
+export function embedderProblem(name: string, embedder: EmbedderSettings, before: EmbedderSettings | undefined): EmbedderProblem | undefined {
+  const problem = validationProblem(name, embedder, true);
+  if (problem !== undefined) return problem;
   if (before?.binaryQuantized === true && embedder.binaryQuantized !== true) {
-    return (
+    return settingsProblem(
       `\`.embedders.${name}.binaryQuantized\`: Cannot disable the binary quantization.\n` +
-      ' - Note: Binary quantization is a lossy operation that cannot be reverted.\n' +
-      ' - Hint: Add a new embedder that is non-quantized and regenerate the vectors.'
+        ' - Note: Binary quantization is a lossy operation that cannot be reverted.\n' +
+        ' - Hint: Add a new embedder that is non-quantized and regenerate the vectors.',
     );
   }
+  const unsupported = unsupportedOllamaUrl(embedder);
+  if (unsupported !== undefined) return { code: 'vector_embedding_error', message: `Error while generating embeddings: ${unsupported}` };
   return undefined;
 }
 
@@ -179,7 +277,7 @@ export function embedderView(embedder: EmbedderSettings, mask: (secret: string) 
   }
   if (source === 'rest') filled.headers ??= {};
   if (typeof filled.apiKey === 'string') filled.apiKey = mask(filled.apiKey);
-  const allowed = new Set(availableFor(source));
+  const allowed = new Set<string>(availableFor(source));
   const view: Record<string, unknown> = {};
   for (const field of EMBEDDER_FIELDS) if (allowed.has(field) && filled[field] !== undefined) view[field] = filled[field];
   return view;

@@ -140,7 +140,7 @@ export function mergedSettingsProblem(before: IndexSettings, after: IndexSetting
   for (const [name, embedder] of Object.entries(after.embedders)) {
     if (before.embedders[name] === embedder) continue;
     const problem = embedderProblem(name, embedder, before.embedders[name]);
-    if (problem !== undefined) return new ApiError('invalid_settings_embedders', problem);
+    if (problem !== undefined) return new ApiError(problem.code, problem.message);
   }
   return undefined;
 }

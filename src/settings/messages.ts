@@ -73,3 +73,23 @@ export function semanticRatioProblem(value: unknown): string | undefined {
   if (typeof value !== 'number' || (value >= 0 && value <= 1)) return undefined;
   return 'the value of `semanticRatio` is invalid, expected a float between `0.0` and `1.0`.';
 }
+
+/** How Rust prints an `f32`: the shortest decimal that reads back as the same `f32`. */
+function f32Text(value: number): string {
+  const target = Math.fround(value);
+  for (let digits = 1; digits <= 9; digits++) {
+    const candidate = Number(target.toPrecision(digits));
+    if (Math.fround(candidate) === target) return String(candidate);
+  }
+  return String(target);
+}
+
+/** The `distribution` ranges of milli's `DistributionShift` deserializer, as a schema value check. */
+export function distributionProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const { mean, sigma } = value as { mean?: unknown; sigma?: unknown };
+  if (typeof mean !== 'number' || typeof sigma !== 'number') return undefined;
+  if (mean < 0 || mean > 1) return `the distribution mean must be in the range [0, 1], got ${f32Text(mean)}`;
+  if (sigma <= 0 || sigma > 1) return `the distribution sigma must be in the range ]0, 1], got ${f32Text(sigma)}`;
+  return undefined;
+}

@@ -12,6 +12,7 @@ import type { ErrorCode } from '../errors/codes.js';
 import { SETTINGS, SETTING_KEYS, type SettingKey } from './catalogue.js';
 import { LOCALES } from './locales.js';
 import {
+  distributionProblem,
   nonZeroProblem,
   rankingRuleProblem,
   semanticRatioProblem,
@@ -173,7 +174,7 @@ const SCHEMAS: Readonly<Record<SettingKey, SettingSchema>> = {
     schema: orNull(object({ maxTotalHits: orNull(UNSIGNED) })),
     checks: { '.maxTotalHits': nonZeroProblem },
   },
-  embedders: { schema: orNull({ type: 'object', additionalProperties: embedderSchema() }), checks: {} },
+  embedders: { schema: orNull({ type: 'object', additionalProperties: embedderSchema() }), checks: { '.*.distribution': distributionProblem } },
   searchCutoffMs: { schema: orNull(UNSIGNED), checks: {} },
   localizedAttributes: {
     schema: orNull({

@@ -47,7 +47,7 @@ export function checkPatch(patch: SettingsPatch, features: Gate): void {
   }
   for (const [name, embedder] of Object.entries(patch.embedders ?? {})) {
     const problem = embedder === null ? undefined : embedderRequestProblem(name, embedder);
-    if (problem !== undefined) throw new ApiError('invalid_settings_embedders', problem);
+    if (problem !== undefined) throw new ApiError(problem.code, problem.message);
   }
   if (isSet(patch.rankingRules) && mixesAttributeRules(patch.rankingRules!)) {
     throw new ApiError('invalid_settings_ranking_rules', MIXED_ATTRIBUTE_RULES);

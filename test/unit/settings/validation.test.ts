@@ -277,7 +277,7 @@ describe('embedders', () => {
 
   it('refuses zero sizes, relative URLs and unknown OpenAI models', () => {
     expect(check({ embedders: { x: { source: 'rest', dimensions: 0 } } }).message).toBe('`.embedders.x.dimensions`: `dimensions` cannot be zero');
-    expect(check({ embedders: { x: { documentTemplateMaxBytes: 0 } } }).message).toBe(
+    expect(check({ embedders: { x: { documentTemplate: '{{doc.a}}', documentTemplateMaxBytes: 0 } } }).message).toBe(
       '`.embedders.x.documentTemplateMaxBytes`: `documentTemplateMaxBytes` cannot be zero',
     );
     expect(check({ embedders: { rest: { source: 'rest', url: 'kefir' } } }).message).toBe(

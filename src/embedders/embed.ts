@@ -1,0 +1,184 @@
+/**
+ * The embedding service: a search query embedded by its index's embedder (`embedQuery`), the
+ * rendered texts of a document batch embedded in chunks with bounded parallelism
+ * (`embedDocuments`), and the settings-time preparation v1.50 does when it builds an embedder
+ * (`prepareEmbedder`: unsupported configurations, dimensions inferred from a test embedding, the
+ * composite embedders' agreement). Failures are `ApiError`s with v1.50's codes and words.
+ */
+import { ApiError } from '../errors/api-error.js';
+import type { EmbedderSettings } from '../types/settings.js';
+import { EmbedError, embeddingApiError, indexingEmbedError } from './embed-error.js';
+import { EmbedderRequestStats } from './request-stats.js';
+import { embedderRuntime } from './runtime.js';
+import { buildEmbedder, CompositeEmbedder, queryEmbedder, type Embedder } from './sources.js';
+
+/** Chunks in flight at once for one `embedDocuments` call. */
+const PARALLEL_REQUESTS = 8;
+
+const built = new Map<string, Embedder>();
+const BUILT_CACHE_ENTRIES = 64;
+
+/** The embedder for `settings`, built once per distinct configuration. Throws `EmbedError`. */
+function embedderFor(settings: EmbedderSettings): Embedder {
+  const key = JSON.stringify(settings);
+  let embedder = built.get(key);
+  if (embedder === undefined) {
+    embedder = buildEmbedder(settings, embedderRuntime());
+    if (built.size >= BUILT_CACHE_ENTRIES) built.delete(built.keys().next().value!);
+    built.set(key, embedder);
+  }
+  return embedder;
+}
+
+function asApiError(error: unknown, wrap: (error: EmbedError) => ApiError): unknown {
+  return error instanceof EmbedError ? wrap(error) : error;
+}
+
+/**
+ * The embedding of a search query with embedder `name` (a composite uses its search embedder).
+ * Throws `invalid_search_embedder` for an unknown name, `vector_embedding_error` when embedding
+ * fails, and the signal's reason when it aborts first.
+ */
+export async function embedQuery(
+  embedders: Readonly<Record<string, EmbedderSettings>>,
+  name: string,
+  text: string,
+  signal?: AbortSignal,
+): Promise<Float32Array> {
+  const settings = embedders[name];
+  if (settings === undefined) throw new ApiError('invalid_search_embedder', `Cannot find embedder with name \`${name}\`.`);
+  try {
+    const embedder = queryEmbedder(embedderFor(settings));
+    const [embedding] = await embedder.embed([text], { runtime: embedderRuntime(), dimensions: embedder.dimensions, signal });
+    return embedding!;
+  } catch (error) {
+    throw asApiError(error, embeddingApiError);
+  }
+}
+
+/**
+ * One embedding per text, in order, with the document (indexing) side of embedder `name`;
+ * chunks of the source's size, at most `PARALLEL_REQUESTS` requests at once. Attempts are
+ * counted in `stats`. Throws ``While embedding documents for embedder `name`: …``
+ * (`vector_embedding_error`); the batch prefixes the index.
+ */
+export async function embedDocuments(
+  name: string,
+  settings: EmbedderSettings,
+  texts: readonly string[],
+  stats: EmbedderRequestStats = new EmbedderRequestStats(),
+  signal?: AbortSignal,
+): Promise<Float32Array[]> {
+  let embedder: Embedder;
+  try {
+    embedder = embedderFor(settings);
+  } catch (error) {
+    // The embedder could not even be built: v1.50 fails the same way when building it for the batch.
+    throw asApiError(error, embeddingApiError);
+  }
+  const chunks: string[][] = [];
+  for (let i = 0; i < texts.length; i += embedder.chunkSize) chunks.push(texts.slice(i, i + embedder.chunkSize));
+  const results: Float32Array[][] = new Array<Float32Array[]>(chunks.length);
+  const failure = new AbortController();
+  const stop = AbortSignal.any(signal === undefined ? [failure.signal] : [failure.signal, signal]);
+  let next = 0;
+  let firstError: unknown;
+  const worker = async () => {
+    while (next < chunks.length && !stop.aborted) {
+      const index = next++;
+      try {
+        results[index] = await embedder.embed(chunks[index]!, { runtime: embedderRuntime(), stats, dimensions: embedder.dimensions, signal: stop });
+      } catch (error) {
+        firstError ??= error;
+        failure.abort(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_REQUESTS, chunks.length) }, worker));
+  if (firstError !== undefined) throw asApiError(firstError, (e) => indexingEmbedError(name, e));
+  signal?.throwIfAborted();
+  return results.flat();
+}
+
+const COMPOSITE_TEST_TEXTS = ['test', 'a brave dog', 'This is a sample text. It is meant to compare similarity.'];
+const MAX_COMPOSITE_DISTANCE = 0.01;
+
+/** milli's `could not determine model dimensions` wrapper. */
+function dimensionProblem(error: unknown): unknown {
+  if (!(error instanceof EmbedError)) return error;
+  return new EmbedError('runtime', `could not determine model dimensions:\n  - test embedding failed with ${error.message}`);
+}
+
+/** The configured dimensions, else those of a test embedding of `"test"` (milli's `infer_dimensions`). */
+async function dimensionsOf(embedder: Embedder): Promise<number> {
+  if (embedder.dimensions !== undefined) return embedder.dimensions;
+  try {
+    const [embedding] = await embedder.embed(['test'], { runtime: embedderRuntime() });
+    return embedding!.length;
+  } catch (error) {
+    throw dimensionProblem(error);
+  }
+}
+
+/** The cosine distance of hannoy, `(1 - cos) / 2`. */
+function cosineDistance(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  const norms = Math.sqrt(na) * Math.sqrt(nb);
+  return norms === 0 ? 1 : (1 - dot / norms) / 2;
+}
+
+const TEST_FAILED = 'error while generating test embeddings.';
+
+/** milli's composite construction: equal dimensions, then three test sentences embedded alike. */
+async function checkComposite(composite: CompositeEmbedder): Promise<number> {
+  const [search, indexing] = [await dimensionsOf(composite.search), await dimensionsOf(composite.indexing)];
+  if (search !== indexing) {
+    throw new EmbedError(
+      'user',
+      `${TEST_FAILED}\n  - the dimensions of embeddings produced at search time and at indexing time don't match.\n  - Search time dimensions: ${search}\n  - Indexing time dimensions: ${indexing}\n  - Note: Dimensions of embeddings produced by both embedders are required to match.`,
+    );
+  }
+  const run = async (side: Embedder, time: 'search' | 'indexing') => {
+    try {
+      return await side.embed(COMPOSITE_TEST_TEXTS, { runtime: embedderRuntime(), dimensions: search });
+    } catch (error) {
+      if (!(error instanceof EmbedError)) throw error;
+      throw new EmbedError('user', `${TEST_FAILED}\n  - could not generate test embedding with embedder at ${time} time.\n  - Embedding failed with ${error.message}`);
+    }
+  };
+  const searchEmbeddings = await run(composite.search, 'search');
+  const indexingEmbeddings = await run(composite.indexing, 'indexing');
+  for (let i = 0; i < searchEmbeddings.length; i++) {
+    const distance = cosineDistance(searchEmbeddings[i]!, indexingEmbeddings[i]!);
+    // No hint: the Hugging Face hint of v1.50 needs a Hugging Face embedder, which never builds here.
+    if (distance > MAX_COMPOSITE_DISTANCE) {
+      throw new EmbedError(
+        'user',
+        `${TEST_FAILED}\n  - the embeddings produced at search time and indexing time are not similar enough.\n  - angular distance ${distance.toFixed(2)}\n  - Meilisearch requires a maximum distance of ${MAX_COMPOSITE_DISTANCE}.\n  - Note: check that both embedders produce similar embeddings.`,
+      );
+    }
+  }
+  return search;
+}
+
+/**
+ * What a settings change does when it builds an embedder: refuses an unusable configuration
+ * (unsupported Ollama URL, a model that cannot be loaded), infers missing dimensions with a test
+ * embedding of `"test"`, checks that a composite's two embedders agree. Resolves the embedder's
+ * dimensions; throws `vector_embedding_error` (``Error while generating embeddings: …``).
+ */
+export async function prepareEmbedder(settings: EmbedderSettings): Promise<number> {
+  try {
+    const embedder = embedderFor(settings);
+    return embedder instanceof CompositeEmbedder ? await checkComposite(embedder) : await dimensionsOf(embedder);
+  } catch (error) {
+    throw asApiError(error, embeddingApiError);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * What every embedder request shares, set once at startup (main.ts): the outgoing HTTP client
+ * under the server's IP policy, and the environment knobs v1.50 reads (request timeout, retry
+ * cap, OpenAI key, Ollama URL). The search path and the indexing bridge both embed through it.
+ */
+import type { OutgoingClient } from '../outgoing/client.js';
+
+export interface EmbedderRuntime {
+  client: OutgoingClient;
+  /** per HTTP attempt (`MEILI_EXPERIMENTAL_REST_EMBEDDER_TIMEOUT_SECONDS`, 30 s) */
+  timeoutMs: number;
+  /** cap of one retry delay (`MEILI_EXPERIMENTAL_REST_EMBEDDER_MAX_RETRY_DURATION_SECONDS`, 60 s) */
+  maxRetryDelayMs: number;
+  /** `MEILI_OPENAI_API_KEY`, else `OPENAI_API_KEY` */
+  openAiApiKey: string | undefined;
+  /** `MEILI_OLLAMA_URL` */
+  ollamaUrl: string | undefined;
+}
+
+let runtime: EmbedderRuntime | null = null;
+
+const seconds = (value: string | undefined, fallback: number): number => {
+  const parsed = value === undefined ? NaN : Number(value);
+  return (Number.isFinite(parsed) && parsed >= 0 ? parsed : fallback) * 1000;
+};
+
+/** The runtime from the process environment and the server's outgoing client. */
+export function runtimeFromEnv(client: OutgoingClient, env: NodeJS.ProcessEnv): EmbedderRuntime {
+  return {
+    client,
+    timeoutMs: seconds(env.MEILI_EXPERIMENTAL_REST_EMBEDDER_TIMEOUT_SECONDS, 30),
+    maxRetryDelayMs: seconds(env.MEILI_EXPERIMENTAL_REST_EMBEDDER_MAX_RETRY_DURATION_SECONDS, 60),
+    openAiApiKey: env.MEILI_OPENAI_API_KEY ?? env.OPENAI_API_KEY,
+    ollamaUrl: env.MEILI_OLLAMA_URL,
+  };
+}
+
+export function setEmbedderRuntime(next: EmbedderRuntime): void {
+  runtime = next;
+}
+
+export function embedderRuntime(): EmbedderRuntime {
+  if (runtime === null) throw new Error('embedders used before setEmbedderRuntime');
+  return runtime;
+}

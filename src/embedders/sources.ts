@@ -1,0 +1,208 @@
+/**
+ * An embedder built from its settings, per source (vectors.md §3.3, milli's `embedder/*.rs`):
+ * `rest` as configured; `openAi` and `ollama` as REST configurations with their fixed request and
+ * response shapes, default URLs and keys; `userProvided` refuses to embed; `composite` embeds
+ * documents with its indexing embedder and queries with its search embedder; `huggingFace` needs
+ * a local model, which this server cannot load: it fails as v1.50 fails for a model it cannot
+ * fetch. Building never does I/O; embedding does.
+ */
+import type { EmbedderSettings } from '../types/settings.js';
+import { EmbedError } from './embed-error.js';
+import { REPEAT_PLACEHOLDER, TEXT_PLACEHOLDER, EMBEDDING_PLACEHOLDER } from './json-template.js';
+import { parseRestTemplates, restEmbed, textsPerRequest, type EmbedCall, type RestOptions, type RestTemplates } from './rest.js';
+import type { EmbedderRuntime } from './runtime.js';
+
+export const OPENAI_EMBEDDINGS_URL = 'https://api.openai.com/v1/embeddings';
+export const OLLAMA_DEFAULT_URL = 'http://localhost:11434/api/embeddings';
+
+const OPENAI_MODELS: Readonly<Record<string, { dimensions: number; overridable: boolean }>> = {
+  'text-embedding-ada-002': { dimensions: 1536, overridable: false },
+  'text-embedding-3-small': { dimensions: 1536, overridable: true },
+  'text-embedding-3-large': { dimensions: 3072, overridable: true },
+};
+
+export interface Embedder {
+  /** texts sent per request */
+  readonly chunkSize: number;
+  /** the configured or known dimensions; undefined until inferred */
+  readonly dimensions: number | undefined;
+  /** embeds `texts`, one embedding each, in order */
+  embed(texts: readonly string[], call: EmbedCall): Promise<Float32Array[]>;
+}
+
+class RestEmbedder implements Embedder {
+  readonly chunkSize: number;
+
+  constructor(
+    private readonly options: RestOptions,
+    private readonly templates: RestTemplates,
+    readonly dimensions: number | undefined,
+    private readonly onBadRequest?: (texts: readonly string[], call: EmbedCall, error: EmbedError) => Promise<Float32Array[]>,
+  ) {
+    this.chunkSize = textsPerRequest(templates);
+  }
+
+  async embed(texts: readonly string[], call: EmbedCall): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += this.chunkSize) {
+      const chunk = texts.slice(i, i + this.chunkSize);
+      out.push(...(await this.embedChunk(chunk, call)));
+    }
+    return out;
+  }
+
+  async embedChunk(texts: readonly string[], call: EmbedCall): Promise<Float32Array[]> {
+    const dimensions = call.dimensions ?? this.dimensions;
+    try {
+      return await restEmbed(this.options, this.templates, texts, { ...call, dimensions });
+    } catch (error) {
+      if (error instanceof EmbedError && error.kind === 'badRequest' && this.onBadRequest !== undefined) return this.onBadRequest(texts, call, error);
+      if (error instanceof EmbedError && error.kind === 'otherStatus' && error.status === 404 && this.options.configuration === 'ollama') {
+        throw ollamaModelNotFound(error.reply);
+      }
+      throw error;
+    }
+  }
+}
+
+function ollamaModelNotFound(reply: string | undefined): EmbedError {
+  const info = reply === undefined ? '' : `\n  - server replied with \`${reply}\``;
+  return new EmbedError('user', `model not found. Meilisearch will not automatically download models from the Ollama library, please pull the model manually${info}`);
+}
+
+class UserProvidedEmbedder implements Embedder {
+  readonly chunkSize = 1;
+
+  constructor(readonly dimensions: number | undefined) {}
+
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return Promise.reject(
+      new EmbedError('user', `attempt to embed the following text in a configuration where embeddings must be user provided:\n  - \`${texts[0] ?? ''}\``),
+    );
+  }
+}
+
+export class CompositeEmbedder implements Embedder {
+  constructor(
+    readonly search: Embedder,
+    readonly indexing: Embedder,
+  ) {}
+
+  get chunkSize(): number {
+    return this.indexing.chunkSize;
+  }
+
+  get dimensions(): number | undefined {
+    return this.indexing.dimensions ?? this.search.dimensions;
+  }
+
+  embed(texts: readonly string[], call: EmbedCall): Promise<Float32Array[]> {
+    return this.indexing.embed(texts, call);
+  }
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+function restEmbedder(settings: EmbedderSettings): Embedder {
+  const options: RestOptions = {
+    url: settings.url as string,
+    request: settings.request,
+    response: settings.response,
+    apiKey: str(settings.apiKey),
+    headers: (settings.headers as Record<string, string> | undefined) ?? {},
+    configuration: 'user',
+  };
+  return new RestEmbedder(options, parseRestTemplates(options.request, options.response), num(settings.dimensions));
+}
+
+function openAiEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): Embedder {
+  const model = str(settings.model) ?? 'text-embedding-3-small';
+  const known = OPENAI_MODELS[model] ?? OPENAI_MODELS['text-embedding-3-small']!;
+  const overridden = known.overridable ? num(settings.dimensions) : undefined;
+  const request: Record<string, unknown> = { model, input: [TEXT_PLACEHOLDER, REPEAT_PLACEHOLDER] };
+  if (overridden !== undefined) request.dimensions = overridden;
+  const response = { data: [{ embedding: EMBEDDING_PLACEHOLDER }, REPEAT_PLACEHOLDER] };
+  const apiKey = str(settings.apiKey) ?? runtime.openAiApiKey;
+  const options: RestOptions = {
+    url: str(settings.url) ?? OPENAI_EMBEDDINGS_URL,
+    request,
+    response,
+    apiKey: apiKey === '' ? undefined : apiKey,
+    configuration: 'openAi',
+  };
+  const templates = parseRestTemplates(request, response);
+  // On a 400 (input maybe too long), v1.50 re-sends the texts one by one.
+  const single = new RestEmbedder(options, templates, overridden ?? known.dimensions);
+  const oneByOne = async (texts: readonly string[], call: EmbedCall, error: EmbedError) => {
+    if (texts.length <= 1) throw error;
+    const out: Float32Array[] = [];
+    for (const text of texts) out.push(...(await single.embedChunk([text], call)));
+    return out;
+  };
+  return new RestEmbedder(options, templates, overridden ?? known.dimensions, oneByOne);
+}
+
+/** Ollama's request/response shapes for its URL (milli's `into_rest_embedder_config`); throws for another URL. */
+export function ollamaRestShape(settings: EmbedderSettings, envUrl: string | undefined): { url: string; request: unknown; response: unknown } {
+  const model = str(settings.model) ?? 'nomic-embed-text';
+  const url = str(settings.url) ?? envUrl ?? OLLAMA_DEFAULT_URL;
+  if (url.endsWith('/api/embeddings')) return { url, request: { model, prompt: TEXT_PLACEHOLDER }, response: { embedding: EMBEDDING_PLACEHOLDER } };
+  if (url.endsWith('/api/embed')) {
+    return {
+      url,
+      request: { model, input: [TEXT_PLACEHOLDER, REPEAT_PLACEHOLDER] },
+      response: { embeddings: [EMBEDDING_PLACEHOLDER, REPEAT_PLACEHOLDER] },
+    };
+  }
+  throw new EmbedError(
+    'user',
+    `unsupported Ollama URL.\n  - For \`ollama\` sources, the URL must end with \`/api/embed\` or \`/api/embeddings\`\n  - Got \`${url}\``,
+  );
+}
+
+function ollamaEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): Embedder {
+  const { url, request, response } = ollamaRestShape(settings, runtime.ollamaUrl);
+  const options: RestOptions = { url, request, response, apiKey: str(settings.apiKey), configuration: 'ollama' };
+  return new RestEmbedder(options, parseRestTemplates(request, response), num(settings.dimensions));
+}
+
+/**
+ * v1.50 downloads the model from the Hugging Face hub (or its local cache) and runs it with
+ * Candle. This server has neither a hub connection nor a model runtime, so the model cannot be
+ * loaded; the failure reads as v1.50's when fetching the model fails.
+ */
+function huggingFaceEmbedder(settings: EmbedderSettings): never {
+  const model = str(settings.model) ?? 'BAAI/bge-base-en-v1.5';
+  const revision = str(settings.revision) ?? 'main';
+  throw new EmbedError(
+    'undecided',
+    `fetching file from HG_HUB failed:\n  - request error: https://huggingface.co/${model}/resolve/${revision}/config.json: this server does not download nor run Hugging Face models`,
+  );
+}
+
+/** The embedder for stored (merged, validated) settings; throws `EmbedError` when it cannot be built. */
+export function buildEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): Embedder {
+  switch ((settings.source as string | undefined) ?? 'openAi') {
+    case 'rest':
+      return restEmbedder(settings);
+    case 'ollama':
+      return ollamaEmbedder(settings, runtime);
+    case 'userProvided':
+      return new UserProvidedEmbedder(num(settings.dimensions));
+    case 'huggingFace':
+      return huggingFaceEmbedder(settings);
+    case 'composite':
+      return new CompositeEmbedder(
+        buildEmbedder(settings.searchEmbedder as EmbedderSettings, runtime),
+        buildEmbedder(settings.indexingEmbedder as EmbedderSettings, runtime),
+      );
+    default:
+      return openAiEmbedder(settings, runtime);
+  }
+}
+
+/** The embedder that embeds search queries (a composite's search embedder). */
+export function queryEmbedder(embedder: Embedder): Embedder {
+  return embedder instanceof CompositeEmbedder ? embedder.search : embedder;
+}

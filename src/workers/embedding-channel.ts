@@ -1,0 +1,139 @@
+/**
+ * The synchronous bridge between the index writer thread and the embedders. A document batch
+ * runs synchronously inside one LMDB write transaction in the writer thread, but embedding is
+ * HTTP: the writer posts a request on a MessagePort and blocks (Atomics.wait on a small
+ * SharedArrayBuffer) while the main thread — which owns the outgoing client under the server's
+ * IP policy, and whose event loop does the HTTP without blocking searches — runs
+ * `embedDocuments`, posts the answer, then raises the flag; the writer takes the answer with
+ * `receiveMessageOnPort`. One channel per index write (index-writer.ts), so the requests it
+ * counts are that batch's `embedderRequests`.
+ *
+ * The writer never waits forever: it gives up after the answer deadline (a bound on what the
+ * retries of v1.50 can take), and a cancelation (`interrupt[0]` non-zero) stops the wait at once,
+ * while the main side aborts the embedding in flight.
+ */
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { ApiError } from '../errors/api-error.js';
+import type { ErrorCode } from '../errors/codes.js';
+import { embedDocuments, prepareEmbedder } from '../embedders/embed.js';
+import { EmbedderRequestStats } from '../embedders/request-stats.js';
+import { embedderRuntime } from '../embedders/runtime.js';
+import type { EmbedderSettings } from '../types/settings.js';
+
+const NO_ANSWER = 0;
+const ANSWERED = 1;
+
+/** What the writer thread gets in its job: its end of the channel and the flag. */
+export interface EmbeddingEnds {
+  readonly port: MessagePort;
+  readonly flag: Int32Array;
+  /** the longest wait for one answer */
+  readonly answerMs: number;
+}
+
+type Request =
+  | { readonly op: 'embed'; readonly name: string; readonly settings: EmbedderSettings; readonly texts: readonly string[] }
+  | { readonly op: 'prepare'; readonly settings: EmbedderSettings };
+
+type Answer =
+  | { readonly embeddings: Float32Array[] }
+  | { readonly dimensions: number }
+  | { readonly error: { readonly code: ErrorCode; readonly message: string } | { readonly internal: string } };
+
+/** The embedding of one write, served by this (the main) thread until `close`. */
+export interface EmbeddingService {
+  readonly ends: EmbeddingEnds;
+  readonly transfer: MessagePort[];
+  /** the requests of the write so far (`embedderRequests` of its batch) */
+  readonly stats: EmbedderRequestStats;
+  close(): void;
+}
+
+/** A bound on one `embedDocuments` call: 11 attempts, each with its timeout and its longest delay, plus slack. */
+function answerBound(): number {
+  const { timeoutMs, maxRetryDelayMs } = embedderRuntime();
+  return 11 * (timeoutMs + maxRetryDelayMs) + 60_000;
+}
+
+/** Serves the embedding requests of one write; `signal` (the task's cancelation) aborts those in flight. */
+export function serveEmbedding(signal: AbortSignal): EmbeddingService {
+  const { port1, port2 } = new MessageChannel();
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const stats = new EmbedderRequestStats();
+  const stop = new AbortController();
+  const aborted = AbortSignal.any([signal, stop.signal]);
+  port1.on('message', (request: Request) => {
+    void answer(request, stats, aborted).then((reply) => {
+      if (stop.signal.aborted) return;
+      port1.postMessage(reply);
+      Atomics.store(flag, 0, ANSWERED);
+      Atomics.notify(flag, 0);
+    });
+  });
+  return {
+    ends: { port: port2, flag, answerMs: answerBound() },
+    transfer: [port2],
+    stats,
+    close() {
+      stop.abort();
+      port1.close();
+    },
+  };
+}
+
+async function answer(request: Request, stats: EmbedderRequestStats, signal: AbortSignal): Promise<Answer> {
+  try {
+    if (request.op === 'prepare') return { dimensions: await prepareEmbedder(request.settings) };
+    return { embeddings: await embedDocuments(request.name, request.settings, request.texts, stats, signal) };
+  } catch (error) {
+    if (error instanceof ApiError) return { error: { code: error.code, message: error.message } };
+    return { error: { internal: error instanceof Error ? error.message : String(error) } };
+  }
+}
+
+/** The writer thread's side of a channel: blocking calls. */
+export class EmbeddingClient {
+  constructor(
+    private readonly ends: EmbeddingEnds,
+    private readonly interrupt: Int32Array,
+    private readonly interruptedMessage: string,
+  ) {}
+
+  /** One embedding per text; throws `vector_embedding_error` as v1.50 fails a batch. */
+  embed(name: string, settings: EmbedderSettings, texts: readonly string[]): Float32Array[] {
+    if (texts.length === 0) return [];
+    return (this.ask({ op: 'embed', name, settings, texts }) as { embeddings: Float32Array[] }).embeddings;
+  }
+
+  /** The embedder's dimensions, as a settings change finds them (prepareEmbedder). */
+  prepare(settings: EmbedderSettings): number {
+    return (this.ask({ op: 'prepare', settings }) as { dimensions: number }).dimensions;
+  }
+
+  private ask(request: Request): Answer {
+    const { port, flag, answerMs } = this.ends;
+    Atomics.store(flag, 0, NO_ANSWER);
+    port.postMessage(request);
+    const deadline = performance.now() + answerMs;
+    for (;;) {
+      if (Atomics.load(this.interrupt, 0) !== 0) throw new Error(this.interruptedMessage);
+      if (Atomics.load(flag, 0) === ANSWERED) {
+        const received = receiveMessageOnPort(port);
+        // The flag is raised after the answer is posted; the message is then already queued.
+        if (received !== undefined) return unwrap(received.message as Answer);
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        throw new ApiError('vector_embedding_error', `Error while generating embeddings: runtime error: no answer from the embedding thread after ${Math.round(answerMs / 1000)}s`);
+      }
+      Atomics.wait(flag, 0, NO_ANSWER, Math.min(100, left));
+    }
+  }
+}
+
+function unwrap(answer: Answer): Answer {
+  if (!('error' in answer)) return answer;
+  const error = answer.error;
+  if ('internal' in error) throw new Error(error.internal);
+  throw new ApiError(error.code, error.message);
+}
