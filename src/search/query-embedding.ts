@@ -2,9 +2,10 @@
  * Embedding a search query's text with an index's embedder (vectors.md §7), through the
  * embedders service, within what is left of the search's time budget (Meilisearch's search
  * deadline). A semantic-only search fails with the embedder's error (400
- * `vector_embedding_error`); a hybrid search gets no vector back and answers with its keyword hits.
+ * `vector_embedding_error`), or when the budget runs out first with an error of that code; a hybrid
+ * search gets no vector back on any failure and answers with its keyword hits.
  */
-import { embedQuery } from '../embedders/query.js';
+import { embedQuery } from '../embedders/embed.js';
 import { ApiError } from '../errors/api-error.js';
 import type { EmbedderSettings } from '../types/settings.js';
 
@@ -20,10 +21,12 @@ export async function embedSearchQuery(
   budgetMs: number,
   semanticOnly: boolean,
 ): Promise<QueryEmbedding> {
+  const signal = AbortSignal.timeout(Math.max(budgetMs, 0));
   try {
-    return { vector: await embedQuery(embedders, name, text, AbortSignal.timeout(Math.max(budgetMs, 0))) };
+    return { vector: await embedQuery(embedders, name, text, signal) };
   } catch (err) {
-    if (semanticOnly || !(err instanceof ApiError)) throw err;
-    return { vector: null };
+    if (!semanticOnly) return { vector: null };
+    if (err instanceof ApiError || !signal.aborted) throw err;
+    throw new ApiError('vector_embedding_error', 'Error while generating embeddings: runtime error: the search cutoff elapsed before the query was embedded');
   }
 }
