@@ -21,7 +21,7 @@ export async function embedSearchQuery(
   budgetMs: number,
   semanticOnly: boolean,
 ): Promise<QueryEmbedding> {
-  const signal = AbortSignal.timeout(Math.max(budgetMs, 0));
+  const signal = AbortSignal.timeout(Math.max(Math.floor(budgetMs), 0));
   try {
     return { vector: await embedQuery(embedders, name, text, signal) };
   } catch (err) {

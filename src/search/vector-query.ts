@@ -42,7 +42,9 @@ export function searchKind(query: SearchQuery, env: IndexEnv, settings: IndexSet
 export function checkEmbedder(env: IndexEnv, settings: IndexSettings, name: string, length: number | null, code: ErrorCode): void {
   if (!Object.hasOwn(settings.embedders, name)) throw new ApiError(code, `Cannot find embedder with name \`${name}\`.`);
   if (length === null) return;
-  const expected = embedderDimensions(env, settings, name);
+  // the store's dimensions once it holds vectors, else those the settings give
+  const configured = settings.embedders[name]!.dimensions;
+  const expected = embedderDimensions(env, settings, name) ?? (typeof configured === 'number' ? configured : undefined);
   if (expected !== undefined && expected !== length) {
     throw new ApiError('invalid_vector_dimensions', `Invalid vector dimensions: expected: \`${expected}\`, found: \`${length}\`.`);
   }
