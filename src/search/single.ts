@@ -45,7 +45,7 @@ import { goodEnough, mergeHybrid } from './hybrid.js';
 import { addPageFields, pageWindow } from './page.js';
 import { embedSearchQuery, type QueryEmbedding } from './query-embedding.js';
 import { storedLocales, type SearchQuery } from './query.js';
-import { searchKind, type SearchKind } from './vector-query.js';
+import { checkMedia, searchKind, type SearchKind } from './vector-query.js';
 
 export interface SearchIndexOptions {
   /**
@@ -58,6 +58,11 @@ export interface SearchIndexOptions {
    * `/multi-search` re-parse inside the index, so that their evaluation errors point into it.
    */
   readonly filterAsSent?: boolean;
+  /**
+   * Only the candidates matter (facet search): a semantic or hybrid search's are the documents
+   * the filters match, unranked, and a hybrid search embeds nothing (milli's `execute_for_candidates`).
+   */
+  readonly candidatesOnly?: boolean;
 }
 
 /** The ranked hits a search needs: `offset + limit` of them; `exhaustive` makes counts exact (page mode). */
@@ -104,7 +109,7 @@ function rankIndex(
   uid: string,
   query: SearchQuery,
   window: RankWindow,
-  { checkRules = () => {}, filterAsSent = false }: SearchIndexOptions,
+  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false }: SearchIndexOptions,
   spent: () => number,
   embedding: QueryEmbedding | null,
 ): IndexSearch | NeedsEmbedding {
@@ -113,6 +118,7 @@ function rankIndex(
   const settings = searchSettings(env);
   const kind = searchKind(query, env, settings);
   checkRules(settings, kind);
+  checkMedia(ctx, query, kind);
 
   const asts: FilterAst[] = [];
   for (const filter of [query.filter, caller.searchFilter(uid)]) {
@@ -159,6 +165,9 @@ function rankIndex(
     ...(vector !== undefined && query.retrieveVectors === true ? { queryVector: vector } : {}),
   });
 
+  if (candidatesOnly && kind.kind !== 'keyword') {
+    return searched(executeSemanticSearch(env, settings, { ...common, need: 0, distinct: null, nearest: () => [] }));
+  }
   if (kind.kind === 'semantic') {
     // a semantic-only search throws when its embedding fails, so the vector is there
     const vector = embedding!.vector!;
