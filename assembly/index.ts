@@ -58,3 +58,14 @@ export {
   SETOPS_OUT_SLACK,
   UNION_RECORD_U32,
 } from './setops';
+export {
+  vectorDistances,
+  vectorDistancesGather,
+  vectorHamming,
+  vectorHammingGather,
+  vectorNorm,
+  DOT_SIMD_MIN,
+  METRIC_COSINE,
+  METRIC_DOT,
+  METRIC_L2,
+} from './vector';

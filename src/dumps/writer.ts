@@ -14,6 +14,7 @@ import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync, type 
 import path from 'node:path';
 import { ndjsonLines } from '../engine/documents/ndjson-payload.js';
 import { vectorsView } from '../engine/documents/vectors.js';
+import { storedEmbeddingsOf } from '../engine/vectors/index.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import type { IndexEnv } from '../engine/index-env.js';
 import { readSettings } from '../engine/index-settings.js';
@@ -66,9 +67,9 @@ async function writeDocuments(file: string, env: IndexEnv, settings: IndexSettin
   const out = new JsonLines(file);
   const withVectors = Object.keys(settings.embedders).length > 0;
   let written = 0;
-  for (const doc of new DocumentStore(env).all()) {
+  for (const { docid, doc } of new DocumentStore(env).entries()) {
     // Embeddings travel in `_vectors`, so an import gets them back as user-provided ones.
-    const line = withVectors || doc._vectors !== undefined ? { ...doc, _vectors: vectorsView(doc._vectors, settings.embedders) } : doc;
+    const line = withVectors || doc._vectors !== undefined ? { ...doc, _vectors: vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, docid)) } : doc;
     await out.write(stringifyJson(line));
     if (++written % 1024 === 0) signal.throwIfAborted();
   }

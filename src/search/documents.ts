@@ -8,6 +8,8 @@ import { externalIdOf, invalidDocumentId, type JsonObject } from '../engine/docu
 import { projectDocument } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { vectorsView } from '../engine/documents/vectors.js';
+import type { IndexEnv } from '../engine/index-env.js';
+import { storedEmbeddingsOf } from '../engine/vectors/index.js';
 import { evaluateFilter } from '../engine/filter/evaluate.js';
 import { assertSortable, parseSortCriterion, sortedPage } from '../engine/facets/sort.js';
 import { FacetReader } from '../engine/facets/store.js';
@@ -56,11 +58,11 @@ export function listDocuments(ctx: SearchContext, rawUid: string, query: Documen
   const fields = query.fields ?? null;
   const ast = checkedFilter(ctx.features, query.filter, FILTER_CODE);
   const settings = readSettings(env);
-  let results: JsonObject[];
+  let results: { docid: number; doc: JsonObject }[];
   let total: number;
   if (ids === undefined && ast === null && sort === null) {
     total = store.count();
-    results = [...store.all(offset, limit)];
+    results = limit <= 0 ? [] : Array.from(env.documents.getRange({ offset, limit }), ({ key, value }) => ({ docid: key, doc: value }));
   } else {
     const reader = new FacetReader(env);
     let candidates: DocSet =
@@ -72,25 +74,25 @@ export function listDocuments(ctx: SearchContext, rawUid: string, query: Documen
       page = sortedPage(reader, sort, candidates, offset, limit);
     }
     total = candidates.length;
-    results = Array.from(page, (docid) => store.byDocid(docid)!);
+    results = Array.from(page, (docid) => ({ docid, doc: store.byDocid(docid)! }));
   }
-  return { results: results.map((doc) => documentView(doc, fields, query.retrieveVectors, settings)), offset, limit, total };
+  return { results: results.map(({ docid, doc }) => documentView(env, docid, doc, fields, query.retrieveVectors, settings)), offset, limit, total };
 }
 
 /** `GET /indexes/{uid}/documents/{id}`: the document as the list shows it, `document_not_found` when there is none. */
 export function getDocument(ctx: SearchContext, rawUid: string, id: string, fields: readonly string[] | null, retrieveVectors: boolean | undefined): JsonObject {
   const env = ctx.indexReader.open(rawUid);
-  const doc = new DocumentStore(env).get(id);
-  if (doc === undefined) throw new ApiError('document_not_found', `Document \`${id}\` not found.`);
-  return documentView(doc, fields, retrieveVectors, readSettings(env));
+  const found = new DocumentStore(env).lookup(id);
+  if (found?.doc === undefined) throw new ApiError('document_not_found', `Document \`${id}\` not found.`);
+  return documentView(env, found.docid, found.doc, fields, retrieveVectors, readSettings(env));
 }
 
 /**
  * A document as the document routes show it: `fields` projected; `_vectors` only with
  * `retrieveVectors`, then last and whatever `fields` says (documents.md §2.5).
  */
-function documentView(doc: JsonObject, fields: readonly string[] | null, retrieveVectors: boolean | undefined, settings: IndexSettings): JsonObject {
+function documentView(env: IndexEnv, docid: number, doc: JsonObject, fields: readonly string[] | null, retrieveVectors: boolean | undefined, settings: IndexSettings): JsonObject {
   const shown = projectDocument(doc, fields);
-  if (retrieveVectors === true) shown._vectors = vectorsView(doc._vectors, settings.embedders);
+  if (retrieveVectors === true) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, docid));
   return shown;
 }

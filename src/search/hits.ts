@@ -5,6 +5,7 @@
  */
 import { DocumentStore } from '../engine/documents/store.js';
 import { vectorsView } from '../engine/documents/vectors.js';
+import { storedEmbeddingsOf } from '../engine/vectors/index.js';
 import { geoDistanceOf, geoDistanceOrigin } from '../engine/facets/geo.js';
 import type { IndexEnv } from '../engine/index-env.js';
 import type { SearchHit, SearchOutcome } from '../engine/search/search.js';
@@ -37,7 +38,7 @@ export function hitViewer(env: IndexEnv, settings: IndexSettings, query: SearchQ
   return (hit) => {
     const doc = store.sharedByDocid(hit.docid) ?? {};
     const shown: Record<string, unknown> = fields(doc);
-    if (vectors) shown._vectors = vectorsView(doc._vectors, settings.embedders);
+    if (vectors) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, hit.docid));
     const geoDistance = distanceFrom === null ? undefined : geoDistanceOf(distanceFrom, shown);
     if (geoDistance !== undefined) shown._geoDistance = geoDistance;
     if (query.showRankingScore === true) shown._rankingScore = hit.score;

@@ -1,9 +1,9 @@
 /**
  * The shapes of a document's `_vectors` field (vectors.md §2, §2.2). Pure.
  *
- * Quarry has no vector store: the entries of `_vectors` are kept in the stored document as they
- * were sent (vectors-indexing.ts validates and merges them), and the embeddings a response shows
- * are derived from them here:
+ * The entries of configured embedders live in the vector store (engine/vectors); the stored
+ * document keeps the entries of other names as they were sent (vectors-indexing.ts validates and
+ * merges them). Here:
  * - `readEntry` reads one `_vectors.<name>` value at Meilisearch's first level (`RawVectors`):
  *   its form (array/null shorthand or `{regenerate, embeddings}` object), without looking at the
  *   numbers;
@@ -11,8 +11,7 @@
  *   Meilisearch gives for a configured embedder;
  * - `vectorsView` is what `retrieveVectors: true` shows: the entries of names that are not
  *   configured embedders as Meilisearch stores them, then every configured embedder as
- *   `{embeddings: [[f32…]], regenerate}`.
- */
+ *   `{embeddings: [[f32…]], regenerate}` from the vector store. */
 import type { EmbedderSettings } from '../../types/settings.js';
 import { compareBytes } from '../../types/bytes.js';
 import { isJsonNumber, stringifyJson } from '../../types/json-text.js';
@@ -155,28 +154,33 @@ function unconfiguredView(value: unknown): unknown {
   return { regenerate: entry.regenerate, embeddings: entry.embeddings ?? null };
 }
 
-/**
- * A configured embedder's embeddings and status for a document: f32 values (binary-quantized:
- * 1 or 0); no entry means generated (`regenerate` true), which Quarry cannot do, so none.
- */
-function embedderView(name: string, embedder: EmbedderSettings, value: unknown): { embeddings: number[][]; regenerate: boolean } {
-  const entry = value === undefined ? null : readEntry(name, value);
-  const parsed = entry === null || 'problem' in entry ? [] : embeddingsOf(name, entry.embeddings);
-  const quantized = embedder.binaryQuantized === true;
-  const embeddings = 'problem' in parsed ? [] : parsed.map((vector) => vector.map((x) => (quantized ? (x > 0 ? 1 : 0) : Math.fround(x))));
-  // fragment-based embedders never regenerate from the document (vectors.md §2.2, dumps)
-  const fragments = isObject(embedder.indexingFragments) && Object.keys(embedder.indexingFragments).length > 0;
-  const regenerate = entry === null ? true : 'problem' in entry ? false : entry.form === 'object' && entry.regenerate;
-  return { embeddings, regenerate: regenerate && !fragments };
+/** A document's embeddings for one embedder as the vector store has them (engine/vectors `documentEmbeddings`). */
+export interface StoredEmbeddings {
+  readonly embeddings: readonly ArrayLike<number>[];
+  readonly regenerate: boolean;
 }
 
-/** The `_vectors` object `retrieveVectors: true` shows for a stored `_vectors` value. */
-export function vectorsView(stored: unknown, embedders: Readonly<Record<string, EmbedderSettings>>): JsonObject {
+/** Looks up the vector store's entry of the shown document for an embedder. */
+export type StoredEmbeddingsOf = (embedder: string) => StoredEmbeddings | undefined;
+
+/**
+ * A configured embedder's embeddings and status for a document: f32 values (a binary-quantized
+ * embedder stores 1 and 0); no entry in the store shows none, to be generated (`regenerate`
+ * true), except for fragment-based embedders, which never regenerate from the document.
+ */
+function embedderView(embedder: EmbedderSettings, stored: StoredEmbeddings | undefined): { embeddings: number[][]; regenerate: boolean } {
+  const fragments = isObject(embedder.indexingFragments) && Object.keys(embedder.indexingFragments).length > 0;
+  const embeddings = (stored?.embeddings ?? []).map((vector) => Array.from(vector));
+  return { embeddings, regenerate: (stored?.regenerate ?? true) && !fragments };
+}
+
+/** The `_vectors` object `retrieveVectors: true` shows for a stored `_vectors` value and the store's entries. */
+export function vectorsView(stored: unknown, embedders: Readonly<Record<string, EmbedderSettings>>, fromStore: StoredEmbeddingsOf): JsonObject {
   const entries = isObject(stored) ? stored : {};
   const out: JsonObject = {};
   for (const name of Object.keys(entries).sort(compareBytes)) {
     if (!Object.hasOwn(embedders, name)) out[name] = unconfiguredView(entries[name]);
   }
-  for (const name of Object.keys(embedders).sort(compareBytes)) out[name] = embedderView(name, embedders[name]!, entries[name]);
+  for (const name of Object.keys(embedders).sort(compareBytes)) out[name] = embedderView(embedders[name]!, fromStore(name));
   return out;
 }

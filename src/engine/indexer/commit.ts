@@ -12,7 +12,7 @@ import { writeSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { applyDocumentBatch, type DocumentBatchOutcome, type DocumentOp } from './document-batch.js';
 import type { PreparedWords } from '../words/prepared-words.js';
-import { INDEX_UPDATERS } from './registry.js';
+import { INDEX_UPDATERS, RECONCILING_UPDATERS } from './registry.js';
 import { StepReporter } from '../indexing-steps.js';
 
 export interface DocumentsWrite {
@@ -54,7 +54,7 @@ function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => vo
   const documents = write.clear ? [] : { [Symbol.iterator]: () => store.entries() };
   for (const updater of INDEX_UPDATERS) {
     checkpoint();
-    if (!write.clear && !write.rebuild.includes(updater.name)) continue;
+    if (!write.clear && !write.rebuild.includes(updater.name) && !RECONCILING_UPDATERS.has(updater.name)) continue;
     steps.enter(updater.step);
     updater.rebuild(env, write.settings, documents, checkpoint);
   }

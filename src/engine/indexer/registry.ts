@@ -3,8 +3,15 @@
  * index means adding its updater here.
  */
 import { facetUpdater } from '../facets/updater.js';
+import { vectorUpdater } from '../vectors/updater.js';
 import { wordIndexUpdater } from '../words/word-index.js';
 import type { IndexUpdater } from '../updater.js';
 import type { PreparedWords } from '../words/prepared-words.js';
 
-export const INDEX_UPDATERS: IndexUpdater<PreparedWords>[] = [facetUpdater, wordIndexUpdater];
+export const INDEX_UPDATERS: IndexUpdater<PreparedWords>[] = [facetUpdater, wordIndexUpdater, vectorUpdater];
+
+/**
+ * Updaters a settings write always runs: they compare what they derived with the settings
+ * themselves (the vector store with the embedders), which the settings diff does not look at.
+ */
+export const RECONCILING_UPDATERS: ReadonlySet<string> = new Set([vectorUpdater.name]);

@@ -45,7 +45,7 @@ function load(env: IndexEnv, state: EmbedderState): HnswGraph {
   }
   for (const { key: k, value } of env.vectorLinks.getRange(embedderRange(state.id))) {
     const item = (k as Buffer).readUInt32BE(2);
-    const bytes = value.slice();
+    const bytes = new Uint8Array(value);
     graph.decodeNode(item, docids.get(item) ?? 0, new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2));
   }
   graph.restore(state.entry, state.maxLevel);

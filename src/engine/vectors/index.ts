@@ -8,6 +8,7 @@ import type { IndexSettings } from '../../types/settings.js';
 import { fromSorted, type DocSet } from '../docset.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { StoredEmbeddingsOf } from '../documents/vectors.js';
 import type { VectorTarget } from '../filter-parser/index.js';
 import { distributionOf, scoreOf } from './score.js';
 import { nearestDocuments } from './search.js';
@@ -105,4 +106,9 @@ export function vectorFilter(env: IndexEnv, settings: IndexSettings): (embedder:
     }
     return fromSorted(docids);
   };
+}
+
+/** The store's entries of document `docid`, for `vectorsView` (documents/vectors.ts). */
+export function storedEmbeddingsOf(env: IndexEnv, settings: IndexSettings, docid: number): StoredEmbeddingsOf {
+  return (embedder) => documentEmbeddings(env, settings, embedder, docid);
 }

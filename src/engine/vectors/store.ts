@@ -123,7 +123,8 @@ export function encodeItem(docid: number, vector: Float32Array | Uint32Array): B
 /** An item's docid and its vector (a copy, f32 or bit words as stored). */
 export function decodeItem(bytes: Uint8Array, quantized: boolean): { docid: number; vector: Float32Array | Uint32Array } {
   const docid = bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | ((bytes[3]! << 24) >>> 0);
-  const body = bytes.slice(4);
+  // a copy: lmdb's fast reads share one buffer, and Buffer#slice is a view
+  const body = new Uint8Array(bytes.subarray(4));
   const vector = quantized ? new Uint32Array(body.buffer, body.byteOffset, body.byteLength >>> 2) : new Float32Array(body.buffer, body.byteOffset, body.byteLength >>> 2);
   return { docid: docid >>> 0, vector };
 }

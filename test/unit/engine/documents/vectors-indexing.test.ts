@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../src/errors/api-error.js';
-import { withIndexedVectors } from '../../../../src/engine/documents/vectors-indexing.js';
+import { sentVectors, withIndexedVectors } from '../../../../src/engine/documents/vectors-indexing.js';
 import type { JsonObject } from '../../../../src/engine/document-id.js';
 
 const embedders = { manual: { source: 'userProvided', dimensions: 3 } };
@@ -61,27 +61,36 @@ describe('withIndexedVectors checks', () => {
 });
 
 describe('withIndexedVectors keeps', () => {
-  const base = { id: 1, title: 'a', _vectors: { manual: [1, 2, 3], free: [9] } };
+  const base = { id: 1, title: 'a', _vectors: { free: [9] } };
 
   it('returns documents without vectors untouched', () => {
     const sent = { id: 1, title: 'a' };
     expect(index(sent, undefined, 'replace')).toBe(sent);
   });
 
-  it('merges `_vectors` by name on update', () => {
-    expect(index({ id: 1, _vectors: { other: [5] } }, base, 'update')).toEqual({ id: 1, title: 'a', _vectors: { manual: [1, 2, 3], free: [9], other: [5] } });
+  it('takes the configured embedders out of the stored document and attaches what was sent', () => {
+    const stored = index({ id: 1, title: 'b', _vectors: { manual: [1, 2, 3], free: [9] } }, undefined, 'replace');
+    expect(stored).toEqual({ id: 1, title: 'b', _vectors: { free: [9] } });
+    expect(sentVectors(stored)).toEqual({ id: '1', entries: new Map([['manual', { form: 'shorthand', embeddings: [1, 2, 3], vectors: [[1, 2, 3]] }]]) });
+    expect(index({ id: 1, _vectors: { manual: null } }, undefined, 'replace')).toEqual({ id: 1 });
+  });
+
+  it('tells apart embeddings given and `{"regenerate": …}` alone', () => {
+    const sent = (value: unknown) => sentVectors(index({ id: 1, _vectors: { manual: value } }, undefined, 'replace'))!.entries.get('manual');
+    expect(sent({ regenerate: false })).toEqual({ form: 'object', regenerate: false, embeddings: undefined, vectors: null });
+    expect(sent({ regenerate: true, embeddings: null })).toEqual({ form: 'object', regenerate: true, embeddings: null, vectors: null });
+    expect(sent([])?.vectors).toEqual([]);
+    expect(sent(null)?.vectors).toEqual([]);
+  });
+
+  it('attaches an empty record to documents that sent nothing, so a missing embedding is seen', () => {
+    expect(sentVectors(index({ id: 2, title: 'x' }, undefined, 'replace'))).toEqual({ id: '2', entries: new Map() });
+  });
+
+  it('merges the other names on update and keeps only the sent ones on replacement', () => {
+    expect(index({ id: 1, _vectors: { other: [5] } }, base, 'update')).toEqual({ id: 1, title: 'a', _vectors: { free: [9], other: [5] } });
     expect(index({ id: 1, _vectors: null }, base, 'update')._vectors).toEqual(base._vectors);
-  });
-
-  it('keeps configured embedders and drops other names on replacement', () => {
-    expect(index({ id: 1, title: 'b' }, base, 'replace')).toEqual({ id: 1, title: 'b', _vectors: { manual: [1, 2, 3] } });
-    expect(index({ id: 1, _vectors: { manual: [4, 5, 6] } }, base, 'replace')._vectors).toEqual({ manual: [4, 5, 6] });
-  });
-
-  it('keeps a stored entry when a configured embedder gets `{"regenerate": false}` alone', () => {
-    expect(index({ id: 1, _vectors: { manual: { regenerate: false } } }, base, 'replace')._vectors).toEqual({ manual: [1, 2, 3] });
-    expect(index({ id: 1, _vectors: { manual: { regenerate: false } } }, undefined, 'replace')._vectors).toEqual({ manual: { regenerate: false } });
-    expect(index({ id: 1, _vectors: { free: { regenerate: false } } }, base, 'update')._vectors).toEqual({ manual: [1, 2, 3], free: { regenerate: false } });
+    expect(index({ id: 1, title: 'b' }, base, 'replace')).toEqual({ id: 1, title: 'b' });
   });
 
   it('stores no empty `_vectors`', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embeddingsOf, readEntry, vectorsView } from '../../../../src/engine/documents/vectors.js';
+import { embeddingsOf, readEntry, vectorsView, type StoredEmbeddingsOf } from '../../../../src/engine/documents/vectors.js';
 
 const problem = (value: unknown) => (value as { problem?: string }).problem;
 
@@ -68,9 +68,13 @@ describe('embeddingsOf', () => {
 
 describe('vectorsView', () => {
   const embedders = { manual: { source: 'userProvided', dimensions: 2 }, other: { source: 'userProvided', dimensions: 1 } };
+  const store =
+    (entries: Record<string, { embeddings: number[][]; regenerate: boolean }>): StoredEmbeddingsOf =>
+    (name) =>
+      entries[name] === undefined ? undefined : { embeddings: entries[name].embeddings.map((v) => Float32Array.from(v)), regenerate: entries[name].regenerate };
 
-  it('shows every configured embedder in the object form with f32 values, sorted by name', () => {
-    const view = vectorsView({ manual: [0.1, 0.2] }, embedders);
+  it('shows every configured embedder from the store in the object form with f32 values, sorted by name', () => {
+    const view = vectorsView(undefined, embedders, store({ manual: { embeddings: [[0.1, 0.2]], regenerate: false } }));
     expect(Object.keys(view)).toEqual(['manual', 'other']);
     expect(view).toEqual({
       manual: { embeddings: [[0.10000000149011612, 0.20000000298023224]], regenerate: false },
@@ -79,16 +83,12 @@ describe('vectorsView', () => {
     expect(Object.keys(view.manual as object)).toEqual(['embeddings', 'regenerate']);
   });
 
-  it('reads null as no embeddings and keeps the object form flag', () => {
-    expect(vectorsView({ manual: null, other: { regenerate: true, embeddings: [3] } }, embedders)).toEqual({
-      manual: { embeddings: [], regenerate: false },
-      other: { embeddings: [[3]], regenerate: true },
-    });
-    expect(vectorsView({ manual: { regenerate: false } }, embedders).manual).toEqual({ embeddings: [], regenerate: false });
+  it('ignores entries a stored document keeps under a configured name', () => {
+    expect(vectorsView({ manual: [9, 9] }, embedders, store({ manual: { embeddings: [], regenerate: false } })).manual).toEqual({ embeddings: [], regenerate: false });
   });
 
   it('puts names that are no configured embedder first, as Meilisearch stores them', () => {
-    const view = vectorsView({ zeta: [0.1, 0.2], alpha: { embeddings: [[1]], regenerate: true }, beta: null, gamma: { regenerate: false } }, embedders);
+    const view = vectorsView({ zeta: [0.1, 0.2], alpha: { embeddings: [[1]], regenerate: true }, beta: null, gamma: { regenerate: false } }, embedders, store({}));
     expect(Object.keys(view)).toEqual(['alpha', 'beta', 'gamma', 'zeta', 'manual', 'other']);
     expect(view.zeta).toEqual([0.1, 0.2]);
     expect(view.alpha).toEqual({ regenerate: true, embeddings: [[1]] });
@@ -98,14 +98,11 @@ describe('vectorsView', () => {
   });
 
   it('is an empty object without embedders nor stored vectors', () => {
-    expect(vectorsView(undefined, {})).toEqual({});
+    expect(vectorsView(undefined, {}, store({}))).toEqual({});
   });
 
-  it('shows binary-quantized components as 1 or 0 and never regenerates fragment embedders', () => {
-    const view = vectorsView(
-      { bq: [0.5, -0.2, 0], frag: { regenerate: true, embeddings: [1] } },
-      { bq: { source: 'userProvided', dimensions: 3, binaryQuantized: true }, frag: { source: 'rest', indexingFragments: { a: { value: {} } } } },
-    );
-    expect(view).toEqual({ bq: { embeddings: [[1, 0, 0]], regenerate: false }, frag: { embeddings: [[1]], regenerate: false } });
+  it('never regenerates fragment embedders', () => {
+    const view = vectorsView(undefined, { frag: { source: 'rest', indexingFragments: { a: { value: {} } } } }, store({ frag: { embeddings: [[1]], regenerate: true } }));
+    expect(view).toEqual({ frag: { embeddings: [[1]], regenerate: false } });
   });
 });

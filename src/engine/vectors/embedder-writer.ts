@@ -1,0 +1,123 @@
+/**
+ * The writes to one embedder's vectors inside the index write transaction: a document's vectors
+ * replaced or removed, with their items, the HNSW graph and the embedder's counts kept in step.
+ * The first vector stored fixes the embedder's dimensions; a vector of other dimensions is
+ * refused with Meilisearch's message. A binary-quantized embedder stores sign bits only.
+ */
+import type { IndexEnv } from '../index-env.js';
+import { wrongDimensions } from '../documents/vectors-indexing.js';
+import { writeGraph, type GraphWrite } from './graph-store.js';
+import {
+  encodeItem,
+  key,
+  quantize,
+  readDocVectors,
+  readItem,
+  writeDocVectors,
+  type DocVectors,
+  type EmbedderState,
+} from './store.js';
+
+export interface VectorStatus {
+  readonly userProvided: boolean;
+  readonly regenerate: boolean;
+  /** the rendered template generated vectors come from */
+  readonly text?: string;
+}
+
+export class EmbedderWriter {
+  private write: GraphWrite | undefined;
+
+  constructor(
+    private readonly env: IndexEnv,
+    readonly name: string,
+    readonly state: EmbedderState,
+  ) {}
+
+  entry(docid: number): DocVectors | undefined {
+    return readDocVectors(this.env, this.state.id, docid);
+  }
+
+  private graphWrite(): GraphWrite {
+    this.write ??= writeGraph(this.env, this.state);
+    return this.write;
+  }
+
+  /** Removes the document's vectors and entry. */
+  remove(docid: number): void {
+    const entry = this.entry(docid);
+    if (entry === undefined) return;
+    this.dropItems(entry);
+    writeDocVectors(this.env, this.state.id, docid, undefined);
+  }
+
+  private dropItems(entry: DocVectors): void {
+    if (entry.items.length === 0) return;
+    const { graph } = this.graphWrite();
+    for (const item of entry.items) {
+      graph.delete(item);
+      this.env.vectorItems.removeSync(key(this.state.id, item));
+      this.state.free.push(item);
+    }
+    this.state.items -= entry.items.length;
+    this.state.documents--;
+  }
+
+  /** Whether the stored items of `entry` hold exactly `vectors` (as stored: f32 or sign bits). */
+  private holds(entry: DocVectors, vectors: readonly ArrayLike<number>[]): boolean {
+    if (entry.items.length !== vectors.length) return false;
+    return entry.items.every((item, i) => {
+      const stored = readItem(this.env, this.state, item)?.vector;
+      const wanted = this.state.quantized ? quantize(vectors[i]!) : Float32Array.from(vectors[i]!);
+      return stored !== undefined && stored.length === wanted.length && stored.every((x, j) => x === wanted[j]);
+    });
+  }
+
+  /**
+   * Sets the document's vectors (replacing any) and status; `id` is its external id, for errors.
+   * Vectors equal to the stored ones are kept as they are.
+   */
+  put(docid: number, id: string, vectors: readonly ArrayLike<number>[], status: VectorStatus): void {
+    const { state } = this;
+    vectors.forEach((vector, i) => {
+      if (state.dimensions === 0) state.dimensions = vector.length;
+      if (vector.length !== state.dimensions) throw wrongDimensions(id, this.name, i, vector.length, state.dimensions);
+    });
+    const entry = this.entry(docid);
+    let items: number[];
+    if (entry !== undefined && this.holds(entry, vectors)) {
+      items = entry.items;
+    } else {
+      if (entry !== undefined) this.dropItems(entry);
+      items = vectors.length === 0 ? [] : this.insert(docid, vectors);
+    }
+    const next: DocVectors = { items, userProvided: status.userProvided, regenerate: status.regenerate };
+    if (status.text !== undefined) next.text = status.text;
+    writeDocVectors(this.env, state.id, docid, next);
+  }
+
+  private insert(docid: number, vectors: readonly ArrayLike<number>[]): number[] {
+    const { state } = this;
+    const { graph } = this.graphWrite();
+    const items = vectors.map((vector) => {
+      const item = state.free.pop() ?? state.nextItem++;
+      const stored = state.quantized ? quantize(vector) : Float32Array.from(vector);
+      this.env.vectorItems.putSync(key(state.id, item), encodeItem(docid, stored));
+      graph.space.set(item, graph.space.prepare(stored, state.quantized));
+      graph.insert(item, docid);
+      return item;
+    });
+    state.items += items.length;
+    state.documents++;
+    return items;
+  }
+
+  /** Writes the graph's changed nodes; call once the batch's changes are applied. */
+  persist(): void {
+    this.write?.persist();
+  }
+
+  committed(version: string): void {
+    this.write?.committed(version);
+  }
+}

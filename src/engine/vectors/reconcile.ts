@@ -1,0 +1,165 @@
+/**
+ * A settings write brings the vector store in line with the embedders (vectors.md §2.1, §3.5),
+ * doing only what the change requires:
+ * - a removed embedder: its user-provided, non-regenerable embeddings go back into the documents
+ *   as `_vectors.<name> = {"regenerate": false, "embeddings": [[…]]}`, then its records go;
+ * - an added embedder: each document's stored `_vectors.<name>` (kept while the name was no
+ *   embedder) is consumed as what the document sent, the others are generated (or, for a
+ *   `userProvided` embedder, fail the write);
+ * - `binaryQuantized` turned on: the stored vectors become sign bits and the graph is rebuilt;
+ * - a generated embedder: documents whose rendered template changed are embedded again; all its
+ *   generated vectors when what they depend on changed (states.ts `generationKey`);
+ * - an emptied index: every embedder's records go.
+ */
+import { compareBytes } from '../../types/bytes.js';
+import type { IndexSettings } from '../../types/settings.js';
+import type { JsonObject } from '../document-id.js';
+import { DocumentStore } from '../documents/store.js';
+import { isObject } from '../documents/vectors.js';
+import { storedEntry } from '../documents/vectors-indexing.js';
+import type { IndexEnv } from '../index-env.js';
+import { applyDecisions, decide, generates, type DocumentInput } from './document-vectors.js';
+import { EmbedderWriter } from './embedder-writer.js';
+import { forgetGraph, writeGraph } from './graph-store.js';
+import { externalIds, generationKey, stateFor } from './states.js';
+import {
+  decodeItem,
+  dequantize,
+  eachDocVectors,
+  embedderRange,
+  encodeItem,
+  quantize,
+  readEmbedderStates,
+  readItem,
+  writeEmbedderStates,
+  type EmbedderState,
+} from './store.js';
+
+/** Documents whose generated vectors are embedded per call of the document embedder. */
+const EMBED_CHUNK = 1_000;
+
+/** Removes every record of `state`'s embedder. */
+function dropRecords(env: IndexEnv, state: EmbedderState): void {
+  for (const db of [env.vectorDocs, env.vectorItems, env.vectorLinks]) {
+    for (const k of db.getKeys(embedderRange(state.id))) db.removeSync(k as Buffer);
+  }
+  forgetGraph(env, state);
+}
+
+function reset(state: EmbedderState): void {
+  Object.assign(state, { dimensions: 0, nextItem: 0, free: [], entry: -1, maxLevel: -1, items: 0, documents: 0 });
+}
+
+/** The user-provided embeddings of `state`'s embedder, back into the documents (in `rewrites`). */
+function writeBack(env: IndexEnv, name: string, state: EmbedderState, rewrites: Map<number, JsonObject>): void {
+  for (const { docid, entry } of eachDocVectors(env, state.id)) {
+    if (!entry.userProvided || entry.regenerate) continue;
+    const embeddings = entry.items.map((item) => {
+      const vector = readItem(env, state, item)!.vector;
+      return Array.from(state.quantized ? dequantize(vector as Uint32Array, state.dimensions) : vector);
+    });
+    const doc = rewrites.get(docid) ?? env.documents.get(docid);
+    if (doc === undefined) continue;
+    const vectors = isObject(doc._vectors) ? doc._vectors : {};
+    rewrites.set(docid, { ...doc, _vectors: { ...vectors, [name]: { regenerate: false, embeddings } } });
+  }
+}
+
+/** Turns the stored vectors of `state`'s embedder into sign bits. */
+function quantizeAll(env: IndexEnv, state: EmbedderState): void {
+  for (const { key: k, value } of env.vectorItems.getRange(embedderRange(state.id))) {
+    const { docid, vector } = decodeItem(value, false);
+    env.vectorItems.putSync(k as Buffer, encodeItem(docid, quantize(vector as Float32Array)));
+  }
+  state.quantized = true;
+}
+
+/** Builds `state`'s graph again from its items; answers the write to tag once committed. */
+function rebuildGraph(env: IndexEnv, state: EmbedderState): ReturnType<typeof writeGraph> {
+  for (const k of env.vectorLinks.getKeys(embedderRange(state.id))) env.vectorLinks.removeSync(k as Buffer);
+  forgetGraph(env, state);
+  state.entry = -1;
+  state.maxLevel = -1;
+  const write = writeGraph(env, state);
+  for (const { key: k, value } of env.vectorItems.getRange(embedderRange(state.id))) {
+    write.graph.insert((k as Buffer).readUInt32BE(2), decodeItem(value, state.quantized).docid);
+  }
+  write.persist();
+  return write;
+}
+
+export function reconcileVectors(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint: () => void): void {
+  const states = readEmbedderStates(env);
+  const names = Object.keys(settings.embedders).sort(compareBytes);
+  const configured = new Set(names);
+  if (names.length === 0 && Object.keys(states).length === 0) return;
+  const empty = env.documents.getCount() === 0;
+  let ids: Map<number, string> | undefined;
+  const idOf = (docid: number) => (ids ??= externalIds(env)).get(docid) ?? String(docid);
+  const rewrites = new Map<number, JsonObject>();
+  const written: { committed(version: string): void }[] = [];
+
+  for (const [name, state] of Object.entries(states)) {
+    if (configured.has(name) && !empty) continue;
+    if (!empty) writeBack(env, name, state, rewrites);
+    dropRecords(env, state);
+    if (configured.has(name)) reset(state);
+    else delete states[name];
+  }
+
+  for (const name of names) {
+    checkpoint();
+    const embedder = settings.embedders[name]!;
+    const isNew = !Object.hasOwn(states, name);
+    const state = stateFor(states, name, embedder);
+    if (empty) continue;
+    if (embedder.binaryQuantized === true && !state.quantized) {
+      quantizeAll(env, state);
+      written.push(rebuildGraph(env, state));
+    }
+    const regenerateAll = state.generation !== generationKey(embedder);
+    state.generation = generationKey(embedder);
+    if (!isNew && !generates(embedder)) continue;
+    const writer = new EmbedderWriter(env, name, state);
+    let inputs: DocumentInput[] = [];
+    const flush = () => {
+      applyDecisions(settings, writer, embedder, inputs, configured);
+      inputs = [];
+      checkpoint();
+    };
+    for (const { docid, doc: walked } of documents) {
+      let doc = rewrites.get(docid) ?? walked;
+      let input: DocumentInput;
+      if (isNew) {
+        const vectors = isObject(doc._vectors) ? doc._vectors : {};
+        const sent = Object.hasOwn(vectors, name) ? storedEntry(vectors[name], name, embedder, idOf(docid)) : undefined;
+        if (sent !== undefined) {
+          const { [name]: _consumed, ...others } = vectors;
+          const { _vectors: _old, ...fields } = doc;
+          doc = Object.keys(others).length === 0 ? fields : { ...fields, _vectors: others };
+          rewrites.set(docid, doc);
+        }
+        input = { docid, id: '', doc, decision: decide(sent, undefined, embedder), old: undefined };
+      } else {
+        const old = writer.entry(docid);
+        // stale generated vectors: as if their text had changed
+        const known = old !== undefined && regenerateAll && !old.userProvided ? { ...old, text: undefined } : old;
+        input = { docid, id: '', doc, decision: decide(undefined, known, embedder), old: known };
+      }
+      if (input.decision.kind === 'keep') continue;
+      inputs.push({ ...input, id: idOf(docid) });
+      if (generates(embedder) && inputs.length >= EMBED_CHUNK) flush();
+    }
+    flush();
+    writer.persist();
+    written.push(writer);
+  }
+
+  if (rewrites.size > 0) {
+    const changes = new Map<string, JsonObject>();
+    for (const [docid, doc] of rewrites) changes.set(idOf(docid), doc);
+    new DocumentStore(env).apply(changes, false);
+  }
+  const version = writeEmbedderStates(env, states);
+  for (const write of written) write.committed(version);
+}
