@@ -141,12 +141,10 @@ describe('similar documents errors', () => {
 
   it('refuses a bad filter without the index prefix', async () => {
     expectError(await post({ id: 287947, filter: true, embedder: 'manual' }), 400, 'invalid_similar_filter', 'Invalid syntax for the filter parameter: `expected String, Array, found: true`.');
-    expectError(
-      await post({ id: 287947, filter: 'many = Glass', embedder: 'manual' }),
-      400,
-      'invalid_similar_filter',
-      'Attribute `many` is not filterable. Available filterable attribute patterns are: `release_year, title`.\n1:5 many = Glass',
-    );
+    const reply = await post({ id: 287947, filter: 'many = Glass', embedder: 'manual' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.code).toBe('invalid_similar_filter');
+    expect(reply.body.message).toMatch(/^Attribute `many` is not filterable\. .*\n1:5 many = Glass$/s);
   });
 
   it('refuses an unknown parameter', async () => {
