@@ -39,6 +39,11 @@ export function setEmbedderRuntime(next: EmbedderRuntime): void {
   runtime = next;
 }
 
+/** The runtime, or null before startup configured it. */
+export function configuredRuntime(): EmbedderRuntime | null {
+  return runtime;
+}
+
 export function embedderRuntime(): EmbedderRuntime {
   if (runtime === null) throw new Error('embedders used before setEmbedderRuntime');
   return runtime;

@@ -33,6 +33,7 @@ import { snapshotRoutes } from './routes/snapshots.js';
 import { searchRoutes } from './routes/search.js';
 import { statsRoutes } from './routes/stats.js';
 import { swapIndexesRoutes } from './routes/swap-indexes.js';
+import { renderTemplateRoutes } from './routes/render-template.js';
 import { taskDocumentRoutes } from './routes/task-documents.js';
 import { taskRoutes } from './routes/tasks.js';
 import { versionRoutes } from './routes/version.js';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...webhookRoutes,
     ...networkRoutes,
     ...taskDocumentRoutes,
+    ...renderTemplateRoutes,
     ...compactionRoutes,
     ...metricsRoutes,
   ]);

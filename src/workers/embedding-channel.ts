@@ -17,7 +17,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { embedDocuments, prepareEmbedder } from '../embedders/embed.js';
 import { EmbedderRequestStats } from '../embedders/request-stats.js';
-import { embedderRuntime } from '../embedders/runtime.js';
+import { configuredRuntime } from '../embedders/runtime.js';
 import type { EmbedderSettings } from '../types/settings.js';
 
 const NO_ANSWER = 0;
@@ -31,14 +31,18 @@ export interface EmbeddingEnds {
   readonly answerMs: number;
 }
 
-type Request =
+type Request = { readonly id: number } & (
   | { readonly op: 'embed'; readonly name: string; readonly settings: EmbedderSettings; readonly texts: readonly string[] }
-  | { readonly op: 'prepare'; readonly settings: EmbedderSettings };
+  | { readonly op: 'prepare'; readonly settings: EmbedderSettings }
+);
 
 type Answer =
   | { readonly embeddings: Float32Array[] }
   | { readonly dimensions: number }
   | { readonly error: { readonly code: ErrorCode; readonly message: string } | { readonly internal: string } };
+
+/** An answer and the request it answers: a late answer to an abandoned request is skipped. */
+type Reply = { readonly id: number; readonly answer: Answer };
 
 /** The embedding of one write, served by this (the main) thread until `close`. */
 export interface EmbeddingService {
@@ -51,7 +55,7 @@ export interface EmbeddingService {
 
 /** A bound on one `embedDocuments` call: 11 attempts, each with its timeout and its longest delay, plus slack. */
 function answerBound(): number {
-  const { timeoutMs, maxRetryDelayMs } = embedderRuntime();
+  const { timeoutMs, maxRetryDelayMs } = configuredRuntime() ?? { timeoutMs: 30_000, maxRetryDelayMs: 60_000 };
   return 11 * (timeoutMs + maxRetryDelayMs) + 60_000;
 }
 
@@ -65,7 +69,7 @@ export function serveEmbedding(signal: AbortSignal): EmbeddingService {
   port1.on('message', (request: Request) => {
     void answer(request, stats, aborted).then((reply) => {
       if (stop.signal.aborted) return;
-      port1.postMessage(reply);
+      port1.postMessage({ id: request.id, answer: reply } satisfies Reply);
       Atomics.store(flag, 0, ANSWERED);
       Atomics.notify(flag, 0);
     });
@@ -93,6 +97,8 @@ async function answer(request: Request, stats: EmbedderRequestStats, signal: Abo
 
 /** The writer thread's side of a channel: blocking calls. */
 export class EmbeddingClient {
+  private nextId = 0;
+
   constructor(
     private readonly ends: EmbeddingEnds,
     private readonly interrupt: Int32Array,
@@ -102,29 +108,31 @@ export class EmbeddingClient {
   /** One embedding per text; throws `vector_embedding_error` as v1.50 fails a batch. */
   embed(name: string, settings: EmbedderSettings, texts: readonly string[]): Float32Array[] {
     if (texts.length === 0) return [];
-    return (this.ask({ op: 'embed', name, settings, texts }) as { embeddings: Float32Array[] }).embeddings;
+    return (this.ask({ id: this.nextId++, op: 'embed', name, settings, texts }) as { embeddings: Float32Array[] }).embeddings;
   }
 
   /** The embedder's dimensions, as a settings change finds them (prepareEmbedder). */
   prepare(settings: EmbedderSettings): number {
-    return (this.ask({ op: 'prepare', settings }) as { dimensions: number }).dimensions;
+    return (this.ask({ id: this.nextId++, op: 'prepare', settings }) as { dimensions: number }).dimensions;
   }
 
   private ask(request: Request): Answer {
     const { port, flag, answerMs } = this.ends;
-    Atomics.store(flag, 0, NO_ANSWER);
     port.postMessage(request);
     const deadline = performance.now() + answerMs;
     for (;;) {
       if (Atomics.load(this.interrupt, 0) !== 0) throw new Error(this.interruptedMessage);
-      if (Atomics.load(flag, 0) === ANSWERED) {
-        const received = receiveMessageOnPort(port);
-        // The flag is raised after the answer is posted; the message is then already queued.
-        if (received !== undefined) return unwrap(received.message as Answer);
+      // The flag only wakes this thread: lowered first, then the port drained, so an answer
+      // posted meanwhile (posted before its flag is raised) is never missed.
+      Atomics.store(flag, 0, NO_ANSWER);
+      for (let received = receiveMessageOnPort(port); received !== undefined; received = receiveMessageOnPort(port)) {
+        const reply = received.message as Reply;
+        if (reply.id === request.id) return unwrap(reply.answer);
       }
       const left = deadline - performance.now();
       if (left <= 0) {
-        throw new ApiError('vector_embedding_error', `Error while generating embeddings: runtime error: no answer from the embedding thread after ${Math.round(answerMs / 1000)}s`);
+        const where = request.op === 'embed' ? `While embedding documents for embedder \`${request.name}\`` : 'Error while generating embeddings';
+        throw new ApiError('vector_embedding_error', `${where}: runtime error: no answer from the embedding service after ${Math.round(answerMs / 1000)}s`);
       }
       Atomics.wait(flag, 0, NO_ANSWER, Math.min(100, left));
     }

@@ -17,6 +17,8 @@ import { PreparedWords } from '../engine/words/prepared-words.js';
 import { StepReporter, type StepDurations } from '../engine/indexing-steps.js';
 import { PortParts, stopAhead, type AheadEnds } from './extraction-parts.js';
 import { useSegmenterThread } from './segmenter-channel.js';
+import { useDocumentEmbedder } from '../engine/vectors/embed-hook.js';
+import { EmbeddingClient, type EmbeddingEnds } from './embedding-channel.js';
 
 useSegmenterThread(workerData as { segmenter?: SharedArrayBuffer } | undefined);
 
@@ -29,6 +31,8 @@ export interface IndexWriteJob {
   readonly step: Int32Array;
   /** the channels of the words extracted ahead of the write, if any */
   readonly ahead?: AheadEnds | undefined;
+  /** the channel to the embedders (embedding-channel.ts), served by the main thread during the write */
+  readonly embedding?: EmbeddingEnds | undefined;
 }
 
 export interface IndexWriteResult {
@@ -64,11 +68,17 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
       if (Atomics.load(job.interrupt, 0) !== 0) throw new Error(INTERRUPTED);
     };
     const prepared = job.ahead === undefined ? undefined : new PreparedWords(new PortParts(job.ahead));
+    if (job.embedding !== undefined) {
+      const client = new EmbeddingClient(job.embedding, job.interrupt, INTERRUPTED);
+      useDocumentEmbedder((name, embedder, texts) => client.embed(name, embedder, texts));
+    }
     const outcome = applyIndexWrite(env, job.write, checkpoint, steps, prepared);
     return { outcome, steps: steps.finish() };
   } catch (err) {
     throw refusal(err);
   } finally {
+    useDocumentEmbedder(null);
+    job.embedding?.port.close();
     if (job.ahead !== undefined) {
       stopAhead(job.ahead.state);
       for (const port of job.ahead.ports) port.close();

@@ -11,6 +11,8 @@ import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { StepDurations } from '../engine/indexing-steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
 import { startAhead, stopAhead } from './extraction-parts.js';
+import { serveEmbedding } from './embedding-channel.js';
+import type { EmbedderRequests } from '../embedders/request-stats.js';
 import type { WorkerPools } from './pool.js';
 
 /** Follows the steps of a write (the batch's progress). */
@@ -19,6 +21,8 @@ export interface StepWatcher {
   started(current: Int32Array): void;
   /** The write ended, after these times in its steps. */
   ended(durations: StepDurations): void;
+  /** The write's requests to embedding servers (the batch's `embedderRequests`), when it made any. */
+  embedded?(requests: EmbedderRequests): void;
 }
 
 export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: DocumentsWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<DocumentBatchOutcome>;
@@ -35,12 +39,15 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   watcher?.started(step);
   let durations: StepDurations = [];
   let ahead: ReturnType<typeof startAhead> = null;
+  // the writer thread's embedding requests, served here while the write runs
+  const embedding = serveEmbedding(signal);
   try {
     // documents' words are extracted in parallel with the write, by the extraction workers (not
     // for a rehearsal, which only finds whether the operations apply)
     if (write.kind === 'documents' && write.rehearsal !== true) ahead = startAhead(pools, write.ops);
-    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, ahead: ahead?.ends };
-    const result = (await pools.writerPool().run(job, { transferList: ahead === null ? [] : [...ahead.ends.ports] })) as IndexWriteResult;
+    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, ahead: ahead?.ends, embedding: embedding.ends };
+    const transferList = [...(ahead === null ? [] : ahead.ends.ports), ...embedding.transfer];
+    const result = (await pools.writerPool().run(job, { transferList })) as IndexWriteResult;
     durations = result.steps;
     return result.outcome;
   } catch (err) {
@@ -53,6 +60,9 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
       await ahead.done;
     }
     signal.removeEventListener('abort', onAbort);
+    embedding.close();
+    const requests = embedding.stats.view();
+    if (requests !== undefined) watcher?.embedded?.(requests);
     watcher?.ended(durations);
     lease.release();
   }

@@ -45,12 +45,12 @@ function printed(value: unknown): string {
   return String(value);
 }
 
-/** A parsed JSON value turned into what the Liquid context holds. */
-function toLiquid(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toLiquid);
+/** A parsed JSON value turned into what a Liquid context holds. */
+export function liquidValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(liquidValue);
   if (value !== null && typeof value === 'object') {
     const map = new LiquidMap() as Record<string, unknown>;
-    for (const [key, inner] of Object.entries(value)) map[key] = toLiquid(inner);
+    for (const [key, inner] of Object.entries(value)) map[key] = liquidValue(inner);
     return map;
   }
   return value;
@@ -70,13 +70,31 @@ function parseErrorText(text: string, error: unknown): string {
   return `liquid:  --> ${line}:${col}\n${gutter} |\n${line} | ${source}\n${gutter} | ${' '.repeat(col - 1)}^---\n${gutter} |\n${gutter} = ${reason}\n`;
 }
 
+/** A Liquid failure, its message in Rust liquid's form (`liquid: …`). */
+export class LiquidError extends Error {}
+
+/** The parsed template (cached by text); throws `LiquidError`. */
 function parse(text: string): Template[] {
   let templates = parsed.get(text);
   if (templates !== undefined) return templates;
-  templates = engine.parse(text);
+  try {
+    templates = engine.parse(text);
+  } catch (error) {
+    throw new LiquidError(parseErrorText(text, error));
+  }
   if (parsed.size >= PARSED_CACHE_ENTRIES) parsed.delete(parsed.keys().next().value!);
   parsed.set(text, templates);
   return templates;
+}
+
+/** Renders `text` against `context` (values made by `liquidValue`); throws `LiquidError` for a parse or a render failure. */
+export function renderLiquid(text: string, context: Record<string, unknown>): string {
+  const templates = parse(text);
+  try {
+    return engine.renderSync(templates, context) as string;
+  } catch (error) {
+    throw new LiquidError(`liquid: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
 }
 
 /**
@@ -88,7 +106,8 @@ export function templateParseProblem(text: string): string | undefined {
     parse(text);
     return undefined;
   } catch (error) {
-    return `user error: cannot parse template: ${parseErrorText(text, error)}`;
+    if (error instanceof LiquidError) return `user error: cannot parse template: ${error.message}`;
+    throw error;
   }
 }
 
@@ -117,7 +136,7 @@ export function templateContext(doc: JsonObject, isSearchable: (field: string) =
   const fields: LiquidMap[] = [];
   for (const [name, value] of Object.entries(doc)) {
     if (RESERVED.has(name)) continue;
-    shown[name] = toLiquid(value);
+    shown[name] = liquidValue(value);
     const field = new LiquidMap() as Record<string, unknown>;
     field.name = name;
     field.value = shown[name] ?? null;
@@ -128,17 +147,16 @@ export function templateContext(doc: JsonObject, isSearchable: (field: string) =
 }
 
 /**
- * Renders a parsed-and-valid template text against a Liquid context; a failure (a missing field
- * under strict variables, a limit hit) becomes `invalid_document_fields` with milli's
- * `RenderPromptError` words.
+ * Renders a template text against a document's context; a failure (a missing field under strict
+ * variables, a limit hit) becomes `invalid_document_fields` with milli's `RenderPromptError` words.
  */
 export function renderTemplateText(text: string, context: Record<string, unknown>, docId?: string): string {
   try {
-    return engine.renderSync(parse(text), context) as string;
+    return renderLiquid(text, context);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof LiquidError)) throw error;
     const where = docId === undefined ? 'missing field in document' : `missing field in document \`${docId}\``;
-    throw new ApiError('invalid_document_fields', `user error: ${where}: liquid: ${reason}\n`);
+    throw new ApiError('invalid_document_fields', `user error: ${where}: ${error.message}`);
   }
 }
 

@@ -1,0 +1,173 @@
+// The embedding service per source (rest, openAi, ollama, userProvided, composite, huggingFace):
+// a query embedded by embedQuery, documents by embedDocuments in chunks, settings-time
+// preparation (dimension inference, composite agreement), with v1.50's error codes and words.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { embedDocuments, embedQuery, prepareEmbedder } from '../../../src/embedders/embed.js';
+import { EmbedderRequestStats } from '../../../src/embedders/request-stats.js';
+import { setEmbedderRuntime } from '../../../src/embedders/runtime.js';
+import { ApiError } from '../../../src/errors/api-error.js';
+import { fakeEmbedding, loopbackRuntime, mockEmbedder, type MockEmbedder } from './mock-embedder.js';
+
+let server: MockEmbedder | undefined;
+beforeEach(() => setEmbedderRuntime(loopbackRuntime()));
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function apiError(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('no failure');
+}
+
+const batchServer = () =>
+  mockEmbedder((req) => ({ json: { data: (req.body.input as string[]).map((t) => ({ embedding: fakeEmbedding(t) })) } }));
+
+const rest = (url: string, extra: Record<string, unknown> = {}) => ({
+  source: 'rest',
+  url,
+  request: { input: ['{{text}}', '{{..}}'] },
+  response: { data: [{ embedding: '{{embedding}}' }, '{{..}}'] },
+  ...extra,
+});
+
+describe('embedDocuments', () => {
+  it('sends 10 texts per request in batch mode and keeps their order', async () => {
+    server = await batchServer();
+    const texts = Array.from({ length: 25 }, (_, i) => `text number ${i}`);
+    const stats = new EmbedderRequestStats();
+    const out = await embedDocuments('rest', rest(server.url, { dimensions: 3 }), texts, stats);
+    expect(out.map((e) => Array.from(e))).toEqual(texts.map(fakeEmbedding));
+    expect(server.received.map((r) => r.body.input.length).sort()).toEqual([10, 10, 5]);
+    expect(stats.view()).toEqual({ total: 3, failed: 0 });
+  });
+
+  it('sends one text per request without the repeat marker', async () => {
+    server = await mockEmbedder((req) => ({ json: { embedding: fakeEmbedding(req.body.input) } }));
+    await embedDocuments('rest', { source: 'rest', url: server.url, request: { input: '{{text}}' }, response: { embedding: '{{embedding}}' } }, ['a', 'b', 'c']);
+    expect(server.received).toHaveLength(3);
+  });
+
+  it('fails the batch with the embedder named', async () => {
+    server = await mockEmbedder(() => ({ json: { data: [{ embedding: [1, 2] }] } }));
+    expect(await apiError(embedDocuments('rest', rest(server.url, { dimensions: 3 }), ['a']))).toEqual({
+      code: 'vector_embedding_error',
+      message: 'While embedding documents for embedder `rest`: runtime error: was expecting embeddings of dimension `3`, got embeddings of dimensions `2`',
+    });
+  });
+});
+
+describe('embedQuery', () => {
+  it('embeds with the named embedder and refuses an unknown name', async () => {
+    server = await batchServer();
+    const embedders = { rest: rest(server.url, { dimensions: 3 }) };
+    expect(Array.from(await embedQuery(embedders, 'rest', 'Captain'))).toEqual(fakeEmbedding('Captain'));
+    expect(await apiError(embedQuery(embedders, 'nope', 'x'))).toEqual({ code: 'invalid_search_embedder', message: 'Cannot find embedder with name `nope`.' });
+  });
+
+  it('refuses to embed for a userProvided embedder', async () => {
+    expect(await apiError(embedQuery({ manual: { source: 'userProvided', dimensions: 3 } }, 'manual', 'Captain'))).toEqual({
+      code: 'vector_embedding_error',
+      message:
+        'Error while generating embeddings: user error: attempt to embed the following text in a configuration where embeddings must be user provided:\n  - `Captain`',
+    });
+  });
+
+  it("uses a composite's search embedder for queries and its indexing embedder for documents", async () => {
+    const search = await mockEmbedder(() => ({ json: { embedding: [1, 0, 0] } }));
+    server = await mockEmbedder(() => ({ json: { embedding: [0, 1, 0] } }));
+    const single = (url: string) => ({ source: 'rest', url, request: { q: '{{text}}' }, response: { embedding: '{{embedding}}' }, dimensions: 3 });
+    const composite = { source: 'composite', searchEmbedder: single(search.url), indexingEmbedder: single(server.url) };
+    expect(Array.from(await embedQuery({ c: composite }, 'c', 'q'))).toEqual([1, 0, 0]);
+    expect(Array.from((await embedDocuments('c', composite, ['d']))[0]!)).toEqual([0, 1, 0]);
+    await search.close();
+  });
+
+  it('gives up when its signal aborts', async () => {
+    server = await mockEmbedder(() => ({ status: 500, text: 'no' }));
+    setEmbedderRuntime(loopbackRuntime({ maxRetryDelayMs: 60_000 }));
+    const started = Date.now();
+    const error = await apiError(embedQuery({ rest: rest(server.url) }, 'rest', 'q', AbortSignal.timeout(150)));
+    expect(error.code).toBe('vector_embedding_error');
+    expect(error.message).toMatch(/^Error while generating embeddings: runtime error: received internal error HTTP 500/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('openAi and ollama shapes', () => {
+  it('sends the OpenAI request with the model, lowered dimensions and the key', async () => {
+    server = await mockEmbedder((req) => ({ json: { data: (req.body.input as string[]).map(() => ({ embedding: [1, 2] })) } }));
+    const settings = { source: 'openAi', url: server.url, apiKey: 'sk-test', model: 'text-embedding-3-small', dimensions: 2 };
+    await embedDocuments('openai', settings, ['a', 'b']);
+    expect(server.received[0]!.body).toEqual({ model: 'text-embedding-3-small', input: ['a', 'b'], dimensions: 2 });
+    expect(server.received[0]!.headers.authorization).toBe('Bearer sk-test');
+  });
+
+  it('re-sends texts one by one after an OpenAI 400', async () => {
+    server = await mockEmbedder((req) =>
+      req.body.input.length > 1 ? { status: 400, text: 'too long' } : { json: { data: [{ embedding: fakeEmbedding(req.body.input[0]).slice(0, 2) }] } },
+    );
+    const out = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['ab', 'c']);
+    expect(out.map((e) => Array.from(e))).toEqual([[2, 97], [1, 99]]);
+    expect(server.received.map((r) => r.body.input.length)).toEqual([2, 1, 1]);
+  });
+
+  it("uses Ollama's two URL shapes and reports a missing model", async () => {
+    server = await mockEmbedder((req) =>
+      req.path === '/api/embed'
+        ? { json: { embeddings: (req.body.input as string[]).map(fakeEmbedding) } }
+        : req.body.model === 'missing'
+          ? { status: 404, text: '{"error":"model \\"missing\\" not found, try pulling it first"}' }
+          : { json: { embedding: fakeEmbedding(req.body.prompt) } },
+    );
+    await embedDocuments('o', { source: 'ollama', model: 'nomic', url: `${server.url}/api/embed`, dimensions: 3 }, ['a', 'b']);
+    expect(server.received[0]!.body).toEqual({ model: 'nomic', input: ['a', 'b'] });
+    await embedDocuments('o', { source: 'ollama', model: 'nomic', url: `${server.url}/api/embeddings`, dimensions: 3 }, ['a']);
+    expect(server.received[1]!.body).toEqual({ model: 'nomic', prompt: 'a' });
+    expect((await apiError(prepareEmbedder({ source: 'ollama', model: 'missing', url: `${server.url}/api/embeddings` }))).message).toBe(
+      'Error while generating embeddings: runtime error: could not determine model dimensions:\n  - test embedding failed with user error: model not found. Meilisearch will not automatically download models from the Ollama library, please pull the model manually\n  - server replied with `{"error":"model \\"missing\\" not found, try pulling it first"}`',
+    );
+  });
+
+  it('refuses an Ollama URL with another path', async () => {
+    expect(await apiError(prepareEmbedder({ source: 'ollama', model: 'm', url: 'http://localhost:11434/api/embedd' }))).toEqual({
+      code: 'vector_embedding_error',
+      message:
+        'Error while generating embeddings: user error: unsupported Ollama URL.\n  - For `ollama` sources, the URL must end with `/api/embed` or `/api/embeddings`\n  - Got `http://localhost:11434/api/embedd`',
+    });
+  });
+});
+
+describe('prepareEmbedder', () => {
+  it('infers the dimensions of a REST embedder from a test embedding of "test"', async () => {
+    server = await batchServer();
+    expect(await prepareEmbedder(rest(server.url))).toBe(3);
+    expect(server.received[0]!.body.input).toEqual(['test']);
+    expect(await prepareEmbedder({ source: 'userProvided', dimensions: 7 })).toBe(7);
+  });
+
+  it('fails a Hugging Face model at once, without a network', async () => {
+    const error = await apiError(prepareEmbedder({ source: 'huggingFace' }));
+    expect(error.code).toBe('vector_embedding_error');
+    expect(error.message).toMatch(/^Error while generating embeddings: error: fetching file from HG_HUB failed:\n {2}- request error: /);
+  });
+
+  it("refuses a composite whose embedders disagree on dimensions or values", async () => {
+    const search = await mockEmbedder(() => ({ json: { embedding: [1, 0] } }));
+    server = await mockEmbedder(() => ({ json: { embedding: [0, 1] } }));
+    const single = (url: string, dimensions?: number) => ({ source: 'rest', url, request: { q: '{{text}}' }, response: { embedding: '{{embedding}}' }, ...(dimensions ? { dimensions } : {}) });
+    expect((await apiError(prepareEmbedder({ source: 'composite', searchEmbedder: single(search.url, 2), indexingEmbedder: single(server.url, 3) }))).message).toBe(
+      "Error while generating embeddings: user error: error while generating test embeddings.\n  - the dimensions of embeddings produced at search time and at indexing time don't match.\n  - Search time dimensions: 2\n  - Indexing time dimensions: 3\n  - Note: Dimensions of embeddings produced by both embedders are required to match.",
+    );
+    expect((await apiError(prepareEmbedder({ source: 'composite', searchEmbedder: single(search.url), indexingEmbedder: single(server.url) }))).message).toBe(
+      'Error while generating embeddings: user error: error while generating test embeddings.\n  - the embeddings produced at search time and indexing time are not similar enough.\n  - angular distance 0.50\n  - Meilisearch requires a maximum distance of 0.01.\n  - Note: check that both embedders produce similar embeddings.',
+    );
+    expect(await prepareEmbedder({ source: 'composite', searchEmbedder: single(server.url), indexingEmbedder: single(server.url) })).toBe(2);
+    await search.close();
+  });
+});

@@ -1,0 +1,70 @@
+// A mock embedding server on loopback for the embedder tests: records each request's body and
+// headers, answers with what the test's handler returns (status, JSON body or raw text).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { OutgoingClient } from '../../../src/outgoing/client.js';
+import { IpPolicy } from '../../../src/outgoing/ip-policy.js';
+import type { EmbedderRuntime } from '../../../src/embedders/runtime.js';
+
+export interface Received {
+  body: any;
+  headers: http.IncomingHttpHeaders;
+  path: string;
+}
+
+export type Answer = { status?: number; json?: unknown; text?: string; delayMs?: number };
+
+export interface MockEmbedder {
+  url: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+export async function mockEmbedder(handler: (req: Received, n: number) => Answer): Promise<MockEmbedder> {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const entry = { body: text === '' ? undefined : JSON.parse(text), headers: req.headers, path: req.url ?? '' };
+      received.push(entry);
+      const answer = handler(entry, received.length);
+      const send = () => {
+        res.statusCode = answer.status ?? 200;
+        res.setHeader('content-type', 'application/json');
+        res.end(answer.text ?? JSON.stringify(answer.json ?? null));
+      };
+      if (answer.delayMs === undefined) send();
+      else setTimeout(send, answer.delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A runtime whose client may reach loopback (as the server with `--experimental-allowed-ip-networks 127.0.0.0/8`). */
+export function loopbackRuntime(overrides: Partial<EmbedderRuntime> = {}): EmbedderRuntime {
+  return {
+    client: new OutgoingClient(IpPolicy.fromNetworks(['127.0.0.0/8'])),
+    timeoutMs: 2_000,
+    maxRetryDelayMs: 5,
+    openAiApiKey: undefined,
+    ollamaUrl: undefined,
+    ...overrides,
+  };
+}
+
+/** A fake embedding of `text`: its length, its first char code and 1. */
+export function fakeEmbedding(text: string): number[] {
+  return [text.length, text.charCodeAt(0) || 0, 1];
+}

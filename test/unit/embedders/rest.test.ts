@@ -1,0 +1,137 @@
+// The REST embedder against a mock server on loopback: batching of texts per request, v1.50's
+// retries (5xx, 429, network) and give-ups (400, 401, template mismatch, dimensions), request
+// counting for `embedderRequests`, timeouts, and the IP policy refusing loopback by default.
+import { afterEach, describe, expect, it } from 'vitest';
+import { EmbedError } from '../../../src/embedders/embed-error.js';
+import { EmbedderRequestStats } from '../../../src/embedders/request-stats.js';
+import { parseRestTemplates, restEmbed, type RestOptions } from '../../../src/embedders/rest.js';
+import { OutgoingClient } from '../../../src/outgoing/client.js';
+import { IpPolicy } from '../../../src/outgoing/ip-policy.js';
+import { fakeEmbedding, loopbackRuntime, mockEmbedder, type MockEmbedder } from './mock-embedder.js';
+
+let server: MockEmbedder | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const BATCH = { request: { input: ['{{text}}', '{{..}}'], model: 'm' }, response: { data: [{ embedding: '{{embedding}}' }, '{{..}}'] } };
+const SINGLE = { request: { input: '{{text}}' }, response: { embedding: '{{embedding}}' } };
+
+function options(url: string, shape = SINGLE, extra: Partial<RestOptions> = {}): RestOptions {
+  return { url, request: shape.request, response: shape.response, configuration: 'user', ...extra };
+}
+
+async function failure(promise: Promise<unknown>): Promise<EmbedError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof EmbedError) return error;
+    throw error;
+  }
+  throw new Error('no failure');
+}
+
+describe('requests', () => {
+  it('sends the texts in the repeated value, with the key, the headers and a JSON content type', async () => {
+    server = await mockEmbedder((req) => ({ json: { data: (req.body.input as string[]).map((t) => ({ embedding: fakeEmbedding(t) })) } }));
+    const opts = options(server.url, BATCH, { apiKey: 'secret', headers: { 'X-Extra': 'yes' } });
+    const out = await restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['kefir', 'intel'], { runtime: loopbackRuntime(), dimensions: 3 });
+    expect(out.map((e) => Array.from(e))).toEqual([fakeEmbedding('kefir'), fakeEmbedding('intel')]);
+    expect(server.received[0]!.body).toEqual({ input: ['kefir', 'intel'], model: 'm' });
+    expect(server.received[0]!.headers).toMatchObject({ authorization: 'Bearer secret', 'x-extra': 'yes', 'content-type': 'application/json' });
+  });
+
+  it('retries a 5xx and counts every attempt and failure', async () => {
+    server = await mockEmbedder((req, n) => (n <= 2 ? { status: 500, text: 'Service Unavailable' } : { json: { embedding: fakeEmbedding(req.body.input) } }));
+    const stats = new EmbedderRequestStats();
+    const opts = options(server.url);
+    const out = await restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: loopbackRuntime(), stats });
+    expect(Array.from(out[0]!)).toEqual(fakeEmbedding('a'));
+    expect(stats.view()).toEqual({
+      total: 3,
+      failed: 2,
+      lastError: 'runtime error: received internal error HTTP 500 from embedding server\n  - server replied with `Service Unavailable`',
+    });
+  });
+
+  it('gives up after 10 retries of a server that keeps failing', async () => {
+    server = await mockEmbedder(() => ({ status: 503, text: 'down' }));
+    const stats = new EmbedderRequestStats();
+    const opts = options(server.url);
+    const error = await failure(restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: loopbackRuntime(), stats }));
+    expect(error.message).toBe('runtime error: received internal error HTTP 503 from embedding server\n  - server replied with `down`');
+    expect(server.received).toHaveLength(11);
+    expect(stats.view()).toMatchObject({ total: 11, failed: 11 });
+  });
+
+  it('retries after a 429 and gives up at once on 400 and 401', async () => {
+    server = await mockEmbedder((req, n) => (n === 1 ? { status: 429, text: 'slow down' } : { json: { embedding: [1, 2] } }));
+    const opts = options(server.url);
+    const templates = parseRestTemplates(opts.request, opts.response);
+    expect(await restEmbed(opts, templates, ['a'], { runtime: loopbackRuntime() })).toHaveLength(1);
+    expect(server.received).toHaveLength(2);
+    await server.close();
+
+    server = await mockEmbedder(() => ({ status: 400, text: 'bad' }));
+    const bad = await failure(restEmbed(options(server.url), templates, ['a'], { runtime: loopbackRuntime() }));
+    expect(bad.message).toBe(
+      "user error: sent a bad request to embedding server\n  - Hint: check that the `request` in the embedder configuration matches the remote server's API\n  - server replied with `bad`",
+    );
+    expect(server.received).toHaveLength(1);
+    await server.close();
+
+    server = await mockEmbedder(() => ({ status: 401, text: 'who are you' }));
+    const unauthorized = await failure(restEmbed(options(server.url, SINGLE, { configuration: 'openAi' }), templates, ['a'], { runtime: loopbackRuntime() }));
+    expect(unauthorized.message).toBe(
+      'user error: could not authenticate against OpenAI server\n  - server replied with `who are you`\n  - Hint: Check the `apiKey` parameter in the embedder configuration, and the `MEILI_OPENAI_API_KEY` and `OPENAI_API_KEY` environment variables',
+    );
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('refuses an answer of the wrong dimensions or count without retrying', async () => {
+    server = await mockEmbedder(() => ({ json: { embedding: [1, 2, 3] } }));
+    const opts = options(server.url);
+    const templates = parseRestTemplates(opts.request, opts.response);
+    const error = await failure(restEmbed(opts, templates, ['a'], { runtime: loopbackRuntime(), dimensions: 2 }));
+    expect(error.message).toBe('runtime error: was expecting embeddings of dimension `2`, got embeddings of dimensions `3`');
+    expect(server.received).toHaveLength(1);
+    await server.close();
+
+    server = await mockEmbedder(() => ({ json: { data: [{ embedding: [1] }] } }));
+    const batch = options(server.url, BATCH);
+    const count = await failure(restEmbed(batch, parseRestTemplates(batch.request, batch.response), ['a', 'b'], { runtime: loopbackRuntime() }));
+    expect(count.message).toBe('runtime error: expected a response containing 2 embeddings, got only 1');
+  });
+
+  it('times out a silent server, then retries it', async () => {
+    server = await mockEmbedder((req, n) => (n === 1 ? { json: { embedding: [9] }, delayMs: 1_000 } : { json: { embedding: [1] } }));
+    const opts = options(server.url);
+    const out = await restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: loopbackRuntime({ timeoutMs: 200 }) });
+    expect(Array.from(out[0]!)).toEqual([1]);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('stops retrying once its signal aborts', async () => {
+    server = await mockEmbedder(() => ({ status: 500, text: 'no' }));
+    const opts = options(server.url);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('deadline')), 100);
+    const started = Date.now();
+    await expect(
+      restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: loopbackRuntime({ maxRetryDelayMs: 60_000 }), signal: controller.signal }),
+    ).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('the IP policy', () => {
+  it('refuses a loopback URL without an allowed network, as a network error', async () => {
+    server = await mockEmbedder(() => ({ json: { embedding: [1] } }));
+    const opts = options(server.url);
+    const runtime = loopbackRuntime({ client: new OutgoingClient(IpPolicy.fromNetworks([])), maxRetryDelayMs: 1 });
+    const error = await failure(restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime }));
+    expect(error.message).toBe('runtime error: could not reach embedding server:\n  - bad uri: Rejected URI');
+    expect(server.received).toHaveLength(0);
+  });
+});
