@@ -21,7 +21,7 @@ import { evaluateFilter } from '../engine/filter/evaluate.js';
 import { FacetReader } from '../engine/facets/store.js';
 import { searchSettings } from '../engine/index-settings.js';
 import type { SearchHit } from '../engine/search/search.js';
-import { documentEmbeddings, searchVectors } from '../engine/vectors/index.js';
+import { documentEmbeddings, searchVectors, vectorFilter } from '../engine/vectors/index.js';
 import { ApiError } from '../errors/api-error.js';
 import { stringifyJson } from '../types/json-text.js';
 import type { SearchContext } from './context.js';
@@ -71,11 +71,11 @@ export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string
     );
   }
   const target = new DocumentStore(env).docidOf(id);
-  const tenant = tenantAst === null ? null : evaluateFilter(env, settings, tenantAst, { code: 'invalid_similar_filter' });
+  const tenant = tenantAst === null ? null : evaluateFilter(env, settings, tenantAst, { code: 'invalid_similar_filter', vectors: vectorFilter(env, settings) });
   if (target === undefined || (tenant !== null && !has(tenant, target))) throw new ApiError('not_found_similar_id', `Document \`${id}\` not found.`);
 
   let universe: DocSet = new FacetReader(env).allDocids();
-  if (filterAst !== null) universe = intersect(universe, evaluateFilter(env, settings, filterAst, { code: 'invalid_similar_filter' }));
+  if (filterAst !== null) universe = intersect(universe, evaluateFilter(env, settings, filterAst, { code: 'invalid_similar_filter', vectors: vectorFilter(env, settings) }));
   if (tenant !== null) universe = intersect(universe, tenant);
   let candidates = difference(universe, fromSorted([target]));
 

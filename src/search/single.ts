@@ -32,7 +32,7 @@ import { FacetReader } from '../engine/facets/store.js';
 import { executeSemanticSearch } from '../engine/search/semantic.js';
 import { searchClock } from '../engine/search/time-budget.js';
 import { distinctFilter, executeSearch, type SearchHit, type SearchOutcome } from '../engine/search/search.js';
-import { searchVectors } from '../engine/vectors/index.js';
+import { searchVectors, vectorFilter } from '../engine/vectors/index.js';
 import { ApiError, inIndex } from '../errors/api-error.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../types/settings.js';
@@ -138,7 +138,7 @@ function rankIndex(
   checkFacets(settings, query.facets ?? []);
   let filters: DocSet[];
   try {
-    filters = asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter' }));
+    filters = asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter', vectors: vectorFilter(env, settings) }));
   } catch (err) {
     throw err instanceof ApiError ? inIndex(uid, err) : err;
   }

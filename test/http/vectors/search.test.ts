@@ -146,6 +146,20 @@ describe('semantic search', () => {
     expect(body.semanticHitCount).toBe(4);
   });
 
+  it('filters on the documents having vectors with `_vectors` filters', async () => {
+    const uid = await indexWith([...CAPTAINS, { title: 'Nobody', desc: 'no vector', id: '4', _vectors: { default: null } }]);
+    expect((await call(server, 'PATCH', '/experimental-features', { multimodal: true })).status).toBe(200);
+    try {
+      const having = await search(uid, { vector: [1, 1], hybrid: { embedder: 'default', semanticRatio: 1 }, filter: '_vectors.default EXISTS' });
+      expect(ids(having)).toEqual(['3', '2', '1']);
+      expect(ids(await search(uid, { filter: 'NOT _vectors.default EXISTS' }))).toEqual(['4']);
+      // `null` is a user-provided opt-out: the document has no vector, yet its status is user-provided
+      expect(ids(await search(uid, { filter: '_vectors.default.userProvided EXISTS' }))).toEqual(['1', '2', '3', '4']);
+    } finally {
+      await call(server, 'PATCH', '/experimental-features', { multimodal: false });
+    }
+  });
+
   it('counts the facets of every filtered document, not only of the hits', async () => {
     const uid = await indexWith(
       CAPTAINS.map((doc, i) => ({ ...doc, color: i === 0 ? 'red' : 'blue' })),
