@@ -227,6 +227,24 @@ describe('search kinds that stay keyword searches', () => {
   });
 });
 
+describe('facet search', () => {
+  it('counts over every filtered document for a hybrid search, without embedding anything', async () => {
+    const uid = await indexWith(
+      CAPTAINS.map((doc, i) => ({ ...doc, color: ['red', 'blue', 'blue'][i] })),
+      { filterableAttributes: ['color'] },
+    );
+    const facet = (body: Record<string, unknown>) => call(server, 'POST', `/indexes/${uid}/facet-search`, { facetName: 'color', ...body });
+    expect((await facet({ q: 'Planet' })).body.facetHits).toEqual([{ value: 'blue', count: 1 }]);
+    // the query cannot be embedded (userProvided): a hybrid facet search does not try
+    const hybrid = await facet({ q: 'Planet', hybrid: { embedder: 'default', semanticRatio: 0.5 } });
+    expect(hybrid.status, hybrid.text).toBe(200);
+    expect(hybrid.body.facetHits).toEqual([
+      { value: 'blue', count: 2 },
+      { value: 'red', count: 1 },
+    ]);
+  });
+});
+
 describe('distinct', () => {
   const DOCS = [
     { id: 0, search: 'Captain Planet', _vectors: { default: [-1.0, 0.0] }, distinct: 0 },
