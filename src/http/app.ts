@@ -19,6 +19,7 @@ import { documentReadRoutes } from './routes/documents.js';
 import { dumpRoutes } from './routes/dumps.js';
 import { experimentalFeatureRoutes } from './routes/experimental-features.js';
 import { facetSearchRoutes } from './routes/facet-search.js';
+import { similarRoutes } from './routes/similar.js';
 import { fieldRoutes } from './routes/fields.js';
 import { healthRoutes } from './routes/health.js';
 import { indexRoutes } from './routes/indexes.js';
@@ -104,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...searchRoutes,
     ...multiSearchRoutes,
     ...facetSearchRoutes,
+    ...similarRoutes,
     ...settingsRoutes,
     ...fieldRoutes,
     ...logRoutes,

@@ -9,7 +9,7 @@ import { projectDocument } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { vectorsView } from '../engine/documents/vectors.js';
 import type { IndexEnv } from '../engine/index-env.js';
-import { storedEmbeddingsOf } from '../engine/vectors/index.js';
+import { storedEmbeddingsOf, vectorFilter } from '../engine/vectors/index.js';
 import { evaluateFilter } from '../engine/filter/evaluate.js';
 import { assertSortable, parseSortCriterion, sortedPage } from '../engine/facets/sort.js';
 import { FacetReader } from '../engine/facets/store.js';
@@ -67,7 +67,7 @@ export function listDocuments(ctx: SearchContext, rawUid: string, query: Documen
     const reader = new FacetReader(env);
     let candidates: DocSet =
       ids === undefined ? reader.allDocids() : fromUnsorted(ids.map((id) => store.docidOf(id)).filter((docid): docid is number => docid !== undefined));
-    if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE }));
+    if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE, vectors: vectorFilter(env, settings) }));
     let page: ArrayLike<number> = candidates.subarray(offset, offset + limit);
     if (sort !== null) {
       assertSortable(sort, settings.sortableAttributes, SORT_CODE, ['*']);

@@ -4,7 +4,8 @@
  * typos), with their counts.
  *
  * Order of checks, as Meilisearch: the index, the `facetSearch` setting, the search's own checks
- * (single.ts `searchIndex`, which also finds the candidates), then the facet name.
+ * (single.ts `searchIndex`, which also finds the candidates: for a semantic or hybrid search, the
+ * documents its filters match), then the facet name.
  */
 import type { Caller } from '../auth/caller.js';
 import { checkFacetSearchable, searchFacetValues } from '../engine/facets/facet-search.js';
@@ -21,7 +22,7 @@ export interface FacetSearchQuery extends SearchQuery {
   exhaustiveFacetCount?: boolean | null;
 }
 
-export function facetSearch(ctx: SearchContext, caller: Caller, rawUid: string, request: FacetSearchQuery): Record<string, unknown> {
+export async function facetSearch(ctx: SearchContext, caller: Caller, rawUid: string, request: FacetSearchQuery): Promise<Record<string, unknown>> {
   const started = performance.now();
   const { facetName, facetQuery = null, exhaustiveFacetCount, ...query } = request;
   const record = ctx.indexReader.record(rawUid);
@@ -31,7 +32,7 @@ export function facetSearch(ctx: SearchContext, caller: Caller, rawUid: string, 
   // ranks take their whole distinct groups out, the others stay (Meilisearch counts the same way);
   // an exhaustive count then counts each value's distinct groups instead of its documents.
   const distinct = settings.distinctAttribute;
-  const { env, outcome } = searchIndex(ctx, caller, record.uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false }, { filterAsSent: true });
+  const { env, outcome } = await searchIndex(ctx, caller, record.uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false }, { filterAsSent: true, candidatesOnly: true });
   checkFacetSearchable(settings, facetName);
   const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, distinct) : undefined;
   const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, count);

@@ -11,9 +11,13 @@ import type { IndexSearch } from './hits.js';
 import type { QueryWithIndex, SearchQuery } from './query.js';
 
 /** One element of a weighted score sequence. */
-type Weighted = { readonly kind: 'score'; readonly value: number } | { readonly kind: 'sort'; readonly descending: boolean; readonly value: number | string | null };
+export type Weighted = { readonly kind: 'score'; readonly value: number } | { readonly kind: 'sort'; readonly descending: boolean; readonly value: number | string | null };
 
-/** Collapses consecutive relevancy rules into one weighted score; sort rules keep their values. */
+/**
+ * Collapses consecutive relevancy rules into one weighted score; a semantic hit's similarity is a
+ * weighted score of its own (0 without a vector); sort rules keep their values (milli's
+ * `weighted_score_values`).
+ */
 export function weightedSequence(details: readonly StepDetail[], weight: number): Weighted[] {
   const out: Weighted[] = [];
   let group: StepDetail[] = [];
@@ -25,6 +29,9 @@ export function weightedSequence(details: readonly StepDetail[], weight: number)
     if (detail.kind === 'sort') {
       flush();
       out.push({ kind: 'sort', descending: detail.criterion.descending, value: detail.value });
+    } else if (detail.kind === 'vector') {
+      flush();
+      out.push({ kind: 'score', value: (detail.similarity ?? 0) * weight });
     } else {
       group.push(detail);
     }
@@ -33,8 +40,8 @@ export function weightedSequence(details: readonly StepDetail[], weight: number)
   return out;
 }
 
-/** Sort values ordered as Meilisearch sorts a field: numbers before strings, missing last. */
-function compareSortValues(a: number | string | null, b: number | string | null, descending: boolean): number {
+/** Sort values ordered as Meilisearch sorts a field: numbers before strings, missing last; negative when `a` comes first. */
+export function compareSortValues(a: number | string | null, b: number | string | null, descending: boolean): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;

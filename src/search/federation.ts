@@ -10,6 +10,9 @@
  * `distinct` (hence filterable in every queried index), then applied to each index's merged hits
  * and once more across indexes; every hit it removes leaves the hit count and the facets.
  * `estimatedTotalHits` counts, per index, the union of its queries' candidates.
+ * Semantic and hybrid queries take part like keyword ones (their similarity is a weighted score);
+ * when one of them is semantic, `semanticHitCount` counts the page's hits ranked by a vector, and
+ * `queryVectors` maps each query position asking for `retrieveVectors` to its query vector.
  */
 import type { Caller } from '../auth/caller.js';
 import { difference, fromUnsorted, union, type DocSet } from '../engine/docset.js';
@@ -22,10 +25,11 @@ import { compareCandidates, distinctHits, searchOrder, weightedSequence, type Ca
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { addPageFields, pageWindow } from './page.js';
-import { atQuery, checkGatheredHits, queryError } from './query-errors.js';
+import { atQuery, atQueryAsync, checkGatheredHits, queryError } from './query-errors.js';
 import type { Federation, QueryWithIndex } from './query.js';
-import { searchIndex } from './single.js';
+import { searchIndex, semanticHitCount } from './single.js';
 import { TimeSlices } from './time-slices.js';
+import type { SearchKind } from './vector-query.js';
 
 /** Parameters a federated query may not carry (search.md §10.2), checked in Meilisearch's order. */
 function checkFederatedQuery(position: number, query: QueryWithIndex, federation: Federation): void {
@@ -107,23 +111,29 @@ async function federate(
   const perIndex = new Map<string, { search: IndexSearch; candidates: DocSet; first: number }>();
   // The most constrained ranking rules so far, which the next query's must line up with.
   let previous: { rules: QueryRankingRules; position: number; uid: string } | undefined;
+  // whether some query searched semantically (the response then counts `semanticHitCount`), and
+  // the query vectors of those that asked for `retrieveVectors`
+  let semantic = false;
+  const queryVectors: Record<number, number[]> = {};
   for (const position of searchOrder(queries)) {
     await slices.pause();
     const { indexUid, federationOptions, ...query } = queries[position]!;
     const weight = federationOptions?.weight ?? 1;
-    const checkRules = (settings: IndexSettings) => {
-      const placeholder = (query.q ?? '') === '';
-      const rules = new QueryRankingRules(settings.rankingRules, query.sort ?? null, query.matchingStrategy ?? 'last', placeholder);
+    const checkRules = (settings: IndexSettings, kind: SearchKind) => {
+      const ranking = kind.kind === 'semantic' ? 'vector' : (query.q ?? '') === '' ? 'placeholder' : 'keyword';
+      const rules = new QueryRankingRules(settings.rankingRules, query.sort ?? null, query.matchingStrategy ?? 'last', ranking);
       if (previous !== undefined) rules.assertCompatibleWith(previous, position, indexUid);
       if (previous === undefined || rules.constraintCount >= previous.rules.constraintCount) previous = { rules, position, uid: indexUid };
     };
     const searched = distinct === null ? query : { ...query, distinct };
-    const search = atQuery(position, () => searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules }));
-    // within the turn that borrowed it, so the lease holds the environment the search read
+    const search = await atQueryAsync(position, () => searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules }));
+    // within the turn whose last pass borrowed it, so the lease holds the environment the search read
     if (!leases.has(indexUid)) leases.set(indexUid, ctx.indexReader.lease(indexUid));
     const seen = perIndex.get(indexUid);
     if (seen === undefined) perIndex.set(indexUid, { search, candidates: search.outcome.candidates, first: position });
     else seen.candidates = union(seen.candidates, search.outcome.candidates);
+    semantic ||= search.semantic;
+    if (search.queryVector !== undefined) queryVectors[position] = Array.from(search.queryVector);
     for (const hit of search.outcome.hits) {
       candidates.push({ position, query, search, hit, weight, sequence: weightedSequence(hit.details, weight) });
     }
@@ -143,11 +153,14 @@ async function federate(
   let total = 0;
   for (const union of unions.values()) total += union.length;
 
-  const hits = formatPage(merged.slice(offset, offset + limit)).map(({ candidate: { position, hit, weight }, view }) =>
+  const page = merged.slice(offset, offset + limit);
+  const hits = formatPage(page).map(({ candidate: { position, hit, weight }, view }) =>
     withFederation(view, { indexUid: queries[position]!.indexUid, queriesPosition: position, weightedRankingScore: hit.score * weight }),
   );
   // processingTimeMs holds its place in the key order; it is measured once the facets are done.
-  const body: Record<string, unknown> = { hits, processingTimeMs: 0 };
+  const body: Record<string, unknown> = { hits };
+  if (queries.some((query) => query.retrieveVectors === true)) body.queryVectors = queryVectors;
+  body.processingTimeMs = 0;
   addPageFields(body, window, total);
   const facetsByIndex = federation.facetsByIndex ?? {};
   if (Object.keys(facetsByIndex).length > 0) {
@@ -162,6 +175,7 @@ async function federate(
   }
   body.processingTimeMs = Math.floor(performance.now() - started);
   body.requestUid = uuidV7();
+  if (semantic) body.semanticHitCount = semanticHitCount(page.map(({ hit }) => hit));
   return body;
 }
 

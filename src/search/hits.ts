@@ -23,6 +23,10 @@ export interface IndexSearch {
   readonly settings: IndexSettings;
   readonly outcome: SearchOutcome;
   readonly view: HitView;
+  /** the search was semantic or hybrid: its response counts `semanticHitCount` */
+  readonly semantic: boolean;
+  /** the query vector a semantic ranking used, when the query asked for `retrieveVectors` */
+  readonly queryVector?: Float32Array;
 }
 
 export function hitViewer(env: IndexEnv, settings: IndexSettings, query: SearchQuery): HitView {

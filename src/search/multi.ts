@@ -2,15 +2,14 @@
  * `/multi-search` without `federation` (search.md §10.1): one single-search response per query,
  * each with its `indexUid`. Every queried index is checked against the caller's key, and the
  * first failing query answers for the whole request, as does a request whose queries gather more
- * than MAX_MULTI_SEARCH_HITS hits (query-errors.ts). Each query is searched and answered within
- * one turn of the event loop; between queries the request gives other requests their turn
- * (time-slices.ts).
+ * than MAX_MULTI_SEARCH_HITS hits (query-errors.ts). Between queries the request gives other
+ * requests their turn (time-slices.ts).
  */
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import type { SearchContext } from './context.js';
-import { atQuery, checkGatheredHits } from './query-errors.js';
+import { atQueryAsync, checkGatheredHits } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
 import { searchResponse } from './single.js';
 import { TimeSlices } from './time-slices.js';
@@ -25,6 +24,7 @@ export async function multiSearch(
   const slices = new TimeSlices();
   const results: Record<string, unknown>[] = [];
   let gathered = 0;
+  // one query after the other, so that the first failing query is the one reported
   for (const [position, { indexUid, federationOptions, ...query }] of queries.entries()) {
     await slices.pause();
     if (federationOptions !== undefined && federationOptions !== null) {
@@ -33,9 +33,9 @@ export async function multiSearch(
         `Inside \`.queries[${position}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${position} or add \`federation\` to the request.`,
       );
     }
-    const body = atQuery(position, () => {
+    const body = await atQueryAsync(position, async () => {
       caller.assertIndexAction('search', indexUid);
-      return searchResponse(ctx, caller, indexUid, query, requestUid, metadata).body;
+      return (await searchResponse(ctx, caller, indexUid, query, requestUid, metadata)).body;
     });
     gathered += (body.hits as unknown[]).length;
     checkGatheredHits(position, gathered);

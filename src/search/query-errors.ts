@@ -18,9 +18,21 @@ export function atQuery<T>(position: number, work: () => T): T {
   try {
     return work();
   } catch (err) {
-    if (err instanceof ApiError) throw reworded(err, `Inside \`.queries[${position}]\`: ${err.message}`);
-    throw err;
+    throw atQueryError(position, err);
   }
+}
+
+/** `atQuery` for asynchronous work. */
+export async function atQueryAsync<T>(position: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw atQueryError(position, err);
+  }
+}
+
+function atQueryError(position: number, err: unknown): unknown {
+  return err instanceof ApiError ? reworded(err, `Inside \`.queries[${position}]\`: ${err.message}`) : err;
 }
 
 export function queryError(position: number, code: ErrorCode, message: string): ApiError {

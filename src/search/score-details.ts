@@ -1,6 +1,6 @@
 /**
  * `_rankingScoreDetails` (search.md §8.7): the engine's per-rule ranking steps in Meilisearch's
- * shape and order, sort rules on hidden attributes masked.
+ * shape and order, sort rules on hidden attributes masked, a semantic hit's `vectorSort`.
  */
 import { rustFloat } from '../engine/facets/values.js';
 import { rankOf, type StepDetail } from '../engine/search/ranking.js';
@@ -76,6 +76,9 @@ export function detailsView(settings: IndexSettings, details: readonly StepDetai
         }
         break;
       }
+      case 'vector':
+        out.vectorSort = { order: order++, similarity: detail.similarity };
+        break;
       case 'skipped':
         out.skipped = { order: order++ };
         break;

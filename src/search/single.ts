@@ -11,8 +11,16 @@
  * time spent in the dictionary segmenters (engine/search/time-budget.ts).
  * `locales` (else the searched fields' `localizedAttributes` locales) restrict the language
  * detection of the query, and of each highlighted field's text (else its own rule's locales).
- * Parameters that are validated and accepted but not applied yet: semantic search
- * (`hybrid`, `vector`, `media`), `personalize`, `useNetwork`, `showPerformanceDetails`.
+ *
+ * Semantic and hybrid searches (vector-query.ts decides the kind once the index is open): a
+ * semantic search ranks by the vector store (engine/search/semantic.ts); a hybrid one runs the
+ * keyword search, answers with it alone when it is good enough, else merges it with the semantic
+ * search (hybrid.ts). A query text to embed is embedded between two synchronous passes: the first
+ * pass stops where the vector is needed, the query is embedded (awaited, within what is left of
+ * the `searchCutoffMs` budget), and the search runs again from its checks with the vector, on the
+ * index's then current snapshot. A hybrid search whose embedding fails answers its keyword hits.
+ * Parameters that are validated and accepted but not applied yet: `personalize`, `useNetwork`,
+ * `showPerformanceDetails`.
  */
 import type { Caller } from '../auth/caller.js';
 import type { DocSet } from '../engine/docset.js';
@@ -20,8 +28,11 @@ import { evaluateFilter } from '../engine/filter/evaluate.js';
 import { canonicalFilter, parseFilter, type FilterAst } from '../engine/filter-parser/index.js';
 import { checkFacets, computeFacets } from '../engine/facets/distribution.js';
 import { searchSettings } from '../engine/index-settings.js';
+import { FacetReader } from '../engine/facets/store.js';
+import { executeSemanticSearch } from '../engine/search/semantic.js';
 import { searchClock } from '../engine/search/time-budget.js';
-import { executeSearch } from '../engine/search/search.js';
+import { distinctFilter, executeSearch, type SearchHit, type SearchOutcome } from '../engine/search/search.js';
+import { searchVectors, vectorFilter } from '../engine/vectors/index.js';
 import { ApiError, inIndex } from '../errors/api-error.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../types/settings.js';
@@ -30,20 +41,28 @@ import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
 import { withFormatting } from './formatting.js';
 import { hitViewer, type IndexSearch } from './hits.js';
+import { goodEnough, mergeHybrid } from './hybrid.js';
 import { addPageFields, pageWindow } from './page.js';
+import { embedSearchQuery, type QueryEmbedding } from './query-embedding.js';
 import { storedLocales, type SearchQuery } from './query.js';
+import { checkMedia, searchKind, type SearchKind } from './vector-query.js';
 
 export interface SearchIndexOptions {
   /**
    * Federated search compares the queries' ranking rules here: Meilisearch does it once the index
-   * is open and before the filter, sort and distinct are checked.
+   * is open (and the search kind known) and before the filter, sort and distinct are checked.
    */
-  readonly checkRules?: (settings: IndexSettings) => void;
+  readonly checkRules?: (settings: IndexSettings, kind: SearchKind) => void;
   /**
    * Evaluate the filter as sent (facet search) instead of its canonical text, which `/search` and
    * `/multi-search` re-parse inside the index, so that their evaluation errors point into it.
    */
   readonly filterAsSent?: boolean;
+  /**
+   * Only the candidates matter (facet search): a semantic or hybrid search's are the documents
+   * the filters match, unranked, and a hybrid search embeds nothing (milli's `execute_for_candidates`).
+   */
+  readonly candidatesOnly?: boolean;
 }
 
 /** The ranked hits a search needs: `offset + limit` of them; `exhaustive` makes counts exact (page mode). */
@@ -53,28 +72,53 @@ export interface RankWindow {
   readonly exhaustive: boolean;
 }
 
+/** A first pass that stopped for want of the query's embedding. */
+interface NeedsEmbedding {
+  readonly embed: { readonly settings: IndexSettings; readonly embedder: string; readonly text: string; readonly semanticOnly: boolean };
+}
+
 /**
  * Checks `query` against index `uid` (search kind, then everything that needs the index) and
  * ranks its hits: `window.offset + window.limit`, capped by `maxTotalHits`. A tenant token's
  * filter (`caller.searchFilter`) is ANDed with the query's.
  */
-export function searchIndex(
+export async function searchIndex(
   ctx: SearchContext,
   caller: Caller,
   uid: string,
   query: SearchQuery,
   window: RankWindow,
-  { checkRules = () => {}, filterAsSent = false }: SearchIndexOptions = {},
-): IndexSearch {
+  options: SearchIndexOptions = {},
+): Promise<IndexSearch> {
   // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
   const spent = searchClock();
+  let embedding: QueryEmbedding | null = query.vector === undefined || query.vector === null ? null : { vector: Float32Array.from(query.vector) };
+  for (;;) {
+    const pass = rankIndex(ctx, caller, uid, query, window, options, spent, embedding);
+    if (!('embed' in pass)) return pass;
+    const { settings, embedder, text, semanticOnly } = pass.embed;
+    const budget = (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS) - spent();
+    embedding = await embedSearchQuery(settings.embedders, embedder, text, budget, semanticOnly);
+  }
+}
+
+/** One synchronous pass of `searchIndex`, with the query vector when there is one. */
+function rankIndex(
+  ctx: SearchContext,
+  caller: Caller,
+  uid: string,
+  query: SearchQuery,
+  window: RankWindow,
+  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false }: SearchIndexOptions,
+  spent: () => number,
+  embedding: QueryEmbedding | null,
+): IndexSearch | NeedsEmbedding {
   checkSearchKind(query);
   const env = ctx.indexReader.open(uid);
   const settings = searchSettings(env);
-  if (query.hybrid !== undefined && query.hybrid !== null && !Object.hasOwn(settings.embedders, query.hybrid.embedder)) {
-    throw new ApiError('invalid_search_embedder', `Cannot find embedder with name \`${query.hybrid.embedder}\`.`);
-  }
-  checkRules(settings);
+  const kind = searchKind(query, env, settings);
+  checkRules(settings, kind);
+  checkMedia(ctx, query, kind);
 
   const asts: FilterAst[] = [];
   for (const filter of [query.filter, caller.searchFilter(uid)]) {
@@ -84,32 +128,79 @@ export function searchIndex(
     // surrogate, which Meilisearch's JSON parser refuses earlier) is a filter error, not a crash
     asts.push(filterAsSent ? ast : parseFilter(canonicalFilter(ast), { code: 'invalid_search_filter' })!);
   }
+  if (kind.kind === 'semantic' && embedding === null) {
+    // Meilisearch embeds a semantic query before it checks the sort and evaluates the filter
+    return { embed: { settings, embedder: kind.embedder, text: query.q ?? '', semanticOnly: true } };
+  }
   const sort = checkSort(uid, settings, query.sort ?? []);
   checkSearchOn(uid, env, settings, query.attributesToSearchOn);
   const distinct = query.distinct === undefined || query.distinct === null ? settings.distinctAttribute : checkDistinct(uid, settings, query.distinct);
   checkFacets(settings, query.facets ?? []);
   let filters: DocSet[];
   try {
-    filters = asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter' }));
+    filters = asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter', vectors: vectorFilter(env, settings) }));
   } catch (err) {
     throw err instanceof ApiError ? inIndex(uid, err) : err;
   }
 
-  const outcome = executeSearch(env, settings, {
-    q: query.q ?? '',
-    need: Math.min(window.offset + window.limit, settings.pagination.maxTotalHits),
-    matchingStrategy: query.matchingStrategy ?? 'last',
-    attributesToSearchOn: query.attributesToSearchOn ?? null,
+  const need = Math.min(window.offset + window.limit, settings.pagination.maxTotalHits);
+  const common = {
+    need,
     filters,
     sort,
     rankingScoreThreshold: query.rankingScoreThreshold ?? null,
-    locales: storedLocales(query.locales),
     distinct,
     exhaustive: window.exhaustive,
     // `>=`: a budget of 0 ms lets no ranking step start
     timeUp: () => spent() >= (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS),
+  };
+  const semantic = (embedder: string, vector: Float32Array): SearchOutcome =>
+    executeSemanticSearch(env, settings, { ...common, nearest: (candidates, limit) => searchVectors(env, settings, embedder, vector, limit, candidates) });
+  const searched = (outcome: SearchOutcome, vector?: Float32Array): IndexSearch => ({
+    env,
+    settings,
+    outcome,
+    view: hitViewer(env, settings, query),
+    semantic: kind.kind !== 'keyword',
+    ...(vector !== undefined && query.retrieveVectors === true ? { queryVector: vector } : {}),
   });
-  return { env, settings, outcome, view: hitViewer(env, settings, query) };
+
+  if (candidatesOnly && kind.kind !== 'keyword') {
+    return searched(executeSemanticSearch(env, settings, { ...common, need: 0, distinct: null, nearest: () => [] }));
+  }
+  if (kind.kind === 'semantic') {
+    // a semantic-only search throws when its embedding fails, so the vector is there
+    const vector = embedding!.vector!;
+    return searched(semantic(kind.embedder, vector), vector);
+  }
+  const keyword = executeSearch(env, settings, {
+    ...common,
+    q: query.q ?? '',
+    matchingStrategy: query.matchingStrategy ?? 'last',
+    attributesToSearchOn: query.attributesToSearchOn ?? null,
+    locales: storedLocales(query.locales),
+  });
+  if (kind.kind === 'keyword' || goodEnough(keyword.hits, need, kind.semanticRatio)) return searched(keyword);
+  if (embedding === null) return { embed: { settings, embedder: kind.embedder, text: query.q ?? '', semanticOnly: false } };
+  // the embedding failed: the keyword hits answer
+  if (embedding.vector === null) return searched(keyword);
+  const vectorOutcome = semantic(kind.embedder, embedding.vector);
+  const merged = mergeHybrid(vectorOutcome, keyword, kind.semanticRatio, need, distinct === null ? null : distinctFilter(env, new FacetReader(env), distinct));
+  return searched(
+    {
+      hits: merged.hits,
+      totalHits: merged.candidates.length,
+      candidates: merged.candidates,
+      matchingWords: keyword.matchingWords,
+      degraded: keyword.degraded || vectorOutcome.degraded,
+    },
+    embedding.vector,
+  );
+}
+
+/** How many of `hits` a semantic ranking placed (v1.50 counts the hits with a vector score). */
+export function semanticHitCount(hits: readonly SearchHit[]): number {
+  return hits.filter((hit) => hit.details.some((detail) => detail.kind === 'vector')).length;
 }
 
 /** A search result's `metadata`: a fresh uid for this query, the index searched and its primary key. */
@@ -121,23 +212,25 @@ function searchMetadata(ctx: SearchContext, uid: string): Record<string, unknown
  * A single search's response on index `uid` (search.md §5), with `metadata` when asked
  * (`Meili-Include-Metadata`); `degraded` when the time budget cut the ranking short.
  */
-export function searchResponse(
+export async function searchResponse(
   ctx: SearchContext,
   caller: Caller,
   uid: string,
   query: SearchQuery,
   requestUid: string,
   metadata: boolean,
-): { body: Record<string, unknown>; degraded: boolean } {
+): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
   const started = performance.now();
   const window = pageWindow(query);
-  const search = searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode });
+  const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode });
   const { env, settings, outcome, view } = search;
   const pageHits = outcome.hits.slice(window.offset);
   const hits = withFormatting(search, query, pageHits, pageHits.map(view));
 
+  const body: Record<string, unknown> = { hits, query: query.q ?? '' };
+  if (search.queryVector !== undefined) body.queryVector = Array.from(search.queryVector);
   // whole milliseconds, truncated as v1.50's `as_millis`: a sub-millisecond search says 0
-  const body: Record<string, unknown> = { hits, query: query.q ?? '', processingTimeMs: Math.floor(performance.now() - started) };
+  body.processingTimeMs = Math.floor(performance.now() - started);
   addPageFields(body, window, outcome.totalHits);
   if (query.facets !== undefined && query.facets !== null && query.facets.length > 0) {
     const { distribution, stats } = computeFacets(env, settings, outcome.candidates, query.facets);
@@ -146,5 +239,6 @@ export function searchResponse(
   }
   body.requestUid = requestUid;
   if (metadata) body.metadata = searchMetadata(ctx, uid);
+  if (search.semantic) body.semanticHitCount = semanticHitCount(pageHits);
   return { body, degraded: outcome.degraded };
 }

@@ -8,7 +8,9 @@
  *
  * Canonicalisation drops the rules that cannot rank anything for that query: relevancy rules of a
  * placeholder search, `words` under `matchingStrategy: all`, duplicates, `sort` without a `sort`
- * parameter; a keyword search gets `words` prepended before its first relevancy rule. Indexes in
+ * parameter; a keyword search gets `words` prepended before its first relevancy rule; a semantic
+ * search keeps its first relevancy rule (where the vector sort goes) and drops the others, or
+ * truncates the list at the next one once a field is sorted. Indexes in
  * notes are positions in the setting (or in `sort`); indexes in the two rule lines are positions
  * in the canonical list, as Meilisearch prints them.
  */
@@ -41,6 +43,9 @@ function sortKind(entry: string): Kind {
   return descending ? 'descending sort' : 'ascending sort';
 }
 
+/** How a query ranks: Meilisearch's canonicalization kinds. */
+export type RankingKind = 'keyword' | 'placeholder' | 'vector';
+
 /** The canonical ranking rules of one federated query, and the notes on how they were reached. */
 export class QueryRankingRules {
   private readonly canonical: string[] = [];
@@ -51,7 +56,7 @@ export class QueryRankingRules {
     rules: readonly string[],
     sort: readonly string[] | null,
     strategy: MatchingStrategy,
-    placeholder: boolean,
+    kind: RankingKind,
   ) {
     const seen = new Map<string, number>();
     // sorted field → where it was first sorted and that entry's name, for duplicate notes
@@ -59,7 +64,11 @@ export class QueryRankingRules {
     // keyword search: undefined until `words` is placed, null when prepended, else its position
     let words: number | null | undefined;
     let sortAt: number | undefined;
+    // vector search: where the vector sort went, and whether a later relevancy rule cut the list
+    let vectorAt: number | undefined;
+    let truncated = false;
     rules.forEach((rule, at) => {
+      if (truncated) return;
       if (rule === 'sort') {
         if (sortAt !== undefined) this.notes.push(this.duplicate(`#${sortAt} in ranking rules`, rule, at));
         else if (sort === null) this.notes.push(`   ${this.notes.length + 1}. Removed rule \`sort\` at position #${at} in ranking rules because \`query.sort\` is empty`);
@@ -81,7 +90,23 @@ export class QueryRankingRules {
         return;
       }
       if (!RELEVANCY.has(rule)) return;
-      if (placeholder) {
+      if (kind === 'vector') {
+        if (vectorAt === undefined) {
+          vectorAt = at;
+          this.canonical.push(rule);
+        } else if (sorted.size === 0) {
+          this.notes.push(
+            `    ${this.notes.length + 1}. Removed relevancy rule \`${rule}\` at position #${at} in ranking rules because the query is a vector search and \`vector\` was already inserted at position #${vectorAt} in ranking rules`,
+          );
+        } else {
+          this.notes.push(
+            `    ${this.notes.length + 1}. Truncated relevancy rule \`${rule}\` at position #${at} in ranking rules and later rules because the query is a vector search and \`vector\` was inserted at position #${vectorAt} in ranking rules`,
+          );
+          truncated = true;
+        }
+        return;
+      }
+      if (kind === 'placeholder') {
         this.notes.push(`    ${this.notes.length + 1}. Removed relevancy rule \`${rule}\` at position #${at} in ranking rules because the query is a placeholder search (\`q\`: "")`);
         return;
       }

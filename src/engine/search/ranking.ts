@@ -40,7 +40,9 @@ export type MatchingStrategy = 'last' | 'all' | 'frequency';
 export type RankStep =
   | { readonly kind: 'words' | 'typo' | 'proximity' | 'exactAttribute' | 'exactWords' }
   | { readonly kind: 'fid' | 'position'; readonly unified: boolean }
-  | { readonly kind: 'sort'; readonly criterion: SortCriterion };
+  | { readonly kind: 'sort'; readonly criterion: SortCriterion }
+  /** semantic search: the relevancy rules collapsed into one ordering by vector similarity (semantic.ts) */
+  | { readonly kind: 'vector' };
 
 /** One step's outcome for a document. */
 export type StepDetail =
@@ -52,7 +54,9 @@ export type StepDetail =
   /** a `_geoPoint` sort ranks by `point` (the bucket's first point), `value` being its distance in metres */
   | { readonly kind: 'sort'; readonly criterion: SortCriterion; readonly value: number | string | null; readonly point?: LatLng | null }
   /** the step the time budget interrupted: its documents were not ordered by it nor by later steps */
-  | { readonly kind: 'skipped' };
+  | { readonly kind: 'skipped' }
+  /** semantic ranking: the document's best similarity to the query vector, null without a vector */
+  | { readonly kind: 'vector'; readonly similarity: number | null };
 
 export interface RankedDoc {
   readonly docid: number;
@@ -63,9 +67,17 @@ const RELEVANCY = new Set(['words', 'typo', 'proximity', 'attributeRank', 'wordP
 
 /**
  * The steps for a search. `placeholder` keeps only sort steps; `sort` (already parsed) expands
- * in place of the `sort` rule; a field sorted by an earlier step is not sorted again.
+ * in place of the `sort` rule; a field sorted by an earlier step is not sorted again. A `vector`
+ * (semantic) search puts one vector step where the first relevancy rule is, as milli's
+ * `get_ranking_rules_for_vector`, and drops the other relevancy rules.
  */
-export function rankingSteps(rankingRules: readonly string[], sort: readonly SortCriterion[], strategy: MatchingStrategy, placeholder: boolean): RankStep[] {
+export function rankingSteps(
+  rankingRules: readonly string[],
+  sort: readonly SortCriterion[],
+  strategy: MatchingStrategy,
+  placeholder: boolean,
+  vector = false,
+): RankStep[] {
   const steps: RankStep[] = [];
   const seenRules = new Set<string>();
   const sortedFields = new Set<string>();
@@ -88,7 +100,12 @@ export function rankingSteps(rankingRules: readonly string[], sort: readonly Sor
       sort.forEach(addSort);
       continue;
     }
-    if (placeholder || !RELEVANCY.has(rule)) continue;
+    if (!RELEVANCY.has(rule)) continue;
+    if (vector) {
+      if (!steps.some((step) => step.kind === 'vector')) steps.push({ kind: 'vector' });
+      continue;
+    }
+    if (placeholder) continue;
     if (!wordsDone && rule !== 'words') steps.push({ kind: 'words' });
     wordsDone = true;
     switch (rule) {
@@ -115,7 +132,7 @@ export function rankingSteps(rankingRules: readonly string[], sort: readonly Sor
         break;
     }
   }
-  if (!wordsDone && !placeholder) steps.push({ kind: 'words' });
+  if (!wordsDone && !placeholder && !vector) steps.push({ kind: 'words' });
   return steps;
 }
 
@@ -135,6 +152,7 @@ export function rankOf(detail: StepDetail): [number, number] | null {
     case 'exactWords':
       return [detail.matching + 1, detail.max + 1];
     case 'sort':
+    case 'vector':
       return null;
     case 'skipped':
       return [0, 1];
@@ -152,7 +170,13 @@ function globalScore(ranks: Iterable<[number, number]>): number {
   return rank / max;
 }
 
+/**
+ * `_rankingScore`: the global score of the relevancy ranks (sort steps excluded), or for a
+ * semantic hit its similarity (0 without a vector), as milli's `ScoreDetails::global_score`.
+ */
 export function scoreOf(details: readonly StepDetail[]): number {
+  const vector = details.find((detail) => detail.kind === 'vector');
+  if (vector !== undefined) return vector.similarity ?? 0;
   return globalScore(details.map(rankOf).filter((r): r is [number, number] => r !== null));
 }
 
@@ -431,30 +455,11 @@ class Ranker {
 
   private *sortBuckets(criterion: SortCriterion, group: Group, kept: readonly boolean[]): Generator<[Group, StepDetail, readonly boolean[]]> {
     const { candidates, facets } = this.input;
-    const docids = Uint32Array.from(group, (i) => candidates[i]!);
     const indexOf = new Map<number, number>();
     for (const i of group) indexOf.set(candidates[i]!, i);
-    const toIndices = (set: DocSet) => Array.from(set, (docid) => indexOf.get(docid)!);
-    if (criterion.kind === 'geo') {
-      for (const { docids: bucket, point, distance } of geoBuckets(facets, criterion.point, criterion.descending, docids)) {
-        yield [toIndices(bucket), { kind: 'sort', criterion, value: distance, point }, kept];
-      }
-      return;
+    for (const { docids, detail } of sortStepBuckets(facets, criterion, Uint32Array.from(group, (i) => candidates[i]!))) {
+      yield [Array.from(docids, (docid) => indexOf.get(docid)!), detail, kept];
     }
-    const fid = facets.fieldId(criterion.field);
-    let rest: DocSet = docids;
-    if (fid !== undefined) {
-      for (const kind of [FacetKind.number, FacetKind.string] as const) {
-        for (const { value, docids: holders } of facets.values(fid, kind, criterion.descending)) {
-          const bucket = intersect(holders, rest);
-          if (bucket.length === 0) continue;
-          rest = difference(rest, bucket);
-          yield [toIndices(bucket), { kind: 'sort', criterion, value }, kept];
-          if (rest.length === 0) return;
-        }
-      }
-    }
-    if (rest.length > 0) yield [toIndices(rest), { kind: 'sort', criterion, value: null }, kept];
   }
 
   /**
@@ -505,6 +510,34 @@ class Ranker {
     for (const i of group) if (!taken.has(i)) rest.push(i);
     return rest;
   }
+}
+
+/**
+ * The buckets of a sort step over `docids` (any order), best first, each with its detail: the
+ * field's numbers then strings in the criterion's direction, then the documents without a value;
+ * a `_geoPoint` criterion by distance. Shared by the keyword and the semantic bucket sorts.
+ */
+export function* sortStepBuckets(facets: FacetReader, criterion: SortCriterion, docids: DocSet): Generator<{ docids: DocSet; detail: StepDetail }> {
+  if (criterion.kind === 'geo') {
+    for (const { docids: bucket, point, distance } of geoBuckets(facets, criterion.point, criterion.descending, docids)) {
+      yield { docids: bucket, detail: { kind: 'sort', criterion, value: distance, point } };
+    }
+    return;
+  }
+  const fid = facets.fieldId(criterion.field);
+  let rest: DocSet = docids;
+  if (fid !== undefined) {
+    for (const kind of [FacetKind.number, FacetKind.string] as const) {
+      for (const { value, docids: holders } of facets.values(fid, kind, criterion.descending)) {
+        const bucket = intersect(holders, rest);
+        if (bucket.length === 0) continue;
+        rest = difference(rest, bucket);
+        yield { docids: bucket, detail: { kind: 'sort', criterion, value } };
+        if (rest.length === 0) return;
+      }
+    }
+  }
+  if (rest.length > 0) yield { docids: rest, detail: { kind: 'sort', criterion, value: null } };
 }
 
 /** Each document's `cost(i)`, parallel to `group`. */

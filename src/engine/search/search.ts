@@ -191,7 +191,7 @@ export function distinctValues(doc: JsonObject, attribute: string): [FacetKind, 
  * of its values out of the hit count, even those the ranking never reached (Meilisearch's
  * `estimatedTotalHits` with offset/limit: 14 documents in 6 groups, 2 kept → 14 − 3 excluded).
  */
-function distinctFilter(env: IndexEnv, facets: FacetReader, attribute: string): { accept: (docid: number) => boolean; excluded: (everyRanked: boolean) => DocSet } {
+export function distinctFilter(env: IndexEnv, facets: FacetReader, attribute: string): { accept: (docid: number) => boolean; excluded: (everyRanked: boolean) => DocSet } {
   const seen = new Set<string>();
   const kept: number[] = [];
   const rejected: number[] = [];

@@ -37,7 +37,7 @@ const parseBody = compileBody<SearchQuery>(
 );
 
 /** GET lists: split on `,`, empty items dropped, no trimming. */
-const parseList: ValueParser<string[]> = (raw) => raw.split(',').filter((item) => item !== '');
+export const parseList: ValueParser<string[]> = (raw) => raw.split(',').filter((item) => item !== '');
 
 const parseLocales: ValueParser<string[]> = (raw) =>
   parseList(raw).map((locale) => {
@@ -46,7 +46,7 @@ const parseLocales: ValueParser<string[]> = (raw) =>
   });
 
 /** A float in [0, 1], else `reason`. */
-const unitFloat =
+export const unitFloat =
   (reason: string): ValueParser<number> =>
   (raw) => {
     const value = Number(raw.trim() === '' ? Number.NaN : raw);
@@ -118,8 +118,8 @@ export function wantsMetadata(request: FastifyRequest): boolean {
   return typeof value === 'string' && ['true', '1'].includes(value.toLowerCase());
 }
 
-function countedSearch(deps: AppDeps, request: FastifyRequest, caller: Caller, uid: string, query: SearchQuery): Record<string, unknown> {
-  const { body, degraded } = searchResponse(deps, caller, uid, query, uuidV7(), wantsMetadata(request));
+async function countedSearch(deps: AppDeps, request: FastifyRequest, caller: Caller, uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
+  const { body, degraded } = await searchResponse(deps, caller, uid, query, uuidV7(), wantsMetadata(request));
   if (degraded) countDegradedSearch(deps);
   return body;
 }

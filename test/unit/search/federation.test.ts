@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Caller } from '../../../src/auth/caller.js';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { federatedSearch } from '../../../src/search/federation.js';
-import { apiErrorOfAsync } from '../http/validation/expect-api-error.js';
+import { rejection } from './rejection.js';
 import { searchFixtures } from './fixture.js';
 
 const openFixture = searchFixtures();
@@ -51,7 +51,7 @@ describe('federatedSearch', () => {
   });
 
   it('refuses pagination inside a federated query, naming the query', async () => {
-    expect(await apiErrorOfAsync(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', limit: 2 }], {}))).toEqual({
+    expect(await rejection(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', limit: 2 }], {}))).toEqual({
       code: 'invalid_multi_search_query_pagination',
       message: expect.stringMatching(/^Inside `\.queries\[0\]`: Using pagination options is not allowed in federated queries\./),
     });
@@ -69,7 +69,7 @@ describe('federatedSearch', () => {
   });
 
   it('locates a facetsByIndex error on an index no query uses', async () => {
-    expect((await apiErrorOfAsync(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }], { facetsByIndex: { films: ['title'] } }))).message).toMatch(
+    expect((await rejection(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }], { facetsByIndex: { films: ['title'] } }))).message).toMatch(
       /^Inside `\.federation\.facetsByIndex\.films`: .*\n - Note: index `films` is not used in queries$/s,
     );
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Caller } from '../../../src/auth/caller.js';
 import { multiSearch } from '../../../src/search/multi.js';
-import { apiErrorOfAsync } from '../http/validation/expect-api-error.js';
+import { rejection } from './rejection.js';
 import { searchFixtures } from './fixture.js';
 
 const openFixture = searchFixtures();
@@ -26,13 +26,13 @@ describe('multiSearch', () => {
   });
 
   it('prefixes the failing query to its error', async () => {
-    expect((await apiErrorOfAsync(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }, { indexUid: 'films', sort: ['title:asc'] }], false))).message).toMatch(
+    expect((await rejection(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }, { indexUid: 'films', sort: ['title:asc'] }], false))).message).toMatch(
       /^Inside `\.queries\[1\]`: Index `films`: Attribute `title` is not sortable\./,
     );
   });
 
   it('refuses federationOptions without federation', async () => {
-    expect((await apiErrorOfAsync(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books', federationOptions: { weight: 2 } }], false))).code).toBe(
+    expect((await rejection(() => multiSearch(open().ctx, Caller.open(), [{ indexUid: 'books', federationOptions: { weight: 2 } }], false))).code).toBe(
       'invalid_multi_search_federation_options',
     );
   });

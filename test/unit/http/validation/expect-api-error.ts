@@ -13,15 +13,3 @@ export function apiErrorOf(fn: () => unknown): { code: ErrorCode; message: strin
   }
   throw new Error('expected an ApiError, nothing was thrown');
 }
-
-/** The `ApiError` the promise `fn` returns must reject with, as `{ code, message }`. */
-export async function apiErrorOfAsync(fn: () => Promise<unknown>): Promise<{ code: ErrorCode; message: string }> {
-  try {
-    await fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    const { code, message } = error as ApiError;
-    return { code, message };
-  }
-  throw new Error('expected an ApiError, nothing was thrown');
-}

@@ -1,0 +1,137 @@
+/**
+ * Semantic search over one index (vectors.md §8): the documents matching the filters ranked by
+ * the ranking rules in which one vector step replaces the relevancy rules (ranking.ts
+ * `rankingSteps` in vector mode), as milli's `execute_vector_search`. The nearest neighbours come
+ * from the caller's `nearest` (the index's vector store for one embedder and query vector), asked
+ * for `need` documents of a group at a time, as milli's `VectorSort` fills its buffer; documents
+ * at the same distance form one bucket, and those without a vector come last, in one bucket
+ * whose similarity is null (score 0).
+ *
+ * Every document matching the filters is a candidate (with or without a vector), which is what
+ * the hit count and the facets cover, minus what distinct and `rankingScoreThreshold` drop; ties
+ * go by ascending docid. The time budget is checked before each bucket, as in the keyword sort.
+ */
+import type { IndexSettings } from '../../types/settings.js';
+import { difference, fromSorted, fromUnsorted, intersect, union, unionAll, type DocSet } from '../docset.js';
+import type { SortCriterion } from '../facets/sort.js';
+import { FacetReader } from '../facets/store.js';
+import type { IndexEnv } from '../index-env.js';
+import { rankingSteps, scoreOf, sortStepBuckets, type Accept, type RankedDoc, type RankStep, type StepDetail } from './ranking.js';
+import { distinctFilter, type SearchOutcome } from './search.js';
+
+/** One nearest neighbour: its distance to the query and its ranking score (similarity, distribution-shifted). */
+export interface Neighbour {
+  readonly docid: number;
+  readonly distance: number;
+  readonly score: number;
+}
+
+/** The `limit` documents of `candidates` nearest to the query vector, nearest first. */
+export type NearestVectors = (candidates: DocSet, limit: number) => readonly Neighbour[];
+
+export interface SemanticRequest {
+  /** documents to rank before skipping `offset`: min(offset + limit, maxTotalHits) */
+  readonly need: number;
+  readonly nearest: NearestVectors;
+  readonly filters: readonly DocSet[];
+  readonly sort: readonly SortCriterion[];
+  readonly rankingScoreThreshold: number | null;
+  readonly distinct: string | null;
+  readonly exhaustive: boolean;
+  readonly timeUp?: () => boolean;
+}
+
+/** Runs one semantic search on the current snapshot of `env`. */
+export function executeSemanticSearch(env: IndexEnv, settings: IndexSettings, request: SemanticRequest): SearchOutcome {
+  const facets = new FacetReader(env);
+  let candidates = facets.allDocids();
+  for (const filter of request.filters) candidates = intersect(candidates, filter);
+  const steps = rankingSteps(settings.rankingRules, request.sort, 'last', true, true);
+  const threshold = request.rankingScoreThreshold;
+  let need = threshold === null ? request.need : Math.max(request.need, settings.pagination.maxTotalHits);
+  const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
+  if (distinct !== null && request.exhaustive) need = candidates.length;
+
+  const sorter = new SemanticSorter(facets, request, need, distinct?.accept ?? (() => true));
+  sorter.sort(steps, 0, candidates, []);
+  let hits = sorter.out.map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
+  let dropped: DocSet = distinct?.excluded(need >= candidates.length) ?? fromSorted([]);
+  if (threshold !== null) {
+    dropped = union(dropped, fromUnsorted(hits.filter((hit) => hit.score < threshold).map((hit) => hit.docid)));
+    hits = hits.filter((hit) => hit.score >= threshold);
+  }
+  hits = hits.slice(0, request.need);
+  const matching = dropped.length === 0 ? candidates : difference(candidates, dropped);
+  return { hits, totalHits: matching.length, candidates: matching, matchingWords: [], degraded: sorter.degraded };
+}
+
+/** The depth-first bucket sort of a semantic search, over docid sets. */
+class SemanticSorter {
+  readonly out: RankedDoc[] = [];
+  degraded = false;
+  private timedOut = false;
+
+  constructor(
+    private readonly facets: FacetReader,
+    private readonly request: SemanticRequest,
+    private readonly need: number,
+    private readonly accept: Accept,
+  ) {}
+
+  sort(steps: readonly RankStep[], s: number, group: DocSet, details: readonly StepDetail[]): void {
+    if (this.out.length >= this.need || group.length === 0) return;
+    if (s === steps.length) {
+      this.emit(group, details);
+      return;
+    }
+    const done: DocSet[] = [];
+    let consumed = 0;
+    for (const { docids, detail } of this.buckets(steps[s]!, group)) {
+      if (this.timedOut || (this.request.timeUp?.() ?? false)) {
+        this.timedOut = true;
+        this.emit(difference(group, unionAll(done)), [...details, { kind: 'skipped' }]);
+        if (s === 0) this.degraded = true;
+        return;
+      }
+      done.push(docids);
+      consumed += docids.length;
+      this.sort(steps, s + 1, docids, [...details, detail]);
+      if (this.out.length >= this.need || consumed === group.length) return;
+    }
+  }
+
+  private *buckets(step: RankStep, group: DocSet): Generator<{ docids: DocSet; detail: StepDetail }> {
+    if (step.kind === 'sort') {
+      yield* sortStepBuckets(this.facets, step.criterion, group);
+    } else if (step.kind === 'vector') {
+      yield* this.vectorBuckets(group);
+    }
+  }
+
+  /** Nearest first, one bucket per distance; what has no vector last, with a null similarity. */
+  private *vectorBuckets(group: DocSet): Generator<{ docids: DocSet; detail: StepDetail }> {
+    let rest = group;
+    while (rest.length > 0) {
+      const found = this.request.nearest(rest, this.request.need);
+      const seen = new Set<number>();
+      for (let i = 0; i < found.length; ) {
+        let j = i + 1;
+        while (j < found.length && found[j]!.distance === found[i]!.distance) j++;
+        const bucket = fromUnsorted(found.slice(i, j).flatMap(({ docid }) => (seen.has(docid) ? [] : (seen.add(docid), [docid]))));
+        if (bucket.length > 0) yield { docids: bucket, detail: { kind: 'vector', similarity: Math.fround(found[i]!.score) } };
+        i = j;
+      }
+      // nothing more has a vector among the rest
+      if (seen.size === 0) break;
+      rest = difference(rest, fromUnsorted(seen));
+    }
+    if (rest.length > 0) yield { docids: rest, detail: { kind: 'vector', similarity: null } };
+  }
+
+  private emit(group: DocSet, details: readonly StepDetail[]): void {
+    for (const docid of group) {
+      if (this.out.length >= this.need) return;
+      if (this.accept(docid)) this.out.push({ docid, details });
+    }
+  }
+}

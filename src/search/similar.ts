@@ -1,0 +1,112 @@
+/**
+ * Similar documents (`/indexes/{uid}/similar`, vectors.md §9, search.md §12): the documents
+ * nearest to a target document's own embeddings for one embedder, without ranking rules.
+ *
+ * Each stored embedding of the target is one nearest-neighbour query over the candidates (the
+ * documents matching the filter and the tenant token's filter, never the target itself); the
+ * answers are merged by distance, each document once at its best place, as milli's
+ * `nns_by_item`. Its score is the similarity (`1 − distance`, distribution-shifted);
+ * `rankingScoreThreshold` stops the list at the first hit below it, and the hit count then keeps
+ * only the documents seen so far.
+ *
+ * Order of checks, as Meilisearch: the index, the embedder, the filters' syntax, the id, the
+ * target's existence (also within the tenant token's filter), then the filter's evaluation (whose
+ * errors carry no index prefix here).
+ */
+import type { Caller } from '../auth/caller.js';
+import { difference, fromSorted, has, intersect, type DocSet } from '../engine/docset.js';
+import { externalIdOf } from '../engine/document-id.js';
+import { DocumentStore } from '../engine/documents/store.js';
+import { evaluateFilter } from '../engine/filter/evaluate.js';
+import { FacetReader } from '../engine/facets/store.js';
+import { searchSettings } from '../engine/index-settings.js';
+import type { SearchHit } from '../engine/search/search.js';
+import { documentEmbeddings, searchVectors, vectorFilter } from '../engine/vectors/index.js';
+import { ApiError } from '../errors/api-error.js';
+import { stringifyJson } from '../types/json-text.js';
+import type { SearchContext } from './context.js';
+import { checkedFilter } from './filter.js';
+import { hitViewer } from './hits.js';
+import { checkEmbedder } from './vector-query.js';
+
+/** A similar-documents request after validation, POST and GET alike. */
+export interface SimilarQuery {
+  id: unknown;
+  embedder: string;
+  offset?: number;
+  limit?: number;
+  filter?: unknown;
+  attributesToRetrieve?: string[] | null;
+  retrieveVectors?: boolean;
+  showRankingScore?: boolean;
+  showRankingScoreDetails?: boolean;
+  showPerformanceDetails?: boolean;
+  rankingScoreThreshold?: number | null;
+}
+
+/** The neighbour lists of each target embedding merged by distance, each document once. */
+export function mergeByDistance(lists: readonly (readonly { docid: number; distance: number; score: number }[])[]): { docid: number; distance: number; score: number }[] {
+  const best = new Map<number, { docid: number; distance: number; score: number }>();
+  for (const list of lists) {
+    for (const neighbour of list) {
+      const known = best.get(neighbour.docid);
+      if (known === undefined || neighbour.distance < known.distance) best.set(neighbour.docid, neighbour);
+    }
+  }
+  return [...best.values()].sort((a, b) => a.distance - b.distance || a.docid - b.docid);
+}
+
+export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string, query: SimilarQuery): Record<string, unknown> {
+  const started = performance.now();
+  const env = ctx.indexReader.open(uid);
+  const settings = searchSettings(env);
+  checkEmbedder(env, settings, query.embedder, null, 'invalid_similar_embedder');
+  const tenantAst = checkedFilter(ctx.features, caller.searchFilter(uid), 'invalid_similar_filter');
+  const filterAst = checkedFilter(ctx.features, query.filter, 'invalid_similar_filter');
+  const id = externalIdOf(query.id);
+  if (id === null) {
+    throw new ApiError(
+      'invalid_similar_id',
+      `Invalid value at \`.id\`: Document identifier \`${stringifyJson(query.id)}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`,
+    );
+  }
+  const target = new DocumentStore(env).docidOf(id);
+  const tenant = tenantAst === null ? null : evaluateFilter(env, settings, tenantAst, { code: 'invalid_similar_filter', vectors: vectorFilter(env, settings) });
+  if (target === undefined || (tenant !== null && !has(tenant, target))) throw new ApiError('not_found_similar_id', `Document \`${id}\` not found.`);
+
+  let universe: DocSet = new FacetReader(env).allDocids();
+  if (filterAst !== null) universe = intersect(universe, evaluateFilter(env, settings, filterAst, { code: 'invalid_similar_filter', vectors: vectorFilter(env, settings) }));
+  if (tenant !== null) universe = intersect(universe, tenant);
+  let candidates = difference(universe, fromSorted([target]));
+
+  const offset = query.offset ?? 0;
+  const limit = query.limit ?? 20;
+  const embeddings = documentEmbeddings(env, settings, query.embedder, target)?.embeddings ?? [];
+  const neighbours = mergeByDistance(embeddings.map((vector) => searchVectors(env, settings, query.embedder, vector, offset + limit + 1, candidates)));
+  const threshold = query.rankingScoreThreshold ?? null;
+  const hits: SearchHit[] = [];
+  const seen: number[] = [];
+  for (const { docid, score } of neighbours.filter((n) => n.docid !== target)) {
+    if (hits.length >= limit) break;
+    seen.push(docid);
+    if (seen.length <= offset) continue;
+    const similarity = Math.fround(score);
+    if (threshold !== null && similarity < threshold) {
+      // this hit and every later one are no longer candidates
+      candidates = intersect(candidates, fromSorted(seen.slice(0, -1).sort((a, b) => a - b)));
+      break;
+    }
+    hits.push({ docid, score: similarity, details: [{ kind: 'vector', similarity }] });
+  }
+
+  const view = hitViewer(env, settings, {
+    attributesToRetrieve: query.attributesToRetrieve ?? null,
+    retrieveVectors: query.retrieveVectors ?? false,
+    showRankingScore: query.showRankingScore ?? false,
+    showRankingScoreDetails: query.showRankingScoreDetails ?? false,
+  });
+  const body: Record<string, unknown> = { hits: hits.map(view), id, processingTimeMs: 0, limit, offset };
+  body.estimatedTotalHits = Math.min(candidates.length, settings.pagination.maxTotalHits);
+  body.processingTimeMs = Math.round(performance.now() - started);
+  return body;
+}
