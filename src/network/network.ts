@@ -55,6 +55,12 @@ export class Network {
     return view(this.saved());
   }
 
+  /** This instance's name and the names of the known remotes, for searches that name one. */
+  names(): { self: string | null; remotes: string[] } {
+    const { self, remotes } = this.saved();
+    return { self, remotes: Object.keys(remotes) };
+  }
+
   update(patch: NetworkPatch): object {
     if (patch.previousRemotes !== undefined) {
       throw new ApiError(

@@ -24,6 +24,7 @@ import { indexFacets, mergeFacets } from './federated-facets.js';
 import { compareCandidates, distinctHits, searchOrder, weightedSequence, type Candidate } from './federated-ranking.js';
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
+import { checkRemote } from './network-use.js';
 import { addPageFields, pageWindow } from './page.js';
 import { atQuery, atQueryAsync, checkGatheredHits, queryError } from './query-errors.js';
 import type { Federation, QueryWithIndex } from './query.js';
@@ -100,6 +101,7 @@ async function federate(
   const slices = new TimeSlices();
   queries.forEach((query, position) => atQuery(position, () => caller.assertIndexAction('search', query.indexUid)));
   queries.forEach((query, position) => checkFederatedQuery(position, query, federation));
+  queries.forEach((query, position) => checkRemote(ctx, position, query.federationOptions?.remote, query.useNetwork));
 
   const window = pageWindow(federation);
   const { offset, limit } = window;

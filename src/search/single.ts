@@ -19,8 +19,9 @@
  * pass stops where the vector is needed, the query is embedded (awaited, within what is left of
  * the `searchCutoffMs` budget), and the search runs again from its checks with the vector, on the
  * index's then current snapshot. A hybrid search whose embedding fails answers its keyword hits.
- * Parameters that are validated and accepted but not applied yet: `personalize`, `useNetwork`,
- * `showPerformanceDetails`.
+ * `useNetwork` is served only when it asks for the local indexes alone (network-use.ts).
+ * Parameters that are validated and accepted but not applied yet: `personalize` (as v1.50
+ * without a personalization service), `showPerformanceDetails`.
  */
 import type { Caller } from '../auth/caller.js';
 import type { DocSet } from '../engine/docset.js';
@@ -39,6 +40,7 @@ import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../types/settings.
 import { checkDistinct, checkSearchKind, checkSearchOn, checkSort } from './checks.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
+import { checkUseNetwork } from './network-use.js';
 import { withFormatting } from './formatting.js';
 import { hitViewer, type IndexSearch } from './hits.js';
 import { goodEnough, mergeHybrid } from './hybrid.js';
@@ -92,6 +94,7 @@ export async function searchIndex(
 ): Promise<IndexSearch> {
   // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
   const spent = searchClock();
+  checkUseNetwork(ctx, query.useNetwork);
   let embedding: QueryEmbedding | null = query.vector === undefined || query.vector === null ? null : { vector: Float32Array.from(query.vector) };
   for (;;) {
     const pass = rankIndex(ctx, caller, uid, query, window, options, spent, embedding);

@@ -30,7 +30,7 @@ export function openSearchFixture(indexes: FixtureIndexes, features: readonly Fe
   const envOf = (uuid: string) => opened.get(uuid)!.env;
   const reader = new IndexReader({ get: record }, { get: envOf, acquire: (uuid) => ({ env: envOf(uuid), release: () => {} }) });
   return {
-    ctx: { indexReader: reader, features: { enabled: (name) => features.includes(name) } },
+    ctx: { indexReader: reader, features: { enabled: (name) => features.includes(name) }, network: { names: () => ({ self: null, remotes: [] }) } },
     index: (uid) => opened.get(uid)!,
     async close() {
       await Promise.all([...opened.values()].map((index) => index.close()));
