@@ -13,6 +13,8 @@
  * Semantic and hybrid queries take part like keyword ones (their similarity is a weighted score);
  * when one of them is semantic, `semanticHitCount` counts the page's hits ranked by a vector, and
  * `queryVectors` maps each query position asking for `retrieveVectors` to its query vector.
+ * `federation.showPerformanceDetails` times each query's search, the merge, the hydration of the
+ * page and the facets (performance-details.ts), as the response's last key.
  */
 import type { Caller } from '../auth/caller.js';
 import { difference, fromUnsorted, union, type DocSet } from '../engine/docset.js';
@@ -25,6 +27,7 @@ import { compareCandidates, distinctHits, searchOrder, weightedSequence, type Ca
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { checkRemote } from './network-use.js';
+import { NO_STEPS, requestTimer, type StepTimer } from './performance-details.js';
 import { addPageFields, pageWindow } from './page.js';
 import { atQuery, atQueryAsync, checkGatheredHits, queryError } from './query-errors.js';
 import type { Federation, QueryWithIndex } from './query.js';
@@ -99,6 +102,8 @@ async function federate(
 ): Promise<Record<string, unknown>> {
   const started = performance.now();
   const slices = new TimeSlices();
+  const timer = federation.showPerformanceDetails === true ? requestTimer() : undefined;
+  const steps: StepTimer = timer ?? NO_STEPS;
   queries.forEach((query, position) => atQuery(position, () => caller.assertIndexAction('search', query.indexUid)));
   queries.forEach((query, position) => checkFederatedQuery(position, query, federation));
   queries.forEach((query, position) => checkRemote(ctx, position, query.federationOptions?.remote, query.useNetwork));
@@ -128,7 +133,9 @@ async function federate(
       if (previous === undefined || rules.constraintCount >= previous.rules.constraintCount) previous = { rules, position, uid: indexUid };
     };
     const searched = distinct === null ? query : { ...query, distinct };
-    const search = await atQueryAsync(position, () => searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules }));
+    const search = await atQueryAsync(position, () =>
+      steps.stepAsync('execute local search', () => searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps })),
+    );
     // within the turn whose last pass borrowed it, so the lease holds the environment the search read
     if (!leases.has(indexUid)) leases.set(indexUid, ctx.indexReader.lease(indexUid));
     const seen = perIndex.get(indexUid);
@@ -141,22 +148,23 @@ async function federate(
     }
     checkGatheredHits(position, candidates.length);
   }
-  candidates.sort(compareCandidates);
-
-  const shown = new Set<string>();
-  const unique = candidates.filter(({ hit, position }) => {
-    const key = `${queries[position]!.indexUid}\u0000${hit.docid}`;
-    if (shown.has(key)) return false;
-    shown.add(key);
-    return true;
+  const { merged, dropped } = steps.step('merge results', () => {
+    candidates.sort(compareCandidates);
+    const shown = new Set<string>();
+    const unique = candidates.filter(({ hit, position }) => {
+      const key = `${queries[position]!.indexUid}\u0000${hit.docid}`;
+      if (shown.has(key)) return false;
+      shown.add(key);
+      return true;
+    });
+    return distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
   });
-  const { merged, dropped } = distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
   const unions = new Map([...perIndex].map(([uid, { candidates }]) => [uid, difference(candidates, fromUnsorted(dropped.get(uid) ?? []))]));
   let total = 0;
   for (const union of unions.values()) total += union.length;
 
   const page = merged.slice(offset, offset + limit);
-  const hits = formatPage(page).map(({ candidate: { position, hit, weight }, view }) =>
+  const hits = steps.step('hydrate documents', () => formatPage(page)).map(({ candidate: { position, hit, weight }, view }) =>
     withFederation(view, { indexUid: queries[position]!.indexUid, queriesPosition: position, weightedRankingScore: hit.score * weight }),
   );
   // processingTimeMs holds its place in the key order; it is measured once the facets are done.
@@ -166,7 +174,7 @@ async function federate(
   addPageFields(body, window, total);
   const facetsByIndex = federation.facetsByIndex ?? {};
   if (Object.keys(facetsByIndex).length > 0) {
-    const facets = indexFacets(ctx, facetsByIndex, perIndex, unions);
+    const facets = steps.step('merge facets', () => indexFacets(ctx, facetsByIndex, perIndex, unions));
     if (federation.mergeFacets !== undefined && federation.mergeFacets !== null) {
       Object.assign(body, mergeFacets(facets, federation.mergeFacets.maxValuesPerFacet));
     } else {
@@ -178,6 +186,7 @@ async function federate(
   body.processingTimeMs = Math.floor(performance.now() - started);
   body.requestUid = uuidV7();
   if (semantic) body.semanticHitCount = semanticHitCount(page.map(({ hit }) => hit));
+  if (timer !== undefined) body.performanceDetails = timer.details();
   return body;
 }
 

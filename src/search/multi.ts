@@ -12,6 +12,7 @@ import type { SearchContext } from './context.js';
 import { atQueryAsync, checkGatheredHits } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
 import { searchResponse } from './single.js';
+import { requestTimer } from './performance-details.js';
 import { TimeSlices } from './time-slices.js';
 
 export async function multiSearch(
@@ -22,6 +23,8 @@ export async function multiSearch(
 ): Promise<{ results: Record<string, unknown>[] }> {
   const requestUid = uuidV7();
   const slices = new TimeSlices();
+  // one timer for the whole request, as v1.50: a result's performanceDetails include the queries before it
+  const timer = queries.some((query) => query.showPerformanceDetails === true) ? requestTimer() : undefined;
   const results: Record<string, unknown>[] = [];
   let gathered = 0;
   // one query after the other, so that the first failing query is the one reported
@@ -35,7 +38,7 @@ export async function multiSearch(
     }
     const body = await atQueryAsync(position, async () => {
       caller.assertIndexAction('search', indexUid);
-      return (await searchResponse(ctx, caller, indexUid, query, requestUid, metadata)).body;
+      return (await searchResponse(ctx, caller, indexUid, query, requestUid, metadata, timer)).body;
     });
     gathered += (body.hits as unknown[]).length;
     checkGatheredHits(position, gathered);

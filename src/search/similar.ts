@@ -11,13 +11,15 @@
  *
  * Order of checks, as Meilisearch: the index, the embedder, the filters' syntax, the id, the
  * target's existence (also within the tenant token's filter), then the filter's evaluation (whose
- * errors carry no index prefix here).
+ * errors carry no index prefix here). `showPerformanceDetails` times the filters' evaluation and
+ * the formatting (performance-details.ts).
  */
 import type { Caller } from '../auth/caller.js';
 import { difference, fromSorted, has, intersect, type DocSet } from '../engine/docset.js';
 import { externalIdOf } from '../engine/document-id.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { evaluateFilter } from '../engine/filter/evaluate.js';
+import type { FilterAst } from '../engine/filter-parser/index.js';
 import { FacetReader } from '../engine/facets/store.js';
 import { searchSettings } from '../engine/index-settings.js';
 import type { SearchHit } from '../engine/search/search.js';
@@ -27,6 +29,7 @@ import { stringifyJson } from '../types/json-text.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
 import { hitViewer } from './hits.js';
+import { NO_STEPS, requestTimer, type StepTimer } from './performance-details.js';
 import { checkEmbedder } from './vector-query.js';
 
 /** A similar-documents request after validation, POST and GET alike. */
@@ -58,6 +61,8 @@ export function mergeByDistance(lists: readonly (readonly { docid: number; dista
 
 export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string, query: SimilarQuery): Record<string, unknown> {
   const started = performance.now();
+  const timer = query.showPerformanceDetails === true ? requestTimer() : undefined;
+  const steps: StepTimer = timer ?? NO_STEPS;
   const env = ctx.indexReader.open(uid);
   const settings = searchSettings(env);
   checkEmbedder(env, settings, query.embedder, null, 'invalid_similar_embedder');
@@ -71,11 +76,12 @@ export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string
     );
   }
   const target = new DocumentStore(env).docidOf(id);
-  const tenant = tenantAst === null ? null : evaluateFilter(env, settings, tenantAst, { code: 'invalid_similar_filter', vectors: vectorFilter(env, settings) });
+  const evaluate = (ast: FilterAst) => steps.step('evaluate filter', () => evaluateFilter(env, settings, ast, { code: 'invalid_similar_filter', vectors: vectorFilter(env, settings) }));
+  const tenant = tenantAst === null ? null : evaluate(tenantAst);
   if (target === undefined || (tenant !== null && !has(tenant, target))) throw new ApiError('not_found_similar_id', `Document \`${id}\` not found.`);
 
   let universe: DocSet = new FacetReader(env).allDocids();
-  if (filterAst !== null) universe = intersect(universe, evaluateFilter(env, settings, filterAst, { code: 'invalid_similar_filter', vectors: vectorFilter(env, settings) }));
+  if (filterAst !== null) universe = intersect(universe, evaluate(filterAst));
   if (tenant !== null) universe = intersect(universe, tenant);
   let candidates = difference(universe, fromSorted([target]));
 
@@ -105,8 +111,10 @@ export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string
     showRankingScore: query.showRankingScore ?? false,
     showRankingScoreDetails: query.showRankingScoreDetails ?? false,
   });
-  const body: Record<string, unknown> = { hits: hits.map(view), id, processingTimeMs: 0, limit, offset };
+  const body: Record<string, unknown> = { hits: steps.step('format', () => hits.map(view)), id, processingTimeMs: 0, limit, offset };
   body.estimatedTotalHits = Math.min(candidates.length, settings.pagination.maxTotalHits);
-  body.processingTimeMs = Math.round(performance.now() - started);
+  // truncated, as v1.50's `as_millis`
+  body.processingTimeMs = Math.floor(performance.now() - started);
+  if (timer !== undefined) body.performanceDetails = timer.details();
   return body;
 }

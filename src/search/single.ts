@@ -20,8 +20,7 @@
  * the `searchCutoffMs` budget), and the search runs again from its checks with the vector, on the
  * index's then current snapshot. A hybrid search whose embedding fails answers its keyword hits.
  * `useNetwork` is served only when it asks for the local indexes alone (network-use.ts).
- * Parameters that are validated and accepted but not applied yet: `personalize` (as v1.50
- * without a personalization service), `showPerformanceDetails`.
+ * `personalize` changes nothing, as in v1.50 without a personalization service.
  */
 import type { Caller } from '../auth/caller.js';
 import type { DocSet } from '../engine/docset.js';
@@ -41,6 +40,7 @@ import { checkDistinct, checkSearchKind, checkSearchOn, checkSort } from './chec
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
 import { checkUseNetwork } from './network-use.js';
+import { NO_STEPS, PerformanceSteps, requestTimer, type StepTimer } from './performance-details.js';
 import { withFormatting } from './formatting.js';
 import { hitViewer, type IndexSearch } from './hits.js';
 import { goodEnough, mergeHybrid } from './hybrid.js';
@@ -65,6 +65,8 @@ export interface SearchIndexOptions {
    * the filters match, unranked, and a hybrid search embeds nothing (milli's `execute_for_candidates`).
    */
   readonly candidatesOnly?: boolean;
+  /** where the search's steps are timed, for `performanceDetails` */
+  readonly steps?: StepTimer;
 }
 
 /** The ranked hits a search needs: `offset + limit` of them; `exhaustive` makes counts exact (page mode). */
@@ -101,7 +103,7 @@ export async function searchIndex(
     if (!('embed' in pass)) return pass;
     const { settings, embedder, text, semanticOnly } = pass.embed;
     const budget = (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS) - spent();
-    embedding = await embedSearchQuery(settings.embedders, embedder, text, budget, semanticOnly);
+    embedding = await (options.steps ?? NO_STEPS).stepAsync('embed query', () => embedSearchQuery(settings.embedders, embedder, text, budget, semanticOnly));
   }
 }
 
@@ -112,7 +114,7 @@ function rankIndex(
   uid: string,
   query: SearchQuery,
   window: RankWindow,
-  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false }: SearchIndexOptions,
+  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false, steps = NO_STEPS }: SearchIndexOptions,
   spent: () => number,
   embedding: QueryEmbedding | null,
 ): IndexSearch | NeedsEmbedding {
@@ -139,9 +141,11 @@ function rankIndex(
   checkSearchOn(uid, env, settings, query.attributesToSearchOn);
   const distinct = query.distinct === undefined || query.distinct === null ? settings.distinctAttribute : checkDistinct(uid, settings, query.distinct);
   checkFacets(settings, query.facets ?? []);
-  let filters: DocSet[];
+  let filters: DocSet[] = [];
   try {
-    filters = asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter', vectors: vectorFilter(env, settings) }));
+    if (asts.length > 0) {
+      filters = steps.step('evaluate filter', () => asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter', vectors: vectorFilter(env, settings) })));
+    }
   } catch (err) {
     throw err instanceof ApiError ? inIndex(uid, err) : err;
   }
@@ -158,7 +162,9 @@ function rankIndex(
     timeUp: () => spent() >= (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS),
   };
   const semantic = (embedder: string, vector: Float32Array): SearchOutcome =>
-    executeSemanticSearch(env, settings, { ...common, nearest: (candidates, limit) => searchVectors(env, settings, embedder, vector, limit, candidates) });
+    steps.step('semantic ranking', () =>
+      executeSemanticSearch(env, settings, { ...common, nearest: (candidates, limit) => searchVectors(env, settings, embedder, vector, limit, candidates) }),
+    );
   const searched = (outcome: SearchOutcome, vector?: Float32Array): IndexSearch => ({
     env,
     settings,
@@ -176,13 +182,15 @@ function rankIndex(
     const vector = embedding!.vector!;
     return searched(semantic(kind.embedder, vector), vector);
   }
-  const keyword = executeSearch(env, settings, {
-    ...common,
-    q: query.q ?? '',
-    matchingStrategy: query.matchingStrategy ?? 'last',
-    attributesToSearchOn: query.attributesToSearchOn ?? null,
-    locales: storedLocales(query.locales),
-  });
+  const keyword = steps.step((query.q ?? '') === '' ? 'placeholder ranking' : 'keyword ranking', () =>
+    executeSearch(env, settings, {
+      ...common,
+      q: query.q ?? '',
+      matchingStrategy: query.matchingStrategy ?? 'last',
+      attributesToSearchOn: query.attributesToSearchOn ?? null,
+      locales: storedLocales(query.locales),
+    }),
+  );
   if (kind.kind === 'keyword' || goodEnough(keyword.hits, need, kind.semanticRatio)) return searched(keyword);
   if (embedding === null) return { embed: { settings, embedder: kind.embedder, text: query.q ?? '', semanticOnly: false } };
   // the embedding failed: the keyword hits answer
@@ -214,6 +222,8 @@ function searchMetadata(ctx: SearchContext, uid: string): Record<string, unknown
 /**
  * A single search's response on index `uid` (search.md §5), with `metadata` when asked
  * (`Meili-Include-Metadata`); `degraded` when the time budget cut the ranking short.
+ * `performanceDetails` (showPerformanceDetails) reads `timer`, the request's when it has one
+ * (a multi-search's, shared by its queries as in v1.50), else one of its own.
  */
 export async function searchResponse(
   ctx: SearchContext,
@@ -222,26 +232,34 @@ export async function searchResponse(
   query: SearchQuery,
   requestUid: string,
   metadata: boolean,
+  timer?: PerformanceSteps,
 ): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
   const started = performance.now();
+  const details = query.showPerformanceDetails === true ? (timer ?? requestTimer()) : undefined;
+  const steps: StepTimer = timer ?? details ?? NO_STEPS;
   const window = pageWindow(query);
-  const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode });
-  const { env, settings, outcome, view } = search;
-  const pageHits = outcome.hits.slice(window.offset);
-  const hits = withFormatting(search, query, pageHits, pageHits.map(view));
+  const { search, pageHits, hits } = await steps.stepAsync('execute local search', async () => {
+    const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps });
+    const pageHits = search.outcome.hits.slice(window.offset);
+    const hits = steps.step('format', () => withFormatting(search, query, pageHits, pageHits.map(search.view)));
+    return { search, pageHits, hits };
+  });
+  const { env, settings, outcome } = search;
 
   const body: Record<string, unknown> = { hits, query: query.q ?? '' };
   if (search.queryVector !== undefined) body.queryVector = Array.from(search.queryVector);
   // whole milliseconds, truncated as v1.50's `as_millis`: a sub-millisecond search says 0
   body.processingTimeMs = Math.floor(performance.now() - started);
   addPageFields(body, window, outcome.totalHits);
-  if (query.facets !== undefined && query.facets !== null && query.facets.length > 0) {
-    const { distribution, stats } = computeFacets(env, settings, outcome.candidates, query.facets);
+  const facets = query.facets;
+  if (facets !== undefined && facets !== null && facets.length > 0) {
+    const { distribution, stats } = steps.step('merge facets', () => computeFacets(env, settings, outcome.candidates, facets));
     body.facetDistribution = distribution;
     body.facetStats = stats;
   }
   body.requestUid = requestUid;
   if (metadata) body.metadata = searchMetadata(ctx, uid);
+  if (details !== undefined) body.performanceDetails = details.details();
   if (search.semantic) body.semanticHitCount = semanticHitCount(pageHits);
   return { body, degraded: outcome.degraded };
 }
