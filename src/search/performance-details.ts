@@ -5,10 +5,12 @@
  * Steps still open when the details are read (the outermost `search`) count up to that instant,
  * innermost first, without being closed: a non-federated multi-search reads them after each
  * query, so its later results include the earlier queries' steps, as v1.50's do.
- * Durations print as Rust's `{:.2?}` of a `Duration`.
+ * Durations print as Rust's `{:.2?}` of a `Duration` (types/dates.ts).
  *
  * A request that did not ask for the details gets NO_STEPS, which only runs the work.
  */
+
+import { formatStepDuration } from '../types/dates.js';
 
 export interface StepTimer {
   /** Runs `work` as step `name`, nested in the steps open now. */
@@ -59,7 +61,7 @@ export class PerformanceSteps implements StepTimer {
       const step = this.open[depth]!;
       this.add(this.pathOf(depth, step.name), now - step.started, totals);
     }
-    return Object.fromEntries([...totals].map(([path, ms]) => [path, rustDuration(ms)]));
+    return Object.fromEntries([...totals].map(([path, ms]) => [path, formatStepDuration(BigInt(Math.max(0, Math.round(ms * 1e6))))]));
   }
 
   private pathOf(depth: number, name: string): string {
@@ -83,16 +85,3 @@ export const NO_STEPS: StepTimer = {
   step: (_, work) => work(),
   stepAsync: (_, work) => work(),
 };
-
-/**
- * Rust's `{:.2?}` for a `Duration` of `ms` milliseconds: the unit chosen by magnitude before
- * rounding (`ns` under 1 µs, `µs` under 1 ms, `ms` under 1 s, else `s`), two decimals, so
- * `1000.00µs` can happen, as in Rust.
- */
-export function rustDuration(ms: number): string {
-  const ns = Math.max(0, Math.round(ms * 1e6));
-  if (ns >= 1e9) return `${(ns / 1e9).toFixed(2)}s`;
-  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)}ms`;
-  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)}µs`;
-  return `${ns.toFixed(2)}ns`;
-}

@@ -10,11 +10,13 @@
  *
  * An index write runs in the index writer thread: its own steps (engine/indexing-steps.ts) nest in
  * the current step, read live from memory the thread writes, and its times join the trace when it
- * ends (`watchIndexWrite`).
+ * ends (`watchIndexWrite`), with its requests to embedding servers (`stats.embedderRequests`).
  *
  * Used on the main thread only: the scheduler creates one per batch, processors enter their steps.
  */
+import { EmbedderRequestStats } from '../embedders/request-stats.js';
 import { INDEXING_STEPS } from '../engine/indexing-steps.js';
+import { formatStepDuration } from '../types/dates.js';
 import type { BatchProgress } from '../types/task.js';
 import type { StepWatcher } from '../workers/index-writer.js';
 
@@ -55,6 +57,8 @@ function nameOf(step: OpenStep): string {
 export class Progress {
   private readonly steps: OpenStep[] = [];
   private readonly durations: [string, bigint][] = [];
+  /** the batch's requests to embedding servers, over all its index writes (`stats.embedderRequests`) */
+  readonly embedderRequests = new EmbedderRequestStats();
 
   constructor(private readonly clock: () => bigint = process.hrtime.bigint) {}
 
@@ -88,6 +92,7 @@ export class Progress {
         const path = this.steps.map(nameOf).join(' > ');
         for (const [step, ns] of durations) this.durations.push([`${path} > ${step}`, BigInt(ns)]);
       },
+      embedded: (requests) => this.embedderRequests.add(requests),
     };
   }
 
@@ -143,18 +148,4 @@ function shortestF32(value: number): number {
     if (Math.fround(candidate) === value) return candidate;
   }
   return value;
-}
-
-const UNITS: [bigint, string][] = [
-  [1_000_000_000n, 's'],
-  [1_000_000n, 'ms'],
-  [1_000n, 'µs'],
-  [1n, 'ns'],
-];
-
-/** Rust's `format!("{:.2?}", duration)`: `1.20s`, `12.35ms`, `350.00µs`, `500.00ns` (half rounded up). */
-export function formatStepDuration(ns: bigint): string {
-  const [unit, suffix] = UNITS.find(([size]) => ns >= size) ?? UNITS[UNITS.length - 1]!;
-  const hundredths = (ns * 200n + unit) / (2n * unit);
-  return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}${suffix}`;
 }

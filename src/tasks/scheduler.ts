@@ -227,7 +227,13 @@ export class Scheduler {
       const env = written === undefined ? undefined : this.deps.indexEnvs.get(written);
       const measured = env === undefined ? undefined : measureIndex(env, this.deps.indexEnvs.folderOf(env.uuid));
       const sizes = env === undefined ? {} : databaseSizeChanges(sizesBefore ?? createdIndexSizes(env), measured!.internalDatabaseSizes);
-      const stats = Object.keys(sizes).length === 0 ? batch.stats : { ...batch.stats, internalDatabaseSizes: sizes };
+      const embedderRequests = progress.embedderRequests.view();
+      // v1.50 shows the embedder requests after every other stat
+      const stats = {
+        ...batch.stats,
+        ...(Object.keys(sizes).length === 0 ? {} : { internalDatabaseSizes: sizes }),
+        ...(embedderRequests === undefined ? {} : { embedderRequests }),
+      };
       const done = finishBatch({ ...batch, stats }, outcome.tasks, nowNs());
       const payloads = done.tasks.flatMap((task) => (task.kind.name === 'documentAdditionOrUpdate' ? [task.kind.contentFile] : []));
       const files: string[] = [];

@@ -6,7 +6,8 @@
  * Timestamps are bigint nanoseconds since the Unix epoch (bigint: lmdb's msgpack would round
  * larger numbers). Dates print as RFC 3339 with the fraction's trailing zeros removed, as Rust's
  * `time` crate does: `2024-08-08T09:01:13.348471Z`; durations as Meilisearch prints a task's
- * (tasks-batches.md §4): `PT0.009330S`. Pure except `nowNs`, which reads the clock.
+ * (tasks-batches.md §4): `PT0.009330S`; step timings (a batch's `progressTrace`, a search's
+ * `performanceDetails`) as Rust's `{:.2?}`: `12.35ms`. Pure except `nowNs`, which reads the clock.
  */
 
 const NS_PER_SECOND = 1_000_000_000n;
@@ -192,4 +193,18 @@ function civilFromDays(days: number): [number, number, number] {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp + (mp < 10 ? 3 : -9);
   return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day];
+}
+
+const DEBUG_UNITS: [bigint, string][] = [
+  [1_000_000_000n, 's'],
+  [1_000_000n, 'ms'],
+  [1_000n, 'µs'],
+  [1n, 'ns'],
+];
+
+/** Rust's `format!("{:.2?}", duration)`: `1.20s`, `12.35ms`, `350.00µs`, `500.00ns` (half rounded up). */
+export function formatStepDuration(ns: bigint): string {
+  const [unit, suffix] = DEBUG_UNITS.find(([size]) => ns >= size) ?? DEBUG_UNITS[DEBUG_UNITS.length - 1]!;
+  const hundredths = (ns * 200n + unit) / (2n * unit);
+  return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}${suffix}`;
 }

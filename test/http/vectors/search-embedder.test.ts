@@ -11,6 +11,8 @@ import { startServer, type TestServer } from '../../helpers/server.js';
 let embedder: Server;
 let server: TestServer;
 let uid: string;
+/** the batch that embedded the documents */
+let addedBatch: number;
 /** the texts the mock embedder received, in order */
 const received: string[] = [];
 
@@ -58,6 +60,7 @@ beforeAll(async () => {
     { id: 3, title: 'Shazam' },
   ]);
   expect(added.status, JSON.stringify(added.error)).toBe('succeeded');
+  addedBatch = added.batchUid;
 }, 60_000);
 afterAll(async () => {
   await server.dispose();
@@ -69,6 +72,16 @@ async function search(body: Record<string, unknown>) {
   expect(reply.status, reply.text).toBe(200);
   return reply.body;
 }
+
+describe('document embedding', () => {
+  it("counts the batch's requests to the embedder as its last stat", async () => {
+    const batch = await call(server, 'GET', `/batches/${addedBatch}`);
+    expect(batch.status).toBe(200);
+    // one request per document: the request template embeds one text
+    expect(batch.body.stats.embedderRequests).toEqual({ total: 3, failed: 0 });
+    expect(Object.keys(batch.body.stats).at(-1)).toBe('embedderRequests');
+  });
+});
 
 describe('query embedding', () => {
   it('embeds q for a semantic search and ranks by its vector', async () => {

@@ -1,22 +1,7 @@
 // performanceDetails: step paths, sums over repeats in first-close order, open steps counted up to
-// the reading, and Rust's `{:.2?}` durations.
+// the reading (the durations' format is tested with types/dates.ts).
 import { describe, expect, it } from 'vitest';
-import { NO_STEPS, PerformanceSteps, rustDuration } from '../../../src/search/performance-details.js';
-
-describe('rustDuration', () => {
-  it('picks the unit by magnitude and prints two decimals', () => {
-    expect(rustDuration(0)).toBe('0.00ns');
-    expect(rustDuration(0.00015)).toBe('150.00ns');
-    expect(rustDuration(0.0015)).toBe('1.50µs');
-    expect(rustDuration(1.234)).toBe('1.23ms');
-    expect(rustDuration(75_000)).toBe('75.00s');
-    expect(rustDuration(200_000)).toBe('200.00s');
-  });
-
-  it('rounds after choosing the unit, so 999.999µs prints as 1000.00µs', () => {
-    expect(rustDuration(0.999999)).toBe('1000.00µs');
-  });
-});
+import { NO_STEPS, PerformanceSteps } from '../../../src/search/performance-details.js';
 
 describe('PerformanceSteps', () => {
   it('keys nested steps by their path, sums repeats and keeps the order of first closing', () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { INDEXING_STEPS } from '../../../src/engine/indexing-steps.js';
-import { Progress, formatStepDuration } from '../../../src/tasks/progress.js';
+import { Progress } from '../../../src/tasks/progress.js';
 
 function clocked(): { progress: Progress; tick: (ns: bigint) => void } {
   let now = 0n;
@@ -68,22 +68,6 @@ describe('trace', () => {
     progress.count('task', 2);
     tick(700n);
     expect(progress.trace()).toEqual({ 'processing tasks > task': '1.20µs', 'processing tasks': '1.20µs' });
-  });
-});
-
-describe('formatStepDuration', () => {
-  it.each([
-    [0n, '0.00ns'],
-    [500n, '500.00ns'],
-    [350_000n, '350.00µs'],
-    [12_345_678n, '12.35ms'],
-    [12_344_999n, '12.34ms'],
-    [1_204_999_999n, '1.20s'],
-    [1_205_000_000n, '1.21s'],
-    [999_995n, '1000.00µs'],
-    [3_723_500_000_000n, '3723.50s'],
-  ])('%s ns prints as %s, like Rust {:.2?}', (ns, text) => {
-    expect(formatStepDuration(ns)).toBe(text);
   });
 });
 

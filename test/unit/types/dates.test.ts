@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatDateTime,
   formatDuration,
+  formatStepDuration,
   formatRfc3339,
   instantOfRfc3339,
   nowNs,
@@ -79,5 +80,21 @@ describe('nowNs', () => {
     expect(b > a).toBe(true);
     const drift = a / MS - BigInt(Date.now());
     expect(drift < 50n && drift > -50n).toBe(true);
+  });
+});
+
+describe('formatStepDuration', () => {
+  it.each([
+    [0n, '0.00ns'],
+    [500n, '500.00ns'],
+    [350_000n, '350.00µs'],
+    [12_345_678n, '12.35ms'],
+    [12_344_999n, '12.34ms'],
+    [1_204_999_999n, '1.20s'],
+    [1_205_000_000n, '1.21s'],
+    [999_995n, '1000.00µs'],
+    [3_723_500_000_000n, '3723.50s'],
+  ])('%s ns prints as %s, like Rust {:.2?}', (ns, text) => {
+    expect(formatStepDuration(ns)).toBe(text);
   });
 });
