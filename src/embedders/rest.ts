@@ -207,8 +207,9 @@ export async function restEmbed(options: RestOptions, templates: RestTemplates, 
         verdict = answer;
       }
     } catch (error) {
-      if (call.signal?.aborted === true && error === call.signal.reason) throw error;
-      verdict = { error: new EmbedError('runtime', `could not reach embedding server:\n  - ${networkReason(error)}`, 'network'), retry: 'later' };
+      // The caller's deadline cut the request short: v1.50 sets it as the request's timeout.
+      const reason = isAborted(call.signal) && error === call.signal!.reason ? 'timeout: global' : networkReason(error);
+      verdict = { error: new EmbedError('runtime', `could not reach embedding server:\n  - ${reason}`, 'network'), retry: 'later' };
     }
     call.stats?.failure(verdict.error.message);
     const delay = attempt < MAX_RETRIES ? retryDelay(verdict, attempt, call.runtime) : null;

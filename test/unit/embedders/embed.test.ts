@@ -88,6 +88,14 @@ describe('embedQuery', () => {
     await search.close();
   });
 
+  it('answers a timeout when its deadline cuts the request short', async () => {
+    server = await mockEmbedder(() => ({ json: { data: [{ embedding: [1] }] }, delayMs: 1_000 }));
+    expect(await apiError(embedQuery({ rest: rest(server.url) }, 'rest', 'q', AbortSignal.timeout(100)))).toEqual({
+      code: 'vector_embedding_error',
+      message: 'Error while generating embeddings: runtime error: could not reach embedding server:\n  - timeout: global',
+    });
+  });
+
   it('gives up when its signal aborts', async () => {
     server = await mockEmbedder(() => ({ status: 500, text: 'no' }));
     setEmbedderRuntime(loopbackRuntime({ maxRetryDelayMs: 60_000 }));
