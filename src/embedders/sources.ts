@@ -7,7 +7,8 @@
  * fetch. Building never does I/O; embedding does.
  */
 import type { EmbedderSettings } from '../types/settings.js';
-import { EmbedError } from './embed-error.js';
+import { EmbedError, replyInfo } from './embed-error.js';
+import { DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from './openai-models.js';
 import { REPEAT_PLACEHOLDER, TEXT_PLACEHOLDER, EMBEDDING_PLACEHOLDER } from './json-template.js';
 import { parseRestTemplates, restEmbed, textsPerRequest, type EmbedCall, type RestOptions, type RestTemplates } from './rest.js';
 import type { EmbedderRuntime } from './runtime.js';
@@ -15,11 +16,6 @@ import type { EmbedderRuntime } from './runtime.js';
 export const OPENAI_EMBEDDINGS_URL = 'https://api.openai.com/v1/embeddings';
 export const OLLAMA_DEFAULT_URL = 'http://localhost:11434/api/embeddings';
 
-const OPENAI_MODELS: Readonly<Record<string, { dimensions: number; overridable: boolean }>> = {
-  'text-embedding-ada-002': { dimensions: 1536, overridable: false },
-  'text-embedding-3-small': { dimensions: 1536, overridable: true },
-  'text-embedding-3-large': { dimensions: 3072, overridable: true },
-};
 
 export interface Embedder {
   /** texts sent per request */
@@ -66,8 +62,7 @@ class RestEmbedder implements Embedder {
 }
 
 function ollamaModelNotFound(reply: string | undefined): EmbedError {
-  const info = reply === undefined ? '' : `\n  - server replied with \`${reply}\``;
-  return new EmbedError('user', `model not found. Meilisearch will not automatically download models from the Ollama library, please pull the model manually${info}`);
+  return new EmbedError('user', `model not found. Meilisearch will not automatically download models from the Ollama library, please pull the model manually${replyInfo(reply)}`);
 }
 
 class UserProvidedEmbedder implements Embedder {
@@ -117,8 +112,8 @@ function restEmbedder(settings: EmbedderSettings): Embedder {
 }
 
 function openAiEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): Embedder {
-  const model = str(settings.model) ?? 'text-embedding-3-small';
-  const known = OPENAI_MODELS[model] ?? OPENAI_MODELS['text-embedding-3-small']!;
+  const model = str(settings.model) ?? DEFAULT_OPENAI_MODEL;
+  const known = OPENAI_MODELS[model] ?? OPENAI_MODELS[DEFAULT_OPENAI_MODEL]!;
   const overridden = known.overridable ? num(settings.dimensions) : undefined;
   const request: Record<string, unknown> = { model, input: [TEXT_PLACEHOLDER, REPEAT_PLACEHOLDER] };
   if (overridden !== undefined) request.dimensions = overridden;
