@@ -8,7 +8,7 @@
  */
 import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError, replyInfo } from './embed-error.js';
-import { DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from './openai-models.js';
+import { DEFAULT_HUGGING_FACE_MODEL, DEFAULT_HUGGING_FACE_REVISION, DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from './source-defaults.js';
 import { REPEAT_PLACEHOLDER, TEXT_PLACEHOLDER, EMBEDDING_PLACEHOLDER } from './json-template.js';
 import { parseRestTemplates, restEmbed, textsPerRequest, type EmbedCall, type RestOptions, type RestTemplates } from './rest.js';
 import type { EmbedderRuntime } from './runtime.js';
@@ -168,8 +168,8 @@ function ollamaEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): E
  * loaded; the failure reads as v1.50's when fetching the model fails.
  */
 function huggingFaceEmbedder(settings: EmbedderSettings): never {
-  const model = str(settings.model) ?? 'BAAI/bge-base-en-v1.5';
-  const revision = str(settings.revision) ?? 'main';
+  const model = str(settings.model) ?? DEFAULT_HUGGING_FACE_MODEL;
+  const revision = str(settings.revision) ?? (settings.model === undefined ? DEFAULT_HUGGING_FACE_REVISION : 'main');
   throw new EmbedError(
     'undecided',
     `fetching file from HG_HUB failed:\n  - request error: https://huggingface.co/${model}/resolve/${revision}/config.json: this server does not download nor run Hugging Face models`,

@@ -11,7 +11,12 @@ import {
   type EmbedderSettings,
 } from '../types/settings.js';
 import { restTemplatesProblem, unsupportedOllamaUrl } from '../embedders/checks.js';
-import { DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from '../embedders/openai-models.js';
+import {
+  DEFAULT_HUGGING_FACE_MODEL,
+  DEFAULT_HUGGING_FACE_REVISION,
+  DEFAULT_OPENAI_MODEL,
+  OPENAI_MODELS,
+} from '../embedders/source-defaults.js';
 import { templateParseProblem } from '../engine/vectors/template.js';
 import { EMBEDDER_FIELDS, EMBEDDER_SOURCES } from './schemas.js';
 import type { EmbedderPatch } from './patch.js';
@@ -67,8 +72,6 @@ function fieldStatus(source: Source, field: Field, nesting: Nesting): Status {
   return ALLOWED[source].includes(field) ? 'allowed' : 'disallowed';
 }
 
-const DEFAULT_HUGGING_FACE_MODEL = 'BAAI/bge-base-en-v1.5';
-const DEFAULT_HUGGING_FACE_REVISION = '617ca489d9e86b49b8167676d8220688b99db36e';
 
 const list = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(', ');
 const inContext = (nesting: Nesting) => (nesting === 'top' ? '' : ` for the ${nesting} embedder`);
