@@ -99,7 +99,13 @@ export class CompositeEmbedder implements Embedder {
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
+const hasFragments = (value: unknown): boolean => value !== null && typeof value === 'object' && Object.keys(value).length > 0;
+
 function restEmbedder(settings: EmbedderSettings): Embedder {
+  // Multimodal fragments (rendered JSON per document or query) are not embedded by this server.
+  if (hasFragments(settings.indexingFragments) || hasFragments(settings.searchFragments)) {
+    throw new EmbedError('user', 'embedding with `indexingFragments` or `searchFragments` (experimental `multimodal`) is not supported by this server');
+  }
   const options: RestOptions = {
     url: settings.url as string,
     request: settings.request,
