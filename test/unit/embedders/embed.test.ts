@@ -159,6 +159,13 @@ describe('prepareEmbedder', () => {
     expect(await prepareEmbedder({ source: 'userProvided', dimensions: 7 })).toBe(7);
   });
 
+  it('refuses to embed with multimodal fragments, saying so', async () => {
+    const fragments = { source: 'rest', url: 'http://127.0.0.1:1/e', request: { input: '{{fragment}}' }, response: { e: '{{embedding}}' }, indexingFragments: { t: { value: '{{ doc.a }}' } } };
+    expect((await apiError(embedDocuments('f', fragments, ['a']))).message).toBe(
+      'Error while generating embeddings: user error: embedding with `indexingFragments` or `searchFragments` (experimental `multimodal`) is not supported by this server',
+    );
+  });
+
   it('fails a Hugging Face model at once, without a network', async () => {
     const error = await apiError(prepareEmbedder({ source: 'huggingFace' }));
     expect(error.code).toBe('vector_embedding_error');
