@@ -96,13 +96,21 @@ describe('embedQuery', () => {
     });
   });
 
-  it('gives up when its signal aborts', async () => {
-    server = await mockEmbedder(() => ({ status: 500, text: 'no' }));
+  it('gives up when its signal aborts while waiting to retry, with the last failure', async () => {
+    const controller = new AbortController();
+    // the 4th attempt is followed by a wait of 0.5 to 1 s: the abort lands in it
+    server = await mockEmbedder((_req, n) => {
+      if (n === 4) setTimeout(() => controller.abort(), 50);
+      return { status: 500, text: 'no' };
+    });
     setEmbedderRuntime(loopbackRuntime({ maxRetryDelayMs: 60_000 }));
     const started = Date.now();
-    const error = await apiError(embedQuery({ rest: rest(server.url) }, 'rest', 'q', AbortSignal.timeout(150)));
-    expect(error.code).toBe('vector_embedding_error');
-    expect(error.message).toMatch(/^Error while generating embeddings: runtime error: received internal error HTTP 500/);
+    const error = await apiError(embedQuery({ rest: rest(server.url) }, 'rest', 'q', controller.signal));
+    expect(error).toEqual({
+      code: 'vector_embedding_error',
+      message: 'Error while generating embeddings: runtime error: received internal error HTTP 500 from embedding server\n  - server replied with `no`',
+    });
+    expect(server.received).toHaveLength(4);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
