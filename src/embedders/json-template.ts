@@ -6,6 +6,8 @@
  * `inject` builds a request body from texts; `extract` reads the embeddings out of an answer.
  */
 
+import { osaDistance } from '../types/edit-distance.js';
+
 export const TEXT_PLACEHOLDER = '{{text}}';
 export const FRAGMENT_PLACEHOLDER = '{{fragment}}';
 export const EMBEDDING_PLACEHOLDER = '{{embedding}}';
@@ -158,22 +160,6 @@ function lastNamedObject(root: string, path: readonly PathComponent[]): string {
   return `item #${index} inside nested array (${nesting} levels of nesting) in \`${name}\``;
 }
 
-/** Levenshtein distance ≤ 2 (transpositions count as one), for milli's key suggestion. */
-function closeEnough(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 2) return false;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]! <= 2;
-}
-
 function valueAt(value: unknown, path: readonly PathComponent[], root: string, context: string): unknown {
   let current = value;
   for (let i = 0; i < path.length; i++) {
@@ -190,7 +176,7 @@ function valueAt(value: unknown, path: readonly PathComponent[], root: string, c
       const missing = typeof component === 'number' ? `item #${component}` : `key "${component}"`;
       let hint = '';
       if (typeof component === 'string') {
-        const suggestion = Object.keys(container).find((key) => key !== component && closeEnough(component, key));
+        const suggestion = Object.keys(container).find((key) => key !== component && osaDistance(component, key) <= 2);
         if (suggestion !== undefined) {
           hint = `\n  - Hint: ${lastNamedObject(root, path.slice(0, i))} has key \`${suggestion}\`, did you mean ${pathWithRoot(root, [...path.slice(0, i), suggestion])} in embedder configuration?`;
         }

@@ -14,6 +14,7 @@
  */
 import type { Span } from './ast.js';
 import type { ErrorKind, VectorFilterPart } from './error-kinds.js';
+import { osaDistance } from '../../types/edit-distance.js';
 import { ConditionBudget, errorWordEnd, type Fail } from './scan.js';
 
 /** A filter string that does not parse. `message` is Meilisearch's full two-line message. */
@@ -147,32 +148,8 @@ function describeVectorSuffix(previous: VectorFilterPart | null, value: string):
   // A known part can only get here quoted, e.g. `_vectors.rest."userProvided"`.
   if ((VECTOR_PARTS as readonly string[]).includes(value)) return 'Was expecting this part to be unquoted.';
   const base = `Was expecting one of \`fragments\`, \`userProvided\`, \`documentTemplate\`, \`regenerate\` or nothing, but instead found \`${value}\`.`;
-  const suggestion = VECTOR_PARTS.find((part) => typoDistance(value, part) <= 2);
+  const suggestion = VECTOR_PARTS.find((part) => osaDistance(value, part) <= 2);
   return suggestion === undefined ? base : `${base} Did you mean \`${suggestion}\`?`;
-}
-
-/** Edit distance counting a swap of two adjacent characters as one edit (Damerau, OSA variant). */
-function typoDistance(a: string, b: string): number {
-  const x = Array.from(a);
-  const y = Array.from(b);
-  const rows: number[][] = [];
-  for (let i = 0; i <= x.length; i++) {
-    const row: number[] = [i];
-    for (let j = 1; j <= y.length; j++) {
-      if (i === 0) {
-        row.push(j);
-        continue;
-      }
-      const prev = rows[i - 1]!;
-      let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) {
-        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      }
-      row.push(best);
-    }
-    rows.push(row);
-  }
-  return rows[x.length]![y.length]!;
 }
 
 /** Rust `str::trim().is_empty()`: only Unicode White_Space characters. */

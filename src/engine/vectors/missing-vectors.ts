@@ -7,26 +7,11 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import { compareBytes } from '../../types/bytes.js';
+import { osaDistance } from '../../types/edit-distance.js';
 import type { JsonObject } from '../document-id.js';
 import { isObject } from '../documents/vectors.js';
 
-/** Edits (insertions, deletions, substitutions, adjacent transpositions) from `a` to `b`. */
-function editDistance(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  const rows: number[][] = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= x.length; i++) {
-    for (let j = 1; j <= y.length; j++) {
-      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = d;
-    }
-  }
-  return rows[x.length]![y.length]!;
-}
-
-const close = (name: string, target: string) => name !== target && editDistance(name, target) <= 2;
+const close = (name: string, target: string) => name !== target && osaDistance(name, target) <= 2;
 
 /** Names and the number of documents having them, most frequent first, then by name. */
 function counted(counts: Map<string, number>): [string, number][] {
