@@ -304,6 +304,23 @@ describe('multi-search', () => {
     expect(body.hits[1]._federation.weightedRankingScore).toBe(0.7773500680923462);
   });
 
+  it('weighs the similarity of a semantic query with its federation weight', async () => {
+    const reply = await call(server, 'POST', '/multi-search', {
+      federation: {},
+      queries: [
+        { indexUid: captains, q: 'Planet' },
+        { indexUid: captains, vector: [1, 0], hybrid: { embedder: 'default', semanticRatio: 1 }, federationOptions: { weight: 2 } },
+      ],
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.hits.map((hit: { id: string; _federation: { weightedRankingScore: number } }) => [hit.id, hit._federation.weightedRankingScore])).toEqual([
+      ['3', 0.7773500680923462 * 2],
+      ['2', 0.7236068248748779 * 2],
+      ['1', 0.6581138968467712 * 2],
+    ]);
+    expect(reply.body.semanticHitCount).toBe(3);
+  });
+
   it('refuses the ranking rules of a semantic query that cannot be compared with a sorted one', async () => {
     const uid = await indexWith(
       CAPTAINS.map((doc, i) => ({ ...doc, year: 2000 + i })),
