@@ -13,6 +13,9 @@ export interface MeasuredIndex {
   numberOfDocuments: number;
   rawDocumentDbSize: number;
   fieldDistribution: Record<string, number>;
+  /** vectors of all embedders, and documents having at least one (absent from stats stored before the vector store) */
+  numberOfEmbeddings?: number;
+  numberOfEmbeddedDocuments?: number;
   /** used bytes per non-empty internal database, largest first */
   internalDatabaseSizes: Record<string, number>;
   /** the environment's data file on disk */

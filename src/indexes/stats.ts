@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
 import { dataFileBytes, INDEX_DBS, INDEX_MAIN_KEYS, type IndexEnv, type IndexEnvs } from '../engine/index-env.js';
+import { embeddingCounts } from '../engine/vectors/index.js';
 import type { InstanceStore } from '../store/env.js';
 import type { Timestamp } from '../types/task.js';
 import type { IndexRecord, IndexRegistry } from './registry.js';
@@ -123,6 +124,7 @@ export function measureIndex(env: IndexEnv, folder: string): MeasuredIndex {
     numberOfDocuments,
     rawDocumentDbSize: numberOfDocuments === 0 ? 0 : usedBytes(env.documents as Database<unknown, never>),
     fieldDistribution: Object.fromEntries(Object.keys(distribution).sort().map((k) => [k, distribution[k]!])),
+    ...embeddingCounts(env),
     internalDatabaseSizes: databaseSizes(env),
     databaseSize: sizes.onDisk,
     usedDatabaseSize: sizes.used,
@@ -137,8 +139,8 @@ function indexStats(measured: MeasuredIndex, isIndexing: boolean, withDatabaseSi
     avgDocumentSize: numberOfDocuments === 0 ? 0 : Math.floor(rawDocumentDbSize / numberOfDocuments),
     isIndexing,
     ...(withDatabaseSizes ? { internalDatabaseSizes: measured.internalDatabaseSizes } : {}),
-    numberOfEmbeddings: 0,
-    numberOfEmbeddedDocuments: 0,
+    numberOfEmbeddings: measured.numberOfEmbeddings ?? 0,
+    numberOfEmbeddedDocuments: measured.numberOfEmbeddedDocuments ?? 0,
     fieldDistribution: measured.fieldDistribution,
   };
 }

@@ -10,7 +10,6 @@ import { writeGraph, type GraphWrite } from './graph-store.js';
 import {
   encodeItem,
   key,
-  quantize,
   readDocVectors,
   readItem,
   writeDocVectors,
@@ -63,13 +62,13 @@ export class EmbedderWriter {
     this.state.documents--;
   }
 
-  /** Whether the stored items of `entry` hold exactly `vectors` (as stored: f32 or sign bits). */
+  /** Whether the stored items of `entry` hold exactly `vectors` (as stored: f32, or sign bits). */
   private holds(entry: DocVectors, vectors: readonly ArrayLike<number>[]): boolean {
     if (entry.items.length !== vectors.length) return false;
     return entry.items.every((item, i) => {
       const stored = readItem(this.env, this.state, item)?.vector;
-      const wanted = this.state.quantized ? quantize(vectors[i]!) : Float32Array.from(vectors[i]!);
-      return stored !== undefined && stored.length === wanted.length && stored.every((x, j) => x === wanted[j]);
+      const wanted = vectors[i]!;
+      return stored !== undefined && stored.every((x, j) => x === (this.state.quantized ? (wanted[j]! > 0 ? 1 : 0) : Math.fround(wanted[j]!)));
     });
   }
 
@@ -101,9 +100,9 @@ export class EmbedderWriter {
     const { graph } = this.graphWrite();
     const items = vectors.map((vector) => {
       const item = state.free.pop() ?? state.nextItem++;
-      const stored = state.quantized ? quantize(vector) : Float32Array.from(vector);
-      this.env.vectorItems.putSync(key(state.id, item), encodeItem(docid, stored));
-      graph.space.set(item, graph.space.prepare(stored, state.quantized));
+      const values = Float32Array.from(vector);
+      this.env.vectorItems.putSync(key(state.id, item), encodeItem(docid, values, state.quantized));
+      graph.space.set(item, values);
       graph.insert(item, docid);
       return item;
     });

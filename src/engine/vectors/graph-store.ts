@@ -39,8 +39,8 @@ function load(env: IndexEnv, state: EmbedderState): HnswGraph {
   const docids = new Map<number, number>();
   for (const { key: k, value } of env.vectorItems.getRange(embedderRange(state.id))) {
     const item = (k as Buffer).readUInt32BE(2);
-    const { docid, vector } = decodeItem(value, state.quantized);
-    space.set(item, space.prepare(vector, true));
+    const { docid, vector } = decodeItem(value, state);
+    space.set(item, vector);
     docids.set(item, docid);
   }
   for (const { key: k, value } of env.vectorLinks.getRange(embedderRange(state.id))) {
@@ -55,17 +55,25 @@ function load(env: IndexEnv, state: EmbedderState): HnswGraph {
 function lookup(env: IndexEnv, state: EmbedderState, version: string): Cached | undefined {
   const k = cacheKey(env, state);
   const hit = cache.get(k);
-  if (hit !== undefined && hit.version === version && hit.dimensions === state.dimensions && hit.quantized === state.quantized) {
+  if (hit === undefined) return undefined;
+  if (hit.version === version && hit.dimensions === state.dimensions && hit.quantized === state.quantized) {
     cache.delete(k);
     cache.set(k, hit);
     return hit;
   }
+  drop(k);
   return undefined;
 }
 
 function remember(env: IndexEnv, state: EmbedderState, entry: Cached): void {
   cache.set(cacheKey(env, state), entry);
-  while (cache.size > MAX_GRAPHS) cache.delete(cache.keys().next().value!);
+  while (cache.size > MAX_GRAPHS) drop(cache.keys().next().value!);
+}
+
+/** Forgets a cached graph and returns its vectors' memory to the kernel. */
+function drop(k: string): void {
+  cache.get(k)?.graph.space.dispose();
+  cache.delete(k);
 }
 
 /** The graph of `state`'s embedder as stored: read-only for the caller. */
@@ -120,5 +128,5 @@ export function writeGraph(env: IndexEnv, state: EmbedderState): GraphWrite {
 
 /** Forgets the cached graph of an embedder whose records were dropped or rewritten. */
 export function forgetGraph(env: IndexEnv, state: EmbedderState): void {
-  cache.delete(cacheKey(env, state));
+  drop(cacheKey(env, state));
 }

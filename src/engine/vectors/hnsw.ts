@@ -7,13 +7,23 @@
  *
  * Slots are the store's item ids. Level 0 keeps up to 2·M links per node, upper levels M, chosen
  * with the neighbour-selection heuristic. Levels come from a seeded generator, so a build is
- * reproducible.
+ * reproducible. Distances of a node's unvisited neighbours are computed in one kernel call.
+ * Links to deleted nodes that other nodes may still hold are skipped when met.
  */
 import { DistanceHeap } from './heap.js';
-import type { Prepared, VectorSpace } from './space.js';
+import type { VectorQuery } from '../../kernels/vector.js';
+import type { VectorSpace } from './space.js';
 
 export const M = 16;
 const M0 = 2 * M;
+/**
+ * Links a node may take beyond its maximum before the heuristic prunes them back: pruning costs
+ * a distance per pair of candidates, so it runs once per SLACK links added instead of each time.
+ */
+const SLACK = 8;
+/** Room per node on level 0 and per upper level (after its count). */
+const ROOM0 = M0 + SLACK;
+const ROOM = M + SLACK;
 export const EF_CONSTRUCTION = 100;
 const LEVEL_FACTOR = 1 / Math.log(M);
 
@@ -28,7 +38,7 @@ export class HnswGraph {
   docids: Uint32Array;
   private links0: Uint32Array;
   private counts0: Uint8Array;
-  /** per slot, levels 1..L: [count, M links] each */
+  /** per slot, levels 1..L: [count, ROOM links] each */
   private upper: (Uint32Array | undefined)[] = [];
   entry = -1;
   maxLevel = -1;
@@ -40,6 +50,7 @@ export class HnswGraph {
   private seed: number;
   private readonly candidates = new DistanceHeap(1);
   private readonly found = new DistanceHeap(-1);
+  private batch = new Uint32Array(2 * M0);
 
   constructor(
     readonly space: VectorSpace,
@@ -47,11 +58,10 @@ export class HnswGraph {
   ) {
     this.levels = new Int8Array(capacity).fill(-1);
     this.docids = new Uint32Array(capacity);
-    this.links0 = new Uint32Array(capacity * M0);
+    this.links0 = new Uint32Array(capacity * ROOM0);
     this.counts0 = new Uint8Array(capacity);
     this.visited = new Uint32Array(capacity);
     this.seed = 0x9e3779b9;
-    space.ensure(capacity);
   }
 
   get capacity(): number {
@@ -73,14 +83,13 @@ export class HnswGraph {
     levels.set(this.levels);
     const docids = new Uint32Array(next);
     docids.set(this.docids);
-    const links0 = new Uint32Array(next * M0);
+    const links0 = new Uint32Array(next * ROOM0);
     links0.set(this.links0);
     const counts0 = new Uint8Array(next);
     counts0.set(this.counts0);
     const visited = new Uint32Array(next);
     visited.set(this.visited);
     Object.assign(this, { levels, docids, links0, counts0, visited });
-    this.space.ensure(next);
   }
 
   takeDirty(): Set<number> {
@@ -92,19 +101,19 @@ export class HnswGraph {
   // --- links ---
 
   private neighbours(slot: number, level: number): Uint32Array {
-    if (level === 0) return this.links0.subarray(slot * M0, slot * M0 + this.counts0[slot]!);
+    if (level === 0) return this.links0.subarray(slot * ROOM0, slot * ROOM0 + this.counts0[slot]!);
     const upper = this.upper[slot]!;
-    const at = (level - 1) * (M + 1);
+    const at = (level - 1) * (ROOM + 1);
     return upper.subarray(at + 1, at + 1 + upper[at]!);
   }
 
   private setNeighbours(slot: number, level: number, ids: ArrayLike<number>): void {
     if (level === 0) {
-      this.links0.set(ids, slot * M0);
+      this.links0.set(ids, slot * ROOM0);
       this.counts0[slot] = ids.length;
     } else {
       const upper = this.upper[slot]!;
-      const at = (level - 1) * (M + 1);
+      const at = (level - 1) * (ROOM + 1);
       upper[at] = ids.length;
       upper.set(ids, at + 1);
     }
@@ -125,7 +134,7 @@ export class HnswGraph {
     this.levels[slot] = level;
     this.docids[slot] = docid;
     this.counts0[slot] = 0;
-    this.upper[slot] = level > 0 ? new Uint32Array(level * (M + 1)) : undefined;
+    this.upper[slot] = level > 0 ? new Uint32Array(level * (ROOM + 1)) : undefined;
     this.size++;
     this.dirty.add(slot);
   }
@@ -140,23 +149,40 @@ export class HnswGraph {
     return this.epoch;
   }
 
+  /** The live nodes among `links` on `level` not visited yet (marking them), into `this.batch`. */
+  private unvisited(links: Uint32Array, level: number, epoch: number): number {
+    if (this.batch.length < links.length) this.batch = new Uint32Array(Math.max(links.length, M0 * 2));
+    let n = 0;
+    for (let i = 0; i < links.length; i++) {
+      const node = links[i]!;
+      if (epoch !== 0) {
+        if (this.visited[node] === epoch) continue;
+        this.visited[node] = epoch;
+      }
+      if (this.levels[node]! < level) continue;
+      this.batch[n++] = node;
+    }
+    return n;
+  }
+
   /** Greedy walk towards `query` on one level from `start`. */
-  private greedy(query: Prepared, zero: boolean, start: number, startDistance: number, level: number): [number, number] {
+  private greedy(query: VectorQuery, start: number, startDistance: number, level: number): [number, number] {
     let best = start;
     let bestDistance = startDistance;
     for (let changed = true; changed; ) {
       changed = false;
-      const links = this.neighbours(best, level);
-      for (let i = 0; i < links.length; i++) {
-        const n = links[i]!;
-        if (this.levels[n]! < level) continue;
-        const d = this.space.distance(query, zero, n);
-        if (d < bestDistance) {
-          bestDistance = d;
-          best = n;
+      const n = this.unvisited(this.neighbours(best, level), level, 0);
+      if (n === 0) break;
+      const distances = this.space.distances(query, this.batch, n);
+      let next = best;
+      for (let i = 0; i < n; i++) {
+        if (distances[i]! < bestDistance) {
+          bestDistance = distances[i]!;
+          next = this.batch[i]!;
           changed = true;
         }
       }
+      best = next;
     }
     return [best, bestDistance];
   }
@@ -165,7 +191,7 @@ export class HnswGraph {
    * The `ef` nearest accepted nodes on `level` reachable from `starts`, ascending. Nodes `accept`
    * rejects are expanded but not kept.
    */
-  private searchLevel(query: Prepared, zero: boolean, starts: readonly number[], ef: number, level: number, accept?: (slot: number) => boolean): Neighbours {
+  private searchLevel(query: VectorQuery, starts: readonly number[], ef: number, level: number, accept?: (slot: number) => boolean): Neighbours {
     const epoch = this.nextEpoch();
     const candidates = this.candidates;
     const found = this.found;
@@ -174,7 +200,7 @@ export class HnswGraph {
     for (const start of starts) {
       if (this.visited[start] === epoch) continue;
       this.visited[start] = epoch;
-      const d = this.space.distance(query, zero, start);
+      const d = this.space.distance(query, start);
       candidates.push(d, start);
       if (accept === undefined || accept(start)) found.push(d, start);
     }
@@ -183,17 +209,16 @@ export class HnswGraph {
       if (found.size >= ef && d > found.topDistance()) break;
       const current = candidates.topId();
       candidates.pop();
-      const links = this.neighbours(current, level);
-      for (let i = 0; i < links.length; i++) {
-        const n = links[i]!;
-        if (this.visited[n] === epoch) continue;
-        this.visited[n] = epoch;
-        if (this.levels[n]! < level) continue;
-        const dn = this.space.distance(query, zero, n);
+      const n = this.unvisited(this.neighbours(current, level), level, epoch);
+      if (n === 0) continue;
+      const distances = this.space.distances(query, this.batch, n);
+      for (let i = 0; i < n; i++) {
+        const dn = distances[i]!;
         if (found.size < ef || dn < found.topDistance()) {
-          candidates.push(dn, n);
-          if (accept === undefined || accept(n)) {
-            found.push(dn, n);
+          const node = this.batch[i]!;
+          candidates.push(dn, node);
+          if (accept === undefined || accept(node)) {
+            found.push(dn, node);
             if (found.size > ef) found.pop();
           }
         }
@@ -203,19 +228,12 @@ export class HnswGraph {
   }
 
   /** Up to `ef` nearest accepted slots to a prepared query, ascending by distance. */
-  search(query: Prepared, ef: number, accept?: (slot: number) => boolean): Neighbours {
+  search(query: VectorQuery, ef: number, accept?: (slot: number) => boolean): Neighbours {
     if (this.entry < 0) return { ids: new Uint32Array(0), distances: new Float64Array(0) };
-    const zero = this.queryZero(query);
     let ep = this.entry;
-    let epDistance = this.space.distance(query, zero, ep);
-    for (let level = this.maxLevel; level > 0; level--) [ep, epDistance] = this.greedy(query, zero, ep, epDistance, level);
-    return this.searchLevel(query, zero, [ep], ef, 0, accept);
-  }
-
-  private queryZero(query: Prepared): boolean {
-    if (this.space.quantized) return false;
-    for (let i = 0; i < query.length; i++) if (query[i] !== 0) return false;
-    return true;
+    let epDistance = this.space.distance(query, ep);
+    for (let level = this.maxLevel; level > 0; level--) [ep, epDistance] = this.greedy(query, ep, epDistance, level);
+    return this.searchLevel(query, [ep], ef, 0, accept);
   }
 
   // --- construction ---
@@ -226,27 +244,32 @@ export class HnswGraph {
    */
   private select(ids: ArrayLike<number>, distances: ArrayLike<number>, max: number): number[] {
     if (ids.length <= max) return Array.from(ids);
+    const n = ids.length;
+    const pool = Uint32Array.from(ids);
+    // rows[k][j]: distance from the k-th kept candidate to candidate j (computed when kept)
+    const rows: Float32Array[] = [];
     const kept: number[] = [];
-    for (let i = 0; i < ids.length && kept.length < max; i++) {
-      const c = ids[i]!;
+    for (let i = 0; i < n && kept.length < max; i++) {
       const dc = distances[i]!;
       let good = true;
-      for (const k of kept) {
-        if (this.space.between(c, k) < dc) {
+      for (const row of rows) {
+        if (row[i]! < dc) {
           good = false;
           break;
         }
       }
-      if (good) kept.push(c);
+      if (!good) continue;
+      kept.push(pool[i]!);
+      if (kept.length < max && i + 1 < n) rows.push(this.space.distances(this.space.prepareSlot(pool[i]!), pool, n).slice());
     }
     return kept;
   }
 
-  /** Adds `slot` to `node`'s links on `level`, shrinking them with the heuristic when full. */
+  /** Adds `slot` to `node`'s links on `level`, pruning them with the heuristic when out of room. */
   private link(node: number, level: number, slot: number): void {
-    const max = level === 0 ? M0 : M;
+    const room = level === 0 ? ROOM0 : ROOM;
     const current = this.neighbours(node, level);
-    if (current.length < max) {
+    if (current.length < room) {
       const next = new Uint32Array(current.length + 1);
       next.set(current);
       next[current.length] = slot;
@@ -259,22 +282,21 @@ export class HnswGraph {
   /** Sets `node`'s links on `level` to the heuristic's choice among `pool`. */
   private relink(node: number, level: number, pool: readonly number[]): void {
     const max = level === 0 ? M0 : M;
-    const scored = pool
-      .filter((id) => this.levels[id]! >= level)
-      .map((id) => ({ id, d: this.space.between(node, id) }))
-      .sort((a, b) => a.d - b.d);
+    const live = Uint32Array.from(pool.filter((id) => this.levels[id]! >= level));
+    const distances = this.space.distances(this.space.prepareSlot(node), live, live.length);
+    const order = Array.from(live.keys()).sort((a, b) => distances[a]! - distances[b]!);
     this.setNeighbours(
       node,
       level,
       this.select(
-        scored.map((s) => s.id),
-        scored.map((s) => s.d),
+        order.map((i) => live[i]!),
+        order.map((i) => distances[i]!),
         max,
       ),
     );
   }
 
-  /** Inserts the prepared vector already set in the space at `slot`, for document `docid`. */
+  /** Inserts the vector already set in the space at `slot`, for document `docid`. */
   insert(slot: number, docid: number, efConstruction = EF_CONSTRUCTION): void {
     const level = this.nextLevel();
     this.allocate(slot, docid, level);
@@ -283,14 +305,15 @@ export class HnswGraph {
       this.maxLevel = level;
       return;
     }
-    const query = this.space.view(slot);
-    const zero = this.space.isZero(slot);
+    let query = this.space.prepareSlot(slot);
     let ep = this.entry;
-    let epDistance = this.space.distance(query, zero, ep);
-    for (let l = this.maxLevel; l > level; l--) [ep, epDistance] = this.greedy(query, zero, ep, epDistance, l);
+    let epDistance = this.space.distance(query, ep);
+    for (let l = this.maxLevel; l > level; l--) [ep, epDistance] = this.greedy(query, ep, epDistance, l);
     let starts = [ep];
     for (let l = Math.min(level, this.maxLevel); l >= 0; l--) {
-      const near = this.searchLevel(query, zero, starts, efConstruction, l, (n) => n !== slot);
+      // linking prepares other queries: prepare this one again for each level
+      query = this.space.prepareSlot(slot);
+      const near = this.searchLevel(query, starts, efConstruction, l, (n) => n !== slot);
       const chosen = this.select(near.ids, near.distances, M);
       this.setNeighbours(slot, l, chosen);
       for (const n of chosen) this.link(n, l, slot);
@@ -322,6 +345,7 @@ export class HnswGraph {
     }
     this.counts0[slot] = 0;
     this.upper[slot] = undefined;
+    this.space.remove(slot);
     this.dirty.add(slot);
     if (this.entry === slot) this.electEntry();
   }

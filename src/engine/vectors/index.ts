@@ -12,7 +12,7 @@ import type { StoredEmbeddingsOf } from '../documents/vectors.js';
 import type { VectorTarget } from '../filter-parser/index.js';
 import { distributionOf, scoreOf } from './score.js';
 import { nearestDocuments } from './search.js';
-import { dequantize, eachDocVectors, readDocVectors, readEmbedderStates, readItem, type EmbedderState, type EmbedderStates } from './store.js';
+import { eachDocVectors, readDocVectors, readEmbedderStates, readItem, type EmbedderState, type EmbedderStates } from './store.js';
 
 export interface VectorHit {
   readonly docid: number;
@@ -51,10 +51,7 @@ export function documentEmbeddings(env: IndexEnv, settings: IndexSettings, embed
   if (state === undefined) return undefined;
   const entry = readDocVectors(env, state.id, docid);
   if (entry === undefined) return undefined;
-  const embeddings = entry.items.map((item) => {
-    const vector = readItem(env, state, item)!.vector;
-    return state.quantized ? dequantize(vector as Uint32Array, state.dimensions) : (vector as Float32Array);
-  });
+  const embeddings = entry.items.map((item) => readItem(env, state, item)!.vector);
   return { embeddings, regenerate: entry.regenerate };
 }
 

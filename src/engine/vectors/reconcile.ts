@@ -24,11 +24,9 @@ import { forgetGraph, writeGraph } from './graph-store.js';
 import { externalIds, generationKey, stateFor } from './states.js';
 import {
   decodeItem,
-  dequantize,
   eachDocVectors,
   embedderRange,
   encodeItem,
-  quantize,
   readEmbedderStates,
   readItem,
   writeEmbedderStates,
@@ -41,7 +39,7 @@ const EMBED_CHUNK = 1_000;
 /** Removes every record of `state`'s embedder. */
 function dropRecords(env: IndexEnv, state: EmbedderState): void {
   for (const db of [env.vectorDocs, env.vectorItems, env.vectorLinks]) {
-    for (const k of db.getKeys(embedderRange(state.id))) db.removeSync(k as Buffer);
+    for (const k of Array.from(db.getKeys(embedderRange(state.id)))) db.removeSync(k as Buffer);
   }
   forgetGraph(env, state);
 }
@@ -54,10 +52,7 @@ function reset(state: EmbedderState): void {
 function writeBack(env: IndexEnv, name: string, state: EmbedderState, rewrites: Map<number, JsonObject>): void {
   for (const { docid, entry } of eachDocVectors(env, state.id)) {
     if (!entry.userProvided || entry.regenerate) continue;
-    const embeddings = entry.items.map((item) => {
-      const vector = readItem(env, state, item)!.vector;
-      return Array.from(state.quantized ? dequantize(vector as Uint32Array, state.dimensions) : vector);
-    });
+    const embeddings = entry.items.map((item) => Array.from(readItem(env, state, item)!.vector));
     const doc = rewrites.get(docid) ?? env.documents.get(docid);
     if (doc === undefined) continue;
     const vectors = isObject(doc._vectors) ? doc._vectors : {};
@@ -67,22 +62,21 @@ function writeBack(env: IndexEnv, name: string, state: EmbedderState, rewrites: 
 
 /** Turns the stored vectors of `state`'s embedder into sign bits. */
 function quantizeAll(env: IndexEnv, state: EmbedderState): void {
-  for (const { key: k, value } of env.vectorItems.getRange(embedderRange(state.id))) {
-    const { docid, vector } = decodeItem(value, false);
-    env.vectorItems.putSync(k as Buffer, encodeItem(docid, quantize(vector as Float32Array)));
-  }
+  // read before writing: no write under an open cursor
+  const items = Array.from(env.vectorItems.getRange(embedderRange(state.id)), ({ key: k, value }) => ({ k: k as Buffer, ...decodeItem(value, state) }));
+  for (const { k, docid, vector } of items) env.vectorItems.putSync(k, encodeItem(docid, vector, true));
   state.quantized = true;
 }
 
 /** Builds `state`'s graph again from its items; answers the write to tag once committed. */
 function rebuildGraph(env: IndexEnv, state: EmbedderState): ReturnType<typeof writeGraph> {
-  for (const k of env.vectorLinks.getKeys(embedderRange(state.id))) env.vectorLinks.removeSync(k as Buffer);
+  for (const k of Array.from(env.vectorLinks.getKeys(embedderRange(state.id)))) env.vectorLinks.removeSync(k as Buffer);
   forgetGraph(env, state);
   state.entry = -1;
   state.maxLevel = -1;
   const write = writeGraph(env, state);
   for (const { key: k, value } of env.vectorItems.getRange(embedderRange(state.id))) {
-    write.graph.insert((k as Buffer).readUInt32BE(2), decodeItem(value, state.quantized).docid);
+    write.graph.insert((k as Buffer).readUInt32BE(2), decodeItem(value, state).docid);
   }
   write.persist();
   return write;
@@ -115,7 +109,7 @@ export function reconcileVectors(env: IndexEnv, settings: IndexSettings, documen
     if (empty) continue;
     if (embedder.binaryQuantized === true && !state.quantized) {
       quantizeAll(env, state);
-      written.push(rebuildGraph(env, state));
+      if (state.items > 0) written.push(rebuildGraph(env, state));
     }
     const regenerateAll = state.generation !== generationKey(embedder);
     state.generation = generationKey(embedder);

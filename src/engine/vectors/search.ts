@@ -12,7 +12,7 @@ import { has, type DocSet } from '../docset.js';
 import type { IndexEnv } from '../index-env.js';
 import { readGraph } from './graph-store.js';
 import type { HnswGraph } from './hnsw.js';
-import type { Prepared } from './space.js';
+import type { VectorQuery } from '../../kernels/vector.js';
 import { readDocVectors, type EmbedderState } from './store.js';
 
 /** Stored vectors below which a search scans them all. */
@@ -48,34 +48,32 @@ class Best {
   }
 }
 
-function queryIsZero(graph: HnswGraph, query: Prepared): boolean {
-  if (graph.space.quantized) return false;
-  for (let i = 0; i < query.length; i++) if (query[i] !== 0) return false;
-  return true;
-}
-
 /** Every live vector, or those of the candidate documents. */
-function exact(env: IndexEnv, state: EmbedderState, graph: HnswGraph, query: Prepared, limit: number, candidates: DocSet | null): Nearest[] {
+function exact(env: IndexEnv, state: EmbedderState, graph: HnswGraph, query: VectorQuery, limit: number, candidates: DocSet | null): Nearest[] {
   const best = new Best();
-  const zero = queryIsZero(graph, query);
   if (candidates === null) {
-    for (let slot = 0; slot < graph.capacity; slot++) {
-      if (graph.isLive(slot)) best.offer(graph.docids[slot]!, graph.space.distance(query, zero, slot));
-    }
-  } else {
-    for (const docid of candidates) {
-      for (const item of readDocVectors(env, state.id, docid)?.items ?? []) {
-        if (graph.isLive(item)) best.offer(docid, graph.space.distance(query, zero, item));
-      }
+    const distances = graph.space.distancesAll(query);
+    for (let slot = 0; slot < distances.length; slot++) if (graph.isLive(slot)) best.offer(graph.docids[slot]!, distances[slot]!);
+    return best.take(limit);
+  }
+  const items: number[] = [];
+  const owners: number[] = [];
+  for (const docid of candidates) {
+    for (const item of readDocVectors(env, state.id, docid)?.items ?? []) {
+      if (!graph.isLive(item)) continue;
+      items.push(item);
+      owners.push(docid);
     }
   }
+  const distances = graph.space.distances(query, Uint32Array.from(items), items.length);
+  for (let i = 0; i < items.length; i++) best.offer(owners[i]!, distances[i]!);
   return best.take(limit);
 }
 
 export function nearestDocuments(env: IndexEnv, state: EmbedderState, query: ArrayLike<number>, limit: number, candidates: DocSet | null): Nearest[] {
   if (limit <= 0 || state.items === 0 || (candidates !== null && candidates.length === 0)) return [];
   const graph = readGraph(env, state);
-  const prepared = graph.space.prepare(query);
+  const prepared = graph.space.prepare(Float32Array.from(query));
   if (state.items < EXACT_BELOW || (candidates !== null && candidates.length <= EXACT_CANDIDATES)) {
     return exact(env, state, graph, prepared, limit, candidates);
   }

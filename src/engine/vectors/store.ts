@@ -8,11 +8,12 @@
  * - `vector-docs`: (embedder id, docid) → DocVectors: the document's item ids, whether they were
  *   given by the user and may be regenerated, and the text generated ones were embedded from;
  * - `vector-items`: (embedder id, item id) → docid u32 LE, then the vector: f32 LE values, or
- *   for a binary-quantized embedder its sign bits packed in u32 LE words (bit i of word i/32 set
- *   when component i > 0; Meilisearch keeps only those too);
+ *   for a binary-quantized embedder its sign bits as the vector kernel packs them (kernels/vector.ts
+ *   `binaryQuantize`, hannoy's codec; Meilisearch keeps only those too);
  * - `vector-links`: (embedder id, item id) → the item's HNSW node (hnsw.ts `encodeNode`).
  */
 import { randomUUID } from 'node:crypto';
+import { binaryQuantize } from '../../kernels/vector.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 
 export interface EmbedderState {
@@ -96,40 +97,29 @@ export function* eachDocVectors(env: IndexEnv, embedder: number): Generator<{ do
   }
 }
 
-/** u32 words holding the sign bits of a `dimensions` vector. */
-export const bitWords = (dimensions: number): number => Math.ceil(dimensions / 32);
-
-/** The sign bits of `vector`: bit i set when component i > 0. */
-export function quantize(vector: ArrayLike<number>): Uint32Array {
-  const bits = new Uint32Array(bitWords(vector.length));
-  for (let i = 0; i < vector.length; i++) if (vector[i]! > 0) bits[i >>> 5]! |= 1 << (i & 31);
-  return bits;
-}
-
-/** What a quantized vector shows: 1 for a set bit, 0 otherwise. */
-export function dequantize(bits: Uint32Array, dimensions: number): Float32Array {
-  const out = new Float32Array(dimensions);
-  for (let i = 0; i < dimensions; i++) out[i] = (bits[i >>> 5]! >>> (i & 31)) & 1;
-  return out;
-}
-
-export function encodeItem(docid: number, vector: Float32Array | Uint32Array): Buffer {
-  const out = Buffer.allocUnsafe(4 + vector.byteLength);
+/** An item's stored value: docid u32 LE, then the f32 values, or the sign bits for a quantized embedder. */
+export function encodeItem(docid: number, vector: Float32Array, quantized: boolean): Buffer {
+  const body = quantized ? binaryQuantize(vector) : new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+  const out = Buffer.allocUnsafe(4 + body.byteLength);
   out.writeUInt32LE(docid, 0);
-  Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(out, 4);
+  out.set(body, 4);
   return out;
 }
 
-/** An item's docid and its vector (a copy, f32 or bit words as stored). */
-export function decodeItem(bytes: Uint8Array, quantized: boolean): { docid: number; vector: Float32Array | Uint32Array } {
-  const docid = bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | ((bytes[3]! << 24) >>> 0);
-  // a copy: lmdb's fast reads share one buffer, and Buffer#slice is a view
-  const body = new Uint8Array(bytes.subarray(4));
-  const vector = quantized ? new Uint32Array(body.buffer, body.byteOffset, body.byteLength >>> 2) : new Float32Array(body.buffer, body.byteOffset, body.byteLength >>> 2);
-  return { docid: docid >>> 0, vector };
+/** An item's docid and vector as shown: its f32 values, or 1 and 0 for a quantized one's bits. */
+export function decodeItem(bytes: Uint8Array, state: Pick<EmbedderState, 'dimensions' | 'quantized'>): { docid: number; vector: Float32Array } {
+  const docid = (bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24)) >>> 0;
+  const vector = new Float32Array(state.dimensions);
+  if (state.quantized) {
+    for (let i = 0; i < state.dimensions; i++) vector[i] = (bytes[4 + (i >>> 3)]! >>> (i & 7)) & 1;
+  } else {
+    // a copy: lmdb's fast reads share one buffer
+    new Uint8Array(vector.buffer).set(bytes.subarray(4, 4 + vector.byteLength));
+  }
+  return { docid, vector };
 }
 
-export function readItem(env: IndexEnv, state: EmbedderState, item: number): { docid: number; vector: Float32Array | Uint32Array } | undefined {
+export function readItem(env: IndexEnv, state: EmbedderState, item: number): { docid: number; vector: Float32Array } | undefined {
   const bytes = env.vectorItems.getBinaryFast(key(state.id, item));
-  return bytes === undefined ? undefined : decodeItem(bytes, state.quantized);
+  return bytes === undefined ? undefined : decodeItem(bytes, state);
 }
