@@ -121,6 +121,10 @@ async function main(): Promise<void> {
   updateFiles.sweep((uuid) => referenced.has(uuid));
   const workers = new WorkerPools(config.maxIndexingThreads);
   useRunSegmenter(workers.runSegmenter());
+  // Every request to a URL users give goes through this client, under the one IP policy; a dump's
+  // embedders are built while it is imported.
+  const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
+  setEmbedderRuntime(runtimeFromEnv(outgoing, process.env));
   const features = new ExperimentalFeatures(store, forcedFeatures);
   if (importing?.kind === 'dump') {
     await importDump(importing.file, { store, keys, features, queue, indexes, indexEnvs, updateFiles, workers }).catch((err: unknown) =>
@@ -128,9 +132,6 @@ async function main(): Promise<void> {
     );
   }
   const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
-  // Every request to a URL users give goes through this client, under the one IP policy.
-  const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
-  setEmbedderRuntime(runtimeFromEnv(outgoing, process.env));
   const scheduler = new Scheduler({
     store,
     queue,

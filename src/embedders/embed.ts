@@ -110,10 +110,10 @@ function dimensionProblem(error: unknown): unknown {
 }
 
 /** The configured dimensions, else those of a test embedding of `"test"` (milli's `infer_dimensions`). */
-async function dimensionsOf(embedder: Embedder): Promise<number> {
+async function dimensionsOf(embedder: Embedder, signal?: AbortSignal): Promise<number> {
   if (embedder.dimensions !== undefined) return embedder.dimensions;
   try {
-    const [embedding] = await embedder.embed(['test'], { runtime: embedderRuntime() });
+    const [embedding] = await embedder.embed(['test'], { runtime: embedderRuntime(), signal });
     return embedding!.length;
   } catch (error) {
     throw dimensionProblem(error);
@@ -137,8 +137,8 @@ function cosineDistance(a: Float32Array, b: Float32Array): number {
 const TEST_FAILED = 'error while generating test embeddings.';
 
 /** milli's composite construction: equal dimensions, then three test sentences embedded alike. */
-async function checkComposite(composite: CompositeEmbedder): Promise<number> {
-  const [search, indexing] = [await dimensionsOf(composite.search), await dimensionsOf(composite.indexing)];
+async function checkComposite(composite: CompositeEmbedder, signal?: AbortSignal): Promise<number> {
+  const [search, indexing] = [await dimensionsOf(composite.search, signal), await dimensionsOf(composite.indexing, signal)];
   if (search !== indexing) {
     throw new EmbedError(
       'user',
@@ -147,7 +147,7 @@ async function checkComposite(composite: CompositeEmbedder): Promise<number> {
   }
   const run = async (side: Embedder, time: 'search' | 'indexing') => {
     try {
-      return await side.embed(COMPOSITE_TEST_TEXTS, { runtime: embedderRuntime(), dimensions: search });
+      return await side.embed(COMPOSITE_TEST_TEXTS, { runtime: embedderRuntime(), dimensions: search, signal });
     } catch (error) {
       if (!(error instanceof EmbedError)) throw error;
       throw new EmbedError('user', `${TEST_FAILED}\n  - could not generate test embedding with embedder at ${time} time.\n  - Embedding failed with ${error.message}`);
@@ -174,11 +174,37 @@ async function checkComposite(composite: CompositeEmbedder): Promise<number> {
  * embedding of `"test"`, checks that a composite's two embedders agree. Resolves the embedder's
  * dimensions; throws `vector_embedding_error` (``Error while generating embeddings: …``).
  */
-export async function prepareEmbedder(settings: EmbedderSettings): Promise<number> {
+export async function prepareEmbedder(settings: EmbedderSettings, signal?: AbortSignal): Promise<number> {
   try {
     const embedder = embedderFor(settings);
-    return embedder instanceof CompositeEmbedder ? await checkComposite(embedder) : await dimensionsOf(embedder);
+    return embedder instanceof CompositeEmbedder ? await checkComposite(embedder, signal) : await dimensionsOf(embedder, signal);
   } catch (error) {
     throw asApiError(error, embeddingApiError);
+  }
+}
+
+/** Sources whose construction does I/O or fails in v1.50: dimension probing, composite checks, model loading. */
+const PROBED = new Set(['rest', 'ollama', 'composite', 'huggingFace']);
+
+function needsPreparation(settings: EmbedderSettings): boolean {
+  const source = (settings.source as string | undefined) ?? 'openAi';
+  if (source === 'composite' || source === 'huggingFace') return true;
+  return PROBED.has(source) && settings.dimensions === undefined;
+}
+
+/**
+ * `prepareEmbedder` for each embedder a settings change adds or changes whose construction v1.50
+ * cannot do without the embedder (no `dimensions` given, composite, Hugging Face), in name order;
+ * the first failure is thrown.
+ */
+export async function prepareChangedEmbedders(
+  before: Readonly<Record<string, EmbedderSettings>>,
+  after: Readonly<Record<string, EmbedderSettings>>,
+  signal?: AbortSignal,
+): Promise<void> {
+  for (const name of Object.keys(after).sort()) {
+    const settings = after[name]!;
+    if (JSON.stringify(before[name]) === JSON.stringify(settings) || !needsPreparation(settings)) continue;
+    await prepareEmbedder(settings, signal);
   }
 }

@@ -12,6 +12,8 @@ import type { StepDurations } from '../engine/indexing-steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
 import { startAhead, stopAhead } from './extraction-parts.js';
 import { serveEmbedding } from './embedding-channel.js';
+import { prepareChangedEmbedders } from '../embedders/embed.js';
+import { readSettings } from '../engine/index-settings.js';
 import type { EmbedderRequests } from '../embedders/request-stats.js';
 import type { WorkerPools } from './pool.js';
 
@@ -42,6 +44,9 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   // the writer thread's embedding requests, served here while the write runs
   const embedding = serveEmbedding(signal);
   try {
+    // A settings change builds its new embedders first, as v1.50 does: probing dimensions and
+    // checking composites over HTTP here, so a failure fails the batch before the write starts.
+    if (write.kind === 'settings') await prepareChangedEmbedders(readSettings(envs.get(uuid)).embedders, write.settings.embedders, signal);
     // documents' words are extracted in parallel with the write, by the extraction workers (not
     // for a rehearsal, which only finds whether the operations apply)
     if (write.kind === 'documents' && write.rehearsal !== true) ahead = startAhead(pools, write.ops);

@@ -144,9 +144,68 @@ describe('errors', () => {
     );
   });
 
+  it('renders fragments against documents and search queries once multimodal is on', async () => {
+    expect((await call(server, 'PATCH', '/experimental-features', { multimodal: true })).status).toBe(200);
+    const search = await render({ template: { kind: 'inlineFragment', inline: { text: "It's a {{ media.breed }}" } }, input: { kind: 'inlineSearch', inline: { media: { breed: 'jack russell' }, q: 'unused' } } });
+    expect(search.body).toEqual({ template: { text: "It's a {{ media.breed }}" }, rendered: { text: "It's a jack russell" } });
+    const document = await render({ template: { kind: 'inlineFragment', inline: ['{{ doc.name }}', 3] }, input: { kind: 'indexDocument', indexUid: 'doggos', id: '0' } });
+    expect(document.body.rendered).toEqual(['kefir', 3]);
+    await bad(
+      { template: { kind: 'inlineDocumentTemplate', inline: 'x' }, input: { kind: 'inlineSearch', inline: { q: 'a' } } },
+      400,
+      'template_rendering_error',
+      'error while rendering template: cannot render a document template with a search query',
+    );
+    await bad({ template: { kind: 'inlineFragment', inline: 'x' }, input: { kind: 'inlineSearch', inline: { q: 1 } } }, 400, 'invalid_render_input', 'error while fetching input: `q` is not a string');
+    expect((await call(server, 'PATCH', '/experimental-features', { multimodal: false })).status).toBe(200);
+  });
+
   it('reports body errors with the codes of their part', async () => {
     await bad({}, 400, 'bad_request', 'Missing field `template`');
     await bad({ template: { kind: 'bad' } }, 400, 'invalid_render_template', 'Unknown value `bad` at `.template.kind`: expected one of `documentTemplate`, `chatDocumentTemplate`, `indexingFragment`, `searchFragment`, `inlineDocumentTemplate`, `inlineFragment`');
     await bad({ template: {} }, 400, 'invalid_render_template', 'Missing field `kind` inside `.template`');
+  });
+});
+
+describe('keys', () => {
+  let guarded: TestServer;
+  const MASTER = 'a-master-key-of-at-least-16-bytes';
+  const post = (key: string | undefined, body: unknown) =>
+    fetch(`${guarded.url}/render-template`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) },
+      body: JSON.stringify(body),
+    });
+  const keyWith = async (actions: string[], indexes: string[]) => {
+    const res = await fetch(`${guarded.url}/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${MASTER}` },
+      body: JSON.stringify({ actions, indexes, expiresAt: null }),
+    });
+    return ((await res.json()) as { key: string }).key;
+  };
+
+  beforeAll(async () => {
+    guarded = await startServer({ masterKey: MASTER });
+    await fetch(`${guarded.url}/experimental-features`, { method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bearer ${MASTER}` }, body: '{"renderRoute":true}' });
+  });
+  afterAll(async () => guarded.dispose());
+
+  it('needs settings.get and documents.get, and every named index', async () => {
+    const inline = { template: { kind: 'inlineDocumentTemplate', inline: 'on {{doc.id}}' }, input: { kind: 'inlineDocument', inline: { id: 'this document' } } };
+    expect(await (await post(MASTER, inline)).json()).toEqual({ template: 'on {{doc.id}}', rendered: 'on this document' });
+    expect((await post(undefined, inline)).status).toBe(401);
+    expect((await post(await keyWith(['search'], ['*']), inline)).status).toBe(403);
+    expect((await post(await keyWith(['settings.get'], ['*']), inline)).status).toBe(403);
+    const both = await keyWith(['settings.get', 'documents.get'], ['allowed']);
+    expect((await post(both, inline)).status).toBe(200);
+    const other = await post(both, { template: { kind: 'documentTemplate', indexUid: 'other', embedder: 'e' } });
+    expect(other.status).toBe(403);
+    expect(await other.json()).toEqual({
+      message: 'The provided API key is invalid.',
+      code: 'invalid_api_key',
+      type: 'auth',
+      link: 'https://docs.meilisearch.com/errors#invalid_api_key',
+    });
   });
 });

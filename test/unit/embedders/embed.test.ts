@@ -2,7 +2,7 @@
 // a query embedded by embedQuery, documents by embedDocuments in chunks, settings-time
 // preparation (dimension inference, composite agreement), with v1.50's error codes and words.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { embedDocuments, embedQuery, prepareEmbedder } from '../../../src/embedders/embed.js';
+import { embedDocuments, embedQuery, prepareChangedEmbedders, prepareEmbedder } from '../../../src/embedders/embed.js';
 import { EmbedderRequestStats } from '../../../src/embedders/request-stats.js';
 import { setEmbedderRuntime } from '../../../src/embedders/runtime.js';
 import { ApiError } from '../../../src/errors/api-error.js';
@@ -169,5 +169,16 @@ describe('prepareEmbedder', () => {
     );
     expect(await prepareEmbedder({ source: 'composite', searchEmbedder: single(server.url), indexingEmbedder: single(server.url) })).toBe(2);
     await search.close();
+  });
+});
+
+describe('prepareChangedEmbedders', () => {
+  it('probes only the added or changed embedders that need it', async () => {
+    server = await batchServer();
+    const probed = rest(server.url);
+    await prepareChangedEmbedders({ same: probed }, { same: probed, sized: rest(server.url, { dimensions: 3 }), manual: { source: 'userProvided', dimensions: 2 } });
+    expect(server.received).toHaveLength(0);
+    await prepareChangedEmbedders({}, { added: probed });
+    expect(server.received).toHaveLength(1);
   });
 });

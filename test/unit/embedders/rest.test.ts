@@ -18,7 +18,7 @@ afterEach(async () => {
 const BATCH = { request: { input: ['{{text}}', '{{..}}'], model: 'm' }, response: { data: [{ embedding: '{{embedding}}' }, '{{..}}'] } };
 const SINGLE = { request: { input: '{{text}}' }, response: { embedding: '{{embedding}}' } };
 
-function options(url: string, shape = SINGLE, extra: Partial<RestOptions> = {}): RestOptions {
+function options(url: string, shape: { request: unknown; response: unknown } = SINGLE, extra: Partial<RestOptions> = {}): RestOptions {
   return { url, request: shape.request, response: shape.response, configuration: 'user', ...extra };
 }
 
@@ -66,7 +66,7 @@ describe('requests', () => {
   });
 
   it('retries after a 429 and gives up at once on 400 and 401', async () => {
-    server = await mockEmbedder((req, n) => (n === 1 ? { status: 429, text: 'slow down' } : { json: { embedding: [1, 2] } }));
+    server = await mockEmbedder((_req, n) => (n === 1 ? { status: 429, text: 'slow down' } : { json: { embedding: [1, 2] } }));
     const opts = options(server.url);
     const templates = parseRestTemplates(opts.request, opts.response);
     expect(await restEmbed(opts, templates, ['a'], { runtime: loopbackRuntime() })).toHaveLength(1);
@@ -105,7 +105,7 @@ describe('requests', () => {
   });
 
   it('times out a silent server, then retries it', async () => {
-    server = await mockEmbedder((req, n) => (n === 1 ? { json: { embedding: [9] }, delayMs: 1_000 } : { json: { embedding: [1] } }));
+    server = await mockEmbedder((_req, n) => (n === 1 ? { json: { embedding: [9] }, delayMs: 1_000 } : { json: { embedding: [1] } }));
     const opts = options(server.url);
     const out = await restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: loopbackRuntime({ timeoutMs: 200 }) });
     expect(Array.from(out[0]!)).toEqual([1]);
