@@ -111,6 +111,28 @@ describe('hybrid search', () => {
   });
 });
 
+describe('highlighting', () => {
+  const highlight = { attributesToHighlight: ['desc', '_vectors'], highlightPreTag: '**', highlightPostTag: '**', retrieveVectors: true };
+
+  it("highlights a hybrid search's hits with the keyword query's words, keeping _vectors out of _formatted", async () => {
+    const body = await search(captains, { q: 'Captain Marvel', vector: [1.0, 1.0], hybrid: { embedder: 'default', semanticRatio: 0.8 }, ...highlight });
+    expect(body.hits.map((hit: { id: string }) => hit.id)).toEqual(['3', '2', '1']);
+    expect(body.hits[0]).toEqual({
+      title: 'Captain Marvel',
+      desc: 'a Shazam ersatz',
+      id: '3',
+      _vectors: vectorsOf([2, 3]),
+      _formatted: { title: 'Captain Marvel', desc: 'a Shazam ersatz', id: '3' },
+    });
+    expect(body.hits[2]._formatted.desc).toBe('a **Captain** **Marvel** ersatz');
+  });
+
+  it('highlights nothing in a semantic search', async () => {
+    const body = await search(captains, { q: 'Captain Marvel', vector: [1.0, 1.0], hybrid: { embedder: 'default', semanticRatio: 1 }, ...highlight });
+    expect(body.hits[2]._formatted).toEqual({ title: 'Shazam!', desc: 'a Captain Marvel ersatz', id: '1' });
+  });
+});
+
 describe('semantic search', () => {
   it('ranks by similarity at semanticRatio 1.0, with vectorSort details', async () => {
     const body = await search(captains, { vector: [1.0, 0.0], hybrid: { embedder: 'default', semanticRatio: 1.0 }, showRankingScore: true, showRankingScoreDetails: true });
