@@ -151,6 +151,17 @@ describe('semantic search', () => {
     expect(body.semanticHitCount).toBe(3);
   });
 
+  it("shifts the similarity by the embedder's distribution", async () => {
+    const uid = await indexWith(CAPTAINS);
+    expect((await run(server, 'PATCH', `/indexes/${uid}/settings`, { embedders: { default: { distribution: { mean: 0.998, sigma: 0.01 } } } })).status).toBe('succeeded');
+    const body = await search(uid, { q: 'Captain', vector: [1.0, 1.0], hybrid: { embedder: 'default', semanticRatio: 1.0 }, showRankingScore: true });
+    scored(body, [
+      ['3', 0.19161224365234375],
+      ['2', 1.1920928955078125e-7],
+      ['1', 1.1920928955078125e-7],
+    ]);
+  });
+
   it('refuses to embed q with a userProvided embedder', async () => {
     const reply = await call(server, 'POST', `/indexes/${captains}/search`, { q: 'Captain', hybrid: { semanticRatio: 1.0, embedder: 'default' } });
     expect(reply.status).toBe(400);
