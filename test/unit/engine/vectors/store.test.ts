@@ -106,6 +106,18 @@ describe('vector store', () => {
     expect(new DocumentStore(env).count()).toBe(0);
   });
 
+  it('drops every vector when the index is cleared, and deletes by a `_vectors` filter', () => {
+    setEmbedders(manual);
+    batch(add([{ id: 'a', _vectors: { manual: [1, 0] } }, { id: 'b', _vectors: { manual: null } }, { id: 'c', _vectors: { manual: [0, 1] } }]));
+    expect(batch({ op: 'deleteByFilter', filter: '_vectors.manual.userProvided EXISTS AND NOT _vectors.manual EXISTS', indexUid: 'index' })).toBeNull();
+    expect(new DocumentStore(env).get('b')).toBeUndefined();
+    batch({ op: 'clear' });
+    expect(embeddingCounts(env)).toEqual({ numberOfEmbeddings: 0, numberOfEmbeddedDocuments: 0 });
+    expect(searchVectors(env, settings(), 'manual', Float32Array.of(1, 0), 10, null)).toEqual([]);
+    batch(add([{ id: 'd', _vectors: { manual: [1, 1] } }]));
+    expect(searchVectors(env, settings(), 'manual', Float32Array.of(1, 0), 10, null).map((hit) => hit.docid)).toEqual([docid('d')]);
+  });
+
   it('refuses a vector whose dimensions differ from the stored ones', () => {
     setEmbedders({ manual: { source: 'userProvided' } });
     batch(add([{ id: 'a', _vectors: { manual: [1, 2, 3] } }]));
