@@ -77,6 +77,12 @@ describe('vector store', () => {
     expect(new DocumentStore(env).get('a')).toEqual({ id: 'a' });
   });
 
+  it('counts a document embedded by several embedders once', () => {
+    setEmbedders({ ...manual, other: { source: 'userProvided', dimensions: 1 } });
+    batch(add([{ id: 'a', _vectors: { manual: [1, 0], other: [1] } }, { id: 'b', _vectors: { manual: null, other: [[1], [2]] } }]));
+    expect(embeddingCounts(env)).toEqual({ numberOfEmbeddings: 4, numberOfEmbeddedDocuments: 2 });
+  });
+
   it('applies the distribution shift to scores', () => {
     setEmbedders({ manual: { ...manual.manual, distribution: { mean: 0.7, sigma: 0.3 } } });
     batch(add([{ id: 'a', _vectors: { manual: [2, 3] } }]));
