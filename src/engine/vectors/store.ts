@@ -21,8 +21,10 @@ export interface EmbedderState {
   /** dimensions of the stored vectors; 0 until the first one */
   dimensions: number;
   quantized: boolean;
-  /** what generated vectors depend on besides the rendered text (updater.ts `generationKey`) */
+  /** what generated vectors depend on besides the rendered text (states.ts `generationKey`) */
   generation: string;
+  /** what the rendered texts depend on (states.ts `renderingKey`) */
+  rendering: string;
   /** next item id never used; freed ids are reused first */
   nextItem: number;
   free: number[];

@@ -31,7 +31,7 @@ export const vectorUpdater: IndexUpdater = {
     for (const name of names) {
       checkpoint();
       const embedder = settings.embedders[name]!;
-      const writer = new EmbedderWriter(env, name, stateFor(states, name, embedder));
+      const writer = new EmbedderWriter(env, name, stateFor(states, name, embedder, settings));
       writers.push(writer);
       const inputs: DocumentInput[] = [];
       for (const change of changes) {

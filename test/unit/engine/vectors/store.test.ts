@@ -77,6 +77,12 @@ describe('vector store', () => {
     expect(new DocumentStore(env).get('a')).toEqual({ id: 'a' });
   });
 
+  it('counts a document embedded by several embedders once', () => {
+    setEmbedders({ ...manual, other: { source: 'userProvided', dimensions: 1 } });
+    batch(add([{ id: 'a', _vectors: { manual: [1, 0], other: [1] } }, { id: 'b', _vectors: { manual: null, other: [[1], [2]] } }]));
+    expect(embeddingCounts(env)).toEqual({ numberOfEmbeddings: 4, numberOfEmbeddedDocuments: 2 });
+  });
+
   it('applies the distribution shift to scores', () => {
     setEmbedders({ manual: { ...manual.manual, distribution: { mean: 0.7, sigma: 0.3 } } });
     batch(add([{ id: 'a', _vectors: { manual: [2, 3] } }]));
@@ -104,6 +110,18 @@ describe('vector store', () => {
     expect(batch(add([{ id: 42, _vector: { manaul: [0, 0] } }]))?.message).toMatch(/no vectors provided for document `42`\n.*\n- Hint: try replacing `_vector` by `_vectors` in 1 document\(s\)\.$/);
     expect(batch(add([{ id: 42, _vectors: { manaul: [0, 0] } }]))?.message).toMatch(/- Hint: try replacing `_vectors\.manaul` by `_vectors\.manual` in 1 document\(s\)\.$/);
     expect(new DocumentStore(env).count()).toBe(0);
+  });
+
+  it('drops every vector when the index is cleared, and deletes by a `_vectors` filter', () => {
+    setEmbedders(manual);
+    batch(add([{ id: 'a', _vectors: { manual: [1, 0] } }, { id: 'b', _vectors: { manual: null } }, { id: 'c', _vectors: { manual: [0, 1] } }]));
+    expect(batch({ op: 'deleteByFilter', filter: '_vectors.manual.userProvided EXISTS AND NOT _vectors.manual EXISTS', indexUid: 'index' })).toBeNull();
+    expect(new DocumentStore(env).get('b')).toBeUndefined();
+    batch({ op: 'clear' });
+    expect(embeddingCounts(env)).toEqual({ numberOfEmbeddings: 0, numberOfEmbeddedDocuments: 0 });
+    expect(searchVectors(env, settings(), 'manual', Float32Array.of(1, 0), 10, null)).toEqual([]);
+    batch(add([{ id: 'd', _vectors: { manual: [1, 1] } }]));
+    expect(searchVectors(env, settings(), 'manual', Float32Array.of(1, 0), 10, null).map((hit) => hit.docid)).toEqual([docid('d')]);
   });
 
   it('refuses a vector whose dimensions differ from the stored ones', () => {
