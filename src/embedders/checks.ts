@@ -6,7 +6,7 @@
 import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError } from './embed-error.js';
 import { FRAGMENT_PLACEHOLDER, TEXT_PLACEHOLDER, TemplateParseError, parseInjectable } from './json-template.js';
-import { parseResponseTemplate, parseRestTemplates } from './rest.js';
+import { parseRequestTemplate, parseResponseTemplate, parseRestTemplates } from './rest.js';
 import { ollamaRestShape } from './sources.js';
 
 const FRAGMENT_NOTE = `\n  - Note: this template is using fragments, and so expects to contain the placeholder "${FRAGMENT_PLACEHOLDER}" rathern than "${TEXT_PLACEHOLDER}"`;
@@ -26,7 +26,7 @@ function fragmentRequestProblem(request: unknown, response: unknown): string | u
 function textRequestProblem(request: unknown, response: unknown): string | undefined {
   try {
     // Without a response the request is checked alone, as milli does.
-    if (response === undefined) parseRestTemplates(request, { embedding: '{{embedding}}' }, { requestOnly: true });
+    if (response === undefined) parseRequestTemplate(request);
     else parseRestTemplates(request, response);
     return undefined;
   } catch (error) {

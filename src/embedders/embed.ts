@@ -183,13 +183,18 @@ export async function prepareEmbedder(settings: EmbedderSettings, signal?: Abort
   }
 }
 
-/** Sources whose construction does I/O or fails in v1.50: dimension probing, composite checks, model loading. */
-const PROBED = new Set(['rest', 'ollama', 'composite', 'huggingFace']);
-
+/** Whether building the embedder does I/O or fails in v1.50: dimension probes, composite checks, model loading. */
 function needsPreparation(settings: EmbedderSettings): boolean {
-  const source = (settings.source as string | undefined) ?? 'openAi';
-  if (source === 'composite' || source === 'huggingFace') return true;
-  return PROBED.has(source) && settings.dimensions === undefined;
+  switch ((settings.source as string | undefined) ?? 'openAi') {
+    case 'composite':
+    case 'huggingFace':
+      return true;
+    case 'rest':
+    case 'ollama':
+      return settings.dimensions === undefined;
+    default:
+      return false;
+  }
 }
 
 /**

@@ -42,16 +42,19 @@ export interface RestTemplates {
 const MAX_RETRIES = 10;
 const TEXT_NOTE = `\n  - Note: this template is using a document template, and so expects to contain the placeholder "${TEXT_PLACEHOLDER}" rather than "${FRAGMENT_PLACEHOLDER}"`;
 
-/** The request and response templates checked together (milli's `RequestData::new` + `Response::new`); throws a `user error`. */
-export function parseRestTemplates(request: unknown, response: unknown, options: { requestOnly?: boolean } = {}): RestTemplates {
-  let parsedRequest: InjectableValue;
+/** The request template, holding `{{text}}` (milli's `Request::new`); throws a `user error`. */
+export function parseRequestTemplate(request: unknown): InjectableValue {
   try {
-    parsedRequest = parseInjectable(request, 'request', TEXT_PLACEHOLDER);
+    return parseInjectable(request, 'request', TEXT_PLACEHOLDER);
   } catch (error) {
     if (error instanceof TemplateParseError) throw new EmbedError('user', error.message + TEXT_NOTE);
     throw error;
   }
-  if (options.requestOnly === true) return { request: parsedRequest, response: parsedRequest };
+}
+
+/** The request and response templates checked together (milli's `RequestData::new` + `Response::new`); throws a `user error`. */
+export function parseRestTemplates(request: unknown, response: unknown): RestTemplates {
+  const parsedRequest = parseRequestTemplate(request);
   return { request: parsedRequest, response: parseResponseTemplate(response, parsedRequest) };
 }
 
@@ -207,8 +210,9 @@ export async function restEmbed(options: RestOptions, templates: RestTemplates, 
         verdict = answer;
       }
     } catch (error) {
-      if (call.signal?.aborted === true && error === call.signal.reason) throw error;
-      verdict = { error: new EmbedError('runtime', `could not reach embedding server:\n  - ${networkReason(error)}`, 'network'), retry: 'later' };
+      // The caller's deadline cut the request short: v1.50 sets it as the request's timeout.
+      const reason = isAborted(call.signal) && error === call.signal!.reason ? 'timeout: global' : networkReason(error);
+      verdict = { error: new EmbedError('runtime', `could not reach embedding server:\n  - ${reason}`, 'network'), retry: 'later' };
     }
     call.stats?.failure(verdict.error.message);
     const delay = attempt < MAX_RETRIES ? retryDelay(verdict, attempt, call.runtime) : null;

@@ -7,7 +7,8 @@
  * fetch. Building never does I/O; embedding does.
  */
 import type { EmbedderSettings } from '../types/settings.js';
-import { EmbedError } from './embed-error.js';
+import { EmbedError, replyInfo } from './embed-error.js';
+import { DEFAULT_HUGGING_FACE_MODEL, DEFAULT_HUGGING_FACE_REVISION, DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from './source-defaults.js';
 import { REPEAT_PLACEHOLDER, TEXT_PLACEHOLDER, EMBEDDING_PLACEHOLDER } from './json-template.js';
 import { parseRestTemplates, restEmbed, textsPerRequest, type EmbedCall, type RestOptions, type RestTemplates } from './rest.js';
 import type { EmbedderRuntime } from './runtime.js';
@@ -15,11 +16,6 @@ import type { EmbedderRuntime } from './runtime.js';
 export const OPENAI_EMBEDDINGS_URL = 'https://api.openai.com/v1/embeddings';
 export const OLLAMA_DEFAULT_URL = 'http://localhost:11434/api/embeddings';
 
-const OPENAI_MODELS: Readonly<Record<string, { dimensions: number; overridable: boolean }>> = {
-  'text-embedding-ada-002': { dimensions: 1536, overridable: false },
-  'text-embedding-3-small': { dimensions: 1536, overridable: true },
-  'text-embedding-3-large': { dimensions: 3072, overridable: true },
-};
 
 export interface Embedder {
   /** texts sent per request */
@@ -66,8 +62,7 @@ class RestEmbedder implements Embedder {
 }
 
 function ollamaModelNotFound(reply: string | undefined): EmbedError {
-  const info = reply === undefined ? '' : `\n  - server replied with \`${reply}\``;
-  return new EmbedError('user', `model not found. Meilisearch will not automatically download models from the Ollama library, please pull the model manually${info}`);
+  return new EmbedError('user', `model not found. Meilisearch will not automatically download models from the Ollama library, please pull the model manually${replyInfo(reply)}`);
 }
 
 class UserProvidedEmbedder implements Embedder {
@@ -104,7 +99,13 @@ export class CompositeEmbedder implements Embedder {
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
+const hasFragments = (value: unknown): boolean => value !== null && typeof value === 'object' && Object.keys(value).length > 0;
+
 function restEmbedder(settings: EmbedderSettings): Embedder {
+  // Multimodal fragments (rendered JSON per document or query) are not embedded by this server.
+  if (hasFragments(settings.indexingFragments) || hasFragments(settings.searchFragments)) {
+    throw new EmbedError('user', 'embedding with `indexingFragments` or `searchFragments` (experimental `multimodal`) is not supported by this server');
+  }
   const options: RestOptions = {
     url: settings.url as string,
     request: settings.request,
@@ -117,8 +118,8 @@ function restEmbedder(settings: EmbedderSettings): Embedder {
 }
 
 function openAiEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): Embedder {
-  const model = str(settings.model) ?? 'text-embedding-3-small';
-  const known = OPENAI_MODELS[model] ?? OPENAI_MODELS['text-embedding-3-small']!;
+  const model = str(settings.model) ?? DEFAULT_OPENAI_MODEL;
+  const known = OPENAI_MODELS[model] ?? OPENAI_MODELS[DEFAULT_OPENAI_MODEL]!;
   const overridden = known.overridable ? num(settings.dimensions) : undefined;
   const request: Record<string, unknown> = { model, input: [TEXT_PLACEHOLDER, REPEAT_PLACEHOLDER] };
   if (overridden !== undefined) request.dimensions = overridden;
@@ -173,8 +174,8 @@ function ollamaEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): E
  * loaded; the failure reads as v1.50's when fetching the model fails.
  */
 function huggingFaceEmbedder(settings: EmbedderSettings): never {
-  const model = str(settings.model) ?? 'BAAI/bge-base-en-v1.5';
-  const revision = str(settings.revision) ?? 'main';
+  const model = str(settings.model) ?? DEFAULT_HUGGING_FACE_MODEL;
+  const revision = str(settings.revision) ?? (settings.model === undefined ? DEFAULT_HUGGING_FACE_REVISION : 'main');
   throw new EmbedError(
     'undecided',
     `fetching file from HG_HUB failed:\n  - request error: https://huggingface.co/${model}/resolve/${revision}/config.json: this server does not download nor run Hugging Face models`,

@@ -1,8 +1,9 @@
 /**
- * Embedder settings (vectors.md §3): which fields each source accepts or requires, the checks run
- * when a request is received and again on the merged result in the task, the per-field merge,
- * and the GET form with the per-source defaults. Vector search itself is not implemented; these
- * rules keep the settings round-trip and Meilisearch's errors. Pure.
+ * Embedder settings (vectors.md §3): which fields each source accepts or requires (per nesting in
+ * a composite), the checks milli's `validate_embedding_settings` runs when a request is received
+ * and again on the merged result in the task (Liquid templates, REST templates, URLs, OpenAI
+ * models, distribution ranges), the per-field merge, and the GET form with the per-source
+ * defaults. No I/O: what needs the embedder itself (dimension probes) happens before the write.
  */
 import {
   DEFAULT_DOCUMENT_TEMPLATE,
@@ -10,6 +11,12 @@ import {
   type EmbedderSettings,
 } from '../types/settings.js';
 import { restTemplatesProblem, unsupportedOllamaUrl } from '../embedders/checks.js';
+import {
+  DEFAULT_HUGGING_FACE_MODEL,
+  DEFAULT_HUGGING_FACE_REVISION,
+  DEFAULT_OPENAI_MODEL,
+  OPENAI_MODELS,
+} from '../embedders/source-defaults.js';
 import { templateParseProblem } from '../engine/vectors/template.js';
 import { EMBEDDER_FIELDS, EMBEDDER_SOURCES } from './schemas.js';
 import type { EmbedderPatch } from './patch.js';
@@ -65,14 +72,6 @@ function fieldStatus(source: Source, field: Field, nesting: Nesting): Status {
   return ALLOWED[source].includes(field) ? 'allowed' : 'disallowed';
 }
 
-const OPENAI_MODELS: Readonly<Record<string, { dimensions: number; overridable: boolean }>> = {
-  'text-embedding-ada-002': { dimensions: 1536, overridable: false },
-  'text-embedding-3-small': { dimensions: 1536, overridable: true },
-  'text-embedding-3-large': { dimensions: 3072, overridable: true },
-};
-const DEFAULT_OPENAI_MODEL = 'text-embedding-3-small';
-const DEFAULT_HUGGING_FACE_MODEL = 'BAAI/bge-base-en-v1.5';
-const DEFAULT_HUGGING_FACE_REVISION = '617ca489d9e86b49b8167676d8220688b99db36e';
 
 const list = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(', ');
 const inContext = (nesting: Nesting) => (nesting === 'top' ? '' : ` for the ${nesting} embedder`);

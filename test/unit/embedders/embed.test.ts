@@ -88,13 +88,29 @@ describe('embedQuery', () => {
     await search.close();
   });
 
-  it('gives up when its signal aborts', async () => {
-    server = await mockEmbedder(() => ({ status: 500, text: 'no' }));
+  it('answers a timeout when its deadline cuts the request short', async () => {
+    server = await mockEmbedder(() => ({ json: { data: [{ embedding: [1] }] }, delayMs: 1_000 }));
+    expect(await apiError(embedQuery({ rest: rest(server.url) }, 'rest', 'q', AbortSignal.timeout(100)))).toEqual({
+      code: 'vector_embedding_error',
+      message: 'Error while generating embeddings: runtime error: could not reach embedding server:\n  - timeout: global',
+    });
+  });
+
+  it('gives up when its signal aborts while waiting to retry, with the last failure', async () => {
+    const controller = new AbortController();
+    // the 4th attempt is followed by a wait of 0.5 to 1 s: the abort lands in it
+    server = await mockEmbedder((_req, n) => {
+      if (n === 4) setTimeout(() => controller.abort(), 50);
+      return { status: 500, text: 'no' };
+    });
     setEmbedderRuntime(loopbackRuntime({ maxRetryDelayMs: 60_000 }));
     const started = Date.now();
-    const error = await apiError(embedQuery({ rest: rest(server.url) }, 'rest', 'q', AbortSignal.timeout(150)));
-    expect(error.code).toBe('vector_embedding_error');
-    expect(error.message).toMatch(/^Error while generating embeddings: runtime error: received internal error HTTP 500/);
+    const error = await apiError(embedQuery({ rest: rest(server.url) }, 'rest', 'q', controller.signal));
+    expect(error).toEqual({
+      code: 'vector_embedding_error',
+      message: 'Error while generating embeddings: runtime error: received internal error HTTP 500 from embedding server\n  - server replied with `no`',
+    });
+    expect(server.received).toHaveLength(4);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
@@ -149,6 +165,13 @@ describe('prepareEmbedder', () => {
     expect(await prepareEmbedder(rest(server.url))).toBe(3);
     expect(server.received[0]!.body.input).toEqual(['test']);
     expect(await prepareEmbedder({ source: 'userProvided', dimensions: 7 })).toBe(7);
+  });
+
+  it('refuses to embed with multimodal fragments, saying so', async () => {
+    const fragments = { source: 'rest', url: 'http://127.0.0.1:1/e', request: { input: '{{fragment}}' }, response: { e: '{{embedding}}' }, indexingFragments: { t: { value: '{{ doc.a }}' } } };
+    expect((await apiError(embedDocuments('f', fragments, ['a']))).message).toBe(
+      'Error while generating embeddings: user error: embedding with `indexingFragments` or `searchFragments` (experimental `multimodal`) is not supported by this server',
+    );
   });
 
   it('fails a Hugging Face model at once, without a network', async () => {

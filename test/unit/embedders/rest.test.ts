@@ -105,9 +105,9 @@ describe('requests', () => {
   });
 
   it('times out a silent server, then retries it', async () => {
-    server = await mockEmbedder((_req, n) => (n === 1 ? { json: { embedding: [9] }, delayMs: 1_000 } : { json: { embedding: [1] } }));
+    server = await mockEmbedder((_req, n) => (n === 1 ? { json: { embedding: [9] }, delayMs: 5_000 } : { json: { embedding: [1] } }));
     const opts = options(server.url);
-    const out = await restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: loopbackRuntime({ timeoutMs: 200 }) });
+    const out = await restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: loopbackRuntime({ timeoutMs: 500 }) });
     expect(Array.from(out[0]!)).toEqual([1]);
     expect(server.received).toHaveLength(2);
   });
