@@ -100,6 +100,13 @@ describe('vector store', () => {
     expect(embeddingCounts(env)).toEqual({ numberOfEmbeddings: 1, numberOfEmbeddedDocuments: 1 });
   });
 
+  it('keeps what an earlier task of the batch sent for a document that a later one sends again without vectors', () => {
+    setEmbedders(manual);
+    expect(batch(add([{ id: 'a', _vectors: { manual: [1, 0] } }]), add([{ id: 'a', title: 'x' }], 'update'), add([{ id: 'a', title: 'y' }]))).toBeNull();
+    expect(new DocumentStore(env).get('a')).toEqual({ id: 'a', title: 'y' });
+    expect(documentEmbeddings(env, settings(), 'manual', docid('a'))!.embeddings).toEqual([Float32Array.of(1, 0)]);
+  });
+
   it('fails the batch for documents without vectors for a userProvided embedder, naming the first and hinting typos', () => {
     setEmbedders(manual);
     expect(batch(add([{ id: 40 }, { id: 41 }, { id: 42 }]))).toEqual({
