@@ -63,6 +63,8 @@ export const INDEX_MAIN_KEYS = {
   vectorEmbedders: 'vector-embedders',
   /** a fresh random id with every batch writing vectors, so searches keep their loaded graphs until then */
   vectorsVersion: 'vectors-version',
+  /** the last writes' changed vector items per embedder, from version to version (engine/vectors/store.ts) */
+  vectorsJournal: 'vectors-journal',
 } as const;
 
 export interface IndexEnv {

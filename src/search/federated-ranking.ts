@@ -66,7 +66,8 @@ export function compareCandidates(a: Candidate, b: Candidate): number {
     const x = a.sequence[i]!;
     const y = b.sequence[i]!;
     let order: number;
-    if (x.kind === 'score' && y.kind === 'score') order = y.value - x.value;
+    // scores within f64 epsilon tie, as Meilisearch's `WeightedScoreValue` compares them
+    if (x.kind === 'score' && y.kind === 'score') order = Math.abs(x.value - y.value) <= Number.EPSILON ? 0 : y.value - x.value;
     else if (x.kind === 'sort' && y.kind === 'sort' && x.descending === y.descending) order = compareSortValues(x.value, y.value, x.descending);
     else {
       // Sequences that do not line up: the global weighted score decides.

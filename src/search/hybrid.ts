@@ -62,10 +62,8 @@ export interface MergeDistinct {
 }
 
 export interface HybridMerge {
-  /** the first `need` merged hits (the page is what follows `offset`) */
+  /** the first `need` merged hits (the page is what follows `offset`); a semantic one has a vector detail */
   readonly hits: SearchHit[];
-  /** parallel to `hits`: whether each came from the semantic list */
-  readonly semantic: boolean[];
   readonly candidates: DocSet;
 }
 
@@ -78,7 +76,6 @@ export function mergeHybrid(semantic: SearchOutcome, keyword: SearchOutcome, sem
   const semanticSequences = semantic.hits.map((hit) => weightedSequence(hit.details, weights.semantic));
   const keywordSequences = keyword.hits.map((hit) => weightedSequence(hit.details, weights.keyword));
   const hits: SearchHit[] = [];
-  const fromSemantic: boolean[] = [];
   const seen = new Set<number>();
   let i = 0;
   let j = 0;
@@ -89,9 +86,8 @@ export function mergeHybrid(semantic: SearchOutcome, keyword: SearchOutcome, sem
     seen.add(hit.docid);
     if (distinct !== null && !distinct.accept(hit.docid)) continue;
     hits.push(hit);
-    fromSemantic.push(takeSemantic);
   }
   const both = union(semantic.candidates, keyword.candidates);
   const excluded = distinct?.excluded(false) ?? fromSorted([]);
-  return { hits, semantic: fromSemantic, candidates: excluded.length === 0 ? both : difference(both, excluded) };
+  return { hits, candidates: excluded.length === 0 ? both : difference(both, excluded) };
 }

@@ -1,9 +1,9 @@
 /**
  * Embedding a search query's text with an index's embedder (vectors.md §7), through the
  * embedders service, within what is left of the search's time budget (Meilisearch's search
- * deadline). A semantic-only search fails with the embedder's error (400
- * `vector_embedding_error`), or when the budget runs out first with an error of that code; a hybrid
- * search gets no vector back on any failure and answers with its keyword hits.
+ * deadline, which the embedder reports as v1.50's timeout). A semantic-only search fails with the
+ * embedder's error (400 `vector_embedding_error`); a hybrid search gets no vector back when the
+ * embedding fails and answers with its keyword hits.
  */
 import { embedQuery } from '../embedders/embed.js';
 import { ApiError } from '../errors/api-error.js';
@@ -21,12 +21,11 @@ export async function embedSearchQuery(
   budgetMs: number,
   semanticOnly: boolean,
 ): Promise<QueryEmbedding> {
-  const signal = AbortSignal.timeout(Math.max(Math.floor(budgetMs), 0));
   try {
-    return { vector: await embedQuery(embedders, name, text, signal) };
+    return { vector: await embedQuery(embedders, name, text, AbortSignal.timeout(Math.max(Math.floor(budgetMs), 0))) };
   } catch (err) {
-    if (!semanticOnly) return { vector: null };
-    if (err instanceof ApiError || !signal.aborted) throw err;
-    throw new ApiError('vector_embedding_error', 'Error while generating embeddings: runtime error: the search cutoff elapsed before the query was embedded');
+    // the embedder's failures are ApiErrors; anything else is a fault of ours, never a fallback
+    if (semanticOnly || !(err instanceof ApiError)) throw err;
+    return { vector: null };
   }
 }

@@ -19,7 +19,7 @@ export type SearchKind =
   | { readonly kind: 'hybrid'; readonly embedder: string; readonly semanticRatio: number };
 
 /** `semanticRatio` when absent (search.md §2). */
-export const DEFAULT_SEMANTIC_RATIO = 0.5;
+const DEFAULT_SEMANTIC_RATIO = 0.5;
 
 /** The search kind of `query` on an index with `settings` (the `media`/`vector`/`hybrid` errors come first, checks.ts). */
 export function searchKind(query: SearchQuery, env: IndexEnv, settings: IndexSettings): SearchKind {

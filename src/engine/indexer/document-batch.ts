@@ -29,6 +29,7 @@ import { payloadBytes, readNdjson } from '../documents/ndjson-payload.js';
 import { DocumentStore, fieldLimitExceeded, MAX_FIELDS, type StoredDocument } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';
+import { vectorFilter } from '../vectors/index.js';
 import { parseFilter } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
 import { readSettings } from '../index-settings.js';
@@ -156,7 +157,7 @@ function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: un
   try {
     const ast = parseFilter(op.filter, { code });
     if (ast === null) return { count: 0 };
-    docids = evaluateFilter(env, settings, ast, { code });
+    docids = evaluateFilter(env, settings, ast, { code, vectors: vectorFilter(env, settings) });
   } catch (err) {
     if (err instanceof ApiError) return failure(new ApiError(err.code, `Index \`${op.indexUid}\`: ${err.message}`));
     throw err;

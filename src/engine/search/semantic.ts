@@ -3,7 +3,8 @@
  * the ranking rules in which one vector step replaces the relevancy rules (ranking.ts
  * `rankingSteps` in vector mode), as milli's `execute_vector_search`. The nearest neighbours come
  * from the caller's `nearest` (the index's vector store for one embedder and query vector), asked
- * for `need` documents of a group at a time, as milli's `VectorSort` fills its buffer; documents
+ * for as many documents of a group as the sort may still emit, again for the rest when those run
+ * out (milli's `VectorSort` refills its buffer the same way); documents
  * at the same distance form one bucket, and those without a vector come last, in one bucket
  * whose similarity is null (score 0).
  *
@@ -112,7 +113,8 @@ class SemanticSorter {
   private *vectorBuckets(group: DocSet): Generator<{ docids: DocSet; detail: StepDetail }> {
     let rest = group;
     while (rest.length > 0) {
-      const found = this.request.nearest(rest, this.request.need);
+      // as many as the sort may still emit (more than the page under a threshold or exhaustive distinct)
+      const found = this.request.nearest(rest, Math.min(this.need - this.out.length, rest.length));
       const seen = new Set<number>();
       for (let i = 0; i < found.length; ) {
         let j = i + 1;

@@ -111,9 +111,9 @@ export class EmbedderWriter {
     return items;
   }
 
-  /** Writes the graph's changed nodes; call once the batch's changes are applied. */
-  persist(): void {
-    this.write?.persist();
+  /** Writes the graph's changed nodes; call once the batch's changes are applied. Answers the changed items. */
+  persist(): number[] {
+    return this.write?.persist() ?? [];
   }
 
   committed(version: string): void {

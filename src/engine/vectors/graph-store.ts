@@ -3,7 +3,9 @@
  * searches and between writes, and its changed nodes written back.
  *
  * A loaded graph is tagged with the vectors version (main `vectors-version`) it matches: a search
- * reuses it while the stored version is the same, and reloads after a commit wrote vectors. The
+ * reuses it while the stored version is the same; after commits that wrote vectors, it replays
+ * their journal (store.ts `readJournal`: the items each changed) on it, or reloads it when the
+ * journal does not reach back to its version. The
  * writer changes the cached graph in place inside its transaction: it first tags it as dirty, so
  * a rolled-back write (a failure, a cancelation) leaves a tag no stored version has and the next
  * use reloads; after its writes it tags it with the version it committed. Searches and the index
@@ -12,7 +14,7 @@
 import type { IndexEnv } from '../index-env.js';
 import { HnswGraph } from './hnsw.js';
 import { VectorSpace } from './space.js';
-import { decodeItem, embedderRange, key, readVectorsVersion, type EmbedderState } from './store.js';
+import { decodeItem, embedderRange, key, readItem, readJournal, readVectorsVersion, type EmbedderState, type JournalEntry } from './store.js';
 
 interface Cached {
   version: string;
@@ -22,9 +24,15 @@ interface Cached {
   readonly graph: HnswGraph;
 }
 
-/** Graphs kept per thread: the most recently used ones. */
+/** Graphs kept per thread and role: the most recently used ones. */
 const MAX_GRAPHS = 8;
-const cache = new Map<string, Cached>();
+/**
+ * Searches' graphs and the writer's, apart even in one thread: the writer changes its graph
+ * before the commit, and a search that runs in the writer's thread (tests, tools) must not see
+ * that before it is committed.
+ */
+const readers = new Map<string, Cached>();
+const writers = new Map<string, Cached>();
 
 /** The tag of a graph being changed: no stored version is empty-prefixed like this */
 const DIRTY = '\u0000dirty';
@@ -52,55 +60,88 @@ function load(env: IndexEnv, state: EmbedderState): HnswGraph {
   return graph;
 }
 
-function lookup(env: IndexEnv, state: EmbedderState, version: string): Cached | undefined {
+function lookup(cache: Map<string, Cached>, env: IndexEnv, state: EmbedderState, version: string): Cached | undefined {
   const k = cacheKey(env, state);
   const hit = cache.get(k);
-  if (hit === undefined) return undefined;
-  if (hit.version === version && hit.dimensions === state.dimensions && hit.quantized === state.quantized) {
-    cache.delete(k);
-    cache.set(k, hit);
-    return hit;
-  }
-  drop(k);
-  return undefined;
+  if (hit === undefined || hit.version !== version || hit.dimensions !== state.dimensions || hit.quantized !== state.quantized) return undefined;
+  cache.delete(k);
+  cache.set(k, hit);
+  return hit;
 }
 
-function remember(env: IndexEnv, state: EmbedderState, entry: Cached): void {
+function remember(cache: Map<string, Cached>, env: IndexEnv, state: EmbedderState, entry: Cached): void {
+  drop(cache, cacheKey(env, state));
   cache.set(cacheKey(env, state), entry);
-  while (cache.size > MAX_GRAPHS) drop(cache.keys().next().value!);
+  while (cache.size > MAX_GRAPHS) drop(cache, cache.keys().next().value!);
 }
 
 /** Forgets a cached graph and returns its vectors' memory to the kernel. */
-function drop(k: string): void {
+function drop(cache: Map<string, Cached>, k: string): void {
   cache.get(k)?.graph.space.dispose();
   cache.delete(k);
+}
+
+/**
+ * Brings `cached` from its version to `version` with the journal's entries, re-reading the items
+ * they name; false when the journal does not lead there.
+ */
+function replay(env: IndexEnv, state: EmbedderState, cached: Cached, version: string): boolean {
+  const journal = readJournal(env);
+  let at = journal.findIndex((entry) => entry.from === cached.version);
+  if (at < 0) return false;
+  const steps: JournalEntry[] = [];
+  for (let from = cached.version; from !== version; at++) {
+    const entry = journal[at];
+    if (entry === undefined || entry.from !== from) return false;
+    steps.push(entry);
+    from = entry.to;
+  }
+  const { graph } = cached;
+  for (const entry of steps) {
+    for (const item of entry.items[state.id] ?? []) {
+      graph.forget(item);
+      const stored = readItem(env, state, item);
+      const node = env.vectorLinks.getBinaryFast(key(state.id, item));
+      if (stored === undefined || node === undefined) continue;
+      graph.space.set(item, stored.vector);
+      const bytes = new Uint8Array(node);
+      graph.decodeNode(item, stored.docid, new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2));
+    }
+  }
+  graph.restore(state.entry, state.maxLevel);
+  cached.version = version;
+  return true;
 }
 
 /** The graph of `state`'s embedder as stored: read-only for the caller. */
 export function readGraph(env: IndexEnv, state: EmbedderState): HnswGraph {
   const version = readVectorsVersion(env) ?? '';
-  const hit = lookup(env, state, version);
+  const hit = lookup(readers, env, state, version);
   if (hit !== undefined) return hit.graph;
+  const stale = readers.get(cacheKey(env, state));
+  if (stale !== undefined && stale.dimensions === state.dimensions && stale.quantized === state.quantized && replay(env, state, stale, version)) {
+    return stale.graph;
+  }
   const graph = load(env, state);
-  remember(env, state, { version, embedder: state.id, dimensions: state.dimensions, quantized: state.quantized, graph });
+  remember(readers, env, state, { version, embedder: state.id, dimensions: state.dimensions, quantized: state.quantized, graph });
   return graph;
 }
 
 /** A write on the graph of `state`'s embedder, inside the index write transaction. */
 export interface GraphWrite {
   readonly graph: HnswGraph;
-  /** Writes the changed nodes and the entry point into `state`. */
-  persist(): void;
+  /** Writes the changed nodes and the entry point into `state`; answers the changed items. */
+  persist(): number[];
   /** Tags the cached graph with the version the transaction commits. */
   committed(version: string): void;
 }
 
 export function writeGraph(env: IndexEnv, state: EmbedderState): GraphWrite {
   const version = readVectorsVersion(env) ?? '';
-  let entry = lookup(env, state, version);
+  let entry = lookup(writers, env, state, version);
   if (entry === undefined) {
     entry = { version, embedder: state.id, dimensions: state.dimensions, quantized: state.quantized, graph: load(env, state) };
-    remember(env, state, entry);
+    remember(writers, env, state, entry);
   }
   // until `committed`, no stored version matches what the graph becomes
   entry.version = DIRTY;
@@ -109,7 +150,8 @@ export function writeGraph(env: IndexEnv, state: EmbedderState): GraphWrite {
     graph: target.graph,
     persist() {
       const { graph } = target;
-      for (const slot of graph.takeDirty()) {
+      const dirty = [...graph.takeDirty()];
+      for (const slot of dirty) {
         if (graph.isLive(slot)) {
           const node = graph.encodeNode(slot);
           env.vectorLinks.putSync(key(state.id, slot), Buffer.from(node.buffer, node.byteOffset, node.byteLength));
@@ -119,6 +161,7 @@ export function writeGraph(env: IndexEnv, state: EmbedderState): GraphWrite {
       }
       state.entry = graph.entry;
       state.maxLevel = graph.maxLevel;
+      return dirty;
     },
     committed(committedVersion: string) {
       target.version = committedVersion;
@@ -128,5 +171,6 @@ export function writeGraph(env: IndexEnv, state: EmbedderState): GraphWrite {
 
 /** Forgets the cached graph of an embedder whose records were dropped or rewritten. */
 export function forgetGraph(env: IndexEnv, state: EmbedderState): void {
-  drop(cacheKey(env, state));
+  drop(writers, cacheKey(env, state));
+  drop(readers, cacheKey(env, state));
 }

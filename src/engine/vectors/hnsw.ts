@@ -375,6 +375,16 @@ export class HnswGraph {
     return Uint32Array.from(parts);
   }
 
+  /** Forgets a node without repairing its neighbours' links (a stored graph's change is being replayed). */
+  forget(slot: number): void {
+    if (!this.isLive(slot)) return;
+    this.levels[slot] = -1;
+    this.size--;
+    this.counts0[slot] = 0;
+    this.upper[slot] = undefined;
+    this.space.remove(slot);
+  }
+
   /** Restores a stored node (its vector is set in the space separately). */
   decodeNode(slot: number, docid: number, node: Uint32Array): void {
     const level = node[0]!;

@@ -68,11 +68,14 @@ interface Counts {
 
 const counts = new EntryCache<Counts>((env) => env.main, INDEX_MAIN_KEYS.vectorsVersion, (env) => {
   const all = Object.values(readEmbedderStates(env));
+  const numberOfEmbeddings = all.reduce((sum, state) => sum + state.items, 0);
+  // one embedder counts its documents; several need the union of theirs
+  if (all.length <= 1) return { numberOfEmbeddings, numberOfEmbeddedDocuments: all[0]?.documents ?? 0 };
   const embedded = new Set<number>();
   for (const state of all) {
     for (const { docid, entry } of eachDocVectors(env, state.id)) if (entry.items.length > 0) embedded.add(docid);
   }
-  return { numberOfEmbeddings: all.reduce((sum, state) => sum + state.items, 0), numberOfEmbeddedDocuments: embedded.size };
+  return { numberOfEmbeddings, numberOfEmbeddedDocuments: embedded.size };
 });
 
 /** Vectors stored for all embedders, and documents having at least one (the index stats). */

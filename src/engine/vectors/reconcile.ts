@@ -7,8 +7,9 @@
  *   embedder) is consumed as what the document sent, the others are generated (or, for a
  *   `userProvided` embedder, fail the write);
  * - `binaryQuantized` turned on: the stored vectors become sign bits and the graph is rebuilt;
- * - a generated embedder: documents whose rendered template changed are embedded again; all its
- *   generated vectors when what they depend on changed (states.ts `generationKey`);
+ * - a generated embedder whose template, template byte limit or searchable fields changed:
+ *   documents whose rendered text changed are embedded again; all its generated vectors when
+ *   what they depend on changed (states.ts `generationKey`);
  * - an emptied index: every embedder's records go.
  */
 import { compareBytes } from '../../types/bytes.js';
@@ -21,7 +22,7 @@ import type { IndexEnv } from '../index-env.js';
 import { applyDecisions, decide, generates, type DocumentInput } from './document-vectors.js';
 import { EmbedderWriter } from './embedder-writer.js';
 import { forgetGraph, writeGraph } from './graph-store.js';
-import { externalIds, generationKey, stateFor } from './states.js';
+import { externalIds, generationKey, renderingKey, stateFor } from './states.js';
 import {
   decodeItem,
   eachDocVectors,
@@ -105,15 +106,17 @@ export function reconcileVectors(env: IndexEnv, settings: IndexSettings, documen
     checkpoint();
     const embedder = settings.embedders[name]!;
     const isNew = !Object.hasOwn(states, name);
-    const state = stateFor(states, name, embedder);
+    const state = stateFor(states, name, embedder, settings);
     if (empty) continue;
     if (embedder.binaryQuantized === true && !state.quantized) {
       quantizeAll(env, state);
       if (state.items > 0) written.push(rebuildGraph(env, state));
     }
     const regenerateAll = state.generation !== generationKey(embedder);
+    const rerender = state.rendering !== renderingKey(embedder, settings);
     state.generation = generationKey(embedder);
-    if (!isNew && !generates(embedder)) continue;
+    state.rendering = renderingKey(embedder, settings);
+    if (!isNew && !(generates(embedder) && (regenerateAll || rerender))) continue;
     const writer = new EmbedderWriter(env, name, state);
     let inputs: DocumentInput[] = [];
     const flush = () => {

@@ -3,7 +3,7 @@
  * its generated vectors depend on, and the external ids of documents (for error messages and
  * document rewrites, which the vector records know only by docid).
  */
-import type { EmbedderSettings } from '../../types/settings.js';
+import type { EmbedderSettings, IndexSettings } from '../../types/settings.js';
 import type { IndexEnv } from '../index-env.js';
 import { freeEmbedderId, type EmbedderState, type EmbedderStates } from './store.js';
 
@@ -25,13 +25,20 @@ export function generationKey(embedder: EmbedderSettings): string {
   return JSON.stringify(Object.fromEntries(Object.entries(kept).sort(([a], [b]) => (a < b ? -1 : 1))));
 }
 
+/** What the rendered document texts depend on: the template, its byte limit, the searchable fields. */
+export function renderingKey(embedder: EmbedderSettings, settings: IndexSettings): string {
+  const source = embedder.source === 'composite' ? (embedder.indexingEmbedder as EmbedderSettings) : embedder;
+  return JSON.stringify([source.documentTemplate ?? null, source.documentTemplateMaxBytes ?? null, settings.searchableAttributes]);
+}
+
 /** `states[name]`, created empty for a new embedder. */
-export function stateFor(states: EmbedderStates, name: string, embedder: EmbedderSettings): EmbedderState {
+export function stateFor(states: EmbedderStates, name: string, embedder: EmbedderSettings, settings: IndexSettings): EmbedderState {
   states[name] ??= {
     id: freeEmbedderId(states),
     dimensions: 0,
     quantized: embedder.binaryQuantized === true,
     generation: generationKey(embedder),
+    rendering: renderingKey(embedder, settings),
     nextItem: 0,
     free: [],
     entry: -1,

@@ -21,8 +21,10 @@ export interface EmbedderState {
   /** dimensions of the stored vectors; 0 until the first one */
   dimensions: number;
   quantized: boolean;
-  /** what generated vectors depend on besides the rendered text (updater.ts `generationKey`) */
+  /** what generated vectors depend on besides the rendered text (states.ts `generationKey`) */
   generation: string;
+  /** what the rendered texts depend on (states.ts `renderingKey`) */
+  rendering: string;
   /** next item id never used; freed ids are reused first */
   nextItem: number;
   free: number[];
@@ -49,11 +51,39 @@ export function readEmbedderStates(env: IndexEnv): EmbedderStates {
   return (env.main.get(INDEX_MAIN_KEYS.vectorEmbedders) as EmbedderStates | undefined) ?? {};
 }
 
-/** Writes the states and a fresh vectors version (searches reload their graphs). */
-export function writeEmbedderStates(env: IndexEnv, states: EmbedderStates): string {
+/** One write's changed items (graph nodes) per embedder id, from one vectors version to the next. */
+export interface JournalEntry {
+  readonly from: string;
+  readonly to: string;
+  readonly items: Record<number, number[]>;
+}
+
+/** Writes a search may patch its loaded graphs with, and the items they may name in all. */
+const JOURNAL_ENTRIES = 32;
+const JOURNAL_ITEMS = 100_000;
+
+export function readJournal(env: IndexEnv): JournalEntry[] {
+  return (env.main.get(INDEX_MAIN_KEYS.vectorsJournal) as JournalEntry[] | undefined) ?? [];
+}
+
+/**
+ * Writes the states and a fresh vectors version. `changed` (embedder id → changed items) goes to
+ * the journal, so searches patch the graphs they loaded; without it (a rebuild, a clear) the
+ * journal restarts and searches reload them.
+ */
+export function writeEmbedderStates(env: IndexEnv, states: EmbedderStates, changed?: ReadonlyMap<number, Iterable<number>>): string {
   env.main.putSync(INDEX_MAIN_KEYS.vectorEmbedders, states);
+  const from = readVectorsVersion(env) ?? '';
   const version = randomUUID();
   env.main.putSync(INDEX_MAIN_KEYS.vectorsVersion, version);
+  let journal: JournalEntry[] = [];
+  if (changed !== undefined) {
+    const entry: JournalEntry = { from, to: version, items: Object.fromEntries([...changed].map(([id, items]) => [id, [...items]])) };
+    journal = [...readJournal(env), entry].slice(-JOURNAL_ENTRIES);
+    const size = (e: JournalEntry) => Object.values(e.items).reduce((sum, items) => sum + items.length, 0);
+    while (journal.length > 0 && journal.reduce((sum, e) => sum + size(e), 0) > JOURNAL_ITEMS) journal.shift();
+  }
+  env.main.putSync(INDEX_MAIN_KEYS.vectorsJournal, journal);
   return version;
 }
 

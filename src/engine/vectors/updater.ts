@@ -28,10 +28,11 @@ export const vectorUpdater: IndexUpdater = {
     let ids: Map<number, string> | undefined;
     const idOf = (docid: number, known: string | undefined) => known ?? (ids ??= externalIds(env)).get(docid) ?? String(docid);
     const writers: EmbedderWriter[] = [];
+    const changed = new Map<number, number[]>();
     for (const name of names) {
       checkpoint();
       const embedder = settings.embedders[name]!;
-      const writer = new EmbedderWriter(env, name, stateFor(states, name, embedder));
+      const writer = new EmbedderWriter(env, name, stateFor(states, name, embedder, settings));
       writers.push(writer);
       const inputs: DocumentInput[] = [];
       for (const change of changes) {
@@ -46,9 +47,9 @@ export const vectorUpdater: IndexUpdater = {
         inputs.push({ docid: change.docid, id: idOf(change.docid, sent?.id), doc: change.after, decision, old });
       }
       applyDecisions(settings, writer, embedder, inputs, configured);
-      writer.persist();
+      changed.set(writer.state.id, writer.persist());
     }
-    const version = writeEmbedderStates(env, states);
+    const version = writeEmbedderStates(env, states, changed);
     for (const writer of writers) writer.committed(version);
   },
 

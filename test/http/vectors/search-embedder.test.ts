@@ -30,6 +30,10 @@ beforeAll(async () => {
     req.on('end', () => {
       const { input } = JSON.parse(body) as { input: string };
       received.push(input);
+      if (input === 'slow') {
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ embedding: [1, 0] })), 2_000);
+        return;
+      }
       if (input === 'boom') {
         res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no' }));
         return;
@@ -121,5 +125,20 @@ describe('query embedding', () => {
     expect(reply.status).toBe(400);
     expect(reply.body.code).toBe('vector_embedding_error');
     expect(reply.body.message).toMatch(/^Error while generating embeddings: /);
+  });
+
+  it('gives up embedding at the search cutoff: a semantic search answers 400, a hybrid one its keyword hits', async () => {
+    expect((await run(server, 'PATCH', `/indexes/${uid}/settings`, { searchCutoffMs: 300 })).status).toBe('succeeded');
+    try {
+      const started = Date.now();
+      const semantic = await call(server, 'POST', `/indexes/${uid}/search`, { q: 'slow', hybrid: { embedder: 'rest', semanticRatio: 1 } });
+      expect(semantic.status).toBe(400);
+      expect(semantic.body).toMatchObject({ code: 'vector_embedding_error', message: expect.stringMatching(/^Error while generating embeddings: runtime error: /) });
+      expect(Date.now() - started).toBeLessThan(1_500);
+      const hybrid = await search({ q: 'slow', hybrid: { embedder: 'rest', semanticRatio: 0.5 } });
+      expect(hybrid).toMatchObject({ hits: [], semanticHitCount: 0 });
+    } finally {
+      await run(server, 'PATCH', `/indexes/${uid}/settings`, { searchCutoffMs: null });
+    }
   });
 });

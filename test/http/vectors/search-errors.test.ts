@@ -62,6 +62,27 @@ describe('vector search errors', () => {
     expectError(await post({ q: 'Captain', hybrid: 'default' }), 400, 'invalid_search_hybrid_query', 'Invalid value type at `.hybrid`: expected an object, but found a string: `"default"`');
   });
 
+  it('refuses a hybrid without embedder', async () => {
+    expectError(await post({ q: 'Captain', hybrid: { semanticRatio: 0.5 } }), 400, 'invalid_search_hybrid_query', 'Missing field `embedder` inside `.hybrid`');
+  });
+
+  it('refuses a vector holding something else than numbers', async () => {
+    expectError(await post({ vector: [1, 'a'], hybrid: { embedder: 'default' } }), 400, 'invalid_search_vector', 'Invalid value type at `.vector[1]`: expected a number, but found a string: `"a"`');
+  });
+
+  it('refuses media while the multimodal feature is off', async () => {
+    expectError(
+      await post({ media: { image: 'x' }, hybrid: { embedder: 'default' } }),
+      400,
+      'feature_not_enabled',
+      'passing `media` in a search query requires enabling the `multimodal` experimental feature. See https://github.com/orgs/meilisearch/discussions/846',
+    );
+  });
+
+  it('refuses media together with a vector', async () => {
+    expectError(await post({ media: { image: 'x' }, vector: [1, 1], hybrid: { embedder: 'default' } }), 400, 'invalid_search_media_and_vector', 'Invalid request: both `media` and `vector` parameters are present.');
+  });
+
   it('refuses a semantic search whose query text cannot be embedded', async () => {
     expectError(
       await post({ q: 'Captain', hybrid: { embedder: 'default', semanticRatio: 1 } }),

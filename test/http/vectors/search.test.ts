@@ -111,6 +111,28 @@ describe('hybrid search', () => {
   });
 });
 
+describe('highlighting', () => {
+  const highlight = { attributesToHighlight: ['desc', '_vectors'], highlightPreTag: '**', highlightPostTag: '**', retrieveVectors: true };
+
+  it("highlights a hybrid search's hits with the keyword query's words, keeping _vectors out of _formatted", async () => {
+    const body = await search(captains, { q: 'Captain Marvel', vector: [1.0, 1.0], hybrid: { embedder: 'default', semanticRatio: 0.8 }, ...highlight });
+    expect(body.hits.map((hit: { id: string }) => hit.id)).toEqual(['3', '2', '1']);
+    expect(body.hits[0]).toEqual({
+      title: 'Captain Marvel',
+      desc: 'a Shazam ersatz',
+      id: '3',
+      _vectors: vectorsOf([2, 3]),
+      _formatted: { title: 'Captain Marvel', desc: 'a Shazam ersatz', id: '3' },
+    });
+    expect(body.hits[2]._formatted.desc).toBe('a **Captain** **Marvel** ersatz');
+  });
+
+  it('highlights nothing in a semantic search', async () => {
+    const body = await search(captains, { q: 'Captain Marvel', vector: [1.0, 1.0], hybrid: { embedder: 'default', semanticRatio: 1 }, ...highlight });
+    expect(body.hits[2]._formatted).toEqual({ title: 'Shazam!', desc: 'a Captain Marvel ersatz', id: '1' });
+  });
+});
+
 describe('semantic search', () => {
   it('ranks by similarity at semanticRatio 1.0, with vectorSort details', async () => {
     const body = await search(captains, { vector: [1.0, 0.0], hybrid: { embedder: 'default', semanticRatio: 1.0 }, showRankingScore: true, showRankingScoreDetails: true });
@@ -127,6 +149,17 @@ describe('semantic search', () => {
     const body = await search(captains, { vector: [1.0, 3.0], hybrid: { embedder: 'default' }, showRankingScore: true });
     expect(body.hits[0]).toMatchObject({ id: '1', _rankingScore: 1 });
     expect(body.semanticHitCount).toBe(3);
+  });
+
+  it("shifts the similarity by the embedder's distribution", async () => {
+    const uid = await indexWith(CAPTAINS);
+    expect((await run(server, 'PATCH', `/indexes/${uid}/settings`, { embedders: { default: { distribution: { mean: 0.998, sigma: 0.01 } } } })).status).toBe('succeeded');
+    const body = await search(uid, { q: 'Captain', vector: [1.0, 1.0], hybrid: { embedder: 'default', semanticRatio: 1.0 }, showRankingScore: true });
+    scored(body, [
+      ['3', 0.19161224365234375],
+      ['2', 1.1920928955078125e-7],
+      ['1', 1.1920928955078125e-7],
+    ]);
   });
 
   it('refuses to embed q with a userProvided embedder', async () => {
@@ -302,6 +335,23 @@ describe('multi-search', () => {
     ]);
     expect(body.semanticHitCount).toBe(2);
     expect(body.hits[1]._federation.weightedRankingScore).toBe(0.7773500680923462);
+  });
+
+  it('weighs the similarity of a semantic query with its federation weight', async () => {
+    const reply = await call(server, 'POST', '/multi-search', {
+      federation: {},
+      queries: [
+        { indexUid: captains, q: 'Planet' },
+        { indexUid: captains, vector: [1, 0], hybrid: { embedder: 'default', semanticRatio: 1 }, federationOptions: { weight: 2 } },
+      ],
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.hits.map((hit: { id: string; _federation: { weightedRankingScore: number } }) => [hit.id, hit._federation.weightedRankingScore])).toEqual([
+      ['3', 0.7773500680923462 * 2],
+      ['2', 0.7236068248748779 * 2],
+      ['1', 0.6581138968467712 * 2],
+    ]);
+    expect(reply.body.semanticHitCount).toBe(3);
   });
 
   it('refuses the ranking rules of a semantic query that cannot be compared with a sorted one', async () => {

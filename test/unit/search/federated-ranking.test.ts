@@ -37,6 +37,13 @@ describe('compareCandidates', () => {
     expect(compareCandidates(candidate(0, [year(null)], 1), candidate(1, [year(2000)], 1))).toBeGreaterThan(0);
   });
 
+  it('compares a semantic similarity with a keyword score, a tie within f64 epsilon going to the next value', () => {
+    const vector = (similarity: number): StepDetail => ({ kind: 'vector', similarity });
+    expect(compareCandidates(candidate(1, [vector(0.8)], 0.8), candidate(0, [words(1, 2)], 0.5))).toBeLessThan(0);
+    // 0.1 × 3 and 0.3 differ by one f64 unit: the year decides
+    expect(compareCandidates(candidate(0, [vector(0.1), year(2000)], 0.1, 3), candidate(1, [vector(0.3), year(1990)], 0.3))).toBeGreaterThan(0);
+  });
+
   it('falls back to the weighted ranking score when the sequences do not line up', () => {
     expect(compareCandidates(candidate(0, [year(1990)], 0.2), candidate(1, [words(1, 2)], 0.5))).toBeGreaterThan(0);
   });

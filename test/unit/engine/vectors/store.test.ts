@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../../src/errors/api-error.js';
 import { fromSorted } from '../../../../src/engine/docset.js';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
@@ -77,6 +77,12 @@ describe('vector store', () => {
     expect(new DocumentStore(env).get('a')).toEqual({ id: 'a' });
   });
 
+  it('counts a document embedded by several embedders once', () => {
+    setEmbedders({ ...manual, other: { source: 'userProvided', dimensions: 1 } });
+    batch(add([{ id: 'a', _vectors: { manual: [1, 0], other: [1] } }, { id: 'b', _vectors: { manual: null, other: [[1], [2]] } }]));
+    expect(embeddingCounts(env)).toEqual({ numberOfEmbeddings: 4, numberOfEmbeddedDocuments: 2 });
+  });
+
   it('applies the distribution shift to scores', () => {
     setEmbedders({ manual: { ...manual.manual, distribution: { mean: 0.7, sigma: 0.3 } } });
     batch(add([{ id: 'a', _vectors: { manual: [2, 3] } }]));
@@ -94,6 +100,13 @@ describe('vector store', () => {
     expect(embeddingCounts(env)).toEqual({ numberOfEmbeddings: 1, numberOfEmbeddedDocuments: 1 });
   });
 
+  it('keeps what an earlier task of the batch sent for a document that a later one sends again without vectors', () => {
+    setEmbedders(manual);
+    expect(batch(add([{ id: 'a', _vectors: { manual: [1, 0] } }]), add([{ id: 'a', title: 'x' }], 'update'), add([{ id: 'a', title: 'y' }]))).toBeNull();
+    expect(new DocumentStore(env).get('a')).toEqual({ id: 'a', title: 'y' });
+    expect(documentEmbeddings(env, settings(), 'manual', docid('a'))!.embeddings).toEqual([Float32Array.of(1, 0)]);
+  });
+
   it('fails the batch for documents without vectors for a userProvided embedder, naming the first and hinting typos', () => {
     setEmbedders(manual);
     expect(batch(add([{ id: 40 }, { id: 41 }, { id: 42 }]))).toEqual({
@@ -106,6 +119,18 @@ describe('vector store', () => {
     expect(new DocumentStore(env).count()).toBe(0);
   });
 
+  it('drops every vector when the index is cleared, and deletes by a `_vectors` filter', () => {
+    setEmbedders(manual);
+    batch(add([{ id: 'a', _vectors: { manual: [1, 0] } }, { id: 'b', _vectors: { manual: null } }, { id: 'c', _vectors: { manual: [0, 1] } }]));
+    expect(batch({ op: 'deleteByFilter', filter: '_vectors.manual.userProvided EXISTS AND NOT _vectors.manual EXISTS', indexUid: 'index' })).toBeNull();
+    expect(new DocumentStore(env).get('b')).toBeUndefined();
+    batch({ op: 'clear' });
+    expect(embeddingCounts(env)).toEqual({ numberOfEmbeddings: 0, numberOfEmbeddedDocuments: 0 });
+    expect(searchVectors(env, settings(), 'manual', Float32Array.of(1, 0), 10, null)).toEqual([]);
+    batch(add([{ id: 'd', _vectors: { manual: [1, 1] } }]));
+    expect(searchVectors(env, settings(), 'manual', Float32Array.of(1, 0), 10, null).map((hit) => hit.docid)).toEqual([docid('d')]);
+  });
+
   it('refuses a vector whose dimensions differ from the stored ones', () => {
     setEmbedders({ manual: { source: 'userProvided' } });
     batch(add([{ id: 'a', _vectors: { manual: [1, 2, 3] } }]));
@@ -113,6 +138,23 @@ describe('vector store', () => {
       code: 'invalid_vector_dimensions',
       message: 'Invalid vector dimensions in document with id `b` in `._vectors.manual`.\n  - note: embedding #0 has dimensions 2\n  - note: embedder `manual` requires 3',
     });
+  });
+
+  it('patches a loaded graph with the journal of later writes instead of reloading it', () => {
+    setEmbedders({ manual: { source: 'userProvided', dimensions: 16 } });
+    const vectors = clusteredVectors(400, 16, 8);
+    batch(add(vectors.slice(0, 300).map((v, i) => ({ id: i, _vectors: { manual: Array.from(v) } }))));
+    searchVectors(env, settings(), 'manual', vectors[0]!, 10, null);
+    const loads = vi.spyOn(env.vectorItems, 'getRange');
+    batch(add(vectors.slice(300).map((v, i) => ({ id: 300 + i, _vectors: { manual: Array.from(v) } }))), { op: 'delete', ids: ['0', '1', '2'] });
+    batch(add([{ id: 350, _vectors: { manual: Array.from(vectors[0]!) } }]));
+    const hits = searchVectors(env, settings(), 'manual', vectors[0]!, 10, null);
+    expect(searchVectors(env, settings(), 'manual', vectors[399]!, 1, null)[0]!.docid).toBe(docid('399'));
+    expect(loads).not.toHaveBeenCalled();
+    loads.mockRestore();
+    // the vector of deleted document 0 now belongs to document 350 alone
+    expect(hits[0]).toMatchObject({ docid: docid('350'), distance: 0 });
+    expect(hits.some((hit) => hit.docid === 0 && new DocumentStore(env).get('0') === undefined)).toBe(false);
   });
 
   it('keeps its data across reopening the environment', async () => {
