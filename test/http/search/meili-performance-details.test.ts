@@ -29,22 +29,20 @@ function redacted(result: Record<string, unknown>): Record<string, unknown> {
 
 const glassResult = { hits: [glass], query: 'glass', processingTimeMs: '[duration]', limit: 20, offset: 0, estimatedTotalHits: 1, requestUid: '[uuid]' };
 
-// Divergence: Quarry validates showPerformanceDetails but answers no `performanceDetails` (its step
-// timings — wait for permit, tokenize, resolve universe, keyword search, format — are not measured).
 describe('showPerformanceDetails', () => {
-  it.fails('adds performanceDetails after requestUid to a search', async () => {
+  it('adds performanceDetails after requestUid to a search', async () => {
     const reply = await call(server, 'POST', '/indexes/movies/search', { q: 'glass', showPerformanceDetails: true });
     expect(reply.status).toBe(200);
     expectJson(redacted(reply.body), { ...glassResult, performanceDetails: '[details]' });
   });
 
-  it.fails('adds performanceDetails to the multi-search result of the query that asks', async () => {
+  it('adds performanceDetails to the multi-search result of the query that asks', async () => {
     const reply = await call(server, 'POST', '/multi-search', { queries: [{ indexUid: 'movies', q: 'glass', showPerformanceDetails: true }] });
     expect(reply.status).toBe(200);
     expectJson(redacted(reply.body.results[0]), { indexUid: 'movies', ...glassResult, performanceDetails: '[details]' });
   });
 
-  it.fails('adds performanceDetails to a federated result when the federation asks', async () => {
+  it('adds performanceDetails to a federated result when the federation asks', async () => {
     const reply = await call(server, 'POST', '/multi-search', { federation: { showPerformanceDetails: true }, queries: [{ indexUid: 'movies', q: 'glass' }] });
     expect(reply.status).toBe(200);
     expectJson(redacted(reply.body), {
