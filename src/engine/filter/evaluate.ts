@@ -35,10 +35,10 @@ export interface EvaluateOptions {
   /** The error code of the route's filter parameter (default `invalid_search_filter`). */
   readonly code?: ErrorCode;
   /**
-   * `_vectors[.<embedder>[.<part>]] EXISTS`: the documents having such vectors. Provided by the
-   * vector store; without it a vector filter on a configured embedder is refused.
+   * `_vectors[.<embedder>[.<part>]] EXISTS`: the documents having such vectors, as the vector
+   * store (engine/vectors) answers them.
    */
-  readonly vectors?: (embedder: string, target: VectorTarget) => DocSet;
+  readonly vectors: (embedder: string, target: VectorTarget) => DocSet;
 }
 
 /**
@@ -46,7 +46,7 @@ export interface EvaluateOptions {
  * @throws ApiError(code) for attributes that are not filterable, operators a granular rule
  *   forbids, bad geo arguments.
  */
-export function evaluateFilter(env: IndexEnv, settings: IndexSettings, ast: FilterAst, options: EvaluateOptions = {}): DocSet {
+export function evaluateFilter(env: IndexEnv, settings: IndexSettings, ast: FilterAst, options: EvaluateOptions): DocSet {
   const code = options.code ?? 'invalid_search_filter';
   assertFilterable(ast, settings.filterableAttributes, code);
   return new Evaluator(new FacetReader(env), settings, code, options.vectors).evaluate(ast, null);
@@ -231,8 +231,7 @@ class Evaluator {
       throw new ApiError(this.code, formatFilterError(`The embedder \`${embedder.value}\` does not exist. ${available}`, embedder.span));
     }
     if (names.length === 0) return EMPTY;
-    if (this.vectors === undefined) throw new ApiError(this.code, 'Filtering on `_vectors` needs the vector store, which Quarry does not have yet.');
-    const found = unionAll(names.map((name) => this.vectors!(name, target)));
+    const found = unionAll(names.map((name) => this.vectors(name, target)));
     return within === null ? found : intersect(found, within);
   }
 

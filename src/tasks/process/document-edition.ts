@@ -12,6 +12,7 @@ import { ApiError, inIndex } from '../../errors/api-error.js';
 import { documentId, type JsonObject } from '../../engine/document-id.js';
 import { MAX_DOCUMENT_DEPTH, nestsTooDeep } from '../../engine/documents/depth.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
+import { vectorFilter } from '../../engine/vectors/index.js';
 import { parseFilter } from '../../engine/filter-parser/index.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
@@ -31,7 +32,8 @@ function candidates(env: IndexEnv, indexUid: string, filter: unknown): number[] 
   try {
     const ast = parseFilter(filter ?? null, { code: 'invalid_document_filter' });
     if (ast === null) return [...env.documents.getKeys()];
-    return [...evaluateFilter(env, readSettings(env), ast, { code: 'invalid_document_filter' })];
+    const settings = readSettings(env);
+    return [...evaluateFilter(env, settings, ast, { code: 'invalid_document_filter', vectors: vectorFilter(env, settings) })];
   } catch (error) {
     throw error instanceof ApiError ? inIndex(indexUid, error) : error;
   }

@@ -28,7 +28,7 @@ async function indexWith(documents: Record<string, unknown>[]): Promise<string> 
 
 async function edit(uid: string, body: Record<string, unknown>) {
   const enqueued = await send('POST', `/indexes/${uid}/documents/edit`, body);
-  expect(enqueued.status).toBe(202);
+  expect(enqueued.status, JSON.stringify(enqueued.body)).toBe(202);
   return task(enqueued.body!.taskUid as number);
 }
 
@@ -66,6 +66,32 @@ describe('with the feature on', () => {
   beforeAll(async () => {
     const res = await send('PATCH', '/experimental-features', { editDocumentsByFunction: true });
     expect(res.body!.editDocumentsByFunction).toBe(true);
+  });
+
+  it('edits the documents a `_vectors` filter selects, read from the vector store', async () => {
+    // vector filters are behind the multimodal feature in v1.50
+    expect((await send('PATCH', '/experimental-features', { multimodal: true })).status).toBe(200);
+    const uid = uniqueIndex();
+    const settings = await task((await client.index(uid).updateSettings({ embedders: { manual: { source: 'userProvided', dimensions: 2 } } })).taskUid);
+    expect(settings.status).toBe('succeeded');
+    const added = await task(
+      (
+        await client.index(uid).addDocuments(
+          [
+            { id: 1, title: 'with', _vectors: { manual: [1, 0] } },
+            { id: 2, title: 'without', _vectors: { manual: null } },
+          ],
+          { primaryKey: 'id' },
+        )
+      ).taskUid,
+    );
+    expect(added.status).toBe('succeeded');
+    const edited = await edit(uid, { function: 'doc.title = "edited"', filter: '_vectors.manual EXISTS' });
+    expect(edited.status, JSON.stringify(edited.error)).toBe('succeeded');
+    expect(await documents(uid)).toEqual([
+      { id: 1, title: 'edited' },
+      { id: 2, title: 'without' },
+    ]);
   });
 
   describe('request errors', () => {

@@ -13,6 +13,7 @@ import { parseFilter } from '../../../../src/engine/filter-parser/index.js';
 import { facetUpdater } from '../../../../src/engine/facets/updater.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { readSettings, writeSettings } from '../../../../src/engine/index-settings.js';
+import { vectorFilter } from '../../../../src/engine/vectors/index.js';
 import type { DocSet } from '../../../../src/engine/docset.js';
 import type { IndexSettings } from '../../../../src/types/settings.js';
 
@@ -90,7 +91,7 @@ export class TestIndex {
   filter(filter: unknown): unknown[] {
     const ast = parseFilter(filter);
     if (ast === null) throw new Error('empty filter');
-    return this.idsOf(evaluateFilter(this.env, this.settings, ast));
+    return this.idsOf(evaluateFilter(this.env, this.settings, ast, { vectors: vectorFilter(this.env, this.settings) }));
   }
 
   /** The error message a filter evaluation throws. */
