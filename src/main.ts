@@ -4,6 +4,7 @@
  * Exit status 2 for bad options (as Meilisearch's argument parser), 1 for refused startups.
  */
 import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { ExperimentalFeatures } from './features/experimental-features.js';
 import { buildApp } from './http/app.js';
 import { Authenticator } from './auth/authenticate.js';
@@ -29,6 +30,7 @@ import { runtimeFromEnv, setEmbedderRuntime } from './embedders/runtime.js';
 import { IpPolicy } from './outgoing/ip-policy.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
+import { SearchQueue } from './search/search-queue.js';
 import { importDump } from './dumps/import.js';
 import { sweepDumpDir, writeDump } from './dumps/writer.js';
 import { sweepSnapshotLeftovers } from './snapshots/writer.js';
@@ -124,7 +126,7 @@ async function main(): Promise<void> {
   // Every request to a URL users give goes through this client, under the one IP policy; a dump's
   // embedders are built while it is imported.
   const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
-  setEmbedderRuntime(runtimeFromEnv(outgoing, process.env));
+  setEmbedderRuntime(runtimeFromEnv(outgoing, process.env, config.experimentalEmbeddingCacheEntries));
   const features = new ExperimentalFeatures(store, forcedFeatures);
   if (importing?.kind === 'dump') {
     await importDump(importing.file, { store, keys, features, queue, indexes, indexEnvs, updateFiles, workers }).catch((err: unknown) =>
@@ -167,6 +169,11 @@ async function main(): Promise<void> {
     logs,
     webhooks,
     network: new Network(store),
+    searchQueue: new SearchQueue(
+      config.experimentalSearchQueueSize,
+      config.experimentalNbSearchesPerCore * availableParallelism(),
+      config.experimentalDropSearchAfter * 1000,
+    ),
     instanceUid: readInstanceUid(config.dbPath),
     healthy: () => !mustRestart,
     mustRestart: async () => {

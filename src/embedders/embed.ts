@@ -47,13 +47,45 @@ export async function embedQuery(
 ): Promise<Float32Array> {
   const settings = embedders[name];
   if (settings === undefined) throw new ApiError('invalid_search_embedder', `Cannot find embedder with name \`${name}\`.`);
+  const runtime = embedderRuntime();
+  const cache = queryCacheOf(settings, runtime.queryCacheEntries);
+  const cached = cache?.get(text);
+  if (cached !== undefined) {
+    // the most recently used entry goes last
+    cache!.delete(text);
+    cache!.set(text, cached);
+    return cached.slice();
+  }
   try {
     const embedder = queryEmbedder(embedderFor(settings));
-    const [embedding] = await embedder.embed([text], { runtime: embedderRuntime(), dimensions: embedder.dimensions, signal });
+    const [embedding] = await embedder.embed([text], { runtime, dimensions: embedder.dimensions, signal });
+    if (cache !== undefined) {
+      if (cache.size >= runtime.queryCacheEntries) cache.delete(cache.keys().next().value!);
+      cache.set(text, embedding!.slice());
+    }
     return embedding!;
   } catch (error) {
     throw asApiError(error, embeddingApiError);
   }
+}
+
+/**
+ * Query embeddings already computed, per embedder configuration, least recently used first
+ * (v1.50's `--experimental-embedding-cache-entries`); undefined when the cache is off. A changed
+ * configuration is another embedder, with a cache of its own.
+ */
+const queryCaches = new Map<string, Map<string, Float32Array>>();
+
+function queryCacheOf(settings: EmbedderSettings, entries: number): Map<string, Float32Array> | undefined {
+  if (entries === 0) return undefined;
+  const key = JSON.stringify(settings);
+  let cache = queryCaches.get(key);
+  if (cache === undefined) {
+    if (queryCaches.size >= BUILT_CACHE_ENTRIES) queryCaches.delete(queryCaches.keys().next().value!);
+    cache = new Map();
+    queryCaches.set(key, cache);
+  }
+  return cache;
 }
 
 /**

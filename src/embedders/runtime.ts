@@ -1,7 +1,7 @@
 /**
  * What every embedder request shares, set once at startup (main.ts): the outgoing HTTP client
  * under the server's IP policy, and the environment knobs v1.50 reads (request timeout, retry
- * cap, OpenAI key, Ollama URL). The search path and the indexing bridge both embed through it.
+ * cap, OpenAI key, Ollama URL) and the size of the query embedding cache. The search path and the indexing bridge both embed through it.
  */
 import type { OutgoingClient } from '../outgoing/client.js';
 
@@ -15,6 +15,8 @@ export interface EmbedderRuntime {
   openAiApiKey: string | undefined;
   /** `MEILI_OLLAMA_URL` */
   ollamaUrl: string | undefined;
+  /** query embeddings kept per embedder (`--experimental-embedding-cache-entries`, 0 = none) */
+  queryCacheEntries: number;
 }
 
 let runtime: EmbedderRuntime | null = null;
@@ -24,10 +26,11 @@ const seconds = (value: string | undefined, fallback: number): number => {
   return (Number.isFinite(parsed) && parsed >= 0 ? parsed : fallback) * 1000;
 };
 
-/** The runtime from the process environment and the server's outgoing client. */
-export function runtimeFromEnv(client: OutgoingClient, env: NodeJS.ProcessEnv): EmbedderRuntime {
+/** The runtime from the process environment, the server's outgoing client and its query cache size. */
+export function runtimeFromEnv(client: OutgoingClient, env: NodeJS.ProcessEnv, queryCacheEntries = 0): EmbedderRuntime {
   return {
     client,
+    queryCacheEntries,
     timeoutMs: seconds(env.MEILI_EXPERIMENTAL_REST_EMBEDDER_TIMEOUT_SECONDS, 30),
     maxRetryDelayMs: seconds(env.MEILI_EXPERIMENTAL_REST_EMBEDDER_MAX_RETRY_DURATION_SECONDS, 60),
     openAiApiKey: env.MEILI_OPENAI_API_KEY ?? env.OPENAI_API_KEY,

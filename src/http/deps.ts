@@ -10,6 +10,7 @@ import type { IndexReader } from '../indexes/reader.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { LogHub } from '../logs/log-hub.js';
 import type { Network } from '../network/network.js';
+import type { SearchQueue } from '../search/search-queue.js';
 import type { StatsService } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   logs: LogHub;
   webhooks: WebhookStore;
   network: Network;
+  /** searches waiting for, or holding, one of the search slots */
+  searchQueue: SearchQueue;
   /** `<db path>/instance-uid`, which a dump carries on (store/instance-uid.ts) */
   instanceUid: string | null;
   /** Health of the process: `false` once a fatal storage error requires a restart. */

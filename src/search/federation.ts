@@ -27,7 +27,8 @@ import { compareCandidates, distinctHits, searchOrder, weightedSequence, type Ca
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { checkRemote } from './network-use.js';
-import { NO_STEPS, requestTimer, type StepTimer } from './performance-details.js';
+import { NO_STEPS, PerformanceSteps, type StepTimer } from './performance-details.js';
+import { queued } from './queued.js';
 import { addPageFields, pageWindow } from './page.js';
 import { atQuery, atQueryAsync, checkGatheredHits, queryError } from './query-errors.js';
 import type { Federation, QueryWithIndex } from './query.js';
@@ -84,13 +85,16 @@ export async function federatedSearch(
   queries: readonly QueryWithIndex[],
   federation: Federation,
 ): Promise<Record<string, unknown>> {
-  // The searched indexes stay open across the pauses between queries, until the page is built.
-  const leases = new Map<string, { release(): void }>();
-  try {
-    return await federate(ctx, caller, queries, federation, leases);
-  } finally {
-    for (const lease of leases.values()) lease.release();
-  }
+  const timer = federation.showPerformanceDetails === true ? new PerformanceSteps() : undefined;
+  return queued(ctx, timer, async () => {
+    // The searched indexes stay open across the pauses between queries, until the page is built.
+    const leases = new Map<string, { release(): void }>();
+    try {
+      return await federate(ctx, caller, queries, federation, leases, timer);
+    } finally {
+      for (const lease of leases.values()) lease.release();
+    }
+  });
 }
 
 async function federate(
@@ -99,10 +103,10 @@ async function federate(
   queries: readonly QueryWithIndex[],
   federation: Federation,
   leases: Map<string, { release(): void }>,
+  timer: PerformanceSteps | undefined,
 ): Promise<Record<string, unknown>> {
   const started = performance.now();
   const slices = new TimeSlices();
-  const timer = federation.showPerformanceDetails === true ? requestTimer() : undefined;
   const steps: StepTimer = timer ?? NO_STEPS;
   queries.forEach((query, position) => atQuery(position, () => caller.assertIndexAction('search', query.indexUid)));
   queries.forEach((query, position) => checkFederatedQuery(position, query, federation));

@@ -12,7 +12,8 @@ import type { SearchContext } from './context.js';
 import { atQueryAsync, checkGatheredHits } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
 import { searchResponse } from './single.js';
-import { requestTimer } from './performance-details.js';
+import { PerformanceSteps } from './performance-details.js';
+import { queued } from './queued.js';
 import { TimeSlices } from './time-slices.js';
 
 export async function multiSearch(
@@ -21,10 +22,20 @@ export async function multiSearch(
   queries: readonly QueryWithIndex[],
   metadata: boolean,
 ): Promise<{ results: Record<string, unknown>[] }> {
+  // one timer for the whole request, as v1.50: a result's performanceDetails include the queries before it
+  const timer = queries.some((query) => query.showPerformanceDetails === true) ? new PerformanceSteps() : undefined;
+  return queued(ctx, timer, () => searchEach(ctx, caller, queries, metadata, timer));
+}
+
+async function searchEach(
+  ctx: SearchContext,
+  caller: Caller,
+  queries: readonly QueryWithIndex[],
+  metadata: boolean,
+  timer: PerformanceSteps | undefined,
+): Promise<{ results: Record<string, unknown>[] }> {
   const requestUid = uuidV7();
   const slices = new TimeSlices();
-  // one timer for the whole request, as v1.50: a result's performanceDetails include the queries before it
-  const timer = queries.some((query) => query.showPerformanceDetails === true) ? requestTimer() : undefined;
   const results: Record<string, unknown>[] = [];
   let gathered = 0;
   // one query after the other, so that the first failing query is the one reported

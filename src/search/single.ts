@@ -40,7 +40,8 @@ import { checkDistinct, checkSearchKind, checkSearchOn, checkSort } from './chec
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
 import { checkUseNetwork } from './network-use.js';
-import { NO_STEPS, PerformanceSteps, requestTimer, type StepTimer } from './performance-details.js';
+import { NO_STEPS, PerformanceSteps, type StepTimer } from './performance-details.js';
+import { queued } from './queued.js';
 import { withFormatting } from './formatting.js';
 import { hitViewer, type IndexSearch } from './hits.js';
 import { goodEnough, mergeHybrid } from './hybrid.js';
@@ -219,11 +220,17 @@ function searchMetadata(ctx: SearchContext, uid: string): Record<string, unknown
   return { queryUid: uuidV7(), indexUid: uid, primaryKey: ctx.indexReader.get(uid)?.primaryKey ?? null };
 }
 
+/** `POST`/`GET /indexes/{uid}/search`: one search under a search-queue permit. */
+export function searchRequest(ctx: SearchContext, caller: Caller, uid: string, query: SearchQuery, metadata: boolean): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
+  const timer = query.showPerformanceDetails === true ? new PerformanceSteps() : undefined;
+  return queued(ctx, timer, () => searchResponse(ctx, caller, uid, query, uuidV7(), metadata, timer));
+}
+
 /**
  * A single search's response on index `uid` (search.md §5), with `metadata` when asked
  * (`Meili-Include-Metadata`); `degraded` when the time budget cut the ranking short.
- * `performanceDetails` (showPerformanceDetails) reads `timer`, the request's when it has one
- * (a multi-search's, shared by its queries as in v1.50), else one of its own.
+ * `performanceDetails` (showPerformanceDetails) reads `timer`, the request's (a multi-search's is
+ * shared by its queries, as in v1.50).
  */
 export async function searchResponse(
   ctx: SearchContext,
@@ -235,7 +242,7 @@ export async function searchResponse(
   timer?: PerformanceSteps,
 ): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
   const started = performance.now();
-  const details = query.showPerformanceDetails === true ? (timer ?? requestTimer()) : undefined;
+  const details = query.showPerformanceDetails === true ? timer : undefined;
   const steps: StepTimer = timer ?? details ?? NO_STEPS;
   const window = pageWindow(query);
   const { search, pageHits, hits } = await steps.stepAsync('execute local search', async () => {

@@ -10,9 +10,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../../auth/caller.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { SearchQuery } from '../../search/query.js';
-import { searchResponse } from '../../search/single.js';
+import { searchRequest } from '../../search/single.js';
 import { LOCALES } from '../../settings/locales.js';
-import { uuidV7 } from '../../types/uuid-v7.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
 import { RATIO_REASON, SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS, STRATEGIES, THRESHOLD_REASON } from '../schemas/search-query.js';
@@ -119,7 +118,7 @@ export function wantsMetadata(request: FastifyRequest): boolean {
 }
 
 async function countedSearch(deps: AppDeps, request: FastifyRequest, caller: Caller, uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
-  const { body, degraded } = await searchResponse(deps, caller, uid, query, uuidV7(), wantsMetadata(request));
+  const { body, degraded } = await searchRequest(deps, caller, uid, query, wantsMetadata(request));
   if (degraded) countDegradedSearch(deps);
   return body;
 }

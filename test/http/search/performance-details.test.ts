@@ -1,5 +1,5 @@
 // showPerformanceDetails (search.md §14): a `performanceDetails` object of step paths → Rust
-// durations on search, multi-search (one timer for the request: later results include earlier
+// durations (the wait for a search-queue permit first) on search, multi-search (one timer for the request: later results include earlier
 // queries), federated search (`federation.showPerformanceDetails`, the last key) and similar;
 // absent when not asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,7 @@ describe('search', () => {
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body).slice(-2)).toEqual(['requestUid', 'performanceDetails']);
     expectDetails(reply.body.performanceDetails, [
+      'wait in queue',
       'search > execute local search > evaluate filter',
       'search > execute local search > keyword ranking',
       'search > execute local search > format',
@@ -69,7 +70,7 @@ describe('multi-search', () => {
     const [first, second, third] = reply.body.results;
     expect(first.performanceDetails).toBeDefined();
     expect(second).not.toHaveProperty('performanceDetails');
-    expectDetails(third.performanceDetails, ['search > execute local search > keyword ranking', 'search > execute local search > format', 'search > execute local search', 'search']);
+    expectDetails(third.performanceDetails, ['wait in queue', 'search > execute local search > keyword ranking', 'search > execute local search > format', 'search > execute local search', 'search']);
   });
 
   it('answers federated details as the last key, and refuses them inside a federated query', async () => {
@@ -80,6 +81,7 @@ describe('multi-search', () => {
     expect(federated.status).toBe(200);
     expect(Object.keys(federated.body).at(-1)).toBe('performanceDetails');
     expectDetails(federated.body.performanceDetails, [
+      'wait in queue',
       'search > execute local search > keyword ranking',
       'search > execute local search',
       'search > merge results',

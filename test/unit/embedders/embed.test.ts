@@ -63,6 +63,23 @@ describe('embedDocuments', () => {
 });
 
 describe('embedQuery', () => {
+  it('answers a repeated query from the per-embedder cache when --experimental-embedding-cache-entries allows, least recent out first', async () => {
+    setEmbedderRuntime(loopbackRuntime({ queryCacheEntries: 2 }));
+    server = await batchServer();
+    // a configuration of its own, so no other test's cache entries are shared
+    const embedders = { rest: rest(server.url, { dimensions: 3, headers: { 'x-test': 'cache' } }) };
+    for (const text of ['one', 'two', 'one', 'three', 'two']) expect(Array.from(await embedQuery(embedders, 'rest', text))).toEqual(fakeEmbedding(text));
+    // `one` and `two` are embedded once each; `three` pushes out `two`, which is embedded again
+    expect(server.received).toHaveLength(4);
+  });
+
+  it('embeds every query without a cache', async () => {
+    server = await batchServer();
+    const embedders = { rest: rest(server.url, { dimensions: 3 }) };
+    for (const text of ['one', 'one']) await embedQuery(embedders, 'rest', text);
+    expect(server.received).toHaveLength(2);
+  });
+
   it('embeds with the named embedder and refuses an unknown name', async () => {
     server = await batchServer();
     const embedders = { rest: rest(server.url, { dimensions: 3 }) };

@@ -60,6 +60,7 @@ export function loopbackRuntime(overrides: Partial<EmbedderRuntime> = {}): Embed
     maxRetryDelayMs: 5,
     openAiApiKey: undefined,
     ollamaUrl: undefined,
+    queryCacheEntries: 0,
     ...overrides,
   };
 }

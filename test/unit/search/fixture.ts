@@ -6,6 +6,7 @@ import type { FeatureName } from '../../../src/types/features.js';
 import { IndexReader } from '../../../src/indexes/reader.js';
 import type { IndexRecord } from '../../../src/indexes/registry.js';
 import type { SearchContext } from '../../../src/search/context.js';
+import { SearchQueue } from '../../../src/search/search-queue.js';
 import type { IndexSettings } from '../../../src/types/settings.js';
 import { openTestIndex, type TestIndex } from '../engine/search/harness.js';
 
@@ -30,7 +31,12 @@ export function openSearchFixture(indexes: FixtureIndexes, features: readonly Fe
   const envOf = (uuid: string) => opened.get(uuid)!.env;
   const reader = new IndexReader({ get: record }, { get: envOf, acquire: (uuid) => ({ env: envOf(uuid), release: () => {} }) });
   return {
-    ctx: { indexReader: reader, features: { enabled: (name) => features.includes(name) }, network: { names: () => ({ self: null, remotes: [] }) } },
+    ctx: {
+      indexReader: reader,
+      features: { enabled: (name) => features.includes(name) },
+      network: { names: () => ({ self: null, remotes: [] }) },
+      searchQueue: new SearchQueue(1000, 8, 60_000),
+    },
     index: (uid) => opened.get(uid)!,
     async close() {
       await Promise.all([...opened.values()].map((index) => index.close()));
