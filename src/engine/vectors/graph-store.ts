@@ -14,7 +14,7 @@
 import type { IndexEnv } from '../index-env.js';
 import { HnswGraph } from './hnsw.js';
 import { VectorSpace } from './space.js';
-import { decodeItem, embedderRange, key, readItem, readJournal, readVectorsVersion, type EmbedderState, type JournalEntry } from './store.js';
+import { decodeItem, embedderRange, fastValue, key, readItem, readJournal, readVectorsVersion, type EmbedderState, type JournalEntry } from './store.js';
 
 interface Cached {
   version: string;
@@ -104,7 +104,7 @@ function replay(env: IndexEnv, state: EmbedderState, cached: Cached, version: st
       const node = env.vectorLinks.getBinaryFast(key(state.id, item));
       if (stored === undefined || node === undefined) continue;
       graph.space.set(item, stored.vector);
-      const bytes = new Uint8Array(node);
+      const bytes = fastValue(node).slice();
       graph.decodeNode(item, stored.docid, new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2));
     }
   }

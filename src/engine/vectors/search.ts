@@ -50,11 +50,14 @@ class Best {
 
 /** Every live vector, or those of the candidate documents. */
 function exact(env: IndexEnv, state: EmbedderState, graph: HnswGraph, query: VectorQuery, limit: number, candidates: DocSet | null): Nearest[] {
-  const best = new Best();
   if (candidates === null) {
-    const distances = graph.space.distancesAll(query);
-    for (let slot = 0; slot < distances.length; slot++) if (graph.isLive(slot)) best.offer(graph.docids[slot]!, distances[slot]!);
-    return best.take(limit);
+    // the nearest vectors, more of them until they belong to `limit` documents (or are all)
+    for (let k = limit; ; k *= 2) {
+      const nearest = graph.space.nearest(query, k);
+      const found = new Best();
+      for (let i = 0; i < nearest.slots.length; i++) found.offer(graph.docids[nearest.slots[i]!]!, nearest.distances[i]!);
+      if (found.size >= limit || nearest.slots.length < k) return found.take(limit);
+    }
   }
   const items: number[] = [];
   const owners: number[] = [];
@@ -66,6 +69,7 @@ function exact(env: IndexEnv, state: EmbedderState, graph: HnswGraph, query: Vec
     }
   }
   const distances = graph.space.distances(query, Uint32Array.from(items), items.length);
+  const best = new Best();
   for (let i = 0; i < items.length; i++) best.offer(owners[i]!, distances[i]!);
   return best.take(limit);
 }

@@ -8,7 +8,7 @@
  * The block holds one prepared query at a time: `prepare`/`prepareSlot` make the one later calls
  * use, and invalidate the previous one.
  */
-import { VectorBlock, type VectorQuery } from '../../kernels/vector.js';
+import { VectorBlock, type VectorMatches, type VectorQuery } from '../../kernels/vector.js';
 
 export class VectorSpace {
   private readonly block: VectorBlock;
@@ -58,6 +58,11 @@ export class VectorSpace {
   /** Every live slot's distance to `query` (NaN for free slots below the high-water mark). */
   distancesAll(query: VectorQuery): Float32Array {
     return this.block.distancesAll(query);
+  }
+
+  /** The `k` live slots nearest to `query`, by exact scan, closest first. */
+  nearest(query: VectorQuery, k: number): VectorMatches {
+    return this.block.topK(query, k);
   }
 
   /** The vector of `slot` as the store shows it (1 and 0 for a quantized space). */
