@@ -72,10 +72,6 @@ export class HnswGraph {
     return slot < this.levels.length && this.levels[slot]! >= 0;
   }
 
-  levelOf(slot: number): number {
-    return this.levels[slot]!;
-  }
-
   private ensure(capacity: number): void {
     if (capacity <= this.capacity) return;
     const next = Math.max(capacity, this.capacity * 2);

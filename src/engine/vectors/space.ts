@@ -32,10 +32,6 @@ export class VectorSpace {
     this.block.remove(slot);
   }
 
-  has(slot: number): boolean {
-    return this.block.has(slot);
-  }
-
   prepare(query: Float32Array): VectorQuery {
     return this.block.prepare(query);
   }
@@ -63,11 +59,6 @@ export class VectorSpace {
   /** The `k` live slots nearest to `query`, by exact scan, closest first. */
   nearest(query: VectorQuery, k: number): VectorMatches {
     return this.block.topK(query, k);
-  }
-
-  /** The vector of `slot` as the store shows it (1 and 0 for a quantized space). */
-  vector(slot: number): Float32Array {
-    return this.block.get(slot);
   }
 
   /** Returns the vectors' memory to the kernel. */
