@@ -56,9 +56,9 @@ export class VectorSpace {
     return this.block.distancesAll(query);
   }
 
-  /** The `k` live slots nearest to `query`, by exact scan, closest first. */
-  nearest(query: VectorQuery, k: number): VectorMatches {
-    return this.block.topK(query, k);
+  /** The `k` live slots `accept` takes nearest to `query`, by exact scan, closest first. */
+  nearest(query: VectorQuery, k: number, accept?: (slot: number) => boolean): VectorMatches {
+    return this.block.topK(query, k, accept);
   }
 
   /** Returns the vectors' memory to the kernel. */
