@@ -1,7 +1,7 @@
 /**
  * Approximate nearest-neighbour search: Quarry's HNSW graph (engine/vectors/hnsw.ts over the
- * vector kernel's VectorBlock, in process) against hnswlib-node, same M (16) and
- * efConstruction (100), cosine distance, recall@10 measured against an exact scan.
+ * vector kernel's VectorBlock, in process) against hnswlib-node with the same M and
+ * efConstruction as Quarry's (16, 100), cosine distance, recall@10 measured against an exact scan.
  *
  * Data sets:
  * - synthetic: 100 Gaussian clusters in 384 dimensions (centres N(0, 1), points centre +
@@ -27,7 +27,7 @@ import { gunzipSync } from 'node:zlib';
 
 import hnswlib from 'hnswlib-node';
 
-import { HnswGraph } from '../../src/engine/vectors/hnsw.js';
+import { EF_CONSTRUCTION, HnswGraph, M } from '../../src/engine/vectors/hnsw.js';
 import { VectorSpace } from '../../src/engine/vectors/space.js';
 import { VectorBlock, binaryWords } from '../../src/kernels/vector.js';
 import { fmt, percentile } from '../latency.js';
@@ -35,8 +35,6 @@ import { fmt, percentile } from '../latency.js';
 const DIMS = 384;
 const CLUSTERS = 100;
 const K = 10;
-const M = 16;
-const EF_CONSTRUCTION = 100;
 const EFS = [16, 32, 64, 128, 256];
 
 function option(name: string, fallback: number): number {
@@ -148,7 +146,7 @@ function runQuarry(data: DataSet, exact: Uint32Array[], quantized: boolean): Eng
   const start = performance.now();
   data.vectors.forEach((vector, slot) => {
     space.set(slot, vector);
-    graph.insert(slot, slot, EF_CONSTRUCTION);
+    graph.insert(slot, slot);
   });
   const seconds = (performance.now() - start) / 1000;
   const rows = efRows(data, exact, (query, ef) => graph.search(space.prepare(query), Math.max(ef, K)).ids);

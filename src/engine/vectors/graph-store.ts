@@ -5,16 +5,16 @@
  * A loaded graph is tagged with the vectors version (main `vectors-version`) it matches: a search
  * reuses it while the stored version is the same; after commits that wrote vectors, it replays
  * their journal (store.ts `readJournal`: the items each changed) on it, or reloads it when the
- * journal does not reach back to its version. The
- * writer changes the cached graph in place inside its transaction: it first tags it as dirty, so
- * a rolled-back write (a failure, a cancelation) leaves a tag no stored version has and the next
- * use reloads; after its writes it tags it with the version it committed. Searches and the index
- * writer run in different threads, so each keeps its own copy.
+ * journal does not reach back to its version. The writer changes its cached graph in place inside
+ * its transaction: it first tags it as dirty, so a rolled-back write (a failure, a cancelation)
+ * leaves a tag no stored version has and the next write reloads; after its writes it tags it
+ * with the version it committed. Searches and the index writer run in different threads, so
+ * each keeps its own copy.
  */
 import type { IndexEnv } from '../index-env.js';
 import { HnswGraph } from './hnsw.js';
 import { VectorSpace } from './space.js';
-import { decodeItem, embedderRange, key, readItem, readJournal, readVectorsVersion, type EmbedderState, type JournalEntry } from './store.js';
+import { decodeItem, embedderRange, fastValue, key, readItem, readJournal, readVectorsVersion, type EmbedderState, type JournalEntry } from './store.js';
 
 interface Cached {
   version: string;
@@ -34,7 +34,7 @@ const MAX_GRAPHS = 8;
 const readers = new Map<string, Cached>();
 const writers = new Map<string, Cached>();
 
-/** The tag of a graph being changed: no stored version is empty-prefixed like this */
+/** The tag of a graph being changed: never a stored version (those are UUIDs) */
 const DIRTY = '\u0000dirty';
 
 // by folder: the index writer opens a new handle on the same files for each write
@@ -53,7 +53,7 @@ function load(env: IndexEnv, state: EmbedderState): HnswGraph {
   }
   for (const { key: k, value } of env.vectorLinks.getRange(embedderRange(state.id))) {
     const item = (k as Buffer).readUInt32BE(2);
-    const bytes = new Uint8Array(value);
+    const bytes = fastValue(value).slice();
     graph.decodeNode(item, docids.get(item) ?? 0, new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2));
   }
   graph.restore(state.entry, state.maxLevel);
@@ -104,7 +104,7 @@ function replay(env: IndexEnv, state: EmbedderState, cached: Cached, version: st
       const node = env.vectorLinks.getBinaryFast(key(state.id, item));
       if (stored === undefined || node === undefined) continue;
       graph.space.set(item, stored.vector);
-      const bytes = new Uint8Array(node);
+      const bytes = fastValue(node).slice();
       graph.decodeNode(item, stored.docid, new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2));
     }
   }

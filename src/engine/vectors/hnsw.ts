@@ -72,10 +72,6 @@ export class HnswGraph {
     return slot < this.levels.length && this.levels[slot]! >= 0;
   }
 
-  levelOf(slot: number): number {
-    return this.levels[slot]!;
-  }
-
   private ensure(capacity: number): void {
     if (capacity <= this.capacity) return;
     const next = Math.max(capacity, this.capacity * 2);
@@ -270,10 +266,17 @@ export class HnswGraph {
     const room = level === 0 ? ROOM0 : ROOM;
     const current = this.neighbours(node, level);
     if (current.length < room) {
-      const next = new Uint32Array(current.length + 1);
-      next.set(current);
-      next[current.length] = slot;
-      this.setNeighbours(node, level, next);
+      // appended in place: the node has room after its links
+      if (level === 0) {
+        this.links0[node * ROOM0 + current.length] = slot;
+        this.counts0[node]!++;
+      } else {
+        const upper = this.upper[node]!;
+        const at = (level - 1) * (ROOM + 1);
+        upper[at + 1 + upper[at]!] = slot;
+        upper[at]!++;
+      }
+      this.dirty.add(node);
       return;
     }
     this.relink(node, level, [...current, slot]);

@@ -2,8 +2,9 @@
  * Nearest documents to a query vector for one embedder, best first, each at the distance of its
  * best-matching vector (a document may have several). Filters apply during the search, so a
  * filtered search finds `limit` documents whenever that many match:
- * - exact scan when the embedder holds few vectors (EXACT_BELOW), or when the filter leaves few
- *   candidate documents (EXACT_CANDIDATES): their vectors are read directly;
+ * - exact scan when the filter leaves few candidate documents (EXACT_CANDIDATES: their vectors
+ *   are read from the store), or when the embedder holds few vectors (EXACT_BELOW: all of them,
+ *   the filter checked for the nearest ones only);
  * - otherwise the HNSW graph, walking through rejected nodes and returning accepted ones only,
  *   with a search breadth (ef) doubled until it yields `limit` distinct documents, and an exact
  *   scan once the breadth would cover the whole graph.
@@ -48,14 +49,20 @@ class Best {
   }
 }
 
-/** Every live vector, or those of the candidate documents. */
-function exact(env: IndexEnv, state: EmbedderState, graph: HnswGraph, query: VectorQuery, limit: number, candidates: DocSet | null): Nearest[] {
-  const best = new Best();
-  if (candidates === null) {
-    const distances = graph.space.distancesAll(query);
-    for (let slot = 0; slot < distances.length; slot++) if (graph.isLive(slot)) best.offer(graph.docids[slot]!, distances[slot]!);
-    return best.take(limit);
+/** By exact scan of every vector (of the candidate documents when given). */
+function scanAll(graph: HnswGraph, query: VectorQuery, limit: number, candidates: DocSet | null): Nearest[] {
+  const accept = candidates === null ? undefined : (slot: number) => has(candidates, graph.docids[slot]!);
+  // the nearest vectors, more of them until they belong to `limit` documents (or are all)
+  for (let k = limit; ; k *= 2) {
+    const nearest = graph.space.nearest(query, k, accept);
+    const found = new Best();
+    for (let i = 0; i < nearest.slots.length; i++) found.offer(graph.docids[nearest.slots[i]!]!, nearest.distances[i]!);
+    if (found.size >= limit || nearest.slots.length < k) return found.take(limit);
   }
+}
+
+/** By exact scan of the vectors of a few candidate documents, read from the store. */
+function scanCandidates(env: IndexEnv, state: EmbedderState, graph: HnswGraph, query: VectorQuery, limit: number, candidates: DocSet): Nearest[] {
   const items: number[] = [];
   const owners: number[] = [];
   for (const docid of candidates) {
@@ -66,6 +73,7 @@ function exact(env: IndexEnv, state: EmbedderState, graph: HnswGraph, query: Vec
     }
   }
   const distances = graph.space.distances(query, Uint32Array.from(items), items.length);
+  const best = new Best();
   for (let i = 0; i < items.length; i++) best.offer(owners[i]!, distances[i]!);
   return best.take(limit);
 }
@@ -74,12 +82,11 @@ export function nearestDocuments(env: IndexEnv, state: EmbedderState, query: Arr
   if (limit <= 0 || state.items === 0 || (candidates !== null && candidates.length === 0)) return [];
   const graph = readGraph(env, state);
   const prepared = graph.space.prepare(Float32Array.from(query));
-  if (state.items < EXACT_BELOW || (candidates !== null && candidates.length <= EXACT_CANDIDATES)) {
-    return exact(env, state, graph, prepared, limit, candidates);
-  }
+  if (candidates !== null && candidates.length <= EXACT_CANDIDATES) return scanCandidates(env, state, graph, prepared, limit, candidates);
+  if (state.items < EXACT_BELOW) return scanAll(graph, prepared, limit, candidates);
   const accept = candidates === null ? undefined : (slot: number) => has(candidates, graph.docids[slot]!);
   for (let ef = Math.max(EF_SEARCH, limit); ; ef *= 2) {
-    if (ef >= graph.size) return exact(env, state, graph, prepared, limit, candidates);
+    if (ef >= graph.size) return scanAll(graph, prepared, limit, candidates);
     const found = graph.search(prepared, ef, accept);
     const best = new Best();
     for (let i = 0; i < found.ids.length; i++) best.offer(graph.docids[found.ids[i]!]!, found.distances[i]!);

@@ -8,7 +8,7 @@
  * The block holds one prepared query at a time: `prepare`/`prepareSlot` make the one later calls
  * use, and invalidate the previous one.
  */
-import { VectorBlock, type VectorQuery } from '../../kernels/vector.js';
+import { VectorBlock, type VectorMatches, type VectorQuery } from '../../kernels/vector.js';
 
 export class VectorSpace {
   private readonly block: VectorBlock;
@@ -30,10 +30,6 @@ export class VectorSpace {
 
   remove(slot: number): void {
     this.block.remove(slot);
-  }
-
-  has(slot: number): boolean {
-    return this.block.has(slot);
   }
 
   prepare(query: Float32Array): VectorQuery {
@@ -60,9 +56,9 @@ export class VectorSpace {
     return this.block.distancesAll(query);
   }
 
-  /** The vector of `slot` as the store shows it (1 and 0 for a quantized space). */
-  vector(slot: number): Float32Array {
-    return this.block.get(slot);
+  /** The `k` live slots `accept` takes nearest to `query`, by exact scan, closest first. */
+  nearest(query: VectorQuery, k: number, accept?: (slot: number) => boolean): VectorMatches {
+    return this.block.topK(query, k, accept);
   }
 
   /** Returns the vectors' memory to the kernel. */

@@ -149,7 +149,15 @@ export function decodeItem(bytes: Uint8Array, state: Pick<EmbedderState, 'dimens
   return { docid, vector };
 }
 
+/**
+ * The exact bytes of a value lmdb's `getBinaryFast` read: its buffer reports the value's `length`
+ * but its `byteLength` spans lmdb's whole shared read buffer (16 MiB), which a copy would take.
+ */
+export function fastValue(bytes: Buffer): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
 export function readItem(env: IndexEnv, state: EmbedderState, item: number): { docid: number; vector: Float32Array } | undefined {
   const bytes = env.vectorItems.getBinaryFast(key(state.id, item));
-  return bytes === undefined ? undefined : decodeItem(bytes, state);
+  return bytes === undefined ? undefined : decodeItem(fastValue(bytes), state);
 }

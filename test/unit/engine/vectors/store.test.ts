@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../../src/errors/api-error.js';
-import { fromSorted } from '../../../../src/engine/docset.js';
+import { fromSorted, fromUnsorted } from '../../../../src/engine/docset.js';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { readSettings, writeSettings } from '../../../../src/engine/index-settings.js';
@@ -180,6 +180,21 @@ describe('vector store', () => {
     for (const hit of hits) expect(even.includes(hit.docid)).toBe(true);
     const few = fromSorted([docid('1'), docid('3'), docid('5')]);
     expect(searchVectors(env, settings(), 'manual', query, 20, few).map((hit) => hit.docid).sort()).toEqual([...few].sort());
+  });
+
+  it('scans a small store exactly, the filter checked on the nearest vectors', () => {
+    setEmbedders({ manual: { source: 'userProvided', dimensions: 4 } });
+    const vectors = clusteredVectors(3000, 4, 9);
+    batch(add(vectors.map((v, i) => ({ id: i, _vectors: { manual: [Array.from(v), Array.from(v).map((x) => -x)] } }))));
+    // more candidates than EXACT_CANDIDATES, fewer vectors than EXACT_BELOW
+    const kept = fromUnsorted(Array.from({ length: 3000 }, (_, i) => i).filter((i) => i % 6 !== 0).map((i) => docid(String(i))));
+    expect(kept.length).toBe(2500);
+    const hits = searchVectors(env, settings(), 'manual', vectors[7]!, 25, kept);
+    expect(hits).toHaveLength(25);
+    expect(hits[0]).toMatchObject({ docid: docid('7'), distance: 0 });
+    expect(new Set(hits.map((hit) => hit.docid)).size).toBe(25);
+    for (const hit of hits) expect(kept.includes(hit.docid)).toBe(true);
+    expect(searchVectors(env, settings(), 'manual', vectors[6]!, 5, kept).map((hit) => hit.docid)).not.toContain(docid('6'));
   });
 
   it('quantizes stored vectors when binaryQuantized is turned on', () => {
