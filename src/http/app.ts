@@ -26,7 +26,9 @@ import { logRoutes } from './routes/logs.js';
 import { installRequestMetrics, metricsRoutes } from './routes/metrics.js';
 import { multiSearchRoutes } from './routes/multi-search.js';
 import { networkRoutes } from './routes/network.js';
+import { collectRoutes, serveDocument } from './routes/openapi.js';
 import { keyRoutes } from './routes/keys.js';
+import { registerDashboard, rootRoutes } from './routes/root.js';
 import { settingsRoutes } from './routes/settings.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { searchRoutes } from './routes/search.js';
@@ -84,7 +86,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installRequestMetrics(app, deps);
+  await collectRoutes(app, deps);
   const paths = registerRoutes(app, deps, [
+    ...rootRoutes,
     ...healthRoutes,
     ...versionRoutes,
     ...experimentalFeatureRoutes,
@@ -112,6 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...compactionRoutes,
     ...metricsRoutes,
   ]);
+  await serveDocument(app, deps);
+  await registerDashboard(app, deps);
   installErrorHandlers(app, paths);
   return app;
 }
