@@ -152,7 +152,7 @@ function renderHit(hit, primaryKey) {
   const rest = fields.filter((f) => f !== titleField && f !== primaryKey).slice(0, SHOWN_FIELDS);
   const item = el('li', {},
     el('div', { class: 'hit-title' }, highlighted(formatted[titleField] ?? hit[titleField] ?? '')),
-    el('div', { class: 'muted' }, `${primaryKey ?? 'id'} ${hit[primaryKey] ?? ''}`, typeof hit._rankingScore === 'number' ? ` · score ${hit._rankingScore.toFixed(4)}` : ''),
+    el('div', { class: 'muted hit-id', 'data-id': hit[primaryKey] }, `${primaryKey ?? 'id'} ${hit[primaryKey] ?? ''}`, typeof hit._rankingScore === 'number' ? ` · score ${hit._rankingScore.toFixed(4)}` : ''),
     el('dl', { class: 'hit-fields' }, rest.flatMap((f) => [el('dt', {}, f), el('dd', {}, highlighted(formatted[f] ?? hit[f]))])),
   );
   if (hit._rankingScoreDetails !== undefined) {

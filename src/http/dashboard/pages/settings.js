@@ -18,7 +18,9 @@ export async function render(main, [uid], { showFailure }) {
       api('GET', `/indexes/${encodeURIComponent(uid)}/settings`),
       fetch('/dashboard/settings-defaults.json').then((r) => r.json()),
     ]);
-    const changes = jsonDiff(defaults, settings);
+    // the defaults of the settings this server shows (experimental ones are hidden when off)
+    const shownDefaults = Object.fromEntries(Object.keys(settings).map((key) => [key, defaults[key]]));
+    const changes = jsonDiff(shownDefaults, settings);
     body.append(
       el('h2', { id: 'diff-title' }, `Changed from the defaults (${changes.length})`),
       changes.length === 0 ? el('p', {}, 'Every setting has its default value.') : diffList(changes),

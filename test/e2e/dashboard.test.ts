@@ -1,0 +1,163 @@
+// The dashboard (served at `/` in the development environment) driven in headless Chromium as a
+// person uses it: enter the key (the server has a master key), open an index, search with a typo,
+// tick a facet, then watch a document batch reach 100 % on the tasks page. What the page shows is
+// checked against what the API answers for the same request. Any console error, page error or
+// failed request fails the test. Screenshots go to a temporary folder, or to
+// test/e2e/screenshots/ (the README's) when QUARRY_SCREENSHOTS=update.
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Meilisearch, type Index } from 'meilisearch';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.js';
+import { settle } from '../helpers/client.js';
+import { readMovies, type Movie } from '../helpers/movies.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const MASTER_KEY = 'dashboard-e2e-master-key';
+const CHROMIUM_ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOTS =
+  process.env.QUARRY_SCREENSHOTS === 'update'
+    ? fileURLToPath(new URL('./screenshots/', import.meta.url))
+    : mkdtempSync(path.join(tmpdir(), 'quarry-dashboard-'));
+/** A title of the data set, and the same word with one typo (a substituted letter). */
+const TITLE = 'Old Heidelberg';
+const TYPO_QUERY = 'heidelburg';
+
+let quarry: TestServer;
+let admin: Meilisearch;
+let index: Index<Movie>;
+let browser: Browser;
+let page: Page;
+let usable: Movie[];
+const problems: string[] = [];
+
+beforeAll(async () => {
+  quarry = await startServer({ masterKey: MASTER_KEY });
+  admin = new Meilisearch({ host: quarry.url, apiKey: MASTER_KEY });
+  index = admin.index<Movie>('movies');
+  usable = readMovies().filter((movie) => movie.overview !== '' && movie.genres.length > 0);
+  const first = usable.slice(0, 1500);
+  expect(first.some((movie) => movie.title === TITLE)).toBe(true);
+  await settle(admin, (await index.addDocuments(first, { primaryKey: 'id' })).taskUid);
+  await settle(admin, (await index.updateSettings({ searchableAttributes: ['title', 'overview'], filterableAttributes: ['genres', 'year'] })).taskUid);
+
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  browser = await launchChromium(CHROMIUM_ARGS);
+  page = await browser.newPage({ viewport: { width: 1100, height: 820 } });
+  page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()} ${message.location().url}`));
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`));
+  page.on('response', (response) => response.status() >= 400 && problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`));
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await quarry?.dispose();
+});
+
+/** The hits the page shows: their ids, in order. */
+function shownIds(): Promise<number[]> {
+  return page.locator('#hits > li .hit-id').evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-id'))));
+}
+
+describe('the dashboard against Quarry', () => {
+  it('asks for the key before calling the API, and keeps it in the browser only', async () => {
+    await page.goto(`${quarry.url}/`);
+    const dialog = page.getByRole('dialog', { name: 'API key' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await page.getByLabel('Key', { exact: true }).fill(MASTER_KEY);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(await page.evaluate('sessionStorage.getItem("quarry-dashboard-key")')).toBe(MASTER_KEY);
+    expect(await page.evaluate('localStorage.length')).toBe(0);
+  });
+
+  it('lists the index with its document count', async () => {
+    const row = page.getByRole('row', { name: /movies/ });
+    await expect.poll(() => row.getByRole('cell').first().textContent()).toBe('1,500');
+  });
+
+  it('opens the index and finds the right first hit for a query with a typo, highlighted', async () => {
+    await page.getByRole('link', { name: 'movies', exact: true }).click();
+    const box = page.getByLabel('Search movies');
+    await expect.poll(() => box.isVisible()).toBe(true);
+    await box.pressSequentially(TYPO_QUERY);
+    const expected = await index.search(TYPO_QUERY, { limit: 20 });
+    expect(expected.hits[0]!.title).toBe(TITLE);
+    await expect.poll(shownIds).toEqual(expected.hits.map((hit) => hit.id));
+    expect(await page.locator('#hits > li').first().locator('.hit-title mark').allTextContents()).toEqual(['Heidelberg']);
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(new RegExp(`^${expected.estimatedTotalHits} results`));
+  });
+
+  it('narrows the hits to a facet value when its checkbox is clicked, with the counts the API gives', async () => {
+    const box = page.getByLabel('Search movies');
+    await box.fill('');
+    const all = await index.search('', { facets: ['genres'], limit: 0 });
+    const [genre, genreCount] = Object.entries(all.facetDistribution!.genres!)[0]!;
+    const facet = page.getByRole('group', { name: 'genres' });
+    await expect.poll(() => facet.locator('.facet-value').first().textContent()).toBe(`${genre}${genreCount.toLocaleString('en-US')}`);
+    await facet.getByLabel(genre, { exact: true }).click();
+    const expected = await index.search('', { filter: [[`genres = "${genre}"`]], limit: 20 });
+    await expect.poll(shownIds).toEqual(expected.hits.map((hit) => hit.id));
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(new RegExp(`^${expected.estimatedTotalHits!.toLocaleString('en-US')} results`));
+    await box.pressSequentially('love');
+    const narrowed = await index.search('love', { filter: [[`genres = "${genre}"`]], limit: 20 });
+    await expect.poll(shownIds).toEqual(narrowed.hits.map((hit) => hit.id));
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'search-preview.png') });
+  });
+
+  it('shows ranking score details on demand', async () => {
+    expect(await page.locator('#hits details').count()).toBe(0);
+    await page.getByLabel('Ranking score details').check();
+    await expect.poll(() => page.locator('#hits > li details').count()).toBeGreaterThan(0);
+  });
+
+  it('shows the settings with their differences from the defaults', async () => {
+    await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
+    const changes = page.getByRole('list', { name: /Changed from the defaults/ });
+    await expect.poll(() => changes.locator('li').allTextContents()).toEqual([
+      'searchableAttributes: ["*"] → ["title","overview"]',
+      'filterableAttributes: [] → ["genres","year"]',
+    ]);
+  });
+
+  it('follows a batch of documents added through the API to 100 % on the tasks page', async () => {
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Batches', exact: true }).isVisible()).toBe(true);
+    const { taskUid } = await index.addDocuments(usable.slice(1500, 6000));
+    // the page polls: the batch appears, runs and ends at 100 %
+    const task = await admin.tasks.waitForTask(taskUid, { interval: 20, timeout: 60_000 });
+    expect(task.status).toBe('succeeded');
+    const percent = page.locator(`.percent[data-batch="${task.batchUid}"]`);
+    await expect.poll(() => percent.textContent(), { timeout: 5_000 }).toBe('100%');
+    const row = page.locator(`tr[data-batch-row="${task.batchUid}"]`);
+    expect(await row.textContent()).toContain('1 documentAdditionOrUpdate on movies');
+    expect(await row.locator('progress').getAttribute('value')).toBe('100');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'tasks.png') });
+  });
+
+  it('shows a failed task with its error', async () => {
+    const { taskUid } = await index.addDocuments([{ id: 'not an id!' } as unknown as Movie]);
+    const task = await admin.tasks.waitForTask(taskUid, { interval: 20, timeout: 60_000 });
+    expect(task.status).toBe('failed');
+    await page.getByLabel('Show tasks with').selectOption('failed');
+    const error = page.locator('tr.task-error').first();
+    await expect.poll(() => error.textContent(), { timeout: 5_000 }).toBe(`${task.error!.message} ${task.error!.code}`);
+  });
+
+  it('stays within a phone-width screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const hash of ['#/tasks', '#/indexes', '#/indexes/movies/search']) {
+      await page.goto(`${quarry.url}/${hash}`);
+      await expect.poll(() => page.locator('main h1').isVisible()).toBe(true);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    }
+  });
+
+  it('met no console error, page error or failed request', () => {
+    expect(problems).toEqual([]);
+  });
+});
