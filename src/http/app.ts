@@ -44,6 +44,37 @@ import { readablePath } from './transport/path-encoding.js';
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
 
+/** Every route of the API, in registration order (the API document covers each: test/http/openapi.test.ts). */
+export const API_ROUTES = [
+  ...rootRoutes,
+  ...healthRoutes,
+  ...versionRoutes,
+  ...experimentalFeatureRoutes,
+  ...indexRoutes,
+  ...swapIndexesRoutes,
+  ...statsRoutes,
+  ...taskRoutes,
+  ...batchRoutes,
+  ...keyRoutes,
+  ...dumpRoutes,
+  ...snapshotRoutes,
+  ...documentAdditionRoutes,
+  ...documentReadRoutes,
+  ...documentDeletionRoutes,
+  ...documentEditionRoutes,
+  ...searchRoutes,
+  ...multiSearchRoutes,
+  ...facetSearchRoutes,
+  ...settingsRoutes,
+  ...fieldRoutes,
+  ...logRoutes,
+  ...webhookRoutes,
+  ...networkRoutes,
+  ...taskDocumentRoutes,
+  ...compactionRoutes,
+  ...metricsRoutes,
+];
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logs.logger as FastifyBaseLogger,
@@ -87,35 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installRequestMetrics(app, deps);
   await collectRoutes(app, deps);
-  const paths = registerRoutes(app, deps, [
-    ...rootRoutes,
-    ...healthRoutes,
-    ...versionRoutes,
-    ...experimentalFeatureRoutes,
-    ...indexRoutes,
-    ...swapIndexesRoutes,
-    ...statsRoutes,
-    ...taskRoutes,
-    ...batchRoutes,
-    ...keyRoutes,
-    ...dumpRoutes,
-    ...snapshotRoutes,
-    ...documentAdditionRoutes,
-    ...documentReadRoutes,
-    ...documentDeletionRoutes,
-    ...documentEditionRoutes,
-    ...searchRoutes,
-    ...multiSearchRoutes,
-    ...facetSearchRoutes,
-    ...settingsRoutes,
-    ...fieldRoutes,
-    ...logRoutes,
-    ...webhookRoutes,
-    ...networkRoutes,
-    ...taskDocumentRoutes,
-    ...compactionRoutes,
-    ...metricsRoutes,
-  ]);
+  const paths = registerRoutes(app, deps, API_ROUTES);
   await serveDocument(app, deps);
   await registerDashboard(app, deps);
   installErrorHandlers(app, paths);

@@ -157,6 +157,16 @@ describe('the dashboard against Quarry', () => {
     }
   });
 
+  it('links to the API reference, which loads from Quarry alone', async () => {
+    await page.setViewportSize({ width: 1100, height: 820 });
+    const origins = new Set<string>();
+    page.on('request', (request) => origins.add(new URL(request.url()).origin));
+    await page.goto(`${quarry.url}/#/indexes`);
+    await page.getByRole('link', { name: 'API reference' }).click();
+    await expect.poll(() => page.getByText('GET /health').first().isVisible(), { timeout: 15_000 }).toBe(true);
+    expect([...origins].filter((origin) => origin !== quarry.url && origin !== 'null')).toEqual([]);
+  });
+
   it('met no console error, page error or failed request', () => {
     expect(problems).toEqual([]);
   });

@@ -43,5 +43,6 @@ export async function collectRoutes(app: FastifyInstance, deps: AppDeps): Promis
 export async function serveDocument(app: FastifyInstance, deps: AppDeps): Promise<void> {
   if (!enabled(deps)) return;
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(scalar, { routePrefix: '/scalar', configuration: { url: '/openapi.json', title: 'Quarry API' } as never });
+  // withDefaultFonts: false, or the page would fetch its fonts from Scalar's CDN
+  await app.register(scalar, { routePrefix: '/scalar', configuration: { url: '/openapi.json', title: 'Quarry API', withDefaultFonts: false } as never });
 }

@@ -48,5 +48,12 @@ export async function registerDashboard(app: FastifyInstance, deps: AppDeps): Pr
   if (!dashboardEnabled(deps)) return;
   const defaults = settingsView(defaultSettings(), { foreignKeys: true, chat: true });
   app.get(`${DASHBOARD_PREFIX}settings-defaults.json`, { schema: { hide: true } }, async () => defaults);
-  await app.register(fastifyStatic, { root: DASHBOARD_DIR!, prefix: DASHBOARD_PREFIX, decorateReply: false, index: false });
+  await app.register(fastifyStatic, {
+    root: DASHBOARD_DIR!,
+    prefix: DASHBOARD_PREFIX,
+    decorateReply: false,
+    index: false,
+    // the page itself is `/`, which tells it whether the server needs a key
+    allowedPath: (pathName) => pathName !== '/index.html',
+  });
 }
