@@ -115,13 +115,15 @@ describe('the dashboard against Quarry', () => {
     await expect.poll(() => page.locator('#hits > li details').count()).toBeGreaterThan(0);
   });
 
-  it('shows the settings with their differences from the defaults', async () => {
+  it('shows the settings with their differences from the defaults, and what they make of each field', async () => {
     await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
     const changes = page.getByRole('list', { name: /Changed from the defaults/ });
     await expect.poll(() => changes.locator('li').allTextContents()).toEqual([
       'searchableAttributes: ["*"] → ["title","overview"]',
       'filterableAttributes: [] → ["genres","year"]',
     ]);
+    const fields = page.getByRole('table', { name: /Fields/ });
+    await expect.poll(() => fields.getByRole('row', { name: /^genres/ }).getByRole('cell').allTextContents()).toEqual(['yes', '—', 'yes', '—', '—']);
   });
 
   it('follows a batch of documents added through the API to 100 % on the tasks page', async () => {
@@ -155,6 +157,8 @@ describe('the dashboard against Quarry', () => {
       await expect.poll(() => page.locator('main h1').isVisible()).toBe(true);
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     }
+    // the search the last page started has been answered before the page is left
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/results in/);
   });
 
   it('links to the API reference, which loads from Quarry alone', async () => {

@@ -43,7 +43,7 @@ describe('in the development environment', () => {
   });
 
   it("serves the default settings as a new index's GET /settings shows them", async () => {
-    const defaults = await (await fetch(`${open.url}/dashboard/settings-defaults.json`)).json();
+    const defaults = (await (await fetch(`${open.url}/dashboard/settings-defaults.json`)).json()) as Record<string, unknown>;
     expect((await run(open, 'POST', '/indexes', { uid: 'fresh' })).status).toBe('succeeded');
     const { body: settings } = await call(open, 'GET', '/indexes/fresh/settings');
     expect(Object.fromEntries(Object.keys(settings).map((key) => [key, defaults[key]]))).toEqual(settings);

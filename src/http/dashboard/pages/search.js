@@ -28,7 +28,8 @@ export async function render(main, [uid], { showFailure }) {
   }
   const state = { q: '', selected: new Map(), details: false, hybrid: null };
   const facets = facetAttributes(settings.filterableAttributes ?? []);
-  const embedders = Object.keys(settings.embedders ?? {});
+  // a user-provided embedder cannot embed the query text: only the others can serve the slider
+  const embedders = Object.entries(settings.embedders ?? {}).filter(([, embedder]) => embedder.source !== 'userProvided').map(([name]) => name);
 
   const input = el('input', { id: 'q', type: 'search', autocomplete: 'off', placeholder: 'Type to search…', 'aria-controls': 'hits' });
   const summary = el('p', { id: 'summary', role: 'status', 'aria-live': 'polite', class: 'muted' });

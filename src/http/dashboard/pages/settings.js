@@ -14,9 +14,10 @@ export async function render(main, [uid], { showFailure }) {
   const body = el('div', {});
   main.append(body);
   try {
-    const [settings, defaults] = await Promise.all([
+    const [settings, defaults, fields] = await Promise.all([
       api('GET', `/indexes/${encodeURIComponent(uid)}/settings`),
       fetch('/dashboard/settings-defaults.json').then((r) => r.json()),
+      api('POST', `/indexes/${encodeURIComponent(uid)}/fields`, { limit: 1000 }),
     ]);
     // the defaults of the settings this server shows (experimental ones are hidden when off)
     const shownDefaults = Object.fromEntries(Object.keys(settings).map((key) => [key, defaults[key]]));
@@ -24,6 +25,8 @@ export async function render(main, [uid], { showFailure }) {
     body.append(
       el('h2', { id: 'diff-title' }, `Changed from the defaults (${changes.length})`),
       changes.length === 0 ? el('p', {}, 'Every setting has its default value.') : diffList(changes),
+      el('h2', { id: 'fields-title' }, `Fields (${fields.total})`),
+      fieldTable(fields.results),
       el('h2', {}, 'All settings'),
       el('pre', { 'aria-label': 'Settings as JSON' }, JSON.stringify(settings, null, 2)),
     );
@@ -38,4 +41,15 @@ function diffList(changes) {
     change.from === undefined ? null : el('del', { class: 'diff-del', 'aria-label': 'default' }, JSON.stringify(change.from)),
     change.from !== undefined && change.to !== undefined ? ' → ' : null,
     change.to === undefined ? null : el('ins', { class: 'diff-add', 'aria-label': 'current' }, JSON.stringify(change.to)))));
+}
+
+const FIELD_ROLES = ['displayed', 'searchable', 'filterable', 'sortable', 'distinct'];
+
+/** What the settings make of each field (`POST /indexes/{uid}/fields`). */
+function fieldTable(fields) {
+  return el('div', { class: 'scroll panel' }, el('table', { 'aria-labelledby': 'fields-title' },
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Field'), FIELD_ROLES.map((role) => el('th', { scope: 'col' }, role)))),
+    el('tbody', {}, fields.map((field) => el('tr', {},
+      el('th', { scope: 'row' }, field.name),
+      FIELD_ROLES.map((role) => el('td', {}, field[role]?.enabled ? 'yes' : '—')))))));
 }
