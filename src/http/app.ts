@@ -119,8 +119,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installRequestMetrics(app, deps);
   await collectRoutes(app, deps);
   const paths = registerRoutes(app, deps, API_ROUTES);
+  // before any awaited registration, which adds the routes above with the error handler of the moment
+  installErrorHandlers(app, paths);
   await serveDocument(app, deps);
   await registerDashboard(app, deps);
-  installErrorHandlers(app, paths);
   return app;
 }
