@@ -5,10 +5,9 @@
  * from elsewhere. Development environment only: production answers as v1.50 does (404).
  *
  * `collectRoutes` must run before the routes are registered (swagger records them as they are
- * added), `serveDocument` after.
+ * added), `serveDocument` after. Both plugins are loaded only when used (Scalar's bundle takes a
+ * few hundred milliseconds to load), so production starts without them.
  */
-import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { documentHeader, expandSettingRoutes, SHARED_SCHEMAS } from '../openapi/document.js';
@@ -21,6 +20,7 @@ function enabled(deps: AppDeps): boolean {
 export async function collectRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   if (!enabled(deps)) return;
   for (const schema of SHARED_SCHEMAS) app.addSchema(structuredClone(schema) as unknown as Record<string, unknown>);
+  const { default: swagger } = await import('@fastify/swagger');
   await app.register(swagger, {
     openapi: documentHeader(deps.build.pkgVersion) as never,
     // shared schemas keep their `$id` as their name under components.schemas
@@ -43,6 +43,7 @@ export async function collectRoutes(app: FastifyInstance, deps: AppDeps): Promis
 export async function serveDocument(app: FastifyInstance, deps: AppDeps): Promise<void> {
   if (!enabled(deps)) return;
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  const { default: scalar } = await import('@scalar/fastify-api-reference');
   // withDefaultFonts: false, or the page would fetch its fonts from Scalar's CDN
   await app.register(scalar, { routePrefix: '/scalar', configuration: { url: '/openapi.json', title: 'Quarry API', withDefaultFonts: false } as never });
 }

@@ -4,7 +4,6 @@
  * browser with a key kept there); in `production` it answers `{"status": "Meilisearch is running"}`
  * and no dashboard file is served.
  */
-import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +47,8 @@ export async function registerDashboard(app: FastifyInstance, deps: AppDeps): Pr
   if (!dashboardEnabled(deps)) return;
   const defaults = settingsView(defaultSettings(), { foreignKeys: true, chat: true });
   app.get(`${DASHBOARD_PREFIX}settings-defaults.json`, { schema: { hide: true } }, async () => defaults);
+  // loaded here, so production starts without it
+  const { default: fastifyStatic } = await import('@fastify/static');
   await app.register(fastifyStatic, {
     root: DASHBOARD_DIR!,
     prefix: DASHBOARD_PREFIX,
