@@ -152,6 +152,39 @@ describe('the dashboard against Quarry', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'tasks.png') });
   });
 
+  it('offers a semantic ratio slider when the index has an embedder, and sends `hybrid` once it is used', async () => {
+    // The index is given an embedder in the page's eyes only (the settings answer is amended), and
+    // the search requests the slider makes are answered without `hybrid`: this checks what the
+    // page sends, whatever the server's vector search does.
+    const settingsUrl = `${quarry.url}/indexes/movies/settings`;
+    await page.route(settingsUrl, async (route) => {
+      const response = await route.fetch();
+      const settings = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: { ...settings, embedders: { minilm: { source: 'rest', url: 'http://embedder.invalid' }, manual: { source: 'userProvided', dimensions: 2 } } } });
+    });
+    const sent: unknown[] = [];
+    await page.route(`${quarry.url}/indexes/movies/search`, async (route) => {
+      const { hybrid, ...rest } = JSON.parse(route.request().postData()!) as Record<string, unknown>;
+      sent.push(hybrid);
+      await route.fulfill({ response: await route.fetch({ postData: JSON.stringify(rest) }) });
+    });
+    try {
+      await page.goto(`${quarry.url}/#/indexes`);
+      await page.goto(`${quarry.url}/#/indexes/movies/search`);
+      const slider = page.getByLabel('Semantic ratio');
+      await expect.poll(() => slider.isVisible()).toBe(true);
+      // one embedder can embed the query: no choice to make
+      expect(await page.getByLabel('Embedder').count()).toBe(0);
+      await expect.poll(() => sent.length).toBeGreaterThan(0);
+      expect(sent.every((hybrid) => hybrid === undefined)).toBe(true);
+      await slider.focus();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => sent.at(-1)).toEqual({ embedder: 'minilm', semanticRatio: 0.55 });
+    } finally {
+      await page.unrouteAll({ behavior: 'wait' });
+    }
+  });
+
   it('stays within a phone-width screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const hash of ['#/tasks', '#/indexes', '#/indexes/movies/search']) {
