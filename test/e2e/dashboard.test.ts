@@ -58,6 +58,11 @@ afterAll(async () => {
   await quarry?.dispose();
 });
 
+/** expect.poll with room for a loaded machine (the page answers within milliseconds otherwise). */
+function poll<T>(fn: () => T | Promise<T>, options: { timeout?: number } = {}) {
+  return expect.poll(fn, { timeout: 10_000, interval: 50, ...options });
+}
+
 /** The hits the page shows: their ids, in order. */
 function shownIds(): Promise<number[]> {
   return page.locator('#hits > li .hit-id').evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-id'))));
@@ -67,29 +72,41 @@ describe('the dashboard against Quarry', () => {
   it('asks for the key before calling the API, and keeps it in the browser only', async () => {
     await page.goto(`${quarry.url}/`);
     const dialog = page.getByRole('dialog', { name: 'API key' });
-    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await poll(() => dialog.isVisible()).toBe(true);
     await page.getByLabel('Key', { exact: true }).fill(MASTER_KEY);
     await page.keyboard.press('Enter');
-    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await poll(() => dialog.isVisible()).toBe(false);
     expect(await page.evaluate('sessionStorage.getItem("quarry-dashboard-key")')).toBe(MASTER_KEY);
     expect(await page.evaluate('localStorage.length')).toBe(0);
   });
 
   it('lists the index with its document count', async () => {
     const row = page.getByRole('row', { name: /movies/ });
-    await expect.poll(() => row.getByRole('cell').first().textContent()).toBe('1,500');
+    await poll(() => row.getByRole('cell').first().textContent()).toBe('1,500');
   });
 
   it('opens the index and finds the right first hit for a query with a typo, highlighted', async () => {
+    // The page's first search is held back, and the query typed at a person's pace meanwhile:
+    // the page must not take the focus away from the box when it has loaded.
+    let held = false;
+    await page.route(`${quarry.url}/indexes/movies/search`, async (route) => {
+      if (!held) {
+        held = true;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      await route.continue();
+    });
     await page.getByRole('link', { name: 'movies', exact: true }).click();
     const box = page.getByLabel('Search movies');
-    await expect.poll(() => box.isVisible()).toBe(true);
-    await box.pressSequentially(TYPO_QUERY);
+    await poll(() => box.isVisible()).toBe(true);
+    await box.pressSequentially(TYPO_QUERY, { delay: 100 });
+    await page.unrouteAll({ behavior: 'wait' });
+    expect(await box.inputValue()).toBe(TYPO_QUERY);
     const expected = await index.search(TYPO_QUERY, { limit: 20 });
     expect(expected.hits[0]!.title).toBe(TITLE);
-    await expect.poll(shownIds).toEqual(expected.hits.map((hit) => hit.id));
+    await poll(shownIds).toEqual(expected.hits.map((hit) => hit.id));
     expect(await page.locator('#hits > li').first().locator('.hit-title mark').allTextContents()).toEqual(['Heidelberg']);
-    await expect.poll(() => page.getByRole('status').textContent()).toMatch(new RegExp(`^${expected.estimatedTotalHits} results`));
+    await poll(() => page.getByRole('status').textContent()).toMatch(new RegExp(`^${expected.estimatedTotalHits} results`));
   });
 
   it('narrows the hits to a facet value when its checkbox is clicked, with the counts the API gives', async () => {
@@ -98,46 +115,74 @@ describe('the dashboard against Quarry', () => {
     const all = await index.search('', { facets: ['genres'], limit: 0 });
     const [genre, genreCount] = Object.entries(all.facetDistribution!.genres!)[0]!;
     const facet = page.getByRole('group', { name: 'genres' });
-    await expect.poll(() => facet.locator('.facet-value').first().textContent()).toBe(`${genre}${genreCount.toLocaleString('en-US')}`);
+    await poll(() => facet.locator('.facet-value').first().textContent()).toBe(`${genre}${genreCount.toLocaleString('en-US')}`);
     await facet.getByLabel(genre, { exact: true }).click();
     const expected = await index.search('', { filter: [[`genres = "${genre}"`]], limit: 20 });
-    await expect.poll(shownIds).toEqual(expected.hits.map((hit) => hit.id));
-    await expect.poll(() => page.getByRole('status').textContent()).toMatch(new RegExp(`^${expected.estimatedTotalHits!.toLocaleString('en-US')} results`));
+    await poll(shownIds).toEqual(expected.hits.map((hit) => hit.id));
+    await poll(() => page.getByRole('status').textContent()).toMatch(new RegExp(`^${expected.estimatedTotalHits!.toLocaleString('en-US')} results`));
     await box.pressSequentially('love');
     const narrowed = await index.search('love', { filter: [[`genres = "${genre}"`]], limit: 20 });
-    await expect.poll(shownIds).toEqual(narrowed.hits.map((hit) => hit.id));
+    await poll(shownIds).toEqual(narrowed.hits.map((hit) => hit.id));
     await page.screenshot({ path: path.join(SCREENSHOTS, 'search-preview.png') });
   });
 
   it('shows ranking score details on demand', async () => {
     expect(await page.locator('#hits details').count()).toBe(0);
     await page.getByLabel('Ranking score details').check();
-    await expect.poll(() => page.locator('#hits > li details').count()).toBeGreaterThan(0);
+    await poll(() => page.locator('#hits > li details').count()).toBeGreaterThan(0);
   });
 
   it('shows the settings with their differences from the defaults, and what they make of each field', async () => {
     await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
     const changes = page.getByRole('list', { name: /Changed from the defaults/ });
-    await expect.poll(() => changes.locator('li').allTextContents()).toEqual([
+    await poll(() => changes.locator('li').allTextContents()).toEqual([
       'searchableAttributes: ["*"] → ["title","overview"]',
       'filterableAttributes: [] → ["genres","year"]',
     ]);
     const fields = page.getByRole('table', { name: /Fields/ });
-    await expect.poll(() => fields.getByRole('row', { name: /^genres/ }).getByRole('cell').allTextContents()).toEqual(['yes', '—', 'yes', '—', '—']);
+    await poll(() => fields.getByRole('row', { name: /^genres/ }).getByRole('cell').allTextContents()).toEqual(['yes', '—', 'yes', '—', '—']);
   });
 
   it('follows a batch of documents added through the API to 100 % on the tasks page', async () => {
     await page.getByRole('link', { name: 'Tasks' }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Batches', exact: true }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('heading', { name: 'Batches', exact: true }).isVisible()).toBe(true);
     const { taskUid } = await index.addDocuments(usable.slice(1500, 6000));
     // the page polls: the batch appears, runs and ends at 100 %
     const task = await admin.tasks.waitForTask(taskUid, { interval: 20, timeout: 60_000 });
     expect(task.status).toBe('succeeded');
     const percent = page.locator(`.percent[data-batch="${task.batchUid}"]`);
-    await expect.poll(() => percent.textContent(), { timeout: 5_000 }).toBe('100%');
+    await poll(() => percent.textContent()).toBe('100%');
     const row = page.locator(`tr[data-batch-row="${task.batchUid}"]`);
     expect(await row.textContent()).toContain('1 documentAdditionOrUpdate on movies');
     expect(await row.locator('progress').getAttribute('value')).toBe('100');
+  });
+
+  it("draws a running batch's progress object: its percentage and its steps", async () => {
+    // A batch caught running depends on timing: this one is the last batch as the server showed
+    // it, given the progress object of a running batch (Meilisearch's shape).
+    const running = {
+      steps: [
+        { currentStep: 'processing tasks', finished: 0, total: 2 },
+        { currentStep: 'indexing', finished: 2, total: 3 },
+        { currentStep: 'extracting words', finished: 3, total: 18 },
+      ],
+      percentage: 38.88889,
+    };
+    await page.route(`${quarry.url}/batches?limit=20`, async (route) => {
+      const response = await route.fetch();
+      const answer = (await response.json()) as { results: Record<string, unknown>[] };
+      const [last, ...rest] = answer.results;
+      await route.fulfill({ response, json: { ...answer, results: [{ ...last, progress: running, duration: null, finishedAt: null }, ...rest] } });
+    });
+    try {
+      const row = page.locator('tr[data-batch-row]').first();
+      await poll(() => row.locator('.percent').textContent()).toBe('38.9%');
+      expect(await row.locator('progress').getAttribute('value')).toBe('38.88889');
+      expect(await row.locator('td').nth(1).locator('.muted').textContent()).toBe('processing tasks (0/2) › indexing (2/3) › extracting words (3/18)');
+      expect(await row.locator('td').nth(2).textContent()).toBe('running');
+    } finally {
+      await page.unrouteAll({ behavior: 'wait' });
+    }
   });
 
   it('shows a failed task with its error', async () => {
@@ -146,9 +191,9 @@ describe('the dashboard against Quarry', () => {
     expect(task.status).toBe('failed');
     await page.getByLabel('Show tasks with').selectOption('failed');
     const error = page.locator('tr.task-error').first();
-    await expect.poll(() => error.textContent(), { timeout: 5_000 }).toBe(`${task.error!.message} ${task.error!.code}`);
+    await poll(() => error.textContent()).toBe(`${task.error!.message} ${task.error!.code}`);
     await page.getByLabel('Show tasks with').selectOption('');
-    await expect.poll(() => page.locator('tbody tr:not(.task-error)').count()).toBeGreaterThan(4);
+    await poll(() => page.locator('tbody tr:not(.task-error)').count()).toBeGreaterThan(4);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'tasks.png') });
   });
 
@@ -172,14 +217,14 @@ describe('the dashboard against Quarry', () => {
       await page.goto(`${quarry.url}/#/indexes`);
       await page.goto(`${quarry.url}/#/indexes/movies/search`);
       const slider = page.getByLabel('Semantic ratio');
-      await expect.poll(() => slider.isVisible()).toBe(true);
+      await poll(() => slider.isVisible()).toBe(true);
       // one embedder can embed the query: no choice to make
       expect(await page.getByLabel('Embedder').count()).toBe(0);
-      await expect.poll(() => sent.length).toBeGreaterThan(0);
+      await poll(() => sent.length).toBeGreaterThan(0);
       expect(sent.every((hybrid) => hybrid === undefined)).toBe(true);
       await slider.focus();
       await page.keyboard.press('ArrowRight');
-      await expect.poll(() => sent.at(-1)).toEqual({ embedder: 'minilm', semanticRatio: 0.55 });
+      await poll(() => sent.at(-1)).toEqual({ embedder: 'minilm', semanticRatio: 0.55 });
     } finally {
       await page.unrouteAll({ behavior: 'wait' });
     }
@@ -189,11 +234,11 @@ describe('the dashboard against Quarry', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const hash of ['#/tasks', '#/indexes', '#/indexes/movies/search']) {
       await page.goto(`${quarry.url}/${hash}`);
-      await expect.poll(() => page.locator('main h1').isVisible()).toBe(true);
+      await poll(() => page.locator('main h1').isVisible()).toBe(true);
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     }
     // the search the last page started has been answered before the page is left
-    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/results in/);
+    await poll(() => page.getByRole('status').textContent()).toMatch(/results in/);
   });
 
   it('links to the API reference, which loads from Quarry alone', async () => {
@@ -202,7 +247,7 @@ describe('the dashboard against Quarry', () => {
     page.on('request', (request) => origins.add(new URL(request.url()).origin));
     await page.goto(`${quarry.url}/#/indexes`);
     await page.getByRole('link', { name: 'API reference' }).click();
-    await expect.poll(() => page.getByText('GET /health').first().isVisible(), { timeout: 15_000 }).toBe(true);
+    await poll(() => page.getByText('GET /health').first().isVisible(), { timeout: 15_000 }).toBe(true);
     expect([...origins].filter((origin) => origin !== quarry.url && origin !== 'null')).toEqual([]);
   });
 

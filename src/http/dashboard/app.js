@@ -54,9 +54,13 @@ async function render() {
     return;
   }
   cleanup = (await route.page.render(main, params, { showFailure })) ?? null;
-  // A new page: move focus to its heading so keyboard and screen-reader users start there.
-  if (!firstRender) main.querySelector('h1')?.setAttribute('tabindex', '-1');
-  if (!firstRender) main.querySelector('h1')?.focus();
+  // A new page: move focus to its heading so keyboard and screen-reader users start there,
+  // unless they are already inside it (typing in the search box while the page loaded).
+  if (!firstRender && !main.contains(document.activeElement)) {
+    const heading = main.querySelector('h1');
+    heading?.setAttribute('tabindex', '-1');
+    heading?.focus();
+  }
   firstRender = false;
 }
 

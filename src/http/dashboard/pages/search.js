@@ -82,7 +82,8 @@ export async function render(main, [uid], { showFailure }) {
     search();
   });
   await search();
-  input.focus();
+  // the box has the focus, unless the user already moved it within the page
+  if (!main.contains(document.activeElement)) input.focus();
   return () => clearTimeout(debounce);
 }
 
