@@ -109,7 +109,7 @@ describe('the dashboard against Quarry', () => {
     await poll(() => page.getByRole('status').textContent()).toMatch(new RegExp(`^${expected.estimatedTotalHits} results`));
   });
 
-  it('narrows the hits to a facet value when its checkbox is clicked, with the counts the API gives', async () => {
+  it('narrows the hits to a facet value when its checkbox is clicked, keeping the facet\'s other values, with the counts the API gives', async () => {
     const box = page.getByLabel('Search movies');
     await box.fill('');
     const all = await index.search('', { facets: ['genres'], limit: 0 });
@@ -117,12 +117,19 @@ describe('the dashboard against Quarry', () => {
     const facet = page.getByRole('group', { name: 'genres' });
     await poll(() => facet.locator('.facet-value').first().textContent()).toBe(`${genre}${genreCount.toLocaleString('en-US')}`);
     await facet.getByLabel(genre, { exact: true }).click();
-    const expected = await index.search('', { filter: [[`genres = "${genre}"`]], limit: 20 });
+    const expected = await index.search('', { filter: [[`genres = "${genre}"`]], facets: ['year'], limit: 20 });
     await poll(shownIds).toEqual(expected.hits.map((hit) => hit.id));
+    // the ticked facet keeps its other values and their counts; the other facets count the hits
+    const shown = (attribute: string) => page.getByRole('group', { name: attribute }).locator('.facet-value').allTextContents();
+    const listed = (distribution: Record<string, number>) => Object.entries(distribution).slice(0, 12).map(([value, n]) => `${value}${n.toLocaleString('en-US')}`);
+    expect(await shown('genres')).toEqual(listed(all.facetDistribution!.genres!));
+    expect(await shown('year')).toEqual(listed(expected.facetDistribution!.year!));
     await poll(() => page.getByRole('status').textContent()).toMatch(new RegExp(`^${expected.estimatedTotalHits!.toLocaleString('en-US')} results`));
     await box.pressSequentially('love');
     const narrowed = await index.search('love', { filter: [[`genres = "${genre}"`]], limit: 20 });
     await poll(shownIds).toEqual(narrowed.hits.map((hit) => hit.id));
+    const loveGenres = await index.search('love', { facets: ['genres'], limit: 0 });
+    await poll(() => shown('genres')).toEqual(listed(loveGenres.facetDistribution!.genres!));
     await page.screenshot({ path: path.join(SCREENSHOTS, 'search-preview.png') });
   });
 

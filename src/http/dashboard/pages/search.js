@@ -58,16 +58,33 @@ export async function render(main, [uid], { showFailure }) {
       showRankingScoreDetails: state.details,
     };
     if (facets.length > 0) request.facets = facets;
-    const filter = [...state.selected].filter(([, values]) => values.size > 0)
-      .map(([attribute, values]) => [...values].map((value) => `${attribute} = "${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`));
+    const filter = filterOf(state.selected);
     if (filter.length > 0) request.filter = filter;
     if (state.hybrid !== null) request.hybrid = { ...state.hybrid };
+    // A facet with ticked values keeps showing its other values: its counts come from the same
+    // search without its own condition (one more query of a multi-search per such facet).
+    const ticked = [...state.selected].filter(([, values]) => values.size > 0).map(([attribute]) => attribute);
     try {
-      const answer = await api('POST', `/indexes/${encodeURIComponent(uid)}/search`, request);
+      let answer;
+      const distribution = {};
+      if (ticked.length === 0) {
+        answer = await api('POST', `/indexes/${encodeURIComponent(uid)}/search`, request);
+      } else {
+        const counts = ticked.map((attribute) => {
+          const query = { indexUid: uid, q: state.q, facets: [attribute], limit: 0 };
+          const others = filterOf(state.selected, attribute);
+          if (others.length > 0) query.filter = others;
+          if (request.hybrid !== undefined) query.hybrid = request.hybrid;
+          return query;
+        });
+        const { results } = await api('POST', '/multi-search', { queries: [{ indexUid: uid, ...request }, ...counts] });
+        answer = results[0];
+        ticked.forEach((attribute, i) => (distribution[attribute] = results[i + 1].facetDistribution?.[attribute] ?? {}));
+      }
       if (mine !== sequence) return;
       summary.textContent = `${count(answer.estimatedTotalHits ?? answer.totalHits)} results in ${answer.processingTimeMs} ms`;
       hitList.replaceChildren(...answer.hits.map((hit) => renderHit(hit, index.primaryKey)));
-      facetBox.replaceChildren(...renderFacets(facets, answer.facetDistribution ?? {}, state, search));
+      facetBox.replaceChildren(...renderFacets(facets, { ...answer.facetDistribution, ...distribution }, state, search));
     } catch (error) {
       if (mine === sequence) summary.replaceChildren(el('span', { class: 'error', role: 'alert' }, error.message));
     }
@@ -85,6 +102,13 @@ export async function render(main, [uid], { showFailure }) {
   // the box has the focus, unless the user already moved it within the page
   if (!main.contains(document.activeElement)) input.focus();
   return () => clearTimeout(debounce);
+}
+
+/** The filter of the ticked facet values (OR within a facet, AND between facets), `except` one facet. */
+function filterOf(selected, except) {
+  return [...selected]
+    .filter(([attribute, values]) => attribute !== except && values.size > 0)
+    .map(([attribute, values]) => [...values].map((value) => `${attribute} = "${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`));
 }
 
 /** Facetable attributes: plain names and exact patterns (a wildcard names no attribute to count). */
