@@ -181,5 +181,9 @@ describe('the OpenAPI document', () => {
       expect(url.origin, `${src} is served by Quarry`).toBe(server.url);
       expect((await fetch(url)).status).toBe(200);
     }
+    // paths Scalar does not serve answer as every unknown path does
+    const unknown = await fetch(`${server.url}/scalar/nope`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toBe('');
   });
 });

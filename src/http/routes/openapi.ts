@@ -5,10 +5,10 @@
  * from elsewhere. Development environment only: production answers as v1.50 does (404).
  *
  * `collectRoutes` must run before the routes are registered (swagger records them as they are
- * added), `serveDocument` after. Both plugins are loaded only when used (Scalar's bundle takes a
- * few hundred milliseconds to load), so production starts without them.
+ * added), `serveDocument` after. Both plugins are loaded only when used, so production starts
+ * without them; Scalar's only on the first request for the reference.
  */
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { documentHeader, expandSettingRoutes, SHARED_SCHEMAS } from '../openapi/document.js';
 import { openApiPath, operationOf } from '../openapi/operation.js';
@@ -40,10 +40,38 @@ export async function collectRoutes(app: FastifyInstance, deps: AppDeps): Promis
   });
 }
 
+/**
+ * Scalar's plugin, in an app of its own made on the first request to `/scalar`: its bundle takes a
+ * few hundred milliseconds to load, which the server's start does not pay.
+ */
+function scalarApp(): () => Promise<FastifyInstance> {
+  let made: Promise<FastifyInstance> | null = null;
+  return () =>
+    (made ??= (async () => {
+      const { default: scalar } = await import('@scalar/fastify-api-reference');
+      const reference = Fastify();
+      // withDefaultFonts: false, or the page would fetch its fonts from Scalar's CDN
+      await reference.register(scalar, { routePrefix: '/scalar', configuration: { url: '/openapi.json', title: 'Quarry API', withDefaultFonts: false } as never });
+      await reference.ready();
+      return reference;
+    })());
+}
+
+/** The headers of Scalar's answers worth passing on (the length is the outer reply's business). */
+const FORWARDED = ['content-type', 'location', 'cache-control', 'etag', 'last-modified'];
+
 export async function serveDocument(app: FastifyInstance, deps: AppDeps): Promise<void> {
   if (!enabled(deps)) return;
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  const { default: scalar } = await import('@scalar/fastify-api-reference');
-  // withDefaultFonts: false, or the page would fetch its fonts from Scalar's CDN
-  await app.register(scalar, { routePrefix: '/scalar', configuration: { url: '/openapi.json', title: 'Quarry API', withDefaultFonts: false } as never });
+  const reference = scalarApp();
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    const answer = await (await reference()).inject({ method: 'GET', url: request.url });
+    // a path Scalar does not serve gets the server's own 404 (empty body), not Fastify's
+    if (answer.statusCode === 404) return reply.callNotFound();
+    for (const name of FORWARDED) if (answer.headers[name] !== undefined) reply.header(name, answer.headers[name]);
+    reply.code(answer.statusCode);
+    return answer.rawPayload.length === 0 ? reply.send() : reply.send(answer.rawPayload);
+  };
+  app.get('/scalar', { schema: { hide: true } }, forward);
+  app.get('/scalar/*', { schema: { hide: true } }, forward);
 }
