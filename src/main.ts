@@ -14,6 +14,7 @@ import { IndexEnvs } from './engine/index-env.js';
 import { useRunSegmenter } from './kernels/run-segmenter.js';
 import { IndexReader } from './indexes/reader.js';
 import { IndexRegistry } from './indexes/registry.js';
+import { importProgress } from './logs/import-progress.js';
 import { LogHub } from './logs/log-hub.js';
 import { StatsService } from './indexes/stats.js';
 import { openInstanceStore, StoreVersionError } from './store/env.js';
@@ -90,8 +91,11 @@ async function main(): Promise<void> {
     if (err instanceof ImportRefused) refuseStart(err.message);
     throw err;
   }
+  const logs = new LogHub(config.logLevel);
+  // a bar on a terminal, log lines otherwise
+  const progress = importProgress(process.stderr, (line) => logs.logger.info({ target: 'quarry::import' }, line));
   if (importing?.kind === 'snapshot') {
-    await importSnapshot(importing.file, config.dbPath).catch((err: unknown) => refuseStart(`importing the snapshot failed: ${(err as Error).message}`));
+    await importSnapshot(importing.file, config.dbPath, progress).catch((err: unknown) => refuseStart(`importing the snapshot failed: ${(err as Error).message}`));
   }
   let store;
   try {
@@ -113,7 +117,6 @@ async function main(): Promise<void> {
   if (config.experimentalEnableLogsRoute) forcedFeatures.push('logsRoute');
   if (config.experimentalContainsFilter) forcedFeatures.push('containsFilter');
   const keys = new KeyStore(store, config.masterKey);
-  const logs = new LogHub(config.logLevel);
   const queue = new TaskQueue(store);
   const indexes = new IndexRegistry(store);
   const indexEnvs = new IndexEnvs(config.dbPath);
@@ -129,7 +132,7 @@ async function main(): Promise<void> {
   setEmbedderRuntime(runtimeFromEnv(outgoing, process.env, config.experimentalEmbeddingCacheEntries));
   const features = new ExperimentalFeatures(store, forcedFeatures);
   if (importing?.kind === 'dump') {
-    await importDump(importing.file, { store, keys, features, queue, indexes, indexEnvs, updateFiles, workers }).catch((err: unknown) =>
+    await importDump(importing.file, { store, keys, features, queue, indexes, indexEnvs, updateFiles, workers }, progress).catch((err: unknown) =>
       refuseStart(`importing the dump failed: ${(err as Error).message}`, config.dbPath),
     );
   }

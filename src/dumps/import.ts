@@ -9,13 +9,15 @@
  * Caller: main.ts, before the scheduler starts and the server listens (nothing else writes). Any
  * error aborts the import; main.ts then removes the half-filled db path.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import type { ApiKey, KeyStore } from '../auth/key-store.js';
 import { normalizeExactWords } from '../engine/exact-words.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import { INDEX_UPDATERS } from '../engine/indexer/registry.js';
+import { INDEXING_STEPS } from '../engine/indexing-steps.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
 import type { IndexRegistry } from '../indexes/registry.js';
+import type { ImportProgress } from '../logs/import-progress.js';
 import { diffSettings } from '../settings/diff.js';
 import { applyPatch, mergedSettingsProblem } from '../settings/merge.js';
 import { canonicalPatch } from '../settings/patch.js';
@@ -28,7 +30,7 @@ import { FEATURE_NAMES, type FeatureName } from '../types/features.js';
 import { defaultSettings, SETTING_KEYS } from '../types/settings.js';
 import type { Batch, Task } from '../types/task.js';
 import { MEILISEARCH_VERSION } from '../version.js';
-import { writeIndex } from '../workers/index-writer.js';
+import { writeIndex, type StepWatcher } from '../workers/index-writer.js';
 import type { WorkerPools } from '../workers/pool.js';
 import { DumpReader, type DumpedIndex } from './reader.js';
 
@@ -65,7 +67,26 @@ async function storeInGroups<T>(records: AsyncIterable<T>, store: (group: T[]) =
   store(group);
 }
 
-async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortSignal): Promise<void> {
+/** How often the step an index write is in (read from the writer thread) is shown. */
+const STEP_POLL_MS = 200;
+
+/** Shows `uid` and the step its document write is in, `done` indexes being finished. */
+function showSteps(progress: ImportProgress, done: number, uid: string): StepWatcher {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    started(current) {
+      const show = () => progress.update(done, `${uid}: ${INDEXING_STEPS[Atomics.load(current, 0) - 1] ?? 'starting'}`);
+      show();
+      timer = setInterval(show, STEP_POLL_MS);
+    },
+    ended() {
+      clearInterval(timer);
+    },
+  };
+}
+
+/** Imports one index; returns how many documents it indexed. */
+async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortSignal, watcher?: StepWatcher): Promise<number> {
   // a hand-made dump could name an index the API could never reach
   const uidProblem = indexUidProblem(index.uid);
   if (uidProblem !== undefined) throw new Error(uidProblem);
@@ -76,14 +97,17 @@ async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortS
   if (problem !== undefined) throw new Error(`Index \`${index.uid}\`: ${problem.message}`);
   const { rebuild } = diffSettings(defaultSettings(), settings, INDEX_UPDATERS.map((updater) => updater.name));
   await writeIndex(to.workers, to.indexEnvs, record.uuid, { kind: 'settings', settings, clear: false, rebuild }, signal);
+  let documents = 0;
   if (index.documents !== null) {
     const add = { op: 'add', source: { file: index.documents }, method: 'replace', primaryKey: record.primaryKey, skipMissing: false } as const;
-    const outcome = await writeIndex(to.workers, to.indexEnvs, record.uuid, { kind: 'documents', ops: [add], primaryKey: record.primaryKey }, signal);
+    const outcome = await writeIndex(to.workers, to.indexEnvs, record.uuid, { kind: 'documents', ops: [add], primaryKey: record.primaryKey }, signal, watcher);
     const [result] = outcome.results;
     if (result !== undefined && 'error' in result) throw new Error(`Index \`${index.uid}\`: ${result.error.message}`);
     record.primaryKey = outcome.primaryKey;
+    documents = result?.count ?? 0;
   }
   writeTxn(to.store.root, () => to.indexes.put(record));
+  return documents;
 }
 
 /** An enqueued document task gets its payload back as a new update file. */
@@ -95,8 +119,11 @@ async function withPayload(task: Task, dump: DumpReader, updateFiles: UpdateFile
   return { ...task, kind: { ...task.kind, contentFile: uuid, payloadSize: size } };
 }
 
-export async function importDump(file: string, to: ImportTargets): Promise<void> {
-  const dump = await DumpReader.open(file);
+/** Imports the dump `file`; `progress` follows its unpacking and its indexes. */
+export async function importDump(file: string, to: ImportTargets, progress?: ImportProgress): Promise<void> {
+  progress?.phase('unpacking the dump', statSync(file).size, 'bytes');
+  let read = 0;
+  const dump = await DumpReader.open(file, (bytes) => progress?.update((read += bytes)));
   const signal = new AbortController().signal;
   try {
     const instanceUid = dump.instanceUid();
@@ -110,13 +137,25 @@ export async function importDump(file: string, to: ImportTargets): Promise<void>
     const features = dump.features() ?? {};
     to.features.update(Object.fromEntries(FEATURE_NAMES.map((name) => [name, features[name] === true])) as Record<FeatureName, boolean>);
 
-    for (const index of dump.indexes()) await importIndex(index, to, signal);
+    const indexes = [...dump.indexes()];
+    progress?.phase('importing indexes', indexes.length, 'indexes');
+    let documents = 0;
+    for (const [done, index] of indexes.entries()) {
+      const indexed = await importIndex(index, to, signal, progress === undefined ? undefined : showSteps(progress, done, index.uid));
+      documents += indexed;
+      progress?.update(done + 1, `${index.uid}: ${indexed} documents`);
+    }
 
     await storeInGroups<Batch>(dump.batches(), (group) => writeTxn(to.store.root, () => group.forEach((batch) => to.queue.writeBatch(batch))));
+    let restored = 0;
     const tasks = async function* () {
-      for await (const task of dump.tasks(MEILISEARCH_VERSION)) yield await withPayload(task, dump, to.updateFiles);
+      for await (const task of dump.tasks(MEILISEARCH_VERSION)) {
+        restored += 1;
+        yield await withPayload(task, dump, to.updateFiles);
+      }
     };
     await storeInGroups<Task>(tasks(), (group) => to.queue.restoreTasks(group));
+    progress?.stop(`dump imported: ${indexes.length} indexes, ${documents} documents, ${restored} tasks`);
   } finally {
     dump.close();
   }

@@ -51,11 +51,11 @@ export class DumpReader {
     readonly metadata: DumpMetadata,
   ) {}
 
-  /** Unpacks `file`; throws when it is no dump or not of version V6. */
-  static async open(file: string): Promise<DumpReader> {
+  /** Unpacks `file` (`onRead` counts its bytes as they are read); throws when it is no dump or not of version V6. */
+  static async open(file: string, onRead?: (bytes: number) => void): Promise<DumpReader> {
     const root = mkdtempSync(path.join(tmpdir(), 'quarry-dump-'));
     try {
-      await extractArchive(file, root);
+      await extractArchive(file, root, onRead);
       const metadata = readJsonIfAny<DumpMetadata>(path.join(root, 'metadata.json'));
       if (metadata === null) throw new Error(`\`${file}\` is not a dump: it has no metadata.json.`);
       if (metadata.dumpVersion !== 'V6') {

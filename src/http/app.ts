@@ -27,7 +27,9 @@ import { logRoutes } from './routes/logs.js';
 import { installRequestMetrics, metricsRoutes } from './routes/metrics.js';
 import { multiSearchRoutes } from './routes/multi-search.js';
 import { networkRoutes } from './routes/network.js';
+import { collectRoutes, serveDocument } from './routes/openapi.js';
 import { keyRoutes } from './routes/keys.js';
+import { registerDashboard, rootRoutes } from './routes/root.js';
 import { settingsRoutes } from './routes/settings.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { searchRoutes } from './routes/search.js';
@@ -43,6 +45,39 @@ import { HEAD_BYTES, HEAD_TIMEOUT_MS, refuseTooManyHeaders } from './transport/h
 import { readablePath } from './transport/path-encoding.js';
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
+
+/** Every route of the API, in registration order (the API document covers each: test/http/openapi.test.ts). */
+export const API_ROUTES = [
+  ...rootRoutes,
+  ...healthRoutes,
+  ...versionRoutes,
+  ...experimentalFeatureRoutes,
+  ...indexRoutes,
+  ...swapIndexesRoutes,
+  ...statsRoutes,
+  ...taskRoutes,
+  ...batchRoutes,
+  ...keyRoutes,
+  ...dumpRoutes,
+  ...snapshotRoutes,
+  ...documentAdditionRoutes,
+  ...documentReadRoutes,
+  ...documentDeletionRoutes,
+  ...documentEditionRoutes,
+  ...searchRoutes,
+  ...multiSearchRoutes,
+  ...facetSearchRoutes,
+  ...similarRoutes,
+  ...settingsRoutes,
+  ...fieldRoutes,
+  ...logRoutes,
+  ...webhookRoutes,
+  ...networkRoutes,
+  ...taskDocumentRoutes,
+  ...renderTemplateRoutes,
+  ...compactionRoutes,
+  ...metricsRoutes,
+];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -86,36 +121,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installRequestMetrics(app, deps);
-  const paths = registerRoutes(app, deps, [
-    ...healthRoutes,
-    ...versionRoutes,
-    ...experimentalFeatureRoutes,
-    ...indexRoutes,
-    ...swapIndexesRoutes,
-    ...statsRoutes,
-    ...taskRoutes,
-    ...batchRoutes,
-    ...keyRoutes,
-    ...dumpRoutes,
-    ...snapshotRoutes,
-    ...documentAdditionRoutes,
-    ...documentReadRoutes,
-    ...documentDeletionRoutes,
-    ...documentEditionRoutes,
-    ...searchRoutes,
-    ...multiSearchRoutes,
-    ...facetSearchRoutes,
-    ...similarRoutes,
-    ...settingsRoutes,
-    ...fieldRoutes,
-    ...logRoutes,
-    ...webhookRoutes,
-    ...networkRoutes,
-    ...taskDocumentRoutes,
-    ...renderTemplateRoutes,
-    ...compactionRoutes,
-    ...metricsRoutes,
-  ]);
+  await collectRoutes(app, deps);
+  const paths = registerRoutes(app, deps, API_ROUTES);
+  // before any awaited registration, which adds the routes above with the error handler of the moment
   installErrorHandlers(app, paths);
+  await serveDocument(app, deps);
+  await registerDashboard(app, deps);
   return app;
 }

@@ -65,6 +65,9 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** RouteSpec.contentTypes, for the error handler. */
     contentTypes?: readonly string[];
+    /** The route's spec, from which the API document describes it (openapi/operation.ts). */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    routeSpec?: RouteSpec<any, any>;
   }
 }
 
@@ -93,7 +96,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: reado
     app.route({
       method: method as 'GET',
       url,
-      config: { decompress: false, contentTypes: spec.contentTypes },
+      config: { decompress: false, contentTypes: spec.contentTypes, routeSpec: spec },
       ...(spec.compress === false ? { compress: false as const } : {}),
       onRequest: async (request) => {
         const index = (request.params as { indexUid?: string }).indexUid;

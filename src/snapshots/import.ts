@@ -3,12 +3,16 @@
  * then opens as any database does. Failing half-way, the db path is removed, so the next start
  * does not take a partial database for an existing one.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
+import type { ImportProgress } from '../logs/import-progress.js';
 import { extractArchive } from '../store/archive.js';
 
-export async function importSnapshot(file: string, dbPath: string): Promise<void> {
+export async function importSnapshot(file: string, dbPath: string, progress?: ImportProgress): Promise<void> {
   try {
-    await extractArchive(file, dbPath);
+    progress?.phase('unpacking the snapshot', statSync(file).size, 'bytes');
+    let read = 0;
+    await extractArchive(file, dbPath, (bytes) => progress?.update((read += bytes)));
+    progress?.stop(`snapshot imported: ${(read / 1024 / 1024).toFixed(1)} MiB read`);
   } catch (err) {
     rmSync(dbPath, { recursive: true, force: true });
     throw err;

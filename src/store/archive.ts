@@ -70,11 +70,13 @@ function entryPath(name: string): string | null {
   return parts.join(path.sep);
 }
 
-/** Unpacks the gzip tar `file` into `dir` (created if needed). */
-export async function extractArchive(file: string, dir: string): Promise<void> {
+/** Unpacks the gzip tar `file` into `dir` (created if needed); `onRead` counts the archive's bytes as they are read. */
+export async function extractArchive(file: string, dir: string, onRead?: (bytes: number) => void): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const extract = tar.extract();
-  const read = pipeline(createReadStream(file), createGunzip(), extract);
+  const source = createReadStream(file);
+  if (onRead !== undefined) source.on('data', (chunk) => onRead(chunk.length));
+  const read = pipeline(source, createGunzip(), extract);
   try {
     for await (const entry of extract) {
       const relative = entryPath(entry.header.name);

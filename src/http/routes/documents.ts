@@ -6,6 +6,7 @@ import { getDocument, listDocuments, type DocumentsQuery } from '../../search/do
 import { defineRoute } from '../route.js';
 import {
   compileBody,
+  describedLike,
   compileQuery,
   parseBoolean,
   parseFilterParam,
@@ -91,7 +92,7 @@ export const documentReadRoutes = [
   }),
   defineRoute({
     route: 'POST /indexes/:indexUid/documents/fetch',
-    body: (value) => parseFetchBody(withExactIds(value)),
+    body: describedLike(parseFetchBody, (value: unknown) => parseFetchBody(withExactIds(value))),
     exactIntegers: true,
     handler: (ctx, deps) => listDocuments(deps, ctx.params.indexUid!, ctx.body),
   }),

@@ -1,4 +1,4 @@
-/** `GET /health` (public) and `GET /` (public, the no-dashboard answer of v1.50). */
+/** `GET /health` (public). */
 import { defineRoute } from '../route.js';
 
 export const healthRoutes = [
@@ -9,9 +9,5 @@ export const healthRoutes = [
       ctx.reply.code(500);
       return { status: 'mustRestart' };
     },
-  }),
-  defineRoute({
-    route: 'GET /',
-    handler: () => ({ status: 'Meilisearch is running' }),
   }),
 ];

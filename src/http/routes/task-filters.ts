@@ -5,6 +5,7 @@
 import type { TaskFilter, TaskQuery } from '../../tasks/query.js';
 import {
   compileQuery,
+  describedLike,
   parseIndexUid,
   parsePositiveInteger,
   parseBoolean,
@@ -76,13 +77,13 @@ const parseList = compileQuery(LIST_SPEC);
 const parseFilterOnly = compileQuery(FILTER_SPEC);
 
 /** `GET /tasks` and `GET /batches`. */
-export function parseTaskQuery(raw: string): TaskQuery {
+export const parseTaskQuery = describedLike(parseList, (raw: string): TaskQuery => {
   const q = parseList(raw);
   return { ...toFilter(q), limit: q.limit, from: q.from, reverse: q.reverse };
-}
+});
 
 /** `POST /tasks/cancel` and `DELETE /tasks`: the filter, whether any was given, the raw query. */
-export function parseTaskSelection(raw: string): { filter: TaskFilter; hasFilter: boolean; raw: string } {
+export const parseTaskSelection = describedLike(parseFilterOnly, (raw: string): { filter: TaskFilter; hasFilter: boolean; raw: string } => {
   const q = parseFilterOnly(raw);
   return { filter: toFilter(q), hasFilter: FILTER_NAMES.some((name) => q[name] !== undefined), raw };
-}
+});

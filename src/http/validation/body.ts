@@ -61,6 +61,7 @@ import {
   unknownValueMessage,
   type ValueKind,
 } from './messages.js';
+import { describe } from './described.js';
 import { childSteps, isSteppable } from './schema-steps.js';
 import { isNonNegative, U64_LIMIT, withU64Bounds } from './u64-bounds.js';
 
@@ -131,11 +132,12 @@ export function compileBody<T>(
   const validators = new LocationTable(options.validators ?? {});
   const codeAt = (path: readonly Segment[]): ErrorCode => codes.nearest(path) ?? 'bad_request';
 
-  return (value: unknown): T => {
+  const parse = (value: unknown): T => {
     const first = compiled(firstError, root)(value) ? firstCheck(value, value, []) : firstFinding(value, root, value, []);
     if (first !== undefined) throw new ApiError(first.code, first.message);
     return value as T;
   };
+  return describe(parse, { kind: 'body', schema, codes: fieldCodes });
 
   /**
    * The first custom check failing inside `node` (at `path` in `body`), which matches its schema;

@@ -5,6 +5,7 @@
  * Index uids of path segments are checked with `validateIndexUid` from `indexes/uid.ts`.
  */
 export { addSharedSchema, compileBody, type BodyOptions, type FieldCodes, type FieldValidator } from './body.js';
+export { describedLike, descriptionOf, type BodyDescription, type QueryDescription } from './described.js';
 export { compileQuery, type ParsedQuery, type QueryParam, type QuerySpec } from './query.js';
 export {
   QueryValueError,

@@ -25,6 +25,7 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
+import { describe } from './described.js';
 import { unknownParameterMessage } from './messages.js';
 import { QueryValueError, type ValueParser } from './query-values.js';
 
@@ -47,7 +48,7 @@ export type ParsedQuery<S extends QuerySpec> = {
  */
 export function compileQuery<S extends QuerySpec>(spec: S): (query: string) => ParsedQuery<S> {
   const accepted = Object.keys(spec);
-  return (query) => {
+  const parse = (query: string): ParsedQuery<S> => {
     const params = new Map<string, string>();
     // URLSearchParams drops a leading `?`; Meilisearch keeps it in the first name (`/tasks??from=2`
     // has an unknown `?from`). The `&` in front keeps it, and the empty pair it makes is skipped.
@@ -66,4 +67,5 @@ export function compileQuery<S extends QuerySpec>(spec: S): (query: string) => P
     }
     return parsed as ParsedQuery<S>;
   };
+  return describe(parse, { kind: 'query', spec });
 }

@@ -1,4 +1,4 @@
-/** A bare HTTP call for auth and key tests: status and parsed body (null when empty). */
+/** A bare HTTP call for auth and key tests: status and parsed body (null when empty, the text when not JSON). */
 import type { TestServer } from '../../helpers/server.js';
 
 export interface CallOptions {
@@ -26,7 +26,9 @@ export async function call(server: TestServer, method: string, path: string, opt
   }
   const res = await fetch(`${server.url}${path}`, { method, headers, body });
   const text = await res.text();
-  return { status: res.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+  // `GET /` is the dashboard's HTML page in the development environment
+  const json = res.headers.get('content-type')?.startsWith('application/json') === true;
+  return { status: res.status, body: text === '' ? null : json ? (JSON.parse(text) as unknown) : text };
 }
 
 /** The error body Meilisearch answers for `code`. */

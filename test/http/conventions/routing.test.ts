@@ -17,9 +17,9 @@ describe('routing', () => {
     expect(await res.json()).toEqual({ status: 'available' });
   });
 
-  it('GET / answers that the engine is running', async () => {
+  it('GET / serves the dashboard in the development environment (test/http/misc/root.test.ts)', async () => {
     const res = await fetch(`${server.url}/`);
-    expect(await res.json()).toEqual({ status: 'Meilisearch is running' });
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 
   it('GET /version reports commitSha, commitDate and pkgVersion in that order', async () => {

@@ -1,0 +1,94 @@
+// The dashboard's shell: hash routes → pages, the API key dialog, focus on navigation.
+import { api, ApiError, forgetKey, keyRequired, storedKey, storeKey } from './api.js';
+import { el } from './format.js';
+import * as indexesPage from './pages/indexes.js';
+import * as searchPage from './pages/search.js';
+import * as settingsPage from './pages/settings.js';
+import * as tasksPage from './pages/tasks.js';
+
+const ROUTES = [
+  { pattern: /^#\/indexes\/([^/]+)\/search$/, page: searchPage, section: 'indexes' },
+  { pattern: /^#\/indexes\/([^/]+)\/settings$/, page: settingsPage, section: 'indexes' },
+  { pattern: /^#\/tasks$/, page: tasksPage, section: 'tasks' },
+  { pattern: /^#\/indexes$/, page: indexesPage, section: 'indexes' },
+];
+
+const main = document.getElementById('main');
+const dialog = document.getElementById('key-dialog');
+let cleanup = null;
+let firstRender = true;
+
+function needsKey() {
+  return keyRequired() && !storedKey();
+}
+
+function askForKey(reason) {
+  document.getElementById('key-reason').textContent = reason ?? 'This server needs an API key. It stays in this browser only.';
+  document.getElementById('key-error').hidden = true;
+  document.getElementById('key-input').value = '';
+  if (!dialog.open) dialog.showModal();
+}
+
+/** Shows an API failure in the page; a key problem reopens the key dialog. */
+export function showFailure(container, error) {
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    askForKey(`${error.message} Enter another key.`);
+  }
+  container.replaceChildren(el('p', { class: 'error', role: 'alert' }, error.message));
+}
+
+async function render() {
+  cleanup?.();
+  cleanup = null;
+  const hash = location.hash || '#/indexes';
+  const route = ROUTES.find((r) => r.pattern.test(hash)) ?? ROUTES.at(-1);
+  const params = route.pattern.exec(hash)?.slice(1).map(decodeURIComponent) ?? [];
+  for (const link of document.querySelectorAll('nav a[data-section]')) {
+    if (link.dataset.section === route.section) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  main.replaceChildren();
+  if (needsKey()) {
+    main.append(el('p', {}, 'Enter an API key to see this server.'));
+    askForKey();
+    return;
+  }
+  cleanup = (await route.page.render(main, params, { showFailure })) ?? null;
+  // A new page: move focus to its heading so keyboard and screen-reader users start there,
+  // unless they are already inside it (typing in the search box while the page loaded).
+  if (!firstRender && !main.contains(document.activeElement)) {
+    const heading = main.querySelector('h1');
+    heading?.setAttribute('tabindex', '-1');
+    heading?.focus();
+  }
+  firstRender = false;
+}
+
+document.getElementById('key-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const key = document.getElementById('key-input').value.trim();
+  const error = document.getElementById('key-error');
+  try {
+    // any route the key may reach tells whether the server takes it
+    await api('GET', '/indexes?limit=1', undefined, key);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 403 && e.code !== 'invalid_api_key') {
+      // a key without `indexes.get` may still search: keep it
+    } else {
+      error.textContent = e.message;
+      error.hidden = false;
+      return;
+    }
+  }
+  storeKey(key, document.getElementById('key-remember').checked);
+  dialog.close();
+  render();
+});
+document.getElementById('key-forget').addEventListener('click', () => {
+  forgetKey();
+  dialog.close();
+  render();
+});
+document.getElementById('key-button').addEventListener('click', () => askForKey());
+window.addEventListener('hashchange', render);
+render();

@@ -1,0 +1,188 @@
+// Search preview of one index: search as you type, facets with counts (from filterableAttributes),
+// highlighted hits (`_formatted`), ranking score details on demand, and a semantic ratio slider
+// (hybrid search) when the index has embedders.
+import { api } from '../api.js';
+import { count, el, short } from '../format.js';
+
+// Highlight markers from the private-use area: the hit text is inserted as text, never as HTML.
+const PRE = '\uE000';
+const POST = '\uE001';
+const TITLE_FIELDS = ['title', 'name', 'label', 'headline'];
+const SHOWN_FIELDS = 6;
+
+export async function render(main, [uid], { showFailure }) {
+  main.append(
+    el('h1', {}, `Search · ${uid}`),
+    el('nav', { class: 'tabs', 'aria-label': 'Index pages' },
+      el('a', { href: `#/indexes/${encodeURIComponent(uid)}/search`, 'aria-current': 'page' }, 'Search'),
+      el('a', { href: `#/indexes/${encodeURIComponent(uid)}/settings` }, 'Settings')),
+  );
+  const body = el('div', {});
+  main.append(body);
+  let index, settings;
+  try {
+    [index, settings] = await Promise.all([api('GET', `/indexes/${encodeURIComponent(uid)}`), api('GET', `/indexes/${encodeURIComponent(uid)}/settings`)]);
+  } catch (error) {
+    showFailure(body, error);
+    return;
+  }
+  const state = { q: '', selected: new Map(), details: false, hybrid: null };
+  const facets = facetAttributes(settings.filterableAttributes ?? []);
+  // a user-provided embedder cannot embed the query text: only the others can serve the slider
+  const embedders = Object.entries(settings.embedders ?? {}).filter(([, embedder]) => embedder.source !== 'userProvided').map(([name]) => name);
+
+  const input = el('input', { id: 'q', type: 'search', autocomplete: 'off', placeholder: 'Type to search…', 'aria-controls': 'hits' });
+  const summary = el('p', { id: 'summary', role: 'status', 'aria-live': 'polite', class: 'muted' });
+  const facetBox = el('aside', { 'aria-label': 'Facets' });
+  const hitList = el('ol', { id: 'hits', class: 'hits', 'aria-label': 'Hits' });
+  const detailsToggle = el('input', { id: 'score-details', type: 'checkbox' });
+  const options = el('div', { class: 'options' }, el('label', { for: 'score-details' }, detailsToggle, 'Ranking score details'));
+  if (embedders.length > 0) options.append(hybridControls(embedders, state, () => search()));
+  body.append(
+    el('div', { class: 'search-box' }, el('label', { for: 'q' }, `Search ${uid}`), input),
+    options,
+    el('div', { class: 'search-layout' }, facetBox, el('section', { 'aria-label': 'Results' }, summary, hitList)),
+  );
+
+  let sequence = 0;
+  let debounce = null;
+  async function search() {
+    const mine = ++sequence;
+    const request = {
+      q: state.q,
+      limit: 20,
+      attributesToHighlight: ['*'],
+      highlightPreTag: PRE,
+      highlightPostTag: POST,
+      showRankingScore: true,
+      showRankingScoreDetails: state.details,
+    };
+    if (facets.length > 0) request.facets = facets;
+    const filter = filterOf(state.selected);
+    if (filter.length > 0) request.filter = filter;
+    if (state.hybrid !== null) request.hybrid = { ...state.hybrid };
+    // A facet with ticked values keeps showing its other values: its counts come from the same
+    // search without its own condition (one more query of a multi-search per such facet).
+    const ticked = [...state.selected].filter(([, values]) => values.size > 0).map(([attribute]) => attribute);
+    try {
+      let answer;
+      const distribution = {};
+      if (ticked.length === 0) {
+        answer = await api('POST', `/indexes/${encodeURIComponent(uid)}/search`, request);
+      } else {
+        const counts = ticked.map((attribute) => {
+          const query = { indexUid: uid, q: state.q, facets: [attribute], limit: 0 };
+          const others = filterOf(state.selected, attribute);
+          if (others.length > 0) query.filter = others;
+          if (request.hybrid !== undefined) query.hybrid = request.hybrid;
+          return query;
+        });
+        const { results } = await api('POST', '/multi-search', { queries: [{ indexUid: uid, ...request }, ...counts] });
+        answer = results[0];
+        ticked.forEach((attribute, i) => (distribution[attribute] = results[i + 1].facetDistribution?.[attribute] ?? {}));
+      }
+      if (mine !== sequence) return;
+      summary.textContent = `${count(answer.estimatedTotalHits ?? answer.totalHits)} results in ${answer.processingTimeMs} ms`;
+      hitList.replaceChildren(...answer.hits.map((hit) => renderHit(hit, index.primaryKey)));
+      facetBox.replaceChildren(...renderFacets(facets, { ...answer.facetDistribution, ...distribution }, state, search));
+    } catch (error) {
+      if (mine === sequence) summary.replaceChildren(el('span', { class: 'error', role: 'alert' }, error.message));
+    }
+  }
+  input.addEventListener('input', () => {
+    state.q = input.value;
+    clearTimeout(debounce);
+    debounce = setTimeout(search, 120);
+  });
+  detailsToggle.addEventListener('change', () => {
+    state.details = detailsToggle.checked;
+    search();
+  });
+  await search();
+  // the box has the focus, unless the user already moved it within the page
+  if (!main.contains(document.activeElement)) input.focus();
+  return () => clearTimeout(debounce);
+}
+
+/** The filter of the ticked facet values (OR within a facet, AND between facets), `except` one facet. */
+function filterOf(selected, except) {
+  return [...selected]
+    .filter(([attribute, values]) => attribute !== except && values.size > 0)
+    .map(([attribute, values]) => [...values].map((value) => `${attribute} = "${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`));
+}
+
+/** Facetable attributes: plain names and exact patterns (a wildcard names no attribute to count). */
+function facetAttributes(filterable) {
+  const names = filterable.flatMap((entry) => (typeof entry === 'string' ? [entry] : entry.attributePatterns ?? []));
+  return names.filter((name) => !name.includes('*'));
+}
+
+function hybridControls(embedders, state, search) {
+  const slider = el('input', { id: 'semantic-ratio', type: 'range', min: '0', max: '1', step: '0.05', value: '0.5' });
+  const output = el('output', { for: 'semantic-ratio' }, 'not used');
+  const select = el('select', { id: 'embedder', 'aria-label': 'Embedder' }, embedders.map((name) => el('option', { value: name }, name)));
+  const update = () => {
+    state.hybrid = { embedder: select.value, semanticRatio: Number(slider.value) };
+    output.textContent = `${slider.value} (0 keyword, 1 semantic)`;
+    search();
+  };
+  slider.addEventListener('input', update);
+  select.addEventListener('change', () => state.hybrid !== null && update());
+  return el('div', { class: 'options' },
+    embedders.length > 1 ? select : null,
+    el('label', { for: 'semantic-ratio' }, 'Semantic ratio'), slider, output);
+}
+
+function renderFacets(facets, distribution, state, search) {
+  return facets.map((attribute) => {
+    const values = Object.entries(distribution[attribute] ?? {});
+    const selected = state.selected.get(attribute) ?? new Set();
+    const fieldset = el('fieldset', {}, el('legend', {}, attribute));
+    if (values.length === 0) fieldset.append(el('p', { class: 'muted' }, 'No value'));
+    for (const [value, n] of values.slice(0, 12)) {
+      const id = `facet-${attribute}-${value}`.replace(/[^\w-]/g, '_');
+      const box = el('input', { type: 'checkbox', id, checked: selected.has(value) });
+      box.addEventListener('change', () => {
+        if (box.checked) selected.add(value);
+        else selected.delete(value);
+        state.selected.set(attribute, selected);
+        search();
+      });
+      fieldset.append(el('div', { class: 'facet-value' }, box, el('label', { for: id }, value), el('span', { class: 'count' }, count(n))));
+    }
+    return fieldset;
+  });
+}
+
+/** Text with the highlight markers turned into <mark> elements. */
+function highlighted(value) {
+  const text = typeof value === 'string' ? value : Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : short(v, 80))).join(', ') : short(value);
+  const nodes = [];
+  let rest = short(text, 400);
+  for (;;) {
+    const start = rest.indexOf(PRE);
+    if (start === -1) break;
+    const end = rest.indexOf(POST, start);
+    if (end === -1) break;
+    nodes.push(rest.slice(0, start), el('mark', {}, rest.slice(start + 1, end)));
+    rest = rest.slice(end + 1);
+  }
+  nodes.push(rest.replaceAll(PRE, '').replaceAll(POST, ''));
+  return nodes;
+}
+
+function renderHit(hit, primaryKey) {
+  const formatted = hit._formatted ?? hit;
+  const fields = Object.keys(hit).filter((k) => !k.startsWith('_'));
+  const titleField = TITLE_FIELDS.find((f) => typeof hit[f] === 'string') ?? primaryKey ?? fields[0];
+  const rest = fields.filter((f) => f !== titleField && f !== primaryKey).slice(0, SHOWN_FIELDS);
+  const item = el('li', {},
+    el('div', { class: 'hit-title' }, highlighted(formatted[titleField] ?? hit[titleField] ?? '')),
+    el('div', { class: 'muted hit-id', 'data-id': hit[primaryKey] }, `${primaryKey ?? 'id'} ${hit[primaryKey] ?? ''}`, typeof hit._rankingScore === 'number' ? ` · score ${hit._rankingScore.toFixed(4)}` : ''),
+    el('dl', { class: 'hit-fields' }, rest.flatMap((f) => [el('dt', {}, f), el('dd', {}, highlighted(formatted[f] ?? hit[f]))])),
+  );
+  if (hit._rankingScoreDetails !== undefined) {
+    item.append(el('details', {}, el('summary', {}, 'Ranking score details'), el('pre', {}, JSON.stringify(hit._rankingScoreDetails, null, 2))));
+  }
+  return item;
+}
