@@ -18,6 +18,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { IndexSettings } from '../types/settings.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
+import { queued } from './queued.js';
 
 const SORT_CODE = 'invalid_document_sort';
 const FILTER_CODE = 'invalid_document_filter';
@@ -41,6 +42,15 @@ function validateIds(ids: readonly (string | number)[]): string[] {
     if (id === null) throw new ApiError('invalid_document_ids', `In \`.ids[${i}]\`: ${invalidDocumentId(value).message}`);
     return id;
   });
+}
+
+/**
+ * `GET /indexes/{uid}/documents` and `POST …/documents/fetch`: the list under a search-queue
+ * permit, as v1.50's document fetch, unless the `disableDocumentsFetchQueue` feature is on.
+ */
+export function fetchDocuments(ctx: SearchContext, rawUid: string, query: DocumentsQuery): Promise<ReturnType<typeof listDocuments>> {
+  if (ctx.features.enabled('disableDocumentsFetchQueue')) return Promise.resolve(listDocuments(ctx, rawUid, query));
+  return queued(ctx, undefined, async () => listDocuments(ctx, rawUid, query));
 }
 
 /**

@@ -2,7 +2,7 @@
  * Document reads of `/indexes/{uid}/documents` (documents.md §2): one document, the list and
  * `POST …/documents/fetch`, parsed here and answered by the document service (src/search/documents.ts).
  */
-import { getDocument, listDocuments, type DocumentsQuery } from '../../search/documents.js';
+import { fetchDocuments, getDocument, type DocumentsQuery } from '../../search/documents.js';
 import { defineRoute } from '../route.js';
 import {
   compileBody,
@@ -88,12 +88,12 @@ export const documentReadRoutes = [
   defineRoute({
     route: 'GET /indexes/:indexUid/documents',
     query: parseListQuery,
-    handler: (ctx, deps) => listDocuments(deps, ctx.params.indexUid!, ctx.query),
+    handler: (ctx, deps) => fetchDocuments(deps, ctx.params.indexUid!, ctx.query),
   }),
   defineRoute({
     route: 'POST /indexes/:indexUid/documents/fetch',
     body: describedLike(parseFetchBody, (value: unknown) => parseFetchBody(withExactIds(value))),
     exactIntegers: true,
-    handler: (ctx, deps) => listDocuments(deps, ctx.params.indexUid!, ctx.body),
+    handler: (ctx, deps) => fetchDocuments(deps, ctx.params.indexUid!, ctx.body),
   }),
 ];

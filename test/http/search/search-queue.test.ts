@@ -1,6 +1,7 @@
 // The search queue through the server (cli-config.md: --experimental-search-queue-size,
 // --experimental-nb-searches-per-core): searches that wait on a stalled embedder hold the slots;
-// with no room to queue, the next search answers 503 too_many_search_requests with Retry-After,
+// with no room to queue, the next search (or document fetch, unless disableDocumentsFetchQueue)
+// answers 503 too_many_search_requests with Retry-After,
 // and once the slots are free searches run again. performanceDetails shows the wait.
 import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
@@ -59,6 +60,11 @@ describe('a full search queue', () => {
       link: 'https://docs.meilisearch.com/errors#too_many_search_requests',
     });
     expect((await call(server, 'POST', '/multi-search', { queries: [{ indexUid: 'colors', q: 'red' }] })).status).toBe(503);
+    // document fetches wait in the same queue, unless the disableDocumentsFetchQueue feature is on
+    expect((await call(server, 'POST', '/indexes/colors/documents/fetch', {})).status).toBe(503);
+    expect((await call(server, 'GET', '/indexes/colors/documents')).status).toBe(503);
+    await call(server, 'PATCH', '/experimental-features', { disableDocumentsFetchQueue: true });
+    expect((await call(server, 'POST', '/indexes/colors/documents/fetch', {})).body.total).toBe(1);
 
     stall = false;
     for (const answer of held.splice(0)) answer();
