@@ -12,6 +12,7 @@ import path from 'node:path';
 import { loadDataset } from './datasets.js';
 import { DocumentStore } from '../src/engine/documents/store.js';
 import { evaluateFilter } from '../src/engine/filter/evaluate.js';
+import { vectorFilter } from '../src/engine/vectors/index.js';
 import { parseFilter } from '../src/engine/filter-parser/index.js';
 import { IndexEnvs } from '../src/engine/index-env.js';
 import { INDEX_UPDATERS } from '../src/engine/indexer/registry.js';
@@ -68,7 +69,7 @@ const run = (q: string, id: number) => {
     need: 20,
     matchingStrategy: 'last',
     attributesToSearchOn: null,
-    filters: ast === null ? [] : [evaluateFilter(env, settings, ast)],
+    filters: ast === null ? [] : [evaluateFilter(env, settings, ast, { vectors: vectorFilter(env, settings) })],
     sort: [],
     rankingScoreThreshold: null,
     distinct: null,
