@@ -31,36 +31,10 @@ import { EF_CONSTRUCTION, HnswGraph, M } from '../../src/engine/vectors/hnsw.js'
 import { VectorSpace } from '../../src/engine/vectors/space.js';
 import { VectorBlock, binaryWords } from '../../src/kernels/vector.js';
 import { fmt, percentile } from '../latency.js';
+import { centres, CLUSTERS, clustered, DIMS, option, rows } from './synthetic.js';
 
-const DIMS = 384;
-const CLUSTERS = 100;
 const K = 10;
 const EFS = [16, 32, 64, 128, 256];
-
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-}
-
-/** Seeded uniform (0, 1) and Gaussian generators (mulberry32 + Box–Muller). */
-function seeded(seed: number): { uniform: () => number; normal: () => number } {
-  let state = seed >>> 0;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 1) / 4294967297;
-  };
-  return { uniform, normal: () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform()) };
-}
-
-function clustered(n: number, seed: number, centres: Float32Array): Float32Array[] {
-  const { uniform, normal } = seeded(seed);
-  return Array.from({ length: n }, () => {
-    const c = Math.floor(uniform() * CLUSTERS);
-    return Float32Array.from({ length: DIMS }, (_, i) => centres[c * DIMS + i]! + 0.6 * normal());
-  });
-}
 
 interface DataSet {
   name: string;
@@ -75,8 +49,8 @@ function dataSet(name: string): DataSet {
     const vectors = lines.map((line) => Float32Array.from((JSON.parse(line) as { _vectors: { minilm: number[] } })._vectors.minilm));
     return { name, vectors, queries: vectors.slice(0, 100) };
   }
-  const centres = Float32Array.from({ length: CLUSTERS * DIMS }, seeded(42).normal);
-  return { name, vectors: clustered(option('--docs', 100_000), 7, centres), queries: clustered(option('--queries', 200), 99, centres) };
+  const around = centres();
+  return { name, vectors: rows(clustered(option('--docs', 100_000), 7, around)), queries: rows(clustered(option('--queries', 200), 99, around)) };
 }
 
 /** The exact top 10 of each query, by the kernel's exact scan. */

@@ -20,42 +20,13 @@ import usearch, { type Matches } from 'usearch';
 
 import { VectorBlock } from '../../src/kernels/vector.js';
 import { fmt, measure, percentile, type Latency } from '../latency.js';
+import { centres, CLUSTERS, clustered, DIMS, option } from './synthetic.js';
 
-const DIMS = 384;
-const CLUSTERS = 100;
 const K = 10;
-
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-}
 
 const DOCS = option('--docs', 100_000);
 const QUERIES = option('--queries', 200);
 const ORAMA_DOCS = Math.min(DOCS, option('--orama-docs', DOCS));
-
-/** Seeded uniform (0, 1) and Gaussian generators (mulberry32 + Box–Muller). */
-function seeded(seed: number): { uniform: () => number; normal: () => number } {
-  let state = seed >>> 0;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 1) / 4294967297;
-  };
-  return { uniform, normal: () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform()) };
-}
-
-/** `n` clustered vectors, row-major in one Float32Array. */
-function clustered(n: number, seed: number, centres: Float32Array): Float32Array {
-  const { uniform, normal } = seeded(seed);
-  const out = new Float32Array(n * DIMS);
-  for (let row = 0; row < n; row++) {
-    const c = Math.floor(uniform() * CLUSTERS);
-    for (let i = 0; i < DIMS; i++) out[row * DIMS + i] = centres[c * DIMS + i]! + 0.6 * normal();
-  }
-  return out;
-}
 
 interface Row {
   engine: string;
@@ -66,10 +37,10 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  const centres = Float32Array.from({ length: CLUSTERS * DIMS }, seeded(42).normal);
+  const around = centres();
   const t0 = performance.now();
-  const data = clustered(DOCS, 7, centres);
-  const queryData = clustered(QUERIES, 99, centres);
+  const data = clustered(DOCS, 7, around);
+  const queryData = clustered(QUERIES, 99, around);
   // copies, not views: usearch's binding reads a typed array from its buffer's start, ignoring byteOffset
   const queries = Array.from({ length: QUERIES }, (_, q) => queryData.slice(q * DIMS, (q + 1) * DIMS));
   const cpus = os.cpus();

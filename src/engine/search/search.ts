@@ -13,7 +13,7 @@
 import { customTokens } from '../../kernels/custom-tokens.js';
 import { langOfLocales } from '../../kernels/languages.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { difference, fromSorted, fromUnsorted, intersect, union, unionAll, type DocSet } from '../docset.js';
+import { difference, fromSorted, fromUnsorted, intersect, unionAll, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
 import type { JsonObject } from '../document-id.js';
 import { extractFacets, FacetKind } from '../facets/extract.js';
@@ -27,7 +27,8 @@ import { matchingWords, type MatchTerm } from './format.js';
 import { ForwardReader } from './forward.js';
 import { fieldBit, MASK_BITS, type Posting } from '../words/postings.js';
 import { parseQuery } from './query.js';
-import { bucketSort, rankingSteps, scoreOf, type MatchingStrategy, type StepDetail } from './ranking.js';
+import { bucketSort, rankingSteps, type MatchingStrategy, type StepDetail } from './ranking.js';
+import { rankedPage, rankingNeed } from './ranked-page.js';
 import { negativeDocs, resolveTerms, termFeatures, type ResolvedTerm } from './terms.js';
 import { readSearchFields } from '../words/word-index.js';
 
@@ -277,24 +278,14 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   candidates ??= facets.allDocids();
   const features = terms.map((term) => termFeatures(term, candidates));
 
-  const threshold = request.rankingScoreThreshold;
-  let need = threshold === null ? request.need : Math.max(request.need, settings.pagination.maxTotalHits);
   const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
-  if (distinct !== null && request.exhaustive) need = candidates.length;
+  const need = rankingNeed(request, settings, distinct, candidates);
   const ranked = bucketSort(
     { env, dictionary, candidates, terms, features, removal, weightOf: fields.weightOf, maxWeight: fields.maxWeight, byAttribute: settings.proximityPrecision === 'byAttribute', forward: options.forward, facets, timeUp: request.timeUp ?? (() => false) },
     steps,
     need,
     distinct?.accept,
   );
-  let hits = ranked.docs.map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
-  let dropped: DocSet = distinct?.excluded(need >= candidates.length) ?? fromSorted([]);
-  if (threshold !== null) {
-    dropped = union(dropped, fromUnsorted(hits.filter((hit) => hit.score < threshold).map((hit) => hit.docid)));
-    hits = hits.filter((hit) => hit.score >= threshold);
-  }
-  // more than `need` were ranked for exact counts (threshold, distinct in page mode)
-  hits = hits.slice(0, request.need);
-  const matching = dropped.length === 0 ? candidates : difference(candidates, dropped);
-  return { hits, totalHits: matching.length, candidates: matching, matchingWords: matchingWords(terms, prefixSearch), degraded: ranked.degraded };
+  const page = rankedPage(ranked.docs, request, need, distinct, candidates);
+  return { ...page, matchingWords: matchingWords(terms, prefixSearch), degraded: ranked.degraded };
 }

@@ -13,11 +13,12 @@
  * go by ascending docid. The time budget is checked before each bucket, as in the keyword sort.
  */
 import type { IndexSettings } from '../../types/settings.js';
-import { difference, fromSorted, fromUnsorted, intersect, union, unionAll, type DocSet } from '../docset.js';
+import { difference, fromUnsorted, intersect, unionAll, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
 import { FacetReader } from '../facets/store.js';
 import type { IndexEnv } from '../index-env.js';
-import { rankingSteps, scoreOf, sortStepBuckets, type Accept, type RankedDoc, type RankStep, type StepDetail } from './ranking.js';
+import { rankedPage, rankingNeed } from './ranked-page.js';
+import { rankingSteps, sortStepBuckets, type Accept, type RankedDoc, type RankStep, type StepDetail } from './ranking.js';
 import { distinctFilter, type SearchOutcome } from './search.js';
 
 /** One nearest neighbour: its distance to the query and its ranking score (similarity, distribution-shifted). */
@@ -48,22 +49,12 @@ export function executeSemanticSearch(env: IndexEnv, settings: IndexSettings, re
   let candidates = facets.allDocids();
   for (const filter of request.filters) candidates = intersect(candidates, filter);
   const steps = rankingSteps(settings.rankingRules, request.sort, 'last', true, true);
-  const threshold = request.rankingScoreThreshold;
-  let need = threshold === null ? request.need : Math.max(request.need, settings.pagination.maxTotalHits);
   const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
-  if (distinct !== null && request.exhaustive) need = candidates.length;
+  const need = rankingNeed(request, settings, distinct, candidates);
 
   const sorter = new SemanticSorter(facets, request, need, distinct?.accept ?? (() => true));
   sorter.sort(steps, 0, candidates, []);
-  let hits = sorter.out.map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
-  let dropped: DocSet = distinct?.excluded(need >= candidates.length) ?? fromSorted([]);
-  if (threshold !== null) {
-    dropped = union(dropped, fromUnsorted(hits.filter((hit) => hit.score < threshold).map((hit) => hit.docid)));
-    hits = hits.filter((hit) => hit.score >= threshold);
-  }
-  hits = hits.slice(0, request.need);
-  const matching = dropped.length === 0 ? candidates : difference(candidates, dropped);
-  return { hits, totalHits: matching.length, candidates: matching, matchingWords: [], degraded: sorter.degraded };
+  return { ...rankedPage(sorter.out, request, need, distinct, candidates), matchingWords: [], degraded: sorter.degraded };
 }
 
 /** The depth-first bucket sort of a semantic search, over docid sets. */
