@@ -22,7 +22,7 @@ import { isFacetedBy, matchLegacy, matchWildcard } from '../../types/attribute-p
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
 import { localesOfFields } from '../localized-fields.js';
-import { dictionaryOf } from './dictionary.js';
+import { dictionaryOf, type Dictionary } from './dictionary.js';
 import { matchingWords, type MatchTerm } from './format.js';
 import { ForwardReader } from './forward.js';
 import { fieldBit, MASK_BITS, type Posting } from '../words/postings.js';
@@ -30,7 +30,7 @@ import { parseQuery } from './query.js';
 import { bucketSort, rankingSteps, type MatchingStrategy, type StepDetail } from './ranking.js';
 import { rankedPage, rankingNeed } from './ranked-page.js';
 import { negativeDocs, resolveTerms, termFeatures, type ResolvedTerm } from './terms.js';
-import { readSearchFields } from '../words/word-index.js';
+import { readSearchFields, readWordsVersion } from '../words/word-index.js';
 
 export interface SearchRequest {
   readonly q: string;
@@ -263,8 +263,20 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   const fields = fieldModel(env, settings, request.attributesToSearchOn);
   const lang = langOfLocales(request.locales ?? fields.locales);
   const parsed = parseQuery(request.q, new Set(settings.stopWords), customTokens(settings), lang);
-  const dictionary = dictionaryOf(env);
-  const options = { env, settings, dictionary, allowedMask: fields.allowedMask, exactFieldsMask: fields.exactFieldsMask, postings: new Map<string, Posting>(), forward: new ForwardReader(env, dictionary.version) };
+  // built on first use: a placeholder search reads no word, and building an index's dictionary
+  // (its typo matcher) is the cold cost of the first search after a batch
+  let dictionary: Dictionary | undefined;
+  const options = {
+    env,
+    settings,
+    get dictionary(): Dictionary {
+      return (dictionary ??= dictionaryOf(env));
+    },
+    allowedMask: fields.allowedMask,
+    exactFieldsMask: fields.exactFieldsMask,
+    postings: new Map<string, Posting>(),
+    forward: new ForwardReader(env, readWordsVersion(env)),
+  };
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
     universe = difference(universe ?? facets.allDocids(), negativeDocs(parsed.negativeWords, parsed.negativePhrases, options));
   }
@@ -281,7 +293,22 @@ export function executeSearch(env: IndexEnv, settings: IndexSettings, request: S
   const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
   const need = rankingNeed(request, settings, distinct, candidates);
   const ranked = bucketSort(
-    { env, dictionary, candidates, terms, features, removal, weightOf: fields.weightOf, maxWeight: fields.maxWeight, byAttribute: settings.proximityPrecision === 'byAttribute', forward: options.forward, facets, timeUp: request.timeUp ?? (() => false) },
+    {
+      env,
+      get dictionary(): Dictionary {
+        return options.dictionary;
+      },
+      candidates,
+      terms,
+      features,
+      removal,
+      weightOf: fields.weightOf,
+      maxWeight: fields.maxWeight,
+      byAttribute: settings.proximityPrecision === 'byAttribute',
+      forward: options.forward,
+      facets,
+      timeUp: request.timeUp ?? (() => false),
+    },
     steps,
     need,
     distinct?.accept,
