@@ -168,8 +168,10 @@ async function federate(
   for (const union of unions.values()) total += union.length;
 
   const page = merged.slice(offset, offset + limit);
+  // once a query names a remote, every hit says which instance it comes from (all local here: self)
+  const remote = queries.some((query) => typeof query.federationOptions?.remote === 'string') ? { remote: ctx.network.names().self } : {};
   const hits = steps.step('hydrate documents', () => formatPage(page)).map(({ candidate: { position, hit, weight }, view }) =>
-    withFederation(view, { indexUid: queries[position]!.indexUid, queriesPosition: position, weightedRankingScore: hit.score * weight }),
+    withFederation(view, { indexUid: queries[position]!.indexUid, queriesPosition: position, weightedRankingScore: hit.score * weight, ...remote }),
   );
   // processingTimeMs holds its place in the key order; it is measured once the facets are done.
   const body: Record<string, unknown> = { hits };

@@ -1,7 +1,8 @@
 /**
  * Queries that name the network (network.md §7): `useNetwork` and `federationOptions.remote`.
  * Both need the `network` experimental feature, with v1.50's messages. A remote must be
- * registered; naming this instance (`self`) searches locally, as v1.50 does. Quarry does not
+ * registered; naming this instance (`self`) searches locally, as v1.50 does (and the request's
+ * hits then carry `_federation.remote`, federation.ts). Quarry does not
  * send searches to other instances yet (issue 26), so a query that would — `useNetwork: true`,
  * or a remote other than `self` — is refused with `unimplemented_network_search` rather than
  * answered from the local indexes alone.

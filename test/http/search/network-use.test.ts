@@ -57,10 +57,12 @@ describe('with the network feature', () => {
     });
   });
 
-  it('searches locally for the remote that is this instance', async () => {
+  it('searches locally for the remote that is this instance, each hit naming it', async () => {
     const reply = await call(server, 'POST', '/multi-search', federated({ remote: 'ms0' }));
     expect(reply.status).toBe(200);
     expect(reply.body.hits.map((hit: { id: number }) => hit.id)).toEqual([1]);
+    expect(reply.body.hits[0]._federation).toEqual({ indexUid: 'books', queriesPosition: 0, weightedRankingScore: 1, remote: 'ms0' });
+    expect(Object.keys(reply.body.hits[0]._federation)).toEqual(['indexUid', 'queriesPosition', 'weightedRankingScore', 'remote']);
   });
 
   it('refuses a query for another remote with unimplemented_network_search', async () => {
