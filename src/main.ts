@@ -131,12 +131,13 @@ async function main(): Promise<void> {
   const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
   setEmbedderRuntime(runtimeFromEnv(outgoing, process.env, config.experimentalEmbeddingCacheEntries));
   const features = new ExperimentalFeatures(store, forcedFeatures);
+  const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
+  const network = new Network(store);
   if (importing?.kind === 'dump') {
-    await importDump(importing.file, { store, keys, features, queue, indexes, indexEnvs, updateFiles, workers }, progress).catch((err: unknown) =>
+    await importDump(importing.file, { store, keys, features, webhooks, network, queue, indexes, indexEnvs, updateFiles, workers }, progress).catch((err: unknown) =>
       refuseStart(`importing the dump failed: ${(err as Error).message}`, config.dbPath),
     );
   }
-  const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
   const scheduler = new Scheduler({
     store,
     queue,
@@ -147,7 +148,7 @@ async function main(): Promise<void> {
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
-    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), writeDump },
+    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), writeDump },
     onBatchCommitted: webhookSender(webhooks, outgoing, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });
   const indexing = (): ReadonlySet<string> => {
@@ -171,7 +172,7 @@ async function main(): Promise<void> {
     updateFiles,
     logs,
     webhooks,
-    network: new Network(store),
+    network,
     searchQueue: new SearchQueue(
       config.experimentalSearchQueueSize,
       config.experimentalNbSearchesPerCore * availableParallelism(),

@@ -1,7 +1,7 @@
 /**
  * `--import-dump`: fills an empty database from a v6 dump (dumps-snapshots-upgrade.md §3.9), in
- * Meilisearch's order: instance uid, keys (replacing the default ones), experimental features,
- * then each index (created with its dates and primary key, its settings applied, its documents
+ * Meilisearch's order: instance uid, runtime webhooks (replacing the stored ones), keys (replacing
+ * the default ones), experimental features, the network (`self` cleared), then each index (created with its dates and primary key, its settings applied, its documents
  * indexed as one replacement through the normal index write), then batches and tasks with their
  * uids, statuses and dates; enqueued document tasks get a new update file from the dump and run
  * once the server is up.
@@ -33,6 +33,8 @@ import { MEILISEARCH_VERSION } from '../version.js';
 import { writeIndex, type StepWatcher } from '../workers/index-writer.js';
 import type { WorkerPools } from '../workers/pool.js';
 import { DumpReader, type DumpedIndex } from './reader.js';
+import type { Network } from '../network/network.js';
+import type { WebhookStore } from '../webhooks/store.js';
 
 /** Where the dump's batches and tasks go, stored as they are (tasks/queue.ts does it). */
 export interface RestoredQueue {
@@ -44,6 +46,8 @@ export interface ImportTargets {
   store: InstanceStore;
   keys: KeyStore;
   features: ExperimentalFeatures;
+  webhooks: Pick<WebhookStore, 'restore'>;
+  network: Pick<Network, 'restore'>;
   queue: RestoredQueue;
   indexes: IndexRegistry;
   indexEnvs: IndexEnvs;
@@ -128,6 +132,8 @@ export async function importDump(file: string, to: ImportTargets, progress?: Imp
   try {
     const instanceUid = dump.instanceUid();
     if (instanceUid !== null) writeInstanceUid(to.store.dbPath, instanceUid);
+    const webhooks = dump.webhooks();
+    if (webhooks !== null) to.webhooks.restore(webhooks);
 
     const keys: ApiKey[] = [];
     for await (const key of dump.keys()) keys.push({ ...key, actions: key.actions as ApiKey['actions'] });
@@ -136,6 +142,8 @@ export async function importDump(file: string, to: ImportTargets, progress?: Imp
     // Missing flags are off, unknown ones ignored; `legacySearch` may be null in Meilisearch's dumps.
     const features = dump.features() ?? {};
     to.features.update(Object.fromEntries(FEATURE_NAMES.map((name) => [name, features[name] === true])) as Record<FeatureName, boolean>);
+    const network = dump.network();
+    if (network !== null) to.network.restore(network);
 
     const indexes = [...dump.indexes()];
     progress?.phase('importing indexes', indexes.length, 'indexes');

@@ -81,6 +81,16 @@ export class DumpReader {
     for await (const line of jsonLines(this.file('keys.jsonl'))) yield keyFromLine(line);
   }
 
+  /** `network.json`, or null when the dump has none (before v1.13). */
+  network(): unknown {
+    return readJsonIfAny<unknown>(this.file('network.json'));
+  }
+
+  /** `webhooks.json`, or null when the dump has none. */
+  webhooks(): unknown {
+    return readJsonIfAny<unknown>(this.file('webhooks.json'));
+  }
+
   /** `experimental-features.json`, or null when the dump has none. */
   features(): Record<string, unknown> | null {
     return readJsonIfAny<Record<string, unknown>>(this.file('experimental-features.json'));

@@ -125,6 +125,8 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
 
   step('dump the experimental features');
   json('experimental-features.json', content.features);
+  json('network.json', content.network);
+  json('webhooks.json', content.webhooks);
   if (content.instanceUid !== null) writeFileSync(path.join(root, 'instance_uid.uuid'), content.instanceUid);
   json('metadata.json', { dumpVersion: 'V6', dbVersion: content.dbVersion, dumpDate: formatRfc3339(now()) });
 }

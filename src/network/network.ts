@@ -101,6 +101,27 @@ export class Network {
     return view(next);
   }
 
+  /**
+   * A dump's `network.json` replaces the stored network, with `self` (and the leader, never kept
+   * here) cleared, as v1.50's import does; fields older dumps lack default to empty.
+   */
+  restore(dumped: unknown): void {
+    const json = (dumped ?? {}) as { remotes?: unknown; shards?: unknown; version?: unknown };
+    const remotes: Record<string, Remote> = {};
+    for (const [name, value] of Object.entries(isRecord(json.remotes) ? json.remotes : {})) {
+      if (!isRecord(value) || typeof value.url !== 'string') continue;
+      const key = (field: unknown) => (typeof field === 'string' ? field : null);
+      remotes[name] = { url: value.url, searchApiKey: key(value.searchApiKey), writeApiKey: key(value.writeApiKey) };
+    }
+    const shards: Record<string, string[]> = {};
+    for (const [name, value] of Object.entries(isRecord(json.shards) ? json.shards : {})) {
+      const members = isRecord(value) && Array.isArray(value.remotes) ? value.remotes.filter((m): m is string => typeof m === 'string' && m in remotes) : [];
+      if (members.length > 0) shards[name] = members;
+    }
+    const version = typeof json.version === 'string' ? json.version : NIL_UUID;
+    this.store.main.putSync(MAIN_KEYS.network, { self: null, remotes, shards, version } satisfies Saved);
+  }
+
   private saved(): Saved {
     return (this.store.main.get(MAIN_KEYS.network) as Saved | undefined) ?? { self: null, remotes: {}, shards: {}, version: NIL_UUID };
   }
@@ -132,4 +153,8 @@ function view(saved: Saved): object {
     leader: null,
     version: saved.version,
   };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -111,6 +111,25 @@ export class WebhookStore {
     this.save(saved);
   }
 
+  /** `webhooks.json` of a dump: the runtime webhooks by uuid, secrets in clear (not the command-line one). */
+  dumped(): { webhooks: Record<string, Webhook> } {
+    return { webhooks: this.saved() };
+  }
+
+  /** A dump's runtime webhooks replace the stored ones; entries that are not a URL with string headers are skipped. */
+  restore(dumped: unknown): void {
+    const entries = (dumped as { webhooks?: unknown } | null)?.webhooks;
+    if (entries === null || typeof entries !== 'object') return;
+    const webhooks: Record<string, Webhook> = {};
+    for (const [uuid, value] of Object.entries(entries as Record<string, unknown>)) {
+      const { url, headers } = (value ?? {}) as { url?: unknown; headers?: unknown };
+      if (typeof url !== 'string') continue;
+      const named = headers !== null && typeof headers === 'object' ? Object.entries(headers as Record<string, unknown>) : [];
+      webhooks[uuid] = { url, headers: Object.fromEntries(named.filter(([, v]) => typeof v === 'string')) as Record<string, string> };
+    }
+    this.save(webhooks);
+  }
+
   private saved(): Record<string, Webhook> {
     return { ...((this.store.main.get(MAIN_KEYS.webhooks) ?? {}) as Record<string, Webhook>) };
   }

@@ -59,6 +59,10 @@ export interface DumpContent {
   indexes: Iterable<DumpIndex>;
   /** the runtime experimental features (those forced on by flags excluded) */
   features: Record<string, boolean>;
+  /** `network.json`: the network as `GET /network` shows it */
+  network: object;
+  /** `webhooks.json`: the runtime webhooks with their secrets */
+  webhooks: object;
 }
 
 /** The steps of a dump, shown in its batch's progress (tasks/progress.ts). */
@@ -83,6 +87,9 @@ export interface ArchiveDeps {
   snapshotDir: string;
   /** the experimental features set at runtime, as a dump records them */
   features: () => Record<string, boolean>;
+  /** the network and the runtime webhooks, as a dump records them */
+  network: () => object;
+  webhooks: () => object;
   writeDump: DumpWriter;
 }
 

@@ -48,6 +48,8 @@ export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
       batches: ctx.queue.storedBatches(),
       indexes: indexes(ctx),
       features: archives.features(),
+      network: archives.network(),
+      webhooks: archives.webhooks(),
     },
     nowNs,
     ctx.signal,
