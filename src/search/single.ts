@@ -1,7 +1,9 @@
 /**
- * One keyword search on one index (search.md §1–§8): the query's checks in Meilisearch's order,
- * the engine's ranking on the index's current snapshot (engine/search/search.ts), and the
- * response in v1.50's key order. `/search` answers one; `/multi-search` one per query.
+ * One search on one index (search.md §1–§8): the query's checks in Meilisearch's order, the
+ * engine's ranking on the index's current snapshot (engine/search/search.ts, semantic.ts), and
+ * the response in v1.50's key order. `/search` answers one (`searchRequest`, under a search-queue
+ * permit: queued.ts); `/multi-search` one per query. With `showPerformanceDetails` its steps are
+ * timed (performance-details.ts).
  *
  * Order of checks: the search kind (`media`, `vector`, `hybrid`), the index, then what needs the
  * index (embedder, filter syntax and experimental gates, sort syntax and sortability,

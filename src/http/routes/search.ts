@@ -21,10 +21,12 @@ import {
   parseBoolean,
   parseEnum,
   parseFilterParam,
+  parseList,
   parsePositiveInteger,
   parseSortList,
   parseString,
   QueryValueError,
+  unitFloat,
   type ValueParser,
 } from '../validation/index.js';
 import { countDegradedSearch } from './metrics.js';
@@ -36,22 +38,11 @@ const parseBody = compileBody<SearchQuery>(
 );
 
 /** GET lists: split on `,`, empty items dropped, no trimming. */
-export const parseList: ValueParser<string[]> = (raw) => raw.split(',').filter((item) => item !== '');
-
 const parseLocales: ValueParser<string[]> = (raw) =>
   parseList(raw).map((locale) => {
     if (!LOCALES.includes(locale)) throw new QueryValueError(`Unsupported locale \`${locale}\`, expected one of ${LOCALES.join(', ')}`);
     return locale;
   });
-
-/** A float in [0, 1], else `reason`. */
-export const unitFloat =
-  (reason: string): ValueParser<number> =>
-  (raw) => {
-    const value = Number(raw.trim() === '' ? Number.NaN : raw);
-    if (!(value >= 0 && value <= 1)) throw new QueryValueError(reason);
-    return value;
-  };
 
 const parseVector: ValueParser<number[]> = (raw) =>
   parseList(raw).map((item) => {

@@ -9,8 +9,7 @@ import { similarDocuments, type SimilarQuery } from '../../search/similar.js';
 import { defineRoute } from '../route.js';
 import { THRESHOLD_REASON } from '../schemas/search-query.js';
 import { SIMILAR_QUERY_CODES, SIMILAR_QUERY_SCHEMA, SIMILAR_QUERY_VALIDATORS } from '../schemas/similar-query.js';
-import { compileBody, compileQuery, parseBoolean, parseFilterParam, parsePositiveInteger, parseString } from '../validation/index.js';
-import { parseList, unitFloat } from './search.js';
+import { compileBody, compileQuery, parseBoolean, parseFilterParam, parseList, parsePositiveInteger, parseString, unitFloat } from '../validation/index.js';
 
 const parseBody = compileBody<SimilarQuery>(SIMILAR_QUERY_SCHEMA, SIMILAR_QUERY_CODES, { validators: SIMILAR_QUERY_VALIDATORS });
 

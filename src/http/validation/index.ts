@@ -13,12 +13,14 @@ export {
   parseEnum,
   parseFilterParam,
   parseIndexUid,
+  parseList,
   parsePositiveInteger,
   parseSortList,
   parseString,
   parseU32,
   starOr,
   starOrList,
+  unitFloat,
   type ValueParser,
 } from './query-values.js';
 export {

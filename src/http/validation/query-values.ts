@@ -61,6 +61,18 @@ export const parseBoolean: ValueParser<boolean> = (raw) => {
 
 export const parseString: ValueParser<string> = (raw) => raw;
 
+/** A comma-separated list, empty elements skipped, no trimming (`attributesToRetrieve=a,b`). */
+export const parseList: ValueParser<string[]> = (raw) => raw.split(',').filter((item) => item !== '');
+
+/** A float in [0, 1], else `reason` (`semanticRatio`, `rankingScoreThreshold`). */
+export const unitFloat =
+  (reason: string): ValueParser<number> =>
+  (raw) => {
+    const value = Number(raw.trim() === '' ? Number.NaN : raw);
+    if (!(value >= 0 && value <= 1)) throw new QueryValueError(reason);
+    return value;
+  };
+
 /**
  * GET `sort` (search, document list): comma-separated, with the pieces of `_geoPoint(lat, lng):asc`
  * joined back, as Meilisearch's `fix_sort_query_parameters` does.
