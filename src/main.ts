@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     if (err instanceof ImportRefused) refuseStart(err.message);
     throw err;
   }
-  const logs = new LogHub(config.logLevel);
+  const logs = new LogHub(config.logLevel, config.experimentalLogsMode);
   // a bar on a terminal, log lines otherwise
   const progress = importProgress(process.stderr, (line) => logs.logger.info({ target: 'quarry::import' }, line));
   if (importing?.kind === 'snapshot') {

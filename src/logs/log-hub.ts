@@ -1,6 +1,7 @@
 /**
  * Where every log record goes: the server's pino logger writes JSON lines here, and the hub
- * forwards each record to standard error (if the stderr filter passes it) and to the one live
+ * forwards each record to standard error (if the stderr filter passes it; human-readable, or the
+ * JSON record itself with `--experimental-logs-mode JSON`) and to the one live
  * `/logs/stream` subscriber (if its filter passes it). The logger's own level follows the most
  * verbose consumer, so records nobody wants are never serialised.
  */
@@ -46,7 +47,11 @@ export class LogHub {
   private subscriber: Subscriber | null = null;
   readonly logger: Logger;
 
-  constructor(initialLevel: string) {
+  /** `stderrMode`: `--experimental-logs-mode`, human-readable lines or one JSON record a line */
+  constructor(
+    initialLevel: string,
+    private readonly stderrMode: 'HUMAN' | 'JSON' = 'HUMAN',
+  ) {
     this.stderrFilter = parseTarget(initialLevel.toLowerCase());
     const hub = this;
     const destination = new Writable({
@@ -69,7 +74,7 @@ export class LogHub {
         continue;
       }
       const target = record.target ?? 'quarry';
-      if (accepts(this.stderrFilter, target, record.level)) process.stderr.write(humanLine(record));
+      if (accepts(this.stderrFilter, target, record.level)) process.stderr.write(this.stderrMode === 'JSON' ? `${line}\n` : humanLine(record));
       const sub = this.subscriber;
       if (sub !== null && accepts(sub.filter, target, record.level)) {
         // profile entries are written back to back, without separators
