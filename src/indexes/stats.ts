@@ -1,6 +1,7 @@
 /**
  * Index and instance statistics (indexes.md §4), measured from LMDB's own page accounting so they
- * cost O(1) per index whatever its size, after each batch that writes an index (stats-store.ts):
+ * cost O(1) per index whatever its size (the embedding counts aside: one pass over each
+ * embedder's document entries when the vectors changed), after each batch that writes an index (stats-store.ts):
  * the routes read what was stored and open no index environment.
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The one way the server sends HTTP requests to URLs its users give it (webhooks now; embedders,
+ * The one way the server sends HTTP requests to URLs its users give it (webhooks and embedders;
  * remote search and export next). The host name is resolved once and every address it resolves to
  * is checked against the IP policy before any connection, as v1.50's resolvers do; the socket then
  * connects through a lookup that hands back only those checked addresses, so no second DNS answer

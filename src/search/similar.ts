@@ -92,7 +92,8 @@ export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string
   const threshold = query.rankingScoreThreshold ?? null;
   const hits: SearchHit[] = [];
   const seen: number[] = [];
-  for (const { docid, score } of neighbours.filter((n) => n.docid !== target)) {
+  // the target is no candidate: it is never among its neighbours
+  for (const { docid, score } of neighbours) {
     if (hits.length >= limit) break;
     seen.push(docid);
     if (seen.length <= offset) continue;

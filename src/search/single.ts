@@ -245,7 +245,7 @@ export async function searchResponse(
 ): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
   const started = performance.now();
   const details = query.showPerformanceDetails === true ? timer : undefined;
-  const steps: StepTimer = timer ?? details ?? NO_STEPS;
+  const steps: StepTimer = timer ?? NO_STEPS;
   const window = pageWindow(query);
   const { search, pageHits, hits } = await steps.stepAsync('execute local search', async () => {
     const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps });

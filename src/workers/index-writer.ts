@@ -3,6 +3,9 @@
  * thread keeps answering (searches read the last committed state) while a large batch commits.
  * One thread: LMDB has one writer per environment anyway, and the scheduler runs one batch at a
  * time. Aborting `signal` interrupts the write, which then rolls back and rejects.
+ * Around the write, on this (the main) thread: a settings write first prepares the embedders it
+ * adds or changes (embedders/embed.ts `prepareChangedEmbedders`), and while a write runs this
+ * thread serves its embedding requests (embedding-channel.ts) and reports their count.
  */
 import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';

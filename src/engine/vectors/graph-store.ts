@@ -37,8 +37,8 @@ const writers = new Map<string, Cached>();
 /** The tag of a graph being changed: never a stored version (those are UUIDs) */
 const DIRTY = '\u0000dirty';
 
-// by folder: the index writer opens a new handle on the same files for each write
-const cacheKey = (env: IndexEnv, state: EmbedderState) => `${(env.root as unknown as { path: string }).path}\u0000${state.id}`;
+// by index (uuid), not by handle: the index writer opens a new handle on the same files for each write
+const cacheKey = (env: IndexEnv, state: EmbedderState) => `${env.uuid}\u0000${state.id}`;
 
 /** Reads every item and node of `state`'s embedder into a fresh graph. */
 function load(env: IndexEnv, state: EmbedderState): HnswGraph {

@@ -4,6 +4,7 @@
  * setting, else OpenAI's built-in one for its model): a score equal to `mean` maps to 0.5 and
  * `mean ± sigma` to 0.5 ± 0.4, clamped to ]0, 1].
  */
+import { similarityScore } from '../../kernels/vector.js';
 import type { EmbedderSettings } from '../../types/settings.js';
 
 export interface Distribution {
@@ -30,7 +31,7 @@ export function distributionOf(embedder: EmbedderSettings): Distribution | undef
 /** The score of a hit at `distance`. */
 export function scoreOf(distance: number, distribution: Distribution | undefined): number {
   const f = Math.fround;
-  const score = f(1 - f(distance));
+  const score = similarityScore(distance);
   if (distribution === undefined) return score;
   // factor · score + offset, each step in f32 as milli's DistributionShift::shift
   const factor = f(f(0.4) / f(distribution.sigma));

@@ -2,8 +2,9 @@
  * The vector store's IndexUpdater: a batch's document changes reach every configured embedder's
  * vectors inside the batch's write transaction (deleted documents lose theirs; added and
  * updated ones get what document-vectors.ts decides), and a settings write reconciles the store
- * with the embedders (reconcile.ts). Each write ends with a fresh vectors version, which makes
- * searches reload the graphs it changed.
+ * with the embedders (reconcile.ts). Each write ends with a fresh vectors version and a journal of
+ * the items it changed, from which searches patch the graphs they hold (graph-store.ts; a full
+ * reload only when the journal does not reach back to their version).
  */
 import { compareBytes } from '../../types/bytes.js';
 import type { IndexSettings } from '../../types/settings.js';

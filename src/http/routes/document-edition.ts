@@ -3,7 +3,7 @@
  * the Rhai function is compiled and the filter checked, in Meilisearch's order, before the task
  * is enqueued; the function runs when the task does (src/rhai/).
  */
-import { ApiError } from '../../errors/api-error.js';
+import { ApiError, inIndex } from '../../errors/api-error.js';
 import { validateIndexUid } from '../../indexes/uid.js';
 import { RhaiParseError, compileScript } from '../../rhai/index.js';
 import { checkedFilter } from '../../search/filter.js';
@@ -60,8 +60,7 @@ async function editDocuments(ctx: RouteContext<undefined, EditBody>, deps: AppDe
     try {
       ast = checkedFilter(deps.features, filter, FILTER_CODE);
     } catch (err) {
-      if (err instanceof ApiError) throw new ApiError(err.code, `Index \`${uid}\`: ${err.message}`);
-      throw err;
+      throw err instanceof ApiError ? inIndex(uid, err) : err;
     }
     if (ast === null) throw new ApiError(FILTER_CODE, 'Sending an empty filter is forbidden.');
   }
