@@ -1,9 +1,10 @@
 /**
  * The embedding service: a search query embedded by its index's embedder (`embedQuery`), the
  * rendered texts of a document batch embedded in chunks with bounded parallelism
- * (`embedDocuments`), and the settings-time preparation v1.50 does when it builds an embedder
- * (`prepareEmbedder`: unsupported configurations, dimensions inferred from a test embedding, the
- * composite embedders' agreement). Failures are `ApiError`s with v1.50's codes and words.
+ * (`embedDocuments`), the query embedding cache (`--experimental-embedding-cache-entries`), and
+ * the settings-time preparation v1.50 does when it builds an embedder (`prepareChangedEmbedders`,
+ * for the embedders a settings write adds or changes, through `prepareEmbedder`: unsupported
+ * configurations, dimensions inferred from a test embedding, the composite embedders' agreement). Failures are `ApiError`s with v1.50's codes and words.
  */
 import { ApiError } from '../errors/api-error.js';
 import type { EmbedderSettings } from '../types/settings.js';
@@ -13,7 +14,7 @@ import { embedderRuntime } from './runtime.js';
 import { buildEmbedder, CompositeEmbedder, queryEmbedder, type Embedder } from './sources.js';
 
 /** Chunks in flight at once for one `embedDocuments` call. */
-const PARALLEL_REQUESTS = 8;
+export const PARALLEL_REQUESTS = 8;
 
 const built = new Map<string, Embedder>();
 const BUILT_CACHE_ENTRIES = 64;

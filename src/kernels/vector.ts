@@ -326,7 +326,7 @@ export class VectorBlock {
     this.#alive();
     this.#check(vector);
     if (!Number.isInteger(slot) || slot < 0 || slot >= 2 ** 32) throw new RangeError(`invalid vector slot ${slot}`);
-    if (slot >= this.#capacity) this.#grow(Math.max(slot + 1, this.#capacity * 2));
+    if (slot >= this.#capacity) this.#grow(Math.max(slot + 1, Math.min(this.#capacity * 2, this.#largestCapacity())));
     for (let free = this.#size; free < slot; free++) this.#freed.push(free);
     if (slot >= this.#size) this.#size = slot + 1;
     const address = this.#vectorAddress(slot);
@@ -487,6 +487,13 @@ export class VectorBlock {
     this.#disposed = true;
     this.#heap.free(this.#region, this.#regionBytes(this.#capacity));
     this.#heap.free(this.#query, this.stride);
+  }
+
+  /** The most slots a region of this block can have in one heap (a doubling must not ask for more). */
+  #largestCapacity(): number {
+    let capacity = Math.floor((HEAP_LIMIT_BYTES - this.stride) / (this.stride + (this.metric === 'cosine' ? 4 : 0)));
+    while (capacity > 0 && this.#regionBytes(capacity) + this.stride > HEAP_LIMIT_BYTES) capacity--;
+    return capacity;
   }
 
   #regionBytes(capacity: number): number {

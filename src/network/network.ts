@@ -9,6 +9,7 @@ import { MAIN_KEYS } from '../store/dbs.js';
 import type { InstanceStore } from '../store/env.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import { urlProblem } from '../webhooks/url.js';
+import { isJsonObject } from '../types/json-text.js';
 
 interface Remote {
   url: string;
@@ -107,17 +108,19 @@ export class Network {
    */
   restore(dumped: unknown): void {
     const json = (dumped ?? {}) as { remotes?: unknown; shards?: unknown; version?: unknown };
-    const remotes: Record<string, Remote> = {};
-    for (const [name, value] of Object.entries(isRecord(json.remotes) ? json.remotes : {})) {
-      if (!isRecord(value) || typeof value.url !== 'string') continue;
-      const key = (field: unknown) => (typeof field === 'string' ? field : null);
-      remotes[name] = { url: value.url, searchApiKey: key(value.searchApiKey), writeApiKey: key(value.writeApiKey) };
-    }
-    const shards: Record<string, string[]> = {};
-    for (const [name, value] of Object.entries(isRecord(json.shards) ? json.shards : {})) {
-      const members = isRecord(value) && Array.isArray(value.remotes) ? value.remotes.filter((m): m is string => typeof m === 'string' && m in remotes) : [];
-      if (members.length > 0) shards[name] = members;
-    }
+    // entries built with fromEntries: a key such as `__proto__` stays a key
+    const key = (field: unknown) => (typeof field === 'string' ? field : null);
+    const remotes: Record<string, Remote> = Object.fromEntries(
+      Object.entries(isJsonObject(json.remotes) ? json.remotes : {}).flatMap(([name, value]) =>
+        isJsonObject(value) && typeof value.url === 'string' ? [[name, { url: value.url, searchApiKey: key(value.searchApiKey), writeApiKey: key(value.writeApiKey) }]] : [],
+      ),
+    );
+    const shards: Record<string, string[]> = Object.fromEntries(
+      Object.entries(isJsonObject(json.shards) ? json.shards : {}).flatMap(([name, value]) => {
+        const members = isJsonObject(value) && Array.isArray(value.remotes) ? value.remotes.filter((m): m is string => typeof m === 'string' && Object.hasOwn(remotes, m)) : [];
+        return members.length > 0 ? [[name, members]] : [];
+      }),
+    );
     const version = typeof json.version === 'string' ? json.version : NIL_UUID;
     this.store.main.putSync(MAIN_KEYS.network, { self: null, remotes, shards, version } satisfies Saved);
   }
@@ -153,8 +156,4 @@ function view(saved: Saved): object {
     leader: null,
     version: saved.version,
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -120,13 +120,15 @@ export class WebhookStore {
   restore(dumped: unknown): void {
     const entries = (dumped as { webhooks?: unknown } | null)?.webhooks;
     if (entries === null || typeof entries !== 'object') return;
-    const webhooks: Record<string, Webhook> = {};
-    for (const [uuid, value] of Object.entries(entries as Record<string, unknown>)) {
-      const { url, headers } = (value ?? {}) as { url?: unknown; headers?: unknown };
-      if (typeof url !== 'string') continue;
-      const named = headers !== null && typeof headers === 'object' ? Object.entries(headers as Record<string, unknown>) : [];
-      webhooks[uuid] = { url, headers: Object.fromEntries(named.filter(([, v]) => typeof v === 'string')) as Record<string, string> };
-    }
+    // built with fromEntries: a key such as `__proto__` stays a key
+    const webhooks: Record<string, Webhook> = Object.fromEntries(
+      Object.entries(entries as Record<string, unknown>).flatMap(([uuid, value]) => {
+        const { url, headers } = (value ?? {}) as { url?: unknown; headers?: unknown };
+        if (typeof url !== 'string') return [];
+        const named = headers !== null && typeof headers === 'object' ? Object.entries(headers as Record<string, unknown>) : [];
+        return [[uuid, { url, headers: Object.fromEntries(named.filter(([, v]) => typeof v === 'string')) as Record<string, string> }]];
+      }),
+    );
     this.save(webhooks);
   }
 

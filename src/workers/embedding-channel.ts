@@ -8,14 +8,14 @@
  * `receiveMessageOnPort`. One channel per index write (index-writer.ts), so the requests it
  * counts are that batch's `embedderRequests`.
  *
- * The writer never waits forever: it gives up after the answer deadline (a bound on what the
+ * The writer never waits forever: it gives up after the answer deadline (per round of requests, a bound on what the
  * retries of v1.50 can take), and a cancelation (`interrupt[0]` non-zero) stops the wait at once,
  * while the main side aborts the embedding in flight.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
-import { embedDocuments, prepareEmbedder } from '../embedders/embed.js';
+import { embedDocuments, PARALLEL_REQUESTS } from '../embedders/embed.js';
 import { EmbedderRequestStats } from '../embedders/request-stats.js';
 import { configuredRuntime } from '../embedders/runtime.js';
 import type { EmbedderSettings } from '../types/settings.js';
@@ -27,18 +27,14 @@ const ANSWERED = 1;
 export interface EmbeddingEnds {
   readonly port: MessagePort;
   readonly flag: Int32Array;
-  /** the longest wait for one answer */
+  /** the longest wait for one round of requests to the embedder (an answer waits one per round) */
   readonly answerMs: number;
 }
 
-type Request = { readonly id: number } & (
-  | { readonly op: 'embed'; readonly name: string; readonly settings: EmbedderSettings; readonly texts: readonly string[] }
-  | { readonly op: 'prepare'; readonly settings: EmbedderSettings }
-);
+type Request = { readonly id: number; readonly name: string; readonly settings: EmbedderSettings; readonly texts: readonly string[] };
 
 type Answer =
   | { readonly embeddings: Float32Array[] }
-  | { readonly dimensions: number }
   | { readonly error: { readonly code: ErrorCode; readonly message: string } | { readonly internal: string } };
 
 /** An answer and the request it answers: a late answer to an abandoned request is skipped. */
@@ -87,7 +83,6 @@ export function serveEmbedding(signal: AbortSignal): EmbeddingService {
 
 async function answer(request: Request, stats: EmbedderRequestStats, signal: AbortSignal): Promise<Answer> {
   try {
-    if (request.op === 'prepare') return { dimensions: await prepareEmbedder(request.settings) };
     return { embeddings: await embedDocuments(request.name, request.settings, request.texts, stats, signal) };
   } catch (error) {
     if (error instanceof ApiError) return { error: { code: error.code, message: error.message } };
@@ -108,17 +103,14 @@ export class EmbeddingClient {
   /** One embedding per text; throws `vector_embedding_error` as v1.50 fails a batch. */
   embed(name: string, settings: EmbedderSettings, texts: readonly string[]): Float32Array[] {
     if (texts.length === 0) return [];
-    return (this.ask({ id: this.nextId++, op: 'embed', name, settings, texts }) as { embeddings: Float32Array[] }).embeddings;
-  }
-
-  /** The embedder's dimensions, as a settings change finds them (prepareEmbedder). */
-  prepare(settings: EmbedderSettings): number {
-    return (this.ask({ id: this.nextId++, op: 'prepare', settings }) as { dimensions: number }).dimensions;
+    return (this.ask({ id: this.nextId++, name, settings, texts }) as { embeddings: Float32Array[] }).embeddings;
   }
 
   private ask(request: Request): Answer {
-    const { port, flag, answerMs } = this.ends;
+    const { port, flag } = this.ends;
     port.postMessage(request);
+    // the texts go out PARALLEL_REQUESTS at a time (at worst one a request): a bound per round
+    const answerMs = this.ends.answerMs * Math.max(1, Math.ceil(request.texts.length / PARALLEL_REQUESTS));
     const deadline = performance.now() + answerMs;
     for (;;) {
       if (Atomics.load(this.interrupt, 0) !== 0) throw new Error(this.interruptedMessage);
@@ -131,8 +123,10 @@ export class EmbeddingClient {
       }
       const left = deadline - performance.now();
       if (left <= 0) {
-        const where = request.op === 'embed' ? `While embedding documents for embedder \`${request.name}\`` : 'Error while generating embeddings';
-        throw new ApiError('vector_embedding_error', `${where}: runtime error: no answer from the embedding service after ${Math.round(answerMs / 1000)}s`);
+        throw new ApiError(
+          'vector_embedding_error',
+          `While embedding documents for embedder \`${request.name}\`: runtime error: no answer from the embedding service after ${Math.round(answerMs / 1000)}s`,
+        );
       }
       Atomics.wait(flag, 0, NO_ANSWER, Math.min(100, left));
     }

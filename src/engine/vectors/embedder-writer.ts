@@ -4,6 +4,7 @@
  * The first vector stored fixes the embedder's dimensions; a vector of other dimensions is
  * refused with Meilisearch's message. A binary-quantized embedder stores sign bits only.
  */
+import { ApiError } from '../../errors/api-error.js';
 import type { IndexEnv } from '../index-env.js';
 import { wrongDimensions } from '../documents/vectors-indexing.js';
 import { writeGraph, type GraphWrite } from './graph-store.js';
@@ -79,6 +80,8 @@ export class EmbedderWriter {
   put(docid: number, id: string, vectors: readonly ArrayLike<number>[], status: VectorStatus): void {
     const { state } = this;
     vectors.forEach((vector, i) => {
+      // an empty vector has no dimensions to take or to match: it is refused like a wrong one
+      if (vector.length === 0) throw emptyVector(id, this.name, i, state.dimensions);
       if (state.dimensions === 0) state.dimensions = vector.length;
       if (vector.length !== state.dimensions) throw wrongDimensions(id, this.name, i, vector.length, state.dimensions);
     });
@@ -119,4 +122,9 @@ export class EmbedderWriter {
   committed(version: string): void {
     this.write?.committed(version);
   }
+}
+
+function emptyVector(id: string, name: string, index: number, required: number): ApiError {
+  if (required > 0) return wrongDimensions(id, name, index, 0, required);
+  return new ApiError('invalid_vector_dimensions', `Invalid vector dimensions in document with id \`${id}\` in \`._vectors.${name}\`.\n  - note: embedding #${index} has dimensions 0`);
 }

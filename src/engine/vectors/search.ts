@@ -52,8 +52,9 @@ class Best {
 /** By exact scan of every vector (of the candidate documents when given). */
 function scanAll(graph: HnswGraph, query: VectorQuery, limit: number, candidates: DocSet | null): Nearest[] {
   const accept = candidates === null ? undefined : (slot: number) => has(candidates, graph.docids[slot]!);
-  // the nearest vectors, more of them until they belong to `limit` documents (or are all)
-  for (let k = limit; ; k *= 2) {
+  // the nearest vectors, more of them until they belong to `limit` documents (or are all); never
+  // more than the graph holds, whatever `limit` a request asks for
+  for (let k = Math.min(limit, graph.size); ; k = Math.min(k * 2, graph.size)) {
     const nearest = graph.space.nearest(query, k, accept);
     const found = new Best();
     for (let i = 0; i < nearest.slots.length; i++) found.offer(graph.docids[nearest.slots[i]!]!, nearest.distances[i]!);
@@ -80,6 +81,8 @@ function scanCandidates(env: IndexEnv, state: EmbedderState, graph: HnswGraph, q
 
 export function nearestDocuments(env: IndexEnv, state: EmbedderState, query: ArrayLike<number>, limit: number, candidates: DocSet | null): Nearest[] {
   if (limit <= 0 || state.items === 0 || (candidates !== null && candidates.length === 0)) return [];
+  // no more documents can be found than hold vectors: `limit` may be any u32 a request sent
+  limit = Math.min(limit, state.documents);
   const graph = readGraph(env, state);
   const prepared = graph.space.prepare(Float32Array.from(query));
   if (candidates !== null && candidates.length <= EXACT_CANDIDATES) return scanCandidates(env, state, graph, prepared, limit, candidates);
@@ -90,7 +93,7 @@ export function nearestDocuments(env: IndexEnv, state: EmbedderState, query: Arr
     const found = graph.search(prepared, ef, accept);
     const best = new Best();
     for (let i = 0; i < found.ids.length; i++) best.offer(graph.docids[found.ids[i]!]!, found.distances[i]!);
-    // enough documents, or every document that can match
-    if (best.size >= Math.min(limit, candidates?.length ?? state.documents)) return best.take(limit);
+    // enough documents, every document that can match, or every vector the walk could reach
+    if (best.size >= Math.min(limit, candidates?.length ?? state.documents) || found.ids.length < ef) return best.take(limit);
   }
 }
