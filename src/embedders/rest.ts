@@ -169,17 +169,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** Resolves with the request's outcome, or rejects with the signal's reason as soon as it aborts. */
-function raced<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    if (signal.aborted) return abort();
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
-}
-
 const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
 
 export interface EmbedCall {
@@ -202,7 +191,7 @@ export async function restEmbed(options: RestOptions, templates: RestTemplates, 
     call.stats?.attempt();
     let verdict: Verdict;
     try {
-      const response = await raced(call.runtime.client.request(options.url, { method: 'POST', headers, body, timeoutMs: call.runtime.timeoutMs }), call.signal);
+      const response = await call.runtime.client.request(options.url, { method: 'POST', headers, body, timeoutMs: call.runtime.timeoutMs, signal: call.signal });
       if (response.status >= 400) verdict = statusVerdict(response, options.configuration);
       else {
         const answer = answerVerdict(response, templates, values.length, call.dimensions);

@@ -21,6 +21,8 @@ export interface OutgoingRequest {
   body?: Uint8Array;
   /** Per attempt, from resolving the host to the answer's last byte (redirects included). */
   timeoutMs: number;
+  /** The caller's end (a search's deadline, a task's cancelation): aborts the attempt in flight, connection included. */
+  signal?: AbortSignal;
   /**
    * Asked after each failed attempt (an error, or an answer with status ≥ 400): the delay in ms
    * before the next attempt, or `null` to stop (then the error is thrown, the answer returned).
@@ -54,13 +56,14 @@ export class OutgoingClient {
     for (let attempt = 1; ; attempt++) {
       let failure: Failure;
       try {
-        const response = await this.followRedirects(new URL(url), init, AbortSignal.timeout(init.timeoutMs));
+        const timeout = AbortSignal.timeout(init.timeoutMs);
+        const response = await this.followRedirects(new URL(url), init, init.signal === undefined ? timeout : AbortSignal.any([init.signal, timeout]));
         if (response.status < 400) return response;
         failure = { response };
       } catch (error) {
         failure = { error };
       }
-      const delay = init.retry?.(failure, attempt) ?? null;
+      const delay = init.signal?.aborted === true ? null : (init.retry?.(failure, attempt) ?? null);
       if (delay === null) {
         if ('error' in failure) throw failure.error;
         return failure.response;
