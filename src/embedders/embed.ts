@@ -10,6 +10,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError, embeddingApiError, indexingEmbedError } from './embed-error.js';
 import { EmbedderRequestStats } from './request-stats.js';
+import { HuggingFaceEmbedder } from './hf-embedder.js';
 import { embedderRuntime } from './runtime.js';
 import { buildEmbedder, CompositeEmbedder, queryEmbedder, type Embedder } from './sources.js';
 
@@ -142,8 +143,12 @@ function dimensionProblem(error: unknown): unknown {
   return new EmbedError('runtime', `could not determine model dimensions:\n  - test embedding failed with ${error.message}`);
 }
 
-/** The configured dimensions, else those of a test embedding of `"test"` (milli's `infer_dimensions`). */
+/**
+ * The configured dimensions, else those of a test embedding of `"test"` (milli's `infer_dimensions`),
+ * once the embedder is prepared (a local model loaded: its failures are not dimension problems).
+ */
 async function dimensionsOf(embedder: Embedder, signal?: AbortSignal): Promise<number> {
+  await embedder.prepare?.();
   if (embedder.dimensions !== undefined) return embedder.dimensions;
   try {
     const [embedding] = await embedder.embed(['test'], { runtime: embedderRuntime(), signal });
@@ -169,6 +174,16 @@ function cosineDistance(a: Float32Array, b: Float32Array): number {
 
 const TEST_FAILED = 'error while generating test embeddings.';
 
+/** milli's `CompositeEmbedderContainsHuggingFace` hint. */
+function huggingFaceHint(composite: CompositeEmbedder): string {
+  const search = composite.search instanceof HuggingFaceEmbedder;
+  const indexing = composite.indexing instanceof HuggingFaceEmbedder;
+  if (search && indexing) return '\n  - Make sure the `model`, `revision` and `pooling` of both embedders match.';
+  if (search) return '\n  - Consider trying a different `pooling` method for the search embedder.';
+  if (indexing) return '\n  - Consider trying a different `pooling` method for the indexing embedder.';
+  return '';
+}
+
 /** milli's composite construction: equal dimensions, then three test sentences embedded alike. */
 async function checkComposite(composite: CompositeEmbedder, signal?: AbortSignal): Promise<number> {
   const [search, indexing] = [await dimensionsOf(composite.search, signal), await dimensionsOf(composite.indexing, signal)];
@@ -190,11 +205,10 @@ async function checkComposite(composite: CompositeEmbedder, signal?: AbortSignal
   const indexingEmbeddings = await run(composite.indexing, 'indexing');
   for (let i = 0; i < searchEmbeddings.length; i++) {
     const distance = cosineDistance(searchEmbeddings[i]!, indexingEmbeddings[i]!);
-    // No hint: the Hugging Face hint of v1.50 needs a Hugging Face embedder, which never builds here.
     if (distance > MAX_COMPOSITE_DISTANCE) {
       throw new EmbedError(
         'user',
-        `${TEST_FAILED}\n  - the embeddings produced at search time and indexing time are not similar enough.\n  - angular distance ${distance.toFixed(2)}\n  - Meilisearch requires a maximum distance of ${MAX_COMPOSITE_DISTANCE}.\n  - Note: check that both embedders produce similar embeddings.`,
+        `${TEST_FAILED}\n  - the embeddings produced at search time and indexing time are not similar enough.\n  - angular distance ${distance.toFixed(2)}\n  - Meilisearch requires a maximum distance of ${MAX_COMPOSITE_DISTANCE}.\n  - Note: check that both embedders produce similar embeddings.${huggingFaceHint(composite)}`,
       );
     }
   }
@@ -216,7 +230,7 @@ export async function prepareEmbedder(settings: EmbedderSettings, signal?: Abort
   }
 }
 
-/** Whether building the embedder does I/O or fails in v1.50: dimension probes, composite checks, model loading. */
+/** Whether building the embedder does I/O or fails in v1.50: dimension probes, composite checks, loading a local model. */
 function needsPreparation(settings: EmbedderSettings): boolean {
   switch ((settings.source as string | undefined) ?? 'openAi') {
     case 'composite':

@@ -1,9 +1,11 @@
 /**
  * What every embedder request shares, set once at startup (main.ts): the outgoing HTTP client
  * under the server's IP policy, and the environment knobs v1.50 reads (request timeout, retry
- * cap, OpenAI key, Ollama URL) and the size of the query embedding cache. The search path and the indexing bridge both embed through it.
+ * cap, OpenAI key, Ollama URL, Hugging Face hub cache) and the size of the query embedding
+ * cache. The search path and the indexing bridge both embed through it.
  */
 import type { OutgoingClient } from '../outgoing/client.js';
+import { hubFromEnv, type HubLocation } from './hf-hub-cache.js';
 
 export interface EmbedderRuntime {
   client: OutgoingClient;
@@ -15,6 +17,8 @@ export interface EmbedderRuntime {
   openAiApiKey: string | undefined;
   /** `MEILI_OLLAMA_URL` */
   ollamaUrl: string | undefined;
+  /** where Hugging Face models are cached (`HF_HOME`) */
+  huggingFaceHub: HubLocation;
   /** query embeddings kept per embedder (`--experimental-embedding-cache-entries`, 0 = none) */
   queryCacheEntries: number;
 }
@@ -35,6 +39,7 @@ export function runtimeFromEnv(client: OutgoingClient, env: NodeJS.ProcessEnv, q
     maxRetryDelayMs: seconds(env.MEILI_EXPERIMENTAL_REST_EMBEDDER_MAX_RETRY_DURATION_SECONDS, 60),
     openAiApiKey: env.MEILI_OPENAI_API_KEY ?? env.OPENAI_API_KEY,
     ollamaUrl: env.MEILI_OLLAMA_URL,
+    huggingFaceHub: hubFromEnv(env),
   };
 }
 

@@ -2,13 +2,14 @@
  * An embedder built from its settings, per source (vectors.md §3.3, milli's `embedder/*.rs`):
  * `rest` as configured; `openAi` and `ollama` as REST configurations with their fixed request and
  * response shapes, default URLs and keys; `userProvided` refuses to embed; `composite` embeds
- * documents with its indexing embedder and queries with its search embedder; `huggingFace` needs
- * a local model, which this server cannot load: it fails as v1.50 fails for a model it cannot
- * fetch. Building never does I/O; embedding does.
+ * documents with its indexing embedder and queries with its search embedder; `huggingFace` runs a
+ * model from the local hub cache (hf-embedder.ts). Building never does I/O; preparing and
+ * embedding do.
  */
 import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError, replyInfo } from './embed-error.js';
-import { DEFAULT_HUGGING_FACE_MODEL, DEFAULT_HUGGING_FACE_REVISION, DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from './source-defaults.js';
+import { HuggingFaceEmbedder, huggingFaceOptions } from './hf-embedder.js';
+import { DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from './source-defaults.js';
 import { REPEAT_PLACEHOLDER, TEXT_PLACEHOLDER, EMBEDDING_PLACEHOLDER } from './json-template.js';
 import { parseRestTemplates, restEmbed, textsPerRequest, type EmbedCall, type RestOptions, type RestTemplates } from './rest.js';
 import type { EmbedderRuntime } from './runtime.js';
@@ -24,6 +25,8 @@ export interface Embedder {
   readonly dimensions: number | undefined;
   /** embeds `texts`, one embedding each, in order */
   embed(texts: readonly string[], call: EmbedCall): Promise<Float32Array[]>;
+  /** loads what embedding needs (a local model) before the first embedding; throws `EmbedError` */
+  prepare?(): Promise<void>;
 }
 
 class RestEmbedder implements Embedder {
@@ -168,20 +171,6 @@ function ollamaEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): E
   return new RestEmbedder(options, parseRestTemplates(request, response), num(settings.dimensions));
 }
 
-/**
- * v1.50 downloads the model from the Hugging Face hub (or its local cache) and runs it with
- * Candle. This server has neither a hub connection nor a model runtime, so the model cannot be
- * loaded; the failure reads as v1.50's when fetching the model fails.
- */
-function huggingFaceEmbedder(settings: EmbedderSettings): never {
-  const model = str(settings.model) ?? DEFAULT_HUGGING_FACE_MODEL;
-  const revision = str(settings.revision) ?? (settings.model === undefined ? DEFAULT_HUGGING_FACE_REVISION : 'main');
-  throw new EmbedError(
-    'undecided',
-    `fetching file from HG_HUB failed:\n  - request error: https://huggingface.co/${model}/resolve/${revision}/config.json: this server does not download nor run Hugging Face models`,
-  );
-}
-
 /** The embedder for stored (merged, validated) settings; throws `EmbedError` when it cannot be built. */
 export function buildEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): Embedder {
   switch ((settings.source as string | undefined) ?? 'openAi') {
@@ -192,7 +181,7 @@ export function buildEmbedder(settings: EmbedderSettings, runtime: EmbedderRunti
     case 'userProvided':
       return new UserProvidedEmbedder(num(settings.dimensions));
     case 'huggingFace':
-      return huggingFaceEmbedder(settings);
+      return new HuggingFaceEmbedder(huggingFaceOptions(settings), runtime.huggingFaceHub);
     case 'composite':
       return new CompositeEmbedder(
         buildEmbedder(settings.searchEmbedder as EmbedderSettings, runtime),

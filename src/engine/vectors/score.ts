@@ -1,8 +1,8 @@
 /**
  * The semantic ranking score of a hit (vectors.md §8.1): `1 − distance`, in f32 as Meilisearch
  * computes it, then the embedder's distribution shift when it has one (its `distribution`
- * setting, else OpenAI's built-in one for its model): a score equal to `mean` maps to 0.5 and
- * `mean ± sigma` to 0.5 ± 0.4, clamped to ]0, 1].
+ * setting, else OpenAI's built-in one for its model, or Hugging Face's for its default model):
+ * a score equal to `mean` maps to 0.5 and `mean ± sigma` to 0.5 ± 0.4, clamped to ]0, 1].
  */
 import { similarityScore } from '../../kernels/vector.js';
 import type { EmbedderSettings } from '../../types/settings.js';
@@ -21,11 +21,22 @@ const OPENAI_DISTRIBUTIONS: Readonly<Record<string, Distribution>> = {
 const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
 const F32_EPSILON = 1.1920928955078125e-7;
 
+/** Hugging Face's built-in one: its default model only (milli's `hf::Embedder::distribution`). */
+const HUGGING_FACE_DEFAULT_MODEL = 'BAAI/bge-base-en-v1.5';
+const HUGGING_FACE_DISTRIBUTION: Distribution = { mean: 0.85, sigma: 0.1 };
+
 export function distributionOf(embedder: EmbedderSettings): Distribution | undefined {
   const given = embedder.distribution as Distribution | undefined | null;
   if (given !== undefined && given !== null) return given;
-  if ((embedder.source ?? 'openAi') !== 'openAi') return undefined;
-  return OPENAI_DISTRIBUTIONS[typeof embedder.model === 'string' ? embedder.model : OPENAI_DEFAULT_MODEL];
+  const model = typeof embedder.model === 'string' ? embedder.model : undefined;
+  switch (embedder.source ?? 'openAi') {
+    case 'openAi':
+      return OPENAI_DISTRIBUTIONS[model ?? OPENAI_DEFAULT_MODEL];
+    case 'huggingFace':
+      return (model ?? HUGGING_FACE_DEFAULT_MODEL) === HUGGING_FACE_DEFAULT_MODEL ? HUGGING_FACE_DISTRIBUTION : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** The score of a hit at `distance`. */

@@ -61,6 +61,7 @@ export function loopbackRuntime(overrides: Partial<EmbedderRuntime> = {}): Embed
     openAiApiKey: undefined,
     ollamaUrl: undefined,
     queryCacheEntries: 0,
+    huggingFaceHub: { cache: '/nonexistent/quarry-test-hf-hub', endpoint: 'https://huggingface.co' },
     ...overrides,
   };
 }
