@@ -1,0 +1,84 @@
+// A huggingFace embedder over HTTP, on a tiny model in a temporary hub cache given by HF_HOME:
+// the settings task loads it, documents are embedded with their template, a semantic and a
+// hybrid search rank by its embeddings; a model that is not cached, or cached without ONNX
+// weights, fails the settings task.
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, run } from '../../helpers/api.js';
+import { startServer, tempDir, type TestServer } from '../../helpers/server.js';
+import { meanOf, writeTinyModel } from '../../fixtures/hf/tiny-model.js';
+
+let server: TestServer;
+let home: string;
+
+beforeAll(async () => {
+  home = tempDir('quarry-hf-home-');
+  writeTinyModel(path.join(home, 'hub'));
+  writeTinyModel(path.join(home, 'hub'), { model: 'quarry/safetensors', weights: 'safetensors' });
+  server = await startServer({ env: { HF_HOME: home } });
+});
+afterAll(async () => {
+  await server.dispose();
+  rmSync(home, { recursive: true, force: true });
+});
+
+const hf = { source: 'huggingFace', model: 'quarry/tiny-bert', documentTemplate: '{{ doc.text }}' };
+const DOCS = [
+  { id: 1, text: 'a truck', kind: 'vehicle' },
+  { id: 2, text: 'the dog', kind: 'animal' },
+  { id: 3, text: 'bread pizza', kind: 'food' },
+];
+
+describe('a cached Hugging Face model', () => {
+  beforeAll(async () => {
+    const settings = await run(server, 'PATCH', '/indexes/things/settings', { embedders: { hf }, filterableAttributes: ['kind'] });
+    expect(settings.status, JSON.stringify(settings.error)).toBe('succeeded');
+    const added = await run(server, 'POST', '/indexes/things/documents', DOCS);
+    expect(added.status, JSON.stringify(added.error)).toBe('succeeded');
+  });
+
+  it('shows the settings with their defaults', async () => {
+    const reply = await call(server, 'GET', '/indexes/things/settings/embedders');
+    expect(reply.body).toEqual({ hf: { source: 'huggingFace', model: 'quarry/tiny-bert', pooling: 'useModel', documentTemplate: '{{ doc.text }}', documentTemplateMaxBytes: 400 } });
+  });
+
+  it('embeds documents from their template: the mean of their tokens', async () => {
+    const doc = await call(server, 'GET', '/indexes/things/documents/2?retrieveVectors=true');
+    const [embedding] = doc.body._vectors.hf.embeddings as number[][];
+    expect(doc.body._vectors.hf.regenerate).toBe(true);
+    meanOf(['[CLS]', 'the', 'dog', '[SEP]']).forEach((v, i) => expect(embedding![i]).toBeCloseTo(v, 6));
+  });
+
+  it('answers a semantic search with the closest document first', async () => {
+    const reply = await call(server, 'POST', '/indexes/things/search', { q: 'puppy', hybrid: { embedder: 'hf', semanticRatio: 1 } });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.hits.map((h: { id: number }) => h.id)).toEqual([2, 1, 3]);
+    expect(reply.body.semanticHitCount).toBe(3);
+  });
+
+  it('answers a hybrid search, filtered, with the query embedded by the model', async () => {
+    const reply = await call(server, 'POST', '/indexes/things/search', { q: 'car', hybrid: { embedder: 'hf', semanticRatio: 0.9 }, filter: 'kind != food', showRankingScore: true });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.hits[0].id).toBe(1);
+    expect(reply.body.hits.map((h: { id: number }) => h.id)).not.toContain(3);
+  });
+});
+
+describe('a Hugging Face model that cannot be used', () => {
+  it('fails the settings task when the model is not cached, without a network', async () => {
+    const task = await run(server, 'PATCH', '/indexes/absent/settings', { embedders: { hf: { source: 'huggingFace', model: 'quarry/absent' } } });
+    expect(task.status).toBe('failed');
+    expect(task.error.code).toBe('vector_embedding_error');
+    expect(task.error.message).toBe(
+      `Index \`absent\`: Error while generating embeddings: error: fetching file from HG_HUB failed:\n  - request error: https://huggingface.co/quarry/absent/resolve/main/config.json: not in the local Hugging Face hub cache at \`${path.join(home, 'hub')}\` (set \`HF_HOME\`), and this server never downloads models`,
+    );
+  });
+
+  it('fails the settings task when the model has no ONNX weights', async () => {
+    const task = await run(server, 'PATCH', '/indexes/weights/settings', { embedders: { hf: { source: 'huggingFace', model: 'quarry/safetensors' } } });
+    expect(task.status).toBe('failed');
+    expect(task.error.code).toBe('vector_embedding_error');
+    expect(task.error.message).toMatch(/^Index `weights`: Error while generating embeddings: runtime error: could not build weights from Safetensor weights:\n {2}- this server runs models from ONNX weights only/);
+  });
+});
