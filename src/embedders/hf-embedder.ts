@@ -2,18 +2,19 @@
  * The `huggingFace` embedder (vectors.md §3.3, milli's `embedder/hf.rs`): a model from the local
  * Hugging Face hub cache, run in this process. `model` defaults to BAAI/bge-base-en-v1.5 at its
  * pinned revision (a given `model` uses `main` unless `revision` says otherwise); `pooling` keeps
- * the model's pooling or forces mean or CLS. Its files are found and the model loaded when the
- * embedder is prepared (the settings task) or first used; its dimensions are those of its
- * embeddings. Texts are embedded in batches of `chunkSize`, one model run each.
+ * the model's pooling or forces mean or CLS. Its files are found here and the model is loaded
+ * and run in the model thread, when the embedder is prepared (the settings task) or first used;
+ * its dimensions are those of its embeddings. Texts go in runs of `chunkSize`, one at a time per
+ * embedder call (`embedDocuments` bounds the calls in flight).
  */
 import type { EmbedderSettings } from '../types/settings.js';
 import { findModelFiles, type HubLocation } from './hf-hub-cache.js';
-import { loadModel, type LoadedModel } from './hf-model.js';
-import { effectivePooling, pool, type PoolingSetting } from './hf-pooling.js';
+import type { PoolingSetting } from './hf-pooling.js';
+import { embedInModelThread } from './hf-thread-client.js';
 import type { EmbedCall } from './rest.js';
 import { DEFAULT_HUGGING_FACE_MODEL, DEFAULT_HUGGING_FACE_REVISION } from './source-defaults.js';
 
-/** Texts per model run: one padded batch, short enough that searches wait little between runs. */
+/** Texts per model run: one padded batch (each text cut at the model's maximum positions). */
 export const HF_TEXTS_PER_RUN = 8;
 
 export interface HuggingFaceOptions {
@@ -45,28 +46,22 @@ export class HuggingFaceEmbedder {
 
   /** Finds and loads the model; throws `EmbedError` as v1.50 fails to build the embedder. */
   async prepare(): Promise<void> {
-    await this.model();
+    await this.run([]);
   }
 
   async embed(texts: readonly string[], call: EmbedCall): Promise<Float32Array[]> {
-    const model = await this.model();
-    const pooling = effectivePooling(model.pooling, this.options.pooling);
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += HF_TEXTS_PER_RUN) {
       call.signal?.throwIfAborted();
-      const { hidden, sequence, dims, lengths } = await model.run(texts.slice(i, i + HF_TEXTS_PER_RUN));
-      out.push(...pool(hidden, sequence, dims, lengths, pooling));
+      out.push(...(await this.run(texts.slice(i, i + HF_TEXTS_PER_RUN))));
     }
     this.known ??= out[0]?.length;
     return out;
   }
 
-  private model(): Promise<LoadedModel> {
-    const { model, revision } = this.options;
-    try {
-      return loadModel(findModelFiles(this.hub, model, revision), model);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  /** One run of the model thread; the files are looked up each time (a ref may move). */
+  private async run(texts: readonly string[]): Promise<Float32Array[]> {
+    const { model, revision, pooling } = this.options;
+    return embedInModelThread(findModelFiles(this.hub, model, revision), model, pooling, texts);
   }
 }

@@ -1,8 +1,9 @@
 /**
- * A Hugging Face model run in this process: its tokenizer (`tokenizer.json`) and its ONNX graph,
- * with Transformers.js on onnxruntime-node's CPU backend, remote loading off (no network, ever).
- * Loading follows v1.50's steps and words (pooling config, `config.json`, tokenizer, weights);
- * a model is loaded once per process per cached snapshot and kept (the last few). Running turns
+ * A Hugging Face model as the model thread (hf-model-thread.ts) runs it: its tokenizer
+ * (`tokenizer.json`) and its ONNX graph, with Transformers.js on onnxruntime-node's CPU backend,
+ * remote loading off (no network, ever). Loading follows v1.50's steps and words (pooling config,
+ * `config.json`, tokenizer, weights); a model is loaded once per cached snapshot and kept (the
+ * last few). Running turns
  * texts into token embeddings: each text tokenized as v1.50 does (special tokens added, cut at
  * the config's `max_position_embeddings`), the batch padded, token types zero.
  */

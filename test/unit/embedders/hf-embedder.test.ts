@@ -1,15 +1,19 @@
 // The huggingFace embedder on a tiny model written into a temporary hub cache: files found as
 // the hub clients cache them, documents and queries embedded with the model's tokenizer and
 // ONNX graph, each pooling, and v1.50's failures for a model that is not cached or not loadable.
+// The models run in a worker thread started from its compiled file, so this runs dist/ (build first).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { embedDocuments, embedQuery, prepareEmbedder } from '../../../src/embedders/embed.js';
-import { setEmbedderRuntime } from '../../../src/embedders/runtime.js';
-import { ApiError } from '../../../src/errors/api-error.js';
 import { meanOf, rowOf, TINY_DIMENSIONS, writeTinyModel } from '../../fixtures/hf/tiny-model.js';
 import { tempDir } from '../../helpers/server.js';
 import { loopbackRuntime } from './mock-embedder.js';
+
+const dist = async <T>(file: string): Promise<T> => (await import(new URL(`../../../dist/src/${file}`, import.meta.url).href)) as T;
+const { embedDocuments, embedQuery, prepareEmbedder } = await dist<typeof import('../../../src/embedders/embed.js')>('embedders/embed.js');
+const { setEmbedderRuntime } = await dist<typeof import('../../../src/embedders/runtime.js')>('embedders/runtime.js');
+const { ApiError } = await dist<typeof import('../../../src/errors/api-error.js')>('errors/api-error.js');
+type ApiError = InstanceType<typeof ApiError>;
 
 let home: string;
 let hub: string;
