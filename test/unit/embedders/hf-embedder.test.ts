@@ -87,6 +87,18 @@ describe('a cached Hugging Face model', () => {
   });
 });
 
+describe('a composite of Hugging Face embedders', () => {
+  it('is accepted when both sides embed alike', async () => {
+    expect(await prepareEmbedder({ source: 'composite', searchEmbedder: tiny, indexingEmbedder: { ...tiny, pooling: 'forceMean' } })).toBe(TINY_DIMENSIONS);
+  });
+
+  it("is refused with v1.50's hint when their poolings differ", async () => {
+    const error = await apiError(prepareEmbedder({ source: 'composite', searchEmbedder: { ...tiny, pooling: 'forceCls' }, indexingEmbedder: tiny }));
+    expect(error.message).toMatch(/^Error while generating embeddings: user error: error while generating test embeddings\.\n {2}- the embeddings produced at search time and indexing time are not similar enough\./);
+    expect(error.message).toMatch(/\n {2}- Note: check that both embedders produce similar embeddings\.\n {2}- Make sure the `model`, `revision` and `pooling` of both embedders match\.$/);
+  });
+});
+
 describe('a Hugging Face model that cannot be used', () => {
   it('fails at once when it is not cached, with the file v1.50 fetches first', async () => {
     const error = await apiError(prepareEmbedder({ source: 'huggingFace', model: 'quarry/absent' }));
