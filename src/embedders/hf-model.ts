@@ -172,10 +172,10 @@ async function load(files: ModelFiles, name: string): Promise<LoadedModel> {
   return new OnnxModel(tf, tokenizer, model, output, maxTokens, pooling);
 }
 
-/** Loaded models by snapshot and weights, the most recently used last; a failed load is not kept. */
+/** Loaded models of this (the model) thread by snapshot and weights, the most recently used last; a failed load is not kept. */
 const loaded = new Map<string, Promise<LoadedModel>>();
 
-/** The model of `files` (named `name` in errors), loaded at its first use in this process. Rejects with `EmbedError`. */
+/** The model of `files` (named `name` in errors), loaded at its first use. Rejects with `EmbedError`. */
 export function loadModel(files: ModelFiles, name: string): Promise<LoadedModel> {
   const key = path.join(files.snapshot, files.onnx);
   let model = loaded.get(key);
@@ -184,7 +184,7 @@ export function loadModel(files: ModelFiles, name: string): Promise<LoadedModel>
   } else {
     model = load(files, name);
     model.catch(() => loaded.get(key) === model && loaded.delete(key));
-    // an evicted model is released when the embedders still using it are done
+    // an evicted model is garbage collected, its session with it, once no run in flight uses it
     if (loaded.size >= KEPT_MODELS) loaded.delete(loaded.keys().next().value!);
   }
   loaded.set(key, model);

@@ -42,7 +42,13 @@ function stopped(thread: ModelThread, reason: string): void {
 
 function started(): ModelThread {
   if (current !== undefined) return current;
-  const thread: ModelThread = { worker: new Worker(THREAD), waiting: new Map() };
+  let worker: Worker;
+  try {
+    worker = new Worker(THREAD);
+  } catch (error) {
+    throw new EmbedError('runtime', `could not run model:\n  - the model thread could not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const thread: ModelThread = { worker, waiting: new Map() };
   thread.worker.unref();
   thread.worker.on('message', (reply: ModelReply) => {
     const waiting = thread.waiting.get(reply.id);
