@@ -1,13 +1,13 @@
 // A huggingFace embedder over HTTP, on a tiny model in a temporary hub cache given by HF_HOME:
-// the settings task loads it, documents are embedded with their template, a semantic and a
-// hybrid search rank by its embeddings; a model that is not cached, or cached without ONNX
-// weights, fails the settings task.
+// the settings task loads it, documents are embedded with their template (again when the pooling
+// changes), a semantic and a hybrid search rank by its embeddings; a model that is not cached, or
+// cached without ONNX weights, fails the settings task.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run } from '../../helpers/api.js';
 import { startServer, tempDir, type TestServer } from '../../helpers/server.js';
-import { meanOf, writeTinyModel } from '../../fixtures/hf/tiny-model.js';
+import { meanOf, rowOf, writeTinyModel } from '../../fixtures/hf/tiny-model.js';
 
 let server: TestServer;
 let home: string;
@@ -62,6 +62,17 @@ describe('a cached Hugging Face model', () => {
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.hits[0].id).toBe(1);
     expect(reply.body.hits.map((h: { id: number }) => h.id)).not.toContain(3);
+  });
+});
+
+describe('a changed pooling', () => {
+  it('re-embeds the documents with the new pooling', async () => {
+    expect((await run(server, 'POST', '/indexes/pooled/documents', DOCS)).status).toBe('succeeded');
+    expect((await run(server, 'PATCH', '/indexes/pooled/settings', { embedders: { hf } })).status).toBe('succeeded');
+    const changed = await run(server, 'PATCH', '/indexes/pooled/settings', { embedders: { hf: { pooling: 'forceCls' } } });
+    expect(changed.status, JSON.stringify(changed.error)).toBe('succeeded');
+    const doc = await call(server, 'GET', '/indexes/pooled/documents/3?retrieveVectors=true');
+    expect(doc.body._vectors.hf.embeddings).toEqual([rowOf('[CLS]')]);
   });
 });
 
