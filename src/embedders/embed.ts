@@ -98,7 +98,7 @@ function queryCacheOf(settings: EmbedderSettings, entries: number): Map<string, 
 export async function embedDocuments(
   name: string,
   settings: EmbedderSettings,
-  texts: readonly string[],
+  texts: readonly unknown[],
   stats: EmbedderRequestStats = new EmbedderRequestStats(),
   signal?: AbortSignal,
 ): Promise<Float32Array[]> {
@@ -109,7 +109,7 @@ export async function embedDocuments(
     // The embedder could not even be built: v1.50 fails the same way when building it for the batch.
     throw asApiError(error, embeddingApiError);
   }
-  const chunks: string[][] = [];
+  const chunks: unknown[][] = [];
   for (let i = 0; i < texts.length; i += embedder.chunkSize) chunks.push(texts.slice(i, i + embedder.chunkSize));
   const results: Float32Array[][] = new Array<Float32Array[]>(chunks.length);
   const failure = new AbortController();
