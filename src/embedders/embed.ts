@@ -11,6 +11,7 @@ import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError, embeddingApiError, indexingEmbedError } from './embed-error.js';
 import { EmbedderRequestStats } from './request-stats.js';
 import { embedderRuntime } from './runtime.js';
+import { isTextQuery, queryInput, type SearchInput } from './search-fragments.js';
 import { buildEmbedder, CompositeEmbedder, queryEmbedder, type Embedder } from './sources.js';
 
 /** Chunks in flight at once for one `embedDocuments` call. */
@@ -36,33 +37,37 @@ function asApiError(error: unknown, wrap: (error: EmbedError) => ApiError): unkn
 }
 
 /**
- * The embedding of a search query with embedder `name` (a composite uses its search embedder).
- * Throws `invalid_search_embedder` for an unknown name, `vector_embedding_error` when embedding
- * fails, and the signal's reason when it aborts first.
+ * The embedding of a search query with embedder `name` (a composite uses its search embedder):
+ * a text (a string, or a `q` without `media`), or a multimodal query whose search fragment is
+ * embedded (search-fragments.ts). Only texts are cached. Throws `invalid_search_embedder` for an
+ * unknown name, `vector_embedding_error` when embedding fails, and the signal's reason when it
+ * aborts first.
  */
 export async function embedQuery(
   embedders: Readonly<Record<string, EmbedderSettings>>,
   name: string,
-  text: string,
+  query: string | SearchInput,
   signal?: AbortSignal,
 ): Promise<Float32Array> {
   const settings = embedders[name];
   if (settings === undefined) throw new ApiError('invalid_search_embedder', `Cannot find embedder with name \`${name}\`.`);
+  const input: SearchInput = typeof query === 'string' ? { q: query } : query;
   const runtime = embedderRuntime();
-  const cache = queryCacheOf(settings, runtime.queryCacheEntries);
-  const cached = cache?.get(text);
+  const text = isTextQuery(input) ? input.q : undefined;
+  const cache = text === undefined ? undefined : queryCacheOf(settings, runtime.queryCacheEntries);
+  const cached = cache?.get(text!);
   if (cached !== undefined) {
     // the most recently used entry goes last
-    cache!.delete(text);
-    cache!.set(text, cached);
+    cache!.delete(text!);
+    cache!.set(text!, cached);
     return cached.slice();
   }
   try {
     const embedder = queryEmbedder(embedderFor(settings));
-    const [embedding] = await embedder.embed([text], { runtime, dimensions: embedder.dimensions, signal });
+    const [embedding] = await embedder.embed([queryInput(settings, input)], { runtime, dimensions: embedder.dimensions, signal });
     if (cache !== undefined) {
       if (cache.size >= runtime.queryCacheEntries) cache.delete(cache.keys().next().value!);
-      cache.set(text, embedding!.slice());
+      cache.set(text!, embedding!.slice());
     }
     return embedding!;
   } catch (error) {
