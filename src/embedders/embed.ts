@@ -7,6 +7,7 @@
  * configurations, dimensions inferred from a test embedding, the composite embedders' agreement). Failures are `ApiError`s with v1.50's codes and words.
  */
 import { ApiError } from '../errors/api-error.js';
+import { hasFragments } from '../types/fragments.js';
 import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError, embeddingApiError, indexingEmbedError } from './embed-error.js';
 import { EmbedderRequestStats } from './request-stats.js';
@@ -174,8 +175,11 @@ function cosineDistance(a: Float32Array, b: Float32Array): number {
 
 const TEST_FAILED = 'error while generating test embeddings.';
 
-/** milli's composite construction: equal dimensions, then three test sentences embedded alike. */
-async function checkComposite(composite: CompositeEmbedder, signal?: AbortSignal): Promise<number> {
+/**
+ * milli's composite construction: equal dimensions, then three test sentences embedded alike —
+ * unless a side has fragments (`withFragments`), which v1.50 does not compare.
+ */
+async function checkComposite(composite: CompositeEmbedder, withFragments: boolean, signal?: AbortSignal): Promise<number> {
   const [search, indexing] = [await dimensionsOf(composite.search, signal), await dimensionsOf(composite.indexing, signal)];
   if (search !== indexing) {
     throw new EmbedError(
@@ -183,6 +187,7 @@ async function checkComposite(composite: CompositeEmbedder, signal?: AbortSignal
       `${TEST_FAILED}\n  - the dimensions of embeddings produced at search time and at indexing time don't match.\n  - Search time dimensions: ${search}\n  - Indexing time dimensions: ${indexing}\n  - Note: Dimensions of embeddings produced by both embedders are required to match.`,
     );
   }
+  if (withFragments) return search;
   const run = async (side: Embedder, time: 'search' | 'indexing') => {
     try {
       return await side.embed(COMPOSITE_TEST_TEXTS, { runtime: embedderRuntime(), dimensions: search, signal });
@@ -215,7 +220,7 @@ async function checkComposite(composite: CompositeEmbedder, signal?: AbortSignal
 export async function prepareEmbedder(settings: EmbedderSettings, signal?: AbortSignal): Promise<number> {
   try {
     const embedder = embedderFor(settings);
-    return embedder instanceof CompositeEmbedder ? await checkComposite(embedder, signal) : await dimensionsOf(embedder, signal);
+    return embedder instanceof CompositeEmbedder ? await checkComposite(embedder, hasFragments(settings), signal) : await dimensionsOf(embedder, signal);
   } catch (error) {
     throw asApiError(error, embeddingApiError);
   }

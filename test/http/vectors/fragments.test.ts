@@ -281,6 +281,20 @@ describe('with the multimodal feature', () => {
       );
     });
 
+    it('embeds with the fragments of a composite embedder: indexing and search sides', async () => {
+      expect((await call(server, 'PATCH', '/experimental-features', { compositeEmbedders: true })).status).toBe(200);
+      const { indexingFragments, searchFragments, ...shared } = FRAGMENT_EMBEDDER();
+      const own = uniqueUid('composite');
+      const settings = await run(server, 'PATCH', `/indexes/${own}/settings`, {
+        embedders: { rest: { source: 'composite', searchEmbedder: { ...shared, searchFragments }, indexingEmbedder: { ...shared, indexingFragments } } },
+      });
+      expect(settings.status, JSON.stringify(settings.error)).toBe('succeeded');
+      expect((await run(server, 'POST', `/indexes/${own}/documents`, DOCUMENTS)).status).toBe('succeeded');
+      expect((await embeddings(own))[3]).toEqual([[-0.5, 0.5, 0], [-0.5, 0.5, 1]]);
+      const reply = await call(server, 'POST', `/indexes/${own}/search`, { q: 'bulldog', hybrid, limit: 1 });
+      expect(reply.body).toMatchObject({ hits: [{ id: 3 }], semanticHitCount: 1 });
+    });
+
     it('searches with media through the meilisearch client and in a multi-search', async () => {
       const client = new Meilisearch({ host: server.url });
       const found = await client.index(uid).search(null, { media: { dog: { breed: 'bulldog' } }, hybrid, limit: 1 });
