@@ -1,6 +1,6 @@
 /**
  * An embedder built from its settings, per source (vectors.md §3.3, milli's `embedder/*.rs`):
- * `rest` as configured; `openAi` and `ollama` as REST configurations with their fixed request and
+ * `rest` as configured (its request holds `{{fragment}}` when it has multimodal fragments); `openAi` and `ollama` as REST configurations with their fixed request and
  * response shapes, default URLs and keys; `userProvided` refuses to embed; `composite` embeds
  * documents with its indexing embedder and queries with its search embedder; `huggingFace` needs
  * a local model, which this server cannot load: it fails as v1.50 fails for a model it cannot
