@@ -156,21 +156,21 @@ describe('with the multimodal feature', () => {
     it('shows the fragments and no document template', async () => {
       const reply = await call(server, 'GET', `/indexes/${uid}/settings/embedders`);
       const { indexingFragments, searchFragments, request, response } = FRAGMENT_EMBEDDER();
+      const expected = {
+        rest: {
+          source: 'rest',
+          dimensions: 3,
+          url,
+          indexingFragments: { basic: indexingFragments.basic, withBreed: indexingFragments.withBreed },
+          searchFragments,
+          request,
+          response,
+          headers: {},
+        },
+      };
       // v1.50's key order; fragments by name
-      expect(reply.text).toBe(
-        JSON.stringify({
-          rest: {
-            source: 'rest',
-            dimensions: 3,
-            url,
-            indexingFragments: { basic: indexingFragments.basic, withBreed: indexingFragments.withBreed },
-            searchFragments,
-            request,
-            response,
-            headers: {},
-          },
-        }),
-      );
+      expect(reply.text).toBe(JSON.stringify(expected));
+      expect(await new Meilisearch({ host: server.url }).index(uid).getEmbedders()).toEqual(expected);
     });
   });
 
@@ -218,6 +218,16 @@ describe('with the multimodal feature', () => {
       expect(await embeddings(own)).toEqual({ 0: [], 1: [[1, 1, 1]], 2: [[1, 1, -1]], 3: [[-0.5, 0.5, 1]] });
       const settings = await call(server, 'GET', `/indexes/${own}/settings/embedders`);
       expect(settings.body.rest.indexingFragments).toEqual({ withBreed: { value: '{{ doc.name }} is a {{ doc.breed }}' } });
+    });
+
+    it('swapping two fragments keeps their ids: each document\'s vectors follow the fragment names', async () => {
+      const own = await fragmentsIndex();
+      const { indexingFragments } = FRAGMENT_EMBEDDER();
+      const task = await run(server, 'PATCH', `/indexes/${own}/settings`, {
+        embedders: { rest: { indexingFragments: { basic: indexingFragments.withBreed, withBreed: indexingFragments.basic } } },
+      });
+      expect(task.status, JSON.stringify(task.error)).toBe('succeeded');
+      expect(await embeddings(own)).toEqual({ 0: [[0.5, -0.5, 0]], 1: [[1, 1, 1]], 2: [[1, 1, -1], [1, 1, 0]], 3: [[-0.5, 0.5, 1], [-0.5, 0.5, 0]] });
     });
 
     it('changing a fragment re-embeds that fragment only; an added one takes the next id', async () => {
