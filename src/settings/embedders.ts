@@ -301,7 +301,10 @@ export function embedderView(embedder: EmbedderSettings, mask: (secret: string) 
   const source = (embedder.source as Source | undefined) ?? 'openAi';
   const filled: Record<string, unknown> = { ...embedder, source };
   // an embedder with fragments has no document template (milli's settings from its options)
-  if (TEMPLATED.includes(source) && !hasFragments(embedder)) {
+  if (hasFragments(embedder)) {
+    delete filled.documentTemplate;
+    delete filled.documentTemplateMaxBytes;
+  } else if (TEMPLATED.includes(source)) {
     filled.documentTemplate ??= DEFAULT_DOCUMENT_TEMPLATE;
     filled.documentTemplateMaxBytes ??= DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES;
   }
