@@ -23,9 +23,9 @@ export interface VectorStatus {
   readonly regenerate: boolean;
   /** the rendered template generated vectors come from */
   readonly text?: string;
-  /** vectors generated from fragments: each one's fragment id and rendered fragment (JSON text) */
+  /** vectors generated from fragments: each one's fragment id and the digest of its rendered fragment */
   readonly parts?: readonly number[];
-  readonly rendered?: readonly string[];
+  readonly digests?: readonly string[];
 }
 
 export class EmbedderWriter {
@@ -104,7 +104,7 @@ export class EmbedderWriter {
     const next: DocVectors = { items, userProvided: status.userProvided, regenerate: status.regenerate };
     if (status.text !== undefined) next.text = status.text;
     if (status.parts !== undefined) next.parts = [...status.parts];
-    if (status.rendered !== undefined) next.rendered = [...status.rendered];
+    if (status.digests !== undefined) next.digests = [...status.digests];
     writeDocVectors(this.env, state.id, docid, next);
   }
 

@@ -3,10 +3,11 @@
  * `RequestFragmentExtractor`): each document renders each fragment (against `doc`); a fragment
  * that does not render for it (a field it names is missing) gives no vector, each rendered one is
  * one embedding request, and the document keeps one vector per fragment, in fragment id order.
- * A fragment whose rendering did not change keeps its vector; so a changed fragment template, or a
+ * A fragment whose rendering did not change (same digest) keeps its vector; so a changed fragment template, or a
  * changed document, re-embeds only what it changes, and a removed fragment's vectors go. Vectors
  * the user provided are not tied to any fragment: regenerating them renders every fragment.
  */
+import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors/api-error.js';
 import { fragmentsOf } from '../../types/fragments.js';
 import type { EmbedderSettings } from '../../types/settings.js';
@@ -27,7 +28,9 @@ export interface FragmentInput {
 
 interface Part {
   readonly fragment: number;
-  readonly rendered: string;
+  /** the rendered fragment, and the digest of its JSON text (compared with the stored one) */
+  readonly value: unknown;
+  readonly digest: string;
   vector?: ArrayLike<number>;
 }
 
@@ -54,9 +57,9 @@ export function generateFragmentVectors(writer: EmbedderWriter, embedder: Embedd
     for (const { id, template } of fragments) {
       const value = renderDocumentFragment(template, context);
       if (value === undefined) continue;
-      const part: Part = { fragment: id, rendered: JSON.stringify(value) };
+      const part: Part = { fragment: id, value, digest: createHash('sha256').update(JSON.stringify(value)).digest('base64') };
       const at = previous?.parts?.indexOf(id) ?? -1;
-      if (at >= 0 && previous!.rendered?.[at] === part.rendered) part.vector = writer.storedVector(previous!.items[at]!);
+      if (at >= 0 && previous!.digests?.[at] === part.digest) part.vector = writer.storedVector(previous!.items[at]!);
       else requests.push(part);
       parts.push(part);
     }
@@ -67,7 +70,7 @@ export function generateFragmentVectors(writer: EmbedderWriter, embedder: Embedd
     const vectors = embedDocuments(
       writer.name,
       embedder,
-      requests.map((part) => JSON.parse(part.rendered) as unknown),
+      requests.map((part) => part.value),
     );
     if (vectors.length !== requests.length) {
       throw new ApiError('vector_embedding_error', `While embedding documents for embedder \`${writer.name}\`: error: expected ${requests.length} embeddings, got ${vectors.length}`);
@@ -79,7 +82,7 @@ export function generateFragmentVectors(writer: EmbedderWriter, embedder: Embedd
       input.docid,
       input.id,
       parts.map((part) => part.vector!),
-      { userProvided: false, regenerate: true, parts: parts.map((part) => part.fragment), rendered: parts.map((part) => part.rendered) },
+      { userProvided: false, regenerate: true, parts: parts.map((part) => part.fragment), digests: parts.map((part) => part.digest) },
     );
   }
 }

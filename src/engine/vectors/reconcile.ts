@@ -142,7 +142,7 @@ export function reconcileVectors(env: IndexEnv, settings: IndexSettings, documen
       } else {
         const old = writer.entry(docid);
         // stale generated vectors: as if their text had changed
-        const known = old !== undefined && regenerateAll && !old.userProvided ? { ...old, text: undefined, rendered: undefined } : old;
+        const known = old !== undefined && regenerateAll && !old.userProvided ? { ...old, text: undefined, digests: undefined } : old;
         input = { docid, id: '', doc, decision: decide(undefined, known, embedder), old: known };
       }
       if (input.decision.kind === 'keep') continue;

@@ -7,7 +7,7 @@
  *   the dimensions of what is stored, quantization, the HNSW entry point, counts);
  * - `vector-docs`: (embedder id, docid) → DocVectors: the document's item ids, whether they were
  *   given by the user and may be regenerated, and the text generated ones were embedded from (for
- *   an embedder with fragments: each item's fragment id and rendered fragment);
+ *   an embedder with fragments: each item's fragment id and a digest of its rendered fragment);
  * - `vector-items`: (embedder id, item id) → docid u32 LE, then the vector: f32 LE values, or
  *   for a binary-quantized embedder its sign bits as the vector kernel packs them (kernels/vector.ts
  *   `binaryQuantize`, hannoy's codec; Meilisearch keeps only those too);
@@ -55,8 +55,8 @@ export interface DocVectors {
   text?: string;
   /** generated from fragments: the fragment id of each item, in id order */
   parts?: number[];
-  /** generated from fragments: the rendered fragment (JSON text) each item was embedded from */
-  rendered?: string[];
+  /** generated from fragments: a digest of the rendered fragment each item was embedded from (a fragment may carry a whole image) */
+  digests?: string[];
 }
 
 export function readEmbedderStates(env: IndexEnv): EmbedderStates {
