@@ -7,11 +7,13 @@
  * configurations, dimensions inferred from a test embedding, the composite embedders' agreement). Failures are `ApiError`s with v1.50's codes and words.
  */
 import { ApiError } from '../errors/api-error.js';
+import { hasFragments } from '../types/fragments.js';
 import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError, embeddingApiError, indexingEmbedError } from './embed-error.js';
 import { EmbedderRequestStats } from './request-stats.js';
 import { HuggingFaceEmbedder } from './hf-embedder.js';
 import { embedderRuntime } from './runtime.js';
+import { isTextQuery, queryInput, type SearchInput } from './search-fragments.js';
 import { buildEmbedder, CompositeEmbedder, queryEmbedder, type Embedder } from './sources.js';
 
 /** Chunks in flight at once for one `embedDocuments` call. */
@@ -37,33 +39,37 @@ function asApiError(error: unknown, wrap: (error: EmbedError) => ApiError): unkn
 }
 
 /**
- * The embedding of a search query with embedder `name` (a composite uses its search embedder).
- * Throws `invalid_search_embedder` for an unknown name, `vector_embedding_error` when embedding
- * fails, and the signal's reason when it aborts first.
+ * The embedding of a search query with embedder `name` (a composite uses its search embedder):
+ * a text (a string, or a `q` without `media`), or a multimodal query whose search fragment is
+ * embedded (search-fragments.ts). Only texts are cached. Throws `invalid_search_embedder` for an
+ * unknown name, `vector_embedding_error` when embedding fails, and the signal's reason when it
+ * aborts first.
  */
 export async function embedQuery(
   embedders: Readonly<Record<string, EmbedderSettings>>,
   name: string,
-  text: string,
+  query: string | SearchInput,
   signal?: AbortSignal,
 ): Promise<Float32Array> {
   const settings = embedders[name];
   if (settings === undefined) throw new ApiError('invalid_search_embedder', `Cannot find embedder with name \`${name}\`.`);
+  const input: SearchInput = typeof query === 'string' ? { q: query } : query;
   const runtime = embedderRuntime();
-  const cache = queryCacheOf(settings, runtime.queryCacheEntries);
-  const cached = cache?.get(text);
+  const text = isTextQuery(input) ? input.q : undefined;
+  const cache = text === undefined ? undefined : queryCacheOf(settings, runtime.queryCacheEntries);
+  const cached = cache?.get(text!);
   if (cached !== undefined) {
     // the most recently used entry goes last
-    cache!.delete(text);
-    cache!.set(text, cached);
+    cache!.delete(text!);
+    cache!.set(text!, cached);
     return cached.slice();
   }
   try {
     const embedder = queryEmbedder(embedderFor(settings));
-    const [embedding] = await embedder.embed([text], { runtime, dimensions: embedder.dimensions, signal });
+    const [embedding] = await embedder.embed([queryInput(settings, input)], { runtime, dimensions: embedder.dimensions, signal });
     if (cache !== undefined) {
       if (cache.size >= runtime.queryCacheEntries) cache.delete(cache.keys().next().value!);
-      cache.set(text, embedding!.slice());
+      cache.set(text!, embedding!.slice());
     }
     return embedding!;
   } catch (error) {
@@ -99,7 +105,7 @@ function queryCacheOf(settings: EmbedderSettings, entries: number): Map<string, 
 export async function embedDocuments(
   name: string,
   settings: EmbedderSettings,
-  texts: readonly string[],
+  texts: readonly unknown[],
   stats: EmbedderRequestStats = new EmbedderRequestStats(),
   signal?: AbortSignal,
 ): Promise<Float32Array[]> {
@@ -110,7 +116,7 @@ export async function embedDocuments(
     // The embedder could not even be built: v1.50 fails the same way when building it for the batch.
     throw asApiError(error, embeddingApiError);
   }
-  const chunks: string[][] = [];
+  const chunks: unknown[][] = [];
   for (let i = 0; i < texts.length; i += embedder.chunkSize) chunks.push(texts.slice(i, i + embedder.chunkSize));
   const results: Float32Array[][] = new Array<Float32Array[]>(chunks.length);
   const failure = new AbortController();
@@ -184,8 +190,11 @@ function huggingFaceHint(composite: CompositeEmbedder): string {
   return '';
 }
 
-/** milli's composite construction: equal dimensions, then three test sentences embedded alike. */
-async function checkComposite(composite: CompositeEmbedder, signal?: AbortSignal): Promise<number> {
+/**
+ * milli's composite construction: equal dimensions, then three test sentences embedded alike —
+ * unless a side has fragments (`withFragments`), which v1.50 does not compare.
+ */
+async function checkComposite(composite: CompositeEmbedder, withFragments: boolean, signal?: AbortSignal): Promise<number> {
   const [search, indexing] = [await dimensionsOf(composite.search, signal), await dimensionsOf(composite.indexing, signal)];
   if (search !== indexing) {
     throw new EmbedError(
@@ -193,6 +202,7 @@ async function checkComposite(composite: CompositeEmbedder, signal?: AbortSignal
       `${TEST_FAILED}\n  - the dimensions of embeddings produced at search time and at indexing time don't match.\n  - Search time dimensions: ${search}\n  - Indexing time dimensions: ${indexing}\n  - Note: Dimensions of embeddings produced by both embedders are required to match.`,
     );
   }
+  if (withFragments) return search;
   const run = async (side: Embedder, time: 'search' | 'indexing') => {
     try {
       return await side.embed(COMPOSITE_TEST_TEXTS, { runtime: embedderRuntime(), dimensions: search, signal });
@@ -224,7 +234,7 @@ async function checkComposite(composite: CompositeEmbedder, signal?: AbortSignal
 export async function prepareEmbedder(settings: EmbedderSettings, signal?: AbortSignal): Promise<number> {
   try {
     const embedder = embedderFor(settings);
-    return embedder instanceof CompositeEmbedder ? await checkComposite(embedder, signal) : await dimensionsOf(embedder, signal);
+    return embedder instanceof CompositeEmbedder ? await checkComposite(embedder, hasFragments(settings), signal) : await dimensionsOf(embedder, signal);
   } catch (error) {
     throw asApiError(error, embeddingApiError);
   }

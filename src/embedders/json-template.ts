@@ -6,6 +6,7 @@
  * `inject` builds a request body from texts; `extract` reads the embeddings out of an answer.
  */
 
+import { pathWithRoot } from '../engine/vectors/fragment-template.js';
 import { osaDistance } from '../types/edit-distance.js';
 
 export const TEXT_PLACEHOLDER = '{{text}}';
@@ -31,12 +32,6 @@ export interface InjectableValue {
 /** A template that cannot be used, with milli's message (without the `in …:` root already applied). */
 export class TemplateParseError extends Error {}
 
-/** `` `root.a[0]` ``, as milli's `path_with_root`. */
-export function pathWithRoot(root: string, path: readonly PathComponent[]): string {
-  let out = `\`${root}`;
-  for (const component of path) out += typeof component === 'number' ? `[${component}]` : `.${component}`;
-  return `${out}\``;
-}
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 

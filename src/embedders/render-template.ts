@@ -9,15 +9,16 @@
 import { DocumentStore } from '../engine/documents/store.js';
 import type { IndexEnv } from '../engine/index-env.js';
 import { readSettings } from '../engine/index-settings.js';
-import { LiquidError, liquidValue, renderLiquid, templateContext, templateParseProblem } from '../engine/vectors/template.js';
+import { FragmentTemplateError, documentFragmentContext, fragmentParseError, renderFragment, searchFragmentContext } from '../engine/vectors/fragment-template.js';
+import { LiquidError, renderLiquid, templateContext, templateParseProblem } from '../engine/vectors/template.js';
 import { searchableMatcher } from '../engine/words/extract.js';
 import { invalidApiKey } from '../auth/auth-errors.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import type { FeatureName } from '../types/features.js';
+import { fragmentsOf, hasFragments, type FragmentSide } from '../types/fragments.js';
 import { DEFAULT_DOCUMENT_TEMPLATE, type EmbedderSettings, type IndexSettings } from '../types/settings.js';
 import type { JsonObject } from '../types/task.js';
-import { pathWithRoot } from './json-template.js';
 
 export type TemplateKind = 'documentTemplate' | 'chatDocumentTemplate' | 'indexingFragment' | 'searchFragment' | 'inlineDocumentTemplate' | 'inlineFragment';
 export type InputKind = 'indexDocument' | 'inlineDocument' | 'inlineSearch';
@@ -105,32 +106,9 @@ function embedderOf(index: { uid: string; settings: IndexSettings }, name: strin
   return embedder;
 }
 
-const hasFragments = (embedder: EmbedderSettings): boolean =>
-  [embedder.indexingFragments, embedder.searchFragments].some((f) => f !== null && typeof f === 'object' && Object.keys(f).length > 0);
-
-function fragmentOf(embedder: EmbedderSettings, side: 'indexingFragments' | 'searchFragments', name: string): unknown {
-  const fragments = (embedder[side] ?? {}) as Record<string, { value: unknown } | null>;
-  return fragments[name]?.value;
-}
-
-/** The Liquid strings of a JSON fragment must parse (milli's `JsonTemplate::new`). */
-function fragmentParseProblem(fragment: unknown, path: (string | number)[] = []): string | undefined {
-  if (typeof fragment === 'string') {
-    const problem = templateParseProblem(fragment);
-    if (problem === undefined) return undefined;
-    const reason = problem.replace(/^user error: cannot parse template: /, '');
-    return path.length === 0 ? `error while parsing template: ${reason}` : `in \`${pathWithRoot('', path)}\`, error while parsing template: ${reason}`;
-  }
-  const entries: [string | number, unknown][] = Array.isArray(fragment)
-    ? fragment.map((v, i) => [i, v])
-    : fragment !== null && typeof fragment === 'object'
-      ? Object.entries(fragment)
-      : [];
-  for (const [key, value] of entries) {
-    const problem = fragmentParseProblem(value, [...path, key]);
-    if (problem !== undefined) return problem;
-  }
-  return undefined;
+function fragmentOf(embedder: EmbedderSettings, side: FragmentSide, name: string): unknown {
+  const found = fragmentsOf(embedder, side).find(([fragment]) => fragment === name);
+  return found === undefined ? undefined : found[1];
 }
 
 function fetchTemplate(query: RenderTemplateQuery['template'], deps: RenderDeps): Fetched {
@@ -206,8 +184,8 @@ function fetchTemplate(query: RenderTemplateQuery['template'], deps: RenderDeps)
       forbid('fragment', query.fragment);
       need('inline', query.inline);
       forbid('document_template_max_bytes', query.documentTemplateMaxBytes);
-      const problem = fragmentParseProblem(query.inline);
-      if (problem !== undefined) throw fail('template', 'template_parsing_error', problem);
+      const problem = fragmentParseError(query.inline);
+      if (problem !== undefined) throw fail('template', 'template_parsing_error', problem.parsingError(''));
       return { template: { fragment: query.inline } };
     }
   }
@@ -279,32 +257,23 @@ function fetchInput(input: NonNullable<RenderTemplateQuery['input']>, fetched: F
   }
 }
 
-/** A JSON fragment with each string rendered as Liquid (milli's `JsonTemplate::render`). */
-function renderFragment(fragment: unknown, context: Record<string, unknown>, path: (string | number)[] = []): unknown {
-  if (typeof fragment === 'string') {
-    try {
-      return renderLiquid(fragment, context);
-    } catch (error) {
-      if (!(error instanceof LiquidError)) throw error;
-      const at = path.length === 0 ? '' : `in \`${pathWithRoot('', path)}\`, `;
-      throw fail('render', 'template_rendering_error', `${at}error while rendering template: ${error.message}`);
-    }
+/** A fragment rendered, its failure framed as the route's rendering error. */
+function renderedFragment(fragment: unknown, context: Record<string, unknown>): unknown {
+  try {
+    return renderFragment(fragment, context);
+  } catch (error) {
+    if (error instanceof FragmentTemplateError) throw fail('render', 'template_rendering_error', error.renderingError(''));
+    throw error;
   }
-  if (Array.isArray(fragment)) return fragment.map((value, i) => renderFragment(value, context, [...path, i]));
-  if (isMap(fragment)) return Object.fromEntries(Object.entries(fragment).map(([key, value]) => [key, renderFragment(value, context, [...path, key])]));
-  return fragment;
 }
 
 function render(fetched: Fetched, input: Renderable): unknown {
   if ('search' in input) {
     if ('liquid' in fetched.template) throw fail('render', 'template_rendering_error', 'cannot render a document template with a search query');
-    const context: Record<string, unknown> = {};
-    if (input.search.q !== undefined) context.q = input.search.q;
-    if (input.search.media !== undefined) context.media = liquidValue(input.search.media);
-    return renderFragment(fetched.template.fragment, context);
+    return renderedFragment(fetched.template.fragment, searchFragmentContext(input.search.q, input.search.media));
   }
+  if ('fragment' in fetched.template) return renderedFragment(fetched.template.fragment, documentFragmentContext(input.document));
   const context = templateContext(input.document, input.isSearchable);
-  if ('fragment' in fetched.template) return renderFragment(fetched.template.fragment, { doc: context.doc });
   try {
     return renderLiquid(fetched.template.liquid, context);
   } catch (error) {

@@ -58,6 +58,24 @@ export function parseRestTemplates(request: unknown, response: unknown): RestTem
   return { request: parsedRequest, response: parseResponseTemplate(response, parsedRequest) };
 }
 
+const FRAGMENT_NOTE = `\n  - Note: this template is using fragments, and so expects to contain the placeholder "${FRAGMENT_PLACEHOLDER}" rathern than "${TEXT_PLACEHOLDER}"`;
+
+/** The request template of an embedder with fragments, holding `{{fragment}}` (milli's `RequestFromFragments::new`); throws a `user error`. */
+export function parseFragmentRequestTemplate(request: unknown): InjectableValue {
+  try {
+    return parseInjectable(request, 'request', FRAGMENT_PLACEHOLDER);
+  } catch (error) {
+    if (error instanceof TemplateParseError) throw new EmbedError('user', error.message + FRAGMENT_NOTE);
+    throw error;
+  }
+}
+
+/** `parseRestTemplates` for an embedder with fragments: the rendered fragments go where `{{fragment}}` is. */
+export function parseFragmentRestTemplates(request: unknown, response: unknown): RestTemplates {
+  const parsedRequest = parseFragmentRequestTemplate(request);
+  return { request: parsedRequest, response: parseResponseTemplate(response, parsedRequest) };
+}
+
 /** The response template, which must be in batch mode exactly when the request is. */
 export function parseResponseTemplate(response: unknown, request: InjectableValue): InjectableValue {
   let parsed: InjectableValue;

@@ -1,17 +1,18 @@
 /**
  * An embedder built from its settings, per source (vectors.md §3.3, milli's `embedder/*.rs`):
- * `rest` as configured; `openAi` and `ollama` as REST configurations with their fixed request and
+ * `rest` as configured (its request holds `{{fragment}}` when it has multimodal fragments); `openAi` and `ollama` as REST configurations with their fixed request and
  * response shapes, default URLs and keys; `userProvided` refuses to embed; `composite` embeds
  * documents with its indexing embedder and queries with its search embedder; `huggingFace` runs a
  * model from the local hub cache (hf-embedder.ts). Building never does I/O; preparing and
  * embedding do.
  */
+import { hasFragments } from '../types/fragments.js';
 import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError, replyInfo } from './embed-error.js';
 import { HuggingFaceEmbedder, huggingFaceOptions } from './hf-embedder.js';
 import { DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from './source-defaults.js';
 import { REPEAT_PLACEHOLDER, TEXT_PLACEHOLDER, EMBEDDING_PLACEHOLDER } from './json-template.js';
-import { parseRestTemplates, restEmbed, textsPerRequest, type EmbedCall, type RestOptions, type RestTemplates } from './rest.js';
+import { parseFragmentRestTemplates, parseRestTemplates, restEmbed, textsPerRequest, type EmbedCall, type RestOptions, type RestTemplates } from './rest.js';
 import type { EmbedderRuntime } from './runtime.js';
 
 export const OPENAI_EMBEDDINGS_URL = 'https://api.openai.com/v1/embeddings';
@@ -23,8 +24,8 @@ export interface Embedder {
   readonly chunkSize: number;
   /** the configured or known dimensions; undefined until inferred */
   readonly dimensions: number | undefined;
-  /** embeds `texts`, one embedding each, in order */
-  embed(texts: readonly string[], call: EmbedCall): Promise<Float32Array[]>;
+  /** embeds `texts` (rendered fragments for a fragment embedder), one embedding each, in order */
+  embed(texts: readonly unknown[], call: EmbedCall): Promise<Float32Array[]>;
   /** loads what embedding needs (a local model) before the first embedding; throws `EmbedError` */
   prepare?(): Promise<void>;
 }
@@ -36,12 +37,12 @@ class RestEmbedder implements Embedder {
     private readonly options: RestOptions,
     private readonly templates: RestTemplates,
     readonly dimensions: number | undefined,
-    private readonly onBadRequest?: (texts: readonly string[], call: EmbedCall, error: EmbedError) => Promise<Float32Array[]>,
+    private readonly onBadRequest?: (texts: readonly unknown[], call: EmbedCall, error: EmbedError) => Promise<Float32Array[]>,
   ) {
     this.chunkSize = textsPerRequest(templates);
   }
 
-  async embed(texts: readonly string[], call: EmbedCall): Promise<Float32Array[]> {
+  async embed(texts: readonly unknown[], call: EmbedCall): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += this.chunkSize) {
       const chunk = texts.slice(i, i + this.chunkSize);
@@ -50,7 +51,7 @@ class RestEmbedder implements Embedder {
     return out;
   }
 
-  async embedChunk(texts: readonly string[], call: EmbedCall): Promise<Float32Array[]> {
+  async embedChunk(texts: readonly unknown[], call: EmbedCall): Promise<Float32Array[]> {
     const dimensions = call.dimensions ?? this.dimensions;
     try {
       return await restEmbed(this.options, this.templates, texts, { ...call, dimensions });
@@ -73,7 +74,7 @@ class UserProvidedEmbedder implements Embedder {
 
   constructor(readonly dimensions: number | undefined) {}
 
-  embed(texts: readonly string[]): Promise<Float32Array[]> {
+  embed(texts: readonly unknown[]): Promise<Float32Array[]> {
     return Promise.reject(
       new EmbedError('user', `attempt to embed the following text in a configuration where embeddings must be user provided:\n  - \`${texts[0] ?? ''}\``),
     );
@@ -94,7 +95,7 @@ export class CompositeEmbedder implements Embedder {
     return this.indexing.dimensions ?? this.search.dimensions;
   }
 
-  embed(texts: readonly string[], call: EmbedCall): Promise<Float32Array[]> {
+  embed(texts: readonly unknown[], call: EmbedCall): Promise<Float32Array[]> {
     return this.indexing.embed(texts, call);
   }
 }
@@ -102,13 +103,7 @@ export class CompositeEmbedder implements Embedder {
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
-const hasFragments = (value: unknown): boolean => value !== null && typeof value === 'object' && Object.keys(value).length > 0;
-
 function restEmbedder(settings: EmbedderSettings): Embedder {
-  // Multimodal fragments (rendered JSON per document or query) are not embedded by this server.
-  if (hasFragments(settings.indexingFragments) || hasFragments(settings.searchFragments)) {
-    throw new EmbedError('user', 'embedding with `indexingFragments` or `searchFragments` (experimental `multimodal`) is not supported by this server');
-  }
   const options: RestOptions = {
     url: settings.url as string,
     request: settings.request,
@@ -117,7 +112,13 @@ function restEmbedder(settings: EmbedderSettings): Embedder {
     headers: (settings.headers as Record<string, string> | undefined) ?? {},
     configuration: 'user',
   };
-  return new RestEmbedder(options, parseRestTemplates(options.request, options.response), num(settings.dimensions));
+  const fragments = hasFragments(settings);
+  // milli's `infer_dimensions`: a test embedding of "test" has no fragment to go in
+  if (fragments && settings.dimensions === undefined) {
+    throw new EmbedError('user', 'cannot infer `dimensions` for an embedder using `indexingFragments`.\n  - Note: Specify `dimensions` explicitly or don\'t use `indexingFragments`.');
+  }
+  const templates = fragments ? parseFragmentRestTemplates(options.request, options.response) : parseRestTemplates(options.request, options.response);
+  return new RestEmbedder(options, templates, num(settings.dimensions));
 }
 
 function openAiEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): Embedder {
@@ -138,7 +139,7 @@ function openAiEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): E
   const templates = parseRestTemplates(request, response);
   // On a 400 (input maybe too long), v1.50 re-sends the texts one by one.
   const single = new RestEmbedder(options, templates, overridden ?? known.dimensions);
-  const oneByOne = async (texts: readonly string[], call: EmbedCall, error: EmbedError) => {
+  const oneByOne = async (texts: readonly unknown[], call: EmbedCall, error: EmbedError) => {
     if (texts.length <= 1) throw error;
     const out: Float32Array[] = [];
     for (const text of texts) out.push(...(await single.embedChunk([text], call)));

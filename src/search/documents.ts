@@ -103,6 +103,6 @@ export function getDocument(ctx: SearchContext, rawUid: string, id: string, fiel
  */
 function documentView(env: IndexEnv, docid: number, doc: JsonObject, fields: readonly string[] | null, retrieveVectors: boolean | undefined, settings: IndexSettings): JsonObject {
   const shown = projectDocument(doc, fields);
-  if (retrieveVectors === true) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, docid));
+  if (retrieveVectors === true) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, docid), 'retrieve');
   return shown;
 }

@@ -38,7 +38,7 @@ export function hitViewer(env: IndexEnv, settings: IndexSettings, query: SearchQ
   return (hit) => {
     const doc = store.sharedByDocid(hit.docid) ?? {};
     const shown: Record<string, unknown> = fields(doc);
-    if (vectors) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, hit.docid));
+    if (vectors) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, hit.docid), 'retrieve');
     const geoDistance = distanceFrom === null ? undefined : geoDistanceOf(distanceFrom, shown);
     if (geoDistance !== undefined) shown._geoDistance = geoDistance;
     if (query.showRankingScore === true) shown._rankingScore = hit.score;

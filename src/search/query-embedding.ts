@@ -1,11 +1,13 @@
 /**
- * Embedding a search query's text with an index's embedder (vectors.md §7), through the
+ * Embedding a search query's text (or its `media`, through a search fragment) with an index's
+ * embedder (vectors.md §7), through the
  * embedders service, within what is left of the search's time budget (Meilisearch's search
  * deadline, which the embedder reports as v1.50's timeout). A semantic-only search fails with the
  * embedder's error (400 `vector_embedding_error`); a hybrid search gets no vector back when the
  * embedding fails and answers with its keyword hits.
  */
 import { embedQuery } from '../embedders/embed.js';
+import type { SearchInput } from '../embedders/search-fragments.js';
 import { ApiError } from '../errors/api-error.js';
 import type { EmbedderSettings } from '../types/settings.js';
 
@@ -17,12 +19,12 @@ export interface QueryEmbedding {
 export async function embedSearchQuery(
   embedders: Readonly<Record<string, EmbedderSettings>>,
   name: string,
-  text: string,
+  input: SearchInput,
   budgetMs: number,
   semanticOnly: boolean,
 ): Promise<QueryEmbedding> {
   try {
-    return { vector: await embedQuery(embedders, name, text, AbortSignal.timeout(Math.max(Math.floor(budgetMs), 0))) };
+    return { vector: await embedQuery(embedders, name, input, AbortSignal.timeout(Math.max(Math.floor(budgetMs), 0))) };
   } catch (err) {
     // the embedder's failures are ApiErrors; anything else is a fault of ours, never a fallback
     if (semanticOnly || !(err instanceof ApiError)) throw err;

@@ -48,9 +48,10 @@ import { withFormatting } from './formatting.js';
 import { hitViewer, type IndexSearch } from './hits.js';
 import { goodEnough, mergeHybrid } from './hybrid.js';
 import { addPageFields, pageWindow } from './page.js';
+import type { SearchInput } from '../embedders/search-fragments.js';
 import { embedSearchQuery, type QueryEmbedding } from './query-embedding.js';
 import { storedLocales, type SearchQuery } from './query.js';
-import { checkMedia, searchKind, type SearchKind } from './vector-query.js';
+import { checkMedia, searchInput, searchKind, type SearchKind } from './vector-query.js';
 
 export interface SearchIndexOptions {
   /**
@@ -81,7 +82,7 @@ export interface RankWindow {
 
 /** A first pass that stopped for want of the query's embedding. */
 interface NeedsEmbedding {
-  readonly embed: { readonly settings: IndexSettings; readonly embedder: string; readonly text: string; readonly semanticOnly: boolean };
+  readonly embed: { readonly settings: IndexSettings; readonly embedder: string; readonly input: SearchInput; readonly semanticOnly: boolean };
 }
 
 /**
@@ -104,9 +105,9 @@ export async function searchIndex(
   for (;;) {
     const pass = rankIndex(ctx, caller, uid, query, window, options, spent, embedding);
     if (!('embed' in pass)) return pass;
-    const { settings, embedder, text, semanticOnly } = pass.embed;
+    const { settings, embedder, input, semanticOnly } = pass.embed;
     const budget = (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS) - spent();
-    embedding = await (options.steps ?? NO_STEPS).stepAsync('embed query', () => embedSearchQuery(settings.embedders, embedder, text, budget, semanticOnly));
+    embedding = await (options.steps ?? NO_STEPS).stepAsync('embed query', () => embedSearchQuery(settings.embedders, embedder, input, budget, semanticOnly));
   }
 }
 
@@ -126,7 +127,7 @@ function rankIndex(
   const settings = searchSettings(env);
   const kind = searchKind(query, env, settings);
   checkRules(settings, kind);
-  checkMedia(ctx, query, kind);
+  checkMedia(ctx, query);
 
   const asts: FilterAst[] = [];
   for (const filter of [query.filter, caller.searchFilter(uid)]) {
@@ -138,7 +139,7 @@ function rankIndex(
   }
   if (kind.kind === 'semantic' && embedding === null) {
     // Meilisearch embeds a semantic query before it checks the sort and evaluates the filter
-    return { embed: { settings, embedder: kind.embedder, text: query.q ?? '', semanticOnly: true } };
+    return { embed: { settings, embedder: kind.embedder, input: searchInput(query), semanticOnly: true } };
   }
   const sort = checkSort(uid, settings, query.sort ?? []);
   checkSearchOn(uid, env, settings, query.attributesToSearchOn);
@@ -195,7 +196,7 @@ function rankIndex(
     }),
   );
   if (kind.kind === 'keyword' || goodEnough(keyword.hits, need, kind.semanticRatio)) return searched(keyword);
-  if (embedding === null) return { embed: { settings, embedder: kind.embedder, text: query.q ?? '', semanticOnly: false } };
+  if (embedding === null) return { embed: { settings, embedder: kind.embedder, input: searchInput(query), semanticOnly: false } };
   // the embedding failed: the keyword hits answer
   if (embedding.vector === null) return searched(keyword);
   const vectorOutcome = semantic(kind.embedder, embedding.vector);

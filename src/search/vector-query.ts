@@ -3,13 +3,14 @@
  * semantic only or hybrid, decided from `q`, `hybrid`, `vector` and `media` in Meilisearch's
  * order. The embedder is looked up, and a given `vector` checked against its dimensions, only
  * when the search is semantic or hybrid: a ratio of 0 or a placeholder query never looks at it.
- * `media` (multimodal search) is gated and refused here too.
+ * `media` (multimodal search) is gated here too.
  */
 import { embedderDimensions } from '../engine/vectors/index.js';
 import type { IndexEnv } from '../engine/index-env.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import type { IndexSettings } from '../types/settings.js';
+import type { SearchInput } from '../embedders/search-fragments.js';
 import type { SearchContext } from './context.js';
 import type { SearchQuery } from './query.js';
 
@@ -54,10 +55,9 @@ export function checkEmbedder(env: IndexEnv, settings: IndexSettings, name: stri
 
 /**
  * `media` needs the experimental `multimodal` feature, whatever the search kind (Meilisearch checks
- * it before anything is embedded). Quarry's embedders embed text only (no search fragments), so a
- * semantic or hybrid media search is refused rather than answered from its `q` alone.
+ * it before anything is embedded).
  */
-export function checkMedia(ctx: SearchContext, query: SearchQuery, kind: SearchKind): void {
+export function checkMedia(ctx: SearchContext, query: SearchQuery): void {
   if (query.media === undefined || query.media === null) return;
   if (!ctx.features.enabled('multimodal')) {
     throw new ApiError(
@@ -65,7 +65,9 @@ export function checkMedia(ctx: SearchContext, query: SearchQuery, kind: SearchK
       'passing `media` in a search query requires enabling the `multimodal` experimental feature. See https://github.com/orgs/meilisearch/discussions/846',
     );
   }
-  // a keyword search (semanticRatio 0) does not use it
-  if (kind.kind === 'keyword') return;
-  throw new ApiError('vector_embedding_error', 'Error while generating embeddings: user error: Quarry cannot embed `media`: search fragments are not supported');
+}
+
+/** What the query's embedder embeds: its `q` (null when absent) and its `media`. */
+export function searchInput(query: SearchQuery): SearchInput {
+  return { q: query.q ?? null, media: query.media };
 }

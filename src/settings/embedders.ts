@@ -10,7 +10,9 @@ import {
   DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES,
   type EmbedderSettings,
 } from '../types/settings.js';
-import { restTemplatesProblem, unsupportedOllamaUrl } from '../embedders/checks.js';
+import { restTemplatesProblem, unsupportedOllamaUrl, type FragmentTemplates } from '../embedders/checks.js';
+import { compareBytes } from '../types/bytes.js';
+import { fragmentEntries, hasFragments } from '../types/fragments.js';
 import {
   DEFAULT_HUGGING_FACE_MODEL,
   DEFAULT_HUGGING_FACE_REVISION,
@@ -150,15 +152,34 @@ function promptProblem(name: string, embedder: EmbedderPatch): string | undefine
   return problem === undefined ? undefined : `\`.embedders.${name}.documentTemplate\`: Invalid template: ${problem}.`;
 }
 
-const hasFragments = (value: unknown): boolean =>
-  value !== null && typeof value === 'object' && Object.values(value).some((fragment) => fragment !== null);
-
-/** The REST templates' check, in the fragment mode the settings imply (milli's `WithFragments`). */
-function restTemplateProblem(embedder: EmbedderPatch, complete: boolean): EmbedderProblem | undefined {
+/**
+ * milli's `WithFragments` for one embedder: with complete settings, fragments on one side only
+ * are inconsistent; in a request, fragments next to a `documentTemplate` are refused. Then the
+ * REST templates are checked in the mode this implies.
+ */
+function fragmentsProblem(embedder: EmbedderPatch, complete: boolean): EmbedderProblem | undefined {
+  const indexing = fragmentEntries(embedder.indexingFragments);
+  const search = fragmentEntries(embedder.searchFragments);
+  const embeddingProblem = (message: string): EmbedderProblem => ({ code: 'vector_embedding_error', message: `Error while generating embeddings: user error: ${message}` });
+  if (complete && (indexing.length === 0) !== (search.length === 0)) {
+    const names = (list: [string, unknown][]) => list.slice(0, 3).map(([name]) => name).join(', ') + (list.length > 3 ? ', ...' : '');
+    return embeddingProblem(
+      indexing.length === 0
+        ? `inconsistent fragments: \`indexingFragments\` is empty, but \`searchFragments\` declares ${search.length} fragments: ${names(search)}\n  - Hint: declare at least one fragment in \`indexingFragments\` or remove fragments from \`searchFragments\` by setting them to \`null\``
+        : // sic: one space less before the hint, as v1.50
+          `inconsistent fragments: \`searchFragments\` is empty, but \`indexingFragments\` declares ${indexing.length} fragments: ${names(indexing)}\n - Hint: declare at least one fragment in \`searchFragments\` or remove fragments from \`indexingFragments\` by setting them to \`null\``,
+    );
+  }
+  const declared = indexing.length > 0 || search.length > 0;
+  if (declared && !complete && typeof embedder.documentTemplate === 'string') {
+    return embeddingProblem(
+      `cannot pass both fragments and a document template.\n  - Note: ${indexing.length} fragments declared in \`indexingFragments\` and ${search.length} fragments declared in \`search_fragments_len\`.\n  - Hint: remove the declared fragments or remove the \`documentTemplate\``,
+    );
+  }
   if (embedder.request === undefined || embedder.request === null) return undefined;
   const response = embedder.response === null ? undefined : embedder.response;
-  let mode: 'text' | 'fragment' | 'either';
-  if (hasFragments(embedder.indexingFragments) || hasFragments(embedder.searchFragments)) mode = 'fragment';
+  let mode: FragmentTemplates | 'text' | 'either';
+  if (declared) mode = { indexing, search };
   else if (complete || embedder.indexingFragments === null || embedder.searchFragments === null) mode = 'text';
   else mode = 'either';
   const problem = restTemplatesProblem(embedder.request, response, mode);
@@ -197,7 +218,7 @@ function validationProblem(name: string, embedder: EmbedderPatch, complete: bool
     const problem = urlProblem(embedder.url);
     if (problem !== undefined) return settingsProblem(`\`.embedders.${name}.url\`: could not parse \`${embedder.url}\`: ${problem}`);
   }
-  const templates = restTemplateProblem(embedder, complete);
+  const templates = fragmentsProblem(embedder, complete);
   if (templates !== undefined) return templates;
   const given = embedder.source as Source | null | undefined;
   const source = given ?? (complete ? 'openAi' : undefined);
@@ -223,12 +244,28 @@ export function embedderRequestProblem(name: string, embedder: EmbedderPatch): E
   return validationProblem(name, embedder, false);
 }
 
-/** The stored embedder after a patch: per-field merge, a new source starting afresh. */
+/** A side's fragments after a patch: per fragment, `null` removing one (milli's merge of the two maps). */
+function mergeFragments(stored: unknown, patch: unknown): Record<string, unknown> {
+  const merged = new Map<string, unknown>(fragmentEntries(stored).map(([name, value]) => [name, { value }]));
+  for (const [name, fragment] of Object.entries(patch as Record<string, unknown>)) {
+    if (fragment === null) merged.delete(name);
+    else merged.set(name, fragment);
+  }
+  return Object.fromEntries([...merged].sort(([a], [b]) => compareBytes(a, b)));
+}
+
+/** The stored embedder after a patch: per-field merge (per fragment for fragments), a new source starting afresh. */
 export function mergeEmbedder(stored: EmbedderSettings | undefined, patch: EmbedderPatch): EmbedderSettings {
   const sourceChanged = patch.source !== undefined && (patch.source ?? 'openAi') !== (stored?.source ?? 'openAi');
   const merged: Record<string, unknown> = { ...(sourceChanged ? {} : stored) };
   for (const [field, value] of Object.entries(patch)) {
     if (value === null) delete merged[field];
+    else if (field === 'indexingFragments' || field === 'searchFragments') {
+      const fragments = mergeFragments(merged[field], value);
+      // no fragment left: as milli shows and uses an empty map, none
+      if (Object.keys(fragments).length === 0) delete merged[field];
+      else merged[field] = fragments;
+    }
     else merged[field] = value;
   }
   const ordered: EmbedderSettings = {};
@@ -263,7 +300,11 @@ export function embedderProblem(name: string, embedder: EmbedderSettings, before
 export function embedderView(embedder: EmbedderSettings, mask: (secret: string) => string): Record<string, unknown> {
   const source = (embedder.source as Source | undefined) ?? 'openAi';
   const filled: Record<string, unknown> = { ...embedder, source };
-  if (TEMPLATED.includes(source)) {
+  // an embedder with fragments has no document template (milli's settings from its options)
+  if (hasFragments(embedder)) {
+    delete filled.documentTemplate;
+    delete filled.documentTemplateMaxBytes;
+  } else if (TEMPLATED.includes(source)) {
     filled.documentTemplate ??= DEFAULT_DOCUMENT_TEMPLATE;
     filled.documentTemplateMaxBytes ??= DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES;
   }

@@ -31,7 +31,7 @@ export interface EmbeddingEnds {
   readonly answerMs: number;
 }
 
-type Request = { readonly id: number; readonly name: string; readonly settings: EmbedderSettings; readonly texts: readonly string[] };
+type Request = { readonly id: number; readonly name: string; readonly settings: EmbedderSettings; readonly texts: readonly unknown[] };
 
 type Answer =
   | { readonly embeddings: Float32Array[] }
@@ -101,7 +101,7 @@ export class EmbeddingClient {
   ) {}
 
   /** One embedding per text; throws `vector_embedding_error` as v1.50 fails a batch. */
-  embed(name: string, settings: EmbedderSettings, texts: readonly string[]): Float32Array[] {
+  embed(name: string, settings: EmbedderSettings, texts: readonly unknown[]): Float32Array[] {
     if (texts.length === 0) return [];
     return (this.ask({ id: this.nextId++, name, settings, texts }) as { embeddings: Float32Array[] }).embeddings;
   }

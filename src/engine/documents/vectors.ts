@@ -9,9 +9,10 @@
  *   numbers;
  * - `embeddingsOf` reads an embeddings value (one vector or several) with the deserr messages
  *   Meilisearch gives for a configured embedder;
- * - `vectorsView` is what `retrieveVectors: true` shows: the entries of names that are not
- *   configured embedders as Meilisearch stores them, then every configured embedder as
+ * - `vectorsView` is what `retrieveVectors: true` (or a dump) shows: the entries of names that
+ *   are not configured embedders as Meilisearch stores them, then every configured embedder as
  *   `{embeddings: [[f32…]], regenerate}` from the vector store. */
+import { fragmentsOf } from '../../types/fragments.js';
 import type { EmbedderSettings } from '../../types/settings.js';
 import { compareBytes } from '../../types/bytes.js';
 import { isJsonNumber, stringifyJson } from '../../types/json-text.js';
@@ -164,23 +165,34 @@ export interface StoredEmbeddings {
 export type StoredEmbeddingsOf = (embedder: string) => StoredEmbeddings | undefined;
 
 /**
- * A configured embedder's embeddings and status for a document: f32 values (a binary-quantized
- * embedder stores 1 and 0); no entry in the store shows none, to be generated (`regenerate`
- * true), except for fragment-based embedders, which never regenerate from the document.
+ * Who reads the view: `retrieve` (retrieveVectors) shows the stored flags; `export` (dumps) writes
+ * the vectors of an embedder with fragments with `regenerate: false`, as v1.50 exports them: an
+ * import cannot tell which fragment each came from.
  */
-function embedderView(embedder: EmbedderSettings, stored: StoredEmbeddings | undefined): { embeddings: number[][]; regenerate: boolean } {
-  const fragments = isObject(embedder.indexingFragments) && Object.keys(embedder.indexingFragments).length > 0;
+export type VectorsViewUse = 'retrieve' | 'export';
+
+/**
+ * A configured embedder's embeddings and status for a document: f32 values (a binary-quantized
+ * embedder stores 1 and 0); no entry in the store shows none, to be generated (`regenerate` true).
+ */
+function embedderView(embedder: EmbedderSettings, stored: StoredEmbeddings | undefined, use: VectorsViewUse): { embeddings: number[][]; regenerate: boolean } {
   const embeddings = (stored?.embeddings ?? []).map((vector) => Array.from(vector));
-  return { embeddings, regenerate: (stored?.regenerate ?? true) && !fragments };
+  const exported = use === 'export' && fragmentsOf(embedder, 'indexingFragments').length > 0;
+  return { embeddings, regenerate: (stored?.regenerate ?? true) && !exported };
 }
 
-/** The `_vectors` object `retrieveVectors: true` shows for a stored `_vectors` value and the store's entries. */
-export function vectorsView(stored: unknown, embedders: Readonly<Record<string, EmbedderSettings>>, fromStore: StoredEmbeddingsOf): JsonObject {
+/** The `_vectors` object `retrieveVectors: true` (or a dump) shows for a stored `_vectors` value and the store's entries. */
+export function vectorsView(
+  stored: unknown,
+  embedders: Readonly<Record<string, EmbedderSettings>>,
+  fromStore: StoredEmbeddingsOf,
+  use: VectorsViewUse = 'export',
+): JsonObject {
   const entries = isObject(stored) ? stored : {};
   const out: JsonObject = {};
   for (const name of Object.keys(entries).sort(compareBytes)) {
     if (!Object.hasOwn(embedders, name)) out[name] = unconfiguredView(entries[name]);
   }
-  for (const name of Object.keys(embedders).sort(compareBytes)) out[name] = embedderView(embedders[name]!, fromStore(name));
+  for (const name of Object.keys(embedders).sort(compareBytes)) out[name] = embedderView(embedders[name]!, fromStore(name), use);
   return out;
 }

@@ -18,6 +18,8 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
+import { osaDistance } from '../../types/edit-distance.js';
+import { fragmentsOf } from '../../types/fragments.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, EMPTY, fromSorted, intersect, unionAll, type DocSet } from '../docset.js';
 import { FacetKind } from '../facets/extract.js';
@@ -231,8 +233,21 @@ class Evaluator {
       throw new ApiError(this.code, formatFilterError(`The embedder \`${embedder.value}\` does not exist. ${available}`, embedder.span));
     }
     if (names.length === 0) return EMPTY;
+    if (embedder !== null && target.kind === 'fragment') this.checkFragment(embedder, target.name);
     const found = unionAll(names.map((name) => this.vectors(name, target)));
     return within === null ? found : intersect(found, within);
+  }
+
+  /** `_vectors.<embedder>.fragments.<name>` must name one of the embedder's indexing fragments (milli's `FragmentDoesNotExist`). */
+  private checkFragment(embedder: Token, fragment: Token): void {
+    const available = fragmentsOf(this.settings.embedders[embedder.value]!, 'indexingFragments').map(([name]) => name);
+    if (available.includes(fragment.value)) return;
+    const suggestion = available.find((name) => osaDistance(fragment.value, name) <= 2);
+    const tail =
+      available.length === 0
+        ? 'This embedder does not have any configured fragments.'
+        : `Available fragments on this embedder are: ${available.map((name) => `\`${name}\``).join(', ')}.${suggestion === undefined ? '' : ` Did you mean \`${suggestion}\`?`}`;
+    throw new ApiError(this.code, formatFilterError(`The fragment \`${fragment.value}\` does not exist on embedder \`${embedder.value}\`. ${tail}`, fragment.span));
   }
 
   // --- geo ---

@@ -3,7 +3,8 @@
  * (`_vectors.<name>`, or nothing) and what the store holds, and the application of that decision
  * to a set of documents: user-provided vectors are stored as given, generated ones are embedded
  * from the rendered document template — only for documents whose rendering changed — through the
- * installed document embedder (embed-hook.ts), all texts of the set in one call. A
+ * installed document embedder (embed-hook.ts), all texts of the set in one call (from the
+ * rendered fragments for an embedder with fragments: fragment-vectors.ts). A
  * `userProvided` embedder left without vectors fails the batch (missing-vectors.ts).
  */
 import { ApiError } from '../../errors/api-error.js';
@@ -11,7 +12,9 @@ import type { EmbedderSettings, IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../document-id.js';
 import type { SentEntry } from '../documents/vectors-indexing.js';
 import { searchableMatcher } from '../words/extract.js';
+import { hasFragments } from '../../types/fragments.js';
 import { embedDocuments } from './embed-hook.js';
+import { generateFragmentVectors } from './fragment-vectors.js';
 import type { EmbedderWriter } from './embedder-writer.js';
 import { missingVectorsError } from './missing-vectors.js';
 import type { DocVectors } from './store.js';
@@ -68,12 +71,16 @@ export function applyDecisions(settings: IndexSettings, writer: EmbedderWriter, 
       configured,
     );
   }
+  for (const { docid, id, decision } of inputs) if (decision.kind === 'set') writer.put(docid, id, decision.vectors, decision);
+  const generated = inputs.filter((input) => input.decision.kind === 'generate');
+  if (hasFragments(embedder)) {
+    generateFragmentVectors(writer, embedder, generated);
+    return;
+  }
   const texts: { input: DocumentInput; text: string }[] = [];
   const isSearchable = searchableMatcher(settings.searchableAttributes);
-  for (const input of inputs) {
-    const { decision, old } = input;
-    if (decision.kind === 'set') writer.put(input.docid, input.id, decision.vectors, decision);
-    if (decision.kind !== 'generate') continue;
+  for (const input of generated) {
+    const { old } = input;
     const text = renderDocumentTemplate(embedder, input.doc, { isSearchable, docId: input.id });
     // generated from the same text: the same vectors
     if (old !== undefined && !old.userProvided && old.text === text) continue;

@@ -5,14 +5,15 @@
  * `useDocumentEmbedder` (the embedders service answers it over a blocking channel); the engine
  * never imports a service.
  *
- * The installed function embeds `texts` (rendered document templates) with `embedder` and returns
+ * The installed function embeds `texts` (rendered document templates, or rendered fragments: JSON
+ * values) with `embedder` and returns
  * one vector per text, in order, or throws ApiError 'vector_embedding_error' with Meilisearch's
  * message (``While embedding documents for embedder `name`: …``).
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { EmbedderSettings } from '../../types/settings.js';
 
-export type EmbedDocuments = (embedderName: string, embedder: EmbedderSettings, texts: readonly string[]) => Float32Array[];
+export type EmbedDocuments = (embedderName: string, embedder: EmbedderSettings, texts: readonly unknown[]) => Float32Array[];
 
 /** Without an installed embedder no text can be embedded: the batch fails with this error. */
 const noEmbedder: EmbedDocuments = (embedderName) => {
@@ -30,6 +31,6 @@ export function useDocumentEmbedder(fn: EmbedDocuments | null): void {
 }
 
 /** Embeds `texts` with the installed document embedder. */
-export function embedDocuments(embedderName: string, embedder: EmbedderSettings, texts: readonly string[]): Float32Array[] {
+export function embedDocuments(embedderName: string, embedder: EmbedderSettings, texts: readonly unknown[]): Float32Array[] {
   return current(embedderName, embedder, texts);
 }

@@ -23,6 +23,9 @@ export interface VectorStatus {
   readonly regenerate: boolean;
   /** the rendered template generated vectors come from */
   readonly text?: string;
+  /** vectors generated from fragments: each one's fragment id and the digest of its rendered fragment */
+  readonly parts?: readonly number[];
+  readonly digests?: readonly string[];
 }
 
 export class EmbedderWriter {
@@ -41,6 +44,11 @@ export class EmbedderWriter {
   private graphWrite(): GraphWrite {
     this.write ??= writeGraph(this.env, this.state);
     return this.write;
+  }
+
+  /** A stored item's vector (f32 values, or 1 and 0 for a quantized embedder's bits). */
+  storedVector(item: number): Float32Array {
+    return readItem(this.env, this.state, item)!.vector;
   }
 
   /** Removes the document's vectors and entry. */
@@ -95,6 +103,8 @@ export class EmbedderWriter {
     }
     const next: DocVectors = { items, userProvided: status.userProvided, regenerate: status.regenerate };
     if (status.text !== undefined) next.text = status.text;
+    if (status.parts !== undefined) next.parts = [...status.parts];
+    if (status.digests !== undefined) next.digests = [...status.digests];
     writeDocVectors(this.env, state.id, docid, next);
   }
 

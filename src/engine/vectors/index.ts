@@ -85,14 +85,16 @@ export function embeddingCounts(env: IndexEnv): Counts {
 
 /**
  * The documents `_vectors.<embedder>[.<part>] EXISTS` matches (filter/evaluate.ts's `vectors`
- * option): having vectors, user-provided ones, generated ones (`documentTemplate`), or ones that
- * may be regenerated. Fragments are not supported by the store, so they match nothing.
+ * option): having vectors, user-provided ones, generated ones (`documentTemplate`: none for an
+ * embedder with fragments), ones that may be regenerated, or ones generated from a fragment.
  */
 export function vectorFilter(env: IndexEnv, settings: IndexSettings): (embedder: string, target: VectorTarget) => DocSet {
   return (embedder, target) => {
     const state = stateOf(env, settings, embedder);
     const docids: number[] = [];
-    if (state === undefined || target.kind === 'fragment') return fromSorted(docids);
+    if (state === undefined || (target.kind === 'documentTemplate' && state.fragments !== undefined)) return fromSorted(docids);
+    const fragment = target.kind === 'fragment' ? state.fragments?.find((f) => f.name === target.name.value)?.id : undefined;
+    if (target.kind === 'fragment' && fragment === undefined) return fromSorted(docids);
     for (const { docid, entry } of eachDocVectors(env, state.id)) {
       const matches =
         target.kind === 'all'
@@ -101,7 +103,9 @@ export function vectorFilter(env: IndexEnv, settings: IndexSettings): (embedder:
             ? entry.userProvided
             : target.kind === 'regenerate'
               ? entry.regenerate
-              : !entry.userProvided && entry.items.length > 0;
+              : target.kind === 'fragment'
+                ? !entry.userProvided && (entry.parts ?? []).includes(fragment!)
+                : !entry.userProvided && entry.items.length > 0;
       if (matches) docids.push(docid);
     }
     return fromSorted(docids);

@@ -7,9 +7,10 @@
  *   embedder) is consumed as what the document sent, the others are generated (or, for a
  *   `userProvided` embedder, fail the write);
  * - `binaryQuantized` turned on: the stored vectors become sign bits and the graph is rebuilt;
- * - a generated embedder whose template, template byte limit or searchable fields changed:
- *   documents whose rendered text changed are embedded again; all its generated vectors when
- *   what they depend on changed (states.ts `generationKey`);
+ * - a generated embedder whose template, template byte limit, searchable fields or indexing
+ *   fragments changed: documents whose rendered text (or fragment) changed are embedded again, a
+ *   removed fragment's vectors go; all its generated vectors when what they depend on changed
+ *   (states.ts `generationKey`);
  * - an emptied index: every embedder's records go.
  */
 import { compareBytes } from '../../types/bytes.js';
@@ -22,7 +23,7 @@ import type { IndexEnv } from '../index-env.js';
 import { applyDecisions, decide, generates, type DocumentInput } from './document-vectors.js';
 import { EmbedderWriter } from './embedder-writer.js';
 import { forgetGraph, writeGraph } from './graph-store.js';
-import { externalIds, generationKey, renderingKey, stateFor } from './states.js';
+import { externalIds, generationKey, renderingKey, stateFor, syncFragmentIds } from './states.js';
 import {
   decodeItem,
   eachDocVectors,
@@ -114,6 +115,7 @@ export function reconcileVectors(env: IndexEnv, settings: IndexSettings, documen
     }
     const regenerateAll = state.generation !== generationKey(embedder);
     const rerender = state.rendering !== renderingKey(embedder, settings);
+    syncFragmentIds(state, embedder, regenerateAll);
     state.generation = generationKey(embedder);
     state.rendering = renderingKey(embedder, settings);
     if (!isNew && !(generates(embedder) && (regenerateAll || rerender))) continue;
@@ -140,7 +142,7 @@ export function reconcileVectors(env: IndexEnv, settings: IndexSettings, documen
       } else {
         const old = writer.entry(docid);
         // stale generated vectors: as if their text had changed
-        const known = old !== undefined && regenerateAll && !old.userProvided ? { ...old, text: undefined } : old;
+        const known = old !== undefined && regenerateAll && !old.userProvided ? { ...old, text: undefined, digests: undefined } : old;
         input = { docid, id: '', doc, decision: decide(undefined, known, embedder), old: known };
       }
       if (input.decision.kind === 'keep') continue;

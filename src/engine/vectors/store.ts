@@ -6,7 +6,8 @@
  * - main `vector-embedders`: embedder name → EmbedderState (a small id that prefixes its keys,
  *   the dimensions of what is stored, quantization, the HNSW entry point, counts);
  * - `vector-docs`: (embedder id, docid) → DocVectors: the document's item ids, whether they were
- *   given by the user and may be regenerated, and the text generated ones were embedded from;
+ *   given by the user and may be regenerated, and the text generated ones were embedded from (for
+ *   an embedder with fragments: each item's fragment id and a digest of its rendered fragment);
  * - `vector-items`: (embedder id, item id) → docid u32 LE, then the vector: f32 LE values, or
  *   for a binary-quantized embedder its sign bits as the vector kernel packs them (kernels/vector.ts
  *   `binaryQuantize`, hannoy's codec; Meilisearch keeps only those too);
@@ -34,6 +35,13 @@ export interface EmbedderState {
   /** stored vectors and documents having at least one */
   items: number;
   documents: number;
+  /** the indexing fragments' ids (milli's `FragmentConfigs`): a fragment's vectors are tagged with its id */
+  fragments?: FragmentId[];
+}
+
+export interface FragmentId {
+  readonly id: number;
+  readonly name: string;
 }
 
 export type EmbedderStates = Record<string, EmbedderState>;
@@ -45,6 +53,10 @@ export interface DocVectors {
   regenerate: boolean;
   /** the rendered template the vectors were generated from (generated vectors only) */
   text?: string;
+  /** generated from fragments: the fragment id of each item, in id order */
+  parts?: number[];
+  /** generated from fragments: a digest of the rendered fragment each item was embedded from (a fragment may carry a whole image) */
+  digests?: string[];
 }
 
 export function readEmbedderStates(env: IndexEnv): EmbedderStates {

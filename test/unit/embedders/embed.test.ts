@@ -36,6 +36,57 @@ const rest = (url: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** A REST embedder with fragments, one embedding per request: `{"input": <fragment>}` → `{"e": [...]}`. */
+const fragmentRest = (url: string, extra: Record<string, unknown> = {}) => ({
+  source: 'rest',
+  url,
+  dimensions: 3,
+  request: { input: '{{fragment}}' },
+  response: { e: '{{embedding}}' },
+  indexingFragments: { basic: { value: '{{ doc.name }} is a dog' } },
+  searchFragments: {
+    justBreed: { value: "It's a {{ media.breed }}" },
+    justName: { value: '{{ media.name }} is a dog' },
+    query: { value: 'Some pre-prompt for query {{ q }}' },
+  },
+  ...extra,
+});
+
+describe('embedQuery with search fragments', () => {
+  const embedOne = () => mockEmbedder((req) => ({ json: { e: fakeEmbedding(JSON.stringify(req.body.input)) } }));
+
+  it('embeds the one search fragment that renders: from media, or from q alone', async () => {
+    server = await embedOne();
+    const embedders = { f: fragmentRest(server.url) };
+    await embedQuery(embedders, 'f', { q: null, media: { breed: 'labrador' } });
+    await embedQuery(embedders, 'f', 'bulldog');
+    expect(server.received.map((r) => r.body.input)).toEqual(["It's a labrador", 'Some pre-prompt for query bulldog']);
+  });
+
+  it('refuses a query that matches two search fragments, or none, naming them and the query', async () => {
+    const embedders = { f: fragmentRest('http://127.0.0.1:1/e') };
+    expect(await apiError(embedQuery(embedders, 'f', { q: null, media: { name: 'dustin', breed: 'labrador' } }))).toEqual({
+      code: 'vector_embedding_error',
+      message:
+        'Error while generating embeddings: user error: Query matches multiple search fragments.\n  - Note: First matched fragment `justBreed`.\n  - Note: Second matched fragment `justName`.\n  - Note: {"q":null,"media":{"name":"dustin","breed":"labrador"}}',
+    });
+    expect(await apiError(embedQuery(embedders, 'f', { q: null, media: { ticker: 'GME' } }))).toEqual({
+      code: 'vector_embedding_error',
+      message: 'Error while generating embeddings: user error: Query matches no search fragment.\n  - Note: {"q":null,"media":{"ticker":"GME"}}',
+    });
+  });
+
+  it('refuses media for an embedder without search fragments, or not REST', async () => {
+    const media = { q: 'x', media: { a: 1 } };
+    expect((await apiError(embedQuery({ r: rest('http://127.0.0.1:1/e') }, 'r', media))).message).toBe(
+      "Error while generating embeddings: user error: `media` requested, and the configuration has source `rest`, but the configuration doesn't have `searchFragments`.",
+    );
+    expect((await apiError(embedQuery({ m: { source: 'userProvided', dimensions: 2 } }, 'm', media))).message).toBe(
+      "Error while generating embeddings: user error: `media` requested but the configuration doesn't have source `rest`",
+    );
+  });
+});
+
 describe('embedDocuments', () => {
   it('sends 10 texts per request in batch mode and keeps their order', async () => {
     server = await batchServer();
@@ -184,11 +235,22 @@ describe('prepareEmbedder', () => {
     expect(await prepareEmbedder({ source: 'userProvided', dimensions: 7 })).toBe(7);
   });
 
-  it('refuses to embed with multimodal fragments, saying so', async () => {
-    const fragments = { source: 'rest', url: 'http://127.0.0.1:1/e', request: { input: '{{fragment}}' }, response: { e: '{{embedding}}' }, indexingFragments: { t: { value: '{{ doc.a }}' } } };
-    expect((await apiError(embedDocuments('f', fragments, ['a']))).message).toBe(
-      'Error while generating embeddings: user error: embedding with `indexingFragments` or `searchFragments` (experimental `multimodal`) is not supported by this server',
-    );
+  it('sends rendered fragments where the request holds {{fragment}}, batched with {{..}}', async () => {
+    server = await mockEmbedder((req) => ({ json: { data: (req.body.input as unknown[]).map((v) => ({ embedding: fakeEmbedding(JSON.stringify(v)) })) } }));
+    const settings = fragmentRest(server.url, { request: { input: ['{{fragment}}', '{{..}}'] }, response: { data: [{ embedding: '{{embedding}}' }, '{{..}}'] } });
+    const inputs = [{ image: 'a.png' }, 'kefir is a dog'];
+    const vectors = await embedDocuments('f', settings, inputs);
+    expect(server.received.map((r) => r.body.input)).toEqual([inputs]);
+    expect(vectors.map((v) => Array.from(v))).toEqual(inputs.map((v) => fakeEmbedding(JSON.stringify(v))));
+  });
+
+  it('refuses to infer the dimensions of an embedder with fragments', async () => {
+    const { dimensions: _omitted, ...settings } = fragmentRest('http://127.0.0.1:1/e');
+    expect(await apiError(prepareEmbedder(settings))).toEqual({
+      code: 'vector_embedding_error',
+      message:
+        "Error while generating embeddings: user error: cannot infer `dimensions` for an embedder using `indexingFragments`.\n  - Note: Specify `dimensions` explicitly or don't use `indexingFragments`.",
+    });
   });
 
   it('fails a Hugging Face model at once, without a network', async () => {

@@ -192,3 +192,59 @@ describe('distribution and binary quantization', () => {
     expect(mergedSettingsProblem(before, after)).toBeUndefined();
   });
 });
+
+describe('multimodal fragments', () => {
+  const FRAGMENTS = {
+    ...REST,
+    dimensions: 3,
+    request: { input: '{{fragment}}' },
+    indexingFragments: { basic: { value: '{{ doc.name }} is a dog' }, withBreed: { value: '{{ doc.name }} is a {{ doc.breed }}' } },
+    searchFragments: { query: { value: '{{ q }}' } },
+  };
+  const embeddingError = (message: string) => ({ code: 'vector_embedding_error', message: `Error while generating embeddings: user error: ${message}` });
+
+  it('needs the multimodal feature, even to remove a fragment', () => {
+    expect(atRoute({ e: { indexingFragments: { basic: null } } })).toEqual({
+      code: 'feature_not_enabled',
+      message: 'setting `indexingFragments` requires enabling the `multimodal` experimental feature. See https://github.com/orgs/meilisearch/discussions/846',
+    });
+    expect(atRoute({ e: FRAGMENTS }, 'multimodal')).toBeUndefined();
+  });
+
+  it('checks the indexing fragments, then the request with {{fragment}}, then the search fragments', () => {
+    expect(atRoute({ e: { ...FRAGMENTS, indexingFragments: { b: { value: ['ok', '{% if %}'] } }, request: {} } }, 'multimodal')?.message).toMatch(
+      /^Error while generating embeddings: user error: in ``\.indexingFragments\.b\[1\]``, error while parsing template: liquid: /,
+    );
+    expect(atRoute({ e: { ...FRAGMENTS, searchFragments: { s: { value: '{{' } }, request: {} } }, 'multimodal')).toEqual(
+      embeddingError(
+        'in `request`: "{{fragment}}" not found\n  - Note: this template is using fragments, and so expects to contain the placeholder "{{fragment}}" rathern than "{{text}}"',
+      ),
+    );
+    expect(atRoute({ e: { ...FRAGMENTS, searchFragments: { s: { value: '{{' } } } }, 'multimodal')?.message).toMatch(
+      /^Error while generating embeddings: user error: error while parsing template: liquid: /,
+    );
+  });
+
+  it('accepts a request alone with either placeholder, as the fragments may be stored', () => {
+    expect(atRoute({ e: { request: { input: '{{fragment}}' } } })).toBeUndefined();
+    expect(atRoute({ e: { request: { input: '{{text}}' } } })).toBeUndefined();
+  });
+
+  it('refuses fragments on one side only once merged, naming at most three', () => {
+    const search = { a: { value: '{{ q }}' }, b: { value: '{{ q }}' }, c: { value: '{{ q }}' }, d: { value: '{{ q }}' } };
+    expect(inTask({ e: { ...FRAGMENTS, indexingFragments: undefined, searchFragments: search } })).toEqual(
+      embeddingError(
+        'inconsistent fragments: `indexingFragments` is empty, but `searchFragments` declares 4 fragments: a, b, c, ...\n  - Hint: declare at least one fragment in `indexingFragments` or remove fragments from `searchFragments` by setting them to `null`',
+      ),
+    );
+  });
+
+  it('merges fragments one by one: null removes one, an omitted one stays, none left is no fragments', () => {
+    const before = applyPatch(defaultSettings(), canonicalPatch(body({ embedders: { e: FRAGMENTS } })), normalizeExactWords);
+    const after = applyPatch(before, canonicalPatch(body({ embedders: { e: { indexingFragments: { basic: null, added: { value: 'x' } } } } })), normalizeExactWords);
+    expect(after.embedders.e!.indexingFragments).toEqual({ added: { value: 'x' }, withBreed: FRAGMENTS.indexingFragments.withBreed });
+    expect(after.embedders.e!.searchFragments).toEqual(FRAGMENTS.searchFragments);
+    const emptied = applyPatch(after, canonicalPatch(body({ embedders: { e: { searchFragments: { query: null } } } })), normalizeExactWords);
+    expect(emptied.embedders.e!.searchFragments).toBeUndefined();
+  });
+});

@@ -101,8 +101,10 @@ describe('vectorsView', () => {
     expect(vectorsView(undefined, {}, store({}))).toEqual({});
   });
 
-  it('never regenerates fragment embedders', () => {
-    const view = vectorsView(undefined, { frag: { source: 'rest', indexingFragments: { a: { value: {} } } } }, store({ frag: { embeddings: [[1]], regenerate: true } }));
-    expect(view).toEqual({ frag: { embeddings: [[1]], regenerate: false } });
+  it('exports the vectors of fragment embedders with regenerate false, and shows the stored flag to retrieveVectors', () => {
+    const embedders = { frag: { source: 'rest', indexingFragments: { a: { value: {} } } } };
+    const stored = store({ frag: { embeddings: [[1]], regenerate: true } });
+    expect(vectorsView(undefined, embedders, stored)).toEqual({ frag: { embeddings: [[1]], regenerate: false } });
+    expect(vectorsView(undefined, embedders, stored, 'retrieve')).toEqual({ frag: { embeddings: [[1]], regenerate: true } });
   });
 });
