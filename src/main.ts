@@ -31,6 +31,7 @@ import { runtimeFromEnv, setEmbedderRuntime } from './embedders/runtime.js';
 import { IpPolicy } from './outgoing/ip-policy.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
+import { RemoteSearch } from './search/remote-search.js';
 import { SearchQueue } from './search/search-queue.js';
 import { importDump } from './dumps/import.js';
 import { sweepDumpDir, writeDump } from './dumps/writer.js';
@@ -173,6 +174,7 @@ async function main(): Promise<void> {
     logs,
     webhooks,
     network,
+    remoteSearch: new RemoteSearch(outgoing),
     searchQueue: new SearchQueue(
       config.experimentalSearchQueueSize,
       config.experimentalNbSearchesPerCore * availableParallelism(),
