@@ -5,7 +5,6 @@ import { compareCandidates, type Candidate } from '../../../src/search/federated
 import { weightedScoreValues } from '../../../src/search/score-values.js';
 
 const words = (matching: number, max: number): StepDetail => ({ kind: 'words', matching, max });
-const typo = (count: number, max: number): StepDetail => ({ kind: 'typo', count, max });
 const year = (value: number | null, descending = false): StepDetail => ({ kind: 'sort', criterion: { kind: 'field', field: 'year', descending }, value });
 
 /** A candidate as the comparison reads it: its query position, score, weight and details. */

@@ -17,7 +17,7 @@ describe('weightedScoreValues', () => {
   });
 
   it('writes a similarity as a weighted vectorSort and a geo sort as its distance', () => {
-    const geo: StepDetail = { kind: 'sort', criterion: { kind: 'geo', point: { lat: 0, lng: 0 }, descending: true }, value: 1200 };
+    const geo: StepDetail = { kind: 'sort', criterion: { kind: 'geo', point: [0, 0], descending: true }, value: 1200 };
     const values = weightedScoreValues([{ kind: 'vector', similarity: 0.5 }, geo], 2);
     expect(values).toEqual([{ vectorSort: 1 }, { geoSort: { asc: false, distance: 1200 } }]);
     expect(isSemantic(values)).toBe(true);
