@@ -21,6 +21,7 @@ import { openInstanceStore, StoreVersionError } from './store/env.js';
 import { UpdateFiles } from './store/update-files.js';
 import { TaskQueue } from './tasks/queue.js';
 import { Scheduler } from './tasks/scheduler.js';
+import { defaultExportPayloadSize } from './tasks/process/export.js';
 import { WorkerPools } from './workers/pool.js';
 import type { FeatureName } from './types/features.js';
 import { indexesOf } from './types/task.js';
@@ -31,6 +32,7 @@ import { runtimeFromEnv, setEmbedderRuntime } from './embedders/runtime.js';
 import { IpPolicy } from './outgoing/ip-policy.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
+import { RemoteSearch } from './search/remote-search.js';
 import { SearchQueue } from './search/search-queue.js';
 import { importDump } from './dumps/import.js';
 import { sweepDumpDir, writeDump } from './dumps/writer.js';
@@ -149,6 +151,11 @@ async function main(): Promise<void> {
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
     archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), writeDump },
+    exports: {
+      request: (url, init) => outgoing.request(url, init),
+      visibleSettings: () => ({ foreignKeys: features.enabled('foreignKeys'), chat: features.enabled('chatCompletions') }),
+      defaultPayloadSize: defaultExportPayloadSize(config.httpPayloadSizeLimit),
+    },
     onBatchCommitted: webhookSender(webhooks, outgoing, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });
   const indexing = (): ReadonlySet<string> => {
@@ -173,6 +180,7 @@ async function main(): Promise<void> {
     logs,
     webhooks,
     network,
+    remoteSearch: new RemoteSearch(outgoing),
     searchQueue: new SearchQueue(
       config.experimentalSearchQueueSize,
       config.experimentalNbSearchesPerCore * availableParallelism(),

@@ -13,17 +13,16 @@ import { once } from 'node:events';
 import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { ndjsonLines } from '../engine/documents/ndjson-payload.js';
-import { vectorsView } from '../engine/documents/vectors.js';
-import { storedEmbeddingsOf } from '../engine/vectors/index.js';
+import { portableDocument } from '../engine/vectors/portable-document.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import type { IndexEnv } from '../engine/index-env.js';
 import { readSettings } from '../engine/index-settings.js';
 import { formatRfc3339 } from '../types/dates.js';
 import type { DumpContent, DumpStep } from '../tasks/process/context.js';
-import { embedderView } from '../settings/embedders.js';
+import { REVEAL_SECRETS, settingsView } from '../settings/view.js';
 import { packDirectory } from '../store/archive.js';
-import { SETTING_KEYS, type IndexSettings } from '../types/settings.js';
-import type { JsonObject, Timestamp } from '../types/task.js';
+import type { IndexSettings } from '../types/settings.js';
+import type { Timestamp } from '../types/task.js';
 import { stringifyJson } from '../types/json-text.js';
 import { batchLine } from './batch-lines.js';
 import { keyLine } from './key-lines.js';
@@ -48,29 +47,11 @@ class JsonLines {
   }
 }
 
-/** The full settings with secrets revealed: `GET /settings` with every key, embedder API keys in clear. */
-function dumpedSettings(settings: IndexSettings): JsonObject {
-  const out: JsonObject = {};
-  for (const key of SETTING_KEYS) {
-    if (key !== 'embedders') {
-      out[key] = settings[key];
-      continue;
-    }
-    const embedders: JsonObject = {};
-    for (const [name, embedder] of Object.entries(settings.embedders)) embedders[name] = embedderView(embedder, (secret) => secret);
-    out[key] = embedders;
-  }
-  return out;
-}
-
 async function writeDocuments(file: string, env: IndexEnv, settings: IndexSettings, signal: AbortSignal): Promise<void> {
   const out = new JsonLines(file);
-  const withVectors = Object.keys(settings.embedders).length > 0;
   let written = 0;
   for (const { docid, doc } of new DocumentStore(env).entries()) {
-    // Embeddings travel in `_vectors`, so an import gets them back as user-provided ones.
-    const line = withVectors || doc._vectors !== undefined ? { ...doc, _vectors: vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, docid)) } : doc;
-    await out.write(stringifyJson(line));
+    await out.write(stringifyJson(portableDocument(env, settings, docid, doc)));
     if (++written % 1024 === 0) signal.throwIfAborted();
   }
   await out.close();
@@ -120,7 +101,7 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
     });
     const settings = readSettings(index.env);
     await writeDocuments(path.join(root, folder, 'documents.jsonl'), index.env, settings, signal);
-    json(path.join(folder, 'settings.json'), dumpedSettings(settings));
+    json(path.join(folder, 'settings.json'), settingsView(settings, { foreignKeys: true, chat: true }, REVEAL_SECRETS));
   }
 
   step('dump the experimental features');

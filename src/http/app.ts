@@ -17,6 +17,7 @@ import { documentDeletionRoutes } from './routes/document-deletions.js';
 import { documentEditionRoutes } from './routes/document-edition.js';
 import { documentReadRoutes } from './routes/documents.js';
 import { dumpRoutes } from './routes/dumps.js';
+import { exportRoutes } from './routes/export.js';
 import { experimentalFeatureRoutes } from './routes/experimental-features.js';
 import { facetSearchRoutes } from './routes/facet-search.js';
 import { similarRoutes } from './routes/similar.js';
@@ -59,6 +60,7 @@ export const API_ROUTES = [
   ...batchRoutes,
   ...keyRoutes,
   ...dumpRoutes,
+  ...exportRoutes,
   ...snapshotRoutes,
   ...documentAdditionRoutes,
   ...documentReadRoutes,

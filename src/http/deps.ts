@@ -10,6 +10,7 @@ import type { IndexReader } from '../indexes/reader.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { LogHub } from '../logs/log-hub.js';
 import type { Network } from '../network/network.js';
+import type { RemoteSearch } from '../search/remote-search.js';
 import type { SearchQueue } from '../search/search-queue.js';
 import type { StatsService } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   logs: LogHub;
   webhooks: WebhookStore;
   network: Network;
+  /** sends the queries that name another instance to it */
+  remoteSearch: RemoteSearch;
   /** searches waiting for, or holding, one of the search slots */
   searchQueue: SearchQueue;
   /** `<db path>/instance-uid`, which a dump carries on (store/instance-uid.ts) */

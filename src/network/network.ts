@@ -59,7 +59,13 @@ export class Network {
   /** This instance's name and the names of the known remotes, for searches that name one. */
   names(): { self: string | null; remotes: string[] } {
     const { self, remotes } = this.saved();
-    return { self, remotes: Object.keys(remotes) };
+    return { self, remotes: Object.keys(remotes).sort() };
+  }
+
+  /** Where remote `name` answers searches, and with which key; null when it is not registered. */
+  remoteAddress(name: string): { url: string; searchApiKey: string | null } | null {
+    const remote = Object.hasOwn(this.saved().remotes, name) ? this.saved().remotes[name]! : null;
+    return remote === null ? null : { url: remote.url, searchApiKey: remote.searchApiKey };
   }
 
   update(patch: NetworkPatch): object {

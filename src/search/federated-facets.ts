@@ -1,7 +1,8 @@
 /**
  * `federation.facetsByIndex` (search.md §10.2): each named index's facets over the union of its
- * queries' candidates (nothing for an index no query uses), and `mergeFacets`, which sums them
- * into one distribution.
+ * queries' candidates (nothing for an index no query uses), plus what remotes counted for it
+ * (network.md §7.3: summed, then ordered and truncated as the local index orders its values),
+ * and `mergeFacets`, which sums them into one distribution.
  */
 import { EMPTY, type DocSet } from '../engine/docset.js';
 import { checkFacets, computeFacets, facetOrder, type FacetsOutcome, type FacetStats } from '../engine/facets/distribution.js';
@@ -12,6 +13,7 @@ import type { IndexSettings } from '../types/settings.js';
 import type { SearchContext } from './context.js';
 import type { IndexSearch } from './hits.js';
 import { reworded } from './query-errors.js';
+import { isJsonObject } from '../types/json-text.js';
 
 /** Prefixes an error about `federation.facetsByIndex.<uid>` as Meilisearch locates it. */
 function facetsError(err: unknown, uid: string, firstQuery: number | undefined): unknown {
@@ -52,6 +54,34 @@ export function indexFacets(
   return out;
 }
 
+/** Facet values with their counts in `order`: by value, or by count then value. */
+function ordered(entries: [string, number][], order: 'alpha' | 'count'): [string, number][] {
+  const byKey = (a: [string, number], b: [string, number]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+  return entries.sort(order === 'count' ? (a, b) => b[1] - a[1] || byKey(a, b) : byKey);
+}
+
+/** Adds a remote's `facetsByIndex` into `facets`, for the indexes facets were asked of here. */
+export function addRemoteFacets(facets: Map<string, IndexFacets>, remote: unknown): void {
+  if (!isJsonObject(remote)) return;
+  for (const [uid, local] of facets) {
+    const theirs = remote[uid];
+    if (!isJsonObject(theirs)) continue;
+    const distribution = isJsonObject(theirs.distribution) ? theirs.distribution : {};
+    for (const [field, values] of Object.entries(distribution)) {
+      if (!isJsonObject(values)) continue;
+      const summed = new Map(Object.entries(local.distribution[field] ?? {}));
+      for (const [value, n] of Object.entries(values)) if (typeof n === 'number') summed.set(value, (summed.get(value) ?? 0) + n);
+      local.distribution[field] = Object.fromEntries(ordered([...summed], facetOrder(local.settings, field)).slice(0, local.settings.faceting.maxValuesPerFacet));
+    }
+    const stats = isJsonObject(theirs.stats) ? theirs.stats : {};
+    for (const [field, value] of Object.entries(stats)) {
+      if (!isJsonObject(value) || typeof value.min !== 'number' || typeof value.max !== 'number') continue;
+      const known = local.stats[field];
+      local.stats[field] = known === undefined ? { min: value.min, max: value.max } : { min: Math.min(known.min, value.min), max: Math.max(known.max, value.max) };
+    }
+  }
+}
+
 /** `mergeFacets`: counts summed per value, stats widened, then ordered as every index orders that facet. */
 export function mergeFacets(
   facets: ReadonlyMap<string, IndexFacets>,
@@ -83,9 +113,7 @@ export function mergeFacets(
   }
   const facetDistribution: Record<string, Record<string, number>> = {};
   for (const field of [...counts.keys()].sort()) {
-    const entries = [...counts.get(field)!];
-    const byKey = (a: [string, number], b: [string, number]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-    entries.sort(orders.get(field)!.order === 'count' ? (a, b) => b[1] - a[1] || byKey(a, b) : byKey);
+    const entries = ordered([...counts.get(field)!], orders.get(field)!.order);
     facetDistribution[field] = Object.fromEntries(maxValuesPerFacet === undefined ? entries : entries.slice(0, maxValuesPerFacet));
   }
   return { facetDistribution, facetStats };

@@ -22,17 +22,21 @@ import { QueryRankingRules } from '../engine/search/federated-rules.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import type { IndexSettings } from '../types/settings.js';
 import type { SearchContext } from './context.js';
-import { indexFacets, mergeFacets } from './federated-facets.js';
-import { compareCandidates, distinctHits, searchOrder, weightedSequence, type Candidate } from './federated-ranking.js';
+import type { ErrorBody } from '../errors/api-error.js';
+import { isJsonObject } from '../types/json-text.js';
+import { addRemoteFacets, indexFacets, mergeFacets } from './federated-facets.js';
+import { compareCandidates, distinctHits, searchOrder, type Candidate, type LocalCandidate, type RemoteCandidate } from './federated-ranking.js';
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
-import { checkRemote } from './network-use.js';
+import { featureNeeded, routeQueries } from './network-use.js';
 import { NO_STEPS, PerformanceSteps, type StepTimer } from './performance-details.js';
 import { queued } from './queued.js';
 import { addPageFields, pageWindow } from './page.js';
 import { atQuery, atQueryAsync, checkGatheredHits, queryError } from './query-errors.js';
 import type { Federation, QueryWithIndex } from './query.js';
-import { searchIndex, semanticHitCount } from './single.js';
+import { remoteSearchDeadline } from './remote-search.js';
+import { isSemantic, parseScoreValues, weightedScoreValues } from './score-values.js';
+import { searchIndex } from './single.js';
 import { TimeSlices } from './time-slices.js';
 import type { SearchKind } from './vector-query.js';
 
@@ -78,23 +82,53 @@ function checkFederatedQuery(position: number, query: QueryWithIndex, federation
   }
 }
 
+export interface FederatedOptions {
+  /** the request came from another instance (`Meili-Proxy-Search: true`): hits carry their weighted score values */
+  readonly proxy: boolean;
+  /** `Meili-Include-Metadata`, passed on to the remotes */
+  readonly includeMetadata: boolean;
+}
+
 /** The federated answer (search.md §10.2): every query's hits merged into one ranked page. */
 export async function federatedSearch(
   ctx: SearchContext,
   caller: Caller,
   queries: readonly QueryWithIndex[],
   federation: Federation,
+  options: FederatedOptions,
 ): Promise<Record<string, unknown>> {
+  if (options.proxy && !ctx.features.enabled('network')) throw featureNeeded('Performing a remote federated search');
   const timer = federation.showPerformanceDetails === true ? new PerformanceSteps() : undefined;
-  return queued(ctx, timer, async () => {
-    // The searched indexes stay open across the pauses between queries, until the page is built.
-    const leases = new Map<string, { release(): void }>();
-    try {
-      return await federate(ctx, caller, queries, federation, leases, timer);
-    } finally {
-      for (const lease of leases.values()) lease.release();
-    }
-  });
+  return queued(ctx, timer, () => federatedResponse(ctx, caller, queries, federation, options, timer));
+}
+
+/** `federatedSearch` within a search permit the caller holds (a search or query sent to the network runs as one). */
+export async function federatedResponse(
+  ctx: SearchContext,
+  caller: Caller,
+  queries: readonly QueryWithIndex[],
+  federation: Federation,
+  options: FederatedOptions,
+  timer: PerformanceSteps | undefined,
+): Promise<Record<string, unknown>> {
+  // The searched indexes stay open across the pauses between queries, until the page is built.
+  const leases = new Map<string, { release(): void }>();
+  const abandoned = new AbortController();
+  try {
+    return await federate(ctx, caller, queries, federation, options, leases, timer, abandoned.signal);
+  } finally {
+    // a failed local query leaves no remote request running
+    abandoned.abort();
+    for (const lease of leases.values()) lease.release();
+  }
+}
+
+/** The `federation` a remote receives: the whole window from the first hit, without `mergeFacets` (network.md §7.3). */
+function forwardedFederation(federation: Federation): Federation {
+  const { mergeFacets: _mergeFacets, ...rest } = federation;
+  const window = pageWindow(federation);
+  if (!window.pageMode) return { ...rest, offset: 0, limit: window.offset + window.limit };
+  return window.page === 0 ? rest : { ...rest, page: 1, hitsPerPage: window.page * window.hitsPerPage };
 }
 
 async function federate(
@@ -102,15 +136,23 @@ async function federate(
   caller: Caller,
   queries: readonly QueryWithIndex[],
   federation: Federation,
+  options: FederatedOptions,
   leases: Map<string, { release(): void }>,
   timer: PerformanceSteps | undefined,
+  signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const started = performance.now();
   const slices = new TimeSlices();
   const steps: StepTimer = timer ?? NO_STEPS;
   queries.forEach((query, position) => atQuery(position, () => caller.assertIndexAction('search', query.indexUid)));
-  queries.forEach((query, position) => checkFederatedQuery(position, query, federation));
-  queries.forEach((query, position) => checkRemote(ctx, position, query.federationOptions?.remote, query.useNetwork));
+  const routes = steps.step('partition queries', () => routeQueries(ctx, caller, queries, (position, query) => checkFederatedQuery(position, query, federation)));
+  // the remotes search while this instance does
+  const deadline = remoteSearchDeadline();
+  const remoteAnswers = steps.step('start remote search', () =>
+    routes.remotes.map(({ name, address, queries: sent }) =>
+      ctx.remoteSearch.send(address, { queries: sent, federation: forwardedFederation(federation) }, { deadline, includeMetadata: options.includeMetadata, signal }).then((answer) => ({ name, answer })),
+    ),
+  );
 
   const window = pageWindow(federation);
   const { offset, limit } = window;
@@ -126,9 +168,9 @@ async function federate(
   // the query vectors of those that asked for `retrieveVectors`
   let semantic = false;
   const queryVectors: Record<number, number[]> = {};
-  for (const position of searchOrder(queries)) {
+  for (const { index, position, query: routed } of searchOrder(routes.local)) {
     await slices.pause();
-    const { indexUid, federationOptions, ...query } = queries[position]!;
+    const { indexUid, federationOptions, ...query } = routed;
     const weight = federationOptions?.weight ?? 1;
     const checkRules = (settings: IndexSettings, kind: SearchKind) => {
       const ranking = kind.kind === 'semantic' ? 'vector' : (query.q ?? '') === '' ? 'placeholder' : 'keyword';
@@ -148,15 +190,33 @@ async function federate(
     semantic ||= search.semantic;
     if (search.queryVector !== undefined) queryVectors[position] = Array.from(search.queryVector);
     for (const hit of search.outcome.hits) {
-      candidates.push({ position, query, search, hit, weight, sequence: weightedSequence(hit.details, weight) });
+      candidates.push({ kind: 'local', position, query: index, searched: query, search, hit, weightedScore: hit.score * weight, sequence: weightedScoreValues(hit.details, weight) });
     }
     checkGatheredHits(position, candidates.length);
   }
+
+  const remoteErrors: Record<string, ErrorBody> = {};
+  const remoteBodies: Record<string, unknown>[] = [];
+  for (const { name, answer } of await steps.stepAsync('wait for remote results', () => Promise.all(remoteAnswers))) {
+    if (!answer.ok) {
+      remoteErrors[name] = answer.error;
+      continue;
+    }
+    remoteBodies.push(answer.body);
+    semantic ||= typeof answer.body.semanticHitCount === 'number';
+    for (const hit of answer.body.hits as unknown[]) {
+      const candidate = remoteCandidate(name, hit);
+      if (candidate !== null) candidates.push(candidate);
+    }
+    if (isJsonObject(answer.body.queryVectors)) Object.assign(queryVectors, answer.body.queryVectors);
+  }
+
   const { merged, dropped } = steps.step('merge results', () => {
     candidates.sort(compareCandidates);
     const shown = new Set<string>();
-    const unique = candidates.filter(({ hit, position }) => {
-      const key = `${queries[position]!.indexUid}\u0000${hit.docid}`;
+    const unique = candidates.filter((candidate) => {
+      if (candidate.kind === 'remote') return true;
+      const key = `${queries[candidate.query]!.indexUid}\u0000${candidate.hit.docid}`;
       if (shown.has(key)) return false;
       shown.add(key);
       return true;
@@ -166,13 +226,21 @@ async function federate(
   const unions = new Map([...perIndex].map(([uid, { candidates }]) => [uid, difference(candidates, fromUnsorted(dropped.get(uid) ?? []))]));
   let total = 0;
   for (const union of unions.values()) total += union.length;
+  for (const body of remoteBodies) total += Number(window.pageMode ? body.totalHits : body.estimatedTotalHits) || 0;
 
   const page = merged.slice(offset, offset + limit);
-  // once a query names a remote, every hit says which instance it comes from (all local here: self)
-  const remote = queries.some((query) => typeof query.federationOptions?.remote === 'string') ? { remote: ctx.network.names().self } : {};
-  const hits = steps.step('hydrate documents', () => formatPage(page)).map(({ candidate: { position, hit, weight }, view }) =>
-    withFederation(view, { indexUid: queries[position]!.indexUid, queriesPosition: position, weightedRankingScore: hit.score * weight, ...remote }),
-  );
+  // once a query names a remote, every hit says which instance it comes from
+  const remote = routes.hasRemote && !options.proxy ? { remote: ctx.network.names().self } : {};
+  const hits = steps.step('hydrate documents', () => formatPage(page)).map(({ candidate, view }) => {
+    if (candidate.kind === 'remote') return view;
+    const { query, position, hit, search, weightedScore, sequence } = candidate;
+    const federationInfo: Record<string, unknown> = { indexUid: queries[query]!.indexUid, queriesPosition: position, weightedRankingScore: weightedScore, ...remote };
+    if (options.proxy) {
+      federationInfo.weightedScoreValues = sequence;
+      federationInfo.extra_document = extraDocument(search, hit.docid, view, distinct);
+    }
+    return withFederation(view, federationInfo);
+  });
   // processingTimeMs holds its place in the key order; it is measured once the facets are done.
   const body: Record<string, unknown> = { hits };
   if (queries.some((query) => query.retrieveVectors === true)) body.queryVectors = queryVectors;
@@ -181,6 +249,7 @@ async function federate(
   const facetsByIndex = federation.facetsByIndex ?? {};
   if (Object.keys(facetsByIndex).length > 0) {
     const facets = steps.step('merge facets', () => indexFacets(ctx, facetsByIndex, perIndex, unions));
+    for (const remoteBody of remoteBodies) addRemoteFacets(facets, remoteBody.facetsByIndex);
     if (federation.mergeFacets !== undefined && federation.mergeFacets !== null) {
       Object.assign(body, mergeFacets(facets, federation.mergeFacets.maxValuesPerFacet));
     } else {
@@ -189,11 +258,36 @@ async function federate(
       body.facetsByIndex = Object.fromEntries(byUid.map(([uid, { distribution, stats }]) => [uid, { distribution, stats }]));
     }
   }
-  body.processingTimeMs = Math.floor(performance.now() - started);
+  // the slowest of this instance and the remotes
+  body.processingTimeMs = Math.max(Math.floor(performance.now() - started), ...remoteBodies.map((remoteBody) => Number(remoteBody.processingTimeMs) || 0));
   body.requestUid = uuidV7();
-  if (semantic) body.semanticHitCount = semanticHitCount(page.map(({ hit }) => hit));
+  if (routes.hasRemote) body.remoteErrors = Object.fromEntries(Object.entries(remoteErrors).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (semantic) body.semanticHitCount = page.filter((candidate) => isSemantic(candidate.sequence)).length;
   if (timer !== undefined) body.performanceDetails = timer.details();
   return body;
+}
+
+/**
+ * A hit a remote sent, or null when it lacks what the merge reads (v1.50 skips such a hit): its
+ * `_federation` loses the weighted score values and `extra_document` and gains the remote's name.
+ */
+function remoteCandidate(remote: string, hit: unknown): RemoteCandidate | null {
+  if (!isJsonObject(hit) || !isJsonObject(hit._federation)) return null;
+  const { weightedScoreValues, extra_document: extra, pinnedPosition: _pinned, ...info } = hit._federation;
+  const sequence = parseScoreValues(weightedScoreValues);
+  const { weightedRankingScore, queriesPosition, indexUid } = info;
+  if (sequence === null || typeof weightedRankingScore !== 'number' || typeof indexUid !== 'string') return null;
+  if (typeof queriesPosition !== 'number' || !Number.isInteger(queriesPosition) || queriesPosition < 0) return null;
+  const view = { ...hit, _federation: { ...info, remote } };
+  return { kind: 'remote', remote, indexUid, position: queriesPosition, sequence, weightedScore: weightedRankingScore, view, extra: isJsonObject(extra) ? extra : {} };
+}
+
+/** What `federation.distinct` needs of a document that its shown fields lack, for the instance merging the hits. */
+function extraDocument(search: IndexSearch, docid: number, view: Record<string, unknown>, distinct: string | null): Record<string, unknown> {
+  if (distinct === null || Object.hasOwn(view, distinct.split('.')[0]!)) return {};
+  const document = search.env.documents.get(docid) ?? {};
+  const top = distinct.split('.')[0]!;
+  return Object.hasOwn(document, top) ? { [top]: document[top] } : {};
 }
 
 /** Keys Meilisearch serialises after the document fields, hence after `_federation` too. */
@@ -212,16 +306,18 @@ function withFederation(view: Record<string, unknown>, federation: Record<string
   return out;
 }
 
-/** The page's hits as shown, each query's hits highlighted and cropped with that query's options. */
+/** The page's hits as shown, each query's hits highlighted and cropped with that query's options; a remote's as it sent them. */
 function formatPage(page: readonly Candidate[]): { candidate: Candidate; view: Record<string, unknown> }[] {
   const views: Record<string, unknown>[] = new Array(page.length);
   const byQuery = new Map<number, number[]>();
-  page.forEach(({ position }, i) => byQuery.set(position, [...(byQuery.get(position) ?? []), i]));
+  page.forEach((candidate, i) => {
+    if (candidate.kind === 'remote') views[i] = candidate.view;
+    else byQuery.set(candidate.query, [...(byQuery.get(candidate.query) ?? []), i]);
+  });
   for (const slots of byQuery.values()) {
-    const { query, search } = page[slots[0]!]!;
-    const hits = slots.map((i) => page[i]!.hit);
-    withFormatting(search, query, hits, hits.map(search.view)).forEach((view, j) => (views[slots[j]!] = view));
+    const first = page[slots[0]!] as LocalCandidate;
+    const hits = slots.map((i) => (page[i] as LocalCandidate).hit);
+    withFormatting(first.search, first.searched, hits, hits.map(first.search.view)).forEach((view, j) => (views[slots[j]!] = view));
   }
   return page.map((candidate, i) => ({ candidate, view: views[i]! }));
 }
-

@@ -15,7 +15,7 @@
 import { difference, fromSorted, union, type DocSet } from '../engine/docset.js';
 import type { SearchHit, SearchOutcome } from '../engine/search/search.js';
 import { scoreOf } from '../engine/search/ranking.js';
-import { compareSortValues, weightedSequence, type Weighted } from './federated-ranking.js';
+import { compareSortValues, weightedScoreValues, type ScoreValue } from './score-values.js';
 
 /** Meilisearch's threshold for a keyword hit to be good enough alone (0.9 at semanticRatio 0.5). */
 const GOOD_ENOUGH_SCORE = 0.45;
@@ -33,25 +33,34 @@ export function goodEnough(keyword: readonly SearchHit[], need: number, semantic
   return keyword.every((hit) => scoreOf(hit.details) * weight >= GOOD_ENOUGH_SCORE);
 }
 
+/** A score (relevancy or similarity) of a sequence, or null for a sort value. */
+const scoreOfValue = (value: ScoreValue): number | null => ('weightedScore' in value ? value.weightedScore : 'vectorSort' in value ? value.vectorSort : null);
+
+/** A sort value of a sequence: a field's value or a geo distance. */
+const sortOfValue = (value: ScoreValue): { descending: boolean; value: number | string | null } =>
+  'sort' in value ? { descending: !value.sort.asc, value: value.sort.value } : 'geoSort' in value ? { descending: !value.geoSort.asc, value: value.geoSort.distance } : { descending: false, value: null };
+
 /** Positive when `a` ranks before `b`, negative when after, 0 when they tie (milli's `compare_scores`). */
-export function compareHybrid(a: readonly Weighted[], b: readonly Weighted[]): number {
+export function compareHybrid(a: readonly ScoreValue[], b: readonly ScoreValue[]): number {
   for (let i = 0; ; i++) {
     const x = a[i];
     const y = b[i];
     if (x === undefined) return y === undefined ? 0 : -1;
     if (y === undefined) return 1;
-    if (x.kind === 'score' && y.kind === 'score') {
-      if (Math.abs(x.value - y.value) <= Number.EPSILON) continue;
-      return x.value > y.value ? 1 : -1;
+    const [scoreX, scoreY] = [scoreOfValue(x), scoreOfValue(y)];
+    if (scoreX !== null && scoreY !== null) {
+      if (Math.abs(scoreX - scoreY) <= Number.EPSILON) continue;
+      return scoreX > scoreY ? 1 : -1;
     }
-    if (x.kind === 'sort' && y.kind === 'sort') {
-      const order = compareSortValues(x.value, y.value, x.descending);
+    if (scoreX === null && scoreY === null) {
+      const [sortX, sortY] = [sortOfValue(x), sortOfValue(y)];
+      const order = compareSortValues(sortX.value, sortY.value, sortX.descending);
       if (order !== 0) return -order;
       continue;
     }
     // a score facing a sort value: a zero score loses, any other wins
-    if (x.kind === 'score') return x.value === 0 ? -1 : 1;
-    return y.kind === 'score' && y.value === 0 ? 1 : -1;
+    if (scoreX !== null) return scoreX === 0 ? -1 : 1;
+    return scoreY === 0 ? 1 : -1;
   }
 }
 
@@ -73,8 +82,8 @@ export interface HybridMerge {
  */
 export function mergeHybrid(semantic: SearchOutcome, keyword: SearchOutcome, semanticRatio: number, need: number, distinct: MergeDistinct | null): HybridMerge {
   const weights = hybridWeights(semanticRatio);
-  const semanticSequences = semantic.hits.map((hit) => weightedSequence(hit.details, weights.semantic));
-  const keywordSequences = keyword.hits.map((hit) => weightedSequence(hit.details, weights.keyword));
+  const semanticSequences = semantic.hits.map((hit) => weightedScoreValues(hit.details, weights.semantic));
+  const keywordSequences = keyword.hits.map((hit) => weightedScoreValues(hit.details, weights.keyword));
   const hits: SearchHit[] = [];
   const seen = new Set<number>();
   let i = 0;

@@ -3,7 +3,8 @@
  * each with its `indexUid`. Every queried index is checked against the caller's key, and the
  * first failing query answers for the whole request, as does a request whose queries gather more
  * than MAX_MULTI_SEARCH_HITS hits (query-errors.ts). Between queries the request gives other
- * requests their turn (time-slices.ts).
+ * requests their turn (time-slices.ts). A query with `useNetwork: true` runs over the network
+ * (network-search.ts).
  */
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
@@ -11,6 +12,8 @@ import { uuidV7 } from '../types/uuid-v7.js';
 import type { SearchContext } from './context.js';
 import { atQueryAsync, checkGatheredHits } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
+import { networkSearchResponse } from './network-search.js';
+import { usesNetwork } from './network-use.js';
 import { searchResponse } from './single.js';
 import { PerformanceSteps } from './performance-details.js';
 import { queued } from './queued.js';
@@ -49,6 +52,7 @@ async function searchEach(
     }
     const body = await atQueryAsync(position, async () => {
       caller.assertIndexAction('search', indexUid);
+      if (usesNetwork(ctx, query.useNetwork)) return (await networkSearchResponse(ctx, caller, indexUid, query, metadata, timer)).body;
       return (await searchResponse(ctx, caller, indexUid, query, requestUid, metadata, timer)).body;
     });
     gathered += (body.hits as unknown[]).length;

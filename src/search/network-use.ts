@@ -1,45 +1,118 @@
 /**
- * Queries that name the network (network.md §7): `useNetwork` and `federationOptions.remote`.
- * Both need the `network` experimental feature, with v1.50's messages. A remote must be
- * registered; naming this instance (`self`) searches locally, as v1.50 does (and the request's
- * hits then carry `_federation.remote`, federation.ts). Quarry does not
- * send searches to other instances yet (issue 26), so a query that would — `useNetwork: true`,
- * or a remote other than `self` — is refused with `unimplemented_network_search` rather than
- * answered from the local indexes alone.
+ * Queries that name the network (network.md §7.1, §7.2): `useNetwork` and
+ * `federationOptions.remote` / `queryPosition`, each needing the `network` experimental feature
+ * with v1.50's messages. A federated request's queries are routed here: a query naming this
+ * instance (`self`) or no remote runs locally; one naming a registered remote goes to it, with
+ * its weight, its position in the request, no `remote` and no `useNetwork`, and its filter ANDed
+ * with the caller's tenant-token rules; a `useNetwork: true` query becomes one copy per remote
+ * (the network without a leader is partitioned by remote), this instance's copy running locally.
+ * Quarry has no leader (sharding is enterprise-only, issue 26), so `useNetwork` defaults to false;
+ * facet search does not go to the network yet and refuses `useNetwork: true`.
  */
+import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SearchContext } from './context.js';
+import { checkedFilter } from './filter.js';
 import { queryError } from './query-errors.js';
+import type { QueryWithIndex } from './query.js';
+import type { RemoteAddress } from './remote-search.js';
+import { canonicalFilter } from '../engine/filter-parser/index.js';
 
 const DISCUSSION = 'See https://github.com/orgs/meilisearch/discussions/805';
 
-function featureNeeded(action: string): ApiError {
+export function featureNeeded(action: string): ApiError {
   return new ApiError('feature_not_enabled', `${action} requires enabling the \`network\` experimental feature. ${DISCUSSION}`);
 }
 
-function unimplemented(what: string): ApiError {
-  return new ApiError('unimplemented_network_search', `${what} is not supported by Quarry yet: it searches its own indexes only.`);
-}
-
-/** `useNetwork` of a search query: only `false` (the default without a leader) can be served. */
-export function checkUseNetwork(ctx: SearchContext, useNetwork: boolean | null | undefined): void {
-  if (useNetwork === undefined) return;
+/**
+ * Whether a search query runs on the network: `useNetwork` needs the feature whatever its value,
+ * and is false unless given (no leader).
+ */
+export function usesNetwork(ctx: SearchContext, useNetwork: boolean | null | undefined): boolean {
+  if (useNetwork === undefined) return false;
   if (!ctx.features.enabled('network')) throw featureNeeded('passing `useNetwork` in a search query');
-  if (useNetwork === true) throw unimplemented('Searching the network with `useNetwork: true`');
+  return useNetwork === true;
 }
 
-/** `federationOptions.remote` of federated query `position`: `self` is served locally. */
-export function checkRemote(ctx: SearchContext, position: number, remote: string | null | undefined, useNetwork: boolean | null | undefined): void {
-  if (remote === undefined || remote === null) return;
-  if (!ctx.features.enabled('network')) throw featureNeeded('Performing a remote federated search');
-  if (useNetwork !== undefined && useNetwork !== null) {
-    throw queryError(
-      position,
-      'invalid_multi_search_federation_options',
-      'Using `.useNetwork` is not allowed as the same time as `.federationOptions.remote`.\n  - Hint: to perform an explicit query against a remote, remove `.useNetwork`.\n  - Hint: to automatically perform queries against the entire network, remove `.federationOptions.remote`.',
-    );
+/** `useNetwork: true` where Quarry does not search the network yet (facet search): refused rather than served locally. */
+export function refuseNetwork(ctx: SearchContext, useNetwork: boolean | null | undefined): void {
+  if (usesNetwork(ctx, useNetwork)) {
+    throw new ApiError('unimplemented_network_search', 'Searching the network with `useNetwork: true` is not supported by Quarry on this route yet: it searches its own indexes only.');
   }
-  const { self, remotes } = ctx.network.names();
-  if (!remotes.includes(remote)) throw queryError(position, 'invalid_multi_search_remote', `Invalid \`.federation_options.remote\`: remote \`${remote}\` is not registered`);
-  if (remote !== self) throw unimplemented(`Sending query #${position} to remote \`${remote}\``);
+}
+
+/** A query this instance runs: `position` is what `_federation.queriesPosition` and ties read. */
+export interface LocalQuery {
+  readonly index: number;
+  readonly position: number;
+  readonly query: QueryWithIndex;
+}
+
+/** The queries sent to one remote, in its `/multi-search` body's form. */
+export interface RemoteQueries {
+  readonly name: string;
+  readonly address: RemoteAddress;
+  readonly queries: Record<string, unknown>[];
+}
+
+export interface QueryRoutes {
+  readonly local: LocalQuery[];
+  readonly remotes: RemoteQueries[];
+  /** some query named a remote, this instance included: the response then has `remoteErrors` and hits say where they come from */
+  readonly hasRemote: boolean;
+}
+
+/**
+ * Routes the queries of a federated request, query by query in request order, with
+ * `check(index, query)` (the query's own checks) before each is routed.
+ */
+export function routeQueries(ctx: SearchContext, caller: Caller, queries: readonly QueryWithIndex[], check: (index: number, query: QueryWithIndex) => void): QueryRoutes {
+  const local: LocalQuery[] = [];
+  const remotes = new Map<string, RemoteQueries>();
+  let hasRemote = false;
+  queries.forEach((query, index) => {
+    check(index, query);
+    const remote = query.federationOptions?.remote ?? null;
+    if (remote !== null && query.useNetwork === true) {
+      throw queryError(
+        index,
+        'invalid_multi_search_federation_options',
+        'Using `.useNetwork` is not allowed as the same time as `.federationOptions.remote`.\n  - Hint: to perform an explicit query against a remote, remove `.useNetwork`.\n  - Hint: to automatically perform queries against the entire network, remove `.federationOptions.remote`.',
+      );
+    }
+    const copies = remote === null && usesNetwork(ctx, query.useNetwork) ? ctx.network.names().remotes : [remote];
+    const { useNetwork: _useNetwork, ...plain } = query;
+    for (const target of copies) {
+      if (target !== null) {
+        hasRemote = true;
+        if (!ctx.features.enabled('network')) throw featureNeeded('Performing a remote federated search');
+      }
+      if (target === null || target === ctx.network.names().self) {
+        const position = query.federationOptions?.queryPosition ?? null;
+        if (position !== null && !ctx.features.enabled('network')) throw featureNeeded('Using `federationOptions.queryPosition`');
+        local.push({ index, position: position ?? index, query: plain });
+        continue;
+      }
+      const address = ctx.network.remoteAddress(target);
+      if (address === null) throw queryError(index, 'invalid_multi_search_remote', `Invalid \`.federation_options.remote\`: remote \`${target}\` is not registered`);
+      const group = remotes.get(target) ?? { name: target, address, queries: [] };
+      remotes.set(target, group);
+      group.queries.push(forwarded(ctx, caller, plain, index));
+    }
+  });
+  return { local, remotes: [...remotes.values()], hasRemote };
+}
+
+/** The query as a remote receives it: its weight and position, and the caller's tenant-token rules in its filter. */
+function forwarded(ctx: SearchContext, caller: Caller, query: QueryWithIndex, index: number): Record<string, unknown> {
+  const { federationOptions, filter, ...rest } = query;
+  const filters = [filter, caller.searchFilter(query.indexUid)]
+    .map((one) => checkedFilter(ctx.features, one, 'invalid_search_filter'))
+    .filter((ast) => ast !== null)
+    .map((ast) => canonicalFilter(ast));
+  const out: Record<string, unknown> = { ...rest };
+  if (filters.length === 1) out.filter = filters[0];
+  else if (filters.length > 1) out.filter = filters;
+  out.federationOptions = { weight: federationOptions?.weight ?? 1, queryPosition: index };
+  return out;
 }

@@ -1,9 +1,8 @@
 /**
  * One search on one index (search.md §1–§8): the query's checks in Meilisearch's order, the
  * engine's ranking on the index's current snapshot (engine/search/search.ts, semantic.ts), and
- * the response in v1.50's key order. `/search` answers one (`searchRequest`, under a search-queue
- * permit: queued.ts); `/multi-search` one per query. With `showPerformanceDetails` its steps are
- * timed (performance-details.ts).
+ * the response in v1.50's key order. `/search` answers one (search-request.ts); `/multi-search`
+ * one per query. With `showPerformanceDetails` its steps are timed (performance-details.ts).
  *
  * Order of checks: the search kind (`media`, `vector`, `hybrid`), the index, then what needs the
  * index (embedder, filter syntax and experimental gates, sort syntax and sortability,
@@ -21,7 +20,7 @@
  * pass stops where the vector is needed, the query is embedded (awaited, within what is left of
  * the `searchCutoffMs` budget), and the search runs again from its checks with the vector, on the
  * index's then current snapshot. A hybrid search whose embedding fails answers its keyword hits.
- * `useNetwork` is served only when it asks for the local indexes alone (network-use.ts).
+ * A search with `useNetwork: true` goes to the network before it gets here (network-search.ts).
  * `personalize` changes nothing, as in v1.50 without a personalization service.
  */
 import type { Caller } from '../auth/caller.js';
@@ -41,9 +40,8 @@ import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../types/settings.
 import { checkDistinct, checkSearchKind, checkSearchOn, checkSort } from './checks.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
-import { checkUseNetwork } from './network-use.js';
-import { NO_STEPS, PerformanceSteps, type StepTimer } from './performance-details.js';
-import { queued } from './queued.js';
+import { refuseNetwork } from './network-use.js';
+import { NO_STEPS, type PerformanceSteps, type StepTimer } from './performance-details.js';
 import { withFormatting } from './formatting.js';
 import { hitViewer, type IndexSearch } from './hits.js';
 import { goodEnough, mergeHybrid } from './hybrid.js';
@@ -100,7 +98,7 @@ export async function searchIndex(
 ): Promise<IndexSearch> {
   // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
   const spent = searchClock();
-  checkUseNetwork(ctx, query.useNetwork);
+  refuseNetwork(ctx, query.useNetwork);
   let embedding: QueryEmbedding | null = query.vector === undefined || query.vector === null ? null : { vector: Float32Array.from(query.vector) };
   for (;;) {
     const pass = rankIndex(ctx, caller, uid, query, window, options, spent, embedding);
@@ -221,12 +219,6 @@ export function semanticHitCount(hits: readonly SearchHit[]): number {
 /** A search result's `metadata`: a fresh uid for this query, the index searched and its primary key. */
 function searchMetadata(ctx: SearchContext, uid: string): Record<string, unknown> {
   return { queryUid: uuidV7(), indexUid: uid, primaryKey: ctx.indexReader.get(uid)?.primaryKey ?? null };
-}
-
-/** `POST`/`GET /indexes/{uid}/search`: one search under a search-queue permit. */
-export function searchRequest(ctx: SearchContext, caller: Caller, uid: string, query: SearchQuery, metadata: boolean): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
-  const timer = query.showPerformanceDetails === true ? new PerformanceSteps() : undefined;
-  return queued(ctx, timer, () => searchResponse(ctx, caller, uid, query, uuidV7(), metadata, timer));
 }
 
 /**

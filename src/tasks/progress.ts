@@ -69,6 +69,11 @@ export class Progress {
     this.push({ family, name, finished: () => position, total: names.length });
   }
 
+  /** Enters a step named at run time (``Exporting index `movies` ``, 2 of 5). */
+  enterNamed(family: string, name: string, finished: number, total: number): void {
+    this.push({ family, name, finished: () => finished, total });
+  }
+
   /** Enters a counted step (`task` 3 of 10); the returned function counts one more. */
   count(unit: CounterUnit, total: number): () => void {
     let done = 0;

@@ -45,8 +45,9 @@ import { nextBatch, type BatchOperation, type NextBatch } from './autobatcher.js
 import { finishBatch, openBatch } from './batch-record.js';
 import { nowNs } from '../types/dates.js';
 import { Progress } from './progress.js';
-import type { ArchiveDeps, BatchProcessor, ProcessContext, ProcessOutcome } from './process/context.js';
+import type { ArchiveDeps, BatchProcessor, ExportDeps, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
+import { processExport } from './process/export.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
 import { crashError, failed } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
@@ -80,6 +81,7 @@ export interface SchedulerDeps {
   /** Told of every batch's finished tasks once they are stored (webhook delivery). */
   onBatchCommitted?: (tasks: readonly Task[]) => void;
   archives?: ArchiveDeps;
+  exports?: ExportDeps;
 }
 
 const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
@@ -98,6 +100,7 @@ const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
   indexCompaction: processIndexCompaction,
   dumpCreation: processDumpCreation,
   snapshotCreation: processSnapshotCreation,
+  export: processExport,
 };
 
 class BatchAborted extends Error {}

@@ -3,7 +3,9 @@
  * single search's body plus `indexUid`. Without `federation` the answer lists one search
  * response per query (src/search/multi.ts); with it, the hits of every query are merged into one
  * ranked list (src/search/federation.ts). Errors tied to a query carry ``Inside `.queries[<i>]`: ``
- * in front of the single-search message, and the first failing query stops the request.
+ * in front of the single-search message, and the first failing query stops the request. A
+ * federated request another instance sends (`Meili-Proxy-Search: true`) gets each hit's weighted
+ * score values, for that instance to merge them (network.md §7.3).
  */
 import { federatedSearch } from '../../search/federation.js';
 import { multiSearch } from '../../search/multi.js';
@@ -107,7 +109,7 @@ export const multiSearchRoutes = [
       const { queries, federation } = ctx.body;
       return federation === undefined || federation === null
         ? multiSearch(deps, ctx.caller, queries, wantsMetadata(ctx.request))
-        : federatedSearch(deps, ctx.caller, queries, federation);
+        : federatedSearch(deps, ctx.caller, queries, federation, { proxy: ctx.request.headers['meili-proxy-search'] === 'true', includeMetadata: wantsMetadata(ctx.request) });
     },
   }),
 ];

@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../../auth/caller.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { SearchQuery } from '../../search/query.js';
-import { searchRequest } from '../../search/single.js';
+import { searchRequest } from '../../search/search-request.js';
 import { LOCALES } from '../../settings/locales.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';

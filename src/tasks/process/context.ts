@@ -11,6 +11,7 @@
  *   from the edition pool), so they return the write as `indexWrite` and the scheduler applies it
  *   through the same writer thread, failing every task if the index refuses it.
  * - Dump and snapshot batches write their archive themselves, renamed into place once complete;
+ *   export batches write nothing here, they send indexes to another instance;
  *   compaction writes a compacted copy and swaps it in `afterCommit`; index and task operations
  *   write the instance environment only, through `commit`.
  * The index environment's transaction always commits before the instance one. The scheduler runs
@@ -32,6 +33,7 @@ import type { Batch, DumpedKey, Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
 import type { Progress } from '../progress.js';
 import type { TaskQueue } from '../queue.js';
+import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js';
 
 export interface DumpIndex {
   uid: string;
@@ -93,6 +95,15 @@ export interface ArchiveDeps {
   writeDump: DumpWriter;
 }
 
+/** What an export needs beyond the task stores; without it the task fails. */
+export interface ExportDeps {
+  request: (url: string, init: OutgoingRequest) => Promise<OutgoingResponse>;
+  /** whether `foreignKeys` and `chat` settings are sent (their experimental features are on) */
+  visibleSettings: () => { foreignKeys: boolean; chat: boolean };
+  /** bytes per documents payload when the task does not say: `--http-payload-size-limit` less 1 MiB, at least 20 MiB */
+  defaultPayloadSize: number;
+}
+
 export interface ProcessContext {
   queue: TaskQueue;
   indexes: IndexRegistry;
@@ -109,6 +120,8 @@ export interface ProcessContext {
   /** the batch's steps, shown while it runs and traced in its stats */
   progress: Progress;
   archives?: ArchiveDeps;
+  /** export batches: the outgoing client and what they send; without it they fail */
+  exports?: ExportDeps;
   /** where unexpected errors are reported (the scheduler's log) */
   log?: (message: string, err?: unknown) => void;
 }

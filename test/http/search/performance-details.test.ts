@@ -82,8 +82,11 @@ describe('multi-search', () => {
     expect(Object.keys(federated.body).at(-1)).toBe('performanceDetails');
     expectDetails(federated.body.performanceDetails, [
       'wait in queue',
+      'search > partition queries',
+      'search > start remote search',
       'search > execute local search > keyword ranking',
       'search > execute local search',
+      'search > wait for remote results',
       'search > merge results',
       'search > hydrate documents',
       'search',

@@ -34,7 +34,8 @@ export function openSearchFixture(indexes: FixtureIndexes, features: readonly Fe
     ctx: {
       indexReader: reader,
       features: { enabled: (name) => features.includes(name) },
-      network: { names: () => ({ self: null, remotes: [] }) },
+      network: { names: () => ({ self: null, remotes: [] }), remoteAddress: () => null },
+      remoteSearch: { send: () => Promise.reject(new Error('no remote in unit tests')) },
       searchQueue: new SearchQueue(1000, 8, 60_000),
     },
     index: (uid) => opened.get(uid)!,

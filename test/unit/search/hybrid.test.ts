@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { fromSorted, fromUnsorted } from '../../../src/engine/docset.js';
 import type { StepDetail } from '../../../src/engine/search/ranking.js';
 import type { SearchHit, SearchOutcome } from '../../../src/engine/search/search.js';
-import { weightedSequence } from '../../../src/search/federated-ranking.js';
+import { weightedScoreValues } from '../../../src/search/score-values.js';
 import { compareHybrid, goodEnough, hybridWeights, mergeHybrid } from '../../../src/search/hybrid.js';
 
 /** A keyword hit whose details give `rank / max` as its global score. */
@@ -91,29 +91,29 @@ describe('mergeHybrid', () => {
 describe('compareHybrid', () => {
   const { semantic: s, keyword: k } = hybridWeights(0.5);
   it('orders by the weighted score, ties within f64 epsilon going to the next value', () => {
-    expect(compareHybrid(weightedSequence(semanticHit(1, 0.8).details, s), weightedSequence(keywordHit(2, 7, 10).details, k))).toBeGreaterThan(0);
-    expect(compareHybrid(weightedSequence(semanticHit(1, 0.5).details, s), weightedSequence(keywordHit(2, 1, 2).details, k))).toBe(0);
+    expect(compareHybrid(weightedScoreValues(semanticHit(1, 0.8).details, s), weightedScoreValues(keywordHit(2, 7, 10).details, k))).toBeGreaterThan(0);
+    expect(compareHybrid(weightedScoreValues(semanticHit(1, 0.5).details, s), weightedScoreValues(keywordHit(2, 1, 2).details, k))).toBe(0);
   });
 
   it('compares sort values before the scores that follow them', () => {
     const byPrice = (value: number): StepDetail => ({ kind: 'sort', criterion: { kind: 'field', field: 'price', descending: false }, value });
-    const cheapFar = weightedSequence(semanticHit(1, 0.1, [byPrice(1)]).details, s);
-    const dearNear = weightedSequence(keywordHit(2, 1, 1, [byPrice(5)]).details, k);
+    const cheapFar = weightedScoreValues(semanticHit(1, 0.1, [byPrice(1)]).details, s);
+    const dearNear = weightedScoreValues(keywordHit(2, 1, 1, [byPrice(5)]).details, k);
     expect(compareHybrid(cheapFar, dearNear)).toBeGreaterThan(0);
   });
 
   it('ranks a sequence that runs out of values after the other', () => {
-    expect(compareHybrid([], weightedSequence(keywordHit(1, 0, 1).details, k))).toBeLessThan(0);
+    expect(compareHybrid([], weightedScoreValues(keywordHit(1, 0, 1).details, k))).toBeLessThan(0);
   });
 
   it('ranks a zero score below a sort value and any other score above it', () => {
-    const sort = { kind: 'sort', descending: false, value: 3 } as const;
-    expect(compareHybrid([{ kind: 'score', value: 0 }], [sort])).toBeLessThan(0);
-    expect(compareHybrid([{ kind: 'score', value: 0.2 }], [sort])).toBeGreaterThan(0);
+    const sort = { sort: { asc: true, value: 3 } };
+    expect(compareHybrid([{ weightedScore: 0 }], [sort])).toBeLessThan(0);
+    expect(compareHybrid([{ vectorSort: 0.2 }], [sort])).toBeGreaterThan(0);
   });
 
   it('scores a semantic hit without a vector 0', () => {
-    expect(weightedSequence(semanticHit(1, null).details, s)).toEqual([{ kind: 'score', value: 0 }]);
+    expect(weightedScoreValues(semanticHit(1, null).details, s)).toEqual([{ vectorSort: 0 }]);
   });
 });
 

@@ -1,0 +1,85 @@
+/**
+ * `POST /export` (misc-routes.md §10): enqueues an `export` task that sends indexes' documents
+ * and settings to another instance (tasks/process/export.ts). Answers 200, not 202, as v1.50
+ * does. `payloadSize` is a number of bytes or a size string (`"24MiB"`); `indexes` maps index uid
+ * patterns to a document filter and whether the remote's settings are overwritten, `"*"` with
+ * neither by default.
+ */
+import { indexPatternProblem } from '../../auth/index-pattern.js';
+import { parseByteSize } from '../../config/byte-size.js';
+import type { ExportIndexSettings } from '../../types/task.js';
+import { enqueue } from '../enqueue.js';
+import { defineRoute } from '../route.js';
+import { compileBody, type FieldValidator } from '../validation/index.js';
+
+interface ExportBody {
+  url?: string;
+  apiKey?: string | null;
+  payloadSize?: number | string | null;
+  indexes?: Record<string, { filter?: unknown; overrideSettings?: boolean }> | null;
+}
+
+const sizeProblem: FieldValidator = (value) => {
+  if (typeof value !== 'string') return undefined;
+  try {
+    parseByteSize(value);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+};
+
+const patternsProblem: FieldValidator = (value) => {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const pattern of Object.keys(value)) {
+    const problem = indexPatternProblem(pattern);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+};
+
+const parseBody = compileBody<ExportBody>(
+  {
+    type: 'object',
+    properties: {
+      url: { type: 'string' },
+      apiKey: { type: ['string', 'null'] },
+      payloadSize: { type: ['integer', 'string', 'null'], minimum: 0 },
+      indexes: {
+        type: ['object', 'null'],
+        additionalProperties: {
+          type: 'object',
+          properties: { filter: {}, overrideSettings: { type: 'boolean' } },
+          additionalProperties: false,
+        },
+      },
+    },
+    additionalProperties: false,
+  },
+  {
+    '.url': 'invalid_export_url',
+    '.apiKey': 'invalid_export_api_key',
+    '.payloadSize': 'invalid_export_payload_size',
+    '.indexes': 'invalid_export_indexes_patterns',
+    '.indexes.*.filter': 'invalid_export_index_filter',
+    '.indexes.*.overrideSettings': 'invalid_export_index_override_settings',
+  },
+  { validators: { '.payloadSize': sizeProblem, '.indexes': patternsProblem } },
+);
+
+export const exportRoutes = [
+  defineRoute({
+    route: 'POST /export',
+    body: parseBody,
+    status: 200,
+    handler: (ctx, deps) => {
+      const { url = '', apiKey = null, payloadSize = null, indexes } = ctx.body;
+      const patterns: Record<string, ExportIndexSettings> = {};
+      for (const [pattern, settings] of Object.entries(indexes ?? { '*': {} })) {
+        patterns[pattern] = { filter: settings.filter ?? null, overrideSettings: settings.overrideSettings ?? false };
+      }
+      const bytes = typeof payloadSize === 'string' ? parseByteSize(payloadSize) : payloadSize;
+      return enqueue(deps, { kind: { name: 'export', url, apiKey, payloadSize: bytes, indexes: patterns } });
+    },
+  }),
+];

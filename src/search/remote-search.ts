@@ -1,0 +1,116 @@
+/**
+ * Sends the queries of a federated search that name another instance to it (network.md §7.3,
+ * §7.5): one `POST <remote url>/multi-search` per remote, with `Meili-Proxy-Search: true` so the
+ * remote adds each hit's weighted score values, the remote's search key, and the caller's
+ * `Meili-Include-Metadata`. One deadline covers every attempt
+ * (`MEILI_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS`, 25 s by default); connection errors, 5xx
+ * answers and unreadable bodies are tried again up to three times, after a delay of at most
+ * 100 ms; a timeout, a refused key or another 4xx is final. Failures come back as the error
+ * bodies v1.50 lists in `remoteErrors`, never as an exception: a failing remote never fails the
+ * request.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiError, type ErrorBody } from '../errors/api-error.js';
+import type { ErrorCode } from '../errors/codes.js';
+import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
+import { isJsonObject } from '../types/json-text.js';
+
+export interface RemoteAddress {
+  readonly url: string;
+  readonly searchApiKey: string | null;
+}
+
+/** What a remote answered: its federated search response, or the error to report for it. */
+export type RemoteAnswer = { readonly ok: true; readonly body: Record<string, unknown> } | { readonly ok: false; readonly error: ErrorBody };
+
+const RETRIES = 3;
+const DEFAULT_TIMEOUT_SECONDS = 25;
+const SAME_VERSION_HINT = '\n  - hint: check that the remote instance is a Meilisearch instance running the same version';
+
+/** The deadline of a request's remote searches, from `MEILI_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS`. */
+export function remoteSearchDeadline(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number.parseInt(env.MEILI_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS ?? '', 10);
+  return Date.now() + (Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_TIMEOUT_SECONDS) * 1000;
+}
+
+function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return new ApiError(code, message).toBody();
+}
+
+/** A failed answer's body as v1.50 quotes it: compact JSON when it is JSON, else the text. */
+function quoted(body: Buffer): string {
+  const text = body.toString('utf8');
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+
+type Attempt = { readonly done: RemoteAnswer } | { readonly retry: ErrorBody };
+
+function classify(response: OutgoingResponse): Attempt {
+  const { status } = response;
+  if (status === 401 || status === 403) {
+    return {
+      done: {
+        ok: false,
+        error: errorBody('remote_invalid_api_key', 'could not authenticate against the remote host\n  - hint: check that the remote instance was registered with a valid API key having the `search` action'),
+      },
+    };
+  }
+  if (status >= 400 && status < 500) {
+    const message = `remote host responded with code ${status}:\n  - response from remote: ${quoted(response.body)}\n  - hint: check that the remote instance has the correct index configuration for that request\n  - hint: check that the \`network\` experimental feature is enabled on the remote instance`;
+    return { done: { ok: false, error: errorBody('remote_bad_request', message) } };
+  }
+  if (status >= 500) return { retry: errorBody('remote_remote_error', `remote host responded with code ${status}:\n  - response from remote: ${quoted(response.body)}`) };
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body.toString('utf8'));
+  } catch {
+    body = undefined;
+  }
+  if (!isJsonObject(body) || !Array.isArray(body.hits) || typeof body.processingTimeMs !== 'number') {
+    const message = `could not parse response from the remote host as a federated search response:\n  - response from remote: ${quoted(response.body)}${SAME_VERSION_HINT}`;
+    return { retry: errorBody('remote_bad_response', message) };
+  }
+  return { done: { ok: true, body } };
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || (err.name === 'AbortError' && err.cause instanceof Error && err.cause.name === 'TimeoutError'));
+}
+
+export class RemoteSearch {
+  constructor(private readonly client: Pick<OutgoingClient, 'request'>) {}
+
+  /** `body` (a federated multi-search) sent to `remote`, answered by `deadline` (ms since the epoch). */
+  async send(remote: RemoteAddress, body: unknown, options: { readonly deadline: number; readonly includeMetadata: boolean; readonly signal?: AbortSignal }): Promise<RemoteAnswer> {
+    let url: string;
+    try {
+      url = new URL('/multi-search', remote.url).toString();
+    } catch (err) {
+      return { ok: false, error: errorBody('invalid_network_url', `Invalid remote url: ${(err as Error).message}`) };
+    }
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'meili-proxy-search': 'true' };
+    if (remote.searchApiKey !== null) headers.authorization = `Bearer ${remote.searchApiKey}`;
+    if (options.includeMetadata) headers['meili-include-metadata'] = 'true';
+    const payload = Buffer.from(JSON.stringify(body));
+    for (let attempt = 0; ; attempt++) {
+      const left = options.deadline - Date.now();
+      if (left <= 0) return { ok: false, error: errorBody('remote_timeout', 'remote host did not answer before the deadline') };
+      let outcome: Attempt;
+      try {
+        outcome = classify(await this.client.request(url, { method: 'POST', headers, body: payload, timeoutMs: left, ...(options.signal !== undefined ? { signal: options.signal } : {}) }));
+      } catch (err) {
+        if (isTimeout(err)) return { ok: false, error: errorBody('remote_timeout', 'remote host did not answer before the deadline') };
+        // reqwest's words for a request that never got an answer, without the URL
+        outcome = { retry: errorBody('remote_could_not_send_request', 'error sending request') };
+      }
+      if ('done' in outcome) return outcome.done;
+      if (attempt === RETRIES || options.signal?.aborted === true) return { ok: false, error: outcome.retry };
+      // 10^attempt ns, at most 100 ms, randomly up to twice that: no real wait, as v1.50's
+      await sleep(Math.min(10 ** attempt / 1e6, 100) * (1 + Math.random()));
+    }
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * `export` (misc-routes.md §10, v1.50's `process_export`, always alone in its batch): sends each
+ * index matching one of the task's patterns (the first in pattern order) to another instance.
+ * Per index: `GET <url>/indexes/<uid>`; a missing index is created with its primary key and gets
+ * this index's settings (secrets revealed; `foreignKeys` and `chat` only while their features
+ * are on); an existing one keeps its settings unless `overrideSettings`, which also sets its
+ * primary key. Then the documents the index filter selects (all without one), embeddings in
+ * `_vectors`, as gzipped NDJSON payloads of at most `payloadSize` bytes (at least one document
+ * each; by default the payload limit less 1 MiB, at least 20 MiB). The remote's tasks are not
+ * waited for.
+ *
+ * Every request has 5 s and is retried with exponential backoff (0.5 s, ×1.5, ±50 %, for at most
+ * 15 minutes) on connection errors and 408/429/500/502/503/504, as v1.50's; another failure fails
+ * the task with v1.50's ``Failed to export documents to remote server …``. A cancelation stops it
+ * between requests. Outgoing requests obey the IP policy (outgoing/): a refused address fails the
+ * task at once, where v1.50 would retry it.
+ */
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { patternMatches } from '../../auth/index-pattern.js';
+import { portableDocument } from '../../engine/vectors/portable-document.js';
+import { DocumentStore } from '../../engine/documents/store.js';
+import { evaluateFilter } from '../../engine/filter/evaluate.js';
+import { parseFilter } from '../../engine/filter-parser/index.js';
+import type { IndexEnv } from '../../engine/index-env.js';
+import { readSettings } from '../../engine/index-settings.js';
+import { vectorFilter } from '../../engine/vectors/index.js';
+import { ApiError, inIndex } from '../../errors/api-error.js';
+import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js';
+import { RejectedIp } from '../../outgoing/ip-policy.js';
+import { REVEAL_SECRETS, settingsView } from '../../settings/view.js';
+import { isJsonObject, stringifyJson } from '../../types/json-text.js';
+import type { ExportIndexSettings } from '../../types/task.js';
+import type { BatchProcessor, ExportDeps, ProcessContext } from './context.js';
+import { succeeded } from './outcome.js';
+
+const gzipped = promisify(gzip);
+
+const REQUEST_TIMEOUT_MS = 5000;
+const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
+const MAX_ELAPSED_MS = 15 * 60 * 1000;
+
+/** The default payload of v1.50 (`almost_as_big_as`): the payload limit less 1 MiB, never under 20 MiB. */
+export function defaultExportPayloadSize(httpPayloadSizeLimit: number): number {
+  return Math.max(httpPayloadSizeLimit - 2 ** 20, 20 * 2 ** 20);
+}
+
+/** One request to the remote, retried as v1.50's `backoff::retry`; an unsuccessful final answer is an error. */
+async function send(deps: ExportDeps, signal: AbortSignal, url: string, init: Omit<OutgoingRequest, 'timeoutMs' | 'signal'>): Promise<OutgoingResponse> {
+  const started = Date.now();
+  let interval = 500;
+  for (;;) {
+    signal.throwIfAborted();
+    let transient: unknown;
+    try {
+      const response = await deps.request(url, { ...init, timeoutMs: REQUEST_TIMEOUT_MS, signal });
+      if (response.status >= 200 && response.status < 300) return response;
+      if (!TRANSIENT.has(response.status)) throw remoteError(response);
+      transient = remoteError(response);
+    } catch (err) {
+      if (signal.aborted || err instanceof ApiError) throw signal.aborted ? signal.reason : err;
+      // an address the IP policy refuses is refused again: no point in 15 minutes of retries
+      if (err instanceof RejectedIp) throw new ApiError('internal', err.message);
+      transient = new ApiError('internal', (err as Error).message);
+    }
+    const delay = interval * (0.5 + Math.random());
+    if (Date.now() - started + delay > MAX_ELAPSED_MS) throw transient;
+    await sleep(delay, undefined, { signal });
+    interval = Math.min(interval * 1.5, 60_000);
+  }
+}
+
+/** The remote's error answer, as v1.50 words it (`FromRemoteWhenExporting`, an internal error), with the remote's code. */
+class RemoteExportError extends ApiError {
+  constructor(
+    readonly remoteCode: string | null,
+    message: string,
+  ) {
+    super('internal', message);
+  }
+}
+
+function remoteError(response: OutgoingResponse): RemoteExportError {
+  let body: unknown = null;
+  try {
+    body = JSON.parse(response.body.toString('utf8'));
+  } catch {
+    body = null;
+  }
+  const { message, code, type, link } = isJsonObject(body) ? body : {};
+  if (typeof message !== 'string' || typeof code !== 'string' || typeof type !== 'string' || typeof link !== 'string') {
+    return new RemoteExportError(null, `the remote server answered ${response.status} with a body that is not a Meilisearch error`);
+  }
+  return new RemoteExportError(code, `Failed to export documents to remote server ${code} (${type}): ${message} <${link}>`);
+}
+
+interface Target {
+  readonly base: string;
+  readonly headers: Record<string, string>;
+}
+
+/** Sends index `uid` (its environment `env`) to the target; answers how many documents matched. */
+async function exportIndex(ctx: ProcessContext, deps: ExportDeps, target: Target, uid: string, env: IndexEnv, options: ExportIndexSettings, payloadSize: number): Promise<number> {
+  const settings = readSettings(env);
+  let universe: Iterable<number> | null = null;
+  if (options.filter !== null && options.filter !== undefined) {
+    try {
+      const ast = parseFilter(options.filter, { code: 'invalid_document_filter' });
+      if (ast !== null) universe = evaluateFilter(env, settings, ast, { code: 'invalid_document_filter', vectors: vectorFilter(env, settings) });
+    } catch (err) {
+      throw err instanceof ApiError ? inIndex(uid, err) : err;
+    }
+  }
+  const indexUrl = `${target.base}/indexes/${encodeURIComponent(uid)}`;
+  let exists: boolean;
+  try {
+    exists = (await send(deps, ctx.signal, indexUrl, { method: 'GET', headers: target.headers })).status === 200;
+  } catch (err) {
+    if (!(err instanceof RemoteExportError) || err.remoteCode !== 'index_not_found') throw err;
+    exists = false;
+  }
+  const json = (body: unknown) => ({ headers: { ...target.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) });
+  const primaryKey = ctx.indexes.get(uid)?.primaryKey ?? null;
+  if (!exists) await send(deps, ctx.signal, new URL('/indexes', target.base).toString(), { method: 'POST', ...json({ uid, primaryKey }) });
+  if (exists && options.overrideSettings) await send(deps, ctx.signal, indexUrl, { method: 'PATCH', ...json({ primaryKey }) });
+  if (!exists || options.overrideSettings) {
+    await send(deps, ctx.signal, `${indexUrl}/settings`, { method: 'PATCH', ...json(settingsView(settings, deps.visibleSettings(), REVEAL_SECRETS)) });
+  }
+
+  const store = new DocumentStore(env);
+  const documents = universe === null ? store.entries() : (function* () {
+    for (const docid of universe) {
+      const doc = store.byDocid(docid);
+      if (doc !== undefined) yield { docid, doc };
+    }
+  })();
+  const flush = async (lines: string[]) => {
+    const body = await gzipped(Buffer.from(lines.join('')));
+    await send(deps, ctx.signal, `${indexUrl}/documents`, { method: 'POST', headers: { ...target.headers, 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }, body });
+  };
+  let lines: string[] = [];
+  let bytes = 0;
+  let count = 0;
+  for (const { docid, doc } of documents) {
+    const line = `${stringifyJson(portableDocument(env, settings, docid, doc))}\n`;
+    const size = Buffer.byteLength(line);
+    // at least one document per payload, even one larger than the payload size
+    if (lines.length > 0 && bytes + size > payloadSize) {
+      await flush(lines);
+      [lines, bytes] = [[], 0];
+    }
+    lines.push(line);
+    bytes += size;
+    count += 1;
+  }
+  if (lines.length > 0) await flush(lines);
+  return count;
+}
+
+export const processExport: BatchProcessor = async (ctx, [task]) => {
+  const kind = task!.kind;
+  if (kind.name !== 'export') throw new Error(`export batch got ${kind.name}`);
+  const deps = ctx.exports;
+  if (deps === undefined) throw new ApiError('internal', 'exports are not available in this process');
+  const patterns = Object.keys(kind.indexes).sort();
+  const chosen = ctx.indexes
+    .list()
+    .map((record) => record.uid)
+    .sort()
+    .flatMap((uid) => {
+      const pattern = patterns.find((candidate) => patternMatches(candidate, uid));
+      return pattern === undefined ? [] : [{ uid, options: kind.indexes[pattern]! }];
+    });
+  const target: Target = { base: kind.url.replace(/\/$/, ''), headers: kind.apiKey === null ? {} : { authorization: `Bearer ${kind.apiKey}` } };
+  const exported: Record<string, ExportIndexSettings & { matchedDocuments: number }> = {};
+  for (const [i, { uid, options }] of chosen.entries()) {
+    ctx.progress.enterNamed('export', `Exporting index \`${uid}\``, i, chosen.length);
+    const record = ctx.indexes.get(uid);
+    if (record === undefined) continue;
+    const matched = await ctx.indexEnvs.use(record.uuid, (env) => exportIndex(ctx, deps, target, uid, env, options, kind.payloadSize ?? deps.defaultPayloadSize));
+    exported[uid] = { ...options, matchedDocuments: matched };
+  }
+  return { tasks: [succeeded(task!, { kind: 'export', url: kind.url, apiKey: kind.apiKey, payloadSize: kind.payloadSize, indexes: exported })] };
+};
