@@ -64,6 +64,8 @@ export class InProcessRoutes {
       http: undefined,
       stream: text === undefined ? undefined : Readable.from([Buffer.from(text)]),
     });
+    // only the settings sub-routes answer an error status without an ApiError (404/405, empty)
+    if (status >= 400) throw new Error(`${route} answered ${status}`);
     // a handler answers a bare JSON value as its text (Fastify would send a string as text)
     return { status, body: typeof result === 'string' ? JSON.parse(result) : result };
   }

@@ -1,9 +1,9 @@
 /**
  * How a route is declared and wired into Fastify. A route file exports `defineRoute(...)` specs:
  * its path (which must be in auth/route-actions.ts), its query and body parsers (compiled
- * validators that throw ApiError), its success status and its handler. `runSpec` (query, body,
- * handler) is shared by Fastify and the in-process runner (in-process.ts), so the library's calls
- * go through the same parsing, validation and services as requests.
+ * validators that throw ApiError), its success status and its handler. `runSpec` (the body, then
+ * the handler) is shared by Fastify and the in-process runner (in-process.ts), so the library's
+ * calls go through the same parsing, validation and services as requests.
  *
  * Processing order follows Meilisearch (http-conventions.md §3): authentication first
  * (onRequest), then the query string (preParsing, so it precedes any Content-Type failure),
@@ -72,8 +72,8 @@ export function httpOnly(ctx: RouteContext<unknown, unknown>): { request: Fastif
 }
 
 /** One call of a route, after authentication (and, over HTTP, after its query string was parsed). */
-export interface RouteCall<Q> {
-  query: Q;
+export interface RouteCall {
+  query: unknown;
   params: Record<string, string>;
   caller: Caller;
   headers: IncomingHttpHeaders;
@@ -84,7 +84,7 @@ export interface RouteCall<Q> {
 
 /** The body step and the handler: reads and validates a JSON body (or hands the stream over), then handles. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function runSpec(spec: RouteSpec<any, any>, deps: AppDeps, call: RouteCall<unknown>): Promise<unknown> {
+export async function runSpec(spec: RouteSpec<any, any>, deps: AppDeps, call: RouteCall): Promise<unknown> {
   let body: unknown;
   if (typeof spec.body === 'function') {
     const value = await readJsonBody(
