@@ -83,6 +83,15 @@ export class Quarry {
     return this.tasks.enqueued(this.routes.call('DELETE /indexes/:indexUid', { params: { indexUid: uid } }));
   }
 
+  /** Swaps (or, with `rename: true`, renames) pairs of indexes in one task. */
+  swapIndexes(params: { indexes: [string, string]; rename?: boolean }[]): EnqueuedTaskPromise {
+    return this.tasks.enqueued(this.routes.call('POST /swap-indexes', { body: params }));
+  }
+
+  async getVersion(): Promise<{ commitSha: string; commitDate: string; pkgVersion: string }> {
+    return (await this.routes.call('GET /version')) as { commitSha: string; commitDate: string; pkgVersion: string };
+  }
+
   /** Several searches, or one federated search when `federation` is given (POST /multi-search). */
   async multiSearch(queries: MultiSearchParams): Promise<RecordAny> {
     return (await this.routes.call('POST /multi-search', { body: queries })) as RecordAny;

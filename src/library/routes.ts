@@ -15,7 +15,9 @@ import { multiSearchRoutes } from '../http/routes/multi-search.js';
 import { searchRoutes } from '../http/routes/search.js';
 import { settingsRoutes } from '../http/routes/settings.js';
 import { statsRoutes } from '../http/routes/stats.js';
+import { swapIndexesRoutes } from '../http/routes/swap-indexes.js';
 import { taskRoutes } from '../http/routes/tasks.js';
+import { versionRoutes } from '../http/routes/version.js';
 import { asQuarryError, QuarryError } from './errors.js';
 
 export class LibraryRoutes {
@@ -25,7 +27,9 @@ export class LibraryRoutes {
 
   constructor(deps: AppDeps) {
     this.routes = new InProcessRoutes(deps, [
+      ...versionRoutes,
       ...indexRoutes,
+      ...swapIndexesRoutes,
       ...statsRoutes,
       ...taskRoutes,
       ...documentAdditionRoutes,

@@ -1,5 +1,6 @@
 /**
  * Tasks, as the meilisearch client's TaskClient: `getTask`, `getTasks` (GET /tasks's parameters),
+ * `cancelTasks` and `deleteTasks`,
  * `waitForTask(s)` polling until the task is finished (same `timeout`/`interval` options and
  * defaults, same timeout error), and the EnqueuedTaskPromise every write returns: a promise of the
  * summarized task with `waitTask()`.
@@ -62,6 +63,16 @@ export class TaskClient {
     const done: Task[] = [];
     for (const task of tasks) done.push(await this.waitForTask(task, options));
     return done;
+  }
+
+  /** Cancels the tasks the filters select (POST /tasks/cancel's parameters; at least one filter). */
+  cancelTasks(params: TasksQuery): EnqueuedTaskPromise {
+    return this.enqueued(this.routes.call('POST /tasks/cancel', { query: params }));
+  }
+
+  /** Deletes the finished tasks the filters select (DELETE /tasks's parameters; at least one filter). */
+  deleteTasks(params: TasksQuery): EnqueuedTaskPromise {
+    return this.enqueued(this.routes.call('DELETE /tasks', { query: params }));
   }
 
   /** A write's answer with `waitTask()`, as the client's EnqueuedTaskPromise. */

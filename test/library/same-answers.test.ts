@@ -1,9 +1,10 @@
 // The library answers as the HTTP API does: one scenario (settings, document writes and reads,
 // searches with facets, filters, sort, highlight and crop, facet search, multi-search and
-// federation, tasks, stats, index deletion) runs unchanged through `Quarry` in process and through
-// the `meilisearch` client against a real server, and the two JSON transcripts must be equal once
-// what legitimately differs (timings, dates, request uids, database sizes) is set aside. Bad input
-// must fail with the same error object (code, type, link, message) both ways.
+// federation, tasks with their cancelation and deletion, stats, index deletion and renaming, the
+// version) runs unchanged through `Quarry` in process and through the `meilisearch` client against
+// a real server, and the two JSON transcripts must be equal once what legitimately differs
+// (timings, dates, request uids, database sizes) is set aside. Bad input must fail with the same
+// error object (code, type, link, message) both ways.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { Meilisearch, MeilisearchApiError } from 'meilisearch';
@@ -86,7 +87,13 @@ async function scenario(api: Api, movies: Movie[]): Promise<unknown[]> {
   record(await index.resetSettings().waitTask(WAIT));
   record(await index.getSettings());
   record(await api.deleteIndex('movies').waitTask(WAIT));
+  record(await api.createIndex('left', { primaryKey: 'id' }).waitTask(WAIT));
+  record(await api.swapIndexes([{ indexes: ['left', 'right'], rename: true }]).waitTask(WAIT));
   record(await api.getRawIndexes());
+  record(await api.tasks.cancelTasks({ statuses: ['enqueued'] }).waitTask(WAIT));
+  record(await api.tasks.deleteTasks({ uids: [0, 1], types: ['indexCreation'] }).waitTask(WAIT));
+  record(await api.tasks.getTasks({ from: 5, limit: 3, reverse: true }));
+  record(await api.getVersion());
   return log;
 }
 
