@@ -3,9 +3,10 @@
  * server (main.ts, which then listens) and the library (library/quarry.ts, which calls the routes in
  * process) share, so both run the same stores, scheduler, worker pools and services.
  *
- * The steps, in order, each a function below: decide an import, lock the db path, unpack a
- * snapshot, open the instance store, sweep leftovers, build the services, import a dump, build
- * the scheduler. Failures that must stop the start are StartupRefused (the message is for the
+ * The steps, in order, each a function below (numbered where `openInstance` runs them): decide an
+ * import, lock the db path, unpack a snapshot, open the instance store (sweeping dump and snapshot
+ * leftovers), build the services (sweeping unreferenced update files), import a dump, build the
+ * scheduler. Failures that must stop the start are StartupRefused (the message is for the
  * user); the caller decides whether that exits a process or throws to its own caller.
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -149,27 +150,46 @@ async function refuseImport(step: Promise<void>, what: string, dbPathToRemove?: 
   }
 }
 
+/** What the stores hold, as services (step 5): what a dump's import and the scheduler are built on. */
+interface Services {
+  store: InstanceStore;
+  keys: KeyStore;
+  queue: TaskQueue;
+  indexes: IndexRegistry;
+  indexEnvs: IndexEnvs;
+  updateFiles: UpdateFiles;
+  workers: WorkerPools;
+  outgoing: OutgoingClient;
+  features: ExperimentalFeatures;
+  webhooks: WebhookStore;
+  network: Network;
+}
+
+/**
+ * The boot sequence: each step below is one function, run in this order. A step added here (an
+ * upgrade of the stores, say) goes between two of them and touches nothing else.
+ */
 export async function openInstance(input: InstanceInput): Promise<Instance> {
   const { config, build, progress } = input;
-  const importing = decideImport(config);
-  const lock = lockDb(config.dbPath);
+  const importing = decideImport(config); // 1
+  const lock = lockDb(config.dbPath); // 2
   try {
-    if (importing?.kind === 'snapshot') await refuseImport(importSnapshot(importing.file, config.dbPath, progress), 'snapshot');
-    const store = openStore(config, build);
-    return await buildServices(input, store, importing, lock);
+    if (importing?.kind === 'snapshot') await refuseImport(importSnapshot(importing.file, config.dbPath, progress), 'snapshot'); // 3
+    const store = openStore(config, build); // 4
+    const services = buildServices(input, store); // 5
+    if (importing?.kind === 'dump') await refuseImport(importDump(importing.file, services, progress), 'dump', config.dbPath); // 6
+    const scheduler = buildScheduler(input, services); // 7
+    return assemble(input, services, scheduler, lock);
   } catch (err) {
     lock.release();
     throw err;
   }
 }
 
-/** Steps 5 to 8: the stores' services, a dump's import, the scheduler. */
-async function buildServices(input: InstanceInput, store: InstanceStore, importing: ImportRequest | null, lock: DbLock): Promise<Instance> {
-  const { config, build, logs, progress } = input;
-  const keys = new KeyStore(store, config.masterKey);
+/** Step 5: the services over the instance store and the index environments, and the worker pools. */
+function buildServices(input: InstanceInput, store: InstanceStore): Services {
+  const { config } = input;
   const queue = new TaskQueue(store);
-  const indexes = new IndexRegistry(store);
-  const indexEnvs = new IndexEnvs(config.dbPath);
   const updateFiles = new UpdateFiles(store);
   // A crash between writing a payload and enqueuing its task leaves a file no task needs.
   const referenced = queue.enqueuedContentFiles();
@@ -180,17 +200,26 @@ async function buildServices(input: InstanceInput, store: InstanceStore, importi
   // embedders are built while it is imported.
   const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
   setEmbedderRuntime(runtimeFromEnv(outgoing, input.env, config.experimentalEmbeddingCacheEntries));
-  const features = new ExperimentalFeatures(store, forcedFeatures(config));
-  const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
-  const network = new Network(store);
-  if (importing?.kind === 'dump') {
-    await refuseImport(
-      importDump(importing.file, { store, keys, features, webhooks, network, queue, indexes, indexEnvs, updateFiles, workers }, progress),
-      'dump',
-      config.dbPath,
-    );
-  }
-  const scheduler = new Scheduler({
+  return {
+    store,
+    keys: new KeyStore(store, config.masterKey),
+    queue,
+    indexes: new IndexRegistry(store),
+    indexEnvs: new IndexEnvs(config.dbPath),
+    updateFiles,
+    workers,
+    outgoing,
+    features: new ExperimentalFeatures(store, forcedFeatures(config)),
+    webhooks: new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader),
+    network: new Network(store),
+  };
+}
+
+/** Step 7: the task scheduler (started by the caller, once it is ready to answer). */
+function buildScheduler(input: InstanceInput, services: Services): Scheduler {
+  const { config, build, logs } = input;
+  const { store, queue, indexes, indexEnvs, updateFiles, workers, features, network, webhooks, outgoing } = services;
+  return new Scheduler({
     store,
     queue,
     indexes,
@@ -203,6 +232,12 @@ async function buildServices(input: InstanceInput, store: InstanceStore, importi
     archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), writeDump },
     onBatchCommitted: webhookSender(webhooks, outgoing, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });
+}
+
+/** The instance: the services, what the routes read through them, its health and its closing. */
+function assemble(input: InstanceInput, services: Services, scheduler: Scheduler, lock: DbLock): Instance {
+  const { config, build, logs } = input;
+  const { store, keys, queue, indexes, indexEnvs, updateFiles, workers, features, webhooks, network } = services;
   const indexing = (): ReadonlySet<string> => {
     const running = queue.processing;
     if (running === null) return new Set();
