@@ -1,10 +1,11 @@
 /**
  * `quarry.index(uid)`: one index, with the meilisearch client's Index methods, names and argument
- * shapes. Each method is the route the client would call (same path, query string and JSON body),
+ * shapes (the per-setting ones are in index-settings.ts). Each method is the route the client would call (same path, query string and JSON body),
  * so its validation and its answer are the HTTP API's.
  */
 import type { FacetSearchQuery } from '../search/facet-search.js';
 import type { SearchQuery } from '../search/query.js';
+import { IndexSettings } from './index-settings.js';
 import type { LibraryRoutes } from './routes.js';
 import type { EnqueuedTaskPromise, TaskClient } from './tasks.js';
 
@@ -64,15 +65,9 @@ export interface DocumentsDeletionQuery {
 
 export type Settings = RecordAny;
 
-export class Index<T extends RecordAny = RecordAny> {
-  readonly tasks: TaskClient;
-
-  constructor(
-    private readonly routes: LibraryRoutes,
-    tasks: TaskClient,
-    readonly uid: string,
-  ) {
-    this.tasks = tasks;
+export class Index<T extends RecordAny = RecordAny> extends IndexSettings {
+  constructor(routes: LibraryRoutes, tasks: TaskClient, uid: string) {
+    super(routes, tasks, uid);
   }
 
   private get params(): Record<string, string> {

@@ -1,10 +1,10 @@
-// The library answers as the HTTP API does: one scenario (settings, document writes and reads,
-// searches with facets, filters, sort, highlight and crop, facet search, multi-search and
-// federation, tasks with their cancelation and deletion, stats, index deletion and renaming, the
-// version) runs unchanged through `Quarry` in process and through the `meilisearch` client against
-// a real server, and the two JSON transcripts must be equal once what legitimately differs
-// (timings, dates, request uids, database sizes) is set aside. Bad input must fail with the same
-// error object (code, type, link, message) both ways.
+// The library answers as the HTTP API does: one scenario (settings whole and one at a time,
+// document writes and reads, searches with facets, filters, sort, highlight and crop, facet
+// search, multi-search and federation, tasks with their cancelation and deletion, stats, index
+// deletion and renaming, the version) runs unchanged through `Quarry` in process and through the
+// `meilisearch` client against a real server, and the two JSON transcripts must be equal once what
+// legitimately differs (timings, dates, request uids, database sizes) is set aside. Bad input must
+// fail with the same error object (code, type, link, message) both ways.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { Meilisearch, MeilisearchApiError } from 'meilisearch';
@@ -84,6 +84,13 @@ async function scenario(api: Api, movies: Movie[]): Promise<unknown[]> {
   record(await index.getStats());
   record(await api.getStats());
   record(await api.tasks.getTasks({ indexUids: ['movies'], limit: 20 }));
+  record(await index.updateSynonyms({ film: ['movie'], movie: ['film'] }).waitTask(WAIT));
+  record(await index.updateTypoTolerance({ disableOnWords: ['matrix'] }).waitTask(WAIT));
+  record(await index.updateDistinctAttribute('year').waitTask(WAIT));
+  record([await index.getSynonyms(), await index.getTypoTolerance(), await index.getDistinctAttribute(), await index.getPagination()]);
+  record(await index.search('film', { limit: 4 }));
+  record(await index.resetDistinctAttribute().waitTask(WAIT));
+  record(await index.getDistinctAttribute());
   record(await index.resetSettings().waitTask(WAIT));
   record(await index.getSettings());
   record(await api.deleteIndex('movies').waitTask(WAIT));
@@ -106,6 +113,8 @@ const BAD_CALLS: [string, (api: Api) => Promise<unknown>][] = [
   ['missing index', (api) => api.index('nowhere').search('x')],
   ['unknown ranking rule', (api) => api.index('bad').updateSettings({ rankingRules: ['nope'] })],
   ['settings value of the wrong type', (api) => api.index('bad').updateSettings({ filterableAttributes: 'year' })],
+  ['one setting of the wrong type', (api) => api.index('bad').updateFilterableAttributes('year')],
+  ['one setting with an unknown key', (api) => api.index('bad').updateTypoTolerance({ nope: true })],
   ['invalid index uid', (api) => api.index('bad uid!').addDocuments([{ id: 1 }])],
   ['empty deletion filter', (api) => api.index('bad').deleteDocuments({ filter: '' })],
   ['negative documents limit', (api) => api.index('bad').getDocuments({ limit: -2 })],
