@@ -47,7 +47,7 @@ export class LibraryRoutes {
     const answer = this.routes.call(route, input);
     this.inFlight.add(answer);
     try {
-      return (await answer).body;
+      return await answer;
     } catch (err) {
       throw asQuarryError(err);
     } finally {

@@ -57,10 +57,10 @@ describe('a db path', () => {
   it('held by the library is refused to a server, which exits with status 1 naming the path', async () => {
     const at = dbPath();
     await openLibrary(at);
-    const run = await runCli(['--db-path', at, '--http-addr', '127.0.0.1:0', '--dump-dir', path.join(at, '..', 'dumps')]);
+    const run = await runCli(['--db-path', at, '--http-addr', '127.0.0.1:0', '--dump-dir', path.join(at, '..', 'dumps')], {}, 30_000);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`The database at "${at}" is already open in another process (pid ${process.pid})`);
-  });
+  }, 40_000);
 
   it('held by the library is refused to a library of another process importing `quarry`', async () => {
     const at = dbPath();
@@ -70,7 +70,7 @@ describe('a db path', () => {
     );
     expect(run.code, run.output).toBe(3);
     expect(run.output).toContain(`QuarryError: The database at "${at}" is already open in another process (pid ${process.pid})`);
-  });
+  }, 40_000);
 
   it('is refused to a second library of the same process until the first is closed', async () => {
     const at = dbPath();
