@@ -1,7 +1,8 @@
 /**
  * `quarry.index(uid)`: one index, with the meilisearch client's Index methods, names and argument
- * shapes (the per-setting ones are in index-settings.ts). Each method is the route the client would call (same path, query string and JSON body),
- * so its validation and its answer are the HTTP API's.
+ * shapes (the per-setting ones are in index-settings.ts). Each method is the route the client
+ * would call (same path, query string and JSON body), so its validation and its answer are the
+ * HTTP API's.
  */
 import type { FacetSearchQuery } from '../search/facet-search.js';
 import type { SearchQuery } from '../search/query.js';
@@ -66,6 +67,7 @@ export interface DocumentsDeletionQuery {
 export type Settings = RecordAny;
 
 export class Index<T extends RecordAny = RecordAny> extends IndexSettings {
+  /** Public, unlike IndexSettings's: `quarry.index(uid)` builds it. */
   constructor(routes: LibraryRoutes, tasks: TaskClient, uid: string) {
     super(routes, tasks, uid);
   }
