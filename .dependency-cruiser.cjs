@@ -1,6 +1,7 @@
 /**
  * The layer rules that `npm run check:layers` checks over src/ (a step of `npm test`, so of CI)
- * and the README's Architecture table states: http → services → engine → kernels, store; types,
+ * and the README's Architecture table states: the entries (main.ts, library/) → instance → services,
+ * and http → services → engine → kernels, store; types,
  * errors and version.ts at the bottom importing nothing from src; no cycles between files or
  * between folders.
  * Type-only imports count everywhere (a type is a dependency too) except where a rule says so.
@@ -58,6 +59,26 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/http/' },
       to: { path: '^src/(engine|store|kernels)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'only-entries-import-the-instance',
+      comment: 'instance/ builds the instance the two entries run (main.ts over HTTP, library/ in process): no layer below imports it, and it imports neither entry nor http.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(main[.]ts$|library/|instance/)' },
+      to: { path: '^src/instance/' },
+    },
+    {
+      name: 'instance-builds-below-the-entries',
+      severity: 'error',
+      from: { path: '^src/instance/' },
+      to: { path: '^src/(http/|library/|main[.]ts$)' },
+    },
+    {
+      name: 'nothing-imports-the-library',
+      comment: 'library/ is the package entry (package.json exports): nothing in src/ imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/library/' },
+      to: { path: '^src/library/' },
     },
     {
       name: 'only-main-imports-main',

@@ -1,13 +1,16 @@
 /**
  * How a route is declared and wired into Fastify. A route file exports `defineRoute(...)` specs:
  * its path (which must be in auth/route-actions.ts), its query and body parsers (compiled
- * validators that throw ApiError), its success status and its handler.
+ * validators that throw ApiError), its success status and its handler. `runSpec` (the body, then
+ * the handler) is shared by Fastify and the in-process runner (in-process.ts), so the library's
+ * calls go through the same parsing, validation and services as requests.
  *
  * Processing order follows Meilisearch (http-conventions.md §3): authentication first
  * (onRequest), then the query string (preParsing, so it precedes any Content-Type failure),
  * then the body, then the handler.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ROUTE_ACTIONS, type KnownRoute } from '../auth/route-actions.js';
 import { UNRESTRICTED, type Caller } from '../auth/authenticate.js';
@@ -15,13 +18,21 @@ import type { AppDeps } from './deps.js';
 import { readJsonBody } from './body/json.js';
 import { parseJson } from '../types/json-text.js';
 
+/** What a handler may set on its answer, over HTTP as in process. */
+export interface RouteReply {
+  code(status: number): unknown;
+  type(contentType: string): unknown;
+}
+
 export interface RouteContext<Q, B> {
   query: Q;
   body: B;
   params: Record<string, string>;
   caller: Caller;
-  request: FastifyRequest;
-  reply: FastifyReply;
+  headers: IncomingHttpHeaders;
+  reply: RouteReply;
+  /** The Fastify request and reply; undefined in process (the library calls no route that needs them). */
+  http: { request: FastifyRequest; reply: FastifyReply } | undefined;
   /** The undecoded body stream, for routes that stream their payload (`body: 'stream'`). */
   stream: Readable | undefined;
 }
@@ -52,6 +63,40 @@ export interface RouteSpec<Q = undefined, B = undefined> {
 
 export function defineRoute<Q = undefined, B = undefined>(spec: RouteSpec<Q, B>): RouteSpec<Q, B> {
   return spec;
+}
+
+/** The Fastify request and reply of a route that only HTTP can serve (a stream of logs, metrics). */
+export function httpOnly(ctx: RouteContext<unknown, unknown>): { request: FastifyRequest; reply: FastifyReply } {
+  if (ctx.http === undefined) throw new Error('this route answers over HTTP only');
+  return ctx.http;
+}
+
+/** One call of a route, after authentication (and, over HTTP, after its query string was parsed). */
+export interface RouteCall {
+  query: unknown;
+  params: Record<string, string>;
+  caller: Caller;
+  headers: IncomingHttpHeaders;
+  reply: RouteReply;
+  http: RouteContext<unknown, unknown>['http'];
+  stream: Readable | undefined;
+}
+
+/** The body step and the handler: reads and validates a JSON body (or hands the stream over), then handles. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function runSpec(spec: RouteSpec<any, any>, deps: AppDeps, call: RouteCall): Promise<unknown> {
+  let body: unknown;
+  if (typeof spec.body === 'function') {
+    const value = await readJsonBody(
+      { contentType: call.headers['content-type'], contentEncoding: call.headers['content-encoding'], stream: call.stream },
+      deps.config.httpPayloadSizeLimit,
+      spec.exactIntegers ? parseJson : JSON.parse,
+    );
+    body = spec.body(value);
+  } else if (call.stream !== undefined && spec.body !== 'stream') {
+    call.stream.resume(); // routes without a body ignore whatever was sent
+  }
+  return spec.handler({ ...call, body }, deps);
 }
 
 interface RequestState {
@@ -109,27 +154,16 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: reado
       },
       handler: async (request, reply) => {
         const { caller, query } = state.get(request)!;
-        const stream = request.body as Readable | undefined;
-        let body: unknown;
-        if (typeof spec.body === 'function') {
-          const value = await readJsonBody(
-            {
-              contentType: request.headers['content-type'],
-              contentEncoding: request.headers['content-encoding'],
-              stream,
-            },
-            deps.config.httpPayloadSizeLimit,
-            spec.exactIntegers ? parseJson : JSON.parse,
-          );
-          body = spec.body(value);
-        } else if (stream !== undefined && spec.body !== 'stream') {
-          stream.resume(); // routes without a body ignore whatever was sent
-        }
         reply.code(spec.status ?? 200); // handlers may override, e.g. /health when unhealthy
-        const result = await spec.handler(
-          { query, body, params: request.params as Record<string, string>, caller, request, reply, stream },
-          deps,
-        );
+        const result = await runSpec(spec, deps, {
+          query,
+          params: request.params as Record<string, string>,
+          caller,
+          headers: request.headers,
+          reply,
+          http: { request, reply },
+          stream: request.body as Readable | undefined,
+        });
         if (result === undefined) return reply.send();
         return result;
       },

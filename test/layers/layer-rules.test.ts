@@ -127,6 +127,33 @@ describe('the layer rules', () => {
     ).toEqual(['kernels-and-store-are-leaves']);
   });
 
+  it('refuse a service importing the instance module', async () => {
+    expect(
+      await violations({
+        'src/instance/open-instance.ts': 'export const open = (): number => 1;\n',
+        'src/tasks/run.ts': "import { open } from '../instance/open-instance.js';\nexport const ready = (): number => open();\n",
+      }),
+    ).toEqual(['only-entries-import-the-instance']);
+  });
+
+  it('refuse the instance module importing http', async () => {
+    expect(
+      await violations({
+        'src/http/app.ts': 'export const app = (): number => 1;\n',
+        'src/instance/open-instance.ts': "import { app } from '../http/app.js';\nexport const open = (): number => app();\n",
+      }),
+    ).toEqual(['instance-builds-below-the-entries']);
+  });
+
+  it('refuse importing the library from src', async () => {
+    expect(
+      await violations({
+        'src/library/quarry.ts': 'export const open = (): number => 1;\n',
+        'src/http/route.ts': "import { open } from '../library/quarry.js';\nexport const handle = (): number => open();\n",
+      }),
+    ).toEqual(['nothing-imports-the-library']);
+  });
+
   it('refuse importing main.ts', async () => {
     expect(
       await violations({

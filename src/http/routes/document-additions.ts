@@ -31,9 +31,9 @@ async function addDocuments(
   method: 'replace' | 'update',
 ) {
   const uid = validateIndexUid(ctx.params.indexUid!);
-  const { format, delimiter } = documentsFormat(ctx.request.headers['content-type'], ctx.query.csvDelimiter);
+  const { format, delimiter } = documentsFormat(ctx.headers['content-type'], ctx.query.csvDelimiter);
   const limit = deps.config.httpPayloadSizeLimit;
-  const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.request.headers['content-encoding'], limit);
+  const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.headers['content-encoding'], limit);
   const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit);
   try {
     return await enqueue(deps, {

@@ -15,7 +15,7 @@ import { compileBody } from '../validation/index.js';
 
 const FILTER_CODE = 'invalid_document_filter';
 
-interface EditBody {
+export interface EditBody {
   function: string;
   filter?: unknown;
   context?: unknown;

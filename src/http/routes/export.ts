@@ -12,7 +12,7 @@ import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';
 import { compileBody, type FieldValidator } from '../validation/index.js';
 
-interface ExportBody {
+export interface ExportBody {
   url?: string;
   apiKey?: string | null;
   payloadSize?: number | string | null;

@@ -7,7 +7,7 @@ import { defineRoute } from '../route.js';
 import { offsetPage } from '../views/offset-page.js';
 import { compileBody } from '../validation/index.js';
 
-interface ListFieldsBody {
+export interface ListFieldsBody {
   offset?: number;
   limit?: number;
   filter?: FieldsFilter | null;

@@ -22,7 +22,7 @@ const parseList = compileQuery({
   limit: { parse: parsePositiveInteger, code: 'invalid_api_key_limit' },
 });
 
-interface CreateKeyBody {
+export interface CreateKeyBody {
   description?: string | null;
   name?: string | null;
   uid?: string;

@@ -7,7 +7,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { StreamMode } from '../../logs/log-hub.js';
 import { TargetError, parseTarget } from '../../logs/targets.js';
 import type { AppDeps } from '../deps.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, httpOnly } from '../route.js';
 import { compileBody } from '../validation/index.js';
 
 const targetProblem = (value: unknown): string | undefined => {
@@ -64,6 +64,7 @@ export const logRoutes = [
         );
       }
       requireLogsRoute(deps);
+      const { request, reply } = httpOnly(ctx);
       const body = new PassThrough();
       const unsubscribe = deps.logs.subscribe(
         parseTarget(ctx.body.target ?? 'info'),
@@ -71,12 +72,12 @@ export const logRoutes = [
         (chunk) => body.write(chunk),
         () => body.end(),
       );
-      ctx.request.raw.once('close', unsubscribe);
+      request.raw.once('close', unsubscribe);
       body.once('close', unsubscribe);
-      ctx.reply.header('x-accel-buffering', 'no');
-      ctx.reply.type(mode === 'human' ? 'text/plain; charset=utf-8' : 'application/json');
+      reply.header('x-accel-buffering', 'no');
+      reply.type(mode === 'human' ? 'text/plain; charset=utf-8' : 'application/json');
       // Node sends headers with the first chunk; a quiet log would leave the client waiting.
-      setImmediate(() => ctx.reply.raw.flushHeaders());
+      setImmediate(() => reply.raw.flushHeaders());
       return body;
     },
   }),

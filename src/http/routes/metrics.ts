@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors/api-error.js';
 import { TASK_STATUSES, TASK_TYPES } from '../../types/task.js';
 import type { AppDeps } from '../deps.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, httpOnly } from '../route.js';
 
 /** Prometheus' default histogram buckets, in seconds. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -151,7 +151,7 @@ export const metricsRoutes = [
         );
       }
       ctx.reply.type('text/plain; version=0.0.4');
-      return render(deps, requestMetrics.get(ctx.request.server));
+      return render(deps, requestMetrics.get(httpOnly(ctx).request.server));
     },
   }),
 ];

@@ -16,7 +16,7 @@ import { count, optionalCount, SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEAR
 import { compileBody, type FieldCodes, type FieldValidator } from '../validation/index.js';
 import { wantsMetadata } from './search.js';
 
-interface MultiSearch {
+export interface MultiSearch {
   queries: QueryWithIndex[];
   federation?: Federation | null;
 }
@@ -108,8 +108,8 @@ export const multiSearchRoutes = [
     handler: (ctx, deps) => {
       const { queries, federation } = ctx.body;
       return federation === undefined || federation === null
-        ? multiSearch(deps, ctx.caller, queries, wantsMetadata(ctx.request))
-        : federatedSearch(deps, ctx.caller, queries, federation, { proxy: ctx.request.headers['meili-proxy-search'] === 'true', includeMetadata: wantsMetadata(ctx.request) });
+        ? multiSearch(deps, ctx.caller, queries, wantsMetadata(ctx.headers))
+        : federatedSearch(deps, ctx.caller, queries, federation, { proxy: ctx.headers['meili-proxy-search'] === 'true', includeMetadata: wantsMetadata(ctx.headers) });
     },
   }),
 ];

@@ -6,7 +6,7 @@
  * `/search` counts the searches the time budget cut short for /metrics (multi-search does not,
  * as in Meilisearch).
  */
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Caller } from '../../auth/caller.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { SearchQuery } from '../../search/query.js';
@@ -103,13 +103,13 @@ function fromQueryString(query: ReturnType<typeof parseQueryString>): SearchQuer
  * Whether the request carries `Meili-Include-Metadata: true` (or `1`, in any case), which adds
  * `metadata` to each search result (search.md §5); any other value, or none, leaves it out.
  */
-export function wantsMetadata(request: FastifyRequest): boolean {
-  const value = request.headers['meili-include-metadata'];
+export function wantsMetadata(headers: IncomingHttpHeaders): boolean {
+  const value = headers['meili-include-metadata'];
   return typeof value === 'string' && ['true', '1'].includes(value.toLowerCase());
 }
 
-async function countedSearch(deps: AppDeps, request: FastifyRequest, caller: Caller, uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
-  const { body, degraded } = await searchRequest(deps, caller, uid, query, wantsMetadata(request));
+async function countedSearch(deps: AppDeps, headers: IncomingHttpHeaders, caller: Caller, uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
+  const { body, degraded } = await searchRequest(deps, caller, uid, query, wantsMetadata(headers));
   if (degraded) countDegradedSearch(deps);
   return body;
 }
@@ -118,11 +118,11 @@ export const searchRoutes = [
   defineRoute({
     route: 'POST /indexes/:indexUid/search',
     body: parseBody,
-    handler: (ctx, deps) => countedSearch(deps, ctx.request, ctx.caller, ctx.params.indexUid!, ctx.body),
+    handler: (ctx, deps) => countedSearch(deps, ctx.headers, ctx.caller, ctx.params.indexUid!, ctx.body),
   }),
   defineRoute({
     route: 'GET /indexes/:indexUid/search',
     query: parseQueryString,
-    handler: (ctx, deps) => countedSearch(deps, ctx.request, ctx.caller, ctx.params.indexUid!, fromQueryString(ctx.query)),
+    handler: (ctx, deps) => countedSearch(deps, ctx.headers, ctx.caller, ctx.params.indexUid!, fromQueryString(ctx.query)),
   }),
 ];

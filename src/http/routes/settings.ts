@@ -62,7 +62,7 @@ async function updateSetting(ctx: RouteContext<unknown, unknown>, deps: AppDeps,
   const setting = routedSetting(ctx, verb);
   if (setting === undefined) return undefined;
   const value = await readJsonBody(
-    { contentType: ctx.request.headers['content-type'], contentEncoding: ctx.request.headers['content-encoding'], stream: ctx.stream },
+    { contentType: ctx.headers['content-type'], contentEncoding: ctx.headers['content-encoding'], stream: ctx.stream },
     deps.config.httpPayloadSizeLimit,
   );
   const parsed = parseSetting[setting.key](value);

@@ -1,0 +1,68 @@
+/**
+ * Runs routes without Fastify or a socket: the library's transport (src/library/). A call is what
+ * the meilisearch client would send over HTTP (path parameters, a query string built as the client
+ * builds it, a JSON body) and goes through the steps a request takes after authentication: the
+ * route's query parser, its body reading and validation, its handler and the services behind it.
+ * So inputs are checked, and answered, exactly as over HTTP; failures are the same ApiErrors.
+ * The caller is unrestricted: the process that opened the database owns it (no master key).
+ */
+import { Readable } from 'node:stream';
+import { UNRESTRICTED } from '../auth/authenticate.js';
+import type { KnownRoute } from '../auth/route-actions.js';
+import { stringifyJson } from '../types/json-text.js';
+import type { AppDeps } from './deps.js';
+import { runSpec, type RouteReply, type RouteSpec } from './route.js';
+
+export interface RouteInput {
+  params?: Record<string, string>;
+  /** Query parameters as the client takes them: arrays joined with `,`, dates in ISO form, null and undefined left out. */
+  query?: object;
+  /** Sent as JSON text, as the client sends it. */
+  body?: unknown;
+}
+
+/** The query string the meilisearch client builds from its parameters. */
+function queryString(params: object): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    search.set(name, Array.isArray(value) ? value.join(',') : value instanceof Date ? value.toISOString() : String(value));
+  }
+  return search.toString();
+}
+
+export class InProcessRoutes {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private readonly specs = new Map<KnownRoute, RouteSpec<any, any>>();
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  constructor(private readonly deps: AppDeps, specs: readonly RouteSpec<any, any>[]) {
+    for (const spec of specs) this.specs.set(spec.route, spec);
+  }
+
+  /** The route's answer body, as the client would parse it. */
+  async call(route: KnownRoute, input: RouteInput = {}): Promise<unknown> {
+    const spec = this.specs.get(route);
+    if (spec === undefined) throw new Error(`${route} is not served in process`);
+    const query = spec.query?.(queryString(input.query ?? {}));
+    let status = spec.status ?? 200;
+    const reply: RouteReply = {
+      code: (code) => (status = code),
+      type: () => undefined,
+    };
+    const text = input.body === undefined ? undefined : stringifyJson(input.body);
+    const result = await runSpec(spec, this.deps, {
+      query,
+      params: input.params ?? {},
+      caller: UNRESTRICTED,
+      headers: text === undefined ? {} : { 'content-type': 'application/json' },
+      reply,
+      http: undefined,
+      stream: text === undefined ? undefined : Readable.from([Buffer.from(text)]),
+    });
+    // a few routes answer an error status without an ApiError (an unknown settings sub-route, an unhealthy /health)
+    if (status >= 400) throw new Error(`${route} answered ${status}`);
+    // a handler answers a bare JSON value as its text (Fastify would send a string as text)
+    return typeof result === 'string' ? JSON.parse(result) : result;
+  }
+}

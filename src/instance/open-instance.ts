@@ -1,0 +1,293 @@
+/**
+ * Builds one Quarry instance from its configuration, and takes it down: the boot sequence the
+ * server (main.ts, which then listens) and the library (library/quarry.ts, which calls the routes in
+ * process) share, so both run the same stores, scheduler, worker pools and services.
+ *
+ * The steps, in order, each a function below (numbered where `openInstance` runs them): decide an
+ * import, lock the db path, unpack a snapshot, open the instance store (sweeping dump and snapshot
+ * leftovers), build the services (sweeping unreferenced update files), import a dump, build the
+ * scheduler. Failures that must stop the start are StartupRefused (the message is for the
+ * user); the caller decides whether that exits a process or throws to its own caller.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Authenticator } from '../auth/authenticate.js';
+import { KeyStore } from '../auth/key-store.js';
+import type { Config } from '../config/index.js';
+import { importDump } from '../dumps/import.js';
+import { sweepDumpDir, writeDump } from '../dumps/writer.js';
+import { runtimeFromEnv, setEmbedderRuntime } from '../embedders/runtime.js';
+import { IndexEnvs } from '../engine/index-env.js';
+import { ExperimentalFeatures } from '../features/experimental-features.js';
+import { IndexReader } from '../indexes/reader.js';
+import { IndexRegistry } from '../indexes/registry.js';
+import { StatsService } from '../indexes/stats.js';
+import { useRunSegmenter } from '../kernels/run-segmenter.js';
+import type { ImportProgress } from '../logs/import-progress.js';
+import type { LogHub } from '../logs/log-hub.js';
+import { Network } from '../network/network.js';
+import { OutgoingClient } from '../outgoing/client.js';
+import { IpPolicy } from '../outgoing/ip-policy.js';
+import { RemoteSearch } from '../search/remote-search.js';
+import { defaultExportPayloadSize } from '../tasks/process/export.js';
+import { SearchQueue } from '../search/search-queue.js';
+import { importSnapshot } from '../snapshots/import.js';
+import { sweepSnapshotLeftovers } from '../snapshots/writer.js';
+import { DbLockedError, lockDbPath, type DbLock } from '../store/db-lock.js';
+import { openInstanceStore, StoreVersionError, type InstanceStore } from '../store/env.js';
+import { ImportRefused, shouldImport, type ImportRequest } from '../store/import-decision.js';
+import { readInstanceUid } from '../store/instance-uid.js';
+import { UpdateFiles } from '../store/update-files.js';
+import { TaskQueue } from '../tasks/queue.js';
+import { Scheduler } from '../tasks/scheduler.js';
+import type { FeatureName } from '../types/features.js';
+import { indexesOf } from '../types/task.js';
+import type { BuildInfo } from '../version.js';
+import { webhookSender } from '../webhooks/deliver.js';
+import { WebhookStore } from '../webhooks/store.js';
+import { WorkerPools } from '../workers/pool.js';
+
+/** A start that must not go on; the message says why, for the user. */
+export class StartupRefused extends Error {
+  override name = 'StartupRefused';
+}
+
+export interface InstanceInput {
+  config: Config;
+  build: BuildInfo;
+  logs: LogHub;
+  /** Where the embedders' environment settings are read (the server passes process.env). */
+  env: NodeJS.ProcessEnv;
+  /** How a dump or snapshot import reports its progress. */
+  progress?: ImportProgress;
+}
+
+/** Everything the HTTP routes and the library call (structurally the routes' AppDeps), and how to close it. */
+export interface Instance {
+  config: Config;
+  build: BuildInfo;
+  logs: LogHub;
+  store: InstanceStore;
+  keys: KeyStore;
+  authenticator: Authenticator;
+  features: ExperimentalFeatures;
+  queue: TaskQueue;
+  scheduler: Scheduler;
+  indexes: IndexRegistry;
+  indexEnvs: IndexEnvs;
+  stats: StatsService;
+  indexReader: IndexReader;
+  updateFiles: UpdateFiles;
+  webhooks: WebhookStore;
+  network: Network;
+  /** sends the queries that name another instance to it */
+  remoteSearch: RemoteSearch;
+  searchQueue: SearchQueue;
+  instanceUid: string | null;
+  healthy: () => boolean;
+  /** Stops every writer and turns the instance unhealthy (before the task store's file is replaced). */
+  mustRestart: () => Promise<void>;
+  /** Stops the scheduler after its batch, then closes the pools, the environments and the lock. */
+  close: () => Promise<void>;
+}
+
+function importRequest(config: Config): ImportRequest | null {
+  if (config.importDump !== null) {
+    return { kind: 'dump', file: config.importDump, ignoreMissing: config.ignoreMissingDump, ignoreIfDbExists: config.ignoreDumpIfDbExists };
+  }
+  if (config.importSnapshot !== null) {
+    return { kind: 'snapshot', file: config.importSnapshot, ignoreMissing: config.ignoreMissingSnapshot, ignoreIfDbExists: config.ignoreSnapshotIfDbExists };
+  }
+  return null;
+}
+
+/** Step 1: the import asked for, if it runs (checked before the lock creates the db path). */
+function decideImport(config: Config): ImportRequest | null {
+  const requested = importRequest(config);
+  try {
+    return requested !== null && shouldImport(config.dbPath, requested) ? requested : null;
+  } catch (err) {
+    if (err instanceof ImportRefused) throw new StartupRefused(err.message);
+    throw err;
+  }
+}
+
+/** Step 2: this process owns the db path from now on. */
+function lockDb(dbPath: string): DbLock {
+  mkdirSync(dbPath, { recursive: true });
+  try {
+    return lockDbPath(dbPath);
+  } catch (err) {
+    if (err instanceof DbLockedError) throw new StartupRefused(err.message);
+    throw err;
+  }
+}
+
+/** Step 4 (after the snapshot is unpacked, step 3): the instance environment, its version checked. */
+function openStore(config: Config, build: BuildInfo): InstanceStore {
+  mkdirSync(config.dumpDir, { recursive: true });
+  sweepDumpDir(config.dumpDir);
+  sweepSnapshotLeftovers(config.snapshotDir, config.dbPath);
+  try {
+    return openInstanceStore(config.dbPath, build.pkgVersion);
+  } catch (err) {
+    if (err instanceof StoreVersionError) throw new StartupRefused(err.message);
+    throw err;
+  }
+}
+
+function forcedFeatures(config: Config): FeatureName[] {
+  const forced: FeatureName[] = [];
+  if (config.experimentalEnableMetrics) forced.push('metrics');
+  if (config.experimentalEnableLogsRoute) forced.push('logsRoute');
+  if (config.experimentalContainsFilter) forced.push('containsFilter');
+  return forced;
+}
+
+/** A failed import leaves a half-filled database: it is removed so the next start is not fooled by it. */
+async function refuseImport(step: Promise<void>, what: string, dbPathToRemove?: string): Promise<void> {
+  try {
+    await step;
+  } catch (err) {
+    if (dbPathToRemove !== undefined) rmSync(dbPathToRemove, { recursive: true, force: true });
+    throw new StartupRefused(`importing the ${what} failed: ${(err as Error).message}`);
+  }
+}
+
+/** What the stores hold, as services (step 5): what a dump's import and the scheduler are built on. */
+interface Services {
+  store: InstanceStore;
+  keys: KeyStore;
+  queue: TaskQueue;
+  indexes: IndexRegistry;
+  indexEnvs: IndexEnvs;
+  updateFiles: UpdateFiles;
+  workers: WorkerPools;
+  outgoing: OutgoingClient;
+  features: ExperimentalFeatures;
+  webhooks: WebhookStore;
+  network: Network;
+}
+
+/**
+ * The boot sequence: each step below is one function, run in this order. A step added here (an
+ * upgrade of the stores, say) goes between two of them and touches nothing else.
+ */
+export async function openInstance(input: InstanceInput): Promise<Instance> {
+  const { config, build, progress } = input;
+  const importing = decideImport(config); // 1
+  const lock = lockDb(config.dbPath); // 2
+  try {
+    if (importing?.kind === 'snapshot') await refuseImport(importSnapshot(importing.file, config.dbPath, progress), 'snapshot'); // 3
+    const store = openStore(config, build); // 4
+    const services = buildServices(input, store); // 5
+    if (importing?.kind === 'dump') await refuseImport(importDump(importing.file, services, progress), 'dump', config.dbPath); // 6
+    const scheduler = buildScheduler(input, services); // 7
+    return assemble(input, services, scheduler, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** Step 5: the services over the instance store and the index environments, and the worker pools. */
+function buildServices(input: InstanceInput, store: InstanceStore): Services {
+  const { config } = input;
+  const queue = new TaskQueue(store);
+  const updateFiles = new UpdateFiles(store);
+  // A crash between writing a payload and enqueuing its task leaves a file no task needs.
+  const referenced = queue.enqueuedContentFiles();
+  updateFiles.sweep((uuid) => referenced.has(uuid));
+  const workers = new WorkerPools(config.maxIndexingThreads);
+  useRunSegmenter(workers.runSegmenter());
+  // Every request to a URL users give goes through this client, under the one IP policy; a dump's
+  // embedders are built while it is imported.
+  const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
+  setEmbedderRuntime(runtimeFromEnv(outgoing, input.env, config.experimentalEmbeddingCacheEntries));
+  return {
+    store,
+    keys: new KeyStore(store, config.masterKey),
+    queue,
+    indexes: new IndexRegistry(store),
+    indexEnvs: new IndexEnvs(config.dbPath),
+    updateFiles,
+    workers,
+    outgoing,
+    features: new ExperimentalFeatures(store, forcedFeatures(config)),
+    webhooks: new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader),
+    network: new Network(store),
+  };
+}
+
+/** Step 7: the task scheduler (started by the caller, once it is ready to answer). */
+function buildScheduler(input: InstanceInput, services: Services): Scheduler {
+  const { config, build, logs } = input;
+  const { store, queue, indexes, indexEnvs, updateFiles, workers, features, network, webhooks, outgoing } = services;
+  return new Scheduler({
+    store,
+    queue,
+    indexes,
+    indexEnvs,
+    updateFiles,
+    workers,
+    maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
+    maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
+    log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
+    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), writeDump },
+    exports: {
+      request: (url, init) => outgoing.request(url, init),
+      visibleSettings: () => ({ foreignKeys: features.enabled('foreignKeys'), chat: features.enabled('chatCompletions') }),
+      defaultPayloadSize: defaultExportPayloadSize(config.httpPayloadSizeLimit),
+    },
+    onBatchCommitted: webhookSender(webhooks, outgoing, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
+  });
+}
+
+/** The instance: the services, what the routes read through them, its health and its closing. */
+function assemble(input: InstanceInput, services: Services, scheduler: Scheduler, lock: DbLock): Instance {
+  const { config, build, logs } = input;
+  const { store, keys, queue, indexes, indexEnvs, updateFiles, workers, features, webhooks, network, outgoing } = services;
+  const indexing = (): ReadonlySet<string> => {
+    const running = queue.processing;
+    if (running === null) return new Set();
+    return new Set([...running.taskUids].flatMap((uid) => indexesOf(queue.get(uid)!.kind)));
+  };
+  let mustRestart = false;
+  return {
+    config,
+    build,
+    logs,
+    store,
+    keys,
+    authenticator: new Authenticator(config.masterKey, keys),
+    features,
+    queue,
+    scheduler,
+    indexes,
+    indexEnvs,
+    stats: new StatsService(store, indexes, indexEnvs, indexing),
+    indexReader: new IndexReader(indexes, indexEnvs),
+    updateFiles,
+    webhooks,
+    network,
+    remoteSearch: new RemoteSearch(outgoing),
+    searchQueue: new SearchQueue(
+      config.experimentalSearchQueueSize,
+      config.experimentalNbSearchesPerCore * availableParallelism(),
+      config.experimentalDropSearchAfter * 1000,
+    ),
+    instanceUid: readInstanceUid(config.dbPath),
+    healthy: () => !mustRestart,
+    mustRestart: async () => {
+      mustRestart = true;
+      await scheduler.stop();
+    },
+    close: async () => {
+      await scheduler.stop();
+      await workers.close();
+      await indexEnvs.closeAll();
+      await store.close();
+      lock.release();
+    },
+  };
+}
