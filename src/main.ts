@@ -21,6 +21,7 @@ import { openInstanceStore, StoreVersionError } from './store/env.js';
 import { UpdateFiles } from './store/update-files.js';
 import { TaskQueue } from './tasks/queue.js';
 import { Scheduler } from './tasks/scheduler.js';
+import { startDatabaseUpgrade } from './tasks/upgrade-startup.js';
 import { WorkerPools } from './workers/pool.js';
 import type { FeatureName } from './types/features.js';
 import { indexesOf } from './types/task.js';
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
     mkdirSync(config.dumpDir, { recursive: true });
     sweepDumpDir(config.dumpDir);
     sweepSnapshotLeftovers(config.snapshotDir, config.dbPath);
-    store = openInstanceStore(config.dbPath, build.pkgVersion);
+    store = openInstanceStore(config.dbPath, build.pkgVersion, config.upgradeDb);
   } catch (err) {
     if (err instanceof StoreVersionError) {
       process.stderr.write(`${err.message}\n`);
@@ -138,8 +139,10 @@ async function main(): Promise<void> {
       refuseStart(`importing the dump failed: ${(err as Error).message}`, config.dbPath),
     );
   }
+  const storage = startDatabaseUpgrade(store, queue, build.pkgVersion);
   const scheduler = new Scheduler({
     store,
+    storage,
     queue,
     indexes,
     indexEnvs,

@@ -43,6 +43,10 @@ export const INDEX_DBS = {
 } as const;
 
 export const INDEX_MAIN_KEYS = {
+  /** the storage format of this environment (store/env.ts STORE_FORMAT_VERSION); none: its instance's format */
+  format: 'format',
+  /** the last batch whose write this environment committed, with its tasks' outcomes (engine/applied-batch.ts) */
+  appliedBatch: 'applied-batch',
   nextDocid: 'next-docid',
   fieldDistribution: 'field-distribution',
   /** facet field id → path (engine/facets/store.ts) */

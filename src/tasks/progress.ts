@@ -78,6 +78,11 @@ export class Progress {
     };
   }
 
+  /** Enters a step named at run time (Meilisearch's `VariableNameStep`: ``Upgrading index `movies` ``), the `finished`th of `total` of its family. */
+  variable(family: string, name: string, finished: number, total: number): void {
+    this.push({ family: `variable:${family}`, name, finished: () => finished, total });
+  }
+
   /** Follows an index write's own steps, nested in the current step. */
   watchIndexWrite(): StepWatcher {
     let live: Int32Array | undefined;
