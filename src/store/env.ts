@@ -58,7 +58,7 @@ export function storeFormat(store: Pick<InstanceStore, 'main'>): number {
 
 /** Records the instance store's format (in the caller's transaction when one is open). */
 export function recordStoreFormat(store: Pick<InstanceStore, 'main'>, format: number, pkgVersion: string): void {
-  void store.main.put(MAIN_KEYS.version, { format, pkgVersion } satisfies VersionRecord);
+  store.main.putSync(MAIN_KEYS.version, { format, pkgVersion } satisfies VersionRecord);
 }
 
 /** Why a database of `format` is not opened, with Meilisearch's wording (dumps-snapshots-upgrade.md §2). */

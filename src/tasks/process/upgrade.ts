@@ -54,6 +54,7 @@ export const processUpgrade: BatchProcessor = async (ctx, tasks) => {
       await ctx.indexEnvs.use(record.uuid, (env) => env.root.backup(ctx.indexEnvs.folderOf(uuid), true));
       await ctx.indexEnvs.use(uuid, async (env) => upgradeIndexEnv(env, indexFormat(env, from), checkpoint));
       await hookDelay(TEST_HOOKS.upgradeIndexDelayMs, ctx.signal);
+      if (TEST_HOOKS.upgradeFails) throw new Error('the upgrade failed on purpose (QUARRY_TEST_UPGRADE_FAILS)');
     }
     checkpoint();
   } catch (err) {

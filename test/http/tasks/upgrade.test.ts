@@ -63,7 +63,8 @@ async function upgradeTasks(server: TestServer): Promise<any[]> {
   return reply.body.results;
 }
 
-describe('a database in the previous storage format', () => {
+// several server starts each, on a shared machine
+describe('a database in the previous storage format', { timeout: 60_000 }, () => {
   it('is refused without the upgrade flag, with v1.50 message and exit status 1, and left untouched', async () => {
     const dbPath = copyFixture();
     const { code, stderr } = await startRefused(dbPath);
@@ -142,5 +143,31 @@ describe('a database in the previous storage format', () => {
     const { code, stderr } = await startRefused(dbPath);
     expect(code).toBe(1);
     expect(stderr.trim()).toBe(INCOMPATIBLE);
+  });
+
+  it('failed, is left intact while the server keeps serving, and is retried under the same batch at the next start', async () => {
+    const dbPath = copyFixture();
+    const before = indexFolders(dbPath);
+    // TEST-ONLY hook (src/tasks/test-hooks.ts): the upgrade fails after its first index
+    const server = await start(dbPath, { args: ['--upgrade-db'], env: { QUARRY_TEST_UPGRADE_FAILS: '1' } });
+    const [upgrade] = await upgradeTasks(server);
+    const failed = await waitTask(server, upgrade.uid, 30_000);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'internal', type: 'internal' }, details: { upgradeFrom: 'v1.0.0', upgradeTo: 'v2.0.0' } });
+    expect(failed.error.message).toContain('the upgrade failed on purpose');
+    // no task runs after a failed upgrade; searches still answer from the old data
+    const held = await call(server, 'POST', '/indexes', { uid: 'held' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await call(server, 'GET', `/tasks/${held.body.taskUid}`)).body.status).toBe('enqueued');
+    expect(await searchAnswers(server)).toEqual(answers);
+    await server.stop();
+    expect(indexFolders(dbPath)).toEqual(before);
+    expect(await previousFormatProblems(dbPath)).toEqual([]);
+
+    const again = await start(dbPath, { args: ['--upgrade-db'] });
+    expect((await upgradeTasks(again)).map((task) => task.uid)).toEqual([upgrade.uid]);
+    const retried = await waitTask(again, upgrade.uid, 30_000);
+    expect(retried).toMatchObject({ status: 'succeeded', error: null, batchUid: failed.batchUid });
+    expect((await waitTask(again, held.body.taskUid)).status).toBe('succeeded');
+    expect(await searchAnswers(again)).toEqual(answers);
   });
 });
