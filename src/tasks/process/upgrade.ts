@@ -43,6 +43,8 @@ export const processUpgrade: BatchProcessor = async (ctx, tasks) => {
     if (ctx.signal.aborted) throw interrupted();
   };
   try {
+    // Quarry has no dynamic-search-rules index, v1.50's second step
+    ctx.progress.enter('upgradeIndexes', 'upgrading user indexes');
     for (const [at, record] of records.entries()) {
       checkpoint();
       ctx.progress.variable('upgradeIndex', `Upgrading index \`${record.uid}\``, at, records.length);

@@ -86,7 +86,7 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
     const batch = (await call(server, 'GET', `/batches/${done.batchUid}`)).body;
     expect(batch.details).toEqual({ upgradeFrom: 'v1.0.0', upgradeTo: 'v2.0.0' });
     expect(batch.batchStrategy).toBe('stopped after the last task of type `upgradeDatabase` because they cannot be batched with tasks of any other type.');
-    expect(Object.keys(batch.stats.progressTrace)).toContain('processing tasks > Upgrading index `books`');
+    expect(Object.keys(batch.stats.progressTrace)).toContain('processing tasks > upgrading user indexes > Upgrading index `books`');
     expect(await searchAnswers(server)).toEqual(answers);
     // the converted copies replaced the old environments
     expect(indexFolders(dbPath)).toHaveLength(before.length);
@@ -122,8 +122,9 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
       else await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(progress.steps[0]).toEqual({ currentStep: 'processing tasks', finished: 0, total: 2 });
-    expect(progress.steps[1].currentStep).toMatch(/^Upgrading index `(books|small-\d)`$/);
-    expect(progress.steps[1].total).toBe(1 + SMALL_INDEXES);
+    expect(progress.steps[1]).toEqual({ currentStep: 'upgrading user indexes', finished: 0, total: 2 });
+    expect(progress.steps[2].currentStep).toMatch(/^Upgrading index `(books|small-\d)`$/);
+    expect(progress.steps[2].total).toBe(1 + SMALL_INDEXES);
 
     expect(await searchAnswers(server)).toEqual(answers);
     const held = await call(server, 'POST', '/indexes', { uid: 'held' });
