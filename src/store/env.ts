@@ -1,5 +1,6 @@
 /**
- * Opens the instance LMDB environment under the db path and checks its VERSION record.
+ * Opens the instance LMDB environment under the db path and checks its VERSION record (the
+ * storage format below, not an engine version).
  *
  * Layout of the db path (mirrors Meilisearch's data.ms):
  *   instance/       one LMDB env: tasks, batches, keys, index registry, experimental features
@@ -15,12 +16,16 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import { INSTANCE_DBS, MAIN_KEYS } from './dbs.js';
 
 /**
- * The storage format: bumped whenever the on-disk layout changes. Every environment records it
- * (the instance store under MAIN_KEYS.version, each index environment under its `format` key).
- * Format 1 had no split postings (engine/words/posting-blocks.ts): a posting of any size was one
- * value. Format 2 keeps a posting of more than BLOCK_ENTRIES documents in blocks, and records the
- * last batch an index environment applied. A format-1 database is opened only with `--upgrade-db`,
- * whose `upgradeDatabase` task (tasks/process/upgrade.ts) converts it.
+ * The storage format: bumped whenever the on-disk layout changes in a way an older reader would
+ * misread. Every environment records it: the instance store under MAIN_KEYS.version, each index
+ * environment under its `format` key, written with each of its writes (one not yet written, or
+ * written before these records existed, is of its instance's format).
+ *   1: no split postings (engine/words/posting-blocks.ts): a posting of any size is one value.
+ *   2: a posting of more than BLOCK_ENTRIES documents is kept in blocks, whose continued heads a
+ *      format-1 reader would misread. Additions a format-1 reader ignores (an index's last applied
+ *      batch, engine/applied-batch.ts) need no new format.
+ * A format-1 database opens only with `--upgrade-db`, whose `upgradeDatabase` task
+ * (tasks/process/upgrade.ts, engine/storage-upgrade.ts) converts it.
  */
 export const STORE_FORMAT_VERSION = 2;
 
