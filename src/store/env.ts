@@ -54,7 +54,10 @@ export function formatVersion(format: number): [number, number, number] {
   return [format, 0, 0];
 }
 
-const shown = (format: number) => formatVersion(format).join('.');
+/** `formatVersion` as text: `2.0.0`. */
+export function formatLabel(format: number): string {
+  return formatVersion(format).join('.');
+}
 
 /** The storage format the instance store is in (the current one while none is recorded yet). */
 export function storeFormat(store: Pick<InstanceStore, 'main'>): number {
@@ -69,7 +72,7 @@ export function recordStoreFormat(store: Pick<InstanceStore, 'main'>, format: nu
 /** Why a database of `format` is not opened, with Meilisearch's wording (dumps-snapshots-upgrade.md §2). */
 function refusal(format: number, upgrade: boolean): string | null {
   if (format === STORE_FORMAT_VERSION) return null;
-  const [from, to] = [shown(format), shown(STORE_FORMAT_VERSION)];
+  const [from, to] = [formatLabel(format), formatLabel(STORE_FORMAT_VERSION)];
   if (!upgrade) {
     return (
       `Your database version (${from}) is incompatible with your current engine version (${to}).\n` +

@@ -38,7 +38,7 @@ import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import { createdIndexSizes, databaseSizeChanges, databaseSizes, measureIndex } from '../indexes/stats.js';
 import { IndexStatsStore } from '../indexes/stats-store.js';
-import { formatVersion, STORE_FORMAT_VERSION, type InstanceStore } from '../store/env.js';
+import { formatLabel, STORE_FORMAT_VERSION, type InstanceStore } from '../store/env.js';
 import type { StorageFormat } from '../store/storage-format.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxnAsync } from '../store/write-txn.js';
@@ -192,9 +192,9 @@ export class Scheduler {
     const storage = this.deps.storage;
     if (next === null || storage === undefined || storage.upToDate) return next;
     if (next.operation === 'taskCancelation' || next.operation === 'upgradeDatabase') return next;
-    const [from, to] = [formatVersion(storage.format), formatVersion(STORE_FORMAT_VERSION)].map((v) => `v${v.join('.')}`);
+    const [from, to] = [formatLabel(storage.format), formatLabel(STORE_FORMAT_VERSION)];
     this.halt(
-      `The index scheduler is in version ${from}, but Meilisearch is in version ${to}.\n  - hint: start the correct version of Meilisearch, or consider updating your database. See also <https://www.meilisearch.com/docs/learn/update_and_migration/updating>`,
+      `The index scheduler is in version v${from}, but Meilisearch is in version v${to}.\n  - hint: start the correct version of Meilisearch, or consider updating your database. See also <https://www.meilisearch.com/docs/learn/update_and_migration/updating>`,
     );
     return null;
   }
