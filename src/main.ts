@@ -104,7 +104,8 @@ async function main(): Promise<void> {
     mkdirSync(config.dumpDir, { recursive: true });
     sweepDumpDir(config.dumpDir);
     sweepSnapshotLeftovers(config.snapshotDir, config.dbPath);
-    store = openInstanceStore(config.dbPath, build.pkgVersion, config.upgradeDb);
+    // an imported snapshot of an older format is upgraded without the flag, as v1.50 does
+    store = openInstanceStore(config.dbPath, build.pkgVersion, config.upgradeDb || importing?.kind === 'snapshot');
   } catch (err) {
     if (err instanceof StoreVersionError) {
       process.stderr.write(`${err.message}\n`);

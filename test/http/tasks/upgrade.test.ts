@@ -2,14 +2,15 @@
  * Dumpless upgrade through the real process (dumps-snapshots-upgrade.md §2, §6), on a database in
  * the previous storage format made by test/fixtures/upgrade/make-previous-format.ts: refused
  * without the flag; with it, an `upgradeDatabase` task converts it and searches answer as before;
- * canceled midway, the old database is left as it was while searches kept answering and new tasks
- * waited.
+ * canceled midway or failed, the old database is left as it was while searches kept answering and
+ * new tasks waited; imported from a snapshot, it is upgraded without the flag.
  */
 import { cpSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, run, waitTask } from '../../helpers/api.js';
 import { freePort, runCli, startServer, tempDir, type TestServer } from '../../helpers/server.js';
+import { packDirectory } from '../../../src/store/archive.js';
 import { formatFacts, makePreviousFormatDb, previousFormatProblems, searchAnswers, SMALL_INDEXES } from '../../fixtures/upgrade/make-previous-format.js';
 
 const INCOMPATIBLE =
@@ -170,5 +171,17 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
     expect(retried).toMatchObject({ status: 'succeeded', error: null, batchUid: failed.batchUid });
     expect((await waitTask(again, held.body.taskUid)).status).toBe('succeeded');
     expect(await searchAnswers(again)).toEqual(answers);
+  });
+
+  it('imported from a snapshot is upgraded without the flag, as v1.50 upgrades an older snapshot', async () => {
+    const snapshot = path.join(tempDir('quarry-upgrade-snapshot-'), 'old.snapshot');
+    dirs.push(path.dirname(snapshot));
+    await packDirectory(fixture, snapshot);
+    const dbPath = path.join(tempDir('quarry-upgrade-'), 'data.ms');
+    dirs.push(path.dirname(dbPath));
+    const server = await start(dbPath, { args: ['--import-snapshot', snapshot] });
+    const [upgrade] = await upgradeTasks(server);
+    expect(await waitTask(server, upgrade.uid, 30_000)).toMatchObject({ status: 'succeeded', details: { upgradeFrom: 'v1.0.0', upgradeTo: 'v2.0.0' } });
+    expect(await searchAnswers(server)).toEqual(answers);
   });
 });
