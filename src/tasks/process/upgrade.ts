@@ -9,7 +9,7 @@
  *   transaction that records its new format (engine/storage-upgrade.ts); searches keep reading
  *   the old environment meanwhile;
  * - the batch's commit, one instance transaction, points the registry at the converted copies,
- *   moves their stored statistics, and records the instance's new format last; the old
+ *   stores their statistics (measured on the copies), and records the instance's new format last; the old
  *   environments are deleted once that is durable;
  * - a canceled or failed batch deletes the copies; a crash leaves them as unused folders.
  * Each conversion runs on the main thread, so searches wait for the index being converted only.
@@ -19,6 +19,8 @@ import { mkdirSync } from 'node:fs';
 import { ApiError } from '../../errors/api-error.js';
 import { indexFormat, upgradeIndexEnv } from '../../engine/storage-upgrade.js';
 import type { IndexRecord } from '../../indexes/registry.js';
+import { measureIndex } from '../../indexes/stats.js';
+import type { MeasuredIndex } from '../../indexes/stats-store.js';
 import { STORE_FORMAT_VERSION } from '../../store/env.js';
 import { hookDelay, TEST_HOOKS } from '../test-hooks.js';
 import type { BatchProcessor } from './context.js';
@@ -35,9 +37,11 @@ export const processUpgrade: BatchProcessor = async (ctx, tasks) => {
   if (from === STORE_FORMAT_VERSION) return done;
 
   const records = ctx.indexes.list();
-  const copies: [IndexRecord, string][] = [];
+  const copies: [IndexRecord, string, MeasuredIndex][] = [];
+  // every copy's folder, from its creation on
+  const created: string[] = [];
   const discard = async () => {
-    for (const [, uuid] of copies.splice(0)) await ctx.indexEnvs.delete(uuid);
+    for (const uuid of created.splice(0)) await ctx.indexEnvs.delete(uuid);
   };
   const checkpoint = () => {
     if (ctx.signal.aborted) throw interrupted();
@@ -51,10 +55,15 @@ export const processUpgrade: BatchProcessor = async (ctx, tasks) => {
       const current = await ctx.indexEnvs.use(record.uuid, async (env) => indexFormat(env, from) === STORE_FORMAT_VERSION);
       if (current) continue;
       const uuid = randomUUID();
-      copies.push([record, uuid]);
-      mkdirSync(ctx.indexEnvs.folderOf(uuid), { recursive: true });
-      await ctx.indexEnvs.use(record.uuid, (env) => env.root.backup(ctx.indexEnvs.folderOf(uuid), true));
-      await ctx.indexEnvs.use(uuid, async (env) => upgradeIndexEnv(env, indexFormat(env, from), checkpoint));
+      const folder = ctx.indexEnvs.folderOf(uuid);
+      mkdirSync(folder, { recursive: true });
+      created.push(uuid);
+      await ctx.indexEnvs.use(record.uuid, (env) => env.root.backup(folder, true));
+      const measured = await ctx.indexEnvs.use(uuid, async (env) => {
+        upgradeIndexEnv(env, indexFormat(env, from), checkpoint);
+        return measureIndex(env, folder);
+      });
+      copies.push([record, uuid, measured]);
       await hookDelay(TEST_HOOKS.upgradeIndexDelayMs, ctx.signal);
       if (TEST_HOOKS.upgradeFails) throw new Error('the upgrade failed on purpose (QUARRY_TEST_UPGRADE_FAILS)');
     }
@@ -66,10 +75,9 @@ export const processUpgrade: BatchProcessor = async (ctx, tasks) => {
   return {
     ...done,
     commit: () => {
-      for (const [record, uuid] of copies) {
+      for (const [record, uuid, measured] of copies) {
         ctx.indexes.put({ ...record, uuid });
-        const stats = ctx.indexStats.get(record.uuid);
-        if (stats !== undefined) ctx.indexStats.put(uuid, stats);
+        ctx.indexStats.put(uuid, measured);
         ctx.indexStats.remove(record.uuid);
       }
       storage.markUpgraded();
