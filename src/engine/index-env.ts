@@ -5,7 +5,7 @@
  * databases inside them.
  * Only the scheduler writes to an index environment; searches read it.
  */
-import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
@@ -89,6 +89,8 @@ export interface IndexEnv {
   readonly vectorItems: Database<Buffer, Buffer>;
   readonly vectorLinks: Database<Buffer, Buffer>;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** An index's initial memory map: room for a mid-sized index before the first growth. */
 const INITIAL_MAP_BYTES = 1024 ** 3;
@@ -174,6 +176,13 @@ export class IndexEnvs {
 
   folderOf(uuid: string): string {
     return path.join(this.dir, uuid);
+  }
+
+  /** The uuids of the environment folders on disk, used or not. */
+  storedUuids(): string[] {
+    return readdirSync(this.dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && UUID.test(entry.name))
+      .map((entry) => entry.name);
   }
 
   /**

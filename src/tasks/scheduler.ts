@@ -282,6 +282,9 @@ export class Scheduler {
         if (measured !== undefined) this.indexStats.put(written!, measured);
         queue.commitBatch(done.batch, done.tasks, progress);
         for (const uuid of payloads) if (!this.deps.updateFiles.discardInline(uuid)) files.push(uuid);
+      }).catch(async (err: unknown) => {
+        await outcome.abandon?.();
+        throw err;
       });
       queue.setProcessing(null);
       this.running = null;

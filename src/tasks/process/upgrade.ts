@@ -11,7 +11,9 @@
  * - the batch's commit, one instance transaction, points the registry at the converted copies,
  *   stores their statistics (measured on the copies), and records the instance's new format last; the old
  *   environments are deleted once that is durable;
- * - a canceled or failed batch deletes the copies; a crash leaves them as unused folders.
+ * - a canceled or failed batch deletes the copies; a crash leaves them as unused folders, which the
+ *   next attempt deletes first (no other batch runs on an older format, so a folder no index uses
+ *   then is one of them, or one an interrupted index creation left).
  * Each conversion runs on the main thread, so searches wait for the index being converted only.
  */
 import { randomUUID } from 'node:crypto';
@@ -46,6 +48,8 @@ export const processUpgrade: BatchProcessor = async (ctx, tasks) => {
   const checkpoint = () => {
     if (ctx.signal.aborted) throw interrupted();
   };
+  const used = new Set(records.map((record) => record.uuid));
+  for (const uuid of ctx.indexEnvs.storedUuids()) if (!used.has(uuid)) await ctx.indexEnvs.delete(uuid);
   try {
     // Quarry has no dynamic-search-rules index, v1.50's second step
     ctx.progress.enter('upgradeIndexes', 'upgrading user indexes');

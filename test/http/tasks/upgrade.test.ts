@@ -5,7 +5,8 @@
  * canceled midway or failed, the old database is left as it was while searches kept answering and
  * new tasks waited; imported from a snapshot, it is upgraded without the flag.
  */
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, run, waitTask } from '../../helpers/api.js';
@@ -147,7 +148,7 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
     expect(stderr.trim()).toBe(INCOMPATIBLE);
   });
 
-  it('failed, is left intact while the server keeps serving, and is retried under the same batch at the next start', async () => {
+  it('failed, is left intact while the server keeps serving, and is retried under the same batch at the next start, unused folders removed', async () => {
     const dbPath = copyFixture();
     const before = indexFolders(dbPath);
     // TEST-ONLY hook (src/tasks/test-hooks.ts): the upgrade fails after its first index
@@ -164,11 +165,14 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
     await server.stop();
     expect(indexFolders(dbPath)).toEqual(before);
     expect(await previousFormatProblems(dbPath)).toEqual([]);
+    // what a crash during an upgrade leaves: a copy no index uses
+    mkdirSync(path.join(dbPath, 'indexes', randomUUID()));
 
     const again = await start(dbPath, { args: ['--upgrade-db'] });
     expect((await upgradeTasks(again)).map((task) => task.uid)).toEqual([upgrade.uid]);
     const retried = await waitTask(again, upgrade.uid, 30_000);
     expect(retried).toMatchObject({ status: 'succeeded', error: null, batchUid: failed.batchUid });
+    expect(indexFolders(dbPath)).toHaveLength(before.length);
     expect((await waitTask(again, held.body.taskUid)).status).toBe('succeeded');
     expect(await searchAnswers(again)).toEqual(answers);
   });
