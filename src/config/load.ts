@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseToml, TomlError, type TomlTable, type TomlValue } from 'smol-toml';
 import { helpText } from './help.js';
-import { OPTION_KEYS, flagLabel, optionNames, optionSpec, type Config, type OptionKey } from './options.js';
+import { OPTION_KEYS, allOptionNames, flagLabel, optionNames, optionSpec, type Config, type OptionKey } from './options.js';
 import { InvalidValue, splitHttpAddr } from './values.js';
 
 /** A launch configuration that must stop startup; the message is printed as is. */
@@ -78,12 +78,12 @@ function parseString(key: OptionKey, raw: string, source: Source): unknown {
 
 /** Command-line values as strings (a boolean flag reads `true`), or 'help' when -h/--help comes first. */
 function parseCommandLine(argv: readonly string[]): Map<OptionKey, string> | 'help' {
-  const byFlag = new Map(OPTION_KEYS.map((key) => [optionNames(key).flag, key]));
+  const byFlag = new Map(OPTION_KEYS.flatMap((key) => allOptionNames(key).map(({ flag }) => [flag, key] as const)));
   const declared: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const key of OPTION_KEYS) {
+  for (const [flag, key] of byFlag) {
     const spec = optionSpec(key);
     // An optional value cannot be expressed to parseArgs: declare a flag and pick the value up below.
-    declared[optionNames(key).flag] = { type: spec.valueName === undefined || spec.bareValue !== undefined ? 'boolean' : 'string' };
+    declared[flag] = { type: spec.valueName === undefined || spec.bareValue !== undefined ? 'boolean' : 'string' };
   }
   // strict: false so that unknown flags and missing values reach the checks below, which word them as clap.
   const { tokens } = parseArgs({ args: [...argv], options: declared, strict: false, allowPositionals: true, tokens: true });
@@ -127,7 +127,7 @@ function parseCommandLine(argv: readonly string[]): Map<OptionKey, string> | 'he
 function readEnvironment(env: Record<string, string | undefined>): Map<OptionKey, { raw: string; name: string }> {
   const values = new Map<OptionKey, { raw: string; name: string }>();
   for (const key of OPTION_KEYS) {
-    for (const name of optionNames(key).envNames) {
+    for (const name of allOptionNames(key).flatMap(({ envNames }) => envNames)) {
       const raw = env[name];
       if (raw !== undefined && raw !== '') {
         values.set(key, { raw, name });
@@ -181,7 +181,7 @@ function readConfigFile(explicitPath: string | undefined, cwd: string): ConfigFi
  * (deserialisation), then `config_file_path`, then the values.
  */
 function readFileValues(file: ConfigFile): Map<OptionKey, unknown> {
-  const byTomlKey = new Map(OPTION_KEYS.map((key) => [optionNames(key).tomlKey, key]));
+  const byTomlKey = new Map(OPTION_KEYS.flatMap((key) => allOptionNames(key).map(({ tomlKey }) => [tomlKey, key] as const)));
   const unknown = Object.keys(file.table).find((tomlKey) => !byTomlKey.has(tomlKey));
   if (unknown !== undefined) {
     const expected = OPTION_KEYS.filter((key) => optionSpec(key).toml !== 'forbidden')

@@ -96,6 +96,8 @@ export interface OptionSpec<T> {
   /** Another option that must be set (on the command line or in the environment) when this one is true. */
   readonly requires?: OptionKey;
   readonly conflictsWith?: OptionKey;
+  /** A second name (camelCase, named like a Config field) taken on the command line, in the environment and in the file. */
+  readonly alias?: string;
   readonly help: string;
   /** For --help when the default is not a plain value. */
   readonly defaultText?: string;
@@ -307,7 +309,9 @@ export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
   upgradeDb: {
     codec: bool,
     default: false,
-    help: 'Upgrades a database made by an older version on startup.',
+    // the spec's name for it (Meilisearch before v1.50)
+    alias: 'experimentalDumplessUpgrade',
+    help: 'Upgrades a database made by an older storage format on startup (an `upgradeDatabase` task); also --experimental-dumpless-upgrade.',
   },
   configFilePath: {
     codec: optionalText,
@@ -335,11 +339,21 @@ export interface OptionNames {
   readonly envNames: readonly [string, string];
 }
 
-export function optionNames(key: OptionKey): OptionNames {
-  const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+function namesOf(field: string): OptionNames {
+  const flag = field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const tomlKey = flag.replaceAll('-', '_');
   const screaming = tomlKey.toUpperCase();
   return { flag, tomlKey, envNames: [`QUARRY_${screaming}`, `MEILI_${screaming}`] };
+}
+
+export function optionNames(key: OptionKey): OptionNames {
+  return namesOf(key);
+}
+
+/** The option's names, then its alias's when it has one (`--upgrade-db`, `--experimental-dumpless-upgrade`). */
+export function allOptionNames(key: OptionKey): OptionNames[] {
+  const { alias } = optionSpec(key);
+  return alias === undefined ? [namesOf(key)] : [namesOf(key), namesOf(alias)];
 }
 
 /** `--db-path <PATH>`, or `--no-analytics` for a boolean flag: how error messages name an option. */

@@ -5,7 +5,7 @@
  * databases inside them.
  * Only the scheduler writes to an index environment; searches read it.
  */
-import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
@@ -43,6 +43,10 @@ export const INDEX_DBS = {
 } as const;
 
 export const INDEX_MAIN_KEYS = {
+  /** the storage format of this environment (store/env.ts STORE_FORMAT_VERSION); none: its instance's format */
+  format: 'format',
+  /** the last batch whose write this environment committed, with its tasks' outcomes (engine/applied-batch.ts) */
+  appliedBatch: 'applied-batch',
   nextDocid: 'next-docid',
   fieldDistribution: 'field-distribution',
   /** facet field id → path (engine/facets/store.ts) */
@@ -85,6 +89,8 @@ export interface IndexEnv {
   readonly vectorItems: Database<Buffer, Buffer>;
   readonly vectorLinks: Database<Buffer, Buffer>;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** An index's initial memory map: room for a mid-sized index before the first growth. */
 const INITIAL_MAP_BYTES = 1024 ** 3;
@@ -170,6 +176,13 @@ export class IndexEnvs {
 
   folderOf(uuid: string): string {
     return path.join(this.dir, uuid);
+  }
+
+  /** The uuids of the environment folders on disk, used or not. */
+  storedUuids(): string[] {
+    return readdirSync(this.dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && UUID.test(entry.name))
+      .map((entry) => entry.name);
   }
 
   /**

@@ -35,6 +35,8 @@ import { importSnapshot } from '../snapshots/import.js';
 import { sweepSnapshotLeftovers } from '../snapshots/writer.js';
 import { DbLockedError, lockDbPath, type DbLock } from '../store/db-lock.js';
 import { openInstanceStore, StoreVersionError, type InstanceStore } from '../store/env.js';
+import type { StorageFormat } from '../store/storage-format.js';
+import { startDatabaseUpgrade } from '../tasks/upgrade-startup.js';
 import { ImportRefused, shouldImport, type ImportRequest } from '../store/import-decision.js';
 import { readInstanceUid } from '../store/instance-uid.js';
 import { UpdateFiles } from '../store/update-files.js';
@@ -123,13 +125,16 @@ function lockDb(dbPath: string): DbLock {
   }
 }
 
-/** Step 4 (after the snapshot is unpacked, step 3): the instance environment, its version checked. */
-function openStore(config: Config, build: BuildInfo): InstanceStore {
+/**
+ * Step 4 (after the snapshot is unpacked, step 3): the instance environment, its version checked;
+ * an older format opens only with `--upgrade-db`, or from an imported snapshot, as v1.50.
+ */
+function openStore(config: Config, build: BuildInfo, importing: ImportRequest | null): InstanceStore {
   mkdirSync(config.dumpDir, { recursive: true });
   sweepDumpDir(config.dumpDir);
   sweepSnapshotLeftovers(config.snapshotDir, config.dbPath);
   try {
-    return openInstanceStore(config.dbPath, build.pkgVersion);
+    return openInstanceStore(config.dbPath, build.pkgVersion, config.upgradeDb || importing?.kind === 'snapshot');
   } catch (err) {
     if (err instanceof StoreVersionError) throw new StartupRefused(err.message);
     throw err;
@@ -179,10 +184,11 @@ export async function openInstance(input: InstanceInput): Promise<Instance> {
   const lock = lockDb(config.dbPath); // 2
   try {
     if (importing?.kind === 'snapshot') await refuseImport(importSnapshot(importing.file, config.dbPath, progress), 'snapshot'); // 3
-    const store = openStore(config, build); // 4
+    const store = openStore(config, build, importing); // 4
     const services = buildServices(input, store); // 5
     if (importing?.kind === 'dump') await refuseImport(importDump(importing.file, services, progress), 'dump', config.dbPath); // 6
-    const scheduler = buildScheduler(input, services); // 7
+    const storage = startDatabaseUpgrade(services.store, services.queue, build.pkgVersion); // 7
+    const scheduler = buildScheduler(input, services, storage); // 8
     return assemble(input, services, scheduler, lock);
   } catch (err) {
     lock.release();
@@ -219,12 +225,13 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
   };
 }
 
-/** Step 7: the task scheduler (started by the caller, once it is ready to answer). */
-function buildScheduler(input: InstanceInput, services: Services): Scheduler {
+/** Step 8: the task scheduler (started by the caller, once it is ready to answer), which runs the upgrade task step 7 registered first. */
+function buildScheduler(input: InstanceInput, services: Services, storage: StorageFormat): Scheduler {
   const { config, build, logs } = input;
   const { store, queue, indexes, indexEnvs, updateFiles, workers, features, network, webhooks, outgoing } = services;
   return new Scheduler({
     store,
+    storage,
     queue,
     indexes,
     indexEnvs,

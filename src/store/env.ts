@@ -1,5 +1,6 @@
 /**
- * Opens the instance LMDB environment under the db path and checks its VERSION record.
+ * Opens the instance LMDB environment under the db path and checks its VERSION record (the
+ * storage format below, not an engine version).
  *
  * Layout of the db path (mirrors Meilisearch's data.ms):
  *   instance/       one LMDB env: tasks, batches, keys, index registry, experimental features
@@ -14,15 +15,22 @@ import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { INSTANCE_DBS, MAIN_KEYS } from './dbs.js';
 
-/** Bumped whenever the on-disk layout changes incompatibly. */
+/**
+ * The storage format: bumped whenever the on-disk layout changes in a way an older reader would
+ * misread. Every environment records it: the instance store under MAIN_KEYS.version, each index
+ * environment under its `format` key, written with each of its writes (one not yet written, or
+ * written before these records existed, is of its instance's format).
+ *   1: no split postings (engine/words/posting-blocks.ts): a posting of any size is one value.
+ *   2: a posting of more than BLOCK_ENTRIES documents is kept in blocks, whose continued heads a
+ *      format-1 reader would misread. Additions a format-1 reader ignores (an index's last applied
+ *      batch, engine/applied-batch.ts) need no new format.
+ * A format-1 database opens only with `--upgrade-db`, whose `upgradeDatabase` task
+ * (tasks/process/upgrade.ts, engine/storage-upgrade.ts) converts it.
+ */
 export const STORE_FORMAT_VERSION = 2;
 
-/**
- * Older formats this version reads as they are, and marks as its own once opened, since what it
- * writes from then on is not theirs: format 1 had no split postings (posting-blocks.ts), whose
- * continued heads a format-1 reader would misread.
- */
-const UPGRADED_FORMATS: ReadonlySet<number> = new Set([1]);
+/** Older formats `--upgrade-db` converts. */
+export const UPGRADABLE_FORMATS: ReadonlySet<number> = new Set([1]);
 
 export class StoreVersionError extends Error {}
 
@@ -33,26 +41,71 @@ export interface InstanceStore {
   close(): Promise<void>;
 }
 
-interface VersionRecord {
+export interface VersionRecord {
   format: number;
   pkgVersion: string;
 }
 
-export function openInstanceStore(dbPath: string, pkgVersion: string): InstanceStore {
+/**
+ * How Quarry shows a storage format where Meilisearch shows its engine version (messages, the
+ * `upgradeDatabase` task's `upgradeFrom`/`upgradeTo`): format N is `N.0.0`.
+ */
+export function formatVersion(format: number): [number, number, number] {
+  return [format, 0, 0];
+}
+
+/** `formatVersion` as text: `2.0.0`. */
+export function formatLabel(format: number): string {
+  return formatVersion(format).join('.');
+}
+
+/** The storage format the instance store is in (the current one while none is recorded yet). */
+export function storeFormat(store: Pick<InstanceStore, 'main'>): number {
+  return (store.main.get(MAIN_KEYS.version) as VersionRecord | undefined)?.format ?? STORE_FORMAT_VERSION;
+}
+
+/** Records the instance store's format (in the caller's transaction when one is open). */
+export function recordStoreFormat(store: Pick<InstanceStore, 'main'>, format: number, pkgVersion: string): void {
+  store.main.putSync(MAIN_KEYS.version, { format, pkgVersion } satisfies VersionRecord);
+}
+
+/** Why a database of `format` is not opened, with Meilisearch's wording (dumps-snapshots-upgrade.md §2). */
+function refusal(format: number, upgrade: boolean): string | null {
+  if (format === STORE_FORMAT_VERSION) return null;
+  const [from, to] = [formatLabel(format), formatLabel(STORE_FORMAT_VERSION)];
+  if (!upgrade) {
+    return (
+      `Your database version (${from}) is incompatible with your current engine version (${to}).\n` +
+      'To migrate data between Meilisearch versions, please follow our guide on https://www.meilisearch.com/docs/learn/update_and_migration/updating.\n' +
+      'Alternatively, you can set the `--upgrade-db` flag (or the `MEILI_UPGRADE_DB` environment variable) to upgrade the database on startup.'
+    );
+  }
+  if (format > STORE_FORMAT_VERSION) return `Database version ${from} is higher than the Meilisearch version ${to}. Downgrade is not supported`;
+  if (!UPGRADABLE_FORMATS.has(format)) {
+    return `Database version ${from} is too old to be upgraded via \`--upgrade-db\`. Please generate a dump using the v${from} and import it in the v${to}`;
+  }
+  return null;
+}
+
+/**
+ * Opens the instance store. A new one records the current format; one of an older format this
+ * version converts opens only when `upgrade` (`--upgrade-db`) is set, and stays in its format until
+ * its `upgradeDatabase` task succeeds; any other format is refused (StoreVersionError).
+ */
+export function openInstanceStore(dbPath: string, pkgVersion: string, upgrade = false): InstanceStore {
   const dir = path.join(dbPath, 'instance');
   mkdirSync(dir, { recursive: true });
   const root = open({ path: dir, maxDbs: 32, mapSize: 20 * 1024 ** 3, compression: false });
   const main = root.openDB<unknown, string>({ name: INSTANCE_DBS.main });
   const existing = main.get(MAIN_KEYS.version) as VersionRecord | undefined;
-  if (existing === undefined || UPGRADED_FORMATS.has(existing.format)) {
+  if (existing === undefined) {
     main.putSync(MAIN_KEYS.version, { format: STORE_FORMAT_VERSION, pkgVersion } satisfies VersionRecord);
-  } else if (existing.format !== STORE_FORMAT_VERSION) {
-    void root.close();
-    throw new StoreVersionError(
-      `The database at ${dbPath} was created by Quarry ${existing.pkgVersion} (storage format ${existing.format}), ` +
-        `which this version (${pkgVersion}, storage format ${STORE_FORMAT_VERSION}) cannot open. ` +
-        'Export a dump with the version that created it and import it here.',
-    );
+  } else {
+    const refused = refusal(existing.format, upgrade);
+    if (refused !== null) {
+      void root.close();
+      throw new StoreVersionError(refused);
+    }
   }
   return {
     root,

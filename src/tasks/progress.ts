@@ -33,6 +33,7 @@ export const STEPS = {
   taskDeletion: ['deleting tasks date time', 'deleting tasks metadata', 'deleting tasks', 'deleting batches'],
   dumpCreation: ['dump the keys', 'dump the tasks', 'dump the batches', 'dump the indexes', 'dump the experimental features', 'compress the dump'],
   snapshotCreation: ['snapshot the index scheduler', 'snapshot the indexes', 'snapshot the update files', 'create the archive'],
+  upgradeIndexes: ['upgrading user indexes', 'upgrading dsr index'],
 } as const;
 
 export type StepFamily = keyof typeof STEPS;
@@ -81,6 +82,11 @@ export class Progress {
     return () => {
       done += 1;
     };
+  }
+
+  /** Enters a step named at run time (Meilisearch's `VariableNameStep`: ``Upgrading index `movies` ``), the `finished`th of `total` of its family. */
+  variable(family: string, name: string, finished: number, total: number): void {
+    this.push({ family: `variable:${family}`, name, finished: () => finished, total });
   }
 
   /** Follows an index write's own steps, nested in the current step. */

@@ -29,13 +29,17 @@
  * its tasks stay enqueued, and the cancelation — always scheduled first — then cancels them.
  * An abort that lands once the index write has committed (during its commit, or while the
  * processor returns) is too late: the batch commits, and the cancelation finds nothing to cancel.
+ * Storage format (process/upgrade.ts): while the instance is in an older format, only
+ * cancelations and `upgradeDatabase` batches run; once an upgrade failed, or was canceled and left
+ * the old format in place, no further batch runs until a restart, as in v1.50.
  */
 import { ApiError, inIndex } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import { createdIndexSizes, databaseSizeChanges, databaseSizes, measureIndex } from '../indexes/stats.js';
 import { IndexStatsStore } from '../indexes/stats-store.js';
-import type { InstanceStore } from '../store/env.js';
+import { formatLabel, STORE_FORMAT_VERSION, type InstanceStore } from '../store/env.js';
+import type { StorageFormat } from '../store/storage-format.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxnAsync } from '../store/write-txn.js';
 import { writeIndex } from '../workers/index-writer.js';
@@ -56,6 +60,8 @@ import { processDumpCreation } from './process/dump.js';
 import { processSnapshotCreation } from './process/snapshot.js';
 import { processSettings } from './process/settings.js';
 import { processCancelation, processDeletion } from './process/task-ops.js';
+import { processUpgrade } from './process/upgrade.js';
+import { crashAfterIndexCommit } from './test-hooks.js';
 import type { TaskQueue } from './queue.js';
 
 /** Batches that write one index's documents or settings: their stats show the database sizes they changed. */
@@ -82,6 +88,8 @@ export interface SchedulerDeps {
   onBatchCommitted?: (tasks: readonly Task[]) => void;
   archives?: ArchiveDeps;
   exports?: ExportDeps;
+  /** the instance's storage format (absent: always current) */
+  storage?: StorageFormat;
 }
 
 const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
@@ -101,6 +109,7 @@ const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
   dumpCreation: processDumpCreation,
   snapshotCreation: processSnapshotCreation,
   export: processExport,
+  upgradeDatabase: processUpgrade,
 };
 
 class BatchAborted extends Error {}
@@ -112,6 +121,8 @@ export class Scheduler {
   private loop: Promise<void> | null = null;
   private running: { taskUids: ReadonlySet<number>; abort: AbortController } | null = null;
   private idleWaiters: (() => void)[] = [];
+  /** why no batch runs any more until a restart (a failed upgrade, data left in an older format) */
+  private halted: string | null = null;
 
   private readonly indexStats: IndexStatsStore;
 
@@ -171,7 +182,27 @@ export class Scheduler {
     }
   }
 
+  /** Stops creating batches until a restart, and says why once. */
+  private halt(reason: string): void {
+    if (this.halted !== null) return;
+    this.halted = reason;
+    this.deps.log?.(reason);
+  }
+
   private pick(): NextBatch | null {
+    if (this.halted !== null) return null;
+    const next = this.nextBatch();
+    const storage = this.deps.storage;
+    if (next === null || storage === undefined || storage.upToDate) return next;
+    if (next.operation === 'taskCancelation' || next.operation === 'upgradeDatabase') return next;
+    const [from, to] = [formatLabel(storage.format), formatLabel(STORE_FORMAT_VERSION)];
+    this.halt(
+      `The index scheduler is in version v${from}, but Meilisearch is in version v${to}.\n  - hint: start the correct version of Meilisearch, or consider updating your database. See also <https://www.meilisearch.com/docs/learn/update_and_migration/updating>`,
+    );
+    return null;
+  }
+
+  private nextBatch(): NextBatch | null {
     const { queue, indexes } = this.deps;
     const max = this.deps.maxBatchedTasks ?? Number.POSITIVE_INFINITY;
     return nextBatch({
@@ -211,12 +242,19 @@ export class Scheduler {
       }
       // A processor that wrote the index has committed it: past that point the batch commits too,
       // and the cancelation, which runs next, finds its tasks finished.
-      if (abort.signal.aborted && outcome.indexWritten === undefined) throw new BatchAborted();
+      if (abort.signal.aborted && outcome.indexWritten === undefined) {
+        await outcome.abandon?.();
+        throw new BatchAborted();
+      }
       if (outcome.indexWrite !== undefined) {
         progress.enter('indexing', 'indexing');
-        const { uuid, write } = outcome.indexWrite;
+        const { uuid } = outcome.indexWrite;
+        // the write records its batch and outcomes, for a re-run after a crash before the commit below
+        const applied = { batchUid: batch.uid, tasks: outcome.tasks.map((task) => ({ uid: task.uid, details: task.details })) };
+        const write = { ...outcome.indexWrite.write, applied };
         try {
           await writeIndex(this.deps.workers, this.deps.indexEnvs, uuid, write, abort.signal, progress.watchIndexWrite());
+          crashAfterIndexCommit();
         } catch (err) {
           if (abort.signal.aborted) throw new BatchAborted();
           if (!(err instanceof ApiError)) throw err;
@@ -247,12 +285,17 @@ export class Scheduler {
         if (measured !== undefined) this.indexStats.put(written!, measured);
         queue.commitBatch(done.batch, done.tasks, progress);
         for (const uuid of payloads) if (!this.deps.updateFiles.discardInline(uuid)) files.push(uuid);
+      }).catch(async (err: unknown) => {
+        await outcome.abandon?.();
+        throw err;
       });
       queue.setProcessing(null);
       this.running = null;
       this.deps.onBatchCommitted?.(done.tasks);
       await Promise.all(files.map((uuid) => this.deps.updateFiles.delete(uuid)));
       await outcome.afterCommit?.();
+      const failedUpgrade = next.operation === 'upgradeDatabase' ? done.tasks.find((task) => task.status === 'failed') : undefined;
+      if (failedUpgrade !== undefined) this.halt(`the database upgrade failed, no task runs until a restart: ${failedUpgrade.error?.message ?? ''}`);
     } catch (err) {
       if (!(err instanceof BatchAborted)) throw err;
     } finally {

@@ -55,14 +55,16 @@ describe('server start-up', () => {
     expect(stdout).toContain('MEILI_MASTER_KEY');
   });
 
-  it('refuses a database made by an incompatible storage format', async () => {
+  it('refuses a database of a newer storage format, as a downgrade with --upgrade-db', async () => {
     const dbPath = path.join(tempDir(), 'db');
     const root = open({ path: path.join(dbPath, 'instance'), maxDbs: 32 });
     await root.openDB({ name: 'main' }).put('version', { format: 999, pkgVersion: '99.0.0' });
     await root.close();
     const { code, stderr } = await runCli(['--db-path', dbPath, '--http-addr', '127.0.0.1:0']);
     expect(code).toBe(1);
-    expect(stderr).toContain('cannot open');
-    expect(stderr).toContain('99.0.0');
+    expect(stderr).toContain('Your database version (999.0.0) is incompatible with your current engine version (2.0.0).');
+    const upgrading = await runCli(['--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--upgrade-db']);
+    expect(upgrading.code).toBe(1);
+    expect(upgrading.stderr.trim()).toBe('Database version 999.0.0 is higher than the Meilisearch version 2.0.0. Downgrade is not supported');
   });
 });

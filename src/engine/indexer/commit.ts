@@ -5,6 +5,8 @@
  * Each write is ONE transaction: documents and everything derived from them land together.
  *
  * `checkpoint` is called between steps and throws to interrupt; the transaction then rolls back.
+ * Every committed write also records, in its transaction, the environment's storage format and,
+ * when given, the batch it applies (applied-batch.ts).
  */
 import { DocumentStore } from '../documents/store.js';
 import type { IndexEnv } from '../index-env.js';
@@ -14,6 +16,8 @@ import { applyDocumentBatch, type DocumentBatchOutcome, type DocumentOp } from '
 import type { PreparedWords } from '../words/prepared-words.js';
 import { INDEX_UPDATERS, RECONCILING_UPDATERS } from './registry.js';
 import { StepReporter } from '../indexing-steps.js';
+import { recordAppliedBatch, type AppliedBatch } from '../applied-batch.js';
+import { stampIndexFormat } from '../storage-upgrade.js';
 
 export interface DocumentsWrite {
   readonly kind: 'documents';
@@ -23,6 +27,8 @@ export interface DocumentsWrite {
   readonly primaryKey: string | null;
   /** run the write and roll it back: whether and how the operations apply, nothing written */
   readonly rehearsal?: boolean;
+  /** the batch this write applies, recorded with it */
+  readonly applied?: AppliedBatch;
 }
 
 export interface SettingsWrite {
@@ -32,6 +38,8 @@ export interface SettingsWrite {
   readonly clear: boolean;
   /** names of the updaters whose derived data the new settings change */
   readonly rebuild: readonly string[];
+  /** the batch this write applies, recorded with it */
+  readonly applied?: AppliedBatch;
 }
 
 export type IndexWrite = DocumentsWrite | SettingsWrite;
@@ -40,8 +48,15 @@ export type IndexWrite = DocumentsWrite | SettingsWrite;
 export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome;
 export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome | null;
 export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), prepared?: PreparedWords): DocumentBatchOutcome | null {
-  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, prepared, write.rehearsal);
-  env.root.transactionSync(() => applySettings(env, write, checkpoint, steps));
+  const stamp = () => {
+    stampIndexFormat(env);
+    if (write.applied !== undefined) recordAppliedBatch(env, write.applied);
+  };
+  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, prepared, write.rehearsal, stamp);
+  env.root.transactionSync(() => {
+    applySettings(env, write, checkpoint, steps);
+    stamp();
+  });
   return null;
 }
 

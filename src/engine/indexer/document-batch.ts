@@ -241,7 +241,7 @@ class Rehearsed {
   constructor(readonly results: OpResult[]) {}
 }
 
-/** Applies `ops` in one transaction; a `rehearsal` rolls it back and answers what it would have. */
+/** Applies `ops` in one transaction; a `rehearsal` rolls it back and answers what it would have. `finish` adds its writes to a committed transaction. */
 export function applyDocumentBatch(
   env: IndexEnv,
   ops: readonly DocumentOp[],
@@ -250,6 +250,7 @@ export function applyDocumentBatch(
   steps = new StepReporter(),
   prepared?: PreparedWords,
   rehearsal = false,
+  finish?: () => void,
 ): DocumentBatchOutcome {
   let settled = primaryKey;
   const apply = () => {
@@ -280,6 +281,7 @@ export function applyDocumentBatch(
     });
     pending.flush();
     if (rehearsal) throw new Rehearsed(results);
+    finish?.();
     // the commit, when the callback returns
     steps.enter('finalizing');
     return results;

@@ -229,3 +229,22 @@ export class PostingWriter {
     return this.piece.bytes(2 + 3 * n);
   }
 }
+
+/**
+ * Splits every posting of `table` stored whole although it holds more than BLOCK_ENTRIES
+ * documents, as storage format 1 stored every posting (engine/storage-upgrade.ts). Answers how
+ * many it split; `checkpoint` may throw between postings to interrupt.
+ */
+export function splitOversizedPostings(table: PostingTable, checkpoint: () => void): number {
+  const oversized: string[] = [];
+  for (const { key, value } of table.heads.getRange()) {
+    if (value.length >= 8 && (value.readUInt32LE(0) & CONTINUED) === 0 && value.readUInt32LE(4) > BLOCK_ENTRIES) oversized.push(key);
+  }
+  const writer = new PostingWriter(table);
+  for (const key of oversized) {
+    checkpoint();
+    // no change: the writer rewrites the posting as it stores any posting of that size
+    writer.update(key, [], NO_CHANGES, () => 0);
+  }
+  return oversized.length;
+}

@@ -14,8 +14,8 @@ const backticked = (names: readonly string[]): string => names.map((n) => `\`${n
 // Rust `eq_ignore_ascii_case`: only ASCII letters fold, so e.g. the Kelvin sign never matches `k`.
 const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
-function caseInsensitive<V extends string>(values: readonly V[], describe: (raw: string) => string): ValueParser<V> {
-  const byLower = new Map(values.map((v) => [asciiLower(v), v]));
+function caseInsensitive<V extends string>(values: readonly V[], describe: (raw: string) => string, aliases: Readonly<Record<string, V>> = {}): ValueParser<V> {
+  const byLower = new Map([...values.map((v) => [asciiLower(v), v] as const), ...Object.entries(aliases).map(([alias, v]) => [asciiLower(alias), v] as const)]);
   return (raw) => {
     const value = byLower.get(asciiLower(raw));
     if (value === undefined) throw new QueryValueError(describe(raw));
@@ -23,10 +23,14 @@ function caseInsensitive<V extends string>(values: readonly V[], describe: (raw:
   };
 }
 
-/** A task type, case-insensitive, returned in its canonical spelling. */
+/**
+ * A task type, case-insensitive, returned in its canonical spelling. The spec names the upgrade
+ * task `databaseUpgrade` where v1.50 says `upgradeDatabase`: both select it.
+ */
 export const parseTaskType: ValueParser<TaskType> = caseInsensitive(
   TASK_TYPES,
   (raw) => `\`${raw}\` is not a valid task type. Available types are ${backticked(TASK_TYPES)}.`,
+  { databaseUpgrade: 'upgradeDatabase' },
 );
 
 /** A task status, case-insensitive, returned in its canonical spelling. */

@@ -19,14 +19,17 @@
  * land whole or not at all; `afterCommit` does the irreversible file work once that is durable.
  * A crash between the two commits leaves the tasks enqueued: they run again over the written
  * index, which reaches the same state for additions, deletions, clears and settings (an index the
- * batch created is made again in a new folder, the first one left behind), while an edition
- * function runs again on the documents it already edited.
+ * batch created is made again in a new folder, the first one left behind). An edition function
+ * would edit again what it edited: the scheduler records each `indexWrite`'s batch and its tasks'
+ * details in the index environment, in the write's own transaction (engine/applied-batch.ts), and
+ * the edition processor finds there that its task's write already landed and only finishes it.
  */
 import type { IndexEnv, IndexEnvs } from '../../engine/index-env.js';
 import type { IndexWrite } from '../../engine/indexer/commit.js';
 import type { IndexRegistry } from '../../indexes/registry.js';
 import type { IndexStatsStore } from '../../indexes/stats-store.js';
 import type { InstanceStore } from '../../store/env.js';
+import type { StorageFormat } from '../../store/storage-format.js';
 import type { PayloadSource, UpdateFiles } from '../../store/update-files.js';
 import type { WorkerPools } from '../../workers/pool.js';
 import type { Batch, DumpedKey, Task, Timestamp } from '../../types/task.js';
@@ -122,6 +125,8 @@ export interface ProcessContext {
   archives?: ArchiveDeps;
   /** export batches: the outgoing client and what they send; without it they fail */
   exports?: ExportDeps;
+  /** the instance's storage format, which an `upgradeDatabase` batch converts */
+  storage?: StorageFormat;
   /** where unexpected errors are reported (the scheduler's log) */
   log?: (message: string, err?: unknown) => void;
 }
@@ -143,6 +148,8 @@ export interface ProcessOutcome {
   commit?: () => void;
   /** irreversible file work once that transaction is durable: a deleted index's folder removed, a compacted file swapped in */
   afterCommit?: () => Promise<void>;
+  /** undoes the processor's own file work when the batch is dropped uncommitted (a cancelation that arrived after it returned) */
+  abandon?: () => Promise<void>;
 }
 
 export type BatchProcessor = (ctx: ProcessContext, tasks: Task[], next: NextBatch) => Promise<ProcessOutcome> | ProcessOutcome;

@@ -6,9 +6,12 @@
  * engine/documents/depth.ts). The first error fails the task and nothing is written;
  * otherwise the net changes are committed like any document batch (a `documents` index write).
  *
- * A documentEdition task is always alone in its batch (autobatcher).
+ * A documentEdition task is always alone in its batch (autobatcher). Its write records the task's
+ * outcome in the index (engine/applied-batch.ts): run again after a crash that kept the write but
+ * lost the task's commit, it finishes with that outcome instead of editing the documents twice.
  */
 import { ApiError, inIndex } from '../../errors/api-error.js';
+import { appliedOutcome } from '../../engine/applied-batch.js';
 import { documentId, type JsonObject } from '../../engine/document-id.js';
 import { MAX_DOCUMENT_DEPTH, nestsTooDeep } from '../../engine/documents/depth.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
@@ -104,6 +107,11 @@ export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
   }
   const record = ctx.indexes.get(kind.indexUid);
   if (record === undefined) return { tasks: [failed(task, new ApiError('index_not_found', `Index \`${kind.indexUid}\` not found.`))] };
+  // A crash between this task's index commit and its task commit: the edit landed, it only finishes.
+  const applied = appliedOutcome(ctx.indexEnvs.get(record.uuid), task.uid);
+  if (applied !== undefined) {
+    return { tasks: [succeeded(task, applied.details)], indexWritten: record.uuid, commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) };
+  }
   // kept open while the edition pool runs the function
   const { env, release } = ctx.indexEnvs.acquire(record.uuid);
 

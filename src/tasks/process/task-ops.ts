@@ -1,7 +1,7 @@
 /**
  * Task cancelation and deletion (tasks-batches.md §6). Both act on the set frozen at enqueue
- * time. A cancelation turns the still-enqueued tasks of its set into `canceled` (they join the
- * cancelation's batch); a deletion removes the finished ones and leaves the others.
+ * time. A cancelation turns the still-enqueued tasks of its set, and its failed `upgradeDatabase`
+ * tasks, into `canceled` (they join the cancelation's batch); a deletion removes the finished ones and leaves the others.
  */
 import { failedDetails } from '../details.js';
 import { isFinished, type Task } from '../../types/task.js';
@@ -15,7 +15,9 @@ export const processCancelation: BatchProcessor = (ctx, [task]) => {
   const canceled: Task[] = [];
   for (const uid of kind.tasks) {
     const target = ctx.queue.get(uid);
-    if (target === undefined || target.status !== 'enqueued') continue;
+    // failed upgrades too, as v1.50 cancels them (their rollback: process/upgrade.ts)
+    const cancelable = target?.status === 'enqueued' || (target?.status === 'failed' && target.kind.name === 'upgradeDatabase');
+    if (target === undefined || !cancelable) continue;
     canceled.push({
       ...target,
       status: 'canceled',

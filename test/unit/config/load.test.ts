@@ -202,6 +202,20 @@ describe('precedence', () => {
   });
 });
 
+describe('--upgrade-db and its spec name --experimental-dumpless-upgrade', () => {
+  it('sets the same option from either flag', () => {
+    expect(load(['--upgrade-db']).upgradeDb).toBe(true);
+    expect(load(['--experimental-dumpless-upgrade']).upgradeDb).toBe(true);
+  });
+
+  it('sets it from either environment form, as from the file key of either name', () => {
+    for (const name of ['MEILI_UPGRADE_DB', 'QUARRY_UPGRADE_DB', 'MEILI_EXPERIMENTAL_DUMPLESS_UPGRADE', 'QUARRY_EXPERIMENTAL_DUMPLESS_UPGRADE']) {
+      expect(load([], { [name]: 'true' }).upgradeDb, name).toBe(true);
+    }
+    expect(load([], {}, workdir('experimental_dumpless_upgrade = true')).upgradeDb).toBe(true);
+  });
+});
+
 describe('command line syntax', () => {
   it('accepts --flag=value', () => {
     expect(load(['--db-path=/x', '--http-addr=127.0.0.1:0']).dbPath).toBe('/x');
@@ -239,7 +253,7 @@ describe('command line syntax', () => {
 
   it('rejects an unknown flag, naming it', () => {
     expect(loadError(['--no-such-flag']).message).toBe("unexpected argument '--no-such-flag' found\n\nFor more information, try '--help'.");
-    expect(loadError(['--experimental-dumpless-upgrade']).message).toContain("'--experimental-dumpless-upgrade'");
+    expect(loadError(['--experimental-dumpless-upgrades']).message).toContain("'--experimental-dumpless-upgrades'");
     expect(loadError(['-x']).message).toContain("unexpected argument '-x' found");
   });
 

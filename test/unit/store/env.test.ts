@@ -22,6 +22,21 @@ async function writeVersion(format: number): Promise<void> {
   await root.close();
 }
 
+const INCOMPATIBLE =
+  'Your database version (1.0.0) is incompatible with your current engine version (2.0.0).\n' +
+  'To migrate data between Meilisearch versions, please follow our guide on https://www.meilisearch.com/docs/learn/update_and_migration/updating.\n' +
+  'Alternatively, you can set the `--upgrade-db` flag (or the `MEILI_UPGRADE_DB` environment variable) to upgrade the database on startup.';
+
+function refusal(upgrade: boolean): string {
+  try {
+    openInstanceStore(dbPath, '1.2.3', upgrade);
+  } catch (err) {
+    expect(err).toBeInstanceOf(StoreVersionError);
+    return (err as Error).message;
+  }
+  throw new Error('the store opened');
+}
+
 describe('openInstanceStore', () => {
   it('records the current format in a new store', async () => {
     const store = openInstanceStore(dbPath, '1.2.3');
@@ -29,16 +44,23 @@ describe('openInstanceStore', () => {
     await store.close();
   });
 
-  it('opens a format 1 store (no split postings) and marks it as the current format', async () => {
+  it('refuses a format 1 store (no split postings) without --upgrade-db, with v1.50 wording, and leaves its record', async () => {
     await writeVersion(1);
-    const store = openInstanceStore(dbPath, '1.2.3');
     expect(STORE_FORMAT_VERSION).toBe(2);
-    expect(store.main.get('version')).toEqual({ format: 2, pkgVersion: '1.2.3' });
+    expect(refusal(false)).toBe(INCOMPATIBLE);
+    const store = openInstanceStore(dbPath, '1.2.3', true);
+    expect(store.main.get('version')).toEqual({ format: 1, pkgVersion: '0.0.9' });
     await store.close();
   });
 
-  it('refuses a store of a format it does not know', async () => {
-    await writeVersion(999);
-    expect(() => openInstanceStore(dbPath, '1.2.3')).toThrow(StoreVersionError);
+  it('refuses a newer format, as a downgrade with --upgrade-db', async () => {
+    await writeVersion(3);
+    expect(refusal(false)).toContain('Your database version (3.0.0) is incompatible with your current engine version (2.0.0).');
+    expect(refusal(true)).toBe('Database version 3.0.0 is higher than the Meilisearch version 2.0.0. Downgrade is not supported');
+  });
+
+  it('refuses a format too old to upgrade even with --upgrade-db', async () => {
+    await writeVersion(0);
+    expect(refusal(true)).toBe('Database version 0.0.0 is too old to be upgraded via `--upgrade-db`. Please generate a dump using the v0.0.0 and import it in the v2.0.0');
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Batch processors whose outcomes the HTTP tests cannot reach with index routes alone: deletion
- * batches that carry document tasks, and several task deletions in one batch.
+ * batches that carry document tasks, several task deletions in one batch, and the cancelation of
+ * a failed upgrade.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { UpdateFiles } from '../../../src/store/update-files.js';
 import type { NextBatch } from '../../../src/tasks/autobatcher.js';
 import type { ProcessContext } from '../../../src/tasks/process/context.js';
 import { processIndexDeletion } from '../../../src/tasks/process/index-ops.js';
-import { processDeletion } from '../../../src/tasks/process/task-ops.js';
+import { processCancelation, processDeletion } from '../../../src/tasks/process/task-ops.js';
 import { Progress } from '../../../src/tasks/progress.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
 import type { Task, TaskKind } from '../../../src/types/task.js';
@@ -110,5 +111,18 @@ describe('task deletions run together', () => {
     store.root.transactionSync(() => outcome.commit!());
     expect(ctx.queue.get(done!.uid)).toBeUndefined();
     expect(ctx.queue.get(waiting!.uid)).toBeDefined();
+  });
+});
+
+describe('a cancelation', () => {
+  it('cancels a failed upgradeDatabase task, as v1.50, but no other failed task', async () => {
+    const [upgrade, create] = enqueue(kind.upgrade(), kind.create('x'));
+    for (const task of [upgrade!, create!]) ctx.queue.update({ ...task, status: 'failed', startedAt: 1n, finishedAt: 2n });
+    const [cancel] = enqueue(kind.cancel([upgrade!.uid, create!.uid]));
+    const outcome = await processCancelation(ctx, [cancel!], { ...deletionBatch([cancel!], false), operation: 'taskCancelation', indexUid: null });
+    expect(outcome.tasks.map((t) => [t.uid, t.status, t.canceledBy])).toEqual([
+      [cancel!.uid, 'succeeded', null],
+      [upgrade!.uid, 'canceled', cancel!.uid],
+    ]);
   });
 });

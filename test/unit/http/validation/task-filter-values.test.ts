@@ -26,6 +26,11 @@ describe('parseTaskType', () => {
     expect(parseTaskType('INDEXCREATION')).toBe('indexCreation');
   });
 
+  it("takes the spec's `databaseUpgrade` for v1.50's `upgradeDatabase`", () => {
+    expect(parseTaskType('databaseUpgrade')).toBe('upgradeDatabase');
+    expect(parseTaskType('DATABASEUPGRADE')).toBe('upgradeDatabase');
+  });
+
   it('folds ASCII letters only', () => {
     // U+212A KELVIN SIGN lower-cases to "k" in Unicode, but not in Rust's eq_ignore_ascii_case.
     expect(() => parseTaskType('tas\u212Acancelation')).toThrow(QueryValueError);
