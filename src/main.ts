@@ -31,6 +31,7 @@ import { runtimeFromEnv, setEmbedderRuntime } from './embedders/runtime.js';
 import { IpPolicy } from './outgoing/ip-policy.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
+import { SearchRuleStore } from './search-rules/store.js';
 import { SearchQueue } from './search/search-queue.js';
 import { importDump } from './dumps/import.js';
 import { sweepDumpDir, writeDump } from './dumps/writer.js';
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
   const features = new ExperimentalFeatures(store, forcedFeatures);
   const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
   const network = new Network(store);
+  const searchRules = new SearchRuleStore(store);
   if (importing?.kind === 'dump') {
     await importDump(importing.file, { store, keys, features, webhooks, network, queue, indexes, indexEnvs, updateFiles, workers }, progress).catch((err: unknown) =>
       refuseStart(`importing the dump failed: ${(err as Error).message}`, config.dbPath),
@@ -144,6 +146,7 @@ async function main(): Promise<void> {
     indexes,
     indexEnvs,
     updateFiles,
+    searchRules,
     workers,
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
@@ -173,6 +176,7 @@ async function main(): Promise<void> {
     logs,
     webhooks,
     network,
+    searchRules,
     searchQueue: new SearchQueue(
       config.experimentalSearchQueueSize,
       config.experimentalNbSearchesPerCore * availableParallelism(),

@@ -11,6 +11,7 @@ import type { IndexRegistry } from '../indexes/registry.js';
 import type { LogHub } from '../logs/log-hub.js';
 import type { Network } from '../network/network.js';
 import type { SearchQueue } from '../search/search-queue.js';
+import type { SearchRuleStore } from '../search-rules/store.js';
 import type { StatsService } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
@@ -39,6 +40,8 @@ export interface AppDeps {
   network: Network;
   /** searches waiting for, or holding, one of the search slots */
   searchQueue: SearchQueue;
+  /** the dynamic search rules of `/dynamic-search-rules` */
+  searchRules: SearchRuleStore;
   /** `<db path>/instance-uid`, which a dump carries on (store/instance-uid.ts) */
   instanceUid: string | null;
   /** Health of the process: `false` once a fatal storage error requires a restart. */

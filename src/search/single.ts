@@ -48,6 +48,7 @@ import { withFormatting } from './formatting.js';
 import { hitViewer, type IndexSearch } from './hits.js';
 import { goodEnough, mergeHybrid } from './hybrid.js';
 import { addPageFields, pageWindow } from './page.js';
+import { pinExclusion, searchPins, withPins } from './pins.js';
 import { embedSearchQuery, type QueryEmbedding } from './query-embedding.js';
 import { storedLocales, type SearchQuery } from './query.js';
 import { checkMedia, searchKind, type SearchKind } from './vector-query.js';
@@ -153,6 +154,9 @@ function rankIndex(
     throw err instanceof ApiError ? inIndex(uid, err) : err;
   }
 
+  // dynamic search rules (pins.ts): facet search's candidates take none, as in v1.50
+  const pins = candidatesOnly ? [] : searchPins(ctx, env, settings, uid, query, filters);
+  if (pins.length > 0) filters = [...filters, pinExclusion(env, pins)];
   const need = Math.min(window.offset + window.limit, settings.pagination.maxTotalHits);
   const common = {
     need,
@@ -183,9 +187,9 @@ function rankIndex(
   if (kind.kind === 'semantic') {
     // a semantic-only search throws when its embedding fails, so the vector is there
     const vector = embedding!.vector!;
-    return searched(semantic(kind.embedder, vector), vector);
+    return searched(withPins(semantic(kind.embedder, vector), pins, need, false), vector);
   }
-  const keyword = steps.step((query.q ?? '') === '' ? 'placeholder ranking' : 'keyword ranking', () =>
+  const organic = steps.step((query.q ?? '') === '' ? 'placeholder ranking' : 'keyword ranking', () =>
     executeSearch(env, settings, {
       ...common,
       q: query.q ?? '',
@@ -194,22 +198,21 @@ function rankIndex(
       locales: storedLocales(query.locales),
     }),
   );
+  const keyword = withPins(organic, pins, need, false);
   if (kind.kind === 'keyword' || goodEnough(keyword.hits, need, kind.semanticRatio)) return searched(keyword);
   if (embedding === null) return { embed: { settings, embedder: kind.embedder, text: query.q ?? '', semanticOnly: false } };
   // the embedding failed: the keyword hits answer
   if (embedding.vector === null) return searched(keyword);
   const vectorOutcome = semantic(kind.embedder, embedding.vector);
-  const merged = mergeHybrid(vectorOutcome, keyword, kind.semanticRatio, need, distinct === null ? null : distinctFilter(env, new FacetReader(env), distinct));
-  return searched(
-    {
-      hits: merged.hits,
-      totalHits: merged.candidates.length,
-      candidates: merged.candidates,
-      matchingWords: keyword.matchingWords,
-      degraded: keyword.degraded || vectorOutcome.degraded,
-    },
-    embedding.vector,
-  );
+  const merged = mergeHybrid(vectorOutcome, organic, kind.semanticRatio, need, distinct === null ? null : distinctFilter(env, new FacetReader(env), distinct));
+  const hybrid: SearchOutcome = {
+    hits: merged.hits,
+    totalHits: merged.candidates.length,
+    candidates: merged.candidates,
+    matchingWords: organic.matchingWords,
+    degraded: organic.degraded || vectorOutcome.degraded,
+  };
+  return searched(withPins(hybrid, pins, need, true), embedding.vector);
 }
 
 /** How many of `hits` a semantic ranking placed (v1.50 counts the hits with a vector score). */

@@ -54,6 +54,8 @@ import { processDocumentEdition } from './process/document-edition.js';
 import { processDumpCreation } from './process/dump.js';
 import { processSnapshotCreation } from './process/snapshot.js';
 import { processSettings } from './process/settings.js';
+import { processSearchRules } from './process/search-rules.js';
+import type { SearchRuleStore } from '../search-rules/store.js';
 import { processCancelation, processDeletion } from './process/task-ops.js';
 import type { TaskQueue } from './queue.js';
 
@@ -73,6 +75,7 @@ export interface SchedulerDeps {
   indexes: IndexRegistry;
   indexEnvs: IndexEnvs;
   updateFiles: UpdateFiles;
+  searchRules: SearchRuleStore;
   workers: WorkerPools;
   maxBatchedTasks?: number | null;
   maxBatchBytes?: number;
@@ -98,6 +101,8 @@ const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
   indexCompaction: processIndexCompaction,
   dumpCreation: processDumpCreation,
   snapshotCreation: processSnapshotCreation,
+  dsrUpdate: processSearchRules,
+  dsrClear: processSearchRules,
 };
 
 class BatchAborted extends Error {}

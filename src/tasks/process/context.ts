@@ -27,6 +27,7 @@ import type { IndexRegistry } from '../../indexes/registry.js';
 import type { IndexStatsStore } from '../../indexes/stats-store.js';
 import type { InstanceStore } from '../../store/env.js';
 import type { PayloadSource, UpdateFiles } from '../../store/update-files.js';
+import type { SearchRuleStore } from '../../search-rules/store.js';
 import type { WorkerPools } from '../../workers/pool.js';
 import type { Batch, DumpedKey, Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
@@ -100,6 +101,8 @@ export interface ProcessContext {
   /** each index's stored statistics: the scheduler stores them after an index write, processors after other changes */
   indexStats: IndexStatsStore;
   updateFiles: UpdateFiles;
+  /** the dynamic search rules, which `dsrUpdate` and `dsrClear` batches change */
+  searchRules: SearchRuleStore;
   /** worker threads for CPU-heavy batch work */
   workers: WorkerPools;
   /** the batch's start: timestamps written by the batch use it */

@@ -7,6 +7,7 @@ import { IndexReader } from '../../../src/indexes/reader.js';
 import type { IndexRecord } from '../../../src/indexes/registry.js';
 import type { SearchContext } from '../../../src/search/context.js';
 import { SearchQueue } from '../../../src/search/search-queue.js';
+import type { SearchRule } from '../../../src/search-rules/rule.js';
 import type { IndexSettings } from '../../../src/types/settings.js';
 import { openTestIndex, type TestIndex } from '../engine/search/harness.js';
 
@@ -18,8 +19,11 @@ export interface SearchFixture {
 
 export type FixtureIndexes = Record<string, { settings?: Partial<IndexSettings>; docs: JsonObject[] }>;
 
-/** Indexes by uid, each with its settings and documents (keyed by `id`); `features` are the experimental features on. */
-export function openSearchFixture(indexes: FixtureIndexes, features: readonly FeatureName[] = []): SearchFixture {
+/**
+ * Indexes by uid, each with its settings and documents (keyed by `id`); `features` are the
+ * experimental features on, `rules` the dynamic search rules.
+ */
+export function openSearchFixture(indexes: FixtureIndexes, features: readonly FeatureName[] = [], rules: readonly SearchRule[] = []): SearchFixture {
   const opened = new Map<string, TestIndex>();
   for (const [uid, { settings, docs }] of Object.entries(indexes)) {
     const index = openTestIndex(settings);
@@ -36,6 +40,7 @@ export function openSearchFixture(indexes: FixtureIndexes, features: readonly Fe
       features: { enabled: (name) => features.includes(name) },
       network: { names: () => ({ self: null, remotes: [] }) },
       searchQueue: new SearchQueue(1000, 8, 60_000),
+      searchRules: { all: () => rules },
     },
     index: (uid) => opened.get(uid)!,
     async close() {
@@ -45,11 +50,11 @@ export function openSearchFixture(indexes: FixtureIndexes, features: readonly Fe
 }
 
 /** For a test file: an opener of fixtures, each closed after the test that opened it. */
-export function searchFixtures(): (indexes: FixtureIndexes, features?: readonly FeatureName[]) => SearchFixture {
+export function searchFixtures(): (indexes: FixtureIndexes, features?: readonly FeatureName[], rules?: readonly SearchRule[]) => SearchFixture {
   let current: SearchFixture | undefined;
   afterEach(async () => {
     await current?.close();
     current = undefined;
   });
-  return (indexes, features) => (current = openSearchFixture(indexes, features));
+  return (indexes, features, rules) => (current = openSearchFixture(indexes, features, rules));
 }

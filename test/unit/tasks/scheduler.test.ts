@@ -9,6 +9,7 @@ import { IndexEnvs } from '../../../src/engine/index-env.js';
 import { IndexRegistry } from '../../../src/indexes/registry.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { UpdateFiles } from '../../../src/store/update-files.js';
+import { SearchRuleStore } from '../../../src/search-rules/store.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
 import { Scheduler } from '../../../src/tasks/scheduler.js';
 import { WorkerPools } from '../../../src/workers/pool.js';
@@ -30,7 +31,7 @@ function scheduler(): Scheduler {
   store = openInstanceStore(dir, '0.0.0');
   workers = new WorkerPools(1);
   envs = new IndexEnvs(dir);
-  return new Scheduler({ store, queue: new TaskQueue(store), indexes: new IndexRegistry(store), indexEnvs: envs, updateFiles: new UpdateFiles(store), workers });
+  return new Scheduler({ store, queue: new TaskQueue(store), indexes: new IndexRegistry(store), indexEnvs: envs, updateFiles: new UpdateFiles(store), searchRules: new SearchRuleStore(store), workers });
 }
 
 /** Resolves `promise`, or rejects once `ms` have passed. */
