@@ -13,6 +13,8 @@
  * Semantic and hybrid queries take part like keyword ones (their similarity is a weighted score);
  * when one of them is semantic, `semanticHitCount` counts the page's hits ranked by a vector, and
  * `queryVectors` maps each query position asking for `retrieveVectors` to its query vector.
+ * Documents pinned by dynamic search rules (pins.ts) are placed at their positions of the merged
+ * list, by ascending position, around the ranked hits, as v1.50 places them.
  * `federation.showPerformanceDetails` times each query's search, the merge, the hydration of the
  * page and the facets (performance-details.ts), as the response's last key.
  */
@@ -27,6 +29,7 @@ import { compareCandidates, distinctHits, searchOrder, weightedSequence, type Ca
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { checkRemote } from './network-use.js';
+import { isPinned, placePins } from './pins.js';
 import { NO_STEPS, PerformanceSteps, type StepTimer } from './performance-details.js';
 import { queued } from './queued.js';
 import { addPageFields, pageWindow } from './page.js';
@@ -153,15 +156,20 @@ async function federate(
     checkGatheredHits(position, candidates.length);
   }
   const { merged, dropped } = steps.step('merge results', () => {
-    candidates.sort(compareCandidates);
+    // pinned hits (pins.ts) stay out of the ranking and distinct, and come back at their positions
+    const pinned = candidates.filter(({ hit }) => isPinned(hit)).sort((a, b) => pinPosition(a) - pinPosition(b));
+    const organic = candidates.filter(({ hit }) => !isPinned(hit)).sort(compareCandidates);
     const shown = new Set<string>();
-    const unique = candidates.filter(({ hit, position }) => {
+    const firstShown = ({ hit, position }: Candidate) => {
       const key = `${queries[position]!.indexUid}\u0000${hit.docid}`;
       if (shown.has(key)) return false;
       shown.add(key);
       return true;
-    });
-    return distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
+    };
+    const pins = pinned.filter(firstShown);
+    const unique = organic.filter(firstShown);
+    const ranked = distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
+    return { ...ranked, merged: placePins(pins, ranked.merged, offset + limit, pinPosition, (pin) => pin) };
   });
   const unions = new Map([...perIndex].map(([uid, { candidates }]) => [uid, difference(candidates, fromUnsorted(dropped.get(uid) ?? []))]));
   let total = 0;
@@ -194,6 +202,12 @@ async function federate(
   if (semantic) body.semanticHitCount = semanticHitCount(page.map(({ hit }) => hit));
   if (timer !== undefined) body.performanceDetails = timer.details();
   return body;
+}
+
+/** The position a pinned hit is pinned at. */
+function pinPosition({ hit }: Candidate): number {
+  const pin = hit.details[0]!;
+  return pin.kind === 'pin' ? pin.position : 0;
 }
 
 /** Keys Meilisearch serialises after the document fields, hence after `_federation` too. */
