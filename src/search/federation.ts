@@ -30,6 +30,7 @@ import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { checkRemote } from './network-use.js';
 import { isPinned, placePins } from './pins.js';
+import { hydrateHits } from './hydration.js';
 import { NO_STEPS, PerformanceSteps, type StepTimer } from './performance-details.js';
 import { queued } from './queued.js';
 import { addPageFields, pageWindow } from './page.js';
@@ -178,7 +179,14 @@ async function federate(
   const page = merged.slice(offset, offset + limit);
   // once a query names a remote, every hit says which instance it comes from (all local here: self)
   const remote = queries.some((query) => typeof query.federationOptions?.remote === 'string') ? { remote: ctx.network.names().self } : {};
-  const hits = steps.step('hydrate documents', () => formatPage(page)).map(({ candidate: { position, hit, weight }, view }) =>
+  const hits = steps.step('hydrate documents', () => {
+    const formatted = formatPage(page);
+    // foreign keys (hydration.ts): each index's hits joined with its own `foreignKeys`
+    for (const [uid, { search }] of perIndex) {
+      hydrateHits(ctx, search.settings, formatted.filter(({ candidate }) => queries[candidate.position]!.indexUid === uid).map(({ view }) => view));
+    }
+    return formatted;
+  }).map(({ candidate: { position, hit, weight }, view }) =>
     withFederation(view, { indexUid: queries[position]!.indexUid, queriesPosition: position, weightedRankingScore: hit.score * weight, ...remote }),
   );
   // processingTimeMs holds its place in the key order; it is measured once the facets are done.

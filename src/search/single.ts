@@ -22,6 +22,8 @@
  * the `searchCutoffMs` budget), and the search runs again from its checks with the vector, on the
  * index's then current snapshot. A hybrid search whose embedding fails answers its keyword hits.
  * `useNetwork` is served only when it asks for the local indexes alone (network-use.ts).
+ * With the `foreignKeys` feature, `_foreign(...)` filters are resolved across indexes (foreign.ts)
+ * and the hits' foreign-key fields joined with their documents (hydration.ts).
  * `personalize` changes nothing, as in v1.50 without a personalization service.
  */
 import type { Caller } from '../auth/caller.js';
@@ -41,6 +43,8 @@ import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../types/settings.
 import { checkDistinct, checkSearchKind, checkSearchOn, checkSort } from './checks.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
+import { resolveForeignFilters } from './foreign.js';
+import { hydrateHits } from './hydration.js';
 import { checkUseNetwork } from './network-use.js';
 import { NO_STEPS, PerformanceSteps, type StepTimer } from './performance-details.js';
 import { queued } from './queued.js';
@@ -129,14 +133,16 @@ function rankIndex(
   checkRules(settings, kind);
   checkMedia(ctx, query, kind);
 
-  const asts: FilterAst[] = [];
+  const sent: FilterAst[] = [];
   for (const filter of [query.filter, caller.searchFilter(uid)]) {
-    const ast = checkedFilter(ctx.features, filter, 'invalid_search_filter');
-    if (ast === null) continue;
-    // the canonical text is parsed like a request's filter: what does not read back (a lone
-    // surrogate, which Meilisearch's JSON parser refuses earlier) is a filter error, not a crash
-    asts.push(filterAsSent ? ast : parseFilter(canonicalFilter(ast), { code: 'invalid_search_filter' })!);
+    const ast = checkedFilter(ctx.features, filter, 'invalid_search_filter', { foreign: true });
+    if (ast !== null) sent.push(ast);
   }
+  // the canonical text is parsed like a request's filter: what does not read back (a lone
+  // surrogate, which Meilisearch's JSON parser refuses earlier) is a filter error, not a crash
+  const asts = resolveForeignFilters(ctx, uid, settings, sent).map((ast) =>
+    filterAsSent ? ast : parseFilter(canonicalFilter(ast), { code: 'invalid_search_filter' })!,
+  );
   if (kind.kind === 'semantic' && embedding === null) {
     // Meilisearch embeds a semantic query before it checks the sort and evaluates the filter
     return { embed: { settings, embedder: kind.embedder, text: query.q ?? '', semanticOnly: true } };
@@ -254,6 +260,7 @@ export async function searchResponse(
     const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps });
     const pageHits = search.outcome.hits.slice(window.offset);
     const hits = steps.step('format', () => withFormatting(search, query, pageHits, pageHits.map(search.view)));
+    hydrateHits(ctx, search.settings, hits);
     return { search, pageHits, hits };
   });
   const { env, settings, outcome } = search;
