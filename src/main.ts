@@ -136,7 +136,7 @@ async function main(): Promise<void> {
   const network = new Network(store);
   const searchRules = new SearchRuleStore(store);
   if (importing?.kind === 'dump') {
-    await importDump(importing.file, { store, keys, features, webhooks, network, queue, indexes, indexEnvs, updateFiles, workers }, progress).catch((err: unknown) =>
+    await importDump(importing.file, { store, keys, features, webhooks, network, queue, indexes, indexEnvs, updateFiles, workers, searchRules }, progress).catch((err: unknown) =>
       refuseStart(`importing the dump failed: ${(err as Error).message}`, config.dbPath),
     );
   }

@@ -64,6 +64,8 @@ export interface DumpContent {
   network: object;
   /** `webhooks.json`: the runtime webhooks with their secrets */
   webhooks: object;
+  /** the dynamic search rules as `GET /dynamic-search-rules/{uid}` shows them: v1.50 dumps them as its internal index `.meili_dsr` */
+  searchRules: readonly Record<string, unknown>[];
 }
 
 /** The steps of a dump, shown in its batch's progress (tasks/progress.ts). */
