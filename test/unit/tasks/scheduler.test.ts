@@ -73,10 +73,11 @@ describe('a cancelation that lands after a document write committed', () => {
   it('lets the batch finish: the task succeeds and keeps its change, the cancelation cancels nothing', async () => {
     const [{ WorkerPools: BuiltPools }, { Scheduler: BuiltScheduler }, { TaskQueue: BuiltQueue }, { IndexRegistry: BuiltRegistry }, { IndexEnvs: BuiltEnvs }] =
       await Promise.all([dist('workers/pool.js'), dist('tasks/scheduler.js'), dist('tasks/queue.js'), dist('indexes/registry.js'), dist('engine/index-env.js')]);
-    const [{ openInstanceStore: openBuiltStore }, { UpdateFiles: BuiltUpdateFiles }, { DocumentStore: BuiltDocuments }] = await Promise.all([
+    const [{ openInstanceStore: openBuiltStore }, { UpdateFiles: BuiltUpdateFiles }, { DocumentStore: BuiltDocuments }, { SearchRuleStore: BuiltRules }] = await Promise.all([
       dist('store/env.js'),
       dist('store/update-files.js'),
       dist('engine/documents/store.js'),
+      dist('search-rules/store.js'),
     ]);
     /** Worker pools whose index writer calls `afterCommit` once a (non-rehearsal) document write has committed. */
     class HookedPools extends (BuiltPools as typeof WorkerPools) {
@@ -101,7 +102,8 @@ describe('a cancelation that lands after a document write committed', () => {
     const queue: TaskQueue = new (BuiltQueue as typeof TaskQueue)(store);
     const indexes: IndexRegistry = new (BuiltRegistry as typeof IndexRegistry)(store);
     const updateFiles: UpdateFiles = new (BuiltUpdateFiles as typeof UpdateFiles)(store);
-    const tasks: Scheduler = new (BuiltScheduler as typeof Scheduler)({ store, queue, indexes, indexEnvs: envs, updateFiles, workers });
+    const searchRules: SearchRuleStore = new (BuiltRules as typeof SearchRuleStore)(store);
+    const tasks: Scheduler = new (BuiltScheduler as typeof Scheduler)({ store, queue, indexes, indexEnvs: envs, updateFiles, searchRules, workers });
     tasks.start();
     try {
       const { uuid } = await updateFiles.persist(
