@@ -1,5 +1,5 @@
 /**
- * Foreign-key filters (experimental `foreignKeys`; docs/dynamic-search-rules.md §Foreign keys):
+ * Foreign-key filters (experimental `foreignKeys`; docs/foreign-keys.md):
  * `_foreign(field, filter)` in a filter of index `uid` matches the documents whose `field` holds
  * the id of a document of the foreign index that `filter` matches, the foreign index being the one
  * `uid`'s `foreignKeys` setting names for `field`. As v1.50 (index-scheduler `filter.rs`), each
