@@ -31,6 +31,10 @@ import type { IndexSearch } from './hits.js';
 import { checkRemote } from './network-use.js';
 import { isPinned, placePins } from './pins.js';
 import { hydrateHits } from './hydration.js';
+import { searchFilterAsts } from './filter.js';
+import { resolveForeignFilters } from './foreign.js';
+import { searchSettings } from '../engine/index-settings.js';
+import type { FilterAst } from '../engine/filter-parser/index.js';
 import { NO_STEPS, PerformanceSteps, type StepTimer } from './performance-details.js';
 import { queued } from './queued.js';
 import { addPageFields, pageWindow } from './page.js';
@@ -115,6 +119,7 @@ async function federate(
   queries.forEach((query, position) => atQuery(position, () => caller.assertIndexAction('search', query.indexUid)));
   queries.forEach((query, position) => checkFederatedQuery(position, query, federation));
   queries.forEach((query, position) => checkRemote(ctx, position, query.federationOptions?.remote, query.useNetwork));
+  const filters = ctx.features.enabled('foreignKeys') ? foreignResolvedFilters(ctx, caller, queries) : null;
 
   const window = pageWindow(federation);
   const { offset, limit } = window;
@@ -142,7 +147,9 @@ async function federate(
     };
     const searched = distinct === null ? query : { ...query, distinct };
     const search = await atQueryAsync(position, () =>
-      steps.stepAsync('execute local search', () => searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps })),
+      steps.stepAsync('execute local search', () =>
+        searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps, ...(filters === null ? {} : { filters: filters[position]! }) }),
+      ),
     );
     // within the turn whose last pass borrowed it, so the lease holds the environment the search read
     if (!leases.has(indexUid)) leases.set(indexUid, ctx.indexReader.lease(indexUid));
@@ -210,6 +217,17 @@ async function federate(
   if (semantic) body.semanticHitCount = semanticHitCount(page.map(({ hit }) => hit));
   if (timer !== undefined) body.performanceDetails = timer.details();
   return body;
+}
+
+/**
+ * With `foreignKeys` on, v1.50 resolves every query's filters before searching any (`_foreign`
+ * calls included, foreign.ts): a missing index and a foreign filter's errors then carry no query
+ * prefix, a filter's syntax and gates keep theirs.
+ */
+function foreignResolvedFilters(ctx: SearchContext, caller: Caller, queries: readonly QueryWithIndex[]): FilterAst[][] {
+  const settings = queries.map(({ indexUid }) => searchSettings(ctx.indexReader.open(indexUid)));
+  const sent = queries.map((query, position) => atQuery(position, () => searchFilterAsts(ctx.features, caller, query.indexUid, query.filter)));
+  return sent.map((asts, position) => resolveForeignFilters(ctx, queries[position]!.indexUid, settings[position]!, asts));
 }
 
 /** The position a pinned hit is pinned at. */

@@ -8,6 +8,7 @@
 import type { ErrorCode } from '../errors/codes.js';
 import { assertFilterFeatures, rejectForeignFilter } from '../engine/filter/gates.js';
 import { parseFilter, type FilterAst } from '../engine/filter-parser/index.js';
+import type { Caller } from '../auth/caller.js';
 import type { SearchContext } from './context.js';
 
 /** The filter's syntax tree, or null when there is none (absent, null, blank, empty array). */
@@ -18,4 +19,9 @@ export function checkedFilter(features: SearchContext['features'], filter: unkno
     if (!foreign) rejectForeignFilter(ast, code);
   }
   return ast;
+}
+
+/** A search's filters on index `uid`: `filter` (the query's) and the tenant token's, checked; `_foreign` calls are left for foreign.ts. */
+export function searchFilterAsts(features: SearchContext['features'], caller: Caller, uid: string, filter: unknown): FilterAst[] {
+  return [filter, caller.searchFilter(uid)].flatMap((sent) => checkedFilter(features, sent, 'invalid_search_filter', { foreign: true }) ?? []);
 }

@@ -42,7 +42,7 @@ import { uuidV7 } from '../types/uuid-v7.js';
 import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../types/settings.js';
 import { checkDistinct, checkSearchKind, checkSearchOn, checkSort } from './checks.js';
 import type { SearchContext } from './context.js';
-import { checkedFilter } from './filter.js';
+import { searchFilterAsts } from './filter.js';
 import { resolveForeignFilters } from './foreign.js';
 import { hydrateHits } from './hydration.js';
 import { checkUseNetwork } from './network-use.js';
@@ -75,6 +75,11 @@ export interface SearchIndexOptions {
   readonly candidatesOnly?: boolean;
   /** where the search's steps are timed, for `performanceDetails` */
   readonly steps?: StepTimer;
+  /**
+   * The query's filters (its own and the tenant token's) already checked and their `_foreign`
+   * calls resolved (federation does it for every query first, as v1.50); absent: done here.
+   */
+  readonly filters?: readonly FilterAst[];
 }
 
 /** The ranked hits a search needs: `offset + limit` of them; `exhaustive` makes counts exact (page mode). */
@@ -122,7 +127,7 @@ function rankIndex(
   uid: string,
   query: SearchQuery,
   window: RankWindow,
-  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false, steps = NO_STEPS }: SearchIndexOptions,
+  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved }: SearchIndexOptions,
   spent: () => number,
   embedding: QueryEmbedding | null,
 ): IndexSearch | NeedsEmbedding {
@@ -133,14 +138,9 @@ function rankIndex(
   checkRules(settings, kind);
   checkMedia(ctx, query, kind);
 
-  const sent: FilterAst[] = [];
-  for (const filter of [query.filter, caller.searchFilter(uid)]) {
-    const ast = checkedFilter(ctx.features, filter, 'invalid_search_filter', { foreign: true });
-    if (ast !== null) sent.push(ast);
-  }
   // the canonical text is parsed like a request's filter: what does not read back (a lone
   // surrogate, which Meilisearch's JSON parser refuses earlier) is a filter error, not a crash
-  const asts = resolveForeignFilters(ctx, uid, settings, sent).map((ast) =>
+  const asts = (resolved ?? resolveForeignFilters(ctx, uid, settings, searchFilterAsts(ctx.features, caller, uid, query.filter))).map((ast) =>
     filterAsSent ? ast : parseFilter(canonicalFilter(ast), { code: 'invalid_search_filter' })!,
   );
   if (kind.kind === 'semantic' && embedding === null) {

@@ -102,6 +102,11 @@ describe('_foreign filters', () => {
       'invalid_document_filter',
       `Index \`${authors}\`: Attribute \`name\` is not filterable. Available filterable attribute patterns are: \`birthday\`, \`id\`, \`popularity\`.\n18:22 _foreign(author, name = "Bob")`,
     );
+    // federated: resolved for every query before any is searched, without the query's prefix
+    const federated = await call(server, 'POST', '/multi-search', { federation: {}, queries: [{ indexUid: books, filter: '_foreign(title, id = a1)' }] });
+    expectError(federated, 400, 'invalid_search_filter', `Index \`${books}\`: Field \`title\` is not a foreign key`);
+    const multi = await call(server, 'POST', '/multi-search', { queries: [{ indexUid: books, filter: '_foreign(title, id = a1)' }] });
+    expectError(multi, 400, 'invalid_search_filter', `Inside \`.queries[0]\`: Index \`${books}\`: Field \`title\` is not a foreign key`);
     const deletion = await call(server, 'POST', `/indexes/${books}/documents/delete`, { filter: '_foreign(author, id = a1)' });
     expectError(deletion, 400, 'invalid_document_filter', 'Filter condition `_foreign` is not supported for this endpoint.\n10:16 _foreign(author, id = a1)');
   });
