@@ -5,9 +5,10 @@
  * 2. `conditions.time`: out when `start` is after the search's start, or `end` before it;
  * 3. `conditions.query.isEmpty`: out when it disagrees with the query having no word;
  * 4. `conditions.query.words`: the text's words (default tokenizer and normaliser) must all be
- *    among the query's words, each matched by a different query word: of the query's distinct
- *    words (phrases aside) only the first ten in byte order count, a rule with more words than
- *    that is out, so is one naming a word twice; a rule of more than 30 words is never checked
+ *    among the query's words, each matched by a different query word (a phrase is one query word,
+ *    its words joined by spaces): of the query's distinct words only the first ten in byte order
+ *    count, a rule with more words than that is out, so is one naming a word twice; a rule of
+ *    more than 30 words is never checked
  *    (v1.50 counts words per field up to 30 only), and one whose text holds no word always passes;
  * 5. by ascending `precedence`, then the rules without one, internal id breaking ties; at most
  *    1,000 rules; their actions in order, those whose `selector.indexUid` names another index left out.

@@ -40,11 +40,12 @@ export function searchPins(ctx: SearchContext, env: IndexEnv, settings: IndexSet
   const rules = ctx.searchRules.all();
   if (rules.length === 0) return [];
   const parsed = parseQuery(query.q ?? '', new Set(settings.stopWords), customTokens(settings), langOfLocales(storedLocales(query.locales)));
-  const words = parsed.terms.flatMap((term) => (term.kind === 'word' ? [term.word] : []));
+  // a phrase is one query word for the rules: its words joined by spaces (milli's `original`)
+  const words = parsed.terms.map((term) => (term.kind === 'word' ? term.word : term.words.filter((word) => word !== null).join(' ')));
   const documents = new DocumentStore(env);
   const pinned = new Set<number>();
   const pins: Pin[] = [];
-  for (const pin of rulePins(rules, uid, nowNs(), parsed.terms.length === 0 ? [] : words)) {
+  for (const pin of rulePins(rules, uid, nowNs(), words)) {
     const docid = documents.docidOf(pin.id);
     if (docid === undefined || pinned.has(docid) || filters.some((filter) => !has(filter, docid))) continue;
     pinned.add(docid);

@@ -176,3 +176,14 @@ describe('pins', () => {
     expect(reply.body.estimatedTotalHits).toBe(4);
   });
 });
+
+describe('query words', () => {
+  it('takes a quoted phrase as one word, and stop words out of the query', async () => {
+    const uid = await index(batman, { stopWords: ['the'] });
+    await rule('phrase', { conditions: { query: { words: 'returns' } }, actions: [pin('remote', 0)] });
+    expect(ids(await search(uid, { q: '"batman returns"' }))).toEqual(['local']);
+    expect(ids(await search(uid, { q: 'batman "returns"' }))).toEqual(['remote', 'local']);
+    await rule('phrase', { conditions: { query: { words: 'the returns' } } });
+    expect(ids(await search(uid, { q: 'the batman returns' }))).toEqual(['local', 'remote']);
+  });
+});
