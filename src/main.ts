@@ -32,6 +32,7 @@ import { IpPolicy } from './outgoing/ip-policy.js';
 import { WebhookStore } from './webhooks/store.js';
 import { Network } from './network/network.js';
 import { SearchRuleStore } from './search-rules/store.js';
+import { ruleLimitsFromEnv, type RuleLimits } from './search-rules/limits.js';
 import { SearchQueue } from './search/search-queue.js';
 import { importDump } from './dumps/import.js';
 import { sweepDumpDir, writeDump } from './dumps/writer.js';
@@ -134,7 +135,13 @@ async function main(): Promise<void> {
   const features = new ExperimentalFeatures(store, forcedFeatures);
   const webhooks = new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader);
   const network = new Network(store);
-  const searchRules = new SearchRuleStore(store);
+  let ruleLimits: RuleLimits;
+  try {
+    ruleLimits = ruleLimitsFromEnv(process.env);
+  } catch (err) {
+    refuseStart(`Error: ${(err as Error).message}`);
+  }
+  const searchRules = new SearchRuleStore(store, ruleLimits);
   if (importing?.kind === 'dump') {
     await importDump(importing.file, { store, keys, features, webhooks, network, queue, indexes, indexEnvs, updateFiles, workers, searchRules }, progress).catch((err: unknown) =>
       refuseStart(`importing the dump failed: ${(err as Error).message}`, config.dbPath),

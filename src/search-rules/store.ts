@@ -9,6 +9,7 @@
 import type { Database } from 'lmdb';
 import { INSTANCE_DBS } from '../store/dbs.js';
 import type { InstanceStore } from '../store/env.js';
+import { DEFAULT_RULE_LIMITS, type RuleLimits } from './limits.js';
 import { applyRuleUpdate, type RuleUpdate, type SearchRule } from './rule.js';
 
 interface StoredRule {
@@ -27,7 +28,11 @@ export class SearchRuleStore {
   /** every rule by ascending internal id; null until read after a write */
   private cached: readonly StoredRule[] | null = null;
 
-  constructor(store: InstanceStore) {
+  /** `limits`: how searches apply the rules (limits.ts) */
+  constructor(
+    store: InstanceStore,
+    readonly limits: RuleLimits = DEFAULT_RULE_LIMITS,
+  ) {
     this.db = store.root.openDB<StoredRule, string>({ name: INSTANCE_DBS.searchRules });
   }
 

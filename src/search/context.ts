@@ -15,5 +15,5 @@ export interface SearchContext {
   readonly network: Pick<Network, 'names'>;
   readonly searchQueue: Pick<SearchQueue, 'permit'>;
   /** the dynamic search rules, which pin documents when the `dynamicSearchRules` feature is on */
-  readonly searchRules: Pick<SearchRuleStore, 'all'>;
+  readonly searchRules: Pick<SearchRuleStore, 'all' | 'limits'>;
 }

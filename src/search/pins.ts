@@ -3,7 +3,8 @@
  * `merge_positioned_hits_into_page`): with the `dynamicSearchRules` feature on, the rules that
  * apply to the search (search-rules/active.ts) pin documents at positions of the results.
  * - A pinned document must exist and pass the search's filters (the tenant token's included);
- *   each is pinned once, by its first pin; at most 100. The query's words do not have to match it.
+ *   each is pinned once, by its first pin; at most `maxPinActions` (100). The query's words do not
+ *   have to match it.
  * - Pinned documents leave the ranking (`pinExclusion`), then come back at their positions
  *   (`withPins`): a pin whose position is reached takes it, the organic hits fill the rest, and
  *   when those run out the remaining pins follow (v1.50 "pumps" them forward). Keyword,
@@ -27,8 +28,6 @@ import type { IndexSettings } from '../types/settings.js';
 import type { SearchContext } from './context.js';
 import { storedLocales, type SearchQuery } from './query.js';
 
-const MAX_PINS = 100;
-
 export interface Pin {
   readonly docid: number;
   readonly position: number;
@@ -45,12 +44,13 @@ export function searchPins(ctx: SearchContext, env: IndexEnv, settings: IndexSet
   const documents = new DocumentStore(env);
   const pinned = new Set<number>();
   const pins: Pin[] = [];
-  for (const pin of rulePins(rules, uid, nowNs(), words)) {
+  const { limits } = ctx.searchRules;
+  for (const pin of rulePins(rules, uid, nowNs(), words, limits)) {
     const docid = documents.docidOf(pin.id);
     if (docid === undefined || pinned.has(docid) || filters.some((filter) => !has(filter, docid))) continue;
     pinned.add(docid);
     pins.push({ docid, position: pin.position });
-    if (pins.length === MAX_PINS) break;
+    if (pins.length >= limits.maxPinActions) break;
   }
   return pins;
 }

@@ -3,9 +3,10 @@
  * v1.50's pins in keyword, placeholder, hybrid and federated searches, with its tests' documents
  * and expectations (crates/meilisearch/tests/dynamic_search_rules).
  */
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, run, uniqueUid } from '../../helpers/api.js';
-import { startServer, type TestServer } from '../../helpers/server.js';
+import { runCli, startServer, tempDir, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
 
@@ -185,5 +186,25 @@ describe('query words', () => {
     expect(ids(await search(uid, { q: 'batman "returns"' }))).toEqual(['remote', 'local']);
     await rule('phrase', { conditions: { query: { words: 'the returns' } } });
     expect(ids(await search(uid, { q: 'the batman returns' }))).toEqual(['local', 'remote']);
+  });
+});
+
+describe('limits from the environment', () => {
+  it('keeps at most MEILI_EXPERIMENTAL_DSR_FUEL_MAX_PIN_ACTIONS pins, and refuses to start on a value that is no integer', async () => {
+    const limited = await startServer({ env: { MEILI_EXPERIMENTAL_DSR_FUEL_MAX_PIN_ACTIONS: '1' } });
+    try {
+      await call(limited, 'PATCH', '/experimental-features', { dynamicSearchRules: true });
+      expect((await run(limited, 'POST', '/indexes/limited/documents', [{ id: 'a' }, { id: 'b' }, { id: 'c' }])).status).toBe('succeeded');
+      expect((await run(limited, 'PATCH', '/dynamic-search-rules/two-pins', { actions: [pin('c', 0), pin('b', 1)] })).status).toBe('succeeded');
+      const reply = await call(limited, 'POST', '/indexes/limited/search', {});
+      // `b`'s pin is past the limit: it comes as an organic hit
+      expect(reply.body.hits.map((hit: any) => hit.id)).toEqual(['c', 'a', 'b']);
+    } finally {
+      await limited.dispose();
+    }
+    const dir = tempDir('quarry-dsr-fuel-');
+    const { code, stderr } = await runCli(['--db-path', path.join(dir, 'db'), '--http-addr', '127.0.0.1:0'], { MEILI_EXPERIMENTAL_DSR_FUEL_WORD_FUEL: 'lots' });
+    expect(code).toBe(1);
+    expect(stderr).toContain('Error: invalid digit found in string');
   });
 });

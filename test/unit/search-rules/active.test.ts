@@ -1,6 +1,7 @@
 // Which dynamic search rules apply to a search, and their pins in v1.50's order (search-rules/active.ts).
 import { describe, expect, it } from 'vitest';
 import { rulePins } from '../../../src/search-rules/active.js';
+import { DEFAULT_RULE_LIMITS } from '../../../src/search-rules/limits.js';
 import type { SearchRule } from '../../../src/search-rules/rule.js';
 import { instantOfRfc3339 } from '../../../src/types/dates.js';
 
@@ -16,7 +17,7 @@ function rule(uid: string, extra: Partial<SearchRule> = {}, ...pins: [string, nu
   };
 }
 
-const ids = (rules: SearchRule[], words: string[] = [], index = 'movies') => rulePins(rules, index, NOW, words).map((pin) => pin.id);
+const ids = (rules: SearchRule[], words: string[] = [], index = 'movies', limits = DEFAULT_RULE_LIMITS) => rulePins(rules, index, NOW, words, limits).map((pin) => pin.id);
 
 describe('rulePins', () => {
   it('keeps active rules only', () => {
@@ -53,6 +54,17 @@ describe('rulePins', () => {
   it('orders rules by precedence, rules without one last, and keeps each rule’s actions in order', () => {
     const rules = [rule('none', {}, ['n', 0]), rule('ten', { precedence: 10 }, ['t1', 5], ['t2', 0]), rule('one', { precedence: 1 }, ['o', 3])];
     expect(ids(rules)).toEqual(['o', 't1', 't2', 'n']);
+  });
+
+  it('applies the limits: counted words, rules read, word combinations', () => {
+    const words = (text: string) => rule(text, { conditions: { query: { words: text } } }, [text, 0]);
+    expect(ids([words('b')], ['a', 'b'], 'movies', { ...DEFAULT_RULE_LIMITS, maxCountedWords: 1 })).toEqual([]);
+    expect(ids([words('a')], ['a', 'b'], 'movies', { ...DEFAULT_RULE_LIMITS, maxCountedWords: 1 })).toEqual(['a']);
+    expect(ids([rule('x', {}, ['1', 0]), rule('y', {}, ['2', 0])], [], 'movies', { ...DEFAULT_RULE_LIMITS, maxActiveRules: 1 })).toEqual(['1']);
+    // one word count checked costs one unit: two counts need more than two units
+    const rules = [words('a'), words('a b')];
+    expect(ids(rules, ['a', 'b'], 'movies', { ...DEFAULT_RULE_LIMITS, wordFuel: 4 })).toEqual(['a', 'a b']);
+    expect(ids(rules, ['a', 'b'], 'movies', { ...DEFAULT_RULE_LIMITS, wordFuel: 2 })).toEqual(['a']);
   });
 
   it('leaves out the actions selecting another index', () => {

@@ -7,6 +7,7 @@ import { IndexReader } from '../../../src/indexes/reader.js';
 import type { IndexRecord } from '../../../src/indexes/registry.js';
 import type { SearchContext } from '../../../src/search/context.js';
 import { SearchQueue } from '../../../src/search/search-queue.js';
+import { DEFAULT_RULE_LIMITS } from '../../../src/search-rules/limits.js';
 import type { SearchRule } from '../../../src/search-rules/rule.js';
 import type { IndexSettings } from '../../../src/types/settings.js';
 import { openTestIndex, type TestIndex } from '../engine/search/harness.js';
@@ -40,7 +41,7 @@ export function openSearchFixture(indexes: FixtureIndexes, features: readonly Fe
       features: { enabled: (name) => features.includes(name) },
       network: { names: () => ({ self: null, remotes: [] }) },
       searchQueue: new SearchQueue(1000, 8, 60_000),
-      searchRules: { all: () => rules },
+      searchRules: { all: () => rules, limits: DEFAULT_RULE_LIMITS },
     },
     index: (uid) => opened.get(uid)!,
     async close() {
