@@ -49,5 +49,5 @@ describe('a dump', () => {
     } finally {
       await imported.dispose();
     }
-  });
+  }, 60_000);
 });

@@ -206,5 +206,5 @@ describe('limits from the environment', () => {
     const { code, stderr } = await runCli(['--db-path', path.join(dir, 'db'), '--http-addr', '127.0.0.1:0'], { MEILI_EXPERIMENTAL_DSR_FUEL_WORD_FUEL: 'lots' });
     expect(code).toBe(1);
     expect(stderr).toContain('Error: invalid digit found in string');
-  });
+  }, 60_000);
 });
