@@ -5,12 +5,13 @@
  * read before the feature is checked, as v1.50's extractors run before its handlers; the rule uid
  * has an index uid's format.
  */
+import { invalidExpiresAtMessage } from '../../auth/dates.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { AppDeps } from '../deps.js';
 import { validateIndexUid } from '../../indexes/uid.js';
 import { listRules } from '../../search-rules/list.js';
 import { ruleView, type Conditions, type RuleUpdate } from '../../search-rules/rule.js';
-import { formatDateTime, instantOf, parseRfc3339, TIME_CRATE_RFC3339, type DateTimeParts } from '../../types/dates.js';
+import { formatDateTime, instantOf, parseRfc3339, timeCrateDisplay, TIME_CRATE_RFC3339 } from '../../types/dates.js';
 import { indexUidProblem } from '../../types/index-uid.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';
@@ -55,13 +56,9 @@ const parseListBody = compileBody<ListBody>(
   },
 );
 
-/** `time` dates: RFC 3339, shown back as the `time` crate prints them. */
+/** `time` dates: RFC 3339, refused with v1.50's `ParseOffsetDateTimeError`, the message of a key's bad `expiresAt`. */
 function dateProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string' || parseRfc3339(value, TIME_CRATE_RFC3339) !== undefined) return undefined;
-  return (
-    `\`${value}\` is not a valid date. It should follow the RFC 3339 format to represents a date or datetime in the ` +
-    "future or specified as a null value. e.g. 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS'.\n"
-  );
+  return typeof value !== 'string' || parseRfc3339(value, TIME_CRATE_RFC3339) !== undefined ? undefined : invalidExpiresAtMessage(value);
 }
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
@@ -126,14 +123,6 @@ const parseRuleBody = compileBody<Record<string, unknown>>(
     },
   },
 );
-
-/** The `time` crate's `Display` of a date-time (`2025-11-28 0:00:00.0 +00:00:00`), which v1.50's messages use. */
-function timeCrateDisplay(p: DateTimeParts): string {
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  const digits = pad(p.nanosecond, 9).replace(/0+$/, '') || '0';
-  const offset = Math.abs(p.offset);
-  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)} ${p.hour}:${pad(p.minute)}:${pad(p.second)}.${digits} ${p.offset < 0 ? '-' : '+'}${pad(Math.floor(offset / 60))}:${pad(offset % 60)}:00`;
-}
 
 type Raw = Record<string, unknown>;
 
