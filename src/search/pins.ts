@@ -46,11 +46,11 @@ export function searchPins(ctx: SearchContext, env: IndexEnv, settings: IndexSet
   const pins: Pin[] = [];
   const { limits } = ctx.searchRules;
   for (const pin of rulePins(rules, uid, nowNs(), words, limits)) {
+    if (pins.length >= limits.maxPinActions) break;
     const docid = documents.docidOf(pin.id);
     if (docid === undefined || pinned.has(docid) || filters.some((filter) => !has(filter, docid))) continue;
     pinned.add(docid);
     pins.push({ docid, position: pin.position });
-    if (pins.length >= limits.maxPinActions) break;
   }
   return pins;
 }
