@@ -2,14 +2,15 @@
  * `--import-dump`: fills an empty database from a v6 dump (dumps-snapshots-upgrade.md §3.9), in
  * Meilisearch's order: instance uid, runtime webhooks (replacing the stored ones), keys (replacing
  * the default ones), experimental features, the network (`self` cleared), then each index (created with its dates and primary key, its settings applied, its documents
- * indexed as one replacement through the normal index write), then batches and tasks with their
+ * indexed as one replacement through the normal index write; v1.50's internal `.meili_dsr` index
+ * restores the dynamic search rules instead: search-rules/internal-index.ts), then batches and tasks with their
  * uids, statuses and dates; enqueued document tasks get a new update file from the dump and run
  * once the server is up.
  *
  * Caller: main.ts, before the scheduler starts and the server listens (nothing else writes). Any
  * error aborts the import; main.ts then removes the half-filled db path.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { ApiKey, KeyStore } from '../auth/key-store.js';
 import { normalizeExactWords } from '../engine/exact-words.js';
 import type { IndexEnvs } from '../engine/index-env.js';
@@ -28,13 +29,15 @@ import { writeTxn } from '../store/write-txn.js';
 import { indexUidProblem } from '../types/index-uid.js';
 import { FEATURE_NAMES, type FeatureName } from '../types/features.js';
 import { defaultSettings, SETTING_KEYS } from '../types/settings.js';
-import type { Batch, Task } from '../types/task.js';
+import { DSR_INDEX_UID, type Batch, type Task } from '../types/task.js';
 import { MEILISEARCH_VERSION } from '../version.js';
 import { writeIndex, type StepWatcher } from '../workers/index-writer.js';
 import type { WorkerPools } from '../workers/pool.js';
 import { DumpReader, type DumpedIndex } from './reader.js';
 import type { Network } from '../network/network.js';
 import type { WebhookStore } from '../webhooks/store.js';
+import { ruleFromDocument } from '../search-rules/internal-index.js';
+import type { RuleChange, SearchRuleStore } from '../search-rules/store.js';
 
 /** Where the dump's batches and tasks go, stored as they are (tasks/queue.ts does it). */
 export interface RestoredQueue {
@@ -53,6 +56,18 @@ export interface ImportTargets {
   indexEnvs: IndexEnvs;
   updateFiles: UpdateFiles;
   workers: WorkerPools;
+  searchRules: Pick<SearchRuleStore, 'apply'>;
+}
+
+/** The rules of a dumped `.meili_dsr` index's `documents.jsonl`. */
+function readRules(file: string): RuleChange[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      const change = ruleFromDocument(JSON.parse(line));
+      return change === null ? [] : [change];
+    });
 }
 
 /** Tasks and batches are stored this many at a time: a queue of millions never sits in memory. */
@@ -149,6 +164,13 @@ export async function importDump(file: string, to: ImportTargets, progress?: Imp
     progress?.phase('importing indexes', indexes.length, 'indexes');
     let documents = 0;
     for (const [done, index] of indexes.entries()) {
+      if (index.uid === DSR_INDEX_UID) {
+        // v1.50's dynamic search rules, dumped as its internal index: back into the rule store
+        const rules = index.documents === null ? [] : readRules(index.documents);
+        writeTxn(to.store.root, () => to.searchRules.apply(rules));
+        progress?.update(done + 1, `${index.uid}: ${rules.length} rules`);
+        continue;
+      }
       const indexed = await importIndex(index, to, signal, progress === undefined ? undefined : showSteps(progress, done, index.uid));
       documents += indexed;
       progress?.update(done + 1, `${index.uid}: ${indexed} documents`);

@@ -21,8 +21,9 @@ import { formatRfc3339 } from '../types/dates.js';
 import type { DumpContent, DumpStep } from '../tasks/process/context.js';
 import { REVEAL_SECRETS, settingsView } from '../settings/view.js';
 import { packDirectory } from '../store/archive.js';
+import { DSR_INDEX_SETTINGS } from '../search-rules/internal-index.js';
 import type { IndexSettings } from '../types/settings.js';
-import type { Timestamp } from '../types/task.js';
+import { DSR_INDEX_UID, type Timestamp } from '../types/task.js';
 import { stringifyJson } from '../types/json-text.js';
 import { batchLine } from './batch-lines.js';
 import { keyLine } from './key-lines.js';
@@ -102,6 +103,17 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
     const settings = readSettings(index.env);
     await writeDocuments(path.join(root, folder, 'documents.jsonl'), index.env, settings, signal);
     json(path.join(folder, 'settings.json'), settingsView(settings, { foreignKeys: true, chat: true }, REVEAL_SECRETS));
+  }
+
+  if (content.searchRules.length > 0) {
+    // v1.50 keeps the rules as documents of its internal index `.meili_dsr`, and dumps it as one
+    const folder = path.join('indexes', DSR_INDEX_UID);
+    const dumpedAt = formatRfc3339(now());
+    json(path.join(folder, 'metadata.json'), { uid: DSR_INDEX_UID, primaryKey: 'uid', createdAt: dumpedAt, updatedAt: dumpedAt });
+    json(path.join(folder, 'settings.json'), DSR_INDEX_SETTINGS);
+    const rules = new JsonLines(path.join(root, folder, 'documents.jsonl'));
+    for (const rule of content.searchRules) await rules.write(JSON.stringify(rule));
+    await rules.close();
   }
 
   step('dump the experimental features');

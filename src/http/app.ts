@@ -41,6 +41,7 @@ import { taskDocumentRoutes } from './routes/task-documents.js';
 import { taskRoutes } from './routes/tasks.js';
 import { versionRoutes } from './routes/version.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { dynamicSearchRuleRoutes } from './routes/dynamic-search-rules.js';
 import { answerClientError } from './transport/client-error.js';
 import { HEAD_BYTES, HEAD_TIMEOUT_MS, refuseTooManyHeaders } from './transport/head-limits.js';
 import { readablePath } from './transport/path-encoding.js';
@@ -74,6 +75,7 @@ export const API_ROUTES = [
   ...fieldRoutes,
   ...logRoutes,
   ...webhookRoutes,
+  ...dynamicSearchRuleRoutes,
   ...networkRoutes,
   ...taskDocumentRoutes,
   ...renderTemplateRoutes,

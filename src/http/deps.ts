@@ -12,6 +12,7 @@ import type { LogHub } from '../logs/log-hub.js';
 import type { Network } from '../network/network.js';
 import type { RemoteSearch } from '../search/remote-search.js';
 import type { SearchQueue } from '../search/search-queue.js';
+import type { SearchRuleStore } from '../search-rules/store.js';
 import type { StatsService } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
 import type { UpdateFiles } from '../store/update-files.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   remoteSearch: RemoteSearch;
   /** searches waiting for, or holding, one of the search slots */
   searchQueue: SearchQueue;
+  /** the dynamic search rules of `/dynamic-search-rules` */
+  searchRules: SearchRuleStore;
   /** `<db path>/instance-uid`, which a dump carries on (store/instance-uid.ts) */
   instanceUid: string | null;
   /** Health of the process: `false` once a fatal storage error requires a restart. */

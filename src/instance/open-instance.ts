@@ -29,6 +29,8 @@ import { Network } from '../network/network.js';
 import { OutgoingClient } from '../outgoing/client.js';
 import { IpPolicy } from '../outgoing/ip-policy.js';
 import { RemoteSearch } from '../search/remote-search.js';
+import { ruleLimitsFromEnv, type RuleLimits } from '../search-rules/limits.js';
+import { SearchRuleStore } from '../search-rules/store.js';
 import { defaultExportPayloadSize } from '../tasks/process/export.js';
 import { SearchQueue } from '../search/search-queue.js';
 import { importSnapshot } from '../snapshots/import.js';
@@ -84,6 +86,8 @@ export interface Instance {
   network: Network;
   /** sends the queries that name another instance to it */
   remoteSearch: RemoteSearch;
+  /** the dynamic search rules of `/dynamic-search-rules` */
+  searchRules: SearchRuleStore;
   searchQueue: SearchQueue;
   instanceUid: string | null;
   healthy: () => boolean;
@@ -172,6 +176,7 @@ interface Services {
   features: ExperimentalFeatures;
   webhooks: WebhookStore;
   network: Network;
+  searchRules: SearchRuleStore;
 }
 
 /**
@@ -193,6 +198,15 @@ export async function openInstance(input: InstanceInput): Promise<Instance> {
   } catch (err) {
     lock.release();
     throw err;
+  }
+}
+
+/** The dynamic search rules' limits from the environment; a bad value refuses the start, as v1.50's panic does. */
+function ruleLimits(env: NodeJS.ProcessEnv): RuleLimits {
+  try {
+    return ruleLimitsFromEnv(env);
+  } catch (err) {
+    throw new StartupRefused(`Error: ${(err as Error).message}`);
   }
 }
 
@@ -222,13 +236,14 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
     features: new ExperimentalFeatures(store, forcedFeatures(config)),
     webhooks: new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader),
     network: new Network(store),
+    searchRules: new SearchRuleStore(store, ruleLimits(input.env)),
   };
 }
 
 /** Step 8: the task scheduler (started by the caller, once it is ready to answer), which runs the upgrade task step 7 registered first. */
 function buildScheduler(input: InstanceInput, services: Services, storage: StorageFormat): Scheduler {
   const { config, build, logs } = input;
-  const { store, queue, indexes, indexEnvs, updateFiles, workers, features, network, webhooks, outgoing } = services;
+  const { store, queue, indexes, indexEnvs, updateFiles, workers, features, network, webhooks, outgoing, searchRules } = services;
   return new Scheduler({
     store,
     storage,
@@ -236,6 +251,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
     indexes,
     indexEnvs,
     updateFiles,
+    searchRules,
     workers,
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
@@ -253,7 +269,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
 /** The instance: the services, what the routes read through them, its health and its closing. */
 function assemble(input: InstanceInput, services: Services, scheduler: Scheduler, lock: DbLock): Instance {
   const { config, build, logs } = input;
-  const { store, keys, queue, indexes, indexEnvs, updateFiles, workers, features, webhooks, network, outgoing } = services;
+  const { store, keys, queue, indexes, indexEnvs, updateFiles, workers, features, webhooks, network, outgoing, searchRules } = services;
   const indexing = (): ReadonlySet<string> => {
     const running = queue.processing;
     if (running === null) return new Set();
@@ -278,6 +294,7 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     webhooks,
     network,
     remoteSearch: new RemoteSearch(outgoing),
+    searchRules,
     searchQueue: new SearchQueue(
       config.experimentalSearchQueueSize,
       config.experimentalNbSearchesPerCore * availableParallelism(),

@@ -18,6 +18,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { IndexSettings } from '../types/settings.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
+import { resolveForeignFilters } from './foreign.js';
 import { queued } from './queued.js';
 
 const SORT_CODE = 'invalid_document_sort';
@@ -66,8 +67,9 @@ export function listDocuments(ctx: SearchContext, rawUid: string, query: Documen
   const offset = query.offset ?? 0;
   const limit = query.limit ?? 20;
   const fields = query.fields ?? null;
-  const ast = checkedFilter(ctx.features, query.filter, FILTER_CODE);
+  const sent = checkedFilter(ctx.features, query.filter, FILTER_CODE, { foreign: true });
   const settings = readSettings(env);
+  const ast = sent === null ? null : resolveForeignFilters(ctx, rawUid, settings, [sent])[0]!;
   let results: { docid: number; doc: JsonObject }[];
   let total: number;
   if (ids === undefined && ast === null && sort === null) {

@@ -13,6 +13,8 @@
  * Semantic and hybrid queries take part like keyword ones (their similarity is a weighted score);
  * when one of them is semantic, `semanticHitCount` counts the page's hits ranked by a vector, and
  * `queryVectors` maps each query position asking for `retrieveVectors` to its query vector.
+ * Documents pinned by dynamic search rules (pins.ts) are placed at their positions of the merged
+ * list, by ascending position, around the ranked hits, as v1.50 places them.
  * `federation.showPerformanceDetails` times each query's search, the merge, the hydration of the
  * page and the facets (performance-details.ts), as the response's last key.
  */
@@ -28,7 +30,13 @@ import { addRemoteFacets, indexFacets, mergeFacets } from './federated-facets.js
 import { compareCandidates, distinctHits, searchOrder, type Candidate, type LocalCandidate, type RemoteCandidate } from './federated-ranking.js';
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
-import { featureNeeded, routeQueries } from './network-use.js';
+import { featureNeeded, routeQueries, type LocalQuery } from './network-use.js';
+import { isPinned, placePins } from './pins.js';
+import { hydrateHits } from './hydration.js';
+import { searchFilterAsts } from './filter.js';
+import { resolveForeignFilters } from './foreign.js';
+import { searchSettings } from '../engine/index-settings.js';
+import type { FilterAst } from '../engine/filter-parser/index.js';
 import { NO_STEPS, PerformanceSteps, type StepTimer } from './performance-details.js';
 import { queued } from './queued.js';
 import { addPageFields, pageWindow } from './page.js';
@@ -153,6 +161,7 @@ async function federate(
       ctx.remoteSearch.send(address, { queries: sent, federation: forwardedFederation(federation) }, { deadline, includeMetadata: options.includeMetadata, signal }).then((answer) => ({ name, answer })),
     ),
   );
+  const filters = ctx.features.enabled('foreignKeys') ? foreignResolvedFilters(ctx, caller, routes.local) : null;
 
   const window = pageWindow(federation);
   const { offset, limit } = window;
@@ -180,7 +189,9 @@ async function federate(
     };
     const searched = distinct === null ? query : { ...query, distinct };
     const search = await atQueryAsync(position, () =>
-      steps.stepAsync('execute local search', () => searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps })),
+      steps.stepAsync('execute local search', () =>
+        searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps, ...(filters === null ? {} : { filters: filters.get(index)! }) }),
+      ),
     );
     // within the turn whose last pass borrowed it, so the lease holds the environment the search read
     if (!leases.has(indexUid)) leases.set(indexUid, ctx.indexReader.lease(indexUid));
@@ -212,16 +223,21 @@ async function federate(
   }
 
   const { merged, dropped } = steps.step('merge results', () => {
-    candidates.sort(compareCandidates);
+    // pinned hits (pins.ts) stay out of the ranking and distinct, and come back at their positions
+    const pinned = candidates.filter((candidate): candidate is LocalCandidate => candidate.kind === 'local' && isPinned(candidate.hit)).sort((a, b) => pinPosition(a) - pinPosition(b));
+    const organic = candidates.filter((candidate) => candidate.kind === 'remote' || !isPinned(candidate.hit)).sort(compareCandidates);
     const shown = new Set<string>();
-    const unique = candidates.filter((candidate) => {
+    const firstShown = (candidate: Candidate) => {
       if (candidate.kind === 'remote') return true;
       const key = `${queries[candidate.query]!.indexUid}\u0000${candidate.hit.docid}`;
       if (shown.has(key)) return false;
       shown.add(key);
       return true;
-    });
-    return distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
+    };
+    const pins = pinned.filter(firstShown);
+    const unique = organic.filter(firstShown);
+    const ranked = distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
+    return { ...ranked, merged: placePins<LocalCandidate, Candidate>(pins, ranked.merged, offset + limit, pinPosition, (pin) => pin) };
   });
   const unions = new Map([...perIndex].map(([uid, { candidates }]) => [uid, difference(candidates, fromUnsorted(dropped.get(uid) ?? []))]));
   let total = 0;
@@ -231,13 +247,22 @@ async function federate(
   const page = merged.slice(offset, offset + limit);
   // once a query names a remote, every hit says which instance it comes from
   const remote = routes.hasRemote && !options.proxy ? { remote: ctx.network.names().self } : {};
-  const hits = steps.step('hydrate documents', () => formatPage(page)).map(({ candidate, view }) => {
+  const hits = steps.step('hydrate documents', () => {
+    const formatted = formatPage(page);
+    // foreign keys (hydration.ts): each index's hits joined with its own `foreignKeys`
+    for (const [uid, { search }] of perIndex) {
+      const views = formatted.filter(({ candidate }) => candidate.kind === 'local' && queries[candidate.query]!.indexUid === uid).map(({ view }) => view);
+      hydrateHits(ctx, search.settings, views);
+    }
+    return formatted;
+  }).map(({ candidate, view }) => {
     if (candidate.kind === 'remote') return view;
     const { query, position, hit, search, weightedScore, sequence } = candidate;
     const federationInfo: Record<string, unknown> = { indexUid: queries[query]!.indexUid, queriesPosition: position, weightedRankingScore: weightedScore, ...remote };
     if (options.proxy) {
       federationInfo.weightedScoreValues = sequence;
       federationInfo.extra_document = extraDocument(search, hit.docid, view, distinct);
+      if (isPinned(hit)) federationInfo.pinnedPosition = pinPosition(candidate);
     }
     return withFederation(view, federationInfo);
   });
@@ -265,6 +290,23 @@ async function federate(
   if (semantic) body.semanticHitCount = page.filter((candidate) => isSemantic(candidate.sequence)).length;
   if (timer !== undefined) body.performanceDetails = timer.details();
   return body;
+}
+
+/**
+ * With `foreignKeys` on, v1.50 resolves every query's filters before searching any (`_foreign`
+ * calls included, foreign.ts): a missing index and a foreign filter's errors then carry no query
+ * prefix, a filter's syntax and gates keep theirs. Keyed by the query's index in the request.
+ */
+function foreignResolvedFilters(ctx: SearchContext, caller: Caller, local: readonly LocalQuery[]): Map<number, FilterAst[]> {
+  const settings = local.map(({ query }) => searchSettings(ctx.indexReader.open(query.indexUid)));
+  const sent = local.map(({ index, query }) => atQuery(index, () => searchFilterAsts(ctx.features, caller, query.indexUid, query.filter)));
+  return new Map(local.map(({ index, query }, i) => [index, resolveForeignFilters(ctx, query.indexUid, settings[i]!, sent[i]!)]));
+}
+
+/** The position a pinned hit is pinned at. */
+function pinPosition({ hit }: LocalCandidate): number {
+  const pin = hit.details[0]!;
+  return pin.kind === 'pin' ? pin.position : 0;
 }
 
 /**

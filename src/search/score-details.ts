@@ -82,6 +82,9 @@ export function detailsView(settings: IndexSettings, details: readonly StepDetai
       case 'skipped':
         out.skipped = { order: order++ };
         break;
+      case 'pin':
+        out.pin = { order: order++, position: detail.position };
+        break;
     }
   }
   return out;

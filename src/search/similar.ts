@@ -28,6 +28,7 @@ import { ApiError } from '../errors/api-error.js';
 import { stringifyJson } from '../types/json-text.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
+import { resolveForeignFilters } from './foreign.js';
 import { hitViewer } from './hits.js';
 import { NO_STEPS, requestTimer, type StepTimer } from './performance-details.js';
 import { checkEmbedder } from './vector-query.js';
@@ -66,8 +67,8 @@ export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string
   const env = ctx.indexReader.open(uid);
   const settings = searchSettings(env);
   checkEmbedder(env, settings, query.embedder, null, 'invalid_similar_embedder');
-  const tenantAst = checkedFilter(ctx.features, caller.searchFilter(uid), 'invalid_similar_filter');
-  const filterAst = checkedFilter(ctx.features, query.filter, 'invalid_similar_filter');
+  const sent = [caller.searchFilter(uid), query.filter].map((filter) => checkedFilter(ctx.features, filter, 'invalid_similar_filter', { foreign: true }));
+  const [tenantAst, filterAst] = sent.map((ast) => (ast === null ? null : resolveForeignFilters(ctx, uid, settings, [ast])[0]!));
   const id = externalIdOf(query.id);
   if (id === null) {
     throw new ApiError(

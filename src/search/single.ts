@@ -21,6 +21,8 @@
  * the `searchCutoffMs` budget), and the search runs again from its checks with the vector, on the
  * index's then current snapshot. A hybrid search whose embedding fails answers its keyword hits.
  * A search with `useNetwork: true` goes to the network before it gets here (network-search.ts).
+ * With the `foreignKeys` feature, `_foreign(...)` filters are resolved across indexes (foreign.ts)
+ * and the hits' foreign-key fields joined with their documents (hydration.ts).
  * `personalize` changes nothing, as in v1.50 without a personalization service.
  */
 import type { Caller } from '../auth/caller.js';
@@ -39,7 +41,9 @@ import { uuidV7 } from '../types/uuid-v7.js';
 import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../types/settings.js';
 import { checkDistinct, checkSearchKind, checkSearchOn, checkSort } from './checks.js';
 import type { SearchContext } from './context.js';
-import { checkedFilter } from './filter.js';
+import { searchFilterAsts } from './filter.js';
+import { resolveForeignFilters } from './foreign.js';
+import { hydrateHits } from './hydration.js';
 import { refuseNetwork } from './network-use.js';
 import { NO_STEPS, type PerformanceSteps, type StepTimer } from './performance-details.js';
 import { withFormatting } from './formatting.js';
@@ -47,6 +51,7 @@ import { hitViewer, type IndexSearch } from './hits.js';
 import { goodEnough, mergeHybrid } from './hybrid.js';
 import { addPageFields, pageWindow } from './page.js';
 import type { SearchInput } from '../embedders/search-fragments.js';
+import { pinExclusion, searchPins, withPins } from './pins.js';
 import { embedSearchQuery, type QueryEmbedding } from './query-embedding.js';
 import { storedLocales, type SearchQuery } from './query.js';
 import { checkMedia, searchInput, searchKind, type SearchKind } from './vector-query.js';
@@ -69,6 +74,11 @@ export interface SearchIndexOptions {
   readonly candidatesOnly?: boolean;
   /** where the search's steps are timed, for `performanceDetails` */
   readonly steps?: StepTimer;
+  /**
+   * The query's filters (its own and the tenant token's) already checked and their `_foreign`
+   * calls resolved (federation does it for every query first, as v1.50); absent: done here.
+   */
+  readonly filters?: readonly FilterAst[];
 }
 
 /** The ranked hits a search needs: `offset + limit` of them; `exhaustive` makes counts exact (page mode). */
@@ -116,7 +126,7 @@ function rankIndex(
   uid: string,
   query: SearchQuery,
   window: RankWindow,
-  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false, steps = NO_STEPS }: SearchIndexOptions,
+  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved }: SearchIndexOptions,
   spent: () => number,
   embedding: QueryEmbedding | null,
 ): IndexSearch | NeedsEmbedding {
@@ -127,14 +137,11 @@ function rankIndex(
   checkRules(settings, kind);
   checkMedia(ctx, query);
 
-  const asts: FilterAst[] = [];
-  for (const filter of [query.filter, caller.searchFilter(uid)]) {
-    const ast = checkedFilter(ctx.features, filter, 'invalid_search_filter');
-    if (ast === null) continue;
-    // the canonical text is parsed like a request's filter: what does not read back (a lone
-    // surrogate, which Meilisearch's JSON parser refuses earlier) is a filter error, not a crash
-    asts.push(filterAsSent ? ast : parseFilter(canonicalFilter(ast), { code: 'invalid_search_filter' })!);
-  }
+  // the canonical text is parsed like a request's filter: what does not read back (a lone
+  // surrogate, which Meilisearch's JSON parser refuses earlier) is a filter error, not a crash
+  const asts = (resolved ?? resolveForeignFilters(ctx, uid, settings, searchFilterAsts(ctx.features, caller, uid, query.filter))).map((ast) =>
+    filterAsSent ? ast : parseFilter(canonicalFilter(ast), { code: 'invalid_search_filter' })!,
+  );
   if (kind.kind === 'semantic' && embedding === null) {
     // Meilisearch embeds a semantic query before it checks the sort and evaluates the filter
     return { embed: { settings, embedder: kind.embedder, input: searchInput(query), semanticOnly: true } };
@@ -152,6 +159,9 @@ function rankIndex(
     throw err instanceof ApiError ? inIndex(uid, err) : err;
   }
 
+  // dynamic search rules (pins.ts): facet search's candidates take none, as in v1.50
+  const pins = candidatesOnly ? [] : searchPins(ctx, env, settings, uid, query, filters);
+  if (pins.length > 0) filters = [...filters, pinExclusion(env, pins)];
   const need = Math.min(window.offset + window.limit, settings.pagination.maxTotalHits);
   const common = {
     need,
@@ -182,9 +192,9 @@ function rankIndex(
   if (kind.kind === 'semantic') {
     // a semantic-only search throws when its embedding fails, so the vector is there
     const vector = embedding!.vector!;
-    return searched(semantic(kind.embedder, vector), vector);
+    return searched(withPins(semantic(kind.embedder, vector), pins, need, false), vector);
   }
-  const keyword = steps.step((query.q ?? '') === '' ? 'placeholder ranking' : 'keyword ranking', () =>
+  const organic = steps.step((query.q ?? '') === '' ? 'placeholder ranking' : 'keyword ranking', () =>
     executeSearch(env, settings, {
       ...common,
       q: query.q ?? '',
@@ -193,22 +203,21 @@ function rankIndex(
       locales: storedLocales(query.locales),
     }),
   );
+  const keyword = withPins(organic, pins, need, false);
   if (kind.kind === 'keyword' || goodEnough(keyword.hits, need, kind.semanticRatio)) return searched(keyword);
   if (embedding === null) return { embed: { settings, embedder: kind.embedder, input: searchInput(query), semanticOnly: false } };
   // the embedding failed: the keyword hits answer
   if (embedding.vector === null) return searched(keyword);
   const vectorOutcome = semantic(kind.embedder, embedding.vector);
-  const merged = mergeHybrid(vectorOutcome, keyword, kind.semanticRatio, need, distinct === null ? null : distinctFilter(env, new FacetReader(env), distinct));
-  return searched(
-    {
-      hits: merged.hits,
-      totalHits: merged.candidates.length,
-      candidates: merged.candidates,
-      matchingWords: keyword.matchingWords,
-      degraded: keyword.degraded || vectorOutcome.degraded,
-    },
-    embedding.vector,
-  );
+  const merged = mergeHybrid(vectorOutcome, organic, kind.semanticRatio, need, distinct === null ? null : distinctFilter(env, new FacetReader(env), distinct));
+  const hybrid: SearchOutcome = {
+    hits: merged.hits,
+    totalHits: merged.candidates.length,
+    candidates: merged.candidates,
+    matchingWords: organic.matchingWords,
+    degraded: organic.degraded || vectorOutcome.degraded,
+  };
+  return searched(withPins(hybrid, pins, need, true), embedding.vector);
 }
 
 /** How many of `hits` a semantic ranking placed (v1.50 counts the hits with a vector score). */
@@ -244,6 +253,7 @@ export async function searchResponse(
     const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps });
     const pageHits = search.outcome.hits.slice(window.offset);
     const hits = steps.step('format', () => withFormatting(search, query, pageHits, pageHits.map(search.view)));
+    hydrateHits(ctx, search.settings, hits);
     return { search, pageHits, hits };
   });
   const { env, settings, outcome } = search;

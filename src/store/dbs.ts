@@ -20,6 +20,8 @@ export const INSTANCE_DBS = {
   indexStats: 'index-stats',
   /** api key uid → key record */
   keys: 'keys',
+  /** dynamic search rule uid → { id, rule }: the rules of `/dynamic-search-rules` (search-rules/store.ts) */
+  searchRules: 'search-rules',
   /** update-file uuid → a small task payload kept in the environment instead of a file (store/update-files.ts) */
   payloads: 'payloads',
 } as const;

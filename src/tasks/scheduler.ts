@@ -59,6 +59,8 @@ import { processDocumentEdition } from './process/document-edition.js';
 import { processDumpCreation } from './process/dump.js';
 import { processSnapshotCreation } from './process/snapshot.js';
 import { processSettings } from './process/settings.js';
+import { processSearchRules } from './process/search-rules.js';
+import type { SearchRuleStore } from '../search-rules/store.js';
 import { processCancelation, processDeletion } from './process/task-ops.js';
 import { processUpgrade } from './process/upgrade.js';
 import { crashAfterIndexCommit } from './test-hooks.js';
@@ -80,6 +82,7 @@ export interface SchedulerDeps {
   indexes: IndexRegistry;
   indexEnvs: IndexEnvs;
   updateFiles: UpdateFiles;
+  searchRules: SearchRuleStore;
   workers: WorkerPools;
   maxBatchedTasks?: number | null;
   maxBatchBytes?: number;
@@ -110,6 +113,8 @@ const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
   snapshotCreation: processSnapshotCreation,
   export: processExport,
   upgradeDatabase: processUpgrade,
+  dsrUpdate: processSearchRules,
+  dsrClear: processSearchRules,
 };
 
 class BatchAborted extends Error {}

@@ -208,3 +208,11 @@ export function formatStepDuration(ns: bigint): string {
   const hundredths = (ns * 200n + unit) / (2n * unit);
   return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}${suffix}`;
 }
+
+/** The `time` crate's `Display` of an offset date-time (`2025-11-28 0:00:00.0 +00:00:00`), which some of v1.50's messages print. */
+export function timeCrateDisplay(p: DateTimeParts): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  const fraction = pad(p.nanosecond, 9).replace(/0+$/, '') || '0';
+  const offset = Math.abs(p.offset);
+  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)} ${p.hour}:${pad(p.minute)}:${pad(p.second)}.${fraction} ${p.offset < 0 ? '-' : '+'}${pad(Math.floor(offset / 60))}:${pad(offset % 60)}:00`;
+}

@@ -89,7 +89,7 @@ const SHAPES: Partial<Record<KnownRoute, { query?: readonly string[]; body?: Bod
   'POST /export': { body: object('url', 'apiKey', 'payloadSize', 'indexes') },
   'POST /render-template': { body: object('template', 'input') },
   'POST /dynamic-search-rules': { body: object('offset', 'limit', 'filter') },
-  'PATCH /dynamic-search-rules/:ruleUid': { body: object('description', 'priority', 'conditions', 'actions') },
+  'PATCH /dynamic-search-rules/:ruleUid': { body: object('description', 'precedence', 'active', 'conditions', 'actions') },
   'PATCH /chats/:workspace/settings': { body: object('source', 'orgId', 'projectId', 'apiVersion', 'deploymentId', 'baseUrl', 'apiKey', 'prompts') },
   'POST /chats/:workspace/chat/completions': { body: object('model', 'messages', 'stream') },
 };

@@ -56,7 +56,9 @@ export type StepDetail =
   /** the step the time budget interrupted: its documents were not ordered by it nor by later steps */
   | { readonly kind: 'skipped' }
   /** semantic ranking: the document's best similarity to the query vector, null without a vector */
-  | { readonly kind: 'vector'; readonly similarity: number | null };
+  | { readonly kind: 'vector'; readonly similarity: number | null }
+  /** a document a dynamic search rule pinned at `position`: placed there, whatever its ranking (score 1) */
+  | { readonly kind: 'pin'; readonly position: number };
 
 export interface RankedDoc {
   readonly docid: number;
@@ -153,6 +155,7 @@ export function rankOf(detail: StepDetail): [number, number] | null {
       return [detail.matching + 1, detail.max + 1];
     case 'sort':
     case 'vector':
+    case 'pin':
       return null;
     case 'skipped':
       return [0, 1];

@@ -31,6 +31,7 @@ import type { IndexStatsStore } from '../../indexes/stats-store.js';
 import type { InstanceStore } from '../../store/env.js';
 import type { StorageFormat } from '../../store/storage-format.js';
 import type { PayloadSource, UpdateFiles } from '../../store/update-files.js';
+import type { SearchRuleStore } from '../../search-rules/store.js';
 import type { WorkerPools } from '../../workers/pool.js';
 import type { Batch, DumpedKey, Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
@@ -68,6 +69,8 @@ export interface DumpContent {
   network: object;
   /** `webhooks.json`: the runtime webhooks with their secrets */
   webhooks: object;
+  /** the dynamic search rules as `GET /dynamic-search-rules/{uid}` shows them: v1.50 dumps them as its internal index `.meili_dsr` */
+  searchRules: readonly Record<string, unknown>[];
 }
 
 /** The steps of a dump, shown in its batch's progress (tasks/progress.ts). */
@@ -114,6 +117,8 @@ export interface ProcessContext {
   /** each index's stored statistics: the scheduler stores them after an index write, processors after other changes */
   indexStats: IndexStatsStore;
   updateFiles: UpdateFiles;
+  /** the dynamic search rules, which `dsrUpdate` and `dsrClear` batches change */
+  searchRules: SearchRuleStore;
   /** worker threads for CPU-heavy batch work */
   workers: WorkerPools;
   /** the batch's start: timestamps written by the batch use it */

@@ -13,6 +13,7 @@ import type { Task, Timestamp } from '../../types/task.js';
 import { nowNs } from '../../types/dates.js';
 import type { BatchProcessor, DumpIndex, ProcessContext } from './context.js';
 import { failed, succeeded } from './outcome.js';
+import { ruleView } from '../../search-rules/rule.js';
 
 /** `YYYYMMDD-HHMMSSmmm` of an instant, UTC. */
 function dumpUidOf(ts: Timestamp): string {
@@ -50,6 +51,7 @@ export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
       features: archives.features(),
       network: archives.network(),
       webhooks: archives.webhooks(),
+      searchRules: ctx.searchRules.all().map(ruleView),
     },
     nowNs,
     ctx.signal,

@@ -7,6 +7,8 @@ import { IndexReader } from '../../../src/indexes/reader.js';
 import type { IndexRecord } from '../../../src/indexes/registry.js';
 import type { SearchContext } from '../../../src/search/context.js';
 import { SearchQueue } from '../../../src/search/search-queue.js';
+import { DEFAULT_RULE_LIMITS } from '../../../src/search-rules/limits.js';
+import type { SearchRule } from '../../../src/search-rules/rule.js';
 import type { IndexSettings } from '../../../src/types/settings.js';
 import { openTestIndex, type TestIndex } from '../engine/search/harness.js';
 
@@ -18,8 +20,11 @@ export interface SearchFixture {
 
 export type FixtureIndexes = Record<string, { settings?: Partial<IndexSettings>; docs: JsonObject[] }>;
 
-/** Indexes by uid, each with its settings and documents (keyed by `id`); `features` are the experimental features on. */
-export function openSearchFixture(indexes: FixtureIndexes, features: readonly FeatureName[] = []): SearchFixture {
+/**
+ * Indexes by uid, each with its settings and documents (keyed by `id`); `features` are the
+ * experimental features on, `rules` the dynamic search rules.
+ */
+export function openSearchFixture(indexes: FixtureIndexes, features: readonly FeatureName[] = [], rules: readonly SearchRule[] = []): SearchFixture {
   const opened = new Map<string, TestIndex>();
   for (const [uid, { settings, docs }] of Object.entries(indexes)) {
     const index = openTestIndex(settings);
@@ -37,6 +42,7 @@ export function openSearchFixture(indexes: FixtureIndexes, features: readonly Fe
       network: { names: () => ({ self: null, remotes: [] }), remoteAddress: () => null },
       remoteSearch: { send: () => Promise.reject(new Error('no remote in unit tests')) },
       searchQueue: new SearchQueue(1000, 8, 60_000),
+      searchRules: { all: () => rules, limits: DEFAULT_RULE_LIMITS },
     },
     index: (uid) => opened.get(uid)!,
     async close() {
@@ -46,11 +52,11 @@ export function openSearchFixture(indexes: FixtureIndexes, features: readonly Fe
 }
 
 /** For a test file: an opener of fixtures, each closed after the test that opened it. */
-export function searchFixtures(): (indexes: FixtureIndexes, features?: readonly FeatureName[]) => SearchFixture {
+export function searchFixtures(): (indexes: FixtureIndexes, features?: readonly FeatureName[], rules?: readonly SearchRule[]) => SearchFixture {
   let current: SearchFixture | undefined;
   afterEach(async () => {
     await current?.close();
     current = undefined;
   });
-  return (indexes, features) => (current = openSearchFixture(indexes, features));
+  return (indexes, features, rules) => (current = openSearchFixture(indexes, features, rules));
 }

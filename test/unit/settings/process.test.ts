@@ -17,6 +17,7 @@ import { IndexStatsStore } from '../../../src/indexes/stats-store.js';
 import { canonicalPatch } from '../../../src/settings/patch.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { UpdateFiles } from '../../../src/store/update-files.js';
+import { SearchRuleStore } from '../../../src/search-rules/store.js';
 import type { NextBatch } from '../../../src/tasks/autobatcher.js';
 import type { ProcessContext, ProcessOutcome } from '../../../src/tasks/process/context.js';
 import { processSettings } from '../../../src/tasks/process/settings.js';
@@ -45,6 +46,7 @@ beforeEach(() => {
     indexEnvs: new IndexEnvs(dir),
     indexStats: new IndexStatsStore(store),
     updateFiles: new UpdateFiles(store),
+    searchRules: new SearchRuleStore(store),
     now: 5_000n,
     signal: new AbortController().signal,
     progress: new Progress(),

@@ -12,6 +12,7 @@ import { IndexRegistry } from '../../../src/indexes/registry.js';
 import { IndexStatsStore } from '../../../src/indexes/stats-store.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { UpdateFiles } from '../../../src/store/update-files.js';
+import { SearchRuleStore } from '../../../src/search-rules/store.js';
 import type { NextBatch } from '../../../src/tasks/autobatcher.js';
 import type { ProcessContext } from '../../../src/tasks/process/context.js';
 import { processIndexDeletion } from '../../../src/tasks/process/index-ops.js';
@@ -34,6 +35,7 @@ beforeEach(() => {
     indexEnvs: new IndexEnvs(dir),
     indexStats: new IndexStatsStore(store),
     updateFiles: new UpdateFiles(store),
+    searchRules: new SearchRuleStore(store),
     now: 1_000n,
     signal: new AbortController().signal,
     progress: new Progress(),

@@ -9,6 +9,7 @@ import { IndexEnvs } from '../../../src/engine/index-env.js';
 import { IndexRegistry } from '../../../src/indexes/registry.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { UpdateFiles } from '../../../src/store/update-files.js';
+import { SearchRuleStore } from '../../../src/search-rules/store.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
 import { Scheduler } from '../../../src/tasks/scheduler.js';
 import { WorkerPools } from '../../../src/workers/pool.js';
@@ -30,7 +31,7 @@ function scheduler(): Scheduler {
   store = openInstanceStore(dir, '0.0.0');
   workers = new WorkerPools(1);
   envs = new IndexEnvs(dir);
-  return new Scheduler({ store, queue: new TaskQueue(store), indexes: new IndexRegistry(store), indexEnvs: envs, updateFiles: new UpdateFiles(store), workers });
+  return new Scheduler({ store, queue: new TaskQueue(store), indexes: new IndexRegistry(store), indexEnvs: envs, updateFiles: new UpdateFiles(store), searchRules: new SearchRuleStore(store), workers });
 }
 
 /** Resolves `promise`, or rejects once `ms` have passed. */
@@ -72,10 +73,11 @@ describe('a cancelation that lands after a document write committed', () => {
   it('lets the batch finish: the task succeeds and keeps its change, the cancelation cancels nothing', async () => {
     const [{ WorkerPools: BuiltPools }, { Scheduler: BuiltScheduler }, { TaskQueue: BuiltQueue }, { IndexRegistry: BuiltRegistry }, { IndexEnvs: BuiltEnvs }] =
       await Promise.all([dist('workers/pool.js'), dist('tasks/scheduler.js'), dist('tasks/queue.js'), dist('indexes/registry.js'), dist('engine/index-env.js')]);
-    const [{ openInstanceStore: openBuiltStore }, { UpdateFiles: BuiltUpdateFiles }, { DocumentStore: BuiltDocuments }] = await Promise.all([
+    const [{ openInstanceStore: openBuiltStore }, { UpdateFiles: BuiltUpdateFiles }, { DocumentStore: BuiltDocuments }, { SearchRuleStore: BuiltRules }] = await Promise.all([
       dist('store/env.js'),
       dist('store/update-files.js'),
       dist('engine/documents/store.js'),
+      dist('search-rules/store.js'),
     ]);
     /** Worker pools whose index writer calls `afterCommit` once a (non-rehearsal) document write has committed. */
     class HookedPools extends (BuiltPools as typeof WorkerPools) {
@@ -100,7 +102,8 @@ describe('a cancelation that lands after a document write committed', () => {
     const queue: TaskQueue = new (BuiltQueue as typeof TaskQueue)(store);
     const indexes: IndexRegistry = new (BuiltRegistry as typeof IndexRegistry)(store);
     const updateFiles: UpdateFiles = new (BuiltUpdateFiles as typeof UpdateFiles)(store);
-    const tasks: Scheduler = new (BuiltScheduler as typeof Scheduler)({ store, queue, indexes, indexEnvs: envs, updateFiles, workers });
+    const searchRules: SearchRuleStore = new (BuiltRules as typeof SearchRuleStore)(store);
+    const tasks: Scheduler = new (BuiltScheduler as typeof Scheduler)({ store, queue, indexes, indexEnvs: envs, updateFiles, searchRules, workers });
     tasks.start();
     try {
       const { uuid } = await updateFiles.persist(

@@ -1,0 +1,84 @@
+/**
+ * A dynamic search rule as v1.50 stores and shows it (meilisearch-types
+ * `dynamic_search_rules.rs`), and the update a `dsrUpdate` task carries. Pure.
+ *
+ * An update is merged into the stored rule field by field, as v1.50 merges it (a document update
+ * of its internal rules index: top-level fields replace, nested objects are not merged). A `null`
+ * resets the field to its default (no description, no precedence, active, no conditions, no
+ * actions); v1.50 stores the `null` itself, which its reader then cannot read back for `active`,
+ * `conditions` and `actions`, so Quarry applies the documented default instead.
+ */
+import type { JsonObject } from '../types/task.js';
+
+export interface TimeCondition {
+  /** RFC 3339, as v1.50 prints it back (`Z` for UTC, fraction only when non-zero) */
+  start?: string;
+  end?: string;
+}
+
+export interface QueryCondition {
+  isEmpty?: boolean;
+  words?: string;
+}
+
+export interface Conditions {
+  time?: TimeCondition;
+  query?: QueryCondition;
+}
+
+export interface RuleAction {
+  selector: { indexUid?: string; id: string };
+  action: { type: 'pin'; position: number };
+}
+
+export interface SearchRule {
+  uid: string;
+  description?: string;
+  /** lower wins; none: after every rule that has one */
+  precedence?: number;
+  active: boolean;
+  conditions: Conditions;
+  actions: RuleAction[];
+}
+
+/** The body of `PATCH /dynamic-search-rules/{uid}`, normalised: absent = unchanged, null = reset. */
+export interface RuleUpdate {
+  description?: string | null;
+  precedence?: number | null;
+  active?: boolean | null;
+  conditions?: Conditions | null;
+  actions?: RuleAction[] | null;
+}
+
+/** The rule `uid` after `update`, starting from `existing` (a new rule when undefined). */
+export function applyRuleUpdate(uid: string, existing: SearchRule | undefined, update: RuleUpdate): SearchRule {
+  const base: SearchRule = existing ?? { uid, active: true, conditions: {}, actions: [] };
+  const description = update.description === undefined ? base.description : (update.description ?? undefined);
+  const precedence = update.precedence === undefined ? base.precedence : (update.precedence ?? undefined);
+  return {
+    uid,
+    ...(description === undefined ? {} : { description }),
+    ...(precedence === undefined ? {} : { precedence }),
+    active: update.active === undefined ? base.active : (update.active ?? true),
+    conditions: update.conditions === undefined ? base.conditions : (update.conditions ?? {}),
+    actions: update.actions === undefined ? base.actions : (update.actions ?? []),
+  };
+}
+
+/** The rule in v1.50's key order (uid, description, precedence, active, conditions, actions). */
+export function ruleView(rule: SearchRule): JsonObject {
+  const conditions: JsonObject = {};
+  if (rule.conditions.time !== undefined) conditions.time = { ...rule.conditions.time } as JsonObject;
+  if (rule.conditions.query !== undefined) conditions.query = { ...rule.conditions.query } as JsonObject;
+  return {
+    uid: rule.uid,
+    ...(rule.description === undefined ? {} : { description: rule.description }),
+    ...(rule.precedence === undefined ? {} : { precedence: rule.precedence }),
+    active: rule.active,
+    conditions,
+    actions: rule.actions.map((action) => ({
+      selector: action.selector.indexUid === undefined ? { id: action.selector.id } : { indexUid: action.selector.indexUid, id: action.selector.id },
+      action: { type: action.action.type, position: action.action.position },
+    })),
+  } as JsonObject;
+}

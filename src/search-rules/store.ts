@@ -1,0 +1,94 @@
+/**
+ * The dynamic search rules of the instance (`/dynamic-search-rules`), in the instance environment
+ * (they are instance-wide, as v1.50's internal `.meili_dsr` index is): rule uid → the rule and its
+ * internal id. Internal ids order the rules where v1.50 orders them by document id (listing
+ * without a query, rules of equal precedence); a new rule takes the smallest free id, as milli
+ * gives a new document. Only the `dsrUpdate`/`dsrClear` batch processor writes, inside the
+ * scheduler's transaction; readers get an in-memory copy kept until the next write.
+ */
+import type { Database } from 'lmdb';
+import { INSTANCE_DBS } from '../store/dbs.js';
+import type { InstanceStore } from '../store/env.js';
+import { DEFAULT_RULE_LIMITS, type RuleLimits } from './limits.js';
+import { applyRuleUpdate, type RuleUpdate, type SearchRule } from './rule.js';
+
+interface StoredRule {
+  id: number;
+  rule: SearchRule;
+}
+
+/** One `dsrUpdate` task's change: a creation or update (`update`), or a deletion (`null`). */
+export interface RuleChange {
+  uid: string;
+  update: RuleUpdate | null;
+}
+
+export class SearchRuleStore {
+  private readonly db: Database<StoredRule, string>;
+  /** every rule by ascending internal id; null until read after a write */
+  private cached: readonly StoredRule[] | null = null;
+
+  /** `limits`: how searches apply the rules (limits.ts) */
+  constructor(
+    store: InstanceStore,
+    readonly limits: RuleLimits = DEFAULT_RULE_LIMITS,
+  ) {
+    this.db = store.root.openDB<StoredRule, string>({ name: INSTANCE_DBS.searchRules });
+  }
+
+  /** Every rule, by ascending internal id. */
+  all(): readonly SearchRule[] {
+    return this.stored().map((entry) => entry.rule);
+  }
+
+  get(uid: string): SearchRule | undefined {
+    return this.db.get(uid)?.rule;
+  }
+
+  get size(): number {
+    return this.stored().length;
+  }
+
+  /** Applies the changes in order; call inside the batch's instance transaction. */
+  apply(changes: readonly RuleChange[]): void {
+    const used = new Set(this.readAll().map((entry) => entry.id));
+    for (const { uid, update } of changes) {
+      const existing = this.db.get(uid);
+      if (update === null) {
+        if (existing === undefined) continue;
+        this.db.removeSync(uid);
+        used.delete(existing.id);
+        continue;
+      }
+      let id = existing?.id;
+      if (id === undefined) {
+        id = 0;
+        while (used.has(id)) id++;
+        used.add(id);
+      }
+      this.db.putSync(uid, { id, rule: applyRuleUpdate(uid, existing?.rule, update) });
+    }
+    this.invalidate();
+  }
+
+  /** Removes every rule; call inside the batch's instance transaction. Answers how many there were. */
+  clear(): number {
+    const count = this.readAll().length;
+    for (const { key } of this.db.getRange()) this.db.removeSync(key);
+    this.invalidate();
+    return count;
+  }
+
+  /** Drops the in-memory copy (after a commit, whose writes a read made meanwhile did not see). */
+  invalidate(): void {
+    this.cached = null;
+  }
+
+  private stored(): readonly StoredRule[] {
+    return (this.cached ??= this.readAll());
+  }
+
+  private readAll(): StoredRule[] {
+    return [...this.db.getRange()].map(({ value }) => value).sort((a, b) => a.id - b.id);
+  }
+}

@@ -1,0 +1,63 @@
+// The rule store (search-rules/store.ts) and the listing (search-rules/list.ts) over a real instance environment.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listRules } from '../../../src/search-rules/list.js';
+import { SearchRuleStore } from '../../../src/search-rules/store.js';
+import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
+import { writeTxn } from '../../../src/store/write-txn.js';
+
+let dir: string;
+let store: InstanceStore;
+let rules: SearchRuleStore;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-rules-'));
+  store = openInstanceStore(dir, '0.1.0');
+  rules = new SearchRuleStore(store);
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const apply = (...changes: Parameters<SearchRuleStore['apply']>[0]) => writeTxn(store.root, () => rules.apply(changes));
+
+describe('SearchRuleStore', () => {
+  it('creates, merges field by field, resets on null and deletes', () => {
+    apply({ uid: 'r', update: { description: 'first', precedence: 2, conditions: { query: { words: 'a' } } } });
+    apply({ uid: 'r', update: { description: null, active: false } });
+    expect(rules.get('r')).toEqual({ uid: 'r', precedence: 2, active: false, conditions: { query: { words: 'a' } }, actions: [] });
+    apply({ uid: 'r', update: { active: null, conditions: null, precedence: null } });
+    expect(rules.get('r')).toEqual({ uid: 'r', active: true, conditions: {}, actions: [] });
+    apply({ uid: 'r', update: null }, { uid: 'missing', update: null });
+    expect(rules.get('r')).toBeUndefined();
+    expect(rules.size).toBe(0);
+  });
+
+  it('gives a new rule the smallest free internal id, which orders the rules', () => {
+    apply({ uid: 'a', update: {} }, { uid: 'b', update: {} }, { uid: 'c', update: {} });
+    apply({ uid: 'a', update: null });
+    apply({ uid: 'd', update: {} });
+    expect(rules.all().map((rule) => rule.uid)).toEqual(['d', 'b', 'c']);
+    expect(writeTxn(store.root, () => rules.clear())).toBe(3);
+    expect(rules.all()).toEqual([]);
+  });
+});
+
+describe('listRules', () => {
+  it('ranks rules by how many leading query words they hold, and counts every match', () => {
+    apply(
+      { uid: 'one', update: { description: 'summer' } },
+      { uid: 'two', update: { description: 'summer sale', active: false } },
+      { uid: 'words', update: { conditions: { query: { words: 'sale' } } } },
+    );
+    const uids = (query: Parameters<typeof listRules>[1]) => listRules(rules, query).results.map((rule) => rule.uid);
+    expect(uids({ offset: 0, limit: 20, query: 'summer sale' })).toEqual(['two', 'one']);
+    expect(uids({ offset: 0, limit: 20, query: 'sale' })).toEqual(['two', 'words']);
+    expect(uids({ offset: 0, limit: 20, query: 'sale', active: true })).toEqual(['words']);
+    expect(listRules(rules, { offset: 1, limit: 1 })).toMatchObject({ offset: 1, limit: 1, total: 3, results: [{ uid: 'two' }] });
+  });
+});
