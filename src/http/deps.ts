@@ -11,6 +11,7 @@ import type { IndexRegistry } from '../indexes/registry.js';
 import type { LogHub } from '../logs/log-hub.js';
 import type { Network } from '../network/network.js';
 import type { RemoteSearch } from '../search/remote-search.js';
+import type { OutgoingClient } from '../outgoing/client.js';
 import type { SearchQueue } from '../search/search-queue.js';
 import type { SearchRuleStore } from '../search-rules/store.js';
 import type { StatsService } from '../indexes/stats.js';
@@ -41,6 +42,8 @@ export interface AppDeps {
   network: Network;
   /** sends the queries that name another instance to it */
   remoteSearch: RemoteSearch;
+  /** every request to a URL users give (the checks of a network change) */
+  outgoing: OutgoingClient;
   /** searches waiting for, or holding, one of the search slots */
   searchQueue: SearchQueue;
   /** the dynamic search rules of `/dynamic-search-rules` */

@@ -86,6 +86,8 @@ export interface Instance {
   network: Network;
   /** sends the queries that name another instance to it */
   remoteSearch: RemoteSearch;
+  /** every request to a URL users give */
+  outgoing: OutgoingClient;
   /** the dynamic search rules of `/dynamic-search-rules` */
   searchRules: SearchRuleStore;
   searchQueue: SearchQueue;
@@ -294,6 +296,7 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     webhooks,
     network,
     remoteSearch: new RemoteSearch(outgoing),
+    outgoing,
     searchRules,
     searchQueue: new SearchQueue(
       config.experimentalSearchQueueSize,

@@ -1,8 +1,9 @@
 /**
- * The `/network` topology object (misc-routes.md §6) of the community edition: this instance's
- * name, the known remotes and the shards, persisted in the instance environment. Every change
- * stores a new time-ordered `version`. The leader can never be set (enterprise only), so it is
- * always `null`, and every remote is reported `available` since nothing probes them here.
+ * The `/network` topology object (network.md §3, §4): this instance's name, the known remotes,
+ * the shards and the leader, persisted in the instance environment. A patch merges field by field
+ * (`merge`), checked by v1.50's leader rules; every change stores a new time-ordered `version`.
+ * Setting a leader (sharding, the enterprise edition's) goes through network/topology.ts. Every
+ * remote is reported `available`: nothing marks one unavailable here.
  */
 import { ApiError } from '../errors/api-error.js';
 import { MAIN_KEYS } from '../store/dbs.js';
@@ -17,10 +18,12 @@ interface Remote {
   writeApiKey: string | null;
 }
 
-interface Saved {
+/** The stored network; `leader` is absent from networks stored before leaders were kept. */
+export interface Saved {
   self: string | null;
   remotes: Record<string, Remote>;
   shards: Record<string, string[]>;
+  leader?: string | null;
   version: string;
 }
 
@@ -50,7 +53,7 @@ const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class Network {
-  constructor(private readonly store: InstanceStore) {}
+  constructor(private readonly store_: InstanceStore) {}
 
   get(): object {
     return view(this.saved());
@@ -68,18 +71,45 @@ export class Network {
     return remote === null ? null : { url: remote.url, searchApiKey: remote.searchApiKey };
   }
 
-  update(patch: NetworkPatch): object {
+  /** Whether a leader is set: the network is sharded, and searches go to the network by default. */
+  sharding(): boolean {
+    return (this.saved().leader ?? null) !== null;
+  }
+
+  /** The stored network, for a change to merge a patch into. */
+  current(): Saved {
+    return this.saved();
+  }
+
+  /** Stores a merged network (`merge`) and answers it as `GET /network` shows it. */
+  store(next: Saved): object {
+    this.store_.main.putSync(MAIN_KEYS.network, next);
+    return view(next);
+  }
+
+  /**
+   * `patch` merged into the stored network (network.md §4), with v1.50's leader rules checked;
+   * nothing is stored.
+   */
+  merge(patch: NetworkPatch): Saved {
     if (patch.previousRemotes !== undefined) {
       throw new ApiError(
         'unexpected_network_previous_remotes',
         'Unexpected `previousRemotes` in network call.\n  - Note: `previousRemote` is reserved for internal use.',
       );
     }
-    if (typeof patch.leader === 'string') {
-      throw new ApiError('requires_enterprise_edition', 'Meilisearch Enterprise Edition is required to set `network.leader`');
-    }
     const current = this.saved();
     const self = patch.self === undefined ? current.self : patch.self;
+    const leader = patch.leader === undefined ? (current.leader ?? null) : patch.leader;
+    if (leader !== null) {
+      if (self !== leader) throw new ApiError('not_leader', `This remote is not the leader of the network.\n  - Note: only the leader \`${leader}\` can receive new tasks.`);
+      if (current.self !== null && current.self !== self) {
+        throw new ApiError(
+          'invalid_network_self',
+          `Renaming a remote is not supported when a leader is defined.\n  - Note: applying this change would rename \`${current.self}\` to \`${self}\`.\n  - Hint: Send this change to \`${self}\` if it already exists.`,
+        );
+      }
+    }
     const remotes = patch.remotes === null ? {} : { ...current.remotes };
     let shards = patch.remotes === null ? {} : { ...current.shards };
     for (const [name, change] of Object.entries(patch.remotes ?? {})) {
@@ -103,14 +133,20 @@ export class Network {
     }
     // A shard served by no remote no longer exists.
     shards = Object.fromEntries(Object.entries(shards).filter(([, members]) => members.length > 0));
-    const next: Saved = { self, remotes, shards, version: uuidV7() };
-    this.store.main.putSync(MAIN_KEYS.network, next);
-    return view(next);
+    if (leader !== null) {
+      if (!Object.hasOwn(remotes, leader)) throw new ApiError('invalid_network_remotes', `leader \`${leader}\` is missing from remotes`);
+      if (Object.keys(shards).length === 0) throw new ApiError('invalid_network_shards', 'there must be at least one shard owned by at least one remote');
+      for (const [name, members] of Object.entries(shards).sort(byName)) {
+        const unknown = members.find((member) => !Object.hasOwn(remotes, member));
+        if (unknown !== undefined) throw new ApiError('invalid_network_shards', `unknown remote \`${unknown}\` in \`.${name}.remotes\``);
+      }
+    }
+    return { self, remotes, shards, leader, version: uuidV7() };
   }
 
   /**
-   * A dump's `network.json` replaces the stored network, with `self` (and the leader, never kept
-   * here) cleared, as v1.50's import does; fields older dumps lack default to empty.
+   * A dump's `network.json` replaces the stored network, with `self` and the leader cleared, as
+   * v1.50's import does; fields older dumps lack default to empty.
    */
   restore(dumped: unknown): void {
     const json = (dumped ?? {}) as { remotes?: unknown; shards?: unknown; version?: unknown };
@@ -128,11 +164,11 @@ export class Network {
       }),
     );
     const version = typeof json.version === 'string' ? json.version : NIL_UUID;
-    this.store.main.putSync(MAIN_KEYS.network, { self: null, remotes, shards, version } satisfies Saved);
+    this.store_.main.putSync(MAIN_KEYS.network, { self: null, remotes, shards, version } satisfies Saved);
   }
 
   private saved(): Saved {
-    return (this.store.main.get(MAIN_KEYS.network) as Saved | undefined) ?? { self: null, remotes: {}, shards: {}, version: NIL_UUID };
+    return (this.store_.main.get(MAIN_KEYS.network) as Saved | undefined) ?? { self: null, remotes: {}, shards: {}, version: NIL_UUID };
   }
 }
 
@@ -159,7 +195,7 @@ function view(saved: Saved): object {
         .map(([name, r]) => [name, { url: r.url, searchApiKey: r.searchApiKey, writeApiKey: r.writeApiKey, status: 'available' }]),
     ),
     shards: Object.fromEntries(Object.entries(saved.shards).sort(byName).map(([name, members]) => [name, { remotes: members }])),
-    leader: null,
+    leader: saved.leader ?? null,
     version: saved.version,
   };
 }

@@ -14,7 +14,7 @@ import type { SearchQueue } from './search-queue.js';
 export interface SearchContext {
   readonly indexReader: IndexReader;
   readonly features: Pick<ExperimentalFeatures, 'enabled'>;
-  readonly network: Pick<Network, 'names' | 'remoteAddress'>;
+  readonly network: Pick<Network, 'names' | 'remoteAddress' | 'sharding'>;
   readonly remoteSearch: Pick<RemoteSearch, 'send'>;
   readonly searchQueue: Pick<SearchQueue, 'permit'>;
   /** the dynamic search rules, which pin documents when the `dynamicSearchRules` feature is on */

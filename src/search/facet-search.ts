@@ -5,7 +5,8 @@
  *
  * Order of checks, as Meilisearch: the index, the `facetSearch` setting, the search's own checks
  * (single.ts `searchIndex`, which also finds the candidates: for a semantic or hybrid search, the
- * documents its filters match), then the facet name.
+ * documents its filters match), then the facet name. Over a sharded network (network-use.ts) the
+ * answer has `remoteErrors`, as v1.50's.
  */
 import type { Caller } from '../auth/caller.js';
 import { checkFacetSearchable, searchFacetValues } from '../engine/facets/facet-search.js';
@@ -14,6 +15,7 @@ import { distinctCounter } from '../engine/search/search.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SearchContext } from './context.js';
 import type { SearchQuery } from './query.js';
+import { usesNetwork } from './network-use.js';
 import { searchIndex } from './single.js';
 
 export interface FacetSearchQuery extends SearchQuery {
@@ -36,5 +38,8 @@ export async function facetSearch(ctx: SearchContext, caller: Caller, rawUid: st
   checkFacetSearchable(settings, facetName);
   const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, distinct) : undefined;
   const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, count);
-  return { facetHits, facetQuery, processingTimeMs: Math.floor(performance.now() - started) };
+  const body: Record<string, unknown> = { facetHits, facetQuery, processingTimeMs: Math.floor(performance.now() - started) };
+  // a facet search over a sharded network (all of it here: network-use.ts) lists its remotes' errors, none
+  if (usesNetwork(ctx, query.useNetwork)) body.remoteErrors = {};
+  return body;
 }

@@ -6,8 +6,9 @@
  * its weight, its position in the request, no `remote` and no `useNetwork`, and its filter ANDed
  * with the caller's tenant-token rules; a `useNetwork: true` query becomes one copy per remote
  * (the network without a leader is partitioned by remote), this instance's copy running locally.
- * Quarry has no leader (sharding is enterprise-only, issue 26), so `useNetwork` defaults to false;
- * facet search does not go to the network yet and refuses `useNetwork: true`.
+ * Without a leader `useNetwork` defaults to false; with one (sharding) to true, and as Quarry
+ * shards only within itself (network/topology.ts) the query runs here, its hits naming this
+ * instance. Facet search does not go to other instances yet and refuses `useNetwork: true`.
  */
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
@@ -25,18 +26,21 @@ export function featureNeeded(action: string): ApiError {
 }
 
 /**
- * Whether a search query runs on the network: `useNetwork` needs the feature whatever its value,
- * and is false unless given (no leader).
+ * Whether a search query runs on the network: `useNetwork` needs the feature whatever its value;
+ * without it, true when the network has a leader (sharding), else false.
  */
 export function usesNetwork(ctx: SearchContext, useNetwork: boolean | null | undefined): boolean {
-  if (useNetwork === undefined) return false;
+  if (useNetwork === undefined || useNetwork === null) return ctx.network.sharding();
   if (!ctx.features.enabled('network')) throw featureNeeded('passing `useNetwork` in a search query');
-  return useNetwork === true;
+  return useNetwork;
 }
 
-/** `useNetwork: true` where Quarry does not search the network yet (facet search): refused rather than served locally. */
+/**
+ * `useNetwork` where Quarry does not search other instances yet (facet search): refused rather
+ * than served locally, unless the network is sharded, where every shard is this instance's.
+ */
 export function refuseNetwork(ctx: SearchContext, useNetwork: boolean | null | undefined): void {
-  if (usesNetwork(ctx, useNetwork)) {
+  if (usesNetwork(ctx, useNetwork) && !ctx.network.sharding()) {
     throw new ApiError('unimplemented_network_search', 'Searching the network with `useNetwork: true` is not supported by Quarry on this route yet: it searches its own indexes only.');
   }
 }
@@ -80,7 +84,8 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
         'Using `.useNetwork` is not allowed as the same time as `.federationOptions.remote`.\n  - Hint: to perform an explicit query against a remote, remove `.useNetwork`.\n  - Hint: to automatically perform queries against the entire network, remove `.federationOptions.remote`.',
       );
     }
-    const copies = remote === null && usesNetwork(ctx, query.useNetwork) ? ctx.network.names().remotes : [remote];
+    // by remote without a leader; by shard with one, where every shard is this instance's (network/topology.ts)
+    const copies = remote === null && usesNetwork(ctx, query.useNetwork) ? (ctx.network.sharding() ? [ctx.network.names().self] : ctx.network.names().remotes) : [remote];
     const { useNetwork: _useNetwork, ...plain } = query;
     for (const target of copies) {
       if (target !== null) {

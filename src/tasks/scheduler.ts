@@ -52,6 +52,7 @@ import { Progress } from './progress.js';
 import type { ArchiveDeps, BatchProcessor, ExportDeps, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processExport } from './process/export.js';
+import { processNetworkChange } from './process/network-change.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
 import { crashError, failed } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
@@ -112,6 +113,7 @@ const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
   dumpCreation: processDumpCreation,
   snapshotCreation: processSnapshotCreation,
   export: processExport,
+  networkTopologyChange: processNetworkChange,
   upgradeDatabase: processUpgrade,
   dsrUpdate: processSearchRules,
   dsrClear: processSearchRules,

@@ -1,10 +1,13 @@
 /**
- * `GET` / `PATCH /network` and `POST /network/control` (misc-routes.md §6): synchronous, gated by
- * the `network` experimental feature. The body schema checks types field by field; the merge
- * rules and their errors live in network/network.ts.
+ * `GET` / `PATCH /network` and `POST /network/control` (misc-routes.md §6), gated by the `network`
+ * experimental feature. The body schema checks types field by field; the merge rules and their
+ * errors live in network/network.ts, a change that sets a leader in network/topology.ts (202 and a
+ * `networkTopologyChange` task; 200 and the network otherwise).
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { NetworkPatch } from '../../network/network.js';
+import { patchNetwork } from '../../network/topology.js';
+import { enqueue } from '../enqueue.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
 import { compileBody } from '../validation/index.js';
@@ -64,9 +67,19 @@ export const networkRoutes = [
   defineRoute({
     route: 'PATCH /network',
     body: parsePatch,
-    handler: (ctx, deps) => {
+    handler: async (ctx, deps) => {
       requireNetwork(deps, '/network');
-      return deps.network.update(ctx.body);
+      const answer = await patchNetwork(
+        {
+          network: deps.network,
+          outgoing: deps.outgoing,
+          pendingNetworkTask: () => deps.queue.query({ types: ['networkTopologyChange'], statuses: ['enqueued', 'processing'], reverse: true, limit: 1 }).results[0]?.uid ?? null,
+          registerChange: () => enqueue(deps, { kind: { name: 'networkTopologyChange' } }),
+        },
+        ctx.body,
+      );
+      ctx.reply.code(answer.status);
+      return answer.body;
     },
   }),
   defineRoute({
