@@ -39,7 +39,8 @@ describe('`_geo` in a v0.27–v0.29 dump', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ filter: '_geoRadius(48.85, 2.35, 1000)' }),
       });
-      expect((await res.json()).hits.map((hit: any) => hit.id)).toEqual([1]);
+      const body = (await res.json()) as { hits: { id: number }[] };
+      expect(body.hits.map((hit) => hit.id)).toEqual([1]);
     } finally {
       await server.dispose();
     }
