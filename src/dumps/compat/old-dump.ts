@@ -109,16 +109,17 @@ function v2v3Dump(root: string, version: 'V2' | 'V3', metadata: Json): OldDump {
       }
     },
     async indexes() {
-      const dates = new Map<string, { created?: string; updated?: string; seen: boolean }>();
+      // as v2/v3's readers: the earliest end of a document addition or settings update, the
+      // latest end of any update (an aborted update has no end, and counts as the earliest)
+      const dates = new Map<string, { created?: string; updated?: string }>();
       for await (const { uuid, update } of v3Updates()) {
         if (!v3Finished(update)) continue;
-        const finishedAt = update.processedAt ?? update.failedAt;
+        const finishedAt: string | undefined = update.processedAt ?? update.failedAt;
         const [kind] = typeof update.meta === 'string' ? [update.meta] : Object.keys(update.meta);
         const created = kind === 'DocumentAddition' || kind === 'Settings' ? finishedAt : undefined;
-        const known = dates.get(uuid) ?? { seen: false };
-        if (!known.seen || optionBelow(created, known.created)) known.created = created;
-        if (!known.seen || optionBelow(known.updated, finishedAt)) known.updated = finishedAt;
-        known.seen = true;
+        const known = dates.get(uuid) ?? {};
+        if (known.created === undefined || optionBelow(created, known.created)) known.created = created;
+        if (known.updated === undefined || optionBelow(known.updated, finishedAt)) known.updated = finishedAt;
         dates.set(uuid, known);
       }
       return [...uids].map(([uuid, uid]) => {
