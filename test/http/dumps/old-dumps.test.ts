@@ -169,13 +169,24 @@ describe('a v1 dump (v0.20) with custom ranking rules', () => {
   });
 });
 
+/**
+ * The index's dates: v2 and v3 readers take the end of the first document or settings update and of
+ * the last update; v4's the creation of the task that created the index and the end of its last task.
+ */
+const MOVIE_DATES: Record<string, [createdAt: string, updatedAt: string]> = {
+  'v2_v0.21.1_movies_with_settings': ['2021-09-08T08:21:54.691484Z', '2021-09-08T08:24:39.812922Z'],
+  'v3_v0.24.0_movies_with_settings': ['2021-09-08T08:21:54.691484Z', '2021-09-08T08:24:39.812922Z'],
+  'v4_v0.25.2_movies_with_settings': ['2021-09-08T08:21:14.742672Z', '2021-09-08T08:24:39.812922Z'],
+};
+
 for (const fixture of ['v2_v0.21.1_movies_with_settings', 'v3_v0.24.0_movies_with_settings', 'v4_v0.25.2_movies_with_settings']) {
   describe(`a ${fixture.slice(0, 2)} dump (${fixture.split('_')[1]}) with settings`, () => {
     const { server } = importing(fixture);
 
-    it('keeps the index, its documents, settings and tasks', async () => {
+    it('keeps the index, its dates, documents, settings and tasks', async () => {
       const indexes = await get(server(), '/indexes');
-      expect(indexes.results.map((index: any) => [index.uid, index.primaryKey])).toEqual([['indexUID', 'id']]);
+      const [createdAt, updatedAt] = MOVIE_DATES[fixture]!;
+      expect(indexes.results).toEqual([{ uid: 'indexUID', primaryKey: 'id', createdAt, updatedAt }]);
       expect(await get(server(), '/indexes/indexUID/stats')).toMatchObject({ numberOfDocuments: 53, fieldDistribution: MOVIE_FIELDS });
       expect(await get(server(), '/indexes/indexUID/settings')).toEqual(MOVIE_SETTINGS_V2_V4);
       expect(await get(server(), '/tasks?indexUids=indexUID')).toEqual(MOVIE_TASKS_V2_V4);
