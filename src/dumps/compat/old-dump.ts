@@ -67,6 +67,23 @@ interface OldDump {
 }
 
 const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8')) as Json;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A uuid that names a folder or a file of the dump: anything else could name a path out of it. */
+function uuidOf(value: unknown): string {
+  if (typeof value !== 'string' || !UUID.test(value)) throw new Error(`The dump names a file by \`${JSON.stringify(value)}\`, which is not a uuid.`);
+  return value;
+}
+
+/** `parts` under `root`, which the dump must have: an incomplete dump is refused by name. */
+function requiredIn(root: string, version: OldDumpVersion): (...parts: string[]) => string {
+  return (...parts) => {
+    const file = path.join(root, ...parts);
+    if (!existsSync(file)) throw new Error(`This ${version} dump is incomplete: it has no \`${parts.join('/')}\`.`);
+    return file;
+  };
+}
 const now = (): string => formatRfc3339(nowNs());
 
 async function* none(): AsyncGenerator<never> {}
@@ -76,13 +93,14 @@ const optionBelow = (a: string | undefined, b: string | undefined): boolean => (
 
 /** V2 and V3: updates of `index_uuids`' indexes, read up to v3's form, renumbered into v4 tasks. */
 function v2v3Dump(root: string, version: 'V2' | 'V3', metadata: Json): OldDump {
+  const need = requiredIn(root, version);
   const uids = new Map<string, string>();
-  const uuidLines = readFileSync(path.join(root, 'index_uuids', 'data.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const uuidLines = readFileSync(need('index_uuids', 'data.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '');
   for (const line of uuidLines) {
     const entry = JSON.parse(line) as Json;
-    uids.set(entry.uuid, entry.uid);
+    uids.set(uuidOf(entry.uuid), entry.uid);
   }
-  const updatesFile = path.join(root, 'updates', 'data.jsonl');
+  const updatesFile = need('updates', 'data.jsonl');
   const fetchedAt = now();
   async function* v3Updates(): AsyncGenerator<{ uuid: string; update: Json }> {
     for await (const entry of jsonLines(updatesFile)) {
@@ -105,7 +123,7 @@ function v2v3Dump(root: string, version: 'V2' | 'V3', metadata: Json): OldDump {
         const task = v4TaskToV5(v4);
         const content = v5ContentUuid(task);
         // a v2 payload's uuid is the update's `content`, kept in the v3 meta
-        yield { task, payload: content === undefined ? null : payloadOf(content) };
+        yield { task, payload: content === undefined ? null : payloadOf(uuidOf(content)) };
       }
     },
     async indexes() {
@@ -123,8 +141,9 @@ function v2v3Dump(root: string, version: 'V2' | 'V3', metadata: Json): OldDump {
         dates.set(uuid, known);
       }
       return [...uids].map(([uuid, uid]) => {
-        const folder = path.join(root, 'indexes', version === 'V2' ? `index-${uuid}` : uuid);
-        const meta = readJson(path.join(folder, 'meta.json'));
+        const folderName = version === 'V2' ? `index-${uuid}` : uuid;
+        const folder = path.join(root, 'indexes', folderName);
+        const meta = readJson(need('indexes', folderName, 'meta.json'));
         const settings = version === 'V2' ? v2SettingsToV3(meta.settings ?? {}) : (meta.settings ?? {});
         const { created, updated } = dates.get(uuid) ?? {};
         return { uid, primaryKey: meta.primary_key ?? null, createdAt: created ?? fetchedAt, updatedAt: updated ?? fetchedAt, settings, documents: path.join(folder, 'documents.jsonl') };
@@ -164,7 +183,7 @@ function v1Dump(root: string, metadata: Json): OldDump {
         primaryKey: index.primaryKey ?? null,
         createdAt: index.createdAt,
         updatedAt: index.updatedAt,
-        settings: v2SettingsToV3(v1SettingsToV2(readJson(path.join(root, index.uid, 'settings.json')))),
+        settings: v2SettingsToV3(v1SettingsToV2(readJson(requiredIn(root, 'V1')(index.uid, 'settings.json')))),
         documents: path.join(root, index.uid, 'documents.jsonl'),
       }));
     },
@@ -173,7 +192,9 @@ function v1Dump(root: string, metadata: Json): OldDump {
 
 /** V4 and V5: tasks with events; v4's are brought to v5 one at a time. */
 function v4v5Dump(root: string, version: 'V4' | 'V5', metadata: Json): OldDump {
-  const updatesFile = path.join(root, 'updates', 'data.jsonl');
+  const need = requiredIn(root, version);
+  const updatesFile = need('updates', 'data.jsonl');
+  const indexUuidsFile = need('index_uuids', 'data.jsonl');
   const instanceUidFile = path.join(root, 'instance-uid');
   async function* v5Tasks(): AsyncGenerator<Json> {
     for await (const task of jsonLines(updatesFile)) yield version === 'V4' ? v4TaskToV5(task) : task;
@@ -183,19 +204,20 @@ function v4v5Dump(root: string, version: 'V4' | 'V5', metadata: Json): OldDump {
     dumpDate: metadata.dumpDate ?? now(),
     instanceUid: existsSync(instanceUidFile) ? readFileSync(instanceUidFile, 'utf8').trim() : null,
     async *keys() {
-      for await (const key of jsonLines(path.join(root, 'keys'))) yield version === 'V4' ? v4KeyToV5(key) : key;
+      for await (const key of jsonLines(need('keys'))) yield version === 'V4' ? v4KeyToV5(key) : key;
     },
     async *tasks() {
       for await (const task of v5Tasks()) {
         const content = v5ContentUuid(task);
-        yield { task, payload: content === undefined ? null : path.join(root, 'updates', 'updates_files', content) };
+        yield { task, payload: content === undefined ? null : path.join(root, 'updates', 'updates_files', uuidOf(content)) };
       }
     },
     async indexes() {
       const fetchedAt = now();
       const indexes: OldIndex[] = [];
-      for await (const entry of jsonLines(path.join(root, 'index_uuids', 'data.jsonl'))) {
-        const { uuid, creation_task_id: creationTask } = entry.index_meta as Json;
+      for await (const entry of jsonLines(indexUuidsFile)) {
+        const { uuid: named, creation_task_id: creationTask } = entry.index_meta as Json;
+        const uuid = uuidOf(named);
         const uid = entry.uid as string;
         let created: string | undefined;
         let updated: string | undefined;
@@ -208,7 +230,7 @@ function v4v5Dump(root: string, version: 'V4' | 'V5', metadata: Json): OldDump {
           }
         }
         const folder = path.join(root, 'indexes', uuid);
-        const meta = readJson(path.join(folder, 'meta.json'));
+        const meta = readJson(need('indexes', uuid, 'meta.json'));
         indexes.push({ uid, primaryKey: meta.primary_key ?? null, createdAt: created ?? fetchedAt, updatedAt: updated ?? fetchedAt, settings: meta.settings ?? {}, documents: path.join(folder, 'documents.jsonl') });
       }
       return indexes;
