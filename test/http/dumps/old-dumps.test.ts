@@ -1,9 +1,10 @@
 /**
  * Dumps of Meilisearch v0.20–v0.28 (dump versions V1–V5) import: Meilisearch's own test dumps
- * (crates/meilisearch/tests/assets, kept in test/fixtures/dumps) checked against what its
- * crates/meilisearch/tests/dumps/mod.rs asserts after importing them into v1.50 — indexes,
- * documents, settings (with the steps' renames), tasks (renumbered, dated, with details), keys,
- * and the task queue's filters.
+ * (crates/meilisearch/tests/assets, and crates/dump/tests/assets/v4.dump, kept in
+ * test/fixtures/dumps) checked against what its crates/meilisearch/tests/dumps/mod.rs and
+ * crates/dump/src/reader/mod.rs assert after reading or importing them — indexes and their dates,
+ * documents, settings (with the steps' renames), tasks (renumbered, dated, with details and
+ * errors), keys, the task queue's filters, and unfinished tasks that run again.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -262,5 +263,50 @@ describe('a v5 dump (v0.28) with two indexes, keys and an unfinished dump task',
     expect(dump).toMatchObject({ uid: 4, batchUid: 0, indexUid: null, status: 'succeeded', type: 'dumpCreation', enqueuedAt: '2022-06-08T15:11:40.604805Z' });
     const succeeded = await get(server(), '/tasks?statuses=succeeded&limit=1');
     expect([succeeded.total, succeeded.results[0].uid, succeeded.next]).toEqual([5, 4, 3]);
+  });
+});
+
+describe('a v4 dump (v0.25) with an enqueued document addition and a failed task', () => {
+  const { server } = importing('v4');
+
+  it('keeps the three indexes with their dates, documents and settings', async () => {
+    const indexes = await get(server(), '/indexes');
+    expect(indexes.results).toEqual([
+      { uid: 'dnd_spells', primaryKey: 'index', createdAt: '2022-10-06T12:53:40.831649057Z', updatedAt: '2022-10-06T12:53:41.116036186Z' },
+      { uid: 'movies', primaryKey: 'id', createdAt: '2022-10-06T12:53:38.710611568Z', updatedAt: '2022-10-06T12:53:49.785862546Z' },
+      { uid: 'products', primaryKey: 'sku', createdAt: '2022-10-06T12:53:39.360187055Z', updatedAt: '2022-10-06T12:53:40.603035979Z' },
+    ]);
+    for (const [uid, count] of [['dnd_spells', 10], ['movies', 110], ['products', 10]] as const) {
+      expect((await get(server(), `/indexes/${uid}/stats`)).numberOfDocuments, uid).toBe(count);
+    }
+    expect(await get(server(), '/indexes/movies/settings')).toMatchObject({
+      filterableAttributes: ['genres', 'id'],
+      sortableAttributes: ['release_date'],
+      rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness', 'release_date:asc'],
+    });
+    expect((await get(server(), '/indexes/products/settings')).synonyms).toEqual({ android: ['phone', 'smartphone'], iphone: ['phone', 'smartphone'], phone: ['android', 'iphone', 'smartphone'] });
+  });
+
+  it('reports the failed task under the current error code', async () => {
+    const task = await get(server(), '/tasks/4');
+    expect(task).toMatchObject({ indexUid: 'products', status: 'failed', type: 'documentAdditionOrUpdate', details: { receivedDocuments: 10, indexedDocuments: 0 } });
+    expect(task.error).toEqual({
+      message:
+        'The primary key inference process failed because the engine did not find any fields containing `id` substring in their name. If your document identifier does not contain any `id` substring, you can set the primary key of the index.',
+      code: 'index_primary_key_no_candidate_found',
+      type: 'invalid_request',
+      link: 'https://docs.meilisearch.com/errors#index_primary_key_no_candidate_found',
+    });
+  });
+
+  it('runs the enqueued document addition with its payload once the server is up', async () => {
+    const deadline = Date.now() + 20_000;
+    let task = await get(server(), '/tasks/9');
+    while (!['succeeded', 'failed'].includes(task.status) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      task = await get(server(), '/tasks/9');
+    }
+    expect(task).toMatchObject({ uid: 9, indexUid: 'movies_2', status: 'succeeded', details: { receivedDocuments: 200, indexedDocuments: 200 }, enqueuedAt: '2022-10-06T12:53:49.125132233Z' });
+    expect((await get(server(), '/indexes/movies_2/stats')).numberOfDocuments).toBe(200);
   });
 });
