@@ -1,11 +1,11 @@
 /**
- * Dumps of Meilisearch before v1 (dump versions V1–V5, engines v0.20–v0.29) rewritten as a v6
+ * Dumps of Meilisearch before v1 (dump versions V1–V5, engines up to v0.29) rewritten as a v6
  * dump, so the v6 reader and the importer take them like any other (dumps-snapshots-upgrade.md
  * §3). Each version's layout is read as Meilisearch's own dump reader reads it, its records go
  * through the compatibility steps of update-steps.ts, settings-steps.ts and key-steps.ts, and the
  * v6 files are written into `<unpacked>/.v6`, lazily, a line at a time:
  *
- * - V1 (v0.20): `metadata.json` lists the indexes (uid, dates, primary key); `<uid>/settings.json`,
+ * - V1 (v0.20 and before): `metadata.json` lists the indexes (uid, dates, primary key); `<uid>/settings.json`,
  *   `<uid>/updates.jsonl`, `<uid>/documents.jsonl`.
  * - V2 (v0.21–v0.22), V3 (v0.23–v0.24): `index_uuids/data.jsonl` maps uuids to uids;
  *   `indexes/[index-]<uuid>/meta.json` (settings, primary key) and `documents.jsonl`;
