@@ -1,6 +1,7 @@
 /**
  * Error codes of failed tasks in old dumps → v1.50's (Meilisearch's dump reader, compat/v2_to_v3
- * … v5_to_v6): v3 stored the code as its enum name, v2, v4 and v5 as the code string; a few
+ * … v5_to_v6): v1 and v2 wrote the snake_case of v3's enum names (`missing_primary_key`), v3 the
+ * enum name, v4 and v5 the code strings of their time (`primary_key_inference_failed`); a few
  * codes were renamed or merged since, an unknown one becomes `unretrievable_error_code`. Pure.
  */
 import { ERROR_CODES, errorLink, type ErrorCode } from '../../errors/codes.js';
@@ -71,9 +72,18 @@ const KEPT = new Set([
   'invalid_api_key_name', 'invalid_api_key_uid', 'api_key_already_exists',
 ]);
 
-/** A v3 `Code` enum name as the code string of later dumps (a v2 code string, carried through v3, stays). */
+/** v2's code strings were the snake_case of v3's enum names; v3 read all but these two. */
+const NOT_READ_FROM_V2 = new Set(['MalformedDump', 'UnretrievableErrorCode']);
+
+/** A v2 (or v1) code string → the v3 `Code` enum name (compat/v2_to_v3), `UnretrievableErrorCode` when unknown. */
+export function v2CodeName(code: unknown): string {
+  const name = String(code).replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  return name in V3_CODE_NAMES && !NOT_READ_FROM_V2.has(name) && /^[a-z_]+$/.test(String(code)) ? name : 'UnretrievableErrorCode';
+}
+
+/** A v3 `Code` enum name as the code string of later dumps. */
 export function v3CodeString(name: unknown): string {
-  return V3_CODE_NAMES[String(name)] ?? String(name);
+  return V3_CODE_NAMES[String(name)] ?? 'unretrievable_error_code';
 }
 
 /** The v1.50 code of an old code string. */

@@ -11,7 +11,7 @@
  */
 import { formatRfc3339, instantOfRfc3339 } from '../../types/dates.js';
 import type { JsonObject } from '../../types/task.js';
-import { currentTaskError, v3CodeString } from './error-codes.js';
+import { currentTaskError, v2CodeName, v3CodeString } from './error-codes.js';
 import { v1SettingsUpdateToV2, v2SettingsToV3, v5SettingsToV6 } from './settings-steps.js';
 
 type Json = Record<string, any>;
@@ -101,7 +101,7 @@ export function v2UpdateToV3(v2: Json, now: string): Json {
     case 'aborted':
       return { status: 'aborted', ...base, abortedAt: v2.abortedAt };
     default:
-      return { status: 'failed', ...base, startedProcessingAt: v2.startedProcessingAt, msg: v2.error?.message ?? '', code: v2.error?.errorCode ?? '', failedAt: v2.failedAt };
+      return { status: 'failed', ...base, startedProcessingAt: v2.startedProcessingAt, msg: v2.error?.message ?? '', code: v2CodeName(v2.error?.errorCode), failedAt: v2.failedAt };
   }
 }
 

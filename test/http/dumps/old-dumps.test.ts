@@ -1,6 +1,6 @@
 /**
  * Dumps of Meilisearch v0.20–v0.28 (dump versions V1–V5) import: Meilisearch's own test dumps
- * (crates/meilisearch/tests/assets, and crates/dump/tests/assets/v4.dump, kept in
+ * (crates/meilisearch/tests/assets, and v4.dump and v2-v0.22.0.dump of crates/dump/tests/assets, kept in
  * test/fixtures/dumps) checked against what its crates/meilisearch/tests/dumps/mod.rs and
  * crates/dump/src/reader/mod.rs assert after reading or importing them — indexes and their dates,
  * documents, settings (with the steps' renames), tasks (renumbered, dated, with details and
@@ -308,5 +308,45 @@ describe('a v4 dump (v0.25) with an enqueued document addition and a failed task
     }
     expect(task).toMatchObject({ uid: 9, indexUid: 'movies_2', status: 'succeeded', details: { receivedDocuments: 200, indexedDocuments: 200 }, enqueuedAt: '2022-10-06T12:53:49.125132233Z' });
     expect((await get(server(), '/indexes/movies_2/stats')).numberOfDocuments).toBe(200);
+  });
+});
+
+describe('a v2 dump of v0.22 (crates/dump, issue 3435)', () => {
+  const { server } = importing('v2-v0.22.0');
+
+  it('keeps the three indexes with their dates, documents and settings', async () => {
+    const indexes = await get(server(), '/indexes');
+    expect(indexes.results).toEqual([
+      { uid: 'dnd_spells', primaryKey: 'index', createdAt: '2023-01-30T16:25:58.876405Z', updatedAt: '2023-01-30T16:25:59.079906Z' },
+      { uid: 'movies', primaryKey: 'id', createdAt: '2023-01-30T16:25:56.192178Z', updatedAt: '2023-01-30T16:25:56.455714Z' },
+      { uid: 'products', primaryKey: 'sku', createdAt: '2023-01-30T16:25:56.595257Z', updatedAt: '2023-01-30T16:25:58.70348Z' },
+    ]);
+    for (const uid of ['dnd_spells', 'movies', 'products']) expect((await get(server(), `/indexes/${uid}/stats`)).numberOfDocuments, uid).toBe(10);
+    expect(await get(server(), '/indexes/movies/settings')).toMatchObject({
+      filterableAttributes: ['genres', 'id'],
+      sortableAttributes: ['release_date'],
+      rankingRules: ['words', 'typo', 'proximity', 'attribute', 'exactness', 'release_date:asc'],
+    });
+  });
+
+  it('numbers its eight updates in queue order and reports v0.22 error codes under their current names', async () => {
+    const tasks = await get(server(), '/tasks');
+    expect(tasks.total).toBe(8);
+    expect(tasks.results.map((task: any) => [task.uid, task.indexUid, task.status])).toEqual([
+      [7, 'dnd_spells', 'succeeded'],
+      [6, 'dnd_spells', 'failed'],
+      [5, 'products', 'succeeded'],
+      [4, 'products', 'failed'],
+      [3, 'products', 'succeeded'],
+      [2, 'movies', 'succeeded'],
+      [1, 'movies', 'succeeded'],
+      [0, 'movies', 'succeeded'],
+    ]);
+    expect(tasks.results[1].error).toEqual({
+      message: 'missing primary key',
+      code: 'index_primary_key_no_candidate_found',
+      type: 'invalid_request',
+      link: 'https://docs.meilisearch.com/errors#index_primary_key_no_candidate_found',
+    });
   });
 });

@@ -3,7 +3,7 @@
  * fails, as Meilisearch's dump reader (compat/v1_to_v2 … v5_to_v6) does.
  */
 import { describe, expect, it } from 'vitest';
-import { currentTaskError } from '../../../../src/dumps/compat/error-codes.js';
+import { currentTaskError, v2CodeName } from '../../../../src/dumps/compat/error-codes.js';
 import { v4KeyToV5, v5KeyToV6Line } from '../../../../src/dumps/compat/key-steps.js';
 import { settingsFile, v1SettingsToV2, v1SettingsUpdateToV2, v2SettingsToV3, v5CheckedSettings, v5SettingsToV6 } from '../../../../src/dumps/compat/settings-steps.js';
 import { v1UpdateToV2, v2UpdateToV3, v3UpdateToV4, v4TaskToV5, v5TaskToV6Line } from '../../../../src/dumps/compat/update-steps.js';
@@ -29,7 +29,7 @@ describe('update and task steps', () => {
   const v1Failed = {
     status: 'failed', updateId: 3, type: { name: 'DocumentsAddition', number: 2 }, duration: 1.5,
     enqueuedAt: '2021-01-01T00:00:00Z', processedAt: '2021-01-01T00:00:10Z',
-    error: 'bad geo', errorCode: 'invalid_geo_field', errorType: 'invalid_request', errorLink: 'x',
+    error: 'missing primary key', errorCode: 'missing_primary_key', errorType: 'invalid_request_error', errorLink: 'x',
   };
 
   it('drops v1 updates v2 cannot carry: enqueued ones and Customs', () => {
@@ -44,10 +44,10 @@ describe('update and task steps', () => {
       uid: 7, batchUid: null, indexUid: 'movies', status: 'failed',
       type: { documentImport: { primary_key: null, method: 'ReplaceDocuments', documents_count: 0, allow_index_creation: true } },
       details: { DocumentAdditionOrUpdate: { received_documents: 0, indexed_documents: 0 } },
-      error: currentTaskError('bad geo', 'invalid_geo_field'),
+      error: currentTaskError('missing primary key', 'primary_key_inference_failed'),
       enqueuedAt: '2021-01-01T00:00:00Z', startedAt: '2021-01-01T00:00:08.5Z', finishedAt: '2021-01-01T00:00:10Z',
     });
-    expect(line.error).toMatchObject({ code: 'invalid_document_geo_field', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_document_geo_field' });
+    expect(line.error).toMatchObject({ code: 'index_primary_key_no_candidate_found', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#index_primary_key_no_candidate_found' });
   });
 
   it('fails an unfinished v2 document addition whose payload is gone', () => {
@@ -72,6 +72,9 @@ describe('update and task steps', () => {
 
   it('maps an unknown old error code to unretrievable_error_code', () => {
     expect(currentTaskError('?', 'no_such_code').code).toBe('unretrievable_error_code');
+    expect(v2CodeName('no_such_code')).toBe('UnretrievableErrorCode');
+    expect(v2CodeName('malformed_dump')).toBe('UnretrievableErrorCode');
+    expect(v2CodeName('invalid_token')).toBe('InvalidToken');
   });
 });
 
