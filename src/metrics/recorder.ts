@@ -4,7 +4,7 @@
  * budget cut short, and personalized searches (Quarry has no personalization service: none).
  * The other families are read when `/metrics` is asked (families.ts).
  */
-import type { Family } from './exposition.js';
+import { byLabelValues, type Family } from './exposition.js';
 
 /** v1.50's buckets of `meilisearch_http_response_time_seconds`, in seconds. */
 export const RESPONSE_TIME_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -58,7 +58,7 @@ export class MetricsRecorder {
         name: 'meilisearch_http_response_time_seconds',
         help: 'Meilisearch HTTP response times',
         type: 'histogram',
-        samples: [...this.times.values()].flatMap(({ method, path, counts, sum, count }) => [
+        samples: [...this.times.values()].sort((a, b) => byLabelValues({ labels: { method: a.method, path: a.path } }, { labels: { method: b.method, path: b.path } })).flatMap(({ method, path, counts, sum, count }) => [
           ...RESPONSE_TIME_BUCKETS.map((bound, i) => ({ labels: { method, path, le: String(bound) }, value: counts[i]!, suffix: '_bucket' })),
           { labels: { method, path, le: '+Inf' }, value: count, suffix: '_bucket' },
           { labels: { method, path }, value: sum, suffix: '_sum' },

@@ -45,3 +45,17 @@ describe('traceMilliseconds', () => {
     expect(traceMilliseconds('soon')).toBeUndefined();
   });
 });
+
+describe('series order', () => {
+  it('sorts the series of a family by their label values, and a histogram by its series', () => {
+    const text = exposition([
+      { name: 'g', help: 'G', type: 'gauge', samples: [{ labels: { kind: 'types', value: 'a' }, value: 1 }, { labels: { kind: 'indexes', value: 'z' }, value: 2 }, { labels: { kind: 'indexes', value: 'b' }, value: 3 }] },
+    ]);
+    expect(text.split('\n').slice(2, 5)).toEqual(['g{kind="indexes",value="b"} 3', 'g{kind="indexes",value="z"} 2', 'g{kind="types",value="a"} 1']);
+    const recorder = new MetricsRecorder();
+    recorder.request('POST', '/b', 200, 0.001);
+    recorder.request('GET', '/z', 200, 0.001);
+    const [, times] = recorder.families();
+    expect(times!.samples.filter((s) => s.suffix === '_count').map((s) => s.labels)).toEqual([{ method: 'GET', path: '/z' }, { method: 'POST', path: '/b' }]);
+  });
+});
