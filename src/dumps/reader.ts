@@ -13,7 +13,8 @@ import { instantOfRfc3339 } from '../types/dates.js';
 import { extractArchive } from '../store/archive.js';
 import type { Batch, DumpedKey, JsonObject, Task, Timestamp } from '../types/task.js';
 import { readBatchLine } from './batch-lines.js';
-import { isOldDumpVersion, upgradeToV6 } from './compat/old-dump.js';
+import { upgradeToV6 } from './compat/old-dump.js';
+import { isOldDumpVersion } from './compat/old-layouts.js';
 import { jsonLines } from './json-lines.js';
 import { keyFromLine } from './key-lines.js';
 import { readTaskLine } from './task-lines.js';
@@ -57,7 +58,7 @@ export class DumpReader {
       const metadata = readJsonIfAny<DumpMetadata>(path.join(root, 'metadata.json'));
       if (metadata === null) throw new Error(`\`${file}\` is not a dump: it has no metadata.json.`);
       if (isOldDumpVersion(metadata.dumpVersion)) {
-        const v6 = await upgradeToV6(root, metadata.dumpVersion, metadata as unknown as Record<string, unknown>);
+        const v6 = await upgradeToV6(root, metadata.dumpVersion, metadata);
         return new DumpReader(root, v6, readJsonIfAny<DumpMetadata>(path.join(v6, 'metadata.json'))!);
       }
       if (metadata.dumpVersion !== 'V6') throw new Error(`\`${file}\` is a dump of version ${String(metadata.dumpVersion)}, which Quarry does not know: it reads versions V1 to V6.`);
