@@ -249,15 +249,15 @@ export function v5TaskToV6Line(task: Json, keys: JsonObject[], instanceUid: stri
   const events = task.events as Json[];
   const last = events.at(-1) ?? {};
   const { type, details } = v5KindAndDetails(task.content, keys, instanceUid);
-  const finished = 'Succeeded' in last || 'Failed' in last;
   const line: JsonObject = { uid: task.id, batchUid: null, indexUid: v5IndexUid(task), status: 'enqueued', type, details };
   line.enqueuedAt = events[0]?.Created;
-  if (!finished) return line; // enqueued, or processing: it runs again
+  if (typeof line.enqueuedAt !== 'string') throw new Error(`Task ${String(task.id)} of the dump has no creation date.`);
+  if (!v5Finished(task)) return line; // enqueued, or processing: it runs again
   withOutcome(details, last);
   line.status = 'Succeeded' in last ? 'succeeded' : 'failed';
   if ('Failed' in last) line.error = currentTaskError(last.Failed.error.message ?? '', last.Failed.error.code ?? '');
   const started = events.find((event) => 'Processing' in event)?.Processing;
   if (started !== undefined) line.startedAt = started;
-  line.finishedAt = finished ? (last.Succeeded ?? last.Failed).timestamp : undefined;
+  line.finishedAt = (last.Succeeded ?? last.Failed).timestamp;
   return line;
 }
