@@ -1,5 +1,6 @@
 /**
- * The master-key rules of reference cli-config.md §4, with Meilisearch's wording.
+ * The master-key rules of reference cli-config.md §4, with Meilisearch's wording where it speaks of
+ * the server by name, Quarry's (these are startup messages, not API answers a client reads).
  *
  * Callers: src/main.ts (refuses to start on `fatal`, prints `warnings`), startup-report.ts (the
  * "A master key has been set" line).
@@ -12,7 +13,7 @@ import type { Config } from './options.js';
 export const MASTER_KEY_MIN_SIZE = 16;
 
 export const MASTER_KEY_SET_MESSAGE =
-  "A master key has been set. Requests to Meilisearch won't be authorized unless you provide an authentication key.";
+  "A master key has been set. Requests to Quarry won't be authorized unless you provide an authentication key.";
 
 export interface MasterKeyCheck {
   /** Why startup must stop (production only), or null. */
@@ -30,7 +31,7 @@ function generatedKeyMessage(): string {
 }
 
 const PRODUCTION_REQUIREMENT = `A master key of at least ${MASTER_KEY_MIN_SIZE} bytes will be required when switching to a production environment.`;
-const RESTART_HINT = 'Restart Meilisearch with the argument above to use this new and secure master key.';
+const RESTART_HINT = 'Restart Quarry with the argument above to use this new and secure master key.';
 
 function developmentWarning(headline: string): string {
   return [headline, '', PRODUCTION_REQUIREMENT, '', generatedKeyMessage(), '', RESTART_HINT].join('\n');
@@ -41,7 +42,7 @@ export function checkMasterKey(config: Pick<Config, 'env' | 'masterKey'>): Maste
   if (config.env === 'production') {
     if (length === null) {
       return {
-        fatal: `You must provide a master key to secure your instance in a production environment. It can be specified via the MEILI_MASTER_KEY environment variable or the --master-key launch option.\n\n${generatedKeyMessage()}`,
+        fatal: `You must provide a master key to secure your instance in a production environment. It can be specified via the QUARRY_MASTER_KEY (or MEILI_MASTER_KEY) environment variable or the --master-key launch option.\n\n${generatedKeyMessage()}`,
         warnings: [],
       };
     }
@@ -59,7 +60,7 @@ export function checkMasterKey(config: Pick<Config, 'env' | 'masterKey'>): Maste
   if (length < MASTER_KEY_MIN_SIZE) {
     return {
       fatal: null,
-      warnings: [developmentWarning('Meilisearch started with a master key considered unsafe for use in a production environment.')],
+      warnings: [developmentWarning('Quarry started with a master key considered unsafe for use in a production environment.')],
     };
   }
   return { fatal: null, warnings: [] };

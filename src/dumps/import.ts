@@ -1,5 +1,6 @@
 /**
- * `--import-dump`: fills an empty database from a v6 dump (dumps-snapshots-upgrade.md §3.9), in
+ * `--import-dump`: fills an empty database from a v6 dump (dumps-snapshots-upgrade.md §3.9; an older
+ * one reaches it already rewritten as v6 by reader.ts), in
  * Meilisearch's order: instance uid, runtime webhooks (replacing the stored ones), keys (replacing
  * the default ones), experimental features, the network (`self` cleared), then each index (created with its dates and primary key, its settings applied, its documents
  * indexed as one replacement through the normal index write; v1.50's internal `.meili_dsr` index

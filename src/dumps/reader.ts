@@ -1,19 +1,21 @@
 /**
  * Reads a v6 dump (dumps-snapshots-upgrade.md §3), from Meilisearch or from Quarry: the archive
  * is unpacked into a scratch folder (on disk, so its size does not matter), then each part is
- * read lazily, line by line. Older dump versions (V1–V5) are refused with a message naming them.
+ * read lazily, line by line. An older dump (V1–V5, Meilisearch before v1) is first rewritten as
+ * a v6 one inside the scratch folder (compat/old-dump.ts).
  *
  * Caller: dumps/import.ts, at startup. `close` removes the scratch folder.
  */
-import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { instantOfRfc3339 } from '../types/dates.js';
 import { extractArchive } from '../store/archive.js';
-import { parseJson } from '../types/json-text.js';
 import type { Batch, DumpedKey, JsonObject, Task, Timestamp } from '../types/task.js';
 import { readBatchLine } from './batch-lines.js';
+import { upgradeToV6 } from './compat/old-dump.js';
+import { isOldDumpVersion } from './compat/old-layouts.js';
+import { jsonLines } from './json-lines.js';
 import { keyFromLine } from './key-lines.js';
 import { readTaskLine } from './task-lines.js';
 
@@ -39,29 +41,28 @@ function readJsonIfAny<T>(file: string): T | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : null;
 }
 
-async function* jsonLines(file: string): AsyncGenerator<JsonObject> {
-  if (!existsSync(file)) return;
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) if (line.trim() !== '') yield parseJson(line) as JsonObject;
-}
-
 export class DumpReader {
   private constructor(
+    /** the scratch folder the archive was unpacked into */
     private readonly root: string,
+    /** where the v6 layout is: `root`, or the rewrite of an older dump inside it */
+    private readonly dir: string,
     readonly metadata: DumpMetadata,
   ) {}
 
-  /** Unpacks `file` (`onRead` counts its bytes as they are read); throws when it is no dump or not of version V6. */
+  /** Unpacks `file` (`onRead` counts its bytes as they are read); throws when it is no dump or of a version Quarry does not know. */
   static async open(file: string, onRead?: (bytes: number) => void): Promise<DumpReader> {
     const root = mkdtempSync(path.join(tmpdir(), 'quarry-dump-'));
     try {
       await extractArchive(file, root, onRead);
       const metadata = readJsonIfAny<DumpMetadata>(path.join(root, 'metadata.json'));
       if (metadata === null) throw new Error(`\`${file}\` is not a dump: it has no metadata.json.`);
-      if (metadata.dumpVersion !== 'V6') {
-        throw new Error(`Quarry imports dumps of version V6 only; this one is of version ${metadata.dumpVersion}. Import it into Meilisearch v1.50 and make a new dump there.`);
+      if (isOldDumpVersion(metadata.dumpVersion)) {
+        const v6 = await upgradeToV6(root, metadata.dumpVersion, metadata);
+        return new DumpReader(root, v6, readJsonIfAny<DumpMetadata>(path.join(v6, 'metadata.json'))!);
       }
-      return new DumpReader(root, metadata);
+      if (metadata.dumpVersion !== 'V6') throw new Error(`\`${file}\` is a dump of version ${String(metadata.dumpVersion)}, which Quarry does not know: it reads versions V1 to V6.`);
+      return new DumpReader(root, root, metadata);
     } catch (err) {
       rmSync(root, { recursive: true, force: true });
       throw err;
@@ -69,7 +70,7 @@ export class DumpReader {
   }
 
   private file(...parts: string[]): string {
-    return path.join(this.root, ...parts);
+    return path.join(this.dir, ...parts);
   }
 
   instanceUid(): string | null {

@@ -36,9 +36,9 @@ export class SearchQueue {
     private readonly random: () => number = Math.random,
   ) {}
 
-  /** Searches holding a permit, and searches waiting for one (for `/metrics`). */
-  get counts(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.waiting.length };
+  /** Searches holding a permit, searches waiting for one, and how many may wait (for `/metrics`). */
+  get counts(): { running: number; waiting: number; capacity: number } {
+    return { running: this.running, waiting: this.waiting.length, capacity: this.capacity };
   }
 
   /** Resolves with a permit once the search may run; rejects with `too_many_search_requests`. */

@@ -38,7 +38,7 @@ import {
 import { nowNs } from '../types/dates.js';
 import type { Progress } from './progress.js';
 import { defaultDetails } from './details.js';
-import { FAMILY, batchKeys, countedOf, hasAny, idsFrom, idsOf, recount, reindex, taskKeys, type IndexDb } from './index-keys.js';
+import { FAMILY, batchKeys, countedOf, hasAny, idsFrom, idsOf, recount, reindex, taskKeys, valuesOf, type IndexDb } from './index-keys.js';
 import { intersect } from './uid-sets.js';
 import {
   isTaskVisible,
@@ -230,12 +230,26 @@ export class TaskQueue {
     const now = performance.now();
     const check = this.spaceCheck;
     if (check.percent >= TASK_STORE_LIMIT_PERCENT * 0.75 || check.uses >= 16 || now - check.at > 250) {
-      const { mapSize } = this.root.getStats() as { mapSize: number };
-      const used = this.measured.reduce((sum, db) => sum + treeBytes(db), 0);
-      this.spaceCheck = { at: now, uses: 0, percent: (used * 100) / mapSize };
+      const { max, used } = this.storageSize();
+      this.spaceCheck = { at: now, uses: 0, percent: (used * 100) / max };
     }
     this.spaceCheck.uses++;
     return this.spaceCheck.percent > TASK_STORE_LIMIT_PERCENT;
+  }
+
+  /**
+   * The task store's map size, the bytes the queue and its payloads use in it, and what may still
+   * be used before registrations stop (`/metrics`' task queue sizes).
+   */
+  storageSize(): { max: number; used: number; untilFull: number } {
+    const { mapSize } = this.root.getStats() as { mapSize: number };
+    const used = this.measured.reduce((sum, db) => sum + treeBytes(db), 0);
+    return { max: mapSize, used, untilFull: Math.max(0, Math.floor((mapSize * TASK_STORE_LIMIT_PERCENT) / 100) - used) };
+  }
+
+  /** Every index uid some stored task names, deleted indexes included (`/metrics`' task counts per index). */
+  taskIndexUids(): string[] {
+    return valuesOf(this.dbs.taskIndex, FAMILY.index);
   }
 
   /** Stores a new version of an existing task and moves its index entries. */

@@ -29,7 +29,7 @@ import {
   unitFloat,
   type ValueParser,
 } from '../validation/index.js';
-import { countDegradedSearch } from './metrics.js';
+import { metricsRecorder } from '../request-metrics.js';
 
 const parseBody = compileBody<SearchQuery>(
   { type: 'object', properties: SEARCH_QUERY_PROPERTIES, additionalProperties: false },
@@ -110,7 +110,7 @@ export function wantsMetadata(headers: IncomingHttpHeaders): boolean {
 
 async function countedSearch(deps: AppDeps, headers: IncomingHttpHeaders, caller: Caller, uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
   const { body, degraded } = await searchRequest(deps, caller, uid, query, wantsMetadata(headers));
-  if (degraded) countDegradedSearch(deps);
+  if (degraded) metricsRecorder(deps).degradedSearch();
   return body;
 }
 

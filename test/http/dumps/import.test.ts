@@ -105,14 +105,14 @@ describe('--import-dump of a Meilisearch dump', () => {
     }
   });
 
-  it('refuses other dump versions and removes the half-made db path', async () => {
+  it('refuses a dump version it does not know and removes the half-made db path', async () => {
     const dir = tempDir();
-    const file = path.join(dir, 'v5.dump');
-    await writeArchive(file, { 'metadata.json': JSON.stringify({ dumpVersion: 'V5', dbVersion: '0.29.0', dumpDate: '2022-01-01T00:00:00Z' }) });
+    const file = path.join(dir, 'v7.dump');
+    await writeArchive(file, { 'metadata.json': JSON.stringify({ dumpVersion: 'V7', dbVersion: '2.0.0', dumpDate: '2030-01-01T00:00:00Z' }) });
     const dbPath = path.join(dir, 'db');
     const { code, stderr } = await runCli(['--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--import-dump', file]);
     expect(code).toBe(1);
-    expect(stderr).toContain('version V5');
+    expect(stderr).toContain('version V7');
     expect(existsSync(dbPath)).toBe(false);
   });
 

@@ -2,9 +2,8 @@
  * Port of Meilisearch's crates/meilisearch/tests/dumps/mod.rs, as far as Quarry can be given the
  * same input.
  *
- * Its fixture dumps (tests/assets/*.dump) are binary and not available here, so:
- * - the V1–V5 fixtures (v0.20–v0.28 movies/rubygems dumps) are not ported: Quarry imports V6 only
- *   (import.test.ts covers the refusal);
+ * - the V1–V5 fixtures (v0.20–v0.28 movies/rubygems dumps) are kept in test/fixtures/dumps and
+ *   ported in old-dumps.test.ts;
  * - the two V6 fixtures are rebuilt by hand from what the test's snapshots show after import
  *   (`v6_v1.13.0_batches_and_enqueued_tasks`, `v6_v1.6.0_use_deactivated_experimental_setting`),
  *   in the line shapes the engines of those versions wrote;

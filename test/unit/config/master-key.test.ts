@@ -20,7 +20,7 @@ describe('checkMasterKey (reference §4)', () => {
   it('refuses production without a key, offering a generated one', () => {
     const { fatal, warnings } = checkMasterKey({ env: 'production', masterKey: null });
     expect(fatal).toMatch(
-      /^You must provide a master key to secure your instance in a production environment\. It can be specified via the MEILI_MASTER_KEY environment variable or the --master-key launch option\.\n\n/,
+      /^You must provide a master key to secure your instance in a production environment\. It can be specified via the QUARRY_MASTER_KEY \(or MEILI_MASTER_KEY\) environment variable or the --master-key launch option\.\n\n/,
     );
     expect(fatal).toMatch(GENERATED);
     expect(warnings).toEqual([]);
@@ -54,7 +54,7 @@ describe('checkMasterKey (reference §4)', () => {
     expect(warning).toMatch(
       /^No master key was found\. The server will accept unidentified requests\.\n\nA master key of at least 16 bytes will be required when switching to a production environment\.\n\nWe generated/,
     );
-    expect(warning).toMatch(/<<\n\nRestart Meilisearch with the argument above to use this new and secure master key\.$/);
+    expect(warning).toMatch(/<<\n\nRestart Quarry with the argument above to use this new and secure master key\.$/);
     expect(warning).toMatch(/>> --master-key [A-Za-z0-9_-]{43} <</);
   });
 
@@ -63,9 +63,9 @@ describe('checkMasterKey (reference §4)', () => {
     expect(fatal).toBeNull();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
-      /^Meilisearch started with a master key considered unsafe for use in a production environment\.\n\nA master key of at least 16 bytes will be required/,
+      /^Quarry started with a master key considered unsafe for use in a production environment\.\n\nA master key of at least 16 bytes will be required/,
     );
-    expect(warnings[0]).toMatch(/>> --master-key [A-Za-z0-9_-]{43} <<\n\nRestart Meilisearch/);
+    expect(warnings[0]).toMatch(/>> --master-key [A-Za-z0-9_-]{43} <<\n\nRestart Quarry/);
   });
 
   it('starts development with a long enough key, silently', () => {

@@ -32,7 +32,7 @@ describe('startupReport', () => {
     const key = 'a-secret-master-key-value';
     const lines = startupReport(config(['--master-key', key, '--env', 'production']));
     expect(lines).toContain(
-      "A master key has been set. Requests to Meilisearch won't be authorized unless you provide an authentication key.",
+      "A master key has been set. Requests to Quarry won't be authorized unless you provide an authentication key.",
     );
     expect(lines.join('\n')).not.toContain(key);
     expect(lines).toContain('Environment:\t\t"production"');
@@ -46,7 +46,7 @@ describe('startupReport', () => {
     const cfg = config(['--master-key', 'short']);
     const lines = startupReport(cfg, { masterKeyWarnings: checkMasterKey(cfg).warnings });
     const set = lines.findIndex((line) => line.startsWith('A master key has been set'));
-    const unsafe = lines.findIndex((line) => line.startsWith('Meilisearch started with a master key considered unsafe'));
+    const unsafe = lines.findIndex((line) => line.startsWith('Quarry started with a master key considered unsafe'));
     expect(set).toBeGreaterThan(0);
     expect(unsafe).toBeGreaterThan(set);
     expect(lines.some((line) => /^>> --master-key [A-Za-z0-9_-]{43} <<$/.test(line))).toBe(true);

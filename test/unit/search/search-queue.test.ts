@@ -27,12 +27,12 @@ describe('SearchQueue', () => {
     const third = watch(queue.permit());
     await settle();
     expect(third.state()).toBe('waiting');
-    expect(queue.counts).toEqual({ running: 2, waiting: 1 });
+    expect(queue.counts).toEqual({ running: 2, waiting: 1, capacity: 10 });
     first.release();
     first.release(); // a second release frees nothing more
     await settle();
     expect(third.state()).not.toBe('waiting');
-    expect(queue.counts).toEqual({ running: 2, waiting: 0 });
+    expect(queue.counts).toEqual({ running: 2, waiting: 0, capacity: 10 });
   });
 
   it('refuses a random waiting search when the queue is full, and takes the new one', async () => {
@@ -68,6 +68,6 @@ describe('SearchQueue', () => {
     running.release();
     await settle();
     expect((late.state() as ApiError).code).toBe('too_many_search_requests');
-    expect(queue.counts).toEqual({ running: 0, waiting: 0 });
+    expect(queue.counts).toEqual({ running: 0, waiting: 0, capacity: 10 });
   });
 });
