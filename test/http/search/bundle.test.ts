@@ -16,7 +16,7 @@ import type { SearchQuery } from '../../../src/search/query.js';
 import { searchRequest } from '../../../src/search/single.js';
 import { Caller } from '../../../src/auth/caller.js';
 import { ApiError } from '../../../src/errors/api-error.js';
-import { call, run } from '../../helpers/api.js';
+import { call, run, waitTask } from '../../helpers/api.js';
 import { readMovies } from '../../helpers/movies.js';
 import { MAIN, startServer, type TestServer } from '../../helpers/server.js';
 
@@ -44,7 +44,7 @@ beforeAll(async () => {
     sortableAttributes: ['year'],
   });
   expect(settings.status).toBe('succeeded');
-  const added = await run(server, 'POST', '/indexes/movies/documents', MOVIES);
+  const added = await waitTask(server, (await call(server, 'POST', '/indexes/movies/documents', MOVIES)).body.taskUid, 50_000);
   expect(added.status).toBe('succeeded');
   // exported while the server is stopped, then searched on the restarted server: the same data
   await server.stop();
