@@ -13,6 +13,8 @@ import { openBundle, type IndexBundle } from '../../../src/engine/bundle/reader.
 import { bundleSearchContext, searchBundle } from '../../../src/search/bundle.js';
 import type { SearchContext } from '../../../src/search/context.js';
 import type { SearchQuery } from '../../../src/search/query.js';
+import { getDocument } from '../../../src/search/documents.js';
+import { facetSearch } from '../../../src/search/facet-search.js';
 import { searchRequest } from '../../../src/search/single.js';
 import { Caller } from '../../../src/auth/caller.js';
 import { ApiError } from '../../../src/errors/api-error.js';
@@ -105,6 +107,18 @@ describe('a bundle exported from the movies index', () => {
     await bothAnswer({ q: 'matrx', attributesToRetrieve: ['title', 'year'], attributesToSearchOn: ['title'] });
     await bothAnswer({ q: 'lord of the rings', matchingStrategy: 'all', filter: ['genres = Adventure', ['year < 2002', 'year > 2002']] });
     await bothAnswer({ q: '', filter: 'year 1990 TO 1995', facets: ['*'], offset: 40, limit: 5 });
+  });
+
+  it('answers facet searches and document reads as the server does', async () => {
+    for (const request of [{ facetName: 'genres', facetQuery: 'dra' }, { facetName: 'year', q: 'batman', filter: 'year > 1990' }]) {
+      const served = await call(server, 'POST', '/indexes/movies/facet-search', request);
+      expect(served.status, served.text).toBe(200);
+      const { processingTimeMs: _served, ...expected } = served.body;
+      const { processingTimeMs: _bundle, ...answered } = await facetSearch(ctx, Caller.open(), 'movies', request);
+      expect(answered).toEqual(expected);
+    }
+    const id = String(MOVIES[7]!.id);
+    expect(getDocument(ctx, 'movies', id, ['title', 'genres'], false)).toEqual((await call(server, 'GET', `/indexes/movies/documents/${id}?fields=title,genres`)).body);
   });
 
   it('refuses what the server refuses, with the same error', async () => {
