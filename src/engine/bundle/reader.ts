@@ -4,8 +4,8 @@
  * The engine's read path (search, facets, filters, formatting) runs over it as over LMDB: keys
  * order and compare as LMDB orders them, `get` decodes msgpack as lmdb does (msgpackr), binary
  * values and keys come back as Buffers viewing the bundle's bytes (postings and word records
- * decoded from their compact form, codec.ts). Nothing writes: a write asked
- * of a database throws `BundleReadOnlyError`.
+ * decoded from their compact form, codec.ts). Nothing writes: a write asked of a database throws
+ * `BundleReadOnlyError`.
  *
  * No Node built-in is imported: a browser build loads this module and gives it the bytes it
  * fetched (the read path uses `Buffer`, which a browser gets from the `buffer` package as
@@ -15,7 +15,7 @@ import { Unpackr } from 'msgpackr';
 import { readKey, writeKey } from 'ordered-binary';
 import type { IndexReadEnv, ReadDb, ReadRange } from '../index-read-env.js';
 import { decodeValue } from './codec.js';
-import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, type BundleDbName, type BundleDbToc, type BundleToc } from './format.js';
+import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, compareBytes, type BundleDbName, type BundleDbToc, type BundleToc } from './format.js';
 
 /** Bytes that are not an index bundle this version reads. */
 export class BundleFormatError extends Error {}
@@ -45,16 +45,6 @@ function view(bytes: Uint8Array, offset: number, length: number): Buffer {
 
 function u32s(bytes: Uint8Array, offset: number, count: number): Uint32Array {
   return new Uint32Array(bytes.buffer, bytes.byteOffset + offset, count);
-}
-
-/** Bytewise comparison of `a[aStart, aEnd)` with `b`, as LMDB compares keys (memcmp, then length). */
-function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array): number {
-  const n = Math.min(aEnd - aStart, b.length);
-  for (let i = 0; i < n; i++) {
-    const d = a[aStart + i]! - b[i]!;
-    if (d !== 0) return d;
-  }
-  return aEnd - aStart - b.length;
 }
 
 /** Where a key would go among the sorted keys: the first index whose key is ≥ (or > with `after`) it. */
