@@ -1,7 +1,8 @@
 // An index exported with `quarry export-bundle` answers searches in-process (search/bundle.ts over
 // engine/bundle/reader.ts) exactly as the server answers them over HTTP: the movies query set
 // (../shared/datasets/movies.queries.json) with facets, highlighting, cropping, match positions
-// and ranking scores, plus sort, distinct, page mode and error cases. A movies subset and half the
+// and ranking scores, plus sort, distinct, page mode, facet search, document reads, semantic and
+// hybrid searches (an index with user-provided vectors) and error cases. A movies subset and half the
 // queries, so the test stays within seconds (the whole set over every movie answers the same).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -37,6 +38,7 @@ const MOVIES = readMovies().filter((movie) => /batman|star wars|matrix|lord of t
 let server: TestServer;
 let bundle: IndexBundle;
 let ctx: SearchContext;
+let pointsCtx: SearchContext;
 
 beforeAll(async () => {
   server = await startServer();
@@ -48,12 +50,21 @@ beforeAll(async () => {
   expect(settings.status).toBe('succeeded');
   const added = await waitTask(server, (await call(server, 'POST', '/indexes/movies/documents', MOVIES)).body.taskUid, 50_000);
   expect(added.status).toBe('succeeded');
+  await run(server, 'PATCH', '/indexes/points/settings', { filterableAttributes: ['id'], embedders: { e: { source: 'userProvided', dimensions: 2 } } });
+  const points = Array.from({ length: 300 }, (_, id) => ({ id, name: `point ${id % 7 === 0 ? 'seven' : 'other'}`, _vectors: { e: [Math.cos(id), Math.sin(id)] } }));
+  expect((await run(server, 'POST', '/indexes/points/documents', points)).status).toBe('succeeded');
   // exported while the server is stopped, then searched on the restarted server: the same data
   await server.stop();
-  const out = path.join(server.dbPath, '..', 'movies.bundle');
-  await promisify(execFile)(process.execPath, [MAIN, 'export-bundle', '--db-path', server.dbPath, '--index', 'movies', '--out', out]);
-  bundle = openBundle(readFileSync(out));
+  const exported = await Promise.all(
+    ['movies', 'points'].map(async (uid) => {
+      const out = path.join(server.dbPath, '..', `${uid}.bundle`);
+      await promisify(execFile)(process.execPath, [MAIN, 'export-bundle', '--db-path', server.dbPath, '--index', uid, '--out', out]);
+      return openBundle(readFileSync(out));
+    }),
+  );
+  bundle = exported[0]!;
   ctx = bundleSearchContext(bundle);
+  pointsCtx = bundleSearchContext(exported[1]!);
   server = await startServer({ dbPath: server.dbPath });
 }, 60_000);
 afterAll(async () => {
@@ -66,10 +77,10 @@ function stable(body: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-async function bothAnswer(query: SearchQuery): Promise<void> {
+async function bothAnswer(query: SearchQuery, uid = 'movies', on = ctx): Promise<void> {
   // the server searches in its own process while this one searches the bundle
-  const serving = call(server, 'POST', '/indexes/movies/search', query);
-  const fromBundle = await searchBundle(ctx, 'movies', query);
+  const serving = call(server, 'POST', `/indexes/${uid}/search`, query);
+  const fromBundle = await searchBundle(on, uid, query);
   const served = await serving;
   expect(served.status, served.text).toBe(200);
   expect(stable(fromBundle)).toEqual(stable(served.body));
@@ -107,6 +118,11 @@ describe('a bundle exported from the movies index', () => {
     await bothAnswer({ q: 'matrx', attributesToRetrieve: ['title', 'year'], attributesToSearchOn: ['title'] });
     await bothAnswer({ q: 'lord of the rings', matchingStrategy: 'all', filter: ['genres = Adventure', ['year < 2002', 'year > 2002']] });
     await bothAnswer({ q: '', filter: 'year 1990 TO 1995', facets: ['*'], offset: 40, limit: 5 });
+  });
+
+  it('answers semantic and hybrid searches from its vector store as the server does', async () => {
+    await bothAnswer({ vector: [1, 0], hybrid: { embedder: 'e', semanticRatio: 1 }, showRankingScore: true, limit: 5 }, 'points', pointsCtx);
+    await bothAnswer({ q: 'seven', vector: [0, 1], hybrid: { embedder: 'e', semanticRatio: 0.5 }, filter: 'id > 20', retrieveVectors: true, limit: 5 }, 'points', pointsCtx);
   });
 
   it('answers facet searches and document reads as the server does', async () => {
