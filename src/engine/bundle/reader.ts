@@ -31,8 +31,6 @@ export class BundleReadOnlyError extends Error {
 export interface IndexBundle {
   readonly toc: BundleToc;
   readonly env: IndexReadEnv;
-  /** the bundle's size in bytes */
-  readonly byteLength: number;
 }
 
 // lmdb decodes values with msgpackr and `copyBuffers` (open.js); records carry their structures
@@ -272,5 +270,5 @@ export function openBundle(data: ArrayBuffer | Uint8Array, uuid: string = crypto
     vectorItems: db('vectorItems'),
     vectorLinks: db('vectorLinks'),
   };
-  return { toc, env, byteLength: bytes.length };
+  return { toc, env };
 }

@@ -88,7 +88,7 @@ async function bothAnswer(query: SearchQuery, uid = 'movies', on = ctx): Promise
   expect(JSON.stringify(stable(fromBundle))).toBe(JSON.stringify(stable(served.body)));
 }
 
-describe('a bundle exported from the movies index', () => {
+describe('an exported bundle', () => {
   it('names its index and holds every document', () => {
     expect(bundle.toc.index).toMatchObject({ uid: 'movies', primaryKey: 'id' });
     expect(bundle.toc.fields).toBeNull();
