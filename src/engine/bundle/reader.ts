@@ -15,7 +15,7 @@ import { Unpackr } from 'msgpackr';
 import { readKey, writeKey } from 'ordered-binary';
 import type { IndexReadEnv, ReadDb, ReadRange } from '../index-read-env.js';
 import { decodeValue } from './codec.js';
-import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, compareBytes, type BundleDbName, type BundleDbToc, type BundleToc } from './format.js';
+import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, compareBytes, type BundleDbName, type BundleDbToc, type BundleRegion, type BundleToc } from './format.js';
 
 /** Bytes that are not an index bundle this version reads. */
 export class BundleFormatError extends Error {}
@@ -220,21 +220,36 @@ function readToc(bytes: Uint8Array): { toc: BundleToc; sections: number } {
   if (BUNDLE_HEADER_BYTES + length > bytes.length) throw new BundleFormatError('This index bundle is truncated.');
   try {
     const toc = JSON.parse(new TextDecoder().decode(bytes.subarray(BUNDLE_HEADER_BYTES, BUNDLE_HEADER_BYTES + length))) as BundleToc;
-    return { toc, sections: BUNDLE_HEADER_BYTES + length };
+    if (typeof toc?.index?.uid === 'string' && typeof toc.dbs === 'object' && toc.dbs !== null) return { toc, sections: BUNDLE_HEADER_BYTES + length };
   } catch {
-    throw new BundleFormatError("This index bundle's table of contents is damaged.");
+    // refused below
   }
+  throw new BundleFormatError("This index bundle's table of contents is damaged.");
 }
 
-/** Every region a section names lies inside the bundle, its u32 arrays 4-byte aligned. */
-function checkSection(name: string, toc: BundleDbToc, sections: number, size: number): void {
+/**
+ * Every region a section names lies inside the bundle, its u32 arrays 4-byte aligned, and its
+ * end offsets ascend to the end of their bytes: whatever the bytes, a read stays inside them.
+ */
+function checkSection(name: string, toc: BundleDbToc, bytes: Uint8Array, sections: number): void {
+  const damaged = () => new BundleFormatError(`This index bundle's \`${name}\` section is damaged.`);
   const regions = [toc.keyIndex, toc.valueEnds, toc.valueBytes, ...(toc.keyBytes === undefined ? [] : [toc.keyBytes])];
-  const fits = regions.every((r) => Number.isInteger(r.offset) && Number.isInteger(r.length) && r.offset >= 0 && r.length >= 0 && sections + r.offset + r.length <= size);
-  const aligned = toc.keyIndex.offset % 4 === 0 && toc.valueEnds.offset % 4 === 0;
+  const fits = regions.every((r) => Number.isInteger(r.offset) && Number.isInteger(r.length) && r.offset >= 0 && r.length >= 0 && sections + r.offset + r.length <= bytes.length);
+  const aligned = (sections + toc.keyIndex.offset) % 4 === 0 && (sections + toc.valueEnds.offset) % 4 === 0;
   const known = ['msgpack', 'binary', 'posting', 'u32-varint'].includes(toc.values) && ['string', 'uint32', 'binary'].includes(toc.keys);
   if (!fits || !aligned || !known || toc.keyIndex.length !== 4 * toc.count || toc.valueEnds.length !== 4 * toc.count || (toc.keys !== 'uint32') !== (toc.keyBytes !== undefined)) {
-    throw new BundleFormatError(`This index bundle's \`${name}\` section is damaged.`);
+    throw damaged();
   }
+  const ascending = (ends: BundleRegion, of: BundleRegion) => {
+    const list = u32s(bytes, sections + ends.offset, toc.count);
+    let previous = 0;
+    for (const end of list) {
+      if (end < previous) return false;
+      previous = end;
+    }
+    return previous === of.length;
+  };
+  if (!ascending(toc.valueEnds, toc.valueBytes) || (toc.keyBytes !== undefined && !ascending(toc.keyIndex, toc.keyBytes))) throw damaged();
 }
 
 /**
@@ -248,9 +263,9 @@ export function openBundle(data: ArrayBuffer | Uint8Array, uuid: string = crypto
   if (new Uint8Array(Uint32Array.of(1).buffer)[0] !== 1) throw new BundleFormatError('Index bundles are read on little-endian machines only.');
   const { toc, sections } = readToc(bytes);
   const db = <V, K>(name: BundleDbName): ReadDb<V, K> => {
-    const section = toc.dbs?.[name];
+    const section = toc.dbs[name];
     if (section === undefined) throw new BundleFormatError(`This index bundle has no \`${name}\` section.`);
-    checkSection(name, section, sections, bytes.length);
+    checkSection(name, section, bytes, sections);
     return new BundleDb<V, K>(bytes, section, sections);
   };
   const env: IndexReadEnv = {
