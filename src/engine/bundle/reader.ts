@@ -4,7 +4,8 @@
  * The engine's read path (search, facets, filters, formatting) runs over it as over LMDB: keys
  * order and compare as LMDB orders them, `get` decodes msgpack as lmdb does (msgpackr), binary
  * values and keys come back as Buffers viewing the bundle's bytes (postings and word records
- * decoded from their compact form, codec.ts). Nothing writes: a write asked of a database throws
+ * decoded from their compact form, codec.ts; decoded postings are kept within a memory budget, as
+ * LMDB's pages stay in the page cache). Nothing writes: a write asked of a database throws
  * `BundleReadOnlyError`.
  *
  * No Node built-in is imported: a browser build loads this module and gives it the bytes it
@@ -13,6 +14,7 @@
  */
 import { Unpackr } from 'msgpackr';
 import { readKey, writeKey } from 'ordered-binary';
+import { CacheBudget } from '../cache-budget.js';
 import type { IndexReadEnv, ReadDb, ReadRange } from '../index-read-env.js';
 import { decodeValue } from './codec.js';
 import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, compareBytes, type BundleDbName, type BundleDbToc, type BundleRegion, type BundleToc } from './format.js';
@@ -35,6 +37,9 @@ export interface IndexBundle {
 
 // lmdb decodes values with msgpackr and `copyBuffers` (open.js); records carry their structures
 const unpackr = new Unpackr({ copyBuffers: true });
+
+/** Decoded postings kept, all bundles together (cache-budget.ts). */
+const budget = new CacheBudget(32 * 1024 * 1024);
 
 /** A Buffer viewing `length` bytes at `offset` of `bytes`, not a copy. */
 function view(bytes: Uint8Array, offset: number, length: number): Buffer {
@@ -123,17 +128,24 @@ class BundleDb<V, K> implements ReadDb<V, K> {
     return at < this.count && this.equal(at, key) ? at : -1;
   }
 
-  /** the last value decoded by the codec, kept: the read path often reads a posting's head twice */
-  private last: { i: number; value: Buffer } | null = null;
+  /** decoded postings by index: the same words and prefixes come back query after query */
+  private readonly decoded = new Map<number, Buffer>();
 
   /** The value's bytes as LMDB stores them: a view of the bundle, or decoded from its compact form. */
   private valueBytes(i: number): Buffer {
     const start = i === 0 ? 0 : this.valueEnds[i - 1]!;
     const stored = view(this.bytes, this.valueBase + start, this.valueEnds[i]! - start);
     const coding = this.toc.values;
-    if (coding !== 'posting' && coding !== 'u32-varint') return stored;
-    if (this.last?.i !== i) this.last = { i, value: decodeValue(coding, stored) };
-    return this.last.value;
+    // word records are kept decoded by their reader (search/forward.ts)
+    if (coding === 'u32-varint') return decodeValue(coding, stored);
+    if (coding !== 'posting') return stored;
+    let value = this.decoded.get(i);
+    if (value === undefined) {
+      value = decodeValue(coding, stored);
+      budget.charge(this.decoded, value.length);
+      this.decoded.set(i, value);
+    }
+    return value;
   }
 
   private value(i: number): V {
