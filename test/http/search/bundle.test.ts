@@ -5,7 +5,7 @@
 // hybrid searches (an index with user-provided vectors) and error cases. A movies subset, so the
 // indexing stays within seconds (every movie answers the same).
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +142,17 @@ describe('an exported bundle', () => {
     const refused = await searchBundle(ctx, 'movies', { q: 'x', sort: ['title:asc'] }).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(ApiError);
     expect({ message: (refused as ApiError).message, code: (refused as ApiError).code }).toEqual({ message: served.body.message, code: served.body.code });
+  });
+
+  it('is refused by the command for a db path without a database (exit 1, nothing created) or bad arguments (exit 2)', async () => {
+    const missing = path.join(server.dbPath, '..', 'no-such-db');
+    const failed = await promisify(execFile)(process.execPath, [MAIN, 'export-bundle', '--db-path', missing, '--index', 'movies', '--out', `${missing}.bundle`]).catch((err: unknown) => err);
+    expect(failed).toMatchObject({ code: 1, stderr: `There is no Quarry database at ${missing}.\n` });
+    expect(existsSync(missing)).toBe(false);
+    expect(existsSync(`${missing}.bundle`)).toBe(false);
+    const bad = await promisify(execFile)(process.execPath, [MAIN, 'export-bundle', '--index', 'movies']).catch((err: unknown) => err);
+    expect(bad).toMatchObject({ code: 2 });
+    expect((bad as { stderr: string }).stderr).toContain("the following required arguments were not provided:\n  --out <FILE>");
   });
 
   it('holds only its own index', async () => {
