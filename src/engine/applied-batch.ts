@@ -6,7 +6,8 @@
  * run again: its processor finds here that its task's write already landed and records the
  * outcomes the write had.
  */
-import { INDEX_MAIN_KEYS, type IndexEnv } from './index-env.js';
+import { INDEX_MAIN_KEYS } from './index-read-env.js';
+import { type IndexEnv } from './index-env.js';
 import type { TaskDetails } from '../types/task.js';
 
 export interface AppliedBatch {

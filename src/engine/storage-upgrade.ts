@@ -7,7 +7,8 @@
  *          (posting-blocks.ts), for words and prefixes.
  */
 import { STORE_FORMAT_VERSION } from '../store/env.js';
-import { INDEX_MAIN_KEYS, type IndexEnv } from './index-env.js';
+import { INDEX_MAIN_KEYS } from './index-read-env.js';
+import { type IndexEnv } from './index-env.js';
 import { prefixPostings, splitOversizedPostings, wordPostings } from './words/posting-blocks.js';
 
 /** The format the environment records, or `fallback` (its instance's) when it records none. */

@@ -17,7 +17,7 @@
 import { difference, fromUnsorted, has, union, type DocSet } from '../engine/docset.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { FacetReader } from '../engine/facets/store.js';
-import type { IndexEnv } from '../engine/index-env.js';
+import type { IndexReadEnv } from '../engine/index-read-env.js';
 import { parseQuery } from '../engine/search/query.js';
 import type { SearchHit, SearchOutcome } from '../engine/search/search.js';
 import { customTokens } from '../kernels/custom-tokens.js';
@@ -34,7 +34,7 @@ export interface Pin {
 }
 
 /** The documents the applying rules pin in this search of index `uid`, in rule order. */
-export function searchPins(ctx: SearchContext, env: IndexEnv, settings: IndexSettings, uid: string, query: SearchQuery, filters: readonly DocSet[]): Pin[] {
+export function searchPins(ctx: SearchContext, env: IndexReadEnv, settings: IndexSettings, uid: string, query: SearchQuery, filters: readonly DocSet[]): Pin[] {
   if (!ctx.features.enabled('dynamicSearchRules')) return [];
   const rules = ctx.searchRules.all();
   if (rules.length === 0) return [];
@@ -56,7 +56,7 @@ export function searchPins(ctx: SearchContext, env: IndexEnv, settings: IndexSet
 }
 
 /** The filter that keeps the pinned documents out of the ranking. */
-export function pinExclusion(env: IndexEnv, pins: readonly Pin[]): DocSet {
+export function pinExclusion(env: IndexReadEnv, pins: readonly Pin[]): DocSet {
   return difference(new FacetReader(env).allDocids(), fromUnsorted(pins.map((pin) => pin.docid)));
 }
 

@@ -13,7 +13,7 @@ import type { JsonObject } from '../document-id.js';
 import { DocumentStore } from '../documents/store.js';
 import { featuresOf, matchingRule, matchLegacy, matchRule, matchWildcard } from '../../types/attribute-patterns.js';
 import { filterablePatterns, isFilterable } from './filterable.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
 import { FacetReader, readFacetFields } from './store.js';
 import { normalizeFacet, rustFloat, truncateFacet } from './values.js';
@@ -96,7 +96,7 @@ function stringsAt(value: unknown, path: string, out: string[]): void {
 }
 
 /** The spelling of `normalized` in the document, or the normalised form if it has none. */
-export function originalSpelling(store: DocumentStore, docid: number, field: string, normalized: string): string {
+export function originalSpelling(store: DocumentStore<IndexReadEnv>, docid: number, field: string, normalized: string): string {
   const doc = store.byDocid(docid);
   if (doc === undefined) return normalized;
   const values: string[] = [];
@@ -120,7 +120,7 @@ interface Counted {
  * stops at the budget while walking in order, `count` keeps each kind's most frequent values.
  * Either way numbers come before strings, as Meilisearch appends the strings' walk to the numbers'.
  */
-function fieldDistribution(reader: FacetReader, store: DocumentStore, fid: number, field: string, candidates: DocSet, settings: IndexSettings): Record<string, number> {
+function fieldDistribution(reader: FacetReader, store: DocumentStore<IndexReadEnv>, fid: number, field: string, candidates: DocSet, settings: IndexSettings): Record<string, number> {
   let budget = settings.faceting.maxValuesPerFacet;
   const byCount = facetOrder(settings, field) === 'count';
   const out: Counted[] = [];
@@ -165,7 +165,7 @@ function fieldStats(reader: FacetReader, fid: number, candidates: DocSet): Facet
  * Distribution and stats for every faceted, filterable field selected by `patterns` (already
  * checked by `checkFacets`), keys sorted by field name.
  */
-export function computeFacets(env: IndexEnv, settings: IndexSettings, candidates: DocSet, patterns: readonly string[]): FacetsOutcome {
+export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candidates: DocSet, patterns: readonly string[]): FacetsOutcome {
   const reader = new FacetReader(env);
   const store = new DocumentStore(env);
   const fields = readFacetFields(env)

@@ -6,7 +6,7 @@
 import type { EmbedderSettings, IndexSettings } from '../../types/settings.js';
 import { ApiError } from '../../errors/api-error.js';
 import { fragmentsOf, hasFragments } from '../../types/fragments.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { freeEmbedderId, type EmbedderState, type EmbedderStates } from './store.js';
 
 /**
@@ -80,7 +80,7 @@ export function stateFor(states: EmbedderStates, name: string, embedder: Embedde
 }
 
 /** docid → external id of every document. */
-export function externalIds(env: IndexEnv): Map<number, string> {
+export function externalIds(env: IndexReadEnv): Map<number, string> {
   const ids = new Map<number, string>();
   for (const { key, value } of env.externalIds.getRange({})) ids.set(value, key);
   return ids;
