@@ -34,7 +34,7 @@ export interface PostingTable<Heads extends ReadDb<Buffer, string> = ReadDb<Buff
 }
 
 /** A posting table of an LMDB environment, which `PostingWriter` writes. */
-type WritablePostingTable = PostingTable<Database<Buffer, string>, Database<Buffer, Buffer>>;
+export type WritablePostingTable = PostingTable<Database<Buffer, string>, Database<Buffer, Buffer>>;
 
 /** The word postings (`word-docids`) of an index. */
 export function wordPostings<E extends IndexReadEnv>(env: E): PostingTable<E['wordDocids'], E['postingBlocks']> {

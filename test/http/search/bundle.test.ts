@@ -16,7 +16,7 @@ import type { SearchContext } from '../../../src/search/context.js';
 import type { SearchQuery } from '../../../src/search/query.js';
 import { getDocument } from '../../../src/search/documents.js';
 import { facetSearch } from '../../../src/search/facet-search.js';
-import { searchRequest } from '../../../src/search/single.js';
+import { searchRequest } from '../../../src/search/search-request.js';
 import { Caller } from '../../../src/auth/caller.js';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { call, run, waitTask } from '../../helpers/api.js';

@@ -3,7 +3,7 @@
 // leaves the environment as it was.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { INDEX_MAIN_KEYS } from '../../../src/engine/index-env.js';
+import { INDEX_MAIN_KEYS } from '../../../src/engine/index-read-env.js';
 import { indexFormat, upgradeIndexEnv } from '../../../src/engine/storage-upgrade.js';
 import { BLOCK_ENTRIES, prefixPostings, readPosting, wordPostings } from '../../../src/engine/words/posting-blocks.js';
 import { STORE_FORMAT_VERSION } from '../../../src/store/env.js';
