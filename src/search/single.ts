@@ -72,6 +72,9 @@ export interface SearchIndexOptions {
   readonly steps?: StepTimer;
 }
 
+/** What a search asks of its caller: the tenant token's filter (the browser build has no caller but this). */
+export type SearchCaller = Pick<Caller, 'searchFilter'>;
+
 /** The ranked hits a search needs: `offset + limit` of them; `exhaustive` makes counts exact (page mode). */
 export interface RankWindow {
   readonly offset: number;
@@ -91,7 +94,7 @@ interface NeedsEmbedding {
  */
 export async function searchIndex(
   ctx: SearchContext,
-  caller: Caller,
+  caller: SearchCaller,
   uid: string,
   query: SearchQuery,
   window: RankWindow,
@@ -113,7 +116,7 @@ export async function searchIndex(
 /** One synchronous pass of `searchIndex`, with the query vector when there is one. */
 function rankIndex(
   ctx: SearchContext,
-  caller: Caller,
+  caller: SearchCaller,
   uid: string,
   query: SearchQuery,
   window: RankWindow,
@@ -223,7 +226,7 @@ function searchMetadata(ctx: SearchContext, uid: string): Record<string, unknown
 }
 
 /** `POST`/`GET /indexes/{uid}/search`: one search under a search-queue permit. */
-export function searchRequest(ctx: SearchContext, caller: Caller, uid: string, query: SearchQuery, metadata: boolean): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
+export function searchRequest(ctx: SearchContext, caller: SearchCaller, uid: string, query: SearchQuery, metadata: boolean): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
   const timer = query.showPerformanceDetails === true ? new PerformanceSteps() : undefined;
   return queued(ctx, timer, () => searchResponse(ctx, caller, uid, query, uuidV7(), metadata, timer));
 }
@@ -236,7 +239,7 @@ export function searchRequest(ctx: SearchContext, caller: Caller, uid: string, q
  */
 export async function searchResponse(
   ctx: SearchContext,
-  caller: Caller,
+  caller: SearchCaller,
   uid: string,
   query: SearchQuery,
   requestUid: string,
