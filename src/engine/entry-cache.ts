@@ -7,8 +7,8 @@
  * itself, or a version written with it). Cached values are shared between requests: callers
  * must not mutate them.
  */
-import type { Database } from 'lmdb';
-import type { IndexEnv } from './index-env.js';
+import type { ReadDb } from './index-read-env.js';
+import type { IndexReadEnv } from './index-read-env.js';
 
 interface Entry<T> {
   readonly bytes: Uint8Array | undefined;
@@ -17,15 +17,15 @@ interface Entry<T> {
 
 export class EntryCache<T> {
   // keyed by environment object: a deleted and re-created index gets a new one
-  private readonly entries = new WeakMap<IndexEnv, Entry<T>>();
+  private readonly entries = new WeakMap<IndexReadEnv, Entry<T>>();
 
   constructor(
-    private readonly db: (env: IndexEnv) => Database<unknown, string>,
+    private readonly db: (env: IndexReadEnv) => ReadDb<unknown, string>,
     private readonly key: string,
-    private readonly derive: (env: IndexEnv) => T,
+    private readonly derive: (env: IndexReadEnv) => T,
   ) {}
 
-  get(env: IndexEnv): T {
+  get(env: IndexReadEnv): T {
     const fast = this.db(env).getBinaryFast(this.key);
     // lmdb's fast buffer reports the value's length but may span its whole shared region
     const bytes = fast === undefined ? undefined : new Uint8Array(fast.buffer, fast.byteOffset, fast.length);

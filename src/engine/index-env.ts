@@ -2,7 +2,7 @@
  * One LMDB environment per index, under `<db path>/indexes/<uuid>/`, so deleting an index is a
  * folder removal and swapping or renaming one only touches the registry. This module opens
  * those environments (a bounded number at a time, open-handles.ts), deletes them and declares the
- * databases inside them.
+ * databases inside them (named, with their key and value encodings, in index-read-env.ts).
  * Only the scheduler writes to an index environment; searches read it.
  */
 import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -10,65 +10,11 @@ import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { checkSpareDescriptors, openFilesLimit } from './descriptors.js';
+import { INDEX_DB_KEYS, INDEX_DB_VALUES, INDEX_DBS, type IndexReadEnv } from './index-read-env.js';
 import { OpenHandles } from './open-handles.js';
 
-/** Database names of an index environment, declared once. */
-export const INDEX_DBS = {
-  /** small per-index values: field ids, settings, stats (see INDEX_MAIN_KEYS) */
-  main: 'main',
-  /** internal docid (u32) → stored document */
-  documents: 'documents',
-  /** external document id → internal docid */
-  externalIds: 'external-ids',
-  /** facet key (field id · kind · value) → docids (engine/facets/store.ts) */
-  facetDocids: 'facet-docids',
-  /** internal docid → its `_geo` point, while geo is enabled (engine/facets/store.ts) */
-  geoPoints: 'geo-points',
-  /** normalised word → its posting: docids with per-document field mask and first position (engine/words/postings.ts) */
-  wordDocids: 'word-docids',
-  /** word prefix (1 to 3 characters) → the union posting of the words it starts (engine/words/postings.ts) */
-  prefixDocids: 'word-prefix-docids',
-  /** the blocks of the largest word and prefix postings after their first (engine/words/posting-blocks.ts) */
-  postingBlocks: 'posting-blocks',
-  /** internal docid → its searchable words with fields and positions (engine/search/forward.ts) */
-  docWords: 'docid-words',
-  /** normalised word → its id (u32 LE): the typo dictionary, in key (UTF-8 byte) order */
-  wordIds: 'word-ids',
-  /** embedder id (u16 BE) · docid (u32 BE) → the document's vector entry: item ids, status, embedded text (engine/vectors/store.ts) */
-  vectorDocs: 'vector-docs',
-  /** embedder id (u16 BE) · item id (u32 BE) → the item's docid and vector, f32 or sign bits (engine/vectors/store.ts) */
-  vectorItems: 'vector-items',
-  /** embedder id (u16 BE) · item id (u32 BE) → the item's HNSW level and neighbour lists (engine/vectors/store.ts) */
-  vectorLinks: 'vector-links',
-} as const;
-
-export const INDEX_MAIN_KEYS = {
-  nextDocid: 'next-docid',
-  fieldDistribution: 'field-distribution',
-  /** facet field id → path (engine/facets/store.ts) */
-  facetFields: 'facet-fields',
-  /** every internal docid, as a DocSet (engine/facets/store.ts) */
-  documentsIds: 'documents-ids',
-  /** a fresh random id with every write of documents-ids, so searches keep their decoded copy until then */
-  documentsIdsVersion: 'documents-ids-version',
-  /** a fresh random id with every batch writing documents, so searches keep the documents they decoded until then */
-  documentsVersion: 'documents-version',
-  /** next word id to allocate (engine/words/word-index.ts) */
-  nextWordId: 'next-word-id',
-  /** searchable field paths in search-field-id order (engine/words/word-index.ts) */
-  searchFields: 'search-fields',
-  /** bumped whenever the set of indexed words changes, to reload the typo dictionary */
-  wordsVersion: 'words-version',
-  /** embedder name → its vector store state: id, dimensions, quantization, graph entry point (engine/vectors/store.ts) */
-  vectorEmbedders: 'vector-embedders',
-  /** a fresh random id with every batch writing vectors, so searches keep their loaded graphs until then */
-  vectorsVersion: 'vectors-version',
-  /** the last writes' changed vector items per embedder, from version to version (engine/vectors/store.ts) */
-  vectorsJournal: 'vectors-journal',
-} as const;
-
-export interface IndexEnv {
-  readonly uuid: string;
+/** An index's LMDB environment: its databases read as `IndexReadEnv` says, and written. */
+export interface IndexEnv extends IndexReadEnv {
   readonly root: RootDatabase;
   readonly main: Database<unknown, string>;
   /** documents keep their keys in field-id order (msgpack preserves it) */
@@ -102,22 +48,27 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   // MDB_WRITEMAP: a batch's dirty pages go straight to the (sparse) file instead of the heap, so a
   // large batch does not hold its whole written index in anonymous memory until it commits.
   const root = open({ path: folder, maxDbs: 64, mapSize: INITIAL_MAP_BYTES, compression: false, useWritemap: true });
+  const options = (db: keyof typeof INDEX_DBS) => ({
+    name: INDEX_DBS[db],
+    ...(INDEX_DB_KEYS[db] === 'string' ? {} : { keyEncoding: INDEX_DB_KEYS[db] }),
+    ...(INDEX_DB_VALUES[db] === 'binary' ? { encoding: 'binary' as const } : {}),
+  });
   return {
     uuid,
     root,
-    main: root.openDB<unknown, string>({ name: INDEX_DBS.main }),
-    documents: root.openDB<Record<string, unknown>, number>({ name: INDEX_DBS.documents, keyEncoding: 'uint32' }),
-    externalIds: root.openDB<number, string>({ name: INDEX_DBS.externalIds }),
-    facetDocids: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.facetDocids, keyEncoding: 'binary', encoding: 'binary' }),
-    geoPoints: root.openDB<Buffer, number>({ name: INDEX_DBS.geoPoints, keyEncoding: 'uint32', encoding: 'binary' }),
-    wordDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.wordDocids, encoding: 'binary' }),
-    prefixDocids: root.openDB<Buffer, string>({ name: INDEX_DBS.prefixDocids, encoding: 'binary' }),
-    postingBlocks: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.postingBlocks, keyEncoding: 'binary', encoding: 'binary' }),
-    docWords: root.openDB<Buffer, number>({ name: INDEX_DBS.docWords, keyEncoding: 'uint32', encoding: 'binary' }),
-    wordIds: root.openDB<Buffer, string>({ name: INDEX_DBS.wordIds, encoding: 'binary' }),
-    vectorDocs: root.openDB<unknown, Buffer>({ name: INDEX_DBS.vectorDocs, keyEncoding: 'binary' }),
-    vectorItems: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.vectorItems, keyEncoding: 'binary', encoding: 'binary' }),
-    vectorLinks: root.openDB<Buffer, Buffer>({ name: INDEX_DBS.vectorLinks, keyEncoding: 'binary', encoding: 'binary' }),
+    main: root.openDB<unknown, string>(options('main')),
+    documents: root.openDB<Record<string, unknown>, number>(options('documents')),
+    externalIds: root.openDB<number, string>(options('externalIds')),
+    facetDocids: root.openDB<Buffer, Buffer>(options('facetDocids')),
+    geoPoints: root.openDB<Buffer, number>(options('geoPoints')),
+    wordDocids: root.openDB<Buffer, string>(options('wordDocids')),
+    prefixDocids: root.openDB<Buffer, string>(options('prefixDocids')),
+    postingBlocks: root.openDB<Buffer, Buffer>(options('postingBlocks')),
+    docWords: root.openDB<Buffer, number>(options('docWords')),
+    wordIds: root.openDB<Buffer, string>(options('wordIds')),
+    vectorDocs: root.openDB<unknown, Buffer>(options('vectorDocs')),
+    vectorItems: root.openDB<Buffer, Buffer>(options('vectorItems')),
+    vectorLinks: root.openDB<Buffer, Buffer>(options('vectorLinks')),
   };
 }
 

@@ -5,10 +5,11 @@
 import { defaultSettings, type IndexSettings } from '../types/settings.js';
 import { EntryCache } from './entry-cache.js';
 import type { IndexEnv } from './index-env.js';
+import type { IndexReadEnv } from './index-read-env.js';
 
 const SETTINGS_KEY = 'settings';
 
-export function readSettings(env: IndexEnv): IndexSettings {
+export function readSettings(env: IndexReadEnv): IndexSettings {
   const stored = env.main.get(SETTINGS_KEY) as Partial<IndexSettings> | undefined;
   return { ...defaultSettings(), ...stored };
 }
@@ -16,7 +17,7 @@ export function readSettings(env: IndexEnv): IndexSettings {
 const cached = new EntryCache((env) => env.main, SETTINGS_KEY, readSettings);
 
 /** The settings as of the current snapshot, shared between searches until a commit changes them: read-only. */
-export function searchSettings(env: IndexEnv): Readonly<IndexSettings> {
+export function searchSettings(env: IndexReadEnv): Readonly<IndexSettings> {
   return cached.get(env);
 }
 

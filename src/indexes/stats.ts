@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
-import { dataFileBytes, INDEX_DBS, INDEX_MAIN_KEYS, type IndexEnv, type IndexEnvs } from '../engine/index-env.js';
+import { dataFileBytes, type IndexEnv, type IndexEnvs } from '../engine/index-env.js';
+import { INDEX_DBS, INDEX_MAIN_KEYS } from '../engine/index-read-env.js';
 import { embeddingCounts } from '../engine/vectors/index.js';
 import type { InstanceStore } from '../store/env.js';
 import type { Timestamp } from '../types/task.js';

@@ -7,7 +7,7 @@ import { ApiError, inIndex } from '../errors/api-error.js';
 import { filterablePatterns, isFilterable } from '../engine/facets/filterable.js';
 import { matchingRule } from '../types/attribute-patterns.js';
 import { assertSortable, parseSortCriterion, type SortCriterion } from '../engine/facets/sort.js';
-import type { IndexEnv } from '../engine/index-env.js';
+import type { IndexReadEnv } from '../engine/index-read-env.js';
 import { searchablePaths, searchesOn } from '../engine/search/search.js';
 import { displayedList, type IndexSettings } from '../types/settings.js';
 import type { SearchQuery } from './query.js';
@@ -25,7 +25,7 @@ export function checkSearchKind(query: SearchQuery): void {
  * `attributesToSearchOn` must name searchable attributes when the setting is a list; a pattern
  * (`details.*`, `*.title`) passes when it matches a searchable field, as in Meilisearch.
  */
-export function checkSearchOn(uid: string, env: IndexEnv, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
+export function checkSearchOn(uid: string, env: IndexReadEnv, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
   const searchable = settings.searchableAttributes;
   if (attributes === null || attributes === undefined || searchable.includes('*')) return;
   for (const attribute of attributes) {
@@ -39,7 +39,7 @@ export function checkSearchOn(uid: string, env: IndexEnv, settings: IndexSetting
 }
 
 /** A listed searchable attribute, or a field of the index under one, matches the pattern. */
-function matchesSearchable(pattern: string, env: IndexEnv, settings: IndexSettings): boolean {
+function matchesSearchable(pattern: string, env: IndexReadEnv, settings: IndexSettings): boolean {
   return [...settings.searchableAttributes, ...searchablePaths(env, settings)].some((path) => searchesOn(pattern, path));
 }
 

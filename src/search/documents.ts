@@ -8,7 +8,7 @@ import { externalIdOf, invalidDocumentId, type JsonObject } from '../engine/docu
 import { projectDocument } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { vectorsView } from '../engine/documents/vectors.js';
-import type { IndexEnv } from '../engine/index-env.js';
+import type { IndexReadEnv } from '../engine/index-read-env.js';
 import { storedEmbeddingsOf, vectorFilter } from '../engine/vectors/index.js';
 import { evaluateFilter } from '../engine/filter/evaluate.js';
 import { assertSortable, parseSortCriterion, sortedPage } from '../engine/facets/sort.js';
@@ -101,7 +101,7 @@ export function getDocument(ctx: SearchContext, rawUid: string, id: string, fiel
  * A document as the document routes show it: `fields` projected; `_vectors` only with
  * `retrieveVectors`, then last and whatever `fields` says (documents.md §2.5).
  */
-function documentView(env: IndexEnv, docid: number, doc: JsonObject, fields: readonly string[] | null, retrieveVectors: boolean | undefined, settings: IndexSettings): JsonObject {
+function documentView(env: IndexReadEnv, docid: number, doc: JsonObject, fields: readonly string[] | null, retrieveVectors: boolean | undefined, settings: IndexSettings): JsonObject {
   const shown = projectDocument(doc, fields);
   if (retrieveVectors === true) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, docid));
   return shown;

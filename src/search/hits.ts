@@ -7,7 +7,7 @@ import { DocumentStore } from '../engine/documents/store.js';
 import { vectorsView } from '../engine/documents/vectors.js';
 import { storedEmbeddingsOf } from '../engine/vectors/index.js';
 import { geoDistanceOf, geoDistanceOrigin } from '../engine/facets/geo.js';
-import type { IndexEnv } from '../engine/index-env.js';
+import type { IndexReadEnv } from '../engine/index-read-env.js';
 import type { SearchHit, SearchOutcome } from '../engine/search/search.js';
 import type { IndexSettings } from '../types/settings.js';
 import { hitFields, isDisplayed } from './displayed.js';
@@ -19,7 +19,7 @@ export type HitView = (hit: SearchHit) => Record<string, unknown>;
 /** One index's ranked hits before display: what single search, multi-search and federation share. */
 export interface IndexSearch {
   /** the snapshot searched: documents and facets are read from it */
-  readonly env: IndexEnv;
+  readonly env: IndexReadEnv;
   readonly settings: IndexSettings;
   readonly outcome: SearchOutcome;
   readonly view: HitView;
@@ -29,7 +29,7 @@ export interface IndexSearch {
   readonly queryVector?: Float32Array;
 }
 
-export function hitViewer(env: IndexEnv, settings: IndexSettings, query: SearchQuery): HitView {
+export function hitViewer(env: IndexReadEnv, settings: IndexSettings, query: SearchQuery): HitView {
   const store = new DocumentStore(env);
   const fields = hitFields(settings, query.attributesToRetrieve);
   const distanceFrom = geoDistanceOrigin(query.sort ?? []);

@@ -6,7 +6,7 @@
  * `media` (multimodal search) is gated and refused here too.
  */
 import { embedderDimensions } from '../engine/vectors/index.js';
-import type { IndexEnv } from '../engine/index-env.js';
+import type { IndexReadEnv } from '../engine/index-read-env.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import type { IndexSettings } from '../types/settings.js';
@@ -22,7 +22,7 @@ export type SearchKind =
 const DEFAULT_SEMANTIC_RATIO = 0.5;
 
 /** The search kind of `query` on an index with `settings` (the `media`/`vector`/`hybrid` errors come first, checks.ts). */
-export function searchKind(query: SearchQuery, env: IndexEnv, settings: IndexSettings): SearchKind {
+export function searchKind(query: SearchQuery, env: IndexReadEnv, settings: IndexSettings): SearchKind {
   const hybrid = query.hybrid ?? null;
   if (hybrid === null) return { kind: 'keyword' };
   // an f32 in Meilisearch: 0.999999999 is 1
@@ -41,7 +41,7 @@ export function searchKind(query: SearchQuery, env: IndexEnv, settings: IndexSet
  * The embedder `name` must be configured (`code` for an unknown one: search or similar), and a
  * query vector of `length` components must match its dimensions.
  */
-export function checkEmbedder(env: IndexEnv, settings: IndexSettings, name: string, length: number | null, code: ErrorCode): void {
+export function checkEmbedder(env: IndexReadEnv, settings: IndexSettings, name: string, length: number | null, code: ErrorCode): void {
   if (!Object.hasOwn(settings.embedders, name)) throw new ApiError(code, `Cannot find embedder with name \`${name}\`.`);
   if (length === null) return;
   // the store's dimensions once it holds vectors, else those the settings give

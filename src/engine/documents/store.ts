@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../errors/api-error.js';
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
-import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { IndexEnv } from '../index-env.js';
+import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { DocumentChange } from '../updater.js';
 import { mayBeStoredId, type JsonObject } from '../document-id.js';
 
@@ -46,8 +47,9 @@ export interface StoredDocument {
   readonly doc: JsonObject | undefined;
 }
 
-export class DocumentStore {
-  constructor(private readonly env: IndexEnv) {}
+/** Reads any index storage (`IndexReadEnv`); `apply` needs an LMDB environment (`IndexEnv`). */
+export class DocumentStore<E extends IndexReadEnv = IndexReadEnv> {
+  constructor(private readonly env: E) {}
 
   count(): number {
     return this.env.documents.getCount();
@@ -111,7 +113,7 @@ export class DocumentStore {
    * `known` holds documents the caller already looked up (`lookup`) since the last write, so
    * they are not read and decoded again.
    */
-  apply(changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean, known?: ReadonlyMap<string, StoredDocument | null>): DocumentChange[] {
+  apply(this: DocumentStore<IndexEnv>, changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean, known?: ReadonlyMap<string, StoredDocument | null>): DocumentChange[] {
     const { env } = this;
     const fields = this.fieldIds();
     const fieldIndex = new Map(fields.map((name, i) => [name, i]));

@@ -13,7 +13,7 @@ import type { JsonObject } from '../document-id.js';
 import { DocumentStore } from '../documents/store.js';
 import { featuresOf, matchingRule, matchLegacy, matchRule, matchWildcard } from '../../types/attribute-patterns.js';
 import { filterablePatterns, isFilterable } from './filterable.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
 import { FacetReader, readFacetFields } from './store.js';
 import { normalizeFacet, rustFloat, truncateFacet } from './values.js';
@@ -165,7 +165,7 @@ function fieldStats(reader: FacetReader, fid: number, candidates: DocSet): Facet
  * Distribution and stats for every faceted, filterable field selected by `patterns` (already
  * checked by `checkFacets`), keys sorted by field name.
  */
-export function computeFacets(env: IndexEnv, settings: IndexSettings, candidates: DocSet, patterns: readonly string[]): FacetsOutcome {
+export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candidates: DocSet, patterns: readonly string[]): FacetsOutcome {
   const reader = new FacetReader(env);
   const store = new DocumentStore(env);
   const fields = readFacetFields(env)

@@ -10,7 +10,7 @@ import { displayedList, type FilterableEntry, type IndexSettings } from '../../t
 import { intersect, type DocSet } from '../docset.js';
 import { DocumentStore } from '../documents/store.js';
 import { featuresOf, matchingRule } from '../../types/attribute-patterns.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { facetOrder, originalSpelling } from './distribution.js';
 import { FacetKind } from './extract.js';
 import { FacetReader } from './store.js';
@@ -159,7 +159,7 @@ function collector(max: number, byCount: boolean) {
  * `count` turns the candidates holding a value into its count (distinct counts one per group).
  */
 export function searchFacetValues(
-  env: IndexEnv,
+  env: IndexReadEnv,
   settings: IndexSettings,
   candidates: DocSet,
   facetName: string,

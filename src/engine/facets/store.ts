@@ -18,7 +18,8 @@
 import { randomUUID } from 'node:crypto';
 import { decode, EMPTY, encode, unionAll, type DocSet } from '../docset.js';
 import { EntryCache } from '../entry-cache.js';
-import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { IndexEnv } from '../index-env.js';
+import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
 import type { LatLng } from './geo.js';
 import { orderedF64, readOrderedF64 } from './values.js';
@@ -42,7 +43,7 @@ export function facetKey(fid: number, kind: FacetKind, payload?: string | number
   return Buffer.from(facetKeyString(fid, kind, payload), 'latin1');
 }
 
-export function readFacetFields(env: IndexEnv): string[] {
+export function readFacetFields(env: IndexReadEnv): string[] {
   return (env.main.get(INDEX_MAIN_KEYS.facetFields) as string[] | undefined) ?? [];
 }
 
@@ -81,7 +82,7 @@ export function writeDocumentsIds(env: IndexEnv, docids: DocSet): void {
 export class FacetReader {
   private fields: Map<string, number> | undefined;
 
-  constructor(private readonly env: IndexEnv) {}
+  constructor(private readonly env: IndexReadEnv) {}
 
   /** The id of a path some document had while it was faceted; undefined = never seen. */
   fieldId(field: string): number | undefined {

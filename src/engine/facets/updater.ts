@@ -11,7 +11,8 @@
 import { ApiError } from '../../errors/api-error.js';
 import { decode, difference, encode, fromUnsorted, union } from '../docset.js';
 import type { JsonObject } from '../document-id.js';
-import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { IndexEnv } from '../index-env.js';
+import { INDEX_MAIN_KEYS } from '../index-read-env.js';
 import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { extractFacets, type FacetSink } from './extract.js';

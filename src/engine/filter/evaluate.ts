@@ -26,7 +26,7 @@ import { EARTH_RADIUS, haversine, type LatLng } from '../facets/geo.js';
 import { FacetReader, type Bound } from '../facets/store.js';
 import { normalizeFacet, parseFiniteFloat, rustFloat } from '../facets/values.js';
 import { formatFilterError, type FilterAst, type GeoPoint, type Token, type VectorTarget } from '../filter-parser/index.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { matchingRule, type FilterFeatures } from '../../types/attribute-patterns.js';
 import { notFilterableMessage } from '../facets/filterable.js';
 import { assertFilterable, foreignNotSupported } from './gates.js';
@@ -46,7 +46,7 @@ export interface EvaluateOptions {
  * @throws ApiError(code) for attributes that are not filterable, operators a granular rule
  *   forbids, bad geo arguments.
  */
-export function evaluateFilter(env: IndexEnv, settings: IndexSettings, ast: FilterAst, options: EvaluateOptions): DocSet {
+export function evaluateFilter(env: IndexReadEnv, settings: IndexSettings, ast: FilterAst, options: EvaluateOptions): DocSet {
   const code = options.code ?? 'invalid_search_filter';
   assertFilterable(ast, settings.filterableAttributes, code);
   return new Evaluator(new FacetReader(env), settings, code, options.vectors).evaluate(ast, null);

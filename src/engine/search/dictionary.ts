@@ -8,7 +8,7 @@
  * Main thread only (the matcher owns a kernels instance).
  */
 import { packWordList, TypoMatcher } from '../../kernels/typo.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { readWordsVersion } from '../words/word-index.js';
 
 export interface Dictionary {
@@ -23,10 +23,10 @@ export interface Dictionary {
 }
 
 // keyed by environment object: a deleted and re-created index gets a new one
-const cache = new WeakMap<IndexEnv, Dictionary>();
+const cache = new WeakMap<IndexReadEnv, Dictionary>();
 
 /** The dictionary of `env` as of its current snapshot. */
-export function dictionaryOf(env: IndexEnv): Dictionary {
+export function dictionaryOf(env: IndexReadEnv): Dictionary {
   const version = readWordsVersion(env);
   const cached = cache.get(env);
   if (cached !== undefined && cached.version === version) return cached;

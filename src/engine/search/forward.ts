@@ -8,7 +8,7 @@
  */
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
-import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 
 /** Stored bytes of the forward records kept, all indexes together. */
 const budget = new CacheBudget(32 * 1024 * 1024);
@@ -34,7 +34,7 @@ export class ForwardReader {
 
   /** `wordsVersion`: the index's words version, which the search's dictionary already read. */
   constructor(
-    private readonly env: IndexEnv,
+    private readonly env: IndexReadEnv,
     wordsVersion: number,
   ) {
     this.records = cached.get(env);

@@ -28,7 +28,7 @@ import { FacetKind } from '../facets/extract.js';
 import type { LatLng } from '../facets/geo.js';
 import { geoBuckets, type SortCriterion } from '../facets/sort.js';
 import type { FacetReader } from '../facets/store.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import type { Dictionary } from './dictionary.js';
 import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
 import { INFO_POSITION } from '../words/postings.js';
@@ -202,7 +202,7 @@ function bucketedPosition(position: number): number {
 }
 
 export interface RankInput {
-  readonly env: IndexEnv;
+  readonly env: IndexReadEnv;
   readonly dictionary: Dictionary;
   readonly candidates: DocSet;
   readonly terms: readonly ResolvedTerm[];

@@ -20,7 +20,7 @@ import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
 import { isFacetedBy, matchLegacy, matchWildcard } from '../../types/attribute-patterns.js';
 import { EntryCache } from '../entry-cache.js';
-import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import { localesOfFields } from '../localized-fields.js';
 import { dictionaryOf, type Dictionary } from './dictionary.js';
 import { matchingWords, type MatchTerm } from './format.js';
@@ -111,11 +111,11 @@ interface FieldModel {
 const searchFields = new EntryCache((env) => env.main, INDEX_MAIN_KEYS.searchFields, readSearchFields);
 
 /** The index's searchable field paths (those holding words), for checking `attributesToSearchOn` patterns. */
-export function searchablePaths(env: IndexEnv, settings: IndexSettings): string[] {
+export function searchablePaths(env: IndexReadEnv, settings: IndexSettings): string[] {
   return searchFields.get(env).filter((path) => weightOfPath(settings.searchableAttributes, path) !== undefined);
 }
 
-function fieldModel(env: IndexEnv, settings: IndexSettings, attributesToSearchOn: readonly string[] | null): FieldModel {
+function fieldModel(env: IndexReadEnv, settings: IndexSettings, attributesToSearchOn: readonly string[] | null): FieldModel {
   const paths = searchFields.get(env);
   const bitWeights = new Array<number>(MASK_BITS).fill(Number.MAX_SAFE_INTEGER);
   let maxWeight = 0;
@@ -192,7 +192,7 @@ export function distinctValues(doc: JsonObject, attribute: string): [FacetKind, 
  * of its values out of the hit count, even those the ranking never reached (Meilisearch's
  * `estimatedTotalHits` with offset/limit: 14 documents in 6 groups, 2 kept → 14 − 3 excluded).
  */
-export function distinctFilter(env: IndexEnv, facets: FacetReader, attribute: string): { accept: (docid: number) => boolean; excluded: (everyRanked: boolean) => DocSet } {
+export function distinctFilter(env: IndexReadEnv, facets: FacetReader, attribute: string): { accept: (docid: number) => boolean; excluded: (everyRanked: boolean) => DocSet } {
   const seen = new Set<string>();
   const kept: number[] = [];
   const rejected: number[] = [];
@@ -228,7 +228,7 @@ export function distinctFilter(env: IndexEnv, facets: FacetReader, attribute: st
  * How many of a set of docids distinct keeps, taken in docid order (Meilisearch's exhaustive facet
  * counts). The counter is called once per facet value: each document's values are read once for all.
  */
-export function distinctCounter(env: IndexEnv, attribute: string): (docids: DocSet) => number {
+export function distinctCounter(env: IndexReadEnv, attribute: string): (docids: DocSet) => number {
   // docid → its value keys, null for a document that is gone
   const keysOf = new Map<number, string[] | null>();
   const keys = (docid: number): string[] | null => {
@@ -254,7 +254,7 @@ export function distinctCounter(env: IndexEnv, attribute: string): (docids: DocS
 }
 
 /** Runs one keyword (or placeholder) search on the current snapshot of `env`. */
-export function executeSearch(env: IndexEnv, settings: IndexSettings, request: SearchRequest): SearchOutcome {
+export function executeSearch(env: IndexReadEnv, settings: IndexSettings, request: SearchRequest): SearchOutcome {
   const facets = new FacetReader(env);
   // null while every document is in: term postings and filter sets only hold indexed documents,
   // so intersecting them with every document would copy them unchanged

@@ -16,7 +16,7 @@ import type { IndexSettings } from '../../types/settings.js';
 import { difference, fromUnsorted, intersect, unionAll, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
 import { FacetReader } from '../facets/store.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { rankedPage, rankingNeed } from './ranked-page.js';
 import { rankingSteps, sortStepBuckets, type Accept, type RankedDoc, type RankStep, type StepDetail } from './ranking.js';
 import { distinctFilter, type SearchOutcome } from './search.js';
@@ -44,7 +44,7 @@ export interface SemanticRequest {
 }
 
 /** Runs one semantic search on the current snapshot of `env`. */
-export function executeSemanticSearch(env: IndexEnv, settings: IndexSettings, request: SemanticRequest): SearchOutcome {
+export function executeSemanticSearch(env: IndexReadEnv, settings: IndexSettings, request: SemanticRequest): SearchOutcome {
   const facets = new FacetReader(env);
   let candidates = facets.allDocids();
   for (const filter of request.filters) candidates = intersect(candidates, filter);

@@ -24,7 +24,7 @@ import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { TypoFlag, type TypoQuery } from '../../kernels/typo.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { EMPTY, intersect, unionAll, type DocSet } from '../docset.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
@@ -85,7 +85,7 @@ export interface TermFeatures {
 }
 
 export interface ResolveOptions {
-  readonly env: IndexEnv;
+  readonly env: IndexReadEnv;
   readonly settings: IndexSettings;
   readonly dictionary: Dictionary;
   /** allowed field bits (attributesToSearchOn), all ones when unrestricted */

@@ -12,6 +12,7 @@
  * each keeps its own copy.
  */
 import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { HnswGraph } from './hnsw.js';
 import { VectorSpace } from './space.js';
 import { decodeItem, embedderRange, fastValue, key, readItem, readJournal, readVectorsVersion, type EmbedderState, type JournalEntry } from './store.js';
@@ -38,10 +39,10 @@ const writers = new Map<string, Cached>();
 const DIRTY = '\u0000dirty';
 
 // by index (uuid), not by handle: the index writer opens a new handle on the same files for each write
-const cacheKey = (env: IndexEnv, state: EmbedderState) => `${env.uuid}\u0000${state.id}`;
+const cacheKey = (env: IndexReadEnv, state: EmbedderState) => `${env.uuid}\u0000${state.id}`;
 
 /** Reads every item and node of `state`'s embedder into a fresh graph. */
-function load(env: IndexEnv, state: EmbedderState): HnswGraph {
+function load(env: IndexReadEnv, state: EmbedderState): HnswGraph {
   const space = new VectorSpace(state.dimensions, state.quantized, Math.max(16, state.nextItem));
   const graph = new HnswGraph(space, Math.max(16, state.nextItem));
   const docids = new Map<number, number>();
@@ -60,7 +61,7 @@ function load(env: IndexEnv, state: EmbedderState): HnswGraph {
   return graph;
 }
 
-function lookup(cache: Map<string, Cached>, env: IndexEnv, state: EmbedderState, version: string): Cached | undefined {
+function lookup(cache: Map<string, Cached>, env: IndexReadEnv, state: EmbedderState, version: string): Cached | undefined {
   const k = cacheKey(env, state);
   const hit = cache.get(k);
   if (hit === undefined || hit.version !== version || hit.dimensions !== state.dimensions || hit.quantized !== state.quantized) return undefined;
@@ -69,7 +70,7 @@ function lookup(cache: Map<string, Cached>, env: IndexEnv, state: EmbedderState,
   return hit;
 }
 
-function remember(cache: Map<string, Cached>, env: IndexEnv, state: EmbedderState, entry: Cached): void {
+function remember(cache: Map<string, Cached>, env: IndexReadEnv, state: EmbedderState, entry: Cached): void {
   drop(cache, cacheKey(env, state));
   cache.set(cacheKey(env, state), entry);
   while (cache.size > MAX_GRAPHS) drop(cache, cache.keys().next().value!);
@@ -85,7 +86,7 @@ function drop(cache: Map<string, Cached>, k: string): void {
  * Brings `cached` from its version to `version` with the journal's entries, re-reading the items
  * they name; false when the journal does not lead there.
  */
-function replay(env: IndexEnv, state: EmbedderState, cached: Cached, version: string): boolean {
+function replay(env: IndexReadEnv, state: EmbedderState, cached: Cached, version: string): boolean {
   const journal = readJournal(env);
   let at = journal.findIndex((entry) => entry.from === cached.version);
   if (at < 0) return false;
@@ -114,7 +115,7 @@ function replay(env: IndexEnv, state: EmbedderState, cached: Cached, version: st
 }
 
 /** The graph of `state`'s embedder as stored: read-only for the caller. */
-export function readGraph(env: IndexEnv, state: EmbedderState): HnswGraph {
+export function readGraph(env: IndexReadEnv, state: EmbedderState): HnswGraph {
   const version = readVectorsVersion(env) ?? '';
   const hit = lookup(readers, env, state, version);
   if (hit !== undefined) return hit.graph;

@@ -7,7 +7,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { fromSorted, type DocSet } from '../docset.js';
 import { EntryCache } from '../entry-cache.js';
-import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { StoredEmbeddingsOf } from '../documents/vectors.js';
 import type { VectorTarget } from '../filter-parser/index.js';
 import { distributionOf, scoreOf } from './score.js';
@@ -24,7 +24,7 @@ export interface VectorHit {
 
 const states = new EntryCache<EmbedderStates>((env) => env.main, INDEX_MAIN_KEYS.vectorEmbedders, readEmbedderStates);
 
-function stateOf(env: IndexEnv, settings: IndexSettings, embedder: string): EmbedderState | undefined {
+function stateOf(env: IndexReadEnv, settings: IndexSettings, embedder: string): EmbedderState | undefined {
   return Object.hasOwn(settings.embedders, embedder) ? states.get(env)[embedder] : undefined;
 }
 
@@ -32,7 +32,7 @@ function stateOf(env: IndexEnv, settings: IndexSettings, embedder: string): Embe
  * The `limit` documents nearest to `query` among `candidates` (null: all), best first.
  * @throws ApiError invalid_vector_dimensions when `query` has not the stored vectors' dimensions
  */
-export function searchVectors(env: IndexEnv, settings: IndexSettings, embedder: string, query: Float32Array, limit: number, candidates: DocSet | null): VectorHit[] {
+export function searchVectors(env: IndexReadEnv, settings: IndexSettings, embedder: string, query: Float32Array, limit: number, candidates: DocSet | null): VectorHit[] {
   const state = stateOf(env, settings, embedder);
   if (state === undefined || state.items === 0) return [];
   if (query.length !== state.dimensions) {
@@ -46,7 +46,7 @@ export function searchVectors(env: IndexEnv, settings: IndexSettings, embedder: 
  * A document's embeddings for `embedder` as stored (f32; a binary-quantized embedder's as 1 and
  * 0), and whether they may be regenerated; undefined when the store has no entry for it.
  */
-export function documentEmbeddings(env: IndexEnv, settings: IndexSettings, embedder: string, docid: number): { embeddings: Float32Array[]; regenerate: boolean } | undefined {
+export function documentEmbeddings(env: IndexReadEnv, settings: IndexSettings, embedder: string, docid: number): { embeddings: Float32Array[]; regenerate: boolean } | undefined {
   const state = stateOf(env, settings, embedder);
   if (state === undefined) return undefined;
   const entry = readDocVectors(env, state.id, docid);
@@ -56,7 +56,7 @@ export function documentEmbeddings(env: IndexEnv, settings: IndexSettings, embed
 }
 
 /** The dimensions of the vectors stored for `embedder`, undefined before the first one. */
-export function embedderDimensions(env: IndexEnv, settings: IndexSettings, embedder: string): number | undefined {
+export function embedderDimensions(env: IndexReadEnv, settings: IndexSettings, embedder: string): number | undefined {
   const dimensions = stateOf(env, settings, embedder)?.dimensions;
   return dimensions === undefined || dimensions === 0 ? undefined : dimensions;
 }
@@ -79,7 +79,7 @@ const counts = new EntryCache<Counts>((env) => env.main, INDEX_MAIN_KEYS.vectors
 });
 
 /** Vectors stored for all embedders, and documents having at least one (the index stats). */
-export function embeddingCounts(env: IndexEnv): Counts {
+export function embeddingCounts(env: IndexReadEnv): Counts {
   return { ...counts.get(env) };
 }
 
@@ -88,7 +88,7 @@ export function embeddingCounts(env: IndexEnv): Counts {
  * option): having vectors, user-provided ones, generated ones (`documentTemplate`), or ones that
  * may be regenerated. Fragments are not supported by the store, so they match nothing.
  */
-export function vectorFilter(env: IndexEnv, settings: IndexSettings): (embedder: string, target: VectorTarget) => DocSet {
+export function vectorFilter(env: IndexReadEnv, settings: IndexSettings): (embedder: string, target: VectorTarget) => DocSet {
   return (embedder, target) => {
     const state = stateOf(env, settings, embedder);
     const docids: number[] = [];
@@ -109,6 +109,6 @@ export function vectorFilter(env: IndexEnv, settings: IndexSettings): (embedder:
 }
 
 /** The store's entries of document `docid`, for `vectorsView` (documents/vectors.ts). */
-export function storedEmbeddingsOf(env: IndexEnv, settings: IndexSettings, docid: number): StoredEmbeddingsOf {
+export function storedEmbeddingsOf(env: IndexReadEnv, settings: IndexSettings, docid: number): StoredEmbeddingsOf {
   return (embedder) => documentEmbeddings(env, settings, embedder, docid);
 }

@@ -10,7 +10,7 @@
  *   scan once the breadth would cover the whole graph.
  */
 import { has, type DocSet } from '../docset.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { readGraph } from './graph-store.js';
 import type { HnswGraph } from './hnsw.js';
 import type { VectorQuery } from '../../kernels/vector.js';
@@ -63,7 +63,7 @@ function scanAll(graph: HnswGraph, query: VectorQuery, limit: number, candidates
 }
 
 /** By exact scan of the vectors of a few candidate documents, read from the store. */
-function scanCandidates(env: IndexEnv, state: EmbedderState, graph: HnswGraph, query: VectorQuery, limit: number, candidates: DocSet): Nearest[] {
+function scanCandidates(env: IndexReadEnv, state: EmbedderState, graph: HnswGraph, query: VectorQuery, limit: number, candidates: DocSet): Nearest[] {
   const items: number[] = [];
   const owners: number[] = [];
   for (const docid of candidates) {
@@ -79,7 +79,7 @@ function scanCandidates(env: IndexEnv, state: EmbedderState, graph: HnswGraph, q
   return best.take(limit);
 }
 
-export function nearestDocuments(env: IndexEnv, state: EmbedderState, query: ArrayLike<number>, limit: number, candidates: DocSet | null): Nearest[] {
+export function nearestDocuments(env: IndexReadEnv, state: EmbedderState, query: ArrayLike<number>, limit: number, candidates: DocSet | null): Nearest[] {
   if (limit <= 0 || state.items === 0 || (candidates !== null && candidates.length === 0)) return [];
   // no more documents can be found than hold vectors: `limit` may be any u32 a request sent
   limit = Math.min(limit, state.documents);

@@ -4,7 +4,7 @@
  * document rewrites, which the vector records know only by docid).
  */
 import type { EmbedderSettings, IndexSettings } from '../../types/settings.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv } from '../index-read-env.js';
 import { freeEmbedderId, type EmbedderState, type EmbedderStates } from './store.js';
 
 /**
@@ -50,7 +50,7 @@ export function stateFor(states: EmbedderStates, name: string, embedder: Embedde
 }
 
 /** docid → external id of every document. */
-export function externalIds(env: IndexEnv): Map<number, string> {
+export function externalIds(env: IndexReadEnv): Map<number, string> {
   const ids = new Map<number, string>();
   for (const { key, value } of env.externalIds.getRange({})) ids.set(value, key);
   return ids;

@@ -14,7 +14,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { binaryQuantize } from '../../kernels/vector.js';
-import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { IndexEnv } from '../index-env.js';
+import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 
 export interface EmbedderState {
   readonly id: number;
@@ -47,7 +48,7 @@ export interface DocVectors {
   text?: string;
 }
 
-export function readEmbedderStates(env: IndexEnv): EmbedderStates {
+export function readEmbedderStates(env: IndexReadEnv): EmbedderStates {
   return (env.main.get(INDEX_MAIN_KEYS.vectorEmbedders) as EmbedderStates | undefined) ?? {};
 }
 
@@ -62,7 +63,7 @@ export interface JournalEntry {
 const JOURNAL_ENTRIES = 32;
 const JOURNAL_ITEMS = 100_000;
 
-export function readJournal(env: IndexEnv): JournalEntry[] {
+export function readJournal(env: IndexReadEnv): JournalEntry[] {
   return (env.main.get(INDEX_MAIN_KEYS.vectorsJournal) as JournalEntry[] | undefined) ?? [];
 }
 
@@ -87,7 +88,7 @@ export function writeEmbedderStates(env: IndexEnv, states: EmbedderStates, chang
   return version;
 }
 
-export function readVectorsVersion(env: IndexEnv): string | undefined {
+export function readVectorsVersion(env: IndexReadEnv): string | undefined {
   return env.main.get(INDEX_MAIN_KEYS.vectorsVersion) as string | undefined;
 }
 
@@ -111,7 +112,7 @@ export function embedderRange(embedder: number): { start: Buffer; end: Buffer } 
   return { start: key(embedder, 0), end: key(embedder + 1, 0) };
 }
 
-export function readDocVectors(env: IndexEnv, embedder: number, docid: number): DocVectors | undefined {
+export function readDocVectors(env: IndexReadEnv, embedder: number, docid: number): DocVectors | undefined {
   return env.vectorDocs.get(key(embedder, docid)) as DocVectors | undefined;
 }
 
@@ -121,7 +122,7 @@ export function writeDocVectors(env: IndexEnv, embedder: number, docid: number, 
 }
 
 /** Every document entry of an embedder, in docid order. */
-export function* eachDocVectors(env: IndexEnv, embedder: number): Generator<{ docid: number; entry: DocVectors }> {
+export function* eachDocVectors(env: IndexReadEnv, embedder: number): Generator<{ docid: number; entry: DocVectors }> {
   for (const { key: k, value } of env.vectorDocs.getRange(embedderRange(embedder))) {
     yield { docid: (k as Buffer).readUInt32BE(2), entry: value as DocVectors };
   }
@@ -157,7 +158,7 @@ export function fastValue(bytes: Buffer): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
-export function readItem(env: IndexEnv, state: EmbedderState, item: number): { docid: number; vector: Float32Array } | undefined {
+export function readItem(env: IndexReadEnv, state: EmbedderState, item: number): { docid: number; vector: Float32Array } | undefined {
   const bytes = env.vectorItems.getBinaryFast(key(state.id, item));
   return bytes === undefined ? undefined : decodeItem(fastValue(bytes), state);
 }

@@ -14,7 +14,7 @@
  */
 import type { Database } from 'lmdb';
 import { lowerBound } from '../../kernels/setops-fallback.js';
-import type { IndexEnv } from '../index-env.js';
+import type { IndexReadEnv, ReadDb } from '../index-read-env.js';
 import { decodePosting, EMPTY_POSTING, PostingMerger, ValueBuffer, type Posting, type PostingColumns } from './postings.js';
 
 /** Documents per block: a rewrite costs at most this many entries (12 bytes each). */
@@ -22,21 +22,27 @@ export const BLOCK_ENTRIES = 4096;
 /** Set in a head's id field when the posting continues in `posting-blocks`. */
 const CONTINUED = 0x80000000;
 
-/** One posting database and the tag its blocks carry in `posting-blocks`. */
-export interface PostingTable {
-  readonly heads: Database<Buffer, string>;
-  readonly blocks: Database<Buffer, Buffer>;
+/**
+ * One posting database and the tag its blocks carry in `posting-blocks`: read from any index
+ * storage, written (`PostingWriter`) in an LMDB environment only.
+ */
+export interface PostingTable<Heads extends ReadDb<Buffer, string> = ReadDb<Buffer, string>, Blocks extends ReadDb<Buffer, Buffer> = ReadDb<Buffer, Buffer>> {
+  readonly heads: Heads;
+  readonly blocks: Blocks;
   /** one byte that keeps the tables' blocks apart */
   readonly tag: number;
 }
 
+/** A posting table of an LMDB environment, which `PostingWriter` writes. */
+type WritablePostingTable = PostingTable<Database<Buffer, string>, Database<Buffer, Buffer>>;
+
 /** The word postings (`word-docids`) of an index. */
-export function wordPostings(env: IndexEnv): PostingTable {
+export function wordPostings<E extends IndexReadEnv>(env: E): PostingTable<E['wordDocids'], E['postingBlocks']> {
   return { heads: env.wordDocids, blocks: env.postingBlocks, tag: 0x77 };
 }
 
 /** The prefix postings (`word-prefix-docids`) of an index. */
-export function prefixPostings(env: IndexEnv): PostingTable {
+export function prefixPostings<E extends IndexReadEnv>(env: E): PostingTable<E['prefixDocids'], E['postingBlocks']> {
   return { heads: env.prefixDocids, blocks: env.postingBlocks, tag: 0x70 };
 }
 
@@ -122,7 +128,7 @@ export class PostingWriter {
   /** the word id of the posting last updated (its stored one, or the one `update` was given) */
   id = 0;
 
-  constructor(private readonly table: PostingTable) {}
+  constructor(private readonly table: WritablePostingTable) {}
 
   /**
    * Merges into the posting of `key` its `removed` docids (ascending) and `upserts` (docids

@@ -16,7 +16,8 @@
  * bumped whenever the set of words changes, so searches reload their typo dictionary.
  */
 import type { JsonObject } from '../document-id.js';
-import { INDEX_MAIN_KEYS, type IndexEnv } from '../index-env.js';
+import type { IndexEnv } from '../index-env.js';
+import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { PreparedWords } from './prepared-words.js';
 import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
@@ -31,11 +32,11 @@ import { PrefixTable } from './prefix-table.js';
 /** Documents extracted and merged per round, bounding the batch's memory. */
 const CHUNK_DOCS = 25_000;
 
-export function readSearchFields(env: IndexEnv): string[] {
+export function readSearchFields(env: IndexReadEnv): string[] {
   return (env.main.get(INDEX_MAIN_KEYS.searchFields) as string[] | undefined) ?? [];
 }
 
-export function readWordsVersion(env: IndexEnv): number {
+export function readWordsVersion(env: IndexReadEnv): number {
   return (env.main.get(INDEX_MAIN_KEYS.wordsVersion) as number | undefined) ?? 0;
 }
 
