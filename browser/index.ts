@@ -6,13 +6,16 @@
  * and WebAssembly kernels, the bundle standing for the index's LMDB environment. Nothing is
  * requested after the two fetches. Built by browser/vite.config.ts into dist/browser/quarry.js.
  */
-import { openBundleEnv, type IndexBundle } from '../src/engine/bundle/reader.js';
+import { openBundle as readBundle, type IndexBundle } from '../src/engine/bundle/reader.js';
+import type { IndexReadEnv } from '../src/engine/index-read-env.js';
 import { ApiError, type ErrorBody } from '../src/errors/api-error.js';
 import { parseSearchBody } from '../src/http/schemas/search-query.js';
 import { IndexReader } from '../src/indexes/reader.js';
+import type { IndexRecord } from '../src/indexes/registry.js';
 import type { SearchContext } from '../src/search/context.js';
 import type { SearchQuery } from '../src/search/query.js';
 import { searchResponse, type SearchCaller } from '../src/search/single.js';
+import { instantOfRfc3339 } from '../src/types/dates.js';
 import { uuidV7 } from '../src/types/uuid-v7.js';
 import { provideKernelBinary } from './host/kernel-binary.js';
 
@@ -22,7 +25,7 @@ const KERNELS_FILE = 'kernels.release.wasm';
 export interface OpenOptions {
   /** where the kernels binary is; by default beside this module */
   readonly kernelsUrl?: string | URL;
-  /** the experimental features the searches may use (`containsFilter`, …), as `/experimental-features` sets them */
+  /** the experimental features the searches may use (`containsFilter`, …); by default the instance's when the bundle was made */
   readonly features?: Readonly<Record<string, boolean>>;
 }
 
@@ -67,12 +70,20 @@ async function fetchBytes(url: string | URL): Promise<Uint8Array> {
 export async function openBundle(url: string | URL, options: OpenOptions = {}): Promise<BrowserIndex> {
   const [bytes, kernels] = await Promise.all([fetchBytes(url), fetchBytes(options.kernelsUrl ?? new URL(KERNELS_FILE, import.meta.url))]);
   provideKernelBinary(kernels);
-  return openIndex(openBundleEnv(bytes), bytes.byteLength, options.features ?? {});
+  return openIndex(readBundle(bytes), options.features);
 }
 
-function openIndex(bundle: IndexBundle, bundleBytes: number, features: Readonly<Record<string, boolean>>): BrowserIndex {
-  const record = bundle.record;
-  const reader = new IndexReader({ get: (uid) => (uid === record.uid ? record : undefined) }, { get: () => bundle.env, acquire: () => ({ env: bundle.env, release: () => {} }) });
+function openIndex(bundle: IndexBundle, features: Readonly<Record<string, boolean>> = bundle.toc.features): BrowserIndex {
+  const { index } = bundle.toc;
+  const record: IndexRecord = {
+    uid: index.uid,
+    uuid: bundle.env.uuid,
+    createdAt: instantOfRfc3339(index.createdAt),
+    updatedAt: instantOfRfc3339(index.updatedAt),
+    primaryKey: index.primaryKey,
+  };
+  const env = bundle.env;
+  const reader = new IndexReader<IndexReadEnv>({ get: (uid) => (uid === record.uid ? record : undefined) }, { get: () => env, acquire: () => ({ env, release: () => {} }) });
   const ctx: SearchContext = {
     indexReader: reader,
     features: { enabled: (name) => features[name] === true },
@@ -84,7 +95,7 @@ function openIndex(bundle: IndexBundle, bundleBytes: number, features: Readonly<
   return {
     uid: record.uid,
     primaryKey: record.primaryKey,
-    bundleBytes,
+    bundleBytes: bundle.byteLength,
     async search(q, params = {}) {
       try {
         const query = parseSearchBody({ ...params, q });

@@ -9,13 +9,15 @@
  * kernels). The build fails if any Node built-in is still imported.
  */
 import { readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const at = (file: string): string => path.join(ROOT, file);
+/** The `buffer` package (not Node's module of that name): the trailing slash resolves the package. */
+const BUFFER_PACKAGE = createRequire(import.meta.url).resolve('buffer/');
 
 /** Server module → its browser stand-in. */
 const HOST_MODULES: Record<string, string> = {
@@ -58,6 +60,10 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     lib: { entry: at('browser/index.ts'), formats: ['es'], fileName: () => 'quarry.js' },
-    rolldownOptions: { transform: { inject: { Buffer: ['buffer', 'Buffer'] } } },
+    rolldownOptions: {
+      transform: { inject: { Buffer: [BUFFER_PACKAGE, 'Buffer'] } },
+      // vite's library build leaves whitespace in an ES bundle; the page loads it as it is
+      output: { minify: true },
+    },
   },
 });

@@ -6,7 +6,8 @@
  * a request that uses one across awaits leases it.
  */
 import { DocumentStore } from '../engine/documents/store.js';
-import type { IndexEnv, IndexEnvLease, IndexEnvs } from '../engine/index-env.js';
+import type { IndexEnv } from '../engine/index-env.js';
+import type { IndexReadEnv } from '../engine/index-read-env.js';
 import { readSettings, searchSettings } from '../engine/index-settings.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldView, type FieldView } from '../settings/fields.js';
@@ -18,10 +19,19 @@ export function indexNotFound(uid: string): ApiError {
   return new ApiError('index_not_found', `Index \`${uid}\` not found.`);
 }
 
-export class IndexReader {
+/**
+ * Where a reader gets the environment of an index by uuid: the LMDB environments (IndexEnvs), or
+ * a bundle's read-only one (the browser build).
+ */
+export interface EnvSource<E extends IndexReadEnv> {
+  get(uuid: string): E;
+  acquire(uuid: string): { readonly env: E; release(): void };
+}
+
+export class IndexReader<E extends IndexReadEnv = IndexEnv> {
   constructor(
     private readonly registry: Pick<IndexRegistry, 'get'>,
-    private readonly envs: Pick<IndexEnvs, 'get' | 'acquire'>,
+    private readonly envs: EnvSource<E>,
   ) {}
 
   /** The record of index `uid` as stored, without checking the uid. */
@@ -37,17 +47,17 @@ export class IndexReader {
     return record;
   }
 
-  envOf(record: IndexRecord): IndexEnv {
+  envOf(record: IndexRecord): E {
     return this.envs.get(record.uuid);
   }
 
   /** The environment of the index `rawUid` names (as `record`). */
-  open(rawUid: string): IndexEnv {
+  open(rawUid: string): E {
     return this.envOf(this.record(rawUid));
   }
 
   /** The environment of the index `rawUid` names (as `record`), kept open until the lease is released. */
-  lease(rawUid: string): IndexEnvLease {
+  lease(rawUid: string): { readonly env: E; release(): void } {
     return this.envs.acquire(this.record(rawUid).uuid);
   }
 
