@@ -6,8 +6,7 @@
  * a request that uses one across awaits leases it.
  */
 import { DocumentStore } from '../engine/documents/store.js';
-import type { IndexEnv } from '../engine/index-env.js';
-import type { IndexReadEnv } from '../engine/index-read-env.js';
+import type { IndexEnv, IndexEnvLease, IndexEnvs } from '../engine/index-env.js';
 import { readSettings, searchSettings } from '../engine/index-settings.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldView, type FieldView } from '../settings/fields.js';
@@ -19,19 +18,10 @@ export function indexNotFound(uid: string): ApiError {
   return new ApiError('index_not_found', `Index \`${uid}\` not found.`);
 }
 
-/**
- * Where a reader gets the environment of an index by uuid: the LMDB environments (IndexEnvs), or
- * a bundle's read-only one (the browser build).
- */
-export interface EnvSource<E extends IndexReadEnv> {
-  get(uuid: string): E;
-  acquire(uuid: string): { readonly env: E; release(): void };
-}
-
-export class IndexReader<E extends IndexReadEnv = IndexEnv> {
+export class IndexReader {
   constructor(
     private readonly registry: Pick<IndexRegistry, 'get'>,
-    private readonly envs: EnvSource<E>,
+    private readonly envs: Pick<IndexEnvs, 'get' | 'acquire'>,
   ) {}
 
   /** The record of index `uid` as stored, without checking the uid. */
@@ -47,17 +37,17 @@ export class IndexReader<E extends IndexReadEnv = IndexEnv> {
     return record;
   }
 
-  envOf(record: IndexRecord): E {
+  envOf(record: IndexRecord): IndexEnv {
     return this.envs.get(record.uuid);
   }
 
   /** The environment of the index `rawUid` names (as `record`). */
-  open(rawUid: string): E {
+  open(rawUid: string): IndexEnv {
     return this.envOf(this.record(rawUid));
   }
 
   /** The environment of the index `rawUid` names (as `record`), kept open until the lease is released. */
-  lease(rawUid: string): { readonly env: E; release(): void } {
+  lease(rawUid: string): IndexEnvLease {
     return this.envs.acquire(this.record(rawUid).uuid);
   }
 

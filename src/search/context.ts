@@ -3,15 +3,13 @@
  * features its filters may need, the network its queries may name and the search queue its
  * requests wait in. The HTTP layer's `AppDeps` is one.
  */
-import type { IndexReadEnv } from '../engine/index-read-env.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
 import type { IndexReader } from '../indexes/reader.js';
 import type { Network } from '../network/network.js';
 import type { SearchQueue } from './search-queue.js';
 
 export interface SearchContext {
-  /** searches only read: an index's LMDB environment, or a bundle's (the browser build) */
-  readonly indexReader: IndexReader<IndexReadEnv>;
+  readonly indexReader: IndexReader;
   readonly features: Pick<ExperimentalFeatures, 'enabled'>;
   readonly network: Pick<Network, 'names'>;
   readonly searchQueue: Pick<SearchQueue, 'permit'>;
