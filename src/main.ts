@@ -10,6 +10,8 @@ import { buildApp } from './http/app.js';
 import { Authenticator } from './auth/authenticate.js';
 import { KeyStore } from './auth/key-store.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
+import { EXPORT_BUNDLE_HELP, parseExportBundleArgs } from './config/export-bundle-args.js';
+import { exportBundle } from './indexes/export-bundle.js';
 import { IndexEnvs } from './engine/index-env.js';
 import { useRunSegmenter } from './kernels/run-segmenter.js';
 import { IndexReader } from './indexes/reader.js';
@@ -73,7 +75,33 @@ function refuseStart(message: string, dbPathToRemove?: string): never {
   process.exit(1);
 }
 
+/** `quarry export-bundle …`: writes an index as a bundle file, then exits (2 for bad arguments, 1 when the export fails). */
+async function exportBundleCommand(argv: string[]): Promise<void> {
+  let args;
+  try {
+    args = parseExportBundleArgs(argv, process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (args === 'help') {
+    process.stdout.write(EXPORT_BUNDLE_HELP);
+    return;
+  }
+  try {
+    const bytes = await exportBundle(args);
+    process.stderr.write(`Wrote the bundle of index \`${args.index}\` to ${args.out} (${bytes} bytes).\n`);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'export-bundle') return exportBundleCommand(process.argv.slice(3));
   const config = readConfig();
   if (config === null) return;
   const masterKey = checkMasterKey(config);

@@ -65,7 +65,9 @@ export const INDEX_MAIN_KEYS = {
 /**
  * A key range as lmdb reads one: keys from `start` (left out with `exclusiveStart`) to `end`
  * (left out unless `inclusiveEnd`), descending from `start` with `reverse`; then `offset`
- * entries skipped and at most `limit` given.
+ * entries skipped and at most `limit` given. `exclusiveStart` goes with a `start`, and
+ * `inclusiveEnd` and `reverse` with an `end`: without them lmdb's defaults leave out its lowest
+ * possible key, which the bundle does not mimic.
  */
 export interface ReadRange<K> {
   start?: K;
@@ -89,7 +91,8 @@ export interface ReadDb<V, K> {
   getBinaryFast(key: K): Buffer | undefined;
   getRange(range?: ReadRange<K>): Iterable<{ key: K; value: V }>;
   getKeys(range?: ReadRange<K>): Iterable<K>;
-  getCount(range?: ReadRange<K>): number;
+  /** the number of entries */
+  getCount(): number;
 }
 
 /** An index's databases as the read path sees them (the keys of INDEX_DBS). */

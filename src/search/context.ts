@@ -1,15 +1,33 @@
 /**
  * What the request-level search reads besides its query: the indexes, the experimental
  * features its filters may need, the network its queries may name and the search queue its
- * requests wait in. The HTTP layer's `AppDeps` is one.
+ * requests wait in. The HTTP layer's `AppDeps` is one; a bundle's is another (bundle.ts).
  */
+import type { IndexReadEnv } from '../engine/index-read-env.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
-import type { IndexReader } from '../indexes/reader.js';
+import type { IndexRecord } from '../indexes/registry.js';
 import type { Network } from '../network/network.js';
 import type { SearchQueue } from './search-queue.js';
 
+/** What searches need of an index's record. */
+export type SearchedIndex = Pick<IndexRecord, 'uid' | 'uuid' | 'primaryKey'>;
+
+/**
+ * The indexes searches read (as indexes/reader.ts reads them from LMDB): by uid, their current
+ * storage (an environment borrowed for the synchronous run, or leased across awaits).
+ */
+export interface SearchIndexes {
+  /** The record of index `uid`, without checking the uid. */
+  get(uid: string): SearchedIndex | undefined;
+  /** The record of the index `rawUid` names: its uid validated, `index_not_found` when there is none. */
+  record(rawUid: string): SearchedIndex;
+  envOf(record: SearchedIndex): IndexReadEnv;
+  open(rawUid: string): IndexReadEnv;
+  lease(rawUid: string): { readonly env: IndexReadEnv; release(): void };
+}
+
 export interface SearchContext {
-  readonly indexReader: IndexReader;
+  readonly indexReader: SearchIndexes;
   readonly features: Pick<ExperimentalFeatures, 'enabled'>;
   readonly network: Pick<Network, 'names'>;
   readonly searchQueue: Pick<SearchQueue, 'permit'>;

@@ -48,7 +48,7 @@ export interface StoredDocument {
 }
 
 /** Reads any index storage (`IndexReadEnv`); `apply` needs an LMDB environment (`IndexEnv`). */
-export class DocumentStore<E extends IndexReadEnv = IndexReadEnv> {
+export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
   constructor(private readonly env: E) {}
 
   count(): number {

@@ -96,7 +96,7 @@ function stringsAt(value: unknown, path: string, out: string[]): void {
 }
 
 /** The spelling of `normalized` in the document, or the normalised form if it has none. */
-export function originalSpelling(store: DocumentStore, docid: number, field: string, normalized: string): string {
+export function originalSpelling(store: DocumentStore<IndexReadEnv>, docid: number, field: string, normalized: string): string {
   const doc = store.byDocid(docid);
   if (doc === undefined) return normalized;
   const values: string[] = [];
@@ -120,7 +120,7 @@ interface Counted {
  * stops at the budget while walking in order, `count` keeps each kind's most frequent values.
  * Either way numbers come before strings, as Meilisearch appends the strings' walk to the numbers'.
  */
-function fieldDistribution(reader: FacetReader, store: DocumentStore, fid: number, field: string, candidates: DocSet, settings: IndexSettings): Record<string, number> {
+function fieldDistribution(reader: FacetReader, store: DocumentStore<IndexReadEnv>, fid: number, field: string, candidates: DocSet, settings: IndexSettings): Record<string, number> {
   let budget = settings.faceting.maxValuesPerFacet;
   const byCount = facetOrder(settings, field) === 'count';
   const out: Counted[] = [];

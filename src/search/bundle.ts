@@ -1,0 +1,69 @@
+/**
+ * Searches served from an index bundle (engine/bundle/): a `SearchContext` whose one index is
+ * the bundle's, so `/search`'s own service code (single.ts: checks, ranking, facets, formatting)
+ * and its siblings (multi-search, facet search, the document reads) answer from the bundle as
+ * they answer from LMDB. The features the bundle recorded apply; nothing is queued (a bundle is
+ * searched in-process, one caller at a time); no network is known.
+ */
+import { Caller } from '../auth/caller.js';
+import type { IndexBundle } from '../engine/bundle/reader.js';
+import type { IndexReadEnv } from '../engine/index-read-env.js';
+import { indexNotFound } from '../indexes/reader.js';
+import { validateIndexUid } from '../indexes/uid.js';
+import type { FeatureName } from '../types/features.js';
+import type { SearchContext, SearchedIndex, SearchIndexes } from './context.js';
+import type { SearchQuery } from './query.js';
+import { searchRequest } from './single.js';
+
+/** The bundle's index, under the uid it was exported with; any other uid is `index_not_found`. */
+class BundleIndexes implements SearchIndexes {
+  private readonly index: SearchedIndex;
+
+  constructor(private readonly bundle: IndexBundle) {
+    const { uid, primaryKey } = bundle.toc.index;
+    this.index = { uid, uuid: bundle.env.uuid, primaryKey };
+  }
+
+  get(uid: string): SearchedIndex | undefined {
+    return uid === this.index.uid ? this.index : undefined;
+  }
+
+  record(rawUid: string): SearchedIndex {
+    const uid = validateIndexUid(rawUid);
+    if (uid !== this.index.uid) throw indexNotFound(uid);
+    return this.index;
+  }
+
+  envOf(): IndexReadEnv {
+    return this.bundle.env;
+  }
+
+  open(rawUid: string): IndexReadEnv {
+    this.record(rawUid);
+    return this.bundle.env;
+  }
+
+  lease(rawUid: string): { env: IndexReadEnv; release(): void } {
+    return { env: this.open(rawUid), release: () => {} };
+  }
+}
+
+/** The context searches over `bundle` run in. */
+export function bundleSearchContext(bundle: IndexBundle): SearchContext {
+  const features = bundle.toc.features;
+  return {
+    indexReader: new BundleIndexes(bundle),
+    features: { enabled: (name: FeatureName) => features[name] === true },
+    network: { names: () => ({ self: null, remotes: [] }) },
+    searchQueue: { permit: () => Promise.resolve({ release: () => {} }) },
+  };
+}
+
+/**
+ * `POST /indexes/{uid}/search` on the bundle's index (`query` as the route validates it): the
+ * response body the server would answer for the same index.
+ */
+export async function searchBundle(ctx: SearchContext, uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
+  const { body } = await searchRequest(ctx, Caller.open(), uid, query, false);
+  return body;
+}

@@ -1,0 +1,121 @@
+// An index exported with `quarry export-bundle` answers searches in-process (search/bundle.ts over
+// engine/bundle/reader.ts) exactly as the server answers them over HTTP: the movies query set
+// (../shared/datasets/movies.queries.json) with facets, highlighting, cropping, match positions
+// and ranking scores, plus sort, distinct, page mode and error cases. Movies subset, so the
+// indexing stays within seconds.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { openBundle, type IndexBundle } from '../../../src/engine/bundle/reader.js';
+import { bundleSearchContext, searchBundle } from '../../../src/search/bundle.js';
+import type { SearchContext } from '../../../src/search/context.js';
+import type { SearchQuery } from '../../../src/search/query.js';
+import { searchRequest } from '../../../src/search/single.js';
+import { Caller } from '../../../src/auth/caller.js';
+import { ApiError } from '../../../src/errors/api-error.js';
+import { call, run, waitTask } from '../../helpers/api.js';
+import { readMovies } from '../../helpers/movies.js';
+import { MAIN, startServer, type TestServer } from '../../helpers/server.js';
+
+interface MoviesQuery {
+  id: number;
+  type: string;
+  q: string;
+  meiliFilter?: string;
+}
+
+const QUERIES = JSON.parse(readFileSync(new URL('../../../../shared/datasets/movies.queries.json', import.meta.url), 'utf8')) as MoviesQuery[];
+
+/** Famous franchises and every tenth film: about 3,800 documents. */
+const MOVIES = readMovies().filter((movie) => /batman|star wars|matrix|lord of the rings/i.test(movie.title) || movie.id % 10 === 0);
+
+let server: TestServer;
+let bundle: IndexBundle;
+let ctx: SearchContext;
+
+beforeAll(async () => {
+  server = await startServer();
+  const settings = await run(server, 'PATCH', '/indexes/movies/settings', {
+    searchableAttributes: ['title', 'overview'],
+    filterableAttributes: ['genres', 'year'],
+    sortableAttributes: ['year'],
+  });
+  expect(settings.status).toBe('succeeded');
+  const added = await waitTask(server, (await call(server, 'POST', '/indexes/movies/documents', MOVIES)).body.taskUid, 50_000);
+  expect(added.status).toBe('succeeded');
+  // exported while the server is stopped, then searched on the restarted server: the same data
+  await server.stop();
+  const out = path.join(server.dbPath, '..', 'movies.bundle');
+  await promisify(execFile)(process.execPath, [MAIN, 'export-bundle', '--db-path', server.dbPath, '--index', 'movies', '--out', out]);
+  bundle = openBundle(readFileSync(out));
+  ctx = bundleSearchContext(bundle);
+  server = await startServer({ dbPath: server.dbPath });
+}, 60_000);
+afterAll(async () => {
+  await server?.dispose();
+});
+
+/** A response without what differs between two runs of the same search. */
+function stable(body: Record<string, unknown>): Record<string, unknown> {
+  const { processingTimeMs: _time, requestUid: _uid, ...rest } = body;
+  return rest;
+}
+
+async function bothAnswer(query: SearchQuery): Promise<void> {
+  // the server searches in its own process while this one searches the bundle
+  const serving = call(server, 'POST', '/indexes/movies/search', query);
+  const fromBundle = await searchBundle(ctx, 'movies', query);
+  const served = await serving;
+  expect(served.status, served.text).toBe(200);
+  expect(stable(fromBundle)).toEqual(stable(served.body));
+  // the same key order too, as a client reading the JSON sees it
+  expect(JSON.stringify(stable(fromBundle))).toBe(JSON.stringify(stable(served.body)));
+}
+
+describe('a bundle exported from the movies index', () => {
+  it('names its index and holds every document', () => {
+    expect(bundle.toc.index).toMatchObject({ uid: 'movies', primaryKey: 'id' });
+    expect(bundle.toc.fields).toBeNull();
+    expect(bundle.env.documents.getCount()).toBe(MOVIES.length);
+  });
+
+  it('answers every query of the movies query set as the server does', async () => {
+    for (const { q, meiliFilter } of QUERIES) {
+      await bothAnswer({
+        q,
+        ...(meiliFilter === undefined ? {} : { filter: meiliFilter }),
+        facets: ['genres', 'year'],
+        attributesToHighlight: ['title'],
+        attributesToCrop: ['overview'],
+        cropLength: 12,
+        showMatchesPosition: true,
+        showRankingScore: true,
+        limit: 10,
+      });
+    }
+  });
+
+  it('answers sort, distinct, page mode, score details and attribute selection as the server does', async () => {
+    await bothAnswer({ q: 'batman', sort: ['year:desc'], showRankingScoreDetails: true });
+    await bothAnswer({ q: 'star', distinct: 'year', facets: ['genres'], hitsPerPage: 5, page: 2 });
+    await bothAnswer({ q: 'matrx', attributesToRetrieve: ['title', 'year'], attributesToSearchOn: ['title'] });
+    await bothAnswer({ q: 'lord of the rings', matchingStrategy: 'all', filter: ['genres = Adventure', ['year < 2002', 'year > 2002']] });
+    await bothAnswer({ q: '', filter: 'year 1990 TO 1995', facets: ['*'], offset: 40, limit: 5 });
+  });
+
+  it('refuses what the server refuses, with the same error', async () => {
+    const served = await call(server, 'POST', '/indexes/movies/search', { q: 'x', sort: ['title:asc'] });
+    expect(served.status).toBe(400);
+    const refused = await searchBundle(ctx, 'movies', { q: 'x', sort: ['title:asc'] }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect({ message: (refused as ApiError).message, code: (refused as ApiError).code }).toEqual({ message: served.body.message, code: served.body.code });
+  });
+
+  it('holds only its own index', async () => {
+    const refused = await searchRequest(ctx, Caller.open(), 'other', { q: 'x' }, false).catch((err: unknown) => err);
+    expect((refused as ApiError).code).toBe('index_not_found');
+  });
+});
