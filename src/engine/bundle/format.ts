@@ -13,10 +13,12 @@
  * A section holds `count` entries in lmdb's key order. Its keys: for `uint32` keys, `count` u32
  * LE; for `string` and `binary` keys, `count` u32 LE end offsets then the keys' bytes back to back
  * (string keys as lmdb's ordered-binary encodes them, so they compare bytewise as LMDB compares
- * them). Its values: `count` u32 LE end offsets, then the values' bytes as LMDB stores them
- * (msgpack, or raw bytes). No Node built-in here.
+ * them). Its values: `count` u32 LE end offsets, then the values' bytes: as LMDB stores them
+ * (msgpack, or raw bytes), or for postings and word records in the compact forms of codec.ts.
+ * No Node built-in here.
  */
 import type { INDEX_DBS } from '../index-read-env.js';
+import type { ValueCoding } from './codec.js';
 
 export const BUNDLE_MAGIC = 'QRYBNDL\0';
 export const BUNDLE_FORMAT_VERSION = 1;
@@ -34,7 +36,8 @@ export interface BundleRegion {
 /** One database's section. */
 export interface BundleDbToc {
   readonly keys: 'string' | 'uint32' | 'binary';
-  readonly values: 'msgpack' | 'binary';
+  /** as LMDB stores them (`msgpack`, `binary`), or in a compact form of the bytes LMDB stores (codec.ts) */
+  readonly values: ValueCoding;
   readonly count: number;
   /** the u32 keys, or the keys' end offsets */
   readonly keyIndex: BundleRegion;

