@@ -2,21 +2,16 @@
  * Quarry in the browser: `openBundle(url)` fetches a read-only index bundle (`quarry
  * export-bundle`) and the kernels binary, then answers searches on it in the page as
  * `POST /indexes/{uid}/search` answers them on the server: the same body checks and error codes
- * (http/schemas/search-query.ts), the same search service (search/single.ts) over the same engine
- * and WebAssembly kernels, the bundle standing for the index's LMDB environment. Nothing is
- * requested after the two fetches. Built by browser/vite.config.ts into dist/browser/quarry.js.
+ * (http/schemas/search-query.ts), the same search service (search/single.ts, in the bundle's
+ * context: search/bundle.ts) over the same engine and WebAssembly kernels. Nothing is requested
+ * after the two fetches. Built by browser/vite.config.ts into dist/browser/quarry.js.
  */
 import { openBundle as readBundle, type IndexBundle } from '../src/engine/bundle/reader.js';
-import type { IndexReadEnv } from '../src/engine/index-read-env.js';
 import { ApiError, type ErrorBody } from '../src/errors/api-error.js';
 import { parseSearchBody } from '../src/http/schemas/search-query.js';
-import { IndexReader } from '../src/indexes/reader.js';
-import type { IndexRecord } from '../src/indexes/registry.js';
-import type { SearchContext } from '../src/search/context.js';
+import { bundleSearchContext, searchBundle } from '../src/search/bundle.js';
 import type { SearchQuery } from '../src/search/query.js';
-import { searchResponse, type SearchCaller } from '../src/search/single.js';
-import { instantOfRfc3339 } from '../src/types/dates.js';
-import { uuidV7 } from '../src/types/uuid-v7.js';
+import type { FeatureName } from '../src/types/features.js';
 import { provideKernelBinary } from './host/kernel-binary.js';
 
 /** The kernels binary beside quarry.js (the build copies it there). */
@@ -57,9 +52,6 @@ export interface BrowserIndex {
   search(q: string | null, params?: SearchParams): Promise<SearchAnswer>;
 }
 
-/** The page has no API keys: no tenant token's filter. */
-const OPEN_CALLER: SearchCaller = { searchFilter: () => null };
-
 async function fetchBytes(url: string | URL): Promise<Uint8Array> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`GET ${String(url)}: HTTP ${response.status}`);
@@ -73,25 +65,10 @@ export async function openBundle(url: string | URL, options: OpenOptions = {}): 
   return openIndex(readBundle(bytes), options.features);
 }
 
-function openIndex(bundle: IndexBundle, features: Readonly<Record<string, boolean>> = bundle.toc.features): BrowserIndex {
-  const { index } = bundle.toc;
-  const record: IndexRecord = {
-    uid: index.uid,
-    uuid: bundle.env.uuid,
-    createdAt: instantOfRfc3339(index.createdAt),
-    updatedAt: instantOfRfc3339(index.updatedAt),
-    primaryKey: index.primaryKey,
-  };
-  const env = bundle.env;
-  const reader = new IndexReader<IndexReadEnv>({ get: (uid) => (uid === record.uid ? record : undefined) }, { get: () => env, acquire: () => ({ env, release: () => {} }) });
-  const ctx: SearchContext = {
-    indexReader: reader,
-    features: { enabled: (name) => features[name] === true },
-    // no network: a `useNetwork` search is answered as an instance without one answers it
-    network: { names: () => ({ self: null, remotes: [] }) },
-    // one page, one search at a time: no queue to wait in
-    searchQueue: { permit: async () => ({ release: () => {} }) },
-  };
+function openIndex(bundle: IndexBundle, features?: Readonly<Record<string, boolean>>): BrowserIndex {
+  const bundled = bundleSearchContext(bundle);
+  const ctx = features === undefined ? bundled : { ...bundled, features: { enabled: (name: FeatureName) => features[name] === true } };
+  const record = bundle.toc.index;
   return {
     uid: record.uid,
     primaryKey: record.primaryKey,
@@ -99,7 +76,7 @@ function openIndex(bundle: IndexBundle, features: Readonly<Record<string, boolea
     async search(q, params = {}) {
       try {
         const query = parseSearchBody({ ...params, q });
-        return (await searchResponse(ctx, OPEN_CALLER, record.uid, query, uuidV7(), false)).body as SearchAnswer;
+        return (await searchBundle(ctx, record.uid, query)) as SearchAnswer;
       } catch (error) {
         throw error instanceof ApiError ? new QuarryError(error) : error;
       }

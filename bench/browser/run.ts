@@ -57,7 +57,8 @@ async function main(): Promise<void> {
     '/movies.bundle': MOVIES_BUNDLE,
     '/movies.json': MOVIES_JSON,
     '/movies.queries.json': path.join(ROOT, '../shared/datasets/movies.queries.json'),
-    '/minisearch.js': require.resolve('minisearch'),
+    // its ES build (require.resolve gives the CommonJS one: dist/cjs/index.cjs)
+    '/minisearch.js': path.resolve(path.dirname(require.resolve('minisearch')), '../es/index.js'),
     ...tree(oramaDir, '/orama/'),
   });
   const browser = await launchChromium(['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update']);
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   try {
     const page = await browser.newPage();
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+    page.on('console', (message) => message.type() === 'error' && console.error(`console: ${message.text()}`));
     await page.goto(server.url);
     await page.waitForFunction('window.benchResult !== undefined', undefined, { timeout: 20 * 60_000, polling: 500 });
     result = (await page.evaluate('window.benchResult')) as typeof result;

@@ -5,7 +5,6 @@
  * they answer from LMDB. The features the bundle recorded apply; nothing is queued (a bundle is
  * searched in-process, one caller at a time); no network is known.
  */
-import { Caller } from '../auth/caller.js';
 import type { IndexBundle } from '../engine/bundle/reader.js';
 import type { IndexReadEnv } from '../engine/index-read-env.js';
 import { indexNotFound } from '../indexes/reader.js';
@@ -13,7 +12,7 @@ import { validateIndexUid } from '../indexes/uid.js';
 import type { FeatureName } from '../types/features.js';
 import type { SearchContext, SearchedIndex, SearchIndexes } from './context.js';
 import type { SearchQuery } from './query.js';
-import { searchRequest } from './single.js';
+import { searchRequest, type SearchCaller } from './single.js';
 
 /** The bundle's index, under the uid it was exported with; any other uid is `index_not_found`. */
 class BundleIndexes implements SearchIndexes {
@@ -59,11 +58,14 @@ export function bundleSearchContext(bundle: IndexBundle): SearchContext {
   };
 }
 
+/** A bundle has no API keys: no tenant token's filter (and no import of auth/, which a browser cannot load). */
+const NO_TOKEN: SearchCaller = { searchFilter: () => null };
+
 /**
  * `POST /indexes/{uid}/search` on the bundle's index (`query` as the route validates it): the
  * response body the server would answer for the same index.
  */
 export async function searchBundle(ctx: SearchContext, uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
-  const { body } = await searchRequest(ctx, Caller.open(), uid, query, false);
+  const { body } = await searchRequest(ctx, NO_TOKEN, uid, query, false);
   return body;
 }
