@@ -43,6 +43,12 @@ export class QuarryError extends Error {
   }
 }
 
+/**
+ * Scripts the browser build cannot cut into the index's words (their dictionaries are left out:
+ * browser/host/dictionary-segmenters.ts, word-lists.ts).
+ */
+const UNSEGMENTED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Khmer}]/u;
+
 /** One index, read from its bundle. */
 export interface BrowserIndex {
   readonly uid: string;
@@ -74,6 +80,9 @@ function openIndex(bundle: IndexBundle, features?: Readonly<Record<string, boole
     primaryKey: record.primaryKey,
     bundleBytes: bundle.byteLength,
     async search(q, params = {}) {
+      if (typeof q === 'string' && UNSEGMENTED.test(q)) {
+        throw new Error('The browser build of Quarry cannot search Chinese, Japanese, Korean, Thai or Khmer text: their dictionaries are served by the server only.');
+      }
       try {
         const query = parseSearchBody({ ...params, q });
         return (await searchBundle(ctx, record.uid, query)) as SearchAnswer;

@@ -122,6 +122,11 @@ describe('the movies demo in Chromium', () => {
     await answered(() => page.locator('#year-from').fill(''));
   });
 
+  it('refuses a query in a script whose dictionary the browser build leaves out', async () => {
+    await page.locator('#q').fill('黑客帝国');
+    await poll(() => page.locator('#status').textContent()).toMatch(/^Error: The browser build of Quarry cannot search Chinese, Japanese, Korean/);
+  });
+
   it('sent no request after the bundle loaded, and met no error', async () => {
     await page.locator('#q').fill('');
     await answered(() => page.locator('#q').pressSequentially('matrx'));
