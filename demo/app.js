@@ -68,6 +68,7 @@ function renderHits(hits) {
       const item = document.createElement('li');
       item.dataset.id = String(hit.id);
       item.title = `ranking score ${hit._rankingScore.toFixed(4)}`;
+      item.dataset.score = item.title;
       const f = hit._formatted;
       item.innerHTML =
         `<h2><span class="title">${marked(f.title)}</span> <span class="year">${escapeHtml(String(hit.year))}</span></h2>` +

@@ -7,7 +7,10 @@ import { openBundle } from './quarry.js';
 import MiniSearch from './minisearch.js';
 import { create, insertMultiple, search as oramaSearch } from './orama/index.js';
 
-const log = (line) => (document.getElementById('log').textContent += `\n${line}`);
+const log = (line) => {
+  document.getElementById('log').textContent += `\n${line}`;
+  console.log(line);
+};
 
 /** Each prefix of each query, as typed: `m`, `ma`, `mat`… (empty queries left out). */
 function keystrokes(queries) {

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   try {
     const page = await browser.newPage();
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    page.on('console', (message) => message.type() === 'error' && console.error(`console: ${message.text()}`));
+    page.on('console', (message) => (message.type() === 'error' ? console.error(`console: ${message.text()}`) : console.log(`page: ${message.text()}`)));
     await page.goto(server.url);
     await page.waitForFunction('window.benchResult !== undefined', undefined, { timeout: 20 * 60_000, polling: 500 });
     result = (await page.evaluate('window.benchResult')) as typeof result;
