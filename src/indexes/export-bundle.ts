@@ -1,8 +1,9 @@
 /**
  * Exporting an index as a read-only bundle (engine/bundle/): `quarry export-bundle` and the
- * library's export. `indexBundle` makes the bytes from stores already open; `exportBundle` opens
- * a db path, makes them and writes the file (to a temporary name first, renamed into place, so a
- * failed export leaves no half file). The bundle holds the index's state at one read snapshot.
+ * library's export. `indexBundle` makes the bytes from stores already open, `saveIndexBundle`
+ * writes them to a file (under a temporary name first, renamed into place, so a failed export
+ * leaves no half file), `exportBundle` does it from a db path it opens and closes. The bundle
+ * holds the index's state at one read snapshot.
  */
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -61,23 +62,35 @@ export interface ExportBundleOptions {
 /** A db path that holds no Quarry database. */
 export class NoDatabaseError extends Error {}
 
-/** Writes the bundle of `options.index` in the database at `options.dbPath` to `options.out`; answers its size in bytes. */
+/**
+ * Writes the bundle of index `options.index` to `options.out` from stores already open (the
+ * library's); answers its size in bytes.
+ */
+export function saveIndexBundle(stores: BundleStores, options: Omit<ExportBundleOptions, 'dbPath'>): number {
+  const bytes = indexBundle(stores, options.index, options.fields ?? null);
+  const partial = `${options.out}.partial`;
+  try {
+    writeFileSync(partial, bytes);
+    renameSync(partial, options.out);
+  } catch (err) {
+    rmSync(partial, { force: true });
+    throw err;
+  }
+  return bytes.length;
+}
+
+/**
+ * `quarry export-bundle`: opens the database at `options.dbPath`, writes the bundle of
+ * `options.index` to `options.out` and closes it; answers the bundle's size in bytes. A process
+ * that already has the database open calls `saveIndexBundle` with its stores instead.
+ */
 export async function exportBundle(options: ExportBundleOptions): Promise<number> {
   // opening a missing db path would create an empty database there
   if (!existsSync(path.join(options.dbPath, 'instance', 'data.mdb'))) throw new NoDatabaseError(`There is no Quarry database at ${options.dbPath}.`);
   const store = openInstanceStore(options.dbPath, loadBuildInfo().pkgVersion);
   const indexEnvs = new IndexEnvs(options.dbPath);
   try {
-    const bytes = indexBundle({ indexes: new IndexRegistry(store), indexEnvs, features: new ExperimentalFeatures(store, []) }, options.index, options.fields ?? null);
-    const partial = `${options.out}.partial`;
-    try {
-      writeFileSync(partial, bytes);
-      renameSync(partial, options.out);
-    } catch (err) {
-      rmSync(partial, { force: true });
-      throw err;
-    }
-    return bytes.length;
+    return saveIndexBundle({ indexes: new IndexRegistry(store), indexEnvs, features: new ExperimentalFeatures(store, []) }, options);
   } finally {
     await indexEnvs.closeAll();
     await store.close();

@@ -81,19 +81,29 @@ export function encodeValue(coding: 'posting' | 'u32-varint', stored: Uint8Array
   return out.done();
 }
 
-/** The stored bytes of a value `encodeValue` encoded (`bytes`), as a Buffer of their own. */
+/** A value that is not what `encodeValue` writes (a damaged bundle). */
+export class DamagedValueError extends Error {
+  constructor() {
+    super('This index bundle holds a damaged value.');
+  }
+}
+
+/**
+ * The stored bytes of a value `encodeValue` encoded (`bytes`), as a Buffer of their own. Throws
+ * `DamagedValueError` for bytes it did not write, never reading past them.
+ */
 export function decodeValue(coding: 'posting' | 'u32-varint', bytes: Uint8Array): Buffer {
   if (bytes[0] === Tag.Raw) return Buffer.from(bytes.subarray(1));
   let at = 1;
   const varint = (): number => {
     let n = 0;
-    let shift = 0;
-    for (;;) {
+    for (let shift = 0; shift < 35; shift += 7) {
+      if (at >= bytes.length) break;
       const b = bytes[at++]!;
       n += (b & 0x7f) * 2 ** shift;
       if (b < 0x80) return n;
-      shift += 7;
     }
+    throw new DamagedValueError();
   };
   let words: Uint32Array;
   if (coding === 'u32-varint') {
@@ -105,6 +115,8 @@ export function decodeValue(coding: 'posting' | 'u32-varint', bytes: Uint8Array)
   } else {
     const id = varint();
     const n = varint();
+    // each document takes at least three bytes
+    if (3 * n > bytes.length - at) throw new DamagedValueError();
     words = new Uint32Array(2 + 3 * n);
     words[0] = id;
     words[1] = n;

@@ -65,3 +65,13 @@ export interface BundleToc {
   readonly fields: readonly string[] | null;
   readonly dbs: Readonly<Record<BundleDbName, BundleDbToc>>;
 }
+
+/** Bytewise comparison of `a[aStart, aEnd)` with `b`, as LMDB compares keys (memcmp, then length). */
+export function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array): number {
+  const n = Math.min(aEnd - aStart, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[aStart + i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return aEnd - aStart - b.length;
+}

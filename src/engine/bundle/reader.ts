@@ -4,8 +4,9 @@
  * The engine's read path (search, facets, filters, formatting) runs over it as over LMDB: keys
  * order and compare as LMDB orders them, `get` decodes msgpack as lmdb does (msgpackr), binary
  * values and keys come back as Buffers viewing the bundle's bytes (postings and word records
- * decoded from their compact form, codec.ts). Nothing writes: a write asked
- * of a database throws `BundleReadOnlyError`.
+ * decoded from their compact form, codec.ts; decoded postings are kept within a memory budget, as
+ * LMDB's pages stay in the page cache). Nothing writes: a write asked of a database throws
+ * `BundleReadOnlyError`.
  *
  * No Node built-in is imported: a browser build loads this module and gives it the bytes it
  * fetched (the read path uses `Buffer`, which a browser gets from the `buffer` package as
@@ -13,9 +14,10 @@
  */
 import { Unpackr } from 'msgpackr';
 import { readKey, writeKey } from 'ordered-binary';
+import { CacheBudget } from '../cache-budget.js';
 import type { IndexReadEnv, ReadDb, ReadRange } from '../index-read-env.js';
 import { decodeValue } from './codec.js';
-import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, type BundleDbName, type BundleDbToc, type BundleToc } from './format.js';
+import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, compareBytes, type BundleDbName, type BundleDbToc, type BundleRegion, type BundleToc } from './format.js';
 
 /** Bytes that are not an index bundle this version reads. */
 export class BundleFormatError extends Error {}
@@ -31,12 +33,13 @@ export class BundleReadOnlyError extends Error {
 export interface IndexBundle {
   readonly toc: BundleToc;
   readonly env: IndexReadEnv;
-  /** the bundle's size in bytes */
-  readonly byteLength: number;
 }
 
 // lmdb decodes values with msgpackr and `copyBuffers` (open.js); records carry their structures
 const unpackr = new Unpackr({ copyBuffers: true });
+
+/** Decoded postings kept, all bundles together (cache-budget.ts). */
+const budget = new CacheBudget(32 * 1024 * 1024);
 
 /** A Buffer viewing `length` bytes at `offset` of `bytes`, not a copy. */
 function view(bytes: Uint8Array, offset: number, length: number): Buffer {
@@ -45,16 +48,6 @@ function view(bytes: Uint8Array, offset: number, length: number): Buffer {
 
 function u32s(bytes: Uint8Array, offset: number, count: number): Uint32Array {
   return new Uint32Array(bytes.buffer, bytes.byteOffset + offset, count);
-}
-
-/** Bytewise comparison of `a[aStart, aEnd)` with `b`, as LMDB compares keys (memcmp, then length). */
-function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array): number {
-  const n = Math.min(aEnd - aStart, b.length);
-  for (let i = 0; i < n; i++) {
-    const d = a[aStart + i]! - b[i]!;
-    if (d !== 0) return d;
-  }
-  return aEnd - aStart - b.length;
 }
 
 /** Where a key would go among the sorted keys: the first index whose key is ≥ (or > with `after`) it. */
@@ -135,17 +128,24 @@ class BundleDb<V, K> implements ReadDb<V, K> {
     return at < this.count && this.equal(at, key) ? at : -1;
   }
 
-  /** the last value decoded by the codec, kept: the read path often reads a posting's head twice */
-  private last: { i: number; value: Buffer } | null = null;
+  /** decoded postings by index: the same words and prefixes come back query after query */
+  private readonly decoded = new Map<number, Buffer>();
 
   /** The value's bytes as LMDB stores them: a view of the bundle, or decoded from its compact form. */
   private valueBytes(i: number): Buffer {
     const start = i === 0 ? 0 : this.valueEnds[i - 1]!;
     const stored = view(this.bytes, this.valueBase + start, this.valueEnds[i]! - start);
     const coding = this.toc.values;
-    if (coding !== 'posting' && coding !== 'u32-varint') return stored;
-    if (this.last?.i !== i) this.last = { i, value: decodeValue(coding, stored) };
-    return this.last.value;
+    // word records are kept decoded by their reader (search/forward.ts)
+    if (coding === 'u32-varint') return decodeValue(coding, stored);
+    if (coding !== 'posting') return stored;
+    let value = this.decoded.get(i);
+    if (value === undefined) {
+      value = decodeValue(coding, stored);
+      budget.charge(this.decoded, value.length);
+      this.decoded.set(i, value);
+    }
+    return value;
   }
 
   private value(i: number): V {
@@ -232,21 +232,36 @@ function readToc(bytes: Uint8Array): { toc: BundleToc; sections: number } {
   if (BUNDLE_HEADER_BYTES + length > bytes.length) throw new BundleFormatError('This index bundle is truncated.');
   try {
     const toc = JSON.parse(new TextDecoder().decode(bytes.subarray(BUNDLE_HEADER_BYTES, BUNDLE_HEADER_BYTES + length))) as BundleToc;
-    return { toc, sections: BUNDLE_HEADER_BYTES + length };
+    if (typeof toc?.index?.uid === 'string' && typeof toc.dbs === 'object' && toc.dbs !== null) return { toc, sections: BUNDLE_HEADER_BYTES + length };
   } catch {
-    throw new BundleFormatError("This index bundle's table of contents is damaged.");
+    // refused below
   }
+  throw new BundleFormatError("This index bundle's table of contents is damaged.");
 }
 
-/** Every region a section names lies inside the bundle, its u32 arrays 4-byte aligned. */
-function checkSection(name: string, toc: BundleDbToc, sections: number, size: number): void {
+/**
+ * Every region a section names lies inside the bundle, its u32 arrays 4-byte aligned, and its
+ * end offsets ascend to the end of their bytes: whatever the bytes, a read stays inside them.
+ */
+function checkSection(name: string, toc: BundleDbToc, bytes: Uint8Array, sections: number): void {
+  const damaged = () => new BundleFormatError(`This index bundle's \`${name}\` section is damaged.`);
   const regions = [toc.keyIndex, toc.valueEnds, toc.valueBytes, ...(toc.keyBytes === undefined ? [] : [toc.keyBytes])];
-  const fits = regions.every((r) => Number.isInteger(r.offset) && Number.isInteger(r.length) && r.offset >= 0 && r.length >= 0 && sections + r.offset + r.length <= size);
-  const aligned = toc.keyIndex.offset % 4 === 0 && toc.valueEnds.offset % 4 === 0;
+  const fits = regions.every((r) => Number.isInteger(r.offset) && Number.isInteger(r.length) && r.offset >= 0 && r.length >= 0 && sections + r.offset + r.length <= bytes.length);
+  const aligned = (sections + toc.keyIndex.offset) % 4 === 0 && (sections + toc.valueEnds.offset) % 4 === 0;
   const known = ['msgpack', 'binary', 'posting', 'u32-varint'].includes(toc.values) && ['string', 'uint32', 'binary'].includes(toc.keys);
   if (!fits || !aligned || !known || toc.keyIndex.length !== 4 * toc.count || toc.valueEnds.length !== 4 * toc.count || (toc.keys !== 'uint32') !== (toc.keyBytes !== undefined)) {
-    throw new BundleFormatError(`This index bundle's \`${name}\` section is damaged.`);
+    throw damaged();
   }
+  const ascending = (ends: BundleRegion, of: BundleRegion) => {
+    const list = u32s(bytes, sections + ends.offset, toc.count);
+    let previous = 0;
+    for (const end of list) {
+      if (end < previous) return false;
+      previous = end;
+    }
+    return previous === of.length;
+  };
+  if (!ascending(toc.valueEnds, toc.valueBytes) || (toc.keyBytes !== undefined && !ascending(toc.keyIndex, toc.keyBytes))) throw damaged();
 }
 
 /**
@@ -260,9 +275,9 @@ export function openBundle(data: ArrayBuffer | Uint8Array, uuid: string = crypto
   if (new Uint8Array(Uint32Array.of(1).buffer)[0] !== 1) throw new BundleFormatError('Index bundles are read on little-endian machines only.');
   const { toc, sections } = readToc(bytes);
   const db = <V, K>(name: BundleDbName): ReadDb<V, K> => {
-    const section = toc.dbs?.[name];
+    const section = toc.dbs[name];
     if (section === undefined) throw new BundleFormatError(`This index bundle has no \`${name}\` section.`);
-    checkSection(name, section, sections, bytes.length);
+    checkSection(name, section, bytes, sections);
     return new BundleDb<V, K>(bytes, section, sections);
   };
   const env: IndexReadEnv = {
@@ -282,5 +297,5 @@ export function openBundle(data: ArrayBuffer | Uint8Array, uuid: string = crypto
     vectorItems: db('vectorItems'),
     vectorLinks: db('vectorLinks'),
   };
-  return { toc, env, byteLength: bytes.length };
+  return { toc, env };
 }

@@ -14,7 +14,7 @@ import { INDEX_DB_KEYS, INDEX_DB_VALUES, INDEX_DBS } from '../index-read-env.js'
 import { projectDocument } from '../documents/project.js';
 import type { JsonObject } from '../document-id.js';
 import { encodeValue, type ValueCoding } from './codec.js';
-import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, type BundleDbName, type BundleDbToc, type BundleIndexInfo, type BundleToc } from './format.js';
+import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, compareBytes, type BundleDbName, type BundleDbToc, type BundleIndexInfo, type BundleToc } from './format.js';
 
 export interface BundleSource {
   readonly env: IndexEnv;
@@ -47,12 +47,6 @@ interface Entries {
 
 const align8 = (n: number) => (n + 7) & ~7;
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
-}
-
 /**
  * A copy of the `length` bytes of an lmdb buffer: a fast read's buffer reports the value's length
  * but may view lmdb's whole shared region, which copying by iteration would take in.
@@ -76,7 +70,7 @@ function readEntries(name: BundleDbName, env: IndexEnv, project: ((doc: JsonObje
     else keyBytes = scratch.slice(0, writeKey(key as string, scratch, 0));
     const previous = keys[keys.length - 1];
     // the bundle's lookups find keys by bisection: the order must be the one LMDB kept
-    if (previous !== undefined && (kind === 'uint32' ? (previous as number) >= (keyBytes as number) : compareBytes(previous as Uint8Array, keyBytes as Uint8Array) >= 0)) {
+    if (previous !== undefined && (kind === 'uint32' ? (previous as number) >= (keyBytes as number) : compareBytes(previous as Uint8Array, 0, (previous as Uint8Array).length, keyBytes as Uint8Array) >= 0)) {
       throw new Error(`the keys of \`${INDEX_DBS[name]}\` are not in the order the bundle expects`);
     }
     keys.push(keyBytes);

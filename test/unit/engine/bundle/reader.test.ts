@@ -147,6 +147,15 @@ describe('openBundle', () => {
     expect(() => openBundle(bytes.slice(0, 40))).toThrow(BundleFormatError);
   });
 
+  it('refuses a section whose offsets do not ascend to the end of its bytes', () => {
+    const bytes = writeBundle({ env, index: { uid: 'test', primaryKey: null, createdAt: 'c', updatedAt: 'u' }, features: {}, fields: null, distinctAttribute: null }, 'now');
+    const sections = 16 + new DataView(bytes.buffer).getUint32(12, true);
+    const { valueEnds } = openBundle(bytes).toc.dbs.documents;
+    const damaged = bytes.slice();
+    new DataView(damaged.buffer).setUint32(sections + valueEnds.offset, 0xffffff, true);
+    expect(() => openBundle(damaged)).toThrow("This index bundle's `documents` section is damaged.");
+  });
+
   it('reads a bundle that is not 4-byte aligned in memory', () => {
     const bytes = writeBundle({ env, index: { uid: 'test', primaryKey: null, createdAt: 'c', updatedAt: 'u' }, features: {}, fields: null, distinctAttribute: null }, 'now');
     const shifted = new Uint8Array(bytes.length + 1).subarray(1);
