@@ -12,11 +12,7 @@ import { parseSearchBody } from '../src/http/schemas/search-query.js';
 import { bundleSearchContext, searchBundle } from '../src/search/bundle.js';
 import type { SearchQuery } from '../src/search/query.js';
 import type { FeatureName } from '../src/types/features.js';
-import { withDecodedValuesKept } from './decoded-cache.js';
 import { provideKernelBinary } from './host/kernel-binary.js';
-
-/** The decoded postings and word records kept between searches (browser/decoded-cache.ts). */
-const DECODED_BUDGET_BYTES = 64 * 2 ** 20;
 
 /** The kernels binary beside quarry.js (the build copies it there). */
 const KERNELS_FILE = 'kernels.release.wasm';
@@ -72,8 +68,7 @@ async function fetchBytes(url: string | URL): Promise<Uint8Array> {
 export async function openBundle(url: string | URL, options: OpenOptions = {}): Promise<BrowserIndex> {
   const [bytes, kernels] = await Promise.all([fetchBytes(url), fetchBytes(options.kernelsUrl ?? new URL(KERNELS_FILE, import.meta.url))]);
   provideKernelBinary(kernels);
-  const bundle = readBundle(bytes);
-  return openIndex({ ...bundle, env: withDecodedValuesKept(bundle.env, DECODED_BUDGET_BYTES) }, options.features);
+  return openIndex(readBundle(bytes), options.features);
 }
 
 function openIndex(bundle: IndexBundle, features?: Readonly<Record<string, boolean>>): BrowserIndex {
