@@ -68,17 +68,17 @@ async function fetchBytes(url: string | URL): Promise<Uint8Array> {
 export async function openBundle(url: string | URL, options: OpenOptions = {}): Promise<BrowserIndex> {
   const [bytes, kernels] = await Promise.all([fetchBytes(url), fetchBytes(options.kernelsUrl ?? new URL(KERNELS_FILE, import.meta.url))]);
   provideKernelBinary(kernels);
-  return openIndex(readBundle(bytes), options.features);
+  return openIndex(readBundle(bytes), bytes.byteLength, options.features);
 }
 
-function openIndex(bundle: IndexBundle, features?: Readonly<Record<string, boolean>>): BrowserIndex {
+function openIndex(bundle: IndexBundle, bundleBytes: number, features?: Readonly<Record<string, boolean>>): BrowserIndex {
   const bundled = bundleSearchContext(bundle);
   const ctx = features === undefined ? bundled : { ...bundled, features: { enabled: (name: FeatureName) => features[name] === true } };
   const record = bundle.toc.index;
   return {
     uid: record.uid,
     primaryKey: record.primaryKey,
-    bundleBytes: bundle.byteLength,
+    bundleBytes,
     async search(q, params = {}) {
       if (typeof q === 'string' && UNSEGMENTED.test(q)) {
         throw new Error('The browser build of Quarry cannot search Chinese, Japanese, Korean, Thai or Khmer text: their dictionaries are served by the server only.');
