@@ -81,7 +81,7 @@ export async function buildMoviesBundle(out: string, movies: readonly Movie[] = 
   try {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [MAIN, '--db-path', dbPath, '--http-addr', `127.0.0.1:${port}`, '--no-analytics'], {
+    child = spawn(process.execPath, [MAIN, '--db-path', dbPath, '--dump-dir', path.join(dir, 'dumps'), '--http-addr', `127.0.0.1:${port}`, '--no-analytics'], {
       stdio: 'ignore',
       env: { PATH: process.env.PATH ?? '', QUARRY_LOG_LEVEL: 'WARN' },
     });
