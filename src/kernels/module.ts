@@ -11,14 +11,13 @@
  * - Kernels never throw on bad input (they return KernelStatus codes); a trap or an `abort` is a
  *   bug, and `abort` surfaces as KernelAbortError naming the AssemblyScript file and line.
  * Synchronous on purpose: the engine stays synchronous and the binaries are small.
+ * The binary's bytes come from kernel-binary.ts, the one file here that reads the file system
+ * (the browser build puts the bytes it fetched in its place: browser/host/kernel-binary.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
 import { KernelArena, type WasmMemory } from './arena.js';
+import { readKernelBinary, type KernelVariant } from './kernel-binary.js';
 
-export type KernelVariant = 'debug' | 'release';
+export type { KernelVariant };
 
 /** A compiled WebAssembly.Module (opaque here; it can be posted to a worker). */
 export type WasmModule = object;
@@ -100,23 +99,11 @@ export function defaultKernelVariant(env: NodeJS.ProcessEnv = process.env): Kern
   return env.VITEST ? 'debug' : 'release';
 }
 
-/** Path of build/kernels.<variant>.wasm, found from this file in src/ or in dist/src/. */
-export function kernelPath(variant: KernelVariant): string {
-  const file = `kernels.${variant}.wasm`;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 5; depth++) {
-    const candidate = join(dir, 'build', file);
-    if (existsSync(candidate)) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error(`build/${file} not found above ${fileURLToPath(import.meta.url)}; run \`npm run build:wasm\``);
-}
-
 /** Compiles the variant's binary once per thread; the module can be posted to workers. */
 export function compileKernelModule(variant: KernelVariant = defaultKernelVariant()): WasmModule {
   let module = compiled.get(variant);
   if (!module) {
-    module = new wasm.Module(readFileSync(kernelPath(variant)));
+    module = new wasm.Module(readKernelBinary(variant));
     compiled.set(variant, module);
   }
   return module;

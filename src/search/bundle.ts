@@ -6,7 +6,6 @@
  * searched in-process, one caller at a time); no network is known, and no dynamic search rule
  * (those belong to an instance).
  */
-import { Caller } from '../auth/caller.js';
 import type { IndexBundle } from '../engine/bundle/reader.js';
 import type { IndexReadEnv } from '../engine/index-read-env.js';
 import { indexNotFound } from '../indexes/reader.js';
@@ -15,7 +14,10 @@ import type { FeatureName } from '../types/features.js';
 import type { SearchContext, SearchedIndex, SearchIndexes } from './context.js';
 import type { SearchQuery } from './query.js';
 import { DEFAULT_RULE_LIMITS } from '../search-rules/limits.js';
-import { searchRequest } from './search-request.js';
+import { uuidV7 } from '../types/uuid-v7.js';
+import { PerformanceSteps } from './performance-details.js';
+import { queued } from './queued.js';
+import { searchResponse, type SearchCaller } from './single.js';
 
 /** The bundle's index, under the uid it was exported with; any other uid is `index_not_found`. */
 class BundleIndexes implements SearchIndexes {
@@ -64,11 +66,16 @@ export function bundleSearchContext(bundle: IndexBundle): SearchContext {
   };
 }
 
+/** A bundle has no API keys: no tenant token's filter (and no import of auth/, which a browser cannot load). */
+const NO_TOKEN: SearchCaller = { searchFilter: () => null };
+
 /**
  * `POST /indexes/{uid}/search` on the bundle's index (`query` as the route validates it): the
  * response body the server would answer for the same index.
  */
 export async function searchBundle(ctx: SearchContext, uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
-  const { body } = await searchRequest(ctx, Caller.open(), uid, query, false);
+  const timer = query.showPerformanceDetails === true ? new PerformanceSteps() : undefined;
+  // search-request.ts without its network branch: a bundle knows no network
+  const { body } = await queued(ctx, timer, () => searchResponse(ctx, NO_TOKEN, uid, query, uuidV7(), false, timer));
   return body;
 }

@@ -22,6 +22,6 @@ export function checkedFilter(features: SearchContext['features'], filter: unkno
 }
 
 /** A search's filters on index `uid`: `filter` (the query's) and the tenant token's, checked; `_foreign` calls are left for foreign.ts. */
-export function searchFilterAsts(features: SearchContext['features'], caller: Caller, uid: string, filter: unknown): FilterAst[] {
+export function searchFilterAsts(features: SearchContext['features'], caller: Pick<Caller, 'searchFilter'>, uid: string, filter: unknown): FilterAst[] {
   return [filter, caller.searchFilter(uid)].flatMap((sent) => checkedFilter(features, sent, 'invalid_search_filter', { foreign: true }) ?? []);
 }

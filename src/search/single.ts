@@ -81,6 +81,9 @@ export interface SearchIndexOptions {
   readonly filters?: readonly FilterAst[];
 }
 
+/** What a search asks of its caller: the tenant token's filter (the browser build has no caller but this). */
+export type SearchCaller = Pick<Caller, 'searchFilter'>;
+
 /** The ranked hits a search needs: `offset + limit` of them; `exhaustive` makes counts exact (page mode). */
 export interface RankWindow {
   readonly offset: number;
@@ -100,7 +103,7 @@ interface NeedsEmbedding {
  */
 export async function searchIndex(
   ctx: SearchContext,
-  caller: Caller,
+  caller: SearchCaller,
   uid: string,
   query: SearchQuery,
   window: RankWindow,
@@ -122,7 +125,7 @@ export async function searchIndex(
 /** One synchronous pass of `searchIndex`, with the query vector when there is one. */
 function rankIndex(
   ctx: SearchContext,
-  caller: Caller,
+  caller: SearchCaller,
   uid: string,
   query: SearchQuery,
   window: RankWindow,
@@ -238,7 +241,7 @@ function searchMetadata(ctx: SearchContext, uid: string): Record<string, unknown
  */
 export async function searchResponse(
   ctx: SearchContext,
-  caller: Caller,
+  caller: SearchCaller,
   uid: string,
   query: SearchQuery,
   requestUid: string,

@@ -15,12 +15,14 @@ const SECONDS_PER_DAY = 86_400n;
 
 // Date.now() only has millisecond precision: anchoring it once to the monotonic nanosecond clock
 // gives successive timestamps distinct, ordered times with nanoseconds, as Meilisearch's have
-// (GET /keys and the task queue sort on them).
-const wallAnchor = BigInt(Date.now()) * 1_000_000n;
-const monoAnchor = process.hrtime.bigint();
+// (GET /keys and the task queue sort on them). Anchored on the first call, not at import, so that
+// a host without `process` (the browser build, which reads no clock here) can import this module.
+let anchors: { readonly wall: bigint; readonly mono: bigint } | undefined;
 
 export function nowNs(): bigint {
-  return wallAnchor + (process.hrtime.bigint() - monoAnchor);
+  const mono = process.hrtime.bigint();
+  anchors ??= { wall: BigInt(Date.now()) * 1_000_000n, mono };
+  return anchors.wall + (mono - anchors.mono);
 }
 
 /** A date-time in an offset from UTC. */

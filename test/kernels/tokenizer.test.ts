@@ -10,10 +10,10 @@ import {
   getKernels,
   instantiateKernels,
   KernelAbortError,
-  kernelPath,
   KernelStatus,
   KERNELS_ABI_VERSION,
 } from '../../src/kernels/module.js';
+import { kernelPath } from '../../src/kernels/kernel-binary.js';
 import {
   customTokens,
   OVERRIDE_KIND_SHIFT,

@@ -14,9 +14,8 @@ import { searchRequest } from '../../search/search-request.js';
 import { LOCALES } from '../../settings/locales.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
-import { RATIO_REASON, SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS, STRATEGIES, THRESHOLD_REASON } from '../schemas/search-query.js';
+import { parseSearchBody, RATIO_REASON, STRATEGIES, THRESHOLD_REASON } from '../schemas/search-query.js';
 import {
-  compileBody,
   compileQuery,
   parseBoolean,
   parseEnum,
@@ -31,11 +30,6 @@ import {
 } from '../validation/index.js';
 import { metricsRecorder } from '../request-metrics.js';
 
-const parseBody = compileBody<SearchQuery>(
-  { type: 'object', properties: SEARCH_QUERY_PROPERTIES, additionalProperties: false },
-  SEARCH_QUERY_CODES,
-  { validators: SEARCH_QUERY_VALIDATORS },
-);
 
 /** GET lists: split on `,`, empty items dropped, no trimming. */
 const parseLocales: ValueParser<string[]> = (raw) =>
@@ -117,7 +111,7 @@ async function countedSearch(deps: AppDeps, headers: IncomingHttpHeaders, caller
 export const searchRoutes = [
   defineRoute({
     route: 'POST /indexes/:indexUid/search',
-    body: parseBody,
+    body: parseSearchBody,
     handler: (ctx, deps) => countedSearch(deps, ctx.headers, ctx.caller, ctx.params.indexUid!, ctx.body),
   }),
   defineRoute({

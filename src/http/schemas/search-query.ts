@@ -1,10 +1,12 @@
 /**
  * The search query's body schema, error codes and value checks: one table for `POST /search`,
  * each query of `POST /multi-search` (re-rooted under `.queries[]`) and the search parameters of
- * `POST /facet-search`.
+ * `POST /facet-search`; and the parser of one search body (`POST /search`, and the browser
+ * build's `search`).
  */
+import type { SearchQuery } from '../../search/query.js';
 import { LOCALES } from '../../settings/locales.js';
-import type { FieldCodes, FieldValidator } from '../validation/index.js';
+import { compileBody, type FieldCodes, type FieldValidator } from '../validation/index.js';
 
 export const STRATEGIES = ['last', 'all', 'frequency'] as const;
 export const THRESHOLD_REASON = 'the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.';
@@ -101,3 +103,10 @@ export const SEARCH_QUERY_VALIDATORS: Readonly<Record<string, FieldValidator>> =
   '.rankingScoreThreshold': (value) => (value === null || ((value as number) >= 0 && (value as number) <= 1) ? undefined : THRESHOLD_REASON),
   '.hybrid.semanticRatio': (value) => ((value as number) >= 0 && (value as number) <= 1 ? undefined : RATIO_REASON),
 };
+
+/** A `POST /indexes/{uid}/search` body as the search service takes it, or the error Meilisearch answers first. */
+export const parseSearchBody = compileBody<SearchQuery>(
+  { type: 'object', properties: SEARCH_QUERY_PROPERTIES, additionalProperties: false },
+  SEARCH_QUERY_CODES,
+  { validators: SEARCH_QUERY_VALIDATORS },
+);
