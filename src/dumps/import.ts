@@ -30,6 +30,7 @@ import { writeTxn } from '../store/write-txn.js';
 import { indexUidProblem } from '../types/index-uid.js';
 import { FEATURE_NAMES, type FeatureName } from '../types/features.js';
 import { defaultSettings, SETTING_KEYS } from '../types/settings.js';
+import { isJsonObject } from '../types/json-text.js';
 import { DSR_INDEX_UID, type Batch, type Task } from '../types/task.js';
 import { MEILISEARCH_VERSION } from '../version.js';
 import { writeIndex, type StepWatcher } from '../workers/index-writer.js';
@@ -105,6 +106,18 @@ function showSteps(progress: ImportProgress, done: number, uid: string): StepWat
   };
 }
 
+/**
+ * A Hugging Face embedder dumped without `pooling` (before v1.14) pooled by mean: it keeps doing
+ * so (`forceMean`), as v1.50's dump reader patches it; later dumps always carry it.
+ */
+export function withDumpedPooling(embedders: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(embedders).map(([name, embedder]) =>
+      isJsonObject(embedder) && embedder.source === 'huggingFace' && (embedder.pooling === undefined || embedder.pooling === null) ? [name, { ...embedder, pooling: 'forceMean' }] : [name, embedder],
+    ),
+  );
+}
+
 /** Imports one index; returns how many documents it indexed. */
 async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortSignal, watcher?: StepWatcher): Promise<number> {
   // a hand-made dump could name an index the API could never reach
@@ -112,6 +125,7 @@ async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortS
   if (uidProblem !== undefined) throw new Error(uidProblem);
   const record = { ...to.indexes.newRecord(index.uid, index.primaryKey, index.createdAt), updatedAt: index.updatedAt };
   const known = Object.fromEntries(SETTING_KEYS.filter((key) => index.settings[key] !== undefined).map((key) => [key, index.settings[key]]));
+  if (isJsonObject(known.embedders)) known.embedders = withDumpedPooling(known.embedders);
   const settings = applyPatch(defaultSettings(), canonicalPatch(known), normalizeExactWords);
   const problem = mergedSettingsProblem(defaultSettings(), settings);
   if (problem !== undefined) throw new Error(`Index \`${index.uid}\`: ${problem.message}`);
