@@ -12,9 +12,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startQuarry } from './peers/quarry-http.js';
+import { numberOption } from './args.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const option = (name: string, fallback: number) => numberOption(args, name, fallback);
 const CONNECTIONS = option('--connections', 100);
 const TASKS = option('--tasks', 10_000);
 

@@ -11,25 +11,21 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { numberOption } from './args.js';
 import { loadDataset } from './datasets.js';
-import { evaluateFilter } from '../src/engine/filter/evaluate.js';
+import { engineSearch } from './engine-search.js';
+import { percentile } from './latency.js';
 import { parseFilter } from '../src/engine/filter-parser/index.js';
 import { IndexEnvs } from '../src/engine/index-env.js';
 import { searchSettings } from '../src/engine/index-settings.js';
-import { executeSearch } from '../src/engine/search/search.js';
-import { vectorFilter } from '../src/engine/vectors/index.js';
 import { Quarry } from '../src/library/index.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : Number(args[at + 1]);
-};
+const option = (name: string, fallback: number) => numberOption(args, name, fallback);
 const name = args[0] === 'debdocs' ? 'debdocs' : 'movies';
 const limit = option('--limit', Number.POSITIVE_INFINITY);
 const rounds = option('--rounds', 3);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const summary = (list: number[]) => {
   const sorted = [...list].sort((a, b) => a - b);
   return `p50 ${percentile(sorted, 50).toFixed(3)} ms, p95 ${percentile(sorted, 95).toFixed(3)} ms, p99 ${percentile(sorted, 99).toFixed(3)} ms`;
@@ -49,20 +45,7 @@ const uuid = readdirSync(path.join(dir, 'indexes'))[0]!;
 const envs = new IndexEnvs(dir);
 const env = envs.get(uuid);
 const settings = searchSettings(env);
-const engine = (q: string, filter: string | undefined) => {
-  const ast = filter === undefined ? null : parseFilter(filter, { code: 'invalid_search_filter' });
-  return executeSearch(env, settings, {
-    q,
-    need: 20,
-    matchingStrategy: 'last',
-    attributesToSearchOn: null,
-    filters: ast === null ? [] : [evaluateFilter(env, settings, ast, { vectors: vectorFilter(env, settings) })],
-    sort: [],
-    rankingScoreThreshold: null,
-    distinct: null,
-    exhaustive: false,
-  });
-};
+const engine = (q: string, filter: string | undefined) => engineSearch(env, settings, q, filter === undefined ? null : parseFilter(filter, { code: 'invalid_search_filter' }));
 
 // warm both paths once
 engine('warm up', undefined);

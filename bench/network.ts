@@ -14,13 +14,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numberOption } from './args.js';
 import { loadDataset, type Doc } from './datasets.js';
+import { percentile } from './latency.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : Number(args[at + 1]);
-};
+const option = (name: string, fallback: number) => numberOption(args, name, fallback);
 const name = args[0] === 'debdocs' ? 'debdocs' : 'movies';
 const limit = option('--limit', Number.POSITIVE_INFINITY);
 const rounds = option('--rounds', 3);
@@ -78,7 +77,6 @@ async function load(instance: Instance, docs: Doc[], settings: object): Promise<
   await settle(instance, (await call(instance, 'POST', `/indexes/${name}/documents?primaryKey=id`, docs)).taskUid);
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const summary = (list: number[]) => {
   const sorted = [...list].sort((a, b) => a - b);
   return `p50 ${percentile(sorted, 50).toFixed(2)} ms, p95 ${percentile(sorted, 95).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms`;

@@ -9,30 +9,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { numberOption } from './args.js';
 import { loadDataset } from './datasets.js';
+import { engineSearch } from './engine-search.js';
+import { percentile } from './latency.js';
 import { DocumentStore } from '../src/engine/documents/store.js';
-import { evaluateFilter } from '../src/engine/filter/evaluate.js';
-import { vectorFilter } from '../src/engine/vectors/index.js';
 import { parseFilter } from '../src/engine/filter-parser/index.js';
 import { IndexEnvs } from '../src/engine/index-env.js';
 import { INDEX_UPDATERS } from '../src/engine/indexer/registry.js';
 import { writeSettings } from '../src/engine/index-settings.js';
-import { executeSearch } from '../src/engine/search/search.js';
 import { defaultSettings } from '../src/types/settings.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : Number(args[at + 1]);
-};
+const option = (name: string, fallback: number) => numberOption(args, name, fallback);
 const name = args[0] === 'debdocs' ? 'debdocs' : 'movies';
 const limit = option('--limit', Number.POSITIVE_INFINITY);
 const rounds = option('--rounds', 3);
 const CHUNK = 10_000;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 const dataset = loadDataset(name, limit);
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-'));
@@ -62,20 +55,7 @@ const filters = new Map(
     return [query.id, ast];
   }),
 );
-const run = (q: string, id: number) => {
-  const ast = filters.get(id) ?? null;
-  return executeSearch(env, settings, {
-    q,
-    need: 20,
-    matchingStrategy: 'last',
-    attributesToSearchOn: null,
-    filters: ast === null ? [] : [evaluateFilter(env, settings, ast, { vectors: vectorFilter(env, settings) })],
-    sort: [],
-    rankingScoreThreshold: null,
-    distinct: null,
-    exhaustive: false,
-  });
-};
+const run = (q: string, id: number) => engineSearch(env, settings, q, filters.get(id) ?? null);
 run('warm up', 0); // loads the dictionary and the kernels once
 const timings: number[] = [];
 const byType = new Map<string, number[]>();
