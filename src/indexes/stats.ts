@@ -117,8 +117,14 @@ export function databaseSizeChanges(before: Record<string, number>, after: Recor
   return changes;
 }
 
-/** The statistics of the index whose environment is `env`, stored in `folder`. */
+/**
+ * The statistics of the index whose environment is `env`, stored in `folder`. Measured right
+ * after a write that another thread (the index writer) committed: this thread's read
+ * transaction, which lmdb renews only a timer tick after a read, may still show the environment
+ * as it was before, so it is renewed first.
+ */
 export function measureIndex(env: IndexEnv, folder: string): MeasuredIndex {
+  env.root.resetReadTxn();
   const numberOfDocuments = env.documents.getCount();
   const distribution = (env.main.get(INDEX_MAIN_KEYS.fieldDistribution) ?? {}) as Record<string, number>;
   const sizes = envSizes(env.root, folder);
