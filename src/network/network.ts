@@ -53,6 +53,8 @@ const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class Network {
+  private cached: Saved | undefined;
+
   constructor(private readonly store_: InstanceStore) {}
 
   get(): object {
@@ -67,7 +69,8 @@ export class Network {
 
   /** Where remote `name` answers searches, and with which key; null when it is not registered. */
   remoteAddress(name: string): { url: string; searchApiKey: string | null } | null {
-    const remote = Object.hasOwn(this.saved().remotes, name) ? this.saved().remotes[name]! : null;
+    const { remotes } = this.saved();
+    const remote = Object.hasOwn(remotes, name) ? remotes[name]! : null;
     return remote === null ? null : { url: remote.url, searchApiKey: remote.searchApiKey };
   }
 
@@ -83,7 +86,7 @@ export class Network {
 
   /** Stores a merged network (`merge`) and answers it as `GET /network` shows it. */
   store(next: Saved): object {
-    this.store_.main.putSync(MAIN_KEYS.network, next);
+    this.put(next);
     return view(next);
   }
 
@@ -164,11 +167,18 @@ export class Network {
       }),
     );
     const version = typeof json.version === 'string' ? json.version : NIL_UUID;
-    this.store_.main.putSync(MAIN_KEYS.network, { self: null, remotes, shards, version } satisfies Saved);
+    this.put({ self: null, remotes, shards, version });
   }
 
+  private put(next: Saved): void {
+    this.store_.main.putSync(MAIN_KEYS.network, next);
+    this.cached = next;
+  }
+
+  /** The stored network, read once: every search asks whether it is sharded, and only `put` changes it. */
   private saved(): Saved {
-    return (this.store_.main.get(MAIN_KEYS.network) as Saved | undefined) ?? { self: null, remotes: {}, shards: {}, version: NIL_UUID };
+    this.cached ??= (this.store_.main.get(MAIN_KEYS.network) as Saved | undefined) ?? { self: null, remotes: {}, shards: {}, version: NIL_UUID };
+    return this.cached;
   }
 }
 

@@ -215,7 +215,8 @@ async function federate(
     }
     remoteBodies.push(answer.body);
     semantic ||= typeof answer.body.semanticHitCount === 'number';
-    for (const hit of answer.body.hits as unknown[]) {
+    // a remote was asked for the window's hits: more would only cost merging work here
+    for (const hit of (answer.body.hits as unknown[]).slice(0, offset + limit)) {
       const candidate = remoteCandidate(name, hit);
       if (candidate !== null) candidates.push(candidate);
     }
