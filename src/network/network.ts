@@ -11,6 +11,7 @@ import type { InstanceStore } from '../store/env.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import { urlProblem } from '../webhooks/url.js';
 import { isJsonObject } from '../types/json-text.js';
+import type { Sharding } from '../engine/shards/shard-of.js';
 
 interface Remote {
   url: string;
@@ -77,6 +78,11 @@ export class Network {
   /** Whether a leader is set: the network is sharded, and searches go to the network by default. */
   sharding(): boolean {
     return (this.saved().leader ?? null) !== null;
+  }
+
+  /** The shards as this instance sees them when a leader is set (EE sharding), else null. */
+  shardingOf(): Sharding | null {
+    return shardingOf(this.saved());
   }
 
   /** The stored network, for a change to merge a patch into. */
@@ -194,6 +200,14 @@ function mergeRemote(name: string, old: Remote | undefined, change: RemotePatch)
     searchApiKey: change.searchApiKey === undefined ? (old?.searchApiKey ?? null) : change.searchApiKey,
     writeApiKey: change.writeApiKey === undefined ? (old?.writeApiKey ?? null) : change.writeApiKey,
   };
+}
+
+/** `saved`'s shards as `self` sees them; null without a leader (nothing is sharded then). */
+export function shardingOf(saved: Saved): Sharding | null {
+  if ((saved.leader ?? null) === null) return null;
+  const shards = Object.keys(saved.shards).sort();
+  const owned = new Set(shards.filter((name) => saved.self !== null && saved.shards[name]!.includes(saved.self)));
+  return { shards, owned };
 }
 
 function view(saved: Saved): object {

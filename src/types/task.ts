@@ -180,7 +180,29 @@ export interface Task {
   startedAt: Timestamp | null;
   finishedAt: Timestamp | null;
   customMetadata: string | null;
+  /** multi-instance bookkeeping (network.md §5); absent on a task no network took part in */
+  network?: TaskNetwork;
 }
+
+/** Where a task came from or went to in a network (network.md §5, v1.50's `TaskNetwork`). */
+export interface NetworkOrigin {
+  remoteName: string;
+  taskUid: number;
+  networkVersion: string;
+}
+
+/** The leader's record of the task each remote registered for a forwarded write. */
+export interface RemoteTask {
+  /** absent when the remote did not register one */
+  taskUid?: number;
+  error: TaskError | null;
+}
+
+/** Top-level keys are snake_case, inner keys camelCase, as v1.50 serializes them. */
+export type TaskNetwork =
+  | { remote_tasks: Record<string, RemoteTask>; network_version: string }
+  | { origin: NetworkOrigin }
+  | { import_from: { remoteName: string; indexName: string; documentCount: number }; network_change: NetworkOrigin };
 
 export interface ExportIndexView {
   filter: unknown;

@@ -12,6 +12,7 @@ import {
   type JsonObject,
   type Task,
   type TaskError,
+  type TaskNetwork,
   type TaskStatus,
   type TaskType,
 } from '../../types/task.js';
@@ -31,6 +32,7 @@ export interface TaskJson {
   enqueuedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  network?: TaskNetwork;
   customMetadata?: string;
 }
 
@@ -58,6 +60,7 @@ export function taskView(task: Task): TaskJson {
     enqueuedAt: formatRfc3339(task.enqueuedAt),
     startedAt: startedAt === null ? null : formatRfc3339(startedAt),
     finishedAt: finishedAt === null ? null : formatRfc3339(finishedAt),
+    ...(task.network === undefined ? {} : { network: task.network }),
     ...(task.customMetadata === null ? {} : { customMetadata: task.customMetadata }),
   };
 }
