@@ -2,8 +2,8 @@
  * The `/network` topology object (network.md §3, §4): this instance's name, the known remotes,
  * the shards and the leader, persisted in the instance environment. A patch merges field by field
  * (`merge`), checked by v1.50's leader rules; every change stores a new time-ordered `version`.
- * Setting a leader (sharding, the enterprise edition's) goes through network/topology.ts. Every
- * remote is reported `available`: nothing marks one unavailable here.
+ * Setting a leader (sharding, the enterprise edition's) goes through network/topology.ts. A
+ * remote's `status` is read from the in-memory availability table (availability.ts).
  */
 import { ApiError } from '../errors/api-error.js';
 import { MAIN_KEYS } from '../store/dbs.js';
@@ -12,6 +12,7 @@ import { uuidV7 } from '../types/uuid-v7.js';
 import { urlProblem } from '../webhooks/url.js';
 import { isJsonObject } from '../types/json-text.js';
 import type { Sharding } from '../engine/shards/shard-of.js';
+import { RemoteAvailability } from './availability.js';
 
 interface Remote {
   url: string;
@@ -55,11 +56,13 @@ const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 :
 
 export class Network {
   private cached: Saved | undefined;
+  /** which remotes searches may go to (network.md §7.6) */
+  readonly availability = new RemoteAvailability();
 
   constructor(private readonly store_: InstanceStore) {}
 
   get(): object {
-    return view(this.saved());
+    return view(this.saved(), this.availability);
   }
 
   /** This instance's name and the names of the known remotes, for searches that name one. */
@@ -93,7 +96,7 @@ export class Network {
   /** Stores a merged network (`merge`) and answers it as `GET /network` shows it. */
   store(next: Saved): object {
     this.put(next);
-    return view(next);
+    return view(next, this.availability);
   }
 
   /**
@@ -210,13 +213,13 @@ export function shardingOf(saved: Saved): Sharding | null {
   return { shards, owned };
 }
 
-function view(saved: Saved): object {
+function view(saved: Saved, availability: RemoteAvailability): object {
   return {
     self: saved.self,
     remotes: Object.fromEntries(
       Object.entries(saved.remotes)
         .sort(byName)
-        .map(([name, r]) => [name, { url: r.url, searchApiKey: r.searchApiKey, writeApiKey: r.writeApiKey, status: 'available' }]),
+        .map(([name, r]) => [name, { url: r.url, searchApiKey: r.searchApiKey, writeApiKey: r.writeApiKey, status: availability.status(name) }]),
     ),
     shards: Object.fromEntries(Object.entries(saved.shards).sort(byName).map(([name, members]) => [name, { remotes: members }])),
     leader: saved.leader ?? null,
