@@ -45,14 +45,15 @@ import { writeTxnAsync } from '../store/write-txn.js';
 import { writeIndex } from '../workers/index-writer.js';
 import type { WorkerPools } from '../workers/pool.js';
 import type { Task } from '../types/task.js';
-import { nextBatch, type BatchOperation, type NextBatch } from './autobatcher.js';
+import { nextBatch, type BatchOperation } from './autobatcher.js';
+import { gatedBatch, type GatedBatch } from './network-gate.js';
 import { finishBatch, openBatch } from './batch-record.js';
 import { nowNs } from '../types/dates.js';
 import { Progress } from './progress.js';
 import type { ArchiveDeps, BatchProcessor, ExportDeps, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processExport } from './process/export.js';
-import { processNetworkChange } from './process/network-change.js';
+import { processNetworkChange, recordImports } from './process/network-change.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
 import { crashError, failed } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
@@ -94,6 +95,8 @@ export interface SchedulerDeps {
   exports?: ExportDeps;
   /** the instance's storage format (absent: always current) */
   storage?: StorageFormat;
+  /** our network's version while it is sharded (a leader is set), else null: tasks of newer versions wait */
+  networkVersion?: () => string | null;
 }
 
 const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
@@ -196,7 +199,7 @@ export class Scheduler {
     this.deps.log?.(reason);
   }
 
-  private pick(): NextBatch | null {
+  private pick(): GatedBatch | null {
     if (this.halted !== null) return null;
     const next = this.nextBatch();
     const storage = this.deps.storage;
@@ -209,21 +212,30 @@ export class Scheduler {
     return null;
   }
 
-  private nextBatch(): NextBatch | null {
+  private nextBatch(): GatedBatch | null {
     const { queue, indexes } = this.deps;
     const max = this.deps.maxBatchedTasks ?? Number.POSITIVE_INFINITY;
-    return nextBatch({
-      ...queue.nextEnqueued(max),
-      index: (uid) => {
+    const autobatch = {
+      index: (uid: string) => {
         const record = indexes.get(uid);
         return { exists: record !== undefined, primaryKey: record?.primaryKey ?? null };
       },
       maxBatchedTasks: max,
       maxBatchBytes: this.deps.maxBatchBytes,
+    };
+    const snapshot = queue.nextEnqueued(max);
+    let enqueued: Task[] | undefined;
+    return gatedBatch({
+      base: nextBatch({ ...snapshot, ...autobatch }),
+      considered: snapshot.tasks,
+      change: snapshot.tasks.some((task) => task.kind.name === 'networkTopologyChange') ? queue.oldestEnqueued('networkTopologyChange') : undefined,
+      enqueued: () => (enqueued ??= queue.allEnqueued()),
+      localVersion: this.deps.networkVersion?.() ?? null,
+      autobatch,
     });
   }
 
-  private async runBatch(next: NextBatch): Promise<void> {
+  private async runBatch(next: GatedBatch): Promise<void> {
     const { queue } = this.deps;
     const tasks = next.taskUids.map((uid) => queue.get(uid)!);
     const startedAt = nowNs();
@@ -290,7 +302,9 @@ export class Scheduler {
       await writeTxnAsync(this.deps.store.root, () => {
         outcome.commit?.();
         if (measured !== undefined) this.indexStats.put(written!, measured);
-        queue.commitBatch(done.batch, done.tasks, progress);
+        // a step of a network change that finished nothing is not a batch (v1.50 keeps no record of it)
+        if (done.tasks.length > 0) queue.commitBatch(done.batch, done.tasks, progress);
+        if (next.networkChange !== undefined) recordImports(queue, next.networkChange, done.tasks);
         for (const uuid of payloads) if (!this.deps.updateFiles.discardInline(uuid)) files.push(uuid);
       }).catch(async (err: unknown) => {
         await outcome.abandon?.();
@@ -312,7 +326,7 @@ export class Scheduler {
   }
 
   private async process(
-    next: NextBatch,
+    next: GatedBatch,
     tasks: Task[],
     run: Pick<ProcessContext, 'now' | 'signal' | 'progress'>,
   ): Promise<ProcessOutcome> {

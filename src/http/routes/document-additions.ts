@@ -4,6 +4,9 @@
  * task is enqueued, and the file is removed if the enqueue fails.
  */
 import { validateIndexUid } from '../../indexes/uid.js';
+import { receiveImport } from '../../network/import-receiving.js';
+import { readReceivedNetwork } from '../../network/proxy-headers.js';
+import type { TaskNetwork } from '../../types/task.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
 import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
@@ -36,7 +39,9 @@ async function addDocuments(
   const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.headers['content-encoding'], limit);
   const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit);
   try {
-    return await enqueue(deps, {
+    const received = readReceivedNetwork(ctx.headers);
+    const register = (network?: TaskNetwork) => enqueue(deps, {
+      ...(network === undefined ? {} : { network }),
       kind: {
         name: 'documentAdditionOrUpdate',
         indexUid: uid,
@@ -50,6 +55,9 @@ async function addDocuments(
       },
       customMetadata: ctx.query.customMetadata ?? null,
     });
+    // documents a remote sends during a topology change (network/import-receiving.ts)
+    if (received?.kind === 'import') return await receiveImport(deps.queue, received, register, (message, err) => deps.logs.logger.warn({ err }, message));
+    return await register();
   } catch (err) {
     await deps.updateFiles.delete(payload.uuid);
     throw err;

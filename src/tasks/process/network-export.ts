@@ -1,0 +1,140 @@
+/**
+ * What a topology change moves (network.md §6, v1.50's `balance_documents`,
+ * `delete_removed_shards` and `notify_import_finished`):
+ * - each document's shard before and after the change, by rendezvous over the old and the new
+ *   shard names (a document of an index created before any leader had none: it moves wherever
+ *   its new shard lives);
+ * - the export to every other remote of the new network, per index, with export.ts's sending
+ *   (index and settings first, then gzipped NDJSON payloads), every request carrying the change's
+ *   origin and import headers, a payload's task key being the first internal docid it holds; an
+ *   instance without indexes tells each remote so with `exportNoIndexForRemote`;
+ * - the deletion of the documents of shards no longer owned, once every remote imported them;
+ * - telling the other remotes our imports are done (`importFinishedForRemote`).
+ * A remote that cannot be reached is logged and skipped: its documents stay here.
+ */
+import { shardOf } from '../../engine/shards/shard-of.js';
+import type { IndexEnv } from '../../engine/index-env.js';
+import { ApiError } from '../../errors/api-error.js';
+import { measureIndex } from '../../indexes/stats.js';
+import { exportPlan, nameForExport, removedShards, shardNames } from '../../network/change-state.js';
+import { importHeaders, originHeaders } from '../../network/proxy-headers.js';
+import type { NetworkChangeState } from '../../types/network-change.js';
+import type { NetworkOrigin } from '../../types/task.js';
+import { writeIndex } from '../../workers/index-writer.js';
+import type { ExportDeps, ProcessContext } from './context.js';
+import { send, shipIndex } from './export.js';
+
+function exportDeps(ctx: ProcessContext): ExportDeps {
+  if (ctx.exports === undefined) throw new ApiError('internal', 'exports are not available in this process');
+  return ctx.exports;
+}
+
+/** Every document of an index with its shard after the change and whether it changed shard. */
+function* shardedDocuments(env: IndexEnv, change: NetworkChangeState): Generator<{ id: string; docid: number; shard: string; moved: boolean }> {
+  const before = shardNames(change.oldNetwork);
+  const after = shardNames(change.newNetwork);
+  if (after.length === 0) return;
+  for (const { key, value } of env.externalIds.getRange({})) {
+    const shard = shardOf(key, after);
+    yield { id: key, docid: value, shard, moved: before.length === 0 || shardOf(key, before) !== shard };
+  }
+}
+
+const authorization = (writeApiKey: string | null): Record<string, string> => (writeApiKey === null ? {} : { authorization: `Bearer ${writeApiKey}` });
+
+/** `POST <remote>/network/control` (the remote URL's path replaced), retried as exports are. */
+async function control(ctx: ProcessContext, remote: { url: string; writeApiKey: string | null }, origin: NetworkOrigin, message: object): Promise<void> {
+  const body = Buffer.from(JSON.stringify({ origin, message }));
+  await send(exportDeps(ctx), ctx.signal, new URL('/network/control', remote.url).toString(), {
+    method: 'POST',
+    headers: { ...authorization(remote.writeApiKey), 'content-type': 'application/json' },
+    body,
+  });
+}
+
+/** The export step: what every other remote of the new network now owns is sent to it. */
+export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkChangeState, origin: NetworkOrigin): Promise<void> {
+  const outName = nameForExport(change);
+  const targets = exportPlan(change);
+  if (outName === null || targets.length === 0) return;
+  const deps = exportDeps(ctx);
+  const records = ctx.indexes.list().sort((a, b) => (a.uid < b.uid ? -1 : 1));
+  if (records.length === 0) {
+    for (const target of targets) {
+      try {
+        await control(ctx, target, origin, { type: 'exportNoIndexForRemote', remote: outName });
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        ctx.log?.(`Could not signal not to wait documents to \`${target.name}\``, err);
+      }
+    }
+    return;
+  }
+  for (const [i, record] of records.entries()) {
+    ctx.progress.enterNamed('export', `Exporting documents from index \`${record.uid}\``, i, records.length);
+    await ctx.indexEnvs.use(record.uuid, async (env) => {
+      const documents = [...shardedDocuments(env, change)];
+      for (const target of targets) {
+        const universe = documents.filter(({ shard, moved }) => target.shards.has(shard) && (moved || target.shards.get(shard) === 'fullShard')).map(({ docid }) => docid);
+        try {
+          await shipIndex(ctx, deps, { base: target.url.replace(/\/$/, ''), headers: authorization(target.writeApiKey) }, {
+            uid: record.uid,
+            env,
+            universe,
+            overrideSettings: false,
+            payloadSize: deps.defaultPayloadSize,
+            announceEmpty: true,
+            headers: (payload) => ({
+              ...originHeaders(origin),
+              ...importHeaders(
+                { remoteName: outName, indexName: record.uid, documentCount: payload?.documents ?? 0 },
+                { indexCount: records.length, taskKey: payload?.firstDocid ?? null, totalIndexDocuments: universe.length },
+              ),
+            }),
+            refused: (code) => (code === 'import_task_already_received' ? 'continue' : code === 'import_task_unknown_remote' || code === 'import_task_without_network_task' ? 'stop' : null),
+          });
+        } catch (err) {
+          if (ctx.signal.aborted) throw err;
+          ctx.log?.(`Could not export documents to \`${target.name}\`; the documents are kept`, err);
+        }
+      }
+    });
+  }
+}
+
+/** The last step: the documents of the shards we no longer own are deleted; answers how many, and the registry and statistics writes. */
+export async function deleteMovedDocuments(ctx: ProcessContext, change: NetworkChangeState): Promise<{ moved: number; commit: () => void }> {
+  const removed = removedShards(change);
+  const writes: (() => void)[] = [];
+  let moved = 0;
+  if (removed.size === 0) return { moved, commit: () => {} };
+  const records = ctx.indexes.list();
+  for (const [i, record] of records.entries()) {
+    ctx.progress.enterNamed('delete', `Deleting removed shards for index \`${record.uid}\``, i, records.length);
+    const env = ctx.indexEnvs.get(record.uuid);
+    const ids = [...shardedDocuments(env, change)].filter(({ shard }) => removed.has(shard)).map(({ id }) => id);
+    if (ids.length === 0) continue;
+    const outcome = await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, { kind: 'documents', ops: [{ op: 'delete', ids }], primaryKey: record.primaryKey }, ctx.signal);
+    const result = outcome.results[0];
+    moved += result !== undefined && 'count' in result ? result.count : 0;
+    const measured = measureIndex(env, ctx.indexEnvs.folderOf(record.uuid));
+    writes.push(() => {
+      ctx.indexes.put({ ...record, updatedAt: ctx.now });
+      ctx.indexStats.put(record.uuid, measured);
+    });
+  }
+  return { moved, commit: () => writes.forEach((write) => write()) };
+}
+
+/** Tells each remote that our imports are done; a remote that does not answer is logged. */
+export async function notifyRemotes(ctx: ProcessContext, remotes: readonly { name: string; url: string; writeApiKey: string | null }[], origin: NetworkOrigin, name: string): Promise<void> {
+  await Promise.all(
+    remotes.map(async (remote) => {
+      try {
+        await control(ctx, remote, origin, { type: 'importFinishedForRemote', remote: name, successful: true });
+      } catch (err) {
+        ctx.log?.(`Could not tell \`${remote.name}\` that the imports are done`, err);
+      }
+    }),
+  );
+}
