@@ -3,17 +3,16 @@
  * messages remotes send one another during a topology change, and the manual status switch.
  * `exportNoIndexForRemote`: the remote has no index, so we expect nothing from it;
  * `importFinishedForRemote`: the remote imported what we sent; both update the running change
- * (change-store.ts) and wake the scheduler. `statusChangeForRemote` sets the remote's
+ * (tasks/process/network-change-store.ts) and wake the scheduler. `statusChangeForRemote` sets the remote's
  * availability (availability.ts), whatever the origin says.
  */
 import { ApiError } from '../errors/api-error.js';
 import { isJsonObject } from '../types/json-text.js';
 import type { NetworkOrigin } from '../types/task.js';
 import type { RemoteStatus } from './availability.js';
-import { receiveImportFinished, receiveRemoteTask } from './change-state.js';
-import { updateRunningChange } from './change-store.js';
+import { receiveImportFinished, receiveRemoteTask } from '../tasks/process/network-change-state.js';
+import { updateRunningChange, type ChangeTasks } from '../tasks/process/network-change-store.js';
 import { PROXY_HEADERS, type ReceivedNetwork } from './proxy-headers.js';
-import type { TaskQueue } from '../tasks/queue.js';
 
 export type ControlMessage =
   | { type: 'exportNoIndexForRemote'; remote: string }
@@ -71,7 +70,7 @@ export function parseControl(body: unknown): ControlRequest {
 }
 
 export interface ControlDeps {
-  queue: Pick<TaskQueue, 'modify' | 'oldestEnqueued'>;
+  queue: ChangeTasks;
   availability: { set(name: string, status: RemoteStatus): void };
   /** the scheduler: the change may be able to go on */
   wake: () => void;

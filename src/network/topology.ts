@@ -17,7 +17,7 @@ import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
 import { isJsonObject } from '../types/json-text.js';
 import type { ChangeNetwork } from '../types/network-change.js';
 import type { NetworkOrigin, RemoteTask, TaskKind, TaskNetwork } from '../types/task.js';
-import { newChange } from './change-state.js';
+import { newChange } from '../tasks/process/network-change-state.js';
 import type { Network, NetworkPatch, Saved } from './network.js';
 import { originHeaders } from './proxy-headers.js';
 import { summarizedTaskUid, type RemoteWriter } from './remote-write.js';

@@ -9,8 +9,8 @@
  *   catches up.
  * Cancelations and database upgrades keep their priority over all of this. Pure.
  */
-import { isImportFinished, remotesImportState } from '../network/change-state.js';
-import { changeOf, changeVersion } from '../network/change-store.js';
+import { isImportFinished, remotesImportState } from './process/network-change-state.js';
+import { changeOf, changeVersion } from './process/network-change-store.js';
 import { indexesOf, type Task } from '../types/task.js';
 import { nextBatch, type AutobatchInput, type NextBatch } from './autobatcher.js';
 

@@ -3,7 +3,7 @@
  * §6): the networks before and after, where the change stands, what each remote has sent us
  * (imports) and told us (its own imports finished), and how many documents left. It is kept in the
  * task itself, so it survives a restart; the HTTP routes (imports, `/network/control`) and the
- * scheduler each change it inside one write transaction (network/change-store.ts). Types only.
+ * scheduler each change it inside one write transaction (tasks/process/network-change-store.ts). Types only.
  */
 
 /** The phases of a change, in order (v1.50's `NetworkTopologyState`). */

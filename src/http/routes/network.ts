@@ -6,7 +6,7 @@
  * leader's change forwarded to this instance (topology.ts `followNetwork`), one with import
  * headers too an exporter with no index (control.ts); the control messages are in control.ts.
  */
-import { recordRemoteTasks } from '../../network/change-store.js';
+import { recordRemoteTasks } from '../../tasks/process/network-change-store.js';
 import { applyControl, noIndexFromRemote, parseControl, type ControlDeps } from '../../network/control.js';
 import type { NetworkPatch } from '../../network/network.js';
 import { readReceivedNetwork } from '../../network/proxy-headers.js';

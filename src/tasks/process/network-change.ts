@@ -1,6 +1,6 @@
 /**
  * `networkTopologyChange` (network.md §6, v1.50's `process_network_ready`): one step of the change
- * per batch, the change's state kept in its task (network/change-state.ts), so a restart resumes
+ * per batch, the change's state kept in its task (network-change-state.ts), so a restart resumes
  * at the step it was in. The scheduler's gate (tasks/network-gate.ts) decides when a step may run
  * and runs the older and the import tasks in between.
  * 1. *Waiting for older tasks*: once they ran, the change moves on.
@@ -16,8 +16,8 @@
  * A step that does not finish the task stores the new state in the task, which stays enqueued
  * (the scheduler records no batch for it).
  */
-import { nameForImport, nextPhase, processRemoteTask, remotesImportState, remotesToNotify } from '../../network/change-state.js';
-import { changeOf, changeVersion, updateChange, withChange } from '../../network/change-store.js';
+import { nameForImport, nextPhase, processRemoteTask, remotesImportState, remotesToNotify } from './network-change-state.js';
+import { changeOf, changeVersion, updateChange, withChange } from './network-change-store.js';
 import type { NetworkChangeState } from '../../types/network-change.js';
 import type { NetworkOrigin, Task } from '../../types/task.js';
 import type { TaskQueue } from '../queue.js';

@@ -16,8 +16,7 @@ import { shardOf } from '../../engine/shards/shard-of.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { ApiError } from '../../errors/api-error.js';
 import { measureIndex } from '../../indexes/stats.js';
-import { exportPlan, nameForExport, removedShards, shardNames } from '../../network/change-state.js';
-import { importHeaders, originHeaders } from '../../network/proxy-headers.js';
+import { exportPlan, nameForExport, removedShards, shardNames } from './network-change-state.js';
 import type { NetworkChangeState } from '../../types/network-change.js';
 import type { NetworkOrigin } from '../../types/task.js';
 import { writeIndex } from '../../workers/index-writer.js';
@@ -84,13 +83,12 @@ export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkC
             overrideSettings: false,
             payloadSize: deps.defaultPayloadSize,
             announceEmpty: true,
-            headers: (payload) => ({
-              ...originHeaders(origin),
-              ...importHeaders(
+            headers: (payload) =>
+              deps.changeHeaders(
+                origin,
                 { remoteName: outName, indexName: record.uid, documentCount: payload?.documents ?? 0 },
                 { indexCount: records.length, taskKey: payload?.firstDocid ?? null, totalIndexDocuments: universe.length },
               ),
-            }),
             refused: (code) => (code === 'import_task_already_received' ? 'continue' : code === 'import_task_unknown_remote' || code === 'import_task_without_network_task' ? 'stop' : null),
           });
         } catch (err) {

@@ -5,13 +5,21 @@
  * (a phase done, imports processed) never overwrite one another; the task's `details` follow the
  * state. The running change is the oldest `networkTopologyChange` task not finished.
  */
-import { ApiError } from '../errors/api-error.js';
-import type { TaskQueue } from '../tasks/queue.js';
-import type { NetworkChangeState } from '../types/network-change.js';
-import type { NetworkOrigin, RemoteTask, Task } from '../types/task.js';
-import { changeMessage } from './change-state.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { NetworkChangeState } from '../../types/network-change.js';
+import type { NetworkOrigin, RemoteTask, Task } from '../../types/task.js';
+import { changeMessage } from './network-change-state.js';
 
-type Queue = Pick<TaskQueue, 'modify' | 'oldestEnqueued'>;
+/** What the change needs of the task queue (tasks/queue.ts). */
+export interface TaskStore {
+  /** reads a stored task and stores what `change` makes of it, in one transaction */
+  modify<T>(uid: number, change: (task: Task) => { task: Task | null; result: T }): T;
+}
+
+/** The task queue, with the running change found in it. */
+export interface ChangeTasks extends TaskStore {
+  oldestEnqueued(type: 'networkTopologyChange'): Task | undefined;
+}
 
 /** The change a task carries (a change from a dump has none: nothing is left to do). */
 export function changeOf(task: Task): NetworkChangeState | undefined {
@@ -34,7 +42,7 @@ export function withChange(task: Task, change: NetworkChangeState): Task {
 }
 
 /** Applies `update` to the stored change of task `uid` (the scheduler's side). */
-export function updateChange<T>(queue: Pick<TaskQueue, 'modify'>, uid: number, update: (change: NetworkChangeState) => T): T {
+export function updateChange<T>(queue: TaskStore, uid: number, update: (change: NetworkChangeState) => T): T {
   return queue.modify(uid, (task) => {
     const stored = changeOf(task);
     if (stored === undefined) return { task: null, result: undefined as T };
@@ -50,7 +58,7 @@ export function updateChange<T>(queue: Pick<TaskQueue, 'modify'>, uid: number, u
  * `network_version_mismatch` when it is another one. Errors `update` throws leave it unchanged;
  * with `dryRun`, nothing is stored either way (the checks only).
  */
-export function updateRunningChange<T>(queue: Queue, origin: Pick<NetworkOrigin, 'networkVersion'>, update: (change: NetworkChangeState) => T, dryRun = false): T {
+export function updateRunningChange<T>(queue: ChangeTasks, origin: Pick<NetworkOrigin, 'networkVersion'>, update: (change: NetworkChangeState) => T, dryRun = false): T {
   const running = queue.oldestEnqueued('networkTopologyChange');
   const stored = running === undefined ? undefined : changeOf(running);
   if (running === undefined || stored === undefined) {
@@ -64,7 +72,7 @@ export function updateRunningChange<T>(queue: Queue, origin: Pick<NetworkOrigin,
 }
 
 /** The remotes' answers to the forwarded change, in the leader's task (`remote_tasks`). */
-export function recordRemoteTasks(queue: Pick<TaskQueue, 'modify'>, uid: number, remoteTasks: Record<string, RemoteTask>): void {
+export function recordRemoteTasks(queue: TaskStore, uid: number, remoteTasks: Record<string, RemoteTask>): void {
   queue.modify(uid, (task) => {
     const network = task.network;
     if (network === undefined || !('remote_tasks' in network)) return { task: null, result: undefined };

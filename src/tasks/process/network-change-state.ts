@@ -4,11 +4,11 @@
  * now own; `outRemotes`: every other remote of the new network tells us when it imported what we
  * sent), what arrives (import payloads, finished notifications), what goes where (the export plan),
  * the next phase, and the task's `message`. The processor (tasks/process/network-change.ts), the
- * scheduler's gate (tasks/network-gate.ts) and the receiving routes (change-store.ts) apply them.
+ * scheduler's gate (tasks/network-gate.ts) and the receiving routes (network-change-store.ts) apply them.
  */
-import { ApiError } from '../errors/api-error.js';
-import { shardOf } from '../engine/shards/shard-of.js';
-import type { ChangeNetwork, ChangePhase, ImportIndexState, InRemoteState, NetworkChangeState } from '../types/network-change.js';
+import { ApiError } from '../../errors/api-error.js';
+import { shardOf } from '../../engine/shards/shard-of.js';
+import type { ChangeNetwork, ChangePhase, ImportIndexState, InRemoteState, NetworkChangeState } from '../../types/network-change.js';
 
 export function newChange(oldNetwork: ChangeNetwork, newNetwork: ChangeNetwork): NetworkChangeState {
   const inName = newNetwork.self;
