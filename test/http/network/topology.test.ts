@@ -6,54 +6,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../../src/engine/shards/shard-of.js';
-import { startServer, type TestServer } from '../../helpers/server.js';
+import { api, finished, localIds, remote, run, startInstance, type Instance } from './topology-helpers.js';
 
-const ARGS = ['--experimental-allowed-ip-networks', 'any'];
-const KEYS = ['leader-master-key-0123456789', 'follower-master-key-0123456789'];
-
-let leader: TestServer;
-let follower: TestServer;
-
-/** One request as the instance's master key. */
-async function api(server: TestServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const key = server === leader ? KEYS[0] : KEYS[1];
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
-
-async function finished(server: TestServer, uid: number, timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await api(server, 'GET', `/tasks/${uid}`);
-    if (['succeeded', 'failed', 'canceled'].includes(body?.status)) return body;
-    if (Date.now() > deadline) throw new Error(`task ${uid} still ${JSON.stringify(body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** The ids of the documents an instance holds itself. */
-async function localIds(server: TestServer): Promise<number[]> {
-  const { body } = await api(server, 'POST', '/indexes/movies/search', { q: '', limit: 1000, useNetwork: false, attributesToRetrieve: ['id'] });
-  return body.hits.map((hit: { id: number }) => hit.id).sort((a: number, b: number) => a - b);
-}
+let leader: Instance;
+let follower: Instance;
 
 const DOCS = Array.from({ length: 40 }, (_, i) => ({ id: i + 1, title: `movie ${i + 1}`, genre: i % 2 === 0 ? 'drama' : 'comedy' }));
 
 beforeAll(async () => {
-  leader = await startServer({ masterKey: KEYS[0], args: ARGS });
-  follower = await startServer({ masterKey: KEYS[1], args: ARGS });
-  for (const server of [leader, follower]) await api(server, 'PATCH', '/experimental-features', { network: true });
-  await finished(leader, (await api(leader, 'PATCH', '/indexes/movies/settings', { filterableAttributes: ['genre'] })).body.taskUid);
-  await finished(leader, (await api(leader, 'POST', '/indexes/movies/documents?primaryKey=id', DOCS)).body.taskUid);
+  leader = await startInstance('ms0');
+  follower = await startInstance('ms1');
+  await run(leader, 'PATCH', '/indexes/movies/settings', { filterableAttributes: ['genre'] });
+  await run(leader, 'POST', '/indexes/movies/documents?primaryKey=id', DOCS);
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all([leader?.dispose(), follower?.dispose()]);
+  await Promise.all([leader?.server.dispose(), follower?.server.dispose()]);
 });
 
 describe('a two-shard topology change', () => {
@@ -61,7 +29,7 @@ describe('a two-shard topology change', () => {
     const network = {
       self: 'ms0',
       leader: 'ms0',
-      remotes: { ms0: { url: leader.url, writeApiKey: KEYS[0] }, ms1: { url: follower.url, writeApiKey: KEYS[1] } },
+      remotes: { ms0: remote(leader), ms1: remote(follower) },
       shards: { s0: { remotes: ['ms0'] }, s1: { remotes: ['ms1'] } },
     };
     const reply = await api(leader, 'PATCH', '/network', network);
