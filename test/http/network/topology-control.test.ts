@@ -1,0 +1,99 @@
+/**
+ * What one instance accepts from the others during a topology change (network.md §4, §6):
+ * `POST /network/control` (manual availability, malformed bodies, messages with no change
+ * running), the leader's forwarded PATCH (no leader refused; otherwise this instance's own change
+ * with the leader's origin), and import payloads checked against the running change (503 without
+ * one, 412 for another version, an unknown sender, a payload received twice).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importHeaders, originHeaders } from '../../../src/network/proxy-headers.js';
+import type { NetworkOrigin } from '../../../src/types/task.js';
+import { api, startInstance, type Instance } from './topology-helpers.js';
+
+let me: Instance;
+beforeAll(async () => {
+  me = await startInstance('me');
+}, 20_000);
+afterAll(async () => {
+  await me?.server.dispose();
+});
+
+const VERSION = '0198f3a2-6c1e-7b0a-9d7e-2f4c1b8a9e10';
+const OTHER_VERSION = '0198f3a2-6c1e-7b0a-9d7e-2f4c1b8a9e11';
+const origin = (networkVersion = VERSION): NetworkOrigin => ({ remoteName: 'ghost', taskUid: 5, networkVersion });
+
+/** A payload of `ghost`'s export of index `movies`. */
+function importing(taskKey: number, from = 'ghost', networkVersion = VERSION): Promise<{ status: number; body: any }> {
+  const headers = {
+    ...originHeaders(origin(networkVersion)),
+    ...importHeaders({ remoteName: from, indexName: 'movies', documentCount: 1 }, { indexCount: 1, taskKey, totalIndexDocuments: 2 }),
+  };
+  return api(me, 'POST', '/indexes/movies/documents', [{ id: taskKey }], headers);
+}
+
+const control = (message: object, networkVersion = VERSION) => api(me, 'POST', '/network/control', { origin: origin(networkVersion), message });
+
+describe('network control messages', () => {
+  it('set a remote’s availability by hand, shown by GET /network', async () => {
+    expect((await api(me, 'PATCH', '/network', { remotes: { r1: { url: 'http://127.0.0.1:9' } } })).status).toBe(200);
+    expect(await control({ type: 'statusChangeForRemote', remote: 'r1', status: 'unavailable' })).toEqual({ status: 200, body: undefined });
+    expect((await api(me, 'GET', '/network')).body.remotes.r1.status).toBe('unavailable');
+    await control({ type: 'statusChangeForRemote', remote: 'r1', status: 'available' });
+    expect((await api(me, 'GET', '/network')).body.remotes.r1.status).toBe('available');
+  });
+
+  it('refuse a malformed body, and the change messages when no change runs', async () => {
+    expect(await control({ type: 'shout', remote: 'r1' })).toMatchObject({
+      status: 400,
+      body: { code: 'bad_request', message: 'Json deserialize error: unknown variant `shout`, expected one of `exportNoIndexForRemote`, `importFinishedForRemote`, `statusChangeForRemote`' },
+    });
+    expect(await control({ type: 'importFinishedForRemote', remote: 'r1' })).toMatchObject({ status: 400, body: { message: 'Json deserialize error: missing field `successful`' } });
+    const none = { status: 503, body: { code: 'import_task_without_network_task', message: 'No network topology change task is currently enqueued or processing' } };
+    expect(await control({ type: 'importFinishedForRemote', remote: 'r1', successful: true })).toMatchObject(none);
+    expect(await control({ type: 'exportNoIndexForRemote', remote: 'r1' })).toMatchObject(none);
+    expect(await importing(1)).toMatchObject(none);
+  });
+});
+
+describe('a change forwarded by the leader', () => {
+  const forwarded = {
+    remotes: { ghost: { url: 'http://127.0.0.1:9' }, me: { url: 'http://127.0.0.1:9', writeApiKey: 'k' } },
+    shards: { a: { remotes: ['ghost'] }, b: { remotes: ['me'] } },
+    previousRemotes: {},
+    previousShards: {},
+    self: 'me',
+  };
+
+  it('needs a leader', async () => {
+    expect(await api(me, 'PATCH', '/network', forwarded, originHeaders(origin()))).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_network_leader', message: 'Duplicated task without leader' },
+    });
+  });
+
+  it('registers this instance’s change with the leader’s origin and network version', async () => {
+    const reply = await api(me, 'PATCH', '/network', { ...forwarded, leader: 'ghost' }, originHeaders(origin()));
+    expect(reply).toMatchObject({ status: 202, body: { type: 'networkTopologyChange', status: 'enqueued', indexUid: null } });
+    const task = (await api(me, 'GET', `/tasks/${reply.body.taskUid}`)).body;
+    expect(task.network).toEqual({ origin: origin() });
+    expect((await api(me, 'GET', '/network')).body).toMatchObject({ self: 'me', leader: 'ghost', version: VERSION, shards: { a: { remotes: ['ghost'] }, b: { remotes: ['me'] } } });
+  });
+
+  it('accepts each import payload of the change once, from a remote it expects', async () => {
+    const accepted = await importing(7);
+    expect(accepted).toMatchObject({ status: 202, body: { type: 'documentAdditionOrUpdate' } });
+    const task = (await api(me, 'GET', `/tasks/${accepted.body.taskUid}`)).body;
+    expect(task.network).toEqual({ import_from: { remoteName: 'ghost', indexName: 'movies', documentCount: 1 }, network_change: origin() });
+    expect(await importing(7)).toMatchObject({ status: 412, body: { code: 'import_task_already_received', message: 'The import task with key `7` was already received' } });
+    expect(await importing(8, 'nobody')).toMatchObject({ status: 412, body: { code: 'import_task_unknown_remote', message: 'The import task emanates from an unknown remote `nobody`' } });
+    expect(await importing(9, 'ghost', OTHER_VERSION)).toMatchObject({
+      status: 412,
+      body: { code: 'network_version_mismatch', message: `The network task version (\`${VERSION}\`) does not match the import task version (\`${OTHER_VERSION}\`)` },
+    });
+    expect(await control({ type: 'importFinishedForRemote', remote: 'nobody', successful: true })).toMatchObject({
+      status: 412,
+      body: { code: 'receive_import_finished_unknown_remote', message: 'The finished import notification emanates from an unknown remote `nobody`' },
+    });
+    expect(await control({ type: 'importFinishedForRemote', remote: 'ghost', successful: true })).toEqual({ status: 200, body: undefined });
+  });
+});
