@@ -20,6 +20,13 @@ export async function startInstance(name: string): Promise<Instance> {
   return instance;
 }
 
+/** kill -9, then the same instance again: same database, address and key. */
+export async function restartInstance(instance: Instance): Promise<Instance> {
+  await instance.server.kill();
+  const server = await startServer({ masterKey: instance.key, args: ['--experimental-allowed-ip-networks', 'any'], dbPath: instance.server.dbPath, port: instance.server.port });
+  return { ...instance, server };
+}
+
 /** One request as the instance's master key (extra headers as given). */
 export async function api(instance: Instance, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(`${instance.url}${path}`, {
