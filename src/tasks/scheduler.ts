@@ -53,7 +53,7 @@ import { Progress } from './progress.js';
 import type { ArchiveDeps, BatchProcessor, ExportDeps, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processExport } from './process/export.js';
-import { processNetworkChange, recordImports } from './process/network-change.js';
+import { processNetworkChange, recordImports, resumeNotifications } from './process/network-change.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
 import { crashError, failed } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
@@ -141,6 +141,7 @@ export class Scheduler {
   }
 
   start(): void {
+    if (this.loop === null) resumeNotifications(this.deps);
     this.loop ??= this.run();
   }
 

@@ -64,6 +64,18 @@ function advance(ctx: ProcessContext, task: Task, origin: NetworkOrigin): Proces
   };
 }
 
+/**
+ * At start-up, a change waiting for the other remotes tells them again that our imports are done
+ * (the notifications sent before a restart may not have arrived; v1.50 repeats them too).
+ */
+export function resumeNotifications(deps: Pick<ProcessContext, 'queue' | 'exports' | 'log'>): void {
+  const task = deps.queue.oldestEnqueued('networkTopologyChange');
+  const change = task === undefined ? undefined : changeOf(task);
+  const name = change === undefined ? null : nameForImport(change);
+  if (change?.phase !== 'waitingForOthers' || name === null) return;
+  void notifyRemotes({ ...deps, signal: new AbortController().signal }, remotesToNotify(change), changeOrigin(task!, change), name);
+}
+
 export const processNetworkChange: BatchProcessor = async (ctx, [task]) => {
   const change = changeOf(task!);
   if (change === undefined) return { tasks: [succeeded(task!, { kind: 'networkTopologyChange', movedDocuments: 0, message: 'Finished' })] };

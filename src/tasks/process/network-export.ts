@@ -23,7 +23,10 @@ import { writeIndex } from '../../workers/index-writer.js';
 import type { ExportDeps, ProcessContext } from './context.js';
 import { send, shipIndex } from './export.js';
 
-function exportDeps(ctx: ProcessContext): ExportDeps {
+/** What sending needs: the export client, the batch's cancelation, the log. */
+type Sending = Pick<ProcessContext, 'exports' | 'signal' | 'log'>;
+
+function exportDeps(ctx: Sending): ExportDeps {
   if (ctx.exports === undefined) throw new ApiError('internal', 'exports are not available in this process');
   return ctx.exports;
 }
@@ -42,7 +45,7 @@ function* shardedDocuments(env: IndexEnv, change: NetworkChangeState): Generator
 const authorization = (writeApiKey: string | null): Record<string, string> => (writeApiKey === null ? {} : { authorization: `Bearer ${writeApiKey}` });
 
 /** `POST <remote>/network/control` (the remote URL's path replaced), retried as exports are. */
-async function control(ctx: ProcessContext, remote: { url: string; writeApiKey: string | null }, origin: NetworkOrigin, message: object): Promise<void> {
+async function control(ctx: Sending, remote: { url: string; writeApiKey: string | null }, origin: NetworkOrigin, message: object): Promise<void> {
   const body = Buffer.from(JSON.stringify({ origin, message }));
   await send(exportDeps(ctx), ctx.signal, new URL('/network/control', remote.url).toString(), {
     method: 'POST',
@@ -125,7 +128,7 @@ export async function deleteMovedDocuments(ctx: ProcessContext, change: NetworkC
 }
 
 /** Tells each remote that our imports are done; a remote that does not answer is logged. */
-export async function notifyRemotes(ctx: ProcessContext, remotes: readonly { name: string; url: string; writeApiKey: string | null }[], origin: NetworkOrigin, name: string): Promise<void> {
+export async function notifyRemotes(ctx: Sending, remotes: readonly { name: string; url: string; writeApiKey: string | null }[], origin: NetworkOrigin, name: string): Promise<void> {
   await Promise.all(
     remotes.map(async (remote) => {
       try {
