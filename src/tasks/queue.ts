@@ -34,6 +34,7 @@ import {
   type Task,
   type TaskDetails,
   type TaskKind,
+  type TaskNetwork,
 } from '../types/task.js';
 import { nowNs } from '../types/dates.js';
 import type { Progress } from './progress.js';
@@ -61,6 +62,8 @@ export interface TaskInput {
   kind: TaskKind;
   /** the `customMetadata` query parameter of document and rule routes */
   customMetadata?: string | null;
+  /** where the task came from or goes to in a network (network/forward.ts) */
+  network?: TaskNetwork;
 }
 
 /** The enqueued tasks the autobatcher needs (see autobatcher.ts `nextBatch`). */
@@ -159,6 +162,7 @@ export class TaskQueue {
       startedAt: null,
       finishedAt: null,
       customMetadata: input.customMetadata ?? null,
+      ...(input.network !== undefined ? { network: input.network } : {}),
     };
   }
 
@@ -252,7 +256,10 @@ export class TaskQueue {
     return valuesOf(this.dbs.taskIndex, FAMILY.index);
   }
 
-  /** Stores a new version of an existing task and moves its index entries. */
+  /**
+   * Stores a new version of an existing task and moves its index entries. The stored `network`
+   * is kept: only `setNetwork` changes it, even while the scheduler holds an older copy.
+   */
   update(task: Task): void {
     if (task.status === 'processing') {
       throw new Error(`Task ${task.uid}: \`processing\` is never stored; keep the task enqueued while it runs.`);
@@ -260,8 +267,19 @@ export class TaskQueue {
     writeTxn(this.root, () => {
       const previous = this.dbs.tasks.get(task.uid);
       if (previous === undefined) throw new Error(`Task ${task.uid} cannot be updated: it does not exist.`);
-      this.dbs.tasks.putSync(task.uid, task);
+      this.dbs.tasks.putSync(task.uid, previous.network === undefined ? task : { ...task, network: previous.network });
       reindex(this.dbs.taskIndex, taskKeys(previous), taskKeys(task), this.dbs.taskCounts);
+    });
+  }
+
+  /**
+   * Records where a task went in the network (the remote tasks of a forwarded write), durably,
+   * whatever the task's status; nothing happens when the task was deleted meanwhile.
+   */
+  setNetwork(uid: number, network: TaskNetwork): void {
+    writeTxn(this.root, () => {
+      const stored = this.dbs.tasks.get(uid);
+      if (stored !== undefined) this.dbs.tasks.putSync(uid, { ...stored, network });
     });
   }
 
