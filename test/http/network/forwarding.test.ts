@@ -71,8 +71,9 @@ class MockRemote {
 
 const VERSION = '0198f3a2-6c1e-7b0a-9d7e-2f4c1b8a9e10';
 const OLDER = '0198f3a2-6c1e-7b0a-9d7e-000000000000';
-// one failed attempt then a hanging one: each write to a failing remote gives up in about 2 s
-const ENV = { MEILI_EXPERIMENTAL_PROXY_REQUEST_TIMEOUT_SECONDS: '1', MEILI_EXPERIMENTAL_PROXY_BACKOFF_TIMEOUT_SECONDS: '1' };
+// a failing remote is tried again for 2 s, each attempt waiting 3 s at most: an answer of 500 then
+// none at all gives up after about 3.5 s, with the timeout
+const ENV = { MEILI_EXPERIMENTAL_PROXY_REQUEST_TIMEOUT_SECONDS: '3', MEILI_EXPERIMENTAL_PROXY_BACKOFF_TIMEOUT_SECONDS: '2' };
 
 const ms1 = new MockRemote(100);
 const ms2 = new MockRemote(200);
