@@ -256,10 +256,7 @@ export class TaskQueue {
     return valuesOf(this.dbs.taskIndex, FAMILY.index);
   }
 
-  /**
-   * Stores a new version of an existing task and moves its index entries. The stored `network`
-   * is kept: only `setNetwork` changes it, even while the scheduler holds an older copy.
-   */
+  /** Stores a new version of an existing task and moves its index entries. */
   update(task: Task): void {
     if (task.status === 'processing') {
       throw new Error(`Task ${task.uid}: \`processing\` is never stored; keep the task enqueued while it runs.`);
@@ -267,7 +264,7 @@ export class TaskQueue {
     writeTxn(this.root, () => {
       const previous = this.dbs.tasks.get(task.uid);
       if (previous === undefined) throw new Error(`Task ${task.uid} cannot be updated: it does not exist.`);
-      this.dbs.tasks.putSync(task.uid, previous.network === undefined ? task : { ...task, network: previous.network });
+      this.dbs.tasks.putSync(task.uid, task);
       reindex(this.dbs.taskIndex, taskKeys(previous), taskKeys(task), this.dbs.taskCounts);
     });
   }
@@ -320,7 +317,9 @@ export class TaskQueue {
     writeTxn(this.root, () => {
       const written = progress?.count('task', tasks.length);
       for (const task of tasks) {
-        this.update(task);
+        // the batch ran on copies taken before the forwarded remote tasks were recorded (setNetwork)
+        const network = this.dbs.tasks.get(task.uid)?.network;
+        this.update(network === undefined ? task : { ...task, network });
         written?.();
       }
       this.writeBatch(progress === undefined ? batch : { ...batch, stats: { ...batch.stats, progressTrace: progress.trace() } });
