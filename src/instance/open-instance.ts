@@ -29,7 +29,7 @@ import { Network } from '../network/network.js';
 import { OutgoingClient } from '../outgoing/client.js';
 import { IpPolicy } from '../outgoing/ip-policy.js';
 import { RemoteSearch } from '../search/remote-search.js';
-import { noImportExpected, WriteForwarding } from '../network/forward.js';
+import { WriteForwarding } from '../network/forward.js';
 import { RemoteWriter, writeTimingsFromEnv, type WriteTimings } from '../network/remote-write.js';
 import { ruleLimitsFromEnv, type RuleLimits } from '../search-rules/limits.js';
 import { SearchRuleStore } from '../search-rules/store.js';
@@ -314,7 +314,7 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     network,
     remoteSearch: new RemoteSearch(outgoing),
     remoteWriter,
-    forwarding: new WriteForwarding({ network, writer: remoteWriter, queue, updateFiles, checkImport: noImportExpected }),
+    forwarding: new WriteForwarding({ network, writer: remoteWriter, queue, updateFiles }),
     outgoing,
     searchRules,
     searchQueue: new SearchQueue(

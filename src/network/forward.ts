@@ -8,6 +8,8 @@
  * `network.origin`) unless its network version is older than ours (`network_version_too_old`); a
  * client's write is refused by a node whose leader is another instance (`not_leader`), and on the
  * leader its task records `network.remote_tasks`; without a leader nothing is recorded or forwarded.
+ * A write carrying import headers (a topology change's export) records `network.import_from`; the
+ * admission hands the headers back so that the route registers it through the running change.
  *
  * `forward` then re-sends the write to every other remote of the network in parallel, with the
  * origin headers and the remote's write key, and records what each answered (its task uid or the
@@ -39,6 +41,8 @@ export interface ForwardableWrite {
 
 /** The network's verdict on a write, before its task is registered. */
 export interface Admission {
+  /** what the write's proxy headers say (an import is registered through the running topology change) */
+  readonly received: ReceivedNetwork | null;
   /** what the task records; undefined when no network takes part */
   readonly network: TaskNetwork | undefined;
   /** on the leader, for its own write: the network to re-send it to once registered */
@@ -53,20 +57,11 @@ export interface PreparedForward {
   readonly contentType: string | null;
 }
 
-/** Called for a write carrying import headers (a topology change's export) before it is registered. */
-export type ImportCheck = (received: Extract<ReceivedNetwork, { kind: 'import' }>) => void;
-
-/** Until a topology change imports documents, an import request has no change to belong to (v1.50's 503). */
-export const noImportExpected: ImportCheck = () => {
-  throw new ApiError('import_task_without_network_task', 'No network topology change task is currently enqueued or processing');
-};
-
 export interface ForwardingDeps {
   readonly network: Pick<Network, 'current'>;
   readonly writer: Pick<RemoteWriter, 'send'>;
   readonly queue: Pick<TaskQueue, 'setNetwork'>;
   readonly updateFiles: Pick<UpdateFiles, 'source'>;
-  readonly checkImport: ImportCheck;
 }
 
 const NDJSON = 'application/x-ndjson';
@@ -83,7 +78,7 @@ export class WriteForwarding {
     let version: string;
     if (received === null) {
       const leader = saved.leader ?? null;
-      if (leader === null) return { network: undefined, forwardIn: null };
+      if (leader === null) return { received, network: undefined, forwardIn: null };
       if (leader !== saved.self) {
         throw new ApiError('not_leader', `This remote is not the leader of the network.\n  - Note: only the leader \`${leader}\` can receive new tasks.`);
       }
@@ -99,8 +94,7 @@ export class WriteForwarding {
     if (version < saved.version) {
       throw new ApiError('network_version_too_old', `The network version in request is too old.\n  - Received: ${version}\n  - Expected at least: ${saved.version}`);
     }
-    if (received?.kind === 'import') this.deps.checkImport(received);
-    return { network, forwardIn: received === null ? saved : null };
+    return { received, network, forwardIn: received === null ? saved : null };
   }
 
   /** The write's body as it will be re-sent, read now; null when it is not re-sent. */

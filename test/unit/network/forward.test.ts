@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/errors/api-error.js';
-import { noImportExpected, WriteForwarding, type ForwardingDeps } from '../../../src/network/forward.js';
+import { WriteForwarding, type ForwardingDeps } from '../../../src/network/forward.js';
 import type { Saved } from '../../../src/network/network.js';
 import { importHeaders, originHeaders } from '../../../src/network/proxy-headers.js';
 import type { RemoteWriteRequest } from '../../../src/network/remote-write.js';
@@ -41,7 +41,6 @@ function forwarding(saved: Saved, answers: Record<string, 'ok' | 'fail'> = {}) {
     },
     queue: { setNetwork: (uid, net) => void recorded.push([uid, net]) },
     updateFiles: { source: () => ({ bytes: Buffer.from('{"id":1}\n') }) },
-    checkImport: noImportExpected,
   };
   return { service: new WriteForwarding(deps), sent, recorded };
 }
@@ -57,17 +56,17 @@ function refusal(fn: () => unknown): ApiError {
 
 describe('WriteForwarding.admit', () => {
   it('records and forwards nothing without a leader, nor headers', () => {
-    expect(forwarding(network({ leader: null })).service.admit({})).toEqual({ network: undefined, forwardIn: null });
+    expect(forwarding(network({ leader: null })).service.admit({})).toEqual({ received: null, network: undefined, forwardIn: null });
   });
 
   it("records the origin of a forwarded write even without a leader, as v1.50's enterprise edition", () => {
     const origin = { remoteName: 'ms9', taskUid: 3, networkVersion: V2 };
-    expect(forwarding(network({ leader: null })).service.admit(lower(originHeaders(origin)))).toEqual({ network: { origin }, forwardIn: null });
+    expect(forwarding(network({ leader: null })).service.admit(lower(originHeaders(origin)))).toMatchObject({ network: { origin }, forwardIn: null });
   });
 
   it("gives the leader's own write an empty remote_tasks at the network's version, to forward in that network", () => {
     const saved = network();
-    expect(forwarding(saved).service.admit({})).toEqual({ network: { remote_tasks: {}, network_version: V2 }, forwardIn: saved });
+    expect(forwarding(saved).service.admit({})).toEqual({ received: null, network: { remote_tasks: {}, network_version: V2 }, forwardIn: saved });
   });
 
   it('refuses a client write on a node that does not lead, and an origin older than our network', () => {
@@ -75,10 +74,15 @@ describe('WriteForwarding.admit', () => {
     expect(refusal(() => forwarding(network()).service.admit(lower(originHeaders({ remoteName: 'ms1', taskUid: 1, networkVersion: V1 })))).code).toBe('network_version_too_old');
   });
 
-  it('refuses an import while no topology change takes it (503)', () => {
-    const headers = lower({ ...originHeaders({ remoteName: 'ms1', taskUid: 1, networkVersion: V2 }), ...importHeaders({ remoteName: 'ms1', indexName: 'movies', documentCount: 1 }, { indexCount: 1, taskKey: 1, totalIndexDocuments: 1 }) });
-    const err = refusal(() => forwarding(network()).service.admit(headers));
-    expect([err.code, err.status]).toEqual(['import_task_without_network_task', 503]);
+  it('admits an import with its sender and change, handing its headers back, and forwards nothing', () => {
+    const origin = { remoteName: 'ms1', taskUid: 1, networkVersion: V2 };
+    const data = { remoteName: 'ms1', indexName: 'movies', documentCount: 1 };
+    const metadata = { indexCount: 1, taskKey: 1, totalIndexDocuments: 1 };
+    expect(forwarding(network()).service.admit(lower({ ...originHeaders(origin), ...importHeaders(data, metadata) }))).toEqual({
+      received: { kind: 'import', origin, data, metadata },
+      network: { import_from: data, network_change: origin },
+      forwardIn: null,
+    });
   });
 });
 
