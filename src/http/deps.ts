@@ -10,6 +10,7 @@ import type { IndexReader } from '../indexes/reader.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { LogHub } from '../logs/log-hub.js';
 import type { Network } from '../network/network.js';
+import type { WriteForwarding } from '../network/forward.js';
 import type { RemoteSearch } from '../search/remote-search.js';
 import type { OutgoingClient } from '../outgoing/client.js';
 import type { SearchQueue } from '../search/search-queue.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   network: Network;
   /** sends the queries that name another instance to it */
   remoteSearch: RemoteSearch;
+  /** admits the writes of a sharded network and re-sends the leader's (network.md §5) */
+  forwarding: WriteForwarding;
   /** every request to a URL users give (the checks of a network change) */
   outgoing: OutgoingClient;
   /** searches waiting for, or holding, one of the search slots */

@@ -9,18 +9,17 @@
  * between makes the sender's retry register the payload once more, which re-adds the same
  * documents, rather than lose it.
  */
-import type { TaskNetwork } from '../types/task.js';
 import { receiveRemoteTask } from '../tasks/process/network-change-state.js';
 import { updateRunningChange, type ChangeTasks } from '../tasks/process/network-change-store.js';
 import type { ReceivedNetwork } from './proxy-headers.js';
 
 export type ReceivedImport = Extract<ReceivedNetwork, { kind: 'import' }>;
 
-/** Registers the import task with `register` (given its `network`) once the running change accepts it. */
+/** Registers the import task with `register` (its `network` read from the same headers) once the running change accepts it. */
 export async function receiveImport<T>(
   queue: ChangeTasks,
   received: ReceivedImport,
-  register: (network: TaskNetwork) => Promise<T>,
+  register: () => Promise<T>,
   log?: (message: string, err: unknown) => void,
 ): Promise<T> {
   const { origin, data, metadata } = received;
@@ -32,10 +31,7 @@ export async function receiveImport<T>(
       dryRun,
     );
   count(true);
-  const registered = await register({
-    import_from: { remoteName: data.remoteName, indexName: data.indexName, documentCount: data.documentCount },
-    network_change: origin,
-  });
+  const registered = await register();
   try {
     count(false);
   } catch (err) {

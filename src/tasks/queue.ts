@@ -63,7 +63,7 @@ export interface TaskInput {
   kind: TaskKind;
   /** the `customMetadata` query parameter of document and rule routes */
   customMetadata?: string | null;
-  /** where the task comes from or goes to in a network (network.md §5) */
+  /** where the task came from or goes to in a network (network/forward.ts) */
   network?: TaskNetwork;
 }
 
@@ -163,7 +163,7 @@ export class TaskQueue {
       startedAt: null,
       finishedAt: null,
       customMetadata: input.customMetadata ?? null,
-      ...(input.network === undefined ? {} : { network: input.network }),
+      ...(input.network !== undefined ? { network: input.network } : {}),
     };
   }
 
@@ -271,6 +271,17 @@ export class TaskQueue {
   }
 
   /**
+   * Records where a task went in the network (the remote tasks of a forwarded write), durably,
+   * whatever the task's status; nothing happens when the task was deleted meanwhile.
+   */
+  setNetwork(uid: number, network: TaskNetwork): void {
+    writeTxn(this.root, () => {
+      const stored = this.dbs.tasks.get(uid);
+      if (stored !== undefined) this.dbs.tasks.putSync(uid, { ...stored, network });
+    });
+  }
+
+  /**
    * Reads stored task `uid` and stores what `change` makes of it, in one transaction: a network
    * change's state is updated so both by the routes that receive imports and notifications and by
    * the scheduler, and neither may overwrite the other's update. `change` answers the new task
@@ -337,7 +348,9 @@ export class TaskQueue {
     writeTxn(this.root, () => {
       const written = progress?.count('task', tasks.length);
       for (const task of tasks) {
-        this.update(task);
+        // the batch ran on copies taken before the forwarded remote tasks were recorded (setNetwork)
+        const network = this.dbs.tasks.get(task.uid)?.network;
+        this.update(network === undefined ? task : { ...task, network });
         written?.();
       }
       this.writeBatch(progress === undefined ? batch : { ...batch, stats: { ...batch.stats, progressTrace: progress.trace() } });

@@ -5,12 +5,11 @@
  */
 import { validateIndexUid } from '../../indexes/uid.js';
 import { receiveImport } from '../../network/import-receiving.js';
-import { readReceivedNetwork } from '../../network/proxy-headers.js';
-import type { TaskNetwork } from '../../types/task.js';
+import type { TaskInput } from '../../tasks/queue.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
 import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
-import { enqueue } from '../enqueue.js';
+import { admitWrite, enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { QueryValueError, compileQuery, parseString, type ValueParser } from '../validation/index.js';
 
@@ -34,14 +33,14 @@ async function addDocuments(
   method: 'replace' | 'update',
 ) {
   const uid = validateIndexUid(ctx.params.indexUid!);
+  // v1.50 asks the network before it looks at the payload
+  const admission = admitWrite(deps, ctx);
   const { format, delimiter } = documentsFormat(ctx.headers['content-type'], ctx.query.csvDelimiter);
   const limit = deps.config.httpPayloadSizeLimit;
   const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.headers['content-encoding'], limit);
   const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit);
   try {
-    const received = readReceivedNetwork(ctx.headers);
-    const register = (network?: TaskNetwork) => enqueue(deps, {
-      ...(network === undefined ? {} : { network }),
+    const input: TaskInput = {
       kind: {
         name: 'documentAdditionOrUpdate',
         indexUid: uid,
@@ -54,9 +53,10 @@ async function addDocuments(
         onMissingDocument: ctx.query.skipCreation === true ? 'skip' : 'create',
       },
       customMetadata: ctx.query.customMetadata ?? null,
-    });
-    // documents a remote sends during a topology change (network/import-receiving.ts)
-    if (received?.kind === 'import') return await receiveImport(deps.queue, received, register, (message, err) => deps.logs.logger.warn({ err }, message));
+    };
+    const register = () => enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
+    // documents a remote sends during a topology change count in it (network/import-receiving.ts)
+    if (admission.received?.kind === 'import') return await receiveImport(deps.queue, admission.received, register, (message, err) => deps.logs.logger.warn({ err }, message));
     return await register();
   } catch (err) {
     await deps.updateFiles.delete(payload.uuid);
