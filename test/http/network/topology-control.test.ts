@@ -18,8 +18,9 @@ afterAll(async () => {
   await me?.server.dispose();
 });
 
-const VERSION = '0198f3a2-6c1e-7b0a-9d7e-2f4c1b8a9e10';
-const OTHER_VERSION = '0198f3a2-6c1e-7b0a-9d7e-2f4c1b8a9e11';
+// later than any version this instance makes itself, so never `network_version_too_old`
+const VERSION = 'fff00000-0000-7000-8000-000000000000';
+const OTHER_VERSION = 'fff00000-0000-7000-8000-000000000001';
 const origin = (networkVersion = VERSION): NetworkOrigin => ({ remoteName: 'ghost', taskUid: 5, networkVersion });
 
 /** A payload of `ghost`'s export of index `movies`. */
