@@ -21,7 +21,7 @@ import { recordAppliedBatch, type AppliedBatch } from '../applied-batch.js';
 import { stampIndexFormat } from '../storage-upgrade.js';
 import { reshardIndex, type ReshardOutcome, type ReshardWrite } from '../shards/reshard.js';
 import type { Sharding } from '../shards/shard-of.js';
-import { readShardDocids, writeShardDocids } from '../shards/shard-docids.js';
+import { addShards, readShardDocids, writeShardDocids } from '../shards/shard-docids.js';
 import { EMPTY } from '../docset.js';
 
 export interface DocumentsWrite {
@@ -45,6 +45,8 @@ export interface SettingsWrite {
   readonly clear: boolean;
   /** names of the updaters whose derived data the new settings change */
   readonly rebuild: readonly string[];
+  /** an index the batch creates with a sharded network: it knows every shard from the start */
+  readonly sharding?: Sharding | null;
   /** the batch this write applies, recorded with it */
   readonly applied?: AppliedBatch;
 }
@@ -86,6 +88,7 @@ function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => vo
     writeShardDocids(env, new Map([...readShardDocids(env).keys()].map((name) => [name, EMPTY])));
   }
   writeSettings(env, write.settings);
+  if (write.sharding) addShards(env, write.sharding.shards);
   // An emptied index is rebuilt from nothing, which also clears what the old documents left.
   // Each updater walks the documents on its own, so hand out a fresh iterator every time.
   const documents = write.clear ? [] : { [Symbol.iterator]: () => store.entries() };

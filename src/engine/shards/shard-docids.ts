@@ -34,6 +34,11 @@ export function writeShardDocids(env: IndexEnv, shards: ReadonlyMap<string, DocS
   for (const [name, docids] of shards) env.shardDocids.putSync(name, encode(docids));
 }
 
+/** Makes every shard of `shards` known to the index, empty when new (an index v1.50 creates with a sharded network); inside a write transaction. */
+export function addShards(env: IndexEnv, shards: readonly string[]): void {
+  for (const name of shards) if (env.shardDocids.getBinary(name) === undefined) env.shardDocids.putSync(name, encode(EMPTY));
+}
+
 /**
  * Keeps `shard-docids` in step with one document batch: documents the batch creates join the
  * shard `sharding` gives their id (with a sharded network only), deleted ones leave whichever
