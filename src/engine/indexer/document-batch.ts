@@ -127,7 +127,7 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
         newFields.add(name);
       }
       const id = documentId(doc, key);
-      if (shards.dropped(id)) continue;
+      if (!shards.owns(id)) continue;
       ids.add(id);
       docs?.push(doc);
     }
@@ -245,7 +245,7 @@ function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iter
   for (const doc of docs) {
     const at = line++;
     const id = documentId(doc, key);
-    if (pending.shards.dropped(id)) continue;
+    if (!pending.shards.keeps(id)) continue;
     const base = pending.current(id);
     if (op.skipMissing && base === undefined) continue;
     const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
@@ -257,7 +257,7 @@ function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iter
 function deleteIds(pending: Pending, ids: Iterable<string>): number {
   let deleted = 0;
   for (const id of new Set(ids)) {
-    if (pending.shards.dropped(id) || pending.current(id) === undefined) continue;
+    if (!pending.shards.owns(id) || pending.current(id) === undefined) continue;
     pending.set(id, null);
     deleted++;
   }

@@ -49,15 +49,19 @@ export class ShardRecorder {
   /** the record as the batch changes it; loaded on first need */
   private shards: Map<string, DocSet> | null = null;
   private dirty = false;
+  private readonly sharding: Sharding | null;
+  /** the shard of each document `keeps` kept since the last `note`, so it is hashed once */
+  private readonly kept = new Map<string, string>();
 
   constructor(
     private readonly env: IndexEnv,
-    private readonly sharding: Sharding | null,
+    sharding: Sharding | null,
   ) {
+    this.sharding = sharding !== null && sharding.shards.length > 0 ? sharding : null;
     // a sharded write knows every shard of the network, as an index v1.50 creates with shards
-    if (sharding !== null) {
+    if (this.sharding !== null) {
       const shards = this.load();
-      for (const name of sharding.shards) {
+      for (const name of this.sharding.shards) {
         if (shards.has(name)) continue;
         shards.set(name, EMPTY);
         this.dirty = true;
@@ -65,9 +69,18 @@ export class ShardRecorder {
     }
   }
 
-  /** Whether the document whose id is `id` belongs to a shard this instance does not own (dropped when sharded). */
-  dropped(id: string): boolean {
-    return this.sharding !== null && !this.sharding.owned.has(shardOf(id, this.sharding.shards));
+  /** Whether the document whose id is `id` is of a shard this instance owns (always, unsharded): others are dropped. */
+  owns(id: string): boolean {
+    return this.sharding === null || this.sharding.owned.has(shardOf(id, this.sharding.shards));
+  }
+
+  /** `owns`, for a document about to be written: its shard is kept for `note`. */
+  keeps(id: string): boolean {
+    if (this.sharding === null) return true;
+    const shard = shardOf(id, this.sharding.shards);
+    if (!this.sharding.owned.has(shard)) return false;
+    this.kept.set(id, shard);
+    return true;
   }
 
   /**
@@ -91,17 +104,21 @@ export class ShardRecorder {
         this.dirty = true;
       }
     }
-    if (this.sharding === null || created.size === 0) return;
+    if (this.sharding === null || created.size === 0) {
+      this.kept.clear();
+      return;
+    }
     const joining = new Map<string, number[]>();
     for (const [id, doc] of changes) {
       if (doc === null) continue;
       const docid = this.env.externalIds.get(id);
       if (docid === undefined || !created.has(docid)) continue;
-      const shard = shardOf(id, this.sharding.shards);
+      const shard = this.kept.get(id) ?? shardOf(id, this.sharding.shards);
       let list = joining.get(shard);
       if (list === undefined) joining.set(shard, (list = []));
       list.push(docid);
     }
+    this.kept.clear();
     const shards = this.load();
     for (const [name, docids] of joining) shards.set(name, union(shards.get(name) ?? EMPTY, fromUnsorted(docids)));
     if (joining.size > 0) this.dirty = true;
