@@ -82,6 +82,16 @@ describe('a sharded instance', () => {
     expect(await hitIds('NOT _shard IN [ms1]')).toEqual([]);
   });
 
+  it('creates indexes knowing every shard of the network, whichever task creates them', async () => {
+    await run(server, 'POST', '/indexes', { uid: 'created' });
+    await run(server, 'PATCH', '/indexes/configured/settings', { searchableAttributes: ['title'] });
+    for (const uid of ['created', 'configured']) {
+      const reply = await call(server, 'POST', `/indexes/${uid}/search`, { filter: '_shard IN [ms0, ms1, ms2]', useNetwork: false });
+      expect(reply.status).toBe(200);
+      expect(reply.body.hits).toEqual([]);
+    }
+  });
+
   it('refuses unknown shards and other operators with v1.50’s errors', async () => {
     expect((await search('_shard = ghost')).body).toEqual(errorBody('invalid_search_filter', 'Index `books`: Shard `ghost` does not exist'));
     const operator = await search('_shard >= ms1');
