@@ -19,7 +19,7 @@ export interface DeleteUnownedWrite {
  * `writeIndex` (workers/index-writer.ts), whose outcome's `results[0].count` is how many were
  * deleted. `primaryKey`: the index's (IndexRecord.primaryKey).
  */
-export function deleteUnownedWrite(sharding: Sharding, primaryKey: string | null): DeleteUnownedWrite {
+export function deleteUnownedWrite(sharding: Pick<Sharding, 'owned'>, primaryKey: string | null): DeleteUnownedWrite {
   return { kind: 'documents', ops: [{ op: 'deleteUnowned', owned: [...sharding.owned] }], primaryKey };
 }
 

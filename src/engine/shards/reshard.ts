@@ -15,7 +15,8 @@ import { shardOf, type Sharding } from './shard-of.js';
 /** The index write that reshards an index (workers/index-writer.ts `writeIndex` answers a ReshardOutcome). */
 export interface ReshardWrite {
   readonly kind: 'reshard';
-  readonly sharding: Sharding;
+  /** only its shard names matter */
+  readonly sharding: Pick<Sharding, 'shards'>;
 }
 
 /** What resharding changed. */
@@ -27,8 +28,12 @@ export interface ReshardOutcome {
   readonly moved: ReadonlyMap<string, DocSet>;
 }
 
-/** The IndexWrite giving the index's documents their shard in `sharding` (run with `writeIndex`). */
-export function reshardWrite(sharding: Sharding): ReshardWrite {
+/**
+ * The IndexWrite giving the index's documents their shard in `sharding` (the new network's shard
+ * names; which are owned does not matter). Run it with `writeIndex` (workers/index-writer.ts) on
+ * every index, before exporting what moved.
+ */
+export function reshardWrite(sharding: Pick<Sharding, 'shards'>): ReshardWrite {
   return { kind: 'reshard', sharding };
 }
 
@@ -36,7 +41,7 @@ export function reshardWrite(sharding: Sharding): ReshardWrite {
  * Reshards the index in `env` to `sharding` (call inside its write transaction); `checkpoint`
  * throws to interrupt (the transaction then rolls back).
  */
-export function reshardIndex(env: IndexEnv, sharding: Sharding, checkpoint: () => void = () => {}): ReshardOutcome {
+export function reshardIndex(env: IndexEnv, sharding: Pick<Sharding, 'shards'>, checkpoint: () => void = () => {}): ReshardOutcome {
   const recorded = readShardDocids(env);
   const network = new Set(sharding.shards);
   const shards = new Map<string, DocSet>();
