@@ -284,6 +284,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
       changeHeaders: (origin, data, metadata) => ({ ...originHeaders(origin), ...importHeaders(data, metadata) }),
     },
     networkVersion: () => (network.sharding() ? network.current().version : null),
+    shardingOf: () => network.shardingOf(),
     onBatchCommitted: webhookSender(webhooks, outgoing, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });
 }

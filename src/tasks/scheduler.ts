@@ -40,6 +40,7 @@ import { createdIndexSizes, databaseSizeChanges, databaseSizes, measureIndex } f
 import { IndexStatsStore } from '../indexes/stats-store.js';
 import { formatLabel, STORE_FORMAT_VERSION, type InstanceStore } from '../store/env.js';
 import type { StorageFormat } from '../store/storage-format.js';
+import type { Sharding } from '../engine/shards/shard-of.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxnAsync } from '../store/write-txn.js';
 import { writeIndex } from '../workers/index-writer.js';
@@ -53,7 +54,7 @@ import { Progress } from './progress.js';
 import type { ArchiveDeps, BatchProcessor, ExportDeps, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processExport } from './process/export.js';
-import { processNetworkChange, recordImports, resumeNotifications } from './process/network-change.js';
+import { processNetworkChange, recordImports, resumeNotifications, shardingDuring } from './process/network-change.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
 import { crashError, failed } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
@@ -97,6 +98,8 @@ export interface SchedulerDeps {
   storage?: StorageFormat;
   /** our network's version while it is sharded (a leader is set), else null: tasks of newer versions wait */
   networkVersion?: () => string | null;
+  /** the network's shards when it has a leader (Network.shardingOf), given to each batch */
+  shardingOf?: () => Sharding | null;
 }
 
 const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
@@ -335,6 +338,8 @@ export class Scheduler {
     if (processor === undefined) {
       throw new ApiError('internal', `Quarry cannot process \`${next.operation}\` batches yet.`);
     }
-    return processor({ ...this.deps, indexStats: this.indexStats, ...run }, tasks, next);
+    const during = next.networkChange === undefined ? undefined : shardingDuring(this.deps.queue, next.networkChange);
+    const sharding = during === undefined ? (this.deps.shardingOf?.() ?? null) : during;
+    return processor({ ...this.deps, indexStats: this.indexStats, sharding, ...run }, tasks, next);
   }
 }

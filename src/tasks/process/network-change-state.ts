@@ -7,7 +7,7 @@
  * scheduler's gate (tasks/network-gate.ts) and the receiving routes (network-change-store.ts) apply them.
  */
 import { ApiError } from '../../errors/api-error.js';
-import { shardOf } from '../../engine/shards/shard-of.js';
+import { shardOf, type Sharding } from '../../engine/shards/shard-of.js';
 import type { ChangeNetwork, ChangePhase, ImportIndexState, InRemoteState, NetworkChangeState } from '../../types/network-change.js';
 
 export function newChange(oldNetwork: ChangeNetwork, newNetwork: ChangeNetwork): NetworkChangeState {
@@ -168,10 +168,17 @@ export function remotesToNotify(change: NetworkChangeState): { name: string; url
     .map(([name, remote]) => ({ name, url: remote.url, writeApiKey: remote.writeApiKey }));
 }
 
-/** The shards of the new network this instance does not own: their documents are deleted at the end. */
-export function removedShards(change: NetworkChangeState): Set<string> {
+/** The shards of the new network this instance owns (under its export name): the others' documents are deleted at the end. */
+export function ownedShards(change: NetworkChangeState): Set<string> {
   const self = nameForExport(change);
-  return new Set(Object.entries(change.newNetwork.shards).flatMap(([shard, owners]) => (self !== null && !owners.includes(self) ? [shard] : [])));
+  return new Set(Object.entries(change.newNetwork.shards).flatMap(([shard, owners]) => (self !== null && owners.includes(self) ? [shard] : [])));
+}
+
+/** A network's shards as its `self` sees them; null without a leader (nothing is sharded then). */
+export function shardingOfNetwork(network: ChangeNetwork): Sharding | null {
+  if (network.leader === null) return null;
+  const shards = Object.keys(network.shards).sort();
+  return { shards, owned: new Set(shards.filter((name) => network.self !== null && network.shards[name]!.includes(network.self))) };
 }
 
 /** The shard names of a network, sorted; empty when it shards nothing (no leader). */

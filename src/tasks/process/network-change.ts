@@ -16,7 +16,8 @@
  * A step that does not finish the task stores the new state in the task, which stays enqueued
  * (the scheduler records no batch for it).
  */
-import { nameForImport, nextPhase, processRemoteTask, remotesImportState, remotesToNotify } from './network-change-state.js';
+import type { Sharding } from '../../engine/shards/shard-of.js';
+import { nameForImport, nextPhase, processRemoteTask, remotesImportState, remotesToNotify, shardingOfNetwork } from './network-change-state.js';
 import { changeOf, changeVersion, updateChange, withChange } from './network-change-store.js';
 import type { NetworkChangeState } from '../../types/network-change.js';
 import type { NetworkOrigin, Task } from '../../types/task.js';
@@ -30,6 +31,17 @@ export function changeOrigin(task: Task, change: NetworkChangeState): NetworkOri
   const network = task.network;
   if (network !== undefined && 'origin' in network) return network.origin;
   return { remoteName: nameForImport(change) ?? '', taskUid: task.uid, networkVersion: changeVersion(task) ?? '' };
+}
+
+/**
+ * The shards a batch run inside change `changeUid` indexes with: the tasks registered before the
+ * change run with the old network's (v1.50's `network_for_state`), imports with the new one's
+ * (undefined: the stored network's).
+ */
+export function shardingDuring(queue: Pick<TaskQueue, 'get'>, changeUid: number): Sharding | null | undefined {
+  const task = queue.get(changeUid);
+  const change = task === undefined ? undefined : changeOf(task);
+  return change?.phase === 'waitingForOlderTasks' ? shardingOfNetwork(change.oldNetwork) : undefined;
 }
 
 /** The import tasks of a batch run during the change count as processed (v1.50's `process_remote_tasks`). */

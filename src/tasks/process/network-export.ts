@@ -12,11 +12,13 @@
  * - telling the other remotes our imports are done (`importFinishedForRemote`).
  * A remote that cannot be reached is logged and skipped: its documents stay here.
  */
+import { deletedCount, deleteUnownedWrite } from '../../engine/shards/delete-unowned.js';
+import { reshardWrite } from '../../engine/shards/reshard.js';
 import { shardOf } from '../../engine/shards/shard-of.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { ApiError } from '../../errors/api-error.js';
 import { measureIndex } from '../../indexes/stats.js';
-import { exportPlan, nameForExport, removedShards, shardNames } from './network-change-state.js';
+import { exportPlan, nameForExport, ownedShards, shardNames } from './network-change-state.js';
 import type { NetworkChangeState } from '../../types/network-change.js';
 import type { NetworkOrigin } from '../../types/task.js';
 import { writeIndex } from '../../workers/index-writer.js';
@@ -31,7 +33,11 @@ function exportDeps(ctx: Sending): ExportDeps {
   return ctx.exports;
 }
 
-/** Every document of an index with its shard after the change and whether it changed shard. */
+/**
+ * Every document of an index with its shard after the change and whether it changed shard,
+ * computed from the two networks' shard names rather than read from the shard records, so that an
+ * export run again after a crash (the records already updated) sends the same documents.
+ */
 function* shardedDocuments(env: IndexEnv, change: NetworkChangeState): Generator<{ id: string; docid: number; shard: string; moved: boolean }> {
   const before = shardNames(change.oldNetwork);
   const after = shardNames(change.newNetwork);
@@ -54,13 +60,18 @@ async function control(ctx: Sending, remote: { url: string; writeApiKey: string 
   });
 }
 
-/** The export step: what every other remote of the new network now owns is sent to it. */
+/**
+ * The export step: every index's documents get their shard in the new network (engine
+ * shards/reshard.ts, which `_shard` filters and the last step read), then what every other remote
+ * of the new network now owns is sent to it.
+ */
 export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkChangeState, origin: NetworkOrigin): Promise<void> {
+  const records = ctx.indexes.list().sort((a, b) => (a.uid < b.uid ? -1 : 1));
+  for (const record of records) await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, reshardWrite({ shards: shardNames(change.newNetwork) }), ctx.signal);
   const outName = nameForExport(change);
   const targets = exportPlan(change);
   if (outName === null || targets.length === 0) return;
   const deps = exportDeps(ctx);
-  const records = ctx.indexes.list().sort((a, b) => (a.uid < b.uid ? -1 : 1));
   if (records.length === 0) {
     for (const target of targets) {
       try {
@@ -103,22 +114,21 @@ export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkC
   }
 }
 
-/** The last step: the documents of the shards we no longer own are deleted; answers how many, and the registry and statistics writes. */
+/**
+ * The last step: the documents recorded in shards we no longer own are deleted (engine
+ * shards/delete-unowned.ts); answers how many, and the registry and statistics writes.
+ */
 export async function deleteMovedDocuments(ctx: ProcessContext, change: NetworkChangeState): Promise<{ moved: number; commit: () => void }> {
-  const removed = removedShards(change);
+  const owned = ownedShards(change);
   const writes: (() => void)[] = [];
   let moved = 0;
-  if (removed.size === 0) return { moved, commit: () => {} };
   const records = ctx.indexes.list();
   for (const [i, record] of records.entries()) {
     ctx.progress.enterNamed('delete', `Deleting removed shards for index \`${record.uid}\``, i, records.length);
-    const env = ctx.indexEnvs.get(record.uuid);
-    const ids = [...shardedDocuments(env, change)].filter(({ shard }) => removed.has(shard)).map(({ id }) => id);
-    if (ids.length === 0) continue;
-    const outcome = await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, { kind: 'documents', ops: [{ op: 'delete', ids }], primaryKey: record.primaryKey }, ctx.signal);
-    const result = outcome.results[0];
-    moved += result !== undefined && 'count' in result ? result.count : 0;
-    const measured = measureIndex(env, ctx.indexEnvs.folderOf(record.uuid));
+    const deleted = deletedCount(await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, deleteUnownedWrite({ owned }, record.primaryKey), ctx.signal));
+    if (deleted === 0) continue;
+    moved += deleted;
+    const measured = measureIndex(ctx.indexEnvs.get(record.uuid), ctx.indexEnvs.folderOf(record.uuid));
     writes.push(() => {
       ctx.indexes.put({ ...record, updatedAt: ctx.now });
       ctx.indexStats.put(record.uuid, measured);

@@ -10,7 +10,7 @@ import {
   receiveImportFinished,
   receiveRemoteTask,
   remotesToNotify,
-  removedShards,
+  ownedShards,
 } from '../../../../src/tasks/process/network-change-state.js';
 import type { ChangeNetwork } from '../../../../src/types/network-change.js';
 
@@ -29,7 +29,7 @@ describe('a topology change’s state', () => {
     const leaving = newChange(network('ms1', { s0: ['ms0'], s1: ['ms1'] }), network(null, { s0: ['ms0'] }));
     expect(leaving.inRemotes).toEqual({});
     expect(Object.keys(leaving.outRemotes)).toEqual(['ms0']);
-    expect([...removedShards(leaving)]).toEqual(['s0']);
+    expect([...ownedShards(leaving)]).toEqual([]);
   });
 
   it('follows each remote’s imports until every index it announced is processed', () => {
