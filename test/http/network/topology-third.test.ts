@@ -1,7 +1,7 @@
 /**
  * Adding a third shard to a sharded network of real Quarry processes (network.md §5–§6):
  * rendezvous hashing moves only the documents the new shard wins, each from the instance that held
- * it, and the newcomer's change names the leader's.
+ * it, and the newcomer's change names the leader's; removing it again sends its documents back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../../src/engine/shards/shard-of.js';
@@ -57,5 +57,20 @@ describe('a third shard', () => {
     expect(await localIds(ms0)).toEqual(ids(three, 's0'));
     expect(await localIds(ms1)).toEqual(ids(three, 's1'));
     expect(ids(three, 's0')).toEqual(ids(two, 's0').filter((id) => !won.includes(id)));
+  }, 40_000);
+
+  it('gives its documents back when it leaves the network, and keeps none', async () => {
+    const two = ['s0', 's1'];
+    const reply = await api(ms0, 'PATCH', '/network', { remotes: { ms2: null } });
+    expect(reply.status).toBe(202);
+    const change = await finished(ms0, reply.body.taskUid);
+    const { ms1: to1, ms2: to2 } = change.network.remote_tasks;
+    const [on1, on2] = [await finished(ms1, to1.taskUid), await finished(ms2, to2.taskUid)];
+    for (const task of [change, on1, on2]) expect(task.status).toBe('succeeded');
+    expect(on2.details.movedDocuments).toBe(ids(['s0', 's1', 's2'], 's2').length);
+    expect((await api(ms2, 'GET', '/network')).body).toMatchObject({ self: null, leader: 'ms0' });
+    expect(await localIds(ms2)).toEqual([]);
+    expect(await localIds(ms0)).toEqual(ids(two, 's0'));
+    expect(await localIds(ms1)).toEqual(ids(two, 's1'));
   }, 40_000);
 });
