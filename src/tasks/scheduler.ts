@@ -68,6 +68,7 @@ import { processCancelation, processDeletion } from './process/task-ops.js';
 import { processUpgrade } from './process/upgrade.js';
 import { crashAfterIndexCommit } from './test-hooks.js';
 import type { TaskQueue } from './queue.js';
+import type { Processing } from './query.js';
 
 /** Batches that write one index's documents or settings: their stats show the database sizes they changed. */
 const INDEX_WRITES: ReadonlySet<BatchOperation> = new Set<BatchOperation>([
@@ -134,6 +135,8 @@ export class Scheduler {
   private loop: Promise<void> | null = null;
   private running: { taskUids: ReadonlySet<number>; abort: AbortController } | null = null;
   private idleWaiters: (() => void)[] = [];
+  /** when the pending network change was first shown processing */
+  private changeStartedAt: bigint | null = null;
   /** why no batch runs any more until a restart (a failed upgrade, data left in an older format) */
   private halted: string | null = null;
 
@@ -249,7 +252,9 @@ export class Scheduler {
     const progress = new Progress();
     progress.enter('batch', 'processing tasks');
     this.running = { taskUids, abort };
-    queue.setProcessing({ batch, taskUids, progress });
+    // the tasks an older-task or import batch runs inside a network change, with the change itself
+    const shown = next.networkChange === undefined ? taskUids : new Set([...taskUids, next.networkChange]);
+    queue.setProcessing({ batch, taskUids: shown, progress });
     const measured = INDEX_WRITES.has(next.operation) ? this.deps.indexes.get(next.indexUid!) : undefined;
     // An index the batch creates is measured from its state right after creation (null here).
     const sizesBefore = measured === undefined ? null : databaseSizes(this.deps.indexEnvs.get(measured.uuid));
@@ -314,7 +319,7 @@ export class Scheduler {
         await outcome.abandon?.();
         throw err;
       });
-      queue.setProcessing(null);
+      queue.setProcessing(this.changeInProgress());
       this.running = null;
       this.deps.onBatchCommitted?.(done.tasks);
       await Promise.all(files.map((uuid) => this.deps.updateFiles.delete(uuid)));
@@ -324,9 +329,25 @@ export class Scheduler {
     } catch (err) {
       if (!(err instanceof BatchAborted)) throw err;
     } finally {
-      queue.setProcessing(null);
+      queue.setProcessing(this.changeInProgress());
       this.running = null;
     }
+  }
+
+  /**
+   * A network change between two of its steps stays shown as processing, in a batch of its own
+   * (v1.50 keeps its batch processing until the change is done); null when no change is pending.
+   */
+  private changeInProgress(): Processing | null {
+    const { queue } = this.deps;
+    const task = queue.oldestEnqueued('networkTopologyChange');
+    if (task === undefined || task.kind.name !== 'networkTopologyChange' || task.kind.change === undefined) {
+      this.changeStartedAt = null;
+      return null;
+    }
+    this.changeStartedAt ??= nowNs();
+    const batch = openBatch(queue.nextBatchUid(), [task], `stopped after task with id ${task.uid} because it is a network topology change task`, this.changeStartedAt);
+    return { batch, taskUids: new Set([task.uid]) };
   }
 
   private async process(
