@@ -4,17 +4,18 @@
  * at the step it was in. The scheduler's gate (tasks/network-gate.ts) decides when a step may run
  * and runs the older and the import tasks in between.
  * 1. *Waiting for older tasks*: once they ran, the change moves on.
- * 2. *Exporting*: every document whose shard another remote now owns is sent to it
- *    (network-export.ts), or a remote is told we have no index; then we wait for imports.
+ * 2. *Exporting*: every index is resharded to the new network, and every document whose shard
+ *    another remote now owns is sent to it (network-export.ts), or a remote is told we have no
+ *    index; then we wait for imports.
  * 3. *Importing*: the import tasks run (the gate picks them); `recordImports` counts them.
  * 4. Imports done: every other remote is told (`importFinishedForRemote`); we wait for theirs.
  * 5. All remotes done: the documents of shards we no longer own are deleted (unless a remote
  *    failed), `movedDocuments` counts them, and the task succeeds.
- * Each step can run again after a crash: shards are recomputed from the networks, a payload sent
- * twice is refused by its task key (and counted as sent), and deleting what we do not own twice
- * deletes nothing more.
- * A step that does not finish the task stores the new state in the task, which stays enqueued
- * (the scheduler records no batch for it).
+ * Each step can run again after a crash: what moves is recomputed from the two networks, a
+ * payload sent twice is refused by its task key (and counted as sent), and deleting what we do
+ * not own twice deletes nothing more; the notifications of step 4 are sent again at start-up.
+ * A step that does not finish the task stores the new state in the task, which stays enqueued on
+ * disk (the scheduler records no batch for it, and shows the change processing until it is done).
  */
 import type { Sharding } from '../../engine/shards/shard-of.js';
 import { nameForImport, nextPhase, processRemoteTask, remotesImportState, remotesToNotify, shardingOfNetwork } from './network-change-state.js';

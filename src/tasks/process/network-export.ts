@@ -1,6 +1,7 @@
 /**
  * What a topology change moves (network.md §6, v1.50's `balance_documents`,
  * `delete_removed_shards` and `notify_import_finished`):
+ * - every index's shard records brought to the new network (engine shards/reshard.ts);
  * - each document's shard before and after the change, by rendezvous over the old and the new
  *   shard names (a document of an index created before any leader had none: it moves wherever
  *   its new shard lives);
@@ -8,7 +9,8 @@
  *   (index and settings first, then gzipped NDJSON payloads), every request carrying the change's
  *   origin and import headers, a payload's task key being the first internal docid it holds; an
  *   instance without indexes tells each remote so with `exportNoIndexForRemote`;
- * - the deletion of the documents of shards no longer owned, once every remote imported them;
+ * - the deletion of the documents recorded in shards no longer owned, once every remote imported
+ *   them (engine shards/delete-unowned.ts);
  * - telling the other remotes our imports are done (`importFinishedForRemote`).
  * A remote that cannot be reached is logged and skipped: its documents stay here.
  */
@@ -38,13 +40,13 @@ function exportDeps(ctx: Sending): ExportDeps {
  * computed from the two networks' shard names rather than read from the shard records, so that an
  * export run again after a crash (the records already updated) sends the same documents.
  */
-function* shardedDocuments(env: IndexEnv, change: NetworkChangeState): Generator<{ id: string; docid: number; shard: string; moved: boolean }> {
+function* shardedDocuments(env: IndexEnv, change: NetworkChangeState): Generator<{ docid: number; shard: string; moved: boolean }> {
   const before = shardNames(change.oldNetwork);
   const after = shardNames(change.newNetwork);
   if (after.length === 0) return;
   for (const { key, value } of env.externalIds.getRange({})) {
     const shard = shardOf(key, after);
-    yield { id: key, docid: value, shard, moved: before.length === 0 || shardOf(key, before) !== shard };
+    yield { docid: value, shard, moved: before.length === 0 || shardOf(key, before) !== shard };
   }
 }
 
