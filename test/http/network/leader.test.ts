@@ -53,6 +53,9 @@ describe('a leader', () => {
     expect(task.details).toEqual({ movedDocuments: 0, message: 'Finished' });
     const network = (await call(server, 'GET', '/network')).body;
     expect(network).toMatchObject({ self: 'solo', leader: 'solo', remotes: { solo: { url: server.url, status: 'available' } }, shards: { default: { remotes: ['solo'] } } });
+    // the documents indexed before the network had a leader now belong to its shard
+    const inShard = await call(server, 'POST', '/indexes/books/search', { q: '', filter: '_shard = "default"', useNetwork: false });
+    expect(inShard.body.hits.map((hit: { id: number }) => hit.id).sort()).toEqual([1, 2]);
   });
 
   it('refuses renaming this instance while it leads', async () => {
