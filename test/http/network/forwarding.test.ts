@@ -112,10 +112,8 @@ beforeAll(async () => {
   await Promise.all([ms1.listen(), ms2.listen()]);
   dir = tempDir();
   dbPath = path.join(dir, 'data.ms');
-  [server, follower] = await Promise.all([
-    startServer({ dbPath, env: ENV, args: ['--experimental-allowed-ip-networks', 'any'] }),
-    startServer({ args: ['--experimental-allowed-ip-networks', 'any'] }),
-  ]);
+  follower = await startServer({ args: ['--experimental-allowed-ip-networks', 'any'] });
+  server = await startServer({ dbPath, env: ENV, args: ['--experimental-allowed-ip-networks', 'any'] });
   await call(server, 'PATCH', '/experimental-features', { network: true });
   await restartWith(network('ms0', 'ms0'));
 });
