@@ -270,6 +270,17 @@ export class TaskQueue {
   }
 
   /**
+   * Records where a task went in the network (the remote tasks of a forwarded write), durably,
+   * whatever the task's status; nothing happens when the task was deleted meanwhile.
+   */
+  setNetwork(uid: number, network: TaskNetwork): void {
+    writeTxn(this.root, () => {
+      const stored = this.dbs.tasks.get(uid);
+      if (stored !== undefined) this.dbs.tasks.putSync(uid, { ...stored, network });
+    });
+  }
+
+  /**
    * Relabels the history of renamed or swapped indexes: every task older than `beforeUid` that
    * touches an index in `mapping` gets the mapped uid (both directions of a swap at once).
    */
@@ -362,17 +373,6 @@ export class TaskQueue {
         const task = this.dbs.tasks.get(uid);
         if (task !== undefined) this.remove(task);
       }
-    });
-  }
-
-  /**
-   * Records where a task went in the network (the remote tasks of a forwarded write), durably,
-   * whatever the task's status; nothing happens when the task was deleted meanwhile.
-   */
-  setNetwork(uid: number, network: TaskNetwork): void {
-    writeTxn(this.root, () => {
-      const stored = this.dbs.tasks.get(uid);
-      if (stored !== undefined) this.dbs.tasks.putSync(uid, { ...stored, network });
     });
   }
 
