@@ -21,6 +21,7 @@ import { readFile } from 'node:fs/promises';
 import { ApiError } from '../errors/api-error.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import type { TaskQueue } from '../tasks/queue.js';
+import { stringifyJson } from '../types/json-text.js';
 import type { RemoteTask, Task, TaskNetwork } from '../types/task.js';
 import type { Network, Saved } from './network.js';
 import { originHeaders, readReceivedNetwork, type ReceivedNetwork } from './proxy-headers.js';
@@ -106,7 +107,7 @@ export class WriteForwarding {
         return { network, write, body: undefined, contentType: write.contentType };
       case 'json':
         // v1.50 sends the client's Content-Type; a request without one (a settings reset) still carries JSON
-        return { network, write, body: Buffer.from(JSON.stringify(write.body.value)), contentType: write.contentType ?? JSON_TYPE };
+        return { network, write, body: Buffer.from(stringifyJson(write.body.value)), contentType: write.contentType ?? JSON_TYPE };
       case 'payload': {
         const source = this.deps.updateFiles.source(write.body.uuid);
         return { network, write, body: 'bytes' in source ? source.bytes : await readFile(source.file), contentType: NDJSON };

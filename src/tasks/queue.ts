@@ -63,7 +63,7 @@ export interface TaskInput {
   kind: TaskKind;
   /** the `customMetadata` query parameter of document and rule routes */
   customMetadata?: string | null;
-  /** where the task came from or goes to in a network (network/forward.ts) */
+  /** where the task comes from or goes to in a network (network.md §5) */
   network?: TaskNetwork;
 }
 
@@ -163,7 +163,7 @@ export class TaskQueue {
       startedAt: null,
       finishedAt: null,
       customMetadata: input.customMetadata ?? null,
-      ...(input.network !== undefined ? { network: input.network } : {}),
+      ...(input.network === undefined ? {} : { network: input.network }),
     };
   }
 

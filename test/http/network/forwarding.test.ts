@@ -1,6 +1,7 @@
 /**
  * The write path of a sharded network (network.md §5, §8): the real server leads a network of
- * itself and two mock remotes (loopback HTTP servers that record what they receive). Its writes
+ * itself, two mock remotes (loopback HTTP servers that record what they receive) and a second
+ * Quarry instance. Its writes
  * are registered, re-sent to both remotes before the 202 (same method, path and query, the
  * remote's write key, the origin headers, documents as NDJSON, settings as a settings object), and
  * each remote's task or error lands in the task's `network`; forwarded writes are accepted with
@@ -80,6 +81,8 @@ const ms2 = new MockRemote(200);
 let dir: string;
 let dbPath: string;
 let server: TestServer;
+/** a real Quarry instance as the network's fourth member (no network of its own) */
+let follower: TestServer;
 
 /** Restarts the server on `network`, written into its store while it is stopped. */
 async function restartWith(network: object): Promise<void> {
@@ -98,8 +101,9 @@ function network(self: string, leader: string) {
       ms0: { url: server.url, searchApiKey: null, writeApiKey: null },
       ms1: { url: ms1.url, searchApiKey: null, writeApiKey: 'key-1' },
       ms2: { url: ms2.url, searchApiKey: null, writeApiKey: null },
+      ms3: { url: follower.url, searchApiKey: null, writeApiKey: null },
     },
-    shards: { s0: ['ms0'], s1: ['ms1'], s2: ['ms2'] },
+    shards: { s0: ['ms0'], s1: ['ms1'], s2: ['ms2'], s3: ['ms3'] },
     version: VERSION,
   };
 }
@@ -108,12 +112,14 @@ beforeAll(async () => {
   await Promise.all([ms1.listen(), ms2.listen()]);
   dir = tempDir();
   dbPath = path.join(dir, 'data.ms');
+  follower = await startServer({ args: ['--experimental-allowed-ip-networks', 'any'] });
   server = await startServer({ dbPath, env: ENV, args: ['--experimental-allowed-ip-networks', 'any'] });
   await call(server, 'PATCH', '/experimental-features', { network: true });
   await restartWith(network('ms0', 'ms0'));
 });
 afterAll(async () => {
   await server?.kill();
+  await follower?.dispose();
   rmSync(dir, { recursive: true, force: true });
   await Promise.all([ms1.close(), ms2.close()]);
 });
@@ -158,7 +164,10 @@ describe('the leader', () => {
 
     const task = await waitTask(server, uid);
     expect(task.status).toBe('succeeded');
-    expect(task.network).toEqual({ remote_tasks: { ms1: { taskUid: 100, error: null }, ms2: { taskUid: 200, error: null } }, network_version: VERSION });
+    expect(task.network).toEqual({
+      remote_tasks: { ms1: { taskUid: 100, error: null }, ms2: { taskUid: 200, error: null }, ms3: { taskUid: expect.any(Number), error: null } },
+      network_version: VERSION,
+    });
   });
 
   it('re-sends a settings sub-route as PATCH /indexes/{uid}/settings with the change as a settings object', async () => {
@@ -195,7 +204,7 @@ describe('the leader', () => {
     expect(ms2.hits).toHaveLength(2);
     const task = await waitTask(server, reply.body.taskUid);
     expect(task.status).toBe('succeeded');
-    expect(task.network.remote_tasks).toEqual({
+    expect(task.network.remote_tasks).toMatchObject({
       ms1: { taskUid: 100, error: null },
       ms2: { error: { message: 'remote host did not answer before the deadline', code: 'remote_timeout', type: 'system', link: 'https://docs.meilisearch.com/errors#remote_timeout' } },
     });
@@ -238,6 +247,19 @@ describe('a write forwarded by another instance', () => {
     expect(partial.body.code).toBe('inconsistent_document_change_headers');
     const bad = await callRaw(server, 'DELETE', '/indexes/movies/documents', undefined, { 'X-Meili-Proxy-Origin-Remote': 'ms9', 'X-Meili-Proxy-Origin-TaskUid': 'x' });
     expect(bad.body).toEqual(errorBody('invalid_header_value', 'Invalid value for header `X-Meili-Proxy-Origin-TaskUid`: while parsing as an integer: invalid digit found in string'));
+  });
+});
+
+describe('a Quarry instance as remote', () => {
+  it("registers the leader's write as its own task, naming its origin, and the leader records that task", async () => {
+    const reply = await call(server, 'POST', '/indexes/films/documents', [{ id: 'a' }, { id: 'b' }]);
+    expect(reply.status).toBe(202);
+    const leaderTask = await waitTask(server, reply.body.taskUid);
+    const remoteUid = leaderTask.network.remote_tasks.ms3.taskUid;
+    expect(leaderTask.network.remote_tasks.ms3).toEqual({ taskUid: remoteUid, error: null });
+    const remoteTask = await waitTask(follower, remoteUid);
+    expect(remoteTask).toMatchObject({ status: 'succeeded', type: 'documentAdditionOrUpdate', indexUid: 'films', details: { receivedDocuments: 2 } });
+    expect(remoteTask.network).toEqual({ origin: { remoteName: 'ms0', taskUid: reply.body.taskUid, networkVersion: VERSION } });
   });
 });
 
