@@ -12,7 +12,12 @@ import { writeSettings } from '../../../../src/engine/index-settings.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
 import { readShardDocids } from '../../../../src/engine/shards/shard-docids.js';
 import { shardOf, type Sharding } from '../../../../src/engine/shards/shard-of.js';
+import { extractedParts } from '../../../../src/engine/words/extract-ahead.js';
+import { PreparedWords, type ExtractedPart } from '../../../../src/engine/words/prepared-words.js';
+import { ownsDocument } from '../../../../src/engine/shards/shard-of.js';
+import { documentId } from '../../../../src/engine/document-id.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
+import { wordIndexSnapshot } from '../search/harness.js';
 
 let dir: string;
 let envs: IndexEnvs;
@@ -117,5 +122,38 @@ describe('a document batch with a sharded network', () => {
     expect(outcome.results).toEqual([{ count: 3 }]);
     expect(ids()).toEqual(['A', 'B']);
     expect(recorded()).toEqual({ ms0: [], ms1: ['A', 'B'], ms2: [] });
+  });
+
+  it('adopts words extracted ahead, other shards\' documents extracted as empty ones, as if extracted in the write', () => {
+    const sharding: Sharding = { shards: ['a', 'b', 'c'], owned: new Set(['b']) };
+    const docs = Array.from({ length: 5000 }, (_, i) => ({ id: i, title: `river ${i % 7 === 0 ? 'dragon' : 'stone'} ${i}` }));
+    const snapshot = (ahead: boolean) => {
+      const target = envs.get(ahead ? 'ahead' : 'inline');
+      target.root.transactionSync(() => writeSettings(target, defaultSettings()));
+      const ops = [add(docs)];
+      let extracted = 0;
+      const prepared = ahead
+        ? new PreparedWords({
+            prepares: () => true,
+            start(settings, fields) {
+              const drops = (doc: Record<string, unknown>) => !ownsDocument(sharding, documentId(doc as never, 'id'));
+              this.parts = extractedParts({ sources: ops.map((op) => (op.op === 'add' ? op.source : null)), thread: 0, threads: 1 }, settings, fields, drops);
+            },
+            parts: undefined as Generator<ExtractedPart> | undefined,
+            next() {
+              const got = this.parts!.next();
+              if (got.done === true) return null;
+              extracted++;
+              return got.value;
+            },
+          } as never)
+        : undefined;
+      const outcome = applyDocumentBatch(target, ops, 'id', never, undefined, prepared, false, undefined, sharding);
+      if (ahead) expect(extracted).toBeGreaterThan(0);
+      return { results: outcome.results, words: wordIndexSnapshot(target) };
+    };
+    const inline = snapshot(false);
+    expect(inline.results[0]).toEqual({ count: docs.filter((doc) => ownsDocument(sharding, String(doc.id))).length });
+    expect(snapshot(true)).toEqual(inline);
   });
 });
