@@ -13,9 +13,9 @@ import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/inde
 import { readShardDocids } from '../../../../src/engine/shards/shard-docids.js';
 import { shardOf, type Sharding } from '../../../../src/engine/shards/shard-of.js';
 import { extractedParts } from '../../../../src/engine/words/extract-ahead.js';
-import { PreparedWords, type ExtractedPart } from '../../../../src/engine/words/prepared-words.js';
+import { PreparedWords, type ExtractedPart, type PartSource } from '../../../../src/engine/words/prepared-words.js';
 import { ownsDocument } from '../../../../src/engine/shards/shard-of.js';
-import { documentId } from '../../../../src/engine/document-id.js';
+import { documentId, type JsonObject } from '../../../../src/engine/document-id.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
 import { wordIndexSnapshot } from '../search/harness.js';
 
@@ -132,22 +132,21 @@ describe('a document batch with a sharded network', () => {
       target.root.transactionSync(() => writeSettings(target, defaultSettings()));
       const ops = [add(docs)];
       let extracted = 0;
-      const prepared = ahead
-        ? new PreparedWords({
-            prepares: () => true,
-            start(settings, fields) {
-              const drops = (doc: Record<string, unknown>) => !ownsDocument(sharding, documentId(doc as never, 'id'));
-              this.parts = extractedParts({ sources: ops.map((op) => (op.op === 'add' ? op.source : null)), thread: 0, threads: 1 }, settings, fields, drops);
-            },
-            parts: undefined as Generator<ExtractedPart> | undefined,
-            next() {
-              const got = this.parts!.next();
-              if (got.done === true) return null;
-              extracted++;
-              return got.value;
-            },
-          } as never)
-        : undefined;
+      let parts: Generator<ExtractedPart> | undefined;
+      const source: PartSource = {
+        prepares: () => true,
+        start(settings, fields) {
+          const drops = (doc: JsonObject) => !ownsDocument(sharding, documentId(doc, 'id'));
+          parts = extractedParts({ sources: ops.map((op) => (op.op === 'add' ? op.source : null)), thread: 0, threads: 1 }, settings, fields, drops);
+        },
+        next() {
+          const got = parts!.next();
+          if (got.done === true) return null;
+          extracted++;
+          return got.value;
+        },
+      };
+      const prepared = ahead ? new PreparedWords(source) : undefined;
       const outcome = applyDocumentBatch(target, ops, 'id', never, undefined, prepared, false, undefined, sharding);
       if (ahead) expect(extracted).toBeGreaterThan(0);
       return { results: outcome.results, words: wordIndexSnapshot(target) };
