@@ -308,8 +308,9 @@ export function applyDocumentBatch(
         for (const [id, doc] of op.changes) pending.set(id, doc);
         return { count: op.changes.size };
       }
-      // A filter or a clear works on the store: what came before must be there.
+      // A filter or a clear works on the store (and the shards' record): what came before must be there.
       pending.flush();
+      shards.save();
       if (op.op === 'clear') return { count: clearIndex(env, settings, checkpoint, steps, shards) };
       if (op.op === 'deleteUnowned') return deleteUnowned(env, settings, op.owned, settled, checkpoint, steps, shards);
       return deleteByFilter(env, settings, op, settled, checkpoint, steps, shards);

@@ -100,6 +100,13 @@ describe('a document batch with a sharded network', () => {
     expect(recorded()).toEqual({ ms0: [], ms1: ['A'], ms2: [] });
   });
 
+  it('lets a deletion by _shard filter see the documents added earlier in the same batch', () => {
+    const outcome = applyDocumentBatch(env, [add(FIVE), { op: 'deleteByFilter', filter: '_shard = ms1', indexUid: 'index' }], null, never, undefined, undefined, false, undefined, OWNS_MS1);
+    expect(outcome.results).toEqual([{ count: 2 }, { count: 2 }]);
+    expect(ids()).toEqual([]);
+    expect(recorded()).toEqual({ ms0: [], ms1: [], ms2: [] });
+  });
+
   it('keeps an edited document in its shard and removes an edition-deleted one', () => {
     applyDocumentBatch(env, [add(FIVE)], null, never, undefined, undefined, false, undefined, OWNS_MS1);
     applyDocumentBatch(env, [{ op: 'put', changes: new Map([['A', { id: 'A', genre: 'h' }], ['B', null]]) }], 'id', never);
