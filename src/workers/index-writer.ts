@@ -54,7 +54,10 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     if (write.kind === 'settings') await prepareChangedEmbedders(readSettings(envs.get(uuid)).embedders, write.settings.embedders, signal);
     // documents' words are extracted in parallel with the write, by the extraction workers (not
     // for a rehearsal, which only finds whether the operations apply)
-    if (write.kind === 'documents' && write.rehearsal !== true) ahead = startAhead(pools, write.ops);
+    if (write.kind === 'documents' && write.rehearsal !== true) {
+      const { sharding, primaryKey } = write;
+      ahead = startAhead(pools, write.ops, sharding != null && primaryKey !== null ? { sharding, primaryKey } : null);
+    }
     const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, ahead: ahead?.ends, embedding: embedding.ends };
     const transferList = [...(ahead === null ? [] : ahead.ends.ports), ...embedding.transfer];
     const result = (await pools.writerPool().run(job, { transferList })) as IndexWriteResult;

@@ -96,7 +96,7 @@ interface Validated {
   readonly key: string | null;
   /** distinct documents (of owned shards, with a sharded network) */
   readonly count: number;
-  /** the parsed documents (those kept), when the payload is small enough */
+  /** the parsed documents, when the payload is small enough */
   readonly docs: JsonObject[] | null;
   /** top-level fields the index does not have yet */
   readonly newFields: ReadonlySet<string>;
@@ -127,9 +127,9 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
         newFields.add(name);
       }
       const id = documentId(doc, key);
-      if (!shards.owns(id)) continue;
-      ids.add(id);
+      // every line is kept, so that application numbers them as the payload does (prepared words)
       docs?.push(doc);
+      if (shards.owns(id)) ids.add(id);
     }
     return { key, count: ids.size, docs, newFields };
   } catch (err) {
@@ -308,8 +308,9 @@ export function applyDocumentBatch(
         for (const [id, doc] of op.changes) pending.set(id, doc);
         return { count: op.changes.size };
       }
-      // A filter or a clear works on the store: what came before must be there.
+      // A filter or a clear works on the store (and the shards' record): what came before must be there.
       pending.flush();
+      shards.save();
       if (op.op === 'clear') return { count: clearIndex(env, settings, checkpoint, steps, shards) };
       if (op.op === 'deleteUnowned') return deleteUnowned(env, settings, op.owned, settled, checkpoint, steps, shards);
       return deleteByFilter(env, settings, op, settled, checkpoint, steps, shards);

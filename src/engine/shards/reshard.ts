@@ -4,6 +4,7 @@
  * has is forgotten and its documents are resharded; a new shard is added (empty) and takes the
  * documents it wins by rendezvous over the old shards; an unsharded document (indexed before the
  * network had a leader) gets the shard it hashes to. Every other document keeps its shard.
+ * Without shards (the leader removed), the index forgets every shard.
  * Runs inside an index write transaction, in the index writer thread (an IndexWrite of kind
  * `reshard`, indexer/commit.ts); only `shard-docids` changes, documents are not touched.
  */
@@ -42,6 +43,11 @@ export function reshardWrite(sharding: Pick<Sharding, 'shards'>): ReshardWrite {
  * throws to interrupt (the transaction then rolls back).
  */
 export function reshardIndex(env: IndexEnv, sharding: Pick<Sharding, 'shards'>, checkpoint: () => void = () => {}): ReshardOutcome {
+  // no shard left (the network lost its leader): every record is forgotten, v1.50's `remove_all_shards`
+  if (sharding.shards.length === 0) {
+    writeShardDocids(env, new Map());
+    return { moved: new Map() };
+  }
   const recorded = readShardDocids(env);
   const network = new Set(sharding.shards);
   const shards = new Map<string, DocSet>();

@@ -12,7 +12,7 @@ import { decode, difference, EMPTY, encode, fromUnsorted, union, type DocSet } f
 import type { DocumentChange } from '../updater.js';
 import type { IndexEnv } from '../index-env.js';
 import type { IndexReadEnv } from '../index-read-env.js';
-import { shardOf, type Sharding } from './shard-of.js';
+import { ownsDocument, shardOf, type Sharding } from './shard-of.js';
 
 /** Every shard the index knows, by name (ascending), with its documents. */
 export function readShardDocids(env: IndexReadEnv): Map<string, DocSet> {
@@ -71,7 +71,7 @@ export class ShardRecorder {
 
   /** Whether the document whose id is `id` is of a shard this instance owns (always, unsharded): others are dropped. */
   owns(id: string): boolean {
-    return this.sharding === null || this.sharding.owned.has(shardOf(id, this.sharding.shards));
+    return this.sharding === null || ownsDocument(this.sharding, id);
   }
 
   /** `owns`, for a document about to be written: its shard is kept for `note`. */

@@ -44,6 +44,11 @@ function compare(a: Uint8Array, b: Uint8Array): number {
   return 0;
 }
 
+/** Whether this instance owns the document whose primary-key value (as a string) is `docid`. */
+export function ownsDocument(sharding: Sharding, docid: string): boolean {
+  return sharding.owned.has(shardOf(docid, sharding.shards));
+}
+
 /** The shard of the document whose primary-key value (as a string) is `docid`; `shards` non-empty. */
 export function shardOf(docid: string, shards: readonly string[]): string {
   let best = shards[0]!;

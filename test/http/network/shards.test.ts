@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_KEYS } from '../../../src/store/dbs.js';
 import { openInstanceStore } from '../../../src/store/env.js';
+import { shardOf } from '../../../src/engine/shards/shard-of.js';
 import { call, errorBody, run } from '../../helpers/api.js';
 import { startServer, tempDir, type TestServer } from '../../helpers/server.js';
 
@@ -72,6 +73,16 @@ describe('a sharded instance', () => {
     expect(task.status).toBe('succeeded');
     expect(task.details).toEqual({ receivedDocuments: 5, indexedDocuments: 2 });
     expect((await call(server, 'GET', '/indexes/books/stats')).body.numberOfDocuments).toBe(2);
+  });
+
+  it('indexes the words of its own documents only when a large payload is extracted ahead by the workers', async () => {
+    // more than the 1 MiB from which words are extracted ahead, in worker threads
+    const docs = Array.from({ length: 3000 }, (_, i) => ({ id: `big-${i}`, text: `${i % 2 === 0 ? 'even' : 'odd'} ${'filler '.repeat(60)}` }));
+    const task = await run(server, 'POST', '/indexes/large/documents', docs);
+    const owned = docs.filter((doc) => shardOf(doc.id, ['ms0', 'ms1', 'ms2']) === 'ms1');
+    expect(task.details).toEqual({ receivedDocuments: 3000, indexedDocuments: owned.length });
+    const found = await call(server, 'POST', '/indexes/large/search', { q: 'even', limit: 3000, attributesToRetrieve: ['id'], useNetwork: false });
+    expect((found.body.hits as { id: string }[]).map((hit) => hit.id).sort()).toEqual(owned.filter((_, i) => Number(owned[i]!.id.slice(4)) % 2 === 0).map((doc) => doc.id).sort());
   });
 
   it('selects documents by shard, every shard of the network being known', async () => {

@@ -12,7 +12,12 @@ import { writeSettings } from '../../../../src/engine/index-settings.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
 import { readShardDocids } from '../../../../src/engine/shards/shard-docids.js';
 import { shardOf, type Sharding } from '../../../../src/engine/shards/shard-of.js';
+import { extractedParts } from '../../../../src/engine/words/extract-ahead.js';
+import { PreparedWords, type ExtractedPart, type PartSource } from '../../../../src/engine/words/prepared-words.js';
+import { ownsDocument } from '../../../../src/engine/shards/shard-of.js';
+import { documentId, type JsonObject } from '../../../../src/engine/document-id.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
+import { wordIndexSnapshot } from '../search/harness.js';
 
 let dir: string;
 let envs: IndexEnvs;
@@ -95,6 +100,13 @@ describe('a document batch with a sharded network', () => {
     expect(recorded()).toEqual({ ms0: [], ms1: ['A'], ms2: [] });
   });
 
+  it('lets a deletion by _shard filter see the documents added earlier in the same batch', () => {
+    const outcome = applyDocumentBatch(env, [add(FIVE), { op: 'deleteByFilter', filter: '_shard = ms1', indexUid: 'index' }], null, never, undefined, undefined, false, undefined, OWNS_MS1);
+    expect(outcome.results).toEqual([{ count: 2 }, { count: 2 }]);
+    expect(ids()).toEqual([]);
+    expect(recorded()).toEqual({ ms0: [], ms1: [], ms2: [] });
+  });
+
   it('keeps an edited document in its shard and removes an edition-deleted one', () => {
     applyDocumentBatch(env, [add(FIVE)], null, never, undefined, undefined, false, undefined, OWNS_MS1);
     applyDocumentBatch(env, [{ op: 'put', changes: new Map([['A', { id: 'A', genre: 'h' }], ['B', null]]) }], 'id', never);
@@ -117,5 +129,37 @@ describe('a document batch with a sharded network', () => {
     expect(outcome.results).toEqual([{ count: 3 }]);
     expect(ids()).toEqual(['A', 'B']);
     expect(recorded()).toEqual({ ms0: [], ms1: ['A', 'B'], ms2: [] });
+  });
+
+  it('adopts words extracted ahead, other shards\' documents extracted as empty ones, as if extracted in the write', () => {
+    const sharding: Sharding = { shards: ['a', 'b', 'c'], owned: new Set(['b']) };
+    const docs = Array.from({ length: 5000 }, (_, i) => ({ id: i, title: `river ${i % 7 === 0 ? 'dragon' : 'stone'} ${i}` }));
+    const snapshot = (ahead: boolean) => {
+      const target = envs.get(ahead ? 'ahead' : 'inline');
+      target.root.transactionSync(() => writeSettings(target, defaultSettings()));
+      const ops = [add(docs)];
+      let extracted = 0;
+      let parts: Generator<ExtractedPart> | undefined;
+      const source: PartSource = {
+        prepares: () => true,
+        start(settings, fields) {
+          const drops = (doc: JsonObject) => !ownsDocument(sharding, documentId(doc, 'id'));
+          parts = extractedParts({ sources: ops.map((op) => (op.op === 'add' ? op.source : null)), thread: 0, threads: 1 }, settings, fields, drops);
+        },
+        next() {
+          const got = parts!.next();
+          if (got.done === true) return null;
+          extracted++;
+          return got.value;
+        },
+      };
+      const prepared = ahead ? new PreparedWords(source) : undefined;
+      const outcome = applyDocumentBatch(target, ops, 'id', never, undefined, prepared, false, undefined, sharding);
+      if (ahead) expect(extracted).toBeGreaterThan(0);
+      return { results: outcome.results, words: wordIndexSnapshot(target) };
+    };
+    const inline = snapshot(false);
+    expect(inline.results[0]).toEqual({ count: docs.filter((doc) => ownsDocument(sharding, String(doc.id))).length });
+    expect(snapshot(true)).toEqual(inline);
   });
 });
