@@ -10,7 +10,6 @@ import { recordRemoteTasks } from '../../tasks/process/network-change-store.js';
 import { applyControl, noIndexFromRemote, parseControl, type ControlDeps } from '../../network/control.js';
 import type { NetworkPatch } from '../../network/network.js';
 import { readReceivedNetwork } from '../../network/proxy-headers.js';
-import { RemoteWriter, writeTimingsFromEnv } from '../../network/remote-write.js';
 import { followNetwork, patchNetwork, type PatchAnswer } from '../../network/topology.js';
 import type { TaskKind, TaskNetwork } from '../../types/task.js';
 import { enqueue } from '../enqueue.js';
@@ -86,7 +85,7 @@ export const networkRoutes = [
           {
             network: deps.network,
             outgoing: deps.outgoing,
-            writer: new RemoteWriter(deps.outgoing, writeTimingsFromEnv()),
+            writer: deps.remoteWriter,
             pendingNetworkTask: () => deps.queue.query({ types: ['networkTopologyChange'], statuses: ['enqueued', 'processing'], reverse: true, limit: 1 }).results[0]?.uid ?? null,
             registerChange,
             recordRemoteTasks: (uid, remoteTasks) => recordRemoteTasks(deps.queue, uid, remoteTasks),

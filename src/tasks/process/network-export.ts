@@ -1,7 +1,7 @@
 /**
  * What a topology change moves (network.md §6, v1.50's `balance_documents`,
  * `delete_removed_shards` and `notify_import_finished`):
- * - every index's shard records brought to the new network (engine shards/reshard.ts);
+ * - every index's shard records brought to the new network (reshard-indexes.ts);
  * - each document's shard before and after the change, by rendezvous over the old and the new
  *   shard names (a document of an index created before any leader had none: it moves wherever
  *   its new shard lives);
@@ -15,7 +15,6 @@
  * A remote that cannot be reached is logged and skipped: its documents stay here.
  */
 import { deletedCount, deleteUnownedWrite } from '../../engine/shards/delete-unowned.js';
-import { reshardWrite } from '../../engine/shards/reshard.js';
 import { shardOf } from '../../engine/shards/shard-of.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { ApiError } from '../../errors/api-error.js';
@@ -26,6 +25,7 @@ import type { NetworkOrigin } from '../../types/task.js';
 import { writeIndex } from '../../workers/index-writer.js';
 import type { ExportDeps, ProcessContext } from './context.js';
 import { send, shipIndex } from './export.js';
+import { reshardIndexes } from './reshard-indexes.js';
 
 /** What sending needs: the export client, the batch's cancelation, the log. */
 type Sending = Pick<ProcessContext, 'exports' | 'signal' | 'log'>;
@@ -69,7 +69,7 @@ async function control(ctx: Sending, remote: { url: string; writeApiKey: string 
  */
 export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkChangeState, origin: NetworkOrigin): Promise<void> {
   const records = ctx.indexes.list().sort((a, b) => (a.uid < b.uid ? -1 : 1));
-  for (const record of records) await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, reshardWrite({ shards: shardNames(change.newNetwork) }), ctx.signal);
+  await reshardIndexes(ctx, shardNames(change.newNetwork));
   const outName = nameForExport(change);
   const targets = exportPlan(change);
   if (outName === null || targets.length === 0) return;
