@@ -146,13 +146,14 @@ export async function patchNetwork(deps: TopologyDeps, patch: NetworkPatch): Pro
   const origin: NetworkOrigin = { remoteName: merged.self!, taskUid: uid, networkVersion: merged.version };
   const body = { remotes: remotesBody(merged.remotes), shards: shardsBody(merged.shards), leader, previousRemotes: remotesBody(old.remotes), previousShards: shardsBody(old.shards) };
   const others = Object.fromEntries(Object.entries(merged.remotes).filter(([name]) => name !== merged.self));
-  const remoteTasks = await propagate(deps, others, origin, (name) => ({ ...body, self: name }));
-  if ((old.leader ?? null) !== null) {
-    const dropped = Object.fromEntries(Object.entries(old.remotes).filter(([name]) => !Object.hasOwn(merged.remotes, name)));
-    const { previousRemotes: _, ...rest } = body;
-    Object.assign(remoteTasks, await propagate(deps, dropped, origin, () => ({ ...rest, self: null })));
-  }
-  deps.recordRemoteTasks(uid, remoteTasks);
+  // the remotes being dropped hear of it at the same time: the others' exports wait for them
+  const dropped = (old.leader ?? null) === null ? {} : Object.fromEntries(Object.entries(old.remotes).filter(([name]) => !Object.hasOwn(merged.remotes, name)));
+  const { previousRemotes: _, ...leaving } = body;
+  const [kept, gone] = await Promise.all([
+    propagate(deps, others, origin, (name) => ({ ...body, self: name })),
+    propagate(deps, dropped, origin, () => ({ ...leaving, self: null })),
+  ]);
+  deps.recordRemoteTasks(uid, { ...kept, ...gone });
   return { status: 202, body: view };
 }
 

@@ -39,7 +39,7 @@ export async function api(instance: Instance, method: string, path: string, body
 }
 
 /** Waits for a task to be finished and answers it. */
-export async function finished(instance: Instance, uid: number, timeoutMs = 20_000): Promise<any> {
+export async function finished(instance: Instance, uid: number, timeoutMs = 30_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await api(instance, 'GET', `/tasks/${uid}`);

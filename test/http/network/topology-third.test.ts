@@ -57,7 +57,7 @@ describe('a third shard', () => {
     expect(await localIds(ms0)).toEqual(ids(three, 's0'));
     expect(await localIds(ms1)).toEqual(ids(three, 's1'));
     expect(ids(three, 's0')).toEqual(ids(two, 's0').filter((id) => !won.includes(id)));
-  }, 40_000);
+  }, 60_000);
 
   it('gives its documents back when it leaves the network, and keeps none', async () => {
     const two = ['s0', 's1'];
@@ -72,5 +72,5 @@ describe('a third shard', () => {
     expect(await localIds(ms2)).toEqual([]);
     expect(await localIds(ms0)).toEqual(ids(two, 's0'));
     expect(await localIds(ms1)).toEqual(ids(two, 's1'));
-  }, 40_000);
+  }, 60_000);
 });
