@@ -1,6 +1,6 @@
 // Resharding an index for a new network (network.md §6 step 1): exactly the documents a new shard
-// wins move, unsharded documents and those of removed shards get their shard, the rest stay;
-// reading the moved documents back for export, and deleting what is no longer owned.
+// wins move, unsharded documents and those of removed shards get their shard, the rest stay; and
+// deleting what is no longer owned (step 4).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,6 @@ import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/inde
 import { deletedCount, deleteUnownedWrite } from '../../../../src/engine/shards/delete-unowned.js';
 import { reshardWrite, type ReshardOutcome } from '../../../../src/engine/shards/reshard.js';
 import { readShardDocids } from '../../../../src/engine/shards/shard-docids.js';
-import { docidsOfShards, readDocumentChunks, readShardChunks } from '../../../../src/engine/shards/shard-documents.js';
 import { shardOf, type Sharding } from '../../../../src/engine/shards/shard-of.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
 
@@ -100,18 +99,7 @@ describe('reshardIndex', () => {
   });
 });
 
-describe('reading shards for export, and deleting what is not owned', () => {
-  it('reads the documents of shards or of given docids, with their primary key, in bounded chunks', () => {
-    index(owningAll('a', 'b'));
-    const ofA = expectedShards(['a', 'b']).a!;
-    const chunks = [...readShardChunks(env, ['a'], 40)];
-    expect(chunks.every((chunk) => chunk.length <= 40)).toBe(true);
-    expect(chunks.flat().map((doc) => doc.id).sort()).toEqual(ofA);
-    expect(chunks.flat()[0]).toHaveProperty('n');
-    const docids = docidsOfShards(env, ['b', 'unknown']);
-    expect([...readDocumentChunks(env, docids)].flat().length).toBe(IDS.length - ofA.length);
-  });
-
+describe('deleteUnownedWrite', () => {
   it('deletes the documents of every shard not owned, through the deletion path, and counts them', () => {
     index(owningAll('a', 'b', 'c'));
     const expected = expectedShards(['a', 'b', 'c']);

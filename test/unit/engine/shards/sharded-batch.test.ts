@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
-import { writeSettings } from '../../../../src/engine/index-settings.js';
+import { readSettings, writeSettings } from '../../../../src/engine/index-settings.js';
+import { applyIndexWrite } from '../../../../src/engine/indexer/commit.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
 import { readShardDocids } from '../../../../src/engine/shards/shard-docids.js';
 import { shardOf, type Sharding } from '../../../../src/engine/shards/shard-of.js';
@@ -103,6 +104,13 @@ describe('a document batch with a sharded network', () => {
   it('lets a deletion by _shard filter see the documents added earlier in the same batch', () => {
     const outcome = applyDocumentBatch(env, [add(FIVE), { op: 'deleteByFilter', filter: '_shard = ms1', indexUid: 'index' }], null, never, undefined, undefined, false, undefined, OWNS_MS1);
     expect(outcome.results).toEqual([{ count: 2 }, { count: 2 }]);
+    expect(ids()).toEqual([]);
+    expect(recorded()).toEqual({ ms0: [], ms1: [], ms2: [] });
+  });
+
+  it('empties every shard, keeping them, when a settings write clears the index', () => {
+    applyDocumentBatch(env, [add(FIVE)], null, never, undefined, undefined, false, undefined, OWNS_MS1);
+    applyIndexWrite(env, { kind: 'settings', settings: readSettings(env), clear: true, rebuild: [] });
     expect(ids()).toEqual([]);
     expect(recorded()).toEqual({ ms0: [], ms1: [], ms2: [] });
   });

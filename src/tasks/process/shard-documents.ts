@@ -1,16 +1,18 @@
 /**
  * The documents a topology change sends to a shard's new owners (network.md §6 step 2): those of
- * given shards, or given docids (what resharding moved, reshard.ts), read as an export reads an
- * index's documents — stored JSON objects, primary key included, with their embeddings in
- * `_vectors` (vectors/portable-document.ts) — a bounded chunk at a time.
- * Reads only: run it on a read snapshot (e.g. `IndexEnvs.use`).
+ * given shards (engine/shards/shard-docids.ts) or of given docids (what resharding moved,
+ * engine/shards/reshard.ts), read as an export reads an index's documents — stored JSON objects,
+ * primary key included, with their embeddings in `_vectors` (engine/vectors/portable-document.ts)
+ * — a bounded chunk at a time. Reads only: run it on a read snapshot (e.g. `IndexEnvs.use`).
+ * Here rather than in engine/shards, which the engine's filter and indexer import: it reads
+ * through the vector store.
  */
-import { EMPTY, unionAll, type DocSet } from '../docset.js';
-import { DocumentStore } from '../documents/store.js';
-import type { IndexEnv } from '../index-env.js';
-import { readSettings } from '../index-settings.js';
-import { portableDocument } from '../vectors/portable-document.js';
-import { shardDocidsOf } from './shard-docids.js';
+import { EMPTY, unionAll, type DocSet } from '../../engine/docset.js';
+import { DocumentStore } from '../../engine/documents/store.js';
+import type { IndexEnv } from '../../engine/index-env.js';
+import { readSettings } from '../../engine/index-settings.js';
+import { portableDocument } from '../../engine/vectors/portable-document.js';
+import { shardDocidsOf } from '../../engine/shards/shard-docids.js';
 
 /** Documents per chunk when the caller does not say. */
 export const SHARD_CHUNK_DOCS = 1000;
