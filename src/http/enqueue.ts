@@ -5,10 +5,13 @@
  * The writes a sharded network forwards (network.md §5) say so with `write`: what the route
  * parsed, as the leader re-sends it. The network admits them first (network/forward.ts: `not_leader`,
  * `network_version_too_old`, the proxy headers' errors), their task records the network's part,
- * and on the leader the write is re-sent to the other remotes before the answer.
+ * and on the leader the write is re-sent to the other remotes before the answer. A write carrying
+ * import headers (a topology change's export: documents, index, settings or search rules) is
+ * registered through the running change, which checks and counts it (network/import-receiving.ts).
  */
 import { ApiError } from '../errors/api-error.js';
 import type { Admission, ForwardBody } from '../network/forward.js';
+import { receiveImport } from '../network/import-receiving.js';
 import type { TaskInput } from '../tasks/queue.js';
 import { summarizedTaskView, type SummarizedTaskJson } from '../tasks/views/task-view.js';
 import type { AppDeps } from './deps.js';
@@ -42,8 +45,13 @@ export async function enqueue(deps: AppDeps, input: TaskInput, write?: NetworkWr
           contentType: write.ctx.headers['content-type'] ?? null,
           body: write.body,
         });
-  const task = await deps.queue.enqueue(admission?.network === undefined ? input : { ...input, network: admission.network });
-  deps.scheduler.wake(task);
+  const register = async () => {
+    const registered = await deps.queue.enqueue(admission?.network === undefined ? input : { ...input, network: admission.network });
+    deps.scheduler.wake(registered);
+    return registered;
+  };
+  const received = admission?.received;
+  const task = received?.kind === 'import' ? await receiveImport(deps.queue, received, register, (message, err) => deps.logs.logger.warn({ err }, message)) : await register();
   if (forward !== null) await deps.forwarding.forward(task, forward);
   return summarizedTaskView(task);
 }

@@ -1,6 +1,7 @@
 /**
- * A document addition carrying import headers (network.md §6 step 3): documents a remote sends us
- * during a topology change. It becomes an ordinary `documentAdditionOrUpdate` task whose `network`
+ * A write carrying import headers (network.md §6 step 3): what a remote sends us during a topology
+ * change (documents, an index and its settings, or the leader's dynamic search rules; v1.50 counts
+ * every task registered with them). It becomes an ordinary task whose `network`
  * names the sender and the change (`import_from`, `network_change`), and counts in the running
  * change (tasks/process/network-change-state.ts `receiveRemoteTask`): 503 `import_task_without_network_task` when no
  * change runs, 412 `network_version_mismatch` for another change, `import_task_unknown_remote`

@@ -82,3 +82,12 @@ export function ruleView(rule: SearchRule): JsonObject {
     })),
   } as JsonObject;
 }
+
+/**
+ * The body of `PATCH /dynamic-search-rules/{uid}` that recreates the rule on another instance
+ * (v1.50's `into_uid_update`, which a topology change's leader sends): every field but the uid.
+ */
+export function ruleUpdateBody(rule: SearchRule): JsonObject {
+  const { uid: _uid, ...body } = ruleView(rule);
+  return body;
+}

@@ -4,7 +4,6 @@
  * task is enqueued, and the file is removed if the enqueue fails.
  */
 import { validateIndexUid } from '../../indexes/uid.js';
-import { receiveImport } from '../../network/import-receiving.js';
 import type { TaskInput } from '../../tasks/queue.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
@@ -54,10 +53,7 @@ async function addDocuments(
       },
       customMetadata: ctx.query.customMetadata ?? null,
     };
-    const register = () => enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
-    // documents a remote sends during a topology change count in it (network/import-receiving.ts)
-    if (admission.received?.kind === 'import') return await receiveImport(deps.queue, admission.received, register, (message, err) => deps.logs.logger.warn({ err }, message));
-    return await register();
+    return await enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
   } catch (err) {
     await deps.updateFiles.delete(payload.uuid);
     throw err;

@@ -109,6 +109,8 @@ export interface ExportDeps {
   visibleSettings: () => { foreignKeys: boolean; chat: boolean };
   /** bytes per documents payload when the task does not say: `--http-payload-size-limit` less 1 MiB, at least 20 MiB */
   defaultPayloadSize: number;
+  /** whether the `dynamicSearchRules` experimental feature is on (a topology change's leader then exports its rules) */
+  searchRulesEnabled: () => boolean;
   /** a topology change's origin and import headers (network/proxy-headers.ts), for its exports */
   changeHeaders: (origin: NetworkOrigin, data: ImportData, metadata: ImportMetadata) => Record<string, string>;
 }

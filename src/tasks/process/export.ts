@@ -121,13 +121,13 @@ export interface IndexShipment {
   readonly refused?: (code: string) => 'continue' | 'stop' | null;
 }
 
-/** `send`, with the shipment's verdict on a refusal: false when sending this index must stop. */
-async function sendShipped(deps: ExportDeps, signal: AbortSignal, shipment: IndexShipment, url: string, init: Omit<OutgoingRequest, 'timeoutMs' | 'signal'>): Promise<boolean> {
+/** `send`, with a verdict on a refusal (`IndexShipment.refused`): false when sending must stop. */
+export async function sendRefusable(deps: ExportDeps, signal: AbortSignal, refused: IndexShipment['refused'], url: string, init: Omit<OutgoingRequest, 'timeoutMs' | 'signal'>): Promise<boolean> {
   try {
     await send(deps, signal, url, init);
     return true;
   } catch (err) {
-    const verdict = err instanceof RemoteExportError && err.remoteCode !== null ? shipment.refused?.(err.remoteCode) : null;
+    const verdict = err instanceof RemoteExportError && err.remoteCode !== null ? refused?.(err.remoteCode) : null;
     if (verdict === 'continue') return true;
     if (verdict === 'stop') return false;
     throw err;
@@ -149,10 +149,10 @@ export async function shipIndex(ctx: ProcessContext, deps: ExportDeps, target: E
   }
   const json = (body: unknown) => ({ headers: { ...extra(null), 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) });
   const primaryKey = ctx.indexes.get(uid)?.primaryKey ?? null;
-  if (!exists && !(await sendShipped(deps, ctx.signal, shipment, new URL('/indexes', target.base).toString(), { method: 'POST', ...json({ uid, primaryKey }) }))) return 0;
-  if (exists && shipment.overrideSettings && !(await sendShipped(deps, ctx.signal, shipment, indexUrl, { method: 'PATCH', ...json({ primaryKey }) }))) return 0;
+  if (!exists && !(await sendRefusable(deps, ctx.signal, shipment.refused, new URL('/indexes', target.base).toString(), { method: 'POST', ...json({ uid, primaryKey }) }))) return 0;
+  if (exists && shipment.overrideSettings && !(await sendRefusable(deps, ctx.signal, shipment.refused, indexUrl, { method: 'PATCH', ...json({ primaryKey }) }))) return 0;
   if (!exists || shipment.overrideSettings) {
-    if (!(await sendShipped(deps, ctx.signal, shipment, `${indexUrl}/settings`, { method: 'PATCH', ...json(settingsView(settings, deps.visibleSettings(), REVEAL_SECRETS)) }))) return 0;
+    if (!(await sendRefusable(deps, ctx.signal, shipment.refused, `${indexUrl}/settings`, { method: 'PATCH', ...json(settingsView(settings, deps.visibleSettings(), REVEAL_SECRETS)) }))) return 0;
   }
 
   const store = new DocumentStore(env);
@@ -166,7 +166,7 @@ export async function shipIndex(ctx: ProcessContext, deps: ExportDeps, target: E
   const flush = async (lines: string[], firstDocid: number | null): Promise<boolean> => {
     const body = await gzipped(Buffer.from(lines.length === 0 ? ' ' : lines.join('')));
     const headers = { ...extra({ documents: lines.length, firstDocid }), 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' };
-    return sendShipped(deps, ctx.signal, shipment, `${indexUrl}/documents`, { method: 'POST', headers, body });
+    return sendRefusable(deps, ctx.signal, shipment.refused, `${indexUrl}/documents`, { method: 'POST', headers, body });
   };
   let lines: string[] = [];
   let first: number | null = null;

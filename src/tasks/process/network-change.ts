@@ -98,7 +98,8 @@ export const processNetworkChange: BatchProcessor = async (ctx, [task]) => {
     case 'importingDocuments':
       return advance(ctx, task!, origin);
     case 'exportingDocuments':
-      await exportMovedDocuments(ctx, change, origin);
+      // only the leader's task has no origin
+      await exportMovedDocuments(ctx, change, origin, task!.network === undefined || !('origin' in task!.network));
       return advance(ctx, task!, origin);
     case 'waitingForOthers':
     case 'deletingDocuments':

@@ -9,6 +9,11 @@
  *   (index and settings first, then gzipped NDJSON payloads), every request carrying the change's
  *   origin and import headers, a payload's task key being the first internal docid it holds; an
  *   instance without indexes tells each remote so with `exportNoIndexForRemote`;
+ * - on the leader, its dynamic search rules first (v1.50's `export_dsr_index`), as one more index
+ *   `.meili_dsr` in the import's index count: `DELETE /dynamic-search-rules` (no documents,
+ *   the rule count as the index's total) then `PATCH /dynamic-search-rules/{uid}` per rule (one
+ *   document each), without task keys; v1.50 does so when its internal rules index exists and the
+ *   feature is on, which for Quarry (no internal index) is when it has rules and the feature is on;
  * - the deletion of the documents recorded in shards no longer owned, once every remote imported
  *   them (engine shards/delete-unowned.ts);
  * - telling the other remotes our imports are done (`importFinishedForRemote`).
@@ -20,11 +25,12 @@ import type { IndexEnv } from '../../engine/index-env.js';
 import { ApiError } from '../../errors/api-error.js';
 import { measureIndex } from '../../indexes/stats.js';
 import { exportPlan, nameForExport, ownedShards, shardNames } from './network-change-state.js';
+import { ruleUpdateBody, type SearchRule } from '../../search-rules/rule.js';
 import type { NetworkChangeState } from '../../types/network-change.js';
-import type { NetworkOrigin } from '../../types/task.js';
+import { DSR_INDEX_UID, type NetworkOrigin } from '../../types/task.js';
 import { writeIndex } from '../../workers/index-writer.js';
 import type { ExportDeps, ProcessContext } from './context.js';
-import { send, shipIndex } from './export.js';
+import { send, sendRefusable, shipIndex, type IndexShipment } from './export.js';
 import { reshardIndexes } from './reshard-indexes.js';
 
 /** What sending needs: the export client, the batch's cancelation, the log. */
@@ -52,6 +58,33 @@ function* shardedDocuments(env: IndexEnv, change: NetworkChangeState): Generator
 
 const authorization = (writeApiKey: string | null): Record<string, string> => (writeApiKey === null ? {} : { authorization: `Bearer ${writeApiKey}` });
 
+/** What a refusal of an import request means: sent already, or the remote takes no more from us. */
+const refusedImport: IndexShipment['refused'] = (code) =>
+  code === 'import_task_already_received' ? 'continue' : code === 'import_task_unknown_remote' || code === 'import_task_without_network_task' ? 'stop' : null;
+
+/** Where an export goes and who sends it (`outName`), with the import's index count. */
+interface ImportTarget {
+  readonly remote: ReturnType<typeof exportPlan>[number];
+  readonly origin: NetworkOrigin;
+  readonly outName: string;
+  readonly indexCount: number;
+}
+
+/** The leader's rules as the other remotes get them: its clear, then every rule (v1.50's `export_dsr_index`). */
+async function exportRules(ctx: Sending, { remote, origin, outName, indexCount }: ImportTarget, rules: readonly SearchRule[]): Promise<void> {
+  const deps = exportDeps(ctx);
+  const url = new URL('/dynamic-search-rules', remote.url).toString();
+  const headers = (documentCount: number) => ({
+    ...authorization(remote.writeApiKey),
+    ...deps.changeHeaders(origin, { remoteName: outName, indexName: DSR_INDEX_UID, documentCount }, { indexCount, taskKey: null, totalIndexDocuments: rules.length }),
+  });
+  if (!(await sendRefusable(deps, ctx.signal, refusedImport, url, { method: 'DELETE', headers: headers(0) }))) return;
+  for (const rule of rules) {
+    const body = Buffer.from(JSON.stringify(ruleUpdateBody(rule)));
+    if (!(await sendRefusable(deps, ctx.signal, refusedImport, `${url}/${rule.uid}`, { method: 'PATCH', headers: { ...headers(1), 'content-type': 'application/json' }, body }))) return;
+  }
+}
+
 /** `POST <remote>/network/control` (the remote URL's path replaced), retried as exports are. */
 async function control(ctx: Sending, remote: { url: string; writeApiKey: string | null }, origin: NetworkOrigin, message: object): Promise<void> {
   const body = Buffer.from(JSON.stringify({ origin, message }));
@@ -67,14 +100,16 @@ async function control(ctx: Sending, remote: { url: string; writeApiKey: string 
  * shards/reshard.ts, which `_shard` filters and the last step read), then what every other remote
  * of the new network now owns is sent to it.
  */
-export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkChangeState, origin: NetworkOrigin): Promise<void> {
+export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkChangeState, origin: NetworkOrigin, isLeader: boolean): Promise<void> {
   const records = ctx.indexes.list().sort((a, b) => (a.uid < b.uid ? -1 : 1));
   await reshardIndexes(ctx, shardNames(change.newNetwork));
   const outName = nameForExport(change);
   const targets = exportPlan(change);
   if (outName === null || targets.length === 0) return;
   const deps = exportDeps(ctx);
-  if (records.length === 0) {
+  const rules = isLeader && deps.searchRulesEnabled() ? ctx.searchRules.all() : [];
+  const indexCount = records.length + (rules.length > 0 ? 1 : 0);
+  if (indexCount === 0) {
     for (const target of targets) {
       try {
         await control(ctx, target, origin, { type: 'exportNoIndexForRemote', remote: outName });
@@ -85,8 +120,19 @@ export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkC
     }
     return;
   }
+  if (rules.length > 0) {
+    ctx.progress.enterNamed('export', 'Exporting dynamic search rules', 0, indexCount);
+    for (const remote of targets) {
+      try {
+        await exportRules(ctx, { remote, origin, outName, indexCount }, rules);
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        ctx.log?.(`Could not export dynamic search rules to \`${remote.name}\``, err);
+      }
+    }
+  }
   for (const [i, record] of records.entries()) {
-    ctx.progress.enterNamed('export', `Exporting documents from index \`${record.uid}\``, i, records.length);
+    ctx.progress.enterNamed('export', `Exporting documents from index \`${record.uid}\``, indexCount - records.length + i, indexCount);
     await ctx.indexEnvs.use(record.uuid, async (env) => {
       const documents = [...shardedDocuments(env, change)];
       for (const target of targets) {
@@ -103,9 +149,9 @@ export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkC
               deps.changeHeaders(
                 origin,
                 { remoteName: outName, indexName: record.uid, documentCount: payload?.documents ?? 0 },
-                { indexCount: records.length, taskKey: payload?.firstDocid ?? null, totalIndexDocuments: universe.length },
+                { indexCount, taskKey: payload?.firstDocid ?? null, totalIndexDocuments: universe.length },
               ),
-            refused: (code) => (code === 'import_task_already_received' ? 'continue' : code === 'import_task_unknown_remote' || code === 'import_task_without_network_task' ? 'stop' : null),
+            refused: refusedImport,
           });
         } catch (err) {
           if (ctx.signal.aborted) throw err;
