@@ -3,7 +3,9 @@
  * `POST /network/control` (manual availability, malformed bodies, messages with no change
  * running), the leader's forwarded PATCH (no leader refused; otherwise this instance's own change
  * with the leader's origin), and import payloads checked against the running change (503 without
- * one, 412 for another version, an unknown sender, a payload received twice).
+ * one, 412 for another version, an unknown sender, a payload received twice), whatever they
+ * import: documents, an index and its settings, or the leader's dynamic search rules, each counted
+ * toward the change finishing.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +20,7 @@ let ghost: Server;
 const messages: unknown[] = [];
 beforeAll(async () => {
   me = await startInstance('me');
+  await api(me, 'PATCH', '/experimental-features', { dynamicSearchRules: true });
   ghost = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -58,6 +61,28 @@ function importing(taskKey: number, from = 'ghost', networkVersion = VERSION): P
   return api(me, 'POST', '/indexes/movies/documents', [{ id: taskKey }], headers);
 }
 
+/** The rule `ghost` exports, as v1.50's leader sends it (its uid in the path). */
+const RULE = { description: 'promo', precedence: 1, active: true, conditions: { query: { words: 'dune' } }, actions: [{ selector: { indexUid: 'books', id: '1' }, action: { type: 'pin', position: 0 } }] };
+
+/** A request of `ghost`'s export of two indexes, `books` (no documents) and its search rules (one). */
+function exporting(
+  method: string,
+  path: string,
+  body: unknown,
+  index: string,
+  { documents = 0, total = 0, taskKey = null as number | null, from = 'ghost', version = VERSION } = {},
+): Promise<{ status: number; body: any }> {
+  const headers = {
+    ...originHeaders(origin(version)),
+    ...importHeaders({ remoteName: from, indexName: index, documentCount: documents }, { indexCount: 2, taskKey, totalIndexDocuments: total }),
+  };
+  return api(me, method, path, body, headers);
+}
+const createBooks = (options = {}) => exporting('POST', '/indexes', { uid: 'books', primaryKey: 'id' }, 'books', options);
+const booksSettings = (options = {}) => exporting('PATCH', '/indexes/books/settings', { filterableAttributes: ['year'] }, 'books', options);
+const clearRules = (options = {}) => exporting('DELETE', '/dynamic-search-rules', undefined, '.meili_dsr', { total: 1, ...options });
+const putRule = (options = {}) => exporting('PATCH', '/dynamic-search-rules/promo', RULE, '.meili_dsr', { documents: 1, total: 1, ...options });
+
 const control = (message: object, networkVersion = VERSION) => api(me, 'POST', '/network/control', { origin: origin(networkVersion), message });
 
 describe('network control messages', () => {
@@ -79,6 +104,9 @@ describe('network control messages', () => {
     expect(await control({ type: 'importFinishedForRemote', remote: 'r1', successful: true })).toMatchObject(none);
     expect(await control({ type: 'exportNoIndexForRemote', remote: 'r1' })).toMatchObject(none);
     expect(await importing(1)).toMatchObject(none);
+    for (const request of [createBooks, booksSettings, clearRules, putRule]) expect(await request()).toMatchObject(none);
+    const registered = await api(me, 'GET', '/tasks?types=indexCreation,settingsUpdate,dsrUpdate,dsrClear');
+    expect(registered.body.total).toBe(0);
   });
 });
 
@@ -141,5 +169,52 @@ describe('a change forwarded by the leader', () => {
     expect(messages).toContainEqual({ origin: origin(), message: { type: 'importFinishedForRemote', remote: 'me', successful: true } });
     expect(await control({ type: 'importFinishedForRemote', remote: 'ghost', successful: true })).toEqual({ status: 200, body: undefined });
     expect(await until(change, (task) => task.status !== 'processing')).toMatchObject({ status: 'succeeded', details: { message: 'Finished' } });
+  });
+});
+
+describe('a second change whose remote sends an index without documents and its search rules', () => {
+  const SECOND = 'fff00000-0000-7000-8000-000000000002';
+  const LATER = 'fff00000-0000-7000-8000-000000000009';
+  const network = {
+    remotes: { ghost: { url: '' }, me: { url: 'http://127.0.0.1:9', writeApiKey: 'k' } },
+    shards: { a: { remotes: ['ghost'] }, b: { remotes: ['me'] } },
+  };
+  let changeUid: number;
+  const change = () => api(me, 'GET', `/tasks/${changeUid}`).then(({ body }) => body);
+
+  it('refuses an index creation, settings or rules not of this change, or received twice', async () => {
+    network.remotes.ghost.url = ghostUrl();
+    const reply = await api(me, 'PATCH', '/network', { ...network, previousRemotes: network.remotes, previousShards: network.shards, leader: 'ghost', self: 'me' }, originHeaders(origin(SECOND)));
+    expect(reply).toMatchObject({ status: 202, body: { type: 'networkTopologyChange' } });
+    changeUid = reply.body.taskUid;
+    const options = { version: SECOND };
+    expect(await createBooks({ ...options, taskKey: 1 })).toMatchObject({ status: 202, body: { type: 'indexCreation' } });
+    expect(await createBooks({ ...options, taskKey: 1 })).toMatchObject({ status: 412, body: { code: 'import_task_already_received' } });
+    expect(await booksSettings({ ...options, from: 'nobody' })).toMatchObject({ status: 412, body: { code: 'import_task_unknown_remote' } });
+    expect(await clearRules({ version: LATER })).toMatchObject({ status: 412, body: { code: 'network_version_mismatch' } });
+    expect(await putRule({ ...options, from: 'nobody' })).toMatchObject({ status: 412, body: { code: 'import_task_unknown_remote' } });
+    expect((await api(me, 'GET', '/tasks?types=settingsUpdate,dsrUpdate,dsrClear')).body.total).toBe(0);
+  });
+
+  it('counts them toward the change: it waits for the rules after the index, then finishes', async () => {
+    const options = { version: SECOND };
+    const settings = await booksSettings(options);
+    expect(settings).toMatchObject({ status: 202, body: { type: 'settingsUpdate' } });
+    expect(await until(() => api(me, 'GET', `/tasks/${settings.body.taskUid}`).then(({ body }) => body.status), (status) => status === 'succeeded')).toBe('succeeded');
+    // the index is done, but two indexes were announced: the change still imports
+    expect((await change()).details.message).toMatch(/^Importing documents from 1 remotes, awaiting 0 and processed 0 out of 0 documents in 2 indexes from `ghost`/);
+    expect(await clearRules(options)).toMatchObject({ status: 202, body: { type: 'dsrClear' } });
+    const rule = await putRule(options);
+    expect(rule).toMatchObject({ status: 202, body: { type: 'dsrUpdate' } });
+    const waiting = await until(change, (task) => task.details.message.startsWith('Waiting'));
+    expect(waiting).toMatchObject({ status: 'processing', details: { message: 'Waiting for `ghost` to finish importing' } });
+    expect(await control({ type: 'importFinishedForRemote', remote: 'ghost', successful: true }, SECOND)).toEqual({ status: 200, body: undefined });
+    expect(await until(change, (task) => task.status !== 'processing')).toMatchObject({ status: 'succeeded', details: { message: 'Finished' } });
+
+    expect((await api(me, 'GET', '/dynamic-search-rules/promo')).body).toEqual({ uid: 'promo', ...RULE });
+    expect((await api(me, 'GET', '/indexes/books/settings/filterable-attributes')).body).toEqual(['year']);
+    const task = (await api(me, 'GET', `/tasks/${rule.body.taskUid}`)).body;
+    expect(task).toMatchObject({ status: 'succeeded', indexUid: '.meili_dsr' });
+    expect(task.network).toEqual({ import_from: { remoteName: 'ghost', indexName: '.meili_dsr', documentCount: 1 }, network_change: origin(SECOND) });
   });
 });
