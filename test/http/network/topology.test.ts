@@ -2,7 +2,8 @@
  * A topology change across two real Quarry processes (network.md §4, §6): a leader holding an
  * index makes a two-shard network with a second instance; the change is sent on to the follower,
  * both changes succeed, the documents of the follower's shard move there (index and settings
- * created first) and are deleted from the leader, every document living on exactly one instance.
+ * created first) and are deleted from the leader, every document living on exactly one instance;
+ * the leader's dynamic search rules replace the follower's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../../src/engine/shards/shard-of.js';
@@ -11,6 +12,12 @@ import { api, finished, localIds, remote, run, startInstance, type Instance } fr
 let leader: Instance;
 let follower: Instance;
 
+const RULES = {
+  dune: { description: 'pin movie 3', precedence: 2, conditions: { query: { words: 'dune' } }, actions: [{ selector: { indexUid: 'movies', id: '3' }, action: { type: 'pin', position: 0 } }] },
+  empty: { active: false, conditions: { query: { isEmpty: true } }, actions: [{ selector: { id: '1' }, action: { type: 'pin', position: 1 } }] },
+};
+const rules = (instance: Instance) => api(instance, 'POST', '/dynamic-search-rules', {}).then(({ body }) => body);
+
 const DOCS = Array.from({ length: 40 }, (_, i) => ({ id: i + 1, title: `movie ${i + 1}`, genre: i % 2 === 0 ? 'drama' : 'comedy' }));
 
 beforeAll(async () => {
@@ -18,6 +25,9 @@ beforeAll(async () => {
   follower = await startInstance('ms1');
   await run(leader, 'PATCH', '/indexes/movies/settings', { filterableAttributes: ['genre'] });
   await run(leader, 'POST', '/indexes/movies/documents?primaryKey=id', DOCS);
+  for (const instance of [leader, follower]) await api(instance, 'PATCH', '/experimental-features', { dynamicSearchRules: true });
+  for (const [uid, rule] of Object.entries(RULES)) await run(leader, 'PATCH', `/dynamic-search-rules/${uid}`, rule);
+  await run(follower, 'PATCH', '/dynamic-search-rules/stale', { actions: [{ selector: { id: '2' }, action: { type: 'pin', position: 0 } }] });
 }, 30_000);
 
 afterAll(async () => {
@@ -55,6 +65,11 @@ describe('a two-shard topology change', () => {
     // the imports are ordinary additions naming where they come from
     const imports = (await api(follower, 'GET', '/tasks?types=documentAdditionOrUpdate')).body.results;
     expect(imports.length).toBeGreaterThan(0);
+    // the leader's rules replaced the follower's, imported as the change's tasks too
+    expect((await rules(follower)).results).toEqual((await rules(leader)).results);
+    expect((await rules(follower)).results.map((rule: { uid: string }) => rule.uid).sort()).toEqual(['dune', 'empty']);
+    const ruleImports = (await api(follower, 'GET', '/tasks?types=dsrClear,dsrUpdate&limit=2')).body.results;
+    expect(ruleImports[0].network).toMatchObject({ import_from: { remoteName: 'ms0', indexName: '.meili_dsr', documentCount: 1 } });
     expect(imports[0].network).toEqual({ import_from: { remoteName: 'ms0', indexName: 'movies', documentCount: expect.any(Number) }, network_change: { remoteName: 'ms0', taskUid: change.uid, networkVersion: version } });
   }, 30_000);
 });
