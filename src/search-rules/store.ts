@@ -5,9 +5,12 @@
  * without a query, rules of equal precedence); a new rule takes the smallest free id, as milli
  * gives a new document. Only the `dsrUpdate`/`dsrClear` batch processor writes, inside the
  * scheduler's transaction; readers get an in-memory copy kept until the next write.
+ * The store also remembers when v1.50 would have created `.meili_dsr` (the first `dsrUpdate`
+ * batch; clears keep it), which decides whether a topology change's leader exports its rules.
  */
 import type { Database } from 'lmdb';
 import { INSTANCE_DBS } from '../store/dbs.js';
+import { DSR_INDEX_UID } from '../types/task.js';
 import type { InstanceStore } from '../store/env.js';
 import { DEFAULT_RULE_LIMITS, type RuleLimits } from './limits.js';
 import { applyRuleUpdate, type RuleUpdate, type SearchRule } from './rule.js';
@@ -17,6 +20,12 @@ interface StoredRule {
   rule: SearchRule;
 }
 
+/** The entry saying the rules "index" exists, under a key no rule uid can take (uids cannot hold a dot). */
+const CREATED_KEY = DSR_INDEX_UID;
+type Entry = StoredRule | { created: true };
+
+const isRule = (entry: Entry | undefined): entry is StoredRule => entry !== undefined && 'rule' in entry;
+
 /** One `dsrUpdate` task's change: a creation or update (`update`), or a deletion (`null`). */
 export interface RuleChange {
   uid: string;
@@ -24,7 +33,7 @@ export interface RuleChange {
 }
 
 export class SearchRuleStore {
-  private readonly db: Database<StoredRule, string>;
+  private readonly db: Database<Entry, string>;
   /** every rule by ascending internal id; null until read after a write */
   private cached: readonly StoredRule[] | null = null;
 
@@ -33,7 +42,7 @@ export class SearchRuleStore {
     store: InstanceStore,
     readonly limits: RuleLimits = DEFAULT_RULE_LIMITS,
   ) {
-    this.db = store.root.openDB<StoredRule, string>({ name: INSTANCE_DBS.searchRules });
+    this.db = store.root.openDB<Entry, string>({ name: INSTANCE_DBS.searchRules });
   }
 
   /** Every rule, by ascending internal id. */
@@ -42,7 +51,13 @@ export class SearchRuleStore {
   }
 
   get(uid: string): SearchRule | undefined {
-    return this.db.get(uid)?.rule;
+    const entry = this.db.get(uid);
+    return isRule(entry) ? entry.rule : undefined;
+  }
+
+  /** Whether v1.50's internal rules index would exist: a `dsrUpdate` batch ran (rules stored before this was kept count too). */
+  get created(): boolean {
+    return this.db.get(CREATED_KEY) !== undefined || this.size > 0;
   }
 
   get size(): number {
@@ -52,8 +67,10 @@ export class SearchRuleStore {
   /** Applies the changes in order; call inside the batch's instance transaction. */
   apply(changes: readonly RuleChange[]): void {
     const used = new Set(this.readAll().map((entry) => entry.id));
+    this.db.putSync(CREATED_KEY, { created: true });
     for (const { uid, update } of changes) {
-      const existing = this.db.get(uid);
+      const entry = this.db.get(uid);
+      const existing = isRule(entry) ? entry : undefined;
       if (update === null) {
         if (existing === undefined) continue;
         this.db.removeSync(uid);
@@ -74,7 +91,7 @@ export class SearchRuleStore {
   /** Removes every rule; call inside the batch's instance transaction. Answers how many there were. */
   clear(): number {
     const count = this.readAll().length;
-    for (const { key } of this.db.getRange()) this.db.removeSync(key);
+    for (const { key } of this.db.getRange()) if (key !== CREATED_KEY) this.db.removeSync(key);
     this.invalidate();
     return count;
   }
@@ -89,6 +106,6 @@ export class SearchRuleStore {
   }
 
   private readAll(): StoredRule[] {
-    return [...this.db.getRange()].map(({ value }) => value).sort((a, b) => a.id - b.id);
+    return [...this.db.getRange()].flatMap(({ value }) => (isRule(value) ? [value] : [])).sort((a, b) => a.id - b.id);
   }
 }

@@ -12,8 +12,9 @@
  * - on the leader, its dynamic search rules first (v1.50's `export_dsr_index`), as one more index
  *   `.meili_dsr` in the import's index count: `DELETE /dynamic-search-rules` (no documents,
  *   the rule count as the index's total) then `PATCH /dynamic-search-rules/{uid}` per rule (one
- *   document each), without task keys; v1.50 does so when its internal rules index exists and the
- *   feature is on, which for Quarry (no internal index) is when it has rules and the feature is on;
+ *   document each), without task keys, once its rules "index" exists (search-rules/store.ts
+ *   `created`) and while the feature is on (v1.50 counts the index even with the feature off,
+ *   when it sends nothing: its remotes would wait for it forever);
  * - the deletion of the documents recorded in shards no longer owned, once every remote imported
  *   them (engine shards/delete-unowned.ts);
  * - telling the other remotes our imports are done (`importFinishedForRemote`).
@@ -107,8 +108,8 @@ export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkC
   const targets = exportPlan(change);
   if (outName === null || targets.length === 0) return;
   const deps = exportDeps(ctx);
-  const rules = isLeader && deps.searchRulesEnabled() ? ctx.searchRules.all() : [];
-  const indexCount = records.length + (rules.length > 0 ? 1 : 0);
+  const rules = isLeader && deps.searchRulesEnabled() && ctx.searchRules.created ? ctx.searchRules.all() : null;
+  const indexCount = records.length + (rules === null ? 0 : 1);
   if (indexCount === 0) {
     for (const target of targets) {
       try {
@@ -120,7 +121,7 @@ export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkC
     }
     return;
   }
-  if (rules.length > 0) {
+  if (rules !== null) {
     ctx.progress.enterNamed('export', 'Exporting dynamic search rules', 0, indexCount);
     for (const remote of targets) {
       try {

@@ -45,6 +45,17 @@ describe('SearchRuleStore', () => {
     expect(writeTxn(store.root, () => rules.clear())).toBe(3);
     expect(rules.all()).toEqual([]);
   });
+
+  it('is created by its first update, even a deletion, and stays so once cleared, as v1.50’s `.meili_dsr`', () => {
+    expect(rules.created).toBe(false);
+    apply({ uid: 'missing', update: null });
+    expect(rules.created).toBe(true);
+    expect([rules.size, rules.get('.meili_dsr')]).toEqual([0, undefined]);
+    apply({ uid: 'a', update: {} });
+    expect(writeTxn(store.root, () => rules.clear())).toBe(1);
+    expect(rules.created).toBe(true);
+    expect(new SearchRuleStore(store).created).toBe(true);
+  });
 });
 
 describe('listRules', () => {
