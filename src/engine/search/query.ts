@@ -51,11 +51,6 @@ export interface ParsedQuery {
   readonly negativePhrases: (string | null)[][];
 }
 
-/** Words a term spans (a phrase counts each of its words and holes). */
-export function termWordCount(term: QueryTerm): number {
-  return term.kind === 'word' ? 1 : term.words.length;
-}
-
 /** The last query position a term occupies. */
 export function termEnd(term: QueryTerm): number {
   return term.kind === 'word' ? term.position : term.position + term.words.length - 1;

@@ -29,6 +29,7 @@ import type { LatLng } from '../facets/geo.js';
 import { geoBuckets, type SortCriterion } from '../facets/sort.js';
 import type { FacetReader } from '../facets/store.js';
 import type { IndexReadEnv } from '../index-read-env.js';
+import { bucketedPosition } from './bucketed-position.js';
 import type { Dictionary } from './dictionary.js';
 import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
 import { INFO_POSITION } from '../words/postings.js';
@@ -197,13 +198,6 @@ function costFromDistance(distance: number): number {
   return 10;
 }
 
-/** Meilisearch's bucketed word position: exact below 16, then coarser. */
-function bucketedPosition(position: number): number {
-  if (position < 16) return position;
-  if (position < 24) return 24;
-  return 2 ** Math.ceil(Math.log2(position));
-}
-
 export interface RankInput {
   readonly env: IndexReadEnv;
   readonly dictionary: Dictionary;
@@ -241,7 +235,7 @@ class Ranker {
   degraded = false;
 
   constructor(private readonly input: RankInput) {
-    this.totalWords = input.terms.reduce((sum, t) => sum + t.wordCount, 0);
+    this.totalWords = input.terms.reduce((sum, t) => sum + t.matchingWords, 0);
   }
 
   /** Places of every term in candidate `i`, kept for the later steps that need them again. */
@@ -334,7 +328,7 @@ class Ranker {
         const pairs: number[] = [];
         for (let a = 0; a < terms.length - 1; a++) {
           const b = a + 1;
-          if (kept[a] && kept[b] && termEnd(terms[a]!.term) + 1 === terms[b]!.term.position) pairs.push(a, b, terms[a]!.wordCount - 1);
+          if (kept[a] && kept[b] && termEnd(terms[a]!.term) + 1 === terms[b]!.term.position) pairs.push(a, b, termEnd(terms[a]!.term) - terms[a]!.term.position);
         }
         const maxCost = 3 * (pairs.length / PAIR_RECORD_U32);
         const costs = pairs.length === 0 ? new Int32Array(group.length) : this.proximityCosts(group, Uint32Array.from(pairs));

@@ -6,7 +6,7 @@
  * dictionary range, at most MAX_PREFIX_WORDS words); and words within its typo budget found by
  * the typo kernel in ONE call for all terms (Meilisearch limits: 150 one-typo and 50 two-typo
  * words, a different first letter costing two). A phrase matches documents holding its words
- * consecutively in one field (checked on forward records). A word's synonyms (the values of
+ * pair by pair within 3-word windows (phrase.ts, checked on forward records). A word's synonyms (the values of
  * the key equal to it: a word, or words matched as a phrase) derive at 0 typos, never exact. A
  * word split in two indexed words (matched as a phrase) counts 1 typo. 2 or 3 adjacent query
  * words form an n-gram, as milli's query graph: its concatenation found as one word, and the
@@ -27,10 +27,12 @@ import { EMPTY, intersect, unionAll, type DocSet } from '../docset.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
+import { bucketedPosition } from './bucketed-position.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
+import { phraseMet, phrasePairs } from './phrase.js';
 import { prefixPostings, readPosting, wordPostings } from '../words/posting-blocks.js';
-import { EMPTY_POSTING, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
-import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
+import { EMPTY_POSTING, fieldBit, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
+import { type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
 
 const MAX_ONE_TYPO = 150;
 const MAX_TWO_TYPOS = 50;
@@ -72,8 +74,11 @@ export interface ResolvedTerm {
   readonly phraseHits: Map<number, [number, number]> | null;
   /** documents matching the term (before the universe) */
   readonly docs: DocSet;
-  /** query words the term spans */
+  /** query terms it counts as in the rules weighing terms (attributeRank, wordPosition, exactWords):
+   * 1, a phrase being one term as in milli's query graph */
   readonly wordCount: number;
+  /** words the words rule counts (matchingWords / maxMatchingWords): 1, or a phrase's non-stop words */
+  readonly matchingWords: number;
 }
 
 /** Per candidate document (parallel to the candidates), per term. */
@@ -227,45 +232,59 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       phraseHits: null,
       docs: unionAll(derivations.map((d) => d.posting.docids)),
       wordCount: 1,
+      matchingWords: 1,
     };
   });
 }
 
 /** A word term that matches no document (its word is too long to be indexed). */
 function unmatched(term: WordTerm, index: number): ResolvedTerm {
-  return { term, index, maxTypoCost: 1, derivations: [], wordTypos: new Map(), prefixRange: null, phraseHits: null, docs: EMPTY, wordCount: 1 };
+  return { term, index, maxTypoCost: 1, derivations: [], wordTypos: new Map(), prefixRange: null, phraseHits: null, docs: EMPTY, wordCount: 1, matchingWords: 1 };
 }
 
-/** Documents with the phrase's words consecutive in one field. */
+/**
+ * Documents holding the phrase (phrase.ts: its words, and their pairs by 3-word windows), each
+ * with [mask, position] of its first word, which stands for the phrase in the field and position
+ * rules as in milli: the searched fields holding that word, and its place nearest to the phrase's
+ * query position (bucketed, as wordPosition compares them).
+ */
 function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions): ResolvedTerm {
   const postings = term.words.map((word) => (word === null ? null : restrict(wordPosting(options, word), options.allowedMask)));
   const present = postings.filter((p): p is Posting => p !== null);
-  let docs = present.length === 0 ? EMPTY : present[0]!.docids;
+  let docs = present.length === 0 || present.some((p) => p.docids.length === 0) ? EMPTY : present[0]!.docids;
   for (const posting of present.slice(1)) docs = intersect(docs, posting.docids);
   const hits = new Map<number, [number, number]>();
   const matched: number[] = [];
   if (docs.length > 0) {
-    const offsets = new Map<number, number[]>(); // word id → offsets in the phrase
-    postings.forEach((p, offset) => {
-      if (p === null) return;
-      const list = offsets.get(p.id) ?? [];
-      list.push(offset);
-      offsets.set(p.id, list);
-    });
-    const firstOffset = postings.findIndex((p) => p !== null);
-    const firstId = postings[firstOffset]!.id;
+    const pairs = phrasePairs(term.words);
+    const ids = postings.map((p) => p?.id ?? 0);
+    const firstId = present[0]!.id;
     const byAttribute = options.settings.proximityPrecision === 'byAttribute';
     for (const docid of docs) {
       const tokens = options.forward.read(docid);
       if (tokens === null) continue;
       const places = new Map<number, number[]>();
-      for (const id of offsets.keys()) places.set(id, placesOfWord(tokens, id));
-      const [mask, first] = byAttribute ? sameFieldHit(places, firstId) : consecutiveHit(postings, places, firstOffset, term.words.length);
-      const allowed = (mask & options.allowedMask) >>> 0;
-      if (allowed !== 0) {
-        hits.set(docid, [allowed, first]);
-        matched.push(docid);
+      const placesAt = (offset: number) => {
+        const id = ids[offset]!;
+        let list = places.get(id);
+        if (list === undefined) places.set(id, (list = placesOfWord(tokens, id)));
+        return list;
+      };
+      if (!phraseMet(pairs, placesAt, byAttribute)) continue;
+      let mask = 0;
+      let best = INFO_POSITION;
+      for (const place of places.get(firstId) ?? placesOfWord(tokens, firstId)) {
+        const bit = fieldBit(place >>> 16);
+        if ((bit & options.allowedMask) === 0) continue;
+        mask = (mask | bit) >>> 0;
+        const position = place & 0xffff;
+        const distance = Math.abs(bucketedPosition(position) - term.position);
+        const bestDistance = best === INFO_POSITION ? Infinity : Math.abs(bucketedPosition(best) - term.position);
+        if (distance < bestDistance || (distance === bestDistance && position < best)) best = position;
       }
+      if (mask === 0) continue;
+      hits.set(docid, [mask, best]);
+      matched.push(docid);
     }
   }
   return {
@@ -277,43 +296,9 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
     prefixRange: null,
     phraseHits: hits,
     docs: Uint32Array.from(matched),
-    wordCount: termWordCount(term),
+    wordCount: 1,
+    matchingWords: present.length,
   };
-}
-
-/**
- * [field mask, first position] of the fields where the phrase's words follow one another (a word's
- * places are field << 16 | position).
- */
-function consecutiveHit(postings: readonly (Posting | null)[], places: ReadonlyMap<number, number[]>, firstOffset: number, length: number): [number, number] {
-  let mask = 0;
-  let first = INFO_POSITION;
-  for (const start of places.get(postings[firstOffset]!.id) ?? []) {
-    const origin = start - firstOffset; // field << 16 | position of the phrase's first slot
-    const ok = postings.every((p, offset) => p === null || (places.get(p.id) ?? []).includes(origin + offset));
-    if (!ok || (origin & 0xffff) + length > 0xffff) continue;
-    mask = (mask | (1 << Math.min(origin >>> 16, 31))) >>> 0;
-    first = Math.min(first, origin & 0xffff);
-  }
-  return [mask, first];
-}
-
-/**
- * proximityPrecision `byAttribute` indexes no word distances, so a phrase degrades to its words
- * anywhere in one field (settings.md §proximityPrecision): [mask of the fields holding every word,
- * first position of the first word in them].
- */
-function sameFieldHit(places: ReadonlyMap<number, number[]>, firstId: number): [number, number] {
-  const fieldsOf = (id: number) => new Set((places.get(id) ?? []).map((place) => place >>> 16));
-  const shared = [...places.keys()].map(fieldsOf).reduce((a, b) => new Set([...a].filter((field) => b.has(field))));
-  let mask = 0;
-  let first = INFO_POSITION;
-  for (const place of places.get(firstId) ?? []) {
-    if (!shared.has(place >>> 16)) continue;
-    mask = (mask | (1 << Math.min(place >>> 16, 31))) >>> 0;
-    first = Math.min(first, place & 0xffff);
-  }
-  return [mask, first];
 }
 
 /** Joins a key's words in the synonym table: no normalised word holds a control character. */
