@@ -15,6 +15,7 @@ import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
 import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
+import { termEnd } from './query.js';
 import { indexable, type ResolvedTerm } from './terms.js';
 
 /** What one query term matches in field text. */
@@ -37,7 +38,7 @@ export function matchingWords(terms: readonly ResolvedTerm[], prefixSearch: bool
     if (term.kind === 'phrase') {
       // the formatter's tokenizer has no stop words, so a phrase with a stop-word hole never matches
       const sequences = term.words.includes(null) ? [] : [term.words as string[]];
-      return { ids: [term.position, term.position + term.words.length - 1], sequences, prefix: null };
+      return { ids: [term.position, termEnd(term)], sequences, prefix: null };
     }
     const ids: [number, number] = [term.position, term.position];
     // milli matches nothing for a word too long to be indexed, not even itself

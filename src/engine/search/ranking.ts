@@ -33,7 +33,7 @@ import { bucketedPosition } from './bucketed-position.js';
 import type { Dictionary } from './dictionary.js';
 import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
 import { INFO_POSITION } from '../words/postings.js';
-import { termEnd } from './query.js';
+import { lastWordOffset, termEnd } from './query.js';
 import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
 
 export type MatchingStrategy = 'last' | 'all' | 'frequency';
@@ -328,7 +328,7 @@ class Ranker {
         const pairs: number[] = [];
         for (let a = 0; a < terms.length - 1; a++) {
           const b = a + 1;
-          if (kept[a] && kept[b] && termEnd(terms[a]!.term) + 1 === terms[b]!.term.position) pairs.push(a, b, termEnd(terms[a]!.term) - terms[a]!.term.position);
+          if (kept[a] && kept[b] && termEnd(terms[a]!.term) + 1 === terms[b]!.term.position) pairs.push(a, b, lastWordOffset(terms[a]!.term));
         }
         const maxCost = 3 * (pairs.length / PAIR_RECORD_U32);
         const costs = pairs.length === 0 ? new Int32Array(group.length) : this.proximityCosts(group, Uint32Array.from(pairs));
@@ -422,8 +422,10 @@ class Ranker {
     const ids: number[] = [];
     let count = 0;
     for (const t of exact) {
+      // a phrase's words from its position on, leading holes included, and its positions up to its
+      // last hole, as milli's exact attribute reads them
       const words: (string | null)[] = t.term.kind === 'word' ? [t.term.word] : [...t.term.words];
-      count += words.length;
+      count += termEnd(t.term) - t.term.position + 1;
       for (const [offset, word] of words.entries()) {
         if (word === null) continue;
         const id = this.wordId(word);
