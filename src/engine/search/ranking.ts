@@ -113,7 +113,8 @@ export function rankingSteps(
     wordsDone = true;
     switch (rule) {
       case 'words':
-        if (strategy !== 'all') steps.push({ kind: 'words' });
+        // a Words step inserted before an earlier rule is the only one
+        if (strategy !== 'all' && !steps.some((step) => step.kind === 'words')) steps.push({ kind: 'words' });
         break;
       case 'typo':
         steps.push({ kind: 'typo' });
@@ -182,6 +183,11 @@ export function scoreOf(details: readonly StepDetail[]): number {
   const vector = details.find((detail) => detail.kind === 'vector');
   if (vector !== undefined) return vector.similarity ?? 0;
   return globalScore(details.map(rankOf).filter((r): r is [number, number] => r !== null));
+}
+
+/** Whether a term has an exact form in the index: a phrase, or a word some document holds as is. */
+function hasExactForm(term: ResolvedTerm): boolean {
+  return term.phraseHits !== null || term.derivations.some((d) => d.exact);
 }
 
 /** Distance cost of the wordPosition rule. */
@@ -401,8 +407,9 @@ class Ranker {
   /** 0 exact match, 1 matches start, 2 neither (Meilisearch ExactAttribute). */
   private exactAttribute(i: number, kept: readonly boolean[]): number {
     const { terms, features } = this.input;
-    // the exact terms: kept, matched at 0 typos with the original word (or a phrase)
-    const exact = terms.filter((t) => kept[t.index] && features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0);
+    // the exact terms, the same for every document (ranking.md §6.3): kept, and a phrase or a word
+    // present in the index; the document must hold each of them at its query position
+    const exact = terms.filter((t) => kept[t.index] && hasExactForm(t));
     if (exact.length === 0 || exact[0]!.index !== 0) return 2;
     for (let k = 1; k < exact.length; k++) if (exact[k]!.index - exact[k - 1]!.index > 1) return 2;
     const only = exact[0]!;
