@@ -231,6 +231,12 @@ type Group = Uint32Array | readonly number[];
 
 class Ranker {
   private readonly places = new Map<number, Places>();
+  /**
+   * The terms an exactWords bucket narrowed to their exact word (exact in every document of the
+   * bucket), keyed by the bucket's kept terms, which later steps receive: milli hands later graph
+   * rules only the paths that made the bucket, so a later typo rule counts their narrowed maximum.
+   */
+  private readonly exactOnly = new WeakMap<readonly boolean[], ReadonlySet<number>>();
   private wordIndex: TermWordIndex | undefined;
   private scanned: Places | undefined;
   private builder: ProximityBuilder | undefined;
@@ -324,7 +330,8 @@ class Ranker {
         return;
       }
       case 'typo': {
-        const max = active.reduce((sum, t) => sum + t.maxTypoCost, 0);
+        const exactOnly = this.exactOnly.get(kept);
+        const max = active.reduce((sum, t) => sum + (exactOnly?.has(t.index) === true ? t.exactTypoCost : t.maxTypoCost), 0);
         const costs = new Int32Array(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.typo, (typo) => typo);
         for (const [cost, indices] of byCost(group, costs)) yield [indices, { kind: 'typo', count: cost, max }, kept];
@@ -368,10 +375,12 @@ class Ranker {
       }
       case 'exactWords': {
         const max = active.reduce((sum, t) => sum + t.wordCount, 0);
-        const exactWords = (i: number) =>
-          active.reduce((sum, t) => sum + (features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0 ? t.wordCount : 0), 0);
+        const isExact = (t: ResolvedTerm, i: number) => features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0;
+        const exactWords = (i: number) => active.reduce((sum, t) => sum + (isExact(t, i) ? t.wordCount : 0), 0);
         for (const [c, indices] of byCost(group, costsOf(group, (i) => max - exactWords(i)))) {
-          yield [indices, { kind: 'exactWords', matching: max - c, max }, kept];
+          const bucketKept = [...kept];
+          this.exactOnly.set(bucketKept, new Set(active.filter((t) => Array.prototype.every.call(indices, (i: number) => isExact(t, i))).map((t) => t.index)));
+          yield [indices, { kind: 'exactWords', matching: max - c, max }, bucketKept];
         }
         return;
       }

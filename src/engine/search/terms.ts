@@ -65,6 +65,9 @@ export interface ResolvedTerm {
   readonly index: number;
   /** Meilisearch's `max_typo_cost`: a phrase 0, a word its budget but at least 1 (split words) */
   readonly maxTypoCost: number;
+  /** the same once an exactness bucket narrowed the term to its exact word: no typo word is left,
+   * but a word without typo budget still allows split words (1) */
+  readonly exactTypoCost: number;
   readonly derivations: Derivation[];
   /** word id → typo level of the term's words (typo derivations; every other listed id is 0) */
   readonly wordTypos: Map<number, number>;
@@ -226,6 +229,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       term,
       index,
       maxTypoCost: Math.max(1, budget),
+      exactTypoCost: budget === 0 ? 1 : 0,
       derivations,
       wordTypos,
       prefixRange: range,
@@ -239,7 +243,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
 
 /** A word term that matches no document (its word is too long to be indexed). */
 function unmatched(term: WordTerm, index: number): ResolvedTerm {
-  return { term, index, maxTypoCost: 1, derivations: [], wordTypos: new Map(), prefixRange: null, phraseHits: null, docs: EMPTY, wordCount: 1, matchingWords: 1 };
+  return { term, index, maxTypoCost: 1, exactTypoCost: 1, derivations: [], wordTypos: new Map(), prefixRange: null, phraseHits: null, docs: EMPTY, wordCount: 1, matchingWords: 1 };
 }
 
 /**
@@ -291,6 +295,7 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
     term,
     index,
     maxTypoCost: 0,
+    exactTypoCost: 0,
     derivations: [],
     wordTypos: new Map(),
     prefixRange: null,

@@ -215,6 +215,14 @@ describe('milli exactness.rs: the exactness rule', () => {
     expect(ranked(Q)).toEqual(['0 W9/9,EA:NoExactMatch,EW9/9,P9/25', '1 W9/9,EA:NoExactMatch,EW9/9,P9/25', '2 W9/9,EA:NoExactMatch,EW9/9,P9/25']);
   });
 
+  it('exact words before typos prefer the exact word to a prefix of it (test_exactness_followed_by_typo_prefer_no_typo_prefix)', () => {
+    index = createIndex(TYPO_AND_PREFIX, ['exactness', 'words', 'typo']);
+    expect(ranked('quick brown fox extra')).toEqual([
+      '2 W4/4,EA:NoExactMatch,EW4/4,T0/1', '1 W4/4,EA:NoExactMatch,EW3/4,T0/2', '0 W4/4,EA:NoExactMatch,EW3/4,T1/2',
+      '4 W4/4,EA:NoExactMatch,EW3/4,T1/2', '3 W4/4,EA:NoExactMatch,EW2/4,T2/3',
+    ]);
+  });
+
   it('typo before exactness (test_typo_followed_by_exactness)', () => {
     index = createIndex(TYPO_AND_PREFIX, ['words', 'typo', 'exactness']);
     expect(ranked('extraordinarily quick brown fox')).toEqual([
