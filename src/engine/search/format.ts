@@ -335,7 +335,10 @@ function findMatches(tokens: readonly Tok[], text: string, terms: readonly Match
   return matches;
 }
 
-/** The longest multi-word sequence starting at token `i` (words separated by soft separators only). */
+/**
+ * The longest multi-word sequence starting at token `i`, separators of any kind skipped: milli's
+ * matcher drops every separator token, hard ones too, before matching a phrase's next word.
+ */
 function matchSequence(tokens: readonly Tok[], i: number, candidates: readonly { words: readonly string[]; term: number }[]): [number, number] | null {
   let best: [number, number] | null = null;
   let bestLength = 1;
@@ -345,7 +348,7 @@ function matchSequence(tokens: readonly Tok[], i: number, candidates: readonly {
     let ok = true;
     for (let k = 1; k < words.length && ok; k++) {
       at++;
-      while (at < tokens.length && tokens[at]!.kind === TokenKind.SoftSeparator) at++;
+      while (at < tokens.length && tokens[at]!.kind !== TokenKind.Word) at++;
       ok = at < tokens.length && tokens[at]!.kind === TokenKind.Word && tokens[at]!.word === words[k];
     }
     if (ok) {
