@@ -278,7 +278,7 @@ class Ranker {
       if (typo === NO_MATCH) return;
       if (term.phraseHits !== null) {
         const hit = term.phraseHits.get(docid);
-        if (hit !== undefined) places[t]!.push(((31 - Math.clz32(hit[0] & -hit[0])) << 16) | hit[1]);
+        if (hit !== undefined) places[t]!.push(hit[2]);
       } else if (typo === 0) zeroTerms |= 1 << t;
       else typoTerms = true;
     });

@@ -73,8 +73,9 @@ export interface ResolvedTerm {
   readonly wordTypos: Map<number, number>;
   /** dictionary index range of prefix-derived words, when the prefix cache stands in for them */
   readonly prefixRange: [number, number] | null;
-  /** phrase: candidate documents with, per document, [mask, first position] of its matches */
-  readonly phraseHits: Map<number, [number, number]> | null;
+  /** phrase: matched documents with, per document, [mask, position, place (field << 16 | position)]
+   * of its first word, which stands for the phrase in the field, position and proximity rules */
+  readonly phraseHits: Map<number, [number, number, number]> | null;
   /** documents matching the term (before the universe) */
   readonly docs: DocSet;
   /** query terms it counts as in the rules weighing terms (attributeRank, wordPosition, exactWords):
@@ -257,7 +258,7 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
   const present = postings.filter((p): p is Posting => p !== null);
   let docs = present.length === 0 || present.some((p) => p.docids.length === 0) ? EMPTY : present[0]!.docids;
   for (const posting of present.slice(1)) docs = intersect(docs, posting.docids);
-  const hits = new Map<number, [number, number]>();
+  const hits = new Map<number, [number, number, number]>();
   const matched: number[] = [];
   if (docs.length > 0) {
     const pairs = phrasePairs(term.words);
@@ -276,18 +277,20 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
       };
       if (!phraseMet(pairs, placesAt, byAttribute)) continue;
       let mask = 0;
-      let best = INFO_POSITION;
+      let best = -1;
+      let bestDistance = Infinity;
       for (const place of places.get(firstId) ?? placesOfWord(tokens, firstId)) {
         const bit = fieldBit(place >>> 16);
         if ((bit & options.allowedMask) === 0) continue;
         mask = (mask | bit) >>> 0;
-        const position = place & 0xffff;
-        const distance = Math.abs(bucketedPosition(position) - term.position);
-        const bestDistance = best === INFO_POSITION ? Infinity : Math.abs(bucketedPosition(best) - term.position);
-        if (distance < bestDistance || (distance === bestDistance && position < best)) best = position;
+        const distance = Math.abs(bucketedPosition(place & 0xffff) - term.position);
+        if (distance < bestDistance || (distance === bestDistance && (place & 0xffff) < (best & 0xffff))) {
+          best = place;
+          bestDistance = distance;
+        }
       }
       if (mask === 0) continue;
-      hits.set(docid, [mask, best]);
+      hits.set(docid, [mask, best & 0xffff, best]);
       matched.push(docid);
     }
   }
