@@ -79,7 +79,7 @@ describe('search engine', () => {
     expect(index.ids('dragon fight')).toEqual([3, 1, 2]);
   });
 
-  it('matches phrases only as consecutive words and excludes negated words', () => {
+  it('matches phrases word pair by word pair and excludes negated words', () => {
     index = openTestIndex({ searchableAttributes: ['title', 'overview'] });
     index.write(MOVIES);
     expect(index.ids('"dark knight"')).toEqual([3]);
