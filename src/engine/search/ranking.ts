@@ -235,8 +235,9 @@ class Ranker {
    * The terms an exactWords bucket narrowed to their exact word (exact in every document of the
    * bucket), keyed by the bucket's kept terms, which later steps receive: milli hands later graph
    * rules only the paths that made the bucket, so a later typo rule counts their narrowed maximum.
+   * Computed when a later step asks (rarely: exactness is usually the last rule).
    */
-  private readonly exactOnly = new WeakMap<readonly boolean[], ReadonlySet<number>>();
+  private readonly exactOnly = new WeakMap<readonly boolean[], () => ReadonlySet<number>>();
   private wordIndex: TermWordIndex | undefined;
   private scanned: Places | undefined;
   private builder: ProximityBuilder | undefined;
@@ -330,7 +331,7 @@ class Ranker {
         return;
       }
       case 'typo': {
-        const exactOnly = this.exactOnly.get(kept);
+        const exactOnly = this.exactOnly.get(kept)?.();
         const max = active.reduce((sum, t) => sum + (exactOnly?.has(t.index) === true ? t.exactTypoCost : t.maxTypoCost), 0);
         const costs = new Int32Array(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.typo, (typo) => typo);
@@ -379,7 +380,7 @@ class Ranker {
         const exactWords = (i: number) => active.reduce((sum, t) => sum + (isExact(t, i) ? t.wordCount : 0), 0);
         for (const [c, indices] of byCost(group, costsOf(group, (i) => max - exactWords(i)))) {
           const bucketKept = [...kept];
-          this.exactOnly.set(bucketKept, new Set(active.filter((t) => Array.prototype.every.call(indices, (i: number) => isExact(t, i))).map((t) => t.index)));
+          this.exactOnly.set(bucketKept, () => new Set(active.filter((t) => Array.prototype.every.call(indices, (i: number) => isExact(t, i))).map((t) => t.index)));
           yield [indices, { kind: 'exactWords', matching: max - c, max }, bucketKept];
         }
         return;
