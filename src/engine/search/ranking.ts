@@ -242,6 +242,8 @@ class Ranker {
   private scanned: Places | undefined;
   private builder: ProximityBuilder | undefined;
   private readonly totalWords: number;
+  /** per term, whether it has an exact form in the index (decided once per query) */
+  private readonly exactForm: readonly boolean[];
   /** the time budget is spent: no step refines anything more */
   private timedOut = false;
   /** the time budget cut the first step short (Meilisearch's `degraded`) */
@@ -249,6 +251,7 @@ class Ranker {
 
   constructor(private readonly input: RankInput) {
     this.totalWords = input.terms.reduce((sum, t) => sum + t.matchingWords, 0);
+    this.exactForm = input.terms.map(hasExactForm);
   }
 
   /** Places of every term in candidate `i`, kept for the later steps that need them again. */
@@ -419,9 +422,11 @@ class Ranker {
     const { terms, features } = this.input;
     // the exact terms, the same for every document (ranking.md §6.3): kept, and a phrase or a word
     // present in the index; the document must hold each of them at its query position
-    const exact = terms.filter((t) => kept[t.index] && hasExactForm(t));
+    const exact = terms.filter((t) => kept[t.index] && this.exactForm[t.index]);
     if (exact.length === 0 || exact[0]!.index !== 0) return 2;
     for (let k = 1; k < exact.length; k++) if (exact[k]!.index - exact[k - 1]!.index > 1) return 2;
+    // a document without one of the exact words cannot hold it at its position: no record to read
+    if (exact.some((t) => (features[t.index]!.flags[i]! & HAS_EXACT) === 0)) return 2;
     const only = exact[0]!;
     if (exact.length === 1 && only.term.kind === 'word' && only.term.position === 0) {
       const flags = features[0]!.flags[i]!;
