@@ -1,0 +1,211 @@
+/**
+ * What the proximity rule pairs (ranking.md §5), as place lists and kernel records.
+ *
+ * Each query term gets LISTS_PER_TERM place lists per document:
+ * - WORDS: its single-word derivations (exact word, prefix-derived words, typo words, n-gram
+ *   concatenations);
+ * - FIRST / LAST: the first and last words of its phrase-like derivations that the document
+ *   holds (a quoted phrase, split words, synonyms — milli matches every synonym as a phrase),
+ *   taken anywhere in the document, not only where the phrase is;
+ * - PREFIX: when the term is a common prefix (the last query word, ≤ 4 bytes, ≥ 100 indexed words
+ *   starting with it: v1.50's prefix proximity database), the words it starts; its WORDS list
+ *   then holds no prefix-derived word, only the exact word (and typo words).
+ * A pair of adjacent terms (a, b) is priced at the best of: a's WORDS with b's WORDS in both
+ * orders, and forward only (reversed order earns nothing next to a phrase-like term or a
+ * common prefix) a's WORDS or LAST with b's FIRST or PREFIX, and a's LAST with b's WORDS.
+ *
+ * Derivations taken: every typo level of a term, unless a typo rule ranks before proximity; then
+ * only the document's own level per term, the one combination of a typo bucket's paths that a
+ * document of the bucket matches (milli's query graph narrowed by the typo rule). Proximity never
+ * narrows what later rules see. Built once per query at the first proximity step; reads forward
+ * records (forward.ts) of the groups that reach it.
+ */
+import { has, type DocSet } from '../docset.js';
+import { PAIR_FORWARD_ONLY, PAIR_JOIN } from '../../kernels/proximity.js';
+import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
+import type { ForwardReader } from './forward.js';
+import { termEnd } from './query.js';
+import { NO_MATCH, type ResolvedTerm, type TermFeatures } from './terms.js';
+
+/** Place lists per query term in a proximity batch. */
+export const LISTS_PER_TERM = 4;
+const WORDS = 0;
+const FIRST = 1;
+const LAST = 2;
+const PREFIX = 3;
+/** v1.50's prefix proximity database: prefixes of at most this many bytes... */
+const COMMON_PREFIX_MAX_BYTES = 4;
+/** ...that start at least this many indexed words. */
+const COMMON_PREFIX_MIN_WORDS = 100;
+/** Every typo level a term's derivations can have (0, 1, 2 typos; an n-gram counts 1 per term). */
+const ALL_LEVELS = 0xff;
+
+/** The records of a term pair: left list, right list, flags; the first opens the pair. */
+const PAIR_LISTS: readonly (readonly [number, number, number])[] = [
+  [WORDS, WORDS, 0],
+  [WORDS, FIRST, PAIR_FORWARD_ONLY],
+  [LAST, WORDS, PAIR_FORWARD_ONLY],
+  [LAST, FIRST, PAIR_FORWARD_ONLY],
+  [WORDS, PREFIX, PAIR_FORWARD_ONLY],
+  [LAST, PREFIX, PAIR_FORWARD_ONLY],
+];
+
+export interface ProximityInput {
+  readonly terms: readonly ResolvedTerm[];
+  readonly features: readonly TermFeatures[];
+  readonly candidates: DocSet;
+  readonly dictionary: Dictionary;
+  readonly forward: ForwardReader;
+}
+
+/** The kernel records of the kept terms' pairs, and how many term pairs they price. */
+export interface PairRecords {
+  readonly records: Uint32Array;
+  readonly pairs: number;
+}
+
+export class ProximityTerms {
+  /** LISTS_PER_TERM lists per term */
+  readonly lists: number;
+  /** word id → first entry (-1: none); entries chain through `next` */
+  private readonly head: Int32Array;
+  private readonly next: number[] = [];
+  private readonly list: number[] = [];
+  private readonly level: number[] = [];
+  /** phrase-like derivation the entry needs the document to hold, -1 for none */
+  private readonly phrase: number[] = [];
+  /** phrase-like derivations: their term, typo level and documents */
+  private readonly phrases: { term: number; level: number; docids: DocSet }[] = [];
+  /** lists some word can fill */
+  private readonly used: Uint8Array;
+  private readonly places: number[][];
+  private readonly allowed: Uint8Array;
+  private readonly present: Uint8Array;
+  private readonly targets: number[] = [];
+
+  /** `narrowed`: a typo rule ranks before proximity. */
+  constructor(
+    private readonly input: ProximityInput,
+    private readonly narrowed: boolean,
+  ) {
+    const { terms, dictionary } = input;
+    this.lists = terms.length * LISTS_PER_TERM;
+    let limit = dictionary.idLimit;
+    for (const term of terms) for (const d of term.derivations) limit = Math.max(limit, d.posting.id + 1);
+    this.head = new Int32Array(limit).fill(-1);
+    this.used = new Uint8Array(this.lists);
+    this.places = Array.from({ length: this.lists }, () => []);
+    terms.forEach((term, t) => this.addTerm(term, t));
+    this.allowed = new Uint8Array(terms.length);
+    this.present = new Uint8Array(this.phrases.length);
+  }
+
+  private addTerm(term: ResolvedTerm, t: number): void {
+    const base = t * LISTS_PER_TERM;
+    const { words, ids } = this.input.dictionary;
+    const idOf = (word: string): number | undefined => {
+      const at = lowerBound(words, word);
+      return words[at] === word ? ids[at] : undefined;
+    };
+    const addPhrase = (phraseWords: readonly (string | null)[], level: number, docids: DocSet | null) => {
+      const present = phraseWords.filter((word): word is string => word !== null);
+      const first = idOf(present[0]!);
+      const last = idOf(present[present.length - 1]!);
+      let phrase = -1;
+      if (docids !== null) {
+        phrase = this.phrases.length;
+        this.phrases.push({ term: t, level, docids });
+      }
+      if (first !== undefined) this.add(first, base + FIRST, level, phrase);
+      if (last !== undefined) this.add(last, base + LAST, level, phrase);
+    };
+    if (term.term.kind === 'phrase') {
+      // a document matching the term holds the phrase
+      addPhrase(term.term.words, 0, null);
+      return;
+    }
+    const word = term.term.word;
+    const prefixed = term.term.prefix && (term.prefixRange !== null || term.derivations.some((d) => d.words === undefined));
+    let range: [number, number] | null = null;
+    if (prefixed && Buffer.byteLength(word) <= COMMON_PREFIX_MAX_BYTES) {
+      const [from, to] = prefixRange(words, word);
+      if (to - from >= COMMON_PREFIX_MIN_WORDS) range = [from, to];
+    }
+    if (range !== null) {
+      for (let w = range[0]; w < range[1]; w++) this.add(ids[w]!, base + PREFIX, 0, -1);
+    } else if (term.prefixRange !== null) {
+      for (let w = term.prefixRange[0]; w < term.prefixRange[1]; w++) this.add(ids[w]!, base + WORDS, 0, -1);
+    }
+    for (const d of term.derivations) {
+      if (d.words === undefined) {
+        // a prefix-derived word listed one by one (past the prefix cache's lengths)
+        if (range === null && term.prefixRange === null) this.add(d.posting.id, base + WORDS, 0, -1);
+      } else if (d.phrase === true || d.words.length > 1) {
+        addPhrase(d.words, d.typo, d.posting.docids);
+      } else {
+        this.add(d.posting.id, base + WORDS, d.typo, -1);
+      }
+    }
+  }
+
+  private add(id: number, list: number, level: number, phrase: number): void {
+    this.next.push(this.head[id]!);
+    this.head[id] = this.list.length;
+    this.list.push(list);
+    this.level.push(level);
+    this.phrase.push(phrase);
+    this.used[list] = 1;
+  }
+
+  /** The records pricing each adjacent pair of kept terms (no condition across a gap in the query). */
+  records(kept: readonly boolean[]): PairRecords {
+    const { terms } = this.input;
+    const records: number[] = [];
+    let pairs = 0;
+    for (let a = 0; a + 1 < terms.length; a++) {
+      const b = a + 1;
+      if (!kept[a] || !kept[b] || termEnd(terms[a]!.term) + 1 !== terms[b]!.term.position) continue;
+      pairs++;
+      PAIR_LISTS.forEach(([left, right, flags], k) => {
+        const l = a * LISTS_PER_TERM + left;
+        const r = b * LISTS_PER_TERM + right;
+        // the first record opens the pair even when empty (a pair nothing can match costs 3)
+        if (k === 0) records.push(l, r, flags);
+        else if (this.used[l] === 1 && this.used[r] === 1) records.push(l, r, flags | PAIR_JOIN);
+      });
+    }
+    return { records: Uint32Array.from(records), pairs };
+  }
+
+  /** Candidate `i`'s place lists, read from its forward record (reused until the next call). */
+  placesOf(i: number): number[][] {
+    const { terms, features, candidates, forward } = this.input;
+    const { places, allowed, present, head, targets } = this;
+    for (const list of places) list.length = 0;
+    const docid = candidates[i]!;
+    terms.forEach((_, t) => {
+      const typo = features[t]!.typo[i]!;
+      allowed[t] = typo === NO_MATCH ? 0 : this.narrowed ? 1 << typo : ALL_LEVELS;
+    });
+    this.phrases.forEach((p, k) => {
+      present[k] = (allowed[p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
+    });
+    const record = forward.read(docid);
+    if (record === null) return places;
+    let lastId = -1;
+    for (let k = record.start; k < record.end; k += 2) {
+      const id = record.words[k]!;
+      if (id !== lastId) {
+        lastId = id;
+        targets.length = 0;
+        for (let e = id < head.length ? head[id]! : -1; e !== -1; e = this.next[e]!) {
+          const phrase = this.phrase[e]!;
+          const term = (this.list[e]! / LISTS_PER_TERM) | 0;
+          if (((allowed[term]! >> this.level[e]!) & 1) === 1 && (phrase === -1 || present[phrase] === 1)) targets.push(this.list[e]!);
+        }
+      }
+      for (const list of targets) places[list]!.push(record.words[k + 1]!);
+    }
+    return places;
+  }
+}
