@@ -67,8 +67,8 @@ export interface PairRecords {
 export class ProximityTerms {
   /** LISTS_PER_TERM lists per term */
   readonly lists: number;
-  /** word id → first entry (-1: none); entries chain through `next` */
-  private readonly head: Int32Array;
+  /** word id → first entry + 1 (0: none); entries chain through `next` (entry + 1, 0 ends); built on first need */
+  private head: Int32Array | undefined;
   private readonly next: number[] = [];
   private readonly list: number[] = [];
   private readonly level: number[] = [];
@@ -80,24 +80,36 @@ export class ProximityTerms {
   private readonly used: Uint8Array;
   private readonly places: number[][];
   private readonly allowed: Uint8Array;
-  private readonly present: Uint8Array;
+  private present = new Uint8Array(0);
+  /** lists a word id fills in the document being read */
   private readonly targets: number[] = [];
+  /** lists the last document filled, its first `filledCount` entries */
+  private readonly filled: Int32Array;
+  private filledCount = 0;
 
   /** `narrowed`: a typo rule ranks before proximity. */
   constructor(
     private readonly input: ProximityInput,
     private readonly narrowed: boolean,
   ) {
-    const { terms, dictionary } = input;
+    const { terms } = input;
     this.lists = terms.length * LISTS_PER_TERM;
-    let limit = dictionary.idLimit;
-    for (const term of terms) for (const d of term.derivations) limit = Math.max(limit, d.posting.id + 1);
-    this.head = new Int32Array(limit).fill(-1);
     this.used = new Uint8Array(this.lists);
     this.places = Array.from({ length: this.lists }, () => []);
-    terms.forEach((term, t) => this.addTerm(term, t));
     this.allowed = new Uint8Array(terms.length);
+    this.filled = new Int32Array(this.lists);
+  }
+
+  /** The word entries of every term, built when a pair first needs them (a one-word query never does). */
+  private entries(): Int32Array {
+    if (this.head !== undefined) return this.head;
+    const { terms, dictionary } = this.input;
+    let limit = dictionary.idLimit;
+    for (const term of terms) for (const d of term.derivations) limit = Math.max(limit, d.posting.id + 1);
+    this.head = new Int32Array(limit);
+    terms.forEach((term, t) => this.addTerm(term, t));
     this.present = new Uint8Array(this.phrases.length);
+    return this.head;
   }
 
   private addTerm(term: ResolvedTerm, t: number): void {
@@ -149,8 +161,9 @@ export class ProximityTerms {
   }
 
   private add(id: number, list: number, level: number, phrase: number): void {
-    this.next.push(this.head[id]!);
-    this.head[id] = this.list.length;
+    const head = this.head!;
+    this.next.push(head[id]!);
+    head[id] = this.list.length + 1;
     this.list.push(list);
     this.level.push(level);
     this.phrase.push(phrase);
@@ -166,6 +179,7 @@ export class ProximityTerms {
       const b = a + 1;
       if (!kept[a] || !kept[b] || termEnd(terms[a]!.term) + 1 !== terms[b]!.term.position) continue;
       pairs++;
+      this.entries();
       PAIR_LISTS.forEach(([left, right, flags], k) => {
         const l = a * LISTS_PER_TERM + left;
         const r = b * LISTS_PER_TERM + right;
@@ -180,31 +194,41 @@ export class ProximityTerms {
   /** Candidate `i`'s place lists, read from its forward record (reused until the next call). */
   placesOf(i: number): number[][] {
     const { terms, features, candidates, forward } = this.input;
-    const { places, allowed, present, head, targets } = this;
-    for (const list of places) list.length = 0;
+    const head = this.entries();
+    const { places, allowed, present, next, list, level, phrase, targets, filled } = this;
+    // emptying only the lists the previous document filled (most stay empty)
+    for (let k = 0; k < this.filledCount; k++) places[filled[k]!]!.length = 0;
+    this.filledCount = 0;
     const docid = candidates[i]!;
-    terms.forEach((_, t) => {
+    for (let t = 0; t < terms.length; t++) {
       const typo = features[t]!.typo[i]!;
       allowed[t] = typo === NO_MATCH ? 0 : this.narrowed ? 1 << typo : ALL_LEVELS;
-    });
-    this.phrases.forEach((p, k) => {
+    }
+    for (let k = 0; k < this.phrases.length; k++) {
+      const p = this.phrases[k]!;
       present[k] = (allowed[p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
-    });
+    }
     const record = forward.read(docid);
     if (record === null) return places;
+    const { words } = record;
     let lastId = -1;
+    let count = 0;
     for (let k = record.start; k < record.end; k += 2) {
-      const id = record.words[k]!;
+      const id = words[k]!;
       if (id !== lastId) {
         lastId = id;
-        targets.length = 0;
-        for (let e = id < head.length ? head[id]! : -1; e !== -1; e = this.next[e]!) {
-          const phrase = this.phrase[e]!;
-          const term = (this.list[e]! / LISTS_PER_TERM) | 0;
-          if (((allowed[term]! >> this.level[e]!) & 1) === 1 && (phrase === -1 || present[phrase] === 1)) targets.push(this.list[e]!);
+        count = 0;
+        for (let e = id < head.length ? head[id]! - 1 : -1; e !== -1; e = next[e]! - 1) {
+          const p = phrase[e]!;
+          const l = list[e]!;
+          if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) === 1 && (p === -1 || present[p] === 1)) targets[count++] = l;
         }
       }
-      for (const list of targets) places[list]!.push(record.words[k + 1]!);
+      for (let n = 0; n < count; n++) {
+        const into = places[targets[n]!]!;
+        if (into.length === 0) filled[this.filledCount++] = targets[n]!;
+        into.push(words[k + 1]!);
+      }
     }
     return places;
   }
