@@ -67,9 +67,10 @@ export interface PairRecords {
 export class ProximityTerms {
   /** LISTS_PER_TERM lists per term */
   readonly lists: number;
-  /** word id → first entry + 1 (0: none); entries chain through `next` (entry + 1, 0 ends); built on first need */
-  private head: Int32Array | undefined;
-  private readonly next: number[] = [];
+  /** the entries' words, built on first need (a one-word query never needs them) */
+  private table: EntryTable | undefined;
+  /** per entry: its word id, list, typo level, phrase-like derivation */
+  private readonly ids: number[] = [];
   private readonly list: number[] = [];
   private readonly level: number[] = [];
   /** phrase-like derivation the entry needs the document to hold, -1 for none */
@@ -100,16 +101,12 @@ export class ProximityTerms {
     this.filled = new Int32Array(this.lists);
   }
 
-  /** The word entries of every term, built when a pair first needs them (a one-word query never does). */
-  private entries(): Int32Array {
-    if (this.head !== undefined) return this.head;
-    const { terms, dictionary } = this.input;
-    let limit = dictionary.idLimit;
-    for (const term of terms) for (const d of term.derivations) limit = Math.max(limit, d.posting.id + 1);
-    this.head = new Int32Array(limit);
-    terms.forEach((term, t) => this.addTerm(term, t));
+  /** The word entries of every term, built when a pair first needs them. */
+  private entries(): EntryTable {
+    if (this.table !== undefined) return this.table;
+    this.input.terms.forEach((term, t) => this.addTerm(term, t));
     this.present = new Uint8Array(this.phrases.length);
-    return this.head;
+    return (this.table = new EntryTable(this.input.dictionary, this.ids));
   }
 
   private addTerm(term: ResolvedTerm, t: number): void {
@@ -161,9 +158,7 @@ export class ProximityTerms {
   }
 
   private add(id: number, list: number, level: number, phrase: number): void {
-    const head = this.head!;
-    this.next.push(head[id]!);
-    head[id] = this.list.length + 1;
+    this.ids.push(id);
     this.list.push(list);
     this.level.push(level);
     this.phrase.push(phrase);
@@ -194,8 +189,10 @@ export class ProximityTerms {
   /** Candidate `i`'s place lists, read from its forward record (reused until the next call). */
   placesOf(i: number): number[][] {
     const { terms, features, candidates, forward } = this.input;
-    const head = this.entries();
-    const { places, allowed, present, next, list, level, phrase, targets, filled } = this;
+    const table = this.entries();
+    table.claim();
+    const { next } = table;
+    const { places, allowed, present, list, level, phrase, targets, filled } = this;
     // emptying only the lists the previous document filled (most stay empty)
     for (let k = 0; k < this.filledCount; k++) places[filled[k]!]!.length = 0;
     this.filledCount = 0;
@@ -218,7 +215,7 @@ export class ProximityTerms {
       if (id !== lastId) {
         lastId = id;
         count = 0;
-        for (let e = id < head.length ? head[id]! - 1 : -1; e !== -1; e = next[e]! - 1) {
+        for (let e = table.first(id); e !== -1; e = next[e]! - 1) {
           const p = phrase[e]!;
           const l = list[e]!;
           if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) === 1 && (p === -1 || present[p] === 1)) targets[count++] = l;
@@ -231,5 +228,60 @@ export class ProximityTerms {
       }
     }
     return places;
+  }
+}
+
+/** Per dictionary: the word-id-wide arrays the entry tables of its queries share. */
+const shared = new WeakMap<Dictionary, { stamp: Int32Array; heads: Int32Array; generation: number; owner: EntryTable | null }>();
+
+/**
+ * Word id → the entries of that word, in word-id-wide arrays shared by the queries of one
+ * dictionary (allocating them per query costs more than the whole lookup work): a slot counts
+ * only when stamped with the owner's generation. Searches run one at a time on the main thread;
+ * should another table have taken the arrays since, `claim` stamps them again.
+ */
+class EntryTable {
+  private readonly arrays: { stamp: Int32Array; heads: Int32Array; generation: number; owner: EntryTable | null };
+  /** per entry: the next entry + 1 of the same word, 0 at the end */
+  readonly next: Int32Array;
+  private generation = 0;
+
+  constructor(
+    dictionary: Dictionary,
+    private readonly ids: readonly number[],
+  ) {
+    let limit = dictionary.idLimit;
+    for (const id of ids) if (id >= limit) limit = id + 1;
+    let arrays = shared.get(dictionary);
+    if (arrays === undefined || arrays.stamp.length < limit) {
+      arrays = { stamp: new Int32Array(limit), heads: new Int32Array(limit), generation: 0, owner: null };
+      shared.set(dictionary, arrays);
+    }
+    this.arrays = arrays;
+    this.next = new Int32Array(ids.length);
+    this.claim();
+  }
+
+  /** Makes the shared arrays this table's, chaining its entries under their words. */
+  claim(): void {
+    const arrays = this.arrays;
+    if (arrays.owner === this) return;
+    arrays.owner = this;
+    this.generation = ++arrays.generation;
+    const { stamp, heads } = arrays;
+    this.ids.forEach((id, e) => {
+      if (stamp[id] !== this.generation) {
+        stamp[id] = this.generation;
+        heads[id] = 0;
+      }
+      this.next[e] = heads[id]!;
+      heads[id] = e + 1;
+    });
+  }
+
+  /** The last added entry of word `id` (follow `next` for the others), -1 for none. */
+  first(id: number): number {
+    const { stamp, heads } = this.arrays;
+    return id < stamp.length && stamp[id] === this.generation ? heads[id]! - 1 : -1;
   }
 }

@@ -4,6 +4,12 @@
 // prefix as an indexed word in both orders.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
+import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
+import { ForwardReader } from '../../../../src/engine/search/forward.js';
+import { LISTS_PER_TERM, ProximityTerms } from '../../../../src/engine/search/proximity-terms.js';
+import { parseQuery } from '../../../../src/engine/search/query.js';
+import { resolveTerms, termFeatures } from '../../../../src/engine/search/terms.js';
+import { readWordsVersion } from '../../../../src/engine/words/word-index.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
 let index: TestIndex;
@@ -61,5 +67,36 @@ describe('proximity of a common prefix', () => {
     expect(proximity('best win')).toEqual({ after: '4/4', word: '3/4', derived: '1/4' });
     // a rarer prefix keeps the exact proximity of every word it starts
     expect(proximity('best wint')).toEqual({ after: '4/4', derived: '3/4' });
+  });
+});
+
+describe('ProximityTerms', () => {
+  it('reads right place lists again after another query took the shared word arrays', () => {
+    index = openWith({ a: 'red apple green pear' });
+    const env = index.env;
+    const dictionary = dictionaryOf(env);
+    const options = {
+      env,
+      settings: index.settings,
+      dictionary,
+      allowedMask: 0xffffffff,
+      exactFieldsMask: 0,
+      postings: new Map(),
+      forward: new ForwardReader(env, readWordsVersion(env)),
+    };
+    const planOf = (q: string) => {
+      const terms = resolveTerms(parseQuery(q, new Set()).terms, true, options);
+      const candidates = Uint32Array.from(terms[0]!.docs);
+      const input = { terms, features: terms.map((t) => termFeatures(t, candidates)), candidates, dictionary, forward: options.forward };
+      return new ProximityTerms(input, false);
+    };
+    const listsOf = (plan: ProximityTerms) => plan.placesOf(0).map((list) => list.map((place) => place & 0xffff));
+    const first = planOf('red apple');
+    const wanted = listsOf(first);
+    expect(wanted[0]).toEqual([0]);
+    expect(wanted[LISTS_PER_TERM]).toEqual([1]);
+    // a second query on the same words now stamps the arrays; the first one's lists stay its own
+    expect(listsOf(planOf('apple red'))[0]).toEqual([1]);
+    expect(listsOf(first)).toEqual(wanted);
   });
 });
