@@ -63,11 +63,6 @@ export function termEnd(term: QueryTerm): number {
   return term.kind === 'word' ? term.position : term.position - leadingHoles(term.words) + term.words.length - 1;
 }
 
-/** Positions from a term's first word to its last word that is not a hole: 0 for a word. */
-export function lastWordOffset(term: QueryTerm): number {
-  return term.kind === 'word' ? 0 : term.words.findLastIndex((word) => word !== null) - leadingHoles(term.words);
-}
-
 const WHITESPACE = /\s/u;
 
 /** `lang`: the query's languages.ts `Lang` byte (from `locales`, or those of the searched fields). */

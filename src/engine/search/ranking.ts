@@ -11,7 +11,8 @@
  * features (terms.ts) for the terms the Words bucket kept; positions that features do not
  * carry (proximity, positions away from the query start, multi-word exactness) are read from
  * the documents' forward records, only for the groups that reach those steps; a group's proximity
- * costs are computed by the proximity kernel in one call. Step costs are computed column by
+ * costs are computed by the proximity kernel in one call, over the place lists and pair records
+ * of proximity-terms.ts. Step costs are computed column by
  * column over the typed feature arrays, then grouped.
  * Each emitted document carries its rank per step, from which `_rankingScore` and
  * `_rankingScoreDetails` are computed exactly as Meilisearch's score details.
@@ -22,7 +23,7 @@
  * `skipped` detail (rank 0 of 1), then those its parent steps had not reached, level by level;
  * the sort is degraded when the first step still had documents left.
  */
-import { PAIR_RECORD_U32, ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
+import { ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
 import { difference, intersect, type DocSet } from '../docset.js';
 import { FacetKind } from '../facets/extract.js';
 import type { LatLng } from '../facets/geo.js';
@@ -33,7 +34,8 @@ import { bucketedPosition } from './bucketed-position.js';
 import type { Dictionary } from './dictionary.js';
 import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
 import { INFO_POSITION } from '../words/postings.js';
-import { lastWordOffset, termEnd } from './query.js';
+import { ProximityTerms } from './proximity-terms.js';
+import { termEnd } from './query.js';
 import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
 
 export type MatchingStrategy = 'last' | 'all' | 'frequency';
@@ -241,6 +243,7 @@ class Ranker {
   private wordIndex: TermWordIndex | undefined;
   private scanned: Places | undefined;
   private builder: ProximityBuilder | undefined;
+  private proximity: ProximityTerms | undefined;
   private readonly totalWords: number;
   /** per term, whether it has an exact form in the index (decided once per query) */
   private readonly exactForm: readonly boolean[];
@@ -249,7 +252,11 @@ class Ranker {
   /** the time budget cut the first step short (Meilisearch's `degraded`) */
   degraded = false;
 
-  constructor(private readonly input: RankInput) {
+  constructor(
+    private readonly input: RankInput,
+    /** a typo step ranks before the proximity step: proximity takes each document's own typo levels */
+    private readonly typoBeforeProximity: boolean,
+  ) {
     this.totalWords = input.terms.reduce((sum, t) => sum + t.matchingWords, 0);
     this.exactForm = input.terms.map(hasExactForm);
   }
@@ -265,8 +272,8 @@ class Ranker {
   }
 
   /**
-   * Places of every term in candidate `i`, read from its forward record into reused arrays
-   * (valid until the next scan): proximity scans whole groups, which may be huge.
+   * Places of every term in candidate `i` at the document's typo levels (wordPosition, exactness),
+   * read from its forward record into reused arrays (valid until the next scan).
    */
   private scanPlaces(i: number): Places {
     const { terms, features, dictionary, candidates } = this.input;
@@ -342,13 +349,9 @@ class Ranker {
         return;
       }
       case 'proximity': {
-        const pairs: number[] = [];
-        for (let a = 0; a < terms.length - 1; a++) {
-          const b = a + 1;
-          if (kept[a] && kept[b] && termEnd(terms[a]!.term) + 1 === terms[b]!.term.position) pairs.push(a, b, lastWordOffset(terms[a]!.term));
-        }
-        const maxCost = 3 * (pairs.length / PAIR_RECORD_U32);
-        const costs = pairs.length === 0 ? new Int32Array(group.length) : this.proximityCosts(group, Uint32Array.from(pairs));
+        const { records, pairs } = this.proximityTerms().records(kept);
+        const maxCost = 3 * pairs;
+        const costs = pairs === 0 ? new Int32Array(group.length) : this.proximityCosts(group, records, this.exactOnly.get(kept)?.());
         for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
         return;
       }
@@ -394,11 +397,19 @@ class Ranker {
     }
   }
 
-  /** Proximity costs of the documents of `group` for the pair records, in one kernel call. */
-  private proximityCosts(group: Group, pairs: Uint32Array): Uint32Array {
+  private proximityTerms(): ProximityTerms {
+    return (this.proximity ??= new ProximityTerms(this.input, this.typoBeforeProximity));
+  }
+
+  /**
+   * Proximity costs of the documents of `group` for the pair records, in one kernel call;
+   * `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
+   */
+  private proximityCosts(group: Group, pairs: Uint32Array, exactOnly: ReadonlySet<number> | undefined): Uint32Array {
+    const terms = this.proximityTerms();
     const builder = (this.builder ??= new ProximityBuilder());
-    builder.begin(this.input.terms.length);
-    for (const i of group) builder.add(this.places.get(i) ?? this.scanPlaces(i));
+    builder.begin(terms.lists);
+    for (const i of group) builder.add(terms.placesOf(i, exactOnly));
     return proximityCosts(builder.batch(pairs, this.input.byAttribute));
   }
 
@@ -621,7 +632,8 @@ export function bucketSort(input: RankInput, steps: readonly RankStep[], need: n
   }
   const group = new Uint32Array(input.candidates.length);
   for (let i = 0; i < group.length; i++) group[i] = i;
-  const ranker = new Ranker(input);
+  const typo = steps.findIndex((step) => step.kind === 'typo');
+  const ranker = new Ranker(input, typo !== -1 && typo < steps.findIndex((step) => step.kind === 'proximity'));
   ranker.sort(steps, 0, group, input.terms.map(() => true), [], docs, need, accept);
   return { docs, degraded: ranker.degraded };
 }

@@ -58,6 +58,8 @@ export interface Derivation {
   readonly words?: readonly string[];
   /** a word within the term's typo budget (the other derivations with words: synonyms, splits, n-grams) */
   readonly typoWord?: true;
+  /** matched as a phrase in milli (synonyms, split words): proximity pairs its first and last words forward only */
+  readonly phrase?: true;
 }
 
 export interface ResolvedTerm {
@@ -216,10 +218,10 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     }
     for (const value of wordSynonyms(synonyms.get(term.word) ?? [])) {
       const posting = synonymPosting(value, options);
-      if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting, words: value });
+      if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting, words: value, phrase: true });
     }
     const split = splitPosting(term.word, options);
-    if (split !== null) derivations.push({ typo: 1, exact: false, ...split });
+    if (split !== null) derivations.push({ typo: 1, exact: false, ...split, phrase: true });
     for (const ngram of ngrams.get(index) ?? []) {
       derivations.push(ngram);
       // a multi-word synonym's phrase posting stands for no word (id 0)

@@ -2,7 +2,7 @@
 // index's custom tokens, unspaced (segmented) text and the ten-term limit.
 import { describe, expect, it } from 'vitest';
 
-import { lastWordOffset, parseQuery, termEnd } from '../../../../src/engine/search/query.js';
+import { parseQuery, termEnd } from '../../../../src/engine/search/query.js';
 import { customTokens } from '../../../../src/kernels/custom-tokens.js';
 import { typoBudget } from '../../../../src/engine/search/terms.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
@@ -59,7 +59,6 @@ describe('parseQuery', () => {
     // milli's phrase start is its first non-stop word; its end includes the trailing hole
     expect(phrase).toEqual({ kind: 'phrase', words: [null, 'lord', null], position: 1 });
     expect(termEnd(phrase!)).toBe(2);
-    expect(lastWordOffset(phrase!)).toBe(0);
     expect(word).toEqual({ kind: 'word', word: 'rings', position: 3, prefix: true });
     expect(parseQuery('"the of" rings', stop).terms).toEqual([{ kind: 'word', word: 'rings', position: 2, prefix: true }]);
   });
