@@ -34,6 +34,8 @@ export interface WordTerm {
   readonly word: string;
   readonly position: number;
   readonly prefix: boolean;
+  /** an n-gram (ngrams.ts): the 2 or 3 adjacent query words `word` joins */
+  readonly ngram?: readonly string[];
 }
 
 export interface PhraseTerm {
@@ -53,12 +55,12 @@ export interface ParsedQuery {
 
 /** Words a term spans (a phrase counts each of its words and holes). */
 export function termWordCount(term: QueryTerm): number {
-  return term.kind === 'word' ? 1 : term.words.length;
+  return term.kind === 'word' ? (term.ngram?.length ?? 1) : term.words.length;
 }
 
 /** The last query position a term occupies. */
 export function termEnd(term: QueryTerm): number {
-  return term.kind === 'word' ? term.position : term.position + term.words.length - 1;
+  return term.position + termWordCount(term) - 1;
 }
 
 const WHITESPACE = /\s/u;

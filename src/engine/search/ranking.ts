@@ -32,6 +32,7 @@ import type { IndexReadEnv } from '../index-read-env.js';
 import type { Dictionary } from './dictionary.js';
 import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
 import { INFO_POSITION } from '../words/postings.js';
+import { keptAtLevel, type Ngram, type QueryCuts } from './ngrams.js';
 import { termEnd } from './query.js';
 import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
 
@@ -221,6 +222,8 @@ export interface RankInput {
   readonly facets: FacetReader;
   /** whether the time budget is spent, asked before each bucket (Meilisearch's `deadline.exceeded()`) */
   readonly timeUp: () => boolean;
+  /** the query's n-grams (ngrams.ts): rules then cost a document on its best cut into words and n-grams */
+  readonly cuts?: QueryCuts;
 }
 
 /** Term places (field << 16 | position) of one document, at the document's typo levels. */
@@ -239,6 +242,8 @@ class Ranker {
   private timedOut = false;
   /** the time budget cut the first step short (Meilisearch's `degraded`) */
   degraded = false;
+  /** the first graph-based rule, which receives the whole query graph (every cut into words and n-grams) */
+  firstGraphStep: RankStep | undefined;
 
   constructor(private readonly input: RankInput) {
     this.totalWords = input.terms.reduce((sum, t) => sum + t.wordCount, 0);
@@ -298,18 +303,21 @@ class Ranker {
 
   /** Buckets of `group` for one step: [indices, detail, kept terms of the bucket]. */
   *buckets(step: RankStep, group: Group, kept: readonly boolean[]): Generator<[Group, StepDetail, readonly boolean[]]> {
-    const { terms, features } = this.input;
+    const { terms, features, cuts } = this.input;
     const active = terms.filter((_, t) => kept[t]);
     switch (step.kind) {
       case 'words': {
         // a document's level is the last removal group with a member it does not match
         const levels = new Int32Array(group.length);
-        this.input.removal.forEach((members, g) => {
-          for (const t of members) {
-            const typo = features[t]!.typo;
-            for (let k = 0; k < group.length; k++) if (typo[group[k]!] === NO_MATCH) levels[k] = g + 1;
-          }
-        });
+        if (cuts?.active === true) this.cutLevels(cuts, group, levels);
+        else {
+          this.input.removal.forEach((members, g) => {
+            for (const t of members) {
+              const typo = features[t]!.typo;
+              for (let k = 0; k < group.length; k++) if (typo[group[k]!] === NO_MATCH) levels[k] = g + 1;
+            }
+          });
+        }
         for (const [level, indices] of byCost(group, levels)) {
           const nextKept = [...kept];
           let removed = 0;
@@ -324,9 +332,14 @@ class Ranker {
         return;
       }
       case 'typo': {
-        const max = active.reduce((sum, t) => sum + t.maxTypoCost, 0);
+        // an n-gram costs n + its typos, and the maximum is that of the costliest cut
+        const max =
+          cuts === undefined
+            ? active.reduce((sum, t) => sum + t.maxTypoCost, 0)
+            : cuts.max(kept, group, step === this.firstGraphStep, (t) => terms[t]!.maxTypoCost, (g) => g.n + g.resolved.maxTypoCost);
         const costs = new Int32Array(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.typo, (typo) => typo);
+        if (cuts?.active === true) this.cutCosts(cuts, group, kept, costs, (t, i) => features[t]!.typo[i]!, (g, f, i) => g.n + f.typo[i]!);
         for (const [cost, indices] of byCost(group, costs)) yield [indices, { kind: 'typo', count: cost, max }, kept];
         return;
       }
@@ -346,6 +359,7 @@ class Ranker {
         const maxCost = active.reduce((sum, t) => sum + maxWeight * t.wordCount, 0);
         const costs = new Int32Array(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.mask, (mask) => weightOf(mask) * t.wordCount);
+        if (cuts?.active === true) this.cutCosts(cuts, group, kept, costs, (t, i) => weightOf(features[t]!.mask[i]!) * terms[t]!.wordCount, (g, f, i) => weightOf(f.mask[i]!) * g.n);
         for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'fid', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
         }
@@ -354,6 +368,7 @@ class Ranker {
       case 'position': {
         const maxCost = active.reduce((sum, t) => sum + 10 * t.wordCount, 0);
         const costs = costsOf(group, (i) => active.reduce((sum, t) => sum + this.positionCost(t, i), 0));
+        if (cuts?.active === true) this.cutCosts(cuts, group, kept, costs, (t, i) => this.positionCost(terms[t]!, i), (g, f, i) => this.ngramPositionCost(g, f, i));
         for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'position', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
         }
@@ -387,6 +402,61 @@ class Ranker {
     builder.begin(this.input.terms.length);
     for (const i of group) builder.add(this.places.get(i) ?? this.scanPlaces(i));
     return proximityCosts(builder.batch(pairs, this.input.byAttribute));
+  }
+
+  /** Each document's words-rule level with n-grams: the first level where it matches a cut of the kept terms. */
+  private cutLevels(cuts: QueryCuts, group: Group, levels: Int32Array): void {
+    const { removal, terms } = this.input;
+    const keptAt = Array.from({ length: removal.length + 1 }, (_, level) => keptAtLevel(terms.length, removal, level));
+    for (let k = 0; k < group.length; k++) {
+      let level = 0;
+      while (level < removal.length && !cuts.matches(keptAt[level]!, group[k]!)) level++;
+      levels[k] = level;
+    }
+  }
+
+  /**
+   * Replaces each document's cost by that of its best cut into words and n-grams, where it
+   * matches one (the words-only cost stays for a document matching none).
+   */
+  private cutCosts(
+    cuts: QueryCuts,
+    group: Group,
+    kept: readonly boolean[],
+    costs: Int32Array,
+    termCost: (t: number, i: number) => number,
+    ngramCost: (g: Ngram, features: TermFeatures, i: number) => number,
+  ): void {
+    for (let k = 0; k < group.length; k++) {
+      const i = group[k]!;
+      const best = cuts.min(kept, i, (t) => termCost(t, i), (g, f) => ngramCost(g, f, i));
+      if (best < Infinity) costs[k] = best;
+    }
+  }
+
+  /**
+   * wordPosition cost of an n-gram of n words found at position p: Σ_{k<n} cost(|p − its query
+   * position| + k), at its best place in the document (milli's position graph).
+   */
+  private ngramPositionCost(g: Ngram, features: TermFeatures, i: number): number {
+    const qpos = g.resolved.term.position;
+    const first = features.position[i]!;
+    if (first === INFO_POSITION) return 10 * g.n;
+    const cost = (position: number) => {
+      const distance = Math.abs(bucketedPosition(position) - qpos);
+      let sum = 0;
+      for (let k = 0; k < g.n; k++) sum += costFromDistance(distance + k);
+      return sum;
+    };
+    let best = cost(first);
+    if (qpos === 0 || best === 0) return best;
+    const record = this.input.forward.read(this.input.candidates[i]!);
+    if (record === null) return best;
+    for (const d of g.resolved.derivations) {
+      if (d.typo !== features.typo[i] || d.posting.id === 0) continue;
+      for (const place of placesOfWord(record, d.posting.id)) best = Math.min(best, cost(place & 0xffff));
+    }
+    return best;
   }
 
   private positionCost(term: ResolvedTerm, i: number): number {
@@ -604,6 +674,7 @@ export function bucketSort(input: RankInput, steps: readonly RankStep[], need: n
   const group = new Uint32Array(input.candidates.length);
   for (let i = 0; i < group.length; i++) group[i] = i;
   const ranker = new Ranker(input);
+  ranker.firstGraphStep = steps.find((step) => step.kind !== 'sort' && step.kind !== 'vector' && step.kind !== 'exactAttribute');
   ranker.sort(steps, 0, group, input.terms.map(() => true), [], docs, need, accept);
   return { docs, degraded: ranker.degraded };
 }

@@ -26,6 +26,7 @@ import { dictionaryOf, type Dictionary } from './dictionary.js';
 import { matchingWords, type MatchTerm } from './format.js';
 import { ForwardReader } from './forward.js';
 import { fieldBit, MASK_BITS, type Posting } from '../words/postings.js';
+import { cutCandidates, ngramTerms, QueryCuts, withNgramWords, type Ngram } from './ngrams.js';
 import { parseQuery } from './query.js';
 import { bucketSort, rankingSteps, type MatchingStrategy, type StepDetail } from './ranking.js';
 import { rankedPage, rankingNeed } from './ranked-page.js';
@@ -283,12 +284,18 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   const placeholder = parsed.terms.length === 0;
   const steps = rankingSteps(settings.rankingRules, request.sort, request.matchingStrategy, placeholder);
   const prefixSearch = settings.prefixSearch !== 'disabled';
-  const terms = placeholder ? [] : resolveTerms(parsed.terms, prefixSearch, options);
+  // the n-gram terms resolve with the query's own, in one typo kernel call
+  const ngramQueries = placeholder ? [] : ngramTerms(parsed.terms);
+  const resolved = placeholder ? [] : resolveTerms([...parsed.terms, ...ngramQueries.map((q) => q.term)], prefixSearch, options);
+  const terms = resolved.slice(0, parsed.terms.length);
+  const ngrams: Ngram[] = ngramQueries.map((q, k) => ({ first: q.first, n: q.term.ngram!.length, resolved: resolved[terms.length + k]! }));
   const { removal, mandatory } = removalPlan(terms, request.matchingStrategy, universe);
   let candidates = universe;
-  for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
+  if (ngrams.some((g) => g.resolved.docs.length > 0)) candidates = cutCandidates(terms, ngrams, removal, universe);
+  else for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
   candidates ??= facets.allDocids();
   const features = terms.map((term) => termFeatures(term, candidates));
+  const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : termFeatures(g.resolved, candidates)));
 
   const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
   const need = rankingNeed(request, settings, distinct, candidates);
@@ -308,11 +315,12 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
       forward: options.forward,
       facets,
       timeUp: request.timeUp ?? (() => false),
+      cuts: ngrams.length === 0 ? undefined : new QueryCuts(terms, features, ngrams, ngramFeatures),
     },
     steps,
     need,
     distinct?.accept,
   );
   const page = rankedPage(ranked.docs, request, need, distinct, candidates);
-  return { ...page, matchingWords: matchingWords(terms, prefixSearch), degraded: ranked.degraded };
+  return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: ranked.degraded };
 }
