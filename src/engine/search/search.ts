@@ -136,6 +136,8 @@ function fieldModel(env: IndexReadEnv, settings: IndexSettings, attributesToSear
     }
     if (isExactField(settings.typoTolerance.disableOnAttributes, path)) exactFieldsMask = (exactFieldsMask | fieldBit(field)) >>> 0;
   });
+  // milli's `max_searchable_attribute_weight`: the last listed attribute's, even one no document holds
+  if (!settings.searchableAttributes.includes('*')) maxWeight = Math.max(maxWeight, settings.searchableAttributes.length - 1);
   const weightOf = (mask: number): number => {
     let best = maxWeight;
     for (let m = mask >>> 0; m !== 0; m &= m - 1) {
