@@ -115,6 +115,7 @@ export class QueryCuts {
   private readonly ending: Ngram[][];
   private readonly best: Float64Array;
   private readonly featuresOf: Map<Ngram, TermFeatures | null>;
+  private readonly ngramIndex: Map<Ngram, number>;
   /** whether some n-gram matches a candidate: else every cut but the words alone is unmatched */
   readonly active: boolean;
 
@@ -127,6 +128,7 @@ export class QueryCuts {
     this.ending = byLastTerm(terms.length, ngrams);
     this.best = new Float64Array(terms.length + 1);
     this.featuresOf = new Map(ngrams.map((g, k) => [g, ngramFeatures[k]!]));
+    this.ngramIndex = new Map(ngrams.map((g, k) => [g, k]));
     this.active = ngramFeatures.some((f) => f !== null && f.typo.some((typo) => typo !== NO_MATCH));
   }
 
@@ -158,6 +160,53 @@ export class QueryCuts {
     // no document matches through an n-gram: the words alone
     if (max === -Infinity) max = this.walk(kept, -1, termMax, () => -Infinity, Math.max, -Infinity);
     return max;
+  }
+
+  /**
+   * The least total of `edgeCost(previous node, node)` over the cuts of the kept terms whose
+   * every node candidate `i` matches; a node is a term index, or terms.length + the index of an
+   * n-gram in `ngrams`; the first node's previous one is −1. Infinity when it matches no cut.
+   */
+  pathMin(kept: readonly boolean[], i: number, edgeCost: (previous: number, node: number) => number): number {
+    const count = this.terms.length;
+    const nodeBest = new Map<number, number>();
+    /** the nodes candidate `i` matches ending at each kept term index, with their first term */
+    const endingAt = (t: number): [number, number][] => {
+      const nodes: [number, number][] = [];
+      if (this.features[t]!.typo[i] !== NO_MATCH) nodes.push([t, t]);
+      for (const g of this.ending[t]!) {
+        const own = this.featuresOf.get(g)!;
+        if (own !== null && own.typo[i] !== NO_MATCH && usable(g, kept)) nodes.push([count + this.ngramIndex.get(g)!, g.first]);
+      }
+      return nodes;
+    };
+    let last = -1;
+    for (let t = 0; t < count; t++) {
+      if (!kept[t]) continue;
+      for (const [node, first] of endingAt(t)) {
+        let before = first - 1;
+        while (before >= 0 && !kept[before]) before--;
+        let best = before < 0 ? edgeCost(-1, node) : Infinity;
+        if (before >= 0) {
+          for (const [previous] of endingAt(before)) {
+            const reached = nodeBest.get(previous);
+            if (reached !== undefined && reached < Infinity) best = Math.min(best, reached + edgeCost(previous, node));
+          }
+        }
+        nodeBest.set(node, best);
+      }
+      last = t;
+    }
+    let best = Infinity;
+    if (last >= 0) for (const [node] of endingAt(last)) best = Math.min(best, nodeBest.get(node)!);
+    return best;
+  }
+
+  /** The n-grams some candidate matches, as nodes of `pathMin` (terms.length + index). */
+  matchedNodes(): [number, Ngram][] {
+    const nodes: [number, Ngram][] = [];
+    for (const [g, features] of this.featuresOf) if (features !== null) nodes.push([this.terms.length + this.ngramIndex.get(g)!, g]);
+    return nodes;
   }
 
   /**

@@ -349,8 +349,15 @@ class Ranker {
           const b = a + 1;
           if (kept[a] && kept[b] && termEnd(terms[a]!.term) + 1 === terms[b]!.term.position) pairs.push(a, b, terms[a]!.wordCount - 1);
         }
-        const maxCost = 3 * (pairs.length / PAIR_RECORD_U32);
+        let maxCost = 3 * (pairs.length / PAIR_RECORD_U32);
         const costs = pairs.length === 0 ? new Int32Array(group.length) : this.proximityCosts(group, Uint32Array.from(pairs));
+        if (cuts !== undefined) {
+          // an n-gram's edge costs n − 1 more (its first edge too); the maximum is that of the costliest cut
+          const paired = (first: number) => first > 0 && kept[first - 1] === true && termEnd(terms[first - 1]!.term) + 1 === terms[first]!.term.position;
+          const ngramMax = (g: Ngram) => (paired(g.first) ? 3 : 0) + g.n - 1;
+          maxCost = cuts.max(kept, group, step === this.firstGraphStep, (t) => (paired(t) ? 3 : 0), ngramMax);
+          if (cuts.active) this.ngramProximityCosts(cuts, group, kept, costs, paired);
+        }
         for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
         return;
       }
@@ -402,6 +409,46 @@ class Ranker {
     builder.begin(this.input.terms.length);
     for (const i of group) builder.add(this.places.get(i) ?? this.scanPlaces(i));
     return proximityCosts(builder.batch(pairs, this.input.byAttribute));
+  }
+
+  /**
+   * Replaces each document's proximity cost by that of its best cut into words and n-grams:
+   * each pair of adjacent nodes costs their words' proximity (an n-gram's places are its joined
+   * word's), plus n − 1 when the right node is an n-gram, whose first edge costs n − 1 too.
+   * Each pair's costs come from one kernel call over the group.
+   */
+  private ngramProximityCosts(cuts: QueryCuts, group: Group, kept: readonly boolean[], costs: Uint32Array | Int32Array, paired: (first: number) => boolean): void {
+    const { terms, forward, candidates } = this.input;
+    const ngrams = cuts.matchedNodes();
+    const slots = new Map<number, number>(); // node → its place list in the batch
+    terms.forEach((_, t) => slots.set(t, t));
+    ngrams.forEach(([node], k) => slots.set(node, terms.length + k));
+    const builder = (this.builder ??= new ProximityBuilder());
+    builder.begin(terms.length + ngrams.length);
+    for (const i of group) {
+      const record = forward.read(candidates[i]!);
+      const ngramPlaces = ngrams.map(([, g]) => (record === null ? [] : g.resolved.derivations.flatMap((d) => (d.posting.id === 0 ? [] : placesOfWord(record, d.posting.id)))));
+      builder.add([...this.placesOf(i), ...ngramPlaces]);
+    }
+    const nodeOf = new Map(ngrams);
+    const firstOf = (node: number) => (node < terms.length ? node : nodeOf.get(node)!.first);
+    const sizeOf = (node: number) => (node < terms.length ? 1 : nodeOf.get(node)!.n);
+    const pairCosts = new Map<string, Uint32Array>();
+    const pairCost = (previous: number, node: number, k: number) => {
+      const key = `${previous},${node}`;
+      let column = pairCosts.get(key);
+      if (column === undefined) {
+        const leftExtra = previous < terms.length ? terms[previous]!.wordCount - 1 : 0;
+        column = proximityCosts(builder.batch(Uint32Array.of(slots.get(previous)!, slots.get(node)!, leftExtra), this.input.byAttribute));
+        pairCosts.set(key, column);
+      }
+      return column[k]!;
+    };
+    for (let k = 0; k < group.length; k++) {
+      const edge = (previous: number, node: number) => sizeOf(node) - 1 + (previous >= 0 && paired(firstOf(node)) ? pairCost(previous, node, k) : 0);
+      const best = cuts.pathMin(kept, group[k]!, edge);
+      if (best < Infinity) costs[k] = best;
+    }
   }
 
   /** Each document's words-rule level with n-grams: the first level where it matches a cut of the kept terms. */
