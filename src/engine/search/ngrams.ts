@@ -118,6 +118,11 @@ export class QueryCuts {
   private readonly ngramIndex: Map<Ngram, number>;
   /** whether some n-gram matches a candidate: else every cut but the words alone is unmatched */
   readonly active: boolean;
+  /**
+   * Per candidate, whether some n-gram matches it: for the others the words alone are the only
+   * cut, which the rules' plain per-term costs already rank.
+   */
+  readonly throughNgram: Uint8Array;
 
   constructor(
     private readonly terms: readonly ResolvedTerm[],
@@ -129,7 +134,9 @@ export class QueryCuts {
     this.best = new Float64Array(terms.length + 1);
     this.featuresOf = new Map(ngrams.map((g, k) => [g, ngramFeatures[k]!]));
     this.ngramIndex = new Map(ngrams.map((g, k) => [g, k]));
-    this.active = ngramFeatures.some((f) => f !== null && f.typo.some((typo) => typo !== NO_MATCH));
+    this.throughNgram = new Uint8Array(features[0]?.typo.length ?? 0);
+    for (const f of ngramFeatures) if (f !== null) f.typo.forEach((typo, i) => typo !== NO_MATCH && (this.throughNgram[i] = 1));
+    this.active = this.throughNgram.includes(1);
   }
 
   /**
@@ -156,9 +163,13 @@ export class QueryCuts {
   max(kept: readonly boolean[], group: ArrayLike<number>, everyCut: boolean, termMax: (t: number) => number, ngramMax: (g: Ngram) => number): number {
     if (everyCut) return this.walk(kept, -1, termMax, ngramMax, Math.max, -Infinity);
     let max = -Infinity;
-    if (this.active) for (let k = 0; k < group.length; k++) max = Math.max(max, this.walk(kept, group[k]!, termMax, ngramMax, Math.max, -Infinity));
-    // no document matches through an n-gram: the words alone
-    if (max === -Infinity) max = this.walk(kept, -1, termMax, () => -Infinity, Math.max, -Infinity);
+    let wordsAlone = false;
+    for (let k = 0; k < group.length; k++) {
+      const i = group[k]!;
+      if (this.throughNgram[i] === 1) max = Math.max(max, this.walk(kept, i, termMax, ngramMax, Math.max, -Infinity));
+      else wordsAlone = true;
+    }
+    if (wordsAlone || max === -Infinity) max = Math.max(max, this.walk(kept, -1, termMax, () => -Infinity, Math.max, -Infinity));
     return max;
   }
 

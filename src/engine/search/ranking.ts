@@ -309,15 +309,13 @@ class Ranker {
       case 'words': {
         // a document's level is the last removal group with a member it does not match
         const levels = new Int32Array(group.length);
+        this.input.removal.forEach((members, g) => {
+          for (const t of members) {
+            const typo = features[t]!.typo;
+            for (let k = 0; k < group.length; k++) if (typo[group[k]!] === NO_MATCH) levels[k] = g + 1;
+          }
+        });
         if (cuts?.active === true) this.cutLevels(cuts, group, levels);
-        else {
-          this.input.removal.forEach((members, g) => {
-            for (const t of members) {
-              const typo = features[t]!.typo;
-              for (let k = 0; k < group.length; k++) if (typo[group[k]!] === NO_MATCH) levels[k] = g + 1;
-            }
-          });
-        }
         for (const [level, indices] of byCost(group, levels)) {
           const nextKept = [...kept];
           let removed = 0;
@@ -419,13 +417,18 @@ class Ranker {
    */
   private ngramProximityCosts(cuts: QueryCuts, group: Group, kept: readonly boolean[], costs: Uint32Array | Int32Array, paired: (first: number) => boolean): void {
     const { terms, forward, candidates } = this.input;
+    // only the documents an n-gram matches have another cut than the words alone
+    const through: number[] = [];
+    for (let k = 0; k < group.length; k++) if (cuts.throughNgram[group[k]!] === 1) through.push(k);
+    if (through.length === 0) return;
     const ngrams = cuts.matchedNodes();
     const slots = new Map<number, number>(); // node → its place list in the batch
     terms.forEach((_, t) => slots.set(t, t));
     ngrams.forEach(([node], k) => slots.set(node, terms.length + k));
     const builder = (this.builder ??= new ProximityBuilder());
     builder.begin(terms.length + ngrams.length);
-    for (const i of group) {
+    for (const k of through) {
+      const i = group[k]!;
       const record = forward.read(candidates[i]!);
       const ngramPlaces = ngrams.map(([, g]) => (record === null ? [] : g.resolved.derivations.flatMap((d) => (d.posting.id === 0 ? [] : placesOfWord(record, d.posting.id)))));
       builder.add([...this.placesOf(i), ...ngramPlaces]);
@@ -434,7 +437,7 @@ class Ranker {
     const firstOf = (node: number) => (node < terms.length ? node : nodeOf.get(node)!.first);
     const sizeOf = (node: number) => (node < terms.length ? 1 : nodeOf.get(node)!.n);
     const pairCosts = new Map<string, Uint32Array>();
-    const pairCost = (previous: number, node: number, k: number) => {
+    const pairCost = (previous: number, node: number, at: number) => {
       const key = `${previous},${node}`;
       let column = pairCosts.get(key);
       if (column === undefined) {
@@ -442,13 +445,13 @@ class Ranker {
         column = proximityCosts(builder.batch(Uint32Array.of(slots.get(previous)!, slots.get(node)!, leftExtra), this.input.byAttribute));
         pairCosts.set(key, column);
       }
-      return column[k]!;
+      return column[at]!;
     };
-    for (let k = 0; k < group.length; k++) {
-      const edge = (previous: number, node: number) => sizeOf(node) - 1 + (previous >= 0 && paired(firstOf(node)) ? pairCost(previous, node, k) : 0);
+    through.forEach((k, at) => {
+      const edge = (previous: number, node: number) => sizeOf(node) - 1 + (previous >= 0 && paired(firstOf(node)) ? pairCost(previous, node, at) : 0);
       const best = cuts.pathMin(kept, group[k]!, edge);
       if (best < Infinity) costs[k] = best;
-    }
+    });
   }
 
   /** Each document's words-rule level with n-grams: the first level where it matches a cut of the kept terms. */
@@ -456,6 +459,7 @@ class Ranker {
     const { removal, terms } = this.input;
     const keptAt = Array.from({ length: removal.length + 1 }, (_, level) => keptAtLevel(terms.length, removal, level));
     for (let k = 0; k < group.length; k++) {
+      if (cuts.throughNgram[group[k]!] === 0) continue;
       let level = 0;
       while (level < removal.length && !cuts.matches(keptAt[level]!, group[k]!)) level++;
       levels[k] = level;
@@ -476,6 +480,7 @@ class Ranker {
   ): void {
     for (let k = 0; k < group.length; k++) {
       const i = group[k]!;
+      if (cuts.throughNgram[i] === 0) continue;
       const best = cuts.min(kept, i, (t) => termCost(t, i), (g, f) => ngramCost(g, f, i));
       if (best < Infinity) costs[k] = best;
     }

@@ -221,10 +221,8 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       const posting = synonymPosting(value, options);
       if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting, words: value });
     }
-    const split = splitPosting(term.word, options);
-    // an n-gram split back into its own words is no derivation of its own (the words are terms)
-    const ownWords = split !== null && term.ngram !== undefined && split.words.join(KEY_JOINER) === term.ngram.join(KEY_JOINER);
-    if (split !== null && !ownWords) derivations.push({ typo: 1, exact: false, ...split });
+    const split = splitPosting(term.word, options, term.ngram);
+    if (split !== null) derivations.push({ typo: 1, exact: false, ...split });
     const budget = termTypoBudget(term, settings);
     return {
       term,
@@ -406,9 +404,10 @@ const MAX_SPLIT_CHECK = 1000;
 
 /**
  * The split-word derivation (`sunflower` → `sun flower`, 1 typo): the two-part split whose words
- * share the most documents, matched as a phrase; null when no split of indexed words exists.
+ * share the most documents, matched as a phrase; null when no split of indexed words exists, or
+ * when an n-gram's best split is back into its own words (`own`: those are terms already).
  */
-function splitPosting(word: string, options: ResolveOptions): { posting: Posting; words: string[] } | null {
+function splitPosting(word: string, options: ResolveOptions, own?: readonly string[]): { posting: Posting; words: string[] } | null {
   const { words } = options.dictionary;
   const chars = [...word];
   const known = (part: string) => {
@@ -428,6 +427,7 @@ function splitPosting(word: string, options: ResolveOptions): { posting: Posting
     }
   }
   if (best === null || bestCount > MAX_SPLIT_CHECK) return null;
+  if (own !== undefined && own.length === 2 && best[0] === own[0] && best[1] === own[1]) return null;
   const posting = phrasePosting(best, options);
   return posting.docids.length === 0 ? null : { posting, words: best };
 }
