@@ -414,12 +414,18 @@ function splitPosting(word: string, options: ResolveOptions, own?: readonly stri
     const at = lowerBound(words, part);
     return at < words.length && words[at] === part;
   };
-  let best: [string, string] | null = null;
-  let bestCount = 0;
+  const splits: [string, string][] = [];
   for (let i = 1; i < chars.length; i++) {
     const left = chars.slice(0, i).join('');
     const right = chars.slice(i).join('');
-    if (!known(left) || !known(right)) continue;
+    if (known(left) && known(right)) splits.push([left, right]);
+  }
+  const isOwn = ([left, right]: [string, string]) => own !== undefined && own.length === 2 && left === own[0] && right === own[1];
+  // an n-gram split only into its own words has no split of its own, whatever the counts
+  if (splits.every(isOwn)) return null;
+  let best: [string, string] | null = null;
+  let bestCount = 0;
+  for (const [left, right] of splits) {
     const count = intersect(wordPosting(options, left).docids, wordPosting(options, right).docids).length;
     if (count > bestCount) {
       best = [left, right];
@@ -427,7 +433,7 @@ function splitPosting(word: string, options: ResolveOptions, own?: readonly stri
     }
   }
   if (best === null || bestCount > MAX_SPLIT_CHECK) return null;
-  if (own !== undefined && own.length === 2 && best[0] === own[0] && best[1] === own[1]) return null;
+  if (isOwn(best)) return null;
   const posting = phrasePosting(best, options);
   return posting.docids.length === 0 ? null : { posting, words: best };
 }
