@@ -116,6 +116,8 @@ export class QueryCuts {
   private readonly best: Float64Array;
   private readonly featuresOf: Map<Ngram, TermFeatures | null>;
   private readonly ngramIndex: Map<Ngram, number>;
+  /** how many query terms the cuts are over */
+  readonly termCount: number;
   /** whether some n-gram matches a candidate: else every cut but the words alone is unmatched */
   readonly active: boolean;
   /**
@@ -130,6 +132,7 @@ export class QueryCuts {
     ngrams: readonly Ngram[],
     ngramFeatures: readonly (TermFeatures | null)[],
   ) {
+    this.termCount = terms.length;
     this.ending = byLastTerm(terms.length, ngrams);
     this.best = new Float64Array(terms.length + 1);
     this.featuresOf = new Map(ngrams.map((g, k) => [g, ngramFeatures[k]!]));

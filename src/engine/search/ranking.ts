@@ -32,7 +32,8 @@ import type { IndexReadEnv } from '../index-read-env.js';
 import type { Dictionary } from './dictionary.js';
 import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
 import { INFO_POSITION } from '../words/postings.js';
-import { keptAtLevel, type Ngram, type QueryCuts } from './ngrams.js';
+import { cutCosts, cutLevels, ngramProximityCosts } from './ngram-costs.js';
+import type { Ngram, QueryCuts } from './ngrams.js';
 import { termEnd } from './query.js';
 import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
 
@@ -315,7 +316,7 @@ class Ranker {
             for (let k = 0; k < group.length; k++) if (typo[group[k]!] === NO_MATCH) levels[k] = g + 1;
           }
         });
-        if (cuts?.active === true) this.cutLevels(cuts, group, levels);
+        if (cuts?.active === true) cutLevels(cuts, this.input.removal, group, levels);
         for (const [level, indices] of byCost(group, levels)) {
           const nextKept = [...kept];
           let removed = 0;
@@ -337,7 +338,7 @@ class Ranker {
             : cuts.max(kept, group, step === this.firstGraphStep, (t) => terms[t]!.maxTypoCost, (g) => g.n + g.resolved.maxTypoCost);
         const costs = new Int32Array(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.typo, (typo) => typo);
-        if (cuts?.active === true) this.cutCosts(cuts, group, kept, costs, (t, i) => features[t]!.typo[i]!, (g, f, i) => g.n + f.typo[i]!);
+        if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => features[t]!.typo[i]!, (g, f, i) => g.n + f.typo[i]!);
         for (const [cost, indices] of byCost(group, costs)) yield [indices, { kind: 'typo', count: cost, max }, kept];
         return;
       }
@@ -354,7 +355,10 @@ class Ranker {
           const paired = (first: number) => first > 0 && kept[first - 1] === true && termEnd(terms[first - 1]!.term) + 1 === terms[first]!.term.position;
           const ngramMax = (g: Ngram) => (paired(g.first) ? 3 : 0) + g.n - 1;
           maxCost = cuts.max(kept, group, step === this.firstGraphStep, (t) => (paired(t) ? 3 : 0), ngramMax);
-          if (cuts.active) this.ngramProximityCosts(cuts, group, kept, costs, paired);
+          if (cuts.active) {
+            const builder = (this.builder ??= new ProximityBuilder());
+            ngramProximityCosts(cuts, this.input, builder, (i) => this.placesOf(i), { group, kept, costs, paired });
+          }
         }
         for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
         return;
@@ -364,7 +368,7 @@ class Ranker {
         const maxCost = active.reduce((sum, t) => sum + maxWeight * t.wordCount, 0);
         const costs = new Int32Array(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.mask, (mask) => weightOf(mask) * t.wordCount);
-        if (cuts?.active === true) this.cutCosts(cuts, group, kept, costs, (t, i) => weightOf(features[t]!.mask[i]!) * terms[t]!.wordCount, (g, f, i) => weightOf(f.mask[i]!) * g.n);
+        if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => weightOf(features[t]!.mask[i]!) * terms[t]!.wordCount, (g, f, i) => weightOf(f.mask[i]!) * g.n);
         for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'fid', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
         }
@@ -373,7 +377,7 @@ class Ranker {
       case 'position': {
         const maxCost = active.reduce((sum, t) => sum + 10 * t.wordCount, 0);
         const costs = costsOf(group, (i) => active.reduce((sum, t) => sum + this.positionCost(t, i), 0));
-        if (cuts?.active === true) this.cutCosts(cuts, group, kept, costs, (t, i) => this.positionCost(terms[t]!, i), (g, f, i) => this.ngramPositionCost(g, f, i));
+        if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => this.positionCost(terms[t]!, i), (g, f, i) => this.ngramPositionCost(g, f, i));
         for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'position', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
         }
@@ -407,83 +411,6 @@ class Ranker {
     builder.begin(this.input.terms.length);
     for (const i of group) builder.add(this.places.get(i) ?? this.scanPlaces(i));
     return proximityCosts(builder.batch(pairs, this.input.byAttribute));
-  }
-
-  /**
-   * Replaces each document's proximity cost by that of its best cut into words and n-grams:
-   * each pair of adjacent nodes costs their words' proximity (an n-gram's places are its joined
-   * word's), plus n − 1 when the right node is an n-gram, whose first edge costs n − 1 too.
-   * Each pair's costs come from one kernel call over the group.
-   */
-  private ngramProximityCosts(cuts: QueryCuts, group: Group, kept: readonly boolean[], costs: Uint32Array | Int32Array, paired: (first: number) => boolean): void {
-    const { terms, forward, candidates } = this.input;
-    // only the documents an n-gram matches have another cut than the words alone
-    const through: number[] = [];
-    for (let k = 0; k < group.length; k++) if (cuts.throughNgram[group[k]!] === 1) through.push(k);
-    if (through.length === 0) return;
-    const ngrams = cuts.matchedNodes();
-    const slots = new Map<number, number>(); // node → its place list in the batch
-    terms.forEach((_, t) => slots.set(t, t));
-    ngrams.forEach(([node], k) => slots.set(node, terms.length + k));
-    const builder = (this.builder ??= new ProximityBuilder());
-    builder.begin(terms.length + ngrams.length);
-    for (const k of through) {
-      const i = group[k]!;
-      const record = forward.read(candidates[i]!);
-      const ngramPlaces = ngrams.map(([, g]) => (record === null ? [] : g.resolved.derivations.flatMap((d) => (d.posting.id === 0 ? [] : placesOfWord(record, d.posting.id)))));
-      builder.add([...this.placesOf(i), ...ngramPlaces]);
-    }
-    const nodeOf = new Map(ngrams);
-    const firstOf = (node: number) => (node < terms.length ? node : nodeOf.get(node)!.first);
-    const sizeOf = (node: number) => (node < terms.length ? 1 : nodeOf.get(node)!.n);
-    const pairCosts = new Map<string, Uint32Array>();
-    const pairCost = (previous: number, node: number, at: number) => {
-      const key = `${previous},${node}`;
-      let column = pairCosts.get(key);
-      if (column === undefined) {
-        const leftExtra = previous < terms.length ? terms[previous]!.wordCount - 1 : 0;
-        column = proximityCosts(builder.batch(Uint32Array.of(slots.get(previous)!, slots.get(node)!, leftExtra), this.input.byAttribute));
-        pairCosts.set(key, column);
-      }
-      return column[at]!;
-    };
-    through.forEach((k, at) => {
-      const edge = (previous: number, node: number) => sizeOf(node) - 1 + (previous >= 0 && paired(firstOf(node)) ? pairCost(previous, node, at) : 0);
-      const best = cuts.pathMin(kept, group[k]!, edge);
-      if (best < Infinity) costs[k] = best;
-    });
-  }
-
-  /** Each document's words-rule level with n-grams: the first level where it matches a cut of the kept terms. */
-  private cutLevels(cuts: QueryCuts, group: Group, levels: Int32Array): void {
-    const { removal, terms } = this.input;
-    const keptAt = Array.from({ length: removal.length + 1 }, (_, level) => keptAtLevel(terms.length, removal, level));
-    for (let k = 0; k < group.length; k++) {
-      if (cuts.throughNgram[group[k]!] === 0) continue;
-      let level = 0;
-      while (level < removal.length && !cuts.matches(keptAt[level]!, group[k]!)) level++;
-      levels[k] = level;
-    }
-  }
-
-  /**
-   * Replaces each document's cost by that of its best cut into words and n-grams, where it
-   * matches one (the words-only cost stays for a document matching none).
-   */
-  private cutCosts(
-    cuts: QueryCuts,
-    group: Group,
-    kept: readonly boolean[],
-    costs: Int32Array,
-    termCost: (t: number, i: number) => number,
-    ngramCost: (g: Ngram, features: TermFeatures, i: number) => number,
-  ): void {
-    for (let k = 0; k < group.length; k++) {
-      const i = group[k]!;
-      if (cuts.throughNgram[i] === 0) continue;
-      const best = cuts.min(kept, i, (t) => termCost(t, i), (g, f) => ngramCost(g, f, i));
-      if (best < Infinity) costs[k] = best;
-    }
   }
 
   /**
