@@ -12,7 +12,8 @@
  * carry (proximity, positions away from the query start, multi-word exactness) are read from
  * the documents' forward records, only for the groups that reach those steps; a group's proximity
  * costs are computed by the proximity kernel in one call. Step costs are computed column by
- * column over the typed feature arrays, then grouped.
+ * column over the typed feature arrays, then grouped. With n-grams in the query (ngrams.ts), the
+ * documents an n-gram matches are costed on their best cut into words and n-grams (ngram-costs.ts).
  * Each emitted document carries its rank per step, from which `_rankingScore` and
  * `_rankingScoreDetails` are computed exactly as Meilisearch's score details.
  *

@@ -4,9 +4,10 @@
  * Callers: the request-level search service (src/search/single.ts). Main thread, read snapshot; the WASM
  * kernels run in batches per query (tokenizer for the query and the synonyms, typo matching).
  *
- * Steps: universe (all documents ∩ the filter sets the caller evaluated) → query terms →
- * derivations (terms.ts) → minus negative words/phrases → candidates of the maximally relaxed
- * query for `matchingStrategy` → per-document term features → bucket sort (ranking.ts, bounded
+ * Steps: universe (all documents ∩ the filter sets the caller evaluated) → query terms and their
+ * n-grams (ngrams.ts) → derivations (terms.ts) → minus negative words/phrases → candidates of the
+ * relaxations of the query for `matchingStrategy` (any cut into words and n-grams) → per-document
+ * term features → bucket sort (ranking.ts, bounded
  * by the request's time budget) → `rankingScoreThreshold`. A query without usable terms is a
  * placeholder search: every document of the universe, ordered by sort steps only, score 1.
  */
