@@ -104,9 +104,6 @@ export function cutCandidates(terms: readonly ResolvedTerm[], ngrams: readonly N
   return sets.length === 1 ? sets[0]! : unionAll(sets);
 }
 
-/** A cost of candidate `i` for one node of a cut. */
-export type NodeCost = (i: number) => number;
-
 /**
  * Per-document answers over the cuts of the query into words and n-grams. `ngramFeatures` is
  * parallel to `ngrams`, null for an n-gram matching no document.
@@ -138,7 +135,10 @@ export class QueryCuts {
     this.featuresOf = new Map(ngrams.map((g, k) => [g, ngramFeatures[k]!]));
     this.ngramIndex = new Map(ngrams.map((g, k) => [g, k]));
     this.throughNgram = new Uint8Array(features[0]?.typo.length ?? 0);
-    for (const f of ngramFeatures) if (f !== null) f.typo.forEach((typo, i) => typo !== NO_MATCH && (this.throughNgram[i] = 1));
+    for (const f of ngramFeatures) {
+      if (f === null) continue;
+      for (let i = 0; i < f.typo.length; i++) if (f.typo[i] !== NO_MATCH) this.throughNgram[i] = 1;
+    }
     this.active = this.throughNgram.includes(1);
   }
 
