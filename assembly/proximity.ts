@@ -8,21 +8,23 @@
 // cost between an occurrence in the left list and one in the right list in the same field,
 //   proximity = right >= left ? right - left : left - right + 1, cost = 0 if proximity is 0
 //   (one n-gram occurrence matched by both terms), else min(proximity, 4) - 1;
-// with PAIR_FORWARD_ONLY only right > left counts (phrase-like terms, common prefixes). A query
-// term pair is a run of records, each after the first flagged PAIR_JOIN: its cost is the best of
-// its records, 3 when none has a common field. A document's cost is the sum over the runs.
+// with PAIR_FORWARD_ONLY only right > left counts (phrase-like terms, common prefixes); 3 when no
+// occurrences share a field; plus the record's cost offset (n − 1 when the right term is an
+// n-gram of n words: every cost on that edge rises). A query term pair is a run of records, each
+// after the first flagged PAIR_JOIN: its cost is the best of its records. A document's cost is the
+// sum over the runs.
 // FLAG_BY_ATTRIBUTE (proximityPrecision byAttribute) prices any same-field pair at 0.
 //
 // Memory (host-laid, struct-of-arrays): `places` u32[nPlaces] of field << 16 | position;
 // `offsets` u32[nDocs * nLists + 1], the places of document d and list l being
 // places[offsets[d * nLists + l] .. offsets[d * nLists + l + 1]); `pairs` PAIR_RECORD_U32 u32
-// per record (left list, right list, flags); `out` u32[nDocs] receives the costs.
+// per record (left list, right list, flags, cost offset); `out` u32[nDocs] receives the costs.
 // Invariants: no allocation; offsets that are not ascending or run past nPlaces, and records naming
 // a list past nLists, return ERR_BAD_SPAN instead of reading out of bounds.
 import { ERR_BAD_SPAN } from './errors';
 
-/** u32 fields of a pair record: left list, right list, flags (PAIR_FORWARD_ONLY, PAIR_JOIN). */
-export const PAIR_RECORD_U32: u32 = 3;
+/** u32 fields of a pair record: left list, right list, flags (PAIR_FORWARD_ONLY, PAIR_JOIN), cost offset. */
+export const PAIR_RECORD_U32: u32 = 4;
 /** proximityPrecision `byAttribute`: any two occurrences in one field cost 0. */
 export const FLAG_BY_ATTRIBUTE: u32 = 1;
 /** Record flag: only right occurrences after the left one count (no reversed order). */
@@ -82,15 +84,16 @@ export function proximityCosts(
   for (let d: u32 = 0; d < nDocs; d++) {
     const row = offsets + (<usize>(d * nLists) << 2);
     let total: u32 = 0;
-    let run: u32 = MAX_PAIR_COST;
+    let run: u32 = U32.MAX_VALUE;
     for (let p: u32 = 0; p < nPairs; p++) {
       const record = pairs + (<usize>(p * PAIR_RECORD_U32) << 2);
       const recordFlags = load<u32>(record + 8);
       if (p > 0 && (recordFlags & PAIR_JOIN) == 0) {
         total += run;
-        run = MAX_PAIR_COST;
+        run = U32.MAX_VALUE;
       }
-      if (run == 0) continue;
+      const offset = load<u32>(record + 12);
+      if (run <= offset) continue;
       const a = <usize>load<u32>(record) << 2;
       const b = <usize>load<u32>(record + 4) << 2;
       const lFrom = load<u32>(row + a);
@@ -98,7 +101,7 @@ export function proximityCosts(
       const rFrom = load<u32>(row + b);
       const rTo = load<u32>(row + b + 4);
       if (lFrom > lTo || lTo > nPlaces || rFrom > rTo || rTo > nPlaces) return ERR_BAD_SPAN;
-      const cost = bestPair(places, lFrom, lTo, rFrom, rTo, (recordFlags & PAIR_FORWARD_ONLY) != 0, byAttribute);
+      const cost = bestPair(places, lFrom, lTo, rFrom, rTo, (recordFlags & PAIR_FORWARD_ONLY) != 0, byAttribute) + offset;
       if (cost < run) run = cost;
     }
     if (nPairs > 0) total += run;

@@ -17,7 +17,7 @@ function batchOf(docs: number) {
   for (let d = 0; d < docs; d++) {
     builder.add(Array.from({ length: 3 }, () => Array.from({ length: 1 + next(8) }, () => (next(2) << 16) | next(200))));
   }
-  return builder.batch(Uint32Array.from([0, 1, 0, 1, 2, 0]), false);
+  return builder.batch(Uint32Array.from([0, 1, 0, 0, 1, 2, 0, 0]), false);
 }
 const release = getKernels('release');
 

@@ -10,8 +10,11 @@
  */
 import { getKernels, KernelStatus, type Kernels } from './module.js';
 
-/** u32 fields of a pair record (assembly PAIR_RECORD_U32): left list, right list, flags. */
-export const PAIR_RECORD_U32 = 3;
+/**
+ * u32 fields of a pair record (assembly PAIR_RECORD_U32): left list, right list, flags, and a
+ * cost offset added to the record's cost (n − 1 when the right term is an n-gram of n words).
+ */
+export const PAIR_RECORD_U32 = 4;
 /** Record flag (assembly PAIR_FORWARD_ONLY): only right occurrences after the left one count. */
 export const PAIR_FORWARD_ONLY = 1;
 /** Record flag (assembly PAIR_JOIN): the record prices the same term pair as the one before it. */

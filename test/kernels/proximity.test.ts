@@ -9,12 +9,15 @@ import { referenceProximityCosts } from '../../src/kernels/reference/proximity.j
 
 const place = (field: number, position: number) => (field << 16) | position;
 
-/** A batch of documents, each a list of place lists; records as [left list, right list, flags]. */
-function batchOf(docs: number[][][], pairs: [number, number, number][], byAttribute = false): ProximityBatch {
+/** A record: [left list, right list, flags, cost offset (0 when left out)]. */
+type Record = [number, number, number, number?];
+
+/** A batch of documents, each a list of place lists, and its records. */
+function batchOf(docs: number[][][], pairs: Record[], byAttribute = false): ProximityBatch {
   const builder = new ProximityBuilder();
   builder.begin(docs[0]?.length ?? 0);
   for (const lists of docs) builder.add(lists);
-  return builder.batch(Uint32Array.from(pairs.flat()), byAttribute);
+  return builder.batch(Uint32Array.from(pairs.flatMap(([left, right, flags, offset]) => [left, right, flags, offset ?? 0])), byAttribute);
 }
 
 /** Runs the kernel, checks the reference agrees, and returns the costs. */
@@ -70,13 +73,20 @@ describe('proximity kernel', () => {
       [[place(0, 5)], [place(0, 4)], [place(0, 3)]],
       [[place(0, 5)], [], []],
     ];
-    const records: [number, number, number][] = [
+    const records: Record[] = [
       [0, 1, 0],
       [0, 2, PAIR_FORWARD_ONLY | PAIR_JOIN],
     ];
     expect(costs(batchOf(docs, records))).toEqual([0, 1, 3]);
     // without the join flag, the second record is a pair of its own
     expect(costs(batchOf(docs, [records[0]!, [0, 2, PAIR_FORWARD_ONLY]]))).toEqual([3, 4, 6]);
+  });
+
+  it('adds each record\'s cost offset to every cost of the record, its maximum too (an n-gram on the right)', () => {
+    const docs = [1, 2, 9].map((gap) => [[place(0, 5)], [place(0, 5 + gap)], [place(1, 0)]]);
+    expect(costs(batchOf(docs, [[0, 1, 0, 2]]))).toEqual([2, 3, 5]);
+    // a pair's cost is its best record's, offsets included
+    expect(costs(batchOf(docs, [[0, 2, 0, 0], [0, 1, PAIR_JOIN, 1]]))).toEqual([1, 2, 3]);
   });
 
   it('sums the pairs, a term without places costing 3', () => {
@@ -99,7 +109,7 @@ describe('proximity kernel', () => {
 
   it('rejects offsets and pairs outside the batch instead of reading past it', () => {
     const batch = batchOf([[[place(0, 1)], [place(0, 2)]]], [[0, 1, 0]]);
-    expect(() => proximityCosts({ ...batch, pairs: Uint32Array.from([0, 2, 0]) })).toThrow(RangeError);
+    expect(() => proximityCosts({ ...batch, pairs: Uint32Array.from([0, 2, 0, 0]) })).toThrow(RangeError);
     expect(() => proximityCosts({ ...batch, offsets: Uint32Array.from([0, 5, 1]) })).toThrow(RangeError);
   });
 
@@ -111,8 +121,8 @@ describe('proximity kernel', () => {
       const docs = Array.from({ length: 1 + next(300) }, () =>
         Array.from({ length: lists }, () => Array.from({ length: next(6) }, () => place(next(3), next(40)))),
       );
-      const pairs: [number, number, number][] = [];
-      for (let p = next(6); p > 0; p--) pairs.push([next(lists), next(lists), next(4)]);
+      const pairs: Record[] = [];
+      for (let p = next(6); p > 0; p--) pairs.push([next(lists), next(lists), next(4), next(3)]);
       costs(batchOf(docs, pairs, next(5) === 0));
     }
   });

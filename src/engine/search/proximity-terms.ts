@@ -1,9 +1,10 @@
 /**
  * What the proximity rule pairs (ranking.md §5), as place lists and kernel records.
  *
- * Each query term gets LISTS_PER_TERM place lists per document:
- * - WORDS: its single-word derivations (exact word, prefix-derived words, typo words, n-gram
- *   concatenations);
+ * Each query term gets LISTS_PER_TERM place lists per document (and so does each n-gram term after
+ * them, a node of the query's cuts, ngram-costs.ts):
+ * - WORDS: its single-word derivations (exact word, prefix-derived words, typo words; an
+ *   n-gram term's joined word);
  * - FIRST / LAST: the first and last words of its phrase-like derivations that the document
  *   holds (a quoted phrase, split words, synonyms — milli matches every synonym as a phrase),
  *   taken anywhere in the document, not only where the phrase is;
@@ -39,7 +40,7 @@ const PREFIX = 3;
 const COMMON_PREFIX_MAX_BYTES = 4;
 /** ...that start at least this many indexed words. */
 const COMMON_PREFIX_MIN_WORDS = 100;
-/** Every typo level a term's derivations can have (0, 1, 2 typos; an n-gram counts 1 per term). */
+/** Every typo level a term's derivations can have (0, 1, 2 typos). */
 const ALL_LEVELS = 0xff;
 /** The level of a term's exact form (its word as is, or a quoted phrase's words): 0 typos, and
  * the only one left once an exactWords bucket narrowed the term. */
@@ -56,8 +57,10 @@ const PAIR_LISTS: readonly (readonly [number, number, number])[] = [
 ];
 
 export interface ProximityInput {
+  /** the query terms, then any n-gram terms */
   readonly terms: readonly ResolvedTerm[];
-  readonly features: readonly TermFeatures[];
+  /** parallel to `terms`; null for an n-gram matching no candidate */
+  readonly features: readonly (TermFeatures | null)[];
   readonly candidates: DocSet;
   readonly dictionary: Dictionary;
   readonly forward: ForwardReader;
@@ -170,25 +173,39 @@ export class ProximityTerms {
     this.used[list] = 1;
   }
 
-  /** The records pricing each adjacent pair of kept terms (no condition across a gap in the query). */
+  /**
+   * The records pricing each adjacent pair of kept query terms (`kept` has one entry per query
+   * term; no condition across a gap in the query).
+   */
   records(kept: readonly boolean[]): PairRecords {
     const { terms } = this.input;
     const records: number[] = [];
     let pairs = 0;
-    for (let a = 0; a + 1 < terms.length; a++) {
+    for (let a = 0; a + 1 < kept.length; a++) {
       const b = a + 1;
       if (!kept[a] || !kept[b] || termEnd(terms[a]!.term) + 1 !== terms[b]!.term.position) continue;
       pairs++;
-      this.entries();
-      PAIR_LISTS.forEach(([left, right, flags], k) => {
-        const l = a * LISTS_PER_TERM + left;
-        const r = b * LISTS_PER_TERM + right;
-        // the first record opens the pair even when empty (a pair nothing can match costs 3)
-        if (k === 0) records.push(l, r, flags);
-        else if (this.used[l] === 1 && this.used[r] === 1) records.push(l, r, flags | PAIR_JOIN);
-      });
+      this.pushPair(records, a, b, 0);
     }
     return { records: Uint32Array.from(records), pairs };
+  }
+
+  /** The records pricing terms `a` then `b` (any two nodes), every cost raised by `offset`. */
+  pairRecords(a: number, b: number, offset: number): Uint32Array {
+    const records: number[] = [];
+    this.pushPair(records, a, b, offset);
+    return Uint32Array.from(records);
+  }
+
+  private pushPair(records: number[], a: number, b: number, offset: number): void {
+    this.entries();
+    PAIR_LISTS.forEach(([left, right, flags], k) => {
+      const l = a * LISTS_PER_TERM + left;
+      const r = b * LISTS_PER_TERM + right;
+      // the first record opens the pair even when empty (a pair nothing can match costs 3)
+      if (k === 0) records.push(l, r, flags, offset);
+      else if (this.used[l] === 1 && this.used[r] === 1) records.push(l, r, flags | PAIR_JOIN, offset);
+    });
   }
 
   /**
@@ -206,7 +223,7 @@ export class ProximityTerms {
     this.filledCount = 0;
     const docid = candidates[i]!;
     for (let t = 0; t < terms.length; t++) {
-      const typo = features[t]!.typo[i]!;
+      const typo = features[t]?.typo[i] ?? NO_MATCH;
       if (typo === NO_MATCH) allowed[t] = 0;
       else if (exactOnly?.has(t) === true) allowed[t] = 1 << EXACT;
       else allowed[t] = this.narrowed ? (1 << typo) | (typo === 0 ? 1 << EXACT : 0) : ALL_LEVELS;

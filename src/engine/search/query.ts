@@ -35,6 +35,8 @@ export interface WordTerm {
   readonly word: string;
   readonly position: number;
   readonly prefix: boolean;
+  /** an n-gram (ngrams.ts): the 2 or 3 adjacent query words `word` joins */
+  readonly ngram?: readonly string[];
 }
 
 export interface PhraseTerm {
@@ -58,9 +60,14 @@ function leadingHoles(words: readonly (string | null)[]): number {
   return words.findIndex((word) => word !== null);
 }
 
+/** Query words a word term spans: an n-gram's words, else 1. */
+export function termWordCount(term: WordTerm): number {
+  return term.ngram?.length ?? 1;
+}
+
 /** The last query position a term occupies (a phrase's trailing holes included, as milli's). */
 export function termEnd(term: QueryTerm): number {
-  return term.kind === 'word' ? term.position : term.position - leadingHoles(term.words) + term.words.length - 1;
+  return term.kind === 'word' ? term.position + termWordCount(term) - 1 : term.position - leadingHoles(term.words) + term.words.length - 1;
 }
 
 const WHITESPACE = /\s/u;

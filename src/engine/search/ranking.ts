@@ -13,7 +13,8 @@
  * the documents' forward records, only for the groups that reach those steps; a group's proximity
  * costs are computed by the proximity kernel in one call, over the place lists and pair records
  * of proximity-terms.ts. Step costs are computed column by
- * column over the typed feature arrays, then grouped.
+ * column over the typed feature arrays, then grouped. With n-grams in the query (ngrams.ts), the
+ * documents an n-gram matches are costed on their best cut into words and n-grams (ngram-costs.ts).
  * Each emitted document carries its rank per step, from which `_rankingScore` and
  * `_rankingScoreDetails` are computed exactly as Meilisearch's score details.
  *
@@ -34,6 +35,8 @@ import { bucketedPosition } from './bucketed-position.js';
 import type { Dictionary } from './dictionary.js';
 import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
 import { INFO_POSITION } from '../words/postings.js';
+import { cutCosts, cutLevels, ngramProximityCosts } from './ngram-costs.js';
+import type { Ngram, QueryCuts } from './ngrams.js';
 import { ProximityTerms } from './proximity-terms.js';
 import { termEnd } from './query.js';
 import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
@@ -223,6 +226,8 @@ export interface RankInput {
   readonly facets: FacetReader;
   /** whether the time budget is spent, asked before each bucket (Meilisearch's `deadline.exceeded()`) */
   readonly timeUp: () => boolean;
+  /** the query's n-grams (ngrams.ts): rules then cost a document on its best cut into words and n-grams */
+  readonly cuts?: QueryCuts;
 }
 
 /** Term places (field << 16 | position) of one document, at the document's typo levels. */
@@ -251,6 +256,8 @@ class Ranker {
   private timedOut = false;
   /** the time budget cut the first step short (Meilisearch's `degraded`) */
   degraded = false;
+  /** the first graph-based rule, which receives the whole query graph (every cut into words and n-grams) */
+  firstGraphStep: RankStep | undefined;
 
   constructor(
     private readonly input: RankInput,
@@ -315,7 +322,7 @@ class Ranker {
 
   /** Buckets of `group` for one step: [indices, detail, kept terms of the bucket]. */
   *buckets(step: RankStep, group: Group, kept: readonly boolean[]): Generator<[Group, StepDetail, readonly boolean[]]> {
-    const { terms, features } = this.input;
+    const { terms, features, cuts } = this.input;
     const active = terms.filter((_, t) => kept[t]);
     switch (step.kind) {
       case 'words': {
@@ -327,6 +334,7 @@ class Ranker {
             for (let k = 0; k < group.length; k++) if (typo[group[k]!] === NO_MATCH) levels[k] = g + 1;
           }
         });
+        if (cuts?.active === true) cutLevels(cuts, this.input.removal, group, levels);
         for (const [level, indices] of byCost(group, levels)) {
           const nextKept = [...kept];
           let removed = 0;
@@ -341,17 +349,34 @@ class Ranker {
         return;
       }
       case 'typo': {
+        // an n-gram costs n + its typos, and the maximum is that of the costliest cut
         const exactOnly = this.exactOnly.get(kept)?.();
-        const max = active.reduce((sum, t) => sum + (exactOnly?.has(t.index) === true ? t.exactTypoCost : t.maxTypoCost), 0);
+        const termMax = (t: number) => (exactOnly?.has(t) === true ? terms[t]!.exactTypoCost : terms[t]!.maxTypoCost);
+        const max =
+          cuts === undefined
+            ? active.reduce((sum, t) => sum + termMax(t.index), 0)
+            : cuts.max(kept, group, step === this.firstGraphStep, termMax, (g) => g.n + g.resolved.maxTypoCost);
         const costs = new Int32Array(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.typo, (typo) => typo);
+        if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => features[t]!.typo[i]!, (g, f, i) => g.n + f.typo[i]!);
         for (const [cost, indices] of byCost(group, costs)) yield [indices, { kind: 'typo', count: cost, max }, kept];
         return;
       }
       case 'proximity': {
         const { records, pairs } = this.proximityTerms().records(kept);
-        const maxCost = 3 * pairs;
-        const costs = pairs === 0 ? new Int32Array(group.length) : this.proximityCosts(group, records, this.exactOnly.get(kept)?.());
+        const exactOnly = this.exactOnly.get(kept)?.();
+        let maxCost = 3 * pairs;
+        const costs = pairs === 0 ? new Int32Array(group.length) : this.proximityCosts(group, records, exactOnly);
+        if (cuts !== undefined) {
+          // an n-gram's edge costs n − 1 more (its first edge too); the maximum is that of the costliest cut
+          const paired = (first: number) => first > 0 && kept[first - 1] === true && termEnd(terms[first - 1]!.term) + 1 === terms[first]!.term.position;
+          const ngramMax = (g: Ngram) => (paired(g.first) ? 3 : 0) + g.n - 1;
+          maxCost = cuts.max(kept, group, step === this.firstGraphStep, (t) => (paired(t) ? 3 : 0), ngramMax);
+          if (cuts.active) {
+            const builder = (this.builder ??= new ProximityBuilder());
+            ngramProximityCosts(cuts, this.proximityTerms(), builder, this.input.byAttribute, exactOnly, { group, kept, costs, paired });
+          }
+        }
         for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
         return;
       }
@@ -360,6 +385,7 @@ class Ranker {
         const maxCost = active.reduce((sum, t) => sum + maxWeight * t.wordCount, 0);
         const costs = new Int32Array(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.mask, (mask) => weightOf(mask) * t.wordCount);
+        if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => weightOf(features[t]!.mask[i]!) * terms[t]!.wordCount, (g, f, i) => weightOf(f.mask[i]!) * g.n);
         for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'fid', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
         }
@@ -368,6 +394,7 @@ class Ranker {
       case 'position': {
         const maxCost = active.reduce((sum, t) => sum + 10 * t.wordCount, 0);
         const costs = costsOf(group, (i) => active.reduce((sum, t) => sum + this.positionCost(t, i), 0));
+        if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => this.positionCost(terms[t]!, i), (g, f, i) => this.ngramPositionCost(g, f, i));
         for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'position', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
         }
@@ -397,8 +424,15 @@ class Ranker {
     }
   }
 
+  /** The proximity place lists: the query terms', then those of the n-grams, nodes of the cuts. */
   private proximityTerms(): ProximityTerms {
-    return (this.proximity ??= new ProximityTerms(this.input, this.typoBeforeProximity));
+    if (this.proximity !== undefined) return this.proximity;
+    const { cuts } = this.input;
+    const input =
+      cuts === undefined
+        ? this.input
+        : { ...this.input, terms: [...this.input.terms, ...cuts.ngrams.map((g) => g.resolved)], features: [...this.input.features, ...cuts.ngramFeatures] };
+    return (this.proximity = new ProximityTerms(input, this.typoBeforeProximity));
   }
 
   /**
@@ -411,6 +445,31 @@ class Ranker {
     builder.begin(terms.lists);
     for (const i of group) builder.add(terms.placesOf(i, exactOnly));
     return proximityCosts(builder.batch(pairs, this.input.byAttribute));
+  }
+
+  /**
+   * wordPosition cost of an n-gram of n words found at position p: Σ_{k<n} cost(|p − its query
+   * position| + k), at its best place in the document (milli's position graph).
+   */
+  private ngramPositionCost(g: Ngram, features: TermFeatures, i: number): number {
+    const qpos = g.resolved.term.position;
+    const first = features.position[i]!;
+    if (first === INFO_POSITION) return 10 * g.n;
+    const cost = (position: number) => {
+      const distance = Math.abs(bucketedPosition(position) - qpos);
+      let sum = 0;
+      for (let k = 0; k < g.n; k++) sum += costFromDistance(distance + k);
+      return sum;
+    };
+    let best = cost(first);
+    if (qpos === 0 || best === 0) return best;
+    const record = this.input.forward.read(this.input.candidates[i]!);
+    if (record === null) return best;
+    for (const d of g.resolved.derivations) {
+      if (d.typo !== features.typo[i] || d.posting.id === 0) continue;
+      for (const place of placesOfWord(record, d.posting.id)) best = Math.min(best, cost(place & 0xffff));
+    }
+    return best;
   }
 
   private positionCost(term: ResolvedTerm, i: number): number {
@@ -634,6 +693,7 @@ export function bucketSort(input: RankInput, steps: readonly RankStep[], need: n
   for (let i = 0; i < group.length; i++) group[i] = i;
   const typo = steps.findIndex((step) => step.kind === 'typo');
   const ranker = new Ranker(input, typo !== -1 && typo < steps.findIndex((step) => step.kind === 'proximity'));
+  ranker.firstGraphStep = steps.find((step) => step.kind !== 'sort' && step.kind !== 'vector' && step.kind !== 'exactAttribute');
   ranker.sort(steps, 0, group, input.terms.map(() => true), [], docs, need, accept);
   return { docs, degraded: ranker.degraded };
 }

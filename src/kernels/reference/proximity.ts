@@ -22,8 +22,10 @@ export function referenceProximityCosts(batch: ProximityBatch): Uint32Array {
       const a = d * lists + pairs[p]!;
       const b = d * lists + pairs[p + 1]!;
       const flags = pairs[p + 2]!;
-      if (runs.length === 0 || (flags & PAIR_JOIN) === 0) runs.push(3);
-      let best = runs[runs.length - 1]!;
+      const offset = pairs[p + 3]!;
+      if (runs.length === 0 || (flags & PAIR_JOIN) === 0) runs.push(Infinity);
+      // a record without occurrences in a common field costs 3, plus its offset like any other
+      let best = 3;
       for (let l = offsets[a]!; l < offsets[a + 1]!; l++) {
         const left = places[l]!;
         for (let r = offsets[b]!; r < offsets[b + 1]!; r++) {
@@ -31,7 +33,7 @@ export function referenceProximityCosts(batch: ProximityBatch): Uint32Array {
           if (right >>> 16 === left >>> 16) best = Math.min(best, byAttribute ? 0 : pairCost(left & 0xffff, right & 0xffff, (flags & PAIR_FORWARD_ONLY) !== 0));
         }
       }
-      runs[runs.length - 1] = best;
+      runs[runs.length - 1] = Math.min(runs[runs.length - 1]!, best + offset);
     }
     out[d] = runs.reduce((sum, cost) => sum + cost, 0);
   }
