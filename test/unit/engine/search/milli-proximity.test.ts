@@ -3,8 +3,8 @@
 // snapshots. Phrase-like terms (split words, quoted phrases, multi-word synonyms) pair through
 // their first and last words anywhere in a document holding the phrase, forward only; a common
 // prefix (≤ 4 bytes, ≥ 100 words) counts only the words it starts after the left term at 1–3,
-// and reversed order only through the prefix as a word. (test_proximity_simple is not ported
-// here: its order depends on the n-gram proximity cost of issue #21 item 5.)
+// and reversed order only through the prefix as a word. An n-gram (`quickbrown`) costs n − 1 more
+// on its edge.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { openTestIndex, type TestIndex } from './harness.js';
@@ -99,7 +99,31 @@ function openEdgeCasesIndex(): TestIndex {
   return edge;
 }
 
+function openSimpleIndex(): TestIndex {
+  const simple = openTestIndex(SETTINGS);
+  simple.write({
+    0: { id: 0, text: 'the very quick dark brown and smart fox did jump over the terribly lazy and small dog' },
+    1: { id: 1, text: 'the. quick brown fox jumps over the lazy. dog' },
+    2: { id: 2, text: 'the quick brown fox jumps over the lazy. dog' },
+    3: { id: 3, text: 'dog the quick brown fox jumps over the lazy' },
+    4: { id: 4, text: 'the quickbrown fox jumps over the lazy dog' },
+    5: { id: 5, text: 'brown quick fox jumps over the lazy dog' },
+    6: { id: 6, text: 'the really quick brown fox jumps over the very lazy dog' },
+    7: { id: 7, text: 'the really quick brown fox jumps over the lazy dog' },
+    8: { id: 8, text: 'the quick brown fox jumps over the lazy' },
+    // milli's data adds document 9 twice: the second replaces the first
+    9: { id: 9, text: 'the quack brown fox jumps over the lazy dog' },
+    10: { id: 10, text: 'the quick brown fox jumps over the lazy dog' },
+  });
+  return simple;
+}
+
 describe('milli proximity.rs', () => {
+  it('test_proximity_simple: words in order and adjacent first, an n-gram (quickbrown) costing one more on its edge, a hard separator breaking nothing but distance', () => {
+    index = openSimpleIndex();
+    expect(ranked('the quick brown fox jumps over the lazy dog').ids).toEqual([9, 10, 4, 7, 6, 2, 3, 5, 1, 0]);
+  });
+
   it('test_proximity_split_word: a split word, a quoted phrase and a multi-word synonym pair their last word with the next term anywhere in a document holding the phrase', () => {
     index = openEdgeCasesIndex();
     expect(ranked('sunflower wilting')).toEqual({ ids: [2, 4, 5, 1, 3], proximity: ['4/4', '4/4', '4/4', '1/4', '1/4'] });

@@ -83,6 +83,12 @@ describe('milli words_tms.rs: the words rule and matchingStrategy', () => {
     expect(index.ids('the brown quick fox jumps over the lazy dog')).toEqual([10, 18, 19, 9, 20, 21, 14, 17, 13, 15, 16, 22, 8, 7, 6, 5, 4, 11, 12, 3]);
   });
 
+  it('last then proximity: a phrase pairs its first and last words with the query words around it (test_words_proximity_tms_last_phrase)', () => {
+    index = createIndex(['words', 'proximity']);
+    expect(index.ids('the "quick brown" fox jumps over the lazy dog')).toEqual([9, 21, 14, 17, 13, 16, 15, 8, 7, 6, 5, 4, 11, 12, 3]);
+    expect(index.ids('the "quick brown" "fox jumps" over the lazy dog')).toEqual([9, 21, 14, 17, 13, 16, 15, 8, 7, 6, 5]);
+  });
+
   it('all: keeps every term, and finds nothing for an unknown word (test_words_tms_all)', () => {
     index = createIndex(['words', 'proximity']);
     const all = { matchingStrategy: 'all' } as const;
