@@ -1,7 +1,7 @@
 // What the proximity rule pairs (proximity-terms.ts, ranking.md §5) on a real index: phrase-like
 // terms (quoted phrases, split words, synonyms of one or more words) pair forward only, through
 // their first and last words; a common prefix pairs the words it starts forward only, and the
-// prefix as an indexed word in both orders.
+// prefix as an indexed word in both orders; an n-gram node costs n − 1 more on its edge.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
@@ -98,5 +98,15 @@ describe('ProximityTerms', () => {
     // a second query on the same words now stamps the arrays; the first one's lists stay its own
     expect(listsOf(planOf('apple red'))[0]).toEqual([1]);
     expect(listsOf(first)).toEqual(wanted);
+  });
+});
+
+describe('proximity through n-grams', () => {
+  it('prices an n-gram node n − 1 more on its edge, its first edge and the costliest pair too', () => {
+    index = openWith({ words: 'wilting sun flower', joined: 'wilting sunflower', far: 'wilting a b c sunflower', first: 'sunflower wilting' });
+    // the words alone cost at most 3 + 3: rank 7 − cost of the document's best cut
+    expect(proximity('wilting sun flower')).toEqual({ words: '7/7', joined: '6/7', far: '3/7', first: '5/7' });
+    // an n-gram starting the query costs n − 1 on its first edge (then 0 forward, 1 reversed)
+    expect(proximity('sun flower wilting')).toEqual({ words: '5/7', joined: '5/7', far: '3/7', first: '6/7' });
   });
 });
