@@ -249,6 +249,8 @@ class Ranker {
   private scanned: Places | undefined;
   private builder: ProximityBuilder | undefined;
   private proximity: ProximityTerms | undefined;
+  /** the same with the n-grams' lists after the query terms', for the documents an n-gram matches */
+  private nodeProximity: ProximityTerms | undefined;
   private readonly totalWords: number;
   /** per term, whether it has an exact form in the index (decided once per query) */
   private readonly exactForm: readonly boolean[];
@@ -374,7 +376,7 @@ class Ranker {
           maxCost = cuts.max(kept, group, step === this.firstGraphStep, (t) => (paired(t) ? 3 : 0), ngramMax);
           if (cuts.active) {
             const builder = (this.builder ??= new ProximityBuilder());
-            ngramProximityCosts(cuts, this.proximityTerms(), builder, this.input.byAttribute, exactOnly, { group, kept, costs, paired });
+            ngramProximityCosts(cuts, this.nodeProximityTerms(cuts), builder, this.input.byAttribute, exactOnly, { group, kept, costs, paired });
           }
         }
         for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
@@ -424,15 +426,18 @@ class Ranker {
     }
   }
 
-  /** The proximity place lists: the query terms', then those of the n-grams, nodes of the cuts. */
   private proximityTerms(): ProximityTerms {
-    if (this.proximity !== undefined) return this.proximity;
-    const { cuts } = this.input;
-    const input =
-      cuts === undefined
-        ? this.input
-        : { ...this.input, terms: [...this.input.terms, ...cuts.ngrams.map((g) => g.resolved)], features: [...this.input.features, ...cuts.ngramFeatures] };
-    return (this.proximity = new ProximityTerms(input, this.typoBeforeProximity));
+    return (this.proximity ??= new ProximityTerms(this.input, this.typoBeforeProximity));
+  }
+
+  /**
+   * The proximity place lists of the query's cuts: the query terms', then the n-grams' (node k is
+   * term k); kept apart from `proximityTerms` so the documents no n-gram matches fill no n-gram list.
+   */
+  private nodeProximityTerms(cuts: QueryCuts): ProximityTerms {
+    const { terms, features } = this.input;
+    const input = { ...this.input, terms: [...terms, ...cuts.ngrams.map((g) => g.resolved)], features: [...features, ...cuts.ngramFeatures] };
+    return (this.nodeProximity ??= new ProximityTerms(input, this.typoBeforeProximity));
   }
 
   /**
