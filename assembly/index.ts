@@ -48,7 +48,7 @@ export {
   QUERY_RECORD_U32,
   QUERY_TO,
 } from './typo';
-export { proximityCosts, FLAG_BY_ATTRIBUTE, PAIR_RECORD_U32 } from './proximity';
+export { proximityCosts, FLAG_BY_ATTRIBUTE, PAIR_FORWARD_ONLY, PAIR_JOIN, PAIR_RECORD_U32 } from './proximity';
 export {
   setDifference,
   setIntersect,

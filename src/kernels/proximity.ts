@@ -1,41 +1,49 @@
 /**
  * Typed wrapper of the proximity kernel (assembly/proximity.ts): the proximity costs of a batch
  * of candidate documents in ONE WASM call. Caller: the proximity step of the bucket sort
- * (src/engine/search/ranking.ts), once per group it splits.
+ * (src/engine/search/ranking.ts), once per group it splits, with the place lists and pair records
+ * of src/engine/search/proximity-terms.ts.
  *
- * `ProximityBuilder` packs the documents' term places struct-of-arrays (one places column, one
+ * `ProximityBuilder` packs the documents' place lists struct-of-arrays (one places column, one
  * offsets column) into growable arrays reused between calls, so building a batch allocates
  * nothing per document. reference/proximity.ts computes the same costs in TS (the tests' oracle).
  */
 import { getKernels, KernelStatus, type Kernels } from './module.js';
 
-/** u32 fields of a pair record (assembly PAIR_RECORD_U32): left term, right term, left word count - 1. */
-export const PAIR_RECORD_U32 = 3;
+/**
+ * u32 fields of a pair record (assembly PAIR_RECORD_U32): left list, right list, flags, and a
+ * cost offset added to the record's cost (n − 1 when the right term is an n-gram of n words).
+ */
+export const PAIR_RECORD_U32 = 4;
+/** Record flag (assembly PAIR_FORWARD_ONLY): only right occurrences after the left one count. */
+export const PAIR_FORWARD_ONLY = 1;
+/** Record flag (assembly PAIR_JOIN): the record prices the same term pair as the one before it. */
+export const PAIR_JOIN = 2;
 /** proximityPrecision `byAttribute` flag (assembly FLAG_BY_ATTRIBUTE). */
 export const FLAG_BY_ATTRIBUTE = 1;
 
-/** The kernel's input: `docs` × `terms` place lists of field << 16 | position. */
+/** The kernel's input: `docs` × `lists` place lists of field << 16 | position. */
 export interface ProximityBatch {
   readonly docs: number;
-  readonly terms: number;
-  /** places of document d, term t: places[offsets[d * terms + t] .. offsets[d * terms + t + 1]) */
+  readonly lists: number;
+  /** places of document d, list l: places[offsets[d * lists + l] .. offsets[d * lists + l + 1]) */
   readonly places: Uint32Array;
-  /** docs * terms + 1 ascending indices into `places` */
+  /** docs * lists + 1 ascending indices into `places` */
   readonly offsets: Uint32Array;
-  /** PAIR_RECORD_U32 per adjacent query term pair */
+  /** PAIR_RECORD_U32 per record; a query term pair is a record and the PAIR_JOIN ones after it */
   readonly pairs: Uint32Array;
   /** proximityPrecision `byAttribute`: any two occurrences in one field cost 0 */
   readonly byAttribute: boolean;
 }
 
 interface ProximityExports {
-  proximityCosts(places: number, nPlaces: number, offsets: number, nDocs: number, nTerms: number, pairs: number, nPairs: number, flags: number, out: number): number;
+  proximityCosts(places: number, nPlaces: number, offsets: number, nDocs: number, nLists: number, pairs: number, nPairs: number, flags: number, out: number): number;
 }
 
 /** Computes one batch's costs (one per document) in one kernel call. */
 export function proximityCosts(batch: ProximityBatch, kernels: Kernels = getKernels()): Uint32Array {
   const { arena, exports } = kernels;
-  const nPlaces = batch.offsets[batch.docs * batch.terms]!;
+  const nPlaces = batch.offsets[batch.docs * batch.lists]!;
   arena.reset();
   const places = arena.alloc(nPlaces * 4);
   const offsets = arena.alloc(batch.offsets.byteLength);
@@ -51,7 +59,7 @@ export function proximityCosts(batch: ProximityBatch, kernels: Kernels = getKern
     nPlaces,
     offsets,
     batch.docs,
-    batch.terms,
+    batch.lists,
     pairs,
     batch.pairs.length / PAIR_RECORD_U32,
     flags,
@@ -68,17 +76,17 @@ export class ProximityBuilder {
   #offsets = new Uint32Array(1024);
   #placeCount = 0;
   #lists = 0;
-  #terms = 0;
+  #perDoc = 0;
 
-  /** Starts a batch of documents with `terms` place lists each. */
-  begin(terms: number): void {
-    this.#terms = terms;
+  /** Starts a batch of documents with `lists` place lists each. */
+  begin(lists: number): void {
+    this.#perDoc = lists;
     this.#placeCount = 0;
     this.#lists = 0;
     this.#offsets[0] = 0;
   }
 
-  /** Appends the next document's place lists, one per term. */
+  /** Appends the next document's place lists (as many as `begin` said). */
   add(lists: readonly (readonly number[])[]): void {
     let count = this.#placeCount;
     let need = count;
@@ -97,8 +105,8 @@ export class ProximityBuilder {
   /** The batch added since `begin`; views valid until the next `begin`. */
   batch(pairs: Uint32Array, byAttribute: boolean): ProximityBatch {
     return {
-      docs: this.#terms === 0 ? 0 : this.#lists / this.#terms,
-      terms: this.#terms,
+      docs: this.#perDoc === 0 ? 0 : this.#lists / this.#perDoc,
+      lists: this.#perDoc,
       places: this.#places.subarray(0, this.#placeCount),
       offsets: this.#offsets.subarray(0, this.#lists + 1),
       pairs,

@@ -15,6 +15,7 @@ import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
 import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
+import { termEnd } from './query.js';
 import { indexable, type ResolvedTerm } from './terms.js';
 
 /** What one query term matches in field text. */
@@ -37,7 +38,7 @@ export function matchingWords(terms: readonly ResolvedTerm[], prefixSearch: bool
     if (term.kind === 'phrase') {
       // the formatter's tokenizer has no stop words, so a phrase with a stop-word hole never matches
       const sequences = term.words.includes(null) ? [] : [term.words as string[]];
-      return { ids: [term.position, term.position + term.words.length - 1], sequences, prefix: null };
+      return { ids: [term.position, termEnd(term)], sequences, prefix: null };
     }
     const ids: [number, number] = [term.position, term.position];
     // milli matches nothing for a word too long to be indexed, not even itself
@@ -334,7 +335,10 @@ function findMatches(tokens: readonly Tok[], text: string, terms: readonly Match
   return matches;
 }
 
-/** The longest multi-word sequence starting at token `i` (words separated by soft separators only). */
+/**
+ * The longest multi-word sequence starting at token `i`, separators of any kind skipped: milli's
+ * matcher drops every separator token, hard ones too, before matching a phrase's next word.
+ */
 function matchSequence(tokens: readonly Tok[], i: number, candidates: readonly { words: readonly string[]; term: number }[]): [number, number] | null {
   let best: [number, number] | null = null;
   let bestLength = 1;
@@ -344,7 +348,7 @@ function matchSequence(tokens: readonly Tok[], i: number, candidates: readonly {
     let ok = true;
     for (let k = 1; k < words.length && ok; k++) {
       at++;
-      while (at < tokens.length && tokens[at]!.kind === TokenKind.SoftSeparator) at++;
+      while (at < tokens.length && tokens[at]!.kind !== TokenKind.Word) at++;
       ok = at < tokens.length && tokens[at]!.kind === TokenKind.Word && tokens[at]!.word === words[k];
     }
     if (ok) {

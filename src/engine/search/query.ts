@@ -5,8 +5,9 @@
  * - Words and positions come from the tokenizer (+1 per word, +8 after a hard separator), so a
  *   term's position is comparable with document positions; the index's custom tokens
  *   (separatorTokens, nonSeparatorTokens, dictionary) cut the query exactly as they cut documents.
- * - `"…"` is a phrase (consecutive words; a stop word inside is a one-position hole, `null`); a
- *   hard separator inside quotes splits the phrase; an unclosed quote runs to the end.
+ * - `"…"` is a phrase (a stop word inside is a one-position hole, `null`, kept at its ends too, as
+ *   milli keeps them); a hard separator inside quotes splits the phrase; an unclosed quote runs to
+ *   the end; a phrase of stop words only is dropped.
  * - `-word` / `-"phrase"` (the `-` at the start or after whitespace, and directly followed by
  *   the word or quote) are negative: excluded, never terms.
  * - Stop words are dropped unless they are the very last token.
@@ -34,12 +35,15 @@ export interface WordTerm {
   readonly word: string;
   readonly position: number;
   readonly prefix: boolean;
+  /** an n-gram (ngrams.ts): the 2 or 3 adjacent query words `word` joins */
+  readonly ngram?: readonly string[];
 }
 
 export interface PhraseTerm {
   readonly kind: 'phrase';
-  /** normalised words; `null` for a stop-word hole */
+  /** normalised words; `null` for a stop-word hole (at least one word is not a hole) */
   readonly words: readonly (string | null)[];
+  /** the position of its first word that is not a hole (milli's phrase start) */
   readonly position: number;
 }
 
@@ -51,14 +55,19 @@ export interface ParsedQuery {
   readonly negativePhrases: (string | null)[][];
 }
 
-/** Words a term spans (a phrase counts each of its words and holes). */
-export function termWordCount(term: QueryTerm): number {
-  return term.kind === 'word' ? 1 : term.words.length;
+/** Holes before a phrase's first word. */
+function leadingHoles(words: readonly (string | null)[]): number {
+  return words.findIndex((word) => word !== null);
 }
 
-/** The last query position a term occupies. */
+/** Query words a word term spans: an n-gram's words, else 1. */
+export function termWordCount(term: WordTerm): number {
+  return term.ngram?.length ?? 1;
+}
+
+/** The last query position a term occupies (a phrase's trailing holes included, as milli's). */
 export function termEnd(term: QueryTerm): number {
-  return term.kind === 'word' ? term.position : term.position + term.words.length - 1;
+  return term.kind === 'word' ? term.position + termWordCount(term) - 1 : term.position - leadingHoles(term.words) + term.words.length - 1;
 }
 
 const WHITESPACE = /\s/u;
@@ -92,13 +101,7 @@ function parseWindow(text: string, bytes: Buffer, whole: boolean, stopWords: Rea
 
   const closePhrase = () => {
     if (phrase === null) return;
-    // leading and trailing holes carry no meaning
-    while (phrase.words.length > 0 && phrase.words[0] === null) {
-      phrase.words.shift();
-      phrase.position++;
-    }
-    while (phrase.words.length > 0 && phrase.words[phrase.words.length - 1] === null) phrase.words.pop();
-    if (phrase.words.length > 0) {
+    if (phrase.position >= 0) {
       if (phrase.negative) negativePhrases.push(phrase.words);
       else terms.push({ kind: 'phrase', words: phrase.words, position: phrase.position });
     }
@@ -137,8 +140,9 @@ function parseWindow(text: string, bytes: Buffer, whole: boolean, stopWords: Rea
       continue;
     }
     if (phrase !== null) {
-      if (phrase.position < 0) phrase.position = token.position;
-      phrase.words.push(isStop(token.text) ? null : token.normalized);
+      const stop = isStop(token.text);
+      if (phrase.position < 0 && !stop) phrase.position = token.position;
+      phrase.words.push(stop ? null : token.normalized);
       continue;
     }
     if (negateNext) {

@@ -11,8 +11,10 @@
  * features (terms.ts) for the terms the Words bucket kept; positions that features do not
  * carry (proximity, positions away from the query start, multi-word exactness) are read from
  * the documents' forward records, only for the groups that reach those steps; a group's proximity
- * costs are computed by the proximity kernel in one call. Step costs are computed column by
- * column over the typed feature arrays, then grouped.
+ * costs are computed by the proximity kernel in one call, over the place lists and pair records
+ * of proximity-terms.ts. Step costs are computed column by
+ * column over the typed feature arrays, then grouped. With n-grams in the query (ngrams.ts), the
+ * documents an n-gram matches are costed on their best cut into words and n-grams (ngram-costs.ts).
  * Each emitted document carries its rank per step, from which `_rankingScore` and
  * `_rankingScoreDetails` are computed exactly as Meilisearch's score details.
  *
@@ -22,16 +24,20 @@
  * `skipped` detail (rank 0 of 1), then those its parent steps had not reached, level by level;
  * the sort is degraded when the first step still had documents left.
  */
-import { PAIR_RECORD_U32, ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
+import { ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
 import { difference, intersect, type DocSet } from '../docset.js';
 import { FacetKind } from '../facets/extract.js';
 import type { LatLng } from '../facets/geo.js';
 import { geoBuckets, type SortCriterion } from '../facets/sort.js';
 import type { FacetReader } from '../facets/store.js';
 import type { IndexReadEnv } from '../index-read-env.js';
+import { bucketedPosition } from './bucketed-position.js';
 import type { Dictionary } from './dictionary.js';
 import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
 import { INFO_POSITION } from '../words/postings.js';
+import { cutCosts, cutLevels, ngramProximityCosts } from './ngram-costs.js';
+import type { Ngram, QueryCuts } from './ngrams.js';
+import { ProximityTerms } from './proximity-terms.js';
 import { termEnd } from './query.js';
 import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
 
@@ -112,7 +118,8 @@ export function rankingSteps(
     wordsDone = true;
     switch (rule) {
       case 'words':
-        if (strategy !== 'all') steps.push({ kind: 'words' });
+        // a Words step inserted before an earlier rule is the only one
+        if (strategy !== 'all' && !steps.some((step) => step.kind === 'words')) steps.push({ kind: 'words' });
         break;
       case 'typo':
         steps.push({ kind: 'typo' });
@@ -183,6 +190,11 @@ export function scoreOf(details: readonly StepDetail[]): number {
   return globalScore(details.map(rankOf).filter((r): r is [number, number] => r !== null));
 }
 
+/** Whether a term has an exact form in the index: a phrase, or a word some document holds as is. */
+function hasExactForm(term: ResolvedTerm): boolean {
+  return term.phraseHits !== null || term.derivations.some((d) => d.exact);
+}
+
 /** Distance cost of the wordPosition rule. */
 function costFromDistance(distance: number): number {
   if (distance <= 1) return distance;
@@ -195,13 +207,6 @@ function costFromDistance(distance: number): number {
   if (distance <= 256) return 8;
   if (distance <= 1024) return 9;
   return 10;
-}
-
-/** Meilisearch's bucketed word position: exact below 16, then coarser. */
-function bucketedPosition(position: number): number {
-  if (position < 16) return position;
-  if (position < 24) return 24;
-  return 2 ** Math.ceil(Math.log2(position));
 }
 
 export interface RankInput {
@@ -221,6 +226,8 @@ export interface RankInput {
   readonly facets: FacetReader;
   /** whether the time budget is spent, asked before each bucket (Meilisearch's `deadline.exceeded()`) */
   readonly timeUp: () => boolean;
+  /** the query's n-grams (ngrams.ts): rules then cost a document on its best cut into words and n-grams */
+  readonly cuts?: QueryCuts;
 }
 
 /** Term places (field << 16 | position) of one document, at the document's typo levels. */
@@ -231,17 +238,36 @@ type Group = Uint32Array | readonly number[];
 
 class Ranker {
   private readonly places = new Map<number, Places>();
+  /**
+   * The terms an exactWords bucket narrowed to their exact word (exact in every document of the
+   * bucket), keyed by the bucket's kept terms, which later steps receive: milli hands later graph
+   * rules only the paths that made the bucket, so a later typo rule counts their narrowed maximum.
+   * Computed when a later step asks (rarely: exactness is usually the last rule).
+   */
+  private readonly exactOnly = new WeakMap<readonly boolean[], () => ReadonlySet<number>>();
   private wordIndex: TermWordIndex | undefined;
   private scanned: Places | undefined;
   private builder: ProximityBuilder | undefined;
+  private proximity: ProximityTerms | undefined;
+  /** the same with the n-grams' lists after the query terms', for the documents an n-gram matches */
+  private nodeProximity: ProximityTerms | undefined;
   private readonly totalWords: number;
+  /** per term, whether it has an exact form in the index (decided once per query) */
+  private readonly exactForm: readonly boolean[];
   /** the time budget is spent: no step refines anything more */
   private timedOut = false;
   /** the time budget cut the first step short (Meilisearch's `degraded`) */
   degraded = false;
+  /** the first graph-based rule, which receives the whole query graph (every cut into words and n-grams) */
+  firstGraphStep: RankStep | undefined;
 
-  constructor(private readonly input: RankInput) {
-    this.totalWords = input.terms.reduce((sum, t) => sum + t.wordCount, 0);
+  constructor(
+    private readonly input: RankInput,
+    /** a typo step ranks before the proximity step: proximity takes each document's own typo levels */
+    private readonly typoBeforeProximity: boolean,
+  ) {
+    this.totalWords = input.terms.reduce((sum, t) => sum + t.matchingWords, 0);
+    this.exactForm = input.terms.map(hasExactForm);
   }
 
   /** Places of every term in candidate `i`, kept for the later steps that need them again. */
@@ -255,8 +281,8 @@ class Ranker {
   }
 
   /**
-   * Places of every term in candidate `i`, read from its forward record into reused arrays
-   * (valid until the next scan): proximity scans whole groups, which may be huge.
+   * Places of every term in candidate `i` at the document's typo levels (wordPosition, exactness),
+   * read from its forward record into reused arrays (valid until the next scan).
    */
   private scanPlaces(i: number): Places {
     const { terms, features, dictionary, candidates } = this.input;
@@ -272,7 +298,7 @@ class Ranker {
       if (typo === NO_MATCH) return;
       if (term.phraseHits !== null) {
         const hit = term.phraseHits.get(docid);
-        if (hit !== undefined) places[t]!.push(((31 - Math.clz32(hit[0] & -hit[0])) << 16) | hit[1]);
+        if (hit !== undefined) places[t]!.push(hit[2]);
       } else if (typo === 0) zeroTerms |= 1 << t;
       else typoTerms = true;
     });
@@ -298,7 +324,7 @@ class Ranker {
 
   /** Buckets of `group` for one step: [indices, detail, kept terms of the bucket]. */
   *buckets(step: RankStep, group: Group, kept: readonly boolean[]): Generator<[Group, StepDetail, readonly boolean[]]> {
-    const { terms, features } = this.input;
+    const { terms, features, cuts } = this.input;
     const active = terms.filter((_, t) => kept[t]);
     switch (step.kind) {
       case 'words': {
@@ -310,6 +336,7 @@ class Ranker {
             for (let k = 0; k < group.length; k++) if (typo[group[k]!] === NO_MATCH) levels[k] = g + 1;
           }
         });
+        if (cuts?.active === true) cutLevels(cuts, this.input.removal, group, levels);
         for (const [level, indices] of byCost(group, levels)) {
           const nextKept = [...kept];
           let removed = 0;
@@ -324,20 +351,34 @@ class Ranker {
         return;
       }
       case 'typo': {
-        const max = active.reduce((sum, t) => sum + t.maxTypoCost, 0);
+        // an n-gram costs n + its typos, and the maximum is that of the costliest cut
+        const exactOnly = this.exactOnly.get(kept)?.();
+        const termMax = (t: number) => (exactOnly?.has(t) === true ? terms[t]!.exactTypoCost : terms[t]!.maxTypoCost);
+        const max =
+          cuts === undefined
+            ? active.reduce((sum, t) => sum + termMax(t.index), 0)
+            : cuts.max(kept, group, step === this.firstGraphStep, termMax, (g) => g.n + g.resolved.maxTypoCost);
         const costs = new Int32Array(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.typo, (typo) => typo);
+        if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => features[t]!.typo[i]!, (g, f, i) => g.n + f.typo[i]!);
         for (const [cost, indices] of byCost(group, costs)) yield [indices, { kind: 'typo', count: cost, max }, kept];
         return;
       }
       case 'proximity': {
-        const pairs: number[] = [];
-        for (let a = 0; a < terms.length - 1; a++) {
-          const b = a + 1;
-          if (kept[a] && kept[b] && termEnd(terms[a]!.term) + 1 === terms[b]!.term.position) pairs.push(a, b, terms[a]!.wordCount - 1);
+        const { records, pairs } = this.proximityTerms().records(kept);
+        const exactOnly = this.exactOnly.get(kept)?.();
+        let maxCost = 3 * pairs;
+        const costs = pairs === 0 ? new Int32Array(group.length) : this.proximityCosts(group, records, exactOnly);
+        if (cuts !== undefined) {
+          // an n-gram's edge costs n − 1 more (its first edge too); the maximum is that of the costliest cut
+          const paired = (first: number) => first > 0 && kept[first - 1] === true && termEnd(terms[first - 1]!.term) + 1 === terms[first]!.term.position;
+          const ngramMax = (g: Ngram) => (paired(g.first) ? 3 : 0) + g.n - 1;
+          maxCost = cuts.max(kept, group, step === this.firstGraphStep, (t) => (paired(t) ? 3 : 0), ngramMax);
+          if (cuts.active) {
+            const builder = (this.builder ??= new ProximityBuilder());
+            ngramProximityCosts(cuts, this.nodeProximityTerms(cuts), builder, this.input.byAttribute, exactOnly, { group, kept, costs, paired });
+          }
         }
-        const maxCost = 3 * (pairs.length / PAIR_RECORD_U32);
-        const costs = pairs.length === 0 ? new Int32Array(group.length) : this.proximityCosts(group, Uint32Array.from(pairs));
         for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
         return;
       }
@@ -346,6 +387,7 @@ class Ranker {
         const maxCost = active.reduce((sum, t) => sum + maxWeight * t.wordCount, 0);
         const costs = new Int32Array(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.mask, (mask) => weightOf(mask) * t.wordCount);
+        if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => weightOf(features[t]!.mask[i]!) * terms[t]!.wordCount, (g, f, i) => weightOf(f.mask[i]!) * g.n);
         for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'fid', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
         }
@@ -354,6 +396,7 @@ class Ranker {
       case 'position': {
         const maxCost = active.reduce((sum, t) => sum + 10 * t.wordCount, 0);
         const costs = costsOf(group, (i) => active.reduce((sum, t) => sum + this.positionCost(t, i), 0));
+        if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => this.positionCost(terms[t]!, i), (g, f, i) => this.ngramPositionCost(g, f, i));
         for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'position', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
         }
@@ -368,10 +411,12 @@ class Ranker {
       }
       case 'exactWords': {
         const max = active.reduce((sum, t) => sum + t.wordCount, 0);
-        const exactWords = (i: number) =>
-          active.reduce((sum, t) => sum + (features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0 ? t.wordCount : 0), 0);
+        const isExact = (t: ResolvedTerm, i: number) => features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0;
+        const exactWords = (i: number) => active.reduce((sum, t) => sum + (isExact(t, i) ? t.wordCount : 0), 0);
         for (const [c, indices] of byCost(group, costsOf(group, (i) => max - exactWords(i)))) {
-          yield [indices, { kind: 'exactWords', matching: max - c, max }, kept];
+          const bucketKept = [...kept];
+          this.exactOnly.set(bucketKept, () => new Set(active.filter((t) => Array.prototype.every.call(indices, (i: number) => isExact(t, i))).map((t) => t.index)));
+          yield [indices, { kind: 'exactWords', matching: max - c, max }, bucketKept];
         }
         return;
       }
@@ -381,12 +426,55 @@ class Ranker {
     }
   }
 
-  /** Proximity costs of the documents of `group` for the pair records, in one kernel call. */
-  private proximityCosts(group: Group, pairs: Uint32Array): Uint32Array {
+  private proximityTerms(): ProximityTerms {
+    return (this.proximity ??= new ProximityTerms(this.input, this.typoBeforeProximity));
+  }
+
+  /**
+   * The proximity place lists of the query's cuts: the query terms', then the n-grams' (node k is
+   * term k); kept apart from `proximityTerms` so the documents no n-gram matches fill no n-gram list.
+   */
+  private nodeProximityTerms(cuts: QueryCuts): ProximityTerms {
+    const { terms, features } = this.input;
+    const input = { ...this.input, terms: [...terms, ...cuts.ngrams.map((g) => g.resolved)], features: [...features, ...cuts.ngramFeatures] };
+    return (this.nodeProximity ??= new ProximityTerms(input, this.typoBeforeProximity));
+  }
+
+  /**
+   * Proximity costs of the documents of `group` for the pair records, in one kernel call;
+   * `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
+   */
+  private proximityCosts(group: Group, pairs: Uint32Array, exactOnly: ReadonlySet<number> | undefined): Uint32Array {
+    const terms = this.proximityTerms();
     const builder = (this.builder ??= new ProximityBuilder());
-    builder.begin(this.input.terms.length);
-    for (const i of group) builder.add(this.places.get(i) ?? this.scanPlaces(i));
+    builder.begin(terms.lists);
+    for (const i of group) builder.add(terms.placesOf(i, exactOnly));
     return proximityCosts(builder.batch(pairs, this.input.byAttribute));
+  }
+
+  /**
+   * wordPosition cost of an n-gram of n words found at position p: Σ_{k<n} cost(|p − its query
+   * position| + k), at its best place in the document (milli's position graph).
+   */
+  private ngramPositionCost(g: Ngram, features: TermFeatures, i: number): number {
+    const qpos = g.resolved.term.position;
+    const first = features.position[i]!;
+    if (first === INFO_POSITION) return 10 * g.n;
+    const cost = (position: number) => {
+      const distance = Math.abs(bucketedPosition(position) - qpos);
+      let sum = 0;
+      for (let k = 0; k < g.n; k++) sum += costFromDistance(distance + k);
+      return sum;
+    };
+    let best = cost(first);
+    if (qpos === 0 || best === 0) return best;
+    const record = this.input.forward.read(this.input.candidates[i]!);
+    if (record === null) return best;
+    for (const d of g.resolved.derivations) {
+      if (d.typo !== features.typo[i] || d.posting.id === 0) continue;
+      for (const place of placesOfWord(record, d.posting.id)) best = Math.min(best, cost(place & 0xffff));
+    }
+    return best;
   }
 
   private positionCost(term: ResolvedTerm, i: number): number {
@@ -407,10 +495,13 @@ class Ranker {
   /** 0 exact match, 1 matches start, 2 neither (Meilisearch ExactAttribute). */
   private exactAttribute(i: number, kept: readonly boolean[]): number {
     const { terms, features } = this.input;
-    // the exact terms: kept, matched at 0 typos with the original word (or a phrase)
-    const exact = terms.filter((t) => kept[t.index] && features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0);
+    // the exact terms, the same for every document (ranking.md §6.3): kept, and a phrase or a word
+    // present in the index; the document must hold each of them at its query position
+    const exact = terms.filter((t) => kept[t.index] && this.exactForm[t.index]);
     if (exact.length === 0 || exact[0]!.index !== 0) return 2;
     for (let k = 1; k < exact.length; k++) if (exact[k]!.index - exact[k - 1]!.index > 1) return 2;
+    // a document without one of the exact words cannot hold it at its position: no record to read
+    if (exact.some((t) => (features[t.index]!.flags[i]! & HAS_EXACT) === 0)) return 2;
     const only = exact[0]!;
     if (exact.length === 1 && only.term.kind === 'word' && only.term.position === 0) {
       const flags = features[0]!.flags[i]!;
@@ -428,8 +519,10 @@ class Ranker {
     const ids: number[] = [];
     let count = 0;
     for (const t of exact) {
+      // a phrase's words from its position on, leading holes included, and its positions up to its
+      // last hole, as milli's exact attribute reads them
       const words: (string | null)[] = t.term.kind === 'word' ? [t.term.word] : [...t.term.words];
-      count += words.length;
+      count += termEnd(t.term) - t.term.position + 1;
       for (const [offset, word] of words.entries()) {
         if (word === null) continue;
         const id = this.wordId(word);
@@ -603,7 +696,9 @@ export function bucketSort(input: RankInput, steps: readonly RankStep[], need: n
   }
   const group = new Uint32Array(input.candidates.length);
   for (let i = 0; i < group.length; i++) group[i] = i;
-  const ranker = new Ranker(input);
+  const typo = steps.findIndex((step) => step.kind === 'typo');
+  const ranker = new Ranker(input, typo !== -1 && typo < steps.findIndex((step) => step.kind === 'proximity'));
+  ranker.firstGraphStep = steps.find((step) => step.kind !== 'sort' && step.kind !== 'vector' && step.kind !== 'exactAttribute');
   ranker.sort(steps, 0, group, input.terms.map(() => true), [], docs, need, accept);
   return { docs, degraded: ranker.degraded };
 }

@@ -4,9 +4,10 @@
  * Callers: the request-level search service (src/search/single.ts). Main thread, read snapshot; the WASM
  * kernels run in batches per query (tokenizer for the query and the synonyms, typo matching).
  *
- * Steps: universe (all documents ∩ the filter sets the caller evaluated) → query terms →
- * derivations (terms.ts) → minus negative words/phrases → candidates of the maximally relaxed
- * query for `matchingStrategy` → per-document term features → bucket sort (ranking.ts, bounded
+ * Steps: universe (all documents ∩ the filter sets the caller evaluated) → query terms and their
+ * n-grams (ngrams.ts) → derivations (terms.ts) → minus negative words/phrases → candidates of the
+ * relaxations of the query for `matchingStrategy` (any cut into words and n-grams) → per-document
+ * term features → bucket sort (ranking.ts, bounded
  * by the request's time budget) → `rankingScoreThreshold`. A query without usable terms is a
  * placeholder search: every document of the universe, ordered by sort steps only, score 1.
  */
@@ -26,6 +27,7 @@ import { dictionaryOf, type Dictionary } from './dictionary.js';
 import { matchingWords, type MatchTerm } from './format.js';
 import { ForwardReader } from './forward.js';
 import { fieldBit, MASK_BITS, type Posting } from '../words/postings.js';
+import { cutCandidates, ngramTerms, QueryCuts, withNgramWords, type Ngram } from './ngrams.js';
 import { parseQuery } from './query.js';
 import { bucketSort, rankingSteps, type MatchingStrategy, type StepDetail } from './ranking.js';
 import { rankedPage, rankingNeed } from './ranked-page.js';
@@ -135,6 +137,8 @@ function fieldModel(env: IndexReadEnv, settings: IndexSettings, attributesToSear
     }
     if (isExactField(settings.typoTolerance.disableOnAttributes, path)) exactFieldsMask = (exactFieldsMask | fieldBit(field)) >>> 0;
   });
+  // milli's `max_searchable_attribute_weight`: the last listed attribute's, even one no document holds
+  if (!settings.searchableAttributes.includes('*')) maxWeight = Math.max(maxWeight, settings.searchableAttributes.length - 1);
   const weightOf = (mask: number): number => {
     let best = maxWeight;
     for (let m = mask >>> 0; m !== 0; m &= m - 1) {
@@ -283,12 +287,18 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   const placeholder = parsed.terms.length === 0;
   const steps = rankingSteps(settings.rankingRules, request.sort, request.matchingStrategy, placeholder);
   const prefixSearch = settings.prefixSearch !== 'disabled';
-  const terms = placeholder ? [] : resolveTerms(parsed.terms, prefixSearch, options);
+  // the n-gram terms resolve with the query's own, in one typo kernel call
+  const ngramQueries = placeholder ? [] : ngramTerms(parsed.terms);
+  const resolved = placeholder ? [] : resolveTerms([...parsed.terms, ...ngramQueries.map((q) => q.term)], prefixSearch, options);
+  const terms = resolved.slice(0, parsed.terms.length);
+  const ngrams: Ngram[] = ngramQueries.map((q, k) => ({ first: q.first, n: q.term.ngram!.length, resolved: resolved[terms.length + k]! }));
   const { removal, mandatory } = removalPlan(terms, request.matchingStrategy, universe);
   let candidates = universe;
-  for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
+  if (ngrams.some((g) => g.resolved.docs.length > 0)) candidates = cutCandidates(terms, ngrams, removal, universe);
+  else for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
   candidates ??= facets.allDocids();
   const features = terms.map((term) => termFeatures(term, candidates));
+  const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : termFeatures(g.resolved, candidates)));
 
   const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
   const need = rankingNeed(request, settings, distinct, candidates);
@@ -308,11 +318,12 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
       forward: options.forward,
       facets,
       timeUp: request.timeUp ?? (() => false),
+      cuts: ngrams.length === 0 ? undefined : new QueryCuts(terms, features, ngrams, ngramFeatures),
     },
     steps,
     need,
     distinct?.accept,
   );
   const page = rankedPage(ranked.docs, request, need, distinct, candidates);
-  return { ...page, matchingWords: matchingWords(terms, prefixSearch), degraded: ranked.degraded };
+  return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: ranked.degraded };
 }

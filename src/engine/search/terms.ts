@@ -6,12 +6,12 @@
  * dictionary range, at most MAX_PREFIX_WORDS words); and words within its typo budget found by
  * the typo kernel in ONE call for all terms (Meilisearch limits: 150 one-typo and 50 two-typo
  * words, a different first letter costing two). A phrase matches documents holding its words
- * consecutively in one field (checked on forward records). A word's synonyms (the values of
+ * pair by pair within 3-word windows (phrase.ts, checked on forward records). A word's synonyms (the values of
  * the key equal to it: a word, or words matched as a phrase) derive at 0 typos, never exact. A
- * word split in two indexed words (matched as a phrase) counts 1 typo. 2 or 3 adjacent query
- * words form an n-gram, as milli's query graph: its concatenation found as one word, and the
- * synonyms of the multi-word key equal to its words (or of the concatenation), count n typos
- * (ranking.md §4, §7.5). Negative words and phrases exclude documents. A word longer than
+ * word split in two indexed words (matched as a phrase) counts 1 typo. An n-gram term (2 or 3
+ * adjacent query words joined, built by ngrams.ts) resolves as a word of its own: the joined word
+ * in non-exact fields, a prefix when it ends the query, typos within its smaller budget, its split,
+ * and the synonyms of its words as a multi-word key too (ranking.md §4, §7.5). Negative words and phrases exclude documents. A word longer than
  * MAX_WORD_BYTES (no indexed word is) derives nothing at all, as in milli, and costs no work.
  *
  * Per candidate document, `termFeatures` keeps, for the derivations of the document's lowest
@@ -27,9 +27,11 @@ import { EMPTY, intersect, unionAll, type DocSet } from '../docset.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
+import { bucketedPosition } from './bucketed-position.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
+import { phraseMet, phrasePairs } from './phrase.js';
 import { prefixPostings, readPosting, wordPostings } from '../words/posting-blocks.js';
-import { EMPTY_POSTING, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
+import { EMPTY_POSTING, fieldBit, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
 import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
 
 const MAX_ONE_TYPO = 150;
@@ -56,6 +58,8 @@ export interface Derivation {
   readonly words?: readonly string[];
   /** a word within the term's typo budget (the other derivations with words: synonyms, splits, n-grams) */
   readonly typoWord?: true;
+  /** matched as a phrase in milli (synonyms, split words): proximity pairs its first and last words forward only */
+  readonly phrase?: true;
 }
 
 export interface ResolvedTerm {
@@ -63,17 +67,24 @@ export interface ResolvedTerm {
   readonly index: number;
   /** Meilisearch's `max_typo_cost`: a phrase 0, a word its budget but at least 1 (split words) */
   readonly maxTypoCost: number;
+  /** the same once an exactness bucket narrowed the term to its exact word: no typo word is left,
+   * but a word without typo budget still allows split words (1) */
+  readonly exactTypoCost: number;
   readonly derivations: Derivation[];
   /** word id → typo level of the term's words (typo derivations; every other listed id is 0) */
   readonly wordTypos: Map<number, number>;
   /** dictionary index range of prefix-derived words, when the prefix cache stands in for them */
   readonly prefixRange: [number, number] | null;
-  /** phrase: candidate documents with, per document, [mask, first position] of its matches */
-  readonly phraseHits: Map<number, [number, number]> | null;
+  /** phrase: matched documents with, per document, [mask, position, place (field << 16 | position)]
+   * of its first word, which stands for the phrase in the field, position and proximity rules */
+  readonly phraseHits: Map<number, [number, number, number]> | null;
   /** documents matching the term (before the universe) */
   readonly docs: DocSet;
-  /** query words the term spans */
+  /** query terms it counts as in the rules weighing terms (attributeRank, wordPosition, exactWords):
+   * 1, a phrase being one term as in milli's query graph */
   readonly wordCount: number;
+  /** words the words rule counts (matchingWords / maxMatchingWords): 1, or a phrase's non-stop words */
+  readonly matchingWords: number;
 }
 
 /** Per candidate document (parallel to the candidates), per term. */
@@ -100,6 +111,15 @@ export interface ResolveOptions {
 /** Whether a word can be indexed: longer ones are neither stored nor derived from. */
 export function indexable(word: string): boolean {
   return Buffer.byteLength(word) <= MAX_WORD_BYTES;
+}
+
+/**
+ * Typos a word term may have: an n-gram's concatenation takes n − 1 fewer than a word of its
+ * length (a 2-gram of 9 characters or more 1, a 3-gram none), as milli's `make_ngram`.
+ */
+export function termTypoBudget(term: WordTerm, settings: IndexSettings): number {
+  const budget = typoBudget(term.word, settings);
+  return term.ngram === undefined ? budget : Math.max(0, budget - (term.ngram.length - 1));
 }
 
 /** Typos a query word may have (ranking.md §4). */
@@ -143,7 +163,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
   const typoOwner: number[] = [];
   terms.forEach((term, index) => {
     if (term.kind !== 'word') return;
-    const budget = typoBudget(term.word, settings);
+    const budget = termTypoBudget(term, settings);
     if (budget === 0 || words.length === 0) return;
     const flags = TypoFlag.FirstChar | TypoFlag.SkipExact | (term.prefix && prefixSearch ? TypoFlag.Prefix : 0);
     let from = 0;
@@ -176,25 +196,26 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
   }
 
   const synonyms = synonymTable(settings.synonyms, new Set(settings.stopWords), customTokens(settings));
-  const ngrams = ngramDerivations(terms, synonyms, options);
   return terms.map((term, index) => {
     if (term.kind === 'phrase') return resolvePhrase(term, index, options);
     if (!indexable(term.word)) return unmatched(term, index);
     const derivations: Derivation[] = [];
     const wordTypos = new Map<number, number>();
     let range: [number, number] | null = null;
-    const exact = restrict(wordPosting(options, term.word), options.allowedMask);
-    if (exact.docids.length > 0) derivations.push({ typo: 0, exact: true, posting: exact, words: [term.word] });
+    // an n-gram's words are derived ones, which exact attributes (disableOnAttributes) never hold
+    const wordMask = term.ngram === undefined ? options.allowedMask : (options.allowedMask & ~options.exactFieldsMask) >>> 0;
+    const exact = restrict(wordPosting(options, term.word), wordMask);
+    if (exact.docids.length > 0) derivations.push({ typo: 0, exact: term.ngram === undefined, posting: exact, words: [term.word] });
     if (term.prefix && prefixSearch) {
       const [from, to] = prefixRange(words, term.word);
       if ([...term.word].length <= PREFIX_MAX_CHARS) {
         range = [from, to];
-        const cached = restrict(readPosting(prefixPostings(env), term.word), options.allowedMask);
+        const cached = restrict(readPosting(prefixPostings(env), term.word), wordMask);
         if (cached.docids.length > 0) derivations.push({ typo: 0, exact: false, posting: cached });
       } else {
         for (let w = from; w < Math.min(to, from + MAX_PREFIX_WORDS); w++) {
           if (words[w] === term.word) continue;
-          const posting = restrict(wordPosting(options, words[w]!), options.allowedMask);
+          const posting = restrict(wordPosting(options, words[w]!), wordMask);
           if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting });
         }
       }
@@ -205,115 +226,97 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       derivations.push({ typo, exact: false, posting, words: [words[w]!], typoWord: true });
       wordTypos.set(posting.id, typo);
     }
-    for (const value of wordSynonyms(synonyms.get(term.word) ?? [])) {
+    // an n-gram also takes the synonyms of its words as a multi-word key (`san francisco` → `sf`)
+    const keyed = term.ngram === undefined ? [] : (synonyms.get(term.ngram.join(KEY_JOINER)) ?? []);
+    for (const value of [...wordSynonyms(synonyms.get(term.word) ?? []), ...keyed]) {
       const posting = synonymPosting(value, options);
-      if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting, words: value });
+      if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting, words: value, phrase: true });
     }
-    const split = splitPosting(term.word, options);
-    if (split !== null) derivations.push({ typo: 1, exact: false, ...split });
-    for (const ngram of ngrams.get(index) ?? []) {
-      derivations.push(ngram);
-      // a multi-word synonym's phrase posting stands for no word (id 0)
-      if (ngram.posting.id !== 0) wordTypos.set(ngram.posting.id, ngram.typo);
-    }
-    const budget = typoBudget(term.word, settings);
+    const split = splitPosting(term.word, options, term.ngram);
+    if (split !== null) derivations.push({ typo: 1, exact: false, ...split, phrase: true });
+    const budget = termTypoBudget(term, settings);
     return {
       term,
       index,
+      // a term without typos still counts 1 for its split words (milli's `max_typo_cost`)
       maxTypoCost: Math.max(1, budget),
+      exactTypoCost: budget === 0 ? 1 : 0,
       derivations,
       wordTypos,
       prefixRange: range,
       phraseHits: null,
       docs: unionAll(derivations.map((d) => d.posting.docids)),
-      wordCount: 1,
+      wordCount: termWordCount(term),
+      matchingWords: termWordCount(term),
     };
   });
 }
 
 /** A word term that matches no document (its word is too long to be indexed). */
 function unmatched(term: WordTerm, index: number): ResolvedTerm {
-  return { term, index, maxTypoCost: 1, derivations: [], wordTypos: new Map(), prefixRange: null, phraseHits: null, docs: EMPTY, wordCount: 1 };
+  return { term, index, maxTypoCost: 1, exactTypoCost: 1, derivations: [], wordTypos: new Map(), prefixRange: null, phraseHits: null, docs: EMPTY, wordCount: 1, matchingWords: 1 };
 }
 
-/** Documents with the phrase's words consecutive in one field. */
+/**
+ * Documents holding the phrase (phrase.ts: its words, and their pairs by 3-word windows), each
+ * with [mask, position] of its first word, which stands for the phrase in the field and position
+ * rules as in milli: the searched fields holding that word, and its place nearest to the phrase's
+ * query position (bucketed, as wordPosition compares them).
+ */
 function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions): ResolvedTerm {
   const postings = term.words.map((word) => (word === null ? null : restrict(wordPosting(options, word), options.allowedMask)));
   const present = postings.filter((p): p is Posting => p !== null);
-  let docs = present.length === 0 ? EMPTY : present[0]!.docids;
+  let docs = present.length === 0 || present.some((p) => p.docids.length === 0) ? EMPTY : present[0]!.docids;
   for (const posting of present.slice(1)) docs = intersect(docs, posting.docids);
-  const hits = new Map<number, [number, number]>();
+  const hits = new Map<number, [number, number, number]>();
   const matched: number[] = [];
   if (docs.length > 0) {
-    const offsets = new Map<number, number[]>(); // word id → offsets in the phrase
-    postings.forEach((p, offset) => {
-      if (p === null) return;
-      const list = offsets.get(p.id) ?? [];
-      list.push(offset);
-      offsets.set(p.id, list);
-    });
-    const firstOffset = postings.findIndex((p) => p !== null);
-    const firstId = postings[firstOffset]!.id;
+    const pairs = phrasePairs(term.words);
+    const ids = postings.map((p) => p?.id ?? 0);
+    const firstId = present[0]!.id;
     const byAttribute = options.settings.proximityPrecision === 'byAttribute';
     for (const docid of docs) {
       const tokens = options.forward.read(docid);
       if (tokens === null) continue;
       const places = new Map<number, number[]>();
-      for (const id of offsets.keys()) places.set(id, placesOfWord(tokens, id));
-      const [mask, first] = byAttribute ? sameFieldHit(places, firstId) : consecutiveHit(postings, places, firstOffset, term.words.length);
-      const allowed = (mask & options.allowedMask) >>> 0;
-      if (allowed !== 0) {
-        hits.set(docid, [allowed, first]);
-        matched.push(docid);
+      const placesAt = (offset: number) => {
+        const id = ids[offset]!;
+        let list = places.get(id);
+        if (list === undefined) places.set(id, (list = placesOfWord(tokens, id)));
+        return list;
+      };
+      if (!phraseMet(pairs, placesAt, byAttribute)) continue;
+      let mask = 0;
+      let best = -1;
+      let bestDistance = Infinity;
+      for (const place of places.get(firstId) ?? placesOfWord(tokens, firstId)) {
+        const bit = fieldBit(place >>> 16);
+        if ((bit & options.allowedMask) === 0) continue;
+        mask = (mask | bit) >>> 0;
+        const distance = Math.abs(bucketedPosition(place & 0xffff) - term.position);
+        if (distance < bestDistance || (distance === bestDistance && (place & 0xffff) < (best & 0xffff))) {
+          best = place;
+          bestDistance = distance;
+        }
       }
+      if (mask === 0) continue;
+      hits.set(docid, [mask, best & 0xffff, best]);
+      matched.push(docid);
     }
   }
   return {
     term,
     index,
     maxTypoCost: 0,
+    exactTypoCost: 0,
     derivations: [],
     wordTypos: new Map(),
     prefixRange: null,
     phraseHits: hits,
     docs: Uint32Array.from(matched),
-    wordCount: termWordCount(term),
+    wordCount: 1,
+    matchingWords: present.length,
   };
-}
-
-/**
- * [field mask, first position] of the fields where the phrase's words follow one another (a word's
- * places are field << 16 | position).
- */
-function consecutiveHit(postings: readonly (Posting | null)[], places: ReadonlyMap<number, number[]>, firstOffset: number, length: number): [number, number] {
-  let mask = 0;
-  let first = INFO_POSITION;
-  for (const start of places.get(postings[firstOffset]!.id) ?? []) {
-    const origin = start - firstOffset; // field << 16 | position of the phrase's first slot
-    const ok = postings.every((p, offset) => p === null || (places.get(p.id) ?? []).includes(origin + offset));
-    if (!ok || (origin & 0xffff) + length > 0xffff) continue;
-    mask = (mask | (1 << Math.min(origin >>> 16, 31))) >>> 0;
-    first = Math.min(first, origin & 0xffff);
-  }
-  return [mask, first];
-}
-
-/**
- * proximityPrecision `byAttribute` indexes no word distances, so a phrase degrades to its words
- * anywhere in one field (settings.md §proximityPrecision): [mask of the fields holding every word,
- * first position of the first word in them].
- */
-function sameFieldHit(places: ReadonlyMap<number, number[]>, firstId: number): [number, number] {
-  const fieldsOf = (id: number) => new Set((places.get(id) ?? []).map((place) => place >>> 16));
-  const shared = [...places.keys()].map(fieldsOf).reduce((a, b) => new Set([...a].filter((field) => b.has(field))));
-  let mask = 0;
-  let first = INFO_POSITION;
-  for (const place of places.get(firstId) ?? []) {
-    if (!shared.has(place >>> 16)) continue;
-    mask = (mask | (1 << Math.min(place >>> 16, 31))) >>> 0;
-    first = Math.min(first, place & 0xffff);
-  }
-  return [mask, first];
 }
 
 /** Joins a key's words in the synonym table: no normalised word holds a control character. */
@@ -391,58 +394,33 @@ function phrasePosting(words: readonly string[], options: ResolveOptions): Posti
   };
 }
 
-/**
- * The n-grams of 2 or 3 adjacent query words (`sun flower`), by term index: their concatenation
- * found as one indexed word (`sunflower`), and the synonyms of the multi-word key equal to
- * their words (`san francisco` → `sf`) or of the concatenation. An n-gram costs n typos in
- * Meilisearch; each derivation is given to each of its n terms at 1 typo, so a document matching
- * through it pays n in total.
- */
-function ngramDerivations(terms: readonly QueryTerm[], synonyms: ReadonlyMap<string, string[][]>, options: ResolveOptions): Map<number, Derivation[]> {
-  const out = new Map<number, Derivation[]>();
-  for (let first = 0; first < terms.length; first++) {
-    for (const n of [2, 3]) {
-      const group = terms.slice(first, first + n);
-      if (group.length < n) break;
-      const adjacent = group.every((t, k) => t.kind === 'word' && (k === 0 || t.position === group[k - 1]!.position + 1));
-      if (!adjacent) break;
-      const words = group.map((t) => (t as WordTerm).word);
-      const concat = words.join('');
-      // milli builds no n-gram at all past the longest indexable word
-      if (!indexable(concat)) continue;
-      const found: Derivation[] = [];
-      const posting = restrict(wordPosting(options, concat), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
-      if (posting.docids.length > 0) found.push({ typo: 1, exact: false, posting, words: [concat] });
-      for (const value of [...wordSynonyms(synonyms.get(concat) ?? []), ...(synonyms.get(words.join(KEY_JOINER)) ?? [])]) {
-        const synonym = synonymPosting(value, options);
-        if (synonym.docids.length > 0) found.push({ typo: 1, exact: false, posting: synonym, words: value });
-      }
-      for (let t = first; t < first + n; t++) out.set(t, [...(out.get(t) ?? []), ...found]);
-    }
-  }
-  return out;
-}
-
 /** Documents to check for adjacency at most, per split candidate (forward records are read). */
 const MAX_SPLIT_CHECK = 1000;
 
 /**
  * The split-word derivation (`sunflower` → `sun flower`, 1 typo): the two-part split whose words
- * share the most documents, matched as a phrase; null when no split of indexed words exists.
+ * share the most documents, matched as a phrase; null when no split of indexed words exists, or
+ * when an n-gram's best split is back into its own words (`own`: those are terms already).
  */
-function splitPosting(word: string, options: ResolveOptions): { posting: Posting; words: string[] } | null {
+function splitPosting(word: string, options: ResolveOptions, own?: readonly string[]): { posting: Posting; words: string[] } | null {
   const { words } = options.dictionary;
   const chars = [...word];
   const known = (part: string) => {
     const at = lowerBound(words, part);
     return at < words.length && words[at] === part;
   };
-  let best: [string, string] | null = null;
-  let bestCount = 0;
+  const splits: [string, string][] = [];
   for (let i = 1; i < chars.length; i++) {
     const left = chars.slice(0, i).join('');
     const right = chars.slice(i).join('');
-    if (!known(left) || !known(right)) continue;
+    if (known(left) && known(right)) splits.push([left, right]);
+  }
+  const isOwn = ([left, right]: [string, string]) => own !== undefined && own.length === 2 && left === own[0] && right === own[1];
+  // an n-gram split only into its own words has no split of its own, whatever the counts
+  if (splits.every(isOwn)) return null;
+  let best: [string, string] | null = null;
+  let bestCount = 0;
+  for (const [left, right] of splits) {
     const count = intersect(wordPosting(options, left).docids, wordPosting(options, right).docids).length;
     if (count > bestCount) {
       best = [left, right];
@@ -450,6 +428,7 @@ function splitPosting(word: string, options: ResolveOptions): { posting: Posting
     }
   }
   if (best === null || bestCount > MAX_SPLIT_CHECK) return null;
+  if (isOwn(best)) return null;
   const posting = phrasePosting(best, options);
   return posting.docids.length === 0 ? null : { posting, words: best };
 }

@@ -1,36 +1,41 @@
 /**
  * Plain TypeScript reference of the proximity kernel (assembly/proximity.ts): the same costs,
- * document by document and pair by pair over the same struct-of-arrays input. The tests compare
- * the kernel against it.
+ * document by document and record by record over the same struct-of-arrays input. The tests
+ * compare the kernel against it.
  */
-import { PAIR_RECORD_U32, type ProximityBatch } from '../proximity.js';
+import { PAIR_FORWARD_ONLY, PAIR_JOIN, PAIR_RECORD_U32, type ProximityBatch } from '../proximity.js';
 
-/** Cost of a left occurrence ending at `end` and a right one at `right` (positions). */
-function pairCost(end: number, right: number): number {
-  const proximity = right >= end ? right - end : end - right + 1;
+/** Cost of a left occurrence at `left` and a right one at `right` (positions). */
+function pairCost(left: number, right: number, forwardOnly: boolean): number {
+  if (forwardOnly && right <= left) return 3;
+  const proximity = right >= left ? right - left : left - right + 1;
   return proximity === 0 ? 0 : Math.min(proximity, 4) - 1;
 }
 
 export function referenceProximityCosts(batch: ProximityBatch): Uint32Array {
-  const { places, offsets, pairs, docs, terms, byAttribute } = batch;
+  const { places, offsets, pairs, docs, lists, byAttribute } = batch;
   const out = new Uint32Array(docs);
   for (let d = 0; d < docs; d++) {
-    let total = 0;
+    // the best cost of each term pair (a record and the PAIR_JOIN records after it)
+    const runs: number[] = [];
     for (let p = 0; p < pairs.length; p += PAIR_RECORD_U32) {
-      const a = d * terms + pairs[p]!;
-      const b = d * terms + pairs[p + 1]!;
+      const a = d * lists + pairs[p]!;
+      const b = d * lists + pairs[p + 1]!;
+      const flags = pairs[p + 2]!;
+      const offset = pairs[p + 3]!;
+      if (runs.length === 0 || (flags & PAIR_JOIN) === 0) runs.push(Infinity);
+      // a record without occurrences in a common field costs 3, plus its offset like any other
       let best = 3;
-      for (let l = offsets[a]!; l < offsets[a + 1]! && best > 0; l++) {
+      for (let l = offsets[a]!; l < offsets[a + 1]!; l++) {
         const left = places[l]!;
-        const end = (left + pairs[p + 2]!) & 0xffff;
-        for (let r = offsets[b]!; r < offsets[b + 1]! && best > 0; r++) {
+        for (let r = offsets[b]!; r < offsets[b + 1]!; r++) {
           const right = places[r]!;
-          if (right >>> 16 === left >>> 16) best = Math.min(best, byAttribute ? 0 : pairCost(end, right & 0xffff));
+          if (right >>> 16 === left >>> 16) best = Math.min(best, byAttribute ? 0 : pairCost(left & 0xffff, right & 0xffff, (flags & PAIR_FORWARD_ONLY) !== 0));
         }
       }
-      total += best;
+      runs[runs.length - 1] = Math.min(runs[runs.length - 1]!, best + offset);
     }
-    out[d] = total;
+    out[d] = runs.reduce((sum, cost) => sum + cost, 0);
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // index's custom tokens, unspaced (segmented) text and the ten-term limit.
 import { describe, expect, it } from 'vitest';
 
-import { parseQuery } from '../../../../src/engine/search/query.js';
+import { parseQuery, termEnd } from '../../../../src/engine/search/query.js';
 import { customTokens } from '../../../../src/kernels/custom-tokens.js';
 import { typoBudget } from '../../../../src/engine/search/terms.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
@@ -51,6 +51,16 @@ describe('parseQuery', () => {
     expect(parseQuery('"lord of the rings"', stop).terms).toEqual([{ kind: 'phrase', words: ['lord', null, null, 'rings'], position: 0 }]);
     // matched case-sensitively, before lowercasing
     expect(parseQuery('The end', stop).terms).toHaveLength(2);
+  });
+
+  it('keeps a phrase\'s holes at both ends, starting it at its first word, and drops a phrase of holes only', () => {
+    const stop = new Set(['the', 'of']);
+    const [phrase, word] = parseQuery('"the lord of" rings', stop).terms;
+    // milli's phrase start is its first non-stop word; its end includes the trailing hole
+    expect(phrase).toEqual({ kind: 'phrase', words: [null, 'lord', null], position: 1 });
+    expect(termEnd(phrase!)).toBe(2);
+    expect(word).toEqual({ kind: 'word', word: 'rings', position: 3, prefix: true });
+    expect(parseQuery('"the of" rings', stop).terms).toEqual([{ kind: 'word', word: 'rings', position: 2, prefix: true }]);
   });
 
   it('cuts the query with the custom tokens: dictionary words, non-separators, custom separators', () => {

@@ -1,0 +1,314 @@
+/**
+ * What the proximity rule pairs (ranking.md §5), as place lists and kernel records.
+ *
+ * Each query term gets LISTS_PER_TERM place lists per document (and so does each n-gram term after
+ * them, a node of the query's cuts, ngram-costs.ts):
+ * - WORDS: its single-word derivations (exact word, prefix-derived words, typo words; an
+ *   n-gram term's joined word);
+ * - FIRST / LAST: the first and last words of its phrase-like derivations that the document
+ *   holds (a quoted phrase, split words, synonyms — milli matches every synonym as a phrase),
+ *   taken anywhere in the document, not only where the phrase is;
+ * - PREFIX: when the term is a common prefix (the last query word, ≤ 4 bytes, ≥ 100 indexed words
+ *   starting with it: v1.50's prefix proximity database), the words it starts; its WORDS list
+ *   then holds no prefix-derived word, only the exact word (and typo words).
+ * A pair of adjacent terms (a, b) is priced at the best of: a's WORDS with b's WORDS in both
+ * orders, and forward only (reversed order earns nothing next to a phrase-like term or a
+ * common prefix) a's WORDS or LAST with b's FIRST or PREFIX, and a's LAST with b's WORDS.
+ *
+ * Derivations taken: every typo level of a term, unless a typo rule ranks before proximity; then
+ * only the document's own level per term, the one combination of a typo bucket's paths that a
+ * document of the bucket matches (milli's query graph narrowed by the typo rule). A term an
+ * exactWords bucket narrowed to its exact form takes only that (its word as is, or its phrase),
+ * milli handing later rules only the paths that made the bucket. Proximity never
+ * narrows what later rules see. Built once per query at the first proximity step; reads forward
+ * records (forward.ts) of the groups that reach it.
+ */
+import { has, type DocSet } from '../docset.js';
+import { PAIR_FORWARD_ONLY, PAIR_JOIN } from '../../kernels/proximity.js';
+import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
+import type { ForwardReader } from './forward.js';
+import { termEnd } from './query.js';
+import { NO_MATCH, type ResolvedTerm, type TermFeatures } from './terms.js';
+
+/** Place lists per query term in a proximity batch. */
+export const LISTS_PER_TERM = 4;
+const WORDS = 0;
+const FIRST = 1;
+const LAST = 2;
+const PREFIX = 3;
+/** v1.50's prefix proximity database: prefixes of at most this many bytes... */
+const COMMON_PREFIX_MAX_BYTES = 4;
+/** ...that start at least this many indexed words. */
+const COMMON_PREFIX_MIN_WORDS = 100;
+/** Every typo level a term's derivations can have (0, 1, 2 typos). */
+const ALL_LEVELS = 0xff;
+/** The level of a term's exact form (its word as is, or a quoted phrase's words): 0 typos, and
+ * the only one left once an exactWords bucket narrowed the term. */
+const EXACT = 3;
+
+/** The records of a term pair: left list, right list, flags; the first opens the pair. */
+const PAIR_LISTS: readonly (readonly [number, number, number])[] = [
+  [WORDS, WORDS, 0],
+  [WORDS, FIRST, PAIR_FORWARD_ONLY],
+  [LAST, WORDS, PAIR_FORWARD_ONLY],
+  [LAST, FIRST, PAIR_FORWARD_ONLY],
+  [WORDS, PREFIX, PAIR_FORWARD_ONLY],
+  [LAST, PREFIX, PAIR_FORWARD_ONLY],
+];
+
+export interface ProximityInput {
+  /** the query terms, then any n-gram terms */
+  readonly terms: readonly ResolvedTerm[];
+  /** parallel to `terms`; null for an n-gram matching no candidate */
+  readonly features: readonly (TermFeatures | null)[];
+  readonly candidates: DocSet;
+  readonly dictionary: Dictionary;
+  readonly forward: ForwardReader;
+}
+
+/** The kernel records of the kept terms' pairs, and how many term pairs they price. */
+export interface PairRecords {
+  readonly records: Uint32Array;
+  readonly pairs: number;
+}
+
+export class ProximityTerms {
+  /** LISTS_PER_TERM lists per term */
+  readonly lists: number;
+  /** the entries' words, built on first need (a one-word query never needs them) */
+  private table: EntryTable | undefined;
+  /** per entry: its word id, list, typo level, phrase-like derivation */
+  private readonly ids: number[] = [];
+  private readonly list: number[] = [];
+  private readonly level: number[] = [];
+  /** phrase-like derivation the entry needs the document to hold, -1 for none */
+  private readonly phrase: number[] = [];
+  /** phrase-like derivations: their term, typo level and documents */
+  private readonly phrases: { term: number; level: number; docids: DocSet }[] = [];
+  /** lists some word can fill */
+  private readonly used: Uint8Array;
+  private readonly places: number[][];
+  private readonly allowed: Uint8Array;
+  private present = new Uint8Array(0);
+  /** lists a word id fills in the document being read */
+  private readonly targets: number[] = [];
+  /** lists the last document filled, its first `filledCount` entries */
+  private readonly filled: Int32Array;
+  private filledCount = 0;
+
+  /** `narrowed`: a typo rule ranks before proximity. */
+  constructor(
+    private readonly input: ProximityInput,
+    private readonly narrowed: boolean,
+  ) {
+    const { terms } = input;
+    this.lists = terms.length * LISTS_PER_TERM;
+    this.used = new Uint8Array(this.lists);
+    this.places = Array.from({ length: this.lists }, () => []);
+    this.allowed = new Uint8Array(terms.length);
+    this.filled = new Int32Array(this.lists);
+  }
+
+  /** The word entries of every term, built when a pair first needs them. */
+  private entries(): EntryTable {
+    if (this.table !== undefined) return this.table;
+    this.input.terms.forEach((term, t) => this.addTerm(term, t));
+    this.present = new Uint8Array(this.phrases.length);
+    return (this.table = new EntryTable(this.input.dictionary, this.ids));
+  }
+
+  private addTerm(term: ResolvedTerm, t: number): void {
+    const base = t * LISTS_PER_TERM;
+    const { words, ids } = this.input.dictionary;
+    const idOf = (word: string): number | undefined => {
+      const at = lowerBound(words, word);
+      return words[at] === word ? ids[at] : undefined;
+    };
+    const addPhrase = (phraseWords: readonly (string | null)[], level: number, docids: DocSet | null) => {
+      const present = phraseWords.filter((word): word is string => word !== null);
+      const first = idOf(present[0]!);
+      const last = idOf(present[present.length - 1]!);
+      let phrase = -1;
+      if (docids !== null) {
+        phrase = this.phrases.length;
+        this.phrases.push({ term: t, level, docids });
+      }
+      if (first !== undefined) this.add(first, base + FIRST, level, phrase);
+      if (last !== undefined) this.add(last, base + LAST, level, phrase);
+    };
+    if (term.term.kind === 'phrase') {
+      // a document matching the term holds the phrase
+      addPhrase(term.term.words, EXACT, null);
+      return;
+    }
+    const word = term.term.word;
+    const prefixed = term.term.prefix && (term.prefixRange !== null || term.derivations.some((d) => d.words === undefined));
+    let range: [number, number] | null = null;
+    if (prefixed && Buffer.byteLength(word) <= COMMON_PREFIX_MAX_BYTES) {
+      const [from, to] = prefixRange(words, word);
+      if (to - from >= COMMON_PREFIX_MIN_WORDS) range = [from, to];
+    }
+    if (range !== null) {
+      for (let w = range[0]; w < range[1]; w++) this.add(ids[w]!, base + PREFIX, 0, -1);
+    } else if (term.prefixRange !== null) {
+      for (let w = term.prefixRange[0]; w < term.prefixRange[1]; w++) this.add(ids[w]!, base + WORDS, 0, -1);
+    }
+    for (const d of term.derivations) {
+      if (d.words === undefined) {
+        // a prefix-derived word listed one by one (past the prefix cache's lengths)
+        if (range === null && term.prefixRange === null) this.add(d.posting.id, base + WORDS, 0, -1);
+      } else if (d.phrase === true || d.words.length > 1) {
+        addPhrase(d.words, d.typo, d.posting.docids);
+      } else {
+        this.add(d.posting.id, base + WORDS, d.exact ? EXACT : d.typo, -1);
+      }
+    }
+  }
+
+  private add(id: number, list: number, level: number, phrase: number): void {
+    this.ids.push(id);
+    this.list.push(list);
+    this.level.push(level);
+    this.phrase.push(phrase);
+    this.used[list] = 1;
+  }
+
+  /**
+   * The records pricing each adjacent pair of kept query terms (`kept` has one entry per query
+   * term; no condition across a gap in the query).
+   */
+  records(kept: readonly boolean[]): PairRecords {
+    const { terms } = this.input;
+    const records: number[] = [];
+    let pairs = 0;
+    for (let a = 0; a + 1 < kept.length; a++) {
+      const b = a + 1;
+      if (!kept[a] || !kept[b] || termEnd(terms[a]!.term) + 1 !== terms[b]!.term.position) continue;
+      pairs++;
+      this.pushPair(records, a, b, 0);
+    }
+    return { records: Uint32Array.from(records), pairs };
+  }
+
+  /** The records pricing terms `a` then `b` (any two nodes), every cost raised by `offset`. */
+  pairRecords(a: number, b: number, offset: number): Uint32Array {
+    const records: number[] = [];
+    this.pushPair(records, a, b, offset);
+    return Uint32Array.from(records);
+  }
+
+  private pushPair(records: number[], a: number, b: number, offset: number): void {
+    this.entries();
+    PAIR_LISTS.forEach(([left, right, flags], k) => {
+      const l = a * LISTS_PER_TERM + left;
+      const r = b * LISTS_PER_TERM + right;
+      // the first record opens the pair even when empty (a pair nothing can match costs 3)
+      if (k === 0) records.push(l, r, flags, offset);
+      else if (this.used[l] === 1 && this.used[r] === 1) records.push(l, r, flags | PAIR_JOIN, offset);
+    });
+  }
+
+  /**
+   * Candidate `i`'s place lists, read from its forward record (reused until the next call);
+   * `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
+   */
+  placesOf(i: number, exactOnly?: ReadonlySet<number>): number[][] {
+    const { terms, features, candidates, forward } = this.input;
+    const table = this.entries();
+    table.claim();
+    const { next } = table;
+    const { places, allowed, present, list, level, phrase, targets, filled } = this;
+    // emptying only the lists the previous document filled (most stay empty)
+    for (let k = 0; k < this.filledCount; k++) places[filled[k]!]!.length = 0;
+    this.filledCount = 0;
+    const docid = candidates[i]!;
+    for (let t = 0; t < terms.length; t++) {
+      const typo = features[t]?.typo[i] ?? NO_MATCH;
+      if (typo === NO_MATCH) allowed[t] = 0;
+      else if (exactOnly?.has(t) === true) allowed[t] = 1 << EXACT;
+      else allowed[t] = this.narrowed ? (1 << typo) | (typo === 0 ? 1 << EXACT : 0) : ALL_LEVELS;
+    }
+    for (let k = 0; k < this.phrases.length; k++) {
+      const p = this.phrases[k]!;
+      present[k] = (allowed[p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
+    }
+    const record = forward.read(docid);
+    if (record === null) return places;
+    const { words } = record;
+    let lastId = -1;
+    let count = 0;
+    for (let k = record.start; k < record.end; k += 2) {
+      const id = words[k]!;
+      if (id !== lastId) {
+        lastId = id;
+        count = 0;
+        for (let e = table.first(id); e !== -1; e = next[e]! - 1) {
+          const p = phrase[e]!;
+          const l = list[e]!;
+          if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) === 1 && (p === -1 || present[p] === 1)) targets[count++] = l;
+        }
+      }
+      for (let n = 0; n < count; n++) {
+        const into = places[targets[n]!]!;
+        if (into.length === 0) filled[this.filledCount++] = targets[n]!;
+        into.push(words[k + 1]!);
+      }
+    }
+    return places;
+  }
+}
+
+/** Per dictionary: the word-id-wide arrays the entry tables of its queries share. */
+const shared = new WeakMap<Dictionary, { stamp: Int32Array; heads: Int32Array; generation: number; owner: EntryTable | null }>();
+
+/**
+ * Word id → the entries of that word, in word-id-wide arrays shared by the queries of one
+ * dictionary (allocating them per query costs more than the whole lookup work): a slot counts
+ * only when stamped with the owner's generation. Searches run one at a time on the main thread;
+ * should another table have taken the arrays since, `claim` stamps them again.
+ */
+class EntryTable {
+  private readonly arrays: { stamp: Int32Array; heads: Int32Array; generation: number; owner: EntryTable | null };
+  /** per entry: the next entry + 1 of the same word, 0 at the end */
+  readonly next: Int32Array;
+  private generation = 0;
+
+  constructor(
+    dictionary: Dictionary,
+    private readonly ids: readonly number[],
+  ) {
+    let limit = dictionary.idLimit;
+    for (const id of ids) if (id >= limit) limit = id + 1;
+    let arrays = shared.get(dictionary);
+    if (arrays === undefined || arrays.stamp.length < limit) {
+      arrays = { stamp: new Int32Array(limit), heads: new Int32Array(limit), generation: 0, owner: null };
+      shared.set(dictionary, arrays);
+    }
+    this.arrays = arrays;
+    this.next = new Int32Array(ids.length);
+    this.claim();
+  }
+
+  /** Makes the shared arrays this table's, chaining its entries under their words. */
+  claim(): void {
+    const arrays = this.arrays;
+    if (arrays.owner === this) return;
+    arrays.owner = this;
+    this.generation = ++arrays.generation;
+    const { stamp, heads } = arrays;
+    this.ids.forEach((id, e) => {
+      if (stamp[id] !== this.generation) {
+        stamp[id] = this.generation;
+        heads[id] = 0;
+      }
+      this.next[e] = heads[id]!;
+      heads[id] = e + 1;
+    });
+  }
+
+  /** The last added entry of word `id` (follow `next` for the others), -1 for none. */
+  first(id: number): number {
+    const { stamp, heads } = this.arrays;
+    return id < stamp.length && stamp[id] === this.generation ? heads[id]! - 1 : -1;
+  }
+}

@@ -1,0 +1,112 @@
+// What the proximity rule pairs (proximity-terms.ts, ranking.md §5) on a real index: phrase-like
+// terms (quoted phrases, split words, synonyms of one or more words) pair forward only, through
+// their first and last words; a common prefix pairs the words it starts forward only, and the
+// prefix as an indexed word in both orders; an n-gram node costs n − 1 more on its edge.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DocumentStore } from '../../../../src/engine/documents/store.js';
+import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
+import { ForwardReader } from '../../../../src/engine/search/forward.js';
+import { LISTS_PER_TERM, ProximityTerms } from '../../../../src/engine/search/proximity-terms.js';
+import { parseQuery } from '../../../../src/engine/search/query.js';
+import { resolveTerms, termFeatures } from '../../../../src/engine/search/terms.js';
+import { readWordsVersion } from '../../../../src/engine/words/word-index.js';
+import { openTestIndex, type TestIndex } from './harness.js';
+
+let index: TestIndex;
+afterEach(async () => {
+  await index.close();
+});
+
+/** Each hit's id → its proximity `rank/max`, for a search matching every term. */
+function proximity(q: string): Record<string, string> {
+  const store = new DocumentStore(index.env);
+  const out: Record<string, string> = {};
+  for (const hit of index.search(q, { matchingStrategy: 'all' }).hits) {
+    const detail = hit.details.find((d) => d.kind === 'proximity');
+    out[String(store.byDocid(hit.docid)!.id)] = detail?.kind === 'proximity' ? `${detail.rank}/${detail.max}` : 'none';
+  }
+  return out;
+}
+
+function openWith(texts: Record<string, string>, settings = {}): TestIndex {
+  const opened = openTestIndex({ searchableAttributes: ['text'], rankingRules: ['words', 'proximity'], ...settings });
+  opened.write(Object.fromEntries(Object.entries(texts).map(([id, text]) => [id, { id, text }])));
+  return opened;
+}
+
+describe('proximity of phrase-like terms', () => {
+  it('gives nothing for reversed order next to a quoted phrase, while two words in reverse cost one more than in order', () => {
+    index = openWith({ forward: 'wilting sun flower', reversed: 'sun flower wilting' });
+    expect(proximity('wilting "sun flower"')).toEqual({ forward: '4/4', reversed: '1/4' });
+    expect(proximity('wilting flower')).toEqual({ forward: '3/4', reversed: '3/4' });
+  });
+
+  it('pairs a split word on the right through its first word', () => {
+    index = openWith({ forward: 'wilting sun flower', reversed: 'sun flower wilting', single: 'wilting sunflower' });
+    expect(proximity('wilting sunflower')).toEqual({ single: '4/4', forward: '4/4', reversed: '1/4' });
+  });
+
+  it('pairs a one-word synonym forward only, as the phrase milli matches it as', () => {
+    index = openWith({ forward: 'flower wilting', reversed: 'wilting flower' }, { synonyms: { xyz: ['flower'] } });
+    expect(proximity('xyz wilting')).toEqual({ forward: '4/4', reversed: '1/4' });
+  });
+
+  it('pairs the first and last words of a phrase anywhere in a document holding it, not in one that lacks it', () => {
+    index = openWith({ holds: 'sun flower. big flower wilting', lacks: 'sun. big flower wilting' });
+    expect(proximity('"sun flower" wilting')).toEqual({ holds: '4/4' });
+    expect(proximity('sunflower wilting')).toEqual({ holds: '4/4' });
+  });
+});
+
+describe('proximity of a common prefix', () => {
+  // 120 words starting with "win": "win" is a common prefix, "wint" is not
+  const many = Array.from({ length: 120 }, (_, k) => `win${String.fromCharCode(97 + (k % 26))}${String.fromCharCode(97 + Math.floor(k / 26))}x`).join(' ');
+
+  it('counts reversed order through the prefix as an indexed word only', () => {
+    index = openWith({ many, word: 'win best', derived: 'winter best', after: 'best winter' });
+    expect(proximity('best win')).toEqual({ after: '4/4', word: '3/4', derived: '1/4' });
+    // a rarer prefix keeps the exact proximity of every word it starts
+    expect(proximity('best wint')).toEqual({ after: '4/4', derived: '3/4' });
+  });
+});
+
+describe('ProximityTerms', () => {
+  it('reads right place lists again after another query took the shared word arrays', () => {
+    index = openWith({ a: 'red apple green pear' });
+    const env = index.env;
+    const dictionary = dictionaryOf(env);
+    const options = {
+      env,
+      settings: index.settings,
+      dictionary,
+      allowedMask: 0xffffffff,
+      exactFieldsMask: 0,
+      postings: new Map(),
+      forward: new ForwardReader(env, readWordsVersion(env)),
+    };
+    const planOf = (q: string) => {
+      const terms = resolveTerms(parseQuery(q, new Set()).terms, true, options);
+      const candidates = Uint32Array.from(terms[0]!.docs);
+      const input = { terms, features: terms.map((t) => termFeatures(t, candidates)), candidates, dictionary, forward: options.forward };
+      return new ProximityTerms(input, false);
+    };
+    const listsOf = (plan: ProximityTerms) => plan.placesOf(0).map((list) => list.map((place) => place & 0xffff));
+    const first = planOf('red apple');
+    const wanted = listsOf(first);
+    expect(wanted[0]).toEqual([0]);
+    expect(wanted[LISTS_PER_TERM]).toEqual([1]);
+    // a second query on the same words now stamps the arrays; the first one's lists stay its own
+    expect(listsOf(planOf('apple red'))[0]).toEqual([1]);
+    expect(listsOf(first)).toEqual(wanted);
+  });
+});
+
+describe('proximity through n-grams', () => {
+  it('prices an n-gram node n − 1 more on its edge, its first edge and the costliest pair too', () => {
+    index = openWith({ words: 'wilting sun flower', joined: 'wilting sunflower', far: 'wilting a b c sunflower', first: 'sunflower wilting' });
+    // the words alone cost at most 3 + 3: rank 7 − cost of the document's best cut
+    expect(proximity('wilting sun flower')).toEqual({ words: '7/7', joined: '6/7', far: '3/7', first: '5/7' });
+    // an n-gram starting the query costs n − 1 on its first edge (then 0 forward, 1 reversed)
+    expect(proximity('sun flower wilting')).toEqual({ words: '5/7', joined: '5/7', far: '3/7', first: '6/7' });
+  });
+});
