@@ -3,13 +3,17 @@
  * (default: half the cores, at least one), and the segmenter thread that runs the dictionary
  * segmenters for every thread (segmenter-channel.ts). Pools and thread start lazily, so an
  * instance that never needs one never spawns a thread, and idle pool threads exit after a while
- * (the segmenter thread stays, with its dictionaries).
+ * (the segmenter thread stays, but ends once its dictionaries sat idle as long, and is started
+ * afresh without them).
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RunSegmenter } from '../kernels/run-segmenter.js';
 import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter } from './segmenter-channel.js';
+
+/** How long pool threads, and the segmenter thread's dictionaries, stay after their last use. */
+const IDLE_MS = 60_000;
 
 /** Stack for 1000 nested Rhai script calls, with room to spare. */
 const EDITION_STACK_MB = 64;
@@ -29,6 +33,7 @@ export class WorkerPools {
   private writer: Piscina | null = null;
   private extraction: Piscina | null = null;
   private segmenterThread: Worker | null = null;
+  private closed = false;
   private readonly segmenterBuffer = createSegmenterBuffer();
   readonly threads: number;
 
@@ -44,13 +49,13 @@ export class WorkerPools {
 
   /** Runs `index-writer-thread.js` tasks: one thread, kept a while between batches. */
   writerPool(): Piscina {
-    this.writer ??= lazyPool('./index-writer-thread.js', 1, 60_000, { workerData: this.poolThreadData() });
+    this.writer ??= lazyPool('./index-writer-thread.js', 1, IDLE_MS, { workerData: this.poolThreadData() });
     return this.writer;
   }
 
   /** Runs `extraction-thread.js` tasks: words extracted ahead of an index write. */
   extractionPool(): Piscina {
-    this.extraction ??= lazyPool('./extraction-thread.js', this.threads, 60_000, { workerData: this.poolThreadData() });
+    this.extraction ??= lazyPool('./extraction-thread.js', this.threads, IDLE_MS, { workerData: this.poolThreadData() });
     return this.extraction;
   }
 
@@ -64,19 +69,28 @@ export class WorkerPools {
     return { segmenter: this.segmenter() };
   }
 
-  /** The segmenter thread's buffer, the thread started on first call; it never keeps the process alive. */
+  /**
+   * The segmenter thread's buffer, the thread started on first call; it never keeps the process
+   * alive. A thread that ended idle (exit code 0) is replaced at once; one that failed is not.
+   */
   private segmenter(): SharedArrayBuffer {
-    if (this.segmenterThread === null) {
-      this.segmenterThread = new Worker(new URL('./segmenter-thread.js', import.meta.url), { workerData: { buffer: this.segmenterBuffer } });
-      this.segmenterThread.unref();
+    if (this.segmenterThread === null && !this.closed) {
+      const thread = new Worker(new URL('./segmenter-thread.js', import.meta.url), { workerData: { buffer: this.segmenterBuffer, idleMs: IDLE_MS } });
+      this.segmenterThread = thread;
+      thread.unref();
       // its clients then segment in their own thread, without waiting for it
-      this.segmenterThread.on('error', () => undefined);
-      this.segmenterThread.on('exit', () => markSegmenterGone(this.segmenterBuffer));
+      thread.on('error', () => undefined);
+      thread.on('exit', (code) => {
+        if (this.segmenterThread === thread) this.segmenterThread = null;
+        if (code === 0 && !this.closed) this.segmenter();
+        else markSegmenterGone(this.segmenterBuffer);
+      });
     }
     return this.segmenterBuffer;
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([this.edition?.destroy(), this.writer?.destroy(), this.extraction?.destroy(), this.segmenterThread?.terminate()]);
     this.edition = null;
     this.writer = null;

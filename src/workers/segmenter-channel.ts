@@ -10,11 +10,16 @@
  * Layout: HEADER_SLOTS Int32 slots, then the data region. A request is, per run, its language
  * and length (u32 each) then its UTF-16 code units (padded to 4 bytes); the answer, per run, its
  * count of piece starts then the starts (u32 each).
+ * Idle: a thread that loaded a dictionary and then got no request for `idleMs` returns from its
+ * loop, so the thread ends (exit code 0) and its dictionaries' memory (70 to 280 MiB, WebAssembly
+ * memory never shrinks) goes back to the system; its host starts a fresh thread at once, which
+ * loads a dictionary again only when a run needs it. A request written meanwhile stays in the
+ * buffer and the fresh thread answers it.
  * Failure: a client that cannot get an answer (the thread never started, exited, which its host
  * marks, or failed) segments in its own thread from then on; results never depend on where the
  * runs were cut.
  */
-import { dictionaryWordStarts, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
+import { dictionaryWordStarts, loadedDictionaries, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
 import { localSegmenter, useRunSegmenter, type Run, type RunSegmenter } from '../kernels/run-segmenter.js';
 
 /** The next ticket to hand out, and the ticket whose holder may use the buffer. */
@@ -147,8 +152,11 @@ export function useSegmenterThread(data: { segmenter?: SharedArrayBuffer } | und
   if (data?.segmenter !== undefined) useRunSegmenter(remoteSegmenter(data.segmenter));
 }
 
-/** The segmenter thread's loop: answers requests on `buffer` until the thread is terminated. */
-export function serveSegmenter(buffer: SharedArrayBuffer): never {
+/**
+ * The segmenter thread's loop: answers requests on `buffer` until the thread is terminated, or
+ * returns once it has held dictionaries for `idleMs` without a request (the thread then ends).
+ */
+export function serveSegmenter(buffer: SharedArrayBuffer, idleMs = Infinity): void {
   const header = new Int32Array(buffer, 0, HEADER_SLOTS);
   const u32 = new Uint32Array(buffer, HEADER_BYTES);
   const u16 = new Uint16Array(buffer, HEADER_BYTES);
@@ -157,7 +165,8 @@ export function serveSegmenter(buffer: SharedArrayBuffer): never {
   for (;;) {
     const state = Atomics.load(header, STATE);
     if (state !== REQUEST) {
-      Atomics.wait(header, STATE, state);
+      const idle = loadedDictionaries().length === 0 ? Infinity : idleMs;
+      if (Atomics.wait(header, STATE, state, idle) === 'timed-out') return;
       continue;
     }
     try {

@@ -1,7 +1,7 @@
 // The segmenter thread and its clients (src/workers/segmenter-channel.ts): the built thread
 // (dist/src/workers/segmenter-thread.js) answers as the local segmenters would, for several
 // client threads at once and for batches larger than one request; a client whose thread never
-// answers segments locally.
+// answers segments locally; a thread holding dictionaries ends once idle.
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localSegmenter, type Run } from '../../../src/kernels/run-segmenter.js';
@@ -90,5 +90,25 @@ describe('segmenter thread', () => {
     const started = performance.now();
     expect(segment(RUNS)).toEqual(localSegmenter(RUNS));
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('ends once it held a dictionary idle for idleMs, and a thread started afresh on the same buffer answers', async () => {
+    const shared = createSegmenterBuffer();
+    const idle = new Worker(THREAD, { workerData: { buffer: shared, idleMs: 300 } });
+    const exited = new Promise<number>((resolve) => idle.once('exit', resolve));
+    expect(remoteSegmenter(shared)(RUNS.slice(0, 1))).toEqual(localSegmenter(RUNS.slice(0, 1)));
+    expect(await exited).toBe(0);
+    const fresh = new Worker(THREAD, { workerData: { buffer: shared, idleMs: 300 } });
+    expect(remoteSegmenter(shared)(RUNS.slice(0, 1))).toEqual(localSegmenter(RUNS.slice(0, 1)));
+    await fresh.terminate();
+  });
+
+  it('stays while it holds no dictionary, however long idle', async () => {
+    const waiting = new Worker(THREAD, { workerData: { buffer: createSegmenterBuffer(), idleMs: 50 } });
+    let exited = false;
+    waiting.once('exit', () => (exited = true));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(exited).toBe(false);
+    await waiting.terminate();
   });
 });
