@@ -18,9 +18,19 @@ const IDLE_MS = 60_000;
 /** Stack for 1000 nested Rhai script calls, with room to spare. */
 const EDITION_STACK_MB = 64;
 
+/**
+ * Young generation of each thread's V8 heap: 12 MiB (4 MiB semi-spaces) instead of V8's 48 MiB.
+ * Indexing threads allocate short-lived objects fast, and V8 grew every thread's nursery to its
+ * maximum during a load (about 25 MiB more committed per thread, bench/RESULTS.md 2026-11-29)
+ * for no measurable speed.
+ */
+const YOUNG_GENERATION_MB = 12;
+
 /** A pool of the task module at `file` (relative to this module) whose threads start on demand and exit after `idleTimeout` ms idle. */
-function lazyPool(file: string, maxThreads: number, idleTimeout: number, options: { resourceLimits?: { stackSizeMb: number }; workerData?: PoolThreadData } = {}): Piscina {
-  return new Piscina({ filename: new URL(file, import.meta.url).href, maxThreads, minThreads: 0, idleTimeout, ...options });
+function lazyPool(file: string, maxThreads: number, idleTimeout: number, options: { stackSizeMb?: number; workerData?: PoolThreadData } = {}): Piscina {
+  const { stackSizeMb, workerData } = options;
+  const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, ...(stackSizeMb === undefined ? {} : { stackSizeMb }) };
+  return new Piscina({ filename: new URL(file, import.meta.url).href, maxThreads, minThreads: 0, idleTimeout, resourceLimits, ...(workerData === undefined ? {} : { workerData }) });
 }
 
 /** What a pool thread gets (piscina `workerData`): the segmenter thread's buffer. */
@@ -43,7 +53,7 @@ export class WorkerPools {
 
   /** Runs `rhai/thread.js` tasks. */
   editionPool(): Piscina {
-    this.edition ??= lazyPool('../rhai/thread.js', this.threads, 30_000, { resourceLimits: { stackSizeMb: EDITION_STACK_MB } });
+    this.edition ??= lazyPool('../rhai/thread.js', this.threads, 30_000, { stackSizeMb: EDITION_STACK_MB });
     return this.edition;
   }
 
@@ -75,7 +85,7 @@ export class WorkerPools {
    */
   private segmenter(): SharedArrayBuffer {
     if (this.segmenterThread === null && !this.closed) {
-      const thread = new Worker(new URL('./segmenter-thread.js', import.meta.url), { workerData: { buffer: this.segmenterBuffer, idleMs: IDLE_MS } });
+      const thread = new Worker(new URL('./segmenter-thread.js', import.meta.url), { workerData: { buffer: this.segmenterBuffer, idleMs: IDLE_MS }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       this.segmenterThread = thread;
       thread.unref();
       // its clients then segment in their own thread, without waiting for it
