@@ -3,14 +3,14 @@
  * (default: half the cores, at least one), and the segmenter thread that runs the dictionary
  * segmenters for every thread (segmenter-channel.ts). Pools and thread start lazily, so an
  * instance that never needs one never spawns a thread, and idle pool threads exit after a while
- * (the segmenter thread stays, but ends once its dictionaries sat idle as long, and is started
- * afresh without them).
+ * (the segmenter thread stays, but hands over to a fresh one without dictionaries once its
+ * dictionaries sat unused as long).
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RunSegmenter } from '../kernels/run-segmenter.js';
-import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter } from './segmenter-channel.js';
+import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter } from './segmenter-channel.js';
 
 /** How long pool threads, and the segmenter thread's dictionaries, stay after their last use. */
 const IDLE_MS = 60_000;
@@ -43,6 +43,7 @@ export class WorkerPools {
   private writer: Piscina | null = null;
   private extraction: Piscina | null = null;
   private segmenterThread: Worker | null = null;
+  private segmenterGeneration = 0;
   private closed = false;
   private readonly segmenterBuffer = createSegmenterBuffer();
   readonly threads: number;
@@ -79,24 +80,33 @@ export class WorkerPools {
     return { segmenter: this.segmenter() };
   }
 
-  /**
-   * The segmenter thread's buffer, the thread started on first call; it never keeps the process
-   * alive. A thread that ended idle (exit code 0) is replaced at once; one that failed is not.
-   */
+  /** The segmenter thread's buffer, the thread started on first call; it never keeps the process alive. */
   private segmenter(): SharedArrayBuffer {
-    if (this.segmenterThread === null && !this.closed) {
-      const thread = new Worker(new URL('./segmenter-thread.js', import.meta.url), { workerData: { buffer: this.segmenterBuffer, idleMs: IDLE_MS }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-      this.segmenterThread = thread;
-      thread.unref();
-      // its clients then segment in their own thread, without waiting for it
-      thread.on('error', () => undefined);
-      thread.on('exit', (code) => {
-        if (this.segmenterThread === thread) this.segmenterThread = null;
-        if (code === 0 && !this.closed) this.segmenter();
-        else markSegmenterGone(this.segmenterBuffer);
-      });
-    }
+    if (this.segmenterThread === null && !this.closed) this.startSegmenter();
     return this.segmenterBuffer;
+  }
+
+  /** Starts the next generation of the segmenter thread, which serves once the current one retires (or at once, the first). */
+  private startSegmenter(): void {
+    const generation = this.segmenterGeneration++;
+    const thread = new Worker(new URL('./segmenter-thread.js', import.meta.url), {
+      workerData: { buffer: this.segmenterBuffer, generation, idleMs: IDLE_MS },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
+    this.segmenterThread = thread;
+    thread.unref();
+    thread.on('error', () => undefined);
+    // idle with dictionaries: a successor without them takes over between two requests
+    thread.on('message', () => {
+      if (this.segmenterThread !== thread || this.closed) return;
+      this.startSegmenter();
+      retireSegmenter(this.segmenterBuffer);
+    });
+    // a thread that failed (or was terminated): its clients then segment in their own thread, without waiting for it
+    thread.on('exit', (code) => {
+      if (code !== 0 || this.closed) markSegmenterGone(this.segmenterBuffer);
+      if (this.segmenterThread === thread) this.segmenterThread = null;
+    });
   }
 
   async close(): Promise<void> {

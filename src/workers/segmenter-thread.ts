@@ -1,10 +1,11 @@
 /**
  * The segmenter thread (segmenter-channel.ts): runs jieba and lindera for every other thread of
- * the process, its dictionaries loaded on first use and kept until it idles for `idleMs` (then
- * the thread ends and its host starts a fresh one, see segmenter-channel.ts).
+ * the process, its dictionaries loaded on first use and kept until they sit unused for `idleMs`:
+ * it then posts 'idle' to its host, which starts a successor and retires this thread (see
+ * segmenter-channel.ts).
  */
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { serveSegmenter } from './segmenter-channel.js';
 
-const { buffer, idleMs } = workerData as { buffer: SharedArrayBuffer; idleMs?: number };
-serveSegmenter(buffer, idleMs);
+const { buffer, generation, idleMs } = workerData as { buffer: SharedArrayBuffer; generation?: number; idleMs?: number };
+serveSegmenter(buffer, { generation, idleMs, onIdle: () => parentPort?.postMessage('idle') });
