@@ -3,6 +3,9 @@
  * over the shared datasets: indexing rate, peak RSS, size on disk, search latency p50/p95/p99.
  * Each engine runs in its own child process so peak RSS is its own. `--features` runs the
  * feature mixes of feature-queries.ts instead (facets, filters, highlighting, multi-search).
+ * Engines with a warm load (Quarry, SQLite) then index the dataset again into a new index in the
+ * same process, and a last table gives Quarry's ratios to SQLite FTS5 for docs/s, peak RSS and
+ * disk, cold (fresh process, first load) and warm (that second load).
  *
  *   npm run bench:peers -- [movies|debdocs] [--limit N] [--engines a,b] [--features]
  */
@@ -38,6 +41,8 @@ interface Result {
   p95: number;
   p99: number;
   queries: number;
+  /** The second load into a new index in the same process; its peak RSS is the process's through both loads. */
+  warm?: { docsPerSecond: number; peakRssBytes: number; diskBytes: number | null };
 }
 
 async function runChild(engineName: string, datasetName: Dataset['name'], limit: number, rounds: number, features: boolean): Promise<Result | FeatureReport> {
@@ -54,18 +59,24 @@ async function runChild(engineName: string, datasetName: Dataset['name'], limit:
   }
   const latency = await measure(dataset.queries, rounds, (query) => engine.search(query));
   const serverPid = 'serverPid' in engine ? (engine as ReturnType<typeof quarryHttp>).serverPid() : undefined;
+  const peakRssBytes = () => (serverPid === undefined ? null : peakRss(serverPid)) ?? process.resourceUsage().maxRSS * 1024;
   const result: Result = {
     engine: engine.name,
     docs: dataset.docs.length,
     indexMs,
     docsPerSecond: dataset.docs.length / (indexMs / 1000),
-    peakRssBytes: (serverPid === undefined ? null : peakRss(serverPid)) ?? process.resourceUsage().maxRSS * 1024,
+    peakRssBytes: peakRssBytes(),
     diskBytes: engine.diskBytes(),
     p50: latency.p50,
     p95: latency.p95,
     p99: latency.p99,
     queries: latency.samples,
   };
+  if (engine.indexAgain !== undefined) {
+    const again = performance.now();
+    const { diskBytes } = await engine.indexAgain(dataset);
+    result.warm = { docsPerSecond: dataset.docs.length / ((performance.now() - again) / 1000), peakRssBytes: peakRssBytes(), diskBytes };
+  }
   await engine.close();
   return result;
 }
@@ -106,6 +117,7 @@ async function main(): Promise<void> {
     return;
   }
   printPlainTable(results as Result[]);
+  printRatioTable(results as Result[]);
 }
 
 function printPlainTable(results: Result[]): void {
@@ -120,3 +132,20 @@ function printPlainTable(results: Result[]): void {
 }
 
 await main();
+
+/** Quarry's ratios to SQLite FTS5, cold and warm: above 1× is Quarry faster (docs/s) or larger (RSS, disk). */
+function printRatioTable(results: Result[]): void {
+  const quarry = results.find((r) => r.engine.startsWith('Quarry'));
+  const sqlite = results.find((r) => r.engine === 'SQLite FTS5');
+  if (quarry === undefined || sqlite === undefined) return;
+  const times = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || b === 0 ? 'n/a' : `${fmt(a / b, 2)}×`);
+  const pair = (a: number | null | undefined, b: number | null | undefined, show: (n: number | null) => string) =>
+    a === undefined || b === undefined ? 'n/a' : `${times(a, b)} (${show(a)} / ${show(b)})`;
+  const rate = (n: number | null) => (n === null ? 'n/a' : fmt(n, 0));
+  console.log('');
+  console.log('| Quarry ÷ SQLite FTS5 | docs/s | peak RSS | disk |');
+  console.log('|---|---|---|---|');
+  console.log(`| cold (fresh process, first load) | ${pair(quarry.docsPerSecond, sqlite.docsPerSecond, rate)} | ${pair(quarry.peakRssBytes, sqlite.peakRssBytes, mib)} | ${pair(quarry.diskBytes, sqlite.diskBytes, mib)} |`);
+  const [qw, sw] = [quarry.warm, sqlite.warm];
+  console.log(`| warm (second load, new index, same process) | ${pair(qw?.docsPerSecond, sw?.docsPerSecond, rate)} | ${pair(qw?.peakRssBytes, sw?.peakRssBytes, mib)} | ${pair(qw?.diskBytes, sw?.diskBytes, mib)} |`);
+}

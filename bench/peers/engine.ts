@@ -38,6 +38,12 @@ export interface Engine {
   prepare?(dataset: Dataset): Promise<void>;
   /** Indexes every document of the dataset (with its suggested settings), timed. */
   index(dataset: Dataset): Promise<void>;
+  /**
+   * The warm load: indexes the dataset again, into a new index in the same process (server or
+   * library) after `index` and the searches, timed; returns the new index's bytes on disk.
+   * Absent: the engine reports no warm load.
+   */
+  indexAgain?(dataset: Dataset): Promise<{ diskBytes: number | null }>;
   /** Runs one query (top 20 hits, its filter applied) and returns the hits' ids in rank order. */
   search(query: Query): Promise<number[]> | number[];
   /** Top 20 hits and the value counts of `field` over every match; absent: the mix is n/a. */

@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { Dataset, Query } from '../datasets.js';
 import type { Engine, HighlightRequest } from './engine.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+/** The server's entry: this build's, or another build's (`QUARRY_MAIN`, for before/after runs in the same window). */
+const MAIN = process.env.QUARRY_MAIN ?? fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -93,6 +94,22 @@ export function quarryHttp(): Engine & { serverPid(): number | undefined } {
       await new Promise((r) => setTimeout(r, 20));
     }
   };
+  const configure = async (uid: string, dataset: Dataset) => {
+    const settings = await call('PATCH', `/indexes/${uid}/settings`, JSON.stringify({
+      searchableAttributes: dataset.searchable,
+      filterableAttributes: dataset.filterable,
+      sortableAttributes: dataset.sortable,
+    }));
+    if (typeof settings.taskUid === 'number') await waitTask(settings.taskUid);
+  };
+  const load = async (uid: string, dataset: Dataset) => {
+    let last = -1;
+    for (const chunk of dataset.ndjson) {
+      const task = await call('POST', `/indexes/${uid}/documents?primaryKey=id`, chunk, 'application/x-ndjson');
+      last = task.taskUid as number;
+    }
+    await waitTask(last);
+  };
   return {
     name: 'Quarry (HTTP)',
     how: {
@@ -105,20 +122,16 @@ export function quarryHttp(): Engine & { serverPid(): number | undefined } {
     serverPid: () => child?.pid,
     async prepare(dataset: Dataset) {
       ({ child, url } = await startQuarry(path.join(dir, 'db')));
-      const settings = await call('PATCH', '/indexes/bench/settings', JSON.stringify({
-        searchableAttributes: dataset.searchable,
-        filterableAttributes: dataset.filterable,
-        sortableAttributes: dataset.sortable,
-      }));
-      if (typeof settings.taskUid === 'number') await waitTask(settings.taskUid);
+      await configure('bench', dataset);
     },
     async index(dataset: Dataset) {
-      let last = -1;
-      for (const chunk of dataset.ndjson) {
-        const task = await call('POST', '/indexes/bench/documents?primaryKey=id', chunk, 'application/x-ndjson');
-        last = task.taskUid as number;
-      }
-      await waitTask(last);
+      await load('bench', dataset);
+    },
+    async indexAgain(dataset: Dataset) {
+      const before = du(path.join(dir, 'db'));
+      await configure('warm', dataset);
+      await load('warm', dataset);
+      return { diskBytes: du(path.join(dir, 'db')) - before };
     },
     search(query: Query) {
       return post('/indexes/bench/search', { q: query.q, limit: 20, ...filterOf(query) }).then((body) => idsOf(body.hits));

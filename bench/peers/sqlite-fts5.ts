@@ -53,6 +53,19 @@ function matchingRows(query: Query): Matching {
   };
 }
 
+/** Bytes of the database at `file` with its WAL and shared-memory files. */
+function sizeOf(file: string): number {
+  let total = 0;
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      total += statSync(file + suffix).size;
+    } catch {
+      // absent
+    }
+  }
+  return total;
+}
+
 export function sqliteFts5(options: EngineOptions = { features: false }): Engine {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-fts5-'));
   const file = path.join(dir, 'db.sqlite');
@@ -65,6 +78,33 @@ export function sqliteFts5(options: EngineOptions = { features: false }): Engine
     if (statement === undefined) statements.set(sql, (statement = db!.prepare(sql)));
     return statement.all(...params) as Record<string, unknown>[];
   };
+  /** A database at `at` holding the dataset's documents (and facet values with `features`). */
+  const build = (at: string, dataset: Dataset): Database.Database => {
+    const built = new Database(at);
+    built.pragma('journal_mode = WAL');
+    searchable = dataset.searchable;
+    const filterable = dataset.filterable;
+    built.exec(`CREATE VIRTUAL TABLE docs USING fts5(${dataset.searchable.join(', ')}, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')`);
+    built.exec(`CREATE TABLE facets (rowid INTEGER PRIMARY KEY, ${filterable.map((f) => `"${f}"`).join(', ')})`);
+    // one row per value of each filterable field (arrays unrolled), for facet counts
+    if (options.features) built.exec('CREATE TABLE facet_values (rowid INTEGER, field TEXT, value)');
+    const insert = built.prepare(`INSERT INTO docs (rowid, ${dataset.searchable.join(', ')}) VALUES (?, ${dataset.searchable.map(() => '?').join(', ')})`);
+    const facet = built.prepare(`INSERT INTO facets VALUES (?, ${filterable.map(() => '?').join(', ')})`);
+    const facetValue = options.features ? built.prepare('INSERT INTO facet_values VALUES (?, ?, ?)') : null;
+    const docs = parseInput(dataset);
+    const load = built.transaction(() => {
+      for (const doc of docs) {
+        insert.run(doc.id, ...dataset.searchable.map((f) => (doc[f] === undefined ? null : String(doc[f]))));
+        facet.run(doc.id, ...filterable.map((f) => (Array.isArray(doc[f]) ? JSON.stringify(doc[f]) : (doc[f] ?? null))));
+        for (const f of facetValue === null ? [] : filterable) {
+          for (const value of [doc[f] ?? []].flat()) facetValue!.run(doc.id, f, value);
+        }
+      }
+    });
+    load();
+    if (options.features) built.exec('CREATE INDEX facet_values_by_row ON facet_values (rowid, field, value)');
+    return built;
+  };
   const top20 = (m: Matching, columns = '') => `SELECT ${m.rowid} AS id${columns} ${m.from}${m.ranked ? ' ORDER BY bm25(docs)' : ''} LIMIT 20`;
   return {
     name: 'SQLite FTS5',
@@ -75,29 +115,14 @@ export function sqliteFts5(options: EngineOptions = { features: false }): Engine
       'multi-search': '3 sequential searches',
     },
     async index(dataset: Dataset) {
-      db = new Database(file);
-      db.pragma('journal_mode = WAL');
-      searchable = dataset.searchable;
-      const filterable = dataset.filterable;
-      db.exec(`CREATE VIRTUAL TABLE docs USING fts5(${dataset.searchable.join(', ')}, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')`);
-      db.exec(`CREATE TABLE facets (rowid INTEGER PRIMARY KEY, ${filterable.map((f) => `"${f}"`).join(', ')})`);
-      // one row per value of each filterable field (arrays unrolled), for facet counts
-      if (options.features) db.exec('CREATE TABLE facet_values (rowid INTEGER, field TEXT, value)');
-      const insert = db.prepare(`INSERT INTO docs (rowid, ${dataset.searchable.join(', ')}) VALUES (?, ${dataset.searchable.map(() => '?').join(', ')})`);
-      const facet = db.prepare(`INSERT INTO facets VALUES (?, ${filterable.map(() => '?').join(', ')})`);
-      const facetValue = options.features ? db.prepare('INSERT INTO facet_values VALUES (?, ?, ?)') : null;
-      const docs = parseInput(dataset);
-      const load = db.transaction(() => {
-        for (const doc of docs) {
-          insert.run(doc.id, ...dataset.searchable.map((f) => (doc[f] === undefined ? null : String(doc[f]))));
-          facet.run(doc.id, ...filterable.map((f) => (Array.isArray(doc[f]) ? JSON.stringify(doc[f]) : (doc[f] ?? null))));
-          for (const f of facetValue === null ? [] : filterable) {
-            for (const value of [doc[f] ?? []].flat()) facetValue!.run(doc.id, f, value);
-          }
-        }
-      });
-      load();
-      if (options.features) db.exec('CREATE INDEX facet_values_by_row ON facet_values (rowid, field, value)');
+      db = build(file, dataset);
+    },
+    async indexAgain(dataset: Dataset) {
+      const again = path.join(dir, 'again.sqlite');
+      const built = build(again, dataset);
+      const diskBytes = sizeOf(again);
+      built.close();
+      return { diskBytes };
     },
     search(query: Query) {
       const m = matchingRows(query);
@@ -125,17 +150,7 @@ export function sqliteFts5(options: EngineOptions = { features: false }): Engine
       });
       return run(top20(m, columns.join('')), m.params).map(({ id, ...formatted }) => ({ id: id as number, formatted: formatted as Record<string, string> }));
     },
-    diskBytes: () => {
-      let total = 0;
-      for (const suffix of ['', '-wal', '-shm']) {
-        try {
-          total += statSync(file + suffix).size;
-        } catch {
-          // absent
-        }
-      }
-      return total;
-    },
+    diskBytes: () => sizeOf(file),
     async close() {
       db?.close();
       rmSync(dir, { recursive: true, force: true });

@@ -3,20 +3,34 @@
  * (default: half the cores, at least one), and the segmenter thread that runs the dictionary
  * segmenters for every thread (segmenter-channel.ts). Pools and thread start lazily, so an
  * instance that never needs one never spawns a thread, and idle pool threads exit after a while
- * (the segmenter thread stays, with its dictionaries).
+ * (the segmenter thread stays, but hands over to a fresh one without dictionaries once its
+ * dictionaries sat unused as long).
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RunSegmenter } from '../kernels/run-segmenter.js';
-import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter } from './segmenter-channel.js';
+import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter } from './segmenter-channel.js';
+
+/** How long pool threads, and the segmenter thread's dictionaries, stay after their last use. */
+const IDLE_MS = 60_000;
 
 /** Stack for 1000 nested Rhai script calls, with room to spare. */
 const EDITION_STACK_MB = 64;
 
+/**
+ * Young generation of each thread's V8 heap: 12 MiB (4 MiB semi-spaces) instead of V8's 48 MiB.
+ * Indexing threads allocate short-lived objects fast, and V8 grew every thread's nursery to its
+ * maximum during a load (about 25 MiB more committed per thread, bench/RESULTS.md 2026-11-29)
+ * for no measurable speed.
+ */
+const YOUNG_GENERATION_MB = 12;
+
 /** A pool of the task module at `file` (relative to this module) whose threads start on demand and exit after `idleTimeout` ms idle. */
-function lazyPool(file: string, maxThreads: number, idleTimeout: number, options: { resourceLimits?: { stackSizeMb: number }; workerData?: PoolThreadData } = {}): Piscina {
-  return new Piscina({ filename: new URL(file, import.meta.url).href, maxThreads, minThreads: 0, idleTimeout, ...options });
+function lazyPool(file: string, maxThreads: number, idleTimeout: number, options: { stackSizeMb?: number; workerData?: PoolThreadData } = {}): Piscina {
+  const { stackSizeMb, workerData } = options;
+  const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, ...(stackSizeMb === undefined ? {} : { stackSizeMb }) };
+  return new Piscina({ filename: new URL(file, import.meta.url).href, maxThreads, minThreads: 0, idleTimeout, resourceLimits, ...(workerData === undefined ? {} : { workerData }) });
 }
 
 /** What a pool thread gets (piscina `workerData`): the segmenter thread's buffer. */
@@ -29,6 +43,8 @@ export class WorkerPools {
   private writer: Piscina | null = null;
   private extraction: Piscina | null = null;
   private segmenterThread: Worker | null = null;
+  private segmenterGeneration = 0;
+  private closed = false;
   private readonly segmenterBuffer = createSegmenterBuffer();
   readonly threads: number;
 
@@ -38,19 +54,19 @@ export class WorkerPools {
 
   /** Runs `rhai/thread.js` tasks. */
   editionPool(): Piscina {
-    this.edition ??= lazyPool('../rhai/thread.js', this.threads, 30_000, { resourceLimits: { stackSizeMb: EDITION_STACK_MB } });
+    this.edition ??= lazyPool('../rhai/thread.js', this.threads, 30_000, { stackSizeMb: EDITION_STACK_MB });
     return this.edition;
   }
 
   /** Runs `index-writer-thread.js` tasks: one thread, kept a while between batches. */
   writerPool(): Piscina {
-    this.writer ??= lazyPool('./index-writer-thread.js', 1, 60_000, { workerData: this.poolThreadData() });
+    this.writer ??= lazyPool('./index-writer-thread.js', 1, IDLE_MS, { workerData: this.poolThreadData() });
     return this.writer;
   }
 
   /** Runs `extraction-thread.js` tasks: words extracted ahead of an index write. */
   extractionPool(): Piscina {
-    this.extraction ??= lazyPool('./extraction-thread.js', this.threads, 60_000, { workerData: this.poolThreadData() });
+    this.extraction ??= lazyPool('./extraction-thread.js', this.threads, IDLE_MS, { workerData: this.poolThreadData() });
     return this.extraction;
   }
 
@@ -66,17 +82,35 @@ export class WorkerPools {
 
   /** The segmenter thread's buffer, the thread started on first call; it never keeps the process alive. */
   private segmenter(): SharedArrayBuffer {
-    if (this.segmenterThread === null) {
-      this.segmenterThread = new Worker(new URL('./segmenter-thread.js', import.meta.url), { workerData: { buffer: this.segmenterBuffer } });
-      this.segmenterThread.unref();
-      // its clients then segment in their own thread, without waiting for it
-      this.segmenterThread.on('error', () => undefined);
-      this.segmenterThread.on('exit', () => markSegmenterGone(this.segmenterBuffer));
-    }
+    if (this.segmenterThread === null && !this.closed) this.startSegmenter();
     return this.segmenterBuffer;
   }
 
+  /** Starts the next generation of the segmenter thread, which serves once the current one retires (or at once, the first). */
+  private startSegmenter(): void {
+    const generation = this.segmenterGeneration++;
+    const thread = new Worker(new URL('./segmenter-thread.js', import.meta.url), {
+      workerData: { buffer: this.segmenterBuffer, generation, idleMs: IDLE_MS },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
+    this.segmenterThread = thread;
+    thread.unref();
+    thread.on('error', () => undefined);
+    // idle with dictionaries: a successor without them takes over between two requests
+    thread.on('message', () => {
+      if (this.segmenterThread !== thread || this.closed) return;
+      this.startSegmenter();
+      retireSegmenter(this.segmenterBuffer);
+    });
+    // a thread that failed (or was terminated): its clients then segment in their own thread, without waiting for it
+    thread.on('exit', (code) => {
+      if (code !== 0 || this.closed) markSegmenterGone(this.segmenterBuffer);
+      if (this.segmenterThread === thread) this.segmenterThread = null;
+    });
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([this.edition?.destroy(), this.writer?.destroy(), this.extraction?.destroy(), this.segmenterThread?.terminate()]);
     this.edition = null;
     this.writer = null;

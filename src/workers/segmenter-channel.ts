@@ -10,11 +10,17 @@
  * Layout: HEADER_SLOTS Int32 slots, then the data region. A request is, per run, its language
  * and length (u32 each) then its UTF-16 code units (padded to 4 bytes); the answer, per run, its
  * count of piece starts then the starts (u32 each).
+ * Idle: a thread that loaded a dictionary and then got no request for `idleMs` tells its host,
+ * which starts a successor (no dictionary loaded; it waits for its generation in SERVER) and
+ * sets RETIRE; the old thread, between requests, passes SERVER on and ends, so its dictionaries'
+ * memory (70 to 320 MiB; WebAssembly memory never shrinks) goes back to the system. The handover
+ * is between the two threads alone: a client blocked in the host's own thread (the HTTP thread)
+ * never waits for its host to act.
  * Failure: a client that cannot get an answer (the thread never started, exited, which its host
  * marks, or failed) segments in its own thread from then on; results never depend on where the
  * runs were cut.
  */
-import { dictionaryWordStarts, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
+import { dictionaryWordStarts, loadedDictionaries, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
 import { localSegmenter, useRunSegmenter, type Run, type RunSegmenter } from '../kernels/run-segmenter.js';
 
 /** The next ticket to hand out, and the ticket whose holder may use the buffer. */
@@ -23,7 +29,11 @@ const SERVING = 1;
 const STATE = 2;
 const RUNS = 3;
 const READY = 4;
-const HEADER_SLOTS = 5;
+/** The generation of the thread that serves; a retiring thread passes it to its successor. */
+const SERVER = 5;
+/** Set by the host once a successor is started: the serving thread hands over between requests. */
+const RETIRE = 6;
+const HEADER_SLOTS = 7;
 const HEADER_BYTES = HEADER_SLOTS * 4;
 /** Data region size: a request's runs, or its answer, fit in it (see `runCost`). */
 const REQUEST_BYTES = 128 * 1024;
@@ -147,17 +157,50 @@ export function useSegmenterThread(data: { segmenter?: SharedArrayBuffer } | und
   if (data?.segmenter !== undefined) useRunSegmenter(remoteSegmenter(data.segmenter));
 }
 
-/** The segmenter thread's loop: answers requests on `buffer` until the thread is terminated. */
-export function serveSegmenter(buffer: SharedArrayBuffer): never {
+/** Asks the thread serving `buffer` to hand over to its successor, already started, and end. */
+export function retireSegmenter(buffer: SharedArrayBuffer): void {
+  const header = new Int32Array(buffer, 0, HEADER_SLOTS);
+  Atomics.store(header, RETIRE, 1);
+  Atomics.notify(header, STATE);
+}
+
+export interface ServeOptions {
+  /** this thread's generation: it serves once SERVER holds it (0 for the first thread) */
+  readonly generation?: number;
+  /** how long the thread may hold dictionaries without a request before it calls `onIdle` (once) */
+  readonly idleMs?: number;
+  readonly onIdle?: () => void;
+}
+
+/** How often a thread that said it is idle looks for RETIRE, should it have missed the wake-up. */
+const RETIRE_POLL_MS = 1000;
+
+/**
+ * The segmenter thread's loop: answers requests on `buffer` until the thread is terminated, or
+ * returns after passing SERVER on once its host set RETIRE (the thread then ends).
+ */
+export function serveSegmenter(buffer: SharedArrayBuffer, { generation = 0, idleMs = Infinity, onIdle }: ServeOptions = {}): void {
   const header = new Int32Array(buffer, 0, HEADER_SLOTS);
   const u32 = new Uint32Array(buffer, HEADER_BYTES);
   const u16 = new Uint16Array(buffer, HEADER_BYTES);
+  for (let server; (server = Atomics.load(header, SERVER)) !== generation; ) Atomics.wait(header, SERVER, server);
   Atomics.store(header, READY, 1);
   Atomics.notify(header, READY);
+  let saidIdle = false;
   for (;;) {
     const state = Atomics.load(header, STATE);
     if (state !== REQUEST) {
-      Atomics.wait(header, STATE, state);
+      if (Atomics.load(header, RETIRE) !== 0) {
+        Atomics.store(header, RETIRE, 0);
+        Atomics.store(header, SERVER, generation + 1);
+        Atomics.notify(header, SERVER);
+        return;
+      }
+      const timeout = saidIdle ? RETIRE_POLL_MS : loadedDictionaries().length === 0 ? Infinity : idleMs;
+      if (Atomics.wait(header, STATE, state, timeout) === 'timed-out' && !saidIdle) {
+        saidIdle = true;
+        onIdle?.();
+      }
       continue;
     }
     try {

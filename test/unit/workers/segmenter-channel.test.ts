@@ -1,11 +1,11 @@
 // The segmenter thread and its clients (src/workers/segmenter-channel.ts): the built thread
 // (dist/src/workers/segmenter-thread.js) answers as the local segmenters would, for several
 // client threads at once and for batches larger than one request; a client whose thread never
-// answers segments locally.
+// answers segments locally; a thread idle with dictionaries hands over to a successor and ends.
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localSegmenter, type Run } from '../../../src/kernels/run-segmenter.js';
-import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter } from '../../../src/workers/segmenter-channel.js';
+import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter } from '../../../src/workers/segmenter-channel.js';
 
 const THREAD = new URL('../../../dist/src/workers/segmenter-thread.js', import.meta.url);
 
@@ -90,5 +90,30 @@ describe('segmenter thread', () => {
     const started = performance.now();
     expect(segment(RUNS)).toEqual(localSegmenter(RUNS));
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('says when it held a dictionary idle for idleMs, then hands over to its successor between requests and ends', async () => {
+    const shared = createSegmenterBuffer();
+    const old = new Worker(THREAD, { workerData: { buffer: shared, generation: 0, idleMs: 300 } });
+    const idle = new Promise<unknown>((resolve) => old.once('message', resolve));
+    const exited = new Promise<number>((resolve) => old.once('exit', resolve));
+    expect(remoteSegmenter(shared)(RUNS.slice(0, 1))).toEqual(localSegmenter(RUNS.slice(0, 1)));
+    expect(await idle).toBe('idle');
+    const successor = new Worker(THREAD, { workerData: { buffer: shared, generation: 1, idleMs: 300 } });
+    retireSegmenter(shared);
+    // asked at once, from this thread, blocked: answered by one thread or the other, without the host
+    expect(remoteSegmenter(shared)(RUNS.slice(0, 1))).toEqual(localSegmenter(RUNS.slice(0, 1)));
+    expect(await exited).toBe(0);
+    expect(remoteSegmenter(shared)(RUNS.slice(0, 1))).toEqual(localSegmenter(RUNS.slice(0, 1)));
+    await successor.terminate();
+  });
+
+  it('never says idle while it holds no dictionary', async () => {
+    const waiting = new Worker(THREAD, { workerData: { buffer: createSegmenterBuffer(), idleMs: 50 } });
+    let said = false;
+    waiting.once('message', () => (said = true));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(said).toBe(false);
+    await waiting.terminate();
   });
 });
