@@ -19,6 +19,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Reuse an existing db path (restart tests). */
   dbPath?: string;
+  /** Listen on this loopback port instead of a free one (a restart keeps the address others know). */
+  port?: number;
   /** The process's limit of open file descriptors (`ulimit -n`), when lower than the default. */
   openFiles?: number;
 }
@@ -59,7 +61,7 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dbPath = options.dbPath ?? path.join(tempDir(), 'data.ms');
   const args = [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--dump-dir', path.join(dbPath, '..', 'dumps'), '--no-analytics'];
   if (options.masterKey !== undefined) args.push('--master-key', options.masterKey);
