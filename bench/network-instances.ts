@@ -4,6 +4,7 @@
  * benchmarks make (JSON or NDJSON bodies, task waiting).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { percentile } from './latency.js';
@@ -74,6 +75,16 @@ export async function idle(instance: Instance): Promise<void> {
   }
   const failed = await call(instance, 'GET', '/tasks?statuses=failed&limit=1');
   if (failed.results.length > 0) throw new Error(`a task failed on ${instance.url}: ${JSON.stringify(failed.results[0].error)}`);
+}
+
+/**
+ * CPU seconds (user + system, every thread) the instance's process has used so far, from
+ * /proc/<pid>/stat (Linux; clock ticks of 1/100 s).
+ */
+export function cpuSeconds(instance: Instance): number {
+  const stat = readFileSync(`/proc/${instance.child.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** p50, p95 and p99 of a list of milliseconds. */

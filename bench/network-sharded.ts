@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { numberOption } from './args.js';
 import { loadDataset, type Dataset } from './datasets.js';
-import { call, idle, settle, start, summary, type Instance } from './network-instances.js';
+import { call, cpuSeconds, idle, settle, start, summary, type Instance } from './network-instances.js';
 
 const seconds = (since: number) => (performance.now() - since) / 1000;
 const load = () =>
@@ -22,7 +22,8 @@ const load = () =>
     .join(' ');
 
 /** Posts every NDJSON chunk to `target`, then waits until every instance of `members` is idle. */
-async function ingest(dataset: Dataset, target: Instance, members: readonly Instance[]): Promise<{ acknowledged: number; total: number }> {
+async function ingest(dataset: Dataset, target: Instance, members: readonly Instance[]): Promise<{ acknowledged: number; total: number; cpu: number[] }> {
+  const cpuBefore = members.map(cpuSeconds);
   const started = performance.now();
   for (const chunk of dataset.ndjson) {
     const task = await call(target, 'POST', `/indexes/${dataset.name}/documents?primaryKey=id`, chunk);
@@ -30,7 +31,8 @@ async function ingest(dataset: Dataset, target: Instance, members: readonly Inst
   }
   const acknowledged = seconds(started);
   for (const member of members) await idle(member);
-  return { acknowledged, total: seconds(started) };
+  const total = seconds(started);
+  return { acknowledged, total, cpu: members.map((member, i) => cpuSeconds(member) - cpuBefore[i]!) };
 }
 
 export async function runSharded(args: readonly string[]): Promise<void> {
@@ -92,6 +94,8 @@ export async function runSharded(args: readonly string[]): Promise<void> {
     console.log(`${name}: ${dataset.docs.length} documents in ${dataset.ndjson.length} NDJSON chunks, shards of ${counts.join(' / ')} documents; ${dataset.queries.length} queries × ${rounds} rounds, one client`);
     console.log(`ingestion, one instance:        ${rate(alone)} docs/s (${alone.total.toFixed(1)} s; acknowledged in ${alone.acknowledged.toFixed(1)} s)`);
     console.log(`ingestion, three-shard network: ${rate(sharded)} docs/s (${sharded.total.toFixed(1)} s; the leader acknowledged in ${sharded.acknowledged.toFixed(1)} s)`);
+    const cpu = (run: { cpu: number[] }) => run.cpu.map((value) => value.toFixed(1)).join(' / ');
+    console.log(`CPU seconds while ingesting: one instance ${cpu(alone)}; ms0 / ms1 / ms2 ${cpu(sharded)} (sum ${sharded.cpu.reduce((a, b) => a + b, 0).toFixed(1)})`);
     console.log(`search, one instance:           ${summary(plain)}`);
     console.log(`search, three-shard network:    ${summary(spread)}`);
     console.log(`queries whose 20 ranking scores differ between the two: ${differing} of ${dataset.queries.length}`);
