@@ -39,19 +39,20 @@ export class NetworkCluster {
     readonly members: readonly Member[],
   ) {}
 
-  /** Starts every member (in parallel) and enables the `network` feature on each. */
+  /** Starts every member and enables the `network` feature on each. */
   static async start(options: ClusterOptions): Promise<NetworkCluster> {
     const root = tempDir('quarry-network-');
-    const members = await Promise.all(
-      options.names.map(async (name): Promise<Member> => {
-        const port = await freePort();
-        return { name, key: `${name}-master-key-for-tests`, url: `http://127.0.0.1:${port}`, port, dbPath: path.join(root, name, 'data.ms'), server: undefined };
-      }),
-    );
+    const members: Member[] = [];
+    for (const name of options.names) {
+      let port = await freePort();
+      while (members.some((member) => member.port === port)) port = await freePort();
+      members.push({ name, key: `${name}-master-key-for-tests`, url: `http://127.0.0.1:${port}`, port, dbPath: path.join(root, name, 'data.ms'), server: undefined });
+    }
     const cluster = new NetworkCluster(root, options.env ?? {}, members);
     try {
-      await Promise.all(members.map((member) => cluster.restart(member.name)));
+      // one after the other: starting processes compete for the cores, and each has 10 s to be ready
       for (const member of members) {
+        await cluster.restart(member.name);
         const reply = await cluster.call(member.name, 'PATCH', '/experimental-features', { network: true });
         expect(reply.status, reply.text).toBe(200);
       }

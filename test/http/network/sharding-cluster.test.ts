@@ -36,7 +36,8 @@ let whole: TestServer; // one instance holding every document, to compare with
 let written: Movie[] = [...SLICE];
 
 beforeAll(async () => {
-  [cluster, whole] = await Promise.all([NetworkCluster.start({ names: ['ms0', 'ms1', 'ms2'], env: { MEILI_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS: String(SEARCH_DEADLINE_SECONDS) } }), startServer()]);
+  cluster = await NetworkCluster.start({ names: ['ms0', 'ms1', 'ms2'], env: { MEILI_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS: String(SEARCH_DEADLINE_SECONDS) } });
+  whole = await startServer();
   await cluster.shard(SHARDS);
   await run(whole, 'PATCH', '/indexes/movies/settings', SETTINGS);
   await run(whole, 'POST', '/indexes/movies/documents?primaryKey=id', SLICE);
