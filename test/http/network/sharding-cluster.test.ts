@@ -18,13 +18,14 @@ const SHARDS = { s0: ['ms0'], s1: ['ms1'], s2: ['ms2'] } as const;
 const OWNER: Record<string, string> = { s0: 'ms0', s1: 'ms1', s2: 'ms2' };
 const SHARD_NAMES = Object.keys(SHARDS);
 const SEARCH_DEADLINE_SECONDS = 2;
-const SETTINGS = { searchableAttributes: ['title', 'overview'], filterableAttributes: ['genres', 'year'], sortableAttributes: ['year'] };
+const SETTINGS = { searchableAttributes: ['title', 'overview'], filterableAttributes: ['genres', 'year'], sortableAttributes: ['year'], pagination: { maxTotalHits: 5000 } };
 
 const movies = readMovies();
-// a few hundred movies spread over the century, then two later batches written during the kill tests
-const SLICE = movies.filter((_, i) => i % 90 === 0);
-const LATE = movies.filter((_, i) => i % 90 === 45).slice(0, 60);
-const AFTER_KILL = movies.filter((_, i) => i % 90 === 30).slice(0, 60);
+// 3,000 movies spread over the century: a payload over 1 MiB, which instances index with words
+// extracted ahead by worker threads, as any bulk load; then two small batches for the kill tests
+const SLICE = movies.filter((_, i) => i % 12 === 0);
+const LATE = movies.filter((_, i) => i % 12 === 6).slice(0, 60);
+const AFTER_KILL = movies.filter((_, i) => i % 12 === 3).slice(0, 60);
 interface Query {
   q: string;
   meiliFilter?: string;
@@ -84,7 +85,7 @@ function expectSameRanking(network: Hit[], reference: Hit[], label: string): voi
 
 const searchBody = (query: Query) => ({ q: query.q, limit: 20, showRankingScore: true, ...(query.meiliFilter === undefined ? {} : { filter: query.meiliFilter }) });
 /** The reference: every hit of the whole instance, so that tie groups are complete. */
-const referenceHits = async (query: Query): Promise<Hit[]> => (await call(whole, 'POST', '/indexes/movies/search', { ...searchBody(query), limit: 1000 })).body.hits;
+const referenceHits = async (query: Query): Promise<Hit[]> => (await call(whole, 'POST', '/indexes/movies/search', { ...searchBody(query), limit: 5000 })).body.hits;
 
 describe('a three-shard network', () => {
   it('puts every document the leader receives on exactly one shard, and settings on every member', async () => {
@@ -119,7 +120,7 @@ describe('a three-shard network', () => {
       for (const hit of reply.body.hits) expect(hit._federation.remote, `${label}: ${hit.id}`).toBe(OWNER[shardOfMovie(hit)]);
     }
     // `_shard` selects one shard's documents, wherever they live
-    const s2 = await cluster.call('ms0', 'POST', '/indexes/movies/search', { q: '', filter: '_shard = "s2"', limit: 1000 });
+    const s2 = await cluster.call('ms0', 'POST', '/indexes/movies/search', { q: '', filter: '_shard = "s2"', limit: 5000 });
     expect(ids(s2.body.hits)).toEqual(ids(await cluster.localDocuments('ms2', 'movies')));
   }, 60_000);
 
