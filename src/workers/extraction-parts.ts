@@ -48,8 +48,11 @@ export function stopAhead(state: Int32Array): void {
   for (let slot = 0; slot < state.length; slot++) Atomics.notify(state, slot);
 }
 
-/** The main thread's side: starts the tasks of a documents write, or null when not worth it. */
-export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[]): { ends: AheadEnds; done: Promise<unknown> } | null {
+/**
+ * The main thread's side: starts the tasks of a documents write, or null when not worth it.
+ * `owned`: the write's sharded network and the index's primary key (documents of other shards are not extracted).
+ */
+export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned: ExtractionTask['owned'] = null): { ends: AheadEnds; done: Promise<unknown> } | null {
   const sizes = ops.map((op) => (op.op === 'add' ? payloadBytes(op.source) : 0));
   const sources = ops.map((op, i) => (op.op === 'add' && sizes[i]! >= OP_MIN_BYTES ? op.source : null));
   const bytes = sources.reduce((sum, source, i) => sum + (source === null ? 0 : sizes[i]!), 0);
@@ -61,7 +64,7 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[]): { en
   for (let thread = 0; thread < threads; thread++) {
     const { port1, port2 } = new MessageChannel();
     ports.push(port1);
-    const task: ExtractionTask = { job: { sources, thread, threads }, port: port2, state };
+    const task: ExtractionTask = { job: { sources, thread, threads }, port: port2, state, owned };
     tasks.push(
       pools.extractionPool().run(task, { transferList: [port2] }).catch(() => {
         Atomics.store(state, FAILED, 1);

@@ -9,6 +9,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { AheadJob } from '../engine/words/extract-ahead.js';
 import type { IndexSettings } from '../types/settings.js';
+import type { Sharding } from '../engine/shards/shard-of.js';
 
 export const STOP = 0;
 export const STARTED = 1;
@@ -24,6 +25,8 @@ export interface ExtractionTask {
   readonly job: AheadJob;
   readonly port: MessagePort;
   readonly state: Int32Array;
+  /** the write's sharded network and the index's primary key, when both are known: documents of other shards are not extracted */
+  readonly owned?: { readonly sharding: Sharding; readonly primaryKey: string } | null;
 }
 
 /** The start message a writer posts to every worker. */

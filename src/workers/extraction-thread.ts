@@ -9,14 +9,32 @@ import { extractedParts } from '../engine/words/extract-ahead.js';
 import { shippedBuffers } from '../engine/words/shipped-words.js';
 import { postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type ExtractionTask } from './extraction-protocol.js';
 import { useSegmenterThread } from './segmenter-channel.js';
+import { documentId, type JsonObject } from '../engine/document-id.js';
+import { ownsDocument } from '../engine/shards/shard-of.js';
 
 useSegmenterThread(workerData as { segmenter?: SharedArrayBuffer } | undefined);
 
 /** Parts a worker may post before the write takes them: more than one write chunk (20,000 documents) of them. */
 const MAX_AHEAD = 16;
 
+/** Whether the write drops `doc`: of a shard this instance does not own. */
+function dropsOf(owned: ExtractionTask['owned']): ((doc: JsonObject) => boolean) | undefined {
+  if (owned === null || owned === undefined) return undefined;
+  const { sharding, primaryKey } = owned;
+  return (doc) => {
+    let id: string;
+    try {
+      id = documentId(doc, primaryKey);
+    } catch {
+      // the write fails its payload
+      return false;
+    }
+    return !ownsDocument(sharding, id);
+  };
+}
+
 /** Posts the parts; answers how many. */
-export default function extractAhead({ job, port, state }: ExtractionTask): number {
+export default function extractAhead({ job, port, state, owned }: ExtractionTask): number {
   const posted = postedSlot(job.thread);
   const taken = takenSlot(job.thread);
   let count = 0;
@@ -27,7 +45,7 @@ export default function extractAhead({ job, port, state }: ExtractionTask): numb
     }
     const start = receiveMessageOnPort(port)?.message as AheadStart | undefined;
     if (start === undefined) return 0;
-    for (const part of extractedParts(job, start.settings, start.searchFields)) {
+    for (const part of extractedParts(job, start.settings, start.searchFields, dropsOf(owned))) {
       for (;;) {
         if (Atomics.load(state, STOP) !== 0) return count;
         const seen = Atomics.load(state, taken);

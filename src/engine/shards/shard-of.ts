@@ -18,26 +18,45 @@ export interface Sharding {
   readonly owned: ReadonlySet<string>;
 }
 
-function score(shard: Uint8Array, docid: Uint8Array): bigint {
-  const bytes = new Uint8Array(shard.length + docid.length + 2);
-  bytes.set(shard, 0);
-  bytes[shard.length] = 0xff;
-  bytes.set(docid, shard.length + 1);
-  bytes[bytes.length - 1] = 0xff;
+/** Shard names as UTF-8, encoded once. */
+const encodedNames = new Map<string, Uint8Array>();
+/** The bytes hashed for one (shard, document) pair, reused between calls. */
+let scratch = new Uint8Array(256);
+
+/** XXH3_64(shard ‖ 0xFF ‖ docid ‖ 0xFF) as its 8 big-endian bytes, which compare as the number does. */
+function score(shard: string, docid: string): Uint8Array {
+  let name = encodedNames.get(shard);
+  if (name === undefined) encodedNames.set(shard, (name = encoder.encode(shard)));
+  // a UTF-16 unit never takes more than 3 UTF-8 bytes
+  const most = name.length + docid.length * 3 + 2;
+  if (scratch.length < most) scratch = new Uint8Array(most * 2);
+  scratch.set(name, 0);
+  scratch[name.length] = 0xff;
+  const end = name.length + 1 + encoder.encodeInto(docid, scratch.subarray(name.length + 1)).written;
+  scratch[end] = 0xff;
   hasher.init();
-  hasher.update(bytes);
-  return BigInt(`0x${hasher.digest('hex')}`);
+  hasher.update(scratch.subarray(0, end + 1));
+  return hasher.digest('binary');
+}
+
+function compare(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+/** Whether this instance owns the document whose primary-key value (as a string) is `docid`. */
+export function ownsDocument(sharding: Sharding, docid: string): boolean {
+  return sharding.owned.has(shardOf(docid, sharding.shards));
 }
 
 /** The shard of the document whose primary-key value (as a string) is `docid`; `shards` non-empty. */
 export function shardOf(docid: string, shards: readonly string[]): string {
-  const id = encoder.encode(docid);
   let best = shards[0]!;
-  let bestScore = -1n;
+  let bestScore: Uint8Array | null = null;
   for (const shard of shards) {
-    const value = score(encoder.encode(shard), id);
+    const value = score(shard, docid);
     // on a tie Rust's `max_by_key` keeps the last maximum, and so does this
-    if (value >= bestScore) {
+    if (bestScore === null || compare(value, bestScore) >= 0) {
       bestScore = value;
       best = shard;
     }

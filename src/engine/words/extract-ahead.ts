@@ -2,7 +2,9 @@
  * An extraction worker's share of a batch (prepared-words.ts): the parts of the batch's
  * additions numbered `thread` modulo `threads`, each extracted and packed to ship. Every worker
  * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
- * its own, and leaves a part holding a line the write refuses to the write.
+ * its own, and leaves a part holding a line the write refuses to the write. A document the
+ * write drops (`drops`: of a shard this instance does not own, with a sharded network) is
+ * extracted as an empty document: its line keeps its place, at no cost.
  */
 import type { PayloadSource } from '../../store/update-files.js';
 import { parseJson } from '../../types/json-text.js';
@@ -20,7 +22,9 @@ export interface AheadJob {
   readonly threads: number;
 }
 
-export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[]): Generator<ExtractedPart> {
+const EMPTY_DOCUMENT: JsonObject = {};
+
+export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[], drops?: (doc: JsonObject) => boolean): Generator<ExtractedPart> {
   const fields = new SearchFieldIds(searchFields);
   let seq = 0;
   // whether the current part is this worker's
@@ -47,7 +51,7 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
         const doc = parsedDocument(buffer.subarray(start, end));
         // the write fails this payload: nothing to prepare
         if (doc === null) docs = null;
-        else docs.push(doc);
+        else docs.push(drops?.(doc) === true ? EMPTY_DOCUMENT : doc);
       }
       if (++line - first === PART_DOCS) {
         const done = part();

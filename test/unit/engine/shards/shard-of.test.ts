@@ -1,5 +1,18 @@
+import { xxhash3 } from 'hash-wasm';
 import { describe, expect, it } from 'vitest';
 import { shardOf } from '../../../../src/engine/shards/shard-of.js';
+
+/** The rendezvous winner computed the plain way: each pair's bytes hashed whole, scores as numbers. */
+async function reference(docid: string, shards: readonly string[]): Promise<string> {
+  let best = shards[0]!;
+  let bestScore = -1n;
+  for (const shard of shards) {
+    const bytes = Buffer.concat([Buffer.from(shard), Buffer.of(0xff), Buffer.from(docid), Buffer.of(0xff)]);
+    const score = BigInt(`0x${await xxhash3(bytes)}`);
+    if (score >= bestScore) [best, bestScore] = [shard, score];
+  }
+  return best;
+}
 
 describe('shardOf', () => {
   it('puts documents on the shards v1.50 puts them (tests/search/multi/proxy.rs test vector)', () => {
@@ -15,6 +28,12 @@ describe('shardOf', () => {
     expect(moved.every((id) => shardOf(id, ['a', 'b', 'c']) === 'c')).toBe(true);
     expect(moved.length).toBeGreaterThan(500);
     expect(moved.length).toBeLessThan(833);
+  });
+
+  it('hashes multi-byte, long and empty ids and shard names exactly as their UTF-8 bytes', async () => {
+    const shards = ['ms0', 'é-shard', 'シャード', 'x'.repeat(300)];
+    const ids = ['', 'é€😀', 'a'.repeat(1000), '😀'.repeat(200), ...Array.from({ length: 200 }, (_, i) => `id-${i}`)];
+    for (const id of ids) expect(shardOf(id, shards)).toBe(await reference(id, shards));
   });
 
   it('answers the only shard when there is one', () => {

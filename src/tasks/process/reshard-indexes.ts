@@ -1,0 +1,24 @@
+/**
+ * Step 1 of a topology change on this instance (network.md §6, v1.50's `rebalance_shards`):
+ * every index's documents get their shard in the new network (engine/shards/reshard.ts), one
+ * index write each through the index writer thread, so `_shard` filters (and the by-shard
+ * network search built on them) see documents indexed before the change, or before any leader.
+ * The topology change's processor calls it before exporting; it changes no document, so the
+ * indexes' statistics stay as they are.
+ */
+import type { ReshardOutcome } from '../../engine/shards/reshard.js';
+import { reshardWrite } from '../../engine/shards/reshard.js';
+import { writeIndex } from '../../workers/index-writer.js';
+import type { ProcessContext } from './context.js';
+
+/**
+ * Reshards every index to the new network's `shards` (none: the indexes forget their shards);
+ * answers, per index uid, what moved (ReshardOutcome).
+ */
+export async function reshardIndexes(ctx: Pick<ProcessContext, 'indexes' | 'indexEnvs' | 'workers' | 'signal'>, shards: readonly string[]): Promise<Map<string, ReshardOutcome>> {
+  const outcomes = new Map<string, ReshardOutcome>();
+  for (const record of ctx.indexes.list()) {
+    outcomes.set(record.uid, await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, reshardWrite({ shards }), ctx.signal));
+  }
+  return outcomes;
+}
