@@ -10,7 +10,8 @@
  */
 import { instantOfRfc3339 } from '../types/dates.js';
 import { formatRfc3339 } from '../types/dates.js';
-import { indexUidOf, type JsonObject, type Task, type TaskDetails, type TaskError, type TaskKind, type TaskStatus } from '../types/task.js';
+import { indexUidOf, type JsonObject, type NetworkOrigin, type RemoteTask, type Task, type TaskDetails, type TaskError, type TaskKind, type TaskNetwork, type TaskStatus } from '../types/task.js';
+import { isJsonObject } from '../types/json-text.js';
 import { keyFromLine, keyLine } from './key-lines.js';
 import { decodeRoaring, encodeRoaring } from './roaring.js';
 
@@ -133,6 +134,7 @@ export function taskLine(task: Task): string {
   line.enqueuedAt = formatRfc3339(task.enqueuedAt);
   if (task.startedAt !== null) line.startedAt = formatRfc3339(task.startedAt);
   if (task.finishedAt !== null) line.finishedAt = formatRfc3339(task.finishedAt);
+  if (task.network !== undefined) line.network = task.network as unknown as JsonObject;
   if (task.customMetadata !== null) line.customMetadata = task.customMetadata;
   return JSON.stringify(line);
 }
@@ -258,6 +260,29 @@ function detailsFrom(value: unknown, kind: TaskKind): TaskDetails | null {
   }
 }
 
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+function originFrom(value: JsonObject): NetworkOrigin {
+  return { remoteName: String(value.remoteName), taskUid: Number(value.taskUid), networkVersion: typeof value.networkVersion === 'string' ? value.networkVersion : NIL_UUID };
+}
+
+/** A dumped task's `network` (v1.50's untagged `DbTaskNetwork`; versions default to nil, as its serde does), or undefined. */
+function networkFrom(value: unknown): TaskNetwork | undefined {
+  if (!isJsonObject(value)) return undefined;
+  if (isJsonObject(value.origin)) return { origin: originFrom(value.origin) };
+  if (isJsonObject(value.remote_tasks)) {
+    return { remote_tasks: value.remote_tasks as unknown as Record<string, RemoteTask>, network_version: typeof value.network_version === 'string' ? value.network_version : NIL_UUID };
+  }
+  if (isJsonObject(value.import_from) && isJsonObject(value.network_change)) {
+    const from = value.import_from;
+    return {
+      import_from: { remoteName: String(from.remoteName), indexName: typeof from.indexName === 'string' ? from.indexName : null, documentCount: Number(from.documentCount) },
+      network_change: originFrom(value.network_change),
+    };
+  }
+  return undefined;
+}
+
 /**
  * A `tasks/queue.jsonl` line as a task. A task dumped while `processing` comes back enqueued:
  * storage never holds `processing` (types/task.ts), and it runs again after the import.
@@ -266,6 +291,7 @@ export function readTaskLine(line: JsonObject, currentVersion: [number, number, 
   const kind = kindFrom(line.type, (line.indexUid as string | null) ?? '', currentVersion);
   const status = line.status === 'processing' ? 'enqueued' : (line.status as TaskStatus);
   const date = (value: unknown) => (typeof value === 'string' ? instantOfRfc3339(value) : null);
+  const network = networkFrom(line.network);
   return {
     uid: line.uid as number,
     batchUid: status === 'enqueued' ? null : ((line.batchUid as number | null | undefined) ?? null),
@@ -278,5 +304,6 @@ export function readTaskLine(line: JsonObject, currentVersion: [number, number, 
     startedAt: status === 'enqueued' ? null : date(line.startedAt),
     finishedAt: status === 'enqueued' ? null : date(line.finishedAt),
     customMetadata: (line.customMetadata as string | null | undefined) ?? null,
+    ...(network !== undefined ? { network } : {}),
   };
 }

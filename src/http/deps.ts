@@ -10,6 +10,8 @@ import type { IndexReader } from '../indexes/reader.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { LogHub } from '../logs/log-hub.js';
 import type { Network } from '../network/network.js';
+import type { WriteForwarding } from '../network/forward.js';
+import type { RemoteWriter } from '../network/remote-write.js';
 import type { RemoteSearch } from '../search/remote-search.js';
 import type { OutgoingClient } from '../outgoing/client.js';
 import type { SearchQueue } from '../search/search-queue.js';
@@ -42,6 +44,10 @@ export interface AppDeps {
   network: Network;
   /** sends the queries that name another instance to it */
   remoteSearch: RemoteSearch;
+  /** admits the writes of a sharded network and re-sends the leader's (network.md §5) */
+  forwarding: WriteForwarding;
+  /** sends writes to the other instances of the network, with v1.50's retries (the timings read at start) */
+  remoteWriter: RemoteWriter;
   /** every request to a URL users give (the checks of a network change) */
   outgoing: OutgoingClient;
   /** searches waiting for, or holding, one of the search slots */

@@ -44,18 +44,21 @@ export class InProcessRoutes {
   async call(route: KnownRoute, input: RouteInput = {}): Promise<unknown> {
     const spec = this.specs.get(route);
     if (spec === undefined) throw new Error(`${route} is not served in process`);
-    const query = spec.query?.(queryString(input.query ?? {}));
     let status = spec.status ?? 200;
     const reply: RouteReply = {
       code: (code) => (status = code),
       type: () => undefined,
     };
     const text = input.body === undefined ? undefined : stringifyJson(input.body);
+    const [method, pattern] = route.split(' ') as [string, string];
+    const path = pattern.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
+    const search = queryString(input.query ?? {});
     const result = await runSpec(spec, this.deps, {
-      query,
+      query: spec.query?.(search),
       params: input.params ?? {},
       caller: UNRESTRICTED,
       headers: text === undefined ? {} : { 'content-type': 'application/json' },
+      target: { method, url: search === '' ? path : `${path}?${search}` },
       reply,
       http: undefined,
       stream: text === undefined ? undefined : Readable.from([Buffer.from(text)]),

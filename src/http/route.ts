@@ -30,11 +30,19 @@ export interface RouteContext<Q, B> {
   params: Record<string, string>;
   caller: Caller;
   headers: IncomingHttpHeaders;
+  /** The request's method and path with its query string, as the client sent them (a leader re-sends writes so). */
+  target: RequestTarget;
   reply: RouteReply;
   /** The Fastify request and reply; undefined in process (the library calls no route that needs them). */
   http: { request: FastifyRequest; reply: FastifyReply } | undefined;
   /** The undecoded body stream, for routes that stream their payload (`body: 'stream'`). */
   stream: Readable | undefined;
+}
+
+export interface RequestTarget {
+  method: string;
+  /** path and query string */
+  url: string;
 }
 
 export interface RouteSpec<Q = undefined, B = undefined> {
@@ -77,6 +85,7 @@ export interface RouteCall {
   params: Record<string, string>;
   caller: Caller;
   headers: IncomingHttpHeaders;
+  target: RequestTarget;
   reply: RouteReply;
   http: RouteContext<unknown, unknown>['http'];
   stream: Readable | undefined;
@@ -160,6 +169,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: reado
           params: request.params as Record<string, string>,
           caller,
           headers: request.headers,
+          target: { method: request.method, url: request.url },
           reply,
           http: { request, reply },
           stream: request.body as Readable | undefined,

@@ -29,6 +29,8 @@ import { Network } from '../network/network.js';
 import { OutgoingClient } from '../outgoing/client.js';
 import { IpPolicy } from '../outgoing/ip-policy.js';
 import { RemoteSearch } from '../search/remote-search.js';
+import { WriteForwarding } from '../network/forward.js';
+import { RemoteWriter, writeTimingsFromEnv, type WriteTimings } from '../network/remote-write.js';
 import { ruleLimitsFromEnv, type RuleLimits } from '../search-rules/limits.js';
 import { SearchRuleStore } from '../search-rules/store.js';
 import { defaultExportPayloadSize } from '../tasks/process/export.js';
@@ -86,6 +88,10 @@ export interface Instance {
   network: Network;
   /** sends the queries that name another instance to it */
   remoteSearch: RemoteSearch;
+  /** sends writes to the other instances of the network, with v1.50's retries */
+  remoteWriter: RemoteWriter;
+  /** admits the writes of a sharded network and re-sends the leader's (network.md §5) */
+  forwarding: WriteForwarding;
   /** every request to a URL users give */
   outgoing: OutgoingClient;
   /** the dynamic search rules of `/dynamic-search-rules` */
@@ -178,6 +184,7 @@ interface Services {
   features: ExperimentalFeatures;
   webhooks: WebhookStore;
   network: Network;
+  remoteWriter: RemoteWriter;
   searchRules: SearchRuleStore;
 }
 
@@ -212,6 +219,15 @@ function ruleLimits(env: NodeJS.ProcessEnv): RuleLimits {
   }
 }
 
+/** The write forwarding's timings from the environment; a bad value refuses the start (v1.50's first forwarded write panics). */
+function writeTimings(env: NodeJS.ProcessEnv): WriteTimings {
+  try {
+    return writeTimingsFromEnv(env);
+  } catch (err) {
+    throw new StartupRefused(`Error: ${(err as Error).message}`);
+  }
+}
+
 /** Step 5: the services over the instance store and the index environments, and the worker pools. */
 function buildServices(input: InstanceInput, store: InstanceStore): Services {
   const { config } = input;
@@ -238,6 +254,7 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
     features: new ExperimentalFeatures(store, forcedFeatures(config)),
     webhooks: new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader),
     network: new Network(store),
+    remoteWriter: new RemoteWriter(outgoing, writeTimings(input.env)),
     searchRules: new SearchRuleStore(store, ruleLimits(input.env)),
   };
 }
@@ -272,7 +289,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
 /** The instance: the services, what the routes read through them, its health and its closing. */
 function assemble(input: InstanceInput, services: Services, scheduler: Scheduler, lock: DbLock): Instance {
   const { config, build, logs } = input;
-  const { store, keys, queue, indexes, indexEnvs, updateFiles, workers, features, webhooks, network, outgoing, searchRules } = services;
+  const { store, keys, queue, indexes, indexEnvs, updateFiles, workers, features, webhooks, network, outgoing, remoteWriter, searchRules } = services;
   const indexing = (): ReadonlySet<string> => {
     const running = queue.processing;
     if (running === null) return new Set();
@@ -297,6 +314,8 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     webhooks,
     network,
     remoteSearch: new RemoteSearch(outgoing),
+    remoteWriter,
+    forwarding: new WriteForwarding({ network, writer: remoteWriter, queue, updateFiles }),
     outgoing,
     searchRules,
     searchQueue: new SearchQueue(

@@ -21,6 +21,8 @@ export interface OutgoingRequest {
   body?: Uint8Array;
   /** Per attempt, from resolving the host to the answer's last byte (redirects included). */
   timeoutMs: number;
+  /** Per connection: a socket not connected by then fails the attempt as a timeout (reqwest's `connect_timeout`). */
+  connectTimeoutMs?: number;
   /** The caller's end (a search's deadline, a task's cancelation): aborts the attempt in flight, connection included. */
   signal?: AbortSignal;
   /**
@@ -75,7 +77,7 @@ export class OutgoingClient {
   private async followRedirects(url: URL, init: OutgoingRequest, signal: AbortSignal): Promise<OutgoingResponse> {
     let [target, method, headers, body] = [url, init.method ?? 'GET', init.headers ?? {}, init.body];
     for (let redirects = 0; ; redirects++) {
-      const response = await this.send(target, method, headers, body, signal);
+      const response = await this.send(target, method, headers, body, signal, init.connectTimeoutMs);
       const location = response.headers.location;
       if (!REDIRECTS.has(response.status) || location === undefined) return response;
       if (redirects === MAX_REDIRECTS) throw new Error(`too many redirects (more than ${MAX_REDIRECTS})`);
@@ -86,7 +88,7 @@ export class OutgoingClient {
     }
   }
 
-  private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal): Promise<OutgoingResponse> {
+  private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, connectTimeoutMs?: number): Promise<OutgoingResponse> {
     const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
     if (transport === null) throw new Error(`unsupported URL scheme \`${url.protocol.slice(0, -1)}\``);
     const addresses = await this.checkedAddresses(url.hostname);
@@ -103,6 +105,14 @@ export class OutgoingClient {
         });
       });
       req.on('error', fail);
+      if (connectTimeoutMs !== undefined) {
+        req.on('socket', (socket) => {
+          if (!socket.connecting) return;
+          const timer = setTimeout(() => req.destroy(new DOMException('connection timed out', 'TimeoutError')), connectTimeoutMs);
+          socket.once('connect', () => clearTimeout(timer));
+          socket.once('close', () => clearTimeout(timer));
+        });
+      }
       if (body !== undefined) req.write(body);
       req.end();
     });

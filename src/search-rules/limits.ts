@@ -6,6 +6,8 @@
  * the `words` conditions may try (u32, 4,096). A value Rust's integer parser refuses stops the
  * start with its message, as v1.50's does.
  */
+import { parseRustUnsigned } from '../types/rust-int.js';
+
 export interface RuleLimits {
   readonly maxCountedWords: number;
   readonly maxActiveRules: number;
@@ -15,21 +17,11 @@ export interface RuleLimits {
 
 export const DEFAULT_RULE_LIMITS: RuleLimits = { maxCountedWords: 10, maxActiveRules: 1000, maxPinActions: 100, wordFuel: 4096 };
 
-/** Rust's `str::parse::<uN>()`: an optional `+`, then decimal digits only, at most `max`. */
-function parseUnsigned(text: string, max: number): number {
-  if (text === '') throw new Error('cannot parse integer from empty string');
-  const digits = text.startsWith('+') ? text.slice(1) : text;
-  if (!/^[0-9]+$/.test(digits)) throw new Error('invalid digit found in string');
-  const value = Number(digits);
-  if (value > max) throw new Error('number too large to fit in target type');
-  return value;
-}
-
 /** The limits the environment sets; throws Rust's parse error for a value that is no integer of its type. */
 export function ruleLimitsFromEnv(env: NodeJS.ProcessEnv): RuleLimits {
   const read = (name: string, max: number, fallback: number): number => {
     const text = env[`QUARRY_EXPERIMENTAL_DSR_FUEL_${name}`] ?? env[`MEILI_EXPERIMENTAL_DSR_FUEL_${name}`];
-    return text === undefined ? fallback : parseUnsigned(text, max);
+    return text === undefined ? fallback : parseRustUnsigned(text, BigInt(max));
   };
   return {
     maxCountedWords: read('MAX_COUNTED_WORDS', 0xff, DEFAULT_RULE_LIMITS.maxCountedWords),

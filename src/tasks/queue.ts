@@ -34,6 +34,7 @@ import {
   type Task,
   type TaskDetails,
   type TaskKind,
+  type TaskNetwork,
 } from '../types/task.js';
 import { nowNs } from '../types/dates.js';
 import type { Progress } from './progress.js';
@@ -61,6 +62,8 @@ export interface TaskInput {
   kind: TaskKind;
   /** the `customMetadata` query parameter of document and rule routes */
   customMetadata?: string | null;
+  /** where the task comes from or goes to in a network (network.md §5) */
+  network?: TaskNetwork;
 }
 
 /** The enqueued tasks the autobatcher needs (see autobatcher.ts `nextBatch`). */
@@ -159,6 +162,7 @@ export class TaskQueue {
       startedAt: null,
       finishedAt: null,
       customMetadata: input.customMetadata ?? null,
+      ...(input.network === undefined ? {} : { network: input.network }),
     };
   }
 
@@ -266,6 +270,17 @@ export class TaskQueue {
   }
 
   /**
+   * Records where a task went in the network (the remote tasks of a forwarded write), durably,
+   * whatever the task's status; nothing happens when the task was deleted meanwhile.
+   */
+  setNetwork(uid: number, network: TaskNetwork): void {
+    writeTxn(this.root, () => {
+      const stored = this.dbs.tasks.get(uid);
+      if (stored !== undefined) this.dbs.tasks.putSync(uid, { ...stored, network });
+    });
+  }
+
+  /**
    * Relabels the history of renamed or swapped indexes: every task older than `beforeUid` that
    * touches an index in `mapping` gets the mapped uid (both directions of a swap at once).
    */
@@ -302,7 +317,9 @@ export class TaskQueue {
     writeTxn(this.root, () => {
       const written = progress?.count('task', tasks.length);
       for (const task of tasks) {
-        this.update(task);
+        // the batch ran on copies taken before the forwarded remote tasks were recorded (setNetwork)
+        const network = this.dbs.tasks.get(task.uid)?.network;
+        this.update(network === undefined ? task : { ...task, network });
         written?.();
       }
       this.writeBatch(progress === undefined ? batch : { ...batch, stats: { ...batch.stats, progressTrace: progress.trace() } });

@@ -202,7 +202,7 @@ export interface RemoteTask {
 export type TaskNetwork =
   | { remote_tasks: Record<string, RemoteTask>; network_version: string }
   | { origin: NetworkOrigin }
-  | { import_from: { remoteName: string; indexName: string; documentCount: number }; network_change: NetworkOrigin };
+  | { import_from: { remoteName: string; indexName: string | null; documentCount: number }; network_change: NetworkOrigin };
 
 export interface ExportIndexView {
   filter: unknown;

@@ -7,7 +7,7 @@ import { validateIndexUid } from '../../indexes/uid.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
 import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
-import { enqueue } from '../enqueue.js';
+import { admitWrite, enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { QueryValueError, compileQuery, parseString, type ValueParser } from '../validation/index.js';
 
@@ -31,6 +31,8 @@ async function addDocuments(
   method: 'replace' | 'update',
 ) {
   const uid = validateIndexUid(ctx.params.indexUid!);
+  // v1.50 asks the network before it looks at the payload
+  const admission = admitWrite(deps, ctx);
   const { format, delimiter } = documentsFormat(ctx.headers['content-type'], ctx.query.csvDelimiter);
   const limit = deps.config.httpPayloadSizeLimit;
   const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.headers['content-encoding'], limit);
@@ -49,7 +51,7 @@ async function addDocuments(
         onMissingDocument: ctx.query.skipCreation === true ? 'skip' : 'create',
       },
       customMetadata: ctx.query.customMetadata ?? null,
-    });
+    }, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
   } catch (err) {
     await deps.updateFiles.delete(payload.uuid);
     throw err;

@@ -53,10 +53,11 @@ function deleteByFilter(ctx: RouteContext<ReturnType<typeof parseWriteQuery>, { 
   // `filter` is required here: null is a value of the wrong type, not "no filter".
   if (filter === null) throw new ApiError(FILTER_CODE, 'Invalid syntax for the filter parameter: `expected String, Array, found: null`.');
   if (checkedFilter(deps.features, filter, FILTER_CODE) === null) throw new ApiError(FILTER_CODE, 'Sending an empty filter is forbidden.');
-  return enqueue(deps, {
-    kind: { name: 'documentDeletionByFilter', indexUid: uid, filter },
-    customMetadata: ctx.query.customMetadata ?? null,
-  });
+  return enqueue(
+    deps,
+    { kind: { name: 'documentDeletionByFilter', indexUid: uid, filter }, customMetadata: ctx.query.customMetadata ?? null },
+    { ctx, body: { kind: 'json', value: { filter } } },
+  );
 }
 
 export const documentDeletionRoutes = [
@@ -66,10 +67,11 @@ export const documentDeletionRoutes = [
     status: 202,
     handler: (ctx, deps) => {
       const uid = validateIndexUid(ctx.params.indexUid!);
-      return enqueue(deps, {
-        kind: { name: 'documentDeletion', indexUid: uid, documentIds: [ctx.params.documentId!] },
-        customMetadata: ctx.query.customMetadata ?? null,
-      });
+      return enqueue(
+        deps,
+        { kind: { name: 'documentDeletion', indexUid: uid, documentIds: [ctx.params.documentId!] }, customMetadata: ctx.query.customMetadata ?? null },
+        { ctx, body: { kind: 'none' } },
+      );
     },
   }),
   defineRoute({
@@ -80,10 +82,11 @@ export const documentDeletionRoutes = [
     status: 202,
     handler: (ctx, deps) => {
       const uid = validateIndexUid(ctx.params.indexUid!);
-      return enqueue(deps, {
-        kind: { name: 'documentDeletion', indexUid: uid, documentIds: ctx.body },
-        customMetadata: ctx.query.customMetadata ?? null,
-      });
+      return enqueue(
+        deps,
+        { kind: { name: 'documentDeletion', indexUid: uid, documentIds: ctx.body }, customMetadata: ctx.query.customMetadata ?? null },
+        { ctx, body: { kind: 'json', value: ctx.body } },
+      );
     },
   }),
   defineRoute({
@@ -99,7 +102,7 @@ export const documentDeletionRoutes = [
     status: 202,
     handler: (ctx, deps) => {
       const uid = validateIndexUid(ctx.params.indexUid!);
-      return enqueue(deps, { kind: { name: 'documentClear', indexUid: uid }, customMetadata: ctx.query.customMetadata ?? null });
+      return enqueue(deps, { kind: { name: 'documentClear', indexUid: uid }, customMetadata: ctx.query.customMetadata ?? null }, { ctx, body: { kind: 'none' } });
     },
   }),
 ];

@@ -67,10 +67,11 @@ async function editDocuments(ctx: RouteContext<undefined, EditBody>, deps: AppDe
   if (context !== undefined && context !== null && (typeof context !== 'object' || Array.isArray(context))) {
     throw new ApiError('invalid_document_edition_context', 'The context must be an object');
   }
-  return enqueue(deps, {
-    kind: { name: 'documentEdition', indexUid: uid, filter, context: (context ?? null) as JsonObject | null, function: source },
-    customMetadata: null,
-  });
+  return enqueue(
+    deps,
+    { kind: { name: 'documentEdition', indexUid: uid, filter, context: (context ?? null) as JsonObject | null, function: source }, customMetadata: null },
+    { ctx, body: { kind: 'json', value: ctx.body } },
+  );
 }
 
 export const documentEditionRoutes = [

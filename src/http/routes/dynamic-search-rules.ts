@@ -202,7 +202,11 @@ export const dynamicSearchRuleRoutes = [
       const uid = validateIndexUid(ctx.params.ruleUid!);
       const rule = ruleUpdateOf(ctx.body);
       requireFeature(deps, 'Using the `/dynamic-search-rules` routes');
-      return enqueue(deps, { kind: { name: 'dsrUpdate', ruleUid: uid, rule: rule as Record<string, unknown> }, customMetadata: ctx.query.customMetadata ?? null });
+      return enqueue(
+        deps,
+        { kind: { name: 'dsrUpdate', ruleUid: uid, rule: rule as Record<string, unknown> }, customMetadata: ctx.query.customMetadata ?? null },
+        { ctx, body: { kind: 'json', value: ctx.body } },
+      );
     },
   }),
   defineRoute({
@@ -212,7 +216,7 @@ export const dynamicSearchRuleRoutes = [
     handler: (ctx, deps) => {
       const uid = validateIndexUid(ctx.params.ruleUid!);
       requireFeature(deps, 'Using the `/dynamic-search-rules` routes');
-      return enqueue(deps, { kind: { name: 'dsrUpdate', ruleUid: uid, rule: null }, customMetadata: ctx.query.customMetadata ?? null });
+      return enqueue(deps, { kind: { name: 'dsrUpdate', ruleUid: uid, rule: null }, customMetadata: ctx.query.customMetadata ?? null }, { ctx, body: { kind: 'none' } });
     },
   }),
   defineRoute({
@@ -221,7 +225,7 @@ export const dynamicSearchRuleRoutes = [
     status: 202,
     handler: (ctx, deps) => {
       requireFeature(deps, 'Using the `/dynamic-search-rules` routes');
-      return enqueue(deps, { kind: { name: 'dsrClear' }, customMetadata: ctx.query.customMetadata ?? null });
+      return enqueue(deps, { kind: { name: 'dsrClear' }, customMetadata: ctx.query.customMetadata ?? null }, { ctx, body: { kind: 'none' } });
     },
   }),
 ];

@@ -57,7 +57,7 @@ export const indexRoutes = [
     status: 202,
     handler: (ctx, deps) => {
       ctx.caller.assertIndexAction('indexes.create', ctx.body.uid);
-      return enqueue(deps, { kind: { name: 'indexCreation', indexUid: ctx.body.uid, primaryKey: ctx.body.primaryKey ?? null } });
+      return enqueue(deps, { kind: { name: 'indexCreation', indexUid: ctx.body.uid, primaryKey: ctx.body.primaryKey ?? null } }, { ctx, body: { kind: 'json', value: ctx.body } });
     },
   }),
   defineRoute({
@@ -68,9 +68,11 @@ export const indexRoutes = [
       const uid = validateIndexUid(ctx.params.indexUid!);
       const newUid = ctx.body.uid ?? null;
       if (newUid !== null) validateIndexUid(newUid);
-      return enqueue(deps, {
-        kind: { name: 'indexUpdate', indexUid: uid, primaryKey: ctx.body.primaryKey ?? null, newIndexUid: newUid },
-      });
+      return enqueue(
+        deps,
+        { kind: { name: 'indexUpdate', indexUid: uid, primaryKey: ctx.body.primaryKey ?? null, newIndexUid: newUid } },
+        { ctx, body: { kind: 'json', value: ctx.body } },
+      );
     },
   }),
   defineRoute({
@@ -78,7 +80,7 @@ export const indexRoutes = [
     status: 202,
     handler: (ctx, deps) => {
       const uid = validateIndexUid(ctx.params.indexUid!);
-      return enqueue(deps, { kind: { name: 'indexDeletion', indexUid: uid } });
+      return enqueue(deps, { kind: { name: 'indexDeletion', indexUid: uid } }, { ctx, body: { kind: 'none' } });
     },
   }),
 ];

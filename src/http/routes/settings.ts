@@ -34,16 +34,21 @@ const parseSetting = Object.fromEntries(
   }),
 ) as Record<SettingKey, (value: unknown) => unknown>;
 
+/** Every settings route registers so; a leader re-sends the change as a settings object to `PATCH /indexes/{uid}/settings` (network.md §5). */
 function enqueueUpdate(ctx: RouteContext<unknown, unknown>, deps: AppDeps, uid: string, patch: SettingsPatch, isDeletion: boolean) {
-  return enqueue(deps, {
-    kind: {
-      name: 'settingsUpdate',
-      indexUid: uid,
-      settings: patch as JsonObject,
-      isDeletion,
-      allowIndexCreation: ctx.caller.canPerform('indexes.create', uid),
+  return enqueue(
+    deps,
+    {
+      kind: {
+        name: 'settingsUpdate',
+        indexUid: uid,
+        settings: patch as JsonObject,
+        isDeletion,
+        allowIndexCreation: ctx.caller.canPerform('indexes.create', uid),
+      },
     },
-  });
+    { ctx, body: { kind: 'json', value: patch }, as: { method: 'PATCH', path: `/indexes/${uid}/settings` } },
+  );
 }
 
 /**

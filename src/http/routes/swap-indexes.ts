@@ -61,7 +61,7 @@ export const swapIndexesRoutes = [
           `Indexes must be declared only once during a swap. ${names} ${twice.length === 1 ? 'was' : 'were'} specified several times.`,
         );
       }
-      return enqueue(deps, { kind: { name: 'indexSwap', swaps } });
+      return enqueue(deps, { kind: { name: 'indexSwap', swaps } }, { ctx, body: { kind: 'json', value: ctx.body } });
     },
   }),
 ];

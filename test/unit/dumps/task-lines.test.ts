@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readTaskLine, taskLine } from '../../../src/dumps/task-lines.js';
 import { batchLine, readBatchLine } from '../../../src/dumps/batch-lines.js';
 import { defaultDetails } from '../../../src/tasks/details.js';
-import type { Batch, Task, TaskKind } from '../../../src/types/task.js';
+import type { Batch, Task, TaskKind, TaskNetwork } from '../../../src/types/task.js';
 
 const VERSION: [number, number, number] = [1, 50, 0];
 const KEY = { uid: '42092c55-5496-4579-8a51-768ad7866998', name: null, description: 'd', actions: ['search'], indexes: ['*'], expiresAt: null, createdAt: '2025-02-04T10:14:11.442986832Z', updatedAt: '2025-02-04T10:14:11.442986832Z' };
@@ -51,6 +51,22 @@ describe('tasks/queue.jsonl lines', () => {
     expect(JSON.parse(taskLine(taskOf(KINDS[12]!, 8))).type.dumpCreation.keys[0]).toEqual({
       description: 'd', uid: KEY.uid, actions: ['search'], indexes: ['*'], expires_at: null, created_at: KEY.createdAt, updated_at: KEY.updatedAt,
     });
+  });
+
+  it.each<TaskNetwork>([
+    { remote_tasks: { ms1: { taskUid: 4, error: null }, ms2: { error: { message: 'm', code: 'remote_timeout', type: 'system', link: 'l' } } }, network_version: '0198f3a2-6c1e-7b0a-9d7e-2f4c1b8a9e10' },
+    { origin: { remoteName: 'ms0', taskUid: 1, networkVersion: '0198f3a2-6c1e-7b0a-9d7e-2f4c1b8a9e10' } },
+    { import_from: { remoteName: 'ms1', indexName: null, documentCount: 3 }, network_change: { remoteName: 'ms0', taskUid: 7, networkVersion: '0198f3a2-6c1e-7b0a-9d7e-2f4c1b8a9e10' } },
+  ])('keeps the network field (%#) before customMetadata, as v1.50 dumps it', (network) => {
+    const task: Task = { ...taskOf(KINDS[3]!, 2), customMetadata: 'm', network };
+    const text = taskLine(task);
+    expect(Object.keys(JSON.parse(text)).slice(-2)).toEqual(['network', 'customMetadata']);
+    expect(readTaskLine(JSON.parse(text), VERSION)).toEqual(task);
+  });
+
+  it('reads a dumped origin without its network version as the nil version', () => {
+    const line = { ...JSON.parse(taskLine(taskOf(KINDS[3]!, 1))), network: { origin: { remoteName: 'ms0', taskUid: 1 } } };
+    expect(readTaskLine(line, VERSION).network).toEqual({ origin: { remoteName: 'ms0', taskUid: 1, networkVersion: '00000000-0000-0000-0000-000000000000' } });
   });
 
   it('reads a task dumped while processing back as enqueued', () => {

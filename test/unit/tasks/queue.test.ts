@@ -744,3 +744,30 @@ describe('a filter value given twice', () => {
     expect(queue.query({ indexUids: ['a', 'a'] }).total).toBe(2);
   });
 });
+
+describe("a task's network", () => {
+  const VERSION = '0198f3a2-6c1e-7b0a-9d7e-2f4c1b8a9e10';
+
+  it('is registered with the task and replaced durably by setNetwork', async () => {
+    const task = queue.register({ kind: kind.add('a'), network: { remote_tasks: {}, network_version: VERSION } });
+    expect(queue.get(task.uid)!.network).toEqual({ remote_tasks: {}, network_version: VERSION });
+    queue.setNetwork(task.uid, { remote_tasks: { ms1: { taskUid: 3, error: null } }, network_version: VERSION });
+    await reopen();
+    expect(queue.get(task.uid)!.network).toEqual({ remote_tasks: { ms1: { taskUid: 3, error: null } }, network_version: VERSION });
+  });
+
+  it('recorded while its batch ran survives the batch commit of an older copy', () => {
+    const task = queue.register({ kind: kind.add('a'), network: { remote_tasks: {}, network_version: VERSION } });
+    const copy = queue.get(task.uid)!;
+    queue.setNetwork(task.uid, { remote_tasks: { ms1: { taskUid: 3, error: null } }, network_version: VERSION });
+    const batch = openBatch(queue.nextBatchUid(), [copy], 'test strategy', copy.enqueuedAt + S);
+    const done = finishBatch(batch, [{ ...copy, status: 'succeeded' }], copy.enqueuedAt + 2n * S);
+    queue.commitBatch(done.batch, done.tasks);
+    expect(queue.get(task.uid)).toMatchObject({ status: 'succeeded', network: { remote_tasks: { ms1: { taskUid: 3, error: null } } } });
+  });
+
+  it('is left alone when the task was deleted meanwhile', () => {
+    expect(() => queue.setNetwork(42, { origin: { remoteName: 'ms0', taskUid: 1, networkVersion: VERSION } })).not.toThrow();
+    expect(queue.get(42)).toBeUndefined();
+  });
+});
