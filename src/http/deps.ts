@@ -33,7 +33,7 @@ export interface AppDeps {
   features: ExperimentalFeatures;
   queue: TaskQueue;
   /** Woken after every registration (a cancelation may abort the running batch). */
-  scheduler: { wake(task: Task): void };
+  scheduler: { wake(task?: Task): void };
   indexes: IndexRegistry;
   stats: StatsService;
   /** Index lookups and reads (settings, fields, documents, search) by uid. */

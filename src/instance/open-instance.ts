@@ -26,6 +26,7 @@ import { useRunSegmenter } from '../kernels/run-segmenter.js';
 import type { ImportProgress } from '../logs/import-progress.js';
 import type { LogHub } from '../logs/log-hub.js';
 import { Network } from '../network/network.js';
+import { importHeaders, originHeaders } from '../network/proxy-headers.js';
 import { OutgoingClient } from '../outgoing/client.js';
 import { IpPolicy } from '../outgoing/ip-policy.js';
 import { RemoteSearch } from '../search/remote-search.js';
@@ -280,7 +281,9 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
       request: (url, init) => outgoing.request(url, init),
       visibleSettings: () => ({ foreignKeys: features.enabled('foreignKeys'), chat: features.enabled('chatCompletions') }),
       defaultPayloadSize: defaultExportPayloadSize(config.httpPayloadSizeLimit),
+      changeHeaders: (origin, data, metadata) => ({ ...originHeaders(origin), ...importHeaders(data, metadata) }),
     },
+    networkVersion: () => (network.sharding() ? network.current().version : null),
     shardingOf: () => network.shardingOf(),
     onBatchCommitted: webhookSender(webhooks, outgoing, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });

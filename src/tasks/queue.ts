@@ -35,6 +35,7 @@ import {
   type TaskDetails,
   type TaskKind,
   type TaskNetwork,
+  type TaskType,
 } from '../types/task.js';
 import { nowNs } from '../types/dates.js';
 import type { Progress } from './progress.js';
@@ -278,6 +279,36 @@ export class TaskQueue {
       const stored = this.dbs.tasks.get(uid);
       if (stored !== undefined) this.dbs.tasks.putSync(uid, { ...stored, network });
     });
+  }
+
+  /**
+   * Reads stored task `uid` and stores what `change` makes of it, in one transaction: a network
+   * change's state is updated so both by the routes that receive imports and notifications and by
+   * the scheduler, and neither may overwrite the other's update. `change` answers the new task
+   * (or null to keep it) and a result.
+   */
+  modify<T>(uid: number, change: (task: Task) => { task: Task | null; result: T }): T {
+    return writeTxn(this.root, () => {
+      const stored = this.dbs.tasks.get(uid);
+      if (stored === undefined) throw new Error(`Task ${uid} cannot be modified: it does not exist.`);
+      const { task, result } = change(stored);
+      if (task !== null) this.update(task);
+      return result;
+    });
+  }
+
+  /** The oldest enqueued task of `type` as stored (a running batch's tasks stay enqueued on disk). */
+  oldestEnqueued(type: TaskType): Task | undefined {
+    const index = this.dbs.taskIndex;
+    for (const uid of idsOf(index, FAMILY.type, type)) {
+      if (index.doesExist([FAMILY.status, 'enqueued', uid])) return this.dbs.tasks.get(uid);
+    }
+    return undefined;
+  }
+
+  /** Every enqueued task as stored, in uid order (the scheduler's network gate filters them). */
+  allEnqueued(): Task[] {
+    return idsOf(this.dbs.taskIndex, FAMILY.status, 'enqueued').map((uid) => this.dbs.tasks.get(uid)!);
   }
 
   /**

@@ -46,14 +46,15 @@ import { writeTxnAsync } from '../store/write-txn.js';
 import { writeIndex } from '../workers/index-writer.js';
 import type { WorkerPools } from '../workers/pool.js';
 import type { Task } from '../types/task.js';
-import { nextBatch, type BatchOperation, type NextBatch } from './autobatcher.js';
+import { nextBatch, type BatchOperation } from './autobatcher.js';
+import { gatedBatch, type GatedBatch } from './network-gate.js';
 import { finishBatch, openBatch } from './batch-record.js';
 import { nowNs } from '../types/dates.js';
 import { Progress } from './progress.js';
 import type { ArchiveDeps, BatchProcessor, ExportDeps, ProcessContext, ProcessOutcome } from './process/context.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processExport } from './process/export.js';
-import { processNetworkChange } from './process/network-change.js';
+import { processNetworkChange, recordImports, resumeNotifications, shardingDuring } from './process/network-change.js';
 import { processIndexCreation, processIndexDeletion, processIndexSwap, processIndexUpdate } from './process/index-ops.js';
 import { crashError, failed } from './process/outcome.js';
 import { processDocuments } from './process/documents.js';
@@ -67,6 +68,7 @@ import { processCancelation, processDeletion } from './process/task-ops.js';
 import { processUpgrade } from './process/upgrade.js';
 import { crashAfterIndexCommit } from './test-hooks.js';
 import type { TaskQueue } from './queue.js';
+import type { Processing } from './query.js';
 
 /** Batches that write one index's documents or settings: their stats show the database sizes they changed. */
 const INDEX_WRITES: ReadonlySet<BatchOperation> = new Set<BatchOperation>([
@@ -95,6 +97,8 @@ export interface SchedulerDeps {
   exports?: ExportDeps;
   /** the instance's storage format (absent: always current) */
   storage?: StorageFormat;
+  /** our network's version while it is sharded (a leader is set), else null: tasks of newer versions wait */
+  networkVersion?: () => string | null;
   /** the network's shards when it has a leader (Network.shardingOf), given to each batch */
   shardingOf?: () => Sharding | null;
 }
@@ -131,6 +135,8 @@ export class Scheduler {
   private loop: Promise<void> | null = null;
   private running: { taskUids: ReadonlySet<number>; abort: AbortController } | null = null;
   private idleWaiters: (() => void)[] = [];
+  /** when the pending network change was first shown processing */
+  private changeStartedAt: bigint | null = null;
   /** why no batch runs any more until a restart (a failed upgrade, data left in an older format) */
   private halted: string | null = null;
 
@@ -141,6 +147,7 @@ export class Scheduler {
   }
 
   start(): void {
+    if (this.loop === null) resumeNotifications(this.deps);
     this.loop ??= this.run();
   }
 
@@ -199,7 +206,7 @@ export class Scheduler {
     this.deps.log?.(reason);
   }
 
-  private pick(): NextBatch | null {
+  private pick(): GatedBatch | null {
     if (this.halted !== null) return null;
     const next = this.nextBatch();
     const storage = this.deps.storage;
@@ -212,21 +219,30 @@ export class Scheduler {
     return null;
   }
 
-  private nextBatch(): NextBatch | null {
+  private nextBatch(): GatedBatch | null {
     const { queue, indexes } = this.deps;
     const max = this.deps.maxBatchedTasks ?? Number.POSITIVE_INFINITY;
-    return nextBatch({
-      ...queue.nextEnqueued(max),
-      index: (uid) => {
+    const autobatch = {
+      index: (uid: string) => {
         const record = indexes.get(uid);
         return { exists: record !== undefined, primaryKey: record?.primaryKey ?? null };
       },
       maxBatchedTasks: max,
       maxBatchBytes: this.deps.maxBatchBytes,
+    };
+    const snapshot = queue.nextEnqueued(max);
+    let enqueued: Task[] | undefined;
+    return gatedBatch({
+      base: nextBatch({ ...snapshot, ...autobatch }),
+      considered: snapshot.tasks,
+      change: snapshot.tasks.some((task) => task.kind.name === 'networkTopologyChange') ? queue.oldestEnqueued('networkTopologyChange') : undefined,
+      enqueued: () => (enqueued ??= queue.allEnqueued()),
+      localVersion: this.deps.networkVersion?.() ?? null,
+      autobatch,
     });
   }
 
-  private async runBatch(next: NextBatch): Promise<void> {
+  private async runBatch(next: GatedBatch): Promise<void> {
     const { queue } = this.deps;
     const tasks = next.taskUids.map((uid) => queue.get(uid)!);
     const startedAt = nowNs();
@@ -236,7 +252,9 @@ export class Scheduler {
     const progress = new Progress();
     progress.enter('batch', 'processing tasks');
     this.running = { taskUids, abort };
-    queue.setProcessing({ batch, taskUids, progress });
+    // the tasks an older-task or import batch runs inside a network change, with the change itself
+    const shown = next.networkChange === undefined ? taskUids : new Set([...taskUids, next.networkChange]);
+    queue.setProcessing({ batch, taskUids: shown, progress });
     const measured = INDEX_WRITES.has(next.operation) ? this.deps.indexes.get(next.indexUid!) : undefined;
     // An index the batch creates is measured from its state right after creation (null here).
     const sizesBefore = measured === undefined ? null : databaseSizes(this.deps.indexEnvs.get(measured.uuid));
@@ -293,13 +311,15 @@ export class Scheduler {
       await writeTxnAsync(this.deps.store.root, () => {
         outcome.commit?.();
         if (measured !== undefined) this.indexStats.put(written!, measured);
-        queue.commitBatch(done.batch, done.tasks, progress);
+        // a step of a network change that finished nothing is not a batch (v1.50 keeps no record of it)
+        if (done.tasks.length > 0) queue.commitBatch(done.batch, done.tasks, progress);
+        if (next.networkChange !== undefined) recordImports(queue, next.networkChange, done.tasks);
         for (const uuid of payloads) if (!this.deps.updateFiles.discardInline(uuid)) files.push(uuid);
       }).catch(async (err: unknown) => {
         await outcome.abandon?.();
         throw err;
       });
-      queue.setProcessing(null);
+      queue.setProcessing(this.changeInProgress());
       this.running = null;
       this.deps.onBatchCommitted?.(done.tasks);
       await Promise.all(files.map((uuid) => this.deps.updateFiles.delete(uuid)));
@@ -309,13 +329,29 @@ export class Scheduler {
     } catch (err) {
       if (!(err instanceof BatchAborted)) throw err;
     } finally {
-      queue.setProcessing(null);
+      queue.setProcessing(this.changeInProgress());
       this.running = null;
     }
   }
 
+  /**
+   * A network change between two of its steps stays shown as processing, in a batch of its own
+   * (v1.50 keeps its batch processing until the change is done); null when no change is pending.
+   */
+  private changeInProgress(): Processing | null {
+    const { queue } = this.deps;
+    const task = queue.oldestEnqueued('networkTopologyChange');
+    if (task === undefined || task.kind.name !== 'networkTopologyChange' || task.kind.change === undefined) {
+      this.changeStartedAt = null;
+      return null;
+    }
+    this.changeStartedAt ??= nowNs();
+    const batch = openBatch(queue.nextBatchUid(), [task], `stopped after task with id ${task.uid} because it is a network topology change task`, this.changeStartedAt);
+    return { batch, taskUids: new Set([task.uid]) };
+  }
+
   private async process(
-    next: NextBatch,
+    next: GatedBatch,
     tasks: Task[],
     run: Pick<ProcessContext, 'now' | 'signal' | 'progress'>,
   ): Promise<ProcessOutcome> {
@@ -323,6 +359,8 @@ export class Scheduler {
     if (processor === undefined) {
       throw new ApiError('internal', `Quarry cannot process \`${next.operation}\` batches yet.`);
     }
-    return processor({ ...this.deps, indexStats: this.indexStats, sharding: this.deps.shardingOf?.() ?? null, ...run }, tasks, next);
+    const during = next.networkChange === undefined ? undefined : shardingDuring(this.deps.queue, next.networkChange);
+    const sharding = during === undefined ? (this.deps.shardingOf?.() ?? null) : during;
+    return processor({ ...this.deps, indexStats: this.indexStats, sharding, ...run }, tasks, next);
   }
 }

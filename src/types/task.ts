@@ -12,6 +12,8 @@
  *   simply leaves them enqueued for the next run.
  */
 
+import type { NetworkChangeState } from './network-change.js';
+
 /** Public task types, in Meilisearch's enum order (the order of `stats.types` in batches). */
 export const TASK_TYPES = [
   'documentAdditionOrUpdate',
@@ -127,7 +129,8 @@ export type TaskKind =
     }
   | { name: 'upgradeDatabase'; from: [number, number, number]; to: [number, number, number] }
   | { name: 'indexCompaction'; indexUid: string }
-  | { name: 'networkTopologyChange' }
+  /** `change` is absent on tasks from dumps: such a change has nothing left to do */
+  | { name: 'networkTopologyChange'; change?: NetworkChangeState }
   | { name: 'dsrUpdate'; ruleUid: string; /** null when the rule is deleted */ rule: JsonObject | null }
   | { name: 'dsrClear' };
 

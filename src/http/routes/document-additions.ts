@@ -4,6 +4,8 @@
  * task is enqueued, and the file is removed if the enqueue fails.
  */
 import { validateIndexUid } from '../../indexes/uid.js';
+import { receiveImport } from '../../network/import-receiving.js';
+import type { TaskInput } from '../../tasks/queue.js';
 import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
 import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
@@ -38,7 +40,7 @@ async function addDocuments(
   const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.headers['content-encoding'], limit);
   const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit);
   try {
-    return await enqueue(deps, {
+    const input: TaskInput = {
       kind: {
         name: 'documentAdditionOrUpdate',
         indexUid: uid,
@@ -51,7 +53,11 @@ async function addDocuments(
         onMissingDocument: ctx.query.skipCreation === true ? 'skip' : 'create',
       },
       customMetadata: ctx.query.customMetadata ?? null,
-    }, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
+    };
+    const register = () => enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
+    // documents a remote sends during a topology change count in it (network/import-receiving.ts)
+    if (admission.received?.kind === 'import') return await receiveImport(deps.queue, admission.received, register, (message, err) => deps.logs.logger.warn({ err }, message));
+    return await register();
   } catch (err) {
     await deps.updateFiles.delete(payload.uuid);
     throw err;

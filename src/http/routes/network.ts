@@ -2,11 +2,16 @@
  * `GET` / `PATCH /network` and `POST /network/control` (misc-routes.md §6), gated by the `network`
  * experimental feature. The body schema checks types field by field; the merge rules and their
  * errors live in network/network.ts, a change that sets a leader in network/topology.ts (202 and a
- * `networkTopologyChange` task; 200 and the network otherwise).
+ * `networkTopologyChange` task; 200 and the network otherwise); a PATCH with origin headers is a
+ * leader's change forwarded to this instance (topology.ts `followNetwork`), one with import
+ * headers too an exporter with no index (control.ts); the control messages are in control.ts.
  */
-import { ApiError } from '../../errors/api-error.js';
+import { recordRemoteTasks } from '../../tasks/process/network-change-store.js';
+import { applyControl, noIndexFromRemote, parseControl, type ControlDeps } from '../../network/control.js';
 import type { NetworkPatch } from '../../network/network.js';
-import { patchNetwork } from '../../network/topology.js';
+import { readReceivedNetwork } from '../../network/proxy-headers.js';
+import { followNetwork, patchNetwork, type PatchAnswer } from '../../network/topology.js';
+import type { TaskKind, TaskNetwork } from '../../types/task.js';
 import { enqueue } from '../enqueue.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
@@ -69,24 +74,45 @@ export const networkRoutes = [
     body: parsePatch,
     handler: async (ctx, deps) => {
       requireNetwork(deps, '/network');
-      const answer = await patchNetwork(
-        {
-          network: deps.network,
-          outgoing: deps.outgoing,
-          pendingNetworkTask: () => deps.queue.query({ types: ['networkTopologyChange'], statuses: ['enqueued', 'processing'], reverse: true, limit: 1 }).results[0]?.uid ?? null,
-          registerChange: () => enqueue(deps, { kind: { name: 'networkTopologyChange' } }),
-        },
-        ctx.body,
-      );
+      const registerChange = async (kind: TaskKind, network: TaskNetwork) => {
+        const view = await enqueue(deps, { kind, network });
+        return { uid: view.taskUid, view };
+      };
+      const received = readReceivedNetwork(ctx.headers);
+      let answer: PatchAnswer;
+      if (received === null) {
+        answer = await patchNetwork(
+          {
+            network: deps.network,
+            outgoing: deps.outgoing,
+            writer: deps.remoteWriter,
+            pendingNetworkTask: () => deps.queue.query({ types: ['networkTopologyChange'], statuses: ['enqueued', 'processing'], reverse: true, limit: 1 }).results[0]?.uid ?? null,
+            registerChange,
+            recordRemoteTasks: (uid, remoteTasks) => recordRemoteTasks(deps.queue, uid, remoteTasks),
+          },
+          ctx.body,
+        );
+      } else if (received.kind === 'origin') {
+        answer = await followNetwork({ network: deps.network, registerChange }, ctx.body, received.origin);
+      } else {
+        noIndexFromRemote(controlDeps(deps), received);
+        answer = { status: 200, body: undefined };
+      }
       ctx.reply.code(answer.status);
       return answer.body;
     },
   }),
   defineRoute({
     route: 'POST /network/control',
-    handler: (_ctx, deps) => {
+    body: parseControl,
+    handler: (ctx, deps) => {
       requireNetwork(deps, '/network/control');
-      throw new ApiError('requires_enterprise_edition', 'Meilisearch Enterprise Edition is required to call this route');
+      applyControl(controlDeps(deps), ctx.body);
+      return undefined;
     },
   }),
 ];
+
+function controlDeps(deps: AppDeps): ControlDeps {
+  return { queue: deps.queue, availability: deps.network.availability, wake: () => deps.scheduler.wake() };
+}

@@ -47,7 +47,7 @@ export function defaultExportPayloadSize(httpPayloadSizeLimit: number): number {
 }
 
 /** One request to the remote, retried as v1.50's `backoff::retry`; an unsuccessful final answer is an error. */
-async function send(deps: ExportDeps, signal: AbortSignal, url: string, init: Omit<OutgoingRequest, 'timeoutMs' | 'signal'>): Promise<OutgoingResponse> {
+export async function send(deps: ExportDeps, signal: AbortSignal, url: string, init: Omit<OutgoingRequest, 'timeoutMs' | 'signal'>): Promise<OutgoingResponse> {
   const started = Date.now();
   let interval = 500;
   for (;;) {
@@ -72,7 +72,7 @@ async function send(deps: ExportDeps, signal: AbortSignal, url: string, init: Om
 }
 
 /** The remote's error answer, as v1.50 words it (`FromRemoteWhenExporting`, an internal error), with the remote's code. */
-class RemoteExportError extends ApiError {
+export class RemoteExportError extends ApiError {
   constructor(
     readonly remoteCode: string | null,
     message: string,
@@ -95,23 +95,50 @@ function remoteError(response: OutgoingResponse): RemoteExportError {
   return new RemoteExportError(code, `Failed to export documents to remote server ${code} (${type}): ${message} <${link}>`);
 }
 
-interface Target {
+/** Where an export goes: the base URL (no trailing slash) and the headers every request carries. */
+export interface ExportTarget {
   readonly base: string;
   readonly headers: Record<string, string>;
 }
 
-/** Sends index `uid` (its environment `env`) to the target; answers how many documents matched. */
-async function exportIndex(ctx: ProcessContext, deps: ExportDeps, target: Target, uid: string, env: IndexEnv, options: ExportIndexSettings, payloadSize: number): Promise<number> {
-  const settings = readSettings(env);
-  let universe: Iterable<number> | null = null;
-  if (options.filter !== null && options.filter !== undefined) {
-    try {
-      const ast = parseFilter(options.filter, { code: 'invalid_document_filter' });
-      if (ast !== null) universe = evaluateFilter(env, settings, ast, { code: 'invalid_document_filter', vectors: vectorFilter(env, settings) });
-    } catch (err) {
-      throw err instanceof ApiError ? inIndex(uid, err) : err;
-    }
+/** One index to send, and how. */
+export interface IndexShipment {
+  readonly uid: string;
+  readonly env: IndexEnv;
+  /** the documents to send (internal docids); null: every document */
+  readonly universe: Iterable<number> | null;
+  /** an existing remote index gets this index's primary key and settings too */
+  readonly overrideSettings: boolean;
+  readonly payloadSize: number;
+  /**
+   * Extra headers of each request (a topology change's import headers): `payload` describes the
+   * documents payload it goes with, null for the index and settings requests.
+   */
+  readonly headers?: (payload: { documents: number; firstDocid: number | null } | null) => Record<string, string>;
+  /** a topology change sends a payload even without documents, so that the remote knows */
+  readonly announceEmpty?: boolean;
+  /** what a refusal with this Meilisearch error code means: `continue` as if sent, `stop` sending this index */
+  readonly refused?: (code: string) => 'continue' | 'stop' | null;
+}
+
+/** `send`, with the shipment's verdict on a refusal: false when sending this index must stop. */
+async function sendShipped(deps: ExportDeps, signal: AbortSignal, shipment: IndexShipment, url: string, init: Omit<OutgoingRequest, 'timeoutMs' | 'signal'>): Promise<boolean> {
+  try {
+    await send(deps, signal, url, init);
+    return true;
+  } catch (err) {
+    const verdict = err instanceof RemoteExportError && err.remoteCode !== null ? shipment.refused?.(err.remoteCode) : null;
+    if (verdict === 'continue') return true;
+    if (verdict === 'stop') return false;
+    throw err;
   }
+}
+
+/** Sends one index to the target (index, settings, then documents); answers how many documents were sent. */
+export async function shipIndex(ctx: ProcessContext, deps: ExportDeps, target: ExportTarget, shipment: IndexShipment): Promise<number> {
+  const { uid, env } = shipment;
+  const settings = readSettings(env);
+  const extra = (payload: { documents: number; firstDocid: number | null } | null) => ({ ...target.headers, ...shipment.headers?.(payload) });
   const indexUrl = `${target.base}/indexes/${encodeURIComponent(uid)}`;
   let exists: boolean;
   try {
@@ -120,42 +147,58 @@ async function exportIndex(ctx: ProcessContext, deps: ExportDeps, target: Target
     if (!(err instanceof RemoteExportError) || err.remoteCode !== 'index_not_found') throw err;
     exists = false;
   }
-  const json = (body: unknown) => ({ headers: { ...target.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) });
+  const json = (body: unknown) => ({ headers: { ...extra(null), 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) });
   const primaryKey = ctx.indexes.get(uid)?.primaryKey ?? null;
-  if (!exists) await send(deps, ctx.signal, new URL('/indexes', target.base).toString(), { method: 'POST', ...json({ uid, primaryKey }) });
-  if (exists && options.overrideSettings) await send(deps, ctx.signal, indexUrl, { method: 'PATCH', ...json({ primaryKey }) });
-  if (!exists || options.overrideSettings) {
-    await send(deps, ctx.signal, `${indexUrl}/settings`, { method: 'PATCH', ...json(settingsView(settings, deps.visibleSettings(), REVEAL_SECRETS)) });
+  if (!exists && !(await sendShipped(deps, ctx.signal, shipment, new URL('/indexes', target.base).toString(), { method: 'POST', ...json({ uid, primaryKey }) }))) return 0;
+  if (exists && shipment.overrideSettings && !(await sendShipped(deps, ctx.signal, shipment, indexUrl, { method: 'PATCH', ...json({ primaryKey }) }))) return 0;
+  if (!exists || shipment.overrideSettings) {
+    if (!(await sendShipped(deps, ctx.signal, shipment, `${indexUrl}/settings`, { method: 'PATCH', ...json(settingsView(settings, deps.visibleSettings(), REVEAL_SECRETS)) }))) return 0;
   }
 
   const store = new DocumentStore(env);
+  const { universe } = shipment;
   const documents = universe === null ? store.entries() : (function* () {
     for (const docid of universe) {
       const doc = store.byDocid(docid);
       if (doc !== undefined) yield { docid, doc };
     }
   })();
-  const flush = async (lines: string[]) => {
-    const body = await gzipped(Buffer.from(lines.join('')));
-    await send(deps, ctx.signal, `${indexUrl}/documents`, { method: 'POST', headers: { ...target.headers, 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }, body });
+  const flush = async (lines: string[], firstDocid: number | null): Promise<boolean> => {
+    const body = await gzipped(Buffer.from(lines.length === 0 ? ' ' : lines.join('')));
+    const headers = { ...extra({ documents: lines.length, firstDocid }), 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' };
+    return sendShipped(deps, ctx.signal, shipment, `${indexUrl}/documents`, { method: 'POST', headers, body });
   };
   let lines: string[] = [];
+  let first: number | null = null;
   let bytes = 0;
   let count = 0;
   for (const { docid, doc } of documents) {
     const line = `${stringifyJson(portableDocument(env, settings, docid, doc))}\n`;
     const size = Buffer.byteLength(line);
     // at least one document per payload, even one larger than the payload size
-    if (lines.length > 0 && bytes + size > payloadSize) {
-      await flush(lines);
-      [lines, bytes] = [[], 0];
+    if (lines.length > 0 && bytes + size > shipment.payloadSize) {
+      if (!(await flush(lines, first))) return count;
+      [lines, bytes, first] = [[], 0, null];
     }
     lines.push(line);
+    first ??= docid;
     bytes += size;
     count += 1;
   }
-  if (lines.length > 0) await flush(lines);
+  if (lines.length > 0 || (count === 0 && shipment.announceEmpty === true)) await flush(lines, first);
   return count;
+}
+
+/** The documents of index `uid` that `filter` selects (null: all of them). */
+function filtered(uid: string, env: IndexEnv, filter: unknown): Iterable<number> | null {
+  if (filter === null || filter === undefined) return null;
+  try {
+    const settings = readSettings(env);
+    const ast = parseFilter(filter, { code: 'invalid_document_filter' });
+    return ast === null ? null : evaluateFilter(env, settings, ast, { code: 'invalid_document_filter', vectors: vectorFilter(env, settings) });
+  } catch (err) {
+    throw err instanceof ApiError ? inIndex(uid, err) : err;
+  }
 }
 
 export const processExport: BatchProcessor = async (ctx, [task]) => {
@@ -172,13 +215,16 @@ export const processExport: BatchProcessor = async (ctx, [task]) => {
       const pattern = patterns.find((candidate) => patternMatches(candidate, uid));
       return pattern === undefined ? [] : [{ uid, options: kind.indexes[pattern]! }];
     });
-  const target: Target = { base: kind.url.replace(/\/$/, ''), headers: kind.apiKey === null ? {} : { authorization: `Bearer ${kind.apiKey}` } };
+  const target: ExportTarget = { base: kind.url.replace(/\/$/, ''), headers: kind.apiKey === null ? {} : { authorization: `Bearer ${kind.apiKey}` } };
   const exported: Record<string, ExportIndexSettings & { matchedDocuments: number }> = {};
   for (const [i, { uid, options }] of chosen.entries()) {
     ctx.progress.enterNamed('export', `Exporting index \`${uid}\``, i, chosen.length);
     const record = ctx.indexes.get(uid);
     if (record === undefined) continue;
-    const matched = await ctx.indexEnvs.use(record.uuid, (env) => exportIndex(ctx, deps, target, uid, env, options, kind.payloadSize ?? deps.defaultPayloadSize));
+    const payloadSize = kind.payloadSize ?? deps.defaultPayloadSize;
+    const matched = await ctx.indexEnvs.use(record.uuid, (env) =>
+      shipIndex(ctx, deps, target, { uid, env, universe: filtered(uid, env, options.filter), overrideSettings: options.overrideSettings, payloadSize }),
+    );
     exported[uid] = { ...options, matchedDocuments: matched };
   }
   return { tasks: [succeeded(task!, { kind: 'export', url: kind.url, apiKey: kind.apiKey, payloadSize: kind.payloadSize, indexes: exported })] };

@@ -24,7 +24,8 @@ describe('network routes', () => {
       errorBody('feature_not_enabled', `Using the ${route} route requires enabling the \`network\` experimental feature. See https://github.com/orgs/meilisearch/discussions/805`);
     expect(await call(server, 'GET', '/network')).toMatchObject({ status: 400, body: gate('/network') });
     expect(await call(server, 'PATCH', '/network', {})).toMatchObject({ status: 400, body: gate('/network') });
-    expect(await call(server, 'POST', '/network/control')).toMatchObject({ status: 400, body: gate('/network/control') });
+    const control = { origin: { remoteName: 'ms-1', taskUid: 0 }, message: { type: 'statusChangeForRemote', remote: 'ms-1', status: 'available' } };
+    expect(await call(server, 'POST', '/network/control', control)).toMatchObject({ status: 400, body: gate('/network/control') });
     await call(server, 'PATCH', '/experimental-features', { network: true });
   });
 
@@ -92,9 +93,9 @@ describe('network routes', () => {
       status: 400,
       body: errorBody('invalid_network_remotes', 'leader `ms-0` is missing from remotes'),
     });
-    expect(await call(server, 'POST', '/network/control')).toMatchObject({
-      status: 451,
-      body: errorBody('requires_enterprise_edition', 'Meilisearch Enterprise Edition is required to call this route'),
+    expect(await call(server, 'POST', '/network/control', { origin: { remoteName: 'ms-1', taskUid: 0 } })).toMatchObject({
+      status: 400,
+      body: errorBody('bad_request', 'Json deserialize error: missing field `message`'),
     });
   });
 

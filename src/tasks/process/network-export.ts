@@ -1,0 +1,153 @@
+/**
+ * What a topology change moves (network.md §6, v1.50's `balance_documents`,
+ * `delete_removed_shards` and `notify_import_finished`):
+ * - every index's shard records brought to the new network (reshard-indexes.ts);
+ * - each document's shard before and after the change, by rendezvous over the old and the new
+ *   shard names (a document of an index created before any leader had none: it moves wherever
+ *   its new shard lives);
+ * - the export to every other remote of the new network, per index, with export.ts's sending
+ *   (index and settings first, then gzipped NDJSON payloads), every request carrying the change's
+ *   origin and import headers, a payload's task key being the first internal docid it holds; an
+ *   instance without indexes tells each remote so with `exportNoIndexForRemote`;
+ * - the deletion of the documents recorded in shards no longer owned, once every remote imported
+ *   them (engine shards/delete-unowned.ts);
+ * - telling the other remotes our imports are done (`importFinishedForRemote`).
+ * A remote that cannot be reached is logged and skipped: its documents stay here.
+ */
+import { deletedCount, deleteUnownedWrite } from '../../engine/shards/delete-unowned.js';
+import { shardOf } from '../../engine/shards/shard-of.js';
+import type { IndexEnv } from '../../engine/index-env.js';
+import { ApiError } from '../../errors/api-error.js';
+import { measureIndex } from '../../indexes/stats.js';
+import { exportPlan, nameForExport, ownedShards, shardNames } from './network-change-state.js';
+import type { NetworkChangeState } from '../../types/network-change.js';
+import type { NetworkOrigin } from '../../types/task.js';
+import { writeIndex } from '../../workers/index-writer.js';
+import type { ExportDeps, ProcessContext } from './context.js';
+import { send, shipIndex } from './export.js';
+import { reshardIndexes } from './reshard-indexes.js';
+
+/** What sending needs: the export client, the batch's cancelation, the log. */
+type Sending = Pick<ProcessContext, 'exports' | 'signal' | 'log'>;
+
+function exportDeps(ctx: Sending): ExportDeps {
+  if (ctx.exports === undefined) throw new ApiError('internal', 'exports are not available in this process');
+  return ctx.exports;
+}
+
+/**
+ * Every document of an index with its shard after the change and whether it changed shard,
+ * computed from the two networks' shard names rather than read from the shard records, so that an
+ * export run again after a crash (the records already updated) sends the same documents.
+ */
+function* shardedDocuments(env: IndexEnv, change: NetworkChangeState): Generator<{ docid: number; shard: string; moved: boolean }> {
+  const before = shardNames(change.oldNetwork);
+  const after = shardNames(change.newNetwork);
+  if (after.length === 0) return;
+  for (const { key, value } of env.externalIds.getRange({})) {
+    const shard = shardOf(key, after);
+    yield { docid: value, shard, moved: before.length === 0 || shardOf(key, before) !== shard };
+  }
+}
+
+const authorization = (writeApiKey: string | null): Record<string, string> => (writeApiKey === null ? {} : { authorization: `Bearer ${writeApiKey}` });
+
+/** `POST <remote>/network/control` (the remote URL's path replaced), retried as exports are. */
+async function control(ctx: Sending, remote: { url: string; writeApiKey: string | null }, origin: NetworkOrigin, message: object): Promise<void> {
+  const body = Buffer.from(JSON.stringify({ origin, message }));
+  await send(exportDeps(ctx), ctx.signal, new URL('/network/control', remote.url).toString(), {
+    method: 'POST',
+    headers: { ...authorization(remote.writeApiKey), 'content-type': 'application/json' },
+    body,
+  });
+}
+
+/**
+ * The export step: every index's documents get their shard in the new network (engine
+ * shards/reshard.ts, which `_shard` filters and the last step read), then what every other remote
+ * of the new network now owns is sent to it.
+ */
+export async function exportMovedDocuments(ctx: ProcessContext, change: NetworkChangeState, origin: NetworkOrigin): Promise<void> {
+  const records = ctx.indexes.list().sort((a, b) => (a.uid < b.uid ? -1 : 1));
+  await reshardIndexes(ctx, shardNames(change.newNetwork));
+  const outName = nameForExport(change);
+  const targets = exportPlan(change);
+  if (outName === null || targets.length === 0) return;
+  const deps = exportDeps(ctx);
+  if (records.length === 0) {
+    for (const target of targets) {
+      try {
+        await control(ctx, target, origin, { type: 'exportNoIndexForRemote', remote: outName });
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        ctx.log?.(`Could not signal not to wait documents to \`${target.name}\``, err);
+      }
+    }
+    return;
+  }
+  for (const [i, record] of records.entries()) {
+    ctx.progress.enterNamed('export', `Exporting documents from index \`${record.uid}\``, i, records.length);
+    await ctx.indexEnvs.use(record.uuid, async (env) => {
+      const documents = [...shardedDocuments(env, change)];
+      for (const target of targets) {
+        const universe = documents.filter(({ shard, moved }) => target.shards.has(shard) && (moved || target.shards.get(shard) === 'fullShard')).map(({ docid }) => docid);
+        try {
+          await shipIndex(ctx, deps, { base: target.url.replace(/\/$/, ''), headers: authorization(target.writeApiKey) }, {
+            uid: record.uid,
+            env,
+            universe,
+            overrideSettings: false,
+            payloadSize: deps.defaultPayloadSize,
+            announceEmpty: true,
+            headers: (payload) =>
+              deps.changeHeaders(
+                origin,
+                { remoteName: outName, indexName: record.uid, documentCount: payload?.documents ?? 0 },
+                { indexCount: records.length, taskKey: payload?.firstDocid ?? null, totalIndexDocuments: universe.length },
+              ),
+            refused: (code) => (code === 'import_task_already_received' ? 'continue' : code === 'import_task_unknown_remote' || code === 'import_task_without_network_task' ? 'stop' : null),
+          });
+        } catch (err) {
+          if (ctx.signal.aborted) throw err;
+          ctx.log?.(`Could not export documents to \`${target.name}\`; the documents are kept`, err);
+        }
+      }
+    });
+  }
+}
+
+/**
+ * The last step: the documents recorded in shards we no longer own are deleted (engine
+ * shards/delete-unowned.ts); answers how many, and the registry and statistics writes.
+ */
+export async function deleteMovedDocuments(ctx: ProcessContext, change: NetworkChangeState): Promise<{ moved: number; commit: () => void }> {
+  const owned = ownedShards(change);
+  const writes: (() => void)[] = [];
+  let moved = 0;
+  const records = ctx.indexes.list();
+  for (const [i, record] of records.entries()) {
+    ctx.progress.enterNamed('delete', `Deleting removed shards for index \`${record.uid}\``, i, records.length);
+    const deleted = deletedCount(await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, deleteUnownedWrite({ owned }, record.primaryKey), ctx.signal));
+    if (deleted === 0) continue;
+    moved += deleted;
+    const measured = measureIndex(ctx.indexEnvs.get(record.uuid), ctx.indexEnvs.folderOf(record.uuid));
+    writes.push(() => {
+      ctx.indexes.put({ ...record, updatedAt: ctx.now });
+      ctx.indexStats.put(record.uuid, measured);
+    });
+  }
+  return { moved, commit: () => writes.forEach((write) => write()) };
+}
+
+/** Tells each remote that our imports are done; a remote that does not answer is logged. */
+export async function notifyRemotes(ctx: Sending, remotes: readonly { name: string; url: string; writeApiKey: string | null }[], origin: NetworkOrigin, name: string): Promise<void> {
+  await Promise.all(
+    remotes.map(async (remote) => {
+      try {
+        await control(ctx, remote, origin, { type: 'importFinishedForRemote', remote: name, successful: true });
+      } catch (err) {
+        ctx.log?.(`Could not tell \`${remote.name}\` that the imports are done`, err);
+      }
+    }),
+  );
+}
