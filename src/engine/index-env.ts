@@ -10,7 +10,7 @@ import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { checkSpareDescriptors, openFilesLimit } from './descriptors.js';
-import { INDEX_DB_KEYS, INDEX_DB_VALUES, INDEX_DBS, type IndexReadEnv } from './index-read-env.js';
+import { INDEX_DB_KEYS, INDEX_DB_VALUES, INDEX_DBS, SHARD_DOCIDS_DB, type IndexReadEnv } from './index-read-env.js';
 import { OpenHandles } from './open-handles.js';
 
 /** An index's LMDB environment: its databases read as `IndexReadEnv` says, and written. */
@@ -30,6 +30,7 @@ export interface IndexEnv extends IndexReadEnv {
   readonly vectorDocs: Database<unknown, Buffer>;
   readonly vectorItems: Database<Buffer, Buffer>;
   readonly vectorLinks: Database<Buffer, Buffer>;
+  readonly shardDocids: Database<Buffer, string>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -71,6 +72,7 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
     vectorDocs: root.openDB<unknown, Buffer>(options('vectorDocs')),
     vectorItems: root.openDB<Buffer, Buffer>(options('vectorItems')),
     vectorLinks: root.openDB<Buffer, Buffer>(options('vectorLinks')),
+    shardDocids: root.openDB<Buffer, string>({ name: SHARD_DOCIDS_DB, encoding: 'binary' }),
   };
 }
 

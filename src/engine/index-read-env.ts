@@ -37,6 +37,13 @@ export const INDEX_DBS = {
   vectorLinks: 'vector-links',
 } as const;
 
+/**
+ * shard name → the internal docids of its documents (a DocSet, raw u32 LE), as v1.50's
+ * `shard-docids` (engine/shards/shard-docids.ts). Kept out of INDEX_DBS: index bundles do not
+ * carry it (a `_shard` filter over a bundle finds no shard).
+ */
+export const SHARD_DOCIDS_DB = 'shard-docids';
+
 export const INDEX_MAIN_KEYS = {
   /** the storage format of this environment (store/env.ts STORE_FORMAT_VERSION); none: its instance's format */
   format: 'format',
@@ -117,6 +124,8 @@ export interface IndexReadEnv {
   readonly vectorDocs: ReadDb<unknown, Buffer>;
   readonly vectorItems: ReadDb<Buffer, Buffer>;
   readonly vectorLinks: ReadDb<Buffer, Buffer>;
+  /** SHARD_DOCIDS_DB, in an LMDB environment only */
+  readonly shardDocids?: ReadDb<Buffer, string>;
 }
 
 /** How each database's keys are encoded: lmdb's key encoding as index-env.ts opens it. */

@@ -264,6 +264,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
       visibleSettings: () => ({ foreignKeys: features.enabled('foreignKeys'), chat: features.enabled('chatCompletions') }),
       defaultPayloadSize: defaultExportPayloadSize(config.httpPayloadSizeLimit),
     },
+    shardingOf: () => network.shardingOf(),
     onBatchCommitted: webhookSender(webhooks, outgoing, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
   });
 }

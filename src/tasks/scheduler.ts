@@ -40,6 +40,7 @@ import { createdIndexSizes, databaseSizeChanges, databaseSizes, measureIndex } f
 import { IndexStatsStore } from '../indexes/stats-store.js';
 import { formatLabel, STORE_FORMAT_VERSION, type InstanceStore } from '../store/env.js';
 import type { StorageFormat } from '../store/storage-format.js';
+import type { Sharding } from '../engine/shards/shard-of.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxnAsync } from '../store/write-txn.js';
 import { writeIndex } from '../workers/index-writer.js';
@@ -94,6 +95,8 @@ export interface SchedulerDeps {
   exports?: ExportDeps;
   /** the instance's storage format (absent: always current) */
   storage?: StorageFormat;
+  /** the network's shards when it has a leader (Network.shardingOf), given to each batch */
+  shardingOf?: () => Sharding | null;
 }
 
 const PROCESSORS: Partial<Record<BatchOperation, BatchProcessor>> = {
@@ -320,6 +323,6 @@ export class Scheduler {
     if (processor === undefined) {
       throw new ApiError('internal', `Quarry cannot process \`${next.operation}\` batches yet.`);
     }
-    return processor({ ...this.deps, indexStats: this.indexStats, ...run }, tasks, next);
+    return processor({ ...this.deps, indexStats: this.indexStats, sharding: this.deps.shardingOf?.() ?? null, ...run }, tasks, next);
   }
 }

@@ -11,8 +11,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { openIndexEnv } from '../engine/index-env.js';
-import { applyIndexWrite, type IndexWrite } from '../engine/indexer/commit.js';
-import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
+import { applyIndexWrite, type IndexWrite, type IndexWriteOutcome } from '../engine/indexer/commit.js';
 import { PreparedWords } from '../engine/words/prepared-words.js';
 import { StepReporter, type StepDurations } from '../engine/indexing-steps.js';
 import { PortParts, stopAhead, type AheadEnds } from './extraction-parts.js';
@@ -36,7 +35,7 @@ export interface IndexWriteJob {
 }
 
 export interface IndexWriteResult {
-  readonly outcome: DocumentBatchOutcome | null;
+  readonly outcome: IndexWriteOutcome;
   readonly steps: StepDurations;
 }
 

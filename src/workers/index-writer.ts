@@ -9,7 +9,8 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
-import type { DocumentsWrite, IndexWrite } from '../engine/indexer/commit.js';
+import type { DocumentsWrite, IndexWrite, IndexWriteOutcome } from '../engine/indexer/commit.js';
+import type { ReshardOutcome, ReshardWrite } from '../engine/shards/reshard.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { StepDurations } from '../engine/indexing-steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
@@ -31,8 +32,9 @@ export interface StepWatcher {
 }
 
 export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: DocumentsWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<DocumentBatchOutcome>;
-export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<DocumentBatchOutcome | null>;
-export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<DocumentBatchOutcome | null> {
+export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: ReshardWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<ReshardOutcome>;
+export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<IndexWriteOutcome>;
+export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: IndexWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<IndexWriteOutcome> {
   // Opening an LMDB database takes the environment's write lock, which the write about to start
   // holds until it commits: the HTTP thread opens its handle now and keeps it open until the write
   // ends, or its first read of the index would block the event loop for the whole write.

@@ -32,6 +32,7 @@ import type { IndexReadEnv } from '../index-read-env.js';
 import { matchingRule, type FilterFeatures } from '../../types/attribute-patterns.js';
 import { notFilterableMessage } from '../facets/filterable.js';
 import { assertFilterable, foreignNotSupported } from './gates.js';
+import { evaluateShardCondition, SHARD_FIELD } from '../shards/shard-filter.js';
 
 export interface EvaluateOptions {
   /** The error code of the route's filter parameter (default `invalid_search_filter`). */
@@ -51,7 +52,7 @@ export interface EvaluateOptions {
 export function evaluateFilter(env: IndexReadEnv, settings: IndexSettings, ast: FilterAst, options: EvaluateOptions): DocSet {
   const code = options.code ?? 'invalid_search_filter';
   assertFilterable(ast, settings.filterableAttributes, code);
-  return new Evaluator(new FacetReader(env), settings, code, options.vectors).evaluate(ast, null);
+  return new Evaluator(env, new FacetReader(env), settings, code, options.vectors).evaluate(ast, null);
 }
 
 type Condition = Extract<FilterAst, { type: 'comparison' | 'between' | 'exists' | 'isNull' | 'isEmpty' | 'contains' | 'startsWith' }>;
@@ -81,6 +82,16 @@ function allowedOperators(features: FilterFeatures): string[] {
   ];
 }
 
+/** v1.50's operator names of the conditions without an `operator`, as `_shard` errors show them. */
+const SHARD_OPERATORS: Partial<Record<Condition['type'], string>> = {
+  between: 'TO',
+  exists: 'EXISTS',
+  isNull: 'IS NULL',
+  isEmpty: 'IS EMPTY',
+  contains: 'CONTAINS',
+  startsWith: 'STARTS WITH',
+};
+
 /** A condition's attribute: its facet field id and the rule deciding its operators. */
 interface Target {
   field: string;
@@ -96,6 +107,7 @@ class Evaluator {
   private universe: DocSet | undefined;
 
   constructor(
+    private readonly env: IndexReadEnv,
     private readonly reader: FacetReader,
     private readonly settings: IndexSettings,
     private readonly code: ErrorCode,
@@ -124,6 +136,7 @@ class Evaluator {
       case 'not':
         return difference(within ?? this.all(), this.evaluate(ast.child, within));
       case 'in': {
+        if (ast.field.value === SHARD_FIELD) return this.shard('IN', ast.values);
         const target = this.target(ast.field);
         if (target === null) return EMPTY;
         return unionAll(ast.values.map((value) => this.equal(target, value)));
@@ -170,7 +183,14 @@ class Evaluator {
     return this.reader.equal(target.fid, normalizeFacet(value.value), parseFiniteFloat(value.value));
   }
 
+  /** A condition on `_shard` (shards/shard-filter.ts). */
+  private shard(operator: string, values: readonly Token[]): DocSet {
+    const condition = operator === '=' || operator === '!=' || operator === 'IN' ? { operator, values: values.map((value) => value.value) } : { operator };
+    return evaluateShardCondition(this.env, condition, () => this.all());
+  }
+
   private condition(ast: Condition): DocSet {
+    if (ast.field.value === SHARD_FIELD) return this.shard(SHARD_OPERATORS[ast.type] ?? ('operator' in ast ? ast.operator : ''), 'value' in ast ? [ast.value] : []);
     const target = this.target(ast.field);
     if (target === null) return EMPTY;
     const { fid } = target;

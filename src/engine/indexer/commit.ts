@@ -1,6 +1,7 @@
 /**
  * The writes a batch makes to one index environment, as data: a batch processor describes them
- * (document operations, or new settings with the updaters to rebuild) and the index writer
+ * (document operations, new settings with the updaters to rebuild, or a topology change's
+ * resharding, shards/reshard.ts) and the index writer
  * thread applies them (workers/index-writer.ts), so a long commit never blocks the HTTP thread.
  * Each write is ONE transaction: documents and everything derived from them land together.
  *
@@ -18,6 +19,10 @@ import { INDEX_UPDATERS, RECONCILING_UPDATERS } from './registry.js';
 import { StepReporter } from '../indexing-steps.js';
 import { recordAppliedBatch, type AppliedBatch } from '../applied-batch.js';
 import { stampIndexFormat } from '../storage-upgrade.js';
+import { reshardIndex, type ReshardOutcome, type ReshardWrite } from '../shards/reshard.js';
+import type { Sharding } from '../shards/shard-of.js';
+import { addShards, readShardDocids, writeShardDocids } from '../shards/shard-docids.js';
+import { EMPTY } from '../docset.js';
 
 export interface DocumentsWrite {
   readonly kind: 'documents';
@@ -29,6 +34,8 @@ export interface DocumentsWrite {
   readonly rehearsal?: boolean;
   /** the batch this write applies, recorded with it */
   readonly applied?: AppliedBatch;
+  /** the network's shards when it has a leader: only documents of owned shards are kept (document-batch.ts) */
+  readonly sharding?: Sharding | null;
 }
 
 export interface SettingsWrite {
@@ -38,21 +45,34 @@ export interface SettingsWrite {
   readonly clear: boolean;
   /** names of the updaters whose derived data the new settings change */
   readonly rebuild: readonly string[];
+  /** an index the batch creates with a sharded network: it knows every shard from the start */
+  readonly sharding?: Sharding | null;
   /** the batch this write applies, recorded with it */
   readonly applied?: AppliedBatch;
 }
 
-export type IndexWrite = DocumentsWrite | SettingsWrite;
+export type IndexWrite = DocumentsWrite | SettingsWrite | ReshardWrite;
+
+/** What a write answers: each operation's outcome (documents), what moved (reshard), nothing (settings). */
+export type IndexWriteOutcome = DocumentBatchOutcome | ReshardOutcome | null;
 
 /** Applies `write`; a documents write answers each operation's outcome. `prepared` has its words extracted ahead. */
 export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome | null;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), prepared?: PreparedWords): DocumentBatchOutcome | null {
+export function applyIndexWrite(env: IndexEnv, write: ReshardWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): ReshardOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): IndexWriteOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), prepared?: PreparedWords): IndexWriteOutcome {
   const stamp = () => {
     stampIndexFormat(env);
-    if (write.applied !== undefined) recordAppliedBatch(env, write.applied);
+    if (write.kind !== 'reshard' && write.applied !== undefined) recordAppliedBatch(env, write.applied);
   };
-  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, prepared, write.rehearsal, stamp);
+  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, prepared, write.rehearsal, stamp, write.sharding ?? null);
+  if (write.kind === 'reshard') {
+    return env.root.transactionSync(() => {
+      const outcome = reshardIndex(env, write.sharding, checkpoint);
+      stamp();
+      return outcome;
+    });
+  }
   env.root.transactionSync(() => {
     applySettings(env, write, checkpoint, steps);
     stamp();
@@ -62,8 +82,13 @@ export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: ()
 
 function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => void, steps: StepReporter): void {
   const store = new DocumentStore(env);
-  if (write.clear) store.apply(new Map(), true);
+  if (write.clear) {
+    store.apply(new Map(), true);
+    // v1.50 keeps the shards, emptied
+    writeShardDocids(env, new Map([...readShardDocids(env).keys()].map((name) => [name, EMPTY])));
+  }
   writeSettings(env, write.settings);
+  if (write.sharding) addShards(env, write.sharding.shards);
   // An emptied index is rebuilt from nothing, which also clears what the old documents left.
   // Each updater walks the documents on its own, so hand out a fresh iterator every time.
   const documents = write.clear ? [] : { [Symbol.iterator]: () => store.entries() };

@@ -19,6 +19,12 @@
  * whatever the payload size.
  * A filter the index refuses fails only its deletion; anything else fails the whole write (the
  * batch's processor then finds the operation that fails it with rehearsals: writes rolled back).
+ *
+ * With a sharded network (`sharding`, network.md §5) a document of a shard this instance does not
+ * own is validated but dropped (neither stored nor counted as indexed), a deletion by id skips
+ * the ids of such shards, and every document the batch creates is recorded in its shard
+ * (shards/shard-docids.ts); without one nothing is recorded. Deleted documents always leave their
+ * shard.
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
@@ -37,6 +43,9 @@ import { readSearchFields } from '../words/word-index.js';
 import type { PreparedWords } from '../words/prepared-words.js';
 import { INDEX_UPDATERS } from './registry.js';
 import { StepReporter } from '../indexing-steps.js';
+import { ShardRecorder, readShardDocids } from '../shards/shard-docids.js';
+import type { Sharding } from '../shards/shard-of.js';
+import { unionAll } from '../docset.js';
 
 /** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
 const CHUNK_DOCS = 20_000;
@@ -52,6 +61,8 @@ export type DocumentOp =
   | { readonly op: 'delete'; readonly ids: readonly string[] }
   | { readonly op: 'deleteByFilter'; readonly filter: unknown; readonly indexUid: string }
   | { readonly op: 'clear' }
+  /** every document recorded in a shard not in `owned` (a topology change's last step, shards/delete-unowned.ts) */
+  | { readonly op: 'deleteUnowned'; readonly owned: readonly string[] }
   /** documents already computed (an edition's outcome); `null` deletes */
   | { readonly op: 'put'; readonly changes: ReadonlyMap<string, JsonObject | null> };
 
@@ -83,9 +94,9 @@ type AddOp = Extract<DocumentOp, { op: 'add' }>;
 interface Validated {
   /** null only for an empty payload without a declared key: it settles nothing */
   readonly key: string | null;
-  /** distinct documents */
+  /** distinct documents (of owned shards, with a sharded network) */
   readonly count: number;
-  /** the parsed documents, kept when the payload is small enough */
+  /** the parsed documents (those kept), when the payload is small enough */
   readonly docs: JsonObject[] | null;
   /** top-level fields the index does not have yet */
   readonly newFields: ReadonlySet<string>;
@@ -95,7 +106,7 @@ interface Validated {
  * Validates an addition against the primary key and the index `fields` settled so far, or
  * answers its failure.
  */
-function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter): Validated | Failure {
+function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): Validated | Failure {
   steps.enter('preparing payloads');
   try {
     if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
@@ -115,7 +126,9 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
         if (fields.size + newFields.size === MAX_FIELDS) throw fieldLimitExceeded();
         newFields.add(name);
       }
-      ids.add(documentId(doc, key));
+      const id = documentId(doc, key);
+      if (shards.dropped(id)) continue;
+      ids.add(id);
       docs?.push(doc);
     }
     return { key, count: ids.size, docs, newFields };
@@ -126,11 +139,12 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
 }
 
 /** Writes one chunk of net changes to the store and every updater. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, known?: ReadonlyMap<string, StoredDocument | null>, prepared?: PreparedWords): void {
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, prepared?: PreparedWords): void {
   if (changes.size === 0) return;
   checkpoint();
   steps.enter('extracting documents');
   const applied = new DocumentStore(env).apply(changes, false, known);
+  shards.note(changes, applied);
   for (const updater of INDEX_UPDATERS) {
     steps.enter(updater.step);
     updater.apply(env, settings, applied, checkpoint, prepared);
@@ -139,11 +153,12 @@ function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, Json
   changes.clear();
 }
 
-function clearIndex(env: IndexEnv, settings: IndexSettings, checkpoint: () => void, steps: StepReporter): number {
+function clearIndex(env: IndexEnv, settings: IndexSettings, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): number {
   const store = new DocumentStore(env);
   const removed = store.count();
   steps.enter('extracting documents');
   store.apply(new Map(), true);
+  shards.cleared();
   for (const updater of INDEX_UPDATERS) {
     steps.enter(updater.step);
     updater.rebuild(env, settings, [], checkpoint);
@@ -151,7 +166,7 @@ function clearIndex(env: IndexEnv, settings: IndexSettings, checkpoint: () => vo
   return removed;
 }
 
-function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: unknown; indexUid: string }, primaryKey: string | null, checkpoint: () => void, steps: StepReporter): OpResult {
+function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: unknown; indexUid: string }, primaryKey: string | null, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): OpResult {
   const code = 'invalid_document_filter';
   let docids: Iterable<number>;
   try {
@@ -162,14 +177,25 @@ function deleteByFilter(env: IndexEnv, settings: IndexSettings, op: { filter: un
     if (err instanceof ApiError) return failure(new ApiError(err.code, `Index \`${op.indexUid}\`: ${err.message}`));
     throw err;
   }
+  return deleteDocids(env, settings, docids, primaryKey, checkpoint, steps, shards);
+}
+
+/** Deletes the documents `docids` (existing ones), through the store and every updater. */
+function deleteDocids(env: IndexEnv, settings: IndexSettings, docids: Iterable<number>, primaryKey: string | null, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): OpResult {
   const changes = new Map<string, JsonObject | null>();
   for (const docid of docids) {
     // A matching document exists, so the primary key is settled (and never changes after).
     changes.set(documentId(env.documents.get(docid)!, primaryKey!), null);
   }
   const count = changes.size;
-  flush(env, settings, changes, checkpoint, steps);
+  flush(env, settings, changes, checkpoint, steps, shards);
   return { count };
+}
+
+/** Deletes every document recorded in a shard not in `owned` (v1.50's `delete_removed_shards`). */
+function deleteUnowned(env: IndexEnv, settings: IndexSettings, owned: readonly string[], primaryKey: string | null, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): OpResult {
+  const unowned = [...readShardDocids(env)].filter(([name]) => !owned.includes(name)).map(([, docids]) => docids);
+  return deleteDocids(env, settings, unionAll(unowned), primaryKey, checkpoint, steps, shards);
 }
 
 /**
@@ -189,6 +215,7 @@ class Pending {
     private readonly checkpoint: () => void,
     private readonly steps: StepReporter,
     readonly prepared: PreparedWords | undefined,
+    readonly shards: ShardRecorder,
   ) {
     this.store = new DocumentStore(env);
   }
@@ -207,7 +234,7 @@ class Pending {
   }
 
   flush(): void {
-    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.stored, this.prepared);
+    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.prepared);
     this.stored.clear();
   }
 }
@@ -218,6 +245,7 @@ function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iter
   for (const doc of docs) {
     const at = line++;
     const id = documentId(doc, key);
+    if (pending.shards.dropped(id)) continue;
     const base = pending.current(id);
     if (op.skipMissing && base === undefined) continue;
     const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
@@ -229,7 +257,7 @@ function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iter
 function deleteIds(pending: Pending, ids: Iterable<string>): number {
   let deleted = 0;
   for (const id of new Set(ids)) {
-    if (pending.current(id) === undefined) continue;
+    if (pending.shards.dropped(id) || pending.current(id) === undefined) continue;
     pending.set(id, null);
     deleted++;
   }
@@ -241,7 +269,10 @@ class Rehearsed {
   constructor(readonly results: OpResult[]) {}
 }
 
-/** Applies `ops` in one transaction; a `rehearsal` rolls it back and answers what it would have. `finish` adds its writes to a committed transaction. */
+/**
+ * Applies `ops` in one transaction; a `rehearsal` rolls it back and answers what it would have.
+ * `finish` adds its writes to a committed transaction. `sharding`: the network's, when sharded.
+ */
 export function applyDocumentBatch(
   env: IndexEnv,
   ops: readonly DocumentOp[],
@@ -251,16 +282,18 @@ export function applyDocumentBatch(
   prepared?: PreparedWords,
   rehearsal = false,
   finish?: () => void,
+  sharding: Sharding | null = null,
 ): DocumentBatchOutcome {
   let settled = primaryKey;
   const apply = () => {
     const settings = readSettings(env);
     prepared?.start(settings, readSearchFields(env));
-    const pending = new Pending(env, settings, checkpoint, steps, prepared);
+    const shards = new ShardRecorder(env, sharding);
+    const pending = new Pending(env, settings, checkpoint, steps, prepared, shards);
     const fields = new Set(new DocumentStore(env).fieldIds());
     const results = ops.map((op, index): OpResult => {
       if (op.op === 'add') {
-        const valid = validate(op, settled, fields, checkpoint, steps);
+        const valid = validate(op, settled, fields, checkpoint, steps, shards);
         if ('error' in valid) return valid;
         for (const name of valid.newFields) fields.add(name);
         // Only a payload with documents (or a declared key) settles the index's primary key.
@@ -277,9 +310,12 @@ export function applyDocumentBatch(
       }
       // A filter or a clear works on the store: what came before must be there.
       pending.flush();
-      return op.op === 'clear' ? { count: clearIndex(env, settings, checkpoint, steps) } : deleteByFilter(env, settings, op, settled, checkpoint, steps);
+      if (op.op === 'clear') return { count: clearIndex(env, settings, checkpoint, steps, shards) };
+      if (op.op === 'deleteUnowned') return deleteUnowned(env, settings, op.owned, settled, checkpoint, steps, shards);
+      return deleteByFilter(env, settings, op, settled, checkpoint, steps, shards);
     });
     pending.flush();
+    shards.save();
     if (rehearsal) throw new Rehearsed(results);
     finish?.();
     // the commit, when the callback returns

@@ -38,6 +38,7 @@ import type { NextBatch } from '../autobatcher.js';
 import type { Progress } from '../progress.js';
 import type { TaskQueue } from '../queue.js';
 import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js';
+import type { Sharding } from '../../engine/shards/shard-of.js';
 
 export interface DumpIndex {
   uid: string;
@@ -134,6 +135,8 @@ export interface ProcessContext {
   storage?: StorageFormat;
   /** where unexpected errors are reported (the scheduler's log) */
   log?: (message: string, err?: unknown) => void;
+  /** the network's shards when it has a leader (network.md §5), read when the batch starts; null or absent: not sharded */
+  sharding?: Sharding | null;
 }
 
 export interface ProcessOutcome {

@@ -78,7 +78,7 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
   ctx.progress.enter('indexing', 'indexing');
   const { uuid, primaryKey } = record;
   const run: RunWrite = (kept, rehearsal) =>
-    writeIndex(ctx.workers, ctx.indexEnvs, uuid, { kind: 'documents', ops: kept, primaryKey, rehearsal }, ctx.signal, rehearsal ? undefined : ctx.progress.watchIndexWrite());
+    writeIndex(ctx.workers, ctx.indexEnvs, uuid, { kind: 'documents', ops: kept, primaryKey, rehearsal, sharding: ctx.sharding ?? null }, ctx.signal, rehearsal ? undefined : ctx.progress.watchIndexWrite());
   const outcome = await writeIsolated(ops, run, ctx.signal, (err) => {
     if (err instanceof ApiError) return inIndex(indexUid, err);
     ctx.log?.('a task of a document batch failed unexpectedly', err);

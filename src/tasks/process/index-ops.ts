@@ -11,6 +11,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { IndexRecord } from '../../indexes/registry.js';
 import type { IndexSwap, Task, TaskDetails } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext, ProcessOutcome } from './context.js';
+import { reshardWrite } from '../../engine/shards/reshard.js';
 import { failed, succeeded } from './outcome.js';
 
 const notFound = (uid: string) => new ApiError('index_not_found', `Index \`${uid}\` not found.`);
@@ -27,9 +28,12 @@ export const processIndexCreation: BatchProcessor = (ctx, [task]) => {
   ctx.progress.enter('createIndex', 'creating the index');
   if (ctx.indexes.exists(kind.indexUid)) return { tasks: [failed(task!, alreadyExists(kind.indexUid))] };
   ctx.progress.enter('updateIndex', 'updating the index');
+  const record = ctx.indexes.newRecord(kind.indexUid, kind.primaryKey, ctx.now);
   return {
     tasks: [succeeded(task!)],
-    commit: () => ctx.indexes.put(ctx.indexes.newRecord(kind.indexUid, kind.primaryKey, ctx.now)),
+    // with a sharded network the new index knows every shard from the start (engine/shards)
+    ...(ctx.sharding ? { indexWrite: { uuid: record.uuid, write: reshardWrite(ctx.sharding) } } : {}),
+    commit: () => ctx.indexes.put(record),
   };
 };
 

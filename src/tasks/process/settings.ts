@@ -63,7 +63,7 @@ export const processSettings: BatchProcessor = (ctx, tasks, next) => {
 
   return {
     tasks: finished,
-    indexWrite: { uuid: record.uuid, write: { kind: 'settings', settings: after, clear: clears > 0, rebuild } },
+    indexWrite: { uuid: record.uuid, write: { kind: 'settings', settings: after, clear: clears > 0, rebuild, sharding: existing === undefined ? ctx.sharding : null } },
     commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }),
   };
 };
