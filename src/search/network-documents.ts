@@ -9,7 +9,7 @@
  * partition order, and cut to the requested window; `total` is the sum, and `remoteErrors` lists
  * the failed remotes only when there is one. A document lacking its score values fails the read
  * (`remote_bad_response`), as in v1.50. `GET …/documents/{id}` asks the network only when the
- * document is not found here.
+ * document is not found here (not with v1.50's `useNetwork: true`, see `documentRequest`).
  */
 import { ApiError, type ErrorBody } from '../errors/api-error.js';
 import type { JsonObject } from '../engine/document-id.js';
@@ -25,9 +25,13 @@ import { compareScoreValues, parseScoreValues, type ScoreValue } from './score-v
 export function documentsRequest(ctx: SearchContext, uid: string, query: DocumentsQuery, proxy: boolean): Promise<Record<string, unknown>> {
   return withFetchPermit(ctx, () => {
     if (!usesNetwork(ctx, query.useNetwork)) return listDocuments(ctx, uid, query, { proxy });
-    // what keeps a remote from reading the network again
-    return networkDocuments(ctx, uid, query, ctx.network.sharding() ? false : undefined);
+    return networkDocuments(ctx, uid, query, forwardedUseNetwork(ctx));
   });
+}
+
+/** What keeps a remote from reading the network again: `false` in a sharded network, else nothing (network-use.ts). */
+function forwardedUseNetwork(ctx: SearchContext): false | undefined {
+  return ctx.network.sharding() ? false : undefined;
 }
 
 /** `GET …/documents/{id}`: this instance's document, else (with `useNetwork`) the network's. */
@@ -38,8 +42,11 @@ export async function documentRequest(ctx: SearchContext, uid: string, id: strin
   } catch (err) {
     if (!networked || !(err instanceof ApiError) || err.code !== 'document_not_found') throw err;
   }
-  // v1.50 asks the remotes with `useNetwork: true`: a remote with a network reads it in turn
-  const found = await networkDocuments(ctx, uid, { offset: 0, limit: 1, fields, ...(retrieveVectors === undefined ? {} : { retrieveVectors }), ids: [id] }, true);
+  // v1.50 sends `useNetwork: true` here: a remote with a network then reads it in turn and
+  // answers documents without their score values, which fails this read (remote_bad_response).
+  // Quarry sends what the list sends, so that the document is found.
+  const query = { offset: 0, limit: 1, fields, ...(retrieveVectors === undefined ? {} : { retrieveVectors }), ids: [id] };
+  const found = await networkDocuments(ctx, uid, query, forwardedUseNetwork(ctx));
   const last = (found.results as JsonObject[]).at(-1);
   if (last === undefined) throw new ApiError('document_not_found', `Document \`${id}\` not found.`);
   return last;
