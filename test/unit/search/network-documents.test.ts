@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { parseSortCriterion } from '../../../src/engine/facets/sort.js';
+import { normalizeFacet } from '../../../src/engine/facets/values.js';
 import { documentScoreValues } from '../../../src/search/document-score-values.js';
 import { isDocumentsResponse, mergeDocumentLists } from '../../../src/search/network-documents.js';
 
@@ -62,12 +63,12 @@ describe('documentScoreValues', () => {
     expect(documentScoreValues({ id: 1, year: 2000 }, null)).toEqual([]);
   });
 
-  it('gives each field criterion the best value the document holds: numbers before strings, strings lowercased', () => {
+  it('gives each field criterion the best value the document holds: numbers before strings, strings normalised as facets', () => {
     const doc = { id: 1, year: [2001, 1999, 'later'], title: 'Émile', nested: { rank: 3 } };
     expect(documentScoreValues(doc, sort('year:asc', 'year:desc', 'title:asc', 'nested.rank:desc', 'missing:asc'))).toEqual([
       { sort: { asc: true, value: 1999 } },
       { sort: { asc: false, value: 2001 } },
-      { sort: { asc: true, value: 'émile' } },
+      { sort: { asc: true, value: normalizeFacet('Émile') } },
       { sort: { asc: false, value: 3 } },
       { sort: { asc: true, value: null } },
     ]);
