@@ -32,11 +32,12 @@ describe('mergeDocumentLists', () => {
 
   it('fails the read with remote_bad_response when a document lacks its score values', () => {
     const hint = '\n  - hint: check that the remote instance is a Meilisearch instance running the same version';
-    const failure = (document: object) => {
+    const failure = (document: object): { code: string; message: string } | null => {
       try {
         mergeDocumentLists([{ position: 0, documents: [unsorted(1), document] }]);
       } catch (err) {
-        return err instanceof ApiError ? { code: err.code, message: err.message } : err;
+        if (err instanceof ApiError) return { code: err.code, message: err.message };
+        throw err;
       }
       return null;
     };

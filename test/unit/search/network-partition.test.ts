@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeDefault, fuseFilters, networkCopies } from '../../../src/search/network-partition.js';
 
 const remotes = { ms0: {}, ms1: {}, ms2: {}, ms3: {} };
-const all = () => true;
+const all = (_name: string) => true;
 
 describe('networkCopies', () => {
   it('makes one copy per remote, by name, without a leader', () => {
