@@ -13,6 +13,7 @@
  */
 import { ApiError, type ErrorBody } from '../errors/api-error.js';
 import type { JsonObject } from '../engine/document-id.js';
+import { validateIndexUid } from '../indexes/uid.js';
 import { isJsonObject } from '../types/json-text.js';
 import type { SearchContext } from './context.js';
 import { getDocument, listDocuments, withFetchPermit, type DocumentsQuery } from './documents.js';
@@ -24,6 +25,8 @@ import { compareScoreValues, parseScoreValues, type ScoreValue } from './score-v
 /** `GET …/documents` and `POST …/documents/fetch`; `proxy`: the request carries `Meili-Proxy-Search: true`. */
 export function documentsRequest(ctx: SearchContext, uid: string, query: DocumentsQuery, proxy: boolean): Promise<Record<string, unknown>> {
   return withFetchPermit(ctx, () => {
+    // the uid's format first, then `useNetwork`'s feature, then the index itself (v1.50's order)
+    validateIndexUid(uid);
     if (!usesNetwork(ctx, query.useNetwork)) return listDocuments(ctx, uid, query, { proxy });
     return networkDocuments(ctx, uid, query, forwardedUseNetwork(ctx));
   });
@@ -36,6 +39,7 @@ function forwardedUseNetwork(ctx: SearchContext): false | undefined {
 
 /** `GET …/documents/{id}`: this instance's document, else (with `useNetwork`) the network's. */
 export async function documentRequest(ctx: SearchContext, uid: string, id: string, fields: string[] | null, retrieveVectors: boolean | undefined, useNetwork: boolean | undefined): Promise<JsonObject> {
+  validateIndexUid(uid);
   const networked = usesNetwork(ctx, useNetwork);
   try {
     return getDocument(ctx, uid, id, fields, retrieveVectors);

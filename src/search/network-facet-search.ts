@@ -13,6 +13,7 @@
 import type { Caller } from '../auth/caller.js';
 import type { ErrorBody } from '../errors/api-error.js';
 import type { FacetHit } from '../engine/facets/facet-search.js';
+import { validateIndexUid } from '../indexes/uid.js';
 import { isJsonObject } from '../types/json-text.js';
 import { compareBytes } from '../types/bytes.js';
 import type { SearchContext } from './context.js';
@@ -23,6 +24,8 @@ import { sendCopies, sortedErrors } from './network-requests.js';
 
 /** The facet search route's service: over the network when `useNetwork` says so (or defaults to it), else here only. */
 export async function facetSearchRequest(ctx: SearchContext, caller: Caller, rawUid: string, request: FacetSearchQuery): Promise<Record<string, unknown>> {
+  // the uid's format first, then `useNetwork`'s feature, then the index itself (v1.50's order)
+  validateIndexUid(rawUid);
   if (!usesNetwork(ctx, request.useNetwork)) return (await facetSearch(ctx, caller, rawUid, request)).body;
   return networkFacetSearch(ctx, caller, rawUid, request);
 }
