@@ -131,6 +131,27 @@ describe('with the network feature', () => {
     });
   });
 
+  it('accepts the bodies a v1.50 leader sends, every field serialized', async () => {
+    const facets = {
+      facetQuery: null,
+      facetName: 'genre',
+      q: null,
+      vector: null,
+      media: null,
+      hybrid: null,
+      filter: ['genre = drama'],
+      matchingStrategy: 'last',
+      attributesToSearchOn: null,
+      rankingScoreThreshold: null,
+      locales: null,
+      exhaustiveFacetCount: null,
+      useNetwork: false,
+    };
+    expect((await call(b, 'POST', '/indexes/books/facet-search', facets)).body.facetHits).toEqual([{ value: 'drama', count: 1 }]);
+    const fetch = { offset: 0, limit: 20, fields: null, retrieveVectors: false, ids: null, filter: null, sort: null, useNetwork: false };
+    expect((await call(b, 'POST', '/indexes/books/documents/fetch', fetch)).body.total).toBe(3);
+  });
+
   it('reports a remote that is down in remoteErrors and answers with the others', async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
     await call(a, 'PATCH', '/network', { remotes: { down: { url: down } } });
