@@ -16,7 +16,9 @@
  * Documents pinned by dynamic search rules (pins.ts) are placed at their positions of the merged
  * list, by ascending position, around the ranked hits, as v1.50 places them.
  * `federation.showPerformanceDetails` times each query's search, the merge, the hydration of the
- * page and the facets (performance-details.ts), as the response's last key.
+ * page and the facets (performance-details.ts), as the response's last key. Queries naming other
+ * instances are routed by network-use.ts; their failures may mark remotes unavailable
+ * (network-failures.ts).
  */
 import type { Caller } from '../auth/caller.js';
 import { difference, fromUnsorted, union, type DocSet } from '../engine/docset.js';
