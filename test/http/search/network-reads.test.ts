@@ -166,7 +166,8 @@ describe('with the network feature', () => {
       expect(facets.body.remoteErrors).toEqual({ down: failure });
       const documents = await call(a, 'POST', '/indexes/books/documents/fetch', { useNetwork: true, fields: ['id'] });
       expect(documents.body).toEqual({ results: [1, 3, 5, 2, 4, 6].map((id) => ({ id })), offset: 0, limit: 20, total: 6, remoteErrors: { down: failure } });
-      // without shards, a failing remote stays available
+      // a network without shards marks no remote unavailable, even after a search it failed
+      expect((await call(a, 'POST', '/indexes/books/search', { q: 'carol', useNetwork: true })).body.remoteErrors).toEqual({ down: failure });
       expect((await call(a, 'GET', '/network')).body.remotes.down.status).toBe('available');
     } finally {
       await call(a, 'PATCH', '/network', { remotes: { down: null } });
