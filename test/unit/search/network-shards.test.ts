@@ -2,8 +2,8 @@
 // loopback that record what they receive: one copy per shard, to a random available owner,
 // filtered on its (escaped) shard and carrying `useNetwork: false`; a shard with no available
 // owner skipped; a remote failing with a 5xx marked unavailable, one refusing the key not; facet
-// search and document fetches partitioned the same way. This instance (ms0) owns no shard, so
-// only the remotes answer searches (the local `_shard` filter is tested in test/http/network).
+// search and document fetches partitioned the same way. This instance (ms0) owns no shard but in
+// the last tests, where its index answers for its own shard only.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -17,6 +17,9 @@ import { documentsRequest } from '../../../src/search/network-documents.js';
 import { facetSearchRequest } from '../../../src/search/network-facet-search.js';
 import { RemoteSearch } from '../../../src/search/remote-search.js';
 import { searchRequest } from '../../../src/search/search-request.js';
+import { fromUnsorted } from '../../../src/engine/docset.js';
+import { DocumentStore } from '../../../src/engine/documents/store.js';
+import { writeShardDocids } from '../../../src/engine/shards/shard-docids.js';
 import { openSearchFixture, type SearchFixture } from './fixture.js';
 
 interface Received {
@@ -78,13 +81,30 @@ beforeAll(async () => {
     leader: 'ms0',
     version: '00000000-0000-0000-0000-000000000000',
   };
-  fixture = openSearchFixture({ books: { settings: { filterableAttributes: ['genre'] }, docs: [] } }, ['network']);
+  // books 1 and 2 in shard `mine`, 4 in ms1's shard `s1` (left over), 3 in none (written before the network)
+  const books = [1, 2, 3, 4].map((id) => ({ id, title: `carol ${id}`, genre: id % 2 === 0 ? 'comedy' : 'drama' }));
+  fixture = openSearchFixture({ books: { settings: { filterableAttributes: ['genre'] }, docs: books } }, ['network']);
+  const index = fixture.index('books');
+  const store = new DocumentStore(index.env);
+  const docids = (...ids: number[]) => fromUnsorted(ids.map((id) => store.lookup(String(id))!.docid));
+  index.env.root.transactionSync(() =>
+    writeShardDocids(
+      index.env,
+      new Map([
+        ['mine', docids(1, 2)],
+        ['s1', docids(4)],
+        ['s2', docids()],
+        [SHARD, docids()],
+      ]),
+    ),
+  );
 });
 afterAll(async () => {
   for (const server of servers) server.close();
   await fixture?.close();
 });
 beforeEach(() => {
+  saved = { ...saved, shards: { s1: ['ms1'], s2: ['ms2', 'ms3'], [SHARD]: ['ms1'] } };
   received = [];
   forced.clear();
   availability = new RemoteAvailability();
@@ -168,7 +188,9 @@ describe('a facet search over a sharded network', () => {
       ]),
     );
     expect(sent[0]!.headers['meili-proxy-search']).toBe('true');
-    expect(body).toEqual({ facetHits: [{ value: 'drama', count: 3 }], facetQuery: null, processingTimeMs: expect.any(Number), remoteErrors: {} });
+    // three copies answer drama 1 each; owning no shard, this instance counts its whole index as
+    // v1.50 does (books 1 and 3 are drama)
+    expect(body).toEqual({ facetHits: [{ value: 'drama', count: 5 }], facetQuery: null, processingTimeMs: expect.any(Number), remoteErrors: {} });
   });
 });
 
@@ -198,5 +220,38 @@ describe('a document fetch over a sharded network', () => {
     expect(body.total).toBe(2);
     expect(Object.keys(body.remoteErrors as object)).toEqual(['ms3']);
     expect((body.remoteErrors as any).ms3.code).toBe('remote_bad_request');
+  });
+});
+
+describe('with a shard of its own', () => {
+  beforeEach(() => {
+    saved = { ...saved, shards: { mine: ['ms0', 'ms1'], s1: ['ms1'] } };
+  });
+
+  it('searches its own shard here and only that, the others on their owners', async () => {
+    const body = await search({ q: '' });
+    expect(received.map(({ remote, body: sent }) => [remote, sent.queries.map((query: any) => query.filter)])).toEqual([['ms1', ['_shard = "s1"']]]);
+    const hits = body.hits as any[];
+    expect(hits.filter((hit) => typeof hit.id === 'number').map((hit) => [hit.id, hit._federation.remote])).toEqual([
+      [1, 'ms0'],
+      [2, 'ms0'],
+    ]);
+    expect(hits.filter((hit) => typeof hit.id === 'string').map((hit) => hit._federation.remote)).toEqual(['ms1']);
+    expect(body.estimatedTotalHits).toBe(3);
+  });
+
+  it('counts facet values of its own shard here', async () => {
+    const body = await facetSearchRequest(ctx, caller, 'books', { facetName: 'genre' });
+    expect(received.map(({ body: sent }) => sent.filter)).toEqual(['_shard = "s1"']);
+    // here: 1 (drama) and 2 (comedy); ms1 answers drama 1
+    expect(body.facetHits).toEqual([
+      { value: 'comedy', count: 1 },
+      { value: 'drama', count: 2 },
+    ]);
+  });
+
+  it('lists the documents of its own shard here, in partition order', async () => {
+    const body = await documentsRequest(ctx, 'books', { fields: ['id'] }, false);
+    expect(body).toEqual({ results: [{ id: 1 }, { id: 2 }, { id: 'ms1 "_shard = \\"s1\\""' }], offset: 0, limit: 20, total: 3 });
   });
 });
