@@ -51,7 +51,7 @@ function quoted(body: Buffer): string {
 type Attempt = { readonly done: RemoteAnswer } | { readonly retry: ErrorBody };
 
 /** Whether `body` has the shape of a federated search response (what `/multi-search` answers). */
-export function isFederatedResponse(body: Record<string, unknown>): boolean {
+function isFederatedResponse(body: Record<string, unknown>): boolean {
   return Array.isArray(body.hits) && typeof body.processingTimeMs === 'number';
 }
 
