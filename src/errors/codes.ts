@@ -276,8 +276,6 @@ export const ERROR_CODES = {
 
   // chats
   chat_not_found: invalid(404),
-  // Quarry's own: a search that needs another instance of the network (issue 26)
-  unimplemented_network_search: invalid(501),
   unimplemented_external_function_calling: invalid(501),
   unimplemented_non_streaming_chat_completions: invalid(501),
   unimplemented_multi_choice_chat_completions: invalid(501),

@@ -58,7 +58,13 @@ export function bundleSearchContext(bundle: IndexBundle): SearchContext {
   return {
     indexReader: new BundleIndexes(bundle),
     features: { enabled: (name: FeatureName) => features[name] === true },
-    network: { names: () => ({ self: null, remotes: [] }), remoteAddress: () => null, sharding: () => false },
+    network: {
+      names: () => ({ self: null, remotes: [] }),
+      remoteAddress: () => null,
+      sharding: () => false,
+      current: () => ({ self: null, remotes: {}, shards: {}, version: '00000000-0000-0000-0000-000000000000' }),
+      availability: { status: () => 'available', markFailed: () => {} },
+    },
     remoteSearch: { send: () => Promise.reject(new Error('a bundle knows no remote')) },
     searchQueue: { permit: () => Promise.resolve({ release: () => {} }) },
     // dynamic search rules belong to an instance, not to an index: a bundle has none

@@ -7,6 +7,7 @@
 import type { IndexReadEnv } from '../engine/index-read-env.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
 import type { IndexRecord } from '../indexes/registry.js';
+import type { RemoteAvailability } from '../network/availability.js';
 import type { Network } from '../network/network.js';
 import type { RemoteSearch } from './remote-search.js';
 import type { SearchRuleStore } from '../search-rules/store.js';
@@ -32,7 +33,10 @@ export interface SearchIndexes {
 export interface SearchContext {
   readonly indexReader: SearchIndexes;
   readonly features: Pick<ExperimentalFeatures, 'enabled'>;
-  readonly network: Pick<Network, 'names' | 'remoteAddress' | 'sharding'>;
+  readonly network: Pick<Network, 'names' | 'remoteAddress' | 'sharding' | 'current'> & {
+    /** which remotes a sharded network may pick, and where a search's 5xx failures are recorded (network.md §7.6) */
+    readonly availability: Pick<RemoteAvailability, 'status' | 'markFailed'>;
+  };
   readonly remoteSearch: Pick<RemoteSearch, 'send'>;
   readonly searchQueue: Pick<SearchQueue, 'permit'>;
   /** the dynamic search rules, which pin documents when the `dynamicSearchRules` feature is on */

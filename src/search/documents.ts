@@ -1,7 +1,9 @@
 /**
  * Reading documents (documents.md §2): the list of `GET/POST /indexes/{uid}/documents` (`fetch`)
  * and the single document of `GET /indexes/{uid}/documents/{id}`, read from the index's document
- * store, filtered and sorted through its facet data.
+ * store, filtered and sorted through its facet data. A list another instance asks for (`proxy`)
+ * gives each document its weighted score values (document-score-values.ts); reading the network
+ * (`useNetwork`) is network-documents.ts.
  */
 import { fromUnsorted, intersect, type DocSet } from '../engine/docset.js';
 import { externalIdOf, invalidDocumentId, type JsonObject } from '../engine/document-id.js';
@@ -20,6 +22,7 @@ import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
 import { resolveForeignFilters } from './foreign.js';
 import { queued } from './queued.js';
+import { documentScoreValues } from './document-score-values.js';
 
 const SORT_CODE = 'invalid_document_sort';
 const FILTER_CODE = 'invalid_document_filter';
@@ -33,7 +36,9 @@ export interface DocumentsQuery {
   retrieveVectors?: boolean;
   ids?: readonly (string | number)[] | null;
   filter?: unknown;
-  sort?: readonly string[];
+  sort?: readonly string[] | null;
+  /** whether the read goes to the network (network-documents.ts); the list itself ignores it */
+  useNetwork?: boolean | null;
 }
 
 /** Ids are validated like document ids before anything else (documents.md §2.3). */
@@ -46,12 +51,12 @@ function validateIds(ids: readonly (string | number)[]): string[] {
 }
 
 /**
- * `GET /indexes/{uid}/documents` and `POST …/documents/fetch`: the list under a search-queue
+ * `GET /indexes/{uid}/documents` and `POST …/documents/fetch` run `read` under a search-queue
  * permit, as v1.50's document fetch, unless the `disableDocumentsFetchQueue` feature is on.
  */
-export function fetchDocuments(ctx: SearchContext, rawUid: string, query: DocumentsQuery): Promise<ReturnType<typeof listDocuments>> {
-  if (ctx.features.enabled('disableDocumentsFetchQueue')) return Promise.resolve(listDocuments(ctx, rawUid, query));
-  return queued(ctx, undefined, async () => listDocuments(ctx, rawUid, query));
+export function withFetchPermit<T>(ctx: SearchContext, read: () => T | Promise<T>): Promise<T> {
+  if (ctx.features.enabled('disableDocumentsFetchQueue')) return Promise.resolve(read());
+  return queued(ctx, undefined, async () => read());
 }
 
 /**
@@ -59,9 +64,9 @@ export function fetchDocuments(ctx: SearchContext, rawUid: string, query: Docume
  * or by `sort`, then the page. Checks run in Meilisearch's order: ids, sort syntax, the index,
  * filter syntax and gates, the filter's attributes, then the sortable ones.
  */
-export function listDocuments(ctx: SearchContext, rawUid: string, query: DocumentsQuery) {
+export function listDocuments(ctx: SearchContext, rawUid: string, query: DocumentsQuery, { proxy = false } = {}) {
   const ids = query.ids === undefined || query.ids === null ? undefined : validateIds(query.ids);
-  const sort = query.sort === undefined ? null : query.sort.map((text) => parseSortCriterion(text, SORT_CODE));
+  const sort = query.sort === undefined || query.sort === null ? null : query.sort.map((text) => parseSortCriterion(text, SORT_CODE));
   const env = ctx.indexReader.open(rawUid);
   const store = new DocumentStore(env);
   const offset = query.offset ?? 0;
@@ -88,7 +93,13 @@ export function listDocuments(ctx: SearchContext, rawUid: string, query: Documen
     total = candidates.length;
     results = Array.from(page, (docid) => ({ docid, doc: store.byDocid(docid)! }));
   }
-  return { results: results.map(({ docid, doc }) => documentView(env, docid, doc, fields, query.retrieveVectors, settings)), offset, limit, total };
+  const shown = results.map(({ docid, doc }) => {
+    const view = documentView(env, docid, doc, fields, query.retrieveVectors, settings);
+    // for the instance merging the lists: how this document sorts, after every field
+    if (proxy) view._federation = { weightedScoreValues: documentScoreValues(doc, sort) };
+    return view;
+  });
+  return { results: shown, offset, limit, total };
 }
 
 /** `GET /indexes/{uid}/documents/{id}`: the document as the list shows it, `document_not_found` when there is none. */

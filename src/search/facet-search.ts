@@ -5,8 +5,8 @@
  *
  * Order of checks, as Meilisearch: the index, the `facetSearch` setting, the search's own checks
  * (single.ts `searchIndex`, which also finds the candidates: for a semantic or hybrid search, the
- * documents its filters match), then the facet name. Over a sharded network (network-use.ts) the
- * answer has `remoteErrors`, as v1.50's.
+ * documents its filters match), then the facet name. Facet search over the network
+ * (`useNetwork`) is network-facet-search.ts, which runs this one for the local part.
  */
 import type { Caller } from '../auth/caller.js';
 import { checkFacetSearchable, searchFacetValues } from '../engine/facets/facet-search.js';
@@ -15,7 +15,8 @@ import { distinctCounter } from '../engine/search/search.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SearchContext } from './context.js';
 import type { SearchQuery } from './query.js';
-import { usesNetwork } from './network-use.js';
+import { facetOrder } from '../engine/facets/distribution.js';
+import type { FacetHit } from '../engine/facets/facet-search.js';
 import { searchIndex } from './single.js';
 
 export interface FacetSearchQuery extends SearchQuery {
@@ -24,9 +25,15 @@ export interface FacetSearchQuery extends SearchQuery {
   exhaustiveFacetCount?: boolean | null;
 }
 
-export async function facetSearch(ctx: SearchContext, caller: Caller, rawUid: string, request: FacetSearchQuery): Promise<Record<string, unknown>> {
+/** This instance's answer, with the order of its facet values (which a networked facet search merges in). */
+export interface LocalFacetSearch {
+  readonly body: { facetHits: FacetHit[]; facetQuery: string | null; processingTimeMs: number };
+  readonly order: 'alpha' | 'count';
+}
+
+export async function facetSearch(ctx: SearchContext, caller: Caller, rawUid: string, request: FacetSearchQuery): Promise<LocalFacetSearch> {
   const started = performance.now();
-  const { facetName, facetQuery = null, exhaustiveFacetCount, ...query } = request;
+  const { facetName, facetQuery = null, exhaustiveFacetCount, useNetwork: _useNetwork, ...query } = request;
   const record = ctx.indexReader.record(rawUid);
   const settings = readSettings(ctx.indexReader.envOf(record));
   if (!settings.facetSearch) throw new ApiError('facet_search_disabled', 'The facet search is disabled for this index');
@@ -38,8 +45,5 @@ export async function facetSearch(ctx: SearchContext, caller: Caller, rawUid: st
   checkFacetSearchable(settings, facetName);
   const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, distinct) : undefined;
   const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, count);
-  const body: Record<string, unknown> = { facetHits, facetQuery, processingTimeMs: Math.floor(performance.now() - started) };
-  // a facet search over a sharded network (all of it here: network-use.ts) lists its remotes' errors, none
-  if (usesNetwork(ctx, query.useNetwork)) body.remoteErrors = {};
-  return body;
+  return { body: { facetHits, facetQuery, processingTimeMs: Math.floor(performance.now() - started) }, order: facetOrder(settings, facetName) };
 }

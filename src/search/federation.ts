@@ -16,7 +16,9 @@
  * Documents pinned by dynamic search rules (pins.ts) are placed at their positions of the merged
  * list, by ascending position, around the ranked hits, as v1.50 places them.
  * `federation.showPerformanceDetails` times each query's search, the merge, the hydration of the
- * page and the facets (performance-details.ts), as the response's last key.
+ * page and the facets (performance-details.ts), as the response's last key. Queries naming other
+ * instances are routed by network-use.ts; their failures may mark remotes unavailable
+ * (network-failures.ts).
  */
 import type { Caller } from '../auth/caller.js';
 import { difference, fromUnsorted, union, type DocSet } from '../engine/docset.js';
@@ -30,6 +32,7 @@ import { addRemoteFacets, indexFacets, mergeFacets } from './federated-facets.js
 import { compareCandidates, distinctHits, searchOrder, type Candidate, type LocalCandidate, type RemoteCandidate } from './federated-ranking.js';
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
+import { markFailedRemotes } from './network-failures.js';
 import { featureNeeded, routeQueries, type LocalQuery } from './network-use.js';
 import { isPinned, placePins } from './pins.js';
 import { hydrateHits } from './hydration.js';
@@ -177,7 +180,8 @@ async function federate(
   // the query vectors of those that asked for `retrieveVectors`
   let semantic = false;
   const queryVectors: Record<number, number[]> = {};
-  for (const { index, position, query: routed } of searchOrder(routes.local)) {
+  for (const localQuery of searchOrder(routes.local)) {
+    const { index, position, query: routed } = localQuery;
     await slices.pause();
     const { indexUid, federationOptions, ...query } = routed;
     const weight = federationOptions?.weight ?? 1;
@@ -190,7 +194,7 @@ async function federate(
     const searched = distinct === null ? query : { ...query, distinct };
     const search = await atQueryAsync(position, () =>
       steps.stepAsync('execute local search', () =>
-        searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps, ...(filters === null ? {} : { filters: filters.get(index)! }) }),
+        searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps, ...(filters === null ? {} : { filters: filters.get(localQuery)! }) }),
       ),
     );
     // within the turn whose last pass borrowed it, so the lease holds the environment the search read
@@ -287,7 +291,10 @@ async function federate(
   // the slowest of this instance and the remotes
   body.processingTimeMs = Math.max(Math.floor(performance.now() - started), ...remoteBodies.map((remoteBody) => Number(remoteBody.processingTimeMs) || 0));
   body.requestUid = uuidV7();
-  if (routes.hasRemote) body.remoteErrors = Object.fromEntries(Object.entries(remoteErrors).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (routes.hasRemote) {
+    body.remoteErrors = Object.fromEntries(Object.entries(remoteErrors).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    markFailedRemotes(ctx.network, remoteErrors);
+  }
   if (semantic) body.semanticHitCount = page.filter((candidate) => isSemantic(candidate.sequence)).length;
   if (timer !== undefined) body.performanceDetails = timer.details();
   return body;
@@ -296,12 +303,13 @@ async function federate(
 /**
  * With `foreignKeys` on, v1.50 resolves every query's filters before searching any (`_foreign`
  * calls included, foreign.ts): a missing index and a foreign filter's errors then carry no query
- * prefix, a filter's syntax and gates keep theirs. Keyed by the query's index in the request.
+ * prefix, a filter's syntax and gates keep theirs. Keyed by local query (a query sent to the
+ * network may run here once per shard this instance owns).
  */
-function foreignResolvedFilters(ctx: SearchContext, caller: Caller, local: readonly LocalQuery[]): Map<number, FilterAst[]> {
+function foreignResolvedFilters(ctx: SearchContext, caller: Caller, local: readonly LocalQuery[]): Map<LocalQuery, FilterAst[]> {
   const settings = local.map(({ query }) => searchSettings(ctx.indexReader.open(query.indexUid)));
   const sent = local.map(({ index, query }) => atQuery(index, () => searchFilterAsts(ctx.features, caller, query.indexUid, query.filter)));
-  return new Map(local.map(({ index, query }, i) => [index, resolveForeignFilters(ctx, query.indexUid, settings[i]!, sent[i]!)]));
+  return new Map(local.map((localQuery, i) => [localQuery, resolveForeignFilters(ctx, localQuery.query.indexUid, settings[i]!, sent[i]!)]));
 }
 
 /** The position a pinned hit is pinned at. */

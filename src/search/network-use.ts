@@ -3,12 +3,12 @@
  * `federationOptions.remote` / `queryPosition`, each needing the `network` experimental feature
  * with v1.50's messages. A federated request's queries are routed here: a query naming this
  * instance (`self`) or no remote runs locally; one naming a registered remote goes to it, with
- * its weight, its position in the request, no `remote` and no `useNetwork`, and its filter ANDed
- * with the caller's tenant-token rules; a `useNetwork: true` query becomes one copy per remote
- * (the network without a leader is partitioned by remote), this instance's copy running locally.
- * Without a leader `useNetwork` defaults to false; with one (sharding) to true, and as Quarry
- * shards only within itself (network/topology.ts) the query runs here, its hits naming this
- * instance. Facet search does not go to other instances yet and refuses `useNetwork: true`.
+ * its weight, its position in the request, no `remote`, and its filter ANDed with the caller's
+ * tenant-token rules; a query using the network becomes one copy per part of the request's
+ * partition (network-partition.ts: by remote without a leader, by shard with one, each copy
+ * then filtered on its shard), this instance's copies running locally. Without a leader
+ * `useNetwork` defaults to false and forwarded queries carry none; with one, to true, and
+ * forwarded queries carry `useNetwork: false`, so that no remote fans out again.
  */
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
@@ -17,6 +17,7 @@ import { checkedFilter } from './filter.js';
 import { queryError } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
 import type { RemoteAddress } from './remote-search.js';
+import { fuseFilters, networkCopies, type NetworkCopy } from './network-partition.js';
 import { canonicalFilter } from '../engine/filter-parser/index.js';
 
 const DISCUSSION = 'See https://github.com/orgs/meilisearch/discussions/805';
@@ -33,16 +34,6 @@ export function usesNetwork(ctx: SearchContext, useNetwork: boolean | null | und
   if (useNetwork === undefined || useNetwork === null) return ctx.network.sharding();
   if (!ctx.features.enabled('network')) throw featureNeeded('passing `useNetwork` in a search query');
   return useNetwork;
-}
-
-/**
- * `useNetwork` where Quarry does not search other instances yet (facet search): refused rather
- * than served locally, unless the network is sharded, where every shard is this instance's.
- */
-export function refuseNetwork(ctx: SearchContext, useNetwork: boolean | null | undefined): void {
-  if (usesNetwork(ctx, useNetwork) && !ctx.network.sharding()) {
-    throw new ApiError('unimplemented_network_search', 'Searching the network with `useNetwork: true` is not supported by Quarry on this route yet: it searches its own indexes only.');
-  }
 }
 
 /** A query this instance runs: `position` is what `_federation.queriesPosition` and ties read. */
@@ -74,6 +65,8 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
   const local: LocalQuery[] = [];
   const remotes = new Map<string, RemoteQueries>();
   let hasRemote = false;
+  // made at the first networked query and kept for the others, as v1.50 makes it
+  let partition: NetworkCopy[] | undefined;
   queries.forEach((query, index) => {
     check(index, query);
     const remote = query.federationOptions?.remote ?? null;
@@ -84,10 +77,12 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
         'Using `.useNetwork` is not allowed as the same time as `.federationOptions.remote`.\n  - Hint: to perform an explicit query against a remote, remove `.useNetwork`.\n  - Hint: to automatically perform queries against the entire network, remove `.federationOptions.remote`.',
       );
     }
-    // by remote without a leader; by shard with one, where every shard is this instance's (network/topology.ts)
-    const copies = remote === null && usesNetwork(ctx, query.useNetwork) ? (ctx.network.sharding() ? [ctx.network.names().self] : ctx.network.names().remotes) : [remote];
+    const networked = usesNetwork(ctx, query.useNetwork) && remote === null;
+    const copies: readonly { remote: string | null; shardFilter: string | null }[] = networked ? (partition ??= requestPartition(ctx)) : [{ remote, shardFilter: null }];
     const { useNetwork: _useNetwork, ...plain } = query;
-    for (const target of copies) {
+    // what keeps a remote from sending the query on to the network again
+    const sent: QueryWithIndex = ctx.network.sharding() ? { ...plain, useNetwork: false } : plain;
+    for (const { remote: target, shardFilter } of copies) {
       if (target !== null) {
         hasRemote = true;
         if (!ctx.features.enabled('network')) throw featureNeeded('Performing a remote federated search');
@@ -95,26 +90,35 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
       if (target === null || target === ctx.network.names().self) {
         const position = query.federationOptions?.queryPosition ?? null;
         if (position !== null && !ctx.features.enabled('network')) throw featureNeeded('Using `federationOptions.queryPosition`');
-        local.push({ index, position: position ?? index, query: plain });
+        local.push({ index, position: position ?? index, query: shardFilter === null ? plain : { ...plain, filter: fuseFilters(plain.filter, shardFilter) } });
         continue;
       }
       const address = ctx.network.remoteAddress(target);
       if (address === null) throw queryError(index, 'invalid_multi_search_remote', `Invalid \`.federation_options.remote\`: remote \`${target}\` is not registered`);
       const group = remotes.get(target) ?? { name: target, address, queries: [] };
       remotes.set(target, group);
-      group.queries.push(forwarded(ctx, caller, plain, index));
+      group.queries.push(forwarded(ctx, caller, sent, index, shardFilter));
     }
   });
   return { local, remotes: [...remotes.values()], hasRemote };
 }
 
-/** The query as a remote receives it: its weight and position, and the caller's tenant-token rules in its filter. */
-function forwarded(ctx: SearchContext, caller: Caller, query: QueryWithIndex, index: number): Record<string, unknown> {
+/** The partition of this request's networked queries, over the remotes available now. */
+export function requestPartition(ctx: SearchContext): NetworkCopy[] {
+  return networkCopies(ctx.network.current(), (name) => ctx.network.availability.status(name) === 'available');
+}
+
+/**
+ * The query as a remote receives it: its weight and position, the caller's tenant-token rules in
+ * its filter, then its shard's filter when the partition is by shard.
+ */
+function forwarded(ctx: SearchContext, caller: Caller, query: QueryWithIndex, index: number, shardFilter: string | null): Record<string, unknown> {
   const { federationOptions, filter, ...rest } = query;
   const filters = [filter, caller.searchFilter(query.indexUid)]
     .map((one) => checkedFilter(ctx.features, one, 'invalid_search_filter'))
     .filter((ast) => ast !== null)
-    .map((ast) => canonicalFilter(ast));
+    .map((ast): string => canonicalFilter(ast));
+  if (shardFilter !== null) filters.push(shardFilter);
   const out: Record<string, unknown> = { ...rest };
   if (filters.length === 1) out.filter = filters[0];
   else if (filters.length > 1) out.filter = filters;

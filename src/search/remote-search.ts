@@ -1,8 +1,9 @@
 /**
- * Sends the queries of a federated search that name another instance to it (network.md §7.3,
- * §7.5): one `POST <remote url>/multi-search` per remote, with `Meili-Proxy-Search: true` so the
- * remote adds each hit's weighted score values, the remote's search key, and the caller's
- * `Meili-Include-Metadata`. One deadline covers every attempt
+ * Sends a search-type request to another instance (network.md §7.3, §7.5): by default the
+ * queries of a federated search that name it, as one `POST <remote url>/multi-search`; facet
+ * search and document fetches name their own path and answer shape. Every request carries
+ * `Meili-Proxy-Search: true` (so the remote adds each hit's weighted score values), the remote's
+ * search key, and the caller's `Meili-Include-Metadata`. One deadline covers every attempt
  * (`MEILI_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS`, 25 s by default); connection errors, 5xx
  * answers and unreadable bodies are tried again up to three times, after a delay of at most
  * 100 ms; a timeout, a refused key or another 4xx is final. Failures come back as the error
@@ -49,7 +50,12 @@ function quoted(body: Buffer): string {
 
 type Attempt = { readonly done: RemoteAnswer } | { readonly retry: ErrorBody };
 
-function classify(response: OutgoingResponse): Attempt {
+/** Whether `body` has the shape of a federated search response (what `/multi-search` answers). */
+function isFederatedResponse(body: Record<string, unknown>): boolean {
+  return Array.isArray(body.hits) && typeof body.processingTimeMs === 'number';
+}
+
+function classify(response: OutgoingResponse, accepts: (body: Record<string, unknown>) => boolean): Attempt {
   const { status } = response;
   if (status === 401 || status === 403) {
     return {
@@ -70,7 +76,7 @@ function classify(response: OutgoingResponse): Attempt {
   } catch {
     body = undefined;
   }
-  if (!isJsonObject(body) || !Array.isArray(body.hits) || typeof body.processingTimeMs !== 'number') {
+  if (!isJsonObject(body) || !accepts(body)) {
     const message = `could not parse response from the remote host as a federated search response:\n  - response from remote: ${quoted(response.body)}${SAME_VERSION_HINT}`;
     return { retry: errorBody('remote_bad_response', message) };
   }
@@ -81,14 +87,26 @@ function isTimeout(err: unknown): boolean {
   return err instanceof Error && (err.name === 'TimeoutError' || (err.name === 'AbortError' && err.cause instanceof Error && err.cause.name === 'TimeoutError'));
 }
 
+export interface RemoteRequestOptions {
+  /** ms since the epoch: no attempt goes beyond */
+  readonly deadline: number;
+  readonly includeMetadata: boolean;
+  readonly signal?: AbortSignal;
+  /** the path the request goes to (replacing the remote URL's): `/multi-search` by default */
+  readonly path?: string;
+  /** whether an answer has the expected shape: a federated search response by default */
+  readonly accepts?: (body: Record<string, unknown>) => boolean;
+}
+
 export class RemoteSearch {
   constructor(private readonly client: Pick<OutgoingClient, 'request'>) {}
 
-  /** `body` (a federated multi-search) sent to `remote`, answered by `deadline` (ms since the epoch). */
-  async send(remote: RemoteAddress, body: unknown, options: { readonly deadline: number; readonly includeMetadata: boolean; readonly signal?: AbortSignal }): Promise<RemoteAnswer> {
+  /** `body` (a federated multi-search unless `options.path` says otherwise) sent to `remote`, answered by the deadline. */
+  async send(remote: RemoteAddress, body: unknown, options: RemoteRequestOptions): Promise<RemoteAnswer> {
+    const accepts = options.accepts ?? isFederatedResponse;
     let url: string;
     try {
-      url = new URL('/multi-search', remote.url).toString();
+      url = new URL(options.path ?? '/multi-search', remote.url).toString();
     } catch (err) {
       return { ok: false, error: errorBody('invalid_network_url', `Invalid remote url: ${(err as Error).message}`) };
     }
@@ -101,7 +119,7 @@ export class RemoteSearch {
       if (left <= 0) return { ok: false, error: errorBody('remote_timeout', 'remote host did not answer before the deadline') };
       let outcome: Attempt;
       try {
-        outcome = classify(await this.client.request(url, { method: 'POST', headers, body: payload, timeoutMs: left, ...(options.signal !== undefined ? { signal: options.signal } : {}) }));
+        outcome = classify(await this.client.request(url, { method: 'POST', headers, body: payload, timeoutMs: left, ...(options.signal !== undefined ? { signal: options.signal } : {}) }), accepts);
       } catch (err) {
         if (isTimeout(err)) return { ok: false, error: errorBody('remote_timeout', 'remote host did not answer before the deadline') };
         // reqwest's words for a request that never got an answer, without the URL

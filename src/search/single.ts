@@ -44,7 +44,6 @@ import type { SearchContext } from './context.js';
 import { searchFilterAsts } from './filter.js';
 import { resolveForeignFilters } from './foreign.js';
 import { hydrateHits } from './hydration.js';
-import { refuseNetwork } from './network-use.js';
 import { NO_STEPS, type PerformanceSteps, type StepTimer } from './performance-details.js';
 import { withFormatting } from './formatting.js';
 import { hitViewer, type IndexSearch } from './hits.js';
@@ -111,7 +110,6 @@ export async function searchIndex(
 ): Promise<IndexSearch> {
   // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
   const spent = searchClock();
-  refuseNetwork(ctx, query.useNetwork);
   let embedding: QueryEmbedding | null = query.vector === undefined || query.vector === null ? null : { vector: Float32Array.from(query.vector) };
   for (;;) {
     const pass = rankIndex(ctx, caller, uid, query, window, options, spent, embedding);

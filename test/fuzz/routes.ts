@@ -33,7 +33,7 @@ const TASK_FILTERS = [
 ];
 const TASK_LIST = [...TASK_FILTERS, 'limit', 'from', 'reverse'];
 const PAGE = ['offset', 'limit'];
-const DOCUMENTS_READ = ['offset', 'limit', 'fields', 'filter', 'retrieveVectors', 'ids', 'sort'];
+const DOCUMENTS_READ = ['offset', 'limit', 'fields', 'filter', 'retrieveVectors', 'ids', 'sort', 'useNetwork'];
 const DOCUMENTS_ADD = ['primaryKey', 'csvDelimiter', 'customMetadata', 'skipCreation'];
 const FEATURES = [
   'metrics', 'logsRoute', 'editDocumentsByFunction', 'containsFilter', 'network', 'getTaskDocumentsRoute',
@@ -61,7 +61,7 @@ const SHAPES: Partial<Record<KnownRoute, { query?: readonly string[]; body?: Bod
   'POST /indexes/:indexUid/fields': { body: object('offset', 'limit', 'filter') },
   'GET /indexes/:indexUid/documents': { query: DOCUMENTS_READ },
   'POST /indexes/:indexUid/documents/fetch': { body: object(...DOCUMENTS_READ) },
-  'GET /indexes/:indexUid/documents/:documentId': { query: ['fields', 'retrieveVectors'] },
+  'GET /indexes/:indexUid/documents/:documentId': { query: ['fields', 'retrieveVectors', 'useNetwork'] },
   'POST /indexes/:indexUid/documents': { query: DOCUMENTS_ADD, body: list('id', 'title', 'overview', 'genres', 'year') },
   'PUT /indexes/:indexUid/documents': { query: DOCUMENTS_ADD, body: list('id', 'title', 'overview', 'genres', 'year') },
   'DELETE /indexes/:indexUid/documents': { query: ['customMetadata'] },

@@ -19,7 +19,7 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Reuse an existing db path (restart tests). */
   dbPath?: string;
-  /** Listen on this port rather than a free one (a restart that others know the address of). */
+  /** Listen on this loopback port instead of a free one (a restart keeps the address others know). */
   port?: number;
   /** The process's limit of open file descriptors (`ulimit -n`), when lower than the default. */
   openFiles?: number;

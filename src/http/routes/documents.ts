@@ -1,8 +1,11 @@
 /**
  * Document reads of `/indexes/{uid}/documents` (documents.md §2): one document, the list and
- * `POST …/documents/fetch`, parsed here and answered by the document service (src/search/documents.ts).
+ * `POST …/documents/fetch`, parsed here and answered by the document service
+ * (src/search/documents.ts, through src/search/network-documents.ts, which reads the network when
+ * `useNetwork` says so). A fetch another instance sends carries `Meili-Proxy-Search: true`.
  */
-import { fetchDocuments, getDocument, type DocumentsQuery } from '../../search/documents.js';
+import type { DocumentsQuery } from '../../search/documents.js';
+import { documentRequest, documentsRequest } from '../../search/network-documents.js';
 import { defineRoute } from '../route.js';
 import {
   compileBody,
@@ -26,6 +29,7 @@ const parseIdList: ValueParser<string[]> = (raw) => (raw === '' ? [] : raw.split
 const parseGetOneQuery = compileQuery({
   fields: { parse: parseFieldList, code: 'invalid_document_fields' },
   retrieveVectors: { parse: parseBoolean, code: 'invalid_document_retrieve_vectors' },
+  useNetwork: { parse: parseBoolean, code: 'invalid_document_use_network' },
 });
 
 const parseListQuery = compileQuery({
@@ -36,6 +40,7 @@ const parseListQuery = compileQuery({
   ids: { parse: parseIdList, code: 'invalid_document_ids' },
   filter: { parse: parseFilterParam, code: 'invalid_document_filter' },
   sort: { parse: parseSortList, code: 'invalid_document_sort' },
+  useNetwork: { parse: parseBoolean, code: 'invalid_document_use_network' },
 });
 
 const parseFetchBody = compileBody<DocumentsQuery>(
@@ -48,7 +53,8 @@ const parseFetchBody = compileBody<DocumentsQuery>(
       retrieveVectors: { type: 'boolean' },
       ids: { type: ['array', 'null'], items: { type: ['string', 'integer'] } },
       filter: {},
-      sort: { type: 'array', items: { type: 'string' } },
+      sort: { type: ['array', 'null'], items: { type: 'string' } },
+      useNetwork: { type: ['boolean', 'null'] },
     },
     additionalProperties: false,
   },
@@ -60,6 +66,7 @@ const parseFetchBody = compileBody<DocumentsQuery>(
     '.ids': 'invalid_document_ids',
     '.filter': 'invalid_document_filter',
     '.sort': 'invalid_document_sort',
+    '.useNetwork': 'invalid_document_use_network',
   },
 );
 
@@ -83,17 +90,17 @@ export const documentReadRoutes = [
   defineRoute({
     route: 'GET /indexes/:indexUid/documents/:documentId',
     query: parseGetOneQuery,
-    handler: (ctx, deps) => getDocument(deps, ctx.params.indexUid!, ctx.params.documentId!, ctx.query.fields ?? null, ctx.query.retrieveVectors),
+    handler: (ctx, deps) => documentRequest(deps, ctx.params.indexUid!, ctx.params.documentId!, ctx.query.fields ?? null, ctx.query.retrieveVectors, ctx.query.useNetwork),
   }),
   defineRoute({
     route: 'GET /indexes/:indexUid/documents',
     query: parseListQuery,
-    handler: (ctx, deps) => fetchDocuments(deps, ctx.params.indexUid!, ctx.query),
+    handler: (ctx, deps) => documentsRequest(deps, ctx.params.indexUid!, ctx.query, false),
   }),
   defineRoute({
     route: 'POST /indexes/:indexUid/documents/fetch',
     body: describedLike(parseFetchBody, (value: unknown) => parseFetchBody(withExactIds(value))),
     exactIntegers: true,
-    handler: (ctx, deps) => fetchDocuments(deps, ctx.params.indexUid!, ctx.body),
+    handler: (ctx, deps) => documentsRequest(deps, ctx.params.indexUid!, ctx.body, ctx.headers['meili-proxy-search'] === 'true'),
   }),
 ];

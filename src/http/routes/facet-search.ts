@@ -1,9 +1,10 @@
 /**
  * `POST /indexes/{indexUid}/facet-search` (search.md §11): the body (deserr) validated here, then
- * the facet search service (src/search/facet-search.ts), which checks the rest in Meilisearch's
- * order.
+ * the facet search service (src/search/facet-search.ts, or network-facet-search.ts with
+ * `useNetwork`), which checks the rest in Meilisearch's order.
  */
-import { facetSearch, type FacetSearchQuery } from '../../search/facet-search.js';
+import type { FacetSearchQuery } from '../../search/facet-search.js';
+import { facetSearchRequest } from '../../search/network-facet-search.js';
 import { defineRoute } from '../route.js';
 import { SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS } from '../schemas/search-query.js';
 import { compileBody } from '../validation/index.js';
@@ -36,6 +37,6 @@ export const facetSearchRoutes = [
   defineRoute({
     route: 'POST /indexes/:indexUid/facet-search',
     body: parseBody,
-    handler: (ctx, deps) => facetSearch(deps, ctx.caller, ctx.params.indexUid!, ctx.body),
+    handler: (ctx, deps) => facetSearchRequest(deps, ctx.caller, ctx.params.indexUid!, ctx.body),
   }),
 ];

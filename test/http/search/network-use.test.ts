@@ -194,12 +194,6 @@ describe('with the network feature', () => {
     expect(reply.body.remoteErrors).toEqual({});
   });
 
-  it('refuses useNetwork on facet search rather than answering from the local index alone', async () => {
-    const reply = await call(a, 'POST', '/indexes/books/facet-search', { facetName: 'genre', useNetwork: true });
-    expect(reply.status).toBe(501);
-    expect(reply.body.code).toBe('unimplemented_network_search');
-  });
-
   it('refuses useNetwork: true and a remote in one query', async () => {
     const reply = await call(a, 'POST', '/multi-search', federated({ remote: 'ms0' }, { useNetwork: true }));
     expect(reply.body).toMatchObject({ code: 'invalid_multi_search_federation_options' });

@@ -17,14 +17,15 @@ const DOCS = [
 describe('facetSearch', () => {
   it("counts the facet's values among the documents the search matches, narrowed by facetQuery", async () => {
     const fixture = openFixture({ movies: { settings: { filterableAttributes: ['genre'] }, docs: DOCS } });
-    const all = await facetSearch(fixture.ctx, Caller.open(), 'movies', { facetName: 'genre', q: 'batman' });
+    const { body: all, order } = await facetSearch(fixture.ctx, Caller.open(), 'movies', { facetName: 'genre', q: 'batman' });
+    expect(order).toBe('alpha');
     expect(Object.keys(all)).toEqual(['facetHits', 'facetQuery', 'processingTimeMs']);
     expect(all.facetHits).toEqual([
       { value: 'Action', count: 2 },
       { value: 'Comedy', count: 1 },
     ]);
     expect(all.facetQuery).toBeNull();
-    const narrowed = await facetSearch(fixture.ctx, Caller.open(), 'movies', { facetName: 'genre', facetQuery: 'ad' });
+    const { body: narrowed } = await facetSearch(fixture.ctx, Caller.open(), 'movies', { facetName: 'genre', facetQuery: 'ad' });
     expect(narrowed.facetHits).toEqual([{ value: 'Adventure', count: 1 }]);
   });
 

@@ -39,7 +39,13 @@ export function openSearchFixture(indexes: FixtureIndexes, features: readonly Fe
     ctx: {
       indexReader: reader,
       features: { enabled: (name) => features.includes(name) },
-      network: { names: () => ({ self: null, remotes: [] }), remoteAddress: () => null, sharding: () => false },
+      network: {
+        names: () => ({ self: null, remotes: [] }),
+        remoteAddress: () => null,
+        sharding: () => false,
+        current: () => ({ self: null, remotes: {}, shards: {}, version: '00000000-0000-0000-0000-000000000000' }),
+        availability: { status: () => 'available', markFailed: () => {} },
+      },
       remoteSearch: { send: () => Promise.reject(new Error('no remote in unit tests')) },
       searchQueue: new SearchQueue(1000, 8, 60_000),
       searchRules: { all: () => rules, limits: DEFAULT_RULE_LIMITS },

@@ -1,0 +1,142 @@
+/**
+ * Document reads over the network (network.md §7.1, §7.3; v1.50's `retrieve_documents_federated`).
+ * The list (`GET …/documents`, `POST …/documents/fetch`) with `useNetwork` is partitioned like a
+ * search (network-partition.ts): every copy asks for the first `offset + limit` documents, its
+ * filter ANDed with its shard's; the copies of other instances go to
+ * `<remote>/indexes/{uid}/documents/fetch` with `Meili-Proxy-Search: true` (remote-search.ts),
+ * this instance's copies are listed here the same way. The lists are merged by their documents'
+ * sort values (`_federation.weightedScoreValues`, then stripped), ties and unsorted lists in
+ * partition order, and cut to the requested window; `total` is the sum, and `remoteErrors` lists
+ * the failed remotes only when there is one. A document lacking its score values fails the read
+ * (`remote_bad_response`), as in v1.50. `GET …/documents/{id}` asks the network only when the
+ * document is not found here (not with v1.50's `useNetwork: true`, see `documentRequest`).
+ */
+import { ApiError, type ErrorBody } from '../errors/api-error.js';
+import type { JsonObject } from '../engine/document-id.js';
+import { validateIndexUid } from '../indexes/uid.js';
+import { isJsonObject } from '../types/json-text.js';
+import type { SearchContext } from './context.js';
+import { getDocument, listDocuments, withFetchPermit, type DocumentsQuery } from './documents.js';
+import { fuseFilters } from './network-partition.js';
+import { sendCopies, sortedErrors } from './network-requests.js';
+import { requestPartition, usesNetwork } from './network-use.js';
+import { compareScoreValues, parseScoreValues, type ScoreValue } from './score-values.js';
+
+/** `GET …/documents` and `POST …/documents/fetch`; `proxy`: the request carries `Meili-Proxy-Search: true`. */
+export function documentsRequest(ctx: SearchContext, uid: string, query: DocumentsQuery, proxy: boolean): Promise<Record<string, unknown>> {
+  return withFetchPermit(ctx, () => {
+    // the uid's format first, then `useNetwork`'s feature, then the index itself (v1.50's order)
+    validateIndexUid(uid);
+    if (!usesNetwork(ctx, query.useNetwork)) return listDocuments(ctx, uid, query, { proxy });
+    return networkDocuments(ctx, uid, query, forwardedUseNetwork(ctx));
+  });
+}
+
+/** What keeps a remote from reading the network again: `false` in a sharded network, else nothing (network-use.ts). */
+function forwardedUseNetwork(ctx: SearchContext): false | undefined {
+  return ctx.network.sharding() ? false : undefined;
+}
+
+/** `GET …/documents/{id}`: this instance's document, else (with `useNetwork`) the network's. */
+export async function documentRequest(ctx: SearchContext, uid: string, id: string, fields: string[] | null, retrieveVectors: boolean | undefined, useNetwork: boolean | undefined): Promise<JsonObject> {
+  validateIndexUid(uid);
+  const networked = usesNetwork(ctx, useNetwork);
+  try {
+    return getDocument(ctx, uid, id, fields, retrieveVectors);
+  } catch (err) {
+    if (!networked || !(err instanceof ApiError) || err.code !== 'document_not_found') throw err;
+  }
+  // v1.50 sends `useNetwork: true` here: a remote with a network then reads it in turn and
+  // answers documents without their score values, which fails this read (remote_bad_response).
+  // Quarry sends what the list sends, so that the document is found.
+  const query = { offset: 0, limit: 1, fields, ...(retrieveVectors === undefined ? {} : { retrieveVectors }), ids: [id] };
+  const found = await networkDocuments(ctx, uid, query, forwardedUseNetwork(ctx));
+  const last = (found.results as JsonObject[]).at(-1);
+  if (last === undefined) throw new ApiError('document_not_found', `Document \`${id}\` not found.`);
+  return last;
+}
+
+/** One copy's list: its documents with their score values, in the copy's order. */
+interface CopyList {
+  readonly position: number;
+  readonly documents: readonly unknown[];
+}
+
+async function networkDocuments(ctx: SearchContext, uid: string, query: DocumentsQuery, forwardedUseNetwork: boolean | undefined): Promise<Record<string, unknown>> {
+  const offset = query.offset ?? 0;
+  const limit = query.limit ?? 20;
+  const { useNetwork: _useNetwork, ...plain } = query;
+  // every copy lists from the first document: the window is cut once merged
+  const copyQuery = (shardFilter: string | null): DocumentsQuery => {
+    const filter = fuseFilters(plain.filter, shardFilter);
+    return { ...plain, offset: 0, limit: offset + limit, ...(filter === null || filter === undefined ? {} : { filter }) };
+  };
+  const copies = requestPartition(ctx);
+  const abandoned = new AbortController();
+  const answers = sendCopies(ctx, copies, {
+    path: `/indexes/${encodeURIComponent(uid)}/documents/fetch`,
+    body: ({ shardFilter }) => ({ ...copyQuery(shardFilter), ...(forwardedUseNetwork === undefined ? {} : { useNetwork: forwardedUseNetwork }) }),
+    accepts: isDocumentsResponse,
+    signal: abandoned.signal,
+  });
+  try {
+    const lists: CopyList[] = [];
+    let total = 0;
+    const self = ctx.network.names().self;
+    copies.forEach(({ remote, shardFilter }, position) => {
+      if (remote !== self) return;
+      const listed = listDocuments(ctx, uid, copyQuery(shardFilter), { proxy: true });
+      lists.push({ position, documents: listed.results });
+      total += listed.total;
+    });
+    let remoteErrors: Record<string, ErrorBody> | null = null;
+    const failed: Record<string, ErrorBody> = {};
+    for (const { remote, position, answer } of await Promise.all(answers)) {
+      if (!answer.ok) {
+        failed[remote] = answer.error;
+        continue;
+      }
+      lists.push({ position, documents: answer.body.results as unknown[] });
+      total += answer.body.total as number;
+      // a remote that read a network in turn passes its own failures on
+      if (isJsonObject(answer.body.remoteErrors)) remoteErrors = { ...(remoteErrors ?? {}), ...(answer.body.remoteErrors as Record<string, ErrorBody>) };
+    }
+    if (Object.keys(failed).length > 0) remoteErrors = { ...(remoteErrors ?? {}), ...failed };
+    const body: Record<string, unknown> = { results: mergeDocumentLists(lists).slice(offset, offset + limit), offset, limit, total };
+    if (remoteErrors !== null) body.remoteErrors = sortedErrors(remoteErrors);
+    return body;
+  } finally {
+    abandoned.abort();
+  }
+}
+
+/** Whether a remote's answer reads as a document list. */
+export function isDocumentsResponse(body: Record<string, unknown>): boolean {
+  const count = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
+  return Array.isArray(body.results) && body.results.every(isJsonObject) && count(body.offset) && count(body.limit) && count(body.total);
+}
+
+const HINT = '\n  - hint: check that the remote instance is a Meilisearch instance running the same version';
+
+/** A listed document without `_federation`, and its score values; v1.50's error when they are missing or unreadable. */
+function scored(document: unknown): { document: JsonObject; values: ScoreValue[] } {
+  const { _federation: federation, ...rest } = document as JsonObject;
+  if (federation === undefined) throw new ApiError('remote_bad_response', `remote hit does not contain \`._federation\`${HINT}`);
+  if (!isJsonObject(federation)) {
+    throw new ApiError('remote_bad_response', `remote hit contains an unexpected value at path \`._federation\`: expected map, received \`${JSON.stringify(federation)}\`${HINT}`);
+  }
+  if (federation.weightedScoreValues === undefined) throw new ApiError('remote_bad_response', `remote hit does not contain \`._federation.weightedScoreValues\`${HINT}`);
+  const values = parseScoreValues(federation.weightedScoreValues);
+  if (values === null) throw new ApiError('remote_bad_response', `could not parse weighted score values in the remote hit: ${JSON.stringify(federation.weightedScoreValues)}`);
+  return { document: rest, values };
+}
+
+/**
+ * The documents of every copy's list in one order: by their score values (the better first),
+ * equal ones in partition order then list order (an unsorted read concatenates the lists).
+ */
+export function mergeDocumentLists(lists: readonly CopyList[]): JsonObject[] {
+  const entries = lists.flatMap(({ position, documents }) => documents.map((document) => ({ position, ...scored(document) })));
+  entries.sort((a, b) => -compareScoreValues(a.values, 0, b.values, 0) || a.position - b.position);
+  return entries.map(({ document }) => document);
+}
