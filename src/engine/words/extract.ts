@@ -17,6 +17,7 @@
  */
 import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
 import { Lang, langOfLocales } from '../../kernels/languages.js';
+import { extractChunk, stopWordTable, type StopWordTable } from '../../kernels/extract.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { isJsonNumber } from '../../types/json-text.js';
@@ -147,8 +148,11 @@ export class WordExtractor {
   private serial = 0;
   // per adopted shipment: its vocabulary bytes, its word ids → ours, its field ids → ours (-1 until seen)
   private readonly adopted = new WeakMap<ShippedWords, { bytes: Buffer; words: Int32Array; fields: Int32Array }>();
+  private readonly stopTable: StopWordTable | undefined;
 
-  constructor(private readonly options: ExtractOptions) {}
+  constructor(private readonly options: ExtractOptions) {
+    this.stopTable = stopWordTable(options.stopWords);
+  }
 
   /** vocabulary: id → word key */
   get keys(): readonly string[] {
@@ -170,7 +174,8 @@ export class WordExtractor {
     let langs: number[] = [];
     let bytes = 0;
     const flush = () => {
-      if (strings.length > 0) this.tokenizeChunk(strings, owners, out, tokens, firstToken, langOf === undefined ? undefined : langs);
+      if (strings.length > 0 && WordExtractor.kernelPath) this.extractChunk(strings, owners, out, langOf === undefined ? undefined : langs);
+      else if (strings.length > 0) this.tokenizeChunk(strings, owners, out, tokens, firstToken, langOf === undefined ? undefined : langs);
       strings = [];
       owners = [];
       langs = [];
@@ -208,6 +213,39 @@ export class WordExtractor {
       markWholeFields(doc);
     });
     return out;
+  }
+
+  static kernelPath = true;
+
+  /** One chunk through the extraction kernel: each distinct word interned here once, each document filled from its columns. */
+  private extractChunk(strings: string[], owners: [number, number][], out: DocWords[], langs: readonly number[] | undefined): void {
+    const first = owners[0]![0];
+    const nDocs = owners[owners.length - 1]![0] - first + 1;
+    const stringDocs = new Uint32Array(strings.length);
+    const stringFields = new Uint32Array(strings.length);
+    owners.forEach(([doc, field], s) => {
+      stringDocs[s] = doc - first;
+      stringFields[s] = field;
+    });
+    const chunk = extractChunk(
+      { strings, stringDocs, stringFields, nDocs, nFields: this.options.fields.names.length },
+      { custom: this.options.custom, langs, stopWords: this.stopTable },
+    );
+    const { wordStarts, docWordStarts, docWords, docMasks, docInfos, docPairStarts, pairs, docTokenStarts } = chunk;
+    const bytes = Buffer.from(chunk.wordBytes.buffer, chunk.wordBytes.byteOffset, chunk.wordBytes.byteLength);
+    const ids = new Int32Array(wordStarts.length - 1);
+    for (let w = 0; w < ids.length; w++) ids[w] = this.intern(bytes, wordStarts[w]!, wordStarts[w + 1]! - wordStarts[w]!);
+    for (let d = 0; d < nDocs; d++) {
+      const doc = out[first + d]!;
+      for (let at = docWordStarts[d]!; at < docWordStarts[d + 1]!; at++) {
+        doc.words.push(ids[docWords[at]!]!);
+        doc.masks.push(docMasks[at]!);
+        doc.infos.push(docInfos[at]!);
+      }
+      for (let at = docPairStarts[d]!; at < docPairStarts[d + 1]!; at += 2) doc.fieldWords.set(pairs[at]!, pairs[at + 1]!);
+      doc.tokenWords = chunk.tokenSlots.subarray(docTokenStarts[d]!, docTokenStarts[d + 1]!);
+      doc.tokenPlaces = chunk.tokenPlaces.subarray(docTokenStarts[d]!, docTokenStarts[d + 1]!);
+    }
   }
 
   /** `docs`, extracted by this extractor, packed to hand to another thread. */
