@@ -62,6 +62,31 @@ export function tokenizeBatch(
   options: TokenizeOptions = {},
   kernels: Kernels = getKernels(),
 ): TokenBatch {
+  return copyOut(kernels, tokenizeInArena(strings, options, kernels));
+}
+
+/** Where a call left its input and output in the arena (valid until the arena's next reset). */
+export interface ArenaTokens {
+  readonly input: number;
+  readonly inLen: number;
+  /** (offset, length) per string in `input` */
+  readonly table: number;
+  readonly nStrings: number;
+  readonly count: number;
+  readonly records: number;
+  readonly normalized: number;
+  readonly normBytes: number;
+}
+
+/**
+ * Tokenizes `strings` in one kernel call and leaves everything in the arena, for a kernel that
+ * reads the records right after (extract.ts); the arena is not reset, so later regions follow.
+ */
+export function tokenizeInArena(
+  strings: readonly string[],
+  options: TokenizeOptions = {},
+  kernels: Kernels = getKernels(),
+): ArenaTokens {
   const { arena } = kernels;
   arena.reset();
   let capacity = 0;
@@ -89,6 +114,15 @@ export function tokenizeBatch(
   return run(kernels, { input, inLen: written, table, nStrings: strings.length, flags: flagsOf(options), rules, breaks: writeBreaks(kernels, breaks.finish()), langs });
 }
 
+/** The records and normalised bytes of a call, copied out of the arena. */
+function copyOut({ arena }: Kernels, tokens: ArenaTokens): TokenBatch {
+  return {
+    count: tokens.count,
+    records: arena.u32.slice(tokens.records >>> 2, (tokens.records >>> 2) + tokens.count * TOKEN_RECORD_U32),
+    normalized: arena.u8.slice(tokens.normalized, tokens.normalized + tokens.normBytes),
+  };
+}
+
 /** Tokenizes UTF-8 spans (which may hold invalid UTF-8: it decodes as U+FFFD) in one call. */
 export function tokenizeBytes(
   batch: Utf8Batch,
@@ -106,7 +140,7 @@ export function tokenizeBytes(
   const nStrings = batch.spans.length / 2;
   const breaks = writeBreaks(kernels, wordBreaksOfBatch(batch, options.langs));
   const langs = writeLangs(kernels, kernelLangs(options.langs, nStrings, (i) => spanText(batch, i)));
-  return run(kernels, { input, inLen: batch.bytes.length, table, nStrings, flags: flagsOf(options), rules, breaks, langs });
+  return copyOut(kernels, run(kernels, { input, inLen: batch.bytes.length, table, nStrings, flags: flagsOf(options), rules, breaks, langs }));
 }
 
 /** String `index` of a byte batch, decoded (invalid UTF-8 as U+FFFD). */
@@ -240,7 +274,7 @@ function writeLangs(kernels: Kernels, langs: Uint8Array | undefined): number {
  * Lays out the output regions after the input and calls the kernel; when they were too small the
  * kernel reported the exact sizes it needed, so the single retry cannot run out again.
  */
-function run(kernels: Kernels, call: CallInputs): TokenBatch {
+function run(kernels: Kernels, call: CallInputs): ArenaTokens {
   const { arena, exports } = kernels;
   const { input, inLen, table, nStrings, flags, rules, breaks, langs } = call;
   const outputs = arena.top;
@@ -253,13 +287,7 @@ function run(kernels: Kernels, call: CallInputs): TokenBatch {
     const out = arena.alloc(recordCap * TOKEN_RECORD_BYTES);
     const norm = arena.alloc(byteCap);
     const status = exports.tokenize(input, inLen, table, nStrings, out, recordCap, norm, byteCap, flags, rules.ptr, rules.length, breaks.ptr, breaks.count, langs);
-    if (status >= 0) {
-      return {
-        count: status,
-        records: arena.u32.slice(out >>> 2, (out >>> 2) + status * TOKEN_RECORD_U32),
-        normalized: arena.u8.slice(norm, norm + arena.result(RESULT_OUTPUT_BYTES)),
-      };
-    }
+    if (status >= 0) return { input, inLen, table, nStrings, count: status, records: out, normalized: norm, normBytes: arena.result(RESULT_OUTPUT_BYTES) };
     if (status === KernelStatus.BadSpan) throw new RangeError('a string span lies outside the input bytes');
     if (status === KernelStatus.BadRules) throw new RangeError('the custom tokens region is malformed');
     if (status === KernelStatus.BadBreaks) throw new RangeError('the word breaks are out of order or name a missing string');

@@ -1,7 +1,9 @@
 /**
- * Word extraction: documents → their searchable words with fields and positions, tokenised in
- * one kernel call per chunk of about CHUNK_BYTES of text. Called by the word-index updater and
- * by the extraction workers (extract-ahead.ts).
+ * Word extraction: documents → their searchable words with fields and positions, extracted by
+ * the extraction kernel (kernels/extract.ts: tokenise, apply the rules below and intern the
+ * chunk's words, all in WASM) per chunk of about CHUNK_BYTES of text; here each distinct word
+ * of a chunk joins the batch vocabulary once. Called by the word-index updater and by the
+ * extraction workers (extract-ahead.ts).
  *
  * Rules (milli `tokenize_document`, ranking.md §5, §7):
  * - searchable fields are the flattened leaf paths (`a.b` for nested objects, arrays flattened)
@@ -13,47 +15,23 @@
  * - stop words (compared case-sensitively with the NFKD of the token's text) keep their position
  *   but are not indexed nor counted in the field's word count.
  * Words are keyed by the latin1 view of their normalised UTF-8 bytes: a byte-exact, hashable
- * form that avoids decoding every token (`wordOfKey` decodes once per distinct word).
+ * form made once per distinct word (`wordOfKey` decodes it).
  */
 import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
 import { Lang, langOfLocales } from '../../kernels/languages.js';
-import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
+import { extractChunk, stopWordTable, type StopWordTable } from '../../kernels/extract.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { isJsonNumber } from '../../types/json-text.js';
 import type { JsonObject } from '../document-id.js';
 import { langOfField } from '../localized-fields.js';
-import { INFO_WHOLE_FIELD, fieldBit } from './postings.js';
+import { fieldBit } from './postings.js';
 import type { DocWords } from './doc-words.js';
 import { shipColumns, type ShippedDoc, type ShippedWords } from './shipped-words.js';
 import { ByteVocabulary } from './vocabulary.js';
 
-const CHUNK_BYTES = 4 << 20;
-const MAX_POSITION = 65_536;
-const MAX_WORD_BYTES = 250;
-const VALUE_GAP = 8;
-
-/**
- * The token occurrences of one `extract` call, every document's in turn: two growable columns
- * instead of two small arrays per document, which the garbage collector had to copy around.
- */
-class TokenColumns {
-  words = new Int32Array(1 << 16);
-  places = new Uint32Array(1 << 16);
-  length = 0;
-
-  push(word: number, place: number): void {
-    if (this.length === this.words.length) {
-      const words = new Int32Array(2 * this.length);
-      words.set(this.words);
-      this.words = words;
-      const places = new Uint32Array(2 * this.length);
-      places.set(this.places);
-      this.places = places;
-    }
-    this.words[this.length] = word;
-    this.places[this.length++] = place;
-  }
-}
+// a chunk's kernel regions take ~20 bytes of linear memory per byte of text, which never shrinks:
+// 2 MiB chunks keep a thread's arena where the tokenizer alone held it with 4 MiB ones (~45 MiB)
+const CHUNK_BYTES = 2 << 20;
 
 const NO_WORDS = new Int32Array(0);
 const NO_PLACES = new Uint32Array(0);
@@ -141,14 +119,13 @@ function langsOfFields(rules: IndexSettings['localizedAttributes']): ((path: str
  */
 export class WordExtractor {
   private readonly vocabulary = new ByteVocabulary();
-  // per vocabulary id: the document (serial) that last saw it and its slot there
-  private readonly seenBy: number[] = [];
-  private readonly slotOf: number[] = [];
-  private serial = 0;
   // per adopted shipment: its vocabulary bytes, its word ids → ours, its field ids → ours (-1 until seen)
   private readonly adopted = new WeakMap<ShippedWords, { bytes: Buffer; words: Int32Array; fields: Int32Array }>();
+  private readonly stopTable: StopWordTable | undefined;
 
-  constructor(private readonly options: ExtractOptions) {}
+  constructor(private readonly options: ExtractOptions) {
+    this.stopTable = stopWordTable(options.stopWords);
+  }
 
   /** vocabulary: id → word key */
   get keys(): readonly string[] {
@@ -156,21 +133,18 @@ export class WordExtractor {
   }
 
   /**
-   * Extracts the words of `docs`, tokenising ~CHUNK_BYTES of text per kernel call; `toShip` keeps
+   * Extracts the words of `docs`, ~CHUNK_BYTES of text per extraction-kernel call; `toShip` keeps
    * each document's field order (`leafFields`) for another thread's adoption.
    */
   extract(docs: readonly { docid: number; doc: JsonObject }[], toShip = false): DocWords[] {
     const out: DocWords[] = [];
-    const tokens = new TokenColumns();
-    // per document: where its tokens start in `tokens` (a document's strings are tokenised together)
-    const firstToken: number[] = [];
     let strings: string[] = [];
     let owners: [number, number][] = []; // (index in out, field)
     const { langOf } = this.options;
     let langs: number[] = [];
     let bytes = 0;
     const flush = () => {
-      if (strings.length > 0) this.tokenizeChunk(strings, owners, out, tokens, firstToken, langOf === undefined ? undefined : langs);
+      if (strings.length > 0) this.extractChunk(strings, owners, out, langOf === undefined ? undefined : langs);
       strings = [];
       owners = [];
       langs = [];
@@ -199,15 +173,38 @@ export class WordExtractor {
       if (bytes >= CHUNK_BYTES) flush();
     }
     flush();
-    out.forEach((doc, i) => {
-      const start = firstToken[i];
-      if (start === undefined) return;
-      const end = i + 1 < firstToken.length ? firstToken[i + 1]! : tokens.length;
-      doc.tokenWords = tokens.words.subarray(start, end);
-      doc.tokenPlaces = tokens.places.subarray(start, end);
-      markWholeFields(doc);
-    });
     return out;
+  }
+
+  /** One chunk through the extraction kernel: each distinct word interned here once, each document filled from its columns. */
+  private extractChunk(strings: string[], owners: [number, number][], out: DocWords[], langs: readonly number[] | undefined): void {
+    const first = owners[0]![0];
+    const nDocs = owners[owners.length - 1]![0] - first + 1;
+    const stringDocs = new Uint32Array(strings.length);
+    const stringFields = new Uint32Array(strings.length);
+    owners.forEach(([doc, field], s) => {
+      stringDocs[s] = doc - first;
+      stringFields[s] = field;
+    });
+    const chunk = extractChunk(
+      { strings, stringDocs, stringFields, nDocs, nFields: this.options.fields.names.length },
+      { custom: this.options.custom, langs, stopWords: this.stopTable },
+    );
+    const { wordStarts, docWordStarts, docWords, docMasks, docInfos, docPairStarts, pairs, docTokenStarts } = chunk;
+    const bytes = Buffer.from(chunk.wordBytes.buffer, chunk.wordBytes.byteOffset, chunk.wordBytes.byteLength);
+    const ids = new Int32Array(wordStarts.length - 1);
+    for (let w = 0; w < ids.length; w++) ids[w] = this.vocabulary.idOf(bytes, wordStarts[w]!, wordStarts[w + 1]! - wordStarts[w]!);
+    for (let d = 0; d < nDocs; d++) {
+      const doc = out[first + d]!;
+      for (let at = docWordStarts[d]!; at < docWordStarts[d + 1]!; at++) {
+        doc.words.push(ids[docWords[at]!]!);
+        doc.masks.push(docMasks[at]!);
+        doc.infos.push(docInfos[at]!);
+      }
+      for (let at = docPairStarts[d]!; at < docPairStarts[d + 1]!; at += 2) doc.fieldWords.set(pairs[at]!, pairs[at + 1]!);
+      doc.tokenWords = chunk.tokenSlots.subarray(docTokenStarts[d]!, docTokenStarts[d + 1]!);
+      doc.tokenPlaces = chunk.tokenPlaces.subarray(docTokenStarts[d]!, docTokenStarts[d + 1]!);
+    }
   }
 
   /** `docs`, extracted by this extractor, packed to hand to another thread. */
@@ -249,7 +246,7 @@ export class WordExtractor {
   adoptWord(shipped: ShippedWords, word: number): number {
     const maps = this.mapsOf(shipped);
     let id = maps.words[word]!;
-    if (id < 0) maps.words[word] = id = this.intern(maps.bytes, shipped.vocabStarts[word]!, shipped.vocabLengths[word]!);
+    if (id < 0) maps.words[word] = id = this.vocabulary.idOf(maps.bytes, shipped.vocabStarts[word]!, shipped.vocabLengths[word]!);
     return id;
   }
 
@@ -290,90 +287,6 @@ export class WordExtractor {
     collectLeaves(doc, this.options.isSearchable, leaves);
     for (const [path] of leaves) this.options.fields.idOf(path);
   }
-
-  /** The vocabulary id of the word in `bytes[start, start + length)`, added if new. */
-  private intern(bytes: Buffer, start: number, length: number): number {
-    const vid = this.vocabulary.idOf(bytes, start, length);
-    if (vid === this.seenBy.length) {
-      this.seenBy.push(0);
-      this.slotOf.push(0);
-    }
-    return vid;
-  }
-
-  private tokenizeChunk(strings: string[], owners: [number, number][], out: DocWords[], tokens: TokenColumns, firstToken: number[], langs: readonly number[] | undefined): void {
-    const { stopWords } = this.options;
-    const batch = tokenizeBatch(strings, { separators: false, custom: this.options.custom, langs });
-    const records = batch.records;
-    const norm = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
-    // per field of the current document (its strings are consecutive): position of the last
-    // word (or value start) so far
-    const lastOf = new Map<number, number>();
-    const encoder = stopWords.size > 0 ? new TextEncoder() : null;
-    const textBytes = encoder === null ? null : strings.map((text) => encoder.encode(text));
-    let r = 0;
-    let docSerial = -1;
-    let lastDoc = -1;
-    for (let s = 0; s < strings.length; s++) {
-      const [docIndex, field] = owners[s]!;
-      const doc = out[docIndex]!;
-      if (docIndex !== lastDoc) {
-        lastDoc = docIndex;
-        while (firstToken.length <= docIndex) firstToken.push(tokens.length);
-        docSerial = ++this.serial;
-        lastOf.clear();
-      }
-      const previous = lastOf.get(field);
-      // a further value of the field starts 8 after the previous one, even if that one had no word
-      const base = previous === undefined ? 0 : previous + VALUE_GAP;
-      let last = base;
-      const bit = fieldBit(field);
-      let count = doc.fieldWords.get(field) ?? 0;
-      for (; r < batch.count && records[r * TOKEN_RECORD_U32 + TokenField.String] === s; r++) {
-        const at = r * TOKEN_RECORD_U32;
-        if (records[at + TokenField.Kind] !== TokenKind.Word) continue;
-        const position = base + records[at + TokenField.Position]!;
-        if (position >= MAX_POSITION) continue;
-        const length = records[at + TokenField.NormLength]!;
-        if (length === 0 || length > MAX_WORD_BYTES) continue;
-        if (textBytes !== null) {
-          const start = records[at + TokenField.Start]!;
-          const text = Buffer.from(textBytes[s]!.subarray(start, start + records[at + TokenField.Length]!)).toString('utf8');
-          if (stopWords.has(text.normalize('NFKD'))) continue;
-        }
-        last = position;
-        count++;
-        const vid = this.intern(norm, records[at + TokenField.NormStart]!, length);
-        let word: number;
-        if (this.seenBy[vid] === docSerial) {
-          word = this.slotOf[vid]!;
-          doc.masks[word] = (doc.masks[word]! | bit) >>> 0;
-          if (position < doc.infos[word]!) doc.infos[word] = position;
-        } else {
-          word = doc.words.length;
-          this.seenBy[vid] = docSerial;
-          this.slotOf[vid] = word;
-          doc.words.push(vid);
-          doc.masks.push(bit);
-          doc.infos.push(position);
-        }
-        tokens.push(word, ((field << 16) | position) >>> 0);
-      }
-      if (count > 0) doc.fieldWords.set(field, count);
-      lastOf.set(field, last);
-    }
-  }
-}
-
-/** Flags the words that are alone in some field (exactness of one-word queries). */
-function markWholeFields(doc: DocWords): void {
-  const single = new Set<number>();
-  for (const [field, count] of doc.fieldWords) if (count === 1) single.add(field);
-  if (single.size === 0) return;
-  doc.tokenPlaces.forEach((place, i) => {
-    const word = doc.tokenWords[i]!;
-    if (single.has(place >>> 16)) doc.infos[word] = doc.infos[word]! | INFO_WHOLE_FIELD;
-  });
 }
 
 const NON_ASCII = /[\x80-\xff]/;

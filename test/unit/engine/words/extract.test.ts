@@ -1,0 +1,58 @@
+// Word extraction as the word index sees it: leaf paths and field ids, positions with the value
+// gap across array items, stop words keeping their positions, whole-field flags, one vocabulary
+// across chunks and calls (the rules' details are pinned in test/kernels/extract.test.ts).
+import { describe, expect, it } from 'vitest';
+
+import type { JsonObject } from '../../../../src/engine/document-id.js';
+import { extractorFor, SearchFieldIds, wordOfKey, type WordExtractor } from '../../../../src/engine/words/extract.js';
+import { INFO_WHOLE_FIELD } from '../../../../src/engine/words/postings.js';
+import type { DocWords } from '../../../../src/engine/words/doc-words.js';
+import { defaultSettings } from '../../../../src/types/settings.js';
+
+function extractor(stopWords: string[] = []): { extractor: WordExtractor; fields: SearchFieldIds } {
+  const fields = new SearchFieldIds([]);
+  return { extractor: extractorFor({ ...defaultSettings(), stopWords }, fields), fields };
+}
+
+/** A document's occurrences as [word, field path, position]. */
+function occurrences(extractor: WordExtractor, fields: SearchFieldIds, doc: DocWords): [string, string, number][] {
+  return [...doc.tokenWords].map((slot, i) => [wordOfKey(extractor.keys[doc.words[slot]!]!), fields.names[doc.tokenPlaces[i]! >>> 16]!, doc.tokenPlaces[i]! & 0xffff]);
+}
+
+describe('WordExtractor.extract', () => {
+  it('indexes nested leaves by path, array items 8 apart, numbers and booleans by their text', () => {
+    const { extractor: words, fields } = extractor();
+    const [doc] = words.extract([{ docid: 7, doc: { title: 'Big Fish', cast: [{ name: 'Ewan' }, { name: 'Albert Finney' }], year: 2003, ok: true } as JsonObject }]);
+    expect(doc!.docid).toBe(7);
+    expect(occurrences(words, fields, doc!)).toEqual([
+      ['big', 'title', 0],
+      ['fish', 'title', 1],
+      ['ewan', 'cast.name', 0],
+      ['albert', 'cast.name', 8],
+      ['finney', 'cast.name', 9],
+      ['2003', 'year', 0],
+      ['true', 'ok', 0],
+    ]);
+    expect([...doc!.fieldWords]).toEqual([[0, 2], [1, 3], [2, 1], [3, 1]]);
+    // the lone word of `year` and of `ok` is a whole field
+    expect(doc!.infos.map((info) => (info & INFO_WHOLE_FIELD) !== 0)).toEqual([false, false, false, false, false, true, true]);
+  });
+
+  it('skips stop words but keeps the positions of the words after them', () => {
+    const { extractor: words, fields } = extractor(['the']);
+    const [doc] = words.extract([{ docid: 1, doc: { title: 'The the ｔｈｅ end' } }]);
+    expect(occurrences(words, fields, doc!)).toEqual([
+      ['the', 'title', 0],
+      ['end', 'title', 3],
+    ]);
+  });
+
+  it('names a word by one id across documents and calls', () => {
+    const { extractor: words } = extractor();
+    const first = words.extract([{ docid: 1, doc: { a: 'мир x' } }, { docid: 2, doc: { a: 'y мир' } }]);
+    const [later] = words.extract([{ docid: 3, doc: { a: 'мир' } }]);
+    const rio = words.keys.map(wordOfKey).indexOf('мир');
+    expect([first[0]!.words[0], first[1]!.words[1], later!.words[0]]).toEqual([rio, rio, rio]);
+    expect(words.keys.map(wordOfKey)).toEqual(['мир', 'x', 'y']);
+  });
+});
