@@ -13,7 +13,7 @@
  * is written to DIR when it stops; its startup and the warm-up pass are in it too).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -87,28 +87,48 @@ async function waitTask(agent: Agent, url: string, uid: number): Promise<void> {
 
 const searchBody = (query: Query) => JSON.stringify({ q: query.q, limit: 20, ...(query.meiliFilter === undefined ? {} : { filter: query.meiliFilter }) });
 
-/** Each body once in order at one connection, `rounds` times after one warm-up pass; milliseconds. */
-async function oneConnection(url: string, route: string, bodies: readonly (string | undefined)[]) {
+/**
+ * Each body once in order at one connection, `rounds` times after one warm-up pass; milliseconds,
+ * with the total time per body group (`groups[i]` names body i's) so the mean can be apportioned.
+ */
+async function oneConnection(url: string, route: string, bodies: readonly (string | undefined)[], groups: readonly string[] = []) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const method = bodies[0] === undefined ? 'GET' : 'POST';
   for (const body of bodies) await call(agent, url + route, method, body);
   const latencies: number[] = [];
+  const byGroup = new Map<string, number>();
   for (let round = 0; round < rounds; round++) {
-    for (const body of bodies) {
+    for (const [i, body] of bodies.entries()) {
       const start = performance.now();
       const answer = await call(agent, url + route, method, body);
-      latencies.push(performance.now() - start);
+      const took = performance.now() - start;
+      latencies.push(took);
+      const group = groups[i] ?? '';
+      byGroup.set(group, (byGroup.get(group) ?? 0) + took);
       if (answer.status !== 200) throw new Error(`${route} answered ${answer.status}: ${answer.body}`);
     }
   }
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const mean = latencies.reduce((sum, ms) => sum + ms, 0) / latencies.length;
-  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), mean, samples: latencies.length };
+  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), mean, samples: latencies.length, byGroup };
 }
 
-/** CONNECTIONS clients in a closed loop over `bodies` for `seconds`; requests per second. */
-async function connections(url: string, route: string, bodies: readonly (string | undefined)[]): Promise<number> {
+/**
+ * CPU time the process `pid` has used (user + system, Linux /proc), in milliseconds, or NaN
+ * elsewhere: per request, it holds better than wall-clock figures on a shared machine.
+ */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CONNECTIONS clients in a closed loop over `bodies` for `seconds`: requests per second, server CPU ms per request. */
+async function connections(url: string, route: string, bodies: readonly (string | undefined)[]): Promise<{ rate: number; cpuPerRequest: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const method = bodies[0] === undefined ? 'GET' : 'POST';
   const end = performance.now() + seconds * 1000;
@@ -121,10 +141,12 @@ async function connections(url: string, route: string, bodies: readonly (string 
     }
   };
   const start = performance.now();
+  const cpuStart = cpuMs(child.pid);
   await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => client(i)));
   const elapsed = (performance.now() - start) / 1000;
+  const cpu = cpuMs(child.pid) - cpuStart;
   agent.destroy();
-  return done / elapsed;
+  return { rate: done / elapsed, cpuPerRequest: cpu / done };
 }
 
 const dataset = loadDataset(name, limit);
@@ -150,6 +172,7 @@ if (cpuProfDir !== undefined) {
 
 const bodies = dataset.queries.map(searchBody);
 const ms = (n: number) => n.toFixed(3);
+const ms3 = (n: number) => n.toFixed(2);
 const load = loadavg()[0]!.toFixed(1);
 const finish = async () => {
   await stopServer(child);
@@ -160,20 +183,28 @@ if (cpuProfDir !== undefined) {
   const warm = new Agent({ keepAlive: true, maxSockets: 1 });
   for (const body of bodies) await call(warm, `${url}/indexes/bench/search`, 'POST', body);
   warm.destroy();
-  const searchRate = await connections(url, '/indexes/bench/search', bodies);
+  const search = await connections(url, '/indexes/bench/search', bodies);
   await finish();
-  console.log(`${CONNECTIONS} connections, ${seconds} s, under --cpu-prof: search ${Math.round(searchRate)}/s (load average ${load}); profile in ${cpuProfDir}`);
+  console.log(`${CONNECTIONS} connections, ${seconds} s, under --cpu-prof: search ${Math.round(search.rate)}/s (load average ${load}); profile in ${cpuProfDir}`);
 } else {
   const health: undefined[] = bodies.map(() => undefined);
   const healthOne = await oneConnection(url, '/health', health);
-  const searchOne = await oneConnection(url, '/indexes/bench/search', bodies);
-  const healthRate = await connections(url, '/health', health);
-  const searchRate = await connections(url, '/indexes/bench/search', bodies);
+  const searchOne = await oneConnection(url, '/indexes/bench/search', bodies, dataset.queries.map((query) => query.type));
+  const healthRun = await connections(url, '/health', health);
+  const searchRun = await connections(url, '/indexes/bench/search', bodies);
+  const [healthRate, searchRate] = [healthRun.rate, searchRun.rate];
   await finish();
   console.log(`${name}: ${dataset.docs.length} documents loaded over HTTP in ${(loadMs / 1000).toFixed(1)} s; server ${path.relative(process.cwd(), server) || server}; load average ${load} → ${loadavg()[0]!.toFixed(1)}`);
   console.log(`1 connection, search (${searchOne.samples} requests): p50 ${ms(searchOne.p50)} ms, p95 ${ms(searchOne.p95)} ms, p99 ${ms(searchOne.p99)} ms, mean ${ms(searchOne.mean)} ms`);
   console.log(`1 connection, GET /health (${healthOne.samples} requests): p50 ${ms(healthOne.p50)} ms, p95 ${ms(healthOne.p95)} ms, p99 ${ms(healthOne.p99)} ms`);
   console.log(`${CONNECTIONS} connections, ${seconds} s each: search ${Math.round(searchRate)}/s, GET /health ${Math.round(healthRate)}/s, search/empty-route ${(searchRate / healthRate).toFixed(3)}`);
+  const total = [...searchOne.byGroup.values()].reduce((sum, ms) => sum + ms, 0);
+  const shares = [...searchOne.byGroup].sort((a, b) => b[1] - a[1]).map(([type, ms]) => {
+    const count = dataset.queries.filter((query) => query.type === type).length;
+    return `${type} ×${count} ${((100 * ms) / total).toFixed(0)}% (mean ${ms3(ms / (count * rounds))} ms)`;
+  });
+  console.log(`1 connection, share of the search time by query type: ${shares.join(', ')}`);
+  console.log(`server CPU per request at ${CONNECTIONS} connections: search ${ms(searchRun.cpuPerRequest)} ms, GET /health ${ms(healthRun.cpuPerRequest)} ms`);
   console.log(`search p50 / empty-route p50: ${(searchOne.p50 / healthOne.p50).toFixed(2)}`);
-  console.log(`JSON ${JSON.stringify({ load, searchP50: searchOne.p50, searchP95: searchOne.p95, searchP99: searchOne.p99, searchMean: searchOne.mean, healthP50: healthOne.p50, searchRate, healthRate })}`);
+  console.log(`JSON ${JSON.stringify({ load, searchP50: searchOne.p50, searchP95: searchOne.p95, searchP99: searchOne.p99, searchMean: searchOne.mean, healthP50: healthOne.p50, searchRate, healthRate, searchCpuMs: searchRun.cpuPerRequest, healthCpuMs: healthRun.cpuPerRequest })}`);
 }
