@@ -102,7 +102,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addHook('onRequest', refuseTooManyHeaders);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  const passThrough = (_request: unknown, payload: unknown, done: (err: null, body: unknown) => void) => done(null, payload);
+  app.addContentTypeParser('*', passThrough);
+  // the same parser, named for JSON: Fastify caches a named type's parser, but looks the catch-all
+  // up again (parsing the header a second time) on every request; searches send JSON
+  app.addContentTypeParser('application/json', passThrough);
   // documents may hold 64-bit integers (BigInt), which JSON.stringify refuses
   app.setReplySerializer((payload) => stringifyJson(payload));
 

@@ -1,0 +1,210 @@
+/**
+ * Search over HTTP on loopback: a fresh server process with movies loaded, then the dataset's
+ * query file at one keep-alive connection (latency percentiles) and at 8 keep-alive connections
+ * (searches/s), with GET /health measured the same way in the same run as the empty-route
+ * ceiling of the HTTP stack (the ratios to it hold better than raw figures on a shared machine).
+ *
+ *   npm run bench:search-http -- [movies|debdocs] [--limit N] [--rounds R] [--seconds S]
+ *     [--server path/to/dist/src/main.js] [--cpu-prof DIR]
+ *
+ * `--server` runs another build's server (before/after comparisons). `--cpu-prof DIR` profiles the
+ * 8-connection search phase alone: the server is loaded, stopped, restarted on the same data with
+ * `node --cpu-prof`, warmed with one pass of the queries, then runs only that phase (its profile
+ * is written to DIR when it stops; its startup and the warm-up pass are in it too).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { numberOption } from './args.js';
+import { loadDataset, type Query } from './datasets.js';
+import { percentile } from './latency.js';
+import { freePort } from './peers/quarry-http.js';
+
+const args = process.argv.slice(2);
+const stringOption = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
+};
+const name = args[0] === 'debdocs' ? 'debdocs' : 'movies';
+const limit = numberOption(args, '--limit', Number.POSITIVE_INFINITY);
+const rounds = numberOption(args, '--rounds', 3);
+const seconds = numberOption(args, '--seconds', 5);
+const CONNECTIONS = 8;
+const server = path.resolve(stringOption('--server') ?? fileURLToPath(new URL('../src/main.js', import.meta.url)));
+const cpuProfDir = stringOption('--cpu-prof');
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** One request on `agent`'s keep-alive sockets; resolves with the status and the body text. */
+function call(agent: Agent, url: string, method: string, body?: string, contentType = 'application/json'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers = body === undefined ? {} : { 'content-type': contentType };
+    const req = request(url, { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function startServer(dbPath: string, nodeArgs: readonly string[]): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...nodeArgs, server, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--log-level', 'WARN', '--no-analytics'], { stdio: 'ignore' });
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) return { child, url };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/** Stops the server with SIGTERM (its graceful shutdown, so `--cpu-prof` writes its profile). */
+function stopServer(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function waitTask(agent: Agent, url: string, uid: number): Promise<void> {
+  for (;;) {
+    const task = JSON.parse((await call(agent, `${url}/tasks/${uid}`, 'GET')).body) as { status: string; error?: unknown };
+    if (task.status === 'succeeded') return;
+    if (task.status === 'failed') throw new Error(`task ${uid} failed: ${JSON.stringify(task.error)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const searchBody = (query: Query) => JSON.stringify({ q: query.q, limit: 20, ...(query.meiliFilter === undefined ? {} : { filter: query.meiliFilter }) });
+
+/**
+ * Each body once in order at one connection, `rounds` times after one warm-up pass; milliseconds,
+ * with the total time per body group (`groups[i]` names body i's) so the mean can be apportioned.
+ */
+async function oneConnection(url: string, route: string, bodies: readonly (string | undefined)[], groups: readonly string[] = []) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const method = bodies[0] === undefined ? 'GET' : 'POST';
+  for (const body of bodies) await call(agent, url + route, method, body);
+  const latencies: number[] = [];
+  const byGroup = new Map<string, number>();
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, body] of bodies.entries()) {
+      const start = performance.now();
+      const answer = await call(agent, url + route, method, body);
+      const took = performance.now() - start;
+      latencies.push(took);
+      const group = groups[i] ?? '';
+      byGroup.set(group, (byGroup.get(group) ?? 0) + took);
+      if (answer.status !== 200) throw new Error(`${route} answered ${answer.status}: ${answer.body}`);
+    }
+  }
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const mean = latencies.reduce((sum, ms) => sum + ms, 0) / latencies.length;
+  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), mean, samples: latencies.length, byGroup };
+}
+
+/**
+ * CPU time the process `pid` has used (user + system, Linux /proc), in milliseconds, or NaN
+ * elsewhere: per request, it holds better than wall-clock figures on a shared machine.
+ */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CONNECTIONS clients in a closed loop over `bodies` for `seconds`: requests per second, server CPU ms per request. */
+async function connections(url: string, route: string, bodies: readonly (string | undefined)[]): Promise<{ rate: number; cpuPerRequest: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const method = bodies[0] === undefined ? 'GET' : 'POST';
+  const end = performance.now() + seconds * 1000;
+  let done = 0;
+  const client = async (first: number) => {
+    for (let next = first; performance.now() < end; next += CONNECTIONS) {
+      const answer = await call(agent, url + route, method, bodies[next % bodies.length]);
+      if (answer.status !== 200) throw new Error(`${route} answered ${answer.status}: ${answer.body}`);
+      done++;
+    }
+  };
+  const start = performance.now();
+  const cpuStart = cpuMs(child.pid);
+  await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => client(i)));
+  const elapsed = (performance.now() - start) / 1000;
+  const cpu = cpuMs(child.pid) - cpuStart;
+  agent.destroy();
+  return { rate: done / elapsed, cpuPerRequest: cpu / done };
+}
+
+const dataset = loadDataset(name, limit);
+const dir = mkdtempSync(path.join(tmpdir(), 'bench-search-http-'));
+const dbPath = path.join(dir, 'db');
+const loadStart = performance.now();
+let { child, url } = await startServer(dbPath, []);
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+const settings = JSON.parse(
+  (await call(agent, `${url}/indexes/bench/settings`, 'PATCH', JSON.stringify({ searchableAttributes: dataset.searchable, filterableAttributes: dataset.filterable, sortableAttributes: dataset.sortable }))).body,
+) as { taskUid: number };
+await waitTask(agent, url, settings.taskUid);
+let last = -1;
+for (const chunk of dataset.ndjson) last = (JSON.parse((await call(agent, `${url}/indexes/bench/documents?primaryKey=id`, 'POST', chunk, 'application/x-ndjson')).body) as { taskUid: number }).taskUid;
+await waitTask(agent, url, last);
+agent.destroy();
+const loadMs = performance.now() - loadStart;
+
+if (cpuProfDir !== undefined) {
+  await stopServer(child);
+  ({ child, url } = await startServer(dbPath, ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProfDir)]));
+}
+
+const bodies = dataset.queries.map(searchBody);
+const ms = (n: number) => n.toFixed(3);
+const ms3 = (n: number) => n.toFixed(2);
+const load = loadavg()[0]!.toFixed(1);
+const finish = async () => {
+  await stopServer(child);
+  rmSync(dir, { recursive: true, force: true });
+};
+
+if (cpuProfDir !== undefined) {
+  const warm = new Agent({ keepAlive: true, maxSockets: 1 });
+  for (const body of bodies) await call(warm, `${url}/indexes/bench/search`, 'POST', body);
+  warm.destroy();
+  const search = await connections(url, '/indexes/bench/search', bodies);
+  await finish();
+  console.log(`${CONNECTIONS} connections, ${seconds} s, under --cpu-prof: search ${Math.round(search.rate)}/s (load average ${load}); profile in ${cpuProfDir}`);
+} else {
+  const health: undefined[] = bodies.map(() => undefined);
+  const healthOne = await oneConnection(url, '/health', health);
+  const searchOne = await oneConnection(url, '/indexes/bench/search', bodies, dataset.queries.map((query) => query.type));
+  const healthRun = await connections(url, '/health', health);
+  const searchRun = await connections(url, '/indexes/bench/search', bodies);
+  const [healthRate, searchRate] = [healthRun.rate, searchRun.rate];
+  await finish();
+  console.log(`${name}: ${dataset.docs.length} documents loaded over HTTP in ${(loadMs / 1000).toFixed(1)} s; server ${path.relative(process.cwd(), server) || server}; load average ${load} → ${loadavg()[0]!.toFixed(1)}`);
+  console.log(`1 connection, search (${searchOne.samples} requests): p50 ${ms(searchOne.p50)} ms, p95 ${ms(searchOne.p95)} ms, p99 ${ms(searchOne.p99)} ms, mean ${ms(searchOne.mean)} ms`);
+  console.log(`1 connection, GET /health (${healthOne.samples} requests): p50 ${ms(healthOne.p50)} ms, p95 ${ms(healthOne.p95)} ms, p99 ${ms(healthOne.p99)} ms`);
+  console.log(`${CONNECTIONS} connections, ${seconds} s each: search ${Math.round(searchRate)}/s, GET /health ${Math.round(healthRate)}/s, search/empty-route ${(searchRate / healthRate).toFixed(3)}`);
+  const total = [...searchOne.byGroup.values()].reduce((sum, ms) => sum + ms, 0);
+  const shares = [...searchOne.byGroup].sort((a, b) => b[1] - a[1]).map(([type, ms]) => {
+    const count = dataset.queries.filter((query) => query.type === type).length;
+    return `${type} ×${count} ${((100 * ms) / total).toFixed(0)}% (mean ${ms3(ms / (count * rounds))} ms)`;
+  });
+  console.log(`1 connection, share of the search time by query type: ${shares.join(', ')}`);
+  console.log(`server CPU per request at ${CONNECTIONS} connections: search ${ms(searchRun.cpuPerRequest)} ms, GET /health ${ms(healthRun.cpuPerRequest)} ms`);
+  console.log(`search p50 / empty-route p50: ${(searchOne.p50 / healthOne.p50).toFixed(2)}`);
+  console.log(`JSON ${JSON.stringify({ load, searchP50: searchOne.p50, searchP95: searchOne.p95, searchP99: searchOne.p99, searchMean: searchOne.mean, healthP50: healthOne.p50, searchRate, healthRate, searchCpuMs: searchRun.cpuPerRequest, healthCpuMs: healthRun.cpuPerRequest })}`);
+}
