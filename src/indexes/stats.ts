@@ -69,11 +69,12 @@ function metadataPage(name: string, db: Database<unknown, never>): number {
 
 /**
  * Used bytes of each internal database of an index, named by its `INDEX_DBS` key (the camelCase
- * name Meilisearch shows), largest first, empty ones left out.
+ * name Meilisearch shows) or `shardDocids` (the shard records a sharded network keeps, v1.50's
+ * `shard_docids`), largest first, empty ones left out.
  */
 export function databaseSizes(env: object): Record<string, number> {
   const sizes: [string, number][] = [];
-  for (const name of Object.keys(INDEX_DBS)) {
+  for (const name of [...Object.keys(INDEX_DBS), 'shardDocids']) {
     // IndexEnv exposes each database under its INDEX_DBS key.
     const db = (env as Record<string, Database<unknown, never> | undefined>)[name];
     const size = db === undefined ? 0 : Math.max(usedBytes(db), metadataPage(name, db));

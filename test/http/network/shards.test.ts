@@ -73,6 +73,8 @@ describe('a sharded instance', () => {
     expect(task.status).toBe('succeeded');
     expect(task.details).toEqual({ receivedDocuments: 5, indexedDocuments: 2 });
     expect((await call(server, 'GET', '/indexes/books/stats')).body.numberOfDocuments).toBe(2);
+    const { internalDatabaseSizes } = (await call(server, 'GET', '/indexes/books/stats?showInternalDatabaseSizes=true')).body;
+    expect(Object.keys(internalDatabaseSizes)).toContain('shardDocids');
   });
 
   it('indexes the words of its own documents only when a large payload is extracted ahead by the workers', async () => {
