@@ -11,7 +11,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { parseUuid } from '../auth/uuid.js';
 import { ApiError } from '../errors/api-error.js';
 import { parseRustUnsigned, U32_MAX, U64_MAX } from '../types/rust-int.js';
-import type { NetworkOrigin } from '../types/task.js';
+import type { ImportData, ImportMetadata, NetworkOrigin } from '../types/task.js';
+
+export type { ImportData, ImportMetadata };
 
 export const PROXY_HEADERS = {
   originRemote: 'X-Meili-Proxy-Origin-Remote',
@@ -29,21 +31,6 @@ type HeaderName = (typeof PROXY_HEADERS)[keyof typeof PROXY_HEADERS];
 
 export const NIL_NETWORK_VERSION = '00000000-0000-0000-0000-000000000000';
 
-/** What an import request says about its documents (v1.50's `ImportData`, stored in the task). */
-export interface ImportData {
-  remoteName: string;
-  /** absent when the sender did not name the index */
-  indexName: string | null;
-  documentCount: number;
-}
-
-/** The import's totals (v1.50's `ImportMetadata`, used to follow the import, not stored). */
-export interface ImportMetadata {
-  indexCount: number;
-  /** unique to one request of the import, so a request received twice is recognised */
-  taskKey: number | null;
-  totalIndexDocuments: number;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Sending

@@ -9,8 +9,8 @@
  * from `MEILI_EXPERIMENTAL_PROXY_{CONNECT,REQUEST,BACKOFF}_TIMEOUT_SECONDS`. Failures come back as
  * the error bodies v1.50 stores in a task's `remote_tasks`, never as an exception.
  */
-import { ApiError, type ErrorBody } from '../errors/api-error.js';
-import type { ErrorCode } from '../errors/codes.js';
+import type { ErrorBody } from '../errors/api-error.js';
+import { errorBody, quoted } from './remote-answer.js';
 import type { Failure, OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
 import { parseRustUnsigned, U64_MAX } from '../types/rust-int.js';
 import { isJsonObject } from '../types/json-text.js';
@@ -89,19 +89,6 @@ export class WriteBackoff {
   }
 }
 
-function errorBody(code: ErrorCode, message: string): ErrorBody {
-  return new ApiError(code, message).toBody();
-}
-
-/** A remote's answer body as v1.50 quotes it: compact JSON when it is JSON, else the text. */
-function quoted(body: Buffer): string {
-  const text = body.toString('utf8');
-  try {
-    return JSON.stringify(JSON.parse(text));
-  } catch {
-    return text;
-  }
-}
 
 function isTimeout(err: unknown): boolean {
   return err instanceof Error && (err.name === 'TimeoutError' || (err.name === 'AbortError' && err.cause instanceof Error && err.cause.name === 'TimeoutError'));

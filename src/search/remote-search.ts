@@ -11,8 +11,8 @@
  * request.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, type ErrorBody } from '../errors/api-error.js';
-import type { ErrorCode } from '../errors/codes.js';
+import type { ErrorBody } from '../errors/api-error.js';
+import { errorBody, quoted } from '../network/remote-answer.js';
 import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
 import { isJsonObject } from '../types/json-text.js';
 
@@ -34,19 +34,6 @@ export function remoteSearchDeadline(env: NodeJS.ProcessEnv = process.env): numb
   return Date.now() + (Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_TIMEOUT_SECONDS) * 1000;
 }
 
-function errorBody(code: ErrorCode, message: string): ErrorBody {
-  return new ApiError(code, message).toBody();
-}
-
-/** A failed answer's body as v1.50 quotes it: compact JSON when it is JSON, else the text. */
-function quoted(body: Buffer): string {
-  const text = body.toString('utf8');
-  try {
-    return JSON.stringify(JSON.parse(text));
-  } catch {
-    return text;
-  }
-}
 
 type Attempt = { readonly done: RemoteAnswer } | { readonly retry: ErrorBody };
 

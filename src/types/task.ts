@@ -194,6 +194,22 @@ export interface NetworkOrigin {
   networkVersion: string;
 }
 
+/** What an import request says about its documents (v1.50's `ImportData`, stored in the task). */
+export interface ImportData {
+  remoteName: string;
+  /** absent when the sender did not name the index */
+  indexName: string | null;
+  documentCount: number;
+}
+
+/** The import's totals (v1.50's `ImportMetadata`, used to follow the import, not stored). */
+export interface ImportMetadata {
+  indexCount: number;
+  /** unique to one request of the import, so a request received twice is recognised */
+  taskKey: number | null;
+  totalIndexDocuments: number;
+}
+
 /** The leader's record of the task each remote registered for a forwarded write. */
 export interface RemoteTask {
   /** absent when the remote did not register one */
@@ -205,7 +221,7 @@ export interface RemoteTask {
 export type TaskNetwork =
   | { remote_tasks: Record<string, RemoteTask>; network_version: string }
   | { origin: NetworkOrigin }
-  | { import_from: { remoteName: string; indexName: string | null; documentCount: number }; network_change: NetworkOrigin };
+  | { import_from: ImportData; network_change: NetworkOrigin };
 
 export interface ExportIndexView {
   filter: unknown;

@@ -33,7 +33,7 @@ import type { StorageFormat } from '../../store/storage-format.js';
 import type { PayloadSource, UpdateFiles } from '../../store/update-files.js';
 import type { SearchRuleStore } from '../../search-rules/store.js';
 import type { WorkerPools } from '../../workers/pool.js';
-import type { Batch, DumpedKey, NetworkOrigin, Task, Timestamp } from '../../types/task.js';
+import type { Batch, DumpedKey, ImportData, ImportMetadata, NetworkOrigin, Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
 import type { Progress } from '../progress.js';
 import type { TaskQueue } from '../queue.js';
@@ -115,18 +115,6 @@ export interface ExportDeps {
   changeHeaders: (origin: NetworkOrigin, data: ImportData, metadata: ImportMetadata) => Record<string, string>;
 }
 
-/** What an export payload of a topology change says about itself (network.md §8 import headers). */
-export interface ImportData {
-  remoteName: string;
-  indexName: string | null;
-  documentCount: number;
-}
-
-export interface ImportMetadata {
-  indexCount: number;
-  taskKey: number | null;
-  totalIndexDocuments: number;
-}
 
 export interface ProcessContext {
   queue: TaskQueue;
