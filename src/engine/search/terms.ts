@@ -20,6 +20,7 @@
  * Reads a snapshot; no writes.
  */
 import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
+import { MAX_WORD_BYTES } from '../../kernels/extract.js';
 import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { TypoFlag, type TypoQuery } from '../../kernels/typo.js';
 import type { IndexSettings } from '../../types/settings.js';
@@ -37,7 +38,6 @@ import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from '.
 const MAX_ONE_TYPO = 150;
 const MAX_TWO_TYPOS = 50;
 const MAX_PREFIX_WORDS = 1000;
-const MAX_WORD_BYTES = 250;
 /** milli's limits on the synonyms of one query word: phrases, and words over all of them */
 const MAX_SYNONYM_PHRASES = 50;
 const MAX_SYNONYM_WORDS = 100;

@@ -14,6 +14,8 @@
  * the task with v1.50's ``Failed to export documents to remote server …``. A cancelation stops it
  * between requests. Outgoing requests obey the IP policy (outgoing/): a refused address fails the
  * task at once, where v1.50 would retry it.
+ * The sending (`send`, `sendRefusable`, `shipIndex`) is shared with a topology change's export
+ * (network-export.ts), which adds its import headers and refusal verdicts per index.
  */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';

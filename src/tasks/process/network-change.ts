@@ -28,7 +28,7 @@ import { deleteMovedDocuments, exportMovedDocuments, notifyRemotes } from './net
 import { succeeded } from './outcome.js';
 
 /** The change's origin as remotes know it: the leader's task, or our own when we are the leader. */
-export function changeOrigin(task: Task, change: NetworkChangeState): NetworkOrigin {
+function changeOrigin(task: Task, change: NetworkChangeState): NetworkOrigin {
   const network = task.network;
   if (network !== undefined && 'origin' in network) return network.origin;
   return { remoteName: nameForImport(change) ?? '', taskUid: task.uid, networkVersion: changeVersion(task) ?? '' };

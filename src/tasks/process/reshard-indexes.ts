@@ -1,9 +1,9 @@
 /**
- * Step 1 of a topology change on this instance (network.md §6, v1.50's `rebalance_shards`):
+ * The start of a topology change's export step (network.md §6, v1.50's `rebalance_shards`):
  * every index's documents get their shard in the new network (engine/shards/reshard.ts), one
  * index write each through the index writer thread, so `_shard` filters (and the by-shard
  * network search built on them) see documents indexed before the change, or before any leader.
- * The topology change's processor calls it before exporting; it changes no document, so the
+ * network-export.ts calls it before sending documents; it changes no document, so the
  * indexes' statistics stay as they are.
  */
 import type { ReshardOutcome } from '../../engine/shards/reshard.js';
