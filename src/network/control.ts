@@ -12,7 +12,7 @@ import type { NetworkOrigin } from '../types/task.js';
 import type { RemoteStatus } from './availability.js';
 import { receiveImportFinished, receiveRemoteTask } from '../tasks/process/network-change-state.js';
 import { updateRunningChange, type ChangeTasks } from '../tasks/process/network-change-store.js';
-import { PROXY_HEADERS, type ReceivedNetwork } from './proxy-headers.js';
+import { NIL_NETWORK_VERSION, PROXY_HEADERS, type ReceivedNetwork } from './proxy-headers.js';
 
 export type ControlMessage =
   | { type: 'exportNoIndexForRemote'; remote: string }
@@ -43,7 +43,7 @@ export function parseControl(body: unknown): ControlRequest {
   if (!Object.hasOwn(body, 'message')) throw malformed('missing field `message`');
   const { origin, message } = body;
   if (!isJsonObject(origin)) throw malformed('invalid type: expected struct Origin');
-  const networkVersion = Object.hasOwn(origin, 'networkVersion') ? field(origin, 'networkVersion', 'string') : '00000000-0000-0000-0000-000000000000';
+  const networkVersion = Object.hasOwn(origin, 'networkVersion') ? field(origin, 'networkVersion', 'string') : NIL_NETWORK_VERSION;
   const parsedOrigin: NetworkOrigin = {
     remoteName: field(origin, 'remoteName', 'string') as string,
     taskUid: field(origin, 'taskUid', 'number') as number,

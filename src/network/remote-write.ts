@@ -90,7 +90,8 @@ export class WriteBackoff {
 }
 
 
-function isTimeout(err: unknown): boolean {
+/** A deadline passed: the client's own TimeoutError, or an abort whose reason is one. */
+export function isTimeout(err: unknown): boolean {
   return err instanceof Error && (err.name === 'TimeoutError' || (err.name === 'AbortError' && err.cause instanceof Error && err.cause.name === 'TimeoutError'));
 }
 

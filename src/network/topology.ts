@@ -20,7 +20,7 @@ import type { NetworkOrigin, RemoteTask, TaskKind, TaskNetwork } from '../types/
 import { newChange } from '../tasks/process/network-change-state.js';
 import type { Network, NetworkPatch, Saved } from './network.js';
 import { originHeaders } from './proxy-headers.js';
-import { summarizedTaskUid, type RemoteWriter } from './remote-write.js';
+import { isTimeout, summarizedTaskUid, type RemoteWriter } from './remote-write.js';
 
 export interface TopologyDeps {
   readonly network: Pick<Network, 'merge' | 'store' | 'current'>;
@@ -54,7 +54,7 @@ async function askRemote(deps: TopologyDeps, url: string, writeApiKey: string | 
   try {
     response = await deps.outgoing.request(new URL(path, url).toString(), { method: 'GET', headers, timeoutMs: CHECK_TIMEOUT_MS });
   } catch (err) {
-    if (err instanceof Error && err.name === 'TimeoutError') throw new ApiError('remote_timeout', 'remote host did not answer before the deadline');
+    if (isTimeout(err)) throw new ApiError('remote_timeout', 'remote host did not answer before the deadline');
     throw new ApiError('remote_could_not_send_request', 'error sending request');
   }
   const text = response.body.toString('utf8');

@@ -7,8 +7,7 @@
  */
 
 /** The phases of a change, in order (v1.50's `NetworkTopologyState`). */
-export const CHANGE_PHASES = ['waitingForOlderTasks', 'exportingDocuments', 'importingDocuments', 'waitingForOthers', 'deletingDocuments', 'finished'] as const;
-export type ChangePhase = (typeof CHANGE_PHASES)[number];
+export type ChangePhase = 'waitingForOlderTasks' | 'exportingDocuments' | 'importingDocuments' | 'waitingForOthers' | 'deletingDocuments' | 'finished';
 
 /** A network as the change sees it (the stored `/network` object without availability). */
 export interface ChangeNetwork {

@@ -88,6 +88,15 @@ describe('reading proxy headers', () => {
     );
   });
 
+  it('refuses a repeated header, which node joins with a comma, as invalid_header_value', () => {
+    const err = thrown(() => readOrigin({ 'x-meili-proxy-origin-remote': 'ms0', 'x-meili-proxy-origin-taskuid': '7, 8' }));
+    expect(err.code).toBe('invalid_header_value');
+    expect(err.message).toBe('Invalid value for header `X-Meili-Proxy-Origin-TaskUid`: while parsing as an integer: invalid digit found in string');
+    expect(thrown(() => readOrigin({ 'x-meili-proxy-origin-remote': 'ms0', 'x-meili-proxy-origin-taskuid': '9'.repeat(8000) })).message).toBe(
+      'Invalid value for header `X-Meili-Proxy-Origin-TaskUid`: while parsing as an integer: number too large to fit in target type',
+    );
+  });
+
   it("answers Rust's integer parse errors as invalid_header_value", () => {
     const err = thrown(() => readOrigin(received({ 'X-Meili-Proxy-Origin-Remote': 'ms0', 'X-Meili-Proxy-Origin-TaskUid': 'abc' })));
     expect(err.code).toBe('invalid_header_value');
