@@ -96,7 +96,8 @@ async function networkDocuments(ctx: SearchContext, uid: string, query: Document
         failed[remote] = answer.error;
         continue;
       }
-      lists.push({ position, documents: answer.body.results as unknown[] });
+      // a remote was asked for the first `offset + limit` documents: more would only cost merging work here
+      lists.push({ position, documents: (answer.body.results as unknown[]).slice(0, offset + limit) });
       total += answer.body.total as number;
       // a remote that read a network in turn passes its own failures on
       if (isJsonObject(answer.body.remoteErrors)) remoteErrors = { ...(remoteErrors ?? {}), ...(answer.body.remoteErrors as Record<string, ErrorBody>) };
