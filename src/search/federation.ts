@@ -33,6 +33,7 @@ import { compareCandidates, distinctHits, searchOrder, type Candidate, type Loca
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { markFailedRemotes } from './network-failures.js';
+import { sortedErrors } from './network-requests.js';
 import { featureNeeded, routeQueries, type LocalQuery } from './network-use.js';
 import { isPinned, placePins } from './pins.js';
 import { hydrateHits } from './hydration.js';
@@ -292,7 +293,7 @@ async function federate(
   body.processingTimeMs = Math.max(Math.floor(performance.now() - started), ...remoteBodies.map((remoteBody) => Number(remoteBody.processingTimeMs) || 0));
   body.requestUid = uuidV7();
   if (routes.hasRemote) {
-    body.remoteErrors = Object.fromEntries(Object.entries(remoteErrors).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    body.remoteErrors = sortedErrors(remoteErrors);
     markFailedRemotes(ctx.network, remoteErrors);
   }
   if (semantic) body.semanticHitCount = page.filter((candidate) => isSemantic(candidate.sequence)).length;

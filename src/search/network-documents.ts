@@ -19,7 +19,7 @@ import type { SearchContext } from './context.js';
 import { getDocument, listDocuments, withFetchPermit, type DocumentsQuery } from './documents.js';
 import { fuseFilters } from './network-partition.js';
 import { sendCopies, sortedErrors } from './network-requests.js';
-import { requestPartition, usesNetwork } from './network-use.js';
+import { forwardable, requestPartition, usesNetwork } from './network-use.js';
 import { compareScoreValues, parseScoreValues, type ScoreValue } from './score-values.js';
 
 /** `GET …/documents` and `POST …/documents/fetch`; `proxy`: the request carries `Meili-Proxy-Search: true`. */
@@ -28,13 +28,8 @@ export function documentsRequest(ctx: SearchContext, uid: string, query: Documen
     // the uid's format first, then `useNetwork`'s feature, then the index itself (v1.50's order)
     validateIndexUid(uid);
     if (!usesNetwork(ctx, query.useNetwork)) return listDocuments(ctx, uid, query, { proxy });
-    return networkDocuments(ctx, uid, query, forwardedUseNetwork(ctx));
+    return networkDocuments(ctx, uid, query);
   });
-}
-
-/** What keeps a remote from reading the network again: `false` in a sharded network, else nothing (network-use.ts). */
-function forwardedUseNetwork(ctx: SearchContext): false | undefined {
-  return ctx.network.sharding() ? false : undefined;
 }
 
 /** `GET …/documents/{id}`: this instance's document, else (with `useNetwork`) the network's. */
@@ -50,7 +45,7 @@ export async function documentRequest(ctx: SearchContext, uid: string, id: strin
   // answers documents without their score values, which fails this read (remote_bad_response).
   // Quarry sends what the list sends, so that the document is found.
   const query = { offset: 0, limit: 1, fields, ...(retrieveVectors === undefined ? {} : { retrieveVectors }), ids: [id] };
-  const found = await networkDocuments(ctx, uid, query, forwardedUseNetwork(ctx));
+  const found = await networkDocuments(ctx, uid, query);
   const last = (found.results as JsonObject[]).at(-1);
   if (last === undefined) throw new ApiError('document_not_found', `Document \`${id}\` not found.`);
   return last;
@@ -62,7 +57,7 @@ interface CopyList {
   readonly documents: readonly unknown[];
 }
 
-async function networkDocuments(ctx: SearchContext, uid: string, query: DocumentsQuery, forwardedUseNetwork: boolean | undefined): Promise<Record<string, unknown>> {
+async function networkDocuments(ctx: SearchContext, uid: string, query: DocumentsQuery): Promise<Record<string, unknown>> {
   const offset = query.offset ?? 0;
   const limit = query.limit ?? 20;
   const { useNetwork: _useNetwork, ...plain } = query;
@@ -75,7 +70,7 @@ async function networkDocuments(ctx: SearchContext, uid: string, query: Document
   const abandoned = new AbortController();
   const answers = sendCopies(ctx, copies, {
     path: `/indexes/${encodeURIComponent(uid)}/documents/fetch`,
-    body: ({ shardFilter }) => ({ ...copyQuery(shardFilter), ...(forwardedUseNetwork === undefined ? {} : { useNetwork: forwardedUseNetwork }) }),
+    body: ({ shardFilter }) => forwardable(ctx, copyQuery(shardFilter)),
     accepts: isDocumentsResponse,
     signal: abandoned.signal,
   });
@@ -96,7 +91,8 @@ async function networkDocuments(ctx: SearchContext, uid: string, query: Document
         failed[remote] = answer.error;
         continue;
       }
-      lists.push({ position, documents: answer.body.results as unknown[] });
+      // a remote was asked for the first `offset + limit` documents: more would only cost merging work here
+      lists.push({ position, documents: (answer.body.results as unknown[]).slice(0, offset + limit) });
       total += answer.body.total as number;
       // a remote that read a network in turn passes its own failures on
       if (isJsonObject(answer.body.remoteErrors)) remoteErrors = { ...(remoteErrors ?? {}), ...(answer.body.remoteErrors as Record<string, ErrorBody>) };

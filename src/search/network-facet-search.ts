@@ -19,7 +19,7 @@ import { compareBytes } from '../types/bytes.js';
 import type { SearchContext } from './context.js';
 import { facetSearch, type FacetSearchQuery } from './facet-search.js';
 import { fuseFilters } from './network-partition.js';
-import { requestPartition, usesNetwork } from './network-use.js';
+import { forwardable, requestPartition, usesNetwork } from './network-use.js';
 import { sendCopies, sortedErrors } from './network-requests.js';
 
 /** The facet search route's service: over the network when `useNetwork` says so (or defaults to it), else here only. */
@@ -36,7 +36,7 @@ async function networkFacetSearch(ctx: SearchContext, caller: Caller, uid: strin
   const { useNetwork: _useNetwork, ...plain } = request;
   // the tenant token's rules go with the request, before any shard filter
   const filter = fuseFilters(plain.filter, caller.searchFilter(uid));
-  const sent = ctx.network.sharding() ? { ...plain, useNetwork: false } : plain;
+  const sent = forwardable(ctx, plain);
   const abandoned = new AbortController();
   const answers = sendCopies(ctx, copies, {
     path: `/indexes/${encodeURIComponent(uid)}/facet-search`,

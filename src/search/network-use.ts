@@ -80,8 +80,7 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
     const networked = usesNetwork(ctx, query.useNetwork) && remote === null;
     const copies: readonly { remote: string | null; shardFilter: string | null }[] = networked ? (partition ??= requestPartition(ctx)) : [{ remote, shardFilter: null }];
     const { useNetwork: _useNetwork, ...plain } = query;
-    // what keeps a remote from sending the query on to the network again
-    const sent: QueryWithIndex = ctx.network.sharding() ? { ...plain, useNetwork: false } : plain;
+    const sent = forwardable(ctx, plain);
     for (const { remote: target, shardFilter } of copies) {
       if (target !== null) {
         hasRemote = true;
@@ -101,6 +100,14 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
     }
   });
   return { local, remotes: [...remotes.values()], hasRemote };
+}
+
+/**
+ * A request as a remote receives it: with `useNetwork: false` in a sharded network, so that no
+ * remote fans out again; unchanged otherwise.
+ */
+export function forwardable<T extends object>(ctx: SearchContext, request: T): T {
+  return ctx.network.sharding() ? { ...request, useNetwork: false } : request;
 }
 
 /** The partition of this request's networked queries, over the remotes available now. */

@@ -1,15 +1,13 @@
 // The document batch on a real index environment: task-order semantics across chunks, per-op
 // failures that change nothing, and an interrupted batch that rolls back whole; the same for a
 // payload kept parsed between validation and application and for one read twice.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
-import { writeSettings } from '../../../../src/engine/index-settings.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
-import { defaultSettings } from '../../../../src/types/settings.js';
+import { closeBatchIndex, openBatchIndex } from './batch-index.js';
 
 let dir: string;
 let envs: IndexEnvs;
@@ -17,15 +15,9 @@ let env: IndexEnv;
 let files = 0;
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'quarry-doc-batch-'));
-  envs = new IndexEnvs(dir);
-  env = envs.get('index');
-  env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), filterableAttributes: ['genre'] }));
+  ({ dir, envs, env } = openBatchIndex('quarry-doc-batch-', ['genre']));
 });
-afterEach(async () => {
-  await envs.closeAll();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => closeBatchIndex({ dir, envs }));
 
 /** `pad` blanks after the first document make the payload that many bytes bigger. */
 function add(docs: object[], method: 'replace' | 'update' = 'replace', primaryKey: string | null = null, pad = 0): DocumentOp {

@@ -1,35 +1,27 @@
 // Resharding an index for a new network (network.md §6 step 1): exactly the documents a new shard
 // wins move, unsharded documents and those of removed shards get their shard, the rest stay; and
 // deleting what is no longer owned (step 4).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
-import { writeSettings } from '../../../../src/engine/index-settings.js';
 import { applyIndexWrite } from '../../../../src/engine/indexer/commit.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
 import { deletedCount, deleteUnownedWrite } from '../../../../src/engine/shards/delete-unowned.js';
 import { reshardWrite, type ReshardOutcome } from '../../../../src/engine/shards/reshard.js';
 import { readShardDocids } from '../../../../src/engine/shards/shard-docids.js';
 import { shardOf, type Sharding } from '../../../../src/engine/shards/shard-of.js';
-import { defaultSettings } from '../../../../src/types/settings.js';
+import { closeBatchIndex, openBatchIndex } from '../indexer/batch-index.js';
 
 let dir: string;
 let envs: IndexEnvs;
 let env: IndexEnv;
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'quarry-reshard-'));
-  envs = new IndexEnvs(dir);
-  env = envs.get('index');
-  env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), filterableAttributes: ['n'] }));
+  ({ dir, envs, env } = openBatchIndex('quarry-reshard-', ['n']));
 });
-afterEach(async () => {
-  await envs.closeAll();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => closeBatchIndex({ dir, envs }));
 
 const IDS = Array.from({ length: 300 }, (_, i) => `doc-${i}`);
 

@@ -2,13 +2,13 @@
 // documents of owned shards are kept and counted, each recorded in its shard; deletions by id
 // skip ids of other shards; deletions, clears and edits keep shard-docids consistent; without a
 // sharded network nothing is recorded.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { readSettings, writeSettings } from '../../../../src/engine/index-settings.js';
+import { defaultSettings } from '../../../../src/types/settings.js';
 import { applyIndexWrite } from '../../../../src/engine/indexer/commit.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
 import { readShardDocids } from '../../../../src/engine/shards/shard-docids.js';
@@ -17,8 +17,8 @@ import { extractedParts } from '../../../../src/engine/words/extract-ahead.js';
 import { PreparedWords, type ExtractedPart, type PartSource } from '../../../../src/engine/words/prepared-words.js';
 import { ownsDocument } from '../../../../src/engine/shards/shard-of.js';
 import { documentId, type JsonObject } from '../../../../src/engine/document-id.js';
-import { defaultSettings } from '../../../../src/types/settings.js';
 import { wordIndexSnapshot } from '../search/harness.js';
+import { closeBatchIndex, openBatchIndex } from '../indexer/batch-index.js';
 
 let dir: string;
 let envs: IndexEnvs;
@@ -26,15 +26,9 @@ let env: IndexEnv;
 let files = 0;
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'quarry-sharded-batch-'));
-  envs = new IndexEnvs(dir);
-  env = envs.get('index');
-  env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), filterableAttributes: ['genre'] }));
+  ({ dir, envs, env } = openBatchIndex('quarry-sharded-batch-', ['genre']));
 });
-afterEach(async () => {
-  await envs.closeAll();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => closeBatchIndex({ dir, envs }));
 
 function add(docs: object[], method: 'replace' | 'update' = 'replace'): DocumentOp {
   const file = path.join(dir, `update-${files++}.ndjson`);
