@@ -14,6 +14,7 @@ import { indexUidOf, type JsonObject, type NetworkOrigin, type RemoteTask, type 
 import { isJsonObject } from '../types/json-text.js';
 import { keyFromLine, keyLine } from './key-lines.js';
 import { decodeRoaring, encodeRoaring } from './roaring.js';
+import { NIL_UUID } from '../types/uuid-v7.js';
 
 const nullable = <T>(value: T | undefined): T | null => value ?? null;
 
@@ -260,7 +261,6 @@ function detailsFrom(value: unknown, kind: TaskKind): TaskDetails | null {
   }
 }
 
-const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 function originFrom(value: JsonObject): NetworkOrigin {
   return { remoteName: String(value.remoteName), taskUid: Number(value.taskUid), networkVersion: typeof value.networkVersion === 'string' ? value.networkVersion : NIL_UUID };

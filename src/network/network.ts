@@ -13,6 +13,7 @@ import { urlProblem } from '../webhooks/url.js';
 import { isJsonObject } from '../types/json-text.js';
 import type { Sharding } from '../engine/shards/shard-of.js';
 import { RemoteAvailability } from './availability.js';
+import { NIL_UUID } from '../types/uuid-v7.js';
 
 interface Remote {
   url: string;
@@ -51,7 +52,6 @@ export interface NetworkPatch {
   previousRemotes?: unknown;
 }
 
-const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class Network {

@@ -12,6 +12,7 @@ import { parseUuid } from '../auth/uuid.js';
 import { ApiError } from '../errors/api-error.js';
 import { parseRustUnsigned, U32_MAX, U64_MAX } from '../types/rust-int.js';
 import type { ImportData, ImportMetadata, NetworkOrigin } from '../types/task.js';
+import { NIL_UUID } from '../types/uuid-v7.js';
 
 export type { ImportData, ImportMetadata };
 
@@ -29,7 +30,7 @@ export const PROXY_HEADERS = {
 
 type HeaderName = (typeof PROXY_HEADERS)[keyof typeof PROXY_HEADERS];
 
-export const NIL_NETWORK_VERSION = '00000000-0000-0000-0000-000000000000';
+export const NIL_NETWORK_VERSION = NIL_UUID;
 
 
 // ---------------------------------------------------------------------------------------------

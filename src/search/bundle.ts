@@ -14,7 +14,7 @@ import type { FeatureName } from '../types/features.js';
 import type { SearchContext, SearchedIndex, SearchIndexes } from './context.js';
 import type { SearchQuery } from './query.js';
 import { DEFAULT_RULE_LIMITS } from '../search-rules/limits.js';
-import { uuidV7 } from '../types/uuid-v7.js';
+import { NIL_UUID, uuidV7 } from '../types/uuid-v7.js';
 import { PerformanceSteps } from './performance-details.js';
 import { queued } from './queued.js';
 import { searchResponse, type SearchCaller } from './single.js';
@@ -62,7 +62,7 @@ export function bundleSearchContext(bundle: IndexBundle): SearchContext {
       names: () => ({ self: null, remotes: [] }),
       remoteAddress: () => null,
       sharding: () => false,
-      current: () => ({ self: null, remotes: {}, shards: {}, version: '00000000-0000-0000-0000-000000000000' }),
+      current: () => ({ self: null, remotes: {}, shards: {}, version: NIL_UUID }),
       availability: { status: () => 'available', markFailed: () => {} },
     },
     remoteSearch: { send: () => Promise.reject(new Error('a bundle knows no remote')) },

@@ -1,9 +1,12 @@
 /**
  * RFC 9562 UUID version 7: 48-bit Unix milliseconds, version 7, variant 10, random bits, so ids
  * sort by time. Every search answers one (`requestUid`): random bytes are drawn 4 KiB at a time,
- * as one `randomBytes` call per id cost more than the rest of the id.
+ * as one `randomBytes` call per id cost more than the rest of the id. The nil UUID is the
+ * network version of an instance that never had a network (and of records written before one).
  */
 import { randomFillSync } from 'node:crypto';
+
+export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 const pool = Buffer.alloc(4096);
 let next = pool.length;

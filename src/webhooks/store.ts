@@ -10,8 +10,9 @@ import { MAIN_KEYS } from '../store/dbs.js';
 import type { InstanceStore } from '../store/env.js';
 import { maskSecret } from '../types/settings.js';
 import { urlProblem } from './url.js';
+import { NIL_UUID } from '../types/uuid-v7.js';
 
-export const CLI_WEBHOOK_UUID = '00000000-0000-0000-0000-000000000000';
+export const CLI_WEBHOOK_UUID = NIL_UUID;
 const MAX_WEBHOOKS = 20;
 const MAX_HEADERS = 200;
 

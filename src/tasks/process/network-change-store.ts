@@ -9,6 +9,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { NetworkChangeState } from '../../types/network-change.js';
 import type { NetworkOrigin, RemoteTask, Task } from '../../types/task.js';
 import { changeMessage } from './network-change-state.js';
+import { NIL_UUID } from '../../types/uuid-v7.js';
 
 /** What the change needs of the task queue (tasks/queue.ts). */
 export interface TaskStore {
@@ -64,7 +65,7 @@ export function updateRunningChange<T>(queue: ChangeTasks, origin: Pick<NetworkO
   if (running === undefined || stored === undefined) {
     throw new ApiError('import_task_without_network_task', 'No network topology change task is currently enqueued or processing');
   }
-  const version = changeVersion(running) ?? '00000000-0000-0000-0000-000000000000';
+  const version = changeVersion(running) ?? NIL_UUID;
   if (version !== origin.networkVersion) {
     throw new ApiError('network_version_mismatch', `The network task version (\`${version}\`) does not match the import task version (\`${origin.networkVersion}\`)`);
   }
