@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 // InstantSearch end to end: the page in test/e2e/instantsearch/ (instantsearch.js widgets over
 // @meilisearch/instant-meilisearch, both from node_modules, page and Quarry on different origins so
 // every call is a CORS request with a search key) runs in headless Chromium (Debian's or the one

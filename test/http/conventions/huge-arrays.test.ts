@@ -46,7 +46,7 @@ const notAString = (location: string) => wrongType(location, 'a string', 'a posi
 describe('100,000 wrong elements: the first one is reported, at once', () => {
   const settings = (code: string, body: object, location: string, message = notAString(location)) =>
     ['PATCH', '/indexes/movies/settings', body, code, message] as const;
-  it.each([
+  it.each<readonly [string, string, unknown, string, string]>([
     settings('invalid_settings_ranking_rules', { rankingRules: INTS }, '.rankingRules[0]'),
     settings(
       'invalid_settings_ranking_rules',

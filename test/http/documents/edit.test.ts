@@ -257,7 +257,8 @@ describe('with the feature on', () => {
       expect(done.details).toEqual({ editedDocuments: 0, deletedDocuments: null, originalFilter: null, context: null, function: fn });
       // A failed edition changes nothing.
       expect(await documents(uid)).toEqual(docs);
-      return { uid, error: done.error };
+      expect(done.error).not.toBeNull();
+      return { uid, error: done.error! };
     };
 
     it('fails on a runtime error with the Rhai message', async () => {

@@ -3,7 +3,7 @@
  * and JSON shapes (dumps-snapshots-upgrade.md §3), and the round trip: a fresh db path started with
  * `--import-dump` has the same documents, settings, keys, tasks and batches.
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Meilisearch } from 'meilisearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ describe('POST /dumps', () => {
     await settle(client, (await client.index('movies').updateSettings({ filterableAttributes: ['genre'], stopWords: ['the'], synonyms: { film: ['movie'] } })).taskUid);
     await settle(client, (await client.createIndex('empty')).taskUid);
     await client.tasks.cancelTasks({ uids: [1000] }).then((task) => settle(client, task.taskUid));
-    await client.createKey({ uid: '3dc7b4f5-7b7c-4b84-8d6e-76e0bbc3f4d1', name: 'reader', description: null, actions: ['search'], indexes: ['movies'], expiresAt: null });
+    await client.createKey({ uid: '3dc7b4f5-7b7c-4b84-8d6e-76e0bbc3f4d1', name: 'reader', description: null as unknown as string /* the client's type omits null, which Meilisearch takes */, actions: ['search'], indexes: ['movies'], expiresAt: null });
 
     const enqueued = await client.createDump();
     expect(enqueued).toMatchObject({ indexUid: null, status: 'enqueued', type: 'dumpCreation' });
@@ -111,12 +111,12 @@ describe('POST /dumps', () => {
       expect(tasks).toEqual(await get(server, '/tasks?from=3'));
       const documents = await get(imported, '/indexes/movies/documents?limit=1000');
       expect(documents.results).toEqual(movies);
-      const search = await (await fetch(`${imported.url}/indexes/movies/search`, { method: 'POST', headers: auth, body: JSON.stringify({ q: 'film 12', filter: 'genre = drama' }) })).json();
+      const search = await (await fetch(`${imported.url}/indexes/movies/search`, { method: 'POST', headers: auth, body: JSON.stringify({ q: 'film 12', filter: 'genre = drama' }) })).json() as { hits: unknown[] };
       expect(search.hits[0]).toEqual(movies[12]);
       // the dump task shows as written: succeeded, without batch or dumpUid
       expect(await get(imported, '/tasks/4')).toMatchObject({ status: 'succeeded', batchUid: null, details: { dumpUid: null } });
       // new tasks continue after the imported ones
-      const next = await (await fetch(`${imported.url}/indexes/movies/documents`, { method: 'POST', headers: auth, body: '[{"id":1000}]' })).json();
+      const next = await (await fetch(`${imported.url}/indexes/movies/documents`, { method: 'POST', headers: auth, body: '[{"id":1000}]' })).json() as { taskUid: number };
       expect(next.taskUid).toBe(5);
     } finally {
       await imported.stop();

@@ -49,7 +49,7 @@ describe('POST /dumps and /snapshots: authorization', () => {
   it('accepts a key with dumps.create only on /dumps, and ignores a body', async () => {
     const reply = await post('/dumps', dumpKey, '{"whatever": true}');
     expect(reply.status).toBe(202);
-    expect(Object.keys(await reply.json())).toEqual(['taskUid', 'indexUid', 'status', 'type', 'enqueuedAt']);
+    expect(Object.keys((await reply.json()) as object)).toEqual(['taskUid', 'indexUid', 'status', 'type', 'enqueuedAt']);
     expect((await post('/snapshots', dumpKey)).status).toBe(403);
   });
 });

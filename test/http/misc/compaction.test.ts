@@ -4,7 +4,7 @@
  * and `/health` answering mustRestart until a restart, after which the data is all there).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, run, uniqueUid } from '../../helpers/api.js';
+import { call, run, uniqueUid } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 const HUMAN = /^\d+(\.\d+)? (B|KB|KiB|MB|MiB|GB|GiB)$/;

@@ -1,7 +1,7 @@
 // `POST /multi-search` through the `meilisearch` client (non-federated and federated answers,
 // weights, federation pagination) and raw HTTP for every bad input, including the per-query
 // ``Inside `.queries[i]`: `` prefix and API keys limited to some indexes.
-import { Meilisearch } from 'meilisearch';
+import { Meilisearch, type Settings } from 'meilisearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
@@ -26,12 +26,12 @@ const FILMS = [
 beforeAll(async () => {
   server = await startServer({ masterKey: MASTER });
   client = new Meilisearch({ host: server.url, apiKey: MASTER });
-  const setups = [
+  const setups: readonly (readonly [string, readonly object[], Settings])[] = [
     ['books', BOOKS, { searchableAttributes: ['title'], filterableAttributes: ['genre'] }],
     ['films', FILMS, { searchableAttributes: ['title'], sortableAttributes: ['year'], filterableAttributes: ['year', 'genre'] }],
     // Same documents, values ordered by count: mergeFacets refuses to mix it with `films`.
     ['films-by-count', FILMS, { searchableAttributes: ['title'], filterableAttributes: ['genre'], faceting: { sortFacetValuesBy: { '*': 'count' } } }],
-  ] as const;
+  ];
   for (const [uid, docs, settings] of setups) {
     await client.tasks.waitForTask((await client.index(uid).addDocuments([...docs])).taskUid, { interval: 20 });
     const task = await client.tasks.waitForTask((await client.index(uid).updateSettings(settings)).taskUid, { interval: 20 });
@@ -71,7 +71,7 @@ describe('multi-search without federation', () => {
     expect(Object.keys(results[2]!)).toEqual(['indexUid', 'hits', 'query', 'processingTimeMs', 'hitsPerPage', 'page', 'totalPages', 'totalHits', 'requestUid']);
     expect(results[2]!.totalHits).toBe(3);
     // One request, one uid.
-    expect(new Set(results.map((r) => r.requestUid)).size).toBe(1);
+    expect(new Set(results.map((r) => (r as { requestUid?: string }).requestUid)).size).toBe(1);
   });
 
   it('accepts an empty list', async () => {

@@ -2,11 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { searchFixtures } from '../search/fixture.js';
 import { apiErrorOf } from '../http/validation/expect-api-error.js';
+import type { IndexReader } from '../../../src/indexes/reader.js';
 
 const openFixture = searchFixtures();
 
 function reader() {
-  return openFixture({ movies: { settings: { filterableAttributes: ['genre'] }, docs: [{ id: 1, title: 'Batman', genre: 'action' }] } }).ctx.indexReader;
+  // the fixture's reader is the IndexReader the routes use, more than the search layer's view of it
+  return openFixture({ movies: { settings: { filterableAttributes: ['genre'] }, docs: [{ id: 1, title: 'Batman', genre: 'action' }] } }).ctx.indexReader as IndexReader;
 }
 
 describe('IndexReader', () => {

@@ -22,6 +22,7 @@ import type { NextBatch } from '../../../src/tasks/autobatcher.js';
 import type { ProcessContext, ProcessOutcome } from '../../../src/tasks/process/context.js';
 import { processSettings } from '../../../src/tasks/process/settings.js';
 import { Progress } from '../../../src/tasks/progress.js';
+import { WorkerPools } from '../../../src/workers/pool.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
 import type { Task, TaskKind } from '../../../src/types/task.js';
 
@@ -31,6 +32,7 @@ let ctx: ProcessContext;
 const rebuilds: { filterable: unknown; docs: { docid: number; doc: JsonObject }[] }[] = [];
 const recorder: IndexUpdater = {
   name: 'recorder',
+  step: 'post processing facets',
   apply: () => undefined,
   rebuild: (_env, settings, documents) => {
     rebuilds.push({ filterable: settings.filterableAttributes, docs: [...documents] });
@@ -48,6 +50,8 @@ beforeEach(() => {
     updateFiles: new UpdateFiles(store),
     searchRules: new SearchRuleStore(store),
     now: 5_000n,
+    // pools start lazily: none does here
+    workers: new WorkerPools(1),
     signal: new AbortController().signal,
     progress: new Progress(),
   };
@@ -95,7 +99,7 @@ describe('the settings processor', () => {
     const tasks = enqueue(settings({ stopWords: null }, { deletion: true }));
     const outcome = await processSettings(ctx, tasks, batch(tasks, 'settings', false));
     expect(outcome.tasks.map((t) => [t.status, t.error?.message])).toEqual([['failed', 'Index `movies` not found.']]);
-    expect(outcome.commitIndex).toBeUndefined();
+    expect(outcome.indexWrite).toBeUndefined();
   });
 
   it('creates a missing index when allowed, storing the merged settings of every task in order', async () => {

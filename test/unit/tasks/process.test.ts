@@ -18,6 +18,7 @@ import type { ProcessContext } from '../../../src/tasks/process/context.js';
 import { processIndexDeletion } from '../../../src/tasks/process/index-ops.js';
 import { processCancelation, processDeletion } from '../../../src/tasks/process/task-ops.js';
 import { Progress } from '../../../src/tasks/progress.js';
+import { WorkerPools } from '../../../src/workers/pool.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
 import type { Task, TaskKind } from '../../../src/types/task.js';
 import { kind } from './fixtures.js';
@@ -37,6 +38,8 @@ beforeEach(() => {
     updateFiles: new UpdateFiles(store),
     searchRules: new SearchRuleStore(store),
     now: 1_000n,
+    // pools start lazily: none does here
+    workers: new WorkerPools(1),
     signal: new AbortController().signal,
     progress: new Progress(),
   };

@@ -45,7 +45,7 @@ export class TestIndex {
     const changes = new Map<string, JsonObject | null>();
     for (const doc of docs) {
       if ('delete' in doc && Object.keys(doc).length === 1) changes.set(String(doc.delete), null);
-      else changes.set(String(doc.id), doc as JsonObject);
+      else changes.set(String((doc as JsonObject).id), doc as JsonObject);
     }
     this.env.root.transactionSync(() => {
       const applied = this.store.apply(changes, false);

@@ -225,8 +225,8 @@ describe('vector store', () => {
   it('embeds generated vectors from the rendered template, again only for documents whose text changed', () => {
     const calls: string[][] = [];
     useDocumentEmbedder((_name, _embedder, texts) => {
-      calls.push([...texts]);
-      return texts.map((text) => Float32Array.of(text.length, 1));
+      calls.push(texts.map(String));
+      return texts.map((text) => Float32Array.of(String(text).length, 1));
     });
     const rest = { source: 'rest', url: 'http://127.0.0.1:1/embed', request: { input: '{{text}}' }, response: { embedding: '{{embedding}}' }, documentTemplate: 'title: {{ doc.title }}' };
     env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), embedders: { rest } }));

@@ -65,10 +65,10 @@ describe('posting blocks', () => {
     };
     add(0, 3 * BLOCK_ENTRIES + 10);
     expect(blockCount(table)).toBe(3);
-    const firstBlock = table.blocks.getRange({}).asArray[0]!;
+    const firstBlock = [...table.blocks.getRange({})][0]!;
     add(3 * BLOCK_ENTRIES + 10, 3 * BLOCK_ENTRIES + 20);
     // the full blocks before the last one are untouched
-    expect(table.blocks.getRange({}).asArray[0]!.value).toEqual(firstBlock.value);
+    expect([...table.blocks.getRange({})][0]!.value).toEqual(firstBlock.value);
     expect(blockCount(table)).toBe(3);
     expect(contents(table, 'word')).toEqual(expected(model));
     expect(readPosting(table, 'word').id).toBe(3);
