@@ -19,8 +19,8 @@
  *
  * Each dictionary loads on first use, as most processes and worker threads never see these
  * scripts: jieba takes about 350 ms and 70 MiB of RSS; lindera's module, which embeds all its
- * dictionaries, with IPADIC about 450 ms and 170 MiB, and ko-dic then 400 ms and 110 MiB more
- * (bench/dictionary-segmenters.ts).
+ * dictionaries (compressed, 40 MB, held once: lean-wasm.ts), with IPADIC about 450 ms and 137 MiB,
+ * and ko-dic then 400 ms and 110 MiB more (bench/dictionary-segmenters.ts).
  *
  * Cost is linear in the run's length (jieba about 1 M characters per second, lindera 50 to 90 k,
  * most of it building lindera's token objects), but the WebAssembly memory a call grows is never

@@ -12,11 +12,16 @@
  * (a module with a start function, which runs during instantiation, must not be loaded this way).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { WasmMemory } from './arena.js';
+import type { WasmModule } from './module.js';
+
+/** lib ES2023 and @types/node do not declare the WebAssembly API (as in module.ts). */
+const { Module } = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WasmModule } }).WebAssembly;
 
 export interface LeanModule {
-  readonly module: WebAssembly.Module;
+  readonly module: WasmModule;
   /** Writes the moved segments into `memory`, the instance's (memory 0). */
-  install(memory: WebAssembly.Memory): void;
+  install(memory: WasmMemory): void;
 }
 
 interface MovedSegment {
@@ -48,7 +53,7 @@ export function compileLean(file: string, minBytes = 1 << 20): LeanModule {
       else out.push(reader.bytes(at, start + size - at));
       at = start + size;
     }
-    return { module: new WebAssembly.Module(concat(out)), install: (memory) => install(file, moved, memory) };
+    return { module: new Module(concat(out)), install: (memory) => install(file, moved, memory) };
   } finally {
     closeSync(fd);
   }
@@ -109,7 +114,7 @@ function skipSegment(reader: FileReader, at: number): number {
   return dataStart + length;
 }
 
-function install(file: string, moved: readonly MovedSegment[], memory: WebAssembly.Memory): void {
+function install(file: string, moved: readonly MovedSegment[], memory: WasmMemory): void {
   const fd = openSync(file, 'r');
   try {
     const reader = new FileReader(fd);

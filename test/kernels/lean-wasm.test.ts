@@ -6,7 +6,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import type { WasmMemory } from '../../src/kernels/arena.js';
 import { compileLean } from '../../src/kernels/lean-wasm.js';
+import type { WasmModule } from '../../src/kernels/module.js';
+
+/** The WebAssembly API this test uses (lib ES2023 and @types/node do not declare it). */
+const wasm = (globalThis as unknown as {
+  WebAssembly: {
+    Module: new (bytes: Uint8Array) => WasmModule;
+    Instance: new (module: WasmModule, imports: object) => { readonly exports: Record<string, unknown> };
+    Global: new (descriptor: { value: 'i32' }, value: number) => object;
+  };
+}).WebAssembly;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lean-wasm-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,18 +70,18 @@ function write(bytes: Uint8Array, file: string): string {
   return full;
 }
 
-function instantiate(wasm: WebAssembly.Module): { memory: WebAssembly.Memory; load(at: number): number } {
-  const { exports } = new WebAssembly.Instance(wasm, { env: { at: new WebAssembly.Global({ value: 'i32' }, GLOBAL_BIG_AT) } });
-  return exports as unknown as { memory: WebAssembly.Memory; load(at: number): number };
+function instantiate(compiled: WasmModule): { memory: WasmMemory; load(at: number): number } {
+  const { exports } = new wasm.Instance(compiled, { env: { at: new wasm.Global({ value: 'i32' }, GLOBAL_BIG_AT) } });
+  return exports as unknown as { memory: WasmMemory; load(at: number): number };
 }
 
-const bytesAt = (memory: WebAssembly.Memory, at: number, length: number) => [...new Uint8Array(memory.buffer, at, length)];
+const bytesAt = (memory: WasmMemory, at: number, length: number) => [...new Uint8Array(memory.buffer, at, length)];
 
 describe('compileLean', () => {
   const file = write(module(), 'module.wasm');
 
   it('compiles the module without its large constant-offset segments, and install writes them where instantiation would', () => {
-    const whole = instantiate(new WebAssembly.Module(module()));
+    const whole = instantiate(new wasm.Module(module()));
     const lean = compileLean(file, 1000);
     const { memory, load } = instantiate(lean.module);
     expect(load(BIG_AT)).toBe(0);
