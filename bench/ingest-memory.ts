@@ -8,17 +8,19 @@
  * `debdocs` (default): its first 60k, 120k and all 253k documents. `movies 1,5,10`: movies
  * repeated 1, 5 and 10 times (ids renumbered), to check that a payload many times the chunk size
  * streams. `stream 100,1000`: debdocs repeated with fresh ids up to 100 MB and 1,000 MB, generated
- * while the request is sent (never held whole, never written to disk by the bench), with the
- * peaks split between receiving the payload (until the 202) and processing it, so a payload that
- * does not stream shows in the phase that holds it.
+ * while the request is sent (never held whole, never written to disk by the bench), as NDJSON,
+ * or with `json` as one JSON array, or with `gzip` as gzipped NDJSON (`Content-Encoding: gzip`).
+ * Every run splits its peaks between receiving the payload (until the 202) and processing it, so
+ * a payload that does not stream shows in the phase that holds it.
  *
- *   npm run bench:ingest-memory -- [debdocs | movies [1,5,10] | stream [100,1000]]
+ *   npm run bench:ingest-memory -- [debdocs | movies [1,5,10] | stream [100,1000] [ndjson|json|gzip]]
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import { loadDataset } from './datasets.js';
 import { startQuarry } from './peers/quarry-http.js';
 
@@ -65,15 +67,20 @@ interface Run {
   process: Memory;
 }
 
-/** A payload: its documents' count, and the NDJSON bytes as a stream (made on the fly). */
+type Encoding = 'ndjson' | 'json' | 'gzip';
+
+/** A payload: its documents' count, and its bytes as a stream (made on the fly) with their headers. */
 interface Payload {
   documents: number;
+  headers: Record<string, string>;
   body(): Readable;
 }
 
-async function post(url: string, body: Readable): Promise<Record<string, unknown>> {
+const NDJSON = { 'content-type': 'application/x-ndjson' };
+
+async function post(url: string, headers: Record<string, string>, body: Readable): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const req = request(url + '/indexes/bench/documents?primaryKey=id', { method: 'POST', headers: { 'content-type': 'application/x-ndjson' } }, (res) => {
+    const req = request(url + '/indexes/bench/documents?primaryKey=id', { method: 'POST', headers }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (part: Buffer) => parts.push(part));
       res.on('end', () => resolve(JSON.parse(Buffer.concat(parts).toString()) as Record<string, unknown>));
@@ -98,7 +105,7 @@ async function ingest(set: keyof typeof SETTINGS, payload: Payload): Promise<Run
     const body = payload.body();
     let payloadBytes = 0;
     body.on('data', (chunk: Buffer) => (payloadBytes += chunk.length));
-    const { taskUid } = await post(url, body);
+    const { taskUid } = await post(url, payload.headers, body);
     receiving.stop();
     const processing = sample(child.pid!);
     for (;;) {
@@ -120,14 +127,14 @@ async function waitIdle(call: (method: string, route: string) => Promise<Record<
 }
 
 function fromLines(lines: string[]): Payload {
-  return { documents: lines.length, body: () => Readable.from([Buffer.from(lines.join('\n'))]) };
+  return { documents: lines.length, headers: NDJSON, body: () => Readable.from([Buffer.from(lines.join('\n'))]) };
 }
 
 /**
- * debdocs repeated with fresh ids until `bytes`: each line is the document's JSON with its id
- * replaced, emitted in ~1 MiB pieces as the request reads them.
+ * debdocs repeated with fresh ids until `bytes` (of NDJSON): each line is the document's JSON
+ * with its id replaced, emitted in ~1 MiB pieces as the request reads them.
  */
-function streamed(bytes: number): Payload {
+function streamed(bytes: number, encoding: Encoding): Payload {
   const tails = loadDataset('debdocs').docs.map(({ id: _id, ...rest }) => JSON.stringify(rest).slice(1));
   const lineBytes = (n: number) => `{"id":${n},`.length + Buffer.byteLength(tails[(n - 1) % tails.length]!) + 1;
   let documents = 0;
@@ -135,8 +142,10 @@ function streamed(bytes: number): Payload {
   function* pieces(): Generator<Buffer> {
     let piece: string[] = [];
     let size = 0;
+    const [open, separator, close] = encoding === 'json' ? ['[', ',', ']'] : ['', '\n', ''];
+    piece.push(open);
     for (let n = 1; n <= documents; n++) {
-      const line = `{"id":${n},${tails[(n - 1) % tails.length]!}\n`;
+      const line = `${n === 1 ? '' : separator}{"id":${n},${tails[(n - 1) % tails.length]!}`;
       piece.push(line);
       size += line.length;
       if (size >= MiB) {
@@ -145,14 +154,16 @@ function streamed(bytes: number): Payload {
         size = 0;
       }
     }
-    if (piece.length > 0) yield Buffer.from(piece.join(''));
+    piece.push(close);
+    yield Buffer.from(piece.join(''));
   }
-  return { documents, body: () => Readable.from(pieces()) };
+  if (encoding === 'gzip') return { documents, headers: { ...NDJSON, 'content-encoding': 'gzip' }, body: () => Readable.from(pieces()).pipe(createGzip()) };
+  return { documents, headers: encoding === 'json' ? { 'content-type': 'application/json' } : NDJSON, body: () => Readable.from(pieces()) };
 }
 
 /** The payloads to send: debdocs prefixes, movies repeated, or debdocs streamed to sizes in MB. */
-function payloads(set: string, sizes: readonly number[]): Payload[] {
-  if (set === 'stream') return sizes.map((mb) => streamed(mb * 1e6));
+function payloads(set: string, sizes: readonly number[], encoding: Encoding): Payload[] {
+  if (set === 'stream') return sizes.map((mb) => streamed(mb * 1e6, encoding));
   if (set === 'debdocs') {
     const all = loadDataset('debdocs').docs.map((doc) => JSON.stringify(doc));
     return [60_000, 120_000, 253_170].map((size) => fromLines(all.slice(0, size)));
@@ -164,10 +175,11 @@ function payloads(set: string, sizes: readonly number[]): Payload[] {
 const args = process.argv.slice(2);
 const set = args[0] === 'movies' || args[0] === 'stream' ? args[0] : 'debdocs';
 const sizes = (args[1] ?? (set === 'stream' ? '100,1000' : '1,5,10')).split(',').map(Number);
+const encoding: Encoding = args[2] === 'json' || args[2] === 'gzip' ? args[2] : 'ndjson';
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`;
-console.log('| documents | payload | docs/s | peak RSS | receiving: RSS / anonymous / file | processing: RSS / anonymous / file |');
+console.log('| documents | payload sent | docs/s | peak RSS | receiving: RSS / anonymous / file | processing: RSS / anonymous / file |');
 console.log('|---:|---:|---:|---:|---|---|');
-for (const payload of payloads(set, sizes)) {
+for (const payload of payloads(set, sizes, encoding)) {
   const { documents, payloadBytes, docsPerSecond, receive, process: work } = await ingest(set === 'movies' ? 'movies' : 'debdocs', payload);
   const phase = (m: Memory) => `${mib(m.rss)} / ${mib(m.anon)} / ${mib(m.file)}`;
   console.log(`| ${documents} | ${mib(payloadBytes)} | ${docsPerSecond.toFixed(0)} | ${mib(Math.max(receive.rss, work.rss))} | ${phase(receive)} | ${phase(work)} |`);
