@@ -48,6 +48,8 @@ interface Result {
   queries: number;
   /** The second load into a new index in the same process; its peak RSS is the process's through both loads. */
   warm?: { docsPerSecond: number; peakRssBytes: number; diskBytes: number | null };
+  /** The engine process's RSS right before indexing, when it is the bench child (null for a server). */
+  beforeIndexBytes: number | null;
   /** Peak anonymous RSS, cold and through both loads, sampled by the parent (`sampleAnonymous`). */
   peakAnonBytes?: number;
   warmPeakAnonBytes?: number;
@@ -60,6 +62,7 @@ async function runChild(engineName: string, datasetName: Dataset['name'], limit:
   const dataset = loadDataset(datasetName, limit);
   const engine = ENGINES[engineName]!({ features });
   await engine.prepare?.(dataset);
+  const beforeIndexBytes = 'serverPid' in engine ? null : process.memoryUsage().rss;
   const started = performance.now();
   await engine.index(dataset);
   const indexMs = performance.now() - started;
@@ -77,6 +80,7 @@ async function runChild(engineName: string, datasetName: Dataset['name'], limit:
     indexMs,
     docsPerSecond: dataset.docs.length / (indexMs / 1000),
     peakRssBytes: peakRssBytes(),
+    beforeIndexBytes,
     diskBytes: engine.diskBytes(),
     p50: latency.p50,
     p95: latency.p95,
@@ -188,11 +192,11 @@ async function main(): Promise<void> {
 
 function printPlainTable(results: Result[]): void {
   const quarry = results.find((r) => r.engine.startsWith('Quarry'));
-  console.log('| engine | docs/s | peak RSS | peak anonymous RSS | disk | p50 ms | p95 ms | p99 ms | p50 vs Quarry | p99 vs Quarry |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| engine | docs/s | peak RSS | peak anonymous RSS | RSS before indexing | disk | p50 ms | p95 ms | p99 ms | p50 vs Quarry | p99 vs Quarry |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(
-      `| ${r.engine} | ${fmt(r.docsPerSecond, 0)} | ${mib(r.peakRssBytes)} | ${mib(r.peakAnonBytes ?? null)} | ${mib(r.diskBytes)} | ${fmt(r.p50, 3)} | ${fmt(r.p95, 3)} | ${fmt(r.p99, 3)} | ${ratio(r.p50, quarry?.p50)} | ${ratio(r.p99, quarry?.p99)} |`,
+      `| ${r.engine} | ${fmt(r.docsPerSecond, 0)} | ${mib(r.peakRssBytes)} | ${mib(r.peakAnonBytes ?? null)} | ${r.beforeIndexBytes === null ? 'n/a (server)' : mib(r.beforeIndexBytes)} | ${mib(r.diskBytes)} | ${fmt(r.p50, 3)} | ${fmt(r.p95, 3)} | ${fmt(r.p99, 3)} | ${ratio(r.p50, quarry?.p50)} | ${ratio(r.p99, quarry?.p99)} |`,
     );
   }
 }
