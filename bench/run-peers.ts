@@ -5,11 +5,16 @@
  * feature mixes of feature-queries.ts instead (facets, filters, highlighting, multi-search).
  * Engines with a warm load (Quarry, SQLite) then index the dataset again into a new index in the
  * same process, and a last table gives Quarry's ratios to SQLite FTS5 for docs/s, peak RSS and
- * disk, cold (fresh process, first load) and warm (that second load).
+ * disk, cold (fresh process, first load) and warm (that second load). Peak anonymous RSS is shown
+ * beside peak RSS (sampled every 50 ms from /proc by this process, in the engine's process: the
+ * Quarry server, else the child): RSS counts the file pages a process maps, which is how Quarry
+ * reads and writes its LMDB index, while SQLite reads its file with read(), into the kernel's
+ * page cache, outside its RSS.
  *
  *   npm run bench:peers -- [movies|debdocs] [--limit N] [--engines a,b] [--features]
  */
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadDataset, type Dataset } from './datasets.js';
@@ -43,12 +48,21 @@ interface Result {
   queries: number;
   /** The second load into a new index in the same process; its peak RSS is the process's through both loads. */
   warm?: { docsPerSecond: number; peakRssBytes: number; diskBytes: number | null };
+  /** The engine process's RSS right before indexing, when it is the bench child (null for a server). */
+  beforeIndexBytes: number | null;
+  /** Peak anonymous RSS, cold and through both loads, sampled by the parent (`sampleAnonymous`). */
+  peakAnonBytes?: number;
+  warmPeakAnonBytes?: number;
 }
+
+/** The child's message that its cold load and searches are done and the warm load starts. */
+const WARM = 'warm';
 
 async function runChild(engineName: string, datasetName: Dataset['name'], limit: number, rounds: number, features: boolean): Promise<Result | FeatureReport> {
   const dataset = loadDataset(datasetName, limit);
   const engine = ENGINES[engineName]!({ features });
   await engine.prepare?.(dataset);
+  const beforeIndexBytes = 'serverPid' in engine ? null : process.memoryUsage().rss;
   const started = performance.now();
   await engine.index(dataset);
   const indexMs = performance.now() - started;
@@ -66,6 +80,7 @@ async function runChild(engineName: string, datasetName: Dataset['name'], limit:
     indexMs,
     docsPerSecond: dataset.docs.length / (indexMs / 1000),
     peakRssBytes: peakRssBytes(),
+    beforeIndexBytes,
     diskBytes: engine.diskBytes(),
     p50: latency.p50,
     p95: latency.p95,
@@ -73,6 +88,7 @@ async function runChild(engineName: string, datasetName: Dataset['name'], limit:
     queries: latency.samples,
   };
   if (engine.indexAgain !== undefined) {
+    process.send?.(WARM);
     const again = performance.now();
     const { diskBytes } = await engine.indexAgain(dataset);
     result.warm = { docsPerSecond: dataset.docs.length / ((performance.now() - again) / 1000), peakRssBytes: peakRssBytes(), diskBytes };
@@ -82,6 +98,55 @@ async function runChild(engineName: string, datasetName: Dataset['name'], limit:
 }
 
 const mib = (b: number | null) => (b === null ? 'in memory' : `${fmt(b / 2 ** 20, 1)} MiB`);
+
+/** RssAnon of `pid` in bytes, or null once it is gone. */
+function anonymousRss(pid: number): number | null {
+  try {
+    const match = /RssAnon:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match === null ? null : Number(match[1]) * 1024;
+  } catch {
+    return null;
+  }
+}
+
+/** The first child process of `pid` (the Quarry server the bench child starts), or null. */
+function childOf(pid: number): number | null {
+  try {
+    const first = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0];
+    return first === undefined || first === '' ? null : Number(first);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Samples every 50 ms the peak anonymous RSS of the engine under bench child `pid`: the server it
+ * started if it started one, else the child itself; the cold peak until `warm()`, and the whole run's.
+ */
+function sampleAnonymous(pid: number): { warm(): void; stop(): { cold: number; all: number } } {
+  const own = { cold: 0, all: 0 };
+  const server = { cold: 0, all: 0 };
+  let warm = false;
+  const note = (peaks: { cold: number; all: number }, now: number | null) => {
+    peaks.all = Math.max(peaks.all, now ?? 0);
+    if (!warm) peaks.cold = peaks.all;
+  };
+  let serverSeen = false;
+  const timer = setInterval(() => {
+    note(own, anonymousRss(pid));
+    const serverPid = childOf(pid);
+    if (serverPid === null) return;
+    serverSeen = true;
+    note(server, anonymousRss(serverPid));
+  }, 50);
+  return {
+    warm: () => (warm = true),
+    stop: () => {
+      clearInterval(timer);
+      return serverSeen ? server : own;
+    },
+  };
+}
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -103,14 +168,19 @@ async function main(): Promise<void> {
   for (const name of names) {
     const childArgs = ['--child', name, datasetName, String(limit), String(rounds), features ? 'features' : 'plain'];
     const child = fork(fileURLToPath(import.meta.url), childArgs, { execArgv: ['--max-old-space-size=8192'] });
+    const anonymous = sampleAnonymous(child.pid!);
     const result = await new Promise<Result | FeatureReport | null>((resolve) => {
-      child.once('message', (m) => resolve(m as Result | FeatureReport));
+      child.on('message', (m) => {
+        if (m === WARM) anonymous.warm();
+        else resolve(m as Result | FeatureReport);
+      });
       child.once('exit', (code) => {
         if (code !== 0) resolve(null);
       });
     });
+    const { cold, all } = anonymous.stop();
     if (result === null) console.log(`${name}: failed`);
-    else results.push(result);
+    else results.push(features ? result : { ...(result as Result), peakAnonBytes: cold, ...((result as Result).warm === undefined ? {} : { warmPeakAnonBytes: all }) });
   }
   if (features) {
     printFeatureTables(results as FeatureReport[]);
@@ -122,11 +192,11 @@ async function main(): Promise<void> {
 
 function printPlainTable(results: Result[]): void {
   const quarry = results.find((r) => r.engine.startsWith('Quarry'));
-  console.log('| engine | docs/s | peak RSS | disk | p50 ms | p95 ms | p99 ms | p50 vs Quarry | p99 vs Quarry |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('| engine | docs/s | peak RSS | peak anonymous RSS | RSS before indexing | disk | p50 ms | p95 ms | p99 ms | p50 vs Quarry | p99 vs Quarry |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(
-      `| ${r.engine} | ${fmt(r.docsPerSecond, 0)} | ${mib(r.peakRssBytes)} | ${mib(r.diskBytes)} | ${fmt(r.p50, 3)} | ${fmt(r.p95, 3)} | ${fmt(r.p99, 3)} | ${ratio(r.p50, quarry?.p50)} | ${ratio(r.p99, quarry?.p99)} |`,
+      `| ${r.engine} | ${fmt(r.docsPerSecond, 0)} | ${mib(r.peakRssBytes)} | ${mib(r.peakAnonBytes ?? null)} | ${r.beforeIndexBytes === null ? 'n/a (server)' : mib(r.beforeIndexBytes)} | ${mib(r.diskBytes)} | ${fmt(r.p50, 3)} | ${fmt(r.p95, 3)} | ${fmt(r.p99, 3)} | ${ratio(r.p50, quarry?.p50)} | ${ratio(r.p99, quarry?.p99)} |`,
     );
   }
 }
@@ -143,9 +213,13 @@ function printRatioTable(results: Result[]): void {
     a === undefined || b === undefined ? 'n/a' : `${times(a, b)} (${show(a)} / ${show(b)})`;
   const rate = (n: number | null) => (n === null ? 'n/a' : fmt(n, 0));
   console.log('');
-  console.log('| Quarry ÷ SQLite FTS5 | docs/s | peak RSS | disk |');
-  console.log('|---|---|---|---|');
-  console.log(`| cold (fresh process, first load) | ${pair(quarry.docsPerSecond, sqlite.docsPerSecond, rate)} | ${pair(quarry.peakRssBytes, sqlite.peakRssBytes, mib)} | ${pair(quarry.diskBytes, sqlite.diskBytes, mib)} |`);
+  console.log('| Quarry ÷ SQLite FTS5 | docs/s | peak RSS | peak anonymous RSS | disk |');
+  console.log('|---|---|---|---|---|');
+  console.log(
+    `| cold (fresh process, first load) | ${pair(quarry.docsPerSecond, sqlite.docsPerSecond, rate)} | ${pair(quarry.peakRssBytes, sqlite.peakRssBytes, mib)} | ${pair(quarry.peakAnonBytes, sqlite.peakAnonBytes, mib)} | ${pair(quarry.diskBytes, sqlite.diskBytes, mib)} |`,
+  );
   const [qw, sw] = [quarry.warm, sqlite.warm];
-  console.log(`| warm (second load, new index, same process) | ${pair(qw?.docsPerSecond, sw?.docsPerSecond, rate)} | ${pair(qw?.peakRssBytes, sw?.peakRssBytes, mib)} | ${pair(qw?.diskBytes, sw?.diskBytes, mib)} |`);
+  console.log(
+    `| warm (second load, new index, same process) | ${pair(qw?.docsPerSecond, sw?.docsPerSecond, rate)} | ${pair(qw?.peakRssBytes, sw?.peakRssBytes, mib)} | ${pair(quarry.warmPeakAnonBytes, sqlite.warmPeakAnonBytes, mib)} | ${pair(qw?.diskBytes, sw?.diskBytes, mib)} |`,
+  );
 }

@@ -19,8 +19,8 @@
  *
  * Each dictionary loads on first use, as most processes and worker threads never see these
  * scripts: jieba takes about 350 ms and 70 MiB of RSS; lindera's module, which embeds all its
- * dictionaries, with IPADIC about 450 ms and 170 MiB, and ko-dic then 400 ms and 110 MiB more
- * (bench/dictionary-segmenters.ts).
+ * dictionaries (compressed, 40 MB, held once: lean-wasm.ts), with IPADIC about 450 ms and 137 MiB,
+ * and ko-dic then 400 ms and 110 MiB more (bench/dictionary-segmenters.ts).
  *
  * Cost is linear in the run's length (jieba about 1 M characters per second, lindera 50 to 90 k,
  * most of it building lindera's token objects), but the WebAssembly memory a call grows is never
@@ -32,9 +32,9 @@
  * is settled in practice: test/kernels/dictionary-segmenters.test.ts checks windowed runs against
  * whole ones, where no overlap at all fails.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { initSync, type Tokenizer, TokenizerBuilder } from 'lindera-wasm';
+import { compileLean } from './lean-wasm.js';
 import { isSurrogatePair } from './utf16.js';
 
 export type DictionaryLanguage = 'cmn' | 'jpn' | 'kor';
@@ -151,7 +151,9 @@ function linderaTokenizer(language: 'jpn' | 'kor'): Tokenizer {
   let tokenizer = linderaTokenizers.get(language);
   if (tokenizer === undefined) {
     if (!linderaReady) {
-      initSync({ module: readFileSync(require.resolve('lindera-wasm/lindera_wasm_bg.wasm')) });
+      // Its dictionaries (a 40 MB data segment) go into its memory once, not also into the module.
+      const lean = compileLean(require.resolve('lindera-wasm/lindera_wasm_bg.wasm'));
+      lean.install(initSync({ module: lean.module }).memory);
       linderaReady = true;
     }
     const builder = new TokenizerBuilder();

@@ -2,7 +2,7 @@
  * Where the dictionary segmenters run: segmentation.ts hands over all the runs of a tokenizer
  * call at once. By default in this thread (dictionary-segmenters.ts); a thread whose bootstrap
  * installed a remote (src/workers/segmenter-channel.ts) sends them to the process's segmenter
- * thread instead, so jieba's and lindera's dictionaries (300 MB and most of a second to load)
+ * thread instead, so jieba's and lindera's dictionaries (up to 320 MiB and most of a second to load)
  * load once per process rather than once per thread that meets Chinese, Japanese or Korean.
  */
 import { dictionaryWordStarts, type DictionaryLanguage } from './dictionary-segmenters.js';
