@@ -10,7 +10,7 @@
  */
 import type { Caller } from '../auth/caller.js';
 import { checkFacetSearchable, searchFacetValues } from '../engine/facets/facet-search.js';
-import { readSettings } from '../engine/index-settings.js';
+import { searchSettings } from '../engine/index-settings.js';
 import { distinctCounter } from '../engine/search/search.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SearchContext } from './context.js';
@@ -35,7 +35,7 @@ export async function facetSearch(ctx: SearchContext, caller: Caller, rawUid: st
   const started = performance.now();
   const { facetName, facetQuery = null, exhaustiveFacetCount, useNetwork: _useNetwork, ...query } = request;
   const record = ctx.indexReader.record(rawUid);
-  const settings = readSettings(ctx.indexReader.envOf(record));
+  const settings = searchSettings(ctx.indexReader.envOf(record));
   if (!settings.facetSearch) throw new ApiError('facet_search_disabled', 'The facet search is disabled for this index');
   // With a distinct attribute the candidates are those of a default search (limit 20): the hits it
   // ranks take their whole distinct groups out, the others stay (Meilisearch counts the same way);
