@@ -6,6 +6,7 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { warmUpSearchThread } from '../search/thread-warm-up.js';
 import { stringifyJson } from '../types/json-text.js';
 import type { AppDeps } from './deps.js';
 import { answerError, installErrorHandlers } from './error-handler.js';
@@ -136,5 +137,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app, paths);
   await serveDocument(app, deps);
   await registerDashboard(app, deps);
+  warmUpSearchThread();
   return app;
 }

@@ -21,13 +21,30 @@ export interface IndexRecord {
 
 export class IndexRegistry {
   private readonly db: Database<IndexRecord, string>;
+  // every request decodes its index's record: keep each decoded with the bytes it came from, and
+  // decode again only when the bytes the current snapshot holds differ (a commit rewrote it)
+  private readonly decoded = new Map<string, { readonly bytes: Uint8Array; readonly record: IndexRecord }>();
 
   constructor(store: InstanceStore) {
     this.db = store.root.openDB<IndexRecord, string>({ name: INSTANCE_DBS.indexes });
   }
 
+  /** The record as the current snapshot holds it (a copy: callers may change it before `put`). */
   get(uid: string): IndexRecord | undefined {
-    return this.db.get(uid);
+    const fast = this.db.getBinaryFast(uid);
+    if (fast === undefined) {
+      this.decoded.delete(uid);
+      return undefined;
+    }
+    // lmdb's fast buffer reports the value's length but may span its whole shared region
+    const bytes = new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
+    let entry = this.decoded.get(uid);
+    if (entry === undefined || Buffer.compare(entry.bytes, bytes) !== 0) {
+      // copied first: lmdb reuses that region for its next read
+      entry = { bytes: bytes.slice(), record: this.db.get(uid)! };
+      this.decoded.set(uid, entry);
+    }
+    return { ...entry.record };
   }
 
   exists(uid: string): boolean {
@@ -50,5 +67,6 @@ export class IndexRegistry {
 
   remove(uid: string): void {
     this.db.removeSync(uid);
+    this.decoded.delete(uid);
   }
 }

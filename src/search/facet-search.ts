@@ -10,10 +10,11 @@
  */
 import type { Caller } from '../auth/caller.js';
 import { checkFacetSearchable, searchFacetValues } from '../engine/facets/facet-search.js';
-import { readSettings } from '../engine/index-settings.js';
+import { searchSettings } from '../engine/index-settings.js';
 import { distinctCounter } from '../engine/search/search.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SearchContext } from './context.js';
+import type { StepTimer } from './performance-details.js';
 import type { SearchQuery } from './query.js';
 import { facetOrder } from '../engine/facets/distribution.js';
 import type { FacetHit } from '../engine/facets/facet-search.js';
@@ -35,15 +36,37 @@ export async function facetSearch(ctx: SearchContext, caller: Caller, rawUid: st
   const started = performance.now();
   const { facetName, facetQuery = null, exhaustiveFacetCount, useNetwork: _useNetwork, ...query } = request;
   const record = ctx.indexReader.record(rawUid);
-  const settings = readSettings(ctx.indexReader.envOf(record));
+  const settings = searchSettings(ctx.indexReader.envOf(record));
   if (!settings.facetSearch) throw new ApiError('facet_search_disabled', 'The facet search is disabled for this index');
   // With a distinct attribute the candidates are those of a default search (limit 20): the hits it
   // ranks take their whole distinct groups out, the others stay (Meilisearch counts the same way);
   // an exhaustive count then counts each value's distinct groups instead of its documents.
   const distinct = settings.distinctAttribute;
-  const { env, outcome } = await searchIndex(ctx, caller, record.uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false }, { filterAsSent: true, candidatesOnly: true });
+  const clock = new ExecutionClock();
+  const { env, outcome } = await searchIndex(ctx, caller, record.uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false }, { filterAsSent: true, candidatesOnly: true, steps: clock });
   checkFacetSearchable(settings, facetName);
   const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, distinct) : undefined;
   const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, count);
-  return { body: { facetHits, facetQuery, processingTimeMs: Math.floor(performance.now() - started) }, order: facetOrder(settings, facetName) };
+  return { body: { facetHits, facetQuery, processingTimeMs: Math.floor(performance.now() - (clock.started ?? started)) }, order: facetOrder(settings, facetName) };
+}
+
+/**
+ * Where v1.50's facet search starts its clock (`perform_facet_search`'s `before_search`): once the
+ * search is prepared (index, `search_kind`, `prepare_search`: the filter parsed, the query's
+ * parameters checked) and about to execute (`execute_for_candidates`: filter evaluation, query
+ * resolution, ranking). The search here prepares and executes in one call, so the clock starts at
+ * its first step (filter evaluation, ranking, a query embedding); when none runs, at the request's start.
+ */
+class ExecutionClock implements StepTimer {
+  started: number | undefined;
+
+  step<T>(_name: string, work: () => T): T {
+    this.started ??= performance.now();
+    return work();
+  }
+
+  stepAsync<T>(_name: string, work: () => Promise<T>): Promise<T> {
+    this.started ??= performance.now();
+    return work();
+  }
 }

@@ -97,7 +97,8 @@ function stringsAt(value: unknown, path: string, out: string[]): void {
 
 /** The spelling of `normalized` in the document, or the normalised form if it has none. */
 export function originalSpelling(store: DocumentStore<IndexReadEnv>, docid: number, field: string, normalized: string): string {
-  const doc = store.byDocid(docid);
+  // decoded once per documents version (facet searches and distributions ask for the same few documents)
+  const doc = store.sharedByDocid(docid);
   if (doc === undefined) return normalized;
   const values: string[] = [];
   stringsAt(doc, field, values);

@@ -207,9 +207,10 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
         const found = matches[leaf]!;
         if (found.length === 0) return;
         const list = (positions[path] ??= []);
-        const bytes = Buffer.from(texts[leaf]!);
+        // UTF-8 bytes of the original text (v1.50 sums the original byte lengths of the matched
+        // characters): `pésti` spans 6; a prefix match spans its highlighted prefix only
         for (const m of found) {
-          const length = matchLength(bytes, tokens[leaf]!, m);
+          const length = m.end - m.start;
           list.push(indices.length > 0 ? { start: m.start, length, indices } : { start: m.start, length });
         }
       });
@@ -217,23 +218,6 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     }
     return out;
   });
-}
-
-/**
- * The `length` of a match position: Meilisearch counts the match's characters in the text, then
- * measures that many characters of the normalised words (UTF-8 bytes), so `pésti` matched whole
- * has length 5 (`pesti`), not the 6 bytes it spans; `start` stays a byte offset in the text.
- * v1.50's own test says so (tests/search/formatted.rs, `formatted_contain_wildcard`), though
- * search.md §8.6 and issue 21 speak of the original text's bytes.
- */
-function matchLength(bytes: Buffer, tokens: readonly Tok[], m: Match): number {
-  const chars = [...bytes.subarray(m.start, m.end).toString()].length;
-  let normalized = '';
-  for (let t = m.firstToken; t <= m.lastToken; t++) {
-    const token = tokens[t]!;
-    normalized += token.kind === TokenKind.Word ? token.word : bytes.subarray(token.start, token.end).toString();
-  }
-  return Buffer.byteLength([...normalized].slice(0, chars).join(''));
 }
 
 /** The document with each string/number leaf replaced by `format`'s string (numbers become strings). */

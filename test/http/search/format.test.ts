@@ -85,9 +85,9 @@ describe('_formatted', () => {
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body.hits[0])).toEqual(['id', '_formatted', '_matchesPosition', '_rankingScore']);
     expect(reply.body.hits[0]._formatted).toEqual({ id: '852', cattos: '<em>pésti</em>' });
-    // byte starts, lengths of the normalised word (`pesti`: 5, not the 6 bytes of `pésti`); `petit`
-    // is a one-typo derivation of the prefix term `pesti`, so it matches too
-    expect(reply.body.hits[0]._matchesPosition).toEqual({ title: [{ start: 3, length: 5 }], cattos: [{ start: 0, length: 5 }] });
+    // byte starts and byte lengths in the original text (`pésti`: 6 bytes); `petit` is a one-typo
+    // derivation of the prefix term `pesti`, so it matches too
+    expect(reply.body.hits[0]._matchesPosition).toEqual({ title: [{ start: 3, length: 5 }], cattos: [{ start: 0, length: 6 }] });
   });
 
   it('takes the parameters from a GET query string', async () => {

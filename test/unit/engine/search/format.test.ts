@@ -78,11 +78,17 @@ describe('highlighting', () => {
     expect(out.matchesPosition).toEqual({ 'doggos.name': [{ start: 0, length: 5, indices: [0] }] });
   });
 
-  it('gives byte starts in _matchesPosition and lengths in normalised bytes, prefix length only', () => {
+  it('gives byte starts and byte lengths of the original text in _matchesPosition, prefix length only', () => {
     const out = format({ id: 1, title: 'Café crème world' }, 'crème wor', { showMatchesPosition: true });
     expect(out.formatted).toBeUndefined();
-    // `crème` starts at byte 6 and spans 6 bytes, but its length is that of `creme`, as Meilisearch's
-    expect(out.matchesPosition).toEqual({ title: [{ start: 6, length: 5 }, { start: 13, length: 3 }] });
+    // `crème` starts at byte 6 and spans 6 bytes; the prefix `wor` of `world` spans 3
+    expect(out.matchesPosition).toEqual({ title: [{ start: 6, length: 6 }, { start: 13, length: 3 }] });
+  });
+
+  it('measures a prefix match in the original bytes of the characters it covers', () => {
+    const out = format({ id: 1, title: 'Éclair crèmeux' }, 'crè', { showMatchesPosition: true });
+    // `Éclair ` is 8 bytes; the prefix `crè` of `crèmeux` is 4 (è is 2)
+    expect(out.matchesPosition).toEqual({ title: [{ start: 8, length: 4 }] });
   });
 
   it('returns an empty _matchesPosition when nothing matched', () => {
