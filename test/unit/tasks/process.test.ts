@@ -19,6 +19,7 @@ import { processIndexDeletion } from '../../../src/tasks/process/index-ops.js';
 import { processCancelation, processDeletion } from '../../../src/tasks/process/task-ops.js';
 import { Progress } from '../../../src/tasks/progress.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
+import { inlineIndexWriter } from './inline-writer.js';
 import type { Task, TaskKind } from '../../../src/types/task.js';
 import { kind } from './fixtures.js';
 
@@ -29,10 +30,13 @@ let ctx: ProcessContext;
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'quarry-process-'));
   store = openInstanceStore(dir, '0.1.0');
+  const indexEnvs = new IndexEnvs(dir);
   ctx = {
     queue: new TaskQueue(store),
     indexes: new IndexRegistry(store),
-    indexEnvs: new IndexEnvs(dir),
+    indexEnvs,
+    writeIndex: inlineIndexWriter(indexEnvs),
+    batchUid: 0,
     indexStats: new IndexStatsStore(store),
     updateFiles: new UpdateFiles(store),
     searchRules: new SearchRuleStore(store),
