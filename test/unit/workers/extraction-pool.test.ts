@@ -1,0 +1,78 @@
+// A documents write whose words the extraction workers extract (the real pool threads, run from
+// dist/) leaves the index a write extracting everything itself leaves: the word index word for
+// word and the facet data byte for byte, over a slice of movies large enough to use the workers.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadDataset } from '../../../bench/datasets.js';
+import type { IndexEnv, IndexEnvs as IndexEnvsType } from '../../../src/engine/index-env.js';
+import type { applyIndexWrite as ApplyIndexWrite } from '../../../src/engine/indexer/commit.js';
+import type { DocumentOp } from '../../../src/engine/indexer/document-batch.js';
+import type { writeIndex as WriteIndex } from '../../../src/workers/index-writer.js';
+import type { WorkerPools as WorkerPoolsType } from '../../../src/workers/pool.js';
+import { defaultSettings } from '../../../src/types/settings.js';
+import { wordIndexSnapshot } from '../engine/search/harness.js';
+
+/** The built modules: the writer and extraction threads run dist/. */
+const dist = (file: string) => import(new URL(`../../../dist/src/${file}`, import.meta.url).href);
+
+let dir: string;
+let workers: WorkerPoolsType;
+let envs: IndexEnvsType;
+let writeIndex: typeof WriteIndex;
+let applyIndexWrite: typeof ApplyIndexWrite;
+
+beforeEach(async () => {
+  const [pool, index, writer, commit] = await Promise.all([dist('workers/pool.js'), dist('engine/index-env.js'), dist('workers/index-writer.js'), dist('engine/indexer/commit.js')]);
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-extraction-pool-'));
+  workers = new pool.WorkerPools(2);
+  envs = new index.IndexEnvs(dir);
+  writeIndex = writer.writeIndex;
+  applyIndexWrite = commit.applyIndexWrite;
+});
+afterEach(async () => {
+  await workers.close();
+  await envs.closeAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The facet data as stored: every key and value, in hex. */
+function facetBytes(env: IndexEnv) {
+  env.root.resetReadTxn();
+  const hex = (value: unknown) => (Buffer.isBuffer(value) ? value.toString('hex') : value);
+  return {
+    facets: [...env.facetDocids.getRange()].map(({ key, value }) => [hex(key), hex(value)]),
+    geo: [...env.geoPoints.getRange()].map(({ key, value }) => [hex(key), hex(value)]),
+  };
+}
+
+describe('the extraction workers', () => {
+  it('leave the index a write extracting everything itself leaves', async () => {
+    const dataset = loadDataset('movies', 3_000);
+    const settings = { ...defaultSettings(), searchableAttributes: dataset.searchable, filterableAttributes: dataset.filterable, sortableAttributes: dataset.sortable };
+    const file = path.join(dir, 'movies.ndjson');
+    writeFileSync(file, dataset.docs.map((doc) => JSON.stringify(doc)).join('\n'));
+    const update = path.join(dir, 'update.ndjson');
+    writeFileSync(update, dataset.docs.filter((_, i) => i % 7 === 0).map((doc) => JSON.stringify({ id: doc.id, title: `${String(doc.title)} returns`, genres: ['Sequel'] })).join('\n'));
+    const ops: DocumentOp[] = [
+      { op: 'add', source: { file }, method: 'replace', primaryKey: null, skipMissing: false },
+      { op: 'add', source: { file: update }, method: 'update', primaryKey: null, skipMissing: false },
+    ];
+    const snapshots = [];
+    for (const pooled of [false, true]) {
+      const uuid = pooled ? 'pooled' : 'inline';
+      const env = envs.get(uuid);
+      applyIndexWrite(env, { kind: 'settings', settings, clear: false, rebuild: [] });
+      const write = { kind: 'documents', ops, primaryKey: null } as const;
+      const outcome = pooled ? await writeIndex(workers, envs, uuid, write, new AbortController().signal) : applyIndexWrite(env, write);
+      expect(outcome.results).toEqual([{ count: 3_000 }, { count: 429 }]);
+      env.root.resetReadTxn();
+      snapshots.push({ words: wordIndexSnapshot(env), ...facetBytes(env) });
+    }
+    // the payload is large enough for the workers, which extracted chunks
+    expect(workers.extractionPool().completed).toBe(2);
+    expect(Object.keys(snapshots[0]!.words.words).length).toBeGreaterThan(5_000);
+    expect(snapshots[1]).toEqual(snapshots[0]);
+  }, 60_000);
+});
