@@ -39,6 +39,6 @@ export interface IndexUpdater {
    * extraction workers extracted, when the write has them.
    */
   apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void, chunks?: ChunkWords): void;
-  /** Clears and re-derives from all documents; runs inside the index write transaction. */
-  rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void): void;
+  /** Clears and re-derives from all documents; runs inside the index write transaction. `chunks`: as for `apply`. */
+  rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void, chunks?: ChunkWords): void;
 }

@@ -7,9 +7,10 @@
  * says when a worker posted, when a task died (FAILED) and when the write is over (STOP).
  */
 import { receiveMessageOnPort, MessageChannel, type MessagePort } from 'node:worker_threads';
-import type { DocumentOp } from '../engine/indexer/document-batch.js';
+import type { IndexWrite } from '../engine/indexer/commit.js';
 import type { ChunkExtractor } from '../engine/words/chunk-words.js';
 import type { ShippedWords } from '../engine/words/shipped-words.js';
+import { wordIndexUpdater } from '../engine/words/word-index.js';
 import { payloadBytes } from '../engine/documents/ndjson-payload.js';
 import type { IndexSettings } from '../types/settings.js';
 import { FAILED, postedSlot, STOP, stateLength, type ChunkResult, type ExtractionTask, type ToWorker } from './extraction-protocol.js';
@@ -17,6 +18,9 @@ import type { WorkerPools } from './pool.js';
 
 /** Below this much addition payload, starting workers costs more than it saves: the write extracts. */
 const POOL_MIN_BYTES = 1 << 20;
+
+/** Below this many stored documents, a settings write rebuilding the word index extracts them itself. */
+const POOL_MIN_DOCUMENTS = 2_000;
 
 /** What the index writer thread gets: its ends of the channels. */
 export interface ExtractionEnds {
@@ -30,10 +34,21 @@ export function stopExtraction(state: Int32Array): void {
   for (let slot = 0; slot < state.length; slot++) Atomics.notify(state, slot);
 }
 
-/** The main thread's side: starts the workers of a documents write, or null when not worth it. */
-export function startExtraction(pools: WorkerPools, ops: readonly DocumentOp[]): { ends: ExtractionEnds; done: Promise<unknown> } | null {
-  const bytes = ops.reduce((sum, op) => sum + (op.op === 'add' ? payloadBytes(op.source) : 0), 0);
-  if (bytes < POOL_MIN_BYTES) return null;
+/**
+ * Whether `write` is worth extraction workers: additions of POOL_MIN_BYTES or more (not in a
+ * rehearsal, which only finds whether the operations apply), or settings rebuilding the word
+ * index of POOL_MIN_DOCUMENTS or more documents (`stored`: how many the index holds).
+ */
+export function wantsExtraction(write: IndexWrite, stored: () => number): boolean {
+  if (write.kind === 'documents') {
+    if (write.rehearsal === true) return false;
+    return write.ops.reduce((sum, op) => sum + (op.op === 'add' ? payloadBytes(op.source) : 0), 0) >= POOL_MIN_BYTES;
+  }
+  return write.kind === 'settings' && !write.clear && write.rebuild.includes(wordIndexUpdater.name) && stored() >= POOL_MIN_DOCUMENTS;
+}
+
+/** The main thread's side: starts the workers of a write. */
+export function startExtraction(pools: WorkerPools): { ends: ExtractionEnds; done: Promise<unknown> } {
   const threads = pools.threads;
   const state = new Int32Array(new SharedArrayBuffer(4 * stateLength(threads)));
   const ports: MessagePort[] = [];

@@ -14,7 +14,7 @@ import type { ReshardOutcome, ReshardWrite } from '../engine/shards/reshard.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { StepDurations } from '../engine/indexing-steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
-import { startExtraction, stopExtraction } from './extraction-pool.js';
+import { startExtraction, stopExtraction, wantsExtraction } from './extraction-pool.js';
 import { serveEmbedding } from './embedding-channel.js';
 import { prepareChangedEmbedders } from '../embedders/embed.js';
 import { readSettings } from '../engine/index-settings.js';
@@ -45,16 +45,16 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   const step = new Int32Array(new SharedArrayBuffer(4));
   watcher?.started(step);
   let durations: StepDurations = [];
-  let extraction: ReturnType<typeof startExtraction> = null;
+  let extraction: ReturnType<typeof startExtraction> | null = null;
   // the writer thread's embedding requests, served here while the write runs
   const embedding = serveEmbedding(signal);
   try {
     // A settings change builds its new embedders first, as v1.50 does: probing dimensions and
     // checking composites over HTTP here, so a failure fails the batch before the write starts.
     if (write.kind === 'settings') await prepareChangedEmbedders(readSettings(envs.get(uuid)).embedders, write.settings.embedders, signal);
-    // the words of the documents a write stores are extracted by the extraction workers, chunk by
-    // chunk as the writer posts them (not for a rehearsal, which only finds whether the operations apply)
-    if (write.kind === 'documents' && write.rehearsal !== true) extraction = startExtraction(pools, write.ops);
+    // the words of the documents a write stores or re-indexes are extracted by the extraction
+    // workers, chunk by chunk as the writer posts them
+    if (wantsExtraction(write, () => envs.get(uuid).documents.getCount())) extraction = startExtraction(pools);
     const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, extraction: extraction?.ends, embedding: embedding.ends };
     const transferList = [...(extraction === null ? [] : extraction.ends.ports), ...embedding.transfer];
     const result = (await pools.writerPool().run(job, { transferList })) as IndexWriteResult;

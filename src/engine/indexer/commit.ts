@@ -77,13 +77,13 @@ export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: ()
     });
   }
   env.root.transactionSync(() => {
-    applySettings(env, write, checkpoint, steps);
+    applySettings(env, write, checkpoint, steps, chunks);
     stamp();
   });
   return null;
 }
 
-function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => void, steps: StepReporter): void {
+function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => void, steps: StepReporter, chunks: ChunkWords | undefined): void {
   const store = new DocumentStore(env);
   if (write.clear) {
     store.apply(new Map(), true);
@@ -99,7 +99,7 @@ function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => vo
     checkpoint();
     if (!write.clear && !write.rebuild.includes(updater.name) && !RECONCILING_UPDATERS.has(updater.name)) continue;
     steps.enter(updater.step);
-    updater.rebuild(env, write.settings, documents, checkpoint);
+    updater.rebuild(env, write.settings, documents, checkpoint, chunks);
   }
   steps.enter('finalizing');
 }

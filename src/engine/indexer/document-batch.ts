@@ -150,7 +150,6 @@ function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, Json
     steps.enter(updater.step);
     updater.apply(env, settings, applied, checkpoint, chunks);
   }
-  chunks?.release();
   changes.clear();
 }
 

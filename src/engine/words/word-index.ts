@@ -10,7 +10,9 @@
  * word rather than document by document (adopted-chunk.ts). A
  * document's prefix entries depend on that document only, so diffing them per document keeps the
  * prefix postings exact without rescanning words.
- * `rebuild` clears everything (field ids and word ids too) and indexes every document; the
+ * `rebuild` clears everything (field ids and word ids too) and indexes every document (with
+ * extraction workers, each read document is posted to them, so they extract while the writer
+ * reads on); the
  * settings that shape this index (searchableAttributes, stopWords, prefixSearch, tokenizer
  * settings) must rebuild it when they change.
  * Word ids are allocated once per word and dropped with its last document; `words-version` is
@@ -151,6 +153,8 @@ function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<Docu
     checkpoint();
     chunk.sort((a, b) => a.docid - b.docid);
     applyChunk(env, settings, chunk, chunks);
+    // the chunk's documents are written: the words the workers extracted for them go
+    chunks?.release();
     chunk = [];
   };
   for (const change of changes) {
@@ -160,8 +164,12 @@ function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<Docu
   if (chunk.length > 0) run();
 }
 
-function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>): Generator<DocumentChange> {
-  for (const { docid, doc } of documents) yield { docid, before: undefined, after: doc };
+/** Every document as created; with extraction workers, each posted to them as it is read. */
+function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>, chunks: ChunkWords | undefined): Generator<DocumentChange> {
+  for (const { docid, doc } of documents) {
+    chunks?.note(doc);
+    yield { docid, before: undefined, after: doc, source: doc };
+  }
 }
 
 export const wordIndexUpdater: IndexUpdater = {
@@ -170,7 +178,7 @@ export const wordIndexUpdater: IndexUpdater = {
   apply(env, settings, changes, checkpoint = () => {}, chunks) {
     applyAll(env, settings, changes, checkpoint, chunks);
   },
-  rebuild(env, settings, documents, checkpoint = () => {}) {
+  rebuild(env, settings, documents, checkpoint = () => {}, chunks) {
     env.wordDocids.clearSync();
     env.prefixDocids.clearSync();
     env.postingBlocks.clearSync();
@@ -179,6 +187,7 @@ export const wordIndexUpdater: IndexUpdater = {
     env.main.removeSync(INDEX_MAIN_KEYS.searchFields);
     env.main.removeSync(INDEX_MAIN_KEYS.nextWordId);
     env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
-    applyAll(env, settings, additions(documents), checkpoint);
+    chunks?.start(settings, []);
+    applyAll(env, settings, additions(documents, chunks), checkpoint, chunks);
   },
 };

@@ -1,6 +1,7 @@
-// A documents write whose words the extraction workers extract (the real pool threads, run from
-// dist/) leaves the index a write extracting everything itself leaves: the word index word for
-// word and the facet data byte for byte, over a slice of movies large enough to use the workers.
+// A documents write, and a settings write re-indexing the words, whose words the extraction
+// workers extract (the real pool threads, run from dist/) leave the index a write extracting
+// everything itself leaves: the word index word for word and the facet data byte for byte, over a
+// slice of movies large enough to use the workers.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -48,7 +49,7 @@ function facetBytes(env: IndexEnv) {
 }
 
 describe('the extraction workers', () => {
-  it('leave the index a write extracting everything itself leaves', async () => {
+  it('leave the index a write extracting everything itself leaves, for documents and for a re-index', async () => {
     const dataset = loadDataset('movies', 3_000);
     const settings = { ...defaultSettings(), searchableAttributes: dataset.searchable, filterableAttributes: dataset.filterable, sortableAttributes: dataset.sortable };
     const file = path.join(dir, 'movies.ndjson');
@@ -59,7 +60,8 @@ describe('the extraction workers', () => {
       { op: 'add', source: { file }, method: 'replace', primaryKey: null, skipMissing: false },
       { op: 'add', source: { file: update }, method: 'update', primaryKey: null, skipMissing: false },
     ];
-    const snapshots = [];
+    const reindex = { kind: 'settings', settings: { ...settings, searchableAttributes: ['cast', 'title', 'overview'] }, clear: false, rebuild: ['word-index'] } as const;
+    const snapshots: unknown[][] = [[], []];
     for (const pooled of [false, true]) {
       const uuid = pooled ? 'pooled' : 'inline';
       const env = envs.get(uuid);
@@ -67,12 +69,22 @@ describe('the extraction workers', () => {
       const write = { kind: 'documents', ops, primaryKey: null } as const;
       const outcome = pooled ? await writeIndex(workers, envs, uuid, write, new AbortController().signal) : applyIndexWrite(env, write);
       expect(outcome.results).toEqual([{ count: 3_000 }, { count: 429 }]);
-      env.root.resetReadTxn();
-      snapshots.push({ words: wordIndexSnapshot(env), ...facetBytes(env) });
+      const snapshot = () => {
+        env.root.resetReadTxn();
+        return { words: wordIndexSnapshot(env), ...facetBytes(env) };
+      };
+      snapshots[0]!.push(snapshot());
+      if (pooled) await writeIndex(workers, envs, uuid, reindex, new AbortController().signal);
+      else applyIndexWrite(env, reindex);
+      snapshots[1]!.push(snapshot());
     }
-    // the payload is large enough for the workers, which extracted chunks
-    expect(workers.extractionPool().completed).toBe(2);
-    expect(Object.keys(snapshots[0]!.words.words).length).toBeGreaterThan(5_000);
-    expect(snapshots[1]).toEqual(snapshots[0]);
+    // the payload and the index are large enough for the workers: two tasks per write
+    expect(workers.extractionPool().completed).toBe(4);
+    const [documents, reindexed] = snapshots as { words: { words: object; dictionary: string[] } }[][];
+    expect(Object.keys(documents![0]!.words.words).length).toBeGreaterThan(5_000);
+    expect(documents![1]).toEqual(documents![0]);
+    // the re-index added the cast's words
+    expect(reindexed![0]!.words.dictionary.length).toBeGreaterThan(documents![0]!.words.dictionary.length);
+    expect(reindexed![1]).toEqual(reindexed![0]);
   }, 60_000);
 });
