@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadDataset } from '../../../bench/datasets.js';
 import type { IndexEnv, IndexEnvs as IndexEnvsType } from '../../../src/engine/index-env.js';
-import type { applyIndexWrite as ApplyIndexWrite } from '../../../src/engine/indexer/commit.js';
+import type { applyIndexWrite as ApplyIndexWrite, SettingsWrite } from '../../../src/engine/indexer/commit.js';
 import type { DocumentOp } from '../../../src/engine/indexer/document-batch.js';
 import type { writeIndex as WriteIndex } from '../../../src/workers/index-writer.js';
 import type { WorkerPools as WorkerPoolsType } from '../../../src/workers/pool.js';
@@ -60,7 +60,7 @@ describe('the extraction workers', () => {
       { op: 'add', source: { file }, method: 'replace', primaryKey: null, skipMissing: false },
       { op: 'add', source: { file: update }, method: 'update', primaryKey: null, skipMissing: false },
     ];
-    const reindex = { kind: 'settings', settings: { ...settings, searchableAttributes: ['cast', 'title', 'overview'] }, clear: false, rebuild: ['word-index'] } as const;
+    const reindex: SettingsWrite = { kind: 'settings', settings: { ...settings, searchableAttributes: ['cast', 'title', 'overview'] }, clear: false, rebuild: ['word-index'] };
     const snapshots: unknown[][] = [[], []];
     for (const pooled of [false, true]) {
       const uuid = pooled ? 'pooled' : 'inline';
