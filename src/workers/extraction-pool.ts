@@ -19,7 +19,7 @@ import type { WorkerPools } from './pool.js';
 /** Below this much addition payload, starting workers costs more than it saves: the write extracts. */
 const POOL_MIN_BYTES = 1 << 20;
 
-/** Below this many stored documents, a settings write rebuilding the word index extracts them itself. */
+/** Below this many documents, an edition's write, or a settings write rebuilding the word index, extracts them itself. */
 const POOL_MIN_DOCUMENTS = 2_000;
 
 /** What the index writer thread gets: its ends of the channels. */
@@ -35,14 +35,17 @@ export function stopExtraction(state: Int32Array): void {
 }
 
 /**
- * Whether `write` is worth extraction workers: additions of POOL_MIN_BYTES or more (not in a
- * rehearsal, which only finds whether the operations apply), or settings rebuilding the word
- * index of POOL_MIN_DOCUMENTS or more documents (`stored`: how many the index holds).
+ * Whether `write` is worth extraction workers: additions of POOL_MIN_BYTES or more or edited
+ * documents (`put`) of POOL_MIN_DOCUMENTS or more (not in a rehearsal, which only finds whether
+ * the operations apply), or settings rebuilding the word index of POOL_MIN_DOCUMENTS or more
+ * documents (`stored`: how many the index holds).
  */
 export function wantsExtraction(write: IndexWrite, stored: () => number): boolean {
   if (write.kind === 'documents') {
     if (write.rehearsal === true) return false;
-    return write.ops.reduce((sum, op) => sum + (op.op === 'add' ? payloadBytes(op.source) : 0), 0) >= POOL_MIN_BYTES;
+    const bytes = write.ops.reduce((sum, op) => sum + (op.op === 'add' ? payloadBytes(op.source) : 0), 0);
+    const edited = write.ops.reduce((sum, op) => sum + (op.op === 'put' ? op.changes.size : 0), 0);
+    return bytes >= POOL_MIN_BYTES || edited >= POOL_MIN_DOCUMENTS;
   }
   return write.kind === 'settings' && !write.clear && write.rebuild.includes(wordIndexUpdater.name) && stored() >= POOL_MIN_DOCUMENTS;
 }

@@ -13,6 +13,7 @@ import type { DocumentOp } from '../../../src/engine/indexer/document-batch.js';
 import type { writeIndex as WriteIndex } from '../../../src/workers/index-writer.js';
 import type { WorkerPools as WorkerPoolsType } from '../../../src/workers/pool.js';
 import { defaultSettings } from '../../../src/types/settings.js';
+import { wantsExtraction } from '../../../src/workers/extraction-pool.js';
 import { wordIndexSnapshot } from '../engine/search/harness.js';
 
 /** The built modules: the writer and extraction threads run dist/. */
@@ -87,4 +88,27 @@ describe('the extraction workers', () => {
     expect(reindexed![0]!.words.dictionary.length).toBeGreaterThan(documents![0]!.words.dictionary.length);
     expect(reindexed![1]).toEqual(reindexed![0]);
   }, 60_000);
+});
+
+describe('wantsExtraction', () => {
+  const add = (bytes: number): DocumentOp => ({ op: 'add', source: { bytes: new Uint8Array(bytes) }, method: 'replace', primaryKey: null, skipMissing: false });
+  const put = (count: number): DocumentOp => ({ op: 'put', changes: new Map(Array.from({ length: count }, (_, i) => [String(i), { id: i }])) });
+  const settings = (rebuild: string[], clear = false) => ({ kind: 'settings', settings: defaultSettings(), clear, rebuild }) as const;
+
+  it('starts the workers for 1 MiB of additions or 2,000 edited documents, never for a rehearsal', () => {
+    const none = () => 0;
+    expect(wantsExtraction({ kind: 'documents', ops: [add(600 << 10), add(600 << 10)], primaryKey: null }, none)).toBe(true);
+    expect(wantsExtraction({ kind: 'documents', ops: [add(600 << 10), { op: 'clear' }], primaryKey: null }, none)).toBe(false);
+    expect(wantsExtraction({ kind: 'documents', ops: [put(2_000)], primaryKey: 'id' }, none)).toBe(true);
+    expect(wantsExtraction({ kind: 'documents', ops: [put(1_999)], primaryKey: 'id' }, none)).toBe(false);
+    expect(wantsExtraction({ kind: 'documents', ops: [add(2 << 20)], primaryKey: null, rehearsal: true }, none)).toBe(false);
+  });
+
+  it('starts them for a settings write re-indexing the words of 2,000 stored documents or more', () => {
+    expect(wantsExtraction(settings(['word-index']), () => 2_000)).toBe(true);
+    expect(wantsExtraction(settings(['word-index']), () => 1_999)).toBe(false);
+    expect(wantsExtraction(settings(['facets']), () => 50_000)).toBe(false);
+    expect(wantsExtraction(settings(['word-index'], true), () => 50_000)).toBe(false);
+    expect(wantsExtraction({ kind: 'reshard', sharding: { shards: ['s0'] } }, () => 50_000)).toBe(false);
+  });
 });

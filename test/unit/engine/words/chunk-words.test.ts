@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decode } from '../../../../src/engine/docset.js';
+import type { JsonObject } from '../../../../src/engine/document-id.js';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { readFacetFields } from '../../../../src/engine/facets/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
@@ -127,7 +128,7 @@ function randomDocs(seed: number, count: number, from = 0): object[] {
 const lines = (docs: object[]) => docs.map((doc) => JSON.stringify(doc));
 
 describe('documents extracted in chunks', { timeout: 60_000 }, () => {
-  it.each([1, 3])('leave the indexes extracting in the write leaves, updates and replacements included, with %i extraction threads', (threads) => {
+  it.each([1, 3])('leave the indexes extracting in the write leaves, updates, replacements and edits included, with %i extraction threads', (threads) => {
     const first = randomDocs(1, 4_123); // ids 0–4122
     const batches = [
       () => [add(lines(first))],
@@ -137,6 +138,8 @@ describe('documents extracted in chunks', { timeout: 60_000 }, () => {
         { op: 'delete', ids: ['7', '8'] } as DocumentOp,
         // ids 4500–5499, replacing what the update just sent from 4500 on
         add(lines(randomDocs(3, 1_000, 4_500))),
+        // edited documents (an edition's write): ids 100–199 changed, 200 deleted
+        { op: 'put', changes: new Map<string, JsonObject | null>([...randomDocs(18, 100, 100).map((doc): [string, JsonObject] => [String((doc as { id: number }).id), doc as JsonObject]), ['200', null]]) } as DocumentOp,
       ],
     ];
     const settings = { stopWords: ['the', 'a'], separatorTokens: [', '], filterableAttributes: ['tags', 'title', 'extra1', 'extra2.n', 'body'] };
@@ -144,8 +147,8 @@ describe('documents extracted in chunks', { timeout: 60_000 }, () => {
     const chunked = run('chunked', settings, batches, () => new InThread(threads));
     expect(chunked.snapshot).toEqual(local.snapshot);
     expect(Object.keys(chunked.snapshot.facets.keys).length).toBeGreaterThan(50);
-    // every document stored adopts its words, merged updates too: ids 3800–5499 in the second batch
-    expect(chunked.adopted).toBe(first.length + 1_700);
+    // every document stored adopts its words, merged updates and edits too: ids 3800–5499 and 100–199 in the second batch
+    expect(chunked.adopted).toBe(first.length + 1_700 + 100);
   });
 
   it('renumber fields the write meets in another order than a worker did', () => {
