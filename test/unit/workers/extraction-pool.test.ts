@@ -13,6 +13,7 @@ import type { DocumentOp } from '../../../src/engine/indexer/document-batch.js';
 import type { writeIndex as WriteIndex } from '../../../src/workers/index-writer.js';
 import type { WorkerPools as WorkerPoolsType } from '../../../src/workers/pool.js';
 import { defaultSettings } from '../../../src/types/settings.js';
+import { INDEXING_STEPS } from '../../../src/engine/indexing-steps.js';
 import { wantsExtraction } from '../../../src/workers/extraction-pool.js';
 import { wordIndexSnapshot } from '../engine/search/harness.js';
 
@@ -87,6 +88,36 @@ describe('the extraction workers', () => {
     // the re-index added the cast's words
     expect(reindexed![0]!.words.dictionary.length).toBeGreaterThan(documents![0]!.words.dictionary.length);
     expect(reindexed![1]).toEqual(reindexed![0]);
+  }, 60_000);
+});
+
+describe('an interrupted write with extraction workers', () => {
+  it('rolls back whole, and its workers end', async () => {
+    const dataset = loadDataset('movies', 3_000);
+    const file = path.join(dir, 'movies.ndjson');
+    writeFileSync(file, dataset.docs.map((doc) => JSON.stringify(doc)).join('\n'));
+    const env = envs.get('index');
+    applyIndexWrite(env, { kind: 'documents', ops: [{ op: 'add', source: { file }, method: 'replace', primaryKey: null, skipMissing: false }], primaryKey: null });
+    const before = wordIndexSnapshot(env);
+    const abort = new AbortController();
+    const reindex: SettingsWrite = { kind: 'settings', settings: { ...defaultSettings(), searchableAttributes: ['title'] }, clear: false, rebuild: ['word-index'] };
+    // interrupted while it extracts words
+    const words = INDEXING_STEPS.indexOf('extracting words') + 1;
+    let poll: NodeJS.Timeout | undefined;
+    const watcher = {
+      started: (current: Int32Array) => {
+        poll = setInterval(() => {
+          if (Atomics.load(current, 0) === words) abort.abort();
+        }, 1);
+      },
+      ended: () => clearInterval(poll),
+    };
+    const write = writeIndex(workers, envs, 'index', reindex, abort.signal, watcher);
+    await expect(write).rejects.toThrow('the index write was interrupted');
+    env.root.resetReadTxn();
+    expect(wordIndexSnapshot(env)).toEqual(before);
+    // writeIndex waited for them: both tasks of the write are done
+    expect(workers.extractionPool().completed).toBe(2);
   }, 60_000);
 });
 
