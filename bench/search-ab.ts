@@ -7,7 +7,11 @@
  * Prints per query type the sum of fastest times and the ratio B/A, then the overall ratio.
  *
  *   npm run build && tsc -p bench/tsconfig.json
- *   node dist/bench/search-ab.js [movies|debdocs] [--base <dist dir of build A>] [--rounds R] [--limit N]
+ *   node dist/bench/search-ab.js [movies|debdocs] [--base <dist dir of build A>] [--rounds R] [--limit N] [--top K] [--cpu]
+ *
+ * `--cpu` times each run by the process's CPU time (user + system) instead of the wall clock: on a
+ * loaded machine a run preempted by other processes then costs only what it computed.
+ * `--top K` also lists the K queries whose fastest time grew most from A to B (where to look next).
  *
  * `--base` defaults to ../prerank/dist beside this checkout (a worktree at the older commit, built).
  */
@@ -24,6 +28,8 @@ const args = process.argv.slice(2);
 const name = args[0] === 'debdocs' ? 'debdocs' : 'movies';
 const rounds = numberOption(args, '--rounds', 10);
 const limit = numberOption(args, '--limit', Number.POSITIVE_INFINITY);
+const top = numberOption(args, '--top', 0);
+const cpuClock = args.includes('--cpu');
 const ownDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const baseAt = args.indexOf('--base');
 const baseDist = path.resolve(baseAt === -1 ? path.join(ownDist, '../../prerank/dist') : args[baseAt + 1]!);
@@ -32,7 +38,7 @@ if (!existsSync(path.join(baseDist, 'bench/engine-search.js'))) throw new Error(
 const dataset = loadDataset(name, limit);
 const a = await openBuild(baseDist, dataset);
 const b = await openBuild(ownDist, dataset);
-console.log(`${name}: ${dataset.docs.length} documents, ${dataset.queries.length} queries, fastest of ${rounds} alternated runs`);
+console.log(`${name}: ${dataset.docs.length} documents, ${dataset.queries.length} queries, fastest of ${rounds} alternated runs (${cpuClock ? 'CPU time' : 'wall clock'})`);
 console.log(`  A ${a.root} (indexed in ${(a.indexMs / 1000).toFixed(1)} s)`);
 console.log(`  B ${b.root} (indexed in ${(b.indexMs / 1000).toFixed(1)} s)`);
 
@@ -47,10 +53,17 @@ for (const query of dataset.queries) if (answer(a, query) !== answer(b, query)) 
 console.log(`answers differ for ${differing.length} of ${dataset.queries.length} queries${differing.length === 0 ? '' : ':'}`);
 for (const query of differing) console.log(`  #${query.id} ${query.type}: ${JSON.stringify(query.q)}`);
 
+/** Milliseconds: of the wall clock, or of the process's CPU time with `--cpu`. */
+const clock = cpuClock
+  ? () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    }
+  : () => performance.now();
 const time = (build: EngineBuild, query: Query): number => {
-  const start = performance.now();
+  const start = clock();
   build.search(query.q, query.id);
-  return performance.now() - start;
+  return clock() - start;
 };
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`load average before timing: ${load()}`);
@@ -94,6 +107,14 @@ row('all', dataset.queries);
 for (const [label, list] of [['A', samples[0]], ['B', samples[1]]] as const) {
   list.sort((x, y) => x - y);
   console.log(`  ${label} every run: p50 ${percentile(list, 50).toFixed(3)} ms, p99 ${percentile(list, 99).toFixed(3)} ms, max ${list[list.length - 1]!.toFixed(3)} ms`);
+}
+if (top > 0) {
+  console.log(`the ${top} queries B slowed most (fastest A → B):`);
+  const growth = (query: Query) => fastest.get(query)![1] - fastest.get(query)![0];
+  for (const query of [...dataset.queries].sort((x, y) => growth(y) - growth(x)).slice(0, top)) {
+    const [ta, tb] = fastest.get(query)!;
+    console.log(`  #${query.id} ${query.type} ${JSON.stringify(query.q)}: ${ta.toFixed(3)} → ${tb.toFixed(3)} ms`);
+  }
 }
 await a.close();
 await b.close();

@@ -4,8 +4,12 @@
  * every query of its query set (filters evaluated by the engine) and prints indexing rate and
  * search latency percentiles. No HTTP, no peers (run-peers.ts compares over HTTP).
  *
- *   npm run build && tsc -p bench/tsconfig.json && node dist/bench/search-inprocess.js [movies|debdocs] [--limit N] [--rounds R]
+ *   npm run build && tsc -p bench/tsconfig.json && node dist/bench/search-inprocess.js [movies|debdocs] [--limit N] [--rounds R] [--profile out.cpuprofile]
+ *
+ * `--profile` writes a V8 CPU profile of the search rounds only (not the indexing), for DevTools or a script.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { numberOption } from './args.js';
@@ -18,6 +22,8 @@ const option = (name: string, fallback: number) => numberOption(args, name, fall
 const name = args[0] === 'debdocs' ? 'debdocs' : 'movies';
 const limit = option('--limit', Number.POSITIVE_INFINITY);
 const rounds = option('--rounds', 3);
+const profileAt = args.indexOf('--profile');
+const profileFile = profileAt === -1 ? null : args[profileAt + 1]!;
 
 const dataset = loadDataset(name, limit);
 // this build: dist/ holds this file's bench/ and the engine's src/
@@ -25,6 +31,12 @@ const build = await openBuild(path.resolve(path.dirname(fileURLToPath(import.met
 const indexMs = build.indexMs;
 const run = (q: string, id: number) => build.search(q, id);
 run('warm up', 0); // loads the dictionary and the kernels once
+const profiler = profileFile === null ? null : new Session();
+if (profiler !== null) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const timings: number[] = [];
 const byType = new Map<string, number[]>();
 for (let round = 0; round < rounds; round++) {
@@ -37,6 +49,11 @@ for (let round = 0; round < rounds; round++) {
     list.push(ms);
     byType.set(query.type, list);
   }
+}
+if (profiler !== null) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(profileFile!, JSON.stringify(profile));
+  profiler.disconnect();
 }
 timings.sort((a, b) => a - b);
 const mem = process.memoryUsage();
