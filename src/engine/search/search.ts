@@ -26,7 +26,8 @@ import { localesOfFields } from '../localized-fields.js';
 import { dictionaryOf, type Dictionary } from './dictionary.js';
 import { matchingWords, type MatchTerm } from './format.js';
 import { ForwardReader } from './forward.js';
-import { fieldBit, MASK_BITS, type Posting } from '../words/postings.js';
+import { cachedPostings } from './posting-cache.js';
+import { fieldBit, MASK_BITS } from '../words/postings.js';
 import { cutCandidates, ngramTerms, QueryCuts, withNgramWords, type Ngram } from './ngrams.js';
 import { parseQuery } from './query.js';
 import { bucketSort, rankingSteps, type MatchingStrategy, type StepDetail } from './ranking.js';
@@ -266,6 +267,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   for (const filter of request.filters) universe = within(universe, filter);
   const fields = fieldModel(env, settings, request.attributesToSearchOn);
   const lang = langOfLocales(request.locales ?? fields.locales);
+  const wordsVersion = readWordsVersion(env);
   const parsed = parseQuery(request.q, new Set(settings.stopWords), customTokens(settings), lang);
   // built on first use: a placeholder search reads no word, and building an index's dictionary
   // (its typo matcher) is the cold cost of the first search after a batch
@@ -278,8 +280,8 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     },
     allowedMask: fields.allowedMask,
     exactFieldsMask: fields.exactFieldsMask,
-    postings: new Map<string, Posting>(),
-    forward: new ForwardReader(env, readWordsVersion(env)),
+    postings: cachedPostings(env, wordsVersion),
+    forward: new ForwardReader(env, wordsVersion),
   };
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
     universe = difference(universe ?? facets.allDocids(), negativeDocs(parsed.negativeWords, parsed.negativePhrases, options));

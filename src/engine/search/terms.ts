@@ -31,6 +31,7 @@ import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { bucketedPosition } from './bucketed-position.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
 import { phraseMet, phrasePairs } from './phrase.js';
+import type { PostingStore } from './posting-cache.js';
 import { prefixPostings, readPosting, wordPostings } from '../words/posting-blocks.js';
 import { EMPTY_POSTING, fieldBit, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
 import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
@@ -103,8 +104,8 @@ export interface ResolveOptions {
   readonly allowedMask: number;
   /** field bits whose words take no typo (typoTolerance.disableOnAttributes) */
   readonly exactFieldsMask: number;
-  /** word postings this search has read: split parts, phrases and n-grams read words again */
-  readonly postings: Map<string, Posting>;
+  /** word postings read (posting-cache.ts): split parts, phrases and n-grams read words again */
+  readonly postings: PostingStore;
   readonly forward: ForwardReader;
 }
 
