@@ -272,6 +272,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   // built on first use: a placeholder search reads no word, and building an index's dictionary
   // (its typo matcher) is the cold cost of the first search after a batch
   let dictionary: Dictionary | undefined;
+  const postings = cachedPostings(env, wordsVersion);
   const options = {
     env,
     settings,
@@ -280,7 +281,8 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     },
     allowedMask: fields.allowedMask,
     exactFieldsMask: fields.exactFieldsMask,
-    postings: cachedPostings(env, wordsVersion),
+    postings: postings.words,
+    prefixes: postings.prefixes,
     forward: new ForwardReader(env, wordsVersion),
   };
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {

@@ -106,6 +106,8 @@ export interface ResolveOptions {
   readonly exactFieldsMask: number;
   /** word postings read (posting-cache.ts): split parts, phrases and n-grams read words again */
   readonly postings: PostingStore;
+  /** prefix postings read (posting-cache.ts) */
+  readonly prefixes: PostingStore;
   readonly forward: ForwardReader;
 }
 
@@ -156,9 +158,18 @@ function wordPosting(options: ResolveOptions, word: string): Posting {
   return posting;
 }
 
+function prefixPosting(options: ResolveOptions, prefix: string): Posting {
+  let posting = options.prefixes.get(prefix);
+  if (posting === undefined) {
+    posting = readPosting(prefixPostings(options.env), prefix);
+    options.prefixes.set(prefix, posting);
+  }
+  return posting;
+}
+
 /** Resolves every term, running the typo kernel once for all of them. */
 export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean, options: ResolveOptions): ResolvedTerm[] {
-  const { env, settings, dictionary } = options;
+  const { settings, dictionary } = options;
   const { words } = dictionary;
   const typoQueries: TypoQuery[] = [];
   const typoOwner: number[] = [];
@@ -211,7 +222,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       const [from, to] = prefixRange(words, term.word);
       if ([...term.word].length <= PREFIX_MAX_CHARS) {
         range = [from, to];
-        const cached = restrict(readPosting(prefixPostings(env), term.word), wordMask);
+        const cached = restrict(prefixPosting(options, term.word), wordMask);
         if (cached.docids.length > 0) derivations.push({ typo: 0, exact: false, posting: cached });
       } else {
         for (let w = from; w < Math.min(to, from + MAX_PREFIX_WORDS); w++) {

@@ -13,7 +13,7 @@ afterEach(async () => {
   index = undefined;
 });
 
-const store = (target: TestIndex) => cachedPostings(target.env, readWordsVersion(target.env));
+const store = (target: TestIndex) => cachedPostings(target.env, readWordsVersion(target.env)).words;
 
 describe('posting cache', () => {
   it('keeps what one search stored for the next search of the same index state', () => {
@@ -31,6 +31,18 @@ describe('posting cache', () => {
     index.write({ b: { id: 'b', title: 'one three' } });
     expect(store(index).get('one')).toBeUndefined();
     expect(index.ids('one')).toEqual(['a', 'b']);
+  });
+
+  it('keeps prefix postings apart from word postings, and forgets them once documents are written', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'quick fox' } });
+    expect(index.ids('qu')).toEqual(['a']);
+    const kept = cachedPostings(index.env, readWordsVersion(index.env));
+    expect(kept.prefixes.get('qu')?.docids.length).toBe(1);
+    expect(kept.words.get('qu')?.docids.length).toBe(0); // no word 'qu' is indexed
+    index.write({ b: { id: 'b', title: 'quiet owl' } });
+    expect(cachedPostings(index.env, readWordsVersion(index.env)).prefixes.get('qu')).toBeUndefined();
+    expect(index.ids('qu')).toEqual(['a', 'b']);
   });
 
   it('forgets every posting after a settings change rebuilt the word index', () => {

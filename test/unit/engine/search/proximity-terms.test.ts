@@ -82,6 +82,7 @@ describe('ProximityTerms', () => {
       allowedMask: 0xffffffff,
       exactFieldsMask: 0,
       postings: new Map(),
+      prefixes: new Map(),
       forward: new ForwardReader(env, readWordsVersion(env)),
     };
     const planOf = (q: string) => {
