@@ -301,8 +301,11 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   if (ngrams.some((g) => g.resolved.docs.length > 0)) candidates = cutCandidates(terms, ngrams, removal, universe);
   else for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
   candidates ??= facets.allDocids();
-  const features = terms.map((term) => termFeatures(term, candidates));
-  const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : termFeatures(g.resolved, candidates)));
+  const matchedNgrams = ngrams.filter((g) => g.resolved.docs.length > 0);
+  const allFeatures = termFeatures([...terms, ...matchedNgrams.map((g) => g.resolved)], candidates);
+  const features = allFeatures.slice(0, terms.length);
+  let nextNgram = terms.length;
+  const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : allFeatures[nextNgram++]!));
 
   const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
   const need = rankingNeed(request, settings, distinct, candidates);

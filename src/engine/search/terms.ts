@@ -455,8 +455,33 @@ export function negativeDocs(negativeWords: readonly string[], negativePhrases: 
   return unionAll(sets);
 }
 
-/** The per-document features of a term over `candidates` (ascending docids). */
-export function termFeatures(term: ResolvedTerm, candidates: DocSet): TermFeatures {
+/** Candidate slots: docid → its index + 1 in the candidates (0: none), set while `termFeatures` runs. */
+let slots = new Uint32Array(0);
+/** Slots are used up to this docid (a sparse docid space would cost more to map than to gallop). */
+const MAX_SLOTS = 1 << 24;
+/**
+ * A derivation is matched to the candidates through the slots, one lookup per posting entry, unless
+ * its posting is this many times longer than the candidates: then galloping over it costs less.
+ */
+const SLOT_RATIO = 4;
+
+/** The per-document features of each term over `candidates` (ascending docids). */
+export function termFeatures(terms: readonly ResolvedTerm[], candidates: DocSet): TermFeatures[] {
+  const n = candidates.length;
+  const top = n === 0 ? 0 : candidates[n - 1]! + 1;
+  if (terms.length === 0) return [];
+  if (top > MAX_SLOTS) return terms.map((term) => featuresOf(term, candidates, null));
+  if (slots.length < top) slots = new Uint32Array(Math.max(top, 2 * slots.length));
+  for (let i = 0; i < n; i++) slots[candidates[i]!] = i + 1;
+  try {
+    return terms.map((term) => featuresOf(term, candidates, slots));
+  } finally {
+    for (let i = 0; i < n; i++) slots[candidates[i]!] = 0;
+  }
+}
+
+/** One term's features; `slotOf`: the candidates' slots, null to gallop instead. */
+function featuresOf(term: ResolvedTerm, candidates: DocSet, slotOf: Uint32Array | null): TermFeatures {
   const n = candidates.length;
   const typo = new Uint8Array(n).fill(NO_MATCH);
   const mask = new Uint32Array(n);
@@ -477,8 +502,18 @@ export function termFeatures(term: ResolvedTerm, candidates: DocSet): TermFeatur
   const at = new Uint32Array(n);
   const from = new Uint32Array(n);
   for (const { typo: level, exact, posting } of term.derivations) {
-    const { masks, infos } = posting;
-    const count = commonIndices(candidates, posting.docids, at, from);
+    const { docids, masks, infos } = posting;
+    let count = 0;
+    if (slotOf !== null && docids.length <= SLOT_RATIO * n) {
+      for (let j = 0; j < docids.length; j++) {
+        const slot = slotOf[docids[j]!];
+        if (slot === undefined || slot === 0) continue;
+        at[count] = slot - 1;
+        from[count++] = j;
+      }
+    } else {
+      count = commonIndices(candidates, docids, at, from);
+    }
     for (let k = 0; k < count; k++) {
       const i = at[k]!;
       const j = from[k]!;
