@@ -272,7 +272,9 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   // built on first use: a placeholder search reads no word, and building an index's dictionary
   // (its typo matcher) is the cold cost of the first search after a batch
   let dictionary: Dictionary | undefined;
-  const postings = cachedPostings(env, wordsVersion);
+  // likewise the postings kept between searches, which a placeholder search never reads
+  let kept: ReturnType<typeof cachedPostings> | undefined;
+  const postings = () => (kept ??= cachedPostings(env, wordsVersion));
   const options = {
     env,
     settings,
@@ -281,8 +283,12 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     },
     allowedMask: fields.allowedMask,
     exactFieldsMask: fields.exactFieldsMask,
-    postings: postings.words,
-    prefixes: postings.prefixes,
+    get postings() {
+      return postings().words;
+    },
+    get prefixes() {
+      return postings().prefixes;
+    },
     forward: new ForwardReader(env, wordsVersion),
   };
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
