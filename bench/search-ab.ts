@@ -7,10 +7,11 @@
  * Prints per query type the sum of fastest times and the ratio B/A, then the overall ratio.
  *
  *   npm run build && tsc -p bench/tsconfig.json
- *   node dist/bench/search-ab.js [movies|debdocs] [--base <dist dir of build A>] [--rounds R] [--limit N] [--top K] [--cpu]
+ *   node dist/bench/search-ab.js [movies|debdocs] [--base <dist dir of build A>] [--rounds R] [--limit N] [--top K] [--cpu] [--type T]
  *
  * `--cpu` times each run by the process's CPU time (user + system) instead of the wall clock: on a
  * loaded machine a run preempted by other processes then costs only what it computed.
+ * `--type T` runs only the queries of one type (e.g. multi-words), for more rounds of fewer queries.
  * `--top K` also lists the K queries whose fastest time grew most from A to B (where to look next).
  *
  * `--base` defaults to ../prerank/dist beside this checkout (a worktree at the older commit, built).
@@ -30,12 +31,15 @@ const rounds = numberOption(args, '--rounds', 10);
 const limit = numberOption(args, '--limit', Number.POSITIVE_INFINITY);
 const top = numberOption(args, '--top', 0);
 const cpuClock = args.includes('--cpu');
+const typeAt = args.indexOf('--type');
+const onlyType = typeAt === -1 ? null : args[typeAt + 1]!;
 const ownDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const baseAt = args.indexOf('--base');
 const baseDist = path.resolve(baseAt === -1 ? path.join(ownDist, '../../prerank/dist') : args[baseAt + 1]!);
 if (!existsSync(path.join(baseDist, 'bench/engine-search.js'))) throw new Error(`${baseDist} holds no built bench/engine-search.js (build A)`);
 
-const dataset = loadDataset(name, limit);
+const loaded = loadDataset(name, limit);
+const dataset = onlyType === null ? loaded : { ...loaded, queries: loaded.queries.filter((query) => query.type === onlyType) };
 const a = await openBuild(baseDist, dataset);
 const b = await openBuild(ownDist, dataset);
 console.log(`${name}: ${dataset.docs.length} documents, ${dataset.queries.length} queries, fastest of ${rounds} alternated runs (${cpuClock ? 'CPU time' : 'wall clock'})`);
