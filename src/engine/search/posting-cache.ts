@@ -2,7 +2,8 @@
  * Word and prefix postings kept from one search to the next: a query reads the postings of its
  * words, their typo words, split parts, phrase and n-gram words, and of its last word as a prefix;
  * the next query (the same one refined, a prefix typed further) reads most of them again, and
- * each read is an LMDB lookup and a copy of every entry. Kept per index until its documents or words change, within one memory budget for all
+ * each read is an LMDB lookup and a copy of every entry. Likewise the split words found for its
+ * words and n-grams (dictionary look-ups at every cut, pair counts, a phrase check on records). Kept per index until its documents or words change, within one memory budget for all
  * indexes (cache-budget.ts), as the forward records (forward.ts). Postings are copies (never
  * lmdb's reused buffer) and are shared: read-only. Main thread, read snapshot.
  */
@@ -20,47 +21,64 @@ export interface PostingStore {
   set(word: string, posting: Posting): void;
 }
 
-class CachedPostings implements PostingStore {
-  private readonly byWord = new Map<string, Posting>();
+/** A word's split-word derivation as terms.ts finds it (its two words, as a phrase), null for none. */
+export type FoundSplit = { posting: Posting; words: string[] } | null;
 
-  get(word: string): Posting | undefined {
-    return this.byWord.get(word);
+/** What a search keeps the split words it found in, by a key of what decided them. */
+export interface SplitStore {
+  get(key: string): FoundSplit | undefined;
+  set(key: string, split: FoundSplit): void;
+}
+
+/** Values charged to the budget by their size. */
+class Kept<T> {
+  private readonly byKey = new Map<string, T>();
+
+  constructor(private readonly bytes: (value: T) => number) {}
+
+  get(key: string): T | undefined {
+    return this.byKey.get(key);
   }
 
-  set(word: string, posting: Posting): void {
-    budget.charge(this.byWord, 64 + 12 * posting.docids.length);
-    this.byWord.set(word, posting);
+  set(key: string, value: T): void {
+    budget.charge(this.byKey, 64 + this.bytes(value));
+    this.byKey.set(key, value);
   }
 
   clear(): void {
-    this.byWord.clear();
+    this.byKey.clear();
   }
 }
+
+const postingBytes = (posting: Posting) => 12 * posting.docids.length;
 
 interface Cached {
   /** the words version the postings were read under (a settings change re-indexes every word) */
   wordsVersion: number;
-  readonly words: CachedPostings;
-  readonly prefixes: CachedPostings;
+  readonly words: Kept<Posting>;
+  readonly prefixes: Kept<Posting>;
+  readonly splits: Kept<FoundSplit>;
 }
 
 // the documents version changes with every write of documents, hence of their postings
 const cached = new EntryCache<Cached>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => ({
   wordsVersion: -1,
-  words: new CachedPostings(),
-  prefixes: new CachedPostings(),
+  words: new Kept(postingBytes),
+  prefixes: new Kept(postingBytes),
+  splits: new Kept<FoundSplit>((split) => (split === null ? 0 : postingBytes(split.posting))),
 }));
 
 /**
  * The word postings (`word-docids`) and prefix postings (`word-prefix-docids`) kept for `env` as
  * of its current snapshot; `wordsVersion` as the search read it.
  */
-export function cachedPostings(env: IndexReadEnv, wordsVersion: number): { words: PostingStore; prefixes: PostingStore } {
+export function cachedPostings(env: IndexReadEnv, wordsVersion: number): { words: PostingStore; prefixes: PostingStore; splits: SplitStore } {
   const postings = cached.get(env);
   if (postings.wordsVersion !== wordsVersion) {
     postings.wordsVersion = wordsVersion;
     postings.words.clear();
     postings.prefixes.clear();
+    postings.splits.clear();
   }
   return postings;
 }

@@ -289,6 +289,9 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     get prefixes() {
       return postings().prefixes;
     },
+    get splits() {
+      return postings().splits;
+    },
     forward: new ForwardReader(env, wordsVersion),
   };
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {

@@ -31,7 +31,7 @@ import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { bucketedPosition } from './bucketed-position.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
 import { phraseMet, phrasePairs } from './phrase.js';
-import type { PostingStore } from './posting-cache.js';
+import type { FoundSplit, PostingStore, SplitStore } from './posting-cache.js';
 import { prefixPostings, readPosting, wordPostings } from '../words/posting-blocks.js';
 import { EMPTY_POSTING, fieldBit, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
 import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
@@ -108,6 +108,8 @@ export interface ResolveOptions {
   readonly postings: PostingStore;
   /** prefix postings read (posting-cache.ts) */
   readonly prefixes: PostingStore;
+  /** split words found (posting-cache.ts) */
+  readonly splits: SplitStore;
   readonly forward: ForwardReader;
 }
 
@@ -414,7 +416,21 @@ const MAX_SPLIT_CHECK = 1000;
  * share the most documents, matched as a phrase; null when no split of indexed words exists, or
  * when an n-gram's best split is back into its own words (`own`: those are terms already).
  */
-function splitPosting(word: string, options: ResolveOptions, own?: readonly string[]): { posting: Posting; words: string[] } | null {
+function splitPosting(word: string, options: ResolveOptions, own?: readonly string[]): FoundSplit {
+  // kept between searches when nothing but the index decides it: every field searched, and the
+  // proximity precision the phrase check uses (words hold no NUL, which keeps the key's parts apart)
+  const key = options.allowedMask === 0xffffffff ? [options.settings.proximityPrecision, word, ...(own ?? [])].join('\u0000') : null;
+  if (key !== null) {
+    const kept = options.splits.get(key);
+    if (kept !== undefined) return kept;
+  }
+  const split = findSplit(word, options, own);
+  if (key !== null) options.splits.set(key, split);
+  return split;
+}
+
+/** The split of `word` as splitPosting describes it, looked for in the index. */
+function findSplit(word: string, options: ResolveOptions, own?: readonly string[]): FoundSplit {
   const { words } = options.dictionary;
   const chars = [...word];
   const known = (part: string) => {

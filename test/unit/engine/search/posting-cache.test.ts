@@ -45,6 +45,15 @@ describe('posting cache', () => {
     expect(index.ids('qu')).toEqual(['a', 'b']);
   });
 
+  it('keeps the split words found for a word, and finds them again once documents are written', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'sun flower' } });
+    expect(index.ids('sunflower')).toEqual(['a']);
+    expect(cachedPostings(index.env, readWordsVersion(index.env)).splits.get(['byWord', 'sunflower'].join('\u0000'))?.words).toEqual(['sun', 'flower']);
+    index.write({ b: { id: 'b', title: 'a sun flower field' } });
+    expect(index.ids('sunflower')).toEqual(['a', 'b']);
+  });
+
   it('forgets every posting after a settings change rebuilt the word index', () => {
     index = openTestIndex({ searchableAttributes: ['title'] });
     index.write({ a: { id: 'a', title: 'quick fox', body: 'lazy dog' } });

@@ -83,6 +83,7 @@ describe('ProximityTerms', () => {
       exactFieldsMask: 0,
       postings: new Map(),
       prefixes: new Map(),
+      splits: new Map(),
       forward: new ForwardReader(env, readWordsVersion(env)),
     };
     const planOf = (q: string) => {
