@@ -3,16 +3,17 @@
  * words, their typo words, split parts, phrase and n-gram words, and of its last word as a prefix;
  * the next query (the same one refined, a prefix typed further) reads most of them again, and
  * each read is an LMDB lookup and a copy of every entry. Likewise the split words found for its
- * words and n-grams (dictionary look-ups at every cut, pair counts, a phrase check on records). Kept per index until its documents or words change, within one memory budget for all
- * indexes (cache-budget.ts), as the forward records (forward.ts). Postings are copies (never
- * lmdb's reused buffer) and are shared: read-only. Main thread, read snapshot.
+ * words and n-grams (dictionary look-ups at every cut, pair counts, a phrase check on records).
+ * Kept per index until its documents or words change, within one memory budget for all indexes
+ * (cache-budget.ts), as the forward records (forward.ts). Postings are copies (never lmdb's
+ * reused buffer) and are shared: read-only. Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { Posting } from '../words/postings.js';
 
-/** Bytes of the postings kept, all indexes together. */
+/** Bytes of the postings and split words kept, all indexes together. */
 const budget = new CacheBudget(32 * 1024 * 1024);
 
 /** What a search keeps the postings it read in, by word or prefix (a plain Map for a search of its own). */
