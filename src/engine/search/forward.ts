@@ -23,11 +23,18 @@ export interface ForwardTokens {
 interface Records {
   /** the words version the records were read under: a settings change rebuilds them with new ids */
   wordsVersion: number;
-  readonly byDocid: Map<number, Uint32Array | null>;
+  /** docid → its tokens (null: no record), in an array indexed by docid: docids are dense, and a
+   * lookup there costs a fraction of a Map's, which thousands of reads per query add up */
+  readonly byDocid: (ForwardTokens | null | undefined)[];
+  /** what the memory budget empties */
+  readonly cache: { clear(): void };
 }
 
 // the documents version changes with every write of documents, hence of their forward records
-const cached = new EntryCache<Records>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => ({ wordsVersion: -1, byDocid: new Map() }));
+const cached = new EntryCache<Records>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => {
+  const byDocid: (ForwardTokens | null | undefined)[] = [];
+  return { wordsVersion: -1, byDocid, cache: { clear: () => void (byDocid.length = 0) } };
+});
 
 export class ForwardReader {
   private readonly records: Records;
@@ -40,28 +47,29 @@ export class ForwardReader {
     this.records = cached.get(env);
     if (this.records.wordsVersion !== wordsVersion) {
       this.records.wordsVersion = wordsVersion;
-      this.records.byDocid.clear();
+      this.records.cache.clear();
     }
   }
 
   /** The tokens of `docid`'s record (shared: read-only); null without a record. */
   read(docid: number): ForwardTokens | null {
-    const { records } = this;
-    let words = records.byDocid.get(docid);
-    if (words === undefined) {
-      const fast = this.env.docWords.getBinaryFast(docid);
-      words = null;
-      if (fast !== undefined) {
-        // LMDB values are not 4-byte aligned: one copy into an aligned array
-        words = new Uint32Array(fast.length >>> 2);
-        new Uint8Array(words.buffer).set(fast.subarray(0, words.byteLength));
-      }
-      budget.charge(records.byDocid, fast?.length ?? 0);
-      records.byDocid.set(docid, words);
+    const { byDocid } = this.records;
+    const known = byDocid[docid];
+    if (known !== undefined) return known;
+    const fast = this.env.docWords.getBinaryFast(docid);
+    let tokens: ForwardTokens | null = null;
+    if (fast !== undefined) {
+      // LMDB values are not 4-byte aligned: one copy into an aligned array
+      const words = new Uint32Array(fast.length >>> 2);
+      new Uint8Array(words.buffer).set(fast.subarray(0, words.byteLength));
+      const start = 2 + words[0]!;
+      tokens = { words, start, end: start + 2 * words[start - 1]! };
     }
-    if (words === null) return null;
-    const start = 2 + words[0]!;
-    return { words, start, end: start + 2 * words[start - 1]! };
+    budget.charge(this.records.cache, fast?.length ?? 0);
+    // grown first: a first write far past the end would turn the array into a slow dictionary
+    if (docid >= byDocid.length) byDocid.length = docid + 1;
+    byDocid[docid] = tokens;
+    return tokens;
   }
 }
 

@@ -217,6 +217,7 @@ export class ProximityTerms {
     const table = this.entries();
     table.claim();
     const { next } = table;
+    const { bits, heads } = table.shared;
     const { places, allowed, present, list, level, phrase, targets, filled } = this;
     // emptying only the lists the previous document filled (most stay empty)
     for (let k = 0; k < this.filledCount; k++) places[filled[k]!]!.length = 0;
@@ -242,7 +243,10 @@ export class ProximityTerms {
       if (id !== lastId) {
         lastId = id;
         count = 0;
-        for (let e = table.first(id); e !== -1; e = next[e]! - 1) {
+        // most words of a record are none of the query's: one bit read in cache rejects them
+        // (an id past the bitset reads undefined, which rejects it too)
+        if (((bits[id >>> 3]! >>> (id & 7)) & 1) === 0) continue;
+        for (let e = heads[id]! - 1; e !== -1; e = next[e]! - 1) {
           const p = phrase[e]!;
           const l = list[e]!;
           if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) === 1 && (p === -1 || present[p] === 1)) targets[count++] = l;
@@ -259,19 +263,27 @@ export class ProximityTerms {
 }
 
 /** Per dictionary: the word-id-wide arrays the entry tables of its queries share. */
-const shared = new WeakMap<Dictionary, { stamp: Int32Array; heads: Int32Array; generation: number; owner: EntryTable | null }>();
+interface SharedArrays {
+  /** bit `id` set: the owner has entries for word `id` (a compact filter most record words fail) */
+  readonly bits: Uint8Array;
+  /** word id → its last entry + 1, valid where the bit is set */
+  readonly heads: Int32Array;
+  owner: EntryTable | null;
+}
+const shared = new WeakMap<Dictionary, SharedArrays>();
 
 /**
  * Word id → the entries of that word, in word-id-wide arrays shared by the queries of one
- * dictionary (allocating them per query costs more than the whole lookup work): a slot counts
- * only when stamped with the owner's generation. Searches run one at a time on the main thread;
- * should another table have taken the arrays since, `claim` stamps them again.
+ * dictionary (allocating them per query costs more than the whole lookup work): the owner's word
+ * ids have their bit set in a bitset small enough to stay in cache, as every token of every
+ * record read is looked up. Searches run one at a time on the main thread; should another table
+ * have taken the arrays since, `claim` clears that table's bits and sets its own again.
  */
 class EntryTable {
-  private readonly arrays: { stamp: Int32Array; heads: Int32Array; generation: number; owner: EntryTable | null };
+  /** the word-id-wide arrays, this table's while it owns them (`claim`) */
+  readonly shared: SharedArrays;
   /** per entry: the next entry + 1 of the same word, 0 at the end */
   readonly next: Int32Array;
-  private generation = 0;
 
   constructor(
     dictionary: Dictionary,
@@ -280,35 +292,27 @@ class EntryTable {
     let limit = dictionary.idLimit;
     for (const id of ids) if (id >= limit) limit = id + 1;
     let arrays = shared.get(dictionary);
-    if (arrays === undefined || arrays.stamp.length < limit) {
-      arrays = { stamp: new Int32Array(limit), heads: new Int32Array(limit), generation: 0, owner: null };
+    if (arrays === undefined || arrays.heads.length < limit) {
+      arrays = { bits: new Uint8Array((limit >>> 3) + 1), heads: new Int32Array(limit), owner: null };
       shared.set(dictionary, arrays);
     }
-    this.arrays = arrays;
+    this.shared = arrays;
     this.next = new Int32Array(ids.length);
     this.claim();
   }
 
   /** Makes the shared arrays this table's, chaining its entries under their words. */
   claim(): void {
-    const arrays = this.arrays;
+    const arrays = this.shared;
     if (arrays.owner === this) return;
+    const { bits, heads } = arrays;
+    if (arrays.owner !== null) for (const id of arrays.owner.ids) bits[id >>> 3] = 0;
     arrays.owner = this;
-    this.generation = ++arrays.generation;
-    const { stamp, heads } = arrays;
+    for (const id of this.ids) heads[id] = 0;
     this.ids.forEach((id, e) => {
-      if (stamp[id] !== this.generation) {
-        stamp[id] = this.generation;
-        heads[id] = 0;
-      }
+      bits[id >>> 3] = bits[id >>> 3]! | (1 << (id & 7));
       this.next[e] = heads[id]!;
       heads[id] = e + 1;
     });
-  }
-
-  /** The last added entry of word `id` (follow `next` for the others), -1 for none. */
-  first(id: number): number {
-    const { stamp, heads } = this.arrays;
-    return id < stamp.length && stamp[id] === this.generation ? heads[id]! - 1 : -1;
   }
 }

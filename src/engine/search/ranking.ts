@@ -328,14 +328,21 @@ class Ranker {
     const active = terms.filter((_, t) => kept[t]);
     switch (step.kind) {
       case 'words': {
-        // a document's level is the last removal group with a member it does not match
+        // a document's level is the last removal group with a member it does not match: looked
+        // for from the last group down, which most documents (matching few words) stop at early
+        const columns = this.input.removal.map((members) => members.map((t) => features[t]!.typo));
         const levels = new Int32Array(group.length);
-        this.input.removal.forEach((members, g) => {
-          for (const t of members) {
-            const typo = features[t]!.typo;
-            for (let k = 0; k < group.length; k++) if (typo[group[k]!] === NO_MATCH) levels[k] = g + 1;
+        for (let k = 0; k < group.length; k++) {
+          const i = group[k]!;
+          let level = columns.length;
+          for (; level > 0; level--) {
+            const members = columns[level - 1]!;
+            let missing = false;
+            for (let m = 0; m < members.length && !missing; m++) missing = members[m]![i] === NO_MATCH;
+            if (missing) break;
           }
-        });
+          levels[k] = level;
+        }
         if (cuts?.active === true) cutLevels(cuts, this.input.removal, group, levels);
         for (const [level, indices] of byCost(group, levels)) {
           const nextKept = [...kept];

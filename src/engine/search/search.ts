@@ -26,7 +26,8 @@ import { localesOfFields } from '../localized-fields.js';
 import { dictionaryOf, type Dictionary } from './dictionary.js';
 import { matchingWords, type MatchTerm } from './format.js';
 import { ForwardReader } from './forward.js';
-import { fieldBit, MASK_BITS, type Posting } from '../words/postings.js';
+import { cachedPostings } from './posting-cache.js';
+import { fieldBit, MASK_BITS } from '../words/postings.js';
 import { cutCandidates, ngramTerms, QueryCuts, withNgramWords, type Ngram } from './ngrams.js';
 import { parseQuery } from './query.js';
 import { bucketSort, rankingSteps, type MatchingStrategy, type StepDetail } from './ranking.js';
@@ -266,10 +267,14 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   for (const filter of request.filters) universe = within(universe, filter);
   const fields = fieldModel(env, settings, request.attributesToSearchOn);
   const lang = langOfLocales(request.locales ?? fields.locales);
+  const wordsVersion = readWordsVersion(env);
   const parsed = parseQuery(request.q, new Set(settings.stopWords), customTokens(settings), lang);
   // built on first use: a placeholder search reads no word, and building an index's dictionary
   // (its typo matcher) is the cold cost of the first search after a batch
   let dictionary: Dictionary | undefined;
+  // likewise the postings kept between searches, which a placeholder search never reads
+  let kept: ReturnType<typeof cachedPostings> | undefined;
+  const postings = () => (kept ??= cachedPostings(env, wordsVersion));
   const options = {
     env,
     settings,
@@ -278,8 +283,16 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     },
     allowedMask: fields.allowedMask,
     exactFieldsMask: fields.exactFieldsMask,
-    postings: new Map<string, Posting>(),
-    forward: new ForwardReader(env, readWordsVersion(env)),
+    get postings() {
+      return postings().words;
+    },
+    get prefixes() {
+      return postings().prefixes;
+    },
+    get splits() {
+      return postings().splits;
+    },
+    forward: new ForwardReader(env, wordsVersion),
   };
   if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
     universe = difference(universe ?? facets.allDocids(), negativeDocs(parsed.negativeWords, parsed.negativePhrases, options));
@@ -297,8 +310,11 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   if (ngrams.some((g) => g.resolved.docs.length > 0)) candidates = cutCandidates(terms, ngrams, removal, universe);
   else for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
   candidates ??= facets.allDocids();
-  const features = terms.map((term) => termFeatures(term, candidates));
-  const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : termFeatures(g.resolved, candidates)));
+  const matchedNgrams = ngrams.filter((g) => g.resolved.docs.length > 0);
+  const allFeatures = termFeatures([...terms, ...matchedNgrams.map((g) => g.resolved)], candidates);
+  const features = allFeatures.slice(0, terms.length);
+  let nextNgram = terms.length;
+  const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : allFeatures[nextNgram++]!));
 
   const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
   const need = rankingNeed(request, settings, distinct, candidates);

@@ -31,6 +31,7 @@ import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { bucketedPosition } from './bucketed-position.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
 import { phraseMet, phrasePairs } from './phrase.js';
+import type { FoundSplit, PostingStore, SplitStore } from './posting-cache.js';
 import { prefixPostings, readPosting, wordPostings } from '../words/posting-blocks.js';
 import { EMPTY_POSTING, fieldBit, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
 import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
@@ -103,8 +104,12 @@ export interface ResolveOptions {
   readonly allowedMask: number;
   /** field bits whose words take no typo (typoTolerance.disableOnAttributes) */
   readonly exactFieldsMask: number;
-  /** word postings this search has read: split parts, phrases and n-grams read words again */
-  readonly postings: Map<string, Posting>;
+  /** word postings read (posting-cache.ts): split parts, phrases and n-grams read words again */
+  readonly postings: PostingStore;
+  /** prefix postings read (posting-cache.ts) */
+  readonly prefixes: PostingStore;
+  /** split words found (posting-cache.ts) */
+  readonly splits: SplitStore;
   readonly forward: ForwardReader;
 }
 
@@ -155,9 +160,18 @@ function wordPosting(options: ResolveOptions, word: string): Posting {
   return posting;
 }
 
+function prefixPosting(options: ResolveOptions, prefix: string): Posting {
+  let posting = options.prefixes.get(prefix);
+  if (posting === undefined) {
+    posting = readPosting(prefixPostings(options.env), prefix);
+    options.prefixes.set(prefix, posting);
+  }
+  return posting;
+}
+
 /** Resolves every term, running the typo kernel once for all of them. */
 export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean, options: ResolveOptions): ResolvedTerm[] {
-  const { env, settings, dictionary } = options;
+  const { settings, dictionary } = options;
   const { words } = dictionary;
   const typoQueries: TypoQuery[] = [];
   const typoOwner: number[] = [];
@@ -210,7 +224,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       const [from, to] = prefixRange(words, term.word);
       if ([...term.word].length <= PREFIX_MAX_CHARS) {
         range = [from, to];
-        const cached = restrict(readPosting(prefixPostings(env), term.word), wordMask);
+        const cached = restrict(prefixPosting(options, term.word), wordMask);
         if (cached.docids.length > 0) derivations.push({ typo: 0, exact: false, posting: cached });
       } else {
         for (let w = from; w < Math.min(to, from + MAX_PREFIX_WORDS); w++) {
@@ -402,7 +416,21 @@ const MAX_SPLIT_CHECK = 1000;
  * share the most documents, matched as a phrase; null when no split of indexed words exists, or
  * when an n-gram's best split is back into its own words (`own`: those are terms already).
  */
-function splitPosting(word: string, options: ResolveOptions, own?: readonly string[]): { posting: Posting; words: string[] } | null {
+function splitPosting(word: string, options: ResolveOptions, own?: readonly string[]): FoundSplit {
+  // kept between searches when nothing but the index decides it: every field searched, and the
+  // proximity precision the phrase check uses (words hold no NUL, which keeps the key's parts apart)
+  const key = options.allowedMask === 0xffffffff ? [options.settings.proximityPrecision, word, ...(own ?? [])].join('\u0000') : null;
+  if (key !== null) {
+    const kept = options.splits.get(key);
+    if (kept !== undefined) return kept;
+  }
+  const split = findSplit(word, options, own);
+  if (key !== null) options.splits.set(key, split);
+  return split;
+}
+
+/** The split of `word` as splitPosting describes it, looked for in the index. */
+function findSplit(word: string, options: ResolveOptions, own?: readonly string[]): FoundSplit {
   const { words } = options.dictionary;
   const chars = [...word];
   const known = (part: string) => {
@@ -443,13 +471,42 @@ export function negativeDocs(negativeWords: readonly string[], negativePhrases: 
   return unionAll(sets);
 }
 
-/** The per-document features of a term over `candidates` (ascending docids). */
-export function termFeatures(term: ResolvedTerm, candidates: DocSet): TermFeatures {
+/** Scratch of `featuresOf`: the (candidate, posting entry) index pairs one derivation matches. */
+let pairs = new Uint32Array(0);
+/** Candidate slots: docid → its index + 1 in the candidates (0: none), set while `termFeatures` runs. */
+let slots = new Uint32Array(0);
+/** Slots are used up to this docid (a sparse docid space would cost more to map than to gallop). */
+const MAX_SLOTS = 1 << 24;
+/**
+ * A derivation is matched to the candidates through the slots, one lookup per posting entry, unless
+ * its posting is this many times longer than the candidates: then galloping over it costs less.
+ */
+const SLOT_RATIO = 4;
+
+/** The per-document features of each term over `candidates` (ascending docids). */
+export function termFeatures(terms: readonly ResolvedTerm[], candidates: DocSet): TermFeatures[] {
   const n = candidates.length;
-  const typo = new Uint8Array(n).fill(NO_MATCH);
-  const mask = new Uint32Array(n);
-  const position = new Uint16Array(n).fill(INFO_POSITION);
-  const flags = new Uint8Array(n);
+  const top = n === 0 ? 0 : candidates[n - 1]! + 1;
+  if (terms.length === 0) return [];
+  if (top > MAX_SLOTS) return terms.map((term) => featuresOf(term, candidates, null));
+  if (slots.length < top) slots = new Uint32Array(Math.max(top, 2 * slots.length));
+  for (let i = 0; i < n; i++) slots[candidates[i]!] = i + 1;
+  try {
+    return terms.map((term) => featuresOf(term, candidates, slots));
+  } finally {
+    for (let i = 0; i < n; i++) slots[candidates[i]!] = 0;
+  }
+}
+
+/** One term's features; `slotOf`: the candidates' slots, null to gallop instead. */
+function featuresOf(term: ResolvedTerm, candidates: DocSet, slotOf: Uint32Array | null): TermFeatures {
+  const n = candidates.length;
+  // the four columns in one allocation (8 bytes per candidate), the widest first for alignment
+  const buffer = new ArrayBuffer(8 * n);
+  const mask = new Uint32Array(buffer, 0, n);
+  const position = new Uint16Array(buffer, 4 * n, n).fill(INFO_POSITION);
+  const typo = new Uint8Array(buffer, 6 * n, n).fill(NO_MATCH);
+  const flags = new Uint8Array(buffer, 7 * n, n);
   if (term.phraseHits !== null) {
     for (let i = 0; i < n; i++) {
       const hit = term.phraseHits.get(candidates[i]!);
@@ -461,12 +518,23 @@ export function termFeatures(term: ResolvedTerm, candidates: DocSet): TermFeatur
     }
     return { typo, mask, position, flags };
   }
-  // matched (candidate, posting) index pairs of one derivation, reused across derivations
-  const at = new Uint32Array(n);
-  const from = new Uint32Array(n);
+  // matched (candidate, posting) index pairs of one derivation, reused across derivations and terms
+  if (pairs.length < 2 * n) pairs = new Uint32Array(Math.max(2 * n, 2 * pairs.length));
+  const at = pairs.subarray(0, n);
+  const from = pairs.subarray(n, 2 * n);
   for (const { typo: level, exact, posting } of term.derivations) {
-    const { masks, infos } = posting;
-    const count = commonIndices(candidates, posting.docids, at, from);
+    const { docids, masks, infos } = posting;
+    let count = 0;
+    if (slotOf !== null && docids.length <= SLOT_RATIO * n) {
+      for (let j = 0; j < docids.length; j++) {
+        const slot = slotOf[docids[j]!];
+        if (slot === undefined || slot === 0) continue;
+        at[count] = slot - 1;
+        from[count++] = j;
+      }
+    } else {
+      count = commonIndices(candidates, docids, at, from);
+    }
     for (let k = 0; k < count; k++) {
       const i = at[k]!;
       const j = from[k]!;

@@ -82,12 +82,14 @@ describe('ProximityTerms', () => {
       allowedMask: 0xffffffff,
       exactFieldsMask: 0,
       postings: new Map(),
+      prefixes: new Map(),
+      splits: new Map(),
       forward: new ForwardReader(env, readWordsVersion(env)),
     };
     const planOf = (q: string) => {
       const terms = resolveTerms(parseQuery(q, new Set()).terms, true, options);
       const candidates = Uint32Array.from(terms[0]!.docs);
-      const input = { terms, features: terms.map((t) => termFeatures(t, candidates)), candidates, dictionary, forward: options.forward };
+      const input = { terms, features: termFeatures(terms, candidates), candidates, dictionary, forward: options.forward };
       return new ProximityTerms(input, false);
     };
     const listsOf = (plan: ProximityTerms) => plan.placesOf(0).map((list) => list.map((place) => place & 0xffff));

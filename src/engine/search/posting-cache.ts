@@ -1,0 +1,85 @@
+/**
+ * Word and prefix postings kept from one search to the next: a query reads the postings of its
+ * words, their typo words, split parts, phrase and n-gram words, and of its last word as a prefix;
+ * the next query (the same one refined, a prefix typed further) reads most of them again, and
+ * each read is an LMDB lookup and a copy of every entry. Likewise the split words found for its
+ * words and n-grams (dictionary look-ups at every cut, pair counts, a phrase check on records).
+ * Kept per index until its documents or words change, within one memory budget for all indexes
+ * (cache-budget.ts), as the forward records (forward.ts). Postings are copies (never lmdb's
+ * reused buffer) and are shared: read-only. Main thread, read snapshot.
+ */
+import { CacheBudget } from '../cache-budget.js';
+import { EntryCache } from '../entry-cache.js';
+import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
+import type { Posting } from '../words/postings.js';
+
+/** Bytes of the postings and split words kept, all indexes together. */
+const budget = new CacheBudget(32 * 1024 * 1024);
+
+/** What a search keeps the postings it read in, by word or prefix (a plain Map for a search of its own). */
+export interface PostingStore {
+  get(word: string): Posting | undefined;
+  set(word: string, posting: Posting): void;
+}
+
+/** A word's split-word derivation as terms.ts finds it (its two words, as a phrase), null for none. */
+export type FoundSplit = { posting: Posting; words: string[] } | null;
+
+/** What a search keeps the split words it found in, by a key of what decided them. */
+export interface SplitStore {
+  get(key: string): FoundSplit | undefined;
+  set(key: string, split: FoundSplit): void;
+}
+
+/** Values charged to the budget by their size. */
+class Kept<T> {
+  private readonly byKey = new Map<string, T>();
+
+  constructor(private readonly bytes: (value: T) => number) {}
+
+  get(key: string): T | undefined {
+    return this.byKey.get(key);
+  }
+
+  set(key: string, value: T): void {
+    budget.charge(this.byKey, 64 + this.bytes(value));
+    this.byKey.set(key, value);
+  }
+
+  clear(): void {
+    this.byKey.clear();
+  }
+}
+
+const postingBytes = (posting: Posting) => 12 * posting.docids.length;
+
+interface Cached {
+  /** the words version the postings were read under (a settings change re-indexes every word) */
+  wordsVersion: number;
+  readonly words: Kept<Posting>;
+  readonly prefixes: Kept<Posting>;
+  readonly splits: Kept<FoundSplit>;
+}
+
+// the documents version changes with every write of documents, hence of their postings
+const cached = new EntryCache<Cached>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => ({
+  wordsVersion: -1,
+  words: new Kept(postingBytes),
+  prefixes: new Kept(postingBytes),
+  splits: new Kept<FoundSplit>((split) => (split === null ? 0 : postingBytes(split.posting))),
+}));
+
+/**
+ * The word postings (`word-docids`) and prefix postings (`word-prefix-docids`) kept for `env` as
+ * of its current snapshot; `wordsVersion` as the search read it.
+ */
+export function cachedPostings(env: IndexReadEnv, wordsVersion: number): { words: PostingStore; prefixes: PostingStore; splits: SplitStore } {
+  const postings = cached.get(env);
+  if (postings.wordsVersion !== wordsVersion) {
+    postings.wordsVersion = wordsVersion;
+    postings.words.clear();
+    postings.prefixes.clear();
+    postings.splits.clear();
+  }
+  return postings;
+}

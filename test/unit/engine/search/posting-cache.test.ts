@@ -1,0 +1,64 @@
+// Word postings kept between searches: shared by the searches of one index state, and never stale
+// after the documents or the settings that shape the word index change.
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { cachedPostings } from '../../../../src/engine/search/posting-cache.js';
+import { readWordsVersion } from '../../../../src/engine/words/word-index.js';
+import { EMPTY_POSTING } from '../../../../src/engine/words/postings.js';
+import { openTestIndex, type TestIndex } from './harness.js';
+
+let index: TestIndex | undefined;
+afterEach(async () => {
+  await index?.close();
+  index = undefined;
+});
+
+const store = (target: TestIndex) => cachedPostings(target.env, readWordsVersion(target.env)).words;
+
+describe('posting cache', () => {
+  it('keeps what one search stored for the next search of the same index state', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'one two' } });
+    store(index).set('one', EMPTY_POSTING);
+    expect(store(index).get('one')).toBe(EMPTY_POSTING);
+  });
+
+  it('forgets every posting once documents are written', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'one two' } });
+    expect(index.ids('one')).toEqual(['a']);
+    expect(store(index).get('one')?.docids.length).toBe(1);
+    index.write({ b: { id: 'b', title: 'one three' } });
+    expect(store(index).get('one')).toBeUndefined();
+    expect(index.ids('one')).toEqual(['a', 'b']);
+  });
+
+  it('keeps prefix postings apart from word postings, and forgets them once documents are written', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'quick fox' } });
+    expect(index.ids('qu')).toEqual(['a']);
+    const kept = cachedPostings(index.env, readWordsVersion(index.env));
+    expect(kept.prefixes.get('qu')?.docids.length).toBe(1);
+    expect(kept.words.get('qu')?.docids.length).toBe(0); // no word 'qu' is indexed
+    index.write({ b: { id: 'b', title: 'quiet owl' } });
+    expect(cachedPostings(index.env, readWordsVersion(index.env)).prefixes.get('qu')).toBeUndefined();
+    expect(index.ids('qu')).toEqual(['a', 'b']);
+  });
+
+  it('keeps the split words found for a word, and finds them again once documents are written', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'sun flower' } });
+    expect(index.ids('sunflower')).toEqual(['a']);
+    expect(cachedPostings(index.env, readWordsVersion(index.env)).splits.get(['byWord', 'sunflower'].join('\u0000'))?.words).toEqual(['sun', 'flower']);
+    index.write({ b: { id: 'b', title: 'a sun flower field' } });
+    expect(index.ids('sunflower')).toEqual(['a', 'b']);
+  });
+
+  it('forgets every posting after a settings change rebuilt the word index', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'quick fox', body: 'lazy dog' } });
+    expect(index.ids('lazy')).toEqual([]);
+    index.reconfigure({ searchableAttributes: ['title', 'body'] });
+    expect(index.ids('lazy')).toEqual(['a']);
+  });
+});
