@@ -59,7 +59,7 @@ const FACET_SEARCHES: FacetSearchQuery[] = [
 
 // V8 runs a function's bytecode in its interpreter the first times, then compiles it to baseline
 // code after a few calls: the later rounds take the path there.
-const ROUNDS = Number(process.env.QW_ROUNDS ?? 2);
+const ROUNDS = 2;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
