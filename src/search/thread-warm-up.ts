@@ -76,7 +76,8 @@ export async function warmUpSearchPath(onError: (err: unknown) => void): Promise
     envs = new IndexEnvs(dir, 1);
     const env = envs.get(NIL_UUID);
     const settings = { ...defaultSettings(), filterableAttributes: ['genres', 'year'], sortableAttributes: ['year'] };
-    env.root.transactionSync(() => {
+    // the asynchronous commit: its disk sync happens off this thread, which serves requests meanwhile
+    await env.root.transaction(() => {
       writeSettings(env, settings);
       const changes = new DocumentStore(env).apply(new Map(DOCS.map((doc) => [String(doc.id), doc])), false);
       for (const updater of INDEX_UPDATERS) updater.apply(env, settings, changes);
