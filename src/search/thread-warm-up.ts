@@ -57,8 +57,8 @@ const FACET_SEARCHES: FacetSearchQuery[] = [
   { facetName: 'genres', facetQuery: 'adv', q: 'wonderland', exhaustiveFacetCount: true },
 ];
 
-// V8 runs a function's bytecode in its interpreter the first times, then compiles it to baseline
-// code after a few calls: the later rounds take the path there.
+// V8 interprets a function's bytecode its first times and compiles it further once it has run a
+// while: a second round took a new index's first facet searches from ~0.75 to ~0.5 ms CPU.
 const ROUNDS = 2;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
