@@ -8,8 +8,9 @@
  *   (query parse, filters, ranking, facets, formatting: 5–11 ms of CPU the first time each runs).
  *   A few real searches and facet searches, through the services requests call, on a throwaway
  *   index in a temporary LMDB environment under the OS's temp folder, which no registry, stats or
- *   db path ever shows, deleted after. It runs after the server listens, one search per event
- *   loop turn, so a request waits behind one warm-up search at most.
+ *   db path ever shows, its files unlinked as soon as it is open (a process killed mid-warm-up
+ *   leaves nothing). It runs after the server listens, one search per event loop turn, so a
+ *   request waits behind one warm-up search (or the temporary index's write) at most.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,7 +65,7 @@ const ROUNDS = 2;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Runs the warm-up searches; resolves once the temporary index is deleted. Never throws: a
+ * Runs the warm-up searches; resolves once the temporary index is closed. Never throws: a
  * failure (of a search, of the temporary environment) goes to `onError` and ends the warm-up.
  */
 export async function warmUpSearchPath(onError: (err: unknown) => void): Promise<void> {
@@ -75,6 +76,8 @@ export async function warmUpSearchPath(onError: (err: unknown) => void): Promise
     dir = mkdtempSync(path.join(tmpdir(), 'quarry-warm-up-'));
     envs = new IndexEnvs(dir, 1);
     const env = envs.get(NIL_UUID);
+    // LMDB keeps its open files: their names go now, so a process killed mid-warm-up leaves nothing
+    rmSync(dir, { recursive: true, force: true });
     const settings = { ...defaultSettings(), filterableAttributes: ['genres', 'year'], sortableAttributes: ['year'] };
     // the asynchronous commit: its disk sync happens off this thread, which serves requests meanwhile
     await env.root.transaction(() => {
@@ -99,8 +102,8 @@ export async function warmUpSearchPath(onError: (err: unknown) => void): Promise
     onError(err);
   } finally {
     try {
-      await envs?.closeAll();
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      await envs?.closeAll();
     } catch (err) {
       onError(err);
     }
