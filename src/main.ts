@@ -11,6 +11,7 @@ import { exportBundle } from './indexes/export-bundle.js';
 import { openInstance, StartupRefused, type Instance } from './instance/open-instance.js';
 import { importProgress } from './logs/import-progress.js';
 import { LogHub } from './logs/log-hub.js';
+import { warmUpSearchPath } from './search/thread-warm-up.js';
 import { loadBuildInfo } from './version.js';
 
 function readConfig(): Config | null {
@@ -88,6 +89,10 @@ async function main(): Promise<void> {
   const app = await buildApp(instance);
   await app.listen({ host: config.host, port: config.port });
   scheduler.start();
+  // in the background, after the listen: the first searches of the process then answer warm
+  void warmUpSearchPath((err) => logs.logger.debug({ target: 'quarry::warm_up', err }, 'the search warm-up stopped')).then(() =>
+    logs.logger.debug({ target: 'quarry::warm_up' }, 'search path warmed up'),
+  );
   // `--schedule-snapshot`: the first snapshot one full interval after start, then every interval.
   const snapshotTimer =
     config.scheduleSnapshot === null

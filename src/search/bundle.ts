@@ -55,9 +55,17 @@ class BundleIndexes implements SearchIndexes {
 /** The context searches over `bundle` run in. */
 export function bundleSearchContext(bundle: IndexBundle): SearchContext {
   const features = bundle.toc.features;
+  return soloSearchContext(new BundleIndexes(bundle), (name) => features[name] === true);
+}
+
+/**
+ * A context of `indexReader`'s indexes alone, searched in-process (a bundle's, the startup
+ * warm-up's): no network, no search queue, no dynamic search rule (those belong to an instance).
+ */
+export function soloSearchContext(indexReader: SearchIndexes, enabled: (name: FeatureName) => boolean): SearchContext {
   return {
-    indexReader: new BundleIndexes(bundle),
-    features: { enabled: (name: FeatureName) => features[name] === true },
+    indexReader,
+    features: { enabled },
     network: {
       names: () => ({ self: null, remotes: [] }),
       remoteAddress: () => null,
@@ -65,9 +73,8 @@ export function bundleSearchContext(bundle: IndexBundle): SearchContext {
       current: () => ({ self: null, remotes: {}, shards: {}, version: NIL_UUID }),
       availability: { status: () => 'available', markFailed: () => {} },
     },
-    remoteSearch: { send: () => Promise.reject(new Error('a bundle knows no remote')) },
+    remoteSearch: { send: () => Promise.reject(new Error('an in-process search knows no remote')) },
     searchQueue: { permit: () => Promise.resolve({ release: () => {} }) },
-    // dynamic search rules belong to an instance, not to an index: a bundle has none
     searchRules: { all: () => [], limits: DEFAULT_RULE_LIMITS },
   };
 }
