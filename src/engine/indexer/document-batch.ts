@@ -13,7 +13,8 @@
  *    batch first would;
  * 2. application: each chunk's net changes go to the document store and every index updater;
  *    a later chunk sees what earlier ones wrote (the transaction's own view), so updates merge
- *    and deletions count exactly as if the tasks ran one after the other.
+ *    and deletions count exactly as if the tasks ran one after the other; an addition counts
+ *    its distinct ids as it applies (distinct-ids.ts).
  * A payload of at most KEEP_PARSED_BYTES is parsed once: application takes the documents
  * validation kept. A larger one is read again, so memory stays bounded by about a chunk
  * whatever the payload size.
@@ -48,6 +49,8 @@ import { StepReporter } from '../indexing-steps.js';
 import { ShardRecorder, readShardDocids } from '../shards/shard-docids.js';
 import type { Sharding } from '../shards/shard-of.js';
 import { unionAll } from '../docset.js';
+import type { DocumentChange } from '../updater.js';
+import { DistinctIds } from './distinct-ids.js';
 
 /** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
 const CHUNK_DOCS = 20_000;
@@ -96,8 +99,6 @@ type AddOp = Extract<DocumentOp, { op: 'add' }>;
 interface Validated {
   /** null only for an empty payload without a declared key: it settles nothing */
   readonly key: string | null;
-  /** distinct documents (of owned shards, with a sharded network) */
-  readonly count: number;
   /** the parsed documents, when the payload is small enough */
   readonly docs: JsonObject[] | null;
   /** top-level fields the index does not have yet */
@@ -108,7 +109,7 @@ interface Validated {
  * Validates an addition against the primary key and the index `fields` settled so far, or
  * answers its failure.
  */
-function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): Validated | Failure {
+function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter): Validated | Failure {
   steps.enter('preparing payloads');
   try {
     if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
@@ -116,7 +117,6 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
     }
     let key = settled ?? op.primaryKey;
     const docs: JsonObject[] | null = payloadBytes(op.source) <= KEEP_PARSED_BYTES ? [] : null;
-    const ids = new Set<string>();
     const newFields = new Set<string>();
     let read = 0;
     for (const doc of readNdjson(op.source)) {
@@ -128,20 +128,19 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
         if (fields.size + newFields.size === MAX_FIELDS) throw fieldLimitExceeded();
         newFields.add(name);
       }
-      const id = documentId(doc, key);
+      documentId(doc, key);
       docs?.push(doc);
-      if (shards.owns(id)) ids.add(id);
     }
-    return { key, count: ids.size, docs, newFields };
+    return { key, docs, newFields };
   } catch (err) {
     if (err instanceof ApiError && PAYLOAD_ERRORS.includes(err.code)) return failure(err);
     throw err;
   }
 }
 
-/** Writes one chunk of net changes to the store and every updater. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, chunks?: ChunkWords): void {
-  if (changes.size === 0) return;
+/** Writes one chunk of net changes to the store and every updater; answers the store's changes. */
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, chunks?: ChunkWords): readonly DocumentChange[] {
+  if (changes.size === 0) return [];
   checkpoint();
   steps.enter('extracting documents');
   const applied = new DocumentStore(env).apply(changes, false, known);
@@ -151,6 +150,7 @@ function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, Json
     updater.apply(env, settings, applied, checkpoint, chunks);
   }
   changes.clear();
+  return applied;
 }
 
 function clearIndex(env: IndexEnv, settings: IndexSettings, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): number {
@@ -208,6 +208,8 @@ class Pending {
   /** documents looked up in the store since the last flush, handed to it so it reads them once */
   private readonly stored = new Map<string, StoredDocument | null>();
   private readonly store: DocumentStore;
+  /** the distinct ids of the addition being applied */
+  distinct: DistinctIds | null = null;
 
   constructor(
     private readonly env: IndexEnv,
@@ -228,6 +230,11 @@ class Pending {
     return stored?.doc;
   }
 
+  /** The docid the store has for `id`, when the pending changes do not hold it (after `current(id)`). */
+  storedDocid(id: string): number | undefined {
+    return this.changes.has(id) ? undefined : this.stored.get(id)?.docid;
+  }
+
   set(id: string, doc: JsonObject | null): void {
     this.changes.set(id, doc);
     if (doc !== null) this.chunks?.note(doc);
@@ -235,21 +242,33 @@ class Pending {
   }
 
   flush(): void {
-    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.chunks);
+    const applied = flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.chunks);
+    this.distinct?.storeWrote(applied);
     this.stored.clear();
   }
 }
 
-/** Applies an addition of the batch. */
-function add(pending: Pending, op: AddOp, key: string, docs: Iterable<JsonObject>, settings: IndexSettings): void {
-  for (const doc of docs) {
-    const id = documentId(doc, key);
-    if (!pending.shards.keeps(id)) continue;
-    const base = pending.current(id);
-    if (op.skipMissing && base === undefined) continue;
-    const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
-    pending.set(id, next);
+/** Applies an addition of the batch; answers its count of distinct ids. */
+function add(pending: Pending, op: AddOp, key: string, docs: Iterable<JsonObject>, settings: IndexSettings): number {
+  const distinct = (pending.distinct = new DistinctIds());
+  try {
+    for (const doc of docs) {
+      const id = documentId(doc, key);
+      if (!pending.shards.keeps(id)) continue;
+      const base = pending.current(id);
+      if (op.skipMissing && base === undefined) {
+        distinct.skip(id);
+        continue;
+      }
+      const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
+      // noted before `set`, which may write the chunk to the store
+      distinct.wrote(id, pending.storedDocid(id), next);
+      pending.set(id, next);
+    }
+  } finally {
+    pending.distinct = null;
   }
+  return distinct.count;
 }
 
 function deleteIds(pending: Pending, ids: Iterable<string>): number {
@@ -291,15 +310,13 @@ export function applyDocumentBatch(
     const fields = new Set(new DocumentStore(env).fieldIds());
     const results = ops.map((op): OpResult => {
       if (op.op === 'add') {
-        const valid = validate(op, settled, fields, checkpoint, steps, shards);
+        const valid = validate(op, settled, fields, checkpoint, steps);
         if ('error' in valid) return valid;
         for (const name of valid.newFields) fields.add(name);
         // Only a payload with documents (or a declared key) settles the index's primary key.
-        if (valid.key !== null) {
-          settled = valid.key;
-          add(pending, op, valid.key, valid.docs ?? readNdjson(op.source), settings);
-        }
-        return { count: valid.count };
+        if (valid.key === null) return { count: 0 };
+        settled = valid.key;
+        return { count: add(pending, op, valid.key, valid.docs ?? readNdjson(op.source), settings) };
       }
       if (op.op === 'delete') return { count: deleteIds(pending, op.ids) };
       if (op.op === 'put') {
