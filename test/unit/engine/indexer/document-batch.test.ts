@@ -20,12 +20,12 @@ beforeEach(() => {
 afterEach(() => closeBatchIndex({ dir, envs }));
 
 /** `pad` blanks after the first document make the payload that many bytes bigger. */
-function add(docs: object[], method: 'replace' | 'update' = 'replace', primaryKey: string | null = null, pad = 0): DocumentOp {
+function add(docs: object[], method: 'replace' | 'update' = 'replace', primaryKey: string | null = null, pad = 0, skipMissing = false): DocumentOp {
   const file = path.join(dir, `update-${files++}.ndjson`);
   const lines = docs.map((doc) => JSON.stringify(doc));
   if (pad > 0) lines[0] += ' '.repeat(pad);
   writeFileSync(file, lines.join('\n'));
-  return { op: 'add', source: { file }, method, primaryKey, skipMissing: false };
+  return { op: 'add', source: { file }, method, primaryKey, skipMissing };
 }
 
 const never = () => {};
@@ -54,7 +54,7 @@ describe('applyDocumentBatch', () => {
   it('counts the ids skipCreation drops, each once, across chunks of a large payload', () => {
     applyDocumentBatch(env, [add(Array.from({ length: 10_000 }, (_, i) => ({ id: i * 2 })))], null, never);
     const many = Array.from({ length: 50_000 }, (_, i) => ({ id: i % 25_000, n: i }));
-    const outcome = applyDocumentBatch(env, [{ ...add(many, 'update'), skipMissing: true }], 'id', never);
+    const outcome = applyDocumentBatch(env, [add(many, 'update', null, 0, true)], 'id', never);
     expect(outcome.results).toEqual([{ count: 25_000 }]);
     expect(store().count()).toBe(10_000);
     expect(store().get('2')).toEqual({ id: 2, n: 25_002 });
