@@ -96,11 +96,18 @@ const failure = (err: ApiError): Failure => ({ error: { code: err.code, message:
 
 type AddOp = Extract<DocumentOp, { op: 'add' }>;
 
+/** A payload's document kept between validation and application. */
+interface KeptDocument {
+  readonly doc: JsonObject;
+  /** its payload line (kept with extraction workers, which take it as the document's JSON) */
+  readonly text?: string;
+}
+
 interface Validated {
   /** null only for an empty payload without a declared key: it settles nothing */
   readonly key: string | null;
-  /** the parsed documents, when the payload is small enough */
-  readonly docs: JsonObject[] | null;
+  /** the parsed documents, when the payload is small enough; with their lines for the extraction workers */
+  readonly docs: KeptDocument[] | null;
   /** top-level fields the index does not have yet */
   readonly newFields: ReadonlySet<string>;
 }
@@ -109,17 +116,18 @@ interface Validated {
  * Validates an addition against the primary key and the index `fields` settled so far, or
  * answers its failure.
  */
-function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter): Validated | Failure {
+function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, keepLines: boolean, checkpoint: () => void, steps: StepReporter): Validated | Failure {
   steps.enter('preparing payloads');
   try {
     if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
       throw new ApiError('index_primary_key_already_exists', `Index already has a primary key: \`${settled}\`.`);
     }
     let key = settled ?? op.primaryKey;
-    const docs: JsonObject[] | null = payloadBytes(op.source) <= KEEP_PARSED_BYTES ? [] : null;
+    const docs: KeptDocument[] | null = payloadBytes(op.source) <= KEEP_PARSED_BYTES ? [] : null;
     const newFields = new Set<string>();
     let read = 0;
-    for (const doc of readNdjson(op.source)) {
+    for (const line of readNdjson(op.source)) {
+      const { doc } = line;
       if (read++ % CHUNK_DOCS === 0) checkpoint();
       key ??= inferPrimaryKey(doc);
       for (const name of Object.keys(doc)) {
@@ -129,7 +137,7 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
         newFields.add(name);
       }
       documentId(doc, key);
-      docs?.push(doc);
+      docs?.push(keepLines ? line : { doc });
     }
     return { key, docs, newFields };
   } catch (err) {
@@ -235,9 +243,10 @@ class Pending {
     return this.changes.has(id) ? undefined : this.stored.get(id)?.docid;
   }
 
-  set(id: string, doc: JsonObject | null): void {
+  /** `text`: the payload line `doc` is, when it is stored as the line holds it */
+  set(id: string, doc: JsonObject | null, text?: string): void {
     this.changes.set(id, doc);
-    if (doc !== null) this.chunks?.note(doc);
+    if (doc !== null) this.chunks?.note(doc, text);
     if (this.changes.size >= CHUNK_DOCS) this.flush();
   }
 
@@ -249,10 +258,10 @@ class Pending {
 }
 
 /** Applies an addition of the batch; answers its count of distinct ids. */
-function add(pending: Pending, op: AddOp, key: string, docs: Iterable<JsonObject>, settings: IndexSettings): number {
+function add(pending: Pending, op: AddOp, key: string, docs: Iterable<KeptDocument>, settings: IndexSettings): number {
   const distinct = (pending.distinct = new DistinctIds());
   try {
-    for (const doc of docs) {
+    for (const { doc, text } of docs) {
       const id = documentId(doc, key);
       if (!pending.shards.keeps(id)) continue;
       const base = pending.current(id);
@@ -263,7 +272,8 @@ function add(pending: Pending, op: AddOp, key: string, docs: Iterable<JsonObject
       const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
       // noted before `set`, which may write the chunk to the store
       distinct.wrote(id, pending.storedDocid(id), next);
-      pending.set(id, next);
+      // a document stored as its line holds it goes to the extraction workers as that line
+      pending.set(id, next, next === doc ? text : undefined);
     }
   } finally {
     pending.distinct = null;
@@ -310,7 +320,7 @@ export function applyDocumentBatch(
     const fields = new Set(new DocumentStore(env).fieldIds());
     const results = ops.map((op): OpResult => {
       if (op.op === 'add') {
-        const valid = validate(op, settled, fields, checkpoint, steps);
+        const valid = validate(op, settled, fields, chunks !== undefined, checkpoint, steps);
         if ('error' in valid) return valid;
         for (const name of valid.newFields) fields.add(name);
         // Only a payload with documents (or a declared key) settles the index's primary key.
