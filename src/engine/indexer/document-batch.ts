@@ -19,7 +19,9 @@
  * validation kept. A larger one is read again, so memory stays bounded by about a chunk
  * whatever the payload size.
  * With extraction workers (`chunks`, words/chunk-words.ts), every document a chunk stores is
- * noted as it is resolved, so that the workers extract its words while the write goes on.
+ * noted as it is resolved, so that the workers extract its words while the write goes on; one
+ * stored as its payload line holds it (no merge, no `_vectors` change) is noted as that line, so
+ * kept parsed documents keep their lines too then.
  * A filter the index refuses fails only its deletion; anything else fails the whole write (the
  * batch's processor then finds the operation that fails it with rehearsals: writes rolled back).
  *
