@@ -33,21 +33,14 @@ export function ndjsonLines(source: PayloadSource): Generator<PayloadLine> {
   return 'file' in source ? fileLines(source.file) : bytesLines(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
 }
 
-/** A document of a payload, with the line it was parsed from. */
-export interface PayloadDocument {
-  readonly doc: JsonObject;
-  readonly text: string;
-}
-
 /** The payload's documents; throws `malformed_payload` at the first one nested too deep. */
-export function* readNdjson(source: PayloadSource): Generator<PayloadDocument> {
+export function* readNdjson(source: PayloadSource): Generator<JsonObject> {
   let line = 0;
   for (const { buffer, start, end } of ndjsonLines(source)) {
     line++;
     const deep = tooDeepAt(buffer.subarray(start, end));
     if (deep !== -1) throw documentTooDeep(line, deep + 1);
-    const text = buffer.toString('utf8', start, end);
-    yield { doc: parseJson(text) as JsonObject, text };
+    yield parseJson(buffer.toString('utf8', start, end)) as JsonObject;
   }
 }
 

@@ -13,15 +13,12 @@
  *    batch first would;
  * 2. application: each chunk's net changes go to the document store and every index updater;
  *    a later chunk sees what earlier ones wrote (the transaction's own view), so updates merge
- *    and deletions count exactly as if the tasks ran one after the other; an addition counts
- *    its distinct ids as it applies (distinct-ids.ts).
+ *    and deletions count exactly as if the tasks ran one after the other.
  * A payload of at most KEEP_PARSED_BYTES is parsed once: application takes the documents
  * validation kept. A larger one is read again, so memory stays bounded by about a chunk
  * whatever the payload size.
  * With extraction workers (`chunks`, words/chunk-words.ts), every document a chunk stores is
- * noted as it is resolved, so that the workers extract its words while the write goes on; one
- * stored as its payload line holds it (no merge, no `_vectors` change) is noted as that line, so
- * kept parsed documents keep their lines too then.
+ * noted as it is resolved, so that the workers extract its words while the write goes on.
  * A filter the index refuses fails only its deletion; anything else fails the whole write (the
  * batch's processor then finds the operation that fails it with rehearsals: writes rolled back).
  *
@@ -51,8 +48,6 @@ import { StepReporter } from '../indexing-steps.js';
 import { ShardRecorder, readShardDocids } from '../shards/shard-docids.js';
 import type { Sharding } from '../shards/shard-of.js';
 import { unionAll } from '../docset.js';
-import type { DocumentChange } from '../updater.js';
-import { DistinctIds } from './distinct-ids.js';
 
 /** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
 const CHUNK_DOCS = 20_000;
@@ -98,18 +93,13 @@ const failure = (err: ApiError): Failure => ({ error: { code: err.code, message:
 
 type AddOp = Extract<DocumentOp, { op: 'add' }>;
 
-/** A payload's document kept between validation and application. */
-interface KeptDocument {
-  readonly doc: JsonObject;
-  /** its payload line (kept with extraction workers, which take it as the document's JSON) */
-  readonly text?: string;
-}
-
 interface Validated {
   /** null only for an empty payload without a declared key: it settles nothing */
   readonly key: string | null;
-  /** the parsed documents, when the payload is small enough; with their lines for the extraction workers */
-  readonly docs: KeptDocument[] | null;
+  /** distinct documents (of owned shards, with a sharded network) */
+  readonly count: number;
+  /** the parsed documents, when the payload is small enough */
+  readonly docs: JsonObject[] | null;
   /** top-level fields the index does not have yet */
   readonly newFields: ReadonlySet<string>;
 }
@@ -118,18 +108,18 @@ interface Validated {
  * Validates an addition against the primary key and the index `fields` settled so far, or
  * answers its failure.
  */
-function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, keepLines: boolean, checkpoint: () => void, steps: StepReporter): Validated | Failure {
+function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): Validated | Failure {
   steps.enter('preparing payloads');
   try {
     if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
       throw new ApiError('index_primary_key_already_exists', `Index already has a primary key: \`${settled}\`.`);
     }
     let key = settled ?? op.primaryKey;
-    const docs: KeptDocument[] | null = payloadBytes(op.source) <= KEEP_PARSED_BYTES ? [] : null;
+    const docs: JsonObject[] | null = payloadBytes(op.source) <= KEEP_PARSED_BYTES ? [] : null;
+    const ids = new Set<string>();
     const newFields = new Set<string>();
     let read = 0;
-    for (const line of readNdjson(op.source)) {
-      const { doc } = line;
+    for (const doc of readNdjson(op.source)) {
       if (read++ % CHUNK_DOCS === 0) checkpoint();
       key ??= inferPrimaryKey(doc);
       for (const name of Object.keys(doc)) {
@@ -138,19 +128,20 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
         if (fields.size + newFields.size === MAX_FIELDS) throw fieldLimitExceeded();
         newFields.add(name);
       }
-      documentId(doc, key);
-      docs?.push(keepLines ? line : { doc });
+      const id = documentId(doc, key);
+      docs?.push(doc);
+      if (shards.owns(id)) ids.add(id);
     }
-    return { key, docs, newFields };
+    return { key, count: ids.size, docs, newFields };
   } catch (err) {
     if (err instanceof ApiError && PAYLOAD_ERRORS.includes(err.code)) return failure(err);
     throw err;
   }
 }
 
-/** Writes one chunk of net changes to the store and every updater; answers the store's changes. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, chunks?: ChunkWords): readonly DocumentChange[] {
-  if (changes.size === 0) return [];
+/** Writes one chunk of net changes to the store and every updater. */
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, chunks?: ChunkWords): void {
+  if (changes.size === 0) return;
   checkpoint();
   steps.enter('extracting documents');
   const applied = new DocumentStore(env).apply(changes, false, known);
@@ -160,7 +151,6 @@ function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, Json
     updater.apply(env, settings, applied, checkpoint, chunks);
   }
   changes.clear();
-  return applied;
 }
 
 function clearIndex(env: IndexEnv, settings: IndexSettings, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): number {
@@ -218,8 +208,6 @@ class Pending {
   /** documents looked up in the store since the last flush, handed to it so it reads them once */
   private readonly stored = new Map<string, StoredDocument | null>();
   private readonly store: DocumentStore;
-  /** the distinct ids of the addition being applied */
-  distinct: DistinctIds | null = null;
 
   constructor(
     private readonly env: IndexEnv,
@@ -240,47 +228,28 @@ class Pending {
     return stored?.doc;
   }
 
-  /** The docid the store has for `id`, when the pending changes do not hold it (after `current(id)`). */
-  storedDocid(id: string): number | undefined {
-    return this.changes.has(id) ? undefined : this.stored.get(id)?.docid;
-  }
-
-  /** `text`: the payload line `doc` is, when it is stored as the line holds it */
-  set(id: string, doc: JsonObject | null, text?: string): void {
+  set(id: string, doc: JsonObject | null): void {
     this.changes.set(id, doc);
-    if (doc !== null) this.chunks?.note(doc, text);
+    if (doc !== null) this.chunks?.note(doc);
     if (this.changes.size >= CHUNK_DOCS) this.flush();
   }
 
   flush(): void {
-    const applied = flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.chunks);
-    this.distinct?.storeWrote(applied);
+    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.chunks);
     this.stored.clear();
   }
 }
 
-/** Applies an addition of the batch; answers its count of distinct ids. */
-function add(pending: Pending, op: AddOp, key: string, docs: Iterable<KeptDocument>, settings: IndexSettings): number {
-  const distinct = (pending.distinct = new DistinctIds());
-  try {
-    for (const { doc, text } of docs) {
-      const id = documentId(doc, key);
-      if (!pending.shards.keeps(id)) continue;
-      const base = pending.current(id);
-      if (op.skipMissing && base === undefined) {
-        distinct.skip(id);
-        continue;
-      }
-      const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
-      // noted before `set`, which may write the chunk to the store
-      distinct.wrote(id, pending.storedDocid(id), next);
-      // a document stored as its line holds it goes to the extraction workers as that line
-      pending.set(id, next, next === doc ? text : undefined);
-    }
-  } finally {
-    pending.distinct = null;
+/** Applies an addition of the batch. */
+function add(pending: Pending, op: AddOp, key: string, docs: Iterable<JsonObject>, settings: IndexSettings): void {
+  for (const doc of docs) {
+    const id = documentId(doc, key);
+    if (!pending.shards.keeps(id)) continue;
+    const base = pending.current(id);
+    if (op.skipMissing && base === undefined) continue;
+    const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
+    pending.set(id, next);
   }
-  return distinct.count;
 }
 
 function deleteIds(pending: Pending, ids: Iterable<string>): number {
@@ -322,13 +291,15 @@ export function applyDocumentBatch(
     const fields = new Set(new DocumentStore(env).fieldIds());
     const results = ops.map((op): OpResult => {
       if (op.op === 'add') {
-        const valid = validate(op, settled, fields, chunks !== undefined, checkpoint, steps);
+        const valid = validate(op, settled, fields, checkpoint, steps, shards);
         if ('error' in valid) return valid;
         for (const name of valid.newFields) fields.add(name);
         // Only a payload with documents (or a declared key) settles the index's primary key.
-        if (valid.key === null) return { count: 0 };
-        settled = valid.key;
-        return { count: add(pending, op, valid.key, valid.docs ?? readNdjson(op.source), settings) };
+        if (valid.key !== null) {
+          settled = valid.key;
+          add(pending, op, valid.key, valid.docs ?? readNdjson(op.source), settings);
+        }
+        return { count: valid.count };
       }
       if (op.op === 'delete') return { count: deleteIds(pending, op.ids) };
       if (op.op === 'put') {

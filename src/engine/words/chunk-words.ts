@@ -1,8 +1,7 @@
 /**
  * A document batch's words extracted off the index writer's thread, chunk by chunk. The writer
  * notes each document it is about to store (`note`: the document as stored, after merges, only
- * those the batch keeps), serialized into the current chunk of NDJSON bytes (a document stored
- * as its payload line holds it is that line, not serialized again); a chunk of about
+ * those the batch keeps), serialized into the current chunk of NDJSON bytes; a chunk of about
  * CHUNK_BYTES is posted to the extraction workers (a ChunkExtractor, workers/extraction-pool.ts),
  * which extract it (ChunkWordsExtractor) while the writer resolves the next documents. The word
  * index takes a document's words (`take`) when it writes it, waiting for its chunk if need be, and
@@ -76,8 +75,9 @@ export class ChunkWords {
     this.extractor.start(settings, searchFields);
   }
 
-  /** `doc` is stored by the batch, as it is; `line`: a JSON text of it already at hand (its payload line). */
-  note(doc: JsonObject, line = stringifyJson(doc)): void {
+  /** `doc` is stored by the batch, as it is. */
+  note(doc: JsonObject): void {
+    const line = stringifyJson(doc);
     this.placed.set(doc, this.seq * SEQ_STRIDE + this.lines.length);
     this.lines.push(line);
     this.bytes += line.length + 1;

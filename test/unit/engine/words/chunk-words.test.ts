@@ -151,23 +151,6 @@ describe('documents extracted in chunks', { timeout: 60_000 }, () => {
     expect(chunked.adopted).toBe(first.length + 1_700 + 100);
   });
 
-  it('get a document stored as its payload line holds it as that line, and a merged update serialized', () => {
-    const posted: string[] = [];
-    class Recording extends InThread {
-      override post(seq: number, bytes: Uint8Array): void {
-        posted.push(...new TextDecoder().decode(bytes).split('\n'));
-        super.post(seq, bytes);
-      }
-    }
-    const sent = ['{ "id": 1, "body": "stone\\u0020river" }', '{"id":2,"body":"night"}'];
-    const batches = [() => [add(sent)], () => [add(['{ "id": 2, "title": "fox" }'], 'update'), add(['{ "id": 3 , "body": "fire" }'])]];
-    const local = run('local', {}, batches);
-    const chunked = run('chunked', {}, batches, () => new Recording());
-    expect(chunked.snapshot).toEqual(local.snapshot);
-    expect(posted).toEqual([...sent, '{"id":2,"body":"night","title":"fox"}', '{ "id": 3 , "body": "fire" }']);
-    expect(chunked.adopted).toBe(4);
-  });
-
   it('renumber fields the write meets in another order than a worker did', () => {
     const docs = randomDocs(4, 6_000);
     // the write already knows `body` and `tags` (in that order) when the workers start
