@@ -11,15 +11,14 @@
  *
  * The engine's base: the document store (documents/store.ts) produces the changes, the facet
  * index (facets/updater.ts) and the word index (words/word-index.ts) implement the contract, and
- * the indexer (indexer/registry.ts, indexer/document-batch.ts) drives them. `chunks` are the
- * extraction workers' words of the batch's stored documents (words/chunk-words.ts), which the
- * word index adopts; the other updaters ignore them.
+ * the indexer (indexer/registry.ts, indexer/document-batch.ts) drives them. `Prepared` is the work the
+ * indexer did ahead of the write for the updaters that can use it (the word index's
+ * words/prepared-words.ts); an updater that takes none leaves it `unknown`.
  */
 import type { JsonObject } from './document-id.js';
 import type { IndexEnv } from './index-env.js';
 import type { IndexSettings } from '../types/settings.js';
 import type { IndexingStep } from './indexing-steps.js';
-import type { ChunkWords } from './words/chunk-words.js';
 
 /** One document's net change in a batch: `before` absent = created, `after` absent = deleted. */
 export interface DocumentChange {
@@ -30,15 +29,15 @@ export interface DocumentChange {
   source?: JsonObject;
 }
 
-export interface IndexUpdater {
+export interface IndexUpdater<Prepared = unknown> {
   readonly name: string;
   /** the indexer step its work is reported as (indexing-steps.ts) */
   readonly step: IndexingStep;
   /**
-   * Applies net changes; runs inside the index write transaction. `chunks`: the words the
-   * extraction workers extracted, when the write has them.
+   * Applies net changes; runs inside the index write transaction. `prepared` has work done
+   * ahead on the batch's documents, for the updaters that can use it.
    */
-  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void, chunks?: ChunkWords): void;
-  /** Clears and re-derives from all documents; runs inside the index write transaction. `chunks`: as for `apply`. */
-  rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void, chunks?: ChunkWords): void;
+  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void, prepared?: Prepared): void;
+  /** Clears and re-derives from all documents; runs inside the index write transaction. */
+  rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void): void;
 }

@@ -1,50 +1,68 @@
 /**
- * An extraction worker (a piscina task module, see extraction-pool.ts): takes the write's
- * settings, then extracts each chunk of documents the index writer posts on its port and posts
- * the chunk's words back (their buffers transferred), until the writer closes the port or the
- * write is over (STOP).
+ * An extraction worker (a piscina task module, see extraction-parts.ts): waits for the write's
+ * settings, then extracts its share of the batch's parts and posts them, never more than
+ * MAX_AHEAD beyond what the write took, until its parts are done or the write is over.
  */
 import { workerData } from 'piscina';
-import { ChunkWordsExtractor } from '../engine/words/chunk-words.js';
-import { shippedBuffers, type ShippedWords } from '../engine/words/shipped-words.js';
-import { postedSlot, STOP, type ChunkResult, type ExtractionTask, type ToWorker } from './extraction-protocol.js';
+import { receiveMessageOnPort } from 'node:worker_threads';
+import { extractedParts } from '../engine/words/extract-ahead.js';
+import { shippedBuffers } from '../engine/words/shipped-words.js';
+import { postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type ExtractionTask } from './extraction-protocol.js';
 import { useSegmenterThread } from './segmenter-channel.js';
+import { documentId, type JsonObject } from '../engine/document-id.js';
+import { ownsDocument } from '../engine/shards/shard-of.js';
 
 useSegmenterThread(workerData as { segmenter?: SharedArrayBuffer } | undefined);
 
-/** How often an idle worker looks whether the write is over without closing its port (it died). */
-const STOP_POLL_MS = 1000;
+/** Parts a worker may post before the write takes them: more than one write chunk (20,000 documents) of them. */
+const MAX_AHEAD = 16;
 
-/** Extracts chunks until the write ends; answers how many. */
-export default function extractChunks({ port, state, thread }: ExtractionTask): Promise<number> {
+/** Whether the write drops `doc`: of a shard this instance does not own. */
+function dropsOf(owned: ExtractionTask['owned']): ((doc: JsonObject) => boolean) | undefined {
+  if (owned === null || owned === undefined) return undefined;
+  const { sharding, primaryKey } = owned;
+  return (doc) => {
+    let id: string;
+    try {
+      id = documentId(doc, primaryKey);
+    } catch {
+      // the write fails its payload
+      return false;
+    }
+    return !ownsDocument(sharding, id);
+  };
+}
+
+/** Posts the parts; answers how many. */
+export default function extractAhead({ job, port, state, owned }: ExtractionTask): number {
+  const posted = postedSlot(job.thread);
+  const taken = takenSlot(job.thread);
   let count = 0;
-  let extractor: ChunkWordsExtractor | null = null;
-  return new Promise((resolve) => {
-    const end = () => {
-      clearInterval(poll);
-      port.close();
-      resolve(count);
-    };
-    const poll = setInterval(() => {
-      if (Atomics.load(state, STOP) !== 0) end();
-    }, STOP_POLL_MS);
-    port.on('close', end);
-    port.on('message', (message: ToWorker) => {
-      if ('settings' in message) {
-        extractor = new ChunkWordsExtractor(message.settings, message.searchFields);
-        return;
+  try {
+    while (Atomics.load(state, STARTED) === 0) {
+      if (Atomics.load(state, STOP) !== 0) return 0;
+      Atomics.wait(state, STARTED, 0, 1000);
+    }
+    const start = receiveMessageOnPort(port)?.message as AheadStart | undefined;
+    if (start === undefined) return 0;
+    for (const part of extractedParts(job, start.settings, start.searchFields, dropsOf(owned))) {
+      for (;;) {
+        if (Atomics.load(state, STOP) !== 0) return count;
+        const seen = Atomics.load(state, taken);
+        if (count - seen < MAX_AHEAD) break;
+        Atomics.wait(state, taken, seen, 1000);
       }
-      let words: ShippedWords | null = null;
-      try {
-        if (extractor !== null) words = extractor.extract(message.bytes);
-      } catch {
-        // the writer extracts the chunk's documents itself
-      }
-      const result: ChunkResult = { seq: message.seq, words };
-      port.postMessage(result, words === null ? [] : shippedBuffers(words));
+      port.postMessage(part, part.words === null ? [] : shippedBuffers(part.words));
       count++;
-      Atomics.add(state, postedSlot(thread), 1);
-      Atomics.notify(state, postedSlot(thread));
-    });
-  });
+      Atomics.add(state, posted, 1);
+      Atomics.notify(state, posted);
+    }
+    return count;
+  } finally {
+    const end: AheadEnd = { end: true };
+    port.postMessage(end);
+    Atomics.add(state, posted, 1);
+    Atomics.notify(state, posted);
+    port.close();
+  }
 }

@@ -12,9 +12,9 @@ import type { ErrorCode } from '../errors/codes.js';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite, type IndexWriteOutcome } from '../engine/indexer/commit.js';
-import { ChunkWords } from '../engine/words/chunk-words.js';
+import { PreparedWords } from '../engine/words/prepared-words.js';
 import { StepReporter, type StepDurations } from '../engine/indexing-steps.js';
-import { PortExtractor, stopExtraction, type ExtractionEnds } from './extraction-pool.js';
+import { PortParts, stopAhead, type AheadEnds } from './extraction-parts.js';
 import { useSegmenterThread } from './segmenter-channel.js';
 import { useDocumentEmbedder } from '../engine/vectors/embed-hook.js';
 import { EmbeddingClient, type EmbeddingEnds } from './embedding-channel.js';
@@ -28,8 +28,8 @@ export interface IndexWriteJob {
   readonly interrupt: Int32Array;
   /** where the write shows its current step (engine/indexing-steps.ts) */
   readonly step: Int32Array;
-  /** the channels to the extraction workers, when the write has them */
-  readonly extraction?: ExtractionEnds | undefined;
+  /** the channels of the words extracted ahead of the write, if any */
+  readonly ahead?: AheadEnds | undefined;
   /** the channel to the embedders (embedding-channel.ts), served by the main thread during the write */
   readonly embedding?: EmbeddingEnds | undefined;
 }
@@ -66,21 +66,21 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
     const checkpoint = () => {
       if (Atomics.load(job.interrupt, 0) !== 0) throw new Error(INTERRUPTED);
     };
-    const chunks = job.extraction === undefined ? undefined : new ChunkWords(new PortExtractor(job.extraction));
+    const prepared = job.ahead === undefined ? undefined : new PreparedWords(new PortParts(job.ahead));
     if (job.embedding !== undefined) {
       const client = new EmbeddingClient(job.embedding, job.interrupt, INTERRUPTED);
       useDocumentEmbedder((name, embedder, texts) => client.embed(name, embedder, texts));
     }
-    const outcome = applyIndexWrite(env, job.write, checkpoint, steps, chunks);
+    const outcome = applyIndexWrite(env, job.write, checkpoint, steps, prepared);
     return { outcome, steps: steps.finish() };
   } catch (err) {
     throw refusal(err);
   } finally {
     useDocumentEmbedder(null);
     job.embedding?.port.close();
-    if (job.extraction !== undefined) {
-      stopExtraction(job.extraction.state);
-      for (const port of job.extraction.ports) port.close();
+    if (job.ahead !== undefined) {
+      stopAhead(job.ahead.state);
+      for (const port of job.ahead.ports) port.close();
     }
     await env.root.close();
   }

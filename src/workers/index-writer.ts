@@ -14,7 +14,7 @@ import type { ReshardOutcome, ReshardWrite } from '../engine/shards/reshard.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { StepDurations } from '../engine/indexing-steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
-import { startExtraction, stopExtraction, wantsExtraction } from './extraction-pool.js';
+import { startAhead, stopAhead } from './extraction-parts.js';
 import { serveEmbedding } from './embedding-channel.js';
 import { prepareChangedEmbedders } from '../embedders/embed.js';
 import { readSettings } from '../engine/index-settings.js';
@@ -45,18 +45,21 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   const step = new Int32Array(new SharedArrayBuffer(4));
   watcher?.started(step);
   let durations: StepDurations = [];
-  let extraction: ReturnType<typeof startExtraction> | null = null;
+  let ahead: ReturnType<typeof startAhead> = null;
   // the writer thread's embedding requests, served here while the write runs
   const embedding = serveEmbedding(signal);
   try {
     // A settings change builds its new embedders first, as v1.50 does: probing dimensions and
     // checking composites over HTTP here, so a failure fails the batch before the write starts.
     if (write.kind === 'settings') await prepareChangedEmbedders(readSettings(envs.get(uuid)).embedders, write.settings.embedders, signal);
-    // the words of the documents a write stores or re-indexes are extracted by the extraction
-    // workers, chunk by chunk as the writer posts them
-    if (wantsExtraction(write, () => envs.get(uuid).documents.getCount())) extraction = startExtraction(pools);
-    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, extraction: extraction?.ends, embedding: embedding.ends };
-    const transferList = [...(extraction === null ? [] : extraction.ends.ports), ...embedding.transfer];
+    // documents' words are extracted in parallel with the write, by the extraction workers (not
+    // for a rehearsal, which only finds whether the operations apply)
+    if (write.kind === 'documents' && write.rehearsal !== true) {
+      const { sharding, primaryKey } = write;
+      ahead = startAhead(pools, write.ops, sharding != null && primaryKey !== null ? { sharding, primaryKey } : null);
+    }
+    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, ahead: ahead?.ends, embedding: embedding.ends };
+    const transferList = [...(ahead === null ? [] : ahead.ends.ports), ...embedding.transfer];
     const result = (await pools.writerPool().run(job, { transferList })) as IndexWriteResult;
     durations = result.steps;
     return result.outcome;
@@ -64,10 +67,10 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     const refused = (err as Partial<RefusedWrite> | null)?.refused;
     throw refused === undefined ? err : new ApiError(refused.code, refused.message);
   } finally {
-    if (extraction !== null) {
-      // the writer thread closes their ports as it ends, unless it died first
-      stopExtraction(extraction.ends.state);
-      await extraction.done;
+    if (ahead !== null) {
+      // the writer thread stops them as it ends, unless it died first
+      stopAhead(ahead.ends.state);
+      await ahead.done;
     }
     signal.removeEventListener('abort', onAbort);
     embedding.close();

@@ -64,7 +64,7 @@ export class WorkerPools {
     return this.writer;
   }
 
-  /** Runs `extraction-thread.js` tasks: the words of the chunks of documents an index write posts. */
+  /** Runs `extraction-thread.js` tasks: words extracted ahead of an index write. */
   extractionPool(): Piscina {
     this.extraction ??= lazyPool('./extraction-thread.js', this.threads, IDLE_MS, { workerData: this.poolThreadData() });
     return this.extraction;

@@ -14,7 +14,7 @@ import type { IndexEnv } from '../index-env.js';
 import { writeSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { applyDocumentBatch, type DocumentBatchOutcome, type DocumentOp } from './document-batch.js';
-import type { ChunkWords } from '../words/chunk-words.js';
+import type { PreparedWords } from '../words/prepared-words.js';
 import { INDEX_UPDATERS, RECONCILING_UPDATERS } from './registry.js';
 import { StepReporter } from '../indexing-steps.js';
 import { recordAppliedBatch, type AppliedBatch } from '../applied-batch.js';
@@ -56,19 +56,16 @@ export type IndexWrite = DocumentsWrite | SettingsWrite | ReshardWrite;
 /** What a write answers: each operation's outcome (documents), what moved (reshard), nothing (settings). */
 export type IndexWriteOutcome = DocumentBatchOutcome | ReshardOutcome | null;
 
-/** What write `W` answers. */
-export type WriteOutcome<W extends IndexWrite> = W extends DocumentsWrite ? DocumentBatchOutcome : W extends ReshardWrite ? ReshardOutcome : null;
-
-/** Applies `write`; a documents write answers each operation's outcome. `chunks`: the extraction workers, when the write has them. */
-export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, chunks?: ChunkWords): DocumentBatchOutcome;
-export function applyIndexWrite(env: IndexEnv, write: ReshardWrite, checkpoint?: () => void, steps?: StepReporter, chunks?: ChunkWords): ReshardOutcome;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, chunks?: ChunkWords): IndexWriteOutcome;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), chunks?: ChunkWords): IndexWriteOutcome {
+/** Applies `write`; a documents write answers each operation's outcome. `prepared` has its words extracted ahead. */
+export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome;
+export function applyIndexWrite(env: IndexEnv, write: ReshardWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): ReshardOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): IndexWriteOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), prepared?: PreparedWords): IndexWriteOutcome {
   const stamp = () => {
     stampIndexFormat(env);
-    if (write.applied !== undefined) recordAppliedBatch(env, write.applied);
+    if (write.kind !== 'reshard' && write.applied !== undefined) recordAppliedBatch(env, write.applied);
   };
-  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, chunks, write.rehearsal, stamp, write.sharding ?? null);
+  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, prepared, write.rehearsal, stamp, write.sharding ?? null);
   if (write.kind === 'reshard') {
     return env.root.transactionSync(() => {
       const outcome = reshardIndex(env, write.sharding, checkpoint);
@@ -77,13 +74,13 @@ export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: ()
     });
   }
   env.root.transactionSync(() => {
-    applySettings(env, write, checkpoint, steps, chunks);
+    applySettings(env, write, checkpoint, steps);
     stamp();
   });
   return null;
 }
 
-function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => void, steps: StepReporter, chunks: ChunkWords | undefined): void {
+function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => void, steps: StepReporter): void {
   const store = new DocumentStore(env);
   if (write.clear) {
     store.apply(new Map(), true);
@@ -99,7 +96,7 @@ function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => vo
     checkpoint();
     if (!write.clear && !write.rebuild.includes(updater.name) && !RECONCILING_UPDATERS.has(updater.name)) continue;
     steps.enter(updater.step);
-    updater.rebuild(env, write.settings, documents, checkpoint, chunks);
+    updater.rebuild(env, write.settings, documents, checkpoint);
   }
   steps.enter('finalizing');
 }

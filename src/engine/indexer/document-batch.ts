@@ -17,8 +17,6 @@
  * A payload of at most KEEP_PARSED_BYTES is parsed once: application takes the documents
  * validation kept. A larger one is read again, so memory stays bounded by about a chunk
  * whatever the payload size.
- * With extraction workers (`chunks`, words/chunk-words.ts), every document a chunk stores is
- * noted as it is resolved, so that the workers extract its words while the write goes on.
  * A filter the index refuses fails only its deletion; anything else fails the whole write (the
  * batch's processor then finds the operation that fails it with rehearsals: writes rolled back).
  *
@@ -42,7 +40,7 @@ import { parseFilter } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
 import { readSettings } from '../index-settings.js';
 import { readSearchFields } from '../words/word-index.js';
-import type { ChunkWords } from '../words/chunk-words.js';
+import type { PreparedWords } from '../words/prepared-words.js';
 import { INDEX_UPDATERS } from './registry.js';
 import { StepReporter } from '../indexing-steps.js';
 import { ShardRecorder, readShardDocids } from '../shards/shard-docids.js';
@@ -129,6 +127,7 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
         newFields.add(name);
       }
       const id = documentId(doc, key);
+      // every line is kept, so that application numbers them as the payload does (prepared words)
       docs?.push(doc);
       if (shards.owns(id)) ids.add(id);
     }
@@ -140,7 +139,7 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
 }
 
 /** Writes one chunk of net changes to the store and every updater. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, chunks?: ChunkWords): void {
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, prepared?: PreparedWords): void {
   if (changes.size === 0) return;
   checkpoint();
   steps.enter('extracting documents');
@@ -148,8 +147,9 @@ function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, Json
   shards.note(changes, applied);
   for (const updater of INDEX_UPDATERS) {
     steps.enter(updater.step);
-    updater.apply(env, settings, applied, checkpoint, chunks);
+    updater.apply(env, settings, applied, checkpoint, prepared);
   }
+  prepared?.release();
   changes.clear();
 }
 
@@ -214,7 +214,7 @@ class Pending {
     private readonly settings: IndexSettings,
     private readonly checkpoint: () => void,
     private readonly steps: StepReporter,
-    readonly chunks: ChunkWords | undefined,
+    readonly prepared: PreparedWords | undefined,
     readonly shards: ShardRecorder,
   ) {
     this.store = new DocumentStore(env);
@@ -230,24 +230,26 @@ class Pending {
 
   set(id: string, doc: JsonObject | null): void {
     this.changes.set(id, doc);
-    if (doc !== null) this.chunks?.note(doc);
     if (this.changes.size >= CHUNK_DOCS) this.flush();
   }
 
   flush(): void {
-    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.chunks);
+    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.prepared);
     this.stored.clear();
   }
 }
 
-/** Applies an addition of the batch. */
-function add(pending: Pending, op: AddOp, key: string, docs: Iterable<JsonObject>, settings: IndexSettings): void {
+/** Applies addition number `index` of the batch. */
+function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iterable<JsonObject>, settings: IndexSettings): void {
+  let line = 0;
   for (const doc of docs) {
+    const at = line++;
     const id = documentId(doc, key);
     if (!pending.shards.keeps(id)) continue;
     const base = pending.current(id);
     if (op.skipMissing && base === undefined) continue;
     const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
+    if (next === doc) pending.prepared?.note(doc, index, at);
     pending.set(id, next);
   }
 }
@@ -277,7 +279,7 @@ export function applyDocumentBatch(
   primaryKey: string | null,
   checkpoint: () => void,
   steps = new StepReporter(),
-  chunks?: ChunkWords,
+  prepared?: PreparedWords,
   rehearsal = false,
   finish?: () => void,
   sharding: Sharding | null = null,
@@ -285,11 +287,11 @@ export function applyDocumentBatch(
   let settled = primaryKey;
   const apply = () => {
     const settings = readSettings(env);
-    chunks?.start(settings, readSearchFields(env));
+    prepared?.start(settings, readSearchFields(env));
     const shards = new ShardRecorder(env, sharding);
-    const pending = new Pending(env, settings, checkpoint, steps, chunks, shards);
+    const pending = new Pending(env, settings, checkpoint, steps, prepared, shards);
     const fields = new Set(new DocumentStore(env).fieldIds());
-    const results = ops.map((op): OpResult => {
+    const results = ops.map((op, index): OpResult => {
       if (op.op === 'add') {
         const valid = validate(op, settled, fields, checkpoint, steps, shards);
         if ('error' in valid) return valid;
@@ -297,7 +299,7 @@ export function applyDocumentBatch(
         // Only a payload with documents (or a declared key) settles the index's primary key.
         if (valid.key !== null) {
           settled = valid.key;
-          add(pending, op, valid.key, valid.docs ?? readNdjson(op.source), settings);
+          add(pending, op, index, valid.key, valid.docs ?? readNdjson(op.source), settings);
         }
         return { count: valid.count };
       }

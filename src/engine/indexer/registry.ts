@@ -6,8 +6,9 @@ import { facetUpdater } from '../facets/updater.js';
 import { vectorUpdater } from '../vectors/updater.js';
 import { wordIndexUpdater } from '../words/word-index.js';
 import type { IndexUpdater } from '../updater.js';
+import type { PreparedWords } from '../words/prepared-words.js';
 
-export const INDEX_UPDATERS: IndexUpdater[] = [facetUpdater, wordIndexUpdater, vectorUpdater];
+export const INDEX_UPDATERS: IndexUpdater<PreparedWords>[] = [facetUpdater, wordIndexUpdater, vectorUpdater];
 
 /**
  * Updaters a settings write always runs: they compare what they derived with the settings

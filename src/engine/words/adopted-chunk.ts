@@ -1,14 +1,14 @@
 /**
- * The word-index changes of a write chunk of new documents whose words the extraction workers
- * all extracted (chunk-words.ts). Each shipment's words are adopted whole: their grouped entries
+ * The word-index changes of a chunk of new documents whose words were all extracted ahead
+ * (prepared-words.ts). Each shipment's words are adopted whole: their grouped entries
  * are copied with the documents' docids, instead of adopting every document and regrouping its
  * entries in the write, the write's largest cost in a bulk load.
  * Taken only where it gives exactly what adopting document by document gives: every change
- * creates a document, the documents come in shipment order (so
+ * creates a document stored as its payload holds it, the documents come in shipment order (so
  * each key's docids ascend), and every field keeps the id its shipment gave it.
  */
 import type { DocumentChange } from '../updater.js';
-import type { ChunkWords } from './chunk-words.js';
+import type { PreparedWords } from './prepared-words.js';
 import type { WordExtractor } from './extract.js';
 import { KeyOps, upsertsOnly, type GroupedEntries, type KeyChanges } from './key-ops.js';
 import { PrefixTable } from './prefix-table.js';
@@ -38,14 +38,14 @@ export interface ChunkChanges {
 }
 
 /** The chunk's documents in shipment order with their shipments, or null when some change does not qualify. */
-function shippedDocs(changes: readonly DocumentChange[], chunks: ChunkWords): { docs: ShippedDoc[]; shipments: ShippedWords[]; shipmentOf: Int32Array } | null {
+function shippedDocs(changes: readonly DocumentChange[], prepared: PreparedWords): { docs: ShippedDoc[]; shipments: ShippedWords[]; shipmentOf: Int32Array } | null {
   const docs: ShippedDoc[] = [];
   const shipments: ShippedWords[] = [];
   const shipmentOf = new Int32Array(changes.length);
   for (let i = 0; i < changes.length; i++) {
     const change = changes[i]!;
     if (change.before !== undefined || change.after === undefined || change.source === undefined) return null;
-    const doc = chunks.take(change.source);
+    const doc = prepared.take(change.source);
     if (doc === undefined) return null;
     const last = docs[i - 1];
     if (last === undefined || last.shipped !== doc.shipped) {
@@ -109,8 +109,8 @@ function regroup(extractor: WordExtractor, shipments: readonly ShippedWords[], d
 }
 
 /** The chunk's word-index changes from its shipments, or null when the chunk does not qualify. */
-export function adoptChunk(extractor: WordExtractor, changes: readonly DocumentChange[], chunks: ChunkWords, withPrefixes: boolean): ChunkChanges | null {
-  const found = shippedDocs(changes, chunks);
+export function adoptChunk(extractor: WordExtractor, changes: readonly DocumentChange[], prepared: PreparedWords, withPrefixes: boolean): ChunkChanges | null {
+  const found = shippedDocs(changes, prepared);
   if (found === null) return null;
   const { docs, shipments, shipmentOf } = found;
   // fields get their ids as adopting each document would give them, whatever follows

@@ -3,7 +3,7 @@
  * the extraction kernel (kernels/extract.ts: tokenise, apply the rules below and intern the
  * chunk's words, all in WASM) per chunk of about CHUNK_BYTES of text; here each distinct word
  * of a chunk joins the batch vocabulary once. Called by the word-index updater and by the
- * extraction workers (chunk-words.ts).
+ * extraction workers (extract-ahead.ts).
  *
  * Rules (milli `tokenize_document`, ranking.md §5, §7):
  * - searchable fields are the flattened leaf paths (`a.b` for nested objects, arrays flattened)

@@ -5,14 +5,11 @@
  *
  * `apply` is incremental: the before and after versions of each changed document are extracted
  * (extract.ts), and every word or prefix key that lost, gained or changed a document is read and
- * rewritten once per chunk of documents. A document the extraction workers extracted adopts
- * their words (chunk-words.ts); a chunk of new documents all extracted so adopts them word by
- * word rather than document by document (adopted-chunk.ts). A
+ * rewritten once per chunk of documents. A chunk of new documents whose words were extracted
+ * ahead adopts them word by word rather than document by document (adopted-chunk.ts). A
  * document's prefix entries depend on that document only, so diffing them per document keeps the
  * prefix postings exact without rescanning words.
- * `rebuild` clears everything (field ids and word ids too) and indexes every document (with
- * extraction workers, each read document is posted to them, so they extract while the writer
- * reads on); the
+ * `rebuild` clears everything (field ids and word ids too) and indexes every document; the
  * settings that shape this index (searchableAttributes, stopWords, prefixSearch, tokenizer
  * settings) must rebuild it when they change.
  * Word ids are allocated once per word and dropped with its last document; `words-version` is
@@ -21,7 +18,7 @@
 import type { JsonObject } from '../document-id.js';
 import type { IndexEnv } from '../index-env.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
-import type { ChunkWords } from './chunk-words.js';
+import type { PreparedWords } from './prepared-words.js';
 import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { adoptChunk, type ChunkChanges } from './adopted-chunk.js';
@@ -44,7 +41,7 @@ export function readWordsVersion(env: IndexReadEnv): number {
 }
 
 /** A chunk's changes from extracting (or adopting) each document's before and after versions. */
-function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange[], chunks: ChunkWords | undefined, withPrefixes: boolean): ChunkChanges {
+function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange[], prepared: PreparedWords | undefined, withPrefixes: boolean): ChunkChanges {
   const before = new Map<number, DocWords>();
   for (const doc of extractor.extract(changes.filter((c) => c.before !== undefined).map((c) => ({ docid: c.docid, doc: c.before! })))) {
     before.set(doc.docid, doc);
@@ -53,13 +50,13 @@ function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange
   const toExtract: { docid: number; doc: JsonObject }[] = [];
   for (const change of changes) {
     if (change.after === undefined) continue;
-    const shipped = change.source === undefined ? undefined : chunks?.take(change.source);
+    const shipped = change.source === undefined ? undefined : prepared?.take(change.source);
     if (shipped !== undefined) {
       after.set(change.docid, extractor.adopt(change.docid, shipped));
       continue;
     }
     // among adopted documents, a document extracted below names its fields now, in its turn
-    if (chunks !== undefined) extractor.noteFields(change.after);
+    if (prepared !== undefined) extractor.noteFields(change.after);
     toExtract.push({ docid: change.docid, doc: change.after });
   }
   for (const doc of extractor.extract(toExtract)) after.set(doc.docid, doc);
@@ -103,11 +100,11 @@ function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange
 }
 
 /** Applies one chunk of changes (docids ascending). */
-function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], chunks: ChunkWords | undefined): void {
+function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], prepared: PreparedWords | undefined): void {
   const fields = new SearchFieldIds(readSearchFields(env));
   const extractor = extractorFor(settings, fields);
   const withPrefixes = settings.prefixSearch !== 'disabled';
-  const chunk = (chunks === undefined ? null : adoptChunk(extractor, changes, chunks, withPrefixes)) ?? extractChunk(extractor, changes, chunks, withPrefixes);
+  const chunk = (prepared === undefined ? null : adoptChunk(extractor, changes, prepared, withPrefixes)) ?? extractChunk(extractor, changes, prepared, withPrefixes);
   const vocabulary = extractor.keys;
 
   let nextId = (env.main.get(INDEX_MAIN_KEYS.nextWordId) as number | undefined) ?? 1;
@@ -147,14 +144,12 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   if (vocabularyChanged) env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
 }
 
-function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void, chunks?: ChunkWords): void {
+function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void, prepared?: PreparedWords): void {
   let chunk: DocumentChange[] = [];
   const run = () => {
     checkpoint();
     chunk.sort((a, b) => a.docid - b.docid);
-    applyChunk(env, settings, chunk, chunks);
-    // the chunk's documents are written: the words the workers extracted for them go
-    chunks?.release();
+    applyChunk(env, settings, chunk, prepared);
     chunk = [];
   };
   for (const change of changes) {
@@ -164,21 +159,17 @@ function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<Docu
   if (chunk.length > 0) run();
 }
 
-/** Every document as created; with extraction workers, each posted to them as it is read. */
-function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>, chunks: ChunkWords | undefined): Generator<DocumentChange> {
-  for (const { docid, doc } of documents) {
-    chunks?.note(doc);
-    yield { docid, before: undefined, after: doc, source: doc };
-  }
+function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>): Generator<DocumentChange> {
+  for (const { docid, doc } of documents) yield { docid, before: undefined, after: doc };
 }
 
-export const wordIndexUpdater: IndexUpdater = {
+export const wordIndexUpdater: IndexUpdater<PreparedWords> = {
   name: 'word-index',
   step: 'extracting words',
-  apply(env, settings, changes, checkpoint = () => {}, chunks) {
-    applyAll(env, settings, changes, checkpoint, chunks);
+  apply(env, settings, changes, checkpoint = () => {}, prepared) {
+    applyAll(env, settings, changes, checkpoint, prepared);
   },
-  rebuild(env, settings, documents, checkpoint = () => {}, chunks) {
+  rebuild(env, settings, documents, checkpoint = () => {}) {
     env.wordDocids.clearSync();
     env.prefixDocids.clearSync();
     env.postingBlocks.clearSync();
@@ -187,7 +178,6 @@ export const wordIndexUpdater: IndexUpdater = {
     env.main.removeSync(INDEX_MAIN_KEYS.searchFields);
     env.main.removeSync(INDEX_MAIN_KEYS.nextWordId);
     env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
-    chunks?.start(settings, []);
-    applyAll(env, settings, additions(documents, chunks), checkpoint, chunks);
+    applyAll(env, settings, additions(documents), checkpoint);
   },
 };

@@ -9,6 +9,7 @@ import type { JsonObject } from '../../../src/engine/document-id.js';
 import { DocumentStore } from '../../../src/engine/documents/store.js';
 import { IndexEnvs } from '../../../src/engine/index-env.js';
 import { readSettings } from '../../../src/engine/index-settings.js';
+import { applyIndexWrite } from '../../../src/engine/indexer/commit.js';
 import { INDEX_UPDATERS } from '../../../src/engine/indexer/registry.js';
 import type { IndexUpdater } from '../../../src/engine/updater.js';
 import { IndexRegistry } from '../../../src/indexes/registry.js';
@@ -23,7 +24,6 @@ import { processSettings } from '../../../src/tasks/process/settings.js';
 import { Progress } from '../../../src/tasks/progress.js';
 import { WorkerPools } from '../../../src/workers/pool.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
-import { inlineIndexWriter } from '../tasks/inline-writer.js';
 import type { Task, TaskKind } from '../../../src/types/task.js';
 
 let dir: string;
@@ -42,13 +42,10 @@ const recorder: IndexUpdater = {
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'quarry-settings-'));
   store = openInstanceStore(dir, '0.1.0');
-  const indexEnvs = new IndexEnvs(dir);
   ctx = {
     queue: new TaskQueue(store),
     indexes: new IndexRegistry(store),
-    indexEnvs,
-    writeIndex: inlineIndexWriter(indexEnvs),
-    batchUid: 0,
+    indexEnvs: new IndexEnvs(dir),
     indexStats: new IndexStatsStore(store),
     updateFiles: new UpdateFiles(store),
     searchRules: new SearchRuleStore(store),
@@ -84,6 +81,7 @@ function batch(tasks: Task[], operation: 'settings' | 'clearAndSettings', mustCr
 }
 
 function commit(outcome: ProcessOutcome): void {
+  if (outcome.indexWrite !== undefined) applyIndexWrite(ctx.indexEnvs.get(outcome.indexWrite.uuid), outcome.indexWrite.write);
   store.root.transactionSync(() => outcome.commit?.());
 }
 

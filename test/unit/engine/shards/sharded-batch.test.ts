@@ -13,9 +13,10 @@ import { applyIndexWrite } from '../../../../src/engine/indexer/commit.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
 import { readShardDocids } from '../../../../src/engine/shards/shard-docids.js';
 import { shardOf, type Sharding } from '../../../../src/engine/shards/shard-of.js';
-import { ChunkWords, ChunkWordsExtractor, type ChunkExtractor } from '../../../../src/engine/words/chunk-words.js';
-import type { ShippedWords } from '../../../../src/engine/words/shipped-words.js';
+import { extractedParts } from '../../../../src/engine/words/extract-ahead.js';
+import { PreparedWords, type ExtractedPart, type PartSource } from '../../../../src/engine/words/prepared-words.js';
 import { ownsDocument } from '../../../../src/engine/shards/shard-of.js';
+import { documentId, type JsonObject } from '../../../../src/engine/document-id.js';
 import { wordIndexSnapshot } from '../search/harness.js';
 import { closeBatchIndex, openBatchIndex } from '../indexer/batch-index.js';
 
@@ -132,29 +133,31 @@ describe('a document batch with a sharded network', () => {
     expect(recorded()).toEqual({ ms0: [], ms1: ['A', 'B'], ms2: [] });
   });
 
-  it('adopts words extracted in chunks, which hold no document of another shard, as if extracted in the write', () => {
+  it('adopts words extracted ahead, other shards\' documents extracted as empty ones, as if extracted in the write', () => {
     const sharding: Sharding = { shards: ['a', 'b', 'c'], owned: new Set(['b']) };
     const docs = Array.from({ length: 5000 }, (_, i) => ({ id: i, title: `river ${i % 7 === 0 ? 'dragon' : 'stone'} ${i}` }));
     const snapshot = (ahead: boolean) => {
       const target = envs.get(ahead ? 'ahead' : 'inline');
       target.root.transactionSync(() => writeSettings(target, defaultSettings()));
       const ops = [add(docs)];
-      // the documents the chunks hold
-      const posted: number[] = [];
-      let worker: ChunkWordsExtractor | undefined;
-      const words = new Map<number, ShippedWords>();
-      const extractor: ChunkExtractor = {
-        start: (settings, fields) => (worker = new ChunkWordsExtractor(settings, fields)),
-        post: (seq, bytes) => {
-          posted.push(...new TextDecoder().decode(bytes).split('\n').map((line) => (JSON.parse(line) as { id: number }).id));
-          words.set(seq, worker!.extract(bytes));
+      let extracted = 0;
+      let parts: Generator<ExtractedPart> | undefined;
+      const source: PartSource = {
+        prepares: () => true,
+        start(settings, fields) {
+          const drops = (doc: JsonObject) => !ownsDocument(sharding, documentId(doc, 'id'));
+          parts = extractedParts({ sources: ops.map((op) => (op.op === 'add' ? op.source : null)), thread: 0, threads: 1 }, settings, fields, drops);
         },
-        take: (seq) => words.get(seq) ?? null,
-        drop: () => {},
+        next() {
+          const got = parts!.next();
+          if (got.done === true) return null;
+          extracted++;
+          return got.value;
+        },
       };
-      const chunks = ahead ? new ChunkWords(extractor, 16 << 10) : undefined;
-      const outcome = applyDocumentBatch(target, ops, 'id', never, undefined, chunks, false, undefined, sharding);
-      if (ahead) expect(posted.sort((a, b) => a - b)).toEqual(docs.filter((doc) => ownsDocument(sharding, String(doc.id))).map((doc) => doc.id));
+      const prepared = ahead ? new PreparedWords(source) : undefined;
+      const outcome = applyDocumentBatch(target, ops, 'id', never, undefined, prepared, false, undefined, sharding);
+      if (ahead) expect(extracted).toBeGreaterThan(0);
       return { results: outcome.results, words: wordIndexSnapshot(target) };
     };
     const inline = snapshot(false);

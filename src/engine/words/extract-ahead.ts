@@ -1,0 +1,78 @@
+/**
+ * An extraction worker's share of a batch (prepared-words.ts): the parts of the batch's
+ * additions numbered `thread` modulo `threads`, each extracted and packed to ship. Every worker
+ * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
+ * its own, and leaves a part holding a line the write refuses to the write. A document the
+ * write drops (`drops`: of a shard this instance does not own, with a sharded network) is
+ * extracted as an empty document: its line keeps its place, at no cost.
+ */
+import type { PayloadSource } from '../../store/update-files.js';
+import { parseJson } from '../../types/json-text.js';
+import type { IndexSettings } from '../../types/settings.js';
+import type { JsonObject } from '../document-id.js';
+import { tooDeepAt } from '../documents/depth.js';
+import { ndjsonLines } from '../documents/ndjson-payload.js';
+import { extractorFor, SearchFieldIds } from './extract.js';
+import { PART_DOCS, type ExtractedPart } from './prepared-words.js';
+
+export interface AheadJob {
+  /** per operation of the batch: its payload when it is an addition */
+  readonly sources: readonly (PayloadSource | null)[];
+  readonly thread: number;
+  readonly threads: number;
+}
+
+const EMPTY_DOCUMENT: JsonObject = {};
+
+export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[], drops?: (doc: JsonObject) => boolean): Generator<ExtractedPart> {
+  const fields = new SearchFieldIds(searchFields);
+  let seq = 0;
+  // whether the current part is this worker's
+  const ours = () => seq % job.threads === job.thread;
+  for (const [op, source] of job.sources.entries()) {
+    if (source === null) continue;
+    let line = 0;
+    let first = 0;
+    let docs: JsonObject[] | null = [];
+    // ends the current part: this worker's, extracted, or null
+    const part = (): ExtractedPart | null => {
+      const mine = ours() ? seq : null;
+      seq++;
+      if (mine === null) return null;
+      let words = null;
+      if (docs !== null) {
+        const extractor = extractorFor(settings, fields);
+        words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true));
+      }
+      return { seq: mine, op, first, count: line - first, words };
+    };
+    for (const { buffer, start, end } of ndjsonLines(source)) {
+      if (ours() && docs !== null) {
+        const doc = parsedDocument(buffer.subarray(start, end));
+        // the write fails this payload: nothing to prepare
+        if (doc === null) docs = null;
+        else docs.push(drops?.(doc) === true ? EMPTY_DOCUMENT : doc);
+      }
+      if (++line - first === PART_DOCS) {
+        const done = part();
+        if (done !== null) yield done;
+        first = line;
+        docs = [];
+      }
+    }
+    if (line > first) {
+      const done = part();
+      if (done !== null) yield done;
+    }
+  }
+}
+
+/** A line's document, or null when the write refuses it (not JSON, nested too deep). */
+function parsedDocument(line: Buffer): JsonObject | null {
+  if (tooDeepAt(line) !== -1) return null;
+  try {
+    return parseJson(line.toString('utf8')) as JsonObject;
+  } catch {
+    return null;
+  }
+}

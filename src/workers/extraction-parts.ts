@@ -1,0 +1,116 @@
+/**
+ * Extraction ahead of an index write (engine/words/prepared-words.ts) over worker threads:
+ * one extraction task per `--max-indexing-threads` thread, each posting its parts on its own
+ * MessagePort, which the index writer thread reads synchronously (receiveMessageOnPort, with
+ * Atomics to sleep until a part is posted): its write is one synchronous transaction.
+ *
+ * A shared Int32Array coordinates them (its slots and the messages: extraction-protocol.ts), so
+ * a worker stays at most MAX_AHEAD parts ahead of the write.
+ */
+import { receiveMessageOnPort, MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { DocumentOp } from '../engine/indexer/document-batch.js';
+import type { ExtractedPart, PartSource } from '../engine/words/prepared-words.js';
+import { payloadBytes } from '../engine/documents/ndjson-payload.js';
+import type { IndexSettings } from '../types/settings.js';
+import {
+  FAILED,
+  postedSlot,
+  STARTED,
+  STOP,
+  stateLength,
+  takenSlot,
+  type AheadEnd,
+  type AheadStart,
+  type ExtractionTask,
+} from './extraction-protocol.js';
+import type { WorkerPools } from './pool.js';
+
+/** Below this much addition payload, starting workers costs more than it saves. */
+const AHEAD_MIN_BYTES = 1 << 20;
+
+/**
+ * An addition smaller than this is left to the write: a part costs the worker a fixed price
+ * (an extractor, a message), which a few documents do not repay, and the write would wait.
+ */
+const OP_MIN_BYTES = 64 << 10;
+
+/** What the index writer thread gets: its ends of the channels. */
+export interface AheadEnds {
+  readonly ports: readonly MessagePort[];
+  readonly state: Int32Array;
+  /** per operation of the batch: whether the workers extract it */
+  readonly prepared: readonly boolean[];
+}
+
+/** Tells every worker and waiter that the write is over. */
+export function stopAhead(state: Int32Array): void {
+  Atomics.store(state, STOP, 1);
+  for (let slot = 0; slot < state.length; slot++) Atomics.notify(state, slot);
+}
+
+/**
+ * The main thread's side: starts the tasks of a documents write, or null when not worth it.
+ * `owned`: the write's sharded network and the index's primary key (documents of other shards are not extracted).
+ */
+export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned: ExtractionTask['owned'] = null): { ends: AheadEnds; done: Promise<unknown> } | null {
+  const sizes = ops.map((op) => (op.op === 'add' ? payloadBytes(op.source) : 0));
+  const sources = ops.map((op, i) => (op.op === 'add' && sizes[i]! >= OP_MIN_BYTES ? op.source : null));
+  const bytes = sources.reduce((sum, source, i) => sum + (source === null ? 0 : sizes[i]!), 0);
+  if (bytes < AHEAD_MIN_BYTES) return null;
+  const threads = pools.threads;
+  const state = new Int32Array(new SharedArrayBuffer(4 * stateLength(threads)));
+  const ports: MessagePort[] = [];
+  const tasks: Promise<unknown>[] = [];
+  for (let thread = 0; thread < threads; thread++) {
+    const { port1, port2 } = new MessageChannel();
+    ports.push(port1);
+    const task: ExtractionTask = { job: { sources, thread, threads }, port: port2, state, owned };
+    tasks.push(
+      pools.extractionPool().run(task, { transferList: [port2] }).catch(() => {
+        Atomics.store(state, FAILED, 1);
+        Atomics.notify(state, postedSlot(thread));
+      }),
+    );
+  }
+  return { ends: { ports, state, prepared: sources.map((source) => source !== null) }, done: Promise.all(tasks) };
+}
+
+/** The index writer's side: the parts, in order, over the ports. */
+export class PortParts implements PartSource {
+  private seq = 0;
+  private ended = false;
+
+  constructor(private readonly ends: AheadEnds) {}
+
+  prepares(op: number): boolean {
+    return this.ends.prepared[op] === true;
+  }
+
+  start(settings: IndexSettings, searchFields: readonly string[]): void {
+    const message: AheadStart = { settings, searchFields };
+    for (const port of this.ends.ports) port.postMessage(message);
+    Atomics.store(this.ends.state, STARTED, 1);
+    Atomics.notify(this.ends.state, STARTED);
+  }
+
+  next(): ExtractedPart | null {
+    const { ports, state } = this.ends;
+    const thread = this.seq % ports.length;
+    while (!this.ended) {
+      const posted = Atomics.load(state, postedSlot(thread));
+      const got = receiveMessageOnPort(ports[thread]!);
+      if (got !== undefined) {
+        Atomics.add(state, takenSlot(thread), 1);
+        Atomics.notify(state, takenSlot(thread));
+        const message = got.message as ExtractedPart | AheadEnd;
+        if ('end' in message) break;
+        this.seq++;
+        return message;
+      }
+      if (Atomics.load(state, FAILED) !== 0) break;
+      Atomics.wait(state, postedSlot(thread), posted, 1000);
+    }
+    this.ended = true;
+    return null;
+  }
+}

@@ -1,0 +1,219 @@
+// Words extracted ahead of a document batch: a batch that adopts them leaves exactly the word
+// index (and facets) that extracting everything in the write leaves, whatever the parts, threads,
+// field order, updates and failed payloads; parts that never come only mean local extraction.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decode } from '../../../../src/engine/docset.js';
+import { DocumentStore } from '../../../../src/engine/documents/store.js';
+import { readFacetFields } from '../../../../src/engine/facets/store.js';
+import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
+import { writeSettings } from '../../../../src/engine/index-settings.js';
+import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
+import { extractedParts } from '../../../../src/engine/words/extract-ahead.js';
+import { PART_DOCS, PreparedWords, type ExtractedPart, type PartSource } from '../../../../src/engine/words/prepared-words.js';
+import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
+import { mulberry32 } from '../../../helpers/random.js';
+import { wordIndexSnapshot } from '../search/harness.js';
+
+let dir: string;
+let envs: IndexEnvs;
+let files = 0;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-prepared-'));
+  envs = new IndexEnvs(dir);
+});
+afterEach(async () => {
+  await envs.closeAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function add(lines: string[], method: 'replace' | 'update' = 'replace'): DocumentOp {
+  const file = path.join(dir, `update-${files++}.ndjson`);
+  writeFileSync(file, lines.join('\n'));
+  return { op: 'add', source: { file }, method, primaryKey: 'id', skipMissing: false };
+}
+
+/**
+ * The parts as `threads` extraction workers would post them, taken in this thread; the additions
+ * `unprepared` names are left to the write, as small ones are.
+ */
+function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: ExtractedPart) => boolean = () => true, unprepared: readonly number[] = []): PartSource {
+  const sources = ops.map((op, i) => (op.op === 'add' && !unprepared.includes(i) ? op.source : null));
+  let workers: Generator<ExtractedPart>[] = [];
+  let seq = 0;
+  return {
+    prepares: (op) => sources[op] !== null,
+    start(settings, searchFields) {
+      workers = Array.from({ length: threads }, (_, thread) => extractedParts({ sources, thread, threads }, settings, searchFields));
+    },
+    next() {
+      for (;;) {
+        const got = workers[seq % threads]!.next();
+        if (got.done === true) return null;
+        seq++;
+        if (keep(got.value)) return got.value;
+      }
+    },
+  };
+}
+
+/** The facet index as plain data: field ids, and every key (latin1) with its documents. */
+function facetSnapshot(env: IndexEnv) {
+  return {
+    fields: readFacetFields(env),
+    keys: Object.fromEntries([...env.facetDocids.getRange()].map(({ key, value }) => [key.toString('latin1'), Array.from(decode(value))])),
+  };
+}
+
+/** Applies `batches` (each a list of ops, built fresh per run) to a new index; answers its snapshot and how many documents were adopted. */
+function run(name: string, settings: Partial<IndexSettings>, batches: (() => DocumentOp[])[], source?: (ops: DocumentOp[]) => PartSource) {
+  const env: IndexEnv = envs.get(name);
+  env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), ...settings }));
+  // documents whose words were taken, and how often words were asked for: a chunk of new
+  // documents adopts whole words (adopted-chunk.ts) asking once per document, and when it cannot,
+  // asks again per document
+  const adopted = new Set<object>();
+  let takes = 0;
+  for (const batch of batches) {
+    const ops = batch();
+    let prepared: PreparedWords | undefined;
+    if (source !== undefined) {
+      prepared = new PreparedWords(source(ops));
+      const take = prepared.take.bind(prepared);
+      prepared.take = (doc) => {
+        const shipped = take(doc);
+        takes++;
+        if (shipped !== undefined) adopted.add(doc);
+        return shipped;
+      };
+    }
+    applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, prepared);
+  }
+  return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, adopted: adopted.size, takes };
+}
+
+const WORDS = ['dragon', 'fire', 'Ünïcode', '東京タワー', 'night', 'river', 'stone', 'the', 'a', 'C#', 'naïve', 'quick', 'brown', 'fox', '42'];
+
+function randomDocs(seed: number, count: number, from = 0): object[] {
+  const random = mulberry32(seed);
+  const text = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(random() < 0.2 ? ', ' : ' ');
+  return Array.from({ length: count }, (_, i) => {
+    const doc: Record<string, unknown> = { id: from + i };
+    // shapes vary, so fields first appear in different orders and documents get reordered
+    if (random() < 0.7) doc.title = text(1 + Math.floor(random() * 4));
+    if (random() < 0.5) doc.tags = [text(1), text(2)];
+    if (random() < 0.3) doc[`extra${Math.floor(random() * 3)}`] = { inner: text(3), n: Math.floor(random() * 100) };
+    if (random() < 0.8) doc.body = text(Math.floor(random() * 30));
+    return random() < 0.5 ? Object.fromEntries(Object.entries(doc).reverse()) : doc;
+  });
+}
+
+const lines = (docs: object[]) => docs.map((doc) => JSON.stringify(doc));
+
+describe('documents prepared ahead', { timeout: 60_000 }, () => {
+  it.each([1, 3])('leave the indexes extracting in the write leaves, with %i extraction threads', (threads) => {
+    const first = randomDocs(1, 2 * PART_DOCS + 123); // ids 0–4122
+    const batches = [
+      () => [add(lines(first))],
+      () => [
+        // ids 3800–4799: updates of stored documents up to 4122, new ones after
+        add(lines(randomDocs(2, 1_000, 3_800)), 'update'),
+        { op: 'delete', ids: ['7', '8'] } as DocumentOp,
+        // ids 4500–5499, replacing what the update just sent from 4500 on
+        add(lines(randomDocs(3, 1_000, 4_500))),
+      ],
+    ];
+    const settings = { stopWords: ['the', 'a'], separatorTokens: [', '], filterableAttributes: ['tags', 'title', 'extra1', 'extra2.n', 'body'] };
+    const local = run('local', settings, batches);
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, threads));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(Object.keys(ahead.snapshot.facets.keys).length).toBeGreaterThan(50);
+    // every document stored as sent adopts its words: the first batch, the new documents of the
+    // update (4123–4499) and the replacements; merged updates do not
+    expect(ahead.adopted).toBe(first.length + 377 + 1_000);
+  });
+
+  it('renumber fields the write meets in another order than the worker did', () => {
+    const docs = randomDocs(4, 3 * PART_DOCS);
+    // the write already knows `body` and `tags` (in that order) when the worker starts
+    const batches = [() => [add(lines([{ id: 'seed', body: 'river', tags: ['x'] }]))], () => [add(lines(docs))]];
+    const settings = { filterableAttributes: ['extra0', 'tags', 'title'] };
+    const local = run('local', settings, batches);
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.snapshot.facets.fields.length).toBeGreaterThan(2);
+    expect(ahead.adopted).toBe(1 + docs.length);
+  });
+
+  it('fall back to extracting in the write for parts that never come and payloads that fail', () => {
+    const docs = randomDocs(5, 4 * PART_DOCS);
+    const batches = [() => [add(lines(docs)), add(['{"title": "no id"}', '{"id": 2}']), add(lines(randomDocs(6, 500, 10_000)))]];
+    const settings = { filterableAttributes: ['title', 'tags'] };
+    const local = run('local', settings, batches);
+    // the second part of the first addition is lost, as if its worker had died
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.adopted).toBe(docs.length - PART_DOCS + 500);
+  });
+
+  it('leave the additions the workers do not prepare to the write, which waits for no part of theirs', () => {
+    const batches = [() => [add(lines(randomDocs(9, 300))), add(lines(randomDocs(10, PART_DOCS + 10, 300))), add(lines(randomDocs(11, 200, 5_000)))]];
+    const local = run('local', {}, batches);
+    const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1, () => true, [0, 2]));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.adopted).toBe(PART_DOCS + 10);
+  });
+
+  it.each(['indexingTime', 'disabled'] as const)('adopt whole words of new documents in chunks and parts that do not line up (prefixSearch %s)', (prefixSearch) => {
+    // id 500 comes twice in a row: the second line is the document, the first is left out
+    const small = randomDocs(12, 1_000);
+    const first = [...small.slice(0, 501), { ...(small[500] as object), body: 'night dragon' }, ...small.slice(501)];
+    // the write's chunks end after 20,000 documents, inside a part of the second addition
+    const batches = [() => [add(lines(first)), add(lines(randomDocs(13, 20_000, 50_000)))], () => [add(lines(randomDocs(14, PART_DOCS, 80_000)))]];
+    const settings = { prefixSearch, stopWords: ['the'], filterableAttributes: ['title'] };
+    const local = run('local', settings, batches);
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(Object.keys(ahead.snapshot.words.prefixes).length > 0).toBe(prefixSearch === 'indexingTime');
+    expect(ahead.adopted).toBe(1_000 + 20_000 + PART_DOCS);
+    // one ask per document: every chunk adopted whole words
+    expect(ahead.takes).toBe(ahead.adopted);
+  });
+
+  it('adopt document by document a chunk where a later line replaced a document out of order', () => {
+    const docs = randomDocs(15, PART_DOCS + 500);
+    const batches = [() => [add(lines([...docs, { id: 3, body: 'stone' }]))]];
+    const local = run('local', {}, batches);
+    const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.adopted).toBe(docs.length);
+    expect(ahead.takes).toBeGreaterThan(ahead.adopted);
+  });
+
+  it('adopt document by document a chunk whose shipments numbered a field otherwise', () => {
+    // two workers: the second meets `late` without knowing the first's `early`
+    const early = randomDocs(16, PART_DOCS).map((doc) => ({ ...doc, early: 'stone river' }));
+    const late = randomDocs(17, PART_DOCS, PART_DOCS).map((doc) => ({ ...doc, late: 'quick fox' }));
+    const batches = [() => [add(lines([...early, ...late]))]];
+    const local = run('local', {}, batches);
+    const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 2));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.adopted).toBe(2 * PART_DOCS);
+    expect(ahead.takes).toBeGreaterThan(ahead.adopted);
+  });
+
+  it('ship no words for a part with a line that is not JSON, and number parts per addition', () => {
+    const sources = [add(['{"id": 1, "title": "broken"', '{"id": 2}']), { op: 'clear' } as DocumentOp, add(lines(randomDocs(7, PART_DOCS + 1)))].map((op) =>
+      op.op === 'add' ? op.source : null,
+    );
+    const parts = [...extractedParts({ sources, thread: 0, threads: 1 }, defaultSettings(), [])];
+    expect(parts.map(({ seq, op, first, count, words }) => [seq, op, first, count, words === null])).toEqual([
+      [0, 0, 0, 2, true],
+      [1, 2, 0, PART_DOCS, false],
+      [2, 2, PART_DOCS, 1, false],
+    ]);
+  });
+});
