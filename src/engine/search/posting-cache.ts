@@ -70,8 +70,33 @@ const cached = new EntryCache<Cached>((env) => env.main, INDEX_MAIN_KEYS.documen
 }));
 
 /**
+ * One search's view of a kept store: what the search read or found stays in a map of its own as
+ * well, so the search reads each posting once (a split's parts, a phrase's words, a word again)
+ * even when the budget empties the kept store meanwhile, or holds nothing (budget spent).
+ */
+class SearchLayer<T> {
+  private readonly own = new Map<string, T>();
+
+  constructor(private readonly kept: Kept<T>) {}
+
+  get(key: string): T | undefined {
+    let value = this.own.get(key);
+    if (value === undefined) {
+      value = this.kept.get(key);
+      if (value !== undefined) this.own.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: T): void {
+    this.own.set(key, value);
+    this.kept.set(key, value);
+  }
+}
+
+/**
  * The word postings (`word-docids`) and prefix postings (`word-prefix-docids`) kept for `env` as
- * of its current snapshot; `wordsVersion` as the search read it.
+ * of its current snapshot, seen by one search (SearchLayer); `wordsVersion` as the search read it.
  */
 export function cachedPostings(env: IndexReadEnv, wordsVersion: number): { words: PostingStore; prefixes: PostingStore; splits: SplitStore } {
   const postings = cached.get(env);
@@ -81,5 +106,5 @@ export function cachedPostings(env: IndexReadEnv, wordsVersion: number): { words
     postings.prefixes.clear();
     postings.splits.clear();
   }
-  return postings;
+  return { words: new SearchLayer(postings.words), prefixes: new SearchLayer(postings.prefixes), splits: new SearchLayer(postings.splits) };
 }

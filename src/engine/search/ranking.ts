@@ -37,7 +37,7 @@ import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js'
 import { INFO_POSITION } from '../words/postings.js';
 import { cutCosts, cutLevels, ngramProximityCosts } from './ngram-costs.js';
 import type { Ngram, QueryCuts } from './ngrams.js';
-import { ProximityTerms } from './proximity-terms.js';
+import { ProximityTerms, type PairRecords } from './proximity-terms.js';
 import { termEnd } from './query.js';
 import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
 
@@ -190,6 +190,9 @@ export function scoreOf(details: readonly StepDetail[]): number {
   return globalScore(details.map(rankOf).filter((r): r is [number, number] => r !== null));
 }
 
+/** The pair records of a query without two terms in a row. */
+const NO_PAIRS: PairRecords = { records: new Uint32Array(0), pairs: 0 };
+
 /** Whether a term has an exact form in the index: a phrase, or a word some document holds as is. */
 function hasExactForm(term: ResolvedTerm): boolean {
   return term.phraseHits !== null || term.derivations.some((d) => d.exact);
@@ -332,7 +335,8 @@ class Ranker {
         // for from the last group down, which most documents (matching few words) stop at early
         const columns = this.input.removal.map((members) => members.map((t) => features[t]!.typo));
         const levels = new Int32Array(group.length);
-        for (let k = 0; k < group.length; k++) {
+        // no removal group (a one-word query): every document is at level 0
+        for (let k = 0; k < group.length && columns.length > 0; k++) {
           const i = group[k]!;
           let level = columns.length;
           for (; level > 0; level--) {
@@ -372,8 +376,9 @@ class Ranker {
         return;
       }
       case 'proximity': {
-        const { records, pairs } = this.proximityTerms().records(kept);
-        const exactOnly = this.exactOnly.get(kept)?.();
+        // a one-term query has no pair: no place list to set up
+        const { records, pairs } = terms.length < 2 ? NO_PAIRS : this.proximityTerms().records(kept);
+        const exactOnly = pairs === 0 && cuts === undefined ? undefined : this.exactOnly.get(kept)?.();
         let maxCost = 3 * pairs;
         const costs = pairs === 0 ? new Int32Array(group.length) : this.proximityCosts(group, records, exactOnly);
         if (cuts !== undefined) {
