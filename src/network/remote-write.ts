@@ -10,7 +10,7 @@
  * the error bodies v1.50 stores in a task's `remote_tasks`, never as an exception.
  */
 import type { ErrorBody } from '../errors/api-error.js';
-import { errorBody, quoted } from './remote-answer.js';
+import { errorBody, isTimeout, quoted } from './remote-answer.js';
 import type { Failure, OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
 import { parseRustUnsigned, U64_MAX } from '../types/rust-int.js';
 import { isJsonObject } from '../types/json-text.js';
@@ -89,11 +89,6 @@ export class WriteBackoff {
   }
 }
 
-
-/** A deadline passed: the client's own TimeoutError, or an abort whose reason is one. */
-export function isTimeout(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'TimeoutError' || (err.name === 'AbortError' && err.cause instanceof Error && err.cause.name === 'TimeoutError'));
-}
 
 /** v1.50's `ProxyError` for a failed answer or transport error. */
 function failure(outcome: Failure): ErrorBody {

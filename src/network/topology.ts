@@ -20,7 +20,8 @@ import type { NetworkOrigin, RemoteTask, TaskKind, TaskNetwork } from '../types/
 import { newChange } from '../tasks/process/network-change-state.js';
 import type { Network, NetworkPatch, Saved } from './network.js';
 import { originHeaders } from './proxy-headers.js';
-import { isTimeout, summarizedTaskUid, type RemoteWriter } from './remote-write.js';
+import { isTimeout } from './remote-answer.js';
+import { summarizedTaskUid, type RemoteWriter } from './remote-write.js';
 
 export interface TopologyDeps {
   readonly network: Pick<Network, 'merge' | 'store' | 'current'>;

@@ -12,7 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ErrorBody } from '../errors/api-error.js';
-import { errorBody, quoted } from '../network/remote-answer.js';
+import { errorBody, isTimeout, quoted } from '../network/remote-answer.js';
 import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
 import { isJsonObject } from '../types/json-text.js';
 
@@ -68,10 +68,6 @@ function classify(response: OutgoingResponse, accepts: (body: Record<string, unk
     return { retry: errorBody('remote_bad_response', message) };
   }
   return { done: { ok: true, body } };
-}
-
-function isTimeout(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'TimeoutError' || (err.name === 'AbortError' && err.cause instanceof Error && err.cause.name === 'TimeoutError'));
 }
 
 export interface RemoteRequestOptions {

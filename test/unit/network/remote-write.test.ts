@@ -2,41 +2,26 @@
  * The remote write client against a loopback receiver: what it sends, which answers end it, which
  * are tried again (with v1.50's backoff), and the errors it records.
  */
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RemoteWriter, WriteBackoff, summarizedTaskUid, writeTimingsFromEnv } from '../../../src/network/remote-write.js';
 import { OutgoingClient } from '../../../src/outgoing/client.js';
 import { IpPolicy } from '../../../src/outgoing/ip-policy.js';
-
-interface Hit {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+import { startRecordingReceiver, type Hit } from '../../helpers/recording-receiver.js';
 
 const hits: Hit[] = [];
 let answer: (hit: Hit, res: ServerResponse) => void;
-let receiver: Server;
+let receiver: Awaited<ReturnType<typeof startRecordingReceiver>>;
 let base: string;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const hit = { method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() };
-      hits.push(hit);
-      answer(hit, res);
-    });
+  receiver = await startRecordingReceiver((hit, res) => {
+    hits.push(hit);
+    answer(hit, res);
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/ignored/path`;
+  base = `http://127.0.0.1:${receiver.port}/ignored/path`;
 });
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
-});
+afterAll(() => receiver.close());
 beforeEach(() => {
   hits.length = 0;
 });

@@ -3,43 +3,28 @@
  * (IP literals, every resolved address, every redirect hop), the connection goes to the checked
  * address, and timeouts and retries behave. Only loopback addresses are ever connected to.
  */
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OutgoingClient, type Failure } from '../../../src/outgoing/client.js';
 import { IpPolicy, RejectedIp } from '../../../src/outgoing/ip-policy.js';
-
-interface Hit {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+import { startRecordingReceiver, type Hit } from '../../helpers/recording-receiver.js';
 
 const hits: Hit[] = [];
 let answer: (hit: Hit, res: ServerResponse) => void;
-let receiver: Server;
+let receiver: Awaited<ReturnType<typeof startRecordingReceiver>>;
 let base: string;
 let port: number;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const hit = { method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() };
-      hits.push(hit);
-      answer(hit, res);
-    });
+  receiver = await startRecordingReceiver((hit, res) => {
+    hits.push(hit);
+    answer(hit, res);
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  port = (receiver.address() as { port: number }).port;
+  port = receiver.port;
   base = `http://127.0.0.1:${port}`;
 });
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
-});
+afterAll(() => receiver.close());
 beforeEach(() => {
   hits.length = 0;
   answer = (_hit, res) => res.end('fine');
