@@ -34,7 +34,6 @@ export function remoteSearchDeadline(env: NodeJS.ProcessEnv = process.env): numb
   return Date.now() + (Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_TIMEOUT_SECONDS) * 1000;
 }
 
-
 type Attempt = { readonly done: RemoteAnswer } | { readonly retry: ErrorBody };
 
 /** Whether `body` has the shape of a federated search response (what `/multi-search` answers). */

@@ -101,8 +101,13 @@ export async function warmUpSearchPath(onError: (err: unknown) => void): Promise
   } catch (err) {
     onError(err);
   } finally {
+    // each on its own: a folder that cannot go does not keep the environment open
     try {
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      onError(err);
+    }
+    try {
       await envs?.closeAll();
     } catch (err) {
       onError(err);
