@@ -271,7 +271,8 @@ describe('a v4 dump (v0.25) with an enqueued document addition and a failed task
 
   it('keeps the three indexes with their dates, documents and settings', async () => {
     const indexes = await get(server(), '/indexes');
-    expect(indexes.results).toEqual([
+    // the dump's enqueued addition creates `movies_2` when it runs, which may be before this read
+    expect(indexes.results.filter((index: { uid: string }) => index.uid !== 'movies_2')).toEqual([
       { uid: 'dnd_spells', primaryKey: 'index', createdAt: '2022-10-06T12:53:40.831649057Z', updatedAt: '2022-10-06T12:53:41.116036186Z' },
       { uid: 'movies', primaryKey: 'id', createdAt: '2022-10-06T12:53:38.710611568Z', updatedAt: '2022-10-06T12:53:49.785862546Z' },
       { uid: 'products', primaryKey: 'sku', createdAt: '2022-10-06T12:53:39.360187055Z', updatedAt: '2022-10-06T12:53:40.603035979Z' },
