@@ -2,7 +2,8 @@
  * An extraction worker's share of a batch (prepared-words.ts): the parts of the batch's
  * additions numbered `thread` modulo `threads`, each extracted and packed to ship. Every worker
  * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
- * its own, and leaves a part holding a line the write refuses to the write. A document the
+ * its own, and leaves a part holding a line the write refuses to the write. A part ships its
+ * documents' words and the documents packed as the store writes them. A document the
  * write drops (`drops`: of a shard this instance does not own, with a sharded network) is
  * extracted as an empty document: its line keeps its place, at no cost.
  */
@@ -12,6 +13,7 @@ import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../document-id.js';
 import { tooDeepAt } from '../documents/depth.js';
 import { ndjsonLines } from '../documents/ndjson-payload.js';
+import { packDocuments } from '../documents/packed-documents.js';
 import { extractorFor, SearchFieldIds } from './extract.js';
 import { PART_DOCS, type ExtractedPart } from './prepared-words.js';
 
@@ -40,11 +42,13 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
       seq++;
       if (mine === null) return null;
       let words = null;
+      let packed = null;
       if (docs !== null) {
         const extractor = extractorFor(settings, fields);
         words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true));
+        packed = packDocuments(docs);
       }
-      return { seq: mine, op, first, count: line - first, words };
+      return { seq: mine, op, first, count: line - first, words, packed };
     };
     for (const { buffer, start, end } of ndjsonLines(source)) {
       if (ours() && docs !== null) {
