@@ -76,6 +76,12 @@ export function dictionaryWordStarts(text: string, language: DictionaryLanguage)
   return out;
 }
 
+/** Loads the dictionary of `language` in this thread, if it is not loaded yet. */
+export function loadDictionary(language: DictionaryLanguage): void {
+  if (language === 'cmn') loadJieba();
+  else linderaTokenizer(language);
+}
+
 /** The languages whose dictionary this thread has loaded. */
 export function loadedDictionaries(): DictionaryLanguage[] {
   return (['cmn', 'jpn', 'kor'] as const).filter((language) => (language === 'cmn' ? jieba !== undefined : linderaTokenizers.has(language)));

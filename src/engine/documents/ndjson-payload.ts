@@ -44,6 +44,16 @@ export function* readNdjson(source: PayloadSource): Generator<JsonObject> {
   }
 }
 
+/** A line's document, or null when a write refuses it (not JSON, nested too deep). */
+export function parsedLine(line: Buffer): JsonObject | null {
+  if (tooDeepAt(line) !== -1) return null;
+  try {
+    return parseJson(line.toString('utf8')) as JsonObject;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The lines of `buffer[start, end)` that a newline ends (searched from `from`); answers where
  * the rest, a line not ended yet, starts.

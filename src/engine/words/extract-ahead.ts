@@ -2,17 +2,18 @@
  * An extraction worker's share of a batch (prepared-words.ts): the parts of the batch's
  * additions numbered `thread` modulo `threads`, each extracted and packed to ship. Every worker
  * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
- * its own, and leaves a part holding a line the write refuses to the write. A part ships its
+ * its own, and leaves a part holding a line the write refuses to the write. The first worker
+ * first has the dictionary segmenters the batch will need loaded (dictionary-scout.ts). A part ships its
  * documents' words and the documents packed as the store writes them. A document the
  * write drops (`drops`: of a shard this instance does not own, with a sharded network) is
  * extracted as an empty document: its line keeps its place, at no cost.
  */
 import type { PayloadSource } from '../../store/update-files.js';
-import { parseJson } from '../../types/json-text.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../document-id.js';
-import { tooDeepAt } from '../documents/depth.js';
-import { ndjsonLines } from '../documents/ndjson-payload.js';
+import { ndjsonLines, parsedLine } from '../documents/ndjson-payload.js';
+import { preloadDictionaries } from '../../kernels/run-segmenter.js';
+import { scoutDictionaries } from './dictionary-scout.js';
 import { packDocuments } from '../documents/packed-documents.js';
 import { extractorFor, SearchFieldIds } from './extract.js';
 import { PART_DOCS, type ExtractedPart } from './prepared-words.js';
@@ -28,6 +29,8 @@ const EMPTY_DOCUMENT: JsonObject = {};
 
 export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[], drops?: (doc: JsonObject) => boolean): Generator<ExtractedPart> {
   const fields = new SearchFieldIds(searchFields);
+  // one worker is enough to have the dictionaries the batch needs loaded early
+  if (job.thread === 0) preloadDictionaries([...scoutDictionaries(job.sources, settings, searchFields)]);
   let seq = 0;
   // whether the current part is this worker's
   const ours = () => seq % job.threads === job.thread;
@@ -52,7 +55,7 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
     };
     for (const { buffer, start, end } of ndjsonLines(source)) {
       if (ours() && docs !== null) {
-        const doc = parsedDocument(buffer.subarray(start, end));
+        const doc = parsedLine(buffer.subarray(start, end));
         // the write fails this payload: nothing to prepare
         if (doc === null) docs = null;
         else docs.push(drops?.(doc) === true ? EMPTY_DOCUMENT : doc);
@@ -71,12 +74,3 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
   }
 }
 
-/** A line's document, or null when the write refuses it (not JSON, nested too deep). */
-function parsedDocument(line: Buffer): JsonObject | null {
-  if (tooDeepAt(line) !== -1) return null;
-  try {
-    return parseJson(line.toString('utf8')) as JsonObject;
-  } catch {
-    return null;
-  }
-}

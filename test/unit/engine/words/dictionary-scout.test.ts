@@ -1,0 +1,32 @@
+// The scout of a batch's payloads finds the dictionary languages its Chinese, Japanese and Korean
+// text will ask for, the way extraction decides them, without loading any dictionary.
+import { describe, expect, it } from 'vitest';
+import { loadedDictionaries } from '../../../../src/kernels/dictionary-segmenters.js';
+import { scoutDictionaries } from '../../../../src/engine/words/dictionary-scout.js';
+import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
+
+const payload = (docs: object[]) => ({ bytes: new TextEncoder().encode(docs.map((doc) => JSON.stringify(doc)).join('\n')) });
+const latin = Array.from({ length: 50 }, (_, i) => ({ id: i, title: `Movie number ${i}`, overview: 'A story of a river.' }));
+const scout = (docs: object[][], settings: IndexSettings = defaultSettings()) => [...scoutDictionaries(docs.map(payload), settings, ['id', 'title', 'overview'])].sort();
+
+describe('scoutDictionaries', () => {
+  it('answers no language for text without Chinese, Japanese or Korean, nor for CJK punctuation alone', () => {
+    expect(scout([latin, [{ id: 'p', title: 'Mother、Father「」' }]])).toEqual([]);
+  });
+
+  it('answers the languages of the runs in every payload, wherever their lines are', () => {
+    const korean = { id: 'k', overview: 'Umma (Korean: 엄마) is a 2022 film' };
+    const chinese = { id: 'c', overview: 'Born in China (我们诞生在中国) is a 2016 documentary' };
+    const japanese = { id: 'j', title: 'クーポンで無料で頂きました' };
+    expect(scout([[...latin, korean], [chinese], [...latin, japanese]])).toEqual(['cmn', 'jpn', 'kor']);
+    expect(loadedDictionaries()).toEqual([]);
+  });
+
+  it('follows the index settings: text in a field that is not searchable asks for nothing', () => {
+    expect(scout([[{ id: 'k', hidden: '엄마' }]], { ...defaultSettings(), searchableAttributes: ['title'] })).toEqual([]);
+  });
+
+  it('skips lines the write refuses', () => {
+    expect(scoutDictionaries([{ bytes: new TextEncoder().encode('{"id": "엄마"\n{"id":1,"t":"엄마"}') }], defaultSettings(), ['id', 't'])).toEqual(new Set(['kor']));
+  });
+});
