@@ -19,12 +19,29 @@ import { extractorFor, SearchFieldIds } from './extract.js';
 const LINES_LOOKED_AT = 16;
 const ALL_LANGUAGES = 3;
 
-/** Whether `buffer[start, end)` holds a character of U+3000–U+DFFF (3-byte UTF-8 lead bytes 0xE3–0xED). */
+const isLead = (byte: number) => byte >= 0xe3 && byte <= 0xed;
+
+/** The 4-byte words of the last buffer scanned (the lines of a payload block share theirs). */
+let wordsOf: { buffer: Buffer; words: Uint32Array; first: number } | null = null;
+
+/**
+ * Whether `buffer[start, end)` holds a character of U+3000–U+DFFF (3-byte UTF-8 lead bytes
+ * 0xE3–0xED). Four bytes at a time while they are ASCII, as most text of a payload is.
+ */
 function holdsCjk(buffer: Buffer, start: number, end: number): boolean {
-  for (let at = start; at < end; at++) {
-    const byte = buffer[at]!;
-    if (byte >= 0xe3 && byte <= 0xed) return true;
+  if (wordsOf?.buffer !== buffer) {
+    // the first byte of `buffer` on a 4-byte boundary of its ArrayBuffer
+    const first = (4 - (buffer.byteOffset & 3)) & 3;
+    wordsOf = { buffer, words: new Uint32Array(buffer.buffer, buffer.byteOffset + first, (buffer.length - first) >>> 2), first };
   }
+  const { words, first } = wordsOf;
+  let at = start;
+  for (; at < end && (at < first || ((at - first) & 3) !== 0); at++) if (isLead(buffer[at]!)) return true;
+  for (let word = (at - first) >>> 2; at + 4 <= end; word++, at += 4) {
+    if ((words[word]! & 0x80808080) === 0) continue;
+    for (let i = at; i < at + 4; i++) if (isLead(buffer[i]!)) return true;
+  }
+  for (; at < end; at++) if (isLead(buffer[at]!)) return true;
   return false;
 }
 
@@ -39,8 +56,11 @@ export function scoutDictionaries(sources: readonly (PayloadSource | null)[], se
       if (!holdsCjk(buffer, start, end)) continue;
       const doc = parsedLine(buffer.subarray(start, end));
       if (doc !== null) for (const language of dictionaryLanguagesOf(() => extractor.extract([{ docid: 0, doc }]))) found.add(language);
-      if (++looked === LINES_LOOKED_AT || found.size === ALL_LANGUAGES) return found;
+      if (++looked === LINES_LOOKED_AT || found.size === ALL_LANGUAGES) break;
     }
+    if (looked === LINES_LOOKED_AT || found.size === ALL_LANGUAGES) break;
   }
+  // the payload's last block is not kept
+  wordsOf = null;
   return found;
 }

@@ -29,4 +29,15 @@ describe('scoutDictionaries', () => {
   it('skips lines the write refuses', () => {
     expect(scoutDictionaries([{ bytes: new TextEncoder().encode('{"id": "엄마"\n{"id":1,"t":"엄마"}') }], defaultSettings(), ['id', 't'])).toEqual(new Set(['kor']));
   });
+
+  it('finds the text at any byte offset of the payload and of its line', () => {
+    for (let shift = 0; shift < 8; shift++) {
+      for (let pad = 0; pad < 9; pad++) {
+        const line = new TextEncoder().encode(`{"id":1,"t":"${'a'.repeat(pad)}엄마 ${'b'.repeat(pad)}"}`);
+        const bytes = new Uint8Array(shift + line.length);
+        bytes.set(line, shift);
+        expect(scoutDictionaries([{ bytes: bytes.subarray(shift) }], defaultSettings(), ['id', 't'])).toEqual(new Set(['kor']));
+      }
+    }
+  });
 });
