@@ -40,4 +40,9 @@ describe('scoutDictionaries', () => {
       }
     }
   });
+
+  it('still finds kana and Hangul lines after more Han lines than it tokenizes', () => {
+    const han = Array.from({ length: 40 }, (_, i) => ({ id: `h${i}`, overview: `Born in China (我们诞生在中国) ${i}` }));
+    expect(scout([[...han, ...latin, { id: 'j', title: 'クーポンで無料で頂きました' }, { id: 'k', title: '엄마' }]])).toEqual(['cmn', 'jpn', 'kor']);
+  });
 });
