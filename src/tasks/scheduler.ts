@@ -8,11 +8,11 @@
  *
  * A batch's writes, in order (process/context.ts says which processor does what, and why):
  * 1. the index environment, in its own transaction, in the index writer thread
- *    (workers/index-writer.ts): a document batch's processor runs that write itself; a settings or
- *    edition batch returns it as `indexWrite` and this loop applies it. A refusal of an
- *    `indexWrite` by the index (settings enabling geo over an invalid `_geo`…) fails every task
- *    of the batch and drops the processor's `commit` (a document batch fails only the task its
- *    write refuses: process/isolated-write.ts);
+ *    (workers/index-writer.ts): the processor runs that write itself, through the context's
+ *    `writeIndex` this loop gives it, and returns the environment as `indexWritten`. A refusal by
+ *    the index (settings enabling geo over an invalid `_geo`…) fails every task of a settings or
+ *    edition batch (process/batch-write.ts), only the task it refuses in a document batch
+ *    (process/isolated-write.ts);
  * 2. the instance transaction: `commit`, the written index's statistics measured after step 1
  *    (indexes/stats-store.ts), the finished tasks, the batch, and the removal of the payloads kept
  *    in LMDB (store/update-files.ts);
@@ -33,7 +33,7 @@
  * cancelations and `upgradeDatabase` batches run; once an upgrade failed, or was canceled and left
  * the old format in place, no further batch runs until a restart, as in v1.50.
  */
-import { ApiError, inIndex } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import { createdIndexSizes, databaseSizeChanges, databaseSizes, measureIndex } from '../indexes/stats.js';
@@ -51,7 +51,8 @@ import { gatedBatch, type GatedBatch } from './network-gate.js';
 import { finishBatch, openBatch } from './batch-record.js';
 import { nowNs } from '../types/dates.js';
 import { Progress } from './progress.js';
-import type { ArchiveDeps, BatchProcessor, ExportDeps, ProcessContext, ProcessOutcome } from './process/context.js';
+import type { ArchiveDeps, BatchProcessor, ExportDeps, IndexWriter, ProcessContext, ProcessOutcome } from './process/context.js';
+import type { WriteOutcome } from '../engine/indexer/commit.js';
 import { processIndexCompaction } from './process/compaction.js';
 import { processExport } from './process/export.js';
 import { processNetworkChange, recordImports, resumeNotifications, shardingDuring } from './process/network-change.js';
@@ -261,7 +262,8 @@ export class Scheduler {
     try {
       let outcome: ProcessOutcome;
       try {
-        outcome = await this.process(next, tasks, { now: startedAt, signal: abort.signal, progress });
+        const writeIndex = this.indexWriter(abort.signal);
+        outcome = await this.process(next, tasks, { now: startedAt, signal: abort.signal, progress, batchUid: batch.uid, writeIndex });
       } catch (err) {
         if (abort.signal.aborted) throw new BatchAborted();
         const error = err instanceof ApiError ? err : crashError(err);
@@ -274,25 +276,8 @@ export class Scheduler {
         await outcome.abandon?.();
         throw new BatchAborted();
       }
-      if (outcome.indexWrite !== undefined) {
-        progress.enter('indexing', 'indexing');
-        const { uuid } = outcome.indexWrite;
-        // the write records its batch and outcomes, for a re-run after a crash before the commit below
-        const applied = { batchUid: batch.uid, tasks: outcome.tasks.map((task) => ({ uid: task.uid, details: task.details })) };
-        const write = { ...outcome.indexWrite.write, applied };
-        try {
-          await writeIndex(this.deps.workers, this.deps.indexEnvs, uuid, write, abort.signal, progress.watchIndexWrite());
-          crashAfterIndexCommit();
-        } catch (err) {
-          if (abort.signal.aborted) throw new BatchAborted();
-          if (!(err instanceof ApiError)) throw err;
-          // The index refused the write (settings enabling geo over an invalid `_geo`…): every task fails, nothing changes.
-          const error = inIndex(next.indexUid!, err);
-          outcome = { tasks: tasks.map((task) => failed(task, error)) };
-        }
-      }
       progress.enter('batch', 'writing tasks to disk');
-      const written = outcome.indexWrite?.uuid ?? outcome.indexWritten;
+      const written = outcome.indexWritten;
       const env = written === undefined ? undefined : this.deps.indexEnvs.get(written);
       const measured = env === undefined ? undefined : measureIndex(env, this.deps.indexEnvs.folderOf(env.uuid));
       const sizes = env === undefined ? {} : databaseSizeChanges(sizesBefore ?? createdIndexSizes(env), measured!.internalDatabaseSizes);
@@ -350,10 +335,20 @@ export class Scheduler {
     return { batch, taskUids: new Set([task.uid]) };
   }
 
+  /** The batch's way to write index environments (process/context.ts): the index writer thread, interrupted by `signal`. */
+  private indexWriter(signal: AbortSignal): IndexWriter {
+    const { workers, indexEnvs } = this.deps;
+    return async (uuid, write, watcher) => {
+      const outcome = await writeIndex(workers, indexEnvs, uuid, write, signal, watcher);
+      if (write.kind !== 'documents' || write.rehearsal !== true) crashAfterIndexCommit();
+      return outcome as WriteOutcome<typeof write>;
+    };
+  }
+
   private async process(
     next: GatedBatch,
     tasks: Task[],
-    run: Pick<ProcessContext, 'now' | 'signal' | 'progress'>,
+    run: Pick<ProcessContext, 'now' | 'signal' | 'progress' | 'batchUid' | 'writeIndex'>,
   ): Promise<ProcessOutcome> {
     const processor = PROCESSORS[next.operation];
     if (processor === undefined) {

@@ -56,6 +56,9 @@ export type IndexWrite = DocumentsWrite | SettingsWrite | ReshardWrite;
 /** What a write answers: each operation's outcome (documents), what moved (reshard), nothing (settings). */
 export type IndexWriteOutcome = DocumentBatchOutcome | ReshardOutcome | null;
 
+/** What write `W` answers. */
+export type WriteOutcome<W extends IndexWrite> = W extends DocumentsWrite ? DocumentBatchOutcome : W extends ReshardWrite ? ReshardOutcome : null;
+
 /** Applies `write`; a documents write answers each operation's outcome. `prepared` has its words extracted ahead. */
 export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome;
 export function applyIndexWrite(env: IndexEnv, write: ReshardWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): ReshardOutcome;
@@ -63,7 +66,7 @@ export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: (
 export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), prepared?: PreparedWords): IndexWriteOutcome {
   const stamp = () => {
     stampIndexFormat(env);
-    if (write.kind !== 'reshard' && write.applied !== undefined) recordAppliedBatch(env, write.applied);
+    if (write.applied !== undefined) recordAppliedBatch(env, write.applied);
   };
   if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, prepared, write.rehearsal, stamp, write.sharding ?? null);
   if (write.kind === 'reshard') {

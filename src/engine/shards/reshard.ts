@@ -12,12 +12,15 @@ import { difference, EMPTY, fromUnsorted, has, union, unionAll, type DocSet } fr
 import type { IndexEnv } from '../index-env.js';
 import { readShardDocids, writeShardDocids } from './shard-docids.js';
 import { shardOf, type Sharding } from './shard-of.js';
+import type { AppliedBatch } from '../applied-batch.js';
 
 /** The index write that reshards an index (workers/index-writer.ts `writeIndex` answers a ReshardOutcome). */
 export interface ReshardWrite {
   readonly kind: 'reshard';
   /** only its shard names matter */
   readonly sharding: Pick<Sharding, 'shards'>;
+  /** the batch this write applies, recorded with it */
+  readonly applied?: AppliedBatch;
 }
 
 /** What resharding changed. */

@@ -1,15 +1,14 @@
 /**
  * What a batch processor gets and gives back. A processor finishes its tasks and makes or
- * describes the batch's writes; who runs the index write depends on when the tasks' outcomes are
- * known:
- * - Document batches (documents.ts) write the index themselves, through the index writer thread
- *   (workers/index-writer.ts): the writer validates each operation while it streams the update
- *   files, so a task's outcome (its count, its payload's error, the inferred primary key) is only
- *   known from that write. They return `indexWritten`.
- * - Settings and edition batches (settings.ts, document-edition.ts) know their outcomes before
- *   writing (the merged settings are checked on the main thread; the edition's changes come back
- *   from the edition pool), so they return the write as `indexWrite` and the scheduler applies it
- *   through the same writer thread, failing every task if the index refuses it.
+ * describes the batch's writes.
+ * Index environments have ONE way to be written: the processor calls `ctx.writeIndex` (the index
+ * writer thread, workers/index-writer.ts, which runs the engine's indexer, engine/indexer/commit.ts,
+ * in one transaction per write) and returns the environment it wrote as `indexWritten`, for the
+ * scheduler to measure. Every batch kind that changes an index goes through it: documents
+ * (documents.ts, whose tasks' outcomes are only known from the write, which validates the
+ * payloads as it streams them), settings, edition and index creation on a sharded network
+ * (batch-write.ts: outcomes known before writing, refused as a whole), a topology change's
+ * resharding and deletion of unowned documents (network-export.ts, reshard-indexes.ts).
  * - Dump and snapshot batches write their archive themselves, renamed into place once complete;
  *   export batches write nothing here, they send indexes to another instance;
  *   compaction writes a compacted copy and swaps it in `afterCommit`; index and task operations
@@ -20,12 +19,13 @@
  * A crash between the two commits leaves the tasks enqueued: they run again over the written
  * index, which reaches the same state for additions, deletions, clears and settings (an index the
  * batch created is made again in a new folder, the first one left behind). An edition function
- * would edit again what it edited: the scheduler records each `indexWrite`'s batch and its tasks'
- * details in the index environment, in the write's own transaction (engine/applied-batch.ts), and
- * the edition processor finds there that its task's write already landed and only finishes it.
+ * would edit again what it edited: a write whose outcomes are known before it records its batch
+ * and its tasks' details in the index environment, in the write's own transaction
+ * (engine/applied-batch.ts), and the edition processor finds there that its task's write already
+ * landed and only finishes it.
  */
 import type { IndexEnv, IndexEnvs } from '../../engine/index-env.js';
-import type { IndexWrite } from '../../engine/indexer/commit.js';
+import type { IndexWrite, WriteOutcome } from '../../engine/indexer/commit.js';
 import type { IndexRegistry } from '../../indexes/registry.js';
 import type { IndexStatsStore } from '../../indexes/stats-store.js';
 import type { InstanceStore } from '../../store/env.js';
@@ -33,6 +33,7 @@ import type { StorageFormat } from '../../store/storage-format.js';
 import type { PayloadSource, UpdateFiles } from '../../store/update-files.js';
 import type { SearchRuleStore } from '../../search-rules/store.js';
 import type { WorkerPools } from '../../workers/pool.js';
+import type { StepWatcher } from '../../workers/index-writer.js';
 import type { Batch, DumpedKey, ImportData, ImportMetadata, NetworkOrigin, Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
 import type { Progress } from '../progress.js';
@@ -116,6 +117,13 @@ export interface ExportDeps {
 }
 
 
+/**
+ * Applies `write` to index environment `uuid` in one transaction, in the index writer thread,
+ * interrupted (and rolled back) when the batch's signal aborts; answers the write's outcome and
+ * rejects with the ApiError of a write the index refuses. `watcher` follows its steps.
+ */
+export type IndexWriter = <W extends IndexWrite>(uuid: string, write: W, watcher?: StepWatcher) => Promise<WriteOutcome<W>>;
+
 export interface ProcessContext {
   queue: TaskQueue;
   indexes: IndexRegistry;
@@ -127,6 +135,10 @@ export interface ProcessContext {
   searchRules: SearchRuleStore;
   /** worker threads for CPU-heavy batch work */
   workers: WorkerPools;
+  /** the one way to write an index environment (see the header) */
+  writeIndex: IndexWriter;
+  /** the uid of the batch being processed */
+  batchUid: number;
   /** the batch's start: timestamps written by the batch use it */
   now: Timestamp;
   /** aborted when a cancelation targets a task of this batch */
@@ -148,13 +160,9 @@ export interface ProcessOutcome {
   /** every task of the batch (and tasks a cancelation canceled), finished */
   tasks: Task[];
   /**
-   * settings and edition batches: the write the scheduler applies to index environment `uuid`
-   * through the index writer thread, committed (durably) before the instance transaction
-   */
-  indexWrite?: { uuid: string; write: IndexWrite };
-  /**
-   * document batches: the index environment (uuid) the processor already wrote through the index
-   * writer thread; the scheduler only measures its database sizes for the batch's stats
+   * the index environment (uuid) the processor wrote through `writeIndex` (committed, durably,
+   * before the instance transaction); the scheduler measures its database sizes for the batch's
+   * stats, and a cancelation arriving after it is too late: the batch commits
    */
   indexWritten?: string;
   /** instance-environment writes (index registry, history relabelled by a rename or swap, task deletions), run in the transaction that stores the finished tasks */

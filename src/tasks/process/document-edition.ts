@@ -4,7 +4,8 @@
  * `doc = ()` deletes the document, an unchanged document is not written, a changed one replaces
  * the stored one (same primary key, nested no deeper than a payload's document may be:
  * engine/documents/depth.ts). The first error fails the task and nothing is written;
- * otherwise the net changes are committed like any document batch (a `documents` index write).
+ * otherwise the net changes are committed like any document batch (a `documents` index write,
+ * batch-write.ts).
  *
  * A documentEdition task is always alone in its batch (autobatcher). Its write records the task's
  * outcome in the index (engine/applied-batch.ts): run again after a crash that kept the write but
@@ -23,6 +24,7 @@ import { EditionError, EditionRunner } from '../../rhai/runner.js';
 import type { Task } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
 import { failed, succeeded } from './outcome.js';
+import { writeKnownOutcome } from './batch-write.js';
 
 /** Documents sent to the worker at a time: bounds memory, lets a cancelation stop the run between batches. */
 const CHUNK = 500;
@@ -131,9 +133,6 @@ export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
   // v1.50 reports every matched document as both edited and deleted.
   const done = succeeded(task, { ...details, editedDocuments: docids.length, deletedDocuments: docids.length });
   if (changes.size === 0) return { tasks: [done] };
-  return {
-    tasks: [done],
-    indexWrite: { uuid: env.uuid, write: { kind: 'documents', ops: [{ op: 'put', changes }], primaryKey: record.primaryKey } },
-    commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }),
-  };
+  const write = { kind: 'documents', ops: [{ op: 'put', changes }], primaryKey: record.primaryKey } as const;
+  return writeKnownOutcome(ctx, kind.indexUid, tasks, env.uuid, write, { tasks: [done], commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) });
 };

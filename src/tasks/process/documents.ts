@@ -16,7 +16,6 @@ import { ApiError, inIndex } from '../../errors/api-error.js';
 import type { DocumentOp, OpResult } from '../../engine/indexer/document-batch.js';
 import type { IndexRecord } from '../../indexes/registry.js';
 import type { Task } from '../../types/task.js';
-import { writeIndex } from '../../workers/index-writer.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
 import { writeIsolated, type RunWrite } from './isolated-write.js';
 import { crashError, failed, succeeded } from './outcome.js';
@@ -78,7 +77,7 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
   ctx.progress.enter('indexing', 'indexing');
   const { uuid, primaryKey } = record;
   const run: RunWrite = (kept, rehearsal) =>
-    writeIndex(ctx.workers, ctx.indexEnvs, uuid, { kind: 'documents', ops: kept, primaryKey, rehearsal, sharding: ctx.sharding ?? null }, ctx.signal, rehearsal ? undefined : ctx.progress.watchIndexWrite());
+    ctx.writeIndex(uuid, { kind: 'documents', ops: kept, primaryKey, rehearsal, sharding: ctx.sharding ?? null }, rehearsal ? undefined : ctx.progress.watchIndexWrite());
   const outcome = await writeIsolated(ops, run, ctx.signal, (err) => {
     if (err instanceof ApiError) return inIndex(indexUid, err);
     ctx.log?.('a task of a document batch failed unexpectedly', err);

@@ -13,6 +13,7 @@ import type { IndexSwap, Task, TaskDetails } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext, ProcessOutcome } from './context.js';
 import { reshardWrite } from '../../engine/shards/reshard.js';
 import { failed, succeeded } from './outcome.js';
+import { writeKnownOutcome } from './batch-write.js';
 
 const notFound = (uid: string) => new ApiError('index_not_found', `Index \`${uid}\` not found.`);
 const alreadyExists = (uid: string) => new ApiError('index_already_exists', `Index \`${uid}\` already exists.`);
@@ -21,7 +22,8 @@ function documentCount(ctx: ProcessContext, record: IndexRecord): number {
   return ctx.indexEnvs.get(record.uuid).documents.getCount();
 }
 
-export const processIndexCreation: BatchProcessor = (ctx, [task]) => {
+export const processIndexCreation: BatchProcessor = async (ctx, tasks) => {
+  const task = tasks[0];
   const kind = task!.kind;
   if (kind.name !== 'indexCreation') throw new Error(`indexCreation batch got ${kind.name}`);
   // Meilisearch creates the index, then applies its primary key as an index update.
@@ -29,12 +31,9 @@ export const processIndexCreation: BatchProcessor = (ctx, [task]) => {
   if (ctx.indexes.exists(kind.indexUid)) return { tasks: [failed(task!, alreadyExists(kind.indexUid))] };
   ctx.progress.enter('updateIndex', 'updating the index');
   const record = ctx.indexes.newRecord(kind.indexUid, kind.primaryKey, ctx.now);
-  return {
-    tasks: [succeeded(task!)],
-    // with a sharded network the new index knows every shard from the start (engine/shards)
-    ...(ctx.sharding ? { indexWrite: { uuid: record.uuid, write: reshardWrite(ctx.sharding) } } : {}),
-    commit: () => ctx.indexes.put(record),
-  };
+  const outcome = { tasks: [succeeded(task!)], commit: () => ctx.indexes.put(record) };
+  // with a sharded network the new index knows every shard from the start (engine/shards)
+  return ctx.sharding ? writeKnownOutcome(ctx, kind.indexUid, tasks, record.uuid, reshardWrite(ctx.sharding), outcome) : outcome;
 };
 
 export const processIndexUpdate: BatchProcessor = (ctx, [task]) => {

@@ -29,7 +29,6 @@ import { exportPlan, nameForExport, ownedShards, shardNames } from './network-ch
 import { ruleUpdateBody, type SearchRule } from '../../search-rules/rule.js';
 import type { NetworkChangeState } from '../../types/network-change.js';
 import { DSR_INDEX_UID, type NetworkOrigin } from '../../types/task.js';
-import { writeIndex } from '../../workers/index-writer.js';
 import type { ExportDeps, ProcessContext } from './context.js';
 import { send, sendRefusable, shipIndex, type IndexShipment } from './export.js';
 import { reshardIndexes } from './reshard-indexes.js';
@@ -174,7 +173,7 @@ export async function deleteMovedDocuments(ctx: ProcessContext, change: NetworkC
   const records = ctx.indexes.list();
   for (const [i, record] of records.entries()) {
     ctx.progress.enterNamed('delete', `Deleting removed shards for index \`${record.uid}\``, i, records.length);
-    const deleted = deletedCount(await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, deleteUnownedWrite({ owned }, record.primaryKey), ctx.signal));
+    const deleted = deletedCount(await ctx.writeIndex(record.uuid, deleteUnownedWrite({ owned }, record.primaryKey)));
     if (deleted === 0) continue;
     moved += deleted;
     const measured = measureIndex(ctx.indexEnvs.get(record.uuid), ctx.indexEnvs.folderOf(record.uuid));

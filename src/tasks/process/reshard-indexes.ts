@@ -8,17 +8,16 @@
  */
 import type { ReshardOutcome } from '../../engine/shards/reshard.js';
 import { reshardWrite } from '../../engine/shards/reshard.js';
-import { writeIndex } from '../../workers/index-writer.js';
 import type { ProcessContext } from './context.js';
 
 /**
  * Reshards every index to the new network's `shards` (none: the indexes forget their shards);
  * answers, per index uid, what moved (ReshardOutcome).
  */
-export async function reshardIndexes(ctx: Pick<ProcessContext, 'indexes' | 'indexEnvs' | 'workers' | 'signal'>, shards: readonly string[]): Promise<Map<string, ReshardOutcome>> {
+export async function reshardIndexes(ctx: Pick<ProcessContext, 'indexes' | 'writeIndex'>, shards: readonly string[]): Promise<Map<string, ReshardOutcome>> {
   const outcomes = new Map<string, ReshardOutcome>();
   for (const record of ctx.indexes.list()) {
-    outcomes.set(record.uid, await writeIndex(ctx.workers, ctx.indexEnvs, record.uuid, reshardWrite({ shards }), ctx.signal));
+    outcomes.set(record.uid, await ctx.writeIndex(record.uuid, reshardWrite({ shards })));
   }
   return outcomes;
 }

@@ -9,8 +9,9 @@
  * Meilisearch runs them first (the clear empties the index), then the settings.
  *
  * Writes: the new settings and, when `diffSettings` says derived data changed, a rebuild of every
- * index updater from the stored documents, all in ONE transaction on the index environment; the
- * index record (creation, `updatedAt`) joins the instance commit.
+ * index updater from the stored documents, all in ONE transaction on the index environment
+ * (batch-write.ts: an index refusing them fails every task); the index record (creation,
+ * `updatedAt`) joins the instance commit.
  */
 import { ApiError } from '../../errors/api-error.js';
 import { DocumentStore } from '../../engine/documents/store.js';
@@ -24,8 +25,9 @@ import { defaultSettings } from '../../types/settings.js';
 import type { Task } from '../../types/task.js';
 import type { BatchProcessor } from './context.js';
 import { failed, succeeded } from './outcome.js';
+import { writeKnownOutcome } from './batch-write.js';
 
-export const processSettings: BatchProcessor = (ctx, tasks, next) => {
+export const processSettings: BatchProcessor = async (ctx, tasks, next) => {
   const indexUid = next.indexUid!;
   const existing = ctx.indexes.get(indexUid);
   if (existing === undefined && !next.mustCreateIndex) {
@@ -61,9 +63,6 @@ export const processSettings: BatchProcessor = (ctx, tasks, next) => {
   });
   const { rebuild } = diffSettings(before, after, INDEX_UPDATERS.map((updater) => updater.name));
 
-  return {
-    tasks: finished,
-    indexWrite: { uuid: record.uuid, write: { kind: 'settings', settings: after, clear: clears > 0, rebuild, sharding: existing === undefined ? ctx.sharding : null } },
-    commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }),
-  };
+  const write = { kind: 'settings', settings: after, clear: clears > 0, rebuild, sharding: existing === undefined ? ctx.sharding : null } as const;
+  return writeKnownOutcome(ctx, indexUid, tasks, record.uuid, write, { tasks: finished, commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) });
 };

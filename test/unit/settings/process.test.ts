@@ -9,7 +9,6 @@ import type { JsonObject } from '../../../src/engine/document-id.js';
 import { DocumentStore } from '../../../src/engine/documents/store.js';
 import { IndexEnvs } from '../../../src/engine/index-env.js';
 import { readSettings } from '../../../src/engine/index-settings.js';
-import { applyIndexWrite } from '../../../src/engine/indexer/commit.js';
 import { INDEX_UPDATERS } from '../../../src/engine/indexer/registry.js';
 import type { IndexUpdater } from '../../../src/engine/updater.js';
 import { IndexRegistry } from '../../../src/indexes/registry.js';
@@ -24,6 +23,7 @@ import { processSettings } from '../../../src/tasks/process/settings.js';
 import { Progress } from '../../../src/tasks/progress.js';
 import { WorkerPools } from '../../../src/workers/pool.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
+import { inlineIndexWriter } from '../tasks/inline-writer.js';
 import type { Task, TaskKind } from '../../../src/types/task.js';
 
 let dir: string;
@@ -42,10 +42,13 @@ const recorder: IndexUpdater = {
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'quarry-settings-'));
   store = openInstanceStore(dir, '0.1.0');
+  const indexEnvs = new IndexEnvs(dir);
   ctx = {
     queue: new TaskQueue(store),
     indexes: new IndexRegistry(store),
-    indexEnvs: new IndexEnvs(dir),
+    indexEnvs,
+    writeIndex: inlineIndexWriter(indexEnvs),
+    batchUid: 0,
     indexStats: new IndexStatsStore(store),
     updateFiles: new UpdateFiles(store),
     searchRules: new SearchRuleStore(store),
@@ -81,7 +84,6 @@ function batch(tasks: Task[], operation: 'settings' | 'clearAndSettings', mustCr
 }
 
 function commit(outcome: ProcessOutcome): void {
-  if (outcome.indexWrite !== undefined) applyIndexWrite(ctx.indexEnvs.get(outcome.indexWrite.uuid), outcome.indexWrite.write);
   store.root.transactionSync(() => outcome.commit?.());
 }
 

@@ -20,6 +20,7 @@ import { processCancelation, processDeletion } from '../../../src/tasks/process/
 import { Progress } from '../../../src/tasks/progress.js';
 import { WorkerPools } from '../../../src/workers/pool.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
+import { inlineIndexWriter } from './inline-writer.js';
 import type { Task, TaskKind } from '../../../src/types/task.js';
 import { kind } from './fixtures.js';
 
@@ -30,10 +31,13 @@ let ctx: ProcessContext;
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'quarry-process-'));
   store = openInstanceStore(dir, '0.1.0');
+  const indexEnvs = new IndexEnvs(dir);
   ctx = {
     queue: new TaskQueue(store),
     indexes: new IndexRegistry(store),
-    indexEnvs: new IndexEnvs(dir),
+    indexEnvs,
+    writeIndex: inlineIndexWriter(indexEnvs),
+    batchUid: 0,
     indexStats: new IndexStatsStore(store),
     updateFiles: new UpdateFiles(store),
     searchRules: new SearchRuleStore(store),

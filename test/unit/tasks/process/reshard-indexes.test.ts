@@ -11,6 +11,8 @@ import type { WorkerPools as WorkerPoolsType } from '../../../../src/workers/poo
 import type { reshardIndexes as ReshardIndexes } from '../../../../src/tasks/process/reshard-indexes.js';
 import type { readShardDocids as ReadShardDocids } from '../../../../src/engine/shards/shard-docids.js';
 import type { applyDocumentBatch as ApplyDocumentBatch } from '../../../../src/engine/indexer/document-batch.js';
+import type { writeIndex as WriteIndex } from '../../../../src/workers/index-writer.js';
+import type { IndexWriter } from '../../../../src/tasks/process/context.js';
 import { shardOf } from '../../../../src/engine/shards/shard-of.js';
 
 /** The built modules: the index writer thread runs dist/, whose classes the results are checked against. */
@@ -24,9 +26,10 @@ let indexes: IndexRegistryType;
 let reshardIndexes: typeof ReshardIndexes;
 let readShardDocids: typeof ReadShardDocids;
 let applyDocumentBatch: typeof ApplyDocumentBatch;
+let writeIndex: typeof WriteIndex;
 
 beforeEach(async () => {
-  const [env, pool, index, registry, process, docids, batch] = await Promise.all([
+  const [env, pool, index, registry, process, docids, batch, writer] = await Promise.all([
     dist('store/env.js'),
     dist('workers/pool.js'),
     dist('engine/index-env.js'),
@@ -34,6 +37,7 @@ beforeEach(async () => {
     dist('tasks/process/reshard-indexes.js'),
     dist('engine/shards/shard-docids.js'),
     dist('engine/indexer/document-batch.js'),
+    dist('workers/index-writer.js'),
   ]);
   dir = mkdtempSync(path.join(tmpdir(), 'quarry-reshard-indexes-'));
   store = env.openInstanceStore(dir, '0.0.0');
@@ -43,6 +47,7 @@ beforeEach(async () => {
   reshardIndexes = process.reshardIndexes;
   readShardDocids = docids.readShardDocids;
   applyDocumentBatch = batch.applyDocumentBatch;
+  writeIndex = writer.writeIndex;
 });
 afterEach(async () => {
   await workers.close();
@@ -73,7 +78,8 @@ describe('reshardIndexes', () => {
     const ids = Array.from({ length: 100 }, (_, i) => `d${i}`);
     const books = indexWith('books', ids);
     const films = indexWith('films', ids.slice(0, 10));
-    const ctx = { indexes, indexEnvs: envs, workers, signal: new AbortController().signal };
+    const signal = new AbortController().signal;
+    const ctx = { indexes, writeIndex: ((uuid, write) => writeIndex(workers, envs, uuid, write, signal)) as IndexWriter };
     const outcomes = await reshardIndexes(ctx, ['s0', 's1']);
     const inS0 = ids.filter((id) => shardOf(id, ['s0', 's1']) === 's0').length;
     expect(sizes(books)).toEqual({ s0: inS0, s1: 100 - inS0 });
