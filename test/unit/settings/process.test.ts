@@ -101,7 +101,7 @@ describe('the settings processor', () => {
     const tasks = enqueue(settings({ stopWords: null }, { deletion: true }));
     const outcome = await processSettings(ctx, tasks, batch(tasks, 'settings', false));
     expect(outcome.tasks.map((t) => [t.status, t.error?.message])).toEqual([['failed', 'Index `movies` not found.']]);
-    expect(outcome.indexWrite).toBeUndefined();
+    expect(outcome.indexWritten).toBeUndefined();
   });
 
   it('creates a missing index when allowed, storing the merged settings of every task in order', async () => {
