@@ -94,15 +94,6 @@ export class PortParts implements PartSource {
   }
 
   next(): ExtractedPart | null {
-    return this.take(true) ?? null;
-  }
-
-  poll(): ExtractedPart | null | undefined {
-    return this.take(false);
-  }
-
-  /** The next part, waiting for it or not (undefined: not posted yet); null when no more will come. */
-  private take(wait: boolean): ExtractedPart | null | undefined {
     const { ports, state } = this.ends;
     const thread = this.seq % ports.length;
     while (!this.ended) {
@@ -117,7 +108,6 @@ export class PortParts implements PartSource {
         return message;
       }
       if (Atomics.load(state, FAILED) !== 0) break;
-      if (!wait) return undefined;
       Atomics.wait(state, postedSlot(thread), posted, 1000);
     }
     this.ended = true;

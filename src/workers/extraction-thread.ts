@@ -52,7 +52,7 @@ export default function extractAhead({ job, port, state, owned }: ExtractionTask
         if (count - seen < MAX_AHEAD) break;
         Atomics.wait(state, taken, seen, 1000);
       }
-      port.postMessage(part, [...(part.words === null ? [] : shippedBuffers(part.words)), ...(part.packed === null ? [] : [part.packed.starts.buffer as ArrayBuffer, part.packed.bytes.buffer as ArrayBuffer])]);
+      port.postMessage(part, part.words === null ? [] : shippedBuffers(part.words));
       count++;
       Atomics.add(state, posted, 1);
       Atomics.notify(state, posted);

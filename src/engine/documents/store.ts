@@ -9,7 +9,6 @@
  * `docidOf`, which answers nothing for an id no addition could have stored.
  */
 import { randomUUID } from 'node:crypto';
-import { asBinary } from 'lmdb';
 import { ApiError } from '../../errors/api-error.js';
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
@@ -115,24 +114,6 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
    * they are not read and decoded again.
    */
   apply(this: DocumentStore<IndexEnv>, changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean, known?: ReadonlyMap<string, StoredDocument | null>): DocumentChange[] {
-    const staged = this.stage(changes, clearFirst, known);
-    staged.write();
-    return staged.applied;
-  }
-
-  /**
-   * `apply`, but the new documents' values are written by `write`, which the caller may run
-   * later in the same transaction (nothing reads them in between: the updaters take `applied`):
-   * a document batch runs its updaters first, so that by then the extraction workers have
-   * packed the documents, and `write` puts their bytes (`packed`, packed-documents.ts) for the
-   * documents stored as their payload line holds them.
-   */
-  stage(
-    this: DocumentStore<IndexEnv>,
-    changes: ReadonlyMap<string, JsonObject | null>,
-    clearFirst: boolean,
-    known?: ReadonlyMap<string, StoredDocument | null>,
-  ): { applied: DocumentChange[]; write(packed?: (doc: JsonObject) => Uint8Array | undefined): void } {
     const { env } = this;
     const fields = this.fieldIds();
     const fieldIndex = new Map(fields.map((name, i) => [name, i]));
@@ -158,8 +139,6 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
     // free docids are taken from the front with a cursor: shifting would be quadratic
     let reused = 0;
     const applied: DocumentChange[] = [];
-    // docid, document pairs of the documents stored as they came, for `write`
-    const unchanged: (number | JsonObject)[] = [];
     for (const [externalId, doc] of changes) {
       const stored = clearFirst ? null : known?.has(externalId) === true ? known.get(externalId)! : this.lookup(externalId);
       const docid = stored?.docid;
@@ -200,8 +179,7 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
         id = reused < free.length ? free[reused++]! : next++;
         env.externalIds.putSync(externalId, id);
       }
-      if (ordered === doc) unchanged.push(id, doc);
-      else env.documents.putSync(id, ordered);
+      env.documents.putSync(id, ordered);
       count(ordered, 1);
       applied.push({ docid: id, before: previous, after: ordered, source: doc });
     }
@@ -213,14 +191,6 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
     env.main.putSync(INDEX_MAIN_KEYS.nextDocid, next);
     // random rather than counted: a version seen in a transaction later rolled back never comes back
     env.main.putSync(INDEX_MAIN_KEYS.documentsVersion, randomUUID());
-    const write = (packed?: (doc: JsonObject) => Uint8Array | undefined) => {
-      for (let i = 0; i < unchanged.length; i += 2) {
-        const doc = unchanged[i + 1] as JsonObject;
-        const bytes = packed?.(doc);
-        // lmdb writes a Binary's bytes as they are, bypassing the encoder (its typing knows only documents)
-        env.documents.putSync(unchanged[i] as number, bytes === undefined ? doc : (asBinary(bytes) as unknown as JsonObject));
-      }
-    };
-    return { applied, write };
+    return applied;
   }
 }

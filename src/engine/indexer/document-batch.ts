@@ -143,15 +143,12 @@ function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, Json
   if (changes.size === 0) return;
   checkpoint();
   steps.enter('extracting documents');
-  const { applied, write } = new DocumentStore(env).stage(changes, false, known);
+  const applied = new DocumentStore(env).apply(changes, false, known);
   shards.note(changes, applied);
   for (const updater of INDEX_UPDATERS) {
     steps.enter(updater.step);
     updater.apply(env, settings, applied, checkpoint, prepared);
   }
-  // after the words took their parts: the documents they hold come packed
-  steps.enter('extracting documents');
-  write(prepared === undefined ? undefined : (doc) => prepared.packed(doc));
   prepared?.release();
   changes.clear();
 }

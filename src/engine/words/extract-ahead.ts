@@ -3,8 +3,7 @@
  * additions numbered `thread` modulo `threads`, each extracted and packed to ship. Every worker
  * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
  * its own, and leaves a part holding a line the write refuses to the write. The first worker
- * first has the dictionary segmenters the batch will need loaded (dictionary-scout.ts). A part ships its
- * documents' words and the documents packed as the store writes them. A document the
+ * first has the dictionary segmenters the batch will need loaded (dictionary-scout.ts). A document the
  * write drops (`drops`: of a shard this instance does not own, with a sharded network) is
  * extracted as an empty document: its line keeps its place, at no cost.
  */
@@ -14,7 +13,6 @@ import type { JsonObject } from '../document-id.js';
 import { ndjsonLines, parsedLine } from '../documents/ndjson-payload.js';
 import { preloadDictionaries } from '../../kernels/run-segmenter.js';
 import { scoutDictionaries } from './dictionary-scout.js';
-import { packDocuments } from '../documents/packed-documents.js';
 import { extractorFor, SearchFieldIds } from './extract.js';
 import { PART_DOCS, type ExtractedPart } from './prepared-words.js';
 
@@ -45,13 +43,11 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
       seq++;
       if (mine === null) return null;
       let words = null;
-      let packed = null;
       if (docs !== null) {
         const extractor = extractorFor(settings, fields);
         words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true));
-        packed = packDocuments(docs);
       }
-      return { seq: mine, op, first, count: line - first, words, packed };
+      return { seq: mine, op, first, count: line - first, words };
     };
     for (const { buffer, start, end } of ndjsonLines(source)) {
       if (ours() && docs !== null) {

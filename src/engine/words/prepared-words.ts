@@ -16,7 +16,6 @@
 import type { JsonObject } from '../document-id.js';
 import type { ShippedDoc, ShippedWords } from './shipped-words.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { packedAt, type PackedDocuments } from '../documents/packed-documents.js';
 
 export const PART_DOCS = 2_000;
 
@@ -28,8 +27,6 @@ export interface ExtractedPart {
   readonly count: number;
   /** null when the part could not be extracted (e.g. a line that is not JSON) */
   readonly words: ShippedWords | null;
-  /** its documents packed as the store writes them (documents/packed-documents.ts); null with `words` */
-  readonly packed: PackedDocuments | null;
 }
 
 /** The parts, in order; implemented over worker threads (workers/extraction-parts.ts). */
@@ -40,16 +37,6 @@ export interface PartSource {
   start(settings: IndexSettings, searchFields: readonly string[]): void;
   /** The next part, waiting for it; null when no more will come. */
   next(): ExtractedPart | null;
-  /** The next part if it was posted already, undefined if not yet; null when no more will come. */
-  poll(): ExtractedPart | null | undefined;
-}
-
-/** A part taken from the source, by the positions it covers. */
-interface HeldPart {
-  readonly start: number;
-  readonly end: number;
-  readonly words: ShippedWords | null;
-  readonly packed: PackedDocuments | null;
 }
 
 /** Lines of one addition are told apart from the next addition's by this factor. */
@@ -57,7 +44,7 @@ const OP_STRIDE = 2 ** 31;
 
 export class PreparedWords {
   private readonly positions = new Map<JsonObject, number>();
-  private readonly held: HeldPart[] = [];
+  private readonly held: { start: number; end: number; words: ShippedWords | null }[] = [];
   private lastNoted = -1;
   private ended = false;
 
@@ -77,28 +64,12 @@ export class PreparedWords {
 
   /** The shipped words of a noted document, when its part came. */
   take(doc: JsonObject): ShippedDoc | undefined {
-    const found = this.find(doc);
-    return found?.part.words == null ? undefined : { shipped: found.part.words, index: found.index };
-  }
-
-  /**
-   * A noted document packed as the store writes it, when its part came already: the store
-   * packs the others itself rather than wait (it runs before the words of its chunk are taken).
-   */
-  packed(doc: JsonObject): Uint8Array | undefined {
-    const found = this.find(doc, false);
-    return found?.part.packed == null ? undefined : packedAt(found.part.packed, found.index);
-  }
-
-  /** The part holding a noted document (waiting for it, or only if it came), and the document's index in it. */
-  private find(doc: JsonObject, wait = true): { part: HeldPart; index: number } | undefined {
     const position = this.positions.get(doc);
     if (position === undefined) return undefined;
     while (!this.ended && (this.held.length === 0 || this.held[this.held.length - 1]!.end <= position)) {
-      const part = wait ? this.source.next() : this.source.poll();
-      if (part === undefined) return undefined;
+      const part = this.source.next();
       if (part === null) this.ended = true;
-      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, words: part.words, packed: part.packed });
+      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, words: part.words });
     }
     let low = 0;
     let high = this.held.length;
@@ -108,8 +79,8 @@ export class PreparedWords {
       else high = mid;
     }
     const part = this.held[low];
-    if (part === undefined || part.start > position) return undefined;
-    return { part, index: position - part.start };
+    if (part === undefined || part.start > position || part.words === null) return undefined;
+    return { shipped: part.words, index: position - part.start };
   }
 
   /** The documents noted so far are indexed. */

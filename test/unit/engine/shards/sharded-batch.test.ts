@@ -154,9 +154,6 @@ describe('a document batch with a sharded network', () => {
           extracted++;
           return got.value;
         },
-        poll() {
-          return this.next();
-        },
       };
       const prepared = ahead ? new PreparedWords(source) : undefined;
       const outcome = applyDocumentBatch(target, ops, 'id', never, undefined, prepared, false, undefined, sharding);

@@ -57,9 +57,6 @@ function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: Extr
         if (keep(got.value)) return got.value;
       }
     },
-    poll() {
-      return this.next();
-    },
   };
 }
 
