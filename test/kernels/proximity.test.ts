@@ -16,7 +16,20 @@ type Record = [number, number, number, number?];
 function batchOf(docs: number[][][], pairs: Record[], byAttribute = false): ProximityBatch {
   const builder = new ProximityBuilder();
   builder.begin(docs[0]?.length ?? 0);
-  for (const lists of docs) builder.add(lists);
+  for (const lists of docs) {
+    // each list as one run of (word id, place) tokens, listed last list first (the order runs come in does not matter)
+    const words = new Uint32Array(2 * lists.reduce((sum, list) => sum + list.length, 0));
+    const runs: number[] = [];
+    let at = 0;
+    lists.forEach((list, l) => {
+      runs.unshift(l, at, at + 2 * list.length);
+      for (const p of list) {
+        words[at + 1] = p;
+        at += 2;
+      }
+    });
+    builder.addRuns(words, Int32Array.from(runs), lists.length);
+  }
   return builder.batch(Uint32Array.from(pairs.flatMap(([left, right, flags, offset]) => [left, right, flags, offset ?? 0])), byAttribute);
 }
 
@@ -125,5 +138,20 @@ describe('proximity kernel', () => {
       for (let p = next(6); p > 0; p--) pairs.push([next(lists), next(lists), next(4), next(3)]);
       costs(batchOf(docs, pairs, next(5) === 0));
     }
+  });
+});
+
+describe('proximity batch builder', () => {
+  it('gathers a record\'s runs into each list in the order given, skipping the other tokens', () => {
+    const builder = new ProximityBuilder();
+    builder.begin(3);
+    // tokens (word id, place): list 2 takes two runs, list 0 one, list 1 none
+    const words = Uint32Array.from([1, 10, 1, 11, 2, 20, 3, 30, 3, 31, 3, 32]);
+    builder.addRuns(words, Int32Array.from([2, 6, 12, 0, 4, 6, 2, 0, 4]), 3);
+    builder.addRuns(words, Int32Array.from([]), 0);
+    const { docs, places, offsets } = builder.batch(new Uint32Array(0), false);
+    expect(docs).toBe(2);
+    expect([...offsets]).toEqual([0, 1, 1, 6, 6, 6, 6]);
+    expect([...places.subarray(0, 6)]).toEqual([20, 30, 31, 32, 10, 11]);
   });
 });

@@ -21,10 +21,10 @@
  * exactWords bucket narrowed to its exact form takes only that (its word as is, or its phrase),
  * milli handing later rules only the paths that made the bucket. Proximity never
  * narrows what later rules see. Built once per query at the first proximity step; reads forward
- * records (forward.ts) of the groups that reach it.
+ * records (forward.ts) of the groups that reach it, straight into the kernel's batch.
  */
 import { has, type DocSet } from '../docset.js';
-import { PAIR_FORWARD_ONLY, PAIR_JOIN } from '../../kernels/proximity.js';
+import { PAIR_FORWARD_ONLY, PAIR_JOIN, type ProximityBuilder } from '../../kernels/proximity.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import type { ForwardReader } from './forward.js';
 import { termEnd } from './query.js';
@@ -87,14 +87,10 @@ export class ProximityTerms {
   private readonly phrases: { term: number; level: number; docids: DocSet }[] = [];
   /** lists some word can fill */
   private readonly used: Uint8Array;
-  private readonly places: number[][];
   private readonly allowed: Uint8Array;
   private present = new Uint8Array(0);
-  /** lists a word id fills in the document being read */
-  private readonly targets: number[] = [];
-  /** lists the last document filled, its first `filledCount` entries */
-  private readonly filled: Int32Array;
-  private filledCount = 0;
+  /** the runs of record tokens the document being read puts in its lists: (list, from, to) triples */
+  private runs: Int32Array = new Int32Array(48);
 
   /** `narrowed`: a typo rule ranks before proximity. */
   constructor(
@@ -104,9 +100,7 @@ export class ProximityTerms {
     const { terms } = input;
     this.lists = terms.length * LISTS_PER_TERM;
     this.used = new Uint8Array(this.lists);
-    this.places = Array.from({ length: this.lists }, () => []);
     this.allowed = new Uint8Array(terms.length);
-    this.filled = new Int32Array(this.lists);
   }
 
   /** The word entries of every term, built when a pair first needs them. */
@@ -209,19 +203,17 @@ export class ProximityTerms {
   }
 
   /**
-   * Candidate `i`'s place lists, read from its forward record (reused until the next call);
-   * `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
+   * Appends candidate `i`'s place lists to `builder`, read from its forward record;
+   * `exactOnly`: the terms an exactWords bucket narrowed to their exact form. The record's words
+   * the lists take are handed over as runs of its tokens, copied once, into the batch.
    */
-  placesOf(i: number, exactOnly?: ReadonlySet<number>): number[][] {
+  addPlaces(builder: ProximityBuilder, i: number, exactOnly?: ReadonlySet<number>): void {
     const { terms, features, candidates, forward } = this.input;
     const table = this.entries();
     table.claim();
     const { next } = table;
     const { bits, heads } = table.shared;
-    const { places, allowed, present, list, level, phrase, targets, filled } = this;
-    // emptying only the lists the previous document filled (most stay empty)
-    for (let k = 0; k < this.filledCount; k++) places[filled[k]!]!.length = 0;
-    this.filledCount = 0;
+    const { allowed, present, list, level, phrase } = this;
     const docid = candidates[i]!;
     for (let t = 0; t < terms.length; t++) {
       const typo = features[t]?.typo[i] ?? NO_MATCH;
@@ -234,32 +226,39 @@ export class ProximityTerms {
       present[k] = (allowed[p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
     }
     const record = forward.read(docid);
-    if (record === null) return places;
-    const { words } = record;
-    let lastId = -1;
+    if (record === null) {
+      builder.addRuns(NO_WORDS, this.runs, 0);
+      return;
+    }
+    const { words, idsAt, nIds, runsAt } = record;
     let count = 0;
-    for (let k = record.start; k < record.end; k += 2) {
-      const id = words[k]!;
-      if (id !== lastId) {
-        lastId = id;
-        count = 0;
-        // most words of a record are none of the query's: one bit read in cache rejects them
-        // (an id past the bitset reads undefined, which rejects it too)
-        if (((bits[id >>> 3]! >>> (id & 7)) & 1) === 0) continue;
-        for (let e = heads[id]! - 1; e !== -1; e = next[e]! - 1) {
-          const p = phrase[e]!;
-          const l = list[e]!;
-          if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) === 1 && (p === -1 || present[p] === 1)) targets[count++] = l;
-        }
-      }
-      for (let n = 0; n < count; n++) {
-        const into = places[targets[n]!]!;
-        if (into.length === 0) filled[this.filledCount++] = targets[n]!;
-        into.push(words[k + 1]!);
+    for (let j = 0; j < nIds; j++) {
+      const id = words[idsAt + j]!;
+      // most words of a record are none of the query's: one bit read in cache rejects them
+      // (an id past the bitset reads undefined, which rejects it too)
+      if (((bits[id >>> 3]! >>> (id & 7)) & 1) === 0) continue;
+      for (let e = heads[id]! - 1; e !== -1; e = next[e]! - 1) {
+        const p = phrase[e]!;
+        const l = list[e]!;
+        if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) !== 1 || (p !== -1 && present[p] !== 1)) continue;
+        if (3 * count + 3 > this.runs.length) this.runs = growRuns(this.runs);
+        this.runs[3 * count] = l;
+        this.runs[3 * count + 1] = words[runsAt + j]!;
+        this.runs[3 * count + 2] = words[runsAt + j + 1]!;
+        count++;
       }
     }
-    return places;
+    builder.addRuns(words, this.runs, count);
   }
+}
+
+/** The tokens of a document without a forward record. */
+const NO_WORDS = new Uint32Array(0);
+
+function growRuns(runs: Int32Array): Int32Array {
+  const grown = new Int32Array(2 * runs.length);
+  grown.set(runs);
+  return grown;
 }
 
 /** Per dictionary: the word-id-wide arrays the entry tables of its queries share. */

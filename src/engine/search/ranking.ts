@@ -308,18 +308,17 @@ class Ranker {
     const record = this.input.forward.read(docid);
     if (record !== null) {
       const { zero, typos } = index;
-      let lastId = -1;
-      let matched = 0;
-      for (let k = record.start; k < record.end; k += 2) {
-        const id = record.words[k]!;
-        if (id !== lastId) {
-          lastId = id;
-          matched = id < zero.length ? zero[id]! & zeroTerms : 0;
-          if (typoTerms) {
-            for (const code of typos.get(id) ?? []) if (features[code >>> 2]!.typo[i] === (code & 3)) matched |= 1 << (code >>> 2);
-          }
+      const { words, idsAt, nIds, runsAt } = record;
+      for (let j = 0; j < nIds; j++) {
+        const id = words[idsAt + j]!;
+        let matched = id < zero.length ? zero[id]! & zeroTerms : 0;
+        if (typoTerms) {
+          for (const code of typos.get(id) ?? []) if (features[code >>> 2]!.typo[i] === (code & 3)) matched |= 1 << (code >>> 2);
         }
-        for (let m = matched; m !== 0; m &= m - 1) places[31 - Math.clz32(m & -m)]!.push(record.words[k + 1]!);
+        for (let m = matched; m !== 0; m &= m - 1) {
+          const into = places[31 - Math.clz32(m & -m)]!;
+          for (let k = words[runsAt + j]!; k < words[runsAt + j + 1]!; k += 2) into.push(words[k + 1]!);
+        }
       }
     }
     return places;
@@ -460,7 +459,7 @@ class Ranker {
     const terms = this.proximityTerms();
     const builder = (this.builder ??= new ProximityBuilder());
     builder.begin(terms.lists);
-    for (const i of group) builder.add(terms.placesOf(i, exactOnly));
+    for (const i of group) terms.addPlaces(builder, i, exactOnly);
     return proximityCosts(builder.batch(pairs, this.input.byAttribute));
   }
 

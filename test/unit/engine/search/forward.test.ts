@@ -2,7 +2,7 @@
 // documents or the settings that shape the word index change.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { ForwardReader } from '../../../../src/engine/search/forward.js';
+import { fieldWordCounts, ForwardReader, layRecord, placesOfWord, Slabs } from '../../../../src/engine/search/forward.js';
 import { readWordsVersion } from '../../../../src/engine/words/word-index.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -42,5 +42,42 @@ describe('forward reader', () => {
     expect(tokenCount(index, 1)).toBeNull();
     index.write({ b: { id: 'b', title: 'y z' } });
     expect(tokenCount(index, 1)).toBe(2);
+  });
+});
+
+/** A stored record's bytes (postings.ts format) at an odd offset, as LMDB hands them out unaligned. */
+function storedRecord(fields: readonly [number, number][], tokens: readonly [number, number][]): Uint8Array {
+  const u32 = [fields.length, ...fields.map(([field, words]) => (field << 16) | words), tokens.length, ...tokens.flat()];
+  const bytes = Buffer.alloc(1 + 4 * u32.length);
+  u32.forEach((value, k) => bytes.writeUInt32LE(value >>> 0, 1 + 4 * k));
+  return bytes.subarray(1);
+}
+
+describe('record layout', () => {
+  it('lays records one after the other with their distinct words and where the tokens of each word start', () => {
+    const slabs = new Slabs();
+    const first = layRecord(storedRecord([[0, 2], [1, 3]], [[4, 2], [7, 0], [7, (1 << 16) | 2], [7, (1 << 16) | 0], [9, 1]]), slabs);
+    const second = layRecord(storedRecord([[0, 1]], [[3, 0]]), slabs);
+    expect(second.words).toBe(first.words);
+    expect(second.head).toBe(first.runsAt + first.nIds + 1);
+    expect(Array.from(first.words.subarray(first.idsAt, first.idsAt + first.nIds))).toEqual([4, 7, 9]);
+    expect(placesOfWord(first, 7)).toEqual([0, (1 << 16) | 2, (1 << 16) | 0]);
+    expect(placesOfWord(first, 9)).toEqual([1]);
+    expect(placesOfWord(first, 5)).toEqual([]);
+    expect(placesOfWord(first, 10)).toEqual([]);
+    expect(fieldWordCounts(first)).toEqual([[0, 2], [1, 3]]);
+    expect(placesOfWord(second, 3)).toEqual([0]);
+    expect(fieldWordCounts(second)).toEqual([[0, 1]]);
+  });
+
+  it('starts a new slab for a record that does not fit, however big', () => {
+    const slabs = new Slabs();
+    const small = layRecord(storedRecord([[0, 1]], [[1, 0]]), slabs);
+    const tokens = Array.from({ length: 100_000 }, (_, k): [number, number] => [k >> 1, k]);
+    const big = layRecord(storedRecord([[0, tokens.length]], tokens), slabs);
+    expect(big.words).not.toBe(small.words);
+    expect(big.nIds).toBe(50_000);
+    expect(placesOfWord(big, 49_999)).toEqual([99_998, 99_999]);
+    expect(placesOfWord(small, 1)).toEqual([0]);
   });
 });
