@@ -14,6 +14,7 @@
  * `--type T` runs only the queries of one type (e.g. multi-words), for more rounds of fewer queries.
  * `--top K` also lists the K queries whose fastest time grew most from A to B (where to look next).
  * `--slowest K` lists the K queries slowest in A (fastest run), with B's time beside (the tail).
+ * `--worst K` lists the K slowest single runs of each build (query, round): what makes its p99.
  * Each build's every-run p50/p95/p99 is printed overall and per query type.
  *
  * `--base` defaults to ../prerank/dist beside this checkout (a worktree at the older commit, built).
@@ -33,6 +34,7 @@ const rounds = numberOption(args, '--rounds', 10);
 const limit = numberOption(args, '--limit', Number.POSITIVE_INFINITY);
 const top = numberOption(args, '--top', 0);
 const slowest = numberOption(args, '--slowest', 0);
+const worst = numberOption(args, '--worst', 0);
 const cpuClock = args.includes('--cpu');
 const typeAt = args.indexOf('--type');
 const onlyType = typeAt === -1 ? null : args[typeAt + 1]!;
@@ -76,6 +78,8 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`load average before timing: ${load()}`);
 const fastest = new Map<Query, [number, number]>();
 const samples: [number[], number[]] = [[], []];
+/** every run per build: time, query, round */
+const runs: [[number, Query, number][], [number, Query, number][]] = [[], []];
 /** every run's time per query type, per build */
 const typeSamples = new Map<string, [number[], number[]]>();
 for (const query of dataset.queries) {
@@ -93,6 +97,8 @@ for (const query of dataset.queries) {
     }
     samples[0].push(ta);
     samples[1].push(tb);
+    runs[0].push([ta, query, round]);
+    runs[1].push([tb, query, round]);
     let perType = typeSamples.get(query.type);
     if (perType === undefined) typeSamples.set(query.type, (perType = [[], []]));
     perType[0].push(ta);
@@ -133,6 +139,14 @@ if (slowest > 0) {
   for (const query of [...dataset.queries].sort((x, y) => timeA(y) - timeA(x)).slice(0, slowest)) {
     const [ta, tb] = fastest.get(query)!;
     console.log(`  #${query.id} ${query.type} ${JSON.stringify(query.q)}: ${ta.toFixed(3)} → ${tb.toFixed(3)} ms`);
+  }
+}
+if (worst > 0) {
+  for (const [label, list] of [['A', runs[0]], ['B', runs[1]]] as const) {
+    console.log(`the ${worst} slowest runs of ${label}:`);
+    for (const [ms, query, round] of [...list].sort((x, y) => y[0] - x[0]).slice(0, worst)) {
+      console.log(`  ${ms.toFixed(3)} ms  #${query.id} ${query.type} ${JSON.stringify(query.q)} (round ${round}, fastest ${fastest.get(query)![label === 'A' ? 0 : 1].toFixed(3)} ms)`);
+    }
   }
 }
 if (top > 0) {

@@ -6,7 +6,7 @@
  *
  * `ProximityBuilder` packs the documents' place lists struct-of-arrays (one places column, one
  * offsets column) into growable arrays reused between calls, copied straight from runs of the
- * documents' forward-record tokens, so building a batch allocates nothing per document. reference/proximity.ts computes the same costs in TS (the tests' oracle).
+ * documents' forward-record places, so building a batch allocates nothing per document. reference/proximity.ts computes the same costs in TS (the tests' oracle).
  */
 import { getKernels, KernelStatus, type Kernels } from './module.js';
 
@@ -87,14 +87,14 @@ export class ProximityBuilder {
   }
 
   /**
-   * Appends the next document's place lists, read from a forward record's tokens (word id, place
-   * pairs in `words`): `count` runs as (list, from, to) triples in `runs`, the run's places being
-   * words[k + 1] for k = from, from + 2, .. < to; each list takes its runs in the order given.
+   * Appends the next document's place lists, read from a forward record: `count` runs of its
+   * places as (list, from, to) triples in `runs`, the run being words[from .. to); each list
+   * takes its runs in the order given.
    */
   addRuns(words: Uint32Array, runs: Int32Array, count: number): void {
     const lists = this.#perDoc;
     let need = this.#placeCount;
-    for (let h = 0; h < 3 * count; h += 3) need += (runs[h + 2]! - runs[h + 1]!) >>> 1;
+    for (let h = 0; h < 3 * count; h += 3) need += runs[h + 2]! - runs[h + 1]!;
     if (need > this.#places.length) this.#places = grow(this.#places, need);
     if (this.#lists + lists + 1 > this.#offsets.length) this.#offsets = grow(this.#offsets, this.#lists + lists + 1);
     const places = this.#places;
@@ -103,7 +103,7 @@ export class ProximityBuilder {
     for (let l = 0; l < lists; l++) {
       for (let h = 0; h < 3 * count; h += 3) {
         if (runs[h] !== l) continue;
-        for (let k = runs[h + 1]!; k < runs[h + 2]!; k += 2) places[at++] = words[k + 1]!;
+        for (let k = runs[h + 1]!; k < runs[h + 2]!; k++) places[at++] = words[k]!;
       }
       offsets[++this.#lists] = at;
     }

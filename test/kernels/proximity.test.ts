@@ -17,16 +17,13 @@ function batchOf(docs: number[][][], pairs: Record[], byAttribute = false): Prox
   const builder = new ProximityBuilder();
   builder.begin(docs[0]?.length ?? 0);
   for (const lists of docs) {
-    // each list as one run of (word id, place) tokens, listed last list first (the order runs come in does not matter)
-    const words = new Uint32Array(2 * lists.reduce((sum, list) => sum + list.length, 0));
+    // each list as one run of places, listed last list first (the order runs come in does not matter)
+    const words = Uint32Array.from(lists.flat());
     const runs: number[] = [];
     let at = 0;
     lists.forEach((list, l) => {
-      runs.unshift(l, at, at + 2 * list.length);
-      for (const p of list) {
-        words[at + 1] = p;
-        at += 2;
-      }
+      runs.unshift(l, at, at + list.length);
+      at += list.length;
     });
     builder.addRuns(words, Int32Array.from(runs), lists.length);
   }
@@ -142,12 +139,12 @@ describe('proximity kernel', () => {
 });
 
 describe('proximity batch builder', () => {
-  it('gathers a record\'s runs into each list in the order given, skipping the other tokens', () => {
+  it('gathers a record\'s runs into each list in the order given, skipping the other places', () => {
     const builder = new ProximityBuilder();
     builder.begin(3);
-    // tokens (word id, place): list 2 takes two runs, list 0 one, list 1 none
-    const words = Uint32Array.from([1, 10, 1, 11, 2, 20, 3, 30, 3, 31, 3, 32]);
-    builder.addRuns(words, Int32Array.from([2, 6, 12, 0, 4, 6, 2, 0, 4]), 3);
+    // places of three words: list 2 takes two runs, list 0 one, list 1 none
+    const words = Uint32Array.from([10, 11, 20, 30, 31, 32]);
+    builder.addRuns(words, Int32Array.from([2, 3, 6, 0, 2, 3, 2, 0, 2]), 3);
     builder.addRuns(words, Int32Array.from([]), 0);
     const { docs, places, offsets } = builder.batch(new Uint32Array(0), false);
     expect(docs).toBe(2);

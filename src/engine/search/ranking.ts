@@ -317,7 +317,7 @@ class Ranker {
         }
         for (let m = matched; m !== 0; m &= m - 1) {
           const into = places[31 - Math.clz32(m & -m)]!;
-          for (let k = words[runsAt + j]!; k < words[runsAt + j + 1]!; k += 2) into.push(words[k + 1]!);
+          for (let k = words[runsAt + j]!; k < words[runsAt + j + 1]!; k++) into.push(words[k]!);
         }
       }
     }
