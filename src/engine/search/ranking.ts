@@ -233,6 +233,13 @@ export interface RankInput {
   readonly cuts?: QueryCuts;
 }
 
+/**
+ * The proximity batches' columns, one builder for every search of the thread (searches run one
+ * at a time, and each batch's costs are copied out before the next begins): grown once to the
+ * biggest group instead of from scratch by each big query, megabytes of garbage per search.
+ */
+const batchBuilder = new ProximityBuilder();
+
 /** Term places (field << 16 | position) of one document, at the document's typo levels. */
 type Places = number[][];
 
@@ -250,7 +257,6 @@ class Ranker {
   private readonly exactOnly = new WeakMap<readonly boolean[], () => ReadonlySet<number>>();
   private wordIndex: TermWordIndex | undefined;
   private scanned: Places | undefined;
-  private builder: ProximityBuilder | undefined;
   private proximity: ProximityTerms | undefined;
   /** the same with the n-grams' lists after the query terms', for the documents an n-gram matches */
   private nodeProximity: ProximityTerms | undefined;
@@ -386,8 +392,7 @@ class Ranker {
           const ngramMax = (g: Ngram) => (paired(g.first) ? 3 : 0) + g.n - 1;
           maxCost = cuts.max(kept, group, step === this.firstGraphStep, (t) => (paired(t) ? 3 : 0), ngramMax);
           if (cuts.active) {
-            const builder = (this.builder ??= new ProximityBuilder());
-            ngramProximityCosts(cuts, this.nodeProximityTerms(cuts), builder, this.input.byAttribute, exactOnly, { group, kept, costs, paired });
+            ngramProximityCosts(cuts, this.nodeProximityTerms(cuts), batchBuilder, this.input.byAttribute, exactOnly, { group, kept, costs, paired });
           }
         }
         for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
@@ -457,10 +462,9 @@ class Ranker {
    */
   private proximityCosts(group: Group, pairs: Uint32Array, exactOnly: ReadonlySet<number> | undefined): Uint32Array {
     const terms = this.proximityTerms();
-    const builder = (this.builder ??= new ProximityBuilder());
-    builder.begin(terms.lists);
-    for (const i of group) terms.addPlaces(builder, i, exactOnly);
-    return proximityCosts(builder.batch(pairs, this.input.byAttribute));
+    batchBuilder.begin(terms.lists);
+    for (const i of group) terms.addPlaces(batchBuilder, i, exactOnly);
+    return proximityCosts(batchBuilder.batch(pairs, this.input.byAttribute));
   }
 
   /**
