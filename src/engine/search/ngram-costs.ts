@@ -73,7 +73,7 @@ export function ngramProximityCosts(
   for (let k = 0; k < group.length; k++) if (cuts.throughNgram[group[k]!] === 1) through.push(k);
   if (through.length === 0) return;
   builder.begin(lists.lists);
-  for (const k of through) lists.addPlaces(builder, group[k]!, exactOnly);
+  lists.addGroup(builder, Array.from(through, (k) => group[k]!), exactOnly);
   const count = cuts.termCount;
   const firstOf = (node: number) => (node < count ? node : cuts.ngrams[node - count]!.first);
   const sizeOf = (node: number) => (node < count ? 1 : cuts.ngrams[node - count]!.n);

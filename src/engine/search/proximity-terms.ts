@@ -203,52 +203,60 @@ export class ProximityTerms {
   }
 
   /**
-   * Appends candidate `i`'s place lists to `builder`, read from its forward record;
-   * `exactOnly`: the terms an exactWords bucket narrowed to their exact form. The record's words
-   * the lists take are handed over as runs of its tokens, copied once, into the batch.
+   * Appends the place lists of the candidates `group` (indices into the candidates) to `builder`,
+   * read from their forward records; `exactOnly`: the terms an exactWords bucket narrowed to
+   * their exact form. Each record's places the lists take are handed over as runs, copied once,
+   * into the batch.
    */
-  addPlaces(builder: ProximityBuilder, i: number, exactOnly?: ReadonlySet<number>): void {
+  addGroup(builder: ProximityBuilder, group: ArrayLike<number>, exactOnly?: ReadonlySet<number>): void {
     const { terms, features, candidates, forward } = this.input;
     const table = this.entries();
     table.claim();
     const { next } = table;
     const { bits, heads } = table.shared;
-    const { allowed, present, list, level, phrase } = this;
-    const docid = candidates[i]!;
-    for (let t = 0; t < terms.length; t++) {
-      const typo = features[t]?.typo[i] ?? NO_MATCH;
-      if (typo === NO_MATCH) allowed[t] = 0;
-      else if (exactOnly?.has(t) === true) allowed[t] = 1 << EXACT;
-      else allowed[t] = this.narrowed ? (1 << typo) | (typo === 0 ? 1 << EXACT : 0) : ALL_LEVELS;
-    }
-    for (let k = 0; k < this.phrases.length; k++) {
-      const p = this.phrases[k]!;
-      present[k] = (allowed[p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
-    }
-    const record = forward.read(docid);
-    if (record === null) {
-      builder.addRuns(NO_WORDS, this.runs, 0);
-      return;
-    }
-    const { words, idsAt, nIds, runsAt } = record;
-    let count = 0;
-    for (let j = 0; j < nIds; j++) {
-      const id = words[idsAt + j]!;
-      // most words of a record are none of the query's: one bit read in cache rejects them
-      // (an id past the bitset reads undefined, which rejects it too)
-      if (((bits[id >>> 3]! >>> (id & 7)) & 1) === 0) continue;
-      for (let e = heads[id]! - 1; e !== -1; e = next[e]! - 1) {
-        const p = phrase[e]!;
-        const l = list[e]!;
-        if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) !== 1 || (p !== -1 && present[p] !== 1)) continue;
-        if (3 * count + 3 > this.runs.length) this.runs = growRuns(this.runs);
-        this.runs[3 * count] = l;
-        this.runs[3 * count + 1] = words[runsAt + j]!;
-        this.runs[3 * count + 2] = words[runsAt + j + 1]!;
-        count++;
+    const { allowed, present, list, level, phrase, phrases, narrowed } = this;
+    const termCount = terms.length;
+    const typos = features.map((f) => f?.typo);
+    for (let g = 0; g < group.length; g++) {
+      const i = group[g]!;
+      const docid = candidates[i]!;
+      for (let t = 0; t < termCount; t++) {
+        const typo = typos[t]?.[i] ?? NO_MATCH;
+        if (typo === NO_MATCH) allowed[t] = 0;
+        else if (exactOnly?.has(t) === true) allowed[t] = 1 << EXACT;
+        else allowed[t] = narrowed ? (1 << typo) | (typo === 0 ? 1 << EXACT : 0) : ALL_LEVELS;
       }
+      for (let k = 0; k < phrases.length; k++) {
+        const p = phrases[k]!;
+        present[k] = (allowed[p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
+      }
+      const record = forward.read(docid);
+      if (record === null) {
+        builder.addRuns(NO_WORDS, this.runs, 0);
+        continue;
+      }
+      const { words, idsAt, nIds, runsAt } = record;
+      let runs = this.runs;
+      let count = 0;
+      for (let j = idsAt; j < idsAt + nIds; j++) {
+        const id = words[j]!;
+        // most words of a record are none of the query's: one bit read in cache rejects them
+        // (an id past the bitset reads undefined, which rejects it too)
+        if (((bits[id >>> 3]! >>> (id & 7)) & 1) === 0) continue;
+        for (let e = heads[id]! - 1; e !== -1; e = next[e]! - 1) {
+          const p = phrase[e]!;
+          const l = list[e]!;
+          if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) !== 1 || (p !== -1 && present[p] !== 1)) continue;
+          if (count + 3 > runs.length) runs = this.runs = growRuns(runs);
+          const run = runsAt + j - idsAt;
+          runs[count] = l;
+          runs[count + 1] = words[run]!;
+          runs[count + 2] = words[run + 1]!;
+          count += 3;
+        }
+      }
+      builder.addRuns(words, runs, count / 3);
     }
-    builder.addRuns(words, this.runs, count);
   }
 }
 

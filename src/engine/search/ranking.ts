@@ -247,7 +247,6 @@ type Places = number[][];
 type Group = Uint32Array | readonly number[];
 
 class Ranker {
-  private readonly places = new Map<number, Places>();
   /**
    * The terms an exactWords bucket narrowed to their exact word (exact in every document of the
    * bucket), keyed by the bucket's kept terms, which later steps receive: milli hands later graph
@@ -257,6 +256,8 @@ class Ranker {
   private readonly exactOnly = new WeakMap<readonly boolean[], () => ReadonlySet<number>>();
   private wordIndex: TermWordIndex | undefined;
   private scanned: Places | undefined;
+  /** the candidate whose places `scanned` holds, -1 for none */
+  private scannedIndex = -1;
   private proximity: ProximityTerms | undefined;
   /** the same with the n-grams' lists after the query terms', for the documents an n-gram matches */
   private nodeProximity: ProximityTerms | undefined;
@@ -279,14 +280,17 @@ class Ranker {
     this.exactForm = input.terms.map(hasExactForm);
   }
 
-  /** Places of every term in candidate `i`, kept for the later steps that need them again. */
+  /**
+   * Places of every term in candidate `i` (valid until another candidate's are asked for): a
+   * step asks for one document's terms one after the other, and each document reaches the
+   * position step once, so only the last document's are kept.
+   */
   placesOf(i: number): Places {
-    let cached = this.places.get(i);
-    if (cached === undefined) {
-      cached = this.scanPlaces(i).map((list) => [...list]);
-      this.places.set(i, cached);
+    if (i !== this.scannedIndex) {
+      this.scanned = this.scanPlaces(i);
+      this.scannedIndex = i;
     }
-    return cached;
+    return this.scanned!;
   }
 
   /**
@@ -463,7 +467,7 @@ class Ranker {
   private proximityCosts(group: Group, pairs: Uint32Array, exactOnly: ReadonlySet<number> | undefined): Uint32Array {
     const terms = this.proximityTerms();
     batchBuilder.begin(terms.lists);
-    for (const i of group) terms.addPlaces(batchBuilder, i, exactOnly);
+    terms.addGroup(batchBuilder, group, exactOnly);
     return proximityCosts(batchBuilder.batch(pairs, this.input.byAttribute));
   }
 

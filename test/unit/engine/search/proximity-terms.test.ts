@@ -96,7 +96,7 @@ describe('ProximityTerms', () => {
     const listsOf = (plan: ProximityTerms) => {
       const builder = new ProximityBuilder();
       builder.begin(plan.lists);
-      plan.addPlaces(builder, 0);
+      plan.addGroup(builder, [0]);
       const { places, offsets } = builder.batch(new Uint32Array(0), false);
       return Array.from({ length: plan.lists }, (_, l) => Array.from(places.subarray(offsets[l]!, offsets[l + 1]!), (place) => place & 0xffff));
     };
