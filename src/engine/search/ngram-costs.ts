@@ -47,7 +47,7 @@ export interface ProximityStep {
   readonly group: Group;
   readonly kept: readonly boolean[];
   /** the words-only costs, parallel to `group`, replaced where a cut costs less */
-  readonly costs: Uint32Array | Int32Array;
+  readonly costs: Int32Array;
   /** whether the term at a first index has a proximity pair with the kept term before it */
   readonly paired: (first: number) => boolean;
 }

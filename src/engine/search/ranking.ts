@@ -243,8 +243,11 @@ const batchBuilder = new ProximityBuilder();
 /** Term places (field << 16 | position) of one document, at the document's typo levels. */
 type Places = number[][];
 
-/** Indices into the candidates, ascending (what the time budget leaves unsorted is a plain array). */
-type Group = Uint32Array | readonly number[];
+/**
+ * Indices into the candidates, ascending; always a Uint32Array, so that the per-document loops
+ * over groups stay monomorphic (a plain array among them made every such loop generic).
+ */
+type Group = Uint32Array;
 
 class Ranker {
   /**
@@ -379,7 +382,10 @@ class Ranker {
             ? active.reduce((sum, t) => sum + termMax(t.index), 0)
             : cuts.max(kept, group, step === this.firstGraphStep, termMax, (g) => g.n + g.resolved.maxTypoCost);
         const costs = new Int32Array(group.length);
-        for (const t of active) addColumn(costs, group, features[t.index]!.typo, (typo) => typo);
+        for (const t of active) {
+          const typo = features[t.index]!.typo;
+          for (let k = 0; k < group.length; k++) costs[k] = costs[k]! + typo[group[k]!]!;
+        }
         if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => features[t]!.typo[i]!, (g, f, i) => g.n + f.typo[i]!);
         for (const [cost, indices] of byCost(group, costs)) yield [indices, { kind: 'typo', count: cost, max }, kept];
         return;
@@ -464,11 +470,13 @@ class Ranker {
    * Proximity costs of the documents of `group` for the pair records, in one kernel call;
    * `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
    */
-  private proximityCosts(group: Group, pairs: Uint32Array, exactOnly: ReadonlySet<number> | undefined): Uint32Array {
+  private proximityCosts(group: Group, pairs: Uint32Array, exactOnly: ReadonlySet<number> | undefined): Int32Array {
     const terms = this.proximityTerms();
     batchBuilder.begin(terms.lists);
     terms.addGroup(batchBuilder, group, exactOnly);
-    return proximityCosts(batchBuilder.batch(pairs, this.input.byAttribute));
+    // costs are small: read as Int32, the one column type the grouping sees
+    const costs = proximityCosts(batchBuilder.batch(pairs, this.input.byAttribute));
+    return new Int32Array(costs.buffer, costs.byteOffset, costs.length);
   }
 
   /**
@@ -573,7 +581,7 @@ class Ranker {
     const indexOf = new Map<number, number>();
     for (const i of group) indexOf.set(candidates[i]!, i);
     for (const { docids, detail } of sortStepBuckets(facets, criterion, Uint32Array.from(group, (i) => candidates[i]!))) {
-      yield [Array.from(docids, (docid) => indexOf.get(docid)!), detail, kept];
+      yield [Uint32Array.from(docids, (docid) => indexOf.get(docid)!), detail, kept];
     }
   }
 
@@ -618,12 +626,12 @@ class Ranker {
   }
 
   /** The indices of `group` in none of the `buckets` (subsets of it), in group order. */
-  private notIn(group: Group, buckets: readonly Group[]): number[] {
+  private notIn(group: Group, buckets: readonly Group[]): Group {
     const taken = new Set<number>();
     for (const bucket of buckets) for (const i of bucket) taken.add(i);
     const rest: number[] = [];
     for (const i of group) if (!taken.has(i)) rest.push(i);
-    return rest;
+    return Uint32Array.from(rest);
   }
 }
 
@@ -672,15 +680,16 @@ function addColumn(costs: Int32Array, group: Group, column: ArrayLike<number>, c
  * index order. A group where every cost is equal comes back as is (the common case for the
  * first steps on big groups).
  */
-function byCost(group: Group, costs: ArrayLike<number>): [number, Group][] {
-  let min = Infinity;
-  let max = -Infinity;
-  for (let k = 0; k < group.length; k++) {
+function byCost(group: Group, costs: Int32Array): [number, Group][] {
+  if (group.length === 0) return [];
+  let min = costs[0]!;
+  let max = min;
+  for (let k = 1; k < group.length; k++) {
     const c = costs[k]!;
     if (c < min) min = c;
     if (c > max) max = c;
   }
-  if (min === max) return group.length === 0 ? [] : [[min, group]];
+  if (min === max) return [[min, group]];
   // counting sort: starts[c] is where cost min + c begins in `sorted`
   const starts = new Uint32Array(max - min + 2);
   for (let k = 0; k < group.length; k++) starts[costs[k]! - min + 1]!++;
