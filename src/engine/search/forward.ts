@@ -6,12 +6,12 @@
  * an LMDB lookup and a copy, within one memory budget for all indexes (cache-budget.ts).
  *
  * Layout for the scans of big candidate groups (proximity, wordPosition), which look every word
- * of thousands of records up: a kept record also carries its word runs (each distinct word id
- * once, and where its tokens start), so a scan visits each word once, without a data-dependent
- * branch per token; and the records are laid one after the other in big shared slabs, in the
- * order they are first read (ascending docids, as candidates are), the runs right after the
- * tokens, so a scan streams through dense memory: on those groups, waiting for scattered
- * records cost more than the lookups themselves.
+ * of thousands of records up: a record is kept as its distinct word ids, where each word's places
+ * start, then its places, so a scan visits each word once, without a data-dependent branch per
+ * token; and records are laid one after the other in shared slabs (each twice the last, up to
+ * 1 MiB, so a small index holds little), in the order first read (ascending docids, as candidates
+ * come), so a scan streams through dense memory: on those groups, waiting for scattered records
+ * cost more than the lookups themselves.
  * Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
@@ -104,7 +104,11 @@ export class ForwardReader {
   }
 }
 
-/** u32 slots of one slab (a record needing more gets a slab of its own size). */
+/**
+ * u32 slots of the first slab of an index's records and of the biggest (a record needing more
+ * gets a slab of its own size): each slab doubles the last, so a small index holds a small slab.
+ */
+const FIRST_SLAB_U32 = 1 << 12;
 const SLAB_U32 = 1 << 18;
 
 /** Bump allocation of records in big arrays, in reading order. */
@@ -115,7 +119,8 @@ export class Slabs {
   /** Room for up to `n` u32: the slab and where they start; `settle` then says how many were used. */
   take(n: number): [Uint32Array, number] {
     if (this.used + n > this.slab.length) {
-      this.slab = new Uint32Array(Math.max(SLAB_U32, n));
+      const size = this.slab.length === 0 ? FIRST_SLAB_U32 : Math.min(SLAB_U32, 2 * this.slab.length);
+      this.slab = new Uint32Array(Math.max(size, n));
       this.used = 0;
     }
     return [this.slab, this.used];

@@ -70,6 +70,17 @@ describe('record layout', () => {
     expect(fieldWordCounts(second)).toEqual([[0, 1]]);
   });
 
+  it('holds a small slab for a small index, each next slab twice the last', () => {
+    const slabs = new Slabs();
+    const first = layRecord(storedRecord([[0, 1]], [[1, 0]]), slabs);
+    expect(first.words.length).toBe(4096);
+    let record = first;
+    while (record.words === first.words) record = layRecord(storedRecord([[0, 100]], Array.from({ length: 100 }, (_, k): [number, number] => [k, k])), slabs);
+    expect(record.words.length).toBe(8192);
+    expect(placesOfWord(record, 99)).toEqual([99]);
+    expect(placesOfWord(first, 1)).toEqual([0]);
+  });
+
   it('starts a new slab for a record that does not fit, however big', () => {
     const slabs = new Slabs();
     const small = layRecord(storedRecord([[0, 1]], [[1, 0]]), slabs);
