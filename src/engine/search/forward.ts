@@ -142,14 +142,19 @@ export class Slabs {
 export function layRecord(fast: Uint8Array, slabs: Slabs): ForwardTokens {
   const stored = fast.length >>> 2;
   // room for the laid record at its largest (every token a distinct word: header + 3 per token
-  // + 1), and past it the stored record copied aligned, read from while the laid one is written
-  const room = stored + (stored >>> 1) + 1;
+  // + 1; a header of 2 even for a truncated record), and past it the stored record copied
+  // aligned, read from while the laid one is written
+  const room = stored + (stored >>> 1) + 3;
   const [words, head] = slabs.take(room + stored);
   const copy = head + room;
   new Uint8Array(words.buffer, words.byteOffset + 4 * copy, 4 * stored).set(fast.subarray(0, 4 * stored));
-  const headerEnd = 2 + words[copy]!;
-  const tokens = words[copy + headerEnd - 1]!;
-  for (let k = 0; k < headerEnd; k++) words[head + k] = words[copy + k]!;
+  // counts read from the record never take a loop past its bytes (a truncated record lays as empty)
+  const nFields = stored >= 2 ? Math.min(words[copy]!, stored - 2) : 0;
+  const headerEnd = 2 + nFields;
+  const tokens = stored >= 2 ? Math.min(words[copy + headerEnd - 1]!, (stored - headerEnd) >>> 1) : 0;
+  words[head] = nFields;
+  for (let k = 1; k <= nFields; k++) words[head + k] = words[copy + k]!;
+  words[head + headerEnd - 1] = tokens;
   const start = copy + headerEnd;
   const end = start + 2 * tokens;
   let nIds = 0;

@@ -81,6 +81,24 @@ describe('record layout', () => {
     expect(placesOfWord(first, 1)).toEqual([0]);
   });
 
+  it('lays a truncated or overstated record as what its bytes hold, never reading past them', () => {
+    const slabs = new Slabs();
+    const empty = layRecord(new Uint8Array(0), slabs);
+    expect([empty.nIds, fieldWordCounts(empty)]).toEqual([0, []]);
+    // a header claiming 1,000 fields and a token count far past the bytes
+    const bytes = Buffer.alloc(4 * 5);
+    [1000, 0, 0, 0, 0].forEach((value, k) => bytes.writeUInt32LE(value, 4 * k));
+    const overstated = layRecord(bytes, slabs);
+    expect(overstated.placesEnd - overstated.placesAt).toBe(0);
+    const tokens = storedRecord([[0, 2]], [[3, 0], [4, 1], [5, 2]]);
+    const cut = layRecord(tokens.subarray(0, tokens.length - 8), slabs);
+    expect(placesOfWord(cut, 4)).toEqual([1]);
+    expect(placesOfWord(cut, 5)).toEqual([]);
+    const next = layRecord(storedRecord([[0, 1]], [[7, 0]]), slabs);
+    expect(placesOfWord(next, 7)).toEqual([0]);
+    expect(fieldWordCounts(empty)).toEqual([]);
+  });
+
   it('starts a new slab for a record that does not fit, however big', () => {
     const slabs = new Slabs();
     const small = layRecord(storedRecord([[0, 1]], [[1, 0]]), slabs);
