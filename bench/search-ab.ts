@@ -13,6 +13,9 @@
  * loaded machine a run preempted by other processes then costs only what it computed.
  * `--type T` runs only the queries of one type (e.g. multi-words), for more rounds of fewer queries.
  * `--top K` also lists the K queries whose fastest time grew most from A to B (where to look next).
+ * `--slowest K` lists the K queries slowest in A (fastest run), with B's time beside (the tail).
+ * `--worst K` lists the K slowest single runs of each build (query, round): what makes its p99.
+ * Each build's every-run p50/p95/p99 is printed overall and per query type.
  *
  * `--base` defaults to ../prerank/dist beside this checkout (a worktree at the older commit, built).
  */
@@ -30,6 +33,8 @@ const name = args[0] === 'debdocs' ? 'debdocs' : 'movies';
 const rounds = numberOption(args, '--rounds', 10);
 const limit = numberOption(args, '--limit', Number.POSITIVE_INFINITY);
 const top = numberOption(args, '--top', 0);
+const slowest = numberOption(args, '--slowest', 0);
+const worst = numberOption(args, '--worst', 0);
 const cpuClock = args.includes('--cpu');
 const typeAt = args.indexOf('--type');
 const onlyType = typeAt === -1 ? null : args[typeAt + 1]!;
@@ -73,6 +78,10 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`load average before timing: ${load()}`);
 const fastest = new Map<Query, [number, number]>();
 const samples: [number[], number[]] = [[], []];
+/** every run per build: time, query, round */
+const runs: [[number, Query, number][], [number, Query, number][]] = [[], []];
+/** every run's time per query type, per build */
+const typeSamples = new Map<string, [number[], number[]]>();
 for (const query of dataset.queries) {
   let [bestA, bestB] = [Infinity, Infinity];
   for (let round = 0; round < rounds; round++) {
@@ -88,6 +97,12 @@ for (const query of dataset.queries) {
     }
     samples[0].push(ta);
     samples[1].push(tb);
+    runs[0].push([ta, query, round]);
+    runs[1].push([tb, query, round]);
+    let perType = typeSamples.get(query.type);
+    if (perType === undefined) typeSamples.set(query.type, (perType = [[], []]));
+    perType[0].push(ta);
+    perType[1].push(tb);
     bestA = Math.min(bestA, ta);
     bestB = Math.min(bestB, tb);
   }
@@ -108,9 +123,31 @@ console.log(`  ${'type'.padEnd(14)} ${'n'.padStart(4)}  ${'A ms'.padStart(9)}  $
 const types = [...new Set(dataset.queries.map((query) => query.type))];
 for (const type of types) row(type, dataset.queries.filter((query) => query.type === type));
 row('all', dataset.queries);
-for (const [label, list] of [['A', samples[0]], ['B', samples[1]]] as const) {
+const percentiles = (list: number[]) => {
   list.sort((x, y) => x - y);
-  console.log(`  ${label} every run: p50 ${percentile(list, 50).toFixed(3)} ms, p99 ${percentile(list, 99).toFixed(3)} ms, max ${list[list.length - 1]!.toFixed(3)} ms`);
+  return `p50 ${percentile(list, 50).toFixed(3)}, p95 ${percentile(list, 95).toFixed(3)}, p99 ${percentile(list, 99).toFixed(3)}, max ${list[list.length - 1]!.toFixed(3)} ms`;
+};
+for (const [label, list] of [['A', samples[0]], ['B', samples[1]]] as const) console.log(`  ${label} every run: ${percentiles(list)}`);
+console.log('every run per query type:');
+for (const [type, [listA, listB]] of typeSamples) {
+  console.log(`  ${type.padEnd(14)} A ${percentiles(listA)}`);
+  console.log(`  ${''.padEnd(14)} B ${percentiles(listB)}`);
+}
+if (slowest > 0) {
+  console.log(`the ${slowest} queries slowest in A (fastest A → B):`);
+  const timeA = (query: Query) => fastest.get(query)![0];
+  for (const query of [...dataset.queries].sort((x, y) => timeA(y) - timeA(x)).slice(0, slowest)) {
+    const [ta, tb] = fastest.get(query)!;
+    console.log(`  #${query.id} ${query.type} ${JSON.stringify(query.q)}: ${ta.toFixed(3)} → ${tb.toFixed(3)} ms`);
+  }
+}
+if (worst > 0) {
+  for (const [label, list] of [['A', runs[0]], ['B', runs[1]]] as const) {
+    console.log(`the ${worst} slowest runs of ${label}:`);
+    for (const [ms, query, round] of [...list].sort((x, y) => y[0] - x[0]).slice(0, worst)) {
+      console.log(`  ${ms.toFixed(3)} ms  #${query.id} ${query.type} ${JSON.stringify(query.q)} (round ${round}, fastest ${fastest.get(query)![label === 'A' ? 0 : 1].toFixed(3)} ms)`);
+    }
+  }
 }
 if (top > 0) {
   console.log(`the ${top} queries B slowed most (fastest A → B):`);

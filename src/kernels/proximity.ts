@@ -5,8 +5,8 @@
  * of src/engine/search/proximity-terms.ts.
  *
  * `ProximityBuilder` packs the documents' place lists struct-of-arrays (one places column, one
- * offsets column) into growable arrays reused between calls, so building a batch allocates
- * nothing per document. reference/proximity.ts computes the same costs in TS (the tests' oracle).
+ * offsets column) into growable arrays reused between calls, copied straight from runs of the
+ * documents' forward-record places, so building a batch allocates nothing per document. reference/proximity.ts computes the same costs in TS (the tests' oracle).
  */
 import { getKernels, KernelStatus, type Kernels } from './module.js';
 
@@ -86,20 +86,28 @@ export class ProximityBuilder {
     this.#offsets[0] = 0;
   }
 
-  /** Appends the next document's place lists (as many as `begin` said). */
-  add(lists: readonly (readonly number[])[]): void {
-    let count = this.#placeCount;
-    let need = count;
-    for (const list of lists) need += list.length;
+  /**
+   * Appends the next document's place lists, read from a forward record: `count` runs of its
+   * places as (list, from, to) triples in `runs`, the run being words[from .. to); each list
+   * takes its runs in the order given.
+   */
+  addRuns(words: Uint32Array, runs: Int32Array, count: number): void {
+    const lists = this.#perDoc;
+    let need = this.#placeCount;
+    for (let h = 0; h < 3 * count; h += 3) need += runs[h + 2]! - runs[h + 1]!;
     if (need > this.#places.length) this.#places = grow(this.#places, need);
-    if (this.#lists + lists.length + 1 > this.#offsets.length) this.#offsets = grow(this.#offsets, this.#lists + lists.length + 1);
+    if (this.#lists + lists + 1 > this.#offsets.length) this.#offsets = grow(this.#offsets, this.#lists + lists + 1);
     const places = this.#places;
     const offsets = this.#offsets;
-    for (const list of lists) {
-      for (let k = 0; k < list.length; k++) places[count++] = list[k]!;
-      offsets[++this.#lists] = count;
+    let at = this.#placeCount;
+    for (let l = 0; l < lists; l++) {
+      for (let h = 0; h < 3 * count; h += 3) {
+        if (runs[h] !== l) continue;
+        for (let k = runs[h + 1]!; k < runs[h + 2]!; k++) places[at++] = words[k]!;
+      }
+      offsets[++this.#lists] = at;
     }
-    this.#placeCount = count;
+    this.#placeCount = at;
   }
 
   /** The batch added since `begin`; views valid until the next `begin`. */

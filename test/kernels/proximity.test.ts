@@ -16,7 +16,17 @@ type Record = [number, number, number, number?];
 function batchOf(docs: number[][][], pairs: Record[], byAttribute = false): ProximityBatch {
   const builder = new ProximityBuilder();
   builder.begin(docs[0]?.length ?? 0);
-  for (const lists of docs) builder.add(lists);
+  for (const lists of docs) {
+    // each list as one run of places, listed last list first (the order runs come in does not matter)
+    const words = Uint32Array.from(lists.flat());
+    const runs: number[] = [];
+    let at = 0;
+    lists.forEach((list, l) => {
+      runs.unshift(l, at, at + list.length);
+      at += list.length;
+    });
+    builder.addRuns(words, Int32Array.from(runs), lists.length);
+  }
   return builder.batch(Uint32Array.from(pairs.flatMap(([left, right, flags, offset]) => [left, right, flags, offset ?? 0])), byAttribute);
 }
 
@@ -125,5 +135,20 @@ describe('proximity kernel', () => {
       for (let p = next(6); p > 0; p--) pairs.push([next(lists), next(lists), next(4), next(3)]);
       costs(batchOf(docs, pairs, next(5) === 0));
     }
+  });
+});
+
+describe('proximity batch builder', () => {
+  it('gathers a record\'s runs into each list in the order given, skipping the other places', () => {
+    const builder = new ProximityBuilder();
+    builder.begin(3);
+    // places of three words: list 2 takes two runs, list 0 one, list 1 none
+    const words = Uint32Array.from([10, 11, 20, 30, 31, 32]);
+    builder.addRuns(words, Int32Array.from([2, 3, 6, 0, 2, 3, 2, 0, 2]), 3);
+    builder.addRuns(words, Int32Array.from([]), 0);
+    const { docs, places, offsets } = builder.batch(new Uint32Array(0), false);
+    expect(docs).toBe(2);
+    expect([...offsets]).toEqual([0, 1, 1, 6, 6, 6, 6]);
+    expect([...places.subarray(0, 6)]).toEqual([20, 30, 31, 32, 10, 11]);
   });
 });

@@ -1,23 +1,48 @@
 /**
  * Reads documents' forward records (`docid-words`, format in ../words/postings.ts) for search.
  * Proximity and phrase matching read thousands of records per query, mostly of the same popular documents
- * from one query to the next: each record is copied once into an aligned array and kept, per
- * index, until the documents or the words change, so a repeated read costs a map lookup instead of
+ * from one query to the next: each record is copied once into aligned memory and kept, per
+ * index, until the documents or the words change, so a repeated read costs an array lookup instead of
  * an LMDB lookup and a copy, within one memory budget for all indexes (cache-budget.ts).
+ *
+ * Layout for the scans of big candidate groups (proximity, wordPosition), which look every word
+ * of thousands of records up: a record is kept as its distinct word ids, where each word's places
+ * start, then its places, so a scan visits each word once, without a data-dependent branch per
+ * token; and records are laid one after the other in shared slabs (each twice the last, up to
+ * 1 MiB, so a small index holds little), in the order first read (ascending docids, as candidates
+ * come), so a scan streams through dense memory: on those groups, waiting for scattered records
+ * cost more than the lookups themselves.
  * Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 
-/** Stored bytes of the forward records kept, all indexes together. */
-const budget = new CacheBudget(32 * 1024 * 1024);
+/**
+ * Memory of the forward records kept, all indexes together: slab bytes and each record's object.
+ * The same real memory as the 32 MiB of stored bytes counted before the slabs, which left out
+ * each record's own typed array (measured on 45,000 debdocs records: 34.0 MiB held for 23.7 MiB
+ * counted then; 32.9 MiB held in slabs now).
+ */
+const budget = new CacheBudget(44 * 1024 * 1024);
+/** What a record's `ForwardTokens` object and its slot take besides its slab bytes. */
+const RECORD_OBJECT_BYTES = 96;
 
-/** A record's tokens: (word id, field << 16 | position) pairs in words[start .. end), grouped by word id ascending. */
+/**
+ * A record in `words` (a slab shared with other records: read-only): its header at `head`
+ * (nFields, then field << 16 | word count per field, then nTokens); its distinct word ids,
+ * ascending, at words[idsAt .. idsAt + nIds); then nIds + 1 run starts at `runsAt`; the places
+ * (field << 16 | position) of word ids[j] being words[runs[j] .. runs[j + 1]), all of them
+ * words[placesAt .. placesEnd), in text order per word.
+ */
 export interface ForwardTokens {
   readonly words: Uint32Array;
-  readonly start: number;
-  readonly end: number;
+  readonly head: number;
+  readonly idsAt: number;
+  readonly nIds: number;
+  readonly runsAt: number;
+  readonly placesAt: number;
+  readonly placesEnd: number;
 }
 
 interface Records {
@@ -26,6 +51,8 @@ interface Records {
   /** docid → its tokens (null: no record), in an array indexed by docid: docids are dense, and a
    * lookup there costs a fraction of a Map's, which thousands of reads per query add up */
   readonly byDocid: (ForwardTokens | null | undefined)[];
+  /** where the records are laid */
+  readonly slabs: Slabs;
   /** what the memory budget empties */
   readonly cache: { clear(): void };
 }
@@ -33,7 +60,18 @@ interface Records {
 // the documents version changes with every write of documents, hence of their forward records
 const cached = new EntryCache<Records>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => {
   const byDocid: (ForwardTokens | null | undefined)[] = [];
-  return { wordsVersion: -1, byDocid, cache: { clear: () => void (byDocid.length = 0) } };
+  const slabs = new Slabs();
+  return {
+    wordsVersion: -1,
+    byDocid,
+    slabs,
+    cache: {
+      clear: () => {
+        byDocid.length = 0;
+        slabs.clear();
+      },
+    },
+  };
 });
 
 export class ForwardReader {
@@ -57,15 +95,8 @@ export class ForwardReader {
     const known = byDocid[docid];
     if (known !== undefined) return known;
     const fast = this.env.docWords.getBinaryFast(docid);
-    let tokens: ForwardTokens | null = null;
-    if (fast !== undefined) {
-      // LMDB values are not 4-byte aligned: one copy into an aligned array
-      const words = new Uint32Array(fast.length >>> 2);
-      new Uint8Array(words.buffer).set(fast.subarray(0, words.byteLength));
-      const start = 2 + words[0]!;
-      tokens = { words, start, end: start + 2 * words[start - 1]! };
-    }
-    budget.charge(this.records.cache, fast?.length ?? 0);
+    const tokens = fast === undefined ? null : layRecord(fast, this.records.slabs);
+    budget.charge(this.records.cache, tokens === null ? 0 : RECORD_OBJECT_BYTES + 4 * (tokens.placesEnd - tokens.head));
     // grown first: a first write far past the end would turn the array into a slow dictionary
     if (docid >= byDocid.length) byDocid.length = docid + 1;
     byDocid[docid] = tokens;
@@ -73,25 +104,96 @@ export class ForwardReader {
   }
 }
 
-/** The places of word `id` in a record's tokens, in text order (binary search over the word ids). */
+/**
+ * u32 slots of the first slab of an index's records and of the biggest (a record needing more
+ * gets a slab of its own size): each slab doubles the last, so a small index holds a small slab.
+ */
+const FIRST_SLAB_U32 = 1 << 12;
+const SLAB_U32 = 1 << 18;
+
+/** Bump allocation of records in big arrays, in reading order. */
+export class Slabs {
+  private slab = new Uint32Array(0);
+  private used = 0;
+
+  /** Room for up to `n` u32: the slab and where they start; `settle` then says how many were used. */
+  take(n: number): [Uint32Array, number] {
+    if (this.used + n > this.slab.length) {
+      const size = this.slab.length === 0 ? FIRST_SLAB_U32 : Math.min(SLAB_U32, 2 * this.slab.length);
+      this.slab = new Uint32Array(Math.max(size, n));
+      this.used = 0;
+    }
+    return [this.slab, this.used];
+  }
+
+  /** Ends the last `take` at `end` (exclusive). */
+  settle(end: number): void {
+    this.used = end;
+  }
+
+  /** Starts a new slab (the records of the old ones are dropped with them). */
+  clear(): void {
+    this.slab = new Uint32Array(0);
+    this.used = 0;
+  }
+}
+
+/** Lays a stored record (`fast`, unaligned bytes: the header, then (word id, place) pairs grouped by id) in `slabs`. */
+export function layRecord(fast: Uint8Array, slabs: Slabs): ForwardTokens {
+  const stored = fast.length >>> 2;
+  // room for the laid record at its largest (every token a distinct word: header + 3 per token
+  // + 1; a header of 2 even for a truncated record), and past it the stored record copied
+  // aligned, read from while the laid one is written
+  const room = stored + (stored >>> 1) + 3;
+  const [words, head] = slabs.take(room + stored);
+  const copy = head + room;
+  new Uint8Array(words.buffer, words.byteOffset + 4 * copy, 4 * stored).set(fast.subarray(0, 4 * stored));
+  // counts read from the record never take a loop past its bytes (a truncated record lays as empty)
+  const nFields = stored >= 2 ? Math.min(words[copy]!, stored - 2) : 0;
+  const headerEnd = 2 + nFields;
+  const tokens = stored >= 2 ? Math.min(words[copy + headerEnd - 1]!, (stored - headerEnd) >>> 1) : 0;
+  words[head] = nFields;
+  for (let k = 1; k <= nFields; k++) words[head + k] = words[copy + k]!;
+  words[head + headerEnd - 1] = tokens;
+  const start = copy + headerEnd;
+  const end = start + 2 * tokens;
+  let nIds = 0;
+  for (let k = start; k < end; k += 2) if (k === start || words[k] !== words[k - 2]) nIds++;
+  const idsAt = head + headerEnd;
+  const runsAt = idsAt + nIds;
+  const placesAt = runsAt + nIds + 1;
+  let j = 0;
+  for (let k = start, at = placesAt; k < end; k += 2, at++) {
+    if (k === start || words[k] !== words[k - 2]) {
+      words[idsAt + j] = words[k]!;
+      words[runsAt + j++] = at;
+    }
+    words[at] = words[k + 1]!;
+  }
+  const placesEnd = placesAt + tokens;
+  words[runsAt + nIds] = placesEnd;
+  slabs.settle(placesEnd);
+  return { words, head, idsAt, nIds, runsAt, placesAt, placesEnd };
+}
+
+/** The places of word `id` in a record, in text order (binary search over its word ids). */
 export function placesOfWord(tokens: ForwardTokens, id: number): number[] {
-  const { words } = tokens;
+  const { words, idsAt, nIds, runsAt } = tokens;
   let lo = 0;
-  let hi = (tokens.end - tokens.start) >>> 1;
+  let hi = nIds;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (words[tokens.start + 2 * mid]! < id) lo = mid + 1;
+    if (words[idsAt + mid]! < id) lo = mid + 1;
     else hi = mid;
   }
-  const out: number[] = [];
-  for (let k = tokens.start + 2 * lo; k < tokens.end && words[k] === id; k += 2) out.push(words[k + 1]!);
-  return out;
+  if (lo === nIds || words[idsAt + lo] !== id) return [];
+  return Array.from(words.subarray(words[runsAt + lo]!, words[runsAt + lo + 1]!));
 }
 
 /** (search field id, word count) of each field of the record's document, in stored order. */
 export function fieldWordCounts(tokens: ForwardTokens): [number, number][] {
   const out: [number, number][] = [];
-  // the header before the tokens: nFields, then field << 16 | word count per field, then nTokens
-  for (let k = 1; k < tokens.start - 1; k++) out.push([tokens.words[k]! >>> 16, tokens.words[k]! & 0xffff]);
+  const { words, head } = tokens;
+  for (let k = head + 1; k < head + 1 + words[head]!; k++) out.push([words[k]! >>> 16, words[k]! & 0xffff]);
   return out;
 }

@@ -47,7 +47,7 @@ export interface ProximityStep {
   readonly group: Group;
   readonly kept: readonly boolean[];
   /** the words-only costs, parallel to `group`, replaced where a cut costs less */
-  readonly costs: Uint32Array | Int32Array;
+  readonly costs: Int32Array;
   /** whether the term at a first index has a proximity pair with the kept term before it */
   readonly paired: (first: number) => boolean;
 }
@@ -73,7 +73,7 @@ export function ngramProximityCosts(
   for (let k = 0; k < group.length; k++) if (cuts.throughNgram[group[k]!] === 1) through.push(k);
   if (through.length === 0) return;
   builder.begin(lists.lists);
-  for (const k of through) builder.add(lists.placesOf(group[k]!, exactOnly));
+  lists.addGroup(builder, Array.from(through, (k) => group[k]!), exactOnly);
   const count = cuts.termCount;
   const firstOf = (node: number) => (node < count ? node : cuts.ngrams[node - count]!.first);
   const sizeOf = (node: number) => (node < count ? 1 : cuts.ngrams[node - count]!.n);

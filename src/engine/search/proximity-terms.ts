@@ -21,10 +21,10 @@
  * exactWords bucket narrowed to its exact form takes only that (its word as is, or its phrase),
  * milli handing later rules only the paths that made the bucket. Proximity never
  * narrows what later rules see. Built once per query at the first proximity step; reads forward
- * records (forward.ts) of the groups that reach it.
+ * records (forward.ts) of the groups that reach it, straight into the kernel's batch.
  */
 import { has, type DocSet } from '../docset.js';
-import { PAIR_FORWARD_ONLY, PAIR_JOIN } from '../../kernels/proximity.js';
+import { PAIR_FORWARD_ONLY, PAIR_JOIN, type ProximityBuilder } from '../../kernels/proximity.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import type { ForwardReader } from './forward.js';
 import { termEnd } from './query.js';
@@ -87,14 +87,10 @@ export class ProximityTerms {
   private readonly phrases: { term: number; level: number; docids: DocSet }[] = [];
   /** lists some word can fill */
   private readonly used: Uint8Array;
-  private readonly places: number[][];
   private readonly allowed: Uint8Array;
   private present = new Uint8Array(0);
-  /** lists a word id fills in the document being read */
-  private readonly targets: number[] = [];
-  /** lists the last document filled, its first `filledCount` entries */
-  private readonly filled: Int32Array;
-  private filledCount = 0;
+  /** the runs of record tokens the document being read puts in its lists: (list, from, to) triples */
+  private runs: Int32Array = new Int32Array(48);
 
   /** `narrowed`: a typo rule ranks before proximity. */
   constructor(
@@ -104,9 +100,7 @@ export class ProximityTerms {
     const { terms } = input;
     this.lists = terms.length * LISTS_PER_TERM;
     this.used = new Uint8Array(this.lists);
-    this.places = Array.from({ length: this.lists }, () => []);
     this.allowed = new Uint8Array(terms.length);
-    this.filled = new Int32Array(this.lists);
   }
 
   /** The word entries of every term, built when a pair first needs them. */
@@ -209,57 +203,70 @@ export class ProximityTerms {
   }
 
   /**
-   * Candidate `i`'s place lists, read from its forward record (reused until the next call);
-   * `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
+   * Appends the place lists of the candidates `group` (indices into the candidates) to `builder`,
+   * read from their forward records; `exactOnly`: the terms an exactWords bucket narrowed to
+   * their exact form. Each record's places the lists take are handed over as runs, copied once,
+   * into the batch.
    */
-  placesOf(i: number, exactOnly?: ReadonlySet<number>): number[][] {
+  addGroup(builder: ProximityBuilder, group: ArrayLike<number>, exactOnly?: ReadonlySet<number>): void {
     const { terms, features, candidates, forward } = this.input;
     const table = this.entries();
     table.claim();
     const { next } = table;
     const { bits, heads } = table.shared;
-    const { places, allowed, present, list, level, phrase, targets, filled } = this;
-    // emptying only the lists the previous document filled (most stay empty)
-    for (let k = 0; k < this.filledCount; k++) places[filled[k]!]!.length = 0;
-    this.filledCount = 0;
-    const docid = candidates[i]!;
-    for (let t = 0; t < terms.length; t++) {
-      const typo = features[t]?.typo[i] ?? NO_MATCH;
-      if (typo === NO_MATCH) allowed[t] = 0;
-      else if (exactOnly?.has(t) === true) allowed[t] = 1 << EXACT;
-      else allowed[t] = this.narrowed ? (1 << typo) | (typo === 0 ? 1 << EXACT : 0) : ALL_LEVELS;
-    }
-    for (let k = 0; k < this.phrases.length; k++) {
-      const p = this.phrases[k]!;
-      present[k] = (allowed[p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
-    }
-    const record = forward.read(docid);
-    if (record === null) return places;
-    const { words } = record;
-    let lastId = -1;
-    let count = 0;
-    for (let k = record.start; k < record.end; k += 2) {
-      const id = words[k]!;
-      if (id !== lastId) {
-        lastId = id;
-        count = 0;
+    const { allowed, present, list, level, phrase, phrases, narrowed } = this;
+    const termCount = terms.length;
+    const typos = features.map((f) => f?.typo);
+    for (let g = 0; g < group.length; g++) {
+      const i = group[g]!;
+      const docid = candidates[i]!;
+      for (let t = 0; t < termCount; t++) {
+        const typo = typos[t]?.[i] ?? NO_MATCH;
+        if (typo === NO_MATCH) allowed[t] = 0;
+        else if (exactOnly?.has(t) === true) allowed[t] = 1 << EXACT;
+        else allowed[t] = narrowed ? (1 << typo) | (typo === 0 ? 1 << EXACT : 0) : ALL_LEVELS;
+      }
+      for (let k = 0; k < phrases.length; k++) {
+        const p = phrases[k]!;
+        present[k] = (allowed[p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
+      }
+      const record = forward.read(docid);
+      if (record === null) {
+        builder.addRuns(NO_WORDS, this.runs, 0);
+        continue;
+      }
+      const { words, idsAt, nIds, runsAt } = record;
+      let runs = this.runs;
+      let count = 0;
+      for (let j = idsAt; j < idsAt + nIds; j++) {
+        const id = words[j]!;
         // most words of a record are none of the query's: one bit read in cache rejects them
         // (an id past the bitset reads undefined, which rejects it too)
         if (((bits[id >>> 3]! >>> (id & 7)) & 1) === 0) continue;
         for (let e = heads[id]! - 1; e !== -1; e = next[e]! - 1) {
           const p = phrase[e]!;
           const l = list[e]!;
-          if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) === 1 && (p === -1 || present[p] === 1)) targets[count++] = l;
+          if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) !== 1 || (p !== -1 && present[p] !== 1)) continue;
+          if (count + 3 > runs.length) runs = this.runs = growRuns(runs);
+          const run = runsAt + j - idsAt;
+          runs[count] = l;
+          runs[count + 1] = words[run]!;
+          runs[count + 2] = words[run + 1]!;
+          count += 3;
         }
       }
-      for (let n = 0; n < count; n++) {
-        const into = places[targets[n]!]!;
-        if (into.length === 0) filled[this.filledCount++] = targets[n]!;
-        into.push(words[k + 1]!);
-      }
+      builder.addRuns(words, runs, count / 3);
     }
-    return places;
   }
+}
+
+/** The tokens of a document without a forward record. */
+const NO_WORDS = new Uint32Array(0);
+
+function growRuns(runs: Int32Array): Int32Array {
+  const grown = new Int32Array(2 * runs.length);
+  grown.set(runs);
+  return grown;
 }
 
 /** Per dictionary: the word-id-wide arrays the entry tables of its queries share. */

@@ -233,14 +233,23 @@ export interface RankInput {
   readonly cuts?: QueryCuts;
 }
 
+/**
+ * The proximity batches' columns, one builder for every search of the thread (searches run one
+ * at a time, and each batch's costs are copied out before the next begins): grown once to the
+ * biggest group instead of from scratch by each big query, megabytes of garbage per search.
+ */
+const batchBuilder = new ProximityBuilder();
+
 /** Term places (field << 16 | position) of one document, at the document's typo levels. */
 type Places = number[][];
 
-/** Indices into the candidates, ascending (what the time budget leaves unsorted is a plain array). */
-type Group = Uint32Array | readonly number[];
+/**
+ * Indices into the candidates, ascending; always a Uint32Array, so that the per-document loops
+ * over groups stay monomorphic (a plain array among them made every such loop generic).
+ */
+type Group = Uint32Array;
 
 class Ranker {
-  private readonly places = new Map<number, Places>();
   /**
    * The terms an exactWords bucket narrowed to their exact word (exact in every document of the
    * bucket), keyed by the bucket's kept terms, which later steps receive: milli hands later graph
@@ -250,7 +259,8 @@ class Ranker {
   private readonly exactOnly = new WeakMap<readonly boolean[], () => ReadonlySet<number>>();
   private wordIndex: TermWordIndex | undefined;
   private scanned: Places | undefined;
-  private builder: ProximityBuilder | undefined;
+  /** the candidate whose places `scanned` holds, -1 for none */
+  private scannedIndex = -1;
   private proximity: ProximityTerms | undefined;
   /** the same with the n-grams' lists after the query terms', for the documents an n-gram matches */
   private nodeProximity: ProximityTerms | undefined;
@@ -273,14 +283,17 @@ class Ranker {
     this.exactForm = input.terms.map(hasExactForm);
   }
 
-  /** Places of every term in candidate `i`, kept for the later steps that need them again. */
+  /**
+   * Places of every term in candidate `i` (valid until another candidate's are asked for): a
+   * step asks for one document's terms one after the other, and each document reaches the
+   * position step once, so only the last document's are kept.
+   */
   placesOf(i: number): Places {
-    let cached = this.places.get(i);
-    if (cached === undefined) {
-      cached = this.scanPlaces(i).map((list) => [...list]);
-      this.places.set(i, cached);
+    if (i !== this.scannedIndex) {
+      this.scanned = this.scanPlaces(i);
+      this.scannedIndex = i;
     }
-    return cached;
+    return this.scanned!;
   }
 
   /**
@@ -308,18 +321,17 @@ class Ranker {
     const record = this.input.forward.read(docid);
     if (record !== null) {
       const { zero, typos } = index;
-      let lastId = -1;
-      let matched = 0;
-      for (let k = record.start; k < record.end; k += 2) {
-        const id = record.words[k]!;
-        if (id !== lastId) {
-          lastId = id;
-          matched = id < zero.length ? zero[id]! & zeroTerms : 0;
-          if (typoTerms) {
-            for (const code of typos.get(id) ?? []) if (features[code >>> 2]!.typo[i] === (code & 3)) matched |= 1 << (code >>> 2);
-          }
+      const { words, idsAt, nIds, runsAt } = record;
+      for (let j = 0; j < nIds; j++) {
+        const id = words[idsAt + j]!;
+        let matched = id < zero.length ? zero[id]! & zeroTerms : 0;
+        if (typoTerms) {
+          for (const code of typos.get(id) ?? []) if (features[code >>> 2]!.typo[i] === (code & 3)) matched |= 1 << (code >>> 2);
         }
-        for (let m = matched; m !== 0; m &= m - 1) places[31 - Math.clz32(m & -m)]!.push(record.words[k + 1]!);
+        for (let m = matched; m !== 0; m &= m - 1) {
+          const into = places[31 - Math.clz32(m & -m)]!;
+          for (let k = words[runsAt + j]!; k < words[runsAt + j + 1]!; k++) into.push(words[k]!);
+        }
       }
     }
     return places;
@@ -370,7 +382,10 @@ class Ranker {
             ? active.reduce((sum, t) => sum + termMax(t.index), 0)
             : cuts.max(kept, group, step === this.firstGraphStep, termMax, (g) => g.n + g.resolved.maxTypoCost);
         const costs = new Int32Array(group.length);
-        for (const t of active) addColumn(costs, group, features[t.index]!.typo, (typo) => typo);
+        for (const t of active) {
+          const typo = features[t.index]!.typo;
+          for (let k = 0; k < group.length; k++) costs[k] = costs[k]! + typo[group[k]!]!;
+        }
         if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => features[t]!.typo[i]!, (g, f, i) => g.n + f.typo[i]!);
         for (const [cost, indices] of byCost(group, costs)) yield [indices, { kind: 'typo', count: cost, max }, kept];
         return;
@@ -387,8 +402,7 @@ class Ranker {
           const ngramMax = (g: Ngram) => (paired(g.first) ? 3 : 0) + g.n - 1;
           maxCost = cuts.max(kept, group, step === this.firstGraphStep, (t) => (paired(t) ? 3 : 0), ngramMax);
           if (cuts.active) {
-            const builder = (this.builder ??= new ProximityBuilder());
-            ngramProximityCosts(cuts, this.nodeProximityTerms(cuts), builder, this.input.byAttribute, exactOnly, { group, kept, costs, paired });
+            ngramProximityCosts(cuts, this.nodeProximityTerms(cuts), batchBuilder, this.input.byAttribute, exactOnly, { group, kept, costs, paired });
           }
         }
         for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
@@ -456,12 +470,13 @@ class Ranker {
    * Proximity costs of the documents of `group` for the pair records, in one kernel call;
    * `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
    */
-  private proximityCosts(group: Group, pairs: Uint32Array, exactOnly: ReadonlySet<number> | undefined): Uint32Array {
+  private proximityCosts(group: Group, pairs: Uint32Array, exactOnly: ReadonlySet<number> | undefined): Int32Array {
     const terms = this.proximityTerms();
-    const builder = (this.builder ??= new ProximityBuilder());
-    builder.begin(terms.lists);
-    for (const i of group) builder.add(terms.placesOf(i, exactOnly));
-    return proximityCosts(builder.batch(pairs, this.input.byAttribute));
+    batchBuilder.begin(terms.lists);
+    terms.addGroup(batchBuilder, group, exactOnly);
+    // costs are small: read as Int32, the one column type the grouping sees
+    const costs = proximityCosts(batchBuilder.batch(pairs, this.input.byAttribute));
+    return new Int32Array(costs.buffer, costs.byteOffset, costs.length);
   }
 
   /**
@@ -566,7 +581,7 @@ class Ranker {
     const indexOf = new Map<number, number>();
     for (const i of group) indexOf.set(candidates[i]!, i);
     for (const { docids, detail } of sortStepBuckets(facets, criterion, Uint32Array.from(group, (i) => candidates[i]!))) {
-      yield [Array.from(docids, (docid) => indexOf.get(docid)!), detail, kept];
+      yield [Uint32Array.from(docids, (docid) => indexOf.get(docid)!), detail, kept];
     }
   }
 
@@ -611,12 +626,12 @@ class Ranker {
   }
 
   /** The indices of `group` in none of the `buckets` (subsets of it), in group order. */
-  private notIn(group: Group, buckets: readonly Group[]): number[] {
+  private notIn(group: Group, buckets: readonly Group[]): Group {
     const taken = new Set<number>();
     for (const bucket of buckets) for (const i of bucket) taken.add(i);
     const rest: number[] = [];
     for (const i of group) if (!taken.has(i)) rest.push(i);
-    return rest;
+    return Uint32Array.from(rest);
   }
 }
 
@@ -665,15 +680,16 @@ function addColumn(costs: Int32Array, group: Group, column: ArrayLike<number>, c
  * index order. A group where every cost is equal comes back as is (the common case for the
  * first steps on big groups).
  */
-function byCost(group: Group, costs: ArrayLike<number>): [number, Group][] {
-  let min = Infinity;
-  let max = -Infinity;
-  for (let k = 0; k < group.length; k++) {
+function byCost(group: Group, costs: Int32Array): [number, Group][] {
+  if (group.length === 0) return [];
+  let min = costs[0]!;
+  let max = min;
+  for (let k = 1; k < group.length; k++) {
     const c = costs[k]!;
     if (c < min) min = c;
     if (c > max) max = c;
   }
-  if (min === max) return group.length === 0 ? [] : [[min, group]];
+  if (min === max) return [[min, group]];
   // counting sort: starts[c] is where cost min + c begins in `sorted`
   const starts = new Uint32Array(max - min + 2);
   for (let k = 0; k < group.length; k++) starts[costs[k]! - min + 1]!++;

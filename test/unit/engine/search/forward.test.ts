@@ -2,7 +2,7 @@
 // documents or the settings that shape the word index change.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { ForwardReader } from '../../../../src/engine/search/forward.js';
+import { fieldWordCounts, ForwardReader, layRecord, placesOfWord, Slabs } from '../../../../src/engine/search/forward.js';
 import { readWordsVersion } from '../../../../src/engine/words/word-index.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -14,7 +14,7 @@ afterEach(async () => {
 
 const tokenCount = (target: TestIndex, docid: number) => {
   const tokens = new ForwardReader(target.env, readWordsVersion(target.env)).read(docid);
-  return tokens === null ? null : (tokens.end - tokens.start) / 2;
+  return tokens === null ? null : tokens.placesEnd - tokens.placesAt;
 };
 
 describe('forward reader', () => {
@@ -42,5 +42,71 @@ describe('forward reader', () => {
     expect(tokenCount(index, 1)).toBeNull();
     index.write({ b: { id: 'b', title: 'y z' } });
     expect(tokenCount(index, 1)).toBe(2);
+  });
+});
+
+/** A stored record's bytes (postings.ts format) at an odd offset, as LMDB hands them out unaligned. */
+function storedRecord(fields: readonly [number, number][], tokens: readonly [number, number][]): Uint8Array {
+  const u32 = [fields.length, ...fields.map(([field, words]) => (field << 16) | words), tokens.length, ...tokens.flat()];
+  const bytes = Buffer.alloc(1 + 4 * u32.length);
+  u32.forEach((value, k) => bytes.writeUInt32LE(value >>> 0, 1 + 4 * k));
+  return bytes.subarray(1);
+}
+
+describe('record layout', () => {
+  it('lays records one after the other with their distinct words and where the tokens of each word start', () => {
+    const slabs = new Slabs();
+    const first = layRecord(storedRecord([[0, 2], [1, 3]], [[4, 2], [7, 0], [7, (1 << 16) | 2], [7, (1 << 16) | 0], [9, 1]]), slabs);
+    const second = layRecord(storedRecord([[0, 1]], [[3, 0]]), slabs);
+    expect(second.words).toBe(first.words);
+    expect(second.head).toBe(first.placesEnd);
+    expect(Array.from(first.words.subarray(first.idsAt, first.idsAt + first.nIds))).toEqual([4, 7, 9]);
+    expect(placesOfWord(first, 7)).toEqual([0, (1 << 16) | 2, (1 << 16) | 0]);
+    expect(placesOfWord(first, 9)).toEqual([1]);
+    expect(placesOfWord(first, 5)).toEqual([]);
+    expect(placesOfWord(first, 10)).toEqual([]);
+    expect(fieldWordCounts(first)).toEqual([[0, 2], [1, 3]]);
+    expect(placesOfWord(second, 3)).toEqual([0]);
+    expect(fieldWordCounts(second)).toEqual([[0, 1]]);
+  });
+
+  it('holds a small slab for a small index, each next slab twice the last', () => {
+    const slabs = new Slabs();
+    const first = layRecord(storedRecord([[0, 1]], [[1, 0]]), slabs);
+    expect(first.words.length).toBe(4096);
+    let record = first;
+    while (record.words === first.words) record = layRecord(storedRecord([[0, 100]], Array.from({ length: 100 }, (_, k): [number, number] => [k, k])), slabs);
+    expect(record.words.length).toBe(8192);
+    expect(placesOfWord(record, 99)).toEqual([99]);
+    expect(placesOfWord(first, 1)).toEqual([0]);
+  });
+
+  it('lays a truncated or overstated record as what its bytes hold, never reading past them', () => {
+    const slabs = new Slabs();
+    const empty = layRecord(new Uint8Array(0), slabs);
+    expect([empty.nIds, fieldWordCounts(empty)]).toEqual([0, []]);
+    // a header claiming 1,000 fields and a token count far past the bytes
+    const bytes = Buffer.alloc(4 * 5);
+    [1000, 0, 0, 0, 0].forEach((value, k) => bytes.writeUInt32LE(value, 4 * k));
+    const overstated = layRecord(bytes, slabs);
+    expect(overstated.placesEnd - overstated.placesAt).toBe(0);
+    const tokens = storedRecord([[0, 2]], [[3, 0], [4, 1], [5, 2]]);
+    const cut = layRecord(tokens.subarray(0, tokens.length - 8), slabs);
+    expect(placesOfWord(cut, 4)).toEqual([1]);
+    expect(placesOfWord(cut, 5)).toEqual([]);
+    const next = layRecord(storedRecord([[0, 1]], [[7, 0]]), slabs);
+    expect(placesOfWord(next, 7)).toEqual([0]);
+    expect(fieldWordCounts(empty)).toEqual([]);
+  });
+
+  it('starts a new slab for a record that does not fit, however big', () => {
+    const slabs = new Slabs();
+    const small = layRecord(storedRecord([[0, 1]], [[1, 0]]), slabs);
+    const tokens = Array.from({ length: 100_000 }, (_, k): [number, number] => [k >> 1, k]);
+    const big = layRecord(storedRecord([[0, tokens.length]], tokens), slabs);
+    expect(big.words).not.toBe(small.words);
+    expect(big.nIds).toBe(50_000);
+    expect(placesOfWord(big, 49_999)).toEqual([99_998, 99_999]);
+    expect(placesOfWord(small, 1)).toEqual([0]);
   });
 });

@@ -4,6 +4,7 @@
 // prefix as an indexed word in both orders; an n-gram node costs n − 1 more on its edge.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
+import { ProximityBuilder } from '../../../../src/kernels/proximity.js';
 import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
 import { ForwardReader } from '../../../../src/engine/search/forward.js';
 import { LISTS_PER_TERM, ProximityTerms } from '../../../../src/engine/search/proximity-terms.js';
@@ -92,7 +93,13 @@ describe('ProximityTerms', () => {
       const input = { terms, features: termFeatures(terms, candidates), candidates, dictionary, forward: options.forward };
       return new ProximityTerms(input, false);
     };
-    const listsOf = (plan: ProximityTerms) => plan.placesOf(0).map((list) => list.map((place) => place & 0xffff));
+    const listsOf = (plan: ProximityTerms) => {
+      const builder = new ProximityBuilder();
+      builder.begin(plan.lists);
+      plan.addGroup(builder, [0]);
+      const { places, offsets } = builder.batch(new Uint32Array(0), false);
+      return Array.from({ length: plan.lists }, (_, l) => Array.from(places.subarray(offsets[l]!, offsets[l + 1]!), (place) => place & 0xffff));
+    };
     const first = planOf('red apple');
     const wanted = listsOf(first);
     expect(wanted[0]).toEqual([0]);
