@@ -14,6 +14,7 @@ import type { SearchContext } from './context.js';
 import type { IndexSearch } from './hits.js';
 import { reworded } from './query-errors.js';
 import { isJsonObject } from '../types/json-text.js';
+import { ownRecord } from '../types/own-record.js';
 
 /** Prefixes an error about `federation.facetsByIndex.<uid>` as Meilisearch locates it. */
 function facetsError(err: unknown, uid: string, firstQuery: number | undefined): unknown {
@@ -89,7 +90,7 @@ export function mergeFacets(
 ): { facetDistribution: Record<string, Record<string, number>>; facetStats: Record<string, FacetStats> } {
   const counts = new Map<string, Map<string, number>>();
   const orders = new Map<string, { uid: string; order: 'alpha' | 'count' }>();
-  const facetStats: Record<string, FacetStats> = {};
+  const facetStats = ownRecord<FacetStats>();
   for (const [uid, { distribution, stats, settings }] of facets) {
     for (const [field, values] of Object.entries(distribution)) {
       const order = facetOrder(settings, field);
@@ -111,7 +112,7 @@ export function mergeFacets(
       facetStats[field] = known === undefined ? { min, max } : { min: Math.min(known.min, min), max: Math.max(known.max, max) };
     }
   }
-  const facetDistribution: Record<string, Record<string, number>> = {};
+  const facetDistribution = ownRecord<Record<string, number>>();
   for (const field of [...counts.keys()].sort()) {
     const entries = ordered([...counts.get(field)!], orders.get(field)!.order);
     facetDistribution[field] = Object.fromEntries(maxValuesPerFacet === undefined ? entries : entries.slice(0, maxValuesPerFacet));

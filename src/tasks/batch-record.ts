@@ -22,6 +22,7 @@ import {
   type Timestamp,
 } from '../types/task.js';
 import { accumulateDetails, toDetailsView } from './details.js';
+import { ownRecord } from '../types/own-record.js';
 
 interface Summary {
   details: DetailsView;
@@ -32,7 +33,7 @@ interface Summary {
 
 function summarize(tasks: readonly Task[], statusOf: (task: Task) => Task['status']): Summary {
   let details: DetailsView = {};
-  const stats: BatchStats = { totalNbTasks: 0, status: {}, types: {}, indexUids: {} };
+  const stats: BatchStats = { totalNbTasks: 0, status: {}, types: {}, indexUids: ownRecord() };
   let enqueuedAt: Batch['enqueuedAt'] = null;
   const indexes = new Set<string>();
   for (const task of tasks) {

@@ -16,6 +16,7 @@ import type { IndexEnv } from '../index-env.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { DocumentChange } from '../updater.js';
 import { mayBeStoredId, type JsonObject } from '../document-id.js';
+import { ownRecord } from '../../types/own-record.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
@@ -117,14 +118,14 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
     const { env } = this;
     const fields = this.fieldIds();
     const fieldIndex = new Map(fields.map((name, i) => [name, i]));
-    let distribution = { ...this.fieldDistribution() };
+    let distribution = ownRecord(this.fieldDistribution());
     let free = (env.main.get(FREE_DOCIDS) as number[] | undefined) ?? [];
     let next = (env.main.get(INDEX_MAIN_KEYS.nextDocid) as number | undefined) ?? 0;
 
     if (clearFirst) {
       env.documents.clearSync();
       env.externalIds.clearSync();
-      distribution = {};
+      distribution = ownRecord();
       free = [];
       next = 0;
     }

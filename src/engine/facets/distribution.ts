@@ -17,6 +17,7 @@ import type { IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
 import { FacetReader, readFacetFields } from './store.js';
 import { normalizeFacet, rustFloat, truncateFacet } from './values.js';
+import { ownRecord } from '../../types/own-record.js';
 
 export interface FacetStats {
   min: number;
@@ -143,7 +144,7 @@ function fieldDistribution(reader: FacetReader, store: DocumentStore<IndexReadEn
   };
   collect(FacetKind.number);
   collect(FacetKind.string);
-  const distribution: Record<string, number> = {};
+  const distribution = ownRecord<number>();
   // A number and a string may print alike (`2` and "2"): as in Meilisearch's map, the string's
   // count replaces the number's, at the number's place.
   for (const { key, count } of out) distribution[key] = count;
@@ -176,8 +177,8 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
       return rule !== null && isFilterable(rule.features);
     })
     .sort();
-  const distribution: Record<string, Record<string, number>> = {};
-  const stats: Record<string, FacetStats> = {};
+  const distribution = ownRecord<Record<string, number>>();
+  const stats = ownRecord<FacetStats>();
   for (const field of fields) {
     const fid = reader.fieldId(field)!;
     distribution[field] = fieldDistribution(reader, store, fid, field, candidates, settings);

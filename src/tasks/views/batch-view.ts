@@ -13,6 +13,7 @@ import {
   type JsonObject,
 } from '../../types/task.js';
 import { detailsJson } from '../details-json.js';
+import { ownRecord } from '../../types/own-record.js';
 
 export interface BatchJson {
   uid: number;
@@ -33,7 +34,7 @@ function inOrder<K extends string>(order: readonly K[], counts: Partial<Record<K
 }
 
 function statsJson(stats: BatchStats): BatchStats {
-  const indexUids: Record<string, number> = {};
+  const indexUids = ownRecord<number>();
   for (const uid of Object.keys(stats.indexUids).sort()) indexUids[uid] = stats.indexUids[uid]!;
   return {
     totalNbTasks: stats.totalNbTasks,

@@ -1,0 +1,52 @@
+// Names users choose that are also members of Object.prototype (`constructor`, `toString`,
+// `__proto__`) are ordinary names: as fields in the field distribution, as facet values and
+// facet fields in search and federated facets, as an index uid in batch stats. They were read
+// through the prototype (a count of "function Object() { [native code] }1") or set it (a facet
+// value `__proto__` missing from the distribution).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, run } from '../../helpers/api.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer();
+  await run(server, 'PATCH', '/indexes/constructor/settings', { filterableAttributes: ['g', 'constructor', 'toString'] });
+  await run(server, 'POST', '/indexes/constructor/documents', [
+    { id: 1, g: ['constructor', '__proto__', 'toString', 'x'], constructor: 'a', toString: 5 },
+    { id: 2, g: 'constructor', toString: 7 },
+  ]);
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+// compared as JSON text: in an object literal, `__proto__: 1` would set the prototype, not a key
+const DISTRIBUTION = '{"constructor":{"a":1},"g":{"__proto__":1,"constructor":2,"toString":1,"x":1},"toString":{"5":1,"7":1}}';
+
+describe('names of Object.prototype members', () => {
+  it('count as fields in the field distribution', async () => {
+    const { body } = await call(server, 'GET', '/indexes/constructor/stats');
+    expect(body.fieldDistribution).toEqual({ constructor: 1, g: 2, id: 2, toString: 2 });
+  });
+
+  it('count as facet values and facet fields in a search', async () => {
+    const { body } = await call(server, 'POST', '/indexes/constructor/search', { facets: ['g', 'constructor', 'toString'] });
+    expect(JSON.stringify(body.facetDistribution)).toBe(DISTRIBUTION);
+    expect(body.facetStats).toEqual({ toString: { min: 5, max: 7 } });
+  });
+
+  it('count in federated facets', async () => {
+    const { body } = await call(server, 'POST', '/multi-search', {
+      federation: { facetsByIndex: { constructor: ['g', 'toString'] }, mergeFacets: {} },
+      queries: [{ indexUid: 'constructor', q: '' }],
+    });
+    expect(JSON.stringify(body.facetDistribution)).toBe('{"g":{"__proto__":1,"constructor":2,"toString":1,"x":1},"toString":{"5":1,"7":1}}');
+    expect(body.facetStats).toEqual({ toString: { min: 5, max: 7 } });
+  });
+
+  it('count as an index uid in batch stats', async () => {
+    const { body } = await call(server, 'GET', '/batches?limit=1');
+    expect(body.results[0].stats.indexUids).toEqual({ constructor: 1 });
+  });
+});
