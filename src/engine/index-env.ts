@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { PROTO_SAFE_VALUES } from '../store/proto-safe-packr.js';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { checkSpareDescriptors, openFilesLimit } from './descriptors.js';
 import { INDEX_DB_KEYS, INDEX_DB_VALUES, INDEX_DBS, SHARD_DOCIDS_DB, type IndexReadEnv } from './index-read-env.js';
@@ -54,7 +55,8 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   const options = (db: keyof typeof INDEX_DBS) => ({
     name: INDEX_DBS[db],
     ...(INDEX_DB_KEYS[db] === 'string' ? {} : { keyEncoding: INDEX_DB_KEYS[db] }),
-    ...(INDEX_DB_VALUES[db] === 'binary' ? { encoding: 'binary' as const } : {}),
+    // msgpack values keep a `__proto__` key (documents, the field distribution)
+    ...(INDEX_DB_VALUES[db] === 'binary' ? { encoding: 'binary' as const } : PROTO_SAFE_VALUES),
   });
   return {
     uuid,

@@ -7,6 +7,7 @@
 import type { Database } from 'lmdb';
 import { INSTANCE_DBS } from '../store/dbs.js';
 import type { InstanceStore } from '../store/env.js';
+import { PROTO_SAFE_VALUES } from '../store/proto-safe-packr.js';
 
 /** What the stats routes show of an index, its indexing state aside. */
 export interface MeasuredIndex {
@@ -28,7 +29,8 @@ export class IndexStatsStore {
   private readonly db: Database<MeasuredIndex, string>;
 
   constructor(store: InstanceStore) {
-    this.db = store.root.openDB<MeasuredIndex, string>({ name: INSTANCE_DBS.indexStats });
+    // field names are keys of a stored field distribution
+    this.db = store.root.openDB<MeasuredIndex, string>({ name: INSTANCE_DBS.indexStats, ...PROTO_SAFE_VALUES });
   }
 
   get(uuid: string): MeasuredIndex | undefined {

@@ -57,6 +57,7 @@ import {
   visibleBatch,
 } from './query.js';
 import { sortedUnique } from './uid-sets.js';
+import { PROTO_SAFE_VALUES } from '../store/proto-safe-packr.js';
 
 /** What a route enqueues. */
 export interface TaskInput {
@@ -111,7 +112,8 @@ export class TaskQueue {
     this.root = store.root;
     this.dbs = {
       tasks: store.root.openDB<Task, number>({ name: INSTANCE_DBS.tasks }),
-      batches: store.root.openDB<Batch, number>({ name: INSTANCE_DBS.batches }),
+      // index uids are keys of a batch's stats
+      batches: store.root.openDB<Batch, number>({ name: INSTANCE_DBS.batches, ...PROTO_SAFE_VALUES }),
       taskIndex: store.root.openDB({ name: INSTANCE_DBS.taskIndex }) as IndexDb,
       taskCounts: store.root.openDB<number, Key>({ name: INSTANCE_DBS.taskCounts }),
       batchIndex: store.root.openDB({ name: INSTANCE_DBS.batchIndex }) as IndexDb,

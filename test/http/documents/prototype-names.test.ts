@@ -1,8 +1,9 @@
 // Names users choose that are also members of Object.prototype (`constructor`, `toString`,
 // `__proto__`) are ordinary names: as fields in the field distribution, as facet values and
-// facet fields in search and federated facets, as an index uid in batch stats. They were read
-// through the prototype (a count of "function Object() { [native code] }1") or set it (a facet
-// value `__proto__` missing from the distribution).
+// facet fields in search and federated facets, as an index uid in batch stats, as document keys
+// at any depth. They were read through the prototype (a count of "function Object() { [native
+// code] }1"), set it (a facet value `__proto__` missing from the distribution), or came back from
+// the store renamed `__proto_` (msgpackr's decoder).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
@@ -45,8 +46,19 @@ describe('names of Object.prototype members', () => {
     expect(body.facetStats).toEqual({ toString: { min: 5, max: 7 } });
   });
 
+  it('stay document keys at any depth, stored, searched, merged and counted', async () => {
+    const text = '{"id":3,"__proto__":{"a":1},"n":{"__proto__":"x","__proto_":"y"},"l":[{"__proto__":2}]}';
+    // sent as text: a `__proto__` key of an object literal would set its prototype
+    await run(server, 'POST', '/indexes/protos/documents', JSON.parse(`[${text}]`));
+    expect((await call(server, 'GET', '/indexes/protos/documents/3')).text).toBe(text);
+    expect(JSON.stringify((await call(server, 'POST', '/indexes/protos/search', { q: '' })).body.hits)).toBe(`[${text}]`);
+    await run(server, 'PUT', '/indexes/protos/documents', [{ id: 3, m: 1 }]);
+    expect((await call(server, 'GET', '/indexes/protos/documents/3')).text).toBe(`${text.slice(0, -1)},"m":1}`);
+    expect(JSON.stringify((await call(server, 'GET', '/indexes/protos/stats')).body.fieldDistribution)).toBe('{"__proto__":1,"id":1,"l":1,"m":1,"n":1}');
+  });
+
   it('count as an index uid in batch stats', async () => {
-    const { body } = await call(server, 'GET', '/batches?limit=1');
+    const { body } = await call(server, 'GET', '/batches?indexUids=constructor&limit=1');
     expect(body.results[0].stats.indexUids).toEqual({ constructor: 1 });
   });
 });

@@ -1,0 +1,60 @@
+/**
+ * msgpack for LMDB values that keeps a key named `__proto__`. msgpackr's decoder renames that
+ * key to `__proto_` (to keep it from setting a prototype), so a document field `__proto__`, at
+ * any depth, came back from the store as `__proto_`, where Meilisearch keeps it as sent.
+ *
+ * Keys `__proto` followed by n ≥ 1 underscores are written with n + 2 (so no stored key is
+ * ever `__proto__`) and read back with n − 2; keys of n ≤ 2 read as they are (older data: a
+ * `__proto_` there may have been either). Only values whose bytes hold such a key pay for it:
+ * a native byte search decides, then the value is walked and packed again.
+ * lmdb builds it as a database's encoder (`openDB({ ...PROTO_SAFE_VALUES })`; a root's encoder is
+ * not inherited) with the options it gives its own msgpack encoder, so every other value's bytes
+ * are unchanged.
+ */
+import { Packr, type Options } from 'msgpackr';
+
+const PREFIX = '__proto';
+/** In a value's bytes, any key that needs escaping... */
+const NEEDS_ESCAPE = Buffer.from(`${PREFIX}_`);
+/** ...and any escaped key. */
+const ESCAPED = Buffer.from(`${PREFIX}___`);
+
+/** The underscores after `__proto` when `key` is `__proto` and underscores only, else 0. */
+function underscoresOf(key: string): number {
+  if (!key.startsWith(PREFIX)) return 0;
+  for (let at = PREFIX.length; at < key.length; at++) if (key.charCodeAt(at) !== 0x5f) return 0;
+  return key.length - PREFIX.length;
+}
+
+/** `value` with every object key renamed by `rename` (a copy wherever a key changed, shared elsewhere). */
+function renamed(value: unknown, rename: (key: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((item) => renamed(item, rename));
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || value instanceof Date) return value;
+  // fromEntries defines each key as data: an assignment of `__proto__` would set the prototype
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [rename(key), renamed(item, rename)]));
+}
+
+const escape = (key: string) => (underscoresOf(key) > 0 ? `${key}__` : key);
+const unescape = (key: string) => (underscoresOf(key) > 2 ? key.slice(0, -2) : key);
+
+export class ProtoSafePackr extends Packr {
+  constructor(options?: Options) {
+    super(options);
+    // msgpackr sets pack and encode as own properties of each instance
+    const encode = this.encode.bind(this) as (value: unknown, mode?: number) => Buffer;
+    this.pack = this.encode = ((value: unknown, mode?: number) => {
+      const bytes = encode(value, mode);
+      return bytes.indexOf(NEEDS_ESCAPE) === -1 ? bytes : encode(renamed(value, escape), mode);
+    }) as Packr['encode'];
+  }
+
+  // msgpackr's decode reads through unpack
+  override unpack(source: Buffer | Uint8Array, options?: Parameters<Packr['unpack']>[1]): unknown {
+    const value: unknown = super.unpack(source, options);
+    const bytes = Buffer.isBuffer(source) ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength);
+    return bytes.indexOf(ESCAPED) === -1 ? value : renamed(value, unescape);
+  }
+}
+
+/** The `openDB` option that makes a database's msgpack values keep `__proto__` keys. */
+export const PROTO_SAFE_VALUES = { encoder: { Encoder: ProtoSafePackr } };
