@@ -12,7 +12,7 @@
  * fetched (the read path uses `Buffer`, which a browser gets from the `buffer` package as
  * `globalThis.Buffer`).
  */
-import { Unpackr } from 'msgpackr';
+import { ProtoSafePackr } from '../../store/proto-safe-packr.js';
 import { readKey, writeKey } from 'ordered-binary';
 import { CacheBudget } from '../cache-budget.js';
 import type { IndexReadEnv, ReadDb, ReadRange } from '../index-read-env.js';
@@ -35,8 +35,9 @@ export interface IndexBundle {
   readonly env: IndexReadEnv;
 }
 
-// lmdb decodes values with msgpackr and `copyBuffers` (open.js); records carry their structures
-const unpackr = new Unpackr({ copyBuffers: true });
+// lmdb decodes values with msgpackr and `copyBuffers` (open.js), through the codec that keeps
+// `__proto__` keys (store/proto-safe-packr.ts); records carry their structures
+const unpackr = new ProtoSafePackr({ copyBuffers: true });
 
 /** Decoded postings kept, all bundles together (cache-budget.ts). */
 const budget = new CacheBudget(32 * 1024 * 1024);

@@ -1,7 +1,7 @@
 // The bundle reader answers every read the engine's read path makes as LMDB answers it: point
 // reads, ranges in both directions with every bound option, offsets and limits, counts, over
-// string (ordered-binary), u32 and binary keys, msgpack values and compacted postings and word
-// records; and a bundle refuses writes and foreign bytes.
+// string (ordered-binary), u32 and binary keys, msgpack values (keys named `__proto__` included)
+// and compacted postings and word records; and a bundle refuses writes and foreign bytes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,7 +31,8 @@ env.root.transactionSync(() => {
   STRING_KEYS.forEach((key, i) => env.main.putSync(key, { i, key, nested: [1.5, null, { deep: 'x'.repeat(i) }], bin: Buffer.from([i]) }));
   STRING_KEYS.forEach((key, i) => env.wordIds.putSync(key, Buffer.from([i, 0, 0, 0])));
   BINARY_KEYS.forEach((key, i) => env.facetDocids.putSync(key, Buffer.from([i, i, i])));
-  U32_KEYS.forEach((key, i) => env.documents.putSync(key, { id: key, title: `doc ${i}` }));
+  // a key named `__proto__` (parsed: a literal's would set the prototype), which LMDB's values escape
+  U32_KEYS.forEach((key, i) => env.documents.putSync(key, i === 5 ? JSON.parse(`{"id":${key},"__proto__":{"__proto_":1},"title":"doc 5"}`) : { id: key, title: `doc ${i}` }));
   // postings ([id, n, docids, masks, infos]) and word records (u32s), which the bundle compacts;
   // and values of a shape the codec keeps as they are
   STRING_KEYS.forEach((key, i) => env.wordDocids.putSync(key, posting(i)));
