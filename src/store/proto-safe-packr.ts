@@ -11,7 +11,10 @@
  * not inherited) with the options it gives its own msgpack encoder, so every other value's bytes
  * are unchanged.
  */
-import { Packr, type Options } from 'msgpackr';
+import { Packr, REUSE_BUFFER_MODE, type Options } from 'msgpackr';
+
+/** What msgpackr answers in REUSE_BUFFER_MODE: its whole buffer, the value between start and end. */
+type Reused = Buffer & { start: number; end: number };
 
 const PREFIX = '__proto';
 /** In a value's bytes, any key that needs escaping... */
@@ -44,14 +47,18 @@ export class ProtoSafePackr extends Packr {
     const encode = this.encode.bind(this) as (value: unknown, mode?: number) => Buffer;
     this.pack = this.encode = ((value: unknown, mode?: number) => {
       const bytes = encode(value, mode);
-      return bytes.indexOf(NEEDS_ESCAPE) === -1 ? bytes : encode(renamed(value, escape), mode);
+      // lmdb's writes ask for REUSE_BUFFER_MODE: the whole buffer comes back, the value in [start, end)
+      const written = mode !== undefined && (mode & REUSE_BUFFER_MODE) !== 0 ? bytes.subarray((bytes as Reused).start, (bytes as Reused).end) : bytes;
+      return written.indexOf(NEEDS_ESCAPE) === -1 ? bytes : encode(renamed(value, escape), mode);
     }) as Packr['encode'];
   }
 
   // msgpackr's decode reads through unpack
   override unpack(source: Buffer | Uint8Array, options?: Parameters<Packr['unpack']>[1]): unknown {
     const value: unknown = super.unpack(source, options);
-    const bytes = Buffer.isBuffer(source) ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength);
+    // lmdb's fast reads hand over a large shared buffer whose `length` property it sets to the
+    // value's size, which msgpackr reads and a native search would not
+    const bytes = Buffer.from(source.buffer, source.byteOffset, source.length);
     return bytes.indexOf(ESCAPED) === -1 ? value : renamed(value, unescape);
   }
 }
