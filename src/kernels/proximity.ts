@@ -6,7 +6,8 @@
  *
  * `ProximityBuilder` packs the documents' place lists struct-of-arrays (one places column, one
  * offsets column) into growable arrays reused between calls, copied straight from runs of the
- * documents' forward-record places, so building a batch allocates nothing per document. reference/proximity.ts computes the same costs in TS (the tests' oracle).
+ * documents' forward-record places, so building a batch allocates nothing per document.
+ * reference/proximity.ts computes the same costs in TS (the tests' oracle).
  */
 import { getKernels, KernelStatus, type Kernels } from './module.js';
 

@@ -54,6 +54,7 @@ export function useRunSegmenter(segmenter: RunSegmenter | null, preload?: Dictio
   preloader = preload ?? (() => undefined);
 }
 
+/** Has this thread's segmenter load the dictionaries of `languages` ahead, if it can (DictionaryPreloader). */
 export function preloadDictionaries(languages: readonly DictionaryLanguage[]): void {
   if (languages.length > 0) preloader(languages);
 }

@@ -57,8 +57,9 @@ export class ProtoSafePackr extends Packr {
   override unpack(source: Buffer | Uint8Array, options?: Parameters<Packr['unpack']>[1]): unknown {
     const value: unknown = super.unpack(source, options);
     // lmdb's fast reads hand over a large shared buffer whose `length` property it sets to the
-    // value's size, which msgpackr reads and a native search would not
-    const bytes = Buffer.from(source.buffer, source.byteOffset, source.length);
+    // value's size, which msgpackr reads and a native search would not: a view of that size then
+    const own = Buffer.isBuffer(source) && source.length === source.byteLength;
+    const bytes = own ? source : Buffer.from(source.buffer, source.byteOffset, source.length);
     return bytes.indexOf(ESCAPED) === -1 ? value : renamed(value, unescape);
   }
 }

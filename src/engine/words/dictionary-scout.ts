@@ -23,9 +23,11 @@ const HANGUL = 4;
 /**
  * Lines holding Han but no kana or Hangul tokenized at most: Han alone is Chinese or Japanese
  * (whatlang's call), and a corpus shows which early; kana and Hangul lines, which can only ask
- * for Japanese and Korean, are tokenized until those are found.
+ * for Japanese and Korean, are tokenized until those are found...
  */
 const HAN_LINES_LOOKED_AT = 16;
+/** ...within this many lines tokenized in all: text in a field no search reads asks for nothing, however many lines hold it. */
+const LINES_LOOKED_AT = 64;
 const ALL_LANGUAGES = 3;
 
 /** The script of a 3-byte UTF-8 sequence of U+3000–U+DFFF from its first two bytes (0: none of the three). */
@@ -71,6 +73,7 @@ export function scoutDictionaries(sources: readonly (PayloadSource | null)[], se
   const found = new Set<DictionaryLanguage>();
   const extractor = extractorFor(settings, new SearchFieldIds(searchFields));
   let hanLooked = 0;
+  let looked = 0;
   /** Whether a line holding `scripts` may ask for a language not found yet. */
   const worth = (scripts: number) =>
     ((scripts & KANA) !== 0 && !found.has('jpn')) ||
@@ -84,7 +87,7 @@ export function scoutDictionaries(sources: readonly (PayloadSource | null)[], se
       if (scripts === HAN) hanLooked++;
       const doc = parsedLine(buffer.subarray(start, end));
       if (doc !== null) for (const language of dictionaryLanguagesOf(() => extractor.extract([{ docid: 0, doc }]))) found.add(language);
-      if (found.size === ALL_LANGUAGES) break scan;
+      if (found.size === ALL_LANGUAGES || ++looked === LINES_LOOKED_AT) break scan;
     }
   }
   // the payload's last block is not kept

@@ -3,9 +3,9 @@
  * additions numbered `thread` modulo `threads`, each extracted and packed to ship. Every worker
  * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
  * its own, and leaves a part holding a line the write refuses to the write. The first worker
- * first has the dictionary segmenters the batch will need loaded (dictionary-scout.ts). A document the
- * write drops (`drops`: of a shard this instance does not own, with a sharded network) is
- * extracted as an empty document: its line keeps its place, at no cost.
+ * first has the dictionary segmenters the batch will need loaded (dictionary-scout.ts). A
+ * document the write drops (`drops`: of a shard this instance does not own, with a sharded
+ * network) is extracted as an empty document: its line keeps its place, at no cost.
  */
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';

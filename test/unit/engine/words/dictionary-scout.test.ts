@@ -45,4 +45,12 @@ describe('scoutDictionaries', () => {
     const han = Array.from({ length: 40 }, (_, i) => ({ id: `h${i}`, overview: `Born in China (我们诞生在中国) ${i}` }));
     expect(scout([[...han, ...latin, { id: 'j', title: 'クーポンで無料で頂きました' }, { id: 'k', title: '엄마' }]])).toEqual(['cmn', 'jpn', 'kor']);
   });
+
+  it('tokenizes at most 64 lines, so text no search reads cannot make it tokenize a whole payload', () => {
+    const hidden = Array.from({ length: 64 }, (_, i) => ({ id: i, hidden: 'クーポン 엄마' }));
+    const settings = { ...defaultSettings(), searchableAttributes: ['title'] };
+    const korean = { id: 'k', title: '엄마' };
+    expect([...scoutDictionaries([payload([...hidden.slice(1), korean])], settings, ['title'])]).toEqual(['kor']);
+    expect([...scoutDictionaries([payload([...hidden, korean])], settings, ['title'])]).toEqual([]);
+  });
 });
