@@ -1,11 +1,13 @@
 /**
- * The compact value encodings of an index bundle (format.ts), for the databases whose stored
- * values are arrays of u32 LE (words/postings.ts): postings (`posting`: their docids as varint
- * gaps, masks and infos as varints, about a third of the stored 12 bytes per document) and
- * forward word records (`u32-varint`: each u32 as a varint). Decoding gives back the exact bytes
- * LMDB stores, so the read path reads them unchanged. A value whose shape the codec does not
- * expect is kept as it is. No Node built-in here (`Buffer` is the global, as in the reader).
+ * The compact value encodings of an index bundle (format.ts) for the word index's databases
+ * (words/postings.ts): postings (`posting`: their docids as varint gaps, masks and infos as
+ * varints, about a third of the 12 bytes per document of the columns layout) and forward word
+ * records (`u32-varint`: each u32 as a varint). Decoding gives back a posting in the columns
+ * layout (a packed one is unpacked before encoding) and a record's exact bytes, which the read
+ * path reads as it reads LMDB's. A value whose shape the codec does not expect is kept as it is.
+ * No Node built-in here (`Buffer` is the global, as in the reader).
  */
+import { PACKED, postingCount, postingFirstWord, unpackEntries } from '../words/postings.js';
 
 /** How a bundle stores a database's values. */
 export type ValueCoding = 'msgpack' | 'binary' | 'posting' | 'u32-varint';
@@ -51,6 +53,16 @@ function raw(stored: Uint8Array): Uint8Array {
   return out;
 }
 
+/** A packed posting in the columns layout (words/postings.ts), its first u32 without PACKED. */
+function columnsOf(stored: Uint8Array): Uint8Array {
+  const n = postingCount(stored);
+  const words = new Uint32Array(2 + 3 * n);
+  words[0] = postingFirstWord(stored) & ~PACKED;
+  words[1] = n;
+  unpackEntries(stored, n, words, 2, 2 + n, 2 + 2 * n);
+  return new Uint8Array(words.buffer);
+}
+
 function u32sOf(stored: Uint8Array): Uint32Array {
   const out = new Uint32Array(stored.length >>> 2);
   new Uint8Array(out.buffer).set(stored.subarray(0, out.byteLength));
@@ -59,6 +71,7 @@ function u32sOf(stored: Uint8Array): Uint32Array {
 
 /** The bundle's form of a stored value of a `posting` or `u32-varint` database. */
 export function encodeValue(coding: 'posting' | 'u32-varint', stored: Uint8Array): Uint8Array {
+  if (coding === 'posting' && stored.length >= 8 && (postingFirstWord(stored) & PACKED) !== 0) stored = columnsOf(stored);
   if (stored.length % 4 !== 0) return raw(stored);
   const words = u32sOf(stored);
   const out = new Bytes();

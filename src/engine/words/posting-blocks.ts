@@ -15,12 +15,17 @@
 import type { Database } from 'lmdb';
 import { lowerBound } from '../../kernels/setops-fallback.js';
 import type { IndexReadEnv, ReadDb } from '../index-read-env.js';
-import { decodePosting, EMPTY_POSTING, PostingMerger, ValueBuffer, type Posting, type PostingColumns } from './postings.js';
+import { decodePosting, EMPTY_POSTING, PACKED, postingCount, postingFirstWord, PostingMerger, unpackEntries, type Posting, type PostingColumns } from './postings.js';
 
-/** Documents per block: a rewrite costs at most this many entries (12 bytes each). */
+/** Documents per block: a rewrite unpacks and packs at most this many entries. */
 export const BLOCK_ENTRIES = 4096;
 /** Set in a head's id field when the posting continues in `posting-blocks`. */
 const CONTINUED = 0x80000000;
+
+/** The word id in a stored posting's first u32, without its flags. */
+function idOf(first: number): number {
+  return (first & ~(CONTINUED | PACKED)) >>> 0;
+}
 
 /**
  * One posting database and the tag its blocks carry in `posting-blocks`: read from any index
@@ -73,30 +78,29 @@ function blockRange(base: Buffer): { start: Buffer; end: Buffer } {
 export function readPosting(table: PostingTable, key: string): Posting {
   const head = table.heads.getBinaryFast(key);
   if (head === undefined || head.length < 8) return EMPTY_POSTING;
-  const first = head.readUInt32LE(0);
+  const first = postingFirstWord(head);
   if ((first & CONTINUED) === 0) return decodePosting(head);
   // the blocks' keys, then each block read in place (lmdb's reused buffer) straight into the
-  // columns: one copy of every entry, as for an unsplit posting
+  // columns: one pass over every entry, as for an unsplit posting
   const base = keyBase(table, key);
   const keys: Buffer[] = [];
-  let total = head.readUInt32LE(4);
+  let total = postingCount(head);
   for (const stored of table.blocks.getKeys(blockRange(base))) {
     if (stored.length !== base.length + 4) continue;
     const blockKey = Buffer.from(stored);
     keys.push(blockKey);
-    total += table.blocks.getBinaryFast(blockKey)!.readUInt32LE(4);
+    total += postingCount(table.blocks.getBinaryFast(blockKey)!);
   }
   const all = new Uint32Array(3 * total);
-  const bytes = new Uint8Array(all.buffer);
   let at = 0;
   const copy = (block: Uint8Array) => {
-    const n = block[4]! | (block[5]! << 8) | (block[6]! << 16) | (block[7]! << 24);
-    for (let column = 0; column < 3; column++) bytes.set(block.subarray(8 + 4 * n * column, 8 + 4 * n * (column + 1)), 4 * (column * total + at));
+    const n = Math.min(postingCount(block), total - at);
+    unpackEntries(block, n, all, at, total + at, 2 * total + at);
     at += n;
   };
   copy(table.heads.getBinaryFast(key)!);
   for (const blockKey of keys) copy(table.blocks.getBinaryFast(blockKey)!);
-  return { id: (first & ~CONTINUED) >>> 0, docids: all.subarray(0, total), masks: all.subarray(total, 2 * total), infos: all.subarray(2 * total) };
+  return { id: idOf(first), docids: all.subarray(0, total), masks: all.subarray(total, 2 * total), infos: all.subarray(2 * total) };
 }
 
 /** What `PostingWriter.update` did to a posting. */
@@ -124,7 +128,6 @@ function slice(changes: PostingColumns, from: number, to: number): PostingColumn
  */
 export class PostingWriter {
   private readonly merger = new PostingMerger();
-  private readonly piece = new ValueBuffer();
   /** the word id of the posting last updated (its stored one, or the one `update` was given) */
   id = 0;
 
@@ -138,8 +141,8 @@ export class PostingWriter {
   update(key: string, removed: readonly number[], upserts: PostingColumns, newId: () => number): PostingOutcome {
     const { heads } = this.table;
     const head = heads.getBinaryFast(key);
-    const first = head === undefined || head.length < 8 ? 0 : head.readUInt32LE(0);
-    if ((first & CONTINUED) !== 0) return this.updateBlocks(key, (first & ~CONTINUED) >>> 0, removed, upserts);
+    const first = head === undefined || head.length < 8 ? 0 : postingFirstWord(head);
+    if ((first & CONTINUED) !== 0) return this.updateBlocks(key, idOf(first), removed, upserts);
     const merged = this.merger.merge(head, removed, upserts);
     if (merged.count === 0) {
       if (merged.baseCount === 0) return PostingOutcome.Absent;
@@ -215,24 +218,14 @@ export class PostingWriter {
       const end = Math.min(count, start + BLOCK_ENTRIES);
       if (start === 0 && from === null) {
         const flag = continued || end < count ? CONTINUED : 0;
-        heads.putSync(key, this.encodePiece(all, count, start, end, (this.id | flag) >>> 0));
+        heads.putSync(key, this.merger.pack((this.id | flag) >>> 0, start, end));
       } else {
-        blocks.putSync(blockKey(base, start === 0 ? from! : all[2 + start]!), this.encodePiece(all, count, start, end, 0));
+        blocks.putSync(blockKey(base, start === 0 ? from! : all[2 + start]!), this.merger.pack(0, start, end));
         if (start > 0) added++;
       }
       start = end;
     } while (start < count);
     return added;
-  }
-
-  /** Entries [start, end) of a merged posting (`all`, `count` entries) in the posting format. */
-  private encodePiece(all: Uint32Array, count: number, start: number, end: number, id: number): Buffer {
-    const n = end - start;
-    const out = this.piece.ensure(2 + 3 * n);
-    out[0] = id;
-    out[1] = n;
-    for (let column = 0; column < 3; column++) out.set(all.subarray(2 + column * count + start, 2 + column * count + end), 2 + column * n);
-    return this.piece.bytes(2 + 3 * n);
   }
 }
 
@@ -244,7 +237,7 @@ export class PostingWriter {
 export function splitOversizedPostings(table: WritablePostingTable, checkpoint: () => void): number {
   const oversized: string[] = [];
   for (const { key, value } of table.heads.getRange()) {
-    if (value.length >= 8 && (value.readUInt32LE(0) & CONTINUED) === 0 && value.readUInt32LE(4) > BLOCK_ENTRIES) oversized.push(key);
+    if (value.length >= 8 && (postingFirstWord(value) & CONTINUED) === 0 && postingCount(value) > BLOCK_ENTRIES) oversized.push(key);
   }
   const writer = new PostingWriter(table);
   for (const key of oversized) {

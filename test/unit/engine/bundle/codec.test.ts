@@ -1,20 +1,22 @@
-// The bundle's compact value forms decode to exactly the bytes LMDB stores (postings and word
-// records of any u32 values, and values of other shapes kept as they are), and bytes they did
-// not write are refused without reading past them.
+// The bundle's compact value forms decode to exactly the bytes LMDB stores (postings in the
+// columns layout and word records of any u32 values, and values of other shapes kept as they
+// are), packed postings to the same entries in the columns layout, and bytes they did not write
+// are refused without reading past them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { DamagedValueError, decodeValue, encodeValue } from '../../../../src/engine/bundle/codec.js';
+import { decodePosting, PACKED, PackedWriter } from '../../../../src/engine/words/postings.js';
 
 const bytesOf = (words: number[]) => new Uint8Array(Uint32Array.from(words).buffer);
 
-/** A posting as words/postings.ts stores it: id, n, ascending docids, masks, infos. */
+/** A posting in words/postings.ts's columns layout: id (without PACKED), n, ascending docids, masks, infos. */
 const posting = fc
   .tuple(fc.nat({ max: 0xffffffff }), fc.uniqueArray(fc.nat({ max: 0xffffffff }), { maxLength: 40 }), fc.array(fc.nat({ max: 0xffffffff }), { minLength: 80, maxLength: 80 }))
   .map(([id, docids, rest]) => {
     const sorted = docids.sort((a, b) => a - b);
     const n = sorted.length;
-    return bytesOf([id, n, ...sorted, ...rest.slice(0, n), ...rest.slice(40, 40 + n)]);
+    return bytesOf([(id & ~PACKED) >>> 0, n, ...sorted, ...rest.slice(0, n), ...rest.slice(40, 40 + n)]);
   });
 
 describe('the bundle value codec', () => {
@@ -22,6 +24,19 @@ describe('the bundle value codec', () => {
     fc.assert(
       fc.property(posting, (stored) => {
         expect(new Uint8Array(decodeValue('posting', encodeValue('posting', stored)))).toEqual(stored);
+      }),
+    );
+  });
+
+  it('gives back a packed posting as the same entries in the columns layout', () => {
+    const packer = new PackedWriter();
+    fc.assert(
+      fc.property(posting, (columns) => {
+        const { id, docids, masks, infos } = decodePosting(columns);
+        const n = docids.length;
+        const all = Uint32Array.from([...docids, ...masks, ...infos]);
+        const packed = new Uint8Array(packer.pack(id, all, 0, n, 2 * n, 0, n));
+        expect(new Uint8Array(decodeValue('posting', encodeValue('posting', packed)))).toEqual(columns);
       }),
     );
   });

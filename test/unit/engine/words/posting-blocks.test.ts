@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { BLOCK_ENTRIES, PostingOutcome, PostingWriter, prefixPostings, readPosting, wordPostings, type PostingTable } from '../../../../src/engine/words/posting-blocks.js';
-import { decodePosting, type PostingColumns } from '../../../../src/engine/words/postings.js';
+import { decodePosting, PACKED, type PostingColumns } from '../../../../src/engine/words/postings.js';
 import { mulberry32 } from '../../../helpers/random.js';
 import { openTestIndex, type TestIndex } from '../search/harness.js';
 
@@ -72,6 +72,39 @@ describe('posting blocks', () => {
     expect(blockCount(table)).toBe(3);
     expect(contents(table, 'word')).toEqual(expected(model));
     expect(readPosting(table, 'word').id).toBe(3);
+  });
+
+  it('reads and updates a split posting whose blocks an older store wrote in the columns layout', () => {
+    index = openTestIndex();
+    const table = wordPostings(index.env);
+    const writer = new PostingWriter(table);
+    const model: Model = new Map();
+    const entries: [number, number, number][] = [];
+    for (let docid = 0; docid < 2 * BLOCK_ENTRIES + 5; docid++) {
+      entries.push([docid, 1, docid % 7]);
+      model.set(docid, [1, docid % 7]);
+    }
+    index.env.root.transactionSync(() => writer.update('word', [], columns(entries), () => 4));
+    // the head and every block rewritten as the columns layout, flags kept
+    index.env.root.transactionSync(() => {
+      for (const [db, key] of [[table.heads, 'word'], ...[...table.blocks.getKeys({})].map((key) => [table.blocks, key])] as const) {
+        const stored = (db as typeof table.blocks).getBinary(key as Buffer)!;
+        const posting = decodePosting(stored);
+        const n = posting.docids.length;
+        const first = (stored.readUInt32LE(0) & ~PACKED) >>> 0;
+        (db as typeof table.blocks).putSync(key as Buffer, Buffer.from(Uint32Array.from([first, n, ...posting.docids, ...posting.masks, ...posting.infos]).buffer));
+      }
+    });
+    expect(table.heads.getBinary('word')!.readUInt32LE(0) & PACKED).toBe(0);
+    expect(contents(table, 'word')).toEqual(expected(model));
+    expect(readPosting(table, 'word').id).toBe(4);
+    index.env.root.transactionSync(() => writer.update('word', [3, 2 * BLOCK_ENTRIES], columns([[5, 2, 9], [2 * BLOCK_ENTRIES + 9, 1, 1]]), () => 0));
+    model.delete(3);
+    model.delete(2 * BLOCK_ENTRIES);
+    model.set(5, [2, 9]);
+    model.set(2 * BLOCK_ENTRIES + 9, [1, 1]);
+    expect(contents(table, 'word')).toEqual(expected(model));
+    expect(readPosting(table, 'word').id).toBe(4);
   });
 
   it('matches a plain model through random changes over many transactions', () => {

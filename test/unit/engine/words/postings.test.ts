@@ -1,7 +1,8 @@
 // Posting merges as the word-index updater runs them: appends, replacements and removals, read
-// back through the decoder searches use.
+// back through the decoder searches use; the packed layout against the columns layout older
+// stores hold.
 import { describe, expect, it } from 'vitest';
-import { decodeForward, decodePosting, ForwardEncoder, PostingMerger, type PostingColumns } from '../../../../src/engine/words/postings.js';
+import { decodeForward, decodePosting, ForwardEncoder, PACKED, PackedWriter, PostingMerger, postingCount, type PostingColumns } from '../../../../src/engine/words/postings.js';
 import { mulberry32 } from '../../../helpers/random.js';
 
 const columns = (entries: [number, number, number][]): PostingColumns => ({
@@ -37,6 +38,59 @@ describe('posting merger', () => {
     const merger = new PostingMerger();
     const stored = Buffer.from(merger.merge(undefined, [], columns([[4, 1, 0]])).encoded(3));
     expect([merger.merge(stored, [4], columns([])).baseCount, merger.count]).toEqual([1, 0]);
+  });
+});
+
+/** A posting in the columns layout, as stores before the packed layout hold them. */
+const columnsLayout = (id: number, entries: [number, number, number][]) =>
+  new Uint8Array(Uint32Array.from([id, entries.length, ...entries.map((e) => e[0]), ...entries.map((e) => e[1]), ...entries.map((e) => e[2])]).buffer);
+
+describe('packed postings', () => {
+  it('decode to the entries packed, for any docids, masks and infos below 2^32', () => {
+    const random = mulberry32(7);
+    const packer = new PackedWriter();
+    const wide = () => [0, 1, 0x7f, 0x80, 0x3fff, 0x4000, 0xffff, 0x1ffff, 0x7fffffff, 0x80000000, 0xffffffff][Math.floor(random() * 11)]!;
+    for (let round = 0; round < 200; round++) {
+      const n = Math.floor(random() * 300);
+      const docids = new Set<number>();
+      while (docids.size < n) docids.add(random() < 0.5 ? Math.floor(random() * 5000) : wide());
+      const entries = [...docids].sort((a, b) => a - b).map((docid): [number, number, number] => [docid, random() < 0.3 ? wide() : 1 << Math.floor(random() * 32), random() < 0.3 ? wide() : Math.floor(random() * 300) | (random() < 0.5 ? 1 << 16 : 0)]);
+      const all = Uint32Array.from([...entries.map((e) => e[0]), ...entries.map((e) => e[1]), ...entries.map((e) => e[2])]);
+      const packed = packer.pack(round, all, 0, n, 2 * n, 0, n);
+      expect(packed.readUInt32LE(0)).toBe((round | PACKED) >>> 0);
+      expect(postingCount(packed)).toBe(n);
+      expect(entriesOf(packed)).toEqual({ id: round, entries: entries.map((e) => [e[0] >>> 0, e[1] >>> 0, e[2] >>> 0]) });
+    }
+  });
+
+  it('take a few bytes per entry where columns take 12', () => {
+    const merger = new PostingMerger();
+    const entries = Array.from({ length: 1000 }, (_, i): [number, number, number] => [3 * i, 1, i % 40]);
+    expect(merger.merge(undefined, [], columns(entries)).encoded(5).length).toBe(12 + 3 * 1000);
+  });
+
+  it('merge into a posting stored in the columns layout and come out packed with its entries', () => {
+    const merger = new PostingMerger();
+    const stored = columnsLayout(9, [[1, 1, 5], [4, 2, 1 << 16], [8, 1, 3]]);
+    expect(entriesOf(stored)).toEqual({ id: 9, entries: [[1, 1, 5], [4, 2, 1 << 16], [8, 1, 3]] });
+    const appended = merger.merge(stored, [], columns([[10, 4, 0]]));
+    expect([appended.baseId, appended.baseCount, appended.count]).toEqual([9, 3, 4]);
+    const packed = Buffer.from(appended.encoded(9));
+    expect(packed.readUInt32LE(0) & PACKED).not.toBe(0);
+    expect(entriesOf(packed)).toEqual({ id: 9, entries: [[1, 1, 5], [4, 2, 1 << 16], [8, 1, 3], [10, 4, 0]] });
+    const mixed = merger.merge(columnsLayout(9, [[1, 1, 5], [4, 2, 1 << 16], [8, 1, 3]]), [1], columns([[4, 8, 7], [6, 1, 1]]));
+    expect(entriesOf(mixed.encoded(9))).toEqual({ id: 9, entries: [[4, 8, 7], [6, 1, 1], [8, 1, 3]] });
+  });
+
+  it('never count more entries than their bytes can hold', () => {
+    const merger = new PostingMerger();
+    const packed = Buffer.from(merger.merge(undefined, [], columns([[1, 1, 1], [2, 1, 1]])).encoded(1));
+    packed.writeUInt32LE(1_000_000_000, 4);
+    expect(postingCount(packed)).toBe(Math.floor((packed.length - 12) / 3));
+    expect(postingCount(packed.subarray(0, 9))).toBe(0);
+    const stored = columnsLayout(1, [[1, 1, 1]]);
+    new DataView(stored.buffer).setUint32(4, 1_000_000_000, true);
+    expect(postingCount(stored)).toBe(1);
   });
 });
 
