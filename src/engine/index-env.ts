@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { settleCompactedEnv } from '../store/compacted-env.js';
 import { PROTO_SAFE_VALUES } from '../store/proto-safe-packr.js';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { checkSpareDescriptors, openFilesLimit } from './descriptors.js';
@@ -52,6 +53,8 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   // MDB_WRITEMAP: a batch's dirty pages go straight to the (sparse) file instead of the heap, so a
   // large batch does not hold its whole written index in anonymous memory until it commits.
   const root = open({ path: folder, maxDbs: 64, mapSize: INITIAL_MAP_BYTES, compression: false, useWritemap: true });
+  // a compacted index (compaction, a snapshot, an upgrade's copy) crashes lmdb-js's first large write
+  settleCompactedEnv(root);
   const options = (db: keyof typeof INDEX_DBS) => ({
     name: INDEX_DBS[db],
     ...(INDEX_DB_KEYS[db] === 'string' ? {} : { keyEncoding: INDEX_DB_KEYS[db] }),

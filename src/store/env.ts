@@ -13,6 +13,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { settleCompactedEnv } from './compacted-env.js';
 import { INSTANCE_DBS, MAIN_KEYS } from './dbs.js';
 
 /**
@@ -24,13 +25,15 @@ import { INSTANCE_DBS, MAIN_KEYS } from './dbs.js';
  *   2: a posting of more than BLOCK_ENTRIES documents is kept in blocks, whose continued heads a
  *      format-1 reader would misread. Additions a format-1 reader ignores (an index's last applied
  *      batch, engine/applied-batch.ts) need no new format.
- * A format-1 database opens only with `--upgrade-db`, whose `upgradeDatabase` task
+ *   3: postings are packed as varints (engine/words/postings.ts), which a format-2 reader would
+ *      read as columns of u32.
+ * A database of an older format opens only with `--upgrade-db`, whose `upgradeDatabase` task
  * (tasks/process/upgrade.ts, engine/storage-upgrade.ts) converts it.
  */
-export const STORE_FORMAT_VERSION = 2;
+export const STORE_FORMAT_VERSION = 3;
 
 /** Older formats `--upgrade-db` converts. */
-export const UPGRADABLE_FORMATS: ReadonlySet<number> = new Set([1]);
+export const UPGRADABLE_FORMATS: ReadonlySet<number> = new Set([1, 2]);
 
 export class StoreVersionError extends Error {}
 
@@ -96,6 +99,8 @@ export function openInstanceStore(dbPath: string, pkgVersion: string, upgrade = 
   const dir = path.join(dbPath, 'instance');
   mkdirSync(dir, { recursive: true });
   const root = open({ path: dir, maxDbs: 32, mapSize: 20 * 1024 ** 3, compression: false });
+  // a compacted task queue (queue compaction, a snapshot) crashes lmdb-js's first large write
+  settleCompactedEnv(root);
   const main = root.openDB<unknown, string>({ name: INSTANCE_DBS.main });
   const existing = main.get(MAIN_KEYS.version) as VersionRecord | undefined;
   if (existing === undefined) {

@@ -247,3 +247,23 @@ export function splitOversizedPostings(table: WritablePostingTable, checkpoint: 
   }
   return oversized.length;
 }
+
+/**
+ * Packs every value of `db` (a posting table's heads, or `posting-blocks`) still in the columns
+ * layout, keeping its first u32's flags, as storage format 3 stores them (engine/storage-upgrade.ts).
+ * Answers how many it packed; `checkpoint` may throw between values to interrupt.
+ */
+export function packColumnPostings<K extends string | Buffer>(db: Database<Buffer, K>, checkpoint: () => void): number {
+  const columns: K[] = [];
+  // binary keys are lmdb's reused buffer: each is copied
+  for (const { key, value } of db.getRange()) if (value.length >= 8 && (postingFirstWord(value) & PACKED) === 0) columns.push((typeof key === 'string' ? key : Buffer.from(key)) as K);
+  const merger = new PostingMerger();
+  for (const key of columns) {
+    checkpoint();
+    const stored = db.getBinary(key)!;
+    merger.merge(stored, [], NO_CHANGES);
+    db.putSync(key, merger.pack(postingFirstWord(stored), 0, merger.count));
+  }
+  return columns.length;
+}
+

@@ -43,6 +43,19 @@ describe('POST /indexes/{uid}/compact', () => {
     expect((await call(server, 'GET', `/indexes/${uid}/documents/new`)).body).toStrictEqual({ id: 'new', text: 'after compaction' });
   });
 
+  it('keeps serving when the first batch after a compaction rewrites every posting of the index', async () => {
+    // lmdb-js aborted the process in such a batch's write (store/compacted-env.ts)
+    const uid = uniqueUid('compact-rewrite');
+    const words = (i: number, salt: string) => Array.from({ length: 12 }, (_, k) => `${salt}${(i * 7 + k * 13) % 997}`).join(' ');
+    await run(server, 'POST', `/indexes/${uid}/documents`, Array.from({ length: 6000 }, (_, i) => ({ id: i, text: words(i, 'w') })));
+    expect((await run(server, 'POST', `/indexes/${uid}/compact`)).status).toBe('succeeded');
+    const rewrite = await run(server, 'POST', `/indexes/${uid}/documents`, Array.from({ length: 6000 }, (_, i) => ({ id: i, text: words(i, 'v') })));
+    expect(rewrite.status).toBe('succeeded');
+    const search = await call(server, 'POST', `/indexes/${uid}/search`, { q: 'v13', limit: 1 });
+    expect(search.body.estimatedTotalHits).toBeGreaterThan(0);
+    expect((await call(server, 'POST', `/indexes/${uid}/search`, { q: 'w13', limit: 1 })).body.estimatedTotalHits).toBe(0);
+  });
+
   it('fails the task with index_not_found for a missing index', async () => {
     const uid = uniqueUid('missing');
     const task = await run(server, 'POST', `/indexes/${uid}/compact`);

@@ -1,11 +1,13 @@
-// The index conversion of the storage upgrade (format 1 → 2) on a real environment: postings
-// stored whole beyond BLOCK_ENTRIES are split with the same contents, and an interrupted conversion
-// leaves the environment as it was.
+// The index conversion of the storage upgrade on a real environment: from format 1, postings
+// stored whole beyond BLOCK_ENTRIES are split; from formats 1 and 2, every posting and block in
+// the columns layout is packed; the contents stay the same, and an interrupted conversion leaves
+// the environment as it was.
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { INDEX_MAIN_KEYS } from '../../../src/engine/index-read-env.js';
 import { indexFormat, upgradeIndexEnv } from '../../../src/engine/storage-upgrade.js';
-import { BLOCK_ENTRIES, prefixPostings, readPosting, wordPostings } from '../../../src/engine/words/posting-blocks.js';
+import { BLOCK_ENTRIES, PostingWriter, prefixPostings, readPosting, wordPostings } from '../../../src/engine/words/posting-blocks.js';
+import { decodePosting, PACKED } from '../../../src/engine/words/postings.js';
 import { STORE_FORMAT_VERSION } from '../../../src/store/env.js';
 import { openTestIndex, type TestIndex } from './search/harness.js';
 
@@ -39,6 +41,8 @@ function formatOneIndex(): TestIndex {
   return opened;
 }
 
+const packedCount = (values: Iterable<{ value: Buffer }>) => [...values].filter(({ value }) => (value.readUInt32LE(0) & PACKED) !== 0).length;
+
 const snapshot = (posting: ReturnType<typeof readPosting>) => ({ id: posting.id, docids: [...posting.docids], masks: [...posting.masks], infos: [...posting.infos] });
 
 describe('upgradeIndexEnv from format 1', () => {
@@ -47,11 +51,13 @@ describe('upgradeIndexEnv from format 1', () => {
     const env = index.env;
     const before = ['common', 'rare'].map((key) => snapshot(readPosting(wordPostings(env), key)));
     expect(indexFormat(env, 1)).toBe(1);
-    expect(upgradeIndexEnv(env, 1, () => {})).toBe(2);
+    expect(upgradeIndexEnv(env, 1, () => {})).toEqual({ split: 2, packed: 1 });
     expect(['common', 'rare'].map((key) => snapshot(readPosting(wordPostings(env), key)))).toEqual(before);
     expect(readPosting(prefixPostings(env), 'co').docids.length).toBe(BLOCK_ENTRIES + 1);
     // common: 3 blocks (head + 2), co: 2 blocks (head + 1)
     expect(env.postingBlocks.getCount()).toBe(3);
+    // every value packed: the split heads and blocks as written, `rare` by the packing step
+    for (const db of [env.wordDocids, env.prefixDocids, env.postingBlocks]) expect(packedCount(db.getRange())).toBe(db.getCount());
     expect(indexFormat(env, 1)).toBe(STORE_FORMAT_VERSION);
   });
 
@@ -68,3 +74,42 @@ describe('upgradeIndexEnv from format 1', () => {
     expect(env.wordDocids.getBinary('common')!.readUInt32LE(4)).toBe(BLOCK_ENTRIES * 2 + 5);
   });
 });
+
+/** The column layout of a stored posting (either layout), its first u32's flags kept: format 2's values. */
+function inColumns(stored: Buffer): Buffer {
+  const { docids, masks, infos } = decodePosting(stored);
+  const n = docids.length;
+  return Buffer.from(Uint32Array.from([(stored.readUInt32LE(0) & ~PACKED) >>> 0, n, ...docids, ...masks, ...infos]).buffer);
+}
+
+describe('upgradeIndexEnv from format 2', () => {
+  it('packs every posting and block stored in columns, keeping their contents and the blocks they continue in', () => {
+    index = openTestIndex();
+    const env = index.env;
+    const docs = (n: number, step: number) => ({
+      docids: Uint32Array.from({ length: n }, (_, i) => step * i),
+      masks: Uint32Array.from({ length: n }, (_, i) => 1 << i % 3),
+      infos: Uint32Array.from({ length: n }, (_, i) => (i % 50) | (i % 4 === 0 ? 1 << 16 : 0)),
+    });
+    env.root.transactionSync(() => {
+      new PostingWriter(wordPostings(env)).update('common', [], docs(2 * BLOCK_ENTRIES + 5, 3), () => 4);
+      new PostingWriter(wordPostings(env)).update('rare', [], docs(3, 1000), () => 5);
+      new PostingWriter(prefixPostings(env)).update('co', [], docs(BLOCK_ENTRIES + 1, 2), () => 0);
+      // as format 2 stored them
+      for (const db of [env.wordDocids, env.prefixDocids, env.postingBlocks] as unknown as { getRange(): Iterable<{ key: unknown; value: Buffer }>; putSync(key: unknown, value: Buffer): void }[]) {
+        for (const { key, value } of [...db.getRange()]) db.putSync(key, inColumns(value));
+      }
+      env.main.putSync(INDEX_MAIN_KEYS.format, 2);
+    });
+    expect(packedCount(env.wordDocids.getRange())).toBe(0);
+    const before = ['common', 'rare'].map((key) => snapshot(readPosting(wordPostings(env), key)));
+    const prefixBefore = snapshot(readPosting(prefixPostings(env), 'co'));
+    expect(upgradeIndexEnv(env, indexFormat(env, 3), () => {})).toEqual({ split: 0, packed: 2 + 1 + 3 });
+    expect(['common', 'rare'].map((key) => snapshot(readPosting(wordPostings(env), key)))).toEqual(before);
+    expect(snapshot(readPosting(prefixPostings(env), 'co'))).toEqual(prefixBefore);
+    expect(before[0]!.id).toBe(4);
+    for (const db of [env.wordDocids, env.prefixDocids, env.postingBlocks]) expect(packedCount(db.getRange())).toBe(db.getCount());
+    expect(indexFormat(env, 2)).toBe(STORE_FORMAT_VERSION);
+  });
+});
+
