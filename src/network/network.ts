@@ -11,6 +11,7 @@ import type { InstanceStore } from '../store/env.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import { urlProblem } from '../webhooks/url.js';
 import { isJsonObject } from '../types/json-text.js';
+import { ownRecord } from '../types/own-record.js';
 import type { Sharding } from '../engine/shards/shard-of.js';
 import { RemoteAvailability } from './availability.js';
 import { NIL_UUID } from '../types/uuid-v7.js';
@@ -122,17 +123,18 @@ export class Network {
         );
       }
     }
-    const remotes = patch.remotes === null ? {} : { ...current.remotes };
-    let shards = patch.remotes === null ? {} : { ...current.shards };
+    // keyed by names users choose: `__proto__` or `constructor` is a remote like any other
+    const remotes = ownRecord(patch.remotes === null ? {} : current.remotes);
+    let shards = ownRecord(patch.remotes === null ? {} : current.shards);
     for (const [name, change] of Object.entries(patch.remotes ?? {})) {
       if (change === null) {
         delete remotes[name];
-        shards = Object.fromEntries(Object.entries(shards).map(([shard, members]) => [shard, members.filter((m) => m !== name)]));
+        shards = ownRecord(Object.fromEntries(Object.entries(shards).map(([shard, members]) => [shard, members.filter((m) => m !== name)])));
         continue;
       }
       remotes[name] = mergeRemote(name, remotes[name], change);
     }
-    if (patch.shards === null) shards = {};
+    if (patch.shards === null) shards = ownRecord();
     for (const [name, change] of Object.entries(patch.shards ?? {})) {
       if (change === null) {
         delete shards[name];

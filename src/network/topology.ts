@@ -15,6 +15,7 @@
 import { ApiError } from '../errors/api-error.js';
 import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
 import { isJsonObject } from '../types/json-text.js';
+import { ownRecord } from '../types/own-record.js';
 import type { ChangeNetwork } from '../types/network-change.js';
 import type { NetworkOrigin, RemoteTask, TaskKind, TaskNetwork } from '../types/task.js';
 import { newChange } from '../tasks/process/network-change-state.js';
@@ -160,7 +161,7 @@ export async function patchNetwork(deps: TopologyDeps, patch: NetworkPatch): Pro
 
 /** `.remotes`-like field of a forwarded PATCH as stored remotes (the `null` entries skipped). */
 function receivedRemotes(field: unknown): Saved['remotes'] {
-  const remotes: Saved['remotes'] = {};
+  const remotes: Saved['remotes'] = ownRecord();
   if (!isJsonObject(field)) return remotes;
   for (const [name, value] of Object.entries(field)) {
     if (!isJsonObject(value)) continue;
@@ -173,7 +174,7 @@ function receivedRemotes(field: unknown): Saved['remotes'] {
 
 /** `.shards`-like field of a forwarded PATCH as stored shards (each starting empty). */
 function receivedShards(field: unknown): Saved['shards'] {
-  const shards: Saved['shards'] = {};
+  const shards: Saved['shards'] = ownRecord();
   if (!isJsonObject(field)) return shards;
   for (const [name, value] of Object.entries(field)) {
     if (!isJsonObject(value)) continue;

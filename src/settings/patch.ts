@@ -158,13 +158,9 @@ function canonicalValue(key: SettingKey, value: unknown): unknown {
     case 'pagination':
       return nullOr(value as Json | null, (pagination) => pick(pagination, ['maxTotalHits']));
     case 'embedders':
-      return nullOr(value as Record<string, Json | null> | null, (embedders) => {
-        const out: Record<string, EmbedderPatch | null> = {};
-        for (const [name, embedder] of Object.entries(sortedKeys(embedders))) {
-          out[name] = nullOr(embedder, (e) => embedderPatch(e, EMBEDDER_FIELDS));
-        }
-        return out;
-      });
+      return nullOr(value as Record<string, Json | null> | null, (embedders) =>
+        Object.fromEntries(Object.entries(sortedKeys(embedders)).map(([name, embedder]) => [name, nullOr(embedder, (e) => embedderPatch(e, EMBEDDER_FIELDS))])),
+      );
     case 'localizedAttributes':
       return nullOr(value as LocalizedAttributesRule[] | null, (rules) =>
         rules.map(({ attributePatterns, locales }) => ({ attributePatterns: [...attributePatterns], locales: [...locales] })),

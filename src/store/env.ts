@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { settleCompactedEnv } from './compacted-env.js';
+import { PROTO_SAFE_VALUES } from './proto-safe-packr.js';
 import { INSTANCE_DBS, MAIN_KEYS } from './dbs.js';
 
 /**
@@ -101,7 +102,8 @@ export function openInstanceStore(dbPath: string, pkgVersion: string, upgrade = 
   const root = open({ path: dir, maxDbs: 32, mapSize: 20 * 1024 ** 3, compression: false });
   // a compacted task queue (queue compaction, a snapshot) crashes lmdb-js's first large write
   settleCompactedEnv(root);
-  const main = root.openDB<unknown, string>({ name: INSTANCE_DBS.main });
+  // the network's remotes and shards are keyed by names users choose, `__proto__` included
+  const main = root.openDB<unknown, string>({ name: INSTANCE_DBS.main, ...PROTO_SAFE_VALUES });
   const existing = main.get(MAIN_KEYS.version) as VersionRecord | undefined;
   if (existing === undefined) {
     main.putSync(MAIN_KEYS.version, { format: STORE_FORMAT_VERSION, pkgVersion } satisfies VersionRecord);

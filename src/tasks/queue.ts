@@ -111,7 +111,8 @@ export class TaskQueue {
   constructor(store: InstanceStore) {
     this.root = store.root;
     this.dbs = {
-      tasks: store.root.openDB<Task, number>({ name: INSTANCE_DBS.tasks }),
+      // a task's details hold user-named keys (synonyms, embedders, remotes), `__proto__` included
+      tasks: store.root.openDB<Task, number>({ name: INSTANCE_DBS.tasks, ...PROTO_SAFE_VALUES }),
       // index uids are keys of a batch's stats
       batches: store.root.openDB<Batch, number>({ name: INSTANCE_DBS.batches, ...PROTO_SAFE_VALUES }),
       taskIndex: store.root.openDB({ name: INSTANCE_DBS.taskIndex }) as IndexDb,

@@ -29,9 +29,10 @@ export function sortedSet(values: Iterable<string>): string[] {
   return [...new Set(values)].sort(compareBytes);
 }
 
-/** A BTreeMap's iteration: the same entries, keys byte-sorted. */
+/**
+ * A BTreeMap's iteration: the same entries, keys byte-sorted. `fromEntries` defines each key, so a
+ * key named `__proto__` stays an entry (an assignment would set the prototype instead).
+ */
 export function sortedKeys<T>(map: Readonly<Record<string, T>>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const key of Object.keys(map).sort(compareBytes)) out[key] = map[key]!;
-  return out;
+  return Object.fromEntries(Object.keys(map).sort(compareBytes).map((key) => [key, map[key]!]));
 }

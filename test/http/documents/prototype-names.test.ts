@@ -3,7 +3,8 @@
 // facet fields in search and federated facets, as an index uid in batch stats, as document keys
 // at any depth. They were read through the prototype (a count of "function Object() { [native
 // code] }1"), set it (a facet value `__proto__` missing from the distribution), or came back from
-// the store renamed `__proto_` (msgpackr's decoder).
+// the store renamed `__proto_` (msgpackr's decoder). Synonyms and network remotes named so were
+// dropped: copied by assignment, which set the prototype.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
@@ -60,5 +61,39 @@ describe('names of Object.prototype members', () => {
   it('count as an index uid in batch stats', async () => {
     const { body } = await call(server, 'GET', '/batches?indexUids=constructor&limit=1');
     expect(body.results[0].stats.indexUids).toEqual({ constructor: 1 });
+  });
+
+  it('are synonyms: stored, shown in the task and the settings, and used by search', async () => {
+    const task = await run(server, 'PATCH', '/indexes/constructor/settings', { synonyms: JSON.parse('{"__proto__":["x"],"constructor":["y"]}') });
+    expect(JSON.stringify(task.details)).toBe('{"synonyms":{"__proto__":["x"],"constructor":["y"]}}');
+    const synonyms = await call(server, 'GET', '/indexes/constructor/settings/synonyms');
+    expect(JSON.stringify(synonyms.body)).toBe('{"__proto__":["x"],"constructor":["y"]}');
+    // document 1 holds no `__proto__` word in a searchable field but `x`, its synonym
+    await run(server, 'POST', '/indexes/synonym-names/documents', [{ id: 1, text: 'an x' }, { id: 2, text: 'nothing' }]);
+    await run(server, 'PATCH', '/indexes/synonym-names/settings', { synonyms: JSON.parse('{"__proto__":["x"]}') });
+    const { body } = await call(server, 'POST', '/indexes/synonym-names/search', { q: '__proto__' });
+    expect(body.hits.map((hit: { id: number }) => hit.id)).toEqual([1]);
+  });
+
+  it('name network remotes, kept across a restart', async () => {
+    const own = await startServer({ args: ['--experimental-allowed-ip-networks', '127.0.0.0/8'] });
+    try {
+      await call(own, 'PATCH', '/experimental-features', { network: true });
+      const remotes = JSON.parse('{"__proto__":{"url":"http://127.0.0.1:9"},"constructor":{"url":"http://127.0.0.1:8"},"a":{"url":"http://127.0.0.1:7"}}');
+      const patched = await call(own, 'PATCH', '/network', { self: 'a', remotes });
+      expect(patched.status).toBe(200);
+      const names = (body: { remotes: Record<string, { url: string }> }) => Object.entries(body.remotes).map(([name, remote]) => [name, remote.url]);
+      const expected = [['__proto__', 'http://127.0.0.1:9'], ['a', 'http://127.0.0.1:7'], ['constructor', 'http://127.0.0.1:8']];
+      expect(names(patched.body)).toEqual(expected);
+      await own.stop();
+      const again = await startServer({ dbPath: own.dbPath, args: ['--experimental-allowed-ip-networks', '127.0.0.0/8'] });
+      try {
+        expect(names((await call(again, 'GET', '/network')).body)).toEqual(expected);
+      } finally {
+        await again.dispose();
+      }
+    } finally {
+      await own.dispose();
+    }
   });
 });
