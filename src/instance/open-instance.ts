@@ -19,6 +19,7 @@ import { sweepDumpDir, writeDump } from '../dumps/writer.js';
 import { runtimeFromEnv, setEmbedderRuntime } from '../embedders/runtime.js';
 import { IndexEnvs } from '../engine/index-env.js';
 import { ExperimentalFeatures } from '../features/experimental-features.js';
+import { PayloadDictionaries } from '../indexes/payload-dictionaries.js';
 import { IndexReader } from '../indexes/reader.js';
 import { IndexRegistry } from '../indexes/registry.js';
 import { StatsService } from '../indexes/stats.js';
@@ -84,6 +85,8 @@ export interface Instance {
   indexEnvs: IndexEnvs;
   stats: StatsService;
   indexReader: IndexReader;
+  /** the dictionaries a documents payload will need, loaded ahead of its batch */
+  payloadDictionaries: PayloadDictionaries;
   updateFiles: UpdateFiles;
   webhooks: WebhookStore;
   network: Network;
@@ -238,7 +241,7 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
   const referenced = queue.enqueuedContentFiles();
   updateFiles.sweep((uuid) => referenced.has(uuid));
   const workers = new WorkerPools(config.maxIndexingThreads);
-  useRunSegmenter(workers.runSegmenter());
+  useRunSegmenter(workers.runSegmenter(), workers.dictionaryPreloader());
   // Every request to a URL users give goes through this client, under the one IP policy; a dump's
   // embedders are built while it is imported.
   const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
@@ -300,6 +303,7 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     return new Set([...running.taskUids].flatMap((uid) => indexesOf(queue.get(uid)!.kind)));
   };
   let mustRestart = false;
+  const indexReader = new IndexReader(indexes, indexEnvs);
   return {
     config,
     build,
@@ -313,7 +317,8 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     indexes,
     indexEnvs,
     stats: new StatsService(store, indexes, indexEnvs, indexing),
-    indexReader: new IndexReader(indexes, indexEnvs),
+    indexReader,
+    payloadDictionaries: new PayloadDictionaries(indexReader),
     updateFiles,
     webhooks,
     network,

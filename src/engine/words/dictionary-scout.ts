@@ -2,11 +2,14 @@
  * Chinese, Japanese or Korean text ahead in a batch, found before extraction reaches it. A
  * dictionary segmenter loads on first use, most of a second each (lindera's IPADIC and ko-dic,
  * jieba), and the extraction that meets the first such run waits for it, and the index writer
- * for that extraction. So an extraction worker first scans its batch's payloads for the UTF-8
- * lead bytes of U+3000–U+DFFF (kana, CJK ideographs, Hangul), tokenizes the lines holding them
- * that may ask for a language not found yet with a segmenter that cuts nothing (run-segmenter.ts
- * `dictionaryLanguagesOf`), and answers the languages their runs ask for; the segmenter thread
- * loads those dictionaries while the worker extracts the lines before.
+ * for that extraction. Two looks ahead ask the segmenter thread to load the dictionaries early:
+ * - when a payload is received: the HTTP thread sees every document as it stores the payload and
+ *   keeps a few holding such text (`DictionarySample`); once the task is registered, the languages
+ *   they ask for (`sampledLanguages`) load while earlier batches run;
+ * - when a batch starts: an extraction worker scans its batch's payloads (`scoutDictionaries`).
+ * Both find the lines holding the UTF-8 lead bytes of U+3000–U+DFFF (kana, CJK ideographs,
+ * Hangul) and tokenize a bounded number of them with a segmenter that cuts nothing
+ * (run-segmenter.ts `dictionaryLanguagesOf`) to learn which languages their runs ask for.
  */
 import type { DictionaryLanguage } from '../../kernels/dictionary-segmenters.js';
 import { dictionaryLanguagesOf } from '../../kernels/run-segmenter.js';
@@ -68,6 +71,12 @@ function scriptsOf(buffer: Buffer, start: number, end: number): number {
   return scripts;
 }
 
+/** The dictionary languages one document (a compact JSON line) asks for, or none when it is not an object. */
+function lineLanguages(extractor: ReturnType<typeof extractorFor>, line: Buffer): Set<DictionaryLanguage> {
+  const doc = parsedLine(line);
+  return doc === null ? new Set() : dictionaryLanguagesOf(() => extractor.extract([{ docid: 0, doc }]));
+}
+
 /** The dictionary languages the additions `sources` (null: not an addition) will ask for. */
 export function scoutDictionaries(sources: readonly (PayloadSource | null)[], settings: IndexSettings, searchFields: readonly string[]): Set<DictionaryLanguage> {
   const found = new Set<DictionaryLanguage>();
@@ -85,12 +94,49 @@ export function scoutDictionaries(sources: readonly (PayloadSource | null)[], se
       const scripts = scriptsOf(buffer, start, end);
       if (scripts === 0 || !worth(scripts)) continue;
       if (scripts === HAN) hanLooked++;
-      const doc = parsedLine(buffer.subarray(start, end));
-      if (doc !== null) for (const language of dictionaryLanguagesOf(() => extractor.extract([{ docid: 0, doc }]))) found.add(language);
+      for (const language of lineLanguages(extractor, buffer.subarray(start, end))) found.add(language);
       if (found.size === ALL_LANGUAGES || ++looked === LINES_LOOKED_AT) break scan;
     }
   }
   // the payload's last block is not kept
   wordsOf = null;
+  return found;
+}
+
+/** Documents a sample keeps of each kind (holding kana, holding Hangul, holding Han only). */
+const SAMPLED_PER_KIND = 16;
+/** A larger document is not kept: the sample stays within a few MiB per payload. */
+const SAMPLED_LINE_BYTES = 1 << 16;
+
+/**
+ * A few documents of a payload being received that hold kana, Hangul or Han, copied: at most
+ * SAMPLED_PER_KIND of each kind, each of at most SAMPLED_LINE_BYTES. Looking costs a scan of
+ * each document's bytes, four at a time while they are ASCII.
+ */
+export class DictionarySample {
+  readonly lines: Buffer[] = [];
+  private readonly kept = [0, 0, 0];
+
+  /** Looks at one document of the payload, a compact JSON line. */
+  observe(document: Buffer): void {
+    if (this.lines.length === 3 * SAMPLED_PER_KIND || document.length > SAMPLED_LINE_BYTES) return;
+    const scripts = scriptsOf(document, 0, document.length);
+    wordsOf = null;
+    if (scripts === 0) return;
+    const kind = (scripts & KANA) !== 0 ? 0 : (scripts & HANGUL) !== 0 ? 1 : 2;
+    if (this.kept[kind]! === SAMPLED_PER_KIND) return;
+    this.kept[kind]!++;
+    this.lines.push(Buffer.from(document));
+  }
+}
+
+/** The dictionary languages the documents of `sample` ask for in an index of `settings` and `searchFields`. */
+export function sampledLanguages(sample: DictionarySample, settings: IndexSettings, searchFields: readonly string[]): Set<DictionaryLanguage> {
+  const found = new Set<DictionaryLanguage>();
+  const extractor = extractorFor(settings, new SearchFieldIds(searchFields));
+  for (const line of sample.lines) {
+    for (const language of lineLanguages(extractor, line)) found.add(language);
+    if (found.size === ALL_LANGUAGES) break;
+  }
   return found;
 }

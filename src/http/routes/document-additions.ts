@@ -37,7 +37,9 @@ async function addDocuments(
   const { format, delimiter } = documentsFormat(ctx.headers['content-type'], ctx.query.csvDelimiter);
   const limit = deps.config.httpPayloadSizeLimit;
   const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.headers['content-encoding'], limit);
-  const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit);
+  // Chinese, Japanese or Korean text in the payload has its dictionaries load before the batch runs
+  const sample = deps.payloadDictionaries.sample();
+  const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit, (document) => sample.observe(document));
   try {
     const input: TaskInput = {
       kind: {
@@ -53,7 +55,9 @@ async function addDocuments(
       },
       customMetadata: ctx.query.customMetadata ?? null,
     };
-    return await enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
+    const task = await enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
+    deps.payloadDictionaries.preload(uid, sample);
+    return task;
   } catch (err) {
     await deps.updateFiles.delete(payload.uuid);
     throw err;

@@ -1,8 +1,9 @@
-// The scout of a batch's payloads finds the dictionary languages its Chinese, Japanese and Korean
-// text will ask for, the way extraction decides them, without loading any dictionary.
+// The scout of a batch's payloads, and the sample of a payload being received, find the dictionary
+// languages its Chinese, Japanese and Korean text will ask for, the way extraction decides them,
+// without loading any dictionary.
 import { describe, expect, it } from 'vitest';
 import { loadedDictionaries } from '../../../../src/kernels/dictionary-segmenters.js';
-import { scoutDictionaries } from '../../../../src/engine/words/dictionary-scout.js';
+import { DictionarySample, sampledLanguages, scoutDictionaries } from '../../../../src/engine/words/dictionary-scout.js';
 import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
 
 const payload = (docs: object[]) => ({ bytes: new TextEncoder().encode(docs.map((doc) => JSON.stringify(doc)).join('\n')) });
@@ -54,3 +55,44 @@ describe('scoutDictionaries', () => {
     expect([...scoutDictionaries([payload([...hidden, korean])], settings, ['title'])]).toEqual([]);
   });
 });
+
+const lineOf = (doc: object) => Buffer.from(JSON.stringify(doc));
+
+describe('DictionarySample', () => {
+  it('keeps copies of the documents holding kana, Hangul or Han, at most 16 of each kind', () => {
+    const sample = new DictionarySample();
+    for (const doc of latin) sample.observe(lineOf(doc));
+    for (let i = 0; i < 20; i++) {
+      sample.observe(lineOf({ id: `k${i}`, t: '엄마' }));
+      sample.observe(lineOf({ id: `h${i}`, t: '我们诞生在中国' }));
+    }
+    const japanese = lineOf({ id: 'j', t: 'クーポン' });
+    sample.observe(japanese);
+    japanese.fill(0x20);
+    expect(sample.lines).toHaveLength(33);
+    expect(sample.lines.filter((line) => line.includes('엄마'))).toHaveLength(16);
+    expect(sample.lines.at(-1)!.toString()).toBe('{"id":"j","t":"クーポン"}');
+  });
+
+  it('skips a document larger than 64 KiB', () => {
+    const sample = new DictionarySample();
+    sample.observe(lineOf({ id: 1, t: `엄마 ${'a'.repeat(1 << 16)}` }));
+    expect(sample.lines).toEqual([]);
+  });
+});
+
+describe('sampledLanguages', () => {
+  const sampleOf = (docs: object[]) => {
+    const sample = new DictionarySample();
+    for (const doc of docs) sample.observe(lineOf(doc));
+    return sample;
+  };
+
+  it('answers the languages the kept documents ask for under the index settings', () => {
+    const docs = [{ id: 'k', overview: 'Umma (Korean: 엄마)' }, { id: 'j', title: 'クーポンで無料で頂きました' }, { id: 'c', hidden: '我们诞生在中国' }];
+    expect([...sampledLanguages(sampleOf(docs), defaultSettings(), [])].sort()).toEqual(['cmn', 'jpn', 'kor']);
+    expect([...sampledLanguages(sampleOf(docs), { ...defaultSettings(), searchableAttributes: ['title', 'overview'] }, ['title', 'overview'])].sort()).toEqual(['jpn', 'kor']);
+    expect(loadedDictionaries()).toEqual([]);
+  });
+});
+
