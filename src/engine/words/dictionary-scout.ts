@@ -54,7 +54,9 @@ function scriptsOf(buffer: Buffer, start: number, end: number): number {
   if (wordsOf?.buffer !== buffer) {
     // the first byte of `buffer` on a 4-byte boundary of its ArrayBuffer
     const first = (4 - (buffer.byteOffset & 3)) & 3;
-    wordsOf = { buffer, words: new Uint32Array(buffer.buffer, buffer.byteOffset + first, (buffer.length - first) >>> 2), first };
+    // a buffer of a few bytes may hold no aligned word, and end where its ArrayBuffer does
+    const count = Math.max(0, buffer.length - first) >>> 2;
+    wordsOf = { buffer, words: count === 0 ? new Uint32Array(0) : new Uint32Array(buffer.buffer, buffer.byteOffset + first, count), first };
   }
   const { words, first } = wordsOf;
   let scripts = 0;
@@ -120,8 +122,12 @@ export class DictionarySample {
   /** Looks at one document of the payload, a compact JSON line. */
   observe(document: Buffer): void {
     if (this.lines.length === 3 * SAMPLED_PER_KIND || document.length > SAMPLED_LINE_BYTES) return;
-    const scripts = scriptsOf(document, 0, document.length);
-    wordsOf = null;
+    let scripts: number;
+    try {
+      scripts = scriptsOf(document, 0, document.length);
+    } finally {
+      wordsOf = null;
+    }
     if (scripts === 0) return;
     const kind = (scripts & KANA) !== 0 ? 0 : (scripts & HANGUL) !== 0 ? 1 : 2;
     if (this.kept[kind]! === SAMPLED_PER_KIND) return;

@@ -53,6 +53,18 @@ describe('adding documents', () => {
     expect(await index.getDocument(1)).toEqual({ id: 1, title: 'Carol (2015)' });
   });
 
+  it('accepts payloads of documents of a few bytes, an empty object included, in every format', async () => {
+    // the payload's documents are looked at for Chinese, Japanese and Korean text as they are stored
+    const uid = uniqueIndex();
+    const json = await send('POST', `/indexes/${uid}/documents`, '[{}]');
+    expect(json.status).toBe(202);
+    expect(await task(json.body!.taskUid as number)).toMatchObject({ status: 'failed', error: { code: 'index_primary_key_no_candidate_found' } });
+    for (const [payload, type] of [['{"id":1}\n{}', 'application/x-ndjson'], ['[{"id":2},{"id":3,"t":"엄"}]', 'application/json']] as const) {
+      const reply = await send('POST', `/indexes/${uid}/documents?primaryKey=id`, payload, type);
+      expect(reply.status).toBe(202);
+    }
+  });
+
   it('accepts NDJSON and typed CSV payloads', async () => {
     const uid = uniqueIndex();
     const nd = await send('POST', `/indexes/${uid}/documents?primaryKey=sku`, '{"sku":"a1","n":1}\n{"sku":"b2","n":2}\n', 'application/x-ndjson');

@@ -74,6 +74,23 @@ describe('DictionarySample', () => {
     expect(sample.lines.at(-1)!.toString()).toBe('{"id":"j","t":"クーポン"}');
   });
 
+  it('looks at documents of a few bytes at any alignment and at the end of their memory, an empty object included', () => {
+    const sample = new DictionarySample();
+    for (const text of ['{}', '{"a":1}', '{"t":"엄"}']) {
+      const bytes = Buffer.from(text);
+      for (let shift = 0; shift < 4; shift++) {
+        // at the start of an ArrayBuffer, then ending exactly where one ends
+        const front = new Uint8Array(new ArrayBuffer(64));
+        front.set(bytes, shift);
+        sample.observe(Buffer.from(front.buffer, shift, bytes.length));
+        const back = new Uint8Array(new ArrayBuffer(shift + bytes.length));
+        back.set(bytes, shift);
+        sample.observe(Buffer.from(back.buffer, shift, bytes.length));
+      }
+    }
+    expect(sample.lines.map(String)).toEqual(Array.from({ length: 8 }, () => '{"t":"엄"}'));
+  });
+
   it('skips a document larger than 64 KiB', () => {
     const sample = new DictionarySample();
     sample.observe(lineOf({ id: 1, t: `엄마 ${'a'.repeat(1 << 16)}` }));
