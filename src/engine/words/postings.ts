@@ -10,10 +10,10 @@
  *   - info: lowest position of the word over its fields (INFO_POSITION), plus INFO_WHOLE_FIELD
  *     when some field holds this word and nothing else (exactness of a one-word query).
  *   Two layouts, told apart by the PACKED flag:
- *   - packed (written since 2026-11-30): the last docid (u32 LE), then per entry three LEB128
- *     varints, its docid's gap from the previous one (the first: the docid), its mask, and its
- *     info with the whole-field bit moved to bit 0. About 3.4 bytes per entry on movies against
- *     12: the posting tables were 45 % of an index's pages.
+ *   - packed (storage format 3, store/env.ts): per entry three LEB128 varints, its docid's gap
+ *     from the previous one (the first: the docid), its mask, and its info with the whole-field
+ *     bit moved to bit 0. About 3.4 bytes per entry on movies against 12: the posting tables were
+ *     45 % of an index's pages.
  *   - columns (every posting written before): docids × n, masks × n, infos × n, as u32 LE. Still
  *     read; a posting is packed when a batch next rewrites it.
  * - Forward record (`docid-words` value, keyed by docid): [nFields, (field << 16 | wordCount) ×
@@ -44,8 +44,8 @@ export const EMPTY_POSTING: Posting = { id: 0, docids: new Uint32Array(0), masks
 
 /** Set in a posting's first u32 when its entries are packed (varints) rather than u32 columns. */
 export const PACKED = 0x40000000;
-/** Bytes before a packed posting's entries: first u32, count, last docid. */
-const PACKED_HEADER = 12;
+/** Bytes before a posting's entries, in either layout: first u32, count. */
+const HEADER = 8;
 /** The most bytes a packed entry takes: three varints of up to 5 bytes. */
 const MAX_ENTRY_BYTES = 15;
 
@@ -70,10 +70,10 @@ export function postingFirstWord(bytes: Uint8Array): number {
  * 3 bytes packed, 12 in columns), so a damaged value never makes a reader allocate more.
  */
 export function postingCount(bytes: Uint8Array): number {
-  if (bytes.length < 8) return 0;
+  if (bytes.length < HEADER) return 0;
   const n = u32At(bytes, 4);
   const packed = (u32At(bytes, 0) & PACKED) !== 0;
-  return Math.max(0, Math.min(n, packed ? Math.floor((bytes.length - PACKED_HEADER) / 3) : Math.floor((bytes.length - 8) / 12)));
+  return Math.min(n, Math.floor((bytes.length - HEADER) / (packed ? 3 : 12)));
 }
 
 /** The info as packed: whole-field bit first, so a typical info takes one or two bytes. */
@@ -127,7 +127,7 @@ export function unpackEntries(bytes: Uint8Array, count: number, into: Uint32Arra
     return;
   }
   // one-byte varints (most gaps, masks and infos) are read inline
-  let at = PACKED_HEADER;
+  let at = HEADER;
   let docid = 0;
   for (let i = 0; i < count; i++) {
     let value = bytes[at++]!;
@@ -152,7 +152,7 @@ export function unpackEntries(bytes: Uint8Array, count: number, into: Uint32Arra
 }
 
 export function decodePosting(bytes: Uint8Array | undefined): Posting {
-  if (bytes === undefined || bytes.length < 8) return EMPTY_POSTING;
+  if (bytes === undefined || bytes.length < HEADER) return EMPTY_POSTING;
   const n = postingCount(bytes);
   const all = new Uint32Array(3 * n);
   unpackEntries(bytes, n, all, 0, n, 2 * n);
@@ -179,13 +179,12 @@ export class PackedWriter {
    */
   pack(first: number, all: Uint32Array, docids: number, masks: number, infos: number, from: number, to: number): Buffer {
     const n = to - from;
-    if (this.bytes.length < PACKED_HEADER + MAX_ENTRY_BYTES * n) this.bytes = new Uint8Array(Math.max(PACKED_HEADER + MAX_ENTRY_BYTES * n, 2 * this.bytes.length));
+    if (this.bytes.length < HEADER + MAX_ENTRY_BYTES * n) this.bytes = new Uint8Array(Math.max(HEADER + MAX_ENTRY_BYTES * n, 2 * this.bytes.length));
     const out = this.bytes;
     const view = new DataView(out.buffer);
     view.setUint32(0, (first | PACKED) >>> 0, true);
     view.setUint32(4, n, true);
-    view.setUint32(8, n === 0 ? 0 : all[docids + to - 1]!, true);
-    let at = PACKED_HEADER;
+    let at = HEADER;
     let previous = 0;
     for (let i = from; i < to; i++) {
       const docid = all[docids + i]!;
