@@ -318,7 +318,7 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     indexEnvs,
     stats: new StatsService(store, indexes, indexEnvs, indexing),
     indexReader,
-    payloadDictionaries: new PayloadDictionaries(indexReader),
+    payloadDictionaries: new PayloadDictionaries(indexReader, () => queue.processing?.taskUids ?? null),
     updateFiles,
     webhooks,
     network,

@@ -15,6 +15,7 @@ import type { DictionaryLanguage } from '../../kernels/dictionary-segmenters.js'
 import { dictionaryLanguagesOf } from '../../kernels/run-segmenter.js';
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
+import { documentId, inferPrimaryKey, type JsonObject } from '../document-id.js';
 import { ndjsonLines, parsedLine } from '../documents/ndjson-payload.js';
 import { extractorFor, SearchFieldIds } from './extract.js';
 
@@ -136,12 +137,28 @@ export class DictionarySample {
   }
 }
 
-/** The dictionary languages the documents of `sample` ask for in an index of `settings` and `searchFields`. */
-export function sampledLanguages(sample: DictionarySample, settings: IndexSettings, searchFields: readonly string[]): Set<DictionaryLanguage> {
+/** Whether the write would take `doc` as a document: its id read under `primaryKey`, or under the key inferred from it. */
+function hasDocumentId(doc: JsonObject, primaryKey: string | null): boolean {
+  try {
+    documentId(doc, primaryKey ?? inferPrimaryKey(doc));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The dictionary languages the documents of `sample` ask for in an index of `settings` and
+ * `searchFields`, from the documents the write would take (`primaryKey`: the payload's or the
+ * index's, null to infer it): a payload whose documents all fail loads nothing.
+ */
+export function sampledLanguages(sample: DictionarySample, settings: IndexSettings, searchFields: readonly string[], primaryKey: string | null): Set<DictionaryLanguage> {
   const found = new Set<DictionaryLanguage>();
   const extractor = extractorFor(settings, new SearchFieldIds(searchFields));
   for (const line of sample.lines) {
-    for (const language of lineLanguages(extractor, line)) found.add(language);
+    const doc = parsedLine(line);
+    if (doc === null || !hasDocumentId(doc, primaryKey)) continue;
+    for (const language of dictionaryLanguagesOf(() => extractor.extract([{ docid: 0, doc }]))) found.add(language);
     if (found.size === ALL_LANGUAGES) break;
   }
   return found;

@@ -56,7 +56,7 @@ async function addDocuments(
       customMetadata: ctx.query.customMetadata ?? null,
     };
     const task = await enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
-    deps.payloadDictionaries.preload(uid, sample);
+    deps.payloadDictionaries.preload(uid, task.taskUid, ctx.query.primaryKey ?? null, sample);
     return task;
   } catch (err) {
     await deps.updateFiles.delete(payload.uuid);

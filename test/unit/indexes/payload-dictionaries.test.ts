@@ -1,6 +1,7 @@
-// The early dictionary preload of a documents payload: after the request, the languages its sampled
-// documents ask for under the index's settings (the defaults for an index the task creates) go to
-// the thread's preloader; an empty sample or a failing read asks for nothing.
+// The early dictionary preload of a documents payload: after the request, while another batch runs,
+// the languages its sampled documents ask for under the index's settings (the defaults for an index
+// the task creates) go to the thread's preloader; a task the scheduler runs at once (none running,
+// or its own batch), an empty sample or a failing read ask for nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PayloadDictionaries } from '../../../src/indexes/payload-dictionaries.js';
 import { localSegmenter, useRunSegmenter } from '../../../src/kernels/run-segmenter.js';
@@ -15,6 +16,8 @@ afterEach(async () => {
 });
 
 const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+/** Another batch (tasks 1 and 2) runs while the payload's task (7) waits. */
+const busy = () => new Set([1, 2]);
 
 function preloads(): string[][] {
   const asked: string[][] = [];
@@ -25,14 +28,26 @@ function preloads(): string[][] {
 describe('PayloadDictionaries', () => {
   it('asks after the request for what the sampled documents need in a new index', async () => {
     const asked = preloads();
-    const dictionaries = new PayloadDictionaries({ get: () => undefined, envOf: () => { throw new Error('no index'); } });
+    const dictionaries = new PayloadDictionaries({ get: () => undefined, envOf: () => { throw new Error('no index'); } }, busy);
     const sample = dictionaries.sample();
     sample.observe(Buffer.from('{"id":1,"t":"엄마"}'));
     sample.observe(Buffer.from('{"id":2,"t":"クーポン"}'));
-    dictionaries.preload('movies', sample);
+    dictionaries.preload('movies', 7, null, sample);
     expect(asked).toEqual([]);
     await nextTick();
     expect(asked).toEqual([['jpn', 'kor']]);
+  });
+
+  it('asks for nothing when the task runs at once: no batch running, or the running batch is its own', async () => {
+    const asked = preloads();
+    for (const running of [() => null, () => new Set([7])]) {
+      const dictionaries = new PayloadDictionaries({ get: () => undefined, envOf: () => { throw new Error('no index'); } }, running);
+      const sample = dictionaries.sample();
+      sample.observe(Buffer.from('{"id":1,"t":"엄마"}'));
+      dictionaries.preload('movies', 7, null, sample);
+    }
+    await nextTick();
+    expect(asked).toEqual([]);
   });
 
   it('reads the index settings: text in a field no search reads asks for nothing', async () => {
@@ -40,23 +55,35 @@ describe('PayloadDictionaries', () => {
     const env = index.env;
     env.root.transactionSync(() => env.main.putSync('settings', { searchableAttributes: ['title'] }));
     const asked = preloads();
-    const dictionaries = new PayloadDictionaries({ get: () => ({ uid: 'movies' }) as IndexRecord, envOf: () => env });
+    const dictionaries = new PayloadDictionaries({ get: () => ({ uid: 'movies' }) as IndexRecord, envOf: () => env }, busy);
     const sample = dictionaries.sample();
     sample.observe(Buffer.from('{"id":1,"hidden":"엄마","title":"クーポン"}'));
-    dictionaries.preload('movies', sample);
+    dictionaries.preload('movies', 7, null, sample);
     await nextTick();
     expect(asked).toEqual([['jpn']]);
   });
 
+  it('asks for nothing for documents the write would refuse, under the payload primary key or the inferred one', async () => {
+    const asked = preloads();
+    const dictionaries = new PayloadDictionaries({ get: () => undefined, envOf: () => { throw new Error('no index'); } }, busy);
+    const sample = dictionaries.sample();
+    sample.observe(Buffer.from('{"t":"엄마"}'));
+    sample.observe(Buffer.from('{"id":"not valid!","t":"クーポン"}'));
+    sample.observe(Buffer.from('{"id":1,"key":2,"t":"我们诞生在中国"}'));
+    dictionaries.preload('movies', 7, 'key', sample);
+    await nextTick();
+    expect(asked).toEqual([['cmn']]);
+  });
+
   it('asks for nothing without such documents, or when the index cannot be read', async () => {
     const asked = preloads();
-    const failing = new PayloadDictionaries({ get: () => ({ uid: 'x' }) as IndexRecord, envOf: () => { throw new Error('closed'); } });
+    const failing = new PayloadDictionaries({ get: () => ({ uid: 'x' }) as IndexRecord, envOf: () => { throw new Error('closed'); } }, busy);
     const sample = failing.sample();
     sample.observe(Buffer.from('{"id":1,"t":"엄마"}'));
-    failing.preload('x', sample);
+    failing.preload('x', 7, null, sample);
     const empty = failing.sample();
     empty.observe(Buffer.from('{"id":1,"t":"latin text"}'));
-    failing.preload('x', empty);
+    failing.preload('x', 7, null, empty);
     await nextTick();
     expect(asked).toEqual([]);
   });

@@ -105,10 +105,19 @@ describe('sampledLanguages', () => {
     return sample;
   };
 
+  it('leaves out the documents the write would refuse: no id, an invalid one, or none to infer', () => {
+    const docs = [{ overview: '엄마' }, { id: 'not valid!', title: 'クーポン' }, { id: 1, ref_id: 2, overview: '我们诞生在中国' }, { key: 'k', overview: '엄마' }];
+    const languages = (primaryKey: string | null) => [...sampledLanguages(sampleOf(docs), defaultSettings(), [], primaryKey)].sort();
+    expect(languages(null)).toEqual([]);
+    expect(languages('key')).toEqual(['kor']);
+    expect(languages('id')).toEqual(['cmn']);
+  });
+
+
   it('answers the languages the kept documents ask for under the index settings', () => {
     const docs = [{ id: 'k', overview: 'Umma (Korean: 엄마)' }, { id: 'j', title: 'クーポンで無料で頂きました' }, { id: 'c', hidden: '我们诞生在中国' }];
-    expect([...sampledLanguages(sampleOf(docs), defaultSettings(), [])].sort()).toEqual(['cmn', 'jpn', 'kor']);
-    expect([...sampledLanguages(sampleOf(docs), { ...defaultSettings(), searchableAttributes: ['title', 'overview'] }, ['title', 'overview'])].sort()).toEqual(['jpn', 'kor']);
+    expect([...sampledLanguages(sampleOf(docs), defaultSettings(), [], null)].sort()).toEqual(['cmn', 'jpn', 'kor']);
+    expect([...sampledLanguages(sampleOf(docs), { ...defaultSettings(), searchableAttributes: ['title', 'overview'] }, ['title', 'overview'], null)].sort()).toEqual(['jpn', 'kor']);
     expect(loadedDictionaries()).toEqual([]);
   });
 });
