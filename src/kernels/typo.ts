@@ -151,6 +151,15 @@ export class TypoMatcher {
     arena.u8.set(list.bytes, this.#bytes);
   }
 
+  /**
+   * A matcher of `list` on this matcher's kernels instance, which this one then no longer owns:
+   * instantiating the kernels costs most of a millisecond, which the first search after every
+   * change of an index's words used to pay.
+   */
+  succeededBy(list: PackedWordList): TypoMatcher {
+    return new TypoMatcher(list, this.#kernels);
+  }
+
   /** Matches every query in one kernel call. */
   match(queries: readonly TypoQuery[]): TypoMatches {
     const { arena, exports } = this.#kernels;

@@ -150,3 +150,20 @@ describe('typo kernel', () => {
     }
   });
 });
+
+describe('a succeeding matcher', () => {
+  it('matches its own list on the instance it took over, larger or smaller, nothing of the list before', () => {
+    const first = new TypoMatcher(packWordList(DICT));
+    const queries: TypoQuery[] = [{ word: 'batman', maxTypos: 1, flags: 0 }, { word: 'zebra', maxTypos: 1, flags: 0 }];
+    const words = (matcher: TypoMatcher, list: readonly string[]) => expandMatches(matcher.match(queries)).map(([q, w, d]) => [q, list[w], d]);
+    expect(words(first, DICT)).toContainEqual([0, 'batman', 0]);
+    const larger = sortWords([...Array.from({ length: 5000 }, (_, i) => `word${i}`), 'zebras', 'zebra']);
+    const second = first.succeededBy(packWordList(larger));
+    expect(words(second, larger)).toEqual(referenceTypoMatch(larger, queries).map(([q, w, d]) => [q, larger[w], d]));
+    expect(words(second, larger)).toContainEqual([1, 'zebra', 0]);
+    const smaller = sortWords(['batmen', 'zebra']);
+    const third = second.succeededBy(packWordList(smaller));
+    expect(words(third, smaller)).toEqual([[0, 'batmen', 1], [1, 'zebra', 0]]);
+  });
+});
+

@@ -39,7 +39,11 @@ export function dictionaryOf(env: IndexReadEnv): Dictionary {
   const ids = Uint32Array.from(idList);
   let idLimit = 0;
   for (const id of ids) if (id >= idLimit) idLimit = id + 1;
-  const dictionary: Dictionary = { version, words, ids, idLimit, matcher: new TypoMatcher(packWordList(words)) };
+  // the replaced dictionary's kernels instance is taken over: searches use a dictionary within one
+  // synchronous call (search.ts), so the replaced one is never used again
+  const list = packWordList(words);
+  const matcher = cached === undefined ? new TypoMatcher(list) : cached.matcher.succeededBy(list);
+  const dictionary: Dictionary = { version, words, ids, idLimit, matcher };
   cache.set(env, dictionary);
   return dictionary;
 }
