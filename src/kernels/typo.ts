@@ -123,6 +123,29 @@ function scratchBytes(m: number, k: number): number {
   return (depth + 1) * (2 * k + 1) + 4 + (depth + 2) * 4 + 2 * (depth + 1) + 16;
 }
 
+/** An instance made ahead for the next matcher that needs one, and whether one is being made. */
+let spare: Kernels | null = null;
+let refilling = false;
+
+/**
+ * A kernels instance of its own for a new matcher: the one made ahead if there is one, and the
+ * next is made once the current task is done (a timer, in Node and in browsers). Instantiating
+ * costs most of a millisecond, which the first search of a new index then no longer pays.
+ */
+function freshKernels(): Kernels {
+  const variant = defaultKernelVariant();
+  const taken = spare?.variant === variant ? spare : instantiateKernels(compileKernelModule(variant), variant);
+  spare = null;
+  if (!refilling) {
+    refilling = true;
+    setTimeout(() => {
+      refilling = false;
+      spare ??= instantiateKernels(compileKernelModule(variant), variant);
+    }, 0);
+  }
+  return taken;
+}
+
 /**
  * Runs typo queries against one resident word list. Not thread-safe across calls (one call owns
  * the instance until it returns); results are copies.
@@ -139,7 +162,7 @@ export class TypoMatcher {
 
   constructor(list: PackedWordList, kernels?: Kernels) {
     this.list = list;
-    this.#kernels = kernels ?? instantiateKernels(compileKernelModule(defaultKernelVariant()), defaultKernelVariant());
+    this.#kernels = kernels ?? freshKernels();
     const { arena } = this.#kernels;
     arena.reset();
     this.#offsets = arena.alloc(list.offsets.byteLength);

@@ -167,3 +167,19 @@ describe('a succeeding matcher', () => {
   });
 });
 
+describe('new matchers', () => {
+  it('each hold an instance of their own, whether made at once or from the one made ahead', async () => {
+    const lists = [sortWords(['batman', 'robin']), sortWords(['dragon', 'wagon']), sortWords(['park', 'parking'])];
+    const queries: TypoQuery[] = [{ word: 'batman', maxTypos: 1, flags: 0 }, { word: 'dragon', maxTypos: 1, flags: 0 }, { word: 'park', maxTypos: 1, flags: 0 }];
+    const first = new TypoMatcher(packWordList(lists[0]!));
+    const second = new TypoMatcher(packWordList(lists[1]!));
+    // the instance made ahead is ready after the current task
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const third = new TypoMatcher(packWordList(lists[2]!));
+    [first, second, third].forEach((matcher, i) => {
+      expect(expandMatches(matcher.match(queries))).toEqual(referenceTypoMatch(lists[i]!, queries));
+      expect(expandMatches(matcher.match(queries)).map(([q]) => q)).toContain(i);
+    });
+  });
+});
+
