@@ -25,14 +25,21 @@ function preloads(): string[][] {
   return asked;
 }
 
+/** No index yet (the task creates it); `running`: the running batch's tasks. */
+const newIndex = (running: () => ReadonlySet<number> | null = busy) =>
+  new PayloadDictionaries({ get: () => undefined, envOf: () => { throw new Error('no index'); } }, running);
+
+/** Has `dictionaries` preload for task 7 of index `movies` after a payload of `lines`. */
+function preloadLines(dictionaries: PayloadDictionaries, lines: string[], primaryKey: string | null = null): void {
+  const sample = dictionaries.sample();
+  for (const line of lines) sample.observe(Buffer.from(line));
+  dictionaries.preload('movies', 7, primaryKey, sample);
+}
+
 describe('PayloadDictionaries', () => {
   it('asks after the request for what the sampled documents need in a new index', async () => {
     const asked = preloads();
-    const dictionaries = new PayloadDictionaries({ get: () => undefined, envOf: () => { throw new Error('no index'); } }, busy);
-    const sample = dictionaries.sample();
-    sample.observe(Buffer.from('{"id":1,"t":"엄마"}'));
-    sample.observe(Buffer.from('{"id":2,"t":"クーポン"}'));
-    dictionaries.preload('movies', 7, null, sample);
+    preloadLines(newIndex(), ['{"id":1,"t":"엄마"}', '{"id":2,"t":"クーポン"}']);
     expect(asked).toEqual([]);
     await nextTick();
     expect(asked).toEqual([['jpn', 'kor']]);
@@ -40,12 +47,7 @@ describe('PayloadDictionaries', () => {
 
   it('asks for nothing when the task runs at once: no batch running, or the running batch is its own', async () => {
     const asked = preloads();
-    for (const running of [() => null, () => new Set([7])]) {
-      const dictionaries = new PayloadDictionaries({ get: () => undefined, envOf: () => { throw new Error('no index'); } }, running);
-      const sample = dictionaries.sample();
-      sample.observe(Buffer.from('{"id":1,"t":"엄마"}'));
-      dictionaries.preload('movies', 7, null, sample);
-    }
+    for (const running of [() => null, () => new Set([7])]) preloadLines(newIndex(running), ['{"id":1,"t":"엄마"}']);
     await nextTick();
     expect(asked).toEqual([]);
   });
@@ -55,35 +57,23 @@ describe('PayloadDictionaries', () => {
     const env = index.env;
     env.root.transactionSync(() => env.main.putSync('settings', { searchableAttributes: ['title'] }));
     const asked = preloads();
-    const dictionaries = new PayloadDictionaries({ get: () => ({ uid: 'movies' }) as IndexRecord, envOf: () => env }, busy);
-    const sample = dictionaries.sample();
-    sample.observe(Buffer.from('{"id":1,"hidden":"엄마","title":"クーポン"}'));
-    dictionaries.preload('movies', 7, null, sample);
+    preloadLines(new PayloadDictionaries({ get: () => ({ uid: 'movies' }) as IndexRecord, envOf: () => env }, busy), ['{"id":1,"hidden":"엄마","title":"クーポン"}']);
     await nextTick();
     expect(asked).toEqual([['jpn']]);
   });
 
   it('asks for nothing for documents the write would refuse, under the payload primary key or the inferred one', async () => {
     const asked = preloads();
-    const dictionaries = new PayloadDictionaries({ get: () => undefined, envOf: () => { throw new Error('no index'); } }, busy);
-    const sample = dictionaries.sample();
-    sample.observe(Buffer.from('{"t":"엄마"}'));
-    sample.observe(Buffer.from('{"id":"not valid!","t":"クーポン"}'));
-    sample.observe(Buffer.from('{"id":1,"key":2,"t":"我们诞生在中国"}'));
-    dictionaries.preload('movies', 7, 'key', sample);
+    preloadLines(newIndex(), ['{"t":"엄마"}', '{"id":"not valid!","t":"クーポン"}', '{"id":1,"key":2,"t":"我们诞生在中国"}'], 'key');
     await nextTick();
     expect(asked).toEqual([['cmn']]);
   });
 
   it('asks for nothing without such documents, or when the index cannot be read', async () => {
     const asked = preloads();
-    const failing = new PayloadDictionaries({ get: () => ({ uid: 'x' }) as IndexRecord, envOf: () => { throw new Error('closed'); } }, busy);
-    const sample = failing.sample();
-    sample.observe(Buffer.from('{"id":1,"t":"엄마"}'));
-    failing.preload('x', 7, null, sample);
-    const empty = failing.sample();
-    empty.observe(Buffer.from('{"id":1,"t":"latin text"}'));
-    failing.preload('x', 7, null, empty);
+    const failing = new PayloadDictionaries({ get: () => ({ uid: 'movies' }) as IndexRecord, envOf: () => { throw new Error('closed'); } }, busy);
+    preloadLines(failing, ['{"id":1,"t":"엄마"}']);
+    preloadLines(newIndex(), ['{"id":1,"t":"latin text"}']);
     await nextTick();
     expect(asked).toEqual([]);
   });
