@@ -6,7 +6,7 @@
  * new tasks waited; imported from a snapshot, it is upgraded without the flag.
  */
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, run, waitTask } from '../../helpers/api.js';
@@ -58,6 +58,8 @@ async function startRefused(dbPath: string): Promise<{ code: number | null; stde
 }
 
 const indexFolders = (dbPath: string) => readdirSync(path.join(dbPath, 'indexes')).sort();
+/** The bytes the indexes' data files take on disk (an open environment's file is sparse at its map size). */
+const indexBytes = (dbPath: string) => indexFolders(dbPath).reduce((sum, folder) => sum + 512 * statSync(path.join(dbPath, 'indexes', folder, 'data.mdb')).blocks, 0);
 
 async function upgradeTasks(server: TestServer): Promise<any[]> {
   const reply = await call(server, 'GET', '/tasks?types=databaseUpgrade');
@@ -78,6 +80,7 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
   it('is upgraded by the upgradeDatabase task that --experimental-dumpless-upgrade registers, and searches answer as before', async () => {
     const dbPath = copyFixture();
     const before = indexFolders(dbPath);
+    const bytesBefore = indexBytes(dbPath);
     const server = await start(dbPath, { args: ['--experimental-dumpless-upgrade'] });
     const [upgrade, ...others] = await upgradeTasks(server);
     expect(others).toEqual([]);
@@ -90,9 +93,11 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
     expect(batch.batchStrategy).toBe('stopped after the last task of type `upgradeDatabase` because they cannot be batched with tasks of any other type.');
     expect(Object.keys(batch.stats.progressTrace)).toContain('processing tasks > upgrading user indexes > Upgrading index `books`');
     expect(await searchAnswers(server)).toEqual(answers);
-    // the converted copies replaced the old environments
+    // the converted copies replaced the old environments, compacted again after their conversion:
+    // smaller than the compacted format-1 files, their postings packed
     expect(indexFolders(dbPath)).toHaveLength(before.length);
     expect(indexFolders(dbPath).some((folder) => before.includes(folder))).toBe(false);
+    expect(indexBytes(dbPath)).toBeLessThan(bytesBefore);
 
     // now in the current format, its large postings split: it starts without the flag, and writes run again
     await server.stop();
