@@ -5,7 +5,9 @@
  *
  * A `TypoMatcher` owns a dedicated kernels instance whose linear memory keeps the packed word
  * list resident between calls (written once when the matcher is built, i.e. once per index
- * version); every call lays its queries, scratch and output above it. The word list must be
+ * version); every call lays its queries, scratch and output above it. The matcher of an index's
+ * next version takes the instance over (`succeededBy`), and a new index's first matcher takes
+ * one made ahead, so no search instantiates the kernels. The word list must be
  * sorted in code-point order (UTF-8 byte order, LMDB's key order), without duplicates.
  *
  * Results are range records [query, fromWord, toWord (exclusive), distance] in word order; words

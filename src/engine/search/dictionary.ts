@@ -5,7 +5,8 @@
  * Built from the `word-ids` database of a read snapshot and cached per index until
  * `words-version` changes (the word-index updater bumps it whenever a word appears or
  * disappears), so typo matching never re-reads or re-copies the list between batches.
- * Main thread only (the matcher owns a kernels instance).
+ * Main thread only (the matcher owns a kernels instance, which the next version's matcher takes
+ * over).
  */
 import { packWordList, TypoMatcher } from '../../kernels/typo.js';
 import type { IndexReadEnv } from '../index-read-env.js';

@@ -74,55 +74,86 @@ function scriptsOf(buffer: Buffer, start: number, end: number): number {
   return scripts;
 }
 
-/** The dictionary languages one document (a compact JSON line) asks for, or none when it is not an object. */
-function lineLanguages(extractor: ReturnType<typeof extractorFor>, line: Buffer): Set<DictionaryLanguage> {
-  const doc = parsedLine(line);
-  return doc === null ? new Set() : dictionaryLanguagesOf(() => extractor.extract([{ docid: 0, doc }]));
+/**
+ * The languages found so far by one look ahead, and which lines are worth tokenizing: a line may
+ * ask only for the languages of its scripts (kana: Japanese, Hangul: Korean, Han: Chinese or
+ * Japanese), and at most HAN_LINES_LOOKED_AT lines holding Han alone are tokenized.
+ */
+class LanguageHunt {
+  readonly found = new Set<DictionaryLanguage>();
+  private readonly extractor: ReturnType<typeof extractorFor>;
+  private hanLooked = 0;
+
+  constructor(settings: IndexSettings, searchFields: readonly string[]) {
+    this.extractor = extractorFor(settings, new SearchFieldIds(searchFields));
+  }
+
+  get complete(): boolean {
+    return this.found.size === ALL_LANGUAGES;
+  }
+
+  /** Whether a line holding `scripts` may ask for a language not found yet; counts it as looked at if so. */
+  take(scripts: number): boolean {
+    const { found } = this;
+    const worth =
+      ((scripts & KANA) !== 0 && !found.has('jpn')) ||
+      ((scripts & HANGUL) !== 0 && !found.has('kor')) ||
+      ((scripts & HAN) !== 0 && this.hanLooked < HAN_LINES_LOOKED_AT && !(found.has('cmn') && found.has('jpn')));
+    if (worth && scripts === HAN) this.hanLooked++;
+    return worth;
+  }
+
+  /** Adds the languages `doc`'s runs ask for under the settings. */
+  tokenize(doc: JsonObject): void {
+    for (const language of dictionaryLanguagesOf(() => this.extractor.extract([{ docid: 0, doc }]))) this.found.add(language);
+  }
 }
 
 /** The dictionary languages the additions `sources` (null: not an addition) will ask for. */
 export function scoutDictionaries(sources: readonly (PayloadSource | null)[], settings: IndexSettings, searchFields: readonly string[]): Set<DictionaryLanguage> {
-  const found = new Set<DictionaryLanguage>();
-  const extractor = extractorFor(settings, new SearchFieldIds(searchFields));
-  let hanLooked = 0;
+  const hunt = new LanguageHunt(settings, searchFields);
   let looked = 0;
-  /** Whether a line holding `scripts` may ask for a language not found yet. */
-  const worth = (scripts: number) =>
-    ((scripts & KANA) !== 0 && !found.has('jpn')) ||
-    ((scripts & HANGUL) !== 0 && !found.has('kor')) ||
-    ((scripts & HAN) !== 0 && hanLooked < HAN_LINES_LOOKED_AT && !(found.has('cmn') && found.has('jpn')));
   scan: for (const source of sources) {
     if (source === null) continue;
     for (const { buffer, start, end } of ndjsonLines(source)) {
       const scripts = scriptsOf(buffer, start, end);
-      if (scripts === 0 || !worth(scripts)) continue;
-      if (scripts === HAN) hanLooked++;
-      for (const language of lineLanguages(extractor, buffer.subarray(start, end))) found.add(language);
-      if (found.size === ALL_LANGUAGES || ++looked === LINES_LOOKED_AT) break scan;
+      if (scripts === 0 || !hunt.take(scripts)) continue;
+      const doc = parsedLine(buffer.subarray(start, end));
+      if (doc !== null) hunt.tokenize(doc);
+      if (hunt.complete || ++looked === LINES_LOOKED_AT) break scan;
     }
   }
   // the payload's last block is not kept
   wordsOf = null;
-  return found;
+  return hunt.found;
 }
 
 /** Documents a sample keeps of each kind (holding kana, holding Hangul, holding Han only). */
 const SAMPLED_PER_KIND = 16;
-/** A larger document is not kept: the sample stays within a few MiB per payload. */
-const SAMPLED_LINE_BYTES = 1 << 16;
+/**
+ * A larger document is not kept, and a sample keeps at most SAMPLED_BYTES in all: its documents
+ * are tokenized on the HTTP thread (about 10 ms per 128 KiB), which the batch's own look ahead
+ * spares its worker's.
+ */
+const SAMPLED_LINE_BYTES = 1 << 14;
+const SAMPLED_BYTES = 1 << 17;
 
 /**
- * A few documents of a payload being received that hold kana, Hangul or Han, copied: at most
- * SAMPLED_PER_KIND of each kind, each of at most SAMPLED_LINE_BYTES. Looking costs a scan of
- * each document's bytes, four at a time while they are ASCII.
+ * A few documents of a payload being received that hold kana, Hangul or Han, copied with the
+ * scripts they hold: at most SAMPLED_PER_KIND of each kind, within SAMPLED_LINE_BYTES each and
+ * SAMPLED_BYTES in all. Looking costs a scan of each document's bytes, four at a time while they
+ * are ASCII.
  */
 export class DictionarySample {
   readonly lines: Buffer[] = [];
+  /** the scripts (HAN, KANA, HANGUL bits) of each line */
+  readonly scripts: number[] = [];
   private readonly kept = [0, 0, 0];
+  private bytes = 0;
 
   /** Looks at one document of the payload, a compact JSON line. */
   observe(document: Buffer): void {
-    if (this.lines.length === 3 * SAMPLED_PER_KIND || document.length > SAMPLED_LINE_BYTES) return;
+    if (this.lines.length === 3 * SAMPLED_PER_KIND || document.length > SAMPLED_LINE_BYTES || this.bytes + document.length > SAMPLED_BYTES) return;
     let scripts: number;
     try {
       scripts = scriptsOf(document, 0, document.length);
@@ -133,7 +164,9 @@ export class DictionarySample {
     const kind = (scripts & KANA) !== 0 ? 0 : (scripts & HANGUL) !== 0 ? 1 : 2;
     if (this.kept[kind]! === SAMPLED_PER_KIND) return;
     this.kept[kind]!++;
+    this.bytes += document.length;
     this.lines.push(Buffer.from(document));
+    this.scripts.push(scripts);
   }
 }
 
@@ -153,13 +186,12 @@ function hasDocumentId(doc: JsonObject, primaryKey: string | null): boolean {
  * index's, null to infer it): a payload whose documents all fail loads nothing.
  */
 export function sampledLanguages(sample: DictionarySample, settings: IndexSettings, searchFields: readonly string[], primaryKey: string | null): Set<DictionaryLanguage> {
-  const found = new Set<DictionaryLanguage>();
-  const extractor = extractorFor(settings, new SearchFieldIds(searchFields));
-  for (const line of sample.lines) {
+  const hunt = new LanguageHunt(settings, searchFields);
+  for (const [i, line] of sample.lines.entries()) {
+    if (!hunt.take(sample.scripts[i]!)) continue;
     const doc = parsedLine(line);
-    if (doc === null || !hasDocumentId(doc, primaryKey)) continue;
-    for (const language of dictionaryLanguagesOf(() => extractor.extract([{ docid: 0, doc }]))) found.add(language);
-    if (found.size === ALL_LANGUAGES) break;
+    if (doc !== null && hasDocumentId(doc, primaryKey)) hunt.tokenize(doc);
+    if (hunt.complete) break;
   }
-  return found;
+  return hunt.found;
 }

@@ -91,10 +91,19 @@ describe('DictionarySample', () => {
     expect(sample.lines.map(String)).toEqual(Array.from({ length: 8 }, () => '{"t":"엄"}'));
   });
 
-  it('skips a document larger than 64 KiB', () => {
+  it('skips a document larger than 16 KiB, and keeps 128 KiB in all: its documents are tokenized on the HTTP thread', () => {
     const sample = new DictionarySample();
-    sample.observe(lineOf({ id: 1, t: `엄마 ${'a'.repeat(1 << 16)}` }));
+    const sized = (bytes: number, text: string) => {
+      const line = lineOf({ id: 1, t: text, pad: '' });
+      return lineOf({ id: 1, t: text, pad: 'a'.repeat(bytes - line.length) });
+    };
+    sample.observe(sized((1 << 14) + 1, '엄마'));
     expect(sample.lines).toEqual([]);
+    // 8 documents of exactly 16 KiB fill the 128 KiB; a ninth, of another kind, is not kept
+    for (let i = 0; i < 8; i++) sample.observe(sized(1 << 14, '엄마'));
+    sample.observe(sized(100, 'クーポン'));
+    expect(sample.lines.map((line) => line.length)).toEqual(Array.from({ length: 8 }, () => 1 << 14));
+    expect(sample.scripts).toEqual(Array.from({ length: 8 }, () => 4));
   });
 });
 
