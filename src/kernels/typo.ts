@@ -38,6 +38,9 @@ export interface PackedWordList {
   readonly offsets: Uint32Array;
   /** per word: common prefix with the previous word, chars (low 16 bits) and bytes (high 16) */
   readonly lcp: Uint32Array;
+  /** per word j: the first word after j whose common prefix in chars is shorter than j's (count if
+   * none), along which the kernel leaves a block of words sharing a prefix in a few jumps */
+  readonly skips: Uint32Array;
   readonly bytes: Uint8Array;
   /** characters of the longest word */
   readonly longest: number;
@@ -63,6 +66,7 @@ interface TypoExports {
   typoMatch(
     offsets: number,
     lcp: number,
+    skips: number,
     bytes: number,
     queries: number,
     nQueries: number,
@@ -99,7 +103,23 @@ export function packWordList(words: readonly string[]): PackedWordList {
     if (i > 0) lcp[i] = commonPrefix(encoded[i - 1]!, word);
   }
   offsets[words.length] = at;
-  return { count: words.length, offsets, lcp, bytes, longest };
+  return { count: words.length, offsets, lcp, skips: nextSmaller(lcp), bytes, longest };
+}
+
+/** Per word j: the first j' > j whose LCP in characters is below j's (the list's length if none). */
+function nextSmaller(lcp: Uint32Array): Uint32Array {
+  const n = lcp.length;
+  const skips = new Uint32Array(n);
+  // indices after j whose LCPs strictly increase from the bottom: the candidates for a later j
+  const stack = new Uint32Array(n);
+  let top = 0;
+  for (let j = n - 1; j >= 0; j--) {
+    const chars = lcp[j]! & 0xffff;
+    while (top > 0 && (lcp[stack[top - 1]!]! & 0xffff) >= chars) top--;
+    skips[j] = top === 0 ? n : stack[top - 1]!;
+    stack[top++] = j;
+  }
+  return skips;
 }
 
 /** Characters of a UTF-8 word (its bytes that start one). */
@@ -119,10 +139,11 @@ function commonPrefix(a: Uint8Array, b: Uint8Array): number {
   return characters(b.subarray(0, bytes)) | (bytes << 16);
 }
 
-/** Scratch bytes the kernel needs for a query of `m` characters and `k` typos (banded rows: linear). */
+/** Scratch bytes the kernel needs for a query of `m` characters and `k` typos (banded rows, a
+ * cap cell on each side: linear). */
 function scratchBytes(m: number, k: number): number {
   const depth = m + k;
-  return (depth + 1) * (2 * k + 1) + 4 + (depth + 2) * 4 + 2 * (depth + 1) + 16;
+  return (depth + 1) * (2 * k + 3) + 4 + (depth + 2) * 4 + 2 * (depth + 1) + 16;
 }
 
 /** An instance made ahead for the next matcher that needs one, and whether one is being made. */
@@ -157,6 +178,7 @@ export class TypoMatcher {
   readonly #kernels: Kernels;
   readonly #offsets: number;
   readonly #lcp: number;
+  readonly #skips: number;
   readonly #bytes: number;
   readonly #top: number;
   /** output records the last calls needed: a batch rarely runs out twice */
@@ -169,10 +191,12 @@ export class TypoMatcher {
     arena.reset();
     this.#offsets = arena.alloc(list.offsets.byteLength);
     this.#lcp = arena.alloc(list.lcp.byteLength);
+    this.#skips = arena.alloc(list.skips.byteLength);
     this.#bytes = arena.alloc(list.bytes.byteLength);
     this.#top = arena.top;
     arena.u32.set(list.offsets, this.#offsets >>> 2);
     arena.u32.set(list.lcp, this.#lcp >>> 2);
+    arena.u32.set(list.skips, this.#skips >>> 2);
     arena.u8.set(list.bytes, this.#bytes);
   }
 
@@ -217,7 +241,7 @@ export class TypoMatcher {
         u32[base + 4] = q.from ?? 0;
         u32[base + 5] = Math.min(q.to ?? this.list.count, this.list.count);
       });
-      const status = typo.typoMatch(this.#offsets, this.#lcp, this.#bytes, table, queries.length, scratch, out, cap);
+      const status = typo.typoMatch(this.#offsets, this.#lcp, this.#skips, this.#bytes, table, queries.length, scratch, out, cap);
       if (status >= 0) {
         return { count: status, records: arena.u32.slice(out >>> 2, (out >>> 2) + status * MATCH_RECORD_U32) };
       }

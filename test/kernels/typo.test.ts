@@ -151,6 +151,35 @@ describe('typo kernel', () => {
   });
 });
 
+describe('the skip table', () => {
+  it('points each word at the first later word sharing a shorter prefix with its predecessor', () => {
+    const words = sortWords(['a', 'ab', 'abc', 'abcd', 'abd', 'ac', 'b', 'ba', 'bab', 'bb', 'c']);
+    const { lcp, skips } = packWordList(words);
+    for (let j = 0; j < words.length; j++) {
+      let expected = j + 1;
+      while (expected < words.length && (lcp[expected]! & 0xffff) >= (lcp[j]! & 0xffff)) expected++;
+      expect([words[j], skips[j]]).toEqual([words[j], expected]);
+    }
+  });
+
+  it('leaves blocks of thousands of words sharing a dead prefix as the reference does, within a range too', () => {
+    // deep blocks: every word of a 4-letter alphabet up to 6 letters, so a dead prefix at any
+    // depth leaves a block holding blocks of its own
+    const words: string[] = [''];
+    for (let length = 0; length < 6; length++) {
+      for (const word of words.filter((w) => w.length === length)) for (const c of 'abcé') words.push(word + c);
+    }
+    const list = sortWords(words.filter((w) => w.length > 0));
+    const queries: TypoQuery[] = [
+      { word: 'abcéab', maxTypos: 2, flags: TypoFlag.FirstChar },
+      { word: 'ccccc', maxTypos: 1, flags: TypoFlag.Prefix | TypoFlag.FirstChar },
+      { word: 'babab', maxTypos: 2, flags: TypoFlag.SkipExact, from: 100, to: 2500 },
+      { word: 'éa', maxTypos: 1, flags: TypoFlag.Prefix, from: 7, to: list.length - 3 },
+    ];
+    match(list, queries);
+  });
+});
+
 describe('a succeeding matcher', () => {
   it('matches its own list on the instance it took over, larger or smaller, nothing of the list before', () => {
     const first = new TypoMatcher(packWordList(DICT));
