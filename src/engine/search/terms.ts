@@ -220,11 +220,14 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     const wordMask = term.ngram === undefined ? options.allowedMask : (options.allowedMask & ~options.exactFieldsMask) >>> 0;
     const exact = restrict(wordPosting(options, term.word), wordMask);
     if (exact.docids.length > 0) derivations.push({ typo: 0, exact: term.ngram === undefined, posting: exact, words: [term.word] });
+    // the prefix posting holds the word's own documents: the term's documents need not merge them again
+    let exactInPrefix = false;
     if (term.prefix && prefixSearch) {
       const [from, to] = prefixRange(words, term.word);
       if ([...term.word].length <= PREFIX_MAX_CHARS) {
         range = [from, to];
         const cached = restrict(prefixPosting(options, term.word), wordMask);
+        exactInPrefix = cached.docids.length > 0;
         if (cached.docids.length > 0) derivations.push({ typo: 0, exact: false, posting: cached });
       } else {
         for (let w = from; w < Math.min(to, from + MAX_PREFIX_WORDS); w++) {
@@ -259,7 +262,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       wordTypos,
       prefixRange: range,
       phraseHits: null,
-      docs: unionAll(derivations.map((d) => d.posting.docids)),
+      docs: unionAll(derivations.filter((d) => !exactInPrefix || d.posting !== exact).map((d) => d.posting.docids)),
       wordCount: termWordCount(term),
       matchingWords: termWordCount(term),
     };
