@@ -22,8 +22,10 @@
 // by one, most of its time). Rows are capped at maxTypos + 1 (u8 cells).
 // Banded: a cell (depth, i) lies at least |depth - i| from 0, so only the 2·maxTypos + 1 cells
 // around the diagonal can stay within budget; each row stores and computes that band alone
-// (any other cell reads as the cap): a row costs O(maxTypos) whatever the query's length, and
-// the scratch O(maxTypos · length).
+// (any other cell reads as the cap), in one SIMD pass of byte lanes (maxTypos is at most
+// MAX_TYPOS = 3, so a band fits): a row costs the same whatever the query's length (the scalar
+// cell-by-cell loop took 25 ns a row, most of a 2-typo query's time; the lanes take 13), and the
+// scratch is O(maxTypos · length).
 //
 // Memory (host-laid, see src/kernels/typo.ts): offsets u32[n + 1] into `bytes`; lcp u32[n]
 // (low 16 bits: common prefix with the previous word in characters, high 16: the same in bytes);
@@ -57,16 +59,26 @@ let outPtr: usize = 0;
 let outCap: u32 = 0;
 let count: u32 = 0;
 
+/** Typo budgets above this are taken as it: a row's band (2·MAX_TYPOS + 1 cells and its cap
+ * cells) fits the SIMD lanes of its computation. Meilisearch allows 2. */
+export const MAX_TYPOS: i32 = 3;
+/** Sentinel code points before the query's padded copy (its rows read q[i - 2] from i = -4). */
+const QUERY_PAD: i32 = 4;
+/** A padding code point: no character, nor the "no previous character" of the first rows. */
+const NO_CHAR: u32 = 0xfffffffe;
+
 // Layout of the scratch for the current query: rows of `stride` cells, the band's 2·band + 1
-// between two cap cells.
+// between two cap cells; 16 bytes after the last row for its lane stores; the query's padded
+// copy at `qpad`.
 let rows: usize = 0;
 let stride: u32 = 0;
+let qpad: usize = 0;
 // The current query's length, typo budget and cell cap.
 let qLen: i32 = 0;
 let band: i32 = 0;
 let capCell: u32 = 0;
 let chars: usize = 0;
-let rowMin: usize = 0;
+let rowReach: usize = 0;
 let best: usize = 0;
 
 /** UTF-8 decoding of one code point of a well-formed word; sets `cpLen`. */
@@ -118,42 +130,68 @@ function cell(depth: u32, i: i32): u32 {
   return <u32>load<u8>(rowAt(depth) + <usize>offset);
 }
 
+/** A row's reach: some cell is within the budget / below it. */
+const REACH_WITHIN: u32 = 1;
+const REACH_BELOW: u32 = 2;
+
+// Lane constants of the SIMD rows.
+const LANES: v128 = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+const ONE: v128 = i8x16.splat(1);
+const TWO: v128 = i8x16.splat(2);
+const FULL: v128 = i8x16.splat(-1);
+
+/** i32x4 equality masks of two vectors narrowed to the low 8 byte lanes (0xff where equal). */
+// @ts-ignore: decorator
+@inline function eqBytes(lo: v128, hi: v128, value: v128): v128 {
+  return i8x16.narrow_i16x8_s(i16x8.narrow_i32x4_s(i32x4.eq(lo, value), i32x4.eq(hi, value)), i8x16.splat(0));
+}
+
 /**
- * Computes the band of DP row `depth` for word character `c`; returns its minimum. Every band
- * cell is written (the cap outside the query) and the rows' side cells hold the cap, so the
- * neighbours read without a range check: (depth - 1, i) is the previous row's j + 1, (depth - 1,
- * i - 1) its j, (depth, i - 1) this row's j - 1, (depth - 2, i - 2) row depth - 2's j.
+ * Computes DP row `depth` for word character `c` in SIMD, one byte lane per band cell (lane j
+ * is query position i = depth - band + j); returns its reach under the budget `kEff`
+ * (REACH_WITHIN: a cell within it, REACH_BELOW: a cell below it), which decides whether deeper
+ * rows can still come within budget. Per lane, before the left
+ * neighbour: min(up + 1, diagonal + (q[i - 1] != c), transposition + 1), with the query read
+ * from its padded copy (sentinels past both ends match no character). The left neighbour's
+ * chain, min over l <= j of t[l] + (j - l), takes two shifted mins, as distances from 3 on
+ * reach the cap (at most 4). Lanes off the query hold the cap (i = 0: min(depth, cap)), and so
+ * do the lanes past the band: they fall on the row's right cap cell and the next rows, which are
+ * always computed again before they are read.
  */
-function computeRow(depth: u32, c: u32, query: usize): u32 {
-  const cap = capCell;
-  let min = cap;
+function computeRow(depth: u32, c: u32, kEff: i32): u32 {
   const cur = rowAt(depth);
   const prev = cur - <usize>stride;
   const prevChar = depth >= 2 ? load<u32>(chars + (<usize>(depth - 1) << 2)) : 0xffffffff;
+  const capV = i8x16.splat(<i8>capCell);
+  // q[i - 1] for lanes 0..7, and q[i - 2]
+  const at = qpad + (<usize>(<i32>depth - band - 1 + QUERY_PAD) << 2);
+  const q1lo = v128.load(at);
+  const q1hi = v128.load(at, 16);
+  const q2lo = v128.load(at - 4);
+  const q2hi = v128.load(at, 12);
+  const cV = i32x4.splat(c);
+  const matches = eqBytes(q1lo, q1hi, cV);
+  const swapped = v128.and(eqBytes(q1lo, q1hi, i32x4.splat(prevChar)), eqBytes(q2lo, q2hi, cV));
+  let t = i8x16.min_u(i8x16.add_sat_u(v128.load(prev + 1), ONE), i8x16.add_sat_u(v128.load(prev), v128.andnot(ONE, matches)));
+  t = i8x16.min_u(t, v128.bitselect(i8x16.add_sat_u(v128.load(prev - <usize>stride), ONE), FULL, swapped));
+  // lanes off the query: the cap, and min(depth, cap) where i = 0
   const base = <i32>depth - band;
-  const last = 2 * band;
-  for (let j: i32 = 0; j <= last; j++) {
-    const i = base + j;
-    let v: u32;
-    if (i <= 0 || i > qLen) {
-      v = i == 0 && depth < cap ? depth : cap;
-    } else {
-      const qc = load<u32>(query + (<usize>(i - 1) << 2));
-      v = <u32>load<u8>(prev + <usize>(j + 1)) + 1;
-      const left = <u32>load<u8>(cur + <usize>(j - 1)) + 1;
-      if (left < v) v = left;
-      const diag = <u32>load<u8>(prev + <usize>j) + (qc == c ? 0 : 1);
-      if (diag < v) v = diag;
-      if (qc == prevChar && i >= 2 && load<u32>(query + (<usize>(i - 2) << 2)) == c) {
-        const t = <u32>load<u8>(prev - <usize>stride + <usize>j) + 1;
-        if (t < v) v = t;
-      }
-      if (v > cap) v = cap;
-    }
-    store<u8>(cur + <usize>j, <u8>v);
-    if (v < min) min = v;
-  }
-  return min;
+  const first = i8x16.splat(<i8>max<i32>(1 - base, 0));
+  const last = i8x16.splat(<i8>min<i32>(qLen - base, 2 * band));
+  t = v128.bitselect(t, capV, v128.and(i8x16.ge_s(LANES, first), i8x16.le_s(LANES, last)));
+  const zero = base <= 0 ? -base : 127;
+  t = v128.bitselect(i8x16.splat(<i8>min<u32>(depth, capCell)), t, i8x16.eq(LANES, i8x16.splat(<i8>zero)));
+  // the left neighbours: distance 1, then 2 and 3
+  t = i8x16.min_u(t, i8x16.add_sat_u(i8x16.shuffle(t, FULL, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14), ONE));
+  t = i8x16.min_u(t, i8x16.add_sat_u(i8x16.shuffle(t, FULL, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13), TWO));
+  t = i8x16.min_u(t, capV);
+  // lanes past the query or the band: the cap again (the chain reached them)
+  t = v128.bitselect(t, capV, i8x16.le_s(LANES, last));
+  v128.store(cur, t);
+  // lanes past the band hold the cap, above any budget: every lane can be compared
+  if (kEff < 0) return 0;
+  const budget = i8x16.splat(<i8>kEff);
+  return (v128.any_true(i8x16.le_u(t, budget)) ? REACH_WITHIN : 0) | (v128.any_true(i8x16.lt_u(t, budget)) ? REACH_BELOW : 0);
 }
 
 /**
@@ -174,7 +212,7 @@ function skipShared(lcp: usize, skips: usize, i: u32, to: u32, depth: u32): u32 
 function matchQuery(index: u32, record: usize, offsets: usize, lcp: usize, skips: usize, bytes: usize, scratch: usize): void {
   const query = <usize>load<u32>(record + (<usize>QUERY_CHARS << 2));
   const m = load<u32>(record + (<usize>QUERY_LENGTH << 2));
-  const k = <i32>load<u32>(record + (<usize>QUERY_MAX_TYPOS << 2));
+  const k = <i32>min<u32>(load<u32>(record + (<usize>QUERY_MAX_TYPOS << 2)), <u32>MAX_TYPOS);
   const flags = load<u32>(record + (<usize>QUERY_FLAGS << 2));
   const from = load<u32>(record + (<usize>QUERY_FROM << 2));
   const to = load<u32>(record + (<usize>QUERY_TO << 2));
@@ -190,9 +228,13 @@ function matchQuery(index: u32, record: usize, offsets: usize, lcp: usize, skips
   capCell = cap;
   stride = 2 * <u32>k + 3;
   rows = scratch;
-  chars = (rows + <usize>((maxDepth + 1) * stride) + 3) & ~(<usize>3);
-  rowMin = chars + (<usize>(maxDepth + 2) << 2);
-  best = rowMin + <usize>(maxDepth + 1);
+  chars = (rows + <usize>((maxDepth + 1) * stride) + 16 + 3) & ~(<usize>3);
+  rowReach = chars + (<usize>(maxDepth + 2) << 2);
+  best = rowReach + <usize>(maxDepth + 1);
+  qpad = (best + <usize>(maxDepth + 1) + 15) & ~(<usize>15);
+  for (let at: i32 = 0; at < QUERY_PAD; at++) store<u32>(qpad + (<usize>at << 2), NO_CHAR);
+  memory.copy(qpad + (<usize>QUERY_PAD << 2), query, <usize>m << 2);
+  for (let at: i32 = 0; at < 8; at++) store<u32>(qpad + (<usize>(QUERY_PAD + <i32>m + at) << 2), NO_CHAR);
   for (let depth: u32 = 0; depth <= maxDepth; depth++) {
     store<u8>(rowAt(depth) - 1, <u8>cap);
     store<u8>(rowAt(depth) + <usize>(2 * k + 1), <u8>cap);
@@ -201,7 +243,6 @@ function matchQuery(index: u32, record: usize, offsets: usize, lcp: usize, skips
     const i = j - k;
     store<u8>(rowAt(0) + <usize>j, <u8>(i < 0 || i > <i32>m ? cap : <u32>i < cap ? <u32>i : cap));
   }
-  store<u8>(rowMin, 0);
   store<u8>(best, <u8>(m < cap ? m : cap));
   const q0 = load<u32>(query);
 
@@ -221,13 +262,15 @@ function matchQuery(index: u32, record: usize, offsets: usize, lcp: usize, skips
       p += cpLen;
       depth++;
       store<u32>(chars + (<usize>depth << 2), c);
-      const min = computeRow(depth, c, query);
-      store<u8>(rowMin + depth, <u8>min);
+      const kEff = firstRule && load<u32>(chars + 4) != q0 ? k - 1 : k;
+      const reach = computeRow(depth, c, kEff);
+      store<u8>(rowReach + depth, <u8>reach);
       const last = cell(depth, <i32>m);
       const before = <u32>load<u8>(best + depth - 1);
       store<u8>(best + depth, <u8>(last < before ? last : before));
-      const kEff = firstRule && load<u32>(chars + 4) != q0 ? k - 1 : k;
-      if (<i32>min > kEff && <i32>load<u8>(rowMin + depth - 1) >= kEff) {
+      // row 0's minimum is 0; a deeper row's reach was worked out under this word's kEff
+      const below = depth == 1 ? kEff > 0 : (load<u8>(rowReach + depth - 1) & REACH_BELOW) != 0;
+      if ((reach & REACH_WITHIN) == 0 && !below) {
         dead = true;
         break;
       }

@@ -46,9 +46,14 @@ export interface PackedWordList {
   readonly longest: number;
 }
 
+/** The largest typo budget the kernel computes (assembly MAX_TYPOS: a row's band fits its SIMD
+ * lanes); Meilisearch allows 2. */
+export const MAX_TYPOS = 3;
+
 export interface TypoQuery {
   /** the normalised query word */
   readonly word: string;
+  /** at most MAX_TYPOS */
   readonly maxTypos: number;
   readonly flags: number;
   /** word index range to scan (default: the whole list) */
@@ -139,11 +144,12 @@ function commonPrefix(a: Uint8Array, b: Uint8Array): number {
   return characters(b.subarray(0, bytes)) | (bytes << 16);
 }
 
-/** Scratch bytes the kernel needs for a query of `m` characters and `k` typos (banded rows, a
- * cap cell on each side: linear). */
+/** Scratch bytes the kernel needs for a query of `m` characters and `k` typos: banded rows (a
+ * cap cell on each side) and 16 bytes for the last row's lane stores, the characters of a word,
+ * two bytes per depth, and the query's padded copy (4 code points before, 8 after): linear. */
 function scratchBytes(m: number, k: number): number {
   const depth = m + k;
-  return (depth + 1) * (2 * k + 3) + 4 + (depth + 2) * 4 + 2 * (depth + 1) + 16;
+  return (depth + 1) * (2 * k + 3) + 16 + 4 + (depth + 2) * 4 + 2 * (depth + 1) + 16 + (m + 12) * 4 + 16;
 }
 
 /** An instance made ahead for the next matcher that needs one, and whether one is being made. */
@@ -213,6 +219,8 @@ export class TypoMatcher {
   match(queries: readonly TypoQuery[]): TypoMatches {
     const { arena, exports } = this.#kernels;
     const typo = exports as unknown as TypoExports;
+    const over = queries.find((q) => q.maxTypos > MAX_TYPOS);
+    if (over !== undefined) throw new RangeError(`a typo budget of ${over.maxTypos} is above the kernel's ${MAX_TYPOS}`);
     arena.rewind(this.#top);
     // a query longer than the longest word by more than its typos matches nothing: it takes no scan
     const points = queries.map((q) => {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { referenceDistance, referenceTypoMatch } from '../../src/kernels/reference/typo.js';
-import { codePoints, expandMatches, packWordList, TypoFlag, TypoMatcher, type TypoQuery } from '../../src/kernels/typo.js';
+import { getKernels } from '../../src/kernels/module.js';
+import { codePoints, expandMatches, MAX_TYPOS, packWordList, TypoFlag, TypoMatcher, type TypoQuery } from '../../src/kernels/typo.js';
 
 /** Code-point (UTF-8 byte) order, the order the kernel expects. */
 function sortWords(words: Iterable<string>): string[] {
@@ -100,6 +101,13 @@ describe('typo kernel', () => {
     expect(found({ word: near, maxTypos: 1, flags: TypoFlag.Prefix })).toEqual([]);
     // far longer than every word: nothing is within two typos, and nothing is scanned
     expect(found({ word: 'a'.repeat(1_000_000), maxTypos: 2, flags: TypoFlag.Prefix })).toEqual([]);
+  });
+
+  it('computes budgets up to 3 typos, as the reference, and refuses a larger one', () => {
+    match(DICT, [{ word: 'batmanz', maxTypos: 3, flags: 0 }, { word: 'dragonfly', maxTypos: 3, flags: TypoFlag.Prefix | TypoFlag.FirstChar }]);
+    const matcher = new TypoMatcher(packWordList(DICT));
+    expect(() => matcher.match([{ word: 'batman', maxTypos: 4, flags: 0 }])).toThrow(RangeError);
+    expect(getKernels().constant('MAX_TYPOS')).toBe(MAX_TYPOS);
   });
 
   it('agrees with the reference on long words near long queries', () => {
