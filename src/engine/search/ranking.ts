@@ -309,15 +309,16 @@ class Ranker {
     // terms matched at 0 typos in this document, and whether any is matched with typos
     let zeroTerms = 0;
     let typoTerms = false;
-    terms.forEach((term, t) => {
+    for (let t = 0; t < terms.length; t++) {
       const typo = features[t]!.typo[i]!;
-      if (typo === NO_MATCH) return;
-      if (term.phraseHits !== null) {
-        const hit = term.phraseHits.get(docid);
+      if (typo === NO_MATCH) continue;
+      const { phraseHits } = terms[t]!;
+      if (phraseHits !== null) {
+        const hit = phraseHits.get(docid);
         if (hit !== undefined) places[t]!.push(hit[2]);
       } else if (typo === 0) zeroTerms |= 1 << t;
       else typoTerms = true;
-    });
+    }
     const record = this.input.forward.read(docid);
     if (record !== null) {
       const { zero, typos } = index;
@@ -431,7 +432,12 @@ class Ranker {
       }
       case 'position': {
         const maxCost = active.reduce((sum, t) => sum + 10 * t.wordCount, 0);
-        const costs = costsOf(group, (i) => active.reduce((sum, t) => sum + this.positionCost(t, i), 0));
+        const costs = new Int32Array(group.length);
+        for (let k = 0; k < group.length; k++) {
+          let cost = 0;
+          for (const t of active) cost += this.positionCost(t, group[k]!);
+          costs[k] = cost;
+        }
         if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => this.positionCost(terms[t]!, i), (g, f, i) => this.ngramPositionCost(g, f, i));
         for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'position', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
@@ -440,7 +446,12 @@ class Ranker {
       }
       case 'exactAttribute': {
         const names = ['exactMatch', 'matchesStart', 'noExactMatch'] as const;
-        for (const [c, indices] of byCost(group, costsOf(group, (i) => this.exactAttribute(i, kept)))) {
+        const exact = this.exactTerms(kept);
+        if (exact === null) {
+          yield [group, { kind: 'exactAttribute', match: 'noExactMatch' }, kept];
+          return;
+        }
+        for (const [c, indices] of byCost(group, costsOf(group, (i) => this.exactAttribute(i, exact)))) {
           yield [indices, { kind: 'exactAttribute', match: names[c]! }, kept];
         }
         return;
@@ -448,8 +459,13 @@ class Ranker {
       case 'exactWords': {
         const max = active.reduce((sum, t) => sum + t.wordCount, 0);
         const isExact = (t: ResolvedTerm, i: number) => features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0;
-        const exactWords = (i: number) => active.reduce((sum, t) => sum + (isExact(t, i) ? t.wordCount : 0), 0);
-        for (const [c, indices] of byCost(group, costsOf(group, (i) => max - exactWords(i)))) {
+        const costs = new Int32Array(group.length);
+        for (let k = 0; k < group.length; k++) {
+          let missing = max;
+          for (const t of active) if (isExact(t, group[k]!)) missing -= t.wordCount;
+          costs[k] = missing;
+        }
+        for (const [c, indices] of byCost(group, costs)) {
           const bucketKept = [...kept];
           this.exactOnly.set(bucketKept, () => new Set(active.filter((t) => Array.prototype.every.call(indices, (i: number) => isExact(t, i))).map((t) => t.index)));
           yield [indices, { kind: 'exactWords', matching: max - c, max }, bucketKept];
@@ -529,16 +545,26 @@ class Ranker {
     return best;
   }
 
-  /** 0 exact match, 1 matches start, 2 neither (Meilisearch ExactAttribute). */
-  private exactAttribute(i: number, kept: readonly boolean[]): number {
-    const { terms, features } = this.input;
-    // the exact terms, the same for every document (ranking.md §6.3): kept, and a phrase or a word
-    // present in the index; the document must hold each of them at its query position
-    const exact = terms.filter((t) => kept[t.index] && this.exactForm[t.index]);
-    if (exact.length === 0 || exact[0]!.index !== 0) return 2;
-    for (let k = 1; k < exact.length; k++) if (exact[k]!.index - exact[k - 1]!.index > 1) return 2;
+  /**
+   * The exact terms, the same for every document (ranking.md §6.3): kept, and a phrase or a word
+   * present in the index; null when no document can match exactly (none, or they do not start
+   * the query without a gap).
+   */
+  private exactTerms(kept: readonly boolean[]): readonly ResolvedTerm[] | null {
+    const exact = this.input.terms.filter((t) => kept[t.index] && this.exactForm[t.index]);
+    if (exact.length === 0 || exact[0]!.index !== 0) return null;
+    for (let k = 1; k < exact.length; k++) if (exact[k]!.index - exact[k - 1]!.index > 1) return null;
+    return exact;
+  }
+
+  /**
+   * 0 exact match, 1 matches start, 2 neither (Meilisearch ExactAttribute): the document must
+   * hold each exact term at its query position.
+   */
+  private exactAttribute(i: number, exact: readonly ResolvedTerm[]): number {
+    const { features } = this.input;
     // a document without one of the exact words cannot hold it at its position: no record to read
-    if (exact.some((t) => (features[t.index]!.flags[i]! & HAS_EXACT) === 0)) return 2;
+    for (const t of exact) if ((features[t.index]!.flags[i]! & HAS_EXACT) === 0) return 2;
     const only = exact[0]!;
     if (exact.length === 1 && only.term.kind === 'word' && only.term.position === 0) {
       const flags = features[0]!.flags[i]!;
