@@ -24,7 +24,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { numberOption } from './args.js';
-import { loadDataset, type Query } from './datasets.js';
+import { indexThenRelease, type Query } from './datasets.js';
 import { openBuild, type EngineBuild } from './engine-build.js';
 import { percentile } from './latency.js';
 
@@ -43,11 +43,10 @@ const baseAt = args.indexOf('--base');
 const baseDist = path.resolve(baseAt === -1 ? path.join(ownDist, '../../prerank/dist') : args[baseAt + 1]!);
 if (!existsSync(path.join(baseDist, 'bench/engine-search.js'))) throw new Error(`${baseDist} holds no built bench/engine-search.js (build A)`);
 
-const loaded = loadDataset(name, limit);
-const dataset = onlyType === null ? loaded : { ...loaded, queries: loaded.queries.filter((query) => query.type === onlyType) };
-const a = await openBuild(baseDist, dataset);
-const b = await openBuild(ownDist, dataset);
-console.log(`${name}: ${dataset.docs.length} documents, ${dataset.queries.length} queries, fastest of ${rounds} alternated runs (${cpuClock ? 'CPU time' : 'wall clock'})`);
+const loaded = await indexThenRelease(name, limit, async (dataset) => [await openBuild(baseDist, dataset), await openBuild(ownDist, dataset)] as const);
+const [a, b] = loaded.indexed;
+const queries = onlyType === null ? loaded.queries : loaded.queries.filter((query) => query.type === onlyType);
+console.log(`${name}: ${loaded.docCount} documents, ${queries.length} queries, fastest of ${rounds} alternated runs (${cpuClock ? 'CPU time' : 'wall clock'})`);
 console.log(`  A ${a.root} (indexed in ${(a.indexMs / 1000).toFixed(1)} s)`);
 console.log(`  B ${b.root} (indexed in ${(b.indexMs / 1000).toFixed(1)} s)`);
 
@@ -58,8 +57,8 @@ function answer(build: EngineBuild, query: Query): string {
 }
 
 const differing: Query[] = [];
-for (const query of dataset.queries) if (answer(a, query) !== answer(b, query)) differing.push(query);
-console.log(`answers differ for ${differing.length} of ${dataset.queries.length} queries${differing.length === 0 ? '' : ':'}`);
+for (const query of queries) if (answer(a, query) !== answer(b, query)) differing.push(query);
+console.log(`answers differ for ${differing.length} of ${queries.length} queries${differing.length === 0 ? '' : ':'}`);
 for (const query of differing) console.log(`  #${query.id} ${query.type}: ${JSON.stringify(query.q)}`);
 
 /** Milliseconds: of the wall clock, or of the process's CPU time with `--cpu`. */
@@ -82,7 +81,7 @@ const samples: [number[], number[]] = [[], []];
 const runs: [[number, Query, number][], [number, Query, number][]] = [[], []];
 /** every run's time per query type, per build */
 const typeSamples = new Map<string, [number[], number[]]>();
-for (const query of dataset.queries) {
+for (const query of queries) {
   let [bestA, bestB] = [Infinity, Infinity];
   for (let round = 0; round < rounds; round++) {
     // alternate which build goes first, so neither always runs on the other's warmed caches
@@ -120,9 +119,9 @@ const row = (label: string, queries: Query[]) => {
   console.log(`  ${label.padEnd(14)} ${String(queries.length).padStart(4)}  ${sumA.toFixed(1).padStart(9)}  ${sumB.toFixed(1).padStart(9)}  ${(sumB / sumA).toFixed(3)}×`);
 };
 console.log(`  ${'type'.padEnd(14)} ${'n'.padStart(4)}  ${'A ms'.padStart(9)}  ${'B ms'.padStart(9)}  B/A (sum of fastest)`);
-const types = [...new Set(dataset.queries.map((query) => query.type))];
-for (const type of types) row(type, dataset.queries.filter((query) => query.type === type));
-row('all', dataset.queries);
+const types = [...new Set(queries.map((query) => query.type))];
+for (const type of types) row(type, queries.filter((query) => query.type === type));
+row('all', queries);
 const percentiles = (list: number[]) => {
   list.sort((x, y) => x - y);
   return `p50 ${percentile(list, 50).toFixed(3)}, p95 ${percentile(list, 95).toFixed(3)}, p99 ${percentile(list, 99).toFixed(3)}, max ${list[list.length - 1]!.toFixed(3)} ms`;
@@ -136,7 +135,7 @@ for (const [type, [listA, listB]] of typeSamples) {
 if (slowest > 0) {
   console.log(`the ${slowest} queries slowest in A (fastest A → B):`);
   const timeA = (query: Query) => fastest.get(query)![0];
-  for (const query of [...dataset.queries].sort((x, y) => timeA(y) - timeA(x)).slice(0, slowest)) {
+  for (const query of [...queries].sort((x, y) => timeA(y) - timeA(x)).slice(0, slowest)) {
     const [ta, tb] = fastest.get(query)!;
     console.log(`  #${query.id} ${query.type} ${JSON.stringify(query.q)}: ${ta.toFixed(3)} → ${tb.toFixed(3)} ms`);
   }
@@ -152,7 +151,7 @@ if (worst > 0) {
 if (top > 0) {
   console.log(`the ${top} queries B slowed most (fastest A → B):`);
   const growth = (query: Query) => fastest.get(query)![1] - fastest.get(query)![0];
-  for (const query of [...dataset.queries].sort((x, y) => growth(y) - growth(x)).slice(0, top)) {
+  for (const query of [...queries].sort((x, y) => growth(y) - growth(x)).slice(0, top)) {
     const [ta, tb] = fastest.get(query)!;
     console.log(`  #${query.id} ${query.type} ${JSON.stringify(query.q)}: ${ta.toFixed(3)} → ${tb.toFixed(3)} ms`);
   }

@@ -13,7 +13,7 @@ import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { numberOption } from './args.js';
-import { loadDataset } from './datasets.js';
+import { indexThenRelease } from './datasets.js';
 import { openBuild } from './engine-build.js';
 import { percentile } from './latency.js';
 
@@ -25,9 +25,9 @@ const rounds = option('--rounds', 3);
 const profileAt = args.indexOf('--profile');
 const profileFile = profileAt === -1 ? null : args[profileAt + 1]!;
 
-const dataset = loadDataset(name, limit);
 // this build: dist/ holds this file's bench/ and the engine's src/
-const build = await openBuild(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), dataset);
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { queries, docCount, indexed: build } = await indexThenRelease(name, limit, (dataset) => openBuild(dist, dataset));
 const indexMs = build.indexMs;
 const run = (q: string, id: number) => build.search(q, id);
 run('warm up', 0); // loads the dictionary and the kernels once
@@ -40,7 +40,7 @@ if (profiler !== null) {
 const timings: number[] = [];
 const byType = new Map<string, number[]>();
 for (let round = 0; round < rounds; round++) {
-  for (const query of dataset.queries) {
+  for (const query of queries) {
     const start = performance.now();
     run(query.q, query.id);
     const ms = performance.now() - start;
@@ -57,9 +57,9 @@ if (profiler !== null) {
 }
 timings.sort((a, b) => a - b);
 const mem = process.memoryUsage();
-console.log(`${name}: ${dataset.docs.length} documents indexed in ${(indexMs / 1000).toFixed(2)} s (${Math.round(dataset.docs.length / (indexMs / 1000))} docs/s), rss ${Math.round(mem.rss / 2 ** 20)} MiB`);
+console.log(`${name}: ${docCount} documents indexed in ${(indexMs / 1000).toFixed(2)} s (${Math.round(docCount / (indexMs / 1000))} docs/s), rss ${Math.round(mem.rss / 2 ** 20)} MiB`);
 console.log(
-  `search (${timings.length} runs of ${dataset.queries.length} queries): p50 ${percentile(timings, 50).toFixed(3)} ms, p95 ${percentile(timings, 95).toFixed(3)} ms, p99 ${percentile(timings, 99).toFixed(3)} ms, max ${timings[timings.length - 1]!.toFixed(3)} ms`,
+  `search (${timings.length} runs of ${queries.length} queries): p50 ${percentile(timings, 50).toFixed(3)} ms, p95 ${percentile(timings, 95).toFixed(3)} ms, p99 ${percentile(timings, 99).toFixed(3)} ms, max ${timings[timings.length - 1]!.toFixed(3)} ms`,
 );
 for (const [type, list] of byType) {
   list.sort((a, b) => a - b);
