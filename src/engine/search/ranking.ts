@@ -344,27 +344,13 @@ class Ranker {
     const active = terms.filter((_, t) => kept[t]);
     switch (step.kind) {
       case 'words': {
-        // a document's level is the last removal group with a member it does not match: looked
-        // for from the last group down, which most documents (matching few words) stop at early
         const columns = this.input.removal.map((members) => members.map((t) => features[t]!.typo));
         if (columns.length === 0 && cuts?.active !== true) {
           // nothing to remove (a one-word query): one bucket, every document at level 0
           yield [group, { kind: 'words', matching: this.totalWords, max: this.totalWords }, [...kept]];
           return;
         }
-        const levels = new Int32Array(group.length);
-        // no removal group (a one-word query): every document is at level 0
-        for (let k = 0; k < group.length && columns.length > 0; k++) {
-          const i = group[k]!;
-          let level = columns.length;
-          for (; level > 0; level--) {
-            const members = columns[level - 1]!;
-            let missing = false;
-            for (let m = 0; m < members.length && !missing; m++) missing = members[m]![i] === NO_MATCH;
-            if (missing) break;
-          }
-          levels[k] = level;
-        }
+        const levels = removalLevels(group, columns);
         if (cuts?.active === true) cutLevels(cuts, this.input.removal, group, levels);
         for (const [level, indices] of byCost(group, levels)) {
           const nextKept = [...kept];
@@ -388,10 +374,7 @@ class Ranker {
             ? active.reduce((sum, t) => sum + termMax(t.index), 0)
             : cuts.max(kept, group, step === this.firstGraphStep, termMax, (g) => g.n + g.resolved.maxTypoCost);
         const costs = new Int32Array(group.length);
-        for (const t of active) {
-          const typo = features[t.index]!.typo;
-          for (let k = 0; k < group.length; k++) costs[k] = costs[k]! + typo[group[k]!]!;
-        }
+        for (const t of active) addColumn(costs, group, features[t.index]!.typo);
         if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => features[t]!.typo[i]!, (g, f, i) => g.n + f.typo[i]!);
         for (const [cost, indices] of byCost(group, costs)) yield [indices, { kind: 'typo', count: cost, max }, kept];
         return;
@@ -432,12 +415,7 @@ class Ranker {
       }
       case 'position': {
         const maxCost = active.reduce((sum, t) => sum + 10 * t.wordCount, 0);
-        const costs = new Int32Array(group.length);
-        for (let k = 0; k < group.length; k++) {
-          let cost = 0;
-          for (const t of active) cost += this.positionCost(t, group[k]!);
-          costs[k] = cost;
-        }
+        const costs = this.positionCosts(group, active);
         if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => this.positionCost(terms[t]!, i), (g, f, i) => this.ngramPositionCost(g, f, i));
         for (const [c, indices] of byCost(group, costs)) {
           yield [indices, { kind: 'position', rank: maxCost + 1 - c, max: maxCost + 1, unified: step.unified }, kept];
@@ -458,16 +436,9 @@ class Ranker {
       }
       case 'exactWords': {
         const max = active.reduce((sum, t) => sum + t.wordCount, 0);
-        const isExact = (t: ResolvedTerm, i: number) => features[t.index]!.typo[i] === 0 && (features[t.index]!.flags[i]! & HAS_EXACT) !== 0;
-        const costs = new Int32Array(group.length);
-        for (let k = 0; k < group.length; k++) {
-          let missing = max;
-          for (const t of active) if (isExact(t, group[k]!)) missing -= t.wordCount;
-          costs[k] = missing;
-        }
-        for (const [c, indices] of byCost(group, costs)) {
+        for (const [c, indices] of byCost(group, missingExactWords(group, active, features, max))) {
           const bucketKept = [...kept];
-          this.exactOnly.set(bucketKept, () => new Set(active.filter((t) => Array.prototype.every.call(indices, (i: number) => isExact(t, i))).map((t) => t.index)));
+          this.exactOnly.set(bucketKept, () => new Set(active.filter((t) => Array.prototype.every.call(indices, (i: number) => isExactIn(features[t.index]!, i))).map((t) => t.index)));
           yield [indices, { kind: 'exactWords', matching: max - c, max }, bucketKept];
         }
         return;
@@ -528,6 +499,17 @@ class Ranker {
       for (const place of placesOfWord(record, d.posting.id)) best = Math.min(best, cost(place & 0xffff));
     }
     return best;
+  }
+
+  /** Each document's wordPosition cost over the `active` terms, parallel to `group`. */
+  private positionCosts(group: Group, active: readonly ResolvedTerm[]): Int32Array {
+    const costs = new Int32Array(group.length);
+    for (let k = 0; k < group.length; k++) {
+      let cost = 0;
+      for (const t of active) cost += this.positionCost(t, group[k]!);
+      costs[k] = cost;
+    }
+    return costs;
   }
 
   private positionCost(term: ResolvedTerm, i: number): number {
@@ -697,6 +679,52 @@ export function* sortStepBuckets(facets: FacetReader, criterion: SortCriterion, 
     }
   }
   if (rest.length > 0) yield { docids: rest, detail: { kind: 'sort', criterion, value: null } };
+}
+
+// The per-document loops of the steps live in plain functions: V8 cannot replace a running
+// generator's frame with optimized code, so a loop over thousands of documents inside
+// `buckets` ran unoptimized until the whole generator was (a one-word search 30-50 % slower).
+
+/**
+ * A document's words-rule level: the last removal group with a member it does not match, looked
+ * for from the last group down, which most documents (matching few words) stop at early.
+ */
+function removalLevels(group: Group, columns: readonly (readonly Uint8Array[])[]): Int32Array {
+  const levels = new Int32Array(group.length);
+  for (let k = 0; k < group.length && columns.length > 0; k++) {
+    const i = group[k]!;
+    let level = columns.length;
+    for (; level > 0; level--) {
+      const members = columns[level - 1]!;
+      let missing = false;
+      for (let m = 0; m < members.length && !missing; m++) missing = members[m]![i] === NO_MATCH;
+      if (missing) break;
+    }
+    levels[k] = level;
+  }
+  return levels;
+}
+
+/** Adds a feature column (one term's typo levels) to each document's cost. */
+function addColumn(costs: Int32Array, group: Group, column: Uint8Array): void {
+  for (let k = 0; k < group.length; k++) costs[k] = costs[k]! + column[group[k]!]!;
+}
+
+/** Each document's `max` minus the words of the `active` terms it matches exactly (exactness). */
+function missingExactWords(group: Group, active: readonly ResolvedTerm[], features: readonly TermFeatures[], max: number): Int32Array {
+  const costs = new Int32Array(group.length);
+  for (let k = 0; k < group.length; k++) {
+    const i = group[k]!;
+    let missing = max;
+    for (const t of active) if (isExactIn(features[t.index]!, i)) missing -= t.wordCount;
+    costs[k] = missing;
+  }
+  return costs;
+}
+
+/** Whether document `i` holds the term's exact word at 0 typos. */
+function isExactIn(features: TermFeatures, i: number): boolean {
+  return features.typo[i] === 0 && (features.flags[i]! & HAS_EXACT) !== 0;
 }
 
 /** Each document's `cost(i)`, parallel to `group`. */
