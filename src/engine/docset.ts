@@ -49,6 +49,12 @@ function dedupeSorted(array: Uint32Array): DocSet {
   return out === array.length ? array : array.slice(0, out);
 }
 
+/** Where `docid` is in the set (binary search), -1 when it is not. */
+export function indexIn(set: DocSet, docid: number): number {
+  const i = lowerBound(set, docid, 0, set.length);
+  return i < set.length && set[i] === docid ? i : -1;
+}
+
 /** Whether `docid` is in the set (binary search). */
 export function has(set: DocSet, docid: number): boolean {
   const i = lowerBound(set, docid, 0, set.length);

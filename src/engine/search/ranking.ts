@@ -25,7 +25,7 @@
  * the sort is degraded when the first step still had documents left.
  */
 import { ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
-import { difference, intersect, type DocSet } from '../docset.js';
+import { difference, indexIn, intersect, type DocSet } from '../docset.js';
 import { FacetKind } from '../facets/extract.js';
 import type { LatLng } from '../facets/geo.js';
 import { geoBuckets, type SortCriterion } from '../facets/sort.js';
@@ -596,10 +596,8 @@ class Ranker {
 
   private *sortBuckets(criterion: SortCriterion, group: Group, kept: readonly boolean[]): Generator<[Group, StepDetail, readonly boolean[]]> {
     const { candidates, facets } = this.input;
-    const indexOf = new Map<number, number>();
-    for (const i of group) indexOf.set(candidates[i]!, i);
     for (const { docids, detail } of sortStepBuckets(facets, criterion, Uint32Array.from(group, (i) => candidates[i]!))) {
-      yield [Uint32Array.from(docids, (docid) => indexOf.get(docid)!), detail, kept];
+      yield [positionsIn(candidates, docids), detail, kept];
     }
   }
 
@@ -703,6 +701,17 @@ function removalLevels(group: Group, columns: readonly (readonly Uint8Array[])[]
     levels[k] = level;
   }
   return levels;
+}
+
+/**
+ * The indices in `candidates` (ascending docids) of a bucket's docids, found by binary search: a
+ * map from docid to index built per sort step cost most of a placeholder search sorted by a field
+ * (36,273 movies: 6-7 ms).
+ */
+function positionsIn(candidates: DocSet, docids: DocSet): Group {
+  const out = new Uint32Array(docids.length);
+  for (let k = 0; k < docids.length; k++) out[k] = indexIn(candidates, docids[k]!);
+  return out;
 }
 
 /** Adds a feature column (one term's typo levels) to each document's cost. */
