@@ -596,7 +596,7 @@ class Ranker {
 
   private *sortBuckets(criterion: SortCriterion, group: Group, kept: readonly boolean[]): Generator<[Group, StepDetail, readonly boolean[]]> {
     const { candidates, facets } = this.input;
-    for (const { docids, detail } of sortStepBuckets(facets, criterion, Uint32Array.from(group, (i) => candidates[i]!))) {
+    for (const { docids, detail } of sortStepBuckets(facets, criterion, docidsAt(candidates, group))) {
       yield [positionsIn(candidates, docids), detail, kept];
     }
   }
@@ -701,6 +701,17 @@ function removalLevels(group: Group, columns: readonly (readonly Uint8Array[])[]
     levels[k] = level;
   }
   return levels;
+}
+
+/**
+ * The docids of `group`'s candidates, in a plain loop: `Uint32Array.from` with a mapping function
+ * walks a typed array through the iterator protocol, 4 ms for the 36,273 movies of a placeholder
+ * search sorted by a field.
+ */
+function docidsAt(candidates: DocSet, group: Group): DocSet {
+  const out = new Uint32Array(group.length);
+  for (let k = 0; k < group.length; k++) out[k] = candidates[group[k]!]!;
+  return out;
 }
 
 /**
