@@ -143,12 +143,17 @@ function restrict(posting: Posting, mask: number): Posting {
   const keep: number[] = [];
   for (let i = 0; i < posting.docids.length; i++) if ((posting.masks[i]! & mask) !== 0) keep.push(i);
   if (keep.length === posting.docids.length) return posting;
-  return {
-    id: posting.id,
-    docids: Uint32Array.from(keep, (i) => posting.docids[i]!),
-    masks: Uint32Array.from(keep, (i) => (posting.masks[i]! & mask) >>> 0),
-    infos: Uint32Array.from(keep, (i) => posting.infos[i]!),
-  };
+  // plain loops: a typed array's `from` with a mapping function costs ~120 ns an element here
+  const docids = new Uint32Array(keep.length);
+  const masks = new Uint32Array(keep.length);
+  const infos = new Uint32Array(keep.length);
+  for (let k = 0; k < keep.length; k++) {
+    const i = keep[k]!;
+    docids[k] = posting.docids[i]!;
+    masks[k] = (posting.masks[i]! & mask) >>> 0;
+    infos[k] = posting.infos[i]!;
+  }
+  return { id: posting.id, docids, masks, infos };
 }
 
 function wordPosting(options: ResolveOptions, word: string): Posting {
@@ -403,12 +408,14 @@ function synonymPosting(value: readonly string[], options: ResolveOptions): Post
 function phrasePosting(words: readonly string[], options: ResolveOptions): Posting {
   const hits = resolvePhrase({ kind: 'phrase', words, position: 0 }, -1, options).phraseHits!;
   const docids = Uint32Array.from([...hits.keys()].sort((a, b) => a - b));
-  return {
-    id: 0,
-    docids,
-    masks: Uint32Array.from(docids, (docid) => hits.get(docid)![0]),
-    infos: Uint32Array.from(docids, (docid) => hits.get(docid)![1]),
-  };
+  const masks = new Uint32Array(docids.length);
+  const infos = new Uint32Array(docids.length);
+  for (let k = 0; k < docids.length; k++) {
+    const hit = hits.get(docids[k]!)!;
+    masks[k] = hit[0];
+    infos[k] = hit[1];
+  }
+  return { id: 0, docids, masks, infos };
 }
 
 /** Documents to check for adjacency at most, per split candidate (forward records are read). */
