@@ -70,10 +70,16 @@ export function ngramProximityCosts(
 ): void {
   const { group, kept, costs, paired } = step;
   const through: number[] = [];
-  for (let k = 0; k < group.length; k++) if (cuts.throughNgram[group[k]!] === 1) through.push(k);
+  // the positions in the group of the documents an n-gram matches, and those documents
+  const members: number[] = [];
+  for (let k = 0; k < group.length; k++) {
+    if (cuts.throughNgram[group[k]!] !== 1) continue;
+    through.push(k);
+    members.push(group[k]!);
+  }
   if (through.length === 0) return;
   builder.begin(lists.lists);
-  lists.addGroup(builder, Array.from(through, (k) => group[k]!), exactOnly);
+  lists.addGroup(builder, members, exactOnly);
   const count = cuts.termCount;
   const firstOf = (node: number) => (node < count ? node : cuts.ngrams[node - count]!.first);
   const sizeOf = (node: number) => (node < count ? 1 : cuts.ngrams[node - count]!.n);
