@@ -1,8 +1,9 @@
 /**
  * In-process search benchmark: indexes a shared dataset straight through the engine (document
- * store + index updaters in one write transaction per chunk, as the scheduler does: engine-build.ts), then runs
- * every query of its query set (filters evaluated by the engine) and prints indexing rate and
- * search latency percentiles. No HTTP, no peers (run-peers.ts compares over HTTP).
+ * store + index updaters in one write transaction per chunk, as the scheduler does: engine-build.ts), drops
+ * the parsed documents (a server holds none), then runs every query of its query set (filters
+ * evaluated by the engine) and prints indexing rate and search latency percentiles. No HTTP, no
+ * peers (run-peers.ts compares over HTTP).
  *
  *   npm run build && tsc -p bench/tsconfig.json && node dist/bench/search-inprocess.js [movies|debdocs] [--limit N] [--rounds R] [--profile out.cpuprofile]
  *

@@ -57,8 +57,7 @@ export function indexIn(set: DocSet, docid: number): number {
 
 /** Whether `docid` is in the set (binary search). */
 export function has(set: DocSet, docid: number): boolean {
-  const i = lowerBound(set, docid, 0, set.length);
-  return i < set.length && set[i] === docid;
+  return indexIn(set, docid) !== -1;
 }
 
 /**

@@ -382,12 +382,12 @@ class Ranker {
       case 'proximity': {
         // a one-term query has no pair: no place list to set up
         const { records, pairs } = terms.length < 2 ? NO_PAIRS : this.proximityTerms().records(kept);
-        const exactOnly = pairs === 0 && cuts === undefined ? undefined : this.exactOnly.get(kept)?.();
         if (pairs === 0 && cuts === undefined) {
           // no pair to price: one bucket, as milli's proximity rule on a one-term graph
           yield [group, { kind: 'proximity', rank: 1, max: 1 }, kept];
           return;
         }
+        const exactOnly = this.exactOnly.get(kept)?.();
         let maxCost = 3 * pairs;
         const costs = pairs === 0 ? new Int32Array(group.length) : this.proximityCosts(group, records, exactOnly);
         if (cuts !== undefined) {

@@ -233,7 +233,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
         range = [from, to];
         const cached = restrict(prefixPosting(options, term.word), wordMask);
         exactInPrefix = cached.docids.length > 0;
-        if (cached.docids.length > 0) derivations.push({ typo: 0, exact: false, posting: cached });
+        if (exactInPrefix) derivations.push({ typo: 0, exact: false, posting: cached });
       } else {
         for (let w = from; w < Math.min(to, from + MAX_PREFIX_WORDS); w++) {
           if (words[w] === term.word) continue;
