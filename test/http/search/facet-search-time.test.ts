@@ -65,9 +65,11 @@ it('answers processingTimeMs 0 (whole milliseconds) for facet searches on a tiny
   expect(Math.min(...times), `processingTimeMs: ${times.join(' ')}`).toBe(0);
 });
 
-// The first facet search of a process used to pay V8's compilation of the whole search path (5–11 ms);
-// the startup warm-up (src/search/thread-warm-up.ts) pays it after the listen, on a throwaway index.
-it('answers the first facet search of a fresh server within a millisecond once the startup warm-up is done', async () => {
+// The first facet search of a process used to pay V8's compilation of the whole search path (5–11 ms,
+// every time); the startup warm-up (src/search/thread-warm-up.ts) pays it after the listen, on a
+// throwaway index. One sample can also be descheduled for milliseconds when other test files load the
+// machine, so up to three fresh servers are tried: a cold path fails all three, descheduling does not.
+async function firstFacetSearchTime(): Promise<number> {
   const fresh = await startServer({ args: ['--log-level', 'DEBUG'] });
   try {
     await settle((await call(fresh, 'POST', '/indexes', { uid: 'movies_test' })).body.taskUid, fresh);
@@ -77,11 +79,17 @@ it('answers the first facet search of a fresh server within a millisecond once t
     const [body, hits] = BODIES[0]!;
     const res = await call(fresh, 'POST', '/indexes/movies_test/facet-search', body);
     expect(res.body.facetHits).toEqual(hits);
-    expect(res.body.processingTimeMs).toBeLessThanOrEqual(1);
     // the warm-up's index shows nowhere
     expect((await call(fresh, 'GET', '/indexes')).body.results.map((index: { uid: string }) => index.uid)).toEqual(['movies_test']);
     expect(Object.keys((await call(fresh, 'GET', '/stats')).body.indexes)).toEqual(['movies_test']);
+    return res.body.processingTimeMs as number;
   } finally {
     await fresh.dispose();
   }
-}, 60_000);
+}
+
+it('answers the first facet search of a fresh server within a millisecond once the startup warm-up is done', async () => {
+  const times: number[] = [];
+  while (times.length < 3 && !times.some((time) => time <= 1)) times.push(await firstFacetSearchTime());
+  expect(Math.min(...times), `processingTimeMs of each fresh server's first facet search: ${times.join(' ')}`).toBeLessThanOrEqual(1);
+}, 120_000);
