@@ -5,9 +5,10 @@
  * evaluated by the engine) and prints indexing rate and search latency percentiles. No HTTP, no
  * peers (run-peers.ts compares over HTTP).
  *
- *   npm run build && tsc -p bench/tsconfig.json && node dist/bench/search-inprocess.js [movies|debdocs] [--limit N] [--rounds R] [--profile out.cpuprofile]
+ *   npm run build && tsc -p bench/tsconfig.json && node dist/bench/search-inprocess.js [movies|debdocs] [--limit N] [--rounds R] [--profile out.cpuprofile] [--worst K]
  *
  * `--profile` writes a V8 CPU profile of the search rounds only (not the indexing), for DevTools or a script.
+ * `--worst K` lists the K slowest single runs (query, round): what makes the p99.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -25,6 +26,7 @@ const limit = option('--limit', Number.POSITIVE_INFINITY);
 const rounds = option('--rounds', 3);
 const profileAt = args.indexOf('--profile');
 const profileFile = profileAt === -1 ? null : args[profileAt + 1]!;
+const worst = option('--worst', 0);
 
 // this build: dist/ holds this file's bench/ and the engine's src/
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +41,7 @@ if (profiler !== null) {
   await profiler.post('Profiler.start');
 }
 const timings: number[] = [];
+const runs: { ms: number; label: string }[] = [];
 const byType = new Map<string, number[]>();
 for (let round = 0; round < rounds; round++) {
   for (const query of queries) {
@@ -46,6 +49,7 @@ for (let round = 0; round < rounds; round++) {
     run(query.q, query.id);
     const ms = performance.now() - start;
     timings.push(ms);
+    if (worst > 0) runs.push({ ms, label: `#${query.id} ${query.type} ${JSON.stringify(query.q)} (round ${round})` });
     const list = byType.get(query.type) ?? [];
     list.push(ms);
     byType.set(query.type, list);
@@ -65,5 +69,9 @@ console.log(
 for (const [type, list] of byType) {
   list.sort((a, b) => a - b);
   console.log(`  ${type.padEnd(12)} p50 ${percentile(list, 50).toFixed(3)} ms  p99 ${percentile(list, 99).toFixed(3)} ms`);
+}
+if (worst > 0) {
+  console.log(`the ${worst} slowest runs:`);
+  for (const { ms, label } of runs.sort((a, b) => b.ms - a.ms).slice(0, worst)) console.log(`  ${ms.toFixed(3)} ms  ${label}`);
 }
 await build.close();
