@@ -1,9 +1,13 @@
 /**
  * `facetDistribution` and `facetStats` of a search (search.md §9), Meilisearch's
- * `FacetDistribution`: value counts over the search's candidate documents, read from the facet
- * databases (store.ts) one value at a time, never by scanning documents. The only document reads
- * are for the original spelling of each displayed string value (one document per value), as
- * Meilisearch reads `field_id_docid_facet_strings` for the value's first candidate.
+ * `FacetDistribution`: value counts over the search's candidate documents. A field's values
+ * among the candidates are found by walking its values in the facet databases (store.ts), each
+ * intersected with the candidates, or, when a few candidates face many more values, by reading
+ * those candidates' own values from their documents with the extraction that indexed them: the
+ * same counts either way. Which values are kept follows v1.50: up to 3,000 candidates an
+ * alphabetical distribution orders numbers by their printed form (it builds it from the
+ * documents), above that numerically (it walks its facet levels). Strings are named by the
+ * original spelling in their first candidate, as Meilisearch reads `field_id_docid_facet_strings`.
  * Pure reads on a snapshot; callers: the search routes.
  */
 import { ApiError } from '../../errors/api-error.js';
@@ -15,7 +19,9 @@ import { featuresOf, matchingRule, matchLegacy, matchRule, matchWildcard } from 
 import { filterablePatterns, isFilterable } from './filterable.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
-import { FacetReader, readFacetFields } from './store.js';
+import { extractFacets } from './extract.js';
+import { facetedFieldMatcher, geoEnabled } from './fields.js';
+import { FacetReader, readFacetFields, type FacetValue } from './store.js';
 import { normalizeFacet, rustFloat, truncateFacet } from './values.js';
 import { ownRecord } from '../../types/own-record.js';
 
@@ -118,32 +124,109 @@ interface Counted {
 }
 
 /**
- * One field's values among the candidates: numbers take the budget first, then strings; `alpha`
- * stops at the budget while walking in order, `count` keeps each kind's most frequent values.
- * Either way numbers come before strings, as Meilisearch appends the strings' walk to the numbers'.
+ * Meilisearch's LINEAR_SCAN_CANDIDATES_THRESHOLD: up to this many candidates, an alphabetical
+ * distribution is built from the candidates' own values (`facet_distribution_from_documents`),
+ * where numbers are ordered as the strings they print as (a BTreeMap of `f64::to_string`:
+ * "10" before "9"); above it, from the facet values in order (numbers numerically).
  */
-function fieldDistribution(reader: FacetReader, store: DocumentStore<IndexReadEnv>, fid: number, field: string, candidates: DocSet, settings: IndexSettings): Record<string, number> {
-  let budget = settings.faceting.maxValuesPerFacet;
-  const byCount = facetOrder(settings, field) === 'count';
+const LINEAR_SCAN_CANDIDATES = 3000;
+/**
+ * A field's values are walked (each intersected with the candidates) until they outnumber the
+ * candidates this many times; past that, reading the few candidates' own values costs less
+ * (both give the same counts). About what a document's values cost against a value's intersection.
+ */
+const VALUES_PER_CANDIDATE = 4;
+
+/** A value among the candidates: how many hold it, and the first of them (for its original spelling). */
+interface Found<T> {
+  value: T;
+  count: number;
+  first: number;
+}
+
+/** A field's numbers and strings among the candidates, each in stored order (numbers ascending, strings bytewise). */
+interface FieldValues {
+  numbers: Found<number>[];
+  strings: Found<string>[];
+}
+
+/**
+ * The candidates' values of one kind by walking the field's stored values, in stored order:
+ * null once more than `visits` values were looked at. The walk stops once `budget` were found.
+ */
+function walkValues<T extends number | string>(values: Iterable<FacetValue<T>>, candidates: DocSet, budget: number, visits: number): Found<T>[] | null {
+  const found: Found<T>[] = [];
+  let visited = 0;
+  for (const { value, docids } of values) {
+    if (found.length >= budget) break;
+    if (++visited > visits) return null;
+    const matching = intersect(docids, candidates);
+    if (matching.length > 0) found.push({ value, count: matching.length, first: matching[0]! });
+  }
+  return found;
+}
+
+/** Per value: its tally, and the last document counted (a document holding a value twice counts once, as the facet data holds it once). */
+type Tally<T> = Map<T, Found<T> & { last: number }>;
+
+function tally<T>(map: Tally<T>, value: T, docid: number): void {
+  const found = map.get(value);
+  if (found === undefined) map.set(value, { value, count: 1, first: docid, last: docid });
+  else if (found.last !== docid) {
+    found.count++;
+    found.last = docid;
+  }
+}
+
+/**
+ * The candidates' values of every field in `fields`, read from their documents (shared decoded
+ * copies) with the extraction that indexed them, so they are the values the facet data holds.
+ */
+function documentValues(store: DocumentStore<IndexReadEnv>, settings: IndexSettings, candidates: DocSet, fields: readonly string[]): Map<string, FieldValues> {
+  const match = facetedFieldMatcher(settings);
+  const geo = geoEnabled(settings);
+  const tallies = new Map(fields.map((field) => [field, { numbers: new Map() as Tally<number>, strings: new Map() as Tally<string> }]));
+  for (let k = 0; k < candidates.length; k++) {
+    const docid = candidates[k]!;
+    const doc = store.sharedByDocid(docid);
+    if (doc === undefined) continue;
+    extractFacets(doc as JsonObject, match, geo, (field, kind, value) => {
+      const maps = tallies.get(field);
+      if (maps === undefined) return;
+      if (kind === FacetKind.number) tally(maps.numbers, value as number, docid);
+      else if (kind === FacetKind.string) tally(maps.strings, value as string, docid);
+    });
+  }
+  const out = new Map<string, FieldValues>();
+  for (const [field, { numbers, strings }] of tallies) {
+    out.set(field, {
+      numbers: [...numbers.values()].sort((a, b) => a.value - b.value),
+      strings: [...strings.values()].sort((a, b) => Buffer.compare(Buffer.from(a.value), Buffer.from(b.value))),
+    });
+  }
+  return out;
+}
+
+/**
+ * One field's values among the candidates: numbers take the budget first, then strings; `alpha`
+ * keeps each kind's first values (numbers by their printed form up to LINEAR_SCAN_CANDIDATES
+ * candidates, numerically above), `count` each kind's most frequent values. Either way numbers
+ * come before strings, as Meilisearch appends the strings' walk to the numbers'.
+ */
+function fieldDistribution(store: DocumentStore<IndexReadEnv>, field: string, values: FieldValues, byCount: boolean, linear: boolean, maxValues: number): Record<string, number> {
+  let budget = maxValues;
   const out: Counted[] = [];
-  const collect = (kind: typeof FacetKind.number | typeof FacetKind.string): void => {
-    const found: { value: string | number; docids: DocSet }[] = [];
-    for (const { value, docids } of reader.values(fid, kind)) {
-      if (!byCount && found.length >= budget) break;
-      const matching = intersect(docids, candidates);
-      if (matching.length > 0) found.push({ value, docids: matching });
-    }
+  const take = <T extends number | string>(found: Found<T>[], key: (found: Found<T>) => string): void => {
+    let chosen = found;
     // Equal counts: the greater value first, as Meilisearch's max-heap on (count, value) yields them
     // (its multi-search snapshot: `red: 3, blue: 3, yellow: 2, green: 2`). `found` is in value order.
-    if (byCount) found.reverse().sort((a, b) => b.docids.length - a.docids.length);
-    for (const { value, docids } of found.slice(0, budget)) {
-      const key = typeof value === 'number' ? rustFloat(value) : originalSpelling(store, docids[0]!, field, value);
-      out.push({ key, count: docids.length });
-    }
-    budget -= Math.min(found.length, budget);
+    if (byCount) chosen = [...found].reverse().sort((a, b) => b.count - a.count);
+    for (const one of chosen.slice(0, budget)) out.push({ key: key(one), count: one.count });
+    budget -= Math.min(chosen.length, budget);
   };
-  collect(FacetKind.number);
-  collect(FacetKind.string);
+  const numbers = byCount || !linear ? values.numbers : values.numbers.map((found) => ({ found, key: rustFloat(found.value) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ found }) => found);
+  take(numbers, (found) => rustFloat(found.value));
+  take(values.strings, (found) => originalSpelling(store, found.first, field, found.value));
   const distribution = ownRecord<number>();
   // A number and a string may print alike (`2` and "2"): as in Meilisearch's map, the string's
   // count replaces the number's, at the number's place.
@@ -165,7 +248,9 @@ function fieldStats(reader: FacetReader, fid: number, candidates: DocSet): Facet
 
 /**
  * Distribution and stats for every faceted, filterable field selected by `patterns` (already
- * checked by `checkFacets`), keys sorted by field name.
+ * checked by `checkFacets`), keys sorted by field name. A field's values among the candidates
+ * come from walking its stored values, or, for few candidates and many values, from the
+ * candidates' documents (the same values, found for less).
  */
 export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candidates: DocSet, patterns: readonly string[]): FacetsOutcome {
   const reader = new FacetReader(env);
@@ -177,13 +262,34 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
       return rule !== null && isFilterable(rule.features);
     })
     .sort();
+  const linear = candidates.length <= LINEAR_SCAN_CANDIDATES;
+  const maxValues = settings.faceting.maxValuesPerFacet;
+  const visits = linear ? VALUES_PER_CANDIDATE * candidates.length : Number.POSITIVE_INFINITY;
+  let fromDocuments: Map<string, FieldValues> | undefined;
   const distribution = ownRecord<Record<string, number>>();
   const stats = ownRecord<FacetStats>();
   for (const field of fields) {
     const fid = reader.fieldId(field)!;
-    distribution[field] = fieldDistribution(reader, store, fid, field, candidates, settings);
-    const range = fieldStats(reader, fid, candidates);
+    const byCount = facetOrder(settings, field) === 'count';
+    // every number is needed when they are ordered by count or by their printed form
+    const wholeNumbers = byCount || linear;
+    const numbers = walkValues(reader.values(fid, FacetKind.number), candidates, wholeNumbers ? Number.POSITIVE_INFINITY : maxValues, visits);
+    const strings = numbers === null ? null : walkValues(reader.values(fid, FacetKind.string), candidates, byCount ? Number.POSITIVE_INFINITY : Math.max(0, maxValues - numbers.length), visits);
+    let values: FieldValues;
+    if (numbers !== null && strings !== null) values = { numbers, strings };
+    else {
+      fromDocuments ??= documentValues(store, settings, candidates, fields);
+      values = fromDocuments.get(field)!;
+    }
+    distribution[field] = fieldDistribution(store, field, values, byCount, linear, maxValues);
+    // the walk saw every number among the candidates, or stopped early over many candidates
+    const range = wholeNumbers || numbers === null ? rangeOf(values.numbers) : fieldStats(reader, fid, candidates);
     if (range !== null) stats[field] = range;
   }
   return { distribution, stats };
+}
+
+/** Smallest and largest of numbers in ascending order; null when there are none. */
+function rangeOf(numbers: readonly Found<number>[]): FacetStats | null {
+  return numbers.length === 0 ? null : { min: numbers[0]!.value, max: numbers.at(-1)!.value };
 }

@@ -134,6 +134,18 @@ describe('faceting settings', () => {
   });
 });
 
+describe('alphabetical numbers', () => {
+  it('keeps the first numbers by their printed form when few documents match, as v1.50 reads them from the documents', async () => {
+    const index = client.index('prices');
+    await settle((await index.addDocuments([9.5, 8, 12, 5.25, 100, 30].map((price, id) => ({ id, price })))).taskUid);
+    await settle((await index.updateSettings({ filterableAttributes: ['price'], faceting: { maxValuesPerFacet: 3 } })).taskUid);
+    const res = await index.search('', { facets: ['price'] });
+    // "100" < "12" < "30" < "5.25" < "8" < "9.5", bytewise
+    expect(res.facetDistribution).toEqual({ price: { '100': 1, '12': 1, '30': 1 } });
+    expect(res.facetStats).toEqual({ price: { min: 5.25, max: 100 } });
+  });
+});
+
 describe('facet errors', () => {
   it('rejects a pattern matching no filterable attribute', async () => {
     const res = await call(server, 'POST', '/indexes/books/search', { facets: ['doggo'] });
