@@ -12,7 +12,7 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { intersect, intersectionSize, type DocSet } from '../docset.js';
+import { intersectionSize, type DocSet } from '../docset.js';
 import type { JsonObject } from '../document-id.js';
 import { DocumentStore } from '../documents/store.js';
 import { featuresOf, matchingRule, matchLegacy, matchRule, matchWildcard } from '../../types/attribute-patterns.js';
@@ -131,9 +131,11 @@ interface Counted {
  */
 const LINEAR_SCAN_CANDIDATES = 3000;
 /**
- * A field's values are walked (each intersected with the candidates) until they outnumber the
- * candidates this many times; past that, reading the few candidates' own values costs less
- * (both give the same counts). About what a document's values cost against a value's intersection.
+ * A field's values are walked until they outnumber the candidates this many times; past that,
+ * reading the few candidates' own values costs less (both give the same counts). Measured over
+ * every query of the bench sets (facets on every filterable field): a document's values cost
+ * 0.4 µs (movies) to 15 µs (debdocs, long documents) against 0.1–2 µs per value walked; 4 gave
+ * the lowest totals on both (16 and 64: 4–5 % more on movies, 40–70 % more on debdocs).
  */
 const VALUES_PER_CANDIDATE = 4;
 
@@ -153,17 +155,34 @@ interface FieldValues {
 /**
  * The candidates' values of one kind by walking the field's stored values, in stored order:
  * null once more than `visits` values were looked at. The walk stops once `budget` were found.
+ * `member` holds a bit per candidate docid: a value's few documents are looked up there, without
+ * building their intersection with the candidates.
  */
-function walkValues<T extends number | string>(values: Iterable<FacetValue<T>>, candidates: DocSet, budget: number, visits: number): Found<T>[] | null {
+function walkValues<T extends number | string>(values: Iterable<FacetValue<T>>, member: Uint8Array, budget: number, visits: number): Found<T>[] | null {
   const found: Found<T>[] = [];
+  const limit = 8 * member.length;
   let visited = 0;
   for (const { value, docids } of values) {
     if (found.length >= budget) break;
     if (++visited > visits) return null;
-    const matching = intersect(docids, candidates);
-    if (matching.length > 0) found.push({ value, count: matching.length, first: matching[0]! });
+    let count = 0;
+    let first = -1;
+    for (let k = 0; k < docids.length; k++) {
+      const docid = docids[k]!;
+      if (docid < limit && ((member[docid >>> 3]! >>> (docid & 7)) & 1) === 1) {
+        if (count++ === 0) first = docid;
+      }
+    }
+    if (count > 0) found.push({ value, count, first });
   }
   return found;
+}
+
+/** A bit per candidate docid. */
+function membership(candidates: DocSet): Uint8Array {
+  const member = new Uint8Array(candidates.length === 0 ? 0 : (candidates[candidates.length - 1]! >>> 3) + 1);
+  for (let k = 0; k < candidates.length; k++) member[candidates[k]! >>> 3]! |= 1 << (candidates[k]! & 7);
+  return member;
 }
 
 /** Per value: its tally, and the last document counted (a document holding a value twice counts once, as the facet data holds it once). */
@@ -265,6 +284,7 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
   const linear = candidates.length <= LINEAR_SCAN_CANDIDATES;
   const maxValues = settings.faceting.maxValuesPerFacet;
   const visits = linear ? VALUES_PER_CANDIDATE * candidates.length : Number.POSITIVE_INFINITY;
+  const member = membership(candidates);
   let fromDocuments: Map<string, FieldValues> | undefined;
   const distribution = ownRecord<Record<string, number>>();
   const stats = ownRecord<FacetStats>();
@@ -273,8 +293,8 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
     const byCount = facetOrder(settings, field) === 'count';
     // every number is needed when they are ordered by count or by their printed form
     const wholeNumbers = byCount || linear;
-    const numbers = walkValues(reader.values(fid, FacetKind.number), candidates, wholeNumbers ? Number.POSITIVE_INFINITY : maxValues, visits);
-    const strings = numbers === null ? null : walkValues(reader.values(fid, FacetKind.string), candidates, byCount ? Number.POSITIVE_INFINITY : Math.max(0, maxValues - numbers.length), visits);
+    const numbers = walkValues(reader.values(fid, FacetKind.number), member, wholeNumbers ? Number.POSITIVE_INFINITY : maxValues, visits);
+    const strings = numbers === null ? null : walkValues(reader.values(fid, FacetKind.string), member, byCount ? Number.POSITIVE_INFINITY : Math.max(0, maxValues - numbers.length), visits);
     let values: FieldValues;
     if (numbers !== null && strings !== null) values = { numbers, strings };
     else {
