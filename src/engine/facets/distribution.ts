@@ -2,12 +2,13 @@
  * `facetDistribution` and `facetStats` of a search (search.md §9), Meilisearch's
  * `FacetDistribution`: value counts over the search's candidate documents. A field's values
  * among the candidates are found by walking its values in the facet databases (store.ts), each
- * intersected with the candidates, or, when a few candidates face many more values, by reading
- * those candidates' own values from their documents with the extraction that indexed them: the
- * same counts either way. Which values are kept follows v1.50: up to 3,000 candidates an
- * alphabetical distribution orders numbers by their printed form (it builds it from the
- * documents), above that numerically (it walks its facet levels). Strings are named by the
- * original spelling in their first candidate, as Meilisearch reads `field_id_docid_facet_strings`.
+ * value's documents looked up among the candidates, or, when a few candidates face many more
+ * values, by reading those candidates' own values from their documents with the extraction that
+ * indexed them: the same counts either way. Which values are kept follows v1.50: up to 3,000
+ * candidates an alphabetical distribution orders numbers by their printed form (it builds it
+ * from the documents), above that numerically (it walks its facet levels). Strings are named by
+ * the original spelling in their first candidate, as Meilisearch reads
+ * `field_id_docid_facet_strings`.
  * Pure reads on a snapshot; callers: the search routes.
  */
 import { ApiError } from '../../errors/api-error.js';
@@ -18,8 +19,7 @@ import { DocumentStore } from '../documents/store.js';
 import { featuresOf, matchingRule, matchLegacy, matchRule, matchWildcard } from '../../types/attribute-patterns.js';
 import { filterablePatterns, isFilterable } from './filterable.js';
 import type { IndexReadEnv } from '../index-read-env.js';
-import { FacetKind } from './extract.js';
-import { extractFacets } from './extract.js';
+import { extractFacets, FacetKind } from './extract.js';
 import { facetedFieldMatcher, geoEnabled } from './fields.js';
 import { FacetReader, readFacetFields, type FacetValue } from './store.js';
 import { normalizeFacet, rustFloat, truncateFacet } from './values.js';
