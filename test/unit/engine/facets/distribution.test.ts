@@ -74,7 +74,7 @@ describe('alphabetical distribution', () => {
 
 /**
  * v1.50's answer worked out from the documents alone: per value the candidates holding it
- * (numbers keyed by their printed form, strings by their NFKD lower case with the first candidate's
+ * (numbers keyed by their printed form, strings by their trimmed NFKD lower case with the first candidate's
  * spelling), numbers before strings, `alpha` in value order (numbers printed, bytewise, up to
  * 3,000 candidates, else numerically), `count` most frequent first, greater value first on ties.
  */
@@ -82,10 +82,11 @@ function reference(docs: JsonObject[], candidates: DocSet, maxValues: number, by
   const numbers = new Map<number, Set<number>>();
   const strings = new Map<string, { spelling: string; docs: Set<number> }>();
   for (const docid of candidates) {
-    for (const value of [docs[docid]!.tag].flat()) {
+    for (const held of [docs[docid]!.tag].flat()) {
+      const value = typeof held === 'boolean' ? String(held) : held;
       if (typeof value === 'number') numbers.set(value, (numbers.get(value) ?? new Set()).add(docid));
       else if (typeof value === 'string') {
-        const normalized = value.normalize('NFKD').toLowerCase();
+        const normalized = value.trim().normalize('NFKD').toLowerCase();
         const entry = strings.get(normalized) ?? { spelling: value, docs: new Set<number>() };
         entry.docs.add(docid);
         strings.set(normalized, entry);
@@ -110,14 +111,15 @@ function reference(docs: JsonObject[], candidates: DocSet, maxValues: number, by
 describe('the candidates’ values, walked or read from their documents', () => {
   it('gives v1.50’s distribution and stats for any candidates, few or many, either order', async () => {
     const random = mulberry32(2026);
-    // many distinct numbers (the walk gives up on few candidates) and a few strings in varied case
+    // many distinct numbers (the walk gives up on few candidates), a few strings in varied case, booleans, nulls
     const docs: JsonObject[] = Array.from({ length: 400 }, (_, id) => {
-      const tag: (number | string)[] = [];
+      const tag: (number | string | boolean | null)[] = [];
       for (let k = Math.floor(random() * 4); k > 0; k--) {
         const pick = random();
         if (pick < 0.6) tag.push(Math.floor(random() * 300) - 20);
         else if (pick < 0.7) tag.push(Math.floor(random() * 300) / 4);
-        else tag.push(['alpha', 'Alpha', 'beta', 'BETA', 'gamma', 'éclair', '10'][Math.floor(random() * 7)]!);
+        else if (pick < 0.75) tag.push(random() < 0.5, null);
+        else tag.push(['alpha', 'Alpha', 'beta', 'BETA', 'gamma', 'éclair', '10', ' True '][Math.floor(random() * 8)]!);
       }
       return { id, tag: tag.length === 1 ? tag[0]! : tag };
     });
