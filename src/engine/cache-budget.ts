@@ -9,7 +9,7 @@ export class CacheBudget {
   private readonly filled = new Set<{ clear(): void }>();
   private used = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(readonly limit: number) {}
 
   /** Counts `bytes` more held by `cache`, after emptying every cache when they would not fit. */
   charge(cache: { clear(): void }, bytes: number): void {

@@ -1,26 +1,25 @@
 /**
  * `facetDistribution` and `facetStats` of a search (search.md §9), Meilisearch's
- * `FacetDistribution`: value counts over the search's candidate documents. A field's values
- * among the candidates are found by walking its values in the facet databases (store.ts), each
- * value's documents looked up among the candidates, or, when a few candidates face many more
- * values, by reading those candidates' own values from their documents with the extraction that
- * indexed them: the same counts either way. Which values are kept follows v1.50: up to 3,000
- * candidates an alphabetical distribution orders numbers by their printed form (it builds it
- * from the documents), above that numerically (it walks its facet levels). Strings are named by
- * the original spelling in their first candidate, as Meilisearch reads
- * `field_id_docid_facet_strings`.
+ * `FacetDistribution`: value counts over the search's candidate documents, from the facet
+ * databases (store.ts). Which values are kept follows v1.50: up to 3,000 candidates an
+ * alphabetical distribution orders numbers by their printed form (it builds it from the
+ * candidates' own values), above that numerically (it walks its facet levels), and a `count`
+ * distribution takes the most frequent. Where every value among the candidates is needed, they
+ * come from the field's value columns (value-columns.ts), else from walking its values in order
+ * until the budget is filled. Strings are named by the original spelling in their first
+ * candidate, as Meilisearch reads `field_id_docid_facet_strings`.
  * Pure reads on a snapshot; callers: the search routes.
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { intersectionSize, type DocSet } from '../docset.js';
+import { intersect, intersectionSize, type DocSet } from '../docset.js';
 import type { JsonObject } from '../document-id.js';
 import { DocumentStore } from '../documents/store.js';
 import { featuresOf, matchingRule, matchLegacy, matchRule, matchWildcard } from '../../types/attribute-patterns.js';
 import { filterablePatterns, isFilterable } from './filterable.js';
 import type { IndexReadEnv } from '../index-read-env.js';
-import { extractFacets, FacetKind } from './extract.js';
-import { facetedFieldMatcher, geoEnabled } from './fields.js';
+import { FacetKind } from './extract.js';
+import { valueColumn, valuesAmong, type Found } from './value-columns.js';
 import { FacetReader, readFacetFields, type FacetValue } from './store.js';
 import { normalizeFacet, rustFloat, truncateFacet } from './values.js';
 import { ownRecord } from '../../types/own-record.js';
@@ -130,21 +129,6 @@ interface Counted {
  * "10" before "9"); above it, from the facet values in order (numbers numerically).
  */
 const LINEAR_SCAN_CANDIDATES = 3000;
-/**
- * A field's values are walked until they outnumber the candidates this many times; past that,
- * reading the few candidates' own values costs less (both give the same counts). Measured over
- * every query of the bench sets (facets on every filterable field): a document's values cost
- * 0.4 µs (movies) to 15 µs (debdocs, long documents) against 0.1–2 µs per value walked; 4 gave
- * the lowest totals on both (16 and 64: 4–5 % more on movies, 40–70 % more on debdocs).
- */
-const VALUES_PER_CANDIDATE = 4;
-
-/** A value among the candidates: how many hold it, and the first of them (for its original spelling). */
-interface Found<T> {
-  value: T;
-  count: number;
-  first: number;
-}
 
 /** A field's numbers and strings among the candidates, each in stored order (numbers ascending, strings bytewise). */
 interface FieldValues {
@@ -153,29 +137,39 @@ interface FieldValues {
 }
 
 /**
- * The candidates' values of one kind by walking the field's stored values, in stored order:
- * null once more than `visits` values were looked at. The walk stops once `budget` were found.
- * `member` holds a bit per candidate docid: a value's few documents are looked up there, without
- * building their intersection with the candidates.
+ * A value's documents are looked up one by one in the candidates' bits, unless they outnumber the
+ * candidates this many times: then intersecting (galloping over them) visits fewer.
  */
-function walkValues<T extends number | string>(values: Iterable<FacetValue<T>>, member: Uint8Array, budget: number, visits: number): Found<T>[] | null {
+const LOOKUPS_PER_CANDIDATE = 2;
+
+/** The candidates' values walking the field's stored values in order, until `budget` are found. */
+function walkValues<T extends number | string>(values: Iterable<FacetValue<T>>, candidates: DocSet, member: Uint8Array, budget: number): Found<T>[] {
   const found: Found<T>[] = [];
-  const limit = 8 * member.length;
-  let visited = 0;
   for (const { value, docids } of values) {
     if (found.length >= budget) break;
-    if (++visited > visits) return null;
-    let count = 0;
-    let first = -1;
-    for (let k = 0; k < docids.length; k++) {
-      const docid = docids[k]!;
-      if (docid < limit && ((member[docid >>> 3]! >>> (docid & 7)) & 1) === 1) {
-        if (count++ === 0) first = docid;
-      }
+    if (docids.length > LOOKUPS_PER_CANDIDATE * candidates.length) {
+      const matching = intersect(docids, candidates);
+      if (matching.length > 0) found.push({ value, count: matching.length, first: matching[0]! });
+    } else {
+      const count = membersIn(docids, member);
+      if (count > 0) found.push({ value, count, first: firstMember });
     }
-    if (count > 0) found.push({ value, count, first });
   }
   return found;
+}
+
+/** The first docid `membersIn` counted (module scope: it answers two numbers without an allocation). */
+let firstMember = 0;
+
+/** How many of `docids` have their bit set in `member`; sets `firstMember` to the first. */
+function membersIn(docids: DocSet, member: Uint8Array): number {
+  const limit = 8 * member.length;
+  let count = 0;
+  for (let j = 0; j < docids.length; j++) {
+    const d = docids[j]!;
+    if (d < limit && ((member[d >>> 3]! >>> (d & 7)) & 1) === 1 && count++ === 0) firstMember = d;
+  }
+  return count;
 }
 
 /** A bit per candidate docid. */
@@ -183,47 +177,6 @@ function membership(candidates: DocSet): Uint8Array {
   const member = new Uint8Array(candidates.length === 0 ? 0 : (candidates[candidates.length - 1]! >>> 3) + 1);
   for (let k = 0; k < candidates.length; k++) member[candidates[k]! >>> 3]! |= 1 << (candidates[k]! & 7);
   return member;
-}
-
-/** Per value: its tally, and the last document counted (a document holding a value twice counts once, as the facet data holds it once). */
-type Tally<T> = Map<T, Found<T> & { last: number }>;
-
-function tally<T>(map: Tally<T>, value: T, docid: number): void {
-  const found = map.get(value);
-  if (found === undefined) map.set(value, { value, count: 1, first: docid, last: docid });
-  else if (found.last !== docid) {
-    found.count++;
-    found.last = docid;
-  }
-}
-
-/**
- * The candidates' values of every field in `fields`, read from their documents (shared decoded
- * copies) with the extraction that indexed them, so they are the values the facet data holds.
- */
-function documentValues(store: DocumentStore<IndexReadEnv>, settings: IndexSettings, candidates: DocSet, fields: readonly string[]): Map<string, FieldValues> {
-  const match = facetedFieldMatcher(settings);
-  const geo = geoEnabled(settings);
-  const tallies = new Map(fields.map((field) => [field, { numbers: new Map() as Tally<number>, strings: new Map() as Tally<string> }]));
-  for (let k = 0; k < candidates.length; k++) {
-    const docid = candidates[k]!;
-    const doc = store.sharedByDocid(docid);
-    if (doc === undefined) continue;
-    extractFacets(doc as JsonObject, match, geo, (field, kind, value) => {
-      const maps = tallies.get(field);
-      if (maps === undefined) return;
-      if (kind === FacetKind.number) tally(maps.numbers, value as number, docid);
-      else if (kind === FacetKind.string) tally(maps.strings, value as string, docid);
-    });
-  }
-  const out = new Map<string, FieldValues>();
-  for (const [field, { numbers, strings }] of tallies) {
-    out.set(field, {
-      numbers: [...numbers.values()].sort((a, b) => a.value - b.value),
-      strings: [...strings.values()].sort((a, b) => Buffer.compare(Buffer.from(a.value), Buffer.from(b.value))),
-    });
-  }
-  return out;
 }
 
 /**
@@ -267,9 +220,7 @@ function fieldStats(reader: FacetReader, fid: number, candidates: DocSet): Facet
 
 /**
  * Distribution and stats for every faceted, filterable field selected by `patterns` (already
- * checked by `checkFacets`), keys sorted by field name. A field's values among the candidates
- * come from walking its stored values, or, for few candidates and many values, from the
- * candidates' documents (the same values, found for less).
+ * checked by `checkFacets`), keys sorted by field name.
  */
 export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candidates: DocSet, patterns: readonly string[]): FacetsOutcome {
   const reader = new FacetReader(env);
@@ -283,27 +234,24 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
     .sort();
   const linear = candidates.length <= LINEAR_SCAN_CANDIDATES;
   const maxValues = settings.faceting.maxValuesPerFacet;
-  const visits = linear ? VALUES_PER_CANDIDATE * candidates.length : Number.POSITIVE_INFINITY;
   const member = membership(candidates);
-  let fromDocuments: Map<string, FieldValues> | undefined;
   const distribution = ownRecord<Record<string, number>>();
   const stats = ownRecord<FacetStats>();
   for (const field of fields) {
     const fid = reader.fieldId(field)!;
     const byCount = facetOrder(settings, field) === 'count';
-    // every number is needed when they are ordered by count or by their printed form
-    const wholeNumbers = byCount || linear;
-    const numbers = walkValues(reader.values(fid, FacetKind.number), member, wholeNumbers ? Number.POSITIVE_INFINITY : maxValues, visits);
-    const strings = numbers === null ? null : walkValues(reader.values(fid, FacetKind.string), member, byCount ? Number.POSITIVE_INFINITY : Math.max(0, maxValues - numbers.length), visits);
-    let values: FieldValues;
-    if (numbers !== null && strings !== null) values = { numbers, strings };
-    else {
-      fromDocuments ??= documentValues(store, settings, candidates, fields);
-      values = fromDocuments.get(field)!;
-    }
+    // every value among the candidates is needed when they are ordered by count, or by their
+    // printed form: from the field's columns; else the ordered walk stops at the budget
+    const whole = byCount || linear;
+    const among = <K extends typeof FacetKind.number | typeof FacetKind.string>(kind: K, budget: number) => {
+      const column = whole ? valueColumn(env, settings, reader, fid, kind) : null;
+      return column !== null ? valuesAmong(column, candidates) : walkValues(reader.values(fid, kind), candidates, member, whole ? Number.POSITIVE_INFINITY : budget);
+    };
+    const numbers = among(FacetKind.number, maxValues);
+    const values: FieldValues = { numbers, strings: among(FacetKind.string, maxValues - numbers.length) };
     distribution[field] = fieldDistribution(store, field, values, byCount, linear, maxValues);
-    // the walk saw every number among the candidates, or stopped early over many candidates
-    const range = wholeNumbers || numbers === null ? rangeOf(values.numbers) : fieldStats(reader, fid, candidates);
+    // the columns gave every number among the candidates; the walk may have stopped early
+    const range = whole ? rangeOf(values.numbers) : fieldStats(reader, fid, candidates);
     if (range !== null) stats[field] = range;
   }
   return { distribution, stats };

@@ -1,8 +1,9 @@
 // facetDistribution and facetStats over a search's candidates (computeFacets): v1.50's two ways
 // of building an alphabetical distribution (up to 3,000 candidates from their own values, numbers
 // ordered by their printed form; above, from the values in order, numbers numerically), and the
-// same counts whichever way the values are found (walking the field's values, or reading the few
-// candidates' documents when the field has many more values than candidates).
+// same counts whichever way the values are found (the field's value columns, read by candidate;
+// the facet data walked in order, each value's documents looked up or intersected; a walk of
+// every value when a field's column is too big to keep).
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeFacets } from '../../../../src/engine/facets/distribution.js';
 import type { DocSet } from '../../../../src/engine/docset.js';
@@ -37,16 +38,17 @@ describe('alphabetical distribution', () => {
     expect(stats.n).toEqual({ min: -5, max: 100 });
   });
 
-  it('orders numbers numerically above 3,000 candidates, as v1.50 walks its facet values', () => {
-    const docs = Array.from({ length: 3001 }, (_, id) => ({ id, n: id % 12 }));
+  it('orders numbers numerically above 3,000 candidates, as v1.50 walks its facet values, and names strings by their first candidate', () => {
+    const docs = Array.from({ length: 3001 }, (_, id) => ({ id, n: id % 12, tag: id % 2 === 0 ? (id < 10 ? 'Even' : 'even') : 'ODD' }));
     const target = open(docs, { maxValuesPerFacet: 3 });
     expect(computeFacets(target.env, target.settings, range(0, 3001), ['n']).distribution.n).toEqual({ '0': 251, '1': 250, '2': 250 });
     // the same documents, 3,000 of them: "0", "1", "10" in printed order
     expect(computeFacets(target.env, target.settings, range(0, 3000), ['n']).distribution.n).toEqual({ '0': 250, '1': 250, '10': 250 });
+    expect(computeFacets(target.env, target.settings, range(0, 3001), ['tag']).distribution.tag).toEqual({ Even: 1501, ODD: 1500 });
+    expect(computeFacets(target.env, target.settings, range(10, 3001), ['tag']).distribution.tag).toEqual({ even: 1496, ODD: 1495 });
   });
 
-  it('counts a value a document holds twice once, and names a string by its first candidate’s spelling, read from documents or walked', () => {
-    // 60 more values than a few candidates can pay a walk for: those read their documents
+  it('counts a value a document holds twice once, and names a string by its first candidate’s spelling', () => {
     const fillers = Array.from({ length: 60 }, (_, k) => ({ id: 3 + k, tag: `filler ${k}`, n: 1000 + k }));
     const target = open(
       [
@@ -60,7 +62,6 @@ describe('alphabetical distribution', () => {
     const few = computeFacets(target.env, target.settings, range(0, 3), ['tag', 'n']).distribution;
     expect(few).toEqual({ n: { '7': 3, '8': 1 }, tag: { blue: 3, Red: 2 } });
     expect(computeFacets(target.env, target.settings, range(1, 3), ['tag']).distribution.tag).toEqual({ Blue: 2, red: 1 });
-    // every candidate: the values are walked
     const all = computeFacets(target.env, target.settings, range(0, 63), ['tag', 'n']).distribution;
     expect(all.tag).toMatchObject({ blue: 3, Red: 2, 'filler 0': 1 });
     expect(all.n).toMatchObject({ '7': 3, '8': 1, '1000': 1 });
@@ -108,10 +109,10 @@ function reference(docs: JsonObject[], candidates: DocSet, maxValues: number, by
   return Object.fromEntries(chosen);
 }
 
-describe('the candidates’ values, walked or read from their documents', () => {
+describe('the candidates’ values, from the columns or walked', () => {
   it('gives v1.50’s distribution and stats for any candidates, few or many, either order', async () => {
     const random = mulberry32(2026);
-    // many distinct numbers (the walk gives up on few candidates), a few strings in varied case, booleans, nulls
+    // many distinct numbers, a few strings in varied case, booleans, nulls
     const docs: JsonObject[] = Array.from({ length: 400 }, (_, id) => {
       const tag: (number | string | boolean | null)[] = [];
       for (let k = Math.floor(random() * 4); k > 0; k--) {
@@ -142,4 +143,13 @@ describe('the candidates’ values, walked or read from their documents', () => 
       index = undefined;
     }
   });
+
+  it('walks every value of a field whose column is too big to keep, with the same answer', () => {
+    // 9,000 distinct strings of 468 bytes (the stored cap): a column of ~8.4 MiB, past a quarter of its budget
+    const long = (k: number) => `${String(k).padStart(5, '0')}${'x'.repeat(463)}`;
+    const docs: JsonObject[] = Array.from({ length: 9000 }, (_, id) => ({ id, tag: id % 3 === 0 ? long(id) : [long(id), 'shared'] }));
+    const target = open(docs, { maxValuesPerFacet: 5, sortFacetValuesBy: { tag: 'count' } });
+    const candidates = Uint32Array.from([3, 4, 5, 6, 8000]);
+    expect(computeFacets(target.env, target.settings, candidates, ['tag']).distribution.tag).toEqual(reference(docs, candidates, 5, true));
+  }, 60_000);
 });
