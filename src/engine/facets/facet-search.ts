@@ -1,8 +1,8 @@
 /**
  * Facet value search (search.md §11, Meilisearch `SearchForFacetValues`): the string values of
  * one facet held by the candidates of a search, optionally those a `facetQuery` matches as a
- * prefix with typos. Reads the field's string facet keys in order (store.ts), never documents,
- * except one per hit for the value's original spelling.
+ * prefix with typos. Reads the field's value column (value-columns.ts), or walks its string facet
+ * keys in order (store.ts), never documents, except one per hit for the value's original spelling.
  * Pure reads on a snapshot; callers: the facet-search route.
  */
 import { ApiError } from '../../errors/api-error.js';
@@ -14,6 +14,7 @@ import type { IndexReadEnv } from '../index-read-env.js';
 import { facetOrder, originalSpelling } from './distribution.js';
 import { FacetKind } from './extract.js';
 import { FacetReader } from './store.js';
+import { valueColumn, valuesAmong } from './value-columns.js';
 
 export interface FacetHit {
   value: string;
@@ -152,11 +153,23 @@ function collector(max: number, byCount: boolean) {
   };
 }
 
+/** The entries whose value `facetQuery` matches, in the order of their lossy forms, then of the values. */
+function inQueryOrder<E extends { value: string }>(entries: readonly E[], settings: IndexSettings, facetName: string, facetQuery: string): E[] {
+  const matches = queryMatcher(settings, facetName, facetQuery);
+  return entries
+    .map((entry) => ({ entry, form: lossy(entry.value) }))
+    .filter(({ form }) => matches(form))
+    .sort((a, b) => byteOrder(a.form, b.form) || byteOrder(a.entry.value, b.entry.value))
+    .map(({ entry }) => entry);
+}
+
 /**
  * The hits of a facet search over `candidates`, at most `maxValuesPerFacet`. Without a query the
- * field's values are walked in normalised order; with one, in the order of their lossy forms
+ * field's values are taken in normalised order; with one, in the order of their lossy forms
  * (Meilisearch walks an FST of those), each lossy form standing for every value that folds to it.
- * `count` turns the candidates holding a value into its count (distinct counts one per group).
+ * The values the candidates hold come from the field's value column (value-columns.ts), read by
+ * candidate; `count`, turning the candidates holding a value into its count (distinct counts one
+ * per group), needs those candidates, so with it (or without a column) the values are walked.
  */
 export function searchFacetValues(
   env: IndexReadEnv,
@@ -164,26 +177,29 @@ export function searchFacetValues(
   candidates: DocSet,
   facetName: string,
   facetQuery: string | null,
-  count: (held: DocSet) => number = (held) => held.length,
+  count?: (held: DocSet) => number,
 ): FacetHit[] {
   const reader = new FacetReader(env);
   const fid = reader.fieldId(facetName);
   if (fid === undefined) return [];
   const hits = collector(settings.faceting.maxValuesPerFacet, facetOrder(settings, facetName) === 'count');
-  let values: { value: string; docids: DocSet }[] = [...reader.values(fid, FacetKind.string)];
-  if (facetQuery !== null) {
-    const matches = queryMatcher(settings, facetName, facetQuery);
-    values = values
-      .map((entry) => ({ ...entry, form: lossy(entry.value) }))
-      .filter((entry) => matches(entry.form))
-      .sort((a, b) => byteOrder(a.form, b.form) || byteOrder(a.value, b.value));
-  }
   const store = new DocumentStore(env);
+  // Meilisearch shows the spelling of the value's first document, candidate or not.
+  const insert = (value: string, first: number, held: number) => hits.insert({ value: originalSpelling(store, first, facetName, value), count: held });
+  const column = count === undefined ? valueColumn(env, settings, reader, fid, FacetKind.string) : null;
+  if (column !== null) {
+    const held = valuesAmong(column, candidates);
+    for (const found of facetQuery === null ? held : inQueryOrder(held, settings, facetName, facetQuery)) {
+      if (!insert(found.value, column.firsts[found.index]!, found.count)) break;
+    }
+    return hits.result();
+  }
+  let values: { value: string; docids: DocSet }[] = [...reader.values(fid, FacetKind.string)];
+  if (facetQuery !== null) values = inQueryOrder(values, settings, facetName, facetQuery);
   for (const { value, docids } of values) {
     const held = intersect(docids, candidates);
     if (held.length === 0) continue;
-    // Meilisearch shows the spelling of the value's first document, candidate or not.
-    if (!hits.insert({ value: originalSpelling(store, docids[0]!, facetName, value), count: count(held) })) break;
+    if (!insert(value, docids[0]!, count?.(held) ?? held.length)) break;
   }
   return hits.result();
 }

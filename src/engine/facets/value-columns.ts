@@ -1,14 +1,15 @@
 /**
  * A faceted field's values of one kind (numbers or strings) as columns: the values in stored
- * order (numbers ascending, strings bytewise) and, per document, the indices of the values it
- * holds. The facet distribution needs every value its candidates hold whenever it orders them by
- * count, or by their printed form up to 3,000 candidates (distribution.ts); walking the facet data
- * for that costs an LMDB entry and a decoded set per value (about 2 µs each: 130 ms for a field of
- * 63,000 values), a column a few nanoseconds per value a candidate holds. Built from one such walk
- * and kept per index until its documents or its settings change (its facet data changes with
- * nothing else), within one memory budget for all indexes; a field whose column would take more
- * than a quarter of it is not kept (it would empty the others every time), and is walked instead.
- * Main thread, read snapshot.
+ * order (numbers ascending, strings bytewise), each value's first document, and, per document,
+ * the indices of the values it holds. The facet distribution needs every value its candidates
+ * hold whenever it orders them by count, or by their printed form up to 3,000 candidates
+ * (distribution.ts), and the facet search the strings they hold (facet-search.ts); walking the
+ * facet data for that costs an LMDB entry and a decoded set per value (about 2 µs each: 130 ms
+ * for a field of 63,000 values), a column a few nanoseconds per value a candidate holds. Built
+ * from one such walk and kept per index until its documents or its settings change (its facet
+ * data changes with nothing else), within one memory budget for all indexes; a field whose column
+ * would take more than a quarter of it is not kept (it would empty the others every time), and is
+ * walked instead. Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
 import type { DocSet } from '../docset.js';
@@ -24,6 +25,8 @@ type ValueOf<K extends ValueKind> = K extends typeof FacetKind.number ? number :
 export interface ValueColumn<T> {
   /** the field's values of the kind, in stored order */
   readonly values: readonly T[];
+  /** per value: its first document, candidate or not (the facet search names a value by it) */
+  readonly firsts: Uint32Array;
   /** per docid up to the greatest + 1: the indices of its values are byDoc[docStarts[d] .. docStarts[d + 1]) */
   readonly docStarts: Uint32Array;
   readonly byDoc: Uint32Array;
@@ -34,6 +37,11 @@ export interface Found<T> {
   value: T;
   count: number;
   first: number;
+}
+
+/** A value of a column among the candidates, with its index in the column. */
+export interface ColumnFound<T> extends Found<T> {
+  index: number;
 }
 
 const budget = new CacheBudget(32 * 1024 * 1024);
@@ -79,7 +87,7 @@ export function valueColumn<K extends ValueKind>(env: IndexReadEnv, settings: Re
     if (docids.length > 0) top = Math.max(top, docids[docids.length - 1]! + 1);
     bytes += typeof value === 'number' ? 8 : STRING_BYTES + 2 * value.length;
   }
-  bytes += 4 * (top + 1 + total);
+  bytes += 4 * (values.length + top + 1 + total);
   if (bytes > budget.limit / 4) {
     columns.byField.set(key, null);
     return null;
@@ -93,14 +101,16 @@ export function valueColumn<K extends ValueKind>(env: IndexReadEnv, settings: Re
   sets.forEach((set, k) => {
     for (let j = 0; j < set.length; j++) byDoc[filled[set[j]!]!++] = k;
   });
-  const column: ValueColumn<ValueOf<K>> = { values, docStarts, byDoc };
+  const firsts = new Uint32Array(values.length);
+  for (let k = 0; k < values.length; k++) firsts[k] = sets[k]![0] ?? 0;
+  const column: ValueColumn<ValueOf<K>> = { values, firsts, docStarts, byDoc };
   budget.charge(columns.cache, bytes);
   columns.byField.set(key, column);
   return column;
 }
 
 /** The values the candidates hold, in stored order, with their counts, read by candidate. */
-export function valuesAmong<T>(column: ValueColumn<T>, candidates: DocSet): Found<T>[] {
+export function valuesAmong<T>(column: ValueColumn<T>, candidates: DocSet): ColumnFound<T>[] {
   const { values, docStarts, byDoc } = column;
   const top = docStarts.length - 1;
   const counts = new Uint32Array(values.length);
@@ -117,5 +127,5 @@ export function valuesAmong<T>(column: ValueColumn<T>, candidates: DocSet): Foun
     }
   }
   touched.sort((a, b) => a - b);
-  return touched.map((k) => ({ value: values[k]!, count: counts[k]!, first: firsts[k]! }));
+  return touched.map((k) => ({ value: values[k]!, count: counts[k]!, first: firsts[k]!, index: k }));
 }

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchFacetValues } from '../../../../src/engine/facets/facet-search.js';
 import { FacetReader } from '../../../../src/engine/facets/store.js';
+import { mulberry32 } from '../../../helpers/random.js';
 import { TestIndex } from './fixture.js';
 
 /** Distance from `query` to the closest prefix of `value` (adjacent transpositions cost 1), every cell computed. */
@@ -73,5 +74,29 @@ describe('facetQuery', () => {
   it('rejects a query far longer than every value at once', () => {
     const candidates = new FacetReader(index.env).allDocids();
     expect(searchFacetValues(index.env, index.settings, candidates, 'tag', 'a'.repeat(1_000_000))).toEqual([]);
+  });
+});
+
+describe('the values the candidates hold', () => {
+  it('are the same read from the field’s column as walked, for any candidates, query and order', () => {
+    const random = mulberry32(7);
+    const pick = (n: number) => Math.floor(random() * n);
+    // more documents holding one to three of the same values, some in upper case: counts and spellings vary
+    const list = [...tags];
+    index.write(Array.from({ length: 120 }, (_, k) => ({ id: 1000 + k, tag: Array.from({ length: 1 + pick(3) }, () => list[pick(list.length)]!).map((tag) => (pick(3) === 0 ? tag.toUpperCase() : tag)) })));
+    const all = [...new FacetReader(index.env).allDocids()];
+    for (const order of ['alpha', 'count'] as const) {
+      const settings = { ...index.settings, faceting: { ...index.settings.faceting, maxValuesPerFacet: 7, sortFacetValuesBy: { '*': order } } };
+      for (let round = 0; round < 40; round++) {
+        // candidates among the added documents mostly, whose spellings differ from the values' first documents'
+        const candidates = Uint32Array.from(all.filter((docid) => random() < (docid < tags.size ? 0.05 : 0.4)));
+        const tag = list[pick(list.length)]!;
+        const query = round % 3 === 0 ? null : tag.slice(0, 1 + pick(tag.length));
+        // an explicit count takes the walk; without one, the column
+        const walked = searchFacetValues(index.env, settings, candidates, 'tag', query, (held) => held.length);
+        expect(searchFacetValues(index.env, settings, candidates, 'tag', query), `${order} ${query}`).toEqual(walked);
+        if (round === 0) expect(walked.length).toBeGreaterThan(0);
+      }
+    }
   });
 });
