@@ -234,7 +234,8 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
     .sort();
   const linear = candidates.length <= LINEAR_SCAN_CANDIDATES;
   const maxValues = settings.faceting.maxValuesPerFacet;
-  const member = membership(candidates);
+  // a bit per candidate, made when a walk first needs it
+  let member: Uint8Array | undefined;
   const distribution = ownRecord<Record<string, number>>();
   const stats = ownRecord<FacetStats>();
   for (const field of fields) {
@@ -244,8 +245,9 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
     // printed form: from the field's columns; else the ordered walk stops at the budget
     const whole = byCount || linear;
     const among = <K extends typeof FacetKind.number | typeof FacetKind.string>(kind: K, budget: number) => {
-      const column = whole ? valueColumn(env, settings, reader, fid, kind) : null;
-      return column !== null ? valuesAmong(column, candidates) : walkValues(reader.values(fid, kind), candidates, member, whole ? Number.POSITIVE_INFINITY : budget);
+      const column = whole ? valueColumn(env, reader, fid, kind) : null;
+      if (column !== null) return valuesAmong(column, candidates);
+      return walkValues(reader.values(fid, kind), candidates, (member ??= membership(candidates)), whole ? Number.POSITIVE_INFINITY : budget);
     };
     const numbers = among(FacetKind.number, maxValues);
     const values: FieldValues = { numbers, strings: among(FacetKind.string, maxValues - numbers.length) };

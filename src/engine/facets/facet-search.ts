@@ -186,7 +186,7 @@ export function searchFacetValues(
   const store = new DocumentStore(env);
   // Meilisearch shows the spelling of the value's first document, candidate or not.
   const insert = (value: string, first: number, held: number) => hits.insert({ value: originalSpelling(store, first, facetName, value), count: held });
-  const column = count === undefined ? valueColumn(env, settings, reader, fid, FacetKind.string) : null;
+  const column = count === undefined ? valueColumn(env, reader, fid, FacetKind.string) : null;
   if (column !== null) {
     const held = valuesAmong(column, candidates);
     for (const found of facetQuery === null ? held : inQueryOrder(held, settings, facetName, facetQuery)) {

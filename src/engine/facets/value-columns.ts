@@ -15,6 +15,7 @@ import { CacheBudget } from '../cache-budget.js';
 import type { DocSet } from '../docset.js';
 import { EntryCache } from '../entry-cache.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
+import { searchSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { FacetKind } from './extract.js';
 import type { FacetReader } from './store.js';
@@ -63,11 +64,13 @@ const cached = new EntryCache<Columns>((env) => env.main, INDEX_MAIN_KEYS.docume
 });
 
 /**
- * The values of kind `kind` of field `fid` under `settings` (the index's current ones), from the
- * cache or one walk of `reader`; null when the field's column is too big to keep.
+ * The values of kind `kind` of field `fid`, from the cache or one walk of `reader`; null when the
+ * field's column is too big to keep.
  */
-export function valueColumn<K extends ValueKind>(env: IndexReadEnv, settings: Readonly<IndexSettings>, reader: FacetReader, fid: number, kind: K): ValueColumn<ValueOf<K>> | null {
+export function valueColumn<K extends ValueKind>(env: IndexReadEnv, reader: FacetReader, fid: number, kind: K): ValueColumn<ValueOf<K>> | null {
   const columns = cached.get(env);
+  // the index's settings as shared until a commit changes them: a caller's own copy would empty the cache each time
+  const settings = searchSettings(env);
   if (columns.settings !== settings) {
     columns.settings = settings;
     columns.byField.clear();
