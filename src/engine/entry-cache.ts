@@ -1,7 +1,8 @@
 /**
  * A value derived from one stored entry of an index (its settings, its document ids, ...), kept
  * per environment and derived again only when the entry's stored bytes differ from those it was
- * derived from, i.e. after a commit rewrote the entry. A hit costs an LMDB read into lmdb's shared
+ * derived from, i.e. after a commit rewrote the entry, unless `follow` can carry the value over
+ * (the caches keyed on the documents version follow a write's changes: index-changes.ts). A hit costs an LMDB read into lmdb's shared
  * buffer and a memcmp instead of a msgpack decode and a copy, which searches would otherwise pay
  * per request. The entry keyed on must change whenever anything `derive` reads does (the entry
  * itself, or a version written with it). Cached values are shared between requests: callers
@@ -12,8 +13,16 @@ import type { IndexReadEnv } from './index-read-env.js';
 
 interface Entry<T> {
   readonly bytes: Uint8Array | undefined;
+  /** the entry's decoded contents, kept for `follow` */
+  readonly stored: unknown;
   readonly value: T;
 }
+
+/**
+ * Brings `value`, derived when the entry held `from` (decoded; undefined: absent), up to the
+ * entry's current contents in place; false when it cannot (the value is then derived again).
+ */
+export type Follow<T> = (env: IndexReadEnv, value: T, from: unknown) => boolean;
 
 export class EntryCache<T> {
   // keyed by environment object: a deleted and re-created index gets a new one
@@ -23,6 +32,7 @@ export class EntryCache<T> {
     private readonly db: (env: IndexReadEnv) => ReadDb<unknown, string>,
     private readonly key: string,
     private readonly derive: (env: IndexReadEnv) => T,
+    private readonly follow?: Follow<T>,
   ) {}
 
   get(env: IndexReadEnv): T {
@@ -32,7 +42,13 @@ export class EntryCache<T> {
     const cached = this.entries.get(env);
     if (cached !== undefined && sameBytes(cached.bytes, bytes)) return cached.value;
     // copied before deriving: the derivation's reads reuse lmdb's shared buffer
-    const entry = { bytes: bytes?.slice(), value: this.derive(env) };
+    const copy = bytes?.slice();
+    const stored = this.follow === undefined ? undefined : this.db(env).get(this.key);
+    if (cached !== undefined && this.follow?.(env, cached.value, cached.stored) === true) {
+      this.entries.set(env, { bytes: copy, stored, value: cached.value });
+      return cached.value;
+    }
+    const entry = { bytes: copy, stored, value: this.derive(env) };
     this.entries.set(env, entry);
     return entry.value;
   }

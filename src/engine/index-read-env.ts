@@ -57,8 +57,10 @@ export const INDEX_MAIN_KEYS = {
   documentsIds: 'documents-ids',
   /** a fresh random id with every write of documents-ids, so searches keep their decoded copy until then */
   documentsIdsVersion: 'documents-ids-version',
-  /** a fresh random id with every batch writing documents, so searches keep the documents they decoded until then */
+  /** a fresh random id with every write of documents or of what is derived from them (engine/index-changes.ts) */
   documentsVersion: 'documents-version',
+  /** what the last writes changed, from documents version to version, for search caches to follow (engine/index-changes.ts) */
+  indexChanges: 'index-changes',
   /** next word id to allocate (engine/words/word-index.ts) */
   nextWordId: 'next-word-id',
   /** searchable field paths in search-field-id order (engine/words/word-index.ts) */

@@ -111,6 +111,76 @@ export function packWordList(words: readonly string[]): PackedWordList {
   return { count: words.length, offsets, lcp, skips: nextSmaller(lcp), bytes, longest };
 }
 
+/**
+ * `packWordList(words)` made from `packed`, the packing of a list that `words` changed by a few
+ * words added and removed: `from[k]` is word k's index in that list (-1: added). The bytes of the
+ * words kept are copied, so a dictionary following a write costs a copy rather than the encoding
+ * of every word again.
+ */
+export function repackWordList(packed: PackedWordList, words: readonly string[], from: Int32Array): PackedWordList {
+  const n = words.length;
+  const old = packed.offsets;
+  const added: Uint8Array[] = [];
+  let total = 0;
+  let kept = 0;
+  for (let k = 0; k < n; k++) {
+    const i = from[k]!;
+    if (i !== -1) {
+      total += old[i + 1]! - old[i]!;
+      kept++;
+      continue;
+    }
+    const bytes = encoder.encode(words[k]!);
+    added.push(bytes);
+    total += bytes.length;
+  }
+  const bytes = new Uint8Array(total);
+  const offsets = new Uint32Array(n + 1);
+  const lcp = new Uint32Array(n);
+  let at = 0;
+  let longest = 0;
+  let previous: Uint8Array | null = null;
+  let next = 0;
+  for (let k = 0; k < n; ) {
+    const i = from[k]!;
+    if (i === -1) {
+      const word = added[next++]!;
+      bytes.set(word, at);
+      offsets[k] = at;
+      at += word.length;
+      longest = Math.max(longest, characters(word));
+      if (previous !== null) lcp[k] = commonPrefix(previous, word);
+      previous = word;
+      k++;
+      continue;
+    }
+    // a run of words adjacent before: their bytes in one copy, their common prefixes as they were
+    let end = k + 1;
+    while (end < n && from[end] === i + (end - k)) end++;
+    const last = i + (end - k);
+    bytes.set(packed.bytes.subarray(old[i]!, old[last]!), at);
+    const shift = at - old[i]!;
+    for (let t = k; t < end; t++) offsets[t] = old[i + (t - k)]! + shift;
+    lcp.set(packed.lcp.subarray(i + 1, last), k + 1);
+    const first = packed.bytes.subarray(old[i]!, old[i + 1]!);
+    if (previous !== null) lcp[k] = commonPrefix(previous, first);
+    previous = packed.bytes.subarray(old[last - 1]!, old[last]!);
+    at += old[last]! - old[i]!;
+    k = end;
+  }
+  offsets[n] = at;
+  // the longest word may be among those removed: then every word is counted again
+  if (kept === packed.count) longest = Math.max(longest, packed.longest);
+  else {
+    for (let k = 0; k < n; k++) {
+      let chars = 0;
+      for (let b = offsets[k]!; b < offsets[k + 1]!; b++) if ((bytes[b]! & 0xc0) !== 0x80) chars++;
+      longest = Math.max(longest, chars);
+    }
+  }
+  return { count: n, offsets, lcp, skips: nextSmaller(lcp), bytes, longest };
+}
+
 /** Per word j: the first j' > j whose LCP in characters is below j's (the list's length if none). */
 function nextSmaller(lcp: Uint32Array): Uint32Array {
   const n = lcp.length;

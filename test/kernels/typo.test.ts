@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { referenceDistance, referenceTypoMatch } from '../../src/kernels/reference/typo.js';
 import { getKernels } from '../../src/kernels/module.js';
-import { codePoints, expandMatches, MAX_TYPOS, packWordList, TypoFlag, TypoMatcher, type TypoQuery } from '../../src/kernels/typo.js';
+import { codePoints, expandMatches, MAX_TYPOS, packWordList, repackWordList, TypoFlag, TypoMatcher, type TypoQuery } from '../../src/kernels/typo.js';
 
 /** Code-point (UTF-8 byte) order, the order the kernel expects. */
 function sortWords(words: Iterable<string>): string[] {
@@ -220,3 +220,28 @@ describe('new matchers', () => {
   });
 });
 
+
+describe('repacking a word list', () => {
+  it('packs a list changed by words added and removed as packing it afresh does', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const letters = ['a', 'b', 'é', 'ß', '東', 'x'];
+    const word = () => Array.from({ length: 1 + Math.floor(random() * 7) }, () => letters[Math.floor(random() * letters.length)]).join('');
+    for (let trial = 0; trial < 200; trial++) {
+      const before = sortWords(Array.from({ length: Math.floor(random() * 40) }, word));
+      const kept = before.filter(() => random() < 0.8);
+      const after = sortWords([...kept, ...Array.from({ length: Math.floor(random() * 6) }, word)]);
+      // a word kept keeps its place in the old list; others (new, or removed then added) are -1
+      const from = Int32Array.from(after.map((w) => (kept.includes(w) ? before.indexOf(w) : -1)));
+      expect(repackWordList(packWordList(before), after, from)).toEqual(packWordList(after));
+    }
+  });
+
+  it('finds the longest word again when the longest was removed', () => {
+    const before = sortWords(['a', 'abcdef', 'b']);
+    expect(repackWordList(packWordList(before), ['a', 'b'], Int32Array.from([0, 2])).longest).toBe(1);
+  });
+});

@@ -8,10 +8,10 @@
  * first and a clear restarts at 0 (documents.md §2.3). Every lookup by external id goes through
  * `docidOf`, which answers nothing for an id no addition could have stored.
  */
-import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../errors/api-error.js';
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
+import { followChanges, noteDocuments, noteRebuild } from '../index-changes.js';
 import type { IndexEnv } from '../index-env.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { DocumentChange } from '../updater.js';
@@ -39,8 +39,18 @@ export function fieldLimitExceeded(): ApiError {
  */
 const budget = new CacheBudget(16 * 1024 * 1024);
 
-// search pages show the same popular documents again and again: decode each once per version
-const sharedDocuments = new EntryCache<Map<number, JsonObject | undefined>>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => new Map());
+// search pages show the same popular documents again and again: decode each once, and keep it
+// through writes that leave it as it is
+const sharedDocuments = new EntryCache<Map<number, JsonObject | undefined>>(
+  (env) => env.main,
+  INDEX_MAIN_KEYS.documentsVersion,
+  () => new Map(),
+  followChanges((shared, changes) => {
+    if (changes.docids === null) return false;
+    for (const docid of changes.docids) shared.delete(docid);
+    return true;
+  }),
+);
 
 /** An external id's internal docid and stored document. */
 export interface StoredDocument {
@@ -190,8 +200,9 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
     env.main.putSync(INDEX_MAIN_KEYS.fieldDistribution, distribution);
     env.main.putSync(FREE_DOCIDS, free);
     env.main.putSync(INDEX_MAIN_KEYS.nextDocid, next);
-    // random rather than counted: a version seen in a transaction later rolled back never comes back
-    env.main.putSync(INDEX_MAIN_KEYS.documentsVersion, randomUUID());
+    // the documents version changes, and what search caches must drop is recorded (a clear: everything)
+    if (clearFirst) noteRebuild(env);
+    else noteDocuments(env, applied.map((change) => change.docid));
     return applied;
   }
 }

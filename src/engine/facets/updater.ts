@@ -12,6 +12,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { decode, difference, encode, fromUnsorted, union } from '../docset.js';
 import type { JsonObject } from '../document-id.js';
 import type { IndexEnv } from '../index-env.js';
+import { noteFacets, noteRebuild } from '../index-changes.js';
 import { INDEX_MAIN_KEYS } from '../index-read-env.js';
 import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
@@ -130,7 +131,10 @@ export const facetUpdater: IndexUpdater = {
       else if (point(before, geo) !== null) env.geoPoints.removeSync(docid);
     }
 
+    // (field, kind) pairs whose documents change: the facet columns searches keep for them go
+    const touched = new Set<number>();
     for (const [latin1, { add, remove }] of deltas) {
+      touched.add((latin1.charCodeAt(0) << 16) | (latin1.charCodeAt(1) << 8) | latin1.charCodeAt(2));
       const key = Buffer.from(latin1, 'latin1');
       const current = decode(env.facetDocids.get(key));
       writeSet(env, key, union(difference(current, fromUnsorted(remove)), fromUnsorted(add)));
@@ -140,6 +144,7 @@ export const facetUpdater: IndexUpdater = {
       writeDocumentsIds(env, union(difference(all, fromUnsorted(deleted)), fromUnsorted(created)));
     }
     ids.save();
+    noteFacets(env, [...touched]);
   },
 
   rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>): void {
@@ -163,5 +168,6 @@ export const facetUpdater: IndexUpdater = {
     for (const [latin1, docids] of sets) writeSet(env, Buffer.from(latin1, 'latin1'), fromUnsorted(docids));
     writeDocumentsIds(env, fromUnsorted(all));
     ids.save();
+    noteRebuild(env);
   },
 };

@@ -6,14 +6,15 @@
  * (distribution.ts), and the facet search the strings they hold (facet-search.ts); walking the
  * facet data for that costs an LMDB entry and a decoded set per value (about 2 µs each: 130 ms
  * for a field of 63,000 values), a column a few nanoseconds per value a candidate holds. Built
- * from one such walk and kept per index until its documents or its settings change (its facet
- * data changes with nothing else), within one memory budget for all indexes; a field whose column
+ * from one such walk and kept per index until its settings change or a write changes the field's
+ * facet data (index-changes.ts), within one memory budget for all indexes; a field whose column
  * would take more than a quarter of it is not kept (it would empty the others every time), and is
  * walked instead. Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
 import type { DocSet } from '../docset.js';
 import { EntryCache } from '../entry-cache.js';
+import { followChanges } from '../index-changes.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import { searchSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
@@ -57,11 +58,20 @@ interface Columns {
   readonly cache: { clear(): void };
 }
 
-// the documents version changes with every write of documents, hence of their facet data
-const cached = new EntryCache<Columns>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => {
-  const byField = new Map<string, ValueColumn<number | string> | null>();
-  return { settings: null, byField, cache: { clear: () => byField.clear() } };
-});
+// kept through writes but for the fields whose facet data they changed
+const cached = new EntryCache<Columns>(
+  (env) => env.main,
+  INDEX_MAIN_KEYS.documentsVersion,
+  () => {
+    const byField = new Map<string, ValueColumn<number | string> | null>();
+    return { settings: null, byField, cache: { clear: () => byField.clear() } };
+  },
+  followChanges((columns, changes) => {
+    if (changes.facets === null) return false;
+    for (const facet of changes.facets) columns.byField.delete(`${facet >>> 8}:${facet & 0xff}`);
+    return true;
+  }),
+);
 
 /**
  * The values of kind `kind` of field `fid`, from the cache or one walk of `reader`; null when the

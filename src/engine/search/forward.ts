@@ -2,7 +2,7 @@
  * Reads documents' forward records (`docid-words`, format in ../words/postings.ts) for search.
  * Proximity and phrase matching read thousands of records per query, mostly of the same popular documents
  * from one query to the next: each record is copied once into aligned memory and kept, per
- * index, until the documents or the words change, so a repeated read costs an array lookup instead of
+ * index, until a write changes its document or rebuilds the words (index-changes.ts), so a repeated read costs an array lookup instead of
  * an LMDB lookup and a copy, within one memory budget for all indexes (cache-budget.ts).
  *
  * Layout for the scans of big candidate groups (proximity, wordPosition), which look every word
@@ -16,6 +16,7 @@
  */
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
+import { followChanges, followWordsVersion } from '../index-changes.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 
 /**
@@ -57,22 +58,33 @@ interface Records {
   readonly cache: { clear(): void };
 }
 
-// the documents version changes with every write of documents, hence of their forward records
-const cached = new EntryCache<Records>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => {
-  const byDocid: (ForwardTokens | null | undefined)[] = [];
-  const slabs = new Slabs();
-  return {
-    wordsVersion: -1,
-    byDocid,
-    slabs,
-    cache: {
-      clear: () => {
-        byDocid.length = 0;
-        slabs.clear();
+// kept through writes, but for the records of the documents they changed (word ids are never
+// reused: the records of other documents still hold); a rebuild of the words starts over
+const cached = new EntryCache<Records>(
+  (env) => env.main,
+  INDEX_MAIN_KEYS.documentsVersion,
+  () => {
+    const byDocid: (ForwardTokens | null | undefined)[] = [];
+    const slabs = new Slabs();
+    return {
+      wordsVersion: -1,
+      byDocid,
+      slabs,
+      cache: {
+        clear: () => {
+          byDocid.length = 0;
+          slabs.clear();
+        },
       },
-    },
-  };
-});
+    };
+  },
+  followChanges((records, changes) => {
+    if (changes.docids === null || !followWordsVersion(records, changes)) return false;
+    // dropped records stay in their slab until the budget empties it
+    for (const docid of changes.docids) if (docid < records.byDocid.length) records.byDocid[docid] = undefined;
+    return true;
+  }),
+);
 
 export class ForwardReader {
   private readonly records: Records;

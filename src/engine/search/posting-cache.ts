@@ -4,12 +4,15 @@
  * the next query (the same one refined, a prefix typed further) reads most of them again, and
  * each read is an LMDB lookup and a copy of every entry. Likewise the split words found for its
  * words and n-grams (dictionary look-ups at every cut, pair counts, a phrase check on records).
- * Kept per index until its documents or words change, within one memory budget for all indexes
- * (cache-budget.ts), as the forward records (forward.ts). Postings are copies (never lmdb's
+ * Kept per index within one memory budget for all indexes (cache-budget.ts), as the forward
+ * records (forward.ts); a write drops what it changed (index-changes.ts): the postings of the
+ * words it lists, the prefixes of those words, and the splits with one of them for a part. Postings are copies (never lmdb's
  * reused buffer) and are shared: read-only. Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
+import { followChanges, followWordsVersion } from '../index-changes.js';
+import { compareCodePoints, lowerBound } from './dictionary.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { Posting } from '../words/postings.js';
 
@@ -49,6 +52,11 @@ class Kept<T> {
   clear(): void {
     this.byKey.clear();
   }
+
+  /** Drops the values whose key `stale` picks (they stay counted until the budget empties). */
+  drop(stale: (key: string) => boolean): void {
+    for (const key of this.byKey.keys()) if (stale(key)) this.byKey.delete(key);
+  }
 }
 
 const postingBytes = (posting: Posting) => 12 * posting.docids.length;
@@ -61,13 +69,32 @@ interface Cached {
   readonly splits: Kept<FoundSplit>;
 }
 
-// the documents version changes with every write of documents, hence of their postings
-const cached = new EntryCache<Cached>((env) => env.main, INDEX_MAIN_KEYS.documentsVersion, () => ({
-  wordsVersion: -1,
-  words: new Kept(postingBytes),
-  prefixes: new Kept(postingBytes),
-  splits: new Kept<FoundSplit>((split) => (split === null ? 0 : postingBytes(split.posting))),
-}));
+const cached = new EntryCache<Cached>(
+  (env) => env.main,
+  INDEX_MAIN_KEYS.documentsVersion,
+  () => ({
+    wordsVersion: -1,
+    words: new Kept(postingBytes),
+    prefixes: new Kept(postingBytes),
+    splits: new Kept<FoundSplit>((split) => (split === null ? 0 : postingBytes(split.posting))),
+  }),
+  followChanges((postings, changes) => {
+    if (changes.words === null || !followWordsVersion(postings, changes)) return false;
+    const changed = new Set(changes.words);
+    postings.words.drop((word) => changed.has(word));
+    // a prefix's posting is its words' postings: gone when a word starting with it changed
+    const sorted = [...changed].sort(compareCodePoints);
+    postings.prefixes.drop((prefix) => sorted[lowerBound(sorted, prefix)]?.startsWith(prefix) === true);
+    // a split depends on the postings of the parts of every cut of its word
+    postings.splits.drop((key) => {
+      const chars = [...key.split('\u0000')[1]!];
+      for (let i = 1; i < chars.length; i++) if (changed.has(chars.slice(0, i).join('')) || changed.has(chars.slice(i).join(''))) return true;
+      return false;
+    });
+    return true;
+  }),
+);
+
 
 /**
  * One search's view of a kept store: what the search read or found stays in a map of its own as

@@ -33,7 +33,8 @@ import { parseQuery } from './query.js';
 import { bucketSort, rankingSteps, type MatchingStrategy, type StepDetail } from './ranking.js';
 import { rankedPage, rankingNeed } from './ranked-page.js';
 import { negativeDocs, resolveTerms, termFeatures, type ResolvedTerm } from './terms.js';
-import { readSearchFields, readWordsVersion } from '../words/word-index.js';
+import { readWordsVersion } from '../index-changes.js';
+import { readSearchFields } from '../words/word-index.js';
 
 export interface SearchRequest {
   readonly q: string;

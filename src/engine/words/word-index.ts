@@ -13,10 +13,12 @@
  * settings that shape this index (searchableAttributes, stopWords, prefixSearch, tokenizer
  * settings) must rebuild it when they change.
  * Word ids are allocated once per word and dropped with its last document; `words-version` is
- * bumped whenever the set of words changes, so searches reload their typo dictionary.
+ * bumped whenever the set of words changes, and every word whose posting changed is recorded
+ * (index-changes.ts), so that searches update their typo dictionary and drop those postings.
  */
 import type { JsonObject } from '../document-id.js';
 import type { IndexEnv } from '../index-env.js';
+import { noteRebuild, noteWords, readWordsVersion } from '../index-changes.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { PreparedWords } from './prepared-words.js';
 import type { DocumentChange, IndexUpdater } from '../updater.js';
@@ -34,10 +36,6 @@ const CHUNK_DOCS = 25_000;
 
 export function readSearchFields(env: IndexReadEnv): string[] {
   return (env.main.get(INDEX_MAIN_KEYS.searchFields) as string[] | undefined) ?? [];
-}
-
-export function readWordsVersion(env: IndexReadEnv): number {
-  return (env.main.get(INDEX_MAIN_KEYS.wordsVersion) as number | undefined) ?? 0;
 }
 
 /** A chunk's changes from extracting (or adopting) each document's before and after versions. */
@@ -108,18 +106,22 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   const vocabulary = extractor.keys;
 
   let nextId = (env.main.get(INDEX_MAIN_KEYS.nextWordId) as number | undefined) ?? 1;
-  let vocabularyChanged = false;
+  // what searches' caches must drop (index-changes.ts)
+  const changed: string[] = [];
+  const created: [string, number][] = [];
+  const deleted: string[] = [];
   const ids = new Uint32Array(vocabulary.length);
   const wordWriter = new PostingWriter(wordPostings(env));
   const newWordId = () => nextId++;
   chunk.words.forEachKey((vid, removed, upserts) => {
     const word = wordOfKey(vocabulary[vid]!);
+    changed.push(word);
     const outcome = wordWriter.update(word, removed, upserts, newWordId);
     if (outcome === PostingOutcome.Deleted) {
       env.wordIds.removeSync(word);
-      vocabularyChanged = true;
+      deleted.push(word);
     } else if (outcome === PostingOutcome.Created) {
-      vocabularyChanged = true;
+      created.push([word, wordWriter.id]);
       const bytes = Buffer.allocUnsafe(4);
       bytes.writeUInt32LE(wordWriter.id, 0);
       env.wordIds.putSync(word, bytes);
@@ -141,7 +143,8 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
 
   env.main.putSync(INDEX_MAIN_KEYS.nextWordId, nextId);
   if (fields.added) env.main.putSync(INDEX_MAIN_KEYS.searchFields, fields.names);
-  if (vocabularyChanged) env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
+  if (created.length > 0 || deleted.length > 0) env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
+  noteWords(env, changed, created, deleted);
 }
 
 function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void, prepared?: PreparedWords): void {
@@ -178,6 +181,7 @@ export const wordIndexUpdater: IndexUpdater<PreparedWords> = {
     env.main.removeSync(INDEX_MAIN_KEYS.searchFields);
     env.main.removeSync(INDEX_MAIN_KEYS.nextWordId);
     env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
+    noteRebuild(env);
     applyAll(env, settings, additions(documents), checkpoint);
   },
 };

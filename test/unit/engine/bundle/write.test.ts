@@ -13,8 +13,8 @@ import { IndexEnvs } from '../../../../src/engine/index-env.js';
 import { INDEX_UPDATERS } from '../../../../src/engine/indexer/registry.js';
 import { searchSettings, writeSettings } from '../../../../src/engine/index-settings.js';
 import type { IndexReadEnv } from '../../../../src/engine/index-read-env.js';
-import { executeSearch } from '../../../../src/engine/search/search.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
+import { searchEnv } from '../search/harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bundle-write-'));
 const envs = new IndexEnvs(dir);
@@ -38,18 +38,7 @@ env.root.transactionSync(() => {
 });
 
 function docids(on: IndexReadEnv, q: string): number[] {
-  const outcome = executeSearch(on, searchSettings(on), {
-    q,
-    need: 10,
-    matchingStrategy: 'last',
-    attributesToSearchOn: null,
-    filters: [],
-    sort: [],
-    rankingScoreThreshold: null,
-    distinct: null,
-    exhaustive: false,
-  });
-  return outcome.hits.map((hit) => hit.docid);
+  return searchEnv(on, searchSettings(on), q, { need: 10 }).hits.map((hit) => hit.docid);
 }
 
 describe('writeBundle with fields', () => {

@@ -30,13 +30,22 @@ function write(store: DocumentStore, env: IndexEnv, changes: Map<string, JsonObj
 }
 
 describe('DocumentStore.sharedByDocid', () => {
-  it('decodes a document once and shares it while no batch writes documents', () => {
+  it('decodes a document once and shares it while no batch writes it', () => {
     const store = storeWith([{ id: 1, title: 'Batman' }]);
     const docid = store.docidOf('1')!;
     const first = store.sharedByDocid(docid);
     expect(first).toEqual({ id: 1, title: 'Batman' });
     expect(store.sharedByDocid(docid)).toBe(first);
     expect(new DocumentStore(envs.get('index')).sharedByDocid(docid)).toBe(first);
+  });
+
+  it('keeps sharing the documents a batch did not write', () => {
+    const store = storeWith([{ id: 1, title: 'Batman' }, { id: 2, title: 'Alien' }]);
+    const env = envs.get('index');
+    const kept = store.sharedByDocid(store.docidOf('2')!);
+    write(store, env, new Map<string, JsonObject | null>([['1', { id: 1, title: 'Batman Returns' }]]));
+    expect(store.sharedByDocid(store.docidOf('2')!)).toBe(kept);
+    expect(store.sharedByDocid(store.docidOf('1')!)).toEqual({ id: 1, title: 'Batman Returns' });
   });
 
   it('shows what the last batch wrote: replaced and deleted documents', () => {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { fieldWordCounts, ForwardReader, layRecord, placesOfWord, Slabs } from '../../../../src/engine/search/forward.js';
-import { readWordsVersion } from '../../../../src/engine/words/word-index.js';
+import { readWordsVersion } from '../../../../src/engine/index-changes.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
 let index: TestIndex | undefined;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { JsonObject } from '../../../../src/engine/document-id.js';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
+import type { IndexReadEnv } from '../../../../src/engine/index-read-env.js';
 import { INDEX_UPDATERS } from '../../../../src/engine/indexer/registry.js';
 import { writeSettings } from '../../../../src/engine/index-settings.js';
 import { prefixPostings, readPosting, wordPostings } from '../../../../src/engine/words/posting-blocks.js';
@@ -26,6 +27,22 @@ export interface TestIndex {
   ids(q: string, request?: Partial<SearchRequest>): unknown[];
   search(q: string, request?: Partial<SearchRequest>): ReturnType<typeof executeSearch>;
   close(): Promise<void>;
+}
+
+/** A search of 20 hits of `q` on `env` (any environment object over the index: each keeps its own caches). */
+export function searchEnv(env: IndexReadEnv, settings: IndexSettings, q: string, request: Partial<SearchRequest> = {}): ReturnType<typeof executeSearch> {
+  return executeSearch(env, settings, {
+    q,
+    need: 20,
+    matchingStrategy: 'last',
+    attributesToSearchOn: null,
+    filters: [],
+    sort: [],
+    rankingScoreThreshold: null,
+    distinct: null,
+    exhaustive: false,
+    ...request,
+  });
 }
 
 export function openTestIndex(settings: Partial<IndexSettings> = {}): TestIndex {
@@ -51,18 +68,7 @@ export function openTestIndex(settings: Partial<IndexSettings> = {}): TestIndex 
       });
     },
     search(q, request = {}) {
-      return executeSearch(env, index.settings, {
-        q,
-        need: 20,
-        matchingStrategy: 'last',
-        attributesToSearchOn: null,
-        filters: [],
-        sort: [],
-        rankingScoreThreshold: null,
-        distinct: null,
-        exhaustive: false,
-        ...request,
-      });
+      return searchEnv(env, index.settings, q, request);
     },
     ids(q, request = {}) {
       const store = new DocumentStore(env);

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { cachedPostings } from '../../../../src/engine/search/posting-cache.js';
-import { readWordsVersion } from '../../../../src/engine/words/word-index.js';
+import { readWordsVersion } from '../../../../src/engine/index-changes.js';
 import { EMPTY_POSTING } from '../../../../src/engine/words/postings.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -23,17 +23,20 @@ describe('posting cache', () => {
     expect(store(index).get('one')).toBe(EMPTY_POSTING);
   });
 
-  it('forgets every posting once documents are written', () => {
+  it('forgets the postings of the words a write changed, and keeps the others', () => {
     index = openTestIndex({ searchableAttributes: ['title'] });
     index.write({ a: { id: 'a', title: 'one two' } });
     expect(index.ids('one')).toEqual(['a']);
+    expect(index.ids('two')).toEqual(['a']);
     expect(store(index).get('one')?.docids.length).toBe(1);
+    const two = store(index).get('two');
     index.write({ b: { id: 'b', title: 'one three' } });
     expect(store(index).get('one')).toBeUndefined();
+    expect(store(index).get('two')).toBe(two);
     expect(index.ids('one')).toEqual(['a', 'b']);
   });
 
-  it('keeps prefix postings apart from word postings, and forgets them once documents are written', () => {
+  it('keeps prefix postings apart from word postings, and forgets a prefix once a word starting with it changes', () => {
     index = openTestIndex({ searchableAttributes: ['title'] });
     index.write({ a: { id: 'a', title: 'quick fox' } });
     expect(index.ids('qu')).toEqual(['a']);

@@ -10,7 +10,7 @@ import { ForwardReader } from '../../../../src/engine/search/forward.js';
 import { LISTS_PER_TERM, ProximityTerms } from '../../../../src/engine/search/proximity-terms.js';
 import { parseQuery } from '../../../../src/engine/search/query.js';
 import { resolveTerms, termFeatures } from '../../../../src/engine/search/terms.js';
-import { readWordsVersion } from '../../../../src/engine/words/word-index.js';
+import { readWordsVersion } from '../../../../src/engine/index-changes.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
 let index: TestIndex;
