@@ -2,11 +2,11 @@
  * A value derived from one stored entry of an index (its settings, its document ids, ...), kept
  * per environment and derived again only when the entry's stored bytes differ from those it was
  * derived from, i.e. after a commit rewrote the entry, unless `follow` can carry the value over
- * (the caches keyed on the documents version follow a write's changes: index-changes.ts). A hit costs an LMDB read into lmdb's shared
- * buffer and a memcmp instead of a msgpack decode and a copy, which searches would otherwise pay
- * per request. The entry keyed on must change whenever anything `derive` reads does (the entry
- * itself, or a version written with it). Cached values are shared between requests: callers
- * must not mutate them.
+ * (the caches keyed on the documents version follow a write's changes: index-changes.ts). A hit
+ * costs an LMDB read into lmdb's shared buffer and a memcmp instead of a msgpack decode and a
+ * copy, which searches would otherwise pay per request. The entry keyed on must change whenever
+ * anything `derive` reads does (the entry itself, or a version written with it). Cached values
+ * are shared between requests: callers must not mutate them.
  */
 import type { ReadDb } from './index-read-env.js';
 import type { IndexReadEnv } from './index-read-env.js';

@@ -12,7 +12,7 @@
  * a changed document held before or holds after), the words created and deleted, and the facet
  * (field, kind) pairs it touched. A cache derived at version A follows the entries from A to the
  * current version, dropping what they name; where the chain is not held (more than KEPT writes
- * since), or a list it needs is not (a write changed too many to list, or rebuilt them), it starts
+ * since, or fewer when their lists hold more than MAX_ITEMS together), or a list it needs is not (a write changed too many to list, or rebuilt them), it starts
  * over, as every cache did after every write before.
  */
 import type { Follow } from './entry-cache.js';
@@ -25,6 +25,10 @@ const KEPT = 8;
 const MAX_DOCIDS = 4096;
 const MAX_WORDS = 16_384;
 const MAX_FACETS = 1024;
+/** Items (docids, words, facet pairs) the kept writes hold together, beyond the last write's. */
+const MAX_ITEMS = 2 * MAX_WORDS;
+
+const size = (entry: Entry) => (entry.docids?.length ?? 0) + (entry.words?.length ?? 0) + (entry.added?.length ?? 0) + (entry.removed?.length ?? 0) + (entry.facets?.length ?? 0);
 
 /**
  * One write, as readers follow it. A list is null when the write changed too many of its kind to
@@ -89,6 +93,8 @@ function step(env: IndexEnv, change: (entry: Entry) => void): void {
   // the web's crypto: the search side that reads this module also runs in browsers
   entry.to = crypto.randomUUID();
   change(entry);
+  // the whole record is rewritten at each step: the oldest writes go once it holds too much
+  while (entries.length > 1 && entries.reduce((items, kept) => items + size(kept), 0) > MAX_ITEMS) entries.shift();
   env.main.putSync(INDEX_MAIN_KEYS.indexChanges, entries);
   env.main.putSync(INDEX_MAIN_KEYS.documentsVersion, entry.to);
 }

@@ -124,6 +124,20 @@ describe('the record of changes', () => {
     expect(wordChangesSince(index.env, words + 1)).toHaveLength(8);
   });
 
+  it('lets the oldest writes go once the writes kept list too much together', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'start' } });
+    const versions: (string | null)[] = [];
+    for (let w = 0; w < 3; w++) {
+      versions.push(readDocumentsVersion(index.env));
+      const title = Array.from({ length: 6_000 }, (_, i) => `w${w}x${i}`).join(' ');
+      index.write({ [`d${w}`]: { id: `d${w}`, title } });
+    }
+    // each write lists 6,000 words twice (changed, created): three hold more than 32,768 items
+    expect(changesSince(index.env, versions[0]!)).toBeNull();
+    expect(changesSince(index.env, versions[1]!)).toHaveLength(2);
+  });
+
   it('keeps no list for a write that rebuilt the index: every cache starts over', () => {
     index = openTestIndex({ searchableAttributes: ['title'] });
     index.write({ a: { id: 'a', title: 'one two' } });
