@@ -21,8 +21,8 @@ import type { IndexSettings } from '../../types/settings.js';
 import { FacetKind } from './extract.js';
 import type { FacetReader } from './store.js';
 
-type ValueKind = typeof FacetKind.number | typeof FacetKind.string;
-type ValueOf<K extends ValueKind> = K extends typeof FacetKind.number ? number : string;
+export type ValueKind = typeof FacetKind.number | typeof FacetKind.string;
+export type ValueOf<K extends ValueKind> = K extends typeof FacetKind.number ? number : string;
 
 export interface ValueColumn<T> {
   /** the field's values of the kind, in stored order */
@@ -73,11 +73,8 @@ const cached = new EntryCache<Columns>(
   }),
 );
 
-/**
- * The values of kind `kind` of field `fid`, from the cache or one walk of `reader`; null when the
- * field's column is too big to keep.
- */
-export function valueColumn<K extends ValueKind>(env: IndexReadEnv, reader: FacetReader, fid: number, kind: K): ValueColumn<ValueOf<K>> | null {
+/** The columns kept for `env` under its current settings. */
+function kept(env: IndexReadEnv): Columns {
   const columns = cached.get(env);
   // the index's settings as shared until a commit changes them: a caller's own copy would empty the cache each time
   const settings = searchSettings(env);
@@ -85,9 +82,23 @@ export function valueColumn<K extends ValueKind>(env: IndexReadEnv, reader: Face
     columns.settings = settings;
     columns.byField.clear();
   }
+  return columns;
+}
+
+/** The column of `fid`'s values of kind `kind` when it is kept: null when too big to keep, undefined when not built. */
+export function keptColumn<K extends ValueKind>(env: IndexReadEnv, fid: number, kind: K): ValueColumn<ValueOf<K>> | null | undefined {
+  return kept(env).byField.get(`${fid}:${kind}`) as ValueColumn<ValueOf<K>> | null | undefined;
+}
+
+/**
+ * The values of kind `kind` of field `fid`, from the cache or one walk of `reader`; null when the
+ * field's column is too big to keep.
+ */
+export function valueColumn<K extends ValueKind>(env: IndexReadEnv, reader: FacetReader, fid: number, kind: K): ValueColumn<ValueOf<K>> | null {
+  const known = keptColumn(env, fid, kind);
+  if (known !== undefined) return known;
+  const columns = kept(env);
   const key = `${fid}:${kind}`;
-  const known = columns.byField.get(key);
-  if (known !== undefined) return known as ValueColumn<ValueOf<K>> | null;
   const values: ValueOf<K>[] = [];
   const sets: DocSet[] = [];
   let total = 0;

@@ -2,10 +2,14 @@
 // of building an alphabetical distribution (up to 3,000 candidates from their own values, numbers
 // ordered by their printed form; above, from the values in order, numbers numerically), and the
 // same counts whichever way the values are found (the field's value columns, read by candidate;
-// the facet data walked in order, each value's documents looked up or intersected; a walk of
-// every value when a field's column is too big to keep).
+// the facet data walked in order, each value's documents looked up or intersected; the column
+// instead of a walk above 3,000 candidates that would visit too many values; a walk of every
+// value when a field's column is too big to keep).
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeFacets } from '../../../../src/engine/facets/distribution.js';
+import { FacetKind } from '../../../../src/engine/facets/extract.js';
+import { FacetReader } from '../../../../src/engine/facets/store.js';
+import { keptColumn } from '../../../../src/engine/facets/value-columns.js';
 import type { DocSet } from '../../../../src/engine/docset.js';
 import type { JsonObject } from '../../../../src/engine/document-id.js';
 import { mulberry32 } from '../../../helpers/random.js';
@@ -143,6 +147,45 @@ describe('the candidates’ values, from the columns or walked', () => {
       index = undefined;
     }
   });
+
+  it('above 3,000 candidates, reads the column instead of a walk that would visit too many values, with the walk’s answer', () => {
+    // 6,000 distinct numbers and strings; the candidates hold only the last 3,500 of each
+    const docs: JsonObject[] = Array.from({ length: 6000 }, (_, id) => ({ id, n: id, tag: `S${String(id).padStart(4, '0')}` }));
+    const target = open(docs, { maxValuesPerFacet: 25 });
+    const late = range(2500, 6000);
+    const numbers = docs.map((doc) => ({ tag: doc.n! }));
+    const fid = (field: string) => new FacetReader(target.env).fieldId(field)!;
+    for (let run = 0; run < 2; run++) {
+      // the first run gives its walks up and builds the columns, the second reads them straight away
+      const { distribution, stats } = computeFacets(target.env, target.settings, late, ['n', 'tag']);
+      expect(distribution.n).toEqual(reference(numbers, late, 25, false));
+      expect(distribution.tag).toEqual(reference(docs, late, 25, false));
+      expect(stats.n).toEqual({ min: 2500, max: 5999 });
+    }
+    expect(keptColumn(target.env, fid('n'), FacetKind.number)?.values.length).toBe(6000);
+    expect(keptColumn(target.env, fid('tag'), FacetKind.string)?.values.length).toBe(6000);
+  }, 60_000);
+
+  it('above 3,000 candidates, a walk that fills the budget early builds no column', () => {
+    const docs: JsonObject[] = Array.from({ length: 6000 }, (_, id) => ({ id, n: id, tag: `S${String(id).padStart(4, '0')}` }));
+    const target = open(docs, { maxValuesPerFacet: 25 });
+    // the first values and the last: both ends of the stats' walks are found at once
+    const early = Uint32Array.from([...range(0, 3500), 5999]);
+    const { distribution, stats } = computeFacets(target.env, target.settings, early, ['n', 'tag']);
+    expect(distribution.n).toEqual(reference(docs.map((doc) => ({ tag: doc.n! })), early, 25, false));
+    expect(stats.n).toEqual({ min: 0, max: 5999 });
+    expect(keptColumn(target.env, new FacetReader(target.env).fieldId('n')!, FacetKind.number)).toBeUndefined();
+  }, 60_000);
+
+  it('above 3,000 candidates, finds the largest number from the column when walking down to it would cost too much', () => {
+    const docs: JsonObject[] = Array.from({ length: 6000 }, (_, id) => ({ id, n: id }));
+    const target = open(docs, { maxValuesPerFacet: 25 });
+    // the first values fill the budget at once; the largest held is 2,500 values below the top
+    const { distribution, stats } = computeFacets(target.env, target.settings, range(0, 3500), ['n']);
+    expect(Object.keys(distribution.n!)).toHaveLength(25);
+    expect(stats.n).toEqual({ min: 0, max: 3499 });
+    expect(keptColumn(target.env, new FacetReader(target.env).fieldId('n')!, FacetKind.number)?.values.length).toBe(6000);
+  }, 60_000);
 
   it('walks every value of a field whose column is too big to keep, with the same answer', () => {
     // 9,000 distinct strings of 468 bytes (the stored cap): a column of ~8.4 MiB, past a quarter of its budget
