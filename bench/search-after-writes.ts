@@ -1,8 +1,8 @@
 /**
  * Searches on an index that keeps taking small writes, the way a live catalogue does: after each
- * write of one document (every other one bringing a word the index never held, the next taking
- * it away again), the dataset's query file is run once, each query with a facet distribution on
- * every filterable field. Prints, per build, the first search after a write, the rounds after a
+ * write of one document (every other one adding a document, a copy of one of the dataset's with a
+ * word the index never held, with its facet values; the next deleting it again), the dataset's
+ * query file is run once, each query with a facet distribution on every filterable field. Prints, per build, the first search after a write, the rounds after a
  * write, and warm rounds (no write since the last round), fastest-first percentiles.
  *
  *   node dist/bench/search-after-writes.js [movies|debdocs] [--writes N] [--base path/to/dist]
@@ -28,7 +28,8 @@ const CHUNK = 10_000;
 
 interface Build {
   readonly label: string;
-  write(docs: readonly JsonObject[]): void;
+  /** writes documents by id (null deletes) */
+  write(docs: ReadonlyMap<string, JsonObject | null>): void;
   /** one search with its facets, in ms */
   search(q: string, queryId: number): number;
   close(): Promise<void>;
@@ -48,13 +49,13 @@ async function openBuild(dist: string, label: string, dataset: Dataset): Promise
   const envs = new IndexEnvs(dir);
   const env = envs.get('bench');
   const settings = { ...defaultSettings(), searchableAttributes: dataset.searchable, filterableAttributes: dataset.filterable, sortableAttributes: dataset.sortable };
-  const write = (docs: readonly JsonObject[]) =>
+  const write = (docs: ReadonlyMap<string, JsonObject | null>) =>
     env.root.transactionSync(() => {
       writeSettings(env, settings);
-      const applied = new DocumentStore(env).apply(new Map(docs.map((doc) => [String(doc.id), doc])), false);
+      const applied = new DocumentStore(env).apply(docs, false);
       for (const updater of INDEX_UPDATERS) updater.apply(env, settings, applied);
     });
-  for (let at = 0; at < dataset.docs.length; at += CHUNK) write(dataset.docs.slice(at, at + CHUNK));
+  for (let at = 0; at < dataset.docs.length; at += CHUNK) write(new Map(dataset.docs.slice(at, at + CHUNK).map((doc) => [String(doc.id), doc])));
   const filters = new Map(dataset.queries.map((query) => [query.id, query.meiliFilter === undefined ? null : parseFilter(query.meiliFilter, { code: 'invalid_search_filter' })]));
   return {
     label,
@@ -82,11 +83,12 @@ const stats = builds.map(() => ({ first: [] as number[], after: [] as number[], 
 const target = dataset.docs[7]!;
 const field = dataset.searchable[0]!;
 const sum = (list: readonly number[]) => list.reduce((a, b) => a + b, 0);
+const added = 'search-after-writes';
 for (let w = 0; w < writes; w++) {
-  // odd writes bring a word no document holds, even ones take it away again
-  const doc = w % 2 === 0 ? { ...target, [field]: `zqxw${w}fresh ${String(target[field] ?? '')}` } : target;
+  // every other write adds a document with a word no document holds, the next deletes it
+  const doc = w % 2 === 0 ? { ...target, id: added, [field]: `zqxw${w}fresh ${String(target[field] ?? '')}` } : null;
   builds.forEach((build, b) => {
-    build.write([doc]);
+    build.write(new Map([[added, doc]]));
     const after = round(build);
     const warm = round(build);
     stats[b]!.first.push(after[0]!);

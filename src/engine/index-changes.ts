@@ -10,7 +10,7 @@
  * step of the write so that the writer's own caches never see a half-written state), the words
  * version before and after, and the docids, words (keys whose word postings changed: every word
  * a changed document held before or holds after), the words created and deleted, and the facet
- * (field, kind) pairs it touched. A cache derived at version A follows the entries from A to the
+ * keys (field, kind, value) whose documents it changed. A cache derived at version A follows the entries from A to the
  * current version, dropping what they name; where the chain is not held (more than KEPT writes
  * since, or fewer when their lists hold more than MAX_ITEMS together), or a list it needs is not (a write changed too many to list, or rebuilt them), it starts
  * over, as every cache did after every write before.
@@ -24,11 +24,11 @@ const KEPT = 8;
 /** The longest list an entry keeps of each kind (a longer one is dropped: null). */
 const MAX_DOCIDS = 4096;
 const MAX_WORDS = 16_384;
-const MAX_FACETS = 1024;
+const MAX_FACET_KEYS = 4096;
 /** Items (docids, words, facet pairs) the kept writes hold together, beyond the last write's. */
 const MAX_ITEMS = 2 * MAX_WORDS;
 
-const size = (entry: Entry) => (entry.docids?.length ?? 0) + (entry.words?.length ?? 0) + (entry.added?.length ?? 0) + (entry.removed?.length ?? 0) + (entry.facets?.length ?? 0);
+const size = (entry: Entry) => (entry.docids?.length ?? 0) + (entry.words?.length ?? 0) + (entry.added?.length ?? 0) + (entry.removed?.length ?? 0) + (entry.facetKeys?.length ?? 0);
 
 /**
  * One write, as readers follow it. A list is null when the write changed too many of its kind to
@@ -46,8 +46,8 @@ export interface IndexChanges {
   /** words created, with their ids, and words deleted */
   readonly added: readonly (readonly [string, number])[] | null;
   readonly removed: readonly string[] | null;
-  /** facet field id << 8 | facet kind, for every facet key written */
-  readonly facets: readonly number[] | null;
+  /** the facet keys (facets/store.ts `facetKeyString`: field, kind, value) whose documents changed */
+  readonly facetKeys: readonly string[] | null;
 }
 
 interface Entry {
@@ -61,7 +61,7 @@ interface Entry {
   words: string[] | null;
   added: [string, number][] | null;
   removed: string[] | null;
-  facets: number[] | null;
+  facetKeys: string[] | null;
 }
 
 export function readDocumentsVersion(env: IndexReadEnv): string | null {
@@ -86,7 +86,7 @@ function step(env: IndexEnv, change: (entry: Entry) => void): void {
   let entry = entries[entries.length - 1];
   if (entry === undefined || entry.txn !== txn) {
     const words = readWordsVersion(env);
-    entry = { txn, from: readDocumentsVersion(env), to: '', wordsFrom: words, wordsTo: words, docids: [], words: [], added: [], removed: [], facets: [] };
+    entry = { txn, from: readDocumentsVersion(env), to: '', wordsFrom: words, wordsTo: words, docids: [], words: [], added: [], removed: [], facetKeys: [] };
     entries.push(entry);
     if (entries.length > KEPT) entries.splice(0, entries.length - KEPT);
   }
@@ -123,10 +123,10 @@ export function noteWords(env: IndexEnv, words: readonly string[], added: readon
   });
 }
 
-/** Records facet (field id << 8 | kind) pairs whose documents changed. */
-export function noteFacets(env: IndexEnv, facets: readonly number[]): void {
+/** Records the facet keys whose documents changed. */
+export function noteFacets(env: IndexEnv, keys: readonly string[]): void {
   step(env, (entry) => {
-    entry.facets = extended(entry.facets, facets, MAX_FACETS);
+    entry.facetKeys = extended(entry.facetKeys, keys, MAX_FACET_KEYS);
   });
 }
 
@@ -134,7 +134,7 @@ export function noteFacets(env: IndexEnv, facets: readonly number[]): void {
 export function noteRebuild(env: IndexEnv): void {
   step(env, (entry) => {
     entry.wordsTo = readWordsVersion(env);
-    entry.docids = entry.words = entry.added = entry.removed = entry.facets = null;
+    entry.docids = entry.words = entry.added = entry.removed = entry.facetKeys = null;
   });
 }
 
@@ -163,10 +163,10 @@ export function changesSince(env: IndexReadEnv, from: string | null): IndexChang
  * An EntryCache `follow` for a value keyed on the documents version: `apply` brings it over one
  * write at a time (false: it cannot, and the value is derived again).
  */
-export function followChanges<T>(apply: (value: T, changes: IndexChanges) => boolean): Follow<T> {
+export function followChanges<T>(apply: (value: T, changes: IndexChanges, env: IndexReadEnv) => boolean): Follow<T> {
   return (env, value, from) => {
     const chain = changesSince(env, (from as string | undefined) ?? null);
-    return chain !== null && chain.every((changes) => apply(value, changes));
+    return chain !== null && chain.every((changes) => apply(value, changes, env));
   };
 }
 

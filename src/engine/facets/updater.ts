@@ -131,10 +131,7 @@ export const facetUpdater: IndexUpdater = {
       else if (point(before, geo) !== null) env.geoPoints.removeSync(docid);
     }
 
-    // (field, kind) pairs whose documents change: the facet columns searches keep for them go
-    const touched = new Set<number>();
     for (const [latin1, { add, remove }] of deltas) {
-      touched.add((latin1.charCodeAt(0) << 16) | (latin1.charCodeAt(1) << 8) | latin1.charCodeAt(2));
       const key = Buffer.from(latin1, 'latin1');
       const current = decode(env.facetDocids.get(key));
       writeSet(env, key, union(difference(current, fromUnsorted(remove)), fromUnsorted(add)));
@@ -144,7 +141,8 @@ export const facetUpdater: IndexUpdater = {
       writeDocumentsIds(env, union(difference(all, fromUnsorted(deleted)), fromUnsorted(created)));
     }
     ids.save();
-    noteFacets(env, [...touched]);
+    // the keys whose documents changed, which the facet columns searches keep are patched with
+    noteFacets(env, [...deltas.keys()]);
   },
 
   rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>): void {

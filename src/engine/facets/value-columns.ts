@@ -12,7 +12,7 @@
  * walked instead. Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
-import type { DocSet } from '../docset.js';
+import { decode, type DocSet } from '../docset.js';
 import { EntryCache } from '../entry-cache.js';
 import { followChanges } from '../index-changes.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
@@ -20,6 +20,7 @@ import { searchSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { FacetKind } from './extract.js';
 import type { FacetReader } from './store.js';
+import { orderedF64, readOrderedF64 } from './values.js';
 
 export type ValueKind = typeof FacetKind.number | typeof FacetKind.string;
 export type ValueOf<K extends ValueKind> = K extends typeof FacetKind.number ? number : string;
@@ -58,7 +59,7 @@ interface Columns {
   readonly cache: { clear(): void };
 }
 
-// kept through writes but for the fields whose facet data they changed
+// kept through writes: a write's changed facet keys are patched into their fields' columns
 const cached = new EntryCache<Columns>(
   (env) => env.main,
   INDEX_MAIN_KEYS.documentsVersion,
@@ -66,12 +67,86 @@ const cached = new EntryCache<Columns>(
     const byField = new Map<string, ValueColumn<number | string> | null>();
     return { settings: null, byField, cache: { clear: () => byField.clear() } };
   },
-  followChanges((columns, changes) => {
-    if (changes.facets === null) return false;
-    for (const facet of changes.facets) columns.byField.delete(`${facet >>> 8}:${facet & 0xff}`);
+  followChanges((columns, changes, env) => {
+    if (changes.facetKeys === null) return false;
+    const touched = new Map<string, Buffer[]>();
+    // a key written by several steps of one write is listed once per step
+    for (const latin1 of new Set(changes.facetKeys)) {
+      const kind = latin1.charCodeAt(2);
+      if (kind !== FacetKind.number && kind !== FacetKind.string) continue;
+      const key = `${(latin1.charCodeAt(0) << 8) | latin1.charCodeAt(1)}:${kind}`;
+      const keys = touched.get(key) ?? [];
+      keys.push(Buffer.from(latin1, 'latin1'));
+      touched.set(key, keys);
+    }
+    for (const [key, keys] of touched) {
+      const column = columns.byField.get(key);
+      // a column too big to keep stays so; one never built has nothing to patch
+      if (column === undefined || column === null) continue;
+      columns.byField.set(key, patched(env, columns, column, keys));
+    }
     return true;
   }),
 );
+
+/** A value's facet key, to order values as the facet data does (numbers numerically, strings bytewise). */
+function keyOf(value: number | string): Buffer {
+  return typeof value === 'number' ? orderedF64(value) : Buffer.from(value);
+}
+
+/**
+ * `column` with the documents of each of `keys` (full facet keys of its field and kind) read again
+ * from the facet data: values added, dropped when no document holds them any more. The other
+ * values' documents come from the column itself, so a write costs passes over the column's pairs
+ * rather than a walk of the field's facet data (190 ms for debdocs' packages).
+ */
+function patched(env: IndexReadEnv, columns: Columns, column: ValueColumn<number | string>, keys: readonly Buffer[]): ValueColumn<number | string> | null {
+  const { values, docStarts, byDoc } = column;
+  const top = docStarts.length - 1;
+  // each value's documents, from the pairs by document
+  const counts = new Uint32Array(values.length + 1);
+  for (let j = 0; j < byDoc.length; j++) counts[byDoc[j]! + 1]!++;
+  for (let k = 0; k < values.length; k++) counts[k + 1]! += counts[k]!;
+  const docids = new Uint32Array(byDoc.length);
+  const filled = counts.slice(0, values.length);
+  for (let d = 0; d < top; d++) for (let j = docStarts[d]!; j < docStarts[d + 1]!; j++) docids[filled[byDoc[j]!]!++] = d;
+  // each touched value: its place among the column's values (found, or where it goes) and its documents now
+  const byKey = (payload: Buffer) => {
+    let lo = 0;
+    let hi = values.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (Buffer.compare(keyOf(values[mid]!), payload) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const touched = keys
+    .map((key) => {
+      const payload = key.subarray(3);
+      const value = key[2] === FacetKind.number ? readOrderedF64(key, 3) : payload.toString();
+      const at = byKey(payload);
+      return { at, payload, found: at < values.length && Buffer.compare(keyOf(values[at]!), payload) === 0, value, set: decode(env.facetDocids.get(key)) };
+    })
+    // in key order: values going to one place among the column's, before the one found there
+    .sort((a, b) => a.at - b.at || Buffer.compare(a.payload, b.payload));
+  const nextValues: (number | string)[] = [];
+  const nextSets: DocSet[] = [];
+  const add = (value: number | string, set: DocSet) => {
+    if (set.length === 0) return;
+    nextValues.push(value);
+    nextSets.push(set);
+  };
+  let t = 0;
+  for (let k = 0; k <= values.length; k++) {
+    // the values the column lacked go before the first of its values above them
+    while (t < touched.length && touched[t]!.at === k && !touched[t]!.found) add(touched[t]!.value, touched[t++]!.set);
+    if (k === values.length) break;
+    if (t < touched.length && touched[t]!.at === k) add(touched[t]!.value, touched[t++]!.set);
+    else add(values[k]!, docids.subarray(counts[k]!, counts[k + 1]!));
+  }
+  return fromSets(columns, nextValues, nextSets);
+}
 
 /** The columns kept for `env` under its current settings. */
 function kept(env: IndexReadEnv): Columns {
@@ -101,21 +176,28 @@ export function valueColumn<K extends ValueKind>(env: IndexReadEnv, reader: Face
   const key = `${fid}:${kind}`;
   const values: ValueOf<K>[] = [];
   const sets: DocSet[] = [];
-  let total = 0;
-  let top = 0;
-  let bytes = 0;
   for (const { value, docids } of reader.values(fid, kind)) {
     values.push(value as ValueOf<K>);
     sets.push(docids);
+  }
+  const column = fromSets(columns, values, sets);
+  columns.byField.set(key, column);
+  return column;
+}
+
+/** The column of `values` held by the documents `sets`, charged to the budget; null when too big to keep. */
+function fromSets<T extends number | string>(columns: Columns, values: T[], sets: readonly DocSet[]): ValueColumn<T> | null {
+  let total = 0;
+  let top = 0;
+  let bytes = 0;
+  values.forEach((value, k) => {
+    const docids = sets[k]!;
     total += docids.length;
     if (docids.length > 0) top = Math.max(top, docids[docids.length - 1]! + 1);
     bytes += typeof value === 'number' ? 8 : STRING_BYTES + 2 * value.length;
-  }
+  });
   bytes += 4 * (values.length + top + 1 + total);
-  if (bytes > budget.limit / 4) {
-    columns.byField.set(key, null);
-    return null;
-  }
+  if (bytes > budget.limit / 4) return null;
   // the (document, value) pairs by document: counted, summed into starts, then filled value by value
   const docStarts = new Uint32Array(top + 1);
   for (const set of sets) for (let j = 0; j < set.length; j++) docStarts[set[j]! + 1]!++;
@@ -127,10 +209,8 @@ export function valueColumn<K extends ValueKind>(env: IndexReadEnv, reader: Face
   });
   const firsts = new Uint32Array(values.length);
   for (let k = 0; k < values.length; k++) firsts[k] = sets[k]![0] ?? 0;
-  const column: ValueColumn<ValueOf<K>> = { values, firsts, docStarts, byDoc };
   budget.charge(columns.cache, bytes);
-  columns.byField.set(key, column);
-  return column;
+  return { values, firsts, docStarts, byDoc };
 }
 
 /** The values the candidates hold, in stored order, with their counts, read by candidate. */

@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/engine/document-id.js';
 import { DocumentStore } from '../../../src/engine/documents/store.js';
 import { computeFacets } from '../../../src/engine/facets/distribution.js';
+import { FacetKind } from '../../../src/engine/facets/extract.js';
+import { facetKeyString } from '../../../src/engine/facets/store.js';
 import { changesSince, readDocumentsVersion, wordChangesSince, readWordsVersion } from '../../../src/engine/index-changes.js';
 import type { IndexReadEnv } from '../../../src/engine/index-read-env.js';
 import { dictionaryOf } from '../../../src/engine/search/dictionary.js';
@@ -109,7 +111,7 @@ describe('the record of changes', () => {
     expect(chain.map((c) => [...c.words!].sort())).toEqual([['owl', 'red'], ['fox', 'red']]);
     expect(chain[0]!.added!.map(([word]) => word)).toEqual(['owl']);
     expect(chain[1]!.removed).toEqual(['fox']);
-    expect([...chain[1]!.facets!].sort()).toEqual([(0 << 8) | 1, (0 << 8) | 4]);
+    expect([...chain[1]!.facetKeys!].sort()).toEqual([facetKeyString(0, FacetKind.string, 'x'), facetKeyString(0, FacetKind.exists)].sort());
     expect(changesSince(index.env, readDocumentsVersion(index.env))).toEqual([]);
   });
 
