@@ -35,9 +35,7 @@ export function dictionaryOf(env: IndexReadEnv): Dictionary {
   const cached = cache.get(env);
   if (cached !== undefined && cached.version === version) return cached;
   const changes = cached === undefined ? null : wordChangesSince(env, cached.version);
-  const { words, ids, list } = changes === null ? readWords(env) : mergeWords(cached!, changes);
-  let idLimit = 0;
-  for (const id of ids) if (id >= idLimit) idLimit = id + 1;
+  const { words, ids, list, idLimit } = changes === null ? readWords(env) : mergeWords(cached!, changes);
   // the replaced dictionary's kernels instance is taken over: searches use a dictionary within one
   // synchronous call (search.ts), so the replaced one is never used again
   const matcher = cached === undefined ? new TypoMatcher(list) : cached.matcher.succeededBy(list);
@@ -50,6 +48,14 @@ interface Words {
   readonly words: readonly string[];
   readonly ids: Uint32Array;
   readonly list: PackedWordList;
+  readonly idLimit: number;
+}
+
+/** One more than the largest of `ids`. */
+function limitOf(ids: Uint32Array): number {
+  let limit = 0;
+  for (let k = 0; k < ids.length; k++) if (ids[k]! >= limit) limit = ids[k]! + 1;
+  return limit;
 }
 
 /** Every word of the snapshot, packed. */
@@ -60,7 +66,8 @@ function readWords(env: IndexReadEnv): Words {
     words.push(key);
     idList.push(value.readUInt32LE(0));
   }
-  return { words, ids: Uint32Array.from(idList), list: packWordList(words) };
+  const ids = Uint32Array.from(idList);
+  return { words, ids, list: packWordList(words), idLimit: limitOf(ids) };
 }
 
 /** `old`'s words with the created ones inserted and the deleted ones left out, write by write. */
@@ -73,30 +80,51 @@ function mergeWords(old: Dictionary, changes: readonly WordChanges[]): Words {
     for (const [word, id] of change.added) added.set(word, id);
   }
   const inserts = [...added].sort((a, b) => compareCodePoints(a[0], b[0]));
-  const places = inserts.map(([word]) => lowerBound(old.words, word));
-  const drops = new Set<number>();
+  const drops: number[] = [];
   for (const word of removed) {
     const at = lowerBound(old.words, word);
-    if (old.words[at] === word) drops.add(at);
+    if (old.words[at] === word) drops.push(at);
   }
-  const words: string[] = [];
-  const ids: number[] = [];
-  const from: number[] = [];
-  let next = 0;
-  for (let i = 0; i <= old.words.length; i++) {
-    // the words created before old word i, then old word i unless it was deleted
-    while (next < inserts.length && places[next] === i) {
-      const [word, id] = inserts[next++]!;
-      words.push(word);
-      ids.push(id);
-      from.push(-1);
+  drops.sort((a, b) => a - b);
+  // the kept words are copied in runs (array slices, typed-array copies): this runs once per
+  // write, in code too cold for a loop per word to be cheap
+  const n = old.words.length + inserts.length - drops.length;
+  const pieces: string[][] = [];
+  const ids = new Uint32Array(n);
+  const from = new Int32Array(n);
+  let k = 0;
+  let i = 0;
+  const copyTo = (end: number) => {
+    if (end <= i) return;
+    pieces.push(old.words.slice(i, end));
+    ids.set(old.ids.subarray(i, end), k);
+    for (let t = i; t < end; t++) from[k++] = t;
+    i = end;
+  };
+  let d = 0;
+  for (const [word, id] of inserts) {
+    const place = lowerBound(old.words, word);
+    // the deleted words before it are skipped, then it goes before old word `place`
+    for (; d < drops.length && drops[d]! < place; d++) {
+      copyTo(drops[d]!);
+      i++;
     }
-    if (i === old.words.length || drops.has(i)) continue;
-    words.push(old.words[i]!);
-    ids.push(old.ids[i]!);
-    from.push(i);
+    copyTo(place);
+    pieces.push([word]);
+    ids[k] = id;
+    from[k++] = -1;
   }
-  return { words, ids: Uint32Array.from(ids), list: repackWordList(old.matcher.list, words, Int32Array.from(from)) };
+  for (; d < drops.length; d++) {
+    copyTo(drops[d]!);
+    i++;
+  }
+  copyTo(old.words.length);
+  const words = pieces.flat();
+  // the largest id is recounted only when a deleted word held it
+  let idLimit = old.idLimit;
+  for (const [, id] of inserts) idLimit = Math.max(idLimit, id + 1);
+  if (drops.some((at) => old.ids[at]! + 1 === old.idLimit)) idLimit = limitOf(ids);
+  return { words, ids, list: repackWordList(old.matcher.list, words, from), idLimit };
 }
 
 /** Code-point comparison of two strings (JS `<` compares UTF-16 units, which differs above U+FFFF). */
