@@ -42,7 +42,7 @@ export interface PackedWordList {
    * none), along which the kernel leaves a block of words sharing a prefix in a few jumps */
   readonly skips: Uint32Array;
   readonly bytes: Uint8Array;
-  /** characters of the longest word */
+  /** characters of the longest word (at least: a repacked list keeps its old list's, repackWordList) */
   readonly longest: number;
 }
 
@@ -111,73 +111,63 @@ export function packWordList(words: readonly string[]): PackedWordList {
   return { count: words.length, offsets, lcp, skips: nextSmaller(lcp), bytes, longest };
 }
 
+/** Where a word of a repacked list comes from: a run of the old list's words [from, to), or itself. */
+export type WordSource = { readonly from: number; readonly to: number } | string;
+
 /**
- * `packWordList(words)` made from `packed`, the packing of a list that `words` changed by a few
- * words added and removed: `from[k]` is word k's index in that list (-1: added). The bytes of the
- * words kept are copied, so a dictionary following a write costs a copy rather than the encoding
- * of every word again.
+ * A packing of the words `sources` name in order (sorted, as for packWordList) made from `packed`,
+ * the old list's: the bytes of each run of old words are copied and their common prefixes kept,
+ * only the words of their own are encoded, so a dictionary following a write costs copies rather
+ * than the encoding of every word again. Equal to packWordList of those words, but for `longest`,
+ * which stays the old list's when that is greater (an upper bound is all the kernel's shortcut needs).
  */
-export function repackWordList(packed: PackedWordList, words: readonly string[], from: Int32Array): PackedWordList {
-  const n = words.length;
+export function repackWordList(packed: PackedWordList, sources: readonly WordSource[]): PackedWordList {
   const old = packed.offsets;
-  const added: Uint8Array[] = [];
+  let n = 0;
   let total = 0;
-  let kept = 0;
-  for (let k = 0; k < n; k++) {
-    const i = from[k]!;
-    if (i !== -1) {
-      total += old[i + 1]! - old[i]!;
-      kept++;
-      continue;
+  const encoded = sources.map((source) => {
+    if (typeof source !== 'string') {
+      n += source.to - source.from;
+      total += old[source.to]! - old[source.from]!;
+      return null;
     }
-    const bytes = encoder.encode(words[k]!);
-    added.push(bytes);
+    const bytes = encoder.encode(source);
+    n++;
     total += bytes.length;
-  }
+    return bytes;
+  });
   const bytes = new Uint8Array(total);
   const offsets = new Uint32Array(n + 1);
   const lcp = new Uint32Array(n);
   let at = 0;
-  let longest = 0;
+  let k = 0;
+  let longest = packed.longest;
   let previous: Uint8Array | null = null;
-  let next = 0;
-  for (let k = 0; k < n; ) {
-    const i = from[k]!;
-    if (i === -1) {
-      const word = added[next++]!;
-      bytes.set(word, at);
+  sources.forEach((source, s) => {
+    const own = encoded[s];
+    if (own !== null && own !== undefined) {
+      bytes.set(own, at);
       offsets[k] = at;
-      at += word.length;
-      longest = Math.max(longest, characters(word));
-      if (previous !== null) lcp[k] = commonPrefix(previous, word);
-      previous = word;
+      at += own.length;
+      longest = Math.max(longest, characters(own));
+      if (previous !== null) lcp[k] = commonPrefix(previous, own);
+      previous = own;
       k++;
-      continue;
+      return;
     }
+    const { from, to } = source as { from: number; to: number };
+    if (to <= from) return;
     // a run of words adjacent before: their bytes in one copy, their common prefixes as they were
-    let end = k + 1;
-    while (end < n && from[end] === i + (end - k)) end++;
-    const last = i + (end - k);
-    bytes.set(packed.bytes.subarray(old[i]!, old[last]!), at);
-    const shift = at - old[i]!;
-    for (let t = k; t < end; t++) offsets[t] = old[i + (t - k)]! + shift;
-    lcp.set(packed.lcp.subarray(i + 1, last), k + 1);
-    const first = packed.bytes.subarray(old[i]!, old[i + 1]!);
-    if (previous !== null) lcp[k] = commonPrefix(previous, first);
-    previous = packed.bytes.subarray(old[last - 1]!, old[last]!);
-    at += old[last]! - old[i]!;
-    k = end;
-  }
+    bytes.set(packed.bytes.subarray(old[from]!, old[to]!), at);
+    const shift = at - old[from]!;
+    for (let i = from; i < to; i++) offsets[k + i - from] = old[i]! + shift;
+    lcp.set(packed.lcp.subarray(from + 1, to), k + 1);
+    if (previous !== null) lcp[k] = commonPrefix(previous, packed.bytes.subarray(old[from]!, old[from + 1]!));
+    previous = packed.bytes.subarray(old[to - 1]!, old[to]!);
+    at += old[to]! - old[from]!;
+    k += to - from;
+  });
   offsets[n] = at;
-  // the longest word may be among those removed: then every word is counted again
-  if (kept === packed.count) longest = Math.max(longest, packed.longest);
-  else {
-    for (let k = 0; k < n; k++) {
-      let chars = 0;
-      for (let b = offsets[k]!; b < offsets[k + 1]!; b++) if ((bytes[b]! & 0xc0) !== 0x80) chars++;
-      longest = Math.max(longest, chars);
-    }
-  }
   return { count: n, offsets, lcp, skips: nextSmaller(lcp), bytes, longest };
 }
 

@@ -11,7 +11,7 @@
  * Main thread only (the matcher owns a kernels instance, which the next version's matcher takes
  * over).
  */
-import { packWordList, repackWordList, TypoMatcher, type PackedWordList } from '../../kernels/typo.js';
+import { packWordList, repackWordList, TypoMatcher, type PackedWordList, type WordSource } from '../../kernels/typo.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { readWordsVersion, wordChangesSince, type WordChanges } from '../index-changes.js';
 
@@ -90,15 +90,16 @@ function mergeWords(old: Dictionary, changes: readonly WordChanges[]): Words {
   // write, in code too cold for a loop per word to be cheap
   const n = old.words.length + inserts.length - drops.length;
   const pieces: string[][] = [];
+  const sources: WordSource[] = [];
   const ids = new Uint32Array(n);
-  const from = new Int32Array(n);
   let k = 0;
   let i = 0;
   const copyTo = (end: number) => {
     if (end <= i) return;
     pieces.push(old.words.slice(i, end));
+    sources.push({ from: i, to: end });
     ids.set(old.ids.subarray(i, end), k);
-    for (let t = i; t < end; t++) from[k++] = t;
+    k += end - i;
     i = end;
   };
   let d = 0;
@@ -111,20 +112,19 @@ function mergeWords(old: Dictionary, changes: readonly WordChanges[]): Words {
     }
     copyTo(place);
     pieces.push([word]);
-    ids[k] = id;
-    from[k++] = -1;
+    sources.push(word);
+    ids[k++] = id;
   }
   for (; d < drops.length; d++) {
     copyTo(drops[d]!);
     i++;
   }
   copyTo(old.words.length);
-  const words = pieces.flat();
   // the largest id is recounted only when a deleted word held it
   let idLimit = old.idLimit;
   for (const [, id] of inserts) idLimit = Math.max(idLimit, id + 1);
   if (drops.some((at) => old.ids[at]! + 1 === old.idLimit)) idLimit = limitOf(ids);
-  return { words, ids, list: repackWordList(old.matcher.list, words, from), idLimit };
+  return { words: pieces.flat(), ids, list: repackWordList(old.matcher.list, sources), idLimit };
 }
 
 /** Code-point comparison of two strings (JS `<` compares UTF-16 units, which differs above U+FFFF). */
