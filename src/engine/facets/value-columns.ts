@@ -1,15 +1,17 @@
 /**
- * A faceted field's values of one kind (numbers or strings) as columns: the values in stored
- * order (numbers ascending, strings bytewise), each value's first document, and, per document,
- * the indices of the values it holds. The facet distribution needs every value its candidates
- * hold whenever it orders them by count, or by their printed form up to 3,000 candidates
- * (distribution.ts), and the facet search the strings they hold (facet-search.ts); walking the
- * facet data for that costs an LMDB entry and a decoded set per value (about 2 µs each: 130 ms
- * for a field of 63,000 values), a column a few nanoseconds per value a candidate holds. Built
- * from one such walk and kept per index until its settings change or a write changes the field's
- * facet data (index-changes.ts), within one memory budget for all indexes; a field whose column
- * would take more than a quarter of it is not kept (it would empty the others every time), and is
- * walked instead. Main thread, read snapshot.
+ * A faceted field's values of one kind (numbers or strings) as columns: the values and their
+ * stored order (numbers ascending, strings bytewise), each value's first document, and, per
+ * document, the indices of the values it holds. The facet distribution needs every value its
+ * candidates hold whenever it orders them by count, or by their printed form up to 3,000
+ * candidates, and above that when a walk would visit too many values (distribution.ts), and the
+ * facet search the strings they hold (facet-search.ts); walking the facet data for that costs an
+ * LMDB entry and a decoded set per value (about 2 µs each: 130 ms for a field of 63,000 values),
+ * a column a few nanoseconds per value a candidate holds. Built from one such walk and kept per
+ * index until its settings change, within one memory budget for all indexes; a write is patched
+ * in (index-changes.ts): its changed documents' values are kept apart, in `rewritten`, until
+ * enough have been to lay the column out again. A field whose column would take more than a
+ * quarter of the budget is not kept (it would empty the others every time), and is walked
+ * instead. Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
 import { decode, has, type DocSet } from '../docset.js';
@@ -26,13 +28,21 @@ export type ValueKind = typeof FacetKind.number | typeof FacetKind.string;
 export type ValueOf<K extends ValueKind> = K extends typeof FacetKind.number ? number : string;
 
 export interface ValueColumn<T> {
-  /** the field's values of the kind, in stored order */
+  /** the field's values of the kind: in stored order as laid out, then those writes added since */
   readonly values: readonly T[];
+  /** the value indices in stored order (numbers ascending, strings bytewise) */
+  readonly order: Uint32Array;
+  /** per value index: its place in `order` */
+  readonly rank: Uint32Array;
   /** per value: its first document, candidate or not (the facet search names a value by it) */
   readonly firsts: Uint32Array;
-  /** per docid up to the greatest + 1: the indices of its values are byDoc[docStarts[d] .. docStarts[d + 1]) */
+  /** as laid out, per docid up to the greatest + 1: the indices of its values are byDoc[docStarts[d] .. docStarts[d + 1]) */
   readonly docStarts: Uint32Array;
   readonly byDoc: Uint32Array;
+  /** the documents writes changed since the layout: their value indices, in place of the laid-out ones */
+  readonly rewritten: ReadonlyMap<number, Uint32Array>;
+  /** 1 at the docids `rewritten` holds */
+  readonly rewrittenMask: Uint8Array;
 }
 
 /** A value among the candidates: how many hold it, and the first of them (for its original spelling). */
@@ -97,102 +107,117 @@ function keyOf(value: number | string): Buffer {
   return typeof value === 'number' ? orderedF64(value) : Buffer.from(value);
 }
 
+/** Documents a column holds rewritten before it is laid out again (a pass over all its pairs). */
+const rewrittenLimit = (documents: number) => Math.max(16, documents >>> 5);
+
 /**
  * `column` after a write that changed the documents `changed` and the facet keys `keys` (full keys
- * of its field and kind): each key's value takes its documents from the facet data again (added
- * when new, dropped when no document holds it any more); a document the write did not change keeps
- * its pairs, a changed one those of the values the write did not touch, plus the touched values
- * holding it now. Passes over the column's pairs, where building it walks the field's facet data
- * (190 ms for debdocs' 63,667 packages).
+ * of its field and kind): each key's value takes its first document from the facet data again,
+ * a value new to the column is added (after the others, placed in `order`), and each changed
+ * document gets its value indices anew, in `rewritten`: those of the values the write did not
+ * touch, and the touched values holding it now; a document the write did not change holds what it
+ * held. Work in the changed documents and touched values, where building the column walks the
+ * field's facet data (190 ms for debdocs' 63,667 packages); laid out again after many writes.
  */
 function patched(env: IndexReadEnv, columns: Columns, column: ValueColumn<number | string>, keys: readonly Buffer[], changed: readonly number[]): ValueColumn<number | string> | null {
-  const { values, firsts, docStarts, byDoc } = column;
+  const { values, order, docStarts, byDoc, rewritten, rewrittenMask } = column;
   const top = docStarts.length - 1;
-  // each touched value: its place among the column's values (found there, or going there) and its documents now
+  // each touched value: its place in stored order (found there, or going there) and its documents now
   const place = (payload: Buffer) => {
     let lo = 0;
-    let hi = values.length;
+    let hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (Buffer.compare(keyOf(values[mid]!), payload) < 0) lo = mid + 1;
+      if (Buffer.compare(keyOf(values[order[mid]!]!), payload) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   };
-  const touched = keys
-    .map((key) => {
-      const payload = key.subarray(3);
-      const at = place(payload);
-      const found = at < values.length && Buffer.compare(keyOf(values[at]!), payload) === 0;
-      return { at, payload, found, value: key[2] === FacetKind.number ? readOrderedF64(key, 3) : payload.toString(), set: decode(env.facetDocids.get(key)) };
-    })
-    // in key order: values going to one place among the column's, before the one found there
-    .sort((a, b) => a.at - b.at || Buffer.compare(a.payload, b.payload));
-  // the values after the write, the untouched ones copied in runs; remap: old index → new (-1: dropped)
-  let count = values.length;
-  for (const one of touched) count += (one.set.length > 0 ? 1 : 0) - (one.found ? 1 : 0);
-  const remap = new Int32Array(values.length);
-  const pieces: (number | string)[][] = [];
-  const nextFirsts = new Uint32Array(count);
-  const held: { index: number; set: DocSet }[] = [];
-  const touchedOld = new Uint8Array(values.length);
-  let i = 0;
-  let k = 0;
-  const copyTo = (end: number) => {
-    if (end <= i) return;
-    pieces.push(values.slice(i, end));
-    nextFirsts.set(firsts.subarray(i, end), k);
-    for (; i < end; i++) remap[i] = k++;
-  };
-  for (const one of touched) {
-    copyTo(one.at);
-    if (one.found) {
-      touchedOld[i] = 1;
-      remap[i++] = one.set.length > 0 ? k : -1;
+  const touched = new Map<number, DocSet>();
+  const added: (number | string)[] = [];
+  const inserts: { at: number; payload: Buffer; index: number }[] = [];
+  for (const key of keys) {
+    const payload = key.subarray(3);
+    const at = place(payload);
+    const set = decode(env.facetDocids.get(key));
+    if (at < order.length && Buffer.compare(keyOf(values[order[at]!]!), payload) === 0) touched.set(order[at]!, set);
+    else if (set.length > 0) {
+      const index = values.length + added.length;
+      added.push(key[2] === FacetKind.number ? readOrderedF64(key, 3) : payload.toString());
+      inserts.push({ at, payload, index });
+      touched.set(index, set);
     }
-    if (one.set.length === 0) continue;
-    pieces.push([one.value]);
-    nextFirsts[k] = one.set[0]!;
-    held.push({ index: k++, set: one.set });
   }
-  copyTo(values.length);
-  // the pairs by document
-  let nextTop = top;
-  for (const { set } of held) nextTop = Math.max(nextTop, set[set.length - 1]! + 1);
-  const isChanged = new Uint8Array(nextTop);
-  const gained = new Map<number, number[]>();
+  const n = values.length + added.length;
+  let nextOrder = order;
+  let nextRank = column.rank;
+  if (inserts.length > 0) {
+    // values going to one place in their key order
+    inserts.sort((a, b) => a.at - b.at || Buffer.compare(a.payload, b.payload));
+    nextOrder = new Uint32Array(n);
+    let from = 0;
+    let to = 0;
+    for (const { at, index } of inserts) {
+      nextOrder.set(order.subarray(from, at), to);
+      to += at - from;
+      from = at;
+      nextOrder[to++] = index;
+    }
+    nextOrder.set(order.subarray(from), to);
+    nextRank = new Uint32Array(n);
+    for (let r = 0; r < n; r++) nextRank[nextOrder[r]!] = r;
+  }
+  const firsts = new Uint32Array(n);
+  firsts.set(column.firsts);
+  for (const [index, set] of touched) if (set.length > 0) firsts[index] = set[0]!;
+  const nextRewritten = new Map(rewritten);
+  let maskLength = rewrittenMask.length;
+  for (const docid of changed) maskLength = Math.max(maskLength, docid + 1);
+  const mask = new Uint8Array(maskLength);
+  mask.set(rewrittenMask);
+  let bytes = 0;
   for (const docid of changed) {
-    if (docid >= nextTop) continue;
-    isChanged[docid] = 1;
-    for (const { index, set } of held) if (has(set, docid)) gained.set(docid, [...(gained.get(docid) ?? []), index]);
+    const held = rewritten.get(docid) ?? (docid < top ? byDoc.subarray(docStarts[docid]!, docStarts[docid + 1]!) : new Uint32Array(0));
+    const now: number[] = [];
+    for (const index of held) if (!touched.has(index)) now.push(index);
+    for (const [index, set] of touched) if (has(set, docid)) now.push(index);
+    nextRewritten.set(docid, Uint32Array.from(now));
+    mask[docid] = 1;
+    bytes += 64 + 4 * now.length;
   }
-  // plain loops (no call per pair): this runs once per write, in code that stays cold
-  const nextStarts = new Uint32Array(nextTop + 1);
-  for (let d = 0; d < nextTop; d++) {
-    const start = d < top ? docStarts[d]! : 0;
-    const end = d < top ? docStarts[d + 1]! : 0;
-    let pairs = end - start;
-    if (isChanged[d] === 1) {
-      for (let j = start; j < end; j++) pairs -= touchedOld[byDoc[j]!]!;
-      pairs += gained.get(d)?.length ?? 0;
-    }
-    nextStarts[d + 1] = nextStarts[d]! + pairs;
-  }
-  const nextByDoc = new Uint32Array(nextStarts[nextTop]!);
-  for (let d = 0, at = 0; d < nextTop; d++) {
-    const start = d < top ? docStarts[d]! : 0;
-    const end = d < top ? docStarts[d + 1]! : 0;
-    if (isChanged[d] === 0) for (let j = start; j < end; j++) nextByDoc[at++] = remap[byDoc[j]!]!;
-    else {
-      for (let j = start; j < end; j++) if (touchedOld[byDoc[j]!] === 0) nextByDoc[at++] = remap[byDoc[j]!]!;
-      for (const index of gained.get(d) ?? []) nextByDoc[at++] = index;
-    }
-  }
-  const nextValues = pieces.flat();
-  const bytes = columnBytes(nextValues, nextTop, nextByDoc.length);
-  if (bytes > budget.limit / 4) return null;
+  for (const value of added) bytes += typeof value === 'number' ? 16 : STRING_BYTES + 8 + 2 * value.length;
   budget.charge(columns.cache, bytes);
-  return { values: nextValues, firsts: nextFirsts, docStarts: nextStarts, byDoc: nextByDoc };
+  const next = { values: added.length > 0 ? values.concat(added) : values, order: nextOrder, rank: nextRank, firsts, docStarts, byDoc, rewritten: nextRewritten, rewrittenMask: mask };
+  return nextRewritten.size > rewrittenLimit(top) ? laidOut(columns, next) : next;
+}
+
+/** `column` laid out again: its values in stored order but those no document holds, its pairs by document, nothing rewritten. */
+function laidOut(columns: Columns, column: ValueColumn<number | string>): ValueColumn<number | string> | null {
+  const { values, order, rank, docStarts, byDoc, rewritten, rewrittenMask } = column;
+  const top = docStarts.length - 1;
+  const documents = Math.max(top, rewrittenMask.length);
+  const held = (d: number) => (d < rewrittenMask.length && rewrittenMask[d] === 1 ? rewritten.get(d)! : d < top ? byDoc.subarray(docStarts[d]!, docStarts[d + 1]!) : null);
+  // each value's documents, counted then filled, by rank
+  const counts = new Uint32Array(values.length + 1);
+  for (let d = 0; d < documents; d++) {
+    const own = held(d);
+    if (own !== null) for (let j = 0; j < own.length; j++) counts[rank[own[j]!]! + 1]!++;
+  }
+  for (let r = 0; r < values.length; r++) counts[r + 1]! += counts[r]!;
+  const docids = new Uint32Array(counts[values.length]!);
+  const filled = counts.slice(0, values.length);
+  for (let d = 0; d < documents; d++) {
+    const own = held(d);
+    if (own !== null) for (let j = 0; j < own.length; j++) docids[filled[rank[own[j]!]!]!++] = d;
+  }
+  const kept: (number | string)[] = [];
+  const sets: DocSet[] = [];
+  for (let r = 0; r < values.length; r++) {
+    if (counts[r + 1] === counts[r]) continue;
+    kept.push(values[order[r]!]!);
+    sets.push(docids.subarray(counts[r]!, counts[r + 1]!));
+  }
+  return fromSets(columns, kept, sets);
 }
 
 /** The columns kept for `env` under its current settings. */
@@ -260,27 +285,41 @@ function fromSets<T extends number | string>(columns: Columns, values: T[], sets
   });
   const firsts = new Uint32Array(values.length);
   for (let k = 0; k < values.length; k++) firsts[k] = sets[k]![0] ?? 0;
+  const order = new Uint32Array(values.length);
+  for (let k = 0; k < values.length; k++) order[k] = k;
   budget.charge(columns.cache, bytes);
-  return { values, firsts, docStarts, byDoc };
+  return { values, order, rank: order, firsts, docStarts, byDoc, rewritten: new Map(), rewrittenMask: new Uint8Array(0) };
 }
 
 /** The values the candidates hold, in stored order, with their counts, read by candidate. */
 export function valuesAmong<T>(column: ValueColumn<T>, candidates: DocSet): ColumnFound<T>[] {
-  const { values, docStarts, byDoc } = column;
+  const { values, rank, docStarts, byDoc, rewritten, rewrittenMask } = column;
   const top = docStarts.length - 1;
+  const end = Math.max(top, rewrittenMask.length);
   const counts = new Uint32Array(values.length);
   const firsts = new Uint32Array(values.length);
   const touched: number[] = [];
-  for (let c = 0; c < candidates.length && candidates[c]! < top; c++) {
+  for (let c = 0; c < candidates.length && candidates[c]! < end; c++) {
     const d = candidates[c]!;
-    for (let j = docStarts[d]!; j < docStarts[d + 1]!; j++) {
-      const k = byDoc[j]!;
-      if (counts[k]++ === 0) {
-        firsts[k] = d;
-        touched.push(k);
+    if (d < rewrittenMask.length && rewrittenMask[d] === 1) {
+      const own = rewritten.get(d)!;
+      for (let j = 0; j < own.length; j++) {
+        const k = own[j]!;
+        if (counts[k]++ === 0) {
+          firsts[k] = d;
+          touched.push(k);
+        }
+      }
+    } else if (d < top) {
+      for (let j = docStarts[d]!; j < docStarts[d + 1]!; j++) {
+        const k = byDoc[j]!;
+        if (counts[k]++ === 0) {
+          firsts[k] = d;
+          touched.push(k);
+        }
       }
     }
   }
-  touched.sort((a, b) => a - b);
+  touched.sort((a, b) => rank[a]! - rank[b]!);
   return touched.map((k) => ({ value: values[k]!, count: counts[k]!, first: firsts[k]!, index: k }));
 }
