@@ -70,6 +70,9 @@ function readWords(env: IndexReadEnv): Words {
   return { words, ids, list: packWordList(words), idLimit: limitOf(ids) };
 }
 
+/** Arrays joined per `concat` call (a spread of many more risks the engine's argument limit). */
+const CONCAT_ARGUMENTS = 4096;
+
 /** `old`'s words with the created ones inserted and the deleted ones left out, write by write. */
 function mergeWords(old: Dictionary, changes: readonly WordChanges[]): Words {
   // net effect: a word deleted then created again gets its new id
@@ -124,7 +127,10 @@ function mergeWords(old: Dictionary, changes: readonly WordChanges[]): Words {
   let idLimit = old.idLimit;
   for (const [, id] of inserts) idLimit = Math.max(idLimit, id + 1);
   if (drops.some((at) => old.ids[at]! + 1 === old.idLimit)) idLimit = limitOf(ids);
-  return { words: pieces.flat(), ids, list: repackWordList(old.matcher.list, sources), idLimit };
+  // concat copies arrays whole (flat goes element by element: 10 ms for debdocs' 136,549 words)
+  let words: string[] = [];
+  for (let p = 0; p < pieces.length; p += CONCAT_ARGUMENTS) words = words.concat(...pieces.slice(p, p + CONCAT_ARGUMENTS));
+  return { words, ids, list: repackWordList(old.matcher.list, sources), idLimit };
 }
 
 /** Code-point comparison of two strings (JS `<` compares UTF-16 units, which differs above U+FFFF). */
