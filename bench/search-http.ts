@@ -12,16 +12,15 @@
  * `node --cpu-prof`, warmed with one pass of the queries, then runs only that phase (its profile
  * is written to DIR when it stops; its startup and the warm-up pass are in it too).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { numberOption } from './args.js';
 import { loadDataset, type Query } from './datasets.js';
 import { percentile } from './latency.js';
-import { freePort } from './peers/quarry-http.js';
+import { call, startServer, stopServer, waitTask } from './http-server.js';
 
 const args = process.argv.slice(2);
 const stringOption = (name: string): string | undefined => {
@@ -35,55 +34,6 @@ const seconds = numberOption(args, '--seconds', 5);
 const CONNECTIONS = 8;
 const server = path.resolve(stringOption('--server') ?? fileURLToPath(new URL('../src/main.js', import.meta.url)));
 const cpuProfDir = stringOption('--cpu-prof');
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/** One request on `agent`'s keep-alive sockets; resolves with the status and the body text. */
-function call(agent: Agent, url: string, method: string, body?: string, contentType = 'application/json'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const headers = body === undefined ? {} : { 'content-type': contentType };
-    const req = request(url, { method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function startServer(dbPath: string, nodeArgs: readonly string[]): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, server, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--log-level', 'WARN', '--no-analytics'], { stdio: 'ignore' });
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return { child, url };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
-
-/** Stops the server with SIGTERM (its graceful shutdown, so `--cpu-prof` writes its profile). */
-function stopServer(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-async function waitTask(agent: Agent, url: string, uid: number): Promise<void> {
-  for (;;) {
-    const task = JSON.parse((await call(agent, `${url}/tasks/${uid}`, 'GET')).body) as { status: string; error?: unknown };
-    if (task.status === 'succeeded') return;
-    if (task.status === 'failed') throw new Error(`task ${uid} failed: ${JSON.stringify(task.error)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const searchBody = (query: Query) => JSON.stringify({ q: query.q, limit: 20, ...(query.meiliFilter === undefined ? {} : { filter: query.meiliFilter }) });
 
@@ -153,7 +103,7 @@ const dataset = loadDataset(name, limit);
 const dir = mkdtempSync(path.join(tmpdir(), 'bench-search-http-'));
 const dbPath = path.join(dir, 'db');
 const loadStart = performance.now();
-let { child, url } = await startServer(dbPath, []);
+let { child, url } = await startServer(server, dbPath, []);
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 const settings = JSON.parse(
   (await call(agent, `${url}/indexes/bench/settings`, 'PATCH', JSON.stringify({ searchableAttributes: dataset.searchable, filterableAttributes: dataset.filterable, sortableAttributes: dataset.sortable }))).body,
@@ -167,7 +117,7 @@ const loadMs = performance.now() - loadStart;
 
 if (cpuProfDir !== undefined) {
   await stopServer(child);
-  ({ child, url } = await startServer(dbPath, ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProfDir)]));
+  ({ child, url } = await startServer(server, dbPath, ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProfDir)]));
 }
 
 const bodies = dataset.queries.map(searchBody);
