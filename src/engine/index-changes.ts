@@ -10,10 +10,11 @@
  * step of the write so that the writer's own caches never see a half-written state), the words
  * version before and after, and the docids, words (keys whose word postings changed: every word
  * a changed document held before or holds after), the words created and deleted, and the facet
- * keys (field, kind, value) whose documents it changed. A cache derived at version A follows the entries from A to the
- * current version, dropping what they name; where the chain is not held (more than KEPT writes
- * since, or fewer when their lists hold more than MAX_ITEMS together), or a list it needs is not (a write changed too many to list, or rebuilt them), it starts
- * over, as every cache did after every write before.
+ * keys (field, kind, value) whose documents it changed. A cache derived at version A follows the
+ * entries from A to the current version, dropping or taking in what they name; where the chain is
+ * not held (more than KEPT writes since, or fewer when their lists hold more than MAX_ITEMS
+ * together), or a list it needs is not (a write changed too many to list, or rebuilt them), it
+ * starts over, as every cache did after every write before.
  */
 import type { Follow } from './entry-cache.js';
 import type { IndexEnv } from './index-env.js';
@@ -25,7 +26,7 @@ const KEPT = 8;
 const MAX_DOCIDS = 4096;
 const MAX_WORDS = 16_384;
 const MAX_FACET_KEYS = 4096;
-/** Items (docids, words, facet pairs) the kept writes hold together, beyond the last write's. */
+/** Items (docids, words, facet keys) the kept writes hold together; the last write is kept whatever it holds. */
 const MAX_ITEMS = 2 * MAX_WORDS;
 
 const size = (entry: Entry) => (entry.docids?.length ?? 0) + (entry.words?.length ?? 0) + (entry.added?.length ?? 0) + (entry.removed?.length ?? 0) + (entry.facetKeys?.length ?? 0);

@@ -6,8 +6,9 @@
  * words and n-grams (dictionary look-ups at every cut, pair counts, a phrase check on records).
  * Kept per index within one memory budget for all indexes (cache-budget.ts), as the forward
  * records (forward.ts); a write drops what it changed (index-changes.ts): the postings of the
- * words it lists, the prefixes of those words, and the splits with one of them for a part. Postings are copies (never lmdb's
- * reused buffer) and are shared: read-only. Main thread, read snapshot.
+ * words it lists, the prefixes of those words, and the splits with one of them for a part.
+ * Postings are copies (never lmdb's reused buffer) and are shared: read-only. Main thread, read
+ * snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
