@@ -8,8 +8,8 @@
  * come from the field's value columns (value-columns.ts), else from walking its values in order
  * until the budget is filled, unless the field's kept column is cheaper to read by candidate; a
  * walk (or a facet stats' walk) that costs too much without filling it (the candidates hold few of
- * a field's many values: packages, sizes) reads the column instead. Strings are named by the original spelling in their first
- * candidate, as Meilisearch reads `field_id_docid_facet_strings`.
+ * a field's many values: packages, sizes) reads the column instead. Strings are named by the
+ * original spelling in their first candidate, as Meilisearch reads `field_id_docid_facet_strings`.
  * Pure reads on a snapshot; callers: the search routes.
  */
 import { ApiError } from '../../errors/api-error.js';

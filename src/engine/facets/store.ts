@@ -43,6 +43,17 @@ export function facetKey(fid: number, kind: FacetKind, payload?: string | number
   return Buffer.from(facetKeyString(fid, kind, payload), 'latin1');
 }
 
+/** The field id and kind a facet key (as bytes or as `facetKeyString`) belongs to. */
+export function facetKeyField(key: Uint8Array | string): { fid: number; kind: FacetKind } {
+  const at = (i: number) => (typeof key === 'string' ? key.charCodeAt(i) : key[i]!);
+  return { fid: (at(0) << 8) | at(1), kind: at(2) as FacetKind };
+}
+
+/** The value a `number` or `string` facet key holds. */
+export function facetKeyValue(key: Buffer): number | string {
+  return key[2] === FacetKind.number ? readOrderedF64(key, 3) : key.subarray(3).toString();
+}
+
 export function readFacetFields(env: IndexReadEnv): string[] {
   return (env.main.get(INDEX_MAIN_KEYS.facetFields) as string[] | undefined) ?? [];
 }
@@ -162,8 +173,7 @@ export class FacetReader {
     // reverse scan starts there, so it must leave it out
     const range = descending ? { start: after, end: first, reverse: true, exclusiveStart: true } : { start: first, end: after };
     for (const { key, value } of this.env.facetDocids.getRange(range)) {
-      const decoded = kind === FacetKind.number ? readOrderedF64(key, 3) : key.subarray(3).toString();
-      yield { value: decoded as K extends typeof FacetKind.number ? number : string, docids: decode(value) };
+      yield { value: facetKeyValue(key) as K extends typeof FacetKind.number ? number : string, docids: decode(value) };
     }
   }
 

@@ -141,7 +141,7 @@ export const facetUpdater: IndexUpdater = {
       writeDocumentsIds(env, union(difference(all, fromUnsorted(deleted)), fromUnsorted(created)));
     }
     ids.save();
-    // the keys whose documents changed, which the facet columns searches keep are patched with
+    // the keys whose documents changed: searches patch the facet columns they keep with them
     noteFacets(env, [...deltas.keys()]);
   },
 

@@ -14,15 +14,14 @@
  * instead. Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
-import { decode, has, type DocSet } from '../docset.js';
+import { decode, fromUnsorted, intersect, type DocSet } from '../docset.js';
 import { EntryCache } from '../entry-cache.js';
 import { followChanges } from '../index-changes.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import { searchSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { FacetKind } from './extract.js';
-import type { FacetReader } from './store.js';
-import { orderedF64, readOrderedF64 } from './values.js';
+import { facetKey, facetKeyField, facetKeyValue, type FacetReader } from './store.js';
 
 export type ValueKind = typeof FacetKind.number | typeof FacetKind.string;
 export type ValueOf<K extends ValueKind> = K extends typeof FacetKind.number ? number : string;
@@ -83,9 +82,9 @@ const cached = new EntryCache<Columns>(
     const touched = new Map<string, Buffer[]>();
     // a key written by several steps of one write is listed once per step
     for (const latin1 of new Set(changes.facetKeys)) {
-      const kind = latin1.charCodeAt(2);
+      const { fid, kind } = facetKeyField(latin1);
       if (kind !== FacetKind.number && kind !== FacetKind.string) continue;
-      const key = `${(latin1.charCodeAt(0) << 8) | latin1.charCodeAt(1)}:${kind}`;
+      const key = `${fid}:${kind}`;
       const keys = touched.get(key) ?? [];
       keys.push(Buffer.from(latin1, 'latin1'));
       touched.set(key, keys);
@@ -102,11 +101,6 @@ const cached = new EntryCache<Columns>(
   }),
 );
 
-/** A value's facet key, to order values as the facet data does (numbers numerically, strings bytewise). */
-function keyOf(value: number | string): Buffer {
-  return typeof value === 'number' ? orderedF64(value) : Buffer.from(value);
-}
-
 /** Documents a column holds rewritten before it is laid out again (a pass over all its pairs). */
 const rewrittenLimit = (documents: number) => Math.max(16, documents >>> 5);
 
@@ -122,29 +116,31 @@ const rewrittenLimit = (documents: number) => Math.max(16, documents >>> 5);
 function patched(env: IndexReadEnv, columns: Columns, column: ValueColumn<number | string>, keys: readonly Buffer[], changed: readonly number[]): ValueColumn<number | string> | null {
   const { values, order, docStarts, byDoc, rewritten, rewrittenMask } = column;
   const top = docStarts.length - 1;
+  const { fid, kind } = facetKeyField(keys[0]!);
+  // the facet key of the value at place `at` in stored order, which orders values as the facet data does
+  const keyAt = (at: number) => facetKey(fid, kind, values[order[at]!]!);
   // each touched value: its place in stored order (found there, or going there) and its documents now
-  const place = (payload: Buffer) => {
+  const place = (key: Buffer) => {
     let lo = 0;
     let hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (Buffer.compare(keyOf(values[order[mid]!]!), payload) < 0) lo = mid + 1;
+      if (Buffer.compare(keyAt(mid), key) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   };
   const touched = new Map<number, DocSet>();
   const added: (number | string)[] = [];
-  const inserts: { at: number; payload: Buffer; index: number }[] = [];
+  const inserts: { at: number; key: Buffer; index: number }[] = [];
   for (const key of keys) {
-    const payload = key.subarray(3);
-    const at = place(payload);
+    const at = place(key);
     const set = decode(env.facetDocids.get(key));
-    if (at < order.length && Buffer.compare(keyOf(values[order[at]!]!), payload) === 0) touched.set(order[at]!, set);
+    if (at < order.length && Buffer.compare(keyAt(at), key) === 0) touched.set(order[at]!, set);
     else if (set.length > 0) {
       const index = values.length + added.length;
-      added.push(key[2] === FacetKind.number ? readOrderedF64(key, 3) : payload.toString());
-      inserts.push({ at, payload, index });
+      added.push(facetKeyValue(key));
+      inserts.push({ at, key, index });
       touched.set(index, set);
     }
   }
@@ -153,7 +149,7 @@ function patched(env: IndexReadEnv, columns: Columns, column: ValueColumn<number
   let nextRank = column.rank;
   if (inserts.length > 0) {
     // values going to one place in their key order
-    inserts.sort((a, b) => a.at - b.at || Buffer.compare(a.payload, b.payload));
+    inserts.sort((a, b) => a.at - b.at || Buffer.compare(a.key, b.key));
     nextOrder = new Uint32Array(n);
     let from = 0;
     let to = 0;
@@ -175,12 +171,23 @@ function patched(env: IndexReadEnv, columns: Columns, column: ValueColumn<number
   for (const docid of changed) maskLength = Math.max(maskLength, docid + 1);
   const mask = new Uint8Array(maskLength);
   mask.set(rewrittenMask);
+  // the touched values each changed document holds now: each value's documents met with the
+  // changed ones (galloping), not every value asked about every document
+  const changedSet = fromUnsorted(changed);
+  const gained = new Map<number, number[]>();
+  for (const [index, set] of touched) {
+    for (const docid of intersect(set, changedSet)) {
+      const list = gained.get(docid);
+      if (list === undefined) gained.set(docid, [index]);
+      else list.push(index);
+    }
+  }
   let bytes = 0;
-  for (const docid of changed) {
+  for (const docid of changedSet) {
     const held = rewritten.get(docid) ?? (docid < top ? byDoc.subarray(docStarts[docid]!, docStarts[docid + 1]!) : new Uint32Array(0));
     const now: number[] = [];
     for (const index of held) if (!touched.has(index)) now.push(index);
-    for (const [index, set] of touched) if (has(set, docid)) now.push(index);
+    for (const index of gained.get(docid) ?? []) now.push(index);
     nextRewritten.set(docid, Uint32Array.from(now));
     mask[docid] = 1;
     bytes += 64 + 4 * now.length;
@@ -242,10 +249,10 @@ export function keptColumn<K extends ValueKind>(env: IndexReadEnv, fid: number, 
  * field's column is too big to keep.
  */
 export function valueColumn<K extends ValueKind>(env: IndexReadEnv, reader: FacetReader, fid: number, kind: K): ValueColumn<ValueOf<K>> | null {
-  const known = keptColumn(env, fid, kind);
-  if (known !== undefined) return known;
   const columns = kept(env);
   const key = `${fid}:${kind}`;
+  const known = columns.byField.get(key) as ValueColumn<ValueOf<K>> | null | undefined;
+  if (known !== undefined) return known;
   const values: ValueOf<K>[] = [];
   const sets: DocSet[] = [];
   for (const { value, docids } of reader.values(fid, kind)) {

@@ -29,7 +29,20 @@ export interface PostingStore {
 /** A word's split-word derivation as terms.ts finds it (its two words, as a phrase), null for none. */
 export type FoundSplit = { posting: Posting; words: string[] } | null;
 
-/** What a search keeps the split words it found in, by a key of what decided them. */
+/**
+ * The key of a word's split (or an n-gram's, `own` its words) under a proximity precision: what
+ * decides it besides the index (words hold no NUL, which keeps the parts apart).
+ */
+export function splitKey(precision: string, word: string, own: readonly string[] = []): string {
+  return [precision, word, ...own].join('\u0000');
+}
+
+/** The word a `splitKey` names. */
+function splitKeyWord(key: string): string {
+  return key.split('\u0000')[1]!;
+}
+
+/** What a search keeps the split words it found in, by a `splitKey`. */
 export interface SplitStore {
   get(key: string): FoundSplit | undefined;
   set(key: string, split: FoundSplit): void;
@@ -88,7 +101,7 @@ const cached = new EntryCache<Cached>(
     postings.prefixes.drop((prefix) => sorted[lowerBound(sorted, prefix)]?.startsWith(prefix) === true);
     // a split depends on the postings of the parts of every cut of its word
     postings.splits.drop((key) => {
-      const chars = [...key.split('\u0000')[1]!];
+      const chars = [...splitKeyWord(key)];
       for (let i = 1; i < chars.length; i++) if (changed.has(chars.slice(0, i).join('')) || changed.has(chars.slice(i).join(''))) return true;
       return false;
     });

@@ -31,7 +31,7 @@ import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { bucketedPosition } from './bucketed-position.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
 import { phraseMet, phrasePairs } from './phrase.js';
-import type { FoundSplit, PostingStore, SplitStore } from './posting-cache.js';
+import { splitKey, type FoundSplit, type PostingStore, type SplitStore } from './posting-cache.js';
 import { prefixPostings, readPosting, wordPostings } from '../words/posting-blocks.js';
 import { EMPTY_POSTING, fieldBit, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
 import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
@@ -428,8 +428,8 @@ const MAX_SPLIT_CHECK = 1000;
  */
 function splitPosting(word: string, options: ResolveOptions, own?: readonly string[]): FoundSplit {
   // kept between searches when nothing but the index decides it: every field searched, and the
-  // proximity precision the phrase check uses (words hold no NUL, which keeps the key's parts apart)
-  const key = options.allowedMask === 0xffffffff ? [options.settings.proximityPrecision, word, ...(own ?? [])].join('\u0000') : null;
+  // proximity precision the phrase check uses
+  const key = options.allowedMask === 0xffffffff ? splitKey(options.settings.proximityPrecision, word, own) : null;
   if (key !== null) {
     const kept = options.splits.get(key);
     if (kept !== undefined) return kept;
