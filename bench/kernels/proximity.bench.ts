@@ -15,15 +15,10 @@ function batchOf(docs: number) {
   const builder = new ProximityBuilder();
   builder.begin(3);
   for (let d = 0; d < docs; d++) {
-    // each list one run of the document's places
     const lists = Array.from({ length: 3 }, () => Array.from({ length: 1 + next(8) }, () => (next(2) << 16) | next(200)));
-    const runs: number[] = [];
-    let at = 0;
-    lists.forEach((list, l) => {
-      runs.push(l, at, at + list.length);
-      at += list.length;
-    });
-    builder.addRuns(Uint32Array.from(lists.flat()), Int32Array.from(runs), lists.length);
+    const offsets = [0];
+    for (const list of lists) offsets.push(offsets[offsets.length - 1]! + list.length);
+    builder.add(Uint32Array.from(offsets), Uint32Array.from(lists.flat()), 1);
   }
   return builder.batch(Uint32Array.from([0, 1, 0, 0, 1, 2, 0, 0]), false);
 }

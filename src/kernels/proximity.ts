@@ -5,8 +5,9 @@
  * of src/engine/search/proximity-terms.ts.
  *
  * `ProximityBuilder` packs the documents' place lists struct-of-arrays (one places column, one
- * offsets column) into growable arrays reused between calls, copied straight from runs of the
- * documents' forward-record places, so building a batch allocates nothing per document.
+ * offsets column) into growable arrays reused between calls, appended a run of documents at a
+ * time as the gather kernel leaves them (record-arena.ts), so building a batch allocates nothing
+ * per document.
  * reference/proximity.ts computes the same costs in TS (the tests' oracle).
  */
 import { getKernels, KernelStatus, type Kernels } from './module.js';
@@ -88,27 +89,29 @@ export class ProximityBuilder {
   }
 
   /**
-   * Appends the next document's place lists, read from a forward record: `count` runs of its
-   * places as (list, from, to) triples in `runs`, the run being words[from .. to); each list
-   * takes its runs in the order given.
+   * Appends `docs` documents' place lists: `offsets` (docs × lists + 1, from 0) into `places`,
+   * as the gather kernel leaves them (record-arena.ts).
    */
-  addRuns(words: Uint32Array, runs: Int32Array, count: number): void {
-    const lists = this.#perDoc;
-    let need = this.#placeCount;
-    for (let h = 0; h < 3 * count; h += 3) need += runs[h + 2]! - runs[h + 1]!;
+  add(offsets: Uint32Array, places: Uint32Array, docs: number): void {
+    const entries = docs * this.#perDoc;
+    const base = this.#placeCount;
+    const need = base + offsets[entries]!;
     if (need > this.#places.length) this.#places = grow(this.#places, need);
-    if (this.#lists + lists + 1 > this.#offsets.length) this.#offsets = grow(this.#offsets, this.#lists + lists + 1);
-    const places = this.#places;
-    const offsets = this.#offsets;
-    let at = this.#placeCount;
-    for (let l = 0; l < lists; l++) {
-      for (let h = 0; h < 3 * count; h += 3) {
-        if (runs[h] !== l) continue;
-        for (let k = runs[h + 1]!; k < runs[h + 2]!; k++) places[at++] = words[k]!;
-      }
-      offsets[++this.#lists] = at;
-    }
-    this.#placeCount = at;
+    if (this.#lists + entries + 1 > this.#offsets.length) this.#offsets = grow(this.#offsets, this.#lists + entries + 1);
+    this.#places.set(places.subarray(0, offsets[entries]!), base);
+    const out = this.#offsets;
+    const at = this.#lists;
+    for (let k = 1; k <= entries; k++) out[at + k] = base + offsets[k]!;
+    this.#lists += entries;
+    this.#placeCount = need;
+  }
+
+  /** Appends `docs` documents without places (no forward record). */
+  addEmpty(docs: number): void {
+    const entries = docs * this.#perDoc;
+    if (this.#lists + entries + 1 > this.#offsets.length) this.#offsets = grow(this.#offsets, this.#lists + entries + 1);
+    this.#offsets.fill(this.#placeCount, this.#lists + 1, this.#lists + entries + 1);
+    this.#lists += entries;
   }
 
   /** The batch added since `begin`; views valid until the next `begin`. */

@@ -17,15 +17,9 @@ function batchOf(docs: number[][][], pairs: Record[], byAttribute = false): Prox
   const builder = new ProximityBuilder();
   builder.begin(docs[0]?.length ?? 0);
   for (const lists of docs) {
-    // each list as one run of places, listed last list first (the order runs come in does not matter)
-    const words = Uint32Array.from(lists.flat());
-    const runs: number[] = [];
-    let at = 0;
-    lists.forEach((list, l) => {
-      runs.unshift(l, at, at + list.length);
-      at += list.length;
-    });
-    builder.addRuns(words, Int32Array.from(runs), lists.length);
+    const offsets = [0];
+    for (const list of lists) offsets.push(offsets[offsets.length - 1]! + list.length);
+    builder.add(Uint32Array.from(offsets), Uint32Array.from(lists.flat()), 1);
   }
   return builder.batch(Uint32Array.from(pairs.flatMap(([left, right, flags, offset]) => [left, right, flags, offset ?? 0])), byAttribute);
 }
@@ -139,16 +133,16 @@ describe('proximity kernel', () => {
 });
 
 describe('proximity batch builder', () => {
-  it('gathers a record\'s runs into each list in the order given, skipping the other places', () => {
+  it('appends documents as the gather leaves them, after the places before, and documents without places', () => {
     const builder = new ProximityBuilder();
-    builder.begin(3);
-    // places of three words: list 2 takes two runs, list 0 one, list 1 none
-    const words = Uint32Array.from([10, 11, 20, 30, 31, 32]);
-    builder.addRuns(words, Int32Array.from([2, 3, 6, 0, 2, 3, 2, 0, 2]), 3);
-    builder.addRuns(words, Int32Array.from([]), 0);
+    builder.begin(2);
+    // two documents of 2 lists: (10, 11 | 20) and (— | 30)
+    builder.add(Uint32Array.from([0, 2, 3, 3, 4]), Uint32Array.from([10, 11, 20, 30, 99]), 2);
+    builder.addEmpty(1);
+    builder.add(Uint32Array.from([0, 1, 1]), Uint32Array.from([40]), 1);
     const { docs, places, offsets } = builder.batch(new Uint32Array(0), false);
-    expect(docs).toBe(2);
-    expect([...offsets]).toEqual([0, 1, 1, 6, 6, 6, 6]);
-    expect([...places.subarray(0, 6)]).toEqual([20, 30, 31, 32, 10, 11]);
+    expect(docs).toBe(4);
+    expect([...offsets]).toEqual([0, 2, 3, 3, 4, 4, 4, 5, 5]);
+    expect([...places]).toEqual([10, 11, 20, 30, 40]);
   });
 });

@@ -8,43 +8,57 @@
  * Layout for the scans of big candidate groups (proximity, wordPosition), which look every word
  * of thousands of records up: a record is kept as its distinct word ids, where each word's places
  * start, then its places, so a scan visits each word once, without a data-dependent branch per
- * token; and records are laid one after the other in shared slabs (each twice the last, up to
- * 1 MiB, so a small index holds little), in the order first read (ascending docids, as candidates
- * come), so a scan streams through dense memory: on those groups, waiting for scattered records
- * cost more than the lookups themselves.
+ * token; and records are laid one after the other in the order first read (ascending docids, as
+ * candidates come), so a scan streams through dense memory, in one WebAssembly memory for every
+ * index (../../kernels/record-arena.ts), where the proximity step's gather kernel reads them.
+ * The budget empties every index's records at once, and the arena goes with them: its memory,
+ * which never shrinks, is given back whole.
  * Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
 import { followChanges, followWordsVersion } from '../index-changes.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
+import { RecordArena } from '../../kernels/record-arena.js';
 
 /**
- * Memory of the forward records kept, all indexes together: slab bytes and each record's object.
- * The same real memory as the 32 MiB of stored bytes counted before the slabs, which left out
- * each record's own typed array (measured on 45,000 debdocs records: 34.0 MiB held for 23.7 MiB
- * counted then; 32.9 MiB held in slabs now).
+ * Memory of the forward records kept, all indexes together: their bytes in the arena and each
+ * record's object (45,000 debdocs records hold about 33 MiB).
  */
 const budget = new CacheBudget(44 * 1024 * 1024);
-/** What a record's `ForwardTokens` object and its slot take besides its slab bytes. */
+/** What a record's `ForwardTokens` object and its slot take besides its bytes in the arena. */
 const RECORD_OBJECT_BYTES = 96;
 
 /**
- * A record in `words` (a slab shared with other records: read-only): its header at `head`
+ * A record in its arena's memory (`words`, shared with other records: read-only, and read again
+ * after anything that may grow the arena: another `read`, a gather): its header at `head`
  * (nFields, then field << 16 | word count per field, then nTokens); its distinct word ids,
  * ascending, at words[idsAt .. idsAt + nIds); then nIds + 1 run starts at `runsAt`; the places
  * (field << 16 | position) of word ids[j] being words[runs[j] .. runs[j + 1]), all of them
  * words[placesAt .. placesEnd), in text order per word.
  */
-export interface ForwardTokens {
-  readonly words: Uint32Array;
-  readonly head: number;
-  readonly idsAt: number;
-  readonly nIds: number;
-  readonly runsAt: number;
-  readonly placesAt: number;
-  readonly placesEnd: number;
+export class ForwardTokens {
+  constructor(
+    readonly arena: RecordArena,
+    readonly head: number,
+    readonly idsAt: number,
+    readonly nIds: number,
+    readonly runsAt: number,
+    readonly placesAt: number,
+    readonly placesEnd: number,
+  ) {}
+
+  get words(): Uint32Array {
+    return this.arena.u32;
+  }
 }
+
+/**
+ * The arena of the records laid since the budget last emptied the caches, every index's (the
+ * budget empties them all at once): dropped then, with its memory.
+ */
+let shared: RecordArena | undefined;
+const arena = (): RecordArena => (shared ??= new RecordArena());
 
 interface Records {
   /** the words version the records were read under: a settings change rebuilds them with new ids */
@@ -52,9 +66,7 @@ interface Records {
   /** docid → its tokens (null: no record), in an array indexed by docid: docids are dense, and a
    * lookup there costs a fraction of a Map's, which thousands of reads per query add up */
   readonly byDocid: (ForwardTokens | null | undefined)[];
-  /** where the records are laid */
-  readonly slabs: Slabs;
-  /** what the memory budget empties */
+  /** what the memory budget empties (every index's at once: the arena goes with them) */
   readonly cache: { clear(): void };
 }
 
@@ -65,22 +77,20 @@ const cached = new EntryCache<Records>(
   INDEX_MAIN_KEYS.documentsVersion,
   () => {
     const byDocid: (ForwardTokens | null | undefined)[] = [];
-    const slabs = new Slabs();
     return {
       wordsVersion: -1,
       byDocid,
-      slabs,
       cache: {
         clear: () => {
           byDocid.length = 0;
-          slabs.clear();
+          shared = undefined;
         },
       },
     };
   },
   followChanges((records, changes) => {
     if (changes.docids === null || !followWordsVersion(records, changes)) return false;
-    // dropped records stay in their slab until the budget empties it
+    // dropped records stay in the arena until the budget empties it
     for (const docid of changes.docids) if (docid < records.byDocid.length) records.byDocid[docid] = undefined;
     return true;
   }),
@@ -96,8 +106,9 @@ export class ForwardReader {
   ) {
     this.records = cached.get(env);
     if (this.records.wordsVersion !== wordsVersion) {
+      // the records stay in the arena (other indexes' share it) until the budget empties it
       this.records.wordsVersion = wordsVersion;
-      this.records.cache.clear();
+      this.records.byDocid.length = 0;
     }
   }
 
@@ -107,8 +118,11 @@ export class ForwardReader {
     const known = byDocid[docid];
     if (known !== undefined) return known;
     const fast = this.env.docWords.getBinaryFast(docid);
-    const tokens = fast === undefined ? null : layRecord(fast, this.records.slabs);
+    const laidIn = arena();
+    let tokens = fast === undefined ? null : layRecord(fast, laidIn);
     budget.charge(this.records.cache, tokens === null ? 0 : RECORD_OBJECT_BYTES + 4 * (tokens.placesEnd - tokens.head));
+    // the budget emptied the caches and dropped that arena: laid again in the new one
+    if (tokens !== null && laidIn !== arena()) tokens = layRecord(fast!, arena());
     // grown first: a first write far past the end would turn the array into a slow dictionary
     if (docid >= byDocid.length) byDocid.length = docid + 1;
     byDocid[docid] = tokens;
@@ -116,48 +130,15 @@ export class ForwardReader {
   }
 }
 
-/**
- * u32 slots of the first slab of an index's records and of the biggest (a record needing more
- * gets a slab of its own size): each slab doubles the last, so a small index holds a small slab.
- */
-const FIRST_SLAB_U32 = 1 << 12;
-const SLAB_U32 = 1 << 18;
-
-/** Bump allocation of records in big arrays, in reading order. */
-export class Slabs {
-  private slab = new Uint32Array(0);
-  private used = 0;
-
-  /** Room for up to `n` u32: the slab and where they start; `settle` then says how many were used. */
-  take(n: number): [Uint32Array, number] {
-    if (this.used + n > this.slab.length) {
-      const size = this.slab.length === 0 ? FIRST_SLAB_U32 : Math.min(SLAB_U32, 2 * this.slab.length);
-      this.slab = new Uint32Array(Math.max(size, n));
-      this.used = 0;
-    }
-    return [this.slab, this.used];
-  }
-
-  /** Ends the last `take` at `end` (exclusive). */
-  settle(end: number): void {
-    this.used = end;
-  }
-
-  /** Starts a new slab (the records of the old ones are dropped with them). */
-  clear(): void {
-    this.slab = new Uint32Array(0);
-    this.used = 0;
-  }
-}
-
-/** Lays a stored record (`fast`, unaligned bytes: the header, then (word id, place) pairs grouped by id) in `slabs`. */
-export function layRecord(fast: Uint8Array, slabs: Slabs): ForwardTokens {
+/** Lays a stored record (`fast`, unaligned bytes: the header, then (word id, place) pairs grouped by id) in `arena`. */
+export function layRecord(fast: Uint8Array, arena: RecordArena): ForwardTokens {
   const stored = fast.length >>> 2;
   // room for the laid record at its largest (every token a distinct word: header + 3 per token
   // + 1; a header of 2 even for a truncated record), and past it the stored record copied
   // aligned, read from while the laid one is written
   const room = stored + (stored >>> 1) + 3;
-  const [words, head] = slabs.take(room + stored);
+  const head = arena.take(room + stored);
+  const words = arena.u32;
   const copy = head + room;
   new Uint8Array(words.buffer, words.byteOffset + 4 * copy, 4 * stored).set(fast.subarray(0, 4 * stored));
   // counts read from the record never take a loop past its bytes (a truncated record lays as empty)
@@ -184,8 +165,8 @@ export function layRecord(fast: Uint8Array, slabs: Slabs): ForwardTokens {
   }
   const placesEnd = placesAt + tokens;
   words[runsAt + nIds] = placesEnd;
-  slabs.settle(placesEnd);
-  return { words, head, idsAt, nIds, runsAt, placesAt, placesEnd };
+  arena.settle(placesEnd);
+  return new ForwardTokens(arena, head, idsAt, nIds, runsAt, placesAt, placesEnd);
 }
 
 /** The places of word `id` in a record, in text order (binary search over its word ids). */

@@ -20,18 +20,20 @@
  * document of the bucket matches (milli's query graph narrowed by the typo rule). A term an
  * exactWords bucket narrowed to its exact form takes only that (its word as is, or its phrase),
  * milli handing later rules only the paths that made the bucket. Proximity never
- * narrows what later rules see. Built once per query at the first proximity step; reads forward
- * records (forward.ts) of the groups that reach it, straight into the kernel's batch.
+ * narrows what later rules see. Built once per query at the first proximity step; the lists of
+ * the groups that reach it are gathered from their forward records (forward.ts) by the gather
+ * kernel (../../kernels/record-arena.ts), into the proximity kernel's batch.
  */
 import { has, type DocSet } from '../docset.js';
 import { PAIR_FORWARD_ONLY, PAIR_JOIN, type ProximityBuilder } from '../../kernels/proximity.js';
+import { GATHER_LISTS_PER_TERM, gatherTable, type GatherTable, type RecordArena } from '../../kernels/record-arena.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import type { ForwardReader } from './forward.js';
 import { termEnd } from './query.js';
 import { NO_MATCH, type ResolvedTerm, type TermFeatures } from './terms.js';
 
 /** Place lists per query term in a proximity batch. */
-export const LISTS_PER_TERM = 4;
+export const LISTS_PER_TERM = GATHER_LISTS_PER_TERM;
 const WORDS = 0;
 const FIRST = 1;
 const LAST = 2;
@@ -76,7 +78,7 @@ export class ProximityTerms {
   /** LISTS_PER_TERM lists per term */
   readonly lists: number;
   /** the entries' words, built on first need (a one-word query never needs them) */
-  private table: EntryTable | undefined;
+  private table: GatherTable | undefined;
   /** per entry: its word id, list, typo level, phrase-like derivation */
   private readonly ids: number[] = [];
   private readonly list: number[] = [];
@@ -87,10 +89,6 @@ export class ProximityTerms {
   private readonly phrases: { term: number; level: number; docids: DocSet }[] = [];
   /** lists some word can fill */
   private readonly used: Uint8Array;
-  private readonly allowed: Uint8Array;
-  private present = new Uint8Array(0);
-  /** the runs of record tokens the document being read puts in its lists: (list, from, to) triples */
-  private runs: Int32Array = new Int32Array(48);
 
   /** `narrowed`: a typo rule ranks before proximity. */
   constructor(
@@ -100,15 +98,13 @@ export class ProximityTerms {
     const { terms } = input;
     this.lists = terms.length * LISTS_PER_TERM;
     this.used = new Uint8Array(this.lists);
-    this.allowed = new Uint8Array(terms.length);
   }
 
   /** The word entries of every term, built when a pair first needs them. */
-  private entries(): EntryTable {
+  private entries(): GatherTable {
     if (this.table !== undefined) return this.table;
     this.input.terms.forEach((term, t) => this.addTerm(term, t));
-    this.present = new Uint8Array(this.phrases.length);
-    return (this.table = new EntryTable(this.input.dictionary, this.ids));
+    return (this.table = gatherTable(this.input.terms.length, this.phrases.length, this.ids, this.list, this.level, this.phrase));
   }
 
   private addTerm(term: ResolvedTerm, t: number): void {
@@ -204,122 +200,85 @@ export class ProximityTerms {
 
   /**
    * Appends the place lists of the candidates `group` (indices into the candidates) to `builder`,
-   * read from their forward records; `exactOnly`: the terms an exactWords bucket narrowed to
-   * their exact form. Each record's places the lists take are handed over as runs, copied once,
-   * into the batch.
+   * gathered from their forward records by the gather kernel (record-arena.ts), one call per run
+   * of records in one arena (the budget may drop the arena between two reads); `exactOnly`: the
+   * terms an exactWords bucket narrowed to their exact form.
    */
   addGroup(builder: ProximityBuilder, group: ArrayLike<number>, exactOnly?: ReadonlySet<number>): void {
     const { terms, features, candidates, forward } = this.input;
     const table = this.entries();
-    table.claim();
-    const { next } = table;
-    const { bits, heads } = table.shared;
-    const { allowed, present, list, level, phrase, phrases, narrowed } = this;
+    const { narrowed, phrases } = this;
     const termCount = terms.length;
+    const phraseCount = phrases.length;
     const typos = features.map((f) => f?.typo);
+    const rows = groupRows(group.length, termCount, phraseCount);
+    const { records, allowed, present } = rows;
+    let from = 0;
+    let tokens = 0;
+    let arena: RecordArena | undefined;
+    const flush = (to: number) => {
+      if (to === from) return;
+      const count = to - from;
+      if (arena === undefined) builder.addEmpty(count);
+      else {
+        const docs = {
+          count,
+          records: records.subarray(2 * from, 2 * to),
+          allowed: allowed.subarray(from * termCount, to * termCount),
+          present: present.subarray(from * phraseCount, to * phraseCount),
+          tokens,
+        };
+        const { offsets, places } = arena.gather(table, docs);
+        builder.add(offsets, places, count);
+      }
+      from = to;
+      tokens = 0;
+      arena = undefined;
+    };
     for (let g = 0; g < group.length; g++) {
       const i = group[g]!;
       const docid = candidates[i]!;
       for (let t = 0; t < termCount; t++) {
         const typo = typos[t]?.[i] ?? NO_MATCH;
-        if (typo === NO_MATCH) allowed[t] = 0;
-        else if (exactOnly?.has(t) === true) allowed[t] = 1 << EXACT;
-        else allowed[t] = narrowed ? (1 << typo) | (typo === 0 ? 1 << EXACT : 0) : ALL_LEVELS;
+        let levels: number;
+        if (typo === NO_MATCH) levels = 0;
+        else if (exactOnly?.has(t) === true) levels = 1 << EXACT;
+        else levels = narrowed ? (1 << typo) | (typo === 0 ? 1 << EXACT : 0) : ALL_LEVELS;
+        allowed[g * termCount + t] = levels;
       }
-      for (let k = 0; k < phrases.length; k++) {
+      for (let k = 0; k < phraseCount; k++) {
         const p = phrases[k]!;
-        present[k] = (allowed[p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
+        present[g * phraseCount + k] = (allowed[g * termCount + p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
       }
       const record = forward.read(docid);
       if (record === null) {
-        builder.addRuns(NO_WORDS, this.runs, 0);
+        records[2 * g] = 0;
+        records[2 * g + 1] = 0;
         continue;
       }
-      const { words, idsAt, nIds, runsAt } = record;
-      let runs = this.runs;
-      let count = 0;
-      for (let j = idsAt; j < idsAt + nIds; j++) {
-        const id = words[j]!;
-        // most words of a record are none of the query's: one bit read in cache rejects them
-        // (an id past the bitset reads undefined, which rejects it too)
-        if (((bits[id >>> 3]! >>> (id & 7)) & 1) === 0) continue;
-        for (let e = heads[id]! - 1; e !== -1; e = next[e]! - 1) {
-          const p = phrase[e]!;
-          const l = list[e]!;
-          if (((allowed[(l / LISTS_PER_TERM) | 0]! >> level[e]!) & 1) !== 1 || (p !== -1 && present[p] !== 1)) continue;
-          if (count + 3 > runs.length) runs = this.runs = growRuns(runs);
-          const run = runsAt + j - idsAt;
-          runs[count] = l;
-          runs[count + 1] = words[run]!;
-          runs[count + 2] = words[run + 1]!;
-          count += 3;
-        }
+      if (arena !== record.arena) {
+        if (arena !== undefined) flush(g);
+        arena = record.arena;
       }
-      builder.addRuns(words, runs, count / 3);
+      records[2 * g] = record.idsAt;
+      records[2 * g + 1] = record.nIds;
+      tokens += record.placesEnd - record.placesAt;
     }
+    flush(group.length);
   }
 }
 
-/** The tokens of a document without a forward record. */
-const NO_WORDS = new Uint32Array(0);
+/** Per-document rows of a gather (records, allowed levels, phrases held), grown for the biggest group. */
+let rowArrays = { records: new Uint32Array(0), allowed: new Uint8Array(0), present: new Uint8Array(0) };
 
-function growRuns(runs: Int32Array): Int32Array {
-  const grown = new Int32Array(2 * runs.length);
-  grown.set(runs);
-  return grown;
-}
-
-/** Per dictionary: the word-id-wide arrays the entry tables of its queries share. */
-interface SharedArrays {
-  /** bit `id` set: the owner has entries for word `id` (a compact filter most record words fail) */
-  readonly bits: Uint8Array;
-  /** word id → its last entry + 1, valid where the bit is set */
-  readonly heads: Int32Array;
-  owner: EntryTable | null;
-}
-const shared = new WeakMap<Dictionary, SharedArrays>();
-
-/**
- * Word id → the entries of that word, in word-id-wide arrays shared by the queries of one
- * dictionary (allocating them per query costs more than the whole lookup work): the owner's word
- * ids have their bit set in a bitset small enough to stay in cache, as every token of every
- * record read is looked up. Searches run one at a time on the main thread; should another table
- * have taken the arrays since, `claim` clears that table's bits and sets its own again.
- */
-class EntryTable {
-  /** the word-id-wide arrays, this table's while it owns them (`claim`) */
-  readonly shared: SharedArrays;
-  /** per entry: the next entry + 1 of the same word, 0 at the end */
-  readonly next: Int32Array;
-
-  constructor(
-    dictionary: Dictionary,
-    private readonly ids: readonly number[],
-  ) {
-    let limit = dictionary.idLimit;
-    for (const id of ids) if (id >= limit) limit = id + 1;
-    let arrays = shared.get(dictionary);
-    if (arrays === undefined || arrays.heads.length < limit) {
-      arrays = { bits: new Uint8Array((limit >>> 3) + 1), heads: new Int32Array(limit), owner: null };
-      shared.set(dictionary, arrays);
-    }
-    this.shared = arrays;
-    this.next = new Int32Array(ids.length);
-    this.claim();
+function groupRows(docs: number, terms: number, phrases: number): typeof rowArrays {
+  const { records, allowed, present } = rowArrays;
+  if (records.length < 2 * docs || allowed.length < docs * terms || present.length < docs * phrases) {
+    rowArrays = {
+      records: records.length < 2 * docs ? new Uint32Array(2 * docs) : records,
+      allowed: allowed.length < docs * terms ? new Uint8Array(docs * terms) : allowed,
+      present: present.length < docs * phrases ? new Uint8Array(docs * phrases) : present,
+    };
   }
-
-  /** Makes the shared arrays this table's, chaining its entries under their words. */
-  claim(): void {
-    const arrays = this.shared;
-    if (arrays.owner === this) return;
-    const { bits, heads } = arrays;
-    if (arrays.owner !== null) for (const id of arrays.owner.ids) bits[id >>> 3] = 0;
-    arrays.owner = this;
-    for (const id of this.ids) heads[id] = 0;
-    this.ids.forEach((id, e) => {
-      bits[id >>> 3] = bits[id >>> 3]! | (1 << (id & 7));
-      this.next[e] = heads[id]!;
-      heads[id] = e + 1;
-    });
-  }
+  return rowArrays;
 }

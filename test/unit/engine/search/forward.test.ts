@@ -2,7 +2,8 @@
 // documents or the settings that shape the word index change.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { fieldWordCounts, ForwardReader, layRecord, placesOfWord, Slabs } from '../../../../src/engine/search/forward.js';
+import { fieldWordCounts, ForwardReader, layRecord, placesOfWord } from '../../../../src/engine/search/forward.js';
+import { RecordArena } from '../../../../src/kernels/record-arena.js';
 import { readWordsVersion } from '../../../../src/engine/index-changes.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -55,10 +56,10 @@ function storedRecord(fields: readonly [number, number][], tokens: readonly [num
 
 describe('record layout', () => {
   it('lays records one after the other with their distinct words and where the tokens of each word start', () => {
-    const slabs = new Slabs();
-    const first = layRecord(storedRecord([[0, 2], [1, 3]], [[4, 2], [7, 0], [7, (1 << 16) | 2], [7, (1 << 16) | 0], [9, 1]]), slabs);
-    const second = layRecord(storedRecord([[0, 1]], [[3, 0]]), slabs);
-    expect(second.words).toBe(first.words);
+    const arena = new RecordArena();
+    const first = layRecord(storedRecord([[0, 2], [1, 3]], [[4, 2], [7, 0], [7, (1 << 16) | 2], [7, (1 << 16) | 0], [9, 1]]), arena);
+    const second = layRecord(storedRecord([[0, 1]], [[3, 0]]), arena);
+    expect(second.arena).toBe(first.arena);
     expect(second.head).toBe(first.placesEnd);
     expect(Array.from(first.words.subarray(first.idsAt, first.idsAt + first.nIds))).toEqual([4, 7, 9]);
     expect(placesOfWord(first, 7)).toEqual([0, (1 << 16) | 2, (1 << 16) | 0]);
@@ -70,43 +71,43 @@ describe('record layout', () => {
     expect(fieldWordCounts(second)).toEqual([[0, 1]]);
   });
 
-  it('holds a small slab for a small index, each next slab twice the last', () => {
-    const slabs = new Slabs();
-    const first = layRecord(storedRecord([[0, 1]], [[1, 0]]), slabs);
-    expect(first.words.length).toBe(4096);
+  it('keeps earlier records readable while its memory grows for later ones', () => {
+    const arena = new RecordArena();
+    const first = layRecord(storedRecord([[0, 1]], [[1, 0]]), arena);
+    const buffer = first.words.buffer;
     let record = first;
-    while (record.words === first.words) record = layRecord(storedRecord([[0, 100]], Array.from({ length: 100 }, (_, k): [number, number] => [k, k])), slabs);
-    expect(record.words.length).toBe(8192);
+    while (record.words.buffer === buffer) record = layRecord(storedRecord([[0, 100]], Array.from({ length: 100 }, (_, k): [number, number] => [k, k])), arena);
     expect(placesOfWord(record, 99)).toEqual([99]);
+    expect(first.words).toBe(record.words);
     expect(placesOfWord(first, 1)).toEqual([0]);
+    expect(arena.used).toBe(record.placesEnd - first.head);
   });
 
   it('lays a truncated or overstated record as what its bytes hold, never reading past them', () => {
-    const slabs = new Slabs();
-    const empty = layRecord(new Uint8Array(0), slabs);
+    const arena = new RecordArena();
+    const empty = layRecord(new Uint8Array(0), arena);
     expect([empty.nIds, fieldWordCounts(empty)]).toEqual([0, []]);
     // a header claiming 1,000 fields and a token count far past the bytes
     const bytes = Buffer.alloc(4 * 5);
     [1000, 0, 0, 0, 0].forEach((value, k) => bytes.writeUInt32LE(value, 4 * k));
-    const overstated = layRecord(bytes, slabs);
+    const overstated = layRecord(bytes, arena);
     expect(overstated.placesEnd - overstated.placesAt).toBe(0);
     const tokens = storedRecord([[0, 2]], [[3, 0], [4, 1], [5, 2]]);
-    const cut = layRecord(tokens.subarray(0, tokens.length - 8), slabs);
+    const cut = layRecord(tokens.subarray(0, tokens.length - 8), arena);
     expect(placesOfWord(cut, 4)).toEqual([1]);
     expect(placesOfWord(cut, 5)).toEqual([]);
-    const next = layRecord(storedRecord([[0, 1]], [[7, 0]]), slabs);
+    const next = layRecord(storedRecord([[0, 1]], [[7, 0]]), arena);
     expect(placesOfWord(next, 7)).toEqual([0]);
     expect(fieldWordCounts(empty)).toEqual([]);
   });
 
-  it('starts a new slab for a record that does not fit, however big', () => {
-    const slabs = new Slabs();
-    const small = layRecord(storedRecord([[0, 1]], [[1, 0]]), slabs);
-    const tokens = Array.from({ length: 100_000 }, (_, k): [number, number] => [k >> 1, k]);
-    const big = layRecord(storedRecord([[0, tokens.length]], tokens), slabs);
-    expect(big.words).not.toBe(small.words);
-    expect(big.nIds).toBe(50_000);
-    expect(placesOfWord(big, 49_999)).toEqual([99_998, 99_999]);
+  it('lays a record bigger than its whole memory so far', () => {
+    const arena = new RecordArena();
+    const small = layRecord(storedRecord([[0, 1]], [[1, 0]]), arena);
+    const tokens = Array.from({ length: 1_000_000 }, (_, k): [number, number] => [k >> 1, k & 0xffff]);
+    const big = layRecord(storedRecord([[0, tokens.length]], tokens), arena);
+    expect(big.nIds).toBe(500_000);
+    expect(placesOfWord(big, 499_999)).toEqual([(999_998 & 0xffff), (999_999 & 0xffff)]);
     expect(placesOfWord(small, 1)).toEqual([0]);
   });
 });
