@@ -123,6 +123,7 @@ export class RecordArena {
   /** byte address of the result block */
   readonly #result: number;
   #u32: Uint32Array;
+  #u8: Uint8Array;
   /** u32 index of the next record */
   #top: number;
   /** run and place room of the last gather, tried first by the next */
@@ -135,6 +136,12 @@ export class RecordArena {
     this.#result = kernels.arena.base;
     this.#top = (this.#result + RESULT_BLOCK_BYTES) >>> 2;
     this.#u32 = new Uint32Array(this.#memory.buffer);
+    this.#u8 = new Uint8Array(this.#memory.buffer);
+  }
+
+  /** The arena's memory as bytes; read again after `take` or `gather`. */
+  get u8(): Uint8Array {
+    return this.#u8;
   }
 
   /** The arena's memory as u32 (index = byte address / 4); read again after `take` or `gather`. */
@@ -182,7 +189,7 @@ export class RecordArena {
       const offsetsAt = region(4 * (docs.count * lists + 1));
       const placesAt = region(4 * placeCap);
       this.#reserve(at);
-      const u8 = new Uint8Array(this.#memory.buffer);
+      const u8 = this.#u8;
       const u32 = this.#u32;
       u32.set(docs.records.subarray(0, 2 * docs.count), recordsAt >>> 2);
       u8.set(docs.allowed.subarray(0, docs.count * table.terms), allowedAt);
@@ -232,5 +239,6 @@ export class RecordArena {
     if (bytes <= have) return;
     this.#memory.grow(Math.ceil(Math.max(bytes - have, have / 2) / PAGE_BYTES));
     this.#u32 = new Uint32Array(this.#memory.buffer);
+    this.#u8 = new Uint8Array(this.#memory.buffer);
   }
 }
