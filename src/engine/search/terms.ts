@@ -528,40 +528,41 @@ function featuresOf(term: ResolvedTerm, candidates: DocSet, slotOf: Uint32Array 
     }
     return { typo, mask, position, flags };
   }
-  // matched (candidate, posting) index pairs of one derivation, reused across derivations and terms
-  if (pairs.length < 2 * n) pairs = new Uint32Array(Math.max(2 * n, 2 * pairs.length));
-  const at = pairs.subarray(0, n);
-  const from = pairs.subarray(n, 2 * n);
+  const columns = { typo, mask, position, flags };
   for (const { typo: level, exact, posting } of term.derivations) {
     const { docids, masks, infos } = posting;
-    let count = 0;
     if (slotOf !== null && docids.length <= SLOT_RATIO * n) {
+      // each entry matched and taken in one pass (staging the matched pairs cost a quarter more)
       for (let j = 0; j < docids.length; j++) {
         const slot = slotOf[docids[j]!];
         if (slot === undefined || slot === 0) continue;
-        at[count] = slot - 1;
-        from[count++] = j;
+        takeEntry(columns, slot - 1, level, exact, masks[j]!, infos[j]!);
       }
-    } else {
-      count = commonIndices(candidates, docids, at, from);
+      continue;
     }
-    for (let k = 0; k < count; k++) {
-      const i = at[k]!;
-      const j = from[k]!;
-      const info = infos[j]!;
-      const pos = info & INFO_POSITION;
-      if (level < typo[i]!) {
-        typo[i] = level;
-        mask[i] = masks[j]!;
-        position[i] = pos;
-      } else if (level === typo[i]) {
-        mask[i] = (mask[i]! | masks[j]!) >>> 0;
-        if (pos < position[i]!) position[i] = pos;
-      }
-      if (exact) flags[i] = flags[i]! | HAS_EXACT | ((info & INFO_WHOLE_FIELD) !== 0 ? EXACT_WHOLE_FIELD : 0) | (pos === 0 ? EXACT_AT_START : 0);
-    }
+    // matched (candidate, posting) index pairs of one derivation, reused across derivations and terms
+    if (pairs.length < 2 * n) pairs = new Uint32Array(Math.max(2 * n, 2 * pairs.length));
+    const at = pairs.subarray(0, n);
+    const from = pairs.subarray(n, 2 * n);
+    const count = commonIndices(candidates, docids, at, from);
+    for (let k = 0; k < count; k++) takeEntry(columns, at[k]!, level, exact, masks[from[k]!]!, infos[from[k]!]!);
   }
-  return { typo, mask, position, flags };
+  return columns;
+}
+
+/** Candidate `i`'s features with one posting entry (its field mask and info) of a derivation at `level`. */
+function takeEntry(columns: TermFeatures, i: number, level: number, exact: boolean, entryMask: number, info: number): void {
+  const { typo, mask, position, flags } = columns;
+  const pos = info & INFO_POSITION;
+  if (level < typo[i]!) {
+    typo[i] = level;
+    mask[i] = entryMask;
+    position[i] = pos;
+  } else if (level === typo[i]) {
+    mask[i] = (mask[i]! | entryMask) >>> 0;
+    if (pos < position[i]!) position[i] = pos;
+  }
+  if (exact) flags[i] = flags[i]! | HAS_EXACT | ((info & INFO_WHOLE_FIELD) !== 0 ? EXACT_WHOLE_FIELD : 0) | (pos === 0 ? EXACT_AT_START : 0);
 }
 
 /**
