@@ -773,24 +773,43 @@ function addWeights(costs: Int32Array, group: Group, masks: Uint32Array, weightO
   }
 }
 
+/** Cost counts of `byCost`, kept between calls (zero between them): most steps' costs are small. */
+const SMALL_COSTS = 1024;
+const costCounts = new Uint32Array(SMALL_COSTS + 1);
+
 /**
  * Groups indices by their integer cost (parallel to `group`), ascending cost, each group keeping
  * index order. A group where every cost is equal comes back as is (the common case for the
- * first steps on big groups).
+ * first steps on big groups). Costs in [0, SMALL_COSTS) are counted in the same pass that finds
+ * the smallest and largest (one pass of three saved on the big groups).
  */
 function byCost(group: Group, costs: Int32Array): [number, Group][] {
   if (group.length === 0) return [];
   let min = costs[0]!;
   let max = min;
-  for (let k = 1; k < group.length; k++) {
+  let small = true;
+  for (let k = 0; k < group.length; k++) {
     const c = costs[k]!;
     if (c < min) min = c;
     if (c > max) max = c;
+    if (c >= 0 && c < SMALL_COSTS) costCounts[c + 1]!++;
+    else small = false;
   }
-  if (min === max) return [[min, group]];
+  if (!small) costCounts.fill(0);
+  if (min === max) {
+    if (small) costCounts[min + 1] = 0;
+    return [[min, group]];
+  }
   // counting sort: starts[c] is where cost min + c begins in `sorted`
-  const starts = new Uint32Array(max - min + 2);
-  for (let k = 0; k < group.length; k++) starts[costs[k]! - min + 1]!++;
+  let starts: Uint32Array;
+  if (small) {
+    starts = costCounts.slice(min, max + 2);
+    starts[0] = 0;
+    costCounts.fill(0, min + 1, max + 2);
+  } else {
+    starts = new Uint32Array(max - min + 2);
+    for (let k = 0; k < group.length; k++) starts[costs[k]! - min + 1]!++;
+  }
   for (let c = 1; c < starts.length; c++) starts[c] = starts[c]! + starts[c - 1]!;
   const next = starts.slice(0, -1);
   const sorted = new Uint32Array(group.length);
