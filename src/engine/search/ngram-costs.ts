@@ -38,7 +38,7 @@ export function cutCosts(
   for (let k = 0; k < group.length; k++) {
     const i = group[k]!;
     if (cuts.throughNgram[i] === 0) continue;
-    const best = cuts.min(kept, i, (t) => termCost(t, i), (g, f) => ngramCost(g, f, i));
+    const best = cuts.min(kept, i, termCost, ngramCost);
     if (best < Infinity) costs[k] = best;
   }
 }

@@ -52,6 +52,13 @@ function usable(g: Ngram, kept: readonly boolean[]): boolean {
   return true;
 }
 
+/** An n-gram ending at a term, usable with the kept terms: its features and its `pathMin` node. */
+interface EndingNgram {
+  readonly g: Ngram;
+  readonly own: TermFeatures | null;
+  readonly node: number;
+}
+
 /** The n-grams ending at each term index. */
 function byLastTerm(termCount: number, ngrams: readonly Ngram[]): Ngram[][] {
   const ending: Ngram[][] = Array.from({ length: termCount }, () => []);
@@ -113,6 +120,11 @@ export class QueryCuts {
   private readonly best: Float64Array;
   private readonly featuresOf: Map<Ngram, TermFeatures | null>;
   private readonly ngramIndex: Map<Ngram, number>;
+  /** `usableEnding`'s answer per kept set */
+  private readonly endingFor = new WeakMap<readonly boolean[], readonly (readonly EndingNgram[])[]>();
+  /** `pathMin`'s best cost per node, and the (node, first term) pairs of the nodes it visits */
+  private readonly nodeBest: Float64Array;
+  private readonly nodes: Int32Array;
   /** how many query terms the cuts are over */
   readonly termCount: number;
   /** whether some n-gram matches a candidate: else every cut but the words alone is unmatched */
@@ -136,6 +148,9 @@ export class QueryCuts {
     this.best = new Float64Array(terms.length + 1);
     this.featuresOf = new Map(ngrams.map((g, k) => [g, ngramFeatures[k]!]));
     this.ngramIndex = new Map(ngrams.map((g, k) => [g, k]));
+    this.nodeBest = new Float64Array(terms.length + ngrams.length);
+    // the nodes ending at one term, then those ending at the kept term before it
+    this.nodes = new Int32Array(4 * (1 + ngrams.length));
     this.throughNgram = new Uint8Array(features[0]?.typo.length ?? 0);
     for (const f of ngramFeatures) {
       if (f === null) continue;
@@ -146,12 +161,14 @@ export class QueryCuts {
 
   /**
    * The least total cost, over the cuts of the kept terms whose every node candidate `i`
-   * matches, of `termCost(t)` per word or phrase and `ngramCost(g)` per n-gram; Infinity when
-   * it matches no cut.
+   * matches, of `termCost(t, i)` per word or phrase and `ngramCost(g, its features, i)` per
+   * n-gram; Infinity when it matches no cut. The costs take `i` so that a caller walking a group
+   * passes the same two functions for every document (a closure per document cost more than
+   * the walk).
    */
-  min(kept: readonly boolean[], i: number, termCost: (t: number) => number, ngramCost: (g: Ngram, features: TermFeatures) => number): number {
+  min(kept: readonly boolean[], i: number, termCost: (t: number, i: number) => number, ngramCost: (g: Ngram, features: TermFeatures, i: number) => number): number {
     // `i` is a candidate: the features of every n-gram walked through are there
-    return this.walk(kept, i, termCost, (g, features) => ngramCost(g, features!), Math.min, Infinity);
+    return this.walk(kept, i, termCost, ngramCost as (g: Ngram, features: TermFeatures | null, i: number) => number, Math.min, Infinity);
   }
 
   /** Whether candidate `i` matches some cut of the kept terms. */
@@ -185,37 +202,55 @@ export class QueryCuts {
    */
   pathMin(kept: readonly boolean[], i: number, edgeCost: (previous: number, node: number) => number): number {
     const count = this.terms.length;
-    const nodeBest = new Map<number, number>();
-    /** the nodes candidate `i` matches ending at each kept term index, with their first term */
-    const endingAt = (t: number): [number, number][] => {
-      const nodes: [number, number][] = [];
-      if (this.features[t]!.typo[i] !== NO_MATCH) nodes.push([t, t]);
-      for (const g of this.ending[t]!) {
-        const own = this.featuresOf.get(g)!;
-        if (own !== null && own.typo[i] !== NO_MATCH && usable(g, kept)) nodes.push([count + this.ngramIndex.get(g)!, g.first]);
-      }
-      return nodes;
-    };
+    const ending = this.usableEnding(kept);
+    // each node's best is written at its last term before any later term reads it
+    const { nodeBest } = this;
     let last = -1;
     for (let t = 0; t < count; t++) {
       if (!kept[t]) continue;
-      for (const [node, first] of endingAt(t)) {
-        let before = first - 1;
+      const nodes = this.nodesEndingAt(t, i, ending, 0);
+      for (let k = 0; k < nodes; k++) {
+        const node = this.nodes[2 * k]!;
+        let before = this.nodes[2 * k + 1]! - 1;
         while (before >= 0 && !kept[before]) before--;
         let best = before < 0 ? edgeCost(-1, node) : Infinity;
         if (before >= 0) {
-          for (const [previous] of endingAt(before)) {
-            const reached = nodeBest.get(previous);
-            if (reached !== undefined && reached < Infinity) best = Math.min(best, reached + edgeCost(previous, node));
+          const previous = this.nodesEndingAt(before, i, ending, nodes);
+          for (let p = nodes; p < nodes + previous; p++) {
+            const reached = nodeBest[this.nodes[2 * p]!]!;
+            if (reached < Infinity) best = Math.min(best, reached + edgeCost(this.nodes[2 * p]!, node));
           }
         }
-        nodeBest.set(node, best);
+        nodeBest[node] = best;
       }
       last = t;
     }
     let best = Infinity;
-    if (last >= 0) for (const [node] of endingAt(last)) best = Math.min(best, nodeBest.get(node)!);
+    if (last >= 0) {
+      const nodes = this.nodesEndingAt(last, i, ending, 0);
+      for (let k = 0; k < nodes; k++) best = Math.min(best, nodeBest[this.nodes[2 * k]!]!);
+    }
     return best;
+  }
+
+  /**
+   * Writes the nodes candidate `i` matches ending at term `t` (node, its first term) to `nodes`
+   * from pair `at` on, and returns how many: the term itself, then its usable n-grams.
+   */
+  private nodesEndingAt(t: number, i: number, ending: readonly (readonly EndingNgram[])[], at: number): number {
+    let k = at;
+    if (this.features[t]!.typo[i] !== NO_MATCH) {
+      this.nodes[2 * k] = t;
+      this.nodes[2 * k + 1] = t;
+      k++;
+    }
+    for (const { g, own, node } of ending[t]!) {
+      if (own === null || own.typo[i] === NO_MATCH) continue;
+      this.nodes[2 * k] = node;
+      this.nodes[2 * k + 1] = g.first;
+      k++;
+    }
+    return k - at;
   }
 
   /**
@@ -225,28 +260,41 @@ export class QueryCuts {
   private walk(
     kept: readonly boolean[],
     i: number,
-    termCost: (t: number) => number,
-    ngramCost: (g: Ngram, features: TermFeatures | null) => number,
+    termCost: (t: number, i: number) => number,
+    ngramCost: (g: Ngram, features: TermFeatures | null, i: number) => number,
     pick: (a: number, b: number) => number,
     none: number,
   ): number {
     const { best, features } = this;
+    const ending = this.usableEnding(kept);
     best[0] = 0;
     for (let t = 0; t < this.terms.length; t++) {
       if (!kept[t]) {
         best[t + 1] = best[t]!;
         continue;
       }
-      let cost = i >= 0 && features[t]!.typo[i] === NO_MATCH ? none : best[t]! + termCost(t);
-      for (const g of this.ending[t]!) {
-        if (!usable(g, kept)) continue;
-        const own = this.featuresOf.get(g)!;
+      let cost = i >= 0 && features[t]!.typo[i] === NO_MATCH ? none : best[t]! + termCost(t, i);
+      for (const { g, own } of ending[t]!) {
         if (i >= 0 && (own === null || own.typo[i] === NO_MATCH)) continue;
-        cost = pick(cost, best[g.first]! + ngramCost(g, own));
+        cost = pick(cost, best[g.first]! + ngramCost(g, own, i));
       }
       best[t + 1] = cost;
     }
     return best[this.terms.length]!;
+  }
+
+  /**
+   * Per term, the n-grams ending there that the kept terms allow, with their features: worked
+   * out once per kept set (a walk runs per document, and looked them up per document).
+   */
+  private usableEnding(kept: readonly boolean[]): readonly (readonly EndingNgram[])[] {
+    let ending = this.endingFor.get(kept);
+    if (ending === undefined) {
+      const count = this.terms.length;
+      ending = this.ending.map((ngrams) => ngrams.filter((g) => usable(g, kept)).map((g) => ({ g, own: this.featuresOf.get(g)!, node: count + this.ngramIndex.get(g)! })));
+      this.endingFor.set(kept, ending);
+    }
+    return ending;
   }
 }
 
