@@ -1,8 +1,9 @@
 /**
  * Records kept in WebAssembly memory, and the place-gathering kernel over them
  * (assembly/gather.ts): the search's forward records (src/engine/search/forward.ts lays them
- * here) are scanned for a query's words by thousands per proximity step, which the kernel does
- * several times faster than a JS loop, and it can only read its own memory.
+ * here) are scanned for a query's words by thousands per proximity step, in one kernel call per
+ * group instead of JS calls, entry chains and run copies per document (the scan itself, bound by
+ * memory, runs about as fast in either), and the kernel can only read its own memory.
  *
  * An arena is a kernels instance of its own: records are bump-allocated from the start of its
  * arena and stay until the arena is dropped (a memory that never shrinks is given back whole,
@@ -126,7 +127,7 @@ export class RecordArena {
   #u8: Uint8Array;
   /** u32 index of the next record */
   #top: number;
-  /** run and place room of the last gather, tried first by the next */
+  /** the most runs a document of the last gathers had: the run room tried first */
   #runRoom = 64;
 
   constructor(variant: KernelVariant = defaultKernelVariant()) {
