@@ -783,7 +783,7 @@ const costCounts = new Uint32Array(SMALL_COSTS + 1);
  * first steps on big groups). Costs in [0, SMALL_COSTS) are counted in the same pass that finds
  * the smallest and largest (one pass of three saved on the big groups).
  */
-function byCost(group: Group, costs: Int32Array): [number, Group][] {
+export function byCost(group: Group, costs: Int32Array): [number, Group][] {
   if (group.length === 0) return [];
   let min = costs[0]!;
   let max = min;

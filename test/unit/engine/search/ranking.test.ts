@@ -1,10 +1,12 @@
 // The time budget of the bucket sort (ranking.ts) on a real index: where the ranking stops once
 // `timeUp` answers true, the order and `skipped` details of what is left, and when the search
 // counts as degraded. `timeUp` is answered by a counter, so each case stops after a known number
-// of buckets, as Meilisearch's own cutoff tests do.
+// of buckets, as Meilisearch's own cutoff tests do. Also the grouping of a step's documents by
+// cost (`byCost`) against a plain sort, on random costs inside and outside its counted range.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
-import { scoreOf } from '../../../../src/engine/search/ranking.js';
+import { byCost, scoreOf } from '../../../../src/engine/search/ranking.js';
+import { mulberry32 } from '../../../helpers/random.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
 let index: TestIndex;
@@ -115,5 +117,31 @@ describe('bucket sort under a time budget', () => {
   it('scores a skipped step as rank 0 of 1 after the ranks before it', () => {
     expect(scoreOf([{ kind: 'words', matching: 2, max: 3 }, { kind: 'skipped' }])).toBeCloseTo(1 / 3);
     expect(scoreOf([{ kind: 'skipped' }])).toBe(0);
+  });
+});
+
+describe('grouping a step\'s documents by cost', () => {
+  /** The groups a plain sort gives: each distinct cost ascending, with its indices in group order. */
+  const plain = (group: Uint32Array, costs: Int32Array) =>
+    [...new Set(costs)].sort((a, b) => a - b).map((cost) => [cost, [...group].filter((_, k) => costs[k] === cost)]);
+
+  it('groups indices by ascending cost in group order, for small, large and negative costs alike, one call after another', () => {
+    const next = mulberry32(2026_11_29);
+    const rand = (n: number) => Math.floor(next() * n);
+    for (let round = 0; round < 2000; round++) {
+      const n = 1 + rand(60);
+      const spread = [5, 1030, 5000, 1][rand(4)]!;
+      const base = [0, 1020, -3][rand(3)]!;
+      const costs = Int32Array.from({ length: n }, () => base + rand(spread));
+      const group = Uint32Array.from({ length: n }, (_, k) => 3 * k + 1);
+      expect(byCost(group, costs).map(([cost, indices]) => [cost, [...indices]])).toEqual(plain(group, costs));
+    }
+  });
+
+  it('hands a group whose costs are all equal back as is', () => {
+    const group = Uint32Array.from([4, 9, 12]);
+    const [[cost, indices]] = byCost(group, Int32Array.from([7, 7, 7])) as [[number, Uint32Array]];
+    expect(cost).toBe(7);
+    expect(indices).toBe(group);
   });
 });
