@@ -14,8 +14,8 @@
  * 2026-11-29 22:40 did.
  * `--server` runs another build's server (before/after comparisons). `--cpu-prof DIR` profiles the
  * 8-connection search phase alone: the server is loaded, stopped, restarted on the same data with
- * `node --cpu-prof`, warmed with one pass of the queries, then runs only that phase (its profile
- * is written to DIR when it stops; its startup and the warm-up pass are in it too).
+ * `node --cpu-prof`, warmed with `--warmup` passes of the queries, then runs only that phase (its
+ * profile is written to DIR when it stops; its startup and the warm-up passes are in it too).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -137,7 +137,7 @@ const finish = async () => {
 
 if (cpuProfDir !== undefined) {
   const warm = new Agent({ keepAlive: true, maxSockets: 1 });
-  for (const body of bodies) await call(warm, `${url}/indexes/bench/search`, 'POST', body);
+  for (let pass = 0; pass < warmup; pass++) for (const body of bodies) await call(warm, `${url}/indexes/bench/search`, 'POST', body);
   warm.destroy();
   const search = await connections(url, '/indexes/bench/search', bodies);
   await finish();
