@@ -22,6 +22,8 @@ export const GATHER_HASH = 0x9e3779b1;
 export const GATHER_LISTS_PER_TERM = 4;
 
 const PAGE_BYTES = 65_536;
+/** Places a gather reserves at most before the kernel says how many it needs (64 MiB). */
+const FIRST_PLACE_ROOM = 1 << 24;
 
 /**
  * The words a gather looks for: which list each of their entries fills, at which typo level,
@@ -171,8 +173,10 @@ export class RecordArena {
     const lists = table.terms * GATHER_LISTS_PER_TERM;
     let runCap = this.#runRoom;
     // places are copied runs of the records' tokens: all of them fit unless a word fills several
-    // lists (the room is virtual until written)
-    let placeCap = Math.max(1024, docs.tokens);
+    // lists (the room is virtual until written), up to FIRST_PLACE_ROOM: past it, a group is let
+    // say how many it needs (a few of its tokens, as a rule), so that the reservation of a group
+    // of a big index never runs into the 4 GiB a WebAssembly memory can hold
+    let placeCap = Math.max(1024, Math.min(docs.tokens, FIRST_PLACE_ROOM));
     for (let attempt = 0; ; attempt++) {
       let at = 16 * Math.ceil(this.#top / 4);
       const region = (bytes: number) => {
