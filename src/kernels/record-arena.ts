@@ -22,6 +22,8 @@ export const GATHER_HASH = 0x9e3779b1;
 export const GATHER_LISTS_PER_TERM = 4;
 
 const PAGE_BYTES = 65_536;
+/** Pages a (32-bit) WebAssembly memory can hold. */
+const MAX_PAGES = 65_536;
 /** Places a gather reserves at most before the kernel says how many it needs (64 MiB). */
 const FIRST_PLACE_ROOM = 1 << 24;
 
@@ -237,12 +239,15 @@ export class RecordArena {
 
   /**
    * Grows the memory to hold `bytes`, renewing the view: by half its size at least, as records
-   * come one by one (pages stay virtual until written).
+   * come one by one (pages stay virtual until written), but never that half past the 4 GiB a
+   * WebAssembly memory can hold when `bytes` itself fits.
    */
   #reserve(bytes: number): void {
     const have = this.#memory.buffer.byteLength;
     if (bytes <= have) return;
-    this.#memory.grow(Math.ceil(Math.max(bytes - have, have / 2) / PAGE_BYTES));
+    const need = Math.ceil((bytes - have) / PAGE_BYTES);
+    const haveUpTo = MAX_PAGES - have / PAGE_BYTES;
+    this.#memory.grow(Math.max(need, Math.min(Math.ceil(have / 2 / PAGE_BYTES), haveUpTo)));
     this.#u32 = new Uint32Array(this.#memory.buffer);
     this.#u8 = new Uint8Array(this.#memory.buffer);
   }

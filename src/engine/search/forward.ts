@@ -1,9 +1,10 @@
 /**
  * Reads documents' forward records (`docid-words`, format in ../words/postings.ts) for search.
- * Proximity and phrase matching read thousands of records per query, mostly of the same popular documents
- * from one query to the next: each record is copied once into aligned memory and kept, per
- * index, until a write changes its document or rebuilds the words (index-changes.ts), so a repeated read costs an array lookup instead of
- * an LMDB lookup and a copy, within one memory budget for all indexes (cache-budget.ts).
+ * Proximity and phrase matching read thousands of records per query, mostly of the same popular
+ * documents from one query to the next: each record is laid once into aligned memory and kept,
+ * per index, until a write changes its document or rebuilds the words (index-changes.ts), so a
+ * repeated read costs an array lookup instead of an LMDB lookup and a copy, within one memory
+ * budget for all indexes (cache-budget.ts).
  *
  * Layout for the scans of big candidate groups (proximity, wordPosition), which look every word
  * of thousands of records up: a record is kept as its distinct word ids, where each word's places
