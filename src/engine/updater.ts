@@ -11,9 +11,9 @@
  *
  * The engine's base: the document store (documents/store.ts) produces the changes, the facet
  * index (facets/updater.ts) and the word index (words/word-index.ts) implement the contract, and
- * the indexer (indexer/registry.ts, indexer/document-batch.ts) drives them. `Prepared` is the work the
+ * the indexer (indexer/registry.ts, indexer/document-batch.ts) drives them. `Ahead` is the work the
  * indexer did ahead of the write for the updaters that can use it (the word index's
- * words/prepared-words.ts); an updater that takes none leaves it `unknown`.
+ * words/ahead-parts.ts); an updater that takes none leaves it `unknown`.
  */
 import type { JsonObject } from './document-id.js';
 import type { IndexEnv } from './index-env.js';
@@ -29,15 +29,15 @@ export interface DocumentChange {
   source?: JsonObject;
 }
 
-export interface IndexUpdater<Prepared = unknown> {
+export interface IndexUpdater<Ahead = unknown> {
   readonly name: string;
   /** the indexer step its work is reported as (indexing-steps.ts) */
   readonly step: IndexingStep;
   /**
-   * Applies net changes; runs inside the index write transaction. `prepared` has work done
+   * Applies net changes; runs inside the index write transaction. `ahead` has work done
    * ahead on the batch's documents, for the updaters that can use it.
    */
-  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void, prepared?: Prepared): void;
+  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void, ahead?: Ahead): void;
   /** Clears and re-derives from all documents; runs inside the index write transaction. */
   rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void): void;
 }

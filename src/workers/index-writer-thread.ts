@@ -12,9 +12,9 @@ import type { ErrorCode } from '../errors/codes.js';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite, type IndexWriteOutcome } from '../engine/indexer/commit.js';
-import { PreparedWords } from '../engine/words/prepared-words.js';
+import { AheadParts } from '../engine/words/ahead-parts.js';
 import { StepReporter, type StepDurations } from '../engine/indexing-steps.js';
-import { PortParts, stopAhead, type AheadEnds } from './extraction-parts.js';
+import { AheadPorts, stopAhead, type AheadEnds } from './ahead-ports.js';
 import { useSegmenterThread } from './segmenter-channel.js';
 import { useDocumentEmbedder } from '../engine/vectors/embed-hook.js';
 import { EmbeddingClient, type EmbeddingEnds } from './embedding-channel.js';
@@ -66,12 +66,12 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
     const checkpoint = () => {
       if (Atomics.load(job.interrupt, 0) !== 0) throw new Error(INTERRUPTED);
     };
-    const prepared = job.ahead === undefined ? undefined : new PreparedWords(new PortParts(job.ahead));
+    const ahead = job.ahead === undefined ? undefined : new AheadParts(new AheadPorts(job.ahead));
     if (job.embedding !== undefined) {
       const client = new EmbeddingClient(job.embedding, job.interrupt, INTERRUPTED);
       useDocumentEmbedder((name, embedder, texts) => client.embed(name, embedder, texts));
     }
-    const outcome = applyIndexWrite(env, job.write, checkpoint, steps, prepared);
+    const outcome = applyIndexWrite(env, job.write, checkpoint, steps, ahead);
     return { outcome, steps: steps.finish() };
   } catch (err) {
     throw refusal(err);

@@ -14,7 +14,7 @@ import type { ReshardOutcome, ReshardWrite } from '../engine/shards/reshard.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { StepDurations } from '../engine/indexing-steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
-import { startAhead, stopAhead } from './extraction-parts.js';
+import { startAhead, stopAhead } from './ahead-ports.js';
 import { serveEmbedding } from './embedding-channel.js';
 import { prepareChangedEmbedders } from '../embedders/embed.js';
 import { readSettings } from '../engine/index-settings.js';

@@ -41,7 +41,7 @@ export interface PoolThreadData {
 export class WorkerPools {
   private edition: Piscina | null = null;
   private writer: Piscina | null = null;
-  private extraction: Piscina | null = null;
+  private extractAhead: Piscina | null = null;
   private segmenterThread: Worker | null = null;
   private segmenterGeneration = 0;
   private closed = false;
@@ -64,10 +64,10 @@ export class WorkerPools {
     return this.writer;
   }
 
-  /** Runs `extraction-thread.js` tasks: words extracted ahead of an index write. */
-  extractionPool(): Piscina {
-    this.extraction ??= lazyPool('./extraction-thread.js', this.threads, IDLE_MS, { workerData: this.poolThreadData() });
-    return this.extraction;
+  /** Runs `extract-ahead-thread.js` tasks: words extracted ahead of an index write. */
+  extractAheadPool(): Piscina {
+    this.extractAhead ??= lazyPool('./extract-ahead-thread.js', this.threads, IDLE_MS, { workerData: this.poolThreadData() });
+    return this.extractAhead;
   }
 
   /** The dictionary segmenters for this (the HTTP) thread: the segmenter thread, started on first use. */
@@ -116,10 +116,10 @@ export class WorkerPools {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([this.edition?.destroy(), this.writer?.destroy(), this.extraction?.destroy(), this.segmenterThread?.terminate()]);
+    await Promise.all([this.edition?.destroy(), this.writer?.destroy(), this.extractAhead?.destroy(), this.segmenterThread?.terminate()]);
     this.edition = null;
     this.writer = null;
-    this.extraction = null;
+    this.extractAhead = null;
     this.segmenterThread = null;
   }
 }

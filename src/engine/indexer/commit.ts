@@ -14,7 +14,7 @@ import type { IndexEnv } from '../index-env.js';
 import { writeSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { applyDocumentBatch, type DocumentBatchOutcome, type DocumentOp } from './document-batch.js';
-import type { PreparedWords } from '../words/prepared-words.js';
+import type { AheadParts } from '../words/ahead-parts.js';
 import { INDEX_UPDATERS, RECONCILING_UPDATERS } from './registry.js';
 import { StepReporter } from '../indexing-steps.js';
 import { recordAppliedBatch, type AppliedBatch } from '../applied-batch.js';
@@ -59,16 +59,16 @@ export type IndexWriteOutcome = DocumentBatchOutcome | ReshardOutcome | null;
 /** What write `W` answers. */
 export type WriteOutcome<W extends IndexWrite> = W extends DocumentsWrite ? DocumentBatchOutcome : W extends ReshardWrite ? ReshardOutcome : null;
 
-/** Applies `write`; a documents write answers each operation's outcome. `prepared` has its words extracted ahead. */
-export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): DocumentBatchOutcome;
-export function applyIndexWrite(env: IndexEnv, write: ReshardWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): ReshardOutcome;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, prepared?: PreparedWords): IndexWriteOutcome;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), prepared?: PreparedWords): IndexWriteOutcome {
+/** Applies `write`; a documents write answers each operation's outcome. `ahead` has its words extracted ahead. */
+export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts): DocumentBatchOutcome;
+export function applyIndexWrite(env: IndexEnv, write: ReshardWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts): ReshardOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts): IndexWriteOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), ahead?: AheadParts): IndexWriteOutcome {
   const stamp = () => {
     stampIndexFormat(env);
     if (write.applied !== undefined) recordAppliedBatch(env, write.applied);
   };
-  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, prepared, write.rehearsal, stamp, write.sharding ?? null);
+  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, ahead, write.rehearsal, stamp, write.sharding ?? null);
   if (write.kind === 'reshard') {
     return env.root.transactionSync(() => {
       const outcome = reshardIndex(env, write.sharding, checkpoint);

@@ -40,7 +40,7 @@ import { parseFilter } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
 import { readSettings } from '../index-settings.js';
 import { readSearchFields } from '../words/word-index.js';
-import type { PreparedWords } from '../words/prepared-words.js';
+import type { AheadParts } from '../words/ahead-parts.js';
 import { INDEX_UPDATERS } from './registry.js';
 import { StepReporter } from '../indexing-steps.js';
 import { ShardRecorder, readShardDocids } from '../shards/shard-docids.js';
@@ -127,7 +127,7 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
         newFields.add(name);
       }
       const id = documentId(doc, key);
-      // every line is kept, so that application numbers them as the payload does (prepared words)
+      // every line is kept, so that application numbers them as the payload does (ahead words)
       docs?.push(doc);
       if (shards.owns(id)) ids.add(id);
     }
@@ -139,7 +139,7 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
 }
 
 /** Writes one chunk of net changes to the store and every updater. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, prepared?: PreparedWords): void {
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, ahead?: AheadParts): void {
   if (changes.size === 0) return;
   checkpoint();
   steps.enter('extracting documents');
@@ -147,9 +147,9 @@ function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, Json
   shards.note(changes, applied);
   for (const updater of INDEX_UPDATERS) {
     steps.enter(updater.step);
-    updater.apply(env, settings, applied, checkpoint, prepared);
+    updater.apply(env, settings, applied, checkpoint, ahead);
   }
-  prepared?.release();
+  ahead?.release();
   changes.clear();
 }
 
@@ -214,7 +214,7 @@ class Pending {
     private readonly settings: IndexSettings,
     private readonly checkpoint: () => void,
     private readonly steps: StepReporter,
-    readonly prepared: PreparedWords | undefined,
+    readonly ahead: AheadParts | undefined,
     readonly shards: ShardRecorder,
   ) {
     this.store = new DocumentStore(env);
@@ -234,7 +234,7 @@ class Pending {
   }
 
   flush(): void {
-    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.prepared);
+    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.ahead);
     this.stored.clear();
   }
 }
@@ -249,7 +249,7 @@ function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iter
     const base = pending.current(id);
     if (op.skipMissing && base === undefined) continue;
     const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
-    if (next === doc) pending.prepared?.note(doc, index, at);
+    if (next === doc) pending.ahead?.note(doc, index, at);
     pending.set(id, next);
   }
 }
@@ -279,7 +279,7 @@ export function applyDocumentBatch(
   primaryKey: string | null,
   checkpoint: () => void,
   steps = new StepReporter(),
-  prepared?: PreparedWords,
+  ahead?: AheadParts,
   rehearsal = false,
   finish?: () => void,
   sharding: Sharding | null = null,
@@ -287,9 +287,9 @@ export function applyDocumentBatch(
   let settled = primaryKey;
   const apply = () => {
     const settings = readSettings(env);
-    prepared?.start(settings, readSearchFields(env));
+    ahead?.start(settings, readSearchFields(env));
     const shards = new ShardRecorder(env, sharding);
-    const pending = new Pending(env, settings, checkpoint, steps, prepared, shards);
+    const pending = new Pending(env, settings, checkpoint, steps, ahead, shards);
     const fields = new Set(new DocumentStore(env).fieldIds());
     const results = ops.map((op, index): OpResult => {
       if (op.op === 'add') {

@@ -6,9 +6,9 @@ import { facetUpdater } from '../facets/updater.js';
 import { vectorUpdater } from '../vectors/updater.js';
 import { wordIndexUpdater } from '../words/word-index.js';
 import type { IndexUpdater } from '../updater.js';
-import type { PreparedWords } from '../words/prepared-words.js';
+import type { AheadParts } from '../words/ahead-parts.js';
 
-export const INDEX_UPDATERS: IndexUpdater<PreparedWords>[] = [facetUpdater, wordIndexUpdater, vectorUpdater];
+export const INDEX_UPDATERS: IndexUpdater<AheadParts>[] = [facetUpdater, wordIndexUpdater, vectorUpdater];
 
 /**
  * Updaters a settings write always runs: they compare what they derived with the settings

@@ -1,5 +1,5 @@
 /**
- * The record word extraction (extract.ts) makes of a document and shipping (shipped-words.ts)
+ * The record word extraction (extract.ts) makes of a document and extraction ahead (ahead-words.ts)
  * packs: its own module, so that neither of the two imports the other.
  */
 
@@ -22,6 +22,6 @@ export interface DocWords {
   tokenWords: Int32Array;
   /** per occurrence: field << 16 | position (a view, as tokenWords) */
   tokenPlaces: Uint32Array;
-  /** its searchable fields in the order its leaves first name them, when extracted to ship */
+  /** its searchable fields in the order its leaves first name them, when extracted ahead */
   leafFields?: number[];
 }

@@ -1,6 +1,6 @@
 /**
- * An extraction worker's share of a batch (prepared-words.ts): the parts of the batch's
- * additions numbered `thread` modulo `threads`, each extracted and packed to ship. Every worker
+ * An extraction worker's share of a batch (ahead-parts.ts): the parts of the batch's
+ * additions numbered `thread` modulo `threads`, each extracted and packed to hand over. Every worker
  * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
  * its own, and leaves a part holding a line the write refuses to the write. The first worker
  * first has the dictionary segmenters the batch will need loaded (dictionary-scout.ts). A
@@ -14,7 +14,7 @@ import { ndjsonLines, parsedLine } from '../documents/ndjson-payload.js';
 import { preloadDictionaries } from '../../kernels/run-segmenter.js';
 import { scoutDictionaries } from './dictionary-scout.js';
 import { extractorFor, SearchFieldIds } from './extract.js';
-import { PART_DOCS, type ExtractedPart } from './prepared-words.js';
+import { AHEAD_PART_DOCS, type AheadPart } from './ahead-parts.js';
 
 export interface AheadJob {
   /** per operation of the batch: its payload when it is an addition */
@@ -25,7 +25,7 @@ export interface AheadJob {
 
 const EMPTY_DOCUMENT: JsonObject = {};
 
-export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[], drops?: (doc: JsonObject) => boolean): Generator<ExtractedPart> {
+export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[], drops?: (doc: JsonObject) => boolean): Generator<AheadPart> {
   const fields = new SearchFieldIds(searchFields);
   // one worker is enough to have the dictionaries the batch needs loaded early
   if (job.thread === 0) preloadDictionaries([...scoutDictionaries(job.sources, settings, searchFields)]);
@@ -38,14 +38,14 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
     let first = 0;
     let docs: JsonObject[] | null = [];
     // ends the current part: this worker's, extracted, or null
-    const part = (): ExtractedPart | null => {
+    const part = (): AheadPart | null => {
       const mine = ours() ? seq : null;
       seq++;
       if (mine === null) return null;
       let words = null;
       if (docs !== null) {
         const extractor = extractorFor(settings, fields);
-        words = extractor.ship(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true));
+        words = extractor.toAheadWords(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true));
       }
       return { seq: mine, op, first, count: line - first, words };
     };
@@ -56,7 +56,7 @@ export function* extractedParts(job: AheadJob, settings: IndexSettings, searchFi
         if (doc === null) docs = null;
         else docs.push(drops?.(doc) === true ? EMPTY_DOCUMENT : doc);
       }
-      if (++line - first === PART_DOCS) {
+      if (++line - first === AHEAD_PART_DOCS) {
         const done = part();
         if (done !== null) yield done;
         first = line;

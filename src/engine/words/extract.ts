@@ -26,7 +26,7 @@ import type { JsonObject } from '../document-id.js';
 import { langOfField } from '../localized-fields.js';
 import { fieldBit } from './postings.js';
 import type { DocWords } from './doc-words.js';
-import { shipColumns, type ShippedDoc, type ShippedWords } from './shipped-words.js';
+import { aheadColumns, type AheadDoc, type AheadWords } from './ahead-words.js';
 import { ByteVocabulary } from './vocabulary.js';
 
 // a chunk's kernel regions take ~20 bytes of linear memory per byte of text, which never shrinks:
@@ -119,8 +119,8 @@ function langsOfFields(rules: IndexSettings['localizedAttributes']): ((path: str
  */
 export class WordExtractor {
   private readonly vocabulary = new ByteVocabulary();
-  // per adopted shipment: its vocabulary bytes, its word ids → ours, its field ids → ours (-1 until seen)
-  private readonly adopted = new WeakMap<ShippedWords, { bytes: Buffer; words: Int32Array; fields: Int32Array }>();
+  // per part's words taken: their vocabulary bytes, their word ids → ours, their field ids → ours (-1 until seen)
+  private readonly taken = new WeakMap<AheadWords, { bytes: Buffer; words: Int32Array; fields: Int32Array }>();
   private readonly stopTable: StopWordTable | undefined;
 
   constructor(private readonly options: ExtractOptions) {
@@ -133,10 +133,10 @@ export class WordExtractor {
   }
 
   /**
-   * Extracts the words of `docs`, ~CHUNK_BYTES of text per extraction-kernel call; `toShip` keeps
-   * each document's field order (`leafFields`) for another thread's adoption.
+   * Extracts the words of `docs`, ~CHUNK_BYTES of text per extraction-kernel call; `ahead` keeps
+   * each document's field order (`leafFields`) for the write that takes them on another thread.
    */
-  extract(docs: readonly { docid: number; doc: JsonObject }[], toShip = false): DocWords[] {
+  extract(docs: readonly { docid: number; doc: JsonObject }[], ahead = false): DocWords[] {
     const out: DocWords[] = [];
     let strings: string[] = [];
     let owners: [number, number][] = []; // (index in out, field)
@@ -157,7 +157,7 @@ export class WordExtractor {
       leaves.length = 0;
       collectLeaves(doc, this.options.isSearchable, leaves);
       const index = out.length;
-      const leafFields: number[] | undefined = toShip ? [] : undefined;
+      const leafFields: number[] | undefined = ahead ? [] : undefined;
       out.push({ docid, words: [], masks: [], infos: [], fieldWords: new Map(), tokenWords: NO_WORDS, tokenPlaces: NO_PLACES, leafFields });
       for (const [path, text] of leaves) {
         const field = this.options.fields.idOf(path);
@@ -208,70 +208,70 @@ export class WordExtractor {
   }
 
   /** `docs`, extracted by this extractor, packed to hand to another thread. */
-  ship(docs: readonly DocWords[]): ShippedWords {
-    return shipColumns(docs, this.vocabulary.export(), this.options.fields.names);
+  toAheadWords(docs: readonly DocWords[]): AheadWords {
+    return aheadColumns(docs, this.vocabulary.export(), this.options.fields.names);
   }
 
-  /** This extractor's maps of a shipment's word and field ids, made on first use. */
-  private mapsOf(shipped: ShippedWords): { bytes: Buffer; words: Int32Array; fields: Int32Array } {
-    let maps = this.adopted.get(shipped);
+  /** This extractor's maps of a part's word and field ids, made on first use. */
+  private mapsOf(ahead: AheadWords): { bytes: Buffer; words: Int32Array; fields: Int32Array } {
+    let maps = this.taken.get(ahead);
     if (maps === undefined) {
-      const { vocabBytes } = shipped;
+      const { vocabBytes } = ahead;
       maps = {
         bytes: Buffer.from(vocabBytes.buffer, vocabBytes.byteOffset, vocabBytes.byteLength),
-        words: new Int32Array(shipped.vocabStarts.length).fill(-1),
-        fields: new Int32Array(shipped.fields.length).fill(-1),
+        words: new Int32Array(ahead.vocabStarts.length).fill(-1),
+        fields: new Int32Array(ahead.fields.length).fill(-1),
       };
-      this.adopted.set(shipped, maps);
+      this.taken.set(ahead, maps);
     }
     return maps;
   }
 
   /**
-   * Gives a shipped document's fields their ids here, in its own order, as extracting it here
-   * would; answers whether each kept the id the shipment gave it.
+   * Gives a document extracted ahead its fields' ids here, in its own order, as extracting it
+   * here would; answers whether each kept the id its part gave it.
    */
-  adoptFields({ shipped, index }: ShippedDoc): boolean {
-    const maps = this.mapsOf(shipped);
+  takeAheadFields({ ahead, index }: AheadDoc): boolean {
+    const maps = this.mapsOf(ahead);
     let sameFields = true;
-    for (let at = shipped.leafStarts[index]!; at < shipped.leafStarts[index + 1]!; at++) {
-      const field = shipped.leafFields[at]!;
-      if (maps.fields[field]! < 0) maps.fields[field] = this.options.fields.idOf(shipped.fields[field]!);
+    for (let at = ahead.leafStarts[index]!; at < ahead.leafStarts[index + 1]!; at++) {
+      const field = ahead.leafFields[at]!;
+      if (maps.fields[field]! < 0) maps.fields[field] = this.options.fields.idOf(ahead.fields[field]!);
       if (maps.fields[field] !== field) sameFields = false;
     }
     return sameFields;
   }
 
-  /** The vocabulary id here of a shipment's word `word`, added if new. */
-  adoptWord(shipped: ShippedWords, word: number): number {
-    const maps = this.mapsOf(shipped);
+  /** The vocabulary id here of a part's word `word`, added if new. */
+  takeAheadWord(ahead: AheadWords, word: number): number {
+    const maps = this.mapsOf(ahead);
     let id = maps.words[word]!;
-    if (id < 0) maps.words[word] = id = this.vocabulary.idOf(maps.bytes, shipped.vocabStarts[word]!, shipped.vocabLengths[word]!);
+    if (id < 0) maps.words[word] = id = this.vocabulary.idOf(maps.bytes, ahead.vocabStarts[word]!, ahead.vocabLengths[word]!);
     return id;
   }
 
   /**
-   * A document another extractor extracted and shipped, as this one would have extracted it:
-   * its words in this vocabulary, its fields in these field ids.
+   * A document another extractor extracted ahead, as this one would have extracted it: its
+   * words in this vocabulary, its fields in these field ids.
    */
-  adopt(docid: number, doc: ShippedDoc): DocWords {
-    const { shipped, index } = doc;
-    const sameFields = this.adoptFields(doc);
-    const from = shipped.docStarts[index]!;
-    const count = shipped.docStarts[index + 1]! - from;
+  takeAhead(docid: number, doc: AheadDoc): DocWords {
+    const { ahead, index } = doc;
+    const sameFields = this.takeAheadFields(doc);
+    const from = ahead.docStarts[index]!;
+    const count = ahead.docStarts[index + 1]! - from;
     const words = new Array<number>(count);
     const masks = new Array<number>(count);
     const infos = new Array<number>(count);
     for (let slot = 0; slot < count; slot++) {
-      words[slot] = this.adoptWord(shipped, shipped.words[from + slot]!);
-      masks[slot] = shipped.masks[from + slot]!;
-      infos[slot] = shipped.infos[from + slot]!;
+      words[slot] = this.takeAheadWord(ahead, ahead.words[from + slot]!);
+      masks[slot] = ahead.masks[from + slot]!;
+      infos[slot] = ahead.infos[from + slot]!;
     }
-    const fields = this.mapsOf(shipped).fields;
+    const fields = this.mapsOf(ahead).fields;
     const fieldWords = new Map<number, number>();
-    for (let at = shipped.fieldStarts[index]!; at < shipped.fieldStarts[index + 1]!; at += 2) fieldWords.set(fields[shipped.fieldPairs[at]!]!, shipped.fieldPairs[at + 1]!);
-    const tokenWords = shipped.tokenWords.subarray(shipped.tokenStarts[index]!, shipped.tokenStarts[index + 1]!);
-    let tokenPlaces = shipped.tokenPlaces.subarray(shipped.tokenStarts[index]!, shipped.tokenStarts[index + 1]!);
+    for (let at = ahead.fieldStarts[index]!; at < ahead.fieldStarts[index + 1]!; at += 2) fieldWords.set(fields[ahead.fieldPairs[at]!]!, ahead.fieldPairs[at + 1]!);
+    const tokenWords = ahead.tokenWords.subarray(ahead.tokenStarts[index]!, ahead.tokenStarts[index + 1]!);
+    let tokenPlaces = ahead.tokenPlaces.subarray(ahead.tokenStarts[index]!, ahead.tokenStarts[index + 1]!);
     if (!sameFields) {
       // other field ids: renumber the places and rebuild the masks from them
       tokenPlaces = tokenPlaces.map((place) => ((fields[place >>> 16]! << 16) | (place & 0xffff)) >>> 0);

@@ -1,7 +1,7 @@
 /**
  * A chunk's posting entries grouped per key (a word or prefix id): what the word-index updater
- * merges into the stored postings, and what an extraction worker ships for its part so that the
- * write adopts whole keys instead of single entries.
+ * merges into the stored postings, and what an extraction worker hands over for its part so that the
+ * write takes whole keys instead of single entries.
  */
 import type { PostingColumns } from './postings.js';
 

@@ -5,7 +5,7 @@
  * key string (latin1 of its bytes, see extract.ts) is made once, when the word is first seen.
  */
 
-/** A vocabulary as bytes, as ByteVocabulary.export gives it (what an extractor ships). */
+/** A vocabulary as bytes, as ByteVocabulary.export gives it (what an extraction worker hands over). */
 export interface VocabularyBytes {
   readonly bytes: Uint8Array;
   readonly starts: Int32Array;

@@ -6,7 +6,7 @@
  * `apply` is incremental: the before and after versions of each changed document are extracted
  * (extract.ts), and every word or prefix key that lost, gained or changed a document is read and
  * rewritten once per chunk of documents. A chunk of new documents whose words were extracted
- * ahead adopts them word by word rather than document by document (adopted-chunk.ts). A
+ * ahead takes them word by word rather than document by document (ahead-chunk.ts). A
  * document's prefix entries depend on that document only, so diffing them per document keeps the
  * prefix postings exact without rescanning words.
  * `rebuild` clears everything (field ids and word ids too) and indexes every document; the
@@ -20,10 +20,10 @@ import type { JsonObject } from '../document-id.js';
 import type { IndexEnv } from '../index-env.js';
 import { noteRebuild, noteWords, readWordsVersion } from '../index-changes.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
-import type { PreparedWords } from './prepared-words.js';
+import type { AheadParts } from './ahead-parts.js';
 import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { adoptChunk, type ChunkChanges } from './adopted-chunk.js';
+import { takeAheadChunk, type ChunkChanges } from './ahead-chunk.js';
 import type { DocWords } from './doc-words.js';
 import { extractorFor, SearchFieldIds, wordOfKey, type WordExtractor } from './extract.js';
 import { KeyOps } from './key-ops.js';
@@ -38,8 +38,8 @@ export function readSearchFields(env: IndexReadEnv): string[] {
   return (env.main.get(INDEX_MAIN_KEYS.searchFields) as string[] | undefined) ?? [];
 }
 
-/** A chunk's changes from extracting (or adopting) each document's before and after versions. */
-function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange[], prepared: PreparedWords | undefined, withPrefixes: boolean): ChunkChanges {
+/** A chunk's changes from extracting (or taking the words extracted ahead of) each document's before and after versions. */
+function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange[], ahead: AheadParts | undefined, withPrefixes: boolean): ChunkChanges {
   const before = new Map<number, DocWords>();
   for (const doc of extractor.extract(changes.filter((c) => c.before !== undefined).map((c) => ({ docid: c.docid, doc: c.before! })))) {
     before.set(doc.docid, doc);
@@ -48,13 +48,13 @@ function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange
   const toExtract: { docid: number; doc: JsonObject }[] = [];
   for (const change of changes) {
     if (change.after === undefined) continue;
-    const shipped = change.source === undefined ? undefined : prepared?.take(change.source);
-    if (shipped !== undefined) {
-      after.set(change.docid, extractor.adopt(change.docid, shipped));
+    const taken = change.source === undefined ? undefined : ahead?.take(change.source);
+    if (taken !== undefined) {
+      after.set(change.docid, extractor.takeAhead(change.docid, taken));
       continue;
     }
-    // among adopted documents, a document extracted below names its fields now, in its turn
-    if (prepared !== undefined) extractor.noteFields(change.after);
+    // among documents extracted ahead, a document extracted below names its fields now, in its turn
+    if (ahead !== undefined) extractor.noteFields(change.after);
     toExtract.push({ docid: change.docid, doc: change.after });
   }
   for (const doc of extractor.extract(toExtract)) after.set(doc.docid, doc);
@@ -98,11 +98,11 @@ function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange
 }
 
 /** Applies one chunk of changes (docids ascending). */
-function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], prepared: PreparedWords | undefined): void {
+function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], ahead: AheadParts | undefined): void {
   const fields = new SearchFieldIds(readSearchFields(env));
   const extractor = extractorFor(settings, fields);
   const withPrefixes = settings.prefixSearch !== 'disabled';
-  const chunk = (prepared === undefined ? null : adoptChunk(extractor, changes, prepared, withPrefixes)) ?? extractChunk(extractor, changes, prepared, withPrefixes);
+  const chunk = (ahead === undefined ? null : takeAheadChunk(extractor, changes, ahead, withPrefixes)) ?? extractChunk(extractor, changes, ahead, withPrefixes);
   const vocabulary = extractor.keys;
 
   let nextId = (env.main.get(INDEX_MAIN_KEYS.nextWordId) as number | undefined) ?? 1;
@@ -147,12 +147,12 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   noteWords(env, changed, created, deleted);
 }
 
-function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void, prepared?: PreparedWords): void {
+function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void, ahead?: AheadParts): void {
   let chunk: DocumentChange[] = [];
   const run = () => {
     checkpoint();
     chunk.sort((a, b) => a.docid - b.docid);
-    applyChunk(env, settings, chunk, prepared);
+    applyChunk(env, settings, chunk, ahead);
     chunk = [];
   };
   for (const change of changes) {
@@ -166,11 +166,11 @@ function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>): Ge
   for (const { docid, doc } of documents) yield { docid, before: undefined, after: doc };
 }
 
-export const wordIndexUpdater: IndexUpdater<PreparedWords> = {
+export const wordIndexUpdater: IndexUpdater<AheadParts> = {
   name: 'word-index',
   step: 'extracting words',
-  apply(env, settings, changes, checkpoint = () => {}, prepared) {
-    applyAll(env, settings, changes, checkpoint, prepared);
+  apply(env, settings, changes, checkpoint = () => {}, ahead) {
+    applyAll(env, settings, changes, checkpoint, ahead);
   },
   rebuild(env, settings, documents, checkpoint = () => {}) {
     env.wordDocids.clearSync();

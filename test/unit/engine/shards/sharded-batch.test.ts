@@ -13,8 +13,8 @@ import { applyIndexWrite } from '../../../../src/engine/indexer/commit.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
 import { readShardDocids } from '../../../../src/engine/shards/shard-docids.js';
 import { shardOf, type Sharding } from '../../../../src/engine/shards/shard-of.js';
-import { extractedParts } from '../../../../src/engine/words/extract-ahead.js';
-import { PreparedWords, type ExtractedPart, type PartSource } from '../../../../src/engine/words/prepared-words.js';
+import { extractAheadParts } from '../../../../src/engine/words/extract-ahead.js';
+import { AheadParts, type AheadPart, type AheadPartSource } from '../../../../src/engine/words/ahead-parts.js';
 import { ownsDocument } from '../../../../src/engine/shards/shard-of.js';
 import { documentId, type JsonObject } from '../../../../src/engine/document-id.js';
 import { wordIndexSnapshot } from '../search/harness.js';
@@ -133,7 +133,7 @@ describe('a document batch with a sharded network', () => {
     expect(recorded()).toEqual({ ms0: [], ms1: ['A', 'B'], ms2: [] });
   });
 
-  it('adopts words extracted ahead, other shards\' documents extracted as empty ones, as if extracted in the write', () => {
+  it('takes words extracted ahead, other shards\' documents extracted as empty ones, as if extracted in the write', () => {
     const sharding: Sharding = { shards: ['a', 'b', 'c'], owned: new Set(['b']) };
     const docs = Array.from({ length: 5000 }, (_, i) => ({ id: i, title: `river ${i % 7 === 0 ? 'dragon' : 'stone'} ${i}` }));
     const snapshot = (ahead: boolean) => {
@@ -141,12 +141,12 @@ describe('a document batch with a sharded network', () => {
       target.root.transactionSync(() => writeSettings(target, defaultSettings()));
       const ops = [add(docs)];
       let extracted = 0;
-      let parts: Generator<ExtractedPart> | undefined;
-      const source: PartSource = {
-        prepares: () => true,
+      let parts: Generator<AheadPart> | undefined;
+      const source: AheadPartSource = {
+        extracts: () => true,
         start(settings, fields) {
           const drops = (doc: JsonObject) => !ownsDocument(sharding, documentId(doc, 'id'));
-          parts = extractedParts({ sources: ops.map((op) => (op.op === 'add' ? op.source : null)), thread: 0, threads: 1 }, settings, fields, drops);
+          parts = extractAheadParts({ sources: ops.map((op) => (op.op === 'add' ? op.source : null)), thread: 0, threads: 1 }, settings, fields, drops);
         },
         next() {
           const got = parts!.next();
@@ -155,8 +155,8 @@ describe('a document batch with a sharded network', () => {
           return got.value;
         },
       };
-      const prepared = ahead ? new PreparedWords(source) : undefined;
-      const outcome = applyDocumentBatch(target, ops, 'id', never, undefined, prepared, false, undefined, sharding);
+      const taken = ahead ? new AheadParts(source) : undefined;
+      const outcome = applyDocumentBatch(target, ops, 'id', never, undefined, taken, false, undefined, sharding);
       if (ahead) expect(extracted).toBeGreaterThan(0);
       return { results: outcome.results, words: wordIndexSnapshot(target) };
     };

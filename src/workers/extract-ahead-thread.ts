@@ -1,13 +1,13 @@
 /**
- * An extraction worker (a piscina task module, see extraction-parts.ts): waits for the write's
+ * An extraction worker (a piscina task module, see ahead-ports.ts): waits for the write's
  * settings, then extracts its share of the batch's parts and posts them, never more than
  * MAX_AHEAD beyond what the write took, until its parts are done or the write is over.
  */
 import { workerData } from 'piscina';
 import { receiveMessageOnPort } from 'node:worker_threads';
-import { extractedParts } from '../engine/words/extract-ahead.js';
-import { shippedBuffers } from '../engine/words/shipped-words.js';
-import { postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type ExtractionTask } from './extraction-protocol.js';
+import { extractAheadParts } from '../engine/words/extract-ahead.js';
+import { aheadBuffers } from '../engine/words/ahead-words.js';
+import { postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type AheadTask } from './ahead-protocol.js';
 import { useSegmenterThread } from './segmenter-channel.js';
 import { documentId, type JsonObject } from '../engine/document-id.js';
 import { ownsDocument } from '../engine/shards/shard-of.js';
@@ -18,7 +18,7 @@ useSegmenterThread(workerData as { segmenter?: SharedArrayBuffer } | undefined);
 const MAX_AHEAD = 16;
 
 /** Whether the write drops `doc`: of a shard this instance does not own. */
-function dropsOf(owned: ExtractionTask['owned']): ((doc: JsonObject) => boolean) | undefined {
+function dropsOf(owned: AheadTask['owned']): ((doc: JsonObject) => boolean) | undefined {
   if (owned === null || owned === undefined) return undefined;
   const { sharding, primaryKey } = owned;
   return (doc) => {
@@ -34,7 +34,7 @@ function dropsOf(owned: ExtractionTask['owned']): ((doc: JsonObject) => boolean)
 }
 
 /** Posts the parts; answers how many. */
-export default function extractAhead({ job, port, state, owned }: ExtractionTask): number {
+export default function extractAhead({ job, port, state, owned }: AheadTask): number {
   const posted = postedSlot(job.thread);
   const taken = takenSlot(job.thread);
   let count = 0;
@@ -45,14 +45,14 @@ export default function extractAhead({ job, port, state, owned }: ExtractionTask
     }
     const start = receiveMessageOnPort(port)?.message as AheadStart | undefined;
     if (start === undefined) return 0;
-    for (const part of extractedParts(job, start.settings, start.searchFields, dropsOf(owned))) {
+    for (const part of extractAheadParts(job, start.settings, start.searchFields, dropsOf(owned))) {
       for (;;) {
         if (Atomics.load(state, STOP) !== 0) return count;
         const seen = Atomics.load(state, taken);
         if (count - seen < MAX_AHEAD) break;
         Atomics.wait(state, taken, seen, 1000);
       }
-      port.postMessage(part, part.words === null ? [] : shippedBuffers(part.words));
+      port.postMessage(part, part.words === null ? [] : aheadBuffers(part.words));
       count++;
       Atomics.add(state, posted, 1);
       Atomics.notify(state, posted);

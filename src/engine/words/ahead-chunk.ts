@@ -1,18 +1,18 @@
 /**
  * The word-index changes of a chunk of new documents whose words were all extracted ahead
- * (prepared-words.ts). Each shipment's words are adopted whole: their grouped entries
- * are copied with the documents' docids, instead of adopting every document and regrouping its
- * entries in the write, the write's largest cost in a bulk load.
- * Taken only where it gives exactly what adopting document by document gives: every change
- * creates a document stored as its payload holds it, the documents come in shipment order (so
- * each key's docids ascend), and every field keeps the id its shipment gave it.
+ * (ahead-parts.ts). Each part's words are taken whole: their grouped entries are copied with
+ * the documents' docids, instead of taking every document and regrouping its entries in the
+ * write, the write's largest cost in a bulk load.
+ * Done only where it gives exactly what taking document by document gives: every change creates
+ * a document stored as its payload holds it, the documents come in part order (so each key's
+ * docids ascend), and every field keeps the id its part gave it.
  */
 import type { DocumentChange } from '../updater.js';
-import type { PreparedWords } from './prepared-words.js';
+import type { AheadParts } from './ahead-parts.js';
 import type { WordExtractor } from './extract.js';
 import { KeyOps, upsertsOnly, type GroupedEntries, type KeyChanges } from './key-ops.js';
 import { PrefixTable } from './prefix-table.js';
-import type { ShippedDoc, ShippedWords } from './shipped-words.js';
+import type { AheadDoc, AheadWords } from './ahead-words.js';
 
 /** What a document's forward record is encoded from (ForwardEncoder). */
 export interface ForwardInput {
@@ -37,46 +37,46 @@ export interface ChunkChanges {
   forward(i: number): ForwardInput | null;
 }
 
-/** The chunk's documents in shipment order with their shipments, or null when some change does not qualify. */
-function shippedDocs(changes: readonly DocumentChange[], prepared: PreparedWords): { docs: ShippedDoc[]; shipments: ShippedWords[]; shipmentOf: Int32Array } | null {
-  const docs: ShippedDoc[] = [];
-  const shipments: ShippedWords[] = [];
-  const shipmentOf = new Int32Array(changes.length);
+/** The chunk's documents in part order with their parts' words, or null when some change does not qualify. */
+function aheadDocs(changes: readonly DocumentChange[], ahead: AheadParts): { docs: AheadDoc[]; partWords: AheadWords[]; partOf: Int32Array } | null {
+  const docs: AheadDoc[] = [];
+  const partWords: AheadWords[] = [];
+  const partOf = new Int32Array(changes.length);
   for (let i = 0; i < changes.length; i++) {
     const change = changes[i]!;
     if (change.before !== undefined || change.after === undefined || change.source === undefined) return null;
-    const doc = prepared.take(change.source);
+    const doc = ahead.take(change.source);
     if (doc === undefined) return null;
     const last = docs[i - 1];
-    if (last === undefined || last.shipped !== doc.shipped) {
-      if (shipments.includes(doc.shipped)) return null;
-      shipments.push(doc.shipped);
+    if (last === undefined || last.ahead !== doc.ahead) {
+      if (partWords.includes(doc.ahead)) return null;
+      partWords.push(doc.ahead);
     } else if (doc.index <= last.index) {
       return null;
     }
-    shipmentOf[i] = shipments.length - 1;
+    partOf[i] = partWords.length - 1;
     docs.push(doc);
   }
-  return { docs, shipments, shipmentOf };
+  return { docs, partWords, partOf };
 }
 
 /**
- * The entries of every shipment's words under `extractor`'s vocabulary ids (words of documents in
- * the chunk are adopted into it), with the shipments' document indexes turned into docids
- * (`docidOf`, -1: a document not in the chunk); and per shipment, its words' vocabulary ids (-1: a
+ * The entries of every part's words under `extractor`'s vocabulary ids (words of documents in
+ * the chunk are taken into it), with the parts' document indexes turned into docids
+ * (`docidOf`, -1: a document not in the chunk); and per part, its words' vocabulary ids (-1: a
  * word of no document in the chunk).
  */
-function regroup(extractor: WordExtractor, shipments: readonly ShippedWords[], docidOf: readonly Int32Array[]): { grouped: GroupedEntries; ids: Int32Array[] } {
+function regroup(extractor: WordExtractor, partWords: readonly AheadWords[], docidOf: readonly Int32Array[]): { grouped: GroupedEntries; ids: Int32Array[] } {
   const complete = docidOf.map((docids) => docids.every((docid) => docid >= 0));
-  const ids = shipments.map((shipped) => new Int32Array(shipped.wordEntries.starts.length - 1));
+  const ids = partWords.map((ahead) => new Int32Array(ahead.wordEntries.starts.length - 1));
   const sizes: number[] = [];
-  shipments.forEach((shipped, s) => {
-    const { starts, docids } = shipped.wordEntries;
+  partWords.forEach((ahead, s) => {
+    const { starts, docids } = ahead.wordEntries;
     const docid = docidOf[s]!;
     for (let key = 0; key < ids[s]!.length; key++) {
       let size = starts[key + 1]! - starts[key]!;
       if (!complete[s]) for (let e = starts[key]!; e < starts[key + 1]!; e++) if (docid[docids[e]!]! < 0) size--;
-      const id = size === 0 ? -1 : extractor.adoptWord(shipped, key);
+      const id = size === 0 ? -1 : extractor.takeAheadWord(ahead, key);
       ids[s]![key] = id;
       if (id >= 0) sizes[id] = (sizes[id] ?? 0) + size;
     }
@@ -87,8 +87,8 @@ function regroup(extractor: WordExtractor, shipments: readonly ShippedWords[], d
   const fill = starts.slice(0, count);
   const total = starts[count]!;
   const out = { starts, docids: new Uint32Array(total), masks: new Uint32Array(total), infos: new Uint32Array(total) };
-  shipments.forEach((shipped, s) => {
-    const entries = shipped.wordEntries;
+  partWords.forEach((ahead, s) => {
+    const entries = ahead.wordEntries;
     const docid = docidOf[s]!;
     const keyIds = ids[s]!;
     for (let key = 0; key < keyIds.length; key++) {
@@ -108,25 +108,25 @@ function regroup(extractor: WordExtractor, shipments: readonly ShippedWords[], d
   return { grouped: out, ids };
 }
 
-/** The chunk's word-index changes from its shipments, or null when the chunk does not qualify. */
-export function adoptChunk(extractor: WordExtractor, changes: readonly DocumentChange[], prepared: PreparedWords, withPrefixes: boolean): ChunkChanges | null {
-  const found = shippedDocs(changes, prepared);
+/** The chunk's word-index changes from its partWords, or null when the chunk does not qualify. */
+export function takeAheadChunk(extractor: WordExtractor, changes: readonly DocumentChange[], ahead: AheadParts, withPrefixes: boolean): ChunkChanges | null {
+  const found = aheadDocs(changes, ahead);
   if (found === null) return null;
-  const { docs, shipments, shipmentOf } = found;
-  // fields get their ids as adopting each document would give them, whatever follows
-  for (const doc of docs) if (!extractor.adoptFields(doc)) return null;
-  const docidOf = shipments.map((shipped) => new Int32Array(shipped.docStarts.length - 1).fill(-1));
-  docs.forEach((doc, i) => (docidOf[shipmentOf[i]!]![doc.index] = changes[i]!.docid));
-  const words = regroup(extractor, shipments, docidOf);
+  const { docs, partWords, partOf } = found;
+  // fields get their ids as taking each document would give them, whatever follows
+  for (const doc of docs) if (!extractor.takeAheadFields(doc)) return null;
+  const docidOf = partWords.map((ahead) => new Int32Array(ahead.docStarts.length - 1).fill(-1));
+  docs.forEach((doc, i) => (docidOf[partOf[i]!]![doc.index] = changes[i]!.docid));
+  const words = regroup(extractor, partWords, docidOf);
   let slots = new Int32Array(256);
   // the `i`th document's words as batch vocabulary ids, valid until the next call
   const wordsOf = (i: number): Int32Array => {
-    const { shipped, index } = docs[i]!;
-    const ids = words.ids[shipmentOf[i]!]!;
-    const from = shipped.docStarts[index]!;
-    const count = shipped.docStarts[index + 1]! - from;
+    const { ahead, index } = docs[i]!;
+    const ids = words.ids[partOf[i]!]!;
+    const from = ahead.docStarts[index]!;
+    const count = ahead.docStarts[index + 1]! - from;
     if (slots.length < count) slots = new Int32Array(2 * count);
-    for (let slot = 0; slot < count; slot++) slots[slot] = ids[shipped.words[from + slot]!]!;
+    for (let slot = 0; slot < count; slot++) slots[slot] = ids[ahead.words[from + slot]!]!;
     return slots.subarray(0, count);
   };
   // prefixes per document, as extraction in the write aggregates them
@@ -134,10 +134,10 @@ export function adoptChunk(extractor: WordExtractor, changes: readonly DocumentC
   const prefixTable = withPrefixes ? new PrefixTable(extractor.keys) : null;
   if (prefixTable !== null) {
     docs.forEach((doc, i) => {
-      const { shipped, index } = doc;
-      const from = shipped.docStarts[index]!;
-      const to = shipped.docStarts[index + 1]!;
-      const ids = prefixTable.aggregate({ words: wordsOf(i), masks: shipped.masks.subarray(from, to), infos: shipped.infos.subarray(from, to) });
+      const { ahead, index } = doc;
+      const from = ahead.docStarts[index]!;
+      const to = ahead.docStarts[index + 1]!;
+      const ids = prefixTable.aggregate({ words: wordsOf(i), masks: ahead.masks.subarray(from, to), infos: ahead.infos.subarray(from, to) });
       for (const id of ids) prefixes.upsert(id, changes[i]!.docid, prefixTable.masks[id]!, prefixTable.positions[id]!);
     });
   }
@@ -146,12 +146,12 @@ export function adoptChunk(extractor: WordExtractor, changes: readonly DocumentC
     prefixKeys: prefixTable?.keys ?? [],
     prefixes,
     forward(i) {
-      const { shipped, index } = docs[i]!;
+      const { ahead, index } = docs[i]!;
       return {
-        fieldPairs: shipped.fieldPairs.subarray(shipped.fieldStarts[index]!, shipped.fieldStarts[index + 1]!),
+        fieldPairs: ahead.fieldPairs.subarray(ahead.fieldStarts[index]!, ahead.fieldStarts[index + 1]!),
         words: wordsOf(i),
-        tokenWords: shipped.tokenWords.subarray(shipped.tokenStarts[index]!, shipped.tokenStarts[index + 1]!),
-        tokenPlaces: shipped.tokenPlaces.subarray(shipped.tokenStarts[index]!, shipped.tokenStarts[index + 1]!),
+        tokenWords: ahead.tokenWords.subarray(ahead.tokenStarts[index]!, ahead.tokenStarts[index + 1]!),
+        tokenPlaces: ahead.tokenPlaces.subarray(ahead.tokenStarts[index]!, ahead.tokenStarts[index + 1]!),
       };
     },
   };

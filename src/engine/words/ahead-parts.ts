@@ -1,11 +1,11 @@
 /**
  * Words extracted ahead of a document batch, off the index writer's thread: extraction workers
- * read the batch's addition payloads in parallel with the write and ship each run (a "part") of
- * PART_DOCS documents' words; the write adopts a document's words instead of extracting them
+ * read the batch's addition payloads in parallel with the write and hand over each run (a "part")
+ * of AHEAD_PART_DOCS documents' words; the write takes a document's words instead of extracting them
  * when the document it indexes is the payload's document unchanged (a replacement or a new
  * document, no vectors merged).
  *
- * Parts are numbered in payload order over the batch's additions, every part of PART_DOCS
+ * Parts are numbered in payload order over the batch's additions, every part of AHEAD_PART_DOCS
  * non-empty lines (the last of an addition fewer), so the workers and the write agree on them
  * without talking. The write notes where each document it takes from a payload comes from
  * (`note`), asks for its words when indexing it (`take`), and lets the parts go once the
@@ -14,41 +14,41 @@
  * ran) just means the write extracts those documents itself.
  */
 import type { JsonObject } from '../document-id.js';
-import type { ShippedDoc, ShippedWords } from './shipped-words.js';
+import type { AheadDoc, AheadWords } from './ahead-words.js';
 import type { IndexSettings } from '../../types/settings.js';
 
-export const PART_DOCS = 2_000;
+export const AHEAD_PART_DOCS = 2_000;
 
-/** What a worker ships per part: the words of lines [first, first + count) of addition `op`. */
-export interface ExtractedPart {
+/** What a worker hands over per part: the words of lines [first, first + count) of addition `op`. */
+export interface AheadPart {
   readonly seq: number;
   readonly op: number;
   readonly first: number;
   readonly count: number;
   /** null when the part could not be extracted (e.g. a line that is not JSON) */
-  readonly words: ShippedWords | null;
+  readonly words: AheadWords | null;
 }
 
-/** The parts, in order; implemented over worker threads (workers/extraction-parts.ts). */
-export interface PartSource {
+/** The parts, in order; implemented over worker threads (workers/ahead-ports.ts). */
+export interface AheadPartSource {
   /** Whether the workers extract addition `op` (else the write does: no part will come). */
-  prepares(op: number): boolean;
+  extracts(op: number): boolean;
   /** What the workers extract against: the write's settings and its index's search fields. */
   start(settings: IndexSettings, searchFields: readonly string[]): void;
   /** The next part, waiting for it; null when no more will come. */
-  next(): ExtractedPart | null;
+  next(): AheadPart | null;
 }
 
 /** Lines of one addition are told apart from the next addition's by this factor. */
 const OP_STRIDE = 2 ** 31;
 
-export class PreparedWords {
+export class AheadParts {
   private readonly positions = new Map<JsonObject, number>();
-  private readonly held: { start: number; end: number; words: ShippedWords | null }[] = [];
+  private readonly held: { start: number; end: number; words: AheadWords | null }[] = [];
   private lastNoted = -1;
   private ended = false;
 
-  constructor(private readonly source: PartSource) {}
+  constructor(private readonly source: AheadPartSource) {}
 
   start(settings: IndexSettings, searchFields: readonly string[]): void {
     this.source.start(settings, searchFields);
@@ -56,14 +56,14 @@ export class PreparedWords {
 
   /** `doc`, as indexed, is line `line` of addition `op`'s payload. */
   note(doc: JsonObject, op: number, line: number): void {
-    if (!this.source.prepares(op)) return;
+    if (!this.source.extracts(op)) return;
     const position = op * OP_STRIDE + line;
     this.positions.set(doc, position);
     this.lastNoted = position;
   }
 
-  /** The shipped words of a noted document, when its part came. */
-  take(doc: JsonObject): ShippedDoc | undefined {
+  /** The ahead words of a noted document, when its part came. */
+  take(doc: JsonObject): AheadDoc | undefined {
     const position = this.positions.get(doc);
     if (position === undefined) return undefined;
     while (!this.ended && (this.held.length === 0 || this.held[this.held.length - 1]!.end <= position)) {
@@ -80,7 +80,7 @@ export class PreparedWords {
     }
     const part = this.held[low];
     if (part === undefined || part.start > position || part.words === null) return undefined;
-    return { shipped: part.words, index: position - part.start };
+    return { ahead: part.words, index: position - part.start };
   }
 
   /** The documents noted so far are indexed. */

@@ -1,4 +1,4 @@
-// Words extracted ahead of a document batch: a batch that adopts them leaves exactly the word
+// Words extracted ahead of a document batch: a batch that takes them leaves exactly the word
 // index (and facets) that extracting everything in the write leaves, whatever the parts, threads,
 // field order, updates and failed payloads; parts that never come only mean local extraction.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,8 +11,8 @@ import { readFacetFields } from '../../../../src/engine/facets/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { writeSettings } from '../../../../src/engine/index-settings.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
-import { extractedParts } from '../../../../src/engine/words/extract-ahead.js';
-import { PART_DOCS, PreparedWords, type ExtractedPart, type PartSource } from '../../../../src/engine/words/prepared-words.js';
+import { extractAheadParts } from '../../../../src/engine/words/extract-ahead.js';
+import { AHEAD_PART_DOCS, AheadParts, type AheadPart, type AheadPartSource } from '../../../../src/engine/words/ahead-parts.js';
 import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
 import { mulberry32 } from '../../../helpers/random.js';
 import { wordIndexSnapshot } from '../search/harness.js';
@@ -22,7 +22,7 @@ let envs: IndexEnvs;
 let files = 0;
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'quarry-prepared-'));
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-ahead-'));
   envs = new IndexEnvs(dir);
 });
 afterEach(async () => {
@@ -38,16 +38,16 @@ function add(lines: string[], method: 'replace' | 'update' = 'replace'): Documen
 
 /**
  * The parts as `threads` extraction workers would post them, taken in this thread; the additions
- * `unprepared` names are left to the write, as small ones are.
+ * `unextracted` names are left to the write, as small ones are.
  */
-function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: ExtractedPart) => boolean = () => true, unprepared: readonly number[] = []): PartSource {
-  const sources = ops.map((op, i) => (op.op === 'add' && !unprepared.includes(i) ? op.source : null));
-  let workers: Generator<ExtractedPart>[] = [];
+function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: AheadPart) => boolean = () => true, unextracted: readonly number[] = []): AheadPartSource {
+  const sources = ops.map((op, i) => (op.op === 'add' && !unextracted.includes(i) ? op.source : null));
+  let workers: Generator<AheadPart>[] = [];
   let seq = 0;
   return {
-    prepares: (op) => sources[op] !== null,
+    extracts: (op) => sources[op] !== null,
     start(settings, searchFields) {
-      workers = Array.from({ length: threads }, (_, thread) => extractedParts({ sources, thread, threads }, settings, searchFields));
+      workers = Array.from({ length: threads }, (_, thread) => extractAheadParts({ sources, thread, threads }, settings, searchFields));
     },
     next() {
       for (;;) {
@@ -68,31 +68,31 @@ function facetSnapshot(env: IndexEnv) {
   };
 }
 
-/** Applies `batches` (each a list of ops, built fresh per run) to a new index; answers its snapshot and how many documents were adopted. */
-function run(name: string, settings: Partial<IndexSettings>, batches: (() => DocumentOp[])[], source?: (ops: DocumentOp[]) => PartSource) {
+/** Applies `batches` (each a list of ops, built fresh per run) to a new index; answers its snapshot and how many documents took words extracted ahead. */
+function run(name: string, settings: Partial<IndexSettings>, batches: (() => DocumentOp[])[], source?: (ops: DocumentOp[]) => AheadPartSource) {
   const env: IndexEnv = envs.get(name);
   env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), ...settings }));
   // documents whose words were taken, and how often words were asked for: a chunk of new
-  // documents adopts whole words (adopted-chunk.ts) asking once per document, and when it cannot,
+  // documents takes whole words (ahead-chunk.ts) asking once per document, and when it cannot,
   // asks again per document
-  const adopted = new Set<object>();
+  const taken = new Set<object>();
   let takes = 0;
   for (const batch of batches) {
     const ops = batch();
-    let prepared: PreparedWords | undefined;
+    let ahead: AheadParts | undefined;
     if (source !== undefined) {
-      prepared = new PreparedWords(source(ops));
-      const take = prepared.take.bind(prepared);
-      prepared.take = (doc) => {
-        const shipped = take(doc);
+      ahead = new AheadParts(source(ops));
+      const take = ahead.take.bind(ahead);
+      ahead.take = (doc) => {
+        const words = take(doc);
         takes++;
-        if (shipped !== undefined) adopted.add(doc);
-        return shipped;
+        if (words !== undefined) taken.add(doc);
+        return words;
       };
     }
-    applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, prepared);
+    applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, ahead);
   }
-  return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, adopted: adopted.size, takes };
+  return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, taken: taken.size, takes };
 }
 
 const WORDS = ['dragon', 'fire', 'Ünïcode', '東京タワー', 'night', 'river', 'stone', 'the', 'a', 'C#', 'naïve', 'quick', 'brown', 'fox', '42'];
@@ -113,9 +113,9 @@ function randomDocs(seed: number, count: number, from = 0): object[] {
 
 const lines = (docs: object[]) => docs.map((doc) => JSON.stringify(doc));
 
-describe('documents prepared ahead', { timeout: 60_000 }, () => {
+describe('documents extracted ahead', { timeout: 60_000 }, () => {
   it.each([1, 3])('leave the indexes extracting in the write leaves, with %i extraction threads', (threads) => {
-    const first = randomDocs(1, 2 * PART_DOCS + 123); // ids 0–4122
+    const first = randomDocs(1, 2 * AHEAD_PART_DOCS + 123); // ids 0–4122
     const batches = [
       () => [add(lines(first))],
       () => [
@@ -131,13 +131,13 @@ describe('documents prepared ahead', { timeout: 60_000 }, () => {
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, threads));
     expect(ahead.snapshot).toEqual(local.snapshot);
     expect(Object.keys(ahead.snapshot.facets.keys).length).toBeGreaterThan(50);
-    // every document stored as sent adopts its words: the first batch, the new documents of the
+    // every document stored as sent takes its words: the first batch, the new documents of the
     // update (4123–4499) and the replacements; merged updates do not
-    expect(ahead.adopted).toBe(first.length + 377 + 1_000);
+    expect(ahead.taken).toBe(first.length + 377 + 1_000);
   });
 
   it('renumber fields the write meets in another order than the worker did', () => {
-    const docs = randomDocs(4, 3 * PART_DOCS);
+    const docs = randomDocs(4, 3 * AHEAD_PART_DOCS);
     // the write already knows `body` and `tags` (in that order) when the worker starts
     const batches = [() => [add(lines([{ id: 'seed', body: 'river', tags: ['x'] }]))], () => [add(lines(docs))]];
     const settings = { filterableAttributes: ['extra0', 'tags', 'title'] };
@@ -145,75 +145,75 @@ describe('documents prepared ahead', { timeout: 60_000 }, () => {
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1));
     expect(ahead.snapshot).toEqual(local.snapshot);
     expect(ahead.snapshot.facets.fields.length).toBeGreaterThan(2);
-    expect(ahead.adopted).toBe(1 + docs.length);
+    expect(ahead.taken).toBe(1 + docs.length);
   });
 
   it('fall back to extracting in the write for parts that never come and payloads that fail', () => {
-    const docs = randomDocs(5, 4 * PART_DOCS);
+    const docs = randomDocs(5, 4 * AHEAD_PART_DOCS);
     const batches = [() => [add(lines(docs)), add(['{"title": "no id"}', '{"id": 2}']), add(lines(randomDocs(6, 500, 10_000)))]];
     const settings = { filterableAttributes: ['title', 'tags'] };
     const local = run('local', settings, batches);
     // the second part of the first addition is lost, as if its worker had died
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
     expect(ahead.snapshot).toEqual(local.snapshot);
-    expect(ahead.adopted).toBe(docs.length - PART_DOCS + 500);
+    expect(ahead.taken).toBe(docs.length - AHEAD_PART_DOCS + 500);
   });
 
   it('leave the additions the workers do not prepare to the write, which waits for no part of theirs', () => {
-    const batches = [() => [add(lines(randomDocs(9, 300))), add(lines(randomDocs(10, PART_DOCS + 10, 300))), add(lines(randomDocs(11, 200, 5_000)))]];
+    const batches = [() => [add(lines(randomDocs(9, 300))), add(lines(randomDocs(10, AHEAD_PART_DOCS + 10, 300))), add(lines(randomDocs(11, 200, 5_000)))]];
     const local = run('local', {}, batches);
     const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1, () => true, [0, 2]));
     expect(ahead.snapshot).toEqual(local.snapshot);
-    expect(ahead.adopted).toBe(PART_DOCS + 10);
+    expect(ahead.taken).toBe(AHEAD_PART_DOCS + 10);
   });
 
-  it.each(['indexingTime', 'disabled'] as const)('adopt whole words of new documents in chunks and parts that do not line up (prefixSearch %s)', (prefixSearch) => {
+  it.each(['indexingTime', 'disabled'] as const)('take whole words of new documents in chunks and parts that do not line up (prefixSearch %s)', (prefixSearch) => {
     // id 500 comes twice in a row: the second line is the document, the first is left out
     const small = randomDocs(12, 1_000);
     const first = [...small.slice(0, 501), { ...(small[500] as object), body: 'night dragon' }, ...small.slice(501)];
     // the write's chunks end after 20,000 documents, inside a part of the second addition
-    const batches = [() => [add(lines(first)), add(lines(randomDocs(13, 20_000, 50_000)))], () => [add(lines(randomDocs(14, PART_DOCS, 80_000)))]];
+    const batches = [() => [add(lines(first)), add(lines(randomDocs(13, 20_000, 50_000)))], () => [add(lines(randomDocs(14, AHEAD_PART_DOCS, 80_000)))]];
     const settings = { prefixSearch, stopWords: ['the'], filterableAttributes: ['title'] };
     const local = run('local', settings, batches);
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1));
     expect(ahead.snapshot).toEqual(local.snapshot);
     expect(Object.keys(ahead.snapshot.words.prefixes).length > 0).toBe(prefixSearch === 'indexingTime');
-    expect(ahead.adopted).toBe(1_000 + 20_000 + PART_DOCS);
-    // one ask per document: every chunk adopted whole words
-    expect(ahead.takes).toBe(ahead.adopted);
+    expect(ahead.taken).toBe(1_000 + 20_000 + AHEAD_PART_DOCS);
+    // one ask per document: every chunk took whole words
+    expect(ahead.takes).toBe(ahead.taken);
   });
 
-  it('adopt document by document a chunk where a later line replaced a document out of order', () => {
-    const docs = randomDocs(15, PART_DOCS + 500);
+  it('take document by document a chunk where a later line replaced a document out of order', () => {
+    const docs = randomDocs(15, AHEAD_PART_DOCS + 500);
     const batches = [() => [add(lines([...docs, { id: 3, body: 'stone' }]))]];
     const local = run('local', {}, batches);
     const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1));
     expect(ahead.snapshot).toEqual(local.snapshot);
-    expect(ahead.adopted).toBe(docs.length);
-    expect(ahead.takes).toBeGreaterThan(ahead.adopted);
+    expect(ahead.taken).toBe(docs.length);
+    expect(ahead.takes).toBeGreaterThan(ahead.taken);
   });
 
-  it('adopt document by document a chunk whose shipments numbered a field otherwise', () => {
+  it('take document by document a chunk whose parts numbered a field otherwise', () => {
     // two workers: the second meets `late` without knowing the first's `early`
-    const early = randomDocs(16, PART_DOCS).map((doc) => ({ ...doc, early: 'stone river' }));
-    const late = randomDocs(17, PART_DOCS, PART_DOCS).map((doc) => ({ ...doc, late: 'quick fox' }));
+    const early = randomDocs(16, AHEAD_PART_DOCS).map((doc) => ({ ...doc, early: 'stone river' }));
+    const late = randomDocs(17, AHEAD_PART_DOCS, AHEAD_PART_DOCS).map((doc) => ({ ...doc, late: 'quick fox' }));
     const batches = [() => [add(lines([...early, ...late]))]];
     const local = run('local', {}, batches);
     const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 2));
     expect(ahead.snapshot).toEqual(local.snapshot);
-    expect(ahead.adopted).toBe(2 * PART_DOCS);
-    expect(ahead.takes).toBeGreaterThan(ahead.adopted);
+    expect(ahead.taken).toBe(2 * AHEAD_PART_DOCS);
+    expect(ahead.takes).toBeGreaterThan(ahead.taken);
   });
 
-  it('ship no words for a part with a line that is not JSON, and number parts per addition', () => {
-    const sources = [add(['{"id": 1, "title": "broken"', '{"id": 2}']), { op: 'clear' } as DocumentOp, add(lines(randomDocs(7, PART_DOCS + 1)))].map((op) =>
+  it('hand over no words for a part with a line that is not JSON, and number parts per addition', () => {
+    const sources = [add(['{"id": 1, "title": "broken"', '{"id": 2}']), { op: 'clear' } as DocumentOp, add(lines(randomDocs(7, AHEAD_PART_DOCS + 1)))].map((op) =>
       op.op === 'add' ? op.source : null,
     );
-    const parts = [...extractedParts({ sources, thread: 0, threads: 1 }, defaultSettings(), [])];
+    const parts = [...extractAheadParts({ sources, thread: 0, threads: 1 }, defaultSettings(), [])];
     expect(parts.map(({ seq, op, first, count, words }) => [seq, op, first, count, words === null])).toEqual([
       [0, 0, 0, 2, true],
-      [1, 2, 0, PART_DOCS, false],
-      [2, 2, PART_DOCS, 1, false],
+      [1, 2, 0, AHEAD_PART_DOCS, false],
+      [2, 2, AHEAD_PART_DOCS, 1, false],
     ]);
   });
 });

@@ -1,19 +1,19 @@
 /**
- * Extracted words in a form one thread can hand another: the DocWords of a run of documents as
- * a few typed columns (whose buffers are transferred, not copied) plus the extractor's
- * vocabulary as bytes and its field names, and the same entries grouped per word. Extraction
- * workers ship them; the index writer adopts whole words of a run of new documents at once
- * (adopted-chunk.ts), or each document into its own batch vocabulary and field ids
- * (WordExtractor.adopt).
+ * Words extracted ahead of the write (ahead-parts.ts) in a form one thread can hand another: the
+ * DocWords of a part's documents as a few typed columns (whose buffers are transferred, not
+ * copied) plus the extractor's vocabulary as bytes and its field names, and the same entries
+ * grouped per word. The index writer takes whole words of a chunk of new documents at once
+ * (ahead-chunk.ts), or each document into its own batch vocabulary and field ids
+ * (WordExtractor.takeAhead).
  */
 import type { DocWords } from './doc-words.js';
 import { KeyOps, type GroupedEntries } from './key-ops.js';
 import type { VocabularyBytes } from './vocabulary.js';
 
-export interface ShippedWords {
-  /** the shipping extractor's field ids → field paths */
+export interface AheadWords {
+  /** the extracting worker's field ids → field paths */
   readonly fields: readonly string[];
-  /** the shipping extractor's vocabulary: word id → bytes (normalised UTF-8) in vocabBytes */
+  /** the extracting worker's vocabulary: word id → bytes (normalised UTF-8) in vocabBytes */
   readonly vocabBytes: Uint8Array;
   readonly vocabStarts: Int32Array;
   readonly vocabLengths: Int32Array;
@@ -32,17 +32,17 @@ export interface ShippedWords {
   /** per document (count + 1 entries): where its fields, in their order (DocWords.leafFields), start in leafFields */
   readonly leafStarts: Int32Array;
   readonly leafFields: Int32Array;
-  /** the entries grouped per shipped word, `docids` holding document indexes in the shipment */
+  /** the entries grouped per word, `docids` holding document indexes in the part */
   readonly wordEntries: GroupedEntries;
 }
 
-/** One document of a shipment. */
-export interface ShippedDoc {
-  readonly shipped: ShippedWords;
+/** One document of a part. */
+export interface AheadDoc {
+  readonly ahead: AheadWords;
   readonly index: number;
 }
 
-// kept from one part to the next: only the grouped copy is shipped
+// kept from one part to the next: only the grouped copy is handed over
 const scratch = new KeyOps();
 
 /** The entries of `docs` grouped per word of their vocabulary (`vocabularySize` words). */
@@ -53,7 +53,7 @@ function invert(docs: readonly DocWords[], vocabularySize: number): GroupedEntri
 }
 
 /** Packs `docs` (extracted against `vocabulary` and `fields`) into columns. */
-export function shipColumns(docs: readonly DocWords[], vocabulary: VocabularyBytes, fields: readonly string[]): ShippedWords {
+export function aheadColumns(docs: readonly DocWords[], vocabulary: VocabularyBytes, fields: readonly string[]): AheadWords {
   const docStarts = new Int32Array(docs.length + 1);
   const fieldStarts = new Int32Array(docs.length + 1);
   const tokenStarts = new Int32Array(docs.length + 1);
@@ -104,10 +104,10 @@ export function shipColumns(docs: readonly DocWords[], vocabulary: VocabularyByt
   };
 }
 
-/** The buffers of a shipment, to transfer rather than copy. */
-export function shippedBuffers(shipped: ShippedWords): ArrayBuffer[] {
-  const { vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields } = shipped;
-  const { wordEntries } = shipped;
+/** The buffers of a part's words, to transfer rather than copy. */
+export function aheadBuffers(ahead: AheadWords): ArrayBuffer[] {
+  const { vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields } = ahead;
+  const { wordEntries } = ahead;
   const grouped = [wordEntries.starts, wordEntries.docids, wordEntries.masks, wordEntries.infos];
   return [vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields, ...grouped].map(
     (column) => column.buffer as ArrayBuffer,

@@ -1,6 +1,6 @@
 /**
- * What the two sides of extraction ahead of an index write share (extraction-parts.ts on the
- * index writer's side, extraction-thread.ts on the workers'): the slots of the shared Int32Array,
+ * What the two sides of extraction ahead of an index write share (ahead-ports.ts on the
+ * index writer's side, extract-ahead-thread.ts on the workers'): the slots of the shared Int32Array,
  * the task a worker runs and the messages on its port. It imports neither side.
  *
  * The Int32Array holds STOP (the write is over), STARTED (the writer posted the settings),
@@ -20,8 +20,8 @@ export const takenSlot = (thread: number) => 4 + 2 * thread;
 /** The state's length for `threads` workers: the three flags and two counters a thread. */
 export const stateLength = (threads: number) => 3 + 2 * threads;
 
-/** One worker's task (the extraction pool runs extraction-thread.js with it). */
-export interface ExtractionTask {
+/** One worker's task (the extraction pool runs extract-ahead-thread.js with it). */
+export interface AheadTask {
   readonly job: AheadJob;
   readonly port: MessagePort;
   readonly state: Int32Array;

@@ -1,15 +1,15 @@
 /**
- * Extraction ahead of an index write (engine/words/prepared-words.ts) over worker threads:
+ * Extraction ahead of an index write (engine/words/ahead-parts.ts) over worker threads:
  * one extraction task per `--max-indexing-threads` thread, each posting its parts on its own
  * MessagePort, which the index writer thread reads synchronously (receiveMessageOnPort, with
  * Atomics to sleep until a part is posted): its write is one synchronous transaction.
  *
- * A shared Int32Array coordinates them (its slots and the messages: extraction-protocol.ts), so
+ * A shared Int32Array coordinates them (its slots and the messages: ahead-protocol.ts), so
  * a worker stays at most MAX_AHEAD parts ahead of the write.
  */
 import { receiveMessageOnPort, MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { DocumentOp } from '../engine/indexer/document-batch.js';
-import type { ExtractedPart, PartSource } from '../engine/words/prepared-words.js';
+import type { AheadPart, AheadPartSource } from '../engine/words/ahead-parts.js';
 import { payloadBytes } from '../engine/documents/ndjson-payload.js';
 import type { IndexSettings } from '../types/settings.js';
 import {
@@ -21,8 +21,8 @@ import {
   takenSlot,
   type AheadEnd,
   type AheadStart,
-  type ExtractionTask,
-} from './extraction-protocol.js';
+  type AheadTask,
+} from './ahead-protocol.js';
 import type { WorkerPools } from './pool.js';
 
 /** Below this much addition payload, starting workers costs more than it saves. */
@@ -39,7 +39,7 @@ export interface AheadEnds {
   readonly ports: readonly MessagePort[];
   readonly state: Int32Array;
   /** per operation of the batch: whether the workers extract it */
-  readonly prepared: readonly boolean[];
+  readonly extracts: readonly boolean[];
 }
 
 /** Tells every worker and waiter that the write is over. */
@@ -52,7 +52,7 @@ export function stopAhead(state: Int32Array): void {
  * The main thread's side: starts the tasks of a documents write, or null when not worth it.
  * `owned`: the write's sharded network and the index's primary key (documents of other shards are not extracted).
  */
-export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned: ExtractionTask['owned'] = null): { ends: AheadEnds; done: Promise<unknown> } | null {
+export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned: AheadTask['owned'] = null): { ends: AheadEnds; done: Promise<unknown> } | null {
   const sizes = ops.map((op) => (op.op === 'add' ? payloadBytes(op.source) : 0));
   const sources = ops.map((op, i) => (op.op === 'add' && sizes[i]! >= OP_MIN_BYTES ? op.source : null));
   const bytes = sources.reduce((sum, source, i) => sum + (source === null ? 0 : sizes[i]!), 0);
@@ -64,26 +64,26 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned
   for (let thread = 0; thread < threads; thread++) {
     const { port1, port2 } = new MessageChannel();
     ports.push(port1);
-    const task: ExtractionTask = { job: { sources, thread, threads }, port: port2, state, owned };
+    const task: AheadTask = { job: { sources, thread, threads }, port: port2, state, owned };
     tasks.push(
-      pools.extractionPool().run(task, { transferList: [port2] }).catch(() => {
+      pools.extractAheadPool().run(task, { transferList: [port2] }).catch(() => {
         Atomics.store(state, FAILED, 1);
         Atomics.notify(state, postedSlot(thread));
       }),
     );
   }
-  return { ends: { ports, state, prepared: sources.map((source) => source !== null) }, done: Promise.all(tasks) };
+  return { ends: { ports, state, extracts: sources.map((source) => source !== null) }, done: Promise.all(tasks) };
 }
 
 /** The index writer's side: the parts, in order, over the ports. */
-export class PortParts implements PartSource {
+export class AheadPorts implements AheadPartSource {
   private seq = 0;
   private ended = false;
 
   constructor(private readonly ends: AheadEnds) {}
 
-  prepares(op: number): boolean {
-    return this.ends.prepared[op] === true;
+  extracts(op: number): boolean {
+    return this.ends.extracts[op] === true;
   }
 
   start(settings: IndexSettings, searchFields: readonly string[]): void {
@@ -93,7 +93,7 @@ export class PortParts implements PartSource {
     Atomics.notify(this.ends.state, STARTED);
   }
 
-  next(): ExtractedPart | null {
+  next(): AheadPart | null {
     const { ports, state } = this.ends;
     const thread = this.seq % ports.length;
     while (!this.ended) {
@@ -102,7 +102,7 @@ export class PortParts implements PartSource {
       if (got !== undefined) {
         Atomics.add(state, takenSlot(thread), 1);
         Atomics.notify(state, takenSlot(thread));
-        const message = got.message as ExtractedPart | AheadEnd;
+        const message = got.message as AheadPart | AheadEnd;
         if ('end' in message) break;
         this.seq++;
         return message;
