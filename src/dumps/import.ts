@@ -2,7 +2,8 @@
  * `--import-dump`: fills an empty database from a v6 dump (dumps-snapshots-upgrade.md §3.9; an older
  * one reaches it already rewritten as v6 by reader.ts), in
  * Meilisearch's order: instance uid, runtime webhooks (replacing the stored ones), keys (replacing
- * the default ones), experimental features, the network (`self` cleared), then each index (created with its dates and primary key, its settings applied, its documents
+ * the default ones), chat workspaces (none from a dump without `chat-completions-settings/`),
+ * experimental features, the network (`self` cleared), then each index (created with its dates and primary key, its settings applied, its documents
  * indexed as one replacement through the normal index write; v1.50's internal `.meili_dsr` index
  * restores the dynamic search rules instead: search-rules/internal-index.ts), then batches and tasks with their
  * uids, statuses and dates; enqueued document tasks get a new update file from the dump and run
@@ -13,6 +14,8 @@
  */
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { ApiKey, KeyStore } from '../auth/key-store.js';
+import { workspaceSettingsFromDump } from '../chats/workspace-settings.js';
+import type { ChatWorkspaceStore } from '../chats/workspace-store.js';
 import { normalizeExactWords } from '../engine/exact-words.js';
 import type { IndexEnvs } from '../engine/index-env.js';
 import { INDEX_UPDATERS } from '../engine/indexer/registry.js';
@@ -52,6 +55,7 @@ export interface ImportTargets {
   keys: KeyStore;
   features: ExperimentalFeatures;
   webhooks: Pick<WebhookStore, 'restore'>;
+  chatWorkspaces: Pick<ChatWorkspaceStore, 'put'>;
   network: Pick<Network, 'restore'>;
   queue: RestoredQueue;
   indexes: IndexRegistry;
@@ -168,6 +172,14 @@ export async function importDump(file: string, to: ImportTargets, progress?: Imp
     const keys: ApiKey[] = [];
     for await (const key of dump.keys()) keys.push({ ...key, actions: key.actions as ApiKey['actions'] });
     to.keys.replaceAll(keys);
+
+    for (const [name, settings] of dump.chatWorkspaces()) {
+      try {
+        to.chatWorkspaces.put(name, workspaceSettingsFromDump(settings));
+      } catch (err) {
+        throw new Error(`chat-completions-settings/${name}.json: ${(err as Error).message}`);
+      }
+    }
 
     // Missing flags are off, unknown ones ignored; `legacySearch` may be null in Meilisearch's dumps.
     const features = dump.features() ?? {};

@@ -92,6 +92,19 @@ export class DumpReader {
     return readJsonIfAny<unknown>(this.file('webhooks.json'));
   }
 
+  /**
+   * `chat-completions-settings/<name>.json`, each as its name (the file stem) and parsed content;
+   * none when the dump has no such folder (older than the chats). Other entries are skipped, as v1.50 does.
+   */
+  *chatWorkspaces(): Generator<[name: string, settings: unknown]> {
+    const dir = this.file('chat-completions-settings');
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.json') || entry.name === '.json') continue;
+      yield [entry.name.slice(0, -'.json'.length), JSON.parse(readFileSync(path.join(dir, entry.name), 'utf8'))];
+    }
+  }
+
   /** `experimental-features.json`, or null when the dump has none. */
   features(): Record<string, unknown> | null {
     return readJsonIfAny<Record<string, unknown>>(this.file('experimental-features.json'));

@@ -12,6 +12,7 @@
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
+import { ApiError } from '../errors/api-error.js';
 import { ndjsonLines } from '../engine/documents/ndjson-payload.js';
 import { portableDocument } from '../engine/vectors/portable-document.js';
 import { DocumentStore } from '../engine/documents/store.js';
@@ -28,6 +29,18 @@ import { stringifyJson } from '../types/json-text.js';
 import { batchLine } from './batch-lines.js';
 import { keyLine } from './key-lines.js';
 import { taskLine } from './task-lines.js';
+
+const CHAT_SETTINGS_FOLDER = 'chat-completions-settings';
+
+/**
+ * `<name>.json`, which v1.50's reader takes back as `<name>` (its file stem). A name is any path
+ * segment: one holding a `/` (sent as `%2F`) or a NUL is no file name, and would be written
+ * outside the folder, so the dump fails instead.
+ */
+function chatSettingsFile(name: string): string {
+  if (name.includes('/') || name.includes('\0')) throw new ApiError('internal', `The chat workspace \`${name}\` cannot be dumped: its name is not a file name.`);
+  return `${name}.json`;
+}
 
 /** A `.jsonl` file written a line at a time, waiting on the stream when its buffer is full. */
 class JsonLines {
@@ -67,6 +80,10 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
   const keys = new JsonLines(path.join(root, 'keys.jsonl'));
   for (const key of content.keys) await keys.write(JSON.stringify(keyLine(key)));
   await keys.close();
+
+  step('dump the chat completion settings');
+  mkdirSync(path.join(root, CHAT_SETTINGS_FOLDER));
+  for (const [name, settings] of content.chatWorkspaces) json(path.join(CHAT_SETTINGS_FOLDER, chatSettingsFile(name)), settings);
 
   step('dump the tasks');
   const tasks = new JsonLines(path.join(root, 'tasks', 'queue.jsonl'));

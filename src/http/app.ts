@@ -12,6 +12,7 @@ import type { AppDeps } from './deps.js';
 import { answerError, installErrorHandlers } from './error-handler.js';
 import { registerRoutes } from './route.js';
 import { batchRoutes } from './routes/batches.js';
+import { chatWorkspaceRoutes } from './routes/chat-workspaces.js';
 import { compactionRoutes } from './routes/compaction.js';
 import { documentAdditionRoutes } from './routes/document-additions.js';
 import { documentDeletionRoutes } from './routes/document-deletions.js';
@@ -22,6 +23,7 @@ import { exportRoutes } from './routes/export.js';
 import { experimentalFeatureRoutes } from './routes/experimental-features.js';
 import { facetSearchRoutes } from './routes/facet-search.js';
 import { similarRoutes } from './routes/similar.js';
+import { chatCompletionRoutes } from './routes/chat-completions.js';
 import { fieldRoutes } from './routes/fields.js';
 import { healthRoutes } from './routes/health.js';
 import { indexRoutes } from './routes/indexes.js';
@@ -73,12 +75,14 @@ export const API_ROUTES = [
   ...multiSearchRoutes,
   ...facetSearchRoutes,
   ...similarRoutes,
+  ...chatCompletionRoutes,
   ...settingsRoutes,
   ...fieldRoutes,
   ...logRoutes,
   ...webhookRoutes,
   ...dynamicSearchRuleRoutes,
   ...networkRoutes,
+  ...chatWorkspaceRoutes,
   ...taskDocumentRoutes,
   ...renderTemplateRoutes,
   ...compactionRoutes,

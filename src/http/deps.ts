@@ -4,6 +4,7 @@
  */
 import type { Authenticator } from '../auth/authenticate.js';
 import type { KeyStore } from '../auth/key-store.js';
+import type { ChatWorkspaceStore } from '../chats/workspace-store.js';
 import type { Config } from '../config/index.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
 import type { PayloadDictionaries } from '../indexes/payload-dictionaries.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
   updateFiles: UpdateFiles;
   logs: LogHub;
   webhooks: WebhookStore;
+  /** the chat workspaces of `/chats` and their settings */
+  chatWorkspaces: ChatWorkspaceStore;
   network: Network;
   /** sends the queries that name another instance to it */
   remoteSearch: RemoteSearch;

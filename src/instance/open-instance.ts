@@ -13,6 +13,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Authenticator } from '../auth/authenticate.js';
 import { KeyStore } from '../auth/key-store.js';
+import { ChatWorkspaceStore } from '../chats/workspace-store.js';
 import type { Config } from '../config/index.js';
 import { importDump } from '../dumps/import.js';
 import { sweepDumpDir, writeDump } from '../dumps/writer.js';
@@ -89,6 +90,8 @@ export interface Instance {
   payloadDictionaries: PayloadDictionaries;
   updateFiles: UpdateFiles;
   webhooks: WebhookStore;
+  /** the chat workspaces of `/chats` and their settings */
+  chatWorkspaces: ChatWorkspaceStore;
   network: Network;
   /** sends the queries that name another instance to it */
   remoteSearch: RemoteSearch;
@@ -187,6 +190,7 @@ interface Services {
   outgoing: OutgoingClient;
   features: ExperimentalFeatures;
   webhooks: WebhookStore;
+  chatWorkspaces: ChatWorkspaceStore;
   network: Network;
   remoteWriter: RemoteWriter;
   searchRules: SearchRuleStore;
@@ -257,6 +261,7 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
     outgoing,
     features: new ExperimentalFeatures(store, forcedFeatures(config)),
     webhooks: new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader),
+    chatWorkspaces: new ChatWorkspaceStore(store),
     network: new Network(store),
     remoteWriter: new RemoteWriter(outgoing, writeTimings(input.env)),
     searchRules: new SearchRuleStore(store, ruleLimits(input.env)),
@@ -266,7 +271,7 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
 /** Step 8: the task scheduler (started by the caller, once it is ready to answer), which runs the upgrade task step 7 registered first. */
 function buildScheduler(input: InstanceInput, services: Services, storage: StorageFormat): Scheduler {
   const { config, build, logs } = input;
-  const { store, queue, indexes, indexEnvs, updateFiles, workers, features, network, webhooks, outgoing, searchRules } = services;
+  const { store, queue, indexes, indexEnvs, updateFiles, workers, features, network, webhooks, chatWorkspaces, outgoing, searchRules } = services;
   return new Scheduler({
     store,
     storage,
@@ -279,7 +284,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
-    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), writeDump },
+    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), chatWorkspaces: () => chatWorkspaces.entries(), writeDump },
     exports: {
       request: (url, init) => outgoing.request(url, init),
       visibleSettings: () => ({ foreignKeys: features.enabled('foreignKeys'), chat: features.enabled('chatCompletions') }),
@@ -296,7 +301,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
 /** The instance: the services, what the routes read through them, its health and its closing. */
 function assemble(input: InstanceInput, services: Services, scheduler: Scheduler, lock: DbLock): Instance {
   const { config, build, logs } = input;
-  const { store, keys, queue, indexes, indexEnvs, updateFiles, workers, features, webhooks, network, outgoing, remoteWriter, searchRules } = services;
+  const { store, keys, queue, indexes, indexEnvs, updateFiles, workers, features, webhooks, chatWorkspaces, network, outgoing, remoteWriter, searchRules } = services;
   const indexing = (): ReadonlySet<string> => {
     const running = queue.processing;
     if (running === null) return new Set();
@@ -321,6 +326,7 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     payloadDictionaries: new PayloadDictionaries(indexReader, () => queue.processing?.taskUids ?? null),
     updateFiles,
     webhooks,
+    chatWorkspaces,
     network,
     remoteSearch: new RemoteSearch(outgoing),
     remoteWriter,

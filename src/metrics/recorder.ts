@@ -1,7 +1,8 @@
 /**
  * What `/metrics` counts as it happens, per server: HTTP requests and their response times (per
  * method, route pattern and status, with v1.50's histogram buckets), searches the `searchCutoffMs`
- * budget cut short, and personalized searches (Quarry has no personalization service: none).
+ * budget cut short, personalized searches (Quarry has no personalization service: none), and the
+ * chat route's searches and tokens (per workspace and model, from the providers' usage chunks).
  * The other families are read when `/metrics` is asked (families.ts).
  */
 import { byLabelValues, type Family } from './exposition.js';
@@ -24,6 +25,10 @@ export class MetricsRecorder {
   /** `method path` → response times */
   private readonly times = new Map<string, Histogram>();
   private degraded = 0;
+  /** search type → searches run by the chat route */
+  private readonly chatSearches = new Map<string, number>();
+  /** `workspace model` → tokens the providers reported */
+  private readonly chatTokens = new Map<string, { workspace: string; model: string; prompt: number; completion: number; total: number }>();
 
   /** One answered request of the route `path` (its pattern, e.g. `/indexes/{index_uid}/search`). */
   request(method: string, path: string, status: number, seconds: number): void {
@@ -46,7 +51,24 @@ export class MetricsRecorder {
     this.degraded++;
   }
 
+  /** A search the chat route ran for an LLM. */
+  chatSearch(type = 'internal'): void {
+    this.chatSearches.set(type, (this.chatSearches.get(type) ?? 0) + 1);
+  }
+
+  /** The tokens a provider's usage chunk reported for one call of a chat completion. */
+  chatUsage(workspace: string, model: string, usage: { prompt: number; completion: number; total: number }): void {
+    const key = `${workspace} ${model}`;
+    const tokens = this.chatTokens.get(key) ?? { workspace, model, prompt: 0, completion: 0, total: 0 };
+    tokens.prompt += usage.prompt;
+    tokens.completion += usage.completion;
+    tokens.total += usage.total;
+    this.chatTokens.set(key, tokens);
+  }
+
   families(): Family[] {
+    const tokens = [...this.chatTokens.values()];
+    const tokenSamples = (count: (t: (typeof tokens)[number]) => number) => tokens.map((t) => ({ labels: { workspace: t.workspace, model: t.model }, value: count(t) }));
     return [
       {
         name: 'meilisearch_http_requests_total',
@@ -67,6 +89,16 @@ export class MetricsRecorder {
       },
       { name: 'meilisearch_degraded_search_requests', help: 'Meilisearch number of degraded search requests', type: 'gauge', samples: [{ value: this.degraded }] },
       { name: 'meilisearch_personalized_search_requests', help: 'Meilisearch number of search requests with personalization', type: 'gauge', samples: [{ value: 0 }] },
+      // families with labels show once they have a series, as v1.50's label vectors
+      {
+        name: 'meilisearch_chat_searches_total',
+        help: 'Total number of searches performed by the chat route',
+        type: 'counter',
+        samples: [...this.chatSearches].map(([type, value]) => ({ labels: { type }, value })),
+      },
+      { name: 'meilisearch_chat_prompt_tokens_total', help: 'Total number of prompt tokens consumed', type: 'counter', samples: tokenSamples((t) => t.prompt) },
+      { name: 'meilisearch_chat_completion_tokens_total', help: 'Total number of completion tokens consumed', type: 'counter', samples: tokenSamples((t) => t.completion) },
+      { name: 'meilisearch_chat_tokens_total', help: 'Total number of tokens consumed (prompt + completion)', type: 'counter', samples: tokenSamples((t) => t.total) },
     ];
   }
 }

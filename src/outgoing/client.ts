@@ -1,14 +1,15 @@
 /**
- * The one way the server sends HTTP requests to URLs its users give it (webhooks and embedders;
- * remote search and export next). The host name is resolved once and every address it resolves to
+ * The one way the server sends HTTP requests to URLs its users give it (webhooks, embedders,
+ * remote search, export, chat providers). The host name is resolved once and every address it resolves to
  * is checked against the IP policy before any connection, as v1.50's resolvers do; the socket then
  * connects through a lookup that hands back only those checked addresses, so no second DNS answer
  * can slip in between check and connect (DNS rebinding). Redirects are followed, each hop checked
  * again: up to 10, as both of v1.50's clients; `Authorization` never forwarded, as its ureq agent;
- * a 307/308 repeats the request with its body, as its reqwest client. Answers are read whole.
+ * a 307/308 repeats the request with its body, as its reqwest client. Answers are read whole,
+ * except by `stream` (a chat completion relays its provider's answer as it comes).
  */
 import { promises as dns, type LookupAddress } from 'node:dns';
-import http, { type IncomingHttpHeaders } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,6 +37,13 @@ export interface OutgoingResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
+}
+
+/** An answer whose body is read as it arrives: each chunk once, then the end (or the error that cut it). */
+export interface StreamedResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: AsyncIterable<Buffer>;
 }
 
 export type Failure = { error: unknown } | { response: OutgoingResponse };
@@ -74,21 +82,35 @@ export class OutgoingClient {
     }
   }
 
-  private async followRedirects(url: URL, init: OutgoingRequest, signal: AbortSignal): Promise<OutgoingResponse> {
+  /**
+   * One attempt whose answer's body is handed over as it arrives (no retry): `signal` ends it
+   * whenever it fires, reading included; the connection must connect within `connectTimeoutMs`.
+   */
+  async stream(url: string, init: Omit<OutgoingRequest, 'timeoutMs' | 'retry'> & { signal: AbortSignal }): Promise<StreamedResponse> {
+    const res = await this.followRedirects(new URL(url), init, init.signal, true);
+    return { status: res.statusCode!, headers: res.headers, body: res };
+  }
+
+  private async followRedirects(url: URL, init: Omit<OutgoingRequest, 'timeoutMs'>, signal: AbortSignal): Promise<OutgoingResponse>;
+  private async followRedirects(url: URL, init: Omit<OutgoingRequest, 'timeoutMs'>, signal: AbortSignal, streamed: true): Promise<IncomingMessage>;
+  private async followRedirects(url: URL, init: Omit<OutgoingRequest, 'timeoutMs'>, signal: AbortSignal, streamed?: true): Promise<OutgoingResponse | IncomingMessage> {
     let [target, method, headers, body] = [url, init.method ?? 'GET', init.headers ?? {}, init.body];
     for (let redirects = 0; ; redirects++) {
-      const response = await this.send(target, method, headers, body, signal, init.connectTimeoutMs);
-      const location = response.headers.location;
-      if (!REDIRECTS.has(response.status) || location === undefined) return response;
+      const res = await this.send(target, method, headers, body, signal, init.connectTimeoutMs);
+      const location = res.headers.location;
+      if (!REDIRECTS.has(res.statusCode!) || location === undefined) return streamed ? res : readWhole(res, signal);
+      // a redirect's own body is not read
+      res.resume();
       if (redirects === MAX_REDIRECTS) throw new Error(`too many redirects (more than ${MAX_REDIRECTS})`);
       target = new URL(location, target);
       // 307 and 308 repeat the request; the others turn it into a GET without a body.
-      if (response.status !== 307 && response.status !== 308 && method !== 'HEAD') [method, body] = ['GET', undefined];
+      if (res.statusCode !== 307 && res.statusCode !== 308 && method !== 'HEAD') [method, body] = ['GET', undefined];
       headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
     }
   }
 
-  private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, connectTimeoutMs?: number): Promise<OutgoingResponse> {
+  /** Connects and sends one request; resolves with the answer once its head arrived. */
+  private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, connectTimeoutMs?: number): Promise<IncomingMessage> {
     const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
     if (transport === null) throw new Error(`unsupported URL scheme \`${url.protocol.slice(0, -1)}\``);
     const addresses = await this.checkedAddresses(url.hostname);
@@ -96,14 +118,7 @@ export class OutgoingClient {
     return new Promise((resolve, reject) => {
       const fail = (err: unknown) => reject(signal.aborted ? signal.reason : err);
       // An IP literal is never looked up: it was checked as it is.
-      const req = transport.request(url, { method, headers, signal, agent: false, lookup: pinned(addresses) }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', fail);
-        res.on('end', () => {
-          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) });
-        });
-      });
+      const req = transport.request(url, { method, headers, signal, agent: false, lookup: pinned(addresses) }, resolve);
       req.on('error', fail);
       if (connectTimeoutMs !== undefined) {
         req.on('socket', (socket) => {
@@ -125,6 +140,16 @@ export class OutgoingClient {
     for (const { address } of addresses) this.policy.check(address);
     return addresses;
   }
+}
+
+/** The whole body of `res`. */
+function readWhole(res: IncomingMessage, signal: AbortSignal): Promise<OutgoingResponse> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('error', (err) => reject(signal.aborted ? signal.reason : err));
+    res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+  });
 }
 
 /** A lookup that answers with the checked addresses only. */

@@ -46,7 +46,7 @@ function orNull(schema: Schema): Schema {
  * An enum that also accepts `null`: `null` in the enum list would show up in "expected one of",
  * so null is let through before the enum is checked.
  */
-function enumOrNull(values: readonly string[]): Schema {
+export function enumOrNull(values: readonly string[]): Schema {
   return { if: { type: 'null' }, else: { enum: values } };
 }
 

@@ -22,6 +22,8 @@ export const INSTANCE_DBS = {
   keys: 'keys',
   /** dynamic search rule uid → { id, rule }: the rules of `/dynamic-search-rules` (search-rules/store.ts) */
   searchRules: 'search-rules',
+  /** chat workspace name → its settings (chats/workspace-store.ts) */
+  chatWorkspaces: 'chat-workspaces',
   /** update-file uuid → a small task payload kept in the environment instead of a file (store/update-files.ts) */
   payloads: 'payloads',
 } as const;

@@ -31,7 +31,7 @@ export const STEPS = {
   taskCancelation: ['retrieving tasks', 'updating tasks'],
   indexCompaction: ['retrieve the index', 'create temporary file', 'copy and compact the index'],
   taskDeletion: ['deleting tasks date time', 'deleting tasks metadata', 'deleting tasks', 'deleting batches'],
-  dumpCreation: ['dump the keys', 'dump the tasks', 'dump the batches', 'dump the indexes', 'dump the experimental features', 'compress the dump'],
+  dumpCreation: ['dump the keys', 'dump the chat completion settings', 'dump the tasks', 'dump the batches', 'dump the indexes', 'dump the experimental features', 'compress the dump'],
   snapshotCreation: ['snapshot the index scheduler', 'snapshot the indexes', 'snapshot the update files', 'create the archive'],
   upgradeIndexes: ['upgrading user indexes', 'upgrading dsr index'],
 } as const;

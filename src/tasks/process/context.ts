@@ -71,12 +71,14 @@ export interface DumpContent {
   network: object;
   /** `webhooks.json`: the runtime webhooks with their secrets */
   webhooks: object;
+  /** `chat-completions-settings/<name>.json`: each chat workspace's settings, secrets in clear */
+  chatWorkspaces: readonly [name: string, settings: object][];
   /** the dynamic search rules as `GET /dynamic-search-rules/{uid}` shows them: v1.50 dumps them as its internal index `.meili_dsr` */
   searchRules: readonly Record<string, unknown>[];
 }
 
 /** The steps of a dump, shown in its batch's progress (tasks/progress.ts). */
-export type DumpStep = 'dump the keys' | 'dump the tasks' | 'dump the batches' | 'dump the indexes' | 'dump the experimental features' | 'compress the dump';
+export type DumpStep = 'dump the keys' | 'dump the chat completion settings' | 'dump the tasks' | 'dump the batches' | 'dump the indexes' | 'dump the experimental features' | 'compress the dump';
 
 /** Writes `<dumpDir>/<dumpUid>.dump` and answers its path (dumps/writer.ts `writeDump`). */
 export type DumpWriter = (
@@ -100,6 +102,8 @@ export interface ArchiveDeps {
   /** the network and the runtime webhooks, as a dump records them */
   network: () => object;
   webhooks: () => object;
+  /** the chat workspaces with their settings, secrets in clear */
+  chatWorkspaces: () => [name: string, settings: object][];
   writeDump: DumpWriter;
 }
 

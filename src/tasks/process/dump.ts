@@ -1,9 +1,9 @@
 /**
  * `dumpCreation` (dumps-snapshots-upgrade.md §3.8; always alone in its batch): writes
  * `<dump dir>/<dumpUid>.dump` with the keys captured when the dump was requested, the whole
- * queue, the batches, every index and the runtime features. The dump task is written as
- * succeeded, dated from the batch's start to the moment it is written, with no batch and no
- * `dumpUid`, as Meilisearch writes it. A cancelation aborts the writing (the scheduler then
+ * queue, the batches, every index, the runtime features and the chat workspaces' settings. The
+ * dump task is written as succeeded, dated from the batch's start to the moment it is written,
+ * with no batch and no `dumpUid`, as Meilisearch writes it. A cancelation aborts the writing (the scheduler then
  * drops the batch); a failure leaves no archive behind (dumps/writer.ts, which main.ts passes in
  * `archives`).
  */
@@ -51,6 +51,7 @@ export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
       features: archives.features(),
       network: archives.network(),
       webhooks: archives.webhooks(),
+      chatWorkspaces: archives.chatWorkspaces(),
       searchRules: ctx.searchRules.all().map(ruleView),
     },
     nowNs,

@@ -57,7 +57,9 @@ describe('POST /dumps', () => {
     const metadata = read('metadata.json');
     expect(metadata.endsWith('}')).toBe(true);
     expect(JSON.parse(metadata)).toEqual({ dumpVersion: 'V6', dbVersion: '1.50.0', dumpDate: expect.stringMatching(/^\d{4}-.*Z$/) });
-    expect(readdirSync(extracted).sort()).toEqual(['batches', 'experimental-features.json', 'indexes', 'keys.jsonl', 'metadata.json', 'network.json', 'tasks', 'webhooks.json']);
+    expect(readdirSync(extracted).sort()).toEqual(['batches', 'chat-completions-settings', 'experimental-features.json', 'indexes', 'keys.jsonl', 'metadata.json', 'network.json', 'tasks', 'webhooks.json']);
+    // v1.50 writes the folder even without any chat workspace
+    expect(readdirSync(path.join(extracted, 'chat-completions-settings'))).toEqual([]);
     expect(readdirSync(path.join(extracted, 'indexes')).sort()).toEqual(['empty', 'movies']);
     expect(JSON.parse(read('indexes', 'movies', 'metadata.json'))).toEqual({ uid: 'movies', primaryKey: 'id', createdAt: expect.any(String), updatedAt: expect.any(String) });
     const docs = read('indexes', 'movies', 'documents.jsonl');

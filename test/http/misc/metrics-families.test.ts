@@ -70,7 +70,7 @@ const FAMILIES: Record<string, [type: string, help: string, labels: string[]]> =
   meilisearch_task_queue_used_size: ['gauge', 'Meilisearch Task Queue Used Size', []],
   meilisearch_task_queue_size_until_stop_registering: ['gauge', 'Meilisearch Task Queue Size Until Stop Registering', []],
 };
-/** Families of /chats, which Quarry does not serve: like v1.50 before any chat, they have no series. */
+/** Families of /chats: like v1.50 before any chat, they have no series (test/http/chats/completions.test.ts counts them after one). */
 const CHAT_FAMILIES = ['meilisearch_chat_searches_total', 'meilisearch_chat_prompt_tokens_total', 'meilisearch_chat_completion_tokens_total', 'meilisearch_chat_tokens_total'];
 
 describe('GET /metrics families', () => {

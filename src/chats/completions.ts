@@ -1,0 +1,322 @@
+/**
+ * `POST /chats/{workspace}/chat/completions` (chats.md §4): an OpenAI-compatible, streaming-only
+ * chat completion. The request's checks come first, in v1.50's order (feature, `n`, `stream`, the
+ * workspace, the tools); then the answer is a stream of server-sent events: the provider's chunks
+ * relayed, the LLM's `_meiliSearchInIndex` calls run here (search-tool.ts) with the notifications
+ * the client opted into, the conversation sent again after each round of searches (at most
+ * MAX_LLM_CALLS calls), errors as error events, and `[DONE]` unless the client went away.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../auth/caller.js';
+import { ApiError, internalError } from '../errors/api-error.js';
+import type { ExperimentalFeatures } from '../features/experimental-features.js';
+import type { OutgoingClient } from '../outgoing/client.js';
+import { requireChatCompletions } from './feature.js';
+import { callProvider, providerError, systemRole, type ChatError } from './provider.js';
+import { runSearchTool, SEARCH_TOOL, searchToolDefinition, type ChatSearchContext } from './search-tool.js';
+import { SSE_DONE, SSE_RETRY, sseData, sseEvent } from './sse.js';
+import type { ChatWorkspaceSettings } from './workspace-settings.js';
+import { chatSettingsNotFound } from './workspaces.js';
+
+/** Calls to the provider per completion request (v1.50's loop bound). */
+const MAX_LLM_CALLS = 20;
+
+/** The most of a provider's error answer that is read. */
+const MAX_ERROR_BYTES = 1 << 20;
+
+const PROGRESS = '_meiliSearchProgress';
+const SOURCES = '_meiliSearchSources';
+const APPEND = '_meiliAppendConversationMessage';
+const NOTIFICATIONS = new Set([PROGRESS, SOURCES, APPEND]);
+
+/** What `/metrics` counts of chats. */
+export interface ChatMetrics {
+  chatSearch(): void;
+  chatUsage(workspace: string, model: string, usage: { prompt: number; completion: number; total: number }): void;
+}
+
+export interface ChatCompletionsContext extends ChatSearchContext {
+  readonly features: Pick<ExperimentalFeatures, 'enabled' | 'require'>;
+  readonly outgoing: OutgoingClient;
+  readonly chatWorkspaces: { get(name: string): ChatWorkspaceSettings | undefined };
+  readonly chatMetrics: ChatMetrics;
+}
+
+/** The request body, as far as this route reads it; the other OpenAI fields are passed on. */
+export interface ChatCompletionRequest {
+  readonly model: string;
+  readonly messages: readonly Record<string, unknown>[];
+  readonly stream?: boolean | null;
+  readonly n?: number | null;
+  readonly tools?: readonly { type: string; function: { name: string } }[] | null;
+  readonly [field: string]: unknown;
+}
+
+/** OpenAI's request fields besides messages, model and tools: passed to the provider as sent; others are dropped. */
+const PASSED_FIELDS = [
+  'store', 'reasoning_effort', 'metadata', 'frequency_penalty', 'logit_bias', 'logprobs', 'top_logprobs', 'max_tokens',
+  'max_completion_tokens', 'n', 'modalities', 'prediction', 'audio', 'presence_penalty', 'response_format', 'seed',
+  'service_tier', 'stop', 'temperature', 'top_p', 'tool_choice', 'parallel_tool_calls', 'user', 'web_search_options',
+  'function_call', 'functions',
+];
+
+const ROLES = ['developer', 'system', 'user', 'assistant', 'tool', 'function'];
+
+const deserialize = (text: string, value: unknown) =>
+  new ApiError('bad_request', `Json deserialize error: ${text} at line 1 column ${JSON.stringify(value)?.length ?? 1}`);
+
+/** Reads the body as serde would read a `CreateChatCompletionRequest` (its messages, model, n, stream and tools). */
+export function parseChatRequest(value: unknown): ChatCompletionRequest {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw deserialize('invalid type: expected struct CreateChatCompletionRequest', value);
+  const body = value as Record<string, unknown>;
+  if (body.messages === undefined) throw deserialize('missing field `messages`', value);
+  if (!Array.isArray(body.messages)) throw deserialize('invalid type: expected a sequence', value);
+  for (const message of body.messages as unknown[]) {
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) throw deserialize('invalid type: expected internally tagged enum ChatCompletionRequestMessage', value);
+    const role = (message as Record<string, unknown>).role;
+    if (role === undefined) throw deserialize('missing field `role`', value);
+    if (typeof role !== 'string' || !ROLES.includes(role)) {
+      throw deserialize(`unknown variant \`${String(role)}\`, expected one of ${ROLES.map((r) => `\`${r}\``).join(', ')}`, value);
+    }
+  }
+  if (body.model === undefined) throw deserialize('missing field `model`', value);
+  if (typeof body.model !== 'string') throw deserialize('invalid type: expected a string', value);
+  if (body.n !== undefined && body.n !== null && (typeof body.n !== 'number' || !Number.isInteger(body.n) || body.n < 0 || body.n > 255)) throw deserialize('invalid value: expected u8', value);
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') throw deserialize('invalid type: expected a boolean', value);
+  if (body.tools !== undefined && body.tools !== null) {
+    if (!Array.isArray(body.tools)) throw deserialize('invalid type: expected a sequence', value);
+    for (const tool of body.tools as unknown[]) {
+      const fn = (tool as { function?: { name?: unknown } } | null)?.function;
+      if (typeof fn !== 'object' || fn === null || typeof fn.name !== 'string') throw deserialize('missing field `function`', value);
+    }
+  }
+  return body as unknown as ChatCompletionRequest;
+}
+
+/**
+ * Checks the request (chats.md §4.1, steps 1–5, each an ApiError before anything streams) and
+ * answers the stream of events; `signal` ends it when the client goes away.
+ */
+export function chatCompletion(ctx: ChatCompletionsContext, caller: Caller, workspace: string, request: ChatCompletionRequest, signal: AbortSignal): AsyncGenerator<string> {
+  requireChatCompletions(ctx.features, 'using the /chats chat completions route');
+  if (request.n !== undefined && request.n !== null && request.n !== 1) {
+    throw new ApiError('unimplemented_multi_choice_chat_completions', `You tried to specify n = ${request.n} but only single choices are supported (n = 1).`);
+  }
+  if (request.stream !== true) throw new ApiError('unimplemented_non_streaming_chat_completions', 'Non-streamed chat completions is not implemented');
+  const settings = ctx.chatWorkspaces.get(workspace);
+  if (settings === undefined) throw chatSettingsNotFound(workspace);
+  const notify = new Set<string>();
+  for (const tool of request.tools ?? []) {
+    const name = tool.function.name;
+    if (name === SEARCH_TOOL) throw new ApiError('bad_request', `${SEARCH_TOOL} function is already defined.`);
+    if (!NOTIFICATIONS.has(name)) throw new ApiError('unimplemented_external_function_calling', `${name}: External functions are not supported yet.`);
+    notify.add(name);
+  }
+  return new Conversation(ctx, caller, workspace, settings, request, notify, signal).events();
+}
+
+/** A tool call of the LLM, gathered from its deltas. */
+interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The fields of the provider chunk a notification takes its envelope from. */
+interface Envelope {
+  readonly id: unknown;
+  readonly created: unknown;
+  readonly model: unknown;
+}
+
+class Conversation {
+  private readonly messages: Record<string, unknown>[];
+
+  constructor(
+    private readonly ctx: ChatCompletionsContext,
+    private readonly caller: Caller,
+    private readonly workspace: string,
+    private readonly settings: ChatWorkspaceSettings,
+    private readonly request: ChatCompletionRequest,
+    private readonly notify: ReadonlySet<string>,
+    private readonly signal: AbortSignal,
+  ) {
+    this.messages = [{ role: systemRole(settings, request.model), content: settings.prompts.system }, ...request.messages];
+  }
+
+  async *events(): AsyncGenerator<string> {
+    yield SSE_RETRY;
+    try {
+      const tool = await searchToolDefinition(this.ctx, this.caller, this.settings.prompts);
+      for (let call = 0; call < MAX_LLM_CALLS && !this.signal.aborted; call++) {
+        const round = this.round(tool);
+        let next: IteratorResult<string, 'again' | 'end'>;
+        while (!(next = await round.next()).done) yield next.value;
+        if (next.value === 'end') break;
+      }
+    } catch (err) {
+      // the stream has started: a failure can only be told as an event
+      const failure = err instanceof ApiError ? err : internalError(err);
+      if (!this.signal.aborted) yield errorEvent({ type: 'response_error', code: String(failure.status), message: failure.message, param: null });
+    }
+    if (!this.signal.aborted) yield SSE_DONE;
+  }
+
+  /** The provider's request body for the conversation so far. */
+  private body(tool: Record<string, unknown>): Record<string, unknown> {
+    const body: Record<string, unknown> = {};
+    for (const field of PASSED_FIELDS) if (this.request[field] !== undefined) body[field] = this.request[field];
+    body.model = this.request.model;
+    body.messages = this.messages;
+    body.tools = [tool];
+    body.stream = true;
+    if (this.settings.source === 'openAi' || this.settings.source === 'azureOpenAi') body.stream_options = { include_usage: true };
+    return body;
+  }
+
+  /** One call to the provider, relayed; answers whether the LLM asked for searches and waits for their results. */
+  private async *round(tool: Record<string, unknown>): AsyncGenerator<string, 'again' | 'end'> {
+    let response;
+    try {
+      response = await callProvider(this.ctx.outgoing, this.settings, this.body(tool), this.signal);
+    } catch (err) {
+      yield errorEvent({ type: 'internal_reqwest_error', code: 'internal', message: (err as Error).message, param: null });
+      return 'end';
+    }
+    if (response.status >= 400) {
+      yield errorEvent(providerError(await readBounded(response.body)));
+      return 'end';
+    }
+    const pending = new Map<number, ToolCall>();
+    let finish: unknown = null;
+    let envelope: Envelope = { id: null, created: null, model: null };
+    try {
+      for await (const data of sseData(response.body)) {
+        if (data === '[DONE]') break;
+        let chunk: Record<string, unknown>;
+        try {
+          chunk = JSON.parse(data) as Record<string, unknown>;
+        } catch (err) {
+          yield errorEvent({ type: 'json_deserialize_error', code: 'internal', message: (err as Error).message, param: null });
+          return 'end';
+        }
+        const choices = Array.isArray(chunk.choices) ? (chunk.choices as Record<string, unknown>[]) : [];
+        // the usage chunk, the last one: counted, not relayed
+        if (choices.length === 0) {
+          this.countUsage(chunk.usage);
+          break;
+        }
+        const choice = choices[0]!;
+        const delta = (choice.delta ?? {}) as Record<string, unknown>;
+        if (choice.finish_reason !== undefined && choice.finish_reason !== null) finish = choice.finish_reason;
+        envelope = { id: chunk.id, created: chunk.created, model: chunk.model };
+        if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) {
+          gather(pending, delta.tool_calls as Record<string, unknown>[]);
+          continue;
+        }
+        if (pending.size > 0) yield* this.search(envelope, pending);
+        yield sseEvent(relayed(chunk));
+      }
+    } catch (err) {
+      if (this.signal.aborted) return 'end';
+      yield errorEvent({ type: 'transport_error', code: null, message: (err as Error).message, param: null });
+      return 'end';
+    }
+    if (pending.size > 0) yield* this.search(envelope, pending);
+    return finish === 'tool_calls' ? 'again' : 'end';
+  }
+
+  private countUsage(usage: unknown): void {
+    if (typeof usage !== 'object' || usage === null) return;
+    const { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total } = usage as Record<string, unknown>;
+    const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
+    this.ctx.chatMetrics.chatUsage(this.workspace, this.request.model, { prompt: count(prompt), completion: count(completion), total: count(total) });
+  }
+
+  /** Runs the LLM's pending searches in order, with their notifications, and adds the turn to the conversation. */
+  private async *search(envelope: Envelope, pending: Map<number, ToolCall>): AsyncGenerator<string> {
+    const calls = [...pending.values()].filter((call) => call.name === SEARCH_TOOL);
+    pending.clear();
+    if (calls.length === 0) return;
+    const asked = (call: ToolCall) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } });
+    this.messages.push({ role: 'assistant', tool_calls: calls.map(asked) });
+    for (const call of calls) {
+      if (this.notify.has(PROGRESS)) yield notification(envelope, PROGRESS, { call_id: call.id, function_name: SEARCH_TOOL, function_arguments: call.arguments });
+      if (this.notify.has(APPEND)) yield notification(envelope, APPEND, { role: 'assistant', tool_calls: [asked(call)] });
+      const outcome = await runSearchTool(this.ctx, this.caller, call.arguments);
+      this.ctx.chatMetrics.chatSearch();
+      if (outcome.error !== null) yield errorEvent(outcome.error);
+      else if (this.notify.has(SOURCES)) yield notification(envelope, SOURCES, { call_id: call.id, sources: outcome.sources });
+      const result = { role: 'tool', content: outcome.text, tool_call_id: call.id };
+      this.messages.push(result);
+      if (this.notify.has(APPEND)) yield notification(envelope, APPEND, result);
+    }
+  }
+}
+
+/** Adds tool-call deltas to the calls gathered so far, by their index. */
+function gather(pending: Map<number, ToolCall>, deltas: readonly Record<string, unknown>[]): void {
+  for (const delta of deltas) {
+    const index = typeof delta.index === 'number' ? delta.index : 0;
+    let call = pending.get(index);
+    if (call === undefined) pending.set(index, (call = { id: '', name: '', arguments: '' }));
+    if (typeof delta.id === 'string') call.id = delta.id;
+    const fn = (delta.function ?? {}) as Record<string, unknown>;
+    if (typeof fn.name === 'string') call.name = fn.name;
+    if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
+  }
+}
+
+/** A provider chunk in OpenAI's chunk form, every key present. */
+function relayed(chunk: Record<string, unknown>): Record<string, unknown> {
+  const choices = (chunk.choices as Record<string, unknown>[]).map((choice) => {
+    const delta = (choice.delta ?? {}) as Record<string, unknown>;
+    return {
+      index: choice.index ?? 0,
+      delta: { content: delta.content ?? null, function_call: delta.function_call ?? null, tool_calls: delta.tool_calls ?? null, role: delta.role ?? null, refusal: delta.refusal ?? null },
+      finish_reason: choice.finish_reason ?? null,
+      logprobs: choice.logprobs ?? null,
+    };
+  });
+  return {
+    id: chunk.id ?? null,
+    choices,
+    created: chunk.created ?? null,
+    model: chunk.model ?? null,
+    service_tier: chunk.service_tier ?? null,
+    system_fingerprint: chunk.system_fingerprint ?? null,
+    object: 'chat.completion.chunk',
+    usage: chunk.usage ?? null,
+  };
+}
+
+/** A notification tool call, in the envelope of the chunk that ended the LLM's tool-call turn. */
+function notification(envelope: Envelope, name: string, args: unknown): string {
+  const call = { index: 0, id: randomUUID(), type: 'function', function: { name, arguments: JSON.stringify(args) } };
+  return sseEvent({
+    id: envelope.id,
+    choices: [{ index: 0, delta: { content: null, function_call: null, tool_calls: [call], role: 'assistant', refusal: null }, finish_reason: null, logprobs: null }],
+    created: envelope.created,
+    model: envelope.model,
+    service_tier: null,
+    system_fingerprint: null,
+    object: 'chat.completion.chunk',
+    usage: null,
+  });
+}
+
+function errorEvent(error: ChatError): string {
+  return sseEvent({ event_id: randomUUID(), type: 'error', error: { ...error, event_id: null } });
+}
+
+/** The start of a body, at most MAX_ERROR_BYTES of it. */
+async function readBounded(body: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= MAX_ERROR_BYTES) break;
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_ERROR_BYTES);
+}

@@ -1,0 +1,178 @@
+/**
+ * `_meiliSearchInIndex`, the one tool a chat completion gives the LLM (chats.md §4.2, §4.4): its
+ * definition (every index the caller may see, with its `chat.description`, and the 10 most
+ * frequent values of each filterable attribute within the caller's tenant-token filter), and a
+ * call run as a search of this instance: the caller needs `search` on the index, the index's
+ * `chat.searchParameters` shape the query, each hit is rendered with its `chat.documentTemplate`.
+ * Failures of the index, the key, the filter, the queue or the template are tool results *and*
+ * error events; other search errors are only tool results, as in v1.50.
+ */
+import type { Caller } from '../auth/caller.js';
+import { computeFacets } from '../engine/facets/distribution.js';
+import { searchSettings } from '../engine/index-settings.js';
+import { renderTemplateText, templateContext } from '../engine/vectors/template.js';
+import { searchableMatcher } from '../engine/words/extract.js';
+import { ApiError } from '../errors/api-error.js';
+import type { IndexSettings } from '../types/settings.js';
+import type { SearchContext } from '../search/context.js';
+import { hitFields } from '../search/displayed.js';
+import type { MatchingStrategy } from '../engine/search/ranking.js';
+import type { SearchQuery } from '../search/query.js';
+import { searchIndex } from '../search/single.js';
+import type { ChatError } from './provider.js';
+import type { ChatPrompts } from './workspace-settings.js';
+
+export const SEARCH_TOOL = '_meiliSearchInIndex';
+
+/** What the tool needs beyond a search: the names of the indexes. */
+export interface ChatSearchContext extends SearchContext {
+  indexUids(): string[];
+}
+
+/** Facet values listed per filterable attribute in the tool's filter description. */
+const LISTED_FACET_VALUES = 10;
+
+/** The indexes `caller` may see, in name order. */
+function visibleIndexes(ctx: ChatSearchContext, caller: Caller): string[] {
+  return ctx
+    .indexUids()
+    .filter((uid) => caller.canSeeIndex(uid))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** `<attr>: v1, v2, ….` lines of an index's 10 most frequent values per filterable attribute, within the caller's filter. */
+async function facetLines(ctx: ChatSearchContext, caller: Caller, uid: string): Promise<string> {
+  const search = await searchIndex(ctx, caller, uid, { q: '' }, { offset: 0, limit: 0, exhaustive: false });
+  const settings: IndexSettings = { ...search.settings, faceting: { maxValuesPerFacet: LISTED_FACET_VALUES, sortFacetValuesBy: { '*': 'count' } } };
+  const { distribution } = computeFacets(search.env, settings, search.outcome.candidates, ['*']);
+  let lines = '';
+  for (const [field, values] of Object.entries(distribution)) {
+    const top = Object.entries(values)
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, LISTED_FACET_VALUES)
+      .map(([value]) => value);
+    lines += `${field}: ${top.join(', ')}.\n`;
+  }
+  return lines;
+}
+
+/** The tool's definition, as the provider receives it. */
+export async function searchToolDefinition(ctx: ChatSearchContext, caller: Caller, prompts: ChatPrompts): Promise<Record<string, unknown>> {
+  const uids = visibleIndexes(ctx, caller);
+  let description = prompts.searchDescription;
+  let filterDescription = prompts.searchFilterParam;
+  for (const uid of uids) {
+    description += `\n\n - ${uid}: ${chatSettingsOf(ctx, uid).description}\n\n`;
+    filterDescription += `\n## Facet distributions of the ${uid} index\n${await facetLines(ctx, caller, uid)}\n`;
+  }
+  return {
+    type: 'function',
+    function: {
+      name: SEARCH_TOOL,
+      description,
+      parameters: {
+        type: 'object',
+        properties: {
+          index_uid: { type: 'string', enum: uids, description: prompts.searchIndexUidParam },
+          q: { type: 'string', description: prompts.searchQParam },
+          filter: { type: 'string', description: filterDescription },
+        },
+        required: ['index_uid', 'q', 'filter'],
+        additionalProperties: false,
+      },
+      strict: true,
+    },
+  };
+}
+
+/** What one call answered: the text the LLM reads, the documents shown to the client, and the error event to emit if any. */
+export interface SearchToolOutcome {
+  readonly text: string;
+  readonly sources: Record<string, unknown>[];
+  readonly error: ChatError | null;
+}
+
+/** The search arguments the LLM sent, or why they do not read as such (the text it then reads). */
+function parseArguments(text: string): { index_uid: string; q: string | null; filter: string | null } | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'invalid type: expected struct SearchInIndexParameters';
+  const args = value as Record<string, unknown>;
+  if (typeof args.index_uid !== 'string') return args.index_uid === undefined ? 'missing field `index_uid`' : 'invalid type for `index_uid`: expected a string';
+  for (const key of ['q', 'filter'] as const) {
+    if (args[key] !== undefined && args[key] !== null && typeof args[key] !== 'string') return `invalid type for \`${key}\`: expected a string`;
+  }
+  return { index_uid: args.index_uid, q: (args.q as string | null | undefined) ?? null, filter: (args.filter as string | null | undefined) ?? null };
+}
+
+/** The query `chat.searchParameters` and the LLM's `q` and `filter` make (an empty string is none). */
+function chatQuery(parameters: Record<string, unknown>, q: string | null, filter: string | null): SearchQuery & { limit: number } {
+  const query: SearchQuery & { limit: number } = { limit: (parameters.limit as number | undefined) ?? 20, matchingStrategy: (parameters.matchingStrategy as MatchingStrategy | undefined) ?? 'last' };
+  if (parameters.hybrid !== undefined) query.hybrid = parameters.hybrid as SearchQuery['hybrid'];
+  if (parameters.sort !== undefined) query.sort = parameters.sort as string[];
+  if (parameters.distinct !== undefined) query.distinct = parameters.distinct as string;
+  if (parameters.attributesToSearchOn !== undefined) query.attributesToSearchOn = parameters.attributesToSearchOn as string[];
+  if (parameters.rankingScoreThreshold !== undefined) query.rankingScoreThreshold = parameters.rankingScoreThreshold as number;
+  if (q !== null && q !== '') query.q = q;
+  if (filter !== null && filter !== '') query.filter = filter;
+  return query;
+}
+
+/** Errors of the index, the key, the filter, the queue and the template: also reported as error events. */
+const REPORTED = new Set(['index_not_found', 'invalid_index_uid', 'invalid_api_key', 'invalid_search_filter', 'too_many_search_requests', 'invalid_chat_setting_document_template', 'invalid_document_fields']);
+
+const failed = (err: ApiError): SearchToolOutcome => ({
+  text: `the search tool call failed with ${err.message}`,
+  sources: [],
+  error: { type: 'response_error', code: String(err.status), message: err.message, param: null },
+});
+
+/** Runs one call of the tool with the LLM's arguments (JSON text). */
+export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argumentsText: string): Promise<SearchToolOutcome> {
+  const args = parseArguments(argumentsText);
+  if (typeof args === 'string') return { text: args, sources: [], error: null };
+  let permit: { release(): void } | null = null;
+  try {
+    const uid = ctx.indexReader.record(args.index_uid).uid;
+    if (!caller.canPerform('search', uid)) throw new ApiError('invalid_api_key', 'The provided API key is invalid.');
+    const chat = chatSettingsOf(ctx, uid);
+    const query = chatQuery(chat.searchParameters, args.q, args.filter);
+    permit = await ctx.searchQueue.permit();
+    const search = await searchIndex(ctx, caller, uid, query, { offset: 0, limit: query.limit, exhaustive: false });
+    const isSearchable = searchableMatcher(search.settings.searchableAttributes);
+    const shown = hitFields(search.settings, null);
+    const texts: string[] = [];
+    const sources: Record<string, unknown>[] = [];
+    for (const hit of search.outcome.hits) {
+      const doc = search.env.documents.get(hit.docid) ?? {};
+      texts.push(renderDocument(chat.documentTemplate, templateContext(doc, isSearchable)));
+      sources.push(shown(doc));
+    }
+    return { text: texts.join('\n'), sources, error: null };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (REPORTED.has(err.code)) return failed(err);
+    return { text: err.message, sources: [], error: null };
+  } finally {
+    permit?.release();
+  }
+}
+
+/** A hit rendered with the index's chat template (not cut: v1.50 does not apply `documentTemplateMaxBytes` here). */
+function renderDocument(template: string, context: Record<string, unknown>): string {
+  try {
+    return renderTemplateText(template, context);
+  } catch (err) {
+    if (err instanceof ApiError) throw new ApiError('invalid_chat_setting_document_template', err.message);
+    throw err;
+  }
+}
+
+/** The `chat` setting of index `uid`. */
+function chatSettingsOf(ctx: ChatSearchContext, uid: string): IndexSettings['chat'] {
+  return searchSettings(ctx.indexReader.open(uid)).chat;
+}

@@ -1,0 +1,256 @@
+// POST /chats/{workspace}/chat/completions against a scripted OpenAI-compatible provider on
+// loopback (allowed with --experimental-allowed-ip-networks): the request checks in v1.50's
+// order, the provider request (system prompt, the search tool with the indexes and their facet
+// values), the LLM's search run here with the notifications the client asked for, the second
+// round with the tool results, relayed chunks, provider errors and refused addresses as error
+// events, and a key without `search` on the index.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../helpers/server.js';
+
+const MASTER = 'chat-completions-master-key-0123';
+let llm: Server;
+let llmPort: number;
+let server: TestServer;
+/** what the provider received, per call */
+const calls: { url: string; headers: IncomingHttpHeaders; body: any }[] = [];
+/** the scripted answers, one per call: SSE chunks, or an error status and body */
+let script: ({ chunks: unknown[] } | { status: number; body: string })[] = [];
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  created: 1747922647,
+  model: 'gpt-4o-mini',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+const usage = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1747922647, model: 'gpt-4o-mini', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } };
+
+/** A round where the LLM asks for one search, its arguments split over two deltas. */
+const searchRound = (args: string) => ({
+  chunks: [
+    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: '_meiliSearchInIndex', arguments: args.slice(0, 10) } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(10) } }] }),
+    chunk({}, 'tool_calls'),
+    usage,
+  ],
+});
+const answerRound = { chunks: [chunk({ role: 'assistant', content: 'Here are' }), chunk({ content: ' two movies' }), chunk({}, 'stop'), usage] };
+
+async function api(method: string, path: string, body?: unknown, key = MASTER): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+async function waitTask(uid: number): Promise<void> {
+  for (;;) {
+    const task = await api('GET', `/tasks/${uid}`);
+    if (task.body.status === 'succeeded') return;
+    if (task.body.status === 'failed') throw new Error(JSON.stringify(task.body.error));
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The completion's raw reply and its `data:` events (JSON parsed, `[DONE]` kept as is). */
+async function complete(workspace: string, body: Record<string, unknown>, key = MASTER): Promise<{ status: number; type: string | null; text: string; events: any[] }> {
+  const res = await fetch(`${server.url}/chats/${workspace}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  const events = text
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => block.slice(6))
+    .map((data) => (data === '[DONE]' ? data : JSON.parse(data)));
+  return { status: res.status, type: res.headers.get('content-type'), text, events };
+}
+
+const NOTIFY = ['_meiliSearchProgress', '_meiliSearchSources', '_meiliAppendConversationMessage'].map((name) => ({ type: 'function', function: { name, description: '', parameters: {} } }));
+const ask = (extra: Record<string, unknown> = {}) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Which movies have dragons?' }], stream: true, ...extra });
+
+beforeAll(async () => {
+  llm = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      calls.push({ url: req.url!, headers: req.headers, body: JSON.parse(body) });
+      const next = script.shift() ?? answerRound;
+      if ('status' in next) {
+        res.writeHead(next.status, { 'content-type': 'application/json' }).end(next.body);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const c of next.chunks) res.write(`data: ${JSON.stringify(c)}\n\n`);
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  await new Promise<void>((resolve) => llm.listen(0, '127.0.0.1', resolve));
+  llmPort = (llm.address() as { port: number }).port;
+  server = await startServer({ masterKey: MASTER, args: ['--experimental-allowed-ip-networks', '127.0.0.0/8'] });
+  expect((await api('PATCH', '/experimental-features', { chatCompletions: true })).status).toBe(200);
+  await waitTask((await api('PATCH', '/indexes/movies/settings', { filterableAttributes: ['genre'], displayedAttributes: ['id', 'title', 'genre'], chat: { description: 'Movies with their genres', documentTemplate: 'Title: {{ doc.title }}' } })).body.taskUid);
+  const docs = [
+    { id: 1, title: 'How to Train Your Dragon', genre: 'animation', secret: 's1' },
+    { id: 2, title: 'Dragonheart', genre: 'fantasy', secret: 's2' },
+    { id: 3, title: 'Heat', genre: 'crime', secret: 's3' },
+    { id: 4, title: 'Frozen', genre: 'animation', secret: 's4' },
+  ];
+  await waitTask((await api('POST', '/indexes/movies/documents', docs)).body.taskUid);
+  const patched = await api('PATCH', '/chats/assistant/settings', { source: 'openAi', baseUrl: `http://127.0.0.1:${llmPort}/v1`, apiKey: 'sk-test-placeholder-api-key', prompts: { system: 'Be brief.' } });
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.dispose();
+  await new Promise((resolve) => llm?.close(resolve));
+});
+
+describe('chat completions', () => {
+  it('runs the search the LLM asks for, notifies the client, and sends the results back to the LLM', async () => {
+    calls.length = 0;
+    script = [searchRound('{"index_uid":"movies","q":"dragon","filter":""}'), answerRound];
+    const reply = await complete('assistant', ask({ tools: NOTIFY, temperature: 0.2, unknownField: 1 }));
+    expect(reply.status).toBe(200);
+    expect(reply.type).toMatch(/^text\/event-stream/);
+    expect(reply.text.startsWith('retry: 10000\n\n')).toBe(true);
+    expect(reply.events.at(-1)).toBe('[DONE]');
+
+    // the first provider call: the system prompt first, the search tool, the fields passed on
+    expect(calls).toHaveLength(2);
+    const [first, second] = calls;
+    expect(first!.url).toBe('/v1/chat/completions');
+    expect(first!.headers.authorization).toBe('Bearer sk-test-placeholder-api-key');
+    expect(first!.body.messages[0]).toEqual({ role: 'system', content: 'Be brief.' });
+    expect(first!.body.messages[1]).toEqual({ role: 'user', content: 'Which movies have dragons?' });
+    expect(first!.body).toMatchObject({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, temperature: 0.2 });
+    expect(first!.body.unknownField).toBeUndefined();
+    expect(first!.body.tools).toHaveLength(1);
+    const tool = first!.body.tools[0].function;
+    expect(tool.name).toBe('_meiliSearchInIndex');
+    expect(tool.description).toContain('\n\n - movies: Movies with their genres\n\n');
+    expect(tool.parameters.properties.index_uid.enum).toEqual(['movies']);
+    expect(tool.parameters.properties.filter.description).toContain('\n## Facet distributions of the movies index\ngenre: animation, crime, fantasy.\n');
+    expect(tool.parameters.required).toEqual(['index_uid', 'q', 'filter']);
+
+    // the second call carries the LLM's tool call and the rendered hits
+    const sent = second!.body.messages;
+    expect(sent.at(-2)).toEqual({ role: 'assistant', tool_calls: [{ id: 'call_abc', type: 'function', function: { name: '_meiliSearchInIndex', arguments: '{"index_uid":"movies","q":"dragon","filter":""}' } }] });
+    expect(sent.at(-1).role).toBe('tool');
+    expect(sent.at(-1).tool_call_id).toBe('call_abc');
+    expect(sent.at(-1).content.split('\n').sort()).toEqual(['Title: Dragonheart', 'Title: How to Train Your Dragon']);
+
+    // the client sees the notifications, then the answer; no tool-call delta is relayed
+    const named = (name: string) => reply.events.filter((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === name);
+    const progress = named('_meiliSearchProgress');
+    expect(progress).toHaveLength(1);
+    expect(JSON.parse(progress[0].choices[0].delta.tool_calls[0].function.arguments)).toEqual({ call_id: 'call_abc', function_name: '_meiliSearchInIndex', function_arguments: '{"index_uid":"movies","q":"dragon","filter":""}' });
+    expect(progress[0]).toMatchObject({ id: 'chatcmpl-1', created: 1747922647, model: 'gpt-4o-mini', object: 'chat.completion.chunk' });
+    const sources = JSON.parse(named('_meiliSearchSources')[0].choices[0].delta.tool_calls[0].function.arguments);
+    expect(sources.call_id).toBe('call_abc');
+    // displayed fields only
+    expect(sources.sources.map((doc: any) => Object.keys(doc).sort())).toEqual([['genre', 'id', 'title'], ['genre', 'id', 'title']]);
+    const appended = named('_meiliAppendConversationMessage').map((e) => JSON.parse(e.choices[0].delta.tool_calls[0].function.arguments));
+    expect(appended.map((m) => m.role)).toEqual(['assistant', 'tool']);
+    expect(named('_meiliSearchInIndex')).toHaveLength(0);
+    const contents = reply.events.filter((e) => e !== '[DONE]' && typeof e.choices?.[0]?.delta?.content === 'string').map((e) => e.choices[0].delta.content);
+    expect(contents).toEqual(['Here are', ' two movies']);
+    const relayed = reply.events.find((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.content === 'Here are');
+    expect(Object.keys(relayed)).toEqual(['id', 'choices', 'created', 'model', 'service_tier', 'system_fingerprint', 'object', 'usage']);
+    expect(Object.keys(relayed.choices[0].delta)).toEqual(['content', 'function_call', 'tool_calls', 'role', 'refusal']);
+  });
+
+  it('sends no notification the client did not declare, and a failed search as an error event and tool result', async () => {
+    calls.length = 0;
+    script = [searchRound('{"index_uid":"nope","q":"x","filter":""}'), answerRound];
+    const reply = await complete('assistant', ask());
+    expect(reply.status).toBe(200);
+    const errors = reply.events.filter((e) => e !== '[DONE]' && e.type === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0].error).toEqual({ type: 'response_error', code: '404', message: 'Index `nope` not found.', param: null, event_id: null });
+    expect(reply.events.some((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls)).toBe(false);
+    expect(calls[1]!.body.messages.at(-1).content).toBe('the search tool call failed with Index `nope` not found.');
+    expect(reply.events.at(-1)).toBe('[DONE]');
+  });
+
+  it('answers a provider error as an error event, then ends', async () => {
+    calls.length = 0;
+    script = [{ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }) }];
+    const reply = await complete('assistant', ask());
+    expect(reply.status).toBe(200);
+    expect(calls).toHaveLength(1);
+    expect(reply.events).toHaveLength(2);
+    expect(reply.events[0]).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', code: 'invalid_api_key', message: 'Incorrect API key provided', param: null, event_id: null } });
+    expect(reply.events[1]).toBe('[DONE]');
+  });
+
+  it('refuses a provider address outside the allowed networks', async () => {
+    await api('PATCH', '/chats/private/settings', { baseUrl: 'http://10.1.2.3:9/v1' });
+    const reply = await complete('private', ask());
+    expect(reply.status).toBe(200);
+    expect(reply.events[0]).toMatchObject({ type: 'error', error: { type: 'internal_reqwest_error', code: 'internal' } });
+    expect(reply.events[1]).toBe('[DONE]');
+  });
+
+  it('runs the search with the caller key, which needs `search` on the index', async () => {
+    const key = await api('POST', '/keys', { actions: ['chatCompletions'], indexes: ['*'], expiresAt: null });
+    calls.length = 0;
+    script = [searchRound('{"index_uid":"movies","q":"dragon","filter":""}'), answerRound];
+    const reply = await complete('assistant', ask(), key.body.key);
+    expect(reply.status).toBe(200);
+    const errors = reply.events.filter((e) => e !== '[DONE]' && e.type === 'error');
+    expect(errors[0].error).toMatchObject({ type: 'response_error', code: '403' });
+  });
+
+  it('counts the searches it ran and the tokens the provider reported in /metrics', async () => {
+    await api('PATCH', '/experimental-features', { metrics: true });
+    const sample = async (line: string) => {
+      const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${MASTER}` } })).text();
+      const found = text.split('\n').find((l) => l.startsWith(`${line} `));
+      return found === undefined ? 0 : Number(found.slice(line.length + 1));
+    };
+    const series = {
+      searches: 'meilisearch_chat_searches_total{type="internal"}',
+      prompt: 'meilisearch_chat_prompt_tokens_total{workspace="assistant",model="gpt-4o-mini"}',
+      completion: 'meilisearch_chat_completion_tokens_total{workspace="assistant",model="gpt-4o-mini"}',
+      total: 'meilisearch_chat_tokens_total{workspace="assistant",model="gpt-4o-mini"}',
+    };
+    const before = Object.fromEntries(await Promise.all(Object.entries(series).map(async ([k, line]) => [k, await sample(line)])));
+    script = [searchRound('{"index_uid":"movies","q":"dragon","filter":""}'), answerRound];
+    expect((await complete('assistant', ask())).status).toBe(200);
+    const after = Object.fromEntries(await Promise.all(Object.entries(series).map(async ([k, line]) => [k, await sample(line)])));
+    // one search; two provider calls of 10 + 5 tokens each
+    expect({ searches: after.searches - before.searches, prompt: after.prompt - before.prompt, completion: after.completion - before.completion, total: after.total - before.total }).toEqual({
+      searches: 1,
+      prompt: 20,
+      completion: 10,
+      total: 30,
+    });
+  });
+
+  it('checks the request in v1.50 order before anything streams', async () => {
+    const bad = async (workspace: string, body: unknown, status: number, code: string, message: string) => {
+      const res = await api('POST', `/chats/${workspace}/chat/completions`, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(status);
+      expect(res.body).toMatchObject({ code, message });
+    };
+    await bad('assistant', { messages: [] }, 400, 'bad_request', 'Json deserialize error: missing field `model` at line 1 column 15');
+    await bad('assistant', ask({ n: 2 }), 501, 'unimplemented_multi_choice_chat_completions', 'You tried to specify n = 2 but only single choices are supported (n = 1).');
+    await bad('assistant', ask({ stream: false }), 501, 'unimplemented_non_streaming_chat_completions', 'Non-streamed chat completions is not implemented');
+    await bad('nope', ask(), 404, 'chat_not_found', 'Chat `nope` not found');
+    await bad('assistant', ask({ tools: [{ type: 'function', function: { name: '_meiliSearchInIndex' } }] }), 400, 'bad_request', '_meiliSearchInIndex function is already defined.');
+    await bad('assistant', ask({ tools: [{ type: 'function', function: { name: 'weather' } }] }), 501, 'unimplemented_external_function_calling', 'weather: External functions are not supported yet.');
+    await api('PATCH', '/experimental-features', { chatCompletions: false });
+    try {
+      await bad('assistant', ask(), 400, 'feature_not_enabled', 'using the /chats chat completions route requires enabling the `chat completions` experimental feature. See https://github.com/orgs/meilisearch/discussions/835');
+    } finally {
+      await api('PATCH', '/experimental-features', { chatCompletions: true });
+    }
+  });
+});

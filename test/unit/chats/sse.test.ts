@@ -1,0 +1,40 @@
+// Server-sent events read from a provider's bytes however they are cut, and written back.
+import { describe, expect, it } from 'vitest';
+import { sseData, sseEvent, SseLineTooLong } from '../../../src/chats/sse.js';
+
+async function read(parts: (string | Buffer)[]): Promise<string[]> {
+  async function* body() {
+    for (const part of parts) yield Buffer.isBuffer(part) ? part : Buffer.from(part);
+  }
+  const out: string[] = [];
+  for await (const data of sseData(body())) out.push(data);
+  return out;
+}
+
+describe('sseData', () => {
+  it('yields each event data once, whatever the byte boundaries', async () => {
+    const text = 'retry: 100\n\ndata: {"a":1}\n\n: a comment\ndata: [DONE]\n\n';
+    const bytes = Buffer.from(text);
+    expect(await read([text])).toEqual(['{"a":1}', '[DONE]']);
+    for (let cut = 1; cut < bytes.length; cut++) expect(await read([bytes.subarray(0, cut), bytes.subarray(cut)])).toEqual(['{"a":1}', '[DONE]']);
+  });
+
+  it('reads CRLF lines, a field without space and multi-line data; an event cut by the end is dropped', async () => {
+    expect(await read(['data:x\r\n\r\ndata: one\ndata: two\n\ndata: last\n'])).toEqual(['x', 'one\ntwo']);
+  });
+
+  it('keeps a UTF-8 character cut between two chunks whole', async () => {
+    const bytes = Buffer.from('data: é\n\n');
+    expect(await read([bytes.subarray(0, 7), bytes.subarray(7)])).toEqual(['é']);
+  });
+
+  it('refuses a line longer than its bound instead of buffering it', async () => {
+    await expect(read([Buffer.alloc(5 * 1024 * 1024, 0x61)])).rejects.toBeInstanceOf(SseLineTooLong);
+  });
+});
+
+describe('sseEvent', () => {
+  it('writes one compact JSON data event', () => {
+    expect(sseEvent({ a: [1, 2] })).toBe('data: {"a":[1,2]}\n\n');
+  });
+});
