@@ -9,6 +9,7 @@
  * scheduler. Failures that must stop the start are StartupRefused (the message is for the
  * user); the caller decides whether that exits a process or throws to its own caller.
  */
+import { defaultBatchBytes, indexingMemoryBudget } from '../config/indexing-memory.js';
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Authenticator } from '../auth/authenticate.js';
@@ -244,7 +245,7 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
   // A crash between writing a payload and enqueuing its task leaves a file no task needs.
   const referenced = queue.enqueuedContentFiles();
   updateFiles.sweep((uuid) => referenced.has(uuid));
-  const workers = new WorkerPools(config.maxIndexingThreads);
+  const workers = new WorkerPools(config.maxIndexingThreads, indexingMemoryBudget(config.maxIndexingMemory));
   useRunSegmenter(workers.runSegmenter(), workers.dictionaryPreloader());
   // Every request to a URL users give goes through this client, under the one IP policy; a dump's
   // embedders are built while it is imported.
@@ -282,7 +283,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
     searchRules,
     workers,
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
-    maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? undefined,
+    maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? defaultBatchBytes(workers.indexingMemory),
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
     archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), chatWorkspaces: () => chatWorkspaces.entries(), writeDump },
     exports: {

@@ -11,6 +11,7 @@ import { receiveMessageOnPort, MessageChannel, type MessagePort } from 'node:wor
 import type { DocumentOp } from '../engine/indexer/document-batch.js';
 import type { AheadPart, AheadPartSource } from '../engine/words/ahead-parts.js';
 import { payloadBytes } from '../engine/documents/ndjson-payload.js';
+import { chunkBytes } from '../engine/indexer/document-batch.js';
 import type { IndexSettings } from '../types/settings.js';
 import {
   FAILED,
@@ -33,6 +34,12 @@ const AHEAD_MIN_BYTES = 1 << 20;
  * (an extractor, a message), which a few documents do not repay, and the write would wait.
  */
 const OP_MIN_BYTES = 64 << 10;
+
+/**
+ * A part's bytes against the write's chunk: the parts a worker may hold ahead (MAX_AHEAD, 16)
+ * then take about two chunks' worth of payload, whatever the size of the documents.
+ */
+const PARTS_PER_CHUNK = 8;
 
 /** What the index writer thread gets: its ends of the channels. */
 export interface AheadEnds {
@@ -64,7 +71,8 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned
   for (let thread = 0; thread < threads; thread++) {
     const { port1, port2 } = new MessageChannel();
     ports.push(port1);
-    const task: AheadTask = { job: { sources, thread, threads }, port: port2, state, owned };
+    const job = { sources, thread, threads, partBytes: Math.floor(chunkBytes(pools.indexingMemory) / PARTS_PER_CHUNK) };
+    const task: AheadTask = { job, port: port2, state, owned };
     tasks.push(
       pools.extractAheadPool().run(task, { transferList: [port2] }).catch(() => {
         Atomics.store(state, FAILED, 1);

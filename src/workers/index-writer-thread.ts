@@ -30,6 +30,8 @@ export interface IndexWriteJob {
   readonly step: Int32Array;
   /** the channels of the words extracted ahead of the write, if any */
   readonly ahead?: AheadEnds | undefined;
+  /** the indexing memory budget in bytes (`--max-indexing-memory`), which sizes a documents write's chunks */
+  readonly indexingMemory: number;
   /** the channel to the embedders (embedding-channel.ts), served by the main thread during the write */
   readonly embedding?: EmbeddingEnds | undefined;
 }
@@ -71,7 +73,7 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
       const client = new EmbeddingClient(job.embedding, job.interrupt, INTERRUPTED);
       useDocumentEmbedder((name, embedder, texts) => client.embed(name, embedder, texts));
     }
-    const outcome = applyIndexWrite(env, job.write, checkpoint, steps, ahead);
+    const outcome = applyIndexWrite(env, job.write, checkpoint, steps, ahead, job.indexingMemory);
     return { outcome, steps: steps.finish() };
   } catch (err) {
     throw refusal(err);

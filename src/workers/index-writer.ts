@@ -58,7 +58,7 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
       const { sharding, primaryKey } = write;
       ahead = startAhead(pools, write.ops, sharding != null && primaryKey !== null ? { sharding, primaryKey } : null);
     }
-    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, ahead: ahead?.ends, embedding: embedding.ends };
+    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, indexingMemory: pools.indexingMemory, ahead: ahead?.ends, embedding: embedding.ends };
     const transferList = [...(ahead === null ? [] : ahead.ends.ports), ...embedding.transfer];
     const result = (await pools.writerPool().run(job, { transferList })) as IndexWriteResult;
     durations = result.steps;

@@ -1,6 +1,7 @@
 /**
  * The worker-thread pools of indexing work (piscina), sized by `--max-indexing-threads`
- * (default: half the cores, at least one), and the segmenter thread that runs the dictionary
+ * (default: half the cores, at least one) and carrying the indexing memory budget their writes
+ * are chunked by (`--max-indexing-memory`, config/indexing-memory.ts), and the segmenter thread that runs the dictionary
  * segmenters for every thread (segmenter-channel.ts). Pools and thread start lazily, so an
  * instance that never needs one never spawns a thread, and idle pool threads exit after a while
  * (the segmenter thread stays, but hands over to a fresh one without dictionaries once its
@@ -9,6 +10,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { indexingMemoryBudget } from '../config/indexing-memory.js';
 import type { DictionaryPreloader, RunSegmenter } from '../kernels/run-segmenter.js';
 import { createSegmenterBuffer, markSegmenterGone, remotePreloader, remoteSegmenter, retireSegmenter } from './segmenter-channel.js';
 
@@ -48,7 +50,11 @@ export class WorkerPools {
   private readonly segmenterBuffer = createSegmenterBuffer();
   readonly threads: number;
 
-  constructor(maxThreads: number | null) {
+  /** @param indexingMemory the indexing memory budget in bytes */
+  constructor(
+    maxThreads: number | null,
+    readonly indexingMemory: number = indexingMemoryBudget(null),
+  ) {
     this.threads = maxThreads ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
   }
 

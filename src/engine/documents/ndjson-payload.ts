@@ -33,14 +33,20 @@ export function ndjsonLines(source: PayloadSource): Generator<PayloadLine> {
   return 'file' in source ? fileLines(source.file) : bytesLines(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
 }
 
+/** A document of a payload and the bytes of its line. */
+export interface PayloadDocument {
+  readonly doc: JsonObject;
+  readonly bytes: number;
+}
+
 /** The payload's documents; throws `malformed_payload` at the first one nested too deep. */
-export function* readNdjson(source: PayloadSource): Generator<JsonObject> {
+export function* readNdjson(source: PayloadSource): Generator<PayloadDocument> {
   let line = 0;
   for (const { buffer, start, end } of ndjsonLines(source)) {
     line++;
     const deep = tooDeepAt(buffer.subarray(start, end));
     if (deep !== -1) throw documentTooDeep(line, deep + 1);
-    yield parseJson(buffer.toString('utf8', start, end)) as JsonObject;
+    yield { doc: parseJson(buffer.toString('utf8', start, end)) as JsonObject, bytes: end - start };
   }
 }
 

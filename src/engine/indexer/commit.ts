@@ -59,16 +59,19 @@ export type IndexWriteOutcome = DocumentBatchOutcome | ReshardOutcome | null;
 /** What write `W` answers. */
 export type WriteOutcome<W extends IndexWrite> = W extends DocumentsWrite ? DocumentBatchOutcome : W extends ReshardWrite ? ReshardOutcome : null;
 
-/** Applies `write`; a documents write answers each operation's outcome. `ahead` has its words extracted ahead. */
-export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts): DocumentBatchOutcome;
-export function applyIndexWrite(env: IndexEnv, write: ReshardWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts): ReshardOutcome;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts): IndexWriteOutcome;
-export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), ahead?: AheadParts): IndexWriteOutcome {
+/**
+ * Applies `write`; a documents write answers each operation's outcome. `ahead` has its words
+ * extracted ahead; `indexingMemory` (bytes) sizes a documents write's chunks.
+ */
+export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts, indexingMemory?: number): DocumentBatchOutcome;
+export function applyIndexWrite(env: IndexEnv, write: ReshardWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts, indexingMemory?: number): ReshardOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts, indexingMemory?: number): IndexWriteOutcome;
+export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: () => void = () => {}, steps = new StepReporter(), ahead?: AheadParts, indexingMemory?: number): IndexWriteOutcome {
   const stamp = () => {
     stampIndexFormat(env);
     if (write.applied !== undefined) recordAppliedBatch(env, write.applied);
   };
-  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, ahead, write.rehearsal, stamp, write.sharding ?? null);
+  if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, ahead, write.rehearsal, stamp, write.sharding ?? null, indexingMemory);
   if (write.kind === 'reshard') {
     return env.root.transactionSync(() => {
       const outcome = reshardIndex(env, write.sharding, checkpoint);

@@ -14,9 +14,12 @@
  * 2. application: each chunk's net changes go to the document store and every index updater;
  *    a later chunk sees what earlier ones wrote (the transaction's own view), so updates merge
  *    and deletions count exactly as if the tasks ran one after the other.
- * A payload of at most KEEP_PARSED_BYTES is parsed once: application takes the documents
- * validation kept. A larger one is read again, so memory stays bounded by about a chunk
- * whatever the payload size.
+ * A chunk ends at CHUNK_DOCS documents, or once its documents' payload lines reach the indexing
+ * memory budget's share (`chunkBytes`: `--max-indexing-memory`, whose default of two thirds of
+ * the RAM lets only very large documents end a chunk early).
+ * A payload of at most KEEP_PARSED_BYTES (and a chunk's bytes) is parsed once: application takes
+ * the documents validation kept. A larger one is read again, so memory stays bounded by about a
+ * chunk whatever the payload size.
  * A filter the index refuses fails only its deletion; anything else fails the whole write (the
  * batch's processor then finds the operation that fails it with rehearsals: writes rolled back).
  *
@@ -31,7 +34,7 @@ import type { ErrorCode } from '../../errors/codes.js';
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../document-id.js';
-import { payloadBytes, readNdjson } from '../documents/ndjson-payload.js';
+import { payloadBytes, readNdjson, type PayloadDocument } from '../documents/ndjson-payload.js';
 import { DocumentStore, fieldLimitExceeded, MAX_FIELDS, type StoredDocument } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';
@@ -49,6 +52,20 @@ import { unionAll } from '../docset.js';
 
 /** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
 const CHUNK_DOCS = 20_000;
+
+/**
+ * Share of the indexing memory budget a chunk's payload lines may take: parsed, merged with the
+ * stored versions and extracted, a chunk holds several times its payload bytes.
+ */
+const CHUNK_SHARE = 16;
+
+/** The smallest chunk bound in payload bytes, however small the budget: a few documents at least. */
+const MIN_CHUNK_BYTES = 256 * 1024;
+
+/** The payload bytes a chunk may hold under an indexing memory budget of `memory` bytes. */
+export function chunkBytes(memory: number): number {
+  return Math.max(MIN_CHUNK_BYTES, Math.floor(memory / CHUNK_SHARE));
+}
 
 /**
  * Payload bytes up to which an addition keeps its parsed documents between validation and
@@ -97,7 +114,7 @@ interface Validated {
   /** distinct documents (of owned shards, with a sharded network) */
   readonly count: number;
   /** the parsed documents, when the payload is small enough */
-  readonly docs: JsonObject[] | null;
+  readonly docs: PayloadDocument[] | null;
   /** top-level fields the index does not have yet */
   readonly newFields: ReadonlySet<string>;
 }
@@ -106,18 +123,19 @@ interface Validated {
  * Validates an addition against the primary key and the index `fields` settled so far, or
  * answers its failure.
  */
-function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): Validated | Failure {
+function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, keepBytes: number): Validated | Failure {
   steps.enter('preparing payloads');
   try {
     if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
       throw new ApiError('index_primary_key_already_exists', `Index already has a primary key: \`${settled}\`.`);
     }
     let key = settled ?? op.primaryKey;
-    const docs: JsonObject[] | null = payloadBytes(op.source) <= KEEP_PARSED_BYTES ? [] : null;
+    const docs: PayloadDocument[] | null = payloadBytes(op.source) <= Math.min(KEEP_PARSED_BYTES, keepBytes) ? [] : null;
     const ids = new Set<string>();
     const newFields = new Set<string>();
     let read = 0;
-    for (const doc of readNdjson(op.source)) {
+    for (const line of readNdjson(op.source)) {
+      const { doc } = line;
       if (read++ % CHUNK_DOCS === 0) checkpoint();
       key ??= inferPrimaryKey(doc);
       for (const name of Object.keys(doc)) {
@@ -128,7 +146,7 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
       }
       const id = documentId(doc, key);
       // every line is kept, so that application numbers them as the payload does (ahead words)
-      docs?.push(doc);
+      docs?.push(line);
       if (shards.owns(id)) ids.add(id);
     }
     return { key, count: ids.size, docs, newFields };
@@ -208,6 +226,8 @@ class Pending {
   /** documents looked up in the store since the last flush, handed to it so it reads them once */
   private readonly stored = new Map<string, StoredDocument | null>();
   private readonly store: DocumentStore;
+  /** payload bytes of the changes held */
+  private heldBytes = 0;
 
   constructor(
     private readonly env: IndexEnv,
@@ -216,6 +236,7 @@ class Pending {
     private readonly steps: StepReporter,
     readonly ahead: AheadParts | undefined,
     readonly shards: ShardRecorder,
+    private readonly chunkBytes: number,
   ) {
     this.store = new DocumentStore(env);
   }
@@ -228,21 +249,24 @@ class Pending {
     return stored?.doc;
   }
 
-  set(id: string, doc: JsonObject | null): void {
+  /** Holds a change; `bytes`: its payload line's, when it comes from a payload. */
+  set(id: string, doc: JsonObject | null, bytes = 0): void {
     this.changes.set(id, doc);
-    if (this.changes.size >= CHUNK_DOCS) this.flush();
+    this.heldBytes += bytes;
+    if (this.changes.size >= CHUNK_DOCS || this.heldBytes >= this.chunkBytes) this.flush();
   }
 
   flush(): void {
     flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.ahead);
     this.stored.clear();
+    this.heldBytes = 0;
   }
 }
 
 /** Applies addition number `index` of the batch. */
-function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iterable<JsonObject>, settings: IndexSettings): void {
+function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iterable<PayloadDocument>, settings: IndexSettings): void {
   let line = 0;
-  for (const doc of docs) {
+  for (const { doc, bytes } of docs) {
     const at = line++;
     const id = documentId(doc, key);
     if (!pending.shards.keeps(id)) continue;
@@ -250,7 +274,7 @@ function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iter
     if (op.skipMissing && base === undefined) continue;
     const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
     if (next === doc) pending.ahead?.note(doc, index, at);
-    pending.set(id, next);
+    pending.set(id, next, bytes);
   }
 }
 
@@ -272,6 +296,8 @@ class Rehearsed {
 /**
  * Applies `ops` in one transaction; a `rehearsal` rolls it back and answers what it would have.
  * `finish` adds its writes to a committed transaction. `sharding`: the network's, when sharded.
+ * `indexingMemory`: the budget in bytes chunks are sized by (`chunkBytes`); none: chunks of
+ * CHUNK_DOCS documents.
  */
 export function applyDocumentBatch(
   env: IndexEnv,
@@ -283,17 +309,19 @@ export function applyDocumentBatch(
   rehearsal = false,
   finish?: () => void,
   sharding: Sharding | null = null,
+  indexingMemory?: number,
 ): DocumentBatchOutcome {
+  const bound = indexingMemory === undefined ? Number.POSITIVE_INFINITY : chunkBytes(indexingMemory);
   let settled = primaryKey;
   const apply = () => {
     const settings = readSettings(env);
     ahead?.start(settings, readSearchFields(env));
     const shards = new ShardRecorder(env, sharding);
-    const pending = new Pending(env, settings, checkpoint, steps, ahead, shards);
+    const pending = new Pending(env, settings, checkpoint, steps, ahead, shards, bound);
     const fields = new Set(new DocumentStore(env).fieldIds());
     const results = ops.map((op, index): OpResult => {
       if (op.op === 'add') {
-        const valid = validate(op, settled, fields, checkpoint, steps, shards);
+        const valid = validate(op, settled, fields, checkpoint, steps, shards, bound);
         if ('error' in valid) return valid;
         for (const name of valid.newFields) fields.add(name);
         // Only a payload with documents (or a declared key) settles the index's primary key.

@@ -1,7 +1,8 @@
 /**
  * An extraction worker's share of a batch (ahead-parts.ts): the parts of the batch's
  * additions numbered `thread` modulo `threads`, each extracted and packed to hand over. Every worker
- * walks every line (cheap: lines split on 0x0A) so all number the parts alike; each parses only
+ * walks every line (cheap: lines split on 0x0A) so all cut and number the parts alike (a part
+ * ends at AHEAD_PART_DOCS lines, or once its lines hold `partBytes`); each parses only
  * its own, and leaves a part holding a line the write refuses to the write. The first worker
  * first has the dictionary segmenters the batch will need loaded (dictionary-scout.ts). A
  * document the write drops (`drops`: of a shard this instance does not own, with a sharded
@@ -21,6 +22,8 @@ export interface AheadJob {
   readonly sources: readonly (PayloadSource | null)[];
   readonly thread: number;
   readonly threads: number;
+  /** a part also ends once its lines hold this many bytes (large documents), AHEAD_PART_DOCS otherwise */
+  readonly partBytes?: number;
 }
 
 const EMPTY_DOCUMENT: JsonObject = {};
@@ -30,12 +33,14 @@ export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searc
   // one worker is enough to have the dictionaries the batch needs loaded early
   if (job.thread === 0) preloadDictionaries([...scoutDictionaries(job.sources, settings, searchFields)]);
   let seq = 0;
+  const partBytes = job.partBytes ?? Number.POSITIVE_INFINITY;
   // whether the current part is this worker's
   const ours = () => seq % job.threads === job.thread;
   for (const [op, source] of job.sources.entries()) {
     if (source === null) continue;
     let line = 0;
     let first = 0;
+    let bytes = 0;
     let docs: JsonObject[] | null = [];
     // ends the current part: this worker's, extracted, or null
     const part = (): AheadPart | null => {
@@ -56,10 +61,12 @@ export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searc
         if (doc === null) docs = null;
         else docs.push(drops?.(doc) === true ? EMPTY_DOCUMENT : doc);
       }
-      if (++line - first === AHEAD_PART_DOCS) {
+      bytes += end - start;
+      if (++line - first === AHEAD_PART_DOCS || bytes >= partBytes) {
         const done = part();
         if (done !== null) yield done;
         first = line;
+        bytes = 0;
         docs = [];
       }
     }

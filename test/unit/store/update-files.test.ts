@@ -34,7 +34,7 @@ describe('UpdateFiles', () => {
     expect(readdirSync(files.dir)).toEqual([]);
     const source = files.source(uuid);
     expect('bytes' in source).toBe(true);
-    expect([...readNdjson(source)].map((doc) => doc.id)).toEqual([1, 2]);
+    expect([...readNdjson(source)].map(({ doc }) => doc.id)).toEqual([1, 2]);
   });
 
   it('streams a payload larger than the inline limit to a file, chunks in order', async () => {
@@ -86,7 +86,7 @@ describe('UpdateFiles', () => {
     const strayInline = await files.persist(chunked(line(2, 1)));
     const strayFile = await files.persist(chunked(line(3, INLINE_BYTES)));
     expect(files.sweep((uuid) => uuid === kept.uuid)).toBe(2);
-    expect([...readNdjson(files.source(kept.uuid))].map((doc) => doc.id)).toEqual([1]);
+    expect([...readNdjson(files.source(kept.uuid))].map(({ doc }) => doc.id)).toEqual([1]);
     expect('file' in files.source(strayInline.uuid)).toBe(true);
     expect(existsSync(path.join(files.dir, strayFile.uuid))).toBe(false);
   });

@@ -1,12 +1,16 @@
 // The document batch on a real index environment: task-order semantics across chunks, per-op
 // failures that change nothing, and an interrupted batch that rolls back whole; the same for a
-// payload kept parsed between validation and application and for one read twice.
+// payload kept parsed between validation and application and for one read twice; chunks sized by
+// the indexing memory budget.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
-import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
+import { writeSettings } from '../../../../src/engine/index-settings.js';
+import { applyDocumentBatch, chunkBytes, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
+import { defaultSettings } from '../../../../src/types/settings.js';
+import { wordIndexSnapshot } from '../search/harness.js';
 import { closeBatchIndex, openBatchIndex } from './batch-index.js';
 
 let dir: string;
@@ -40,6 +44,29 @@ describe('applyDocumentBatch', () => {
     expect(store().get('1')).toEqual({ id: 1, genre: 'a', v0: 1, v1: 30_001 });
     expect(store().get('2')).toBeUndefined();
     expect(store().count()).toBe(29_999);
+  });
+
+  it('ends a chunk once its payload lines reach the indexing memory budget\'s share, and writes the same index', () => {
+    // 400 documents of about 2 KB: 800 KB of payload, a 256 KiB chunk under a 4 MiB budget
+    const docs = Array.from({ length: 400 }, (_, i) => ({ id: i, genre: `g${i % 7}`, text: `word${i % 13} `.repeat(280) }));
+    const other = envs.get('other');
+    other.root.transactionSync(() => writeSettings(other, { ...defaultSettings(), filterableAttributes: ['genre'] }));
+    const chunks = vi.spyOn(DocumentStore.prototype, 'apply');
+    expect(applyDocumentBatch(env, [add(docs)], null, never).results).toEqual([{ count: 400 }]);
+    expect(chunks).toHaveBeenCalledTimes(1);
+    chunks.mockClear();
+    expect(applyDocumentBatch(other, [add(docs)], null, never, undefined, undefined, false, undefined, null, 4 * 2 ** 20).results).toEqual([{ count: 400 }]);
+    expect(chunkBytes(4 * 2 ** 20)).toBe(256 * 1024);
+    expect(chunks.mock.calls.length).toBeGreaterThanOrEqual(3);
+    expect(chunks.mock.calls.length).toBeLessThanOrEqual(4);
+    chunks.mockRestore();
+    expect(wordIndexSnapshot(other)).toEqual(wordIndexSnapshot(env));
+    expect([...new DocumentStore(other).all()]).toEqual([...store().all()]);
+  });
+
+  it('bounds a chunk by the budget\'s share of at least 256 KiB, whatever the budget', () => {
+    expect(chunkBytes(0)).toBe(256 * 1024);
+    expect(chunkBytes(16 * 2 ** 30)).toBe(2 ** 30);
   });
 
   it('reads each stored document once when a batch updates it', () => {

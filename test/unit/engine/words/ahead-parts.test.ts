@@ -40,14 +40,14 @@ function add(lines: string[], method: 'replace' | 'update' = 'replace'): Documen
  * The parts as `threads` extraction workers would post them, taken in this thread; the additions
  * `unextracted` names are left to the write, as small ones are.
  */
-function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: AheadPart) => boolean = () => true, unextracted: readonly number[] = []): AheadPartSource {
+function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: AheadPart) => boolean = () => true, unextracted: readonly number[] = [], partBytes?: number): AheadPartSource {
   const sources = ops.map((op, i) => (op.op === 'add' && !unextracted.includes(i) ? op.source : null));
   let workers: Generator<AheadPart>[] = [];
   let seq = 0;
   return {
     extracts: (op) => sources[op] !== null,
     start(settings, searchFields) {
-      workers = Array.from({ length: threads }, (_, thread) => extractAheadParts({ sources, thread, threads }, settings, searchFields));
+      workers = Array.from({ length: threads }, (_, thread) => extractAheadParts({ sources, thread, threads, partBytes }, settings, searchFields));
     },
     next() {
       for (;;) {
@@ -134,6 +134,21 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     // every document stored as sent takes its words: the first batch, the new documents of the
     // update (4123–4499) and the replacements; merged updates do not
     expect(ahead.taken).toBe(first.length + 377 + 1_000);
+  });
+
+  it('cut parts at a byte bound (large documents) and leave the same indexes', () => {
+    const docs = randomDocs(7, 3_000);
+    const batches = [() => [add(lines(docs))]];
+    const settings = { filterableAttributes: ['tags', 'title'] };
+    const local = run('local', settings, batches);
+    const counts: number[] = [];
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => (counts.push(part.count), true), [], 20_000));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.taken).toBe(docs.length);
+    // ~100-byte lines: parts of about 200 documents instead of AHEAD_PART_DOCS
+    expect(counts.length).toBeGreaterThan(10);
+    expect(Math.max(...counts)).toBeLessThan(AHEAD_PART_DOCS / 4);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(docs.length);
   });
 
   it('renumber fields the write meets in another order than the worker did', () => {
