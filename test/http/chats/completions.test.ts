@@ -15,7 +15,9 @@ let server: TestServer;
 /** what the provider received, per call */
 const calls: { url: string; headers: IncomingHttpHeaders; body: any }[] = [];
 /** the scripted answers, one per call: SSE chunks, or an error status and body */
-let script: ({ chunks: unknown[] } | { status: number; body: string })[] = [];
+let script: ({ chunks: unknown[] } | { status: number; body: string } | { stall: true })[] = [];
+/** resolves when the provider's stalled answer is closed (its client went away) */
+let stalledClosed: Promise<void> = Promise.resolve();
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
   id: 'chatcmpl-1',
@@ -82,6 +84,12 @@ beforeAll(async () => {
     req.on('end', () => {
       calls.push({ url: req.url!, headers: req.headers, body: JSON.parse(body) });
       const next = script.shift() ?? answerRound;
+      if ('stall' in next) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`data: ${JSON.stringify(chunk({ role: 'assistant', content: 'Thinking' }))}\n\n`);
+        stalledClosed = new Promise((resolve) => res.once('close', () => resolve()));
+        return;
+      }
       if ('status' in next) {
         res.writeHead(next.status, { 'content-type': 'application/json' }).end(next.body);
         return;
@@ -232,6 +240,24 @@ describe('chat completions', () => {
       completion: 10,
       total: 30,
     });
+  });
+
+  it('stops calling the provider when the client goes away', async () => {
+    script = [{ stall: true }];
+    const gone = new AbortController();
+    const res = await fetch(`${server.url}/chats/assistant/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${MASTER}`, 'content-type': 'application/json' },
+      body: JSON.stringify(ask()),
+      signal: gone.signal,
+    });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('Thinking')) text += new TextDecoder().decode((await reader.read()).value);
+    gone.abort();
+    await expect(Promise.race([stalledClosed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 3_000))])).resolves.toBe('closed');
+    // the server still answers
+    expect((await api('GET', '/chats/assistant/settings')).status).toBe(200);
   });
 
   it('checks the request in v1.50 order before anything streams', async () => {
