@@ -3,9 +3,11 @@
 // order, the provider request (system prompt, the search tool with the indexes and their facet
 // values), the LLM's search run here with the notifications the client asked for, the second
 // round with the tool results, relayed chunks, provider errors and refused addresses as error
-// events, and a key without `search` on the index.
+// events, a key without `search` on the index, streams of garbage and cut streams that still end
+// with [DONE], a client going away, and the chat metric families.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../helpers/random.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 const MASTER = 'chat-completions-master-key-0123';
@@ -15,7 +17,7 @@ let server: TestServer;
 /** what the provider received, per call */
 const calls: { url: string; headers: IncomingHttpHeaders; body: any }[] = [];
 /** the scripted answers, one per call: SSE chunks, or an error status and body */
-let script: ({ chunks: unknown[] } | { status: number; body: string } | { stall: true })[] = [];
+let script: ({ chunks: unknown[] } | { status: number; body: string } | { stall: true } | { raw: string; cut?: boolean })[] = [];
 /** resolves when the provider's stalled answer is closed (its client went away) */
 let stalledClosed: Promise<void> = Promise.resolve();
 
@@ -88,6 +90,12 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(`data: ${JSON.stringify(chunk({ role: 'assistant', content: 'Thinking' }))}\n\n`);
         stalledClosed = new Promise((resolve) => res.once('close', () => resolve()));
+        return;
+      }
+      if ('raw' in next) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        if (next.cut === true) res.write(next.raw, () => res.destroy());
+        else res.end(next.raw);
         return;
       }
       if ('status' in next) {
@@ -240,6 +248,32 @@ describe('chat completions', () => {
       completion: 10,
       total: 30,
     });
+  });
+
+  it('ends every stream with [DONE] whatever the provider streams', async () => {
+    const random = mulberry32(11);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const call = (args: string) => ({ index: 0, id: 'c', type: 'function', function: { name: '_meiliSearchInIndex', arguments: args } });
+    const payloads = [
+      '{', 'null', '[]', '"x"', '{"choices":null}', '{"choices":[{}]}', '{"choices":[{"delta":{"tool_calls":[{}]}}]}',
+      '{"choices":[{"delta":{"tool_calls":[{"index":"a","function":{"arguments":5}}]},"finish_reason":"tool_calls"}]}',
+      JSON.stringify(chunk({ tool_calls: [call('{"index_uid":"movies","q":"dragon","filter":"genre ="}')] })),
+      JSON.stringify(chunk({ tool_calls: [call('{"index_uid":"movies","q":5}')] })),
+      JSON.stringify(chunk({ tool_calls: [call('not json')] })),
+      JSON.stringify(chunk({}, 'tool_calls')),
+      JSON.stringify(chunk({ content: 'hi' }, 'stop')),
+      '{"choices":[],"usage":{"prompt_tokens":"x"}}',
+      '[DONE]',
+    ];
+    for (let round = 0; round < 40; round++) {
+      const events = Array.from({ length: 1 + Math.floor(random() * 6) }, () => (random() < 0.1 ? 'a line that is no field\n' : `data: ${pick(payloads)}\n\n`));
+      // every later call of the conversation gets a plain answer
+      script = [{ raw: events.join(''), cut: random() < 0.2 }];
+      const reply = await complete('assistant', ask({ tools: NOTIFY }));
+      expect(reply.status).toBe(200);
+      expect(reply.text.endsWith('data: [DONE]\n\n'), reply.text).toBe(true);
+    }
+    expect((await api('GET', '/health')).status).toBe(200);
   });
 
   it('stops calling the provider when the client goes away', async () => {
