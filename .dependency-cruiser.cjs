@@ -117,5 +117,7 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(dist|build)/' },
+    // package subpaths that only a package's `exports` map names (js-tiktoken's ranks)
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };

@@ -199,7 +199,7 @@ export interface EmbedCall {
 }
 
 /** Embeds `values` (already the JSON values to inject: texts) in one request, retrying as v1.50. */
-export async function restEmbed(options: RestOptions, templates: RestTemplates, values: readonly unknown[], call: EmbedCall): Promise<Float32Array[]> {
+export async function restEmbed(options: RestOptions, templates: RestTemplates, values: readonly unknown[], call: EmbedCall, expected = values.length): Promise<Float32Array[]> {
   if (values.length === 0) return [];
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (options.apiKey !== undefined) headers.Authorization = `Bearer ${options.apiKey}`;
@@ -212,7 +212,7 @@ export async function restEmbed(options: RestOptions, templates: RestTemplates, 
       const response = await call.runtime.client.request(options.url, { method: 'POST', headers, body, timeoutMs: call.runtime.timeoutMs, signal: call.signal });
       if (response.status >= 400) verdict = statusVerdict(response, options.configuration);
       else {
-        const answer = answerVerdict(response, templates, values.length, call.dimensions);
+        const answer = answerVerdict(response, templates, expected, call.dimensions);
         if (Array.isArray(answer)) return answer;
         verdict = answer;
       }

@@ -10,6 +10,7 @@ import { hasFragments } from '../types/fragments.js';
 import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError, replyInfo } from './embed-error.js';
 import { HuggingFaceEmbedder, huggingFaceOptions } from './hf-embedder.js';
+import { cl100kTokens, OPENAI_MAX_TOKENS } from './openai-tokens.js';
 import { DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from './source-defaults.js';
 import { REPEAT_PLACEHOLDER, TEXT_PLACEHOLDER, EMBEDDING_PLACEHOLDER } from './json-template.js';
 import { parseFragmentRestTemplates, parseRestTemplates, restEmbed, textsPerRequest, type EmbedCall, type RestOptions, type RestTemplates } from './rest.js';
@@ -37,7 +38,8 @@ class RestEmbedder implements Embedder {
     private readonly options: RestOptions,
     private readonly templates: RestTemplates,
     readonly dimensions: number | undefined,
-    private readonly onBadRequest?: (texts: readonly unknown[], call: EmbedCall, error: EmbedError) => Promise<Float32Array[]>,
+    /** embeds texts again after a 400 (OpenAI's way) */
+    private readonly onBadRequest?: (texts: readonly unknown[], call: EmbedCall) => Promise<Float32Array[]>,
   ) {
     this.chunkSize = textsPerRequest(templates);
   }
@@ -56,7 +58,7 @@ class RestEmbedder implements Embedder {
     try {
       return await restEmbed(this.options, this.templates, texts, { ...call, dimensions });
     } catch (error) {
-      if (error instanceof EmbedError && error.kind === 'badRequest' && this.onBadRequest !== undefined) return this.onBadRequest(texts, call, error);
+      if (error instanceof EmbedError && error.kind === 'badRequest' && this.onBadRequest !== undefined) return this.onBadRequest(texts, call);
       if (error instanceof EmbedError && error.kind === 'otherStatus' && error.status === 404 && this.options.configuration === 'ollama') {
         throw ollamaModelNotFound(error.reply);
       }
@@ -137,15 +139,20 @@ function openAiEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): E
     configuration: 'openAi',
   };
   const templates = parseRestTemplates(request, response);
-  // On a 400 (input maybe too long), v1.50 re-sends the texts one by one.
-  const single = new RestEmbedder(options, templates, overridden ?? known.dimensions);
-  const oneByOne = async (texts: readonly unknown[], call: EmbedCall, error: EmbedError) => {
-    if (texts.length <= 1) throw error;
+  const dimensions = overridden ?? known.dimensions;
+  // On a 400 (input maybe too long), v1.50 re-sends each text alone, or, from OPENAI_MAX_TOKENS
+  // cl100k tokens on, its first OPENAI_MAX_TOKENS tokens as one tokenized input.
+  const tokenized = async (texts: readonly unknown[], call: EmbedCall) => {
     const out: Float32Array[] = [];
-    for (const text of texts) out.push(...(await single.embedChunk([text], call)));
+    const alone = { ...call, dimensions: call.dimensions ?? dimensions };
+    for (const text of texts) {
+      const tokens = await cl100kTokens(String(text));
+      if (tokens.length < OPENAI_MAX_TOKENS) out.push(...(await restEmbed(options, templates, [text], alone)));
+      else out.push(...(await restEmbed(options, templates, tokens.slice(0, OPENAI_MAX_TOKENS), alone, 1)));
+    }
     return out;
   };
-  return new RestEmbedder(options, templates, overridden ?? known.dimensions, oneByOne);
+  return new RestEmbedder(options, templates, dimensions, tokenized);
 }
 
 /** Ollama's request/response shapes for its URL (milli's `into_rest_embedder_config`); throws for another URL. */

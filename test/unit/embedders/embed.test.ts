@@ -3,6 +3,7 @@
 // preparation (dimension inference, composite agreement), with v1.50's error codes and words.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embedDocuments, embedQuery, prepareChangedEmbedders, prepareEmbedder } from '../../../src/embedders/embed.js';
+import { cl100kTokens } from '../../../src/embedders/openai-tokens.js';
 import { EmbedderRequestStats } from '../../../src/embedders/request-stats.js';
 import { setEmbedderRuntime } from '../../../src/embedders/runtime.js';
 import { ApiError } from '../../../src/errors/api-error.js';
@@ -199,6 +200,27 @@ describe('openAi and ollama shapes', () => {
     const out = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['ab', 'c']);
     expect(out.map((e) => Array.from(e))).toEqual([[2, 97], [1, 99]]);
     expect(server.received.map((r) => r.body.input.length)).toEqual([2, 1, 1]);
+  });
+
+  it('sends a text of 8,191 cl100k tokens or more as its first 8,191 tokens after an OpenAI 400, even alone', async () => {
+    // the mock takes strings of up to 1,000 characters, or one tokenized input
+    server = await mockEmbedder((req) => {
+      const input = req.body.input as unknown[];
+      if (input.every((item) => typeof item === 'number')) return { json: { data: [{ embedding: [input.length, input[0] as number] }] } };
+      if (input.some((item) => (item as string).length > 1_000)) return { status: 400, text: 'maximum context length is 8192 tokens' };
+      return { json: { data: input.map((item) => ({ embedding: [(item as string).length, 0] })) } };
+    });
+    const long = 'hello world '.repeat(5_000); // 10,000 tokens
+    const out = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['short', long]);
+    const [hello] = await cl100kTokens('hello');
+    expect(out.map((e) => Array.from(e))).toEqual([[5, 0], [8_191, hello]]);
+    expect(server.received.map((r) => r.body.input.length)).toEqual([2, 1, 8_191]);
+    expect(server.received[2]!.body.input).toEqual((await cl100kTokens(long)).slice(0, 8_191));
+    // a batch of one long text takes the same way
+    const alone = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, [long]);
+    expect(Array.from(alone[0]!)).toEqual([8_191, hello]);
+    // below the limit a text is sent again as text, and its 400 is the batch's error
+    expect((await apiError(embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['x'.repeat(2_000)]))).code).toBe('vector_embedding_error');
   });
 
   it("uses Ollama's two URL shapes and reports a missing model", async () => {
