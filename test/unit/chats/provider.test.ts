@@ -2,18 +2,9 @@
 // answers read (chats.md §4.2, §4.3).
 import { describe, expect, it } from 'vitest';
 import { completionsUrl, providerError, providerHeaders, systemRole } from '../../../src/chats/provider.js';
-import type { ChatWorkspaceSettings } from '../../../src/chats/workspace-settings.js';
+import { defaultWorkspaceSettings, type ChatWorkspaceSettings } from '../../../src/chats/workspace-settings.js';
 
-const base: ChatWorkspaceSettings = {
-  source: 'openAi',
-  orgId: null,
-  projectId: null,
-  apiVersion: null,
-  deploymentId: null,
-  baseUrl: null,
-  apiKey: 'sk-1',
-  prompts: { system: 's', searchDescription: 'd', searchQParam: 'q', searchFilterParam: 'f', searchIndexUidParam: 'i' },
-};
+const base: ChatWorkspaceSettings = { ...defaultWorkspaceSettings(), apiKey: 'sk-1' };
 
 describe('provider calls', () => {
   it('builds each source\'s URL as v1.50 concatenates it', () => {
