@@ -1,10 +1,12 @@
 /**
  * `POST /chats/{workspace}/chat/completions` (chats.md §4): an OpenAI-compatible, streaming-only
- * chat completion. The request's checks come first, in v1.50's order (feature, `n`, `stream`, the
- * workspace, the tools); then the answer is a stream of server-sent events: the provider's chunks
- * relayed, the LLM's `_meiliSearchInIndex` calls run here (search-tool.ts) with the notifications
- * the client opted into, the conversation sent again after each round of searches (at most
- * MAX_LLM_CALLS calls), errors as error events, and `[DONE]` unless the client went away.
+ * chat completion, as v1.50's `routes/chats/chat_completions.rs`. The request's checks come first,
+ * in v1.50's order (feature, `n`, `stream`, the workspace, the tools), and the search tool's
+ * description; then the answer is a stream of server-sent events: the provider's chunks relayed
+ * (but tool-call deltas, and the chunk that ends a turn of tool calls), the LLM's
+ * `_meiliSearchInIndex` calls run here (search-tool.ts) with the notifications the client opted
+ * into, the conversation sent again after each round of searches (at most MAX_LLM_CALLS calls),
+ * errors as error events, and `[DONE]` unless the client went away.
  */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
@@ -32,6 +34,7 @@ const NOTIFICATIONS = new Set([PROGRESS, SOURCES, APPEND]);
 /** What `/metrics` counts of chats. */
 export interface ChatMetrics {
   chatSearch(): void;
+  degradedSearch(): void;
   chatUsage(workspace: string, model: string, usage: { prompt: number; completion: number; total: number }): void;
 }
 
@@ -94,10 +97,11 @@ export function parseChatRequest(value: unknown): ChatCompletionRequest {
 }
 
 /**
- * Checks the request (chats.md §4.1, steps 1–5, each an ApiError before anything streams) and
- * answers the stream of events; `signal` ends it when the client goes away.
+ * Checks the request (chats.md §4.1, steps 1–5) and describes the search tool, each failure an
+ * ApiError before anything streams, then answers the stream of events; `signal` ends it when the
+ * client goes away.
  */
-export function chatCompletion(ctx: ChatCompletionsContext, caller: Caller, workspace: string, request: ChatCompletionRequest, signal: AbortSignal): AsyncGenerator<string> {
+export async function chatCompletion(ctx: ChatCompletionsContext, caller: Caller, workspace: string, request: ChatCompletionRequest, signal: AbortSignal): Promise<AsyncGenerator<string>> {
   requireChatCompletions(ctx.features, 'using the /chats chat completions route');
   if (request.n !== undefined && request.n !== null && request.n !== 1) {
     throw new ApiError('unimplemented_multi_choice_chat_completions', `You tried to specify n = ${request.n} but only single choices are supported (n = 1).`);
@@ -112,7 +116,8 @@ export function chatCompletion(ctx: ChatCompletionsContext, caller: Caller, work
     if (!NOTIFICATIONS.has(name)) throw new ApiError('unimplemented_external_function_calling', `${name}: External functions are not supported yet.`);
     notify.add(name);
   }
-  return new Conversation(ctx, caller, workspace, settings, request, notify, signal).events();
+  const tool = await searchToolDefinition(ctx, caller, settings.prompts);
+  return new Conversation(ctx, caller, workspace, settings, request, notify, signal).events(tool);
 }
 
 /** A tool call of the LLM, gathered from its deltas. */
@@ -144,10 +149,9 @@ class Conversation {
     this.messages = [{ role: systemRole(settings, request.model), content: settings.prompts.system }, ...request.messages];
   }
 
-  async *events(): AsyncGenerator<string> {
+  async *events(tool: Record<string, unknown>): AsyncGenerator<string> {
     yield SSE_RETRY;
     try {
-      const tool = await searchToolDefinition(this.ctx, this.caller, this.settings.prompts);
       for (let call = 0; call < MAX_LLM_CALLS && !this.signal.aborted; call++) {
         const round = this.round(tool);
         let next: IteratorResult<string, 'again' | 'end'>;
@@ -200,22 +204,22 @@ class Conversation {
           yield errorEvent({ type: 'json_deserialize_error', code: 'internal', message: (err as Error).message, param: null });
           return 'end';
         }
+        this.countUsage(chunk.usage);
         const choices = Array.isArray(chunk.choices) ? (chunk.choices as Record<string, unknown>[]) : [];
-        // the usage chunk, the last one: counted, not relayed
-        if (choices.length === 0) {
-          this.countUsage(chunk.usage);
-          break;
-        }
+        // the usage chunk, the last one: not relayed
+        if (choices.length === 0) break;
         const choice = choices[0]!;
         const delta = (choice.delta ?? {}) as Record<string, unknown>;
-        if (choice.finish_reason !== undefined && choice.finish_reason !== null) finish = choice.finish_reason;
+        // as v1.50: the last chunk's reason, whatever earlier ones said
+        finish = choice.finish_reason ?? null;
         envelope = { id: chunk.id, created: chunk.created, model: chunk.model };
         if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) {
           gather(pending, delta.tool_calls as Record<string, unknown>[]);
           continue;
         }
+        // the chunk that ends a turn of tool calls is not relayed: its searches are
         if (pending.size > 0) yield* this.search(envelope, pending);
-        yield sseEvent(relayed(chunk));
+        else yield sseEvent(relayed(chunk));
       }
     } catch (err) {
       if (this.signal.aborted) return 'end';
@@ -226,6 +230,7 @@ class Conversation {
     return finish === 'tool_calls' ? 'again' : 'end';
   }
 
+  /** Counts the tokens of a chunk's usage, when it has one. */
   private countUsage(usage: unknown): void {
     if (typeof usage !== 'object' || usage === null) return;
     const { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total } = usage as Record<string, unknown>;
@@ -244,12 +249,15 @@ class Conversation {
       if (this.notify.has(PROGRESS)) yield notification(envelope, PROGRESS, { call_id: call.id, function_name: SEARCH_TOOL, function_arguments: call.arguments });
       if (this.notify.has(APPEND)) yield notification(envelope, APPEND, { role: 'assistant', tool_calls: [asked(call)] });
       const outcome = await runSearchTool(this.ctx, this.caller, call.arguments);
-      this.ctx.chatMetrics.chatSearch();
-      if (outcome.error !== null) yield errorEvent(outcome.error);
-      else if (this.notify.has(SOURCES)) yield notification(envelope, SOURCES, { call_id: call.id, sources: outcome.sources });
+      if (outcome.searched !== null) {
+        this.ctx.chatMetrics.chatSearch();
+        if (outcome.searched.degraded) this.ctx.chatMetrics.degradedSearch();
+      }
+      if (outcome.sources !== null && this.notify.has(SOURCES)) yield notification(envelope, SOURCES, { call_id: call.id, sources: outcome.sources });
       const result = { role: 'tool', content: outcome.text, tool_call_id: call.id };
-      this.messages.push(result);
       if (this.notify.has(APPEND)) yield notification(envelope, APPEND, result);
+      this.messages.push(result);
+      if (outcome.error !== null) yield errorEvent(outcome.error);
     }
   }
 }

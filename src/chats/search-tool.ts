@@ -85,11 +85,16 @@ export async function searchToolDefinition(ctx: ChatSearchContext, caller: Calle
   };
 }
 
-/** What one call answered: the text the LLM reads, the documents shown to the client, and the error event to emit if any. */
+/**
+ * What one call answered: the text the LLM reads; the documents shown to the client (null: no
+ * sources are reported); the error event to emit, if any; and whether a search ran to its end,
+ * cut short by its time budget or not (null: none did), for `/metrics`.
+ */
 export interface SearchToolOutcome {
   readonly text: string;
-  readonly sources: Record<string, unknown>[];
+  readonly sources: Record<string, unknown>[] | null;
   readonly error: ChatError | null;
+  readonly searched: { readonly degraded: boolean } | null;
 }
 
 /** The search arguments the LLM sent, or why they do not read as such (the text it then reads). */
@@ -122,19 +127,27 @@ function chatQuery(parameters: Record<string, unknown>, q: string | null, filter
   return query;
 }
 
-/** Errors of the index, the key, the filter, the queue and the template: also reported as error events. */
-const REPORTED = new Set(['index_not_found', 'invalid_index_uid', 'invalid_api_key', 'invalid_search_filter', 'too_many_search_requests', 'invalid_chat_setting_document_template', 'invalid_document_fields']);
+/**
+ * Errors of the index, the key, the embedder, the filter, the queue and the template (those v1.50
+ * raises before or around its engine): also reported as error events. Other search errors (the
+ * engine's user errors) are only the text the LLM reads, with no source.
+ */
+const REPORTED = new Set([
+  'index_not_found', 'invalid_index_uid', 'invalid_api_key', 'invalid_search_embedder', 'invalid_search_filter', 'too_many_search_requests',
+  'invalid_chat_setting_document_template', 'invalid_document_fields',
+]);
 
 const failed = (err: ApiError): SearchToolOutcome => ({
   text: `the search tool call failed with ${err.message}`,
-  sources: [],
+  sources: null,
   error: { type: 'response_error', code: String(err.status), message: err.message, param: null },
+  searched: null,
 });
 
 /** Runs one call of the tool with the LLM's arguments (JSON text). */
 export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argumentsText: string): Promise<SearchToolOutcome> {
   const args = parseArguments(argumentsText);
-  if (typeof args === 'string') return { text: args, sources: [], error: null };
+  if (typeof args === 'string') return { text: args, sources: null, error: null, searched: null };
   let permit: { release(): void } | null = null;
   try {
     const uid = ctx.indexReader.record(args.index_uid).uid;
@@ -152,11 +165,11 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
       texts.push(renderDocument(chat.documentTemplate, templateContext(doc, isSearchable)));
       sources.push(shown(doc));
     }
-    return { text: texts.join('\n'), sources, error: null };
+    return { text: texts.join('\n'), sources, error: null, searched: { degraded: search.outcome.degraded } };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (REPORTED.has(err.code)) return failed(err);
-    return { text: err.message, sources: [], error: null };
+    return { text: err.message, sources: [], error: null, searched: null };
   } finally {
     permit?.release();
   }

@@ -13,12 +13,13 @@ export const chatCompletionRoutes = [
     route: 'POST /chats/:workspace/chat/completions',
     body: parseChatRequest,
     compress: false,
-    handler: (ctx, deps) => {
+    handler: async (ctx, deps) => {
       const { reply } = httpOnly(ctx);
       const gone = new AbortController();
-      const events = chatCompletion(
+      const events = await chatCompletion(
         { ...deps, indexUids: () => deps.indexes.list().map((record) => record.uid), chatMetrics: metricsRecorder(deps) },
-        ctx.caller,         ctx.params.workspace!,
+        ctx.caller,
+        ctx.params.workspace!,
         ctx.body,
         gone.signal,
       );

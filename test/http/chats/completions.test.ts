@@ -175,6 +175,16 @@ describe('chat completions', () => {
     const appended = named('_meiliAppendConversationMessage').map((e) => JSON.parse(e.choices[0].delta.tool_calls[0].function.arguments));
     expect(appended.map((m) => m.role)).toEqual(['assistant', 'tool']);
     expect(named('_meiliSearchInIndex')).toHaveLength(0);
+    // nor the chunk that ended the turn of tool calls: its searches stand for it
+    expect(reply.events.filter((e) => e !== '[DONE]' && e.choices?.[0]?.finish_reason === 'tool_calls')).toHaveLength(0);
+    // the notifications of one search, in v1.50's order
+    const order = reply.events
+      .filter((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls)
+      .map((e) => {
+        const fn = e.choices[0].delta.tool_calls[0].function;
+        return fn.name === '_meiliAppendConversationMessage' ? `append ${JSON.parse(fn.arguments).role}` : fn.name;
+      });
+    expect(order).toEqual(['_meiliSearchProgress', 'append assistant', '_meiliSearchSources', 'append tool']);
     const contents = reply.events.filter((e) => e !== '[DONE]' && typeof e.choices?.[0]?.delta?.content === 'string').map((e) => e.choices[0].delta.content);
     expect(contents).toEqual(['Here are', ' two movies']);
     const relayed = reply.events.find((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.content === 'Here are');
