@@ -127,12 +127,8 @@ interface ToolCall {
   arguments: string;
 }
 
-/** The fields of the provider chunk a notification takes its envelope from. */
-interface Envelope {
-  readonly id: unknown;
-  readonly created: unknown;
-  readonly model: unknown;
-}
+/** The provider chunk a notification takes its envelope from: the one that ended the LLM's turn of tool calls. */
+type Envelope = Record<string, unknown>;
 
 class Conversation {
   private readonly messages: Record<string, unknown>[];
@@ -193,15 +189,13 @@ class Conversation {
     }
     const pending = new Map<number, ToolCall>();
     let finish: unknown = null;
-    let envelope: Envelope = { id: null, created: null, model: null };
+    let envelope: Envelope = { choices: [{}] };
     try {
       for await (const data of sseData(response.body)) {
         if (data === '[DONE]') break;
-        let chunk: Record<string, unknown>;
-        try {
-          chunk = JSON.parse(data) as Record<string, unknown>;
-        } catch (err) {
-          yield errorEvent({ type: 'json_deserialize_error', code: 'internal', message: (err as Error).message, param: null });
+        const chunk = parseChunk(data);
+        if (typeof chunk === 'string') {
+          yield errorEvent({ type: 'json_deserialize_error', code: 'internal', message: chunk, param: null });
           return 'end';
         }
         this.countUsage(chunk.usage);
@@ -212,7 +206,7 @@ class Conversation {
         const delta = (choice.delta ?? {}) as Record<string, unknown>;
         // as v1.50: the last chunk's reason, whatever earlier ones said
         finish = choice.finish_reason ?? null;
-        envelope = { id: chunk.id, created: chunk.created, model: chunk.model };
+        envelope = chunk;
         if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) {
           gather(pending, delta.tool_calls as Record<string, unknown>[]);
           continue;
@@ -262,9 +256,25 @@ class Conversation {
   }
 }
 
+/** A provider chunk, or why it is not one: JSON whose `choices`, when present, is a list of objects. */
+function parseChunk(data: string): Record<string, unknown> | string {
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(data);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(chunk)) return 'invalid type: expected struct CreateChatCompletionStreamResponse';
+  const { choices } = chunk as Record<string, unknown>;
+  if (choices !== undefined && choices !== null && (!Array.isArray(choices) || !choices.every(isObject))) return 'invalid type: expected a sequence of ChatChoiceStream';
+  return chunk as Record<string, unknown>;
+}
+
 /** Adds tool-call deltas to the calls gathered so far, by their index. */
 function gather(pending: Map<number, ToolCall>, deltas: readonly Record<string, unknown>[]): void {
   for (const delta of deltas) {
+    if (typeof delta !== 'object' || delta === null) continue;
     const index = typeof delta.index === 'number' ? delta.index : 0;
     let call = pending.get(index);
     if (call === undefined) pending.set(index, (call = { id: '', name: '', arguments: '' }));
@@ -298,19 +308,20 @@ function relayed(chunk: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-/** A notification tool call, in the envelope of the chunk that ended the LLM's tool-call turn. */
+/**
+ * A notification tool call: the chunk that ended the LLM's turn of tool calls, its first choice
+ * replaced by the call (as v1.50 does, so the chunk's other fields stay).
+ */
 function notification(envelope: Envelope, name: string, args: unknown): string {
   const call = { index: 0, id: randomUUID(), type: 'function', function: { name, arguments: JSON.stringify(args) } };
-  return sseEvent({
-    id: envelope.id,
-    choices: [{ index: 0, delta: { content: null, function_call: null, tool_calls: [call], role: 'assistant', refusal: null }, finish_reason: null, logprobs: null }],
-    created: envelope.created,
-    model: envelope.model,
-    service_tier: null,
-    system_fingerprint: null,
-    object: 'chat.completion.chunk',
-    usage: null,
-  });
+  const chunk = relayed(envelope);
+  (chunk.choices as unknown[])[0] = {
+    index: 0,
+    delta: { content: null, function_call: null, tool_calls: [call], role: 'assistant', refusal: null },
+    finish_reason: null,
+    logprobs: null,
+  };
+  return sseEvent(chunk);
 }
 
 function errorEvent(error: ChatError): string {

@@ -26,6 +26,7 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
   object: 'chat.completion.chunk',
   created: 1747922647,
   model: 'gpt-4o-mini',
+  system_fingerprint: 'fp_1',
   choices: [{ index: 0, delta, finish_reason: finish }],
 });
 const usage = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1747922647, model: 'gpt-4o-mini', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } };
@@ -167,7 +168,7 @@ describe('chat completions', () => {
     const progress = named('_meiliSearchProgress');
     expect(progress).toHaveLength(1);
     expect(JSON.parse(progress[0].choices[0].delta.tool_calls[0].function.arguments)).toEqual({ call_id: 'call_abc', function_name: '_meiliSearchInIndex', function_arguments: '{"index_uid":"movies","q":"dragon","filter":""}' });
-    expect(progress[0]).toMatchObject({ id: 'chatcmpl-1', created: 1747922647, model: 'gpt-4o-mini', object: 'chat.completion.chunk' });
+    expect(progress[0]).toMatchObject({ id: 'chatcmpl-1', created: 1747922647, model: 'gpt-4o-mini', system_fingerprint: 'fp_1', object: 'chat.completion.chunk' });
     const sources = JSON.parse(named('_meiliSearchSources')[0].choices[0].delta.tool_calls[0].function.arguments);
     expect(sources.call_id).toBe('call_abc');
     // displayed fields only
