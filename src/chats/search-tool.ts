@@ -8,6 +8,7 @@
  * error events; other search errors are only tool results, as in v1.50.
  */
 import type { Caller } from '../auth/caller.js';
+import { documentId } from '../engine/document-id.js';
 import { computeFacets } from '../engine/facets/distribution.js';
 import { searchSettings } from '../engine/index-settings.js';
 import { renderTemplateText, templateContext } from '../engine/vectors/template.js';
@@ -150,7 +151,7 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
   if (typeof args === 'string') return { text: args, sources: null, error: null, searched: null };
   let permit: { release(): void } | null = null;
   try {
-    const uid = ctx.indexReader.record(args.index_uid).uid;
+    const { uid, primaryKey } = ctx.indexReader.record(args.index_uid);
     if (!caller.canPerform('search', uid)) throw new ApiError('invalid_api_key', 'The provided API key is invalid.');
     const chat = chatSettingsOf(ctx, uid);
     const query = chatQuery(chat.searchParameters, args.q, args.filter);
@@ -162,7 +163,9 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
     const sources: Record<string, unknown>[] = [];
     for (const hit of search.outcome.hits) {
       const doc = search.env.documents.get(hit.docid) ?? {};
-      texts.push(renderDocument(chat.documentTemplate, templateContext(doc, isSearchable)));
+      // a stored document has its id: the render error names it, as v1.50's
+      const docId = primaryKey === null ? undefined : documentId(doc, primaryKey);
+      texts.push(renderDocument(chat.documentTemplate, templateContext(doc, isSearchable), docId));
       sources.push(shown(doc));
     }
     return { text: texts.join('\n'), sources, error: null, searched: { degraded: search.outcome.degraded } };
@@ -176,9 +179,9 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
 }
 
 /** A hit rendered with the index's chat template (not cut: v1.50 does not apply `documentTemplateMaxBytes` here). */
-function renderDocument(template: string, context: Record<string, unknown>): string {
+function renderDocument(template: string, context: Record<string, unknown>, docId: string | undefined): string {
   try {
-    return renderTemplateText(template, context);
+    return renderTemplateText(template, context, docId);
   } catch (err) {
     if (err instanceof ApiError) throw new ApiError('invalid_chat_setting_document_template', err.message);
     throw err;

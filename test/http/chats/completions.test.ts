@@ -206,6 +206,20 @@ describe('chat completions', () => {
     expect(reply.events.at(-1)).toBe('[DONE]');
   });
 
+  it('reports a document the index\'s chat template cannot render as a failed search, naming the document', async () => {
+    await waitTask((await api('PATCH', '/indexes/strict/settings', { chat: { documentTemplate: '{{ doc.nope }}' } })).body.taskUid);
+    await waitTask((await api('POST', '/indexes/strict/documents', [{ id: 7, title: 'dragon' }])).body.taskUid);
+    calls.length = 0;
+    script = [searchRound('{"index_uid":"strict","q":"dragon","filter":""}'), answerRound];
+    const reply = await complete('assistant', ask());
+    const errors = reply.events.filter((e) => e !== '[DONE]' && e.type === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0].error).toMatchObject({ type: 'response_error', code: '400' });
+    expect(errors[0].error.message).toMatch(/^user error: missing field in document `7`: /);
+    expect(calls[1]!.body.messages.at(-1).content).toBe(`the search tool call failed with ${errors[0].error.message}`);
+    await waitTask((await api('DELETE', '/indexes/strict')).body.taskUid);
+  });
+
   it('answers a provider error as an error event, then ends', async () => {
     calls.length = 0;
     script = [{ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }) }];
