@@ -180,11 +180,13 @@ class Conversation {
     try {
       response = await callProvider(this.ctx.outgoing, this.settings, this.body(tool), this.signal);
     } catch (err) {
-      yield errorEvent({ type: 'internal_reqwest_error', code: 'internal', message: (err as Error).message, param: null });
+      // the event source's transport error: no connection, a refused address, a timeout
+      yield errorEvent({ type: 'transport_error', code: null, message: (err as Error).message, param: null });
       return 'end';
     }
-    if (response.status >= 400) {
-      yield errorEvent(providerError(await readBounded(response.body)));
+    // an answer that is no event stream is read as the provider's error
+    if (response.status >= 400 || !/^text\/event-stream/i.test(response.headers['content-type'] ?? '')) {
+      yield errorEvent(providerError(await readBounded(response.body), this.settings.source));
       return 'end';
     }
     const pending = new Map<number, ToolCall>();

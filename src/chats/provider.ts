@@ -68,21 +68,30 @@ export interface ChatError {
   readonly param: string | null;
 }
 
-const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const undecodable = (why: string): ChatError => ({ type: 'reqwest_error', code: null, message: `error decoding response body: ${why}`, param: null });
 
-/** What a provider's error answer (status ≥ 400) says, in the OpenAI shape `{error: {…}}` or Mistral's flat one. */
-export function providerError(body: Buffer): ChatError {
+/**
+ * What a provider's error answer says (a status of 400 or more, or a body that is no event
+ * stream), read as v1.50 reads it: Mistral's flat `{message, type, param, code}`, every other
+ * source's OpenAI `{error: {message, type, param, code}}`, strings all (`param` and `code` may be
+ * null or absent). Another answer is a `reqwest_error`.
+ */
+export function providerError(body: Buffer, source: ChatWorkspaceSettings['source']): ChatError {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch (err) {
-    return { type: 'reqwest_error', code: null, message: `error decoding response body: ${(err as Error).message}`, param: null };
+    return undecodable((err as Error).message);
   }
-  const object = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  const inner = typeof object.error === 'object' && object.error !== null ? (object.error as Record<string, unknown>) : object;
-  if (typeof inner.message !== 'string') {
-    return { type: 'reqwest_error', code: null, message: 'error decoding response body: missing field `message`', param: null };
+  const object = (value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+  const fields = source === 'mistral' ? object(parsed) : object(object(parsed)?.error);
+  if (fields === null) return undecodable(source === 'mistral' ? 'invalid type: expected struct MistralError' : 'missing field `error`');
+  for (const name of ['message', 'type'] as const) {
+    if (typeof fields[name] !== 'string') return undecodable(fields[name] === undefined ? `missing field \`${name}\`` : `invalid type for \`${name}\`: expected a string`);
   }
-  const code = typeof inner.code === 'number' ? String(inner.code) : textOrNull(inner.code);
-  return { type: textOrNull(inner.type) ?? 'invalid_request_error', code, message: inner.message, param: textOrNull(inner.param) };
+  for (const name of ['param', 'code'] as const) {
+    if (fields[name] !== undefined && fields[name] !== null && typeof fields[name] !== 'string') return undecodable(`invalid type for \`${name}\`: expected a string`);
+  }
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return { type: fields.type as string, code: text(fields.code), message: fields.message as string, param: text(fields.param) };
 }

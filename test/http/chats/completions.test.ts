@@ -235,7 +235,7 @@ describe('chat completions', () => {
     await api('PATCH', '/chats/private/settings', { baseUrl: 'http://10.1.2.3:9/v1' });
     const reply = await complete('private', ask());
     expect(reply.status).toBe(200);
-    expect(reply.events[0]).toMatchObject({ type: 'error', error: { type: 'internal_reqwest_error', code: 'internal' } });
+    expect(reply.events[0]).toMatchObject({ type: 'error', error: { type: 'transport_error', code: null } });
     expect(reply.events[1]).toBe('[DONE]');
   });
 

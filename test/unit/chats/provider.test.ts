@@ -37,14 +37,17 @@ describe('provider calls', () => {
     expect(systemRole({ ...base, source: 'vLlm' }, 'gpt-5')).toBe('system');
   });
 
-  it('reads OpenAI and Mistral error shapes, and says when an answer is not one', () => {
-    expect(providerError(Buffer.from('{"error":{"message":"bad key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}'))).toEqual({
-      type: 'invalid_request_error',
-      code: 'invalid_api_key',
-      message: 'bad key',
-      param: null,
-    });
-    expect(providerError(Buffer.from('{"message":"slow down","type":"rate_limited","param":"model","code":"1300"}'))).toEqual({ type: 'rate_limited', code: '1300', message: 'slow down', param: 'model' });
-    expect(providerError(Buffer.from('<html>502</html>'))).toMatchObject({ type: 'reqwest_error', code: null, param: null });
+  it('reads the OpenAI error shape for every source but Mistral, whose shape is flat, and says when an answer is not the one expected', () => {
+    const openAi = Buffer.from('{"error":{"message":"bad key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}');
+    const mistral = Buffer.from('{"object":"error","message":"slow down","type":"rate_limited","param":"model","code":"1300"}');
+    for (const source of ['openAi', 'azureOpenAi', 'vLlm'] as const) {
+      expect(providerError(openAi, source)).toEqual({ type: 'invalid_request_error', code: 'invalid_api_key', message: 'bad key', param: null });
+      expect(providerError(mistral, source)).toMatchObject({ type: 'reqwest_error', code: null, message: 'error decoding response body: missing field `error`' });
+    }
+    expect(providerError(mistral, 'mistral')).toEqual({ type: 'rate_limited', code: '1300', message: 'slow down', param: 'model' });
+    expect(providerError(openAi, 'mistral')).toMatchObject({ type: 'reqwest_error', message: 'error decoding response body: missing field `message`' });
+    // v1.50 reads codes as strings: a numeric one is no error it can read
+    expect(providerError(Buffer.from('{"error":{"message":"m","type":"t","code":429}}'), 'openAi')).toMatchObject({ type: 'reqwest_error', message: 'error decoding response body: invalid type for `code`: expected a string' });
+    expect(providerError(Buffer.from('<html>502</html>'), 'openAi')).toMatchObject({ type: 'reqwest_error', code: null, param: null });
   });
 });
