@@ -172,7 +172,8 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (REPORTED.has(err.code)) return failed(err);
-    return { text: err.message, sources: [], error: null, searched: null };
+    // the engine's own words, without the ``Index `uid`: `` the HTTP answer puts before them
+    return { text: err.message.replace(/^Index `[^`]*`: /, ''), sources: [], error: null, searched: null };
   } finally {
     permit?.release();
   }

@@ -220,6 +220,20 @@ describe('chat completions', () => {
     await waitTask((await api('DELETE', '/indexes/strict')).body.taskUid);
   });
 
+  it('gives the LLM the engine\'s words for a search the index refuses, with no source and no error event', async () => {
+    await waitTask((await api('PATCH', '/indexes/sorted/settings', { chat: { searchParameters: { sort: ['title:asc'] } } })).body.taskUid);
+    await waitTask((await api('POST', '/indexes/sorted/documents', [{ id: 1, title: 'dragon' }])).body.taskUid);
+    calls.length = 0;
+    script = [searchRound('{"index_uid":"sorted","q":"dragon","filter":""}'), answerRound];
+    const reply = await complete('assistant', ask({ tools: NOTIFY }));
+    expect(reply.events.filter((e) => e !== '[DONE]' && e.type === 'error')).toHaveLength(0);
+    const text = calls[1]!.body.messages.at(-1).content as string;
+    expect(text).toMatch(/^Attribute `title` is not sortable/);
+    const sources = reply.events.filter((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === '_meiliSearchSources');
+    expect(JSON.parse(sources[0].choices[0].delta.tool_calls[0].function.arguments).sources).toEqual([]);
+    await waitTask((await api('DELETE', '/indexes/sorted')).body.taskUid);
+  });
+
   it('answers a provider error as an error event, then ends', async () => {
     calls.length = 0;
     script = [{ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }) }];
