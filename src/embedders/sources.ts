@@ -10,7 +10,7 @@ import { hasFragments } from '../types/fragments.js';
 import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError, replyInfo } from './embed-error.js';
 import { HuggingFaceEmbedder, huggingFaceOptions } from './hf-embedder.js';
-import { cl100kTokens, OPENAI_MAX_TOKENS } from './openai-tokens.js';
+import { firstTokens, OPENAI_MAX_TOKENS } from './openai-tokens.js';
 import { DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from './source-defaults.js';
 import { REPEAT_PLACEHOLDER, TEXT_PLACEHOLDER, EMBEDDING_PLACEHOLDER } from './json-template.js';
 import { parseFragmentRestTemplates, parseRestTemplates, restEmbed, textsPerRequest, type EmbedCall, type RestOptions, type RestTemplates } from './rest.js';
@@ -146,9 +146,9 @@ function openAiEmbedder(settings: EmbedderSettings, runtime: EmbedderRuntime): E
     const out: Float32Array[] = [];
     const alone = { ...call, dimensions: call.dimensions ?? dimensions };
     for (const text of texts) {
-      const tokens = await cl100kTokens(String(text));
-      if (tokens.length < OPENAI_MAX_TOKENS) out.push(...(await restEmbed(options, templates, [text], alone)));
-      else out.push(...(await restEmbed(options, templates, tokens.slice(0, OPENAI_MAX_TOKENS), alone, 1)));
+      const tokens = await firstTokens(String(text), OPENAI_MAX_TOKENS);
+      if (tokens === null) out.push(...(await restEmbed(options, templates, [text], alone)));
+      else out.push(...(await restEmbed(options, templates, tokens, alone, 1)));
     }
     return out;
   };

@@ -3,7 +3,8 @@
 // preparation (dimension inference, composite agreement), with v1.50's error codes and words.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { embedDocuments, embedQuery, prepareChangedEmbedders, prepareEmbedder } from '../../../src/embedders/embed.js';
-import { cl100kTokens } from '../../../src/embedders/openai-tokens.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { EmbedderRequestStats } from '../../../src/embedders/request-stats.js';
 import { setEmbedderRuntime } from '../../../src/embedders/runtime.js';
 import { ApiError } from '../../../src/errors/api-error.js';
@@ -210,15 +211,19 @@ describe('openAi and ollama shapes', () => {
       if (input.some((item) => (item as string).length > 1_000)) return { status: 400, text: 'maximum context length is 8192 tokens' };
       return { json: { data: input.map((item) => ({ embedding: [(item as string).length, 0] })) } };
     });
+    const tiktoken = new Tiktoken(cl100k);
     const long = 'hello world '.repeat(5_000); // 10,000 tokens
     const out = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['short', long]);
-    const [hello] = await cl100kTokens('hello');
+    const [hello] = tiktoken.encode('hello');
     expect(out.map((e) => Array.from(e))).toEqual([[5, 0], [8_191, hello]]);
     expect(server.received.map((r) => r.body.input.length)).toEqual([2, 1, 8_191]);
-    expect(server.received[2]!.body.input).toEqual((await cl100kTokens(long)).slice(0, 8_191));
+    expect(server.received[2]!.body.input).toEqual(tiktoken.encode(long).slice(0, 8_191));
     // a batch of one long text takes the same way
     const alone = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, [long]);
     expect(Array.from(alone[0]!)).toEqual([8_191, hello]);
+    // a run of 100,000 letters (quadratic to merge whole) is cut into slices: its tokens come at once
+    const run = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['x'.repeat(100_000)]);
+    expect(Array.from(run[0]!)[0]).toBe(8_191);
     // below the limit a text is sent again as text, and its 400 is the batch's error
     expect((await apiError(embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['x'.repeat(2_000)]))).code).toBe('vector_embedding_error');
   });
