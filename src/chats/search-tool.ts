@@ -20,6 +20,7 @@ import { hitFields } from '../search/displayed.js';
 import type { MatchingStrategy } from '../engine/search/ranking.js';
 import type { SearchQuery } from '../search/query.js';
 import { searchIndex } from '../search/single.js';
+import { TimeSlices } from '../search/time-slices.js';
 import type { ChatError } from './provider.js';
 import type { ChatPrompts } from './workspace-settings.js';
 
@@ -57,12 +58,18 @@ async function facetLines(ctx: ChatSearchContext, caller: Caller, uid: string): 
   return lines;
 }
 
-/** The tool's definition, as the provider receives it. */
+/**
+ * The tool's definition, as the provider receives it. Every index's facets are counted: between
+ * two indexes the event loop gets a turn once a slice of work has passed (time-slices.ts), as
+ * between the queries of a multi-search.
+ */
 export async function searchToolDefinition(ctx: ChatSearchContext, caller: Caller, prompts: ChatPrompts): Promise<Record<string, unknown>> {
   const uids = visibleIndexes(ctx, caller);
   let description = prompts.searchDescription;
   let filterDescription = prompts.searchFilterParam;
+  const slices = new TimeSlices();
   for (const uid of uids) {
+    await slices.pause();
     description += `\n\n - ${uid}: ${chatSettingsOf(ctx, uid).description}\n\n`;
     filterDescription += `\n## Facet distributions of the ${uid} index\n${await facetLines(ctx, caller, uid)}\n`;
   }

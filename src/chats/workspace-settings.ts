@@ -55,6 +55,11 @@ export type ChatWorkspacePatch = {
   [K in Exclude<keyof ChatWorkspaceSettings, 'prompts' | 'source'>]?: string | null;
 } & { source?: ChatSource | null; prompts?: ChatPromptsPatch | null };
 
+/** The fields besides `source` and `prompts`: strings or null, null by default. */
+const OPTIONAL_FIELDS = ['orgId', 'projectId', 'apiVersion', 'deploymentId', 'baseUrl', 'apiKey'] as const;
+/** The prompts, in their answered order. */
+const PROMPT_FIELDS = ['system', 'searchDescription', 'searchQParam', 'searchFilterParam', 'searchIndexUidParam'] as const;
+
 export function defaultChatPrompts(): ChatPrompts {
   return {
     system: DEFAULT_CHAT_SYSTEM_PROMPT,
@@ -88,27 +93,15 @@ function mergePrompts(current: ChatPrompts, patch: ChatPromptsPatch | null | und
   if (patch === undefined) return current;
   const defaults = defaultChatPrompts();
   if (patch === null) return defaults;
-  return {
-    system: merged(patch.system, current.system, defaults.system),
-    searchDescription: merged(patch.searchDescription, current.searchDescription, defaults.searchDescription),
-    searchQParam: merged(patch.searchQParam, current.searchQParam, defaults.searchQParam),
-    searchFilterParam: merged(patch.searchFilterParam, current.searchFilterParam, defaults.searchFilterParam),
-    searchIndexUidParam: merged(patch.searchIndexUidParam, current.searchIndexUidParam, defaults.searchIndexUidParam),
-  };
+  const prompts = { ...current };
+  for (const field of PROMPT_FIELDS) prompts[field] = merged(patch[field], current[field], defaults[field]);
+  return prompts;
 }
 
 /** `current` with `patch` applied, then checked (`checkWorkspaceSettings`); `current` is not changed. */
 export function mergeWorkspaceSettings(current: ChatWorkspaceSettings, patch: ChatWorkspacePatch): ChatWorkspaceSettings {
-  const next: ChatWorkspaceSettings = {
-    source: merged(patch.source, current.source, 'openAi'),
-    orgId: merged(patch.orgId, current.orgId, null),
-    projectId: merged(patch.projectId, current.projectId, null),
-    apiVersion: merged(patch.apiVersion, current.apiVersion, null),
-    deploymentId: merged(patch.deploymentId, current.deploymentId, null),
-    baseUrl: merged(patch.baseUrl, current.baseUrl, null),
-    apiKey: merged(patch.apiKey, current.apiKey, null),
-    prompts: mergePrompts(current.prompts, patch.prompts),
-  };
+  const next: ChatWorkspaceSettings = { ...current, source: merged(patch.source, current.source, 'openAi'), prompts: mergePrompts(current.prompts, patch.prompts) };
+  for (const field of OPTIONAL_FIELDS) next[field] = merged(patch[field], current[field], null);
   checkWorkspaceSettings(next);
   return next;
 }
@@ -126,9 +119,6 @@ export function checkWorkspaceSettings(settings: ChatWorkspaceSettings): void {
 export function maskedWorkspaceSettings(settings: ChatWorkspaceSettings): ChatWorkspaceSettings {
   return { ...settings, apiKey: settings.apiKey === null ? null : maskSecret(settings.apiKey), prompts: { ...settings.prompts } };
 }
-
-const OPTIONAL_FIELDS = ['orgId', 'projectId', 'apiVersion', 'deploymentId', 'baseUrl', 'apiKey'] as const;
-const PROMPT_FIELDS = ['system', 'searchDescription', 'searchQParam', 'searchFilterParam', 'searchIndexUidParam'] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

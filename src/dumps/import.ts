@@ -173,9 +173,9 @@ export async function importDump(file: string, to: ImportTargets, progress?: Imp
     for await (const key of dump.keys()) keys.push({ ...key, actions: key.actions as ApiKey['actions'] });
     to.keys.replaceAll(keys);
 
-    for (const [name, settings] of dump.chatWorkspaces()) {
+    for (const [name, text] of dump.chatWorkspaces()) {
       try {
-        to.chatWorkspaces.put(name, workspaceSettingsFromDump(settings));
+        to.chatWorkspaces.put(name, workspaceSettingsFromDump(JSON.parse(text)));
       } catch (err) {
         throw new Error(`chat-completions-settings/${name}.json: ${(err as Error).message}`);
       }

@@ -93,15 +93,16 @@ export class DumpReader {
   }
 
   /**
-   * `chat-completions-settings/<name>.json`, each as its name (the file stem) and parsed content;
-   * none when the dump has no such folder (older than the chats). Other entries are skipped, as v1.50 does.
+   * `chat-completions-settings/<name>.json`, each as its name (the file stem) and its text, parsed
+   * by the import, which names the file when it is not JSON; none when the dump has no such folder
+   * (older than the chats). Other entries are skipped, as v1.50 does.
    */
-  *chatWorkspaces(): Generator<[name: string, settings: unknown]> {
+  *chatWorkspaces(): Generator<[name: string, text: string]> {
     const dir = this.file('chat-completions-settings');
     if (!existsSync(dir)) return;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.json') || entry.name === '.json') continue;
-      yield [entry.name.slice(0, -'.json'.length), JSON.parse(readFileSync(path.join(dir, entry.name), 'utf8'))];
+      yield [entry.name.slice(0, -'.json'.length), readFileSync(path.join(dir, entry.name), 'utf8')];
     }
   }
 

@@ -9,13 +9,13 @@
  * scheduler. Failures that must stop the start are StartupRefused (the message is for the
  * user); the caller decides whether that exits a process or throws to its own caller.
  */
-import { defaultBatchBytes, indexingMemoryBudget } from '../config/indexing-memory.js';
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Authenticator } from '../auth/authenticate.js';
 import { KeyStore } from '../auth/key-store.js';
 import { ChatWorkspaceStore } from '../chats/workspace-store.js';
 import type { Config } from '../config/index.js';
+import { defaultBatchBytes, indexingMemoryBudget } from '../config/indexing-memory.js';
 import { importDump } from '../dumps/import.js';
 import { sweepDumpDir, writeDump } from '../dumps/writer.js';
 import { runtimeFromEnv, setEmbedderRuntime } from '../embedders/runtime.js';

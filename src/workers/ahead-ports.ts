@@ -8,10 +8,9 @@
  * a worker stays at most MAX_AHEAD parts ahead of the write.
  */
 import { receiveMessageOnPort, MessageChannel, type MessagePort } from 'node:worker_threads';
-import type { DocumentOp } from '../engine/indexer/document-batch.js';
+import { chunkBytes, type DocumentOp } from '../engine/indexer/document-batch.js';
 import type { AheadPart, AheadPartSource } from '../engine/words/ahead-parts.js';
 import { payloadBytes } from '../engine/documents/ndjson-payload.js';
-import { chunkBytes } from '../engine/indexer/document-batch.js';
 import type { IndexSettings } from '../types/settings.js';
 import {
   FAILED,

@@ -16,6 +16,10 @@ export const chatCompletionRoutes = [
     handler: async (ctx, deps) => {
       const { reply } = httpOnly(ctx);
       const gone = new AbortController();
+      // listened to before the first await: a client gone while the search tool is described ends it too
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      });
       const events = await chatCompletion(
         { ...deps, indexUids: () => deps.indexes.list().map((record) => record.uid), chatMetrics: metricsRecorder(deps) },
         ctx.caller,
@@ -23,9 +27,6 @@ export const chatCompletionRoutes = [
         ctx.body,
         gone.signal,
       );
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) gone.abort();
-      });
       reply.header('cache-control', 'no-cache');
       reply.header('x-accel-buffering', 'no');
       reply.type('text/event-stream');

@@ -1,6 +1,6 @@
 // Server-sent events read from a provider's bytes however they are cut, and written back.
 import { describe, expect, it } from 'vitest';
-import { sseData, sseEvent, SseLineTooLong } from '../../../src/chats/sse.js';
+import { sseData, sseEvent, SseEventTooLong } from '../../../src/chats/sse.js';
 
 async function read(parts: (string | Buffer)[]): Promise<string[]> {
   async function* body() {
@@ -28,8 +28,20 @@ describe('sseData', () => {
     expect(await read([bytes.subarray(0, 7), bytes.subarray(7)])).toEqual(['é']);
   });
 
+  it('refuses an event of data lines longer than its bound, however short each line', async () => {
+    const line = `data: ${'y'.repeat(1_000)}\n`;
+    await expect(read([line.repeat(5_000)])).rejects.toBeInstanceOf(SseEventTooLong);
+  });
+
+  it('reads a long line that comes in many chunks', async () => {
+    const long = 'z'.repeat(100_000);
+    const bytes = Buffer.from(`data: ${long}\n\n`);
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 1_000) }, (_, k) => bytes.subarray(1_000 * k, 1_000 * (k + 1)));
+    expect(await read(chunks)).toEqual([long]);
+  });
+
   it('refuses a line longer than its bound instead of buffering it', async () => {
-    await expect(read([Buffer.alloc(5 * 1024 * 1024, 0x61)])).rejects.toBeInstanceOf(SseLineTooLong);
+    await expect(read([Buffer.alloc(5 * 1024 * 1024, 0x61)])).rejects.toBeInstanceOf(SseEventTooLong);
   });
 });
 
