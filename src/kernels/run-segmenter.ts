@@ -2,7 +2,7 @@
  * Where the dictionary segmenters run: segmentation.ts hands over all the runs of a tokenizer
  * call at once. By default in this thread (dictionary-segmenters.ts); a thread whose bootstrap
  * installed a remote (src/workers/segmenter-channel.ts) sends them to the process's segmenter
- * thread instead, so jieba's and lindera's dictionaries (up to 320 MiB and most of a second to load)
+ * thread instead, so the dictionaries of jieba, IPADIC and ko-dic (about 75 MiB together, 100 to 150 ms each to load)
  * load once per process rather than once per thread that meets Chinese, Japanese or Korean.
  */
 import { dictionaryWordStarts, type DictionaryLanguage } from './dictionary-segmenters.js';
@@ -41,7 +41,7 @@ export function segmentRuns(runs: readonly Run[]): number[][] {
 
 /**
  * Milliseconds this thread has spent in segmentRuns so far: mostly a dictionary loading on first
- * use (most of a second, seconds on a busy machine) or, with a remote, waiting for the segmenter
+ * use (100 to 150 ms, more on a busy machine) or, with a remote, waiting for the segmenter
  * thread (behind another thread's request, or loading); a search's time budget leaves it out.
  */
 export function segmentationMs(): number {

@@ -13,7 +13,7 @@
  * Idle: a thread that loaded a dictionary and then got no request for `idleMs` tells its host,
  * which starts a successor (no dictionary loaded; it waits for its generation in SERVER) and
  * sets RETIRE; the old thread, between requests, passes SERVER on and ends, so its dictionaries'
- * memory (70 to 320 MiB; WebAssembly memory never shrinks) goes back to the system. The handover
+ * memory (16 to 75 MiB) goes back to the system. The handover
  * is between the two threads alone: a client blocked in the host's own thread (the HTTP thread)
  * never waits for its host to act.
  * Preload: a client may ask for dictionaries ahead of its runs (PRELOAD); the thread loads them

@@ -1,13 +1,11 @@
 // The dictionary segmenters (src/kernels/dictionary-segmenters.ts) against charabia 0.9.9's own
 // test vectors, the dictionary lookup behind the Chinese split against jieba's cut_all, lazy
 // loading, edge cases, and runs long enough to be cut into windows against whole runs.
-import { createRequire } from 'node:module';
-import { TokenizerBuilder } from 'lindera-wasm';
 import { describe, expect, it } from 'vitest';
 
 import { dictionaryWordStarts, loadedDictionaries, type DictionaryLanguage } from '../../src/kernels/dictionary-segmenters.js';
-
-const jieba = createRequire(import.meta.url)('jieba-wasm') as typeof import('jieba-wasm');
+import { mulberry32 } from '../helpers/random.js';
+import { jieba, linderaTokenizer } from '../helpers/reference-segmenters.js';
 
 /** The pieces of one run. */
 function pieces(run: string, language: DictionaryLanguage): string[] {
@@ -102,6 +100,15 @@ describe('the Chinese greedy split', () => {
     expect(checked).toBeGreaterThan(40);
   });
 
+  it("gives jieba-wasm's cut with each piece split greedily on seeded random text", () => {
+    const next = mulberry32(7);
+    const pool = [...'中国人民共和大学生活动作用电子计算机世界卫生组织北京上海的了是在不有和一个我们时间问题', 'a', 'Z', '7', ' ', '，', '。', '-', '𠀀'];
+    for (let i = 0; i < 400; i++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 24) }, () => pool[Math.floor(next() * pool.length)]).join('');
+      expect(pieces(text, 'cmn'), text).toEqual(jieba.cut(text, false).flatMap(greedy));
+    }
+  });
+
   it('takes 2 characters that are a word, else 3 that are, else 1', () => {
     expect(pieces('恶作剧', 'cmn')).toEqual(['恶作剧']);
     expect(pieces('共和国', 'cmn')).toEqual(['共和', '国']);
@@ -163,11 +170,7 @@ describe('long runs', () => {
 
   it('gives the boundaries of the whole run for a Japanese run cut into windows (70,000 characters)', () => {
     const run = repeatTo(japanese, 70_000);
-    dictionaryWordStarts('日本', 'jpn');
-    const builder = new TokenizerBuilder();
-    builder.setDictionary('embedded://ipadic');
-    builder.setMode('decompose');
-    const whole = builder.build().tokenize(run) as { byteStart: number }[];
+    const whole = linderaTokenizer('jpn').tokenize(run) as { byteStart: number }[];
     // The run is all 3-byte characters of the BMP.
     expect(dictionaryWordStarts(run, 'jpn')).toEqual(whole.slice(1).map((token) => token.byteStart / 3));
   });

@@ -1,14 +1,15 @@
-// compileLean (src/kernels/lean-wasm.ts) on a hand-made module: large active segments leave the
-// compiled module and land, on install, exactly where instantiation puts them; small, passive and
-// non-constant segments stay in it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// largeDataSegments (src/kernels/wasm-data-segments.ts) on a hand-made module: each large active
+// segment at a constant offset is listed with where instantiation puts it and where its bytes are
+// in the file; small, passive and non-constant segments are not.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
 
 import type { WasmMemory } from '../../src/kernels/arena.js';
-import { compileLean } from '../../src/kernels/lean-wasm.js';
 import type { WasmModule } from '../../src/kernels/module.js';
+import { largeDataSegments } from '../../src/kernels/wasm-data-segments.js';
 
 /** The WebAssembly API this test uses (lib ES2023 and @types/node do not declare it). */
 const wasm = (globalThis as unknown as {
@@ -19,7 +20,7 @@ const wasm = (globalThis as unknown as {
   };
 }).WebAssembly;
 
-const dir = mkdtempSync(path.join(tmpdir(), 'lean-wasm-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'wasm-data-segments-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const leb = (value: number): number[] => {
@@ -70,39 +71,32 @@ function write(bytes: Uint8Array, file: string): string {
   return full;
 }
 
-function instantiate(compiled: WasmModule): { memory: WasmMemory; load(at: number): number } {
-  const { exports } = new wasm.Instance(compiled, { env: { at: new wasm.Global({ value: 'i32' }, GLOBAL_BIG_AT) } });
-  return exports as unknown as { memory: WasmMemory; load(at: number): number };
+function instantiate(bytes: Uint8Array): WasmMemory {
+  const { exports } = new wasm.Instance(new wasm.Module(bytes), { env: { at: new wasm.Global({ value: 'i32' }, GLOBAL_BIG_AT) } });
+  return exports.memory as WasmMemory;
 }
 
-const bytesAt = (memory: WasmMemory, at: number, length: number) => [...new Uint8Array(memory.buffer, at, length)];
-
-describe('compileLean', () => {
+describe('largeDataSegments', () => {
   const file = write(module(), 'module.wasm');
 
-  it('compiles the module without its large constant-offset segments, and install writes them where instantiation would', () => {
-    const whole = instantiate(new wasm.Module(module()));
-    const lean = compileLean(file, 1000);
-    const { memory, load } = instantiate(lean.module);
-    expect(load(BIG_AT)).toBe(0);
-    lean.install(memory);
-    expect(bytesAt(memory, 0, 8192)).toEqual(bytesAt(whole.memory, 0, 8192));
-    expect(bytesAt(memory, BIG_AT, BIG.length)).toEqual(BIG);
+  it('lists a large segment at a constant offset: where instantiation puts it, and where its bytes are in the file', () => {
+    const segments = largeDataSegments(file, 1000);
+    expect(segments).toEqual([{ offset: BIG_AT, position: expect.any(Number), length: BIG.length }]);
+    const { position } = segments[0]!;
+    expect([...readFileSync(file).subarray(position, position + BIG.length)]).toEqual(BIG);
+    expect([...new Uint8Array(instantiate(module()).buffer, BIG_AT, BIG.length)]).toEqual(BIG);
   });
 
-  it('keeps segments under the threshold, and a large one at a global offset, in the module', () => {
-    const lean = compileLean(file, 1000);
-    const { memory } = instantiate(lean.module);
-    expect(bytesAt(memory, 8, 3)).toEqual([1, 2, 3]);
-    expect(bytesAt(memory, GLOBAL_BIG_AT, GLOBAL_BIG.length)).toEqual(GLOBAL_BIG);
-    const kept = instantiate(compileLean(file, 4000).module);
-    expect(bytesAt(kept.memory, BIG_AT, BIG.length)).toEqual(BIG);
+  it('leaves out segments under the threshold, passive ones and those at a global offset', () => {
+    expect(largeDataSegments(file, 1).map((segment) => [segment.offset, segment.length])).toEqual([
+      [8, 3],
+      [BIG_AT, BIG.length],
+    ]);
+    expect(largeDataSegments(file, 4000)).toEqual([]);
   });
 
-  it('fails on install when the file no longer holds the segment', () => {
-    const truncated = write(module(), 'truncated.wasm');
-    const lean = compileLean(truncated, 1000);
-    writeFileSync(truncated, module().subarray(0, 300));
-    expect(() => lean.install(instantiate(lean.module).memory)).toThrow(/ended inside a data segment/);
+  it("finds the dictionaries' segment of lindera-wasm's module", () => {
+    const lindera = createRequire(import.meta.url).resolve('lindera-wasm/lindera_wasm_bg.wasm');
+    expect(largeDataSegments(lindera).some((segment) => segment.length > 40_000_000)).toBe(true);
   });
 });

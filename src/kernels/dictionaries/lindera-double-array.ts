@@ -1,0 +1,38 @@
+/**
+ * The dictionary words a text starts with: yada 0.5.1's `common_prefix_search`, the lookup lindera
+ * makes at each position of its lattice, over the double array yada builds (dict.da).
+ *
+ * A unit is a u32: a leaf has bit 31 set and its value below; any other unit has its label (the
+ * byte that leads to it) in bits 0 to 7, bit 8 set if a key ends there (its leaf is the child of
+ * label 0), and in bits 10 to 31 the offset to its children, shifted left by 8 more if bit 9 is
+ * set. The child of unit `id` by byte `c` is at `offset ^ id ^ c`, and is that child only if its
+ * label is `c`. The steps are yada's, byte for byte, for any input: a NUL byte can walk onto an
+ * empty unit (label 0), whose offset is 0, and on from there, as yada does.
+ */
+
+/**
+ * The keys that `bytes[from .. end]` starts with, shortest first: pushes each one's value to
+ * `values` and its length in bytes to `lengths`, after emptying both.
+ */
+export function commonPrefixSearch(units: Uint32Array, bytes: Uint8Array, from: number, end: number, values: number[], lengths: number[]): void {
+  values.length = 0;
+  lengths.length = 0;
+  let id = 0;
+  for (let at = from; at < end; ) {
+    const c = bytes[at++]!;
+    id = (offset(units[id]!) ^ id ^ c) >>> 0;
+    // Never past the end for an array yada built (children lie in whole blocks of 256 units).
+    if (id >= units.length) return;
+    const unit = units[id]!;
+    // The label keeps bit 31: a leaf never matches a byte.
+    if ((unit & 0x800000ff) >>> 0 !== c) return;
+    if ((unit & 0x100) !== 0) {
+      values.push(units[(offset(unit) ^ id) >>> 0]! & 0x7fffffff);
+      lengths.push(at - from);
+    }
+  }
+}
+
+function offset(unit: number): number {
+  return (unit >>> 10) << ((unit & 0x200) >>> 6);
+}
