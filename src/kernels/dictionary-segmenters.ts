@@ -15,9 +15,9 @@
  * characters, else of 3, else 1 character.
  *
  * Each dictionary loads on first use, as most processes and worker threads never see these
- * scripts: jieba's in about 150 ms and 16 MiB of RSS, IPADIC's in about 100 ms and 20 MiB, ko-dic's
- * in about 150 ms and 40 MiB (bench/dictionary-segmenters.ts); the libraries' own took 70, 137 and
- * 110 MiB.
+ * scripts: jieba's in about 150 ms and 16 MiB of RSS, IPADIC's in about 70 ms and 17 MiB, ko-dic's
+ * in about 130 ms and 42 MiB, 35 once V8 has freed the inflated files its rows and columns are
+ * copied from (bench/dictionary-segmenters.ts); the libraries' own took 70, 137 and 110 MiB.
  *
  * Cost and memory are linear in the run's length. A run is handed over whole up to `WINDOW` code
  * units, which covers any realistic run exactly; a longer one goes in windows that overlap by

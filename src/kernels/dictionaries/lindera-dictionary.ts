@@ -2,9 +2,17 @@
  * A lindera dictionary (IPADIC or ko-dic) as segmentation reads it, from the files lindera-wasm
  * embeds (lindera-files.ts), in the formats lindera-dictionary 1.2.0 writes them. Only the 5 files
  * segmentation reads are inflated (not the word details of dict.wordsidx and dict.words), and they
- * are held as typed arrays: the double array and the connection costs as views over the inflated
- * files, the word entries as columns (their word ids, which only name a word's details, dropped).
- * IPADIC so takes about 11 MB, ko-dic about 40 MB (most of it its connection costs, 3822 × 2693).
+ * are held as typed arrays: the double array as a view over the inflated file, the connection
+ * costs with each different row once (ko-dic's 3822 right ids have 1902 different rows of 2693
+ * costs, IPADIC's 1316 have 1281 of 1316), the word entries as columns (their word ids, which only
+ * name a word's details, dropped). IPADIC so takes about 11 MB, ko-dic about 30 MB (14 MB of it
+ * its double array, 10 MB its connection costs).
+ *
+ * node:zlib inflates a file whole, with no way to stream it synchronously, so the inflated
+ * connection costs and dict.vals are garbage once their rows and columns are copied out (3.5 and
+ * 3.9 MB for IPADIC, 21 and 8 MB for ko-dic) until V8 collects them: each file's zlib chunk
+ * (lindera-files.ts) counts as 64 MiB of external memory, which has V8 start a collection during
+ * the load.
  *
  * Which embedded dictionary is which is told by its character categories: IPADIC's char.def has
  * KANJINUMERIC, ko-dic's HANGUL (CC-CEDICT's has neither). Every file is checked against what
@@ -50,10 +58,14 @@ export interface LinderaDictionary {
   readonly unknownStarts: Uint32Array;
   readonly unknownIds: Uint32Array;
   readonly unknown: WordEntries;
-  /** matrix.mtx: the cost of a word of right id `r` followed by one of left id `l` is `connections[r * backwardSize + l]`. */
+  /** matrix.mtx, each different row once: the cost of a word of right id `r` followed by one of left id `l` is `rows[rowOf[r] * backwardSize + l]`. */
   readonly backwardSize: number;
-  readonly connections: Int16Array;
+  readonly rowOf: Uint16Array;
+  readonly rows: Int16Array;
 }
+
+/** matrix.mtx as read: what the dictionary keeps of it, and its forward (right id) size. */
+type Matrix = Pick<LinderaDictionary, 'backwardSize' | 'rowOf' | 'rows'> & { readonly forwardSize: number };
 
 /** The category only the dictionary's char.def has. */
 const SIGNATURE: Record<DictionaryName, string> = { ipadic: 'KANJINUMERIC', 'ko-dic': 'HANGUL' };
@@ -74,8 +86,7 @@ export function readDictionary(name: DictionaryName): LinderaDictionary {
   const { files, characters } = matches[0]!;
   const reader = new EmbeddedFileReader(Math.max(...READ.map((file) => files[file].length)));
   try {
-    const [forwardSize, backwardSize] = matrixSize(reader.head(files['matrix.mtx'], MATRIX_HEADER_BYTES));
-    const connections = parseMatrix(file('matrix.mtx', reader.inflateToKeep(files['matrix.mtx'], MATRIX_HEADER_BYTES + 2 * forwardSize * backwardSize)), forwardSize, backwardSize);
+    const { forwardSize, backwardSize, rowOf, rows } = parseMatrix(file('matrix.mtx', reader.inflate(files['matrix.mtx'])));
     const checkIds = (entries: WordEntries, from: FileName): WordEntries => {
       for (let i = 0; i < entries.costs.length; i++) {
         if (entries.leftIds[i]! >= backwardSize || entries.rightIds[i]! >= forwardSize) throw new Error(`lindera ${from}: entry ${i} has context ids outside the ${forwardSize} × ${backwardSize} matrix`);
@@ -83,9 +94,9 @@ export function readDictionary(name: DictionaryName): LinderaDictionary {
       return entries;
     };
     const words = checkIds(parseValues(file('dict.vals', reader.inflate(files['dict.vals']))), 'dict.vals');
-    const units = parseDoubleArray(file('dict.da', reader.inflateToKeep(files['dict.da'])), words.costs.length);
+    const units = parseDoubleArray(file('dict.da', reader.inflate(files['dict.da'])), words.costs.length);
     const { starts: unknownStarts, ids: unknownIds, entries } = parseUnknown(file('unk.bin', reader.inflate(files['unk.bin'])), characters.names.length);
-    return { characters, units, words, unknownStarts, unknownIds, unknown: checkIds(entries, 'unk.bin'), backwardSize, connections };
+    return { characters, units, words, unknownStarts, unknownIds, unknown: checkIds(entries, 'unk.bin'), backwardSize, rowOf, rows };
   } finally {
     reader.close();
   }
@@ -168,16 +179,47 @@ function parseUnknown(file: FileBytes, categoryCount: number): { starts: Uint32A
   return { starts, ids: Uint32Array.from(ids), entries };
 }
 
-/** matrix.mtx's header: its forward (right id) and backward (left id) sizes, as i16. */
-function matrixSize(head: Buffer): [number, number] {
-  return head.length >= MATRIX_HEADER_BYTES ? [head.readInt16LE(0), head.readInt16LE(2)] : [0, 0];
-}
-
-function parseMatrix({ name, bytes }: FileBytes, forwardSize: number, backwardSize: number): Int16Array {
+/**
+ * matrix.mtx: its forward and backward sizes (i16), then its costs, a row per right id, each
+ * different row kept once: a row is looked up by its hash among the different rows before it, and
+ * compared whole with those of the same hash.
+ */
+function parseMatrix({ name, bytes }: FileBytes): Matrix {
+  const [forwardSize, backwardSize] = bytes.length >= MATRIX_HEADER_BYTES ? [bytes.readInt16LE(0), bytes.readInt16LE(2)] : [0, 0];
   if (forwardSize <= 0 || backwardSize <= 0 || bytes.length !== MATRIX_HEADER_BYTES + 2 * forwardSize * backwardSize) {
     throw new Error(`lindera ${name}: ${bytes.length} bytes are not a ${forwardSize} × ${backwardSize} matrix of i16 after its ${MATRIX_HEADER_BYTES}-byte header`);
   }
-  return aligned(bytes, MATRIX_HEADER_BYTES, Int16Array, forwardSize * backwardSize);
+  const costs = aligned(bytes, MATRIX_HEADER_BYTES, Int16Array, forwardSize * backwardSize);
+  const rowBytes = 2 * backwardSize;
+  const rowOf = new Uint16Array(forwardSize);
+  // The first right id of each different row, and those rows by hash.
+  const firsts: number[] = [];
+  const byHash = new Map<number, number[]>();
+  for (let r = 0; r < forwardSize; r++) {
+    const start = MATRIX_HEADER_BYTES + r * rowBytes;
+    const hash = rowHash(costs, r * backwardSize, backwardSize);
+    let sameHash = byHash.get(hash);
+    if (sameHash === undefined) byHash.set(hash, (sameHash = []));
+    let row = sameHash.find((other) => bytes.compare(bytes, MATRIX_HEADER_BYTES + firsts[other]! * rowBytes, MATRIX_HEADER_BYTES + (firsts[other]! + 1) * rowBytes, start, start + rowBytes) === 0);
+    if (row === undefined) sameHash.push((row = firsts.push(r) - 1));
+    rowOf[r] = row;
+  }
+  const rows = new Int16Array(firsts.length * backwardSize);
+  firsts.forEach((r, row) => rows.set(costs.subarray(r * backwardSize, (r + 1) * backwardSize), row * backwardSize));
+  return { forwardSize, backwardSize, rowOf, rows };
+}
+
+/** A hash of `costs[from .. from + length]`, in two lanes for speed. */
+function rowHash(costs: Int16Array, from: number, length: number): number {
+  let even = 0x811c9dc5;
+  let odd = 0;
+  let k = from;
+  for (const end = from + length - 1; k < end; k += 2) {
+    even = Math.imul(even ^ costs[k]!, 0x01000193);
+    odd = Math.imul(odd ^ costs[k + 1]!, 0x01000193);
+  }
+  if (k < from + length) even = Math.imul(even ^ costs[k]!, 0x01000193);
+  return (even ^ Math.imul(odd, 0x9e3779b1)) | 0;
 }
 
 /** dict.vals as columns (the word ids dropped). */

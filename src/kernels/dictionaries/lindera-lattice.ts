@@ -38,11 +38,12 @@ const KEPT_BYTES = 1 << 14;
 /** The lattice of one dictionary, its buffers kept from one sentence to the next. */
 export class Lattice {
   // Per word: its first character, the word before it on its best path (-1: none), the next word
-  // ending where it ends, its right context id, and its path cost plus its penalty.
+  // ending where it ends, where the connection costs from its right context id start in the
+  // matrix's rows, and its path cost plus its penalty.
   private start = new Int32Array(0);
   private left = new Int32Array(0);
   private next = new Int32Array(0);
-  private rightId = new Uint16Array(0);
+  private rowStart = new Int32Array(0);
   private base = new Int32Array(0);
   private count = 0;
   // Per character position (one more for the end): the first and last word ending there.
@@ -193,12 +194,12 @@ export class Lattice {
   /** The best word ending at `at` to come from into a word of left context id `leftId`, its cost cached; -1 if none. */
   private best(at: number, leftId: number): number {
     if (this.stamp[leftId] !== this.position) {
-      const { connections, backwardSize } = this.dictionary;
-      const { base, rightId, next } = this;
+      const { rows } = this.dictionary;
+      const { base, rowStart, next } = this;
       let cost = I32_MAX;
       let edge = -1;
       for (let e = this.head[at]!; e >= 0; e = next[e]!) {
-        const candidate = (base[e]! + connections[rightId[e]! * backwardSize + leftId]!) | 0;
+        const candidate = (base[e]! + rows[rowStart[e]! + leftId]!) | 0;
         if (candidate < cost) {
           cost = candidate;
           edge = e;
@@ -223,7 +224,7 @@ export class Lattice {
     }
     this.start[edge] = from;
     this.left[edge] = left;
-    this.rightId[edge] = rightId;
+    this.rowStart[edge] = this.dictionary.rowOf[rightId]! * this.dictionary.backwardSize;
     this.base[edge] = (pathCost + penalty(bytes, kanjiOnly)) | 0;
     this.next[edge] = -1;
     if (this.head[stop]! < 0) this.head[stop] = edge;
@@ -234,11 +235,11 @@ export class Lattice {
   /** Room for `count` words, the words made kept; or, `release`, the buffers of a long sentence let go. */
   private reserveEdges(count: number, release = false): void {
     const size = release ? 0 : grown(this.start.length, count);
-    const copy = <T extends Int32Array | Uint16Array>(from: T, to: T): T => (release || to.set(from), to);
+    const copy = <T extends Int32Array>(from: T, to: T): T => (release || to.set(from), to);
     this.start = copy(this.start, new Int32Array(size));
     this.left = copy(this.left, new Int32Array(size));
     this.next = copy(this.next, new Int32Array(size));
-    this.rightId = copy(this.rightId, new Uint16Array(size));
+    this.rowStart = copy(this.rowStart, new Int32Array(size));
     this.base = copy(this.base, new Int32Array(size));
   }
 

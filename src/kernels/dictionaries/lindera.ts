@@ -3,7 +3,7 @@
  * ko-dic in Decompose mode (lindera 1.2.0), from the same dictionary data, in TypeScript. The
  * module, instantiated, holds about 137 MiB for IPADIC and 110 MiB more for ko-dic (every file of
  * both inflated, word details included, and never given back); here only what segmentation reads
- * is held (lindera-dictionary.ts: about 11 MB and 40 MB), and segmenting is 8 to 20 times faster.
+ * is held (lindera-dictionary.ts: about 11 MB and 30 MB), and segmenting is 8 to 20 times faster.
  *
  * lindera's `Segmenter::segment`: the text's UTF-8 (a lone surrogate as U+FFFD, as wasm-bindgen
  * passes it) is cut into sentences after each `\n`, `\t`, `。` and `、`, each sentence segmented
