@@ -56,6 +56,13 @@ async function exportBundleCommand(argv: string[]): Promise<void> {
   }
 }
 
+/** The reasons a listen fails on, in the operating system's words (strerror). */
+const LISTEN_ERRORS: Record<string, string> = {
+  EADDRINUSE: 'Address already in use',
+  EADDRNOTAVAIL: 'Cannot assign requested address',
+  EACCES: 'Permission denied',
+};
+
 async function main(): Promise<void> {
   if (process.argv[2] === 'export-bundle') return exportBundleCommand(process.argv.slice(3));
   const config = readConfig();
@@ -87,7 +94,16 @@ async function main(): Promise<void> {
   }
   const { queue, scheduler } = instance;
   const app = await buildApp(instance);
-  await app.listen({ host: config.host, port: config.port });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    const reason = LISTEN_ERRORS[(err as NodeJS.ErrnoException).code ?? ''];
+    if (reason === undefined) throw err;
+    // As Meilisearch exits when it cannot bind: its io::Error, `<reason> (os error N)`.
+    process.stderr.write(`Error: ${reason} (os error ${-((err as NodeJS.ErrnoException).errno ?? 0)})\n`);
+    await instance.close();
+    process.exit(1);
+  }
   scheduler.start();
   // in the background, after the listen: the first searches of the process then answer warm
   void warmUpSearchPath((err) => logs.logger.debug({ target: 'quarry::warm_up', err }, 'the search warm-up stopped')).then(() =>

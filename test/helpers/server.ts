@@ -80,12 +80,20 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
 
   const deadline = Date.now() + 10_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`quarry exited with ${child.exitCode} before being ready:\n${out}`);
-    try {
-      const res = await fetch(`${url}/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+    if (child.exitCode !== null) {
+      // The port freePort gave was taken before the child could bind it: another one.
+      if (options.port === undefined && out.includes('Address already in use')) return startServer(options);
+      throw new Error(`quarry exited with ${child.exitCode} before being ready:\n${out}`);
+    }
+    // The startup report is written once the child listens: a /health answer alone may come from
+    // another test's server that took the port freePort gave (the child then fails to bind).
+    if (out.includes('Server listening on:')) {
+      try {
+        const res = await fetch(`${url}/health`);
+        if (res.ok) break;
+      } catch {
+        // not answering yet
+      }
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

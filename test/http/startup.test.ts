@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { open } from 'lmdb';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +41,20 @@ describe('server start-up', () => {
     const { code, stderr } = await runCli(['--env', 'production', '--master-key', 'short', '--db-path', path.join(dir, 'db'), '--http-addr', '127.0.0.1:0']);
     expect(code).toBe(1);
     expect(stderr).toContain('The master key must be at least 16 bytes in a production environment. The provided key is only 5 bytes.');
+  });
+
+  it('exits with the system error, as Meilisearch does, when its address is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as { port: number };
+      const { code, stderr } = await runCli(['--db-path', path.join(tempDir(), 'db'), '--http-addr', `127.0.0.1:${port}`]);
+      expect(code).toBe(1);
+      expect(stderr).toContain('Error: Address already in use (os error 98)');
+      expect(stderr).not.toContain('    at ');
+    } finally {
+      taken.close();
+    }
   });
 
   it('stops with status 2 and names the flag on a bad value', async () => {
