@@ -39,6 +39,7 @@ import { cutCosts, cutLevels, ngramProximityCosts } from './ngram-costs.js';
 import type { Ngram, QueryCuts } from './ngrams.js';
 import { ProximityTerms, type PairRecords } from './proximity-terms.js';
 import { termEnd } from './query.js';
+import { scratchInt32, scratchUint32, withScratch } from './scratch.js';
 import { EXACT_AT_START, EXACT_WHOLE_FIELD, HAS_EXACT, NO_MATCH, termWordIndex, type ResolvedTerm, type TermFeatures, type TermWordIndex } from './terms.js';
 
 export type MatchingStrategy = 'last' | 'all' | 'frequency';
@@ -373,7 +374,7 @@ class Ranker {
           cuts === undefined
             ? active.reduce((sum, t) => sum + termMax(t.index), 0)
             : cuts.max(kept, group, step === this.firstGraphStep, termMax, (g) => g.n + g.resolved.maxTypoCost);
-        const costs = new Int32Array(group.length);
+        const costs = scratchInt32(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.typo);
         if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => features[t]!.typo[i]!, (g, f, i) => g.n + f.typo[i]!);
         for (const [cost, indices] of byCost(group, costs)) yield [indices, { kind: 'typo', count: cost, max }, kept];
@@ -389,7 +390,7 @@ class Ranker {
         }
         const exactOnly = this.exactOnly.get(kept)?.();
         let maxCost = 3 * pairs;
-        const costs = pairs === 0 ? new Int32Array(group.length) : this.proximityCosts(group, records, exactOnly);
+        const costs = pairs === 0 ? scratchInt32(group.length) : this.proximityCosts(group, records, exactOnly);
         if (cuts !== undefined) {
           // an n-gram's edge costs n − 1 more (its first edge too); the maximum is that of the costliest cut
           const paired = (first: number) => first > 0 && kept[first - 1] === true && termEnd(terms[first - 1]!.term) + 1 === terms[first]!.term.position;
@@ -405,7 +406,7 @@ class Ranker {
       case 'fid': {
         const { weightOf, maxWeight } = this.input;
         const maxCost = active.reduce((sum, t) => sum + maxWeight * t.wordCount, 0);
-        const costs = new Int32Array(group.length);
+        const costs = scratchInt32(group.length);
         for (const t of active) addWeights(costs, group, features[t.index]!.mask, weightOf, t.wordCount);
         if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => weightOf(features[t]!.mask[i]!) * terms[t]!.wordCount, (g, f, i) => weightOf(f.mask[i]!) * g.n);
         for (const [c, indices] of byCost(group, costs)) {
@@ -503,7 +504,7 @@ class Ranker {
 
   /** Each document's wordPosition cost over the `active` terms, parallel to `group`. */
   private positionCosts(group: Group, active: readonly ResolvedTerm[]): Int32Array {
-    const costs = new Int32Array(group.length);
+    const costs = scratchInt32(group.length);
     for (let k = 0; k < group.length; k++) {
       let cost = 0;
       for (const t of active) cost += this.positionCost(t, group[k]!);
@@ -688,7 +689,7 @@ export function* sortStepBuckets(facets: FacetReader, criterion: SortCriterion, 
  * for from the last group down, which most documents (matching few words) stop at early.
  */
 function removalLevels(group: Group, columns: readonly (readonly Uint8Array[])[]): Int32Array {
-  const levels = new Int32Array(group.length);
+  const levels = scratchInt32(group.length);
   for (let k = 0; k < group.length && columns.length > 0; k++) {
     const i = group[k]!;
     let level = columns.length;
@@ -732,7 +733,7 @@ function addColumn(costs: Int32Array, group: Group, column: Uint8Array): void {
 
 /** Each document's `max` minus the words of the `active` terms it matches exactly (exactness). */
 function missingExactWords(group: Group, active: readonly ResolvedTerm[], features: readonly TermFeatures[], max: number): Int32Array {
-  const costs = new Int32Array(group.length);
+  const costs = scratchInt32(group.length);
   for (let k = 0; k < group.length; k++) {
     const i = group[k]!;
     let missing = max;
@@ -749,7 +750,7 @@ function isExactIn(features: TermFeatures, i: number): boolean {
 
 /** Each document's `cost(i)`, parallel to `group`. */
 function costsOf(group: Group, cost: (i: number) => number): Int32Array {
-  const costs = new Int32Array(group.length);
+  const costs = scratchInt32(group.length);
   for (let k = 0; k < group.length; k++) costs[k] = cost(group[k]!);
   return costs;
 }
@@ -801,18 +802,17 @@ export function byCost(group: Group, costs: Int32Array): [number, Group][] {
     return [[min, group]];
   }
   // counting sort: starts[c] is where cost min + c begins in `sorted`
-  let starts: Uint32Array;
+  const starts = scratchUint32(max - min + 2);
   if (small) {
-    starts = costCounts.slice(min, max + 2);
-    starts[0] = 0;
+    starts.set(costCounts.subarray(min + 1, max + 2), 1);
     costCounts.fill(0, min + 1, max + 2);
   } else {
-    starts = new Uint32Array(max - min + 2);
     for (let k = 0; k < group.length; k++) starts[costs[k]! - min + 1]!++;
   }
   for (let c = 1; c < starts.length; c++) starts[c] = starts[c]! + starts[c - 1]!;
-  const next = starts.slice(0, -1);
-  const sorted = new Uint32Array(group.length);
+  const next = scratchUint32(starts.length - 1);
+  next.set(starts.subarray(0, -1));
+  const sorted = scratchUint32(group.length);
   for (let k = 0; k < group.length; k++) sorted[next[costs[k]! - min]!++] = group[k]!;
   const out: [number, Group][] = [];
   for (let c = 0; c + 1 < starts.length; c++) {
@@ -839,12 +839,15 @@ export function bucketSort(input: RankInput, steps: readonly RankStep[], need: n
     }
     return { docs, degraded: false };
   }
-  const group = new Uint32Array(input.candidates.length);
-  for (let i = 0; i < group.length; i++) group[i] = i;
-  const typo = steps.findIndex((step) => step.kind === 'typo');
-  const ranker = new Ranker(input, typo !== -1 && typo < steps.findIndex((step) => step.kind === 'proximity'));
-  ranker.firstGraphStep = steps.find((step) => step.kind !== 'sort' && step.kind !== 'vector' && step.kind !== 'exactAttribute');
-  ranker.sort(steps, 0, group, input.terms.map(() => true), [], docs, need, accept);
-  return { docs, degraded: ranker.degraded };
+  // the ranking's arrays come from the scratch, free again once it returns (scratch.ts)
+  return withScratch(() => {
+    const group = scratchUint32(input.candidates.length);
+    for (let i = 0; i < group.length; i++) group[i] = i;
+    const typo = steps.findIndex((step) => step.kind === 'typo');
+    const ranker = new Ranker(input, typo !== -1 && typo < steps.findIndex((step) => step.kind === 'proximity'));
+    ranker.firstGraphStep = steps.find((step) => step.kind !== 'sort' && step.kind !== 'vector' && step.kind !== 'exactAttribute');
+    ranker.sort(steps, 0, group, input.terms.map(() => true), [], docs, need, accept);
+    return { docs, degraded: ranker.degraded };
+  });
 }
 

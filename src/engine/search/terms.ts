@@ -31,6 +31,7 @@ import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { bucketedPosition } from './bucketed-position.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
 import { phraseMet, phrasePairs } from './phrase.js';
+import { scratchUint16 } from './scratch.js';
 import { splitKey, type FoundSplit, type PostingStore, type SplitStore } from './posting-cache.js';
 import { prefixPostings, readPosting, wordPostings } from '../words/posting-blocks.js';
 import { EMPTY_POSTING, fieldBit, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
@@ -616,7 +617,8 @@ function gallop(set: Uint32Array, value: number, from: number): number {
 /**
  * Which query terms each word id belongs to, for reading forward records: `zero[id]` has bit t
  * when the word is a 0-typo word of term t (its exact or prefix-derived words), `typos` lists
- * the typo words as term << 2 | typos. Built once per query, only when positions are needed.
+ * the typo words as term << 2 | typos. Built once per query, only when positions are needed, in
+ * the ranking's scratch (scratch.ts): valid while the ranking runs.
  */
 export interface TermWordIndex {
   readonly zero: Uint16Array;
@@ -626,7 +628,7 @@ export interface TermWordIndex {
 export function termWordIndex(terms: readonly ResolvedTerm[], dictionary: Dictionary): TermWordIndex {
   let limit = dictionary.idLimit;
   for (const term of terms) for (const d of term.derivations) limit = Math.max(limit, d.posting.id + 1);
-  const zero = new Uint16Array(limit);
+  const zero = scratchUint16(limit);
   const typos = new Map<number, number[]>();
   terms.forEach((term, t) => {
     const bit = 1 << t;

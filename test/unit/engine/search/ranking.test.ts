@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { byCost, scoreOf } from '../../../../src/engine/search/ranking.js';
+import { withScratch } from '../../../../src/engine/search/scratch.js';
 import { mulberry32 } from '../../../helpers/random.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -134,7 +135,8 @@ describe('grouping a step\'s documents by cost', () => {
       const base = [0, 1020, -3][rand(3)]!;
       const costs = Int32Array.from({ length: n }, () => base + rand(spread));
       const group = Uint32Array.from({ length: n }, (_, k) => 3 * k + 1);
-      expect(byCost(group, costs).map(([cost, indices]) => [cost, [...indices]])).toEqual(plain(group, costs));
+      // byCost's arrays live in a ranking's scratch: copied out before it closes
+      expect(withScratch(() => byCost(group, costs).map(([cost, indices]) => [cost, [...indices]]))).toEqual(plain(group, costs));
     }
   });
 
