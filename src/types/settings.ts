@@ -192,10 +192,39 @@ export const SETTING_KEYS = [
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
-/** Meilisearch's secret masking: keep 0/2/3/5 leading characters depending on the length. */
+/**
+ * Meilisearch's secret masking (`hide_secret`): by the secret's length in UTF-8 bytes (under 10,
+ * 20, 30, or more), its first 0, 2, 3 or 5 bytes and a mask. A character those bytes would cut
+ * is kept whole, as the embedders' and webhooks' masking rounds the cut up to a character
+ * boundary (the chat workspaces' and export's, which do not, panic there).
+ */
 export function maskSecret(secret: string): string {
-  if (secret.length < 10) return 'XXX...';
-  if (secret.length < 20) return `${secret.slice(0, 2)}XXXX...`;
-  if (secret.length < 30) return `${secret.slice(0, 3)}XXXXX...`;
-  return `${secret.slice(0, 5)}XXXXXX...`;
+  const bytes = utf8Length(secret);
+  if (bytes < 10) return 'XXX...';
+  if (bytes < 20) return `${leadingBytes(secret, 2)}XXXX...`;
+  if (bytes < 30) return `${leadingBytes(secret, 3)}XXXXX...`;
+  return `${leadingBytes(secret, 5)}XXXXXX...`;
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const character of text) bytes += utf8Bytes(character.codePointAt(0)!);
+  return bytes;
+}
+
+/** The characters of `text` that start within its first `limit` UTF-8 bytes. */
+function leadingBytes(text: string, limit: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const character of text) {
+    if (bytes >= limit) break;
+    bytes += utf8Bytes(character.codePointAt(0)!);
+    end += character.length;
+  }
+  return text.slice(0, end);
+}
+
+/** UTF-8 bytes of a code point (a lone surrogate as U+FFFD's 3). */
+function utf8Bytes(point: number): number {
+  return point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
 }

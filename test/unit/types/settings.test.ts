@@ -7,6 +7,13 @@ describe('maskSecret', () => {
     ['0123456789', '01XXXX...'],
     ['01234567890123456789', '012XXXXX...'],
     ['My super secret key that is long', 'My suXXXXXX...'],
+    // lengths and cuts in UTF-8 bytes, as Meilisearch's, a character the cut would split kept whole
+    ['ключик', 'кXXXX...'],
+    ['🔑🔑🔑', '🔑XXXX...'],
+    ['été-123456789', 'éXXXX...'],
+    ['ab€' + 'x'.repeat(20), 'ab€XXXXX...'],
+    // v1.50's own test of hide_secret
+    ['ひらがな6789012345678901234567890', 'ひらXXXXXX...'],
   ])('masks %s as %s', (secret, expected) => {
     expect(maskSecret(secret)).toBe(expected);
   });
