@@ -199,32 +199,10 @@ export type SettingKey = (typeof SETTING_KEYS)[number];
  * boundary (the chat workspaces' and export's, which do not, panic there).
  */
 export function maskSecret(secret: string): string {
-  const bytes = utf8Length(secret);
-  if (bytes < 10) return 'XXX...';
-  if (bytes < 20) return `${leadingBytes(secret, 2)}XXXX...`;
-  if (bytes < 30) return `${leadingBytes(secret, 3)}XXXXX...`;
-  return `${leadingBytes(secret, 5)}XXXXXX...`;
-}
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (const character of text) bytes += utf8Bytes(character.codePointAt(0)!);
-  return bytes;
-}
-
-/** The characters of `text` that start within its first `limit` UTF-8 bytes. */
-function leadingBytes(text: string, limit: number): string {
-  let bytes = 0;
-  let end = 0;
-  for (const character of text) {
-    if (bytes >= limit) break;
-    bytes += utf8Bytes(character.codePointAt(0)!);
-    end += character.length;
-  }
-  return text.slice(0, end);
-}
-
-/** UTF-8 bytes of a code point (a lone surrogate as U+FFFD's 3). */
-function utf8Bytes(point: number): number {
-  return point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
+  const bytes = new TextEncoder().encode(secret);
+  const [keep, mask] = bytes.length < 10 ? [0, 'XXX...'] : bytes.length < 20 ? [2, 'XXXX...'] : bytes.length < 30 ? [3, 'XXXXX...'] : [5, 'XXXXXX...'];
+  let end = keep;
+  // up to the next character boundary: past continuation bytes (10xxxxxx)
+  while (end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end++;
+  return new TextDecoder().decode(bytes.subarray(0, end)) + mask;
 }

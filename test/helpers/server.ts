@@ -81,8 +81,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) {
-      // The port freePort gave was taken before the child could bind it: another one.
-      if (options.port === undefined && out.includes('Address already in use')) return startServer(options);
+      // The port freePort gave was taken before the child could bind it: another one, with the same db path.
+      if (options.port === undefined && out.includes('Address already in use')) return startServer({ ...options, dbPath });
       throw new Error(`quarry exited with ${child.exitCode} before being ready:\n${out}`);
     }
     // The startup report is written once the child listens: a /health answer alone may come from

@@ -10,12 +10,11 @@
  * candidate's first PROBE_BYTES are inflated, then the dictionary whole (2 MB deflated, 5 MB of
  * text, both garbage once the words are read).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { constants, inflateRawSync } from 'node:zlib';
-import { largeDataSegments, type DataSegment } from '../wasm-data-segments.js';
-
+import { largeDataSegments, moduleSection, readFully, type DataSegment } from '../wasm-file.js';
 
 const CODE_SECTION = 10;
 const I32_CONST = 0x41;
@@ -59,19 +58,19 @@ export function withEmbeddedJiebaDictionary<T>(read: (text: Uint8Array) => T, fi
 
 function readBytes(fd: number, position: number, length: number): Buffer {
   const bytes = Buffer.allocUnsafe(length);
-  let done = 0;
-  for (let read; done < length && (read = readSync(fd, bytes, done, length - done, position + done)) > 0; ) done += read;
-  return bytes.subarray(0, done);
+  return bytes.subarray(0, readFully(fd, bytes, position));
 }
 
 /** The distinct `i32.const` operands of the code section that fall in one of `segments`, in increasing order. */
 function addressesInto(fd: number, segments: readonly DataSegment[]): number[] {
   // Scans bytes, not instructions: a 0x41 that is no opcode only adds a candidate the probe rejects.
-  const { position, size } = section(fd, CODE_SECTION);
+  const code = moduleSection(fd, CODE_SECTION);
+  if (code === null) throw new Error('the jieba module has no code section');
+  const { position, size } = code;
   const window = Buffer.allocUnsafe(SCAN_WINDOW);
   const found = new Set<number>();
   for (let at = position; at < position + size; ) {
-    const length = readSync(fd, window, 0, Math.min(SCAN_WINDOW, position + size - at), at);
+    const length = readFully(fd, window, at, Math.min(SCAN_WINDOW, position + size - at));
     // Operands may run past this window but for the last: those go with the next one.
     const scanned = at + length < position + size ? length - MAX_OPERAND : length;
     for (let opcode = window.indexOf(I32_CONST); opcode >= 0 && opcode < scanned; opcode = window.indexOf(I32_CONST, opcode + 1)) {
@@ -100,24 +99,5 @@ function readsAsDictionary(deflated: Uint8Array): boolean {
   } catch {
     // Not DEFLATE, or not UTF-8.
     return false;
-  }
-}
-
-/** Where the body of the module's first section with id `id` is, and its size. */
-function section(fd: number, id: number): { position: number; size: number } {
-  const head = Buffer.alloc(6);
-  for (let at = 8; ; ) {
-    const read = readSync(fd, head, 0, head.length, at);
-    if (read === 0) throw new Error(`the jieba module has no section ${id}`);
-    let size = 0;
-    let next = 1;
-    for (let shift = 0; ; shift += 7) {
-      if (next >= read) throw new Error(`bad section size at byte ${at} of the jieba module`);
-      const byte = head[next++]!;
-      size += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) break;
-    }
-    if (head[0] === id) return { position: at + next, size };
-    at += next + size;
   }
 }

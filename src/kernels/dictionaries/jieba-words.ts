@@ -13,6 +13,7 @@
  * twice is one word with its last frequency, as jieba-rs's `load_dict` keeps it.
  */
 import type { DictionaryEntries } from './jieba-dict-text.js';
+import { ResizableArrayBuffer } from '../resizable-buffer.js';
 import { jiebaLn } from './jieba-log.js';
 
 export class JiebaWords {
@@ -159,12 +160,6 @@ function compareUnits(a: Uint16Array, aLength: number, b: Uint16Array, bLength: 
   for (let i = 0; i < common; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return aLength - bLength;
 }
-
-/** lib ES2023 does not declare resizable ArrayBuffers (ES2024; Node.js has them since 20). */
-interface ResizableArrayBuffer extends ArrayBuffer {
-  resize(byteLength: number): void;
-}
-const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer;
 
 /** Bytes a growing array may reach: address space reserved, not memory. */
 const MAX_GROWTH = 1 << 26;

@@ -16,11 +16,12 @@
  * not 0 and fits), the chain checked from there, and a chain found is skipped whole: only the
  * bytes before and between dictionaries are scanned (about 17 KB of 40 MB), a few reads in all.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { inflateRawSync } from 'node:zlib';
 
-import { largeDataSegments } from '../wasm-data-segments.js';
+import { ResizableArrayBuffer } from '../resizable-buffer.js';
+import { largeDataSegments, readFully } from '../wasm-file.js';
 
 /** A dictionary's files, in the order they are embedded. */
 export const FILE_NAMES = ['char_def.bin', 'matrix.mtx', 'dict.da', 'dict.vals', 'unk.bin', 'dict.wordsidx', 'dict.words'] as const;
@@ -48,12 +49,6 @@ const SCAN_WINDOW = 1 << 16;
  * resident, and it is unmapped whole when collected.
  */
 const LARGE_CHUNK = 1 << 26;
-
-/** ES2024's resizable ArrayBuffer, which Node 20 has (the project's lib is ES2023). */
-interface ResizableArrayBuffer extends ArrayBuffer {
-  resize(byteLength: number): void;
-}
-const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer;
 
 const MODULE_FILE = createRequire(import.meta.url).resolve('lindera-wasm/lindera_wasm_bg.wasm');
 
@@ -156,11 +151,4 @@ function dataLength(bytes: Buffer, offset: number, at: number, segmentEnd: numbe
   if (bytes.readUInt32LE(offset) !== DEFLATE || bytes.readUInt32LE(offset + 8) !== 0) return 0;
   const length = bytes.readUInt32LE(offset + 4);
   return at + HEADER_BYTES + length <= segmentEnd ? length : 0;
-}
-
-/** Reads `length` bytes at `position` into `target`; the count read (less only at the file's end). */
-function readFully(fd: number, target: Uint8Array, position: number, length = target.length): number {
-  let done = 0;
-  for (let read; done < length && (read = readSync(fd, target, done, length - done, position + done)) > 0; ) done += read;
-  return done;
 }

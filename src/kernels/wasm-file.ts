@@ -1,9 +1,9 @@
 /**
- * Where a WebAssembly module file keeps its large active data segments, read from the file without
- * compiling or instantiating it: the dictionaries in dictionaries/ read the data jieba-wasm's and
- * lindera-wasm's modules embed (jieba's dict.txt, lindera's IPADIC and ko-dic) from there, a
- * window at a time, rather than instantiating those modules, whose memories would hold every
- * dictionary they carry, inflated, for the process's life.
+ * A WebAssembly module file read without compiling or instantiating it: where its sections and its
+ * large active data segments lie, and bytes at a position. The dictionaries in dictionaries/ read
+ * the data jieba-wasm's and lindera-wasm's modules embed (jieba's dict.txt, lindera's IPADIC and
+ * ko-dic) from there, a window at a time, rather than instantiating those modules, whose memories
+ * would hold every dictionary they carry, inflated, for the process's life.
  *
  * Only active segments of memory 0 at an `i32.const` offset are listed (the form a linker emits).
  */
@@ -27,22 +27,36 @@ const INTEGER_ARITHMETIC = new Set([0x6a, 0x6b, 0x6c, 0x7c, 0x7d, 0x7e]);
 const END = 0x0b;
 const WINDOW = 1 << 16;
 
+/** Where the body of the module's first section with id `id` lies in the file `fd`, and its size; null if it has none. */
+export function moduleSection(fd: number, id: number): { position: number; size: number } | null {
+  const reader = new FileReader(fd);
+  for (let at = 8; at < reader.size; ) {
+    const sectionId = reader.bytes(at, 1)[0]!;
+    const { value: size, next: start } = reader.leb(at + 1);
+    if (sectionId === id) return { position: start, size };
+    at = start + size;
+  }
+  return null;
+}
+
+/** Reads `length` bytes at `position` of the file `fd` into `target`; the count read (less only at the file's end). */
+export function readFully(fd: number, target: Uint8Array, position: number, length = target.length): number {
+  let done = 0;
+  for (let read; done < length && (read = readSync(fd, target, done, length - done, position + done)) > 0; ) done += read;
+  return done;
+}
+
 /**
  * The active data segments of memory 0 of at least `minBytes` in `file`:
  * where each sits in linear memory and in the file. Readers of data a module embeds (the
  * dictionaries in src/kernels/dictionaries/) find it there without instantiating the module.
  */
 export function largeDataSegments(file: string, minBytes = 1 << 20): DataSegment[] {
-  const segments: DataSegment[] = [];
   const fd = openSync(file, 'r');
   try {
-    const reader = new FileReader(fd);
-    for (let at = 8; at < reader.size; ) {
-      const id = reader.bytes(at, 1)[0]!;
-      const { value: size, next: start } = reader.leb(at + 1);
-      if (id === DATA_SECTION) collectSegments(reader, start, size, minBytes, segments);
-      at = start + size;
-    }
+    const section = moduleSection(fd, DATA_SECTION);
+    const segments: DataSegment[] = [];
+    if (section !== null) collectSegments(new FileReader(fd), section.position, section.size, minBytes, segments);
     return segments;
   } finally {
     closeSync(fd);
@@ -83,7 +97,7 @@ function constantOffset(head: Uint8Array): { value: number; end: number } | null
   return { value, end: at + 1 };
 }
 
-/** The end of a segment kept as it is: its flags, then memory index and offset expression or nothing, then its bytes. */
+/** The end of a segment that is not listed: its flags, then memory index and offset expression or nothing, then its bytes. */
 function skipSegment(reader: FileReader, at: number): number {
   const { value: flags, next } = reader.leb(at);
   let cursor = next;
@@ -111,8 +125,7 @@ class FileReader {
   bytes(position: number, length: number): Uint8Array {
     if (position < this.windowStart || position + length > this.windowStart + this.windowLength) {
       this.windowStart = position;
-      this.windowLength = 0;
-      for (let read; this.windowLength < WINDOW && (read = readSync(this.fd, this.window, this.windowLength, WINDOW - this.windowLength, position + this.windowLength)) > 0; ) this.windowLength += read;
+      this.windowLength = readFully(this.fd, this.window, position);
     }
     const from = position - this.windowStart;
     return this.window.subarray(from, Math.min(from + length, this.windowLength));

@@ -1,4 +1,4 @@
-// largeDataSegments (src/kernels/wasm-data-segments.ts) on a hand-made module: each large active
+// largeDataSegments (src/kernels/wasm-file.ts) on a hand-made module: each large active
 // segment at a constant offset is listed with where instantiation puts it and where its bytes are
 // in the file; small, passive and non-constant segments are not.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 
 import type { WasmMemory } from '../../src/kernels/arena.js';
 import type { WasmModule } from '../../src/kernels/module.js';
-import { largeDataSegments } from '../../src/kernels/wasm-data-segments.js';
+import { largeDataSegments } from '../../src/kernels/wasm-file.js';
 
 /** The WebAssembly API this test uses (lib ES2023 and @types/node do not declare it). */
 const wasm = (globalThis as unknown as {
@@ -20,7 +20,7 @@ const wasm = (globalThis as unknown as {
   };
 }).WebAssembly;
 
-const dir = mkdtempSync(path.join(tmpdir(), 'wasm-data-segments-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'wasm-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const leb = (value: number): number[] => {
