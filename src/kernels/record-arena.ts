@@ -52,20 +52,21 @@ export interface GatherTable {
 export function gatherTable(
   terms: number,
   phrases: number,
-  ids: readonly number[],
-  list: readonly number[],
-  level: readonly number[],
-  phrase: readonly number[],
+  ids: ArrayLike<number>,
+  list: ArrayLike<number>,
+  level: ArrayLike<number>,
+  phrase: ArrayLike<number>,
 ): GatherTable {
   let top = 0;
-  for (const id of ids) if (id > top) top = id;
+  for (let e = 0; e < ids.length; e++) if (ids[e]! > top) top = ids[e]!;
   const bits = new Uint8Array((top >>> 3) + 1);
   let nSlots = 2;
   while (nSlots < 2 * ids.length) nSlots *= 2;
   const mask = nSlots - 1;
   const slots = new Uint32Array(2 * nSlots);
   const entries = new Uint32Array(GATHER_ENTRY_U32 * ids.length);
-  ids.forEach((id, e) => {
+  for (let e = 0; e < ids.length; e++) {
+    const id = ids[e]!;
     bits[id >>> 3] = bits[id >>> 3]! | (1 << (id & 7));
     let slot = Math.imul(id, GATHER_HASH) & mask;
     while (slots[2 * slot] !== 0 && slots[2 * slot] !== id + 1) slot = (slot + 1) & mask;
@@ -76,7 +77,7 @@ export function gatherTable(
     entries[at + 2] = phrase[e]! + 1;
     entries[at + 3] = slots[2 * slot + 1]!;
     slots[2 * slot + 1] = e + 1;
-  });
+  }
   return { terms, phrases, bits, slots, entries };
 }
 

@@ -74,17 +74,45 @@ export interface PairRecords {
   readonly pairs: number;
 }
 
+/**
+ * The word entries of the table being built (word id, list, typo level, phrase-like derivation),
+ * in columns kept from one table to the next (tables are built synchronously, one at a time): a
+ * prefix term adds an entry per word it starts, thousands, and JS arrays grown per search were a
+ * share of its garbage. They keep the size of the largest table built (16 bytes per entry, at most
+ * 4 per word of the largest dictionary).
+ */
+const staged = {
+  count: 0,
+  ids: new Int32Array(1024),
+  list: new Int32Array(1024),
+  level: new Int32Array(1024),
+  phrase: new Int32Array(1024),
+};
+
+function stage(id: number, list: number, level: number, phrase: number): void {
+  if (staged.count === staged.ids.length) {
+    const grown = (column: Int32Array) => {
+      const bigger = new Int32Array(2 * column.length);
+      bigger.set(column);
+      return bigger;
+    };
+    staged.ids = grown(staged.ids);
+    staged.list = grown(staged.list);
+    staged.level = grown(staged.level);
+    staged.phrase = grown(staged.phrase);
+  }
+  const at = staged.count++;
+  staged.ids[at] = id;
+  staged.list[at] = list;
+  staged.level[at] = level;
+  staged.phrase[at] = phrase;
+}
+
 export class ProximityTerms {
   /** LISTS_PER_TERM lists per term */
   readonly lists: number;
   /** the entries' words, built on first need (a one-word query never needs them) */
   private table: GatherTable | undefined;
-  /** per entry: its word id, list, typo level, phrase-like derivation */
-  private readonly ids: number[] = [];
-  private readonly list: number[] = [];
-  private readonly level: number[] = [];
-  /** phrase-like derivation the entry needs the document to hold, -1 for none */
-  private readonly phrase: number[] = [];
   /** phrase-like derivations: their term, typo level and documents */
   private readonly phrases: { term: number; level: number; docids: DocSet }[] = [];
   /** lists some word can fill */
@@ -103,8 +131,10 @@ export class ProximityTerms {
   /** The word entries of every term, built when a pair first needs them. */
   private entries(): GatherTable {
     if (this.table !== undefined) return this.table;
+    staged.count = 0;
     this.input.terms.forEach((term, t) => this.addTerm(term, t));
-    return (this.table = gatherTable(this.input.terms.length, this.phrases.length, this.ids, this.list, this.level, this.phrase));
+    const { count, ids, list, level, phrase } = staged;
+    return (this.table = gatherTable(this.input.terms.length, this.phrases.length, ids.subarray(0, count), list.subarray(0, count), level.subarray(0, count), phrase.subarray(0, count)));
   }
 
   private addTerm(term: ResolvedTerm, t: number): void {
@@ -155,11 +185,9 @@ export class ProximityTerms {
     }
   }
 
+  /** An entry: word `id`'s places go in `list` at typo `level`, under `phrase` (-1 for none). */
   private add(id: number, list: number, level: number, phrase: number): void {
-    this.ids.push(id);
-    this.list.push(list);
-    this.level.push(level);
-    this.phrase.push(phrase);
+    stage(id, list, level, phrase);
     this.used[list] = 1;
   }
 

@@ -148,47 +148,72 @@ export function rankingSteps(
 
 /** Rank and maximum rank of a relevancy detail; null for sort details. */
 export function rankOf(detail: StepDetail): [number, number] | null {
+  const max = maxRankIn(detail);
+  return max === -1 ? null : [rankIn(detail), max];
+}
+
+/** The maximum rank of a relevancy detail; -1 for sort, vector and pin details, which have none. */
+function maxRankIn(detail: StepDetail): number {
   switch (detail.kind) {
     case 'words':
-      return [detail.matching, detail.max];
-    case 'typo':
-      return [detail.max + 1 - detail.count, detail.max + 1];
     case 'proximity':
     case 'fid':
     case 'position':
-      return [detail.rank, detail.max];
-    case 'exactAttribute':
-      return [detail.match === 'exactMatch' ? 3 : detail.match === 'matchesStart' ? 2 : 1, 3];
+      return detail.max;
+    case 'typo':
     case 'exactWords':
-      return [detail.matching + 1, detail.max + 1];
+      return detail.max + 1;
+    case 'exactAttribute':
+      return 3;
     case 'sort':
     case 'vector':
     case 'pin':
-      return null;
+      return -1;
     case 'skipped':
-      return [0, 1];
+      return 1;
   }
 }
 
-/** Meilisearch's global score: ranks merged lexicographically into one fraction. */
-function globalScore(ranks: Iterable<[number, number]>): number {
-  let rank = 1;
-  let max = 1;
-  for (const [r, m] of ranks) {
-    rank = Math.max(rank - 1, 0) * m + r;
-    max *= m;
+/** The rank of a relevancy detail (one with a maximum rank). */
+function rankIn(detail: StepDetail): number {
+  switch (detail.kind) {
+    case 'words':
+      return detail.matching;
+    case 'typo':
+      return detail.max + 1 - detail.count;
+    case 'proximity':
+    case 'fid':
+    case 'position':
+      return detail.rank;
+    case 'exactAttribute':
+      return detail.match === 'exactMatch' ? 3 : detail.match === 'matchesStart' ? 2 : 1;
+    case 'exactWords':
+      return detail.matching + 1;
+    case 'sort':
+    case 'vector':
+    case 'pin':
+    case 'skipped':
+      return 0;
   }
-  return rank / max;
 }
 
 /**
  * `_rankingScore`: the global score of the relevancy ranks (sort steps excluded), or for a
- * semantic hit its similarity (0 without a vector), as milli's `ScoreDetails::global_score`.
+ * semantic hit its similarity (0 without a vector), as milli's `ScoreDetails::global_score`:
+ * the ranks merged lexicographically into one fraction. Every hit of every search is scored, so
+ * the ranks are read in place (rankOf's pairs, made per detail, were a share of a search's garbage).
  */
 export function scoreOf(details: readonly StepDetail[]): number {
-  const vector = details.find((detail) => detail.kind === 'vector');
-  if (vector !== undefined) return vector.similarity ?? 0;
-  return globalScore(details.map(rankOf).filter((r): r is [number, number] => r !== null));
+  let rank = 1;
+  let max = 1;
+  for (const detail of details) {
+    if (detail.kind === 'vector') return detail.similarity ?? 0;
+    const m = maxRankIn(detail);
+    if (m === -1) continue;
+    rank = Math.max(rank - 1, 0) * m + rankIn(detail);
+    max *= m;
+  }
+  return rank / max;
 }
 
 /** The pair records of a query without two terms in a row. */
@@ -241,9 +266,6 @@ export interface RankInput {
  */
 const batchBuilder = new ProximityBuilder();
 
-/** Term places (field << 16 | position) of one document, at the document's typo levels. */
-type Places = number[][];
-
 /**
  * Indices into the candidates, ascending; always a Uint32Array, so that the per-document loops
  * over groups stay monomorphic (a plain array among them made every such loop generic).
@@ -259,8 +281,9 @@ class Ranker {
    */
   private readonly exactOnly = new WeakMap<readonly boolean[], () => ReadonlySet<number>>();
   private wordIndex: TermWordIndex | undefined;
-  private scanned: Places | undefined;
-  /** the candidate whose places `scanned` holds, -1 for none */
+  /** per term, its best wordPosition cost in the candidate last scanned (bestPositionCosts) */
+  private readonly bestCosts: Int32Array;
+  /** the candidate whose costs `bestCosts` holds, -1 for none */
   private scannedIndex = -1;
   private proximity: ProximityTerms | undefined;
   /** the same with the n-grams' lists after the query terms', for the documents an n-gram matches */
@@ -268,6 +291,9 @@ class Ranker {
   private readonly totalWords: number;
   /** per term, whether it has an exact form in the index (decided once per query) */
   private readonly exactForm: readonly boolean[];
+  /** the kept terms of `activeFor` (activeTerms) */
+  private active: readonly ResolvedTerm[] = [];
+  private activeFor: readonly boolean[] | undefined;
   /** the time budget is spent: no step refines anything more */
   private timedOut = false;
   /** the time budget cut the first step short (Meilisearch's `degraded`) */
@@ -282,67 +308,70 @@ class Ranker {
   ) {
     this.totalWords = input.terms.reduce((sum, t) => sum + t.matchingWords, 0);
     this.exactForm = input.terms.map(hasExactForm);
+    this.bestCosts = new Int32Array(input.terms.length);
   }
 
   /**
-   * Places of every term in candidate `i` (valid until another candidate's are asked for): a
-   * step asks for one document's terms one after the other, and each document reaches the
+   * Each term's best wordPosition cost in candidate `i` (valid until another candidate's are asked
+   * for): a step asks for one document's terms one after the other, and each document reaches the
    * position step once, so only the last document's are kept.
    */
-  placesOf(i: number): Places {
+  private bestPositionCosts(i: number): Int32Array {
     if (i !== this.scannedIndex) {
-      this.scanned = this.scanPlaces(i);
+      this.scanPositions(i);
       this.scannedIndex = i;
     }
-    return this.scanned!;
+    return this.bestCosts;
   }
 
   /**
-   * Places of every term in candidate `i` at the document's typo levels (wordPosition, exactness),
-   * read from its forward record into reused arrays (valid until the next scan).
+   * Scans candidate `i`'s forward record for the places of every term at the document's typo
+   * levels, keeping each term's least wordPosition cost (10 without a place) in `bestCosts`. The
+   * costs are taken in the scan, not from lists of places: lists emptied and refilled per
+   * document were reallocated as they grew, the largest share of a search's garbage.
    */
-  private scanPlaces(i: number): Places {
+  private scanPositions(i: number): void {
     const { terms, features, dictionary, candidates } = this.input;
     const index = (this.wordIndex ??= termWordIndex(terms, dictionary));
-    const places = (this.scanned ??= terms.map(() => []));
-    for (const list of places) list.length = 0;
-    const docid = candidates[i]!;
+    const best = this.bestCosts;
+    best.fill(10);
     // terms matched at 0 typos in this document, and whether any is matched with typos
     let zeroTerms = 0;
     let typoTerms = false;
     for (let t = 0; t < terms.length; t++) {
       const typo = features[t]!.typo[i]!;
-      if (typo === NO_MATCH) continue;
-      const { phraseHits } = terms[t]!;
-      if (phraseHits !== null) {
-        const hit = phraseHits.get(docid);
-        if (hit !== undefined) places[t]!.push(hit[2]);
-      } else if (typo === 0) zeroTerms |= 1 << t;
+      // a phrase's cost comes from its features (positionCost)
+      if (typo === NO_MATCH || terms[t]!.phraseHits !== null) continue;
+      if (typo === 0) zeroTerms |= 1 << t;
       else typoTerms = true;
     }
-    const record = this.input.forward.read(docid);
-    if (record !== null) {
-      const { zero, typos } = index;
-      const { words, idsAt, nIds, runsAt } = record;
-      for (let j = 0; j < nIds; j++) {
-        const id = words[idsAt + j]!;
-        let matched = id < zero.length ? zero[id]! & zeroTerms : 0;
-        if (typoTerms) {
-          for (const code of typos.get(id) ?? []) if (features[code >>> 2]!.typo[i] === (code & 3)) matched |= 1 << (code >>> 2);
+    const record = this.input.forward.read(candidates[i]!);
+    if (record === null) return;
+    const { zero, typos } = index;
+    const { words, idsAt, nIds, runsAt } = record;
+    for (let j = 0; j < nIds; j++) {
+      const id = words[idsAt + j]!;
+      let matched = id < zero.length ? zero[id]! & zeroTerms : 0;
+      if (typoTerms) {
+        const codes = typos.get(id);
+        if (codes !== undefined) for (let c = 0; c < codes.length; c++) if (features[codes[c]! >>> 2]!.typo[i] === (codes[c]! & 3)) matched |= 1 << (codes[c]! >>> 2);
+      }
+      for (let m = matched; m !== 0; m &= m - 1) {
+        const t = 31 - Math.clz32(m & -m);
+        const qpos = terms[t]!.term.position;
+        let cost = best[t]!;
+        for (let k = words[runsAt + j]!; k < words[runsAt + j + 1]! && cost > 0; k++) {
+          cost = Math.min(cost, costFromDistance(Math.abs(bucketedPosition(words[k]! & 0xffff) - qpos)));
         }
-        for (let m = matched; m !== 0; m &= m - 1) {
-          const into = places[31 - Math.clz32(m & -m)]!;
-          for (let k = words[runsAt + j]!; k < words[runsAt + j + 1]!; k++) into.push(words[k]!);
-        }
+        best[t] = cost;
       }
     }
-    return places;
   }
 
   /** Buckets of `group` for one step: [indices, detail, kept terms of the bucket]. */
   *buckets(step: RankStep, group: Group, kept: readonly boolean[]): Generator<[Group, StepDetail, readonly boolean[]]> {
     const { terms, features, cuts } = this.input;
-    const active = terms.filter((_, t) => kept[t]);
+    const active = this.activeTerms(kept);
     switch (step.kind) {
       case 'words': {
         const columns = this.input.removal.map((members) => members.map((t) => features[t]!.typo));
@@ -450,6 +479,18 @@ class Ranker {
     }
   }
 
+  /**
+   * The kept terms; the last answer is kept, as sibling buckets and the steps below a bucket
+   * mostly receive the same `kept` array.
+   */
+  private activeTerms(kept: readonly boolean[]): readonly ResolvedTerm[] {
+    if (kept !== this.activeFor) {
+      this.activeFor = kept;
+      this.active = this.input.terms.filter((_, t) => kept[t]);
+    }
+    return this.active;
+  }
+
   private proximityTerms(): ProximityTerms {
     return (this.proximity ??= new ProximityTerms(this.input, this.typoBeforeProximity));
   }
@@ -520,12 +561,7 @@ class Ranker {
       const position = features.position[i]!;
       return position === INFO_POSITION ? 10 : costFromDistance(Math.abs(bucketedPosition(position) - qpos));
     }
-    let best = 10;
-    for (const place of this.placesOf(i)[term.index]!) {
-      best = Math.min(best, costFromDistance(Math.abs(bucketedPosition(place & 0xffff) - qpos)));
-      if (best === 0) break;
-    }
-    return best;
+    return this.bestPositionCosts(i)[term.index]!;
   }
 
   /**
@@ -605,6 +641,9 @@ class Ranker {
   /**
    * Depth-first bucket sort of `group` from step `s` on, appending to `out` until it holds
    * `need` documents. Once the time budget is spent, every level only emits what it has left.
+   * `details` holds the details of the buckets the group came through, one per step before `s`:
+   * one array for the whole sort, pushed and popped on the way down and up, copied only for a
+   * group that emits a document (a copy per bucket was a share of a search's garbage).
    */
   sort(steps: readonly RankStep[], s: number, group: Group, kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
     if (out.length >= need) return;
@@ -619,7 +658,9 @@ class Ranker {
     while (consumed < group.length && out.length < need) {
       if (this.timedOut || this.input.timeUp()) {
         this.timedOut = true;
-        this.emit(this.notIn(group, done), [...details, { kind: 'skipped' }], out, need, accept);
+        details.push({ kind: 'skipped' });
+        this.emit(this.notIn(group, done), details, out, need, accept);
+        details.pop();
         // Meilisearch reports a degraded search only when the first step itself is cut short
         if (s === 0) this.degraded = true;
         return;
@@ -629,16 +670,22 @@ class Ranker {
       const [indices, detail, nextKept] = next.value;
       done.push(indices);
       consumed += indices.length;
-      this.sort(steps, s + 1, indices, nextKept, [...details, detail], out, need, accept);
+      details.push(detail);
+      this.sort(steps, s + 1, indices, nextKept, details, out, need, accept);
+      details.pop();
     }
   }
 
-  /** Appends the accepted documents of `group`, in its order, until `out` holds `need`. */
+  /**
+   * Appends the accepted documents of `group`, in its order, until `out` holds `need`; they
+   * share one copy of `details`.
+   */
   private emit(group: Group, details: readonly StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
+    let copy: readonly StepDetail[] | undefined;
     for (const i of group) {
       if (out.length >= need) return;
       const docid = this.input.candidates[i]!;
-      if (accept(docid)) out.push({ docid, details });
+      if (accept(docid)) out.push({ docid, details: (copy ??= details.slice()) });
     }
   }
 
