@@ -21,12 +21,13 @@ const IDLE_MS = 60_000;
 const EDITION_STACK_MB = 64;
 
 /**
- * Young generation of each thread's V8 heap: 12 MiB (4 MiB semi-spaces) instead of V8's 48 MiB.
- * Indexing threads allocate short-lived objects fast, and V8 grew every thread's nursery to its
- * maximum during a load (about 25 MiB more committed per thread, bench/RESULTS.md 2026-11-29)
- * for no measurable speed.
+ * Young generation of each thread's V8 heap: 32 MiB (16 MiB semi-spaces) instead of V8's 48 MiB.
+ * Indexing threads allocate short-lived objects fast: with 4 MiB semi-spaces a part's documents
+ * and words outlived a scavenge, so they were copied and promoted, and collection took a quarter
+ * of an extraction worker's CPU; 16 MiB took 10-15 % off a movies load's CPU (bench/RESULTS.md
+ * 2026-11-30), 8 MiB nothing. V8's default grew every thread's nursery larger for no speed.
  */
-const YOUNG_GENERATION_MB = 12;
+const YOUNG_GENERATION_MB = 32;
 
 /** A pool of the task module at `file` (relative to this module) whose threads start on demand and exit after `idleTimeout` ms idle. */
 function lazyPool(file: string, maxThreads: number, idleTimeout: number, options: { stackSizeMb?: number; workerData?: PoolThreadData } = {}): Piscina {

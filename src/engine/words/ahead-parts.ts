@@ -17,7 +17,11 @@ import type { JsonObject } from '../document-id.js';
 import type { AheadDoc, AheadWords } from './ahead-words.js';
 import type { IndexSettings } from '../../types/settings.js';
 
-export const AHEAD_PART_DOCS = 2_000;
+/**
+ * 500: a part's documents and words die young in an extraction worker's nursery (pool.ts), and
+ * the parts held ahead of the write (MAX_AHEAD) hold a quarter of what 2,000 held.
+ */
+export const AHEAD_PART_DOCS = 500;
 
 /** What a worker hands over per part: the words of lines [first, first + count) of addition `op`. */
 export interface AheadPart {

@@ -115,7 +115,7 @@ const lines = (docs: object[]) => docs.map((doc) => JSON.stringify(doc));
 
 describe('documents extracted ahead', { timeout: 60_000 }, () => {
   it.each([1, 3])('leave the indexes extracting in the write leaves, with %i extraction threads', (threads) => {
-    const first = randomDocs(1, 2 * AHEAD_PART_DOCS + 123); // ids 0–4122
+    const first = randomDocs(1, 4_123); // ids 0–4122, several parts
     const batches = [
       () => [add(lines(first))],
       () => [
@@ -142,10 +142,10 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const settings = { filterableAttributes: ['tags', 'title'] };
     const local = run('local', settings, batches);
     const counts: number[] = [];
-    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => (counts.push(part.count), true), [], 20_000));
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => (counts.push(part.count), true), [], 10_000));
     expect(ahead.snapshot).toEqual(local.snapshot);
     expect(ahead.taken).toBe(docs.length);
-    // ~100-byte lines: parts of about 200 documents instead of AHEAD_PART_DOCS
+    // ~100-byte lines: parts of about 100 documents instead of AHEAD_PART_DOCS
     expect(counts.length).toBeGreaterThan(10);
     expect(Math.max(...counts)).toBeLessThan(AHEAD_PART_DOCS / 4);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(docs.length);
