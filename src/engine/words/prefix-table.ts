@@ -32,7 +32,8 @@ export class PrefixTable {
   private readonly seenBy: Int32Array;
   readonly masks: Uint32Array;
   readonly positions: Uint32Array;
-  private readonly current: number[] = [];
+  // the prefix ids of the document last aggregated (a list emptied per document regrew from nothing)
+  private current = new Int32Array(64);
   private serial = 0;
 
   constructor(private readonly vocabulary: readonly string[]) {
@@ -67,10 +68,9 @@ export class PrefixTable {
    * Aggregates a document's prefix entries: returns its prefix ids, whose `masks` and
    * `positions` (lowest) hold its aggregate; both valid until the next call.
    */
-  aggregate(doc: { readonly words: ArrayLike<number>; readonly masks: ArrayLike<number>; readonly infos: ArrayLike<number> }): readonly number[] {
+  aggregate(doc: { readonly words: ArrayLike<number>; readonly masks: ArrayLike<number>; readonly infos: ArrayLike<number> }): Int32Array {
     const serial = ++this.serial;
-    const ids = this.current;
-    ids.length = 0;
+    let count = 0;
     for (let slot = 0; slot < doc.words.length; slot++) {
       const mask = doc.masks[slot]!;
       const position = doc.infos[slot]! & 0xffff;
@@ -82,13 +82,18 @@ export class PrefixTable {
           this.seenBy[id] = serial;
           this.masks[id] = mask;
           this.positions[id] = position;
-          ids.push(id);
+          if (count === this.current.length) {
+            const grown = new Int32Array(2 * count);
+            grown.set(this.current);
+            this.current = grown;
+          }
+          this.current[count++] = id;
         } else {
           this.masks[id] = this.masks[id]! | mask;
           if (position < this.positions[id]!) this.positions[id] = position;
         }
       }
     }
-    return ids;
+    return this.current.subarray(0, count);
   }
 }

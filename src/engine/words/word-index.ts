@@ -31,6 +31,8 @@ import { PostingOutcome, PostingWriter, prefixPostings, wordPostings } from './p
 import { ForwardEncoder } from './postings.js';
 import { PrefixTable } from './prefix-table.js';
 
+const NO_PREFIXES = new Int32Array(0);
+
 /** Documents extracted and merged per round, bounding the batch's memory. */
 const CHUNK_DOCS = 25_000;
 
@@ -78,7 +80,7 @@ function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange
     }
     if (old !== undefined) for (const word of old.words) if (wordMarks[word] !== serial) words.remove(word, change.docid);
     if (!withPrefixes) continue;
-    const kept = now === undefined ? [] : prefixTable.aggregate(now);
+    const kept = now === undefined ? NO_PREFIXES : prefixTable.aggregate(now);
     for (const id of kept) prefixes.upsert(id, change.docid, prefixTable.masks[id]!, prefixTable.positions[id]!);
     if (old !== undefined) {
       const keep = new Set(kept);
