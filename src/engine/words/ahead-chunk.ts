@@ -2,7 +2,8 @@
  * The word-index changes of a chunk of new documents whose words were all extracted ahead
  * (ahead-parts.ts). Each part's words are taken whole: their grouped entries are copied with
  * the documents' docids, instead of taking every document and regrouping its entries in the
- * write, the write's largest cost in a bulk load.
+ * write, the write's largest cost in a bulk load; so are its prefix entries, which the
+ * extraction worker aggregated per document.
  * Done only where it gives exactly what taking document by document gives: every change creates
  * a document stored as its payload holds it, the documents come in part order (so each key's
  * docids ascend), and every field keeps the id its part gave it.
@@ -10,8 +11,7 @@
 import type { DocumentChange } from '../updater.js';
 import type { AheadParts } from './ahead-parts.js';
 import type { WordExtractor } from './extract.js';
-import { KeyOps, upsertsOnly, type GroupedEntries, type KeyChanges } from './key-ops.js';
-import { PrefixTable } from './prefix-table.js';
+import { upsertsOnly, type GroupedEntries, type KeyChanges } from './key-ops.js';
 import type { AheadDoc, AheadWords } from './ahead-words.js';
 
 /** What a document's forward record is encoded from (ForwardEncoder). */
@@ -61,34 +61,37 @@ function aheadDocs(changes: readonly DocumentChange[], ahead: AheadParts): { doc
 }
 
 /**
- * The entries of every part's words under `extractor`'s vocabulary ids (words of documents in
- * the chunk are taken into it), with the parts' document indexes turned into docids
- * (`docidOf`, -1: a document not in the chunk); and per part, its words' vocabulary ids (-1: a
- * word of no document in the chunk).
+ * The entries of every part's keys (its words, or its prefixes) under the chunk's ids for them
+ * (`idOf(part, key)`, which takes a key into the chunk's ids; `count()`: how many ids there are
+ * then), with the parts' document indexes turned into docids (`docidOf`, -1: a document not in
+ * the chunk); and per part, its keys' ids (-1: a key of no document in the chunk).
  */
-function regroup(extractor: WordExtractor, partWords: readonly AheadWords[], docidOf: readonly Int32Array[]): { grouped: GroupedEntries; ids: Int32Array[] } {
+function regroup(
+  parts: readonly GroupedEntries[],
+  docidOf: readonly Int32Array[],
+  idOf: (part: number, key: number) => number,
+  count: () => number,
+): { grouped: GroupedEntries; ids: Int32Array[] } {
   const complete = docidOf.map((docids) => docids.every((docid) => docid >= 0));
-  const ids = partWords.map((ahead) => new Int32Array(ahead.wordEntries.starts.length - 1));
+  const ids = parts.map((entries) => new Int32Array(entries.starts.length - 1));
   const sizes: number[] = [];
-  partWords.forEach((ahead, s) => {
-    const { starts, docids } = ahead.wordEntries;
+  parts.forEach(({ starts, docids }, s) => {
     const docid = docidOf[s]!;
     for (let key = 0; key < ids[s]!.length; key++) {
       let size = starts[key + 1]! - starts[key]!;
       if (!complete[s]) for (let e = starts[key]!; e < starts[key + 1]!; e++) if (docid[docids[e]!]! < 0) size--;
-      const id = size === 0 ? -1 : extractor.takeAheadWord(ahead, key);
+      const id = size === 0 ? -1 : idOf(s, key);
       ids[s]![key] = id;
       if (id >= 0) sizes[id] = (sizes[id] ?? 0) + size;
     }
   });
-  const count = extractor.keys.length;
-  const starts = new Int32Array(count + 1);
-  for (let id = 0; id < count; id++) starts[id + 1] = starts[id]! + (sizes[id] ?? 0);
-  const fill = starts.slice(0, count);
-  const total = starts[count]!;
-  const out = { starts, docids: new Uint32Array(total), masks: new Uint32Array(total), infos: new Uint32Array(total) };
-  partWords.forEach((ahead, s) => {
-    const entries = ahead.wordEntries;
+  const total = count();
+  const starts = new Int32Array(total + 1);
+  for (let id = 0; id < total; id++) starts[id + 1] = starts[id]! + (sizes[id] ?? 0);
+  const fill = starts.slice(0, total);
+  const entryCount = starts[total]!;
+  const out = { starts, docids: new Uint32Array(entryCount), masks: new Uint32Array(entryCount), infos: new Uint32Array(entryCount) };
+  parts.forEach((entries, s) => {
     const docid = docidOf[s]!;
     const keyIds = ids[s]!;
     for (let key = 0; key < keyIds.length; key++) {
@@ -108,6 +111,30 @@ function regroup(extractor: WordExtractor, partWords: readonly AheadWords[], doc
   return { grouped: out, ids };
 }
 
+/** The parts' prefix entries under chunk prefix ids (in the order the parts name them), or null when a part has none. */
+function regroupPrefixes(partWords: readonly AheadWords[], docidOf: readonly Int32Array[]): { keys: string[]; grouped: GroupedEntries } | null {
+  const parts: GroupedEntries[] = [];
+  for (const ahead of partWords) {
+    if (ahead.prefixEntries === null) return null;
+    parts.push(ahead.prefixEntries);
+  }
+  const keys: string[] = [];
+  const idOfKey = new Map<string, number>();
+  const idOf = (s: number, key: number) => {
+    const prefix = partWords[s]!.prefixKeys[key]!;
+    let id = idOfKey.get(prefix);
+    if (id === undefined) {
+      id = keys.length;
+      idOfKey.set(prefix, id);
+      keys.push(prefix);
+    }
+    return id;
+  };
+  return { keys, grouped: regroup(parts, docidOf, idOf, () => keys.length).grouped };
+}
+
+const NO_CHANGES: KeyChanges = { forEachKey: () => {} };
+
 /** The chunk's word-index changes from its partWords, or null when the chunk does not qualify. */
 export function takeAheadChunk(extractor: WordExtractor, changes: readonly DocumentChange[], ahead: AheadParts, withPrefixes: boolean): ChunkChanges | null {
   const found = aheadDocs(changes, ahead);
@@ -117,7 +144,15 @@ export function takeAheadChunk(extractor: WordExtractor, changes: readonly Docum
   for (const doc of docs) if (!extractor.takeAheadFields(doc)) return null;
   const docidOf = partWords.map((ahead) => new Int32Array(ahead.docStarts.length - 1).fill(-1));
   docs.forEach((doc, i) => (docidOf[partOf[i]!]![doc.index] = changes[i]!.docid));
-  const words = regroup(extractor, partWords, docidOf);
+  const words = regroup(
+    partWords.map((ahead) => ahead.wordEntries),
+    docidOf,
+    (part, key) => extractor.takeAheadWord(partWords[part]!, key),
+    () => extractor.keys.length,
+  );
+  // the parts' prefix entries, aggregated per document by the extraction workers
+  const prefixes = withPrefixes ? regroupPrefixes(partWords, docidOf) : null;
+  if (withPrefixes && prefixes === null) return null;
   let slots = new Int32Array(256);
   // the `i`th document's words as batch vocabulary ids, valid until the next call
   const wordsOf = (i: number): Int32Array => {
@@ -129,22 +164,10 @@ export function takeAheadChunk(extractor: WordExtractor, changes: readonly Docum
     for (let slot = 0; slot < count; slot++) slots[slot] = ids[ahead.words[from + slot]!]!;
     return slots.subarray(0, count);
   };
-  // prefixes per document, as extraction in the write aggregates them
-  const prefixes = new KeyOps();
-  const prefixTable = withPrefixes ? new PrefixTable(extractor.keys) : null;
-  if (prefixTable !== null) {
-    docs.forEach((doc, i) => {
-      const { ahead, index } = doc;
-      const from = ahead.docStarts[index]!;
-      const to = ahead.docStarts[index + 1]!;
-      const ids = prefixTable.aggregate({ words: wordsOf(i), masks: ahead.masks.subarray(from, to), infos: ahead.infos.subarray(from, to) });
-      for (const id of ids) prefixes.upsert(id, changes[i]!.docid, prefixTable.masks[id]!, prefixTable.positions[id]!);
-    });
-  }
   return {
     words: upsertsOnly(words.grouped),
-    prefixKeys: prefixTable?.keys ?? [],
-    prefixes,
+    prefixKeys: prefixes?.keys ?? [],
+    prefixes: prefixes === null ? NO_CHANGES : upsertsOnly(prefixes.grouped),
     forward(i) {
       const { ahead, index } = docs[i]!;
       return {

@@ -8,6 +8,7 @@
  */
 import type { DocWords } from './doc-words.js';
 import { KeyOps, type GroupedEntries } from './key-ops.js';
+import { PrefixTable } from './prefix-table.js';
 import type { VocabularyBytes } from './vocabulary.js';
 
 export interface AheadWords {
@@ -34,6 +35,12 @@ export interface AheadWords {
   readonly leafFields: Int32Array;
   /** the entries grouped per word, `docids` holding document indexes in the part */
   readonly wordEntries: GroupedEntries;
+  /**
+   * The documents' prefix entries (prefix-table.ts) grouped per prefix of `prefixKeys`, as the
+   * write would aggregate them per document; null when the index stores no prefixes.
+   */
+  readonly prefixEntries: GroupedEntries | null;
+  readonly prefixKeys: readonly string[];
 }
 
 /** One document of a part. */
@@ -52,8 +59,25 @@ function invert(docs: readonly DocWords[], vocabularySize: number): GroupedEntri
   return scratch.grouped(vocabularySize);
 }
 
-/** Packs `docs` (extracted against `vocabulary` and `fields`) into columns. */
-export function aheadColumns(docs: readonly DocWords[], vocabulary: VocabularyBytes, fields: readonly string[]): AheadWords {
+/**
+ * The prefix entries of `docs` (words as ids of `keys`, the vocabulary's word keys) grouped per
+ * prefix: aggregated here, on the extraction worker's thread, rather than document by document
+ * on the writer's, where they were a sixth of a bulk load's writing.
+ */
+function prefixColumns(docs: readonly DocWords[], keys: readonly string[]): { prefixKeys: readonly string[]; prefixEntries: GroupedEntries } {
+  const table = new PrefixTable(keys);
+  scratch.clear();
+  docs.forEach((doc, index) => {
+    for (const id of table.aggregate(doc)) scratch.upsert(id, index, table.masks[id]!, table.positions[id]!);
+  });
+  return { prefixKeys: table.keys, prefixEntries: scratch.grouped(table.keys.length) };
+}
+
+/**
+ * Packs `docs` (extracted against `vocabulary` and `fields`) into columns; `prefixKeysOf`: the
+ * vocabulary's word keys when the index stores prefixes, null when it does not.
+ */
+export function aheadColumns(docs: readonly DocWords[], vocabulary: VocabularyBytes, fields: readonly string[], prefixKeysOf: readonly string[] | null): AheadWords {
   const docStarts = new Int32Array(docs.length + 1);
   const fieldStarts = new Int32Array(docs.length + 1);
   const tokenStarts = new Int32Array(docs.length + 1);
@@ -101,14 +125,16 @@ export function aheadColumns(docs: readonly DocWords[], vocabulary: VocabularyBy
     leafStarts,
     leafFields,
     wordEntries: invert(docs, vocabulary.starts.length),
+    ...(prefixKeysOf === null ? { prefixEntries: null, prefixKeys: [] } : prefixColumns(docs, prefixKeysOf)),
   };
 }
 
 /** The buffers of a part's words, to transfer rather than copy. */
 export function aheadBuffers(ahead: AheadWords): ArrayBuffer[] {
   const { vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields } = ahead;
-  const { wordEntries } = ahead;
+  const { wordEntries, prefixEntries } = ahead;
   const grouped = [wordEntries.starts, wordEntries.docids, wordEntries.masks, wordEntries.infos];
+  if (prefixEntries !== null) grouped.push(prefixEntries.starts, prefixEntries.docids, prefixEntries.masks, prefixEntries.infos);
   return [vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields, ...grouped].map(
     (column) => column.buffer as ArrayBuffer,
   );

@@ -50,7 +50,7 @@ export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searc
       let words = null;
       if (docs !== null) {
         const extractor = extractorFor(settings, fields);
-        words = extractor.toAheadWords(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true));
+        words = extractor.toAheadWords(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true), settings.prefixSearch !== 'disabled');
       }
       return { seq: mine, op, first, count: line - first, words };
     };

@@ -207,9 +207,9 @@ export class WordExtractor {
     }
   }
 
-  /** `docs`, extracted by this extractor, packed to hand to another thread. */
-  toAheadWords(docs: readonly DocWords[]): AheadWords {
-    return aheadColumns(docs, this.vocabulary.export(), this.options.fields.names);
+  /** `docs`, extracted by this extractor, packed to hand to another thread, with their prefix entries when `withPrefixes`. */
+  toAheadWords(docs: readonly DocWords[], withPrefixes: boolean): AheadWords {
+    return aheadColumns(docs, this.vocabulary.export(), this.options.fields.names, withPrefixes ? this.keys : null);
   }
 
   /** This extractor's maps of a part's word and field ids, made on first use. */
