@@ -1,7 +1,7 @@
 /**
- * Typed arrays a ranking takes for its own duration (bucketSort: its candidate groups, cost
- * columns, counting sorts and the query's word-id map), carved out of memory kept from one ranking
- * to the next in this thread. Allocated one by one they came to ~140 KB per search (31.5 MiB per
+ * Typed arrays a ranking takes for its own duration (the terms' per-candidate features, and
+ * bucketSort's candidate groups, cost columns, counting sorts and the query's word-id map), carved
+ * out of memory kept from one ranking to the next in this thread. Allocated one by one they came to ~140 KB per search (31.5 MiB per
  * round of movies' 224 queries), all of it external memory to V8, whose growth set off collections
  * that found nothing to free and paused later searches by 10–14 ms (bench/RESULTS.md).
  *
@@ -55,6 +55,12 @@ export function scratchUint32(length: number): Uint32Array {
 export function scratchUint16(length: number): Uint16Array {
   const [buffer, at] = take(length * 2);
   return new Uint16Array(buffer, at, length).fill(0);
+}
+
+/** A zeroed Uint8Array of `length`, valid until the enclosing `withScratch` returns. */
+export function scratchUint8(length: number): Uint8Array {
+  const [buffer, at] = take(length);
+  return new Uint8Array(buffer, at, length).fill(0);
 }
 
 /** `bytes` (rounded up to ALIGN) in the current chunk, or the next one, made if need be. */

@@ -33,6 +33,7 @@ import { parseQuery } from './query.js';
 import { bucketSort, rankingSteps, type MatchingStrategy, type StepDetail } from './ranking.js';
 import { rankedPage, rankingNeed } from './ranked-page.js';
 import { negativeDocs, resolveTerms, termFeatures, type ResolvedTerm } from './terms.js';
+import { withScratch } from './scratch.js';
 import { readWordsVersion } from '../index-changes.js';
 import { readSearchFields } from '../words/word-index.js';
 
@@ -312,35 +313,37 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   else for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
   candidates ??= facets.allDocids();
   const matchedNgrams = ngrams.filter((g) => g.resolved.docs.length > 0);
-  const allFeatures = termFeatures([...terms, ...matchedNgrams.map((g) => g.resolved)], candidates);
-  const features = allFeatures.slice(0, terms.length);
-  let nextNgram = terms.length;
-  const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : allFeatures[nextNgram++]!));
-
   const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
   const need = rankingNeed(request, settings, distinct, candidates);
-  const ranked = bucketSort(
-    {
-      env,
-      get dictionary(): Dictionary {
-        return options.dictionary;
+  // the terms' features live in the ranking's scratch (scratch.ts) until the ranking is over
+  const ranked = withScratch(() => {
+    const allFeatures = termFeatures([...terms, ...matchedNgrams.map((g) => g.resolved)], candidates);
+    const features = allFeatures.slice(0, terms.length);
+    let nextNgram = terms.length;
+    const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : allFeatures[nextNgram++]!));
+    return bucketSort(
+      {
+        env,
+        get dictionary(): Dictionary {
+          return options.dictionary;
+        },
+        candidates,
+        terms,
+        features,
+        removal,
+        weightOf: fields.weightOf,
+        maxWeight: fields.maxWeight,
+        byAttribute: settings.proximityPrecision === 'byAttribute',
+        forward: options.forward,
+        facets,
+        timeUp: request.timeUp ?? (() => false),
+        cuts: ngrams.length === 0 ? undefined : new QueryCuts(terms, features, ngrams, ngramFeatures),
       },
-      candidates,
-      terms,
-      features,
-      removal,
-      weightOf: fields.weightOf,
-      maxWeight: fields.maxWeight,
-      byAttribute: settings.proximityPrecision === 'byAttribute',
-      forward: options.forward,
-      facets,
-      timeUp: request.timeUp ?? (() => false),
-      cuts: ngrams.length === 0 ? undefined : new QueryCuts(terms, features, ngrams, ngramFeatures),
-    },
-    steps,
-    need,
-    distinct?.accept,
-  );
+      steps,
+      need,
+      distinct?.accept,
+    );
+  });
   const page = rankedPage(ranked.docs, request, need, distinct, candidates);
   return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: ranked.degraded };
 }

@@ -31,7 +31,7 @@ import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { bucketedPosition } from './bucketed-position.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
 import { phraseMet, phrasePairs } from './phrase.js';
-import { scratchUint16 } from './scratch.js';
+import { scratchUint16, scratchUint32, scratchUint8 } from './scratch.js';
 import { splitKey, type FoundSplit, type PostingStore, type SplitStore } from './posting-cache.js';
 import { prefixPostings, readPosting, wordPostings } from '../words/posting-blocks.js';
 import { EMPTY_POSTING, fieldBit, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
@@ -494,7 +494,10 @@ const MAX_SLOTS = 1 << 24;
  */
 const SLOT_RATIO = 4;
 
-/** The per-document features of each term over `candidates` (ascending docids). */
+/**
+ * The per-document features of each term over `candidates` (ascending docids), in arrays of the
+ * ranking's scratch (scratch.ts): called inside `withScratch`, valid until it returns.
+ */
 export function termFeatures(terms: readonly ResolvedTerm[], candidates: DocSet): TermFeatures[] {
   const n = candidates.length;
   const top = n === 0 ? 0 : candidates[n - 1]! + 1;
@@ -512,12 +515,12 @@ export function termFeatures(terms: readonly ResolvedTerm[], candidates: DocSet)
 /** One term's features; `slotOf`: the candidates' slots, null to gallop instead. */
 function featuresOf(term: ResolvedTerm, candidates: DocSet, slotOf: Uint32Array | null): TermFeatures {
   const n = candidates.length;
-  // the four columns in one allocation (8 bytes per candidate), the widest first for alignment
-  const buffer = new ArrayBuffer(8 * n);
-  const mask = new Uint32Array(buffer, 0, n);
-  const position = new Uint16Array(buffer, 4 * n, n).fill(INFO_POSITION);
-  const typo = new Uint8Array(buffer, 6 * n, n).fill(NO_MATCH);
-  const flags = new Uint8Array(buffer, 7 * n, n);
+  // from the ranking's scratch: 8 bytes per candidate and term of every search, freed each time,
+  // were most of a search's typed arrays
+  const mask = scratchUint32(n);
+  const position = scratchUint16(n).fill(INFO_POSITION);
+  const typo = scratchUint8(n).fill(NO_MATCH);
+  const flags = scratchUint8(n);
   if (term.phraseHits !== null) {
     for (let i = 0; i < n; i++) {
       const hit = term.phraseHits.get(candidates[i]!);

@@ -10,6 +10,7 @@ import { ForwardReader } from '../../../../src/engine/search/forward.js';
 import { LISTS_PER_TERM, ProximityTerms } from '../../../../src/engine/search/proximity-terms.js';
 import { parseQuery } from '../../../../src/engine/search/query.js';
 import { resolveTerms, termFeatures } from '../../../../src/engine/search/terms.js';
+import { withScratch } from '../../../../src/engine/search/scratch.js';
 import { readWordsVersion } from '../../../../src/engine/index-changes.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -100,13 +101,16 @@ describe('ProximityTerms', () => {
       const { places, offsets } = builder.batch(new Uint32Array(0), false);
       return Array.from({ length: plan.lists }, (_, l) => Array.from(places.subarray(offsets[l]!, offsets[l + 1]!), (place) => place & 0xffff));
     };
-    const first = planOf('red apple');
-    const wanted = listsOf(first);
-    expect(wanted[0]).toEqual([0]);
-    expect(wanted[LISTS_PER_TERM]).toEqual([1]);
-    // a second query on the same words now stamps the arrays; the first one's lists stay its own
-    expect(listsOf(planOf('apple red'))[0]).toEqual([1]);
-    expect(listsOf(first)).toEqual(wanted);
+    // the terms' features are scratch arrays, valid while the scratch is open (as a ranking holds it)
+    withScratch(() => {
+      const first = planOf('red apple');
+      const wanted = listsOf(first);
+      expect(wanted[0]).toEqual([0]);
+      expect(wanted[LISTS_PER_TERM]).toEqual([1]);
+      // a second query on the same words now stamps the arrays; the first one's lists stay its own
+      expect(listsOf(planOf('apple red'))[0]).toEqual([1]);
+      expect(listsOf(first)).toEqual(wanted);
+    });
   });
 });
 

@@ -3,7 +3,7 @@
 // returns, and cannot be taken outside a call.
 import { describe, expect, it } from 'vitest';
 
-import { scratchInt32, scratchUint16, scratchUint32, withScratch } from '../../../../src/engine/search/scratch.js';
+import { scratchInt32, scratchUint16, scratchUint32, scratchUint8, withScratch } from '../../../../src/engine/search/scratch.js';
 
 describe('the ranking scratch', () => {
   it('hands out zeroed arrays, also where an earlier call wrote', () => {
@@ -11,6 +11,18 @@ describe('the ranking scratch', () => {
     withScratch(() => {
       expect(scratchInt32(1000).every((v) => v === 0)).toBe(true);
       expect(scratchUint16(7).every((v) => v === 0)).toBe(true);
+    });
+  });
+
+  it('lays byte arrays of odd lengths so that the wider arrays after them stay aligned', () => {
+    withScratch(() => scratchUint8(1001).fill(255));
+    withScratch(() => {
+      const bytes = scratchUint8(1001);
+      expect(bytes.every((v) => v === 0)).toBe(true);
+      const words = scratchUint32(3).fill(5);
+      expect(words.byteOffset % 4).toBe(0);
+      expect(bytes.every((v) => v === 0)).toBe(true);
+      expect(Array.from(words)).toEqual([5, 5, 5]);
     });
   });
 
