@@ -1,10 +1,10 @@
 /**
  * Words extracted ahead of the write (ahead-parts.ts) in a form one thread can hand another: the
  * DocWords of a part's documents as a few typed columns (whose buffers are transferred, not
- * copied) plus the extractor's vocabulary as bytes and its field names, and the same entries
- * grouped per word. The index writer takes whole words of a chunk of new documents at once
- * (ahead-chunk.ts), or each document into its own batch vocabulary and field ids
- * (WordExtractor.takeAhead).
+ * copied) plus the extractor's vocabulary as bytes and its field names, the same entries
+ * grouped per word, and the documents' prefix entries grouped per prefix. The index writer takes
+ * whole words and prefixes of a chunk of new documents at once (ahead-chunk.ts), or each document
+ * into its own batch vocabulary and field ids (WordExtractor.takeAhead).
  */
 import type { DocWords } from './doc-words.js';
 import { KeyOps, type GroupedEntries } from './key-ops.js';
