@@ -51,16 +51,16 @@ export function scratchUint32(length: number): Uint32Array {
   return new Uint32Array(buffer, at, length).fill(0);
 }
 
-/** A zeroed Uint16Array of `length`, valid until the enclosing `withScratch` returns. */
-export function scratchUint16(length: number): Uint16Array {
+/** A Uint16Array of `length` filled with `value` (zeroed), valid until the enclosing `withScratch` returns. */
+export function scratchUint16(length: number, value = 0): Uint16Array {
   const [buffer, at] = take(length * 2);
-  return new Uint16Array(buffer, at, length).fill(0);
+  return new Uint16Array(buffer, at, length).fill(value);
 }
 
-/** A zeroed Uint8Array of `length`, valid until the enclosing `withScratch` returns. */
-export function scratchUint8(length: number): Uint8Array {
+/** A Uint8Array of `length` filled with `value` (zeroed), valid until the enclosing `withScratch` returns. */
+export function scratchUint8(length: number, value = 0): Uint8Array {
   const [buffer, at] = take(length);
-  return new Uint8Array(buffer, at, length).fill(0);
+  return new Uint8Array(buffer, at, length).fill(value);
 }
 
 /** `bytes` (rounded up to ALIGN) in the current chunk, or the next one, made if need be. */

@@ -518,8 +518,8 @@ function featuresOf(term: ResolvedTerm, candidates: DocSet, slotOf: Uint32Array 
   // from the ranking's scratch: 8 bytes per candidate and term of every search, freed each time,
   // were most of a search's typed arrays
   const mask = scratchUint32(n);
-  const position = scratchUint16(n).fill(INFO_POSITION);
-  const typo = scratchUint8(n).fill(NO_MATCH);
+  const position = scratchUint16(n, INFO_POSITION);
+  const typo = scratchUint8(n, NO_MATCH);
   const flags = scratchUint8(n);
   if (term.phraseHits !== null) {
     for (let i = 0; i < n; i++) {

@@ -14,6 +14,14 @@ describe('the ranking scratch', () => {
     });
   });
 
+  it('fills an array with the value asked for, where an earlier call wrote', () => {
+    withScratch(() => scratchUint16(9).fill(3));
+    withScratch(() => {
+      expect(Array.from(scratchUint16(9, 0xffff))).toEqual(new Array(9).fill(0xffff));
+      expect(Array.from(scratchUint8(5, 7))).toEqual([7, 7, 7, 7, 7]);
+    });
+  });
+
   it('lays byte arrays of odd lengths so that the wider arrays after them stay aligned', () => {
     withScratch(() => scratchUint8(1001).fill(255));
     withScratch(() => {
