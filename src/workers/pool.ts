@@ -21,11 +21,11 @@ const IDLE_MS = 60_000;
 const EDITION_STACK_MB = 64;
 
 /**
- * Young generation of each thread's V8 heap: 32 MiB (16 MiB semi-spaces) instead of V8's 48 MiB.
- * Indexing threads allocate short-lived objects fast: with 4 MiB semi-spaces a part's documents
- * and words outlived a scavenge, so they were copied and promoted, and collection took a quarter
- * of an extraction worker's CPU; 16 MiB took 10-15 % off a movies load's CPU (bench/RESULTS.md
- * 2026-11-30), 8 MiB nothing. V8's default grew every thread's nursery larger for no speed.
+ * Young generation of each thread's V8 heap: 32 MiB (16 MiB semi-spaces). Indexing threads
+ * allocate short-lived objects fast: with 4 MiB semi-spaces a part's documents and words outlived
+ * a scavenge, so they were copied and promoted, and collection took a quarter of an extraction
+ * worker's CPU. 16 MiB semi-spaces took 10-15 % off a movies load's CPU; 8 MiB gained nothing,
+ * and a 48 MiB young generation no more than 32 (bench/RESULTS.md 2026-11-30).
  */
 const YOUNG_GENERATION_MB = 32;
 

@@ -25,6 +25,7 @@
  * kernel (../../kernels/record-arena.ts), into the proximity kernel's batch.
  */
 import { has, type DocSet } from '../docset.js';
+import { grownInt32 } from '../grown.js';
 import { PAIR_FORWARD_ONLY, PAIR_JOIN, type ProximityBuilder } from '../../kernels/proximity.js';
 import { GATHER_LISTS_PER_TERM, gatherTable, type GatherTable, type RecordArena } from '../../kernels/record-arena.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
@@ -91,15 +92,11 @@ const staged = {
 
 function stage(id: number, list: number, level: number, phrase: number): void {
   if (staged.count === staged.ids.length) {
-    const grown = (column: Int32Array) => {
-      const bigger = new Int32Array(2 * column.length);
-      bigger.set(column);
-      return bigger;
-    };
-    staged.ids = grown(staged.ids);
-    staged.list = grown(staged.list);
-    staged.level = grown(staged.level);
-    staged.phrase = grown(staged.phrase);
+    const length = 2 * staged.count;
+    staged.ids = grownInt32(staged.ids, length);
+    staged.list = grownInt32(staged.list, length);
+    staged.level = grownInt32(staged.level, length);
+    staged.phrase = grownInt32(staged.phrase, length);
   }
   const at = staged.count++;
   staged.ids[at] = id;

@@ -1,9 +1,10 @@
 /**
  * Typed arrays a ranking takes for its own duration (the terms' per-candidate features, and
  * bucketSort's candidate groups, cost columns, counting sorts and the query's word-id map), carved
- * out of memory kept from one ranking to the next in this thread. Allocated one by one they came to ~140 KB per search (31.5 MiB per
- * round of movies' 224 queries), all of it external memory to V8, whose growth set off collections
- * that found nothing to free and paused later searches by 10–14 ms (bench/RESULTS.md).
+ * out of memory kept from one ranking to the next in this thread. Allocated one by one they came
+ * to ~140 KB per search (31.5 MiB per round of movies' 224 queries), all of it external memory to
+ * V8, whose growth set off collections that found nothing to free and paused later searches by
+ * 10–14 ms (bench/RESULTS.md).
  *
  * Rankings run synchronously, so one scratch per thread serves them all: `withScratch` hands out
  * arrays for the length of a call and takes them all back when it returns (calls nest). An array

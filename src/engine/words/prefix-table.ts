@@ -3,6 +3,8 @@
  * and per document the union of its words' entries under each prefix (fields OR-ed, lowest
  * position), which is what `word-prefix-docids` stores per document.
  */
+import { grownInt32 } from '../grown.js';
+
 /** Prefixes cached in `word-prefix-docids`, in characters. */
 export const PREFIX_MAX_CHARS = 3;
 
@@ -82,11 +84,7 @@ export class PrefixTable {
           this.seenBy[id] = serial;
           this.masks[id] = mask;
           this.positions[id] = position;
-          if (count === this.current.length) {
-            const grown = new Int32Array(2 * count);
-            grown.set(this.current);
-            this.current = grown;
-          }
+          if (count === this.current.length) this.current = grownInt32(this.current, 2 * count);
           this.current[count++] = id;
         } else {
           this.masks[id] = this.masks[id]! | mask;

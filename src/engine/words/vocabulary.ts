@@ -4,6 +4,7 @@
  * allocation nor string hashing (twice as fast as a Map of strings sliced per token); a word's
  * key string (latin1 of its bytes, see extract.ts) is made once, when the word is first seen.
  */
+import { grownInt32 } from '../grown.js';
 
 /** A vocabulary as bytes, as ByteVocabulary.export gives it (what an extraction worker hands over). */
 export interface VocabularyBytes {
@@ -56,9 +57,9 @@ export class ByteVocabulary {
   private add(source: Buffer, start: number, length: number, hash: number): number {
     const id = this.keys.length;
     if (id === this.hashes.length) {
-      this.hashes = grown(this.hashes, 2 * id);
-      this.starts = grown(this.starts, 2 * id);
-      this.lengths = grown(this.lengths, 2 * id);
+      this.hashes = grownInt32(this.hashes, 2 * id);
+      this.starts = grownInt32(this.starts, 2 * id);
+      this.lengths = grownInt32(this.lengths, 2 * id);
     }
     if (this.used + length > this.bytes.length) {
       const bytes = new Uint8Array(Math.max(2 * this.bytes.length, this.used + length));
@@ -84,10 +85,4 @@ export class ByteVocabulary {
     }
     this.slots = slots;
   }
-}
-
-function grown(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
-  const out = new Int32Array(length);
-  out.set(array);
-  return out;
 }

@@ -1,0 +1,12 @@
+/**
+ * A typed column made longer: the growable columns of the engine's hot loops (a vocabulary's
+ * words, a proximity table's staged entries, a document's prefix ids) keep their arrays between
+ * uses and copy into a longer one when full, instead of growing JS arrays entry by entry.
+ */
+
+/** `array`'s values in a new Int32Array of `length` (at least its own). */
+export function grownInt32(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(length);
+  out.set(array);
+  return out;
+}
