@@ -15,9 +15,11 @@
  * characters, else of 3, else 1 character.
  *
  * Each dictionary loads on first use, as most processes and worker threads never see these
- * scripts: jieba's in about 150 ms and 16 MiB of RSS, IPADIC's in about 70 ms and 17 MiB, ko-dic's
- * in about 130 ms and 42 MiB, 35 once V8 has freed the inflated files its rows and columns are
- * copied from (bench/dictionary-segmenters.ts); the libraries' own took 70, 137 and 110 MiB.
+ * scripts: from the build's compiled copy (dictionaries/compiled.ts) jieba's in about 4 ms and 5
+ * MiB of RSS, IPADIC's in about 7 ms and 11 MiB, ko-dic's in about 15 ms and 28 MiB; from the
+ * packages' files, without that copy, in 95, 70 and 140 ms and 22, 17 and 42 MiB, the inflated
+ * files being garbage until V8 collects them (bench/dictionary-segmenters.ts); the libraries' own
+ * took 70, 137 and 110 MiB.
  *
  * Cost and memory are linear in the run's length. A run is handed over whole up to `WINDOW` code
  * units, which covers any realistic run exactly; a longer one goes in windows that overlap by

@@ -31,7 +31,7 @@ const PROBE_BYTES = 1 << 12;
 const ENTRY = /^\S+ \d+ [a-z]+$/u;
 
 /** The module file jieba-wasm's Node.js build instantiates. */
-function jiebaModuleFile(): string {
+export function jiebaModuleFile(): string {
   return join(dirname(createRequire(import.meta.url).resolve('jieba-wasm')), 'jieba_rs_wasm_bg.wasm');
 }
 

@@ -14,6 +14,7 @@
  */
 import type { DictionaryEntries } from './jieba-dict-text.js';
 import { ResizableArrayBuffer } from '../resizable-buffer.js';
+import { partArray, partNumber, type DictionaryParts } from './compiled.js';
 import { jiebaLn } from './jieba-log.js';
 
 export class JiebaWords {
@@ -84,6 +85,27 @@ export class JiebaWords {
     const weightIndexes = frequencyIndex.size <= 0x10000 ? new Uint16Array(indexArray.subarray(0, count)) : indexArray.slice(0, count);
     frequencyIndexes.release();
     return new JiebaWords(units.take(end), starts.take(count + 1), weightIndexes, weights, byFirstUnit, jiebaLn(1) - lnTotal, longest);
+  }
+
+  /** The lookup's arrays and numbers, for a compiled dictionary file (compiled.ts). */
+  toParts(): DictionaryParts {
+    const { units, starts, weightIndexes, weights, byFirstUnit, unknownWeight, longest } = this;
+    return { arrays: { units, starts, weightIndexes, weights, byFirstUnit }, values: { unknownWeight, longest } };
+  }
+
+  /** The lookup `toParts` gave. */
+  static fromParts(parts: DictionaryParts): JiebaWords {
+    const indexes = parts.arrays.weightIndexes;
+    if (!(indexes instanceof Uint16Array || indexes instanceof Uint32Array)) throw new Error('compiled jieba dictionary: no weight indexes');
+    return new JiebaWords(
+      partArray(parts, 'units', Uint16Array),
+      partArray(parts, 'starts', Uint32Array),
+      indexes,
+      partArray(parts, 'weights', Float64Array),
+      partArray(parts, 'byFirstUnit', Uint32Array),
+      partNumber(parts, 'unknownWeight'),
+      partNumber(parts, 'longest'),
+    );
   }
 
   /** Whether `word` is a dictionary word (jieba-rs's `has_word`; a lone surrogate reads as U+FFFD). */

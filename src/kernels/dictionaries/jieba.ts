@@ -18,9 +18,13 @@
  * reads it.
  */
 import { isSurrogatePair } from '../utf16.js';
+import { compiledDictionaryPath, moduleSource, readCompiledDictionary } from './compiled.js';
 import { DictionaryEntries } from './jieba-dict-text.js';
-import { withEmbeddedJiebaDictionary } from './jieba-embedded.js';
+import { jiebaModuleFile, withEmbeddedJiebaDictionary } from './jieba-embedded.js';
 import { JiebaWords } from './jieba-words.js';
+
+/** The compiled dictionary's name (build/dictionaries/jieba.bin). */
+export const JIEBA_COMPILED = 'jieba';
 
 let words: JiebaWords | undefined;
 /**
@@ -33,12 +37,26 @@ let routeEnds = new Int32Array(256);
 let edgeEnds = new Int32Array(0);
 let edgeWeights = new Float64Array(0);
 
-/** Loads jieba's dictionary in this thread, if it is not loaded yet. */
+/**
+ * Loads jieba's dictionary in this thread, if it is not loaded yet: the build's compiled copy when
+ * it is there and compiled from this jieba-wasm, else from jieba-wasm's module file.
+ */
 export function loadJiebaDictionary(): void {
   if (words !== undefined) return;
-  words = withEmbeddedJiebaDictionary((text) => JiebaWords.read(new DictionaryEntries(text)));
+  const compiled = readCompiledDictionary(compiledDictionaryPath(JIEBA_COMPILED), jiebaSource());
+  words = compiled === undefined ? readPackagedJiebaWords() : JiebaWords.fromParts(compiled);
   edgeEnds = new Int32Array(words.longest);
   edgeWeights = new Float64Array(words.longest);
+}
+
+/** What the compiled dictionary is compiled from: jieba-wasm's module file. */
+export function jiebaSource(): string {
+  return moduleSource(jiebaModuleFile());
+}
+
+/** jieba's words read from jieba-wasm's module file, as the compiled dictionary is made from. */
+export function readPackagedJiebaWords(): JiebaWords {
+  return withEmbeddedJiebaDictionary((text) => JiebaWords.read(new DictionaryEntries(text)));
 }
 
 export function jiebaDictionaryLoaded(): boolean {

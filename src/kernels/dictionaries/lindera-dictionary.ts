@@ -14,6 +14,9 @@
  * (lindera-files.ts) counts as 64 MiB of external memory, which has V8 start a collection during
  * the load.
  *
+ * The build writes these arrays once to build/dictionaries/ (compiled.ts), and `readDictionary`
+ * reads that copy when it was compiled from this lindera-wasm: none of the above happens then.
+ *
  * Which embedded dictionary is which is told by its character categories: IPADIC's char.def has
  * KANJINUMERIC, ko-dic's HANGUL (CC-CEDICT's has neither). Every file is checked against what
  * reading it assumes, so a different build of lindera-wasm fails here, clearly, rather than
@@ -21,7 +24,8 @@
  */
 import { endianness } from 'node:os';
 
-import { EmbeddedFileReader, embeddedDictionaries, type DictionaryFiles, type FileName } from './lindera-files.js';
+import { compiledDictionaryPath, moduleSource, partArray, partNames, partNumber, readCompiledDictionary, type DictionaryParts } from './compiled.js';
+import { EmbeddedFileReader, embeddedDictionaries, LINDERA_MODULE_FILE, type DictionaryFiles, type FileName } from './lindera-files.js';
 
 export type DictionaryName = 'ipadic' | 'ko-dic';
 
@@ -78,8 +82,76 @@ const MATRIX_HEADER_BYTES = 4;
 /** The files segmentation reads besides char_def.bin. */
 const READ: readonly FileName[] = ['matrix.mtx', 'dict.da', 'dict.vals', 'unk.bin'];
 
-/** Reads dictionary `name` from lindera-wasm's module. */
+/**
+ * Dictionary `name`: the build's compiled copy (compiled.ts) when it is there and compiled from
+ * this lindera-wasm, else read from lindera-wasm's module.
+ */
 export function readDictionary(name: DictionaryName): LinderaDictionary {
+  const compiled = readCompiledDictionary(compiledDictionaryPath(name), linderaSource());
+  return compiled === undefined ? readPackagedDictionary(name) : fromParts(compiled);
+}
+
+/** What the compiled dictionaries are compiled from: lindera-wasm's module file. */
+export function linderaSource(): string {
+  return moduleSource(LINDERA_MODULE_FILE);
+}
+
+/** `dictionary`'s arrays and numbers, for a compiled dictionary file. */
+export function toParts(dictionary: LinderaDictionary): DictionaryParts {
+  const { characters, units, words, unknownStarts, unknownIds, unknown, backwardSize, rowOf, rows } = dictionary;
+  return {
+    arrays: {
+      invoke: characters.invoke,
+      group: characters.group,
+      boundaries: characters.boundaries,
+      listStarts: characters.listStarts,
+      categories: characters.categories,
+      units,
+      wordLeftIds: words.leftIds,
+      wordRightIds: words.rightIds,
+      wordCosts: words.costs,
+      unknownStarts,
+      unknownIds,
+      unknownLeftIds: unknown.leftIds,
+      unknownRightIds: unknown.rightIds,
+      unknownCosts: unknown.costs,
+      rowOf,
+      rows,
+    },
+    values: { names: characters.names, maxCategories: characters.maxCategories, backwardSize },
+  };
+}
+
+/** The dictionary `toParts` gave. */
+function fromParts(parts: DictionaryParts): LinderaDictionary {
+  const entries = (prefix: string): WordEntries => ({
+    leftIds: partArray(parts, `${prefix}LeftIds`, Uint16Array),
+    rightIds: partArray(parts, `${prefix}RightIds`, Uint16Array),
+    costs: partArray(parts, `${prefix}Costs`, Int16Array),
+  });
+  return {
+    characters: {
+      names: partNames(parts, 'names'),
+      invoke: partArray(parts, 'invoke', Uint8Array),
+      group: partArray(parts, 'group', Uint8Array),
+      boundaries: partArray(parts, 'boundaries', Uint32Array),
+      listStarts: partArray(parts, 'listStarts', Uint32Array),
+      categories: partArray(parts, 'categories', Uint8Array),
+      maxCategories: partNumber(parts, 'maxCategories'),
+    },
+    units: partArray(parts, 'units', Uint32Array),
+    words: entries('word'),
+    unknownStarts: partArray(parts, 'unknownStarts', Uint32Array),
+    unknownIds: partArray(parts, 'unknownIds', Uint32Array),
+    unknown: entries('unknown'),
+    backwardSize: partNumber(parts, 'backwardSize'),
+    rowOf: partArray(parts, 'rowOf', Uint16Array),
+    rows: partArray(parts, 'rows', Int16Array),
+  };
+}
+
+/** Reads dictionary `name` from lindera-wasm's module, as the compiled dictionaries are made from. */
+export function readPackagedDictionary(name: DictionaryName): LinderaDictionary {
   if (endianness() !== 'LE') throw new Error('lindera dictionaries are read as little-endian typed arrays: this platform is big-endian');
   const matches = identify(name);
   if (matches.length !== 1) throw new Error(`lindera-wasm embeds ${matches.length} dictionaries with a ${SIGNATURE[name]} category, not 1 (${name})`);

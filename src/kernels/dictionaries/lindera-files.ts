@@ -50,20 +50,20 @@ const SCAN_WINDOW = 1 << 16;
  */
 const LARGE_CHUNK = 1 << 26;
 
-const MODULE_FILE = createRequire(import.meta.url).resolve('lindera-wasm/lindera_wasm_bg.wasm');
+export const LINDERA_MODULE_FILE = createRequire(import.meta.url).resolve('lindera-wasm/lindera_wasm_bg.wasm');
 
 let found: readonly DictionaryFiles[] | undefined;
 
 /** Every dictionary embedded in lindera-wasm's module, in the order they lie there. */
 export function embeddedDictionaries(): readonly DictionaryFiles[] {
   if (found === undefined) {
-    const fd = openSync(MODULE_FILE, 'r');
+    const fd = openSync(LINDERA_MODULE_FILE, 'r');
     try {
-      found = largeDataSegments(MODULE_FILE).flatMap(({ position, length }) => scanSegment(fd, position, position + length));
+      found = largeDataSegments(LINDERA_MODULE_FILE).flatMap(({ position, length }) => scanSegment(fd, position, position + length));
     } finally {
       closeSync(fd);
     }
-    if (found.length === 0) throw new Error(`${MODULE_FILE}: no embedded lindera dictionary found (a chain of ${FILE_NAMES.length} Deflate-compressed files)`);
+    if (found.length === 0) throw new Error(`${LINDERA_MODULE_FILE}: no embedded lindera dictionary found (a chain of ${FILE_NAMES.length} Deflate-compressed files)`);
   }
   return found;
 }
@@ -77,7 +77,7 @@ export function embeddedDictionaries(): readonly DictionaryFiles[] {
  * access for it there: segmenting ran 7% slower.)
  */
 export class EmbeddedFileReader {
-  private readonly fd = openSync(MODULE_FILE, 'r');
+  private readonly fd = openSync(LINDERA_MODULE_FILE, 'r');
   private readonly input: ResizableArrayBuffer;
 
   /** `capacity`: the largest compressed length to be read. */
@@ -94,7 +94,7 @@ export class EmbeddedFileReader {
     this.input.resize(file.length);
     try {
       const input = new Uint8Array(this.input, 0, file.length);
-      if (readFully(this.fd, input, file.position) < file.length) throw new Error(`${MODULE_FILE} ended inside an embedded dictionary file`);
+      if (readFully(this.fd, input, file.position) < file.length) throw new Error(`${LINDERA_MODULE_FILE} ended inside an embedded dictionary file`);
       return inflateRawSync(input, { chunkSize: LARGE_CHUNK });
     } finally {
       this.input.resize(0);
@@ -115,7 +115,7 @@ function scanSegment(fd: number, from: number, to: number): DictionaryFiles[] {
   let at = from;
   while (at + HEADER_BYTES <= to) {
     const read = readFully(fd, window, at, Math.min(SCAN_WINDOW, to - at));
-    if (read < HEADER_BYTES) throw new Error(`${MODULE_FILE} ended inside its data segment`);
+    if (read < HEADER_BYTES) throw new Error(`${LINDERA_MODULE_FILE} ended inside its data segment`);
     // Positions whose whole header is in the window; the next window starts at the first other one.
     const last = read - HEADER_BYTES;
     let next = at + last + 1;

@@ -1,0 +1,86 @@
+// Compiled dictionary files (src/kernels/dictionaries/compiled.ts): every array type and value
+// read back as written, each array aligned for its type; and a file that is missing, of another
+// source or format, cut short, or naming an array type that is no typed array is not used (the
+// dictionary is then read from its package).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { readCompiledDictionary, writeCompiledDictionary, type DictionaryParts } from '../../../src/kernels/dictionaries/compiled.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'quarry-compiled-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const PARTS: DictionaryParts = {
+  arrays: {
+    bytes: Uint8Array.of(1, 2, 3),
+    halves: Uint16Array.of(65535, 7),
+    signed: Int16Array.of(-32768, 5, 32767),
+    units: Uint32Array.of(0x80000000, 1, 2, 3, 4),
+    ints: Int32Array.of(-1),
+    weights: Float64Array.of(-12.5, Math.PI),
+    empty: new Uint32Array(0),
+  },
+  values: { longest: 17, weight: -9.25, names: ['DEFAULT', 'KANJI', 'HANGUL'] },
+};
+
+function written(name: string, source = 'pkg@1.0.0 module.wasm 42', parts = PARTS): string {
+  const file = join(dir, `${name}.bin`);
+  writeCompiledDictionary(file, source, parts);
+  return file;
+}
+
+describe('compiled dictionary files', () => {
+  it('read back every array and value as written, each array aligned for its type', () => {
+    const read = readCompiledDictionary(written('round-trip'), 'pkg@1.0.0 module.wasm 42')!;
+    expect(read.values).toEqual(PARTS.values);
+    expect(Object.keys(read.arrays)).toEqual(Object.keys(PARTS.arrays));
+    for (const [key, array] of Object.entries(PARTS.arrays)) {
+      const back = read.arrays[key]!;
+      expect(back.constructor).toBe(array.constructor);
+      expect([...back]).toEqual([...array]);
+      expect(back.byteOffset % back.BYTES_PER_ELEMENT).toBe(0);
+    }
+  });
+
+  it('write arrays that are views into a larger buffer as the views, not their buffers', () => {
+    const whole = Uint16Array.of(9, 8, 7, 6, 5);
+    const read = readCompiledDictionary(written('views', 's', { arrays: { middle: whole.subarray(1, 4) }, values: {} }), 's')!;
+    expect([...read.arrays.middle!]).toEqual([8, 7, 6]);
+  });
+
+  it('are not used when missing, or compiled from another source', () => {
+    expect(readCompiledDictionary(join(dir, 'missing.bin'), 'pkg@1.0.0 module.wasm 42')).toBeUndefined();
+    expect(readCompiledDictionary(undefined, 'pkg@1.0.0 module.wasm 42')).toBeUndefined();
+    expect(readCompiledDictionary(written('other-source'), 'pkg@1.0.1 module.wasm 42')).toBeUndefined();
+  });
+
+  it('are not used when cut short, lengthened, of another format or not a compiled dictionary', () => {
+    const bytes = readFileSync(written('damaged'));
+    const variant = (name: string, changed: Buffer) => {
+      const file = join(dir, `${name}.bin`);
+      writeFileSync(file, changed);
+      return readCompiledDictionary(file, 'pkg@1.0.0 module.wasm 42');
+    };
+    expect(variant('short', bytes.subarray(0, bytes.length - 8))).toBeUndefined();
+    expect(variant('long', Buffer.concat([bytes, Buffer.alloc(8)]))).toBeUndefined();
+    const format = Buffer.from(bytes);
+    format[5] = 2;
+    expect(variant('format', format)).toBeUndefined();
+    expect(variant('text', Buffer.from('word 3 n\n'))).toBeUndefined();
+    expect(variant('empty', Buffer.alloc(0))).toBeUndefined();
+  });
+
+  it('are not used when the header names an array type that is no typed array', () => {
+    const bytes = readFileSync(written('typed', 's', { arrays: { units: Uint32Array.of(1, 2) }, values: {} }));
+    const headerLength = bytes.readUInt32LE(6);
+    const header = bytes.toString('utf8', 10, 10 + headerLength).replace('"Uint32Array"', '"constructor"');
+    const changed = Buffer.from(bytes);
+    changed.write(header.padEnd(headerLength), 10, 'utf8');
+    const file = join(dir, 'constructor.bin');
+    writeFileSync(file, changed);
+    expect(header).toContain('"constructor"');
+    expect(readCompiledDictionary(file, 's')).toBeUndefined();
+  });
+});
