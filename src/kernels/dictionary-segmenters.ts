@@ -15,11 +15,13 @@
  * characters, else of 3, else 1 character.
  *
  * Each dictionary loads on first use, as most processes and worker threads never see these
- * scripts: from the build's compiled copy (dictionaries/compiled.ts) jieba's in about 4 ms and 5
- * MiB of RSS, IPADIC's in about 7 ms and 11 MiB, ko-dic's in about 15 ms and 28 MiB; from the
- * packages' files, without that copy, in 95, 70 and 140 ms and 22, 17 and 42 MiB, the inflated
- * files being garbage until V8 collects them (bench/dictionary-segmenters.ts); the libraries' own
- * took 70, 137 and 110 MiB.
+ * scripts: the build's compiled copy (dictionaries/compiled.ts) opens in about 3 ms and 1 MiB of
+ * RSS, and its pages are read in as segmentation reaches them (dictionary-pages.ts), so a corpus
+ * with a few words in these scripts holds a few hundred KiB of each dictionary, and one written in
+ * them all of it (4, 11 and 30 MB for jieba's, IPADIC and ko-dic). Without that copy a dictionary
+ * is read from its package's files in 95, 70 and 140 ms and 22, 17 and 42 MiB, the inflated files
+ * being garbage until V8 collects them (bench/dictionary-segmenters.ts); the libraries' own took
+ * 70, 137 and 110 MiB.
  *
  * Cost and memory are linear in the run's length. A run is handed over whole up to `WINDOW` code
  * units, which covers any realistic run exactly; a longer one goes in windows that overlap by
@@ -29,8 +31,8 @@
  * that far from a window's end is settled in practice: test/kernels/dictionary-segmenters.test.ts
  * checks windowed runs against whole ones, where no overlap at all fails.
  */
-import { jiebaCut, jiebaDictionaryLoaded, jiebaHasWord, loadJiebaDictionary } from './dictionaries/jieba.js';
-import { linderaDictionaryLoaded, linderaWordStarts, loadLinderaDictionary } from './dictionaries/lindera.js';
+import { jiebaCut, jiebaDictionaryLoaded, jiebaHasWord, loadJiebaDictionary, unloadJiebaDictionary } from './dictionaries/jieba.js';
+import { linderaDictionaryLoaded, linderaWordStarts, loadLinderaDictionary, unloadLinderaDictionaries } from './dictionaries/lindera.js';
 import { isSurrogatePair } from './utf16.js';
 
 export type DictionaryLanguage = 'cmn' | 'jpn' | 'kor';
@@ -69,6 +71,12 @@ export function dictionaryWordStarts(text: string, language: DictionaryLanguage)
 export function loadDictionary(language: DictionaryLanguage): void {
   if (language === 'cmn') loadJiebaDictionary();
   else loadLinderaDictionary(language);
+}
+
+/** Drops every dictionary this thread loaded, closing the files they read in from. */
+export function unloadDictionaries(): void {
+  unloadJiebaDictionary();
+  unloadLinderaDictionaries();
 }
 
 /** The languages whose dictionary this thread has loaded. */

@@ -22,7 +22,7 @@
  * marks, or failed) segments in its own thread from then on; results never depend on where the
  * runs were cut.
  */
-import { dictionaryWordStarts, loadDictionary, loadedDictionaries, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
+import { dictionaryWordStarts, loadDictionary, loadedDictionaries, unloadDictionaries, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
 import { localSegmenter, useRunSegmenter, type DictionaryPreloader, type Run, type RunSegmenter } from '../kernels/run-segmenter.js';
 
 /** The next ticket to hand out, and the ticket whose holder may use the buffer. */
@@ -208,6 +208,8 @@ export function serveSegmenter(buffer: SharedArrayBuffer, { generation = 0, idle
     const state = Atomics.load(header, STATE);
     if (state !== REQUEST) {
       if (Atomics.load(header, RETIRE) !== 0) {
+        // the thread ends: its dictionaries' memory goes with it, their open files would not
+        unloadDictionaries();
         Atomics.store(header, RETIRE, 0);
         Atomics.store(header, SERVER, generation + 1);
         Atomics.notify(header, SERVER);

@@ -1,7 +1,8 @@
 /**
  * Compiled dictionaries: a dictionary as segmentation holds it (its typed arrays and a few numbers
  * and names), written once by the build (`npm run build:dictionaries`, compile-dictionaries.ts) to
- * build/dictionaries/<name>.bin and read back with one file read, its arrays views over that read.
+ * build/dictionaries/<name>.bin, and opened by reading its header: its arrays are read in a page
+ * at a time as segmentation reaches them (dictionary-pages.ts).
  * Reading a dictionary from its package instead inflates and parses it on every first use: 70 to
  * 140 ms of CPU per dictionary, and inflated files that stay garbage in the heap until V8 collects
  * them (bench/RESULTS.md 2026-11-30).
@@ -15,9 +16,13 @@
  * the arrays' byte count, values, and per array its type, offset and length), then from the next
  * multiple of 8 the arrays' bytes, each at an offset from there that is a multiple of 8.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { findBuildDirectory } from '../build-directory.js';
+import { readFully } from '../wasm-file.js';
+import { DictionaryPages, type DictionaryArray } from './dictionary-pages.js';
+
+export type { DictionaryArray };
 
 const MAGIC = 'QDICT';
 const FORMAT = 1;
@@ -26,7 +31,6 @@ const ALIGN = 8;
 
 const ARRAY_TYPES = { Uint8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float64Array } as const;
 type ArrayTypeName = keyof typeof ARRAY_TYPES;
-export type DictionaryArray = Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float64Array;
 
 /** A dictionary in parts: its arrays, and its numbers and names. */
 export interface DictionaryParts {
@@ -87,29 +91,54 @@ export function writeCompiledDictionary(file: string, source: string, parts: Dic
   renameSync(temporary, file);
 }
 
-/** The parts in `file`, if it exists and was compiled from `source` in this format; else undefined. */
-export function readCompiledDictionary(file: string | undefined, source: string): DictionaryParts | undefined {
+/** A compiled dictionary opened: its parts, whose arrays `pages` reads in as they are reached. */
+export interface OpenedDictionary {
+  readonly parts: DictionaryParts;
+  readonly pages: DictionaryPages;
+}
+
+/**
+ * Dictionary `file`, if it exists and was compiled from `source` in this format (else undefined),
+ * its header read and its arrays left on disk until read through `pages`.
+ */
+export function openCompiledDictionary(file: string | undefined, source: string): OpenedDictionary | undefined {
   if (file === undefined || !existsSync(file)) return undefined;
-  const bytes = readFileSync(file);
-  if (bytes.length < PREAMBLE_BYTES || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC || bytes[MAGIC.length] !== FORMAT) return undefined;
-  const headerLength = bytes.readUInt32LE(MAGIC.length + 1);
+  const fd = openSync(file, 'r');
+  try {
+    const opened = openedFrom(fd, fstatSync(fd).size, source);
+    if (opened === undefined) closeSync(fd);
+    return opened;
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/** The dictionary in the open file `fd` of `size` bytes, `fd` then owned by its pages; undefined if it is not one of `source`. */
+function openedFrom(fd: number, size: number, source: string): OpenedDictionary | undefined {
+  const preamble = Buffer.alloc(PREAMBLE_BYTES);
+  if (readFully(fd, preamble, 0) < PREAMBLE_BYTES || preamble.toString('latin1', 0, MAGIC.length) !== MAGIC || preamble[MAGIC.length] !== FORMAT) return undefined;
+  const headerLength = preamble.readUInt32LE(MAGIC.length + 1);
+  const base = alignUp(PREAMBLE_BYTES + headerLength);
+  if (base > size) return undefined;
+  const headerBytes = Buffer.alloc(headerLength);
+  readFully(fd, headerBytes, PREAMBLE_BYTES);
   let header: Header;
   try {
-    header = JSON.parse(bytes.toString('utf8', PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength)) as Header;
+    header = JSON.parse(headerBytes.toString('utf8')) as Header;
   } catch {
     return undefined;
   }
-  const base = alignUp(PREAMBLE_BYTES + headerLength);
-  if (header.source !== source || base + header.bytes !== bytes.length) return undefined;
-  // readFileSync's buffer of a file this size is its own allocation, so its offset is aligned.
-  const buffer = bytes.byteOffset % ALIGN === 0 ? bytes : Buffer.from(bytes);
+  if (header.source !== source || base + header.bytes !== size) return undefined;
+  // zero-filled and untouched: resident only as its pages are read in
+  const data = new ArrayBuffer(header.bytes);
   const arrays: Record<string, DictionaryArray> = {};
   for (const [key, { type, offset, length }] of Object.entries(header.arrays)) {
     const Type = Object.hasOwn(ARRAY_TYPES, type) ? ARRAY_TYPES[type] : undefined;
     if (Type === undefined || offset % ALIGN !== 0 || offset + length * Type.BYTES_PER_ELEMENT > header.bytes) return undefined;
-    arrays[key] = new Type(buffer.buffer, buffer.byteOffset + base + offset, length);
+    arrays[key] = new Type(data, offset, length);
   }
-  return { arrays, values: header.values };
+  return { parts: { arrays, values: header.values }, pages: new DictionaryPages(fd, data, base) };
 }
 
 /** The array `key` of `parts`, of type `type`; throws if the file lacks it (a compiler out of step with its reader). */

@@ -15,6 +15,7 @@
 import type { DictionaryEntries } from './jieba-dict-text.js';
 import { ResizableArrayBuffer } from '../resizable-buffer.js';
 import { partArray, partNumber, type DictionaryParts } from './compiled.js';
+import { DictionaryPages } from './dictionary-pages.js';
 import { jiebaLn } from './jieba-log.js';
 
 export class JiebaWords {
@@ -33,6 +34,8 @@ export class JiebaWords {
     readonly unknownWeight: number,
     /** The longest word's length in UTF-16 units: at most this many words start at one place. */
     readonly longest: number,
+    /** Reads in `units`, `starts`, `weightIndexes` and `byFirstUnit` as lookups reach them. */
+    private readonly pages: DictionaryPages = DictionaryPages.resident(),
   ) {}
 
   /** Reads dict.txt from `entries`. Throws if a line is not an entry or the words are out of order. */
@@ -90,38 +93,49 @@ export class JiebaWords {
   /** The lookup's arrays and numbers, for a compiled dictionary file (compiled.ts). */
   toParts(): DictionaryParts {
     const { units, starts, weightIndexes, weights, byFirstUnit, unknownWeight, longest } = this;
+    for (const array of [units, starts, weightIndexes, byFirstUnit]) this.pages.ensureAll(array);
     return { arrays: { units, starts, weightIndexes, weights, byFirstUnit }, values: { unknownWeight, longest } };
   }
 
-  /** The lookup `toParts` gave. */
-  static fromParts(parts: DictionaryParts): JiebaWords {
+  /** The lookup `toParts` gave, its arrays read in by `pages` (the weights at once). */
+  static fromParts(parts: DictionaryParts, pages: DictionaryPages): JiebaWords {
     const indexes = parts.arrays.weightIndexes;
     if (!(indexes instanceof Uint16Array || indexes instanceof Uint32Array)) throw new Error('compiled jieba dictionary: no weight indexes');
+    const weights = partArray(parts, 'weights', Float64Array);
+    pages.ensureAll(weights);
     return new JiebaWords(
       partArray(parts, 'units', Uint16Array),
       partArray(parts, 'starts', Uint32Array),
       indexes,
-      partArray(parts, 'weights', Float64Array),
+      weights,
       partArray(parts, 'byFirstUnit', Uint32Array),
       partNumber(parts, 'unknownWeight'),
       partNumber(parts, 'longest'),
+      pages,
     );
+  }
+
+  /** Closes the compiled file the lookup reads in from, if any: it is not to be used after. */
+  close(): void {
+    this.pages.close();
   }
 
   /** Whether `word` is a dictionary word (jieba-rs's `has_word`; a lone surrogate reads as U+FFFD). */
   has(word: string): boolean {
     if (word.length === 0) return false;
     const first = unitAt(word, 0);
+    const paged = !this.pages.complete;
+    this.pages.ensure(this.byFirstUnit, first, first + 2);
     let low = this.byFirstUnit[first]!;
     let high = this.byFirstUnit[first + 1]!;
     for (let depth = 1; depth < word.length && low < high; depth++) {
       // Words [low, high) all start with word[0, depth); the one that is no longer comes first.
-      if (this.lengthOf(low) === depth) low++;
+      if (this.lengthOf(low, paged) === depth) low++;
       const unit = unitAt(word, depth);
-      low = this.lowerBound(low, high, depth, unit);
-      high = this.lowerBound(low, high, depth, unit + 1);
+      low = this.lowerBound(low, high, depth, unit, paged);
+      high = this.lowerBound(low, high, depth, unit + 1, paged);
     }
-    return low < high && this.lengthOf(low) === word.length;
+    return low < high && this.lengthOf(low, paged) === word.length;
   }
 
   /**
@@ -132,33 +146,41 @@ export class JiebaWords {
   prefixes(text: string, from: number, to: number, ends: Int32Array, weights: Float64Array): number {
     let found = 0;
     const first = unitAt(text, from);
+    const paged = !this.pages.complete;
+    this.pages.ensure(this.byFirstUnit, first, first + 2);
     let low = this.byFirstUnit[first]!;
     let high = this.byFirstUnit[first + 1]!;
     for (let depth = 1; low < high; depth++) {
       // Words [low, high) all start with text[from, from + depth); the one that is no longer comes first.
-      if (this.lengthOf(low) === depth) {
+      if (this.lengthOf(low, paged) === depth) {
+        if (paged) this.pages.ensure(this.weightIndexes, low, low + 1);
         ends[found] = from + depth;
         weights[found++] = this.weights[this.weightIndexes[low]!]!;
         low++;
       }
       if (from + depth >= to) break;
       const unit = unitAt(text, from + depth);
-      low = this.lowerBound(low, high, depth, unit);
-      high = this.lowerBound(low, high, depth, unit + 1);
+      low = this.lowerBound(low, high, depth, unit, paged);
+      high = this.lowerBound(low, high, depth, unit + 1, paged);
     }
     return found;
   }
 
-  private lengthOf(word: number): number {
+  /** `paged`: the pages were not all read when the lookup began, so reads are guarded (pages.complete read once per lookup, not per read). */
+  private lengthOf(word: number, paged: boolean): number {
+    if (paged) this.pages.ensure(this.starts, word, word + 2);
     return this.starts[word + 1]! - this.starts[word]!;
   }
 
   /** The first of words [low, high), all longer than `depth`, whose unit at `depth` is `unit` or more. */
-  private lowerBound(low: number, high: number, depth: number, unit: number): number {
+  private lowerBound(low: number, high: number, depth: number, unit: number, paged: boolean): number {
     const { units, starts } = this;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (units[starts[middle]! + depth]! < unit) low = middle + 1;
+      if (paged) this.pages.ensure(starts, middle, middle + 1);
+      const at = starts[middle]! + depth;
+      if (paged) this.pages.ensure(units, at, at + 1);
+      if (units[at]! < unit) low = middle + 1;
       else high = middle;
     }
     return low;

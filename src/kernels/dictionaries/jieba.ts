@@ -18,7 +18,7 @@
  * reads it.
  */
 import { isSurrogatePair } from '../utf16.js';
-import { compiledDictionaryPath, moduleSource, readCompiledDictionary } from './compiled.js';
+import { compiledDictionaryPath, moduleSource, openCompiledDictionary } from './compiled.js';
 import { DictionaryEntries } from './jieba-dict-text.js';
 import { jiebaModuleFile, withEmbeddedJiebaDictionary } from './jieba-embedded.js';
 import { JiebaWords } from './jieba-words.js';
@@ -43,8 +43,8 @@ let edgeWeights = new Float64Array(0);
  */
 export function loadJiebaDictionary(): void {
   if (words !== undefined) return;
-  const compiled = readCompiledDictionary(compiledDictionaryPath(JIEBA_COMPILED), jiebaSource());
-  words = compiled === undefined ? readPackagedJiebaWords() : JiebaWords.fromParts(compiled);
+  const compiled = openCompiledDictionary(compiledDictionaryPath(JIEBA_COMPILED), jiebaSource());
+  words = compiled === undefined ? readPackagedJiebaWords() : JiebaWords.fromParts(compiled.parts, compiled.pages);
   edgeEnds = new Int32Array(words.longest);
   edgeWeights = new Float64Array(words.longest);
 }
@@ -57,6 +57,12 @@ export function jiebaSource(): string {
 /** jieba's words read from jieba-wasm's module file, as the compiled dictionary is made from. */
 export function readPackagedJiebaWords(): JiebaWords {
   return withEmbeddedJiebaDictionary((text) => JiebaWords.read(new DictionaryEntries(text)));
+}
+
+/** Drops jieba's dictionary from this thread (closing its file): a later use loads it again. */
+export function unloadJiebaDictionary(): void {
+  words?.close();
+  words = undefined;
 }
 
 export function jiebaDictionaryLoaded(): boolean {

@@ -15,7 +15,9 @@
  * the load.
  *
  * The build writes these arrays once to build/dictionaries/ (compiled.ts), and `readDictionary`
- * reads that copy when it was compiled from this lindera-wasm: none of the above happens then.
+ * opens that copy when it was compiled from this lindera-wasm: none of the above happens then, and
+ * the double array, the word entries and the connection costs are read in a page at a time as
+ * segmentation reaches them (dictionary-pages.ts), the rest at once.
  *
  * Which embedded dictionary is which is told by its character categories: IPADIC's char.def has
  * KANJINUMERIC, ko-dic's HANGUL (CC-CEDICT's has neither). Every file is checked against what
@@ -24,7 +26,8 @@
  */
 import { endianness } from 'node:os';
 
-import { compiledDictionaryPath, moduleSource, partArray, partNames, partNumber, readCompiledDictionary, type DictionaryParts } from './compiled.js';
+import { compiledDictionaryPath, moduleSource, openCompiledDictionary, partArray, partNames, partNumber, type DictionaryParts } from './compiled.js';
+import { DictionaryPages } from './dictionary-pages.js';
 import { EmbeddedFileReader, embeddedDictionaries, LINDERA_MODULE_FILE, type DictionaryFiles, type FileName } from './lindera-files.js';
 
 export type DictionaryName = 'ipadic' | 'ko-dic';
@@ -66,6 +69,8 @@ export interface LinderaDictionary {
   readonly backwardSize: number;
   readonly rowOf: Uint16Array;
   readonly rows: Int16Array;
+  /** Reads in `units`, `words` and `rows` as they are reached (the rest is read at once). */
+  readonly pages: DictionaryPages;
 }
 
 /** matrix.mtx as read: what the dictionary keeps of it, and its forward (right id) size. */
@@ -87,8 +92,8 @@ const READ: readonly FileName[] = ['matrix.mtx', 'dict.da', 'dict.vals', 'unk.bi
  * this lindera-wasm, else read from lindera-wasm's module.
  */
 export function readDictionary(name: DictionaryName): LinderaDictionary {
-  const compiled = readCompiledDictionary(compiledDictionaryPath(name), linderaSource());
-  return compiled === undefined ? readPackagedDictionary(name) : fromParts(compiled);
+  const compiled = openCompiledDictionary(compiledDictionaryPath(name), linderaSource());
+  return compiled === undefined ? readPackagedDictionary(name) : fromParts(compiled.parts, compiled.pages);
 }
 
 /** What the compiled dictionaries are compiled from: lindera-wasm's module file. */
@@ -99,6 +104,7 @@ export function linderaSource(): string {
 /** `dictionary`'s arrays and numbers, for a compiled dictionary file. */
 export function toParts(dictionary: LinderaDictionary): DictionaryParts {
   const { characters, units, words, unknownStarts, unknownIds, unknown, backwardSize, rowOf, rows } = dictionary;
+  for (const array of [units, words.leftIds, words.rightIds, words.costs, rows]) dictionary.pages.ensureAll(array);
   return {
     arrays: {
       invoke: characters.invoke,
@@ -122,31 +128,33 @@ export function toParts(dictionary: LinderaDictionary): DictionaryParts {
   };
 }
 
-/** The dictionary `toParts` gave. */
-function fromParts(parts: DictionaryParts): LinderaDictionary {
-  const entries = (prefix: string): WordEntries => ({
-    leftIds: partArray(parts, `${prefix}LeftIds`, Uint16Array),
-    rightIds: partArray(parts, `${prefix}RightIds`, Uint16Array),
-    costs: partArray(parts, `${prefix}Costs`, Int16Array),
+/** The dictionary `toParts` gave, its arrays read in by `pages`: the small ones at once. */
+function fromParts(parts: DictionaryParts, pages: DictionaryPages): LinderaDictionary {
+  const resident = <T extends Parameters<DictionaryPages['ensureAll']>[0]>(array: T): T => (pages.ensureAll(array), array);
+  const entries = (prefix: string, read: <T extends Uint16Array | Int16Array>(array: T) => T): WordEntries => ({
+    leftIds: read(partArray(parts, `${prefix}LeftIds`, Uint16Array)),
+    rightIds: read(partArray(parts, `${prefix}RightIds`, Uint16Array)),
+    costs: read(partArray(parts, `${prefix}Costs`, Int16Array)),
   });
   return {
     characters: {
       names: partNames(parts, 'names'),
-      invoke: partArray(parts, 'invoke', Uint8Array),
-      group: partArray(parts, 'group', Uint8Array),
-      boundaries: partArray(parts, 'boundaries', Uint32Array),
-      listStarts: partArray(parts, 'listStarts', Uint32Array),
-      categories: partArray(parts, 'categories', Uint8Array),
+      invoke: resident(partArray(parts, 'invoke', Uint8Array)),
+      group: resident(partArray(parts, 'group', Uint8Array)),
+      boundaries: resident(partArray(parts, 'boundaries', Uint32Array)),
+      listStarts: resident(partArray(parts, 'listStarts', Uint32Array)),
+      categories: resident(partArray(parts, 'categories', Uint8Array)),
       maxCategories: partNumber(parts, 'maxCategories'),
     },
     units: partArray(parts, 'units', Uint32Array),
-    words: entries('word'),
-    unknownStarts: partArray(parts, 'unknownStarts', Uint32Array),
-    unknownIds: partArray(parts, 'unknownIds', Uint32Array),
-    unknown: entries('unknown'),
+    words: entries('word', (array) => array),
+    unknownStarts: resident(partArray(parts, 'unknownStarts', Uint32Array)),
+    unknownIds: resident(partArray(parts, 'unknownIds', Uint32Array)),
+    unknown: entries('unknown', resident),
     backwardSize: partNumber(parts, 'backwardSize'),
-    rowOf: partArray(parts, 'rowOf', Uint16Array),
+    rowOf: resident(partArray(parts, 'rowOf', Uint16Array)),
     rows: partArray(parts, 'rows', Int16Array),
+    pages,
   };
 }
 
@@ -168,7 +176,7 @@ export function readPackagedDictionary(name: DictionaryName): LinderaDictionary 
     const words = checkIds(parseValues(file('dict.vals', reader.inflate(files['dict.vals']))), 'dict.vals');
     const units = parseDoubleArray(file('dict.da', reader.inflate(files['dict.da'])), words.costs.length);
     const { starts: unknownStarts, ids: unknownIds, entries } = parseUnknown(file('unk.bin', reader.inflate(files['unk.bin'])), characters.names.length);
-    return { characters, units, words, unknownStarts, unknownIds, unknown: checkIds(entries, 'unk.bin'), backwardSize, rowOf, rows };
+    return { characters, units, words, unknownStarts, unknownIds, unknown: checkIds(entries, 'unk.bin'), backwardSize, rowOf, rows, pages: DictionaryPages.resident() };
   } finally {
     reader.close();
   }

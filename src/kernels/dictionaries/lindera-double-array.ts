@@ -9,25 +9,31 @@
  * label is `c`. The steps are yada's, byte for byte, for any input: a NUL byte can walk onto an
  * empty unit (label 0), whose offset is 0, and on from there, as yada does.
  */
+import type { DictionaryPages } from './dictionary-pages.js';
 
 /**
  * The keys that `bytes[from .. end]` starts with, shortest first: pushes each one's value to
- * `values` and its length in bytes to `lengths`, after emptying both.
+ * `values` and its length in bytes to `lengths`, after emptying both. Each unit is read in through
+ * `pages` before it is read.
  */
-export function commonPrefixSearch(units: Uint32Array, bytes: Uint8Array, from: number, end: number, values: number[], lengths: number[]): void {
+export function commonPrefixSearch(units: Uint32Array, pages: DictionaryPages, bytes: Uint8Array, from: number, end: number, values: number[], lengths: number[]): void {
   values.length = 0;
   lengths.length = 0;
   let id = 0;
+  pages.ensure(units, 0, 1);
   for (let at = from; at < end; ) {
     const c = bytes[at++]!;
     id = (offset(units[id]!) ^ id ^ c) >>> 0;
     // Never past the end for an array yada built (children lie in whole blocks of 256 units).
     if (id >= units.length) return;
+    pages.ensure(units, id, id + 1);
     const unit = units[id]!;
     // The label keeps bit 31: a leaf never matches a byte.
     if ((unit & 0x800000ff) >>> 0 !== c) return;
     if ((unit & 0x100) !== 0) {
-      values.push(units[(offset(unit) ^ id) >>> 0]! & 0x7fffffff);
+      const leaf = (offset(unit) ^ id) >>> 0;
+      pages.ensure(units, leaf, leaf + 1);
+      values.push(units[leaf]! & 0x7fffffff);
       lengths.push(at - from);
     }
   }

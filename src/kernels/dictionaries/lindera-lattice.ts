@@ -71,13 +71,18 @@ export class Lattice {
     this.bestEdge = new Int32Array(dictionary.backwardSize);
   }
 
+  /** Closes the compiled file the dictionary reads in from, if any: the lattice is not to be used after. */
+  close(): void {
+    this.dictionary.pages.close();
+  }
+
   /**
    * Appends to `out` where the tokens of the sentence `bytes[from .. to]` (valid UTF-8) start, in
    * bytes from `from`: lindera's `tokens_offset`, empty if no path reaches the sentence's end.
    */
   segment(bytes: Uint8Array, from: number, to: number, out: number[]): void {
     const chars = this.measure(bytes, from, to);
-    const { characters, units, words, unknownStarts, unknownIds, unknown } = this.dictionary;
+    const { characters, units, words, unknownStarts, unknownIds, unknown, pages } = this.dictionary;
     const { invoke, group, listStarts, categories } = characters;
     const { head, byteAt, list, kanjiEnd, runEnd, charAt, values, lengths } = this;
     this.count = 0;
@@ -87,7 +92,7 @@ export class Lattice {
       if (head[i]! < 0) continue;
       this.nextPosition();
       const at = from + byteAt[i]!;
-      commonPrefixSearch(units, bytes, at, to, values, lengths);
+      commonPrefixSearch(units, pages, bytes, at, to, values, lengths);
       let found = false;
       for (let m = 0; m < values.length; m++) {
         const first = values[m]! >>> 5;
@@ -96,6 +101,9 @@ export class Lattice {
         // Only a NUL byte can lead yada off its keys; lindera then panics (its slicing of dict.vals
         // fails, or it slices the text inside a character at the next position).
         if (last > words.costs.length || (last > first && stop < 0)) throw new Error(`lindera's double array led to no word at byte ${at} (lindera-wasm panics there)`);
+        pages.ensure(words.leftIds, first, last);
+        pages.ensure(words.rightIds, first, last);
+        pages.ensure(words.costs, first, last);
         for (let w = first; w < last; w++) {
           this.addEdge(i, stop, words.leftIds[w]!, words.rightIds[w]!, words.costs[w]!, lengths[m]!, kanjiEnd[i]! >= stop);
           found = true;
@@ -224,7 +232,11 @@ export class Lattice {
     }
     this.start[edge] = from;
     this.left[edge] = left;
-    this.rowStart[edge] = this.dictionary.rowOf[rightId]! * this.dictionary.backwardSize;
+    const { rowOf, backwardSize, rows, pages } = this.dictionary;
+    const rowStart = rowOf[rightId]! * backwardSize;
+    // best() reads the row's costs from every word that follows
+    pages.ensure(rows, rowStart, rowStart + backwardSize);
+    this.rowStart[edge] = rowStart;
     this.base[edge] = (pathCost + penalty(bytes, kanjiOnly)) | 0;
     this.next[edge] = -1;
     if (this.head[stop]! < 0) this.head[stop] = edge;

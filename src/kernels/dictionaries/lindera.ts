@@ -69,6 +69,12 @@ export function loadLinderaDictionary(language: LinderaLanguage): void {
   latticeOf(language);
 }
 
+/** Drops both dictionaries from this thread (closing their files): a later use loads them again. */
+export function unloadLinderaDictionaries(): void {
+  for (const lattice of lattices.values()) lattice.close();
+  lattices.clear();
+}
+
 export function linderaDictionaryLoaded(language: LinderaLanguage): boolean {
   return lattices.has(language);
 }

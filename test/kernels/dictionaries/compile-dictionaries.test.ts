@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { compileDictionaries } from '../../../src/kernels/dictionaries/compile-dictionaries.js';
-import { compiledDictionaryPath, readCompiledDictionary, type DictionaryParts } from '../../../src/kernels/dictionaries/compiled.js';
+import { compiledDictionaryPath, openCompiledDictionary, type DictionaryParts } from '../../../src/kernels/dictionaries/compiled.js';
+import { readWhole } from '../../helpers/compiled-dictionaries.js';
 import { JIEBA_COMPILED, jiebaSource, readPackagedJiebaWords } from '../../../src/kernels/dictionaries/jieba.js';
 import { JiebaWords } from '../../../src/kernels/dictionaries/jieba-words.js';
 import { linderaSource, readDictionary, readPackagedDictionary, toParts } from '../../../src/kernels/dictionaries/lindera-dictionary.js';
@@ -32,14 +33,14 @@ describe('compileDictionaries', () => {
   });
 
   it("compiles jieba's words as read from jieba-wasm, and reads them back whole", () => {
-    const compiled = readCompiledDictionary(join(dir, 'jieba.bin'), jiebaSource())!;
     const packaged = plain(readPackagedJiebaWords().toParts());
-    expect(plain(compiled)).toEqual(packaged);
-    expect(plain(JiebaWords.fromParts(compiled).toParts())).toEqual(packaged);
+    expect(plain(readWhole(join(dir, 'jieba.bin'), jiebaSource())!)).toEqual(packaged);
+    const opened = openCompiledDictionary(join(dir, 'jieba.bin'), jiebaSource())!;
+    expect(plain(JiebaWords.fromParts(opened.parts, opened.pages).toParts())).toEqual(packaged);
   });
 
   it.each(['ipadic', 'ko-dic'] as const)('compiles %s as read from lindera-wasm, read back whole, and it segments the same', (name) => {
-    const compiled = readCompiledDictionary(join(dir, `${name}.bin`), linderaSource());
+    const compiled = readWhole(join(dir, `${name}.bin`), linderaSource());
     const packaged = readPackagedDictionary(name);
     expect(plain(compiled!)).toEqual(plain(toParts(packaged)));
     // readDictionary reads build/'s copy, compiled from the same package.
@@ -58,6 +59,6 @@ describe('compileDictionaries', () => {
     ['ipadic', linderaSource],
     ['ko-dic', linderaSource],
   ])('left a current %s in build/dictionaries', (name, source) => {
-    expect(readCompiledDictionary(compiledDictionaryPath(name), source())).toBeDefined();
+    expect(readWhole(compiledDictionaryPath(name), source())).toBeDefined();
   });
 });

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { readCompiledDictionary, writeCompiledDictionary, type DictionaryParts } from '../../../src/kernels/dictionaries/compiled.js';
+import { writeCompiledDictionary, type DictionaryParts } from '../../../src/kernels/dictionaries/compiled.js';
+import { readWhole } from '../../helpers/compiled-dictionaries.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quarry-compiled-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,7 +34,7 @@ function written(name: string, source = 'pkg@1.0.0 module.wasm 42', parts = PART
 
 describe('compiled dictionary files', () => {
   it('read back every array and value as written, each array aligned for its type', () => {
-    const read = readCompiledDictionary(written('round-trip'), 'pkg@1.0.0 module.wasm 42')!;
+    const read = readWhole(written('round-trip'), 'pkg@1.0.0 module.wasm 42')!;
     expect(read.values).toEqual(PARTS.values);
     expect(Object.keys(read.arrays)).toEqual(Object.keys(PARTS.arrays));
     for (const [key, array] of Object.entries(PARTS.arrays)) {
@@ -46,14 +47,14 @@ describe('compiled dictionary files', () => {
 
   it('write arrays that are views into a larger buffer as the views, not their buffers', () => {
     const whole = Uint16Array.of(9, 8, 7, 6, 5);
-    const read = readCompiledDictionary(written('views', 's', { arrays: { middle: whole.subarray(1, 4) }, values: {} }), 's')!;
+    const read = readWhole(written('views', 's', { arrays: { middle: whole.subarray(1, 4) }, values: {} }), 's')!;
     expect([...read.arrays.middle!]).toEqual([8, 7, 6]);
   });
 
   it('are not used when missing, or compiled from another source', () => {
-    expect(readCompiledDictionary(join(dir, 'missing.bin'), 'pkg@1.0.0 module.wasm 42')).toBeUndefined();
-    expect(readCompiledDictionary(undefined, 'pkg@1.0.0 module.wasm 42')).toBeUndefined();
-    expect(readCompiledDictionary(written('other-source'), 'pkg@1.0.1 module.wasm 42')).toBeUndefined();
+    expect(readWhole(join(dir, 'missing.bin'), 'pkg@1.0.0 module.wasm 42')).toBeUndefined();
+    expect(readWhole(undefined, 'pkg@1.0.0 module.wasm 42')).toBeUndefined();
+    expect(readWhole(written('other-source'), 'pkg@1.0.1 module.wasm 42')).toBeUndefined();
   });
 
   it('are not used when cut short, lengthened, of another format or not a compiled dictionary', () => {
@@ -61,7 +62,7 @@ describe('compiled dictionary files', () => {
     const variant = (name: string, changed: Buffer) => {
       const file = join(dir, `${name}.bin`);
       writeFileSync(file, changed);
-      return readCompiledDictionary(file, 'pkg@1.0.0 module.wasm 42');
+      return readWhole(file, 'pkg@1.0.0 module.wasm 42');
     };
     expect(variant('short', bytes.subarray(0, bytes.length - 8))).toBeUndefined();
     expect(variant('long', Buffer.concat([bytes, Buffer.alloc(8)]))).toBeUndefined();
@@ -81,6 +82,6 @@ describe('compiled dictionary files', () => {
     const file = join(dir, 'constructor.bin');
     writeFileSync(file, changed);
     expect(header).toContain('"constructor"');
-    expect(readCompiledDictionary(file, 's')).toBeUndefined();
+    expect(readWhole(file, 's')).toBeUndefined();
   });
 });
