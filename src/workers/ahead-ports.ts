@@ -5,7 +5,7 @@
  * Atomics to sleep until a part is posted): its write is one synchronous transaction.
  *
  * A shared Int32Array coordinates them (its slots and the messages: ahead-protocol.ts), so
- * a worker stays at most MAX_AHEAD parts ahead of the write.
+ * a worker stays at most MAX_AHEAD parts ahead of what the write took, or of what it has read.
  */
 import { receiveMessageOnPort, MessageChannel, type MessagePort } from 'node:worker_threads';
 import { chunkBytes, type DocumentOp } from '../engine/indexer/document-batch.js';
@@ -14,6 +14,8 @@ import { payloadBytes } from '../engine/documents/ndjson-payload.js';
 import type { IndexSettings } from '../types/settings.js';
 import {
   FAILED,
+  NOTED_LINE,
+  NOTED_OP,
   postedSlot,
   STARTED,
   STOP,
@@ -39,6 +41,9 @@ const OP_MIN_BYTES = 64 << 10;
  * then take about two chunks' worth of payload, whatever the size of the documents.
  */
 const PARTS_PER_CHUNK = 8;
+
+/** Lines the write reads between two wake-ups of the workers (noted). */
+const NOTIFY_LINES = 64;
 
 /** What the index writer thread gets: its ends of the channels. */
 export interface AheadEnds {
@@ -86,6 +91,9 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned
 export class AheadPorts implements AheadPartSource {
   private seq = 0;
   private ended = false;
+  /** the read position the workers were last woken for: addition, and line / NOTIFY_LINES */
+  private notifiedOp = -1;
+  private notifiedBlock = -1;
 
   constructor(private readonly ends: AheadEnds) {}
 
@@ -98,6 +106,19 @@ export class AheadPorts implements AheadPartSource {
     for (const port of this.ends.ports) port.postMessage(message);
     Atomics.store(this.ends.state, STARTED, 1);
     Atomics.notify(this.ends.state, STARTED);
+  }
+
+  noted(op: number, line: number): void {
+    const { state, ports } = this.ends;
+    Atomics.store(state, NOTED_LINE, line);
+    Atomics.store(state, NOTED_OP, op);
+    // a worker held back by MAX_AHEAD may now post the parts of the lines read: woken every
+    // NOTIFY_LINES lines (parts cut by size can be that short), not per document
+    const block = Math.floor(line / NOTIFY_LINES);
+    if (op === this.notifiedOp && block === this.notifiedBlock) return;
+    this.notifiedOp = op;
+    this.notifiedBlock = block;
+    for (let thread = 0; thread < ports.length; thread++) Atomics.notify(state, takenSlot(thread));
   }
 
   next(): AheadPart | null {

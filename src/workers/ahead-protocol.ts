@@ -4,7 +4,9 @@
  * the task a worker runs and the messages on its port. It imports neither side.
  *
  * The Int32Array holds STOP (the write is over), STARTED (the writer posted the settings),
- * FAILED (a task died without saying so), and per thread how many messages were posted and taken.
+ * FAILED (a task died without saying so), where the write has read the batch's additions to
+ * (NOTED_OP, NOTED_LINE: the last payload line it took as a document whose ahead words it will
+ * ask for), and per thread how many messages were posted and taken.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { AheadJob } from '../engine/words/extract-ahead.js';
@@ -14,11 +16,18 @@ import type { Sharding } from '../engine/shards/shard-of.js';
 export const STOP = 0;
 export const STARTED = 1;
 export const FAILED = 2;
-export const postedSlot = (thread: number) => 3 + 2 * thread;
-export const takenSlot = (thread: number) => 4 + 2 * thread;
+/**
+ * The write's read position, (addition, line), only ever growing. The writer stores the line
+ * before the addition and a worker reads the addition first, so a worker may see a position
+ * behind the true one (which only holds it back), never one ahead of it.
+ */
+export const NOTED_OP = 3;
+export const NOTED_LINE = 4;
+export const postedSlot = (thread: number) => 5 + 2 * thread;
+export const takenSlot = (thread: number) => 6 + 2 * thread;
 
-/** The state's length for `threads` workers: the three flags and two counters a thread. */
-export const stateLength = (threads: number) => 3 + 2 * threads;
+/** The state's length for `threads` workers: the three flags, the read position and two counters a thread. */
+export const stateLength = (threads: number) => 5 + 2 * threads;
 
 /** One worker's task (the extraction pool runs extract-ahead-thread.js with it). */
 export interface AheadTask {

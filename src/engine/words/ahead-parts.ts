@@ -39,6 +39,11 @@ export interface AheadPartSource {
   extracts(op: number): boolean;
   /** What the workers extract against: the write's settings and its index's search fields. */
   start(settings: IndexSettings, searchFields: readonly string[]): void;
+  /**
+   * The write took line `line` of addition `op` as a document whose words it will ask for: the
+   * parts up to that line are needed by the chunk it is reading, whatever lies ahead.
+   */
+  noted(op: number, line: number): void;
   /** The next part, waiting for it; null when no more will come. */
   next(): AheadPart | null;
 }
@@ -64,6 +69,7 @@ export class AheadParts {
     const position = op * OP_STRIDE + line;
     this.positions.set(doc, position);
     this.lastNoted = position;
+    this.source.noted(op, line);
   }
 
   /** The ahead words of a noted document, when its part came. */

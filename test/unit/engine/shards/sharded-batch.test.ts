@@ -144,6 +144,7 @@ describe('a document batch with a sharded network', () => {
       let parts: Generator<AheadPart> | undefined;
       const source: AheadPartSource = {
         extracts: () => true,
+        noted() {},
         start(settings, fields) {
           const drops = (doc: JsonObject) => !ownsDocument(sharding, documentId(doc, 'id'));
           parts = extractAheadParts({ sources: ops.map((op) => (op.op === 'add' ? op.source : null)), thread: 0, threads: 1 }, settings, fields, drops);

@@ -46,6 +46,8 @@ function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: Ahea
   let seq = 0;
   return {
     extracts: (op) => sources[op] !== null,
+    // taken in this thread as asked for: nothing held back to release
+    noted() {},
     start(settings, searchFields) {
       workers = Array.from({ length: threads }, (_, thread) => extractAheadParts({ sources, thread, threads, partBytes }, settings, searchFields));
     },
