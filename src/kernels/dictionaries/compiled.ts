@@ -99,18 +99,20 @@ export interface OpenedDictionary {
 
 /**
  * Dictionary `file`, if it exists and was compiled from `source` in this format (else undefined),
- * its header read and its arrays left on disk until read through `pages`.
+ * its header read and its arrays left on disk until read through `pages`. A file that cannot be
+ * read or does not hold together is not used either: the package is always there to read.
  */
 export function openCompiledDictionary(file: string | undefined, source: string): OpenedDictionary | undefined {
   if (file === undefined || !existsSync(file)) return undefined;
-  const fd = openSync(file, 'r');
+  let fd: number | undefined;
   try {
+    fd = openSync(file, 'r');
     const opened = openedFrom(fd, fstatSync(fd).size, source);
     if (opened === undefined) closeSync(fd);
     return opened;
-  } catch (err) {
-    closeSync(fd);
-    throw err;
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    return undefined;
   }
 }
 
@@ -129,13 +131,15 @@ function openedFrom(fd: number, size: number, source: string): OpenedDictionary 
   } catch {
     return undefined;
   }
-  if (header.source !== source || base + header.bytes !== size) return undefined;
+  if (typeof header !== 'object' || header === null || typeof header.arrays !== 'object' || typeof header.values !== 'object') return undefined;
+  if (header.source !== source || !Number.isSafeInteger(header.bytes) || base + header.bytes !== size) return undefined;
   // zero-filled and untouched: resident only as its pages are read in
   const data = new ArrayBuffer(header.bytes);
   const arrays: Record<string, DictionaryArray> = {};
   for (const [key, { type, offset, length }] of Object.entries(header.arrays)) {
     const Type = Object.hasOwn(ARRAY_TYPES, type) ? ARRAY_TYPES[type] : undefined;
-    if (Type === undefined || offset % ALIGN !== 0 || offset + length * Type.BYTES_PER_ELEMENT > header.bytes) return undefined;
+    if (Type === undefined || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) return undefined;
+    if (offset % ALIGN !== 0 || offset + length * Type.BYTES_PER_ELEMENT > header.bytes) return undefined;
     arrays[key] = new Type(data, offset, length);
   }
   return { parts: { arrays, values: header.values }, pages: new DictionaryPages(fd, data, base) };

@@ -73,6 +73,30 @@ describe('compiled dictionary files', () => {
     expect(variant('empty', Buffer.alloc(0))).toBeUndefined();
   });
 
+  it('are not used when the header, valid JSON of the right source, does not hold together', () => {
+    // the format laid out by hand: "QDICT", format 1, the header's length, the header, the data from the next multiple of 8
+    const raw = (name: string, header: object) => {
+      const json = Buffer.from(JSON.stringify(header));
+      const base = Math.ceil((10 + json.length) / 8) * 8;
+      const out = Buffer.alloc(base + 8);
+      out.write('QDICT', 0, 'latin1');
+      out[5] = 1;
+      out.writeUInt32LE(json.length, 6);
+      json.copy(out, 10);
+      const file = join(dir, `${name}.bin`);
+      writeFileSync(file, out);
+      return readWhole(file, 's');
+    };
+    const units = { type: 'Uint32Array', offset: 0, length: 2 };
+    expect(raw('sound', { source: 's', bytes: 8, values: {}, arrays: { units } })).toBeDefined();
+    expect(raw('no-arrays', { source: 's', bytes: 8, values: {}, arrays: null })).toBeUndefined();
+    expect(raw('no-values', { source: 's', bytes: 8, arrays: { units } })).toBeUndefined();
+    expect(raw('not-an-object', ['s', 8])).toBeUndefined();
+    expect(raw('negative', { source: 's', bytes: 8, values: {}, arrays: { units: { ...units, offset: -8 } } })).toBeUndefined();
+    expect(raw('fraction', { source: 's', bytes: 8, values: {}, arrays: { units: { ...units, length: 1.5 } } })).toBeUndefined();
+    expect(raw('bytes', { source: 's', bytes: '8', values: {}, arrays: { units } })).toBeUndefined();
+  });
+
   it('are not used when the header names an array type that is no typed array', () => {
     const bytes = readFileSync(written('typed', 's', { arrays: { units: Uint32Array.of(1, 2) }, values: {} }));
     const headerLength = bytes.readUInt32LE(6);
