@@ -7,7 +7,6 @@ import type { KeyStore } from '../auth/key-store.js';
 import type { ChatWorkspaceStore } from '../chats/workspace-store.js';
 import type { Config } from '../config/index.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
-import type { PayloadDictionaries } from '../indexes/payload-dictionaries.js';
 import type { IndexReader } from '../indexes/reader.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import type { LogHub } from '../logs/log-hub.js';
@@ -40,8 +39,6 @@ export interface AppDeps {
   stats: StatsService;
   /** Index lookups and reads (settings, fields, documents, search) by uid. */
   indexReader: IndexReader;
-  /** the dictionaries a documents payload will need, loaded ahead of its batch */
-  payloadDictionaries: PayloadDictionaries;
   updateFiles: UpdateFiles;
   logs: LogHub;
   webhooks: WebhookStore;

@@ -21,7 +21,6 @@ import { sweepDumpDir, writeDump } from '../dumps/writer.js';
 import { runtimeFromEnv, setEmbedderRuntime } from '../embedders/runtime.js';
 import { IndexEnvs } from '../engine/index-env.js';
 import { ExperimentalFeatures } from '../features/experimental-features.js';
-import { PayloadDictionaries } from '../indexes/payload-dictionaries.js';
 import { IndexReader } from '../indexes/reader.js';
 import { IndexRegistry } from '../indexes/registry.js';
 import { StatsService } from '../indexes/stats.js';
@@ -87,8 +86,6 @@ export interface Instance {
   indexEnvs: IndexEnvs;
   stats: StatsService;
   indexReader: IndexReader;
-  /** the dictionaries a documents payload will need, loaded ahead of its batch */
-  payloadDictionaries: PayloadDictionaries;
   updateFiles: UpdateFiles;
   webhooks: WebhookStore;
   /** the chat workspaces of `/chats` and their settings */
@@ -324,7 +321,6 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     indexEnvs,
     stats: new StatsService(store, indexes, indexEnvs, indexing),
     indexReader,
-    payloadDictionaries: new PayloadDictionaries(indexReader, () => queue.processing?.taskUids ?? null),
     updateFiles,
     webhooks,
     chatWorkspaces,

@@ -1,21 +1,21 @@
 /**
- * Chinese, Japanese or Korean text ahead in a batch, found before extraction reaches it. A
- * dictionary segmenter loads on first use, 100 to 150 ms each (jieba's, IPADIC, ko-dic; more
- * on a busy machine), and the extraction that meets the first such run waits for it, and the index writer
- * for that extraction. Two looks ahead ask the segmenter thread to load the dictionaries early:
- * - when a payload is received: the HTTP thread sees every document as it stores the payload and
- *   keeps a few holding such text (`DictionarySample`); once the task is registered, the languages
- *   they ask for (`sampledLanguages`) load while earlier batches run;
- * - when a batch starts: an extraction worker scans its batch's payloads (`scoutDictionaries`).
- * Both find the lines holding the UTF-8 lead bytes of U+3000–U+DFFF (kana, CJK ideographs,
- * Hangul) and tokenize a bounded number of them with a segmenter that cuts nothing
+ * Chinese, Japanese or Korean text ahead in a batch, found before extraction reaches it: when a
+ * batch starts, its first extraction worker scans the batch's payloads (`scoutDictionaries`) and
+ * asks the segmenter thread to load the dictionaries their runs will ask for. A compiled
+ * dictionary opens in about 3 ms (kernels/dictionaries/compiled.ts), so this now spares the
+ * extraction little; it costs an extraction worker, which waits on the writer most of a load,
+ * 88 ms of a debdocs load. (The documents route also sampled every payload as it was received,
+ * when a dictionary took 0.1 to 2.6 s to load: that cost the HTTP thread, which also answers
+ * searches, 115 ms of a debdocs load, and was removed: bench/RESULTS.md 2026-11-30.)
+ * The scan finds the lines holding the UTF-8 lead bytes of U+3000–U+DFFF (kana, CJK ideographs,
+ * Hangul) and tokenizes a bounded number of them with a segmenter that cuts nothing
  * (run-segmenter.ts `dictionaryLanguagesOf`) to learn which languages their runs ask for.
  */
 import type { DictionaryLanguage } from '../../kernels/dictionary-segmenters.js';
 import { dictionaryLanguagesOf } from '../../kernels/run-segmenter.js';
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { documentId, inferPrimaryKey, type JsonObject } from '../document-id.js';
+import type { JsonObject } from '../document-id.js';
 import { ndjsonLines, parsedLine } from '../documents/ndjson-payload.js';
 import { extractorFor, SearchFieldIds } from './extract.js';
 
@@ -125,73 +125,5 @@ export function scoutDictionaries(sources: readonly (PayloadSource | null)[], se
   }
   // the payload's last block is not kept
   wordsOf = null;
-  return hunt.found;
-}
-
-/** Documents a sample keeps of each kind (holding kana, holding Hangul, holding Han only). */
-const SAMPLED_PER_KIND = 16;
-/**
- * A larger document is not kept, and a sample keeps at most SAMPLED_BYTES in all: its documents
- * are tokenized on the HTTP thread (about 10 ms per 128 KiB), which the batch's own look ahead
- * spares its worker's.
- */
-const SAMPLED_LINE_BYTES = 1 << 14;
-const SAMPLED_BYTES = 1 << 17;
-
-/**
- * A few documents of a payload being received that hold kana, Hangul or Han, copied with the
- * scripts they hold: at most SAMPLED_PER_KIND of each kind, within SAMPLED_LINE_BYTES each and
- * SAMPLED_BYTES in all. Looking costs a scan of each document's bytes, four at a time while they
- * are ASCII.
- */
-export class DictionarySample {
-  readonly lines: Buffer[] = [];
-  /** the scripts (HAN, KANA, HANGUL bits) of each line */
-  readonly scripts: number[] = [];
-  private readonly kept = [0, 0, 0];
-  private bytes = 0;
-
-  /** Looks at one document of the payload, a compact JSON line. */
-  observe(document: Buffer): void {
-    if (this.lines.length === 3 * SAMPLED_PER_KIND || document.length > SAMPLED_LINE_BYTES || this.bytes + document.length > SAMPLED_BYTES) return;
-    let scripts: number;
-    try {
-      scripts = scriptsOf(document, 0, document.length);
-    } finally {
-      wordsOf = null;
-    }
-    if (scripts === 0) return;
-    const kind = (scripts & KANA) !== 0 ? 0 : (scripts & HANGUL) !== 0 ? 1 : 2;
-    if (this.kept[kind]! === SAMPLED_PER_KIND) return;
-    this.kept[kind]!++;
-    this.bytes += document.length;
-    this.lines.push(Buffer.from(document));
-    this.scripts.push(scripts);
-  }
-}
-
-/** Whether the write would take `doc` as a document: its id read under `primaryKey`, or under the key inferred from it. */
-function hasDocumentId(doc: JsonObject, primaryKey: string | null): boolean {
-  try {
-    documentId(doc, primaryKey ?? inferPrimaryKey(doc));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The dictionary languages the documents of `sample` ask for in an index of `settings` and
- * `searchFields`, from the documents the write would take (`primaryKey`: the payload's or the
- * index's, null to infer it): a payload whose documents all fail loads nothing.
- */
-export function sampledLanguages(sample: DictionarySample, settings: IndexSettings, searchFields: readonly string[], primaryKey: string | null): Set<DictionaryLanguage> {
-  const hunt = new LanguageHunt(settings, searchFields);
-  for (const [i, line] of sample.lines.entries()) {
-    if (!hunt.take(sample.scripts[i]!)) continue;
-    const doc = parsedLine(line);
-    if (doc !== null && hasDocumentId(doc, primaryKey)) hunt.tokenize(doc);
-    if (hunt.complete) break;
-  }
   return hunt.found;
 }

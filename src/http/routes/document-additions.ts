@@ -37,9 +37,7 @@ async function addDocuments(
   const { format, delimiter } = documentsFormat(ctx.headers['content-type'], ctx.query.csvDelimiter);
   const limit = deps.config.httpPayloadSizeLimit;
   const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.headers['content-encoding'], limit);
-  // Chinese, Japanese or Korean text in the payload has its dictionaries load before the batch runs
-  const sample = deps.payloadDictionaries.sample();
-  const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit, (document) => sample.observe(document));
+  const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit);
   try {
     const input: TaskInput = {
       kind: {
@@ -55,9 +53,7 @@ async function addDocuments(
       },
       customMetadata: ctx.query.customMetadata ?? null,
     };
-    const task = await enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
-    deps.payloadDictionaries.preload(uid, task.taskUid, ctx.query.primaryKey ?? null, sample);
-    return task;
+    return await enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
   } catch (err) {
     await deps.updateFiles.delete(payload.uuid);
     throw err;

@@ -49,23 +49,18 @@ function payloadTooLarge(limit: number): ApiError {
   );
 }
 
-/**
- * Writes the update file of a payload; `observe` (if given) sees each document as it is stored,
- * one compact JSON object, valid during the call.
- */
+/** Writes the update file of a payload. */
 export async function writeDocumentsPayload(
   chunks: AsyncIterable<Buffer>,
   format: DocumentsFormat,
   delimiter: string,
   updateFiles: UpdateFileWriter,
   limit: number,
-  observe?: (document: Buffer) => void,
 ): Promise<WrittenPayload> {
   let documentsCount = 0;
   let batch: Buffer[] = [];
   let batchBytes = 0;
   const parser = parserFor(format, delimiter, (document) => {
-    observe?.(document);
     batch.push(document, NEWLINE);
     batchBytes += document.length + 1;
     documentsCount++;
