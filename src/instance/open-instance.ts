@@ -243,7 +243,7 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
   const referenced = queue.enqueuedContentFiles();
   updateFiles.sweep((uuid) => referenced.has(uuid));
   const workers = new WorkerPools(config.maxIndexingThreads, indexingMemoryBudget(config.maxIndexingMemory));
-  useRunSegmenter(workers.runSegmenter(), workers.dictionaryPreloader());
+  useRunSegmenter(workers.runSegmenter());
   // Every request to a URL users give goes through this client, under the one IP policy; a dump's
   // embedders are built while it is imported.
   const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));

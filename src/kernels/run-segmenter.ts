@@ -2,8 +2,9 @@
  * Where the dictionary segmenters run: segmentation.ts hands over all the runs of a tokenizer
  * call at once. By default in this thread (dictionary-segmenters.ts); a thread whose bootstrap
  * installed a remote (src/workers/segmenter-channel.ts) sends them to the process's segmenter
- * thread instead, so the dictionaries of jieba, IPADIC and ko-dic (about 75 MiB together, 100 to 150 ms each to load)
- * load once per process rather than once per thread that meets Chinese, Japanese or Korean.
+ * thread instead, so the dictionaries of jieba, IPADIC and ko-dic (45 MB together once read
+ * whole) are held once per process rather than once per thread that meets Chinese, Japanese or
+ * Korean.
  */
 import { dictionaryWordStarts, type DictionaryLanguage } from './dictionary-segmenters.js';
 
@@ -40,9 +41,10 @@ export function segmentRuns(runs: readonly Run[]): number[][] {
 }
 
 /**
- * Milliseconds this thread has spent in segmentRuns so far: mostly a dictionary loading on first
- * use (100 to 150 ms, more on a busy machine) or, with a remote, waiting for the segmenter
- * thread (behind another thread's request, or loading); a search's time budget leaves it out.
+ * Milliseconds this thread has spent in segmentRuns so far: mostly, with a remote, waiting for the
+ * segmenter thread (behind another thread's request, or loading a dictionary: about 3 ms from the
+ * build's compiled copy, 70 to 140 ms from its package without one); a search's time budget
+ * leaves it out.
  */
 export function segmentationMs(): number {
   return spentMs;

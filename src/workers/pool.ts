@@ -11,8 +11,8 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { indexingMemoryBudget } from '../config/indexing-memory.js';
-import type { DictionaryPreloader, RunSegmenter } from '../kernels/run-segmenter.js';
-import { createSegmenterBuffer, markSegmenterGone, remotePreloader, remoteSegmenter, retireSegmenter } from './segmenter-channel.js';
+import type { RunSegmenter } from '../kernels/run-segmenter.js';
+import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter } from './segmenter-channel.js';
 
 /** How long pool threads, and the segmenter thread's dictionaries, stay after their last use. */
 const IDLE_MS = 60_000;
@@ -81,11 +81,6 @@ export class WorkerPools {
   runSegmenter(): RunSegmenter {
     let remote: RunSegmenter | null = null;
     return (runs) => (remote ??= remoteSegmenter(this.segmenter()))(runs);
-  }
-
-  /** This (the HTTP) thread's way to have the segmenter thread, started on first use, load dictionaries ahead. */
-  dictionaryPreloader(): DictionaryPreloader {
-    return (languages) => remotePreloader(this.segmenter())(languages);
   }
 
   private poolThreadData(): PoolThreadData {

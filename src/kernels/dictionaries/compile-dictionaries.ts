@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { findBuildDirectory } from '../build-directory.js';
-import { writeCompiledDictionary } from './compiled.js';
+import { writeCompiledDictionary, type DictionaryParts } from './compiled.js';
 import { JIEBA_COMPILED, jiebaSource, readPackagedJiebaWords } from './jieba.js';
 import { linderaSource, readPackagedDictionary, toParts, type DictionaryName } from './lindera-dictionary.js';
 
@@ -15,7 +15,7 @@ const LINDERA_COMPILED: readonly DictionaryName[] = ['ipadic', 'ko-dic'];
 /** Compiles every dictionary into `directory` (by default build/dictionaries/); the files written. */
 export function compileDictionaries(directory = defaultDirectory()): string[] {
   const written: string[] = [];
-  const write = (name: string, source: string, parts: Parameters<typeof writeCompiledDictionary>[2]) => {
+  const write = (name: string, source: string, parts: DictionaryParts) => {
     const file = join(directory, `${name}.bin`);
     writeCompiledDictionary(file, source, parts);
     written.push(file);
