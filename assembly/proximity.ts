@@ -1,6 +1,7 @@
 // The proximity kernel: Meilisearch's proximity cost of a batch of candidate documents in one
-// call. Called through `proximityCosts` (assembly/index.ts) by src/kernels/proximity.ts, once per
-// group the proximity ranking step splits (src/engine/search/ranking.ts).
+// call. Called through `proximityCosts` (assembly/index.ts) by src/kernels/record-arena.ts over the
+// lists the gather kernel left in the same memory, or by src/kernels/proximity.ts over a batch
+// copied in, once per group the proximity ranking step splits (src/engine/search/ranking.ts).
 //
 // Each document has `nLists` place lists (src/engine/search/proximity-terms.ts lays out several
 // per query term: its single words, the first and last words of its phrase-like derivations, its

@@ -1,8 +1,9 @@
 /**
  * Typed wrapper of the proximity kernel (assembly/proximity.ts): the proximity costs of a batch
- * of candidate documents in ONE WASM call. Caller: the proximity step of the bucket sort
- * (src/engine/search/ranking.ts), once per group it splits, with the place lists and pair records
- * of src/engine/search/proximity-terms.ts.
+ * of candidate documents in ONE WASM call, with the pair records of
+ * src/engine/search/proximity-terms.ts. A group whose records lie in one arena is priced by the
+ * arena's own instance instead (record-arena.ts `proximity`); this batch holds a group gathered
+ * from several arenas (the cache budget dropped one while the group was read).
  *
  * `ProximityBuilder` packs the documents' place lists struct-of-arrays (one places column, one
  * offsets column) into growable arrays reused between calls, appended a run of documents at a

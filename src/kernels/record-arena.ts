@@ -9,10 +9,13 @@
  * arena and stay until the arena is dropped (a memory that never shrinks is given back whole,
  * with its instance); a gather call lays its scratch past the last record. Growing the memory
  * replaces its buffer, so `u32` is read again after every `take` and `gather`, never kept across.
+ * The proximity kernel of the same instance prices a gather's lists where they lie (`proximity`):
+ * copied out to JS and back into another instance, they cost a twentieth of a big group's step.
  * reference/gather.ts computes the same lists in TS (the tests' oracle).
  */
 import { RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS, type WasmMemory } from './arena.js';
 import { compileKernelModule, defaultKernelVariant, instantiateKernels, KernelStatus, type KernelVariant } from './module.js';
+import { PAIR_RECORD_U32 } from './proximity.js';
 
 /** u32 fields of an entry (assembly GATHER_ENTRY_U32): list, typo level, phrase + 1, next entry + 1. */
 export const GATHER_ENTRY_U32 = 4;
@@ -99,6 +102,17 @@ export interface Gathered {
   /** count * terms * GATHER_LISTS_PER_TERM + 1 ascending indices into `places` */
   readonly offsets: Uint32Array;
   readonly places: Uint32Array;
+  /** byte addresses of `offsets` and `places` in the arena, where `proximity` prices them */
+  readonly offsetsAt: number;
+  readonly placesAt: number;
+  readonly docs: number;
+  readonly lists: number;
+  /** the arena's change count when gathered: `proximity` refuses lists a later take or gather overwrote */
+  readonly serial: number;
+}
+
+interface ProximityExports {
+  proximityCosts(places: number, nPlaces: number, offsets: number, nDocs: number, nLists: number, pairs: number, nPairs: number, flags: number, out: number): number;
 }
 
 interface GatherExports {
@@ -125,7 +139,7 @@ interface GatherExports {
 
 export class RecordArena {
   readonly #memory: WasmMemory;
-  readonly #exports: GatherExports;
+  readonly #exports: GatherExports & ProximityExports;
   /** byte address of the result block */
   readonly #result: number;
   #u32: Uint32Array;
@@ -134,11 +148,13 @@ export class RecordArena {
   #top: number;
   /** the most runs a document of the last gathers had: the run room tried first */
   #runRoom = 64;
+  /** takes and gathers so far: what a gather's lists are checked against */
+  #serial = 0;
 
   constructor(variant: KernelVariant = defaultKernelVariant()) {
     const kernels = instantiateKernels(compileKernelModule(variant), variant);
     this.#memory = kernels.exports.memory;
-    this.#exports = kernels.exports as unknown as GatherExports;
+    this.#exports = kernels.exports as unknown as GatherExports & ProximityExports;
     this.#result = kernels.arena.base;
     this.#top = (this.#result + RESULT_BLOCK_BYTES) >>> 2;
     this.#u32 = new Uint32Array(this.#memory.buffer);
@@ -162,6 +178,7 @@ export class RecordArena {
 
   /** Room for up to `n` u32 after the last record: where it starts; `settle` then ends it. */
   take(n: number): number {
+    this.#serial++;
     this.#reserve(4 * (this.#top + n));
     return this.#top;
   }
@@ -173,6 +190,7 @@ export class RecordArena {
 
   /** The place lists of `docs` for `table`, in one kernel call (two when the first room was short). */
   gather(table: GatherTable, docs: GatherDocs): Gathered {
+    this.#serial++;
     const lists = table.terms * GATHER_LISTS_PER_TERM;
     let runCap = this.#runRoom;
     // places are copied runs of the records' tokens: all of them fit unless a word fills several
@@ -226,7 +244,8 @@ export class RecordArena {
       );
       if (status === docs.count) {
         const offsets = u32.subarray(offsetsAt >>> 2, (offsetsAt >>> 2) + docs.count * lists + 1);
-        return { offsets, places: u32.subarray(placesAt >>> 2, (placesAt >>> 2) + offsets[docs.count * lists]!) };
+        const places = u32.subarray(placesAt >>> 2, (placesAt >>> 2) + offsets[docs.count * lists]!);
+        return { offsets, places, offsetsAt, placesAt, docs: docs.count, lists, serial: this.#serial };
       }
       if (status === KernelStatus.OutOfCapacity && attempt === 0) {
         runCap = this.#runRoom = Math.max(runCap, u32[(this.#result + RESULT_RECORDS) >>> 2]!);
@@ -236,6 +255,34 @@ export class RecordArena {
       if (status === KernelStatus.BadSpan) throw new RangeError('gather: a record, slot or entry points outside the arena or its tables');
       throw new Error(`gather kernel returned unknown status ${status}`);
     }
+  }
+
+  /**
+   * The proximity costs of a gather's documents for `pairs` (kernels/proximity.ts's records), by
+   * the proximity kernel of this arena's own instance over the lists where the gather left them:
+   * no copy out and back in. Valid until the next `take` or `gather`, which may overwrite them.
+   */
+  proximity(gathered: Gathered, pairs: Uint32Array, flags: number): Uint32Array {
+    if (gathered.serial !== this.#serial) throw new Error('proximity: the gathered lists were overwritten by a later take or gather');
+    const placesEnd = gathered.placesAt + 4 * gathered.places.length;
+    const pairsAt = 16 * Math.ceil(placesEnd / 16);
+    const outAt = pairsAt + 16 * Math.ceil((4 * pairs.length) / 16);
+    this.#reserve(outAt + 4 * gathered.docs);
+    this.#u32.set(pairs, pairsAt >>> 2);
+    const status = this.#exports.proximityCosts(
+      gathered.placesAt,
+      gathered.places.length,
+      gathered.offsetsAt,
+      gathered.docs,
+      gathered.lists,
+      pairsAt,
+      pairs.length / PAIR_RECORD_U32,
+      flags,
+      outAt,
+    );
+    if (status === KernelStatus.BadSpan) throw new RangeError('proximity: the offsets or pairs point outside the gathered places');
+    if (status !== gathered.docs) throw new Error(`proximity kernel returned unknown status ${status}`);
+    return this.#u32.slice(outAt >>> 2, (outAt >>> 2) + gathered.docs);
   }
 
   /**

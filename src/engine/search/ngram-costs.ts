@@ -4,7 +4,6 @@
  * n-grams (ngrams.ts `QueryCuts`). The other documents have the words alone, which ranking.ts's
  * plain per-term costs already rank, so they are skipped.
  */
-import { proximityCosts, type ProximityBuilder } from '../../kernels/proximity.js';
 import { keptAtLevel, type Ngram, type QueryCuts } from './ngrams.js';
 import type { ProximityTerms } from './proximity-terms.js';
 import type { TermFeatures } from './terms.js';
@@ -63,7 +62,6 @@ export interface ProximityStep {
 export function ngramProximityCosts(
   cuts: QueryCuts,
   lists: ProximityTerms,
-  builder: ProximityBuilder,
   byAttribute: boolean,
   exactOnly: ReadonlySet<number> | undefined,
   step: ProximityStep,
@@ -78,8 +76,7 @@ export function ngramProximityCosts(
     members.push(group[k]!);
   }
   if (through.length === 0) return;
-  builder.begin(lists.lists);
-  lists.addGroup(builder, members, exactOnly);
+  const places = lists.gatherGroup(members, exactOnly, byAttribute);
   const count = cuts.termCount;
   const firstOf = (node: number) => (node < count ? node : cuts.ngrams[node - count]!.first);
   const sizeOf = (node: number) => (node < count ? 1 : cuts.ngrams[node - count]!.n);
@@ -88,7 +85,7 @@ export function ngramProximityCosts(
     const key = previous * (count + cuts.ngrams.length) + node;
     let column = pairCosts.get(key);
     if (column === undefined) {
-      column = proximityCosts(builder.batch(lists.pairRecords(previous, node, sizeOf(node) - 1), byAttribute));
+      column = places.costs(lists.pairRecords(previous, node, sizeOf(node) - 1));
       pairCosts.set(key, column);
     }
     return column[at]!;

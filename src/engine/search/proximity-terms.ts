@@ -22,12 +22,12 @@
  * milli handing later rules only the paths that made the bucket. Proximity never
  * narrows what later rules see. Built once per query at the first proximity step; the lists of
  * the groups that reach it are gathered from their forward records (forward.ts) by the gather
- * kernel (../../kernels/record-arena.ts), into the proximity kernel's batch.
+ * kernel (../../kernels/record-arena.ts), where the proximity kernel prices them.
  */
 import { has, type DocSet } from '../docset.js';
 import { grownInt32 } from '../grown.js';
-import { PAIR_FORWARD_ONLY, PAIR_JOIN, type ProximityBuilder } from '../../kernels/proximity.js';
-import { GATHER_LISTS_PER_TERM, gatherTable, type GatherTable, type RecordArena } from '../../kernels/record-arena.js';
+import { FLAG_BY_ATTRIBUTE, PAIR_FORWARD_ONLY, PAIR_JOIN, ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
+import { GATHER_LISTS_PER_TERM, gatherTable, type GatherDocs, type GatherTable, type RecordArena } from '../../kernels/record-arena.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import type { ForwardReader } from './forward.js';
 import { termEnd } from './query.js';
@@ -66,7 +66,7 @@ export interface ProximityInput {
   readonly features: readonly (TermFeatures | null)[];
   readonly candidates: DocSet;
   readonly dictionary: Dictionary;
-  readonly forward: ForwardReader;
+  readonly forward: Pick<ForwardReader, 'read'>;
 }
 
 /** The kernel records of the kept terms' pairs, and how many term pairs they price. */
@@ -224,12 +224,14 @@ export class ProximityTerms {
   }
 
   /**
-   * Appends the place lists of the candidates `group` (indices into the candidates) to `builder`,
-   * gathered from their forward records by the gather kernel (record-arena.ts), one call per run
-   * of records in one arena (the budget may drop the arena between two reads); `exactOnly`: the
-   * terms an exactWords bucket narrowed to their exact form.
+   * The place lists of the candidates `group` (indices into the candidates), gathered from their
+   * forward records by the gather kernel (record-arena.ts), ready to be priced by pair records;
+   * `exactOnly`: the terms an exactWords bucket narrowed to their exact form. When every record
+   * lies in one arena (the budget may drop the arena between two reads), one gather call, and the
+   * proximity kernel of that arena prices the lists where they lie; else each run of records in
+   * one arena is gathered and copied into one batch. Valid until the next record read or gather.
    */
-  addGroup(builder: ProximityBuilder, group: ArrayLike<number>, exactOnly?: ReadonlySet<number>): void {
+  gatherGroup(group: ArrayLike<number>, exactOnly: ReadonlySet<number> | undefined, byAttribute: boolean): GroupPlaces {
     const { terms, features, candidates, forward } = this.input;
     const table = this.entries();
     const { narrowed, phrases } = this;
@@ -238,28 +240,12 @@ export class ProximityTerms {
     const typos = features.map((f) => f?.typo);
     const rows = groupRows(group.length, termCount, phraseCount);
     const { records, allowed, present } = rows;
+    const flags = byAttribute ? FLAG_BY_ATTRIBUTE : 0;
+    // the run of records in one arena from `from` on, and where the arena changed
     let from = 0;
     let tokens = 0;
     let arena: RecordArena | undefined;
-    const flush = (to: number) => {
-      if (to === from) return;
-      const count = to - from;
-      if (arena === undefined) builder.addEmpty(count);
-      else {
-        const docs = {
-          count,
-          records: records.subarray(2 * from, 2 * to),
-          allowed: allowed.subarray(from * termCount, to * termCount),
-          present: present.subarray(from * phraseCount, to * phraseCount),
-          tokens,
-        };
-        const { offsets, places } = arena.gather(table, docs);
-        builder.add(offsets, places, count);
-      }
-      from = to;
-      tokens = 0;
-      arena = undefined;
-    };
+    const breaks: [number, number, RecordArena | undefined][] = [];
     for (let g = 0; g < group.length; g++) {
       const i = group[g]!;
       const docid = candidates[i]!;
@@ -282,16 +268,56 @@ export class ProximityTerms {
         continue;
       }
       if (arena !== record.arena) {
-        if (arena !== undefined) flush(g);
+        if (arena !== undefined) {
+          breaks.push([from, tokens, arena]);
+          from = g;
+          tokens = 0;
+        }
         arena = record.arena;
       }
       records[2 * g] = record.idsAt;
       records[2 * g + 1] = record.nIds;
       tokens += record.placesEnd - record.placesAt;
     }
-    flush(group.length);
+    const docsFrom = (at: number, to: number, runTokens: number): GatherDocs => ({
+      count: to - at,
+      records: records.subarray(2 * at, 2 * to),
+      allowed: allowed.subarray(at * termCount, to * termCount),
+      present: present.subarray(at * phraseCount, to * phraseCount),
+      tokens: runTokens,
+    });
+    if (arena !== undefined && breaks.length === 0) {
+      // every record in one arena: (0, 0) rows (no record) gather empty lists there too
+      const only = arena;
+      const gathered = only.gather(table, docsFrom(0, group.length, tokens));
+      return { costs: (pairs) => only.proximity(gathered, pairs, flags) };
+    }
+    breaks.push([from, tokens, arena]);
+    builder.begin(this.lists);
+    // each run of records in one arena (the first run holds the documents before its first record)
+    breaks.forEach(([at, runTokens, runArena], k) => {
+      const to = k + 1 < breaks.length ? breaks[k + 1]![0] : group.length;
+      if (runArena === undefined) builder.addEmpty(to - at);
+      else {
+        const { offsets, places } = runArena.gather(table, docsFrom(at, to, runTokens));
+        builder.add(offsets, places, to - at);
+      }
+    });
+    return { costs: (pairs) => proximityCosts(builder.batch(pairs, byAttribute)) };
   }
 }
+
+/** Place lists of a group, priced per set of pair records (kernels/proximity.ts) by `costs`. */
+export interface GroupPlaces {
+  costs(pairs: Uint32Array): Uint32Array;
+}
+
+/**
+ * The batch a group gathered in several arenas is copied into: one for every search of the
+ * thread (searches run one at a time, and a group's costs are read before the next group is
+ * gathered), grown once to the biggest group.
+ */
+const builder = new ProximityBuilder();
 
 /** Per-document rows of a gather (records, allowed levels, phrases held), grown for the biggest group. */
 let rowArrays = { records: new Uint32Array(0), allowed: new Uint8Array(0), present: new Uint8Array(0) };

@@ -24,7 +24,6 @@
  * `skipped` detail (rank 0 of 1), then those its parent steps had not reached, level by level;
  * the sort is degraded when the first step still had documents left.
  */
-import { ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
 import { difference, indexIn, intersect, type DocSet } from '../docset.js';
 import { FacetKind } from '../facets/extract.js';
 import type { LatLng } from '../facets/geo.js';
@@ -260,13 +259,6 @@ export interface RankInput {
 }
 
 /**
- * The proximity batches' columns, one builder for every search of the thread (searches run one
- * at a time, and each batch's costs are copied out before the next begins): grown once to the
- * biggest group instead of from scratch by each big query, megabytes of garbage per search.
- */
-const batchBuilder = new ProximityBuilder();
-
-/**
  * Indices into the candidates, ascending; always a Uint32Array, so that the per-document loops
  * over groups stay monomorphic (a plain array among them made every such loop generic).
  */
@@ -426,7 +418,7 @@ class Ranker {
           const ngramMax = (g: Ngram) => (paired(g.first) ? 3 : 0) + g.n - 1;
           maxCost = cuts.max(kept, group, step === this.firstGraphStep, (t) => (paired(t) ? 3 : 0), ngramMax);
           if (cuts.active) {
-            ngramProximityCosts(cuts, this.nodeProximityTerms(cuts), batchBuilder, this.input.byAttribute, exactOnly, { group, kept, costs, paired });
+            ngramProximityCosts(cuts, this.nodeProximityTerms(cuts), this.input.byAttribute, exactOnly, { group, kept, costs, paired });
           }
         }
         for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
@@ -510,11 +502,8 @@ class Ranker {
    * `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
    */
   private proximityCosts(group: Group, pairs: Uint32Array, exactOnly: ReadonlySet<number> | undefined): Int32Array {
-    const terms = this.proximityTerms();
-    batchBuilder.begin(terms.lists);
-    terms.addGroup(batchBuilder, group, exactOnly);
+    const costs = this.proximityTerms().gatherGroup(group, exactOnly, this.input.byAttribute).costs(pairs);
     // costs are small: read as Int32, the one column type the grouping sees
-    const costs = proximityCosts(batchBuilder.batch(pairs, this.input.byAttribute));
     return new Int32Array(costs.buffer, costs.byteOffset, costs.length);
   }
 

@@ -4,10 +4,10 @@
 // prefix as an indexed word in both orders; an n-gram node costs n − 1 more on its edge.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
-import { ProximityBuilder } from '../../../../src/kernels/proximity.js';
 import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
-import { ForwardReader } from '../../../../src/engine/search/forward.js';
-import { LISTS_PER_TERM, ProximityTerms } from '../../../../src/engine/search/proximity-terms.js';
+import { ForwardReader, layRecord, type ForwardTokens } from '../../../../src/engine/search/forward.js';
+import { RecordArena } from '../../../../src/kernels/record-arena.js';
+import { ProximityTerms } from '../../../../src/engine/search/proximity-terms.js';
 import { parseQuery } from '../../../../src/engine/search/query.js';
 import { resolveTerms, termFeatures } from '../../../../src/engine/search/terms.js';
 import { withScratch } from '../../../../src/engine/search/scratch.js';
@@ -73,7 +73,7 @@ describe('proximity of a common prefix', () => {
 });
 
 describe('ProximityTerms', () => {
-  it('reads right place lists again after another query took the shared word arrays', () => {
+  it('prices a query again as before after another query took the shared word arrays', () => {
     index = openWith({ a: 'red apple green pear' });
     const env = index.env;
     const dictionary = dictionaryOf(env);
@@ -94,23 +94,43 @@ describe('ProximityTerms', () => {
       const input = { terms, features: termFeatures(terms, candidates), candidates, dictionary, forward: options.forward };
       return new ProximityTerms(input, false);
     };
-    const listsOf = (plan: ProximityTerms) => {
-      const builder = new ProximityBuilder();
-      builder.begin(plan.lists);
-      plan.addGroup(builder, [0]);
-      const { places, offsets } = builder.batch(new Uint32Array(0), false);
-      return Array.from({ length: plan.lists }, (_, l) => Array.from(places.subarray(offsets[l]!, offsets[l + 1]!), (place) => place & 0xffff));
-    };
+    const costOf = (plan: ProximityTerms) => plan.gatherGroup([0], undefined, false).costs(plan.records([true, true]).records)[0];
     // the terms' features are scratch arrays, valid while the scratch is open (as a ranking holds it)
     withScratch(() => {
       const first = planOf('red apple');
-      const wanted = listsOf(first);
-      expect(wanted[0]).toEqual([0]);
-      expect(wanted[LISTS_PER_TERM]).toEqual([1]);
-      // a second query on the same words now stamps the arrays; the first one's lists stay its own
-      expect(listsOf(planOf('apple red'))[0]).toEqual([1]);
-      expect(listsOf(first)).toEqual(wanted);
+      // adjacent in order: 0; reversed (distance 1 + 1): 1
+      expect(costOf(first)).toBe(0);
+      // a second query on the same words now stamps the arrays; the first one's entries stay its own
+      expect(costOf(planOf('apple red'))).toBe(1);
+      expect(costOf(first)).toBe(0);
     });
+  });
+});
+
+describe('a group whose records lie in several arenas', () => {
+  it('prices each document as when its records lie in one', () => {
+    index = openWith({ a: 'red apple green pear', b: 'apple pie red', c: 'red fruit apple', d: 'apple red' });
+    const env = index.env;
+    const dictionary = dictionaryOf(env);
+    const reader = new ForwardReader(env, readWordsVersion(env));
+    // each record laid in an arena of its own, as when the cache budget drops the arena between two reads
+    const apart = new Map<number, ForwardTokens>();
+    const readApart = (docid: number) => {
+      if (!apart.has(docid)) apart.set(docid, layRecord(env.docWords.getBinaryFast(docid)!, new RecordArena()));
+      return apart.get(docid)!;
+    };
+    const costsWith = (forward: Pick<ForwardReader, 'read'>) =>
+      withScratch(() => {
+        const options = { env, settings: index.settings, dictionary, allowedMask: 0xffffffff, exactFieldsMask: 0, postings: new Map(), prefixes: new Map(), splits: new Map(), forward: reader };
+        const terms = resolveTerms(parseQuery('red apple', new Set()).terms, true, options);
+        const candidates = Uint32Array.from([0, 1, 2, 3]);
+        const plan = new ProximityTerms({ terms, features: termFeatures(terms, candidates), candidates, dictionary, forward }, false);
+        return Array.from(plan.gatherGroup([0, 1, 2, 3], undefined, false).costs(plan.records([true, true]).records));
+      });
+    // adjacent: 0; reversed at distance 2 (2 + 1): 2; in order at distance 2: 1; reversed adjacent (1 + 1): 1
+    const expected = [0, 2, 1, 1];
+    expect(costsWith(reader)).toEqual(expected);
+    expect(costsWith({ read: readApart })).toEqual(expected);
   });
 });
 
