@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { getKernels } from '../../src/kernels/module.js';
+import { proximityCosts } from '../../src/kernels/proximity.js';
 import {
   GATHER_ENTRY_U32,
   GATHER_HASH,
@@ -125,6 +126,25 @@ describe('gather kernel', () => {
       const present = Array.from({ length: count * phrases }, () => rand(2));
       gather(arena, table, records, allowed, present);
     }
+  });
+
+  it('prices the gathered lists in place as the proximity kernel prices a copied batch, and refuses lists a later take overwrote', () => {
+    const arena = new RecordArena();
+    // two terms: word 5 (term 0) and word 9 (term 1), in order at distance 2 in the first record, reversed in the second
+    const table = tableOf(2, 0, [
+      { id: 5, list: 0, level: 0, phrase: -1 },
+      { id: 9, list: GATHER_LISTS_PER_TERM, level: 0, phrase: -1 },
+    ]);
+    const records = [lay(arena, [[5, [1]], [9, [3]]]), lay(arena, [[5, [4]], [9, [2]]]), [0, 0] as [number, number]];
+    const docs: GatherDocs = { count: 3, records: Uint32Array.from(records.flat()), allowed: new Uint8Array(6).fill(1), present: new Uint8Array(0), tokens: 4 };
+    const pairs = Uint32Array.from([0, GATHER_LISTS_PER_TERM, 0, 0]);
+    const gathered = arena.gather(table, docs);
+    const copied = proximityCosts({ docs: 3, lists: 2 * GATHER_LISTS_PER_TERM, places: gathered.places.slice(), offsets: gathered.offsets.slice(), pairs, byAttribute: false });
+    // in order at distance 2: 1; reversed at distance 2 (2 + 1): 2; no places: 3
+    expect([...arena.proximity(gathered, pairs, 0)]).toEqual([1, 2, 3]);
+    expect([...copied]).toEqual([1, 2, 3]);
+    arena.take(16);
+    expect(() => arena.proximity(gathered, pairs, 0)).toThrow(/overwritten/);
   });
 
   it('refuses a record pointing outside its memory instead of reading there', () => {
