@@ -15,7 +15,7 @@
  */
 import { RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS, type WasmMemory } from './arena.js';
 import { compileKernelModule, defaultKernelVariant, instantiateKernels, KernelStatus, type KernelVariant } from './module.js';
-import { PAIR_RECORD_U32 } from './proximity.js';
+import { FLAG_BY_ATTRIBUTE, PAIR_RECORD_U32 } from './proximity.js';
 
 /** u32 fields of an entry (assembly GATHER_ENTRY_U32): list, typo level, phrase + 1, next entry + 1. */
 export const GATHER_ENTRY_U32 = 4;
@@ -97,7 +97,11 @@ export interface GatherDocs {
   readonly tokens: number;
 }
 
-/** The place lists of a gather, views into the arena valid until its next `take` or `gather`. */
+/**
+ * The place lists of a gather, valid until the arena's next `take` or `gather`: `offsets` and
+ * `places` are views of its memory as it was (a later growth, `proximity`'s own included, leaves
+ * them empty), the addresses and counts stay right.
+ */
 export interface Gathered {
   /** count * terms * GATHER_LISTS_PER_TERM + 1 ascending indices into `places` */
   readonly offsets: Uint32Array;
@@ -105,6 +109,7 @@ export interface Gathered {
   /** byte addresses of `offsets` and `places` in the arena, where `proximity` prices them */
   readonly offsetsAt: number;
   readonly placesAt: number;
+  readonly placeCount: number;
   readonly docs: number;
   readonly lists: number;
   /** the arena's change count when gathered: `proximity` refuses lists a later take or gather overwrote */
@@ -245,7 +250,7 @@ export class RecordArena {
       if (status === docs.count) {
         const offsets = u32.subarray(offsetsAt >>> 2, (offsetsAt >>> 2) + docs.count * lists + 1);
         const places = u32.subarray(placesAt >>> 2, (placesAt >>> 2) + offsets[docs.count * lists]!);
-        return { offsets, places, offsetsAt, placesAt, docs: docs.count, lists, serial: this.#serial };
+        return { offsets, places, offsetsAt, placesAt, placeCount: places.length, docs: docs.count, lists, serial: this.#serial };
       }
       if (status === KernelStatus.OutOfCapacity && attempt === 0) {
         runCap = this.#runRoom = Math.max(runCap, u32[(this.#result + RESULT_RECORDS) >>> 2]!);
@@ -260,24 +265,25 @@ export class RecordArena {
   /**
    * The proximity costs of a gather's documents for `pairs` (kernels/proximity.ts's records), by
    * the proximity kernel of this arena's own instance over the lists where the gather left them:
-   * no copy out and back in. Valid until the next `take` or `gather`, which may overwrite them.
+   * no copy out and back in. Valid until the next `take` or `gather`, which may overwrite them;
+   * `byAttribute`: proximityPrecision `byAttribute`.
    */
-  proximity(gathered: Gathered, pairs: Uint32Array, flags: number): Uint32Array {
+  proximity(gathered: Gathered, pairs: Uint32Array, byAttribute: boolean): Uint32Array {
     if (gathered.serial !== this.#serial) throw new Error('proximity: the gathered lists were overwritten by a later take or gather');
-    const placesEnd = gathered.placesAt + 4 * gathered.places.length;
+    const placesEnd = gathered.placesAt + 4 * gathered.placeCount;
     const pairsAt = 16 * Math.ceil(placesEnd / 16);
     const outAt = pairsAt + 16 * Math.ceil((4 * pairs.length) / 16);
     this.#reserve(outAt + 4 * gathered.docs);
     this.#u32.set(pairs, pairsAt >>> 2);
     const status = this.#exports.proximityCosts(
       gathered.placesAt,
-      gathered.places.length,
+      gathered.placeCount,
       gathered.offsetsAt,
       gathered.docs,
       gathered.lists,
       pairsAt,
       pairs.length / PAIR_RECORD_U32,
-      flags,
+      byAttribute ? FLAG_BY_ATTRIBUTE : 0,
       outAt,
     );
     if (status === KernelStatus.BadSpan) throw new RangeError('proximity: the offsets or pairs point outside the gathered places');

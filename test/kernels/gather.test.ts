@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { getKernels } from '../../src/kernels/module.js';
-import { proximityCosts } from '../../src/kernels/proximity.js';
+import { PAIR_JOIN, proximityCosts } from '../../src/kernels/proximity.js';
 import {
   GATHER_ENTRY_U32,
   GATHER_HASH,
@@ -141,10 +141,17 @@ describe('gather kernel', () => {
     const gathered = arena.gather(table, docs);
     const copied = proximityCosts({ docs: 3, lists: 2 * GATHER_LISTS_PER_TERM, places: gathered.places.slice(), offsets: gathered.offsets.slice(), pairs, byAttribute: false });
     // in order at distance 2: 1; reversed at distance 2 (2 + 1): 2; no places: 3
-    expect([...arena.proximity(gathered, pairs, 0)]).toEqual([1, 2, 3]);
+    expect([...arena.proximity(gathered, pairs, false)]).toEqual([1, 2, 3]);
     expect([...copied]).toEqual([1, 2, 3]);
+    // a call whose pair records grow the memory leaves the lists readable by the next call
+    const many = new Uint32Array(4 * 300_000);
+    for (let r = 0; r < 300_000; r++) many.set([0, GATHER_LISTS_PER_TERM, r === 0 ? 0 : PAIR_JOIN, 0], 4 * r);
+    const before = arena.u32.buffer.byteLength;
+    expect([...arena.proximity(gathered, many, false)]).toEqual([1, 2, 3]);
+    expect(arena.u32.buffer.byteLength).toBeGreaterThan(before);
+    expect([...arena.proximity(gathered, pairs, false)]).toEqual([1, 2, 3]);
     arena.take(16);
-    expect(() => arena.proximity(gathered, pairs, 0)).toThrow(/overwritten/);
+    expect(() => arena.proximity(gathered, pairs, false)).toThrow(/overwritten/);
   });
 
   it('refuses a record pointing outside its memory instead of reading there', () => {

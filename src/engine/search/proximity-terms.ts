@@ -26,7 +26,7 @@
  */
 import { has, type DocSet } from '../docset.js';
 import { grownInt32 } from '../grown.js';
-import { FLAG_BY_ATTRIBUTE, PAIR_FORWARD_ONLY, PAIR_JOIN, ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
+import { PAIR_FORWARD_ONLY, PAIR_JOIN, ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
 import { GATHER_LISTS_PER_TERM, gatherTable, type GatherDocs, type GatherTable, type RecordArena } from '../../kernels/record-arena.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import type { ForwardReader } from './forward.js';
@@ -240,12 +240,9 @@ export class ProximityTerms {
     const typos = features.map((f) => f?.typo);
     const rows = groupRows(group.length, termCount, phraseCount);
     const { records, allowed, present } = rows;
-    const flags = byAttribute ? FLAG_BY_ATTRIBUTE : 0;
-    // the run of records in one arena from `from` on, and where the arena changed
-    let from = 0;
-    let tokens = 0;
-    let arena: RecordArena | undefined;
-    const breaks: [number, number, RecordArena | undefined][] = [];
+    // runs of documents whose records lie in one arena (a run's documents without a record with it)
+    let run: { at: number; tokens: number; arena: RecordArena | undefined } = { at: 0, tokens: 0, arena: undefined };
+    const runs = [run];
     for (let g = 0; g < group.length; g++) {
       const i = group[g]!;
       const docid = candidates[i]!;
@@ -267,40 +264,35 @@ export class ProximityTerms {
         records[2 * g + 1] = 0;
         continue;
       }
-      if (arena !== record.arena) {
-        if (arena !== undefined) {
-          breaks.push([from, tokens, arena]);
-          from = g;
-          tokens = 0;
-        }
-        arena = record.arena;
-      }
+      if (run.arena === undefined) run.arena = record.arena;
+      else if (run.arena !== record.arena) runs.push((run = { at: g, tokens: 0, arena: record.arena }));
       records[2 * g] = record.idsAt;
       records[2 * g + 1] = record.nIds;
-      tokens += record.placesEnd - record.placesAt;
+      run.tokens += record.placesEnd - record.placesAt;
     }
-    const docsFrom = (at: number, to: number, runTokens: number): GatherDocs => ({
-      count: to - at,
-      records: records.subarray(2 * at, 2 * to),
-      allowed: allowed.subarray(at * termCount, to * termCount),
-      present: present.subarray(at * phraseCount, to * phraseCount),
-      tokens: runTokens,
-    });
-    if (arena !== undefined && breaks.length === 0) {
-      // every record in one arena: (0, 0) rows (no record) gather empty lists there too
-      const only = arena;
-      const gathered = only.gather(table, docsFrom(0, group.length, tokens));
-      return { costs: (pairs) => only.proximity(gathered, pairs, flags) };
+    const docsOf = (k: number): GatherDocs => {
+      const { at, tokens } = runs[k]!;
+      const to = k + 1 < runs.length ? runs[k + 1]!.at : group.length;
+      return {
+        count: to - at,
+        records: records.subarray(2 * at, 2 * to),
+        allowed: allowed.subarray(at * termCount, to * termCount),
+        present: present.subarray(at * phraseCount, to * phraseCount),
+        tokens,
+      };
+    };
+    const only = runs.length === 1 ? runs[0]!.arena : undefined;
+    if (only !== undefined) {
+      const gathered = only.gather(table, docsOf(0));
+      return { costs: (pairs) => only.proximity(gathered, pairs, byAttribute) };
     }
-    breaks.push([from, tokens, arena]);
     builder.begin(this.lists);
-    // each run of records in one arena (the first run holds the documents before its first record)
-    breaks.forEach(([at, runTokens, runArena], k) => {
-      const to = k + 1 < breaks.length ? breaks[k + 1]![0] : group.length;
-      if (runArena === undefined) builder.addEmpty(to - at);
+    runs.forEach(({ arena }, k) => {
+      const docs = docsOf(k);
+      if (arena === undefined) builder.addEmpty(docs.count);
       else {
-        const { offsets, places } = runArena.gather(table, docsFrom(at, to, runTokens));
-        builder.add(offsets, places, to - at);
+        const { offsets, places } = arena.gather(table, docs);
+        builder.add(offsets, places, docs.count);
       }
     });
     return { costs: (pairs) => proximityCosts(builder.batch(pairs, byAttribute)) };

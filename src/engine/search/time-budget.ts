@@ -5,8 +5,9 @@
  * out: a query's few words take them microseconds, but the first Chinese, Japanese or Korean
  * query of a process waits for its dictionary to load (about 3 ms from the build's compiled copy,
  * 70 to 140 ms from its package without one, more on a busy machine), and any query may wait for
- * the segmenter thread to finish another thread's request, an indexing batch's runs included. Counted, that wait skipped the ranking of such a query (hits in docid order)
- * depending on the machine's load rather than on the search's work.
+ * the segmenter thread to finish another thread's request, an indexing batch's runs included.
+ * Counted, that wait skipped the ranking of such a query (hits in docid order) depending on the
+ * machine's load rather than on the search's work.
  */
 import { segmentationMs } from '../../kernels/run-segmenter.js';
 
