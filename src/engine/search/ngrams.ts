@@ -59,6 +59,17 @@ interface EndingNgram {
   readonly node: number;
 }
 
+/**
+ * The usable n-grams ending at each term, flat: term t's are `list[start[t]]` to
+ * `list[start[t + 1]]`. One flat list because the per-document walks read it: nested lists, some
+ * empty (another array map), made V8 deoptimize a walk's loop on every call, thousands of times
+ * a second on a server (the rest of each call then ran in the interpreter).
+ */
+interface UsableEnding {
+  readonly start: Int32Array;
+  readonly list: readonly EndingNgram[];
+}
+
 /** The n-grams ending at each term index. */
 function byLastTerm(termCount: number, ngrams: readonly Ngram[]): Ngram[][] {
   const ending: Ngram[][] = Array.from({ length: termCount }, () => []);
@@ -121,7 +132,7 @@ export class QueryCuts {
   private readonly featuresOf: Map<Ngram, TermFeatures | null>;
   private readonly ngramIndex: Map<Ngram, number>;
   /** `usableEnding`'s answer per kept set */
-  private readonly endingFor = new WeakMap<readonly boolean[], readonly (readonly EndingNgram[])[]>();
+  private readonly endingFor = new WeakMap<readonly boolean[], UsableEnding>();
   /** `pathMin`'s best cost per node, and the (node, first term) pairs of the nodes it visits */
   private readonly nodeBest: Float64Array;
   private readonly nodes: Int32Array;
@@ -136,7 +147,7 @@ export class QueryCuts {
   readonly throughNgram: Uint8Array;
 
   constructor(
-    private readonly terms: readonly ResolvedTerm[],
+    terms: readonly ResolvedTerm[],
     private readonly features: readonly TermFeatures[],
     /** the n-grams: node terms.length + k of `pathMin` is the k-th */
     readonly ngrams: readonly Ngram[],
@@ -183,15 +194,15 @@ export class QueryCuts {
    * those an earlier rule's bucket came from, the cuts some document of `group` fully matches.
    */
   max(kept: readonly boolean[], group: ArrayLike<number>, everyCut: boolean, termMax: (t: number) => number, ngramMax: (g: Ngram) => number): number {
-    if (everyCut) return this.walk(kept, -1, termMax, ngramMax, Math.max, -Infinity);
-    let max = -Infinity;
+    if (everyCut) return this.walk(kept, -1, termMax, ngramMax, Math.max, NO_CUT);
+    let max = NO_CUT;
     let wordsAlone = false;
     for (let k = 0; k < group.length; k++) {
       const i = group[k]!;
-      if (this.throughNgram[i] === 1) max = Math.max(max, this.walk(kept, i, termMax, ngramMax, Math.max, -Infinity));
+      if (this.throughNgram[i] === 1) max = Math.max(max, this.walk(kept, i, termMax, ngramMax, Math.max, NO_CUT));
       else wordsAlone = true;
     }
-    if (wordsAlone || max === -Infinity) max = Math.max(max, this.walk(kept, -1, termMax, () => -Infinity, Math.max, -Infinity));
+    if (max === NO_CUT || wordsAlone) max = Math.max(max, this.walk(kept, -1, termMax, unmatched, Math.max, NO_CUT));
     return max;
   }
 
@@ -201,7 +212,7 @@ export class QueryCuts {
    * n-gram in `ngrams`; the first node's previous one is −1. Infinity when it matches no cut.
    */
   pathMin(kept: readonly boolean[], i: number, edgeCost: (previous: number, node: number) => number): number {
-    const count = this.terms.length;
+    const count = this.termCount;
     const ending = this.usableEnding(kept);
     // each node's best is written at its last term before any later term reads it
     const { nodeBest } = this;
@@ -237,14 +248,15 @@ export class QueryCuts {
    * Writes the nodes candidate `i` matches ending at term `t` (node, its first term) to `nodes`
    * from pair `at` on, and returns how many: the term itself, then its usable n-grams.
    */
-  private nodesEndingAt(t: number, i: number, ending: readonly (readonly EndingNgram[])[], at: number): number {
+  private nodesEndingAt(t: number, i: number, ending: UsableEnding, at: number): number {
     let k = at;
     if (this.features[t]!.typo[i] !== NO_MATCH) {
       this.nodes[2 * k] = t;
       this.nodes[2 * k + 1] = t;
       k++;
     }
-    for (const { g, own, node } of ending[t]!) {
+    for (let u = ending.start[t]!; u < ending.start[t + 1]!; u++) {
+      const { g, own, node } = ending.list[u]!;
       if (own === null || own.typo[i] === NO_MATCH) continue;
       this.nodes[2 * k] = node;
       this.nodes[2 * k + 1] = g.first;
@@ -268,30 +280,37 @@ export class QueryCuts {
     const { best, features } = this;
     const ending = this.usableEnding(kept);
     best[0] = 0;
-    for (let t = 0; t < this.terms.length; t++) {
+    for (let t = 0; t < this.termCount; t++) {
       if (!kept[t]) {
         best[t + 1] = best[t]!;
         continue;
       }
       let cost = i >= 0 && features[t]!.typo[i] === NO_MATCH ? none : best[t]! + termCost(t, i);
-      for (const { g, own } of ending[t]!) {
+      for (let u = ending.start[t]!; u < ending.start[t + 1]!; u++) {
+        const { g, own } = ending.list[u]!;
         if (i >= 0 && (own === null || own.typo[i] === NO_MATCH)) continue;
         cost = pick(cost, best[g.first]! + ngramCost(g, own, i));
       }
       best[t + 1] = cost;
     }
-    return best[this.terms.length]!;
+    return best[this.termCount]!;
   }
 
   /**
    * Per term, the n-grams ending there that the kept terms allow, with their features: worked
    * out once per kept set (a walk runs per document, and looked them up per document).
    */
-  private usableEnding(kept: readonly boolean[]): readonly (readonly EndingNgram[])[] {
+  private usableEnding(kept: readonly boolean[]): UsableEnding {
     let ending = this.endingFor.get(kept);
     if (ending === undefined) {
-      const count = this.terms.length;
-      ending = this.ending.map((ngrams) => ngrams.filter((g) => usable(g, kept)).map((g) => ({ g, own: this.featuresOf.get(g)!, node: count + this.ngramIndex.get(g)! })));
+      const count = this.termCount;
+      const start = new Int32Array(count + 1);
+      const list: EndingNgram[] = [];
+      for (let t = 0; t < count; t++) {
+        for (const g of this.ending[t]!) if (usable(g, kept)) list.push({ g, own: this.featuresOf.get(g)!, node: count + this.ngramIndex.get(g)! });
+        start[t + 1] = list.length;
+      }
+      ending = { start, list };
       this.endingFor.set(kept, ending);
     }
     return ending;
@@ -299,6 +318,13 @@ export class QueryCuts {
 }
 
 const zero = (): number => 0;
+/**
+ * A maximum over no cut. A constant, not `-Infinity` in place (a unary minus): V8 compiles `max`
+ * on the stack while its loop runs, and that code deoptimized at every operation after the loop
+ * the interpreter had not yet seen (this one, or a compare skipped by `||`), on every long call.
+ */
+const NO_CUT = Number.NEGATIVE_INFINITY;
+const unmatched = (): number => NO_CUT;
 
 /**
  * The terms with the words their n-grams match exactly (joined word, synonyms) added as
