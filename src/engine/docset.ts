@@ -41,12 +41,22 @@ export function fromSorted(values: ArrayLike<number>): DocSet {
 }
 
 function dedupeSorted(array: Uint32Array): DocSet {
-  if (array.length < 2) return array;
+  const length = dedupeInPlace(array);
+  return length === array.length ? array : array.slice(0, length);
+}
+
+/**
+ * Moves each value's first copy to the front of `array` (ascending) and returns how many there
+ * are. Apart from its caller: V8 compiles a long loop while it runs, and that code deoptimized at
+ * the compare after the loop on every long call (most calls are short and return before it).
+ */
+function dedupeInPlace(array: Uint32Array): number {
+  if (array.length < 2) return array.length;
   let out = 1;
   for (let i = 1; i < array.length; i++) {
     if (array[i] !== array[out - 1]) array[out++] = array[i]!;
   }
-  return out === array.length ? array : array.slice(0, out);
+  return out;
 }
 
 /** Where `docid` is in the set (binary search), -1 when it is not. */
