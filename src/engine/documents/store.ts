@@ -107,9 +107,22 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
     for (const { key, value } of this.env.documents.getRange({})) yield { docid: key, doc: value };
   }
 
-  /** Field names in field-id order (order of first appearance). */
+  /** Field names in field-id order: a declared primary key when it was given, then by first appearance. */
   fieldIds(): string[] {
     return (this.env.main.get(FIELD_IDS) as string[] | undefined) ?? [];
+  }
+
+  /**
+   * Gives `name` the next field id if it has none, and says whether it did: a declared primary
+   * key does, before the documents that hold it (document-batch.ts). Call inside a write
+   * transaction.
+   */
+  addField(this: DocumentStore<IndexEnv>, name: string): boolean {
+    const fields = this.fieldIds();
+    if (fields.includes(name)) return false;
+    if (fields.length === MAX_FIELDS) throw fieldLimitExceeded();
+    this.env.main.putSync(FIELD_IDS, [...fields, name]);
+    return true;
   }
 
   fieldDistribution(): Record<string, number> {

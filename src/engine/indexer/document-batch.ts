@@ -11,7 +11,10 @@
  *    primary key and fields earlier additions settled (an edition, which adds fields too, is a
  *    batch of its own), so validating operation by operation decides what validating the whole
  *    batch first would;
- * 2. application: each chunk's net changes go to the document store and every index updater;
+ * 2. application: a declared primary key (the index's, or the addition's) takes the next field id
+ *    before the batch's documents add theirs, so it leads every stored document and hit, as in
+ *    v1.50 (an inferred one keeps its place in the first document); then each chunk's net
+ *    changes go to the document store and every index updater;
  *    a later chunk sees what earlier ones wrote (the transaction's own view), so updates merge
  *    and deletions count exactly as if the tasks ran one after the other.
  * A chunk ends at CHUNK_DOCS documents, or once its documents' payload lines reach the indexing
@@ -42,7 +45,7 @@ import { vectorFilter } from '../vectors/index.js';
 import { parseFilter } from '../filter-parser/index.js';
 import type { IndexEnv } from '../index-env.js';
 import { readSettings } from '../index-settings.js';
-import { readSearchFields } from '../words/word-index.js';
+import { addSearchField, readSearchFields } from '../words/word-index.js';
 import type { AheadParts } from '../words/ahead-parts.js';
 import { INDEX_UPDATERS } from './registry.js';
 import { StepReporter } from '../indexing-steps.js';
@@ -313,8 +316,14 @@ export function applyDocumentBatch(
 ): DocumentBatchOutcome {
   const bound = indexingMemory === undefined ? Number.POSITIVE_INFINITY : chunkBytes(indexingMemory);
   let settled = primaryKey;
+  // the batch inferred the key: its first document's fields took their ids in their own order
+  let inferred = false;
   const apply = () => {
     const settings = readSettings(env);
+    // a declared key leads the documents (2. above): numbered first among the searchable fields
+    // before the extraction workers number theirs, so that their numbering still lines up
+    const declared = primaryKey ?? ops.find((op): op is AddOp => op.op === 'add')?.primaryKey ?? null;
+    if (declared !== null) addSearchField(env, settings, declared);
     ahead?.start(settings, readSearchFields(env));
     const shards = new ShardRecorder(env, sharding);
     const pending = new Pending(env, settings, checkpoint, steps, ahead, shards, bound);
@@ -326,6 +335,9 @@ export function applyDocumentBatch(
         for (const name of valid.newFields) fields.add(name);
         // Only a payload with documents (or a declared key) settles the index's primary key.
         if (valid.key !== null) {
+          inferred ||= settled === null && op.primaryKey === null;
+          // before this addition's documents reach the store (earlier ones of the batch settled no key)
+          if (!inferred && new DocumentStore(env).addField(valid.key)) addSearchField(env, settings, valid.key);
           settled = valid.key;
           add(pending, op, index, valid.key, valid.docs ?? readNdjson(op.source), settings);
         }

@@ -25,7 +25,7 @@ import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { takeAheadChunk, type ChunkChanges } from './ahead-chunk.js';
 import type { DocWords } from './doc-words.js';
-import { extractorFor, SearchFieldIds, wordOfKey, type WordExtractor } from './extract.js';
+import { extractorFor, SearchFieldIds, searchableMatcher, wordOfKey, type WordExtractor } from './extract.js';
 import { KeyOps } from './key-ops.js';
 import { PostingOutcome, PostingWriter, prefixPostings, wordPostings } from './posting-blocks.js';
 import { ForwardEncoder } from './postings.js';
@@ -38,6 +38,18 @@ const CHUNK_DOCS = 25_000;
 
 export function readSearchFields(env: IndexReadEnv): string[] {
   return (env.main.get(INDEX_MAIN_KEYS.searchFields) as string[] | undefined) ?? [];
+}
+
+/**
+ * Gives `path` the next search field id if it is searchable and has none, ahead of the documents
+ * that hold it: a declared primary key, which leads every stored document (document-batch.ts), so
+ * that words taken from a payload's own field order number it as extracting the stored one does.
+ */
+export function addSearchField(env: IndexEnv, settings: IndexSettings, path: string): void {
+  if (!searchableMatcher(settings.searchableAttributes)(path)) return;
+  const fields = new SearchFieldIds(readSearchFields(env));
+  fields.idOf(path);
+  if (fields.added) env.main.putSync(INDEX_MAIN_KEYS.searchFields, fields.names);
 }
 
 /** A chunk's changes from extracting (or taking the words extracted ahead of) each document's before and after versions. */

@@ -2,7 +2,7 @@
 // adds `metadata` {queryUid, indexUid, primaryKey} after `requestUid` to a search result, and to
 // each result of a non-federated multi-search; without the header, or with `false`, it is absent.
 // The primary key is inferred or given at indexing time, as in the Rust test; a given one takes the
-// first field id, so it leads each hit — which Quarry does not do yet (the it.fails below).
+// first field id, so it leads each hit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENTS, expectJson, seed, shown, stableResponse, succeed } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
@@ -67,10 +67,9 @@ describe('Meili-Include-Metadata', () => {
     expectJson(stable(result).metadata, metadataOf('given').metadata);
   });
 
-  // Divergence: Meilisearch gives a primary key declared with `?primaryKey=` the index's first field
-  // id (its snapshot hits read id, title, color); Quarry numbers fields by first appearance in the
-  // documents only (title, id, color).
-  it.fails('lists the declared primary key first in each hit', async () => {
+  // A key declared with `?primaryKey=` takes the index's first field id (the snapshot's hits read
+  // id, title, color), where an inferred one keeps its place in the documents (title, id, color).
+  it('lists the declared primary key first in each hit', async () => {
     expectJson(stable(await post('/indexes/given/search', { q: 'glass' }, { 'Meili-Include-Metadata': 'true' })), { ...glassResult('given'), ...metadataOf('given') });
   });
 

@@ -4,7 +4,7 @@
 // a `federation.showPerformanceDetails` that is not a boolean answers the code search.md §10.2 gives
 // (`invalid_search_show_performance_details`, the test's snapshot says
 // `invalid_multi_search_query_show_performance_details`), and the index infers its primary key, so
-// hits keep the documents' field order (the declared-key order is the it.fails of meili-metadata).
+// hits keep the documents' field order (a declared key would lead them, as meili-metadata checks).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError } from '../../helpers/api.js';
 import { DOCUMENTS, expectJson, seed, shown } from '../../helpers/meili-datasets.js';
