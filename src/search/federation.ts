@@ -16,7 +16,8 @@
  * Documents pinned by dynamic search rules (pins.ts) are placed at their positions of the merged
  * list, by ascending position, around the ranked hits, as v1.50 places them.
  * `federation.showPerformanceDetails` times each query's search, the merge, the hydration of the
- * page and the facets (performance-details.ts), as the response's last key. Queries naming other
+ * page and the facets (performance-details.ts), as the response's last key; `Meili-Include-Metadata`
+ * adds `metadata`, an entry per query (federated-metadata.ts). Queries naming other
  * instances are routed by network-use.ts; their failures may mark remotes unavailable
  * (network-failures.ts).
  */
@@ -29,6 +30,7 @@ import type { SearchContext } from './context.js';
 import type { ErrorBody } from '../errors/api-error.js';
 import { isJsonObject } from '../types/json-text.js';
 import { addRemoteFacets, indexFacets, mergeFacets } from './federated-facets.js';
+import { federatedMetadata } from './federated-metadata.js';
 import { compareCandidates, distinctHits, searchOrder, type Candidate, type LocalCandidate, type RemoteCandidate } from './federated-ranking.js';
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
@@ -97,8 +99,13 @@ function checkFederatedQuery(position: number, query: QueryWithIndex, federation
 export interface FederatedOptions {
   /** the request came from another instance (`Meili-Proxy-Search: true`): hits carry their weighted score values */
   readonly proxy: boolean;
-  /** `Meili-Include-Metadata`, passed on to the remotes */
+  /** `Meili-Include-Metadata`: the answer's `metadata` (federated-metadata.ts), also asked of the remotes */
   readonly includeMetadata: boolean;
+  /**
+   * `metadata` has an entry per copy a query sent over the network rather than per query, as
+   * v1.50 builds it for a search with `useNetwork`, whose copies are its queries
+   */
+  readonly metadataPerCopy?: boolean;
 }
 
 /** The federated answer (search.md §10.2): every query's hits merged into one ranked page. */
@@ -212,13 +219,13 @@ async function federate(
   }
 
   const remoteErrors: Record<string, ErrorBody> = {};
-  const remoteBodies: Record<string, unknown>[] = [];
+  const answered: { name: string; body: Record<string, unknown> }[] = [];
   for (const { name, answer } of await steps.stepAsync('wait for remote results', () => Promise.all(remoteAnswers))) {
     if (!answer.ok) {
       remoteErrors[name] = answer.error;
       continue;
     }
-    remoteBodies.push(answer.body);
+    answered.push({ name, body: answer.body });
     semantic ||= typeof answer.body.semanticHitCount === 'number';
     // a remote was asked for the window's hits: more would only cost merging work here
     for (const hit of (answer.body.hits as unknown[]).slice(0, offset + limit)) {
@@ -227,6 +234,7 @@ async function federate(
     }
     if (isJsonObject(answer.body.queryVectors)) Object.assign(queryVectors, answer.body.queryVectors);
   }
+  const remoteBodies = answered.map(({ body }) => body);
 
   const { merged, dropped } = steps.step('merge results', () => {
     // pinned hits (pins.ts) stay out of the ranking and distinct, and come back at their positions
@@ -292,6 +300,14 @@ async function federate(
   // the slowest of this instance and the remotes
   body.processingTimeMs = Math.max(Math.floor(performance.now() - started), ...remoteBodies.map((remoteBody) => Number(remoteBody.processingTimeMs) || 0));
   body.requestUid = uuidV7();
+  if (options.includeMetadata) {
+    const asked =
+      options.metadataPerCopy === true
+        ? queries.flatMap(({ q, indexUid }, i) => routes.copies[i]!.map((remote) => ({ q, indexUid, remote })))
+        : queries.map(({ q, indexUid, federationOptions }) => ({ q, indexUid, remote: federationOptions?.remote ?? null }));
+    const primaryKeys = new Map([...perIndex.keys()].map((uid) => [uid, ctx.indexReader.get(uid)?.primaryKey ?? null]));
+    body.metadata = federatedMetadata(asked, primaryKeys, answered, routes.hasRemote ? ctx.network.names().self : null);
+  }
   if (routes.hasRemote) {
     body.remoteErrors = sortedErrors(remoteErrors);
     markFailedRemotes(ctx.network, remoteErrors);

@@ -3,8 +3,9 @@
  * as a one-query federated search over the network, then answered in a single search's shape,
  * as v1.50's `into_search_result`. The query's window, `distinct`, `showPerformanceDetails` and
  * facets move to the federation; hits keep `_federation` only when it names their instance; the
- * index's facets become `facetDistribution`/`facetStats`, and `remoteErrors` lists the remotes
- * that failed.
+ * index's facets become `facetDistribution`/`facetStats`, `remoteErrors` lists the remotes
+ * that failed, and `metadata` (`Meili-Include-Metadata`) is that of the query's last copy sent
+ * over the network (its `query` and `remote` included).
  */
 import type { Caller } from '../auth/caller.js';
 import type { SearchContext } from './context.js';
@@ -30,13 +31,14 @@ export async function networkSearchResponse(
   if (distinct !== undefined && distinct !== null) federation.distinct = distinct;
   if (showPerformanceDetails === true) federation.showPerformanceDetails = true;
   if (facets !== undefined && facets !== null && facets.length > 0) federation.facetsByIndex = { [uid]: facets };
-  const federated = await federatedResponse(ctx, caller, [{ ...rest, indexUid: uid }], federation, { proxy: false, includeMetadata: metadata }, showPerformanceDetails === true ? timer : undefined);
+  const options = { proxy: false, includeMetadata: metadata, metadataPerCopy: true };
+  const federated = await federatedResponse(ctx, caller, [{ ...rest, indexUid: uid }], federation, options, showPerformanceDetails === true ? timer : undefined);
   return { body: asSearchResult(federated, query.q ?? '', uid), degraded: false };
 }
 
 /** A federated response in a single search's shape and key order. */
 function asSearchResult(federated: Record<string, unknown>, q: string, uid: string): Record<string, unknown> {
-  const { hits, queryVectors, processingTimeMs, facetsByIndex, requestUid, remoteErrors, semanticHitCount, performanceDetails, ...window } = federated;
+  const { hits, queryVectors, processingTimeMs, facetsByIndex, requestUid, metadata, remoteErrors, semanticHitCount, performanceDetails, ...window } = federated;
   const body: Record<string, unknown> = { hits: (hits as Record<string, unknown>[]).map(withRemoteOnly), query: q };
   const vectors = isJsonObject(queryVectors) ? Object.values(queryVectors) : [];
   if (vectors.length > 0) body.queryVector = vectors[vectors.length - 1];
@@ -48,6 +50,8 @@ function asSearchResult(federated: Record<string, unknown>, q: string, uid: stri
     body.facetStats = facets.stats;
   }
   body.requestUid = requestUid;
+  // the entry of the query's last copy, as v1.50 keeps the last of a federated answer's
+  if (Array.isArray(metadata) && metadata.length > 0) body.metadata = metadata[metadata.length - 1];
   if (performanceDetails !== undefined) body.performanceDetails = performanceDetails;
   if (remoteErrors !== undefined) body.remoteErrors = remoteErrors;
   if (semanticHitCount !== undefined) body.semanticHitCount = semanticHitCount;

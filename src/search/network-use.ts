@@ -55,6 +55,8 @@ export interface QueryRoutes {
   readonly remotes: RemoteQueries[];
   /** some query named a remote, this instance included: the response then has `remoteErrors` and hits say where they come from */
   readonly hasRemote: boolean;
+  /** per query, the remote each of its copies went to (one copy naming none, unless it used the network) */
+  readonly copies: readonly (readonly (string | null)[])[];
 }
 
 /**
@@ -67,6 +69,7 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
   let hasRemote = false;
   // made at the first networked query and kept for the others, as v1.50 makes it
   let partition: NetworkCopy[] | undefined;
+  const targets: (string | null)[][] = [];
   queries.forEach((query, index) => {
     check(index, query);
     const remote = query.federationOptions?.remote ?? null;
@@ -79,6 +82,7 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
     }
     const networked = usesNetwork(ctx, query.useNetwork) && remote === null;
     const copies: readonly { remote: string | null; shardFilter: string | null }[] = networked ? (partition ??= requestPartition(ctx)) : [{ remote, shardFilter: null }];
+    targets.push(copies.map((copy) => copy.remote));
     const { useNetwork: _useNetwork, ...plain } = query;
     const sent = forwardable(ctx, plain);
     for (const { remote: target, shardFilter } of copies) {
@@ -99,7 +103,7 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
       group.queries.push(forwarded(ctx, caller, sent, index, shardFilter));
     }
   });
-  return { local, remotes: [...remotes.values()], hasRemote };
+  return { local, remotes: [...remotes.values()], hasRemote, copies: targets };
 }
 
 /**

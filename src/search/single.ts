@@ -226,9 +226,10 @@ export function semanticHitCount(hits: readonly SearchHit[]): number {
   return hits.filter((hit) => hit.details.some((detail) => detail.kind === 'vector')).length;
 }
 
-/** A search result's `metadata`: a fresh uid for this query, the index searched and its primary key. */
+/** A search result's `metadata`: a fresh uid for this query, the index searched and its primary key (absent without one). */
 function searchMetadata(ctx: SearchContext, uid: string): Record<string, unknown> {
-  return { queryUid: uuidV7(), indexUid: uid, primaryKey: ctx.indexReader.get(uid)?.primaryKey ?? null };
+  const primaryKey = ctx.indexReader.get(uid)?.primaryKey ?? null;
+  return { queryUid: uuidV7(), indexUid: uid, ...(primaryKey === null ? {} : { primaryKey }) };
 }
 
 /**

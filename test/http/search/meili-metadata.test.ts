@@ -1,10 +1,12 @@
-// Port of Meilisearch's crates/meilisearch/tests/search/metadata.rs: `Meili-Include-Metadata: true`
-// adds `metadata` {queryUid, indexUid, primaryKey} after `requestUid` to a search result, and to
-// each result of a non-federated multi-search; without the header, or with `false`, it is absent.
+// Port of Meilisearch's crates/meilisearch/tests/search/metadata.rs and search/multi/metadata.rs:
+// `Meili-Include-Metadata: true` adds `metadata` {queryUid, indexUid, primaryKey} after
+// `requestUid` to a search result and to each result of a non-federated multi-search, and to a
+// federated answer an array with an entry per query ({query, queryUid, indexUid, primaryKey});
+// without the header, or with `false`, it is absent.
 // The primary key is inferred or given at indexing time, as in the Rust test; a given one takes the
 // first field id, so it leads each hit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCUMENTS, expectJson, seed, shown, stableResponse, succeed } from '../../helpers/meili-datasets.js';
+import { DOCUMENTS, expectJson, SCORE_DOCUMENTS, seed, shown, stableResponse, succeed } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -21,6 +23,8 @@ beforeAll(async () => {
   server = await startServer();
   await seed(server, 'inferred', DOCUMENTS);
   await succeed(server, 'POST', '/indexes/given/documents?primaryKey=id', DOCUMENTS);
+  await seed(server, 'scores', SCORE_DOCUMENTS);
+  await succeed(server, 'POST', '/indexes', { uid: 'empty' });
 }, 60_000);
 afterAll(async () => {
   await server.dispose();
@@ -103,5 +107,39 @@ describe('Meili-Include-Metadata', () => {
       { indexUid: 'inferred', ...dragonResult, ...metadataOf('inferred') },
     ]);
     expect(withHeader.results[0].metadata.queryUid).not.toBe(withHeader.results[1].metadata.queryUid);
+  });
+
+  it('adds an entry per query, in request order, to a federated answer', async () => {
+    const queries = ['the bat', 'badman returns', 'batman', 'batman returns'].map((q) => ({ indexUid: 'scores', q }));
+    const result = await post('/multi-search', { federation: {}, queries }, { 'Meili-Include-Metadata': 'true' });
+    // the snapshot of federated_search_with_metadata_header
+    expect(result.hits.map((hit: any) => [hit.id, hit._federation.queriesPosition])).toEqual([
+      ['D', 2],
+      ['C', 3],
+      ['A', 2],
+      ['B', 2],
+      ['E', 1],
+    ]);
+    expect(Object.keys(result)).toEqual(['hits', 'processingTimeMs', 'limit', 'offset', 'estimatedTotalHits', 'requestUid', 'metadata']);
+    for (const entry of result.metadata) expect(entry.queryUid).toMatch(UUID_V7);
+    expect(new Set(result.metadata.map((entry: any) => entry.queryUid)).size).toBe(4);
+    expectJson(
+      result.metadata.map((entry: any) => ({ ...entry, queryUid: '[queryUid]' })),
+      queries.map(({ q }) => ({ query: q, queryUid: '[queryUid]', indexUid: 'scores', primaryKey: 'id' })),
+    );
+    expect((await post('/multi-search', { federation: {}, queries })).metadata).toBeUndefined();
+  });
+
+  it('leaves out the query of a federated query without q, and the primary key of an index without one', async () => {
+    const result = await post('/multi-search', { federation: {}, queries: [{ indexUid: 'empty' }, { indexUid: 'scores', q: '' }] }, { 'Meili-Include-Metadata': 'true' });
+    expectJson(
+      result.metadata.map((entry: any) => ({ ...entry, queryUid: '[queryUid]' })),
+      [
+        { queryUid: '[queryUid]', indexUid: 'empty' },
+        { query: '', queryUid: '[queryUid]', indexUid: 'scores', primaryKey: 'id' },
+      ],
+    );
+    const single = await post('/indexes/empty/search', {}, { 'Meili-Include-Metadata': 'true' });
+    expectJson({ ...single.metadata, queryUid: '[uuid]' }, { queryUid: '[uuid]', indexUid: 'empty' });
   });
 });

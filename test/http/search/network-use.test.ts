@@ -178,6 +178,42 @@ describe('with the network feature', () => {
     }
   });
 
+  it('gives a federated answer metadata per query, with the remote that answered it and the primary key it knows', async () => {
+    const reply = await callRaw(
+      a,
+      'POST',
+      '/multi-search',
+      JSON.stringify({
+        federation: {},
+        queries: [
+          { indexUid: 'books', q: 'carol', federationOptions: { remote: 'ms1' } },
+          { indexUid: 'books', q: 'cat', federationOptions: { remote: 'ms0' } },
+          { indexUid: 'books', q: 'singers' },
+        ],
+      }),
+      { 'content-type': 'application/json', 'meili-include-metadata': 'true' },
+    );
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.body).slice(-3)).toEqual(['requestUid', 'metadata', 'remoteErrors']);
+    // ms1's key comes from the metadata it answered with; a query naming this instance finds none
+    // (v1.50 looks the local keys up under no remote), one naming no remote is answered here
+    expect(reply.body.metadata.map(({ queryUid, ...entry }: { queryUid: string }) => (expect(queryUid).toMatch(/^[0-9a-f-]{36}$/), entry))).toEqual([
+      { query: 'carol', indexUid: 'books', primaryKey: 'id', remote: 'ms1' },
+      { query: 'cat', indexUid: 'books', remote: 'ms0' },
+      { query: 'singers', indexUid: 'books', primaryKey: 'id', remote: 'ms0' },
+    ]);
+  });
+
+  it('gives a useNetwork search the metadata of its last copy, as v1.50 keeps it', async () => {
+    const reply = await callRaw(a, 'POST', '/indexes/books/search', JSON.stringify({ q: 'carol', useNetwork: true }), { 'content-type': 'application/json', 'meili-include-metadata': 'true' });
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.body).slice(-3)).toEqual(['requestUid', 'metadata', 'remoteErrors']);
+    // copies go to ms0 then ms1 (remote names in order): the last is ms1's
+    const { queryUid, ...entry } = reply.body.metadata;
+    expect(queryUid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(entry).toEqual({ query: 'carol', indexUid: 'books', primaryKey: 'id', remote: 'ms1' });
+  });
+
   it('refuses a remote that is not registered, naming the query', async () => {
     expect(await call(a, 'POST', '/multi-search', federated({ remote: 'ms2' }))).toMatchObject({
       status: 400,
