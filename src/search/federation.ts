@@ -35,6 +35,7 @@ import { compareCandidates, distinctHits, searchOrder, type Candidate, type Loca
 import { withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { markFailedRemotes } from './network-failures.js';
+import { errorBody, missingInHit, unexpectedInHit } from '../network/remote-answer.js';
 import { sortedErrors } from './network-requests.js';
 import { featureNeeded, routeQueries, type LocalQuery } from './network-use.js';
 import { isPinned, placePins } from './pins.js';
@@ -225,6 +226,11 @@ async function federate(
       remoteErrors[name] = answer.error;
       continue;
     }
+    const problem = unmergeableHit(answer.body.hits as unknown[]);
+    if (problem !== null) {
+      remoteErrors[name] = errorBody('remote_bad_response', problem);
+      continue;
+    }
     answered.push({ name, body: answer.body });
     semantic ||= typeof answer.body.semanticHitCount === 'number';
     // a remote was asked for the window's hits: more would only cost merging work here
@@ -336,7 +342,22 @@ function pinPosition({ hit }: LocalCandidate): number {
 }
 
 /**
- * A hit a remote sent, or null when it lacks what the merge reads (v1.50 skips such a hit): its
+ * Why a remote's hits cannot be merged, or null: v1.50 drops a remote's whole answer (and reports
+ * it in `remoteErrors`) at the first hit without a `_federation` map holding its weighted score
+ * values and its weighted ranking score.
+ */
+function unmergeableHit(hits: readonly unknown[]): string | null {
+  for (const hit of hits) {
+    const federation = (hit as Record<string, unknown>)._federation;
+    if (federation === undefined) return missingInHit('._federation');
+    if (!isJsonObject(federation)) return unexpectedInHit('._federation', 'map', federation);
+    for (const key of ['weightedScoreValues', 'weightedRankingScore']) if (!Object.hasOwn(federation, key)) return missingInHit(`._federation.${key}`);
+  }
+  return null;
+}
+
+/**
+ * A hit a remote sent, or null when the merge cannot read it (v1.50 skips such a hit): its
  * `_federation` loses the weighted score values and `extra_document` and gains the remote's name.
  */
 function remoteCandidate(remote: string, hit: unknown): RemoteCandidate | null {

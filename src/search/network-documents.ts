@@ -14,6 +14,7 @@
 import { ApiError, type ErrorBody } from '../errors/api-error.js';
 import type { JsonObject } from '../engine/document-id.js';
 import { validateIndexUid } from '../indexes/uid.js';
+import { missingInHit, unexpectedInHit } from '../network/remote-answer.js';
 import { isJsonObject } from '../types/json-text.js';
 import type { SearchContext } from './context.js';
 import { getDocument, listDocuments, withFetchPermit, type DocumentsQuery } from './documents.js';
@@ -112,16 +113,12 @@ export function isDocumentsResponse(body: Record<string, unknown>): boolean {
   return Array.isArray(body.results) && body.results.every(isJsonObject) && count(body.offset) && count(body.limit) && count(body.total);
 }
 
-const HINT = '\n  - hint: check that the remote instance is a Meilisearch instance running the same version';
-
 /** A listed document without `_federation`, and its score values; v1.50's error when they are missing or unreadable. */
 function scored(document: unknown): { document: JsonObject; values: ScoreValue[] } {
   const { _federation: federation, ...rest } = document as JsonObject;
-  if (federation === undefined) throw new ApiError('remote_bad_response', `remote hit does not contain \`._federation\`${HINT}`);
-  if (!isJsonObject(federation)) {
-    throw new ApiError('remote_bad_response', `remote hit contains an unexpected value at path \`._federation\`: expected map, received \`${JSON.stringify(federation)}\`${HINT}`);
-  }
-  if (federation.weightedScoreValues === undefined) throw new ApiError('remote_bad_response', `remote hit does not contain \`._federation.weightedScoreValues\`${HINT}`);
+  if (federation === undefined) throw new ApiError('remote_bad_response', missingInHit('._federation'));
+  if (!isJsonObject(federation)) throw new ApiError('remote_bad_response', unexpectedInHit('._federation', 'map', federation));
+  if (federation.weightedScoreValues === undefined) throw new ApiError('remote_bad_response', missingInHit('._federation.weightedScoreValues'));
   const values = parseScoreValues(federation.weightedScoreValues);
   if (values === null) throw new ApiError('remote_bad_response', `could not parse weighted score values in the remote hit: ${JSON.stringify(federation.weightedScoreValues)}`);
   return { document: rest, values };

@@ -12,7 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ErrorBody } from '../errors/api-error.js';
-import { errorBody, isTimeout, quoted } from '../network/remote-answer.js';
+import { errorBody, isTimeout, quoted, SAME_VERSION_HINT } from '../network/remote-answer.js';
 import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
 import { isJsonObject } from '../types/json-text.js';
 
@@ -26,7 +26,6 @@ export type RemoteAnswer = { readonly ok: true; readonly body: Record<string, un
 
 const RETRIES = 3;
 const DEFAULT_TIMEOUT_SECONDS = 25;
-const SAME_VERSION_HINT = '\n  - hint: check that the remote instance is a Meilisearch instance running the same version';
 
 /** The deadline of a request's remote searches, from `MEILI_EXPERIMENTAL_REMOTE_SEARCH_TIMEOUT_SECONDS`. */
 export function remoteSearchDeadline(env: NodeJS.ProcessEnv = process.env): number {
@@ -38,7 +37,8 @@ type Attempt = { readonly done: RemoteAnswer } | { readonly retry: ErrorBody };
 
 /** Whether `body` has the shape of a federated search response (what `/multi-search` answers). */
 function isFederatedResponse(body: Record<string, unknown>): boolean {
-  return Array.isArray(body.hits) && typeof body.processingTimeMs === 'number';
+  // hits are maps, as v1.50 reads them
+  return Array.isArray(body.hits) && body.hits.every(isJsonObject) && typeof body.processingTimeMs === 'number';
 }
 
 function classify(response: OutgoingResponse, accepts: (body: Record<string, unknown>) => boolean): Attempt {

@@ -214,6 +214,39 @@ describe('with the network feature', () => {
     expect(entry).toEqual({ query: 'carol', indexUid: 'books', primaryKey: 'id', remote: 'ms1' });
   });
 
+  it('drops the whole answer of a remote whose hits lack their _federation scores, reporting why', async () => {
+    // a remote answering a search's shape without what a proxied search adds to each hit
+    const answers: Record<string, unknown>[][] = [
+      [{ id: 9, title: 'Carol the odd' }],
+      [{ id: 9, title: 'Carol the odd', _federation: { weightedRankingScore: 1 } }],
+      [{ id: 9, title: 'Carol the odd', _federation: [1] }],
+    ];
+    let next = 0;
+    const odd = createServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ hits: answers[next++], processingTimeMs: 1, limit: 20, offset: 0, estimatedTotalHits: 1 }));
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => odd.listen(port, '127.0.0.1', resolve));
+    await call(a, 'PATCH', '/network', { remotes: { odd: { url: `http://127.0.0.1:${port}` } } });
+    const hint = '\n  - hint: check that the remote instance is a Meilisearch instance running the same version';
+    try {
+      for (const message of [
+        `remote hit does not contain \`._federation\`${hint}`,
+        `remote hit does not contain \`._federation.weightedScoreValues\`${hint}`,
+        `remote hit contains an unexpected value at path \`._federation\`: expected map, received \`[1]\`${hint}`,
+      ]) {
+        const reply = await call(a, 'POST', '/multi-search', { federation: {}, queries: [{ indexUid: 'books', q: 'carol', federationOptions: { remote: 'odd' } }, { indexUid: 'books', q: 'carol' }] });
+        expect(reply.status).toBe(200);
+        expect(ids(reply.body.hits).sort()).toEqual([1, 3, 5]);
+        expect(reply.body.remoteErrors).toEqual({ odd: errorBody('remote_bad_response', message, 'system') });
+      }
+    } finally {
+      await call(a, 'PATCH', '/network', { remotes: { odd: null } });
+      odd.close();
+    }
+  });
+
   it('refuses a remote that is not registered, naming the query', async () => {
     expect(await call(a, 'POST', '/multi-search', federated({ remote: 'ms2' }))).toMatchObject({
       status: 400,
