@@ -195,6 +195,8 @@ export class QueryCuts {
    */
   max(kept: readonly boolean[], group: ArrayLike<number>, everyCut: boolean, termMax: (t: number) => number, ngramMax: (g: Ngram) => number): number {
     if (everyCut) return this.walk(kept, -1, termMax, ngramMax, Math.max, NO_CUT);
+    // no n-gram matches a candidate: the words alone are every document's cut
+    if (!this.active) return this.walk(kept, -1, termMax, unmatched, Math.max, NO_CUT);
     let max = NO_CUT;
     let wordsAlone = false;
     for (let k = 0; k < group.length; k++) {

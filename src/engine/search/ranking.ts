@@ -223,6 +223,26 @@ function hasExactForm(term: ResolvedTerm): boolean {
   return term.phraseHits !== null || term.derivations.some((d) => d.exact);
 }
 
+/**
+ * The one typo level every document matching `term` has (a phrase's is 0), or -1 when its
+ * derivations have several: a document's level is that of the best derivation it holds.
+ */
+function soleLevel(term: ResolvedTerm): number {
+  if (term.phraseHits !== null) return 0;
+  let level = -1;
+  for (const d of term.derivations) {
+    if (d.posting.docids.length === 0) continue;
+    if (level !== -1 && d.typo !== level) return -1;
+    level = d.typo;
+  }
+  return level;
+}
+
+/** Whether every document matching `term` holds it exactly: a phrase, or only exact derivations (0 typos). */
+function alwaysExact(term: ResolvedTerm): boolean {
+  return term.phraseHits !== null || (soleLevel(term) === 0 && term.derivations.every((d) => d.exact || d.posting.docids.length === 0));
+}
+
 /** Distance cost of the wordPosition rule. */
 function costFromDistance(distance: number): number {
   if (distance <= 1) return distance;
@@ -283,6 +303,14 @@ class Ranker {
   private readonly totalWords: number;
   /** per term, whether it has an exact form in the index (decided once per query) */
   private readonly exactForm: readonly boolean[];
+  /**
+   * Per term, soleLevel and alwaysExact: a step whose every kept term has one level (typo), or
+   * is always exact (exactWords), gives every document of a group the same cost, known without
+   * a pass over the group. A group's documents match its kept terms, unless an n-gram stood in
+   * for some (cuts.active), when the passes run.
+   */
+  private readonly soleLevels: readonly number[];
+  private readonly alwaysExact: readonly boolean[];
   /** the kept terms of `activeFor` (activeTerms) */
   private active: readonly ResolvedTerm[] = [];
   private activeFor: readonly boolean[] | undefined;
@@ -300,6 +328,8 @@ class Ranker {
   ) {
     this.totalWords = input.terms.reduce((sum, t) => sum + t.matchingWords, 0);
     this.exactForm = input.terms.map(hasExactForm);
+    this.soleLevels = input.terms.map(soleLevel);
+    this.alwaysExact = input.terms.map(alwaysExact);
     this.bestCosts = new Int32Array(input.terms.length);
   }
 
@@ -395,6 +425,10 @@ class Ranker {
           cuts === undefined
             ? active.reduce((sum, t) => sum + termMax(t.index), 0)
             : cuts.max(kept, group, step === this.firstGraphStep, termMax, (g) => g.n + g.resolved.maxTypoCost);
+        if (cuts?.active !== true && active.every((t) => this.soleLevels[t.index] !== -1)) {
+          yield [group, { kind: 'typo', count: active.reduce((sum, t) => sum + this.soleLevels[t.index]!, 0), max }, kept];
+          return;
+        }
         const costs = scratchInt32(group.length);
         for (const t of active) addColumn(costs, group, features[t.index]!.typo);
         if (cuts?.active === true) cutCosts(cuts, group, kept, costs, (t, i) => features[t]!.typo[i]!, (g, f, i) => g.n + f.typo[i]!);
@@ -411,15 +445,22 @@ class Ranker {
         }
         const exactOnly = this.exactOnly.get(kept)?.();
         let maxCost = 3 * pairs;
-        const costs = pairs === 0 ? scratchInt32(group.length) : this.proximityCosts(group, records, exactOnly);
+        // null while nothing priced the group: with no pair and no n-gram matching a candidate,
+        // every document costs 0, whatever the cuts' maximum
+        let costs = pairs === 0 ? null : this.proximityCosts(group, records, exactOnly);
         if (cuts !== undefined) {
           // an n-gram's edge costs n − 1 more (its first edge too); the maximum is that of the costliest cut
           const paired = (first: number) => first > 0 && kept[first - 1] === true && termEnd(terms[first - 1]!.term) + 1 === terms[first]!.term.position;
           const ngramMax = (g: Ngram) => (paired(g.first) ? 3 : 0) + g.n - 1;
           maxCost = cuts.max(kept, group, step === this.firstGraphStep, (t) => (paired(t) ? 3 : 0), ngramMax);
           if (cuts.active) {
+            costs ??= scratchInt32(group.length);
             ngramProximityCosts(cuts, this.nodeProximityTerms(cuts), this.input.byAttribute, exactOnly, { group, kept, costs, paired });
           }
+        }
+        if (costs === null) {
+          yield [group, { kind: 'proximity', rank: maxCost + 1, max: maxCost + 1 }, kept];
+          return;
         }
         for (const [c, indices] of byCost(group, costs)) yield [indices, { kind: 'proximity', rank: maxCost + 1 - c, max: maxCost + 1 }, kept];
         return;
@@ -458,7 +499,10 @@ class Ranker {
       }
       case 'exactWords': {
         const max = active.reduce((sum, t) => sum + t.wordCount, 0);
-        for (const [c, indices] of byCost(group, missingExactWords(group, active, features, max))) {
+        // every document holding every kept term exactly: one bucket, missing no word
+        const uniform = cuts?.active !== true && active.every((t) => this.alwaysExact[t.index]);
+        const buckets: [number, Group][] = uniform ? [[0, group]] : byCost(group, missingExactWords(group, active, features, max));
+        for (const [c, indices] of buckets) {
           const bucketKept = [...kept];
           this.exactOnly.set(bucketKept, () => new Set(active.filter((t) => Array.prototype.every.call(indices, (i: number) => isExactIn(features[t.index]!, i))).map((t) => t.index)));
           yield [indices, { kind: 'exactWords', matching: max - c, max }, bucketKept];
