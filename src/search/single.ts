@@ -195,15 +195,15 @@ function rankIndex(
     const vector = embedding!.vector!;
     return searched(withPins(semantic(kind.embedder, vector), pins, need, false), vector);
   }
-  const organic = steps.step((query.q ?? '') === '' ? 'placeholder ranking' : 'keyword ranking', () =>
-    executeSearch(env, settings, {
-      ...common,
-      q: query.q ?? '',
-      matchingStrategy: query.matchingStrategy ?? 'last',
-      attributesToSearchOn: query.attributesToSearchOn ?? null,
-      locales: storedLocales(query.locales),
-    }),
-  );
+  // timed by the engine: `tokenize query`, `evaluate query`, then the ranking
+  const organic = executeSearch(env, settings, {
+    ...common,
+    q: query.q ?? '',
+    matchingStrategy: query.matchingStrategy ?? 'last',
+    attributesToSearchOn: query.attributesToSearchOn ?? null,
+    locales: storedLocales(query.locales),
+    phases: steps,
+  });
   const keyword = withPins(organic, pins, need, false);
   if (kind.kind === 'keyword' || goodEnough(keyword.hits, need, kind.semanticRatio)) return searched(keyword);
   if (embedding === null) return { embed: { settings, embedder: kind.embedder, input: searchInput(query), semanticOnly: false } };

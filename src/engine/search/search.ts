@@ -59,7 +59,20 @@ export interface SearchRequest {
    * request) is spent: asked before each bucket, after which the sort stops refining; absent: no limit
    */
   readonly timeUp?: () => boolean;
+  /** times the search's phases (`performanceDetails`); absent: untimed */
+  readonly phases?: SearchPhases;
 }
+
+/**
+ * The phases of a search, as v1.50's progress names them in `performanceDetails`: `tokenize
+ * query`, `evaluate query` (the terms, their derivations, the candidates), then `keyword ranking`;
+ * a placeholder search (an empty `q`) only `placeholder ranking`.
+ */
+export interface SearchPhases {
+  step<T>(name: string, work: () => T): T;
+}
+
+const UNTIMED: SearchPhases = { step: (_name, work) => work() };
 
 export interface SearchHit {
   readonly docid: number;
@@ -270,7 +283,10 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   const fields = fieldModel(env, settings, request.attributesToSearchOn);
   const lang = langOfLocales(request.locales ?? fields.locales);
   const wordsVersion = readWordsVersion(env);
-  const parsed = parseQuery(request.q, new Set(settings.stopWords), customTokens(settings), lang);
+  const phases = request.phases ?? UNTIMED;
+  const placeholderQuery = request.q === '';
+  const tokenize = () => parseQuery(request.q, new Set(settings.stopWords), customTokens(settings), lang);
+  const parsed = placeholderQuery ? tokenize() : phases.step('tokenize query', tokenize);
   // built on first use: a placeholder search reads no word, and building an index's dictionary
   // (its typo matcher) is the cold cost of the first search after a batch
   let dictionary: Dictionary | undefined;
@@ -296,54 +312,61 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     },
     forward: new ForwardReader(env, wordsVersion),
   };
-  if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
-    universe = difference(universe ?? facets.allDocids(), negativeDocs(parsed.negativeWords, parsed.negativePhrases, options));
-  }
   const placeholder = parsed.terms.length === 0;
-  const steps = rankingSteps(settings.rankingRules, request.sort, request.matchingStrategy, placeholder);
   const prefixSearch = settings.prefixSearch !== 'disabled';
-  // the n-gram terms resolve with the query's own, in one typo kernel call
-  const ngramQueries = placeholder ? [] : ngramTerms(parsed.terms);
-  const resolved = placeholder ? [] : resolveTerms([...parsed.terms, ...ngramQueries.map((q) => q.term)], prefixSearch, options);
-  const terms = resolved.slice(0, parsed.terms.length);
-  const ngrams: Ngram[] = ngramQueries.map((q, k) => ({ first: q.first, n: q.term.ngram!.length, resolved: resolved[terms.length + k]! }));
-  const { removal, mandatory } = removalPlan(terms, request.matchingStrategy, universe);
-  let candidates = universe;
-  if (ngrams.some((g) => g.resolved.docs.length > 0)) candidates = cutCandidates(terms, ngrams, removal, universe);
-  else for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
-  candidates ??= facets.allDocids();
-  const matchedNgrams = ngrams.filter((g) => g.resolved.docs.length > 0);
-  const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
-  const need = rankingNeed(request, settings, distinct, candidates);
-  // the terms' features live in the ranking's scratch (scratch.ts) until the ranking is over
-  const ranked = withScratch(() => {
-    const allFeatures = termFeatures([...terms, ...matchedNgrams.map((g) => g.resolved)], candidates);
-    const features = allFeatures.slice(0, terms.length);
-    let nextNgram = terms.length;
-    const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : allFeatures[nextNgram++]!));
-    return bucketSort(
-      {
-        env,
-        get dictionary(): Dictionary {
-          return options.dictionary;
+  const evaluate = () => {
+    let searched = universe;
+    if (parsed.negativeWords.length > 0 || parsed.negativePhrases.length > 0) {
+      searched = difference(searched ?? facets.allDocids(), negativeDocs(parsed.negativeWords, parsed.negativePhrases, options));
+    }
+    // the n-gram terms resolve with the query's own, in one typo kernel call
+    const ngramQueries = placeholder ? [] : ngramTerms(parsed.terms);
+    const resolved = placeholder ? [] : resolveTerms([...parsed.terms, ...ngramQueries.map((q) => q.term)], prefixSearch, options);
+    const terms = resolved.slice(0, parsed.terms.length);
+    const ngrams: Ngram[] = ngramQueries.map((q, k) => ({ first: q.first, n: q.term.ngram!.length, resolved: resolved[terms.length + k]! }));
+    const { removal, mandatory } = removalPlan(terms, request.matchingStrategy, searched);
+    let candidates = searched;
+    if (ngrams.some((g) => g.resolved.docs.length > 0)) candidates = cutCandidates(terms, ngrams, removal, searched);
+    else for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);
+    return { terms, ngrams, removal, candidates: candidates ?? facets.allDocids() };
+  };
+  const { terms, ngrams, removal, candidates } = placeholderQuery ? evaluate() : phases.step('evaluate query', evaluate);
+  const rank = (): SearchOutcome => {
+    const steps = rankingSteps(settings.rankingRules, request.sort, request.matchingStrategy, placeholder);
+    const matchedNgrams = ngrams.filter((g) => g.resolved.docs.length > 0);
+    const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
+    const need = rankingNeed(request, settings, distinct, candidates);
+    // the terms' features live in the ranking's scratch (scratch.ts) until the ranking is over
+    const ranked = withScratch(() => {
+      const allFeatures = termFeatures([...terms, ...matchedNgrams.map((g) => g.resolved)], candidates);
+      const features = allFeatures.slice(0, terms.length);
+      let nextNgram = terms.length;
+      const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : allFeatures[nextNgram++]!));
+      return bucketSort(
+        {
+          env,
+          get dictionary(): Dictionary {
+            return options.dictionary;
+          },
+          candidates,
+          terms,
+          features,
+          removal,
+          weightOf: fields.weightOf,
+          maxWeight: fields.maxWeight,
+          byAttribute: settings.proximityPrecision === 'byAttribute',
+          forward: options.forward,
+          facets,
+          timeUp: request.timeUp ?? (() => false),
+          cuts: ngrams.length === 0 ? undefined : new QueryCuts(terms, features, ngrams, ngramFeatures),
         },
-        candidates,
-        terms,
-        features,
-        removal,
-        weightOf: fields.weightOf,
-        maxWeight: fields.maxWeight,
-        byAttribute: settings.proximityPrecision === 'byAttribute',
-        forward: options.forward,
-        facets,
-        timeUp: request.timeUp ?? (() => false),
-        cuts: ngrams.length === 0 ? undefined : new QueryCuts(terms, features, ngrams, ngramFeatures),
-      },
-      steps,
-      need,
-      distinct?.accept,
-    );
-  });
-  const page = rankedPage(ranked.docs, request, need, distinct, candidates);
-  return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: ranked.degraded };
+        steps,
+        need,
+        distinct?.accept,
+      );
+    });
+    const page = rankedPage(ranked.docs, request, need, distinct, candidates);
+    return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: ranked.degraded };
+  };
+  return phases.step(placeholderQuery ? 'placeholder ranking' : 'keyword ranking', rank);
 }

@@ -1,5 +1,6 @@
 // showPerformanceDetails (search.md §14): a `performanceDetails` object of step paths → Rust
-// durations (the wait for a search-queue permit first) on search, multi-search (one timer for the request: later results include earlier
+// durations (the wait for a search-queue permit first; a keyword search's tokenizing, query
+// evaluation and ranking as v1.50 names them) on search, multi-search (one timer for the request: later results include earlier
 // queries), federated search (`federation.showPerformanceDetails`, the last key) and similar;
 // absent when not asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +36,8 @@ describe('search', () => {
     expectDetails(reply.body.performanceDetails, [
       'wait in queue',
       'search > execute local search > evaluate filter',
+      'search > execute local search > tokenize query',
+      'search > execute local search > evaluate query',
       'search > execute local search > keyword ranking',
       'search > execute local search > format',
       'search > execute local search',
@@ -70,7 +73,7 @@ describe('multi-search', () => {
     const [first, second, third] = reply.body.results;
     expect(first.performanceDetails).toBeDefined();
     expect(second).not.toHaveProperty('performanceDetails');
-    expectDetails(third.performanceDetails, ['wait in queue', 'search > execute local search > keyword ranking', 'search > execute local search > format', 'search > execute local search', 'search']);
+    expectDetails(third.performanceDetails, ['wait in queue', 'search > execute local search > tokenize query', 'search > execute local search > evaluate query', 'search > execute local search > keyword ranking', 'search > execute local search > format', 'search > execute local search', 'search']);
   });
 
   it('answers federated details as the last key, and refuses them inside a federated query', async () => {
@@ -84,6 +87,8 @@ describe('multi-search', () => {
       'wait in queue',
       'search > partition queries',
       'search > start remote search',
+      'search > execute local search > tokenize query',
+      'search > execute local search > evaluate query',
       'search > execute local search > keyword ranking',
       'search > execute local search',
       'search > wait for remote results',
