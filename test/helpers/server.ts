@@ -65,6 +65,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const dbPath = options.dbPath ?? path.join(tempDir(), 'data.ms');
   const args = [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--dump-dir', path.join(dbPath, '..', 'dumps'), '--no-analytics'];
   if (options.masterKey !== undefined) args.push('--master-key', options.masterKey);
+  // its own snapshot folder too: the default, `snapshots/` in the working directory, is shared by
+  // every server of the run, and each sweeps the `data.ms` snapshot leftovers there at startup
+  // (a restart then failed with ENOTEMPTY while another test's server wrote its snapshot)
+  if (!(options.args ?? []).includes('--snapshot-dir')) args.push('--snapshot-dir', path.join(dbPath, '..', 'snapshots'));
   args.push(...(options.args ?? []));
   // a shell lowers the limit, then execs node, so the child is node itself
   const [command, commandArgs] =
