@@ -336,7 +336,8 @@ export function applyDocumentBatch(
         // Only a payload with documents (or a declared key) settles the index's primary key.
         if (valid.key !== null) {
           inferred ||= settled === null && op.primaryKey === null;
-          // before this addition's documents reach the store (earlier ones of the batch settled no key)
+          // numbered before this addition's documents reach the store: an earlier addition of the
+          // batch with documents would have settled the key already, and numbered it or inferred it
           if (!inferred && new DocumentStore(env).addField(valid.key)) addSearchField(env, settings, valid.key);
           settled = valid.key;
           add(pending, op, index, valid.key, valid.docs ?? readNdjson(op.source), settings);
