@@ -10,14 +10,16 @@
  *
  * An index write runs in the index writer thread: its own steps (engine/indexing-steps.ts) nest in
  * the current step, read live from memory the thread writes, and its times join the trace when it
- * ends (`watchIndexWrite`), with its requests to embedding servers (`stats.embedderRequests`).
+ * ends (`watchIndexWrite`), with its requests to embedding servers (`stats.embedderRequests`)
+ * and, for document additions, how its extraction workers waited for it (`stats.writeChannelCongestion`).
  *
  * Used on the main thread only: the scheduler creates one per batch, processors enter their steps.
  */
 import { EmbedderRequestStats } from '../embedders/request-stats.js';
 import { INDEXING_STEPS } from '../engine/indexing-steps.js';
 import { formatStepDuration } from '../types/dates.js';
-import type { BatchProgress } from '../types/task.js';
+import type { BatchProgress, BatchStats } from '../types/task.js';
+import type { ChannelCongestion } from '../workers/ahead-ports.js';
 import type { StepWatcher } from '../workers/index-writer.js';
 
 /** Step families and their steps, in Meilisearch's enum order (`finished` is the step's position). */
@@ -60,6 +62,8 @@ export class Progress {
   private readonly durations: [string, bigint][] = [];
   /** the batch's requests to embedding servers, over all its index writes (`stats.embedderRequests`) */
   readonly embedderRequests = new EmbedderRequestStats();
+  /** its document additions' extraction parts, and those that waited for the write, over its index writes */
+  private congestion: ChannelCongestion | undefined;
 
   constructor(private readonly clock: () => bigint = process.hrtime.bigint) {}
 
@@ -104,7 +108,21 @@ export class Progress {
         for (const [step, ns] of durations) this.durations.push([`${path} > ${step}`, BigInt(ns)]);
       },
       embedded: (requests) => this.embedderRequests.add(requests),
+      congestion: ({ attempts, blocking }) => {
+        this.congestion = { attempts: (this.congestion?.attempts ?? 0) + attempts, blocking: (this.congestion?.blocking ?? 0) + blocking };
+      },
     };
+  }
+
+  /**
+   * `stats.writeChannelCongestion`, as v1.50 shows it for a batch that indexed documents: its
+   * ratio is blocking ÷ attempts, null (v1.50's NaN) when no part went through the workers;
+   * undefined for a batch without a document addition.
+   */
+  congestionView(): BatchStats['writeChannelCongestion'] {
+    if (this.congestion === undefined) return undefined;
+    const { attempts, blocking } = this.congestion;
+    return { attempts, blocking_attempts: blocking, blocking_ratio: attempts === 0 ? null : blocking / attempts };
   }
 
   /** What `GET /batches` shows while the batch runs. */

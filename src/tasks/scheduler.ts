@@ -282,9 +282,11 @@ export class Scheduler {
       const measured = env === undefined ? undefined : measureIndex(env, this.deps.indexEnvs.folderOf(env.uuid));
       const sizes = env === undefined ? {} : databaseSizeChanges(sizesBefore ?? createdIndexSizes(env), measured!.internalDatabaseSizes);
       const embedderRequests = progress.embedderRequests.view();
+      const congestion = progress.congestionView();
       // v1.50 shows the embedder requests after every other stat
       const stats = {
         ...batch.stats,
+        ...(congestion === undefined ? {} : { writeChannelCongestion: congestion }),
         ...(Object.keys(sizes).length === 0 ? {} : { internalDatabaseSizes: sizes }),
         ...(embedderRequests === undefined ? {} : { embedderRequests }),
       };

@@ -277,7 +277,7 @@ export interface BatchStats {
   types: Partial<Record<TaskType, number>>;
   indexUids: Record<string, number>;
   progressTrace?: Record<string, string>;
-  writeChannelCongestion?: { attempts: number; blocking_attempts: number; blocking_ratio: number };
+  writeChannelCongestion?: { attempts: number; blocking_attempts: number; blocking_ratio: number | null };
   internalDatabaseSizes?: Record<string, string>;
   embedderRequests?: { total: number; failed: number; lastError?: string };
 }

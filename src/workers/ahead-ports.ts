@@ -13,6 +13,7 @@ import type { AheadPart, AheadPartSource } from '../engine/words/ahead-parts.js'
 import { payloadBytes } from '../engine/documents/ndjson-payload.js';
 import type { IndexSettings } from '../types/settings.js';
 import {
+  blockedSlot,
   FAILED,
   NOTED_LINE,
   NOTED_OP,
@@ -51,6 +52,27 @@ export interface AheadEnds {
   readonly state: Int32Array;
   /** per operation of the batch: whether the workers extract it */
   readonly extracts: readonly boolean[];
+}
+
+/**
+ * The batch's `writeChannelCongestion` (v1.50's `ChannelCongestion`), for extraction ahead of a
+ * write: the parts the workers posted, and how many of them first waited for the write (held
+ * MAX_AHEAD parts ahead). Read once the workers are done.
+ */
+export interface ChannelCongestion {
+  readonly attempts: number;
+  readonly blocking: number;
+}
+
+export function aheadCongestion({ ports, state }: AheadEnds): ChannelCongestion {
+  let attempts = 0;
+  let blocking = 0;
+  for (let thread = 0; thread < ports.length; thread++) {
+    // every worker posts an end message after its parts
+    attempts += Math.max(0, Atomics.load(state, postedSlot(thread)) - 1);
+    blocking += Atomics.load(state, blockedSlot(thread));
+  }
+  return { attempts, blocking };
 }
 
 /** Tells every worker and waiter that the write is over. */

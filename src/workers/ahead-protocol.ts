@@ -6,7 +6,8 @@
  * The Int32Array holds STOP (the write is over), STARTED (the writer posted the settings),
  * FAILED (a task died without saying so), where the write has read the batch's additions to
  * (NOTED_OP, NOTED_LINE: the last payload line it took as a document whose ahead words it will
- * ask for), and per thread how many messages were posted and taken.
+ * ask for), and per thread how many messages were posted and taken, and how many parts waited
+ * for the write before they could be posted (the batch's `writeChannelCongestion`).
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { AheadJob } from '../engine/words/extract-ahead.js';
@@ -23,11 +24,12 @@ export const FAILED = 2;
  */
 export const NOTED_OP = 3;
 export const NOTED_LINE = 4;
-export const postedSlot = (thread: number) => 5 + 2 * thread;
-export const takenSlot = (thread: number) => 6 + 2 * thread;
+export const postedSlot = (thread: number) => 5 + 3 * thread;
+export const takenSlot = (thread: number) => 6 + 3 * thread;
+export const blockedSlot = (thread: number) => 7 + 3 * thread;
 
-/** The state's length for `threads` workers: the three flags, the read position and two counters a thread. */
-export const stateLength = (threads: number) => 5 + 2 * threads;
+/** The state's length for `threads` workers: the three flags, the read position and three counters a thread. */
+export const stateLength = (threads: number) => 5 + 3 * threads;
 
 /** One worker's task (the extraction pool runs extract-ahead-thread.js with it). */
 export interface AheadTask {

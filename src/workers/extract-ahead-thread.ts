@@ -8,7 +8,7 @@ import { workerData } from 'piscina';
 import { receiveMessageOnPort } from 'node:worker_threads';
 import { extractAheadParts } from '../engine/words/extract-ahead.js';
 import { aheadBuffers } from '../engine/words/ahead-words.js';
-import { NOTED_LINE, NOTED_OP, postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type AheadTask } from './ahead-protocol.js';
+import { blockedSlot, NOTED_LINE, NOTED_OP, postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type AheadTask } from './ahead-protocol.js';
 import type { AheadPart } from '../engine/words/ahead-parts.js';
 import { useSegmenterThread } from './segmenter-channel.js';
 import { documentId, type JsonObject } from '../engine/document-id.js';
@@ -54,6 +54,7 @@ function readByWrite(state: Int32Array, part: AheadPart): boolean {
 export default function extractAhead({ job, port, state, owned }: AheadTask): number {
   const posted = postedSlot(job.thread);
   const taken = takenSlot(job.thread);
+  const blocked = blockedSlot(job.thread);
   let count = 0;
   try {
     while (Atomics.load(state, STARTED) === 0) {
@@ -63,10 +64,12 @@ export default function extractAhead({ job, port, state, owned }: AheadTask): nu
     const start = receiveMessageOnPort(port)?.message as AheadStart | undefined;
     if (start === undefined) return 0;
     for (const part of extractAheadParts(job, start.settings, start.searchFields, dropsOf(owned))) {
-      for (;;) {
+      for (let waited = false; ; waited = true) {
         if (Atomics.load(state, STOP) !== 0) return count;
         const seen = Atomics.load(state, taken);
         if (count - seen < MAX_AHEAD || readByWrite(state, part)) break;
+        // a part held back by the write counts once, however long it waits
+        if (!waited) Atomics.add(state, blocked, 1);
         Atomics.wait(state, taken, seen, 1000);
       }
       port.postMessage(part, part.words === null ? [] : aheadBuffers(part.words));

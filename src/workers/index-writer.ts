@@ -5,7 +5,8 @@
  * time. Aborting `signal` interrupts the write, which then rolls back and rejects.
  * Around the write, on this (the main) thread: a settings write first prepares the embedders it
  * adds or changes (embedders/embed.ts `prepareChangedEmbedders`), and while a write runs this
- * thread serves its embedding requests (embedding-channel.ts) and reports their count.
+ * thread serves its embedding requests (embedding-channel.ts) and reports their count; a write of
+ * document additions then reports how its extraction workers waited for it.
  */
 import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
@@ -14,7 +15,7 @@ import type { ReshardOutcome, ReshardWrite } from '../engine/shards/reshard.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { StepDurations } from '../engine/indexing-steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
-import { startAhead, stopAhead } from './ahead-ports.js';
+import { aheadCongestion, startAhead, stopAhead, type ChannelCongestion } from './ahead-ports.js';
 import { serveEmbedding } from './embedding-channel.js';
 import { prepareChangedEmbedders } from '../embedders/embed.js';
 import { readSettings } from '../engine/index-settings.js';
@@ -29,6 +30,8 @@ export interface StepWatcher {
   ended(durations: StepDurations): void;
   /** The write's requests to embedding servers (the batch's `embedderRequests`), when it made any. */
   embedded?(requests: EmbedderRequests): void;
+  /** A write of document additions ended: how its extraction workers' parts waited for it (`writeChannelCongestion`). */
+  congestion?(congestion: ChannelCongestion): void;
 }
 
 export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: string, write: DocumentsWrite, signal: AbortSignal, watcher?: StepWatcher): Promise<DocumentBatchOutcome>;
@@ -71,6 +74,10 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
       // the writer thread stops them as it ends, unless it died first
       stopAhead(ahead.ends.state);
       await ahead.done;
+    }
+    // a write too small for the workers extracted everything itself: nothing went through them
+    if (write.kind === 'documents' && write.rehearsal !== true && write.ops.some((op) => op.op === 'add')) {
+      watcher?.congestion?.(ahead === null ? { attempts: 0, blocking: 0 } : aheadCongestion(ahead.ends));
     }
     signal.removeEventListener('abort', onAbort);
     embedding.close();

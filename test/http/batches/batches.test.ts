@@ -165,14 +165,35 @@ describe('the meilisearch client', () => {
   });
 });
 
+describe('writeChannelCongestion', () => {
+  const statsOf = async (task: { batchUid: number }) => (await call(server, 'GET', `/batches/${task.batchUid}`)).body.stats;
+
+  it('counts the parts the extraction workers posted to a large addition, and those that waited for the write', async () => {
+    // over 1 MiB of payload: the workers extract it ahead of the write, in parts
+    const docs = Array.from({ length: 3_000 }, (_, id) => ({ id, text: `document ${id} ${'lorem ipsum dolor sit amet '.repeat(16)}` }));
+    const added = await run(server, 'POST', '/indexes/b-congestion/documents', docs);
+    expect(added.status).toBe('succeeded');
+    const { attempts, blocking_attempts: blocking, blocking_ratio: ratio } = (await statsOf(added)).writeChannelCongestion;
+    expect(attempts).toBeGreaterThan(1);
+    expect(blocking).toBeGreaterThanOrEqual(0);
+    expect(blocking).toBeLessThanOrEqual(attempts);
+    expect(ratio).toBe(blocking / attempts);
+  });
+
+  it('is left out of a batch that adds no documents', async () => {
+    const deleted = await run(server, 'DELETE', '/indexes/b-congestion/documents/1');
+    expect(await statsOf(deleted)).not.toHaveProperty('writeChannelCongestion');
+  });
+});
+
 describe('internalDatabaseSizes', () => {
   const SIZE_CHANGE = /^\d+(\.\d{1,2})? (B|KiB|MiB|GiB) \([+-]\d+(\.\d{1,2})? (B|KiB|MiB|GiB)\)$/;
   const statsOf = async (task: { batchUid: number }) => (await call(server, 'GET', `/batches/${task.batchUid}`)).body.stats;
 
-  it('lists, after the progress trace, the databases a document batch grew or shrank', async () => {
+  it('lists, after the progress trace and the write channel, the databases a document batch grew or shrank', async () => {
     const added = await run(server, 'POST', '/indexes/b-sizes/documents', [{ id: 42, content: 'doggos & fluff' }]);
     const stats = await statsOf(added);
-    expect(Object.keys(stats)).toEqual(['totalNbTasks', 'status', 'types', 'indexUids', 'progressTrace', 'internalDatabaseSizes']);
+    expect(Object.keys(stats)).toEqual(['totalNbTasks', 'status', 'types', 'indexUids', 'progressTrace', 'writeChannelCongestion', 'internalDatabaseSizes']);
     expect(stats.internalDatabaseSizes.documents).toMatch(/\(\+/);
     for (const change of Object.values(stats.internalDatabaseSizes)) expect(change).toMatch(SIZE_CHANGE);
 

@@ -30,7 +30,7 @@ async function settledAt(posted: () => number, count: number): Promise<number> {
 
 describe('extraction ahead over worker threads', () => {
   it('holds a worker 16 parts ahead of what the write took, and lets it post the parts of the lines the write has read', async () => {
-    const [{ WorkerPools }, { AheadPorts, startAhead, stopAhead }, { postedSlot }] = await Promise.all([
+    const [{ WorkerPools }, { AheadPorts, aheadCongestion, startAhead, stopAhead }, { postedSlot }] = await Promise.all([
       dist<typeof PoolModule>('workers/pool.js'),
       dist<typeof AheadPortsModule>('workers/ahead-ports.js'),
       dist<typeof ProtocolModule>('workers/ahead-protocol.js'),
@@ -56,6 +56,12 @@ describe('extraction ahead over worker threads', () => {
       expect(taken).toEqual(Array.from({ length: PARTS }, (_, i) => i * AHEAD_PART_DOCS));
       stopAhead(state);
       await started.done;
+      // every part posted once; part 16 waited for the write (16 ahead), then part 31; the
+      // parts after them could be posted as soon as they were made, or had to wait again
+      const { attempts, blocking } = aheadCongestion(started.ends);
+      expect(attempts).toBe(PARTS);
+      expect(blocking).toBeGreaterThanOrEqual(2);
+      expect(blocking).toBeLessThanOrEqual(PARTS - 16);
     } finally {
       await pools.close();
     }
