@@ -402,9 +402,16 @@ class Ranker {
           yield [group, { kind: 'words', matching: this.totalWords, max: this.totalWords }, [...kept]];
           return;
         }
-        const levels = removalLevels(group, columns);
-        if (cuts?.active === true) cutLevels(cuts, this.input.removal, group, levels);
-        for (const [level, indices] of byCost(group, levels)) {
+        let buckets: [number, Group][];
+        if (columns.length === 1 && cuts?.active !== true) {
+          // one removal group (a two-word query, say): level 0 holds its members, level 1 lacks one
+          buckets = splitByMembers(group, columns[0]!);
+        } else {
+          const levels = removalLevels(group, columns);
+          if (cuts?.active === true) cutLevels(cuts, this.input.removal, group, levels);
+          buckets = byCost(group, levels);
+        }
+        for (const [level, indices] of buckets) {
           const nextKept = [...kept];
           let removed = 0;
           for (const members of this.input.removal.slice(0, level)) {
@@ -782,6 +789,28 @@ function removalLevels(group: Group, columns: readonly (readonly Uint8Array[])[]
     levels[k] = level;
   }
   return levels;
+}
+
+/**
+ * The words-rule buckets of a query with one removal group, in one pass instead of the levels and
+ * their grouping: level 0, the documents holding every member, then level 1; empty ones left out.
+ */
+function splitByMembers(group: Group, members: readonly Uint8Array[]): [number, Group][] {
+  const holding = scratchUint32(group.length);
+  const lacking = scratchUint32(group.length);
+  let held = 0;
+  let lacked = 0;
+  for (let k = 0; k < group.length; k++) {
+    const i = group[k]!;
+    let missing = false;
+    for (let m = 0; m < members.length && !missing; m++) missing = members[m]![i] === NO_MATCH;
+    if (missing) lacking[lacked++] = i;
+    else holding[held++] = i;
+  }
+  const buckets: [number, Group][] = [];
+  if (held > 0) buckets.push([0, holding.subarray(0, held)]);
+  if (lacked > 0) buckets.push([1, lacking.subarray(0, lacked)]);
+  return buckets;
 }
 
 /**
