@@ -238,9 +238,9 @@ function soleLevel(term: ResolvedTerm): number {
   return level;
 }
 
-/** Whether every document matching `term` holds it exactly: a phrase, or only exact derivations (0 typos). */
-function alwaysExact(term: ResolvedTerm): boolean {
-  return term.phraseHits !== null || (soleLevel(term) === 0 && term.derivations.every((d) => d.exact || d.posting.docids.length === 0));
+/** Whether every document matching `term` (of sole level `level`) holds it exactly: a phrase, or only exact derivations. */
+function alwaysExact(term: ResolvedTerm, level: number): boolean {
+  return term.phraseHits !== null || (level === 0 && term.derivations.every((d) => d.exact || d.posting.docids.length === 0));
 }
 
 /** Distance cost of the wordPosition rule. */
@@ -329,7 +329,7 @@ class Ranker {
     this.totalWords = input.terms.reduce((sum, t) => sum + t.matchingWords, 0);
     this.exactForm = input.terms.map(hasExactForm);
     this.soleLevels = input.terms.map(soleLevel);
-    this.alwaysExact = input.terms.map(alwaysExact);
+    this.alwaysExact = input.terms.map((term, t) => alwaysExact(term, this.soleLevels[t]!));
     this.bestCosts = new Int32Array(input.terms.length);
   }
 
@@ -771,6 +771,12 @@ export function* sortStepBuckets(facets: FacetReader, criterion: SortCriterion, 
 // generator's frame with optimized code, so a loop over thousands of documents inside
 // `buckets` ran unoptimized until the whole generator was (a one-word search 30-50 % slower).
 
+/** Whether candidate `i` lacks a member of a removal group (its members' typo columns). */
+function lacksMember(members: readonly Uint8Array[], i: number): boolean {
+  for (let m = 0; m < members.length; m++) if (members[m]![i] === NO_MATCH) return true;
+  return false;
+}
+
 /**
  * A document's words-rule level: the last removal group with a member it does not match, looked
  * for from the last group down, which most documents (matching few words) stop at early.
@@ -780,12 +786,7 @@ function removalLevels(group: Group, columns: readonly (readonly Uint8Array[])[]
   for (let k = 0; k < group.length && columns.length > 0; k++) {
     const i = group[k]!;
     let level = columns.length;
-    for (; level > 0; level--) {
-      const members = columns[level - 1]!;
-      let missing = false;
-      for (let m = 0; m < members.length && !missing; m++) missing = members[m]![i] === NO_MATCH;
-      if (missing) break;
-    }
+    while (level > 0 && !lacksMember(columns[level - 1]!, i)) level--;
     levels[k] = level;
   }
   return levels;
@@ -802,9 +803,7 @@ function splitByMembers(group: Group, members: readonly Uint8Array[]): [number, 
   let lacked = 0;
   for (let k = 0; k < group.length; k++) {
     const i = group[k]!;
-    let missing = false;
-    for (let m = 0; m < members.length && !missing; m++) missing = members[m]![i] === NO_MATCH;
-    if (missing) lacking[lacked++] = i;
+    if (lacksMember(members, i)) lacking[lacked++] = i;
     else holding[held++] = i;
   }
   const buckets: [number, Group][] = [];

@@ -10,6 +10,8 @@
  * term features → bucket sort (ranking.ts, bounded
  * by the request's time budget) → `rankingScoreThreshold`. A query without usable terms is a
  * placeholder search: every document of the universe, ordered by sort steps only, score 1.
+ * With `phases`, these run timed as v1.50's `tokenize query`, `evaluate query` and `keyword
+ * ranking` (`placeholder ranking` for an empty `q`), the caller's `performanceDetails`.
  */
 import { customTokens } from '../../kernels/custom-tokens.js';
 import { langOfLocales } from '../../kernels/languages.js';
