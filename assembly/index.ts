@@ -3,7 +3,7 @@
 // arena slots, status codes) so test/kernels can check both sides agree.
 
 /** Bumped whenever an export's signature or a record layout changes; checked by the host. */
-export const ABI_VERSION: u32 = 7;
+export const ABI_VERSION: u32 = 8;
 
 export { arenaBase, ARENA_ALIGN, RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena';
 export { ERR_BAD_RULES, ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
@@ -51,6 +51,7 @@ export {
 } from './typo';
 export { proximityCosts, FLAG_BY_ATTRIBUTE, PAIR_FORWARD_ONLY, PAIR_JOIN, PAIR_RECORD_U32 } from './proximity';
 export { gatherPlaces, GATHER_ENTRY_U32, GATHER_HASH, GATHER_LISTS_PER_TERM } from './gather';
+export { layRecord } from './record-layout';
 export {
   setDifference,
   setIntersect,

@@ -120,6 +120,15 @@ interface ProximityExports {
   proximityCosts(places: number, nPlaces: number, offsets: number, nDocs: number, nLists: number, pairs: number, nPairs: number, flags: number, out: number): number;
 }
 
+interface LayoutExports {
+  layRecord(src: number, stored: number, head: number): number;
+}
+
+/** The u32 a stored forward record of `stored` u32 may take once laid (assembly/record-layout.ts laidRoom). */
+export function laidRoom(stored: number): number {
+  return stored + (stored >>> 1) + 4;
+}
+
 interface GatherExports {
   gatherPlaces(
     docs: number,
@@ -144,7 +153,7 @@ interface GatherExports {
 
 export class RecordArena {
   readonly #memory: WasmMemory;
-  readonly #exports: GatherExports & ProximityExports;
+  readonly #exports: GatherExports & ProximityExports & LayoutExports;
   /** byte address of the result block */
   readonly #result: number;
   #u32: Uint32Array;
@@ -159,7 +168,7 @@ export class RecordArena {
   constructor(variant: KernelVariant = defaultKernelVariant()) {
     const kernels = instantiateKernels(compileKernelModule(variant), variant);
     this.#memory = kernels.exports.memory;
-    this.#exports = kernels.exports as unknown as GatherExports & ProximityExports;
+    this.#exports = kernels.exports as unknown as GatherExports & ProximityExports & LayoutExports;
     this.#result = kernels.arena.base;
     this.#top = (this.#result + RESULT_BLOCK_BYTES) >>> 2;
     this.#u32 = new Uint32Array(this.#memory.buffer);
@@ -191,6 +200,23 @@ export class RecordArena {
   /** Ends the last `take` at `end` (a u32 index, exclusive). */
   settle(end: number): void {
     this.#top = end;
+  }
+
+  /**
+   * Lays a stored forward record (`length` bytes of `buffer` from `byteOffset`; a trailing
+   * partial u32 is left out) after the last record, by the layout kernel
+   * (assembly/record-layout.ts gives both layouts); returns its head, a u32 index.
+   */
+  lay(buffer: ArrayBufferLike, byteOffset: number, length: number): number {
+    const stored = length >>> 2;
+    const room = laidRoom(stored);
+    // the stored words are copied past the room, and the laid record ends before them
+    const head = this.take(room + stored);
+    this.#u8.set(new Uint8Array(buffer, byteOffset, 4 * stored), 4 * (head + room));
+    const end = this.#exports.layRecord(head + room, stored, head);
+    if (end < 0) throw new RangeError('layRecord: the stored record or its room lies outside the arena');
+    this.#top = end;
+    return head;
   }
 
   /** The place lists of `docs` for `table`, in one kernel call (two when the first room was short). */

@@ -11,8 +11,8 @@
  * start, then its places, so a scan visits each word once, without a data-dependent branch per
  * token; and records are laid one after the other in the order first read (ascending docids, as
  * candidates come), so a scan streams through dense memory, in one WebAssembly memory for every
- * index (../../kernels/record-arena.ts), where the proximity step's gather kernel reads them.
- * The budget empties every index's records at once, and the arena goes with them: its memory,
+ * index (../../kernels/record-arena.ts), where the proximity step's gather kernel reads them
+ * and a layout kernel lays them (a big group's first read lays thousands). The budget empties every index's records at once, and the arena goes with them: its memory,
  * which never shrinks, is given back whole.
  * Main thread, read snapshot.
  */
@@ -33,7 +33,7 @@ const RECORD_OBJECT_BYTES = 96;
 /**
  * A record in its arena's memory (`words`, shared with other records: read-only, and read again
  * after anything that may grow the arena: another `read`, a gather): its header at `head`
- * (nFields, then field << 16 | word count per field, then nTokens); its distinct word ids,
+ * (nFields, then field << 16 | word count per field, then nTokens, then nIds); its distinct word ids,
  * ascending, at words[idsAt .. idsAt + nIds); then nIds + 1 run starts at `runsAt`; the places
  * (field << 16 | position) of word ids[j] being words[runs[j] .. runs[j + 1]), all of them
  * words[placesAt .. placesEnd), in text order per word.
@@ -131,66 +131,22 @@ export class ForwardReader {
   }
 }
 
-/** The last buffer stored records came in (lmdb-js hands values out in one shared buffer), as u32. */
-let sourceBuffer: ArrayBufferLike | undefined;
-let sourceWords: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
-
 /**
  * Lays a stored record (`fast`: the header, then (word id, place) pairs grouped by id) in
- * `arena`. An aligned record is read where lmdb left it, through a u32 view of its buffer kept
- * from one record to the next (a view made per record, and lmdb's Buffer sliced to its value,
- * cost three quarters of the laying); an unaligned one is first copied aligned past the room.
+ * `arena`, by its layout kernel (assembly/record-layout.ts), and reads the laid header back.
  */
 export function layRecord(fast: Uint8Array, arena: RecordArena): ForwardTokens {
   // lmdb-js sets `length` to the value's size on a Buffer over its whole shared buffer, so the
-  // record's bytes are read by offset, never by the typed array's own extent
-  const stored = fast.length >>> 2;
-  // room for the laid record at its largest (every token a distinct word: header + 3 per token
-  // + 1; a header of 2 even for a truncated record)
-  const room = stored + (stored >>> 1) + 3;
-  const aligned = fast.byteOffset % 4 === 0;
-  const head = arena.take(aligned ? room : room + stored);
+  // record's bytes are passed by offset and length, never as the typed array itself
+  const head = arena.lay(fast.buffer, fast.byteOffset, fast.length);
   const words = arena.u32;
-  let from: Uint32Array<ArrayBufferLike>;
-  let copy: number;
-  if (aligned) {
-    if (fast.buffer !== sourceBuffer) {
-      sourceBuffer = fast.buffer;
-      sourceWords = new Uint32Array(sourceBuffer, 0, sourceBuffer.byteLength >>> 2);
-    }
-    from = sourceWords;
-    copy = fast.byteOffset >>> 2;
-  } else {
-    copy = head + room;
-    arena.u8.set(new Uint8Array(fast.buffer, fast.byteOffset, 4 * stored), 4 * copy);
-    from = words;
-  }
-  // counts read from the record never take a loop past its bytes (a truncated record lays as empty)
-  const nFields = stored >= 2 ? Math.min(from[copy]!, stored - 2) : 0;
-  const headerEnd = 2 + nFields;
-  const tokens = stored >= 2 ? Math.min(from[copy + headerEnd - 1]!, (stored - headerEnd) >>> 1) : 0;
-  words[head] = nFields;
-  for (let k = 1; k <= nFields; k++) words[head + k] = from[copy + k]!;
-  words[head + headerEnd - 1] = tokens;
-  const start = copy + headerEnd;
-  const end = start + 2 * tokens;
-  let nIds = 0;
-  for (let k = start; k < end; k += 2) if (k === start || from[k] !== from[k - 2]) nIds++;
-  const idsAt = head + headerEnd;
+  const headerEnd = 2 + words[head]!;
+  const tokens = words[head + headerEnd - 1]!;
+  const nIds = words[head + headerEnd]!;
+  const idsAt = head + headerEnd + 1;
   const runsAt = idsAt + nIds;
   const placesAt = runsAt + nIds + 1;
-  let j = 0;
-  for (let k = start, at = placesAt; k < end; k += 2, at++) {
-    if (k === start || from[k] !== from[k - 2]) {
-      words[idsAt + j] = from[k]!;
-      words[runsAt + j++] = at;
-    }
-    words[at] = from[k + 1]!;
-  }
-  const placesEnd = placesAt + tokens;
-  words[runsAt + nIds] = placesEnd;
-  arena.settle(placesEnd);
-  return new ForwardTokens(arena, head, idsAt, nIds, runsAt, placesAt, placesEnd);
+  return new ForwardTokens(arena, head, idsAt, nIds, runsAt, placesAt, placesAt + tokens);
 }
 
 /** The places of word `id` in a record, in text order (binary search over its word ids). */
