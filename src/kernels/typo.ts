@@ -11,7 +11,9 @@
  * sorted in code-point order (UTF-8 byte order, LMDB's key order), without duplicates.
  *
  * Results are range records [query, fromWord, toWord (exclusive), distance] in word order; words
- * of one range share a decided prefix (prefix mode) and so one distance.
+ * of one range share a decided prefix (prefix mode) and so one distance. A matcher keeps the
+ * records of the queries it matched lately (RECENT_RECORDS at most) and answers them again without
+ * a scan: search-as-you-type sends a query's earlier words again with every keystroke.
  * reference/typo.ts computes the same matches word by word (the tests' oracle).
  */
 import { RESULT_RECORDS } from './arena.js';
@@ -44,6 +46,14 @@ export interface PackedWordList {
   readonly bytes: Uint8Array;
   /** characters of the longest word (at least: a repacked list keeps its old list's, repackWordList) */
   readonly longest: number;
+}
+
+/** Match records a matcher keeps by default of the queries it matched lately (16 bytes each). */
+const RECENT_RECORDS = 1 << 14;
+
+/** The key of a query among a matcher's recent ones: everything its matches depend on. */
+function recentKey(query: TypoQuery, count: number): string {
+  return `${query.maxTypos}:${query.flags}:${query.from ?? 0}:${Math.min(query.to ?? count, count)}:${query.word}`;
 }
 
 /** The largest typo budget the kernel computes (assembly MAX_TYPOS: a row's band fits its SIMD
@@ -249,8 +259,17 @@ export class TypoMatcher {
   readonly #top: number;
   /** output records the last calls needed: a batch rarely runs out twice */
   #capacity = 256;
+  /** each recent query's records (query index 0), oldest first */
+  readonly #recent = new Map<string, Uint32Array>();
+  /** match records held in #recent */
+  #heldRecords = 0;
 
-  constructor(list: PackedWordList, kernels?: Kernels) {
+  /** `recentRecords`: the match records it keeps of the queries it matched lately. */
+  constructor(
+    list: PackedWordList,
+    kernels?: Kernels,
+    private readonly recentRecords = RECENT_RECORDS,
+  ) {
     this.list = list;
     this.#kernels = kernels ?? freshKernels();
     const { arena } = this.#kernels;
@@ -272,11 +291,44 @@ export class TypoMatcher {
    * change of an index's words used to pay.
    */
   succeededBy(list: PackedWordList): TypoMatcher {
-    return new TypoMatcher(list, this.#kernels);
+    return new TypoMatcher(list, this.#kernels, this.recentRecords);
+  }
+
+  /** Matches every query: those matched lately from their kept records, the others in one kernel call. */
+  match(queries: readonly TypoQuery[]): TypoMatches {
+    const keys = queries.map((query) => recentKey(query, this.list.count));
+    const parts = keys.map((key) => this.#recent.get(key));
+    const missing = queries.flatMap((_, i) => (parts[i] === undefined ? [i] : []));
+    if (missing.length > 0) {
+      const scanned = this.#scan(missing.map((i) => queries[i]!));
+      missing.forEach((i, m) => this.#remember(keys[i]!, (parts[i] = recordsOf(scanned, m))));
+    }
+    const records = new Uint32Array(parts.reduce((sum, part) => sum + part!.length, 0));
+    let at = 0;
+    (parts as Uint32Array[]).forEach((part, i) => {
+      records.set(part, at);
+      for (let r = at; r < at + part.length; r += MATCH_RECORD_U32) records[r] = i;
+      at += part.length;
+    });
+    return { count: records.length / MATCH_RECORD_U32, records };
+  }
+
+  /** Keeps `records` as the recent matches of `key`, dropping the oldest kept past `recentRecords`. */
+  #remember(key: string, records: Uint32Array): void {
+    // a query word asked twice in one search is matched twice
+    this.#heldRecords -= (this.#recent.get(key)?.length ?? 0) / MATCH_RECORD_U32;
+    this.#recent.set(key, records);
+    this.#heldRecords += records.length / MATCH_RECORD_U32;
+    // the oldest first, this one too when it alone holds more than the bound
+    for (const [oldest, kept] of this.#recent) {
+      if (this.#heldRecords <= this.recentRecords) break;
+      this.#recent.delete(oldest);
+      this.#heldRecords -= kept.length / MATCH_RECORD_U32;
+    }
   }
 
   /** Matches every query in one kernel call. */
-  match(queries: readonly TypoQuery[]): TypoMatches {
+  #scan(queries: readonly TypoQuery[]): TypoMatches {
     const { arena, exports } = this.#kernels;
     const typo = exports as unknown as TypoExports;
     const over = queries.find((q) => q.maxTypos > MAX_TYPOS);
@@ -319,6 +371,15 @@ export class TypoMatcher {
     }
     throw new Error('typo kernel ran out of capacity after its output was grown to the reported size');
   }
+}
+
+/** The records of query `query` in `matches`, in their order, with query index 0. */
+function recordsOf(matches: TypoMatches, query: number): Uint32Array {
+  const out: number[] = [];
+  for (let r = 0; r < matches.count * MATCH_RECORD_U32; r += MATCH_RECORD_U32) {
+    if (matches.records[r] === query) out.push(0, matches.records[r + 1]!, matches.records[r + 2]!, matches.records[r + 3]!);
+  }
+  return Uint32Array.from(out);
 }
 
 /** Expands range records into one [query, word, distance] triple per word (tests, debugging). */

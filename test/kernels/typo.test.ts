@@ -159,6 +159,38 @@ describe('typo kernel', () => {
   });
 });
 
+describe('recent matches', () => {
+  it('answers queries asked before, alone or among new ones, as a matcher that never saw them', () => {
+    const list = packWordList(DICT);
+    const seasoned = new TypoMatcher(list);
+    const batman: TypoQuery = { word: 'batman', maxTypos: 1, flags: TypoFlag.FirstChar | TypoFlag.SkipExact };
+    const drag: TypoQuery = { word: 'drag', maxTypos: 2, flags: TypoFlag.Prefix };
+    const park: TypoQuery = { word: 'parc', maxTypos: 1, flags: 0 };
+    seasoned.match([batman, drag]);
+    for (const queries of [[drag, park, batman], [batman, batman], [park], [drag, { ...drag, flags: 0 }], [{ ...batman, from: 1, to: 4 }]]) {
+      expect(expandMatches(seasoned.match(queries)), JSON.stringify(queries)).toEqual(expandMatches(new TypoMatcher(list).match(queries)));
+    }
+  });
+
+  it('still agrees with the reference when the records it keeps overflow and the oldest go', () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const alphabet = ['a', 'b', 'c', 'd', 'e'];
+    const word = (max: number) => Array.from({ length: 1 + rand(max) }, () => alphabet[rand(alphabet.length)]).join('');
+    const words = sortWords(Array.from({ length: 3000 }, () => word(7)));
+    // room for a few queries' records: most matches push older ones out
+    const matcher = new TypoMatcher(packWordList(words), undefined, 300);
+    const asked: TypoQuery[] = Array.from({ length: 40 }, () => ({ word: word(2), maxTypos: 2, flags: TypoFlag.Prefix }));
+    for (let round = 0; round < 200; round++) {
+      const queries = Array.from({ length: 1 + rand(3) }, () => (rand(2) === 0 ? asked[rand(asked.length)]! : { word: word(6), maxTypos: rand(3), flags: rand(8) }));
+      expect(expandMatches(matcher.match(queries)), JSON.stringify(queries)).toEqual(referenceTypoMatch(words, queries));
+    }
+  });
+});
+
 describe('the skip table', () => {
   it('points each word at the first later word sharing a shorter prefix with its predecessor', () => {
     const words = sortWords(['a', 'ab', 'abc', 'abcd', 'abd', 'ac', 'b', 'ba', 'bab', 'bb', 'c']);
