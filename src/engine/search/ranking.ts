@@ -588,7 +588,9 @@ class Ranker {
     const costs = scratchInt32(group.length);
     for (let k = 0; k < group.length; k++) {
       let cost = 0;
-      for (const t of active) cost += this.positionCost(t, group[k]!);
+      // indexed loops in the per-document passes: a `for … of` there left an array iterator per
+      // document in the profiles' garbage
+      for (let t = 0; t < active.length; t++) cost += this.positionCost(active[t]!, group[k]!);
       costs[k] = cost;
     }
     return costs;
@@ -623,7 +625,7 @@ class Ranker {
   private exactAttribute(i: number, exact: readonly ResolvedTerm[]): number {
     const { features } = this.input;
     // a document without one of the exact words cannot hold it at its position: no record to read
-    for (const t of exact) if ((features[t.index]!.flags[i]! & HAS_EXACT) === 0) return 2;
+    for (let t = 0; t < exact.length; t++) if ((features[exact[t]!.index]!.flags[i]! & HAS_EXACT) === 0) return 2;
     const only = exact[0]!;
     if (exact.length === 1 && only.term.kind === 'word' && only.term.position === 0) {
       const flags = features[0]!.flags[i]!;
@@ -845,7 +847,7 @@ function missingExactWords(group: Group, active: readonly ResolvedTerm[], featur
   for (let k = 0; k < group.length; k++) {
     const i = group[k]!;
     let missing = max;
-    for (const t of active) if (isExactIn(features[t.index]!, i)) missing -= t.wordCount;
+    for (let t = 0; t < active.length; t++) if (isExactIn(features[active[t]!.index]!, i)) missing -= active[t]!.wordCount;
     costs[k] = missing;
   }
   return costs;
