@@ -10,6 +10,7 @@ import { warmUpSearchThread } from '../search/thread-warm-up.js';
 import { stringifyJson } from '../types/json-text.js';
 import type { AppDeps } from './deps.js';
 import { answerError, installErrorHandlers } from './error-handler.js';
+import { compressAtOnce, ENCODINGS } from './transport/compression.js';
 import { registerRoutes } from './route.js';
 import { batchRoutes } from './routes/batches.js';
 import { chatWorkspaceRoutes } from './routes/chat-workspaces.js';
@@ -125,13 +126,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
   });
+  // whole bodies up to 64 KiB are compressed at once (transport/compression.ts), before
+  // @fastify/compress's hook, which then streams the larger ones; like v1.50, at any size
+  app.addHook('onSend', compressAtOnce);
   await app.register(compress, {
     global: true,
     globalDecompression: false,
-    // Compressing a response costs ~0.3 ms of zlib set-up: below 1 KiB it saves nothing.
-    threshold: 1024,
+    threshold: 1,
     // Preferred in this order when the client accepts several: brotli costs far more per response.
-    encodings: ['gzip', 'deflate', 'br'],
+    encodings: ENCODINGS,
   });
 
   installRequestMetrics(app, deps);

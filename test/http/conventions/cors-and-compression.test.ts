@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 /** Raw HTTP, since fetch would negotiate and decode compression itself. */
-function raw(method: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.url}${path}`, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -23,7 +23,7 @@ function raw(method: string, path: string, headers: Record<string, string>): Pro
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -59,7 +59,6 @@ describe('response compression', () => {
     deflate: zlib.inflateSync,
   };
 
-  // GET /keys lists the four default keys: well over the 1 KiB below which nothing is compressed.
   for (const encoding of ['gzip', 'br', 'deflate']) {
     it(`compresses with ${encoding} when the client accepts it`, async () => {
       const res = await raw('GET', '/keys', { ...auth, 'accept-encoding': encoding });
@@ -73,12 +72,42 @@ describe('response compression', () => {
     expect(res.headers['content-encoding']).toBe('gzip');
   });
 
-  it('sends identity without Accept-Encoding, and for bodies under 1 KiB', async () => {
+  it('sends identity without Accept-Encoding, or with x-no-compression', async () => {
     const plain = await raw('GET', '/keys', auth);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(plain.body.toString())).toMatchObject({ total: 4 });
+    const refused = await raw('GET', '/keys', { ...auth, 'accept-encoding': 'gzip', 'x-no-compression': '1' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(refused.body.toString())).toMatchObject({ total: 4 });
+  });
+
+  it('compresses a small answer too, as v1.50, with its length and Vary after CORS\'s', async () => {
     const small = await raw('GET', '/health', { 'accept-encoding': 'gzip' });
-    expect(small.headers['content-encoding']).toBeUndefined();
-    expect(JSON.parse(small.body.toString())).toEqual({ status: 'available' });
+    expect(small.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(small.body).toString())).toEqual({ status: 'available' });
+    expect(small.headers['content-length']).toBe(String(small.body.length));
+    expect(small.headers['vary']).toBe('Origin, Access-Control-Request-Method, Access-Control-Request-Headers, accept-encoding');
+    // a no-preference `*` and `x-gzip` read as gzip
+    for (const accept of ['*', 'x-gzip']) expect((await raw('GET', '/health', { 'accept-encoding': accept })).headers['content-encoding']).toBe('gzip');
+    expect((await raw('GET', '/health', { 'accept-encoding': 'identity' })).headers['content-encoding']).toBeUndefined();
+  });
+
+  it('compresses an answer past 64 KiB as a stream, in every encoding', async () => {
+    const docs = Array.from({ length: 200 }, (_, id) => ({ id, text: `document ${id} `.repeat(40) }));
+    const added = await raw('POST', '/indexes/big/documents', { ...auth, 'content-type': 'application/json' }, JSON.stringify(docs));
+    const { taskUid } = JSON.parse(added.body.toString()) as { taskUid: number };
+    for (;;) {
+      const task = JSON.parse((await raw('GET', `/tasks/${taskUid}`, auth)).body.toString()) as { status: string };
+      if (task.status === 'succeeded') break;
+      expect(['enqueued', 'processing']).toContain(task.status);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const plain = await raw('GET', '/indexes/big/documents?limit=200', auth);
+    expect(plain.body.length).toBeGreaterThan(64 * 1024);
+    for (const encoding of ['gzip', 'br', 'deflate']) {
+      const res = await raw('GET', '/indexes/big/documents?limit=200', { ...auth, 'accept-encoding': encoding });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(decoders[encoding]!(res.body).equals(plain.body)).toBe(true);
+    }
   });
 });

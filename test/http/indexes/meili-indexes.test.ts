@@ -124,10 +124,7 @@ describe('create_index.rs', () => {
     await waitTask(server, summary.taskUid);
   });
 
-  // Divergence: Meilisearch compresses every response the client accepts compressed, and its test
-  // decodes this ~150-byte summary as brotli. Quarry leaves bodies under 1 KiB uncompressed (the
-  // threshold in src/http/app.ts, kept for speed; conventions/cors-and-compression.test.ts asserts it).
-  it.fails('create_index_with_gzip_encoded_request_and_receiving_brotli_encoded_response: even a small answer comes brotli-encoded', async () => {
+  it('create_index_with_gzip_encoded_request_and_receiving_brotli_encoded_response: even a small answer comes brotli-encoded', async () => {
     const res = await encoded('POST', '/indexes', { uid: uniqueUid('test') }, 'gzip', { 'accept-encoding': 'br' });
     expect(res.headers.get('content-encoding')).toBe('br');
   });
