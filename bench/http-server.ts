@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request, type Agent } from 'node:http';
+import zlib from 'node:zlib';
 import { freePort } from './peers/quarry-http.js';
 
 export interface Answer {
@@ -11,14 +12,23 @@ export interface Answer {
   body: string;
 }
 
-/** One request on `agent`'s keep-alive sockets; resolves with the status and the body text. */
-export function call(agent: Agent, url: string, method: string, body?: string, contentType = 'application/json'): Promise<Answer> {
+/** Decoders of the content encodings a server may answer with, when `call` asked for them. */
+const DECODE: Record<string, (bytes: Buffer) => Buffer> = { gzip: zlib.gunzipSync, deflate: zlib.inflateSync, br: zlib.brotliDecompressSync };
+
+/**
+ * One request on `agent`'s keep-alive sockets, with `headers` besides the content type; resolves
+ * with the status and the body text (decoded when the server compressed it).
+ */
+export function call(agent: Agent, url: string, method: string, body?: string, contentType = 'application/json', headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers = body === undefined ? {} : { 'content-type': contentType };
-    const req = request(url, { method, headers, agent }, (res) => {
+    const req = request(url, { method, headers: body === undefined ? headers : { ...headers, 'content-type': contentType }, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        const decode = DECODE[res.headers['content-encoding'] ?? ''];
+        resolve({ status: res.statusCode ?? 0, body: (decode === undefined ? bytes : decode(bytes)).toString() });
+      });
     });
     req.on('error', reject);
     req.end(body);

@@ -4,7 +4,7 @@
  * (searches/s), with GET /health measured the same way in the same run as the empty-route
  * ceiling of the HTTP stack (the ratios to it hold better than raw figures on a shared machine).
  *
- *   npm run bench:search-http -- [movies|debdocs] [--limit N] [--rounds R] [--warmup W] [--seconds S]
+ *   npm run bench:search-http -- [movies|debdocs] [--limit N] [--rounds R] [--warmup W] [--seconds S] [--accept-encoding LIST]
  *     [--server path/to/dist/src/main.js] [--cpu-prof DIR]
  *
  * `--warmup W` (default 5): passes over the bodies at one connection before each one-connection
@@ -12,6 +12,8 @@
  * the search path (the query file's p50 fell from ~2 to ~0.7 ms over its first five passes, and
  * GET /health from 0.3 to 0.1 ms); `--warmup 1` times that settling too, as runs before
  * 2026-11-29 22:40 did.
+ * `--accept-encoding LIST` sends that Accept-Encoding with the timed requests, as browsers and
+ * fetch do (`gzip, deflate, br`): the server then compresses its answers, and the client decodes them.
  * `--server` runs another build's server (before/after comparisons). `--cpu-prof DIR` profiles the
  * 8-connection search phase alone: the server is loaded, stopped, restarted on the same data with
  * `node --cpu-prof`, warmed with `--warmup` passes of the queries, then runs only that phase (its
@@ -40,6 +42,9 @@ const seconds = numberOption(args, '--seconds', 5);
 const CONNECTIONS = 8;
 const server = path.resolve(stringOption('--server') ?? fileURLToPath(new URL('../src/main.js', import.meta.url)));
 const cpuProfDir = stringOption('--cpu-prof');
+const acceptEncoding = stringOption('--accept-encoding');
+/** Headers of the timed requests (and their warm-up). */
+const timed: Record<string, string> = acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding };
 
 const searchBody = (query: Query) => JSON.stringify({ q: query.q, limit: 20, ...(query.meiliFilter === undefined ? {} : { filter: query.meiliFilter }) });
 
@@ -50,13 +55,13 @@ const searchBody = (query: Query) => JSON.stringify({ q: query.q, limit: 20, ...
 async function oneConnection(url: string, route: string, bodies: readonly (string | undefined)[], groups: readonly string[] = []) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const method = bodies[0] === undefined ? 'GET' : 'POST';
-  for (let pass = 0; pass < warmup; pass++) for (const body of bodies) await call(agent, url + route, method, body);
+  for (let pass = 0; pass < warmup; pass++) for (const body of bodies) await call(agent, url + route, method, body, undefined, timed);
   const latencies: number[] = [];
   const byGroup = new Map<string, number>();
   for (let round = 0; round < rounds; round++) {
     for (const [i, body] of bodies.entries()) {
       const start = performance.now();
-      const answer = await call(agent, url + route, method, body);
+      const answer = await call(agent, url + route, method, body, undefined, timed);
       const took = performance.now() - start;
       latencies.push(took);
       const group = groups[i] ?? '';
@@ -91,7 +96,7 @@ async function connections(url: string, route: string, bodies: readonly (string 
   let done = 0;
   const client = async (first: number) => {
     for (let next = first; performance.now() < end; next += CONNECTIONS) {
-      const answer = await call(agent, url + route, method, bodies[next % bodies.length]);
+      const answer = await call(agent, url + route, method, bodies[next % bodies.length], undefined, timed);
       if (answer.status !== 200) throw new Error(`${route} answered ${answer.status}: ${answer.body}`);
       done++;
     }
@@ -137,7 +142,7 @@ const finish = async () => {
 
 if (cpuProfDir !== undefined) {
   const warm = new Agent({ keepAlive: true, maxSockets: 1 });
-  for (let pass = 0; pass < warmup; pass++) for (const body of bodies) await call(warm, `${url}/indexes/bench/search`, 'POST', body);
+  for (let pass = 0; pass < warmup; pass++) for (const body of bodies) await call(warm, `${url}/indexes/bench/search`, 'POST', body, undefined, timed);
   warm.destroy();
   const search = await connections(url, '/indexes/bench/search', bodies);
   await finish();
@@ -162,5 +167,5 @@ if (cpuProfDir !== undefined) {
   console.log(`1 connection, share of the search time by query type: ${shares.join(', ')}`);
   console.log(`server CPU per request at ${CONNECTIONS} connections: search ${ms(searchRun.cpuPerRequest)} ms, GET /health ${ms(healthRun.cpuPerRequest)} ms`);
   console.log(`search p50 / empty-route p50: ${(searchOne.p50 / healthOne.p50).toFixed(2)}`);
-  console.log(`JSON ${JSON.stringify({ load, warmup, searchP50: searchOne.p50, searchP95: searchOne.p95, searchP99: searchOne.p99, searchMean: searchOne.mean, healthP50: healthOne.p50, searchRate, healthRate, searchCpuMs: searchRun.cpuPerRequest, healthCpuMs: healthRun.cpuPerRequest })}`);
+  console.log(`JSON ${JSON.stringify({ load, warmup, acceptEncoding: acceptEncoding ?? null, searchP50: searchOne.p50, searchP95: searchOne.p95, searchP99: searchOne.p99, searchMean: searchOne.mean, healthP50: healthOne.p50, searchRate, healthRate, searchCpuMs: searchRun.cpuPerRequest, healthCpuMs: healthRun.cpuPerRequest })}`);
 }
