@@ -57,6 +57,15 @@ describe('highlighting', () => {
     expect(formatHits([doc], terms, options)[0]!.formatted!.content).toBe('Mac&sep&&sepcheese');
   });
 
+  it("cuts field text with the search's locale: Japanese and Chinese apart", () => {
+    const doc = { id: 4, text: '東京都庁' };
+    const terms = [{ ids: [0, 0] as const, sequences: [['東京']], prefix: null }];
+    const options = { ...BASE, fields: ['text'], attributesToHighlight: ['text'] };
+    // lindera (Japanese) cuts 東京|都庁, jieba (Chinese) 東|京都|庁
+    expect(formatHits([doc], terms, { ...options, locales: ['jpn'] })[0]!.formatted!.text).toBe('<em>東京</em>都庁');
+    expect(formatHits([doc], terms, { ...options, locales: ['cmn'] })[0]!.formatted!.text).toBe('東京都庁');
+  });
+
   it('uses the custom tags and formats numbers as strings', () => {
     const out = format({ id: 852, title: 'Le Petit Prince', year: 1943 }, 'prince 1943', {
       attributesToHighlight: ['*'],
