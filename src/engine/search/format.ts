@@ -288,11 +288,14 @@ function lookupOf(terms: readonly MatchTerm[]): Lookup {
 
 function findMatches(tokens: readonly Tok[], text: string, terms: readonly MatchTerm[], lookup: Lookup): Match[] {
   const matches: Match[] = [];
-  const bytes = Buffer.from(text);
+  // the text's bytes only for a prefix match (most values have none): encoding every value of a
+  // page was a tenth of its formatting
+  let bytes: Buffer | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (token.kind !== TokenKind.Word) continue;
-    const sequence = matchSequence(tokens, i, lookup.multi.get(token.word) ?? []);
+    const candidates = lookup.multi.get(token.word);
+    const sequence = candidates === undefined ? null : matchSequence(tokens, i, candidates);
     if (sequence !== null) {
       const [last, term] = sequence;
       matches.push({ firstToken: i, lastToken: last, firstWord: token.wordIndex, lastWord: tokens[last]!.wordIndex, start: token.start, end: tokens[last]!.end, term });
@@ -308,14 +311,18 @@ function findMatches(tokens: readonly Tok[], text: string, terms: readonly Match
     let chars = 0;
     for (let t = 0; t < terms.length && prefixed === -1; t++) {
       const prefix = terms[t]!.prefix;
-      const word = prefix?.words.find((w) => token.word.startsWith(w));
-      if (word === undefined) continue;
-      prefixed = t;
-      chars = Math.min(prefix!.chars, [...word].length);
+      if (prefix === null) continue;
+      for (let w = 0; w < prefix.words.length; w++) {
+        if (!token.word.startsWith(prefix.words[w]!)) continue;
+        prefixed = t;
+        chars = Math.min(prefix.chars, [...prefix.words[w]!].length);
+        break;
+      }
     }
     if (prefixed !== -1) {
       // highlight as many characters of the original text as the query word has (at most the matching
       // word's); a token matched to its end is highlighted whole, whatever normalisation dropped (tone marks)
+      bytes ??= Buffer.from(text);
       const original = [...decoder.decode(bytes.subarray(token.start, token.end))];
       const whole = chars >= [...token.word].length;
       const end = whole ? token.end : token.start + Buffer.byteLength(original.slice(0, chars).join(''));
