@@ -105,6 +105,7 @@ interface Tok {
   readonly start: number;
   readonly end: number;
   readonly kind: number;
+  /** the normalised word; '' for a separator, and for a word no query word starts as it does (matchableStarts) */
   readonly word: string;
   /** index among the word tokens; -1 for separators */
   readonly wordIndex: number;
@@ -184,7 +185,7 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     if (source !== null && source !== undefined) walk(source, '', [], collect(hit, true));
   });
 
-  const tokens = tokenizeTexts(texts, langs, options.tokenizer === undefined ? undefined : customTokens(options.tokenizer));
+  const tokens = tokenizeTexts(texts, langs, options.tokenizer === undefined ? undefined : customTokens(options.tokenizer), matchableStarts(terms));
   const lookup = lookupOf(terms);
   const matches = texts.map((text, i) => findMatches(tokens[i]!, text, terms, lookup));
 
@@ -236,11 +237,29 @@ function rebuild(value: unknown, path: string, indices: number[], format: (path:
 const decoder = new TextDecoder();
 
 /**
+ * The first UTF-8 bytes of the words the terms match (their sequences' words, their prefixes):
+ * a token word starting with another byte matches none of them.
+ */
+function matchableStarts(terms: readonly MatchTerm[]): Uint8Array {
+  const starts = new Uint8Array(256);
+  const add = (word: string) => {
+    if (word.length > 0) starts[Buffer.from(word)[0]!] = 1;
+  };
+  for (const term of terms) {
+    for (const sequence of term.sequences) sequence.forEach(add);
+    term.prefix?.words.forEach(add);
+  }
+  return starts;
+}
+
+/**
  * Tokens of every text, from one kernel call. A page of highlighted hits holds thousands of
  * tokens: each record's fields are read in place and each word decoded from one Buffer over the
- * normalised bytes (a view and a TextDecoder call per token were a fifth of a highlighted search).
+ * normalised bytes (a view and a TextDecoder call per token were a fifth of a highlighted search),
+ * and only a word whose first byte is in `starts`: decoding and hashing every word of a page was
+ * a fifth of its formatting.
  */
-function tokenizeTexts(texts: readonly string[], langs: readonly number[], custom: CustomTokens | undefined): Tok[][] {
+function tokenizeTexts(texts: readonly string[], langs: readonly number[], custom: CustomTokens | undefined, starts: Uint8Array): Tok[][] {
   const out: Tok[][] = texts.map(() => []);
   if (texts.length === 0) return out;
   const batch = tokenizeBatch(texts, { custom, langs });
@@ -252,7 +271,9 @@ function tokenizeTexts(texts: readonly string[], langs: readonly number[], custo
     const leaf = records[r + TokenField.String]!;
     const kind = records[r + TokenField.Kind]!;
     const normStart = records[r + TokenField.NormStart]!;
-    const word = kind === TokenKind.Word ? normalized.toString('utf8', normStart, normStart + records[r + TokenField.NormLength]!) : '';
+    const normLength = records[r + TokenField.NormLength]!;
+    // only the words a query word may match are decoded: most of a page's are none
+    const word = kind === TokenKind.Word && normLength > 0 && starts[normalized[normStart]!] === 1 ? normalized.toString('utf8', normStart, normStart + normLength) : '';
     const start = records[r + TokenField.Start]!;
     out[leaf]!.push({ start, end: start + records[r + TokenField.Length]!, kind, word, wordIndex: kind === TokenKind.Word ? words[leaf]!++ : -1 });
   }
