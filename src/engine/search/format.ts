@@ -314,7 +314,8 @@ function findMatches(tokens: readonly Tok[], text: string, terms: readonly Match
   let bytes: Buffer | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    if (token.kind !== TokenKind.Word) continue;
+    // a word left undecoded matches no query word (matchableStarts)
+    if (token.kind !== TokenKind.Word || token.word === '') continue;
     const candidates = lookup.multi.get(token.word);
     const sequence = candidates === undefined ? null : matchSequence(tokens, i, candidates);
     if (sequence !== null) {
@@ -498,6 +499,8 @@ function cropWindow(tokens: readonly Tok[], matches: readonly Match[], terms: re
   return [start, end];
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
+
 /** One value highlighted and/or cropped. */
 function formatText(
   text: string,
@@ -508,6 +511,9 @@ function formatText(
   cropLength: number,
   options: FormatOptions,
 ): string {
+  // nothing to cut or mark: the value as it is (one with surrogates takes the long way, whose
+  // round trip through bytes replaces a lone one)
+  if (cropLength === 0 && (!highlight || matches.length === 0) && !SURROGATE.test(text)) return text;
   const bytes = Buffer.from(text);
   const [start, end] = cropLength > 0 ? cropWindow(tokens, matches, terms, cropLength, bytes.length) : [0, bytes.length];
   let out = '';

@@ -66,6 +66,13 @@ describe('highlighting', () => {
     expect(formatHits([doc], terms, { ...options, locales: ['cmn'] })[0]!.formatted!.text).toBe('東京都庁');
   });
 
+  it('shows a lone surrogate as U+FFFD in a formatted value, matched or not', () => {
+    const terms = [{ ids: [0, 0] as const, sequences: [['batman']], prefix: null }];
+    const options = { ...BASE, fields: ['a', 'b', 'c'], attributesToHighlight: ['*'] };
+    const out = formatHits([{ a: 'x\ud800y batman', b: 'x\ud800y', c: 'plain 😀' }], terms, options)[0]!.formatted!;
+    expect(out).toEqual({ a: 'x\ufffdy <em>batman</em>', b: 'x\ufffdy', c: 'plain 😀' });
+  });
+
   it('uses the custom tags and formats numbers as strings', () => {
     const out = format({ id: 852, title: 'Le Petit Prince', year: 1943 }, 'prince 1943', {
       attributesToHighlight: ['*'],
