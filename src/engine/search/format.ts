@@ -163,19 +163,32 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
   // the union of retrieved, highlighted and cropped attributes (`*` = all displayed)
   const formatSelectors = retrieve === null || highlight.includes('*') || crop.some(([a]) => a === '*') ? null : [...retrieve, ...highlight, ...crop.map(([a]) => a)];
   const sources = shown.map((doc) => (formatting ? project(doc, formatSelectors) : null));
-  const isFormatted = (path: string) => selectsPath(highlight, path) || crop.some(([a]) => covers(a, path));
+  // what each path gets, worked out once per page: every hit has the same paths
+  const rules = new Map<string, { readonly highlight: boolean; readonly cropLength: number | undefined }>();
+  const ruleOf = (path: string) => {
+    let rule = rules.get(path);
+    if (rule === undefined) rules.set(path, (rule = { highlight: selectsPath(highlight, path), cropLength: crop.find(([a]) => covers(a, path))?.[1] }));
+    return rule;
+  };
+  const isFormatted = (path: string) => {
+    const rule = ruleOf(path);
+    return rule.highlight || rule.cropLength !== undefined;
+  };
 
   // the values to match (string and number leaves), each once: those formatted, and every
   // displayed one when positions are asked for
   const texts: string[] = [];
   const langs: number[] = [];
   const searchLang = options.locales === null || options.locales === undefined ? null : langOfLocales(options.locales);
-  const index = new Map<string, number>(); // hit, path, array indices → position in `texts`
-  const keyOf = (hit: number, path: string, indices: number[]) => `${hit}\u0000${path}\u0000${indices.join(',')}`;
+  // per hit, a value's position in `texts`: by path, and for a value inside arrays by path and
+  // indices (after the path's last NUL, which no indices hold), apart from the others
+  const index = shown.map(() => ({ plain: new Map<string, number>(), nested: new Map<string, number>() }));
+  const leafOf = (hit: number, path: string, indices: number[]) =>
+    indices.length === 0 ? index[hit]!.plain.get(path) : index[hit]!.nested.get(`${path}\u0000${indices.join(',')}`);
   const collect = (hit: number, onlyFormatted: boolean) => (path: string, indices: number[], text: string) => {
-    const key = keyOf(hit, path, indices);
-    if (index.has(key) || (onlyFormatted && !isFormatted(path))) return;
-    index.set(key, texts.length);
+    if (leafOf(hit, path, indices) !== undefined || (onlyFormatted && !isFormatted(path))) return;
+    if (indices.length === 0) index[hit]!.plain.set(path, texts.length);
+    else index[hit]!.nested.set(`${path}\u0000${indices.join(',')}`, texts.length);
     texts.push(text);
     langs.push(searchLang ?? langOfField(options.localizedAttributes ?? null, path));
   };
@@ -194,17 +207,16 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     const source = sources[hit];
     if (source !== null && source !== undefined) {
       out.formatted = rebuild(source, '', [], (path, indices, text) => {
-        const doHighlight = selectsPath(highlight, path);
-        const cropLength = crop.find(([a]) => covers(a, path))?.[1];
-        if (!doHighlight && cropLength === undefined) return text;
-        const leaf = index.get(keyOf(hit, path, indices))!;
-        return formatText(text, tokens[leaf]!, matches[leaf]!, terms, doHighlight, cropLength ?? 0, options);
+        const rule = ruleOf(path);
+        if (!rule.highlight && rule.cropLength === undefined) return text;
+        const leaf = leafOf(hit, path, indices)!;
+        return formatText(text, tokens[leaf]!, matches[leaf]!, terms, rule.highlight, rule.cropLength ?? 0, options);
       }) as Json;
     }
     if (options.showMatchesPosition) {
       const positions: Record<string, MatchPosition[]> = {};
       walk(doc, '', [], (path, indices) => {
-        const leaf = index.get(keyOf(hit, path, indices))!;
+        const leaf = leafOf(hit, path, indices)!;
         const found = matches[leaf]!;
         if (found.length === 0) return;
         const list = (positions[path] ??= []);

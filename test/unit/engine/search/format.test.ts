@@ -73,6 +73,14 @@ describe('highlighting', () => {
     expect(out).toEqual({ a: 'x\ufffdy <em>batman</em>', b: 'x\ufffdy', c: 'plain 😀' });
   });
 
+  it('keeps apart a value in an array and a field whose name reads like its path and index', () => {
+    const terms = [{ ids: [0, 0] as const, sequences: [['batman']], prefix: null }];
+    const doc = { 'a\u00000': 'batman one', a: ['two', 'batman three'] };
+    const out = formatHits([doc], terms, { ...BASE, fields: Object.keys(doc), attributesToHighlight: ['*'], showMatchesPosition: true })[0]!;
+    expect(out.formatted).toEqual({ 'a\u00000': '<em>batman</em> one', a: ['two', '<em>batman</em> three'] });
+    expect(out.matchesPosition).toEqual({ 'a\u00000': [{ start: 0, length: 6 }], a: [{ start: 0, length: 6, indices: [1] }] });
+  });
+
   it('uses the custom tags and formats numbers as strings', () => {
     const out = format({ id: 852, title: 'Le Petit Prince', year: 1943 }, 'prince 1943', {
       attributesToHighlight: ['*'],
