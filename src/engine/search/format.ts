@@ -101,14 +101,50 @@ interface Match {
   readonly term: number;
 }
 
-interface Tok {
-  readonly start: number;
-  readonly end: number;
-  readonly kind: number;
+/** A page's tokens, one column per token field; each value's tokens are a run of them. */
+interface PageTokens {
+  readonly kind: Uint8Array;
+  readonly start: Uint32Array;
+  readonly end: Uint32Array;
+  readonly wordIndex: Int32Array;
+  readonly word: string[];
+}
+
+const NO_TOKENS: PageTokens = { kind: new Uint8Array(0), start: new Uint32Array(0), end: new Uint32Array(0), wordIndex: new Int32Array(0), word: [] };
+
+/**
+ * The tokens of one value, a run of its page's columns: one object per value instead of one per
+ * token (a page holds thousands).
+ */
+class TextTokens {
+  constructor(
+    private readonly page: PageTokens,
+    private readonly from: number,
+    readonly length: number,
+  ) {}
+
+  kind(i: number): number {
+    return this.page.kind[this.from + i]!;
+  }
+
+  /** UTF-8 byte offsets of the token in the value */
+  start(i: number): number {
+    return this.page.start[this.from + i]!;
+  }
+
+  end(i: number): number {
+    return this.page.end[this.from + i]!;
+  }
+
   /** the normalised word; '' for a separator, and for a word no query word starts as it does (matchableStarts) */
-  readonly word: string;
-  /** index among the word tokens; -1 for separators */
-  readonly wordIndex: number;
+  word(i: number): string {
+    return this.page.word[this.from + i]!;
+  }
+
+  /** index among the value's word tokens; -1 for a separator */
+  wordIndex(i: number): number {
+    return this.page.wordIndex[this.from + i]!;
+  }
 }
 
 /** Whether an attribute-list entry selects `path` (an entry on `a` covers `a.b` and vice versa). */
@@ -271,25 +307,36 @@ function matchableStarts(terms: readonly MatchTerm[]): Uint8Array {
  * and only a word whose first byte is in `starts`: decoding and hashing every word of a page was
  * a fifth of its formatting.
  */
-function tokenizeTexts(texts: readonly string[], langs: readonly number[], custom: CustomTokens | undefined, starts: Uint8Array): Tok[][] {
-  const out: Tok[][] = texts.map(() => []);
-  if (texts.length === 0) return out;
+function tokenizeTexts(texts: readonly string[], langs: readonly number[], custom: CustomTokens | undefined, starts: Uint8Array): TextTokens[] {
+  if (texts.length === 0) return [];
   const batch = tokenizeBatch(texts, { custom, langs });
-  const { records } = batch;
+  const { records, count } = batch;
+  // each value's run of the columns, its tokens in the batch's order
+  const runStart = new Uint32Array(texts.length + 1);
+  for (let i = 0; i < count; i++) runStart[records[i * TOKEN_RECORD_U32 + TokenField.String]! + 1]!++;
+  for (let leaf = 0; leaf < texts.length; leaf++) runStart[leaf + 1] = runStart[leaf + 1]! + runStart[leaf]!;
+  if (count === 0) return texts.map(() => new TextTokens(NO_TOKENS, 0, 0));
+  const page: PageTokens = { kind: new Uint8Array(count), start: new Uint32Array(count), end: new Uint32Array(count), wordIndex: new Int32Array(count), word: new Array<string>(count).fill('') };
   const normalized = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
-  const words = texts.map(() => 0);
-  for (let i = 0; i < batch.count; i++) {
+  const next = runStart.slice(0, texts.length);
+  const words = new Int32Array(texts.length);
+  for (let i = 0; i < count; i++) {
     const r = i * TOKEN_RECORD_U32;
     const leaf = records[r + TokenField.String]!;
+    const at = next[leaf]!++;
     const kind = records[r + TokenField.Kind]!;
+    const start = records[r + TokenField.Start]!;
+    page.kind[at] = kind;
+    page.start[at] = start;
+    page.end[at] = start + records[r + TokenField.Length]!;
+    page.wordIndex[at] = kind === TokenKind.Word ? words[leaf]!++ : -1;
+    if (kind !== TokenKind.Word) continue;
+    // only the words a query word may match are decoded: most of a page's are none
     const normStart = records[r + TokenField.NormStart]!;
     const normLength = records[r + TokenField.NormLength]!;
-    // only the words a query word may match are decoded: most of a page's are none
-    const word = kind === TokenKind.Word && normLength > 0 && starts[normalized[normStart]!] === 1 ? normalized.toString('utf8', normStart, normStart + normLength) : '';
-    const start = records[r + TokenField.Start]!;
-    out[leaf]!.push({ start, end: start + records[r + TokenField.Length]!, kind, word, wordIndex: kind === TokenKind.Word ? words[leaf]!++ : -1 });
+    if (normLength > 0 && starts[normalized[normStart]!] === 1) page.word[at] = normalized.toString('utf8', normStart, normStart + normLength);
   }
-  return out;
+  return texts.map((_, leaf) => new TextTokens(page, runStart[leaf]!, runStart[leaf + 1]! - runStart[leaf]!));
 }
 
 /**
@@ -319,26 +366,26 @@ function lookupOf(terms: readonly MatchTerm[]): Lookup {
   return { words, multi };
 }
 
-function findMatches(tokens: readonly Tok[], text: string, terms: readonly MatchTerm[], lookup: Lookup): Match[] {
+function findMatches(tokens: TextTokens, text: string, terms: readonly MatchTerm[], lookup: Lookup): Match[] {
   const matches: Match[] = [];
   // the text's bytes only for a prefix match (most values have none): encoding every value of a
   // page was a tenth of its formatting
   let bytes: Buffer | undefined;
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!;
-    // a word left undecoded matches no query word (matchableStarts)
-    if (token.kind !== TokenKind.Word || token.word === '') continue;
-    const candidates = lookup.multi.get(token.word);
+    const word = tokens.word(i);
+    // a word left undecoded matches no query word (matchableStarts), nor does a separator
+    if (word === '') continue;
+    const candidates = lookup.multi.get(word);
     const sequence = candidates === undefined ? null : matchSequence(tokens, i, candidates);
     if (sequence !== null) {
       const [last, term] = sequence;
-      matches.push({ firstToken: i, lastToken: last, firstWord: token.wordIndex, lastWord: tokens[last]!.wordIndex, start: token.start, end: tokens[last]!.end, term });
+      matches.push({ firstToken: i, lastToken: last, firstWord: tokens.wordIndex(i), lastWord: tokens.wordIndex(last), start: tokens.start(i), end: tokens.end(last), term });
       i = last;
       continue;
     }
-    const whole = lookup.words.get(token.word);
+    const whole = lookup.words.get(word);
     if (whole !== undefined) {
-      matches.push({ firstToken: i, lastToken: i, firstWord: token.wordIndex, lastWord: token.wordIndex, start: token.start, end: token.end, term: whole });
+      matches.push({ firstToken: i, lastToken: i, firstWord: tokens.wordIndex(i), lastWord: tokens.wordIndex(i), start: tokens.start(i), end: tokens.end(i), term: whole });
       continue;
     }
     let prefixed = -1;
@@ -347,7 +394,7 @@ function findMatches(tokens: readonly Tok[], text: string, terms: readonly Match
       const prefix = terms[t]!.prefix;
       if (prefix === null) continue;
       for (let w = 0; w < prefix.words.length; w++) {
-        if (!token.word.startsWith(prefix.words[w]!)) continue;
+        if (!word.startsWith(prefix.words[w]!)) continue;
         prefixed = t;
         chars = Math.min(prefix.chars, [...prefix.words[w]!].length);
         break;
@@ -357,10 +404,11 @@ function findMatches(tokens: readonly Tok[], text: string, terms: readonly Match
       // highlight as many characters of the original text as the query word has (at most the matching
       // word's); a token matched to its end is highlighted whole, whatever normalisation dropped (tone marks)
       bytes ??= Buffer.from(text);
-      const original = [...decoder.decode(bytes.subarray(token.start, token.end))];
-      const whole = chars >= [...token.word].length;
-      const end = whole ? token.end : token.start + Buffer.byteLength(original.slice(0, chars).join(''));
-      matches.push({ firstToken: i, lastToken: i, firstWord: token.wordIndex, lastWord: token.wordIndex, start: token.start, end, term: prefixed });
+      const start = tokens.start(i);
+      const original = [...decoder.decode(bytes.subarray(start, tokens.end(i)))];
+      const whole = chars >= [...word].length;
+      const end = whole ? tokens.end(i) : start + Buffer.byteLength(original.slice(0, chars).join(''));
+      matches.push({ firstToken: i, lastToken: i, firstWord: tokens.wordIndex(i), lastWord: tokens.wordIndex(i), start, end, term: prefixed });
     }
   }
   return matches;
@@ -370,7 +418,7 @@ function findMatches(tokens: readonly Tok[], text: string, terms: readonly Match
  * The longest multi-word sequence starting at token `i`, separators of any kind skipped: milli's
  * matcher drops every separator token, hard ones too, before matching a phrase's next word.
  */
-function matchSequence(tokens: readonly Tok[], i: number, candidates: readonly { words: readonly string[]; term: number }[]): [number, number] | null {
+function matchSequence(tokens: TextTokens, i: number, candidates: readonly { words: readonly string[]; term: number }[]): [number, number] | null {
   let best: [number, number] | null = null;
   let bestLength = 1;
   for (const { words, term } of candidates) {
@@ -379,8 +427,8 @@ function matchSequence(tokens: readonly Tok[], i: number, candidates: readonly {
     let ok = true;
     for (let k = 1; k < words.length && ok; k++) {
       at++;
-      while (at < tokens.length && tokens[at]!.kind !== TokenKind.Word) at++;
-      ok = at < tokens.length && tokens[at]!.kind === TokenKind.Word && tokens[at]!.word === words[k];
+      while (at < tokens.length && tokens.kind(at) !== TokenKind.Word) at++;
+      ok = at < tokens.length && tokens.kind(at) === TokenKind.Word && tokens.word(at) === words[k];
     }
     if (ok) {
       best = [at, term];
@@ -440,13 +488,14 @@ function bestInterval(matches: readonly Match[], terms: readonly MatchTerm[], cr
 }
 
 /** The byte window [start, end) of the crop (search.md §8.5). */
-function cropWindow(tokens: readonly Tok[], matches: readonly Match[], terms: readonly MatchTerm[], cropLength: number, textEnd: number): [number, number] {
+function cropWindow(tokens: TextTokens, matches: readonly Match[], terms: readonly MatchTerm[], cropLength: number, textEnd: number): [number, number] {
   let firstToken: number;
   let lastToken: number;
   let remaining: number;
   if (matches.length === 0) {
-    firstToken = tokens.findIndex((t) => t.kind === TokenKind.Word);
-    if (firstToken === -1) return [0, textEnd];
+    firstToken = 0;
+    while (firstToken < tokens.length && tokens.kind(firstToken) !== TokenKind.Word) firstToken++;
+    if (firstToken === tokens.length) return [0, textEnd];
     lastToken = firstToken;
     remaining = cropLength - 1;
   } else {
@@ -458,7 +507,7 @@ function cropWindow(tokens: readonly Tok[], matches: readonly Match[], terms: re
       // a single match longer than the window: keep its first words
       let words = 0;
       for (lastToken = firstToken; lastToken < tokens.length; lastToken++) {
-        if (tokens[lastToken]!.kind === TokenKind.Word && ++words === cropLength) break;
+        if (tokens.kind(lastToken) === TokenKind.Word && ++words === cropLength) break;
       }
       remaining = 0;
     } else {
@@ -467,17 +516,17 @@ function cropWindow(tokens: readonly Tok[], matches: readonly Match[], terms: re
   }
   let before = firstToken - 1;
   let after = lastToken + 1;
-  const isWord = (i: number) => tokens[i]!.kind === TokenKind.Word;
+  const isWord = (i: number) => tokens.kind(i) === TokenKind.Word;
   while (remaining > 0) {
     const hasBefore = before >= 0;
     const hasAfter = after < tokens.length;
     if (hasBefore && hasAfter) {
       if (!isWord(before) && !isWord(after)) {
-        if (tokens[before]!.kind === tokens[after]!.kind) {
+        if (tokens.kind(before) === tokens.kind(after)) {
           before--;
           // no separator right before the trailing marker
           if (remaining > 1) after++;
-        } else if (tokens[before]!.kind === TokenKind.HardSeparator) {
+        } else if (tokens.kind(before) === TokenKind.HardSeparator) {
           after++;
         } else {
           before--;
@@ -506,8 +555,8 @@ function cropWindow(tokens: readonly Tok[], matches: readonly Match[], terms: re
       break;
     }
   }
-  const start = before >= 0 ? tokens[before]!.end : 0;
-  const end = after < tokens.length ? tokens[after]!.start : textEnd;
+  const start = before >= 0 ? tokens.end(before) : 0;
+  const end = after < tokens.length ? tokens.start(after) : textEnd;
   return [start, end];
 }
 
@@ -516,7 +565,7 @@ const SURROGATE = /[\ud800-\udfff]/;
 /** One value highlighted and/or cropped. */
 function formatText(
   text: string,
-  tokens: readonly Tok[],
+  tokens: TextTokens,
   matches: readonly Match[],
   terms: readonly MatchTerm[],
   highlight: boolean,
