@@ -1,7 +1,8 @@
 /**
  * Records kept in WebAssembly memory, and the place-gathering kernel over them
- * (assembly/gather.ts): the search's forward records (src/engine/search/forward.ts lays them
- * here) are scanned for a query's words by thousands per proximity step, in one kernel call per
+ * (assembly/gather.ts): the search's forward records (src/engine/search/forward.ts has them laid
+ * here by the layout kernel, assembly/record-layout.ts: `lay`) are scanned for a query's words by
+ * thousands per proximity step, in one kernel call per
  * group instead of JS calls, entry chains and run copies per document (the scan itself, bound by
  * memory, runs about as fast in either), and the kernel can only read its own memory.
  *
@@ -11,7 +12,7 @@
  * replaces its buffer, so `u32` is read again after every `take` and `gather`, never kept across.
  * The proximity kernel of the same instance prices a gather's lists where they lie (`proximity`):
  * copied out to JS and back into another instance, they cost a twentieth of a big group's step.
- * reference/gather.ts computes the same lists in TS (the tests' oracle).
+ * reference/gather.ts and reference/record-layout.ts compute the same in TS (the tests' oracles).
  */
 import { RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS, type WasmMemory } from './arena.js';
 import { compileKernelModule, defaultKernelVariant, instantiateKernels, KernelStatus, type KernelVariant } from './module.js';
