@@ -2,9 +2,9 @@
  * Records kept in WebAssembly memory, and the place-gathering kernel over them
  * (assembly/gather.ts): the search's forward records (src/engine/search/forward.ts has them laid
  * here by the layout kernel, assembly/record-layout.ts: `lay`) are scanned for a query's words by
- * thousands per proximity step, in one kernel call per
- * group instead of JS calls, entry chains and run copies per document (the scan itself, bound by
- * memory, runs about as fast in either), and the kernel can only read its own memory.
+ * thousands per proximity step, in one kernel call per group instead of JS calls, entry chains
+ * and run copies per document (the scan itself, bound by memory, runs about as fast in either),
+ * and the kernel can only read its own memory.
  *
  * An arena is a kernels instance of its own: records are bump-allocated from the start of its
  * arena and stay until the arena is dropped (a memory that never shrinks is given back whole,

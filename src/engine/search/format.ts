@@ -110,8 +110,6 @@ interface PageTokens {
   readonly word: string[];
 }
 
-const NO_TOKENS: PageTokens = { kind: new Uint8Array(0), start: new Uint32Array(0), end: new Uint32Array(0), wordIndex: new Int32Array(0), word: [] };
-
 /**
  * The tokens of one value, a run of its page's columns: one object per value instead of one per
  * token (a page holds thousands).
@@ -219,12 +217,14 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
   // per hit, a value's position in `texts`: by path, and for a value inside arrays by path and
   // indices (after the path's last NUL, which no indices hold), apart from the others
   const index = shown.map(() => ({ plain: new Map<string, number>(), nested: new Map<string, number>() }));
-  const leafOf = (hit: number, path: string, indices: number[]) =>
-    indices.length === 0 ? index[hit]!.plain.get(path) : index[hit]!.nested.get(`${path}\u0000${indices.join(',')}`);
+  const mapOf = (hit: number, indices: number[]) => (indices.length === 0 ? index[hit]!.plain : index[hit]!.nested);
+  const keyOf = (path: string, indices: number[]) => (indices.length === 0 ? path : `${path}\u0000${indices.join(',')}`);
+  const leafOf = (hit: number, path: string, indices: number[]) => mapOf(hit, indices).get(keyOf(path, indices));
   const collect = (hit: number, onlyFormatted: boolean) => (path: string, indices: number[], text: string) => {
-    if (leafOf(hit, path, indices) !== undefined || (onlyFormatted && !isFormatted(path))) return;
-    if (indices.length === 0) index[hit]!.plain.set(path, texts.length);
-    else index[hit]!.nested.set(`${path}\u0000${indices.join(',')}`, texts.length);
+    const leaves = mapOf(hit, indices);
+    const key = keyOf(path, indices);
+    if (leaves.has(key) || (onlyFormatted && !isFormatted(path))) return;
+    leaves.set(key, texts.length);
     texts.push(text);
     langs.push(searchLang ?? langOfField(options.localizedAttributes ?? null, path));
   };
@@ -315,7 +315,6 @@ function tokenizeTexts(texts: readonly string[], langs: readonly number[], custo
   const runStart = new Uint32Array(texts.length + 1);
   for (let i = 0; i < count; i++) runStart[records[i * TOKEN_RECORD_U32 + TokenField.String]! + 1]!++;
   for (let leaf = 0; leaf < texts.length; leaf++) runStart[leaf + 1] = runStart[leaf + 1]! + runStart[leaf]!;
-  if (count === 0) return texts.map(() => new TextTokens(NO_TOKENS, 0, 0));
   const page: PageTokens = { kind: new Uint8Array(count), start: new Uint32Array(count), end: new Uint32Array(count), wordIndex: new Int32Array(count), word: new Array<string>(count).fill('') };
   const normalized = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
   const next = runStart.slice(0, texts.length);

@@ -11,9 +11,10 @@
  * start, then its places, so a scan visits each word once, without a data-dependent branch per
  * token; and records are laid one after the other in the order first read (ascending docids, as
  * candidates come), so a scan streams through dense memory, in one WebAssembly memory for every
- * index (../../kernels/record-arena.ts), where the proximity step's gather kernel reads them
- * and a layout kernel lays them (a big group's first read lays thousands). The budget empties every index's records at once, and the arena goes with them: its memory,
- * which never shrinks, is given back whole.
+ * index (../../kernels/record-arena.ts), where a layout kernel lays them (a big group's first
+ * read lays thousands) and the proximity step's gather kernel reads them. The budget empties
+ * every index's records at once, and the arena goes with them: its memory, which never shrinks,
+ * is given back whole.
  * Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
@@ -33,8 +34,8 @@ const RECORD_OBJECT_BYTES = 96;
 /**
  * A record in its arena's memory (`words`, shared with other records: read-only, and read again
  * after anything that may grow the arena: another `read`, a gather): its header at `head`
- * (nFields, then field << 16 | word count per field, then nTokens, then nIds); its distinct word ids,
- * ascending, at words[idsAt .. idsAt + nIds); then nIds + 1 run starts at `runsAt`; the places
+ * (nFields, then field << 16 | word count per field, then nTokens, then nIds); its distinct word
+ * ids, ascending, at words[idsAt .. idsAt + nIds); then nIds + 1 run starts at `runsAt`; the places
  * (field << 16 | position) of word ids[j] being words[runs[j] .. runs[j + 1]), all of them
  * words[placesAt .. placesEnd), in text order per word.
  */

@@ -54,8 +54,10 @@ function varyOnEncoding(reply: FastifyReply): void {
 /** onSend hook, before @fastify/compress's: compresses a whole body of up to SYNC_BYTES at once. */
 export function compressAtOnce(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+  // a request that asks for no encoding costs no scan of its body
+  if (request.headers['accept-encoding'] === undefined || request.headers['x-no-compression'] !== undefined) return done(null, payload);
   const bytes = Buffer.byteLength(payload);
-  if (bytes === 0 || bytes > SYNC_BYTES || request.headers['x-no-compression'] !== undefined) return done(null, payload);
+  if (bytes === 0 || bytes > SYNC_BYTES) return done(null, payload);
   const encoding = reply.getHeader('Content-Encoding');
   if (encoding !== undefined && encoding !== 'identity') return done(null, payload);
   if (!COMPRESSIBLE.test(String(reply.getHeader('Content-Type') ?? 'application/json'))) return done(null, payload);
