@@ -8,6 +8,7 @@ import { workerData } from 'piscina';
 import { receiveMessageOnPort } from 'node:worker_threads';
 import { extractAheadParts } from '../engine/words/extract-ahead.js';
 import { aheadBuffers } from '../engine/words/ahead-words.js';
+import { aheadFacetBuffers } from '../engine/facets/ahead-facets.js';
 import { blockedSlot, NOTED_LINE, NOTED_OP, postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type AheadTask } from './ahead-protocol.js';
 import type { AheadPart } from '../engine/words/ahead-parts.js';
 import { useSegmenterThread } from './segmenter-channel.js';
@@ -72,7 +73,7 @@ export default function extractAhead({ job, port, state, owned }: AheadTask): nu
         if (!waited) Atomics.add(state, blocked, 1);
         Atomics.wait(state, taken, seen, 1000);
       }
-      port.postMessage(part, part.words === null ? [] : aheadBuffers(part.words));
+      port.postMessage(part, [...(part.words === null ? [] : aheadBuffers(part.words)), ...(part.facets === null ? [] : aheadFacetBuffers(part.facets))]);
       count++;
       Atomics.add(state, posted, 1);
       Atomics.notify(state, posted);

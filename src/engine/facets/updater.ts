@@ -3,7 +3,9 @@
  * Runs inside the batch's index write transaction (the ../updater.ts contract).
  *
  * `apply` is incremental: each changed document's entries before and after are diffed, and
- * only the keys that gained or lost a document are read and rewritten, once per batch.
+ * only the keys that gained or lost a document are read and rewritten, once per batch. A new
+ * document stored as its payload holds it takes the entries the extraction workers extracted
+ * ahead (ahead-facets.ts), when they did.
  * `rebuild` clears the facet data and re-derives it from every document; call it when the
  * settings of fields.ts change or when documents are cleared.
  * Both paths derive entries with the same `extractFacets`, so they always agree.
@@ -16,7 +18,8 @@ import { noteFacets, noteRebuild } from '../index-changes.js';
 import { INDEX_MAIN_KEYS } from '../index-read-env.js';
 import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { extractFacets, type FacetSink } from './extract.js';
+import type { AheadFacets, FacetsAhead } from './ahead-facets.js';
+import { extractFacets, type FacetKind, type FacetSink } from './extract.js';
 import { facetedFieldMatcher, geoEnabled } from './fields.js';
 import { checkGeo, geoPointOf, type LatLng } from './geo.js';
 import { encodePoint, facetKeyString, MAX_FIELD_ID, readFacetFields, writeDocumentsIds } from './store.js';
@@ -92,24 +95,44 @@ function indexedPoint(env: IndexEnv, docid: number, doc: JsonObject | undefined,
   return check.point;
 }
 
-export const facetUpdater: IndexUpdater = {
+type Delta = { add: number[]; remove: number[] };
+
+export const facetUpdater: IndexUpdater<FacetsAhead> = {
   name: 'facets',
   step: 'extracting facets',
 
-  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[]): void {
+  apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], _checkpoint, ahead): void {
     if (changes.length === 0) return;
     const ids = new FieldIds(env);
     const { geo, extract } = extractorFor(settings);
-    const deltas = new Map<string, { add: number[]; remove: number[] }>();
+    const deltas = new Map<string, Delta>();
     const delta = (key: string) => {
       let entry = deltas.get(key);
       if (entry === undefined) deltas.set(key, (entry = { add: [], remove: [] }));
       return entry;
     };
+    // per part extracted ahead: its entries' deltas, found once per part
+    const partDeltas = new Map<AheadFacets, (Delta | undefined)[]>();
     const created: number[] = [];
     const deleted: number[] = [];
 
-    for (const { docid, before, after } of changes) {
+    for (const { docid, before, after, source } of changes) {
+      // a document stored as sent (not reordered) yields what its payload document yielded ahead
+      const taken = before === undefined && after !== undefined && after === source ? ahead?.facetsOf(source) : undefined;
+      if (taken !== undefined) {
+        const { facets, index } = taken;
+        let found = partDeltas.get(facets);
+        if (found === undefined) partDeltas.set(facets, (found = []));
+        for (let at = facets.docStarts[index]!; at < facets.docStarts[index + 1]!; at++) {
+          const key = facets.entries[at]!;
+          const entry = (found[key] ??= delta(facetKeyString(ids.idOf(facets.fields[facets.keyFields[key]!]!), facets.keyKinds[key]! as FacetKind, facets.keyValues[key] ?? undefined)));
+          entry.add.push(docid);
+        }
+        created.push(docid);
+        const lat = facets.points?.[2 * index] ?? Number.NaN;
+        if (!Number.isNaN(lat)) env.geoPoints.putSync(docid, encodePoint([lat, facets.points![2 * index + 1]!]));
+        continue;
+      }
       if (before === undefined && after !== undefined) {
         // a new document only adds: its keys go straight to their deltas, a repeated key (array
         // elements) seen by the docid it just pushed, without a set of keys per document

@@ -1,9 +1,10 @@
 /**
- * Words extracted ahead of a document batch, off the index writer's thread: extraction workers
- * read the batch's addition payloads in parallel with the write and hand over each run (a "part")
- * of AHEAD_PART_DOCS documents' words; the write takes a document's words instead of extracting them
- * when the document it indexes is the payload's document unchanged (a replacement or a new
- * document, no vectors merged).
+ * Words and facet entries extracted ahead of a document batch, off the index writer's thread:
+ * extraction workers read the batch's addition payloads in parallel with the write and hand over
+ * each run (a "part") of AHEAD_PART_DOCS documents' words and facet entries
+ * (facets/ahead-facets.ts); the write takes a document's instead of extracting them when the
+ * document it indexes is the payload's document unchanged (a replacement or a new document, no
+ * vectors merged).
  *
  * Parts are numbered in payload order over the batch's additions, every part of AHEAD_PART_DOCS
  * non-empty lines (the last of an addition fewer), so the workers and the write agree on them
@@ -14,6 +15,7 @@
  * ran) just means the write extracts those documents itself.
  */
 import type { JsonObject } from '../document-id.js';
+import type { AheadFacets, FacetsAhead } from '../facets/ahead-facets.js';
 import type { AheadDoc, AheadWords } from './ahead-words.js';
 import type { IndexSettings } from '../../types/settings.js';
 
@@ -31,6 +33,8 @@ export interface AheadPart {
   readonly count: number;
   /** null when the part could not be extracted (e.g. a line that is not JSON) */
   readonly words: AheadWords | null;
+  /** null when the part could not be extracted, or has a `_geo` the write refuses */
+  readonly facets: AheadFacets | null;
 }
 
 /** The parts, in order; implemented over worker threads (workers/ahead-ports.ts). */
@@ -51,9 +55,16 @@ export interface AheadPartSource {
 /** Lines of one addition are told apart from the next addition's by this factor. */
 const OP_STRIDE = 2 ** 31;
 
-export class AheadParts {
+interface HeldPart {
+  readonly start: number;
+  readonly end: number;
+  readonly words: AheadWords | null;
+  readonly facets: AheadFacets | null;
+}
+
+export class AheadParts implements FacetsAhead {
   private readonly positions = new Map<JsonObject, number>();
-  private readonly held: { start: number; end: number; words: AheadWords | null }[] = [];
+  private readonly held: HeldPart[] = [];
   private lastNoted = -1;
   private ended = false;
 
@@ -74,12 +85,24 @@ export class AheadParts {
 
   /** The ahead words of a noted document, when its part came. */
   take(doc: JsonObject): AheadDoc | undefined {
+    const found = this.partOf(doc);
+    return found?.part.words == null ? undefined : { ahead: found.part.words, index: found.index };
+  }
+
+  /** The facet entries extracted ahead for a noted document, when its part came. */
+  facetsOf(doc: JsonObject): { facets: AheadFacets; index: number } | undefined {
+    const found = this.partOf(doc);
+    return found?.part.facets == null ? undefined : { facets: found.part.facets, index: found.index };
+  }
+
+  /** The part holding a noted document, and its index there, waiting for the part if need be. */
+  private partOf(doc: JsonObject): { part: HeldPart; index: number } | undefined {
     const position = this.positions.get(doc);
     if (position === undefined) return undefined;
     while (!this.ended && (this.held.length === 0 || this.held[this.held.length - 1]!.end <= position)) {
       const part = this.source.next();
       if (part === null) this.ended = true;
-      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, words: part.words });
+      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, words: part.words, facets: part.facets });
     }
     let low = 0;
     let high = this.held.length;
@@ -89,8 +112,8 @@ export class AheadParts {
       else high = mid;
     }
     const part = this.held[low];
-    if (part === undefined || part.start > position || part.words === null) return undefined;
-    return { ahead: part.words, index: position - part.start };
+    if (part === undefined || part.start > position) return undefined;
+    return { part, index: position - part.start };
   }
 
   /** The documents noted so far are indexed. */

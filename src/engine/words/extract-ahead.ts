@@ -1,6 +1,7 @@
 /**
  * An extraction worker's share of a batch (ahead-parts.ts): the parts of the batch's
- * additions numbered `thread` modulo `threads`, each extracted and packed to hand over. Every worker
+ * additions numbered `thread` modulo `threads`, each one's words and facet entries extracted and
+ * packed to hand over. Every worker
  * walks every line (cheap: lines split on 0x0A) so all cut and number the parts alike (a part
  * ends at AHEAD_PART_DOCS lines, or once its lines hold `partBytes`); each parses only
  * its own, and leaves a part holding a line the write refuses to the write. The first worker
@@ -15,6 +16,7 @@ import { ndjsonLines, parsedLine } from '../documents/ndjson-payload.js';
 import { preloadDictionaries } from '../../kernels/run-segmenter.js';
 import { scoutDictionaries } from './dictionary-scout.js';
 import { extractorFor, SearchFieldIds } from './extract.js';
+import { extractAheadFacets } from '../facets/ahead-facets.js';
 import { AHEAD_PART_DOCS, type AheadPart } from './ahead-parts.js';
 
 export interface AheadJob {
@@ -48,11 +50,13 @@ export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searc
       seq++;
       if (mine === null) return null;
       let words = null;
+      let facets = null;
       if (docs !== null) {
         const extractor = extractorFor(settings, fields);
         words = extractor.toAheadWords(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true), settings.prefixSearch !== 'disabled');
+        facets = extractAheadFacets(docs, settings);
       }
-      return { seq: mine, op, first, count: line - first, words };
+      return { seq: mine, op, first, count: line - first, words, facets };
     };
     for (const { buffer, start, end } of ndjsonLines(source)) {
       if (ours() && docs !== null) {

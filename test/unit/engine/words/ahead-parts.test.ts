@@ -1,6 +1,7 @@
-// Words extracted ahead of a document batch: a batch that takes them leaves exactly the word
-// index (and facets) that extracting everything in the write leaves, whatever the parts, threads,
-// field order, updates and failed payloads; parts that never come only mean local extraction.
+// Words and facet entries extracted ahead of a document batch: a batch that takes them leaves
+// exactly the word index and facets (geo points too) that extracting everything in the write
+// leaves, whatever the parts, threads, field order, updates and failed payloads; parts that never
+// come only mean local extraction.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,11 +63,12 @@ function inThread(ops: readonly DocumentOp[], threads: number, keep: (part: Ahea
   };
 }
 
-/** The facet index as plain data: field ids, and every key (latin1) with its documents. */
+/** The facet index as plain data: field ids, every key (latin1) with its documents, and the geo points. */
 function facetSnapshot(env: IndexEnv) {
   return {
     fields: readFacetFields(env),
     keys: Object.fromEntries([...env.facetDocids.getRange()].map(({ key, value }) => [key.toString('latin1'), Array.from(decode(value))])),
+    points: [...env.geoPoints.getRange()].map(({ key, value }) => [key, Buffer.from(value as Uint8Array).toString('hex')]),
   };
 }
 
@@ -78,6 +80,7 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
   // documents takes whole words (ahead-chunk.ts) asking once per document, and when it cannot,
   // asks again per document
   const taken = new Set<object>();
+  const facetsTaken = new Set<object>();
   let takes = 0;
   for (const batch of batches) {
     const ops = batch();
@@ -91,10 +94,16 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
         if (words !== undefined) taken.add(doc);
         return words;
       };
+      const facetsOf = ahead.facetsOf.bind(ahead);
+      ahead.facetsOf = (doc) => {
+        const facets = facetsOf(doc);
+        if (facets !== undefined) facetsTaken.add(doc);
+        return facets;
+      };
     }
     applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, ahead);
   }
-  return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, taken: taken.size, takes };
+  return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, taken: taken.size, takes, facetsTaken: facetsTaken.size };
 }
 
 const WORDS = ['dragon', 'fire', 'Ünïcode', '東京タワー', 'night', 'river', 'stone', 'the', 'a', 'C#', 'naïve', 'quick', 'brown', 'fox', '42'];
@@ -136,6 +145,40 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     // every document stored as sent takes its words: the first batch, the new documents of the
     // update (4123–4499) and the replacements; merged updates do not
     expect(ahead.taken).toBe(first.length + 377 + 1_000);
+    // facet entries: only the new documents (replacements diff against what they replace), and
+    // of those only the ones stored in their payload's field order
+    expect(ahead.facetsTaken).toBeGreaterThan(first.length / 10);
+    expect(ahead.facetsTaken).toBeLessThan(first.length + 377);
+  });
+
+  it('take the facet entries and geo points of new documents, and leave a refused `_geo` to the write', () => {
+    const random = mulberry32(21);
+    const docs = Array.from({ length: 2 * AHEAD_PART_DOCS + 7 }, (_, id) => {
+      const roll = random();
+      const _geo = roll < 0.6 ? { lat: random() * 180 - 90, lng: String(random() * 360 - 180) } : roll < 0.7 ? null : undefined;
+      // geo, tags and a nested value, in one field order for all: stored as sent
+      return { id, ...(_geo === undefined ? {} : { _geo }), tags: [WORDS[id % WORDS.length], id % 3 === 0 ? null : 'x'], n: { v: id % 7, flag: id % 2 === 0 } };
+    });
+    const settings = { filterableAttributes: ['_geo', 'tags', 'n.v', 'n.flag'] };
+    const local = run('local', settings, [() => [add(lines(docs))]]);
+    const ahead = run('ahead', settings, [() => [add(lines(docs))]], (ops) => inThread(ops, 2));
+    expect(ahead.snapshot).toEqual(local.snapshot);
+    expect(ahead.snapshot.facets.points.length).toBeGreaterThan(AHEAD_PART_DOCS);
+    expect(ahead.facetsTaken).toBe(docs.length);
+
+    // a latitude that is no number in the second part: the write fails with Meilisearch's message either way
+    const refused = docs.map((doc) => (doc.id === AHEAD_PART_DOCS + 3 ? { ...doc, _geo: { lat: 'north', lng: 0 } } : doc));
+    const failure = (source?: (ops: DocumentOp[]) => AheadPartSource) => {
+      try {
+        run(source === undefined ? 'local-refused' : 'ahead-refused', settings, [() => [add(lines(refused))]], source);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return null;
+    };
+    const message = failure();
+    expect(message).toContain('Could not parse latitude in the document with the id: `"503"`');
+    expect(failure((ops) => inThread(ops, 1))).toBe(message);
   });
 
   it('cut parts at a byte bound (large documents) and leave the same indexes', () => {
