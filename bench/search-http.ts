@@ -77,19 +77,24 @@ async function oneConnection(url: string, route: string, bodies: readonly (strin
 
 /**
  * CPU time the process `pid` has used (user + system, Linux /proc), in milliseconds, or NaN
- * elsewhere: per request, it holds better than wall-clock figures on a shared machine.
+ * elsewhere: per request, it holds better than wall-clock figures on a shared machine. `thread`:
+ * that thread's alone (the process's main thread is the one whose id is the pid).
  */
-function cpuMs(pid: number | undefined): number {
+function cpuMs(pid: number | undefined, thread?: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
   } catch {
     return Number.NaN;
   }
 }
 
-/** CONNECTIONS clients in a closed loop over `bodies` for `seconds`: requests per second, server CPU ms per request. */
-async function connections(url: string, route: string, bodies: readonly (string | undefined)[]): Promise<{ rate: number; cpuPerRequest: number }> {
+/**
+ * CONNECTIONS clients in a closed loop over `bodies` for `seconds`: requests per second, and CPU
+ * ms per request of the server, of its main thread (which runs every search: its share of the
+ * time says how near the one-thread ceiling the rate is), and of this client.
+ */
+async function connections(url: string, route: string, bodies: readonly (string | undefined)[]): Promise<{ rate: number; cpuPerRequest: number; mainThreadShare: number; mainCpuPerRequest: number; clientCpuPerRequest: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const method = bodies[0] === undefined ? 'GET' : 'POST';
   const end = performance.now() + seconds * 1000;
@@ -103,11 +108,21 @@ async function connections(url: string, route: string, bodies: readonly (string 
   };
   const start = performance.now();
   const cpuStart = cpuMs(child.pid);
+  const mainStart = cpuMs(child.pid, child.pid);
+  const clientStart = process.cpuUsage();
   await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => client(i)));
   const elapsed = (performance.now() - start) / 1000;
   const cpu = cpuMs(child.pid) - cpuStart;
+  const main = cpuMs(child.pid, child.pid) - mainStart;
+  const clientCpu = process.cpuUsage(clientStart);
   agent.destroy();
-  return { rate: done / elapsed, cpuPerRequest: cpu / done };
+  return {
+    rate: done / elapsed,
+    cpuPerRequest: cpu / done,
+    mainThreadShare: main / (elapsed * 1000),
+    mainCpuPerRequest: main / done,
+    clientCpuPerRequest: (clientCpu.user + clientCpu.system) / 1000 / done,
+  };
 }
 
 const dataset = loadDataset(name, limit);
@@ -166,6 +181,9 @@ if (cpuProfDir !== undefined) {
   });
   console.log(`1 connection, share of the search time by query type: ${shares.join(', ')}`);
   console.log(`server CPU per request at ${CONNECTIONS} connections: search ${ms(searchRun.cpuPerRequest)} ms, GET /health ${ms(healthRun.cpuPerRequest)} ms`);
+  console.log(
+    `searches at ${CONNECTIONS} connections: the server's main thread busy ${(100 * searchRun.mainThreadShare).toFixed(0)}% of the time (${ms(searchRun.mainCpuPerRequest)} ms per search, a one-thread ceiling of ${Math.round(1000 / searchRun.mainCpuPerRequest)}/s); this client ${ms(searchRun.clientCpuPerRequest)} ms of CPU per search`,
+  );
   console.log(`search p50 / empty-route p50: ${(searchOne.p50 / healthOne.p50).toFixed(2)}`);
-  console.log(`JSON ${JSON.stringify({ load, warmup, acceptEncoding: acceptEncoding ?? null, searchP50: searchOne.p50, searchP95: searchOne.p95, searchP99: searchOne.p99, searchMean: searchOne.mean, healthP50: healthOne.p50, searchRate, healthRate, searchCpuMs: searchRun.cpuPerRequest, healthCpuMs: healthRun.cpuPerRequest })}`);
+  console.log(`JSON ${JSON.stringify({ load, warmup, acceptEncoding: acceptEncoding ?? null, searchP50: searchOne.p50, searchP95: searchOne.p95, searchP99: searchOne.p99, searchMean: searchOne.mean, healthP50: healthOne.p50, searchRate, healthRate, searchCpuMs: searchRun.cpuPerRequest, searchMainThreadCpuMs: searchRun.mainCpuPerRequest, searchMainThreadShare: searchRun.mainThreadShare, clientCpuMs: searchRun.clientCpuPerRequest, healthCpuMs: healthRun.cpuPerRequest })}`);
 }
