@@ -40,8 +40,8 @@ export function extractAheadFacets(docs: readonly JsonObject[], settings: IndexS
   const match = facetedFieldMatcher(settings);
   const geo = geoEnabled(settings);
   const fields: string[] = [];
-  const fieldIndex = new Map<string, number>();
-  const keyIds = new Map<string, number>();
+  // per field: its index, and per kind its values (number, normalised string or null) → entry id
+  const fieldKeys = new Map<string, { index: number; kinds: Map<number | string | null, number>[] }>();
   const keyFields: number[] = [];
   const keyKinds: number[] = [];
   const keyValues: (number | string | null)[] = [];
@@ -58,19 +58,18 @@ export function extractAheadFacets(docs: readonly JsonObject[], settings: IndexS
       if (check.point !== null) points.set(check.point, 2 * doc);
     }
     extractFacets(value, match, geo, (field: string, kind: FacetKind, payload: number | string | null) => {
-      let fid = fieldIndex.get(field);
-      if (fid === undefined) {
-        fid = fields.length;
-        fieldIndex.set(field, fid);
+      let known = fieldKeys.get(field);
+      if (known === undefined) {
+        fieldKeys.set(field, (known = { index: fields.length, kinds: [] }));
         fields.push(field);
       }
-      // String(number) tells every finite double apart (extraction already made -0 into 0)
-      const name = `${fid}:${kind}:${typeof payload}:${payload}`;
-      let key = keyIds.get(name);
+      // a Map tells every finite double apart (extraction already made -0 into 0)
+      const values = (known.kinds[kind] ??= new Map());
+      let key = values.get(payload);
       if (key === undefined) {
         key = keyFields.length;
-        keyIds.set(name, key);
-        keyFields.push(fid);
+        values.set(payload, key);
+        keyFields.push(known.index);
         keyKinds.push(kind);
         keyValues.push(payload);
       }

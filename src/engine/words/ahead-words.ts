@@ -68,7 +68,8 @@ function prefixColumns(docs: readonly DocWords[], keys: readonly string[]): { pr
   const table = new PrefixTable(keys);
   scratch.clear();
   docs.forEach((doc, index) => {
-    for (const id of table.aggregate(doc)) scratch.upsert(id, index, table.masks[id]!, table.positions[id]!);
+    const ids = table.aggregate(doc);
+    for (let i = 0; i < ids.length; i++) scratch.upsert(ids[i]!, index, table.masks[ids[i]!]!, table.positions[ids[i]!]!);
   });
   return { prefixKeys: table.keys, prefixEntries: scratch.grouped(table.keys.length) };
 }
