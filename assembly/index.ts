@@ -3,7 +3,7 @@
 // arena slots, status codes) so test/kernels can check both sides agree.
 
 /** Bumped whenever an export's signature or a record layout changes; checked by the host. */
-export const ABI_VERSION: u32 = 8;
+export const ABI_VERSION: u32 = 9;
 
 export { arenaBase, ARENA_ALIGN, RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena';
 export { ERR_BAD_RULES, ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
@@ -52,6 +52,26 @@ export {
 export { proximityCosts, FLAG_BY_ATTRIBUTE, PAIR_FORWARD_ONLY, PAIR_JOIN, PAIR_RECORD_U32 } from './proximity';
 export { gatherPlaces, GATHER_ENTRY_U32, GATHER_HASH, GATHER_LISTS_PER_TERM } from './gather';
 export { layRecord } from './record-layout';
+export {
+  groupPrefixes,
+  PREFIX_SLOTS,
+  P_CAPACITY,
+  P_DOCS,
+  P_DOC_STARTS,
+  P_HEADER_U32,
+  P_INFOS,
+  P_MASKS,
+  P_OUT_DOCIDS,
+  P_OUT_INFOS,
+  P_OUT_MASKS,
+  P_PREFIXES,
+  P_PREFIX_COUNTS,
+  P_SCRATCH,
+  P_STARTS,
+  P_VOCABULARY,
+  P_WORDS,
+  P_WORD_PREFIXES,
+} from './prefixes';
 export {
   setDifference,
   setIntersect,

@@ -9,6 +9,7 @@
 import type { DocWords } from './doc-words.js';
 import { KeyOps, type GroupedEntries } from './key-ops.js';
 import { PrefixTable } from './prefix-table.js';
+import { groupPrefixes } from '../../kernels/prefixes.js';
 import type { VocabularyBytes } from './vocabulary.js';
 
 export interface AheadWords {
@@ -60,18 +61,16 @@ function invert(docs: readonly DocWords[], vocabularySize: number): GroupedEntri
 }
 
 /**
- * The prefix entries of `docs` (words as ids of `keys`, the vocabulary's word keys) grouped per
- * prefix: aggregated here, on the extraction worker's thread, rather than document by document
- * on the writer's, where they were a sixth of a bulk load's writing.
+ * The prefix entries of a part's documents (their entries in `columns`, words as ids of `keys`,
+ * the vocabulary's word keys) grouped per prefix: aggregated here, on the extraction worker's
+ * thread, by the prefix-grouping kernel, rather than document by document on the writer's, where
+ * they were a sixth of a bulk load's writing.
  */
-function prefixColumns(docs: readonly DocWords[], keys: readonly string[]): { prefixKeys: readonly string[]; prefixEntries: GroupedEntries } {
+function prefixColumns(columns: { docStarts: Int32Array; words: Int32Array; masks: Uint32Array; infos: Uint32Array }, keys: readonly string[]): { prefixKeys: readonly string[]; prefixEntries: GroupedEntries } {
   const table = new PrefixTable(keys);
-  scratch.clear();
-  docs.forEach((doc, index) => {
-    const ids = table.aggregate(doc);
-    for (let i = 0; i < ids.length; i++) scratch.upsert(ids[i]!, index, table.masks[ids[i]!]!, table.positions[ids[i]!]!);
-  });
-  return { prefixKeys: table.keys, prefixEntries: scratch.grouped(table.keys.length) };
+  const { ids, counts } = table.wordPrefixes();
+  const prefixEntries = groupPrefixes({ ...columns, wordPrefixes: ids, prefixCounts: counts, nPrefixes: table.keys.length });
+  return { prefixKeys: table.keys, prefixEntries };
 }
 
 /**
@@ -126,7 +125,7 @@ export function aheadColumns(docs: readonly DocWords[], vocabulary: VocabularyBy
     leafStarts,
     leafFields,
     wordEntries: invert(docs, vocabulary.starts.length),
-    ...(prefixKeysOf === null ? { prefixEntries: null, prefixKeys: [] } : prefixColumns(docs, prefixKeysOf)),
+    ...(prefixKeysOf === null ? { prefixEntries: null, prefixKeys: [] } : prefixColumns({ docStarts, words, masks, infos }, prefixKeysOf)),
   };
 }
 

@@ -67,6 +67,15 @@ export class PrefixTable {
   }
 
   /**
+   * Every vocabulary word's prefix ids, PREFIX_MAX_CHARS slots per word (`ids`), and how many
+   * each has (`counts`): what the prefix-grouping kernel takes (kernels/prefixes.ts).
+   */
+  wordPrefixes(): { ids: Int32Array; counts: Int8Array } {
+    for (let word = 0; word < this.vocabulary.length; word++) this.prefixCount(word);
+    return { ids: this.prefixIds, counts: this.prefixCounts };
+  }
+
+  /**
    * Aggregates a document's prefix entries: returns its prefix ids, whose `masks` and
    * `positions` (lowest) hold its aggregate; both valid until the next call.
    */
