@@ -12,8 +12,9 @@
  * The engine's base: the document store (documents/store.ts) produces the changes, the facet
  * index (facets/updater.ts) and the word index (words/word-index.ts) implement the contract, and
  * the indexer (indexer/registry.ts, indexer/document-batch.ts) drives them. `Ahead` is the work the
- * indexer did ahead of the write for the updaters that can use it (the word index's
- * words/ahead-parts.ts); an updater that takes none leaves it `unknown`.
+ * indexer did ahead of the write for the updaters that can use it (words/ahead-parts.ts: the word
+ * index takes the parts' words, the facet index their facet entries); an updater that takes none
+ * leaves it `unknown`.
  */
 import type { JsonObject } from './document-id.js';
 import type { IndexEnv } from './index-env.js';

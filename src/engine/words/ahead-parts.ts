@@ -86,13 +86,15 @@ export class AheadParts implements FacetsAhead {
   /** The ahead words of a noted document, when its part came. */
   take(doc: JsonObject): AheadDoc | undefined {
     const found = this.partOf(doc);
-    return found?.part.words == null ? undefined : { ahead: found.part.words, index: found.index };
+    if (found === undefined || found.part.words === null) return undefined;
+    return { ahead: found.part.words, index: found.index };
   }
 
   /** The facet entries extracted ahead for a noted document, when its part came. */
   facetsOf(doc: JsonObject): { facets: AheadFacets; index: number } | undefined {
     const found = this.partOf(doc);
-    return found?.part.facets == null ? undefined : { facets: found.part.facets, index: found.index };
+    if (found === undefined || found.part.facets === null) return undefined;
+    return { facets: found.part.facets, index: found.index };
   }
 
   /** The part holding a noted document, and its index there, waiting for the part if need be. */
