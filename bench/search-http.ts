@@ -3,6 +3,9 @@
  * query file at one keep-alive connection (latency percentiles) and at 8 keep-alive connections
  * (searches/s), with GET /health measured the same way in the same run as the empty-route
  * ceiling of the HTTP stack (the ratios to it hold better than raw figures on a shared machine).
+ * At 8 connections it also reports the server's CPU per search, the share of the time its main
+ * thread (which runs every search) was busy and that thread's CPU per search, whose inverse is
+ * the one-thread ceiling, and this client's CPU per search.
  *
  *   npm run bench:search-http -- [movies|debdocs] [--limit N] [--rounds R] [--warmup W] [--seconds S] [--accept-encoding LIST]
  *     [--server path/to/dist/src/main.js] [--cpu-prof DIR]

@@ -95,6 +95,18 @@ export class KernelArena {
     return start;
   }
 
+  /** Reserves `count` u32, filled from `source` when given; returns the region's address. */
+  allocU32(count: number, source?: ArrayLike<number>): number {
+    const ptr = this.alloc(count * 4);
+    if (source !== undefined) this.u32.set(source, ptr >>> 2);
+    return ptr;
+  }
+
+  /** A copy of the `count` u32 at address `ptr` (a kernel's output column). */
+  copyU32(ptr: number, count: number): Uint32Array {
+    return this.u32.slice(ptr >>> 2, (ptr >>> 2) + count);
+  }
+
   /** Reads a u32 slot of the result block (RESULT_RECORDS, RESULT_OUTPUT_BYTES). */
   result(slot: number): number {
     return this.u32[(this.#base + slot) >>> 2]!;

@@ -153,11 +153,7 @@ export function extractChunk(input: ExtractInput, options: ExtractOptions = {}, 
   const stop = options.stopWords;
   if (stop !== undefined) markNonAsciiStopWords(kernels, exports, tokens, stop.words);
   const header = arena.alloc(EXTRACT_HEADER_U32 * 4);
-  const region = (u32s: number, source?: Uint32Array): number => {
-    const ptr = arena.alloc(u32s * 4);
-    if (source !== undefined) arena.u32.set(source, ptr >>> 2);
-    return ptr;
-  };
+  const region = (u32s: number, source?: Uint32Array): number => arena.allocU32(u32s, source);
   let tableSlots = 16;
   while (tableSlots <= 2 * count) tableSlots *= 2;
   const slots: Record<keyof typeof H, number> = {
@@ -201,8 +197,7 @@ export function extractChunk(input: ExtractInput, options: ExtractOptions = {}, 
   const distinct = exports.extractWords(header);
   if (distinct === KernelStatus.BadSpan) throw new RangeError('the extraction kernel was given records or strings outside their regions');
   if (distinct < 0) throw new Error(`extraction kernel returned unknown status ${distinct}`);
-  const out = arena.u32;
-  const column = (ptr: number, length: number) => out.slice(ptr >>> 2, (ptr >>> 2) + length);
+  const column = (ptr: number, length: number) => arena.copyU32(ptr, length);
   const docTokenStarts = column(slots.DocTokenStarts, nDocs + 1);
   const docWordStarts = column(slots.DocWordStarts, nDocs + 1);
   const docPairStarts = column(slots.DocPairStarts, nDocs + 1);

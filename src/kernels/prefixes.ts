@@ -70,11 +70,7 @@ export function groupPrefixes(input: PrefixInput, kernels: Kernels = getKernels(
   const capacity = PREFIX_SLOTS * nEntries;
   arena.reset();
   const header = arena.alloc(PREFIX_HEADER_U32 * 4);
-  const region = (u32s: number, source?: ArrayLike<number>): number => {
-    const ptr = arena.alloc(Math.max(1, u32s) * 4);
-    if (source !== undefined) arena.u32.set(source, ptr >>> 2);
-    return ptr;
-  };
+  const region = (u32s: number, source?: ArrayLike<number>): number => arena.allocU32(u32s, source);
   const slots: Record<keyof typeof P, number> = {
     Docs: nDocs,
     DocStarts: region(nDocs + 1, input.docStarts),
@@ -97,8 +93,7 @@ export function groupPrefixes(input: PrefixInput, kernels: Kernels = getKernels(
   const total = exports.groupPrefixes(header);
   if (total === KernelStatus.BadSpan) throw new RangeError('the prefix kernel was given entries, words or prefixes outside their regions');
   if (total < 0) throw new Error(`prefix kernel returned status ${total}`);
-  const out = arena.u32;
-  const column = (ptr: number, length: number) => out.slice(ptr >>> 2, (ptr >>> 2) + length);
+  const column = (ptr: number, length: number) => arena.copyU32(ptr, length);
   return {
     starts: new Int32Array(column(slots.Starts, nPrefixes + 1).buffer),
     docids: column(slots.OutDocids, total),

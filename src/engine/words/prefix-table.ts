@@ -30,10 +30,11 @@ export class PrefixTable {
   private readonly prefixIds: Int32Array;
   private readonly prefixCounts: Int8Array;
   // per prefix id (at most PREFIX_MAX_CHARS per word): the document (serial) that last
-  // aggregated it, and the aggregate; typed so that millions of updates allocate nothing
-  private readonly seenBy: Int32Array;
-  readonly masks: Uint32Array;
-  readonly positions: Uint32Array;
+  // aggregated it, and the aggregate; typed so that millions of updates allocate nothing, and
+  // made at the first `aggregate` (a table handed to the grouping kernel needs none of them)
+  private seenBy = new Int32Array(0);
+  masks = new Uint32Array(0);
+  positions = new Uint32Array(0);
   // the prefix ids of the document last aggregated (a list emptied per document regrew from nothing)
   private current = new Int32Array(64);
   private serial = 0;
@@ -41,9 +42,6 @@ export class PrefixTable {
   constructor(private readonly vocabulary: readonly string[]) {
     this.prefixIds = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
     this.prefixCounts = new Int8Array(vocabulary.length).fill(-1);
-    this.seenBy = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
-    this.masks = new Uint32Array(this.seenBy.length);
-    this.positions = new Uint32Array(this.seenBy.length);
   }
 
   /** How many prefixes vocabulary word `word` has; its ids start at `word * PREFIX_MAX_CHARS` in prefixIds. */
@@ -80,6 +78,11 @@ export class PrefixTable {
    * `positions` (lowest) hold its aggregate; both valid until the next call.
    */
   aggregate(doc: { readonly words: ArrayLike<number>; readonly masks: ArrayLike<number>; readonly infos: ArrayLike<number> }): Int32Array {
+    if (this.seenBy.length === 0) {
+      this.seenBy = new Int32Array(this.prefixIds.length);
+      this.masks = new Uint32Array(this.prefixIds.length);
+      this.positions = new Uint32Array(this.prefixIds.length);
+    }
     const serial = ++this.serial;
     let count = 0;
     for (let slot = 0; slot < doc.words.length; slot++) {
