@@ -51,6 +51,11 @@ function readByWrite(state: Int32Array, part: AheadPart): boolean {
   return part.op < op || (part.op === op && part.first <= Atomics.load(state, NOTED_LINE));
 }
 
+/** A no-op task: its only effect is the thread started and this module loaded (pool.ts `startIndexingThreads`). */
+export function ready(): number {
+  return 0;
+}
+
 /** Posts the parts; answers how many. */
 export default function extractAhead({ job, port, state, owned }: AheadTask): number {
   const posted = postedSlot(job.thread);

@@ -3,7 +3,8 @@
  * thread keeps answering (searches read the last committed state) while a large batch commits.
  * One thread: LMDB has one writer per environment anyway, and the scheduler runs one batch at a
  * time. Aborting `signal` interrupts the write, which then rolls back and rejects.
- * Around the write, on this (the main) thread: a settings write first prepares the embedders it
+ * Around the write, on this (the main) thread: the extraction threads start with the writer
+ * thread (pool.ts `startIndexingThreads`); a settings write first prepares the embedders it
  * adds or changes (embedders/embed.ts `prepareChangedEmbedders`), and while a write runs this
  * thread serves its embedding requests (embedding-channel.ts) and reports their count; a write of
  * document additions then reports how its extraction workers waited for it.
@@ -52,6 +53,7 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   // the writer thread's embedding requests, served here while the write runs
   const embedding = serveEmbedding(signal);
   try {
+    void pools.startIndexingThreads();
     // A settings change builds its new embedders first, as v1.50 does: probing dimensions and
     // checking composites over HTTP here, so a failure fails the batch before the write starts.
     if (write.kind === 'settings') await prepareChangedEmbedders(readSettings(envs.get(uuid)).embedders, write.settings.embedders, signal);

@@ -3,7 +3,8 @@
  * (default: half the cores, at least one) and carrying the indexing memory budget their writes
  * are chunked by (`--max-indexing-memory`, config/indexing-memory.ts), and the segmenter thread that runs the dictionary
  * segmenters for every thread (segmenter-channel.ts). Pools and thread start lazily, so an
- * instance that never needs one never spawns a thread, and idle pool threads exit after a while
+ * instance that never needs one never spawns a thread (the extraction threads start with the
+ * writer thread, at the first index write), and idle pool threads exit after a while
  * (the segmenter thread stays, but hands over to a fresh one without dictionaries once its
  * dictionaries sat unused as long).
  */
@@ -75,6 +76,22 @@ export class WorkerPools {
   extractAheadPool(): Piscina {
     this.extractAhead ??= lazyPool('./extract-ahead-thread.js', this.threads, IDLE_MS, { workerData: this.poolThreadData() });
     return this.extractAhead;
+  }
+
+  /**
+   * Before an index write: when the writer thread is not running (the first write, or the first
+   * after it idled out), starts the extraction threads with it. A thread's start (its isolate and
+   * modules, ~0.1-0.2 s of CPU) then overlaps that write, instead of delaying the first large
+   * documents write, whose index writer waited for its just-started worker. Answers when they
+   * are up (tests).
+   */
+  startIndexingThreads(): Promise<unknown> {
+    if (this.closed || (this.writer !== null && this.writer.threads.length > 0)) return Promise.resolve();
+    const pool = this.extractAheadPool();
+    const starts: Promise<unknown>[] = [];
+    // one no-op task per missing thread: piscina starts a thread per queued task, up to its maximum
+    for (let thread = pool.threads.length; thread < this.threads; thread++) starts.push(pool.run(null, { name: 'ready' }).catch(() => undefined));
+    return Promise.all(starts);
   }
 
   /** The dictionary segmenters for this (the HTTP) thread: the segmenter thread, started on first use. */

@@ -1,0 +1,30 @@
+// The worker pools (src/workers/pool.ts and the built thread modules): the extraction threads
+// start ahead of the first large documents write, with the writer thread, one per indexing thread.
+import { describe, expect, it } from 'vitest';
+import type * as PoolModule from '../../../src/workers/pool.js';
+
+/** The built module: piscina loads the thread modules from dist/. */
+const { WorkerPools } = (await import(new URL('../../../dist/src/workers/pool.js', import.meta.url).href)) as typeof PoolModule;
+
+describe('indexing threads', () => {
+  it('starts one extraction thread per indexing thread before any documents write', async () => {
+    const pools = new WorkerPools(2);
+    try {
+      expect(pools.extractAheadPool().threads.length).toBe(0);
+      await pools.startIndexingThreads();
+      expect(pools.extractAheadPool().threads.length).toBe(2);
+      // threads already up: nothing more to start
+      await pools.startIndexingThreads();
+      expect(pools.extractAheadPool().threads.length).toBe(2);
+    } finally {
+      await pools.close();
+    }
+  });
+
+  it('starts none once the pools are closed', async () => {
+    const pools = new WorkerPools(1);
+    await pools.close();
+    await pools.startIndexingThreads();
+    expect(pools.extractAheadPool().threads.length).toBe(0);
+  });
+});
