@@ -15,6 +15,14 @@
  * not held (more than KEPT writes since, or fewer when their lists hold more than MAX_ITEMS
  * together), or a list it needs is not (a write changed too many to list, or rebuilt them), it
  * starts over, as every cache did after every write before.
+ *
+ * The last write's entry is kept under a key of its own (`index-changes-last`), the writes before
+ * it under `index-changes`: a write extends its entry at every step (each chunk's documents, facets
+ * and words), and rewriting only that entry spares it decoding and encoding the earlier writes'
+ * lists each time (up to MAX_ITEMS words, ~300 KB, per step: 50 ms of a movies load). Those are
+ * rewritten once per write, when its first step moves the previous last entry among them, and
+ * when its own entry grows past what they may hold with it. A record written before this split
+ * (every entry under `index-changes`) reads the same.
  */
 import type { Follow } from './entry-cache.js';
 import type { IndexEnv } from './index-env.js';
@@ -73,8 +81,36 @@ export function readWordsVersion(env: IndexReadEnv): number {
   return (env.main.get(INDEX_MAIN_KEYS.wordsVersion) as number | undefined) ?? 0;
 }
 
-function readEntries(env: IndexReadEnv): Entry[] {
+/** The last write's entry, with how many entries and items the earlier writes' record holds. */
+interface Last {
+  readonly entry: Entry;
+  olderCount: number;
+  olderItems: number;
+}
+
+/** The earlier writes' entries, oldest first. */
+function readOlder(env: IndexReadEnv): Entry[] {
   return (env.main.get(INDEX_MAIN_KEYS.indexChanges) as Entry[] | undefined) ?? [];
+}
+
+function readLast(env: IndexReadEnv): Last | undefined {
+  return env.main.get(INDEX_MAIN_KEYS.lastIndexChange) as Last | undefined;
+}
+
+function readEntries(env: IndexReadEnv): Entry[] {
+  const entries = readOlder(env);
+  const last = readLast(env);
+  if (last !== undefined) entries.push(last.entry);
+  return entries;
+}
+
+/** Writes the earlier writes' entries, the oldest dropped while they and `last` hold more than MAX_ITEMS. */
+function writeOlder(env: IndexEnv, older: Entry[], last: Last): void {
+  const items = (entries: readonly Entry[]) => entries.reduce((sum, kept) => sum + size(kept), 0);
+  while (older.length > 0 && items(older) + size(last.entry) > MAX_ITEMS) older.shift();
+  env.main.putSync(INDEX_MAIN_KEYS.indexChanges, older);
+  last.olderCount = older.length;
+  last.olderItems = items(older);
 }
 
 /**
@@ -83,20 +119,24 @@ function readEntries(env: IndexReadEnv): Entry[] {
  */
 function step(env: IndexEnv, change: (entry: Entry) => void): void {
   const txn = env.root.getWriteTxnId();
-  const entries = readEntries(env);
-  let entry = entries[entries.length - 1];
-  if (entry === undefined || entry.txn !== txn) {
+  let last = readLast(env);
+  let older: Entry[] | null = null;
+  if (last === undefined || last.entry.txn !== txn) {
+    // a new write: the previous last entry joins the earlier ones
+    older = readOlder(env);
+    if (last !== undefined) older.push(last.entry);
+    if (older.length > KEPT - 1) older.splice(0, older.length - (KEPT - 1));
     const words = readWordsVersion(env);
-    entry = { txn, from: readDocumentsVersion(env), to: '', wordsFrom: words, wordsTo: words, docids: [], words: [], added: [], removed: [], facetKeys: [] };
-    entries.push(entry);
-    if (entries.length > KEPT) entries.splice(0, entries.length - KEPT);
+    last = { entry: { txn, from: readDocumentsVersion(env), to: '', wordsFrom: words, wordsTo: words, docids: [], words: [], added: [], removed: [], facetKeys: [] }, olderCount: 0, olderItems: 0 };
   }
+  const { entry } = last;
   // the web's crypto: the search side that reads this module also runs in browsers
   entry.to = crypto.randomUUID();
   change(entry);
-  // the whole record is rewritten at each step: the oldest writes go once it holds too much
-  while (entries.length > 1 && entries.reduce((items, kept) => items + size(kept), 0) > MAX_ITEMS) entries.shift();
-  env.main.putSync(INDEX_MAIN_KEYS.indexChanges, entries);
+  // the oldest writes go once the kept ones hold too much together (the last is kept whatever it holds)
+  if (older === null && last.olderCount > 0 && last.olderItems + size(entry) > MAX_ITEMS) older = readOlder(env);
+  if (older !== null) writeOlder(env, older, last);
+  env.main.putSync(INDEX_MAIN_KEYS.lastIndexChange, last);
   env.main.putSync(INDEX_MAIN_KEYS.documentsVersion, entry.to);
 }
 

@@ -59,8 +59,10 @@ export const INDEX_MAIN_KEYS = {
   documentsIdsVersion: 'documents-ids-version',
   /** a fresh random id with every write of documents or of what is derived from them (engine/index-changes.ts) */
   documentsVersion: 'documents-version',
-  /** what the last writes changed, from documents version to version, for search caches to follow (engine/index-changes.ts) */
+  /** what the writes before the last changed, from documents version to version, for search caches to follow (engine/index-changes.ts) */
   indexChanges: 'index-changes',
+  /** the last write's entry of that record (engine/index-changes.ts) */
+  lastIndexChange: 'index-changes-last',
   /** next word id to allocate (engine/words/word-index.ts) */
   nextWordId: 'next-word-id',
   /** searchable field paths in search-field-id order (engine/words/word-index.ts) */

@@ -10,7 +10,8 @@ import { searchFacetValues } from '../../../src/engine/facets/facet-search.js';
 import { FacetKind } from '../../../src/engine/facets/extract.js';
 import { facetKeyString } from '../../../src/engine/facets/store.js';
 import { changesSince, readDocumentsVersion, wordChangesSince, readWordsVersion } from '../../../src/engine/index-changes.js';
-import type { IndexReadEnv } from '../../../src/engine/index-read-env.js';
+import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../../../src/engine/index-read-env.js';
+import { INDEX_UPDATERS } from '../../../src/engine/indexer/registry.js';
 import { dictionaryOf } from '../../../src/engine/search/dictionary.js';
 import { packWordList } from '../../../src/kernels/typo.js';
 import { mulberry32 } from '../../helpers/random.js';
@@ -158,6 +159,55 @@ describe('the record of changes', () => {
     expect(rebuild!.docids).toBeNull();
     expect(rebuild!.words).toBeNull();
     expect(wordChangesSince(index.env, words)).toBeNull();
+  });
+
+  it('reads a record written before the last write had a key of its own, and goes on from it', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'red fox' } });
+    const version = readDocumentsVersion(index.env);
+    index.write({ b: { id: 'b', title: 'red owl' } });
+    index.write({ a: null });
+    const chain = changesSince(index.env, version);
+    // every entry under `index-changes`, as before the split
+    const { main, root } = index.env;
+    root.transactionSync(() => {
+      const last = main.get(INDEX_MAIN_KEYS.lastIndexChange) as { entry: unknown };
+      main.putSync(INDEX_MAIN_KEYS.indexChanges, [...(main.get(INDEX_MAIN_KEYS.indexChanges) as unknown[]), last.entry]);
+      main.removeSync(INDEX_MAIN_KEYS.lastIndexChange);
+    });
+    expect(changesSince(index.env, version)).toEqual(chain);
+    index.write({ c: { id: 'c', title: 'blue jay' } });
+    const after = changesSince(index.env, version)!;
+    expect(after.slice(0, 2)).toEqual(chain);
+    expect(after.map((c) => c.docids)).toEqual([[1], [0], [0]]);
+  });
+
+  it('rewrites the earlier writes only at a write\'s first step, or when its own entry outgrows what they may hold with it', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'start' } });
+    // earlier writes listing 10,000 words (changed and created: 20,000 items)
+    const before = readDocumentsVersion(index.env);
+    index.write({ w: { id: 'w', title: Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(' ') } });
+    const afterLarge = readDocumentsVersion(index.env);
+    const { main, root } = index.env;
+    const olderBytes = () => (main.getBinary(INDEX_MAIN_KEYS.indexChanges) as Buffer).toString('hex');
+    root.transactionSync(() => {
+      const store = new DocumentStore(index!.env);
+      const small = store.apply(new Map([['s', { id: 's', title: 'small' }]]), false);
+      for (const updater of INDEX_UPDATERS) updater.apply(index!.env, index!.settings, small);
+      const first = olderBytes();
+      // a second chunk of the same write, small: the earlier writes stay as its first step left them
+      const second = store.apply(new Map([['t', { id: 't', title: 'tiny' }]]), false);
+      for (const updater of INDEX_UPDATERS) updater.apply(index!.env, index!.settings, second);
+      expect(olderBytes()).toBe(first);
+      // a third one lists 7,000 more words: with the earlier 20,000 items, over 32,768 together
+      const large = store.apply(new Map([['u', { id: 'u', title: Array.from({ length: 7_000 }, (_, i) => `u${i}`).join(' ') }]]), false);
+      for (const updater of INDEX_UPDATERS) updater.apply(index!.env, index!.settings, large);
+      expect(olderBytes()).not.toBe(first);
+    });
+    // the 10,000-word write went; the chain from the one after it still holds
+    expect(changesSince(index.env, before)).toBeNull();
+    expect(changesSince(index.env, afterLarge)!.map((c) => c.docids)).toEqual([[2, 3, 4]]);
   });
 
   it('keeps no list longer than its bound', () => {
