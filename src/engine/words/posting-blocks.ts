@@ -211,7 +211,6 @@ export class PostingWriter {
   private writeSplit(key: string, from: number | null, base: Buffer, continued: boolean): number {
     const { heads, blocks } = this.table;
     const { count } = this.merger;
-    const all = this.merger.columns();
     let added = 0;
     let start = 0;
     do {
@@ -220,7 +219,8 @@ export class PostingWriter {
         const flag = continued || end < count ? CONTINUED : 0;
         heads.putSync(key, this.merger.pack((this.id | flag) >>> 0, start, end));
       } else {
-        blocks.putSync(blockKey(base, start === 0 ? from! : all[2 + start]!), this.merger.pack(0, start, end));
+        // a block's bound is its first docid: the columns, unpacked once split blocks need them
+        blocks.putSync(blockKey(base, start === 0 ? from! : this.merger.columns()[2 + start]!), this.merger.pack(0, start, end));
         if (start > 0) added++;
       }
       start = end;

@@ -151,6 +151,32 @@ export function unpackEntries(bytes: Uint8Array, count: number, into: Uint32Arra
   }
 }
 
+/** The last docid of the posting `scanEntries` last scanned (module scope, as `cursor`). */
+let scannedLast = 0;
+
+/**
+ * Where the `count` entries of a packed posting end, reading only their docid gaps (its last
+ * docid goes to `scannedLast`); -1 when its bytes end first (a damaged value).
+ */
+function scanEntries(bytes: Uint8Array, count: number): number {
+  let at = HEADER;
+  let docid = 0;
+  for (let i = 0; i < count; i++) {
+    let value = bytes[at++]!;
+    if (value >= 0x80) {
+      value = longVarint(bytes, at - 1);
+      at = cursor;
+    }
+    docid += value;
+    // the mask and the info, skipped
+    while (bytes[at++]! >= 0x80);
+    while (bytes[at++]! >= 0x80);
+  }
+  if (at > bytes.length) return -1;
+  scannedLast = docid;
+  return at;
+}
+
 export function decodePosting(bytes: Uint8Array | undefined): Posting {
   if (bytes === undefined || bytes.length < HEADER) return EMPTY_POSTING;
   const n = postingCount(bytes);
@@ -195,6 +221,33 @@ export class PackedWriter {
     }
     return Buffer.from(out.buffer, 0, at);
   }
+
+  /**
+   * The packed posting of a stored packed posting's `count` entries (its bytes up to `end`, its
+   * last docid `last`) followed by `added` (docids above `last`), first u32 `first` | PACKED:
+   * the stored entries copied as they are, the bytes packing them all would give. Valid until
+   * the next call.
+   */
+  append(first: number, stored: Uint8Array, end: number, count: number, last: number, added: PostingColumns): Buffer {
+    const n = added.docids.length;
+    const size = end + MAX_ENTRY_BYTES * n;
+    if (this.bytes.length < size) this.bytes = new Uint8Array(Math.max(size, 2 * this.bytes.length));
+    const out = this.bytes;
+    const view = new DataView(out.buffer);
+    view.setUint32(0, (first | PACKED) >>> 0, true);
+    view.setUint32(4, count + n, true);
+    out.set(stored.subarray(HEADER, end), HEADER);
+    let at = end;
+    let previous = last;
+    for (let i = 0; i < n; i++) {
+      const docid = added.docids[i]!;
+      at = putVarint(out, at, docid - previous);
+      at = putVarint(out, at, added.masks[i]!);
+      at = putVarint(out, at, packInfo(added.infos[i]!));
+      previous = docid;
+    }
+    return Buffer.from(out.buffer, 0, at);
+  }
 }
 
 /** Entries to write into a posting: parallel columns, docids ascending. */
@@ -227,6 +280,11 @@ export class ValueBuffer {
  * Rewrites stored postings with a chunk's changes, one at a time, into reused buffers: the
  * stored entries are unpacked once into aligned columns and the merged posting is packed
  * straight from them. The word-index updater merges every touched key this way.
+ * Documents added after every stored one (a bulk load's every batch after the first) are
+ * appended instead: the stored posting's bytes are only scanned for its last docid, and copied
+ * as they are when the merged posting is packed whole; its columns are unpacked only when
+ * asked for (`columns`, or part of it packed: a posting split into blocks). That stored value is
+ * held until then, so nothing may read the database in between (lmdb reuses a fast read's buffer).
  */
 export class PostingMerger {
   private readonly base = new ValueBuffer();
@@ -237,13 +295,31 @@ export class PostingMerger {
   baseCount = 0;
   /** document count after the merge */
   count = 0;
+  /** the merge appended to: the stored posting, where its entries end, its last docid, what it appends */
+  private appending: { stored: Uint8Array; end: number; last: number; added: PostingColumns } | null = null;
 
   /**
    * Merges `stored` (a posting's bytes, either layout, or undefined) without the `removed`
    * docids and with `upserts` (each replacing the stored entry of the same document).
    */
   merge(stored: Uint8Array | undefined, removed: readonly number[], upserts: PostingColumns): this {
+    this.appending = null;
     const nb = stored === undefined ? 0 : postingCount(stored);
+    if (removed.length === 0 && nb > 0 && upserts.docids.length > 0 && (postingFirstWord(stored!) & PACKED) !== 0) {
+      const end = scanEntries(stored!, nb);
+      if (end !== -1 && upserts.docids[0]! > scannedLast) {
+        this.appending = { stored: stored!, end, last: scannedLast, added: upserts };
+        this.baseId = (postingFirstWord(stored!) & ~PACKED) >>> 0;
+        this.baseCount = nb;
+        this.count = nb + upserts.docids.length;
+        return this;
+      }
+    }
+    return this.mergeColumns(stored, nb, removed, upserts);
+  }
+
+  /** The merge through columns: the stored entries unpacked, merged and held for packing. */
+  private mergeColumns(stored: Uint8Array | undefined, nb: number, removed: readonly number[], upserts: PostingColumns): this {
     const base = this.base.ensure(2 + 3 * nb);
     this.baseId = nb === 0 ? 0 : (postingFirstWord(stored!) & ~PACKED) >>> 0;
     base[1] = nb;
@@ -270,6 +346,7 @@ export class PostingMerger {
 
   /** The merged posting as [unused, count, docids, masks, infos], valid until the next merge. */
   columns(): Uint32Array {
+    this.unpackAppended();
     return this.out.array;
   }
 
@@ -280,8 +357,19 @@ export class PostingMerger {
 
   /** Entries [from, to) of the merged posting packed with first u32 `first`, valid until the next call. */
   pack(first: number, from: number, to: number): Buffer {
+    const appending = this.appending;
+    if (appending !== null && from === 0 && to === this.count) return this.packer.append(first, appending.stored, appending.end, this.baseCount, appending.last, appending.added);
+    this.unpackAppended();
     const k = this.count;
     return this.packer.pack(first, this.out.array, 2, 2 + k, 2 + 2 * k, from, to);
+  }
+
+  /** An appending merge's columns, made when they are needed after all. */
+  private unpackAppended(): void {
+    const appending = this.appending;
+    if (appending === null) return;
+    this.appending = null;
+    this.mergeColumns(appending.stored, this.baseCount, [], appending.added);
   }
 }
 

@@ -34,6 +34,39 @@ describe('posting merger', () => {
     expect(entriesOf(merged.encoded(2))).toEqual({ id: 2, entries: [[0, 2, 0], [1, 1, 1], [3, 2, 30], [6, 2, 6]] });
   });
 
+  it('appends documents after the stored ones with the bytes packing every entry gives, and their columns when asked', () => {
+    const random = mulberry32(20261130);
+    const wide = () => [0, 1, 0x7f, 0x80, 0x3fff, 0x4000, 0xffff, 0x1ffff, 0x7fffffff, 0x80000000, 0xffffffff][Math.floor(random() * 11)]!;
+    const entry = (docid: number): [number, number, number] => [docid, random() < 0.3 ? wide() : 1 << Math.floor(random() * 32), random() < 0.3 ? wide() : Math.floor(random() * 300) | (random() < 0.5 ? 1 << 16 : 0)];
+    const merger = new PostingMerger();
+    const whole = new PostingMerger();
+    for (let round = 0; round < 300; round++) {
+      let docid = Math.floor(random() * 100);
+      const stored = Array.from({ length: 1 + Math.floor(random() * 200) }, () => entry((docid += 1 + (random() < 0.1 ? Math.floor(random() * 2 ** 27) : Math.floor(random() * 300)))));
+      const added = Array.from({ length: 1 + Math.floor(random() * 200) }, () => entry((docid += 1 + Math.floor(random() * 1000))));
+      const bytes = Buffer.from(merger.merge(undefined, [], columns(stored)).encoded(round));
+      const merged = merger.merge(bytes, [], columns(added));
+      expect([merged.baseId, merged.baseCount, merged.count]).toEqual([round, stored.length, stored.length + added.length]);
+      const expected = whole.merge(undefined, [], columns([...stored, ...added])).encoded(round);
+      expect(Buffer.from(merged.encoded(round)).equals(expected)).toBe(true);
+      if (round % 3 === 0) {
+        // a split asks for part of it, then the columns (a block's bound)
+        const cut = Math.floor(merged.count / 2);
+        expect(Buffer.from(merged.pack(0, cut, merged.count)).equals(whole.pack(0, cut, whole.count))).toBe(true);
+        expect(Array.from(merged.columns().subarray(2, 2 + merged.count))).toEqual([...stored, ...added].map((e) => e[0]));
+      }
+    }
+  });
+
+  it('merges through the columns a posting whose bytes end before its entries do', () => {
+    const merger = new PostingMerger();
+    const stored = Buffer.from(merger.merge(undefined, [], columns([[1, 1, 1], [2, 0x80000000, 1], [3, 1, 1]])).encoded(4));
+    // the last entry's info cut: only what the bytes hold is read
+    const cut = stored.subarray(0, stored.length - 1);
+    const merged = merger.merge(cut, [], columns([[9, 1, 2]]));
+    expect(entriesOf(merged.encoded(4)).entries.at(-1)).toEqual([9, 1, 2]);
+  });
+
   it('reports a posting left without documents', () => {
     const merger = new PostingMerger();
     const stored = Buffer.from(merger.merge(undefined, [], columns([[4, 1, 0]])).encoded(3));
