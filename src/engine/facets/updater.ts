@@ -4,8 +4,9 @@
  *
  * `apply` is incremental: each changed document's entries before and after are diffed, and
  * only the keys that gained or lost a document are read and rewritten, once per batch. A new
- * document stored as its payload holds it takes the entries the extraction workers extracted
- * ahead (ahead-facets.ts), when they did.
+ * document from a payload takes the entries the extraction workers extracted ahead
+ * (ahead-facets.ts), when they did: stored as sent, or reordered once its part's fields all
+ * have their ids.
  * `rebuild` clears the facet data and re-derives it from every document; call it when the
  * settings of fields.ts change or when documents are cleared.
  * Both paths derive entries with the same `extractFacets`, so they always agree.
@@ -33,6 +34,12 @@ class FieldIds {
   constructor(private readonly env: IndexEnv) {
     this.names = readFacetFields(env);
     this.ids = new Map(this.names.map((name, id) => [name, id]));
+  }
+
+  /** Whether every one of `fields` has its id already. */
+  knows(fields: readonly string[]): boolean {
+    for (const field of fields) if (!this.ids.has(field)) return false;
+    return true;
   }
 
   idOf(field: string): number {
@@ -113,13 +120,23 @@ export const facetUpdater: IndexUpdater<FacetsAhead> = {
     };
     // per part extracted ahead: its entries' deltas, found once per part
     const partDeltas = new Map<AheadFacets, (Delta | undefined)[]>();
+    // parts whose every field has its id: taken for their reordered documents too
+    const knownParts = new Set<AheadFacets>();
+    const known = (facets: AheadFacets) => {
+      if (knownParts.has(facets)) return true;
+      if (!ids.knows(facets.fields)) return false;
+      knownParts.add(facets);
+      return true;
+    };
     const created: number[] = [];
     const deleted: number[] = [];
 
     for (const { docid, before, after, source } of changes) {
-      // a document stored as sent (not reordered) yields what its payload document yielded ahead
-      const taken = before === undefined && after !== undefined && after === source ? ahead?.facetsOf(source) : undefined;
-      if (taken !== undefined) {
+      // a new document yields what its payload document yielded ahead, stored as sent or
+      // reordered: the order fields are met in only decides the ids of fields new to the index,
+      // so a reordered one takes them once every field of its part has its id
+      const taken = before === undefined && after !== undefined && source !== undefined ? ahead?.facetsOf(source) : undefined;
+      if (taken !== undefined && (after === source || known(taken.facets))) {
         const { facets, index } = taken;
         let found = partDeltas.get(facets);
         if (found === undefined) partDeltas.set(facets, (found = []));
