@@ -8,3 +8,13 @@ export function ownRecord<V>(from?: Readonly<Record<string, V>>): Record<string,
   const record = Object.create(null) as Record<string, V>;
   return from === undefined ? record : Object.assign(record, from);
 }
+
+/**
+ * Sets `key` of a plain object built from a document's keys as an own field: an assignment of
+ * `__proto__` would set the object's prototype instead, losing the field (Meilisearch keeps it as
+ * any other field).
+ */
+export function setField(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}

@@ -6,6 +6,7 @@
  */
 import type { JsonObject } from '../document-id.js';
 import { isJsonObject } from '../../types/json-text.js';
+import { setField } from '../../types/own-record.js';
 
 /**
  * Selectors as two sets, compiled once per selector list (a request's list serves every hit), so
@@ -56,7 +57,7 @@ function projectCompiled(value: unknown, path: string, selectors: CompiledSelect
   const out: JsonObject = {};
   for (const [key, inner] of Object.entries(value)) {
     const innerPath = `${path}.${key}`;
-    if (selectors.onTheWay.has(innerPath) || covered(innerPath, selectors)) out[key] = projectCompiled(inner, innerPath, selectors);
+    if (selectors.onTheWay.has(innerPath) || covered(innerPath, selectors)) setField(out, key, projectCompiled(inner, innerPath, selectors));
   }
   return out;
 }
@@ -70,9 +71,9 @@ export function projectDocument(doc: JsonObject, fields: readonly string[] | nul
   for (const [key, value] of Object.entries(doc)) {
     if (key === '_vectors') continue;
     if (selectors === null) {
-      out[key] = value;
+      setField(out, key, value);
     } else if (selectors.selected.has(key) || selectors.onTheWay.has(key)) {
-      out[key] = projectCompiled(value, key, selectors);
+      setField(out, key, projectCompiled(value, key, selectors));
     }
   }
   return out;

@@ -16,7 +16,7 @@ import type { IndexEnv } from '../index-env.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { DocumentChange } from '../updater.js';
 import { mayBeStoredId, type JsonObject } from '../document-id.js';
-import { ownRecord } from '../../types/own-record.js';
+import { ownRecord, setField } from '../../types/own-record.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
@@ -196,7 +196,8 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
       let ordered = doc;
       if (!inOrder) {
         ordered = {};
-        for (const key of Object.keys(doc).sort((a, b) => fieldIndex.get(a)! - fieldIndex.get(b)!)) ordered[key] = doc[key];
+        // `__proto__` too: assigned, it would have set the prototype and stored the document as that value
+        for (const key of Object.keys(doc).sort((a, b) => fieldIndex.get(a)! - fieldIndex.get(b)!)) setField(ordered, key, doc[key]);
       }
       let id = docid;
       if (id === undefined) {

@@ -12,6 +12,7 @@ import { customTokens, type CustomTokens, type TokenizerSettings } from '../../k
 import { langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
+import { setField } from '../../types/own-record.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
 import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
@@ -158,7 +159,7 @@ function selectsPath(entries: readonly string[], path: string): boolean {
 function project(doc: Json, selectors: readonly string[] | null): Json {
   if (selectors === null) return doc;
   const out: Json = {};
-  for (const [key, value] of Object.entries(doc)) if (selectors.some((s) => covers(s, key))) out[key] = projectValue(value, key, selectors);
+  for (const [key, value] of Object.entries(doc)) if (selectors.some((s) => covers(s, key))) setField(out, key, projectValue(value, key, selectors));
   return out;
 }
 
@@ -276,7 +277,7 @@ function rebuild(value: unknown, path: string, indices: number[], format: (path:
   if (Array.isArray(value)) return value.map((item, i) => rebuild(item, path, [...indices, i], format));
   if (isJsonObject(value)) {
     const out: Json = {};
-    for (const [key, inner] of Object.entries(value)) out[key] = rebuild(inner, path === '' ? key : `${path}.${key}`, indices, format);
+    for (const [key, inner] of Object.entries(value)) setField(out, key, rebuild(inner, path === '' ? key : `${path}.${key}`, indices, format));
     return out;
   }
   return value;

@@ -58,6 +58,16 @@ describe('names of Object.prototype members', () => {
     expect(JSON.stringify((await call(server, 'GET', '/indexes/protos/stats')).body.fieldDistribution)).toBe('{"__proto__":1,"id":1,"l":1,"m":1,"n":1}');
   });
 
+  it('stay document keys in a document stored reordered, picked by `fields`, retrieved and formatted', async () => {
+    // `__proto__` first where the index's field ids put it last: the store reorders the document
+    await run(server, 'POST', '/indexes/protos-order/documents', JSON.parse('[{"id":1,"title":"a","__proto__":"first"}]'));
+    await run(server, 'POST', '/indexes/protos-order/documents', JSON.parse('[{"__proto__":{"k":"deep"},"title":"b","id":2}]'));
+    expect((await call(server, 'GET', '/indexes/protos-order/documents/2')).text).toBe('{"id":2,"title":"b","__proto__":{"k":"deep"}}');
+    expect((await call(server, 'GET', '/indexes/protos-order/documents/2?fields=__proto__,id')).text).toBe('{"id":2,"__proto__":{"k":"deep"}}');
+    const { body } = await call(server, 'POST', '/indexes/protos-order/search', { q: 'b', attributesToRetrieve: ['__proto__'], attributesToHighlight: ['*'] });
+    expect(JSON.stringify(body.hits)).toBe('[{"__proto__":{"k":"deep"},"_formatted":{"id":"2","title":"<em>b</em>","__proto__":{"k":"deep"}}}]');
+  });
+
   it('count as an index uid in batch stats', async () => {
     const { body } = await call(server, 'GET', '/batches?indexUids=constructor&limit=1');
     expect(body.results[0].stats.indexUids).toEqual({ constructor: 1 });

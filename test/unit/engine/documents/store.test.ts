@@ -82,3 +82,16 @@ describe('DocumentStore.apply field limit', () => {
     expect(store.get('known')).toEqual({ 0: 'only known fields', id: 'known' });
   });
 });
+
+describe('DocumentStore field order', () => {
+  it('stores a document in field-id order, a `__proto__` field kept as a field of its own', () => {
+    const first = JSON.parse('{"id": 1, "title": "a", "__proto__": {"x": 1}}') as JsonObject;
+    // the same fields in another order: stored reordered
+    const second = JSON.parse('{"__proto__": [2], "title": "b", "id": 2}') as JsonObject;
+    const store = storeWith([first, second]);
+    const stored = store.byDocid(store.docidOf('2')!)!;
+    expect(Object.keys(stored)).toEqual(['id', 'title', '__proto__']);
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(stored, '__proto__')?.value).toEqual([2]);
+  });
+});
