@@ -25,6 +25,8 @@ describe('indexing threads', () => {
     const pools = new WorkerPools(1);
     await pools.close();
     await pools.startIndexingThreads();
-    expect(pools.extractAheadPool().threads.length).toBe(0);
+    const pool = pools.extractAheadPool();
+    expect(pool.threads.length).toBe(0);
+    await pool.destroy();
   });
 });
