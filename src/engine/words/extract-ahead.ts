@@ -4,10 +4,10 @@
  * packed to hand over. Every worker walks every line (cheap: lines split on 0x0A) so all cut and
  * number the parts alike (a part ends at AHEAD_PART_DOCS lines, or once its lines hold
  * `partBytes`); each parses only its own, and leaves a part holding a line the write refuses to
- * the write. The first worker
- * first has the dictionary segmenters the batch will need loaded (dictionary-scout.ts). A
- * document the write drops (`drops`: of a shard this instance does not own, with a sharded
- * network) is extracted as an empty document: its line keeps its place, at no cost.
+ * the write. The first worker first has the dictionary segmenters the batch will need loaded
+ * (dictionary-scout.ts). A document the write drops (`drops`: of a shard this instance does not
+ * own, with a sharded network) is extracted as an empty document: its line keeps its place, at
+ * no cost.
  */
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';

@@ -126,7 +126,8 @@ export function unpackEntries(bytes: Uint8Array, count: number, into: Uint32Arra
     }
     return;
   }
-  // one-byte varints (most gaps, masks and infos) are read inline
+  // one-byte varints (most gaps, masks and infos) are read inline: a helper that sets `cursor`
+  // for every varint decoded postings ~40 % slower
   let at = HEADER;
   let docid = 0;
   for (let i = 0; i < count; i++) {
@@ -162,6 +163,7 @@ function scanEntries(bytes: Uint8Array, count: number): number {
   let at = HEADER;
   let docid = 0;
   for (let i = 0; i < count; i++) {
+    // the gap, read inline as unpackEntries reads it
     let value = bytes[at++]!;
     if (value >= 0x80) {
       value = longVarint(bytes, at - 1);
