@@ -51,6 +51,7 @@ import { atQuery, atQueryAsync, checkGatheredHits, queryError } from './query-er
 import type { Federation, QueryWithIndex } from './query.js';
 import { remoteSearchDeadline } from './remote-search.js';
 import { isSemantic, parseScoreValues, weightedScoreValues } from './score-values.js';
+import { setField } from '../types/own-record.js';
 import { searchIndex } from './single.js';
 import { TimeSlices } from './time-slices.js';
 import type { SearchKind } from './vector-query.js';
@@ -388,7 +389,7 @@ function withFederation(view: Record<string, unknown>, federation: Record<string
   const after: [string, unknown][] = [];
   for (const [key, value] of Object.entries(view)) {
     if (AFTER_DOCUMENT.has(key)) after.push([key, value]);
-    else out[key] = value;
+    else setField(out, key, value);
   }
   out._federation = federation;
   for (const [key, value] of after) out[key] = value;

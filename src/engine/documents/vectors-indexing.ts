@@ -18,6 +18,7 @@
 import { ApiError } from '../../errors/api-error.js';
 import type { EmbedderSettings } from '../../types/settings.js';
 import { stringifyJson } from '../../types/json-text.js';
+import { setField } from '../../types/own-record.js';
 import type { JsonObject } from '../document-id.js';
 import { embeddingsOf, isObject, readEntry, type VectorsEntry } from './vectors.js';
 
@@ -123,8 +124,8 @@ export function withIndexedVectors(
   if (Object.hasOwn(next, '_vectors') && !storedAsSent) {
     const merged: JsonObject = {};
     const stored = method === 'update' && isObject(base?._vectors) ? base._vectors : {};
-    for (const [name, value] of Object.entries(stored)) if (!Object.hasOwn(embedders, name)) merged[name] = value;
-    for (const [name, value] of Object.entries(entries ?? {})) if (!Object.hasOwn(embedders, name)) merged[name] = value;
+    for (const [name, value] of Object.entries(stored)) if (!Object.hasOwn(embedders, name)) setField(merged, name, value);
+    for (const [name, value] of Object.entries(entries ?? {})) if (!Object.hasOwn(embedders, name)) setField(merged, name, value);
     const { _vectors: _replaced, ...fields } = next;
     out = Object.keys(merged).length === 0 ? fields : { ...fields, _vectors: merged };
   }

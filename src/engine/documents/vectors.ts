@@ -16,6 +16,7 @@ import { fragmentsOf } from '../../types/fragments.js';
 import type { EmbedderSettings } from '../../types/settings.js';
 import { compareBytes } from '../../types/bytes.js';
 import { isJsonNumber, stringifyJson } from '../../types/json-text.js';
+import { setField } from '../../types/own-record.js';
 import type { JsonObject } from '../document-id.js';
 
 /** One `_vectors.<name>` value by form; `embeddings` null or undefined means none given. */
@@ -191,8 +192,8 @@ export function vectorsView(
   const entries = isObject(stored) ? stored : {};
   const out: JsonObject = {};
   for (const name of Object.keys(entries).sort(compareBytes)) {
-    if (!Object.hasOwn(embedders, name)) out[name] = unconfiguredView(entries[name]);
+    if (!Object.hasOwn(embedders, name)) setField(out, name, unconfiguredView(entries[name]));
   }
-  for (const name of Object.keys(embedders).sort(compareBytes)) out[name] = embedderView(embedders[name]!, fromStore(name), use);
+  for (const name of Object.keys(embedders).sort(compareBytes)) setField(out, name, embedderView(embedders[name]!, fromStore(name), use));
   return out;
 }

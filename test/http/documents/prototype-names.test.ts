@@ -58,7 +58,7 @@ describe('names of Object.prototype members', () => {
     expect(JSON.stringify((await call(server, 'GET', '/indexes/protos/stats')).body.fieldDistribution)).toBe('{"__proto__":1,"id":1,"l":1,"m":1,"n":1}');
   });
 
-  it('stay document keys in a document stored reordered, picked by `fields`, retrieved and formatted', async () => {
+  it('stay document keys in a document stored reordered, picked by `fields`, retrieved, formatted and federated', async () => {
     // `__proto__` first where the index's field ids put it last: the store reorders the document
     await run(server, 'POST', '/indexes/protos-order/documents', JSON.parse('[{"id":1,"title":"a","__proto__":"first"}]'));
     await run(server, 'POST', '/indexes/protos-order/documents', JSON.parse('[{"__proto__":{"k":"deep"},"title":"b","id":2}]'));
@@ -66,6 +66,18 @@ describe('names of Object.prototype members', () => {
     expect((await call(server, 'GET', '/indexes/protos-order/documents/2?fields=__proto__,id')).text).toBe('{"id":2,"__proto__":{"k":"deep"}}');
     const { body } = await call(server, 'POST', '/indexes/protos-order/search', { q: 'b', attributesToRetrieve: ['__proto__'], attributesToHighlight: ['*'] });
     expect(JSON.stringify(body.hits)).toBe('[{"__proto__":{"k":"deep"},"_formatted":{"id":"2","title":"<em>b</em>","__proto__":{"k":"deep"}}}]');
+    const federated = await call(server, 'POST', '/multi-search', { federation: {}, queries: [{ indexUid: 'protos-order', q: 'b' }] });
+    expect(JSON.stringify(federated.body.hits[0])).toMatch(/^\{"id":2,"title":"b","__proto__":\{"k":"deep"\},"_federation":/);
+  });
+
+  it('name `_vectors` entries of a document, shown with retrieveVectors and kept by an update', async () => {
+    await run(server, 'POST', '/indexes/protos-vectors/documents', JSON.parse('[{"id":1,"_vectors":{"__proto__":[0.5,1]}}]'));
+    // an embedder the index does not have: its entry shown as sent
+    const shown = '{"id":1,"_vectors":{"__proto__":[0.5,1]}}';
+    expect((await call(server, 'GET', '/indexes/protos-vectors/documents/1?retrieveVectors=true')).text).toBe(shown);
+    // an update merges the stored `_vectors` with the sent one
+    await run(server, 'PUT', '/indexes/protos-vectors/documents', JSON.parse('[{"id":1,"_vectors":{"other":[2]}}]'));
+    expect((await call(server, 'GET', '/indexes/protos-vectors/documents/1?retrieveVectors=true')).text).toBe('{"id":1,"_vectors":{"__proto__":[0.5,1],"other":[2]}}');
   });
 
   it('count as an index uid in batch stats', async () => {
