@@ -133,7 +133,7 @@ async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortS
   const settings = applyPatch(defaultSettings(), canonicalPatch(known), normalizeExactWords);
   const problem = mergedSettingsProblem(defaultSettings(), settings);
   if (problem !== undefined) throw new Error(`Index \`${index.uid}\`: ${problem.message}`);
-  const { rebuild } = diffSettings(defaultSettings(), settings, INDEX_UPDATERS.map((updater) => updater.name));
+  const { rebuild } = diffSettings(defaultSettings(), settings, INDEX_UPDATERS);
   await writeIndex(to.workers, to.indexEnvs, record.uuid, { kind: 'settings', settings, clear: false, rebuild }, signal);
   let documents = 0;
   if (index.documents !== null) {

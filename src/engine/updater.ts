@@ -4,8 +4,8 @@
  * batch's net document changes inside the index environment's single write transaction, so the
  * documents and everything derived from them always land together.
  *
- * A settings change that alters what is derived calls `rebuild`: the updater clears its own
- * databases and re-derives from every stored document.
+ * A settings change that alters what an updater derives (its `shape` of the settings) calls
+ * its `rebuild`: the updater clears its own databases and re-derives from every stored document.
  * A long updater calls `checkpoint` between chunks of work: it throws when the write is
  * interrupted (a cancelation), which rolls the transaction back.
  *
@@ -39,6 +39,12 @@ export interface IndexUpdater<Ahead = unknown> {
    * ahead on the batch's documents, for the updaters that can use it.
    */
   apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], checkpoint?: () => void, ahead?: Ahead): void;
+  /**
+   * The part of the index's settings its derived data depends on (the settings it reads to
+   * derive): a settings change rebuilds the updater when this differs before and after
+   * (settings/diff.ts). null for an updater that a settings write always runs (RECONCILING_UPDATERS).
+   */
+  shape(settings: IndexSettings): unknown;
   /** Clears and re-derives from all documents; runs inside the index write transaction. */
   rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void): void;
 }

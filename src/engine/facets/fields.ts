@@ -4,7 +4,7 @@
  * filtering or facet search, the `distinctAttribute`, `sortableAttributes` and the fields of
  * `field:asc|desc` ranking rules (the last two with legacy matching: nested paths included).
  * Also when `_geo` coordinates are indexed. Any change to these settings must rebuild the facet
- * data (the settings processor rebuilds every updater when a shaping setting changes).
+ * data (`facetShape`).
  * Pure; callers: the facet updater (indexing), sort and filter evaluation (querying).
  */
 import { ascDescFields, isFacetedBy, matchLegacy, type PatternMatch } from '../../types/attribute-patterns.js';
@@ -37,6 +37,16 @@ export function facetedFieldMatcher(settings: FacetSettings): (field: string) =>
     memo.set(field, result);
     return result;
   };
+}
+
+/**
+ * The settings facetedFieldMatcher and geoEnabled read, the facet updater's shape (../updater.ts):
+ * a settings change rebuilds the facet data when this differs. Only the fields of sort ranking
+ * rules count, in any order.
+ */
+export function facetShape(settings: FacetSettings): unknown {
+  const { filterableAttributes, sortableAttributes, distinctAttribute, rankingRules } = settings;
+  return [filterableAttributes, sortableAttributes, distinctAttribute, [...new Set(ascDescFields(rankingRules))].sort()];
 }
 
 /** `_geoRadius` / `_geoBoundingBox` work: `_geo` is a string entry of `filterableAttributes`. */

@@ -7,8 +7,8 @@
  * document from a payload takes the entries the extraction workers extracted ahead
  * (ahead-facets.ts), when they did: stored as sent, or reordered once its part's fields all
  * have their ids.
- * `rebuild` clears the facet data and re-derives it from every document; call it when the
- * settings of fields.ts change or when documents are cleared.
+ * `rebuild` clears the facet data and re-derives it from every document; it runs when the
+ * settings of fields.ts change (`facetShape`) or when documents are cleared.
  * Both paths derive entries with the same `extractFacets`, so they always agree.
  */
 import { ApiError } from '../../errors/api-error.js';
@@ -21,7 +21,7 @@ import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { AheadFacets, FacetsAhead } from './ahead-facets.js';
 import { extractFacets, type FacetKind, type FacetSink } from './extract.js';
-import { facetedFieldMatcher, geoEnabled } from './fields.js';
+import { facetedFieldMatcher, facetShape, geoEnabled } from './fields.js';
 import { checkGeo, geoPointOf, type LatLng } from './geo.js';
 import { encodePoint, facetKeyString, MAX_FIELD_ID, readFacetFields, writeDocumentsIds } from './store.js';
 
@@ -184,6 +184,8 @@ export const facetUpdater: IndexUpdater<FacetsAhead> = {
     // the keys whose documents changed: searches patch the facet columns they keep with them
     noteFacets(env, [...deltas.keys()]);
   },
+
+  shape: facetShape,
 
   rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>): void {
     env.facetDocids.clearSync();

@@ -20,6 +20,8 @@ import { readEmbedderStates, writeEmbedderStates } from './store.js';
 export const vectorUpdater: IndexUpdater = {
   name: 'vectors',
   step: 'extracting embeddings',
+  // every settings write reconciles the store with the embedders (registry.ts RECONCILING_UPDATERS)
+  shape: () => null,
 
   apply(env: IndexEnv, settings: IndexSettings, changes, checkpoint = () => {}) {
     const names = Object.keys(settings.embedders).sort(compareBytes);

@@ -102,6 +102,16 @@ export function extractorFor(settings: IndexSettings, fields: SearchFieldIds): W
   });
 }
 
+/**
+ * The settings the word index derives from (extractorFor, and which prefixes it keeps), its
+ * shape (../updater.ts): a settings change rebuilds the word index when this differs. The order
+ * of searchable attributes only weighs fields at search time, so it does not count.
+ */
+export function wordShape(settings: IndexSettings): unknown {
+  const { searchableAttributes, stopWords, separatorTokens, nonSeparatorTokens, dictionary, localizedAttributes, prefixSearch } = settings;
+  return [[...searchableAttributes].sort(), stopWords, separatorTokens, nonSeparatorTokens, dictionary, localizedAttributes, prefixSearch];
+}
+
 /** Each field's `Lang` byte, cached per path; undefined when no rule restricts any language. */
 function langsOfFields(rules: IndexSettings['localizedAttributes']): ((path: string) => number) | undefined {
   if (rules === null || rules.every((rule) => langOfLocales(rule.locales) === Lang.Detect)) return undefined;

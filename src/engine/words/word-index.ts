@@ -9,9 +9,9 @@
  * ahead takes them word by word rather than document by document (ahead-chunk.ts). A
  * document's prefix entries depend on that document only, so diffing them per document keeps the
  * prefix postings exact without rescanning words.
- * `rebuild` clears everything (field ids and word ids too) and indexes every document; the
- * settings that shape this index (searchableAttributes, stopWords, prefixSearch, tokenizer
- * settings) must rebuild it when they change.
+ * `rebuild` clears everything (field ids and word ids too) and indexes every document; it runs
+ * when the settings that shape this index change (extract.ts `wordShape`: searchableAttributes,
+ * stopWords, prefixSearch, tokenizer and localized attributes).
  * Word ids are allocated once per word and dropped with its last document; `words-version` is
  * bumped whenever the set of words changes, and every word whose posting changed is recorded
  * (index-changes.ts), so that searches update their typo dictionary and drop those postings.
@@ -25,7 +25,7 @@ import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { takeAheadChunk, type ChunkChanges } from './ahead-chunk.js';
 import type { DocWords } from './doc-words.js';
-import { extractorFor, SearchFieldIds, searchableMatcher, wordOfKey, type WordExtractor } from './extract.js';
+import { extractorFor, SearchFieldIds, searchableMatcher, wordOfKey, wordShape, type WordExtractor } from './extract.js';
 import { KeyOps } from './key-ops.js';
 import { PostingOutcome, PostingWriter, prefixPostings, wordPostings } from './posting-blocks.js';
 import { ForwardEncoder } from './postings.js';
@@ -183,6 +183,7 @@ function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>): Ge
 export const wordIndexUpdater: IndexUpdater<AheadParts> = {
   name: 'word-index',
   step: 'extracting words',
+  shape: wordShape,
   apply(env, settings, changes, checkpoint = () => {}, ahead) {
     applyAll(env, settings, changes, checkpoint, ahead);
   },

@@ -8,8 +8,8 @@
  * `clearAndSettings` also holds document clears and deletions that came after a settings update:
  * Meilisearch runs them first (the clear empties the index), then the settings.
  *
- * Writes: the new settings and, when `diffSettings` says derived data changed, a rebuild of every
- * index updater from the stored documents, all in ONE transaction on the index environment
+ * Writes: the new settings and a rebuild, from the stored documents, of each index updater whose
+ * derived data the change alters (`diffSettings`), all in ONE transaction on the index environment
  * (batch-write.ts: an index refusing them fails every task); the index record (creation,
  * `updatedAt`) joins the instance commit.
  */
@@ -61,7 +61,7 @@ export const processSettings: BatchProcessor = async (ctx, tasks, next) => {
     firstClear = false;
     return succeeded(task, { ...task.details, deletedDocuments });
   });
-  const { rebuild } = diffSettings(before, after, INDEX_UPDATERS.map((updater) => updater.name));
+  const { rebuild } = diffSettings(before, after, INDEX_UPDATERS);
 
   const write = { kind: 'settings', settings: after, clear: clears > 0, rebuild, sharding: existing === undefined ? ctx.sharding : null } as const;
   return writeKnownOutcome(ctx, indexUid, tasks, record.uuid, write, { tasks: finished, commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) });

@@ -33,6 +33,8 @@ const rebuilds: { filterable: unknown; docs: { docid: number; doc: JsonObject }[
 const recorder: IndexUpdater = {
   name: 'recorder',
   step: 'post processing facets',
+  // derives from filterableAttributes only
+  shape: (settings) => settings.filterableAttributes,
   apply: () => undefined,
   rebuild: (_env, settings, documents) => {
     rebuilds.push({ filterable: settings.filterableAttributes, docs: [...documents] });
@@ -127,7 +129,7 @@ describe('the settings processor', () => {
     expect(outcome.commit).toBeUndefined();
   });
 
-  it('rebuilds the updaters from every stored document when a shaping setting changes', async () => {
+  it('rebuilds an updater from every stored document when a setting it derives from changes', async () => {
     indexWith([{ id: 1, genre: 'drama' }, { id: 2, genre: 'horror' }]);
     const tasks = enqueue(settings({ filterableAttributes: ['genre'] }));
     commit(await processSettings(ctx, tasks, batch(tasks, 'settings', false)));
@@ -146,6 +148,13 @@ describe('the settings processor', () => {
   it('rebuilds nothing for a metadata-only change', async () => {
     indexWith([{ id: 1 }]);
     const tasks = enqueue(settings({ displayedAttributes: ['id'], synonyms: { a: ['b'] } }));
+    commit(await processSettings(ctx, tasks, batch(tasks, 'settings', false)));
+    expect(rebuilds).toEqual([]);
+  });
+
+  it('rebuilds no updater for a change of settings it does not derive from', async () => {
+    indexWith([{ id: 1, genre: 'drama' }]);
+    const tasks = enqueue(settings({ stopWords: ['the'], sortableAttributes: ['genre'] }));
     commit(await processSettings(ctx, tasks, batch(tasks, 'settings', false)));
     expect(rebuilds).toEqual([]);
   });

@@ -2,13 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeExactWords } from '../../../src/engine/exact-words.js';
 import { diffSettings } from '../../../src/settings/diff.js';
+import { INDEX_UPDATERS } from '../../../src/engine/indexer/registry.js';
 import { applyPatch } from '../../../src/settings/merge.js';
 import { canonicalPatch } from '../../../src/settings/patch.js';
 import { settingView, settingsView } from '../../../src/settings/view.js';
 import { DEFAULT_DOCUMENT_TEMPLATE, defaultSettings } from '../../../src/types/settings.js';
 
-const UPDATERS = ['facets', 'words'];
-const changedBy = (body: Record<string, unknown>) => diffSettings(defaultSettings(), applyPatch(defaultSettings(), canonicalPatch(body), normalizeExactWords), UPDATERS);
+const changedBy = (body: Record<string, unknown>, from = defaultSettings()) => diffSettings(from, applyPatch(from, canonicalPatch(body), normalizeExactWords), INDEX_UPDATERS);
 
 describe('settings view', () => {
   it('shows the 20 default settings in order, without the experimental ones', () => {
@@ -99,26 +99,38 @@ describe('settings view', () => {
 });
 
 describe('settings diff', () => {
-  it('rebuilds every updater when a setting shaping derived data changes', () => {
-    for (const body of [
-      { searchableAttributes: ['title'] },
-      { filterableAttributes: ['genre'] },
-      { sortableAttributes: ['year'] },
-      { distinctAttribute: 'sku' },
-      { stopWords: ['the'] },
-      { separatorTokens: ['&'] },
-      { nonSeparatorTokens: ['#'] },
-      { dictionary: ['J.R.R.'] },
-      { proximityPrecision: 'byAttribute' },
-      { localizedAttributes: [{ attributePatterns: ['*'], locales: ['fr'] }] },
-      { prefixSearch: 'disabled' },
-      { facetSearch: false },
-      { typoTolerance: { disableOnAttributes: ['isbn'] } },
-      { typoTolerance: { disableOnNumbers: true } },
-      { rankingRules: ['words', 'price:asc'] },
-    ]) {
-      expect(changedBy(body).rebuild).toEqual(UPDATERS);
+  it('rebuilds the updaters that derive from the settings changed, and only those', () => {
+    const facets = ['facets'];
+    const words = ['word-index'];
+    for (const [body, rebuilt] of [
+      [{ searchableAttributes: ['title'] }, words],
+      [{ filterableAttributes: ['genre'] }, facets],
+      [{ filterableAttributes: [{ attributePatterns: ['genre'], features: { facetSearch: true } }] }, facets],
+      [{ sortableAttributes: ['year'] }, facets],
+      [{ distinctAttribute: 'sku' }, facets],
+      [{ stopWords: ['the'] }, words],
+      [{ separatorTokens: ['&'] }, words],
+      [{ nonSeparatorTokens: ['#'] }, words],
+      [{ dictionary: ['J.R.R.'] }, words],
+      [{ localizedAttributes: [{ attributePatterns: ['*'], locales: ['fr'] }] }, words],
+      [{ prefixSearch: 'disabled' }, words],
+      [{ rankingRules: ['words', 'price:asc'] }, facets],
+      [{ filterableAttributes: ['genre'], stopWords: ['a'] }, [...facets, ...words]],
+      // read at search time only
+      [{ proximityPrecision: 'byAttribute' }, []],
+      [{ facetSearch: false }, []],
+      [{ typoTolerance: { disableOnAttributes: ['isbn'] } }, []],
+      [{ typoTolerance: { disableOnNumbers: true } }, []],
+    ] as [Record<string, unknown>, string[]][]) {
+      expect([body, changedBy(body).rebuild]).toEqual([body, rebuilt]);
     }
+  });
+
+  it('rebuilds nothing when searchable attributes are only reordered, or sort rules moved', () => {
+    const from = applyPatch(defaultSettings(), canonicalPatch({ searchableAttributes: ['title', 'overview'], rankingRules: ['words', 'price:asc', 'typo'] }), normalizeExactWords);
+    expect(changedBy({ searchableAttributes: ['overview', 'title'] }, from)).toEqual({ changed: ['searchableAttributes'], rebuild: [] });
+    expect(changedBy({ rankingRules: ['price:asc', 'words', 'typo'] }, from)).toEqual({ changed: ['rankingRules'], rebuild: [] });
+    expect(changedBy({ rankingRules: ['words', 'price:desc', 'typo'] }, from)).toEqual({ changed: ['rankingRules'], rebuild: [] });
   });
 
   it('rebuilds nothing for metadata-only changes, and says which settings changed', () => {
