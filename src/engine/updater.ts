@@ -45,6 +45,9 @@ export interface IndexUpdater<Ahead = unknown> {
    * (settings/diff.ts). null for an updater that a settings write always runs (RECONCILING_UPDATERS).
    */
   shape(settings: IndexSettings): unknown;
-  /** Clears and re-derives from all documents; runs inside the index write transaction. */
-  rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void): void;
+  /**
+   * Clears and re-derives from all documents (ascending docids); runs inside the index write
+   * transaction. `ahead` has work done ahead on the stored documents, for an updater that can use it.
+   */
+  rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>, checkpoint?: () => void, ahead?: Ahead): void;
 }

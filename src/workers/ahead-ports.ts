@@ -1,6 +1,7 @@
 /**
- * Extraction ahead of an index write (engine/words/ahead-parts.ts) over worker threads:
- * one extraction task per `--max-indexing-threads` thread, each posting its parts on its own
+ * Extraction ahead of an index write (engine/words/ahead-parts.ts) over worker threads, of a
+ * documents write's payloads or of the stored documents a settings write rebuilds the word index
+ * from: one extraction task per `--max-indexing-threads` thread, each posting its parts on its own
  * MessagePort, which the index writer thread reads synchronously (receiveMessageOnPort, with
  * Atomics to sleep until a part is posted): its write is one synchronous transaction.
  *
@@ -17,6 +18,7 @@ import {
   FAILED,
   NOTED_LINE,
   NOTED_OP,
+  OPENED,
   postedSlot,
   STARTED,
   STOP,
@@ -42,6 +44,12 @@ const OP_MIN_BYTES = 64 << 10;
  * then take about two chunks' worth of payload, whatever the size of the documents.
  */
 const PARTS_PER_CHUNK = 8;
+
+/**
+ * Below this many stored documents, a rebuild extracts them itself: 4,000 documents are about
+ * 100 ms of extraction, which starting and opening the workers would not repay.
+ */
+const STORED_MIN_DOCUMENTS = 4_000;
 
 /** Lines the write reads between two wake-ups of the workers (noted). */
 const NOTIFY_LINES = 64;
@@ -90,6 +98,29 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned
   const sources = ops.map((op, i) => (op.op === 'add' && sizes[i]! >= OP_MIN_BYTES ? op.source : null));
   const bytes = sources.reduce((sum, source, i) => sum + (source === null ? 0 : sizes[i]!), 0);
   if (bytes < AHEAD_MIN_BYTES) return null;
+  const partBytes = Math.floor(chunkBytes(pools.indexingMemory) / PARTS_PER_CHUNK);
+  return launch(pools, (thread, threads) => ({ sources, thread, threads, partBytes }), owned, sources.map((source) => source !== null));
+}
+
+/**
+ * The main thread's side of a rebuild of the word index from `documents` stored documents under
+ * the write's `settings`: starts the tasks, each extracting the stored documents through its own
+ * handle on the environment at `folder` at once, and resolves once every task has opened it (or
+ * failed): the write, which holds the environment's write lock until it commits, may start
+ * then. Null when the index is too small for it to pay.
+ */
+export async function startStoredAhead(pools: WorkerPools, folder: string, uuid: string, documents: number, settings: IndexSettings): Promise<{ ends: AheadEnds; done: Promise<unknown> } | null> {
+  if (documents < STORED_MIN_DOCUMENTS) return null;
+  const started = launch(pools, (thread, threads) => ({ stored: { folder, uuid }, settings, thread, threads }), null, [true]);
+  const { state } = started.ends;
+  let ended = false;
+  void started.done.finally(() => (ended = true));
+  while (!ended && Atomics.load(state, OPENED) < pools.threads && Atomics.load(state, FAILED) === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  return started;
+}
+
+/** Runs one extraction task per thread with `jobOf`'s job; `extracts`: per operation, whether the tasks extract it. */
+function launch(pools: WorkerPools, jobOf: (thread: number, threads: number) => AheadTask['job'], owned: AheadTask['owned'], extracts: readonly boolean[]): { ends: AheadEnds; done: Promise<unknown> } {
   const threads = pools.threads;
   const state = new Int32Array(new SharedArrayBuffer(4 * stateLength(threads)));
   const ports: MessagePort[] = [];
@@ -97,8 +128,7 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned
   for (let thread = 0; thread < threads; thread++) {
     const { port1, port2 } = new MessageChannel();
     ports.push(port1);
-    const job = { sources, thread, threads, partBytes: Math.floor(chunkBytes(pools.indexingMemory) / PARTS_PER_CHUNK) };
-    const task: AheadTask = { job, port: port2, state, owned };
+    const task: AheadTask = { job: jobOf(thread, threads), port: port2, state, owned };
     tasks.push(
       pools.extractAheadPool().run(task, { transferList: [port2] }).catch(() => {
         Atomics.store(state, FAILED, 1);
@@ -106,7 +136,7 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned
       }),
     );
   }
-  return { ends: { ports, state, extracts: sources.map((source) => source !== null) }, done: Promise.all(tasks) };
+  return { ends: { ports, state, extracts }, done: Promise.all(tasks) };
 }
 
 /** The index writer's side: the parts, in order, over the ports. */

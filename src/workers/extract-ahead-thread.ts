@@ -1,15 +1,17 @@
 /**
  * An extraction worker (a piscina task module, see ahead-ports.ts): waits for the write's
- * settings, then extracts its share of the batch's parts and posts them, never more than
- * MAX_AHEAD beyond what the write took unless the write has read the part's lines, until its
- * parts are done or the write is over.
+ * settings, then extracts its share of the batch's parts (of its payloads, or of the index's
+ * stored documents for a rebuild) and posts them, never more than MAX_AHEAD beyond what the
+ * write took unless the write has read the part's lines, until its parts are done or the write
+ * is over.
  */
 import { workerData } from 'piscina';
 import { receiveMessageOnPort } from 'node:worker_threads';
-import { extractAheadParts } from '../engine/words/extract-ahead.js';
+import { extractAheadParts, extractStoredParts } from '../engine/words/extract-ahead.js';
+import { openIndexEnv, type IndexEnv } from '../engine/index-env.js';
 import { aheadBuffers } from '../engine/words/ahead-words.js';
 import { aheadFacetBuffers } from '../engine/facets/ahead-facets.js';
-import { blockedSlot, NOTED_LINE, NOTED_OP, postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type AheadTask } from './ahead-protocol.js';
+import { blockedSlot, NOTED_LINE, NOTED_OP, OPENED, postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type AheadTask } from './ahead-protocol.js';
 import type { AheadPart } from '../engine/words/ahead-parts.js';
 import { useSegmenterThread } from './segmenter-channel.js';
 import { documentId, type JsonObject } from '../engine/document-id.js';
@@ -56,20 +58,23 @@ export function ready(): number {
   return 0;
 }
 
-/** Posts the parts; answers how many. */
-export default function extractAhead({ job, port, state, owned }: AheadTask): number {
+/** The write's start message, once it is posted; null when the write is over first. */
+function startOf({ port, state }: AheadTask): AheadStart | null {
+  while (Atomics.load(state, STARTED) === 0) {
+    if (Atomics.load(state, STOP) !== 0) return null;
+    Atomics.wait(state, STARTED, 0, 1000);
+  }
+  return (receiveMessageOnPort(port)?.message as AheadStart | undefined) ?? null;
+}
+
+/** Posts the parts `extract` gives (null: none); answers how many. */
+function postParts({ port, state, job }: AheadTask, extract: () => Iterable<AheadPart> | null): number {
   const posted = postedSlot(job.thread);
   const taken = takenSlot(job.thread);
   const blocked = blockedSlot(job.thread);
   let count = 0;
   try {
-    while (Atomics.load(state, STARTED) === 0) {
-      if (Atomics.load(state, STOP) !== 0) return 0;
-      Atomics.wait(state, STARTED, 0, 1000);
-    }
-    const start = receiveMessageOnPort(port)?.message as AheadStart | undefined;
-    if (start === undefined) return 0;
-    for (const part of extractAheadParts(job, start.settings, start.searchFields, dropsOf(owned))) {
+    for (const part of extract() ?? []) {
       for (let waited = false; ; waited = true) {
         if (Atomics.load(state, STOP) !== 0) return count;
         const seen = Atomics.load(state, taken);
@@ -78,7 +83,8 @@ export default function extractAhead({ job, port, state, owned }: AheadTask): nu
         if (!waited) Atomics.add(state, blocked, 1);
         Atomics.wait(state, taken, seen, 1000);
       }
-      port.postMessage(part, [...(part.words === null ? [] : aheadBuffers(part.words)), ...(part.facets === null ? [] : aheadFacetBuffers(part.facets))]);
+      const buffers = [...(part.words === null ? [] : aheadBuffers(part.words)), ...(part.facets === null ? [] : aheadFacetBuffers(part.facets))];
+      port.postMessage(part, part.docids === undefined ? buffers : [...buffers, part.docids.buffer as ArrayBuffer]);
       count++;
       Atomics.add(state, posted, 1);
       Atomics.notify(state, posted);
@@ -90,5 +96,35 @@ export default function extractAhead({ job, port, state, owned }: AheadTask): nu
     Atomics.add(state, posted, 1);
     Atomics.notify(state, posted);
     port.close();
+  }
+}
+
+/**
+ * Posts this worker's parts: of the batch's payloads, once the write has started and told its
+ * settings; or of the index's stored documents, at once, read through a handle of its own opened
+ * before the write starts (opening one takes the environment's write lock, which the write holds
+ * until it commits), in the last committed state, which a settings write's documents are.
+ * Answers how many.
+ */
+export default async function extractAhead(task: AheadTask): Promise<number> {
+  const { job, state } = task;
+  if (!('stored' in job)) {
+    return postParts(task, () => {
+      const start = startOf(task);
+      return start === null ? null : extractAheadParts(job, start.settings, start.searchFields, dropsOf(task.owned));
+    });
+  }
+  let env: IndexEnv;
+  try {
+    env = openIndexEnv(job.stored.folder, job.stored.uuid);
+  } finally {
+    Atomics.add(state, OPENED, 1);
+    Atomics.notify(state, OPENED);
+  }
+  try {
+    // a rebuild starts from no search fields, under the write's settings: no need to wait for the write
+    return postParts(task, () => extractStoredParts(env.documents.getKeys(), (docid) => env.documents.get(docid), job));
+  } finally {
+    await env.root.close();
   }
 }

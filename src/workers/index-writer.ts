@@ -7,7 +7,9 @@
  * thread (pool.ts `startIndexingThreads`); a settings write first prepares the embedders it
  * adds or changes (embedders/embed.ts `prepareChangedEmbedders`), and while a write runs this
  * thread serves its embedding requests (embedding-channel.ts) and reports their count; a write of
- * document additions then reports how its extraction workers waited for it.
+ * document additions then reports how its extraction workers waited for it. The extraction
+ * workers extract a documents write's payloads, and a settings write's stored documents when it
+ * rebuilds the word index (ahead-ports.ts).
  */
 import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
@@ -16,7 +18,9 @@ import type { ReshardOutcome, ReshardWrite } from '../engine/shards/reshard.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { StepDurations } from '../engine/indexing-steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
-import { aheadCongestion, startAhead, stopAhead, type ChannelCongestion } from './ahead-ports.js';
+import { aheadCongestion, startAhead, startStoredAhead, stopAhead, type ChannelCongestion } from './ahead-ports.js';
+import { DocumentStore } from '../engine/documents/store.js';
+import { wordIndexUpdater } from '../engine/words/word-index.js';
 import { serveEmbedding } from './embedding-channel.js';
 import { prepareChangedEmbedders } from '../embedders/embed.js';
 import { readSettings } from '../engine/index-settings.js';
@@ -62,6 +66,10 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     if (write.kind === 'documents' && write.rehearsal !== true) {
       const { sharding, primaryKey } = write;
       ahead = startAhead(pools, write.ops, sharding != null && primaryKey !== null ? { sharding, primaryKey } : null);
+    }
+    // and a rebuild of the word index has them extract the stored documents' words
+    if (write.kind === 'settings' && !write.clear && write.rebuild.includes(wordIndexUpdater.name)) {
+      ahead = await startStoredAhead(pools, envs.folderOf(uuid), uuid, new DocumentStore(lease.env).count(), write.settings);
     }
     const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, indexingMemory: pools.indexingMemory, ahead: ahead?.ends, embedding: embedding.ends };
     const transferList = [...(ahead === null ? [] : ahead.ends.ports), ...embedding.transfer];

@@ -60,8 +60,9 @@ export type IndexWriteOutcome = DocumentBatchOutcome | ReshardOutcome | null;
 export type WriteOutcome<W extends IndexWrite> = W extends DocumentsWrite ? DocumentBatchOutcome : W extends ReshardWrite ? ReshardOutcome : null;
 
 /**
- * Applies `write`; a documents write answers each operation's outcome. `ahead` has its words
- * extracted ahead; `indexingMemory` (bytes) sizes a documents write's chunks.
+ * Applies `write`; a documents write answers each operation's outcome. `ahead` has words
+ * extracted ahead: of a documents write's payloads, or of the stored documents a settings write
+ * rebuilds the word index from; `indexingMemory` (bytes) sizes a documents write's chunks.
  */
 export function applyIndexWrite(env: IndexEnv, write: DocumentsWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts, indexingMemory?: number): DocumentBatchOutcome;
 export function applyIndexWrite(env: IndexEnv, write: ReshardWrite, checkpoint?: () => void, steps?: StepReporter, ahead?: AheadParts, indexingMemory?: number): ReshardOutcome;
@@ -80,13 +81,13 @@ export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: ()
     });
   }
   env.root.transactionSync(() => {
-    applySettings(env, write, checkpoint, steps);
+    applySettings(env, write, checkpoint, steps, ahead);
     stamp();
   });
   return null;
 }
 
-function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => void, steps: StepReporter): void {
+function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => void, steps: StepReporter, ahead: AheadParts | undefined): void {
   const store = new DocumentStore(env);
   if (write.clear) {
     store.apply(new Map(), true);
@@ -102,7 +103,7 @@ function applySettings(env: IndexEnv, write: SettingsWrite, checkpoint: () => vo
     checkpoint();
     if (!write.clear && !write.rebuild.includes(updater.name) && !RECONCILING_UPDATERS.has(updater.name)) continue;
     steps.enter(updater.step);
-    updater.rebuild(env, write.settings, documents, checkpoint);
+    updater.rebuild(env, write.settings, documents, checkpoint, ahead);
   }
   steps.enter('finalizing');
 }

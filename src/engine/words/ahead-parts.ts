@@ -13,6 +13,9 @@
  * documents noted so far are indexed (`release`): positions only grow in a batch, so held parts
  * stay about one chunk of documents. A part that is missing (its worker failed, stopped or never
  * ran) just means the write extracts those documents itself.
+ * A settings write's rebuild of the word index takes its stored documents' words the same way:
+ * they are the lines of one addition in docid order, each noted with its docid, and a part
+ * (which carries its documents' docids) gives words only to the documents it has at their place.
  */
 import type { JsonObject } from '../document-id.js';
 import type { AheadFacets, FacetsAhead } from '../facets/ahead-facets.js';
@@ -35,6 +38,8 @@ export interface AheadPart {
   readonly words: AheadWords | null;
   /** null when the part could not be extracted, or has a `_geo` the write refuses */
   readonly facets: AheadFacets | null;
+  /** the docids of its documents, when they are stored ones (extract-ahead.ts `extractStoredParts`) */
+  readonly docids?: Uint32Array;
 }
 
 /** The parts, in order; implemented over worker threads (workers/ahead-ports.ts). */
@@ -60,10 +65,13 @@ interface HeldPart {
   readonly end: number;
   readonly words: AheadWords | null;
   readonly facets: AheadFacets | null;
+  readonly docids: Uint32Array | undefined;
 }
 
 export class AheadParts implements FacetsAhead {
   private readonly positions = new Map<JsonObject, number>();
+  /** the docids stored documents were noted with */
+  private readonly docids = new Map<JsonObject, number>();
   private readonly held: HeldPart[] = [];
   private lastNoted = -1;
   private ended = false;
@@ -74,11 +82,16 @@ export class AheadParts implements FacetsAhead {
     this.source.start(settings, searchFields);
   }
 
-  /** `doc`, as indexed, is line `line` of addition `op`'s payload. */
-  note(doc: JsonObject, op: number, line: number): void {
+  /**
+   * `doc`, as indexed, is line `line` of addition `op`'s payload; or, with its `docid`, the
+   * `line`th stored document (a rebuild), which takes its part's words only if the part has it
+   * at that place.
+   */
+  note(doc: JsonObject, op: number, line: number, docid?: number): void {
     if (!this.source.extracts(op)) return;
     const position = op * OP_STRIDE + line;
     this.positions.set(doc, position);
+    if (docid !== undefined) this.docids.set(doc, docid);
     this.lastNoted = position;
     this.source.noted(op, line);
   }
@@ -104,7 +117,7 @@ export class AheadParts implements FacetsAhead {
     while (!this.ended && (this.held.length === 0 || this.held[this.held.length - 1]!.end <= position)) {
       const part = this.source.next();
       if (part === null) this.ended = true;
-      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, words: part.words, facets: part.facets });
+      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, words: part.words, facets: part.facets, docids: part.docids });
     }
     let low = 0;
     let high = this.held.length;
@@ -115,7 +128,9 @@ export class AheadParts implements FacetsAhead {
     }
     const part = this.held[low];
     if (part === undefined || part.start > position) return undefined;
-    return { part, index: position - part.start };
+    const index = position - part.start;
+    if (part.docids !== undefined && part.docids[index] !== this.docids.get(doc)) return undefined;
+    return { part, index };
   }
 
   /** The documents noted so far are indexed. */
@@ -124,5 +139,6 @@ export class AheadParts implements FacetsAhead {
     while (drop < this.held.length && this.held[drop]!.end <= this.lastNoted + 1) drop++;
     this.held.splice(0, drop);
     this.positions.clear();
+    this.docids.clear();
   }
 }

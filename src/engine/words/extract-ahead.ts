@@ -8,6 +8,10 @@
  * (dictionary-scout.ts). A document the write drops (`drops`: of a shard this instance does not
  * own, with a sharded network) is extracted as an empty document: its line keeps its place, at
  * no cost.
+ * A settings write that rebuilds the word index has its workers extract the index's stored
+ * documents instead (`extractStoredParts`), under the write's settings and from no search
+ * fields, as the rebuild starts: parts of AHEAD_PART_DOCS documents in docid order, as the
+ * rebuild walks them, each with its documents' docids.
  */
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
@@ -28,7 +32,24 @@ export interface AheadJob {
   readonly partBytes?: number;
 }
 
+/** A worker's share of an index's stored documents (a rebuild), read from its own handle on the environment. */
+export interface StoredJob {
+  /** the index environment's folder and uuid (engine/index-env.ts) */
+  readonly stored: { readonly folder: string; readonly uuid: string };
+  /** the settings write's settings, which its rebuild extracts under (from no search fields) */
+  readonly settings: IndexSettings;
+  readonly thread: number;
+  readonly threads: number;
+}
+
 const EMPTY_DOCUMENT: JsonObject = {};
+
+/** The words (and, when asked, facet entries) of one part's documents. */
+function extractPart(docs: readonly JsonObject[], settings: IndexSettings, fields: SearchFieldIds, withFacets: boolean): Pick<AheadPart, 'words' | 'facets'> {
+  const extractor = extractorFor(settings, fields);
+  const words = extractor.toAheadWords(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true), settings.prefixSearch !== 'disabled');
+  return { words, facets: withFacets ? extractAheadFacets(docs, settings) : null };
+}
 
 export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[], drops?: (doc: JsonObject) => boolean): Generator<AheadPart> {
   const fields = new SearchFieldIds(searchFields);
@@ -49,13 +70,7 @@ export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searc
       const mine = ours() ? seq : null;
       seq++;
       if (mine === null) return null;
-      let words = null;
-      let facets = null;
-      if (docs !== null) {
-        const extractor = extractorFor(settings, fields);
-        words = extractor.toAheadWords(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true), settings.prefixSearch !== 'disabled');
-        facets = extractAheadFacets(docs, settings);
-      }
+      const { words, facets } = docs === null ? { words: null, facets: null } : extractPart(docs, settings, fields, true);
       return { seq: mine, op, first, count: line - first, words, facets };
     };
     for (const { buffer, start, end } of ndjsonLines(source)) {
@@ -81,3 +96,43 @@ export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searc
   }
 }
 
+
+/**
+ * A worker's parts of the stored documents (`docids`: every docid of the index, ascending), as
+ * addition 0 of a write whose lines are the documents in that order; `documentOf` reads one.
+ * Only words: a rebuild's facets are derived by the facet updater's own walk.
+ */
+export function* extractStoredParts(
+  docids: Iterable<number>,
+  documentOf: (docid: number) => JsonObject | undefined,
+  job: Pick<StoredJob, 'thread' | 'threads' | 'settings'>,
+): Generator<AheadPart> {
+  const { settings } = job;
+  // a rebuild numbers search fields from none
+  const fields = new SearchFieldIds([]);
+  let seq = 0;
+  let first = 0;
+  let line = 0;
+  let ids: number[] = [];
+  const part = (): AheadPart | null => {
+    const mine = seq++ % job.threads === job.thread;
+    if (!mine) return null;
+    const docs = ids.map(documentOf);
+    // a document gone from this worker's view is left to the write, which reads its own
+    const extracted = docs.includes(undefined) ? { words: null, facets: null } : extractPart(docs as JsonObject[], settings, fields, false);
+    return { seq: seq - 1, op: 0, first, count: line - first, ...extracted, docids: Uint32Array.from(ids) };
+  };
+  for (const docid of docids) {
+    ids.push(docid);
+    if (++line - first === AHEAD_PART_DOCS) {
+      const done = part();
+      if (done !== null) yield done;
+      first = line;
+      ids = [];
+    }
+  }
+  if (line > first) {
+    const done = part();
+    if (done !== null) yield done;
+  }
+}

@@ -9,7 +9,8 @@
  * ahead takes them word by word rather than document by document (ahead-chunk.ts). A
  * document's prefix entries depend on that document only, so diffing them per document keeps the
  * prefix postings exact without rescanning words.
- * `rebuild` clears everything (field ids and word ids too) and indexes every document; it runs
+ * `rebuild` clears everything (field ids and word ids too) and indexes every document, taking
+ * the words the extraction workers extracted from the stored documents when they did; it runs
  * when the settings that shape this index change (extract.ts `wordShape`: searchableAttributes,
  * stopWords, prefixSearch, tokenizer and localized attributes).
  * Word ids are allocated once per word and dropped with its last document; `words-version` is
@@ -161,13 +162,15 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   noteWords(env, changed, created, deleted);
 }
 
-function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void, ahead?: AheadParts): void {
+/** Applies `changes` by chunks; `afterChunk` runs after each. */
+function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<DocumentChange>, checkpoint: () => void, ahead?: AheadParts, afterChunk = () => {}): void {
   let chunk: DocumentChange[] = [];
   const run = () => {
     checkpoint();
     chunk.sort((a, b) => a.docid - b.docid);
     applyChunk(env, settings, chunk, ahead);
     chunk = [];
+    afterChunk();
   };
   for (const change of changes) {
     chunk.push(change);
@@ -176,8 +179,17 @@ function applyAll(env: IndexEnv, settings: IndexSettings, changes: Iterable<Docu
   if (chunk.length > 0) run();
 }
 
-function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>): Generator<DocumentChange> {
-  for (const { docid, doc } of documents) yield { docid, before: undefined, after: doc };
+/**
+ * The stored documents as new ones. With words extracted ahead, each is noted as the line of the
+ * one addition the workers extract that its place in docid order is (extract-ahead.ts
+ * `extractStoredParts`), with its docid, which its part must have there.
+ */
+function* additions(documents: Iterable<{ docid: number; doc: JsonObject }>, ahead: AheadParts | undefined): Generator<DocumentChange> {
+  let line = 0;
+  for (const { docid, doc } of documents) {
+    ahead?.note(doc, 0, line++, docid);
+    yield { docid, before: undefined, after: doc, source: doc };
+  }
 }
 
 export const wordIndexUpdater: IndexUpdater<AheadParts> = {
@@ -187,7 +199,7 @@ export const wordIndexUpdater: IndexUpdater<AheadParts> = {
   apply(env, settings, changes, checkpoint = () => {}, ahead) {
     applyAll(env, settings, changes, checkpoint, ahead);
   },
-  rebuild(env, settings, documents, checkpoint = () => {}) {
+  rebuild(env, settings, documents, checkpoint = () => {}, ahead) {
     env.wordDocids.clearSync();
     env.prefixDocids.clearSync();
     env.postingBlocks.clearSync();
@@ -197,6 +209,7 @@ export const wordIndexUpdater: IndexUpdater<AheadParts> = {
     env.main.removeSync(INDEX_MAIN_KEYS.nextWordId);
     env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
     noteRebuild(env);
-    applyAll(env, settings, additions(documents), checkpoint);
+    // the workers extract under these settings from no search fields, as told when they started
+    applyAll(env, settings, additions(documents, ahead), checkpoint, ahead, () => ahead?.release());
   },
 };

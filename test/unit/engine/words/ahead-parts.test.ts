@@ -1,7 +1,8 @@
 // Words and facet entries extracted ahead of a document batch: a batch that takes them leaves
 // exactly the word index and facets (geo points too) that extracting everything in the write
 // leaves, whatever the parts, threads, field order, updates and failed payloads; parts that never
-// come only mean local extraction.
+// come only mean local extraction. So does a settings write's rebuild of the word index that
+// takes the words extracted from the stored documents.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,8 @@ import { readFacetFields } from '../../../../src/engine/facets/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { writeSettings } from '../../../../src/engine/index-settings.js';
 import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
-import { extractAheadParts } from '../../../../src/engine/words/extract-ahead.js';
+import { extractAheadParts, extractStoredParts } from '../../../../src/engine/words/extract-ahead.js';
+import { applyIndexWrite } from '../../../../src/engine/indexer/commit.js';
 import { AHEAD_PART_DOCS, AheadParts, type AheadPart, type AheadPartSource } from '../../../../src/engine/words/ahead-parts.js';
 import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
 import { mulberry32 } from '../../../helpers/random.js';
@@ -292,5 +294,81 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
       [1, 2, 0, AHEAD_PART_DOCS, false],
       [2, 2, AHEAD_PART_DOCS, 1, false],
     ]);
+  });
+});
+
+/**
+ * The stored documents' parts as `threads` extraction workers of a rebuild would post them (read
+ * from `env` as the write sees it, all at the first part asked for), taken in this thread;
+ * `alter` may change a part first, knowing them all.
+ */
+function storedInThread(
+  env: IndexEnv,
+  settings: IndexSettings,
+  threads: number,
+  alter: (part: AheadPart, all: readonly AheadPart[]) => AheadPart = (part) => part,
+  documentOf = (docid: number) => env.documents.get(docid),
+): AheadPartSource {
+  let parts: AheadPart[] | null = null;
+  let seq = 0;
+  return {
+    extracts: (op) => op === 0,
+    noted() {},
+    start() {
+      throw new Error('a rebuild starts its workers itself');
+    },
+    next() {
+      if (parts === null) {
+        const workers = Array.from({ length: threads }, (_, thread) => [...extractStoredParts(env.documents.getKeys(), documentOf, { thread, threads, settings })]);
+        parts = workers.flat().sort((a, b) => a.seq - b.seq);
+      }
+      const part = parts[seq++];
+      return part === undefined ? null : alter(part, parts);
+    },
+  };
+}
+
+describe('stored documents extracted ahead of a rebuild', { timeout: 60_000 }, () => {
+  const before = { stopWords: ['the'], filterableAttributes: ['tags'] };
+  const after: IndexSettings = { ...defaultSettings(), stopWords: ['a', 'fox'], separatorTokens: [', '], filterableAttributes: ['tags'] };
+  // stored documents with docids left free by deletions, several parts of them
+  const batches = [() => [add(lines(randomDocs(31, 4_321)))], () => [{ op: 'delete', ids: ['5', '6', '700', '2000'] } as DocumentOp, add(lines(randomDocs(32, 300, 4_321)))]];
+
+  /** The index `name` with the batches' documents, rebuilt under `after`; answers its word index and how many documents took words extracted ahead. */
+  function rebuilt(name: string, source?: (env: IndexEnv) => AheadPartSource) {
+    run(name, before, batches);
+    const env = envs.get(name);
+    // a chunk asks once per document, and again per document when it cannot take whole words
+    const taken = new Set<object>();
+    const ahead = source === undefined ? undefined : new AheadParts(source(env));
+    if (ahead !== undefined) {
+      const take = ahead.take.bind(ahead);
+      ahead.take = (doc) => {
+        const words = take(doc);
+        if (words !== undefined) taken.add(doc);
+        return words;
+      };
+    }
+    applyIndexWrite(env, { kind: 'settings', settings: after, clear: false, rebuild: ['word-index'] }, () => {}, undefined, ahead);
+    return { words: wordIndexSnapshot(env), taken: taken.size };
+  }
+
+  it.each([1, 3])('leave the word index a rebuild in the write leaves, with %i extraction threads', (threads) => {
+    const local = rebuilt('local');
+    const ahead = rebuilt('ahead', (env) => storedInThread(env, after, threads));
+    expect(ahead.words).toEqual(local.words);
+    expect(Object.keys(local.words.words).length).toBeGreaterThan(10);
+    expect(ahead.taken).toBe(4_321 - 4 + 300);
+  });
+
+  it('leave to the write a part whose documents are not at the places noted, or one a document was missing from', () => {
+    const local = rebuilt('local');
+    // the second part comes with the third one's documents; the fourth missed a document
+    const shifted = rebuilt('shifted', (env) => storedInThread(env, after, 1, (part, all) => (part.seq === 1 ? { ...all[2]!, seq: 1, first: part.first, count: part.count } : part)));
+    expect(shifted.words).toEqual(local.words);
+    expect(shifted.taken).toBe(4_321 - 4 + 300 - AHEAD_PART_DOCS);
+    const missing = rebuilt('missing', (env) => storedInThread(env, after, 1, undefined, (docid) => (docid === 3 * AHEAD_PART_DOCS + 9 ? undefined : env.documents.get(docid))));
+    expect(missing.words).toEqual(local.words);
+    expect(missing.taken).toBe(4_321 - 4 + 300 - AHEAD_PART_DOCS);
   });
 });
