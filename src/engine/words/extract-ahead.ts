@@ -96,7 +96,6 @@ export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searc
   }
 }
 
-
 /**
  * A worker's parts of the stored documents (`docids`: every docid of the index, ascending), as
  * addition 0 of a write whose lines are the documents in that order; `documentOf` reads one.
