@@ -62,6 +62,12 @@ export interface AheadEnds {
   readonly extracts: readonly boolean[];
 }
 
+/** Extraction tasks started for a write: the writer thread's ends, and the tasks' completion. */
+export interface StartedAhead {
+  readonly ends: AheadEnds;
+  readonly done: Promise<unknown>;
+}
+
 /**
  * The batch's `writeChannelCongestion` (v1.50's `ChannelCongestion`), for extraction ahead of a
  * write: the parts the workers posted, and how many of them first waited for the write (held
@@ -93,7 +99,7 @@ export function stopAhead(state: Int32Array): void {
  * The main thread's side: starts the tasks of a documents write, or null when not worth it.
  * `owned`: the write's sharded network and the index's primary key (documents of other shards are not extracted).
  */
-export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned: AheadTask['owned'] = null): { ends: AheadEnds; done: Promise<unknown> } | null {
+export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned: AheadTask['owned'] = null): StartedAhead | null {
   const sizes = ops.map((op) => (op.op === 'add' ? payloadBytes(op.source) : 0));
   const sources = ops.map((op, i) => (op.op === 'add' && sizes[i]! >= OP_MIN_BYTES ? op.source : null));
   const bytes = sources.reduce((sum, source, i) => sum + (source === null ? 0 : sizes[i]!), 0);
@@ -109,7 +115,7 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned
  * failed): the write, which holds the environment's write lock until it commits, may start
  * then. Null when the index is too small for it to pay.
  */
-export async function startStoredAhead(pools: WorkerPools, folder: string, uuid: string, documents: number, settings: IndexSettings): Promise<{ ends: AheadEnds; done: Promise<unknown> } | null> {
+export async function startStoredAhead(pools: WorkerPools, folder: string, uuid: string, documents: number, settings: IndexSettings): Promise<StartedAhead | null> {
   if (documents < STORED_MIN_DOCUMENTS) return null;
   const started = launch(pools, (thread, threads) => ({ stored: { folder, uuid }, settings, thread, threads }), null, [true]);
   const { state } = started.ends;
@@ -120,7 +126,7 @@ export async function startStoredAhead(pools: WorkerPools, folder: string, uuid:
 }
 
 /** Runs one extraction task per thread with `jobOf`'s job; `extracts`: per operation, whether the tasks extract it. */
-function launch(pools: WorkerPools, jobOf: (thread: number, threads: number) => AheadTask['job'], owned: AheadTask['owned'], extracts: readonly boolean[]): { ends: AheadEnds; done: Promise<unknown> } {
+function launch(pools: WorkerPools, jobOf: (thread: number, threads: number) => AheadTask['job'], owned: AheadTask['owned'], extracts: readonly boolean[]): StartedAhead {
   const threads = pools.threads;
   const state = new Int32Array(new SharedArrayBuffer(4 * stateLength(threads)));
   const ports: MessagePort[] = [];

@@ -5,9 +5,9 @@
  *
  * The Int32Array holds STOP (the write is over), STARTED (the writer posted the settings),
  * FAILED (a task died without saying so), OPENED (how many workers of a rebuild have their
- * handle on the index environment: the write starts once all have), where the write has read the batch's additions to
- * (NOTED_OP, NOTED_LINE: the last payload line it took as a document whose ahead words it will
- * ask for), and per thread how many messages were posted and taken, and how many parts waited
+ * handle on the index environment: the write starts once all have), where the write has read
+ * the batch's additions to (NOTED_OP, NOTED_LINE: the last payload line it took as a document
+ * whose ahead words it will ask for), and per thread how many messages were posted and taken, and how many parts waited
  * for the write before they could be posted (the batch's `writeChannelCongestion`).
  */
 import type { MessagePort } from 'node:worker_threads';

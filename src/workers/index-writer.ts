@@ -18,7 +18,7 @@ import type { ReshardOutcome, ReshardWrite } from '../engine/shards/reshard.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { StepDurations } from '../engine/indexing-steps.js';
 import type { IndexWriteJob, IndexWriteResult, RefusedWrite } from './index-writer-thread.js';
-import { aheadCongestion, startAhead, startStoredAhead, stopAhead, type ChannelCongestion } from './ahead-ports.js';
+import { aheadCongestion, startAhead, startStoredAhead, stopAhead, type ChannelCongestion, type StartedAhead } from './ahead-ports.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { wordIndexUpdater } from '../engine/words/word-index.js';
 import { serveEmbedding } from './embedding-channel.js';
@@ -53,7 +53,7 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   const step = new Int32Array(new SharedArrayBuffer(4));
   watcher?.started(step);
   let durations: StepDurations = [];
-  let ahead: ReturnType<typeof startAhead> = null;
+  let ahead: StartedAhead | null = null;
   // the writer thread's embedding requests, served here while the write runs
   const embedding = serveEmbedding(signal);
   try {
