@@ -8,7 +8,8 @@
  * a second; the log writes a line when the phase starts, at each new tenth of it (each unit when
  * there are ten or fewer, such as indexes), and when the importer stops.
  */
-import { Presets, SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
+import type { SingleBar } from 'cli-progress';
 
 export type ProgressUnit = 'indexes' | 'bytes';
 
@@ -49,6 +50,8 @@ export function terminalProgress(stream: NodeJS.WritableStream): ImportProgress 
     phase(name, total, unit) {
       end();
       phase = { name, total, unit };
+      // loaded with the first bar (CommonJS, so synchronously): a server's start does not pay for it
+      const { Presets, SingleBar } = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
       bar = new SingleBar({
         stream,
         format: `${name} [{bar}] {percentage}% {amount} {detail}`,

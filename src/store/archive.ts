@@ -13,7 +13,11 @@ import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import tar from 'tar-stream';
+
+/** tar-stream, loaded with the first archive: the server's start does not pay for it. */
+async function tarStream() {
+  return (await import('tar-stream')).default;
+}
 
 /** Entries of `dir`, parents before children, paths relative to it with `/` separators. */
 function* walk(dir: string, prefix = ''): Generator<{ name: string; full: string; isDir: boolean }> {
@@ -35,7 +39,7 @@ function* walk(dir: string, prefix = ''): Generator<{ name: string; full: string
  */
 export async function packDirectory(dir: string, target: string, signal?: AbortSignal): Promise<void> {
   const tmp = `${target}.tmp`;
-  const pack = tar.pack();
+  const pack = (await tarStream()).pack();
   const written = pipeline(pack, createGzip(), createWriteStream(tmp));
   try {
     const mtime = new Date();
@@ -73,7 +77,7 @@ function entryPath(name: string): string | null {
 /** Unpacks the gzip tar `file` into `dir` (created if needed); `onRead` counts the archive's bytes as they are read. */
 export async function extractArchive(file: string, dir: string, onRead?: (bytes: number) => void): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  const extract = tar.extract();
+  const extract = (await tarStream()).extract();
   const source = createReadStream(file);
   if (onRead !== undefined) source.on('data', (chunk) => onRead(chunk.length));
   const read = pipeline(source, createGunzip(), extract);

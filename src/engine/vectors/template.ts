@@ -6,7 +6,8 @@
  * a render-time and a memory limit, strict variables as Rust's liquid. Rendering is synchronous:
  * it runs inside the index writer's transaction. Parse errors and render errors carry v1.50's words.
  */
-import { Liquid, type Template } from 'liquidjs';
+import { createRequire } from 'node:module';
+import type { Liquid, Template } from 'liquidjs';
 import { ApiError } from '../../errors/api-error.js';
 import {
   DEFAULT_DOCUMENT_TEMPLATE,
@@ -17,18 +18,22 @@ import type { JsonObject } from '../../types/task.js';
 
 const RESERVED = new Set(['_vectors', '_geo', '_geojson']);
 
-const engine = new Liquid({
-  strictVariables: true,
-  // Rust's liquid treats an unknown variable in a condition (and `default`) as nil.
-  lenientIf: true,
-  ownPropertyOnly: true,
-  // An empty in-memory mapping: `include`/`render`/`layout` never reach the file system.
-  templates: {},
-  jsTruthy: false,
-  parseLimit: 1_000_000,
-  renderLimit: 1_000,
-  memoryLimit: 64 * 1024 * 1024,
-});
+// Loaded with the first template (liquidjs ships CommonJS, so synchronously): a server or an index
+// writer that renders none does not pay for it at its start.
+let loaded: Liquid | undefined;
+const engine = (): Liquid =>
+  (loaded ??= new (createRequire(import.meta.url)('liquidjs') as typeof import('liquidjs')).Liquid({
+    strictVariables: true,
+    // Rust's liquid treats an unknown variable in a condition (and `default`) as nil.
+    lenientIf: true,
+    ownPropertyOnly: true,
+    // An empty in-memory mapping: `include`/`render`/`layout` never reach the file system.
+    templates: {},
+    jsTruthy: false,
+    parseLimit: 1_000_000,
+    renderLimit: 1_000,
+    memoryLimit: 64 * 1024 * 1024,
+  }));
 
 /** A JSON object seen by Liquid; printed as its keys and values concatenated, as Rust's liquid prints objects. */
 class LiquidMap {
@@ -78,7 +83,7 @@ function parse(text: string): Template[] {
   let templates = parsed.get(text);
   if (templates !== undefined) return templates;
   try {
-    templates = engine.parse(text);
+    templates = engine().parse(text);
   } catch (error) {
     throw new LiquidError(parseErrorText(text, error));
   }
@@ -91,7 +96,7 @@ function parse(text: string): Template[] {
 export function renderLiquid(text: string, context: Record<string, unknown>): string {
   const templates = parse(text);
   try {
-    return engine.renderSync(templates, context) as string;
+    return engine().renderSync(templates, context) as string;
   } catch (error) {
     throw new LiquidError(`liquid: ${error instanceof Error ? error.message : String(error)}\n`);
   }
