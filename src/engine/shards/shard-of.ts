@@ -5,9 +5,10 @@
  * therefore moves only the documents the new shard wins. Pure: the engine assigns shards while
  * indexing, the network service while routing and rebalancing.
  */
-import { createXXHash3 } from 'hash-wasm';
+import xxhash3 from 'hash-wasm/dist/xxhash3.umd.min.js';
 
-const hasher = await createXXHash3();
+// its own bundle (xxhash3-bundle.d.ts says why)
+const hasher = await xxhash3.createXXHash3();
 const encoder = new TextEncoder();
 
 /** The sharded network as one instance sees it: every shard's name and the ones it owns. */
