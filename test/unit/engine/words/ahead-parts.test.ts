@@ -75,7 +75,7 @@ function facetSnapshot(env: IndexEnv) {
 }
 
 /** Applies `batches` (each a list of ops, built fresh per run) to a new index; answers its snapshot and how many documents took words extracted ahead. */
-function run(name: string, settings: Partial<IndexSettings>, batches: (() => DocumentOp[])[], source?: (ops: DocumentOp[]) => AheadPartSource) {
+function run(name: string, settings: Partial<IndexSettings>, batches: (() => DocumentOp[])[], source?: (ops: DocumentOp[]) => AheadPartSource, indexingMemory?: number) {
   const env: IndexEnv = envs.get(name);
   env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), ...settings }));
   // documents whose words were taken, and how often words were asked for: a chunk of new
@@ -107,7 +107,7 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
         return { facets, index: found.index };
       };
     }
-    applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, ahead);
+    applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, ahead, false, undefined, null, indexingMemory);
   }
   return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, taken: taken.size, takes, facetsTaken: facetsTaken.size, facetsUsed: facetsUsed.size };
 }
@@ -250,14 +250,15 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     // id 500 comes twice in a row: the second line is the document, the first is left out
     const small = randomDocs(12, 1_000);
     const first = [...small.slice(0, 501), { ...(small[500] as object), body: 'night dragon' }, ...small.slice(501)];
-    // the write's chunks end after 20,000 documents, inside a part of the second addition
-    const batches = [() => [add(lines(first)), add(lines(randomDocs(13, 20_000, 50_000)))], () => [add(lines(randomDocs(14, AHEAD_PART_DOCS, 80_000)))]];
+    // the write's chunks end at its smallest byte bound (256 KiB, ~1,700 of these documents),
+    // inside parts of the second addition
+    const batches = [() => [add(lines(first)), add(lines(randomDocs(13, 4_000, 50_000)))], () => [add(lines(randomDocs(14, AHEAD_PART_DOCS, 80_000)))]];
     const settings = { prefixSearch, stopWords: ['the'], filterableAttributes: ['title'] };
-    const local = run('local', settings, batches);
-    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1));
+    const local = run('local', settings, batches, undefined, 1);
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1), 1);
     expect(ahead.snapshot).toEqual(local.snapshot);
     expect(Object.keys(ahead.snapshot.words.prefixes).length > 0).toBe(prefixSearch === 'indexingTime');
-    expect(ahead.taken).toBe(1_000 + 20_000 + AHEAD_PART_DOCS);
+    expect(ahead.taken).toBe(1_000 + 4_000 + AHEAD_PART_DOCS);
     // one ask per document: every chunk took whole words
     expect(ahead.takes).toBe(ahead.taken);
   });
