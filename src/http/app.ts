@@ -33,7 +33,7 @@ import { installRequestMetrics } from './request-metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { multiSearchRoutes } from './routes/multi-search.js';
 import { networkRoutes } from './routes/network.js';
-import { collectRoutes, serveDocument } from './routes/openapi.js';
+import { serveDocument } from './routes/openapi.js';
 import { keyRoutes } from './routes/keys.js';
 import { registerDashboard, rootRoutes } from './routes/root.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -138,11 +138,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installRequestMetrics(app, deps);
-  await collectRoutes(app, deps);
   const paths = registerRoutes(app, deps, API_ROUTES);
   // before any awaited registration, which adds the routes above with the error handler of the moment
   installErrorHandlers(app, paths);
-  await serveDocument(app, deps);
+  serveDocument(app, deps, API_ROUTES);
   await registerDashboard(app, deps);
   warmUpSearchThread();
   return app;

@@ -46,7 +46,7 @@ export const rootRoutes = [
 export async function registerDashboard(app: FastifyInstance, deps: AppDeps): Promise<void> {
   if (!dashboardEnabled(deps)) return;
   const defaults = settingsView(defaultSettings(), { foreignKeys: true, chat: true });
-  app.get(`${DASHBOARD_PREFIX}settings-defaults.json`, { schema: { hide: true } }, async () => defaults);
+  app.get(`${DASHBOARD_PREFIX}settings-defaults.json`, async () => defaults);
   // loaded here, so production starts without it
   const { default: fastifyStatic } = await import('@fastify/static');
   await app.register(fastifyStatic, {
