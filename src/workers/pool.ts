@@ -126,15 +126,20 @@ export class WorkerPools {
       this.startSegmenter();
       retireSegmenter(this.segmenterBuffer);
     });
-    // a thread that failed (or was terminated): its clients then segment in their own thread, without waiting for it
+    // a thread that failed: its clients then segment in their own thread, without waiting for it
+    // (`close` marks the channel gone itself)
     thread.on('exit', (code) => {
-      if (code !== 0 || this.closed) markSegmenterGone(this.segmenterBuffer);
+      if (code !== 0) markSegmenterGone(this.segmenterBuffer);
       if (this.segmenterThread === thread) this.segmenterThread = null;
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    // at once, not when the thread's exit event comes: a request this thread makes meanwhile (the
+    // search warm-up, while a SIGTERM shuts the server down) waits for the answer synchronously,
+    // so it would block the event loop that delivers that event, for the channel's timeouts
+    markSegmenterGone(this.segmenterBuffer);
     await Promise.all([this.edition?.destroy(), this.writer?.destroy(), this.extractAhead?.destroy(), this.segmenterThread?.terminate()]);
     this.edition = null;
     this.writer = null;

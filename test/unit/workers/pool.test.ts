@@ -29,4 +29,16 @@ describe('indexing threads', () => {
     expect(pool.threads.length).toBe(0);
     await pool.destroy();
   });
+
+  // a segmenter thread asked after the close would never start (or answer): waiting for it took
+  // the channel's 30 s start timeout, past this test's
+  it('segment in the asking thread at once once the pools are closed, a segmenter thread started or not', async () => {
+    for (const started of [false, true]) {
+      const pools = new WorkerPools(1);
+      const segment = pools.runSegmenter();
+      if (started) expect(segment([{ text: '東京タワー', language: 'jpn' }])[0]!.length).toBeGreaterThan(0);
+      await pools.close();
+      expect(segment([{ text: '東京タワー', language: 'jpn' }])[0]!.length).toBeGreaterThan(0);
+    }
+  });
 });
