@@ -106,9 +106,10 @@ async function main(): Promise<void> {
   }
   scheduler.start();
   // in the background, after the listen: the first searches of the process then answer warm
-  void warmUpSearchPath((err) => logs.logger.debug({ target: 'quarry::warm_up', err }, 'the search warm-up stopped')).then(() =>
-    logs.logger.debug({ target: 'quarry::warm_up' }, 'search path warmed up'),
-  );
+  const warmUp = new AbortController();
+  const warmedUp = warmUpSearchPath((err) => logs.logger.debug({ target: 'quarry::warm_up', err }, 'the search warm-up stopped'), warmUp.signal).then(() => {
+    if (!warmUp.signal.aborted) logs.logger.debug({ target: 'quarry::warm_up' }, 'search path warmed up');
+  });
   // `--schedule-snapshot`: the first snapshot one full interval after start, then every interval.
   const snapshotTimer =
     config.scheduleSnapshot === null
@@ -126,6 +127,9 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     if (snapshotTimer !== null) clearInterval(snapshotTimer);
     await app.close();
+    // an exit during its asynchronous commit would never end (thread-warm-up.ts)
+    warmUp.abort();
+    await warmedUp;
     await instance.close();
     process.exit(0);
   };

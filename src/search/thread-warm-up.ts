@@ -10,7 +10,9 @@
  *   index in a temporary LMDB environment under the OS's temp folder, which no registry, stats or
  *   db path ever shows, its files unlinked as soon as it is open (a process killed mid-warm-up
  *   leaves nothing). It runs after the server listens, one search per event loop turn, so a
- *   request waits behind one warm-up search (or the temporary index's write) at most.
+ *   request waits behind one warm-up search (or the temporary index's write) at most. A shutdown
+ *   stops it at its next turn and waits for it: exiting while its asynchronous commit waits for
+ *   this thread would hang the process (at exit, libuv waits for LMDB's write thread).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,12 +69,18 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Runs the warm-up searches; resolves once the temporary index is closed. Never throws: a
  * failure (of a search, of the temporary environment) goes to `onError` and ends the warm-up.
+ * Aborting `stop` ends it at its next turn.
  */
-export async function warmUpSearchPath(onError: (err: unknown) => void): Promise<void> {
+export async function warmUpSearchPath(onError: (err: unknown) => void, stop?: AbortSignal): Promise<void> {
   let dir: string | undefined;
   let envs: IndexEnvs | undefined;
-  try {
+  /** The next event loop turn; false once the warm-up is to stop. */
+  const go = async () => {
     await nextTurn();
+    return stop?.aborted !== true;
+  };
+  try {
+    if (!(await go())) return;
     dir = mkdtempSync(path.join(tmpdir(), 'quarry-warm-up-'));
     envs = new IndexEnvs(dir, 1);
     const env = envs.get(NIL_UUID);
@@ -90,11 +98,11 @@ export async function warmUpSearchPath(onError: (err: unknown) => void): Promise
     const ctx = soloSearchContext(reader, () => false);
     for (let round = 0; round < ROUNDS; round++) {
       for (const query of SEARCHES) {
-        await nextTurn();
+        if (!(await go())) return;
         await searchRequest(ctx, Caller.open(), UID, query, false);
       }
       for (const query of FACET_SEARCHES) {
-        await nextTurn();
+        if (!(await go())) return;
         await facetSearchRequest(ctx, Caller.open(), UID, query);
       }
     }

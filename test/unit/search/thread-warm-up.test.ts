@@ -61,3 +61,18 @@ it('reports a failure to its callback, never throws, and still leaves nothing be
   expect(seen.facetHits).toEqual([]);
   expect(readdirSync(seen.tempDir)).toEqual([]);
 });
+
+it('stops at its next turn once aborted, and still leaves nothing behind', async () => {
+  const errors: unknown[] = [];
+  const stop = new AbortController();
+  const warmedUp = warmUpSearchPath((err) => errors.push(err), stop.signal);
+  // its first turn has passed: the temporary index is being written or searched
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  stop.abort();
+  await warmedUp;
+  expect(errors).toEqual([]);
+  // five facet searches a round: the warm-up stopped before the first round's
+  expect(seen.facetHits.length).toBeLessThan(5);
+  expect(readdirSync(seen.tempDir)).toEqual([]);
+});
