@@ -43,19 +43,6 @@ const KATAKANA = WHATLANG_SCRIPTS.findIndex(([name]) => name === 'Katakana');
 const LANG_INDEX: ReadonlyMap<string, number> = new Map(WHATLANG_LATIN_LANGS.map((code, i) => [code, i]));
 const ALL_LANGS: readonly number[] = WHATLANG_LATIN_LANGS.map((_, i) => i);
 
-/** For each character of the alphabets, the languages (indices into WHATLANG_LATIN_LANGS) holding it. */
-const ALPHABET_LANGS: number[][] = [];
-/** Code point → 1 + its index in ALPHABET_LANGS, 0 for none (all are below U+1F00). */
-const ALPHABET_INDEX = new Uint16Array(0x1f00);
-for (const [code, alphabet] of Object.entries(WHATLANG_LATIN_ALPHABETS)) {
-  const lang = LANG_INDEX.get(code)!;
-  for (const ch of alphabet) {
-    const cp = ch.codePointAt(0)!;
-    if (ALPHABET_INDEX[cp] === 0) ALPHABET_INDEX[cp] = ALPHABET_LANGS.push([]);
-    ALPHABET_LANGS[ALPHABET_INDEX[cp]! - 1]!.push(lang);
-  }
-}
-
 /**
  * A trigram's key: its code points, 16 bits each, when all three are in the BMP (as every
  * profile trigram is), which orders keys as Rust orders trigrams; else its string.
@@ -69,17 +56,46 @@ function codePoints(key: number | string): number[] {
   return [Math.floor(key / 0x100000000), Math.floor(key / 0x10000) % 0x10000, key % 0x10000];
 }
 
-/** Trigram key → [language, rank in its profile, language, rank, ...] over the profiles holding it. */
-const PROFILE_RANKS = new Map<number | string, number[]>();
-for (const [code, trigrams] of WHATLANG_LATIN_PROFILES) {
-  const lang = LANG_INDEX.get(code)!;
-  trigrams.split('|').forEach((trigram, rank) => {
-    const [c1, c2, c3] = codePoints(trigram);
-    const key = trigramKey(c1!, c2!, c3!);
-    const ranks = PROFILE_RANKS.get(key);
-    if (ranks === undefined) PROFILE_RANKS.set(key, [lang, rank]);
-    else ranks.push(lang, rank);
-  });
+/** The alphabets and profiles as the Latin scoring reads them. */
+interface LatinTables {
+  /** for each character of the alphabets, the languages (indices into WHATLANG_LATIN_LANGS) holding it */
+  readonly alphabetLangs: readonly (readonly number[])[];
+  /** code point → 1 + its index in alphabetLangs, 0 for none (all are below U+1F00) */
+  readonly alphabetIndex: Uint16Array;
+  /** trigram key → [language, rank in its profile, language, rank, ...] over the profiles holding it */
+  readonly profileRanks: ReadonlyMap<number | string, readonly number[]>;
+}
+
+let latinTables: LatinTables | undefined;
+
+/**
+ * The tables, built at the first Latin scoring (~50 ms of CPU): only text of localized attributes
+ * is detected, so most processes, and most of their threads, never need them.
+ */
+function tables(): LatinTables {
+  if (latinTables !== undefined) return latinTables;
+  const alphabetLangs: number[][] = [];
+  const alphabetIndex = new Uint16Array(0x1f00);
+  for (const [code, alphabet] of Object.entries(WHATLANG_LATIN_ALPHABETS)) {
+    const lang = LANG_INDEX.get(code)!;
+    for (const ch of alphabet) {
+      const cp = ch.codePointAt(0)!;
+      if (alphabetIndex[cp] === 0) alphabetIndex[cp] = alphabetLangs.push([]);
+      alphabetLangs[alphabetIndex[cp]! - 1]!.push(lang);
+    }
+  }
+  const profileRanks = new Map<number | string, number[]>();
+  for (const [code, trigrams] of WHATLANG_LATIN_PROFILES) {
+    const lang = LANG_INDEX.get(code)!;
+    trigrams.split('|').forEach((trigram, rank) => {
+      const [c1, c2, c3] = codePoints(trigram);
+      const key = trigramKey(c1!, c2!, c3!);
+      const ranks = profileRanks.get(key);
+      if (ranks === undefined) profileRanks.set(key, [lang, rank]);
+      else ranks.push(lang, rank);
+    });
+  }
+  return (latinTables = { alphabetLangs, alphabetIndex, profileRanks });
 }
 
 /** whatlang's is_stop_char: ASCII other than letters (spaces, digits, punctuation). */
@@ -141,8 +157,9 @@ export function detectLatinLanguage(text: string, allowed?: ReadonlySet<string>)
 /** combined::raw_detect's best language (an index) for lowercased Latin text. */
 function combined(lower: string, langs: readonly number[]): number {
   // Trigrams over the text with stop chars as spaces, a space before and after; alphabet counts.
+  const { alphabetLangs, alphabetIndex, profileRanks } = tables();
   const trigrams = new Map<number | string, number>();
-  const letters = new Int32Array(ALPHABET_LANGS.length);
+  const letters = new Int32Array(alphabetLangs.length);
   let chars = 0;
   let c1 = 0x20;
   let c2 = -1; // none yet
@@ -161,7 +178,7 @@ function combined(lower: string, langs: readonly number[]): number {
       next(0x20);
     } else {
       chars++;
-      if (cp < ALPHABET_INDEX.length && ALPHABET_INDEX[cp] !== 0) letters[ALPHABET_INDEX[cp]! - 1]++;
+      if (cp < alphabetIndex.length && alphabetIndex[cp] !== 0) letters[alphabetIndex[cp]! - 1]++;
       next(cp);
     }
   }
@@ -172,7 +189,7 @@ function combined(lower: string, langs: readonly number[]): number {
   // Sum of (300 - |text rank - profile rank|) over each language's profile trigrams in the text.
   const near = new Int32Array(WHATLANG_LATIN_LANGS.length);
   ranked.forEach((trigram, rank) => {
-    const ranks = PROFILE_RANKS.get(trigram);
+    const ranks = profileRanks.get(trigram);
     if (ranks === undefined) return;
     for (let i = 0; i < ranks.length; i += 2) near[ranks[i]!] += MAX_TRIGRAM_DISTANCE - Math.abs(rank - ranks[i + 1]!);
   });
@@ -189,7 +206,7 @@ function combined(lower: string, langs: readonly number[]): number {
   const own = new Int32Array(WHATLANG_LATIN_LANGS.length);
   for (let char = 0; char < letters.length; char++) {
     const n = letters[char]!;
-    if (n > 0) for (const lang of ALPHABET_LANGS[char]!) own[lang] += 2 * n;
+    if (n > 0) for (const lang of alphabetLangs[char]!) own[lang] += 2 * n;
   }
   const alphabet = langs.map((lang) => ({ lang, raw: Math.max(own[lang]! - chars, 0) }));
   sortUnstable(alphabet, (a, b) => a.raw > b.raw);
