@@ -333,7 +333,8 @@ describe('stored documents extracted ahead of a rebuild', { timeout: 60_000 }, (
   const before = { stopWords: ['the'], filterableAttributes: ['tags'] };
   const after: IndexSettings = { ...defaultSettings(), stopWords: ['a', 'fox'], separatorTokens: [', '], filterableAttributes: ['tags'] };
   // stored documents with docids left free by deletions, several parts of them
-  const batches = [() => [add(lines(randomDocs(31, 4_321)))], () => [{ op: 'delete', ids: ['5', '6', '700', '2000'] } as DocumentOp, add(lines(randomDocs(32, 300, 4_321)))]];
+  const STORED = 2_321;
+  const batches = [() => [add(lines(randomDocs(31, STORED)))], () => [{ op: 'delete', ids: ['5', '6', '700', '2000'] } as DocumentOp, add(lines(randomDocs(32, 300, STORED)))]];
 
   /** The index `name` with the batches' documents, rebuilt under `after`; answers its word index and how many documents took words extracted ahead. */
   function rebuilt(name: string, source?: (env: IndexEnv) => AheadPartSource) {
@@ -359,7 +360,7 @@ describe('stored documents extracted ahead of a rebuild', { timeout: 60_000 }, (
     const ahead = rebuilt('ahead', (env) => storedInThread(env, after, threads));
     expect(ahead.words).toEqual(local.words);
     expect(Object.keys(local.words.words).length).toBeGreaterThan(10);
-    expect(ahead.taken).toBe(4_321 - 4 + 300);
+    expect(ahead.taken).toBe(STORED - 4 + 300);
   });
 
   it('leave to the write a part whose documents are not at the places noted, or one a document was missing from', () => {
@@ -367,9 +368,9 @@ describe('stored documents extracted ahead of a rebuild', { timeout: 60_000 }, (
     // the second part comes with the third one's documents; the fourth missed a document
     const shifted = rebuilt('shifted', (env) => storedInThread(env, after, 1, (part, all) => (part.seq === 1 ? { ...all[2]!, seq: 1, first: part.first, count: part.count } : part)));
     expect(shifted.words).toEqual(local.words);
-    expect(shifted.taken).toBe(4_321 - 4 + 300 - AHEAD_PART_DOCS);
+    expect(shifted.taken).toBe(STORED - 4 + 300 - AHEAD_PART_DOCS);
     const missing = rebuilt('missing', (env) => storedInThread(env, after, 1, undefined, (docid) => (docid === 3 * AHEAD_PART_DOCS + 9 ? undefined : env.documents.get(docid))));
     expect(missing.words).toEqual(local.words);
-    expect(missing.taken).toBe(4_321 - 4 + 300 - AHEAD_PART_DOCS);
+    expect(missing.taken).toBe(STORED - 4 + 300 - AHEAD_PART_DOCS);
   });
 });
