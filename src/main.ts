@@ -4,7 +4,7 @@
  * Nothing else lives here.
  * Exit status 2 for bad options (as Meilisearch's argument parser), 1 for refused startups.
  */
-import { buildApp } from './http/app.js';
+import { buildApp, warmUpFirstRequests } from './http/app.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
 import { EXPORT_BUNDLE_HELP, parseExportBundleArgs } from './config/export-bundle-args.js';
 import { exportBundle } from './indexes/export-bundle.js';
@@ -106,6 +106,7 @@ async function main(): Promise<void> {
   }
   scheduler.start();
   // in the background, after the listen: the first searches of the process then answer warm
+  void warmUpFirstRequests().catch((err: unknown) => logs.logger.error({ target: 'quarry::warm_up', err }, 'a body schema does not compile'));
   const warmUp = new AbortController();
   const warmedUp = warmUpSearchPath((err) => logs.logger.debug({ target: 'quarry::warm_up', err }, 'the search warm-up stopped'), warmUp.signal).then(() => {
     if (!warmUp.signal.aborted) logs.logger.debug({ target: 'quarry::warm_up' }, 'search path warmed up');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_ROUTES } from '../../../src/http/app.js';
+import { API_ROUTES, FIRST_REQUESTS, warmUpFirstRequests } from '../../../src/http/app.js';
 import { ApiError } from '../../../src/errors/api-error.js';
 
 describe('the API routes', () => {
@@ -16,5 +16,11 @@ describe('the API routes', () => {
         expect(error, route).toBeInstanceOf(ApiError);
       }
     }
+  });
+
+  // a renamed route would silently leave its first request to compile its schema
+  it('warm up the body parsers of routes that exist and read a body', async () => {
+    for (const route of FIRST_REQUESTS) expect(API_ROUTES.find((spec) => spec.route === route)?.body, route).toBeTypeOf('function');
+    await expect(warmUpFirstRequests()).resolves.toBeUndefined();
   });
 });
