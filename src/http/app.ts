@@ -3,10 +3,11 @@
  * normalisation and percent-decoding, CORS, response compression, raw body hand-off), the error
  * handlers and every route. No listening here: main.ts listens, tests may call `inject()`.
  */
-import { ApiError } from '../errors/api-error.js';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ApiError } from '../errors/api-error.js';
 import { warmUpSearchThread } from '../search/thread-warm-up.js';
 import { stringifyJson } from '../types/json-text.js';
 import type { AppDeps } from './deps.js';
@@ -55,7 +56,12 @@ import { readablePath } from './transport/path-encoding.js';
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
 
 /** Routes a client's first request is likely to be, among those whose body schema is large. */
-export const FIRST_REQUESTS: readonly string[] = ['POST /indexes/:indexUid/search', 'POST /multi-search', 'POST /indexes/:indexUid/facet-search', 'POST /indexes/:indexUid/documents/fetch'];
+export const FIRST_REQUESTS: readonly string[] = [
+  'POST /indexes/:indexUid/search',
+  'POST /multi-search',
+  'POST /indexes/:indexUid/facet-search',
+  'POST /indexes/:indexUid/documents/fetch',
+];
 
 /**
  * Compiles the body schemas of FIRST_REQUESTS, one per event loop turn, after the listen: a
@@ -65,7 +71,7 @@ export const FIRST_REQUESTS: readonly string[] = ['POST /indexes/:indexUid/searc
 export async function warmUpFirstRequests(): Promise<void> {
   for (const spec of API_ROUTES) {
     if (!FIRST_REQUESTS.includes(spec.route) || typeof spec.body !== 'function') continue;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     try {
       spec.body({});
     } catch (err) {

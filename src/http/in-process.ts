@@ -11,7 +11,7 @@ import { UNRESTRICTED } from '../auth/authenticate.js';
 import type { KnownRoute } from '../auth/route-actions.js';
 import { stringifyJson } from '../types/json-text.js';
 import type { AppDeps } from './deps.js';
-import { runSpec, type RouteReply, type RouteSpec } from './route.js';
+import { runSpec, type AnyRouteSpec, type RouteReply } from './route.js';
 
 export interface RouteInput {
   params?: Record<string, string>;
@@ -32,11 +32,9 @@ function queryString(params: object): string {
 }
 
 export class InProcessRoutes {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  private readonly specs = new Map<KnownRoute, RouteSpec<any, any>>();
+  private readonly specs = new Map<KnownRoute, AnyRouteSpec>();
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  constructor(private readonly deps: AppDeps, specs: readonly RouteSpec<any, any>[]) {
+  constructor(private readonly deps: AppDeps, specs: readonly AnyRouteSpec[]) {
     for (const spec of specs) this.specs.set(spec.route, spec);
   }
 

@@ -45,6 +45,10 @@ export interface RequestTarget {
   url: string;
 }
 
+// Specs are heterogeneous in Q and B where they are only passed on.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRouteSpec = RouteSpec<any, any>;
+
 export interface RouteSpec<Q = undefined, B = undefined> {
   route: KnownRoute;
   /** Parses the raw query string (after `?`); routes without it ignore the query string. */
@@ -92,8 +96,7 @@ export interface RouteCall {
 }
 
 /** The body step and the handler: reads and validates a JSON body (or hands the stream over), then handles. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function runSpec(spec: RouteSpec<any, any>, deps: AppDeps, call: RouteCall): Promise<unknown> {
+export async function runSpec(spec: AnyRouteSpec, deps: AppDeps, call: RouteCall): Promise<unknown> {
   let body: unknown;
   if (typeof spec.body === 'function') {
     const value = await readJsonBody(
@@ -120,8 +123,7 @@ declare module 'fastify' {
     /** RouteSpec.contentTypes, for the error handler. */
     contentTypes?: readonly string[];
     /** The route's spec, from which the API document describes it (openapi/operation.ts). */
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    routeSpec?: RouteSpec<any, any>;
+    routeSpec?: AnyRouteSpec;
   }
 }
 
@@ -138,10 +140,8 @@ function pathPattern(url: string): RegExp {
   return new RegExp(`^${source === '' ? '/' : source}/?$`);
 }
 
-// Specs are heterogeneous in Q and B; registration only forwards them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 /** Registers the specs; returns a pattern per path so the not-found handler can tell 404 from 405. */
-export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: readonly RouteSpec<any, any>[]): RegExp[] {
+export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: readonly AnyRouteSpec[]): RegExp[] {
   const paths: RegExp[] = [];
   for (const spec of specs) {
     const [method, url] = spec.route.split(' ') as [string, string];

@@ -7,8 +7,9 @@
  * FAILED (a task died without saying so), OPENED (how many workers of a rebuild have their
  * handle on the index environment: the write starts once all have), where the write has read
  * the batch's additions to (NOTED_OP, NOTED_LINE: the last payload line it took as a document
- * whose ahead words it will ask for), and per thread how many messages were posted and taken, and how many parts waited
- * for the write before they could be posted (the batch's `writeChannelCongestion`).
+ * whose ahead words it will ask for), and per thread how many messages were posted and taken,
+ * and how many parts waited for the write before they could be posted (the batch's
+ * `writeChannelCongestion`).
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { AheadJob, StoredJob } from '../engine/words/extract-ahead.js';

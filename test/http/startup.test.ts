@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { open } from 'lmdb';
@@ -24,12 +24,14 @@ describe('server start-up', () => {
   // listen: an exit during that commit never ended (libuv waited for LMDB's write thread). The
   // stop comes at the first answer, as early as a client can send it.
   it('exits on a SIGTERM sent as soon as it answers, its search warm-up under way', async () => {
-    const dbPath = path.join(tempDir(), 'data.ms');
+    const dir = tempDir();
+    const dbPath = path.join(dir, 'data.ms');
     for (let attempt = 0; attempt < 8; attempt++) {
       const port = await freePort();
       const child = spawn(process.execPath, [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--no-analytics', '--log-level', 'OFF'], { stdio: 'ignore' });
       const exited = new Promise((resolve) => child.once('exit', () => resolve('exited')));
-      for (;;) {
+      // a process that exits before answering fails the expectations below
+      while (child.exitCode === null) {
         const answered = await fetch(`http://127.0.0.1:${port}/health`).then((res) => res.ok, () => false);
         if (answered) break;
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -40,6 +42,7 @@ describe('server start-up', () => {
       expect(stopped).toBe('exited');
       expect(child.exitCode).toBe(0);
     }
+    rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
   it('accepts Meilisearch environment variable names as aliases', async () => {

@@ -7,7 +7,7 @@
  */
 import { ROUTE_ACTIONS } from '../../auth/route-actions.js';
 import { ERROR_CODES, type ErrorCode } from '../../errors/codes.js';
-import type { RouteSpec } from '../route.js';
+import type { AnyRouteSpec } from '../route.js';
 import { descriptionOf, parseBoolean, parsePositiveInteger, parseU32 } from '../validation/index.js';
 
 /** The `$id` of the error envelope schema (registered by routes/openapi.ts). */
@@ -26,8 +26,6 @@ const QUERY_VALUE_SCHEMAS = new Map<unknown, object>([
 
 const BODY_ERRORS: ErrorCode[] = ['missing_payload', 'malformed_payload', 'payload_too_large', 'invalid_content_type', 'missing_content_type'];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnySpec = RouteSpec<any, any>;
 
 export interface OperationSchema {
   summary: string;
@@ -76,7 +74,7 @@ function errorResponses(codes: Iterable<ErrorCode>): Record<string, object> {
 }
 
 /** The operation of `spec`'s route. */
-export function operationOf(spec: AnySpec): OperationSchema {
+export function operationOf(spec: AnyRouteSpec): OperationSchema {
   const [method, url] = spec.route.split(' ') as [string, string];
   const actions = ROUTE_ACTIONS[spec.route as keyof typeof ROUTE_ACTIONS] as readonly string[] | null;
   const errors = new Set<ErrorCode>();

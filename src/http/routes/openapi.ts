@@ -12,22 +12,19 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { AppDeps } from '../deps.js';
 import { documentHeader, expandSettingRoutes, SHARED_SCHEMAS } from '../openapi/document.js';
 import { openApiPath, operationOf } from '../openapi/operation.js';
-import { registerRoutes, type RouteSpec } from '../route.js';
+import { registerRoutes, type AnyRouteSpec } from '../route.js';
 
 function enabled(deps: AppDeps): boolean {
   return deps.config.env === 'development';
 }
 
 /** The API document of `routes`, made by swagger in an app of its own on the first call. */
-function apiDocument(deps: AppDeps, routes: readonly AnySpec[]): () => Promise<unknown> {
+function apiDocument(deps: AppDeps, routes: readonly AnyRouteSpec[]): () => Promise<unknown> {
   let made: Promise<FastifyInstance> | null = null;
   return async () => (await (made ??= describedApp(deps, routes))).swagger();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnySpec = RouteSpec<any, any>;
-
-async function describedApp(deps: AppDeps, routes: readonly AnySpec[]): Promise<FastifyInstance> {
+async function describedApp(deps: AppDeps, routes: readonly AnyRouteSpec[]): Promise<FastifyInstance> {
   // as the server's: no HEAD route beside each GET
   const app = Fastify({ exposeHeadRoutes: false });
   for (const schema of SHARED_SCHEMAS) app.addSchema(structuredClone(schema) as unknown as Record<string, unknown>);
@@ -70,7 +67,7 @@ function scalarApp(): () => Promise<FastifyInstance> {
 const FORWARDED = ['content-type', 'location', 'cache-control', 'etag', 'last-modified'];
 
 /** Serves the document of `routes` (the API's) and the reference, in the development environment. */
-export function serveDocument(app: FastifyInstance, deps: AppDeps, routes: readonly AnySpec[]): void {
+export function serveDocument(app: FastifyInstance, deps: AppDeps, routes: readonly AnyRouteSpec[]): void {
   if (!enabled(deps)) return;
   const document = apiDocument(deps, routes);
   app.get('/openapi.json', document);
