@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { settleCompactedEnv } from '../store/compacted-env.js';
+import { JSON_DOCUMENT_VALUES } from '../store/json-documents.js';
 import { PROTO_SAFE_VALUES } from '../store/proto-safe-packr.js';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { checkSpareDescriptors, openFilesLimit } from './descriptors.js';
@@ -19,7 +20,7 @@ import { OpenHandles } from './open-handles.js';
 export interface IndexEnv extends IndexReadEnv {
   readonly root: RootDatabase;
   readonly main: Database<unknown, string>;
-  /** documents keep their keys in field-id order (msgpack preserves it) */
+  /** documents keep their keys in field-id order (their JSON text preserves it) */
   readonly documents: Database<Record<string, unknown>, number>;
   readonly externalIds: Database<number, string>;
   readonly facetDocids: Database<Buffer, Buffer>;
@@ -58,8 +59,8 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   const options = (db: keyof typeof INDEX_DBS) => ({
     name: INDEX_DBS[db],
     ...(INDEX_DB_KEYS[db] === 'string' ? {} : { keyEncoding: INDEX_DB_KEYS[db] }),
-    // msgpack values keep a `__proto__` key (documents, the field distribution)
-    ...(INDEX_DB_VALUES[db] === 'binary' ? { encoding: 'binary' as const } : PROTO_SAFE_VALUES),
+    // msgpack values keep a `__proto__` key (the field distribution); so do JSON documents
+    ...{ binary: { encoding: 'binary' as const }, msgpack: PROTO_SAFE_VALUES, json: JSON_DOCUMENT_VALUES }[INDEX_DB_VALUES[db]],
   });
   return {
     uuid,

@@ -95,8 +95,8 @@ export interface ReadRange<K> {
 }
 
 /**
- * The reads of one database, with lmdb's meaning: `get` decodes the stored value (msgpack, or a
- * Buffer for binary databases), `getBinary` gives its bytes, `getBinaryFast` too but possibly in
+ * The reads of one database, with lmdb's meaning: `get` decodes the stored value (msgpack, JSON
+ * for documents, or a Buffer for binary databases), `getBinary` gives its bytes, `getBinaryFast` too but possibly in
  * a buffer the next read reuses (so it is read before the next lookup), ranges are in key order
  * (ordered-binary bytes for string keys, numeric for u32 keys, bytewise for binary keys).
  */
@@ -115,7 +115,7 @@ export interface IndexReadEnv {
   /** identifies the index's data: caches keyed by it (vector graphs) must not mix two indexes */
   readonly uuid: string;
   readonly main: ReadDb<unknown, string>;
-  /** documents keep their keys in field-id order (msgpack preserves it) */
+  /** documents keep their keys in field-id order */
   readonly documents: ReadDb<Record<string, unknown>, number>;
   readonly externalIds: ReadDb<number, string>;
   readonly facetDocids: ReadDb<Buffer, Buffer>;
@@ -149,10 +149,10 @@ export const INDEX_DB_KEYS: Record<keyof typeof INDEX_DBS, 'string' | 'uint32' |
   vectorLinks: 'binary',
 };
 
-/** How each database's values are encoded: msgpack (lmdb's default) or raw bytes. */
-export const INDEX_DB_VALUES: Record<keyof typeof INDEX_DBS, 'msgpack' | 'binary'> = {
+/** How each database's values are encoded: msgpack (lmdb's default), raw bytes, or JSON text (store/json-documents.ts). */
+export const INDEX_DB_VALUES = {
   main: 'msgpack',
-  documents: 'msgpack',
+  documents: 'json',
   externalIds: 'msgpack',
   facetDocids: 'binary',
   geoPoints: 'binary',
@@ -164,4 +164,4 @@ export const INDEX_DB_VALUES: Record<keyof typeof INDEX_DBS, 'msgpack' | 'binary
   vectorDocs: 'msgpack',
   vectorItems: 'binary',
   vectorLinks: 'binary',
-};
+} as const satisfies Record<keyof typeof INDEX_DBS, 'msgpack' | 'binary' | 'json'>;

@@ -10,7 +10,7 @@
 import { PACKED, postingCount, postingFirstWord, unpackEntries } from '../words/postings.js';
 
 /** How a bundle stores a database's values. */
-export type ValueCoding = 'msgpack' | 'binary' | 'posting' | 'u32-varint';
+export type ValueCoding = 'msgpack' | 'binary' | 'json' | 'posting' | 'u32-varint';
 
 /** First byte of an encoded value. */
 const enum Tag {

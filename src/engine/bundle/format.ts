@@ -14,7 +14,8 @@
  * LE; for `string` and `binary` keys, `count` u32 LE end offsets then the keys' bytes back to back
  * (string keys as lmdb's ordered-binary encodes them, so they compare bytewise as LMDB compares
  * them). Its values: `count` u32 LE end offsets, then the values' bytes: as LMDB stores them
- * (msgpack, or raw bytes), or for postings and word records in the compact forms of codec.ts.
+ * (msgpack, JSON text for documents, or raw bytes), or for postings and word records in the
+ * compact forms of codec.ts.
  * No Node built-in here.
  */
 import type { INDEX_DBS } from '../index-read-env.js';
@@ -36,7 +37,7 @@ export interface BundleRegion {
 /** One database's section. */
 export interface BundleDbToc {
   readonly keys: 'string' | 'uint32' | 'binary';
-  /** as LMDB stores them (`msgpack`, `binary`), or in a compact form of the bytes LMDB stores (codec.ts) */
+  /** as LMDB stores them (`msgpack`, `binary`, `json`), or in a compact form of the bytes LMDB stores (codec.ts) */
   readonly values: ValueCoding;
   readonly count: number;
   /** the u32 keys, or the keys' end offsets */

@@ -2,7 +2,7 @@
  * Opens an index bundle (format.ts) from its bytes: an `IndexReadEnv` whose databases are the
  * bundle's sorted keys with their values decoded on demand, read in place from the one buffer.
  * The engine's read path (search, facets, filters, formatting) runs over it as over LMDB: keys
- * order and compare as LMDB orders them, `get` decodes msgpack as lmdb does (msgpackr), binary
+ * order and compare as LMDB orders them, `get` decodes msgpack and JSON documents as lmdb does, binary
  * values and keys come back as Buffers viewing the bundle's bytes (postings and word records
  * decoded from their compact form, codec.ts; decoded postings are kept within a memory budget, as
  * LMDB's pages stay in the page cache). Nothing writes: a write asked of a database throws
@@ -12,6 +12,7 @@
  * fetched (the read path uses `Buffer`, which a browser gets from the `buffer` package as
  * `globalThis.Buffer`).
  */
+import { documentCodec } from '../../store/json-documents.js';
 import { ProtoSafePackr } from '../../store/proto-safe-packr.js';
 import { readKey, writeKey } from 'ordered-binary';
 import { CacheBudget } from '../cache-budget.js';
@@ -151,7 +152,8 @@ class BundleDb<V, K> implements ReadDb<V, K> {
 
   private value(i: number): V {
     const bytes = this.valueBytes(i);
-    return (this.toc.values === 'msgpack' ? unpackr.unpack(bytes) : bytes) as V;
+    const coding = this.toc.values;
+    return (coding === 'msgpack' ? unpackr.unpack(bytes) : coding === 'json' ? documentCodec.decode(bytes) : bytes) as V;
   }
 
   get(key: K): V | undefined {
@@ -249,7 +251,7 @@ function checkSection(name: string, toc: BundleDbToc, bytes: Uint8Array, section
   const regions = [toc.keyIndex, toc.valueEnds, toc.valueBytes, ...(toc.keyBytes === undefined ? [] : [toc.keyBytes])];
   const fits = regions.every((r) => Number.isInteger(r.offset) && Number.isInteger(r.length) && r.offset >= 0 && r.length >= 0 && sections + r.offset + r.length <= bytes.length);
   const aligned = (sections + toc.keyIndex.offset) % 4 === 0 && (sections + toc.valueEnds.offset) % 4 === 0;
-  const known = ['msgpack', 'binary', 'posting', 'u32-varint'].includes(toc.values) && ['string', 'uint32', 'binary'].includes(toc.keys);
+  const known = ['msgpack', 'binary', 'json', 'posting', 'u32-varint'].includes(toc.values) && ['string', 'uint32', 'binary'].includes(toc.keys);
   if (!fits || !aligned || !known || toc.keyIndex.length !== 4 * toc.count || toc.valueEnds.length !== 4 * toc.count || (toc.keys !== 'uint32') !== (toc.keyBytes !== undefined)) {
     throw damaged();
   }

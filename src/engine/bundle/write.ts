@@ -7,8 +7,8 @@
  * Synchronous from the first read to the last, so every database is read in the same snapshot.
  * No file IO: the caller writes the bytes.
  */
-import { Packr } from 'msgpackr';
 import { writeKey } from 'ordered-binary';
+import { stringifyJson } from '../../types/json-text.js';
 import type { IndexEnv } from '../index-env.js';
 import { INDEX_DB_KEYS, INDEX_DB_VALUES, INDEX_DBS } from '../index-read-env.js';
 import { projectDocument } from '../documents/project.js';
@@ -61,7 +61,6 @@ function readEntries(name: BundleDbName, env: IndexEnv, project: ((doc: JsonObje
   const kind = INDEX_DB_KEYS[name];
   const keys: (Uint8Array | number)[] = [];
   const values: Uint8Array[] = [];
-  const packr = new Packr();
   const scratch = new Uint8Array(4096);
   for (const key of db.getKeys({})) {
     let keyBytes: Uint8Array | number;
@@ -75,7 +74,7 @@ function readEntries(name: BundleDbName, env: IndexEnv, project: ((doc: JsonObje
     }
     keys.push(keyBytes);
     const coding = CODINGS[name];
-    if (project !== null) values.push(packr.pack(project(db.get(key) as JsonObject)));
+    if (project !== null) values.push(Buffer.from(stringifyJson(project(db.get(key) as JsonObject))));
     else if (coding === 'posting' || coding === 'u32-varint') values.push(encodeValue(coding, copy(db.getBinaryFast(key)!)));
     else values.push(copy(db.getBinaryFast(key)!));
   }

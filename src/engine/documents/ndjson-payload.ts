@@ -1,7 +1,9 @@
 /**
  * Reads a task payload (NDJSON, one document per line, as the payload parsers write it)
  * synchronously: the index writer reads it inside a write transaction, whose callback cannot
- * await. A file is read in fixed-size blocks, so memory stays bounded by the block and one line.
+ * await. A file is read in fixed-size blocks, so memory stays bounded by the block and one line
+ * plus whatever lines the caller keeps (each keeps its block: the writer stores a line's bytes as
+ * its document's, store/json-documents.ts).
  * Lines split on the byte 0x0A, which never occurs inside a multi-byte UTF-8 character.
  * A document nested deeper than a document may (depth.ts) is refused before it is parsed.
  */
@@ -25,18 +27,15 @@ export interface PayloadLine {
   readonly end: number;
 }
 
-/**
- * The payload's lines, empty ones skipped, as byte ranges of a buffer that stays valid only
- * until the next line is taken (a file is read a block at a time).
- */
+/** The payload's lines, empty ones skipped, as byte ranges of buffers never written again. */
 export function ndjsonLines(source: PayloadSource): Generator<PayloadLine> {
   return 'file' in source ? fileLines(source.file) : bytesLines(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
 }
 
-/** A document of a payload and the bytes of its line. */
+/** A document of a payload and its line's bytes (its JSON text). */
 export interface PayloadDocument {
   readonly doc: JsonObject;
-  readonly bytes: number;
+  readonly text: Buffer;
 }
 
 /** The payload's documents; throws `malformed_payload` at the first one nested too deep. */
@@ -46,7 +45,7 @@ export function* readNdjson(source: PayloadSource): Generator<PayloadDocument> {
     line++;
     const deep = tooDeepAt(buffer.subarray(start, end));
     if (deep !== -1) throw documentTooDeep(line, deep + 1);
-    yield { doc: parseJson(buffer.toString('utf8', start, end)) as JsonObject, bytes: end - start };
+    yield { doc: parseJson(buffer.toString('utf8', start, end)) as JsonObject, text: buffer.subarray(start, end) };
   }
 }
 
@@ -83,11 +82,6 @@ function* fileLines(path: string): Generator<PayloadLine> {
     let block = Buffer.allocUnsafe(BLOCK_BYTES);
     let kept = 0; // bytes of an unfinished line carried over at the start of `block`
     for (;;) {
-      if (kept === block.length) {
-        const grown = Buffer.allocUnsafe(block.length * 2);
-        block.copy(grown, 0, 0, kept);
-        block = grown;
-      }
       const read = readSync(fd, block, kept, block.length - kept, null);
       const end = kept + read;
       const start = yield* endedLines(block, 0, kept, end);
@@ -95,8 +89,11 @@ function* fileLines(path: string): Generator<PayloadLine> {
         if (end > start) yield { buffer: block, start, end };
         return;
       }
-      block.copy(block, 0, start, end);
+      // a fresh block, since lines taken from this one may be kept; twice as large for a line that fills it
       kept = end - start;
+      const next = Buffer.allocUnsafe(kept === block.length ? 2 * block.length : kept < BLOCK_BYTES ? BLOCK_BYTES : block.length);
+      block.copy(next, 0, start, end);
+      block = next;
     }
   } finally {
     closeSync(fd);

@@ -17,6 +17,7 @@ import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { DocumentChange } from '../updater.js';
 import { mayBeStoredId, type JsonObject } from '../document-id.js';
 import { ownRecord, setField } from '../../types/own-record.js';
+import { putDocumentText } from '../../store/json-documents.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
@@ -135,9 +136,11 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
    * Throws `max_fields_limit_exceeded` when the documents would give the index more than
    * MAX_FIELDS fields (the transaction must then be rolled back).
    * `known` holds documents the caller already looked up (`lookup`) since the last write, so
-   * they are not read and decoded again.
+   * they are not read and decoded again. `texts` holds the JSON text of changed documents that
+   * are exactly their text's (a payload line's), stored as they are when their keys are already
+   * in field-id order instead of being encoded again.
    */
-  apply(this: DocumentStore<IndexEnv>, changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean, known?: ReadonlyMap<string, StoredDocument | null>): DocumentChange[] {
+  apply(this: DocumentStore<IndexEnv>, changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean, known?: ReadonlyMap<string, StoredDocument | null>, texts?: ReadonlyMap<string, Uint8Array>): DocumentChange[] {
     const { env } = this;
     const fields = this.fieldIds();
     const fieldIndex = new Map(fields.map((name, i) => [name, i]));
@@ -204,7 +207,9 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
         id = reused < free.length ? free[reused++]! : next++;
         env.externalIds.putSync(externalId, id);
       }
-      env.documents.putSync(id, ordered);
+      const text = inOrder ? texts?.get(externalId) : undefined;
+      if (text === undefined) env.documents.putSync(id, ordered);
+      else putDocumentText(env.documents, id, text);
       count(ordered, 1);
       applied.push({ docid: id, before: previous, after: ordered, source: doc });
     }

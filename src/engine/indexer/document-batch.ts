@@ -160,11 +160,11 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
 }
 
 /** Writes one chunk of net changes to the store and every updater. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, ahead?: AheadParts): void {
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, texts: ReadonlyMap<string, Buffer>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, ahead?: AheadParts): void {
   if (changes.size === 0) return;
   checkpoint();
   steps.enter('extracting documents');
-  const applied = new DocumentStore(env).apply(changes, false, known);
+  const applied = new DocumentStore(env).apply(changes, false, known, texts);
   shards.note(changes, applied);
   for (const updater of INDEX_UPDATERS) {
     steps.enter(updater.step);
@@ -209,7 +209,7 @@ function deleteDocids(env: IndexEnv, settings: IndexSettings, docids: Iterable<n
     changes.set(documentId(env.documents.get(docid)!, primaryKey!), null);
   }
   const count = changes.size;
-  flush(env, settings, changes, checkpoint, steps, shards);
+  flush(env, settings, changes, new Map(), checkpoint, steps, shards);
   return { count };
 }
 
@@ -226,6 +226,8 @@ function deleteUnowned(env: IndexEnv, settings: IndexSettings, owned: readonly s
  */
 class Pending {
   private readonly changes = new Map<string, JsonObject | null>();
+  /** the JSON text of the changes that are a payload line's document as it was sent */
+  private readonly texts = new Map<string, Buffer>();
   /** documents looked up in the store since the last flush, handed to it so it reads them once */
   private readonly stored = new Map<string, StoredDocument | null>();
   private readonly store: DocumentStore;
@@ -252,16 +254,22 @@ class Pending {
     return stored?.doc;
   }
 
-  /** Holds a change; `bytes`: its payload line's, when it comes from a payload. */
-  set(id: string, doc: JsonObject | null, bytes = 0): void {
+  /**
+   * Holds a change; `line`: its payload line, when it comes from a payload, and `unchanged` when
+   * `doc` is that line's document (the store can then keep the line's bytes).
+   */
+  set(id: string, doc: JsonObject | null, line?: Buffer, unchanged = false): void {
     this.changes.set(id, doc);
-    this.heldBytes += bytes;
+    if (unchanged) this.texts.set(id, line!);
+    else this.texts.delete(id);
+    this.heldBytes += line?.length ?? 0;
     if (this.changes.size >= CHUNK_DOCS || this.heldBytes >= this.chunkBytes) this.flush();
   }
 
   flush(): void {
-    flush(this.env, this.settings, this.changes, this.checkpoint, this.steps, this.shards, this.stored, this.ahead);
+    flush(this.env, this.settings, this.changes, this.texts, this.checkpoint, this.steps, this.shards, this.stored, this.ahead);
     this.stored.clear();
+    this.texts.clear();
     this.heldBytes = 0;
   }
 }
@@ -269,7 +277,7 @@ class Pending {
 /** Applies addition number `index` of the batch. */
 function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iterable<PayloadDocument>, settings: IndexSettings): void {
   let line = 0;
-  for (const { doc, bytes } of docs) {
+  for (const { doc, text } of docs) {
     const at = line++;
     const id = documentId(doc, key);
     if (!pending.shards.keeps(id)) continue;
@@ -277,7 +285,7 @@ function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iter
     if (op.skipMissing && base === undefined) continue;
     const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
     if (next === doc) pending.ahead?.note(doc, index, at);
-    pending.set(id, next, bytes);
+    pending.set(id, next, text, next === doc);
   }
 }
 

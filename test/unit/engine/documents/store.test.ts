@@ -95,3 +95,16 @@ describe('DocumentStore field order', () => {
     expect(Object.getOwnPropertyDescriptor(stored, '__proto__')?.value).toEqual([2]);
   });
 });
+
+describe('DocumentStore.apply with the documents\' JSON text', () => {
+  it('stores a payload line\'s bytes when its keys are in field-id order, and encodes a document whose keys are not', () => {
+    const env = envs.get('index');
+    const store = new DocumentStore(env);
+    const lines = ['{"id":1, "title":"a"}', '{"title":"b","id":2}'].map((line) => Buffer.from(line));
+    const docs = lines.map((line) => JSON.parse(line.toString()) as JsonObject);
+    env.root.transactionSync(() => store.apply(new Map([['1', docs[0]!], ['2', docs[1]!]]), false, undefined, new Map([['1', lines[0]!], ['2', lines[1]!]])));
+    expect(env.documents.getBinary(store.docidOf('1')!)).toEqual(lines[0]);
+    expect(env.documents.getBinary(store.docidOf('2')!)!.toString()).toBe('{"id":2,"title":"b"}');
+    expect(store.get('2')).toEqual({ id: 2, title: 'b' });
+  });
+});

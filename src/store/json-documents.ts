@@ -1,0 +1,43 @@
+/**
+ * The values of an index's documents database: each document as its JSON text (UTF-8), as
+ * Meilisearch keeps a document's fields as JSON values.
+ *
+ * Why JSON rather than msgpack: a payload line the batch stores unchanged (the common case of an
+ * addition) is already its document's JSON, so the index writer puts the line's bytes as they
+ * are instead of encoding the parsed object again (msgpackr's `pack` was a sixth of the writer's
+ * time in a load, and V8 kept recompiling it as new document shapes reached it). Reading back
+ * goes through `parseJson`, so 64-bit integers and `__proto__` keys come back as they were sent.
+ *
+ * `encode` takes a document object, or a Uint8Array that already holds a document's JSON text
+ * (a stored document is never a Uint8Array). `decode` also reads the msgpack values of indexes
+ * written before: those always start with msgpackr's record extension (0xd4), never with `{`.
+ * lmdb uses an encoder object with `encode` and `decode` as it is (open.js); without
+ * `needsStableBuffer` it hands `decode` its shared read buffer, whose `length` it sets to the value's.
+ */
+import type { Database } from 'lmdb';
+import { parseJson, stringifyJson } from '../types/json-text.js';
+import { ProtoSafePackr } from './proto-safe-packr.js';
+
+const OPEN_BRACE = 0x7b;
+
+/** Decodes the msgpack documents of older indexes, as lmdb's default encoder for them did. */
+const legacy = new ProtoSafePackr({ copyBuffers: true });
+
+export const documentCodec = {
+  encode(value: unknown): Uint8Array | string {
+    return value instanceof Uint8Array ? value : stringifyJson(value);
+  },
+  decode(source: Uint8Array): unknown {
+    const bytes = Buffer.from(source.buffer, source.byteOffset, source.length);
+    return bytes[0] === OPEN_BRACE ? parseJson(bytes.toString('utf8')) : legacy.unpack(bytes);
+  },
+};
+
+/** Stores `text`, a document's JSON text, as document `docid` of `documents` (opened with JSON_DOCUMENT_VALUES). */
+export function putDocumentText(documents: Database<Record<string, unknown>, number>, docid: number, text: Uint8Array): void {
+  // the codec takes the bytes as they are; the database's type only knows documents
+  (documents as unknown as Database<Uint8Array, number>).putSync(docid, text);
+}
+
+/** The `openDB` option of the documents database. */
+export const JSON_DOCUMENT_VALUES = { encoder: documentCodec };
