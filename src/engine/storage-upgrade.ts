@@ -6,10 +6,12 @@
  *   1 → 2: postings of more than BLOCK_ENTRIES documents, stored whole, are split into blocks
  *          (posting-blocks.ts), for words and prefixes.
  *   2 → 3: every posting and block still in the columns layout is packed (words/postings.ts).
+ *   3 → 4: every document stored as msgpack is stored as its JSON text (documents/store.ts).
  */
 import { STORE_FORMAT_VERSION } from '../store/env.js';
 import { INDEX_MAIN_KEYS } from './index-read-env.js';
 import { type IndexEnv } from './index-env.js';
+import { storeAsJson } from './documents/store.js';
 import { packColumnPostings, prefixPostings, splitOversizedPostings, wordPostings } from './words/posting-blocks.js';
 
 /** The format the environment records, or `fallback` (its instance's) when it records none. */
@@ -29,6 +31,8 @@ export interface IndexUpgrade {
   split: number;
   /** values (postings and blocks) it packed */
   packed: number;
+  /** documents it stored as their JSON text */
+  documents: number;
 }
 
 /** Converts `env` from format `from`. `checkpoint` throws to interrupt (nothing is then written). */
@@ -36,9 +40,11 @@ export function upgradeIndexEnv(env: IndexEnv, from: number, checkpoint: () => v
   return env.root.transactionSync(() => {
     let split = 0;
     let packed = 0;
+    let documents = 0;
     if (from < 2) split += splitOversizedPostings(wordPostings(env), checkpoint) + splitOversizedPostings(prefixPostings(env), checkpoint);
     if (from < 3) packed += packColumnPostings(env.wordDocids, checkpoint) + packColumnPostings(env.prefixDocids, checkpoint) + packColumnPostings(env.postingBlocks, checkpoint);
+    if (from < 4) documents += storeAsJson(env, checkpoint);
     stampIndexFormat(env);
-    return { split, packed };
+    return { split, packed, documents };
   });
 }

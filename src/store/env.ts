@@ -28,13 +28,15 @@ import { INSTANCE_DBS, MAIN_KEYS } from './dbs.js';
  *      batch, engine/applied-batch.ts) need no new format.
  *   3: postings are packed as varints (engine/words/postings.ts), which a format-2 reader would
  *      read as columns of u32.
+ *   4: documents are stored as their JSON text (store/json-documents.ts), which a format-3 reader
+ *      would decode as msgpack (a `{` reads as the number 123).
  * A database of an older format opens only with `--upgrade-db`, whose `upgradeDatabase` task
  * (tasks/process/upgrade.ts, engine/storage-upgrade.ts) converts it.
  */
-export const STORE_FORMAT_VERSION = 3;
+export const STORE_FORMAT_VERSION = 4;
 
 /** Older formats `--upgrade-db` converts. */
-export const UPGRADABLE_FORMATS: ReadonlySet<number> = new Set([1, 2]);
+export const UPGRADABLE_FORMATS: ReadonlySet<number> = new Set([1, 2, 3]);
 
 export class StoreVersionError extends Error {}
 

@@ -10,7 +10,8 @@
  *
  * `encode` takes a document object, or a Uint8Array that already holds a document's JSON text
  * (a stored document is never a Uint8Array). `decode` also reads the msgpack values of indexes
- * written before: those always start with msgpackr's record extension (0xd4), never with `{`.
+ * of storage format 3 or older (store/env.ts), which an upgrade converts (documents/store.ts
+ * `storeAsJson`): those always start with msgpackr's record extension (0xd4), never with `{`.
  * lmdb uses an encoder object with `encode` and `decode` as it is (open.js); without
  * `needsStableBuffer` it hands `decode` its shared read buffer, whose `length` it sets to the value's.
  */
@@ -23,13 +24,18 @@ const OPEN_BRACE = 0x7b;
 /** Decodes the msgpack documents of older indexes, as lmdb's default encoder for them did. */
 const legacy = new ProtoSafePackr({ copyBuffers: true });
 
+/** Whether a stored value is a document's JSON text, not the msgpack of an older index. */
+export function isDocumentText(stored: Uint8Array): boolean {
+  return stored[0] === OPEN_BRACE;
+}
+
 export const documentCodec = {
   encode(value: unknown): Uint8Array | string {
     return value instanceof Uint8Array ? value : stringifyJson(value);
   },
   decode(source: Uint8Array): unknown {
     const bytes = Buffer.from(source.buffer, source.byteOffset, source.length);
-    return bytes[0] === OPEN_BRACE ? parseJson(bytes.toString('utf8')) : legacy.unpack(bytes);
+    return isDocumentText(bytes) ? parseJson(bytes.toString('utf8')) : legacy.unpack(bytes);
   },
 };
 

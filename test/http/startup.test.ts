@@ -103,9 +103,9 @@ describe('server start-up', () => {
     await root.close();
     const { code, stderr } = await runCli(['--db-path', dbPath, '--http-addr', '127.0.0.1:0']);
     expect(code).toBe(1);
-    expect(stderr).toContain('Your database version (999.0.0) is incompatible with your current engine version (3.0.0).');
+    expect(stderr).toContain('Your database version (999.0.0) is incompatible with your current engine version (4.0.0).');
     const upgrading = await runCli(['--db-path', dbPath, '--http-addr', '127.0.0.1:0', '--upgrade-db']);
     expect(upgrading.code).toBe(1);
-    expect(upgrading.stderr.trim()).toBe('Database version 999.0.0 is higher than the Meilisearch version 3.0.0. Downgrade is not supported');
+    expect(upgrading.stderr.trim()).toBe('Database version 999.0.0 is higher than the Meilisearch version 4.0.0. Downgrade is not supported');
   });
 });

@@ -17,7 +17,7 @@ import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { DocumentChange } from '../updater.js';
 import { mayBeStoredId, type JsonObject } from '../document-id.js';
 import { ownRecord, setField } from '../../types/own-record.js';
-import { putDocumentText } from '../../store/json-documents.js';
+import { isDocumentText, putDocumentText } from '../../store/json-documents.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
@@ -224,4 +224,22 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
     else noteDocuments(env, applied.map((change) => change.docid));
     return applied;
   }
+}
+
+/**
+ * Stores every document of `env` that is not yet its JSON text (an index of storage format 3 or
+ * older kept msgpack) as its JSON text; answers how many. Call inside a write transaction;
+ * `checkpoint` throws to interrupt it.
+ */
+export function storeAsJson(env: IndexEnv, checkpoint: () => void): number {
+  let stored = 0;
+  // keys first: the puts below would otherwise move the cursor the range reads
+  const docids = [...env.documents.getKeys({})];
+  for (const [at, docid] of docids.entries()) {
+    if (at % 10_000 === 0) checkpoint();
+    if (isDocumentText(env.documents.getBinaryFast(docid)!)) continue;
+    env.documents.putSync(docid, env.documents.get(docid)!);
+    stored++;
+  }
+  return stored;
 }

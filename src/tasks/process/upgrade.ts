@@ -69,7 +69,7 @@ export const processUpgrade: BatchProcessor = async (ctx, tasks) => {
       if (current) continue;
       let uuid = await compactedCopy(record.uuid);
       const converted = await ctx.indexEnvs.use(uuid, async (env) => upgradeIndexEnv(env, indexFormat(env, from), checkpoint));
-      if (converted.split + converted.packed > 0) {
+      if (converted.split + converted.packed + converted.documents > 0) {
         // the conversion rewrote values in one transaction, and only later writes reuse the pages
         // it freed: a second compacting copy drops them (a movies index: 144 MiB → 80 MiB)
         const converting = uuid;

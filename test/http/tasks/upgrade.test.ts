@@ -15,7 +15,7 @@ import { packDirectory } from '../../../src/store/archive.js';
 import { formatFacts, makePreviousFormatDb, previousFormatProblems, searchAnswers, SMALL_INDEXES } from '../../fixtures/upgrade/make-previous-format.js';
 
 const INCOMPATIBLE =
-  'Your database version (1.0.0) is incompatible with your current engine version (3.0.0).\n' +
+  'Your database version (1.0.0) is incompatible with your current engine version (4.0.0).\n' +
   'To migrate data between Meilisearch versions, please follow our guide on https://www.meilisearch.com/docs/learn/update_and_migration/updating.\n' +
   'Alternatively, you can set the `--upgrade-db` flag (or the `MEILI_UPGRADE_DB` environment variable) to upgrade the database on startup.';
 
@@ -87,9 +87,9 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
     expect(upgrade).toMatchObject({ type: 'upgradeDatabase', indexUid: null });
     // registered before anything else: every older task is the fixture's
     const done = await waitTask(server, upgrade.uid, 30_000);
-    expect(done).toMatchObject({ status: 'succeeded', error: null, details: { upgradeFrom: 'v1.0.0', upgradeTo: 'v3.0.0' } });
+    expect(done).toMatchObject({ status: 'succeeded', error: null, details: { upgradeFrom: 'v1.0.0', upgradeTo: 'v4.0.0' } });
     const batch = (await call(server, 'GET', `/batches/${done.batchUid}`)).body;
-    expect(batch.details).toEqual({ upgradeFrom: 'v1.0.0', upgradeTo: 'v3.0.0' });
+    expect(batch.details).toEqual({ upgradeFrom: 'v1.0.0', upgradeTo: 'v4.0.0' });
     expect(batch.batchStrategy).toBe('stopped after the last task of type `upgradeDatabase` because they cannot be batched with tasks of any other type.');
     expect(Object.keys(batch.stats.progressTrace)).toContain('processing tasks > upgrading user indexes > Upgrading index `books`');
     expect(await searchAnswers(server)).toEqual(answers);
@@ -102,7 +102,7 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
     // now in the current format, its large postings split: it starts without the flag, and writes run again
     await server.stop();
     const facts = await formatFacts(dbPath);
-    expect(facts).toMatchObject({ instance: 3, indexes: before.map(() => 3), columnPostings: 0 });
+    expect(facts).toMatchObject({ instance: 4, indexes: before.map(() => 4), columnPostings: 0, msgpackDocuments: 0 });
     expect(facts.postingBlocks).toBeGreaterThan(0);
     const again = await start(dbPath);
     expect(await upgradeTasks(again)).toHaveLength(1);
@@ -160,7 +160,7 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
     const server = await start(dbPath, { args: ['--upgrade-db'], env: { QUARRY_TEST_UPGRADE_FAILS: '1' } });
     const [upgrade] = await upgradeTasks(server);
     const failed = await waitTask(server, upgrade.uid, 30_000);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: 'internal', type: 'internal' }, details: { upgradeFrom: 'v1.0.0', upgradeTo: 'v3.0.0' } });
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'internal', type: 'internal' }, details: { upgradeFrom: 'v1.0.0', upgradeTo: 'v4.0.0' } });
     expect(failed.error.message).toContain('the upgrade failed on purpose');
     // no task runs after a failed upgrade; searches still answer from the old data
     const held = await call(server, 'POST', '/indexes', { uid: 'held' });
@@ -190,7 +190,7 @@ describe('a database in the previous storage format', { timeout: 60_000 }, () =>
     dirs.push(path.dirname(dbPath));
     const server = await start(dbPath, { args: ['--import-snapshot', snapshot] });
     const [upgrade] = await upgradeTasks(server);
-    expect(await waitTask(server, upgrade.uid, 30_000)).toMatchObject({ status: 'succeeded', details: { upgradeFrom: 'v1.0.0', upgradeTo: 'v3.0.0' } });
+    expect(await waitTask(server, upgrade.uid, 30_000)).toMatchObject({ status: 'succeeded', details: { upgradeFrom: 'v1.0.0', upgradeTo: 'v4.0.0' } });
     expect(await searchAnswers(server)).toEqual(answers);
   });
 });

@@ -1,7 +1,8 @@
 // The index conversion of the storage upgrade on a real environment: from format 1, postings
 // stored whole beyond BLOCK_ENTRIES are split; from formats 1 and 2, every posting and block in
-// the columns layout is packed; the contents stay the same, and an interrupted conversion leaves
-// the environment as it was.
+// the columns layout is packed; from formats 1 to 3, every document kept as msgpack is stored as
+// its JSON text; the contents stay the same, and an interrupted conversion leaves the
+// environment as it was.
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { INDEX_MAIN_KEYS } from '../../../src/engine/index-read-env.js';
@@ -9,6 +10,9 @@ import { indexFormat, upgradeIndexEnv } from '../../../src/engine/storage-upgrad
 import { BLOCK_ENTRIES, PostingWriter, prefixPostings, readPosting, wordPostings } from '../../../src/engine/words/posting-blocks.js';
 import { decodePosting, PACKED } from '../../../src/engine/words/postings.js';
 import { STORE_FORMAT_VERSION } from '../../../src/store/env.js';
+import { ProtoSafePackr } from '../../../src/store/proto-safe-packr.js';
+import { INDEX_DBS } from '../../../src/engine/index-read-env.js';
+import { parseJson, stringifyJson } from '../../../src/types/json-text.js';
 import { openTestIndex, type TestIndex } from './search/harness.js';
 
 let index: TestIndex | undefined;
@@ -51,7 +55,7 @@ describe('upgradeIndexEnv from format 1', () => {
     const env = index.env;
     const before = ['common', 'rare'].map((key) => snapshot(readPosting(wordPostings(env), key)));
     expect(indexFormat(env, 1)).toBe(1);
-    expect(upgradeIndexEnv(env, 1, () => {})).toEqual({ split: 2, packed: 1 });
+    expect(upgradeIndexEnv(env, 1, () => {})).toEqual({ split: 2, packed: 1, documents: 0 });
     expect(['common', 'rare'].map((key) => snapshot(readPosting(wordPostings(env), key)))).toEqual(before);
     expect(readPosting(prefixPostings(env), 'co').docids.length).toBe(BLOCK_ENTRIES + 1);
     // common: 3 blocks (head + 2), co: 2 blocks (head + 1)
@@ -104,7 +108,7 @@ describe('upgradeIndexEnv from format 2', () => {
     expect(packedCount(env.wordDocids.getRange())).toBe(0);
     const before = ['common', 'rare'].map((key) => snapshot(readPosting(wordPostings(env), key)));
     const prefixBefore = snapshot(readPosting(prefixPostings(env), 'co'));
-    expect(upgradeIndexEnv(env, indexFormat(env, 3), () => {})).toEqual({ split: 0, packed: 2 + 1 + 3 });
+    expect(upgradeIndexEnv(env, indexFormat(env, 3), () => {})).toEqual({ split: 0, packed: 2 + 1 + 3, documents: 0 });
     expect(['common', 'rare'].map((key) => snapshot(readPosting(wordPostings(env), key)))).toEqual(before);
     expect(snapshot(readPosting(prefixPostings(env), 'co'))).toEqual(prefixBefore);
     expect(before[0]!.id).toBe(4);
@@ -113,3 +117,43 @@ describe('upgradeIndexEnv from format 2', () => {
   });
 });
 
+describe('upgradeIndexEnv from format 3', () => {
+  const DOCS = ['{"id":1,"title":"a","__proto__":{"x":[1]}}', '{"id":2,"big":18446744073709551615}', '{"id":3,"title":"json already"}'];
+
+  /** An index whose documents 1 and 2 are stored as format 3 stored them (msgpack), 3 as JSON text. */
+  function formatThreeIndex(): TestIndex {
+    const opened = openTestIndex();
+    opened.write(Object.fromEntries(DOCS.map((text) => [String((parseJson(text) as { id: number }).id), parseJson(text) as Record<string, unknown>])));
+    const raw = opened.env.root.openDB<Buffer, number>({ name: INDEX_DBS.documents, keyEncoding: 'uint32', encoding: 'binary' });
+    const packr = new ProtoSafePackr();
+    opened.env.root.transactionSync(() => {
+      for (const docid of [0, 1]) raw.putSync(docid, Buffer.from(packr.pack(opened.env.documents.get(docid))));
+      opened.env.main.putSync(INDEX_MAIN_KEYS.format, 3);
+    });
+    return opened;
+  }
+
+  const texts = (env: TestIndex['env']) => [0, 1, 2].map((docid) => env.documents.getBinary(docid)!.toString('utf8'));
+
+  it('stores every msgpack document as its JSON text, 64-bit integers and `__proto__` keys kept', () => {
+    index = formatThreeIndex();
+    const env = index.env;
+    expect(texts(env).map((text) => text.startsWith('{'))).toEqual([false, false, true]);
+    expect(upgradeIndexEnv(env, indexFormat(env, 3), () => {})).toEqual({ split: 0, packed: 0, documents: 2 });
+    expect(texts(env)).toEqual(DOCS);
+    expect(stringifyJson(env.documents.get(1))).toBe(DOCS[1]);
+    expect(indexFormat(env, 3)).toBe(STORE_FORMAT_VERSION);
+  });
+
+  it('writes nothing when interrupted', () => {
+    index = formatThreeIndex();
+    const env = index.env;
+    expect(() =>
+      upgradeIndexEnv(env, 3, () => {
+        throw new Error('canceled');
+      }),
+    ).toThrow('canceled');
+    expect(texts(env).map((text) => text.startsWith('{'))).toEqual([false, false, true]);
+    expect(indexFormat(env, 1)).toBe(3);
+  });
+});

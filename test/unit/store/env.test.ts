@@ -23,7 +23,7 @@ async function writeVersion(format: number): Promise<void> {
 }
 
 const INCOMPATIBLE =
-  'Your database version (1.0.0) is incompatible with your current engine version (3.0.0).\n' +
+  'Your database version (1.0.0) is incompatible with your current engine version (4.0.0).\n' +
   'To migrate data between Meilisearch versions, please follow our guide on https://www.meilisearch.com/docs/learn/update_and_migration/updating.\n' +
   'Alternatively, you can set the `--upgrade-db` flag (or the `MEILI_UPGRADE_DB` environment variable) to upgrade the database on startup.';
 
@@ -46,29 +46,32 @@ describe('openInstanceStore', () => {
 
   it('refuses a format 1 store (no split postings) without --upgrade-db, with v1.50 wording, and leaves its record', async () => {
     await writeVersion(1);
-    expect(STORE_FORMAT_VERSION).toBe(3);
+    expect(STORE_FORMAT_VERSION).toBe(4);
     expect(refusal(false)).toBe(INCOMPATIBLE);
     const store = openInstanceStore(dbPath, '1.2.3', true);
     expect(store.main.get('version')).toEqual({ format: 1, pkgVersion: '0.0.9' });
     await store.close();
   });
 
-  it('refuses a format 2 store (postings in columns) without --upgrade-db and opens it with the flag, its record kept', async () => {
-    await writeVersion(2);
-    expect(refusal(false)).toBe(INCOMPATIBLE.replace('(1.0.0)', '(2.0.0)'));
+  it.each([
+    [2, 'postings in columns'],
+    [3, 'documents as msgpack'],
+  ])('refuses a format %i store (%s) without --upgrade-db and opens it with the flag, its record kept', async (format) => {
+    await writeVersion(format);
+    expect(refusal(false)).toBe(INCOMPATIBLE.replace('(1.0.0)', `(${format}.0.0)`));
     const store = openInstanceStore(dbPath, '1.2.3', true);
-    expect(store.main.get('version')).toEqual({ format: 2, pkgVersion: '0.0.9' });
+    expect(store.main.get('version')).toEqual({ format, pkgVersion: '0.0.9' });
     await store.close();
   });
 
   it('refuses a newer format, as a downgrade with --upgrade-db', async () => {
-    await writeVersion(4);
-    expect(refusal(false)).toContain('Your database version (4.0.0) is incompatible with your current engine version (3.0.0).');
-    expect(refusal(true)).toBe('Database version 4.0.0 is higher than the Meilisearch version 3.0.0. Downgrade is not supported');
+    await writeVersion(5);
+    expect(refusal(false)).toContain('Your database version (5.0.0) is incompatible with your current engine version (4.0.0).');
+    expect(refusal(true)).toBe('Database version 5.0.0 is higher than the Meilisearch version 4.0.0. Downgrade is not supported');
   });
 
   it('refuses a format too old to upgrade even with --upgrade-db', async () => {
     await writeVersion(0);
-    expect(refusal(true)).toBe('Database version 0.0.0 is too old to be upgraded via `--upgrade-db`. Please generate a dump using the v0.0.0 and import it in the v3.0.0');
+    expect(refusal(true)).toBe('Database version 0.0.0 is too old to be upgraded via `--upgrade-db`. Please generate a dump using the v0.0.0 and import it in the v4.0.0');
   });
 });
