@@ -96,9 +96,10 @@ export interface ReadRange<K> {
 
 /**
  * The reads of one database, with lmdb's meaning: `get` decodes the stored value (msgpack, JSON
- * for documents, or a Buffer for binary databases), `getBinary` gives its bytes, `getBinaryFast` too but possibly in
- * a buffer the next read reuses (so it is read before the next lookup), ranges are in key order
- * (ordered-binary bytes for string keys, numeric for u32 keys, bytewise for binary keys).
+ * for documents, or a Buffer for binary databases), `getBinary` gives its bytes, `getBinaryFast`
+ * too but possibly in a buffer the next read reuses (so it is read before the next lookup),
+ * ranges are in key order (ordered-binary bytes for string keys, numeric for u32 keys, bytewise
+ * for binary keys).
  */
 export interface ReadDb<V, K> {
   get(key: K): V | undefined;

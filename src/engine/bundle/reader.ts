@@ -2,8 +2,8 @@
  * Opens an index bundle (format.ts) from its bytes: an `IndexReadEnv` whose databases are the
  * bundle's sorted keys with their values decoded on demand, read in place from the one buffer.
  * The engine's read path (search, facets, filters, formatting) runs over it as over LMDB: keys
- * order and compare as LMDB orders them, `get` decodes msgpack and JSON documents as lmdb does, binary
- * values and keys come back as Buffers viewing the bundle's bytes (postings and word records
+ * order and compare as LMDB orders them, `get` decodes msgpack and JSON documents as lmdb does,
+ * binary values and keys come back as Buffers viewing the bundle's bytes (postings and word records
  * decoded from their compact form, codec.ts; decoded postings are kept within a memory budget, as
  * LMDB's pages stay in the page cache). Nothing writes: a write asked of a database throws
  * `BundleReadOnlyError`.

@@ -2,7 +2,7 @@
  * Writes an index bundle (format.ts) from an index's LMDB environment: every database the read
  * path reads, copied entry by entry in LMDB's key order with the stored value bytes as they are
  * (postings and word records in a compact form that decodes to them, codec.ts), so that the
- * bundle reader (reader.ts) answers every read as LMDB does. Documents can be
+ * bundle reader (reader.ts) answers every read as LMDB does. Documents (their JSON text) can be
  * projected to some fields (`fields`), which then are all a search over the bundle shows.
  * Synchronous from the first read to the last, so every database is read in the same snapshot.
  * No file IO: the caller writes the bytes.

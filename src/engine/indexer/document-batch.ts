@@ -255,13 +255,13 @@ class Pending {
   }
 
   /**
-   * Holds a change; `line`: its payload line, when it comes from a payload, and `unchanged` when
-   * `doc` is that line's document (the store can then keep the line's bytes).
+   * Holds a change; `line`: its payload line, when it comes from a payload; `text`: that line
+   * again when `doc` is exactly its document (the store can then keep the line's bytes).
    */
-  set(id: string, doc: JsonObject | null, line?: Buffer, unchanged = false): void {
+  set(id: string, doc: JsonObject | null, line?: Buffer, text?: Buffer): void {
     this.changes.set(id, doc);
-    if (unchanged) this.texts.set(id, line!);
-    else this.texts.delete(id);
+    if (text === undefined) this.texts.delete(id);
+    else this.texts.set(id, text);
     this.heldBytes += line?.length ?? 0;
     if (this.changes.size >= CHUNK_DOCS || this.heldBytes >= this.chunkBytes) this.flush();
   }
@@ -285,7 +285,7 @@ function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iter
     if (op.skipMissing && base === undefined) continue;
     const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
     if (next === doc) pending.ahead?.note(doc, index, at);
-    pending.set(id, next, text, next === doc);
+    pending.set(id, next, text, next === doc ? text : undefined);
   }
 }
 
