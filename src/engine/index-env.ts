@@ -38,6 +38,9 @@ export interface IndexEnv extends IndexReadEnv {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** The `openDB` options of each value encoding: msgpack values (the field distribution) and JSON documents keep a `__proto__` key. */
+const VALUE_OPTIONS = { binary: { encoding: 'binary' as const }, msgpack: PROTO_SAFE_VALUES, json: JSON_DOCUMENT_VALUES };
+
 /** An index's initial memory map: room for a mid-sized index before the first growth. */
 const INITIAL_MAP_BYTES = 1024 ** 3;
 
@@ -59,8 +62,7 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   const options = (db: keyof typeof INDEX_DBS) => ({
     name: INDEX_DBS[db],
     ...(INDEX_DB_KEYS[db] === 'string' ? {} : { keyEncoding: INDEX_DB_KEYS[db] }),
-    // msgpack values keep a `__proto__` key (the field distribution); so do JSON documents
-    ...{ binary: { encoding: 'binary' as const }, msgpack: PROTO_SAFE_VALUES, json: JSON_DOCUMENT_VALUES }[INDEX_DB_VALUES[db]],
+    ...VALUE_OPTIONS[INDEX_DB_VALUES[db]],
   });
   return {
     uuid,

@@ -17,6 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Caller } from '../auth/caller.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { IndexEnvs } from '../engine/index-env.js';
@@ -63,8 +64,6 @@ const FACET_SEARCHES: FacetSearchQuery[] = [
 // V8 interprets a function's bytecode its first times and compiles it further once it has run a
 // while: a second round took a new index's first facet searches from ~0.75 to ~0.5 ms CPU.
 const ROUNDS = 2;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Runs the warm-up searches; resolves once the temporary index is closed. Never throws: a

@@ -17,7 +17,7 @@ import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { DocumentChange } from '../updater.js';
 import { mayBeStoredId, type JsonObject } from '../document-id.js';
 import { ownRecord, setField } from '../../types/own-record.js';
-import { isDocumentText, putDocumentText } from '../../store/json-documents.js';
+import { documentCodec, isDocumentText, putDocumentText } from '../../store/json-documents.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
@@ -237,8 +237,10 @@ export function storeAsJson(env: IndexEnv, checkpoint: () => void): number {
   const docids = [...env.documents.getKeys({})];
   for (const [at, docid] of docids.entries()) {
     if (at % 10_000 === 0) checkpoint();
-    if (isDocumentText(env.documents.getBinaryFast(docid)!)) continue;
-    env.documents.putSync(docid, env.documents.get(docid)!);
+    const bytes = env.documents.getBinaryFast(docid)!;
+    if (isDocumentText(bytes)) continue;
+    // decoded from the bytes just read (before the next read reuses their buffer), not read again
+    env.documents.putSync(docid, documentCodec.decode(bytes) as JsonObject);
     stored++;
   }
   return stored;

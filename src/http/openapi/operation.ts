@@ -26,7 +26,6 @@ const QUERY_VALUE_SCHEMAS = new Map<unknown, object>([
 
 const BODY_ERRORS: ErrorCode[] = ['missing_payload', 'malformed_payload', 'payload_too_large', 'invalid_content_type', 'missing_content_type'];
 
-
 export interface OperationSchema {
   summary: string;
   operationId: string;
