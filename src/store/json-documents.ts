@@ -15,7 +15,6 @@
  * lmdb uses an encoder object with `encode` and `decode` as it is (open.js); without
  * `needsStableBuffer` it hands `decode` its shared read buffer, whose `length` it sets to the value's.
  */
-import type { Database } from 'lmdb';
 import { parseJson, stringifyJson } from '../types/json-text.js';
 import { ProtoSafePackr } from './proto-safe-packr.js';
 
@@ -38,12 +37,6 @@ export const documentCodec = {
     return isDocumentText(bytes) ? parseJson(bytes.toString('utf8')) : legacy.unpack(bytes);
   },
 };
-
-/** Stores `text`, a document's JSON text, as document `docid` of `documents` (opened with JSON_DOCUMENT_VALUES). */
-export function putDocumentText(documents: Database<Record<string, unknown>, number>, docid: number, text: Uint8Array): void {
-  // the codec takes the bytes as they are; the database's type only knows documents
-  (documents as unknown as Database<Uint8Array, number>).putSync(docid, text);
-}
 
 /** The `openDB` option of the documents database. */
 export const JSON_DOCUMENT_VALUES = { encoder: documentCodec };

@@ -17,7 +17,8 @@ import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { DocumentChange } from '../updater.js';
 import { mayBeStoredId, type JsonObject } from '../document-id.js';
 import { ownRecord, setField } from '../../types/own-record.js';
-import { documentCodec, isDocumentText, putDocumentText } from '../../store/json-documents.js';
+import { documentCodec, isDocumentText } from '../../store/json-documents.js';
+import { TailPuts } from '../../store/tail-puts.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
@@ -162,6 +163,7 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
         else distribution[key] = value;
       }
     };
+    const documents = new TailPuts(env.documents);
     const freed: number[] = [];
     // free docids are taken from the front with a cursor: shifting would be quadratic
     let reused = 0;
@@ -208,8 +210,7 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
         env.externalIds.putSync(externalId, id);
       }
       const text = inOrder ? texts?.get(externalId) : undefined;
-      if (text === undefined) env.documents.putSync(id, ordered);
-      else putDocumentText(env.documents, id, text);
+      documents.put(id, text ?? ordered);
       count(ordered, 1);
       applied.push({ docid: id, before: previous, after: ordered, source: doc });
     }

@@ -24,6 +24,7 @@ import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import type { AheadParts } from './ahead-parts.js';
 import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
+import { TailPuts } from '../../store/tail-puts.js';
 import { takeAheadChunk, type ChunkChanges } from './ahead-chunk.js';
 import type { DocWords } from './doc-words.js';
 import { extractorFor, SearchFieldIds, searchableMatcher, wordOfKey, wordShape, type WordExtractor } from './extract.js';
@@ -150,10 +151,11 @@ function applyChunk(env: IndexEnv, settings: IndexSettings, changes: readonly Do
   });
 
   const forward = new ForwardEncoder();
+  const records = new TailPuts(env.docWords);
   changes.forEach((change, i) => {
     const now = chunk.forward(i);
     if (now === null) env.docWords.removeSync(change.docid);
-    else env.docWords.putSync(change.docid, forward.encode(now.fieldPairs, now.words, ids, now.tokenWords, now.tokenPlaces));
+    else records.put(change.docid, forward.encode(now.fieldPairs, now.words, ids, now.tokenWords, now.tokenPlaces));
   });
 
   env.main.putSync(INDEX_MAIN_KEYS.nextWordId, nextId);
