@@ -2,9 +2,10 @@
  * Puts into a database keyed by docid (uint32) that append past its last key where they can.
  *
  * Why: an addition gives new documents docids above every one the index holds, in ascending
- * order, and LMDB, asked to insert past a full leaf page's last key, splits that page in half and
- * leaves the left half half-empty for good. With MDB_APPEND it starts a new page instead, so a
- * load's documents and forward records fill their pages: fewer pages on disk and in the map.
+ * order. Put one by one, each past the last key, they leave LMDB's split leaf pages part empty
+ * (a movies load's documents and forward records took 1.2 times the pages they fill appended);
+ * with MDB_APPEND a full page stays full and the next key starts a new one: fewer pages on disk
+ * and in the map.
  * A key at or below the last one (a replaced document, a reused docid) is an ordinary put.
  */
 import type { Database } from 'lmdb';

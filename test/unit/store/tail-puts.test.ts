@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 const value = (key: number) => Buffer.alloc(100 + (key % 900), key % 251);
-const leafPages = () => db.getStats().treeLeafPageCount as number;
+const leafPages = () => (db.getStats() as { treeLeafPageCount: number }).treeLeafPageCount;
 
 describe('TailPuts', () => {
   it('fills the leaf pages of ascending docids that an ordinary put leaves split in half', () => {

@@ -108,3 +108,19 @@ describe('DocumentStore.apply with the documents\' JSON text', () => {
     expect(store.get('2')).toEqual({ id: 2, title: 'b' });
   });
 });
+
+describe('DocumentStore.apply page use', () => {
+  it('fills the documents\' leaf pages with a load of new documents, and keeps replacing and adding after it', () => {
+    const env = envs.get('index');
+    const store = new DocumentStore(env);
+    const docs = Array.from({ length: 3000 }, (_, id) => ({ id, text: 'x'.repeat(300 + (id % 400)) }));
+    write(store, env, new Map(docs.map((doc) => [String(doc.id), doc])));
+    const bytes = docs.reduce((sum, doc) => sum + JSON.stringify(doc).length + 16, 0);
+    // appended: 1.08 times the pages these bytes need; put one by one past the last key: 1.27 times
+    expect((env.documents.getStats() as { treeLeafPageCount: number }).treeLeafPageCount).toBeLessThan((bytes / 4096) * 1.15);
+    write(store, env, new Map<string, JsonObject | null>([['5', { id: 5, text: 'replaced' }], ['3000', { id: 3000, text: 'added' }]]));
+    expect(store.get('5')).toEqual({ id: 5, text: 'replaced' });
+    expect(store.get('3000')).toEqual({ id: 3000, text: 'added' });
+    expect(store.get('2999')).toEqual(docs[2999]);
+  });
+});
