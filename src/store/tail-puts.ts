@@ -11,17 +11,19 @@
 import type { Database } from 'lmdb';
 
 export class TailPuts<V> {
+  /** the database, whose encoder also takes bytes as they are */
+  private readonly db: Database<V | Uint8Array, number>;
   /** the largest key the database held or was given since; -1 when empty */
-  private tail: number;
+  private tail = -1;
 
-  constructor(private readonly db: Database<V, number>) {
-    this.tail = -1;
+  constructor(db: Database<V, number>) {
+    this.db = db as Database<V | Uint8Array, number>;
     for (const key of db.getKeys({ reverse: true, limit: 1 })) this.tail = key;
   }
 
   /** Puts `value` (a value of the database, or bytes its encoder takes as they are) at `key`. */
   put(key: number, value: V | Uint8Array): void {
-    const db = this.db as Database<V | Uint8Array, number>;
+    const { db } = this;
     if (key > this.tail) {
       this.tail = key;
       // LMDB refuses an append that is not past the last key (MDB_KEYEXIST): lmdb-js's putSync then

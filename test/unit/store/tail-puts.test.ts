@@ -26,7 +26,7 @@ const value = (key: number) => Buffer.alloc(100 + (key % 900), key % 251);
 const leafPages = () => (db.getStats() as { treeLeafPageCount: number }).treeLeafPageCount;
 
 describe('TailPuts', () => {
-  it('fills the leaf pages of ascending docids that an ordinary put leaves split in half', () => {
+  it('fills the leaf pages of ascending docids better than putting them one by one', () => {
     root.transactionSync(() => {
       for (let key = 0; key < 5000; key++) db.putSync(key, value(key));
     });
