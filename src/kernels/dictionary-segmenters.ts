@@ -31,8 +31,8 @@
  * that far from a window's end is settled in practice: test/kernels/dictionary-segmenters.test.ts
  * checks windowed runs against whole ones, where no overlap at all fails.
  */
-import { jiebaCut, jiebaDictionaryLoaded, jiebaHasWord, loadJiebaDictionary, unloadJiebaDictionary } from './dictionaries/jieba.js';
-import { linderaDictionaryLoaded, linderaWordStarts, loadLinderaDictionary, unloadLinderaDictionaries } from './dictionaries/lindera.js';
+import { jiebaCut, jiebaDictionaryLoaded, jiebaHasWord, unloadJiebaDictionary } from './dictionaries/jieba.js';
+import { linderaDictionaryLoaded, linderaWordStarts, unloadLinderaDictionaries } from './dictionaries/lindera.js';
 import { isSurrogatePair } from './utf16.js';
 
 export type DictionaryLanguage = 'cmn' | 'jpn' | 'kor';
@@ -65,12 +65,6 @@ export function dictionaryWordStarts(text: string, language: DictionaryLanguage)
   }
   for (const start of starts(text.slice(from))) out.push(from + start);
   return out;
-}
-
-/** Loads the dictionary of `language` in this thread, if it is not loaded yet. */
-export function loadDictionary(language: DictionaryLanguage): void {
-  if (language === 'cmn') loadJiebaDictionary();
-  else loadLinderaDictionary(language);
 }
 
 /** Drops every dictionary this thread loaded, closing the files they read in from. */

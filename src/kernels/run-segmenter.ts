@@ -18,15 +18,7 @@ export type RunSegmenter = (runs: readonly Run[]) => number[][];
 
 export const localSegmenter: RunSegmenter = (runs) => runs.map((run) => dictionaryWordStarts(run.text, run.language));
 
-/**
- * Asks for the dictionaries of `languages` without waiting: a remote segmenter starts loading
- * them in its thread, so that the run that needs them later does not wait for the load.
- */
-export type DictionaryPreloader = (languages: readonly DictionaryLanguage[]) => void;
-
 let current: RunSegmenter = localSegmenter;
-// in this thread a dictionary loads when a run needs it: loading it earlier would save nothing
-let preloader: DictionaryPreloader = () => undefined;
 /** Milliseconds this thread has spent in the dictionary segmenters (segmentRuns). */
 let spentMs = 0;
 
@@ -50,29 +42,7 @@ export function segmentationMs(): number {
   return spentMs;
 }
 
-/** Makes `segmenter` this thread's (null: back to the local one), with its preloader if it has one. */
-export function useRunSegmenter(segmenter: RunSegmenter | null, preload?: DictionaryPreloader): void {
+/** Makes `segmenter` this thread's (null: back to the local one). */
+export function useRunSegmenter(segmenter: RunSegmenter | null): void {
   current = segmenter ?? localSegmenter;
-  preloader = preload ?? (() => undefined);
-}
-
-/** Has this thread's segmenter load the dictionaries of `languages` ahead, if it can (DictionaryPreloader). */
-export function preloadDictionaries(languages: readonly DictionaryLanguage[]): void {
-  if (languages.length > 0) preloader(languages);
-}
-
-/**
- * The dictionary languages the runs `tokenize` hands over ask for, found without segmenting
- * them: meanwhile this thread's segmenter is one that cuts nothing (and loads nothing).
- */
-export function dictionaryLanguagesOf(tokenize: () => void): Set<DictionaryLanguage> {
-  const languages = new Set<DictionaryLanguage>();
-  const kept = current;
-  current = (runs) => runs.map((run) => (languages.add(run.language), []));
-  try {
-    tokenize();
-  } finally {
-    current = kept;
-  }
-  return languages;
 }

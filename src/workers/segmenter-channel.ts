@@ -16,14 +16,12 @@
  * memory (16 to 75 MiB) goes back to the system. The handover
  * is between the two threads alone: a client blocked in the host's own thread (the HTTP thread)
  * never waits for its host to act.
- * Preload: a client may ask for dictionaries ahead of its runs (PRELOAD); the thread loads them
- * between requests.
  * Failure: a client that cannot get an answer (the thread never started, exited, which its host
  * marks, or failed) segments in its own thread from then on; results never depend on where the
  * runs were cut.
  */
-import { dictionaryWordStarts, loadDictionary, loadedDictionaries, unloadDictionaries, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
-import { localSegmenter, useRunSegmenter, type DictionaryPreloader, type Run, type RunSegmenter } from '../kernels/run-segmenter.js';
+import { dictionaryWordStarts, loadedDictionaries, unloadDictionaries, type DictionaryLanguage } from '../kernels/dictionary-segmenters.js';
+import { localSegmenter, useRunSegmenter, type Run, type RunSegmenter } from '../kernels/run-segmenter.js';
 
 /** The next ticket to hand out, and the ticket whose holder may use the buffer. */
 const TICKET = 0;
@@ -35,9 +33,7 @@ const READY = 4;
 const SERVER = 5;
 /** Set by the host once a successor is started: the serving thread hands over between requests. */
 const RETIRE = 6;
-/** Bits (1 << index in LANGUAGES) of dictionaries a client asked to have loaded ahead of its runs. */
-const PRELOAD = 7;
-const HEADER_SLOTS = 8;
+const HEADER_SLOTS = 7;
 const HEADER_BYTES = HEADER_SLOTS * 4;
 /** Data region size: a request's runs, or its answer, fit in it (see `runCost`). */
 const REQUEST_BYTES = 128 * 1024;
@@ -149,19 +145,6 @@ export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTime
   };
 }
 
-/**
- * Asks the segmenter thread serving `buffer` to load dictionaries between requests, without
- * waiting: an extraction worker that saw Chinese, Japanese or Korean text ahead in its batch
- * (words/dictionary-scout.ts) has them load while it extracts what comes before.
- */
-export function remotePreloader(buffer: SharedArrayBuffer): DictionaryPreloader {
-  const header = new Int32Array(buffer, 0, HEADER_SLOTS);
-  return (languages) => {
-    Atomics.or(header, PRELOAD, languages.reduce((bits, language) => bits | (1 << LANGUAGES.indexOf(language)), 0));
-    Atomics.notify(header, STATE);
-  };
-}
-
 /** Marks the segmenter thread of `buffer` gone (it exited): its clients segment in their own thread at once. */
 export function markSegmenterGone(buffer: SharedArrayBuffer): void {
   const header = new Int32Array(buffer, 0, HEADER_SLOTS);
@@ -171,7 +154,7 @@ export function markSegmenterGone(buffer: SharedArrayBuffer): void {
 
 /** Sends this pool thread's dictionary segmentation to the segmenter thread of `data` (piscina `workerData`), if any. */
 export function useSegmenterThread(data: { segmenter?: SharedArrayBuffer } | undefined): void {
-  if (data?.segmenter !== undefined) useRunSegmenter(remoteSegmenter(data.segmenter), remotePreloader(data.segmenter));
+  if (data?.segmenter !== undefined) useRunSegmenter(remoteSegmenter(data.segmenter));
 }
 
 /** Asks the thread serving `buffer` to hand over to its successor, already started, and end. */
@@ -214,17 +197,6 @@ export function serveSegmenter(buffer: SharedArrayBuffer, { generation = 0, idle
         Atomics.store(header, SERVER, generation + 1);
         Atomics.notify(header, SERVER);
         return;
-      }
-      const preload = Atomics.exchange(header, PRELOAD, 0);
-      if (preload !== 0) {
-        for (const [bit, language] of LANGUAGES.entries()) {
-          try {
-            if ((preload & (1 << bit)) !== 0) loadDictionary(language);
-          } catch {
-            // the run that needs it fails the same way, and is answered FAILED then
-          }
-        }
-        continue;
       }
       const timeout = saidIdle ? RETIRE_POLL_MS : loadedDictionaries().length === 0 ? Infinity : idleMs;
       if (Atomics.wait(header, STATE, state, timeout) === 'timed-out' && !saidIdle) {

@@ -4,8 +4,7 @@
  * packed to hand over. Every worker walks every line (cheap: lines split on 0x0A) so all cut and
  * number the parts alike (a part ends at AHEAD_PART_DOCS lines, or once its lines hold
  * `partBytes`); each parses only its own, and leaves a part holding a line the write refuses to
- * the write. The first worker first has the dictionary segmenters the batch will need loaded
- * (dictionary-scout.ts). A document the write drops (`drops`: of a shard this instance does not
+ * the write. A document the write drops (`drops`: of a shard this instance does not
  * own, with a sharded network) is extracted as an empty document: its line keeps its place, at
  * no cost.
  * A settings write that rebuilds the word index has its workers extract the index's stored
@@ -17,8 +16,6 @@ import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { JsonObject } from '../document-id.js';
 import { ndjsonLines, parsedLine } from '../documents/ndjson-payload.js';
-import { preloadDictionaries } from '../../kernels/run-segmenter.js';
-import { scoutDictionaries } from './dictionary-scout.js';
 import { extractorFor, SearchFieldIds } from './extract.js';
 import { extractAheadFacets } from '../facets/ahead-facets.js';
 import { AHEAD_PART_DOCS, type AheadPart } from './ahead-parts.js';
@@ -53,8 +50,6 @@ function extractPart(docs: readonly JsonObject[], settings: IndexSettings, field
 
 export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[], drops?: (doc: JsonObject) => boolean): Generator<AheadPart> {
   const fields = new SearchFieldIds(searchFields);
-  // one worker is enough to have the dictionaries the batch needs loaded early
-  if (job.thread === 0) preloadDictionaries([...scoutDictionaries(job.sources, settings, searchFields)]);
   let seq = 0;
   const partBytes = job.partBytes ?? Number.POSITIVE_INFINITY;
   // whether the current part is this worker's

@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localSegmenter, type Run } from '../../../src/kernels/run-segmenter.js';
-import { createSegmenterBuffer, markSegmenterGone, remotePreloader, remoteSegmenter, retireSegmenter } from '../../../src/workers/segmenter-channel.js';
+import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter } from '../../../src/workers/segmenter-channel.js';
 
 const THREAD = new URL('../../../dist/src/workers/segmenter-thread.js', import.meta.url);
 
@@ -115,16 +115,5 @@ describe('segmenter thread', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(said).toBe(false);
     await waiting.terminate();
-  });
-
-  it('loads a dictionary asked for ahead, between requests, without a run to segment', async () => {
-    const shared = createSegmenterBuffer();
-    const thread = new Worker(THREAD, { workerData: { buffer: shared, idleMs: 100 } });
-    // it says idle only once it holds a dictionary (the test above)
-    const idle = new Promise<unknown>((resolve) => thread.once('message', resolve));
-    remotePreloader(shared)(['cmn']);
-    expect(await idle).toBe('idle');
-    expect(remoteSegmenter(shared)(RUNS.slice(0, 1))).toEqual(localSegmenter(RUNS.slice(0, 1)));
-    await thread.terminate();
   });
 });
