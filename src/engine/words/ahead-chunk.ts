@@ -148,7 +148,7 @@ export function takeAheadChunk(extractor: WordExtractor, changes: readonly Docum
     partWords.map((ahead) => ahead.wordEntries),
     docidOf,
     (part, key) => extractor.takeAheadWord(partWords[part]!, key),
-    () => extractor.keys.length,
+    () => extractor.vocabularySize,
   );
   // the parts' prefix entries, aggregated per document by the extraction workers
   const prefixes = withPrefixes ? regroupPrefixes(partWords, docidOf) : null;

@@ -61,23 +61,20 @@ function invert(docs: readonly DocWords[], vocabularySize: number): GroupedEntri
 }
 
 /**
- * The prefix entries of a part's documents (their entries in `columns`, words as ids of `keys`,
- * the vocabulary's word keys) grouped per prefix: aggregated here, on the extraction worker's
- * thread, by the prefix-grouping kernel, rather than document by document on the writer's, where
- * they were a sixth of a bulk load's writing.
+ * The prefix entries of a part's documents (their entries in `columns`, words as ids of
+ * `vocabulary`) grouped per prefix: aggregated here, on the extraction worker's thread, by the
+ * prefix-grouping kernel, rather than document by document on the writer's, where they were a
+ * sixth of a bulk load's writing.
  */
-function prefixColumns(columns: { docStarts: Int32Array; words: Int32Array; masks: Uint32Array; infos: Uint32Array }, keys: readonly string[]): { prefixKeys: readonly string[]; prefixEntries: GroupedEntries } {
-  const table = new PrefixTable(keys);
+function prefixColumns(columns: { docStarts: Int32Array; words: Int32Array; masks: Uint32Array; infos: Uint32Array }, vocabulary: VocabularyBytes): { prefixKeys: readonly string[]; prefixEntries: GroupedEntries } {
+  const table = new PrefixTable(vocabulary);
   const { ids, counts } = table.wordPrefixes();
-  const prefixEntries = groupPrefixes({ ...columns, wordPrefixes: ids, prefixCounts: counts, nPrefixes: table.keys.length });
+  const prefixEntries = groupPrefixes({ ...columns, wordPrefixes: ids, prefixCounts: counts, nPrefixes: table.size });
   return { prefixKeys: table.keys, prefixEntries };
 }
 
-/**
- * Packs `docs` (extracted against `vocabulary` and `fields`) into columns; `prefixKeysOf`: the
- * vocabulary's word keys when the index stores prefixes, null when it does not.
- */
-export function aheadColumns(docs: readonly DocWords[], vocabulary: VocabularyBytes, fields: readonly string[], prefixKeysOf: readonly string[] | null): AheadWords {
+/** Packs `docs` (extracted against `vocabulary` and `fields`) into columns, with their prefix entries when `withPrefixes`. */
+export function aheadColumns(docs: readonly DocWords[], vocabulary: VocabularyBytes, fields: readonly string[], withPrefixes: boolean): AheadWords {
   const docStarts = new Int32Array(docs.length + 1);
   const fieldStarts = new Int32Array(docs.length + 1);
   const tokenStarts = new Int32Array(docs.length + 1);
@@ -125,7 +122,7 @@ export function aheadColumns(docs: readonly DocWords[], vocabulary: VocabularyBy
     leafStarts,
     leafFields,
     wordEntries: invert(docs, vocabulary.starts.length),
-    ...(prefixKeysOf === null ? { prefixEntries: null, prefixKeys: [] } : prefixColumns({ docStarts, words, masks, infos }, prefixKeysOf)),
+    ...(withPrefixes ? prefixColumns({ docStarts, words, masks, infos }, vocabulary) : { prefixEntries: null, prefixKeys: [] }),
   };
 }
 

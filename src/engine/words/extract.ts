@@ -27,7 +27,7 @@ import { langOfField } from '../localized-fields.js';
 import { fieldBit } from './postings.js';
 import type { DocWords } from './doc-words.js';
 import { aheadColumns, type AheadDoc, type AheadWords } from './ahead-words.js';
-import { ByteVocabulary } from './vocabulary.js';
+import { ByteVocabulary, type VocabularyBytes } from './vocabulary.js';
 
 // a chunk's kernel regions take ~20 bytes of linear memory per byte of text, which never shrinks:
 // 2 MiB chunks keep a thread's arena where the tokenizer alone held it with 4 MiB ones (~45 MiB)
@@ -142,6 +142,16 @@ export class WordExtractor {
     return this.vocabulary.keys;
   }
 
+  /** How many words the vocabulary holds. */
+  get vocabularySize(): number {
+    return this.vocabulary.size;
+  }
+
+  /** The vocabulary's words as bytes (views, valid until the next word is added). */
+  vocabularyBytes(): VocabularyBytes {
+    return this.vocabulary.export();
+  }
+
   /**
    * Extracts the words of `docs`, ~CHUNK_BYTES of text per extraction-kernel call; `ahead` keeps
    * each document's field order (`leafFields`) for the write that takes them on another thread.
@@ -219,7 +229,7 @@ export class WordExtractor {
 
   /** `docs`, extracted by this extractor, packed to hand to another thread, with their prefix entries when `withPrefixes`. */
   toAheadWords(docs: readonly DocWords[], withPrefixes: boolean): AheadWords {
-    return aheadColumns(docs, this.vocabulary.export(), this.options.fields.names, withPrefixes ? this.keys : null);
+    return aheadColumns(docs, this.vocabulary.export(), this.options.fields.names, withPrefixes);
   }
 
   /** This extractor's maps of a part's word and field ids, made on first use. */

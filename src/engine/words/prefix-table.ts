@@ -2,30 +2,18 @@
  * The prefix entries of documents: each vocabulary word's 1–3 character prefixes as prefix ids,
  * and per document the union of its words' entries under each prefix (fields OR-ed, lowest
  * position), which is what `word-prefix-docids` stores per document.
+ * Prefixes are cut from the words' UTF-8 bytes and interned as bytes (a ByteVocabulary of their
+ * own): a prefix's key string is made once, not once per word holding it.
  */
 import { grownInt32 } from '../grown.js';
+import { ByteVocabulary, type VocabularyBytes } from './vocabulary.js';
 
 /** Prefixes cached in `word-prefix-docids`, in characters. */
 export const PREFIX_MAX_CHARS = 3;
 
-/** The prefixes of 1 to PREFIX_MAX_CHARS characters of a word key (latin1 of UTF-8). */
-export function prefixKeys(key: string): string[] {
-  const out: string[] = [];
-  let chars = 0;
-  for (let i = 1; i <= key.length && chars < PREFIX_MAX_CHARS; i++) {
-    // a character ends where the next byte is not a continuation byte
-    if (i === key.length || (key.charCodeAt(i) & 0xc0) !== 0x80) {
-      chars++;
-      out.push(key.slice(0, i));
-    }
-  }
-  return out;
-}
-
 /** A batch vocabulary's prefix ids, and the per-document aggregation of their entries. */
 export class PrefixTable {
-  readonly keys: string[] = [];
-  private readonly ids = new Map<string, number>();
+  private readonly prefixes = new ByteVocabulary();
   // per vocabulary word: its prefix ids (PREFIX_MAX_CHARS slots each) and how many, -1 until known
   private readonly prefixIds: Int32Array;
   private readonly prefixCounts: Int8Array;
@@ -39,26 +27,36 @@ export class PrefixTable {
   private current = new Int32Array(64);
   private serial = 0;
 
-  constructor(private readonly vocabulary: readonly string[]) {
-    this.prefixIds = new Int32Array(PREFIX_MAX_CHARS * vocabulary.length);
-    this.prefixCounts = new Int8Array(vocabulary.length).fill(-1);
+  /** `vocabulary`: the words' bytes, which must not change while the table is used */
+  constructor(private readonly vocabulary: VocabularyBytes) {
+    this.prefixIds = new Int32Array(PREFIX_MAX_CHARS * vocabulary.starts.length);
+    this.prefixCounts = new Int8Array(vocabulary.starts.length).fill(-1);
+  }
+
+  /** prefix id → prefix key (latin1 of its UTF-8 bytes, as word keys) */
+  get keys(): readonly string[] {
+    return this.prefixes.keys;
+  }
+
+  /** How many prefix ids there are. */
+  get size(): number {
+    return this.prefixes.size;
   }
 
   /** How many prefixes vocabulary word `word` has; its ids start at `word * PREFIX_MAX_CHARS` in prefixIds. */
   private prefixCount(word: number): number {
     let count = this.prefixCounts[word]!;
     if (count < 0) {
-      const keys = prefixKeys(this.vocabulary[word]!);
-      keys.forEach((key, k) => {
-        let id = this.ids.get(key);
-        if (id === undefined) {
-          id = this.keys.length;
-          this.ids.set(key, id);
-          this.keys.push(key);
+      const { bytes } = this.vocabulary;
+      const start = this.vocabulary.starts[word]!;
+      const length = this.vocabulary.lengths[word]!;
+      count = 0;
+      for (let end = 1; end <= length && count < PREFIX_MAX_CHARS; end++) {
+        // a character ends where the next byte is not a continuation byte
+        if (end === length || (bytes[start + end]! & 0xc0) !== 0x80) {
+          this.prefixIds[word * PREFIX_MAX_CHARS + count++] = this.prefixes.idOf(bytes, start, end);
         }
-        this.prefixIds[word * PREFIX_MAX_CHARS + k] = id;
-      });
-      count = keys.length;
+      }
       this.prefixCounts[word] = count;
     }
     return count;
@@ -69,7 +67,7 @@ export class PrefixTable {
    * each has (`counts`): what the prefix-grouping kernel takes (kernels/prefixes.ts).
    */
   wordPrefixes(): { ids: Int32Array; counts: Int8Array } {
-    for (let word = 0; word < this.vocabulary.length; word++) this.prefixCount(word);
+    for (let word = 0; word < this.prefixCounts.length; word++) this.prefixCount(word);
     return { ids: this.prefixIds, counts: this.prefixCounts };
   }
 

@@ -74,12 +74,11 @@ function extractChunk(extractor: WordExtractor, changes: readonly DocumentChange
     toExtract.push({ docid: change.docid, doc: change.after });
   }
   for (const doc of extractor.extract(toExtract)) after.set(doc.docid, doc);
-  const vocabulary = extractor.keys;
-  const prefixTable = new PrefixTable(vocabulary);
+  const prefixTable = new PrefixTable(extractor.vocabularyBytes());
   const words = new KeyOps();
   const prefixes = new KeyOps();
   // marks[id] === serial: the id is in the current document's after version
-  const wordMarks = new Int32Array(vocabulary.length);
+  const wordMarks = new Int32Array(extractor.vocabularySize);
   let serial = 0;
   for (const change of changes) {
     serial++;

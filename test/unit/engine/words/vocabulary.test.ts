@@ -14,6 +14,17 @@ describe('ByteVocabulary', () => {
     expect(vocabulary.keys).toEqual(['chat', 'chaton', Buffer.from('été', 'utf8').toString('latin1')]);
   });
 
+  it('makes the keys of the words added since they were last read', () => {
+    const vocabulary = new ByteVocabulary();
+    const source = Buffer.from('un deux trois', 'utf8');
+    vocabulary.idOf(source, 0, 2);
+    expect(vocabulary.keys).toEqual(['un']);
+    vocabulary.idOf(source, 3, 4);
+    vocabulary.idOf(source, 8, 5);
+    expect(vocabulary.size).toBe(3);
+    expect(vocabulary.keys).toEqual(['un', 'deux', 'trois']);
+  });
+
   it('matches a Map of strings over tens of thousands of random words, prefixes of each other included', () => {
     const random = mulberry32(7);
     const vocabulary = new ByteVocabulary();
