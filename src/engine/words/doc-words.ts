@@ -1,6 +1,6 @@
 /**
- * The record word extraction (extract.ts) makes of a document and extraction ahead (ahead-words.ts)
- * packs: its own module, so that neither of the two imports the other.
+ * The record word extraction (extract.ts) makes of a document, extracted in the write or taken
+ * from a part extracted ahead (WordExtractor.takeAhead), for the word-index updater.
  */
 
 /**
@@ -22,6 +22,4 @@ export interface DocWords {
   tokenWords: Int32Array;
   /** per occurrence: field << 16 | position (a view, as tokenWords) */
   tokenPlaces: Uint32Array;
-  /** its searchable fields in the order its leaves first name them, when extracted ahead */
-  leafFields?: number[];
 }

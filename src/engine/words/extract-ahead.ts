@@ -44,7 +44,7 @@ const EMPTY_DOCUMENT: JsonObject = {};
 /** The words (and, when asked, facet entries) of one part's documents. */
 function extractPart(docs: readonly JsonObject[], settings: IndexSettings, fields: SearchFieldIds, withFacets: boolean): Pick<AheadPart, 'words' | 'facets'> {
   const extractor = extractorFor(settings, fields);
-  const words = extractor.toAheadWords(extractor.extract(docs.map((doc, i) => ({ docid: i, doc })), true), settings.prefixSearch !== 'disabled');
+  const words = extractor.extractAhead(docs, settings.prefixSearch !== 'disabled');
   return { words, facets: withFacets ? extractAheadFacets(docs, settings) : null };
 }
 

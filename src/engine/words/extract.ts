@@ -19,14 +19,14 @@
  */
 import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
 import { Lang, langOfLocales } from '../../kernels/languages.js';
-import { extractChunk, stopWordTable, type StopWordTable } from '../../kernels/extract.js';
+import { extractChunk, stopWordTable, type ExtractedChunk, type StopWordTable } from '../../kernels/extract.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { isJsonNumber } from '../../types/json-text.js';
 import type { JsonObject } from '../document-id.js';
 import { langOfField } from '../localized-fields.js';
 import { fieldBit } from './postings.js';
 import type { DocWords } from './doc-words.js';
-import { aheadColumns, type AheadDoc, type AheadWords } from './ahead-words.js';
+import { aheadWords, type AheadColumns, type AheadDoc, type AheadWords } from './ahead-words.js';
 import { ByteVocabulary, type VocabularyBytes } from './vocabulary.js';
 
 // a chunk's kernel regions take ~20 bytes of linear memory per byte of text, which never shrinks:
@@ -35,6 +35,25 @@ const CHUNK_BYTES = 2 << 20;
 
 const NO_WORDS = new Int32Array(0);
 const NO_PLACES = new Uint32Array(0);
+
+/** An extraction-kernel call's columns, the index of its first document, and its words' ids in the extractor's vocabulary. */
+interface ExtractedChunkIds {
+  readonly chunk: ExtractedChunk;
+  readonly first: number;
+  readonly ids: Int32Array;
+}
+
+/** The columns `parts` one after the other (the first itself when it is the only one). */
+function joined<T extends Int32Array | Uint32Array>(parts: readonly T[], Column: new (length: number) => T): T {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Column(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
 
 /** Whether `path` is searchable under the `searchableAttributes` setting. */
 export function searchableMatcher(searchable: readonly string[]): (path: string) => boolean {
@@ -152,84 +171,143 @@ export class WordExtractor {
     return this.vocabulary.export();
   }
 
+  /** Extracts the words of `docs`, ~CHUNK_BYTES of text per extraction-kernel call. */
+  extract(docs: readonly { docid: number; doc: JsonObject }[]): DocWords[] {
+    const out: DocWords[] = docs.map(({ docid }) => ({ docid, words: [], masks: [], infos: [], fieldWords: new Map(), tokenWords: NO_WORDS, tokenPlaces: NO_PLACES }));
+    this.runChunks(docs.length, (index) => docs[index]!.doc, ({ chunk, first, ids }) => {
+      const { docWordStarts, docWords, docMasks, docInfos, docPairStarts, pairs, docTokenStarts } = chunk;
+      for (let d = 0; d + 1 < docWordStarts.length; d++) {
+        const doc = out[first + d]!;
+        for (let at = docWordStarts[d]!; at < docWordStarts[d + 1]!; at++) {
+          doc.words.push(ids[docWords[at]!]!);
+          doc.masks.push(docMasks[at]!);
+          doc.infos.push(docInfos[at]!);
+        }
+        for (let at = docPairStarts[d]!; at < docPairStarts[d + 1]!; at += 2) doc.fieldWords.set(pairs[at]!, pairs[at + 1]!);
+        doc.tokenWords = chunk.tokenSlots.subarray(docTokenStarts[d]!, docTokenStarts[d + 1]!);
+        doc.tokenPlaces = chunk.tokenPlaces.subarray(docTokenStarts[d]!, docTokenStarts[d + 1]!);
+      }
+    });
+    return out;
+  }
+
   /**
-   * Extracts the words of `docs`, ~CHUNK_BYTES of text per extraction-kernel call; `ahead` keeps
-   * each document's field order (`leafFields`) for the write that takes them on another thread.
+   * Extracts the words of a part's documents straight into the columns the part hands over to
+   * the write (ahead-words.ts), with their prefix entries when `withPrefixes`, and each
+   * document's fields in the order its leaves first name them, for the write that takes them on
+   * another thread: the kernel's columns taken whole, its word ids turned into this extractor's,
+   * which is what `extract` gives without a DocWords per document.
    */
-  extract(docs: readonly { docid: number; doc: JsonObject }[], ahead = false): DocWords[] {
-    const out: DocWords[] = [];
-    let strings: string[] = [];
-    let owners: [number, number][] = []; // (index in out, field)
+  extractAhead(docs: readonly JsonObject[], withPrefixes: boolean): AheadWords {
+    const leafStarts = new Int32Array(docs.length + 1);
+    const leafFields: number[] = [];
+    const chunks: ExtractedChunkIds[] = [];
+    this.runChunks(
+      docs.length,
+      (index) => docs[index]!,
+      (extracted) => chunks.push(extracted),
+      (index, field) => {
+        leafFields.push(field);
+        leafStarts[index + 1] = leafFields.length;
+      },
+    );
+    // a document naming no searchable field ends where the one before it does
+    for (let index = 0; index < docs.length; index++) leafStarts[index + 1] = Math.max(leafStarts[index + 1]!, leafStarts[index]!);
+    // a document in no kernel call (no searchable text) has nothing: each start column sums its
+    // documents' counts, and each entry column is the calls' columns one after the other
+    const docStarts = new Int32Array(docs.length + 1);
+    const fieldStarts = new Int32Array(docs.length + 1);
+    const tokenStarts = new Int32Array(docs.length + 1);
+    for (const { chunk, first } of chunks) {
+      for (let d = 0; d + 1 < chunk.docWordStarts.length; d++) {
+        docStarts[first + d + 1] = chunk.docWordStarts[d + 1]! - chunk.docWordStarts[d]!;
+        fieldStarts[first + d + 1] = chunk.docPairStarts[d + 1]! - chunk.docPairStarts[d]!;
+        tokenStarts[first + d + 1] = chunk.docTokenStarts[d + 1]! - chunk.docTokenStarts[d]!;
+      }
+    }
+    for (let index = 0; index < docs.length; index++) {
+      docStarts[index + 1]! += docStarts[index]!;
+      fieldStarts[index + 1]! += fieldStarts[index]!;
+      tokenStarts[index + 1]! += tokenStarts[index]!;
+    }
+    const words = new Int32Array(docStarts[docs.length]!);
+    let at = 0;
+    for (const { chunk, ids } of chunks) for (const word of chunk.docWords) words[at++] = ids[word]!;
+    const columns: AheadColumns = {
+      docStarts,
+      words,
+      masks: joined(chunks.map(({ chunk }) => chunk.docMasks), Uint32Array),
+      infos: joined(chunks.map(({ chunk }) => chunk.docInfos), Uint32Array),
+      fieldStarts,
+      fieldPairs: joined(chunks.map(({ chunk }) => chunk.pairs), Uint32Array),
+      tokenStarts,
+      tokenWords: joined(chunks.map(({ chunk }) => chunk.tokenSlots), Int32Array),
+      tokenPlaces: joined(chunks.map(({ chunk }) => chunk.tokenPlaces), Uint32Array),
+      leafStarts,
+      leafFields: Int32Array.from(leafFields),
+    };
+    return aheadWords(columns, this.vocabulary.export(), this.options.fields.names, withPrefixes);
+  }
+
+  /**
+   * Runs the searchable strings of documents 0 to `count` - 1 (`docAt`) through the extraction
+   * kernel, ~CHUNK_BYTES of text per call, and hands each call's columns to `take` with the
+   * index of its first document and its words' ids in this vocabulary; a document with no
+   * searchable text may be in no call. `onLeafField` hears each document's fields in the order
+   * its leaves first name them.
+   */
+  private runChunks(count: number, docAt: (index: number) => JsonObject, take: (extracted: ExtractedChunkIds) => void, onLeafField?: (index: number, field: number) => void): void {
     const { langOf } = this.options;
+    let strings: string[] = [];
+    let stringDocs: number[] = [];
+    let stringFields: number[] = [];
     let langs: number[] = [];
     let bytes = 0;
     const flush = () => {
-      if (strings.length > 0) this.extractChunk(strings, owners, out, langOf === undefined ? undefined : langs);
+      if (strings.length > 0) take(this.extractChunk(strings, stringDocs, stringFields, langOf === undefined ? undefined : langs));
       strings = [];
-      owners = [];
+      stringDocs = [];
+      stringFields = [];
       langs = [];
       bytes = 0;
     };
     const leaves: [string, string][] = [];
-    // field → the last document listing it in leafFields: a lookup instead of a scan, which is quadratic in a document with thousands of fields
+    // field → the last document listing it: a lookup instead of a scan, which is quadratic in a document with thousands of fields
     const listedIn = new Map<number, number>();
-    for (const { docid, doc } of docs) {
+    for (let index = 0; index < count; index++) {
       leaves.length = 0;
-      collectLeaves(doc, this.options.isSearchable, leaves);
-      const index = out.length;
-      const leafFields: number[] | undefined = ahead ? [] : undefined;
-      out.push({ docid, words: [], masks: [], infos: [], fieldWords: new Map(), tokenWords: NO_WORDS, tokenPlaces: NO_PLACES, leafFields });
+      collectLeaves(docAt(index), this.options.isSearchable, leaves);
       for (const [path, text] of leaves) {
         const field = this.options.fields.idOf(path);
-        if (leafFields !== undefined && listedIn.get(field) !== index) {
+        if (onLeafField !== undefined && listedIn.get(field) !== index) {
           listedIn.set(field, index);
-          leafFields.push(field);
+          onLeafField(index, field);
         }
         strings.push(text);
-        owners.push([index, field]);
+        stringDocs.push(index);
+        stringFields.push(field);
         if (langOf !== undefined) langs.push(langOf(path));
         bytes += text.length;
       }
       if (bytes >= CHUNK_BYTES) flush();
     }
     flush();
-    return out;
   }
 
-  /** One chunk through the extraction kernel: each distinct word interned here once, each document filled from its columns. */
-  private extractChunk(strings: string[], owners: [number, number][], out: DocWords[], langs: readonly number[] | undefined): void {
-    const first = owners[0]![0];
-    const nDocs = owners[owners.length - 1]![0] - first + 1;
+  /** One chunk through the extraction kernel, each distinct word interned in the vocabulary once. */
+  private extractChunk(strings: string[], docs: readonly number[], fields: readonly number[], langs: readonly number[] | undefined): ExtractedChunkIds {
+    const first = docs[0]!;
+    const nDocs = docs[docs.length - 1]! - first + 1;
     const stringDocs = new Uint32Array(strings.length);
-    const stringFields = new Uint32Array(strings.length);
-    owners.forEach(([doc, field], s) => {
-      stringDocs[s] = doc - first;
-      stringFields[s] = field;
-    });
+    for (let s = 0; s < strings.length; s++) stringDocs[s] = docs[s]! - first;
     const chunk = extractChunk(
-      { strings, stringDocs, stringFields, nDocs, nFields: this.options.fields.names.length },
+      { strings, stringDocs, stringFields: Uint32Array.from(fields), nDocs, nFields: this.options.fields.names.length },
       { custom: this.options.custom, langs, stopWords: this.stopTable },
     );
-    const { wordStarts, docWordStarts, docWords, docMasks, docInfos, docPairStarts, pairs, docTokenStarts } = chunk;
-    const bytes = Buffer.from(chunk.wordBytes.buffer, chunk.wordBytes.byteOffset, chunk.wordBytes.byteLength);
+    const { wordStarts, wordBytes } = chunk;
     const ids = new Int32Array(wordStarts.length - 1);
-    for (let w = 0; w < ids.length; w++) ids[w] = this.vocabulary.idOf(bytes, wordStarts[w]!, wordStarts[w + 1]! - wordStarts[w]!);
-    for (let d = 0; d < nDocs; d++) {
-      const doc = out[first + d]!;
-      for (let at = docWordStarts[d]!; at < docWordStarts[d + 1]!; at++) {
-        doc.words.push(ids[docWords[at]!]!);
-        doc.masks.push(docMasks[at]!);
-        doc.infos.push(docInfos[at]!);
-      }
-      for (let at = docPairStarts[d]!; at < docPairStarts[d + 1]!; at += 2) doc.fieldWords.set(pairs[at]!, pairs[at + 1]!);
-      doc.tokenWords = chunk.tokenSlots.subarray(docTokenStarts[d]!, docTokenStarts[d + 1]!);
-      doc.tokenPlaces = chunk.tokenPlaces.subarray(docTokenStarts[d]!, docTokenStarts[d + 1]!);
-    }
-  }
-
-  /** `docs`, extracted by this extractor, packed to hand to another thread, with their prefix entries when `withPrefixes`. */
-  toAheadWords(docs: readonly DocWords[], withPrefixes: boolean): AheadWords {
-    return aheadColumns(docs, this.vocabulary.export(), this.options.fields.names, withPrefixes);
+    for (let w = 0; w < ids.length; w++) ids[w] = this.vocabulary.idOf(wordBytes, wordStarts[w]!, wordStarts[w + 1]! - wordStarts[w]!);
+    return { chunk, first, ids };
   }
 
   /** This extractor's maps of a part's word and field ids, made on first use. */

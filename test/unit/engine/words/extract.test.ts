@@ -56,3 +56,41 @@ describe('WordExtractor.extract', () => {
     expect(words.keys.map(wordOfKey)).toEqual(['мир', 'x', 'y']);
   });
 });
+
+describe('WordExtractor.extractAhead', () => {
+  /** What `extract` gives each document, as the columns of a part: [words, masks, infos, field pairs, token words, token places]. */
+  function columnsOf(doc: DocWords): number[][] {
+    return [doc.words, doc.masks, doc.infos, [...doc.fieldWords].flat(), [...doc.tokenWords], [...doc.tokenPlaces]];
+  }
+
+  it("gives each document of a part what extract gives it, documents without searchable text and kernel calls of several documents' text included", () => {
+    const big = (word: string) => Array.from({ length: 90_000 }, (_, i) => `${word}${i % 97} lorem`).join(' ');
+    const docs: JsonObject[] = [
+      {},
+      { title: 'Big Fish', cast: [{ name: 'Ewan' }, { name: 'Albert Finney' }] },
+      { year: null, nested: {} },
+      { body: big('alpha'), title: 'the first of two large ones' },
+      { body: big('beta'), extra: 'x' },
+      { cast: [{ name: 'Finney' }], title: 'Big' },
+      { nothing: [] },
+    ];
+    const settings = { ...defaultSettings(), stopWords: ['the'] };
+    const ahead = extractorFor(settings, new SearchFieldIds([])).extractAhead(docs, true);
+    const reference = extractorFor(settings, new SearchFieldIds([]));
+    const expected = reference.extract(docs.map((doc, docid) => ({ docid, doc })));
+    const starts = [ahead.docStarts, ahead.docStarts, ahead.docStarts, ahead.fieldStarts, ahead.tokenStarts, ahead.tokenStarts];
+    const columns = [ahead.words, ahead.masks, ahead.infos, ahead.fieldPairs, ahead.tokenWords, ahead.tokenPlaces];
+    docs.forEach((_, index) => {
+      expect(columns.map((column, c) => [...column.subarray(starts[c]![index]!, starts[c]![index + 1]!)])).toEqual(columnsOf(expected[index]!));
+    });
+    expect(ahead.fields).toEqual(['title', 'cast.name', 'body', 'extra']);
+    expect(docs.map((_, index) => [...ahead.leafFields.subarray(ahead.leafStarts[index]!, ahead.leafStarts[index + 1]!)])).toEqual([[], [0, 1], [], [2, 0], [2, 3], [1, 0], []]);
+    // the same vocabulary, in the same order
+    const vocabulary = Array.from(ahead.vocabStarts, (start, id) => Buffer.from(ahead.vocabBytes.subarray(start, start + ahead.vocabLengths[id]!)).toString('latin1'));
+    expect(vocabulary).toEqual(reference.keys);
+    // each word's entries, documents ascending
+    const { starts: wordStarts, docids } = ahead.wordEntries;
+    const big1 = reference.keys.indexOf('big');
+    expect([...docids.subarray(wordStarts[big1]!, wordStarts[big1 + 1]!)]).toEqual([1, 5]);
+  });
+});
