@@ -7,7 +7,7 @@
  * of a chunk of new documents at once (ahead-chunk.ts), or each document into its own batch
  * vocabulary and field ids (WordExtractor.takeAhead).
  */
-import type { GroupedEntries } from './key-ops.js';
+import { groupByKey, type GroupedEntries } from './key-ops.js';
 import { PrefixTable } from './prefix-table.js';
 import { groupPrefixes } from '../../kernels/prefixes.js';
 import type { VocabularyBytes } from './vocabulary.js';
@@ -54,22 +54,12 @@ export interface AheadDoc {
   readonly index: number;
 }
 
-/** The entries of `columns` grouped per word of their vocabulary (`vocabularySize` words), documents ascending: a counting sort. */
+/** The entries of `columns` grouped per word of their vocabulary (`vocabularySize` words), documents ascending. */
 function groupedByWord({ docStarts, words, masks, infos }: AheadColumns, vocabularySize: number): GroupedEntries {
-  const starts = new Int32Array(vocabularySize + 1);
-  for (let e = 0; e < words.length; e++) starts[words[e]! + 1]!++;
-  for (let id = 0; id < vocabularySize; id++) starts[id + 1]! += starts[id]!;
-  const fill = starts.slice(0, vocabularySize);
-  const out = { starts, docids: new Uint32Array(words.length), masks: new Uint32Array(words.length), infos: new Uint32Array(words.length) };
-  for (let doc = 0; doc + 1 < docStarts.length; doc++) {
-    for (let e = docStarts[doc]!; e < docStarts[doc + 1]!; e++) {
-      const at = fill[words[e]!]!++;
-      out.docids[at] = doc;
-      out.masks[at] = masks[e]!;
-      out.infos[at] = infos[e]!;
-    }
-  }
-  return out;
+  // each entry's document index in the part
+  const docs = new Uint32Array(words.length);
+  for (let doc = 0; doc + 1 < docStarts.length; doc++) docs.fill(doc, docStarts[doc]!, docStarts[doc + 1]!);
+  return groupByKey(words, docs, masks, infos, words.length, vocabularySize);
 }
 
 /**

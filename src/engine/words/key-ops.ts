@@ -40,6 +40,25 @@ function visitGrouped({ starts, docids, masks, infos }: GroupedEntries, removed:
 }
 
 /**
+ * Entries [0, `n`) of the columns grouped per key 0 to `count` - 1 (every key given below it),
+ * in their order within a key: one counting pass.
+ */
+export function groupByKey(keys: Int32Array, docids: Uint32Array, masks: Uint32Array, infos: Uint32Array, n: number, count: number): GroupedEntries {
+  const starts = new Int32Array(count + 1);
+  for (let e = 0; e < n; e++) starts[keys[e]! + 1]!++;
+  for (let id = 0; id < count; id++) starts[id + 1]! += starts[id]!;
+  const fill = starts.slice(0, count);
+  const out = { starts, docids: new Uint32Array(n), masks: new Uint32Array(n), infos: new Uint32Array(n) };
+  for (let e = 0; e < n; e++) {
+    const at = fill[keys[e]!]!++;
+    out.docids[at] = docids[e]!;
+    out.masks[at] = masks[e]!;
+    out.infos[at] = infos[e]!;
+  }
+  return out;
+}
+
+/**
  * Pending changes of the keys of one database. Upserts are appended to growable columns of
  * (key, docid, mask, info) — docids ascending per key, as changes arrive in docid order — and
  * grouped per key by one counting pass, instead of growing millions of small per-key arrays.
@@ -107,20 +126,7 @@ export class KeyOps implements KeyChanges {
 
   /** The upserts grouped per key, for keys 0 to `keyCount` (at least every key given). */
   grouped(keyCount = this.keyCount): GroupedEntries {
-    const { keys, docids, masks, infos, length: n } = this;
-    const count = Math.max(keyCount, this.keyCount);
-    const starts = new Int32Array(count + 1);
-    for (let e = 0; e < n; e++) starts[keys[e]! + 1]!++;
-    for (let id = 0; id < count; id++) starts[id + 1]! += starts[id]!;
-    const fill = starts.slice(0, count);
-    const out = { starts, docids: new Uint32Array(n), masks: new Uint32Array(n), infos: new Uint32Array(n) };
-    for (let e = 0; e < n; e++) {
-      const at = fill[keys[e]!]!++;
-      out.docids[at] = docids[e]!;
-      out.masks[at] = masks[e]!;
-      out.infos[at] = infos[e]!;
-    }
-    return out;
+    return groupByKey(this.keys, this.docids, this.masks, this.infos, this.length, Math.max(keyCount, this.keyCount));
   }
 
   forEachKey(visit: KeyVisitor): void {
