@@ -3,12 +3,12 @@
  * stream deserializer over the whole body), values are separated by any whitespace, not
  * strictly by newlines: blank lines, `\r\n`, several objects on a line and an object spread over
  * several lines are all accepted, and error positions count lines of the whole payload.
- * The common line, one compact object, is taken whole (`wholeLine`): native newline search,
- * UTF-8 check and JSON.parse instead of the byte-by-byte cutter, which handles everything else,
- * including a document nested too deep (the scan shared with json-array.ts: json-value-stream.ts).
+ * The common line, one compact object, is taken whole (`wholeLine`): native newline search and
+ * the JSON line kernel's check (indexes/payload-lines.ts) instead of the byte-by-byte cutter,
+ * which handles everything else, including a document nested too deep (the scan shared with
+ * json-array.ts: json-value-stream.ts).
  */
-import { isUtf8 } from 'node:buffer';
-import { closingQuote } from '../../../types/json-depth.js';
+import { isCompactObjectLine } from '../../../indexes/payload-lines.js';
 import { isJsonWhitespace, SKIMMED_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
 import type { EmitDocument } from './parser.js';
@@ -40,52 +40,14 @@ export class NdjsonParser extends JsonValueStream {
   }
 }
 
-const QUOTE = 0x22;
-
 /**
  * Where the object starting at `start` ends when the line up to `nl` is exactly one compact JSON
- * object, within the depth limit, and trailing whitespace, else -1 (the cutter then reads it,
+ * object within the depth limit, followed by whitespace only, else -1 (the cutter then reads it,
  * and compacts or reports it).
  */
 function wholeLine(chunk: Buffer, start: number, nl: number): number {
   let end = nl;
   while (end > start && isJsonWhitespace(chunk[end - 1]!)) end--;
   if (chunk[end - 1] !== 0x7d) return -1;
-  const line = chunk.subarray(start, end);
-  if (!isUtf8(line)) return -1;
-  try {
-    JSON.parse(line.toString('utf8'));
-  } catch {
-    return -1;
-  }
-  // valid JSON: quotes not escaped by an odd run of backslashes delimit the strings, and
-  // whitespace outside them would need compacting
-  let outside = start;
-  let depth = 0;
-  for (;;) {
-    const open = chunk.indexOf(QUOTE, outside);
-    const last = open === -1 || open >= end;
-    depth = compactDepth(chunk, outside, last ? end : open, depth);
-    if (depth === -1) return -1;
-    if (last) return end;
-    outside = closingQuote(chunk, open + 1) + 1;
-  }
-}
-
-/**
- * The nesting depth after the bytes from `from` to `to` (outside strings), starting at `depth`,
- * or -1 when they hold whitespace or nest deeper than a document may.
- */
-function compactDepth(chunk: Buffer, from: number, to: number, depth: number): number {
-  for (let i = from; i < to; i++) {
-    const b = chunk[i]!;
-    if (b === 0x7b || b === 0x5b) {
-      if (++depth > SKIMMED_DOCUMENT.max) return -1;
-    } else if (b === 0x7d || b === 0x5d) {
-      depth--;
-    } else if (isJsonWhitespace(b)) {
-      return -1;
-    }
-  }
-  return depth;
+  return isCompactObjectLine(chunk.subarray(start, end), SKIMMED_DOCUMENT.max) ? end : -1;
 }

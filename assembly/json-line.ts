@@ -1,0 +1,203 @@
+// The JSON line check: whether a payload line is exactly one compact JSON object, so that the
+// documents route can store it as it is. Called through src/kernels/json-line.ts, one call per
+// line, in place of UTF-8 validation, JSON.parse (whose objects were thrown away) and a scan for
+// whitespace: the HTTP thread's largest cost in a bulk load.
+//
+// Accepts exactly the lines that are valid UTF-8, that JSON.parse reads as one object (ECMA-404:
+// strings without raw control characters and with the escapes \" \\ \/ \b \f \n \r \t \uXXXX;
+// numbers -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?; true, false, null), with no whitespace outside
+// strings and brackets nested at most `maxDepth` deep (the object itself is depth 1). One pass,
+// no recursion: the open containers are a stack of bytes in static memory.
+
+/** Deepest nesting the stack holds; a deeper `maxDepth` is refused like a deeper line. */
+export const JSON_LINE_MAX_DEPTH: i32 = 1024;
+
+const STACK: usize = memory.data(JSON_LINE_MAX_DEPTH);
+
+const OBJECT: u8 = 1;
+const ARRAY: u8 = 2;
+
+// what the byte at the cursor may be
+const VALUE: i32 = 0; // a value
+const KEY_OR_CLOSE: i32 = 1; // after `{`: a key or `}`
+const VALUE_OR_CLOSE: i32 = 2; // after `[`: a value or `]`
+const KEY: i32 = 3; // after `,` in an object
+const COLON: i32 = 4; // after a key
+const AFTER_VALUE: i32 = 5; // `,` or the container's close
+
+@inline
+function isDigit(b: u32): bool {
+  return b - 0x30 < 10;
+}
+
+@inline
+function isHex(b: u32): bool {
+  return b - 0x30 < 10 || (b | 0x20) - 0x61 < 6;
+}
+
+const QUOTES: v128 = i8x16.splat(0x22);
+const BACKSLASHES: v128 = i8x16.splat(0x5c);
+const SPACE: v128 = i8x16.splat(0x20);
+
+/**
+ * Where the string whose content starts at `at` ends (past its quote), or -1 when it is not valid.
+ * Runs of 16 plain ASCII bytes (no quote, backslash or control character) are skipped a vector
+ * at a time: most of a document's bytes are such string contents.
+ */
+function stringEnd(at: usize, end: usize): isize {
+  while (at < end) {
+    if (at + 16 <= end) {
+      const v = v128.load(at);
+      // bytes from 0x80 up are negative as i8, so one signed compare finds them with the controls
+      if (!v128.any_true(v128.or(v128.or(i8x16.eq(v, QUOTES), i8x16.eq(v, BACKSLASHES)), i8x16.lt_s(v, SPACE)))) {
+        at += 16;
+        continue;
+      }
+    }
+    const b = <u32>load<u8>(at);
+    if (b == 0x22) return <isize>(at + 1);
+    if (b == 0x5c) {
+      if (at + 1 >= end) return -1;
+      const e = <u32>load<u8>(at + 1);
+      if (e == 0x75) {
+        if (at + 6 > end) return -1;
+        if (!isHex(load<u8>(at + 2)) || !isHex(load<u8>(at + 3)) || !isHex(load<u8>(at + 4)) || !isHex(load<u8>(at + 5))) return -1;
+        at += 6;
+      } else if (e == 0x22 || e == 0x5c || e == 0x2f || e == 0x62 || e == 0x66 || e == 0x6e || e == 0x72 || e == 0x74) {
+        at += 2;
+      } else {
+        return -1;
+      }
+    } else if (b < 0x20) {
+      return -1;
+    } else if (b < 0x80) {
+      at++;
+    } else {
+      // UTF-8 as WHATWG decodes it: no overlong forms, no surrogates, nothing past U+10FFFF
+      let need: usize;
+      let low: u32 = 0x80;
+      let high: u32 = 0xbf;
+      if (b >= 0xc2 && b <= 0xdf) need = 1;
+      else if (b >= 0xe0 && b <= 0xef) {
+        need = 2;
+        if (b == 0xe0) low = 0xa0;
+        else if (b == 0xed) high = 0x9f;
+      } else if (b >= 0xf0 && b <= 0xf4) {
+        need = 3;
+        if (b == 0xf0) low = 0x90;
+        else if (b == 0xf4) high = 0x8f;
+      } else return -1;
+      if (at + need >= end) return -1;
+      const second = <u32>load<u8>(at + 1);
+      if (second < low || second > high) return -1;
+      for (let k: usize = 2; k <= need; k++) {
+        const c = <u32>load<u8>(at + k);
+        if (c < 0x80 || c > 0xbf) return -1;
+      }
+      at += need + 1;
+    }
+  }
+  return -1;
+}
+
+/** Where the number starting at `at` ends, or -1 when it is not a JSON number. */
+function numberEnd(at: usize, end: usize): isize {
+  if (load<u8>(at) == 0x2d) at++;
+  if (at >= end) return -1;
+  const first = <u32>load<u8>(at);
+  if (first == 0x30) at++;
+  else if (first - 0x31 < 9) {
+    at++;
+    while (at < end && isDigit(load<u8>(at))) at++;
+  } else return -1;
+  if (at < end && load<u8>(at) == 0x2e) {
+    at++;
+    if (at >= end || !isDigit(load<u8>(at))) return -1;
+    while (at < end && isDigit(load<u8>(at))) at++;
+  }
+  if (at < end && (<u32>load<u8>(at) | 0x20) == 0x65) {
+    at++;
+    if (at < end && (load<u8>(at) == 0x2b || load<u8>(at) == 0x2d)) at++;
+    if (at >= end || !isDigit(load<u8>(at))) return -1;
+    while (at < end && isDigit(load<u8>(at))) at++;
+  }
+  return <isize>at;
+}
+
+/** Whether the `n` bytes at `at` are the ASCII `word` (true, false, null). */
+@inline
+function literalAt(at: usize, end: usize, word: u64, n: usize): bool {
+  if (at + n > end) return false;
+  let got: u64 = 0;
+  for (let k: usize = 0; k < n; k++) got |= (<u64>load<u8>(at + k)) << (<u64>(8 * k));
+  return got == word;
+}
+
+/**
+ * 1 when the `len` bytes at `ptr` are one compact JSON object nested at most `maxDepth` deep
+ * (see the header), else 0.
+ */
+export function jsonObjectLine(ptr: usize, len: usize, maxDepth: i32): i32 {
+  const end = ptr + len;
+  if (len < 2 || load<u8>(ptr) != 0x7b || maxDepth < 1 || maxDepth > JSON_LINE_MAX_DEPTH) return 0;
+  let at = ptr + 1;
+  let depth: i32 = 1;
+  store<u8>(STACK, OBJECT);
+  let expect = KEY_OR_CLOSE;
+  while (at < end) {
+    const b = <u32>load<u8>(at);
+    if (expect == AFTER_VALUE || expect == KEY_OR_CLOSE || expect == VALUE_OR_CLOSE) {
+      const open = load<u8>(STACK + <usize>(depth - 1));
+      if ((b == 0x7d && open == OBJECT && expect != VALUE_OR_CLOSE) || (b == 0x5d && open == ARRAY && expect != KEY_OR_CLOSE)) {
+        at++;
+        depth--;
+        // the object closed: the line must end here
+        if (depth == 0) return at == end ? 1 : 0;
+        expect = AFTER_VALUE;
+        continue;
+      }
+      if (expect == AFTER_VALUE) {
+        if (b != 0x2c) return 0;
+        at++;
+        expect = open == OBJECT ? KEY : VALUE;
+        continue;
+      }
+      expect = expect == KEY_OR_CLOSE ? KEY : VALUE;
+    }
+    if (expect == KEY) {
+      if (b != 0x22) return 0;
+      const next = stringEnd(at + 1, end);
+      if (next < 0) return 0;
+      at = <usize>next;
+      expect = COLON;
+      continue;
+    }
+    if (expect == COLON) {
+      if (b != 0x3a) return 0;
+      at++;
+      expect = VALUE;
+      continue;
+    }
+    // a value
+    if (b == 0x7b || b == 0x5b) {
+      if (depth >= maxDepth) return 0;
+      store<u8>(STACK + <usize>depth, b == 0x7b ? OBJECT : ARRAY);
+      depth++;
+      at++;
+      expect = b == 0x7b ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
+      continue;
+    }
+    let next: isize;
+    if (b == 0x22) next = stringEnd(at + 1, end);
+    else if (b == 0x2d || isDigit(b)) next = numberEnd(at, end);
+    else if (b == 0x74) next = literalAt(at, end, 0x65757274, 4) ? <isize>(at + 4) : -1; // "true"
+    else if (b == 0x66) next = literalAt(at, end, 0x65736c6166, 5) ? <isize>(at + 5) : -1; // "false"
+    else if (b == 0x6e) next = literalAt(at, end, 0x6c6c756e, 4) ? <isize>(at + 4) : -1; // "null"
+    else return 0;
+    if (next < 0) return 0;
+    at = <usize>next;
+    expect = AFTER_VALUE;
+  }
+  // the bytes ended inside the object
+  return 0;
+}

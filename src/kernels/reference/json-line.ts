@@ -1,0 +1,38 @@
+/**
+ * Reference of assembly/json-line.ts, for the tests: what the documents route accepted as a
+ * compact line before the kernel, valid UTF-8 that JSON.parse reads as one object, with no
+ * whitespace outside strings and brackets nested at most `maxDepth` deep.
+ */
+import { isUtf8 } from 'node:buffer';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+export function isCompactJsonObjectReference(line: Uint8Array, maxDepth: number): boolean {
+  if (line[0] !== 0x7b || !isUtf8(line)) return false;
+  const text = Buffer.from(line.buffer, line.byteOffset, line.length).toString('utf8');
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  } catch {
+    return false;
+  }
+  let depth = 0;
+  for (let i = 0; i < line.length; i++) {
+    const b = line[i]!;
+    if (b === QUOTE) {
+      // valid JSON: the string ends at the next quote not escaped by an odd run of backslashes
+      for (i++; ; i++) {
+        if (line[i] === BACKSLASH) i++;
+        else if (line[i] === QUOTE) break;
+      }
+    } else if (b === 0x7b || b === 0x5b) {
+      if (++depth > maxDepth) return false;
+    } else if (b === 0x7d || b === 0x5d) {
+      depth--;
+    } else if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) {
+      return false;
+    }
+  }
+  return true;
+}

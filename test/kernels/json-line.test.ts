@@ -1,0 +1,147 @@
+// The JSON line kernel against its reference (UTF-8 check, JSON.parse, a scan): fixed lines for
+// every rule of the grammar, UTF-8's edges, depth and whitespace, then seeded random lines built
+// from a small grammar and mutated byte by byte, so that the kernel never accepts a line the
+// reference refuses, nor refuses one it accepts.
+import { describe, expect, it } from 'vitest';
+
+import { isCompactJsonObject } from '../../src/kernels/json-line.js';
+import { isCompactJsonObjectReference } from '../../src/kernels/reference/json-line.js';
+import { mulberry32 } from '../helpers/random.js';
+
+const DEPTH = 128;
+
+function check(line: Uint8Array | string, depth = DEPTH): boolean {
+  const bytes = typeof line === 'string' ? Buffer.from(line, 'utf8') : line;
+  const kernel = isCompactJsonObject(bytes, depth);
+  const reference = isCompactJsonObjectReference(bytes, depth);
+  if (kernel !== reference) expect({ line: Buffer.from(bytes).toString('hex'), kernel }).toEqual({ line: Buffer.from(bytes).toString('hex'), kernel: reference });
+  return kernel;
+}
+
+describe('jsonObjectLine', () => {
+  it('accepts compact objects of every kind of value', () => {
+    for (const line of [
+      '{}',
+      '{"a":1}',
+      '{"id":12,"title":"Carol","tags":["a","b"],"n":null,"t":true,"f":false,"o":{"x":[{},[]]}}',
+      '{"a":-0,"b":0.5,"c":1e5,"d":1E+5,"e":-1.25e-3,"f":123456789012345678901234567890}',
+      '{"s":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\uD83D\\ude00\\ud800"}',
+      '{"é":"日本語 🙂","\u007f":"\u2028"}',
+      '{"a":1,"a":2}',
+      '{"":""}',
+    ]) {
+      expect(check(line), line).toBe(true);
+    }
+  });
+
+  it('refuses what JSON.parse refuses or what is not one compact object', () => {
+    for (const line of [
+      '',
+      '{',
+      '}',
+      '[]',
+      '"a"',
+      '{"a":1}{}',
+      '{"a":1} ',
+      '{ "a":1}',
+      '{"a" :1}',
+      '{"a":1,}',
+      '{"a":[1,]}',
+      '{"a":[1 ,2]}',
+      '{"a":01}',
+      '{"a":1.}',
+      '{"a":.5}',
+      '{"a":+1}',
+      '{"a":1e}',
+      '{"a":-}',
+      '{"a":--1}',
+      '{"a":tru}',
+      '{"a":True}',
+      '{"a":nul}',
+      '{"a":undefined}',
+      '{"a":NaN}',
+      '{a:1}',
+      "{'a':1}",
+      '{"a":"\\x41"}',
+      '{"a":"\\u12G4"}',
+      '{"a":"\\u123"}',
+      '{"a":"tab\there"}',
+      '{"a":"line\nbreak"}',
+      '{"a":"unterminated}',
+      '{"a":1]',
+      '{"a":[1}',
+      '{"a":{"b":1]}',
+      '{"a"}',
+      '{"a":}',
+      '{,"a":1}',
+      '{"a":1,,"b":2}',
+    ]) {
+      expect(check(line), line).toBe(false);
+    }
+  });
+
+  it('accepts UTF-8 exactly as it decodes and refuses overlong forms, surrogates and bytes past U+10FFFF', () => {
+    const quoted = (...bytes: number[]) => Uint8Array.from([...Buffer.from('{"a":"'), ...bytes, ...Buffer.from('"}')]);
+    for (const bytes of [[0xc2, 0x80], [0xdf, 0xbf], [0xe0, 0xa0, 0x80], [0xed, 0x9f, 0xbf], [0xee, 0x80, 0x80], [0xf0, 0x90, 0x80, 0x80], [0xf4, 0x8f, 0xbf, 0xbf]]) {
+      expect(check(quoted(...bytes))).toBe(true);
+    }
+    for (const bytes of [[0x80], [0xc0, 0x80], [0xc1, 0xbf], [0xc2], [0xc2, 0x41], [0xe0, 0x9f, 0xbf], [0xed, 0xa0, 0x80], [0xf0, 0x8f, 0xbf, 0xbf], [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xff]]) {
+      expect(check(quoted(...bytes))).toBe(false);
+    }
+    // a byte above 0x7f outside a string
+    expect(check(Uint8Array.from([...Buffer.from('{"a":1'), 0xc3, 0xa9, 0x7d]))).toBe(false);
+  });
+
+  it('counts the object itself as depth 1 and refuses one bracket more than the limit', () => {
+    const nested = (depth: number) => '{"a":' + '['.repeat(depth - 1) + ']'.repeat(depth - 1) + '}';
+    expect(check(nested(DEPTH))).toBe(true);
+    expect(check(nested(DEPTH + 1))).toBe(false);
+    expect(check('{"a":"[[[[[[[[[["}', 2)).toBe(true);
+    expect(check('{"a":{"b":{}}}', 2)).toBe(false);
+    expect(check('{"a":{"b":{}}}', 3)).toBe(true);
+    // beyond the kernel's stack: refused, never read past it
+    expect(isCompactJsonObject(Buffer.from(nested(10)), 5000)).toBe(false);
+  });
+
+  it('agrees with the reference on random lines and on their byte mutations', () => {
+    const random = mulberry32(20261201);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const strings = ['""', '"a"', '"\\n"', '"\\u00e9"', '"é"', '"🙂"', '"a\\"b"', '"\\\\"', '"x y"'];
+    const numbers = ['0', '-0', '1', '-12', '3.25', '1e9', '-2.5E-7', '90071992547409931'];
+    const value = (depth: number): string => {
+      const roll = random();
+      if (depth < 4 && roll < 0.15) return '[' + Array.from({ length: Math.floor(random() * 3) }, () => value(depth + 1)).join(',') + ']';
+      if (depth < 4 && roll < 0.3) return object(depth + 1);
+      if (roll < 0.55) return pick(strings);
+      if (roll < 0.85) return pick(numbers);
+      return pick(['true', 'false', 'null']);
+    };
+    const object = (depth: number): string => '{' + Array.from({ length: Math.floor(random() * 4) }, () => pick(strings) + ':' + value(depth)).join(',') + '}';
+    const noise = [0x20, 0x09, 0x22, 0x5c, 0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d, 0x30, 0x2d, 0x2e, 0x65, 0x75, 0x00, 0x1f, 0x7f, 0x80, 0xbf, 0xc3, 0xe2, 0xf0, 0xff];
+    let accepted = 0;
+    let refused = 0;
+    for (let round = 0; round < 4000; round++) {
+      const line = Buffer.from(object(0), 'utf8');
+      if (check(line, 4)) accepted++;
+      for (let m = 0; m < 4; m++) {
+        const mutated = Buffer.from(line);
+        const at = Math.floor(random() * mutated.length);
+        const kind = random();
+        let bytes: Buffer;
+        if (kind < 0.4) {
+          mutated[at] = pick(noise);
+          bytes = mutated;
+        } else if (kind < 0.7) {
+          bytes = Buffer.concat([mutated.subarray(0, at), mutated.subarray(at + 1)]);
+        } else {
+          bytes = Buffer.concat([mutated.subarray(0, at), Buffer.from([pick(noise)]), mutated.subarray(at)]);
+        }
+        if (check(bytes, 4)) accepted++;
+        else refused++;
+      }
+    }
+    // both sides of the check were exercised
+    expect(accepted).toBeGreaterThan(4000);
+    expect(refused).toBeGreaterThan(4000);
+  });
+});
