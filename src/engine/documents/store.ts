@@ -156,11 +156,15 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
       free = [];
       next = 0;
     }
-    const count = (doc: JsonObject, delta: number) => {
+    // the distribution's changes per field id, added to it by name once at the end: a document's
+    // keys are looked up once, for its order, rather than counted by name into a record of them all
+    const counted: number[] = [];
+    const uncount = (doc: JsonObject) => {
       for (const key of Object.keys(doc)) {
-        const value = (distribution[key] ?? 0) + delta;
-        if (value === 0) delete distribution[key];
-        else distribution[key] = value;
+        const field = fieldIndex.get(key);
+        if (field !== undefined) counted[field] = (counted[field] ?? 0) - 1;
+        // a stored field without an id (none is expected) is counted down by name
+        else if (distribution[key] !== undefined && --distribution[key] === 0) delete distribution[key];
       }
     };
     const documents = new TailPuts(env.documents);
@@ -172,7 +176,7 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
       const stored = clearFirst ? null : known?.has(externalId) === true ? known.get(externalId)! : this.lookup(externalId);
       const docid = stored?.docid;
       const previous = stored?.doc;
-      if (previous !== undefined) count(previous, -1);
+      if (previous !== undefined) uncount(previous);
       if (doc === null) {
         if (docid !== undefined) {
           env.documents.removeSync(docid);
@@ -197,6 +201,7 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
         }
         if (field < lastField) inOrder = false;
         lastField = field;
+        counted[field] = (counted[field] ?? 0) + 1;
       }
       let ordered = doc;
       if (!inOrder) {
@@ -211,9 +216,14 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
       }
       const text = inOrder ? texts?.get(externalId) : undefined;
       documents.put(id, text ?? ordered);
-      count(ordered, 1);
       applied.push({ docid: id, before: previous, after: ordered, source: doc });
     }
+    counted.forEach((delta, field) => {
+      const name = fields[field]!;
+      const value = (distribution[name] ?? 0) + delta;
+      if (value === 0) delete distribution[name];
+      else distribution[name] = value;
+    });
     free = free.slice(reused);
     if (freed.length > 0) free = [...free, ...freed].sort((a, b) => a - b);
     env.main.putSync(FIELD_IDS, fields);
