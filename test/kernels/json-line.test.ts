@@ -103,6 +103,25 @@ describe('jsonObjectLine', () => {
     expect(isCompactJsonObject(Buffer.from(nested(10)), 5000)).toBe(false);
   });
 
+  it('finds a quote, backslash, control or non-ASCII byte at every place in long strings (16 bytes at a time)', () => {
+    const specials = [[0x22], [0x5c, 0x6e], [0x5c, 0x22], [0x5c], [0x5c, 0x78], [0x0a], [0x00], [0x1f], [0x7f], [0xc3, 0xa9], [0xe2, 0x82], [0xff], [0x80]];
+    let accepted = 0;
+    let refused = 0;
+    for (let length = 0; length <= 70; length++) {
+      for (let at = 0; at <= length; at++) {
+        for (const special of specials) {
+          const content = [...Buffer.from('a'.repeat(at)), ...special, ...Buffer.from('b'.repeat(length - at))];
+          for (const line of [Uint8Array.from([...Buffer.from('{"s":"'), ...content, ...Buffer.from('"}')]), Uint8Array.from([...Buffer.from('{"'), ...content, ...Buffer.from('":1}')])]) {
+            if (check(line)) accepted++;
+            else refused++;
+          }
+        }
+      }
+    }
+    expect(accepted).toBeGreaterThan(10_000);
+    expect(refused).toBeGreaterThan(10_000);
+  });
+
   it('agrees with the reference on random lines and on their byte mutations', () => {
     const random = mulberry32(20261201);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
