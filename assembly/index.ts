@@ -3,7 +3,7 @@
 // arena slots, status codes) so test/kernels can check both sides agree.
 
 /** Bumped whenever an export's signature or a record layout changes; checked by the host. */
-export const ABI_VERSION: u32 = 10;
+export const ABI_VERSION: u32 = 11;
 
 export { arenaBase, ARENA_ALIGN, RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena';
 export { ERR_BAD_RULES, ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
@@ -131,4 +131,4 @@ export {
   MAX_WORD_BYTES,
   VALUE_GAP,
 } from './extract';
-export { jsonObjectLine, JSON_LINE_MAX_DEPTH } from './json-line';
+export { jsonObjectLength, JSON_LINE_MAX_DEPTH, JSON_OBJECT_INVALID, JSON_OBJECT_TRUNCATED } from './json-line';

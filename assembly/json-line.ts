@@ -1,16 +1,23 @@
-// The JSON line check: whether a payload line is exactly one compact JSON object, so that the
-// documents route can store it as it is. Called through src/kernels/json-line.ts, one call per
-// line, in place of UTF-8 validation, JSON.parse (whose objects were thrown away) and a scan for
-// whitespace: the HTTP thread's largest cost in a bulk load.
+// The JSON line check: how long the compact JSON object at the start of some bytes is, so that
+// the documents route can store a payload line or array element as it is. Called through
+// src/kernels/json-line.ts, once per NDJSON line or JSON array element, in place of UTF-8
+// validation, JSON.parse (whose objects were thrown away) and a scan for whitespace, or of the
+// byte-by-byte cutter: the HTTP thread's largest cost in a bulk load.
 //
-// Accepts exactly the lines that are valid UTF-8, that JSON.parse reads as one object (ECMA-404:
+// An object is taken when it is valid UTF-8, what JSON.parse reads as one object (ECMA-404:
 // strings without raw control characters and with the escapes \" \\ \/ \b \f \n \r \t \uXXXX;
 // numbers -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?; true, false, null), with no whitespace outside
 // strings and brackets nested at most `maxDepth` deep (the object itself is depth 1). One pass,
-// no recursion: the open containers are a stack of bytes in static memory.
+// no recursion: the open containers are a stack of bytes in static memory. The answer tells a
+// refusal (JSON_OBJECT_INVALID) from bytes that end before the object does
+// (JSON_OBJECT_TRUNCATED), which more bytes could complete.
 
 /** Deepest nesting the stack holds; a deeper `maxDepth` is refused like a deeper line. */
 export const JSON_LINE_MAX_DEPTH: i32 = 1024;
+/** No compact object within the limits starts the bytes. */
+export const JSON_OBJECT_INVALID: i32 = -1;
+/** The bytes end before the object does (so far it is one). */
+export const JSON_OBJECT_TRUNCATED: i32 = -2;
 
 const STACK: usize = memory.data(JSON_LINE_MAX_DEPTH);
 
@@ -40,7 +47,8 @@ const BACKSLASHES: v128 = i8x16.splat(0x5c);
 const SPACE: v128 = i8x16.splat(0x20);
 
 /**
- * Where the string whose content starts at `at` ends (past its quote), or -1 when it is not valid.
+ * Where the string whose content starts at `at` ends (past its quote), JSON_OBJECT_INVALID when
+ * it is not valid, JSON_OBJECT_TRUNCATED when the bytes end first.
  * Runs of 16 plain ASCII bytes (no quote, backslash or control character) are skipped a vector
  * at a time: most of a document's bytes are such string contents.
  */
@@ -57,19 +65,21 @@ function stringEnd(at: usize, end: usize): isize {
     const b = <u32>load<u8>(at);
     if (b == 0x22) return <isize>(at + 1);
     if (b == 0x5c) {
-      if (at + 1 >= end) return -1;
+      if (at + 1 >= end) return JSON_OBJECT_TRUNCATED;
       const e = <u32>load<u8>(at + 1);
       if (e == 0x75) {
-        if (at + 6 > end) return -1;
-        if (!isHex(load<u8>(at + 2)) || !isHex(load<u8>(at + 3)) || !isHex(load<u8>(at + 4)) || !isHex(load<u8>(at + 5))) return -1;
+        for (let k: usize = 2; k < 6; k++) {
+          if (at + k >= end) return JSON_OBJECT_TRUNCATED;
+          if (!isHex(load<u8>(at + k))) return JSON_OBJECT_INVALID;
+        }
         at += 6;
       } else if (e == 0x22 || e == 0x5c || e == 0x2f || e == 0x62 || e == 0x66 || e == 0x6e || e == 0x72 || e == 0x74) {
         at += 2;
       } else {
-        return -1;
+        return JSON_OBJECT_INVALID;
       }
     } else if (b < 0x20) {
-      return -1;
+      return JSON_OBJECT_INVALID;
     } else if (b < 0x80) {
       at++;
     } else {
@@ -86,60 +96,72 @@ function stringEnd(at: usize, end: usize): isize {
         need = 3;
         if (b == 0xf0) low = 0x90;
         else if (b == 0xf4) high = 0x8f;
-      } else return -1;
-      if (at + need >= end) return -1;
+      } else return JSON_OBJECT_INVALID;
+      if (at + 1 >= end) return JSON_OBJECT_TRUNCATED;
       const second = <u32>load<u8>(at + 1);
-      if (second < low || second > high) return -1;
+      if (second < low || second > high) return JSON_OBJECT_INVALID;
       for (let k: usize = 2; k <= need; k++) {
+        if (at + k >= end) return JSON_OBJECT_TRUNCATED;
         const c = <u32>load<u8>(at + k);
-        if (c < 0x80 || c > 0xbf) return -1;
+        if (c < 0x80 || c > 0xbf) return JSON_OBJECT_INVALID;
       }
       at += need + 1;
     }
   }
-  return -1;
+  return JSON_OBJECT_TRUNCATED;
 }
 
-/** Where the number starting at `at` ends, or -1 when it is not a JSON number. */
+/**
+ * Where the number starting at `at` ends, JSON_OBJECT_INVALID when it is not a JSON number,
+ * JSON_OBJECT_TRUNCATED when the bytes end where it needs more (a number is never the last byte
+ * of an object, so one that reaches the end is truncated too).
+ */
 function numberEnd(at: usize, end: usize): isize {
   if (load<u8>(at) == 0x2d) at++;
-  if (at >= end) return -1;
+  if (at >= end) return JSON_OBJECT_TRUNCATED;
   const first = <u32>load<u8>(at);
   if (first == 0x30) at++;
   else if (first - 0x31 < 9) {
     at++;
     while (at < end && isDigit(load<u8>(at))) at++;
-  } else return -1;
+  } else return JSON_OBJECT_INVALID;
   if (at < end && load<u8>(at) == 0x2e) {
     at++;
-    if (at >= end || !isDigit(load<u8>(at))) return -1;
+    if (at >= end) return JSON_OBJECT_TRUNCATED;
+    if (!isDigit(load<u8>(at))) return JSON_OBJECT_INVALID;
     while (at < end && isDigit(load<u8>(at))) at++;
   }
   if (at < end && (<u32>load<u8>(at) | 0x20) == 0x65) {
     at++;
     if (at < end && (load<u8>(at) == 0x2b || load<u8>(at) == 0x2d)) at++;
-    if (at >= end || !isDigit(load<u8>(at))) return -1;
+    if (at >= end) return JSON_OBJECT_TRUNCATED;
+    if (!isDigit(load<u8>(at))) return JSON_OBJECT_INVALID;
     while (at < end && isDigit(load<u8>(at))) at++;
   }
+  if (at >= end) return JSON_OBJECT_TRUNCATED;
   return <isize>at;
 }
 
-/** Whether the `n` bytes at `at` are the ASCII `word` (true, false, null). */
-@inline
-function literalAt(at: usize, end: usize, word: u64, n: usize): bool {
-  if (at + n > end) return false;
-  let got: u64 = 0;
-  for (let k: usize = 0; k < n; k++) got |= (<u64>load<u8>(at + k)) << (<u64>(8 * k));
-  return got == word;
+/**
+ * Where the ASCII literal `word` of `n` bytes (true, false, null) at `at` ends, JSON_OBJECT_INVALID
+ * when other bytes are there, JSON_OBJECT_TRUNCATED when the bytes end inside it.
+ */
+function literalEnd(at: usize, end: usize, word: u64, n: usize): isize {
+  for (let k: usize = 0; k < n; k++) {
+    if (at + k >= end) return JSON_OBJECT_TRUNCATED;
+    if (<u64>load<u8>(at + k) != ((word >> (<u64>(8 * k))) & 0xff)) return JSON_OBJECT_INVALID;
+  }
+  return <isize>(at + n);
 }
 
 /**
- * 1 when the `len` bytes at `ptr` are one compact JSON object nested at most `maxDepth` deep
- * (see the header), else 0.
+ * The length of the compact JSON object nested at most `maxDepth` deep that the `len` bytes at
+ * `ptr` start with (see the header), JSON_OBJECT_INVALID, or JSON_OBJECT_TRUNCATED.
  */
-export function jsonObjectLine(ptr: usize, len: usize, maxDepth: i32): i32 {
+export function jsonObjectLength(ptr: usize, len: usize, maxDepth: i32): i32 {
   const end = ptr + len;
-  if (len < 2 || load<u8>(ptr) != 0x7b || maxDepth < 1 || maxDepth > JSON_LINE_MAX_DEPTH) return 0;
+  if (len == 0) return JSON_OBJECT_TRUNCATED;
+  if (load<u8>(ptr) != 0x7b || maxDepth < 1 || maxDepth > JSON_LINE_MAX_DEPTH) return JSON_OBJECT_INVALID;
   let at = ptr + 1;
   let depth: i32 = 1;
   store<u8>(STACK, OBJECT);
@@ -151,53 +173,52 @@ export function jsonObjectLine(ptr: usize, len: usize, maxDepth: i32): i32 {
       if ((b == 0x7d && open == OBJECT && expect != VALUE_OR_CLOSE) || (b == 0x5d && open == ARRAY && expect != KEY_OR_CLOSE)) {
         at++;
         depth--;
-        // the object closed: the line must end here
-        if (depth == 0) return at == end ? 1 : 0;
+        // the object closed
+        if (depth == 0) return <i32>(at - ptr);
         expect = AFTER_VALUE;
         continue;
       }
       if (expect == AFTER_VALUE) {
-        if (b != 0x2c) return 0;
+        if (b != 0x2c) return JSON_OBJECT_INVALID;
         at++;
         expect = open == OBJECT ? KEY : VALUE;
         continue;
       }
       expect = expect == KEY_OR_CLOSE ? KEY : VALUE;
     }
+    let next: isize;
     if (expect == KEY) {
-      if (b != 0x22) return 0;
-      const next = stringEnd(at + 1, end);
-      if (next < 0) return 0;
+      if (b != 0x22) return JSON_OBJECT_INVALID;
+      next = stringEnd(at + 1, end);
+      if (next < 0) return <i32>next;
       at = <usize>next;
       expect = COLON;
       continue;
     }
     if (expect == COLON) {
-      if (b != 0x3a) return 0;
+      if (b != 0x3a) return JSON_OBJECT_INVALID;
       at++;
       expect = VALUE;
       continue;
     }
     // a value
     if (b == 0x7b || b == 0x5b) {
-      if (depth >= maxDepth) return 0;
+      if (depth >= maxDepth) return JSON_OBJECT_INVALID;
       store<u8>(STACK + <usize>depth, b == 0x7b ? OBJECT : ARRAY);
       depth++;
       at++;
       expect = b == 0x7b ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
       continue;
     }
-    let next: isize;
     if (b == 0x22) next = stringEnd(at + 1, end);
     else if (b == 0x2d || isDigit(b)) next = numberEnd(at, end);
-    else if (b == 0x74) next = literalAt(at, end, 0x65757274, 4) ? <isize>(at + 4) : -1; // "true"
-    else if (b == 0x66) next = literalAt(at, end, 0x65736c6166, 5) ? <isize>(at + 5) : -1; // "false"
-    else if (b == 0x6e) next = literalAt(at, end, 0x6c6c756e, 4) ? <isize>(at + 4) : -1; // "null"
-    else return 0;
-    if (next < 0) return 0;
+    else if (b == 0x74) next = literalEnd(at, end, 0x65757274, 4); // "true"
+    else if (b == 0x66) next = literalEnd(at, end, 0x65736c6166, 5); // "false"
+    else if (b == 0x6e) next = literalEnd(at, end, 0x6c6c756e, 4); // "null"
+    else return JSON_OBJECT_INVALID;
+    if (next < 0) return <i32>next;
     at = <usize>next;
     expect = AFTER_VALUE;
   }
-  // the bytes ended inside the object
-  return 0;
+  return JSON_OBJECT_TRUNCATED;
 }

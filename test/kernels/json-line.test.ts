@@ -4,7 +4,7 @@
 // reference refuses, nor refuses one it accepts.
 import { describe, expect, it } from 'vitest';
 
-import { isCompactJsonObject } from '../../src/kernels/json-line.js';
+import { compactJsonObjectLength, isCompactJsonObject, JSON_OBJECT_INVALID, JSON_OBJECT_TRUNCATED } from '../../src/kernels/json-line.js';
 import { isCompactJsonObjectReference } from '../../src/kernels/reference/json-line.js';
 import { mulberry32 } from '../helpers/random.js';
 
@@ -120,6 +120,26 @@ describe('jsonObjectLine', () => {
     }
     expect(accepted).toBeGreaterThan(10_000);
     expect(refused).toBeGreaterThan(10_000);
+  });
+
+  it('measures the object that starts the bytes, whatever follows it, and tells truncated bytes from refused ones', () => {
+    const random = mulberry32(7);
+    for (const line of ['{}', '{"a":1}', '{"a":[1,{"b":"c\\\\"}],"d":-0.5e-3,"e":true,"f":null,"g":"\\u00e9é"}', '{"k":"🙂","n":1234567890}']) {
+      const bytes = Buffer.from(line, 'utf8');
+      for (const suffix of ['', ',', ']', '{"x":1}', ' ', '\n', '\u00ff', '}']) {
+        expect(compactJsonObjectLength(Buffer.concat([bytes, Buffer.from(suffix, 'utf8')]), DEPTH)).toBe(bytes.length);
+      }
+      // every proper prefix is an object not finished yet
+      for (let cut = 0; cut < bytes.length; cut++) expect(compactJsonObjectLength(bytes.subarray(0, cut), DEPTH), `${line} cut at ${cut}`).toBe(JSON_OBJECT_TRUNCATED);
+    }
+    for (const line of ['{ "a":1}', '{"a":01}', '{"a":"\\x"}', '{"a":tx}', '[{}]', '{"a":1,}']) expect(compactJsonObjectLength(Buffer.from(line), DEPTH), line).toBe(JSON_OBJECT_INVALID);
+    // whatever the bytes, a length the kernel answers is an object the reference accepts
+    for (let round = 0; round < 3000; round++) {
+      const bytes = Buffer.from(Array.from({ length: 2 + Math.floor(random() * 12) }, () => '{}[]",:1a\\e-.tn'[Math.floor(random() * 15)]).join(''));
+      bytes[0] = 0x7b;
+      const length = compactJsonObjectLength(bytes, DEPTH);
+      if (length > 0) expect(isCompactJsonObjectReference(bytes.subarray(0, length), DEPTH), bytes.toString()).toBe(true);
+    }
   });
 
   it('agrees with the reference on random lines and on their byte mutations', () => {

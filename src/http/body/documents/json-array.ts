@@ -6,8 +6,11 @@
  * `trailing characters`, any other top-level value is `data are neither an object nor a list
  * of objects`, and syntax errors carry serde_json's wording and payload-wide positions, as do
  * documents nested too deep (json-cutter.ts's depth limits).
- * The scan itself (whitespace, values cut across chunks) is json-value-stream.ts's.
+ * The scan itself (whitespace, values cut across chunks) is json-value-stream.ts's. An element
+ * that is a compact object within a chunk is taken whole at once (`CompactObjects`, the JSON line
+ * kernel), as the cutter would have emitted it.
  */
+import { CompactObjects } from '../../../indexes/payload-lines.js';
 import { SKIMMED_DOCUMENT, WHOLE_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
 import type { EmitDocument } from './parser.js';
@@ -31,6 +34,7 @@ export class JsonArrayParser extends JsonValueStream {
   private phase = Phase.Start;
   /** Whether the value being cut is the whole payload rather than an array element. */
   private topLevel = false;
+  private readonly compact = new CompactObjects();
 
   constructor(emit: EmitDocument) {
     super('json', emit);
@@ -71,10 +75,10 @@ export class JsonArrayParser extends JsonValueStream {
           this.done();
           return i + 1;
         }
-        return this.startValue(b, at, i, false);
+        return this.element(chunk, b, at, i);
       case Phase.ArrayComma:
         if (b === 0x5d) throw this.malformed(`trailing comma at ${this.pos.at(at)}`);
-        return this.startValue(b, at, i, false);
+        return this.element(chunk, b, at, i);
       case Phase.ArrayElement:
         if (b === 0x2c) this.phase = Phase.ArrayComma;
         else if (b === 0x5d) this.done();
@@ -87,6 +91,21 @@ export class JsonArrayParser extends JsonValueStream {
 
   protected override afterDocument(): void {
     this.phase = this.topLevel ? Phase.AfterObject : Phase.ArrayElement;
+  }
+
+  /** An array element: a compact object whole, anything else through the cutter. */
+  private element(chunk: Buffer, b: number, at: number, i: number): number {
+    if (b === 0x7b) {
+      // a compact object holds no newline, so the line count for error positions stays right
+      const end = this.compact.endIn(chunk, i, SKIMMED_DOCUMENT.max);
+      if (end !== -1) {
+        this.topLevel = false;
+        this.emit(chunk.subarray(i, end));
+        this.afterDocument();
+        return end;
+      }
+    }
+    return this.startValue(b, at, i, false);
   }
 
   private startValue(b: number, at: number, i: number, topLevel: boolean): number {

@@ -21,6 +21,31 @@ describe('JSON payloads', () => {
     }
   });
 
+  it('takes compact elements whole among spaced ones, the same lines whatever the chunk boundaries', async () => {
+    const body = Buffer.from('[{"id":1,"t":"é \\" }]"},{ "id" : 2 },{"id":3,"n":[1,{"x":null}],"f":-1.5e3},\n{"id":4}]');
+    const expected = ['{"id":1,"t":"é \\" }]"}', '{"id":2}', '{"id":3,"n":[1,{"x":null}],"f":-1.5e3}', '{"id":4}'];
+    for (const parts of splits(body)) {
+      const out = await write(store, 'json', pieces(parts));
+      expect(out.lines).toEqual(expected);
+    }
+    // elements of every size, so that a first look at too few bytes is widened
+    const docs = Array.from({ length: 40 }, (_, i) => ({ id: i, text: 'w'.repeat(i * i * 7) }));
+    for (const chunk of [100, 4096, 1 << 20]) {
+      const out = await write(store, 'json', JSON.stringify(docs), { chunk });
+      expect(out.lines).toEqual(docs.map((doc) => JSON.stringify(doc)));
+    }
+  });
+
+  it('reports an error after compact elements at the place the cutter finds it', async () => {
+    for (const chunk of [undefined, 7]) {
+      expect(await refuse(store, 'json', '[{"a":1},{"b":"x"},{"c":tru}]', { chunk })).toEqual(malformed('expected ident at line 1 column 28'));
+      expect(await refuse(store, 'json', '[{"a":1},\n{"b":"x"},{"c":"\\q"}]', { chunk })).toEqual(malformed('invalid escape at line 2 column 18'));
+      expect(await refuse(store, 'json', '[{"a":1},{"b":"x"}{"c":1}]', { chunk })).toEqual(malformed('expected `,` or `]` at line 1 column 19'));
+      expect(await refuse(store, 'json', '[{"a":1},{"b":"x"},{"c":1}', { chunk })).toEqual(malformed('EOF while parsing a list at line 1 column 26'));
+      expect(await refuse(store, 'json', '[{"a":1},{"b":"x"},{"d":' + '['.repeat(130) + ']'.repeat(130) + '}]', { chunk })).toEqual(malformed('recursion limit exceeded at line 1 column 152'));
+    }
+  });
+
   it('writes each element of an array as one compact line and counts them', async () => {
     const out = await write(store, 'json', '[{"id": 1, "content": "Bouvier Bernois"}, {"id":2}]');
     expect(out.documentsCount).toBe(2);
