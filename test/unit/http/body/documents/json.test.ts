@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { getKernels } from '../../../../../src/kernels/module.js';
+import { MAX_KERNEL_BYTES } from '../../../../../src/indexes/payload-lines.js';
 import { pieces, refuse, splits, tempStore, write } from './harness.js';
 
 // Expected error texts: Meilisearch's tests/documents/add_documents.rs snapshots and serde_json's
@@ -44,6 +46,14 @@ describe('JSON payloads', () => {
       expect(await refuse(store, 'json', '[{"a":1},{"b":"x"},{"c":1}', { chunk })).toEqual(malformed('EOF while parsing a list at line 1 column 26'));
       expect(await refuse(store, 'json', '[{"a":1},{"b":"x"},{"d":' + '['.repeat(130) + ']'.repeat(130) + '}]', { chunk })).toEqual(malformed('recursion limit exceeded at line 1 column 152'));
     }
+  });
+
+  it('writes documents longer than the kernel takes (MAX_KERNEL_BYTES) through the cutter, in one chunk', async () => {
+    const docs = [{ id: 1, text: 'x'.repeat(MAX_KERNEL_BYTES) }, { id: 2 }, { id: 3, text: 'é'.repeat(MAX_KERNEL_BYTES) }];
+    const out = await write(store, 'json', JSON.stringify(docs));
+    expect(out.lines).toEqual(docs.map((doc) => JSON.stringify(doc)));
+    // the kernel was given at most MAX_KERNEL_BYTES of them: its memory, which never shrinks, did not grow to hold them
+    expect(getKernels().arena.byteLength).toBeLessThan(2 * MAX_KERNEL_BYTES);
   });
 
   it('writes each element of an array as one compact line and counts them', async () => {

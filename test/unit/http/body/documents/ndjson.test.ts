@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../../helpers/random.js';
+import { getKernels } from '../../../../../src/kernels/module.js';
+import { MAX_KERNEL_BYTES } from '../../../../../src/indexes/payload-lines.js';
 import { pieces, refuse, splits, tempStore, write } from './harness.js';
 
 // Expected error texts: Meilisearch's tests/documents/add_documents.rs snapshots and serde_json's
@@ -13,6 +15,14 @@ const malformed = (detail: string) => ({
 });
 
 describe('NDJSON payloads', () => {
+  it('writes documents longer than the kernel takes (MAX_KERNEL_BYTES) through the cutter, in one chunk', async () => {
+    const docs = [{ id: 1, text: 'x'.repeat(MAX_KERNEL_BYTES) }, { id: 2 }, { id: 3, text: 'é'.repeat(MAX_KERNEL_BYTES) }];
+    const out = await write(store, 'ndjson', docs.map((doc) => JSON.stringify(doc) + '\n').join(''));
+    expect(out.lines).toEqual(docs.map((doc) => JSON.stringify(doc)));
+    // the kernel was not given them: its memory, which never shrinks, did not grow to hold them
+    expect(getKernels().arena.byteLength).toBeLessThan(2 * MAX_KERNEL_BYTES);
+  });
+
   it('writes one compact line per object and counts them', async () => {
     const out = await write(store, 'ndjson', '{"id": 1, "content": "a b"}\n{"id":2}\n');
     expect(out.documentsCount).toBe(2);
