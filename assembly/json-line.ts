@@ -1,6 +1,7 @@
 // The JSON line check: how long the compact JSON object at the start of some bytes is, so that
 // the documents route can store a payload line or array element as it is. Called through
-// src/kernels/json-line.ts, once per NDJSON line or JSON array element, in place of UTF-8
+// src/kernels/json-line.ts, once per NDJSON line and once or a few times per JSON array element
+// (src/indexes/payload-lines.ts widens a look the element goes past), in place of UTF-8
 // validation, JSON.parse (whose objects were thrown away) and a scan for whitespace, or of the
 // byte-by-byte cutter: the HTTP thread's largest cost in a bulk load.
 //

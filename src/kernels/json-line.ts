@@ -13,8 +13,6 @@ interface JsonLineExports {
   jsonObjectLength(ptr: number, len: number, maxDepth: number): number;
 }
 
-/** Deepest `maxDepth` the kernel takes (assembly JSON_LINE_MAX_DEPTH); a deeper one is refused. */
-export const JSON_LINE_MAX_DEPTH = 1024;
 /** No compact object within the limits starts the bytes (assembly JSON_OBJECT_INVALID). */
 export const JSON_OBJECT_INVALID = -1;
 /** The bytes end before the object does: more bytes could complete it (assembly JSON_OBJECT_TRUNCATED). */

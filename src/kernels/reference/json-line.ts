@@ -1,18 +1,19 @@
 /**
- * Reference of assembly/json-line.ts, for the tests: what the documents route accepted as a
- * compact line before the kernel, valid UTF-8 that JSON.parse reads as one object, with no
- * whitespace outside strings and brackets nested at most `maxDepth` deep.
+ * Reference of assembly/json-line.ts, for the tests: whether some bytes are exactly one compact
+ * JSON object, as the documents route decided before the kernel: valid UTF-8 that JSON.parse
+ * reads as one object, with no whitespace outside strings and brackets nested at most `maxDepth`
+ * deep. (The kernel's length of a leading object is checked against it on the object's bytes.)
  */
 import { isUtf8 } from 'node:buffer';
+import { closingQuote } from '../../types/json-depth.js';
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 export function isCompactJsonObjectReference(line: Uint8Array, maxDepth: number): boolean {
   if (line[0] !== 0x7b || !isUtf8(line)) return false;
-  const text = Buffer.from(line.buffer, line.byteOffset, line.length).toString('utf8');
+  const bytes = Buffer.from(line.buffer, line.byteOffset, line.length);
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   } catch {
     return false;
@@ -22,10 +23,7 @@ export function isCompactJsonObjectReference(line: Uint8Array, maxDepth: number)
     const b = line[i]!;
     if (b === QUOTE) {
       // valid JSON: the string ends at the next quote not escaped by an odd run of backslashes
-      for (i++; ; i++) {
-        if (line[i] === BACKSLASH) i++;
-        else if (line[i] === QUOTE) break;
-      }
+      i = closingQuote(bytes, i + 1);
     } else if (b === 0x7b || b === 0x5b) {
       if (++depth > maxDepth) return false;
     } else if (b === 0x7d || b === 0x5d) {
