@@ -35,5 +35,9 @@ export default ENTRIES.map((entry) => ({
   // anything that is not a relative or absolute path is a package, loaded from node_modules
   external: (id) => !id.startsWith('.') && !id.startsWith('/'),
   plugins: [ownImportMetaUrl(entry)],
-  output: { format: 'esm', file: entry, inlineDynamicImports: true },
+  // the code as tsc wrote it: no tree-shaking, no dead-code elimination (both drop calls they deem
+  // pure whose result is unused, and some of ours are there for the error they throw, such as
+  // `decodeURIComponent(run)` as a UTF-8 check)
+  treeshake: false,
+  output: { format: 'esm', file: entry, inlineDynamicImports: true, minify: false },
 }));
