@@ -1,6 +1,7 @@
 // The dictionary segmenters (src/kernels/dictionary-segmenters.ts) against charabia 0.9.9's own
 // test vectors, the dictionary lookup behind the Chinese split against jieba's cut_all, lazy
 // loading, edge cases, and runs long enough to be cut into windows against whole runs.
+// fresh process: it checks which dictionaries are loaded before and after first use.
 import { describe, expect, it } from 'vitest';
 
 import { dictionaryWordStarts, loadedDictionaries, type DictionaryLanguage } from '../../src/kernels/dictionary-segmenters.js';

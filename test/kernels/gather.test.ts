@@ -1,6 +1,8 @@
 // The gather kernel against its TS reference: a fixed case pins which entries fill which lists,
 // seeded random batches (records with several entries per word, documents without a record,
 // levels and phrases allowed or not) check the two agree everywhere.
+// fresh process: it checks that a call grows the kernels' memory, which earlier files may have
+// grown enough.
 import { describe, expect, it } from 'vitest';
 
 import { getKernels } from '../../src/kernels/module.js';

@@ -1,6 +1,7 @@
 // The German segmenter (src/kernels/german-segmenter.ts) against charabia 0.9.9's own test vectors,
 // the word list against the file it was copied from, edge cases, and random runs against a small
 // independent implementation that works on UTF-8 bytes as charabia does.
+// fresh process: it checks that the trie is not built before the first call.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 

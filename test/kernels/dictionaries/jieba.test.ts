@@ -1,6 +1,7 @@
 // jieba's segmentation in TypeScript (src/kernels/dictionaries/jieba.ts) against jieba-wasm 2.4.0
 // itself: its cut without HMM, and its dictionary lookup (has_word) as jieba-wasm's search mode and
 // cut_all reveal it, on everyday sentences, edge cases, seeded random strings and long texts.
+// fresh process: it checks that the dictionary is not loaded before first use.
 import { describe, expect, it } from 'vitest';
 
 import { DictionaryEntries } from '../../../src/kernels/dictionaries/jieba-dict-text.js';

@@ -3,6 +3,7 @@
 // seeded random strings and texts of thousands of characters, in both dictionaries; and, past the
 // window dictionaryWordStarts cuts runs into, a whole sentence long enough for path costs to wrap
 // around i32.
+// fresh process: it checks which dictionaries are loaded before and after first use.
 import { describe, expect, it } from 'vitest';
 
 import { linderaDictionaryLoaded, linderaWordStarts, loadLinderaDictionary, type LinderaLanguage } from '../../../src/kernels/dictionaries/lindera.js';

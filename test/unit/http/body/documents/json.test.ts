@@ -1,3 +1,4 @@
+// fresh process: it bounds the size of the JSON line kernel's memory, which earlier files grow.
 import { afterAll, describe, expect, it } from 'vitest';
 import { getKernels } from '../../../../../src/kernels/module.js';
 import { MAX_KERNEL_BYTES } from '../../../../../src/indexes/payload-lines.js';

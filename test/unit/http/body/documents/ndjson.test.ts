@@ -1,3 +1,4 @@
+// fresh process: it bounds the size of the JSON line kernel's memory, which earlier files grow.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../../helpers/random.js';
 import { getKernels } from '../../../../../src/kernels/module.js';
