@@ -24,7 +24,6 @@ const FRESH = freshProcessFiles('test');
 export default defineConfig({
   root: ROOT,
   test: {
-    benchmark: { include: ['bench/**/*.bench.ts'] },
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Two cores: HTTP tests each start a real server process, so keep the fan-out modest.
@@ -32,8 +31,8 @@ export default defineConfig({
     projects: [
       // Most files share their worker's process with the files before them: a new process per file
       // (vitest's default) cost ~0.35 s of CPU each, a sixth of the suite.
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: FRESH, isolate: false } },
-      { extends: true, test: { name: 'fresh', include: FRESH, isolate: true } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: FRESH, isolate: false, benchmark: { include: ['bench/**/*.bench.ts'] } } },
+      { extends: true, test: { name: 'fresh', include: FRESH, isolate: true, benchmark: { include: [] } } },
     ],
   },
 });
