@@ -21,6 +21,11 @@ function readConfig(): Config | null {
       process.stdout.write(loaded.text.endsWith('\n') ? loaded.text : `${loaded.text}\n`);
       return null;
     }
+    if (loaded.kind === 'version') {
+      // clap's `<name> <version>`, with the version `GET /version` reports
+      process.stdout.write(`quarry ${loadBuildInfo().pkgVersion}\n`);
+      return null;
+    }
     return loaded.config;
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -52,6 +52,6 @@ export function helpText(): string {
     if (fallback !== null) lines.push(`${TEXT_INDENT}[default: ${fallback}]`);
     lines.push('');
   }
-  lines.push('  -h, --help', `${TEXT_INDENT}Print help`, '');
+  lines.push('  -h, --help', `${TEXT_INDENT}Print help`, '', '  -V, --version', `${TEXT_INDENT}Print version`, '');
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 /**
- * loadConfig: command line + environment + TOML configuration file → a validated Config, or --help.
+ * loadConfig: command line + environment + TOML configuration file → a validated Config, or
+ * --help / --version.
  *
  * Caller: src/main.ts, once at startup (prints ConfigError's message and exits with status 2).
  * Contract (reference cli-config.md §1, §3):
@@ -26,7 +27,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export type LoadResult = { kind: 'help'; text: string } | { kind: 'config'; config: Config };
+export type LoadResult = { kind: 'help'; text: string } | { kind: 'version' } | { kind: 'config'; config: Config };
 
 const DEFAULT_CONFIG_FILE_PATH = './config.toml';
 const HELP_HINT = "\n\nFor more information, try '--help'.";
@@ -76,10 +77,16 @@ function parseString(key: OptionKey, raw: string, source: Source): unknown {
   }
 }
 
-/** Command-line values as strings (a boolean flag reads `true`), or 'help' when -h/--help comes first. */
-function parseCommandLine(argv: readonly string[]): Map<OptionKey, string> | 'help' {
+/**
+ * Command-line values as strings (a boolean flag reads `true`), or 'help' / 'version' when -h/--help
+ * or -V/--version comes first (clap's `version` attribute, which v1.50's options carry).
+ */
+function parseCommandLine(argv: readonly string[]): Map<OptionKey, string> | 'help' | 'version' {
   const byFlag = new Map(OPTION_KEYS.flatMap((key) => allOptionNames(key).map(({ flag }) => [flag, key] as const)));
-  const declared: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  const declared: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'V' },
+  };
   for (const [flag, key] of byFlag) {
     const spec = optionSpec(key);
     // An optional value cannot be expressed to parseArgs: declare a flag and pick the value up below.
@@ -93,7 +100,7 @@ function parseCommandLine(argv: readonly string[]): Map<OptionKey, string> | 'he
     const token = tokens[i]!;
     if (token.kind === 'option-terminator') continue;
     if (token.kind === 'positional') throw new ConfigError(`unexpected argument '${token.value}' found${HELP_HINT}`);
-    if (token.name === 'help') return 'help';
+    if (token.name === 'help' || token.name === 'version') return token.name;
     const key = byFlag.get(token.name);
     if (key === undefined) throw new ConfigError(`unexpected argument '${token.rawName}' found${HELP_HINT}`);
     if (values.has(key)) throw new ConfigError(`the argument '${flagLabel(key)}' cannot be used multiple times${HELP_HINT}`);
@@ -231,6 +238,7 @@ function checkRelations(values: Map<OptionKey, unknown>): void {
 export function loadConfig(argv: string[], env: Record<string, string | undefined>, cwd: string): LoadResult {
   const cli = parseCommandLine(argv);
   if (cli === 'help') return { kind: 'help', text: helpText() };
+  if (cli === 'version') return { kind: 'version' };
   const fromEnv = readEnvironment(env);
   const file = readConfigFile(cli.get('configFilePath') ?? fromEnv.get('configFilePath')?.raw, cwd);
   const fromFile = file === null ? new Map<OptionKey, unknown>() : readFileValues(file);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { open } from 'lmdb';
@@ -94,6 +94,12 @@ describe('server start-up', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('--master-key');
     expect(stdout).toContain('MEILI_MASTER_KEY');
+  });
+
+  it('prints its name and version and exits, as clap answers --version', async () => {
+    const { code, stdout } = await runCli(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`quarry ${String((JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version)}\n`);
   });
 
   it('refuses a database of a newer storage format, as a downgrade with --upgrade-db', async () => {

@@ -477,3 +477,16 @@ describe('--help', () => {
     expect(loadConfig(['--config-file-path', 'missing.toml', '--help'], {}, workdir()).kind).toBe('help');
   });
 });
+
+describe('--version', () => {
+  it('returns the version for --version and -V instead of a configuration, whatever comes after', () => {
+    for (const argv of [['--version'], ['-V'], ['--db-path', 'x', '-V'], ['--version', '--env', 'staging', '--nope']]) {
+      expect(loadConfig(argv, {}, workdir()).kind).toBe('version');
+    }
+  });
+
+  it('is listed in the help text', () => {
+    const result = loadConfig(['--help'], {}, workdir());
+    expect(result.kind === 'help' && result.text).toContain('  -V, --version\n');
+  });
+});
