@@ -33,5 +33,5 @@ export default {
   // pure whose result is unused, and some of ours are there for the error they throw, such as
   // `decodeURIComponent(run)` as a UTF-8 check)
   treeshake: false,
-  output: { format: 'esm', file: ENTRY, inlineDynamicImports: true, minify: false },
+  output: { format: 'esm', file: ENTRY, codeSplitting: false, minify: false },
 };
