@@ -64,9 +64,10 @@ export const FIRST_REQUESTS: readonly string[] = [
 ];
 
 /**
- * Compiles the body schemas of FIRST_REQUESTS, one per event loop turn, after the listen: a
- * schema compiles on its route's first request (validation/body.ts), which took the first search
- * ~0.1 s; a server's start does not wait for it.
+ * Runs the body parsers of FIRST_REQUESTS once, one per event loop turn, after the listen: the
+ * first loads the build's precompiled validators (validation/body.ts), and each compiles its own
+ * when that file lacks it (run from the sources), which took the first search ~0.1 s; a server's
+ * start does not wait for it.
  */
 export async function warmUpFirstRequests(): Promise<void> {
   for (const spec of API_ROUTES) {
