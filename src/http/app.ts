@@ -52,6 +52,7 @@ import { dynamicSearchRuleRoutes } from './routes/dynamic-search-rules.js';
 import { answerClientError } from './transport/client-error.js';
 import { HEAD_BYTES, HEAD_TIMEOUT_MS, refuseTooManyHeaders } from './transport/head-limits.js';
 import { readablePath } from './transport/path-encoding.js';
+import { usePrecompiledBodies } from './validation/precompiled-bodies.js';
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
 
@@ -120,6 +121,7 @@ export const API_ROUTES = [
 ];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  usePrecompiledBodies();
   const app = Fastify({
     loggerInstance: deps.logs.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: () => !deps.logs.wantsRequestLogs() }),

@@ -46,10 +46,7 @@
  *   the exact Meilisearch text matters.
  * - Objects iterate keys in JavaScript order, which puts integer-like keys first.
  */
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { Ajv, type AnySchemaObject, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
-import standalone from 'ajv/dist/standalone/index.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { isJsonObject } from '../../types/json-text.js';
@@ -92,7 +89,7 @@ export interface BodyOptions {
 
 // Two instances for every route, so fragments added with `addSharedSchema` resolve by `$id`: one
 // answers "valid or not" and stops at its first error, the other lists a value's every error.
-const FIRST_ERROR_OPTIONS = { strict: true, allowUnionTypes: true } as const;
+export const FIRST_ERROR_OPTIONS = { strict: true, allowUnionTypes: true } as const;
 const firstError = new Ajv(FIRST_ERROR_OPTIONS);
 const allErrors = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
 const sharedSchemas: AnySchemaObject[] = [];
@@ -263,35 +260,29 @@ export function compileBody<T>(
 // when an invalid body reaches them.
 const compiledBy = new Map<Ajv, WeakMap<SchemaObject, ValidateFunction>>();
 
+function compiled(instance: Ajv, schema: SchemaObject): ValidateFunction {
+  let cache = compiledBy.get(instance);
+  if (cache === undefined) compiledBy.set(instance, (cache = new WeakMap()));
+  let validate = cache.get(schema);
+  if (validate === undefined) cache.set(schema, (validate = instance.compile(schema)));
+  return validate;
+}
+
 // Every body's whole schema, as `compileBody` was given it (bounded): what the build precompiles.
 const rootSchemas = new Set<SchemaObject>();
 
-/**
- * The build's file of the "valid or not" validators of every body schema the route modules
- * declare, precompiled by ajv (its standalone code, written by `writePrecompiledBodies`,
- * http/precompile-bodies.ts), so that no request and no start compiles one: compiling the search
- * body's alone took ~0.1 s of CPU. Keyed by `bodySchemaKey`; a schema it lacks (or running without
- * the file, from the sources) is compiled at its first use as before.
- */
-export const PRECOMPILED_BODIES_FILE = 'precompiled-bodies.cjs';
-
-let precompiled: Readonly<Record<string, ValidateFunction>> | undefined;
-
-function precompiledBodies(): Readonly<Record<string, ValidateFunction>> {
-  if (precompiled === undefined) {
-    try {
-      precompiled = createRequire(import.meta.url)(`./${PRECOMPILED_BODIES_FILE}`) as Record<string, ValidateFunction>;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
-      precompiled = {};
-    }
-  }
-  return precompiled;
+/** The schemas of the `compileBody` calls made so far, and the shared fragments they may `$ref`. */
+export function declaredBodySchemas(): { roots: readonly SchemaObject[]; shared: readonly AnySchemaObject[] } {
+  return { roots: [...rootSchemas], shared: [...sharedSchemas] };
 }
 
-/** A (bounded) schema's key in the precompiled file: the same schema text, the same key. */
-export function bodySchemaKey(schema: SchemaObject): string {
-  return `b${createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 32)}`;
+// Where a body's "valid or not" validator is looked up before it is compiled (the build's
+// precompiled ones: validation/precompiled-bodies.ts), when the host has set one.
+let precompiledValidator: ((root: SchemaObject) => ValidateFunction | undefined) | null = null;
+
+/** Makes `find` the first place a body's whole-schema validator comes from; it answers undefined for a schema it lacks. */
+export function usePrecompiledValidators(find: (root: SchemaObject) => ValidateFunction | undefined): void {
+  precompiledValidator = find;
 }
 
 const rootValidators = new WeakMap<SchemaObject, ValidateFunction>();
@@ -299,35 +290,9 @@ const rootValidators = new WeakMap<SchemaObject, ValidateFunction>();
 function rootValidator(root: SchemaObject): ValidateFunction {
   let validate = rootValidators.get(root);
   if (validate === undefined) {
-    validate = precompiledBodies()[bodySchemaKey(root)] ?? compiled(firstError, root);
+    validate = precompiledValidator?.(root) ?? compiled(firstError, root);
     rootValidators.set(root, validate);
   }
-  return validate;
-}
-
-/**
- * The source of the precompiled file: one CommonJS module exporting, under each schema's key, the
- * validator `firstError` would compile from it (same options). Covers the schemas of the
- * `compileBody` calls made so far, so its caller imports every route module first.
- */
-export function precompiledBodiesSource(): string {
-  const ajv = new Ajv({ ...FIRST_ERROR_OPTIONS, code: { source: true } });
-  for (const shared of sharedSchemas) ajv.addSchema(shared);
-  const exports: Record<string, string> = {};
-  for (const schema of rootSchemas) {
-    const key = bodySchemaKey(schema);
-    if (key in exports) continue;
-    ajv.addSchema(schema, key);
-    exports[key] = key;
-  }
-  return standalone.default(ajv, exports);
-}
-
-function compiled(instance: Ajv, schema: SchemaObject): ValidateFunction {
-  let cache = compiledBy.get(instance);
-  if (cache === undefined) compiledBy.set(instance, (cache = new WeakMap()));
-  let validate = cache.get(schema);
-  if (validate === undefined) cache.set(schema, (validate = instance.compile(schema)));
   return validate;
 }
 

@@ -1,12 +1,17 @@
-// The precompiled body validators: every route's body schema is in the file the build writes, and
-// each precompiled validator answers what ajv compiling the same schema at run time answers.
-import { readFileSync } from 'node:fs';
+// fresh process: usePrecompiledBodies sets where every body parser of the process looks first.
+// The precompiled body validators: every route's body schema is in the file the build writes,
+// each precompiled validator answers what ajv compiling the same schema at run time answers, and
+// body parsers use the file's validator once the host points them at it.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv, type SchemaObject, type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../../src/http/app.js';
-import { bodySchemaKey, precompiledBodiesSource } from '../../../src/http/validation/body.js';
+import { compileBody } from '../../../src/http/validation/body.js';
+import { bodySchemaKey, precompiledBodiesSource, usePrecompiledBodies } from '../../../src/http/validation/precompiled-bodies.js';
 import { descriptionOf } from '../../../src/http/validation/described.js';
 import { withU64Bounds } from '../../../src/http/validation/u64-bounds.js';
 
@@ -32,7 +37,7 @@ function bodiesFor(schema: SchemaObject): unknown[] {
 }
 
 describe('precompiled body validators', () => {
-  const precompiled = loadModule(precompiledBodiesSource());
+  const precompiled = loadModule(precompiledBodiesSource(schemas.map(({ schema }) => schema)));
 
   it('cover the body schema of every route', () => {
     expect(schemas.length).toBeGreaterThan(20);
@@ -62,5 +67,23 @@ describe('precompiled body validators', () => {
     const built = fileURLToPath(new URL('../../../dist/src/http/validation/precompiled-bodies.cjs', import.meta.url));
     const exported = new Set([...readFileSync(built, 'utf8').matchAll(/exports\.(b[0-9a-f]+) =/g)].map((match) => match[1]));
     for (const { route, schema } of schemas) expect(exported.has(bodySchemaKey(schema)), route).toBe(true);
+  });
+
+  it('are what body parsers validate with once usePrecompiledBodies points at their file', () => {
+    const schema = { type: 'object', properties: { precompiledMarker: { type: 'integer', minimum: 0 } }, additionalProperties: false };
+    const parse = compileBody<{ precompiledMarker?: number }>(schema);
+    // a file whose validator for this schema counts its calls, and answers as the schema does
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-precompiled-'));
+    const file = path.join(dir, 'validators.cjs');
+    const key = bodySchemaKey(withU64Bounds(schema));
+    writeFileSync(file, `exports.${key} = (body) => { globalThis.precompiledCalls = (globalThis.precompiledCalls ?? 0) + 1; return Object.keys(body).every((k) => k === 'precompiledMarker'); };`);
+    try {
+      usePrecompiledBodies(pathToFileURL(file));
+      expect(parse({ precompiledMarker: 1 })).toEqual({ precompiledMarker: 1 });
+      expect(() => parse({ other: 1 })).toThrow(/Unknown field `other`/);
+      expect((globalThis as { precompiledCalls?: number }).precompiledCalls).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
