@@ -19,6 +19,7 @@ import { AHEAD_PART_DOCS, AheadParts, type AheadPart, type AheadPartSource } fro
 import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
 import { mulberry32 } from '../../../helpers/random.js';
 import { wordIndexSnapshot } from '../search/harness.js';
+import { expectSame } from '../../../helpers/same.js';
 
 let dir: string;
 let envs: IndexEnvs;
@@ -146,7 +147,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const settings = { stopWords: ['the', 'a'], separatorTokens: [', '], filterableAttributes: ['tags', 'title', 'extra1', 'extra2.n', 'body'] };
     const local = run('local', settings, batches);
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, threads));
-    expect(ahead.snapshot).toEqual(local.snapshot);
+    expectSame(ahead.snapshot, local.snapshot);
     expect(Object.keys(ahead.snapshot.facets.keys).length).toBeGreaterThan(50);
     // every document stored as sent takes its words: the first batch, the new documents of the
     // update (4123–4499) and the replacements; merged updates do not
@@ -167,7 +168,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const settings = { filterableAttributes: ['_geo', 'tags', 'n.v', 'n.flag'] };
     const local = run('local', settings, [() => [add(lines(docs))]]);
     const ahead = run('ahead', settings, [() => [add(lines(docs))]], (ops) => inThread(ops, 2));
-    expect(ahead.snapshot).toEqual(local.snapshot);
+    expectSame(ahead.snapshot, local.snapshot);
     expect(ahead.snapshot.facets.points.length).toBeGreaterThan(AHEAD_PART_DOCS);
     expect(ahead.facetsTaken).toBe(docs.length);
 
@@ -193,7 +194,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const local = run('local', settings, batches);
     const counts: number[] = [];
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => (counts.push(part.count), true), [], 10_000));
-    expect(ahead.snapshot).toEqual(local.snapshot);
+    expectSame(ahead.snapshot, local.snapshot);
     expect(ahead.taken).toBe(docs.length);
     // ~100-byte lines: parts of about 100 documents instead of AHEAD_PART_DOCS
     expect(counts.length).toBeGreaterThan(10);
@@ -208,7 +209,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const settings = { filterableAttributes: ['extra0', 'tags', 'title'] };
     const local = run('local', settings, batches);
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1));
-    expect(ahead.snapshot).toEqual(local.snapshot);
+    expectSame(ahead.snapshot, local.snapshot);
     expect(ahead.snapshot.facets.fields.length).toBeGreaterThan(2);
     expect(ahead.taken).toBe(1 + docs.length);
   });
@@ -220,7 +221,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const settings = { filterableAttributes: ['a', 'b.n'] };
     const local = run('local', settings, [() => [add(lines(docs))]]);
     const ahead = run('ahead', settings, [() => [add(lines(docs))]], (ops) => inThread(ops, 1));
-    expect(ahead.snapshot).toEqual(local.snapshot);
+    expectSame(ahead.snapshot, local.snapshot);
     expect(ahead.snapshot.facets.fields).toEqual(['b.n', 'a']);
     expect(ahead.facetsTaken).toBe(docs.length);
     // all but the second document: stored as sent (the first), or reordered with known fields
@@ -234,7 +235,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const local = run('local', settings, batches);
     // the second part of the first addition is lost, as if its worker had died
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
-    expect(ahead.snapshot).toEqual(local.snapshot);
+    expectSame(ahead.snapshot, local.snapshot);
     expect(ahead.taken).toBe(docs.length - AHEAD_PART_DOCS + 500);
   });
 
@@ -242,7 +243,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const batches = [() => [add(lines(randomDocs(9, 300))), add(lines(randomDocs(10, AHEAD_PART_DOCS + 10, 300))), add(lines(randomDocs(11, 200, 5_000)))]];
     const local = run('local', {}, batches);
     const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1, () => true, [0, 2]));
-    expect(ahead.snapshot).toEqual(local.snapshot);
+    expectSame(ahead.snapshot, local.snapshot);
     expect(ahead.taken).toBe(AHEAD_PART_DOCS + 10);
   });
 
@@ -256,7 +257,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const settings = { prefixSearch, stopWords: ['the'], filterableAttributes: ['title'] };
     const local = run('local', settings, batches, undefined, 1);
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 1), 1);
-    expect(ahead.snapshot).toEqual(local.snapshot);
+    expectSame(ahead.snapshot, local.snapshot);
     expect(Object.keys(ahead.snapshot.words.prefixes).length > 0).toBe(prefixSearch === 'indexingTime');
     expect(ahead.taken).toBe(1_000 + 4_000 + AHEAD_PART_DOCS);
     // one ask per document: every chunk took whole words
@@ -268,7 +269,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const batches = [() => [add(lines([...docs, { id: 3, body: 'stone' }]))]];
     const local = run('local', {}, batches);
     const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 1));
-    expect(ahead.snapshot).toEqual(local.snapshot);
+    expectSame(ahead.snapshot, local.snapshot);
     expect(ahead.taken).toBe(docs.length);
     expect(ahead.takes).toBeGreaterThan(ahead.taken);
   });
@@ -280,7 +281,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const batches = [() => [add(lines([...early, ...late]))]];
     const local = run('local', {}, batches);
     const ahead = run('ahead', {}, batches, (ops) => inThread(ops, 2));
-    expect(ahead.snapshot).toEqual(local.snapshot);
+    expectSame(ahead.snapshot, local.snapshot);
     expect(ahead.taken).toBe(2 * AHEAD_PART_DOCS);
     expect(ahead.takes).toBeGreaterThan(ahead.taken);
   });
@@ -358,7 +359,7 @@ describe('stored documents extracted ahead of a rebuild', { timeout: 60_000 }, (
   it.each([1, 3])('leave the word index a rebuild in the write leaves, with %i extraction threads', (threads) => {
     const local = rebuilt('local');
     const ahead = rebuilt('ahead', (env) => storedInThread(env, after, threads));
-    expect(ahead.words).toEqual(local.words);
+    expectSame(ahead.words, local.words);
     expect(Object.keys(local.words.words).length).toBeGreaterThan(10);
     expect(ahead.taken).toBe(STORED - 4 + 300);
   });
@@ -367,10 +368,10 @@ describe('stored documents extracted ahead of a rebuild', { timeout: 60_000 }, (
     const local = rebuilt('local');
     // the second part comes with the third one's documents; the fourth missed a document
     const shifted = rebuilt('shifted', (env) => storedInThread(env, after, 1, (part, all) => (part.seq === 1 ? { ...all[2]!, seq: 1, first: part.first, count: part.count } : part)));
-    expect(shifted.words).toEqual(local.words);
+    expectSame(shifted.words, local.words);
     expect(shifted.taken).toBe(STORED - 4 + 300 - AHEAD_PART_DOCS);
     const missing = rebuilt('missing', (env) => storedInThread(env, after, 1, undefined, (docid) => (docid === 3 * AHEAD_PART_DOCS + 9 ? undefined : env.documents.get(docid))));
-    expect(missing.words).toEqual(local.words);
+    expectSame(missing.words, local.words);
     expect(missing.taken).toBe(STORED - 4 + 300 - AHEAD_PART_DOCS);
   });
 });
