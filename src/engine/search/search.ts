@@ -338,6 +338,13 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     const matchedNgrams = ngrams.filter((g) => g.resolved.docs.length > 0);
     const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
     const need = rankingNeed(request, settings, distinct, candidates);
+    // No document to rank (a facet search's candidates, a `limit: 0` search) and no distinct
+    // groups to count: the candidates are the answer, as milli's `execute_for_candidates` ranks
+    // nothing. The terms' features alone read the forward record of every candidate.
+    if (need === 0 && distinct === null) {
+      const page = rankedPage([], request, 0, null, candidates);
+      return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: false };
+    }
     // the terms' features live in the ranking's scratch (scratch.ts) until the ranking is over
     const ranked = withScratch(() => {
       const allFeatures = termFeatures([...terms, ...matchedNgrams.map((g) => g.resolved)], candidates);

@@ -162,4 +162,19 @@ describe('search engine', () => {
     // the 2-gram costs 2 + its typos; typo, the first graph rule, sees every cut: spiderman's 2 + 1
     expect(joined.details).toContainEqual({ kind: 'typo', count: 2, max: 3 });
   });
+
+  it('answers a search of no hits (need 0) with the candidates, count and matching words of a ranked one', () => {
+    index = openTestIndex();
+    index.write(MOVIES);
+    for (const q of ['batman', 'dragon train', 'gotham knight', 'trian', 'zebra', '']) {
+      for (const matchingStrategy of ['last', 'all'] as const) {
+        const ranked = index.search(q, { matchingStrategy });
+        const none = index.search(q, { matchingStrategy, need: 0 });
+        expect(none.hits).toEqual([]);
+        expect(Array.from(none.candidates)).toEqual(Array.from(ranked.candidates));
+        expect(none.totalHits).toBe(ranked.totalHits);
+        expect(none.matchingWords).toEqual(ranked.matchingWords);
+      }
+    }
+  });
 });
