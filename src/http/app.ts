@@ -66,7 +66,7 @@ export const FIRST_REQUESTS: readonly string[] = [
 
 /**
  * Runs the body parsers of FIRST_REQUESTS once, one per event loop turn, after the listen: the
- * first loads the build's precompiled validators (validation/body.ts), and each compiles its own
+ * first loads the build's precompiled validators (validation/precompiled-bodies.ts), and each compiles its own
  * when that file lacks it (run from the sources), which took the first search ~0.1 s; a server's
  * start does not wait for it.
  */
