@@ -20,6 +20,7 @@ import { importDump } from '../dumps/import.js';
 import { sweepDumpDir, writeDump } from '../dumps/writer.js';
 import { runtimeFromEnv, setEmbedderRuntime } from '../embedders/runtime.js';
 import { IndexEnvs } from '../engine/index-env.js';
+import { warmSearchCaches } from '../engine/search/warm-caches.js';
 import { ExperimentalFeatures } from '../features/experimental-features.js';
 import { IndexReader } from '../indexes/reader.js';
 import { IndexRegistry } from '../indexes/registry.js';
@@ -293,6 +294,14 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
     networkVersion: () => (network.sharding() ? network.current().version : null),
     shardingOf: () => network.shardingOf(),
     onBatchCommitted: webhookSender(webhooks, outgoing, (message, err) => logs.logger.error({ target: 'index_scheduler::webhook', err }, message)),
+    onIndexWritten: (env) => {
+      try {
+        warmSearchCaches(env);
+      } catch (err) {
+        // the first search builds them then, as it would have
+        logs.logger.warn({ target: 'index_scheduler', err }, 'could not build the search caches of a written index');
+      }
+    },
   });
 }
 

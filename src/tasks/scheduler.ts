@@ -34,7 +34,7 @@
  * the old format in place, no further batch runs until a restart, as in v1.50.
  */
 import { ApiError } from '../errors/api-error.js';
-import type { IndexEnvs } from '../engine/index-env.js';
+import type { IndexEnv, IndexEnvs } from '../engine/index-env.js';
 import type { IndexRegistry } from '../indexes/registry.js';
 import { createdIndexSizes, databaseSizeChanges, databaseSizes, measureIndex } from '../indexes/stats.js';
 import { IndexStatsStore } from '../indexes/stats-store.js';
@@ -94,6 +94,11 @@ export interface SchedulerDeps {
   log?: (message: string, err?: unknown) => void;
   /** Told of every batch's finished tasks once they are stored (webhook delivery). */
   onBatchCommitted?: (tasks: readonly Task[]) => void;
+  /**
+   * Told of the index a batch wrote, once the batch is committed and before the next one starts
+   * (its search caches built ahead: engine/search/warm-caches.ts). Must not throw.
+   */
+  onIndexWritten?: (env: IndexEnv) => void;
   archives?: ArchiveDeps;
   exports?: ExportDeps;
   /** the instance's storage format (absent: always current) */
@@ -309,6 +314,8 @@ export class Scheduler {
       queue.setProcessing(this.changeInProgress());
       this.running = null;
       this.deps.onBatchCommitted?.(done.tasks);
+      // borrowed again: the one measured above may have been closed while the commit awaited
+      if (written !== undefined) this.deps.onIndexWritten?.(this.deps.indexEnvs.get(written));
       await Promise.all(files.map((uuid) => this.deps.updateFiles.delete(uuid)));
       await outcome.afterCommit?.();
       const failedUpgrade = next.operation === 'upgradeDatabase' ? done.tasks.find((task) => task.status === 'failed') : undefined;

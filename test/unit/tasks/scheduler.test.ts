@@ -137,3 +137,51 @@ describe('a cancelation that lands after a document write committed', () => {
     }
   });
 });
+
+describe('the index a batch wrote', () => {
+  it('is handed to onIndexWritten once the batch is committed, its tasks already finished', async () => {
+    const [{ WorkerPools: BuiltPools }, { Scheduler: BuiltScheduler }, { TaskQueue: BuiltQueue }, { IndexRegistry: BuiltRegistry }, { IndexEnvs: BuiltEnvs }] =
+      await Promise.all([dist('workers/pool.js'), dist('tasks/scheduler.js'), dist('tasks/queue.js'), dist('indexes/registry.js'), dist('engine/index-env.js')]);
+    const [{ openInstanceStore: openBuiltStore }, { UpdateFiles: BuiltUpdateFiles }, { SearchRuleStore: BuiltRules }] = await Promise.all([
+      dist('store/env.js'),
+      dist('store/update-files.js'),
+      dist('search-rules/store.js'),
+    ]);
+    dir = mkdtempSync(path.join(tmpdir(), 'quarry-scheduler-'));
+    store = (openBuiltStore as typeof openInstanceStore)(dir, '0.0.0');
+    workers = new (BuiltPools as typeof WorkerPools)(1);
+    envs = new (BuiltEnvs as typeof IndexEnvs)(dir);
+    const queue: TaskQueue = new (BuiltQueue as typeof TaskQueue)(store);
+    const indexes: IndexRegistry = new (BuiltRegistry as typeof IndexRegistry)(store);
+    const updateFiles: UpdateFiles = new (BuiltUpdateFiles as typeof UpdateFiles)(store);
+    const searchRules: SearchRuleStore = new (BuiltRules as typeof SearchRuleStore)(store);
+    const written: { uuid: string; status: string | undefined; documents: number }[] = [];
+    let addition: ReturnType<TaskQueue["register"]> | null = null;
+    const tasks: Scheduler = new (BuiltScheduler as typeof Scheduler)({
+      store,
+      queue,
+      indexes,
+      indexEnvs: envs,
+      updateFiles,
+      searchRules,
+      workers,
+      onIndexWritten: (env) => written.push({ uuid: env.uuid, status: addition === null ? undefined : queue.get(addition.uid)?.status, documents: env.documents.getCount() }),
+    });
+    tasks.start();
+    try {
+      const { uuid } = await updateFiles.persist(
+        (async function* () {
+          yield Buffer.from('{"id":1}\n{"id":2}\n');
+        })(),
+      );
+      addition = queue.register({
+        kind: { name: 'documentAdditionOrUpdate', indexUid: 'books', primaryKey: null, method: 'replace', contentFile: uuid, documentsCount: 2, payloadSize: 18, allowIndexCreation: true, onMissingDocument: 'create' },
+      });
+      tasks.wake(addition);
+      expect(await settled(queue, addition.uid)).toBe('succeeded');
+      expect(written).toEqual([{ uuid: indexes.get('books')!.uuid, status: 'succeeded', documents: 2 }]);
+    } finally {
+      await within(tasks.stop(), 5_000);
+    }
+  });
+});

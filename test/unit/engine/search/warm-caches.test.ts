@@ -1,0 +1,66 @@
+// The search caches built right after a write: a small index's dictionary and facet value columns
+// are there before its first search, which then reads neither again; a larger one's are left to
+// its first search.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FacetKind } from '../../../../src/engine/facets/extract.js';
+import { FacetReader } from '../../../../src/engine/facets/store.js';
+import { keptColumn } from '../../../../src/engine/facets/value-columns.js';
+import type { IndexEnv } from '../../../../src/engine/index-env.js';
+import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
+import { warmSearchCaches } from '../../../../src/engine/search/warm-caches.js';
+import { openTestIndex, type TestIndex } from './harness.js';
+
+let index: TestIndex | undefined;
+afterEach(async () => {
+  await index?.close();
+  index = undefined;
+});
+
+const DATA = {
+  '1': { id: 1, title: 'Alice In Wonderland', genres: ['adventure'], year: 1865 },
+  '2': { id: 2, title: 'Le Rouge et le Noir', genres: 'romance', year: 1830 },
+  '3': { id: 3, title: 'Pride and Prejudice', genres: ['romance', 'action'], year: 1813 },
+};
+
+/** `env` with its word list reads counted: each dictionary built from scratch reads it once. */
+function counted(env: IndexEnv): { env: IndexEnv; reads: () => number } {
+  let reads = 0;
+  const wordIds = new Proxy(env.wordIds, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (key === 'getRange') reads++;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { env: { ...env, wordIds }, reads: () => reads };
+}
+
+describe('search caches built after a write', () => {
+  it("hold a small index's dictionary and facet value columns before its first search", () => {
+    index = openTestIndex({ filterableAttributes: ['genres', 'year'] });
+    index.write(DATA);
+    const { env, reads } = counted(index.env);
+    const reader = new FacetReader(env);
+    const genres = reader.fieldId('genres')!;
+    const year = reader.fieldId('year')!;
+    expect(keptColumn(env, genres, FacetKind.string)).toBeUndefined();
+    warmSearchCaches(env);
+    expect(reads()).toBe(1);
+    expect(keptColumn(env, genres, FacetKind.string)!.values).toEqual(['action', 'adventure', 'romance']);
+    expect(keptColumn(env, year, FacetKind.number)!.values).toEqual([1813, 1830, 1865]);
+    // the search's dictionary is the one built, not read again
+    expect(dictionaryOf(env).words).toContain('wonderland');
+    expect(reads()).toBe(1);
+  });
+
+  it('leave an index of more words or facet keys than the bound to its first search', () => {
+    index = openTestIndex({ filterableAttributes: ['genres'] });
+    index.write(DATA);
+    const { env, reads } = counted(index.env);
+    warmSearchCaches(env, 3);
+    expect(reads()).toBe(0);
+    expect(keptColumn(env, new FacetReader(env).fieldId('genres')!, FacetKind.string)).toBeUndefined();
+    dictionaryOf(env);
+    expect(reads()).toBe(1);
+  });
+});
