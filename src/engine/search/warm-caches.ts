@@ -5,7 +5,9 @@
  * write built both (0.3–0.8 ms and 0.5–0.9 ms), past the whole millisecond of v1.50's
  * `processingTimeMs: 0`; built ahead, later writes patch them as they would for searches. Only
  * for small indexes: a large one's first search pays, as before (movies' dictionary takes 40 ms),
- * rather than every write of an index nobody may search.
+ * rather than every write of an index nobody may search. The bound is low because a large load's
+ * first batches are small indexes too: with 20,000 keys, the caches built after them and patched
+ * through the rest of a movies load added 12–18 MiB to its peak.
  */
 import type { IndexEnv } from '../index-env.js';
 import { FacetKind } from '../facets/extract.js';
@@ -14,7 +16,7 @@ import { valueColumn } from '../facets/value-columns.js';
 import { dictionaryOf } from './dictionary.js';
 
 /** The most words, and facet keys, of an index whose caches are built ahead. */
-export const WARM_CACHES_MAX_KEYS = 20_000;
+export const WARM_CACHES_MAX_KEYS = 2_000;
 
 /** Entries of one of the environment's databases, from LMDB's tree statistics (no walk). */
 function entries(db: { getStats(): unknown }): number {
