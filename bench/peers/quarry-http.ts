@@ -39,11 +39,16 @@ export async function startQuarry(dbPath: string, extraArgs: readonly string[] =
   }
 }
 
+/** Bytes `dir` takes on disk. A file or folder the server deletes meanwhile (a finished task's payload) counts as nothing. */
 function du(dir: string): number {
   let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? du(full) : statSync(full).blocks * 512;
+  try {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      total += entry.isDirectory() ? du(full) : (statSync(full, { throwIfNoEntry: false })?.blocks ?? 0) * 512;
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   return total;
 }
