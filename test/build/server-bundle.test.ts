@@ -1,0 +1,49 @@
+// The server's bundle (dist/src/main.js, written by rolldown.config.mjs): the packages it imports
+// are ES modules, the CommonJS ones it requires, so that Node, starting it, scans no CommonJS
+// source for its export names. Node itself tells each import's format, through module hooks.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { MAIN, tempDir } from '../helpers/server.js';
+
+/** Module hooks that print, for each module the bundle imports, its format as Node loads it. */
+const HOOKS = `
+const bundle = ${JSON.stringify(pathToFileURL(MAIN).href)};
+const imported = new Set();
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (context.parentURL === bundle && !resolved.url.startsWith('node:')) imported.add(resolved.url);
+  return resolved;
+}
+export async function load(url, context, next) {
+  const loaded = await next(url, context);
+  if (imported.has(url)) process.stderr.write('imported ' + loaded.format + ' ' + url + '\\n');
+  return loaded;
+}
+`;
+
+/** The format and URL of each package module the bundle imports, when `node <bundle> --version` runs. */
+async function bundleImports(): Promise<{ format: string; url: string }[]> {
+  const dir = tempDir();
+  const hooks = path.join(dir, 'hooks.mjs');
+  const register = path.join(dir, 'register.mjs');
+  writeFileSync(hooks, HOOKS);
+  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, MAIN, '--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  expect(code, stderr).toBe(0);
+  return [...stderr.matchAll(/^imported (\S+) (\S+)$/gm)].map(([, format, url]) => ({ format: format!, url: url! }));
+}
+
+describe('the server bundle', () => {
+  it('imports only ES modules: the CommonJS packages it uses are required, not imported', async () => {
+    const imports = await bundleImports();
+    // the hooks saw the bundle's imports (lmdb's ES entry among them)
+    expect(imports.some(({ url }) => url.includes('/node_modules/lmdb/'))).toBe(true);
+    expect(imports.filter(({ format }) => format !== 'module')).toEqual([]);
+  });
+});
