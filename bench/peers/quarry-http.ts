@@ -25,11 +25,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The servers started and still running: a bench that dies (an exception) takes them along instead of leaving them running. */
+const servers = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of servers) child.kill('SIGKILL');
+});
+
 /** Spawns the server on a free loopback port with its data under `dbPath`; resolves once it answers. */
 export async function startQuarry(dbPath: string, extraArgs: readonly string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--log-level', 'WARN', ...extraArgs], { stdio: 'ignore' });
+  servers.add(child);
+  child.once('exit', () => servers.delete(child));
   for (;;) {
     try {
       if ((await fetch(`${url}/health`)).ok) return { child, url };
