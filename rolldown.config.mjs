@@ -10,9 +10,10 @@
 //
 // A package that Node loads as CommonJS is `require`d by the bundle rather than imported: importing
 // one from ESM makes Node scan its source for export names (cjs-module-lexer) and wrap it in a
-// module record, which cost a start ~0.1 s of CPU for fastify, ajv, pino, piscina and the fastify
-// plugins, the lexer's own compiling included. The names each such module exports are read here,
-// at build time, from the module itself, and a name the bundle imports that it lacks fails the build.
+// module record, which cost a start ~0.1 s of CPU for fastify, ajv, pino and the fastify plugins,
+// the lexer's own compiling included (piscina is imported through its own ES wrapper). The names
+// each such module exports are read here, at build time, from the module itself, and a name the
+// bundle imports that it lacks fails the build (rolldown's MISSING_EXPORT).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
