@@ -2,7 +2,7 @@
 // are ES modules, the CommonJS ones it requires, so that Node, starting it, scans no CommonJS
 // source for its export names. Node itself tells each import's format, through module hooks.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -29,14 +29,18 @@ async function bundleImports(): Promise<{ format: string; url: string }[]> {
   const dir = tempDir();
   const hooks = path.join(dir, 'hooks.mjs');
   const register = path.join(dir, 'register.mjs');
-  writeFileSync(hooks, HOOKS);
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, MAIN, '--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  expect(code, stderr).toBe(0);
-  return [...stderr.matchAll(/^imported (\S+) (\S+)$/gm)].map(([, format, url]) => ({ format: format!, url: url! }));
+  try {
+    writeFileSync(hooks, HOOKS);
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, MAIN, '--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, stderr).toBe(0);
+    return [...stderr.matchAll(/^imported (\S+) (\S+)$/gm)].map(([, format, url]) => ({ format: format!, url: url! }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('the server bundle', () => {
