@@ -13,6 +13,7 @@ import type { AheadParts } from './ahead-parts.js';
 import type { WordExtractor } from './extract.js';
 import { upsertsOnly, type GroupedEntries, type KeyChanges } from './key-ops.js';
 import type { AheadDoc, AheadWords } from './ahead-words.js';
+import type { ReceivedLexicon } from './lexicon.js';
 
 /** What a document's forward record is encoded from (ForwardEncoder). */
 export interface ForwardInput {
@@ -38,9 +39,10 @@ export interface ChunkChanges {
 }
 
 /** The chunk's documents in part order with their parts' words, or null when some change does not qualify. */
-function aheadDocs(changes: readonly DocumentChange[], ahead: AheadParts): { docs: AheadDoc[]; partWords: AheadWords[]; partOf: Int32Array } | null {
+function aheadDocs(changes: readonly DocumentChange[], ahead: AheadParts): { docs: AheadDoc[]; partWords: AheadWords[]; lexicons: ReceivedLexicon[]; partOf: Int32Array } | null {
   const docs: AheadDoc[] = [];
   const partWords: AheadWords[] = [];
+  const lexicons: ReceivedLexicon[] = [];
   const partOf = new Int32Array(changes.length);
   for (let i = 0; i < changes.length; i++) {
     const change = changes[i]!;
@@ -51,13 +53,14 @@ function aheadDocs(changes: readonly DocumentChange[], ahead: AheadParts): { doc
     if (last === undefined || last.ahead !== doc.ahead) {
       if (partWords.includes(doc.ahead)) return null;
       partWords.push(doc.ahead);
+      lexicons.push(doc.lexicon);
     } else if (doc.index <= last.index) {
       return null;
     }
     partOf[i] = partWords.length - 1;
     docs.push(doc);
   }
-  return { docs, partWords, partOf };
+  return { docs, partWords, lexicons, partOf };
 }
 
 /**
@@ -111,22 +114,29 @@ function regroup(
   return { grouped: out, ids };
 }
 
-/** The parts' prefix entries under chunk prefix ids (in the order the parts name them), or null when a part has none. */
-function regroupPrefixes(partWords: readonly AheadWords[], docidOf: readonly Int32Array[]): { keys: string[]; grouped: GroupedEntries } | null {
+/**
+ * The parts' prefix entries under chunk prefix ids (in the order the parts name them), or null
+ * when a part has none. A part names its prefixes in its worker's lexicon, whose ids map to the
+ * chunk's once per worker.
+ */
+function regroupPrefixes(partWords: readonly AheadWords[], lexicons: readonly ReceivedLexicon[], docidOf: readonly Int32Array[]): { keys: string[]; grouped: GroupedEntries } | null {
   const parts: GroupedEntries[] = [];
   for (const ahead of partWords) {
     if (ahead.prefixEntries === null) return null;
     parts.push(ahead.prefixEntries);
   }
   const keys: string[] = [];
-  const idOfKey = new Map<string, number>();
+  // per worker lexicon: its prefix ids → the chunk's (-1 until seen)
+  const chunkIds = new Map<ReceivedLexicon, Int32Array>();
   const idOf = (s: number, key: number) => {
-    const prefix = partWords[s]!.prefixKeys[key]!;
-    let id = idOfKey.get(prefix);
-    if (id === undefined) {
-      id = keys.length;
-      idOfKey.set(prefix, id);
-      keys.push(prefix);
+    const lexicon = lexicons[s]!;
+    let ids = chunkIds.get(lexicon);
+    if (ids === undefined) chunkIds.set(lexicon, (ids = new Int32Array(lexicon.prefixes.length).fill(-1)));
+    const prefix = partWords[s]!.prefixIds[key]!;
+    let id = ids[prefix]!;
+    if (id < 0) {
+      ids[prefix] = id = keys.length;
+      keys.push(lexicon.prefixes[prefix]!);
     }
     return id;
   };
@@ -139,7 +149,7 @@ const NO_CHANGES: KeyChanges = { forEachKey: () => {} };
 export function takeAheadChunk(extractor: WordExtractor, changes: readonly DocumentChange[], ahead: AheadParts, withPrefixes: boolean): ChunkChanges | null {
   const found = aheadDocs(changes, ahead);
   if (found === null) return null;
-  const { docs, partWords, partOf } = found;
+  const { docs, partWords, lexicons, partOf } = found;
   // fields get their ids as taking each document would give them, whatever follows
   for (const doc of docs) if (!extractor.takeAheadFields(doc)) return null;
   const docidOf = partWords.map((ahead) => new Int32Array(ahead.docStarts.length - 1).fill(-1));
@@ -147,11 +157,11 @@ export function takeAheadChunk(extractor: WordExtractor, changes: readonly Docum
   const words = regroup(
     partWords.map((ahead) => ahead.wordEntries),
     docidOf,
-    (part, key) => extractor.takeAheadWord(partWords[part]!, key),
+    (part, key) => extractor.takeAheadWord(lexicons[part]!, partWords[part]!, key),
     () => extractor.vocabularySize,
   );
   // the parts' prefix entries, aggregated per document by the extraction workers
-  const prefixes = withPrefixes ? regroupPrefixes(partWords, docidOf) : null;
+  const prefixes = withPrefixes ? regroupPrefixes(partWords, lexicons, docidOf) : null;
   if (withPrefixes && prefixes === null) return null;
   let slots = new Int32Array(256);
   // the `i`th document's words as batch vocabulary ids, valid until the next call

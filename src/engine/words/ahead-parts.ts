@@ -12,7 +12,9 @@
  * (`note`), asks for its words when indexing it (`take`), and lets the parts go once the
  * documents noted so far are indexed (`release`): positions only grow in a batch, so held parts
  * stay about one chunk of documents. A part that is missing (its worker failed, stopped or never
- * ran) just means the write extracts those documents itself.
+ * ran) just means the write extracts those documents itself, and those of its worker's later
+ * parts, whose words it cannot read without the words the missing part added to the worker's
+ * lexicon (lexicon.ts).
  * A settings write's rebuild of the word index takes its stored documents' words the same way:
  * they are the lines of one addition in docid order, each noted with its docid, and a part
  * (which carries its documents' docids) gives words only to the documents it has at their place.
@@ -20,6 +22,7 @@
 import type { JsonObject } from '../document-id.js';
 import type { AheadFacets, FacetsAhead } from '../facets/ahead-facets.js';
 import type { AheadDoc, AheadWords } from './ahead-words.js';
+import { ReceivedLexicon } from './lexicon.js';
 import type { IndexSettings } from '../../types/settings.js';
 
 /**
@@ -64,6 +67,8 @@ interface HeldPart {
   readonly start: number;
   readonly end: number;
   readonly words: AheadWords | null;
+  /** the lexicon of the worker that extracted `words` */
+  readonly lexicon: ReceivedLexicon | null;
   readonly facets: AheadFacets | null;
   readonly docids: Uint32Array | undefined;
 }
@@ -73,6 +78,8 @@ export class AheadParts implements FacetsAhead {
   /** the docids stored documents were noted with */
   private readonly docids = new Map<JsonObject, number>();
   private readonly held: HeldPart[] = [];
+  /** per worker: its lexicon, as its parts arrived; null once one of its parts never came */
+  private readonly lexicons = new Map<number, ReceivedLexicon | null>();
   private lastNoted = -1;
   private ended = false;
 
@@ -99,8 +106,8 @@ export class AheadParts implements FacetsAhead {
   /** The ahead words of a noted document, when its part came. */
   take(doc: JsonObject): AheadDoc | undefined {
     const found = this.partOf(doc);
-    if (found === undefined || found.part.words === null) return undefined;
-    return { ahead: found.part.words, index: found.index };
+    if (found === undefined || found.part.words === null || found.part.lexicon === null) return undefined;
+    return { ahead: found.part.words, index: found.index, lexicon: found.part.lexicon };
   }
 
   /** The facet entries extracted ahead for a noted document, when its part came. */
@@ -117,7 +124,7 @@ export class AheadParts implements FacetsAhead {
     while (!this.ended && (this.held.length === 0 || this.held[this.held.length - 1]!.end <= position)) {
       const part = this.source.next();
       if (part === null) this.ended = true;
-      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, words: part.words, facets: part.facets, docids: part.docids });
+      else this.held.push({ start: part.op * OP_STRIDE + part.first, end: part.op * OP_STRIDE + part.first + part.count, words: part.words, lexicon: this.received(part.words), facets: part.facets, docids: part.docids });
     }
     let low = 0;
     let high = this.held.length;
@@ -131,6 +138,20 @@ export class AheadParts implements FacetsAhead {
     const index = position - part.start;
     if (part.docids !== undefined && part.docids[index] !== this.docids.get(doc)) return undefined;
     return { part, index };
+  }
+
+  /**
+   * The lexicon of the worker that extracted `words`, which takes their additions; null when a
+   * part of that worker's never came: the words it added are missing, so neither this part's
+   * words nor any later one's can be read, and the write extracts their documents itself.
+   */
+  private received(words: AheadWords | null): ReceivedLexicon | null {
+    if (words === null) return null;
+    let lexicon = this.lexicons.get(words.worker);
+    if (lexicon === undefined) this.lexicons.set(words.worker, (lexicon = new ReceivedLexicon()));
+    if (lexicon === null || lexicon.receive(words.added)) return lexicon;
+    this.lexicons.set(words.worker, null);
+    return null;
   }
 
   /** The documents noted so far are indexed. */

@@ -1,16 +1,18 @@
 /**
  * Words extracted ahead of the write (ahead-parts.ts) in a form one thread can hand another: a
  * part's documents' words as a few typed columns, filled straight from the extraction kernel's
- * (WordExtractor.extractAhead; their buffers are transferred, not copied), plus the extractor's
- * vocabulary as bytes and its field names, the same entries grouped per word, and the
- * documents' prefix entries grouped per prefix. The index writer takes whole words and prefixes
- * of a chunk of new documents at once (ahead-chunk.ts), or each document into its own batch
- * vocabulary and field ids (WordExtractor.takeAhead).
+ * (WordExtractor.extractAhead; their buffers are transferred, not copied), plus its words' and
+ * prefixes' ids in its worker's lexicon with the ones new to it (lexicon.ts), its field names,
+ * the same entries grouped per word, and the documents' prefix entries grouped per prefix. The
+ * index writer takes whole words and prefixes of a chunk of new documents at once
+ * (ahead-chunk.ts), or each document into its own batch vocabulary and field ids
+ * (WordExtractor.takeAhead).
  */
 import { groupByKey, type GroupedEntries } from './key-ops.js';
 import { PrefixTable } from './prefix-table.js';
 import { groupPrefixes } from '../../kernels/prefixes.js';
 import type { VocabularyBytes } from './vocabulary.js';
+import type { LexiconAdditions, ReceivedLexicon, WorkerLexicon } from './lexicon.js';
 
 /** What a part's documents contribute, as DocWords (doc-words.ts) would hold it, in columns. */
 export interface AheadColumns {
@@ -32,26 +34,30 @@ export interface AheadColumns {
 }
 
 export interface AheadWords extends AheadColumns {
+  /** the extracting worker (its thread number), whose lexicon the ids below are of */
+  readonly worker: number;
   /** the extracting worker's field ids → field paths */
   readonly fields: readonly string[];
-  /** the extracting worker's vocabulary: word id → bytes (normalised UTF-8) in vocabBytes */
-  readonly vocabBytes: Uint8Array;
-  readonly vocabStarts: Int32Array;
-  readonly vocabLengths: Int32Array;
+  /** the part's word ids (those of `words`, `wordEntries`) → the worker's lexicon ids */
+  readonly wordIds: Int32Array;
+  /** the words and prefixes the worker's lexicon hands over first with this part */
+  readonly added: LexiconAdditions;
   /** the entries grouped per word, `docids` holding document indexes in the part */
   readonly wordEntries: GroupedEntries;
   /**
-   * The documents' prefix entries (prefix-table.ts) grouped per prefix of `prefixKeys`, as the
+   * The documents' prefix entries (prefix-table.ts) grouped per prefix of the part, as the
    * write would aggregate them per document; null when the index stores no prefixes.
    */
   readonly prefixEntries: GroupedEntries | null;
-  readonly prefixKeys: readonly string[];
+  /** the part's prefix ids (those of `prefixEntries`) → the worker's lexicon ids */
+  readonly prefixIds: Int32Array;
 }
 
-/** One document of a part. */
+/** One document of a part, with the lexicon its part's ids are of. */
 export interface AheadDoc {
   readonly ahead: AheadWords;
   readonly index: number;
+  readonly lexicon: ReceivedLexicon;
 }
 
 /** The entries of `columns` grouped per word of their vocabulary (`vocabularySize` words), documents ascending. */
@@ -68,33 +74,41 @@ function groupedByWord({ docStarts, words, masks, infos }: AheadColumns, vocabul
  * prefix-grouping kernel, rather than document by document on the writer's, where they were a
  * sixth of a bulk load's writing.
  */
-function prefixColumns(columns: AheadColumns, vocabulary: VocabularyBytes): { prefixKeys: readonly string[]; prefixEntries: GroupedEntries } {
+function prefixColumns(columns: AheadColumns, vocabulary: VocabularyBytes, lexicon: WorkerLexicon): { prefixIds: Int32Array; prefixEntries: GroupedEntries } {
   const table = new PrefixTable(vocabulary);
   const { ids, counts } = table.wordPrefixes();
   const prefixEntries = groupPrefixes({ ...columns, wordPrefixes: ids, prefixCounts: counts, nPrefixes: table.size });
-  return { prefixKeys: table.keys, prefixEntries };
+  return { prefixIds: lexicon.prefixIds(table.prefixBytes()), prefixEntries };
 }
 
-/** A part to hand over: `columns` (extracted against `vocabulary` and `fields`), with their prefix entries when `withPrefixes`. */
-export function aheadWords(columns: AheadColumns, vocabulary: VocabularyBytes, fields: readonly string[], withPrefixes: boolean): AheadWords {
+const NO_IDS = new Int32Array(0);
+
+/**
+ * A part to hand over: `columns` (extracted against `vocabulary` and `fields`), with their prefix
+ * entries when `withPrefixes`, its words and prefixes named in `lexicon`, worker `worker`'s.
+ */
+export function aheadWords(columns: AheadColumns, vocabulary: VocabularyBytes, fields: readonly string[], withPrefixes: boolean, lexicon: WorkerLexicon, worker: number): AheadWords {
+  const wordIds = lexicon.wordIds(vocabulary);
+  const prefixes = withPrefixes ? prefixColumns(columns, vocabulary, lexicon) : { prefixEntries: null, prefixIds: NO_IDS };
   return {
     ...columns,
+    worker,
     fields: [...fields],
-    vocabBytes: vocabulary.bytes.slice(),
-    vocabStarts: vocabulary.starts.slice(),
-    vocabLengths: vocabulary.lengths.slice(),
+    wordIds,
+    added: lexicon.additions(),
     wordEntries: groupedByWord(columns, vocabulary.starts.length),
-    ...(withPrefixes ? prefixColumns(columns, vocabulary) : { prefixEntries: null, prefixKeys: [] }),
+    ...prefixes,
   };
 }
 
 /** The buffers of a part's words, to transfer rather than copy. */
 export function aheadBuffers(ahead: AheadWords): ArrayBuffer[] {
-  const { vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields } = ahead;
+  const { docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields, wordIds, prefixIds, added } = ahead;
   const { wordEntries, prefixEntries } = ahead;
   const grouped = [wordEntries.starts, wordEntries.docids, wordEntries.masks, wordEntries.infos];
-  if (prefixEntries !== null) grouped.push(prefixEntries.starts, prefixEntries.docids, prefixEntries.masks, prefixEntries.infos);
-  return [vocabBytes, vocabStarts, vocabLengths, docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields, ...grouped].map(
+  if (prefixEntries !== null) grouped.push(prefixEntries.starts, prefixEntries.docids, prefixEntries.masks, prefixEntries.infos, prefixIds);
+  const lexicon = [wordIds, added.words.bytes, added.words.starts, added.words.lengths];
+  return [docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields, ...lexicon, ...grouped].map(
     (column) => column.buffer as ArrayBuffer,
   );
 }

@@ -1,7 +1,8 @@
 /**
  * An extraction worker's share of a batch (ahead-parts.ts): the parts of the batch's
  * additions numbered `thread` modulo `threads`, each one's words and facet entries extracted and
- * packed to hand over. Every worker walks every line (cheap: lines split on 0x0A) so all cut and
+ * packed to hand over, its words and prefixes named in the worker's lexicon for the write
+ * (lexicon.ts). Every worker walks every line (cheap: lines split on 0x0A) so all cut and
  * number the parts alike (a part ends at AHEAD_PART_DOCS lines, or once its lines hold
  * `partBytes`); each parses only its own, and leaves a part holding a line the write refuses to
  * the write. A document the write drops (`drops`: of a shard this instance does not
@@ -19,6 +20,7 @@ import { ndjsonLines, parsedLine } from '../documents/ndjson-payload.js';
 import { extractorFor, SearchFieldIds } from './extract.js';
 import { extractAheadFacets } from '../facets/ahead-facets.js';
 import { AHEAD_PART_DOCS, type AheadPart } from './ahead-parts.js';
+import { WorkerLexicon } from './lexicon.js';
 
 export interface AheadJob {
   /** per operation of the batch: its payload when it is an addition */
@@ -41,15 +43,22 @@ export interface StoredJob {
 
 const EMPTY_DOCUMENT: JsonObject = {};
 
+/** What a worker's parts of one write share: its search field ids, its lexicon (lexicon.ts), its thread number. */
+interface WorkerState {
+  readonly fields: SearchFieldIds;
+  readonly lexicon: WorkerLexicon;
+  readonly worker: number;
+}
+
 /** The words (and, when asked, facet entries) of one part's documents. */
-function extractPart(docs: readonly JsonObject[], settings: IndexSettings, fields: SearchFieldIds, withFacets: boolean): Pick<AheadPart, 'words' | 'facets'> {
+function extractPart(docs: readonly JsonObject[], settings: IndexSettings, { fields, lexicon, worker }: WorkerState, withFacets: boolean): Pick<AheadPart, 'words' | 'facets'> {
   const extractor = extractorFor(settings, fields);
-  const words = extractor.extractAhead(docs, settings.prefixSearch !== 'disabled');
+  const words = extractor.extractAhead(docs, settings.prefixSearch !== 'disabled', lexicon, worker);
   return { words, facets: withFacets ? extractAheadFacets(docs, settings) : null };
 }
 
 export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searchFields: readonly string[], drops?: (doc: JsonObject) => boolean): Generator<AheadPart> {
-  const fields = new SearchFieldIds(searchFields);
+  const state: WorkerState = { fields: new SearchFieldIds(searchFields), lexicon: new WorkerLexicon(), worker: job.thread };
   let seq = 0;
   const partBytes = job.partBytes ?? Number.POSITIVE_INFINITY;
   // whether the current part is this worker's
@@ -65,7 +74,7 @@ export function* extractAheadParts(job: AheadJob, settings: IndexSettings, searc
       const mine = ours() ? seq : null;
       seq++;
       if (mine === null) return null;
-      const { words, facets } = docs === null ? { words: null, facets: null } : extractPart(docs, settings, fields, true);
+      const { words, facets } = docs === null ? { words: null, facets: null } : extractPart(docs, settings, state, true);
       return { seq: mine, op, first, count: line - first, words, facets };
     };
     for (const { buffer, start, end } of ndjsonLines(source)) {
@@ -103,7 +112,7 @@ export function* extractStoredParts(
 ): Generator<AheadPart> {
   const { settings } = job;
   // a rebuild numbers search fields from none
-  const fields = new SearchFieldIds([]);
+  const state: WorkerState = { fields: new SearchFieldIds([]), lexicon: new WorkerLexicon(), worker: job.thread };
   let seq = 0;
   let first = 0;
   let line = 0;
@@ -113,7 +122,7 @@ export function* extractStoredParts(
     if (!mine) return null;
     const docs = ids.map(documentOf);
     // a document gone from this worker's view is left to the write, which reads its own
-    const extracted = docs.includes(undefined) ? { words: null, facets: null } : extractPart(docs as JsonObject[], settings, fields, false);
+    const extracted = docs.includes(undefined) ? { words: null, facets: null } : extractPart(docs as JsonObject[], settings, state, false);
     return { seq: seq - 1, op: 0, first, count: line - first, ...extracted, docids: Uint32Array.from(ids) };
   };
   for (const docid of docids) {

@@ -28,6 +28,7 @@ import { fieldBit } from './postings.js';
 import type { DocWords } from './doc-words.js';
 import { aheadWords, type AheadColumns, type AheadDoc, type AheadWords } from './ahead-words.js';
 import { ByteVocabulary, type VocabularyBytes } from './vocabulary.js';
+import type { ReceivedLexicon, WorkerLexicon } from './lexicon.js';
 
 // a chunk's kernel regions take ~20 bytes of linear memory per byte of text, which never shrinks:
 // 2 MiB chunks keep a thread's arena where the tokenizer alone held it with 4 MiB ones (~45 MiB)
@@ -148,8 +149,9 @@ function langsOfFields(rules: IndexSettings['localizedAttributes']): ((path: str
  */
 export class WordExtractor {
   private readonly vocabulary = new ByteVocabulary();
-  // per part's words taken: their vocabulary bytes, their word ids → ours, their field ids → ours (-1 until seen)
-  private readonly taken = new WeakMap<AheadWords, { bytes: Buffer; words: Int32Array; fields: Int32Array }>();
+  // per part taken: its field ids → ours (-1 until seen); per worker lexicon: its word ids → ours (-1 until seen)
+  private readonly takenFields = new WeakMap<AheadWords, Int32Array>();
+  private readonly lexiconIds = new Map<ReceivedLexicon, Int32Array>();
   private readonly stopTable: StopWordTable | undefined;
 
   constructor(private readonly options: ExtractOptions) {
@@ -196,9 +198,10 @@ export class WordExtractor {
    * the write (ahead-words.ts), with their prefix entries when `withPrefixes`, and each
    * document's fields in the order its leaves first name them, for the write that takes them on
    * another thread: the kernel's columns taken whole, its word ids turned into this extractor's,
-   * which is what `extract` gives without a DocWords per document.
+   * which is what `extract` gives without a DocWords per document; the part names its words and
+   * prefixes in `lexicon`, worker `worker`'s, too (lexicon.ts).
    */
-  extractAhead(docs: readonly JsonObject[], withPrefixes: boolean): AheadWords {
+  extractAhead(docs: readonly JsonObject[], withPrefixes: boolean, lexicon: WorkerLexicon, worker: number): AheadWords {
     const leafStarts = new Int32Array(docs.length + 1);
     const leafFields: number[] = [];
     const chunks: ExtractedChunkIds[] = [];
@@ -246,7 +249,7 @@ export class WordExtractor {
       leafStarts,
       leafFields: Int32Array.from(leafFields),
     };
-    return aheadWords(columns, this.vocabulary.export(), this.options.fields.names, withPrefixes);
+    return aheadWords(columns, this.vocabulary.export(), this.options.fields.names, withPrefixes, lexicon, worker);
   }
 
   /**
@@ -310,19 +313,11 @@ export class WordExtractor {
     return { chunk, first, ids };
   }
 
-  /** This extractor's maps of a part's word and field ids, made on first use. */
-  private mapsOf(ahead: AheadWords): { bytes: Buffer; words: Int32Array; fields: Int32Array } {
-    let maps = this.taken.get(ahead);
-    if (maps === undefined) {
-      const { vocabBytes } = ahead;
-      maps = {
-        bytes: Buffer.from(vocabBytes.buffer, vocabBytes.byteOffset, vocabBytes.byteLength),
-        words: new Int32Array(ahead.vocabStarts.length).fill(-1),
-        fields: new Int32Array(ahead.fields.length).fill(-1),
-      };
-      this.taken.set(ahead, maps);
-    }
-    return maps;
+  /** This extractor's map of a part's field ids, made on first use. */
+  private fieldsOf(ahead: AheadWords): Int32Array {
+    let fields = this.takenFields.get(ahead);
+    if (fields === undefined) this.takenFields.set(ahead, (fields = new Int32Array(ahead.fields.length).fill(-1)));
+    return fields;
   }
 
   /**
@@ -330,21 +325,27 @@ export class WordExtractor {
    * here would; answers whether each kept the id its part gave it.
    */
   takeAheadFields({ ahead, index }: AheadDoc): boolean {
-    const maps = this.mapsOf(ahead);
+    const fields = this.fieldsOf(ahead);
     let sameFields = true;
     for (let at = ahead.leafStarts[index]!; at < ahead.leafStarts[index + 1]!; at++) {
       const field = ahead.leafFields[at]!;
-      if (maps.fields[field]! < 0) maps.fields[field] = this.options.fields.idOf(ahead.fields[field]!);
-      if (maps.fields[field] !== field) sameFields = false;
+      if (fields[field]! < 0) fields[field] = this.options.fields.idOf(ahead.fields[field]!);
+      if (fields[field] !== field) sameFields = false;
     }
     return sameFields;
   }
 
-  /** The vocabulary id here of a part's word `word`, added if new. */
-  takeAheadWord(ahead: AheadWords, word: number): number {
-    const maps = this.mapsOf(ahead);
-    let id = maps.words[word]!;
-    if (id < 0) maps.words[word] = id = this.vocabulary.idOf(maps.bytes, ahead.vocabStarts[word]!, ahead.vocabLengths[word]!);
+  /** The vocabulary id here of a part's word `word` (its part `ahead`, of worker lexicon `lexicon`), added if new. */
+  takeAheadWord(lexicon: ReceivedLexicon, ahead: AheadWords, word: number): number {
+    const key = ahead.wordIds[word]!;
+    let ids = this.lexiconIds.get(lexicon);
+    if (ids === undefined || ids.length < lexicon.size) {
+      const grown = new Int32Array(Math.max(lexicon.size, 2 * (ids?.length ?? 0))).fill(-1);
+      if (ids !== undefined) grown.set(ids);
+      this.lexiconIds.set(lexicon, (ids = grown));
+    }
+    let id = ids[key]!;
+    if (id < 0) ids[key] = id = this.vocabulary.idOf(lexicon.bytes, lexicon.starts[key]!, lexicon.lengths[key]!);
     return id;
   }
 
@@ -353,7 +354,7 @@ export class WordExtractor {
    * words in this vocabulary, its fields in these field ids.
    */
   takeAhead(docid: number, doc: AheadDoc): DocWords {
-    const { ahead, index } = doc;
+    const { ahead, index, lexicon } = doc;
     const sameFields = this.takeAheadFields(doc);
     const from = ahead.docStarts[index]!;
     const count = ahead.docStarts[index + 1]! - from;
@@ -361,11 +362,11 @@ export class WordExtractor {
     const masks = new Array<number>(count);
     const infos = new Array<number>(count);
     for (let slot = 0; slot < count; slot++) {
-      words[slot] = this.takeAheadWord(ahead, ahead.words[from + slot]!);
+      words[slot] = this.takeAheadWord(lexicon, ahead, ahead.words[from + slot]!);
       masks[slot] = ahead.masks[from + slot]!;
       infos[slot] = ahead.infos[from + slot]!;
     }
-    const fields = this.mapsOf(ahead).fields;
+    const fields = this.fieldsOf(ahead);
     const fieldWords = new Map<number, number>();
     for (let at = ahead.fieldStarts[index]!; at < ahead.fieldStarts[index + 1]!; at += 2) fieldWords.set(fields[ahead.fieldPairs[at]!]!, ahead.fieldPairs[at + 1]!);
     const tokenWords = ahead.tokenWords.subarray(ahead.tokenStarts[index]!, ahead.tokenStarts[index + 1]!);

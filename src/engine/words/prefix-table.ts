@@ -38,6 +38,11 @@ export class PrefixTable {
     return this.prefixes.keys;
   }
 
+  /** prefix id → its bytes (views, valid until the next prefix is added) */
+  prefixBytes(): VocabularyBytes {
+    return this.prefixes.export();
+  }
+
   /** How many prefix ids there are. */
   get size(): number {
     return this.prefixes.size;

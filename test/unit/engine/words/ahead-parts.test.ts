@@ -233,10 +233,16 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const batches = [() => [add(lines(docs)), add(['{"title": "no id"}', '{"id": 2}']), add(lines(randomDocs(6, 500, 10_000)))]];
     const settings = { filterableAttributes: ['title', 'tags'] };
     const local = run('local', settings, batches);
-    // the second part of the first addition is lost, as if its worker had died
+    // the second part of the first addition is lost, as if its worker had died: that worker's
+    // later parts (the fourth, and the third addition's) name words the lost one added to its
+    // lexicon, so only the other worker's two parts are taken
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
     expectSame(ahead.snapshot, local.snapshot);
-    expect(ahead.taken).toBe(docs.length - AHEAD_PART_DOCS + 500);
+    expect(ahead.taken).toBe(2 * AHEAD_PART_DOCS);
+    // the last part lost instead: every other one is taken
+    const lastLost = run('last-lost', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 5));
+    expectSame(lastLost.snapshot, local.snapshot);
+    expect(lastLost.taken).toBe(docs.length);
   });
 
   it('leave the additions the workers do not prepare to the write, which waits for no part of theirs', () => {
@@ -366,8 +372,8 @@ describe('stored documents extracted ahead of a rebuild', { timeout: 60_000 }, (
 
   it('leave to the write a part whose documents are not at the places noted, or one a document was missing from', () => {
     const local = rebuilt('local');
-    // the second part comes with the third one's documents; the fourth missed a document
-    const shifted = rebuilt('shifted', (env) => storedInThread(env, after, 1, (part, all) => (part.seq === 1 ? { ...all[2]!, seq: 1, first: part.first, count: part.count } : part)));
+    // the second part says it has the third one's documents; the fourth missed a document
+    const shifted = rebuilt('shifted', (env) => storedInThread(env, after, 1, (part, all) => (part.seq === 1 ? { ...part, docids: all[2]!.docids } : part)));
     expectSame(shifted.words, local.words);
     expect(shifted.taken).toBe(STORED - 4 + 300 - AHEAD_PART_DOCS);
     const missing = rebuilt('missing', (env) => storedInThread(env, after, 1, undefined, (docid) => (docid === 3 * AHEAD_PART_DOCS + 9 ? undefined : env.documents.get(docid))));

@@ -8,6 +8,7 @@ import { extractorFor, SearchFieldIds, wordOfKey, type WordExtractor } from '../
 import { INFO_WHOLE_FIELD } from '../../../../src/engine/words/postings.js';
 import type { DocWords } from '../../../../src/engine/words/doc-words.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
+import { WorkerLexicon } from '../../../../src/engine/words/lexicon.js';
 
 function extractor(stopWords: string[] = []): { extractor: WordExtractor; fields: SearchFieldIds } {
   const fields = new SearchFieldIds([]);
@@ -75,7 +76,7 @@ describe('WordExtractor.extractAhead', () => {
       { nothing: [] },
     ];
     const settings = { ...defaultSettings(), stopWords: ['the'] };
-    const ahead = extractorFor(settings, new SearchFieldIds([])).extractAhead(docs, true);
+    const ahead = extractorFor(settings, new SearchFieldIds([])).extractAhead(docs, true, new WorkerLexicon(), 0);
     const reference = extractorFor(settings, new SearchFieldIds([]));
     const expected = reference.extract(docs.map((doc, docid) => ({ docid, doc })));
     const starts = [ahead.docStarts, ahead.docStarts, ahead.docStarts, ahead.fieldStarts, ahead.tokenStarts, ahead.tokenStarts];
@@ -85,9 +86,11 @@ describe('WordExtractor.extractAhead', () => {
     });
     expect(ahead.fields).toEqual(['title', 'cast.name', 'body', 'extra']);
     expect(docs.map((_, index) => [...ahead.leafFields.subarray(ahead.leafStarts[index]!, ahead.leafStarts[index + 1]!)])).toEqual([[], [0, 1], [], [2, 0], [2, 3], [1, 0], []]);
-    // the same vocabulary, in the same order
-    const vocabulary = Array.from(ahead.vocabStarts, (start, id) => Buffer.from(ahead.vocabBytes.subarray(start, start + ahead.vocabLengths[id]!)).toString('latin1'));
+    // the same vocabulary, in the same order, all of it new to the worker's lexicon
+    const { words } = ahead.added;
+    const vocabulary = Array.from(ahead.wordIds, (key) => Buffer.from(words.bytes.subarray(words.starts[key]!, words.starts[key]! + words.lengths[key]!)).toString('latin1'));
     expect(vocabulary).toEqual(reference.keys);
+    expect(ahead.added.firstWord).toBe(0);
     // each word's entries, documents ascending
     const { starts: wordStarts, docids } = ahead.wordEntries;
     const big1 = reference.keys.indexOf('big');
