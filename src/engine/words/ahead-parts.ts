@@ -14,7 +14,7 @@
  * stay about one chunk of documents. A part that is missing (its worker failed, stopped or never
  * ran) just means the write extracts those documents itself, and those of its worker's later
  * parts, whose words it cannot read without the words the missing part added to the worker's
- * lexicon (lexicon.ts).
+ * lexicon (lexicon.ts), until that lexicon starts over.
  * A settings write's rebuild of the word index takes its stored documents' words the same way:
  * they are the lines of one addition in docid order, each noted with its docid, and a part
  * (which carries its documents' docids) gives words only to the documents it has at their place.
@@ -143,12 +143,15 @@ export class AheadParts implements FacetsAhead {
   /**
    * The lexicon of the worker that extracted `words`, which takes their additions; null when a
    * part of that worker's never came: the words it added are missing, so neither this part's
-   * words nor any later one's can be read, and the write extracts their documents itself.
+   * words nor any later one's can be read until that lexicon starts over, and the write extracts
+   * their documents itself.
    */
   private received(words: AheadWords | null): ReceivedLexicon | null {
     if (words === null) return null;
     let lexicon = this.lexicons.get(words.worker);
-    if (lexicon === undefined) this.lexicons.set(words.worker, (lexicon = new ReceivedLexicon()));
+    // a worker's lexicon that started over hands its words over from id 0 again
+    const { firstWord, firstPrefix } = words.added;
+    if (lexicon === undefined || (firstWord === 0 && firstPrefix === 0)) this.lexicons.set(words.worker, (lexicon = new ReceivedLexicon()));
     if (lexicon === null || lexicon.receive(words.added)) return lexicon;
     this.lexicons.set(words.worker, null);
     return null;

@@ -9,9 +9,7 @@
  * (WordExtractor.takeAhead).
  */
 import { groupByKey, type GroupedEntries } from './key-ops.js';
-import { PrefixTable } from './prefix-table.js';
 import { groupPrefixes } from '../../kernels/prefixes.js';
-import type { VocabularyBytes } from './vocabulary.js';
 import type { LexiconAdditions, ReceivedLexicon, WorkerLexicon } from './lexicon.js';
 
 /** What a part's documents contribute, as DocWords (doc-words.ts) would hold it, in columns. */
@@ -60,43 +58,42 @@ export interface AheadDoc {
   readonly lexicon: ReceivedLexicon;
 }
 
-/** The entries of `columns` grouped per word of their vocabulary (`vocabularySize` words), documents ascending. */
-function groupedByWord({ docStarts, words, masks, infos }: AheadColumns, vocabularySize: number): GroupedEntries {
+/** The entries of `columns` grouped per word of their part (`partWords` of them), documents ascending. */
+function groupedByWord({ docStarts, words, masks, infos }: AheadColumns, partWords: number): GroupedEntries {
   // each entry's document index in the part
   const docs = new Uint32Array(words.length);
   for (let doc = 0; doc + 1 < docStarts.length; doc++) docs.fill(doc, docStarts[doc]!, docStarts[doc + 1]!);
-  return groupByKey(words, docs, masks, infos, words.length, vocabularySize);
+  return groupByKey(words, docs, masks, infos, words.length, partWords);
 }
 
 /**
- * The prefix entries of a part's documents (their entries in `columns`, words as ids of
- * `vocabulary`) grouped per prefix: aggregated here, on the extraction worker's thread, by the
- * prefix-grouping kernel, rather than document by document on the writer's, where they were a
- * sixth of a bulk load's writing.
+ * The prefix entries of a part's documents (their entries in `columns`, words as part ids of
+ * `lexicon`'s current part) grouped per prefix: aggregated here, on the extraction worker's
+ * thread, by the prefix-grouping kernel, rather than document by document on the writer's, where
+ * they were a sixth of a bulk load's writing.
  */
-function prefixColumns(columns: AheadColumns, vocabulary: VocabularyBytes, lexicon: WorkerLexicon): { prefixIds: Int32Array; prefixEntries: GroupedEntries } {
-  const table = new PrefixTable(vocabulary);
-  const { ids, counts } = table.wordPrefixes();
-  const prefixEntries = groupPrefixes({ ...columns, wordPrefixes: ids, prefixCounts: counts, nPrefixes: table.size });
-  return { prefixIds: lexicon.prefixIds(table.prefixBytes()), prefixEntries };
+function prefixColumns(columns: AheadColumns, lexicon: WorkerLexicon): { prefixIds: Int32Array; prefixEntries: GroupedEntries } {
+  const { wordPrefixes, prefixCounts, nPrefixes, prefixIds } = lexicon.partPrefixes();
+  const prefixEntries = groupPrefixes({ ...columns, wordPrefixes, prefixCounts, nPrefixes });
+  return { prefixIds, prefixEntries };
 }
 
 const NO_IDS = new Int32Array(0);
 
 /**
- * A part to hand over: `columns` (extracted against `vocabulary` and `fields`), with their prefix
- * entries when `withPrefixes`, its words and prefixes named in `lexicon`, worker `worker`'s.
+ * A part to hand over: `columns` (extracted against `fields`, words as part ids of `lexicon`'s
+ * current part, worker `worker`'s), with their prefix entries when `withPrefixes`.
  */
-export function aheadWords(columns: AheadColumns, vocabulary: VocabularyBytes, fields: readonly string[], withPrefixes: boolean, lexicon: WorkerLexicon, worker: number): AheadWords {
-  const wordIds = lexicon.wordIds(vocabulary);
-  const prefixes = withPrefixes ? prefixColumns(columns, vocabulary, lexicon) : { prefixEntries: null, prefixIds: NO_IDS };
+export function aheadWords(columns: AheadColumns, fields: readonly string[], withPrefixes: boolean, lexicon: WorkerLexicon, worker: number): AheadWords {
+  const wordIds = lexicon.partWordIds();
+  const prefixes = withPrefixes ? prefixColumns(columns, lexicon) : { prefixEntries: null, prefixIds: NO_IDS };
   return {
     ...columns,
     worker,
     fields: [...fields],
     wordIds,
     added: lexicon.additions(),
-    wordEntries: groupedByWord(columns, vocabulary.starts.length),
+    wordEntries: groupedByWord(columns, wordIds.length),
     ...prefixes,
   };
 }

@@ -52,7 +52,7 @@ interface WorkerState {
 
 /** The words (and, when asked, facet entries) of one part's documents. */
 function extractPart(docs: readonly JsonObject[], settings: IndexSettings, { fields, lexicon, worker }: WorkerState, withFacets: boolean): Pick<AheadPart, 'words' | 'facets'> {
-  const extractor = extractorFor(settings, fields);
+  const extractor = extractorFor(settings, fields, lexicon.nextPart());
   const words = extractor.extractAhead(docs, settings.prefixSearch !== 'disabled', lexicon, worker);
   return { words, facets: withFacets ? extractAheadFacets(docs, settings) : null };
 }

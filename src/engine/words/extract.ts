@@ -111,15 +111,18 @@ function collectLeaves(doc: JsonObject, isSearchable: (path: string) => boolean,
   visit(doc, '');
 }
 
-/** An extractor as the index's settings shape it. */
-export function extractorFor(settings: IndexSettings, fields: SearchFieldIds): WordExtractor {
-  return new WordExtractor({
+/** An extractor as the index's settings shape it, interning words into `vocabulary` (a fresh one when none). */
+export function extractorFor(settings: IndexSettings, fields: SearchFieldIds, vocabulary?: ByteVocabulary): WordExtractor {
+  return new WordExtractor(
+    {
     isSearchable: searchableMatcher(settings.searchableAttributes),
     fields,
     stopWords: new Set(settings.stopWords),
     custom: customTokens(settings),
     langOf: langsOfFields(settings.localizedAttributes),
-  });
+    },
+    vocabulary,
+  );
 }
 
 /**
@@ -148,13 +151,15 @@ function langsOfFields(rules: IndexSettings['localizedAttributes']): ((path: str
  * (before and after versions alike) names the same word by the same id.
  */
 export class WordExtractor {
-  private readonly vocabulary = new ByteVocabulary();
   // per part taken: its field ids → ours (-1 until seen); per worker lexicon: its word ids → ours (-1 until seen)
   private readonly takenFields = new WeakMap<AheadWords, Int32Array>();
   private readonly lexiconIds = new Map<ReceivedLexicon, Int32Array>();
   private readonly stopTable: StopWordTable | undefined;
 
-  constructor(private readonly options: ExtractOptions) {
+  constructor(
+    private readonly options: ExtractOptions,
+    private readonly vocabulary = new ByteVocabulary(),
+  ) {
     this.stopTable = stopWordTable(options.stopWords);
   }
 
@@ -197,18 +202,21 @@ export class WordExtractor {
    * Extracts the words of a part's documents straight into the columns the part hands over to
    * the write (ahead-words.ts), with their prefix entries when `withPrefixes`, and each
    * document's fields in the order its leaves first name them, for the write that takes them on
-   * another thread: the kernel's columns taken whole, its word ids turned into this extractor's,
-   * which is what `extract` gives without a DocWords per document; the part names its words and
-   * prefixes in `lexicon`, worker `worker`'s, too (lexicon.ts).
+   * another thread: the kernel's columns taken whole, its word ids turned into the part's, which
+   * is what `extract` gives without a DocWords per document. The extractor interns into the
+   * vocabulary of `lexicon` (worker `worker`'s, lexicon.ts) for the part it started
+   * (`nextPart`), which numbers the part's words.
    */
   extractAhead(docs: readonly JsonObject[], withPrefixes: boolean, lexicon: WorkerLexicon, worker: number): AheadWords {
+    if (this.vocabulary !== lexicon.vocabulary) throw new Error("an extractor ahead interns into its worker's lexicon");
     const leafStarts = new Int32Array(docs.length + 1);
     const leafFields: number[] = [];
     const chunks: ExtractedChunkIds[] = [];
     this.runChunks(
       docs.length,
       (index) => docs[index]!,
-      (extracted) => chunks.push(extracted),
+      // the call's words as ids of the part, numbered as the part meets them
+      ({ chunk, first, ids }) => chunks.push({ chunk, first, ids: ids.map((word) => lexicon.partWord(word)) }),
       (index, field) => {
         leafFields.push(field);
         leafStarts[index + 1] = leafFields.length;
@@ -249,7 +257,7 @@ export class WordExtractor {
       leafStarts,
       leafFields: Int32Array.from(leafFields),
     };
-    return aheadWords(columns, this.vocabulary.export(), this.options.fields.names, withPrefixes, lexicon, worker);
+    return aheadWords(columns, this.options.fields.names, withPrefixes, lexicon, worker);
   }
 
   /**

@@ -3,14 +3,21 @@
  * (ahead-words.ts) names its words and prefixes by their ids in its worker's lexicon, and
  * carries only the ones its worker hands over first, so the write receives and interns each
  * word once per worker rather than once per part (a movies load handed over 348,000 part words
- * and 129,000 prefix strings for 55,000 words and 5,100 prefixes).
+ * and 129,000 prefix strings for 55,000 words and 5,100 prefixes), and the worker cuts each
+ * word's prefixes once.
  * The worker keeps a WorkerLexicon for the write; the writer one ReceivedLexicon per worker,
- * fed each part's additions in the order the worker posted them.
+ * fed each part's additions in the order the worker posted them. A lexicon past MAX_WORDS words
+ * starts over, its next part handing over its words from id 0 again, so that a batch's memory
+ * stays bounded however many distinct words its payloads hold.
  */
 import { grownInt32 } from '../grown.js';
+import { PREFIX_MAX_CHARS, PrefixTable } from './prefix-table.js';
 import { ByteVocabulary, type VocabularyBytes } from './vocabulary.js';
 
-/** What a part adds to its worker's lexicon. */
+/** Words a worker's lexicon holds before it starts over (~10-20 MB of words and ids on each side). */
+const MAX_WORDS = 1 << 20;
+
+/** What a part adds to its worker's lexicon; from ids 0 and 0, to a lexicon started over. */
 export interface LexiconAdditions {
   /** the id its first word gets: how many words the worker handed over before */
   readonly firstWord: number;
@@ -22,21 +29,107 @@ export interface LexiconAdditions {
   readonly prefixes: readonly string[];
 }
 
-/** The extraction worker's side: gives words and prefixes ids, and hands over the new ones. */
+/**
+ * The extraction worker's side. Its extractors intern words into `vocabulary` (the lexicon's
+ * ids), once per word of a kernel call as any extractor does, and each word's prefixes are cut
+ * once for the write, not once per part holding the word. A part numbers its own words and
+ * prefixes densely as it meets them (what its grouped entries are keyed by), with their lexicon
+ * ids beside.
+ */
 export class WorkerLexicon {
-  private readonly words = new ByteVocabulary();
-  private readonly prefixes = new ByteVocabulary();
+  private words = new ByteVocabulary();
+  private prefixes = new PrefixTable(this.words.export());
   private handedWords = 0;
   private handedPrefixes = 0;
+  // per lexicon word and prefix: the part (serial) that last met it, and its id in that part
+  private wordSeen = new Int32Array(1 << 10);
+  private wordInPart = new Int32Array(1 << 10);
+  private prefixSeen = new Int32Array(1 << 10);
+  private prefixInPart = new Int32Array(1 << 10);
+  private serial = 0;
+  // the current part's words: part id → lexicon id
+  private partWords = new Int32Array(1 << 10);
+  private partSize = 0;
 
-  /** The lexicon ids of `vocabulary`'s words, new ones added. */
-  wordIds(vocabulary: VocabularyBytes): Int32Array {
-    return idsIn(this.words, vocabulary);
+  constructor(private readonly maxWords = MAX_WORDS) {}
+
+  /** The vocabulary the current part's extractor interns into. */
+  get vocabulary(): ByteVocabulary {
+    return this.words;
   }
 
-  /** The lexicon ids of `prefixes` (a part's prefixes as bytes), new ones added. */
-  prefixIds(prefixes: VocabularyBytes): Int32Array {
-    return idsIn(this.prefixes, prefixes);
+  /**
+   * Starts a part, its words numbered from 0 again; answers the vocabulary its extractor
+   * interns into, a fresh one when the lexicon held `maxWords` words.
+   */
+  nextPart(): ByteVocabulary {
+    if (this.words.size >= this.maxWords) {
+      this.words = new ByteVocabulary();
+      this.prefixes = new PrefixTable(this.words.export());
+      this.handedWords = 0;
+      this.handedPrefixes = 0;
+    }
+    // the marks of earlier parts, whatever lexicon they were of, are below the new serial
+    this.serial++;
+    this.partSize = 0;
+    return this.words;
+  }
+
+  /** The current part's id of lexicon word `word`, the next one when the part meets it first. */
+  partWord(word: number): number {
+    if (word >= this.wordSeen.length) {
+      const length = Math.max(word + 1, 2 * this.wordSeen.length);
+      this.wordSeen = grownInt32(this.wordSeen, length);
+      this.wordInPart = grownInt32(this.wordInPart, length);
+    }
+    if (this.wordSeen[word] === this.serial) return this.wordInPart[word]!;
+    const id = this.partSize++;
+    if (id === this.partWords.length) this.partWords = grownInt32(this.partWords, 2 * id);
+    this.partWords[id] = word;
+    this.wordSeen[word] = this.serial;
+    this.wordInPart[word] = id;
+    return id;
+  }
+
+  /** The current part's words: part id → lexicon id. */
+  partWordIds(): Int32Array {
+    return this.partWords.slice(0, this.partSize);
+  }
+
+  /**
+   * The current part's words' prefixes under part prefix ids (PREFIX_MAX_CHARS slots per part
+   * word, `prefixCounts` of them used), as the prefix-grouping kernel takes them, and the
+   * lexicon ids of the part's `nPrefixes` prefixes.
+   */
+  partPrefixes(): { wordPrefixes: Int32Array; prefixCounts: Int8Array; nPrefixes: number; prefixIds: Int32Array } {
+    const table = this.prefixes;
+    table.grow(this.words.export());
+    const words = this.partSize;
+    const wordPrefixes = new Int32Array(PREFIX_MAX_CHARS * words);
+    const prefixCounts = new Int8Array(words);
+    let prefixIds = new Int32Array(1 << 10);
+    let nPrefixes = 0;
+    for (let w = 0; w < words; w++) {
+      const word = this.partWords[w]!;
+      const count = table.prefixCount(word);
+      prefixCounts[w] = count;
+      for (let k = 0; k < count; k++) {
+        const prefix = table.prefixId(word, k);
+        if (prefix >= this.prefixSeen.length) {
+          const length = Math.max(prefix + 1, 2 * this.prefixSeen.length);
+          this.prefixSeen = grownInt32(this.prefixSeen, length);
+          this.prefixInPart = grownInt32(this.prefixInPart, length);
+        }
+        if (this.prefixSeen[prefix] !== this.serial) {
+          this.prefixSeen[prefix] = this.serial;
+          this.prefixInPart[prefix] = nPrefixes;
+          if (nPrefixes === prefixIds.length) prefixIds = grownInt32(prefixIds, 2 * nPrefixes);
+          prefixIds[nPrefixes++] = prefix;
+        }
+        wordPrefixes[PREFIX_MAX_CHARS * w + k] = this.prefixInPart[prefix]!;
+      }
+    }
+    return { wordPrefixes, prefixCounts, nPrefixes, prefixIds: prefixIds.slice(0, nPrefixes) };
   }
 
   /** The words and prefixes added since the last call, which the next part hands over. */
@@ -51,12 +144,6 @@ export class WorkerLexicon {
     this.handedPrefixes += prefixes.length;
     return { firstWord, words, firstPrefix, prefixes };
   }
-}
-
-function idsIn(lexicon: ByteVocabulary, { bytes, starts, lengths }: VocabularyBytes): Int32Array {
-  const ids = new Int32Array(starts.length);
-  for (let id = 0; id < ids.length; id++) ids[id] = lexicon.idOf(bytes, starts[id]!, lengths[id]!);
-  return ids;
 }
 
 /** The writer's side: one worker's lexicon, as its parts' additions arrive. */

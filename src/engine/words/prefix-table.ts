@@ -15,8 +15,8 @@ export const PREFIX_MAX_CHARS = 3;
 export class PrefixTable {
   private readonly prefixes = new ByteVocabulary();
   // per vocabulary word: its prefix ids (PREFIX_MAX_CHARS slots each) and how many, -1 until known
-  private readonly prefixIds: Int32Array;
-  private readonly prefixCounts: Int8Array;
+  private prefixIds: Int32Array;
+  private prefixCounts: Int8Array;
   // per prefix id (at most PREFIX_MAX_CHARS per word): the document (serial) that last
   // aggregated it, and the aggregate; typed so that millions of updates allocate nothing, and
   // made at the first `aggregate` (a table handed to the grouping kernel needs none of them)
@@ -27,8 +27,8 @@ export class PrefixTable {
   private current = new Int32Array(64);
   private serial = 0;
 
-  /** `vocabulary`: the words' bytes, which must not change while the table is used */
-  constructor(private readonly vocabulary: VocabularyBytes) {
+  /** `vocabulary`: the words' bytes, which must not change while the table is used (but see `grow`) */
+  constructor(private vocabulary: VocabularyBytes) {
     this.prefixIds = new Int32Array(PREFIX_MAX_CHARS * vocabulary.starts.length);
     this.prefixCounts = new Int8Array(vocabulary.starts.length).fill(-1);
   }
@@ -38,9 +38,24 @@ export class PrefixTable {
     return this.prefixes.keys;
   }
 
-  /** prefix id → its bytes (views, valid until the next prefix is added) */
-  prefixBytes(): VocabularyBytes {
-    return this.prefixes.export();
+  /**
+   * Takes `vocabulary`, the table's own grown (the same words under the same ids, and more):
+   * an extraction worker's lexicon (lexicon.ts), whose words keep their prefixes from part to part.
+   */
+  grow(vocabulary: VocabularyBytes): void {
+    const words = vocabulary.starts.length;
+    if (words > this.prefixCounts.length) {
+      const counts = new Int8Array(Math.max(words, 2 * this.prefixCounts.length)).fill(-1);
+      counts.set(this.prefixCounts);
+      this.prefixCounts = counts;
+      this.prefixIds = grownInt32(this.prefixIds, PREFIX_MAX_CHARS * counts.length);
+    }
+    this.vocabulary = vocabulary;
+  }
+
+  /** Prefix `k` (below `prefixCount(word)`) of vocabulary word `word`. */
+  prefixId(word: number, k: number): number {
+    return this.prefixIds[word * PREFIX_MAX_CHARS + k]!;
   }
 
   /** How many prefix ids there are. */
@@ -48,8 +63,8 @@ export class PrefixTable {
     return this.prefixes.size;
   }
 
-  /** How many prefixes vocabulary word `word` has; its ids start at `word * PREFIX_MAX_CHARS` in prefixIds. */
-  private prefixCount(word: number): number {
+  /** How many prefixes vocabulary word `word` has (`prefixId` gives them), worked out on first ask. */
+  prefixCount(word: number): number {
     let count = this.prefixCounts[word]!;
     if (count < 0) {
       const { bytes } = this.vocabulary;
@@ -65,15 +80,6 @@ export class PrefixTable {
       this.prefixCounts[word] = count;
     }
     return count;
-  }
-
-  /**
-   * Every vocabulary word's prefix ids, PREFIX_MAX_CHARS slots per word (`ids`), and how many
-   * each has (`counts`): what the prefix-grouping kernel takes (kernels/prefixes.ts).
-   */
-  wordPrefixes(): { ids: Int32Array; counts: Int8Array } {
-    for (let word = 0; word < this.prefixCounts.length; word++) this.prefixCount(word);
-    return { ids: this.prefixIds, counts: this.prefixCounts };
   }
 
   /**

@@ -20,6 +20,9 @@ import { defaultSettings, type IndexSettings } from '../../../../src/types/setti
 import { mulberry32 } from '../../../helpers/random.js';
 import { wordIndexSnapshot } from '../search/harness.js';
 import { expectSame } from '../../../helpers/same.js';
+import { extractorFor, SearchFieldIds } from '../../../../src/engine/words/extract.js';
+import { WorkerLexicon } from '../../../../src/engine/words/lexicon.js';
+import type { JsonObject } from '../../../../src/engine/document-id.js';
 
 let dir: string;
 let envs: IndexEnvs;
@@ -335,6 +338,31 @@ function storedInThread(
     },
   };
 }
+
+describe('parts of a worker whose lexicon starts over', () => {
+  it('give every document the words extracting it in the write gives, the parts before and after each start-over alike', () => {
+    // a lexicon of a few words: it starts over every few parts
+    const lexicon = new WorkerLexicon(12);
+    const settings = defaultSettings();
+    const fields = new SearchFieldIds([]);
+    const docs = randomDocs(21, 80) as JsonObject[];
+    const parts: AheadPart[] = [];
+    for (let first = 0; first < docs.length; first += 10) {
+      const words = extractorFor(settings, fields, lexicon.nextPart()).extractAhead(docs.slice(first, first + 10), true, lexicon, 0);
+      parts.push({ seq: parts.length, op: 0, first, count: 10, words, facets: null });
+    }
+    expect(parts.filter((part) => part.words!.added.firstWord === 0).length).toBeGreaterThan(2);
+    const ahead = new AheadParts({ extracts: () => true, start() {}, noted() {}, next: () => parts.shift() ?? null });
+    docs.forEach((doc, line) => ahead.note(doc, 0, line));
+    const writer = extractorFor(settings, new SearchFieldIds([]));
+    const local = extractorFor(settings, new SearchFieldIds([]));
+    docs.forEach((doc, line) => {
+      const taken = writer.takeAhead(line, ahead.take(doc)!);
+      const [own] = local.extract([{ docid: line, doc }]);
+      expect(taken.words.map((id) => writer.keys[id])).toEqual(own!.words.map((id) => local.keys[id]));
+    });
+  });
+});
 
 describe('stored documents extracted ahead of a rebuild', { timeout: 60_000 }, () => {
   const before = { stopWords: ['the'], filterableAttributes: ['tags'] };

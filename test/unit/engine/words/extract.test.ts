@@ -76,7 +76,8 @@ describe('WordExtractor.extractAhead', () => {
       { nothing: [] },
     ];
     const settings = { ...defaultSettings(), stopWords: ['the'] };
-    const ahead = extractorFor(settings, new SearchFieldIds([])).extractAhead(docs, true, new WorkerLexicon(), 0);
+    const lexicon = new WorkerLexicon();
+    const ahead = extractorFor(settings, new SearchFieldIds([]), lexicon.nextPart()).extractAhead(docs, true, lexicon, 0);
     const reference = extractorFor(settings, new SearchFieldIds([]));
     const expected = reference.extract(docs.map((doc, docid) => ({ docid, doc })));
     const starts = [ahead.docStarts, ahead.docStarts, ahead.docStarts, ahead.fieldStarts, ahead.tokenStarts, ahead.tokenStarts];

@@ -23,8 +23,7 @@ describe('PrefixTable', () => {
   it("cuts each word's prefixes of 1 to 3 characters at character boundaries, as latin1 keys of their UTF-8 bytes", () => {
     const words = ['chat', 'ch', 'été', '日本語で', 'c', 'çà'];
     const table = new PrefixTable(vocabularyOf(words).export());
-    const { ids, counts } = table.wordPrefixes();
-    const prefixesOf = (word: number) => Array.from(ids.subarray(word * PREFIX_MAX_CHARS, word * PREFIX_MAX_CHARS + counts[word]!), (id) => table.keys[id]);
+    const prefixesOf = (word: number) => Array.from({ length: table.prefixCount(word) }, (_, k) => table.keys[table.prefixId(word, k)]);
     expect(words.map((_, word) => prefixesOf(word))).toEqual([
       ['c', 'ch', 'cha'],
       ['c', 'ch'],
@@ -37,20 +36,26 @@ describe('PrefixTable', () => {
     expect(table.keys).toEqual(['c', 'ch', 'cha', latin1('é'), latin1('ét'), latin1('été'), latin1('日'), latin1('日本'), latin1('日本語'), latin1('ç'), latin1('çà')]);
   });
 
-  it('gives the ids a Map of prefix strings gives, over thousands of random words', () => {
+  it('gives the ids a Map of prefix strings gives, over thousands of random words, the vocabulary grown halfway', () => {
     const random = mulberry32(11);
     const alphabet = ['a', 'b', 'é', '日', 'ß', '🙂'];
     const words = new Set<string>();
     while (words.size < 3000) words.add(Array.from({ length: 1 + Math.floor(random() * 6) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
-    const table = new PrefixTable(vocabularyOf([...words]).export());
-    const { ids, counts } = table.wordPrefixes();
+    // the words come in two halves, the table grown to the second as a worker's lexicon grows
+    const all = [...words];
+    const vocabulary = vocabularyOf(all.slice(0, 1500));
+    const table = new PrefixTable(vocabulary.export());
     const expected = new Map<string, number>();
-    [...words].forEach((word, w) => {
+    all.forEach((word, w) => {
+      if (w === 1500) {
+        for (const more of all.slice(1500)) vocabulary.idOf(Buffer.from(more, 'utf8'), 0, Buffer.byteLength(more));
+        table.grow(vocabulary.export());
+      }
       const chars = Array.from(word);
       const prefixes = chars.slice(0, PREFIX_MAX_CHARS).map((_, n) => chars.slice(0, n + 1).join(''));
       for (const prefix of prefixes) if (!expected.has(prefix)) expected.set(prefix, expected.size);
-      expect(counts[w]).toBe(prefixes.length);
-      expect(Array.from(ids.subarray(w * PREFIX_MAX_CHARS, w * PREFIX_MAX_CHARS + prefixes.length))).toEqual(prefixes.map((prefix) => expected.get(prefix)));
+      expect(table.prefixCount(w)).toBe(prefixes.length);
+      expect(Array.from({ length: prefixes.length }, (_, k) => table.prefixId(w, k))).toEqual(prefixes.map((prefix) => expected.get(prefix)));
     });
     expect(table.keys).toEqual([...expected.keys()].map(latin1));
   });
