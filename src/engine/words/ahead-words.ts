@@ -31,7 +31,12 @@ export interface AheadColumns {
   readonly leafFields: Int32Array;
 }
 
-export interface AheadWords extends AheadColumns {
+/**
+ * A part as handed over: its columns but the entries' masks and infos, which its word entries
+ * hold too (grouped per word); a write that takes its documents one by one gets them back from
+ * there (`docEntries`). Handing them over twice was an eighth of a movies load's parts.
+ */
+export interface AheadWords extends Omit<AheadColumns, 'masks' | 'infos'> {
   /** the extracting worker (its thread number), whose lexicon the ids below are of */
   readonly worker: number;
   /** the extracting worker's field ids → field paths */
@@ -87,8 +92,9 @@ const NO_IDS = new Int32Array(0);
 export function aheadWords(columns: AheadColumns, fields: readonly string[], withPrefixes: boolean, lexicon: WorkerLexicon, worker: number): AheadWords {
   const wordIds = lexicon.partWordIds();
   const prefixes = withPrefixes ? prefixColumns(columns, lexicon) : { prefixEntries: null, prefixIds: NO_IDS };
+  const { masks: _masks, infos: _infos, ...handed } = columns;
   return {
-    ...columns,
+    ...handed,
     worker,
     fields: [...fields],
     wordIds,
@@ -98,14 +104,33 @@ export function aheadWords(columns: AheadColumns, fields: readonly string[], wit
   };
 }
 
+/**
+ * The masks and infos of a part's documents' entries, in the order of their words (as its
+ * columns held them): each document takes the next entry of each of its words' groups, whose
+ * documents ascend.
+ */
+export function docEntries({ docStarts, words, wordEntries }: AheadWords): { masks: Uint32Array; infos: Uint32Array } {
+  const masks = new Uint32Array(words.length);
+  const infos = new Uint32Array(words.length);
+  const next = wordEntries.starts.slice(0, wordEntries.starts.length - 1);
+  for (let doc = 0; doc + 1 < docStarts.length; doc++) {
+    for (let at = docStarts[doc]!; at < docStarts[doc + 1]!; at++) {
+      const entry = next[words[at]!]!++;
+      masks[at] = wordEntries.masks[entry]!;
+      infos[at] = wordEntries.infos[entry]!;
+    }
+  }
+  return { masks, infos };
+}
+
 /** The buffers of a part's words, to transfer rather than copy. */
 export function aheadBuffers(ahead: AheadWords): ArrayBuffer[] {
-  const { docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields, wordIds, prefixIds, added } = ahead;
+  const { docStarts, words, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields, wordIds, prefixIds, added } = ahead;
   const { wordEntries, prefixEntries } = ahead;
   const grouped = [wordEntries.starts, wordEntries.docids, wordEntries.masks, wordEntries.infos];
   if (prefixEntries !== null) grouped.push(prefixEntries.starts, prefixEntries.docids, prefixEntries.masks, prefixEntries.infos, prefixIds);
   const lexicon = [wordIds, added.words.bytes, added.words.starts, added.words.lengths];
-  return [docStarts, words, masks, infos, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields, ...lexicon, ...grouped].map(
+  return [docStarts, words, fieldStarts, fieldPairs, tokenStarts, tokenWords, tokenPlaces, leafStarts, leafFields, ...lexicon, ...grouped].map(
     (column) => column.buffer as ArrayBuffer,
   );
 }

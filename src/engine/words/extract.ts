@@ -26,7 +26,7 @@ import type { JsonObject } from '../document-id.js';
 import { langOfField } from '../localized-fields.js';
 import { fieldBit } from './postings.js';
 import type { DocWords } from './doc-words.js';
-import { aheadWords, type AheadColumns, type AheadDoc, type AheadWords } from './ahead-words.js';
+import { aheadWords, docEntries, type AheadColumns, type AheadDoc, type AheadWords } from './ahead-words.js';
 import { ByteVocabulary, type VocabularyBytes } from './vocabulary.js';
 import type { ReceivedLexicon, WorkerLexicon } from './lexicon.js';
 
@@ -151,8 +151,10 @@ function langsOfFields(rules: IndexSettings['localizedAttributes']): ((path: str
  * (before and after versions alike) names the same word by the same id.
  */
 export class WordExtractor {
-  // per part taken: its field ids → ours (-1 until seen); per worker lexicon: its word ids → ours (-1 until seen)
+  // per part taken: its field ids → ours (-1 until seen), its documents' entry masks and infos;
+  // per worker lexicon: its word ids → ours (-1 until seen)
   private readonly takenFields = new WeakMap<AheadWords, Int32Array>();
+  private readonly takenEntries = new WeakMap<AheadWords, { masks: Uint32Array; infos: Uint32Array }>();
   private readonly lexiconIds = new Map<ReceivedLexicon, Int32Array>();
   private readonly stopTable: StopWordTable | undefined;
 
@@ -321,6 +323,13 @@ export class WordExtractor {
     return { chunk, first, ids };
   }
 
+  /** A part's documents' entry masks and infos (ahead-words.ts `docEntries`), made on first use. */
+  private entriesOf(ahead: AheadWords): { masks: Uint32Array; infos: Uint32Array } {
+    let entries = this.takenEntries.get(ahead);
+    if (entries === undefined) this.takenEntries.set(ahead, (entries = docEntries(ahead)));
+    return entries;
+  }
+
   /** This extractor's map of a part's field ids, made on first use. */
   private fieldsOf(ahead: AheadWords): Int32Array {
     let fields = this.takenFields.get(ahead);
@@ -363,6 +372,7 @@ export class WordExtractor {
    */
   takeAhead(docid: number, doc: AheadDoc): DocWords {
     const { ahead, index, lexicon } = doc;
+    const entries = this.entriesOf(ahead);
     const sameFields = this.takeAheadFields(doc);
     const from = ahead.docStarts[index]!;
     const count = ahead.docStarts[index + 1]! - from;
@@ -371,8 +381,8 @@ export class WordExtractor {
     const infos = new Array<number>(count);
     for (let slot = 0; slot < count; slot++) {
       words[slot] = this.takeAheadWord(lexicon, ahead, ahead.words[from + slot]!);
-      masks[slot] = ahead.masks[from + slot]!;
-      infos[slot] = ahead.infos[from + slot]!;
+      masks[slot] = entries.masks[from + slot]!;
+      infos[slot] = entries.infos[from + slot]!;
     }
     const fields = this.fieldsOf(ahead);
     const fieldWords = new Map<number, number>();

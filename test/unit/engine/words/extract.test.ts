@@ -9,6 +9,7 @@ import { INFO_WHOLE_FIELD } from '../../../../src/engine/words/postings.js';
 import type { DocWords } from '../../../../src/engine/words/doc-words.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
 import { WorkerLexicon } from '../../../../src/engine/words/lexicon.js';
+import { docEntries } from '../../../../src/engine/words/ahead-words.js';
 
 function extractor(stopWords: string[] = []): { extractor: WordExtractor; fields: SearchFieldIds } {
   const fields = new SearchFieldIds([]);
@@ -81,7 +82,10 @@ describe('WordExtractor.extractAhead', () => {
     const reference = extractorFor(settings, new SearchFieldIds([]));
     const expected = reference.extract(docs.map((doc, docid) => ({ docid, doc })));
     const starts = [ahead.docStarts, ahead.docStarts, ahead.docStarts, ahead.fieldStarts, ahead.tokenStarts, ahead.tokenStarts];
-    const columns = [ahead.words, ahead.masks, ahead.infos, ahead.fieldPairs, ahead.tokenWords, ahead.tokenPlaces];
+    // the masks and infos are handed over once, in the word entries, and read back per document
+    const { masks, infos } = docEntries(ahead);
+    expect(Object.keys(ahead)).not.toContain('masks');
+    const columns = [ahead.words, masks, infos, ahead.fieldPairs, ahead.tokenWords, ahead.tokenPlaces];
     docs.forEach((_, index) => {
       expect(columns.map((column, c) => [...column.subarray(starts[c]![index]!, starts[c]![index + 1]!)])).toEqual(columnsOf(expected[index]!));
     });
