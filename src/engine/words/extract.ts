@@ -113,16 +113,14 @@ function collectLeaves(doc: JsonObject, isSearchable: (path: string) => boolean,
 
 /** An extractor as the index's settings shape it, interning words into `vocabulary` (a fresh one when none). */
 export function extractorFor(settings: IndexSettings, fields: SearchFieldIds, vocabulary?: ByteVocabulary): WordExtractor {
-  return new WordExtractor(
-    {
+  const options: ExtractOptions = {
     isSearchable: searchableMatcher(settings.searchableAttributes),
     fields,
     stopWords: new Set(settings.stopWords),
     custom: customTokens(settings),
     langOf: langsOfFields(settings.localizedAttributes),
-    },
-    vocabulary,
-  );
+  };
+  return new WordExtractor(options, vocabulary);
 }
 
 /**

@@ -10,7 +10,7 @@
  * starts over, its next part handing over its words from id 0 again, so that a batch's memory
  * stays bounded however many distinct words its payloads hold.
  */
-import { grownInt32 } from '../grown.js';
+import { grownInt32, grownUint8 } from '../grown.js';
 import { PREFIX_MAX_CHARS, PrefixTable } from './prefix-table.js';
 import { ByteVocabulary, type VocabularyBytes } from './vocabulary.js';
 
@@ -30,6 +30,47 @@ export interface LexiconAdditions {
 }
 
 /**
+ * Dense ids for the lexicon ids one part meets (its words, or its prefixes), in the order it
+ * meets them: marks per lexicon id of the part (serial) that last met it, so a part costs
+ * nothing to start however large the lexicon.
+ */
+class PartIds {
+  private seen = new Int32Array(1 << 10);
+  private idIn = new Int32Array(1 << 10);
+  private serial = 0;
+  // part id → lexicon id
+  private met = new Int32Array(1 << 10);
+  private size = 0;
+
+  /** Starts a part: ids from 0 again (earlier parts' marks, of whatever lexicon, are below the new serial). */
+  start(): void {
+    this.serial++;
+    this.size = 0;
+  }
+
+  /** The part's id of lexicon id `key`, the next one when the part meets it first. */
+  idOf(key: number): number {
+    if (key >= this.seen.length) {
+      const length = Math.max(key + 1, 2 * this.seen.length);
+      this.seen = grownInt32(this.seen, length);
+      this.idIn = grownInt32(this.idIn, length);
+    }
+    if (this.seen[key] === this.serial) return this.idIn[key]!;
+    const id = this.size++;
+    if (id === this.met.length) this.met = grownInt32(this.met, 2 * id);
+    this.met[id] = key;
+    this.seen[key] = this.serial;
+    this.idIn[key] = id;
+    return id;
+  }
+
+  /** The part's ids so far: part id → lexicon id. */
+  keys(): Int32Array {
+    return this.met.slice(0, this.size);
+  }
+}
+
+/**
  * The extraction worker's side. Its extractors intern words into `vocabulary` (the lexicon's
  * ids), once per word of a kernel call as any extractor does, and each word's prefixes are cut
  * once for the write, not once per part holding the word. A part numbers its own words and
@@ -41,15 +82,8 @@ export class WorkerLexicon {
   private prefixes = new PrefixTable(this.words.export());
   private handedWords = 0;
   private handedPrefixes = 0;
-  // per lexicon word and prefix: the part (serial) that last met it, and its id in that part
-  private wordSeen = new Int32Array(1 << 10);
-  private wordInPart = new Int32Array(1 << 10);
-  private prefixSeen = new Int32Array(1 << 10);
-  private prefixInPart = new Int32Array(1 << 10);
-  private serial = 0;
-  // the current part's words: part id → lexicon id
-  private partWords = new Int32Array(1 << 10);
-  private partSize = 0;
+  private readonly partWords = new PartIds();
+  private readonly partPrefixIds = new PartIds();
 
   constructor(private readonly maxWords = MAX_WORDS) {}
 
@@ -69,31 +103,18 @@ export class WorkerLexicon {
       this.handedWords = 0;
       this.handedPrefixes = 0;
     }
-    // the marks of earlier parts, whatever lexicon they were of, are below the new serial
-    this.serial++;
-    this.partSize = 0;
+    this.partWords.start();
     return this.words;
   }
 
   /** The current part's id of lexicon word `word`, the next one when the part meets it first. */
   partWord(word: number): number {
-    if (word >= this.wordSeen.length) {
-      const length = Math.max(word + 1, 2 * this.wordSeen.length);
-      this.wordSeen = grownInt32(this.wordSeen, length);
-      this.wordInPart = grownInt32(this.wordInPart, length);
-    }
-    if (this.wordSeen[word] === this.serial) return this.wordInPart[word]!;
-    const id = this.partSize++;
-    if (id === this.partWords.length) this.partWords = grownInt32(this.partWords, 2 * id);
-    this.partWords[id] = word;
-    this.wordSeen[word] = this.serial;
-    this.wordInPart[word] = id;
-    return id;
+    return this.partWords.idOf(word);
   }
 
   /** The current part's words: part id → lexicon id. */
   partWordIds(): Int32Array {
-    return this.partWords.slice(0, this.partSize);
+    return this.partWords.keys();
   }
 
   /**
@@ -104,32 +125,18 @@ export class WorkerLexicon {
   partPrefixes(): { wordPrefixes: Int32Array; prefixCounts: Int8Array; nPrefixes: number; prefixIds: Int32Array } {
     const table = this.prefixes;
     table.grow(this.words.export());
-    const words = this.partSize;
-    const wordPrefixes = new Int32Array(PREFIX_MAX_CHARS * words);
-    const prefixCounts = new Int8Array(words);
-    let prefixIds = new Int32Array(1 << 10);
-    let nPrefixes = 0;
-    for (let w = 0; w < words; w++) {
-      const word = this.partWords[w]!;
+    const words = this.partWords.keys();
+    const wordPrefixes = new Int32Array(PREFIX_MAX_CHARS * words.length);
+    const prefixCounts = new Int8Array(words.length);
+    const prefixes = this.partPrefixIds;
+    prefixes.start();
+    words.forEach((word, w) => {
       const count = table.prefixCount(word);
       prefixCounts[w] = count;
-      for (let k = 0; k < count; k++) {
-        const prefix = table.prefixId(word, k);
-        if (prefix >= this.prefixSeen.length) {
-          const length = Math.max(prefix + 1, 2 * this.prefixSeen.length);
-          this.prefixSeen = grownInt32(this.prefixSeen, length);
-          this.prefixInPart = grownInt32(this.prefixInPart, length);
-        }
-        if (this.prefixSeen[prefix] !== this.serial) {
-          this.prefixSeen[prefix] = this.serial;
-          this.prefixInPart[prefix] = nPrefixes;
-          if (nPrefixes === prefixIds.length) prefixIds = grownInt32(prefixIds, 2 * nPrefixes);
-          prefixIds[nPrefixes++] = prefix;
-        }
-        wordPrefixes[PREFIX_MAX_CHARS * w + k] = this.prefixInPart[prefix]!;
-      }
-    }
-    return { wordPrefixes, prefixCounts, nPrefixes, prefixIds: prefixIds.slice(0, nPrefixes) };
+      for (let k = 0; k < count; k++) wordPrefixes[PREFIX_MAX_CHARS * w + k] = prefixes.idOf(table.prefixId(word, k));
+    });
+    const prefixIds = prefixes.keys();
+    return { wordPrefixes, prefixCounts, nPrefixes: prefixIds.length, prefixIds };
   }
 
   /** The words and prefixes added since the last call, which the next part hands over. */
@@ -170,11 +177,7 @@ export class ReceivedLexicon {
       this.starts = grownInt32(this.starts, length);
       this.lengths = grownInt32(this.lengths, length);
     }
-    if (this.used + words.bytes.length > this.bytes.length) {
-      const bytes = new Uint8Array(Math.max(2 * this.bytes.length, this.used + words.bytes.length));
-      bytes.set(this.bytes.subarray(0, this.used));
-      this.bytes = bytes;
-    }
+    if (this.used + words.bytes.length > this.bytes.length) this.bytes = grownUint8(this.bytes, Math.max(2 * this.bytes.length, this.used + words.bytes.length));
     this.bytes.set(words.bytes, this.used);
     for (let i = 0; i < count; i++) this.starts[this.size + i] = this.used + words.starts[i]!;
     this.lengths.set(words.lengths, this.size);

@@ -19,7 +19,8 @@ export class PrefixTable {
   private prefixCounts: Int8Array;
   // per prefix id (at most PREFIX_MAX_CHARS per word): the document (serial) that last
   // aggregated it, and the aggregate; typed so that millions of updates allocate nothing, and
-  // made at the first `aggregate` (a table handed to the grouping kernel needs none of them)
+  // made at the first `aggregate` (a table handed to the grouping kernel needs none of them),
+  // again after the table grew
   private seenBy = new Int32Array(0);
   masks = new Uint32Array(0);
   positions = new Uint32Array(0);
@@ -87,7 +88,7 @@ export class PrefixTable {
    * `positions` (lowest) hold its aggregate; both valid until the next call.
    */
   aggregate(doc: { readonly words: ArrayLike<number>; readonly masks: ArrayLike<number>; readonly infos: ArrayLike<number> }): Int32Array {
-    if (this.seenBy.length === 0) {
+    if (this.seenBy.length < this.prefixIds.length) {
       this.seenBy = new Int32Array(this.prefixIds.length);
       this.masks = new Uint32Array(this.prefixIds.length);
       this.positions = new Uint32Array(this.prefixIds.length);

@@ -5,7 +5,7 @@
  * key string (latin1 of its bytes, see extract.ts) is made once, when `keys` is first read after
  * the word was added: an extraction worker, which hands its vocabulary over as bytes, makes none.
  */
-import { grownInt32 } from '../grown.js';
+import { grownInt32, grownUint8 } from '../grown.js';
 
 /** A vocabulary as bytes, as ByteVocabulary.export gives it (what an extraction worker hands over). */
 export interface VocabularyBytes {
@@ -77,11 +77,7 @@ export class ByteVocabulary {
       this.starts = grownInt32(this.starts, 2 * id);
       this.lengths = grownInt32(this.lengths, 2 * id);
     }
-    if (this.used + length > this.bytes.length) {
-      const bytes = new Uint8Array(Math.max(2 * this.bytes.length, this.used + length));
-      bytes.set(this.bytes.subarray(0, this.used));
-      this.bytes = bytes;
-    }
+    if (this.used + length > this.bytes.length) this.bytes = grownUint8(this.bytes, Math.max(2 * this.bytes.length, this.used + length));
     this.bytes.set(source.subarray(start, start + length), this.used);
     this.hashes[id] = hash;
     this.starts[id] = this.used;

@@ -66,4 +66,15 @@ describe('PrefixTable', () => {
     const byKey = Object.fromEntries(Array.from(kept, (id) => [table.keys[id], [table.masks[id], table.positions[id]]]));
     expect(byKey).toEqual({ c: [3, 3], ca: [3, 3], cat: [1, 7], car: [2, 3], d: [4, 5], do: [4, 5], dog: [4, 5] });
   });
+
+  it("aggregates the words a grown table gained, whose prefixes have ids past the first table's", () => {
+    const vocabulary = vocabularyOf(['cat']);
+    const table = new PrefixTable(vocabulary.export());
+    table.aggregate({ words: [0], masks: [1], infos: [0] });
+    for (const word of ['dog', 'emu', 'fox']) vocabulary.idOf(Buffer.from(word), 0, word.length);
+    table.grow(vocabulary.export());
+    const kept = table.aggregate({ words: [3, 2], masks: [2, 4], infos: [9, 6] });
+    const byKey = Object.fromEntries(Array.from(kept, (id) => [table.keys[id], [table.masks[id], table.positions[id]]]));
+    expect(byKey).toEqual({ f: [2, 9], fo: [2, 9], fox: [2, 9], e: [4, 6], em: [4, 6], emu: [4, 6] });
+  });
 });
