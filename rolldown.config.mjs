@@ -1,9 +1,12 @@
-// The server's entry as one file: `dist/src/main.js`, as tsc emits it, is replaced by a bundle of
-// itself and every dist module it imports (node_modules stay external, as installed). A fresh
-// process then reads and compiles one module of ours instead of ~560 before it can answer, which
-// was most of a start's time. Without this step the same file runs, only slower to start.
-// The worker threads' modules stay as tsc emits them: bundled, they started their first job
-// ~0.1 s sooner, but cold loads of movies ran 3-5 % slower in 9 alternated runs.
+// The server's entry and the indexing threads' entries, each as one file: `dist/src/main.js` and
+// `dist/src/workers/{index-writer,extract-ahead,segmenter}-thread.js`, as tsc emits them, are each
+// replaced by a bundle of itself and every dist module it imports (node_modules stay external, as
+// installed). A fresh process then reads and compiles one module of ours instead of ~560 before it
+// can answer, which was most of a start's time; a thread starts its first job with one module
+// instead of 20-150 (the writer thread's start took 0.33-0.40 s of CPU unbundled, 0.19-0.23 s
+// bundled; a first write starts it). Each thread loads its own bundle only: a module in two bundles
+// is two copies, in two threads, as it always was. Without this step the same files run, only
+// slower to start.
 //
 // Each bundled module's `import.meta.url` becomes its own dist file's URL, computed from the
 // bundle's at run time, so the paths it resolves (worker files, build/, dashboard/) stay the same.
@@ -19,8 +22,11 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ENTRY = fileURLToPath(new URL('./dist/src/main.js', import.meta.url));
-const requireHere = createRequire(ENTRY);
+/** The bundled entries, each replacing the file tsc emitted. */
+const ENTRIES = ['main.js', 'workers/index-writer-thread.js', 'workers/extract-ahead-thread.js', 'workers/segmenter-thread.js'].map((file) =>
+  fileURLToPath(new URL(`./dist/src/${file}`, import.meta.url)),
+);
+const requireHere = createRequire(ENTRIES[0]);
 
 /** Whether Node loads `file` as CommonJS: by its extension, else by its package's `type`. */
 function commonJsFile(file) {
@@ -82,27 +88,27 @@ const requiredCommonJs = {
   },
 };
 
-/** `import.meta.url` in a bundled module, replaced by that module's own file URL. */
-const ownImportMetaUrl = {
+/** `import.meta.url` in a module bundled into `entry`, replaced by that module's own file URL. */
+const ownImportMetaUrl = (entry) => ({
   name: 'own-import-meta-url',
   transform(code, id) {
     if (!code.includes('import.meta.url') || id.includes('/node_modules/') || id.startsWith(CJS_PREFIX)) return null;
-    const fromBundle = relative(dirname(ENTRY), id).split('\\').join('/');
+    const fromBundle = relative(dirname(entry), id).split('\\').join('/');
     const own = `new URL(${JSON.stringify(fromBundle.startsWith('.') ? fromBundle : `./${fromBundle}`)}, import.meta.url).href`;
     return { code: code.replaceAll('import.meta.url', own), map: null };
   },
-};
+});
 
-export default {
-  input: ENTRY,
+export default ENTRIES.map((entry) => ({
+  input: entry,
   platform: 'node',
   // anything that is not a relative or absolute path is a package, loaded from node_modules; a
   // CommonJS one imported statically is left to requiredCommonJs, whose module requires it
   external: (id) => packageId(id) && !commonJs(id),
-  plugins: [requiredCommonJs, ownImportMetaUrl],
+  plugins: [requiredCommonJs, ownImportMetaUrl(entry)],
   // the code as tsc wrote it: no tree-shaking, no dead-code elimination (both drop calls they deem
   // pure whose result is unused, and some of ours are there for the error they throw, such as
   // `decodeURIComponent(run)` as a UTF-8 check)
   treeshake: false,
-  output: { format: 'esm', file: ENTRY, codeSplitting: false, minify: false },
-};
+  output: { format: 'esm', file: entry, codeSplitting: false, minify: false },
+}));

@@ -1,8 +1,9 @@
-// The server's bundle (dist/src/main.js, written by rolldown.config.mjs): the packages it imports
-// are ES modules, the CommonJS ones it requires, so that Node, starting it, scans no CommonJS
-// source for its export names. Node itself tells each import's format, through module hooks.
+// The bundles rolldown.config.mjs writes: the server's (dist/src/main.js), whose package imports
+// are ES modules, the CommonJS ones required, so that Node, starting it, scans no CommonJS source
+// for its export names (Node itself tells each import's format, through module hooks); and the
+// indexing threads', each of which a thread loads as the one file of ours it reads.
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -49,5 +50,18 @@ describe('the server bundle', () => {
     // the hooks saw the bundle's imports (lmdb's ES entry among them)
     expect(imports.some(({ url }) => url.includes('/node_modules/lmdb/'))).toBe(true);
     expect(imports.filter(({ format }) => format !== 'module')).toEqual([]);
+  });
+});
+
+/** The specifiers of a module's static imports and re-exports. */
+function importSpecifiers(source: string): string[] {
+  return [...source.matchAll(/^(?:import|export)\b[^;'"()=\n]*?(?:from\s*)?["']([^"']+)["']/gm)].map(([, specifier]) => specifier!);
+}
+
+describe('the indexing threads\' bundles', () => {
+  it.each(['index-writer-thread', 'extract-ahead-thread', 'segmenter-thread'])('%s.js imports packages and builtins only: its thread reads one file of ours', (name) => {
+    const specifiers = importSpecifiers(readFileSync(path.join(path.dirname(MAIN), 'workers', `${name}.js`), 'utf8'));
+    expect(specifiers.some((specifier) => specifier.startsWith('node:'))).toBe(true);
+    expect(specifiers.filter((specifier) => specifier.startsWith('.') || specifier.startsWith('/'))).toEqual([]);
   });
 });
