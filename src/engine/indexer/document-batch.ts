@@ -16,7 +16,9 @@
  *    v1.50 (an inferred one keeps its place in the first document); then each chunk's net
  *    changes go to the document store and every index updater;
  *    a later chunk sees what earlier ones wrote (the transaction's own view), so updates merge
- *    and deletions count exactly as if the tasks ran one after the other.
+ *    and deletions count exactly as if the tasks ran one after the other. An addition's distinct
+ *    documents are counted as it is applied (`DistinctIds`), in memory bounded by a chunk and the
+ *    index's docids rather than by the payload.
  * A chunk ends at CHUNK_DOCS documents, or once its documents' payload lines reach the indexing
  * memory budget's share (`chunkBytes`: `--max-indexing-memory`, whose default of two thirds of
  * the RAM lets only very large documents end a chunk early).
@@ -52,6 +54,8 @@ import { StepReporter } from '../indexing-steps.js';
 import { ShardRecorder, readShardDocids } from '../shards/shard-docids.js';
 import type { Sharding } from '../shards/shard-of.js';
 import { unionAll } from '../docset.js';
+import { grownUint8 } from '../grown.js';
+import type { DocumentChange } from '../updater.js';
 
 /** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
 const CHUNK_DOCS = 20_000;
@@ -114,8 +118,6 @@ type AddOp = Extract<DocumentOp, { op: 'add' }>;
 interface Validated {
   /** null only for an empty payload without a declared key: it settles nothing */
   readonly key: string | null;
-  /** distinct documents (of owned shards, with a sharded network) */
-  readonly count: number;
   /** the parsed documents, when the payload is small enough */
   readonly docs: PayloadDocument[] | null;
   /** top-level fields the index does not have yet */
@@ -126,7 +128,7 @@ interface Validated {
  * Validates an addition against the primary key and the index `fields` settled so far, or
  * answers its failure.
  */
-function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, keepBytes: number): Validated | Failure {
+function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter, keepBytes: number): Validated | Failure {
   steps.enter('preparing payloads');
   try {
     if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
@@ -134,7 +136,6 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
     }
     let key = settled ?? op.primaryKey;
     const docs: PayloadDocument[] | null = payloadBytes(op.source) <= Math.min(KEEP_PARSED_BYTES, keepBytes) ? [] : null;
-    const ids = new Set<string>();
     const newFields = new Set<string>();
     let read = 0;
     for (const line of readNdjson(op.source)) {
@@ -147,21 +148,21 @@ function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>
         if (fields.size + newFields.size === MAX_FIELDS) throw fieldLimitExceeded();
         newFields.add(name);
       }
-      const id = documentId(doc, key);
+      // refuses a missing or invalid id; application counts the distinct ones
+      documentId(doc, key);
       // every line is kept, so that application numbers them as the payload does (ahead words)
       docs?.push(line);
-      if (shards.owns(id)) ids.add(id);
     }
-    return { key, count: ids.size, docs, newFields };
+    return { key, docs, newFields };
   } catch (err) {
     if (err instanceof ApiError && PAYLOAD_ERRORS.includes(err.code)) return failure(err);
     throw err;
   }
 }
 
-/** Writes one chunk of net changes to the store and every updater. */
-function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, texts: ReadonlyMap<string, Buffer>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, ahead?: AheadParts): void {
-  if (changes.size === 0) return;
+/** Writes one chunk of net changes to the store and every updater; answers the store's changes. */
+function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, JsonObject | null>, texts: ReadonlyMap<string, Buffer>, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder, known?: ReadonlyMap<string, StoredDocument | null>, ahead?: AheadParts): readonly DocumentChange[] {
+  if (changes.size === 0) return [];
   checkpoint();
   steps.enter('extracting documents');
   const applied = new DocumentStore(env).apply(changes, false, known, texts);
@@ -172,6 +173,7 @@ function flush(env: IndexEnv, settings: IndexSettings, changes: Map<string, Json
   }
   ahead?.release();
   changes.clear();
+  return applied;
 }
 
 function clearIndex(env: IndexEnv, settings: IndexSettings, checkpoint: () => void, steps: StepReporter, shards: ShardRecorder): number {
@@ -220,6 +222,55 @@ function deleteUnowned(env: IndexEnv, settings: IndexSettings, owned: readonly s
 }
 
 /**
+ * An addition's distinct documents (its `indexedDocuments`: distinct external ids of the shards
+ * this instance owns, a document `skipCreation` skips counted too), counted as application meets
+ * them. An id is met again when the addition set it in the chunk held (`inChunk`), set it in an
+ * earlier chunk (its docid marked in `written` when that chunk was written: the store's view then
+ * answers it with that docid), or skipped it (`skipped`, only with `skipCreation`). Memory: a chunk's
+ * ids and a bit per docid of the index, not a set of every id of the payload (2 million ids held
+ * 86 MiB).
+ */
+class DistinctIds {
+  count = 0;
+  private readonly inChunk = new Set<string>();
+  /** the documents the addition set in the chunk held, as the store will answer them (`source`) */
+  private readonly docs = new Set<JsonObject>();
+  private readonly skipped = new Set<string>();
+  /** a bit per docid the addition wrote; empty until a chunk of it is written */
+  private written = new Uint8Array(0);
+
+  /** Whether `id` is met for the first time (counted then); `docid`: its stored document's, if any. */
+  first(id: string, docid: number | undefined): boolean {
+    if (this.inChunk.has(id) || this.skipped.has(id)) return false;
+    if (docid !== undefined && docid >>> 3 < this.written.length && (this.written[docid >>> 3]! & (1 << (docid & 7))) !== 0) return false;
+    this.count++;
+    return true;
+  }
+
+  /** The addition sets `id` to `doc` in the chunk held. */
+  set(id: string, doc: JsonObject): void {
+    this.inChunk.add(id);
+    this.docs.add(doc);
+  }
+
+  /** The addition skips `id`, which no document has (`skipCreation`). */
+  skip(id: string): void {
+    this.skipped.add(id);
+  }
+
+  /** The chunk held was written: `applied`, the store's changes. */
+  wrote(applied: readonly DocumentChange[]): void {
+    for (const { docid, source } of applied) {
+      if (source === undefined || !this.docs.has(source)) continue;
+      if (docid >>> 3 >= this.written.length) this.written = grownUint8(this.written, Math.max(2 * this.written.length, (docid >>> 3) + 1));
+      this.written[docid >>> 3]! |= 1 << (docid & 7);
+    }
+    this.inChunk.clear();
+    this.docs.clear();
+  }
+}
+
+/**
  * Application's pending net changes: consecutive additions, deletions by id and edited documents
  * accumulate here and reach the store and the updaters a chunk at a time, so a batch of many
  * small tasks costs about what one task with all their documents would.
@@ -233,6 +284,8 @@ class Pending {
   private readonly store: DocumentStore;
   /** payload bytes of the changes held */
   private heldBytes = 0;
+  /** the distinct documents of the addition being applied */
+  distinct: DistinctIds | null = null;
 
   constructor(
     private readonly env: IndexEnv,
@@ -254,6 +307,11 @@ class Pending {
     return stored?.doc;
   }
 
+  /** The docid of `id`'s stored document, once `current(id)` read it from the store (not a change held). */
+  storedDocid(id: string): number | undefined {
+    return this.changes.has(id) ? undefined : (this.stored.get(id)?.docid ?? undefined);
+  }
+
   /**
    * Holds a change; `line`: its payload line, when it comes from a payload; `text`: that line
    * again when `doc` is exactly its document (the store can then keep the line's bytes).
@@ -267,26 +325,36 @@ class Pending {
   }
 
   flush(): void {
-    flush(this.env, this.settings, this.changes, this.texts, this.checkpoint, this.steps, this.shards, this.stored, this.ahead);
+    const applied = flush(this.env, this.settings, this.changes, this.texts, this.checkpoint, this.steps, this.shards, this.stored, this.ahead);
+    this.distinct?.wrote(applied);
     this.stored.clear();
     this.texts.clear();
     this.heldBytes = 0;
   }
 }
 
-/** Applies addition number `index` of the batch. */
-function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iterable<PayloadDocument>, settings: IndexSettings): void {
+/** Applies addition number `index` of the batch; answers its distinct documents. */
+function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iterable<PayloadDocument>, settings: IndexSettings): number {
+  const distinct = (pending.distinct = new DistinctIds());
   let line = 0;
   for (const { doc, text } of docs) {
     const at = line++;
     const id = documentId(doc, key);
     if (!pending.shards.keeps(id)) continue;
     const base = pending.current(id);
-    if (op.skipMissing && base === undefined) continue;
+    const first = distinct.first(id, pending.storedDocid(id));
+    if (op.skipMissing && base === undefined) {
+      if (first) distinct.skip(id);
+      continue;
+    }
     const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
     if (next === doc) pending.ahead?.note(doc, index, at);
+    // noted before `set`, which may write the chunk
+    distinct.set(id, next);
     pending.set(id, next, text, next === doc ? text : undefined);
   }
+  pending.distinct = null;
+  return distinct.count;
 }
 
 function deleteIds(pending: Pending, ids: Iterable<string>): number {
@@ -338,7 +406,7 @@ export function applyDocumentBatch(
     const fields = new Set(new DocumentStore(env).fieldIds());
     const results = ops.map((op, index): OpResult => {
       if (op.op === 'add') {
-        const valid = validate(op, settled, fields, checkpoint, steps, shards, bound);
+        const valid = validate(op, settled, fields, checkpoint, steps, bound);
         if ('error' in valid) return valid;
         for (const name of valid.newFields) fields.add(name);
         // Only a payload with documents (or a declared key) settles the index's primary key.
@@ -348,9 +416,9 @@ export function applyDocumentBatch(
           // batch with documents would have settled the key already, and numbered it or inferred it
           if (!inferred && new DocumentStore(env).addField(valid.key)) addSearchField(env, settings, valid.key);
           settled = valid.key;
-          add(pending, op, index, valid.key, valid.docs ?? readNdjson(op.source), settings);
+          return { count: add(pending, op, index, valid.key, valid.docs ?? readNdjson(op.source), settings) };
         }
-        return { count: valid.count };
+        return { count: 0 };
       }
       if (op.op === 'delete') return { count: deleteIds(pending, op.ids) };
       if (op.op === 'put') {

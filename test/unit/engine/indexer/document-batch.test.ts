@@ -47,6 +47,28 @@ describe('applyDocumentBatch', () => {
     expect(store().count()).toBe(29_999);
   });
 
+  it('counts the distinct documents of an addition whose ids repeat across chunks, an earlier addition\'s ids new to it', () => {
+    // 50,000 lines over 3 chunks: ids 0-24,999, each twice (in the first and second or the
+    // second and third chunk), and id 7 a third time at the very end
+    const lines = Array.from({ length: 50_000 }, (_, i) => ({ id: i % 25_000, n: i }));
+    lines.push({ id: 7, n: -1 });
+    const outcome = applyDocumentBatch(env, [add([{ id: 7, first: true }, { id: 30_000 }]), add(lines, 'update')], null, never);
+    expect(outcome.results).toEqual([{ count: 2 }, { count: 25_000 }]);
+    expect(store().get('7')).toEqual({ id: 7, first: true, n: -1 });
+    expect(store().count()).toBe(25_001);
+  });
+
+  it('counts the documents skipCreation skips once each, however far apart they repeat', () => {
+    applyDocumentBatch(env, [add([{ id: 1, a: 1 }, { id: 40_000, a: 1 }])], null, never);
+    // 45,000 lines, ids i % 30,000: 29,999 missing ids skipped (each twice or once), 1 updated
+    const lines = Array.from({ length: 45_000 }, (_, i) => ({ id: i % 30_000, b: i }));
+    const skip: DocumentOp = { ...(add(lines, 'update') as Extract<DocumentOp, { op: 'add' }>), skipMissing: true };
+    const outcome = applyDocumentBatch(env, [skip], 'id', never);
+    expect(outcome.results).toEqual([{ count: 30_000 }]);
+    expect(store().count()).toBe(2);
+    expect(store().get('1')).toEqual({ id: 1, a: 1, b: 30_001 });
+  });
+
   it('ends a chunk once its payload lines reach the indexing memory budget\'s share, and writes the same index', () => {
     // 400 documents of about 2 KB: 800 KB of payload, a 256 KiB chunk under a 4 MiB budget
     const docs = Array.from({ length: 400 }, (_, i) => ({ id: i, genre: `g${i % 7}`, text: `word${i % 13} `.repeat(280) }));
