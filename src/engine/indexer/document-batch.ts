@@ -241,10 +241,13 @@ class DistinctIds {
 
   /** Whether `id` is met for the first time (counted then); `docid`: its stored document's, if any. */
   first(id: string, docid: number | undefined): boolean {
-    if (this.inChunk.has(id) || this.skipped.has(id)) return false;
-    if (docid !== undefined && docid >>> 3 < this.written.length && (this.written[docid >>> 3]! & (1 << (docid & 7))) !== 0) return false;
+    if (this.inChunk.has(id) || this.skipped.has(id) || (docid !== undefined && this.wroteDocid(docid))) return false;
     this.count++;
     return true;
+  }
+
+  private wroteDocid(docid: number): boolean {
+    return docid >>> 3 < this.written.length && (this.written[docid >>> 3]! & (1 << (docid & 7))) !== 0;
   }
 
   /** The addition sets `id` to `doc` in the chunk held. */
@@ -307,9 +310,9 @@ class Pending {
     return stored?.doc;
   }
 
-  /** The docid of `id`'s stored document, once `current(id)` read it from the store (not a change held). */
+  /** The docid of `id`'s stored document, once `current(id)` read it from the store (a change held keeps it). */
   storedDocid(id: string): number | undefined {
-    return this.changes.has(id) ? undefined : (this.stored.get(id)?.docid ?? undefined);
+    return this.stored.get(id)?.docid;
   }
 
   /**
