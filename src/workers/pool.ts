@@ -22,18 +22,21 @@ const IDLE_MS = 60_000;
 const EDITION_STACK_MB = 64;
 
 /**
- * Young generation of each thread's V8 heap: 32 MiB (16 MiB semi-spaces). Indexing threads
- * allocate short-lived objects fast: with 4 MiB semi-spaces a part's documents and words outlived
- * a scavenge, so they were copied and promoted, and collection took a quarter of an extraction
- * worker's CPU. 16 MiB semi-spaces took 10-15 % off a movies load's CPU; 8 MiB gained nothing,
- * and a 48 MiB young generation no more than 32 (bench/RESULTS.md 2026-11-30).
+ * Young generation of each thread's V8 heap, in MiB. A young generation is resident once grown,
+ * and every indexing thread grows its own to the limit during a large write, so the limits add up
+ * in a load's peak. The index writer, which holds a chunk's parsed documents across scavenges,
+ * keeps 16; the extraction threads, whose parts leave as typed columns, take 8. Against 32 for
+ * both, these limits took 50 MiB off a movies load's warm peak, with movies' docs/s unchanged and
+ * debdocs' within 4 %; 8 for the writer too cost debdocs' writer 9 % of its CPU (bench/RESULTS.md
+ * 2026-12-02). The segmenter thread (whose young generation a movies load never grows) and edition
+ * threads (Rhai scripts) keep 32: not measured smaller.
  */
-const YOUNG_GENERATION_MB = 32;
+const YOUNG_GENERATION_MB = { writer: 16, extraction: 8, segmenter: 32, edition: 32 } as const;
 
 /** A pool of the task module at `file` (relative to this module) whose threads start on demand and exit after `idleTimeout` ms idle. */
-function lazyPool(file: string, maxThreads: number, idleTimeout: number, options: { stackSizeMb?: number; workerData?: PoolThreadData } = {}): Piscina {
+function lazyPool(file: string, maxThreads: number, idleTimeout: number, youngGenerationMb: number, options: { stackSizeMb?: number; workerData?: PoolThreadData } = {}): Piscina {
   const { stackSizeMb, workerData } = options;
-  const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, ...(stackSizeMb === undefined ? {} : { stackSizeMb }) };
+  const resourceLimits = { maxYoungGenerationSizeMb: youngGenerationMb, ...(stackSizeMb === undefined ? {} : { stackSizeMb }) };
   return new Piscina({ filename: new URL(file, import.meta.url).href, maxThreads, minThreads: 0, idleTimeout, resourceLimits, ...(workerData === undefined ? {} : { workerData }) });
 }
 
@@ -62,19 +65,19 @@ export class WorkerPools {
 
   /** Runs `rhai/thread.js` tasks. */
   editionPool(): Piscina {
-    this.edition ??= lazyPool('../rhai/thread.js', this.threads, 30_000, { stackSizeMb: EDITION_STACK_MB });
+    this.edition ??= lazyPool('../rhai/thread.js', this.threads, 30_000, YOUNG_GENERATION_MB.edition, { stackSizeMb: EDITION_STACK_MB });
     return this.edition;
   }
 
   /** Runs `index-writer-thread.js` tasks: one thread, kept a while between batches. */
   writerPool(): Piscina {
-    this.writer ??= lazyPool('./index-writer-thread.js', 1, IDLE_MS, { workerData: this.poolThreadData() });
+    this.writer ??= lazyPool('./index-writer-thread.js', 1, IDLE_MS, YOUNG_GENERATION_MB.writer, { workerData: this.poolThreadData() });
     return this.writer;
   }
 
   /** Runs `extract-ahead-thread.js` tasks: words extracted ahead of an index write. */
   extractAheadPool(): Piscina {
-    this.extractAhead ??= lazyPool('./extract-ahead-thread.js', this.threads, IDLE_MS, { workerData: this.poolThreadData() });
+    this.extractAhead ??= lazyPool('./extract-ahead-thread.js', this.threads, IDLE_MS, YOUNG_GENERATION_MB.extraction, { workerData: this.poolThreadData() });
     return this.extractAhead;
   }
 
@@ -115,7 +118,7 @@ export class WorkerPools {
     const generation = this.segmenterGeneration++;
     const thread = new Worker(new URL('./segmenter-thread.js', import.meta.url), {
       workerData: { buffer: this.segmenterBuffer, generation, idleMs: IDLE_MS },
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB.segmenter },
     });
     this.segmenterThread = thread;
     thread.unref();
