@@ -21,7 +21,7 @@ useSegmenterThread(workerData as { segmenter?: SharedArrayBuffer } | undefined);
 
 /**
  * Parts a worker may post before the write takes them, beyond those of the lines the write has
- * read (readByWrite): the write takes a chunk's parts (up to 10,000 documents, 20 parts) once it
+ * read (readByWrite): the write takes a chunk's parts (up to 20,000 documents, 40 parts) once it
  * has read the chunk, and holds them until the chunk is written, so these are the parts held
  * ahead of that.
  */

@@ -57,14 +57,8 @@ import { unionAll } from '../docset.js';
 import { grownUint8 } from '../grown.js';
 import type { DocumentChange } from '../updater.js';
 
-/**
- * Documents per chunk: the memory bound of a batch, and the grain of a cancelation. A chunk holds
- * its documents parsed, their changes and their regrouped words until it is written: 20,000 put
- * a movies load's warm peak at twice SQLite FTS5's, 10,000 took 45-60 MiB off it at the same
- * docs/s, and 5,000 slowed debdocs, whose many words each chunk rewrites (bench/RESULTS.md
- * 2026-12-02).
- */
-const CHUNK_DOCS = 10_000;
+/** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
+const CHUNK_DOCS = 20_000;
 
 /**
  * Share of the indexing memory budget a chunk's payload lines may take: parsed, merged with the
