@@ -26,8 +26,8 @@ const EDITION_STACK_MB = 64;
  * and every indexing thread grows its own to the limit during a large write, so the limits add up
  * in a load's peak. The index writer, which holds a chunk's parsed documents across scavenges,
  * keeps 16; the extraction threads, whose parts leave as typed columns, take 8. Against 32 for
- * both, these limits took 50 MiB off a movies load's warm peak, with movies' docs/s unchanged and
- * debdocs' within 4 %; 8 for the writer too cost debdocs' writer 9 % of its CPU (bench/RESULTS.md
+ * both, these limits took ~40 MiB off a movies load's cold and warm peaks at the same docs/s, and
+ * cost debdocs' writer 2-7 % more CPU; 8 for the writer too cost it 9 % (bench/RESULTS.md
  * 2026-12-02). The segmenter thread (whose young generation a movies load never grows) and edition
  * threads (Rhai scripts) keep 32: not measured smaller.
  */
