@@ -1,5 +1,6 @@
 // The worker pools (src/workers/pool.ts and the built thread modules): the extraction threads
-// start ahead of the first large documents write, with the writer thread, one per indexing thread.
+// start ahead of the first large documents write, with the writer thread, one per indexing thread,
+// each with its young generation limit.
 import { describe, expect, it } from 'vitest';
 import type * as PoolModule from '../../../src/workers/pool.js';
 
@@ -16,6 +17,20 @@ describe('indexing threads', () => {
       // threads already up: nothing more to start
       await pools.startIndexingThreads();
       expect(pools.extractAheadPool().threads.length).toBe(2);
+    } finally {
+      await pools.close();
+    }
+  });
+
+  // each indexing thread grows its young generation to the limit during a large write, and the
+  // limits add up in a load's peak RSS (pool.ts YOUNG_GENERATION_MB)
+  it('runs an extraction thread with an 8 MiB young generation and the index writer with 16 MiB', async () => {
+    const pools = new WorkerPools(1);
+    try {
+      await pools.startIndexingThreads();
+      // the limit the running thread's V8 heap was created with
+      expect(pools.extractAheadPool().threads.map((thread) => thread.resourceLimits?.maxYoungGenerationSizeMb)).toEqual([8]);
+      expect(pools.writerPool().options.resourceLimits?.maxYoungGenerationSizeMb).toBe(16);
     } finally {
       await pools.close();
     }
