@@ -4,7 +4,7 @@
  * connection, the query vector given in the request (no embedding server), against keyword search
  * on the same index. Prints indexing time and p50/p99 per search kind.
  *
- *   tsc -p bench/tsconfig.json && node dist/bench/vectors/hybrid-http.js
+ *   npm run build && tsc -p bench/tsconfig.json && node dist/bench/vectors/hybrid-http.js
  */
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
