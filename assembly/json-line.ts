@@ -1,9 +1,10 @@
-// The JSON line check: how long the compact JSON object at the start of some bytes is, so that
-// the documents route can store a payload line or array element as it is. Called through
-// src/kernels/json-line.ts, once per NDJSON line and once or a few times per JSON array element
-// (src/indexes/payload-lines.ts widens a look the element goes past), in place of UTF-8
-// validation, JSON.parse (whose objects were thrown away) and a scan for whitespace, or of the
-// byte-by-byte cutter: the HTTP thread's largest cost in a bulk load.
+// The JSON line check: how long the compact JSON object at the start of some bytes is, and how
+// far a run of such objects each followed by a separator goes, so that the documents route can
+// store payload lines or array elements as they are. Called through src/kernels/json-line.ts, a
+// run per window of a body chunk (src/indexes/payload-lines.ts widens a window the run fills) and
+// a single object where a run stops, in place of UTF-8 validation, JSON.parse (whose objects were
+// thrown away) and a scan for whitespace, or of the byte-by-byte cutter: the HTTP thread's
+// largest cost in a bulk load.
 //
 // An object is taken when it is valid UTF-8, what JSON.parse reads as one object (ECMA-404:
 // strings without raw control characters and with the escapes \" \\ \/ \b \f \n \r \t \uXXXX;
@@ -12,6 +13,8 @@
 // no recursion: the open containers are a stack of bytes in static memory. The answer tells a
 // refusal (JSON_OBJECT_INVALID) from bytes that end before the object does
 // (JSON_OBJECT_TRUNCATED), which more bytes could complete.
+
+import { RESULT_RECORDS, writeResult } from './arena';
 
 /** Deepest nesting the stack holds; a deeper `maxDepth` is refused like a deeper line. */
 export const JSON_LINE_MAX_DEPTH: i32 = 1024;
@@ -222,4 +225,42 @@ export function jsonObjectLength(ptr: usize, len: usize, maxDepth: i32): i32 {
     expect = AFTER_VALUE;
   }
   return JSON_OBJECT_TRUNCATED;
+}
+
+/**
+ * The run of compact objects (nested at most `maxDepth` deep), each followed by exactly one
+ * `separator` byte, that the `len` bytes at `ptr` start with: an NDJSON chunk's `{…}\n` lines, or
+ * a JSON array's `{…},` elements, checked in one call rather than one call per document. With
+ * `newlines`, each separator of the run is overwritten with `\n` in place, so that a run of array
+ * elements reads as NDJSON lines. Writes the objects counted to RESULT_RECORDS; answers the bytes
+ * the run spans (through its last separator) when it stopped at something else (a byte that does
+ * not start such an object, or an object not followed by the separator), or -(bytes + 1) when it
+ * stopped because the bytes ended inside the next object or right after it.
+ */
+export function compactObjectRun(ptr: usize, len: usize, maxDepth: i32, separator: u32, newlines: bool): i32 {
+  const end = ptr + len;
+  let at = ptr;
+  let count: u32 = 0;
+  let answer: i32 = 0;
+  for (;;) {
+    if (at >= end) {
+      answer = -<i32>(at - ptr) - 1;
+      break;
+    }
+    const length = jsonObjectLength(at, end - at, maxDepth);
+    if (length == JSON_OBJECT_TRUNCATED || (length > 0 && at + <usize>length >= end)) {
+      answer = -<i32>(at - ptr) - 1;
+      break;
+    }
+    if (length < 0 || <u32>load<u8>(at + <usize>length) != separator) {
+      answer = <i32>(at - ptr);
+      break;
+    }
+    at += <usize>length;
+    if (newlines) store<u8>(at, 0x0a);
+    at++;
+    count++;
+  }
+  writeResult(RESULT_RECORDS, count);
+  return answer;
 }

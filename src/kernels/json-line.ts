@@ -1,16 +1,20 @@
 /**
  * Typed wrapper of the JSON line kernel (assembly/json-line.ts): the length of the compact JSON
  * object (valid UTF-8, nested at most `maxDepth` deep, no whitespace outside its strings) that
- * some bytes start with. The documents route asks it of every NDJSON line and JSON array element
- * it would store as it is (http/body/documents/); reference/json-line.ts is the tests' oracle
- * (UTF-8 check, JSON.parse and a scan), which the kernel must agree with on every input.
+ * some bytes start with, and the run of such objects, each followed by one separator byte, that
+ * they start with. The documents route asks for runs of NDJSON lines and JSON array elements it
+ * would store as they are, and for single objects where a run stops (http/body/documents/);
+ * reference/json-line.ts is the tests' oracle (UTF-8 check, JSON.parse and a scan), which the
+ * kernel must agree with on every input.
  *
  * A call resets this thread's arena and copies the bytes in: nothing is kept between calls.
  */
+import { RESULT_RECORDS } from './arena.js';
 import { getKernels, type Kernels } from './module.js';
 
 interface JsonLineExports {
   jsonObjectLength(ptr: number, len: number, maxDepth: number): number;
+  compactObjectRun(ptr: number, len: number, maxDepth: number, separator: number, newlines: boolean): number;
 }
 
 /** No compact object within the limits starts the bytes (assembly JSON_OBJECT_INVALID). */
@@ -35,4 +39,36 @@ export function compactJsonObjectLength(bytes: Uint8Array, maxDepth: number, ker
 /** Whether `line` is exactly one compact JSON object nested at most `maxDepth` deep. */
 export function isCompactJsonObject(line: Uint8Array, maxDepth: number, kernels?: Kernels): boolean {
   return compactJsonObjectLength(line, maxDepth, kernels) === line.length;
+}
+
+/** A run of compact objects, each followed by its separator byte (`compactObjectRun`). */
+export interface ObjectRun {
+  /** bytes the run spans, through its last separator */
+  readonly length: number;
+  /** objects in the run */
+  readonly count: number;
+  /** whether the bytes ended inside the object after the run (or right after it, before its separator) */
+  readonly truncated: boolean;
+  /** with `asLines`: the run's bytes with each separator a newline (a copy); else null */
+  readonly lines: Uint8Array | null;
+}
+
+/**
+ * The run of compact JSON objects nested at most `maxDepth` deep, each followed by exactly one
+ * `separator` byte, that `bytes` start with. `asLines` also answers the run as NDJSON lines
+ * (each separator a newline), for a JSON array's `{…},` elements.
+ */
+export function compactObjectRun(bytes: Uint8Array, maxDepth: number, separator: number, asLines: boolean, kernels: Kernels = (threadKernels ??= getKernels())): ObjectRun {
+  const { arena, exports } = kernels;
+  arena.reset();
+  const ptr = arena.alloc(bytes.length);
+  arena.u8.set(bytes, ptr);
+  const answer = (exports as unknown as JsonLineExports).compactObjectRun(ptr, bytes.length, maxDepth, separator, asLines);
+  const length = answer < 0 ? -answer - 1 : answer;
+  return {
+    length,
+    count: arena.result(RESULT_RECORDS),
+    truncated: answer < 0,
+    lines: asLines ? arena.u8.slice(ptr, ptr + length) : null,
+  };
 }

@@ -39,15 +39,16 @@ export class UpdateFiles {
   }
 
   /**
-   * Stores every chunk and returns the payload's uuid and size. A payload that ends within
-   * INLINE_BYTES goes to LMDB whole; a larger one is written to a file as it streams (the file
-   * carries a `.tmp` suffix until complete and synced). On any failure nothing is kept and the
+   * Stores every chunk and returns the payload's uuid and size. A chunk may be a list of pieces,
+   * written together (one `writev`) rather than copied into one buffer first. A payload that ends
+   * within INLINE_BYTES goes to LMDB whole; a larger one is written to a file as it streams (the
+   * file carries a `.tmp` suffix until complete and synced). On any failure nothing is kept and the
    * error is rethrown.
    */
-  async persist(chunks: AsyncIterable<Buffer>): Promise<{ uuid: string; size: number }> {
+  async persist(chunks: AsyncIterable<Uint8Array | readonly Uint8Array[]>): Promise<{ uuid: string; size: number }> {
     const uuid = randomUUID();
     const iterator = chunks[Symbol.asyncIterator]();
-    const held: Buffer[] = [];
+    const held: Uint8Array[] = [];
     let size = 0;
     while (size <= INLINE_BYTES) {
       const next = await iterator.next();
@@ -55,17 +56,20 @@ export class UpdateFiles {
         await this.inline.put(uuid, Buffer.concat(held, size));
         return { uuid, size };
       }
-      held.push(next.value);
-      size += next.value.length;
+      for (const piece of piecesOf(next.value)) {
+        held.push(piece);
+        size += piece.length;
+      }
     }
     const tmp = `${this.pathOf(uuid)}.tmp`;
     const handle = await open(tmp, 'w');
     try {
-      for (const chunk of held) await handle.write(chunk);
+      await handle.writev(held);
       held.length = 0;
       for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
-        await handle.write(next.value);
-        size += next.value.length;
+        const pieces = piecesOf(next.value);
+        await handle.writev(pieces);
+        for (const piece of pieces) size += piece.length;
       }
       await handle.sync();
     } catch (err) {
@@ -117,4 +121,8 @@ export class UpdateFiles {
     }
     return removed;
   }
+}
+
+function piecesOf(chunk: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[] {
+  return chunk instanceof Uint8Array ? [chunk] : chunk;
 }

@@ -4,7 +4,7 @@
 // reference refuses, nor refuses one it accepts.
 import { describe, expect, it } from 'vitest';
 
-import { compactJsonObjectLength, isCompactJsonObject, JSON_OBJECT_INVALID, JSON_OBJECT_TRUNCATED } from '../../src/kernels/json-line.js';
+import { compactJsonObjectLength, compactObjectRun, isCompactJsonObject, JSON_OBJECT_INVALID, JSON_OBJECT_TRUNCATED } from '../../src/kernels/json-line.js';
 import { isCompactJsonObjectReference } from '../../src/kernels/reference/json-line.js';
 import { mulberry32 } from '../helpers/random.js';
 
@@ -182,5 +182,71 @@ describe('jsonObjectLine', () => {
     // both sides of the check were exercised
     expect(accepted).toBeGreaterThan(4000);
     expect(refused).toBeGreaterThan(4000);
+  });
+
+  describe('compactObjectRun', () => {
+    /** The run as the single-object kernel (checked above against the reference) finds it, object by object. */
+    function runByObjects(bytes: Uint8Array, depth: number, separator: number): { length: number; count: number; truncated: boolean; separators: number[] } {
+      let at = 0;
+      const separators: number[] = [];
+      for (;;) {
+        const count = separators.length;
+        if (at >= bytes.length) return { length: at, count, truncated: true, separators };
+        const length = compactJsonObjectLength(bytes.subarray(at), depth);
+        if (length === JSON_OBJECT_TRUNCATED || (length > 0 && at + length >= bytes.length)) return { length: at, count, truncated: true, separators };
+        if (length < 0 || bytes[at + length] !== separator) return { length: at, count, truncated: false, separators };
+        separators.push(at + length);
+        at += length + 1;
+      }
+    }
+
+    function checkRun(bytes: Uint8Array, separator: number, depth = DEPTH): number {
+      const { separators, ...expected } = runByObjects(bytes, depth, separator);
+      const run = compactObjectRun(bytes, depth, separator, true);
+      const text = Buffer.from(bytes).toString('hex');
+      expect({ text, length: run.length, count: run.count, truncated: run.truncated }).toEqual({ text, ...expected });
+      // the run as NDJSON lines: its bytes, each object's separator a newline (not one inside a string)
+      const lines = Buffer.from(bytes.subarray(0, run.length));
+      for (const at of separators) lines[at] = 0x0a;
+      expect(Buffer.from(run.lines!).equals(lines), text).toBe(true);
+      expect(compactObjectRun(bytes, depth, separator, false)).toEqual({ ...run, lines: null });
+      return run.count;
+    }
+
+    it('takes every compact object followed by its separator and stops at anything else', () => {
+      const nl = 0x0a;
+      expect(compactObjectRun(Buffer.from('{"a":1}\n{"b":[2]}\n{"c":"x"}\n'), DEPTH, nl, false)).toMatchObject({ length: 28, count: 3, truncated: true });
+      expect(compactObjectRun(Buffer.from('{"a":1}\n{"b":2}\r\n{"c":3}\n'), DEPTH, nl, false)).toMatchObject({ length: 8, count: 1, truncated: false });
+      expect(compactObjectRun(Buffer.from('{"a":1}\n { "b":2}\n'), DEPTH, nl, false)).toMatchObject({ length: 8, count: 1, truncated: false });
+      expect(compactObjectRun(Buffer.from('{"a":1}\n{"b":2}'), DEPTH, nl, false)).toMatchObject({ length: 8, count: 1, truncated: true });
+      expect(compactObjectRun(Buffer.from('{"a":1}\n{"b":'), DEPTH, nl, false)).toMatchObject({ length: 8, count: 1, truncated: true });
+      expect(compactObjectRun(Buffer.from('{"a":tru}\n'), DEPTH, nl, false)).toMatchObject({ length: 0, count: 0, truncated: false });
+      expect(compactObjectRun(Buffer.from(''), DEPTH, nl, false)).toMatchObject({ length: 0, count: 0, truncated: true });
+      // a JSON array's elements, as NDJSON lines: the element before `]` is not in the run
+      const run = compactObjectRun(Buffer.from('{"a":1},{"b":"x,y"},{"c":[1,2]}]'), DEPTH, 0x2c, true);
+      expect(run).toMatchObject({ length: 20, count: 2, truncated: false });
+      expect(Buffer.from(run.lines!).toString()).toBe('{"a":1}\n{"b":"x,y"}\n');
+      // objects nested deeper than the limit end the run
+      expect(compactObjectRun(Buffer.from('{"a":{}}\n{"a":{"b":{}}}\n'), 2, nl, false)).toMatchObject({ length: 9, count: 1, truncated: false });
+    });
+
+    it('agrees with the single-object kernel on random runs, their mutations and their cuts', () => {
+      const random = mulberry32(20261202);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+      const objects = ['{}', '{"a":1}', '{"s":"x\\n,\\"}"}', '{"é":["🙂",{"b":null}],"n":-1.5e3}', '{"a":[[[{}]]]}', '{ "a":1}', '{"a":01}'];
+      const noise = [0x20, 0x0a, 0x0d, 0x2c, 0x7b, 0x7d, 0x22, 0x5c, 0x5d, 0x00, 0xc3, 0xff];
+      let taken = 0;
+      for (let round = 0; round < 3000; round++) {
+        const separator = pick([0x0a, 0x2c]);
+        const parts: string[] = [];
+        for (let k = Math.floor(random() * 6); k > 0; k--) parts.push(pick(objects) + (random() < 0.85 ? String.fromCharCode(separator) : pick(['\r\n', ' ', ']', ',', '\n'])));
+        let bytes = Buffer.from(parts.join(''), 'utf8');
+        if (random() < 0.3 && bytes.length > 0) bytes[Math.floor(random() * bytes.length)] = pick(noise);
+        if (random() < 0.3) bytes = bytes.subarray(0, Math.floor(random() * (bytes.length + 1)));
+        taken += checkRun(bytes, separator, 3);
+      }
+      // long runs were exercised, not only runs stopped at once
+      expect(taken).toBeGreaterThan(1000);
+    });
   });
 });

@@ -37,6 +37,19 @@ describe('UpdateFiles', () => {
     expect([...readNdjson(source)].map(({ doc }) => doc.id)).toEqual([1, 2]);
   });
 
+  it('writes a chunk given as a list of pieces in order, kept in the environment or in a file', async () => {
+    async function* listed(...chunks: string[][]): AsyncGenerator<Uint8Array[]> {
+      for (const chunk of chunks) yield chunk.map((part) => Buffer.from(part));
+    }
+    for (const pad of [10, INLINE_BYTES / 4]) {
+      const parts = Array.from({ length: 6 }, (_, i) => line(i, pad));
+      const { uuid, size } = await files.persist(listed(parts.slice(0, 2), parts.slice(2, 3), parts.slice(3)));
+      expect(size).toBe(parts.join('').length);
+      expect('bytes' in files.source(uuid)).toBe(pad === 10);
+      expect([...readNdjson(files.source(uuid))].map(({ doc }) => doc.id)).toEqual([0, 1, 2, 3, 4, 5]);
+    }
+  });
+
   it('streams a payload larger than the inline limit to a file, chunks in order', async () => {
     const parts = Array.from({ length: 5 }, (_, i) => line(i, INLINE_BYTES / 4));
     const { uuid, size } = await files.persist(chunked(...parts));

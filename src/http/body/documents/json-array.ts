@@ -6,14 +6,17 @@
  * `trailing characters`, any other top-level value is `data are neither an object nor a list
  * of objects`, and syntax errors carry serde_json's wording and payload-wide positions, as do
  * documents nested too deep (json-cutter.ts's depth limits).
- * The scan itself (whitespace, values cut across chunks) is json-value-stream.ts's. An element
- * that is a compact object within a chunk is taken whole at once (`CompactObjects`, the JSON line
- * kernel), as the cutter would have emitted it.
+ * The scan itself (whitespace, values cut across chunks) is json-value-stream.ts's. Elements that
+ * are compact objects within a chunk, each followed at once by its comma, are taken together as
+ * NDJSON lines (`CompactRuns`, the JSON line kernel); one followed by anything else, alone
+ * (`CompactObjects`); each as the cutter would have emitted it.
  */
-import { CompactObjects } from '../../../indexes/payload-lines.js';
+import { CompactObjects, CompactRuns } from '../../../indexes/payload-lines.js';
 import { SKIMMED_DOCUMENT, WHOLE_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
-import type { EmitDocument } from './parser.js';
+import type { EmitDocument, EmitLines } from './parser.js';
+
+const COMMA = 0x2c;
 
 const enum Phase {
   /** Before the top-level value. */
@@ -35,9 +38,10 @@ export class JsonArrayParser extends JsonValueStream {
   /** Whether the value being cut is the whole payload rather than an array element. */
   private topLevel = false;
   private readonly compact = new CompactObjects();
+  private readonly runs = new CompactRuns();
 
-  constructor(emit: EmitDocument) {
-    super('json', emit);
+  constructor(emit: EmitDocument, emitLines: EmitLines) {
+    super('json', emit, emitLines);
   }
 
   end(): void {
@@ -93,10 +97,18 @@ export class JsonArrayParser extends JsonValueStream {
     this.phase = this.topLevel ? Phase.AfterObject : Phase.ArrayElement;
   }
 
-  /** An array element: a compact object whole, anything else through the cutter. */
+  /** Array elements: compact objects and their commas, a compact object whole, anything else through the cutter. */
   private element(chunk: Buffer, b: number, at: number, i: number): number {
     if (b === 0x7b) {
       // a compact object holds no newline, so the line count for error positions stays right
+      const run = this.runs.runIn(chunk, i, SKIMMED_DOCUMENT.max, COMMA, true);
+      if (run.count > 0) {
+        this.topLevel = false;
+        for (const { lines, count } of run.pieces) this.emitLines(lines, count);
+        // past the run's last comma: an element must follow
+        this.phase = Phase.ArrayComma;
+        return run.end;
+      }
       const end = this.compact.endIn(chunk, i, SKIMMED_DOCUMENT.max);
       if (end !== -1) {
         this.topLevel = false;

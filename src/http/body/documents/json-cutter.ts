@@ -48,6 +48,12 @@ export class Position {
     this.lineStart = at + 1;
   }
 
+  /** `count` lines that end just before absolute offset `next`, where the next line starts. */
+  lines(count: number, next: number): void {
+    this.line += count;
+    this.lineStart = next;
+  }
+
   /** serde_json's location of the byte at absolute offset `at` on the current line. */
   at(at: number): string {
     return `line ${this.line} column ${at - this.lineStart + 1}`;

@@ -6,7 +6,7 @@
  */
 import type { ApiError } from '../../../errors/api-error.js';
 import { cannotStartValue, isJsonWhitespace, Position, ValueCutter, type DepthLimit } from './json-cutter.js';
-import { malformedJson, NOT_DOCUMENTS, type EmitDocument, type PayloadParser } from './parser.js';
+import { malformedJson, NOT_DOCUMENTS, type EmitDocument, type EmitLines, type PayloadParser } from './parser.js';
 
 export abstract class JsonValueStream implements PayloadParser {
   protected readonly pos = new Position();
@@ -19,6 +19,7 @@ export abstract class JsonValueStream implements PayloadParser {
   constructor(
     private readonly format: 'json' | 'ndjson',
     protected readonly emit: EmitDocument,
+    protected readonly emitLines: EmitLines,
   ) {}
 
   write(chunk: Buffer): void {

@@ -3,19 +3,24 @@
  * stream deserializer over the whole body), values are separated by any whitespace, not
  * strictly by newlines: blank lines, `\r\n`, several objects on a line and an object spread over
  * several lines are all accepted, and error positions count lines of the whole payload.
- * The common line, one compact object, is taken whole (`wholeLine`): native newline search and
- * the JSON line kernel's check (indexes/payload-lines.ts) instead of the byte-by-byte cutter,
- * which handles everything else, including a document nested too deep (the scan shared with
- * json-array.ts: json-value-stream.ts).
+ * The common line, one compact object and its newline, is taken with the lines after it that are
+ * the same, as they are (`CompactRuns`, the JSON line kernel: indexes/payload-lines.ts); a
+ * compact object followed by other whitespace, alone (`wholeLine`); everything else by the
+ * byte-by-byte cutter, including a document nested too deep (the scan shared with json-array.ts:
+ * json-value-stream.ts).
  */
-import { isCompactObjectLine } from '../../../indexes/payload-lines.js';
+import { CompactRuns, isCompactObjectLine } from '../../../indexes/payload-lines.js';
 import { isJsonWhitespace, SKIMMED_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
-import type { EmitDocument } from './parser.js';
+import type { EmitDocument, EmitLines } from './parser.js';
+
+const NEWLINE = 0x0a;
 
 export class NdjsonParser extends JsonValueStream {
-  constructor(emit: EmitDocument) {
-    super('ndjson', emit);
+  private readonly runs = new CompactRuns();
+
+  constructor(emit: EmitDocument, emitLines: EmitLines) {
+    super('ndjson', emit, emitLines);
   }
 
   end(): void {
@@ -23,11 +28,17 @@ export class NdjsonParser extends JsonValueStream {
     if (this.cutting) this.finishValue();
   }
 
-  /** A whole compact line taken at once, or the first byte of a value, which the cutter then reads. */
+  /** Whole compact lines taken at once, or the first byte of a value, which the cutter then reads. */
   protected between(chunk: Buffer, i: number, base: number): number {
     const b = chunk[i]!;
     if (b === 0x7b) {
-      const nl = chunk.indexOf(0x0a, i);
+      const run = this.runs.runIn(chunk, i, SKIMMED_DOCUMENT.max, NEWLINE, false);
+      if (run.count > 0) {
+        this.emitLines(chunk.subarray(i, run.end), run.count);
+        this.pos.lines(run.count, base + run.end);
+        return run.end;
+      }
+      const nl = chunk.indexOf(NEWLINE, i);
       const end = nl === -1 ? -1 : wholeLine(chunk, i, nl);
       if (end !== -1) {
         this.emit(chunk.subarray(i, end));

@@ -2,11 +2,15 @@
  * The contract between the document payload writer (`payload.ts`) and the per-format parsers
  * (`json-array.ts`, `ndjson.ts`, `csv.ts`), and the `malformed_payload` messages they share.
  * A parser is fed the decoded body chunk by chunk and hands every document over as one compact
- * JSON object (no newline); it throws an ApiError on the first malformed document.
+ * JSON object (no newline), or a run of them as NDJSON lines (the JSON parsers); it throws an
+ * ApiError on the first malformed document.
  */
 import { ApiError } from '../../../errors/api-error.js';
 
 export type EmitDocument = (document: Buffer) => void;
+
+/** How the JSON parsers hand over a run of `count` documents at once: NDJSON lines, each ending with a newline. */
+export type EmitLines = (lines: Uint8Array, count: number) => void;
 
 export interface PayloadParser {
   write(chunk: Buffer): void;

@@ -1,7 +1,7 @@
 /**
  * Turns the body of `POST|PUT /indexes/{uid}/documents` into the task's update file: NDJSON, one
- * compact object per line, written as the body streams in (only one document and one output
- * batch are in memory at a time) and counted. Called by the documents route after
+ * compact object per line, written as the body streams in (only a document, or a run of them
+ * within a body chunk, and one output batch are in memory at a time) and counted. Called by the documents route after
  * `documentsFormat`, with the chunks of `streamBody`.
  * Error order follows Meilisearch, which stores the whole body before parsing it: a body over
  * the limit (413) or a corrupt compression wins over a malformed payload, so after a parse
@@ -14,11 +14,12 @@ import { CsvParser } from './csv.js';
 import type { DocumentsFormat } from './format.js';
 import { JsonArrayParser } from './json-array.js';
 import { NdjsonParser } from './ndjson.js';
-import type { EmitDocument, PayloadParser } from './parser.js';
+import type { EmitDocument, EmitLines, PayloadParser } from './parser.js';
 
 /** The part of the update-file store this module needs (`UpdateFiles` in src/store). */
 export interface UpdateFileWriter {
-  persist(chunks: AsyncIterable<Buffer>): Promise<{ uuid: string; size: number }>;
+  /** a chunk may be a list of pieces, written together */
+  persist(chunks: AsyncIterable<Uint8Array | readonly Uint8Array[]>): Promise<{ uuid: string; size: number }>;
 }
 
 export interface WrittenPayload {
@@ -29,14 +30,20 @@ export interface WrittenPayload {
 
 /** Output is handed to the file in batches of about this size: few writes, bounded memory. */
 const BATCH_BYTES = 1 << 20;
+/**
+ * Pieces up to which a batch is handed over as they are, to be written together: runs of compact
+ * documents (a body chunk's worth each) are then never copied. A batch of more pieces (documents
+ * cut one by one, each with its newline) is joined into one buffer first.
+ */
+const LISTED_PIECES = 64;
 const NEWLINE = Buffer.from('\n');
 
-function parserFor(format: DocumentsFormat, delimiter: string, emit: EmitDocument): PayloadParser {
+function parserFor(format: DocumentsFormat, delimiter: string, emit: EmitDocument, emitLines: EmitLines): PayloadParser {
   switch (format) {
     case 'json':
-      return new JsonArrayParser(emit);
+      return new JsonArrayParser(emit, emitLines);
     case 'ndjson':
-      return new NdjsonParser(emit);
+      return new NdjsonParser(emit, emitLines);
     case 'csv':
       return new CsvParser(delimiter, emit);
   }
@@ -58,21 +65,30 @@ export async function writeDocumentsPayload(
   limit: number,
 ): Promise<WrittenPayload> {
   let documentsCount = 0;
-  let batch: Buffer[] = [];
+  let batch: Uint8Array[] = [];
   let batchBytes = 0;
-  const parser = parserFor(format, delimiter, (document) => {
-    batch.push(document, NEWLINE);
-    batchBytes += document.length + 1;
-    documentsCount++;
-  });
-  const takeBatch = (): Buffer => {
-    const out = Buffer.concat(batch, batchBytes);
+  const parser = parserFor(
+    format,
+    delimiter,
+    (document) => {
+      batch.push(document, NEWLINE);
+      batchBytes += document.length + 1;
+      documentsCount++;
+    },
+    (lines, count) => {
+      batch.push(lines);
+      batchBytes += lines.length;
+      documentsCount += count;
+    },
+  );
+  const takeBatch = (): Uint8Array | Uint8Array[] => {
+    const out = batch.length <= LISTED_PIECES ? batch : Buffer.concat(batch, batchBytes);
     batch = [];
     batchBytes = 0;
     return out;
   };
 
-  async function* ndjson(): AsyncGenerator<Buffer> {
+  async function* ndjson(): AsyncGenerator<Uint8Array | Uint8Array[]> {
     let received = 0;
     let failure: { error: unknown } | undefined;
     try {

@@ -35,6 +35,7 @@ describe('JSON payloads', () => {
     const docs = Array.from({ length: 40 }, (_, i) => ({ id: i, text: 'w'.repeat(i * i * 7) }));
     for (const chunk of [100, 4096, 1 << 20]) {
       const out = await write(store, 'json', JSON.stringify(docs), { chunk });
+      expect(out.documentsCount).toBe(docs.length);
       expect(out.lines).toEqual(docs.map((doc) => JSON.stringify(doc)));
     }
   });

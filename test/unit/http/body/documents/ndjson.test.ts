@@ -73,6 +73,18 @@ describe('NDJSON payloads', () => {
     }
   });
 
+  it('takes runs of compact lines as they are, counted, whatever the chunk boundaries, and numbers the lines after them', async () => {
+    // lines of every size, so that a run's first look at a chunk is widened, and lines that end a run (CRLF, spaces)
+    const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: i, text: 'w'.repeat((i * 37) % 2000) }));
+    const body = lines.map((line, i) => (i % 500 === 499 ? line.replace(',', ', ') + '\r\n' : line + '\n')).join('');
+    for (const chunk of [100, 4096, 1 << 16, undefined]) {
+      const out = await write(store, 'ndjson', body, { chunk });
+      expect(out.documentsCount).toBe(lines.length);
+      expect(out.lines).toEqual(lines);
+      expect(await refuse(store, 'ndjson', body + '{"id":3000}\n{id: 3001}\n', { chunk })).toEqual(malformed('key must be a string at line 3002 column 2'));
+    }
+  });
+
   it('reports a syntax error with its line in the whole payload, across chunks', async () => {
     const body = Buffer.from('{"id": 1}\n{id: 2}');
     expect(await refuse(store, 'ndjson', body)).toEqual(malformed('key must be a string at line 2 column 2'));
