@@ -1,8 +1,8 @@
 /**
  * Turns the body of `POST|PUT /indexes/{uid}/documents` into the task's update file: NDJSON, one
  * compact object per line, written as the body streams in (only a document, or a run of them
- * within a body chunk, and one output batch are in memory at a time) and counted. Called by the documents route after
- * `documentsFormat`, with the chunks of `streamBody`.
+ * within a body chunk, and one output batch are in memory at a time) and counted. Called by the
+ * documents route after `documentsFormat`, with the chunks of `streamBody`.
  * Error order follows Meilisearch, which stores the whole body before parsing it: a body over
  * the limit (413) or a corrupt compression wins over a malformed payload, so after a parse
  * error the rest of the body is still read (and dropped) before the error is thrown. An empty
