@@ -131,4 +131,4 @@ export {
   MAX_WORD_BYTES,
   VALUE_GAP,
 } from './extract';
-export { compactObjectRun, jsonObjectLength, JSON_LINE_MAX_DEPTH, JSON_OBJECT_INVALID, JSON_OBJECT_TRUNCATED } from './json-line';
+export { compactObjectRun, jsonObjectLength, spacedJsonObject, JSON_LINE_MAX_DEPTH, JSON_OBJECT_INVALID, JSON_OBJECT_TRUNCATED } from './json-line';

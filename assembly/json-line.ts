@@ -14,7 +14,7 @@
 // refusal (JSON_OBJECT_INVALID) from bytes that end before the object does
 // (JSON_OBJECT_TRUNCATED), which more bytes could complete.
 
-import { RESULT_RECORDS, writeResult } from './arena';
+import { RESULT_OUTPUT_BYTES, RESULT_RECORDS, writeResult } from './arena';
 
 /** Deepest nesting the stack holds; a deeper `maxDepth` is refused like a deeper line. */
 export const JSON_LINE_MAX_DEPTH: i32 = 1024;
@@ -163,27 +163,69 @@ function literalEnd(at: usize, end: usize, word: u64, n: usize): isize {
  * `ptr` start with (see the header), JSON_OBJECT_INVALID, or JSON_OBJECT_TRUNCATED.
  */
 export function jsonObjectLength(ptr: usize, len: usize, maxDepth: i32): i32 {
+  return scanObject(ptr, len, maxDepth, false);
+}
+
+/**
+ * The JSON object nested at most `maxDepth` deep that the `len` bytes at `ptr` start with,
+ * whitespace allowed between its tokens as JSON allows it (a payload spaced out as Python's
+ * `json.dumps` writes it, or pretty-printed), written compact in place from `ptr` (its strings,
+ * numbers and literals as they are, the whitespace between them left out: the compact form is
+ * never ahead of what is read): answers its length in the input, JSON_OBJECT_INVALID or
+ * JSON_OBJECT_TRUNCATED (the bytes then partly overwritten), and writes the compact length to
+ * RESULT_OUTPUT_BYTES and the newlines left out to RESULT_RECORDS.
+ */
+export function spacedJsonObject(ptr: usize, len: usize, maxDepth: i32): i32 {
+  return scanObject(ptr, len, maxDepth, true);
+}
+
+@inline
+function isSpace(b: u32): bool {
+  return b == 0x20 || b == 0x09 || b == 0x0a || b == 0x0d;
+}
+
+/**
+ * `jsonObjectLength`, or with `spaced` `spacedJsonObject`: one state machine, which in the
+ * spaced mode skips whitespace between tokens and moves what it keeps back over what it skipped.
+ */
+function scanObject(ptr: usize, len: usize, maxDepth: i32, spaced: bool): i32 {
   const end = ptr + len;
   if (len == 0) return JSON_OBJECT_TRUNCATED;
   if (load<u8>(ptr) != 0x7b || maxDepth < 1 || maxDepth > JSON_LINE_MAX_DEPTH) return JSON_OBJECT_INVALID;
   let at = ptr + 1;
+  // where the compact form goes on (spaced): `at` until whitespace is skipped
+  let to = at;
+  let newlines: u32 = 0;
   let depth: i32 = 1;
   store<u8>(STACK, OBJECT);
   let expect = KEY_OR_CLOSE;
   while (at < end) {
     const b = <u32>load<u8>(at);
+    if (spaced && isSpace(b)) {
+      if (b == 0x0a) newlines++;
+      at++;
+      continue;
+    }
     if (expect == AFTER_VALUE || expect == KEY_OR_CLOSE || expect == VALUE_OR_CLOSE) {
       const open = load<u8>(STACK + <usize>(depth - 1));
       if ((b == 0x7d && open == OBJECT && expect != VALUE_OR_CLOSE) || (b == 0x5d && open == ARRAY && expect != KEY_OR_CLOSE)) {
+        if (spaced) store<u8>(to++, <u8>b);
         at++;
         depth--;
         // the object closed
-        if (depth == 0) return <i32>(at - ptr);
+        if (depth == 0) {
+          if (spaced) {
+            writeResult(RESULT_OUTPUT_BYTES, <u32>(to - ptr));
+            writeResult(RESULT_RECORDS, newlines);
+          }
+          return <i32>(at - ptr);
+        }
         expect = AFTER_VALUE;
         continue;
       }
       if (expect == AFTER_VALUE) {
         if (b != 0x2c) return JSON_OBJECT_INVALID;
+        if (spaced) store<u8>(to++, 0x2c);
         at++;
         expect = open == OBJECT ? KEY : VALUE;
         continue;
@@ -195,12 +237,14 @@ export function jsonObjectLength(ptr: usize, len: usize, maxDepth: i32): i32 {
       if (b != 0x22) return JSON_OBJECT_INVALID;
       next = stringEnd(at + 1, end);
       if (next < 0) return <i32>next;
+      if (spaced) to = kept(to, at, <usize>next);
       at = <usize>next;
       expect = COLON;
       continue;
     }
     if (expect == COLON) {
       if (b != 0x3a) return JSON_OBJECT_INVALID;
+      if (spaced) store<u8>(to++, 0x3a);
       at++;
       expect = VALUE;
       continue;
@@ -209,6 +253,7 @@ export function jsonObjectLength(ptr: usize, len: usize, maxDepth: i32): i32 {
     if (b == 0x7b || b == 0x5b) {
       if (depth >= maxDepth) return JSON_OBJECT_INVALID;
       store<u8>(STACK + <usize>depth, b == 0x7b ? OBJECT : ARRAY);
+      if (spaced) store<u8>(to++, <u8>b);
       depth++;
       at++;
       expect = b == 0x7b ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
@@ -221,12 +266,19 @@ export function jsonObjectLength(ptr: usize, len: usize, maxDepth: i32): i32 {
     else if (b == 0x6e) next = literalEnd(at, end, 0x6c6c756e, 4); // "null"
     else return JSON_OBJECT_INVALID;
     if (next < 0) return <i32>next;
+    if (spaced) to = kept(to, at, <usize>next);
     at = <usize>next;
     expect = AFTER_VALUE;
   }
   return JSON_OBJECT_TRUNCATED;
 }
 
+/** Moves the token at [from, until) back to `to` (unless it is there already); answers where the compact form goes on. */
+@inline
+function kept(to: usize, from: usize, until: usize): usize {
+  if (to != from) memory.copy(to, from, until - from);
+  return to + (until - from);
+}
 /**
  * The run of compact objects (nested at most `maxDepth` deep), each followed by exactly one
  * `separator` byte, that the `len` bytes at `ptr` start with: an NDJSON chunk's `{…}\n` lines, or

@@ -1,14 +1,15 @@
 /**
- * The documents route's check of payload documents it would store as they are (NDJSON lines, JSON
- * array elements): compact JSON objects (valid UTF-8, no whitespace outside strings) that nest
- * no deeper than the body reader lets a document nest, found by the JSON line kernel in one pass
- * instead of a UTF-8 check, JSON.parse and a scan, or the byte-by-byte cutter, on the HTTP thread.
- * Runs of them (`CompactRuns`) are checked a window of a chunk at a time, single ones where a run
- * stops. A document it does not take (or longer than MAX_KERNEL_BYTES) is read by the body
+ * The documents route's reading of payload documents (NDJSON lines, JSON array elements): JSON
+ * objects (valid UTF-8) that nest no deeper than the body reader lets a document nest, found by
+ * the JSON line kernel in one pass instead of a UTF-8 check, JSON.parse and a scan, or the
+ * byte-by-byte cutter, on the HTTP thread. Runs of compact ones, each followed by its newline or
+ * comma (`CompactRuns`), are checked a window of a chunk at a time and stored as they are; one
+ * where a run stops, spaced out or not (`SpacedObjects`), is written compact by the kernel. A
+ * document it does not take (invalid, or longer than MAX_KERNEL_BYTES) is read by the body
  * reader's cutter, which compacts it or reports the error. A service because the route layer may
  * not call kernels itself.
  */
-import { compactJsonObjectLength, compactObjectRun, isCompactJsonObject, JSON_OBJECT_TRUNCATED } from '../kernels/json-line.js';
+import { compactedJsonObject, compactObjectRun, JSON_OBJECT_TRUNCATED } from '../kernels/json-line.js';
 
 /**
  * The longest document the kernel is given: it copies what it checks into its thread's memory,
@@ -16,43 +17,52 @@ import { compactJsonObjectLength, compactObjectRun, isCompactJsonObject, JSON_OB
  */
 export const MAX_KERNEL_BYTES = 1 << 20;
 
-/** Whether `line` is exactly one compact object nested at most `maxDepth` deep (false past MAX_KERNEL_BYTES). */
-export function isCompactObjectLine(line: Uint8Array, maxDepth: number): boolean {
-  return line.length <= MAX_KERNEL_BYTES && isCompactJsonObject(line, maxDepth);
+/**
+ * A copy of bytes in the kernel's memory, which its next call overwrites: Node's pooled buffers
+ * for small ones (a fresh ArrayBuffer per document cost ~2.5 µs each, 6 times Buffer.allocUnsafe).
+ */
+function copied(bytes: Uint8Array): Buffer {
+  const copy = Buffer.allocUnsafe(bytes.length);
+  copy.set(bytes);
+  return copy;
+}
+
+/** The smallest first look at an object. */
+const MIN_WINDOW = 64;
+
+/** A payload document written compact (`SpacedObjects.objectIn`). */
+export interface FoundObject {
+  /** where it ends in the chunk */
+  readonly end: number;
+  /** its bytes without whitespace between tokens */
+  readonly compact: Buffer;
+  /** newlines among the whitespace left out */
+  readonly newlines: number;
 }
 
 /**
- * The smallest first look at an element, and the look after an element that was not a compact
- * object: such an element (spaced out) is refused within its first bytes.
+ * Finds the JSON objects that start at a place of a chunk, spaced out or not (Python's
+ * `json.dumps`, pretty-printed documents, a compact object where a run stops), and writes them
+ * compact. Each look copies its bytes into the kernel's memory, so the first look at an object
+ * takes about twice the last object's size, and a look the object goes past is widened four
+ * times over: the bytes copied stay within a small multiple of the object's own.
  */
-const MIN_WINDOW = 64;
-
-/**
- * Finds where compact objects that start at a place of a chunk end. Each look copies its bytes
- * into the kernel's memory, so the first look at an element takes about twice the last compact
- * object's size (a chunk of many small objects is not copied once per object), and a look the
- * element goes past is widened four times over: the bytes copied stay within a small multiple
- * of the element's own.
- */
-export class CompactObjects {
+export class SpacedObjects {
   private window = MIN_WINDOW;
 
   /**
-   * Where the compact object nested at most `maxDepth` deep that starts at `chunk[from]` ends, or
-   * -1 (also for one longer than MAX_KERNEL_BYTES).
+   * The object nested at most `maxDepth` deep that starts at `chunk[from]`, or null (also for one
+   * longer than MAX_KERNEL_BYTES, or one the chunk ends before).
    */
-  endIn(chunk: Uint8Array, from: number, maxDepth: number): number {
+  objectIn(chunk: Uint8Array, from: number, maxDepth: number): FoundObject | null {
     const rest = Math.min(chunk.length - from, MAX_KERNEL_BYTES);
     for (let size = Math.min(rest, this.window); ; size = Math.min(rest, 4 * size)) {
-      const length = compactJsonObjectLength(chunk.subarray(from, from + size), maxDepth);
-      if (length > 0) {
-        this.window = 2 * length;
-        return from + length;
+      const found = compactedJsonObject(chunk.subarray(from, from + size), maxDepth);
+      if (typeof found !== 'number') {
+        this.window = 2 * found.length;
+        return { end: from + found.length, compact: copied(found.compact), newlines: found.newlines };
       }
-      if (length !== JSON_OBJECT_TRUNCATED || size === rest) {
-        this.window = MIN_WINDOW;
-        return -1;
-      }
+      if (found !== JSON_OBJECT_TRUNCATED || size === rest) return null;
     }
   }
 }
@@ -100,7 +110,7 @@ export class CompactRuns {
       if (run.count > 0) {
         end += run.length;
         count += run.count;
-        if (run.lines !== null) pieces.push({ lines: run.lines, count: run.count });
+        if (run.lines !== null) pieces.push({ lines: copied(run.lines), count: run.count });
       }
       // stopped at something else than an object, by the chunk's end, or by an object longer than the kernel takes
       if (!run.truncated || take === rest || (run.count === 0 && take === MAX_KERNEL_BYTES)) break;

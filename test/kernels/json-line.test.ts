@@ -4,11 +4,43 @@
 // reference refuses, nor refuses one it accepts.
 import { describe, expect, it } from 'vitest';
 
-import { compactJsonObjectLength, compactObjectRun, isCompactJsonObject, JSON_OBJECT_INVALID, JSON_OBJECT_TRUNCATED } from '../../src/kernels/json-line.js';
-import { isCompactJsonObjectReference } from '../../src/kernels/reference/json-line.js';
+import { compactedJsonObject, compactJsonObjectLength, compactObjectRun, isCompactJsonObject, JSON_OBJECT_INVALID, JSON_OBJECT_TRUNCATED } from '../../src/kernels/json-line.js';
+import { compactedJsonObjectReference, isCompactJsonObjectReference } from '../../src/kernels/reference/json-line.js';
 import { mulberry32 } from '../helpers/random.js';
 
 const DEPTH = 128;
+
+const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+
+/** Random JSON objects from a small grammar (`object(0)`), with `space()` between their tokens. */
+function randomObjects(random: () => number, space: () => string): (depth: number) => string {
+  const strings = ['""', '"a"', '"\\n"', '"\\u00e9"', '"é"', '"🙂"', '"a\\"b"', '"\\\\"', '"x y"', '" { , : } "'];
+  const numbers = ['0', '-0', '1', '-12', '3.25', '1e9', '-2.5E-7', '90071992547409931'];
+  const value = (depth: number): string => {
+    const roll = random();
+    if (depth < 4 && roll < 0.15) return '[' + space() + Array.from({ length: Math.floor(random() * 3) }, () => value(depth + 1)).join(space() + ',' + space()) + space() + ']';
+    if (depth < 4 && roll < 0.3) return object(depth + 1);
+    if (roll < 0.55) return pick(random, strings);
+    if (roll < 0.85) return pick(random, numbers);
+    return pick(random, ['true', 'false', 'null']);
+  };
+  const object = (depth: number): string =>
+    '{' + space() + Array.from({ length: Math.floor(random() * 4) }, () => pick(random, strings) + space() + ':' + space() + value(depth)).join(space() + ',' + space()) + space() + '}';
+  return object;
+}
+
+/** `line` with one byte replaced by, or one byte removed, or one of `noise` inserted, at a random place. */
+function mutated(random: () => number, line: Buffer, noise: readonly number[]): Buffer {
+  const copy = Buffer.from(line);
+  const at = Math.floor(random() * copy.length);
+  const kind = random();
+  if (kind < 0.4) {
+    copy[at] = pick(random, noise);
+    return copy;
+  }
+  if (kind < 0.7) return Buffer.concat([copy.subarray(0, at), copy.subarray(at + 1)]);
+  return Buffer.concat([copy.subarray(0, at), Buffer.from([pick(random, noise)]), copy.subarray(at)]);
+}
 
 function check(line: Uint8Array | string, depth = DEPTH): boolean {
   const bytes = typeof line === 'string' ? Buffer.from(line, 'utf8') : line;
@@ -144,18 +176,7 @@ describe('jsonObjectLine', () => {
 
   it('agrees with the reference on random lines and on their byte mutations', () => {
     const random = mulberry32(20261201);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-    const strings = ['""', '"a"', '"\\n"', '"\\u00e9"', '"é"', '"🙂"', '"a\\"b"', '"\\\\"', '"x y"'];
-    const numbers = ['0', '-0', '1', '-12', '3.25', '1e9', '-2.5E-7', '90071992547409931'];
-    const value = (depth: number): string => {
-      const roll = random();
-      if (depth < 4 && roll < 0.15) return '[' + Array.from({ length: Math.floor(random() * 3) }, () => value(depth + 1)).join(',') + ']';
-      if (depth < 4 && roll < 0.3) return object(depth + 1);
-      if (roll < 0.55) return pick(strings);
-      if (roll < 0.85) return pick(numbers);
-      return pick(['true', 'false', 'null']);
-    };
-    const object = (depth: number): string => '{' + Array.from({ length: Math.floor(random() * 4) }, () => pick(strings) + ':' + value(depth)).join(',') + '}';
+    const object = randomObjects(random, () => '');
     const noise = [0x20, 0x09, 0x22, 0x5c, 0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d, 0x30, 0x2d, 0x2e, 0x65, 0x75, 0x00, 0x1f, 0x7f, 0x80, 0xbf, 0xc3, 0xe2, 0xf0, 0xff];
     let accepted = 0;
     let refused = 0;
@@ -163,19 +184,7 @@ describe('jsonObjectLine', () => {
       const line = Buffer.from(object(0), 'utf8');
       if (check(line, 4)) accepted++;
       for (let m = 0; m < 4; m++) {
-        const mutated = Buffer.from(line);
-        const at = Math.floor(random() * mutated.length);
-        const kind = random();
-        let bytes: Buffer;
-        if (kind < 0.4) {
-          mutated[at] = pick(noise);
-          bytes = mutated;
-        } else if (kind < 0.7) {
-          bytes = Buffer.concat([mutated.subarray(0, at), mutated.subarray(at + 1)]);
-        } else {
-          bytes = Buffer.concat([mutated.subarray(0, at), Buffer.from([pick(noise)]), mutated.subarray(at)]);
-        }
-        if (check(bytes, 4)) accepted++;
+        if (check(mutated(random, line, noise), 4)) accepted++;
         else refused++;
       }
     }
@@ -232,21 +241,73 @@ describe('jsonObjectLine', () => {
 
     it('agrees with the single-object kernel on random runs, their mutations and their cuts', () => {
       const random = mulberry32(20261202);
-      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
       const objects = ['{}', '{"a":1}', '{"s":"x\\n,\\"}"}', '{"é":["🙂",{"b":null}],"n":-1.5e3}', '{"a":[[[{}]]]}', '{ "a":1}', '{"a":01}'];
       const noise = [0x20, 0x0a, 0x0d, 0x2c, 0x7b, 0x7d, 0x22, 0x5c, 0x5d, 0x00, 0xc3, 0xff];
       let taken = 0;
       for (let round = 0; round < 3000; round++) {
-        const separator = pick([0x0a, 0x2c]);
+        const separator = pick(random, [0x0a, 0x2c]);
         const parts: string[] = [];
-        for (let k = Math.floor(random() * 6); k > 0; k--) parts.push(pick(objects) + (random() < 0.85 ? String.fromCharCode(separator) : pick(['\r\n', ' ', ']', ',', '\n'])));
+        for (let k = Math.floor(random() * 6); k > 0; k--) parts.push(pick(random, objects) + (random() < 0.85 ? String.fromCharCode(separator) : pick(random, ['\r\n', ' ', ']', ',', '\n'])));
         let bytes = Buffer.from(parts.join(''), 'utf8');
-        if (random() < 0.3 && bytes.length > 0) bytes[Math.floor(random() * bytes.length)] = pick(noise);
+        if (random() < 0.3 && bytes.length > 0) bytes[Math.floor(random() * bytes.length)] = pick(random, noise);
         if (random() < 0.3) bytes = bytes.subarray(0, Math.floor(random() * (bytes.length + 1)));
         taken += checkRun(bytes, separator, 3);
       }
       // long runs were exercised, not only runs stopped at once
       expect(taken).toBeGreaterThan(1000);
+    });
+  });
+
+  describe('compactedJsonObject', () => {
+    /** The kernel's compact form of `bytes` when it takes all of them as one object, else null; checked against the reference. */
+    function checkSpaced(bytes: Uint8Array, depth = DEPTH): Uint8Array | null {
+      const found = compactedJsonObject(bytes, depth);
+      const kernel = typeof found === 'number' || found.length !== bytes.length ? null : found.compact;
+      const reference = compactedJsonObjectReference(bytes, depth);
+      const text = Buffer.from(bytes).toString('hex');
+      expect({ text, kernel: kernel && Buffer.from(kernel).toString() }).toEqual({ text, kernel: reference && Buffer.from(reference).toString() });
+      if (typeof found !== 'number') {
+        // what it takes is an object the reference takes, and its newlines are counted
+        const taken = bytes.subarray(0, found.length);
+        expect(compactedJsonObjectReference(taken, depth), text).not.toBeNull();
+        expect(found.newlines).toBe(taken.filter((b) => b === 0x0a).length - Buffer.from(found.compact).filter((b) => b === 0x0a).length);
+      }
+      return kernel;
+    }
+
+    it('writes spaced-out and pretty-printed objects compact, their strings and numbers as they are', () => {
+      const cases: [string, string][] = [
+        ['{"id": 1, "title": "a  b", "tags": ["x", "y"], "n": null}', '{"id":1,"title":"a  b","tags":["x","y"],"n":null}'],
+        ['{\n  "a": {\r\n\t"b": [ 1.50 , -2e3, true, false ]\n  },\n  "s": "\\" \\n \\u00e9"\n}', '{"a":{"b":[1.50,-2e3,true,false]},"s":"\\" \\n \\u00e9"}'],
+        ['{ }', '{}'],
+        ['{"é": "日本 🙂"}', '{"é":"日本 🙂"}'],
+      ];
+      for (const [spaced, compact] of cases) expect(Buffer.from(checkSpaced(Buffer.from(spaced))!).toString()).toBe(compact);
+      const found = compactedJsonObject(Buffer.from('{\n"a" :\n1\n}\n{"b":2}'), DEPTH);
+      expect(found).toMatchObject({ length: 11, newlines: 3 });
+      for (const refused of ['{"a":1,}', '{"a" 1}', '{"a":01}', '{\u000b"a":1}', '{"a":1} x', '[{}]']) expect(checkSpaced(Buffer.from(refused)), refused).toBeNull();
+      expect(compactedJsonObject(Buffer.from('{"a": [1, '), DEPTH)).toBe(JSON_OBJECT_TRUNCATED);
+      expect(compactedJsonObject(Buffer.from('{"a": [1,]}'), DEPTH)).toBe(JSON_OBJECT_INVALID);
+      expect(checkSpaced(Buffer.from('{"a": {"b": {}}}'), 2)).toBeNull();
+    });
+
+    it('agrees with the reference on random spaced objects and their byte mutations', () => {
+      const random = mulberry32(20261203);
+      const space = () => pick(random, ['', '', ' ', '  ', '\n', '\r\n', '\t', ' \n  ']);
+      const object = randomObjects(random, space);
+      const noise = [0x20, 0x0a, 0x0d, 0x09, 0x0b, 0x0c, 0x22, 0x5c, 0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d, 0x30, 0x2d, 0x65, 0x00, 0x80, 0xc3, 0xff];
+      let accepted = 0;
+      let refused = 0;
+      for (let round = 0; round < 3000; round++) {
+        const line = Buffer.from(object(0), 'utf8');
+        if (checkSpaced(line, 4) !== null) accepted++;
+        for (let m = 0; m < 3; m++) {
+          if (checkSpaced(mutated(random, line, noise), 4) !== null) accepted++;
+          else refused++;
+        }
+      }
+      expect(accepted).toBeGreaterThan(3000);
+      expect(refused).toBeGreaterThan(3000);
     });
   });
 });

@@ -3,21 +3,29 @@
  * JSON object, as the documents route decided before the kernel: valid UTF-8 that JSON.parse
  * reads as one object, with no whitespace outside strings and brackets nested at most `maxDepth`
  * deep. (The kernel's length of a leading object is checked against it on the object's bytes.)
+ * And the compact form of bytes that are exactly one such object but for whitespace between its
+ * tokens: the bytes without that whitespace.
  */
 import { isUtf8 } from 'node:buffer';
 import { closingQuote } from '../../types/json-depth.js';
 
 const QUOTE = 0x22;
 
-export function isCompactJsonObjectReference(line: Uint8Array, maxDepth: number): boolean {
-  if (line[0] !== 0x7b || !isUtf8(line)) return false;
+/** `line` as a Buffer when it starts with `{` and is valid UTF-8 that JSON.parse reads as one object; else null. */
+function parsedObject(line: Uint8Array): Buffer | null {
+  if (line[0] !== 0x7b || !isUtf8(line)) return null;
   const bytes = Buffer.from(line.buffer, line.byteOffset, line.length);
   try {
     const value: unknown = JSON.parse(bytes.toString('utf8'));
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    return typeof value !== 'object' || value === null || Array.isArray(value) ? null : bytes;
   } catch {
-    return false;
+    return null;
   }
+}
+
+export function isCompactJsonObjectReference(line: Uint8Array, maxDepth: number): boolean {
+  const bytes = parsedObject(line);
+  if (bytes === null) return false;
   let depth = 0;
   for (let i = 0; i < line.length; i++) {
     const b = line[i]!;
@@ -33,4 +41,30 @@ export function isCompactJsonObjectReference(line: Uint8Array, maxDepth: number)
     }
   }
   return true;
+}
+
+/** `line` without its whitespace outside strings, when it is one object (nested at most `maxDepth` deep) ending at its last byte; else null. */
+export function compactedJsonObjectReference(line: Uint8Array, maxDepth: number): Uint8Array | null {
+  const bytes = line[line.length - 1] === 0x7d ? parsedObject(line) : null;
+  if (bytes === null) return null;
+  const out: number[] = [];
+  let depth = 0;
+  for (let i = 0; i < line.length; i++) {
+    const b = line[i]!;
+    if (b === QUOTE) {
+      const end = closingQuote(bytes, i + 1);
+      for (let k = i; k <= end; k++) out.push(line[k]!);
+      i = end;
+    } else if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) {
+      continue;
+    } else {
+      if (b === 0x7b || b === 0x5b) {
+        if (++depth > maxDepth) return null;
+      } else if (b === 0x7d || b === 0x5d) {
+        depth--;
+      }
+      out.push(b);
+    }
+  }
+  return Uint8Array.from(out);
 }

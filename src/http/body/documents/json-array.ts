@@ -8,15 +8,17 @@
  * documents nested too deep (json-cutter.ts's depth limits).
  * The scan itself (whitespace, values cut across chunks) is json-value-stream.ts's. Elements that
  * are compact objects within a chunk, each followed at once by its comma, are taken together as
- * NDJSON lines (`CompactRuns`, the JSON line kernel); one followed by anything else, alone
- * (`CompactObjects`); each as the cutter would have emitted it.
+ * NDJSON lines (`CompactRuns`, the JSON line kernel); any other object within a chunk, spaced out
+ * or pretty-printed (Python's `json.dumps` writes `{"id": 1}`), is written compact by the kernel
+ * (`SpacedObjects`); each as the cutter would have emitted it.
  */
-import { CompactObjects, CompactRuns } from '../../../indexes/payload-lines.js';
+import { CompactRuns, SpacedObjects } from '../../../indexes/payload-lines.js';
 import { SKIMMED_DOCUMENT, WHOLE_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
 import type { EmitDocument, EmitLines } from './parser.js';
 
 const COMMA = 0x2c;
+const NEWLINE = 0x0a;
 
 const enum Phase {
   /** Before the top-level value. */
@@ -37,7 +39,7 @@ export class JsonArrayParser extends JsonValueStream {
   private phase = Phase.Start;
   /** Whether the value being cut is the whole payload rather than an array element. */
   private topLevel = false;
-  private readonly compact = new CompactObjects();
+  private readonly objects = new SpacedObjects();
   private readonly runs = new CompactRuns();
 
   constructor(emit: EmitDocument, emitLines: EmitLines) {
@@ -97,7 +99,7 @@ export class JsonArrayParser extends JsonValueStream {
     this.phase = this.topLevel ? Phase.AfterObject : Phase.ArrayElement;
   }
 
-  /** Array elements: compact objects and their commas, a compact object whole, anything else through the cutter. */
+  /** Array elements: compact objects and their commas, an object written compact, anything else through the cutter. */
   private element(chunk: Buffer, b: number, at: number, i: number): number {
     if (b === 0x7b) {
       // a compact object holds no newline, so the line count for error positions stays right
@@ -109,12 +111,13 @@ export class JsonArrayParser extends JsonValueStream {
         this.phase = Phase.ArrayComma;
         return run.end;
       }
-      const end = this.compact.endIn(chunk, i, SKIMMED_DOCUMENT.max);
-      if (end !== -1) {
+      const found = this.objects.objectIn(chunk, i, SKIMMED_DOCUMENT.max);
+      if (found !== null) {
         this.topLevel = false;
-        this.emit(chunk.subarray(i, end));
+        this.emit(found.compact);
+        if (found.newlines > 0) this.pos.lines(found.newlines, at - i + chunk.lastIndexOf(NEWLINE, found.end - 1) + 1);
         this.afterDocument();
-        return end;
+        return found.end;
       }
     }
     return this.startValue(b, at, i, false);

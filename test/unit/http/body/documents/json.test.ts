@@ -40,6 +40,33 @@ describe('JSON payloads', () => {
     }
   });
 
+  it('writes spaced-out and pretty-printed elements compact, counted, whatever the chunk boundaries, and places the errors after them', async () => {
+    // as Python's json.dumps writes them: a space after every comma and colon
+    const dumps = (value: unknown): string =>
+      Array.isArray(value)
+        ? `[${value.map(dumps).join(', ')}]`
+        : typeof value === 'object' && value !== null
+          ? `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${dumps(item)}`).join(', ')}}`
+          : JSON.stringify(value);
+    const docs = Array.from({ length: 300 }, (_, i) => ({ id: i, title: `t, ${i}: "q"`, tags: ['a b', i % 7], nested: { x: i / 4, y: null, z: [true, { w: 'é 🙂' }] }, text: 'w '.repeat((i * 13) % 900) }));
+    const expected = docs.map((doc) => JSON.stringify(doc));
+    for (const body of [dumps(docs), JSON.stringify(docs, null, 2), JSON.stringify(docs, null, '\t').replaceAll('\n', '\r\n')]) {
+      for (const chunk of [100, 4096, 1 << 16, undefined]) {
+        const out = await write(store, 'json', body, { chunk });
+        expect(out.documentsCount).toBe(docs.length);
+        expect(out.lines).toEqual(expected);
+      }
+      // a broken element after them: its place counted over the elements' own lines
+      const broken = body.slice(0, -1) + ',\n  {"c": tru}\n]';
+      const at = broken.lastIndexOf('}');
+      const line = broken.slice(0, at).split('\n').length;
+      const column = at - broken.lastIndexOf('\n', at - 1);
+      for (const chunk of [4096, undefined]) {
+        expect(await refuse(store, 'json', broken, { chunk })).toEqual(malformed(`expected ident at line ${line} column ${column}`));
+      }
+    }
+  });
+
   it('reports an error after compact elements at the place the cutter finds it', async () => {
     for (const chunk of [undefined, 7]) {
       expect(await refuse(store, 'json', '[{"a":1},{"b":"x"},{"c":tru}]', { chunk })).toEqual(malformed('expected ident at line 1 column 28'));

@@ -85,6 +85,21 @@ describe('NDJSON payloads', () => {
     }
   });
 
+  it('writes spaced-out lines and objects over several lines compact, and numbers the lines after them', async () => {
+    const docs = Array.from({ length: 400 }, (_, i) => ({ id: i, title: `t, ${i}: "q"`, tags: ['a b', i % 7], nested: { x: i / 4, y: null } }));
+    // as Python writes them (a space after every comma and colon), some pretty-printed over several lines
+    const spaced = (doc: object, i: number) => (i % 50 === 7 ? JSON.stringify(doc, null, 2) : JSON.stringify(doc).replace(/("(?:[^"\\]|\\.)*")|([,:])/g, (m, str: string | undefined) => str ?? m + ' '));
+    const body = docs.map(spaced).join('\n') + '\n';
+    expect(body).toContain('"title": "t, 1: \\"q\\"", "tags"');
+    for (const chunk of [100, 4096, 1 << 16, undefined]) {
+      const out = await write(store, 'ndjson', body, { chunk });
+      expect(out.documentsCount).toBe(docs.length);
+      expect(out.lines).toEqual(docs.map((doc) => JSON.stringify(doc)));
+      const lines = body.split('\n').length;
+      expect(await refuse(store, 'ndjson', body + '{id: 1}\n', { chunk })).toEqual(malformed(`key must be a string at line ${lines} column 2`));
+    }
+  });
+
   it('reports a syntax error with its line in the whole payload, across chunks', async () => {
     const body = Buffer.from('{"id": 1}\n{id: 2}');
     expect(await refuse(store, 'ndjson', body)).toEqual(malformed('key must be a string at line 2 column 2'));
