@@ -1,10 +1,11 @@
 // The JSON line check: how long the compact JSON object at the start of some bytes is, and how
 // far a run of such objects each followed by a separator goes, so that the documents route can
-// store payload lines or array elements as they are. Called through src/kernels/json-line.ts, a
-// run per window of a body chunk (src/indexes/payload-lines.ts widens a window the run fills) and
-// a single object where a run stops, in place of UTF-8 validation, JSON.parse (whose objects were
-// thrown away) and a scan for whitespace, or of the byte-by-byte cutter: the HTTP thread's
-// largest cost in a bulk load.
+// store payload lines or array elements as they are; and, in its spaced mode, an object with
+// whitespace between its tokens written compact. Called through src/kernels/json-line.ts, a run
+// per window of a body chunk (src/indexes/payload-lines.ts widens a window the run fills) and the
+// spaced mode for a single object where a run stops, in place of UTF-8 validation, JSON.parse
+// (whose objects were thrown away) and a scan for whitespace, or of the byte-by-byte cutter: the
+// HTTP thread's largest cost in a bulk load.
 //
 // An object is taken when it is valid UTF-8, what JSON.parse reads as one object (ECMA-404:
 // strings without raw control characters and with the escapes \" \\ \/ \b \f \n \r \t \uXXXX;

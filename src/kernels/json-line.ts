@@ -5,9 +5,9 @@
  * they start with, and the compact form of a JSON object they start with that has whitespace
  * between its tokens. The documents route asks for runs of NDJSON lines and JSON array elements it
  * would store as they are, and for the compact form of an object where a run stops
- * (indexes/payload-lines.ts); the single compact object's length, which both build on, is what
- * the tests hold to reference/json-line.ts (UTF-8 check, JSON.parse and a scan), which the kernel
- * must agree with on every input.
+ * (indexes/payload-lines.ts); the single compact object's length, which both build on, is asked
+ * only by the tests, which hold it to reference/json-line.ts (UTF-8 check, JSON.parse and a
+ * scan): the kernel must agree with it on every input.
  *
  * A call resets this thread's arena and copies the bytes in: what it answers in the kernel's
  * memory is valid until the thread's next kernel call.
@@ -38,11 +38,6 @@ export function compactJsonObjectLength(bytes: Uint8Array, maxDepth: number, ker
   const ptr = arena.alloc(bytes.length);
   arena.u8.set(bytes, ptr);
   return (exports as unknown as JsonLineExports).jsonObjectLength(ptr, bytes.length, maxDepth);
-}
-
-/** Whether `line` is exactly one compact JSON object nested at most `maxDepth` deep. */
-export function isCompactJsonObject(line: Uint8Array, maxDepth: number, kernels?: Kernels): boolean {
-  return compactJsonObjectLength(line, maxDepth, kernels) === line.length;
 }
 
 /** A run of compact objects, each followed by its separator byte (`compactObjectRun`). */
