@@ -13,6 +13,7 @@ import { stringifyJson } from '../types/json-text.js';
 import type { AppDeps } from './deps.js';
 import { answerError, installErrorHandlers } from './error-handler.js';
 import { compressAtOnce, ENCODINGS } from './transport/compression.js';
+import { lingerOnClose } from './transport/lingering-close.js';
 import { registerRoutes } from './route.js';
 import { batchRoutes } from './routes/batches.js';
 import { chatWorkspaceRoutes } from './routes/chat-workspaces.js';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: Number.MAX_SAFE_INTEGER,
   });
 
+  lingerOnClose(app);
   app.addHook('onRequest', refuseTooManyHeaders);
   app.removeAllContentTypeParsers();
   const passThrough = (_request: unknown, payload: unknown, done: (err: null, body: unknown) => void) => done(null, payload);

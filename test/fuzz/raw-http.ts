@@ -20,13 +20,12 @@ export interface RawRequest {
 export type Outcome =
   | { kind: 'answer'; status: number; headers: Record<string, string>; body: Buffer; ms: number }
   | { kind: 'timeout'; ms: number }
-  /** The connection ended without a complete answer after the whole request was sent. */
-  | { kind: 'no-answer'; detail: string; ms: number }
   /**
-   * The server closed while the body was still being sent: it answered early (Node closes
-   * without draining what is left), and the reset may destroy that answer before it is read.
+   * The connection ended without a complete answer. The server may answer before reading the
+   * whole body, but then it reads and drops the rest (a lingering close), so an answer sent is
+   * never destroyed by a reset.
    */
-  | { kind: 'cut'; detail: string; ms: number };
+  | { kind: 'no-answer'; detail: string; ms: number };
 
 interface Head {
   status: number;
@@ -91,7 +90,6 @@ export function exchange(port: number, request: RawRequest, timeoutMs: number): 
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     let settled = false;
-    let sent = false;
     const settle = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
@@ -123,17 +121,16 @@ export function exchange(port: number, request: RawRequest, timeoutMs: number): 
     });
     socket.on('end', () => {
       attempt(true);
-      settle({ kind: sent ? 'no-answer' : 'cut', detail: `connection closed after ${Buffer.concat(chunks).length} bytes`, ms: elapsed() });
+      settle({ kind: 'no-answer', detail: `connection closed after ${Buffer.concat(chunks).length} bytes`, ms: elapsed() });
     });
-    // A server may answer and close before reading the whole body: the answer received counts.
     socket.on('error', (err) => {
       attempt(true);
-      settle({ kind: sent ? 'no-answer' : 'cut', detail: err.message, ms: elapsed() });
+      settle({ kind: 'no-answer', detail: err.message, ms: elapsed() });
     });
     const lines = [`${request.method} ${request.target} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close'];
     for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
     if (request.body !== undefined) lines.push(`Content-Length: ${request.body.length}`);
     const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
-    socket.write(request.body === undefined ? head : Buffer.concat([head, request.body]), (err) => (sent = !err));
+    socket.write(request.body === undefined ? head : Buffer.concat([head, request.body]));
   });
 }

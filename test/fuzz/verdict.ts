@@ -48,7 +48,6 @@ const shorten = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…
 
 export function judge(route: string, outcome: Outcome): Failure | undefined {
   if (outcome.kind === 'timeout') return { kind: 'hang', route, detail: `no complete answer in ${outcome.ms} ms` };
-  if (outcome.kind === 'cut') return undefined;
   if (outcome.kind === 'no-answer') return { kind: 'no-answer', route, detail: outcome.detail };
   const { status, body } = outcome;
   if (status >= 200 && status < 300) return undefined;

@@ -4,9 +4,10 @@
  * answers these with the same statuses and an empty body, then closes the connection: 431 for a
  * head past its limits, 408 when the head is not received in time, 400 for anything it cannot
  * parse (a space in the path, a bad header, an invalid Content-Length…). The connection is
- * closed here too.
+ * closed here too, once the client has had the answer (`destroySoon`: lingering-close.ts).
  */
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../../errors/api-error.js';
 import { HEAD_TOO_LARGE } from './head-limits.js';
@@ -42,6 +43,11 @@ export function clientErrorResponse(err: ClientError): string {
 export function answerClientError(err: ClientError, socket: Duplex): void {
   // a reset connection has no one to answer; a response already begun must not be interleaved
   const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-  if (err.code !== 'ECONNRESET' && socket.writable && !inFlight) socket.write(clientErrorResponse(err));
-  socket.destroy();
+  if (err.code === 'ECONNRESET' || inFlight) {
+    socket.destroy();
+    return;
+  }
+  // the parser refuses the bytes after an error again: a lingering socket is answered once
+  if (socket.writable) socket.write(clientErrorResponse(err));
+  (socket as Socket).destroySoon();
 }
