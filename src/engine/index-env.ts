@@ -25,6 +25,7 @@ export interface IndexEnv extends IndexReadEnv {
   readonly externalIds: Database<number, string>;
   readonly facetDocids: Database<Buffer, Buffer>;
   readonly geoPoints: Database<Buffer, number>;
+  readonly geojsonShapes: Database<Buffer, number>;
   readonly wordDocids: Database<Buffer, string>;
   readonly prefixDocids: Database<Buffer, string>;
   readonly postingBlocks: Database<Buffer, Buffer>;
@@ -72,6 +73,7 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
     externalIds: root.openDB<number, string>(options('externalIds')),
     facetDocids: root.openDB<Buffer, Buffer>(options('facetDocids')),
     geoPoints: root.openDB<Buffer, number>(options('geoPoints')),
+    geojsonShapes: root.openDB<Buffer, number>(options('geojsonShapes')),
     wordDocids: root.openDB<Buffer, string>(options('wordDocids')),
     prefixDocids: root.openDB<Buffer, string>(options('prefixDocids')),
     postingBlocks: root.openDB<Buffer, Buffer>(options('postingBlocks')),

@@ -19,6 +19,8 @@ export const INDEX_DBS = {
   facetDocids: 'facet-docids',
   /** internal docid → its `_geo` point, while geo is enabled (engine/facets/store.ts) */
   geoPoints: 'geo-points',
+  /** internal docid → its `_geojson` shape, while `_geojson` is filterable (engine/facets/geojson-shape.ts) */
+  geojsonShapes: 'geojson-shapes',
   /** normalised word → its posting: docids with per-document field mask and first position (engine/words/postings.ts) */
   wordDocids: 'word-docids',
   /** word prefix (1 to 3 characters) → the union posting of the words it starts (engine/words/postings.ts) */
@@ -53,6 +55,8 @@ export const INDEX_MAIN_KEYS = {
   fieldDistribution: 'field-distribution',
   /** facet field id → path (engine/facets/store.ts) */
   facetFields: 'facet-fields',
+  /** set while `geojsonShapes` holds the shape of every document that has one (engine/facets/updater.ts) */
+  geojsonShapes: 'geojson-shapes',
   /** every internal docid, as a DocSet (engine/facets/store.ts) */
   documentsIds: 'documents-ids',
   /** a fresh random id with every write of documents-ids, so searches keep their decoded copy until then */
@@ -121,6 +125,8 @@ export interface IndexReadEnv {
   readonly externalIds: ReadDb<number, string>;
   readonly facetDocids: ReadDb<Buffer, Buffer>;
   readonly geoPoints: ReadDb<Buffer, number>;
+  /** absent from an index bundle written before bundles carried shapes */
+  readonly geojsonShapes?: ReadDb<Buffer, number>;
   readonly wordDocids: ReadDb<Buffer, string>;
   readonly prefixDocids: ReadDb<Buffer, string>;
   readonly postingBlocks: ReadDb<Buffer, Buffer>;
@@ -140,6 +146,7 @@ export const INDEX_DB_KEYS: Record<keyof typeof INDEX_DBS, 'string' | 'uint32' |
   externalIds: 'string',
   facetDocids: 'binary',
   geoPoints: 'uint32',
+  geojsonShapes: 'uint32',
   wordDocids: 'string',
   prefixDocids: 'string',
   postingBlocks: 'binary',
@@ -157,6 +164,7 @@ export const INDEX_DB_VALUES = {
   externalIds: 'msgpack',
   facetDocids: 'binary',
   geoPoints: 'binary',
+  geojsonShapes: 'binary',
   wordDocids: 'binary',
   prefixDocids: 'binary',
   postingBlocks: 'binary',

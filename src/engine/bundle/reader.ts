@@ -291,6 +291,8 @@ export function openBundle(data: ArrayBuffer | Uint8Array, uuid: string = crypto
     externalIds: db('externalIds'),
     facetDocids: db('facetDocids'),
     geoPoints: db('geoPoints'),
+    // bundles written before shapes were indexed have none: a `_geojson` filter over them is refused
+    ...(toc.dbs.geojsonShapes === undefined ? {} : { geojsonShapes: db<Buffer, number>('geojsonShapes') }),
     wordDocids: db('wordDocids'),
     prefixDocids: db('prefixDocids'),
     postingBlocks: db('postingBlocks'),

@@ -10,8 +10,8 @@
  * - `null` → `null`, and `""`, `[]`, `{}` → `empty`, only as the value of the key itself, never
  *   inside an array (`tags: [null]` is not "tags IS NULL"); a key of an object inside an array is
  *   a key again (`doggos: [{name: null}]` makes `doggos.name IS NULL` true).
- * `_geo` and `_vectors` are reserved: when geo is enabled, `_geo` yields the numbers
- * `_geo.lat` / `_geo.lng` instead.
+ * `_geo`, `_geojson` and `_vectors` are reserved: when geo is enabled, `_geo` yields the numbers
+ * `_geo.lat` / `_geo.lng` instead; `_geojson` shapes are kept apart (updater.ts).
  */
 import type { JsonObject } from '../document-id.js';
 import type { PatternMatch } from '../../types/attribute-patterns.js';
@@ -75,7 +75,7 @@ export function extractFacets(doc: JsonObject, match: (field: string) => Pattern
   };
 
   for (const [name, value] of Object.entries(doc)) {
-    if (name === '_geo' || name === '_vectors') continue;
+    if (name === '_geo' || name === '_vectors' || name === '_geojson') continue;
     const selection = match(name);
     if (selection === 'none') continue;
     if (isJsonObject(value)) inObject(value, name, 'key');

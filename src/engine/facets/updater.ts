@@ -10,6 +10,9 @@
  * `rebuild` clears the facet data and re-derives it from every document; it runs when the
  * settings of fields.ts change (`facetShape`) or when documents are cleared.
  * Both paths derive entries with the same `extractFacets`, so they always agree.
+ * While `_geojson` is filterable, both also keep each document's `_geojson` shape
+ * (geojson-shape.ts) in `geojsonShapes`, which `_geoPolygon`, `_geoBoundingBox` and `_geoRadius`
+ * filters read; a flag in `main` says the shapes are complete.
  */
 import { ApiError } from '../../errors/api-error.js';
 import { decode, difference, encode, fromUnsorted, union } from '../docset.js';
@@ -17,11 +20,13 @@ import type { JsonObject } from '../document-id.js';
 import type { IndexEnv } from '../index-env.js';
 import { noteFacets, noteRebuild } from '../index-changes.js';
 import { INDEX_MAIN_KEYS } from '../index-read-env.js';
+import { DocumentStore } from '../documents/store.js';
 import type { DocumentChange, IndexUpdater } from '../updater.js';
 import type { IndexSettings } from '../../types/settings.js';
 import type { AheadFacets, FacetsAhead } from './ahead-facets.js';
 import { extractFacets, type FacetKind, type FacetSink } from './extract.js';
-import { facetedFieldMatcher, facetShape, geoEnabled } from './fields.js';
+import { facetedFieldMatcher, facetShape, geoEnabled, geojsonFilterable } from './fields.js';
+import { encodeShape, GeojsonError, parseGeojson } from './geojson-shape.js';
 import { checkGeo, geoPointOf, type LatLng } from './geo.js';
 import { encodePoint, facetKeyString, MAX_FIELD_ID, readFacetFields, writeDocumentsIds } from './store.js';
 
@@ -102,6 +107,42 @@ function indexedPoint(env: IndexEnv, docid: number, doc: JsonObject | undefined,
   return check.point;
 }
 
+/**
+ * The encoded `_geojson` shape of a document being indexed while `_geojson` is filterable, or
+ * null. An invalid one fails the whole write (rolled back), as in v1.50.
+ */
+function indexedShape(doc: JsonObject | undefined): Buffer | null {
+  if (doc === undefined || !Object.hasOwn(doc, '_geojson')) return null;
+  try {
+    return encodeShape(parseGeojson(doc._geojson));
+  } catch (err) {
+    if (err instanceof GeojsonError) throw new ApiError('invalid_document_geojson_field', err.message);
+    throw err;
+  }
+}
+
+/**
+ * Keeps the shapes in step with `changes` while `_geojson` is filterable. An index whose shapes
+ * were never written (filterable before shapes were indexed) gets them all first, from the
+ * store, which already holds the changes.
+ */
+function applyShapes(env: IndexEnv, changes: readonly DocumentChange[]): void {
+  if (env.main.get(INDEX_MAIN_KEYS.geojsonShapes) !== true) {
+    env.geojsonShapes.clearSync();
+    for (const { docid, doc } of new DocumentStore(env).entries()) {
+      const shape = indexedShape(doc);
+      if (shape !== null) env.geojsonShapes.putSync(docid, shape);
+    }
+    env.main.putSync(INDEX_MAIN_KEYS.geojsonShapes, true);
+    return;
+  }
+  for (const { docid, before, after } of changes) {
+    const shape = indexedShape(after);
+    if (shape !== null) env.geojsonShapes.putSync(docid, shape);
+    else if (before !== undefined && Object.hasOwn(before, '_geojson')) env.geojsonShapes.removeSync(docid);
+  }
+}
+
 type Delta = { add: number[]; remove: number[] };
 
 export const facetUpdater: IndexUpdater<FacetsAhead> = {
@@ -110,6 +151,7 @@ export const facetUpdater: IndexUpdater<FacetsAhead> = {
 
   apply(env: IndexEnv, settings: IndexSettings, changes: readonly DocumentChange[], _checkpoint, ahead): void {
     if (changes.length === 0) return;
+    if (geojsonFilterable(settings)) applyShapes(env, changes);
     const ids = new FieldIds(env);
     const { geo, extract } = extractorFor(settings);
     const deltas = new Map<string, Delta>();
@@ -190,6 +232,10 @@ export const facetUpdater: IndexUpdater<FacetsAhead> = {
   rebuild(env: IndexEnv, settings: IndexSettings, documents: Iterable<{ docid: number; doc: JsonObject }>): void {
     env.facetDocids.clearSync();
     env.geoPoints.clearSync();
+    env.geojsonShapes.clearSync();
+    const geojson = geojsonFilterable(settings);
+    if (geojson) env.main.putSync(INDEX_MAIN_KEYS.geojsonShapes, true);
+    else env.main.removeSync(INDEX_MAIN_KEYS.geojsonShapes);
     const ids = new FieldIds(env);
     const { geo, extract } = extractorFor(settings);
     const sets = new Map<string, number[]>();
@@ -204,6 +250,8 @@ export const facetUpdater: IndexUpdater<FacetsAhead> = {
       // A rebuild re-validates stored documents after a settings change, as milli's reindexing does.
       const where = indexedPoint(env, docid, doc, geo, true);
       if (where !== null) env.geoPoints.putSync(docid, encodePoint(where));
+      const shape = geojson ? indexedShape(doc) : null;
+      if (shape !== null) env.geojsonShapes.putSync(docid, shape);
     }
     for (const [latin1, docids] of sets) writeSet(env, Buffer.from(latin1, 'latin1'), fromUnsorted(docids));
     writeDocumentsIds(env, fromUnsorted(all));

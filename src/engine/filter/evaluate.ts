@@ -1,6 +1,7 @@
 /**
  * Filter evaluation: FilterAst → the DocSet of matching documents, read from the facet data
- * (engine/facets/store.ts) only — documents are never scanned. Semantics of filter.md §3,
+ * (engine/facets/store.ts) and the `_geojson` shapes (facets/geojson-filter.ts) only — documents
+ * are never scanned. Semantics of filter.md §3,
  * errors of §4 (Meilisearch `IndexFilter::evaluate`, `value_bounds.rs`).
  *
  * Callers: document routes and deletions by filter, search. They parse the filter and check the
@@ -26,6 +27,8 @@ import { FacetKind } from '../facets/extract.js';
 import { geojsonFilterable, geoFilterable } from '../facets/fields.js';
 import { EARTH_RADIUS, haversine, type LatLng } from '../facets/geo.js';
 import { FacetReader, type Bound } from '../facets/store.js';
+import { shapesRelating } from '../facets/geojson-filter.js';
+import { boxPolygon, circlePolygon, densified, queryPolygon, type QueryPolygon } from '../facets/geojson-shape.js';
 import { normalizeFacet, parseFiniteFloat, rustFloat } from '../facets/values.js';
 import { formatFilterError, type FilterAst, type GeoPoint, type Token, type VectorTarget } from '../filter-parser/index.js';
 import type { IndexReadEnv } from '../index-read-env.js';
@@ -99,6 +102,9 @@ interface Target {
   features: FilterFeatures;
   rule: number;
 }
+
+/** `_geoRadius`'s points on its circle when the filter gives none (v1.50's default). */
+const DEFAULT_CIRCLE_RESOLUTION = 125;
 
 /** Rust's `f64 as usize`: truncation, saturating at 0. */
 const asUsize = (value: number): number => (value > 0 ? Math.trunc(value) : 0);
@@ -302,31 +308,45 @@ class Evaluator {
     return [lat, lng];
   }
 
-  /** `_geo` points are filterable, or the error naming `_geo/_geojson` at `where`. */
-  private geoPoints(where: Token): void {
-    const geo = geoFilterable(this.settings);
-    const geojson = geojsonFilterable(this.settings);
-    if (!geo && !geojson) {
+  /**
+   * Which of `_geo` points and `_geojson` shapes a geo filter reads (v1.50 unions both when both
+   * are filterable), or the error naming `_geo/_geojson` at `where`.
+   */
+  private geoSources(where: Token): { points: boolean; shapes: boolean } {
+    const points = geoFilterable(this.settings);
+    const shapes = geojsonFilterable(this.settings);
+    if (!points && !shapes) {
       throw new ApiError(this.code, formatFilterError(notFilterableMessage('_geo/_geojson', this.settings.filterableAttributes), where.span));
     }
-    if (geojson) throw this.geojsonUnsupported();
+    return { points, shapes };
   }
 
-  /** `_geojson` shapes are not indexed: a filter that must consult them is refused, not answered wrongly. */
-  private geojsonUnsupported(): ApiError {
-    return new ApiError(this.code, 'Filtering on `_geojson` shapes is not supported by Quarry yet.');
+  /** The documents whose `_geojson` shape relates to `polygon`. */
+  private shapes(polygon: QueryPolygon): DocSet {
+    const found = shapesRelating(this.env, polygon, this.code);
+    if (found !== null) return found;
+    if (this.all().length === 0) return EMPTY;
+    // an index made filterable on `_geojson` before shapes were indexed: refused, not answered wrongly
+    throw new ApiError(this.code, 'The `_geojson` shapes of this index are not indexed yet: they are at its next document addition or settings update.');
   }
 
   private geoRadius(center: GeoPoint, radiusToken: Token, resolutionToken: Token | null): DocSet {
     const point = this.coordinates(center);
     const radius = this.float(radiusToken);
+    let resolution = DEFAULT_CIRCLE_RESOLUTION;
     if (resolutionToken !== null) {
-      const resolution = asUsize(this.float(resolutionToken));
+      resolution = asUsize(this.float(resolutionToken));
       if (resolution < 3 || resolution > 1000) {
         throw new ApiError(this.code, formatFilterError(`Invalid resolution \`${resolution}\`. Resolution must be between 3 and 1000.`, resolutionToken.span));
       }
     }
-    this.geoPoints(center[0]);
+    const sources = this.geoSources(center[0]);
+    const found = sources.points ? this.pointsAround(point, radius) : EMPTY;
+    return sources.shapes ? unionAll([found, this.shapes(densified(circlePolygon(point[0], point[1], radius, resolution)))]) : found;
+  }
+
+  /** The documents whose `_geo` point lies within `radius` metres of `point`. */
+  private pointsAround(point: LatLng, radius: number): DocSet {
     const latFid = this.reader.fieldId('_geo.lat');
     if (latFid === undefined) return EMPTY;
     // Every point within `radius` lies in this latitude band; the exact distance decides after.
@@ -354,11 +374,18 @@ class Evaluator {
         formatFilterError(`The top latitude \`${rustFloat(top)}\` is below the bottom latitude \`${rustFloat(bottom)}\`.`, bottomLeft[1].span),
       );
     }
-    this.geoPoints(topRight[0]);
-    // Meilisearch rewrites the box as `_geo.lat` / `_geo.lng` TO conditions, rule checks included.
-    const lat = this.between('_geo.lat', bottom, top);
-    const lng = left <= right ? this.between('_geo.lng', left, right) : unionAll([this.between('_geo.lng', left, 180), this.between('_geo.lng', -180, right)]);
-    return intersect(lat, lng);
+    const sources = this.geoSources(topRight[0]);
+    let found: DocSet = EMPTY;
+    if (sources.points) {
+      // Meilisearch rewrites the box as `_geo.lat` / `_geo.lng` TO conditions, rule checks included.
+      const lat = this.between('_geo.lat', bottom, top);
+      const lng = left <= right ? this.between('_geo.lng', left, right) : unionAll([this.between('_geo.lng', left, 180), this.between('_geo.lng', -180, right)]);
+      found = intersect(lat, lng);
+    }
+    if (!sources.shapes) return found;
+    // a box across the antimeridian is wrapped, as for points, rather than read west to east in the plane
+    const boxes = left <= right ? [boxPolygon(top, right, bottom, left)] : [boxPolygon(top, 180, bottom, left), boxPolygon(top, right, bottom, -180)];
+    return unionAll([found, ...boxes.map((box) => this.shapes(densified(box)))]);
   }
 
   private between(field: string, from: number, to: number): DocSet {
@@ -369,11 +396,16 @@ class Evaluator {
     return this.reader.numberRange(fid, { value: from, inclusive: true }, { value: to, inclusive: true });
   }
 
-  private geoPolygon(points: readonly GeoPoint[]): never {
+  private geoPolygon(points: readonly GeoPoint[]): DocSet {
     if (!geojsonFilterable(this.settings)) {
       throw new ApiError(this.code, formatFilterError(notFilterableMessage('_geojson', this.settings.filterableAttributes), points[0]![0].span));
     }
-    for (const point of points) this.coordinates(point);
-    throw this.geojsonUnsupported();
+    const ring = new Float64Array(2 * points.length);
+    points.forEach((point, at) => {
+      const [lat, lng] = this.coordinates(point);
+      ring[2 * at] = lng;
+      ring[2 * at + 1] = lat;
+    });
+    return this.shapes(densified(queryPolygon(ring)));
   }
 }

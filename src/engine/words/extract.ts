@@ -56,10 +56,14 @@ function joined<T extends Int32Array | Uint32Array>(parts: readonly T[], Column:
   return out;
 }
 
+/** Whether `path` is `base` or a path inside it. */
+const isPathUnder = (path: string, base: string) => path === base || (path.startsWith(base) && path[base.length] === '.');
+
 /** Whether `path` is searchable under the `searchableAttributes` setting. */
 export function searchableMatcher(searchable: readonly string[]): (path: string) => boolean {
-  if (searchable.includes('*')) return (path) => path !== '_vectors' && !path.startsWith('_vectors.');
-  return (path) => searchable.some((entry) => path === entry || (path.startsWith(entry) && path[entry.length] === '.'));
+  // `_vectors` and `_geojson` are reserved, never searchable (v1.50 leaves them out of a document's fields)
+  if (searchable.includes('*')) return (path) => !isPathUnder(path, '_vectors') && !isPathUnder(path, '_geojson');
+  return (path) => searchable.some((entry) => isPathUnder(path, entry));
 }
 
 /** Stable small ids for searchable field paths, in order of first appearance. */
