@@ -70,11 +70,12 @@ export class TestIndex {
     facetUpdater.rebuild(this.env, this.settings, documents);
   }
 
-  /** Every facet key and value, hex encoded, for comparing two derivations. */
+  /** Every facet key and value, geo point and `_geojson` shape, hex encoded, for comparing two derivations. */
   dump(): Record<string, string> {
     const out: Record<string, string> = {};
     for (const { key, value } of this.env.facetDocids.getRange()) out[`f:${key.toString('hex')}`] = value.toString('hex');
     for (const { key, value } of this.env.geoPoints.getRange()) out[`g:${key}`] = value.toString('hex');
+    for (const { key, value } of this.env.geojsonShapes.getRange()) out[`s:${key}`] = value.toString('hex');
     out.universe = Buffer.from(this.env.main.get('documents-ids') as Uint8Array).toString('hex');
     return out;
   }

@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 const SETTINGS = {
-  filterableAttributes: ['color', 'price', 'doggos', '_geo'],
+  filterableAttributes: ['color', 'price', 'doggos', '_geo', '_geojson'],
   sortableAttributes: ['rank'],
 };
 
@@ -37,6 +37,8 @@ function* randomBatches(seed: number, batches: number): Generator<(JsonObject | 
       if (next(3) === 0) doc.doggos = [{ name: `dog${next(3)}`, age: next(5) }];
       if (next(4) === 0) doc.rank = next(3);
       if (next(3) === 0) doc._geo = { lat: next(90), lng: next(180) };
+      // from the id and batch, not the stream: the other fields' draws stay as they were
+      if ((id + b) % 3 === 0) doc._geojson = (id + b) % 2 === 0 ? { type: 'Point', coordinates: [id, b] } : { type: 'LineString', coordinates: [[0, 0], [id, b]] };
       batch.push(doc);
     }
     yield batch;
@@ -53,6 +55,7 @@ describe('facet updater', () => {
       expect(index.dump()).toEqual(incremental);
     }
     expect(Object.keys(index.dump()).length).toBeGreaterThan(30);
+    expect(Object.keys(index.dump()).filter((key) => key.startsWith('s:')).length).toBeGreaterThan(1);
   });
 
   it('removes every trace of deleted documents', () => {
