@@ -59,11 +59,16 @@ function joined<T extends Int32Array | Uint32Array>(parts: readonly T[], Column:
 /** Whether `path` is `base` or a path inside it. */
 const isPathUnder = (path: string, base: string) => path === base || (path.startsWith(base) && path[base.length] === '.');
 
+/** Fields never searchable, whatever the setting: v1.50 leaves them out of a document's fields when it tokenizes it. */
+const RESERVED_FIELDS = ['_vectors', '_geo', '_geojson'];
+
+// asked for every leaf of every document: fields not starting with `_` are settled by one comparison
+const isReserved = (path: string) => path.charCodeAt(0) === 0x5f && RESERVED_FIELDS.some((name) => isPathUnder(path, name));
+
 /** Whether `path` is searchable under the `searchableAttributes` setting. */
 export function searchableMatcher(searchable: readonly string[]): (path: string) => boolean {
-  // `_vectors` and `_geojson` are reserved, never searchable (v1.50 leaves them out of a document's fields)
-  if (searchable.includes('*')) return (path) => !isPathUnder(path, '_vectors') && !isPathUnder(path, '_geojson');
-  return (path) => searchable.some((entry) => isPathUnder(path, entry));
+  if (searchable.includes('*')) return (path) => !isReserved(path);
+  return (path) => !isReserved(path) && searchable.some((entry) => isPathUnder(path, entry));
 }
 
 /** Stable small ids for searchable field paths, in order of first appearance. */

@@ -139,6 +139,17 @@ describe('_geoBoundingBox', () => {
   });
 });
 
+describe('_geo in keyword search', () => {
+  it('is never searchable, under `*` or named, as v1.50 leaves it out of the fields it tokenizes', async () => {
+    expect((await places.search('48.8566')).hits).toEqual([]);
+    const uid = 'geo-named-searchable';
+    await settle(client, (await client.index(uid).updateSettings({ searchableAttributes: ['_geo', 'name'] })).taskUid);
+    await settle(client, (await client.index(uid).addDocuments(PLACES.slice(0, 3))).taskUid);
+    expect((await client.index(uid).search('48.8566')).hits).toEqual([]);
+    expect((await client.index(uid).search('paris')).hits.map((hit) => hit.id)).toEqual([1]);
+  });
+});
+
 describe('_geoPolygon', () => {
   it('needs `_geojson` to be filterable, whatever `_geo` allows', async () => {
     const filter = '_geoPolygon([45, 0], [50, 5], [44, 6])';
