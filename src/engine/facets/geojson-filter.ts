@@ -2,17 +2,17 @@
  * The documents whose `_geojson` shape relates to a query polygon (the `_geojson` half of
  * `_geoPolygon`, `_geoBoundingBox` and `_geoRadius`, v1.50's `cellulite.in_shape`): a scan of
  * the index's shapes (updater.ts), each skipped on its bounding box before the exact test
- * (geojson-shape.ts `relates`). The edge tests of one query are bounded (MAX_EDGE_TESTS), so a
- * filter over large shapes is refused rather than let run for seconds.
+ * (geojson-shape.ts `relates`). The work of one query (positions read, edges tested) is bounded
+ * (MAX_WORK), so a filter over large shapes is refused rather than let run for seconds.
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { fromSorted, type DocSet } from '../docset.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
-import { decodeShape, encodedBox, relates, type QueryPolygon, type WorkBudget } from './geojson-shape.js';
+import { decodeShape, encodedBox, POSITION_COST, relates, type QueryPolygon, type WorkBudget } from './geojson-shape.js';
 
-/** Edge tests one query may make (geojson-shape.ts `WorkBudget`): a few tenths of a second. */
-const MAX_EDGE_TESTS = 20_000_000;
+/** The work one query may do (geojson-shape.ts `WorkBudget`: edge tests and positions read): a few tenths of a second. */
+const MAX_WORK = 40_000_000;
 
 /**
  * The documents of `env` whose shape relates to `polygon`, or null when the index holds no
@@ -21,13 +21,19 @@ const MAX_EDGE_TESTS = 20_000_000;
 export function shapesRelating(env: IndexReadEnv, polygon: QueryPolygon, code: ErrorCode): DocSet | null {
   if (env.geojsonShapes === undefined || env.main.get(INDEX_MAIN_KEYS.geojsonShapes) !== true) return null;
   const [minLng, minLat, maxLng, maxLat] = polygon.box;
-  const budget: WorkBudget = { remaining: MAX_EDGE_TESTS };
+  const budget: WorkBudget = { remaining: MAX_WORK };
   const found: number[] = [];
-  for (const { key, value } of env.geojsonShapes.getRange({})) {
+  const shapes = env.geojsonShapes;
+  // keys, then each value by a fast read (lmdb's reused buffer, read before the next lookup): a
+  // range would copy every value, megabytes for a large shape, into fresh memory
+  for (const key of shapes.getKeys({})) {
+    const value = shapes.getBinaryFast(key)!;
     const [left, bottom, right, top] = encodedBox(value);
     // NaN (an empty collection) fails every comparison: it relates to nothing
     if (!(left <= maxLng && right >= minLng && bottom <= maxLat && top >= minLat)) continue;
-    if (relates(decodeShape(value), polygon, budget)) found.push(key);
+    // decoding copies every position (16 bytes each after the box): paid before it is done
+    budget.remaining -= (POSITION_COST * (value.length - 32)) / 16;
+    if (budget.remaining >= 0 && relates(decodeShape(value), polygon, budget)) found.push(key);
     if (budget.remaining < 0) {
       throw new ApiError(code, 'The `_geojson` shapes this filter must compare are too large: use a smaller area or fewer points.');
     }

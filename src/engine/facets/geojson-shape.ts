@@ -43,10 +43,17 @@ interface Bands {
   readonly edges: Int32Array;
 }
 
-/** Edge tests one relation may still make: the caller's bound on a query's work (geojson-filter.ts). */
+/**
+ * The work a query may still do (geojson-filter.ts bounds it): one unit per edge tested, and
+ * POSITION_COST per position of the shape read (its box, its segments' boxes). A relation stops,
+ * answering false, once it is spent; the caller then refuses the query.
+ */
 export interface WorkBudget {
   remaining: number;
 }
+
+/** A position read (copied out of storage, boxed, scanned) costs about this many edge tests. */
+export const POSITION_COST = 8;
 
 const MAX_POSITIONS = 1_000_000;
 const MAX_DEPTH = 64;
@@ -517,6 +524,8 @@ const boxesMeet = (a: Box, b: Box): boolean => a[0] <= b[2] && a[2] >= b[0] && a
 function pathMeets(path: Float64Array, closed: boolean, polygon: QueryPolygon, budget: WorkBudget): boolean {
   const { ring, box, bands } = polygon;
   const last = ring.length / 2 - 1;
+  budget.remaining -= (POSITION_COST * path.length) / 2;
+  if (budget.remaining < 0) return false;
   for (let i = closed ? 0 : 2, j = closed ? path.length - 2 : 0; i < path.length; j = i, i += 2) {
     const ax = path[j];
     const ay = path[j + 1];
@@ -528,6 +537,7 @@ function pathMeets(path: Float64Array, closed: boolean, polygon: QueryPolygon, b
       const from = bands.starts[band]!;
       const to = bands.starts[band + 1]!;
       budget.remaining -= to - from;
+      if (budget.remaining < 0) return false;
       for (let e = from; e < to; e++) {
         const k = bands.edges[e]!;
         const l = k === 0 ? last : k - 1;
@@ -564,18 +574,23 @@ function locateInQuery(polygon: QueryPolygon, x: number, y: number, budget: Work
 export function relates(shape: Shape, polygon: QueryPolygon, budget: WorkBudget = { remaining: Number.POSITIVE_INFINITY }): boolean {
   const { ring, box } = polygon;
   const { points } = shape;
-  for (let i = 0; i < points.length; i += 2) {
+  budget.remaining -= (POSITION_COST * points.length) / 2;
+  for (let i = 0; i < points.length && budget.remaining >= 0; i += 2) {
     const x = points[i]!;
     const y = points[i + 1]!;
     if (x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3] && locateInQuery(polygon, x, y, budget) >= 0) return true;
   }
   for (const line of shape.lines) {
+    budget.remaining -= (POSITION_COST * line.length) / 2;
+    if (budget.remaining < 0) return false;
     if (!boxesMeet(boxOf([line]), box)) continue;
     // a line that meets no edge lies wholly inside or wholly outside: its first point tells which
     if (pathMeets(line, false, polygon, budget) || locateInQuery(polygon, line[0]!, line[1]!, budget) >= 0) return true;
   }
   for (const rings of shape.polygons) {
     const outer = rings[0];
+    for (const shapeRing of rings) budget.remaining -= (POSITION_COST * shapeRing.length) / 2;
+    if (budget.remaining < 0) return false;
     if (outer === undefined || !boxesMeet(boxOf([outer]), box)) continue;
     for (const shapeRing of rings) if (boxesMeet(boxOf([shapeRing]), box) && pathMeets(shapeRing, true, polygon, budget)) return true;
     // No boundaries meet: the query lies wholly inside the shape, or in one of its holes, or

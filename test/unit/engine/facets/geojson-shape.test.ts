@@ -411,18 +411,21 @@ describe('relates over rings of many edges (read by band)', () => {
     expect(inside).toBeLessThan(2000);
   });
 
-  it('spends its budget on the edges it tests, and stops counting nothing when the boxes are apart', () => {
+  it('spends its budget on the positions it reads and the edges it tests, and stops once it is spent', () => {
     const ring = Array.from({ length: 1000 }, (_, i): [number, number] => [Math.cos((2 * Math.PI * i) / 1000), Math.sin((2 * Math.PI * i) / 1000)]);
     const query = polygon(...ring);
     const budget = { remaining: 1_000_000 };
-    relates(area(square(-0.5, -0.5, 0.5, 0.5)), query, budget);
+    expect(relates(area(square(-0.5, -0.5, 0.5, 0.5)), query, budget)).toBe(true);
     const spent = 1_000_000 - budget.remaining;
-    // a few bands' edges per segment and per point located, far from the 4 × 1,000 of testing every edge
+    // the square's positions and a few bands' edges, far from the 4,000 tests of every edge against each side
     expect(spent).toBeGreaterThan(0);
-    expect(spent).toBeLessThan(1_000);
-    const apart = { remaining: 10 };
-    expect(relates(point(5, 5), query, apart)).toBe(false);
-    expect(apart.remaining).toBe(10);
+    expect(spent).toBeLessThan(1_500);
+    // a line of 10,000 positions crossing the ring only at its end, against a budget that cannot read it: false, and spent
+    const long = line(...Array.from({ length: 10_000 }, (_, i): [number, number] => [-100 + (100 * i) / 9_999, 0]));
+    const short = { remaining: 1_000 };
+    expect(relates(long, query, short)).toBe(false);
+    expect(short.remaining).toBeLessThan(0);
+    expect(relates(long, query, { remaining: 1_000_000 })).toBe(true);
   });
 });
 
