@@ -58,17 +58,17 @@ const CLOSE = 'Host: quarry\r\nConnection: close\r\nContent-Type: application/js
 
 describe('answers before an unread body', () => {
   it('delivers every answer of a route that ignores the body', async () => {
-    expect(await outcomes(`GET /health HTTP/1.1\r\n${CLOSE}`, 150)).toEqual({ '200': 150 });
+    expect(await outcomes(`GET /health HTTP/1.1\r\n${CLOSE}`, 100)).toEqual({ '200': 100 });
   });
 
   it('delivers every answer of a request refused before its body is read', async () => {
-    expect(await outcomes(`POST /indexes HTTP/1.1\r\n${CLOSE}`, 60)).toEqual({ '400': 60 });
+    expect(await outcomes(`POST /indexes HTTP/1.1\r\n${CLOSE}`, 40)).toEqual({ '400': 40 });
   });
 
   it("delivers every answer to a request Node's parser refuses", async () => {
-    expect(await outcomes(`GET /in dexes HTTP/1.1\r\n${CLOSE}`, 60)).toEqual({ '400': 60 });
+    expect(await outcomes(`GET /in dexes HTTP/1.1\r\n${CLOSE}`, 40)).toEqual({ '400': 40 });
     const headers = Array.from({ length: 100 }, (_, i) => `X-Header-${i}: 1\r\n`).join('');
-    expect(await outcomes(`GET /health HTTP/1.1\r\n${headers}${CLOSE}`, 60)).toEqual({ '431': 60 });
+    expect(await outcomes(`GET /health HTTP/1.1\r\n${headers}${CLOSE}`, 40)).toEqual({ '431': 40 });
   });
 
   it('closes the connection of a client that goes on sending after the answer, within the linger time', async () => {
