@@ -9,7 +9,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { fromSorted, type DocSet } from '../docset.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
-import { decodeShape, encodedBox, POSITION_COST, relates, type QueryPolygon, type WorkBudget } from './geojson-shape.js';
+import { BOX_BYTES, decodeShape, encodedBox, POSITION_COST, relates, type QueryPolygon, type WorkBudget } from './geojson-shape.js';
 
 /** The work one query may do (geojson-shape.ts `WorkBudget`: edge tests and positions read): a few tenths of a second. */
 const MAX_WORK = 40_000_000;
@@ -32,7 +32,7 @@ export function shapesRelating(env: IndexReadEnv, polygon: QueryPolygon, code: E
     // NaN (an empty collection) fails every comparison: it relates to nothing
     if (!(left <= maxLng && right >= minLng && bottom <= maxLat && top >= minLat)) continue;
     // decoding copies every position (16 bytes each after the box): paid before it is done
-    budget.remaining -= (POSITION_COST * (value.length - 32)) / 16;
+    budget.remaining -= (POSITION_COST * (value.length - BOX_BYTES)) / 16;
     if (budget.remaining >= 0 && relates(decodeShape(value), polygon, budget)) found.push(key);
     if (budget.remaining < 0) {
       throw new ApiError(code, 'The `_geojson` shapes this filter must compare are too large: use a smaller area or fewer points.');

@@ -236,6 +236,9 @@ export function parseGeojson(value: unknown): Shape {
 // Storage: the box (4 f64), then u32 counts (points, lines, polygons, each line's positions, each
 // polygon's rings and each ring's positions), then every coordinate as f64, all little-endian.
 
+/** The bytes of the stored form's leading bounding box. */
+export const BOX_BYTES = 32;
+
 function boxOf(coordinates: Iterable<Float64Array>): Box {
   let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const flat of coordinates) {
@@ -263,10 +266,10 @@ export function encodeShape(shape: Shape): Buffer {
   for (const polygon of shape.polygons) counts.push(polygon.length, ...polygon.map((ring) => ring.length / 2));
   let floats = 0;
   for (const flat of coordinatesOf(shape)) floats += flat.length;
-  const bytes = Buffer.alloc(32 + 4 * counts.length + 8 * floats);
+  const bytes = Buffer.alloc(BOX_BYTES + 4 * counts.length + 8 * floats);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   boxOf(coordinatesOf(shape)).forEach((bound, i) => view.setFloat64(8 * i, bound, true));
-  let at = 32;
+  let at = BOX_BYTES;
   for (const count of counts) {
     view.setUint32(at, count, true);
     at += 4;
@@ -282,7 +285,7 @@ export function encodeShape(shape: Shape): Buffer {
 
 export function decodeShape(bytes: Uint8Array): Shape {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 32;
+  let at = BOX_BYTES;
   const u32 = () => {
     const value = view.getUint32(at, true);
     at += 4;
@@ -303,7 +306,7 @@ export function decodeShape(bytes: Uint8Array): Shape {
 
 /** The bounding box read from encoded bytes without decoding the rest: [minLng, minLat, maxLng, maxLat]. */
 export function encodedBox(bytes: Uint8Array): Box {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, 32);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, BOX_BYTES);
   return [view.getFloat64(0, true), view.getFloat64(8, true), view.getFloat64(16, true), view.getFloat64(24, true)];
 }
 
@@ -374,7 +377,8 @@ export function densified(polygon: QueryPolygon): QueryPolygon {
     // an edge more than half the globe wide in the plane would cross the antimeridian on the globe:
     // kept straight, so the ring keeps its meaning in the plane (v1.50's cells wrap it instead)
     const steps = Math.abs(ring[2 * j]! - ring[2 * i]!) > 180 ? 1 : Math.ceil(lengths[i]! / spacing);
-    for (let step = 1; step < steps; step++) out.push(...greatCirclePoint(ring[2 * i + 1]!, ring[2 * i]!, ring[2 * j + 1]!, ring[2 * j]!, step / steps));
+    const angle = lengths[i]! / MEAN_EARTH_RADIUS;
+    for (let step = 1; step < steps; step++) out.push(...greatCirclePoint(ring[2 * i + 1]!, ring[2 * i]!, ring[2 * j + 1]!, ring[2 * j]!, angle, step / steps));
   }
   return queryPolygon(Float64Array.from(out));
 }
@@ -386,10 +390,12 @@ function haversineMetres(lat1: number, lng1: number, lat2: number, lng2: number)
   return 2 * MEAN_EARTH_RADIUS * Math.asin(Math.sqrt(Math.min(1, h)));
 }
 
-/** The point a fraction `ratio` of the way along the great circle from the first point to the second, as [lng, lat]. */
-function greatCirclePoint(lat1: number, lng1: number, lat2: number, lng2: number, ratio: number): [number, number] {
+/**
+ * The point a fraction `ratio` of the way along the great circle from the first point to the
+ * second, `delta` radians apart, as [lng, lat].
+ */
+function greatCirclePoint(lat1: number, lng1: number, lat2: number, lng2: number, delta: number, ratio: number): [number, number] {
   const [phi1, lambda1, phi2, lambda2] = [toRadians(lat1), toRadians(lng1), toRadians(lat2), toRadians(lng2)];
-  const delta = haversineMetres(lat1, lng1, lat2, lng2) / MEAN_EARTH_RADIUS;
   const a = Math.sin((1 - ratio) * delta) / Math.sin(delta);
   const b = Math.sin(ratio * delta) / Math.sin(delta);
   const x = a * Math.cos(phi1) * Math.cos(lambda1) + b * Math.cos(phi2) * Math.cos(lambda2);

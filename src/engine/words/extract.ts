@@ -7,8 +7,9 @@
  *
  * Rules (milli `tokenize_document`, ranking.md §5, §7):
  * - searchable fields are the flattened leaf paths (`a.b` for nested objects, arrays flattened)
- *   selected by `searchableAttributes` (`*` = all but `_vectors`; an entry also selects the
- *   paths below it); strings, numbers and booleans are indexed through their text;
+ *   selected by `searchableAttributes` (an entry also selects the paths below it; `*` all),
+ *   never `_vectors`, `_geo` or `_geojson`; strings, numbers and booleans are indexed through
+ *   their text;
  * - positions count per field from 0; each further value of the same field starts 8 after the
  *   previous value's last word; positions from 65 536 on are not indexed, nor words longer than
  *   250 bytes;
@@ -20,6 +21,7 @@
 import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
 import { Lang, langOfLocales } from '../../kernels/languages.js';
 import { extractChunk, stopWordTable, type ExtractedChunk, type StopWordTable } from '../../kernels/extract.js';
+import { isFacetedBy } from '../../types/attribute-patterns.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { isJsonNumber } from '../../types/json-text.js';
 import type { JsonObject } from '../document-id.js';
@@ -56,19 +58,16 @@ function joined<T extends Int32Array | Uint32Array>(parts: readonly T[], Column:
   return out;
 }
 
-/** Whether `path` is `base` or a path inside it. */
-const isPathUnder = (path: string, base: string) => path === base || (path.startsWith(base) && path[base.length] === '.');
-
 /** Fields never searchable, whatever the setting: v1.50 leaves them out of a document's fields when it tokenizes it. */
 const RESERVED_FIELDS = ['_vectors', '_geo', '_geojson'];
 
 // asked for every leaf of every document: fields not starting with `_` are settled by one comparison
-const isReserved = (path: string) => path.charCodeAt(0) === 0x5f && RESERVED_FIELDS.some((name) => isPathUnder(path, name));
+const isReserved = (path: string) => path.charCodeAt(0) === 0x5f && RESERVED_FIELDS.some((name) => isFacetedBy(path, name));
 
 /** Whether `path` is searchable under the `searchableAttributes` setting. */
 export function searchableMatcher(searchable: readonly string[]): (path: string) => boolean {
   if (searchable.includes('*')) return (path) => !isReserved(path);
-  return (path) => !isReserved(path) && searchable.some((entry) => isPathUnder(path, entry));
+  return (path) => !isReserved(path) && searchable.some((entry) => isFacetedBy(path, entry));
 }
 
 /** Stable small ids for searchable field paths, in order of first appearance. */

@@ -17,16 +17,15 @@ export const LINGER_MS = 2_000;
 function linger(socket: Socket, lingering: Set<Socket>): void {
   if (lingering.has(socket) || socket.destroyed) return;
   lingering.add(socket);
+  // left whenever the socket closes, also when it fails before its answer is written
+  socket.once('close', () => lingering.delete(socket));
   const close = () => socket.destroy();
   const wait = () => {
     if (socket.readableEnded || socket.destroyed) return close();
     const timer = setTimeout(close, LINGER_MS);
     timer.unref();
     socket.once('end', close);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      lingering.delete(socket);
-    });
+    socket.once('close', () => clearTimeout(timer));
   };
   if (socket.writable) socket.end();
   if (socket.writableFinished) wait();
