@@ -7,7 +7,6 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ApiError } from '../errors/api-error.js';
 import { warmUpSearchThread } from '../search/thread-warm-up.js';
 import { stringifyJson } from '../types/json-text.js';
 import type { AppDeps } from './deps.js';
@@ -53,6 +52,7 @@ import { dynamicSearchRuleRoutes } from './routes/dynamic-search-rules.js';
 import { answerClientError } from './transport/client-error.js';
 import { HEAD_BYTES, HEAD_TIMEOUT_MS, refuseTooManyHeaders } from './transport/head-limits.js';
 import { readablePath } from './transport/path-encoding.js';
+import { loadBodyValidator } from './validation/body.js';
 import { usePrecompiledBodies } from './validation/precompiled-bodies.js';
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
@@ -66,21 +66,16 @@ export const FIRST_REQUESTS: readonly string[] = [
 ];
 
 /**
- * Runs the body parsers of FIRST_REQUESTS once, one per event loop turn, after the listen: the
- * first loads the build's precompiled validators (validation/precompiled-bodies.ts), and each compiles its own
- * when that file lacks it (run from the sources), which took the first search ~0.1 s; a server's
- * start does not wait for it.
+ * Loads the body validators of FIRST_REQUESTS, one per event loop turn, after the listen: the
+ * first loads the build's precompiled validators (validation/precompiled-bodies.ts), and each
+ * compiles its own when that file lacks it (run from the sources), which took the first search
+ * ~0.1 s; a server's start does not wait for it.
  */
 export async function warmUpFirstRequests(): Promise<void> {
   for (const spec of API_ROUTES) {
     if (!FIRST_REQUESTS.includes(spec.route) || typeof spec.body !== 'function') continue;
     await nextTurn();
-    try {
-      spec.body({});
-    } catch (err) {
-      // the refusal of an empty body: compiled all the same
-      if (!(err instanceof ApiError)) throw err;
-    }
+    loadBodyValidator(spec.body);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The fuzz harness against a real server. In `npm test`: a 1,000-request slice with a fixed
+ * The fuzz harness against a real server. In `npm test`: a 600-request slice with a fixed
  * seed, failing on any failure class. `npm run fuzz` runs this
  * file with FUZZ_RUNS=10000 and a random seed (printed), shrinking and failing on every class;
  * FUZZ_SEED and FUZZ_PATH replay a reported counterexample.
@@ -10,7 +10,7 @@ import { formatReport } from './report.js';
 import { Target } from './target.js';
 
 const campaign = process.env.FUZZ_RUNS !== undefined;
-const runs = Number(process.env.FUZZ_RUNS ?? 1_000);
+const runs = Number(process.env.FUZZ_RUNS ?? 600);
 const seed = Number(process.env.FUZZ_SEED ?? (campaign ? Math.floor(Math.random() * 2 ** 31) : 25_002));
 
 let target: Target;

@@ -26,7 +26,7 @@ describe('server start-up', () => {
   it('exits on a SIGTERM sent as soon as it answers, its search warm-up under way', async () => {
     const dir = tempDir();
     const dbPath = path.join(dir, 'data.ms');
-    for (let attempt = 0; attempt < 8; attempt++) {
+    for (let attempt = 0; attempt < 4; attempt++) {
       const port = await freePort();
       const child = spawn(process.execPath, [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--no-analytics', '--log-level', 'OFF'], { stdio: 'ignore' });
       const exited = new Promise((resolve) => child.once('exit', () => resolve('exited')));

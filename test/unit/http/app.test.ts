@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES, FIRST_REQUESTS, warmUpFirstRequests } from '../../../src/http/app.js';
 import { ApiError } from '../../../src/errors/api-error.js';
+import { descriptionOf } from '../../../src/http/validation/described.js';
 
 describe('the API routes', () => {
   // body schemas compile on a route's first request, not at startup: a schema ajv's strict mode
@@ -18,9 +19,14 @@ describe('the API routes', () => {
     }
   });
 
-  // a renamed route would silently leave its first request to compile its schema
-  it('warm up the body parsers of routes that exist and read a body', async () => {
-    for (const route of FIRST_REQUESTS) expect(API_ROUTES.find((spec) => spec.route === route)?.body, route).toBeTypeOf('function');
+  // a renamed route, or a parser without its schema's description, would silently leave its
+  // first request to load or compile its validator
+  it('warm up the body validators of routes that exist and read a body', async () => {
+    for (const route of FIRST_REQUESTS) {
+      const body = API_ROUTES.find((spec) => spec.route === route)?.body;
+      expect(body, route).toBeTypeOf('function');
+      expect(descriptionOf(body as (value: unknown) => unknown)?.kind, route).toBe('body');
+    }
     await expect(warmUpFirstRequests()).resolves.toBeUndefined();
   });
 });
