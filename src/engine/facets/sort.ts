@@ -9,6 +9,11 @@
  * that walk (its smallest for `asc`, largest for `desc`). `_geoPoint(lat, lng)` orders by
  * distance as milli's geo sort buckets it (geo.ts), documents without a point last. Ties go to
  * the next criterion, then to docids.
+ * A field's buckets come from its value columns (value-columns.ts: each document's values, by
+ * rank), in time linear in the documents sorted whatever the field's count of values: walking
+ * the values in order, each met with the documents left, cost a pass over those documents per
+ * bucket and a look at every value for each small bucket a later criterion sorts (1.5 s for
+ * movies sorted by title, date and id). The walk remains for a field too big for a column.
  * Reads only the facet data; callers: the document list routes, search's sort rule.
  */
 import { ApiError } from '../../errors/api-error.js';
@@ -19,6 +24,7 @@ import { isFacetedBy } from '../../types/attribute-patterns.js';
 import { FacetKind } from './extract.js';
 import { geoSortBuckets, type LatLng } from './geo.js';
 import type { FacetReader } from './store.js';
+import { valueColumn, type ValueColumn } from './value-columns.js';
 import { parseFiniteFloat, rustFloat } from './values.js';
 
 export type SortCriterion =
@@ -115,20 +121,99 @@ export function* sortBuckets(reader: FacetReader, criteria: readonly SortCriteri
 }
 
 function* fieldBuckets(reader: FacetReader, field: string, descending: boolean, set: DocSet): Generator<DocSet> {
+  for (const { docids } of fieldValueBuckets(reader, field, descending, set)) yield docids;
+}
+
+/**
+ * `set` (ascending docids) in a field criterion's order, as consecutive buckets of equal rank
+ * (each ascending by docid), each with the value it is ranked by: null for the documents without
+ * one, last.
+ */
+export function* fieldValueBuckets(reader: FacetReader, field: string, descending: boolean, set: DocSet): Generator<{ value: number | string | null; docids: DocSet }> {
+  if (set.length === 0) return;
   const fid = reader.fieldId(field);
+  if (fid === undefined) {
+    yield { value: null, docids: set };
+    return;
+  }
+  const numbers = valueColumn(reader.env, reader, fid, FacetKind.number);
+  const strings = numbers === null ? null : valueColumn(reader.env, reader, fid, FacetKind.string);
+  if (numbers !== null && strings !== null) {
+    yield* rankedBuckets(numbers, strings, descending, set);
+    return;
+  }
   let rest = set;
-  if (fid !== undefined) {
-    for (const kind of [FacetKind.number, FacetKind.string] as const) {
-      for (const { docids } of reader.values(fid, kind, descending)) {
-        const bucket = intersect(docids, rest);
-        if (bucket.length === 0) continue;
-        yield bucket;
-        rest = difference(rest, bucket);
-        if (rest.length === 0) return;
-      }
+  for (const kind of [FacetKind.number, FacetKind.string] as const) {
+    for (const { value, docids } of reader.values(fid, kind, descending)) {
+      const bucket = intersect(docids, rest);
+      if (bucket.length === 0) continue;
+      yield { value, docids: bucket };
+      rest = difference(rest, bucket);
+      if (rest.length === 0) return;
     }
   }
-  if (rest.length > 0) yield rest;
+  yield { value: null, docids: rest };
+}
+
+/** A docid and its sort key in one number: the key above 2^32, the docid below (keys stay under 2^21). */
+const DOCID_SPAN = 2 ** 32;
+
+/**
+ * The buckets of `set` by the columns of a field's numbers and strings: each document keyed by
+ * its first value in the criterion's walk (numbers, then strings, each in stored order or its
+ * reverse), the documents without a value last; one sort of the keyed docids.
+ */
+function* rankedBuckets(numbers: ValueColumn<number>, strings: ValueColumn<string>, descending: boolean, set: DocSet): Generator<{ value: number | string | null; docids: DocSet }> {
+  const numberCount = numbers.values.length;
+  const stringCount = strings.values.length;
+  const missing = numberCount + stringCount;
+  const keyed = new Float64Array(set.length);
+  for (let k = 0; k < set.length; k++) {
+    const docid = set[k]!;
+    const number = walkPlace(numbers, docid, descending);
+    let key = number;
+    if (number === -1) {
+      const string = walkPlace(strings, docid, descending);
+      key = string === -1 ? missing : numberCount + string;
+    }
+    keyed[k] = key * DOCID_SPAN + docid;
+  }
+  keyed.sort();
+  for (let start = 0; start < keyed.length; ) {
+    const key = Math.floor(keyed[start]! / DOCID_SPAN);
+    let end = start + 1;
+    while (end < keyed.length && Math.floor(keyed[end]! / DOCID_SPAN) === key) end++;
+    const docids = new Uint32Array(end - start);
+    for (let j = start; j < end; j++) docids[j - start] = keyed[j]! % DOCID_SPAN;
+    const value = key < numberCount ? valueAtPlace(numbers, key, descending) : key < missing ? valueAtPlace(strings, key - numberCount, descending) : null;
+    yield { value, docids };
+    start = end;
+  }
+}
+
+/**
+ * The place, in the walk of `column`'s values (stored order, reversed when `descending`), of the
+ * first value `docid` holds; -1 when it holds none.
+ */
+function walkPlace(column: ValueColumn<number | string>, docid: number, descending: boolean): number {
+  const { rank, docStarts, byDoc, rewritten, rewrittenMask } = column;
+  let best = -1;
+  const consider = (index: number) => {
+    const place = descending ? rank.length - 1 - rank[index]! : rank[index]!;
+    if (best === -1 || place < best) best = place;
+  };
+  if (docid < rewrittenMask.length && rewrittenMask[docid] === 1) {
+    for (const index of rewritten.get(docid)!) consider(index);
+  } else if (docid + 1 < docStarts.length) {
+    for (let j = docStarts[docid]!; j < docStarts[docid + 1]!; j++) consider(byDoc[j]!);
+  }
+  return best;
+}
+
+/** The value at `place` in the walk of `column`'s values (stored order, reversed when `descending`). */
+function valueAtPlace<T>(column: ValueColumn<T>, place: number, descending: boolean): T {
+  const { order, values } = column;
+  return values[order[descending ? order.length - 1 - place : place]!]!;
 }
 
 /**

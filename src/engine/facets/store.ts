@@ -93,7 +93,7 @@ export function writeDocumentsIds(env: IndexEnv, docids: DocSet): void {
 export class FacetReader {
   private fields: Map<string, number> | undefined;
 
-  constructor(private readonly env: IndexReadEnv) {}
+  constructor(readonly env: IndexReadEnv) {}
 
   /** The id of a path some document had while it was faceted; undefined = never seen. */
   fieldId(field: string): number | undefined {

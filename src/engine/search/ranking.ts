@@ -24,10 +24,9 @@
  * `skipped` detail (rank 0 of 1), then those its parent steps had not reached, level by level;
  * the sort is degraded when the first step still had documents left.
  */
-import { difference, indexIn, intersect, type DocSet } from '../docset.js';
-import { FacetKind } from '../facets/extract.js';
+import { indexIn, type DocSet } from '../docset.js';
 import type { LatLng } from '../facets/geo.js';
-import { geoBuckets, type SortCriterion } from '../facets/sort.js';
+import { fieldValueBuckets, geoBuckets, type SortCriterion } from '../facets/sort.js';
 import type { FacetReader } from '../facets/store.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { bucketedPosition } from './bucketed-position.js';
@@ -753,20 +752,9 @@ export function* sortStepBuckets(facets: FacetReader, criterion: SortCriterion, 
     }
     return;
   }
-  const fid = facets.fieldId(criterion.field);
-  let rest: DocSet = docids;
-  if (fid !== undefined) {
-    for (const kind of [FacetKind.number, FacetKind.string] as const) {
-      for (const { value, docids: holders } of facets.values(fid, kind, criterion.descending)) {
-        const bucket = intersect(holders, rest);
-        if (bucket.length === 0) continue;
-        rest = difference(rest, bucket);
-        yield { docids: bucket, detail: { kind: 'sort', criterion, value } };
-        if (rest.length === 0) return;
-      }
-    }
+  for (const { value, docids: bucket } of fieldValueBuckets(facets, criterion.field, criterion.descending, docids)) {
+    yield { docids: bucket, detail: { kind: 'sort', criterion, value } };
   }
-  if (rest.length > 0) yield { docids: rest, detail: { kind: 'sort', criterion, value: null } };
 }
 
 // The per-document loops of the steps live in plain functions: V8 cannot replace a running

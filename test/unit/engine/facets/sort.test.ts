@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertSortable, parseSortCriterion, sortBuckets, sortedPage, type SortCriterion } from '../../../../src/engine/facets/sort.js';
+import { assertSortable, fieldValueBuckets, parseSortCriterion, sortBuckets, sortedPage, type SortCriterion } from '../../../../src/engine/facets/sort.js';
+import { FacetKind } from '../../../../src/engine/facets/extract.js';
+import type { JsonObject } from '../../../../src/engine/document-id.js';
+import { keptColumn } from '../../../../src/engine/facets/value-columns.js';
+import { mulberry32 } from '../../../helpers/random.js';
 import { FacetReader } from '../../../../src/engine/facets/store.js';
 import { TestIndex } from './fixture.js';
 
@@ -143,5 +147,83 @@ describe('sortBuckets', () => {
     expect(sortedPage(reader, criteria, reader.allDocids(), 1, 2)).toEqual([4, 3]);
     expect(sortedPage(reader, criteria, reader.allDocids(), 5, 10)).toEqual([0]);
     expect(sortedPage(reader, criteria, reader.allDocids(), 0, 0)).toEqual([]);
+  });
+});
+
+describe('fieldValueBuckets', () => {
+  let index: TestIndex | undefined;
+  afterEach(async () => {
+    await index?.close();
+    index = undefined;
+  });
+
+  /** The plain walk: each value in the criterion's order met with the documents left. */
+  function walked(reader: FacetReader, field: string, descending: boolean, set: readonly number[]): { value: number | string | null; docids: number[] }[] {
+    const fid = reader.fieldId(field);
+    let rest = [...set];
+    const out: { value: number | string | null; docids: number[] }[] = [];
+    for (const kind of fid === undefined ? [] : ([FacetKind.number, FacetKind.string] as const)) {
+      for (const { value, docids } of reader.values(fid!, kind, descending)) {
+        const holders = new Set(docids);
+        const bucket = rest.filter((docid) => holders.has(docid));
+        if (bucket.length === 0) continue;
+        out.push({ value, docids: bucket });
+        rest = rest.filter((docid) => !holders.has(docid));
+      }
+    }
+    if (rest.length > 0) out.push({ value: null, docids: rest });
+    return out;
+  }
+
+  const bucketed = (reader: FacetReader, field: string, descending: boolean, set: Uint32Array) =>
+    [...fieldValueBuckets(reader, field, descending, set)].map(({ value, docids }) => ({ value, docids: [...docids] }));
+
+  function randomValue(random: () => number): unknown {
+    const one = (): unknown => {
+      const r = random();
+      if (r < 0.35) return Math.floor(random() * 40) - 10 + (random() < 0.2 ? 0.5 : 0);
+      if (r < 0.7) return ['a', 'B', 'b', 'é', 'zz', 'Zed', '10', ''][Math.floor(random() * 8)];
+      return r < 0.8 ? null : r < 0.9 ? true : [];
+    };
+    return random() < 0.3 ? Array.from({ length: 1 + Math.floor(random() * 3) }, one) : one();
+  }
+
+  // the columns are built at the first sort, then patched by each write (index-changes.ts): small
+  // writes, so that their documents stay rewritten apart from the laid-out ones for a while
+  it('buckets as the walk of the values does, through writes that patch the columns', () => {
+    index = TestIndex.create({ sortableAttributes: ['v'], filterableAttributes: ['v'] });
+    const random = mulberry32(7);
+    for (let round = 0; round < 30; round++) {
+      const docs: (JsonObject | { delete: number })[] = [];
+      for (let k = 0; k < (round === 0 ? 150 : 1 + Math.floor(random() * 6)); k++) {
+        const id = Math.floor(random() * 150);
+        if (round > 0 && random() < 0.15) docs.push({ delete: id });
+        else docs.push(random() < 0.1 ? { id } : ({ id, v: randomValue(random) } as JsonObject));
+      }
+      index.write(docs);
+      const reader = new FacetReader(index.env);
+      const all = reader.allDocids();
+      const subset = Uint32Array.from([...all].filter(() => random() < 0.3));
+      for (const set of [all, subset, all.subarray(0, 1)]) {
+        for (const descending of [false, true]) {
+          expect(bucketed(reader, 'v', descending, set), `round ${round}`).toEqual(walked(reader, 'v', descending, [...set]));
+        }
+      }
+      expect(keptColumn(index.env, reader.fieldId('v')!, FacetKind.string), `round ${round}`).toBeTruthy();
+    }
+    const reader = new FacetReader(index.env);
+    expect(bucketed(reader, 'ghost', false, reader.allDocids())).toEqual([{ value: null, docids: [...reader.allDocids()] }]);
+  });
+
+  it('walks the values of a field too big for a column, alike', () => {
+    index = TestIndex.create({ sortableAttributes: ['v'] });
+    const random = mulberry32(3);
+    // 12,000 distinct strings of 400 characters: ~10 MB as a column, over its bound
+    const pad = 'x'.repeat(392);
+    index.write(Array.from({ length: 12_000 }, (_, id) => ({ id, v: random() < 0.1 ? id : `${pad}${String(Math.floor(random() * 1e8)).padStart(8, '0')}` })));
+    const reader = new FacetReader(index.env);
+    const set = Uint32Array.from([...reader.allDocids()].filter(() => random() < 0.01));
+    for (const descending of [false, true]) expect(bucketed(reader, 'v', descending, set)).toEqual(walked(reader, 'v', descending, [...set]));
+    expect(keptColumn(index.env, reader.fieldId('v')!, FacetKind.string)).toBeNull();
   });
 });
