@@ -21,6 +21,7 @@
  * instances are routed by network-use.ts; their failures may mark remotes unavailable
  * (network-failures.ts).
  */
+import { markupBudget, type MarkupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
 import { difference, fromUnsorted, union, type DocSet } from '../engine/docset.js';
 import { QueryRankingRules } from '../engine/search/federated-rules.js';
@@ -131,12 +132,13 @@ export async function federatedResponse(
   federation: Federation,
   options: FederatedOptions,
   timer: PerformanceSteps | undefined,
+  markup: MarkupBudget = markupBudget(),
 ): Promise<Record<string, unknown>> {
   // The searched indexes stay open across the pauses between queries, until the page is built.
   const leases = new Map<string, { release(): void }>();
   const abandoned = new AbortController();
   try {
-    return await federate(ctx, caller, queries, federation, options, leases, timer, abandoned.signal);
+    return await federate(ctx, caller, queries, federation, options, leases, timer, abandoned.signal, markup);
   } finally {
     // a failed local query leaves no remote request running
     abandoned.abort();
@@ -161,6 +163,7 @@ async function federate(
   leases: Map<string, { release(): void }>,
   timer: PerformanceSteps | undefined,
   signal: AbortSignal,
+  markup: MarkupBudget,
 ): Promise<Record<string, unknown>> {
   const started = performance.now();
   const slices = new TimeSlices();
@@ -269,7 +272,7 @@ async function federate(
   // once a query names a remote, every hit says which instance it comes from
   const remote = routes.hasRemote && !options.proxy ? { remote: ctx.network.names().self } : {};
   const hits = steps.step('hydrate documents', () => {
-    const formatted = formatPage(page);
+    const formatted = formatPage(page, markup);
     // foreign keys (hydration.ts): each index's hits joined with its own `foreignKeys`
     for (const [uid, { search }] of perIndex) {
       const views = formatted.filter(({ candidate }) => candidate.kind === 'local' && queries[candidate.query]!.indexUid === uid).map(({ view }) => view);
@@ -397,7 +400,7 @@ function withFederation(view: Record<string, unknown>, federation: Record<string
 }
 
 /** The page's hits as shown, each query's hits highlighted and cropped with that query's options; a remote's as it sent them. */
-function formatPage(page: readonly Candidate[]): { candidate: Candidate; view: Record<string, unknown> }[] {
+function formatPage(page: readonly Candidate[], markup: MarkupBudget): { candidate: Candidate; view: Record<string, unknown> }[] {
   const views: Record<string, unknown>[] = new Array(page.length);
   const byQuery = new Map<number, number[]>();
   page.forEach((candidate, i) => {
@@ -407,7 +410,7 @@ function formatPage(page: readonly Candidate[]): { candidate: Candidate; view: R
   for (const slots of byQuery.values()) {
     const first = page[slots[0]!] as LocalCandidate;
     const hits = slots.map((i) => (page[i] as LocalCandidate).hit);
-    withFormatting(first.search, first.searched, hits, hits.map(first.search.view)).forEach((view, j) => (views[slots[j]!] = view));
+    withFormatting(first.search, first.searched, hits, hits.map(first.search.view), markup).forEach((view, j) => (views[slots[j]!] = view));
   }
   return page.map((candidate, i) => ({ candidate, view: views[i]! }));
 }

@@ -6,6 +6,7 @@
  * requests their turn (time-slices.ts). A query with `useNetwork: true` runs over the network
  * (network-search.ts).
  */
+import { markupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
 import { uuidV7 } from '../types/uuid-v7.js';
@@ -39,6 +40,8 @@ async function searchEach(
 ): Promise<{ results: Record<string, unknown>[] }> {
   const requestUid = uuidV7();
   const slices = new TimeSlices();
+  // the tags and crop markers of every query's hits together
+  const markup = markupBudget();
   const results: Record<string, unknown>[] = [];
   let gathered = 0;
   // one query after the other, so that the first failing query is the one reported
@@ -52,8 +55,8 @@ async function searchEach(
     }
     const body = await atQueryAsync(position, async () => {
       caller.assertIndexAction('search', indexUid);
-      if (usesNetwork(ctx, query.useNetwork)) return (await networkSearchResponse(ctx, caller, indexUid, query, metadata, timer)).body;
-      return (await searchResponse(ctx, caller, indexUid, query, requestUid, metadata, timer)).body;
+      if (usesNetwork(ctx, query.useNetwork)) return (await networkSearchResponse(ctx, caller, indexUid, query, metadata, timer, markup)).body;
+      return (await searchResponse(ctx, caller, indexUid, query, requestUid, metadata, timer, markup)).body;
     });
     gathered += (body.hits as unknown[]).length;
     checkGatheredHits(position, gathered);

@@ -7,6 +7,7 @@
  * that failed, and `metadata` (`Meili-Include-Metadata`) is that of the query's last copy sent
  * over the network (its `query` and `remote` included).
  */
+import { markupBudget, type MarkupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
 import type { SearchContext } from './context.js';
 import { federatedResponse } from './federation.js';
@@ -21,6 +22,7 @@ export async function networkSearchResponse(
   query: SearchQuery,
   metadata: boolean,
   timer: PerformanceSteps | undefined,
+  markup: MarkupBudget = markupBudget(),
 ): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
   const { offset, limit, page, hitsPerPage, distinct, showPerformanceDetails, facets, personalize: _personalize, ...rest } = query;
   const federation: Federation = {};
@@ -32,7 +34,7 @@ export async function networkSearchResponse(
   if (showPerformanceDetails === true) federation.showPerformanceDetails = true;
   if (facets !== undefined && facets !== null && facets.length > 0) federation.facetsByIndex = { [uid]: facets };
   const options = { proxy: false, includeMetadata: metadata, metadataPerCopy: true };
-  const federated = await federatedResponse(ctx, caller, [{ ...rest, indexUid: uid }], federation, options, showPerformanceDetails === true ? timer : undefined);
+  const federated = await federatedResponse(ctx, caller, [{ ...rest, indexUid: uid }], federation, options, showPerformanceDetails === true ? timer : undefined, markup);
   return { body: asSearchResult(federated, query.q ?? '', uid), degraded: false };
 }
 

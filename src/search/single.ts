@@ -25,6 +25,7 @@
  * and the hits' foreign-key fields joined with their documents (hydration.ts).
  * `personalize` changes nothing, as in v1.50 without a personalization service.
  */
+import { markupBudget, type MarkupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
 import type { DocSet } from '../engine/docset.js';
 import { evaluateFilter } from '../engine/filter/evaluate.js';
@@ -236,7 +237,8 @@ function searchMetadata(ctx: SearchContext, uid: string): Record<string, unknown
  * A single search's response on index `uid` (search.md §5), with `metadata` when asked
  * (`Meili-Include-Metadata`); `degraded` when the time budget cut the ranking short.
  * `performanceDetails` (showPerformanceDetails) reads `timer`, the request's (a multi-search's is
- * shared by its queries, as in v1.50).
+ * shared by its queries, as in v1.50); `markup`, the budget of its highlight tags and crop markers
+ * (a multi-search's is shared by its queries).
  */
 export async function searchResponse(
   ctx: SearchContext,
@@ -246,6 +248,7 @@ export async function searchResponse(
   requestUid: string,
   metadata: boolean,
   timer?: PerformanceSteps,
+  markup: MarkupBudget = markupBudget(),
 ): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
   const started = performance.now();
   const details = query.showPerformanceDetails === true ? timer : undefined;
@@ -254,7 +257,7 @@ export async function searchResponse(
   const { search, pageHits, hits } = await steps.stepAsync('execute local search', async () => {
     const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps });
     const pageHits = search.outcome.hits.slice(window.offset);
-    const hits = steps.step('format', () => withFormatting(search, query, pageHits, pageHits.map(search.view)));
+    const hits = steps.step('format', () => withFormatting(search, query, pageHits, pageHits.map(search.view), markup));
     hydrateHits(ctx, search.settings, hits);
     return { search, pageHits, hits };
   });

@@ -11,6 +11,7 @@
 import { customTokens, type CustomTokens, type TokenizerSettings } from '../../kernels/custom-tokens.js';
 import { langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
+import { ApiError } from '../../errors/api-error.js';
 import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
 import { setField } from '../../types/own-record.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
@@ -76,6 +77,42 @@ export interface FormatOptions {
   /** the search's `locales` (stored codes), else each field's `localizedAttributes` locales */
   readonly locales?: readonly string[] | null;
   readonly localizedAttributes?: readonly LocalizedAttributesRule[] | null;
+  /** what the request's pages may still add in tags and markers; none: a budget of this page's own */
+  readonly markup?: MarkupBudget;
+}
+
+/**
+ * The highlight tags and crop markers one request may add to its hits' values, in UTF-16 code
+ * units: each tag or marker is the caller's string, so their size is the product of its length
+ * and the matches (a 100 KB `highlightPreTag` over a movies page of 1,000 hits ran 26 s, then
+ * failed past V8's longest string). One budget spans a multi-search's or a federation's pages.
+ */
+export interface MarkupBudget {
+  left: number;
+}
+
+/** 64 Mi code units: some 7 million default tag pairs. */
+const MAX_MARKUP = 64 * 1024 * 1024;
+
+export function markupBudget(): MarkupBudget {
+  return { left: MAX_MARKUP };
+}
+
+/** Charges `units` to the budget; refuses the search, naming its longest tag or marker, once it is spent. */
+function chargeMarkup(budget: MarkupBudget, units: number, options: FormatOptions): void {
+  budget.left -= units;
+  if (budget.left >= 0) return;
+  const { highlightPreTag: pre, highlightPostTag: post, cropMarker } = options;
+  const [code, name] =
+    cropMarker.length > Math.max(pre.length, post.length)
+      ? (['invalid_search_crop_marker', 'cropMarker'] as const)
+      : pre.length >= post.length
+        ? (['invalid_search_highlight_pre_tag', 'highlightPreTag'] as const)
+        : (['invalid_search_highlight_post_tag', 'highlightPostTag'] as const);
+  throw new ApiError(
+    code,
+    `Invalid value at \`.${name}\`: the highlight tags and crop markers of this request's hits would take more than ${MAX_MARKUP} characters. Ask for fewer hits, or fewer attributes to highlight or crop, or use a shorter \`${name}\`.`,
+  );
 }
 
 export interface MatchPosition {
@@ -186,6 +223,7 @@ function walk(value: unknown, path: string, indices: number[], visit: (path: str
  * are selected here), tokenizing every value to match in one kernel call.
  */
 export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], options: FormatOptions): FormattedHit[] {
+  const markup = options.markup ?? markupBudget();
   const displayed = options.displayed.includes('*') ? null : options.displayed;
   const highlight = options.attributesToHighlight ?? [];
   const crop = cropRules(options.attributesToCrop ?? [], options.cropLength);
@@ -247,7 +285,7 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
         const rule = ruleOf(path);
         if (!rule.highlight && rule.cropLength === undefined) return text;
         const leaf = leafOf(hit, path, indices)!;
-        return formatText(text, tokens[leaf]!, matches[leaf]!, terms, rule.highlight, rule.cropLength ?? 0, options);
+        return formatText(text, tokens[leaf]!, matches[leaf]!, terms, rule.highlight, rule.cropLength ?? 0, options, markup);
       }) as Json;
     }
     if (options.showMatchesPosition) {
@@ -571,6 +609,7 @@ function formatText(
   highlight: boolean,
   cropLength: number,
   options: FormatOptions,
+  markup: MarkupBudget,
 ): string {
   // nothing to cut or mark: the value as it is (one with surrogates takes the long way, whose
   // round trip through bytes replaces a lone one)
@@ -584,11 +623,13 @@ function formatText(
       const from = Math.max(m.start, start);
       const to = Math.min(m.end, end);
       if (from >= to) continue;
+      chargeMarkup(markup, options.highlightPreTag.length + options.highlightPostTag.length, options);
       out += bytes.subarray(at, from).toString() + options.highlightPreTag + bytes.subarray(from, to).toString() + options.highlightPostTag;
       at = to;
     }
   }
   out += bytes.subarray(at, end).toString();
   if (cropLength === 0) return out;
+  chargeMarkup(markup, ((start > 0 ? 1 : 0) + (end < bytes.length ? 1 : 0)) * options.cropMarker.length, options);
   return (start > 0 ? options.cropMarker : '') + out + (end < bytes.length ? options.cropMarker : '');
 }

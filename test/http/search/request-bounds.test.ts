@@ -121,3 +121,40 @@ describe('long attribute lists', () => {
     expect(slowestHealth).toBeLessThan(STALL_MS);
   });
 });
+
+// a 100 KB highlightPreTag over a page of 1,000 hits ran 26 s, then answered 500 (V8's longest string)
+describe('highlight tags and crop markers', () => {
+  const search = (preTag: number) => ({ indexUid: 'movies', q: 'movie adventure', limit: 1000, attributesToHighlight: ['title'], highlightPreTag: 'x'.repeat(preTag) });
+
+  it('answers a page whose tags stay within the budget, and refuses one past it at once', async () => {
+    // 1,000 hits, two matches each
+    const { indexUid: _, ...within } = search(20_000);
+    const answered = await call(server, 'POST', '/indexes/movies/search', within);
+    expect(answered.status).toBe(200);
+    expect(answered.body.hits[0]._formatted.title).toContain('x'.repeat(20_000));
+    const { indexUid: __, ...past } = search(40_000);
+    const started = performance.now();
+    const refused = await call(server, 'POST', '/indexes/movies/search', past);
+    expect(performance.now() - started).toBeLessThan(STALL_MS * 5);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('invalid_search_highlight_pre_tag');
+    expect(refused.body.message).toContain('Invalid value at `.highlightPreTag`: the highlight tags and crop markers of this request');
+  });
+
+  it('counts every query of a multi-search or a federation against one budget', async () => {
+    const multi = await call(server, 'POST', '/multi-search', { queries: [search(20_000), search(20_000)] });
+    expect(multi.status).toBe(400);
+    expect(multi.body.code).toBe('invalid_search_highlight_pre_tag');
+    expect(multi.body.message).toMatch(/^Inside `\.queries\[1\]`: /);
+    // a federation shows each document once: two halves of the index, 500 hits each
+    const federated = await call(server, 'POST', '/multi-search', {
+      federation: { limit: 1000 },
+      queries: ['action', 'drama'].map((genre) => {
+        const { limit: _, ...query } = search(40_000);
+        return { ...query, filter: `genre = ${genre}` };
+      }),
+    });
+    expect(federated.status).toBe(400);
+    expect(federated.body.code).toBe('invalid_search_highlight_pre_tag');
+  });
+});

@@ -2,6 +2,7 @@
 // words come from a real query resolution, so typos and prefixes are those the engine found.
 import { afterEach, describe, expect, it } from 'vitest';
 
+import type { ApiError } from '../../../../src/errors/api-error.js';
 import { formatHits, type FormatOptions } from '../../../../src/engine/search/format.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -242,4 +243,34 @@ it('highlights one-word and multi-word synonyms of a query word', async () => {
   const [out] = formatHits([doc], matchingWords, { ...BASE, fields: ['id', 'text'], attributesToHighlight: ['text'], showMatchesPosition: true });
   expect(out!.formatted!.text).toBe('I love <em>New York</em>, the <em>bigapple</em> and <em>nyc</em>');
   expect(out!.matchesPosition).toEqual({ text: [{ start: 7, length: 8 }, { start: 21, length: 8 }, { start: 34, length: 3 }] });
+});
+
+describe('the markup budget', () => {
+  const doc = { id: 1, text: 'world and world and world and world, a long text about the world to crop somewhere' };
+  const refusal = (options: Partial<FormatOptions>) => {
+    try {
+      format(doc, 'world', options);
+    } catch (error) {
+      return { code: (error as ApiError).code, message: (error as ApiError).message };
+    }
+    throw new Error('formatted within the budget');
+  };
+
+  it('takes what the tags and crop markers add, and leaves the rest to the next page', () => {
+    const markup = { left: 1_000 };
+    const out = format(doc, 'world', { attributesToHighlight: ['text'], attributesToCrop: ['text'], cropLength: 6, cropMarker: '[…]', markup });
+    expect(out.formatted!.text).toBe('[…]text about the <em>world</em> to crop[…]');
+    // one tag pair of 4 + 5 units, two markers of 3
+    expect(markup.left).toBe(1_000 - 9 - 2 * 3);
+  });
+
+  it('refuses the search once spent, naming the longest tag or marker', () => {
+    expect(refusal({ attributesToHighlight: ['text'], highlightPreTag: 'x'.repeat(20), markup: { left: 60 } })).toEqual({
+      code: 'invalid_search_highlight_pre_tag',
+      message:
+        'Invalid value at `.highlightPreTag`: the highlight tags and crop markers of this request\'s hits would take more than 67108864 characters. Ask for fewer hits, or fewer attributes to highlight or crop, or use a shorter `highlightPreTag`.',
+    });
+    expect(refusal({ attributesToHighlight: ['text'], highlightPostTag: 'y'.repeat(20), markup: { left: 60 } }).code).toBe('invalid_search_highlight_post_tag');
+    expect(refusal({ attributesToCrop: ['text'], cropLength: 3, cropMarker: 'z'.repeat(40), markup: { left: 60 } }).code).toBe('invalid_search_crop_marker');
+  });
 });
