@@ -6,7 +6,8 @@
  * (without stop-word classification, with the index's custom tokens, as Meilisearch's formatter).
  *
  * Offsets are UTF-8 byte offsets (the tokenizer's and `_matchesPosition`'s unit); text is cut on
- * a Buffer of the value so multi-byte characters are never split.
+ * a Buffer of the value so multi-byte characters are never split. The tags and crop markers a
+ * request adds are bounded (`MarkupBudget`): past it the search is refused.
  */
 import { customTokens, type CustomTokens, type TokenizerSettings } from '../../kernels/custom-tokens.js';
 import { langOfLocales } from '../../kernels/languages.js';
