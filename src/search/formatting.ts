@@ -12,9 +12,9 @@ import { storedLocales, type SearchQuery } from './query.js';
 /**
  * `views` (one per hit of a page) with `_formatted` and `_matchesPosition` added when asked,
  * placed after the document fields and before the ranking fields. `markup`: what the request's
- * tags and crop markers may still take (format.ts); none: this page's own budget.
+ * tags and crop markers may still take (format.ts).
  */
-export function withFormatting(search: IndexSearch, query: SearchQuery, hits: readonly SearchHit[], views: Record<string, unknown>[], markup?: MarkupBudget): Record<string, unknown>[] {
+export function withFormatting(search: IndexSearch, query: SearchQuery, hits: readonly SearchHit[], views: Record<string, unknown>[], markup: MarkupBudget): Record<string, unknown>[] {
   const highlight = query.attributesToHighlight ?? null;
   const crop = query.attributesToCrop ?? null;
   if ((highlight === null || highlight.length === 0) && (crop === null || crop.length === 0) && query.showMatchesPosition !== true) return views;
@@ -36,7 +36,7 @@ export function withFormatting(search: IndexSearch, query: SearchQuery, hits: re
       tokenizer: search.settings,
       locales: storedLocales(query.locales),
       localizedAttributes: search.settings.localizedAttributes,
-      ...(markup === undefined ? {} : { markup }),
+      markup,
     },
   );
   return views.map((view, i) => {

@@ -160,9 +160,8 @@ const COLUMN_RATIO = 4;
  * bucket costs its own documents, not a pass over those left.
  */
 function* walkedBuckets(reader: FacetReader, fid: number, descending: boolean, set: DocSet): Generator<{ value: number | string | null; docids: DocSet }> {
-  let top = 0;
-  for (let k = 0; k < set.length; k++) top = Math.max(top, set[k]!);
-  const taken = new Uint8Array((top >>> 3) + 1);
+  const taken = new Uint8Array((set[set.length - 1]! >>> 3) + 1);
+  const isTaken = (docid: number) => (taken[docid >>> 3]! & (1 << (docid & 7))) !== 0;
   let left = set.length;
   for (const kind of [FacetKind.number, FacetKind.string] as const) {
     for (const { value, docids } of reader.values(fid, kind, descending)) {
@@ -171,7 +170,7 @@ function* walkedBuckets(reader: FacetReader, fid: number, descending: boolean, s
       let size = 0;
       for (let j = 0; j < met.length; j++) {
         const docid = met[j]!;
-        if ((taken[docid >>> 3]! & (1 << (docid & 7))) !== 0) continue;
+        if (isTaken(docid)) continue;
         taken[docid >>> 3]! |= 1 << (docid & 7);
         bucket[size++] = docid;
       }
@@ -183,7 +182,7 @@ function* walkedBuckets(reader: FacetReader, fid: number, descending: boolean, s
   }
   const rest = new Uint32Array(left);
   let size = 0;
-  for (let k = 0; k < set.length; k++) if ((taken[set[k]! >>> 3]! & (1 << (set[k]! & 7))) === 0) rest[size++] = set[k]!;
+  for (let k = 0; k < set.length; k++) if (!isTaken(set[k]!)) rest[size++] = set[k]!;
   yield { value: null, docids: rest };
 }
 
@@ -229,17 +228,22 @@ function* rankedBuckets(numbers: ValueColumn<number>, strings: ValueColumn<strin
  */
 function walkPlace(column: ValueColumn<number | string>, docid: number, descending: boolean): number {
   const { rank, docStarts, byDoc, rewritten, rewrittenMask } = column;
-  let best = -1;
-  const consider = (index: number) => {
-    const place = descending ? rank.length - 1 - rank[index]! : rank[index]!;
-    if (best === -1 || place < best) best = place;
-  };
+  // the indices of the values it holds: list[from .. to)
+  let list: ArrayLike<number> = byDoc;
+  let from = 0;
+  let to = 0;
   if (docid < rewrittenMask.length && rewrittenMask[docid] === 1) {
-    for (const index of rewritten.get(docid)!) consider(index);
+    list = rewritten.get(docid)!;
+    to = list.length;
   } else if (docid + 1 < docStarts.length) {
-    for (let j = docStarts[docid]!; j < docStarts[docid + 1]!; j++) consider(byDoc[j]!);
+    from = docStarts[docid]!;
+    to = docStarts[docid + 1]!;
   }
-  return best;
+  if (from === to) return -1;
+  // the first value in the walk: the lowest rank ascending, the highest descending
+  let best = rank[list[from]!]!;
+  for (let j = from + 1; j < to; j++) best = descending ? Math.max(best, rank[list[j]!]!) : Math.min(best, rank[list[j]!]!);
+  return descending ? rank.length - 1 - best : best;
 }
 
 /** The value at `place` in the walk of `column`'s values (stored order, reversed when `descending`). */

@@ -741,7 +741,7 @@ class Ranker {
 }
 
 /**
- * The buckets of a sort step over `docids` (any order), best first, each with its detail: the
+ * The buckets of a sort step over `docids` (ascending), best first, each with its detail: the
  * field's numbers then strings in the criterion's direction, then the documents without a value;
  * a `_geoPoint` criterion by distance. Shared by the keyword and the semantic bucket sorts.
  */
