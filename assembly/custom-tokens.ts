@@ -9,7 +9,9 @@
 //   header     RULES_HEADER_U32:  pattern count, override count, pool byte count, 0
 //   index      RULES_INDEX_U32:   per first byte 0..255, (first pattern, pattern count)
 //   patterns   PATTERN_RECORD_U32 each: pool offset, byte length, kind, script
-//              sorted by first byte, then longest first (so the first hit is the longest)
+//              sorted by their bytes (a pattern before those it is a prefix of), so the
+//              patterns sharing the text's first d bytes are one range, narrowed byte by byte
+//              with binary searches: a match costs O(length × log patterns), whatever their count
 //   overrides  OVERRIDE_RECORD_U32 each: code point, flags; sorted by code point
 //   pool       the patterns' UTF-8 bytes
 // Patterns are the tokens of two or more code points that charabia's Aho-Corasick automaton
@@ -127,27 +129,56 @@ export function overrideAscii(table: usize): void {
   }
 }
 
+/** Byte d of pattern record `at`, or -1 past its end (a pattern sorts before those it starts). */
+// @ts-ignore: decorator
+@inline function patternByte(at: usize, d: usize): i32 {
+  return d < <usize>load<u32>(at, 4) ? <i32>load<u8>(poolPtr + <usize>load<u32>(at) + d) : -1;
+}
+
+// @ts-ignore: decorator
+@inline function recordAt(i: u32): usize {
+  return patternsPtr + <usize>i * (<usize>PATTERN_RECORD_U32 << 2);
+}
+
+/** The first pattern of [lo, hi) whose byte d is at least c (patterns in byte order, sharing their first d bytes). */
+function lowerBound(lo: u32, hi: u32, d: usize, c: i32): u32 {
+  while (lo < hi) {
+    const mid = lo + ((hi - lo) >> 1);
+    if (patternByte(recordAt(mid), d) < c) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * The longest pattern found at p (< end) that fits in the current script group, whose script is
  * `groupScript` (SCRIPT_OTHER while the string's first group has met no scripted character);
- * sets matchLength/matchKind/matchScript. Returns false when none does.
+ * sets matchLength/matchKind/matchScript. Returns false when none does. [lo, hi) holds the
+ * patterns that start with the text's first d bytes; the one of exactly d bytes, if any, leads
+ * it and is a match.
  */
 export function matchAt(p: usize, end: usize, groupScript: u32): bool {
   const b = <usize>load<u8>(p);
-  const first = load<u32>(indexPtr + (b << 3));
-  const last = first + load<u32>(indexPtr + (b << 3), 4);
-  const room = <u64>(end - p);
-  for (let i = first; i < last; i++) {
-    const at = patternsPtr + <usize>i * (<usize>PATTERN_RECORD_U32 << 2);
-    const length = load<u32>(at, 4);
-    if (<u64>length > room) continue;
-    const script = load<u32>(at, 12);
-    if (script != SCRIPT_OTHER && groupScript != SCRIPT_OTHER && script != groupScript) continue;
-    if (memory.compare(poolPtr + <usize>load<u32>(at), p, <usize>length) != 0) continue;
-    matchLength = length;
-    matchKind = load<u32>(at, 8);
-    matchScript = script;
-    return true;
+  let lo = load<u32>(indexPtr + (b << 3));
+  let hi = lo + load<u32>(indexPtr + (b << 3), 4);
+  const room = end - p;
+  let found = false;
+  for (let d: usize = 1; lo < hi; d++) {
+    const at = recordAt(lo);
+    if (<usize>load<u32>(at, 4) == d) {
+      const script = load<u32>(at, 12);
+      if (script == SCRIPT_OTHER || groupScript == SCRIPT_OTHER || script == groupScript) {
+        found = true;
+        matchLength = <u32>d;
+        matchKind = load<u32>(at, 8);
+        matchScript = script;
+      }
+      lo++;
+    }
+    if (d >= room) break;
+    const c = <i32>load<u8>(p + d);
+    lo = lowerBound(lo, hi, d, c);
+    hi = lowerBound(lo, hi, d, c + 1);
   }
-  return false;
+  return found;
 }

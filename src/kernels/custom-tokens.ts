@@ -88,7 +88,7 @@ interface Pattern {
   readonly script: number;
 }
 
-/** The tokens of two or more code points, longest first per first byte; those spanning two scripts never match. */
+/** The tokens of two or more code points, in byte order (as matchAt narrows them); those spanning two scripts never match. */
 function patternsOf(separators: ReadonlySet<string>, dictionary: ReadonlySet<string>): Pattern[] {
   const patterns: Pattern[] = [];
   for (const text of new Set([...dictionary, ...separators])) {
@@ -98,7 +98,14 @@ function patternsOf(separators: ReadonlySet<string>, dictionary: ReadonlySet<str
     if (scripts.size > 1) continue;
     patterns.push({ bytes: encoder.encode(text), kind: classifyLemma(lemmaOfText(text), separators), script: [...scripts][0] ?? SCRIPT_OTHER });
   }
-  return patterns.sort((a, b) => a.bytes[0]! - b.bytes[0]! || b.bytes.length - a.bytes.length);
+  return patterns.sort((a, b) => compareBytes(a.bytes, b.bytes));
+}
+
+/** Byte order, a prefix first (the browser build has no Buffer.compare). */
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 /**

@@ -19,8 +19,8 @@ import { DocumentStore } from '../engine/documents/store.js';
 import { FacetReader } from '../engine/facets/store.js';
 import type { IndexReadEnv } from '../engine/index-read-env.js';
 import { parseQuery } from '../engine/search/query.js';
+import { stopWordSet, tokenizerRules } from '../engine/settings-derived.js';
 import type { SearchHit, SearchOutcome } from '../engine/search/search.js';
-import { customTokens } from '../kernels/custom-tokens.js';
 import { langOfLocales } from '../kernels/languages.js';
 import { rulePins } from '../search-rules/active.js';
 import { nowNs } from '../types/dates.js';
@@ -38,7 +38,7 @@ export function searchPins(ctx: SearchContext, env: IndexReadEnv, settings: Inde
   if (!ctx.features.enabled('dynamicSearchRules')) return [];
   const rules = ctx.searchRules.all();
   if (rules.length === 0) return [];
-  const parsed = parseQuery(query.q ?? '', new Set(settings.stopWords), customTokens(settings), langOfLocales(storedLocales(query.locales)));
+  const parsed = parseQuery(query.q ?? '', stopWordSet(settings), tokenizerRules(settings), langOfLocales(storedLocales(query.locales)));
   // a phrase is one query word for the rules: its words joined by spaces (milli's `original`)
   const words = parsed.terms.map((term) => (term.kind === 'word' ? term.word : term.words.filter((word) => word !== null).join(' ')));
   const documents = new DocumentStore(env);

@@ -36,7 +36,7 @@ describe('customTokens', () => {
     expect(compile(settings)).toBe(compile({ ...settings }));
   });
 
-  it('packs multi-character tokens longest first per first byte, and overrides for single characters', () => {
+  it('packs multi-character tokens in byte order, a token before those it starts, and overrides for single characters', () => {
     const { rules } = compile({ separatorTokens: ['J.'], nonSeparatorTokens: ['#'], dictionary: ['J. R. R.', 'J. K.'] })!;
     const u32 = new Uint32Array(rules.buffer, rules.byteOffset, rules.byteLength >>> 2);
     const [patterns, overrides, poolBytes] = [u32[0]!, u32[1]!, u32[2]!];
@@ -50,8 +50,8 @@ describe('customTokens', () => {
     };
     const jFirst = u32[RULES_HEADER_U32 + 2 * 'J'.charCodeAt(0)]!;
     expect(u32[RULES_HEADER_U32 + 2 * 'J'.charCodeAt(0) + 1]).toBe(3);
-    expect([text(jFirst), text(jFirst + 1), text(jFirst + 2)]).toEqual(['J. R. R.', 'J. K.', 'J.']);
-    expect(u32[patternAt + (jFirst + 2) * PATTERN_RECORD_U32 + 2]).toBe(TokenKind.SoftSeparator);
+    expect([text(jFirst), text(jFirst + 1), text(jFirst + 2)]).toEqual(['J.', 'J. K.', 'J. R. R.']);
+    expect(u32[patternAt + jFirst * PATTERN_RECORD_U32 + 2]).toBe(TokenKind.SoftSeparator);
     // "#" and its compatibility forms "﹟" and "＃" turn into words; "#" is no longer cut out
     const overrideAt = patternAt + patterns * PATTERN_RECORD_U32;
     const entries = Array.from({ length: overrides }, (_, i) => [u32[overrideAt + 2 * i]!, u32[overrideAt + 2 * i + 1]!]);

@@ -595,6 +595,19 @@ describe('kernel == reference on random input', () => {
     expectSameBatch(tokenizeBatch(strings, { separators: false, custom }), referenceTokenizeBatch(strings, { separators: false, custom }));
   });
 
+  it.each([21, 22])('agrees with 400 custom tokens that start one another, matched longest first (seed %i)', (seed) => {
+    // a small alphabet makes tokens prefixes of each other, so a match narrows many candidates
+    const r = mulberry32(seed);
+    const alphabet = ['a', 'b', 'é', '-', 'ß', '.'];
+    const token = () => Array.from({ length: 2 + Math.floor(r() * 6) }, () => oneOf(alphabet)(r)).join('');
+    const list = (n: number) => Array.from({ length: n }, token);
+    const settings = { separatorTokens: list(150), nonSeparatorTokens: ['-'], dictionary: list(250) };
+    const custom = customOf(settings);
+    const strings = Array.from({ length: 500 }, () => Array.from({ length: Math.floor(r() * 40) }, () => (r() < 0.1 ? ' ' : oneOf(alphabet)(r))).join(''));
+    expectSameBatch(tokenizeBatch(strings, { custom }), referenceTokenizeBatch(strings, { custom }));
+    expectSameBatch(tokenizeBatch(strings, { separators: false, custom }), referenceTokenizeBatch(strings, { separators: false, custom }));
+  });
+
   it('agrees on 2000 random byte strings, valid or not', () => {
     const r = mulberry32(7);
     const encoder = new TextEncoder();

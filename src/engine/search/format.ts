@@ -9,7 +9,7 @@
  * a Buffer of the value so multi-byte characters are never split. The tags and crop markers a
  * request adds are bounded (`MarkupBudget`): past it the search is refused.
  */
-import { customTokens, type CustomTokens, type TokenizerSettings } from '../../kernels/custom-tokens.js';
+import type { CustomTokens, TokenizerSettings } from '../../kernels/custom-tokens.js';
 import { langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { ApiError } from '../../errors/api-error.js';
@@ -18,6 +18,7 @@ import { setField } from '../../types/own-record.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
 import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
+import { tokenizerRules } from '../settings-derived.js';
 import { termEnd } from './query.js';
 import { indexable, type ResolvedTerm } from './terms.js';
 
@@ -274,7 +275,7 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     if (source !== null && source !== undefined) walk(source, '', [], collect(hit, true));
   });
 
-  const tokens = tokenizeTexts(texts, langs, options.tokenizer === undefined ? undefined : customTokens(options.tokenizer), matchableStarts(terms));
+  const tokens = tokenizeTexts(texts, langs, options.tokenizer === undefined ? undefined : tokenizerRules(options.tokenizer), matchableStarts(terms));
   const lookup = lookupOf(terms);
   const matches = texts.map((text, i) => findMatches(tokens[i]!, text, terms, lookup));
 

@@ -13,7 +13,6 @@
  * With `phases`, these run timed as v1.50's `tokenize query`, `evaluate query` and `keyword
  * ranking` (`placeholder ranking` for an empty `q`), the caller's `performanceDetails`.
  */
-import { customTokens } from '../../kernels/custom-tokens.js';
 import { langOfLocales } from '../../kernels/languages.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, fromSorted, fromUnsorted, intersect, unionAll, type DocSet } from '../docset.js';
@@ -23,6 +22,7 @@ import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
 import { isFacetedBy, matchLegacy, matchWildcard } from '../../types/attribute-patterns.js';
 import { EntryCache } from '../entry-cache.js';
+import { stopWordSet, tokenizerRules } from '../settings-derived.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import { localesOfFields } from '../localized-fields.js';
 import { dictionaryOf, type Dictionary } from './dictionary.js';
@@ -287,7 +287,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   const wordsVersion = readWordsVersion(env);
   const phases = request.phases ?? UNTIMED;
   const placeholderQuery = request.q === '';
-  const tokenize = () => parseQuery(request.q, new Set(settings.stopWords), customTokens(settings), lang);
+  const tokenize = () => parseQuery(request.q, stopWordSet(settings), tokenizerRules(settings), lang);
   const parsed = placeholderQuery ? tokenize() : phases.step('tokenize query', tokenize);
   // built on first use: a placeholder search reads no word, and building an index's dictionary
   // (its typo matcher) is the cold cost of the first search after a batch

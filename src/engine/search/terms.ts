@@ -19,13 +19,14 @@
  * lowest position, and whether the exact word is there (alone in a field, at position 0).
  * Reads a snapshot; no writes.
  */
-import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
+import type { CustomTokens } from '../../kernels/custom-tokens.js';
 import { MAX_WORD_BYTES } from '../../kernels/extract.js';
 import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { TypoFlag, type TypoQuery } from '../../kernels/typo.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { EMPTY, intersect, unionAll, type DocSet } from '../docset.js';
 import type { IndexReadEnv } from '../index-read-env.js';
+import { derivedOnce, stopWordSet, tokenizerRules, typoExemptWords } from '../settings-derived.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { bucketedPosition } from './bucketed-position.js';
@@ -131,7 +132,7 @@ export function termTypoBudget(term: WordTerm, settings: IndexSettings): number 
 /** Typos a query word may have (ranking.md §4). */
 export function typoBudget(word: string, settings: IndexSettings): number {
   const typo = settings.typoTolerance;
-  if (!typo.enabled || !indexable(word) || typo.disableOnWords.includes(word)) return 0;
+  if (!typo.enabled || !indexable(word) || typoExemptWords(settings).has(word)) return 0;
   if (typo.disableOnNumbers && /^[0-9]+$/.test(word)) return 0;
   const length = [...word].length;
   if (length < typo.minWordSizeForTypos.oneTypo) return 0;
@@ -215,7 +216,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     }
   }
 
-  const synonyms = synonymTable(settings.synonyms, new Set(settings.stopWords), customTokens(settings));
+  const synonyms = synonymsOf(settings);
   return terms.map((term, index) => {
     if (term.kind === 'phrase') return resolvePhrase(term, index, options);
     if (!indexable(term.word)) return unmatched(term, index);
@@ -379,6 +380,9 @@ function synonymTable(
   }
   return table;
 }
+
+/** The index's synonym table, built once per settings object (../settings-derived.ts). */
+const synonymsOf = derivedOnce((settings: IndexSettings) => synonymTable(settings.synonyms, stopWordSet(settings), tokenizerRules(settings)));
 
 /** Word lists in Rust's `Vec<String>` order: word by word, a prefix first. */
 function compareWordLists(a: readonly string[], b: readonly string[]): number {

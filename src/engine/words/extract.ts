@@ -18,7 +18,7 @@
  * Words are keyed by the latin1 view of their normalised UTF-8 bytes: a byte-exact, hashable
  * form made once per distinct word (`wordOfKey` decodes it).
  */
-import { customTokens, type CustomTokens } from '../../kernels/custom-tokens.js';
+import type { CustomTokens } from '../../kernels/custom-tokens.js';
 import { Lang, langOfLocales } from '../../kernels/languages.js';
 import { extractChunk, stopWordTable, type ExtractedChunk, type StopWordTable } from '../../kernels/extract.js';
 import { isFacetedBy } from '../../types/attribute-patterns.js';
@@ -26,6 +26,7 @@ import type { IndexSettings } from '../../types/settings.js';
 import { isJsonNumber } from '../../types/json-text.js';
 import type { JsonObject } from '../document-id.js';
 import { langOfField } from '../localized-fields.js';
+import { derivedOnce, stopWordSet, tokenizerRules } from '../settings-derived.js';
 import { fieldBit } from './postings.js';
 import type { DocWords } from './doc-words.js';
 import { aheadWords, docEntries, type AheadColumns, type AheadDoc, type AheadWords } from './ahead-words.js';
@@ -124,8 +125,8 @@ export function extractorFor(settings: IndexSettings, fields: SearchFieldIds, vo
   const options: ExtractOptions = {
     isSearchable: searchableMatcher(settings.searchableAttributes),
     fields,
-    stopWords: new Set(settings.stopWords),
-    custom: customTokens(settings),
+    stopWords: stopWordSet(settings),
+    custom: tokenizerRules(settings),
     langOf: langsOfFields(settings.localizedAttributes),
   };
   return new WordExtractor(options, vocabulary);
@@ -152,6 +153,9 @@ function langsOfFields(rules: IndexSettings['localizedAttributes']): ((path: str
   };
 }
 
+/** The kernel's table of a stop-word set, built once per set (one per settings object). */
+const stopTableOf = derivedOnce(stopWordTable);
+
 /**
  * Extracts documents' words against one batch vocabulary, so that every document of a batch
  * (before and after versions alike) names the same word by the same id.
@@ -168,7 +172,7 @@ export class WordExtractor {
     private readonly options: ExtractOptions,
     private readonly vocabulary = new ByteVocabulary(),
   ) {
-    this.stopTable = stopWordTable(options.stopWords);
+    this.stopTable = stopTableOf(options.stopWords);
   }
 
   /** vocabulary: id → word key */
