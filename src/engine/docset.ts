@@ -30,7 +30,8 @@ export { EMPTY };
 
 /** A DocSet from values in any order, duplicates allowed. */
 export function fromUnsorted(values: Iterable<number> | ArrayLike<number>): DocSet {
-  const array = Uint32Array.from(values as Iterable<number>);
+  // a typed array is copied whole, not read through its iterator
+  const array = values instanceof Uint32Array ? values.slice() : Uint32Array.from(values as Iterable<number>);
   array.sort();
   return dedupeSorted(array);
 }

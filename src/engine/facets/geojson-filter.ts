@@ -3,7 +3,8 @@
  * `_geoPolygon`, `_geoBoundingBox` and `_geoRadius`, v1.50's `cellulite.in_shape`): a scan of
  * the index's shapes (updater.ts), each skipped on its bounding box before the exact test
  * (geojson-shape.ts `relates`). The work of one query (positions read, edges tested) is bounded
- * (MAX_WORK), so a filter over large shapes is refused rather than let run for seconds.
+ * (MAX_WORK), so a filter over large shapes is refused rather than let run for seconds; it is
+ * also spent from the whole filter's budget (filter/work.ts), so that many such queries are too.
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
@@ -14,11 +15,22 @@ import { BOX_BYTES, decodeShape, encodedBox, POSITION_COST, relates, type QueryP
 /** The work one query may do (geojson-shape.ts `WorkBudget`: edge tests and positions read): a few tenths of a second. */
 const MAX_WORK = 40_000_000;
 
+/** A shape's key read and its box checked, in the units of a filter's budget (about a facet entry read). */
+const KEY_UNITS = 100;
+/** A filter's budget unit is about 2.5 of this query's (an edge test: 40 million took 0.15 s). */
+const FILTER_UNITS_PER_WORK = 0.4;
+
+/** The budget of the filter a query over the shapes is part of (filter/work.ts). */
+export interface FilterBudget {
+  charge(units: number): void;
+}
+
 /**
  * The documents of `env` whose shape relates to `polygon`, or null when the index holds no
  * complete record of its shapes (written before shapes were indexed, and not written since).
+ * `filter`: the budget of the whole filter, charged with each key read and this query's work.
  */
-export function shapesRelating(env: IndexReadEnv, polygon: QueryPolygon, code: ErrorCode): DocSet | null {
+export function shapesRelating(env: IndexReadEnv, polygon: QueryPolygon, code: ErrorCode, filter: FilterBudget): DocSet | null {
   if (env.geojsonShapes === undefined || env.main.get(INDEX_MAIN_KEYS.geojsonShapes) !== true) return null;
   const [minLng, minLat, maxLng, maxLat] = polygon.box;
   const budget: WorkBudget = { remaining: MAX_WORK };
@@ -27,6 +39,7 @@ export function shapesRelating(env: IndexReadEnv, polygon: QueryPolygon, code: E
   // keys, then each value by a fast read (lmdb's reused buffer, read before the next lookup): a
   // range would copy every value, megabytes for a large shape, into fresh memory
   for (const key of shapes.getKeys({})) {
+    filter.charge(KEY_UNITS);
     const value = shapes.getBinaryFast(key)!;
     const [left, bottom, right, top] = encodedBox(value);
     // NaN (an empty collection) fails every comparison: it relates to nothing
@@ -38,5 +51,6 @@ export function shapesRelating(env: IndexReadEnv, polygon: QueryPolygon, code: E
       throw new ApiError(code, 'The `_geojson` shapes this filter must compare are too large: use a smaller area or fewer points.');
     }
   }
+  filter.charge(FILTER_UNITS_PER_WORK * (MAX_WORK - budget.remaining));
   return fromSorted(found);
 }

@@ -16,7 +16,8 @@
  * Readers (`FacetReader`) work on any snapshot: create one per query, it caches the field map.
  */
 import { randomUUID } from 'node:crypto';
-import { decode, EMPTY, encode, unionAll, type DocSet } from '../docset.js';
+import { decode, EMPTY, encode, fromUnsorted, unionAll, type DocSet } from '../docset.js';
+import { grownUint8 } from '../grown.js';
 import { EntryCache } from '../entry-cache.js';
 import type { IndexEnv } from '../index-env.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
@@ -90,10 +91,28 @@ export function writeDocumentsIds(env: IndexEnv, docids: DocSet): void {
   env.main.putSync(INDEX_MAIN_KEYS.documentsIdsVersion, randomUUID());
 }
 
+/** Told of each facet entry (or `_geo` point) a reader reads, with its docids: what a filter's work bound counts. */
+export interface ReadMeter {
+  entry(docids: number): void;
+}
+
+/** A scan's first buffer, grown by doubling. */
+const SCAN_START_BYTES = 4096;
+
 export class FacetReader {
   private fields: Map<string, number> | undefined;
 
-  constructor(readonly env: IndexReadEnv) {}
+  constructor(
+    readonly env: IndexReadEnv,
+    private readonly meter?: ReadMeter,
+  ) {}
+
+  /** The set stored under `key`, metered. */
+  private read(key: Buffer): DocSet {
+    const set = decode(this.env.facetDocids.get(key));
+    this.meter?.entry(set.length);
+    return set;
+  }
 
   /** The id of a path some document had while it was faceted; undefined = never seen. */
   fieldId(field: string): number | undefined {
@@ -108,14 +127,14 @@ export class FacetReader {
 
   /** Documents with the field at all / with a `null` / with an empty value. */
   flagged(fid: number, kind: typeof FacetKind.exists | typeof FacetKind.null | typeof FacetKind.empty): DocSet {
-    return decode(this.env.facetDocids.get(facetKey(fid, kind)));
+    return this.read(facetKey(fid, kind));
   }
 
   /** `f = v`: the string facet `normalized`, and the number facet `number` when v is a number. */
   equal(fid: number, normalized: string, number: number | null): DocSet {
-    const strings = decode(this.env.facetDocids.get(facetKey(fid, FacetKind.string, normalized)));
+    const strings = this.read(facetKey(fid, FacetKind.string, normalized));
     if (number === null) return strings;
-    return unionAll([strings, decode(this.env.facetDocids.get(facetKey(fid, FacetKind.number, number)))]);
+    return unionAll([strings, this.read(facetKey(fid, FacetKind.number, number))]);
   }
 
   numberRange(fid: number, low: Bound<number>, high: Bound<number>): DocSet {
@@ -156,8 +175,10 @@ export class FacetReader {
     const bytes = Buffer.from(needle);
     const found: DocSet[] = [];
     for (const { key, value } of this.env.facetDocids.getRange({ start: facetKey(fid, FacetKind.string), end: facetKey(fid, FacetKind.null) })) {
+      this.meter?.entry(0);
       if (key.indexOf(bytes, 3) !== -1) found.push(decode(value));
     }
+    this.meter?.entry(found.reduce((sum, set) => sum + set.length, 0));
     return unionAll(found);
   }
 
@@ -178,14 +199,32 @@ export class FacetReader {
   }
 
   point(docid: number): LatLng | undefined {
+    this.meter?.entry(0);
     // The fast read reuses its buffer: both numbers are read before the next lookup.
     const bytes = this.env.geoPoints.getBinaryFast(docid);
     return bytes === undefined ? undefined : [bytes.readDoubleLE(0), bytes.readDoubleLE(8)];
   }
 
+  /**
+   * The union of the sets of a key range. Their bytes are gathered into one buffer, then sorted
+   * once: a set decoded per entry and their union cost 2.8 µs an entry, mostly in allocation
+   * and garbage collection (a range over movies' 36,000 titles: ~100 ms).
+   */
   private scan(start: Buffer, exclusiveStart: boolean, end: Buffer, inclusiveEnd: boolean): DocSet {
-    const found: DocSet[] = [];
-    for (const { value } of this.env.facetDocids.getRange({ start, end, exclusiveStart, inclusiveEnd })) found.push(decode(value));
-    return unionAll(found);
+    let bytes = new Uint8Array(SCAN_START_BYTES);
+    let used = 0;
+    let entries = 0;
+    for (const { value } of this.env.facetDocids.getRange({ start, end, exclusiveStart, inclusiveEnd })) {
+      const size = value.length & ~3;
+      this.meter?.entry(size >>> 2);
+      if (used + size > bytes.length) bytes = grownUint8(bytes.subarray(0, used), Math.max(2 * bytes.length, used + size));
+      bytes.set(value.subarray(0, size), used);
+      used += size;
+      entries++;
+    }
+    if (used === 0) return EMPTY;
+    const docids = new Uint32Array(bytes.buffer, 0, used >>> 2);
+    // one set is already ascending and distinct
+    return entries === 1 ? docids.slice() : fromUnsorted(docids);
   }
 }

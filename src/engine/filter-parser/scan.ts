@@ -61,9 +61,9 @@ export function errorWordEnd(input: string, pos: number): number {
 
 /**
  * How many more conditions and `IN` values one filter may hold (shared by the strings of the
- * array form). Quarry's own bound, not Meilisearch's: parsing and evaluating a filter run on the
- * thread that answers requests, at a few microseconds per condition, so the bound keeps any
- * filter to tens of milliseconds.
+ * array form). Quarry's own bound, not Meilisearch's: parsing a filter runs on the thread that
+ * answers requests, and this bound keeps its parse to milliseconds (what evaluating the
+ * conditions reads is bounded apart, engine/filter/work.ts).
  */
 export class ConditionBudget {
   static readonly MAX = 10_000;

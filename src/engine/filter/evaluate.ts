@@ -16,6 +16,8 @@
  * - a path no document ever had matches nothing and skips the granular-rule operator check;
  * - `AND` evaluates its operands in order within what the previous ones kept, and stops once
  *   nothing is left (as Meilisearch does, later operands then raise no error).
+ * - the work of one evaluation is bounded (work.ts): past it, the route's filter error, located
+ *   on the condition being evaluated.
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
@@ -27,6 +29,7 @@ import { FacetKind } from '../facets/extract.js';
 import { geojsonFilterable, geoFilterable } from '../facets/fields.js';
 import { EARTH_RADIUS, haversine, type LatLng } from '../facets/geo.js';
 import { FacetReader, type Bound } from '../facets/store.js';
+import { ENTRY_UNITS, FilterWork } from './work.js';
 import { shapesRelating } from '../facets/geojson-filter.js';
 import { boxPolygon, circlePolygon, densified, queryPolygon, type QueryPolygon } from '../facets/geojson-shape.js';
 import { normalizeFacet, parseFiniteFloat, rustFloat } from '../facets/values.js';
@@ -55,7 +58,7 @@ export interface EvaluateOptions {
 export function evaluateFilter(env: IndexReadEnv, settings: IndexSettings, ast: FilterAst, options: EvaluateOptions): DocSet {
   const code = options.code ?? 'invalid_search_filter';
   assertFilterable(ast, settings.filterableAttributes, code);
-  return new Evaluator(env, new FacetReader(env), settings, code, options.vectors).evaluate(ast, null);
+  return new Evaluator(env, settings, code, options.vectors).evaluate(ast, null);
 }
 
 type Condition = Extract<FilterAst, { type: 'comparison' | 'between' | 'exists' | 'isNull' | 'isEmpty' | 'contains' | 'startsWith' }>;
@@ -111,14 +114,25 @@ const asUsize = (value: number): number => (value > 0 ? Math.trunc(value) : 0);
 
 class Evaluator {
   private universe: DocSet | undefined;
+  private readonly reader: FacetReader;
+  private readonly work: FilterWork;
+  /** the token of the condition being evaluated: where an error of the work bound points */
+  private at: Token | undefined;
 
   constructor(
     private readonly env: IndexReadEnv,
-    private readonly reader: FacetReader,
     private readonly settings: IndexSettings,
     private readonly code: ErrorCode,
     private readonly vectors: EvaluateOptions['vectors'],
-  ) {}
+  ) {
+    this.reader = new FacetReader(env, { entry: (docids) => this.work.charge(ENTRY_UNITS + docids) });
+    this.work = new FilterWork(FilterWork.limitFor(this.reader.allDocids().length), () => this.refuse());
+  }
+
+  private refuse(): never {
+    const message = `The filter needs too much work to evaluate: more than ${this.work.limit} units (a facet value read is ${ENTRY_UNITS}, a document combined is 1). Use fewer conditions, or narrower ranges.`;
+    throw new ApiError(this.code, this.at === undefined ? message : formatFilterError(message, this.at.span));
+  }
 
   private all(): DocSet {
     this.universe ??= this.reader.allDocids();
@@ -133,27 +147,38 @@ class Evaluator {
         let kept = this.evaluate(ast.children[0]!, within);
         for (const child of ast.children.slice(1)) {
           if (kept.length === 0) break;
-          kept = intersect(kept, this.evaluate(child, kept));
+          const found = this.evaluate(child, kept);
+          this.work.combine([kept, found]);
+          kept = intersect(kept, found);
         }
         return kept;
       }
       case 'or':
-        return unionAll(ast.children.map((child) => this.evaluate(child, within)));
-      case 'not':
-        return difference(within ?? this.all(), this.evaluate(ast.child, within));
+        return this.union(ast.children.map((child) => this.evaluate(child, within)));
+      case 'not': {
+        const from = within ?? this.all();
+        const found = this.evaluate(ast.child, within);
+        this.work.combine([from, found]);
+        return difference(from, found);
+      }
       case 'in': {
+        this.at = ast.field;
         if (ast.field.value === SHARD_FIELD) return this.shard('IN', ast.values);
         const target = this.target(ast.field);
         if (target === null) return EMPTY;
-        return unionAll(ast.values.map((value) => this.equal(target, value)));
+        return this.union(ast.values.map((value) => this.equal(target, value)));
       }
       case 'vectorExists':
+        this.at = ast.field;
         return this.vectorExists(ast.embedder, ast.target, within);
       case 'geoRadius':
+        this.at = ast.center[0];
         return this.geoRadius(ast.center, ast.radius, ast.resolution);
       case 'geoBoundingBox':
+        this.at = ast.topRight[0];
         return this.geoBoundingBox(ast.topRight, ast.bottomLeft);
       case 'geoPolygon':
+        this.at = ast.points[0]![0];
         return this.geoPolygon(ast.points);
       case 'foreign':
         throw foreignNotSupported(ast.field, this.code);
@@ -192,10 +217,19 @@ class Evaluator {
   /** A condition on `_shard` (shards/shard-filter.ts). */
   private shard(operator: string, values: readonly Token[]): DocSet {
     const condition = operator === '=' || operator === '!=' || operator === 'IN' ? { operator, values: values.map((value) => value.value) } : { operator };
-    return evaluateShardCondition(this.env, condition, () => this.all());
+    const found = evaluateShardCondition(this.env, condition, () => this.all());
+    this.work.combine([found]);
+    return found;
+  }
+
+  /** The union of `sets`, charged. */
+  private union(sets: DocSet[]): DocSet {
+    this.work.combine(sets);
+    return unionAll(sets);
   }
 
   private condition(ast: Condition): DocSet {
+    this.at = ast.field;
     if (ast.field.value === SHARD_FIELD) return this.shard(SHARD_OPERATORS[ast.type] ?? ('operator' in ast ? ast.operator : ''), 'value' in ast ? [ast.value] : []);
     const target = this.target(ast.field);
     if (target === null) return EMPTY;
@@ -205,7 +239,11 @@ class Evaluator {
         const { operator, value } = ast;
         if (operator === '=') return this.equal(target, value);
         this.allow(target, operator);
-        if (operator === '!=') return difference(this.all(), this.reader.equal(fid, normalizeFacet(value.value), parseFiniteFloat(value.value)));
+        if (operator === '!=') {
+          const equal = this.reader.equal(fid, normalizeFacet(value.value), parseFiniteFloat(value.value));
+          this.work.combine([this.all(), equal]);
+          return difference(this.all(), equal);
+        }
         const inclusive = operator.endsWith('=');
         const above = operator.startsWith('>');
         return this.range(fid, above ? value : null, above ? null : value, inclusive);
@@ -216,7 +254,7 @@ class Evaluator {
         const to = parseFiniteFloat(ast.to.value);
         const low = normalizeFacet(ast.from.value);
         const high = normalizeFacet(ast.to.value);
-        return unionAll([
+        return this.union([
           from === null || to === null ? EMPTY : this.reader.numberRange(fid, { value: from, inclusive: true }, { value: to, inclusive: true }),
           this.reader.stringRange(fid, { value: low, inclusive: true }, { value: high, inclusive: true }),
         ]);
@@ -242,7 +280,7 @@ class Evaluator {
     const number = parseFiniteFloat(token.value);
     const normalized = normalizeFacet(token.value);
     const bound = <T>(value: T): Bound<T> => ({ value, inclusive });
-    return unionAll([
+    return this.union([
       number === null ? EMPTY : this.reader.numberRange(fid, low === null ? null : bound(number), high === null ? null : bound(number)),
       this.reader.stringRange(fid, low === null ? null : bound(normalized), high === null ? null : bound(normalized)),
     ]);
@@ -260,8 +298,10 @@ class Evaluator {
     }
     if (names.length === 0) return EMPTY;
     if (embedder !== null && target.kind === 'fragment') this.checkFragment(embedder, target.name);
-    const found = unionAll(names.map((name) => this.vectors(name, target)));
-    return within === null ? found : intersect(found, within);
+    const found = this.union(names.map((name) => this.vectors(name, target)));
+    if (within === null) return found;
+    this.work.combine([found, within]);
+    return intersect(found, within);
   }
 
   /** `_vectors.<embedder>.fragments.<name>` must name one of the embedder's indexing fragments (milli's `FragmentDoesNotExist`). */
@@ -323,7 +363,7 @@ class Evaluator {
 
   /** The documents whose `_geojson` shape relates to `polygon`. */
   private shapes(polygon: QueryPolygon): DocSet {
-    const found = shapesRelating(this.env, polygon, this.code);
+    const found = shapesRelating(this.env, polygon, this.code, this.work);
     if (found !== null) return found;
     if (this.all().length === 0) return EMPTY;
     // an index made filterable on `_geojson` before shapes were indexed: refused, not answered wrongly
@@ -342,7 +382,7 @@ class Evaluator {
     }
     const sources = this.geoSources(center[0]);
     const found = sources.points ? this.pointsAround(point, radius) : EMPTY;
-    return sources.shapes ? unionAll([found, this.shapes(densified(circlePolygon(point[0], point[1], radius, resolution)))]) : found;
+    return sources.shapes ? this.union([found, this.shapes(densified(circlePolygon(point[0], point[1], radius, resolution)))]) : found;
   }
 
   /** The documents whose `_geo` point lies within `radius` metres of `point`. */
@@ -379,13 +419,14 @@ class Evaluator {
     if (sources.points) {
       // Meilisearch rewrites the box as `_geo.lat` / `_geo.lng` TO conditions, rule checks included.
       const lat = this.between('_geo.lat', bottom, top);
-      const lng = left <= right ? this.between('_geo.lng', left, right) : unionAll([this.between('_geo.lng', left, 180), this.between('_geo.lng', -180, right)]);
+      const lng = left <= right ? this.between('_geo.lng', left, right) : this.union([this.between('_geo.lng', left, 180), this.between('_geo.lng', -180, right)]);
+      this.work.combine([lat, lng]);
       found = intersect(lat, lng);
     }
     if (!sources.shapes) return found;
     // a box across the antimeridian is wrapped, as for points, rather than read west to east in the plane
     const boxes = left <= right ? [boxPolygon(top, right, bottom, left)] : [boxPolygon(top, 180, bottom, left), boxPolygon(top, right, bottom, -180)];
-    return unionAll([found, ...boxes.map((box) => this.shapes(densified(box)))]);
+    return this.union([found, ...boxes.map((box) => this.shapes(densified(box)))]);
   }
 
   private between(field: string, from: number, to: number): DocSet {

@@ -1,7 +1,8 @@
 // Requests whose size once held the event loop for seconds (issue 25): a filter of 100,000
-// conditions, a multi-search or federation of thousands of queries, 100,000 attributes to
-// retrieve. A filter past 10,000 conditions and `IN` values is refused; the others are answered
-// while /health keeps answering, the long ones giving the event loop its turns. Time bounds are
+// conditions, a filter of 2,000 string ranges, a multi-search or federation of thousands of
+// queries, 100,000 attributes to retrieve. A filter past 10,000 conditions and `IN` values, or
+// past its work bound, is refused; the others are answered while /health keeps answering, the
+// long ones giving the event loop its turns. Time bounds are
 // generous (the stalls were seconds): they catch a return of the stall, not a slow machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run } from '../../helpers/api.js';
@@ -17,7 +18,7 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
   const docs = Array.from({ length: 1000 }, (_, id) => ({ id, title: `movie ${id} of the great adventure`, genre: ['action', 'drama'][id % 2] }));
-  await run(server, 'PATCH', '/indexes/movies/settings', { filterableAttributes: ['id', 'genre'] });
+  await run(server, 'PATCH', '/indexes/movies/settings', { filterableAttributes: ['id', 'genre', 'title'] });
   await run(server, 'POST', '/indexes/movies/documents', docs);
 }, 120_000);
 afterAll(async () => {
@@ -52,6 +53,32 @@ describe('filter size', () => {
     expect(fetched.status).toBe(400);
     expect(fetched.body.code).toBe('invalid_document_filter');
     expect(fetched.body.message.startsWith(TOO_MANY)).toBe(true);
+  });
+});
+
+describe('filter work', () => {
+  const WORK = /^The filter needs too much work to evaluate: more than \d+ units \(a facet value read is 100, a document combined is 1\)\. Use fewer conditions, or narrower ranges\.\n(\d+):\d+ /;
+  // each range reads most of the 1,000 titles: 300 ms each before the bound, 10 minutes in all
+  const ranges = Array.from({ length: 2_000 }, (_, i) => `title > "movie ${i % 10}"`).join(' OR ');
+
+  it('refuses 2,000 string ranges with invalid_search_filter, at once, while /health answers', async () => {
+    const { result: reply, slowestHealth } = await whileHealthAnswers(server, () => call(server, 'POST', '/indexes/movies/search', { filter: ranges }));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ code: 'invalid_search_filter', type: 'invalid_request' });
+    // as every error of a search's filter evaluation, prefixed with the index and located in the filter as milli prints it
+    expect(reply.body.message.slice(0, 60)).toBe('Index `movies`: The filter needs too much work to evaluate: ');
+    expect(slowestHealth).toBeLessThan(STALL_MS);
+  });
+
+  it('refuses it on the documents route too, and answers a few such ranges', async () => {
+    const fetched = await call(server, 'POST', '/indexes/movies/documents/fetch', { filter: ranges });
+    expect(fetched.status).toBe(400);
+    expect(fetched.body.code).toBe('invalid_document_filter');
+    const column = Number(WORK.exec(fetched.body.message)?.[1]);
+    expect(ranges.slice(column - 1, column + 4)).toBe('title');
+    const few = await call(server, 'POST', '/indexes/movies/search', { filter: 'title > "movie 5" OR title < "movie 1"', limit: 0 });
+    expect(few.status, few.text.slice(0, 300)).toBe(200);
+    expect(few.body.estimatedTotalHits).toBeGreaterThan(500);
   });
 });
 
