@@ -84,7 +84,7 @@ export function listDocuments(ctx: SearchContext, rawUid: string, query: Documen
     const reader = new FacetReader(env);
     let candidates: DocSet =
       ids === undefined ? reader.allDocids() : fromUnsorted(ids.map((id) => store.docidOf(id)).filter((docid): docid is number => docid !== undefined));
-    if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE, vectors: vectorFilter(env, settings) }));
+    if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE, vectors: vectorFilter(env, settings), columns: true }));
     let page: ArrayLike<number> = candidates.subarray(offset, offset + limit);
     if (sort !== null) {
       assertSortable(sort, settings.sortableAttributes, SORT_CODE, ['*']);

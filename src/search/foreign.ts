@@ -72,7 +72,7 @@ export function resolveForeignFilters(ctx: SearchContext, uid: string, settings:
     for (const call of ofIndex) {
       try {
         // as sent: its errors point into the request's filter, echoed from the `_foreign` call
-        matched.set(call, evaluateFilter(env, foreignSettings, call.filter, { code: INNER_CODE, vectors: vectorFilter(env, foreignSettings) }));
+        matched.set(call, evaluateFilter(env, foreignSettings, call.filter, { code: INNER_CODE, vectors: vectorFilter(env, foreignSettings), columns: true }));
       } catch (err) {
         throw err instanceof ApiError ? inIndex(foreignUid, err) : err;
       }

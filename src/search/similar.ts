@@ -77,7 +77,7 @@ export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string
     );
   }
   const target = new DocumentStore(env).docidOf(id);
-  const evaluate = (ast: FilterAst) => steps.step('evaluate filter', () => evaluateFilter(env, settings, ast, { code: 'invalid_similar_filter', vectors: vectorFilter(env, settings) }));
+  const evaluate = (ast: FilterAst) => steps.step('evaluate filter', () => evaluateFilter(env, settings, ast, { code: 'invalid_similar_filter', vectors: vectorFilter(env, settings), columns: true }));
   const tenant = tenantAst === null ? null : evaluate(tenantAst);
   if (target === undefined || (tenant !== null && !has(tenant, target))) throw new ApiError('not_found_similar_id', `Document \`${id}\` not found.`);
 

@@ -155,7 +155,7 @@ function rankIndex(
   let filters: DocSet[] = [];
   try {
     if (asts.length > 0) {
-      filters = steps.step('evaluate filter', () => asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter', vectors: vectorFilter(env, settings) })));
+      filters = steps.step('evaluate filter', () => asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter', vectors: vectorFilter(env, settings), columns: true })));
     }
   } catch (err) {
     throw err instanceof ApiError ? inIndex(uid, err) : err;

@@ -29,6 +29,7 @@ import { FacetKind } from '../facets/extract.js';
 import { geojsonFilterable, geoFilterable } from '../facets/fields.js';
 import { EARTH_RADIUS, haversine, type LatLng } from '../facets/geo.js';
 import { FacetReader, type Bound } from '../facets/store.js';
+import { columnRanges } from '../facets/value-columns.js';
 import { ENTRY_UNITS, FilterWork } from './work.js';
 import { shapesRelating } from '../facets/geojson-filter.js';
 import { boxPolygon, circlePolygon, densified, queryPolygon, type QueryPolygon } from '../facets/geojson-shape.js';
@@ -48,6 +49,11 @@ export interface EvaluateOptions {
    * store (engine/vectors) answers them.
    */
   readonly vectors: (embedder: string, target: VectorTarget) => DocSet;
+  /**
+   * Whether the value columns may answer ranges and prefixes (facets/value-columns.ts
+   * `columnRanges`): only on a read snapshot of the thread that searches, whose columns they are.
+   */
+  readonly columns?: boolean;
 }
 
 /**
@@ -58,7 +64,7 @@ export interface EvaluateOptions {
 export function evaluateFilter(env: IndexReadEnv, settings: IndexSettings, ast: FilterAst, options: EvaluateOptions): DocSet {
   const code = options.code ?? 'invalid_search_filter';
   assertFilterable(ast, settings.filterableAttributes, code);
-  return new Evaluator(env, settings, code, options.vectors).evaluate(ast, null);
+  return new Evaluator(env, settings, code, options.vectors, options.columns === true).evaluate(ast, null);
 }
 
 type Condition = Extract<FilterAst, { type: 'comparison' | 'between' | 'exists' | 'isNull' | 'isEmpty' | 'contains' | 'startsWith' }>;
@@ -124,8 +130,10 @@ class Evaluator {
     private readonly settings: IndexSettings,
     private readonly code: ErrorCode,
     private readonly vectors: EvaluateOptions['vectors'],
+    columns: boolean,
   ) {
-    this.reader = new FacetReader(env, { entry: (docids) => this.work.charge(ENTRY_UNITS + docids) });
+    const meter = { read: (entries: number, docids: number) => this.work.charge(entries * ENTRY_UNITS + docids) };
+    this.reader = new FacetReader(env, meter, columns ? columnRanges(env, meter) : undefined);
     this.work = new FilterWork(FilterWork.limitFor(this.reader.allDocids().length), () => this.refuse());
   }
 
