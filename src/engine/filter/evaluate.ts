@@ -6,7 +6,7 @@
  *
  * Callers: document routes and deletions by filter, search. They parse the filter and check the
  * experimental-feature gates first (gates.ts); this module checks the attributes (gates.ts
- * `assertFilterable`), then evaluates.
+ * `assertFilterable`, each attribute's rule looked up once), then evaluates.
  * Reads only: run it on a read snapshot, or inside the batch's transaction.
  *
  * Semantics worth knowing:
@@ -30,15 +30,15 @@ import { geojsonFilterable, geoFilterable } from '../facets/fields.js';
 import { EARTH_RADIUS, haversine, type LatLng } from '../facets/geo.js';
 import { FacetReader, type Bound } from '../facets/store.js';
 import { columnRanges } from '../facets/value-columns.js';
-import { ENTRY_UNITS, FilterWork } from './work.js';
+import { ENTRY_UNITS, FilterWork, RULE_UNITS } from './work.js';
 import { shapesRelating } from '../facets/geojson-filter.js';
 import { boxPolygon, circlePolygon, densified, queryPolygon, type QueryPolygon } from '../facets/geojson-shape.js';
 import { normalizeFacet, parseFiniteFloat, rustFloat } from '../facets/values.js';
 import { formatFilterError, type FilterAst, type GeoPoint, type Token, type VectorTarget } from '../filter-parser/index.js';
 import type { IndexReadEnv } from '../index-read-env.js';
-import { matchingRule, type FilterFeatures } from '../../types/attribute-patterns.js';
+import type { FilterFeatures } from '../../types/attribute-patterns.js';
 import { notFilterableMessage } from '../facets/filterable.js';
-import { assertFilterable, foreignNotSupported } from './gates.js';
+import { assertFilterable, FilterRules, foreignNotSupported } from './gates.js';
 import { evaluateShardCondition, SHARD_FIELD } from '../shards/shard-filter.js';
 
 export interface EvaluateOptions {
@@ -63,8 +63,7 @@ export interface EvaluateOptions {
  */
 export function evaluateFilter(env: IndexReadEnv, settings: IndexSettings, ast: FilterAst, options: EvaluateOptions): DocSet {
   const code = options.code ?? 'invalid_search_filter';
-  assertFilterable(ast, settings.filterableAttributes, code);
-  return new Evaluator(env, settings, code, options.vectors, options.columns === true).evaluate(ast, null);
+  return new Evaluator(env, settings, code, options.vectors, options.columns === true).run(ast);
 }
 
 type Condition = Extract<FilterAst, { type: 'comparison' | 'between' | 'exists' | 'isNull' | 'isEmpty' | 'contains' | 'startsWith' }>;
@@ -122,6 +121,7 @@ class Evaluator {
   private universe: DocSet | undefined;
   private readonly reader: FacetReader;
   private readonly work: FilterWork;
+  private readonly rules: FilterRules;
   /** the token of the condition being evaluated: where an error of the work bound points */
   private at: Token | undefined;
 
@@ -135,6 +135,7 @@ class Evaluator {
     const meter = { read: (entries: number, docids: number) => this.work.charge(entries * ENTRY_UNITS + docids) };
     this.reader = new FacetReader(env, meter, columns ? columnRanges(env, meter) : undefined);
     this.work = new FilterWork(FilterWork.limitFor(this.reader.allDocids().length), () => this.refuse());
+    this.rules = new FilterRules(settings.filterableAttributes, (checked) => this.work.charge(checked * RULE_UNITS));
   }
 
   private refuse(): never {
@@ -147,8 +148,14 @@ class Evaluator {
     return this.universe;
   }
 
+  /** The documents matching `ast`, once every attribute it names is known to be filterable. */
+  run(ast: FilterAst): DocSet {
+    assertFilterable(ast, this.rules, this.code, (field) => (this.at = field));
+    return this.evaluate(ast, null);
+  }
+
   /** `within`: what the enclosing `AND` kept so far (null = everything). Results may exceed it. */
-  evaluate(ast: FilterAst, within: DocSet | null): DocSet {
+  private evaluate(ast: FilterAst, within: DocSet | null): DocSet {
     if (within !== null && within.length === 0) return EMPTY;
     switch (ast.type) {
       case 'and': {
@@ -199,7 +206,7 @@ class Evaluator {
   private target(field: Token): Target | null {
     const fid = this.reader.fieldId(field.value);
     if (fid === undefined) return null;
-    const rule = matchingRule(field.value, this.settings.filterableAttributes);
+    const rule = this.rules.of(field.value);
     return rule === null ? null : { field: field.value, fid, features: rule.features, rule: rule.index };
   }
 
@@ -439,7 +446,7 @@ class Evaluator {
 
   private between(field: string, from: number, to: number): DocSet {
     const fid = this.reader.fieldId(field);
-    const rule = matchingRule(field, this.settings.filterableAttributes);
+    const rule = this.rules.of(field);
     if (fid === undefined || rule === null) return EMPTY;
     this.allow({ field, features: rule.features, rule: rule.index }, 'TO');
     return this.reader.numberRange(fid, { value: from, inclusive: true }, { value: to, inclusive: true });

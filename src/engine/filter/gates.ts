@@ -63,15 +63,44 @@ export function foreignNotSupported(field: Token, code: ErrorCode): ApiError {
 // Experimental filters that Meilisearch lets through without a filterable rule.
 const ALWAYS_FILTERABLE = new Set(['_vectors', '_shard']);
 
+/** The rule deciding a filterable attribute's features, with its position in `filterableAttributes`. */
+export type FilterRule = NonNullable<ReturnType<typeof matchingRule>>;
+
+/**
+ * The rule of each attribute one filter names, looked up once per attribute (a filter of 10,000
+ * conditions on one attribute, matched against 10,000 rules each time, made 100 million rule
+ * checks: 2.4 s). `charge` is told of the rules each lookup checks (the filter's work bound).
+ */
+export class FilterRules {
+  private readonly found = new Map<string, FilterRule | null>();
+
+  constructor(
+    readonly rules: readonly FilterableEntry[],
+    private readonly charge: (checked: number) => void,
+  ) {}
+
+  of(field: string): FilterRule | null {
+    let rule = this.found.get(field);
+    if (rule === undefined) {
+      rule = matchingRule(field, this.rules);
+      this.charge(rule === null ? this.rules.length : rule.index + 1);
+      this.found.set(field, rule);
+    }
+    return rule;
+  }
+}
+
 /**
  * Throws `ApiError(code)` naming the attribute Meilisearch reports (see `filterFields` for the
- * order) when the filter uses an attribute no rule makes filterable.
+ * order) when the filter uses an attribute no rule makes filterable. `at` is told of each
+ * attribute before its rule is looked up.
  */
-export function assertFilterable(ast: FilterAst, rules: readonly FilterableEntry[], code: ErrorCode): void {
+export function assertFilterable(ast: FilterAst, rules: FilterRules, code: ErrorCode, at: (field: Token) => void = () => {}): void {
   for (const field of filterFields(ast)) {
     if (ALWAYS_FILTERABLE.has(field.value)) continue;
-    const rule = matchingRule(field.value, rules);
+    at(field);
+    const rule = rules.of(field.value);
     if (rule !== null && isFilterable(rule.features)) continue;
-    throw new ApiError(code, formatFilterError(notFilterableMessage(field.value, rules), field.span));
+    throw new ApiError(code, formatFilterError(notFilterableMessage(field.value, rules.rules), field.span));
   }
 }

@@ -7,8 +7,9 @@
  * string ranges ORed took 70 s and 10,000 `NOT id = n` 44 s within the 10,000-condition bound.
  *
  * Units are about 10 ns of this machine's work (2 × AMD EPYC, measured 2026-12-03): a docid
- * produced or combined costs 1, a facet entry or a `_geo` point read ENTRY_UNITS (1.2 µs); the
- * `_geojson` conditions spend from the same budget (facets/geojson-filter.ts). The bound is PASSES
+ * produced or combined costs 1, a filterable rule checked RULE_UNITS, a facet entry or a `_geo`
+ * point read ENTRY_UNITS (1.2 µs); the `_geojson` conditions spend from the same budget
+ * (facets/geojson-filter.ts). The bound is PASSES
  * reads of as many facet entries as the index has documents, so that a few conditions over a
  * field with a value per document fit, within FLOOR (about 0.25 s, enough for most filters of a
  * small index) and CEILING (about 2 s, a large index's).
@@ -17,6 +18,8 @@ import type { WorkBudget } from '../facets/geojson-shape.js';
 
 /** What reading one LMDB facet entry (or a `_geo` point) costs, in docids combined. */
 export const ENTRY_UNITS = 100;
+/** What checking one `filterableAttributes` rule against an attribute costs (gates.ts `FilterRules`). */
+export const RULE_UNITS = 1;
 /** Reads of a facet entry per document one filter may do. */
 const PASSES = 4;
 const FLOOR = 20_000_000;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseFilter, type FilterAst } from '../../../../src/engine/filter-parser/index.js';
-import { assertFilterable, assertFilterFeatures, rejectForeignFilter, type FilterFeature } from '../../../../src/engine/filter/gates.js';
+import { assertFilterable, assertFilterFeatures, FilterRules, rejectForeignFilter, type FilterFeature } from '../../../../src/engine/filter/gates.js';
+import type { FilterableEntry } from '../../../../src/types/settings.js';
 import type { FilterableRule } from '../../../../src/types/settings.js';
 
 const rule = (attributePatterns: string[], equality = true, comparison = false, facetSearch = false): FilterableRule => ({
@@ -23,18 +24,33 @@ function message(check: () => void): string {
   throw new Error('no error');
 }
 
+const rules = (entries: FilterableEntry[]) => new FilterRules(entries, () => {});
+
 describe('assertFilterable', () => {
   it('accepts attributes whose first matching rule filters, and _vectors/_shard always', () => {
-    expect(() => assertFilterable(ast('doggos.age > 1 AND _shard = a'), ['doggos'], 'invalid_document_filter')).not.toThrow();
+    expect(() => assertFilterable(ast('doggos.age > 1 AND _shard = a'), rules(['doggos']), 'invalid_document_filter')).not.toThrow();
   });
 
   it('refuses with the code of the route and the attribute position', () => {
-    expect(message(() => assertFilterable(ast('doggo=bernese'), [], 'invalid_document_filter'))).toBe(
+    expect(message(() => assertFilterable(ast('doggo=bernese'), rules([]), 'invalid_document_filter'))).toBe(
       'Attribute `doggo` is not filterable. This index does not have configured filterable attributes.\n1:6 doggo=bernese',
     );
-    expect(message(() => assertFilterable(ast('doggos.age > 2'), [rule(['doggos.*'], false, false, true), 'cat'], 'invalid_search_filter'))).toBe(
+    expect(message(() => assertFilterable(ast('doggos.age > 2'), rules([rule(['doggos.*'], false, false, true), 'cat']), 'invalid_search_filter'))).toBe(
       'Attribute `doggos.age` is not filterable. Available filterable attribute patterns are: `cat`.\n1:11 doggos.age > 2',
     );
+  });
+
+  it('looks each attribute up once, charging the rules it checked', () => {
+    const many: FilterableEntry[] = [...Array.from({ length: 10_000 }, (_, i) => `f${i}.*`), 'year', 'id'];
+    let checked = 0;
+    const lookup = new FilterRules(many, (count) => (checked += count));
+    const filter = Array.from({ length: 5_000 }, (_, i) => `year = ${i} OR id = ${i}`).join(' OR ');
+    assertFilterable(ast(filter), lookup, 'invalid_search_filter');
+    // 10,001 rules checked for `year`, 10,002 for `id`: not 100 million
+    expect(checked).toBe(20_003);
+    expect(lookup.of('year')?.index).toBe(10_000);
+    expect(lookup.of('nope')).toBeNull();
+    expect(checked).toBe(30_005);
   });
 });
 
