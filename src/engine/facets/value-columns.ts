@@ -23,7 +23,7 @@ import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import { searchSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { FacetKind } from './extract.js';
-import { facetKey, facetKeyField, facetKeyValue, FacetReader, type RangeSource, type ReadMeter } from './store.js';
+import { facetKey, facetKeyField, facetKeyValue, FacetReader, type RangeSource, type ReadMeter, type ValueRuns } from './store.js';
 
 export type ValueKind = typeof FacetKind.number | typeof FacetKind.string;
 export type ValueOf<K extends ValueKind> = K extends typeof FacetKind.number ? number : string;
@@ -221,14 +221,15 @@ function laidOut(columns: Columns, column: ValueColumn<number | string>): ValueC
     const own = held(d);
     if (own !== null) for (let j = 0; j < own.length; j++) docids[filled[rank[own[j]!]!]!++] = d;
   }
+  // the values no document holds are left out: their runs are empty, so the others stay contiguous
   const kept: (number | string)[] = [];
-  const sets: DocSet[] = [];
+  const starts = [0];
   for (let r = 0; r < values.length; r++) {
     if (counts[r + 1] === counts[r]) continue;
     kept.push(values[order[r]!]!);
-    sets.push(docids.subarray(counts[r]!, counts[r + 1]!));
+    starts.push(counts[r + 1]!);
   }
-  return fromSets(columns, kept, sets);
+  return fromRuns(columns, { values: kept, docids, starts: Uint32Array.from(starts) });
 }
 
 /** The columns kept for `env` under its current settings. */
@@ -257,13 +258,8 @@ export function valueColumn<K extends ValueKind>(env: IndexReadEnv, reader: Face
   const key = `${fid}:${kind}`;
   const known = columns.byField.get(key) as ValueColumn<ValueOf<K>> | null | undefined;
   if (known !== undefined) return known;
-  const values: ValueOf<K>[] = [];
-  const sets: DocSet[] = [];
-  for (const { value, docids } of reader.values(fid, kind)) {
-    values.push(value as ValueOf<K>);
-    sets.push(docids);
-  }
-  const column = fromSets(columns, values, sets);
+  const runs = reader.valueRuns(fid, kind) as ValueRuns<ValueOf<K>>;
+  const column = fromRuns(columns, runs);
   columns.byField.set(key, column);
   return column;
 }
@@ -275,27 +271,28 @@ function columnBytes(values: readonly (number | string)[], top: number, pairs: n
   return bytes;
 }
 
-/** The column of `values` held by the documents `sets`, charged to the budget; null when too big to keep. */
-function fromSets<T extends number | string>(columns: Columns, values: T[], sets: readonly DocSet[]): ValueColumn<T> | null {
-  let total = 0;
+/**
+ * The column of `runs` (each value's documents ascending, in one array), charged to the budget;
+ * null when too big to keep.
+ */
+function fromRuns<T extends number | string>(columns: Columns, runs: ValueRuns<T>): ValueColumn<T> | null {
+  const { values, docids, starts } = runs;
+  const total = docids.length;
   let top = 0;
-  for (const docids of sets) {
-    total += docids.length;
-    if (docids.length > 0) top = Math.max(top, docids[docids.length - 1]! + 1);
-  }
+  for (let k = 0; k < values.length; k++) if (starts[k + 1]! > starts[k]!) top = Math.max(top, docids[starts[k + 1]! - 1]! + 1);
   const bytes = columnBytes(values, top, total);
   if (bytes > budget.limit / 4) return null;
   // the (document, value) pairs by document: counted, summed into starts, then filled value by value
   const docStarts = new Uint32Array(top + 1);
-  for (const set of sets) for (let j = 0; j < set.length; j++) docStarts[set[j]! + 1]!++;
+  for (let j = 0; j < total; j++) docStarts[docids[j]! + 1]!++;
   for (let d = 0; d < top; d++) docStarts[d + 1]! += docStarts[d]!;
   const byDoc = new Uint32Array(total);
   const filled = docStarts.slice(0, top);
-  sets.forEach((set, k) => {
-    for (let j = 0; j < set.length; j++) byDoc[filled[set[j]!]!++] = k;
-  });
+  for (let k = 0; k < values.length; k++) {
+    for (let j = starts[k]!; j < starts[k + 1]!; j++) byDoc[filled[docids[j]!]!++] = k;
+  }
   const firsts = new Uint32Array(values.length);
-  for (let k = 0; k < values.length; k++) firsts[k] = sets[k]![0] ?? 0;
+  for (let k = 0; k < values.length; k++) firsts[k] = starts[k + 1]! > starts[k]! ? docids[starts[k]!]! : 0;
   const order = new Uint32Array(values.length);
   for (let k = 0; k < values.length; k++) order[k] = k;
   budget.charge(columns.cache, bytes);
