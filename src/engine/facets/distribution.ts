@@ -21,7 +21,7 @@ import { featuresOf, matchingRule, matchLegacy, matchRule, matchWildcard } from 
 import { filterablePatterns, isFilterable } from './filterable.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
-import { keptColumn, valueColumn, valuesAmong, type Found, type ValueColumn, type ValueKind, type ValueOf } from './value-columns.js';
+import { keptColumn, spelling, valueColumn, valuesAmong, type ColumnFound, type Found, type ValueColumn, type ValueKind, type ValueOf } from './value-columns.js';
 import { FacetReader, readFacetFields, type FacetValue } from './store.js';
 import { normalizeFacet, rustFloat, truncateFacet } from './values.js';
 import { ownRecord } from '../../types/own-record.js';
@@ -215,7 +215,7 @@ function membership(candidates: DocSet): Uint8Array {
  * candidates, numerically above), `count` each kind's most frequent values. Either way numbers
  * come before strings, as Meilisearch appends the strings' walk to the numbers'.
  */
-function fieldDistribution(store: DocumentStore<IndexReadEnv>, field: string, values: FieldValues, byCount: boolean, linear: boolean, maxValues: number): Record<string, number> {
+function fieldDistribution(spell: (found: Found<string>) => string, values: FieldValues, byCount: boolean, linear: boolean, maxValues: number): Record<string, number> {
   let budget = maxValues;
   const out: Counted[] = [];
   const take = <T extends number | string>(found: Found<T>[], key: (found: Found<T>) => string): void => {
@@ -228,7 +228,7 @@ function fieldDistribution(store: DocumentStore<IndexReadEnv>, field: string, va
   };
   const numbers = byCount || !linear ? values.numbers : values.numbers.map((found) => ({ found, key: rustFloat(found.value) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ found }) => found);
   take(numbers, (found) => rustFloat(found.value));
-  take(values.strings, (found) => originalSpelling(store, found.first, field, found.value));
+  take(values.strings, spell);
   const distribution = ownRecord<number>();
   // A number and a string may print alike (`2` and "2"): as in Meilisearch's map, the string's
   // count replaces the number's, at the number's place.
@@ -285,6 +285,8 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
     const whole = byCount || linear;
     // every number among the candidates, when the column gave them (the stats are theirs)
     let allNumbers: Found<number>[] | null = null;
+    // the strings' column, when it gave them (it keeps their spellings)
+    let strings: ValueColumn<string> | null = null;
     const among = <K extends ValueKind>(kind: K, budget: number): Found<ValueOf<K>>[] => {
       const kept = keptColumn(env, fid, kind);
       const walk = !whole && (kept === undefined || kept === null || !columnCheaper(kept, candidates.length, budget));
@@ -294,11 +296,16 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
       if (column === null) return walkValues(reader.values(fid, kind), candidates, (member ??= membership(candidates)), whole ? Number.POSITIVE_INFINITY : budget)!;
       const found = valuesAmong(column, candidates);
       if (kind === FacetKind.number) allNumbers = found as Found<number>[];
+      else strings = column as ValueColumn<string>;
       return whole ? found : found.slice(0, budget);
     };
     const numbers = among(FacetKind.number, maxValues);
     const values: FieldValues = { numbers, strings: among(FacetKind.string, maxValues - numbers.length) };
-    distribution[field] = fieldDistribution(store, field, values, byCount, linear, maxValues);
+    const spell = (found: Found<string>): string => {
+      const read = () => originalSpelling(store, found.first, field, found.value);
+      return strings !== null && 'index' in found ? spelling(env, strings, found as ColumnFound<string>, read) : read();
+    };
+    distribution[field] = fieldDistribution(spell, values, byCount, linear, maxValues);
     let range = allNumbers !== null ? rangeOf(allNumbers) : whole ? rangeOf(values.numbers) : fieldStats(reader, fid, candidates, WALK_LIMIT_NS);
     if (range === undefined) {
       const column = valueColumn(env, reader, fid, FacetKind.number);

@@ -71,6 +71,21 @@ describe('alphabetical distribution', () => {
     expect(all.n).toMatchObject({ '7': 3, '8': 1, '1000': 1 });
   });
 
+  it('keeps a string’s spelling between distributions, and reads it again once its first document changes', () => {
+    const docs = Array.from({ length: 50 }, (_, id) => ({ id, tag: id === 0 ? 'Love' : id === 1 ? 'LOVE' : `t${id}` }));
+    const target = open(docs, { maxValuesPerFacet: 100 });
+    const tags = (from = 0) => computeFacets(target.env, target.settings, range(from, 50), ['tag']).distribution.tag;
+    expect(tags()).toMatchObject({ Love: 2 });
+    expect(tags()).toMatchObject({ Love: 2 });
+    // the same normalised value: its documents are unchanged, its first one spells it otherwise
+    target.write([{ id: 0, tag: 'lOvE' }]);
+    expect(tags()).toMatchObject({ lOvE: 2 });
+    expect(tags(1)).toMatchObject({ LOVE: 1 });
+    target.write([{ delete: 0 }]);
+    expect(tags()).toMatchObject({ LOVE: 1 });
+    expect(Object.keys(tags()!)).not.toContain('lOvE');
+  });
+
   it('answers empty distributions and no stats for no candidates', () => {
     const target = open([{ id: 0, n: 1, tag: 'a' }]);
     expect(computeFacets(target.env, target.settings, new Uint32Array(0), ['n', 'tag'])).toEqual({ distribution: { n: {}, tag: {} }, stats: {} });
