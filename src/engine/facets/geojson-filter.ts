@@ -16,7 +16,7 @@ import { BOX_BYTES, decodeShape, encodedBox, POSITION_COST, relates, type QueryP
 const MAX_WORK = 40_000_000;
 
 /** A shape's key read and its box checked, in the units of a filter's budget (about a facet entry read). */
-const KEY_UNITS = 100;
+const KEY_UNITS = 40;
 /** A filter's budget unit is about 2.5 of this query's (an edge test: 40 million took 0.15 s). */
 const FILTER_UNITS_PER_WORK = 0.4;
 

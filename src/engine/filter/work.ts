@@ -3,25 +3,25 @@
  *
  * Why: a filter is evaluated on the thread that answers requests, and a condition does not cost
  * a few microseconds but the facet entries it reads and the documents it yields: a range over
- * 36,000 titles reads 36,000 entries (about 30 ms), `NOT id = 1` yields every document, so 300
+ * 36,000 titles reads 36,000 entries (15–45 ms), `NOT id = 1` yields every document, so 300
  * string ranges ORed took 70 s and 10,000 `NOT id = n` 44 s within the 10,000-condition bound.
  *
  * Units are about 10 ns of this machine's work (2 × AMD EPYC, measured 2026-12-03): a docid
  * produced or combined costs 1, a filterable rule checked RULE_UNITS, a facet entry or a `_geo`
- * point read ENTRY_UNITS (1.2 µs); the `_geojson` conditions spend from the same budget
- * (facets/geojson-filter.ts). The bound is PASSES
- * reads of as many facet entries as the index has documents, so that a few conditions over a
- * field with a value per document fit, within FLOOR (about 0.25 s, enough for most filters of a
- * small index) and CEILING (about 2 s, a large index's).
+ * point read ENTRY_UNITS (0.4 µs in a scan); the `_geojson` conditions spend from the same budget
+ * (facets/geojson-filter.ts). The bound is PASSES reads of as many facet entries as the index has
+ * documents, so that a few conditions over a field with a value per document fit, within FLOOR
+ * (about 0.25 s, enough for most filters of a small index) and CEILING (about 2 s, a large
+ * index's).
  */
 import type { WorkBudget } from '../facets/geojson-shape.js';
 
 /** What reading one LMDB facet entry (or a `_geo` point) costs, in docids combined. */
-export const ENTRY_UNITS = 100;
+export const ENTRY_UNITS = 40;
 /** What checking one `filterableAttributes` rule against an attribute costs (gates.ts `FilterRules`). */
 export const RULE_UNITS = 1;
 /** Reads of a facet entry per document one filter may do. */
-const PASSES = 4;
+const PASSES = 8;
 const FLOOR = 20_000_000;
 const CEILING = 200_000_000;
 

@@ -47,7 +47,7 @@ describe('a filter past its work bound', () => {
     const conditions = Array.from({ length: 2_000 }, (_, i) => `title > "title ${String(i % 10).padStart(4, '0')}"`);
     const filter = conditions.join(' OR ');
     const message = index.filterError(filter);
-    const located = /^The filter needs too much work to evaluate: more than \d+ units \(a facet value read is 100, a document combined is 1\)\. Use fewer conditions, or narrower ranges\.\n(\d+):(\d+) /.exec(message);
+    const located = /^The filter needs too much work to evaluate: more than \d+ units \(a facet value read is 40, a document combined is 1\)\. Use fewer conditions, or narrower ranges\.\n(\d+):(\d+) /.exec(message);
     expect(located, message.slice(0, 200)).not.toBeNull();
     const column = Number(located![1]);
     // the column points at a condition's field, well before the end of the filter
