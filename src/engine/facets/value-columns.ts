@@ -426,9 +426,9 @@ export function documentsInRanks<T>(column: ValueColumn<T>, lo: number, hi: numb
 /**
  * The key ranges of a filter's ranges and prefixes answered from the value columns of a read
  * snapshot: a range spanning at least COLUMN_RANGE_VALUES values of a kept column is one pass
- * over its pairs (~0.3 ms for movies' 36,000 titles, against ~45 ms reading their entries); a
+ * over its pairs (~0.3 ms for movies' 36,000 titles, against 15–45 ms reading their entries); a
  * field whose scans read that many entries twice gets its column built for the next ones (one
- * walk of the field, ~3 times a scan's cost: not paid for a range asked once). `meter` is
+ * walk of the field, a few times a scan's cost: not paid for a range asked once). `meter` is
  * charged with the passes and builds as with the entries they replace.
  */
 export function columnRanges(env: IndexReadEnv, meter: ReadMeter): RangeSource {
