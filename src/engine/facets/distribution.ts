@@ -21,7 +21,7 @@ import { featuresOf, matchingRule, matchLegacy, matchRule, matchWildcard } from 
 import { filterablePatterns, isFilterable } from './filterable.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
-import { keptColumn, spelling, valueColumn, valuesAmong, type ColumnFound, type Found, type ValueColumn, type ValueKind, type ValueOf } from './value-columns.js';
+import { keptColumn, speller, valueColumn, valuesAmong, type ColumnFound, type Found, type ValueColumn, type ValueKind, type ValueOf } from './value-columns.js';
 import { FacetReader, readFacetFields, type FacetValue } from './store.js';
 import { normalizeFacet, rustFloat, truncateFacet } from './values.js';
 import { ownRecord } from '../../types/own-record.js';
@@ -285,8 +285,8 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
     const whole = byCount || linear;
     // every number among the candidates, when the column gave them (the stats are theirs)
     let allNumbers: Found<number>[] | null = null;
-    // the strings' column, when it gave them (it keeps their spellings)
-    let strings: ValueColumn<string> | null = null;
+    // the spellings kept by the strings' column, when it gave them
+    let spellKept: ReturnType<typeof speller> | null = null;
     const among = <K extends ValueKind>(kind: K, budget: number): Found<ValueOf<K>>[] => {
       const kept = keptColumn(env, fid, kind);
       const walk = !whole && (kept === undefined || kept === null || !columnCheaper(kept, candidates.length, budget));
@@ -296,14 +296,14 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
       if (column === null) return walkValues(reader.values(fid, kind), candidates, (member ??= membership(candidates)), whole ? Number.POSITIVE_INFINITY : budget)!;
       const found = valuesAmong(column, candidates);
       if (kind === FacetKind.number) allNumbers = found as Found<number>[];
-      else strings = column as ValueColumn<string>;
+      else spellKept = speller(env, column as ValueColumn<string>);
       return whole ? found : found.slice(0, budget);
     };
     const numbers = among(FacetKind.number, maxValues);
     const values: FieldValues = { numbers, strings: among(FacetKind.string, maxValues - numbers.length) };
     const spell = (found: Found<string>): string => {
       const read = () => originalSpelling(store, found.first, field, found.value);
-      return strings !== null && 'index' in found ? spelling(env, strings, found as ColumnFound<string>, read) : read();
+      return spellKept !== null && 'index' in found ? spellKept(found as ColumnFound<string>, read) : read();
     };
     distribution[field] = fieldDistribution(spell, values, byCount, linear, maxValues);
     let range = allNumbers !== null ? rangeOf(allNumbers) : whole ? rangeOf(values.numbers) : fieldStats(reader, fid, candidates, WALK_LIMIT_NS);

@@ -10,27 +10,22 @@ import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { fromSorted, type DocSet } from '../docset.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
+import type { ReadMeter } from './store.js';
 import { BOX_BYTES, decodeShape, encodedBox, POSITION_COST, relates, type QueryPolygon, type WorkBudget } from './geojson-shape.js';
 
 /** The work one query may do (geojson-shape.ts `WorkBudget`: edge tests and positions read): a few tenths of a second. */
 const MAX_WORK = 40_000_000;
 
-/** A shape's key read and its box checked, in the units of a filter's budget (about a facet entry read). */
-const KEY_UNITS = 40;
-/** A filter's budget unit is about 2.5 of this query's (an edge test: 40 million took 0.15 s). */
-const FILTER_UNITS_PER_WORK = 0.4;
-
-/** The budget of the filter a query over the shapes is part of (filter/work.ts). */
-export interface FilterBudget {
-  charge(units: number): void;
-}
+/** A docid combined, a filter budget's unit, costs about 2.5 of this query's (an edge test: 40 million took 0.15 s). */
+const DOCIDS_PER_WORK = 0.4;
 
 /**
  * The documents of `env` whose shape relates to `polygon`, or null when the index holds no
  * complete record of its shapes (written before shapes were indexed, and not written since).
- * `filter`: the budget of the whole filter, charged with each key read and this query's work.
+ * `meter`: the whole filter's (filter/work.ts), told of each key read as a facet entry and of this
+ * query's work as docids combined.
  */
-export function shapesRelating(env: IndexReadEnv, polygon: QueryPolygon, code: ErrorCode, filter: FilterBudget): DocSet | null {
+export function shapesRelating(env: IndexReadEnv, polygon: QueryPolygon, code: ErrorCode, meter: ReadMeter): DocSet | null {
   if (env.geojsonShapes === undefined || env.main.get(INDEX_MAIN_KEYS.geojsonShapes) !== true) return null;
   const [minLng, minLat, maxLng, maxLat] = polygon.box;
   const budget: WorkBudget = { remaining: MAX_WORK };
@@ -39,7 +34,7 @@ export function shapesRelating(env: IndexReadEnv, polygon: QueryPolygon, code: E
   // keys, then each value by a fast read (lmdb's reused buffer, read before the next lookup): a
   // range would copy every value, megabytes for a large shape, into fresh memory
   for (const key of shapes.getKeys({})) {
-    filter.charge(KEY_UNITS);
+    meter.read(1, 0);
     const value = shapes.getBinaryFast(key)!;
     const [left, bottom, right, top] = encodedBox(value);
     // NaN (an empty collection) fails every comparison: it relates to nothing
@@ -51,6 +46,6 @@ export function shapesRelating(env: IndexReadEnv, polygon: QueryPolygon, code: E
       throw new ApiError(code, 'The `_geojson` shapes this filter must compare are too large: use a smaller area or fewer points.');
     }
   }
-  filter.charge(FILTER_UNITS_PER_WORK * (MAX_WORK - budget.remaining));
+  meter.read(0, DOCIDS_PER_WORK * (MAX_WORK - budget.remaining));
   return fromSorted(found);
 }

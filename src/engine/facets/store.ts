@@ -93,7 +93,7 @@ export function writeDocumentsIds(env: IndexEnv, docids: DocSet): void {
   env.main.putSync(INDEX_MAIN_KEYS.documentsIdsVersion, randomUUID());
 }
 
-/** Told of the facet entries (or `_geo` points) a reader reads and of the docids it yields: what a filter's work bound counts. */
+/** Told of the facet entries (or `_geo` points, `_geojson` keys) a filter reads and of the docids it yields: what its work bound counts. */
 export interface ReadMeter {
   read(entries: number, docids: number): void;
 }

@@ -46,7 +46,7 @@ export interface ValueColumn<T> {
   readonly rewrittenMask: Uint8Array;
   /**
    * per value index: its original spelling in its first document (`firsts`), once a facet
-   * distribution asked for it (`spelling`); dropped for the values a write touches and those its
+   * distribution asked for it (`speller`); dropped for the values a write touches and those its
    * changed documents held (a cache, emptied in place: the only part of a column that changes)
    */
   readonly spellings: (string | undefined)[];
@@ -325,20 +325,24 @@ function fromRuns<T extends number | string>(columns: Columns, runs: ValueRuns<T
 }
 
 /**
- * The original spelling of a string value the candidates hold (`found`, from `valuesAmong`):
- * `spell()` reads it from `found.first`, a document parsed for it (a distribution of 36,000 titles
- * parsed 36,000 documents per request, more than the shared documents cache holds); kept in the
- * column when that document is the value's first, as in every distribution over all documents.
+ * The original spellings of the string values the candidates hold (`found`, from `valuesAmong`
+ * over `column`): `spell()` reads one from `found.first`, a document parsed for it (a
+ * distribution of 36,000 titles parsed 36,000 documents per request, more than the shared
+ * documents cache holds); kept in the column when that document is the value's first, as in
+ * every distribution over all documents.
  */
-export function spelling(env: IndexReadEnv, column: ValueColumn<string>, found: ColumnFound<string>, spell: () => string): string {
-  if (found.first !== column.firsts[found.index]) return spell();
-  let kept = column.spellings[found.index];
-  if (kept === undefined) {
-    column.spellings[found.index] = kept = spell();
-    // charged as the column's own strings are
-    budget.charge(cached.get(env).cache, STRING_BYTES + 2 * kept.length);
-  }
-  return kept;
+export function speller(env: IndexReadEnv, column: ValueColumn<string>): (found: ColumnFound<string>, spell: () => string) => string {
+  // the cache the spellings are charged to, as the column's own strings are
+  const { cache } = kept(env);
+  return (found, spell) => {
+    if (found.first !== column.firsts[found.index]) return spell();
+    let known = column.spellings[found.index];
+    if (known === undefined) {
+      column.spellings[found.index] = known = spell();
+      budget.charge(cache, STRING_BYTES + 2 * known.length);
+    }
+    return known;
+  };
 }
 
 /** The values the candidates hold, in stored order, with their counts, read by candidate. */

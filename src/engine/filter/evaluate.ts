@@ -28,7 +28,7 @@ import { difference, EMPTY, fromSorted, intersect, unionAll, type DocSet } from 
 import { FacetKind } from '../facets/extract.js';
 import { geojsonFilterable, geoFilterable } from '../facets/fields.js';
 import { EARTH_RADIUS, haversine, type LatLng } from '../facets/geo.js';
-import { FacetReader, type Bound } from '../facets/store.js';
+import { FacetReader, type Bound, type ReadMeter } from '../facets/store.js';
 import { columnRanges } from '../facets/value-columns.js';
 import { ENTRY_UNITS, FilterWork, RULE_UNITS } from './work.js';
 import { shapesRelating } from '../facets/geojson-filter.js';
@@ -120,6 +120,8 @@ const asUsize = (value: number): number => (value > 0 ? Math.trunc(value) : 0);
 class Evaluator {
   private universe: DocSet | undefined;
   private readonly reader: FacetReader;
+  /** what the reader and the `_geojson` scans tell of their reads, charged to `work` */
+  private readonly meter: ReadMeter;
   private readonly work: FilterWork;
   private readonly rules: FilterRules;
   /** the token of the condition being evaluated: where an error of the work bound points */
@@ -132,8 +134,8 @@ class Evaluator {
     private readonly vectors: EvaluateOptions['vectors'],
     columns: boolean,
   ) {
-    const meter = { read: (entries: number, docids: number) => this.work.charge(entries * ENTRY_UNITS + docids) };
-    this.reader = new FacetReader(env, meter, columns ? columnRanges(env, meter) : undefined);
+    this.meter = { read: (entries, docids) => this.work.charge(entries * ENTRY_UNITS + docids) };
+    this.reader = new FacetReader(env, this.meter, columns ? columnRanges(env, this.meter) : undefined);
     this.work = new FilterWork(FilterWork.limitFor(this.reader.allDocids().length), () => this.refuse());
     this.rules = new FilterRules(settings.filterableAttributes, (checked) => this.work.charge(checked * RULE_UNITS));
   }
@@ -162,20 +164,14 @@ class Evaluator {
         let kept = this.evaluate(ast.children[0]!, within);
         for (const child of ast.children.slice(1)) {
           if (kept.length === 0) break;
-          const found = this.evaluate(child, kept);
-          this.work.combine([kept, found]);
-          kept = intersect(kept, found);
+          kept = this.intersect(kept, this.evaluate(child, kept));
         }
         return kept;
       }
       case 'or':
         return this.union(ast.children.map((child) => this.evaluate(child, within)));
-      case 'not': {
-        const from = within ?? this.all();
-        const found = this.evaluate(ast.child, within);
-        this.work.combine([from, found]);
-        return difference(from, found);
-      }
+      case 'not':
+        return this.difference(within ?? this.all(), this.evaluate(ast.child, within));
       case 'in': {
         this.at = ast.field;
         if (ast.field.value === SHARD_FIELD) return this.shard('IN', ast.values);
@@ -243,6 +239,18 @@ class Evaluator {
     return unionAll(sets);
   }
 
+  /** `a ∩ b`, charged. */
+  private intersect(a: DocSet, b: DocSet): DocSet {
+    this.work.combine([a, b]);
+    return intersect(a, b);
+  }
+
+  /** `a` without `b`, charged. */
+  private difference(a: DocSet, b: DocSet): DocSet {
+    this.work.combine([a, b]);
+    return difference(a, b);
+  }
+
   private condition(ast: Condition): DocSet {
     this.at = ast.field;
     if (ast.field.value === SHARD_FIELD) return this.shard(SHARD_OPERATORS[ast.type] ?? ('operator' in ast ? ast.operator : ''), 'value' in ast ? [ast.value] : []);
@@ -254,11 +262,7 @@ class Evaluator {
         const { operator, value } = ast;
         if (operator === '=') return this.equal(target, value);
         this.allow(target, operator);
-        if (operator === '!=') {
-          const equal = this.reader.equal(fid, normalizeFacet(value.value), parseFiniteFloat(value.value));
-          this.work.combine([this.all(), equal]);
-          return difference(this.all(), equal);
-        }
+        if (operator === '!=') return this.difference(this.all(), this.reader.equal(fid, normalizeFacet(value.value), parseFiniteFloat(value.value)));
         const inclusive = operator.endsWith('=');
         const above = operator.startsWith('>');
         return this.range(fid, above ? value : null, above ? null : value, inclusive);
@@ -314,9 +318,7 @@ class Evaluator {
     if (names.length === 0) return EMPTY;
     if (embedder !== null && target.kind === 'fragment') this.checkFragment(embedder, target.name);
     const found = this.union(names.map((name) => this.vectors(name, target)));
-    if (within === null) return found;
-    this.work.combine([found, within]);
-    return intersect(found, within);
+    return within === null ? found : this.intersect(found, within);
   }
 
   /** `_vectors.<embedder>.fragments.<name>` must name one of the embedder's indexing fragments (milli's `FragmentDoesNotExist`). */
@@ -378,7 +380,7 @@ class Evaluator {
 
   /** The documents whose `_geojson` shape relates to `polygon`. */
   private shapes(polygon: QueryPolygon): DocSet {
-    const found = shapesRelating(this.env, polygon, this.code, this.work);
+    const found = shapesRelating(this.env, polygon, this.code, this.meter);
     if (found !== null) return found;
     if (this.all().length === 0) return EMPTY;
     // an index made filterable on `_geojson` before shapes were indexed: refused, not answered wrongly
@@ -435,8 +437,7 @@ class Evaluator {
       // Meilisearch rewrites the box as `_geo.lat` / `_geo.lng` TO conditions, rule checks included.
       const lat = this.between('_geo.lat', bottom, top);
       const lng = left <= right ? this.between('_geo.lng', left, right) : this.union([this.between('_geo.lng', left, 180), this.between('_geo.lng', -180, right)]);
-      this.work.combine([lat, lng]);
-      found = intersect(lat, lng);
+      found = this.intersect(lat, lng);
     }
     if (!sources.shapes) return found;
     // a box across the antimeridian is wrapped, as for points, rather than read west to east in the plane

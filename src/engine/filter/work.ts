@@ -14,8 +14,6 @@
  * (about 0.25 s, enough for most filters of a small index) and CEILING (about 2 s, a large
  * index's).
  */
-import type { WorkBudget } from '../facets/geojson-shape.js';
-
 /** What reading one LMDB facet entry (or a `_geo` point) costs, in docids combined. */
 export const ENTRY_UNITS = 40;
 /** What checking one `filterableAttributes` rule against an attribute costs (gates.ts `FilterRules`). */
@@ -25,7 +23,7 @@ const PASSES = 8;
 const FLOOR = 20_000_000;
 const CEILING = 200_000_000;
 
-export class FilterWork implements WorkBudget {
+export class FilterWork {
   remaining: number;
 
   /** `refuse` throws the error of a filter past its bound. */
