@@ -9,7 +9,8 @@
 import { Readable } from 'node:stream';
 import { UNRESTRICTED } from '../auth/authenticate.js';
 import type { KnownRoute } from '../auth/route-actions.js';
-import { stringifyJson } from '../types/json-text.js';
+import { parseJson, stringifyJson } from '../types/json-text.js';
+import { StreamedJson } from '../types/streamed-json.js';
 import type { AppDeps } from './deps.js';
 import { runSpec, type AnyRouteSpec, type RouteReply } from './route.js';
 
@@ -63,6 +64,7 @@ export class InProcessRoutes {
     });
     // a few routes answer an error status without an ApiError (an unknown settings sub-route, an unhealthy /health)
     if (status >= 400) throw new Error(`${route} answered ${status}`);
+    if (result instanceof StreamedJson) return parseJson(await result.text());
     // a handler answers a bare JSON value as its text (Fastify would send a string as text)
     return typeof result === 'string' ? JSON.parse(result) : result;
   }

@@ -11,12 +11,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { ROUTE_ACTIONS, type KnownRoute } from '../auth/route-actions.js';
 import { UNRESTRICTED, type Caller } from '../auth/authenticate.js';
 import type { AppDeps } from './deps.js';
 import { readJsonBody } from './body/json.js';
 import { parseJson } from '../types/json-text.js';
+import { StreamedJson } from '../types/streamed-json.js';
 
 /** What a handler may set on its answer, over HTTP as in process. */
 export interface RouteReply {
@@ -175,6 +176,10 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: reado
           stream: request.body as Readable | undefined,
         });
         if (result === undefined) return reply.send();
+        if (result instanceof StreamedJson) {
+          reply.type('application/json; charset=utf-8');
+          return Readable.from(result.pieces, { objectMode: false });
+        }
         return result;
       },
     });

@@ -9,6 +9,7 @@ import { fromUnsorted, intersect, type DocSet } from '../engine/docset.js';
 import { externalIdOf, invalidDocumentId, type JsonObject } from '../engine/document-id.js';
 import { projectDocument } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
+import { pinReads } from '../engine/pinned-reads.js';
 import { vectorsView } from '../engine/documents/vectors.js';
 import type { IndexReadEnv } from '../engine/index-read-env.js';
 import { storedEmbeddingsOf, vectorFilter } from '../engine/vectors/index.js';
@@ -18,10 +19,13 @@ import { FacetReader } from '../engine/facets/store.js';
 import { readSettings } from '../engine/index-settings.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IndexSettings } from '../types/settings.js';
+import { stringifyJson } from '../types/json-text.js';
+import { StreamedJson } from '../types/streamed-json.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
 import { resolveForeignFilters } from './foreign.js';
 import { queued } from './queued.js';
+import { TimeSlices } from './time-slices.js';
 import { documentScoreValues } from './document-score-values.js';
 
 const SORT_CODE = 'invalid_document_sort';
@@ -59,47 +63,114 @@ export function withFetchPermit<T>(ctx: SearchContext, read: () => T | Promise<T
   return queued(ctx, undefined, async () => read());
 }
 
+/** A page of documents (objects, or their JSON texts) with the list's window and length. */
+type Listed<T> = { results: T[]; offset: number; limit: number; total: number };
+
+/** A document list as the routes answer it. */
+export type DocumentsList = Listed<JsonObject>;
+
+/** Lists of more documents than this are answered as a StreamedJson (types/streamed-json.ts). */
+export const STREAMED_FROM = 1_000;
+
+/** Characters of documents' JSON per piece of a streamed list. */
+const PIECE_CHARS = 64 * 1024;
+
+/**
+ * `GET /indexes/{uid}/documents` and `POST …/documents/fetch` on this instance: the list, as an
+ * object, or, past STREAMED_FROM documents, as a StreamedJson, which the thread answering
+ * requests writes piece by piece instead of holding it for the whole text.
+ */
+export async function answerDocuments(ctx: SearchContext, rawUid: string, query: DocumentsQuery, { proxy = false } = {}): Promise<DocumentsList | StreamedJson> {
+  const read = await readDocuments(ctx, rawUid, query, proxy, STREAMED_FROM);
+  if (!read.texts) return read.list;
+  const { results: texts, offset, limit, total } = read.list;
+  return new StreamedJson(listPieces(texts, `],"offset":${offset},"limit":${limit},"total":${total}}`));
+}
+
+/** The list as an object, however long (the network merges the lists of its copies). */
+export async function listDocuments(ctx: SearchContext, rawUid: string, query: DocumentsQuery, { proxy = false } = {}): Promise<DocumentsList> {
+  return ((await readDocuments(ctx, rawUid, query, proxy, Number.POSITIVE_INFINITY)) as { list: DocumentsList }).list;
+}
+
+/** `{"results":[`, the documents' texts joined by commas in pieces of about PIECE_CHARS, then `tail`. */
+async function* listPieces(texts: readonly string[], tail: string): AsyncGenerator<string> {
+  let piece = '{"results":[';
+  for (let i = 0; i < texts.length; i++) {
+    piece += i === 0 ? texts[i]! : `,${texts[i]!}`;
+    if (piece.length < PIECE_CHARS) continue;
+    yield piece;
+    piece = '';
+  }
+  yield piece + tail;
+}
+
 /**
  * The list algorithm of documents.md §2.3: candidates (all or `ids`), ∩ filter, ordered by docid
- * or by `sort`, then the page. Checks run in Meilisearch's order: ids, sort syntax, the index,
- * filter syntax and gates, the filter's attributes, then the sortable ones.
+ * or by `sort`, then the page; its documents as objects, or, for a page of more than `asTexts`
+ * documents, as their JSON texts. Checks run in Meilisearch's order: ids, sort syntax, the
+ * index, filter syntax and gates, the filter's attributes, then the sortable ones.
+ * Resolving many ids and viewing many documents give other requests turns (time-slices.ts):
+ * those reads stay on the snapshot the list started from (pinned-reads.ts), and so do the
+ * filter and sort of a list by ids, which may have spanned turns.
  */
-export function listDocuments(ctx: SearchContext, rawUid: string, query: DocumentsQuery, { proxy = false } = {}) {
+async function readDocuments(ctx: SearchContext, rawUid: string, query: DocumentsQuery, proxy: boolean, asTexts: number): Promise<{ texts: false; list: DocumentsList } | { texts: true; list: Listed<string> }> {
   const ids = query.ids === undefined || query.ids === null ? undefined : validateIds(query.ids);
   const sort = query.sort === undefined || query.sort === null ? null : query.sort.map((text) => parseSortCriterion(text, SORT_CODE));
-  const env = ctx.indexReader.open(rawUid);
-  const store = new DocumentStore(env);
-  const offset = query.offset ?? 0;
-  const limit = query.limit ?? 20;
-  const fields = query.fields ?? null;
-  const sent = checkedFilter(ctx.features, query.filter, FILTER_CODE, { foreign: true });
-  const settings = readSettings(env);
-  const ast = sent === null ? null : resolveForeignFilters(ctx, rawUid, settings, [sent])[0]!;
-  let results: { docid: number; doc: JsonObject }[];
-  let total: number;
-  if (ids === undefined && ast === null && sort === null) {
-    total = store.count();
-    results = limit <= 0 ? [] : Array.from(env.documents.getRange({ offset, limit }), ({ key, value }) => ({ docid: key, doc: value }));
-  } else {
-    const reader = new FacetReader(env);
-    let candidates: DocSet =
-      ids === undefined ? reader.allDocids() : fromUnsorted(ids.map((id) => store.docidOf(id)).filter((docid): docid is number => docid !== undefined));
-    if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE, vectors: vectorFilter(env, settings), columns: true }));
-    let page: ArrayLike<number> = candidates.subarray(offset, offset + limit);
-    if (sort !== null) {
-      assertSortable(sort, settings.sortableAttributes, SORT_CODE, ['*']);
-      page = sortedPage(reader, sort, candidates, offset, limit);
+  const lease = ctx.indexReader.lease(rawUid);
+  const pinned = pinReads(lease.env);
+  try {
+    const slices = new TimeSlices();
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? 20;
+    let docids: DocSet | undefined;
+    if (ids !== undefined) {
+      const store = new DocumentStore(pinned.env);
+      const found: number[] = [];
+      for (let i = 0; i < ids.length; i++) {
+        const docid = store.docidOf(ids[i]!);
+        if (docid !== undefined) found.push(docid);
+        if ((i & 1023) === 1023) await slices.pause();
+      }
+      docids = fromUnsorted(found);
     }
-    total = candidates.length;
-    results = Array.from(page, (docid) => ({ docid, doc: store.byDocid(docid)! }));
+    const env = ids === undefined ? lease.env : pinned.env;
+    const sent = checkedFilter(ctx.features, query.filter, FILTER_CODE, { foreign: true });
+    const settings = readSettings(env);
+    const ast = sent === null ? null : resolveForeignFilters(ctx, rawUid, settings, [sent])[0]!;
+    let page: ArrayLike<number>;
+    let total: number;
+    if (docids === undefined && ast === null && sort === null) {
+      total = new DocumentStore(env).count();
+      page = limit <= 0 ? [] : Array.from(env.documents.getKeys({ offset, limit }));
+    } else {
+      const reader = new FacetReader(env);
+      let candidates = docids ?? reader.allDocids();
+      if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE, vectors: vectorFilter(env, settings), columns: true }));
+      page = candidates.subarray(offset, offset + limit);
+      if (sort !== null) {
+        assertSortable(sort, settings.sortableAttributes, SORT_CODE, ['*']);
+        page = sortedPage(reader, sort, candidates, offset, limit);
+      }
+      total = candidates.length;
+    }
+    const fields = query.fields ?? null;
+    const store = new DocumentStore(pinned.env);
+    const texts = page.length > asTexts;
+    const results: (JsonObject | string)[] = [];
+    for (let i = 0; i < page.length; i++) {
+      const docid = page[i]!;
+      const doc = store.byDocid(docid)!;
+      const view = documentView(pinned.env, docid, doc, fields, query.retrieveVectors, settings);
+      // for the instance merging the lists: how this document sorts, after every field
+      if (proxy) view._federation = { weightedScoreValues: documentScoreValues(doc, sort) };
+      results.push(texts ? stringifyJson(view) : view);
+      if ((i & 63) === 63) await slices.pause();
+    }
+    return texts ? { texts, list: { results: results as string[], offset, limit, total } } : { texts, list: { results: results as JsonObject[], offset, limit, total } };
+  } finally {
+    pinned.release();
+    lease.release();
   }
-  const shown = results.map(({ docid, doc }) => {
-    const view = documentView(env, docid, doc, fields, query.retrieveVectors, settings);
-    // for the instance merging the lists: how this document sorts, after every field
-    if (proxy) view._federation = { weightedScoreValues: documentScoreValues(doc, sort) };
-    return view;
-  });
-  return { results: shown, offset, limit, total };
 }
 
 /** `GET /indexes/{uid}/documents/{id}`: the document as the list shows it, `document_not_found` when there is none. */

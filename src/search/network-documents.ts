@@ -16,19 +16,20 @@ import type { JsonObject } from '../engine/document-id.js';
 import { validateIndexUid } from '../indexes/uid.js';
 import { missingInHit, unexpectedInHit } from '../network/remote-answer.js';
 import { isJsonObject } from '../types/json-text.js';
+import type { StreamedJson } from '../types/streamed-json.js';
 import type { SearchContext } from './context.js';
-import { getDocument, listDocuments, withFetchPermit, type DocumentsQuery } from './documents.js';
+import { answerDocuments, getDocument, listDocuments, withFetchPermit, type DocumentsQuery } from './documents.js';
 import { fuseFilters } from './network-partition.js';
 import { sendCopies, sortedErrors } from './network-requests.js';
 import { forwardable, requestPartition, usesNetwork } from './network-use.js';
 import { compareScoreValues, parseScoreValues, type ScoreValue } from './score-values.js';
 
 /** `GET …/documents` and `POST …/documents/fetch`; `proxy`: the request carries `Meili-Proxy-Search: true`. */
-export function documentsRequest(ctx: SearchContext, uid: string, query: DocumentsQuery, proxy: boolean): Promise<Record<string, unknown>> {
-  return withFetchPermit(ctx, () => {
+export function documentsRequest(ctx: SearchContext, uid: string, query: DocumentsQuery, proxy: boolean): Promise<Record<string, unknown> | StreamedJson> {
+  return withFetchPermit<Record<string, unknown> | StreamedJson>(ctx, () => {
     // the uid's format first, then `useNetwork`'s feature, then the index itself (v1.50's order)
     validateIndexUid(uid);
-    if (!usesNetwork(ctx, query.useNetwork)) return listDocuments(ctx, uid, query, { proxy });
+    if (!usesNetwork(ctx, query.useNetwork)) return answerDocuments(ctx, uid, query, { proxy });
     return networkDocuments(ctx, uid, query);
   });
 }
@@ -79,12 +80,12 @@ async function networkDocuments(ctx: SearchContext, uid: string, query: Document
     const lists: CopyList[] = [];
     let total = 0;
     const self = ctx.network.names().self;
-    copies.forEach(({ remote, shardFilter }, position) => {
-      if (remote !== self) return;
-      const listed = listDocuments(ctx, uid, copyQuery(shardFilter), { proxy: true });
+    for (const [position, { remote, shardFilter }] of copies.entries()) {
+      if (remote !== self) continue;
+      const listed = await listDocuments(ctx, uid, copyQuery(shardFilter), { proxy: true });
       lists.push({ position, documents: listed.results });
       total += listed.total;
-    });
+    }
     let remoteErrors: Record<string, ErrorBody> | null = null;
     const failed: Record<string, ErrorBody> = {};
     for (const { remote, position, answer } of await Promise.all(answers)) {
