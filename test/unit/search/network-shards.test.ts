@@ -216,7 +216,7 @@ describe('a document fetch over a sharded network', () => {
   it('lists a failed remote in remoteErrors', async () => {
     availability.markFailed('ms2');
     forced.set('ms3', 404);
-    const body = await documentsRequest(ctx, 'books', {}, false);
+    const body = (await documentsRequest(ctx, 'books', {}, false)) as Record<string, unknown>;
     expect(body.total).toBe(2);
     expect(Object.keys(body.remoteErrors as object)).toEqual(['ms3']);
     expect((body.remoteErrors as any).ms3.code).toBe('remote_bad_request');
