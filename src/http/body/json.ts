@@ -2,14 +2,22 @@
  * JSON request bodies: Content-Type check, bounded read, parse with Meilisearch's error texts
  * (http-conventions.md §4.1). Used by every route with a JSON body except document additions.
  * A body nested deeper than serde_json reads is refused before it is parsed, as Meilisearch
- * refuses it (`recursion limit exceeded`), so no validator ever walks it.
+ * refuses it (`recursion limit exceeded`), so no validator ever walks it; so is a body of more
+ * than MAX_BODY_VALUES values, which JSON.parse would take seconds to build.
  */
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../errors/api-error.js';
 import { checkJsonContentType } from './content-type.js';
 import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
 import { describeJsonSyntaxError } from './json-syntax-error.js';
+import { holdsMoreValuesThan } from '../../types/json-values.js';
 import { PayloadTooLarge, readBody } from './read-body.js';
+
+/**
+ * Values a JSON body may hold (Quarry's bound; document payloads are read by their own route,
+ * in pieces): commas and opening brackets outside strings, counted before parsing (json-values.ts).
+ */
+export const MAX_BODY_VALUES = 1_000_000;
 
 export interface JsonBodyRequest {
   contentType: string | undefined;
@@ -32,6 +40,12 @@ export async function readJsonBody(req: JsonBodyRequest, limit: number, parse: (
   if (bytes.length === 0) throw new ApiError('missing_payload', 'A json payload is missing.');
   const text = bytes.toString('utf8');
   if (nestsDeeper(bytes, SERDE_MAX_DEPTH)) throw malformed(text);
+  if (holdsMoreValuesThan(bytes, MAX_BODY_VALUES)) {
+    throw new ApiError(
+      'payload_too_large',
+      `The JSON payload holds more than ${MAX_BODY_VALUES} values. A body is read whole on the thread that answers every request: send its values in several requests.`,
+    );
+  }
   try {
     return parse(text);
   } catch {
