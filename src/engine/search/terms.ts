@@ -372,7 +372,10 @@ function synonymTable(
     const values = synonyms[key]!.map(() => words[at++]!).filter((value) => value.length > 0);
     if (keyWords.length === 0 || values.length === 0) continue;
     const joined = keyWords.join(KEY_JOINER);
-    table.set(joined, [...(table.get(joined) ?? []), ...values]);
+    // appended in place: keys spelled apart but read alike (`a,`, `a.`, `A`…) share an entry
+    const entry = table.get(joined);
+    if (entry === undefined) table.set(joined, values);
+    else for (const value of values) entry.push(value);
   }
   for (const [key, values] of table) {
     values.sort(compareWordLists);

@@ -103,6 +103,20 @@ describe('many queries in one request', () => {
   });
 });
 
+describe('a federation page of many hits of one query', () => {
+  it('formats 20,000 hits of one query while /health answers (each hit once, not the hits before it again)', async () => {
+    const docs = Array.from({ length: 20_000 }, (_, id) => ({ id, title: `book ${id}` }));
+    await run(server, 'PATCH', '/indexes/books/settings', { pagination: { maxTotalHits: 100_000 } });
+    await run(server, 'POST', '/indexes/books/documents', docs);
+    const body = { federation: { limit: 20_000 }, queries: [{ indexUid: 'books', q: '' }, { indexUid: 'books', q: 'book 7' }] };
+    const { result: reply, slowestHealth } = await whileHealthAnswers(server, () => call(server, 'POST', '/multi-search', body));
+    expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+    expect(reply.body.hits).toHaveLength(20_000);
+    expect(new Set(reply.body.hits.map((hit: { id: number }) => hit.id)).size).toBe(20_000);
+    expect(slowestHealth).toBeLessThan(STALL_MS);
+  }, 60_000);
+});
+
 describe('hits gathered by one multi-search', () => {
   const GATHERED = 'The queries of this multi-search gather more than 100000 hits in all. Lower their `limit` or `hitsPerPage`, or split them into several requests.';
 
