@@ -55,6 +55,8 @@ import { isSemantic, parseScoreValues, weightedScoreValues } from './score-value
 import { setField } from '../types/own-record.js';
 import { searchIndex } from './single.js';
 import { TimeSlices } from './time-slices.js';
+import { streamedWhenLong } from './streamed-answer.js';
+import type { StreamedJson } from '../types/streamed-json.js';
 import type { SearchKind } from './vector-query.js';
 
 /** Parameters a federated query may not carry (search.md §10.2), checked in Meilisearch's order. */
@@ -111,17 +113,18 @@ export interface FederatedOptions {
   readonly metadataPerCopy?: boolean;
 }
 
-/** The federated answer (search.md §10.2): every query's hits merged into one ranked page. */
+/** The federated answer (search.md §10.2): every query's hits merged into one ranked page, written in pieces when long (streamed-answer.ts). */
 export async function federatedSearch(
   ctx: SearchContext,
   caller: Caller,
   queries: readonly QueryWithIndex[],
   federation: Federation,
   options: FederatedOptions,
-): Promise<Record<string, unknown>> {
+): Promise<Record<string, unknown> | StreamedJson> {
   if (options.proxy && !ctx.features.enabled('network')) throw featureNeeded('Performing a remote federated search');
   const timer = federation.showPerformanceDetails === true ? new PerformanceSteps() : undefined;
-  return queued(ctx, timer, () => federatedResponse(ctx, caller, queries, federation, options, timer));
+  const answer = await queued(ctx, timer, () => federatedResponse(ctx, caller, queries, federation, options, timer));
+  return streamedWhenLong(answer, (answer.hits as unknown[]).length);
 }
 
 /** `federatedSearch` within a search permit the caller holds (a search or query sent to the network runs as one). */

@@ -4,7 +4,7 @@
  * first failing query answers for the whole request, as does a request whose queries gather more
  * than MAX_MULTI_SEARCH_HITS hits (query-errors.ts). Between queries the request gives other
  * requests their turn (time-slices.ts). A query with `useNetwork: true` runs over the network
- * (network-search.ts).
+ * (network-search.ts). An answer of many hits is written in pieces (streamed-answer.ts).
  */
 import { markupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
@@ -19,16 +19,19 @@ import { searchResponse } from './single.js';
 import { PerformanceSteps } from './performance-details.js';
 import { queued } from './queued.js';
 import { TimeSlices } from './time-slices.js';
+import { streamedWhenLong } from './streamed-answer.js';
+import type { StreamedJson } from '../types/streamed-json.js';
 
 export async function multiSearch(
   ctx: SearchContext,
   caller: Caller,
   queries: readonly QueryWithIndex[],
   metadata: boolean,
-): Promise<{ results: Record<string, unknown>[] }> {
+): Promise<{ results: Record<string, unknown>[] } | StreamedJson> {
   // one timer for the whole request, as v1.50: a result's performanceDetails include the queries before it
   const timer = queries.some((query) => query.showPerformanceDetails === true) ? new PerformanceSteps() : undefined;
-  return queued(ctx, timer, () => searchEach(ctx, caller, queries, metadata, timer));
+  const { results, gathered } = await queued(ctx, timer, () => searchEach(ctx, caller, queries, metadata, timer));
+  return streamedWhenLong({ results }, gathered);
 }
 
 async function searchEach(
@@ -37,7 +40,7 @@ async function searchEach(
   queries: readonly QueryWithIndex[],
   metadata: boolean,
   timer: PerformanceSteps | undefined,
-): Promise<{ results: Record<string, unknown>[] }> {
+): Promise<{ results: Record<string, unknown>[]; gathered: number }> {
   const requestUid = uuidV7();
   const slices = new TimeSlices();
   // the tags and crop markers of every query's hits together
@@ -62,5 +65,5 @@ async function searchEach(
     checkGatheredHits(position, gathered);
     results.push({ indexUid, ...body });
   }
-  return { results };
+  return { results, gathered };
 }

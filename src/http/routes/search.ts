@@ -4,13 +4,15 @@
  * search service (src/search/single.ts), which checks the rest in Meilisearch's order.
  * `Meili-Include-Metadata: true` adds `metadata` to the result (multi-search: to each result).
  * `/search` counts the searches the time budget cut short for /metrics (multi-search does not,
- * as in Meilisearch).
+ * as in Meilisearch). An answer of many hits is written in pieces (search/streamed-answer.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Caller } from '../../auth/caller.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { SearchQuery } from '../../search/query.js';
 import { searchRequest } from '../../search/search-request.js';
+import { streamedWhenLong } from '../../search/streamed-answer.js';
+import type { StreamedJson } from '../../types/streamed-json.js';
 import { LOCALES } from '../../settings/locales.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
@@ -102,10 +104,10 @@ export function wantsMetadata(headers: IncomingHttpHeaders): boolean {
   return typeof value === 'string' && ['true', '1'].includes(value.toLowerCase());
 }
 
-async function countedSearch(deps: AppDeps, headers: IncomingHttpHeaders, caller: Caller, uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
+async function countedSearch(deps: AppDeps, headers: IncomingHttpHeaders, caller: Caller, uid: string, query: SearchQuery): Promise<Record<string, unknown> | StreamedJson> {
   const { body, degraded } = await searchRequest(deps, caller, uid, query, wantsMetadata(headers));
   if (degraded) metricsRecorder(deps).degradedSearch();
-  return body;
+  return streamedWhenLong(body, (body.hits as unknown[]).length);
 }
 
 export const searchRoutes = [

@@ -1,0 +1,51 @@
+// Long answers written in pieces: the pieces make the text JSON.stringify (with 64-bit integers)
+// writes, whatever the values, and only answers of more than STREAMED_HITS_FROM hits are streamed.
+import { describe, expect, it } from 'vitest';
+import { STREAMED_HITS_FROM, streamedWhenLong } from '../../../src/search/streamed-answer.js';
+import { stringifyJson } from '../../../src/types/json-text.js';
+import { StreamedJson } from '../../../src/types/streamed-json.js';
+import { mulberry32 } from '../../helpers/random.js';
+
+async function text(value: Record<string, unknown>): Promise<string> {
+  const answer = streamedWhenLong(value, STREAMED_HITS_FROM + 1);
+  expect(answer).toBeInstanceOf(StreamedJson);
+  return (answer as StreamedJson).text();
+}
+
+describe('streamedWhenLong', () => {
+  it('writes the text JSON.stringify writes: omitted members, nulls in arrays, toJSON, BigInt, __proto__ keys', async () => {
+    const proto = JSON.parse('{"__proto__": {"a": 1}, "b": 2}') as Record<string, unknown>;
+    const value = {
+      results: [
+        { indexUid: 'movies', hits: [{ id: 1n << 60n, title: 'x' }, { id: 2, nested: { deep: [1, { deeper: [2] }] } }], gone: undefined, when: new Date(0) },
+        { indexUid: 'empty', hits: [], facetDistribution: {} },
+        proto,
+      ],
+      list: [undefined, () => 1, null, 'é\u2028"'],
+      empty: {},
+      nothing: null,
+    };
+    expect(await text(value)).toBe(stringifyJson(value));
+  });
+
+  it('writes random answers of nested lists and objects as JSON.stringify does', async () => {
+    const next = mulberry32(20_261_203);
+    const random = { int: (n: number) => Math.floor(next() * n) };
+    const leaf = (): unknown => [1.5, -0, 'a"b', null, true, undefined, 10n ** 19n, 'ü'.repeat(random.int(70_000))][random.int(8)];
+    const make = (depth: number): unknown => {
+      if (depth > 5 || random.int(4) === 0) return leaf();
+      if (random.int(2) === 0) return Array.from({ length: random.int(6) }, () => make(depth + 1));
+      return Object.fromEntries(Array.from({ length: random.int(6) }, (_, i) => [`k${i}`, make(depth + 1)]));
+    };
+    for (let round = 0; round < 50; round++) {
+      const value = { hits: Array.from({ length: random.int(30) }, () => make(1)), results: make(1) };
+      expect(await text(value)).toBe(stringifyJson(value));
+    }
+  });
+
+  it('streams only answers of more than STREAMED_HITS_FROM hits', () => {
+    const answer = { hits: [] };
+    expect(streamedWhenLong(answer, STREAMED_HITS_FROM)).toBe(answer);
+    expect(streamedWhenLong(answer, STREAMED_HITS_FROM + 1)).toBeInstanceOf(StreamedJson);
+  });
+});
