@@ -7,6 +7,9 @@ import { federatedSearch } from '../../../src/search/federation.js';
 import { rejection } from './rejection.js';
 import { searchFixtures } from './fixture.js';
 
+/** The answer as an object: these tests' answers are short (a long one is written in pieces, streamed-answer.ts). */
+const federated = async (...args: Parameters<typeof federatedSearch>) => (await federatedSearch(...args)) as Record<string, any>;
+
 const openFixture = searchFixtures();
 
 function open() {
@@ -22,7 +25,7 @@ const LOCAL = { proxy: false, includeMetadata: false };
 
 describe('federatedSearch', () => {
   it('merges the hits of every query by weighted score, each hit saying where it comes from', async () => {
-    const body = await federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', q: 'batman' }, { indexUid: 'films', q: 'batman', federationOptions: { weight: 0.5 } }], {}, LOCAL);
+    const body = await federated(open().ctx, Caller.open(), [{ indexUid: 'books', q: 'batman' }, { indexUid: 'films', q: 'batman', federationOptions: { weight: 0.5 } }], {}, LOCAL);
     expect(Object.keys(body)).toEqual(['hits', 'processingTimeMs', 'limit', 'offset', 'estimatedTotalHits', 'requestUid']);
     const hits = body.hits as Hit[];
     expect(hits.map((hit) => `${hit._federation.indexUid}:${hit.id}`)).toEqual(['books:1', 'films:1', 'films:2']);
@@ -34,7 +37,7 @@ describe('federatedSearch', () => {
   });
 
   it('paginates the merged list with federation.page and hitsPerPage', async () => {
-    const body = await federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', q: 'batman' }, { indexUid: 'films', q: 'batman' }], { page: 2, hitsPerPage: 2 }, LOCAL);
+    const body = await federated(open().ctx, Caller.open(), [{ indexUid: 'books', q: 'batman' }, { indexUid: 'films', q: 'batman' }], { page: 2, hitsPerPage: 2 }, LOCAL);
     expect(body).toMatchObject({ hitsPerPage: 2, page: 2, totalPages: 2, totalHits: 3 });
     expect(body.hits).toHaveLength(1);
   });
@@ -42,18 +45,18 @@ describe('federatedSearch', () => {
   it('answers each index facets, or their sum with mergeFacets', async () => {
     const queries = [{ indexUid: 'books', q: '' }, { indexUid: 'films', q: 'batman' }];
     const { ctx } = open();
-    const byIndex = await federatedSearch(ctx, Caller.open(), queries, { facetsByIndex: { films: ['genre'], books: ['genre'] } }, LOCAL);
+    const byIndex = await federated(ctx, Caller.open(), queries, { facetsByIndex: { films: ['genre'], books: ['genre'] } }, LOCAL);
     expect(byIndex.facetsByIndex).toEqual({
       books: { distribution: { genre: { comics: 1, novel: 1 } }, stats: {} },
       films: { distribution: { genre: { action: 2 } }, stats: {} },
     });
-    const merged = await federatedSearch(ctx, Caller.open(), queries, { facetsByIndex: { films: ['genre'], books: ['genre'] }, mergeFacets: {} }, LOCAL);
+    const merged = await federated(ctx, Caller.open(), queries, { facetsByIndex: { films: ['genre'], books: ['genre'] }, mergeFacets: {} }, LOCAL);
     expect(merged.facetDistribution).toEqual({ genre: { action: 2, comics: 1, novel: 1 } });
     expect(Object.keys(merged).slice(-3)).toEqual(['facetDistribution', 'facetStats', 'requestUid']);
   });
 
   it('refuses pagination inside a federated query, naming the query', async () => {
-    expect(await rejection(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books', limit: 2 }], {}, LOCAL))).toEqual({
+    expect(await rejection(() => federated(open().ctx, Caller.open(), [{ indexUid: 'books', limit: 2 }], {}, LOCAL))).toEqual({
       code: 'invalid_multi_search_query_pagination',
       message: expect.stringMatching(/^Inside `\.queries\[0\]`: Using pagination options is not allowed in federated queries\./),
     });
@@ -61,7 +64,7 @@ describe('federatedSearch', () => {
 
   it('answers 400 for a missing index, inside its query', async () => {
     try {
-      await federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }, { indexUid: 'nowhere' }], {}, LOCAL);
+      await federated(open().ctx, Caller.open(), [{ indexUid: 'books' }, { indexUid: 'nowhere' }], {}, LOCAL);
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ApiError);
@@ -71,7 +74,7 @@ describe('federatedSearch', () => {
   });
 
   it('locates a facetsByIndex error on an index no query uses', async () => {
-    expect((await rejection(() => federatedSearch(open().ctx, Caller.open(), [{ indexUid: 'books' }], { facetsByIndex: { films: ['title'] } }, LOCAL))).message).toMatch(
+    expect((await rejection(() => federated(open().ctx, Caller.open(), [{ indexUid: 'books' }], { facetsByIndex: { films: ['title'] } }, LOCAL))).message).toMatch(
       /^Inside `\.federation\.facetsByIndex\.films`: .*\n - Note: index `films` is not used in queries$/s,
     );
   });
