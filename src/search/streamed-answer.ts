@@ -1,18 +1,19 @@
 /**
- * Long search answers written in pieces (types/streamed-json.ts). A search, multi-search or
- * federation builds its answer's objects first; serialising them in one piece then held the
- * thread answering requests for about a second per 50 MB of hits (a multi-search of 100,000 hits
- * held it 1.3 s). An answer of more than STREAMED_HITS_FROM hits is written instead a member at
- * a time down to SPLIT_DEPTH (the answer, its lists of results and hits, each result), each
- * deeper value (a hit) whole, as JSON.stringify (with 64-bit integers, json-text.ts) writes it,
- * the event loop given a turn between pieces once a time slice has passed (time-slices.ts).
+ * Long answers written in pieces (types/streamed-json.ts). A search, multi-search or federation
+ * builds its answer's objects first, as do the task and batch lists; serialising them in one
+ * piece then held the thread answering requests for about a second per 50 MB (a multi-search of
+ * 100,000 hits held it 1.3 s). An answer of more than STREAMED_ITEMS_FROM hits, tasks or batches
+ * is written instead a member at a time down to SPLIT_DEPTH (the answer, its lists of results
+ * and hits, each result), each deeper value (a hit) whole, as JSON.stringify (with 64-bit
+ * integers, json-text.ts) writes it, the event loop given a turn between pieces once a time
+ * slice has passed (time-slices.ts).
  */
 import { stringifyJson } from '../types/json-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
 import { TimeSlices } from './time-slices.js';
 
-/** Answers of more hits than this are streamed. */
-export const STREAMED_HITS_FROM = 1_000;
+/** Answers of more items (hits, tasks, batches) than this are streamed. */
+export const STREAMED_ITEMS_FROM = 1_000;
 
 /** Containers this deep or shallower are written a member at a time: `{results: [{hits: […]}]}`. */
 const SPLIT_DEPTH = 3;
@@ -71,7 +72,7 @@ async function* pieces(value: unknown): AsyncGenerator<string> {
   yield piece;
 }
 
-/** `answer` as a StreamedJson when it holds more than STREAMED_HITS_FROM `hits`, else as it is. */
-export function streamedWhenLong<T extends Record<string, unknown>>(answer: T, hits: number): T | StreamedJson {
-  return hits > STREAMED_HITS_FROM ? new StreamedJson(pieces(answer)) : answer;
+/** `answer` as a StreamedJson when it holds more than STREAMED_ITEMS_FROM `items`, else as it is. */
+export function streamedWhenLong<T extends object>(answer: T, items: number): T | StreamedJson {
+  return items > STREAMED_ITEMS_FROM ? new StreamedJson(pieces(answer)) : answer;
 }

@@ -5,12 +5,16 @@ import { mapPage } from '../../tasks/query.js';
 import { defineRoute } from '../route.js';
 import { parseTaskQuery } from './task-filters.js';
 import { parsePathUid } from './tasks.js';
+import { streamedWhenLong } from '../../search/streamed-answer.js';
 
 export const batchRoutes = [
   defineRoute({
     route: 'GET /batches',
     query: parseTaskQuery,
-    handler: (ctx, deps) => mapPage(deps.queue.queryBatches(ctx.query, ctx.caller.indexFilter()), batchView),
+    handler: (ctx, deps) => {
+      const page = mapPage(deps.queue.queryBatches(ctx.query, ctx.caller.indexFilter()), batchView);
+      return streamedWhenLong(page, page.results.length);
+    },
   }),
   defineRoute({
     route: 'GET /batches/:batchUid',

@@ -8,6 +8,7 @@ import { enqueue } from '../enqueue.js';
 import { mapPage } from '../../tasks/query.js';
 import { defineRoute } from '../route.js';
 import { parseTaskQuery, parseTaskSelection } from './task-filters.js';
+import { streamedWhenLong } from '../../search/streamed-answer.js';
 
 const FILTER_LIST =
   '`uids`, `indexUids`, `statuses`, `types`, `canceledBy`, `beforeEnqueuedAt`, `afterEnqueuedAt`, `beforeStartedAt`, `afterStartedAt`, `beforeFinishedAt`, `afterFinishedAt`';
@@ -37,7 +38,10 @@ export const taskRoutes = [
   defineRoute({
     route: 'GET /tasks',
     query: parseTaskQuery,
-    handler: (ctx, deps) => mapPage(deps.queue.query(ctx.query, ctx.caller.indexFilter()), taskView),
+    handler: (ctx, deps) => {
+      const page = mapPage(deps.queue.query(ctx.query, ctx.caller.indexFilter()), taskView);
+      return streamedWhenLong(page, page.results.length);
+    },
   }),
   defineRoute({
     route: 'GET /tasks/:taskUid',

@@ -1,6 +1,6 @@
-// Search answers of more than 1,000 hits (a search page, a multi-search, a federation), which the
-// server writes a result and a hit at a time (src/search/streamed-answer.ts): sent chunked, they
-// read as the same hits asked for page by page, in the same key order.
+// Answers of more than 1,000 hits (a search page, a multi-search, a federation) or tasks, which the
+// server writes a result and an item at a time (src/search/streamed-answer.ts): sent chunked, they
+// read as the same items asked for page by page, in the same key order.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run } from '../../helpers/api.js';
@@ -19,16 +19,16 @@ afterAll(async () => {
   await server.dispose();
 });
 
-/** A POST's answer headers and body text. */
-function post(path: string, body: unknown): Promise<{ headers: Record<string, unknown>; text: string }> {
+/** A POST's (or, without a body, a GET's) answer headers and body text. */
+function post(path: string, body?: unknown): Promise<{ headers: Record<string, unknown>; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (answer) => {
+    const req = request(`${server.url}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' } }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => resolve({ headers: answer.headers, text: Buffer.concat(chunks).toString() }));
     });
     req.on('error', reject);
-    req.end(JSON.stringify(body));
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
 
@@ -65,4 +65,22 @@ describe('an answer of more than 1,000 hits', () => {
     const pages = [...(await call(server, 'POST', '/multi-search', federated(0, 600))).body.hits, ...(await call(server, 'POST', '/multi-search', federated(600, 600))).body.hits];
     expect(body.hits).toEqual(pages);
   });
+});
+
+describe('a list of more than 1,000 tasks', () => {
+  it('is sent chunked, and reads as its pages read one by one', async () => {
+    const uids = Array.from({ length: 1_100 }, (_, i) => i);
+    for (let from = 0; from < uids.length; from += 50) {
+      await Promise.all(uids.slice(from, from + 50).map((i) => call(server, 'POST', '/indexes/books/documents/delete-batch', [`missing-${i}`])));
+    }
+    while ((await call(server, 'GET', '/tasks?statuses=enqueued,processing&limit=1')).body.total > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    const { headers, text } = await post('/tasks?limit=1200&from=1101');
+    expect(headers['transfer-encoding']).toBe('chunked');
+    const body = JSON.parse(text);
+    expect(body.results).toHaveLength(1_102);
+    const first = (await call(server, 'GET', '/tasks?limit=600&from=1101')).body;
+    const second = (await call(server, 'GET', `/tasks?limit=600&from=${first.next}`)).body;
+    expect(body.results).toEqual([...first.results, ...second.results]);
+    expect(text).toBe(JSON.stringify(body));
+  }, 60_000);
 });

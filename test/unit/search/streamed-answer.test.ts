@@ -1,13 +1,13 @@
 // Long answers written in pieces: the pieces make the text JSON.stringify (with 64-bit integers)
-// writes, whatever the values, and only answers of more than STREAMED_HITS_FROM hits are streamed.
+// writes, whatever the values, and only answers of more than STREAMED_ITEMS_FROM hits are streamed.
 import { describe, expect, it } from 'vitest';
-import { STREAMED_HITS_FROM, streamedWhenLong } from '../../../src/search/streamed-answer.js';
+import { STREAMED_ITEMS_FROM, streamedWhenLong } from '../../../src/search/streamed-answer.js';
 import { stringifyJson } from '../../../src/types/json-text.js';
 import { StreamedJson } from '../../../src/types/streamed-json.js';
 import { mulberry32 } from '../../helpers/random.js';
 
 async function text(value: Record<string, unknown>): Promise<string> {
-  const answer = streamedWhenLong(value, STREAMED_HITS_FROM + 1);
+  const answer = streamedWhenLong(value, STREAMED_ITEMS_FROM + 1);
   expect(answer).toBeInstanceOf(StreamedJson);
   return (answer as StreamedJson).text();
 }
@@ -43,9 +43,9 @@ describe('streamedWhenLong', () => {
     }
   });
 
-  it('streams only answers of more than STREAMED_HITS_FROM hits', () => {
+  it('streams only answers of more than STREAMED_ITEMS_FROM hits', () => {
     const answer = { hits: [] };
-    expect(streamedWhenLong(answer, STREAMED_HITS_FROM)).toBe(answer);
-    expect(streamedWhenLong(answer, STREAMED_HITS_FROM + 1)).toBeInstanceOf(StreamedJson);
+    expect(streamedWhenLong(answer, STREAMED_ITEMS_FROM)).toBe(answer);
+    expect(streamedWhenLong(answer, STREAMED_ITEMS_FROM + 1)).toBeInstanceOf(StreamedJson);
   });
 });
