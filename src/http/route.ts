@@ -3,7 +3,8 @@
  * its path (which must be in auth/route-actions.ts), its query and body parsers (compiled
  * validators that throw ApiError), its success status and its handler. `runSpec` (the body, then
  * the handler) is shared by Fastify and the in-process runner (in-process.ts), so the library's
- * calls go through the same parsing, validation and services as requests.
+ * calls go through the same parsing, validation and services as requests. A handler's
+ * StreamedJson (a long list) is sent as chunked JSON, piece by piece.
  *
  * Processing order follows Meilisearch (http-conventions.md §3): authentication first
  * (onRequest), then the query string (preParsing, so it precedes any Content-Type failure),
