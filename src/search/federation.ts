@@ -274,15 +274,16 @@ async function federate(
   const page = merged.slice(offset, offset + limit);
   // once a query names a remote, every hit says which instance it comes from
   const remote = routes.hasRemote && !options.proxy ? { remote: ctx.network.names().self } : {};
-  const hits = steps.step('hydrate documents', () => {
-    const formatted = formatPage(page, markup);
+  const formattedPage = await steps.stepAsync('hydrate documents', async () => {
+    const formatted = await formatPage(page, markup);
     // foreign keys (hydration.ts): each index's hits joined with its own `foreignKeys`
     for (const [uid, { search }] of perIndex) {
       const views = formatted.filter(({ candidate }) => candidate.kind === 'local' && queries[candidate.query]!.indexUid === uid).map(({ view }) => view);
       hydrateHits(ctx, search.settings, views);
     }
     return formatted;
-  }).map(({ candidate, view }) => {
+  });
+  const hits = formattedPage.map(({ candidate, view }) => {
     if (candidate.kind === 'remote') return view;
     const { query, position, hit, search, weightedScore, sequence } = candidate;
     const federationInfo: Record<string, unknown> = { indexUid: queries[query]!.indexUid, queriesPosition: position, weightedRankingScore: weightedScore, ...remote };
@@ -403,7 +404,7 @@ function withFederation(view: Record<string, unknown>, federation: Record<string
 }
 
 /** The page's hits as shown, each query's hits highlighted and cropped with that query's options; a remote's as it sent them. */
-function formatPage(page: readonly Candidate[], markup: MarkupBudget): { candidate: Candidate; view: Record<string, unknown> }[] {
+async function formatPage(page: readonly Candidate[], markup: MarkupBudget): Promise<{ candidate: Candidate; view: Record<string, unknown> }[]> {
   const views: Record<string, unknown>[] = new Array(page.length);
   const byQuery = new Map<number, number[]>();
   page.forEach((candidate, i) => {
@@ -418,7 +419,7 @@ function formatPage(page: readonly Candidate[], markup: MarkupBudget): { candida
   for (const slots of byQuery.values()) {
     const first = page[slots[0]!] as LocalCandidate;
     const hits = slots.map((i) => (page[i] as LocalCandidate).hit);
-    withFormatting(first.search, first.searched, hits, hits.map(first.search.view), markup).forEach((view, j) => (views[slots[j]!] = view));
+    (await withFormatting(first.search, first.searched, hits, hits.map(first.search.view), markup)).forEach((view, j) => (views[slots[j]!] = view));
   }
   return page.map((candidate, i) => ({ candidate, view: views[i]! }));
 }

@@ -254,31 +254,38 @@ export async function searchResponse(
   const details = query.showPerformanceDetails === true ? timer : undefined;
   const steps: StepTimer = timer ?? NO_STEPS;
   const window = pageWindow(query);
-  const { search, pageHits, hits } = await steps.stepAsync('execute local search', async () => {
-    const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps });
-    const pageHits = search.outcome.hits.slice(window.offset);
-    const hits = steps.step('format', () => withFormatting(search, query, pageHits, pageHits.map(search.view), markup));
-    hydrateHits(ctx, search.settings, hits);
-    return { search, pageHits, hits };
-  });
-  const { env, settings, outcome } = search;
+  let lease: { release(): void } | undefined;
+  try {
+    const { search, pageHits, hits } = await steps.stepAsync('execute local search', async () => {
+      const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps });
+      // the index stays open while a page of large documents is formatted in slices (formatting.ts)
+      lease = ctx.indexReader.lease(uid);
+      const pageHits = search.outcome.hits.slice(window.offset);
+      const hits = await steps.stepAsync('format', () => withFormatting(search, query, pageHits, pageHits.map(search.view), markup));
+      hydrateHits(ctx, search.settings, hits);
+      return { search, pageHits, hits };
+    });
+    const { env, settings, outcome } = search;
 
-  const body: Record<string, unknown> = { hits, query: query.q ?? '' };
-  if (search.queryVector !== undefined) body.queryVector = Array.from(search.queryVector);
-  // holds its place in the key order; measured once the facets are done, as v1.50 measures it
-  body.processingTimeMs = 0;
-  addPageFields(body, window, outcome.totalHits);
-  const facets = query.facets;
-  if (facets !== undefined && facets !== null && facets.length > 0) {
-    const { distribution, stats } = steps.step('merge facets', () => computeFacets(env, settings, outcome.candidates, facets));
-    body.facetDistribution = distribution;
-    body.facetStats = stats;
+    const body: Record<string, unknown> = { hits, query: query.q ?? '' };
+    if (search.queryVector !== undefined) body.queryVector = Array.from(search.queryVector);
+    // holds its place in the key order; measured once the facets are done, as v1.50 measures it
+    body.processingTimeMs = 0;
+    addPageFields(body, window, outcome.totalHits);
+    const facets = query.facets;
+    if (facets !== undefined && facets !== null && facets.length > 0) {
+      const { distribution, stats } = steps.step('merge facets', () => computeFacets(env, settings, outcome.candidates, facets));
+      body.facetDistribution = distribution;
+      body.facetStats = stats;
+    }
+    // whole milliseconds, truncated as v1.50's `as_millis`: a sub-millisecond search says 0
+    body.processingTimeMs = Math.floor(performance.now() - started);
+    body.requestUid = requestUid;
+    if (metadata) body.metadata = searchMetadata(ctx, uid);
+    if (details !== undefined) body.performanceDetails = details.details();
+    if (search.semantic) body.semanticHitCount = semanticHitCount(pageHits);
+    return { body, degraded: outcome.degraded };
+  } finally {
+    lease?.release();
   }
-  // whole milliseconds, truncated as v1.50's `as_millis`: a sub-millisecond search says 0
-  body.processingTimeMs = Math.floor(performance.now() - started);
-  body.requestUid = requestUid;
-  if (metadata) body.metadata = searchMetadata(ctx, uid);
-  if (details !== undefined) body.performanceDetails = details.details();
-  if (search.semantic) body.semanticHitCount = semanticHitCount(pageHits);
-  return { body, degraded: outcome.degraded };
 }
