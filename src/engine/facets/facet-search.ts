@@ -14,6 +14,7 @@ import type { IndexReadEnv } from '../index-read-env.js';
 import { facetOrder, originalSpelling } from './distribution.js';
 import { FacetKind } from './extract.js';
 import { FacetReader } from './store.js';
+import { MAX_FACET_VALUE_BYTES } from './values.js';
 import { valueColumn, valuesAmong } from './value-columns.js';
 
 export interface FacetHit {
@@ -108,12 +109,20 @@ function typoBudget(settings: IndexSettings, query: string): number {
 }
 
 /**
+ * UTF-16 units of a `facetQuery` read, Quarry's bound: a longer one is read as if it ended there
+ * (its normalisation and typo matching were linear in it, but a 50 MB one held the thread
+ * answering requests 9 s). A stored value has at most MAX_FACET_VALUE_BYTES, so a query of this
+ * many letters already matches none, with or without its rest.
+ */
+const MAX_FACET_QUERY_UNITS = 4 * MAX_FACET_VALUE_BYTES;
+
+/**
  * Which lossy forms a `facetQuery` matches, Meilisearch's order of cases: a plain prefix when typos
  * are off (index or attribute), only the exact form for a `disableOnWords` query, else a prefix
  * with the typos the query's byte length allows.
  */
 function queryMatcher(settings: IndexSettings, facetName: string, facetQuery: string): (form: string) => boolean {
-  const query = lossy(facetQuery);
+  const query = lossy(facetQuery.length > MAX_FACET_QUERY_UNITS ? facetQuery.slice(0, MAX_FACET_QUERY_UNITS) : facetQuery);
   const typo = settings.typoTolerance;
   if (!typo.enabled || typo.disableOnAttributes.includes(facetName)) return (form) => form.startsWith(query);
   if (typo.disableOnWords.includes(query)) return (form) => form === query;

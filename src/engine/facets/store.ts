@@ -25,7 +25,7 @@ import type { IndexEnv } from '../index-env.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
 import type { LatLng } from './geo.js';
-import { orderedF64, readOrderedF64 } from './values.js';
+import { MAX_FACET_VALUE_BYTES, orderedF64, readOrderedF64 } from './values.js';
 
 /** Field ids are u16, as in Meilisearch (65,535 fields at most). */
 export const MAX_FIELD_ID = 0xffff;
@@ -55,6 +55,25 @@ export function facetKeyField(key: Uint8Array | string): { fid: number; kind: Fa
 /** The value a `number` or `string` facet key holds. */
 export function facetKeyValue(key: Buffer): number | string {
   return key[2] === FacetKind.number ? readOrderedF64(key, 3) : key.subarray(3).toString();
+}
+
+/** Whether the normalised string `value` is longer than any stored one (cut to MAX_FACET_VALUE_BYTES when extracted). */
+function longerThanStored(value: string): boolean {
+  // a UTF-16 unit is at least one UTF-8 byte, at most three
+  return value.length > MAX_FACET_VALUE_BYTES || (value.length * 3 > MAX_FACET_VALUE_BYTES && Buffer.byteLength(value) > MAX_FACET_VALUE_BYTES);
+}
+
+/**
+ * The scan key of the string bound `value`. A filter's string may be far longer than a key LMDB
+ * takes (an 8 KB one threw), but every stored value has at most MAX_FACET_VALUE_BYTES: the bound's
+ * first MAX_FACET_VALUE_BYTES + 1 bytes then order against each stored key as the whole bound does
+ * (they differ at a byte the stored key has, or the stored key is a prefix of both), and no stored
+ * key equals either, so the bound's inclusiveness changes nothing.
+ */
+function stringBoundKey(fid: number, value: string): Buffer {
+  if (!longerThanStored(value)) return facetKey(fid, FacetKind.string, value);
+  // two units more than the bytes kept: a surrogate pair cut in two lies past them
+  return facetKey(fid, FacetKind.string, value.slice(0, MAX_FACET_VALUE_BYTES + 2)).subarray(0, 3 + MAX_FACET_VALUE_BYTES + 1);
 }
 
 export function readFacetFields(env: IndexReadEnv): string[] {
@@ -176,7 +195,7 @@ export class FacetReader {
 
   /** `f = v`: the string facet `normalized`, and the number facet `number` when v is a number. */
   equal(fid: number, normalized: string, number: number | null): DocSet {
-    const strings = this.read(facetKey(fid, FacetKind.string, normalized));
+    const strings = longerThanStored(normalized) ? EMPTY : this.read(facetKey(fid, FacetKind.string, normalized));
     if (number === null) return strings;
     return unionAll([strings, this.read(facetKey(fid, FacetKind.number, number))]);
   }
@@ -195,8 +214,8 @@ export class FacetReader {
 
   /** Normalised strings between the bounds, compared bytewise. */
   stringRange(fid: number, low: Bound<string>, high: Bound<string>): DocSet {
-    const start = low === null ? facetKey(fid, FacetKind.string) : facetKey(fid, FacetKind.string, low.value);
-    const end = high === null ? facetKey(fid, FacetKind.null) : facetKey(fid, FacetKind.string, high.value);
+    const start = low === null ? facetKey(fid, FacetKind.string) : stringBoundKey(fid, low.value);
+    const end = high === null ? facetKey(fid, FacetKind.null) : stringBoundKey(fid, high.value);
     const lowInclusive = low === null || low.inclusive;
     const highInclusive = high === null || high.inclusive;
     const order = Buffer.compare(start, end);
@@ -207,6 +226,8 @@ export class FacetReader {
 
   /** Strings starting with `prefix` (a normalised, non-empty value). */
   stringPrefix(fid: number, prefix: string): DocSet {
+    // no stored value is long enough to start with it
+    if (longerThanStored(prefix)) return EMPTY;
     const start = facetKey(fid, FacetKind.string, prefix);
     const end = Buffer.from(start);
     // The smallest key above every extension of the prefix: its last byte plus one (never 0xff in UTF-8).

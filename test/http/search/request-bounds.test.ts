@@ -1,7 +1,8 @@
 // Requests whose size once held the event loop for seconds (issue 25): a filter of 100,000
 // conditions, a filter of 2,000 string ranges, a multi-search or federation of thousands of
 // queries, 100,000 attributes to retrieve. A filter past 10,000 conditions and `IN` values, or
-// past its work bound, is refused; the others are answered while /health keeps answering, the
+// past its work bound, or past 4 Mi characters, is refused (a value longer than any stored
+// one matches nothing, where it once answered 500); the others are answered while /health keeps answering, the
 // long ones giving the event loop its turns. Time bounds are
 // generous (the stalls were seconds): they catch a return of the stall, not a slow machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,38 @@ describe('filter size', () => {
     expect(fetched.status).toBe(400);
     expect(fetched.body.code).toBe('invalid_document_filter');
     expect(fetched.body.message.startsWith(TOO_MANY)).toBe(true);
+  });
+});
+
+describe('filter length', () => {
+  const LONG = 'The filter exceeded the maximum length of 4194304 characters. Try rewriting the filter so that it is shorter.';
+
+  it('answers a value longer than any stored one (and than a key LMDB takes) as matching nothing, on every route that filters', async () => {
+    const value = 'x'.repeat(10_000);
+    for (const filter of [`genre = "${value}"`, `title > "${value}"`, `title "a" TO "${value}"`, `title STARTS WITH "${value}"`]) {
+      const search = await call(server, 'POST', '/indexes/movies/search', { filter, limit: 1 });
+      expect(search.status, `${filter.slice(0, 20)}: ${search.text.slice(0, 200)}`).toBe(200);
+    }
+    expect((await call(server, 'POST', '/indexes/movies/search', { filter: `genre = "${value}"` })).body.estimatedTotalHits).toBe(0);
+    expect((await call(server, 'POST', '/indexes/movies/search', { filter: `genre != "${value}"` })).body.estimatedTotalHits).toBe(1000);
+    // every title sorts below a run of x
+    expect((await call(server, 'POST', '/indexes/movies/search', { filter: `title < "${value}"` })).body.estimatedTotalHits).toBe(1000);
+    const fetched = await call(server, 'POST', '/indexes/movies/documents/fetch', { filter: `genre = "${value}"` });
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.total).toBe(0);
+    const deletion = await run(server, 'POST', '/indexes/movies/documents/delete', { filter: `genre = "${value}"` });
+    expect(deletion).toMatchObject({ status: 'succeeded', details: { deletedDocuments: 0 } });
+  });
+
+  it('refuses a filter past 4 Mi characters at once, the array form\'s strings counted together', async () => {
+    const value = 'x'.repeat(4 * 1024 * 1024);
+    const { result: reply, slowestHealth } = await whileHealthAnswers(server, () => call(server, 'POST', '/indexes/movies/search', { filter: `genre = "${value}"` }));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ code: 'invalid_search_filter', type: 'invalid_request', message: LONG });
+    expect(slowestHealth).toBeLessThan(STALL_MS);
+    const half = 'x'.repeat(2 * 1024 * 1024);
+    const array = await call(server, 'POST', '/indexes/movies/documents/fetch', { filter: [`genre = "${half}"`, [`genre = "${half}"`]] });
+    expect(array.body).toMatchObject({ code: 'invalid_document_filter', message: LONG });
   });
 });
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchFacetValues } from '../../../../src/engine/facets/facet-search.js';
 import { FacetReader } from '../../../../src/engine/facets/store.js';
+import { MAX_FACET_VALUE_BYTES } from '../../../../src/engine/facets/values.js';
 import { mulberry32 } from '../../../helpers/random.js';
 import { TestIndex } from './fixture.js';
 
@@ -74,6 +75,15 @@ describe('facetQuery', () => {
   it('rejects a query far longer than every value at once', () => {
     const candidates = new FacetReader(index.env).allDocids();
     expect(searchFacetValues(index.env, index.settings, candidates, 'tag', 'a'.repeat(1_000_000))).toEqual([]);
+  });
+
+  it('reads a query no further than 4 × MAX_FACET_VALUE_BYTES characters, as if it ended there', () => {
+    const candidates = new FacetReader(index.env).allDocids();
+    // accents fold away: read whole, this query is `azzzz`; read to the bound, `a`
+    const query = `a${'\u0301'.repeat(4 * MAX_FACET_VALUE_BYTES)}zzzz`;
+    const found = searchFacetValues(index.env, index.settings, candidates, 'tag', query);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found).toEqual(searchFacetValues(index.env, index.settings, candidates, 'tag', 'a'));
   });
 });
 

@@ -2,7 +2,7 @@
 // index's custom tokens, unspaced (segmented) text and the ten-term limit.
 import { describe, expect, it } from 'vitest';
 
-import { parseQuery, termEnd } from '../../../../src/engine/search/query.js';
+import { MAX_QUERY_BYTES, parseQuery, termEnd } from '../../../../src/engine/search/query.js';
 import { customTokens } from '../../../../src/kernels/custom-tokens.js';
 import { typoBudget } from '../../../../src/engine/search/terms.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
@@ -125,6 +125,19 @@ describe('parseQuery', () => {
     });
     // each space is a token: the thousand are read before `beta`
     expect(parseQuery(`alpha${' '.repeat(10_000)}beta`, none).terms).toEqual([{ kind: 'word', word: 'alpha', position: 0, prefix: false }]);
+  });
+
+  it('reads no further than MAX_QUERY_BYTES, as if the query ended there', () => {
+    const long = 'a'.repeat(MAX_QUERY_BYTES - 2);
+    // `bc` is cut after its `b`: the last term, a prefix; what follows is not read
+    expect(parseQuery(`${long} bc d`, none).terms).toEqual([
+      { kind: 'word', word: long, position: 0, prefix: false },
+      { kind: 'word', word: 'b', position: 1, prefix: true },
+    ]);
+    expect(parseQuery(`${'a'.repeat(3 * MAX_QUERY_BYTES)} b`, none).terms).toEqual([{ kind: 'word', word: 'a'.repeat(MAX_QUERY_BYTES), position: 0, prefix: true }]);
+    // a surrogate pair across the cut is left out whole, never read as half a character
+    const cut = parseQuery(`${'a'.repeat(MAX_QUERY_BYTES - 3)} b😀c`, none).terms;
+    expect(cut.at(-1)).toEqual({ kind: 'word', word: 'b', position: 1, prefix: true });
   });
 });
 
