@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { referenceDistance, referenceTypoMatch } from '../../src/kernels/reference/typo.js';
 import { getKernels } from '../../src/kernels/module.js';
+import { mulberry32 } from '../helpers/random.js';
 import { codePoints, expandMatches, MAX_TYPOS, packWordList, repackWordList, TypoFlag, TypoMatcher, type TypoQuery, type WordSource } from '../../src/kernels/typo.js';
 
 /** Code-point (UTF-8 byte) order, the order the kernel expects. */
@@ -284,6 +285,32 @@ describe('repacking a word list', () => {
       const fresh = packWordList(after);
       expect({ ...repacked, longest: 0 }).toEqual({ ...fresh, longest: 0 });
       expect(repacked.longest).toBe(Math.max(fresh.longest, packed.longest));
+    }
+  });
+});
+
+describe('packing a word list', () => {
+  it('writes each word as TextEncoder does, lone surrogates included, with common prefixes counted on whole characters', () => {
+    const random = mulberry32(3);
+    // one to four UTF-8 bytes, and halves of a surrogate pair alone
+    const letters = ['a', 'b', 'é', 'é\u0301', '東', '😀', '😁', '\ud83d', '\ude00', 'x'];
+    const encoder = new TextEncoder();
+    for (let trial = 0; trial < 200; trial++) {
+      const words = sortWords(Array.from({ length: Math.floor(random() * 60) }, () => Array.from({ length: 1 + Math.floor(random() * 8) }, () => letters[Math.floor(random() * letters.length)]).join('')));
+      const packed = packWordList(words);
+      const encoded = words.map((word) => encoder.encode(word));
+      expect(packed.bytes).toEqual(Uint8Array.from(encoded.flatMap((bytes) => [...bytes])));
+      expect([...packed.offsets]).toEqual(encoded.reduce((ends, bytes) => [...ends, ends.at(-1)! + bytes.length], [0]));
+      const chars = (bytes: Uint8Array) => new TextDecoder().decode(bytes).length - (new TextDecoder().decode(bytes).match(/[\ud800-\udbff][\udc00-\udfff]/g)?.length ?? 0);
+      expect(packed.longest).toBe(Math.max(0, ...encoded.map(chars)));
+      for (let i = 1; i < words.length; i++) {
+        const [a, b] = [encoded[i - 1]!, encoded[i]!];
+        let bytes = 0;
+        while (bytes < Math.min(a.length, b.length) && a[bytes] === b[bytes]) bytes++;
+        // a prefix ends at a character boundary: before the difference's character
+        while (bytes > 0 && bytes < b.length && (b[bytes]! & 0xc0) === 0x80) bytes--;
+        expect(packed.lcp[i], `${words[i - 1]} ${words[i]}`).toBe(chars(b.subarray(0, bytes)) | (bytes << 16));
+      }
     }
   });
 });

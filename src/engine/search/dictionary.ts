@@ -6,8 +6,8 @@
  * `words-version` changes (the word-index updater bumps it whenever a word appears or
  * disappears), the words the writes since created and deleted are merged into it
  * (index-changes.ts), which costs copies of its arrays where reading and packing the whole list
- * again costs 40 ms on movies and 130 ms on debdocs; it is built again when those writes are not
- * all recorded.
+ * again costs ~70 ms on movies and ~170 ms on debdocs (most of it the read; an index's first
+ * search after a start pays it); it is built again when those writes are not all recorded.
  * Main thread only (the matcher owns a kernels instance, which the next version's matcher takes
  * over).
  */
