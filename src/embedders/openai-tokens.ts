@@ -12,6 +12,7 @@
  * The encoder (js-tiktoken's ranks, a few MB) loads on first use only.
  */
 import type { Tiktoken } from 'js-tiktoken/lite';
+import { unitEnd } from '../types/utf16.js';
 
 /** The input limit of every OpenAI embedding model v1.50 knows. */
 export const OPENAI_MAX_TOKENS = 8191;
@@ -26,12 +27,6 @@ async function load(): Promise<{ tiktoken: Tiktoken; pieces: RegExp }> {
   return { tiktoken: new Tiktoken(ranks), pieces: new RegExp(ranks.pat_str, 'gu') };
 }
 
-/** Where to end a slice of at most MAX_PIECE_CHARS from `start`: never between the halves of a surrogate pair. */
-function sliceEnd(piece: string, start: number): number {
-  const end = Math.min(piece.length, start + MAX_PIECE_CHARS);
-  const code = piece.charCodeAt(end - 1);
-  return end < piece.length && code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
-}
 
 /** The first `limit` tokens of `text`, or null when it has fewer. */
 export async function firstTokens(text: string, limit: number): Promise<number[] | null> {
@@ -40,7 +35,8 @@ export async function firstTokens(text: string, limit: number): Promise<number[]
   const tokens: number[] = [];
   for (const [piece] of text.matchAll(pieces)) {
     for (let start = 0; start < piece.length; ) {
-      const end = sliceEnd(piece, start);
+      // never between the halves of a surrogate pair
+      const end = unitEnd(piece, start, MAX_PIECE_CHARS);
       // no special token is allowed, and none is refused: they are encoded as the text they are
       for (const token of tiktoken.encode(piece.slice(start, end), [], [])) tokens.push(token);
       if (tokens.length >= limit) return tokens.slice(0, limit);

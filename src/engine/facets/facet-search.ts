@@ -10,6 +10,7 @@ import { displayedList, type FilterableEntry, type IndexSettings } from '../../t
 import { intersect, type DocSet } from '../docset.js';
 import { DocumentStore } from '../documents/store.js';
 import { featuresOf, matchingRule } from '../../types/attribute-patterns.js';
+import { leadingUnits } from '../../types/utf16.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { facetOrder, originalSpelling } from './distribution.js';
 import { FacetKind } from './extract.js';
@@ -122,7 +123,7 @@ const MAX_FACET_QUERY_UNITS = 4 * MAX_FACET_VALUE_BYTES;
  * with the typos the query's byte length allows.
  */
 function queryMatcher(settings: IndexSettings, facetName: string, facetQuery: string): (form: string) => boolean {
-  const query = lossy(facetQuery.length > MAX_FACET_QUERY_UNITS ? facetQuery.slice(0, MAX_FACET_QUERY_UNITS) : facetQuery);
+  const query = lossy(leadingUnits(facetQuery, MAX_FACET_QUERY_UNITS));
   const typo = settings.typoTolerance;
   if (!typo.enabled || typo.disableOnAttributes.includes(facetName)) return (form) => form.startsWith(query);
   if (typo.disableOnWords.includes(query)) return (form) => form === query;

@@ -26,6 +26,7 @@ import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
 import type { LatLng } from './geo.js';
 import { MAX_FACET_VALUE_BYTES, orderedF64, readOrderedF64 } from './values.js';
+import { leadingUnits } from '../../types/utf16.js';
 
 /** Field ids are u16, as in Meilisearch (65,535 fields at most). */
 export const MAX_FIELD_ID = 0xffff;
@@ -72,8 +73,8 @@ function longerThanStored(value: string): boolean {
  */
 function stringBoundKey(fid: number, value: string): Buffer {
   if (!longerThanStored(value)) return facetKey(fid, FacetKind.string, value);
-  // two units more than the bytes kept: a surrogate pair cut in two lies past them
-  return facetKey(fid, FacetKind.string, value.slice(0, MAX_FACET_VALUE_BYTES + 2)).subarray(0, 3 + MAX_FACET_VALUE_BYTES + 1);
+  // as many UTF-16 units hold at least as many bytes
+  return facetKey(fid, FacetKind.string, leadingUnits(value, MAX_FACET_VALUE_BYTES + 2)).subarray(0, 3 + MAX_FACET_VALUE_BYTES + 1);
 }
 
 export function readFacetFields(env: IndexReadEnv): string[] {

@@ -52,7 +52,7 @@ export function parseFilter(input: unknown, options: ParseFilterOptions = {}): F
     if (typeof input === 'string') return parseFilterExpression(checkLength(code, input.length, input));
     if (!Array.isArray(input)) throw typeError(code, ['String', 'Array'], input);
     const array = checkArray(code, input);
-    checkLength(code, array.reduce((sum: number, element) => sum + (typeof element === 'string' ? element.length : element.reduce((inner, rule) => inner + rule.length, 0)), 0), array);
+    checkLength(code, array.flat().reduce((sum, rule) => sum + rule.length, 0), array);
     return parseArray(array);
   } catch (error) {
     if (error instanceof FilterParseError) throw new ApiError(code, error.message);

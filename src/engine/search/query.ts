@@ -22,6 +22,7 @@
 import type { CustomTokens } from '../../kernels/custom-tokens.js';
 import { Lang } from '../../kernels/languages.js';
 import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
+import { leadingUnits } from '../../types/utf16.js';
 
 const MAX_TERMS = 10;
 const MAX_TOKENS = 1000;
@@ -79,16 +80,10 @@ const WHITESPACE = /\s/u;
  */
 export const MAX_QUERY_BYTES = 1 << 20;
 
-/** `q`'s first MAX_QUERY_BYTES UTF-16 units at most (at least as many bytes), no surrogate pair cut. */
-function readPart(q: string): string {
-  if (q.length <= MAX_QUERY_BYTES) return q;
-  const last = q.charCodeAt(MAX_QUERY_BYTES - 1);
-  return q.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_QUERY_BYTES - 1 : MAX_QUERY_BYTES);
-}
-
 /** `lang`: the query's languages.ts `Lang` byte (from `locales`, or those of the searched fields). */
 export function parseQuery(q: string, stopWords: ReadonlySet<string>, custom?: CustomTokens, lang: number = Lang.Detect): ParsedQuery {
-  const read = readPart(q);
+  // as many UTF-16 units hold at least as many bytes
+  const read = leadingUnits(q, MAX_QUERY_BYTES);
   const bytes = Buffer.from(read);
   const limit = Math.min(bytes.length, MAX_QUERY_BYTES);
   for (let window = FIRST_WINDOW; ; window *= WINDOW_GROWTH) {
