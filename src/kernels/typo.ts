@@ -17,6 +17,7 @@
  * reference/typo.ts computes the same matches word by word (the tests' oracle).
  */
 import { RESULT_RECORDS } from './arena.js';
+import { writeUtf8 } from './utf8.js';
 import { compileKernelModule, defaultKernelVariant, instantiateKernels, KernelStatus, type Kernels } from './module.js';
 
 /** u32 fields of a query record (assembly QUERY_*). */
@@ -123,43 +124,6 @@ export function packWordList(words: readonly string[]): PackedWordList {
   }
   offsets[words.length] = at;
   return { count: words.length, offsets, lcp, skips: nextSmaller(lcp), bytes: room.slice(0, at), longest };
-}
-
-/**
- * Writes the UTF-8 of `word` into `out` from `at` (room for 3 bytes per UTF-16 unit), as
- * TextEncoder does (a lone surrogate as U+FFFD); answers where it ends. Plain JavaScript: the
- * kernels' wrappers also run in the browser, without Buffer.
- */
-function writeUtf8(word: string, out: Uint8Array, at: number): number {
-  for (let i = 0; i < word.length; i++) {
-    let c = word.charCodeAt(i);
-    if (c < 0x80) {
-      out[at++] = c;
-      continue;
-    }
-    if (c < 0x800) {
-      out[at++] = 0xc0 | (c >> 6);
-      out[at++] = 0x80 | (c & 0x3f);
-      continue;
-    }
-    if (c >= 0xd800 && c <= 0xdfff) {
-      const low = word.charCodeAt(i + 1);
-      if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-        const point = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-        out[at++] = 0xf0 | (point >> 18);
-        out[at++] = 0x80 | ((point >> 12) & 0x3f);
-        out[at++] = 0x80 | ((point >> 6) & 0x3f);
-        out[at++] = 0x80 | (point & 0x3f);
-        i++;
-        continue;
-      }
-      c = 0xfffd;
-    }
-    out[at++] = 0xe0 | (c >> 12);
-    out[at++] = 0x80 | ((c >> 6) & 0x3f);
-    out[at++] = 0x80 | (c & 0x3f);
-  }
-  return at;
 }
 
 /** Where a word of a repacked list comes from: a run of the old list's words [from, to), or itself. */

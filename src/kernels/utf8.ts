@@ -1,8 +1,9 @@
 /**
- * WHATWG UTF-8 decoding with the byte span of every character, for code that must relate decoded
- * text to offsets in the original bytes: the word segmentation of byte batches (segmentation.ts),
- * and the tests' reference tokenizer (reference/tokenizer.ts). Invalid input decodes exactly as
- * TextDecoder does.
+ * UTF-8 by hand where TextEncoder and TextDecoder do not fit: decoding with the byte span of every
+ * character, for code that must relate decoded text to offsets in the original bytes (the word
+ * segmentation of byte batches, segmentation.ts, and the tests' reference tokenizer,
+ * reference/tokenizer.ts; invalid input decodes exactly as TextDecoder does), and encoding many
+ * words one after another into one buffer.
  */
 
 export interface Char {
@@ -57,4 +58,43 @@ export function decodeUtf8(bytes: Uint8Array): Char[] {
     i += consumed;
   }
   return chars;
+}
+
+/**
+ * Writes the UTF-8 of `word` into `out` from `at` (room for 3 bytes per UTF-16 unit), as
+ * TextEncoder does (a lone surrogate as U+FFFD); answers where it ends. For lists of many words
+ * laid in one buffer (typo.ts `packWordList`, extract.ts `stopWordTable`): a TextEncoder array
+ * per word, and collecting them, cost most of building the list. Plain JavaScript: the kernels'
+ * wrappers also run in the browser, without Buffer.
+ */
+export function writeUtf8(word: string, out: Uint8Array, at: number): number {
+  for (let i = 0; i < word.length; i++) {
+    let c = word.charCodeAt(i);
+    if (c < 0x80) {
+      out[at++] = c;
+      continue;
+    }
+    if (c < 0x800) {
+      out[at++] = 0xc0 | (c >> 6);
+      out[at++] = 0x80 | (c & 0x3f);
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const low = word.charCodeAt(i + 1);
+      if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+        const point = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+        out[at++] = 0xf0 | (point >> 18);
+        out[at++] = 0x80 | ((point >> 12) & 0x3f);
+        out[at++] = 0x80 | ((point >> 6) & 0x3f);
+        out[at++] = 0x80 | (point & 0x3f);
+        i++;
+        continue;
+      }
+      c = 0xfffd;
+    }
+    out[at++] = 0xe0 | (c >> 12);
+    out[at++] = 0x80 | ((c >> 6) & 0x3f);
+    out[at++] = 0x80 | (c & 0x3f);
+  }
+  return at;
 }

@@ -109,6 +109,12 @@ describe('extraction kernel', () => {
     expect(occurrences(chunk, 0)).toEqual([['the', 0, 2], ['cat', 0, 3]]);
   });
 
+  it('drops stop words of three- and four-byte characters among many others', () => {
+    const stops = ['東', '𐌰𐌱', ...Array.from({ length: 5000 }, (_, i) => `w${i}ß`)];
+    const chunk = extract(chunkOf([[[0, '東京 to 𐌰𐌱 w17ß w17 w4999ß ok']]]), stops);
+    expect(occurrences(chunk, 0).map(([word]) => word)).toEqual(['京', 'to', 'w17', 'ok']);
+  });
+
   it('gives documents without strings or words empty ranges', () => {
     const input = chunkOf([[], [[0, '  ,  ']], [[2, 'word']], []]);
     const chunk = extract(input);
@@ -142,5 +148,34 @@ describe('extraction kernel', () => {
       }
       extract(chunkOf(docs), round % 2 === 0 ? stops : []);
     }
+  });
+});
+
+describe('stop-word table', () => {
+  it('lays every word out as TextEncoder encodes it, in set order, each in one slot', () => {
+    const random = mulberry32(31);
+    const pieces = ['a', 'z', 'é', 'ß', '東', '€', '𝒳', '😀', '\ud800', '\udfff', '-'];
+    const encoder = new TextEncoder();
+    for (let round = 0; round < 50; round++) {
+      const words = new Set<string>();
+      const count = 1 + Math.floor(random() * 300);
+      while (words.size < count) {
+        let word = '';
+        const length = 1 + Math.floor(random() * 6);
+        for (let i = 0; i < length; i++) word += pieces[Math.floor(random() * pieces.length)];
+        words.add(word);
+      }
+      const table = stopWordTable(words)!;
+      const encoded = [...words].map((word) => encoder.encode(word));
+      expect(Buffer.from(table.bytes).equals(Buffer.concat(encoded))).toBe(true);
+      let start = 0;
+      encoded.forEach((bytes, e) => {
+        expect([table.entries[2 * e], table.entries[2 * e + 1]]).toEqual([start, bytes.length]);
+        start += bytes.length;
+      });
+      expect(table.slots.length).toBeGreaterThan(2 * words.size);
+      expect([...table.slots].filter((slot) => slot !== 0).sort((a, b) => a - b)).toEqual(encoded.map((_, e) => e + 1));
+    }
+    expect(stopWordTable(new Set())).toBeUndefined();
   });
 });

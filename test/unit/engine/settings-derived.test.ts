@@ -1,5 +1,6 @@
 // What tokenizing derives from settings is derived once per settings object, and a new settings
-// object (a commit's) gets its own values.
+// object (a commit's) gets its own values; the stop-word set is kept for settings read again with
+// the same stop words (a write's next batch).
 import { describe, expect, it } from 'vitest';
 import { derivedOnce, stopWordSet, tokenizerRules, typoExemptWords } from '../../../src/engine/settings-derived.js';
 import { defaultSettings } from '../../../src/types/settings.js';
@@ -32,5 +33,18 @@ describe('settings-derived values', () => {
     expect([...stopWordSet(after)]).toEqual(['a']);
     expect(tokenizerRules(after)).toBeUndefined();
     expect(typoExemptWords(after).size).toBe(0);
+  });
+});
+
+describe('stopWordSet', () => {
+  it('answers the set made before for settings read again with the same stop words, and a new one when they differ', () => {
+    const read = (stopWords: string[]) => ({ ...defaultSettings(), stopWords });
+    const first = stopWordSet(read(['the', 'of', 'é']));
+    expect(stopWordSet(read(['the', 'of', 'é']))).toBe(first);
+    for (const other of [['the', 'of'], ['the', 'é', 'of'], ['the', 'of', 'e'], []]) {
+      const set = stopWordSet(read(other));
+      expect(set).not.toBe(first);
+      expect([...set]).toEqual(other);
+    }
   });
 });
