@@ -29,23 +29,18 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * The set of a list of words, the one made last when the list is the same: a write reads its
- * index's settings afresh for each batch, so a set per settings object was a set per batch
- * (900,000 stop words: ~1 s of the writer's thread, and the extraction kernel's table of them,
- * kept per set, built again too; comparing the lists takes milliseconds).
+ * The stop-word set made last, kept for settings read again with the same stop words: a write
+ * reads its index's settings afresh for each batch, so a set per settings object was a set per
+ * batch (900,000 stop words: ~1 s of the writer's thread, and the extraction kernel's table of
+ * them, kept per set, built again too; comparing the lists takes milliseconds).
  */
-function lastSetOf(): (words: readonly string[]) => ReadonlySet<string> {
-  let last: { readonly words: readonly string[]; readonly set: ReadonlySet<string> } | undefined;
-  return (words) => {
-    if (last === undefined || !sameStrings(last.words, words)) last = { words, set: new Set(words) };
-    return last.set;
-  };
-}
-
-const stopWordSetOf = lastSetOf();
+let lastStopWords: { readonly words: readonly string[]; readonly set: ReadonlySet<string> } | undefined;
 
 /** The stop words, as a set (the same set for the same stop words, read again). */
-export const stopWordSet: (settings: Pick<IndexSettings, 'stopWords'>) => ReadonlySet<string> = derivedOnce((settings) => stopWordSetOf(settings.stopWords));
+export const stopWordSet: (settings: Pick<IndexSettings, 'stopWords'>) => ReadonlySet<string> = derivedOnce(({ stopWords }) => {
+  if (lastStopWords === undefined || !sameStrings(lastStopWords.words, stopWords)) lastStopWords = { words: stopWords, set: new Set(stopWords) };
+  return lastStopWords.set;
+});
 
 /** The custom tokens compiled for the tokenizer, or undefined when they tokenize like the defaults. */
 export const tokenizerRules: (settings: TokenizerSettings) => CustomTokens | undefined = derivedOnce(customTokens);

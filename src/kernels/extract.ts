@@ -6,7 +6,7 @@
  * its batch vocabulary; nothing is allocated per token. Caller: src/engine/words/extract.ts.
  *
  * Stop words compare with the NFKD of a token's original text: the kernel checks ASCII tokens
- * (their own NFKD) against a hashed table (`stopWordTable`, built once per settings snapshot);
+ * (their own NFKD) against a hashed table (`stopWordTable`, built once per stop-word set);
  * the few non-ASCII word tokens it lists (`nonAsciiWords`) are decided here and marked
  * KIND_STOP in the records before `extractWords` runs. reference/extract.ts computes the same
  * columns in TS from a TokenBatch (the tests' oracle).
@@ -15,7 +15,7 @@ import type { CustomTokens } from './custom-tokens.js';
 import { getKernels, KernelStatus, type Kernels } from './module.js';
 import { TOKEN_RECORD_U32, TokenField } from './token-records.js';
 import { tokenizeInArena } from './tokenizer.js';
-import { writeUtf8 } from './utf8.js';
+import { encodeWords } from './utf8.js';
 
 /** Record kind of a word found to be a stop word (assembly KIND_STOP). */
 export const KIND_STOP = 3;
@@ -121,32 +121,25 @@ function fnv(bytes: Uint8Array, start: number, length: number): number {
 }
 
 /**
- * The kernel's table of `words`; undefined when there are none. Built once per settings snapshot,
- * so once per batch: the words are encoded straight into one buffer (900,000 stop words encoded
- * one array each took ~2.5 s of the writer's thread, most of it collecting the arrays).
+ * The kernel's table of `words`; undefined when there are none. Built once per set, which
+ * engine/settings-derived.ts keeps while the index's stop words stay the same.
  */
 export function stopWordTable(words: ReadonlySet<string>): StopWordTable | undefined {
   if (words.size === 0) return undefined;
-  let units = 0;
-  for (const word of words) units += word.length;
-  // a UTF-16 unit takes at most 3 bytes (a surrogate pair 4 for its two)
-  const room = new Uint8Array(3 * units);
+  const { bytes, starts } = encodeWords(words, words.size);
   const entries = new Uint32Array(2 * words.size);
   let slotCount = 16;
   while (slotCount < 2 * words.size + 1) slotCount *= 2;
   const slots = new Uint32Array(slotCount);
-  let used = 0;
-  let e = 0;
-  for (const word of words) {
-    const end = writeUtf8(word, room, used);
-    entries[2 * e] = used;
-    entries[2 * e + 1] = end - used;
-    let at = fnv(room, used, end - used) & (slotCount - 1);
+  for (let e = 0; e < words.size; e++) {
+    const length = starts[e + 1]! - starts[e]!;
+    entries[2 * e] = starts[e]!;
+    entries[2 * e + 1] = length;
+    let at = fnv(bytes, starts[e]!, length) & (slotCount - 1);
     while (slots[at] !== 0) at = (at + 1) & (slotCount - 1);
-    slots[at] = ++e;
-    used = end;
+    slots[at] = e + 1;
   }
-  return { words, slots, entries, bytes: room.slice(0, used) };
+  return { words, slots, entries, bytes };
 }
 
 /** Extracts a chunk's words: `tokenize` and `extractWords` over the same arena. */

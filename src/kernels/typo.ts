@@ -17,7 +17,7 @@
  * reference/typo.ts computes the same matches word by word (the tests' oracle).
  */
 import { RESULT_RECORDS } from './arena.js';
-import { writeUtf8 } from './utf8.js';
+import { encodeWords } from './utf8.js';
 import { compileKernelModule, defaultKernelVariant, instantiateKernels, KernelStatus, type Kernels } from './module.js';
 
 /** u32 fields of a query record (assembly QUERY_*). */
@@ -107,23 +107,14 @@ export function codePoints(word: string): number[] {
  * the packing most of an index's first search after a start (52,000 movies words: ~100 ms).
  */
 export function packWordList(words: readonly string[]): PackedWordList {
-  let units = 0;
-  for (const word of words) units += word.length;
-  // a UTF-16 unit takes at most 3 bytes (a surrogate pair 4 for its two)
-  const room = new Uint8Array(3 * units);
-  const offsets = new Uint32Array(words.length + 1);
+  const { bytes, starts: offsets } = encodeWords(words, words.length);
   const lcp = new Uint32Array(words.length);
-  let at = 0;
   let longest = 0;
   for (let i = 0; i < words.length; i++) {
-    const end = writeUtf8(words[i]!, room, at);
-    offsets[i] = at;
-    longest = Math.max(longest, characters(room, at, end));
-    if (i > 0) lcp[i] = commonPrefix(room, room, offsets[i - 1]!, at, at, end);
-    at = end;
+    longest = Math.max(longest, characters(bytes, offsets[i]!, offsets[i + 1]!));
+    if (i > 0) lcp[i] = commonPrefix(bytes, bytes, offsets[i - 1]!, offsets[i]!, offsets[i]!, offsets[i + 1]!);
   }
-  offsets[words.length] = at;
-  return { count: words.length, offsets, lcp, skips: nextSmaller(lcp), bytes: room.slice(0, at), longest };
+  return { count: words.length, offsets, lcp, skips: nextSmaller(lcp), bytes, longest };
 }
 
 /** Where a word of a repacked list comes from: a run of the old list's words [from, to), or itself. */
