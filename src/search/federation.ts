@@ -66,7 +66,7 @@ function checkFederatedQuery(position: number, query: QueryWithIndex, federation
     throw queryError(
       position,
       'invalid_multi_search_query_pagination',
-      `Using pagination options is not allowed in federated queries.\n - Hint: remove \`${pagination}\` from query #${position} or remove \`federation\` from the request\n - Hint: pass \`federation.limit\` and \`federation.offset\` for pagination in federated search`,
+      `Using pagination options is not allowed in federated queries.\n - Hint: remove \`${pagination}\` from the query or remove \`federation\` from the request\n - Hint: pass \`federation.limit\` and \`federation.offset\` for pagination in federated search`,
     );
   }
   if (query.facets !== undefined && query.facets !== null && query.facets.length > 0) {
@@ -75,28 +75,28 @@ function checkFederatedQuery(position: number, query: QueryWithIndex, federation
     throw queryError(
       position,
       'invalid_multi_search_query_facets',
-      `Using facet options is not allowed in federated queries.\n - Hint: remove \`facets\` from query #${position} or remove \`federation\` from the request\n - Hint: pass \`federation.facetsByIndex.${query.indexUid}: ${facets}\` for facets in federated search`,
+      `Using facet options is not allowed in federated queries.\n - Hint: remove \`facets\` from the query or remove \`federation\` from the request\n - Hint: pass \`federation.facetsByIndex.${query.indexUid}: ${facets}\` for facets in federated search`,
     );
   }
   if (query.personalize !== undefined && query.personalize !== null) {
     throw queryError(
       position,
       'invalid_multi_search_query_personalization',
-      `Using \`.personalize\` is not allowed in federated queries.\n - Hint: remove \`personalize\` from query #${position} or remove \`federation\` from the request`,
+      `Using \`.personalize\` is not allowed in federated queries.\n - Hint: remove \`personalize\` from the query or remove \`federation\` from the request\n - Hint: pass \`federation.personalize\` for personalization in federated search`,
     );
   }
   if (query.showPerformanceDetails !== undefined) {
     throw queryError(
       position,
       'invalid_multi_search_query_show_performance_details',
-      `Using \`.showPerformanceDetails\` is not allowed in federated queries.\n - Hint: remove \`showPerformanceDetails\` from query #${position} or remove \`federation\` from the request`,
+      `Using \`.showPerformanceDetails\` is not allowed in federated queries.\n - Hint: remove \`showPerformanceDetails\` from the query or remove \`federation\` from the request`,
     );
   }
   if (query.distinct !== undefined && query.distinct !== null && federation.distinct !== undefined && federation.distinct !== null) {
     throw queryError(
       position,
       'invalid_multi_search_distinct',
-      `Using \`distinct\` is not allowed in federated queries when \`federation.distinct\` is set.\n - Hint: remove \`distinct\` from query #${position} or remove \`distinct\` from \`federation\``,
+      `Using \`distinct\` options is not allowed in federated queries when it also appears in \`.federation.distinct\`.\n - Hint: remove \`distinct\` from the query or remove \`federation\` from the request\n  - Note: \`distinct\` at the query level is discouraged in federated search.`,
     );
   }
 }

@@ -53,7 +53,7 @@ async function searchEach(
     if (federationOptions !== undefined && federationOptions !== null) {
       throw new ApiError(
         'invalid_multi_search_federation_options',
-        `Inside \`.queries[${position}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from query #${position} or add \`federation\` to the request.`,
+        `Inside \`.queries[${position}]\`: Using \`federationOptions\` is not allowed in a non-federated search.\n - Hint: remove \`federationOptions\` from the query or add \`federation\` to the request.`,
       );
     }
     const body = await atQueryAsync(position, async () => {

@@ -88,11 +88,11 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
     for (const { remote: target, shardFilter } of copies) {
       if (target !== null) {
         hasRemote = true;
-        if (!ctx.features.enabled('network')) throw featureNeeded('Performing a remote federated search');
+        if (!ctx.features.enabled('network')) throw queryError(index, 'feature_not_enabled', featureNeeded('Performing a remote federated search').message);
       }
       if (target === null || target === ctx.network.names().self) {
         const position = query.federationOptions?.queryPosition ?? null;
-        if (position !== null && !ctx.features.enabled('network')) throw featureNeeded('Using `federationOptions.queryPosition`');
+        if (position !== null && !ctx.features.enabled('network')) throw queryError(index, 'feature_not_enabled', featureNeeded('Using `federationOptions.queryPosition`').message);
         local.push({ index, position: position ?? index, query: shardFilter === null ? plain : { ...plain, filter: fuseFilters(plain.filter, shardFilter) } });
         continue;
       }

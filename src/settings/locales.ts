@@ -15,11 +15,14 @@ const PAIRS: readonly (readonly [string, string])[] = [
   ['or', 'ori'], ['pa', 'pan'], ['fa', 'pes'], ['pl', 'pol'], ['pt', 'por'], ['ro', 'ron'], ['ru', 'rus'],
   ['si', 'sin'], ['sk', 'slk'], ['sl', 'slv'], ['sn', 'sna'], ['es', 'spa'], ['sr', 'srp'], ['sv', 'swe'],
   ['ta', 'tam'], ['te', 'tel'], ['tl', 'tgl'], ['th', 'tha'], ['tk', 'tuk'], ['tr', 'tur'], ['uk', 'ukr'],
-  ['ur', 'urd'], ['uz', 'uzb'], ['vi', 'vie'], ['yi', 'yid'], ['zh', 'zho'], ['zu', 'zul'], ['cy', 'cym'],
+  ['ur', 'urd'], ['uz', 'uzb'], ['vi', 'vie'], ['yi', 'yid'], ['zh', 'zho'], ['zu', 'zul'],
 ];
 
 /** Every accepted value, in the order deserr lists them: two-letter codes, three-letter codes, `cmn`. */
 export const LOCALES: readonly string[] = [...PAIRS.map(([two]) => two), ...PAIRS.map(([, three]) => three), 'cmn'];
+
+/** The accepted values as `LocaleFormatError` lists them (a GET parameter's error): by length, then alphabetically. */
+export const LOCALES_BY_LENGTH: readonly string[] = [...LOCALES].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
 
 const TO_ISO_639_3 = new Map<string, string>([...PAIRS, ...PAIRS.map(([, three]) => [three, three] as const), ['cmn', 'cmn']]);
 

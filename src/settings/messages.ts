@@ -7,7 +7,7 @@
 const BUILTIN_RANKING_RULES = new Set(['words', 'typo', 'proximity', 'attribute', 'attributeRank', 'wordPosition', 'sort', 'exactness']);
 
 /** Names that sort and filter expressions own; `_geo…(` calls are reserved too. */
-const RESERVED_KEYWORDS = new Set(['_geo', '_geojson', '_geoDistance', '_geoPoint', '_geoRadius', '_geoBoundingBox']);
+const RESERVED_KEYWORDS = new Set(['_geo', '_geojson', '_geoDistance', '_geoPoint', '_geoRadius', '_geoBoundingBox', '_geoPolygon']);
 const RESERVED_CALLS = ['_geoRadius(', '_geoBoundingBox(', '_geo(', '_geoDistance('];
 
 const invalidRule = (name: string) =>

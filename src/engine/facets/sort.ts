@@ -32,7 +32,8 @@ export type SortCriterion =
   | { readonly kind: 'field'; readonly field: string; readonly descending: boolean }
   | { readonly kind: 'geo'; readonly point: LatLng; readonly descending: boolean };
 
-const RESERVED = new Set(['_geo', '_geoDistance', '_geoPoint', '_geoRadius', '_geoBoundingBox']);
+// milli's `is_reserved_keyword`
+const RESERVED = new Set(['_geo', '_geojson', '_geoDistance', '_geoPoint', '_geoRadius', '_geoBoundingBox', '_geoPolygon']);
 const GEO_HINT = 'Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.';
 
 function badGeoPoint(name: string, code: ErrorCode): ApiError {

@@ -9,8 +9,8 @@ import { defineRoute } from '../route.js';
 import { SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS } from '../schemas/search-query.js';
 import { compileBody } from '../validation/index.js';
 
-// The search parameters facet search takes (Meilisearch `FacetSearchQuery`), with search's codes.
-const SHARED = ['q', 'vector', 'media', 'filter', 'matchingStrategy', 'attributesToSearchOn', 'rankingScoreThreshold', 'hybrid', 'locales', 'useNetwork'] as const;
+// The search parameters facet search takes (Meilisearch `FacetSearchQuery`, in its order: `useNetwork` comes last), with search's codes.
+const SHARED = ['q', 'vector', 'media', 'hybrid', 'filter', 'matchingStrategy', 'attributesToSearchOn', 'rankingScoreThreshold', 'locales'] as const;
 
 const parseBody = compileBody<FacetSearchQuery>(
   {
@@ -20,6 +20,7 @@ const parseBody = compileBody<FacetSearchQuery>(
       facetName: { type: 'string' },
       ...Object.fromEntries(SHARED.map((name) => [name, SEARCH_QUERY_PROPERTIES[name]])),
       exhaustiveFacetCount: { type: ['boolean', 'null'] },
+      useNetwork: SEARCH_QUERY_PROPERTIES.useNetwork,
     },
     required: ['facetName'],
     additionalProperties: false,
@@ -29,6 +30,7 @@ const parseBody = compileBody<FacetSearchQuery>(
     '.facetName': 'invalid_facet_search_facet_name',
     ...Object.fromEntries(Object.entries(SEARCH_QUERY_CODES).filter(([location]) => SHARED.some((name) => location === `.${name}` || location.startsWith(`.${name}.`)))),
     '.exhaustiveFacetCount': 'invalid_facet_search_exhaustive_facet_count',
+    '.useNetwork': SEARCH_QUERY_CODES['.useNetwork'],
   },
   { missing: { facetName: 'missing_facet_search_facet_name' }, validators: SEARCH_QUERY_VALIDATORS },
 );

@@ -13,7 +13,7 @@ import type { SearchQuery } from '../../search/query.js';
 import { searchRequest } from '../../search/search-request.js';
 import { streamedWhenLong } from '../../search/streamed-answer.js';
 import type { StreamedJson } from '../../types/streamed-json.js';
-import { LOCALES } from '../../settings/locales.js';
+import { LOCALES, LOCALES_BY_LENGTH } from '../../settings/locales.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
 import { parseSearchBody, RATIO_REASON, STRATEGIES, THRESHOLD_REASON } from '../schemas/search-query.js';
@@ -36,48 +36,53 @@ import { metricsRecorder } from '../request-metrics.js';
 /** GET lists: split on `,`, empty items dropped, no trimming. */
 const parseLocales: ValueParser<string[]> = (raw) =>
   parseList(raw).map((locale) => {
-    if (!LOCALES.includes(locale)) throw new QueryValueError(`Unsupported locale \`${locale}\`, expected one of ${LOCALES.join(', ')}`);
+    if (!LOCALES.includes(locale)) throw new QueryValueError(`Unsupported locale \`${locale}\`, expected one of ${LOCALES_BY_LENGTH.join(', ')}`);
     return locale;
   });
 
+/** Rust's float grammar (`f32::from_str`): a decimal with an optional exponent, `inf`, `infinity` or `nan`. */
+const RUST_FLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)$/i;
+
+// v1.50 answers Rust's ParseFloatError text
 const parseVector: ValueParser<number[]> = (raw) =>
   parseList(raw).map((item) => {
+    if (!RUST_FLOAT.test(item)) throw new QueryValueError('invalid float literal');
     const value = Number(item);
-    if (!Number.isFinite(value)) throw new QueryValueError(`could not parse \`${item}\` as a number`);
+    if (!Number.isFinite(value)) throw new QueryValueError('invalid float literal');
     return value;
   });
 
 const parseQueryString = compileQuery({
   q: { parse: parseString, code: 'invalid_search_q' },
-  vector: { parse: parseVector, code: 'invalid_search_vector' },
   offset: { parse: parsePositiveInteger, code: 'invalid_search_offset' },
   limit: { parse: parsePositiveInteger, code: 'invalid_search_limit' },
   page: { parse: parsePositiveInteger, code: 'invalid_search_page' },
   hitsPerPage: { parse: parsePositiveInteger, code: 'invalid_search_hits_per_page' },
   attributesToRetrieve: { parse: parseList, code: 'invalid_search_attributes_to_retrieve' },
-  retrieveVectors: { parse: parseBoolean, code: 'invalid_search_retrieve_vectors' },
   attributesToCrop: { parse: parseList, code: 'invalid_search_attributes_to_crop' },
   cropLength: { parse: parsePositiveInteger, code: 'invalid_search_crop_length' },
+  cropMarker: { parse: parseString, code: 'invalid_search_crop_marker' },
   attributesToHighlight: { parse: parseList, code: 'invalid_search_attributes_to_highlight' },
+  highlightPreTag: { parse: parseString, code: 'invalid_search_highlight_pre_tag' },
+  highlightPostTag: { parse: parseString, code: 'invalid_search_highlight_post_tag' },
+  showMatchesPosition: { parse: parseBoolean, code: 'invalid_search_show_matches_position' },
   filter: { parse: parseFilterParam, code: 'invalid_search_filter' },
   sort: { parse: parseSortList, code: 'invalid_search_sort' },
   distinct: { parse: parseString, code: 'invalid_search_distinct' },
-  showMatchesPosition: { parse: parseBoolean, code: 'invalid_search_show_matches_position' },
+  facets: { parse: parseList, code: 'invalid_search_facets' },
+  matchingStrategy: { parse: parseEnum(STRATEGIES), code: 'invalid_search_matching_strategy' },
+  attributesToSearchOn: { parse: parseList, code: 'invalid_search_attributes_to_search_on' },
+  rankingScoreThreshold: { parse: unitFloat(THRESHOLD_REASON), code: 'invalid_search_ranking_score_threshold' },
+  locales: { parse: parseLocales, code: 'invalid_search_locales' },
+  hybridEmbedder: { parse: parseString, code: 'invalid_search_embedder' },
+  hybridSemanticRatio: { parse: unitFloat(RATIO_REASON), code: 'invalid_search_semantic_ratio' },
+  vector: { parse: parseVector, code: 'invalid_search_vector' },
+  retrieveVectors: { parse: parseBoolean, code: 'invalid_search_retrieve_vectors' },
+  personalizeUserContext: { parse: parseString, code: 'invalid_search_personalize_user_context' },
+  useNetwork: { parse: parseBoolean, code: 'invalid_search_use_network' },
   showRankingScore: { parse: parseBoolean, code: 'invalid_search_show_ranking_score' },
   showRankingScoreDetails: { parse: parseBoolean, code: 'invalid_search_show_ranking_score_details' },
   showPerformanceDetails: { parse: parseBoolean, code: 'invalid_search_show_performance_details' },
-  facets: { parse: parseList, code: 'invalid_search_facets' },
-  highlightPreTag: { parse: parseString, code: 'invalid_search_highlight_pre_tag' },
-  highlightPostTag: { parse: parseString, code: 'invalid_search_highlight_post_tag' },
-  cropMarker: { parse: parseString, code: 'invalid_search_crop_marker' },
-  matchingStrategy: { parse: parseEnum(STRATEGIES), code: 'invalid_search_matching_strategy' },
-  attributesToSearchOn: { parse: parseList, code: 'invalid_search_attributes_to_search_on' },
-  hybridEmbedder: { parse: parseString, code: 'invalid_search_embedder' },
-  hybridSemanticRatio: { parse: unitFloat(RATIO_REASON), code: 'invalid_search_semantic_ratio' },
-  rankingScoreThreshold: { parse: unitFloat(THRESHOLD_REASON), code: 'invalid_search_ranking_score_threshold' },
-  locales: { parse: parseLocales, code: 'invalid_search_locales' },
-  personalizeUserContext: { parse: parseString, code: 'invalid_search_personalize_user_context' },
-  useNetwork: { parse: parseBoolean, code: 'invalid_search_use_network' },
 });
 
 /** The GET parameters as the POST body they stand for. */
@@ -89,6 +94,8 @@ function fromQueryString(query: ReturnType<typeof parseQueryString>): SearchQuer
   if (rest.vector !== undefined && hybridEmbedder === undefined) {
     throw new ApiError('missing_search_hybrid', '`hybridEmbedder` is mandatory when `vector` is present');
   }
+  // `filter=null` reads as the JSON null, a filter of the wrong type (a body's null means none)
+  if (rest.filter === null) throw new ApiError('invalid_search_filter', 'Invalid syntax for the filter parameter: `expected String, Array, found: null`.');
   const out: SearchQuery = { ...rest };
   if (hybridEmbedder !== undefined) out.hybrid = { embedder: hybridEmbedder, ...(hybridSemanticRatio === undefined ? {} : { semanticRatio: hybridSemanticRatio }) };
   if (personalizeUserContext !== undefined) out.personalize = { userContext: personalizeUserContext };

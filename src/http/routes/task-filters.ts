@@ -7,7 +7,6 @@ import {
   compileQuery,
   describedLike,
   parseIndexUid,
-  parsePositiveInteger,
   parseBoolean,
   parseTaskDate,
   parseTaskStatus,
@@ -38,7 +37,8 @@ const LATER_FILTERS = {
 const FILTER_SPEC = { uids, batchUids, ...LATER_FILTERS } as const;
 
 const LIST_SPEC = {
-  limit: { parse: parsePositiveInteger, code: 'invalid_task_limit' },
+  // a `u32`, as v1.50's `TasksFilterQuery.limit`
+  limit: { parse: parseU32, code: 'invalid_task_limit' },
   from: { parse: parseU32, code: 'invalid_task_from' },
   reverse: { parse: parseBoolean, code: 'invalid_task_reverse' },
   batchUids,

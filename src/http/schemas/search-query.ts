@@ -17,40 +17,37 @@ const stringList = { type: ['array', 'null'], items: { type: 'string' } };
 export const count = { type: 'integer', minimum: 0 };
 export const optionalCount = { type: ['integer', 'null'], minimum: 0 };
 
-/** The POST body's fields, shared with each query of `POST /multi-search`. */
+/** The POST body's fields, shared with each query of `POST /multi-search`, in v1.50's order (`SearchQuery`), which its errors list. */
 export const SEARCH_QUERY_PROPERTIES = {
   q: { type: ['string', 'null'] },
-  vector: { type: ['array', 'null'], items: { type: 'number' } },
   offset: count,
   limit: count,
   page: optionalCount,
   hitsPerPage: optionalCount,
   attributesToRetrieve: stringList,
-  retrieveVectors: { type: 'boolean' },
   attributesToCrop: stringList,
   cropLength: count,
+  cropMarker: { type: 'string' },
   attributesToHighlight: stringList,
+  highlightPreTag: { type: 'string' },
+  highlightPostTag: { type: 'string' },
   showMatchesPosition: { type: 'boolean' },
-  showRankingScore: { type: 'boolean' },
-  showRankingScoreDetails: { type: 'boolean' },
-  showPerformanceDetails: { type: 'boolean' },
   filter: {},
   sort: stringList,
   distinct: { type: ['string', 'null'] },
   facets: stringList,
-  highlightPreTag: { type: 'string' },
-  highlightPostTag: { type: 'string' },
-  cropMarker: { type: 'string' },
   matchingStrategy: { enum: [...STRATEGIES] },
   attributesToSearchOn: stringList,
+  rankingScoreThreshold: { type: ['number', 'null'] },
+  locales: { type: ['array', 'null'], items: { enum: [...LOCALES] } },
   hybrid: {
     type: ['object', 'null'],
-    properties: { embedder: { type: 'string' }, semanticRatio: { type: 'number' } },
+    properties: { semanticRatio: { type: 'number' }, embedder: { type: 'string' } },
     required: ['embedder'],
     additionalProperties: false,
   },
-  rankingScoreThreshold: { type: ['number', 'null'] },
-  locales: { type: ['array', 'null'], items: { enum: [...LOCALES] } },
+  vector: { type: ['array', 'null'], items: { type: 'number' } },
+  retrieveVectors: { type: 'boolean' },
   media: {},
   personalize: {
     type: ['object', 'null'],
@@ -59,6 +56,9 @@ export const SEARCH_QUERY_PROPERTIES = {
     additionalProperties: false,
   },
   useNetwork: { type: ['boolean', 'null'] },
+  showRankingScore: { type: 'boolean' },
+  showRankingScoreDetails: { type: 'boolean' },
+  showPerformanceDetails: { type: 'boolean' },
 };
 
 /** Error code per body field (relative locations, `.q`), shared with multi-search. */

@@ -696,7 +696,7 @@ describe('federation options and forbidden query parameters', () => {
       await multiSearch({ federation: {}, queries: [apples(), apples({ [field]: value })] }),
       400,
       'invalid_multi_search_query_pagination',
-      `Inside \`.queries[1]\`: Using pagination options is not allowed in federated queries.\n - Hint: remove \`${field}\` from query #1 or remove \`federation\` from the request\n - Hint: pass \`federation.limit\` and \`federation.offset\` for pagination in federated search`,
+      `Inside \`.queries[1]\`: Using pagination options is not allowed in federated queries.\n - Hint: remove \`${field}\` from the query or remove \`federation\` from the request\n - Hint: pass \`federation.limit\` and \`federation.offset\` for pagination in federated search`,
     );
   });
 
@@ -713,7 +713,7 @@ describe('federation options and forbidden query parameters', () => {
       await multiSearch({ federation: {}, queries: [apples(), apples({ facets: ['BOOSTED'] })] }),
       400,
       'invalid_multi_search_query_facets',
-      `Inside \`.queries[1]\`: Using facet options is not allowed in federated queries.\n - Hint: remove \`facets\` from query #1 or remove \`federation\` from the request\n - Hint: pass \`federation.facetsByIndex.${fruits}: ["BOOSTED"]\` for facets in federated search`,
+      `Inside \`.queries[1]\`: Using facet options is not allowed in federated queries.\n - Hint: remove \`facets\` from the query or remove \`federation\` from the request\n - Hint: pass \`federation.facetsByIndex.${fruits}: ["BOOSTED"]\` for facets in federated search`,
     );
   });
 
@@ -722,7 +722,7 @@ describe('federation options and forbidden query parameters', () => {
       await multiSearch({ queries: [apples(), apples({ federationOptions: {} })] }),
       400,
       'invalid_multi_search_federation_options',
-      'Inside `.queries[1]`: Using `federationOptions` is not allowed in a non-federated search.\n - Hint: remove `federationOptions` from query #1 or add `federation` to the request.',
+      'Inside `.queries[1]`: Using `federationOptions` is not allowed in a non-federated search.\n - Hint: remove `federationOptions` from the query or add `federation` to the request.',
     );
   });
 });

@@ -61,7 +61,7 @@ describe('showPerformanceDetails', () => {
       await call(server, 'POST', '/multi-search', { federation: {}, queries: [{ indexUid: 'movies', q: 'glass', showPerformanceDetails: true }] }),
       400,
       'invalid_multi_search_query_show_performance_details',
-      'Inside `.queries[0]`: Using `.showPerformanceDetails` is not allowed in federated queries.\n - Hint: remove `showPerformanceDetails` from query #0 or remove `federation` from the request',
+      'Inside `.queries[0]`: Using `.showPerformanceDetails` is not allowed in federated queries.\n - Hint: remove `showPerformanceDetails` from the query or remove `federation` from the request',
     );
     expectError(
       await call(server, 'POST', '/multi-search', { federation: { showPerformanceDetails: 'true' }, queries: [{ indexUid: 'movies', q: 'glass' }] }),

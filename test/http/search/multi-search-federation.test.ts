@@ -178,7 +178,7 @@ describe('federation.distinct', () => {
       await post({ federation: { distinct: 'family' }, queries: [{ indexUid: 'books' }, { indexUid: 'books', distinct: 'genre' }] }),
       400,
       'invalid_multi_search_distinct',
-      'Inside `.queries[1]`: Using `distinct` is not allowed in federated queries when `federation.distinct` is set.\n - Hint: remove `distinct` from query #1 or remove `distinct` from `federation`',
+      'Inside `.queries[1]`: Using `distinct` options is not allowed in federated queries when it also appears in `.federation.distinct`.\n - Hint: remove `distinct` from the query or remove `federation` from the request\n  - Note: `distinct` at the query level is discouraged in federated search.',
     );
   });
 });

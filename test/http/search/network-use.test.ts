@@ -71,7 +71,7 @@ describe('without the network feature', () => {
   });
 
   it('refuses a federated query naming a remote, and a search another instance proxies', async () => {
-    expect(await call(a, 'POST', '/multi-search', federated({ remote: 'ms0' }))).toMatchObject({ status: 400, body: gate('Performing a remote federated search') });
+    expect(await call(a, 'POST', '/multi-search', federated({ remote: 'ms0' }))).toMatchObject({ status: 400, body: gate('Inside `.queries[0]`: Performing a remote federated search') });
     const proxied = await callRaw(a, 'POST', '/multi-search', JSON.stringify(federated({})), { 'content-type': 'application/json', 'meili-proxy-search': 'true' });
     expect(proxied).toMatchObject({ status: 400, body: gate('Performing a remote federated search') });
   });

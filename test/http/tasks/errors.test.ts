@@ -67,6 +67,8 @@ describe('GET /tasks paging parameters', () => {
   it.each([
     ['limit=doggo', 'invalid_task_limit', positive('limit', 'doggo')],
     ['limit=-1', 'invalid_task_limit', positive('limit', '-1')],
+    // a u32, as v1.50's TasksFilterQuery
+    ['limit=4294967296', 'invalid_task_limit', positive('limit', '4294967296')],
     ['from=doggo', 'invalid_task_from', positive('from', 'doggo')],
     ['from=4294967296', 'invalid_task_from', positive('from', '4294967296')],
     ['reverse=doggo', 'invalid_task_reverse', 'Invalid value in parameter `reverse`: could not parse `doggo` as a boolean, expected either `true` or `false`'],

@@ -33,6 +33,8 @@ describe('parseSortCriterion', () => {
       '`_geo` is a reserved keyword and thus can\'t be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.',
     );
     expect(sortError('_geoDistance:asc')).toBe("`_geoDistance` is a reserved keyword and thus can't be used as a sort expression.");
+    expect(sortError('_geoPolygon:asc')).toBe("`_geoPolygon` is a reserved keyword and thus can't be used as a sort expression.");
+    expect(sortError('_geojson:desc')).toBe("`_geojson` is a reserved keyword and thus can't be used as a sort expression.");
     expect(sortError('_geoRadius(1, 2, 3):asc')).toBe(
       "`_geoRadius` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.",
     );
