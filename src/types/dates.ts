@@ -97,10 +97,18 @@ export interface Rfc3339Rules {
   readonly leapSecond: boolean;
 }
 
-/** The `time` crate's `Rfc3339` (keys, and the dates this module prints). */
-export const TIME_CRATE_RFC3339: Rfc3339Rules = { maxOffsetHour: 25, leapSecond: true };
+/**
+ * The `time` crate's `Rfc3339` as v1.50 reads it (0.3.47: keys' `expiresAt`, task date filters,
+ * dynamic search rules): any one byte between date and time, offsets up to 23 hours, second 60
+ * on a month's last second.
+ */
+export const TIME_CRATE_RFC3339: Rfc3339Rules = { maxOffsetHour: 23, leapSecond: true };
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+/** Dates read back from storage: what earlier versions accepted (offsets up to 25 hours) still reads. */
+const STORED_RFC3339: Rfc3339Rules = { maxOffsetHour: 25, leapSecond: true };
+
+// the separator: any one byte, so one ASCII character (another is two bytes or more in UTF-8)
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[\x00-\x7f](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 /** An RFC 3339 date-time, or undefined when `raw` is none or a field is out of range. */
 export function parseRfc3339(raw: string, rules: Rfc3339Rules): DateTimeParts | undefined {
@@ -131,7 +139,7 @@ export function parseRfc3339(raw: string, rules: Rfc3339Rules): DateTimeParts | 
 
 /** Reads a date this module printed (formatRfc3339, formatDateTime), e.g. from storage. */
 export function instantOfRfc3339(text: string): bigint {
-  const parts = parseRfc3339(text, TIME_CRATE_RFC3339);
+  const parts = parseRfc3339(text, STORED_RFC3339);
   if (parts === undefined) throw new Error(`not an RFC 3339 date: ${text}`);
   return instantOf(parts);
 }

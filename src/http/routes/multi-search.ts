@@ -38,6 +38,10 @@ const parseBody = compileBody<MultiSearch>(
           properties: {
             indexUid: { type: 'string' },
             ...SEARCH_QUERY_PROPERTIES,
+            // options in v1.50's `SearchQueryWithIndex`, where a single search's are not: null is absent
+            offset: optionalCount,
+            limit: optionalCount,
+            showPerformanceDetails: { type: ['boolean', 'null'] },
             federationOptions: {
               type: ['object', 'null'],
               properties: { weight: { type: 'number' }, remote: { type: ['string', 'null'] }, queryPosition: optionalCount },
@@ -101,12 +105,22 @@ const parseBody = compileBody<MultiSearch>(
   },
 );
 
+/** A query whose `offset`, `limit` or `showPerformanceDetails` is null, as if it had none. */
+function withoutNullOptions(query: QueryWithIndex): QueryWithIndex {
+  const { offset, limit, showPerformanceDetails } = query as { offset?: unknown; limit?: unknown; showPerformanceDetails?: unknown };
+  if (offset !== null && limit !== null && showPerformanceDetails !== null) return query;
+  const out: Record<string, unknown> = { ...query };
+  for (const name of ['offset', 'limit', 'showPerformanceDetails']) if (out[name] === null) delete out[name];
+  return out as unknown as QueryWithIndex;
+}
+
 export const multiSearchRoutes = [
   defineRoute({
     route: 'POST /multi-search',
     body: parseBody,
     handler: (ctx, deps) => {
-      const { queries, federation } = ctx.body;
+      const { federation } = ctx.body;
+      const queries = ctx.body.queries.map(withoutNullOptions);
       return federation === undefined || federation === null
         ? multiSearch(deps, ctx.caller, queries, wantsMetadata(ctx.headers))
         : federatedSearch(deps, ctx.caller, queries, federation, { proxy: ctx.headers['meili-proxy-search'] === 'true', includeMetadata: wantsMetadata(ctx.headers) });

@@ -3,7 +3,7 @@
  * `POST /tasks/cancel`, `DELETE /tasks`): task types, statuses and the six date bounds.
  * Wording from Meilisearch `ParseTaskKindError`, `ParseTaskStatusError`, `InvalidTaskDateError`.
  */
-import { instantOf, parseRfc3339, utcDateTime, type Rfc3339Rules } from '../../types/dates.js';
+import { instantOf, parseRfc3339, TIME_CRATE_RFC3339, utcDateTime } from '../../types/dates.js';
 import { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType } from '../../types/task.js';
 import { QueryValueError, type ValueParser } from './query-values.js';
 
@@ -39,11 +39,9 @@ export const parseTaskStatus: ValueParser<TaskStatus> = caseInsensitive(
   (raw) => `\`${raw}\` is not a valid task status. Available statuses are ${backticked(TASK_STATUSES)}.`,
 );
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+// v1.50's `[year repr:full base:calendar]-[month]-[day]`: four digits, a sign allowed
+const DATE_ONLY = /^([+-]?\d{4})-(\d{2})-(\d{2})$/;
 const NS_PER_DAY = 86_400_000_000_000n;
-
-/** RFC 3339's own grammar, stricter than the `time` crate's: offsets below 24 h, no leap second. */
-const RFC3339_GRAMMAR: Rfc3339Rules = { maxOffsetHour: 23, leapSecond: false };
 
 /**
  * A task date filter: RFC 3339 (`2024-08-08T16:37:09.971Z`, `…+02:00`) is that instant;
@@ -53,7 +51,7 @@ const RFC3339_GRAMMAR: Rfc3339Rules = { maxOffsetHour: 23, leapSecond: false };
  */
 export function parseTaskDate(bound: 'before' | 'after'): ValueParser<bigint> {
   return (raw) => {
-    const dateTime = parseRfc3339(raw, RFC3339_GRAMMAR);
+    const dateTime = parseRfc3339(raw, TIME_CRATE_RFC3339);
     if (dateTime !== undefined) return instantOf(dateTime);
     const date = DATE_ONLY.exec(raw);
     if (date !== null) {

@@ -77,6 +77,14 @@ describe('multi-search without federation', () => {
   it('accepts an empty list', async () => {
     expect(await client.multiSearch({ queries: [] })).toEqual({ results: [] });
   });
+
+  it('reads a null offset, limit or showPerformanceDetails of a query as absent (v1.50 SearchQueryWithIndex options)', async () => {
+    const { results } = await client.multiSearch({ queries: [{ indexUid: 'books', q: '', offset: null, limit: null, showPerformanceDetails: null } as never] });
+    expect(results[0]).toMatchObject({ offset: 0, limit: 20 });
+    expect(results[0]).not.toHaveProperty('performanceDetails');
+    const federated = await client.multiSearch({ federation: {}, queries: [{ indexUid: 'books', q: '', limit: null, showPerformanceDetails: null } as never] });
+    expect(federated.hits.length).toBeGreaterThan(0);
+  });
 });
 
 describe('federated multi-search', () => {

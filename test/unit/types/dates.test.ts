@@ -44,11 +44,20 @@ describe('parseRfc3339', () => {
   });
 
   it('takes offsets up to the rules\' hour and a leap second only where the rules allow it', () => {
-    expect(parseRfc3339('2050-11-13T00:00:00+25:59', TIME_CRATE_RFC3339)).toBeDefined();
+    // time 0.3.47 (v1.50's): offset hours up to 23
+    expect(parseRfc3339('2050-11-13T00:00:00+23:59', TIME_CRATE_RFC3339)).toBeDefined();
+    expect(parseRfc3339('2050-11-13T00:00:00+24:00', TIME_CRATE_RFC3339)).toBeUndefined();
     expect(parseRfc3339('2050-11-13T00:00:00+24:00', strict)).toBeUndefined();
     expect(parseRfc3339('2050-11-13T00:00:00+23:59', strict)).toBeDefined();
     expect(parseRfc3339('2050-12-31T23:59:60Z', TIME_CRATE_RFC3339)?.nanosecond).toBe(999_999_999);
     expect(parseRfc3339('2050-12-31T23:59:60Z', strict)).toBeUndefined();
+  });
+
+  it('takes any one ASCII character between the date and the time, as the time crate takes any byte', () => {
+    for (const raw of ['2050-11-13 00:00:00Z', '2050-11-13x00:00:00Z', '2050-11-13_00:00:00+02:00', '2050-11-13t00:00:00z']) {
+      expect(parseRfc3339(raw, TIME_CRATE_RFC3339)).toBeDefined();
+    }
+    for (const raw of ['2050-11-1300:00:00Z', '2050-11-13  00:00:00Z', '2050-11-13é00:00:00Z']) expect(parseRfc3339(raw, TIME_CRATE_RFC3339)).toBeUndefined();
   });
 });
 

@@ -74,6 +74,14 @@ describe('parseTaskDate', () => {
   });
 
   it.each([
+    ['2024-01-01 00:00:00Z', '2024-01-01T00:00:00Z'],
+    ['+2024-01-01', '2024-01-02T00:00:00Z'],
+    ['2024-12-31T23:59:60Z', '2024-12-31T23:59:59.999999999Z'],
+  ])('reads %j as the time crate does (v1.50)', (raw, same) => {
+    expect(after(raw)).toBe(after(same));
+  });
+
+  it.each([
     'doggo',
     '*',
     '2024-01-01 10:00:00',
