@@ -40,7 +40,7 @@ export function indexFacets(
     try {
       let env = queried?.search.env;
       if (env === undefined) {
-        // the uid as requested, unchecked: a malformed one is just not found, as in Meilisearch
+        // an index no query names (the route refused malformed uids): checked, its facets dropped later
         const record = ctx.indexReader.get(uid);
         if (record === undefined) throw indexNotFound(uid);
         env = ctx.indexReader.envOf(record);
@@ -83,10 +83,11 @@ export function addRemoteFacets(facets: Map<string, IndexFacets>, remote: unknow
   }
 }
 
-/** `mergeFacets`: counts summed per value, stats widened, then ordered as every index orders that facet. */
+/** `mergeFacets`: counts summed per value, stats widened, then ordered as every index orders that facet; the indexes `merged` refuses are only checked for their order. */
 export function mergeFacets(
   facets: ReadonlyMap<string, IndexFacets>,
   maxValuesPerFacet: number | undefined,
+  merged: (uid: string) => boolean = () => true,
 ): { facetDistribution: Record<string, Record<string, number>>; facetStats: Record<string, FacetStats> } {
   const counts = new Map<string, Map<string, number>>();
   const orders = new Map<string, { uid: string; order: 'alpha' | 'count' }>();
@@ -103,10 +104,13 @@ export function mergeFacets(
           `Inconsistent order for values in facet \`${field}\`: index \`${previous.uid}\` orders ${word(previous.order)}, but index \`${uid}\` orders ${word(order)}.\n - Hint: Remove \`federation.mergeFacets\` or change \`faceting.sortFacetValuesBy\` to be consistent in settings.`,
         );
       }
+      // an index only checked (no query names it): its order counts, its values do not
+      if (!merged(uid)) continue;
       const summed = counts.get(field) ?? new Map<string, number>();
       counts.set(field, summed);
       for (const [value, n] of Object.entries(values)) summed.set(value, (summed.get(value) ?? 0) + n);
     }
+    if (!merged(uid)) continue;
     for (const [field, { min, max }] of Object.entries(stats)) {
       const known = facetStats[field];
       facetStats[field] = known === undefined ? { min, max } : { min: Math.min(known.min, min), max: Math.max(known.max, max) };

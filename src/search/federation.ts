@@ -302,13 +302,16 @@ async function federate(
   const facetsByIndex = federation.facetsByIndex ?? {};
   if (Object.keys(facetsByIndex).length > 0) {
     const facets = steps.step('merge facets', () => indexFacets(ctx, facetsByIndex, perIndex, unions));
+    // an index no query names, or whose patterns are null, is only checked (v1.50 `check_unused_facets`)
+    const queried = new Set(queries.map((query) => query.indexUid));
+    const answered = (uid: string) => queried.has(uid) && facetsByIndex[uid] !== null;
     for (const remoteBody of remoteBodies) addRemoteFacets(facets, remoteBody.facetsByIndex);
     if (federation.mergeFacets !== undefined && federation.mergeFacets !== null) {
-      Object.assign(body, mergeFacets(facets, federation.mergeFacets.maxValuesPerFacet));
+      Object.assign(body, mergeFacets(facets, federation.mergeFacets.maxValuesPerFacet, answered));
     } else {
       // Ordered by index uid whatever the request's order, as Meilisearch's sorted map answers.
-      const byUid = [...facets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      body.facetsByIndex = Object.fromEntries(byUid.map(([uid, { distribution, stats }]) => [uid, { distribution, stats }]));
+      const byUid = [...facets].filter(([uid]) => answered(uid)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      if (byUid.length > 0) body.facetsByIndex = Object.fromEntries(byUid.map(([uid, { distribution, stats }]) => [uid, { distribution, stats }]));
     }
   }
   // the slowest of this instance and the remotes

@@ -10,7 +10,7 @@
 import { federatedSearch } from '../../search/federation.js';
 import { multiSearch } from '../../search/multi.js';
 import type { Federation, QueryWithIndex } from '../../search/query.js';
-import { indexUidProblem } from '../../types/index-uid.js';
+import { indexUidProblem, isValidIndexUid } from '../../types/index-uid.js';
 import { defineRoute } from '../route.js';
 import { count, optionalCount, SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS } from '../schemas/search-query.js';
 import { compileBody, type FieldCodes, type FieldValidator } from '../validation/index.js';
@@ -101,6 +101,11 @@ const parseBody = compileBody<MultiSearch>(
       ...queryValidators,
       '.queries[].indexUid': indexUidProblem,
       '.queries[].federationOptions.weight': ((value) => ((value as number) >= 0 ? undefined : WEIGHT_REASON)) satisfies FieldValidator,
+      // its keys are `IndexUid`s, which deserr reads with `FromStr`
+      '.federation.facetsByIndex': ((value) => {
+        const bad = Object.keys(value as object).find((uid) => !isValidIndexUid(uid));
+        return bad === undefined ? undefined : `the key ${JSON.stringify(bad)} could not be deserialized into the key type \`meilisearch_types::index_uid::IndexUid\``;
+      }) satisfies FieldValidator,
     },
   },
 );

@@ -178,9 +178,23 @@ describe('federated multi-search', () => {
     expect(reply.body.facetsByIndex).toEqual({
       books: { distribution: { genre: { comics: 4, parody: 1 } }, stats: {} },
       films: { distribution: { genre: { comics: 1, drama: 1 }, year: { '2005': 1, '2019': 1 } }, stats: { year: { min: 2005, max: 2019 } } },
-      // Not queried: no candidates.
-      'films-by-count': { distribution: { genre: {} }, stats: {} },
+      // 'films-by-count' no query names: checked, not answered (v1.50 check_unused_facets)
     });
+  });
+
+  it('answers no facetsByIndex for an index no query names, nor for null patterns', async () => {
+    const reply = await post({ federation: { facetsByIndex: { films: null, books: ['genre'] } }, queries: [{ indexUid: 'films', q: 'glass' }] });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body).not.toHaveProperty('facetsByIndex');
+  });
+
+  it('refuses a facetsByIndex key that is not an index uid, as deserr reads IndexUid keys', async () => {
+    expectError(
+      await post({ federation: { facetsByIndex: { 'mo vies': ['x'] } }, queries: [{ indexUid: 'films' }] }),
+      400,
+      'invalid_multi_search_facets_by_index',
+      'Invalid value at `.federation.facetsByIndex`: the key "mo vies" could not be deserialized into the key type `meilisearch_types::index_uid::IndexUid`',
+    );
   });
 
   it('merges the facets of every index with mergeFacets', async () => {
@@ -208,7 +222,7 @@ describe('federated multi-search', () => {
   it('lists facetsByIndex by index uid, whatever the request order', async () => {
     const reply = await post({
       federation: { facetsByIndex: { 'films-by-count': ['genre'], films: ['genre'], books: ['genre'] } },
-      queries: [{ indexUid: 'films', q: 'glass' }],
+      queries: [{ indexUid: 'films-by-count', q: 'glass' }, { indexUid: 'films', q: 'glass' }, { indexUid: 'books', q: 'glass' }],
     });
     expect(reply.status, reply.text).toBe(200);
     expect(Object.keys(reply.body.facetsByIndex)).toEqual(['books', 'films', 'films-by-count']);
