@@ -268,6 +268,10 @@ export function mergeEmbedder(stored: EmbedderSettings | undefined, patch: Embed
     }
     else merged[field] = value;
   }
+  // v1.50 builds a new embedder's prompt only from a template it was given, and reads a limit of 0
+  // as none: the limit then is the default (milli `From<EmbeddingSettings> for EmbeddingConfig`)
+  const created = stored === undefined || sourceChanged;
+  if ((created && merged.source !== 'composite' && merged.documentTemplate === undefined) || merged.documentTemplateMaxBytes === 0) delete merged.documentTemplateMaxBytes;
   const ordered: EmbedderSettings = {};
   for (const field of EMBEDDER_FIELDS) if (merged[field] !== undefined) ordered[field] = merged[field];
   return ordered;

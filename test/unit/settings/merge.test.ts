@@ -135,6 +135,19 @@ describe('applying patches', () => {
     expect(s.embedders.e).toEqual({ source: 'openAi' });
   });
 
+  it('keeps a new embedder\'s documentTemplateMaxBytes only with a template, and reads 0 as the default (v1.50 EmbeddingConfig)', () => {
+    const rest = { source: 'rest', url: 'http://x', request: '{{text}}', response: '{{embedding}}', dimensions: 2 };
+    const created = apply(canonicalPatch({ embedders: { e: { ...rest, documentTemplateMaxBytes: 1000 } } }));
+    expect(created.embedders.e).not.toHaveProperty('documentTemplateMaxBytes');
+    const templated = apply(canonicalPatch({ embedders: { e: { ...rest, documentTemplate: '{{doc.a}}', documentTemplateMaxBytes: 1000 } } }));
+    expect(templated.embedders.e!.documentTemplateMaxBytes).toBe(1000);
+    // an existing embedder has its (default) template: the limit applies to it
+    const later = apply(canonicalPatch({ embedders: { e: rest } }), canonicalPatch({ embedders: { e: { documentTemplateMaxBytes: 1000 } } }));
+    expect(later.embedders.e!.documentTemplateMaxBytes).toBe(1000);
+    const zero = apply(canonicalPatch({ embedders: { e: { ...rest, documentTemplate: '{{doc.a}}', documentTemplateMaxBytes: 0 } } }));
+    expect(zero.embedders.e).not.toHaveProperty('documentTemplateMaxBytes');
+  });
+
   it('merges chat search parameters one by one', () => {
     const s = apply(
       canonicalPatch({ chat: { description: 'd', searchParameters: { limit: 15, sort: [] } } }),
