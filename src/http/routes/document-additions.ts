@@ -10,12 +10,14 @@ import { streamBody } from '../body/read-body.js';
 import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
 import { admitWrite, enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
-import { QueryValueError, compileQuery, parseString, type ValueParser } from '../validation/index.js';
+import { ApiError } from '../../errors/api-error.js';
+import { compileQuery, parseString, type ValueParser } from '../validation/index.js';
 
 const parseSkipCreation: ValueParser<boolean> = (raw) => {
   const lower = raw.toLowerCase();
   if (lower === 'true' || lower === 'false') return lower === 'true';
-  throw new QueryValueError(`skipCreation must be either \`true\` or \`false\`. Found: \`${raw}\``);
+  // v1.50 builds this error itself (as csvDelimiter's ASCII one): the message stands alone
+  throw new ApiError('invalid_skip_creation', `skipCreation must be either \`true\` or \`false\`. Found: \`${raw}\``);
 };
 
 const parseAddQuery = compileQuery({

@@ -10,11 +10,12 @@ import { isJsonNumber, stringifyJson } from '../../types/json-text.js';
 import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
-import { compileBody, compileQuery, parseString } from '../validation/index.js';
+import { compileBody, compileQuery, parseString, refuseNullFilter } from '../validation/index.js';
 
-const FILTER_CODE = 'invalid_document_filter';
+const FILTER_CODE = 'invalid_document_filter' as const;
 
-const parseWriteQuery = compileQuery({
+/** A document write's query string: `customMetadata` only (v1.50 `CustomMetadataQuery`). */
+export const parseWriteQuery = compileQuery({
   customMetadata: { parse: parseString, code: 'invalid_index_custom_metadata' },
 });
 
@@ -51,7 +52,7 @@ function deleteByFilter(ctx: RouteContext<ReturnType<typeof parseWriteQuery>, { 
   const uid = validateIndexUid(ctx.params.indexUid!);
   const { filter } = ctx.body;
   // `filter` is required here: null is a value of the wrong type, not "no filter".
-  if (filter === null) throw new ApiError(FILTER_CODE, 'Invalid syntax for the filter parameter: `expected String, Array, found: null`.');
+  refuseNullFilter(filter, FILTER_CODE);
   if (checkedFilter(deps.features, filter, FILTER_CODE) === null) throw new ApiError(FILTER_CODE, 'Sending an empty filter is forbidden.');
   return enqueue(
     deps,

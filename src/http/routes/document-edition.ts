@@ -12,6 +12,7 @@ import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { compileBody } from '../validation/index.js';
+import { parseWriteQuery } from './document-deletions.js';
 
 const FILTER_CODE = 'invalid_document_filter';
 
@@ -37,7 +38,7 @@ const parseEditBody = compileBody<EditBody>(
 );
 
 /** `POST /documents/edit` (documents.md §6.1): checks in Meilisearch's order, then the task. */
-async function editDocuments(ctx: RouteContext<undefined, EditBody>, deps: AppDeps) {
+async function editDocuments(ctx: RouteContext<ReturnType<typeof parseWriteQuery>, EditBody>, deps: AppDeps) {
   deps.features.require(
     'editDocumentsByFunction',
     'Using the documents edit route',
@@ -69,7 +70,7 @@ async function editDocuments(ctx: RouteContext<undefined, EditBody>, deps: AppDe
   }
   return enqueue(
     deps,
-    { kind: { name: 'documentEdition', indexUid: uid, filter, context: (context ?? null) as JsonObject | null, function: source }, customMetadata: null },
+    { kind: { name: 'documentEdition', indexUid: uid, filter, context: (context ?? null) as JsonObject | null, function: source }, customMetadata: ctx.query.customMetadata ?? null },
     { ctx, body: { kind: 'json', value: ctx.body } },
   );
 }
@@ -77,6 +78,7 @@ async function editDocuments(ctx: RouteContext<undefined, EditBody>, deps: AppDe
 export const documentEditionRoutes = [
   defineRoute({
     route: 'POST /indexes/:indexUid/documents/edit',
+    query: parseWriteQuery,
     body: parseEditBody,
     status: 202,
     handler: editDocuments,

@@ -15,6 +15,7 @@ import {
   parseFilterParam,
   parsePositiveInteger,
   parseSortList,
+  refuseNullFilter,
   type ValueParser,
 } from '../validation/index.js';
 
@@ -95,7 +96,10 @@ export const documentReadRoutes = [
   defineRoute({
     route: 'GET /indexes/:indexUid/documents',
     query: parseListQuery,
-    handler: (ctx, deps) => documentsRequest(deps, ctx.params.indexUid!, ctx.query, false),
+    handler: (ctx, deps) => {
+      refuseNullFilter(ctx.query.filter, 'invalid_document_filter');
+      return documentsRequest(deps, ctx.params.indexUid!, ctx.query, false);
+    },
   }),
   defineRoute({
     route: 'POST /indexes/:indexUid/documents/fetch',

@@ -27,6 +27,7 @@ import {
   parseSortList,
   parseString,
   QueryValueError,
+  refuseNullFilter,
   unitFloat,
   type ValueParser,
 } from '../validation/index.js';
@@ -94,8 +95,7 @@ function fromQueryString(query: ReturnType<typeof parseQueryString>): SearchQuer
   if (rest.vector !== undefined && hybridEmbedder === undefined) {
     throw new ApiError('missing_search_hybrid', '`hybridEmbedder` is mandatory when `vector` is present');
   }
-  // `filter=null` reads as the JSON null, a filter of the wrong type (a body's null means none)
-  if (rest.filter === null) throw new ApiError('invalid_search_filter', 'Invalid syntax for the filter parameter: `expected String, Array, found: null`.');
+  refuseNullFilter(rest.filter, 'invalid_search_filter');
   const out: SearchQuery = { ...rest };
   if (hybridEmbedder !== undefined) out.hybrid = { embedder: hybridEmbedder, ...(hybridSemanticRatio === undefined ? {} : { semanticRatio: hybridSemanticRatio }) };
   if (personalizeUserContext !== undefined) out.personalize = { userContext: personalizeUserContext };

@@ -18,6 +18,7 @@ export {
   parseSortList,
   parseString,
   parseU32,
+  refuseNullFilter,
   starOr,
   starOrList,
   unitFloat,

@@ -3,6 +3,7 @@
  * A parser returns the converted value or throws `QueryValueError` with deserr's wording;
  * `compileQuery` adds the parameter name and the parameter's error code.
  */
+import { ApiError } from '../../errors/api-error.js';
 import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
 import { invalidParameterMessage, unknownParameterValueMessage } from './messages.js';
 import { invalidIndexUidMessage, isValidIndexUid } from '../../types/index-uid.js';
@@ -106,6 +107,14 @@ export const parseFilterParam: ValueParser<unknown> = (raw) => {
     return raw;
   }
 };
+
+/**
+ * Refuses a filter that is the JSON null where null is not "no filter": a query string's
+ * `filter=null` (which `parseFilterParam` reads as JSON), or a body whose filter is required.
+ */
+export function refuseNullFilter(filter: unknown, code: 'invalid_search_filter' | 'invalid_document_filter'): void {
+  if (filter === null) throw new ApiError(code, 'Invalid syntax for the filter parameter: `expected String, Array, found: null`.');
+}
 
 /** One of a fixed set of strings, case-sensitive (a Rust enum read by deserr). */
 export function parseEnum<V extends string>(values: readonly V[]): ValueParser<V> {

@@ -68,6 +68,16 @@ describe('with the feature on', () => {
     expect(res.body!.editDocumentsByFunction).toBe(true);
   });
 
+  it('takes customMetadata from the query string and refuses other parameters (v1.50 CustomMetadataQuery)', async () => {
+    const uid = await indexWith([{ id: 1, title: 'a' }]);
+    const enqueued = await send('POST', `/indexes/${uid}/documents/edit?customMetadata=abc`, { function: 'doc.title = "b"' });
+    expect(enqueued.status).toBe(202);
+    expect(enqueued.body!.customMetadata).toBe('abc');
+    expect((await task(enqueued.body!.taskUid as number)).customMetadata).toBe('abc');
+    const unknown = await send('POST', `/indexes/${uid}/documents/edit?foo=1`, { function: 'doc.title = "b"' });
+    expect(unknown).toMatchObject({ status: 400, body: error('Unknown parameter `foo`: expected one of `customMetadata`', 'bad_request') });
+  });
+
   it('edits the documents a `_vectors` filter selects, read from the vector store', async () => {
     // vector filters are behind the multimodal feature in v1.50
     expect((await send('PATCH', '/experimental-features', { multimodal: true })).status).toBe(200);

@@ -53,6 +53,10 @@ describe('get_all_documents_bad_filter', () => {
     expectJson(reply.body, { results: [], offset: 0, limit: 20, total: 0 });
   });
 
+  it('refuses filter=null, which the query string reads as the JSON null', async () => {
+    expectError(await call(server, 'GET', `/indexes/${EMPTY}/documents?filter=null`), 400, 'invalid_document_filter', 'Invalid syntax for the filter parameter: `expected String, Array, found: null`.');
+  });
+
   it('refuses a filter without an operation and an attribute the index cannot filter', async () => {
     expectError(await call(server, 'GET', `/indexes/${EMPTY}/documents?filter=doggo`), 400, 'invalid_document_filter', `${EXPECTING_AN_OPERATION} at \`doggo\`.\n1:6 doggo`);
     expectError(
@@ -108,6 +112,10 @@ describe.each([
       'invalid_document_csv_delimiter',
       'csv delimiter must be an ascii character. Found: `🍰`',
     );
+  });
+
+  it('a skipCreation that is not a boolean: the message stands alone, as v1.50 builds it', async () => {
+    expectError(await add({ 'content-type': 'application/json' }, '?skipCreation=maybe'), 400, 'invalid_skip_creation', 'skipCreation must be either `true` or `false`. Found: `maybe`');
   });
 
   it('csv_delimiter_with_bad_content_type: JSON and NDJSON refuse a delimiter', async () => {
