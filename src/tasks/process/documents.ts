@@ -43,14 +43,20 @@ function opOf(ctx: ProcessContext, task: Task): DocumentOp {
   }
 }
 
-/** A task finished with its operation's outcome, its details completed as Meilisearch does. */
-function finish(task: Task, result: OpResult): Task {
+/**
+ * A task finished with its operation's outcome, its details completed as Meilisearch does.
+ * `withAdditions`: the batch adds documents too; v1.50 then applies deletions by id as part of
+ * its document operation, which counts the distinct ids given, whether documents had them or not.
+ */
+function finish(task: Task, result: OpResult, withAdditions: boolean): Task {
   if ('error' in result) return failed(task, new ApiError(result.error.code, result.error.message));
   const { details } = task;
   switch (details?.kind) {
     case 'documentAdditionOrUpdate':
       return succeeded(task, { ...details, indexedDocuments: result.count });
     case 'documentDeletion':
+      if (withAdditions && task.kind.name === 'documentDeletion') return succeeded(task, { ...details, deletedDocuments: new Set(task.kind.documentIds).size });
+      return succeeded(task, { ...details, deletedDocuments: result.count });
     case 'documentDeletionByFilter':
     case 'clearAll':
       return succeeded(task, { ...details, deletedDocuments: result.count });
@@ -83,7 +89,8 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
     ctx.log?.('a task of a document batch failed unexpectedly', err);
     return crashError(err);
   });
-  const finished = tasks.map((task, i) => finish(task, outcome.results[i]!));
+  const withAdditions = tasks.some((task) => task.kind.name === 'documentAdditionOrUpdate');
+  const finished = tasks.map((task, i) => finish(task, outcome.results[i]!, withAdditions));
 
   const before = record;
   const final: IndexRecord = { ...record, primaryKey: outcome.primaryKey, updatedAt: ctx.now };

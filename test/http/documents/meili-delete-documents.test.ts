@@ -187,3 +187,24 @@ describe('deleting by filter', () => {
     expectJson(await documents(uid), { results: [{ id: 0, color: 'red' }], offset: 0, limit: 20, total: 1 });
   });
 });
+
+describe('deletions by id batched with additions', () => {
+  it('count the distinct ids given, as v1.50 applies them within its document operation', async () => {
+    // A long addition to another index holds the scheduler while the two tasks are enqueued
+    // together; more documents each try, until they land in one batch.
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const uid = uniqueUid();
+      await waitTask(server, (await call(server, 'POST', `/indexes/${uid}/documents`, [{ id: 1 }, { id: 2 }])).body.taskUid);
+      const filler = Array.from({ length: 20_000 * attempt }, (_, i) => ({ id: i, text: `word${i % 997} other${i % 89} filler text ${i}` }));
+      const blocker = (await call(server, 'POST', `/indexes/${uniqueUid()}/documents`, filler)).body.taskUid;
+      const deleted = (await call(server, 'POST', `/indexes/${uid}/documents/delete-batch`, [1, 999, '1'])).body.taskUid;
+      const added = (await call(server, 'POST', `/indexes/${uid}/documents`, [{ id: 10 }])).body.taskUid;
+      await waitTask(server, blocker);
+      const [deletion, addition] = [await waitTask(server, deleted), await waitTask(server, added)];
+      if (deletion.batchUid !== addition.batchUid) continue;
+      expect(deletion).toMatchObject({ status: 'succeeded', details: { providedIds: 3, deletedDocuments: 2, originalFilter: null } });
+      return;
+    }
+    throw new Error('the deletion and the addition never shared a batch');
+  });
+});
