@@ -43,10 +43,17 @@ function matchesSearchable(pattern: string, env: IndexReadEnv, settings: IndexSe
   return [...settings.searchableAttributes, ...searchablePaths(env, settings)].some((path) => searchesOn(pattern, path));
 }
 
-/** The `sort` criteria: their syntax, their attributes sortable, and `sort` among the ranking rules. */
-export function checkSort(uid: string, settings: IndexSettings, sort: readonly string[]): SortCriterion[] {
-  const criteria = sort.map((text) => parseSortCriterion(text, 'invalid_search_sort'));
-  if (criteria.length === 0) return criteria;
+/** The `sort` criteria, their syntax checked (Meilisearch parses them before the search). */
+export function parseSorts(sort: readonly string[]): SortCriterion[] {
+  return sort.map((text) => parseSortCriterion(text, 'invalid_search_sort'));
+}
+
+/**
+ * Whether the index may sort by `criteria`: checked after the filter is evaluated, as milli's
+ * `check_sort_criteria` runs once the filtered universe is built.
+ */
+export function checkSortable(uid: string, settings: IndexSettings, criteria: readonly SortCriterion[]): void {
+  if (criteria.length === 0) return;
   try {
     assertSortable(criteria, settings.sortableAttributes, 'invalid_search_sort', settings.displayedAttributes);
   } catch (err) {
@@ -58,7 +65,6 @@ export function checkSort(uid: string, settings: IndexSettings, sort: readonly s
       `Index \`${uid}\`: You must specify where \`sort\` is listed in the rankingRules setting to use the sort parameter at search time.`,
     );
   }
-  return criteria;
 }
 
 /** The `distinct` parameter must name a filterable attribute (search.md §2). */

@@ -40,7 +40,7 @@ import { searchVectors, vectorFilter } from '../engine/vectors/index.js';
 import { ApiError, inIndex } from '../errors/api-error.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../types/settings.js';
-import { checkDistinct, checkSearchKind, checkSearchOn, checkSort } from './checks.js';
+import { checkDistinct, checkSearchKind, checkSearchOn, checkSortable, parseSorts } from './checks.js';
 import type { SearchContext } from './context.js';
 import { searchFilterAsts } from './filter.js';
 import { resolveForeignFilters } from './foreign.js';
@@ -148,10 +148,9 @@ function rankIndex(
     // Meilisearch embeds a semantic query before it checks the sort and evaluates the filter
     return { embed: { settings, embedder: kind.embedder, input: searchInput(query), semanticOnly: true } };
   }
-  const sort = checkSort(uid, settings, query.sort ?? []);
+  const sort = parseSorts(query.sort ?? []);
   checkSearchOn(uid, env, settings, query.attributesToSearchOn);
   const distinct = query.distinct === undefined || query.distinct === null ? settings.distinctAttribute : checkDistinct(uid, settings, query.distinct);
-  checkFacets(settings, query.facets ?? []);
   let filters: DocSet[] = [];
   try {
     if (asts.length > 0) {
@@ -160,6 +159,9 @@ function rankIndex(
   } catch (err) {
     throw err instanceof ApiError ? inIndex(uid, err) : err;
   }
+  // milli evaluates the filter, then checks the sort; facets are computed after the search
+  checkSortable(uid, settings, sort);
+  checkFacets(settings, query.facets ?? []);
 
   // dynamic search rules (pins.ts): facet search's candidates take none, as in v1.50
   const pins = candidatesOnly ? [] : searchPins(ctx, env, settings, uid, query, filters);

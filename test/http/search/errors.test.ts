@@ -173,6 +173,14 @@ describe('search errors', () => {
     await expectError('POST', { sort: ['title:asc'] }, 'invalid_search_sort', `Index \`${INDEX}\`: Attribute \`title\` is not sortable. Available sortable attributes are: \`id\`.`);
   });
 
+  it('reports an attribute the filter cannot use before a sort or facets it cannot use (milli filters first)', async () => {
+    const notFilterable = `Index \`${INDEX}\`: Attribute \`many\` is not filterable. Available filterable attribute patterns are: \`title\`.\n2:6 "many" = "x"`;
+    await expectError('POST', { sort: ['title:asc'], filter: 'many = x' }, 'invalid_search_filter', notFilterable);
+    await expectError('POST', { facets: ['many'], filter: 'many = x' }, 'invalid_search_filter', notFilterable);
+    // a sort's syntax is read before the search
+    await expectError('POST', { sort: ['title'], filter: 'many = x' }, 'invalid_search_sort', 'Invalid syntax for the sort parameter: expected expression ending by `:asc` or `:desc`, found `title`.');
+  });
+
   it('requires sort in the ranking rules to sort at search time', async () => {
     const uid = `${INDEX}-rules`;
     await run(server, 'POST', `/indexes/${uid}/documents`, [{ id: 1, title: 'a' }]);
