@@ -42,14 +42,16 @@ function checkEmbedderGates(patch: SettingsPatch, features: Gate): void {
 export function checkPatch(patch: SettingsPatch, features: Gate): void {
   checkEmbedderGates(patch, features);
   // Resetting an experimental setting is always allowed; only giving it a value is gated.
-  for (const [key, feature] of [['foreignKeys', FOREIGN_KEYS], ['chat', CHAT]] as const) {
+  // v1.50 `validate_settings`: chat, then foreign keys; then `Settings::validate`: the ranking
+  // rules, then the embedders
+  for (const [key, feature] of [['chat', CHAT], ['foreignKeys', FOREIGN_KEYS]] as const) {
     if (isSet(patch[key])) features.require(feature.name, `setting \`${key}\` in the index settings`, feature.words, feature.link);
+  }
+  if (isSet(patch.rankingRules) && mixesAttributeRules(patch.rankingRules!)) {
+    throw new ApiError('invalid_settings_ranking_rules', MIXED_ATTRIBUTE_RULES);
   }
   for (const [name, embedder] of Object.entries(patch.embedders ?? {})) {
     const problem = embedder === null ? undefined : embedderRequestProblem(name, embedder);
     if (problem !== undefined) throw new ApiError(problem.code, problem.message);
-  }
-  if (isSet(patch.rankingRules) && mixesAttributeRules(patch.rankingRules!)) {
-    throw new ApiError('invalid_settings_ranking_rules', MIXED_ATTRIBUTE_RULES);
   }
 }

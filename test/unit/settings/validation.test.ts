@@ -253,6 +253,12 @@ describe('experimental settings', () => {
         'setting `chat` in the index settings requires enabling the `chat completions` experimental feature. See https://github.com/orgs/meilisearch/discussions/835',
     });
     expect(() => checkPatch(canonicalPatch({ foreignKeys: null, chat: null }), features())).not.toThrow();
+    // v1.50's order: chat's gate, foreign keys', the ranking rules, the embedders
+    expect(check({ chat: {}, foreignKeys: [] })?.message).toMatch(/^setting `chat` in the index settings requires/);
+    expect(check({ rankingRules: ['attribute', 'wordPosition'], embedders: { x: { source: 'userProvided' } } })).toEqual({
+      code: 'invalid_settings_ranking_rules',
+      message: 'Mixed usage of the attribute, attributeRank, and wordPosition ranking rules. You must either use the attribute ranking rule alone or the attributeRank and wordPosition ranking rules.',
+    });
     expect(() => checkPatch(canonicalPatch(globalBody({ chat: { description: 'x' } })), features('chatCompletions'))).not.toThrow();
   });
 });
