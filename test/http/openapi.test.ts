@@ -163,7 +163,8 @@ describe('the OpenAPI document', () => {
       in: 'query',
       name: 'limit',
       required: false,
-      schema: { type: 'integer', minimum: 0 },
+      // a u32, as v1.50's TasksFilterQuery
+      schema: { type: 'integer', minimum: 0, maximum: 4294967295 },
       description: 'Invalid values answer `invalid_task_limit`.',
     });
     expect(document.paths['/tasks'].get.responses['400'].description).toContain('`invalid_task_limit`');
