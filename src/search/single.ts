@@ -132,8 +132,9 @@ function rankIndex(
   spent: () => number,
   embedding: QueryEmbedding | null,
 ): IndexSearch | NeedsEmbedding {
-  checkSearchKind(query);
+  // v1.50 opens the index before it reads the search kind: a missing index answers first
   const env = ctx.indexReader.open(uid);
+  checkSearchKind(query);
   const settings = searchSettings(env);
   const kind = searchKind(query, env, settings);
   checkRules(settings, kind);

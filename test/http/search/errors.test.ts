@@ -69,6 +69,12 @@ describe('search errors', () => {
     );
   });
 
+  it('answers a missing index before a vector without hybrid (v1.50 opens the index first)', async () => {
+    const reply = await call(server, 'POST', '/indexes/no-such-index/search', { vector: [1] });
+    expect(reply.status).toBe(404);
+    expect(reply.body.code).toBe('index_not_found');
+  });
+
   it('refuses GET filter=null as a filter of the wrong type', async () => {
     const reply = await call(server, 'GET', `/indexes/${INDEX}/search?filter=null`);
     expect(reply.status).toBe(400);
