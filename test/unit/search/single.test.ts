@@ -80,10 +80,10 @@ describe('searchResponse', () => {
     expect((await rejection(() => search(f, { filter: 'secret = a' }))).message).toMatch(/^Index `movies`: Attribute `secret` is not filterable\./);
   });
 
-  it('refuses a vector without hybrid before looking the index up', async () => {
+  it('looks the index up before refusing a vector without hybrid (v1.50 search_kind reads the index)', async () => {
     const f = open();
-    expect((await rejection(() => searchResponse(f.ctx, Caller.open(), 'nowhere', { vector: [1] }, 'r', false))).code).toBe('missing_search_hybrid');
-    expect(await rejection(() => searchResponse(f.ctx, Caller.open(), 'nowhere', {}, 'r', false))).toEqual({ code: 'index_not_found', message: 'Index `nowhere` not found.' });
+    expect(await rejection(() => searchResponse(f.ctx, Caller.open(), 'nowhere', { vector: [1] }, 'r', false))).toEqual({ code: 'index_not_found', message: 'Index `nowhere` not found.' });
+    expect((await rejection(() => searchResponse(f.ctx, Caller.open(), 'movies', { vector: [1] }, 'r', false))).code).toBe('missing_search_hybrid');
   });
 });
 
