@@ -14,7 +14,7 @@ import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
-import { queryError } from './query-errors.js';
+import { inQuery, queryError } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
 import type { RemoteAddress } from './remote-search.js';
 import { fuseFilters, networkCopies, type NetworkCopy } from './network-partition.js';
@@ -88,11 +88,11 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
     for (const { remote: target, shardFilter } of copies) {
       if (target !== null) {
         hasRemote = true;
-        if (!ctx.features.enabled('network')) throw queryError(index, 'feature_not_enabled', featureNeeded('Performing a remote federated search').message);
+        if (!ctx.features.enabled('network')) throw inQuery(index, featureNeeded('Performing a remote federated search'));
       }
       if (target === null || target === ctx.network.names().self) {
         const position = query.federationOptions?.queryPosition ?? null;
-        if (position !== null && !ctx.features.enabled('network')) throw queryError(index, 'feature_not_enabled', featureNeeded('Using `federationOptions.queryPosition`').message);
+        if (position !== null && !ctx.features.enabled('network')) throw inQuery(index, featureNeeded('Using `federationOptions.queryPosition`'));
         local.push({ index, position: position ?? index, query: shardFilter === null ? plain : { ...plain, filter: fuseFilters(plain.filter, shardFilter) } });
         continue;
       }

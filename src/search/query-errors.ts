@@ -32,7 +32,12 @@ export async function atQueryAsync<T>(position: number, work: () => Promise<T>):
 }
 
 function atQueryError(position: number, err: unknown): unknown {
-  return err instanceof ApiError ? reworded(err, `Inside \`.queries[${position}]\`: ${err.message}`) : err;
+  return err instanceof ApiError ? inQuery(position, err) : err;
+}
+
+/** `err` as query `position` reports it. */
+export function inQuery(position: number, err: ApiError): ApiError {
+  return reworded(err, `Inside \`.queries[${position}]\`: ${err.message}`);
 }
 
 export function queryError(position: number, code: ErrorCode, message: string): ApiError {

@@ -112,11 +112,9 @@ const parseBody = compileBody<MultiSearch>(
 
 /** A query whose `offset`, `limit` or `showPerformanceDetails` is null, as if it had none. */
 function withoutNullOptions(query: QueryWithIndex): QueryWithIndex {
-  const { offset, limit, showPerformanceDetails } = query as { offset?: unknown; limit?: unknown; showPerformanceDetails?: unknown };
-  if (offset !== null && limit !== null && showPerformanceDetails !== null) return query;
-  const out: Record<string, unknown> = { ...query };
-  for (const name of ['offset', 'limit', 'showPerformanceDetails']) if (out[name] === null) delete out[name];
-  return out as unknown as QueryWithIndex;
+  const out = { ...query };
+  for (const name of ['offset', 'limit', 'showPerformanceDetails'] as const) if (out[name] === null) delete out[name];
+  return out;
 }
 
 export const multiSearchRoutes = [

@@ -41,14 +41,14 @@ const parseLocales: ValueParser<string[]> = (raw) =>
     return locale;
   });
 
-/** Rust's float grammar (`f32::from_str`): a decimal with an optional exponent, `inf`, `infinity` or `nan`. */
-const RUST_FLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)$/i;
+/** A finite decimal as Rust's `f32::from_str` reads it (optional sign, digits around a point, exponent). */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-// v1.50 answers Rust's ParseFloatError text
+// v1.50 answers Rust's ParseFloatError text; `inf`, `nan` and overflowing values, which Rust
+// reads, are refused alike, as no vector holds them
 const parseVector: ValueParser<number[]> = (raw) =>
   parseList(raw).map((item) => {
-    if (!RUST_FLOAT.test(item)) throw new QueryValueError('invalid float literal');
-    const value = Number(item);
+    const value = DECIMAL.test(item) ? Number(item) : Number.NaN;
     if (!Number.isFinite(value)) throw new QueryValueError('invalid float literal');
     return value;
   });
