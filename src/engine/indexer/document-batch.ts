@@ -3,33 +3,32 @@
  * its operations (additions from update files, deletions by id or by filter, clears, edited
  * documents) in task order, streamed in chunks, inside ONE write transaction.
  *
- * Each addition is validated, then applied:
- * 1. validation: primary-key resolution and inference, every document id, the fields the
- *    payload adds to the index and each document's nesting (documents/depth.ts, checked as the
- *    payload is read); a payload problem fails only its operation, which then changes
- *    nothing. It reads only the payload, the index's fields when the batch starts, and the
- *    primary key and fields earlier additions settled (an edition, which adds fields too, is a
- *    batch of its own), so validating operation by operation decides what validating the whole
- *    batch first would;
- * 2. application: a declared primary key (the index's, or the addition's) takes the next field id
- *    before the batch's documents add theirs, so it leads every stored document and hit, as in
- *    v1.50 (an inferred one keeps its place in the first document); then each chunk's net
- *    changes go to the document store and every index updater;
- *    a later chunk sees what earlier ones wrote (the transaction's own view), so updates merge
- *    and deletions count exactly as if the tasks ran one after the other. An addition's distinct
- *    documents are counted as it is applied (`DistinctIds`), in memory bounded by a chunk and the
- *    index's docids rather than by the payload.
+ * An addition is read once, each document checked as it is applied: the primary key (the index's,
+ * the addition's, or inferred from its first document), the fields it adds to the index, its id
+ * and its nesting (documents/depth.ts, checked as the payload is read). A payload problem fails
+ * only its operation, which then changes nothing: the write's transaction rolls back and the
+ * write runs again with that operation failed (`PayloadRefused`; run again by its caller when
+ * the write was given parts extracted ahead, which the first run took). Checking a whole payload
+ * before applying it parsed a large one twice, or kept a small one's parsed documents until
+ * applied; a payload problem is rare, and costs a second run. The checks read only the payload,
+ * the index's fields when the batch starts and what earlier additions settled, so they decide
+ * what checking first would.
+ * A declared primary key (the index's, or the addition's) takes the next field id before the
+ * batch's documents add theirs, so it leads every stored document and hit, as in v1.50 (an
+ * inferred one keeps its place in the first document); each chunk's net changes then go to the
+ * document store and every index updater. A later chunk sees what earlier ones wrote (the
+ * transaction's own view), so updates merge and deletions count exactly as if the tasks ran one
+ * after the other. An addition's distinct documents are counted as it is applied
+ * (`DistinctIds`), in memory bounded by a chunk and the index's docids rather than by the payload.
  * A chunk ends at CHUNK_DOCS documents, or once its documents' payload lines reach the indexing
  * memory budget's share (`chunkBytes`: `--max-indexing-memory`, whose default of two thirds of
- * the RAM lets only very large documents end a chunk early).
- * A payload of at most KEEP_PARSED_BYTES (and a chunk's bytes) is parsed once: application takes
- * the documents validation kept. A larger one is read again, so memory stays bounded by about a
+ * the RAM lets only very large documents end a chunk early), so memory stays bounded by about a
  * chunk whatever the payload size.
  * A filter the index refuses fails only its deletion; anything else fails the whole write (the
  * batch's processor then finds the operation that fails it with rehearsals: writes rolled back).
  *
  * With a sharded network (`sharding`, network.md §5) a document of a shard this instance does not
- * own is validated but dropped (neither stored nor counted as indexed), a deletion by id skips
+ * own is checked but dropped (neither stored nor counted as indexed), a deletion by id skips
  * the ids of such shards, and every document the batch creates is recorded in its shard
  * (shards/shard-docids.ts); without one nothing is recorded. Deleted documents always leave their
  * shard.
@@ -39,7 +38,7 @@ import type { ErrorCode } from '../../errors/codes.js';
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../document-id.js';
-import { payloadBytes, readNdjson, type PayloadDocument } from '../documents/ndjson-payload.js';
+import { readNdjson } from '../documents/ndjson-payload.js';
 import { DocumentStore, fieldLimitExceeded, MAX_FIELDS, type StoredDocument } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';
@@ -73,12 +72,6 @@ const MIN_CHUNK_BYTES = 256 * 1024;
 export function chunkBytes(memory: number): number {
   return Math.max(MIN_CHUNK_BYTES, Math.floor(memory / CHUNK_SHARE));
 }
-
-/**
- * Payload bytes up to which an addition keeps its parsed documents between validation and
- * application: a few times that in objects, about what a chunk of ordinary documents holds.
- */
-const KEEP_PARSED_BYTES = 16 * 1024 * 1024;
 
 export type DocumentOp =
   | { readonly op: 'add'; readonly source: PayloadSource; readonly method: 'replace' | 'update'; readonly primaryKey: string | null; readonly skipMissing: boolean }
@@ -115,48 +108,46 @@ const failure = (err: ApiError): Failure => ({ error: { code: err.code, message:
 
 type AddOp = Extract<DocumentOp, { op: 'add' }>;
 
-interface Validated {
-  /** null only for an empty payload without a declared key: it settles nothing */
-  readonly key: string | null;
-  /** the parsed documents, when the payload is small enough */
-  readonly docs: PayloadDocument[] | null;
-  /** top-level fields the index does not have yet */
-  readonly newFields: ReadonlySet<string>;
+/**
+ * Thrown out of a write's transaction, so that it rolls back, when addition `additionRefused`'s
+ * payload fails it. A write given parts extracted ahead throws it to its caller, which runs the
+ * write again without that addition and with workers of its own (tasks/process/isolated-write.ts);
+ * one without runs again at once. Plain fields: it crosses threads.
+ */
+export class PayloadRefused {
+  constructor(
+    readonly additionRefused: number,
+    readonly error: Failure['error'],
+  ) {}
 }
 
-/**
- * Validates an addition against the primary key and the index `fields` settled so far, or
- * answers its failure.
- */
-function validate(op: AddOp, settled: string | null, fields: ReadonlySet<string>, checkpoint: () => void, steps: StepReporter, keepBytes: number): Validated | Failure {
-  steps.enter('preparing payloads');
-  try {
-    if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
-      throw new ApiError('index_primary_key_already_exists', `Index already has a primary key: \`${settled}\`.`);
-    }
-    let key = settled ?? op.primaryKey;
-    const docs: PayloadDocument[] | null = payloadBytes(op.source) <= Math.min(KEEP_PARSED_BYTES, keepBytes) ? [] : null;
-    const newFields = new Set<string>();
-    let read = 0;
-    for (const line of readNdjson(op.source)) {
-      const { doc } = line;
-      if (read++ % CHUNK_DOCS === 0) checkpoint();
-      key ??= inferPrimaryKey(doc);
-      for (const name of Object.keys(doc)) {
-        if (fields.has(name) || newFields.has(name)) continue;
-        // checked here rather than left to the store, so that only this task fails
-        if (fields.size + newFields.size === MAX_FIELDS) throw fieldLimitExceeded();
-        newFields.add(name);
-      }
-      // refuses a missing or invalid id; application counts the distinct ones
-      documentId(doc, key);
-      // every line is kept, so that application numbers them as the payload does (ahead words)
-      docs?.push(line);
-    }
-    return { key, docs, newFields };
-  } catch (err) {
-    if (err instanceof ApiError && PAYLOAD_ERRORS.includes(err.code)) return failure(err);
-    throw err;
+/** Whether `err` is a PayloadRefused, or one that crossed a thread (a plain object then). */
+export function isPayloadRefused(err: unknown): err is PayloadRefused {
+  return typeof err === 'object' && err !== null && typeof (err as Partial<PayloadRefused>).additionRefused === 'number';
+}
+
+/** `err` as addition `index`'s refusal when it is a payload error; anything else is thrown as it is. */
+function refusal(err: unknown, index: number): unknown {
+  return err instanceof ApiError && PAYLOAD_ERRORS.includes(err.code) ? new PayloadRefused(index, failure(err).error) : err;
+}
+
+/** What an addition reads its documents against, and settles for the ones after it. */
+interface AddState {
+  /** the primary key: null until an addition without a declared one infers it from its first document */
+  key: string | null;
+  /** every top-level field the index has, or that an addition of the batch added */
+  readonly fields: Set<string>;
+  /** settles an inferred key, once the addition's first document gave it */
+  inferred(key: string): void;
+}
+
+/** Refuses `doc` when its fields would give the index more than MAX_FIELDS; notes the new ones. */
+function checkFields(doc: JsonObject, fields: Set<string>): void {
+  for (const name of Object.keys(doc)) {
+    if (fields.has(name)) continue;
+    // checked here rather than left to the store, so that only this task fails
+    if (fields.size === MAX_FIELDS) throw fieldLimitExceeded();
+    fields.add(name);
   }
 }
 
@@ -336,25 +327,49 @@ class Pending {
   }
 }
 
-/** Applies addition number `index` of the batch; answers its distinct documents. */
-function add(pending: Pending, op: AddOp, index: number, key: string, docs: Iterable<PayloadDocument>, settings: IndexSettings): number {
+/**
+ * Applies addition number `index` of the batch, checking each document as it reads it (throws
+ * PayloadRefused at the first one refused); answers its distinct documents.
+ */
+function add(pending: Pending, op: AddOp, index: number, state: AddState, settings: IndexSettings, checkpoint: () => void, steps: StepReporter): number {
   const distinct = (pending.distinct = new DistinctIds());
+  const lines = readNdjson(op.source);
+  let key = state.key;
   let line = 0;
-  for (const { doc, text } of docs) {
-    const at = line++;
-    const id = documentId(doc, key);
-    if (!pending.shards.keeps(id)) continue;
-    const base = pending.current(id);
-    const first = distinct.first(id, pending.storedDocid(id));
-    if (op.skipMissing && base === undefined) {
-      if (first) distinct.skip(id);
-      continue;
+  try {
+    for (;;) {
+      let doc: JsonObject;
+      let text: Buffer;
+      let id: string;
+      steps.enter('preparing payloads');
+      try {
+        const next = lines.next();
+        if (next.done === true) break;
+        ({ doc, text } = next.value);
+        if (key === null) state.inferred((key = inferPrimaryKey(doc)));
+        checkFields(doc, state.fields);
+        id = documentId(doc, key);
+      } catch (err) {
+        throw refusal(err, index);
+      }
+      const at = line++;
+      if (at % CHUNK_DOCS === 0) checkpoint();
+      if (!pending.shards.keeps(id)) continue;
+      const base = pending.current(id);
+      const first = distinct.first(id, pending.storedDocid(id));
+      if (op.skipMissing && base === undefined) {
+        if (first) distinct.skip(id);
+        continue;
+      }
+      const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
+      if (next === doc) pending.ahead?.note(doc, index, at);
+      // noted before `set`, which may write the chunk
+      distinct.set(id, next);
+      pending.set(id, next, text, next === doc ? text : undefined);
     }
-    const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
-    if (next === doc) pending.ahead?.note(doc, index, at);
-    // noted before `set`, which may write the chunk
-    distinct.set(id, next);
-    pending.set(id, next, text, next === doc ? text : undefined);
+  } finally {
+    // closes the payload's file when a document is refused
+    lines.return(undefined);
   }
   pending.distinct = null;
   return distinct.count;
@@ -394,12 +409,16 @@ export function applyDocumentBatch(
   indexingMemory?: number,
 ): DocumentBatchOutcome {
   const bound = indexingMemory === undefined ? Number.POSITIVE_INFINITY : chunkBytes(indexingMemory);
+  // additions whose payload failed a run, failed in the runs after it
+  const refused = new Map<number, Failure>();
   let settled = primaryKey;
   // the batch inferred the key: its first document's fields took their ids in their own order
   let inferred = false;
   const apply = () => {
+    settled = primaryKey;
+    inferred = false;
     const settings = readSettings(env);
-    // a declared key leads the documents (2. above): numbered first among the searchable fields
+    // a declared key leads the documents (see above): numbered first among the searchable fields
     // before the extraction workers number theirs, so that their numbering still lines up
     const declared = primaryKey ?? ops.find((op): op is AddOp => op.op === 'add')?.primaryKey ?? null;
     if (declared !== null) addSearchField(env, settings, declared);
@@ -409,19 +428,28 @@ export function applyDocumentBatch(
     const fields = new Set(new DocumentStore(env).fieldIds());
     const results = ops.map((op, index): OpResult => {
       if (op.op === 'add') {
-        const valid = validate(op, settled, fields, checkpoint, steps, bound);
-        if ('error' in valid) return valid;
-        for (const name of valid.newFields) fields.add(name);
+        const failed = refused.get(index);
+        if (failed !== undefined) return failed;
+        if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
+          return failure(new ApiError('index_primary_key_already_exists', `Index already has a primary key: \`${settled}\`.`));
+        }
+        const key = settled ?? op.primaryKey;
         // Only a payload with documents (or a declared key) settles the index's primary key.
-        if (valid.key !== null) {
-          inferred ||= settled === null && op.primaryKey === null;
+        if (key !== null) {
           // numbered before this addition's documents reach the store: an earlier addition of the
           // batch with documents would have settled the key already, and numbered it or inferred it
-          if (!inferred && new DocumentStore(env).addField(valid.key)) addSearchField(env, settings, valid.key);
-          settled = valid.key;
-          return { count: add(pending, op, index, valid.key, valid.docs ?? readNdjson(op.source), settings) };
+          if (!inferred && new DocumentStore(env).addField(key)) addSearchField(env, settings, key);
+          settled = key;
         }
-        return { count: 0 };
+        const state: AddState = {
+          key,
+          fields,
+          inferred: (found) => {
+            inferred = true;
+            settled = found;
+          },
+        };
+        return { count: add(pending, op, index, state, settings, checkpoint, steps) };
       }
       if (op.op === 'delete') return { count: deleteIds(pending, op.ids) };
       if (op.op === 'put') {
@@ -443,10 +471,14 @@ export function applyDocumentBatch(
     steps.enter('finalizing');
     return results;
   };
-  try {
-    return { results: env.root.transactionSync(apply), primaryKey: settled };
-  } catch (err) {
-    if (err instanceof Rehearsed) return { results: err.results, primaryKey: settled };
-    throw err;
+  for (;;) {
+    try {
+      return { results: env.root.transactionSync(apply), primaryKey: settled };
+    } catch (err) {
+      if (err instanceof Rehearsed) return { results: err.results, primaryKey: settled };
+      // the run rolled back took the parts extracted ahead: its caller runs it again with new ones
+      if (!(err instanceof PayloadRefused) || ahead !== undefined) throw err;
+      refused.set(err.additionRefused, { error: err.error });
+    }
   }
 }

@@ -8,10 +8,12 @@
  * no operation left, if need be). What commits is still one transaction; a canceled write is
  * never run again.
  * Meilisearch fails every task of the batch on such an error (documents.md §4.3); Quarry keeps
- * the others, as both already do for payload errors.
+ * the others, as both already do for payload errors. A write whose addition's payload fails it
+ * names that addition (engine/indexer/document-batch.ts `PayloadRefused`): its task fails with
+ * the payload's error, and the write runs again without it, no rehearsal needed.
  */
 import type { ApiError } from '../../errors/api-error.js';
-import type { DocumentBatchOutcome, DocumentOp, OpResult } from '../../engine/indexer/document-batch.js';
+import { isPayloadRefused, type DocumentBatchOutcome, type DocumentOp, type OpResult } from '../../engine/indexer/document-batch.js';
 
 /** Runs the write of `ops` (or its rehearsal), as the index writer thread does. */
 export type RunWrite = (ops: readonly DocumentOp[], rehearsal: boolean) => Promise<DocumentBatchOutcome>;
@@ -27,6 +29,11 @@ export async function writeIsolated(ops: readonly DocumentOp[], run: RunWrite, s
       return { results, primaryKey: outcome.primaryKey };
     } catch (err) {
       if (signal.aborted) throw err;
+      if (isPayloadRefused(err)) {
+        results[left[err.additionRefused]!] = { error: err.error };
+        left = left.filter((_, i) => i !== err.additionRefused);
+        continue;
+      }
       const { at, cause } = await firstFailing(kept, err, run, signal);
       const { code, message } = errorOf(cause);
       results[left[at]!] = { error: { code, message } };

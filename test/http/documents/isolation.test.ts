@@ -3,8 +3,10 @@
  * 511 bytes) matches nothing on every path instead of reaching LMDB as an oversized key; a
  * document nested deeper than serde_json reads fails its task with `malformed_payload` instead
  * of overflowing a recursive walk; and a task whose write throws (an invalid `_geo`) fails alone
- * while the tasks batched with it apply. The batch comes from a dump's enqueued tasks, which run
- * together once the server is up and whose update files never went through the routes' checks.
+ * while the tasks batched with it apply, also when the extraction workers read the batch's
+ * payloads (the write then runs again without the refused one). The batch comes from a dump's
+ * enqueued tasks, which run together once the server is up and whose update files never went
+ * through the routes' checks.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +25,14 @@ const deepArrays = (levels: number) => ({ line: `{"id":"arr","f":${'['.repeat(le
 const tooDeep = (column: number) => ({
   code: 'malformed_payload',
   message: `The \`ndjson\` payload provided is malformed. \`Couldn't serialize document value: recursion limit exceeded at line 1 column ${column}\`.`,
+});
+
+/** A dump's enqueued addition of `count` documents to index `indexUid` (its update file: `tasks/update_files/<uid>.jsonl`). */
+const addition = (uid: number, count: number, indexUid = 'd', primaryKey: string | null = null) => ({
+  uid, batchUid: null, indexUid, status: 'enqueued',
+  type: { documentImport: { primary_key: primaryKey, method: 'ReplaceDocuments', documents_count: count, allow_index_creation: true } },
+  details: { DocumentAdditionOrUpdate: { received_documents: count, indexed_documents: null } },
+  enqueuedAt: `2025-02-04T10:17:2${uid}.258630973Z`,
 });
 
 describe('ids no document can have', () => {
@@ -62,12 +72,6 @@ describe('a batch with bad tasks in the middle', () => {
   let server: TestServer;
   const objects = deepObjects(5_000);
   const arrays = deepArrays(20_000);
-  const addition = (uid: number, count: number) => ({
-    uid, batchUid: null, indexUid: 'd', status: 'enqueued',
-    type: { documentImport: { primary_key: null, method: 'ReplaceDocuments', documents_count: count, allow_index_creation: true } },
-    details: { DocumentAdditionOrUpdate: { received_documents: count, indexed_documents: null } },
-    enqueuedAt: `2025-02-04T10:17:2${uid}.258630973Z`,
-  });
   const deletion = (uid: number, ids: string[]) => ({
     uid, batchUid: null, indexUid: 'd', status: 'enqueued',
     type: { documentDeletion: { documents_ids: ids } },
@@ -129,5 +133,47 @@ describe('a batch with bad tasks in the middle', () => {
       expect(error.code).toBe('malformed_payload');
     }
     expect((await call(server, 'GET', '/health')).status).toBe(200);
+  });
+});
+
+describe('a batch of additions the extraction workers read, one refused late in its payload', () => {
+  let server: TestServer;
+  // 6,000 documents of about 200 bytes a payload: well past the megabyte from which the workers extract
+  const docs = (from: number, word: string) => Array.from({ length: 6_000 }, (_, i) => ({ id: from + i, text: `${word} common filler text number ${i} `.repeat(5) }));
+
+  beforeAll(async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'refused.dump');
+    await writeArchive(file, {
+      'metadata.json': JSON.stringify({ dumpVersion: 'V6', dbVersion: '1.50.0', dumpDate: '2025-02-04T10:22:31.331764736Z' }),
+      'keys.jsonl': '',
+      'tasks/queue.jsonl': jsonl([addition(0, 6_000, 'w', 'id'), addition(1, 6_001, 'w', 'id'), addition(2, 6_000, 'w', 'id')]),
+      'tasks/update_files/0.jsonl': jsonl(docs(0, 'alpha')),
+      'tasks/update_files/1.jsonl': jsonl([...docs(10_000, 'beta'), { id: 'bad id', text: 'beta' }]),
+      'tasks/update_files/2.jsonl': jsonl(docs(20_000, 'gamma')),
+      'batches/queue.jsonl': '',
+    });
+    server = await startServer({ dbPath: path.join(dir, 'db'), args: ['--import-dump', file] });
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('fails the refused addition alone and indexes the others whole, their words searchable', async () => {
+    const tasks = await Promise.all([0, 1, 2].map((uid) => waitTask(server, uid)));
+    expect(tasks.map((task) => task.status)).toEqual(['succeeded', 'failed', 'succeeded']);
+    expect(new Set(tasks.map((task) => task.batchUid)).size).toBe(1);
+    expect(tasks[1].error).toMatchObject({ code: 'invalid_document_id' });
+    // the workers extracted the payloads (of the run that committed)
+    const batch = await call(server, 'GET', `/batches/${tasks[0].batchUid}`);
+    expect(batch.body.stats.writeChannelCongestion.attempts).toBeGreaterThan(0);
+    expect(tasks[0].details).toMatchObject({ indexedDocuments: 6_000 });
+    expect(tasks[2].details).toMatchObject({ indexedDocuments: 6_000 });
+    const stats = await call(server, 'GET', '/indexes/w/stats');
+    expect(stats.body.numberOfDocuments).toBe(12_000);
+    for (const [word, total] of [['alpha', 6_000], ['beta', 0], ['gamma', 6_000]] as const) {
+      const found = await call(server, 'POST', '/indexes/w/search', { q: word, limit: 1 });
+      expect(found.body.estimatedTotalHits, word).toBe(total);
+    }
   });
 });

@@ -1,9 +1,10 @@
 // A document batch's write without a task taking the others down: the operations whose write
-// throws are found by rehearsals and fail alone with their error; the rest commit in one write;
-// a canceled write is not run again.
+// throws are found by rehearsals and fail alone with their error; an addition whose payload the
+// write refuses (named by it) fails alone with no rehearsal; the rest commit in one write; a
+// canceled write is not run again.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/errors/api-error.js';
-import type { DocumentOp } from '../../../src/engine/indexer/document-batch.js';
+import { PayloadRefused, type DocumentOp } from '../../../src/engine/indexer/document-batch.js';
 import { writeIsolated, type RunWrite } from '../../../src/tasks/process/isolated-write.js';
 
 /** Deletions standing for operations; ids starting with `bad` make a write throw. */
@@ -43,6 +44,29 @@ describe('writeIsolated', () => {
       { count: 1 },
     ]);
     expect(commits).toEqual([['a', 'b', 'c', 'd']]);
+  });
+
+  it('fails an addition the write names as refused at once, and runs the write again without it', async () => {
+    const runs: { kept: string[]; rehearsal: boolean }[] = [];
+    const run: RunWrite = async (kept, rehearsal) => {
+      runs.push({ kept: kept.map(nameOf), rehearsal });
+      const at = kept.findIndex((op) => nameOf(op).startsWith('refused'));
+      // as it crosses from the writer thread: a plain object
+      if (at !== -1) throw { ...new PayloadRefused(at, { code: 'invalid_document_id', message: `${nameOf(kept[at]!)} has a bad id` }) };
+      return { results: kept.map(() => ({ count: 1 })), primaryKey: 'id' };
+    };
+    const outcome = await writeIsolated(ops('a', 'refused1', 'b', 'refused2'), run, new AbortController().signal, errorOf);
+    expect(outcome.results).toEqual([
+      { count: 1 },
+      { error: { code: 'invalid_document_id', message: 'refused1 has a bad id' } },
+      { count: 1 },
+      { error: { code: 'invalid_document_id', message: 'refused2 has a bad id' } },
+    ]);
+    expect(runs).toEqual([
+      { kept: ['a', 'refused1', 'b', 'refused2'], rehearsal: false },
+      { kept: ['a', 'b', 'refused2'], rehearsal: false },
+      { kept: ['a', 'b'], rehearsal: false },
+    ]);
   });
 
   it('still writes (nothing) when every operation fails', async () => {

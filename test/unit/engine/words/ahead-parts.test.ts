@@ -12,7 +12,7 @@ import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { readFacetFields } from '../../../../src/engine/facets/store.js';
 import { IndexEnvs, type IndexEnv } from '../../../../src/engine/index-env.js';
 import { writeSettings } from '../../../../src/engine/index-settings.js';
-import { applyDocumentBatch, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
+import { applyDocumentBatch, isPayloadRefused, type DocumentOp } from '../../../../src/engine/indexer/document-batch.js';
 import { extractAheadParts, extractStoredParts } from '../../../../src/engine/words/extract-ahead.js';
 import { applyIndexWrite } from '../../../../src/engine/indexer/commit.js';
 import { AHEAD_PART_DOCS, AheadParts, type AheadPart, type AheadPartSource } from '../../../../src/engine/words/ahead-parts.js';
@@ -90,28 +90,44 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
   const facetsUsed = new Set<object>();
   let takes = 0;
   for (const batch of batches) {
-    const ops = batch();
-    let ahead: AheadParts | undefined;
-    if (source !== undefined) {
-      ahead = new AheadParts(source(ops));
-      const take = ahead.take.bind(ahead);
-      ahead.take = (doc) => {
-        const words = take(doc);
-        takes++;
-        if (words !== undefined) taken.add(doc);
-        return words;
-      };
-      const facetsOf = ahead.facetsOf.bind(ahead);
-      ahead.facetsOf = (doc) => {
-        const found = facetsOf(doc);
-        if (found === undefined) return undefined;
-        facetsTaken.add(doc);
-        // the updater reads a document's entries through `docStarts` when it takes them
-        const facets = new Proxy(found.facets, { get: (target, key) => (key === 'docStarts' && facetsUsed.add(doc), target[key as keyof typeof target]) });
-        return { facets, index: found.index };
-      };
+    let ops = batch();
+    for (;;) {
+      // what this run takes, counted once it commits
+      const run = { taken: new Set<object>(), facetsTaken: new Set<object>(), facetsUsed: new Set<object>(), takes: 0 };
+      let ahead: AheadParts | undefined;
+      if (source !== undefined) {
+        ahead = new AheadParts(source(ops));
+        const take = ahead.take.bind(ahead);
+        ahead.take = (doc) => {
+          const words = take(doc);
+          run.takes++;
+          if (words !== undefined) run.taken.add(doc);
+          return words;
+        };
+        const facetsOf = ahead.facetsOf.bind(ahead);
+        ahead.facetsOf = (doc) => {
+          const found = facetsOf(doc);
+          if (found === undefined) return undefined;
+          run.facetsTaken.add(doc);
+          // the updater reads a document's entries through `docStarts` when it takes them
+          const facets = new Proxy(found.facets, { get: (target, key) => (key === 'docStarts' && run.facetsUsed.add(doc), target[key as keyof typeof target]) });
+          return { facets, index: found.index };
+        };
+      }
+      try {
+        applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, ahead, false, undefined, null, indexingMemory);
+      } catch (err) {
+        // as the write's caller does (tasks/process/isolated-write.ts): again without the refused addition, with new parts
+        if (!isPayloadRefused(err)) throw err;
+        ops = ops.filter((_, i) => i !== err.additionRefused);
+        continue;
+      }
+      for (const doc of run.taken) taken.add(doc);
+      for (const doc of run.facetsTaken) facetsTaken.add(doc);
+      for (const doc of run.facetsUsed) facetsUsed.add(doc);
+      takes += run.takes;
+      break;
     }
-    applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, ahead, false, undefined, null, indexingMemory);
   }
   return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, taken: taken.size, takes, facetsTaken: facetsTaken.size, facetsUsed: facetsUsed.size };
 }
@@ -236,14 +252,15 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     const batches = [() => [add(lines(docs)), add(['{"title": "no id"}', '{"id": 2}']), add(lines(randomDocs(6, 500, 10_000)))]];
     const settings = { filterableAttributes: ['title', 'tags'] };
     const local = run('local', settings, batches);
-    // the second part of the first addition is lost, as if its worker had died: that worker's
-    // later parts (the fourth, and the third addition's) name words the lost one added to its
-    // lexicon, so only the other worker's two parts are taken
+    // the addition without ids fails the first run, and the write runs again without it, with
+    // new parts; there the second part of the first addition is lost, as if its worker had died:
+    // that worker's later part (the fourth) names words the lost one added to its lexicon, so only
+    // the other worker's parts are taken (the first, the third, and the third addition's fifth)
     const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 1));
     expectSame(ahead.snapshot, local.snapshot);
-    expect(ahead.taken).toBe(2 * AHEAD_PART_DOCS);
-    // the last part lost instead: every other one is taken
-    const lastLost = run('last-lost', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 5));
+    expect(ahead.taken).toBe(3 * AHEAD_PART_DOCS);
+    // the last part of the run that commits lost instead (the third addition's): every other one is taken
+    const lastLost = run('last-lost', settings, batches, (ops) => inThread(ops, 2, (part) => part.seq !== 4));
     expectSame(lastLost.snapshot, local.snapshot);
     expect(lastLost.taken).toBe(docs.length);
   });
