@@ -1,9 +1,9 @@
 /**
  * The word-index changes of a chunk of new documents whose words were all extracted ahead
- * (ahead-parts.ts). Each part's words are taken whole: their grouped entries are copied with
- * the documents' docids, instead of taking every document and regrouping its entries in the
- * write, the write's largest cost in a bulk load; so are its prefix entries, which the
- * extraction worker aggregated per document.
+ * (ahead-parts.ts). Each part's words are taken whole: their grouped entries are gathered per
+ * word with the documents' docids as the updater writes each word (`regroup`), instead of taking
+ * every document and regrouping its entries in the write, the write's largest cost in a bulk
+ * load; so are its prefix entries, which the extraction worker aggregated per document.
  * Done only where it gives exactly what taking document by document gives: every change creates
  * a document stored as its payload holds it, the documents come in part order (so each key's
  * docids ascend), and every field keeps the id its part gave it.
@@ -11,7 +11,8 @@
 import type { DocumentChange } from '../updater.js';
 import type { AheadParts } from './ahead-parts.js';
 import type { WordExtractor } from './extract.js';
-import { upsertsOnly, type GroupedEntries, type KeyChanges } from './key-ops.js';
+import type { GroupedEntries, KeyChanges } from './key-ops.js';
+import { grownInt32 } from '../grown.js';
 import type { AheadDoc, AheadWords } from './ahead-words.js';
 import type { ReceivedLexicon } from './lexicon.js';
 
@@ -63,55 +64,110 @@ function aheadDocs(changes: readonly DocumentChange[], ahead: AheadParts): { doc
   return { docs, partWords, lexicons, partOf };
 }
 
+/** Grows to hold a key's entries; reused for every key the updater visits, so nothing chunk-sized is copied. */
+class GatherBuffer {
+  docids = new Uint32Array(1 << 12);
+  masks = new Uint32Array(1 << 12);
+  infos = new Uint32Array(1 << 12);
+
+  ensure(n: number): void {
+    if (this.docids.length >= n) return;
+    const size = Math.max(n, 2 * this.docids.length);
+    this.docids = new Uint32Array(size);
+    this.masks = new Uint32Array(size);
+    this.infos = new Uint32Array(size);
+  }
+}
+
+const gathered = new GatherBuffer();
+const NONE: readonly number[] = [];
+
 /**
  * The entries of every part's keys (its words, or its prefixes) under the chunk's ids for them
  * (`idOf(part, key)`, which takes a key into the chunk's ids; `count()`: how many ids there are
  * then), with the parts' document indexes turned into docids (`docidOf`, -1: a document not in
  * the chunk); and per part, its keys' ids (-1: a key of no document in the chunk).
+ * The entries are not copied into chunk-sized columns: each chunk id keeps the (part, key) runs
+ * that hold its entries, in part order, and its entries are gathered from them into a reused
+ * buffer when the updater visits it (`forEachKey`). Copying every entry into new columns for
+ * the chunk was a tenth of the writer's time in a bulk load, most of it scattered writes and
+ * the page faults of fresh columns.
  */
 function regroup(
   parts: readonly GroupedEntries[],
   docidOf: readonly Int32Array[],
   idOf: (part: number, key: number) => number,
   count: () => number,
-): { grouped: GroupedEntries; ids: Int32Array[] } {
+): { changes: KeyChanges; ids: Int32Array[] } {
   const complete = docidOf.map((docids) => docids.every((docid) => docid >= 0));
   const ids = parts.map((entries) => new Int32Array(entries.starts.length - 1));
-  const sizes: number[] = [];
-  parts.forEach(({ starts, docids }, s) => {
+  // per chunk id: its runs' count, then where its runs start
+  let runCounts = new Int32Array(1024);
+  let runTotal = 0;
+  for (let s = 0; s < parts.length; s++) {
+    const { starts, docids } = parts[s]!;
     const docid = docidOf[s]!;
-    for (let key = 0; key < ids[s]!.length; key++) {
+    const keyIds = ids[s]!;
+    for (let key = 0; key < keyIds.length; key++) {
       let size = starts[key + 1]! - starts[key]!;
       if (!complete[s]) for (let e = starts[key]!; e < starts[key + 1]!; e++) if (docid[docids[e]!]! < 0) size--;
       const id = size === 0 ? -1 : idOf(s, key);
-      ids[s]![key] = id;
-      if (id >= 0) sizes[id] = (sizes[id] ?? 0) + size;
+      keyIds[key] = id;
+      if (id < 0) continue;
+      if (id >= runCounts.length) runCounts = grownInt32(runCounts, Math.max(2 * runCounts.length, id + 1));
+      runCounts[id]!++;
+      runTotal++;
     }
-  });
+  }
   const total = count();
-  const starts = new Int32Array(total + 1);
-  for (let id = 0; id < total; id++) starts[id + 1] = starts[id]! + (sizes[id] ?? 0);
-  const fill = starts.slice(0, total);
-  const entryCount = starts[total]!;
-  const out = { starts, docids: new Uint32Array(entryCount), masks: new Uint32Array(entryCount), infos: new Uint32Array(entryCount) };
-  parts.forEach((entries, s) => {
-    const docid = docidOf[s]!;
+  const runStarts = new Int32Array(total + 1);
+  for (let id = 0; id < total; id++) runStarts[id + 1] = runStarts[id]! + (id < runCounts.length ? runCounts[id]! : 0);
+  const fill = runStarts.slice(0, total);
+  // run r: part runs[2r], key runs[2r + 1]
+  const runs = new Int32Array(2 * runTotal);
+  for (let s = 0; s < parts.length; s++) {
     const keyIds = ids[s]!;
     for (let key = 0; key < keyIds.length; key++) {
       const id = keyIds[key]!;
       if (id < 0) continue;
-      let at = fill[id]!;
-      for (let e = entries.starts[key]!; e < entries.starts[key + 1]!; e++) {
-        const target = docid[entries.docids[e]!]!;
-        if (target < 0) continue;
-        out.docids[at] = target;
-        out.masks[at] = entries.masks[e]!;
-        out.infos[at++] = entries.infos[e]!;
-      }
-      fill[id] = at;
+      const at = fill[id]!++;
+      runs[2 * at] = s;
+      runs[2 * at + 1] = key;
     }
-  });
-  return { grouped: out, ids };
+  }
+  const changes: KeyChanges = {
+    forEachKey(visit) {
+      for (let id = 0; id < total; id++) {
+        const from = runStarts[id]!;
+        const to = runStarts[id + 1]!;
+        if (from === to) continue;
+        let size = 0;
+        for (let r = from; r < to; r++) {
+          const { starts } = parts[runs[2 * r]!]!;
+          const key = runs[2 * r + 1]!;
+          size += starts[key + 1]! - starts[key]!;
+        }
+        gathered.ensure(size);
+        const { docids: outDocids, masks: outMasks, infos: outInfos } = gathered;
+        let at = 0;
+        for (let r = from; r < to; r++) {
+          const s = runs[2 * r]!;
+          const { starts, docids, masks, infos } = parts[s]!;
+          const docid = docidOf[s]!;
+          const key = runs[2 * r + 1]!;
+          for (let e = starts[key]!; e < starts[key + 1]!; e++) {
+            const target = docid[docids[e]!]!;
+            if (target < 0) continue;
+            outDocids[at] = target;
+            outMasks[at] = masks[e]!;
+            outInfos[at++] = infos[e]!;
+          }
+        }
+        visit(id, NONE, { docids: outDocids.subarray(0, at), masks: outMasks.subarray(0, at), infos: outInfos.subarray(0, at) });
+      }
+    },
+  };
+  return { changes, ids };
 }
 
 /**
@@ -119,7 +175,7 @@ function regroup(
  * when a part has none. A part names its prefixes in its worker's lexicon, whose ids map to the
  * chunk's once per worker.
  */
-function regroupPrefixes(partWords: readonly AheadWords[], lexicons: readonly ReceivedLexicon[], docidOf: readonly Int32Array[]): { keys: string[]; grouped: GroupedEntries } | null {
+function regroupPrefixes(partWords: readonly AheadWords[], lexicons: readonly ReceivedLexicon[], docidOf: readonly Int32Array[]): { keys: string[]; changes: KeyChanges } | null {
   const parts: GroupedEntries[] = [];
   for (const ahead of partWords) {
     if (ahead.prefixEntries === null) return null;
@@ -140,7 +196,7 @@ function regroupPrefixes(partWords: readonly AheadWords[], lexicons: readonly Re
     }
     return id;
   };
-  return { keys, grouped: regroup(parts, docidOf, idOf, () => keys.length).grouped };
+  return { keys, changes: regroup(parts, docidOf, idOf, () => keys.length).changes };
 }
 
 const NO_CHANGES: KeyChanges = { forEachKey: () => {} };
@@ -175,9 +231,9 @@ export function takeAheadChunk(extractor: WordExtractor, changes: readonly Docum
     return slots.subarray(0, count);
   };
   return {
-    words: upsertsOnly(words.grouped),
+    words: words.changes,
     prefixKeys: prefixes?.keys ?? [],
-    prefixes: prefixes === null ? NO_CHANGES : upsertsOnly(prefixes.grouped),
+    prefixes: prefixes?.changes ?? NO_CHANGES,
     forward(i) {
       const { ahead, index } = docs[i]!;
       return {
