@@ -39,6 +39,7 @@ import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../document-id.js';
 import { readNdjson } from '../documents/ndjson-payload.js';
+import { LineArena } from '../documents/line-arena.js';
 import { DocumentStore, fieldLimitExceeded, MAX_FIELDS, type StoredDocument } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';
@@ -271,8 +272,9 @@ class DistinctIds {
  */
 class Pending {
   private readonly changes = new Map<string, JsonObject | null>();
-  /** the JSON text of the changes that are a payload line's document as it was sent */
+  /** the JSON text of the changes that are a payload line's document as it was sent, copied into `lines` */
   private readonly texts = new Map<string, Buffer>();
+  private readonly lines = new LineArena();
   /** documents looked up in the store since the last flush, handed to it so it reads them once */
   private readonly stored = new Map<string, StoredDocument | null>();
   private readonly store: DocumentStore;
@@ -313,7 +315,7 @@ class Pending {
   set(id: string, doc: JsonObject | null, line?: Buffer, text?: Buffer): void {
     this.changes.set(id, doc);
     if (text === undefined) this.texts.delete(id);
-    else this.texts.set(id, text);
+    else this.texts.set(id, this.lines.keep(text));
     this.heldBytes += line?.length ?? 0;
     if (this.changes.size >= CHUNK_DOCS || this.heldBytes >= this.chunkBytes) this.flush();
   }
@@ -323,6 +325,7 @@ class Pending {
     this.distinct?.wrote(applied);
     this.stored.clear();
     this.texts.clear();
+    this.lines.reset();
     this.heldBytes = 0;
   }
 }
