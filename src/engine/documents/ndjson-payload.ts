@@ -1,10 +1,9 @@
 /**
  * Reads a task payload (NDJSON, one document per line, as the payload parsers write it)
  * synchronously: the index writer reads it inside a write transaction, whose callback cannot
- * await. A file is read in fixed-size blocks into one buffer, so memory stays bounded by the
- * block and one line, plus whatever the caller keeps: a line's bytes are valid until the next line
- * is taken, and a caller that keeps them copies them (the writer stores a line's bytes as its
- * document's, store/json-documents.ts, through documents/line-arena.ts).
+ * await. A file is read in fixed-size blocks, so memory stays bounded by the block and one line,
+ * plus, for `readNdjson`, whatever documents the caller keeps: their text keeps its block (the
+ * writer stores a line's bytes as its document's, store/json-documents.ts).
  * Lines split on the byte 0x0A, which never occurs inside a multi-byte UTF-8 character.
  * A document nested deeper than a document may (depth.ts) is refused before it is parsed.
  */
@@ -33,10 +32,15 @@ export interface PayloadLine {
  * until the next line is taken (a file is read a block at a time).
  */
 export function ndjsonLines(source: PayloadSource): Generator<PayloadLine> {
-  return 'file' in source ? fileLines(source.file) : bytesLines(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
+  return lines(source, false);
 }
 
-/** A document of a payload and its line's bytes (its JSON text), valid until the next document is taken. */
+/** `ndjsonLines`, whose buffers are never written again when `kept`: each block of a file is a new one. */
+function lines(source: PayloadSource, kept: boolean): Generator<PayloadLine> {
+  return 'file' in source ? fileLines(source.file, kept) : bytesLines(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength));
+}
+
+/** A document of a payload and its line's bytes (its JSON text). */
 export interface PayloadDocument {
   readonly doc: JsonObject;
   readonly text: Buffer;
@@ -45,7 +49,7 @@ export interface PayloadDocument {
 /** The payload's documents; throws `malformed_payload` at the first one nested too deep. */
 export function* readNdjson(source: PayloadSource): Generator<PayloadDocument> {
   let line = 0;
-  for (const { buffer, start, end } of ndjsonLines(source)) {
+  for (const { buffer, start, end } of lines(source, true)) {
     line++;
     const deep = tooDeepAt(buffer.subarray(start, end));
     if (deep !== -1) throw documentTooDeep(line, deep + 1);
@@ -80,7 +84,7 @@ function* bytesLines(bytes: Buffer): Generator<PayloadLine> {
   if (bytes.length > rest) yield { buffer: bytes, start: rest, end: bytes.length };
 }
 
-function* fileLines(path: string): Generator<PayloadLine> {
+function* fileLines(path: string, kept: boolean): Generator<PayloadLine> {
   const fd = openSync(path, 'r');
   try {
     let block = Buffer.allocUnsafe(BLOCK_BYTES);
@@ -94,14 +98,10 @@ function* fileLines(path: string): Generator<PayloadLine> {
         return;
       }
       carried = end - start;
-      // twice as large for a line that fills the block
-      if (carried === block.length) {
-        const next = Buffer.allocUnsafe(2 * block.length);
-        block.copy(next, 0, start, end);
-        block = next;
-      } else {
-        block.copy(block, 0, start, end);
-      }
+      // twice as large for a line that fills the block; a fresh one when its lines may be kept
+      const next = carried === block.length ? Buffer.allocUnsafe(2 * block.length) : kept ? Buffer.allocUnsafe(carried < BLOCK_BYTES ? BLOCK_BYTES : block.length) : block;
+      block.copy(next, 0, start, end);
+      block = next;
     }
   } finally {
     closeSync(fd);

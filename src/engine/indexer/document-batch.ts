@@ -39,7 +39,6 @@ import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { documentId, inferPrimaryKey, type JsonObject } from '../document-id.js';
 import { readNdjson } from '../documents/ndjson-payload.js';
-import { LineArena } from '../documents/line-arena.js';
 import { DocumentStore, fieldLimitExceeded, MAX_FIELDS, type StoredDocument } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
 import { evaluateFilter } from '../filter/evaluate.js';
@@ -272,9 +271,8 @@ class DistinctIds {
  */
 class Pending {
   private readonly changes = new Map<string, JsonObject | null>();
-  /** the JSON text of the changes that are a payload line's document as it was sent, copied into `lines` */
+  /** the JSON text of the changes that are a payload line's document as it was sent */
   private readonly texts = new Map<string, Buffer>();
-  private readonly lines = new LineArena();
   /** documents looked up in the store since the last flush, handed to it so it reads them once */
   private readonly stored = new Map<string, StoredDocument | null>();
   private readonly store: DocumentStore;
@@ -315,7 +313,7 @@ class Pending {
   set(id: string, doc: JsonObject | null, line?: Buffer, text?: Buffer): void {
     this.changes.set(id, doc);
     if (text === undefined) this.texts.delete(id);
-    else this.texts.set(id, this.lines.keep(text));
+    else this.texts.set(id, text);
     this.heldBytes += line?.length ?? 0;
     if (this.changes.size >= CHUNK_DOCS || this.heldBytes >= this.chunkBytes) this.flush();
   }
@@ -325,7 +323,6 @@ class Pending {
     this.distinct?.wrote(applied);
     this.stored.clear();
     this.texts.clear();
-    this.lines.reset();
     this.heldBytes = 0;
   }
 }
