@@ -8,7 +8,7 @@ import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { warmUpSearchThread } from '../search/thread-warm-up.js';
-import { stringifyJson } from '../types/json-text.js';
+import { stringifyReply } from '../types/ordered-counts.js';
 import type { AppDeps } from './deps.js';
 import { answerError, installErrorHandlers } from './error-handler.js';
 import { compressAtOnce, ENCODINGS } from './transport/compression.js';
@@ -141,8 +141,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // the same parser, named for JSON: Fastify caches a named type's parser, but looks the catch-all
   // up again (parsing the header a second time) on every request; searches send JSON
   app.addContentTypeParser('application/json', passThrough);
-  // documents may hold 64-bit integers (BigInt), which JSON.stringify refuses
-  app.setReplySerializer((payload) => stringifyJson(payload));
+  // documents may hold 64-bit integers (BigInt), which JSON.stringify refuses; facet counts keep their order
+  app.setReplySerializer((payload) => stringifyReply(payload));
 
   await app.register(cors, {
     origin: '*',

@@ -15,6 +15,7 @@ import type { IndexSearch } from './hits.js';
 import { reworded } from './query-errors.js';
 import { isJsonObject } from '../types/json-text.js';
 import { ownRecord } from '../types/own-record.js';
+import { orderedCounts } from '../types/ordered-counts.js';
 
 /** Prefixes an error about `federation.facetsByIndex.<uid>` as Meilisearch locates it. */
 function facetsError(err: unknown, uid: string, firstQuery: number | undefined): unknown {
@@ -72,7 +73,7 @@ export function addRemoteFacets(facets: Map<string, IndexFacets>, remote: unknow
       if (!isJsonObject(values)) continue;
       const summed = new Map(Object.entries(local.distribution[field] ?? {}));
       for (const [value, n] of Object.entries(values)) if (typeof n === 'number') summed.set(value, (summed.get(value) ?? 0) + n);
-      local.distribution[field] = Object.fromEntries(ordered([...summed], facetOrder(local.settings, field)).slice(0, local.settings.faceting.maxValuesPerFacet));
+      local.distribution[field] = orderedCounts(ordered([...summed], facetOrder(local.settings, field)).slice(0, local.settings.faceting.maxValuesPerFacet));
     }
     const stats = isJsonObject(theirs.stats) ? theirs.stats : {};
     for (const [field, value] of Object.entries(stats)) {
@@ -119,7 +120,7 @@ export function mergeFacets(
   const facetDistribution = ownRecord<Record<string, number>>();
   for (const field of [...counts.keys()].sort()) {
     const entries = ordered([...counts.get(field)!], orders.get(field)!.order);
-    facetDistribution[field] = Object.fromEntries(maxValuesPerFacet === undefined ? entries : entries.slice(0, maxValuesPerFacet));
+    facetDistribution[field] = orderedCounts(maxValuesPerFacet === undefined ? entries : entries.slice(0, maxValuesPerFacet));
   }
   return { facetDistribution, facetStats };
 }

@@ -25,6 +25,7 @@ import { keptColumn, speller, valueColumn, valuesAmong, type ColumnFound, type F
 import { FacetReader, readFacetFields, type FacetValue } from './store.js';
 import { normalizeFacet, rustFloat, truncateFacet } from './values.js';
 import { ownRecord } from '../../types/own-record.js';
+import { orderedCounts } from '../../types/ordered-counts.js';
 
 export interface FacetStats {
   min: number;
@@ -229,11 +230,9 @@ function fieldDistribution(spell: (found: Found<string>) => string, values: Fiel
   const numbers = byCount || !linear ? values.numbers : values.numbers.map((found) => ({ found, key: rustFloat(found.value) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ found }) => found);
   take(numbers, (found) => rustFloat(found.value));
   take(values.strings, spell);
-  const distribution = ownRecord<number>();
   // A number and a string may print alike (`2` and "2"): as in Meilisearch's map, the string's
   // count replaces the number's, at the number's place.
-  for (const { key, count } of out) distribution[key] = count;
-  return distribution;
+  return orderedCounts(out.map(({ key, count }) => [key, count] as const));
 }
 
 /**
