@@ -12,7 +12,9 @@
  * before applying it parsed a large one twice, or kept a small one's parsed documents until
  * applied; a payload problem is rare, and costs a second run. The checks read only the payload,
  * the index's fields when the batch starts and what earlier additions settled, so they decide
- * what checking first would.
+ * what checking first would; only an addition that also holds a document the index refuses (an
+ * invalid `_geo`), in a chunk written before its payload problem is read, now fails with that
+ * document's error instead.
  * A declared primary key (the index's, or the addition's) takes the next field id before the
  * batch's documents add theirs, so it leads every stored document and hit, as in v1.50 (an
  * inferred one keeps its place in the first document); each chunk's net changes then go to the
