@@ -135,8 +135,8 @@ function refusal(err: unknown, index: number): unknown {
 
 /** What an addition reads its documents against, and settles for the ones after it. */
 interface AddState {
-  /** the primary key: null until an addition without a declared one infers it from its first document */
-  key: string | null;
+  /** the primary key settled or declared; null: the addition infers it from its first document */
+  readonly key: string | null;
   /** every top-level field the index has, or that an addition of the batch added */
   readonly fields: Set<string>;
   /** settles an inferred key, once the addition's first document gave it */

@@ -11,8 +11,8 @@
 import type { DocumentChange } from '../updater.js';
 import type { AheadParts } from './ahead-parts.js';
 import type { WordExtractor } from './extract.js';
-import type { GroupedEntries, KeyChanges } from './key-ops.js';
-import { grownInt32 } from '../grown.js';
+import { NONE_REMOVED, type GroupedEntries, type KeyChanges } from './key-ops.js';
+import { ValueBuffer } from './postings.js';
 import type { AheadDoc, AheadWords } from './ahead-words.js';
 import type { ReceivedLexicon } from './lexicon.js';
 
@@ -64,23 +64,8 @@ function aheadDocs(changes: readonly DocumentChange[], ahead: AheadParts): { doc
   return { docs, partWords, lexicons, partOf };
 }
 
-/** Grows to hold a key's entries; reused for every key the updater visits, so nothing chunk-sized is copied. */
-class GatherBuffer {
-  docids = new Uint32Array(1 << 12);
-  masks = new Uint32Array(1 << 12);
-  infos = new Uint32Array(1 << 12);
-
-  ensure(n: number): void {
-    if (this.docids.length >= n) return;
-    const size = Math.max(n, 2 * this.docids.length);
-    this.docids = new Uint32Array(size);
-    this.masks = new Uint32Array(size);
-    this.infos = new Uint32Array(size);
-  }
-}
-
-const gathered = new GatherBuffer();
-const NONE: readonly number[] = [];
+/** A word's gathered entries, reused for every word the updater visits: nothing chunk-sized is copied. */
+const gathered = { docids: new ValueBuffer(), masks: new ValueBuffer(), infos: new ValueBuffer() };
 
 /**
  * The entries of every part's keys (its words, or its prefixes) under the chunk's ids for them
@@ -101,9 +86,6 @@ function regroup(
 ): { changes: KeyChanges; ids: Int32Array[] } {
   const complete = docidOf.map((docids) => docids.every((docid) => docid >= 0));
   const ids = parts.map((entries) => new Int32Array(entries.starts.length - 1));
-  // per chunk id: its runs' count, then where its runs start
-  let runCounts = new Int32Array(1024);
-  let runTotal = 0;
   for (let s = 0; s < parts.length; s++) {
     const { starts, docids } = parts[s]!;
     const docid = docidOf[s]!;
@@ -111,20 +93,17 @@ function regroup(
     for (let key = 0; key < keyIds.length; key++) {
       let size = starts[key + 1]! - starts[key]!;
       if (!complete[s]) for (let e = starts[key]!; e < starts[key + 1]!; e++) if (docid[docids[e]!]! < 0) size--;
-      const id = size === 0 ? -1 : idOf(s, key);
-      keyIds[key] = id;
-      if (id < 0) continue;
-      if (id >= runCounts.length) runCounts = grownInt32(runCounts, Math.max(2 * runCounts.length, id + 1));
-      runCounts[id]!++;
-      runTotal++;
+      keyIds[key] = size === 0 ? -1 : idOf(s, key);
     }
   }
   const total = count();
+  // per chunk id, where its (part, key) runs start: counted, then summed
   const runStarts = new Int32Array(total + 1);
-  for (let id = 0; id < total; id++) runStarts[id + 1] = runStarts[id]! + (id < runCounts.length ? runCounts[id]! : 0);
+  for (const keyIds of ids) for (const id of keyIds) if (id >= 0) runStarts[id + 1]!++;
+  for (let id = 0; id < total; id++) runStarts[id + 1]! += runStarts[id]!;
   const fill = runStarts.slice(0, total);
   // run r: part runs[2r], key runs[2r + 1]
-  const runs = new Int32Array(2 * runTotal);
+  const runs = new Int32Array(2 * runStarts[total]!);
   for (let s = 0; s < parts.length; s++) {
     const keyIds = ids[s]!;
     for (let key = 0; key < keyIds.length; key++) {
@@ -147,8 +126,9 @@ function regroup(
           const key = runs[2 * r + 1]!;
           size += starts[key + 1]! - starts[key]!;
         }
-        gathered.ensure(size);
-        const { docids: outDocids, masks: outMasks, infos: outInfos } = gathered;
+        const outDocids = gathered.docids.ensure(size);
+        const outMasks = gathered.masks.ensure(size);
+        const outInfos = gathered.infos.ensure(size);
         let at = 0;
         for (let r = from; r < to; r++) {
           const s = runs[2 * r]!;
@@ -163,7 +143,7 @@ function regroup(
             outInfos[at++] = infos[e]!;
           }
         }
-        visit(id, NONE, { docids: outDocids.subarray(0, at), masks: outMasks.subarray(0, at), infos: outInfos.subarray(0, at) });
+        visit(id, NONE_REMOVED, { docids: outDocids.subarray(0, at), masks: outMasks.subarray(0, at), infos: outInfos.subarray(0, at) });
       }
     },
   };

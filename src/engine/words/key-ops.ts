@@ -21,13 +21,8 @@ export interface KeyChanges {
   forEachKey(visit: KeyVisitor): void;
 }
 
-const NONE: readonly number[] = [];
-const NO_REMOVALS: ReadonlyMap<number, number[]> = new Map();
-
-/** Grouped upserts (no removals) as KeyChanges. */
-export function upsertsOnly(grouped: GroupedEntries): KeyChanges {
-  return { forEachKey: (visit) => visitGrouped(grouped, NO_REMOVALS, visit) };
-}
+/** The removed docids of a key that lost no document. */
+export const NONE_REMOVED: readonly number[] = [];
 
 function visitGrouped({ starts, docids, masks, infos }: GroupedEntries, removed: ReadonlyMap<number, number[]>, visit: KeyVisitor): void {
   for (let id = 0; id + 1 < starts.length; id++) {
@@ -35,7 +30,7 @@ function visitGrouped({ starts, docids, masks, infos }: GroupedEntries, removed:
     const to = starts[id + 1]!;
     const gone = removed.get(id);
     if (from === to && gone === undefined) continue;
-    visit(id, gone ?? NONE, { docids: docids.subarray(from, to), masks: masks.subarray(from, to), infos: infos.subarray(from, to) });
+    visit(id, gone ?? NONE_REMOVED, { docids: docids.subarray(from, to), masks: masks.subarray(from, to), infos: infos.subarray(from, to) });
   }
 }
 
