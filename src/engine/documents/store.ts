@@ -19,6 +19,7 @@ import { mayBeStoredId, type JsonObject } from '../document-id.js';
 import { ownRecord, setField } from '../../types/own-record.js';
 import { documentCodec, isDocumentText } from '../../store/json-documents.js';
 import { TailPuts } from '../../store/tail-puts.js';
+import { inFieldOrder } from './field-order.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
@@ -139,7 +140,8 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
    * `known` holds documents the caller already looked up (`lookup`) since the last write, so
    * they are not read and decoded again. `texts` holds the JSON text of changed documents that
    * are exactly their text's (a payload line's), stored as they are when their keys are already
-   * in field-id order instead of being encoded again.
+   * in field-id order, else with their members laid again in that order (field-order.ts),
+   * instead of being encoded again.
    */
   apply(this: DocumentStore<IndexEnv>, changes: ReadonlyMap<string, JsonObject | null>, clearFirst: boolean, known?: ReadonlyMap<string, StoredDocument | null>, texts?: ReadonlyMap<string, Uint8Array>): DocumentChange[] {
     const { env } = this;
@@ -189,7 +191,9 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
       // documents of one shape already have their keys in field-id order: keep them as they are
       let inOrder = true;
       let lastField = -1;
-      for (const key of Object.keys(doc)) {
+      const keys = Object.keys(doc);
+      const keyFields: number[] = [];
+      for (const key of keys) {
         let field = fieldIndex.get(key);
         if (field === undefined) {
           if (fields.length === MAX_FIELDS) throw fieldLimitExceeded();
@@ -201,21 +205,25 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
         }
         if (field < lastField) inOrder = false;
         lastField = field;
+        keyFields.push(field);
         counted[field] = (counted[field] ?? 0) + 1;
       }
       let ordered = doc;
       if (!inOrder) {
         ordered = {};
+        const order = keys.map((_, i) => i).sort((a, b) => keyFields[a]! - keyFields[b]!);
         // `__proto__` too: assigned, it would have set the prototype and stored the document as that value
-        for (const key of Object.keys(doc).sort((a, b) => fieldIndex.get(a)! - fieldIndex.get(b)!)) setField(ordered, key, doc[key]);
+        for (const i of order) setField(ordered, keys[i]!, doc[keys[i]!]);
       }
       let id = docid;
       if (id === undefined) {
         id = reused < free.length ? free[reused++]! : next++;
         env.externalIds.putSync(externalId, id);
       }
-      const text = inOrder ? texts?.get(externalId) : undefined;
-      documents.put(id, text ?? ordered);
+      const text = texts?.get(externalId);
+      // a line's members laid again in field-id order cost less than encoding the object again
+      const bytes = text === undefined ? null : inOrder ? text : inFieldOrder(text, keys, keyFields);
+      documents.put(id, bytes ?? ordered);
       applied.push({ docid: id, before: previous, after: ordered, source: doc });
     }
     counted.forEach((delta, field) => {

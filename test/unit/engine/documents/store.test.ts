@@ -97,15 +97,25 @@ describe('DocumentStore field order', () => {
 });
 
 describe('DocumentStore.apply with the documents\' JSON text', () => {
-  it('stores a payload line\'s bytes when its keys are in field-id order, and encodes a document whose keys are not', () => {
+  it('stores a payload line\'s bytes when its keys are in field-id order, and its members laid in that order when they are not', () => {
     const env = envs.get('index');
     const store = new DocumentStore(env);
-    const lines = ['{"id":1, "title":"a"}', '{"title":"b","id":2}'].map((line) => Buffer.from(line));
+    const lines = ['{"id":1, "title":"a"}', '{"price": 1.0, "title":"b","id":2}'].map((line) => Buffer.from(line));
     const docs = lines.map((line) => JSON.parse(line.toString()) as JsonObject);
     env.root.transactionSync(() => store.apply(new Map([['1', docs[0]!], ['2', docs[1]!]]), false, undefined, new Map([['1', lines[0]!], ['2', lines[1]!]])));
     expect(env.documents.getBinary(store.docidOf('1')!)).toEqual(lines[0]);
-    expect(env.documents.getBinary(store.docidOf('2')!)!.toString()).toBe('{"id":2,"title":"b"}');
-    expect(store.get('2')).toEqual({ id: 2, title: 'b' });
+    expect(env.documents.getBinary(store.docidOf('2')!)!.toString()).toBe('{"id":2,"title":"b","price": 1.0}');
+    expect(Object.keys(store.get('2')!)).toEqual(['id', 'title', 'price']);
+    expect(store.get('2')).toEqual({ id: 2, title: 'b', price: 1 });
+  });
+
+  it('encodes the document again when a line\'s members cannot be matched to its keys (a repeated key)', () => {
+    const env = envs.get('index');
+    const store = new DocumentStore(env);
+    const lines = ['{"id":1,"title":"a"}', '{"title":"b","id":2,"title":"c"}'].map((line) => Buffer.from(line));
+    const docs = lines.map((line) => JSON.parse(line.toString()) as JsonObject);
+    env.root.transactionSync(() => store.apply(new Map([['1', docs[0]!], ['2', docs[1]!]]), false, undefined, new Map([['1', lines[0]!], ['2', lines[1]!]])));
+    expect(env.documents.getBinary(store.docidOf('2')!)!.toString()).toBe('{"id":2,"title":"c"}');
   });
 });
 
