@@ -15,6 +15,8 @@
 let spans = new Int32Array(64);
 /** The reordered text of the last call, reused: the caller puts it before the next call. */
 let out = new Uint8Array(4096);
+/** The members' places in field-id order, reused. */
+let order = new Int32Array(64);
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -34,14 +36,20 @@ function skipSpace(text: Uint8Array, at: number): number {
   return at;
 }
 
-/** Where the string opening at `at` ends (past its closing quote); -1 when it does not. */
+/**
+ * Where the string opening at `at` ends (past its closing quote); -1 when it does not. Quotes are
+ * found by indexOf (most of a line's bytes are in its strings); one is escaped when an odd run of
+ * backslashes precedes it.
+ */
 function stringEnd(text: Uint8Array, at: number): number {
-  for (let i = at + 1; i < text.length; i++) {
-    const byte = text[i]!;
-    if (byte === QUOTE) return i + 1;
-    if (byte === BACKSLASH) i++;
+  for (let from = at + 1; ; ) {
+    const quote = text.indexOf(QUOTE, from);
+    if (quote < 0) return -1;
+    let backslashes = 0;
+    while (text[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if ((backslashes & 1) === 0) return quote + 1;
+    from = quote + 1;
   }
-  return -1;
 }
 
 /** Where the value starting at `at` ends; -1 when the text ends first. */
@@ -114,11 +122,14 @@ export function inFieldOrder(text: Uint8Array, keys: readonly string[], fields: 
   const n = readMembers(text);
   if (n !== keys.length) return null;
   // insertion sort of the members by field id: a document has a few to a few dozen fields
-  const order: number[] = [];
+  if (order.length < n) order = new Int32Array(2 * n);
   for (let i = 0; i < n; i++) {
-    let j = order.length;
-    while (j > 0 && fields[order[j - 1]!]! > fields[i]!) j--;
-    order.splice(j, 0, i);
+    let j = i;
+    while (j > 0 && fields[order[j - 1]!]! > fields[i]!) {
+      order[j] = order[j - 1]!;
+      j--;
+    }
+    order[j] = i;
   }
   let size = n === 0 ? 2 : 1 + n;
   for (let i = 0; i < n; i++) size += spans[2 * i + 1]! - spans[2 * i]!;
@@ -128,8 +139,13 @@ export function inFieldOrder(text: Uint8Array, keys: readonly string[], fields: 
   for (let k = 0; k < n; k++) {
     if (k > 0) out[at++] = COMMA;
     const member = order[k]!;
-    out.set(text.subarray(spans[2 * member]!, spans[2 * member + 1]!), at);
-    at += spans[2 * member + 1]! - spans[2 * member]!;
+    const start = spans[2 * member]!;
+    const end = spans[2 * member + 1]!;
+    // a short member is copied byte by byte: a subarray and a call cost more
+    if (end - start > 64) {
+      out.set(text.subarray(start, end), at);
+      at += end - start;
+    } else for (let i = start; i < end; i++) out[at++] = text[i]!;
   }
   out[at++] = CLOSE_BRACE;
   return out.subarray(0, at);
