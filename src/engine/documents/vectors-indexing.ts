@@ -103,6 +103,11 @@ function checkedEntries(sent: JsonObject, id: string, embedders: Embedders, conf
   return vectors;
 }
 
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
 /**
  * The document to store for `sent` (document `id`), whose plain fields are already in `next`
  * (the replacement, or the update merged over `base`): `_vectors` checked, the configured
@@ -116,6 +121,8 @@ export function withIndexedVectors(
   id: string,
   embedders: Embedders,
 ): JsonObject {
+  // the common document: no `_vectors` sent or kept, no embedder to note it for
+  if ((sent._vectors === undefined || sent._vectors === null) && !Object.hasOwn(next, '_vectors') && isEmpty(embedders)) return next;
   const configured = new Map<string, SentEntry>();
   const entries = checkedEntries(sent, id, embedders, configured);
   let out = next;
