@@ -11,12 +11,17 @@
  * reads and writes its LMDB index, while SQLite reads its file with read(), into the kernel's
  * page cache, outside its RSS.
  *
- *   npm run bench:peers -- [movies|debdocs] [--limit N] [--engines a,b] [--features]
+ * `--runs N` repeats the whole comparison N times, the engines' order reversed every other run
+ * (a shared machine's load drifts), prints each run's ratios and then, per measure, the median of
+ * the runs' ratios: a ratio is only ever taken between two engines of the same run.
+ *
+ *   npm run bench:peers -- [movies|debdocs] [--limit N] [--engines a,b] [--features] [--runs N]
  */
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { numberOption } from './args.js';
 import { loadDataset, type Dataset } from './datasets.js';
 import { printFeatureTables, runFeatureMixes, type FeatureReport } from './feature-queries.js';
 import { fmt, measure, ratio } from './latency.js';
@@ -162,9 +167,31 @@ async function main(): Promise<void> {
   const enginesArg = args.indexOf('--engines');
   const names = enginesArg === -1 ? Object.keys(ENGINES) : args[enginesArg + 1]!.split(',');
   const features = args.includes('--features');
+  const runs = numberOption(args, '--runs', 1);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive integer');
   const rounds = 3;
   console.log(`# ${datasetName}${Number.isFinite(limit) ? ` (first ${limit} docs)` : ''} — ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, node ${process.version}`);
-  const results: (Result | FeatureReport)[] = [];
+  const all: Result[][] = [];
+  for (let run = 0; run < runs; run++) {
+    if (runs > 1) console.log(`\n## run ${run + 1} of ${runs}`);
+    const ran = await runEngines(run % 2 === 0 ? names : [...names].reverse(), datasetName, limit, rounds, features);
+    // the tables list the engines in the order asked, whichever ran first
+    const results = ran.sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name)).map(({ result }) => result);
+    if (features) {
+      printFeatureTables(results as FeatureReport[]);
+      continue;
+    }
+    const plain = results as Result[];
+    printPlainTable(plain);
+    printRatioTable(plain);
+    all.push(plain);
+  }
+  if (runs > 1 && !features) printMedianRatios(all);
+}
+
+/** Runs each engine of `names`, in that order, in a child process of its own; answers those that did not fail. */
+async function runEngines(names: readonly string[], datasetName: Dataset['name'], limit: number, rounds: number, features: boolean): Promise<{ name: string; result: Result | FeatureReport }[]> {
+  const results: { name: string; result: Result | FeatureReport }[] = [];
   for (const name of names) {
     const childArgs = ['--child', name, datasetName, String(limit), String(rounds), features ? 'features' : 'plain'];
     const child = fork(fileURLToPath(import.meta.url), childArgs, { execArgv: ['--max-old-space-size=8192'] });
@@ -180,14 +207,9 @@ async function main(): Promise<void> {
     });
     const { cold, all } = anonymous.stop();
     if (result === null) console.log(`${name}: failed`);
-    else results.push(features ? result : { ...(result as Result), peakAnonBytes: cold, ...((result as Result).warm === undefined ? {} : { warmPeakAnonBytes: all }) });
+    else results.push({ name, result: features ? result : { ...(result as Result), peakAnonBytes: cold, ...((result as Result).warm === undefined ? {} : { warmPeakAnonBytes: all }) } });
   }
-  if (features) {
-    printFeatureTables(results as FeatureReport[]);
-    return;
-  }
-  printPlainTable(results as Result[]);
-  printRatioTable(results as Result[]);
+  return results;
 }
 
 function printPlainTable(results: Result[]): void {
@@ -221,5 +243,34 @@ function printRatioTable(results: Result[]): void {
   const [qw, sw] = [quarry.warm, sqlite.warm];
   console.log(
     `| warm (second load, new index, same process) | ${pair(qw?.docsPerSecond, sw?.docsPerSecond, rate)} | ${pair(qw?.peakRssBytes, sw?.peakRssBytes, mib)} | ${pair(quarry.warmPeakAnonBytes, sqlite.warmPeakAnonBytes, mib)} | ${pair(qw?.diskBytes, sw?.diskBytes, mib)} |`,
+  );
+}
+
+/** Per measure, the median over the runs of Quarry's ratio to SQLite FTS5 in the same run, with the runs' range. */
+function printMedianRatios(runs: readonly Result[][]): void {
+  const pairs = runs.flatMap((results) => {
+    const quarry = results.find((r) => r.engine.startsWith('Quarry'));
+    const sqlite = results.find((r) => r.engine === 'SQLite FTS5');
+    return quarry === undefined || sqlite === undefined ? [] : [{ quarry, sqlite }];
+  });
+  if (pairs.length === 0) return;
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  const cell = (of: (q: Result, s: Result) => number | null | undefined) => {
+    const ratios = pairs.map(({ quarry, sqlite }) => of(quarry, sqlite)).filter((r): r is number => r !== null && r !== undefined && Number.isFinite(r));
+    return ratios.length === 0 ? 'n/a' : `${fmt(median(ratios), 2)}× (${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)})`;
+  };
+  const div = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || b === 0 ? null : a / b);
+  console.log('');
+  console.log(`| Quarry ÷ SQLite FTS5, median of ${pairs.length} alternated runs (range) | docs/s | peak RSS | peak anonymous RSS | disk |`);
+  console.log('|---|---|---|---|---|');
+  console.log(
+    `| cold (fresh process, first load) | ${cell((q, s) => div(q.docsPerSecond, s.docsPerSecond))} | ${cell((q, s) => div(q.peakRssBytes, s.peakRssBytes))} | ${cell((q, s) => div(q.peakAnonBytes, s.peakAnonBytes))} | ${cell((q, s) => div(q.diskBytes, s.diskBytes))} |`,
+  );
+  console.log(
+    `| warm (second load, new index, same process) | ${cell((q, s) => div(q.warm?.docsPerSecond, s.warm?.docsPerSecond))} | ${cell((q, s) => div(q.warm?.peakRssBytes, s.warm?.peakRssBytes))} | ${cell((q, s) => div(q.warmPeakAnonBytes, s.warmPeakAnonBytes))} | ${cell((q, s) => div(q.warm?.diskBytes, s.warm?.diskBytes))} |`,
   );
 }
