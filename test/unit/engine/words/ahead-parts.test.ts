@@ -206,6 +206,17 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     expect(failure((ops) => inThread(ops, 1))).toBe(message);
   });
 
+  it('leave the same indexes for a bulk load in two batches whose words outgrow a posting block', () => {
+    // new documents only: each chunk's words are taken whole from the parts (ahead-chunk.ts),
+    // into new postings and appended to stored ones, several words' past 4,096 documents (blocks)
+    const batches = [() => [add(lines(randomDocs(11, 6_000)))], () => [add(lines(randomDocs(12, 6_000, 6_000)))]];
+    const settings = { filterableAttributes: ['tags'] };
+    const local = run('local', settings, batches);
+    const ahead = run('ahead', settings, batches, (ops) => inThread(ops, 2));
+    expectSame(ahead.snapshot, local.snapshot);
+    expect(ahead.taken).toBe(12_000);
+  });
+
   it('cut parts at a byte bound (large documents) and leave the same indexes', () => {
     const docs = randomDocs(7, 3_000);
     const batches = [() => [add(lines(docs))]];
