@@ -38,6 +38,18 @@ describe('inFieldOrder', () => {
     expect(Object.getOwnPropertyDescriptor(parsed, '__proto__')?.value).toEqual({ x: 1 });
   });
 
+  it('lays a line of tens of thousands of members, in reverse field order, as a sort of n log n does', () => {
+    for (const n of [33, 40_000]) {
+      const names = Array.from({ length: n }, (_, i) => `f${i}`);
+      const text = `{${names.map((name, i) => `"${name}":${i}`).join(',')}}`;
+      // the last member has field id 0
+      const ids = Object.fromEntries(names.map((name, i) => [name, n - 1 - i]));
+      const out = JSON.parse(reorder(text, ids)!) as Record<string, number>;
+      expect(Object.keys(out)).toEqual([...names].reverse());
+      expect(out[`f${n - 1}`]).toBe(n - 1);
+    }
+  });
+
   it('answers null for a repeated key or an integer-like key, whose members JSON.parse lists in another order', () => {
     expect(reorder('{"b":1,"a":2,"b":3}', { a: 0, b: 1 })).toBeNull();
     expect(reorder('{"b":1,"2":2}', { 2: 0, b: 1 })).toBeNull();
