@@ -4,11 +4,12 @@
  * piece then held the thread answering requests for about a second per 50 MB (a multi-search of
  * 100,000 hits held it 1.3 s). An answer of more than STREAMED_ITEMS_FROM hits, tasks or batches
  * is written instead a member at a time down to SPLIT_DEPTH (the answer, its lists of results
- * and hits, each result), each deeper value (a hit) whole, as JSON.stringify (with 64-bit
- * integers, json-text.ts) writes it, the event loop given a turn between pieces once a time
- * slice has passed (time-slices.ts).
+ * and hits, each result), each deeper value (a hit, a field's facet counts) whole, as the
+ * whole answer's serializer writes it (`stringifyReply`: 64-bit integers, facet counts in their
+ * order), the event loop given a turn between pieces once a time slice has passed
+ * (time-slices.ts).
  */
-import { stringifyJson } from '../types/json-text.js';
+import { stringifyReply } from '../types/ordered-counts.js';
 import { StreamedJson } from '../types/streamed-json.js';
 import { TimeSlices } from './time-slices.js';
 
@@ -33,7 +34,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
-/** The JSON text of `value` in parts whose concatenation is `stringifyJson(value)`. */
+/** The JSON text of `value` in parts whose concatenation is `stringifyReply(value)`. */
 function* parts(value: unknown, depth: number): Generator<string> {
   if (depth <= SPLIT_DEPTH && Array.isArray(value)) {
     yield '[';
@@ -55,7 +56,7 @@ function* parts(value: unknown, depth: number): Generator<string> {
     }
     yield separator === '{' ? '{}' : '}';
   } else {
-    yield stringifyJson(value);
+    yield stringifyReply(value);
   }
 }
 

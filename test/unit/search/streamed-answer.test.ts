@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { STREAMED_ITEMS_FROM, streamedWhenLong } from '../../../src/search/streamed-answer.js';
 import { stringifyJson } from '../../../src/types/json-text.js';
+import { orderedCounts, stringifyReply } from '../../../src/types/ordered-counts.js';
 import { StreamedJson } from '../../../src/types/streamed-json.js';
 import { mulberry32 } from '../../helpers/random.js';
 
@@ -26,6 +27,14 @@ describe('streamedWhenLong', () => {
       nothing: null,
     };
     expect(await text(value)).toBe(stringifyJson(value));
+  });
+
+  it('writes facet counts in their order, as a whole answer writes them, at any depth', async () => {
+    const counts = () => orderedCounts([['10', 3], ['9', 2], ['100', 1]]);
+    const value = { results: [{ hits: [], facetDistribution: { year: counts() } }], facetDistribution: { year: counts() } };
+    const written = await text(value);
+    expect(written).toBe(stringifyReply(value));
+    expect(written).toContain('"year":{"10":3,"9":2,"100":1}');
   });
 
   it('writes random answers of nested lists and objects as JSON.stringify does', async () => {
