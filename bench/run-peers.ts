@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { numberOption } from './args.js';
 import { loadDataset, type Dataset } from './datasets.js';
 import { printFeatureTables, runFeatureMixes, type FeatureReport } from './feature-queries.js';
-import { fmt, measure, ratio } from './latency.js';
+import { fmt, measure, percentile, ratio } from './latency.js';
 import type { Engine, EngineOptions } from './peers/engine.js';
 import { flexSearch } from './peers/flexsearch.js';
 import { miniSearch } from './peers/minisearch.js';
@@ -225,11 +225,18 @@ function printPlainTable(results: Result[]): void {
 
 await main();
 
-/** Quarry's ratios to SQLite FTS5, cold and warm: above 1× is Quarry faster (docs/s) or larger (RSS, disk). */
-function printRatioTable(results: Result[]): void {
+/** A run's Quarry and SQLite FTS5 results, whose ratios #20 measures; null unless both ran. */
+function peerPair(results: readonly Result[]): { quarry: Result; sqlite: Result } | null {
   const quarry = results.find((r) => r.engine.startsWith('Quarry'));
   const sqlite = results.find((r) => r.engine === 'SQLite FTS5');
-  if (quarry === undefined || sqlite === undefined) return;
+  return quarry === undefined || sqlite === undefined ? null : { quarry, sqlite };
+}
+
+/** Quarry's ratios to SQLite FTS5, cold and warm: above 1× is Quarry faster (docs/s) or larger (RSS, disk). */
+function printRatioTable(results: Result[]): void {
+  const peers = peerPair(results);
+  if (peers === null) return;
+  const { quarry, sqlite } = peers;
   const times = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || b === 0 ? 'n/a' : `${fmt(a / b, 2)}×`);
   const pair = (a: number | null | undefined, b: number | null | undefined, show: (n: number | null) => string) =>
     a === undefined || b === undefined ? 'n/a' : `${times(a, b)} (${show(a)} / ${show(b)})`;
@@ -246,22 +253,14 @@ function printRatioTable(results: Result[]): void {
   );
 }
 
-/** Per measure, the median over the runs of Quarry's ratio to SQLite FTS5 in the same run, with the runs' range. */
+/** Per measure, the median over the runs (the upper one of an even count) of Quarry's ratio to SQLite FTS5 in the same run, with the runs' range. */
 function printMedianRatios(runs: readonly Result[][]): void {
-  const pairs = runs.flatMap((results) => {
-    const quarry = results.find((r) => r.engine.startsWith('Quarry'));
-    const sqlite = results.find((r) => r.engine === 'SQLite FTS5');
-    return quarry === undefined || sqlite === undefined ? [] : [{ quarry, sqlite }];
-  });
+  const pairs = runs.flatMap((results) => peerPair(results) ?? []);
   if (pairs.length === 0) return;
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  };
   const cell = (of: (q: Result, s: Result) => number | null | undefined) => {
     const ratios = pairs.map(({ quarry, sqlite }) => of(quarry, sqlite)).filter((r): r is number => r !== null && r !== undefined && Number.isFinite(r));
-    return ratios.length === 0 ? 'n/a' : `${fmt(median(ratios), 2)}× (${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)})`;
+    ratios.sort((a, b) => a - b);
+    return ratios.length === 0 ? 'n/a' : `${fmt(percentile(ratios, 50), 2)}× (${fmt(ratios[0]!, 2)}–${fmt(ratios.at(-1)!, 2)})`;
   };
   const div = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || b === 0 ? null : a / b);
   console.log('');

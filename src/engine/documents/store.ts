@@ -192,7 +192,6 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
       let inOrder = true;
       let lastField = -1;
       const keys = Object.keys(doc);
-      const keyFields: number[] = [];
       for (const key of keys) {
         let field = fieldIndex.get(key);
         if (field === undefined) {
@@ -205,11 +204,12 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
         }
         if (field < lastField) inOrder = false;
         lastField = field;
-        keyFields.push(field);
         counted[field] = (counted[field] ?? 0) + 1;
       }
       let ordered = doc;
-      if (!inOrder) {
+      // the field ids of the keys, in their order, for a document to lay again
+      const keyFields = inOrder ? null : keys.map((key) => fieldIndex.get(key)!);
+      if (keyFields !== null) {
         ordered = {};
         const order = keys.map((_, i) => i).sort((a, b) => keyFields[a]! - keyFields[b]!);
         // `__proto__` too: assigned, it would have set the prototype and stored the document as that value
@@ -222,7 +222,7 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
       }
       const text = texts?.get(externalId);
       // a line's members laid again in field-id order cost less than encoding the object again
-      const bytes = text === undefined ? null : inOrder ? text : inFieldOrder(text, keys, keyFields);
+      const bytes = text === undefined ? null : keyFields === null ? text : inFieldOrder(text, keys, keyFields);
       documents.put(id, bytes ?? ordered);
       applied.push({ docid: id, before: previous, after: ordered, source: doc });
     }

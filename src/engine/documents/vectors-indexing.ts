@@ -136,7 +136,7 @@ export function withIndexedVectors(
     const { _vectors: _replaced, ...fields } = next;
     out = Object.keys(merged).length === 0 ? fields : { ...fields, _vectors: merged };
   }
-  if (Object.keys(embedders).length > 0) {
+  if (!isEmpty(embedders)) {
     // an earlier version of the document in the same batch: what it sent holds unless sent again
     const earlier = base === undefined ? undefined : sentByDocument.get(base);
     const entries = earlier === undefined ? configured : new Map([...earlier.entries, ...configured]);
