@@ -167,14 +167,27 @@ function forcedFeatures(config: Config): FeatureName[] {
   return forced;
 }
 
-/** A failed import leaves a half-filled database: it is removed so the next start is not fooled by it. */
-async function refuseImport(step: Promise<void>, what: string, dbPathToRemove?: string): Promise<void> {
+/**
+ * A failed import leaves a half-filled database: `undo` removes it so the next start is not fooled
+ * by it.
+ */
+async function refuseImport(step: Promise<void>, what: string, undo?: () => Promise<void>): Promise<void> {
   try {
     await step;
   } catch (err) {
-    if (dbPathToRemove !== undefined) rmSync(dbPathToRemove, { recursive: true, force: true });
+    await undo?.();
     throw new StartupRefused(`importing the ${what} failed: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Closes what step 5 opened. A process that exits with the pools' threads still holding their
+ * LMDB environments may end by a signal rather than with its exit code.
+ */
+async function closeServices({ workers, indexEnvs, store }: Services): Promise<void> {
+  await workers.close();
+  await indexEnvs.closeAll();
+  await store.close();
 }
 
 /** What the stores hold, as services (step 5): what a dump's import and the scheduler are built on. */
@@ -207,7 +220,12 @@ export async function openInstance(input: InstanceInput): Promise<Instance> {
     if (importing?.kind === 'snapshot') await refuseImport(importSnapshot(importing.file, config.dbPath, progress), 'snapshot'); // 3
     const store = openStore(config, build, importing); // 4
     const services = buildServices(input, store); // 5
-    if (importing?.kind === 'dump') await refuseImport(importDump(importing.file, services, progress), 'dump', config.dbPath); // 6
+    if (importing?.kind === 'dump') {
+      await refuseImport(importDump(importing.file, services, progress), 'dump', async () => {
+        await closeServices(services);
+        rmSync(config.dbPath, { recursive: true, force: true });
+      }); // 6
+    }
     const storage = startDatabaseUpgrade(services.store, services.queue, build.pkgVersion); // 7
     const scheduler = buildScheduler(input, services, storage); // 8
     return assemble(input, services, scheduler, lock);
@@ -308,7 +326,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
 /** The instance: the services, what the routes read through them, its health and its closing. */
 function assemble(input: InstanceInput, services: Services, scheduler: Scheduler, lock: DbLock): Instance {
   const { config, build, logs } = input;
-  const { store, keys, queue, indexes, indexEnvs, updateFiles, workers, features, webhooks, chatWorkspaces, network, outgoing, remoteWriter, searchRules } = services;
+  const { store, keys, queue, indexes, indexEnvs, updateFiles, features, webhooks, chatWorkspaces, network, outgoing, remoteWriter, searchRules } = services;
   const indexing = (): ReadonlySet<string> => {
     const running = queue.processing;
     if (running === null) return new Set();
@@ -352,9 +370,7 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     },
     close: async () => {
       await scheduler.stop();
-      await workers.close();
-      await indexEnvs.closeAll();
-      await store.close();
+      await closeServices(services);
       lock.release();
     },
   };
