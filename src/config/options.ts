@@ -63,6 +63,8 @@ export interface Config {
   experimentalEnableMetrics: boolean;
   experimentalEnableLogsRoute: boolean;
   experimentalContainsFilter: boolean;
+  /** The `legacySearch` feature's value until one is set through the API. */
+  experimentalLegacySearchDefault: boolean;
   experimentalLogsMode: LogsMode;
   experimentalSearchQueueSize: number;
   /** Seconds. */
@@ -98,6 +100,8 @@ export interface OptionSpec<T> {
   readonly conflictsWith?: OptionKey;
   /** A second name (camelCase, named like a Config field) taken on the command line, in the environment and in the file. */
   readonly alias?: string;
+  /** The environment variables' name after `QUARRY_` / `MEILI_` when it is not the flag's (v1.50 names one so). */
+  readonly envName?: string;
   readonly help: string;
   /** For --help when the default is not a plain value. */
   readonly defaultText?: string;
@@ -231,6 +235,12 @@ export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
     default: false,
     help: 'Enables the CONTAINS filter operator (experimental feature containsFilter).',
   },
+  experimentalLegacySearchDefault: {
+    codec: bool,
+    default: false,
+    envName: 'EXPERIMENTAL_LEGACY_SEARCH',
+    help: 'Turns the legacy search pipeline (experimental feature legacySearch) on until the feature is set through /experimental-features.',
+  },
   experimentalEnableMetrics: {
     codec: bool,
     default: false,
@@ -339,21 +349,21 @@ export interface OptionNames {
   readonly envNames: readonly [string, string];
 }
 
-function namesOf(field: string): OptionNames {
+function namesOf(field: string, envName?: string): OptionNames {
   const flag = field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const tomlKey = flag.replaceAll('-', '_');
-  const screaming = tomlKey.toUpperCase();
+  const screaming = envName ?? tomlKey.toUpperCase();
   return { flag, tomlKey, envNames: [`QUARRY_${screaming}`, `MEILI_${screaming}`] };
 }
 
 export function optionNames(key: OptionKey): OptionNames {
-  return namesOf(key);
+  return namesOf(key, optionSpec(key).envName);
 }
 
 /** The option's names, then its alias's when it has one (`--upgrade-db`, `--experimental-dumpless-upgrade`). */
 export function allOptionNames(key: OptionKey): OptionNames[] {
   const { alias } = optionSpec(key);
-  return alias === undefined ? [namesOf(key)] : [namesOf(key), namesOf(alias)];
+  return alias === undefined ? [optionNames(key)] : [optionNames(key), namesOf(alias)];
 }
 
 /** `--db-path <PATH>`, or `--no-analytics` for a boolean flag: how error messages name an option. */

@@ -1,6 +1,8 @@
 /**
  * Experimental feature flags (misc-routes.md §4): persisted in the instance environment,
- * OR-ed at start-up with the flags forced on the command line. Changes apply at once.
+ * OR-ed at start-up with the flags forced on the command line; a flag never set through the API
+ * takes its command-line default (`legacySearch`, `--experimental-legacy-search-default`).
+ * Changes apply at once.
  * Routes read `enabled(name)` to gate their behaviour with `feature_not_enabled`.
  */
 import { ApiError } from '../errors/api-error.js';
@@ -16,21 +18,21 @@ export class ExperimentalFeatures {
   constructor(
     private readonly store: InstanceStore,
     forcedOn: readonly FeatureName[],
+    /** on until set through the API */
+    private readonly onByDefault: readonly FeatureName[] = [],
   ) {
-    const saved = (store.main.get(MAIN_KEYS.experimentalFeatures) ?? {}) as Partial<Features>;
-    this.current = Object.fromEntries(
-      FEATURE_NAMES.map((name) => [name, saved[name] === true || forcedOn.includes(name)]),
-    ) as Features;
+    const runtime = this.runtime();
+    this.current = Object.fromEntries(FEATURE_NAMES.map((name) => [name, runtime[name] || forcedOn.includes(name)])) as Features;
   }
 
   all(): Features {
     return { ...this.current };
   }
 
-  /** The flags as set through the API, without those forced on by CLI flags (what a dump records). */
+  /** The flags as set through the API (else their defaults), without those forced on by CLI flags: what a dump records. */
   runtime(): Features {
     const saved = (this.store.main.get(MAIN_KEYS.experimentalFeatures) ?? {}) as Partial<Features>;
-    return Object.fromEntries(FEATURE_NAMES.map((name) => [name, saved[name] === true])) as Features;
+    return Object.fromEntries(FEATURE_NAMES.map((name) => [name, saved[name] === undefined ? this.onByDefault.includes(name) : saved[name] === true])) as Features;
   }
 
   enabled(name: FeatureName): boolean {

@@ -276,7 +276,7 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
     updateFiles,
     workers,
     outgoing,
-    features: new ExperimentalFeatures(store, forcedFeatures(config)),
+    features: new ExperimentalFeatures(store, forcedFeatures(config), config.experimentalLegacySearchDefault ? ['legacySearch'] : []),
     webhooks: new WebhookStore(store, config.taskWebhookUrl, config.taskWebhookAuthorizationHeader),
     chatWorkspaces: new ChatWorkspaceStore(store),
     network: new Network(store),

@@ -30,8 +30,13 @@ export function pageWindow(params: PageParams): PageWindow {
   return { pageMode, hitsPerPage, page, offset, limit };
 }
 
-/** Adds the window's fields to `body`, in v1.50's key order, for `total` matching hits. */
-export function addPageFields(body: Record<string, unknown>, window: PageWindow, total: number): void {
+/**
+ * Adds the window's fields to `body`, in v1.50's key order, for `total` matching hits. With
+ * `clipAt` (v1.50's legacy search pipeline, the `legacySearch` feature) the counts and the echoed
+ * offset are clipped at that many hits (`maxTotalHits`), as that pipeline answers them.
+ */
+export function addPageFields(body: Record<string, unknown>, window: PageWindow, matching: number, clipAt?: number): void {
+  const total = clipAt === undefined ? matching : Math.min(matching, clipAt);
   if (window.pageMode) {
     body.hitsPerPage = window.hitsPerPage;
     body.page = window.page;
@@ -39,7 +44,7 @@ export function addPageFields(body: Record<string, unknown>, window: PageWindow,
     body.totalHits = total;
   } else {
     body.limit = window.limit;
-    body.offset = window.offset;
+    body.offset = clipAt === undefined ? window.offset : Math.min(window.offset, clipAt);
     body.estimatedTotalHits = total;
   }
 }

@@ -24,6 +24,8 @@
  * With the `foreignKeys` feature, `_foreign(...)` filters are resolved across indexes (foreign.ts)
  * and the hits' foreign-key fields joined with their documents (hydration.ts).
  * `personalize` changes nothing, as in v1.50 without a personalization service.
+ * With the `legacySearch` feature a search answers as v1.50's legacy pipeline: counts and the echoed
+ * offset clipped at `maxTotalHits`, the filter evaluated as sent, no `query` in `metadata`.
  */
 import { markupBudget, type MarkupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
@@ -63,8 +65,9 @@ export interface SearchIndexOptions {
    */
   readonly checkRules?: (settings: IndexSettings, kind: SearchKind) => void;
   /**
-   * Evaluate the filter as sent (facet search) instead of its canonical text, which `/search` and
-   * `/multi-search` re-parse inside the index, so that their evaluation errors point into it.
+   * Evaluate the filter as sent (facet search, the legacy search pipeline) instead of its
+   * canonical text, which `/search` and `/multi-search` re-parse inside the index, so that their
+   * evaluation errors point into it.
    */
   readonly filterAsSent?: boolean;
   /**
@@ -230,10 +233,14 @@ export function semanticHitCount(hits: readonly SearchHit[]): number {
   return hits.filter((hit) => hit.details.some((detail) => detail.kind === 'vector')).length;
 }
 
-/** A search result's `metadata`: a fresh uid for this query, the index searched and its primary key (absent without one). */
-function searchMetadata(ctx: SearchContext, uid: string): Record<string, unknown> {
+/**
+ * A search result's `metadata`: the query's `q` (absent without one, and in the legacy pipeline),
+ * a fresh uid for this query, the index searched and its primary key (absent without one). v1.50
+ * runs a search as a federated search of one query, whose metadata names its `q`.
+ */
+function searchMetadata(ctx: SearchContext, uid: string, q: string | null | undefined, legacy: boolean): Record<string, unknown> {
   const primaryKey = ctx.indexReader.get(uid)?.primaryKey ?? null;
-  return { queryUid: uuidV7(), indexUid: uid, ...(primaryKey === null ? {} : { primaryKey }) };
+  return { ...(typeof q === 'string' && !legacy ? { query: q } : {}), queryUid: uuidV7(), indexUid: uid, ...(primaryKey === null ? {} : { primaryKey }) };
 }
 
 /**
@@ -257,10 +264,12 @@ export async function searchResponse(
   const details = query.showPerformanceDetails === true ? timer : undefined;
   const steps: StepTimer = timer ?? NO_STEPS;
   const window = pageWindow(query);
+  const legacy = ctx.features.enabled('legacySearch');
   let lease: { release(): void } | undefined;
   try {
     const { search, pageHits, hits } = await steps.stepAsync('execute local search', async () => {
-      const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps });
+      // the legacy pipeline evaluates the filter as sent: its errors point into the text sent
+      const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps, filterAsSent: legacy });
       // the index stays open while a page of large documents is formatted in slices (formatting.ts)
       lease = ctx.indexReader.lease(uid);
       const pageHits = search.outcome.hits.slice(window.offset);
@@ -274,7 +283,7 @@ export async function searchResponse(
     if (search.queryVector !== undefined) body.queryVector = Array.from(search.queryVector);
     // holds its place in the key order; measured once the facets are done, as v1.50 measures it
     body.processingTimeMs = 0;
-    addPageFields(body, window, outcome.totalHits);
+    addPageFields(body, window, outcome.totalHits, legacy ? settings.pagination.maxTotalHits : undefined);
     const facets = query.facets;
     if (facets !== undefined && facets !== null && facets.length > 0) {
       const { distribution, stats } = steps.step('merge facets', () => computeFacets(env, settings, outcome.candidates, facets));
@@ -284,7 +293,7 @@ export async function searchResponse(
     // whole milliseconds, truncated as v1.50's `as_millis`: a sub-millisecond search says 0
     body.processingTimeMs = Math.floor(performance.now() - started);
     body.requestUid = requestUid;
-    if (metadata) body.metadata = searchMetadata(ctx, uid);
+    if (metadata) body.metadata = searchMetadata(ctx, uid, query.q, legacy);
     if (details !== undefined) body.performanceDetails = details.details();
     if (search.semantic) body.semanticHitCount = semanticHitCount(pageHits);
     return { body, degraded: outcome.degraded };

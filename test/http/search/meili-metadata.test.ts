@@ -1,8 +1,9 @@
 // Port of Meilisearch's crates/meilisearch/tests/search/metadata.rs and search/multi/metadata.rs:
-// `Meili-Include-Metadata: true` adds `metadata` {queryUid, indexUid, primaryKey} after
-// `requestUid` to a search result and to each result of a non-federated multi-search, and to a
-// federated answer an array with an entry per query ({query, queryUid, indexUid, primaryKey});
-// without the header, or with `false`, it is absent.
+// `Meili-Include-Metadata: true` adds `metadata` {query, queryUid, indexUid, primaryKey} after
+// `requestUid` to a search result and to each result of a non-federated multi-search (v1.50 runs
+// them as federated searches of one query), and to a federated answer an array with an entry per
+// query; `query` is the query's `q`, absent without one; without the header, or with `false`,
+// `metadata` is absent.
 // The primary key is inferred or given at indexing time, as in the Rust test; a given one takes the
 // first field id, so it leads each hit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,7 +56,7 @@ const glassResult = (uid: string) => ({
   estimatedTotalHits: 1,
   requestUid: '[uuid]',
 });
-const metadataOf = (uid: string) => ({ metadata: { queryUid: '[uuid]', indexUid: uid, primaryKey: 'id' } });
+const metadataOf = (uid: string, query = 'glass') => ({ metadata: { query, queryUid: '[uuid]', indexUid: uid, primaryKey: 'id' } });
 
 describe('Meili-Include-Metadata', () => {
   it('leaves metadata out of a search without the header', async () => {
@@ -75,6 +76,12 @@ describe('Meili-Include-Metadata', () => {
   // id, title, color), where an inferred one keeps its place in the documents (title, id, color).
   it('lists the declared primary key first in each hit', async () => {
     expectJson(stable(await post('/indexes/given/search', { q: 'glass' }, { 'Meili-Include-Metadata': 'true' })), { ...glassResult('given'), ...metadataOf('given') });
+  });
+
+  it('adds the same metadata to a search with GET', async () => {
+    const res = await fetch(`${server.url}/indexes/inferred/search?q=glass`, { headers: { 'Meili-Include-Metadata': 'true' } });
+    expect(res.status).toBe(200);
+    expectJson(stable((await res.json()) as Record<string, any>), { ...glassResult('inferred'), ...metadataOf('inferred') });
   });
 
   it('accepts 1 and any case of true, and leaves metadata out for false', async () => {
@@ -104,7 +111,7 @@ describe('Meili-Include-Metadata', () => {
     const withHeader = await post('/multi-search', queries, { 'Meili-Include-Metadata': 'true' });
     expectJson(withHeader.results.map(stable), [
       { indexUid: 'inferred', ...glassResult('inferred'), ...metadataOf('inferred') },
-      { indexUid: 'inferred', ...dragonResult, ...metadataOf('inferred') },
+      { indexUid: 'inferred', ...dragonResult, ...metadataOf('inferred', 'dragon') },
     ]);
     expect(withHeader.results[0].metadata.queryUid).not.toBe(withHeader.results[1].metadata.queryUid);
   });
@@ -130,7 +137,7 @@ describe('Meili-Include-Metadata', () => {
     expect((await post('/multi-search', { federation: {}, queries })).metadata).toBeUndefined();
   });
 
-  it('leaves out the query of a federated query without q, and the primary key of an index without one', async () => {
+  it('leaves out the query of a query without q (and keeps an empty one), and the primary key of an index without one', async () => {
     const result = await post('/multi-search', { federation: {}, queries: [{ indexUid: 'empty' }, { indexUid: 'scores', q: '' }] }, { 'Meili-Include-Metadata': 'true' });
     expectJson(
       result.metadata.map((entry: any) => ({ ...entry, queryUid: '[queryUid]' })),
@@ -141,5 +148,7 @@ describe('Meili-Include-Metadata', () => {
     );
     const single = await post('/indexes/empty/search', {}, { 'Meili-Include-Metadata': 'true' });
     expectJson({ ...single.metadata, queryUid: '[uuid]' }, { queryUid: '[uuid]', indexUid: 'empty' });
+    const placeholder = await post('/indexes/scores/search', { q: '' }, { 'Meili-Include-Metadata': 'true' });
+    expectJson({ ...placeholder.metadata, queryUid: '[uuid]' }, { query: '', queryUid: '[uuid]', indexUid: 'scores', primaryKey: 'id' });
   });
 });

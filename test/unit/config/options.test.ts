@@ -12,6 +12,14 @@ describe('option table', () => {
     });
   });
 
+  it("names the legacy search default's environment variable as v1.50 does, not as its flag", () => {
+    expect(optionNames('experimentalLegacySearchDefault')).toEqual({
+      flag: 'experimental-legacy-search-default',
+      tomlKey: 'experimental_legacy_search_default',
+      envNames: ['QUARRY_EXPERIMENTAL_LEGACY_SEARCH', 'MEILI_EXPERIMENTAL_LEGACY_SEARCH'],
+    });
+  });
+
   it('lists every option the contract names', () => {
     const flags = OPTION_KEYS.map((key) => optionNames(key).flag);
     for (const flag of [
