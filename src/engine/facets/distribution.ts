@@ -54,35 +54,28 @@ function reachesFilterable(pattern: string, settings: IndexSettings): boolean {
 }
 
 /**
- * Rejects patterns that cannot name a filterable attribute, with Meilisearch's messages: every
- * invalid pattern is named; the rule that shadows it is only explained when it is the only one.
+ * Rejects the first pattern, in request order, that cannot name a filterable attribute, with
+ * Meilisearch's messages: the rule that shadows it when one does, else the filterable patterns.
  * A `*` anywhere selects every filterable attribute, and Meilisearch then checks nothing.
  */
 export function checkFacets(settings: IndexSettings, patterns: readonly string[]): void {
   if (patterns.includes('*')) return;
-  const invalid = new Set<string>();
-  const shadowedBy = new Map<string, number>();
   for (const pattern of patterns) {
     const rule = matchingRule(pattern, settings.filterableAttributes);
     if (rule !== null ? isFilterable(rule.features) : reachesFilterable(pattern, settings)) continue;
-    invalid.add(pattern);
-    if (rule !== null) shadowedBy.set(pattern, rule.index);
+    if (rule !== null) {
+      const n = rule.index;
+      throw new ApiError(
+        'invalid_search_facets',
+        `Invalid facet distribution: Attribute \`${pattern}\` matched rule #${n} in filterableAttributes, but this rule does not enable filtering.\n` +
+          `Hint: enable filtering in rule #${n} by modifying the features.filter object\n` +
+          `Hint: prepend another rule matching \`${pattern}\` with appropriate filter features before rule #${n}`,
+      );
+    }
+    const available = filterablePatterns(settings.filterableAttributes);
+    const tail = available.length === 0 ? 'This index does not have configured filterable attributes.' : `Available filterable attributes patterns are: \`${available.join(', ')}\`.`;
+    throw new ApiError('invalid_search_facets', `Invalid facet distribution: Pattern \`${pattern}\` is not filterable. ${tail}`);
   }
-  if (invalid.size === 0) return;
-  const names = [...invalid].sort();
-  const n = names.length === 1 ? shadowedBy.get(names[0]!) : undefined;
-  if (n !== undefined) {
-    throw new ApiError(
-      'invalid_search_facets',
-      `Invalid facet distribution: Attribute \`${names[0]}\` matched rule #${n} in filterableAttributes, but this rule does not enable filtering.\n` +
-        `Hint: enable filtering in rule #${n} by modifying the features.filter object\n` +
-        `Hint: prepend another rule matching \`${names[0]}\` with appropriate filter features before rule #${n}`,
-    );
-  }
-  const head = names.length === 1 ? `Pattern \`${names[0]}\` is not filterable.` : `Patterns \`${names.join(', ')}\` are not filterable.`;
-  const available = filterablePatterns(settings.filterableAttributes);
-  const tail = available.length === 0 ? 'This index does not have configured filterable attributes.' : `Available filterable attributes patterns are: \`${available.join(', ')}\`.`;
-  throw new ApiError('invalid_search_facets', `Invalid facet distribution: ${head} ${tail}`);
 }
 
 /** The string values (booleans as `true`/`false`) a document holds at a dotted path. */

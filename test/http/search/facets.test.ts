@@ -165,9 +165,18 @@ describe('facet errors', () => {
     );
   });
 
-  it('names every invalid pattern, and explains a shadowing rule only when it is alone', async () => {
-    const res = await call(server, 'POST', '/indexes/books/search', { facets: ['title', 'genres', 'doggo'] });
-    expectError(res, 400, 'invalid_search_facets', 'Invalid facet distribution: Patterns `doggo, title` are not filterable. Available filterable attributes patterns are: `author, available, genres, price, year`.');
+  it('names the first invalid pattern in request order, with the rule that shadows it when one does', async () => {
+    const shadowed = await call(server, 'POST', '/indexes/books/search', { facets: ['title', 'genres', 'doggo'] });
+    expectError(
+      shadowed,
+      400,
+      'invalid_search_facets',
+      'Invalid facet distribution: Attribute `title` matched rule #5 in filterableAttributes, but this rule does not enable filtering.\n' +
+        'Hint: enable filtering in rule #5 by modifying the features.filter object\n' +
+        'Hint: prepend another rule matching `title` with appropriate filter features before rule #5',
+    );
+    const unknown = await call(server, 'POST', '/indexes/books/search', { facets: ['genres', 'doggo', 'title'] });
+    expectError(unknown, 400, 'invalid_search_facets', 'Invalid facet distribution: Pattern `doggo` is not filterable. Available filterable attributes patterns are: `author, available, genres, price, year`.');
   });
 
   it('checks nothing once `*` is requested', async () => {

@@ -121,13 +121,19 @@ describe('search_non_filterable_facets', () => {
     await expectBoth(uid, { facets: ['doggo'] }, 'invalid_search_facets', 'Invalid facet distribution: Pattern `doggo` is not filterable. This index does not have configured filterable attributes.');
   });
 
-  it('names every pattern that is not filterable', async () => {
+  it('names the first pattern, in request order, that is not filterable', async () => {
     const uid = await withFilterable(['title', 'genres']);
     await expectBoth(
       uid,
       { facets: ['doggo', 'neko'] },
       'invalid_search_facets',
-      'Invalid facet distribution: Patterns `doggo, neko` are not filterable. Available filterable attributes patterns are: `genres, title`.',
+      'Invalid facet distribution: Pattern `doggo` is not filterable. Available filterable attributes patterns are: `genres, title`.',
+    );
+    await expectBoth(
+      uid,
+      { facets: ['title', 'neko', 'doggo'] },
+      'invalid_search_facets',
+      'Invalid facet distribution: Pattern `neko` is not filterable. Available filterable attributes patterns are: `genres, title`.',
     );
   });
 });

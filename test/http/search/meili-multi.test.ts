@@ -758,7 +758,7 @@ describe('federation_non_faceted_for_an_index', () => {
       }),
       400,
       'invalid_search_facets',
-      `Inside \`.federation.facetsByIndex.${noFacets}\`: Invalid facet distribution: Patterns \`BOOST, id\` are not filterable. This index does not have configured filterable attributes.\n - Note: index \`${noFacets}\` is not used in queries`,
+      `Inside \`.federation.facetsByIndex.${noFacets}\`: Invalid facet distribution: Pattern \`BOOST\` is not filterable. This index does not have configured filterable attributes.\n - Note: index \`${noFacets}\` is not used in queries`,
     );
     expectError(
       await multiSearch({ federation: { facetsByIndex: { zorglub: ['BOOST', 'id', 'name'], [withName]: ['BOOST', 'id', 'name'] } }, queries: [apples(withName), apples(withName)] }),
