@@ -21,6 +21,7 @@
  * instances are routed by network-use.ts; their failures may mark remotes unavailable
  * (network-failures.ts).
  */
+import { shortestF32 } from '../types/ryu.js';
 import { markupBudget, type MarkupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
 import { difference, fromUnsorted, union, type DocSet } from '../engine/docset.js';
@@ -219,7 +220,7 @@ async function federate(
     if (seen === undefined) perIndex.set(indexUid, { search, candidates: search.outcome.candidates, first: position });
     else seen.candidates = union(seen.candidates, search.outcome.candidates);
     semantic ||= search.semantic;
-    if (search.queryVector !== undefined) queryVectors[position] = Array.from(search.queryVector);
+    if (search.queryVector !== undefined) queryVectors[position] = Array.from(search.queryVector, shortestF32);
     for (const hit of search.outcome.hits) {
       candidates.push({ kind: 'local', position, query: index, searched: query, search, hit, weightedScore: hit.score * weight, sequence: weightedScoreValues(hit.details, weight) });
     }

@@ -27,6 +27,7 @@
  * With the `legacySearch` feature a search answers as v1.50's legacy pipeline: counts and the echoed
  * offset clipped at `maxTotalHits`, the filter evaluated as sent, no `query` in `metadata`.
  */
+import { shortestF32 } from '../types/ryu.js';
 import { markupBudget, type MarkupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
 import type { DocSet } from '../engine/docset.js';
@@ -280,7 +281,7 @@ export async function searchResponse(
     const { env, settings, outcome } = search;
 
     const body: Record<string, unknown> = { hits, query: query.q ?? '' };
-    if (search.queryVector !== undefined) body.queryVector = Array.from(search.queryVector);
+    if (search.queryVector !== undefined) body.queryVector = Array.from(search.queryVector, shortestF32);
     // holds its place in the key order; measured once the facets are done, as v1.50 measures it
     body.processingTimeMs = 0;
     addPageFields(body, window, outcome.totalHits, legacy ? settings.pagination.maxTotalHits : undefined);

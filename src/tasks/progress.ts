@@ -18,6 +18,7 @@
 import { EmbedderRequestStats } from '../embedders/request-stats.js';
 import { INDEXING_STEPS } from '../engine/indexing-steps.js';
 import { formatStepDuration } from '../types/dates.js';
+import { shortestF32 } from '../types/ryu.js';
 import type { BatchProgress, BatchStats } from '../types/task.js';
 import type { ChannelCongestion } from '../workers/ahead-ports.js';
 import type { StepWatcher } from '../workers/index-writer.js';
@@ -168,13 +169,4 @@ export class Progress {
       into.push([path, now - this.steps[i]!.startedAt]);
     }
   }
-}
-
-/** The shortest decimal that reads back as the same f32, as serde prints an f32 (`30.000002`). */
-function shortestF32(value: number): number {
-  for (let digits = 1; digits < 10; digits++) {
-    const candidate = Number(value.toPrecision(digits));
-    if (Math.fround(candidate) === value) return candidate;
-  }
-  return value;
 }

@@ -232,6 +232,18 @@ describe('semantic search', () => {
     expect(ids(reply.body)).toEqual(['3', '2', '1']);
     expect(reply.body).toMatchObject({ queryVector: [1, 0], semanticHitCount: 3 });
   });
+
+  it('echoes the query vector in the shortest digits of each f32, as serde prints an f32', async () => {
+    const single = await call(server, 'POST', `/indexes/${captains}/search`, { vector: [0.8, 0.6], hybrid: { embedder: 'default', semanticRatio: 1 }, retrieveVectors: true });
+    expect(single.status, single.text).toBe(200);
+    expect(single.text).toContain('"queryVector":[0.8,0.6]');
+    const federated = await call(server, 'POST', '/multi-search', {
+      federation: {},
+      queries: [{ indexUid: captains, vector: [0.8, 0.6], hybrid: { embedder: 'default', semanticRatio: 1 }, retrieveVectors: true }],
+    });
+    expect(federated.status, federated.text).toBe(200);
+    expect(federated.text).toContain('"queryVectors":{"0":[0.8,0.6]}');
+  });
 });
 
 describe('search kinds that stay keyword searches', () => {
