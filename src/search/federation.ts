@@ -21,6 +21,7 @@
  * instances are routed by network-use.ts; their failures may mark remotes unavailable
  * (network-failures.ts).
  */
+import { refusePersonalization } from './personalization.js';
 import { shortestF32 } from '../types/ryu.js';
 import { markupBudget, type MarkupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
@@ -272,6 +273,8 @@ async function federate(
   for (const union of unions.values()) total += union.length;
   for (const body of remoteBodies) total += Number(window.pageMode ? body.totalHits : body.estimatedTotalHits) || 0;
 
+  // the leader reranks the merged hits (a remote, answering a proxy search, does not)
+  if (!options.proxy) refusePersonalization(federation.personalize);
   const page = merged.slice(offset, offset + limit);
   // once a query names a remote, every hit says which instance it comes from
   const remote = routes.hasRemote && !options.proxy ? { remote: ctx.network.names().self } : {};

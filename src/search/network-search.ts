@@ -24,7 +24,7 @@ export async function networkSearchResponse(
   timer: PerformanceSteps | undefined,
   markup: MarkupBudget = markupBudget(),
 ): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
-  const { offset, limit, page, hitsPerPage, distinct, showPerformanceDetails, facets, personalize: _personalize, ...rest } = query;
+  const { offset, limit, page, hitsPerPage, distinct, showPerformanceDetails, facets, personalize, ...rest } = query;
   const federation: Federation = {};
   if (offset !== undefined) federation.offset = offset;
   if (limit !== undefined) federation.limit = limit;
@@ -33,6 +33,7 @@ export async function networkSearchResponse(
   if (distinct !== undefined && distinct !== null) federation.distinct = distinct;
   if (showPerformanceDetails === true) federation.showPerformanceDetails = true;
   if (facets !== undefined && facets !== null && facets.length > 0) federation.facetsByIndex = { [uid]: facets };
+  if (personalize !== undefined && personalize !== null) federation.personalize = personalize;
   const options = { proxy: false, includeMetadata: metadata, metadataPerCopy: true };
   const federated = await federatedResponse(ctx, caller, [{ ...rest, indexUid: uid }], federation, options, showPerformanceDetails === true ? timer : undefined, markup);
   return { body: asSearchResult(federated, query.q ?? '', uid), degraded: false };

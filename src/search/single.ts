@@ -23,10 +23,12 @@
  * A search with `useNetwork: true` goes to the network before it gets here (network-search.ts).
  * With the `foreignKeys` feature, `_foreign(...)` filters are resolved across indexes (foreign.ts)
  * and the hits' foreign-key fields joined with their documents (hydration.ts).
- * `personalize` changes nothing, as in v1.50 without a personalization service.
+ * `personalize` fails the search once it ran, as in v1.50 without a personalization service
+ * (personalization.ts).
  * With the `legacySearch` feature a search answers as v1.50's legacy pipeline: counts and the echoed
  * offset clipped at `maxTotalHits`, the filter evaluated as sent, no `query` in `metadata`.
  */
+import { refusePersonalization } from './personalization.js';
 import { shortestF32 } from '../types/ryu.js';
 import { markupBudget, type MarkupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
@@ -278,6 +280,7 @@ export async function searchResponse(
       hydrateHits(ctx, search.settings, hits);
       return { search, pageHits, hits };
     });
+    refusePersonalization(query.personalize);
     const { env, settings, outcome } = search;
 
     const body: Record<string, unknown> = { hits, query: query.q ?? '' };
