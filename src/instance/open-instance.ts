@@ -306,6 +306,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
       request: (url, init) => outgoing.request(url, init),
       visibleSettings: () => ({ foreignKeys: features.enabled('foreignKeys'), chat: features.enabled('chatCompletions') }),
       defaultPayloadSize: defaultExportPayloadSize(config.httpPayloadSizeLimit),
+      filterFeature: (feature) => features.enabled(feature),
       searchRulesEnabled: () => features.enabled('dynamicSearchRules'),
       changeHeaders: (origin, data, metadata) => ({ ...originHeaders(origin), ...importHeaders(data, metadata) }),
     },

@@ -24,6 +24,7 @@
  * (engine/applied-batch.ts), and the edition processor finds there that its task's write already
  * landed and only finishes it.
  */
+import type { FilterFeature } from '../../engine/filter/gates.js';
 import type { IndexEnv, IndexEnvs } from '../../engine/index-env.js';
 import type { IndexWrite, WriteOutcome } from '../../engine/indexer/commit.js';
 import type { IndexRegistry } from '../../indexes/registry.js';
@@ -114,6 +115,8 @@ export interface ExportDeps {
   visibleSettings: () => { foreignKeys: boolean; chat: boolean };
   /** bytes per documents payload when the task does not say: `--http-payload-size-limit` less 1 MiB, at least 20 MiB */
   defaultPayloadSize: number;
+  /** whether the experimental feature an index filter's operator needs is on (`CONTAINS`, `_foreign`, `_shard`, `_vectors`) */
+  filterFeature: (feature: FilterFeature) => boolean;
   /** whether the `dynamicSearchRules` experimental feature is on (a topology change's leader then exports its rules) */
   searchRulesEnabled: () => boolean;
   /** a topology change's origin and import headers (network/proxy-headers.ts), for its exports */

@@ -24,6 +24,7 @@ import { patternMatches } from '../../auth/index-pattern.js';
 import { portableDocument } from '../../engine/vectors/portable-document.js';
 import { DocumentStore } from '../../engine/documents/store.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
+import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
 import { parseFilter } from '../../engine/filter-parser/index.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
@@ -191,13 +192,20 @@ export async function shipIndex(ctx: ProcessContext, deps: ExportDeps, target: E
   return count;
 }
 
-/** The documents of index `uid` that `filter` selects (null: all of them). */
-function filtered(uid: string, env: IndexEnv, filter: unknown): Iterable<number> | null {
+/**
+ * The documents of index `uid` that `filter` selects (null: all of them). As v1.50's
+ * `parse_local_index_filter`: an operator whose experimental feature is off, then a `_foreign(...)`
+ * call (one index's documents), are refused before the index evaluates it.
+ */
+function filtered(deps: ExportDeps, uid: string, env: IndexEnv, filter: unknown): Iterable<number> | null {
   if (filter === null || filter === undefined) return null;
   try {
     const settings = readSettings(env);
     const ast = parseFilter(filter, { code: 'invalid_document_filter' });
-    return ast === null ? null : evaluateFilter(env, settings, ast, { code: 'invalid_document_filter', vectors: vectorFilter(env, settings) });
+    if (ast === null) return null;
+    assertFilterFeatures(ast, deps.filterFeature);
+    rejectForeignFilter(ast, 'invalid_document_filter');
+    return evaluateFilter(env, settings, ast, { code: 'invalid_document_filter', vectors: vectorFilter(env, settings) });
   } catch (err) {
     throw err instanceof ApiError ? inIndex(uid, err) : err;
   }
@@ -225,7 +233,7 @@ export const processExport: BatchProcessor = async (ctx, [task]) => {
     if (record === undefined) continue;
     const payloadSize = kind.payloadSize ?? deps.defaultPayloadSize;
     const matched = await ctx.indexEnvs.use(record.uuid, (env) =>
-      shipIndex(ctx, deps, target, { uid, env, universe: filtered(uid, env, options.filter), overrideSettings: options.overrideSettings, payloadSize }),
+      shipIndex(ctx, deps, target, { uid, env, universe: filtered(deps, uid, env, options.filter), overrideSettings: options.overrideSettings, payloadSize }),
     );
     exported[uid] = { ...options, matchedDocuments: matched };
   }

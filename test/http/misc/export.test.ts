@@ -108,6 +108,24 @@ describe('POST /export', () => {
     expect(task.error.message).toMatch(/^Index `films`: /);
   });
 
+  it('fails an export whose filter holds `_foreign(...)`: the feature off, then one index cannot resolve it', async () => {
+    const exportForeign = async () => waitTask(source, (await call(source, 'POST', '/export', { url: target.url, apiKey: KEY, indexes: { books: { filter: '_foreign(author, id = a1)' } } })).body.taskUid);
+    const off = await exportForeign();
+    expect(off.status).toBe('failed');
+    expect(off.error).toMatchObject({
+      code: 'feature_not_enabled',
+      message: 'Index `books`: using a foreign filter requires enabling the `foreign_keys` experimental feature. See https://github.com/orgs/meilisearch/discussions/873\n10:16 _foreign(author, id = a1)',
+    });
+    expect((await call(source, 'PATCH', '/experimental-features', { foreignKeys: true })).status).toBe(200);
+    try {
+      const on = await exportForeign();
+      expect(on.status).toBe('failed');
+      expect(on.error).toMatchObject({ code: 'invalid_document_filter', message: 'Index `books`: Filter condition `_foreign` is not supported for this endpoint.\n10:16 _foreign(author, id = a1)' });
+    } finally {
+      await call(source, 'PATCH', '/experimental-features', { foreignKeys: false });
+    }
+  });
+
   it('is refused an address the IP policy does not allow', async () => {
     // the target allows no loopback address, and holds the indexes the tests above sent it
     const { taskUid } = (await onTarget('POST', '/export', { url: source.url })).body;
