@@ -19,17 +19,15 @@ const quoted = (token: Token): string => JSON.stringify(token.value);
 
 const point = ([lat, lng]: GeoPoint): string => `[${lat.value}, ${lng.value}]`;
 
-/** A name in a vector path: bare when the grammar reads it back bare, quoted otherwise. */
-const pathName = (token: Token): string => (/^[\p{L}\p{N}_-]+$/u.test(token.value) ? token.value : quoted(token));
-
+/** Embedder and fragment names are always quoted, as v1.50 prints them (`_vectors."rest".fragments."basic"`). */
 function vectorPath(embedder: Token | null, target: VectorTarget): string {
   if (embedder === null) return '_vectors';
-  const base = `_vectors.${pathName(embedder)}`;
+  const base = `_vectors.${quoted(embedder)}`;
   switch (target.kind) {
     case 'all':
       return base;
     case 'fragment':
-      return `${base}.fragments.${pathName(target.name)}`;
+      return `${base}.fragments.${quoted(target.name)}`;
     default:
       return `${base}.${target.kind}`;
   }

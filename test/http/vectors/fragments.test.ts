@@ -196,6 +196,12 @@ describe('with the multimodal feature', () => {
       expect(unknown.body.message).toBe(
         'The fragment `withBred` does not exist on embedder `rest`. Available fragments on this embedder are: `basic`, `withBreed`. Did you mean `withBreed`?\n25:33 _vectors.rest.fragments.withBred EXISTS',
       );
+      // a search re-reads the filter in its canonical text, names quoted (filters.rs vector_filter_non_existant_fragment)
+      const searched = await call(server, 'POST', `/indexes/${uid}/search`, { filter: '_vectors.rest.fragments.withBred EXISTS' });
+      expect(searched.status).toBe(400);
+      expect(searched.body.message).toBe(
+        `Index \`${uid}\`: The fragment \`withBred\` does not exist on embedder \`rest\`. Available fragments on this embedder are: \`basic\`, \`withBreed\`. Did you mean \`withBreed\`?\n28:36 _vectors."rest".fragments."withBred" EXISTS`,
+      );
     });
 
     it('re-embeds only the fragments whose rendering a document change changes', async () => {

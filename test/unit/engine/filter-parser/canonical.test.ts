@@ -26,13 +26,14 @@ describe('canonicalFilter', () => {
     ['_geoRadius(1,2,3,10)', '_geoRadius(1, 2, 3, 10)'],
     ['_geoBoundingBox([89, 179],[-89,-179])', '_geoBoundingBox([89, 179], [-89, -179])'],
     ['_geoPolygon([1, 2], [3, 4], [5, 6])', '_geoPolygon([1, 2], [3, 4], [5, 6])'],
-    ['_vectors.rest.fragments.withBreed EXISTS', '_vectors.rest.fragments.withBreed EXISTS'],
-    ['_vectors.rest.userProvided NOT EXISTS', 'NOT (_vectors.rest.userProvided EXISTS)'],
+    ['_vectors.rest.fragments.withBreed EXISTS', '_vectors."rest".fragments."withBreed" EXISTS'],
+    ['_vectors.rest.userProvided NOT EXISTS', 'NOT (_vectors."rest".userProvided EXISTS)'],
+    ['_vectors.other EXISTS', '_vectors."other" EXISTS'],
   ])('prints %s as %s', (input, canonical) => {
     expect(canonicalFilter(ast(input))).toBe(canonical);
   });
 
-  it.each(['title = "I\'m \\"super\\" tamo"', "'dog race' = 'cha\"nnel'", 'a = "back\\\\slash"', '"OR" EXISTS', 'a = 1 OR (b > 2 AND NOT c IN [x, "y z"])', '_vectors EXISTS'])(
+  it.each(['title = "I\'m \\"super\\" tamo"', "'dog race' = 'cha\"nnel'", 'a = "back\\\\slash"', '"OR" EXISTS', 'a = 1 OR (b > 2 AND NOT c IN [x, "y z"])', '_vectors EXISTS', '_vectors.rest.fragments.withBreed EXISTS', '_vectors." odd.name ".regenerate EXISTS'])(
     'reads %s back as the same filter',
     (input) => {
       const parsed = ast(input);
