@@ -28,11 +28,16 @@ function facetsError(err: unknown, uid: string, firstQuery: number | undefined):
 /** One index's facets, with the settings that say how its values are ordered. */
 export type IndexFacets = FacetsOutcome & { settings: IndexSettings };
 
-/** `facetsByIndex`: each named index's facets over the union of its queries' candidates. */
+/**
+ * `facetsByIndex`: each named index's facets over the union of its queries' candidates. The
+ * distribution leaves out the documents `federation.distinct` dropped (`unions`); the stats do
+ * not, as v1.50 computes them per index before the merge and only takes the dropped hits' values
+ * out of the counts.
+ */
 export function indexFacets(
   ctx: SearchContext,
   requested: Record<string, string[] | null>,
-  perIndex: ReadonlyMap<string, { search: IndexSearch; first: number }>,
+  perIndex: ReadonlyMap<string, { search: IndexSearch; first: number; candidates: DocSet }>,
   unions: ReadonlyMap<string, DocSet>,
 ): Map<string, IndexFacets> {
   const out = new Map<string, IndexFacets>();
@@ -48,7 +53,11 @@ export function indexFacets(
       }
       const settings = queried?.search.settings ?? readSettings(env);
       checkFacets(settings, patterns ?? []);
-      out.set(uid, { ...computeFacets(env, settings, unions.get(uid) ?? EMPTY, patterns ?? []), settings });
+      const kept = unions.get(uid) ?? EMPTY;
+      const facets = computeFacets(env, settings, kept, patterns ?? []);
+      const all = queried?.candidates ?? EMPTY;
+      if (all.length !== kept.length) facets.stats = computeFacets(env, settings, all, patterns ?? []).stats;
+      out.set(uid, { ...facets, settings });
     } catch (err) {
       throw facetsError(err, uid, queried?.first);
     }
@@ -84,11 +93,17 @@ export function addRemoteFacets(facets: Map<string, IndexFacets>, remote: unknow
   }
 }
 
-/** `mergeFacets`: counts summed per value, stats widened, then ordered as every index orders that facet; the indexes `merged` refuses are only checked for their order. */
+/**
+ * `mergeFacets`: counts summed per value, stats widened, then ordered as every index orders that
+ * facet; the indexes `merged` refuses are only checked for their order. An index ordering a facet
+ * unlike an earlier one is located as its other facet errors are (`firstQuery`: the first query
+ * naming it, undefined for none).
+ */
 export function mergeFacets(
   facets: ReadonlyMap<string, IndexFacets>,
   maxValuesPerFacet: number | undefined,
   merged: (uid: string) => boolean = () => true,
+  firstQuery: (uid: string) => number | undefined = () => undefined,
 ): { facetDistribution: Record<string, Record<string, number>>; facetStats: Record<string, FacetStats> } {
   const counts = new Map<string, Map<string, number>>();
   const orders = new Map<string, { uid: string; order: 'alpha' | 'count' }>();
@@ -100,10 +115,11 @@ export function mergeFacets(
       if (previous === undefined) orders.set(field, { uid, order });
       else if (previous.order !== order) {
         const word = (o: 'alpha' | 'count') => (o === 'alpha' ? 'alphabetically' : 'by count');
-        throw new ApiError(
+        const err = new ApiError(
           'invalid_multi_search_facet_order',
           `Inconsistent order for values in facet \`${field}\`: index \`${previous.uid}\` orders ${word(previous.order)}, but index \`${uid}\` orders ${word(order)}.\n - Hint: Remove \`federation.mergeFacets\` or change \`faceting.sortFacetValuesBy\` to be consistent in settings.`,
         );
+        throw facetsError(err, uid, firstQuery(uid));
       }
       // an index only checked (no query names it): its order counts, its values do not
       if (!merged(uid)) continue;

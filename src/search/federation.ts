@@ -311,7 +311,7 @@ async function federate(
     const answered = (uid: string) => queried.has(uid) && facetsByIndex[uid] !== null;
     for (const remoteBody of remoteBodies) addRemoteFacets(facets, remoteBody.facetsByIndex);
     if (federation.mergeFacets !== undefined && federation.mergeFacets !== null) {
-      Object.assign(body, mergeFacets(facets, federation.mergeFacets.maxValuesPerFacet, answered));
+      Object.assign(body, mergeFacets(facets, federation.mergeFacets.maxValuesPerFacet, answered, (uid) => perIndex.get(uid)?.first));
     } else {
       // Ordered by index uid whatever the request's order, as Meilisearch's sorted map answers.
       const byUid = [...facets].filter(([uid]) => answered(uid)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1001,7 +1001,18 @@ describe('federation_inconsistent_merge_order', () => {
       reply,
       400,
       'invalid_multi_search_facet_order',
-      `Inconsistent order for values in facet \`color\`: index \`${moviesUid}\` orders alphabetically, but index \`${movies2Uid}\` orders by count.\n - Hint: Remove \`federation.mergeFacets\` or change \`faceting.sortFacetValuesBy\` to be consistent in settings.`,
+      `Inside \`.queries[2]\`: Inside \`.federation.facetsByIndex.${movies2Uid}\`: Inconsistent order for values in facet \`color\`: index \`${moviesUid}\` orders alphabetically, but index \`${movies2Uid}\` orders by count.\n - Hint: Remove \`federation.mergeFacets\` or change \`faceting.sortFacetValuesBy\` to be consistent in settings.`,
+    );
+    // an index no query names is located with a note instead
+    const unused = await multiSearch({
+      federation: { facetsByIndex: { [moviesUid]: ['title', 'color'], [batmanUid]: ['title'], [movies2Uid]: ['title', 'color'] }, mergeFacets: {} },
+      queries: queries().slice(0, 2),
+    });
+    expectError(
+      unused,
+      400,
+      'invalid_multi_search_facet_order',
+      `Inside \`.federation.facetsByIndex.${movies2Uid}\`: Inconsistent order for values in facet \`color\`: index \`${moviesUid}\` orders alphabetically, but index \`${movies2Uid}\` orders by count.\n - Hint: Remove \`federation.mergeFacets\` or change \`faceting.sortFacetValuesBy\` to be consistent in settings.\n - Note: index \`${movies2Uid}\` is not used in queries`,
     );
   });
 
@@ -1013,5 +1024,29 @@ describe('federation_inconsistent_merge_order', () => {
         facetStats: {},
       }),
     );
+  });
+});
+
+describe('federation_distinct_two_indexes_nested', () => {
+  it("counts only the documents the federated distinct keeps, but takes the stats of every index's candidates", async () => {
+    const [first, second] = [uniqueUid('test-0'), uniqueUid('test-1')];
+    await Promise.all([
+      seed(server, first, [{ id: 0, root: { nested: 0 }, 'root.nested': 1 }], { filterableAttributes: ['root.nested'] }),
+      seed(server, second, [{ id: 1, root: { nested: 1 }, 'root.nested': 2 }], { filterableAttributes: ['root.nested'] }),
+    ]);
+    const search = async (uids: string[]) => {
+      const reply = await multiSearch({
+        federation: { facetsByIndex: { [first]: ['root.nested'], [second]: ['root.nested'] }, mergeFacets: {}, distinct: 'root.nested' },
+        queries: uids.map((indexUid) => ({ indexUid, q: '', attributesToRetrieve: ['id'] })),
+      });
+      expect(reply.status, reply.text).toBe(200);
+      return reply.body;
+    };
+    const forward = await search([first, second]);
+    expect(forward.hits.map((hit: { id: number }) => hit.id)).toEqual([0]);
+    expect(forward).toMatchObject({ estimatedTotalHits: 1, facetDistribution: { 'root.nested': { 0: 1, 1: 1 } }, facetStats: { 'root.nested': { min: 0, max: 2 } } });
+    const backward = await search([second, first]);
+    expect(backward.hits.map((hit: { id: number }) => hit.id)).toEqual([1]);
+    expect(backward).toMatchObject({ estimatedTotalHits: 1, facetDistribution: { 'root.nested': { 1: 1, 2: 1 } }, facetStats: { 'root.nested': { min: 0, max: 2 } } });
   });
 });
