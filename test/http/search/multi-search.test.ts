@@ -313,12 +313,12 @@ describe('multi-search errors', () => {
     expect(unused.body.message).toMatch(/^Inside `\.federation\.facetsByIndex\.books`: Invalid facet distribution: .*\n - Note: index `books` is not used in queries$/s);
   });
 
-  it('refuses to merge facets ordered differently', async () => {
+  it('refuses to merge facets ordered differently, locating the index in facetsByIndex', async () => {
     expectError(
       await post({ federation: { facetsByIndex: { films: ['genre'], 'films-by-count': ['genre'] }, mergeFacets: {} }, queries: [] }),
       400,
       'invalid_multi_search_facet_order',
-      'Inconsistent order for values in facet `genre`: index `films` orders alphabetically, but index `films-by-count` orders by count.\n - Hint: Remove `federation.mergeFacets` or change `faceting.sortFacetValuesBy` to be consistent in settings.',
+      'Inside `.federation.facetsByIndex.films-by-count`: Inconsistent order for values in facet `genre`: index `films` orders alphabetically, but index `films-by-count` orders by count.\n - Hint: Remove `federation.mergeFacets` or change `faceting.sortFacetValuesBy` to be consistent in settings.\n - Note: index `films-by-count` is not used in queries',
     );
   });
 
