@@ -4,6 +4,7 @@
  * Nothing else lives here.
  * Exit status 2 for bad options (as Meilisearch's argument parser), 1 for refused startups.
  */
+import { httpsSetup, TlsSetupError, type HttpsSetup } from './http/tls.js';
 import { buildApp, warmUpFirstRequests } from './http/app.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
 import { EXPORT_BUNDLE_HELP, parseExportBundleArgs } from './config/export-bundle-args.js';
@@ -77,6 +78,14 @@ async function main(): Promise<void> {
     process.stderr.write(`${masterKey.fatal}\n`);
     process.exit(1);
   }
+  let https: HttpsSetup | null;
+  try {
+    https = httpsSetup(config);
+  } catch (err) {
+    if (!(err instanceof TlsSetupError)) throw err;
+    process.stderr.write(`Error: ${err.message}\n`);
+    process.exit(1);
+  }
 
   const build = loadBuildInfo();
   const logs = new LogHub(config.logLevel, config.experimentalLogsMode);
@@ -98,7 +107,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const { queue, scheduler } = instance;
-  const app = await buildApp(instance);
+  const app = await buildApp(instance, https);
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {

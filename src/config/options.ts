@@ -43,6 +43,16 @@ export interface Config {
   snapshotDir: string;
   /** Bytes. */
   httpPayloadSizeLimit: number;
+  /** PEM certificate chain; with `sslKeyPath`, the server speaks HTTPS. */
+  sslCertPath: string | null;
+  sslKeyPath: string | null;
+  /** PEM roots that client certificates are checked against. */
+  sslAuthPath: string | null;
+  /** DER OCSP response stapled to the certificate. */
+  sslOcspPath: string | null;
+  sslRequireAuth: boolean;
+  sslResumption: boolean;
+  sslTickets: boolean;
   logLevel: LogLevel;
   /** null = engine default (half the cores; all of them for a dump import). */
   maxIndexingThreads: number | null;
@@ -160,6 +170,45 @@ export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
     valueName: 'SIZE',
     help: 'Largest accepted request body, in bytes or with a unit (e.g. 100MB, 1GiB).',
     defaultText: '100 MB',
+  },
+  sslCertPath: {
+    codec: optionalText,
+    default: null,
+    valueName: 'FILE',
+    help: "The server's PEM certificate chain; with --ssl-key-path the server answers over HTTPS only.",
+  },
+  sslKeyPath: {
+    codec: optionalText,
+    default: null,
+    valueName: 'FILE',
+    help: "The server's private key (PEM: PKCS#8, PKCS#1 RSA or SEC1 EC).",
+  },
+  sslAuthPath: {
+    codec: optionalText,
+    default: null,
+    valueName: 'FILE',
+    help: 'PEM roots of client certificates: a client presenting a certificate must be signed by one.',
+  },
+  sslOcspPath: {
+    codec: optionalText,
+    default: null,
+    valueName: 'FILE',
+    help: 'A DER OCSP response stapled to the certificate.',
+  },
+  sslRequireAuth: {
+    codec: bool,
+    default: false,
+    help: 'Refuses clients without a certificate signed by a root of --ssl-auth-path.',
+  },
+  sslResumption: {
+    codec: bool,
+    default: false,
+    help: 'Keeps TLS sessions (256) so that clients may resume them by session id.',
+  },
+  sslTickets: {
+    codec: bool,
+    default: false,
+    help: 'Issues TLS 1.2 session tickets.',
   },
   importSnapshot: {
     codec: optionalText,

@@ -38,7 +38,7 @@ export function startupReport(config: Config, info: StartupInfo = {}): string[] 
     '',
     `Config file path:\t${quote(config.configFilePath ?? 'none')}`,
     `Database path:\t\t${quote(config.dbPath)}`,
-    `Server listening on:\t"http://${config.httpAddr}"`,
+    `Server listening on:\t"${config.sslCertPath !== null && config.sslKeyPath !== null ? 'https' : 'http'}://${config.httpAddr}"`,
     `Environment:\t\t${quote(config.env)}`,
     `Commit SHA:\t\t${quote(build.commitSha)}`,
     `Commit date:\t\t${quote(build.commitDate)}`,

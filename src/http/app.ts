@@ -3,6 +3,8 @@
  * normalisation and percent-decoding, CORS, response compression, raw body hand-off), the error
  * handlers and every route. No listening here: main.ts listens, tests may call `inject()`.
  */
+import type { Server as HttpsServer } from 'node:https';
+import { attachTls, type HttpsSetup } from './tls.js';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -116,9 +118,12 @@ export const API_ROUTES = [
   ...metricsRoutes,
 ];
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+/** The server answering `deps`'s routes: over HTTPS when `https` is given (tls.ts). */
+export async function buildApp(deps: AppDeps, https: HttpsSetup | null = null): Promise<FastifyInstance> {
   usePrecompiledBodies();
+  // the HTTPS server's instance type differs only by its Node server; every route sees requests alike
   const app = Fastify({
+    ...(https === null ? {} : { https: https.options }),
     loggerInstance: deps.logs.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: () => !deps.logs.wantsRequestLogs() }),
     // Checked every second, so a head not received in time is answered close to the limit.
@@ -131,7 +136,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     exposeHeadRoutes: false,
     // Bodies are read by the routes themselves (decoding, limit counted after decompression).
     bodyLimit: Number.MAX_SAFE_INTEGER,
-  });
+  }) as unknown as FastifyInstance;
+  if (https !== null) attachTls(app.server as unknown as HttpsServer, https, process.env.SSLKEYLOGFILE);
 
   lingerOnClose(app);
   app.addHook('onRequest', refuseTooManyHeaders);

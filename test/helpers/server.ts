@@ -2,6 +2,7 @@
  * Starts the real Quarry process (the built dist/src/main.js) on a free loopback port with a
  * temporary db path, for HTTP tests that talk to it the way users do.
  */
+import { get as httpsGet } from 'node:https';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -23,6 +24,8 @@ export interface ServerOptions {
   port?: number;
   /** The process's limit of open file descriptors (`ulimit -n`), when lower than the default. */
   openFiles?: number;
+  /** The server answers over HTTPS (its `--ssl-*` arguments are in `args`): its url and readiness probe use it. */
+  https?: boolean;
 }
 
 export interface TestServer {
@@ -47,6 +50,20 @@ export async function freePort(): Promise<number> {
       const { port } = srv.address() as { port: number };
       srv.close(() => resolve(port));
     });
+  });
+}
+
+/**
+ * Whether `url` answers over TLS, whatever its certificate: a 200, or a handshake the server
+ * refuses (it requires a client certificate), as opposed to a connection refused.
+ */
+function answersOverTls(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = httpsGet(url, { rejectUnauthorized: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code !== 'ECONNREFUSED'));
   });
 }
 
@@ -80,7 +97,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${options.https === true ? 'https' : 'http'}://127.0.0.1:${port}`;
 
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -93,8 +110,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     // another test's server that took the port freePort gave (the child then fails to bind).
     if (out.includes('Server listening on:')) {
       try {
-        const res = await fetch(`${url}/health`);
-        if (res.ok) break;
+        if (options.https === true ? await answersOverTls(`${url}/health`) : (await fetch(`${url}/health`)).ok) break;
       } catch {
         // not answering yet
       }
