@@ -5,7 +5,7 @@
 // certificate it signed, and a self-signed "stranger" client certificate.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { connect } from 'node:tls';
+import { connect, type ConnectionOptions } from 'node:tls';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,9 @@ describe('an OCSP response (--ssl-ocsp-path)', () => {
     const server = await startServer({ args: [...SERVER_ARGS, '--ssl-ocsp-path', path.join(dir, 'ocsp.der')], https: true });
     try {
       const stapled = await new Promise<Buffer>((resolve, reject) => {
-        const socket = connect({ host: '127.0.0.1', port: server.port, ca: CA, servername: 'localhost', requestOCSP: true });
+        // `requestOCSP` is a Node option @types/node does not list
+        const options = { host: '127.0.0.1', port: server.port, ca: CA, servername: 'localhost', requestOCSP: true } as ConnectionOptions;
+        const socket = connect(options);
         socket.on('OCSPResponse', (ocsp: Buffer) => {
           socket.end();
           resolve(ocsp);
