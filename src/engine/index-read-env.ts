@@ -71,6 +71,11 @@ export const INDEX_MAIN_KEYS = {
   nextWordId: 'next-word-id',
   /** searchable field paths in search-field-id order (engine/words/word-index.ts) */
   searchFields: 'search-fields',
+  /**
+   * search field paths a rebuild of the word index dropped: an index's field list keeps every path
+   * it ever numbered, as v1.50's fields map does (engine/words/word-index.ts `knownFieldPaths`)
+   */
+  pastSearchFields: 'past-search-fields',
   /** bumped whenever the set of indexed words changes, to reload the typo dictionary */
   wordsVersion: 'words-version',
   /** embedder name → its vector store state: id, dimensions, quantization, graph entry point (engine/vectors/store.ts) */

@@ -6,6 +6,9 @@
  * a request that uses one across awaits leases it.
  */
 import { DocumentStore } from '../engine/documents/store.js';
+import { readFacetFields } from '../engine/facets/store.js';
+import { knownSearchPaths } from '../engine/words/word-index.js';
+import { compareBytes } from '../types/bytes.js';
 import type { IndexEnv, IndexEnvLease, IndexEnvs } from '../engine/index-env.js';
 import { readSettings, searchSettings } from '../engine/index-settings.js';
 import { ApiError } from '../errors/api-error.js';
@@ -56,10 +59,15 @@ export class IndexReader {
     return readSettings(this.open(rawUid));
   }
 
-  /** Every field of the index in field-id order, with what its settings make of it (`POST /indexes/{uid}/fields`). */
+  /**
+   * Every field of the index, sorted by name, with what its settings make of it (`POST
+   * /indexes/{uid}/fields`): the documents' top-level fields and the nested paths indexing ever
+   * gave an id, searchable or faceted, as v1.50's fields map holds them.
+   */
   fields(rawUid: string): FieldView[] {
     const env = this.open(rawUid);
     const settings = searchSettings(env);
-    return new DocumentStore(env).fieldIds().map((name) => fieldView(name, settings));
+    const names = new Set([...new DocumentStore(env).fieldIds(), ...knownSearchPaths(env), ...readFacetFields(env)]);
+    return [...names].sort(compareBytes).map((name) => fieldView(name, settings));
   }
 }

@@ -42,6 +42,12 @@ export function readSearchFields(env: IndexReadEnv): string[] {
   return (env.main.get(INDEX_MAIN_KEYS.searchFields) as string[] | undefined) ?? [];
 }
 
+/** Every path the word index numbered, now or before a rebuild of it, in no particular order. */
+export function knownSearchPaths(env: IndexReadEnv): string[] {
+  const past = (env.main.get(INDEX_MAIN_KEYS.pastSearchFields) as string[] | undefined) ?? [];
+  return [...new Set([...past, ...readSearchFields(env)])];
+}
+
 /**
  * Gives `path` the next search field id if it is searchable and has none, ahead of the documents
  * that hold it: a declared primary key, which leads every stored document (document-batch.ts), so
@@ -206,6 +212,7 @@ export const wordIndexUpdater: IndexUpdater<AheadParts> = {
     env.postingBlocks.clearSync();
     env.docWords.clearSync();
     env.wordIds.clearSync();
+    env.main.putSync(INDEX_MAIN_KEYS.pastSearchFields, knownSearchPaths(env));
     env.main.removeSync(INDEX_MAIN_KEYS.searchFields);
     env.main.removeSync(INDEX_MAIN_KEYS.nextWordId);
     env.main.putSync(INDEX_MAIN_KEYS.wordsVersion, readWordsVersion(env) + 1);
