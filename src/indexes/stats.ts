@@ -132,7 +132,14 @@ export function measureIndex(env: IndexEnv, folder: string): MeasuredIndex {
   return {
     numberOfDocuments,
     rawDocumentDbSize: numberOfDocuments === 0 ? 0 : usedBytes(env.documents as Database<unknown, never>),
-    fieldDistribution: Object.fromEntries(Object.keys(distribution).sort().map((k) => [k, distribution[k]!])),
+    // `_vectors` is never counted, as v1.50's `iter_top_level_fields` skips it (an index without
+    // embedders stores it in its documents)
+    fieldDistribution: Object.fromEntries(
+      Object.keys(distribution)
+        .filter((k) => k !== '_vectors')
+        .sort()
+        .map((k) => [k, distribution[k]!]),
+    ),
     ...embeddingCounts(env),
     internalDatabaseSizes: databaseSizes(env),
     databaseSize: sizes.onDisk,

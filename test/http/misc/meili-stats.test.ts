@@ -1,7 +1,7 @@
 // Port of Meilisearch's crates/meilisearch/tests/stats/mod.rs, without its embedding-count tests
-// (vectors are out of scope here): /version's three keys, /health, and GET /stats before and after
+// (test/http/vectors has them): /version's three keys, /health, and GET /stats before and after
 // documents arrive — database size, a lastUpdate within a second of the update, document counts,
-// isIndexing and the field distribution of the index.
+// isIndexing and the field distribution of the index, which never counts `_vectors`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run, waitTask } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
@@ -48,5 +48,16 @@ describe('stats routes', () => {
     expect(Date.parse(filled.lastUpdate)).toBeGreaterThanOrEqual(sent);
     expect(Date.parse(filled.lastUpdate)).toBeLessThanOrEqual(seen);
     expect(filled.indexes.test).toMatchObject({ numberOfDocuments: 2, isIndexing: false, fieldDistribution: { id: 2, name: 1, age: 1 } });
+  });
+
+  it("leaves `_vectors` out of an index's field distribution, embedders or not (update_embedder_settings)", async () => {
+    await run(server, 'POST', '/indexes/vectors/documents', [
+      { id: 0, name: 'kefir', _vectors: { manual: [0, 0, 0], handcrafted: [0, 0, 0] } },
+      { id: 1, name: 'echo', _vectors: { manual: [1, 1, 1], handcrafted: null } },
+    ]);
+    const own = await call(server, 'GET', '/indexes/vectors/stats');
+    expect(own.body).toMatchObject({ numberOfDocuments: 2, numberOfEmbeddings: 0, numberOfEmbeddedDocuments: 0, fieldDistribution: { id: 2, name: 2 } });
+    expect(Object.keys(own.body.fieldDistribution)).toEqual(['id', 'name']);
+    expect((await call(server, 'GET', '/stats')).body.indexes.vectors.fieldDistribution).toEqual({ id: 2, name: 2 });
   });
 });
