@@ -422,7 +422,8 @@ export function applyDocumentBatch(
     const settings = readSettings(env);
     // a declared key leads the documents (see above): numbered first among the searchable fields
     // before the extraction workers number theirs, so that their numbering still lines up
-    const declared = primaryKey ?? ops.find((op): op is AddOp => op.op === 'add')?.primaryKey ?? null;
+    // (the first addition a run can still apply: a refused one numbers nothing)
+    const declared = primaryKey ?? ops.find((op, index): op is AddOp => op.op === 'add' && !refused.has(index))?.primaryKey ?? null;
     if (declared !== null) addSearchField(env, settings, declared);
     ahead?.start(settings, readSearchFields(env));
     const shards = new ShardRecorder(env, sharding);
