@@ -43,12 +43,11 @@ function coordinate(value: unknown): number | null {
 
 /**
  * Checks a document's `_geo` value: `null`, or an object with exactly `lat` and `lng`, each a
- * finite number or numeric string. Missing keys are reported before extra keys and bad values.
- * `latitudeFirst`: as a settings change re-validates stored documents (milli reindexes through its
- * older extractor, which parses latitude before longitude), two bad coordinates report the
- * latitude alone instead of the combined message.
+ * finite number or numeric string. Missing keys are reported before extra keys and bad values;
+ * two bad coordinates together, whether a document is added or a settings change re-validates
+ * stored ones (v1.50's geo extractor runs for both).
  */
-export function checkGeo(geo: unknown, latitudeFirst = false): GeoCheck {
+export function checkGeo(geo: unknown): GeoCheck {
   if (geo === null) return { point: null };
   const id = (documentId: string) => json(documentId);
   if (typeof geo !== 'object' || Array.isArray(geo)) {
@@ -71,7 +70,7 @@ export function checkGeo(geo: unknown, latitudeFirst = false): GeoCheck {
   const latitude = coordinate(lat);
   const longitude = coordinate(lng);
   if (latitude !== null && longitude !== null) return { point: [latitude, longitude] };
-  if (latitude === null && longitude === null && !latitudeFirst) {
+  if (latitude === null && longitude === null) {
     return {
       problem: (documentId) =>
         `Could not parse latitude nor longitude in the document with the id: \`${id(documentId)}\`. Was expecting finite numbers but instead got \`${json(lat)}\` and \`${json(lng)}\`.`,

@@ -98,11 +98,10 @@ function externalIdOf(env: IndexEnv, docid: number): string {
 /**
  * The point of a document being indexed while geo is enabled. An invalid `_geo` fails the
  * whole write with Meilisearch's error (documents.md §4.5), rolling the transaction back.
- * `reindex`: the document is re-validated by a rebuild (checkGeo's `latitudeFirst`).
  */
-function indexedPoint(env: IndexEnv, docid: number, doc: JsonObject | undefined, geo: boolean, reindex = false): LatLng | null {
+function indexedPoint(env: IndexEnv, docid: number, doc: JsonObject | undefined, geo: boolean): LatLng | null {
   if (doc === undefined || !geo || !Object.hasOwn(doc, '_geo')) return null;
-  const check = checkGeo(doc._geo, reindex);
+  const check = checkGeo(doc._geo);
   if ('problem' in check) throw new ApiError('invalid_document_geo_field', check.problem(externalIdOf(env, docid)));
   return check.point;
 }
@@ -248,7 +247,7 @@ export const facetUpdater: IndexUpdater<FacetsAhead> = {
         docids.push(docid);
       }
       // A rebuild re-validates stored documents after a settings change, as milli's reindexing does.
-      const where = indexedPoint(env, docid, doc, geo, true);
+      const where = indexedPoint(env, docid, doc, geo);
       if (where !== null) env.geoPoints.putSync(docid, encodePoint(where));
       const shape = geojson ? indexedShape(doc) : null;
       if (shape !== null) env.geojsonShapes.putSync(docid, shape);

@@ -509,7 +509,7 @@ describe('_geo', () => {
       details: { sortableAttributes: ['_geo'] },
       error: errorBody(
         'invalid_document_geo_field',
-        `Index \`${uid}\`: Could not parse latitude in the document with the id: \`"11"\`. Was expecting a finite number but instead got \`null\`.`,
+        `Index \`${uid}\`: Could not parse latitude nor longitude in the document with the id: \`"11"\`. Was expecting finite numbers but instead got \`null\` and \`null\`.`,
       ),
     });
   });

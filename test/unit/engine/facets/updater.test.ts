@@ -130,13 +130,13 @@ describe('facet updater', () => {
 });
 
 describe('geo re-validation when a settings change enables geo', () => {
-  it('reports the latitude alone when both stored coordinates are unparsable, as milli’s reindexing', async () => {
+  it('reports both stored coordinates when both are unparsable, as a document added is reported (v1.50 geo extractor)', async () => {
     index = TestIndex.create({}, 'geo-later');
     index.write([{ id: '11', _geo: { lat: null, lng: null } }]);
     expect(() => index!.configure({ sortableAttributes: ['_geo'] })).toThrow(
       expect.objectContaining({
         code: 'invalid_document_geo_field',
-        message: 'Could not parse latitude in the document with the id: `"11"`. Was expecting a finite number but instead got `null`.',
+        message: 'Could not parse latitude nor longitude in the document with the id: `"11"`. Was expecting finite numbers but instead got `null` and `null`.',
       }),
     );
   });
