@@ -35,7 +35,7 @@
  * (shards/shard-docids.ts); without one nothing is recorded. Deleted documents always leave their
  * shard.
  */
-import { ApiError } from '../../errors/api-error.js';
+import { ApiError, inIndex } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
@@ -76,7 +76,15 @@ export function chunkBytes(memory: number): number {
 }
 
 export type DocumentOp =
-  | { readonly op: 'add'; readonly source: PayloadSource; readonly method: 'replace' | 'update'; readonly primaryKey: string | null; readonly skipMissing: boolean }
+  | {
+      readonly op: 'add';
+      readonly source: PayloadSource;
+      readonly method: 'replace' | 'update';
+      readonly primaryKey: string | null;
+      readonly skipMissing: boolean;
+      /** the index, for the errors v1.50 locates in it (the field limit passed by its fields together) */
+      readonly indexUid?: string;
+    }
   | { readonly op: 'delete'; readonly ids: readonly string[] }
   | { readonly op: 'deleteByFilter'; readonly filter: unknown; readonly indexUid: string }
   | { readonly op: 'clear' }
@@ -144,11 +152,14 @@ interface AddState {
 }
 
 /** Refuses `doc` when its fields would give the index more than MAX_FIELDS; notes the new ones. */
-function checkFields(doc: JsonObject, fields: Set<string>): void {
+function checkFields(doc: JsonObject, fields: Set<string>, indexUid: string | undefined): void {
   for (const name of Object.keys(doc)) {
     if (fields.has(name)) continue;
     // checked here rather than left to the store, so that only this task fails
-    if (fields.size === MAX_FIELDS) throw fieldLimitExceeded();
+    if (fields.size === MAX_FIELDS) {
+      // the index's fields together passing it, not the document's own: v1.50 names the index then
+      throw Object.keys(doc).length > MAX_FIELDS || indexUid === undefined ? fieldLimitExceeded() : inIndex(indexUid, fieldLimitExceeded());
+    }
     fields.add(name);
   }
 }
@@ -349,7 +360,7 @@ function add(pending: Pending, op: AddOp, index: number, state: AddState, settin
         if (next.done === true) break;
         ({ doc, text } = next.value);
         if (key === null) state.inferred((key = inferPrimaryKey(doc)));
-        checkFields(doc, state.fields);
+        checkFields(doc, state.fields, op.indexUid);
         id = documentId(doc, key);
       } catch (err) {
         throw refusal(err, index);

@@ -31,6 +31,7 @@ function opOf(ctx: ProcessContext, task: Task): DocumentOp {
         method: kind.method,
         primaryKey: kind.primaryKey,
         skipMissing: kind.onMissingDocument === 'skip',
+        indexUid: kind.indexUid,
       };
     case 'documentDeletion':
       return { op: 'delete', ids: kind.documentIds };
