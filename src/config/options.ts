@@ -203,7 +203,7 @@ export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
   sslResumption: {
     codec: bool,
     default: false,
-    help: 'Keeps TLS sessions (256) so that clients may resume them by session id.',
+    help: "Accepted as v1.50's: TLS sessions resume by id whether it is given or not (rustls keeps 256 by default too).",
   },
   sslTickets: {
     codec: bool,

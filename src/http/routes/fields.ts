@@ -1,6 +1,7 @@
 /**
- * `POST /indexes/{indexUid}/fields`: the index's fields in field-id order with what the settings
- * make of each (settings/fields.ts), filtered, then offset-paginated like `GET /indexes`.
+ * `POST /indexes/{indexUid}/fields`: the index's fields sorted by name (indexes/reader.ts: the
+ * top-level fields and the nested paths indexing numbered) with what the settings make of each
+ * (settings/fields.ts), filtered, then offset-paginated like `GET /indexes`.
  */
 import { fieldPasses, type FieldsFilter } from '../../settings/fields.js';
 import { defineRoute } from '../route.js';
