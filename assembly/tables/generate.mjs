@@ -2,7 +2,7 @@
 // Unicode data (String.prototype.normalize('NFKD'), toLowerCase, \p{...} regexes):
 //   assembly/unicode-tables.ts            binary tables the WASM kernel reads (committed)
 //   src/kernels/charabia-data.ts            the facts themselves, for the TS code and reference (committed)
-//   src/kernels/reference/kvariants-data.ts the Chinese ideograph variants, for the TS reference
+//   src/kernels/kvariants-data.ts           the Chinese ideograph variants, for the TS reference and facet search
 // The variants come from kvariants.txt beside this file: charabia's
 // dictionaries/txt/chinese/kVariants.tsv ("㨲 (U+3A32)<TAB>wrong!<TAB>㩍 (U+3A4D)" rows) reduced
 // to the two code points of each row in hex, in the file's order, under one "@relation" line
@@ -348,7 +348,7 @@ function writeReferenceVariants(kvariants) {
 export const KVARIANT_PAIRS =
   '${kvariants.map(([source, destination]) => literal(source) + literal(destination)).join('')}';
 `;
-  writeFileSync(fileURLToPath(new URL('src/kernels/reference/kvariants-data.ts', ROOT)), text);
+  writeFileSync(fileURLToPath(new URL('src/kernels/kvariants-data.ts', ROOT)), text);
 }
 
 checkFacts();

@@ -112,14 +112,9 @@ function inScript(script: number, cp: number): boolean {
   return false;
 }
 
-/**
- * whatlang's language for `text` as an ISO 639-3 code, or null where whatlang finds none (no
- * script character, or no allowed Latin language). `allowed` is an allow list of ISO 639-3
- * codes, as `Detector::with_allowlist` takes. Throws for text whose main script is Cyrillic,
- * Arabic, Devanagari or Hebrew.
- */
-export function detectLatinLanguage(text: string, allowed?: ReadonlySet<string>): string | null {
-  // raw_detect_script: a found script moves one place forward, so the text's scripts are tried first.
+/** whatlang's raw_detect_script: each script's count of the text's characters, and the main one. */
+function scriptCounts(text: string): { main: number; counts: readonly number[] } {
+  // a found script moves one place forward, so the text's scripts are tried first
   const order = WHATLANG_SCRIPTS.map((_, i) => i);
   const counts = new Array<number>(order.length).fill(0);
   for (let i = 0; i < text.length; ) {
@@ -137,6 +132,26 @@ export function detectLatinLanguage(text: string, allowed?: ReadonlySet<string>)
   // main_script: the first most counted in that order (Rust 1.81+ sorts 25 counters stably).
   let main = order[0]!;
   for (const script of order) if (counts[script]! > counts[main]!) main = script;
+  return { main, counts };
+}
+
+/**
+ * whatlang's `detect_script`: the name of the text's main script (`Latin`, `Mandarin`,
+ * `Hiragana`, …), or null when no character of the text is in one.
+ */
+export function whatlangScript(text: string): string | null {
+  const { main, counts } = scriptCounts(text);
+  return counts[main] === 0 ? null : WHATLANG_SCRIPTS[main]![0];
+}
+
+/**
+ * whatlang's language for `text` as an ISO 639-3 code, or null where whatlang finds none (no
+ * script character, or no allowed Latin language). `allowed` is an allow list of ISO 639-3
+ * codes, as `Detector::with_allowlist` takes. Throws for text whose main script is Cyrillic,
+ * Arabic, Devanagari or Hebrew.
+ */
+export function detectLatinLanguage(text: string, allowed?: ReadonlySet<string>): string | null {
+  const { main, counts } = scriptCounts(text);
   if (counts[main] === 0) return null;
 
   const [name, onlyLang] = WHATLANG_SCRIPTS[main]!;

@@ -5,7 +5,8 @@
  *
  * Order of checks, as Meilisearch: the index, the `facetSearch` setting, the search's own checks
  * (single.ts `searchIndex`, which also finds the candidates: for a semantic or hybrid search, the
- * documents its filters match), then the facet name. Facet search over the network
+ * documents its filters match), then the facet name. The request's `locales` narrow the field's
+ * `localizedAttributes` locales the query is normalised with. Facet search over the network
  * (`useNetwork`) is network-facet-search.ts, which runs this one for the local part.
  */
 import type { Caller } from '../auth/caller.js';
@@ -19,6 +20,7 @@ import type { SearchQuery } from './query.js';
 import { facetOrder } from '../engine/facets/distribution.js';
 import type { FacetHit } from '../engine/facets/facet-search.js';
 import { searchIndex } from './single.js';
+import { storedLocale } from '../settings/locales.js';
 
 export interface FacetSearchQuery extends SearchQuery {
   facetName: string;
@@ -46,7 +48,7 @@ export async function facetSearch(ctx: SearchContext, caller: Caller, rawUid: st
   const { env, outcome } = await searchIndex(ctx, caller, record.uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false }, { filterAsSent: true, candidatesOnly: true, steps: clock });
   checkFacetSearchable(settings, facetName);
   const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, distinct) : undefined;
-  const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, count);
+  const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, { count, locales: query.locales?.map(storedLocale) ?? null });
   return { body: { facetHits, facetQuery, processingTimeMs: Math.floor(performance.now() - (clock.started ?? started)) }, order: facetOrder(settings, facetName) };
 }
 

@@ -9,14 +9,15 @@ import { ApiError } from '../../errors/api-error.js';
 import { displayedList, type FilterableEntry, type IndexSettings } from '../../types/settings.js';
 import { intersect, type DocSet } from '../docset.js';
 import { DocumentStore } from '../documents/store.js';
-import { featuresOf, matchingRule } from '../../types/attribute-patterns.js';
+import { featuresOf, localesOfField, matchingRule } from '../../types/attribute-patterns.js';
+import { normalizeFacetString } from '../../kernels/facet-normalize.js';
 import { leadingUnits } from '../../types/utf16.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { facetOrder, originalSpelling } from './distribution.js';
 import { FacetKind } from './extract.js';
 import { FacetReader } from './store.js';
 import { MAX_FACET_VALUE_BYTES } from './values.js';
-import { valueColumn, valuesAmong } from './value-columns.js';
+import { valueColumn, valuesAmong, type ColumnFound, type ValueColumn } from './value-columns.js';
 
 export interface FacetHit {
   value: string;
@@ -56,9 +57,21 @@ export function checkFacetSearchable(settings: IndexSettings, facetName: string)
   throw new ApiError('invalid_facet_search_facet_name', message);
 }
 
-/** The tokenizer's lossy normalisation: lowercase, compatibility decomposition, accents dropped. */
-function lossy(text: string): string {
-  return text.trim().normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+/**
+ * The locales a facet search normalises with (v1.50 `perform_facet_search`): the field's
+ * `localizedAttributes` rule's for its stored values, and for the query those narrowed to the
+ * request's `locales` (which count only on a field a rule localizes: its values have no locale
+ * otherwise); null where no rule matches the field.
+ */
+interface FacetSearchLocales {
+  readonly values: readonly string[] | null;
+  readonly query: readonly string[] | null;
+}
+
+function facetSearchLocales(settings: IndexSettings, facetName: string, requested: readonly string[] | null): FacetSearchLocales {
+  const values = localesOfField(settings.localizedAttributes, facetName) ?? null;
+  const query = values === null || requested === null ? values : values.filter((locale) => requested.includes(locale));
+  return { values, query };
 }
 
 /**
@@ -118,12 +131,12 @@ function typoBudget(settings: IndexSettings, query: string): number {
 const MAX_FACET_QUERY_UNITS = 4 * MAX_FACET_VALUE_BYTES;
 
 /**
- * Which lossy forms a `facetQuery` matches, Meilisearch's order of cases: a plain prefix when typos
- * are off (index or attribute), only the exact form for a `disableOnWords` query, else a prefix
- * with the typos the query's byte length allows.
+ * Which normalised forms a `facetQuery` matches, Meilisearch's order of cases: a plain prefix when
+ * typos are off (index or attribute), only the exact form for a `disableOnWords` query, else a
+ * prefix with the typos the query's byte length allows.
  */
-function queryMatcher(settings: IndexSettings, facetName: string, facetQuery: string): (form: string) => boolean {
-  const query = lossy(leadingUnits(facetQuery, MAX_FACET_QUERY_UNITS));
+function queryMatcher(settings: IndexSettings, facetName: string, facetQuery: string, locales: readonly string[] | null): (form: string) => boolean {
+  const query = normalizeFacetString(leadingUnits(facetQuery, MAX_FACET_QUERY_UNITS), locales);
   const typo = settings.typoTolerance;
   if (!typo.enabled || typo.disableOnAttributes.includes(facetName)) return (form) => form.startsWith(query);
   if (typo.disableOnWords.includes(query)) return (form) => form === query;
@@ -163,23 +176,54 @@ function collector(max: number, byCount: boolean) {
   };
 }
 
-/** The entries whose value `facetQuery` matches, in the order of their lossy forms, then of the values. */
-function inQueryOrder<E extends { value: string }>(entries: readonly E[], settings: IndexSettings, facetName: string, facetQuery: string): E[] {
-  const matches = queryMatcher(settings, facetName, facetQuery);
+/** The entries whose value `facetQuery` matches, in the order of their normalised forms (`formOf`), then of the values. */
+function inQueryOrder<E extends { value: string }>(
+  entries: readonly E[],
+  settings: IndexSettings,
+  facetName: string,
+  facetQuery: string,
+  queryLocales: readonly string[] | null,
+  formOf: (entry: E) => string,
+): E[] {
+  const matches = queryMatcher(settings, facetName, facetQuery, queryLocales);
   return entries
-    .map((entry) => ({ entry, form: lossy(entry.value) }))
+    .map((entry) => ({ entry, form: formOf(entry) }))
     .filter(({ form }) => matches(form))
     .sort((a, b) => byteOrder(a.form, b.form) || byteOrder(a.entry.value, b.entry.value))
     .map(({ entry }) => entry);
 }
 
 /**
+ * The normalised forms of a value column's strings, per locales, computed as queries need them and
+ * kept with the column (writes only append to its values, so an index keeps its value): a search
+ * box sends a facet search per keystroke, each over every value of the field, and a value
+ * detected as Swedish or Japanese costs ~15 µs to normalise.
+ */
+const columnForms = new WeakMap<ValueColumn<string>, Map<string, (string | undefined)[]>>();
+
+function columnForm(column: ValueColumn<string>, locales: readonly string[] | null): (found: ColumnFound<string>) => string {
+  let byLocales = columnForms.get(column);
+  if (byLocales === undefined) columnForms.set(column, (byLocales = new Map()));
+  const key = locales === null ? '' : `[${locales.join(',')}]`;
+  let forms = byLocales.get(key);
+  if (forms === undefined) byLocales.set(key, (forms = []));
+  return ({ index }) => (forms[index] ??= normalizeFacetString(column.values[index]!, locales));
+}
+
+export interface FacetSearchOptions {
+  /** turns the candidates holding a value into its count (distinct counts one per group) */
+  readonly count?: (held: DocSet) => number;
+  /** the request's `locales`, as stored ISO 639-3 codes (`[]` given is not null: it narrows to none) */
+  readonly locales?: readonly string[] | null;
+}
+
+/**
  * The hits of a facet search over `candidates`, at most `maxValuesPerFacet`. Without a query the
- * field's values are taken in normalised order; with one, in the order of their lossy forms
- * (Meilisearch walks an FST of those), each lossy form standing for every value that folds to it.
+ * field's values are taken in normalised order; with one, in the order of their forms as
+ * normalised for facet search (../../kernels/facet-normalize.ts; Meilisearch walks an FST of
+ * those), each form standing for every value that normalises to it.
  * The values the candidates hold come from the field's value column (value-columns.ts), read by
- * candidate; `count`, turning the candidates holding a value into its count (distinct counts one
- * per group), needs those candidates, so with it (or without a column) the values are walked.
+ * candidate; `count` needs those candidates, so with it (or without a column) the values are walked.
  */
 export function searchFacetValues(
   env: IndexReadEnv,
@@ -187,8 +231,9 @@ export function searchFacetValues(
   candidates: DocSet,
   facetName: string,
   facetQuery: string | null,
-  count?: (held: DocSet) => number,
+  { count, locales = null }: FacetSearchOptions = {},
 ): FacetHit[] {
+  const normalised = facetSearchLocales(settings, facetName, locales);
   const reader = new FacetReader(env);
   const fid = reader.fieldId(facetName);
   if (fid === undefined) return [];
@@ -199,13 +244,13 @@ export function searchFacetValues(
   const column = count === undefined ? valueColumn(env, reader, fid, FacetKind.string) : null;
   if (column !== null) {
     const held = valuesAmong(column, candidates);
-    for (const found of facetQuery === null ? held : inQueryOrder(held, settings, facetName, facetQuery)) {
+    for (const found of facetQuery === null ? held : inQueryOrder(held, settings, facetName, facetQuery, normalised.query, columnForm(column, normalised.values))) {
       if (!insert(found.value, column.firsts[found.index]!, found.count)) break;
     }
     return hits.result();
   }
   let values: { value: string; docids: DocSet }[] = [...reader.values(fid, FacetKind.string)];
-  if (facetQuery !== null) values = inQueryOrder(values, settings, facetName, facetQuery);
+  if (facetQuery !== null) values = inQueryOrder(values, settings, facetName, facetQuery, normalised.query, ({ value }) => normalizeFacetString(value, normalised.values));
   for (const { value, docids } of values) {
     const held = intersect(docids, candidates);
     if (held.length === 0) continue;

@@ -12,7 +12,7 @@
  *   the kernel's host takes them from the strings, so the two paths check each other).
  * Unicode facts (NFKD, case, categories) come from the running Node at call time, not from the
  * kernel's generated tables; only charabia's own lists come from ../charabia-data.ts and
- * kvariants-data.ts.
+ * ../kvariants-data.ts (through ../kvariants.ts).
  * It shares the kernel's documented divergences from charabia (IPADIC rather than UniDic for Japanese, language-detected normalisers limited to
  * Chinese ideograph variants in Cj groups whatlang calls Mandarin and Swedish recomposition in
  * Latin text of strings whose kernel byte (tokenizer.ts `kernelLangs`) says Swedish; a group's script is its first non-Other
@@ -21,7 +21,7 @@
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
 import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, MARK_REMOVING_SCRIPTS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from '../charabia-data.js';
-import { KVARIANT_PAIRS } from './kvariants-data.js';
+import { kvariantOf } from '../kvariants.js';
 import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
 import { cjIsJapanese, isKana, Lang } from '../languages.js';
 import { wordBreaksOfBatch } from '../segmentation.js';
@@ -69,15 +69,6 @@ const SCRIPT_CJ = SCRIPTS.indexOf('Cj');
 const markRemoving = new Set(MARK_REMOVING_SCRIPTS);
 const encoder = new TextEncoder();
 const markCache = new Map<string, boolean>();
-const kvariants = variantMap(KVARIANT_PAIRS);
-
-/** ChineseNormalizer's table: source ideograph -> destination ideograph. */
-function variantMap(pairs: string): ReadonlyMap<string, string> {
-  const chars = [...pairs];
-  const map = new Map<string, string>();
-  for (let i = 0; i < chars.length; i += 2) map.set(chars[i]!, chars[i + 1]!);
-  return map;
-}
 
 function matcherOf(patterns: Iterable<string>, separators: ReadonlySet<string>): Matcher {
   const all = [...new Set(patterns)];
@@ -268,7 +259,7 @@ function normalizeWord(lemma: string, { script, chinese, swedish }: Segment): st
     for (const lower of [...ch.toLowerCase()].slice(0, 2)) word += CHARACTER_CONVERSIONS[lower] ?? lower;
   }
   // ChineseNormalizer: each ideograph to its kVariants destination.
-  if (chinese) word = [...word].map((ch) => kvariants.get(ch) ?? ch).join('');
+  if (chinese) word = [...word].map(kvariantOf).join('');
   if (script === SCRIPT_GREEK && word.endsWith('ς')) word = word.slice(0, -1) + 'σ';
   if (markRemoving.has(script)) word = [...word].filter((ch) => !isNonspacingMark(ch)).join('');
   return word;

@@ -154,6 +154,42 @@ describe('facet values', () => {
   });
 });
 
+describe('facet search across scripts and locales (v1.50 locales.rs)', () => {
+  const ANIME = [
+    { id: 852, name_en: 'Attack on Titan', name_ja: '進撃の巨人' },
+    { id: 853, name_zh: '进击的巨人' },
+    { id: 654, name_en: 'One Piece', name_ja: 'ワンピース' },
+  ];
+  const hits = async (uid: string, body: Record<string, unknown>) => (await facetSearch(uid, body)).body.facetHits;
+
+  beforeAll(async () => {
+    const plain = client.index('anime');
+    await settle((await plain.updateSettings({ filterableAttributes: ['name_en', 'name_ja', 'name_zh'] })).taskUid);
+    await settle((await plain.addDocuments(ANIME)).taskUid);
+    const japanese = client.index('anime-ja');
+    await settle(
+      (await japanese.updateSettings({ filterableAttributes: ['name_ja', 'name_zh'], localizedAttributes: [{ attributePatterns: ['*_ja', '*_zh'], locales: ['jpn'] }] })).taskUid,
+    );
+    await settle((await japanese.addDocuments(ANIME)).taskUid);
+  }, 60_000);
+
+  it('matches traditional and Japanese forms of Chinese ideographs on a field without locales', async () => {
+    for (const locales of [['cmn'], ['jpn'], undefined]) {
+      expect(await hits('anime', { facetName: 'name_zh', facetQuery: '進撃', locales }), String(locales)).toEqual([{ value: '进击的巨人', count: 1 }]);
+    }
+  });
+
+  it('normalises with the locales of the field narrowed to the request: none left, no common form', async () => {
+    expect(await hits('anime-ja', { facetName: 'name_zh', facetQuery: '进击', locales: ['cmn'] })).toEqual([]);
+    expect(await hits('anime-ja', { facetName: 'name_zh', facetQuery: '进击', locales: ['jpn'] })).toEqual([{ value: '进击的巨人', count: 1 }]);
+    expect(await hits('anime-ja', { facetName: 'name_zh', facetQuery: '进击' })).toEqual([{ value: '进击的巨人', count: 1 }]);
+  });
+
+  it('matches katakana values with a hiragana query', async () => {
+    expect(await hits('anime', { facetName: 'name_ja', facetQuery: 'わん' })).toEqual([{ value: 'ワンピース', count: 1 }]);
+  });
+});
+
 describe('facet counts with a distinct attribute', () => {
   // 40 variants of 30 models: models 0–4 and 25–29 have a second variant (ids 30–34 and 35–39)
   const VARIANTS = Array.from({ length: 40 }, (_, id) => ({ id, model: id < 30 ? id : id < 35 ? id - 30 : id - 10, tag: 'Sale' }));

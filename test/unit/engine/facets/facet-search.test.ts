@@ -103,7 +103,7 @@ describe('the values the candidates hold', () => {
         const tag = list[pick(list.length)]!;
         const query = round % 3 === 0 ? null : tag.slice(0, 1 + pick(tag.length));
         // an explicit count takes the walk; without one, the column
-        const walked = searchFacetValues(index.env, settings, candidates, 'tag', query, (held) => held.length);
+        const walked = searchFacetValues(index.env, settings, candidates, 'tag', query, { count: (held) => held.length });
         expect(searchFacetValues(index.env, settings, candidates, 'tag', query), `${order} ${query}`).toEqual(walked);
         if (round === 0) expect(walked.length).toBeGreaterThan(0);
       }

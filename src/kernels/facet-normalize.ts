@@ -1,0 +1,126 @@
+/**
+ * The form facet search compares (milli `normalize_facet_string`, v1.50): a facet string or a
+ * `facetQuery` normalised as ONE charabia 0.9.9 token, lossy, with the script whatlang finds in
+ * the whole string and a language from the locales: a lone locale is the language, several let
+ * whatlang choose among them, none leave it unknown. Unlike the tokenizer, which normalises each
+ * word of a script group, this runs every normaliser charabia's `LOSSY_NORMALIZERS` list holds,
+ * each gated as charabia gates it: NFKD and control characters, Swedish recomposition, lowercase
+ * (cased scripts), quotes, æ/œ, Chinese variants (Cj text of Mandarin or unknown language),
+ * katakana to hiragana (Cj text of Japanese or unknown language, wana_kana's rules), Greek final
+ * sigma, Arabic letter forms, nonspacing marks (Hebrew, Thai, Arabic, Latin, Greek), đ and ı.
+ * Not done: the Persian normaliser (Arabic text whose language is Persian, which whatlang's
+ * Arabic-script detection, not ported, would have to find). Pure; no I/O.
+ */
+import { kvariantOf } from './kvariants.js';
+import { lemmaOfText } from './unicode.js';
+import { detectLatinLanguage, whatlangScript } from './whatlang-latin.js';
+
+/** charabia's Script of whatlang's: the three Chinese and Japanese scripts are one, Cj. */
+function charabiaScript(text: string): string {
+  const script = whatlangScript(text);
+  if (script === 'Mandarin' || script === 'Hiragana' || script === 'Katakana') return 'Cj';
+  return script ?? 'Other';
+}
+
+/**
+ * StrDetection::language for locales given as stored ISO 639-3 codes, asked only where a
+ * normaliser reads it: Cj text (Chinese or Japanese, a count of kana) and Latin text holding a
+ * pair Swedish recomposes, under locales naming Swedish (Latin detection scores trigrams: not
+ * run for every value of a facet). whatlang's detection of other scripts is not ported
+ * (whatlang-latin.ts), and no normaliser here needs it.
+ */
+function languageOf(text: string, locales: readonly string[] | null): string | null {
+  if (locales === null || locales.length <= 1) return locales?.[0] ?? null;
+  return detectLatinLanguage(text, new Set(locales));
+}
+
+/** What SwedishRecompositionNormalizer recomposes (one regex to find, one to replace: a global regex's `test` keeps state). */
+const SWEDISH_PAIR = /[aA]\u030a|[aAoO]\u0308/;
+const SWEDISH_PAIRS = /[aA]\u030a|[aAoO]\u0308/g;
+
+const CASED = new Set(['Latin', 'Cyrillic', 'Greek', 'Georgian', 'Armenian']);
+const MARK_REMOVING = new Set(['Hebrew', 'Thai', 'Arabic', 'Latin', 'Greek']);
+const LATIN_CONVERSIONS: Readonly<Record<string, string>> = {
+  '’': "'", '‘': "'", '‛': "'",
+  'œ': 'oe', 'æ': 'ae', 'Œ': 'oe', 'Æ': 'ae',
+};
+const LATE_LATIN_CONVERSIONS: Readonly<Record<string, string>> = { 'Ð': 'd', 'Đ': 'd', 'đ': 'd', 'ð': 'd', 'ı': 'i' };
+const ARABIC_CONVERSIONS: Readonly<Record<string, string>> = { 'ـ': '', 'أ': 'ا', 'إ': 'ا', 'آ': 'ا', 'ٱ': 'ا', 'ى': 'ي', 'ة': 'ه' };
+
+const KATAKANA_FIRST = 0x30a1;
+const KATAKANA_LAST = 0x30fc;
+const LONG_DASH = 'ー';
+/**
+ * The last letter of each hiragana's romaji in wana_kana's table, U+3041 onwards: `-` for っ
+ * (no romaji), `?` for ゕ and ゖ (not in the table). A long dash after a kana becomes the vowel's
+ * hiragana (o gives う), after ん or っ nothing.
+ */
+const ROMAJI_ENDS = 'aaiiuueeooaaiiuueeooaaiiuueeooaaii-uueeooaiueoaaaiiiuuueeeoooaiueoaauuooaiueoaaieonu??';
+const LONG_VOWELS: Readonly<Record<string, string>> = { a: 'あ', i: 'い', u: 'う', e: 'え', o: 'う' };
+const VOICED_WA: Readonly<Record<string, string>> = { 'ヷ': 'わ', 'ヸ': 'ゐ', 'ヹ': 'ゑ', 'ヺ': 'を' };
+
+/** wana_kana 4.0 `katakana_to_hiragana`, as `to_hiragana` with `pass_romaji` runs it. */
+function katakanaToHiragana(text: string): string {
+  let out = '';
+  let previous: string | null = null;
+  let index = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === '・' || (ch === LONG_DASH && index === 0) || ch === 'ヶ' || ch === 'ヵ') {
+      out += ch;
+    } else if (ch === LONG_DASH && previous !== null) {
+      const end = ROMAJI_ENDS[previous.codePointAt(0)! - 0x3041];
+      if (end === undefined || end === '?') out += ch;
+      else out += LONG_VOWELS[end] ?? '';
+    } else if (ch !== LONG_DASH && cp >= KATAKANA_FIRST && cp <= KATAKANA_LAST) {
+      const hiragana = VOICED_WA[ch] ?? String.fromCodePoint(cp - 0x60);
+      out += hiragana;
+      previous = hiragana;
+    } else {
+      out += ch;
+      previous = null;
+    }
+    index++;
+  }
+  return out;
+}
+
+function mapChars(text: string, table: Readonly<Record<string, string>>): string {
+  let out = '';
+  for (const ch of text) out += table[ch] ?? ch;
+  return out;
+}
+
+/** Printable ASCII: no normaliser but lowercase changes it (whatever its script). */
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * `text` as v1.50's facet search compares it, under `locales` (stored ISO 639-3 codes; null for
+ * none). Callers pass a stored facet value with its field's `localizedAttributes` locales, and a
+ * `facetQuery` with those locales narrowed to the request's.
+ */
+export function normalizeFacetString(text: string, locales: readonly string[] | null): string {
+  if (PLAIN_ASCII.test(text)) return text.toLowerCase();
+  const script = charabiaScript(text);
+  let lemma = lemmaOfText(text);
+  if (script === 'Latin' && locales?.includes('swe') === true && SWEDISH_PAIR.test(lemma) && languageOf(text, locales) === 'swe') {
+    lemma = lemma.replace(SWEDISH_PAIRS, (pair) => pair.normalize('NFC'));
+  }
+  if (CASED.has(script)) {
+    // char::to_lowercase, character by character: no final-sigma rule
+    let lower = '';
+    for (const ch of lemma) lower += ch.toLowerCase();
+    lemma = lower;
+  }
+  if (script === 'Latin') lemma = mapChars(lemma, LATIN_CONVERSIONS);
+  if (script === 'Cj') {
+    const language = languageOf(text, locales);
+    if (language === null || language === 'cmn' || language === 'zho') lemma = lemma.replace(/./gsu, kvariantOf);
+    if (language === null || language === 'jpn') lemma = katakanaToHiragana(lemma);
+  }
+  if (script === 'Greek' && lemma.endsWith('ς')) lemma = lemma.slice(0, -1) + 'σ';
+  if (script === 'Arabic') lemma = mapChars(lemma, ARABIC_CONVERSIONS);
+  if (MARK_REMOVING.has(script)) lemma = lemma.replace(/\p{Mn}/gu, '');
+  if (script === 'Latin') lemma = mapChars(lemma, LATE_LATIN_CONVERSIONS);
+  return lemma;
+}
