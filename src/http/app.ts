@@ -10,7 +10,7 @@ import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { warmUpSearchThread } from '../search/thread-warm-up.js';
-import { stringifyReply } from '../types/ordered-counts.js';
+import { stringifyReply } from '../types/reply-text.js';
 import type { AppDeps } from './deps.js';
 import { answerError, installErrorHandlers } from './error-handler.js';
 import { compressAtOnce, ENCODINGS } from './transport/compression.js';

@@ -16,8 +16,15 @@ const cmp = (attribute: string) => ({ attributePatterns: [attribute], features: 
 export const DSR_INDEX_SETTINGS: JsonObject = {
   displayedAttributes: ['*'],
   searchableAttributes: ['conditions.query.words', 'description'],
-  filterableAttributes: [eq('active'), cmp('conditions.time.start'), cmp('conditions.time.end'), eq('conditions.query.isEmpty')],
-  sortableAttributes: ['precedence'],
+  filterableAttributes: [
+    eq('active'),
+    cmp('conditions.time.start'),
+    cmp('conditions.time.end'),
+    eq('conditions.query.isEmpty'),
+    cmp('conditions.filter.values.*'),
+    cmp('conditions.filter.nbConstraints'),
+  ],
+  sortableAttributes: ['lastUpdatedAt', 'precedence'],
   proximityPrecision: 'byAttribute',
   typoTolerance: { enabled: false, disableOnNumbers: true },
   facetSearch: false,
@@ -53,8 +60,8 @@ function actionOf(value: unknown): RuleAction[] {
 }
 
 /**
- * A `.meili_dsr` document as the rule change that recreates it, or null when it is no rule (no
- * string `uid`). Fields of the wrong type are left at their defaults, malformed dates and
+ * A `.meili_dsr` document as the rule change that recreates it, its date kept, or null when it
+ * is no rule (no string `uid`). Fields of the wrong type are left at their defaults, malformed dates and
  * actions dropped.
  */
 export function ruleFromDocument(doc: unknown): RuleChange | null {
@@ -66,5 +73,5 @@ export function ruleFromDocument(doc: unknown): RuleChange | null {
     conditions: isObject(doc.conditions) ? conditionsOf(doc.conditions) : null,
     actions: Array.isArray(doc.actions) ? doc.actions.flatMap(actionOf) : null,
   };
-  return { uid: doc.uid, update };
+  return { uid: doc.uid, update, updatedAt: dateOf(doc.lastUpdatedAt) ?? null };
 }

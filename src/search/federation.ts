@@ -60,6 +60,7 @@ import { TimeSlices } from './time-slices.js';
 import { streamedWhenLong } from './streamed-answer.js';
 import type { StreamedJson } from '../types/streamed-json.js';
 import type { SearchKind } from './vector-query.js';
+import { withAnswerFloats } from './answer-floats.js';
 
 /** Parameters a federated query may not carry (search.md §10.2), checked in Meilisearch's order. */
 function checkFederatedQuery(position: number, query: QueryWithIndex, federation: Federation): void {
@@ -126,7 +127,7 @@ export async function federatedSearch(
   if (options.proxy && !ctx.features.enabled('network')) throw featureNeeded('Performing a remote federated search');
   const timer = federation.showPerformanceDetails === true ? new PerformanceSteps() : undefined;
   const answer = await queued(ctx, timer, () => federatedResponse(ctx, caller, queries, federation, options, timer));
-  return streamedWhenLong(answer, (answer.hits as unknown[]).length);
+  return streamedWhenLong(withAnswerFloats(answer), (answer.hits as unknown[]).length);
 }
 
 /** `federatedSearch` within a search permit the caller holds (a search or query sent to the network runs as one). */

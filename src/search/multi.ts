@@ -21,6 +21,7 @@ import { queued } from './queued.js';
 import { TimeSlices } from './time-slices.js';
 import { streamedWhenLong } from './streamed-answer.js';
 import type { StreamedJson } from '../types/streamed-json.js';
+import { withAnswerFloats } from './answer-floats.js';
 
 export async function multiSearch(
   ctx: SearchContext,
@@ -31,7 +32,7 @@ export async function multiSearch(
   // one timer for the whole request, as v1.50: a result's performanceDetails include the queries before it
   const timer = queries.some((query) => query.showPerformanceDetails === true) ? new PerformanceSteps() : undefined;
   const { results, gathered } = await queued(ctx, timer, () => searchEach(ctx, caller, queries, metadata, timer));
-  return streamedWhenLong({ results }, gathered);
+  return streamedWhenLong(withAnswerFloats({ results }), gathered);
 }
 
 async function searchEach(

@@ -11,10 +11,11 @@ import { PerformanceSteps } from './performance-details.js';
 import type { SearchQuery } from './query.js';
 import { queued } from './queued.js';
 import { searchResponse } from './single.js';
+import { withAnswerFloats } from './answer-floats.js';
 
 export function searchRequest(ctx: SearchContext, caller: Caller, uid: string, query: SearchQuery, metadata: boolean): Promise<{ body: Record<string, unknown>; degraded: boolean }> {
   const timer = query.showPerformanceDetails === true ? new PerformanceSteps() : undefined;
   return queued(ctx, timer, () =>
     usesNetwork(ctx, query.useNetwork) ? networkSearchResponse(ctx, caller, uid, query, metadata, timer) : searchResponse(ctx, caller, uid, query, uuidV7(), metadata, timer),
-  );
+  ).then(({ body, degraded }) => ({ body: withAnswerFloats(body), degraded }));
 }

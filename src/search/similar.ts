@@ -32,6 +32,7 @@ import { resolveForeignFilters } from './foreign.js';
 import { hitViewer } from './hits.js';
 import { NO_STEPS, requestTimer, type StepTimer } from './performance-details.js';
 import { checkEmbedder } from './vector-query.js';
+import { withAnswerFloats } from './answer-floats.js';
 
 /** A similar-documents request after validation, POST and GET alike. */
 export interface SimilarQuery {
@@ -118,5 +119,5 @@ export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string
   // truncated, as v1.50's `as_millis`
   body.processingTimeMs = Math.floor(performance.now() - started);
   if (timer !== undefined) body.performanceDetails = timer.details();
-  return body;
+  return withAnswerFloats(body);
 }

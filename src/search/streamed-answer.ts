@@ -9,7 +9,7 @@
  * order), the event loop given a turn between pieces once a time slice has passed
  * (time-slices.ts).
  */
-import { stringifyReply } from '../types/ordered-counts.js';
+import { stringifyReply } from '../types/reply-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
 import { TimeSlices } from './time-slices.js';
 

@@ -6,23 +6,11 @@
  * PHP's or Go's ordered maps keep the order of the text, which v1.50 sets.
  * The record is an ordinary one for every reader in the process. When its order differs from
  * its keys' own, it carries a `toJSON` (not enumerable) by which `stringifyReply`, the HTTP
- * answers' serializer, writes its entries in order; any other serialization (and a copy) gets
- * the plain record.
+ * answers' serializer (reply-text.ts), writes its entries in order; any other serialization (and
+ * a copy) gets the plain record.
  */
 import { ownRecord } from './own-record.js';
-import { stringifyJson } from './json-text.js';
-
-/**
- * What an ordered record is written as while `stringifyReply` collects it, followed by its
- * number: a NUL and random bytes, which no string of an answer holds by chance (WebCrypto: the
- * browser build has these modules too).
- */
-const MARKER = `\u0000${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('')}#`;
-/** The marker as JSON writes it (its NUL escaped), as a string of the answer. */
-const WRITTEN = new RegExp(`"${JSON.stringify(MARKER).slice(1, -1).replaceAll('\\', '\\\\')}(\\d+)"`, 'g');
-
-/** The ordered records' texts `stringifyReply` is collecting, or null. */
-let capture: string[] | null = null;
+import { written } from './reply-text.js';
 
 const KEYS = Symbol('keys in order');
 
@@ -47,19 +35,5 @@ export function orderedCounts(entries: Iterable<readonly [string, number]>): Rec
 }
 
 function orderedJson(this: Record<string, number> & { [KEYS]: string[] }): unknown {
-  if (capture === null) return { ...this };
-  capture.push(`{${this[KEYS].map((key) => `${JSON.stringify(key)}:${JSON.stringify(this[key])}`).join(',')}}`);
-  return `${MARKER}${capture.length - 1}`;
-}
-
-/** `payload` as JSON text (stringifyJson), ordered counts written in their order. */
-export function stringifyReply(payload: unknown): string {
-  const texts: string[] = [];
-  capture = texts;
-  try {
-    const text = stringifyJson(payload);
-    return texts.length === 0 ? text : text.replace(WRITTEN, (_, at: string) => texts[Number(at)]!);
-  } finally {
-    capture = null;
-  }
+  return written(() => `{${this[KEYS].map((key) => `${JSON.stringify(key)}:${JSON.stringify(this[key])}`).join(',')}}`) ?? { ...this };
 }

@@ -36,6 +36,12 @@ const searched = { q: 'book', sort: ['rank:asc'], attributesToHighlight: ['title
 const hitsOf = async (offset: number, limit: number) => (await call(server, 'POST', '/indexes/books/search', { ...searched, offset, limit })).body.hits;
 
 describe('an answer of more than 1,000 hits', () => {
+  it('writes the integral scores of each hit as floats (1.0), as the whole answer does', async () => {
+    const { text } = await post('/indexes/books/search', { q: 'book', limit: 1_500, showRankingScore: true, showRankingScoreDetails: true });
+    expect(text).toContain('"words":{"order":0,"matchingWords":1,"maxMatchingWords":1,"score":1.0}');
+    expect(text).not.toMatch(/"(_rankingScore|score)":1[,}]/);
+  });
+
   it('is a search page sent chunked, whose hits are those of the pages read one by one', async () => {
     const { headers, text } = await post('/indexes/books/search', { ...searched, limit: 2_500 });
     expect(headers['transfer-encoding']).toBe('chunked');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listRules } from '../../../src/search-rules/list.js';
-import { SearchRuleStore } from '../../../src/search-rules/store.js';
+import { SearchRuleStore, type RuleChange } from '../../../src/search-rules/store.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { writeTxn } from '../../../src/store/write-txn.js';
 
@@ -23,15 +23,17 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const apply = (...changes: Parameters<SearchRuleStore['apply']>[0]) => writeTxn(store.root, () => rules.apply(changes));
+/** Changes applied in one batch, undated unless they say. */
+const apply = (...changes: (Omit<RuleChange, 'updatedAt'> & Partial<Pick<RuleChange, 'updatedAt'>>)[]) =>
+  writeTxn(store.root, () => rules.apply(changes.map((change) => ({ updatedAt: null, ...change }))));
 
 describe('SearchRuleStore', () => {
   it('creates, merges field by field, resets on null and deletes', () => {
     apply({ uid: 'r', update: { description: 'first', precedence: 2, conditions: { query: { words: 'a' } } } });
     apply({ uid: 'r', update: { description: null, active: false } });
-    expect(rules.get('r')).toEqual({ uid: 'r', precedence: 2, active: false, conditions: { query: { words: 'a' } }, actions: [] });
-    apply({ uid: 'r', update: { active: null, conditions: null, precedence: null } });
-    expect(rules.get('r')).toEqual({ uid: 'r', active: true, conditions: {}, actions: [] });
+    expect(rules.get('r')).toEqual({ uid: 'r', lastUpdatedAt: null, precedence: 2, active: false, conditions: { query: { words: 'a' } }, actions: [] });
+    apply({ uid: 'r', update: { active: null, conditions: null, precedence: null }, updatedAt: '2026-12-04T15:00:00.5Z' });
+    expect(rules.get('r')).toEqual({ uid: 'r', lastUpdatedAt: '2026-12-04T15:00:00.5Z', active: true, conditions: {}, actions: [] });
     apply({ uid: 'r', update: null }, { uid: 'missing', update: null });
     expect(rules.get('r')).toBeUndefined();
     expect(rules.size).toBe(0);
@@ -70,5 +72,17 @@ describe('listRules', () => {
     expect(uids({ offset: 0, limit: 20, query: 'sale' })).toEqual(['two', 'words']);
     expect(uids({ offset: 0, limit: 20, query: 'sale', active: true })).toEqual(['words']);
     expect(listRules(rules, { offset: 1, limit: 1 })).toMatchObject({ offset: 1, limit: 1, total: 3, results: [{ uid: 'two' }] });
+  });
+
+  it('lists the most recently updated first, comparing dates as text as v1.50 sorts them, undated last', () => {
+    apply(
+      { uid: 'undated', update: {} },
+      { uid: 'old', update: {}, updatedAt: '2026-12-04T10:00:00.25Z' },
+      { uid: 'new', update: { description: 'sale' }, updatedAt: '2026-12-04T11:00:00.1Z' },
+      { uid: 'newest', update: { description: 'sale' }, updatedAt: '2026-12-04T12:00:00.1Z' },
+    );
+    const uids = (query: Parameters<typeof listRules>[1]) => listRules(rules, query).results.map((rule) => rule.uid);
+    expect(uids({ offset: 0, limit: 20 })).toEqual(['newest', 'new', 'old', 'undated']);
+    expect(uids({ offset: 0, limit: 20, query: 'sale' })).toEqual(['newest', 'new']);
   });
 });

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { STREAMED_ITEMS_FROM, streamedWhenLong } from '../../../src/search/streamed-answer.js';
 import { stringifyJson } from '../../../src/types/json-text.js';
-import { orderedCounts, stringifyReply } from '../../../src/types/ordered-counts.js';
+import { orderedCounts } from '../../../src/types/ordered-counts.js';
+import { stringifyReply } from '../../../src/types/reply-text.js';
 import { StreamedJson } from '../../../src/types/streamed-json.js';
 import { mulberry32 } from '../../helpers/random.js';
 

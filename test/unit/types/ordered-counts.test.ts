@@ -2,7 +2,8 @@
 // object lists ascending, keep the order given; everything else about the record and the text is
 // what JSON.stringify gives.
 import { describe, expect, it } from 'vitest';
-import { orderedCounts, stringifyReply } from '../../../src/types/ordered-counts.js';
+import { orderedCounts } from '../../../src/types/ordered-counts.js';
+import { stringifyReply } from '../../../src/types/reply-text.js';
 
 /** The keys of the object written at `"field":{...}` in `text`, in the text's order. */
 const keysIn = (text: string, field: string) => [...new RegExp(`"${field}":\\{([^}]*)\\}`).exec(text)![1]!.matchAll(/"([^"]*)":/g)].map((m) => m[1]);

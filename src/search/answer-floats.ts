@@ -1,0 +1,42 @@
+/**
+ * The members of a search answer v1.50 writes as floats (serde's f64, types/wire-floats.ts): a
+ * hit's `_rankingScore`, its `_federation.weightedRankingScore`, each ranking rule's scores in
+ * `_rankingScoreDetails` (a `_geoPoint` sort's distance and point too, `vectorSort`'s
+ * similarity), and each `facetStats` minimum and maximum, in a search, a multi-search's results,
+ * a federated answer (`facetsByIndex` too) and a similar-documents answer. Marked on the finished
+ * answer, whose objects are the request's own.
+ */
+import { withFloatMembers } from '../types/wire-floats.js';
+
+const DETAIL_FLOATS = ['score', 'attributeRankingOrderScore', 'queryWordDistanceScore', 'distance', 'similarity'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function markStats(stats: unknown): void {
+  if (!isRecord(stats)) return;
+  for (const range of Object.values(stats)) if (isRecord(range)) withFloatMembers(range, ['min', 'max']);
+}
+
+function markHit(hit: unknown): void {
+  if (!isRecord(hit)) return;
+  if (typeof hit._rankingScore === 'number') withFloatMembers(hit, ['_rankingScore']);
+  if (isRecord(hit._federation)) withFloatMembers(hit._federation, ['weightedRankingScore']);
+  if (!isRecord(hit._rankingScoreDetails)) return;
+  for (const [rule, detail] of Object.entries(hit._rankingScoreDetails)) {
+    if (!isRecord(detail)) continue;
+    withFloatMembers(detail, DETAIL_FLOATS);
+    if (rule.startsWith('_geoPoint(') && isRecord(detail.value)) withFloatMembers(detail.value, ['lat', 'lng']);
+  }
+}
+
+/** `answer`, its float members marked. */
+export function withAnswerFloats<T>(answer: T): T {
+  if (!isRecord(answer)) return answer;
+  if (Array.isArray(answer.results)) for (const result of answer.results) withAnswerFloats(result);
+  if (Array.isArray(answer.hits)) for (const hit of answer.hits) markHit(hit);
+  markStats(answer.facetStats);
+  if (isRecord(answer.facetsByIndex)) for (const facets of Object.values(answer.facetsByIndex)) if (isRecord(facets)) markStats(facets.stats);
+  return answer;
+}
