@@ -18,8 +18,13 @@ import type { IpPolicy } from './ip-policy.js';
 export interface OutgoingRequest {
   method?: string;
   headers?: Record<string, string>;
-  /** Sent with `Transfer-Encoding: chunked`, as v1.50 streams its bodies. */
+  /**
+   * Sent with its `Content-Length`, as v1.50's clients send a JSON body or a buffer (ureq's
+   * `send_json`, reqwest's `json`), or with `Transfer-Encoding: chunked` when `chunked` is set, as
+   * ureq sends a body it reads from a stream (v1.50's webhooks).
+   */
   body?: Uint8Array;
+  chunked?: boolean;
   /** Per attempt, from resolving the host to the answer's last byte (redirects included). */
   timeoutMs: number;
   /** Per connection: a socket not connected by then fails the attempt as a timeout (reqwest's `connect_timeout`). */
@@ -96,7 +101,11 @@ export class OutgoingClient {
   private async followRedirects(url: URL, init: Omit<OutgoingRequest, 'timeoutMs'>, signal: AbortSignal, streamed?: true): Promise<OutgoingResponse | IncomingMessage> {
     let [target, method, headers, body] = [url, init.method ?? 'GET', init.headers ?? {}, init.body];
     for (let redirects = 0; ; redirects++) {
-      const res = await this.send(target, method, headers, body, signal, init.connectTimeoutMs);
+      const sized =
+        body === undefined || init.chunked === true || Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')
+          ? headers
+          : { ...headers, 'Content-Length': String(body.byteLength) };
+      const res = await this.send(target, method, sized, body, signal, init.connectTimeoutMs);
       const location = res.headers.location;
       if (!REDIRECTS.has(res.statusCode!) || location === undefined) return streamed ? res : readWhole(res, signal);
       // a redirect's own body is not read

@@ -31,6 +31,8 @@ export function webhookSender(
           method: 'POST',
           headers: { ...headers, 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip', 'Accept-Encoding': 'gzip' },
           body,
+          // streamed by v1.50's ureq from a reader: no length
+          chunked: true,
           timeoutMs: TIMEOUT_MS,
         })
         .then((res) => {

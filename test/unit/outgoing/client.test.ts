@@ -58,11 +58,15 @@ describe('the IP policy', () => {
     expect(hits).toEqual([]);
   });
 
-  it('delivers to an allowed network, the body sent chunked', async () => {
+  it('delivers to an allowed network, the body sent with its length, or chunked when asked', async () => {
     const reply = await new OutgoingClient(loopback).request(`${base}/hook?x=1`, { ...POST, headers: { 'X-Custom': 'yes' } });
     expect(reply.status).toBe(200);
     expect(reply.body.toString()).toBe('fine');
-    expect(hits).toMatchObject([{ method: 'POST', path: '/hook?x=1', body: 'payload', headers: { 'x-custom': 'yes', 'transfer-encoding': 'chunked' } }]);
+    expect(hits).toMatchObject([{ method: 'POST', path: '/hook?x=1', body: 'payload', headers: { 'x-custom': 'yes', 'content-length': '7' } }]);
+    expect(hits[0]!.headers).not.toHaveProperty('transfer-encoding');
+    await new OutgoingClient(loopback).request(`${base}/stream`, { ...POST, chunked: true });
+    expect(hits[1]).toMatchObject({ body: 'payload', headers: { 'transfer-encoding': 'chunked' } });
+    expect(hits[1]!.headers).not.toHaveProperty('content-length');
     expect(await new OutgoingClient(IpPolicy.fromNetworks(['any'])).request(`${base}/any`, POST)).toMatchObject({ status: 200 });
   });
 
