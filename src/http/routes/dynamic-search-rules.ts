@@ -80,6 +80,8 @@ const parseRuleBody = compileBody<Record<string, unknown>>(
             properties: { isEmpty: nullable('boolean'), words: nullable('string') },
             additionalProperties: false,
           },
+          // attribute → any JSON value, which the search's filter must constrain
+          filter: { type: ['object', 'null'], properties: { values: { type: 'object' } }, additionalProperties: false },
         },
         additionalProperties: false,
       },
@@ -126,6 +128,12 @@ const parseRuleBody = compileBody<Record<string, unknown>>(
 
 type Raw = Record<string, unknown>;
 
+/** An object's members with their keys in byte order, as a `BTreeMap<String, _>` serializes them. */
+function byteOrdered(values: Raw): Raw {
+  const keys = Object.keys(values).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return Object.fromEntries(keys.map((key) => [key, values[key]]));
+}
+
 /** `conditions` as v1.50 keeps it: null members dropped, dates re-printed, its two cross-checks applied. */
 function conditionsOf(raw: Raw): Conditions {
   const conditions: Conditions = {};
@@ -151,6 +159,8 @@ function conditionsOf(raw: Raw): Conditions {
       ...(typeof query.words === 'string' ? { words: query.words } : {}),
     };
   }
+  const filter = raw.filter as Raw | null | undefined;
+  if (filter !== null && filter !== undefined) conditions.filter = { values: byteOrdered((filter.values as Raw | undefined) ?? {}) };
   return conditions;
 }
 
