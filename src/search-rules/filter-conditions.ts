@@ -271,7 +271,8 @@ export function applyFilterConditions(rules: readonly SearchRule[], active: Set<
   if (filtered.length === 0) return;
   const disjunction: Conjunction[] = [];
   if (filter !== null) evaluate(filter, true, fuel, disjunction);
-  const countOf = (rule: SearchRule) => constraintCount(rule.conditions.filter!.values);
+  const counts = new Map(filtered.map((rule) => [rule, constraintCount(rule.conditions.filter!.values)]));
+  const countOf = (rule: SearchRule) => counts.get(rule) ?? 0;
   const max = disjunction.reduce((most, conjunction) => Math.max(most, conjunction.size), 0);
   for (const rule of filtered) if (countOf(rule) > max) active.delete(rule);
   if (max === 0) return;
@@ -289,7 +290,9 @@ export function applyFilterConditions(rules: readonly SearchRule[], active: Set<
     for (const targets of solved) {
       for (const combination of combinations(targets, count)) {
         if (!spend(fuel, 'combinations')) break;
-        for (const rule of bucket) if (combination.every((matching) => matching.has(rule))) meets.add(rule);
+        // the intersection, walked from its smallest set: bounded by that set, not by every rule
+        const [smallest, ...others] = [...combination].sort((a, b) => a.size - b.size);
+        for (const rule of smallest!) if (countOf(rule) === count && others.every((matching) => matching.has(rule))) meets.add(rule);
       }
     }
     const out = spend(fuel, 'combinations') ? bucket.filter((rule) => !meets.has(rule)) : bucket;
