@@ -61,8 +61,10 @@ function nameOf(step: OpenStep): string {
 export class Progress {
   private readonly steps: OpenStep[] = [];
   private readonly durations: [string, bigint][] = [];
-  /** the batch's requests to embedding servers, over all its index writes (`stats.embedderRequests`) */
+  /** the batch's requests to embedding servers, over its ended index writes (`stats.embedderRequests`) */
   readonly embedderRequests = new EmbedderRequestStats();
+  /** the running index write's, counted as they are made */
+  private liveRequests: EmbedderRequestStats | undefined;
   /** its document additions' extraction parts, and those that waited for the write, over its index writes */
   private congestion: ChannelCongestion | undefined;
 
@@ -98,8 +100,9 @@ export class Progress {
   watchIndexWrite(): StepWatcher {
     let live: Int32Array | undefined;
     return {
-      started: (current) => {
+      started: (current, requests) => {
         live = current;
+        this.liveRequests = requests;
         this.steps.push({ family: 'indexer', name: '', finished: () => Atomics.load(current, 0) - 1, total: INDEXING_STEPS.length, startedAt: this.clock(), live });
       },
       ended: (durations) => {
@@ -108,7 +111,10 @@ export class Progress {
         const path = this.steps.map(nameOf).join(' > ');
         for (const [step, ns] of durations) this.durations.push([`${path} > ${step}`, BigInt(ns)]);
       },
-      embedded: (requests) => this.embedderRequests.add(requests),
+      embedded: (requests) => {
+        this.liveRequests = undefined;
+        this.embedderRequests.add(requests);
+      },
       congestion: ({ attempts, blocking }) => {
         this.congestion = { attempts: (this.congestion?.attempts ?? 0) + attempts, blocking: (this.congestion?.blocking ?? 0) + blocking };
       },
@@ -124,6 +130,16 @@ export class Progress {
     if (this.congestion === undefined) return undefined;
     const { attempts, blocking } = this.congestion;
     return { attempts, blocking_attempts: blocking, blocking_ratio: attempts === 0 ? null : blocking / attempts };
+  }
+
+  /** `stats.embedderRequests` so far: the ended writes' and the running one's, as v1.50 shows a running batch's. */
+  requestsView(): BatchStats['embedderRequests'] {
+    if (this.liveRequests === undefined) return this.embedderRequests.view();
+    const sum = new EmbedderRequestStats();
+    sum.add(this.embedderRequests);
+    const live = this.liveRequests.view();
+    if (live !== undefined) sum.add(live);
+    return sum.view();
   }
 
   /** What `GET /batches` shows while the batch runs. */

@@ -24,6 +24,7 @@ import {
   taskTypeOf,
   type Batch,
   type BatchProgress,
+  type BatchStats,
   type Task,
   type TaskStatus,
   type TaskType,
@@ -78,8 +79,8 @@ export type IndexAuthorizer = (indexUid: string) => boolean;
 export interface Processing {
   batch: Batch;
   taskUids: ReadonlySet<number>;
-  /** the live progress of the batch, shown instead of `batch.progress` when given */
-  progress?: { view(): BatchProgress };
+  /** the live progress of the batch (tasks/progress.ts), shown instead of `batch.progress` when given */
+  progress?: { view(): BatchProgress; trace(): Record<string, string>; requestsView(): BatchStats['embedderRequests'] };
 }
 
 export interface QueueDbs {
@@ -110,10 +111,17 @@ export function withProcessing(task: Task, processing: Processing | null): Task 
   return { ...task, status: 'processing', batchUid: processing.batch.uid, startedAt: processing.batch.startedAt };
 }
 
-/** How the running batch is reported: its live progress when the scheduler tracks one. */
+/**
+ * How the running batch is reported: with the scheduler's progress, its live progress, the time
+ * spent so far in each step (`progressTrace`) and its requests to embedding servers so far, as
+ * v1.50 shows them while a batch runs.
+ */
 function runningBatch(processing: Processing): Batch {
   const { batch, progress } = processing;
-  return progress === undefined ? batch : { ...batch, progress: progress.view() };
+  if (progress === undefined) return batch;
+  const embedderRequests = progress.requestsView();
+  const stats = { ...batch.stats, progressTrace: progress.trace(), ...(embedderRequests === undefined ? {} : { embedderRequests }) };
+  return { ...batch, progress: progress.view(), stats };
 }
 
 /** O(1): LMDB keeps the entry count of each database. */

@@ -24,16 +24,19 @@ import { wordIndexUpdater } from '../engine/words/word-index.js';
 import { serveEmbedding } from './embedding-channel.js';
 import { prepareChangedEmbedders } from '../embedders/embed.js';
 import { readSettings } from '../engine/index-settings.js';
-import type { EmbedderRequests } from '../embedders/request-stats.js';
+import type { EmbedderRequests, EmbedderRequestStats } from '../embedders/request-stats.js';
 import type { WorkerPools } from './pool.js';
 
 /** Follows the steps of a write (the batch's progress). */
 export interface StepWatcher {
-  /** The write starts; `current[0]` holds its current step's position in INDEXING_STEPS + 1 (0: none yet). */
-  started(current: Int32Array): void;
+  /**
+   * The write starts; `current[0]` holds its current step's position in INDEXING_STEPS + 1 (0: none
+   * yet), and `requests` counts its requests to embedding servers as they are made (read live).
+   */
+  started(current: Int32Array, requests?: EmbedderRequestStats): void;
   /** The write ended, after these times in its steps. */
   ended(durations: StepDurations): void;
-  /** The write's requests to embedding servers (the batch's `embedderRequests`), when it made any. */
+  /** The write's requests to embedding servers (the batch's `embedderRequests`), when it made any, once it ended. */
   embedded?(requests: EmbedderRequests): void;
   /** A write of document additions ended: how its extraction workers' parts waited for it (`writeChannelCongestion`). */
   congestion?(congestion: ChannelCongestion): void;
@@ -51,11 +54,11 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   const onAbort = () => Atomics.store(interrupt, 0, 1);
   signal.addEventListener('abort', onAbort);
   const step = new Int32Array(new SharedArrayBuffer(4));
-  watcher?.started(step);
-  let durations: StepDurations = [];
-  let ahead: StartedAhead | null = null;
   // the writer thread's embedding requests, served here while the write runs
   const embedding = serveEmbedding(signal);
+  watcher?.started(step, embedding.stats);
+  let durations: StepDurations = [];
+  let ahead: StartedAhead | null = null;
   try {
     void pools.startIndexingThreads();
     // A settings change builds its new embedders first, as v1.50 does: probing dimensions and
