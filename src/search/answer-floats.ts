@@ -2,11 +2,12 @@
  * The members of a search answer v1.50 writes as floats (serde's f64, types/wire-floats.ts): a
  * hit's `_rankingScore`, its `_federation.weightedRankingScore`, each ranking rule's scores in
  * `_rankingScoreDetails` (a `_geoPoint` sort's distance and point too, `vectorSort`'s
- * similarity), and each `facetStats` minimum and maximum, in a search, a multi-search's results,
+ * similarity), each `facetStats` minimum and maximum, and the query vectors echoed back (`queryVector`,
+ * `queryVectors`; hits' `_vectors` are marked where they are made), in a search, a multi-search's results,
  * a federated answer (`facetsByIndex` too) and a similar-documents answer. Marked on the finished
  * answer, whose objects are the request's own.
  */
-import { withFloatMembers } from '../types/wire-floats.js';
+import { withFloatItems, withFloatMembers } from '../types/wire-floats.js';
 
 const DETAIL_FLOATS = ['score', 'attributeRankingOrderScore', 'queryWordDistanceScore', 'distance', 'similarity'];
 
@@ -37,6 +38,8 @@ export function withAnswerFloats<T>(answer: T): T {
   if (Array.isArray(answer.results)) for (const result of answer.results) withAnswerFloats(result);
   if (Array.isArray(answer.hits)) for (const hit of answer.hits) markHit(hit);
   markStats(answer.facetStats);
+  if (Array.isArray(answer.queryVector)) withFloatItems(answer.queryVector as number[]);
+  if (isRecord(answer.queryVectors)) for (const vector of Object.values(answer.queryVectors)) if (Array.isArray(vector)) withFloatItems(vector as number[]);
   if (isRecord(answer.facetsByIndex)) for (const facets of Object.values(answer.facetsByIndex)) if (isRecord(facets)) markStats(facets.stats);
   return answer;
 }

@@ -19,7 +19,7 @@ import { FacetReader } from '../engine/facets/store.js';
 import { readSettings } from '../engine/index-settings.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IndexSettings } from '../types/settings.js';
-import { stringifyJson } from '../types/json-text.js';
+import { stringifyReply } from '../types/reply-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
 import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
@@ -163,7 +163,7 @@ async function readDocuments(ctx: SearchContext, rawUid: string, query: Document
       const view = documentView(pinned.env, docid, doc, fields, query.retrieveVectors, settings);
       // for the instance merging the lists: how this document sorts, after every field
       if (proxy) view._federation = { weightedScoreValues: documentScoreValues(doc, sort) };
-      results.push(texts ? stringifyJson(view) : view);
+      results.push(texts ? stringifyReply(view) : view);
       if ((i & 63) === 63) await slices.pause();
     }
     return texts ? { texts, list: { results: results as string[], offset, limit, total } } : { texts, list: { results: results as JsonObject[], offset, limit, total } };

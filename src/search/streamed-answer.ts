@@ -36,7 +36,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** The JSON text of `value` in parts whose concatenation is `stringifyReply(value)`. */
 function* parts(value: unknown, depth: number): Generator<string> {
-  if (depth <= SPLIT_DEPTH && Array.isArray(value)) {
+  // an array with a `toJSON` of its own (a vector written as floats) is written whole
+  if (depth <= SPLIT_DEPTH && Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
     yield '[';
     for (let i = 0; i < value.length; i++) {
       if (i > 0) yield ',';

@@ -4,8 +4,9 @@
  * it writes `0.000001` (types/ryu.ts). The same value for a JavaScript client, but not for a typed
  * one: the Dart SDK casts `_rankingScore` and every score detail's `score` `as double`, which the
  * integer `jsonDecode` makes of `1` fails on the Dart VM.
- * A holder's float members are written so by `stringifyReply` (reply-text.ts); for every other
- * reader the holder stays a plain object with plain numbers.
+ * A holder's float members, or a vector's items, are written so by `stringifyReply`
+ * (reply-text.ts); for every other reader the holder stays a plain object (or array) with plain
+ * numbers.
  */
 import { written } from './reply-text.js';
 import { ryu } from './ryu.js';
@@ -23,6 +24,17 @@ export function withFloatMembers<T extends object>(holder: T, members: readonly 
   Object.defineProperty(holder, MEMBERS, { value: members });
   Object.defineProperty(holder, 'toJSON', { value: floatsJson });
   return holder;
+}
+
+/** `vector`, whose items an HTTP answer writes as floats (an embedding: f32 widened, as v1.50's `_vectors` and `queryVector`). */
+export function withFloatItems(vector: number[]): number[] {
+  if (!Object.hasOwn(vector, 'toJSON')) Object.defineProperty(vector, 'toJSON', { value: itemsJson });
+  return vector;
+}
+
+function itemsJson(this: number[]): unknown {
+  if (!this.some(writtenOtherwise)) return this;
+  return written(() => `[${this.map((value) => (writtenOtherwise(value) ? ryu(value) : Number.isFinite(value) ? String(value) : 'null')).join(',')}]`) ?? this;
 }
 
 function floatsJson(this: Record<string, unknown> & { [MEMBERS]: readonly string[] }): unknown {

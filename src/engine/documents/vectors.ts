@@ -17,6 +17,7 @@ import type { EmbedderSettings } from '../../types/settings.js';
 import { compareBytes } from '../../types/bytes.js';
 import { isJsonNumber, stringifyJson } from '../../types/json-text.js';
 import { setField } from '../../types/own-record.js';
+import { withFloatItems } from '../../types/wire-floats.js';
 import type { JsonObject } from '../document-id.js';
 
 /** One `_vectors.<name>` value by form; `embeddings` null or undefined means none given. */
@@ -177,7 +178,8 @@ export type VectorsViewUse = 'retrieve' | 'export';
  * embedder stores 1 and 0); no entry in the store shows none, to be generated (`regenerate` true).
  */
 function embedderView(embedder: EmbedderSettings, stored: StoredEmbeddings | undefined, use: VectorsViewUse): { embeddings: number[][]; regenerate: boolean } {
-  const embeddings = (stored?.embeddings ?? []).map((vector) => Array.from(vector));
+  // written as floats in an answer (`1.0`), as v1.50 writes an f32 vector
+  const embeddings = (stored?.embeddings ?? []).map((vector) => withFloatItems(Array.from(vector)));
   const exported = use === 'export' && fragmentsOf(embedder, 'indexingFragments').length > 0;
   return { embeddings, regenerate: (stored?.regenerate ?? true) && !exported };
 }

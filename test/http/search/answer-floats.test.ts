@@ -47,6 +47,17 @@ describe('floats in search answers', () => {
     expect(federated.text).toContain('"_federation":{"indexUid":"movies","queriesPosition":0,"weightedRankingScore":1.0},"_rankingScore":1.0}');
   });
 
+  it('writes vectors as floats: hits, documents and the query vector echoed back', async () => {
+    const searched = await call(server, 'POST', '/indexes/movies/search', { vector: [1, 0], hybrid: { embedder: 'manual', semanticRatio: 1 }, retrieveVectors: true, limit: 1 });
+    expect(searched.status, searched.text).toBe(200);
+    expect(searched.text).toContain('"_vectors":{"manual":{"embeddings":[[1.0,0.0]],"regenerate":false}}');
+    expect(searched.text).toContain('"queryVector":[1.0,0.0]');
+    const fetched = await call(server, 'GET', '/indexes/movies/documents/1?retrieveVectors=true');
+    expect(fetched.text).toContain('"embeddings":[[1.0,0.0]]');
+    const listed = await call(server, 'POST', '/indexes/movies/documents/fetch', { retrieveVectors: true });
+    expect(listed.text).toContain('"embeddings":[[1.0,1.0]]');
+  });
+
   it('writes the scores of similar documents as floats', async () => {
     const { status, text } = await call(server, 'POST', '/indexes/movies/similar', { id: 2, embedder: 'manual', showRankingScore: true, showRankingScoreDetails: true });
     expect(status, text).toBe(200);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderedCounts } from '../../../src/types/ordered-counts.js';
 import { stringifyReply } from '../../../src/types/reply-text.js';
-import { withFloatMembers } from '../../../src/types/wire-floats.js';
+import { withFloatItems, withFloatMembers } from '../../../src/types/wire-floats.js';
 
 describe('withFloatMembers', () => {
   it('writes the integral and tiny float members as ryu does, in their place, and nothing else', () => {
@@ -27,5 +27,15 @@ describe('withFloatMembers', () => {
   it('works beside ordered counts in one answer', () => {
     const answer = { facetDistribution: { year: orderedCounts([['2000', 1], ['1999', 2]]) }, facetStats: { year: withFloatMembers({ min: 1999, max: 2000 }, ['min', 'max']) } };
     expect(stringifyReply(answer)).toBe('{"facetDistribution":{"year":{"2000":1,"1999":2}},"facetStats":{"year":{"min":1999.0,"max":2000.0}}}');
+  });
+});
+
+describe('withFloatItems', () => {
+  it('writes a vector with ryu where its items need it, and as it is otherwise', () => {
+    expect(stringifyReply({ v: withFloatItems([0, 1, 0.5, -2]) })).toBe('{"v":[0.0,1.0,0.5,-2.0]}');
+    expect(stringifyReply({ v: withFloatItems([0.25, 0.5]) })).toBe('{"v":[0.25,0.5]}');
+    const plain = withFloatItems([1, 2]);
+    expect(JSON.stringify(plain)).toBe('[1,2]');
+    expect(Array.isArray(plain) && plain.length === 2 && Object.keys(plain)).toEqual(['0', '1']);
   });
 });
