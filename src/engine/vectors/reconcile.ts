@@ -1,8 +1,10 @@
 /**
  * A settings write brings the vector store in line with the embedders (vectors.md §2.1, §3.5),
  * doing only what the change requires:
- * - a removed embedder: its user-provided, non-regenerable embeddings go back into the documents
- *   as `_vectors.<name> = {"regenerate": false, "embeddings": [[…]]}`, then its records go;
+ * - a removed embedder: the embeddings of every document that must not regenerate them go back
+ *   into it as `_vectors.<name> = {"regenerate": false, "embeddings": [[…]]}` (none for a document
+ *   sent with `{"regenerate": false}` alone: `[]`), as v1.50's settings indexer writes back every
+ *   entry whose `regenerate` is false, then its records go;
  * - an added embedder: each document's stored `_vectors.<name>` (kept while the name was no
  *   embedder) is consumed as what the document sent, the others are generated (or, for a
  *   `userProvided` embedder, fail the write);
@@ -50,10 +52,10 @@ function reset(state: EmbedderState): void {
   Object.assign(state, { dimensions: 0, nextItem: 0, free: [], entry: -1, maxLevel: -1, items: 0, documents: 0 });
 }
 
-/** The user-provided embeddings of `state`'s embedder, back into the documents (in `rewrites`). */
+/** The embeddings of `state`'s embedder that must not be regenerated, back into their documents (in `rewrites`). */
 function writeBack(env: IndexEnv, name: string, state: EmbedderState, rewrites: Map<number, JsonObject>): void {
   for (const { docid, entry } of eachDocVectors(env, state.id)) {
-    if (!entry.userProvided || entry.regenerate) continue;
+    if (entry.regenerate) continue;
     const embeddings = entry.items.map((item) => Array.from(readItem(env, state, item)!.vector));
     const doc = rewrites.get(docid) ?? env.documents.get(docid);
     if (doc === undefined) continue;

@@ -88,6 +88,16 @@ describe('embedder settings', () => {
     expect((await call(server, 'GET', `/indexes/${uid}/stats`)).body).toMatchObject({ numberOfEmbeddings: 1, numberOfEmbeddedDocuments: 1 });
   });
 
+  it('writes back a document sent with regenerate false and no vectors, so adding the embedder again succeeds', async () => {
+    const uid = await indexWithManual();
+    await run(server, 'POST', `/indexes/${uid}/documents`, [{ id: 1, _vectors: { manual: [1, 1, 1] } }, { id: 2, _vectors: { manual: { regenerate: false } } }]);
+    expect((await run(server, 'PATCH', `/indexes/${uid}/settings`, { embedders: { manual: null } })).status).toBe('succeeded');
+    expect((await call(server, 'GET', `/indexes/${uid}/documents/2?retrieveVectors=true`)).body).toEqual({ id: 2, _vectors: { manual: { regenerate: false, embeddings: [] } } });
+    const added = await run(server, 'PATCH', `/indexes/${uid}/settings`, { embedders: { manual: { source: 'userProvided', dimensions: 3 } } });
+    expect(added.status, JSON.stringify(added.error)).toBe('succeeded');
+    expect(await vectorsOf(uid, 2)).toEqual({ manual: { embeddings: [], regenerate: false } });
+  });
+
   it('quantizes the stored vectors when binaryQuantized is turned on', async () => {
     const uid = await indexWithManual();
     await run(server, 'POST', `/indexes/${uid}/documents`, [{ id: 0, _vectors: { manual: [0.5, -0.2, 0] } }]);
