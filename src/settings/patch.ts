@@ -99,9 +99,17 @@ function typoTolerancePatch(value: Json): TypoTolerancePatch {
   }) as TypoTolerancePatch;
 }
 
-const SUB_EMBEDDER_FIELDS = EMBEDDER_FIELDS.filter(
-  (f) => !['binaryQuantized', 'searchEmbedder', 'indexingEmbedder', 'distribution'].includes(f),
-);
+/**
+ * A sub-embedder's fields in v1.50's `SubEmbeddingSettings` order: those no sub-embedder may set
+ * (`distribution`, `binaryQuantized`, a nested composite's) kept too, for its checks to name them.
+ */
+const SUB_EMBEDDER_FIELDS = [
+  ...EMBEDDER_FIELDS.filter((f) => !['binaryQuantized', 'searchEmbedder', 'indexingEmbedder', 'distribution'].includes(f)),
+  'distribution',
+  'binaryQuantized',
+  'searchEmbedder',
+  'indexingEmbedder',
+];
 
 function embedderPatch(value: Json, fields: readonly string[]): EmbedderPatch {
   return pick(value, fields, (field, v) => {

@@ -94,8 +94,16 @@ export const EMBEDDER_FIELDS = [
   'searchEmbedder', 'indexingEmbedder', 'distribution',
 ] as const;
 
+const DISTRIBUTION = orNull(object({ mean: NUMBER, sigma: NUMBER }, ['mean', 'sigma']));
+
 function embedderSchema(): Schema {
-  const sub = orNull({ type: 'object', properties: subEmbedderProperties(), additionalProperties: false });
+  // v1.50's `SubEmbeddingSettings` also reads the fields no sub-embedder may have, so that its
+  // checks name them (`Field \`distribution\` unavailable … for the search embedder`)
+  const sub = orNull({
+    type: 'object',
+    properties: { ...subEmbedderProperties(), distribution: DISTRIBUTION, binaryQuantized: orNull(BOOLEAN), searchEmbedder: ANY, indexingEmbedder: ANY },
+    additionalProperties: false,
+  });
   const { source, model, revision, pooling, apiKey, dimensions, documentTemplate, documentTemplateMaxBytes, url, ...rest } =
     subEmbedderProperties();
   return orNull(
@@ -106,7 +114,7 @@ function embedderSchema(): Schema {
       ...rest,
       searchEmbedder: sub,
       indexingEmbedder: sub,
-      distribution: orNull(object({ mean: NUMBER, sigma: NUMBER }, ['mean', 'sigma'])),
+      distribution: DISTRIBUTION,
     }),
   );
 }
@@ -174,7 +182,10 @@ const SCHEMAS: Readonly<Record<SettingKey, SettingSchema>> = {
     schema: orNull(object({ maxTotalHits: orNull(UNSIGNED) })),
     checks: { '.maxTotalHits': nonZeroProblem },
   },
-  embedders: { schema: orNull({ type: 'object', additionalProperties: embedderSchema() }), checks: { '.*.distribution': distributionProblem } },
+  embedders: {
+    schema: orNull({ type: 'object', additionalProperties: embedderSchema() }),
+    checks: { '.*.distribution': distributionProblem, '.*.searchEmbedder.distribution': distributionProblem, '.*.indexingEmbedder.distribution': distributionProblem },
+  },
   searchCutoffMs: { schema: orNull(UNSIGNED), checks: {} },
   localizedAttributes: {
     schema: orNull({

@@ -164,6 +164,26 @@ describe('composite sub-embedders', () => {
       ),
     );
   });
+
+  it('names the fields no sub-embedder may set (v1.50 composite_checks): distribution, binaryQuantized, a nested composite', () => {
+    const hf = { source: 'huggingFace', model: 'm' };
+    const unavailable = (field: string) =>
+      settingsError(
+        `\`.embedders.c.searchEmbedder\`: Field \`${field}\` unavailable for source \`huggingFace\` for the search embedder.\n` +
+          '  - note: available fields for source `huggingFace` for the search embedder: `source`, `model`, `revision`, `pooling`\n' +
+          `  - note: \`${field}\` is available when source \`huggingFace\` is not for the search embedder`,
+      );
+    expect(atRoute(composite({ ...hf, distribution: { mean: 0.5, sigma: 0.2 } }, hf), 'compositeEmbedders')).toEqual(unavailable('distribution'));
+    expect(atRoute(composite({ ...hf, binaryQuantized: true }, hf), 'compositeEmbedders')).toEqual(unavailable('binaryQuantized'));
+    expect(atRoute(composite({ source: 'composite', searchEmbedder: hf, indexingEmbedder: hf }, hf), 'compositeEmbedders')).toEqual(
+      settingsError('`.embedders.c.searchEmbedder.source`: Source `composite` is not available in a nested embedder'),
+    );
+    expect(() => body({ embedders: composite({ ...hf, bogus: 1 }, hf) })).toThrow(
+      'Unknown field `bogus` inside `.embedders.c.searchEmbedder`: expected one of `source`, `model`, `revision`, `pooling`, `apiKey`, `dimensions`, ' +
+        '`documentTemplate`, `documentTemplateMaxBytes`, `url`, `indexingFragments`, `searchFragments`, `request`, `response`, `headers`, ' +
+        '`distribution`, `binaryQuantized`, `searchEmbedder`, `indexingEmbedder`',
+    );
+  });
 });
 
 describe('distribution and binary quantization', () => {
