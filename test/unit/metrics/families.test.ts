@@ -59,7 +59,7 @@ describe('readFamilies', () => {
   });
 
   it("gives each step of the running batch its completion ratio, and the oldest waiting task's wait", () => {
-    const running = { batch: batch(4, 0n, null as unknown as bigint), taskUids: new Set([5]), progress: { view: () => ({ steps: [{ currentStep: 'processing tasks', finished: 0, total: 2 }, { currentStep: 'indexing', finished: 3, total: 4 }], percentage: 10 }) } };
+    const running = { batch: batch(4, 0n, null as unknown as bigint), taskUids: new Set([5]), progress: { view: () => ({ steps: [{ currentStep: 'processing tasks', finished: 0, total: 2 }, { currentStep: 'indexing', finished: 3, total: 4 }], percentage: 10 }), trace: () => ({}), requestsView: () => undefined } };
     const families = readFamilies(sources(1_000n * S, { running, oldest: 997n * S }));
     expect(samples(families, 'meilisearch_batch_running_progress_trace')).toEqual([
       { labels: { batch_uid: '4', step_name: 'processing tasks' }, value: 0 },
