@@ -23,6 +23,7 @@
 import { materializeTokens, tokenizeBatch } from '../kernels/tokenizer.js';
 import { instantOfRfc3339 } from '../types/dates.js';
 import type { FilterAst } from '../engine/filter-parser/index.js';
+import { combinations } from './combinations.js';
 import { applyFilterConditions } from './filter-conditions.js';
 import type { RuleLimits } from './limits.js';
 import type { SearchRule } from './rule.js';
@@ -58,15 +59,6 @@ function passesTimeAndEmptiness(rule: SearchRule, now: bigint, queryIsEmpty: boo
   if (time?.end !== undefined && instantOfRfc3339(time.end) < now) return false;
   if (query?.isEmpty !== undefined && query.isEmpty !== queryIsEmpty) return false;
   return true;
-}
-
-/** Every `size`-element combination of `items`, in lexicographic order (itertools' `combinations`). */
-function* combinations<T>(items: readonly T[], size: number, start = 0, prefix: T[] = []): Generator<T[]> {
-  if (prefix.length === size) {
-    yield prefix;
-    return;
-  }
-  for (let i = start; i <= items.length - (size - prefix.length); i++) yield* combinations(items, size, i + 1, [...prefix, items[i]!]);
 }
 
 /** Takes out of `active` the rules whose `words` condition the query's words do not meet (step 4). */

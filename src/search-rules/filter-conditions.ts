@@ -22,6 +22,7 @@
  */
 import { normalizeFacet, parseFiniteFloat, truncateFacet } from '../engine/facets/values.js';
 import type { FilterAst, Token } from '../engine/filter-parser/index.js';
+import { combinations } from './combinations.js';
 import type { SearchRule } from './rule.js';
 
 /** The filter fuel of one search (v1.50's `FilterConstraintFuel` and `filter_fuel`). */
@@ -254,15 +255,6 @@ function keptByTarget(field: string | null, constraints: readonly Constraint[], 
     if (matching.size === 0) break;
   }
   return matching;
-}
-
-/** Every `size`-element combination of `items`, in lexicographic order (itertools' `combinations`). */
-function* combinations<T>(items: readonly T[], size: number, start = 0, prefix: T[] = []): Generator<T[]> {
-  if (prefix.length === size) {
-    yield prefix;
-    return;
-  }
-  for (let i = start; i <= items.length - (size - prefix.length); i++) yield* combinations(items, size, i + 1, [...prefix, items[i]!]);
 }
 
 /** Takes out of `active` the rules whose `conditions.filter` the search's filter does not meet. */
