@@ -14,6 +14,7 @@ import {
 } from '../../types/task.js';
 import { detailsJson } from '../details-json.js';
 import { ownRecord } from '../../types/own-record.js';
+import { withFloatMembers } from '../../types/wire-floats.js';
 
 export interface BatchJson {
   uid: number;
@@ -52,7 +53,8 @@ export function batchView(batch: Batch): BatchJson {
   const finished = batch.finishedAt !== null;
   return {
     uid: batch.uid,
-    progress: batch.progress,
+    // v1.50's f32 percentage, written `0.0` (types/wire-floats.ts)
+    progress: batch.progress === null ? null : withFloatMembers({ ...batch.progress }, ['percentage']),
     details: detailsJson(batch.details, finished),
     stats: statsJson(batch.stats),
     duration: batch.finishedAt === null ? null : formatDuration(batch.finishedAt - batch.startedAt),

@@ -1,6 +1,7 @@
 // A batch still processing shows its stats so far, as v1.50's running batch does: the time spent in
 // each step (`progressTrace`) and its requests to embedding servers (`embedderRequests`, with the
-// last error) while they happen (v1.50 tests/vector/rest.rs last_error_stats).
+// last error) while they happen (v1.50 tests/vector/rest.rs last_error_stats), its progress percentage written as
+// an f32 (`12.5`, `0.0`).
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, waitTask } from '../../helpers/api.js';
@@ -55,6 +56,8 @@ describe('a running batch', () => {
       lastError: 'runtime error: received internal error HTTP 500 from embedding server\n  - server replied with `Service Unavailable`',
     });
     expect(batch.finishedAt).toBeNull();
+    // its percentage is written as v1.50 writes an f32: with a decimal point
+    expect((await call(server, 'GET', `/batches/${batch.uid}`)).text).toMatch(/"percentage":\d+\.\d+/);
 
     const cancel = await call(server, 'POST', `/tasks/cancel?uids=${added.body.taskUid}`);
     expect((await waitTask(server, cancel.body.taskUid, 30_000)).status).toBe('succeeded');
