@@ -21,6 +21,7 @@
  * Rules without `conditions.filter` are never taken out here. Pure.
  */
 import { normalizeFacet, parseFiniteFloat, truncateFacet } from '../engine/facets/values.js';
+import { compareBytes } from '../types/bytes.js';
 import type { FilterAst, Token } from '../engine/filter-parser/index.js';
 import { combinations } from './combinations.js';
 import type { SearchRule } from './rule.js';
@@ -178,7 +179,7 @@ type Bound = { readonly value: string; readonly inclusive: boolean } | null;
 type NumberBound = { readonly value: number; readonly inclusive: boolean };
 
 /** Bytewise (UTF-8) order, as the facet strings are stored. */
-const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+const byteOrder = compareBytes;
 
 function within(value: string, low: Bound, high: Bound): boolean {
   if (low !== null) {

@@ -17,7 +17,8 @@ import { facetOrder, originalSpelling } from './distribution.js';
 import { FacetKind } from './extract.js';
 import { FacetReader } from './store.js';
 import { MAX_FACET_VALUE_BYTES } from './values.js';
-import { valueColumn, valuesAmong, type ColumnFound, type ValueColumn } from './value-columns.js';
+import { heldValues, valueColumn, valuesAmong, type ValueColumn } from './value-columns.js';
+import { compareBytes } from '../../types/bytes.js';
 
 export interface FacetHit {
   value: string;
@@ -147,7 +148,7 @@ function queryMatcher(settings: IndexSettings, facetName: string, facetQuery: st
 }
 
 /** Bytewise (UTF-8) string order, as Rust compares `String`s. */
-const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+const byteOrder = compareBytes;
 
 /**
  * Meilisearch's `ValuesCollection`: `alpha` keeps the first `max` hits in enumeration order;
@@ -176,21 +177,17 @@ function collector(max: number, byCount: boolean) {
   };
 }
 
-/** The entries whose value `facetQuery` matches, in the order of their normalised forms (`formOf`), then of the values. */
-function inQueryOrder<E extends { value: string }>(
-  entries: readonly E[],
-  settings: IndexSettings,
-  facetName: string,
-  facetQuery: string,
-  queryLocales: readonly string[] | null,
-  formOf: (entry: E) => string,
-): E[] {
-  const matches = queryMatcher(settings, facetName, facetQuery, queryLocales);
-  return entries
-    .map((entry) => ({ entry, form: formOf(entry) }))
-    .filter(({ form }) => matches(form))
-    .sort((a, b) => byteOrder(a.form, b.form) || byteOrder(a.entry.value, b.entry.value))
-    .map(({ entry }) => entry);
+/**
+ * The entries whose normalised form (`formOf`) `matches`, in the order of those forms, then of
+ * the values; only the matching entries are paired with their form and sorted.
+ */
+function inQueryOrder<E>(entries: readonly E[], valueOf: (entry: E) => string, formOf: (entry: E) => string, matches: (form: string) => boolean): E[] {
+  const matched: { entry: E; form: string }[] = [];
+  for (const entry of entries) {
+    const form = formOf(entry);
+    if (matches(form)) matched.push({ entry, form });
+  }
+  return matched.sort((a, b) => byteOrder(a.form, b.form) || byteOrder(valueOf(a.entry), valueOf(b.entry))).map(({ entry }) => entry);
 }
 
 /**
@@ -201,13 +198,13 @@ function inQueryOrder<E extends { value: string }>(
  */
 const columnForms = new WeakMap<ValueColumn<string>, Map<string, (string | undefined)[]>>();
 
-function columnForm(column: ValueColumn<string>, locales: readonly string[] | null): (found: ColumnFound<string>) => string {
+function columnForm(column: ValueColumn<string>, locales: readonly string[] | null): (index: number) => string {
   let byLocales = columnForms.get(column);
   if (byLocales === undefined) columnForms.set(column, (byLocales = new Map()));
   const key = locales === null ? '' : `[${locales.join(',')}]`;
   let forms = byLocales.get(key);
   if (forms === undefined) byLocales.set(key, (forms = []));
-  return ({ index }) => (forms[index] ??= normalizeFacetString(column.values[index]!, locales));
+  return (index) => (forms[index] ??= normalizeFacetString(column.values[index]!, locales));
 }
 
 export interface FacetSearchOptions {
@@ -242,15 +239,21 @@ export function searchFacetValues(
   // Meilisearch shows the spelling of the value's first document, candidate or not.
   const insert = (value: string, first: number, held: number) => hits.insert({ value: originalSpelling(store, first, facetName, value), count: held });
   const column = count === undefined ? valueColumn(env, reader, fid, FacetKind.string) : null;
+  const matches = facetQuery === null ? null : queryMatcher(settings, facetName, facetQuery, normalised.query);
   if (column !== null) {
-    const held = valuesAmong(column, candidates);
-    for (const found of facetQuery === null ? held : inQueryOrder(held, settings, facetName, facetQuery, normalised.query, columnForm(column, normalised.values))) {
-      if (!insert(found.value, column.firsts[found.index]!, found.count)) break;
+    if (matches === null) {
+      for (const found of valuesAmong(column, candidates)) if (!insert(found.value, column.firsts[found.index]!, found.count)) break;
+      return hits.result();
+    }
+    // with a query, the held values are matched by index and only the matches sorted
+    const { touched, counts } = heldValues(column, candidates);
+    for (const k of inQueryOrder(touched, (k) => column.values[k]!, columnForm(column, normalised.values), matches)) {
+      if (!insert(column.values[k]!, column.firsts[k]!, counts[k]!)) break;
     }
     return hits.result();
   }
   let values: { value: string; docids: DocSet }[] = [...reader.values(fid, FacetKind.string)];
-  if (facetQuery !== null) values = inQueryOrder(values, settings, facetName, facetQuery, normalised.query, ({ value }) => normalizeFacetString(value, normalised.values));
+  if (matches !== null) values = inQueryOrder(values, ({ value }) => value, ({ value }) => normalizeFacetString(value, normalised.values), matches);
   for (const { value, docids } of values) {
     const held = intersect(docids, candidates);
     if (held.length === 0) continue;

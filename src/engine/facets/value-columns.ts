@@ -345,9 +345,16 @@ export function speller(env: IndexReadEnv, column: ValueColumn<string>): (found:
   };
 }
 
-/** The values the candidates hold, in stored order, with their counts, read by candidate. */
-export function valuesAmong<T>(column: ValueColumn<T>, candidates: DocSet): ColumnFound<T>[] {
-  const { values, rank, docStarts, byDoc, rewritten, rewrittenMask } = column;
+/** What the candidates hold of a column: per value index its count and first holder; `touched`, the values held, as first met. */
+export interface HeldValues {
+  readonly touched: number[];
+  readonly counts: Uint32Array;
+  readonly firsts: Uint32Array;
+}
+
+/** The values the candidates hold, read by candidate, unordered. */
+export function heldValues<T>(column: ValueColumn<T>, candidates: DocSet): HeldValues {
+  const { values, docStarts, byDoc, rewritten, rewrittenMask } = column;
   const top = docStarts.length - 1;
   const end = Math.max(top, rewrittenMask.length);
   const counts = new Uint32Array(values.length);
@@ -374,8 +381,31 @@ export function valuesAmong<T>(column: ValueColumn<T>, candidates: DocSet): Colu
       }
     }
   }
-  touched.sort((a, b) => rank[a]! - rank[b]!);
-  return touched.map((k) => ({ value: values[k]!, count: counts[k]!, first: firsts[k]!, index: k }));
+  return { touched, counts, firsts };
+}
+
+/**
+ * The values the candidates hold, in stored order, with their counts, read by candidate. When
+ * they hold a good share of the column's values, a pass over the stored order puts them in order
+ * (a distribution of 33,000 titles sorted them in ~6 ms); otherwise they are sorted by rank.
+ */
+export function valuesAmong<T>(column: ValueColumn<T>, candidates: DocSet): ColumnFound<T>[] {
+  const { values, rank, order } = column;
+  const { touched, counts, firsts } = heldValues(column, candidates);
+  let ordered: ArrayLike<number>;
+  if (touched.length * 8 >= values.length) {
+    const inOrder: number[] = [];
+    for (let r = 0; r < order.length; r++) if (counts[order[r]!]! > 0) inOrder.push(order[r]!);
+    ordered = inOrder;
+  } else {
+    ordered = touched.sort((a, b) => rank[a]! - rank[b]!);
+  }
+  const out: ColumnFound<T>[] = new Array(ordered.length);
+  for (let i = 0; i < ordered.length; i++) {
+    const k = ordered[i]!;
+    out[i] = { value: values[k]!, count: counts[k]!, first: firsts[k]!, index: k };
+  }
+  return out;
 }
 
 /** The fewest values a range must span for a column to answer it: below, reading their entries costs less than a pass over the column. */
