@@ -22,6 +22,7 @@ import {
 import { templateParseProblem } from '../engine/vectors/template.js';
 import { EMBEDDER_FIELDS, EMBEDDER_SOURCES } from './schemas.js';
 import type { EmbedderPatch } from './patch.js';
+import { withFloatMembers } from '../types/wire-floats.js';
 
 type Source = (typeof EMBEDDER_SOURCES)[number];
 
@@ -324,5 +325,7 @@ export function embedderView(embedder: EmbedderSettings, mask: (secret: string) 
   const allowed = new Set<string>(availableFor(source));
   const view: Record<string, unknown> = {};
   for (const field of EMBEDDER_FIELDS) if (allowed.has(field) && filled[field] !== undefined) view[field] = filled[field];
+  // v1.50's f32 mean and sigma, written `1.0` (the Dart SDK reads them `as double`)
+  if (typeof view.distribution === 'object' && view.distribution !== null) view.distribution = withFloatMembers({ ...view.distribution }, ['mean', 'sigma']);
   return view;
 }

@@ -20,6 +20,7 @@ import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { compileBody } from '../validation/index.js';
+import { stringifyReply } from '../../types/reply-text.js';
 
 const parseSettings = (() => {
   const { schema, codes, checks } = settingsBodySchema();
@@ -108,9 +109,10 @@ export const settingsRoutes = [
       const setting = routedSetting(ctx);
       if (setting === undefined) return undefined;
       const value = settingView(deps.indexReader.settings(ctx.params.indexUid!), setting.key);
-      // Fastify would send a bare string as text: serialize every value as JSON ourselves.
+      // Fastify would send a bare string as text: serialize every value as JSON ourselves, as
+      // every answer is written (a distribution's floats as v1.50 writes them)
       ctx.reply.type('application/json');
-      return JSON.stringify(value);
+      return stringifyReply(value);
     },
   }),
   defineRoute({

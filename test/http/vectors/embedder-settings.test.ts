@@ -94,6 +94,14 @@ describe('refused in the task', () => {
   });
 });
 
+describe('shown', () => {
+  it('writes the distribution as v1.50 writes its f32s: sigma 1 as 1.0', async () => {
+    const set = await run(server, 'PATCH', '/indexes/shown/settings', { embedders: { manual: { source: 'userProvided', dimensions: 2, distribution: { mean: 0.5, sigma: 1 } } } });
+    expect(set.status).toBe('succeeded');
+    expect((await call(server, 'GET', '/indexes/shown/settings/embedders')).text).toContain('"distribution":{"mean":0.5,"sigma":1.0}');
+  });
+});
+
 describe('built when the settings change', () => {
   it('infers the dimensions of a REST embedder with a test embedding of "test"', async () => {
     const before = embedder.received.length;
