@@ -11,8 +11,9 @@
  * Not done: the Persian normaliser (Arabic text whose language is Persian, which whatlang's
  * Arabic-script detection, not ported, would have to find). Pure; no I/O.
  */
+import { CHARACTER_CONVERSIONS, MARK_REMOVING_SCRIPTS, SCRIPTS } from './charabia-data.js';
 import { kvariantOf } from './kvariants.js';
-import { lemmaOfText } from './unicode.js';
+import { lemmaOfText, recomposeSwedish, scriptOf } from './unicode.js';
 import { detectLatinLanguage, whatlangScript } from './whatlang-latin.js';
 
 /** charabia's Script of whatlang's: the three Chinese and Japanese scripts are one, Cj. */
@@ -34,18 +35,21 @@ function languageOf(text: string, locales: readonly string[] | null): string | n
   return detectLatinLanguage(text, new Set(locales));
 }
 
-/** What SwedishRecompositionNormalizer recomposes (one regex to find, one to replace: a global regex's `test` keeps state). */
+/** What SwedishRecompositionNormalizer recomposes (unicode.ts `recomposeSwedish`): only such a lemma asks for the language. */
 const SWEDISH_PAIR = /[aA]\u030a|[aAoO]\u0308/;
-const SWEDISH_PAIRS = /[aA]\u030a|[aAoO]\u0308/g;
 
 const CASED = new Set(['Latin', 'Cyrillic', 'Greek', 'Georgian', 'Armenian']);
-const MARK_REMOVING = new Set(['Hebrew', 'Thai', 'Arabic', 'Latin', 'Greek']);
-const LATIN_CONVERSIONS: Readonly<Record<string, string>> = {
-  '’': "'", '‘': "'", '‛': "'",
-  'œ': 'oe', 'æ': 'ae', 'Œ': 'oe', 'Æ': 'ae',
-};
-const LATE_LATIN_CONVERSIONS: Readonly<Record<string, string>> = { 'Ð': 'd', 'Đ': 'd', 'đ': 'd', 'ð': 'd', 'ı': 'i' };
-const ARABIC_CONVERSIONS: Readonly<Record<string, string>> = { 'ـ': '', 'أ': 'ا', 'إ': 'ا', 'آ': 'ا', 'ٱ': 'ا', 'ى': 'ي', 'ة': 'ه' };
+const MARK_REMOVING = new Set(MARK_REMOVING_SCRIPTS.map((script) => SCRIPTS[script]!));
+/**
+ * charabia's character conversions (charabia-data.ts), split by the normaliser that makes them:
+ * the Arabic normaliser's for Arabic text, the others (quotes, æ/œ, đ, ı) for Latin text. No
+ * other normaliser reads or writes those characters, so one pass per script does them all.
+ */
+const ARABIC = SCRIPTS.indexOf('Arabic');
+const conversionsWhere = (arabic: boolean): Readonly<Record<string, string>> =>
+  Object.fromEntries(Object.entries(CHARACTER_CONVERSIONS).filter(([from]) => (scriptOf(from.codePointAt(0)!) === ARABIC) === arabic));
+const LATIN_CONVERSIONS = conversionsWhere(false);
+const ARABIC_CONVERSIONS = conversionsWhere(true);
 
 const KATAKANA_FIRST = 0x30a1;
 const KATAKANA_LAST = 0x30fc;
@@ -104,7 +108,7 @@ export function normalizeFacetString(text: string, locales: readonly string[] | 
   const script = charabiaScript(text);
   let lemma = lemmaOfText(text);
   if (script === 'Latin' && locales?.includes('swe') === true && SWEDISH_PAIR.test(lemma) && languageOf(text, locales) === 'swe') {
-    lemma = lemma.replace(SWEDISH_PAIRS, (pair) => pair.normalize('NFC'));
+    lemma = recomposeSwedish(lemma);
   }
   if (CASED.has(script)) {
     // char::to_lowercase, character by character: no final-sigma rule
@@ -121,6 +125,5 @@ export function normalizeFacetString(text: string, locales: readonly string[] | 
   if (script === 'Greek' && lemma.endsWith('ς')) lemma = lemma.slice(0, -1) + 'σ';
   if (script === 'Arabic') lemma = mapChars(lemma, ARABIC_CONVERSIONS);
   if (MARK_REMOVING.has(script)) lemma = lemma.replace(/\p{Mn}/gu, '');
-  if (script === 'Latin') lemma = mapChars(lemma, LATE_LATIN_CONVERSIONS);
   return lemma;
 }

@@ -35,6 +35,11 @@ export function lemmaOf(cp: number): string {
   return lemma;
 }
 
+/** SwedishRecompositionNormalizer on an NFKD lemma: `å`, `ä`, `ö` (and capitals) composed again. */
+export function recomposeSwedish(lemma: string): string {
+  return lemma.replace(/[aA]\u030a|[aAoO]\u0308/g, (pair) => pair.normalize('NFC'));
+}
+
 /** The lemma of a whole text: its characters' lemmas in order. */
 export function lemmaOfText(text: string): string {
   let lemma = '';

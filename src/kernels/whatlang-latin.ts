@@ -1,6 +1,7 @@
 /**
- * whatlang 0.16.4's language detection (the crate charabia 0.9.9 asks), for text whose main
- * script is Latin: `Detector::new().detect_lang(text)`, or `Detector::with_allowlist(..)` when
+ * whatlang 0.16.4's script detection (`whatlangScript`, the main script of a text, which facet
+ * search's normalisation reads) and its language detection (the crate charabia 0.9.9 asks), for
+ * text whose main script is Latin: `Detector::new().detect_lang(text)`, or `Detector::with_allowlist(..)` when
  * `allowed` is given, with the default method (Method::Combined). Ported from whatlang's
  * src/core/detect.rs, src/scripts/detect.rs, src/alphabets/{common,latin}.rs,
  * src/trigrams/{detection,utils}.rs and src/combined/mod.rs; the tables are in

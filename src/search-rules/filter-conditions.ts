@@ -178,16 +178,13 @@ export function constraintCount(values: unknown): number {
 type Bound = { readonly value: string; readonly inclusive: boolean } | null;
 type NumberBound = { readonly value: number; readonly inclusive: boolean };
 
-/** Bytewise (UTF-8) order, as the facet strings are stored. */
-const byteOrder = compareBytes;
-
 function within(value: string, low: Bound, high: Bound): boolean {
   if (low !== null) {
-    const c = byteOrder(value, low.value);
+    const c = compareBytes(value, low.value);
     if (c < 0 || (c === 0 && !low.inclusive)) return false;
   }
   if (high !== null) {
-    const c = byteOrder(value, high.value);
+    const c = compareBytes(value, high.value);
     if (c > 0 || (c === 0 && !high.inclusive)) return false;
   }
   return true;
@@ -243,12 +240,22 @@ function kept(condition: Condition, path: string, all: readonly SearchRule[]): S
   }
 }
 
-/** The active rules one target keeps (milli `resolve_constraints`); empty for targets no value answers. */
-function keptByTarget(field: string | null, constraints: readonly Constraint[], active: ReadonlySet<SearchRule>, all: readonly SearchRule[]): Set<SearchRule> {
-  if (field === null || !all.some((rule) => leavesOf(rule).has(field))) return new Set();
+/**
+ * The active rules one target keeps (milli `resolve_constraints`); empty for targets no value
+ * answers (`fields`: every path the rules' values hold). `keptOf` reads what a condition keeps:
+ * the same condition comes back in many conjunctions of a multiplied filter.
+ */
+function keptByTarget(
+  field: string | null,
+  constraints: readonly Constraint[],
+  active: ReadonlySet<SearchRule>,
+  fields: ReadonlySet<string>,
+  keptOf: (condition: Condition, path: string) => Set<SearchRule> | 'none',
+): Set<SearchRule> {
+  if (field === null || !fields.has(field)) return new Set();
   const matching = new Set(active);
   for (const { condition, polarity } of constraints) {
-    const evaluated = kept(condition!, field, all);
+    const evaluated = keptOf(condition!, field);
     if (evaluated === 'none') return new Set();
     // `!=` is the equality with the other polarity
     const positive = condition!.type === 'comparison' && condition!.operator === '!=' ? !polarity : polarity;
@@ -269,10 +276,19 @@ export function applyFilterConditions(rules: readonly SearchRule[], active: Set<
   const max = disjunction.reduce((most, conjunction) => Math.max(most, conjunction.size), 0);
   for (const rule of filtered) if (countOf(rule) > max) active.delete(rule);
   if (max === 0) return;
+  const fields = new Set(rules.flatMap((rule) => [...leavesOf(rule).keys()]));
+  const keptByCondition = new Map<Condition, Map<string, Set<SearchRule> | 'none'>>();
+  const keptOf = (condition: Condition, path: string): Set<SearchRule> | 'none' => {
+    let byPath = keptByCondition.get(condition);
+    if (byPath === undefined) keptByCondition.set(condition, (byPath = new Map()));
+    let found = byPath.get(path);
+    if (found === undefined) byPath.set(path, (found = kept(condition, path, rules)));
+    return found;
+  };
   const solved = disjunction.map((conjunction) =>
     [...conjunction.entries()]
-      .sort(([a], [b]) => byteOrder(a, b))
-      .map(([, { field, constraints }]) => keptByTarget(field, constraints, active, rules))
+      .sort(([a], [b]) => compareBytes(a, b))
+      .map(([, { field, constraints }]) => keptByTarget(field, constraints, active, fields, keptOf))
       .filter((matching) => matching.size > 0),
   );
   for (let count = 1; count <= max; count++) {

@@ -7,39 +7,36 @@
  * a federated answer (`facetsByIndex` too) and a similar-documents answer. Marked on the finished
  * answer, whose objects are the request's own.
  */
+import { isJsonObject } from '../types/json-text.js';
 import { withFloatItems, withFloatMembers } from '../types/wire-floats.js';
 
 const DETAIL_FLOATS = ['score', 'attributeRankingOrderScore', 'queryWordDistanceScore', 'distance', 'similarity'];
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function markStats(stats: unknown): void {
-  if (!isRecord(stats)) return;
-  for (const range of Object.values(stats)) if (isRecord(range)) withFloatMembers(range, ['min', 'max']);
+  if (!isJsonObject(stats)) return;
+  for (const range of Object.values(stats)) if (isJsonObject(range)) withFloatMembers(range, ['min', 'max']);
 }
 
 function markHit(hit: unknown): void {
-  if (!isRecord(hit)) return;
+  if (!isJsonObject(hit)) return;
   if (typeof hit._rankingScore === 'number') withFloatMembers(hit, ['_rankingScore']);
-  if (isRecord(hit._federation)) withFloatMembers(hit._federation, ['weightedRankingScore']);
-  if (!isRecord(hit._rankingScoreDetails)) return;
+  if (isJsonObject(hit._federation)) withFloatMembers(hit._federation, ['weightedRankingScore']);
+  if (!isJsonObject(hit._rankingScoreDetails)) return;
   for (const [rule, detail] of Object.entries(hit._rankingScoreDetails)) {
-    if (!isRecord(detail)) continue;
+    if (!isJsonObject(detail)) continue;
     withFloatMembers(detail, DETAIL_FLOATS);
-    if (rule.startsWith('_geoPoint(') && isRecord(detail.value)) withFloatMembers(detail.value, ['lat', 'lng']);
+    if (rule.startsWith('_geoPoint(') && isJsonObject(detail.value)) withFloatMembers(detail.value, ['lat', 'lng']);
   }
 }
 
 /** `answer`, its float members marked. */
 export function withAnswerFloats<T>(answer: T): T {
-  if (!isRecord(answer)) return answer;
+  if (!isJsonObject(answer)) return answer;
   if (Array.isArray(answer.results)) for (const result of answer.results) withAnswerFloats(result);
   if (Array.isArray(answer.hits)) for (const hit of answer.hits) markHit(hit);
   markStats(answer.facetStats);
   if (Array.isArray(answer.queryVector)) withFloatItems(answer.queryVector as number[]);
-  if (isRecord(answer.queryVectors)) for (const vector of Object.values(answer.queryVectors)) if (Array.isArray(vector)) withFloatItems(vector as number[]);
-  if (isRecord(answer.facetsByIndex)) for (const facets of Object.values(answer.facetsByIndex)) if (isRecord(facets)) markStats(facets.stats);
+  if (isJsonObject(answer.queryVectors)) for (const vector of Object.values(answer.queryVectors)) if (Array.isArray(vector)) withFloatItems(vector as number[]);
+  if (isJsonObject(answer.facetsByIndex)) for (const facets of Object.values(answer.facetsByIndex)) if (isJsonObject(facets)) markStats(facets.stats);
   return answer;
 }

@@ -1,7 +1,7 @@
 /**
  * The progress of the running batch (Meilisearch's `Progress`): a stack of steps from which the
- * batch shows `progress` while it runs and records `stats.progressTrace` once finished
- * (tasks-batches.md §7, §9.5).
+ * batch shows `progress`, and its `stats.progressTrace` so far, while it runs, and records
+ * `stats.progressTrace` once finished (tasks-batches.md §7, §9.5).
  *
  * Every step belongs to a family (Meilisearch's step type). Entering a step of a family already on
  * the stack closes that step and everything nested in it, then opens the new one; a step of
@@ -10,7 +10,8 @@
  *
  * An index write runs in the index writer thread: its own steps (engine/indexing-steps.ts) nest in
  * the current step, read live from memory the thread writes, and its times join the trace when it
- * ends (`watchIndexWrite`), with its requests to embedding servers (`stats.embedderRequests`)
+ * ends (`watchIndexWrite`), with its requests to embedding servers (`stats.embedderRequests`,
+ * read live from the write's counter while it runs)
  * and, for document additions, how its extraction workers waited for it (`stats.writeChannelCongestion`).
  *
  * Used on the main thread only: the scheduler creates one per batch, processors enter their steps.

@@ -6,7 +6,8 @@
  * Around the write, on this (the main) thread: the extraction threads start with the writer
  * thread (pool.ts `startIndexingThreads`); a settings write first prepares the embedders it
  * adds or changes (embedders/embed.ts `prepareChangedEmbedders`), and while a write runs this
- * thread serves its embedding requests (embedding-channel.ts) and reports their count; a write of
+ * thread serves its embedding requests (embedding-channel.ts), whose counter the batch's progress
+ * reads as they happen and gets whole at the end; a write of
  * document additions then reports how its extraction workers waited for it. The extraction
  * workers extract a documents write's payloads, and a settings write's stored documents when it
  * rebuilds the word index (ahead-ports.ts).

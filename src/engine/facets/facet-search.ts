@@ -147,9 +147,6 @@ function queryMatcher(settings: IndexSettings, facetName: string, facetQuery: st
   return (form) => prefixDistance(chars, [...form], budget) <= budget;
 }
 
-/** Bytewise (UTF-8) string order, as Rust compares `String`s. */
-const byteOrder = compareBytes;
-
 /**
  * Meilisearch's `ValuesCollection`: `alpha` keeps the first `max` hits in enumeration order;
  * `count` keeps a bounded set where a new hit replaces the worst (lowest count, then value) when
@@ -157,7 +154,7 @@ const byteOrder = compareBytes;
  */
 function collector(max: number, byCount: boolean) {
   const hits: FacetHit[] = [];
-  const worse = (a: FacetHit, b: FacetHit): number => a.count - b.count || byteOrder(a.value, b.value);
+  const worse = (a: FacetHit, b: FacetHit): number => a.count - b.count || compareBytes(a.value, b.value);
   return {
     /** false once no further hit can be kept (alpha only) */
     insert(hit: FacetHit): boolean {
@@ -187,7 +184,7 @@ function inQueryOrder<E>(entries: readonly E[], valueOf: (entry: E) => string, f
     const form = formOf(entry);
     if (matches(form)) matched.push({ entry, form });
   }
-  return matched.sort((a, b) => byteOrder(a.form, b.form) || byteOrder(valueOf(a.entry), valueOf(b.entry))).map(({ entry }) => entry);
+  return matched.sort((a, b) => compareBytes(a.form, b.form) || compareBytes(valueOf(a.entry), valueOf(b.entry))).map(({ entry }) => entry);
 }
 
 /**

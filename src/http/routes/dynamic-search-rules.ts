@@ -16,6 +16,7 @@ import { indexUidProblem } from '../../types/index-uid.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';
 import { compileBody, compileQuery, parseString } from '../validation/index.js';
+import { sortedKeys } from '../../types/bytes.js';
 
 const DISCUSSION = 'https://github.com/orgs/meilisearch/discussions/884';
 
@@ -128,12 +129,6 @@ const parseRuleBody = compileBody<Record<string, unknown>>(
 
 type Raw = Record<string, unknown>;
 
-/** An object's members with their keys in byte order, as a `BTreeMap<String, _>` serializes them. */
-function byteOrdered(values: Raw): Raw {
-  const keys = Object.keys(values).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-  return Object.fromEntries(keys.map((key) => [key, values[key]]));
-}
-
 /** `conditions` as v1.50 keeps it: null members dropped, dates re-printed, its two cross-checks applied. */
 function conditionsOf(raw: Raw): Conditions {
   const conditions: Conditions = {};
@@ -160,7 +155,7 @@ function conditionsOf(raw: Raw): Conditions {
     };
   }
   const filter = raw.filter as Raw | null | undefined;
-  if (filter !== null && filter !== undefined) conditions.filter = { values: byteOrdered((filter.values as Raw | undefined) ?? {}) };
+  if (filter !== null && filter !== undefined) conditions.filter = { values: sortedKeys((filter.values as Raw | undefined) ?? {}) };
   return conditions;
 }
 

@@ -25,7 +25,7 @@ import { kvariantOf } from '../kvariants.js';
 import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
 import { cjIsJapanese, isKana, Lang } from '../languages.js';
 import { wordBreaksOfBatch } from '../segmentation.js';
-import { lemmaOf, SCRIPT_OTHER, scriptOf } from '../unicode.js';
+import { lemmaOf, recomposeSwedish, SCRIPT_OTHER, scriptOf } from '../unicode.js';
 import { decodeUtf8, type Char } from '../utf8.js';
 import {
   encodeBatch,
@@ -251,7 +251,7 @@ function isNonspacingMark(ch: string): boolean {
 /** The lossy normalisers, in charabia's order. */
 function normalizeWord(lemma: string, { script, chinese, swedish }: Segment): string {
   // SwedishRecompositionNormalizer: on the NFKD lemma, before the lossy normalisers.
-  if (swedish) lemma = lemma.replace(/[aA]\u030a|[aAoO]\u0308/g, (pair) => pair.normalize('NFC'));
+  if (swedish) lemma = recomposeSwedish(lemma);
   // CharacterConverterNormalizer: char::to_lowercase (at most two chars kept), then conversions.
   // Per character: String.prototype.toLowerCase on a whole word would apply the final-sigma rule.
   let word = '';

@@ -2,41 +2,33 @@
 // each step (`progressTrace`) and its requests to embedding servers (`embedderRequests`, with the
 // last error) while they happen (v1.50 tests/vector/rest.rs last_error_stats), its progress percentage written as
 // an f32 (`12.5`, `0.0`).
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, waitTask } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
+import { mockEmbedder, type MockEmbedder } from '../../unit/embedders/mock-embedder.js';
 
-let embedder: Server;
-let port: number;
+let embedder: MockEmbedder;
 let server: TestServer;
-/** the document requests answered so far; from the third on none is answered */
+/** once set, two document requests answer 500 and the next ones are held until the task is canceled */
 let failing = false;
 let failed = 0;
 
 beforeAll(async () => {
-  embedder = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (!failing) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ embedding: [1, 0] }));
-      if (failed++ < 2) return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Service Unavailable');
-      // held without an answer until the task is canceled
-    });
+  embedder = await mockEmbedder(() => {
+    if (!failing) return { json: [1, 0] };
+    return failed++ < 2 ? { status: 500, text: 'Service Unavailable' } : { delayMs: 600_000 };
   });
-  await new Promise<void>((resolve) => embedder.listen(0, '127.0.0.1', resolve));
-  port = (embedder.address() as { port: number }).port;
   server = await startServer({ args: ['--experimental-allowed-ip-networks', '127.0.0.0/8'] });
 }, 60_000);
 afterAll(async () => {
   await server?.dispose();
-  embedder.closeAllConnections();
-  await new Promise((resolve) => embedder.close(resolve));
+  await embedder.close();
 });
 
 describe('a running batch', () => {
   it('shows its progress trace and its embedder requests so far, last error included', async () => {
     const settings = await call(server, 'PATCH', '/indexes/doggo/settings', {
-      embedders: { rest: { source: 'rest', url: `http://127.0.0.1:${port}`, request: '{{text}}', response: '{{embedding}}', dimensions: 2, documentTemplate: '{{doc.name}}' } },
+      embedders: { rest: { source: 'rest', url: embedder.url, request: '{{text}}', response: '{{embedding}}', dimensions: 2, documentTemplate: '{{doc.name}}' } },
     });
     expect((await waitTask(server, settings.body.taskUid)).status).toBe('succeeded');
     failing = true;
