@@ -38,7 +38,12 @@
 //   applied once), so 亚 and 亞 give the same word. whatlang calls a Cj group Japanese when
 //   more than 5% of its Han and kana characters (its Mandarin ranges, Hiragana, Katakana) are
 //   kana, or when the string's locales leave Mandarin out (the call's langs region, one
-//   LANG_* byte per string, src/kernels/languages.ts); Japanese text stays as written.
+//   LANG_* byte per string, src/kernels/languages.ts).
+// - Katakana to hiragana (JapaneseNormalizer, in the default build through charabia's
+//   `japanese-transliteration`): in a Cj group whatlang calls Japanese, unless the string's lone
+//   locale names another language (LANG_CJ_PLAIN), each katakana becomes its hiragana as
+//   wana_kana's katakana_to_hiragana makes it (`hiraganaOf`, src/kernels/kana.ts), so ラーメン
+//   and らあめん give the same word.
 //   Only Cj groups pay: a count over the group when it starts and a table search per character.
 // - Swedish recomposition (SwedishRecompositionNormalizer): in a Latin group of a string whose
 //   locales name no Latin-script language but Swedish, or whose Latin groups whatlang all calls
@@ -46,8 +51,7 @@
 //   ring right after a, or a diaeresis right after a or o, joins it, so å, ä and ö keep their marks.
 // Not reproduced: UniDic for Japanese (lindera-wasm has IPADIC); whatlang's choice per Latin
 // group for Swedish (it is per string here); and a group's script is its first non-Other
-// character's, where charabia asks whatlang (differs only on odd mixes). (Japanese
-// transliteration is not in Meilisearch's default build.)
+// character's, where charabia asks whatlang (differs only on odd mixes).
 // With custom tokens, a run of two or more non-control characters between matches is always a
 // word, where charabia would make it a separator if its NFKD were an allowed one (only a custom
 // separator written with compatibility characters or control characters inside, or a removed
@@ -115,6 +119,8 @@ export const FLAG_SEPARATORS: u32 = 1;
 export const LANG_JAPANESE_ONLY: u32 = 1;
 /** Per-string language byte: Swedish is the only Latin-script language of its locales. */
 export const LANG_SWEDISH: u32 = 2;
+/** Per-string language byte: a lone locale names a language neither Chinese nor Japanese, which no Cj normaliser serves. */
+export const LANG_CJ_PLAIN: u32 = 8;
 /** Per-string language byte: Mandarin is the lone locale, so all its Cj text is Mandarin. */
 export const LANG_MANDARIN_ONLY: u32 = 16;
 
@@ -155,8 +161,12 @@ let removeMarks = false;
 let greek = false;
 /** The group is Cj text whatlang would call Mandarin: its ideographs take their kVariants form. */
 let chinese = false;
+/** The group is Cj text whatlang calls Japanese (and no lone locale names another language): katakana become hiragana. */
+let japanese = false;
 /** The string's LANG_JAPANESE_ONLY bit. */
 let japaneseOnly = false;
+/** The string's LANG_CJ_PLAIN bit. */
+let cjPlain = false;
 /** The string's LANG_MANDARIN_ONLY bit. */
 let mandarinOnly = false;
 /** The string's LANG_SWEDISH bit. */
@@ -170,6 +180,8 @@ let tokNorm: u32 = 0;
 let tokNonControl: u32 = 0;
 let tokFirstProps: u32 = 0;
 let tokLastOut: u32 = 0;
+/** The hiragana the pending token's last character became if it was a katakana, else 0: a long dash after it gives its vowel. */
+let kanaPrev: u32 = 0;
 
 // Word breaks: the cursor into the (string index, byte offset) pairs, and the next break of the
 // current string (string-relative), NO_BREAK when it has none left.
@@ -293,7 +305,9 @@ function emitSeparator(start: u32, length: u32, kind: u32): void {
 function setGroupScript(script: u32, p: usize, end: usize): void {
   removeMarks = ((MARK_REMOVING_SCRIPTS >> script) & 1) != 0;
   greek = script == SCRIPT_GREEK;
-  chinese = script == SCRIPT_CJ && !groupIsJapanese(p, end);
+  const japaneseGroup = script == SCRIPT_CJ && groupIsJapanese(p, end);
+  chinese = script == SCRIPT_CJ && !japaneseGroup;
+  japanese = japaneseGroup && !cjPlain;
   swedish = swedishOnly && script == SCRIPT_LATIN;
 }
 
@@ -360,11 +374,44 @@ function variantOf(cp: u32): u32 {
   return cp;
 }
 
+/**
+ * The last letter of the romaji of each hiragana from U+3041 (src/kernels/kana.ts ROMAJI_ENDS):
+ * `-` for っ, `?` for ゕ and ゖ, which wana_kana's table lacks.
+ */
+const ROMAJI_ENDS = 'aaiiuueeooaaiiuueeooaaiiuueeooaaii-uueeooaiueoaaaiiiuuueeeoooaiueoaauuooaiueoaaieonu??';
+const LONG_DASH: u32 = 0x30fc;
+
+/**
+ * JapaneseNormalizer, one character of the lemma at a time (wana_kana's katakana_to_hiragana,
+ * src/kernels/kana.ts): a katakana's hiragana; a long dash after one, its vowel's hiragana (o
+ * gives う), after ん or っ nothing (0); ・, ヵ, ヶ and a dash after anything else stay.
+ */
+function hiraganaOf(cp: u32): u32 {
+  if (cp - 0x30a1 > LONG_DASH - 0x30a1) {
+    kanaPrev = 0;
+    return cp;
+  }
+  if (cp == 0x30fb || cp == 0x30f5 || cp == 0x30f6) return cp;
+  if (cp == LONG_DASH) {
+    if (kanaPrev == 0) return cp;
+    const end = kanaPrev - 0x3041 < <u32>ROMAJI_ENDS.length ? ROMAJI_ENDS.charCodeAt(kanaPrev - 0x3041) : 0x3f;
+    if (end == 0x61) return 0x3042;
+    if (end == 0x69) return 0x3044;
+    if (end == 0x75 || end == 0x6f) return 0x3046;
+    if (end == 0x65) return 0x3048;
+    return end == 0x3f ? cp : 0;
+  }
+  // ヷ–ヺ never get here: NFKD has made them ワ–ヲ and U+3099.
+  kanaPrev = cp - 0x60;
+  return kanaPrev;
+}
+
 function startToken(start: u32): void {
   tokStart = <i32>start;
   tokNorm = normLen;
   tokNonControl = 0;
   tokLastOut = 0;
+  kanaPrev = 0;
 }
 
 /** Appends the normalised form of one character of the pending token. */
@@ -376,6 +423,7 @@ function appendChar(cp: u32, p: u32): void {
     const lower = cp - 0x41 < 26 ? cp | 0x20 : cp;
     putByte(lower);
     tokLastOut = lower;
+    kanaPrev = 0;
     return;
   }
   const syllable = cp - HANGUL_FIRST;
@@ -385,6 +433,7 @@ function appendChar(cp: u32, p: u32): void {
     putUtf8(vowel);
     const trailing = syllable % 28;
     tokLastOut = vowel;
+    kanaPrev = 0;
     if (trailing != 0) {
       tokLastOut = 0x11a7 + trailing;
       putUtf8(tokLastOut);
@@ -393,8 +442,8 @@ function appendChar(cp: u32, p: u32): void {
   }
   if ((p & PROP_FOLD) == 0) {
     if ((p & PROP_MARK) != 0 && recomposeSwedish(cp)) return;
-    tokLastOut = chinese ? variantOf(cp) : cp;
-    if ((p & PROP_MARK) == 0 || !removeMarks) putUtf8(tokLastOut);
+    tokLastOut = chinese ? variantOf(cp) : japanese ? hiraganaOf(cp) : cp;
+    if (tokLastOut != 0 && ((p & PROP_MARK) == 0 || !removeMarks)) putUtf8(tokLastOut);
     return;
   }
   const entry = load<u32>(FOLD_ENTRIES + (<usize>(p >> PROP_FOLD_SHIFT) << 2));
@@ -408,7 +457,8 @@ function appendChar(cp: u32, p: u32): void {
     tokLastOut = v & POOL_CODE_POINT_MASK;
     // ChineseNormalizer runs after NFKD: a compatibility ideograph maps through its unified form.
     if (chinese) tokLastOut = variantOf(tokLastOut);
-    if ((v & POOL_MARK) == 0 || !removeMarks) putUtf8(tokLastOut);
+    else if (japanese) tokLastOut = hiraganaOf(tokLastOut);
+    if (tokLastOut != 0 && ((v & POOL_MARK) == 0 || !removeMarks)) putUtf8(tokLastOut);
   }
 }
 
@@ -477,6 +527,7 @@ function appendAsciiRun(p: usize, end: usize, base: usize, groupScript: u32): us
   } while (p < end);
   tokNonControl += <u32>(p - start);
   tokLastOut = lower;
+  kanaPrev = 0;
   normLen = at;
   return p;
 }
@@ -544,6 +595,7 @@ function passBreaks(rel: u32): void {
 function tokenizeString(index: u32, base: usize, length: u32, langs: u32): void {
   stringIndex = index;
   japaneseOnly = (langs & LANG_JAPANESE_ONLY) != 0;
+  cjPlain = (langs & LANG_CJ_PLAIN) != 0;
   swedishOnly = (langs & LANG_SWEDISH) != 0;
   mandarinOnly = (langs & LANG_MANDARIN_ONLY) != 0;
   position = 0;

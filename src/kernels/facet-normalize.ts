@@ -6,12 +6,13 @@
  * word of a script group, this runs every normaliser charabia's `LOSSY_NORMALIZERS` list holds,
  * each gated as charabia gates it: NFKD and control characters, Swedish recomposition, lowercase
  * (cased scripts), quotes, æ/œ, Chinese variants (Cj text of Mandarin or unknown language),
- * katakana to hiragana (Cj text of Japanese or unknown language, wana_kana's rules), Greek final
+ * katakana to hiragana (Cj text of Japanese or unknown language, kana.ts), Greek final
  * sigma, Arabic letter forms, nonspacing marks (Hebrew, Thai, Arabic, Latin, Greek), đ and ı.
  * Not done: the Persian normaliser (Arabic text whose language is Persian, which whatlang's
  * Arabic-script detection, not ported, would have to find). Pure; no I/O.
  */
 import { CHARACTER_CONVERSIONS, MARK_REMOVING_SCRIPTS, SCRIPTS } from './charabia-data.js';
+import { katakanaToHiragana } from './kana.js';
 import { kvariantOf } from './kvariants.js';
 import { lemmaOfText, recomposeSwedish, scriptOf } from './unicode.js';
 import { detectLatinLanguage, whatlangScript } from './whatlang-latin.js';
@@ -50,44 +51,6 @@ const conversionsWhere = (arabic: boolean): Readonly<Record<string, string>> =>
   Object.fromEntries(Object.entries(CHARACTER_CONVERSIONS).filter(([from]) => (scriptOf(from.codePointAt(0)!) === ARABIC) === arabic));
 const LATIN_CONVERSIONS = conversionsWhere(false);
 const ARABIC_CONVERSIONS = conversionsWhere(true);
-
-const KATAKANA_FIRST = 0x30a1;
-const KATAKANA_LAST = 0x30fc;
-const LONG_DASH = 'ー';
-/**
- * The last letter of each hiragana's romaji in wana_kana's table, U+3041 onwards: `-` for っ
- * (no romaji), `?` for ゕ and ゖ (not in the table). A long dash after a kana becomes the vowel's
- * hiragana (o gives う), after ん or っ nothing.
- */
-const ROMAJI_ENDS = 'aaiiuueeooaaiiuueeooaaiiuueeooaaii-uueeooaiueoaaaiiiuuueeeoooaiueoaauuooaiueoaaieonu??';
-const LONG_VOWELS: Readonly<Record<string, string>> = { a: 'あ', i: 'い', u: 'う', e: 'え', o: 'う' };
-const VOICED_WA: Readonly<Record<string, string>> = { 'ヷ': 'わ', 'ヸ': 'ゐ', 'ヹ': 'ゑ', 'ヺ': 'を' };
-
-/** wana_kana 4.0 `katakana_to_hiragana`, as `to_hiragana` with `pass_romaji` runs it. */
-function katakanaToHiragana(text: string): string {
-  let out = '';
-  let previous: string | null = null;
-  let index = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '・' || (ch === LONG_DASH && index === 0) || ch === 'ヶ' || ch === 'ヵ') {
-      out += ch;
-    } else if (ch === LONG_DASH && previous !== null) {
-      const end = ROMAJI_ENDS[previous.codePointAt(0)! - 0x3041];
-      if (end === undefined || end === '?') out += ch;
-      else out += LONG_VOWELS[end] ?? '';
-    } else if (ch !== LONG_DASH && cp >= KATAKANA_FIRST && cp <= KATAKANA_LAST) {
-      const hiragana = VOICED_WA[ch] ?? String.fromCodePoint(cp - 0x60);
-      out += hiragana;
-      previous = hiragana;
-    } else {
-      out += ch;
-      previous = null;
-    }
-    index++;
-  }
-  return out;
-}
 
 function mapChars(text: string, table: Readonly<Record<string, string>>): string {
   let out = '';

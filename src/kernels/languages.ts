@@ -24,8 +24,8 @@ export const Lang = {
   German: 4,
   /**
    * A lone locale that is neither Mandarin nor Japanese: Cj text has that language, which no
-   * segmenter serves (it stays whole between separators) and ChineseNormalizer skips (with
-   * JapaneseOnly set, for the kernel).
+   * segmenter serves (it stays whole between separators) and the Chinese and Japanese
+   * normalisers skip (with JapaneseOnly set, for the kernel).
    */
   CjPlain: 8,
   /** A lone Mandarin locale: all Cj text is Mandarin, kana or not */

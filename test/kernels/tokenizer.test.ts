@@ -419,9 +419,9 @@ describe('Chinese ideograph variants (ChineseNormalizer, kVariants)', () => {
     expect(normalizedWords('\uf9a8')).toEqual(normalizedWords('令'));
   });
 
-  it('leaves Cj text alone when more than 5% of its Han and kana are kana: whatlang calls it Japanese', () => {
+  it('leaves Cj ideographs alone when more than 5% of its Han and kana are kana: whatlang calls it Japanese', () => {
     expect(normalizedWords('亚洲へいく').join('')).toBe('亚洲へいく');
-    expect(normalizedWords('アメリカ亚洲').join('')).toBe('アメリカ亚洲');
+    expect(normalizedWords('アメリカ亚洲').join('')).toBe('あめりか亚洲');
     // 1 kana in 19 characters: 5.3%
     expect(normalizedWords('亚'.repeat(18) + 'へ').join('')).toBe('亚'.repeat(18) + 'へ');
   });
@@ -449,6 +449,45 @@ describe('Chinese ideograph variants (ChineseNormalizer, kVariants)', () => {
 
   it('normalises the Han of a Cj group that holds only Han and Script::Other characters', () => {
     expect(normalizedWords('亚1洲')).toEqual(['亞', '1', '洲']);
+  });
+});
+
+describe('katakana to hiragana (JapaneseNormalizer, wana_kana)', () => {
+  it('gives a word written in katakana the word written in hiragana, keeping the original byte offsets', () => {
+    const tokens = tokenize(['カタカナ', 'かたかな'], { separators: false });
+    expect(tokens.filter((t) => t.string === 0).map((t) => [t.normalized, t.text, t.start, t.end])).toEqual([['かたかな', 'カタカナ', 0, 12]]);
+    // the segmenter cuts either spelling alike once both are hiragana
+    expect(tokens.filter((t) => t.string === 1).map((t) => t.normalized).join('')).toBe('かたかな');
+  });
+
+  it("turns a long dash into the vowel of the katakana before it, as wana_kana's tests do", () => {
+    expect(normalizedWords('ラーメン').join('')).toBe('らあめん');
+    // パ is ハ and U+309A after NFKD: the dash follows the mark, not a kana, and stays
+    expect(normalizedWords('スーパー').join('')).toBe('すうは\u309aー');
+    // o gives う; after ッ and ン the dash is dropped; first or after a hiragana it stays
+    expect(normalizedWords('ソーダ').join('')).toBe('そうた\u3099');
+    expect(normalizedWords('ンー').join('')).toBe('ん');
+    expect(normalizedWords('ーカ').join('')).toBe('ーか');
+    expect(normalizedWords('らー').join('')).toBe('らー');
+  });
+
+  it('keeps ・ ヵ ヶ', () => {
+    expect(normalizedWords('ヵヶ').join('')).toBe('ヵヶ');
+  });
+
+  it('converts voiced katakana after their NFKD, voiced marks kept decomposed as for hiragana', () => {
+    expect(normalizedWords('ヷヸヹヺ').join('')).toBe('わ\u3099ゐ\u3099ゑ\u3099を\u3099');
+    expect(normalizedWords('ガ').join('')).toBe('か\u3099');
+    expect(normalizedWords('が').join('')).toBe('か\u3099');
+  });
+
+  it('leaves the kana of Cj text whatlang calls Mandarin, and of a string whose lone locale is not Japanese', () => {
+    expect(normalizedWords('亚'.repeat(19) + 'ア').join('')).toBe('亞'.repeat(19) + 'ア');
+    const tokens = tokenize(['アメリカ', 'アメリカ'], { separators: false, langs: Uint8Array.of(Lang.JapaneseOnly | Lang.CjPlain, Lang.JapaneseOnly) });
+    expect(tokens.map((t) => [t.string, t.normalized])).toEqual([
+      [0, 'アメリカ'],
+      [1, 'あめりか'],
+    ]);
   });
 });
 
@@ -533,6 +572,8 @@ const PIECES: ((r: () => number) => string)[] = [
   range(0x900, 0x97f), range(0x4e00, 0x4fff), range(0x3040, 0x30ff), range(0xac00, 0xd7a3), range(0x1f300, 0x1faff),
   // Ideographs with kVariants forms: simplified, Extension A, compatibility, Extension B.
   oneOf(['亚', '来', '们', '门', '澚', '㮺', '刄', '刃', '亞']), range(0x3400, 0x4dbf), range(0xf900, 0xfad9), range(0x20000, 0x2a6df),
+  // Katakana whose hiragana depends on the character before: long dashes, voiced wa, kept signs.
+  oneOf(['ー', 'ッー', 'ンー', 'ヴー', 'ガー', 'ヷー', 'ヵー', 'ゕー', '・', 'ヶ', 'ｶｰ', 'ﾞ']),
   oneOf(['\ufe0f', '\u200d', 'ﬁ', '①', '²', '™', '㎏', 'Ｈ', '\ufdfa', 'ℌ', 'ǅ', 'İ', 'ẞ', 'ß', 'Œ', 'Đ', 'ı', '’']),
   range(0x00, 0x1f), range(0x7f, 0x9f), oneOf(['\ud800', '\udfff']), range(0xff00, 0xffef),
   (r) => {

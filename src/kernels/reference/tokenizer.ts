@@ -6,21 +6,24 @@
  *   decode (WHATWG UTF-8, invalid bytes -> U+FFFD) -> script groups (Script::from + the
  *   linear_group_by_key rule) -> leftmost-longest matches per group of the separators (with
  *   custom tokens: the dictionary and milli's allowed separators, custom-tokens.ts) -> lemma =
- *   NFKD minus control characters -> Classifier -> lowercase, CharacterConverter, Greek final
- *   sigma, nonspacing-mark removal -> milli's process_tokens positions. The runs between
+ *   NFKD minus control characters -> Classifier -> lowercase, CharacterConverter, Chinese
+ *   variants, katakana to hiragana, Greek final sigma, nonspacing-mark removal -> milli's
+ *   process_tokens positions. The runs between
  *   matches are also cut at the word breaks of ../segmentation.ts (taken from the bytes, where
  *   the kernel's host takes them from the strings, so the two paths check each other).
  * Unicode facts (NFKD, case, categories) come from the running Node at call time, not from the
  * kernel's generated tables; only charabia's own lists come from ../charabia-data.ts and
  * ../kvariants-data.ts (through ../kvariants.ts).
- * It shares the kernel's documented divergences from charabia (IPADIC rather than UniDic for Japanese, language-detected normalisers limited to
- * Chinese ideograph variants in Cj groups whatlang calls Mandarin and Swedish recomposition in
- * Latin text of strings whose kernel byte (tokenizer.ts `kernelLangs`) says Swedish; a group's script is its first non-Other
- * character's; a run of
- * two or more characters between matches is a word even if its NFKD is an allowed separator;
+ * It shares the kernel's documented divergences from charabia (IPADIC rather than UniDic for
+ * Japanese; language-detected normalisers limited to Chinese ideograph variants in Cj groups
+ * whatlang calls Mandarin, katakana to hiragana in those it calls Japanese, and Swedish
+ * recomposition in Latin text of strings whose kernel byte (tokenizer.ts `kernelLangs`) says
+ * Swedish; a group's script is its first non-Other character's; a run of two or more
+ * characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
 import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, MARK_REMOVING_SCRIPTS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from '../charabia-data.js';
+import { katakanaToHiragana } from '../kana.js';
 import { kvariantOf } from '../kvariants.js';
 import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
 import { cjIsJapanese, isKana, Lang } from '../languages.js';
@@ -44,6 +47,8 @@ interface Segment {
   readonly script: number;
   /** Cj text that whatlang would call Mandarin: ChineseNormalizer applies. */
   readonly chinese: boolean;
+  /** Cj text that whatlang would call Japanese, no lone locale naming another language: JapaneseNormalizer applies. */
+  readonly japanese: boolean;
   /** Latin text of a string whose kernel byte says Swedish: SwedishRecompositionNormalizer applies. */
   readonly swedish: boolean;
 }
@@ -186,6 +191,7 @@ function segments(chars: readonly Char[], lang: number): Segment[] {
       chars: current,
       script: currentScript,
       chinese: currentScript === SCRIPT_CJ && !isJapanese(current, lang),
+      japanese: currentScript === SCRIPT_CJ && isJapanese(current, lang) && (lang & Lang.CjPlain) === 0,
       swedish: currentScript === SCRIPT_LATIN && (lang & Lang.Swedish) !== 0,
     });
   };
@@ -249,7 +255,7 @@ function isNonspacingMark(ch: string): boolean {
 }
 
 /** The lossy normalisers, in charabia's order. */
-function normalizeWord(lemma: string, { script, chinese, swedish }: Segment): string {
+function normalizeWord(lemma: string, { script, chinese, japanese, swedish }: Segment): string {
   // SwedishRecompositionNormalizer: on the NFKD lemma, before the lossy normalisers.
   if (swedish) lemma = recomposeSwedish(lemma);
   // CharacterConverterNormalizer: char::to_lowercase (at most two chars kept), then conversions.
@@ -260,6 +266,8 @@ function normalizeWord(lemma: string, { script, chinese, swedish }: Segment): st
   }
   // ChineseNormalizer: each ideograph to its kVariants destination.
   if (chinese) word = [...word].map(kvariantOf).join('');
+  // JapaneseNormalizer: katakana to hiragana.
+  if (japanese) word = katakanaToHiragana(word);
   if (script === SCRIPT_GREEK && word.endsWith('ς')) word = word.slice(0, -1) + 'σ';
   if (markRemoving.has(script)) word = [...word].filter((ch) => !isNonspacingMark(ch)).join('');
   return word;
