@@ -40,7 +40,8 @@
 //   kana, or when the string's locales leave Mandarin out (the call's langs region, one
 //   LANG_* byte per string, src/kernels/languages.ts).
 // - Katakana to hiragana (JapaneseNormalizer, in the default build through charabia's
-//   `japanese-transliteration`): in a Cj group whatlang calls Japanese, unless the string's lone
+//   `japanese-transliteration`): in a Cj group whatlang calls Japanese, or in which it finds
+//   none of its Cj scripts (half-width katakana: both normalisers run), unless the string's lone
 //   locale names another language (LANG_CJ_PLAIN), each katakana becomes its hiragana as
 //   wana_kana's katakana_to_hiragana makes it (`hiraganaOf`, src/kernels/kana.ts), so ラーメン
 //   and らあめん give the same word.
@@ -161,7 +162,7 @@ let removeMarks = false;
 let greek = false;
 /** The group is Cj text whatlang would call Mandarin: its ideographs take their kVariants form. */
 let chinese = false;
-/** The group is Cj text whatlang calls Japanese (and no lone locale names another language): katakana become hiragana. */
+/** The group is Cj text whatlang calls Japanese or gives no language (and no lone locale names another): katakana become hiragana. */
 let japanese = false;
 /** The string's LANG_JAPANESE_ONLY bit. */
 let japaneseOnly = false;
@@ -305,9 +306,9 @@ function emitSeparator(start: u32, length: u32, kind: u32): void {
 function setGroupScript(script: u32, p: usize, end: usize): void {
   removeMarks = ((MARK_REMOVING_SCRIPTS >> script) & 1) != 0;
   greek = script == SCRIPT_GREEK;
-  const japaneseGroup = script == SCRIPT_CJ && groupIsJapanese(p, end);
-  chinese = script == SCRIPT_CJ && !japaneseGroup;
-  japanese = japaneseGroup && !cjPlain;
+  const language = script == SCRIPT_CJ ? groupLanguage(p, end) : CJ_MANDARIN;
+  chinese = script == SCRIPT_CJ && language != CJ_JAPANESE;
+  japanese = script == SCRIPT_CJ && language != CJ_MANDARIN && !cjPlain;
   swedish = swedishOnly && script == SCRIPT_LATIN;
 }
 
@@ -336,16 +337,23 @@ function isWhatlangMandarin(cp: u32): bool {
   return false;
 }
 
+/** What groupLanguage finds. */
+const CJ_MANDARIN: u32 = 0;
+const CJ_JAPANESE: u32 = 1;
+/** whatlang finds none of its Cj scripts (half-width katakana, ideographs outside its ranges): no language, and both normalisers apply. */
+const CJ_UNKNOWN: u32 = 2;
+
 /**
- * Whether whatlang calls the group starting at p (up to the first character of another script)
- * Japanese, which ChineseNormalizer leaves alone: always when the string's languages leave out
- * Mandarin, never when Mandarin is the lone one, else when more than 5% of its Han and kana characters are Hiragana or Katakana
- * (whatlang's detect_lang_base_on_mandarin_script; a kana-led group is Japanese either way).
- * Only Cj groups pay for this look-ahead.
+ * The language whatlang gives the group starting at p (up to the first character of another
+ * script): Japanese, which ChineseNormalizer leaves alone, always when the string's languages
+ * leave out Mandarin, never when Mandarin is the lone one, else when more than 5% of its Han and
+ * kana characters are Hiragana or Katakana (whatlang's detect_lang_base_on_mandarin_script; a
+ * kana-led group is Japanese either way); none when it holds neither. Only Cj groups pay for
+ * this look-ahead.
  */
-function groupIsJapanese(p: usize, end: usize): bool {
-  if (japaneseOnly) return true;
-  if (mandarinOnly) return false;
+function groupLanguage(p: usize, end: usize): u32 {
+  if (japaneseOnly) return CJ_JAPANESE;
+  if (mandarinOnly) return CJ_MANDARIN;
   let mandarin: u32 = 0;
   let kana: u32 = 0;
   while (p < end) {
@@ -356,8 +364,9 @@ function groupIsJapanese(p: usize, end: usize): bool {
     else if (isWhatlangMandarin(cp)) mandarin++;
     p += <usize>cpLen;
   }
+  if (kana == 0 && mandarin == 0) return CJ_UNKNOWN;
   // jpn_pct > 0.05, exactly: kana / (mandarin + kana) > 1 / 20
-  return <u64>kana * 20 > <u64>mandarin + <u64>kana;
+  return <u64>kana * 20 > <u64>mandarin + <u64>kana ? CJ_JAPANESE : CJ_MANDARIN;
 }
 
 /** ChineseNormalizer: the kVariants destination of cp, or cp (binary search by source). */
@@ -442,7 +451,8 @@ function appendChar(cp: u32, p: u32): void {
   }
   if ((p & PROP_FOLD) == 0) {
     if ((p & PROP_MARK) != 0 && recomposeSwedish(cp)) return;
-    tokLastOut = chinese ? variantOf(cp) : japanese ? hiraganaOf(cp) : cp;
+    tokLastOut = chinese ? variantOf(cp) : cp;
+    if (japanese) tokLastOut = hiraganaOf(tokLastOut);
     if (tokLastOut != 0 && ((p & PROP_MARK) == 0 || !removeMarks)) putUtf8(tokLastOut);
     return;
   }
@@ -457,7 +467,7 @@ function appendChar(cp: u32, p: u32): void {
     tokLastOut = v & POOL_CODE_POINT_MASK;
     // ChineseNormalizer runs after NFKD: a compatibility ideograph maps through its unified form.
     if (chinese) tokLastOut = variantOf(tokLastOut);
-    else if (japanese) tokLastOut = hiraganaOf(tokLastOut);
+    if (japanese) tokLastOut = hiraganaOf(tokLastOut);
     if (tokLastOut != 0 && ((v & POOL_MARK) == 0 || !removeMarks)) putUtf8(tokLastOut);
   }
 }

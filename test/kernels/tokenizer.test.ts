@@ -475,6 +475,10 @@ describe('katakana to hiragana (JapaneseNormalizer, wana_kana)', () => {
     expect(normalizedWords('ヵヶ').join('')).toBe('ヵヶ');
   });
 
+  it('converts half-width katakana, in which whatlang finds no script and so no language', () => {
+    expect(normalizedWords('ｶﾀｶﾅ').join('')).toBe('かたかな');
+  });
+
   it('converts voiced katakana after their NFKD, voiced marks kept decomposed as for hiragana', () => {
     expect(normalizedWords('ヷヸヹヺ').join('')).toBe('わ\u3099ゐ\u3099ゑ\u3099を\u3099');
     expect(normalizedWords('ガ').join('')).toBe('か\u3099');

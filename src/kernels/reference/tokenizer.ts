@@ -45,9 +45,9 @@ import {
 interface Segment {
   readonly chars: readonly Char[];
   readonly script: number;
-  /** Cj text that whatlang would call Mandarin: ChineseNormalizer applies. */
+  /** Cj text that whatlang would call Mandarin or give no language: ChineseNormalizer applies. */
   readonly chinese: boolean;
-  /** Cj text that whatlang would call Japanese, no lone locale naming another language: JapaneseNormalizer applies. */
+  /** Cj text that whatlang would call Japanese or give no language, no lone locale naming another: JapaneseNormalizer applies. */
   readonly japanese: boolean;
   /** Latin text of a string whose kernel byte says Swedish: SwedishRecompositionNormalizer applies. */
   readonly swedish: boolean;
@@ -170,11 +170,12 @@ export function referenceTokenizeBytes(batch: Utf8Batch, options: TokenizeOption
 
 const within = (cp: number, [first, last]: readonly [number, number]): boolean => cp >= first && cp <= last;
 
-/** whatlang's call on a Cj group (languages.ts `cjIsJapanese`). */
-function isJapanese(chars: readonly Char[], lang: number): boolean {
+/** whatlang's call on a Cj group (languages.ts `cjIsJapanese`); null when it finds none of its Cj scripts there. */
+function cjLanguage(chars: readonly Char[], lang: number): 'cmn' | 'jpn' | null {
   const kana = chars.filter((c) => isKana(c.cp)).length;
   const mandarin = chars.filter((c) => !isKana(c.cp) && WHATLANG_MANDARIN_RANGES.some((range) => within(c.cp, range))).length;
-  return cjIsJapanese(kana, mandarin, lang);
+  if (kana === 0 && mandarin === 0 && (lang & (Lang.JapaneseOnly | Lang.MandarinOnly)) === 0) return null;
+  return cjIsJapanese(kana, mandarin, lang) ? 'jpn' : 'cmn';
 }
 
 /**
@@ -190,8 +191,8 @@ function segments(chars: readonly Char[], lang: number): Segment[] {
     groups.push({
       chars: current,
       script: currentScript,
-      chinese: currentScript === SCRIPT_CJ && !isJapanese(current, lang),
-      japanese: currentScript === SCRIPT_CJ && isJapanese(current, lang) && (lang & Lang.CjPlain) === 0,
+      chinese: currentScript === SCRIPT_CJ && cjLanguage(current, lang) !== 'jpn',
+      japanese: currentScript === SCRIPT_CJ && cjLanguage(current, lang) !== 'cmn' && (lang & Lang.CjPlain) === 0,
       swedish: currentScript === SCRIPT_LATIN && (lang & Lang.Swedish) !== 0,
     });
   };
