@@ -147,12 +147,20 @@ export function measureIndex(env: IndexEnv, folder: string): MeasuredIndex {
   };
 }
 
+/**
+ * v1.50's average value size of the documents database (milli database_stats.rs): its used bytes
+ * less an estimated 8 bytes of key (a u32 and its overhead) per document, over the documents.
+ */
+function averageDocumentSize(rawDocumentDbSize: number, numberOfDocuments: number): number {
+  return numberOfDocuments === 0 ? 0 : Math.floor(Math.max(0, rawDocumentDbSize - 8 * numberOfDocuments) / numberOfDocuments);
+}
+
 function indexStats(measured: MeasuredIndex, isIndexing: boolean, withDatabaseSizes: boolean): IndexStats {
   const { numberOfDocuments, rawDocumentDbSize } = measured;
   return {
     numberOfDocuments,
     rawDocumentDbSize,
-    avgDocumentSize: numberOfDocuments === 0 ? 0 : Math.floor(rawDocumentDbSize / numberOfDocuments),
+    avgDocumentSize: averageDocumentSize(rawDocumentDbSize, numberOfDocuments),
     isIndexing,
     ...(withDatabaseSizes ? { internalDatabaseSizes: measured.internalDatabaseSizes } : {}),
     numberOfEmbeddings: measured.numberOfEmbeddings ?? 0,

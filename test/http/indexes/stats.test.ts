@@ -43,13 +43,14 @@ describe('GET /indexes/{uid}/stats', () => {
     });
   });
 
-  it('counts documents, sizes them and gives the field distribution with sorted keys', async () => {
+  it('counts documents, sizes them as v1.50 does and gives the field distribution with sorted keys', async () => {
     const uid = await indexWithDocuments([{ id: 1, name: 'Alexey' }, { id: 2, age: 45 }]);
     const stats = (await call(server, 'GET', `/indexes/${uid}/stats`)).body;
     expect(stats).toMatchObject({ numberOfDocuments: 2, isIndexing: false });
     expect(Object.entries(stats.fieldDistribution)).toEqual([['age', 1], ['id', 2], ['name', 1]]);
     expect(stats.rawDocumentDbSize).toBeGreaterThan(0);
-    expect(stats.avgDocumentSize).toBe(Math.floor(stats.rawDocumentDbSize / 2));
+    // v1.50 (milli database_stats.rs) takes an estimated 8 bytes of key per document off the used bytes
+    expect(stats.avgDocumentSize).toBe(Math.floor((stats.rawDocumentDbSize - 2 * 8) / 2));
   });
 
   it('gives human sizes with sizeFormat=human and raw bytes with sizeFormat=raw', async () => {

@@ -52,7 +52,7 @@ describe('StatsService', () => {
     expect(service.index(record, true)).toEqual({
       numberOfDocuments: 3,
       rawDocumentDbSize: 300,
-      avgDocumentSize: 100,
+      avgDocumentSize: 92,
       isIndexing: true,
       internalDatabaseSizes: { documents: 8192, main: 4096 },
       numberOfEmbeddings: 0,
