@@ -22,7 +22,9 @@ export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
     return { tasks: [failed(task!, new ApiError('index_not_found', `Index \`${kind.indexUid}\` not found.`))] };
   }
   const folder = ctx.indexEnvs.folderOf(record.uuid);
-  const preCompactionSize = dataFileBytes(folder);
+  // measured with the environment open: an index never written has no file until it is opened
+  // (v1.50 makes it when the index is created)
+  const preCompactionSize = await ctx.indexEnvs.use(record.uuid, async () => dataFileBytes(folder));
   ctx.progress.enter('indexCompaction', 'create temporary file');
   // A sibling folder, so the final rename stays on the same file system.
   const scratch = `${folder}.compacting`;

@@ -56,6 +56,17 @@ describe('POST /indexes/{uid}/compact', () => {
     expect((await call(server, 'POST', `/indexes/${uid}/search`, { q: 'w13', limit: 1 })).body.estimatedTotalHits).toBe(0);
   });
 
+  it('compacts an index created but never written, which then takes documents', async () => {
+    const uid = uniqueUid('compact-empty');
+    expect((await run(server, 'POST', '/indexes', { uid })).status).toBe('succeeded');
+    const task = await run(server, 'POST', `/indexes/${uid}/compact`);
+    expect(task.status).toBe('succeeded');
+    expect(task.details.preCompactionSize).toMatch(HUMAN);
+    expect(task.details.postCompactionSize).toMatch(HUMAN);
+    expect((await run(server, 'POST', `/indexes/${uid}/documents`, [{ id: 1 }])).status).toBe('succeeded');
+    expect((await call(server, 'GET', `/indexes/${uid}/stats`)).body.numberOfDocuments).toBe(1);
+  });
+
   it('fails the task with index_not_found for a missing index', async () => {
     const uid = uniqueUid('missing');
     const task = await run(server, 'POST', `/indexes/${uid}/compact`);
