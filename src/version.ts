@@ -1,6 +1,7 @@
 /**
- * What `GET /version` reports. The package version comes from package.json; the commit is
- * stamped into build/build-info.json by `npm run build` (absent outside a git checkout).
+ * This build: Quarry's package version (package.json: the startup report, the data folder's
+ * version record) and its commit, stamped into build/build-info.json by `npm run build` (absent
+ * outside a git checkout), which `GET /version` reports; and the Meilisearch version spoken.
  */
 import { readFileSync } from 'node:fs';
 
@@ -31,7 +32,8 @@ export function loadBuildInfo(): BuildInfo {
 }
 
 /**
- * The Meilisearch version whose API and dump format Quarry speaks: dumps name it as the engine
- * that produced them (`dbVersion`), and upgrade tasks read from dumps target it.
+ * The Meilisearch version whose API and dump format Quarry speaks: `GET /version` reports it as
+ * `pkgVersion`, dumps name it as the engine that produced them (`dbVersion`), and upgrade tasks
+ * read from dumps target it.
  */
 export const MEILISEARCH_VERSION: [number, number, number] = [1, 50, 0];

@@ -1,5 +1,13 @@
-/** `GET /version`: commit and package version of this build. */
+/**
+ * `GET /version`: this build's commit, and as `pkgVersion` the Meilisearch version whose API
+ * Quarry speaks (v1.50's own `1.50.0`): clients and tools gate features on it (the PHP SDK wants
+ * at least 1.26, the migration guide reads it to choose a path), and Quarry's own package version
+ * (0.x) would read as an ancient Meilisearch. Quarry's version is in the startup report.
+ */
+import { MEILISEARCH_VERSION } from '../../version.js';
 import { defineRoute } from '../route.js';
+
+const PKG_VERSION = MEILISEARCH_VERSION.join('.');
 
 export const versionRoutes = [
   defineRoute({
@@ -7,7 +15,7 @@ export const versionRoutes = [
     handler: (_ctx, deps) => ({
       commitSha: deps.build.commitSha,
       commitDate: deps.build.commitDate,
-      pkgVersion: deps.build.pkgVersion,
+      pkgVersion: PKG_VERSION,
     }),
   }),
 ];
