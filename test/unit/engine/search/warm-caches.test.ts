@@ -1,12 +1,15 @@
 // The search caches built right after a write: a small index's dictionary and facet value columns
-// are there before its first search, which then reads neither again; a larger one's are left to
-// its first search.
+// are there before its first search, which then reads neither again, and a search of one of its
+// words has run, whose hit's document is kept; a larger one's are left to its first search.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FacetKind } from '../../../../src/engine/facets/extract.js';
 import { FacetReader } from '../../../../src/engine/facets/store.js';
 import { keptColumn } from '../../../../src/engine/facets/value-columns.js';
 import type { IndexEnv } from '../../../../src/engine/index-env.js';
+import { DocumentStore } from '../../../../src/engine/documents/store.js';
+import { searchSettings } from '../../../../src/engine/index-settings.js';
 import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
+import { executeSearch } from '../../../../src/engine/search/search.js';
 import { warmSearchCaches } from '../../../../src/engine/search/warm-caches.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -51,6 +54,35 @@ describe('search caches built after a write', () => {
     // the search's dictionary is the one built, not read again
     expect(dictionaryOf(env).words).toContain('wonderland');
     expect(reads()).toBe(1);
+  });
+
+  it("run a search of the index's first word, so the first search finds that hit's document decoded", () => {
+    index = openTestIndex({});
+    index.write(DATA);
+    let reads = 0;
+    const documents = new Proxy(index.env.documents, {
+      get(target, key) {
+        const value = Reflect.get(target, key) as unknown;
+        if (key === 'get') reads++;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const env: IndexEnv = { ...index.env, documents };
+    warmSearchCaches(env);
+    expect(reads).toBe(1);
+    const { hits } = executeSearch(env, searchSettings(env), {
+      q: 'alice',
+      need: 1,
+      matchingStrategy: 'last',
+      attributesToSearchOn: null,
+      filters: [],
+      sort: [],
+      rankingScoreThreshold: null,
+      distinct: null,
+      exhaustive: false,
+    });
+    expect(new DocumentStore(env).sharedByDocid(hits[0]!.docid)).toMatchObject({ title: 'Alice In Wonderland' });
+    expect(reads).toBe(1);
   });
 
   it('leave an index of more words or facet keys than the bound to its first search', () => {
