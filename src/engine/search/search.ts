@@ -76,6 +76,11 @@ export interface SearchPhases {
 
 const UNTIMED: SearchPhases = { step: (_name, work) => work() };
 
+/** A keyword search of `q` for `need` hits: every searchable field, no filter, sort, distinct or score threshold. */
+export function plainRequest(q: string, need: number): SearchRequest {
+  return { q, need, matchingStrategy: 'last', attributesToSearchOn: null, filters: [], sort: [], rankingScoreThreshold: null, distinct: null, exhaustive: false };
+}
+
 export interface SearchHit {
   readonly docid: number;
   readonly score: number;

@@ -18,7 +18,7 @@ import { valueColumn } from '../facets/value-columns.js';
 import { DocumentStore } from '../documents/store.js';
 import { searchSettings } from '../index-settings.js';
 import { dictionaryOf } from './dictionary.js';
-import { executeSearch } from './search.js';
+import { executeSearch, plainRequest } from './search.js';
 
 /** The most words, and facet keys, of an index whose caches are built ahead. */
 export const WARM_CACHES_MAX_KEYS = 2_000;
@@ -48,22 +48,11 @@ export function warmSearchCaches(env: IndexEnv, maxKeys = WARM_CACHES_MAX_KEYS):
 }
 
 /**
- * A search of one of the index's words, its hits ranked and dropped: it derives what a first
- * search would (the settings' tables, the searched fields, the forward records, the postings kept
- * between searches, the typo matches of a word) and the documents its hits are read from.
+ * A search of one of the index's words, its first hit ranked and its document read: it derives
+ * what a first search would (the settings' tables, the searched fields, the forward records, the
+ * postings kept between searches, the typo matches of a word, the shared documents).
  */
 function warmSearch(env: IndexEnv, word: string): void {
-  const settings = searchSettings(env);
-  const { hits } = executeSearch(env, settings, {
-    q: word,
-    need: 1,
-    matchingStrategy: 'last',
-    attributesToSearchOn: null,
-    filters: [],
-    sort: [],
-    rankingScoreThreshold: null,
-    distinct: null,
-    exhaustive: false,
-  });
+  const { hits } = executeSearch(env, searchSettings(env), plainRequest(word, 1));
   if (hits.length > 0) new DocumentStore(env).sharedByDocid(hits[0]!.docid);
 }

@@ -12,7 +12,7 @@ import { INDEX_UPDATERS } from '../../../../src/engine/indexer/registry.js';
 import { writeSettings } from '../../../../src/engine/index-settings.js';
 import { prefixPostings, readPosting, wordPostings } from '../../../../src/engine/words/posting-blocks.js';
 import { decodeForward, type Posting } from '../../../../src/engine/words/postings.js';
-import { executeSearch, type SearchRequest } from '../../../../src/engine/search/search.js';
+import { executeSearch, plainRequest, type SearchRequest } from '../../../../src/engine/search/search.js';
 import { readSearchFields } from '../../../../src/engine/words/word-index.js';
 import { defaultSettings, type IndexSettings } from '../../../../src/types/settings.js';
 
@@ -31,18 +31,7 @@ export interface TestIndex {
 
 /** A search of 20 hits of `q` on `env` (any environment object over the index: each keeps its own caches). */
 export function searchEnv(env: IndexReadEnv, settings: IndexSettings, q: string, request: Partial<SearchRequest> = {}): ReturnType<typeof executeSearch> {
-  return executeSearch(env, settings, {
-    q,
-    need: 20,
-    matchingStrategy: 'last',
-    attributesToSearchOn: null,
-    filters: [],
-    sort: [],
-    rankingScoreThreshold: null,
-    distinct: null,
-    exhaustive: false,
-    ...request,
-  });
+  return executeSearch(env, settings, { ...plainRequest(q, 20), ...request });
 }
 
 export function openTestIndex(settings: Partial<IndexSettings> = {}): TestIndex {

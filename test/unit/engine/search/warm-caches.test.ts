@@ -9,9 +9,8 @@ import type { IndexEnv } from '../../../../src/engine/index-env.js';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { searchSettings } from '../../../../src/engine/index-settings.js';
 import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
-import { executeSearch } from '../../../../src/engine/search/search.js';
 import { warmSearchCaches } from '../../../../src/engine/search/warm-caches.js';
-import { openTestIndex, type TestIndex } from './harness.js';
+import { openTestIndex, searchEnv, type TestIndex } from './harness.js';
 
 let index: TestIndex | undefined;
 afterEach(async () => {
@@ -70,17 +69,7 @@ describe('search caches built after a write', () => {
     const env: IndexEnv = { ...index.env, documents };
     warmSearchCaches(env);
     expect(reads).toBe(1);
-    const { hits } = executeSearch(env, searchSettings(env), {
-      q: 'alice',
-      need: 1,
-      matchingStrategy: 'last',
-      attributesToSearchOn: null,
-      filters: [],
-      sort: [],
-      rankingScoreThreshold: null,
-      distinct: null,
-      exhaustive: false,
-    });
+    const { hits } = searchEnv(env, searchSettings(env), 'alice', { need: 1 });
     expect(new DocumentStore(env).sharedByDocid(hits[0]!.docid)).toMatchObject({ title: 'Alice In Wonderland' });
     expect(reads).toBe(1);
   });
