@@ -45,7 +45,8 @@
 //   locale names another language (LANG_CJ_PLAIN), each katakana becomes its hiragana as
 //   wana_kana's katakana_to_hiragana makes it (`hiraganaOf`, src/kernels/kana.ts), so ラーメン
 //   and らあめん give the same word.
-//   Only Cj groups pay: a count over the group when it starts and a table search per character.
+//   Only Cj groups pay for either: a count over the group when it starts, a table search per
+//   character for the variants, a range test per character for the kana.
 // - Swedish recomposition (SwedishRecompositionNormalizer): in a Latin group of a string whose
 //   locales name no Latin-script language but Swedish, or whose Latin groups whatlang all calls
 //   Swedish among its locales (LANG_SWEDISH, set by the host: tokenizer.ts `kernelLangs`), a

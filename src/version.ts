@@ -37,3 +37,6 @@ export function loadBuildInfo(): BuildInfo {
  * read from dumps target it.
  */
 export const MEILISEARCH_VERSION: [number, number, number] = [1, 50, 0];
+
+/** MEILISEARCH_VERSION as Meilisearch writes its version: `1.50.0`. */
+export const MEILISEARCH_VERSION_TEXT = MEILISEARCH_VERSION.join('.');

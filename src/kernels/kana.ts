@@ -22,11 +22,11 @@ const LONG_VOWELS: Readonly<Record<string, string>> = { a: 'あ', i: 'い', u: '
  */
 export function katakanaToHiragana(text: string): string {
   let out = '';
+  // the hiragana the previous character became, when it was a katakana (a leading dash finds none)
   let previous: string | null = null;
-  let index = 0;
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    if (ch === '・' || (ch === LONG_DASH && index === 0) || ch === 'ヶ' || ch === 'ヵ') {
+    if (ch === '・' || ch === 'ヶ' || ch === 'ヵ') {
       out += ch;
     } else if (ch === LONG_DASH && previous !== null) {
       const end = ROMAJI_ENDS[previous.codePointAt(0)! - 0x3041];
@@ -40,7 +40,6 @@ export function katakanaToHiragana(text: string): string {
       out += ch;
       previous = null;
     }
-    index++;
   }
   return out;
 }

@@ -1,16 +1,18 @@
 /**
  * The caches a search builds the first time it reads a new or rewritten index, built ahead, right
  * after the batch that wrote it: its dictionary (dictionary.ts), the value columns of its facet
- * fields (facets/value-columns.ts), and what a search of one of its words derives and reads (the
- * settings' tables, the searched fields, the forward records, the postings kept between searches,
- * a hit's document). On a new index of four documents the first search after the write built the
+ * fields (facets/value-columns.ts), and, for an index of few documents too (a word of a large one
+ * may be in all of them: its ranking is not for the scheduler's thread to pay), what a search of
+ * one of its words derives and reads (the settings' tables, the searched fields, the forward
+ * records, the postings kept between searches, a hit's document). On a new index of four documents the first search after the write built the
  * first two (0.3–0.8 ms and 0.5–0.9 ms), past the whole millisecond of v1.50's
  * `processingTimeMs: 0`; with the search ahead too, the first search of a new six-document index
  * answered 0 in 73 of 90 tries against 47 (bench/RESULTS.md). Built ahead, later writes patch them
  * as they would for searches. Only for small indexes: a large one's first search pays, as before
  * (movies' dictionary takes 40 ms), rather than every write of an index nobody may search. The
  * bound is low because a large load's first batches are small indexes too: with 20,000 keys, the
- * caches built after them and patched through the rest of a movies load added 12–18 MiB to its peak. */
+ * caches built after them and patched through the rest of a movies load added 12–18 MiB to its peak.
+ */
 import type { IndexEnv } from '../index-env.js';
 import { FacetKind } from '../facets/extract.js';
 import { FacetReader, readFacetFields } from '../facets/store.js';
@@ -20,7 +22,7 @@ import { searchSettings } from '../index-settings.js';
 import { dictionaryOf } from './dictionary.js';
 import { executeSearch, plainRequest } from './search.js';
 
-/** The most words, and facet keys, of an index whose caches are built ahead. */
+/** The most words, facet keys, and documents for the search ahead, of an index whose caches are built ahead. */
 export const WARM_CACHES_MAX_KEYS = 2_000;
 
 /** Entries of one of the environment's databases, from LMDB's tree statistics (no walk). */
@@ -29,13 +31,14 @@ function entries(db: { getStats(): unknown }): number {
 }
 
 /**
- * Builds `env`'s dictionary when it holds at most `maxKeys` words, and its facet fields' value
- * columns when it holds at most `maxKeys` facet keys. Main thread only, as the caches are.
+ * Builds `env`'s dictionary when it holds at most `maxKeys` words, and searches one of them when it
+ * also holds at most `maxKeys` documents; its facet fields' value columns when it holds at most
+ * `maxKeys` facet keys. Main thread only, as the caches are.
  */
 export function warmSearchCaches(env: IndexEnv, maxKeys = WARM_CACHES_MAX_KEYS): void {
   if (entries(env.wordIds) <= maxKeys) {
     const { words } = dictionaryOf(env);
-    if (words.length > 0) warmSearch(env, words[0]!);
+    if (words.length > 0 && entries(env.documents) <= maxKeys) warmSearch(env, words[0]!);
   }
   if (entries(env.facetDocids) > maxKeys) return;
   const reader = new FacetReader(env);

@@ -4,10 +4,8 @@
  * at least 1.26, the migration guide reads it to choose a path), and Quarry's own package version
  * (0.x) would read as an ancient Meilisearch. Quarry's version is in the startup report.
  */
-import { MEILISEARCH_VERSION } from '../../version.js';
+import { MEILISEARCH_VERSION_TEXT } from '../../version.js';
 import { defineRoute } from '../route.js';
-
-const PKG_VERSION = MEILISEARCH_VERSION.join('.');
 
 export const versionRoutes = [
   defineRoute({
@@ -15,7 +13,7 @@ export const versionRoutes = [
     handler: (_ctx, deps) => ({
       commitSha: deps.build.commitSha,
       commitDate: deps.build.commitDate,
-      pkgVersion: PKG_VERSION,
+      pkgVersion: MEILISEARCH_VERSION_TEXT,
     }),
   }),
 ];

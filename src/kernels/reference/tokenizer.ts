@@ -16,7 +16,8 @@
  * ../kvariants-data.ts (through ../kvariants.ts).
  * It shares the kernel's documented divergences from charabia (IPADIC rather than UniDic for
  * Japanese; language-detected normalisers limited to Chinese ideograph variants in Cj groups
- * whatlang calls Mandarin, katakana to hiragana in those it calls Japanese, and Swedish
+ * whatlang calls Mandarin, katakana to hiragana in those it calls Japanese (both in those it
+ * gives no language), and Swedish
  * recomposition in Latin text of strings whose kernel byte (tokenizer.ts `kernelLangs`) says
  * Swedish; a group's script is its first non-Other character's; a run of two or more
  * characters between matches is a word even if its NFKD is an allowed separator;
@@ -188,11 +189,12 @@ function segments(chars: readonly Char[], lang: number): Segment[] {
   let current: Char[] = [];
   let currentScript = SCRIPT_OTHER;
   const close = (): void => {
+    const language = currentScript === SCRIPT_CJ ? cjLanguage(current, lang) : 'cmn';
     groups.push({
       chars: current,
       script: currentScript,
-      chinese: currentScript === SCRIPT_CJ && cjLanguage(current, lang) !== 'jpn',
-      japanese: currentScript === SCRIPT_CJ && cjLanguage(current, lang) !== 'cmn' && (lang & Lang.CjPlain) === 0,
+      chinese: currentScript === SCRIPT_CJ && language !== 'jpn',
+      japanese: currentScript === SCRIPT_CJ && language !== 'cmn' && (lang & Lang.CjPlain) === 0,
       swedish: currentScript === SCRIPT_LATIN && (lang & Lang.Swedish) !== 0,
     });
   };

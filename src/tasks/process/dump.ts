@@ -8,7 +8,7 @@
  * `archives`).
  */
 import { ApiError } from '../../errors/api-error.js';
-import { MEILISEARCH_VERSION } from '../../version.js';
+import { MEILISEARCH_VERSION_TEXT } from '../../version.js';
 import type { Task, Timestamp } from '../../types/task.js';
 import { nowNs } from '../../types/dates.js';
 import type { BatchProcessor, DumpIndex, ProcessContext } from './context.js';
@@ -39,7 +39,7 @@ export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
     archives.dumpDir,
     {
       dumpUid,
-      dbVersion: MEILISEARCH_VERSION.join('.'),
+      dbVersion: MEILISEARCH_VERSION_TEXT,
       keys: kind.keys,
       instanceUid: kind.instanceUid,
       tasks: (function* () {

@@ -1,6 +1,7 @@
 // The search caches built right after a write: a small index's dictionary and facet value columns
 // are there before its first search, which then reads neither again, and a search of one of its
-// words has run, whose hit's document is kept; a larger one's are left to its first search.
+// words has run, whose hit's document is kept (not in an index of many documents); a larger one's
+// are left to its first search.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FacetKind } from '../../../../src/engine/facets/extract.js';
 import { FacetReader } from '../../../../src/engine/facets/store.js';
@@ -24,24 +25,27 @@ const DATA = {
   '3': { id: 3, title: 'Pride and Prejudice', genres: ['romance', 'action'], year: 1813 },
 };
 
-/** `env` with its word list reads counted: each dictionary built from scratch reads it once. */
-function counted(env: IndexEnv): { env: IndexEnv; reads: () => number } {
+/**
+ * `env` with the calls of `method` on its database `db` counted: the word list's `getRange` (each
+ * dictionary built from scratch reads it once), the documents' `get`.
+ */
+function counted(env: IndexEnv, db: 'wordIds' | 'documents', method: string): { env: IndexEnv; reads: () => number } {
   let reads = 0;
-  const wordIds = new Proxy(env.wordIds, {
+  const proxy = new Proxy(env[db], {
     get(target, key) {
       const value = Reflect.get(target, key) as unknown;
-      if (key === 'getRange') reads++;
+      if (key === method) reads++;
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  return { env: { ...env, wordIds }, reads: () => reads };
+  return { env: { ...env, [db]: proxy }, reads: () => reads };
 }
 
 describe('search caches built after a write', () => {
   it("hold a small index's dictionary and facet value columns before its first search", () => {
     index = openTestIndex({ filterableAttributes: ['genres', 'year'] });
     index.write(DATA);
-    const { env, reads } = counted(index.env);
+    const { env, reads } = counted(index.env, 'wordIds', 'getRange');
     const reader = new FacetReader(env);
     const genres = reader.fieldId('genres')!;
     const year = reader.fieldId('year')!;
@@ -58,26 +62,27 @@ describe('search caches built after a write', () => {
   it("run a search of the index's first word, so the first search finds that hit's document decoded", () => {
     index = openTestIndex({});
     index.write(DATA);
-    let reads = 0;
-    const documents = new Proxy(index.env.documents, {
-      get(target, key) {
-        const value = Reflect.get(target, key) as unknown;
-        if (key === 'get') reads++;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    const env: IndexEnv = { ...index.env, documents };
+    const { env, reads } = counted(index.env, 'documents', 'get');
     warmSearchCaches(env);
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     const { hits } = searchEnv(env, searchSettings(env), 'alice', { need: 1 });
     expect(new DocumentStore(env).sharedByDocid(hits[0]!.docid)).toMatchObject({ title: 'Alice In Wonderland' });
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
+  });
+
+  it('search no word ahead in an index of more documents than the bound, however few its words', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ '1': { id: 1, title: 'alice' }, '2': { id: 2, title: 'alice' }, '3': { id: 3, title: 'alice' } });
+    const { env, reads } = counted(index.env, 'documents', 'get');
+    warmSearchCaches(env, 2);
+    expect(dictionaryOf(env).words).toEqual(['alice']);
+    expect(reads()).toBe(0);
   });
 
   it('leave an index of more words or facet keys than the bound to its first search', () => {
     index = openTestIndex({ filterableAttributes: ['genres'] });
     index.write(DATA);
-    const { env, reads } = counted(index.env);
+    const { env, reads } = counted(index.env, 'wordIds', 'getRange');
     warmSearchCaches(env, 3);
     expect(reads()).toBe(0);
     expect(keptColumn(env, new FacetReader(env).fieldId('genres')!, FacetKind.string)).toBeUndefined();
