@@ -1,8 +1,9 @@
 /**
  * Describes why a text is not valid JSON in the words of serde_json, which Meilisearch's
  * `malformed_payload` messages quote (`EOF while parsing an object at line 1 column 22`).
- * Only called on text known to be refused (JSON.parse failed, or it nests too deep), so it
- * favours clarity over speed.
+ * Only called on text known to be refused (JSON.parse failed, or it nests too deep) or that may
+ * hold a number past f64's range (serde_json's `number out of range`, which JSON.parse reads as
+ * Infinity), so it favours clarity over speed.
  * Columns are 1-based and count bytes of the line as serde_json does (at EOF: the line's length).
  * Nesting deeper than `maxDepth` is serde_json's `recursion limit exceeded`, reported in reading
  * order like any syntax error; `Infinity` for text Meilisearch only skims first (a document of an
@@ -12,7 +13,10 @@ import { SERDE_MAX_DEPTH } from '../../types/json-depth.js';
 
 class SyntaxFailure extends Error {}
 
-export function describeJsonSyntaxError(text: string, maxDepth = SERDE_MAX_DEPTH): string {
+const I32_MAX = 2 ** 31 - 1;
+
+/** serde_json's first error in `text`, `undefined` when it has none (`text` being valid JSON then). */
+export function serdeJsonError(text: string, maxDepth = SERDE_MAX_DEPTH): string | undefined {
   const bytes = Buffer.from(text, 'utf8');
   let pos = 0;
   /** The arrays (`[`) and objects (`{`) open around `pos`. */
@@ -78,14 +82,24 @@ export function describeJsonSyntaxError(text: string, maxDepth = SERDE_MAX_DEPTH
       if (!digit(bytes[pos])) fail('invalid number', pos);
       while (digit(bytes[pos])) pos++;
     }
+    const mantissaEnd = pos;
     if (bytes[pos] === 0x65 || bytes[pos] === 0x45) {
       pos++;
+      const positiveExponent = bytes[pos] !== 0x2d;
       if (bytes[pos] === 0x2b || bytes[pos] === 0x2d) pos++;
       if (pos >= bytes.length) fail('EOF while parsing a value', pos);
       if (!digit(bytes[pos])) fail('invalid number', pos);
-      while (digit(bytes[pos])) pos++;
+      // serde_json stops at the digit that takes the exponent past an i32: out of range unless the number is 0 (or tends to it)
+      const overflows = positiveExponent && /[1-9]/.test(bytes.toString('latin1', start, mantissaEnd));
+      let exponent = 0;
+      for (; digit(bytes[pos]); pos++) {
+        exponent = exponent * 10 + bytes[pos]! - 0x30;
+        if (overflows && exponent > I32_MAX) fail('number out of range', pos);
+      }
     }
     if (pos === start) fail('invalid number', pos);
+    // past f64's range: serde_json refuses it once the number is read, where JSON.parse makes it Infinity
+    if (!Number.isFinite(Number(bytes.toString('latin1', start, pos)))) fail('number out of range', pos - 1);
   };
 
   const parseIdent = (word: string) => {
@@ -181,6 +195,19 @@ export function describeJsonSyntaxError(text: string, maxDepth = SERDE_MAX_DEPTH
     if (err instanceof SyntaxFailure) return err.message;
     throw err;
   }
-  // JSON.parse refused something this scanner accepts (e.g. invalid UTF-8): say so plainly.
-  return 'invalid unicode code point';
+  return undefined;
+}
+
+export function describeJsonSyntaxError(text: string, maxDepth = SERDE_MAX_DEPTH): string {
+  // JSON.parse refused something the scanner accepts (e.g. invalid UTF-8): say so plainly.
+  return serdeJsonError(text, maxDepth) ?? 'invalid unicode code point';
+}
+
+/**
+ * Whether `text` may hold a number past f64's range (an exponent of three digits or more, or a
+ * run of 309 digits), which JSON.parse reads as Infinity and serde_json refuses: only then need
+ * valid text be scanned with `serdeJsonError`. Strings may match too; the scan then finds nothing.
+ */
+export function mayHoldOutOfRangeNumber(text: string): boolean {
+  return /[eE]\+?0*[1-9]\d{2}|\d{309}/.test(text);
 }

@@ -3,13 +3,14 @@
  * (http-conventions.md §4.1). Used by every route with a JSON body except document additions.
  * A body nested deeper than serde_json reads is refused before it is parsed, as Meilisearch
  * refuses it (`recursion limit exceeded`), so no validator ever walks it; so is a body of more
- * than MAX_BODY_VALUES values, which JSON.parse would take seconds to build.
+ * than MAX_BODY_VALUES values, which JSON.parse would take seconds to build. So is a number past
+ * f64's range (`1e400`), which serde_json refuses and JSON.parse would read as Infinity.
  */
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../errors/api-error.js';
 import { checkJsonContentType } from './content-type.js';
 import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
-import { describeJsonSyntaxError } from './json-syntax-error.js';
+import { describeJsonSyntaxError, mayHoldOutOfRangeNumber, serdeJsonError } from './json-syntax-error.js';
 import { holdsMoreValuesThan } from '../../types/json-values.js';
 import { PayloadTooLarge, readBody } from './read-body.js';
 
@@ -46,11 +47,14 @@ export async function readJsonBody(req: JsonBodyRequest, limit: number, parse: (
       `The JSON payload holds more than ${MAX_BODY_VALUES} values. A body is read whole on the thread that answers every request: send its values in several requests.`,
     );
   }
+  let value: unknown;
   try {
-    return parse(text);
+    value = parse(text);
   } catch {
     throw malformed(text);
   }
+  if (mayHoldOutOfRangeNumber(text) && serdeJsonError(text) !== undefined) throw malformed(text);
+  return value;
 }
 
 /** The first error serde_json meets in `text`: a syntax error or the nesting limit. */

@@ -62,6 +62,7 @@ import {
   type ValueKind,
 } from './messages.js';
 import { describe, descriptionOf } from './described.js';
+import { sentValueAt } from './sent-values.js';
 import { childSteps, isSteppable } from './schema-steps.js';
 import { isNonNegative, U64_LIMIT, withU64Bounds } from './u64-bounds.js';
 
@@ -189,7 +190,7 @@ export function compileBody<T>(
       for (const error of validate.errors ?? []) {
         const at = [...path, ...resolvePointer(node, error.instancePath)];
         for (let length = 0; length <= at.length; length++) failed.add(JSON.stringify(at.slice(0, length)));
-        findings.push(translate(error, at, orderOf(body, at)));
+        findings.push(translate(body, error, at, orderOf(body, at)));
       }
     }
     const check = firstCheck(body, node, path, failed);
@@ -210,12 +211,12 @@ export function compileBody<T>(
       : { order: fieldOrder, code: immutableCode, message: immutableFieldMessage(field, accepted) };
   }
 
-  function translate(error: ErrorObject, path: Segment[], order: number[]): Finding {
+  function translate(body: unknown, error: ErrorObject, path: Segment[], order: number[]): Finding {
     const location = renderLocation(path);
     const parent = error.parentSchema ?? {};
     switch (error.keyword) {
       case 'type':
-        return typeFinding(order, path, kindsOf(parent), error.data);
+        return typeFinding(body, order, path, kindsOf(parent), error.data);
       case 'additionalProperties':
         return unknownField(parent, error.data, path, order, (error.params as { additionalProperty: string }).additionalProperty);
       case 'required': {
@@ -229,7 +230,7 @@ export function compileBody<T>(
       case 'enum': {
         const allowed = (error.schema as unknown[]).map(String);
         if (typeof error.data !== 'string') {
-          return typeFinding(order, path, optionLike((error.schema as unknown[]).map(kindOf)), error.data);
+          return typeFinding(body, order, path, optionLike((error.schema as unknown[]).map(kindOf)), error.data);
         }
         const message = unknownValueMessage(location, error.data, allowed);
         return { order: [...order, PHASE_CHECK], code: codeAt(path), message };
@@ -238,20 +239,21 @@ export function compileBody<T>(
       case 'exclusiveMinimum':
         // A negative number where only non-negative integers are allowed is a kind mismatch for deserr.
         if (typeof error.data === 'number' && error.data < 0 && kindsOf(parent).join() === 'positiveInteger') {
-          return typeFinding(order, path, ['positiveInteger'], error.data);
+          return typeFinding(body, order, path, ['positiveInteger'], error.data);
         }
         break;
       case 'exclusiveMaximum':
         // 2^64 and beyond are floats for serde_json (u64-bounds.ts), another kind mismatch.
-        if (parent.exclusiveMaximum === U64_LIMIT) return typeFinding(order, path, kindsOf(parent), error.data);
+        if (parent.exclusiveMaximum === U64_LIMIT) return typeFinding(body, order, path, kindsOf(parent), error.data);
         break;
     }
     const message = invalidValueMessage(location, error.message ?? 'invalid');
     return { order: [...order, PHASE_CHECK], code: codeAt(path), message };
   }
 
-  function typeFinding(order: number[], path: Segment[], kinds: readonly ValueKind[], data: unknown): Finding {
-    const message = invalidTypeMessage(renderLocation(path), kinds, data);
+  /** The value is quoted as sent (`1.0`, not `1`) when the body's text is known (sent-values.ts). */
+  function typeFinding(body: unknown, order: number[], path: Segment[], kinds: readonly ValueKind[], data: unknown): Finding {
+    const message = invalidTypeMessage(renderLocation(path), kinds, sentValueAt(body, path)?.value ?? data);
     return { order: [...order, PHASE_TYPE], code: codeAt(path), message };
   }
 }

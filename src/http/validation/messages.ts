@@ -7,6 +7,7 @@
  * parameters); the empty string is the JSON root, where deserr omits the location.
  */
 import { ryu } from '../../types/ryu.js';
+import { isSentNumber } from './sent-values.js';
 import { didYouMean } from './did-you-mean.js';
 
 /** JSON value kinds, in deserr's sort order (it sorts and de-duplicates accepted kinds). */
@@ -74,10 +75,12 @@ export function describeKinds(kinds: readonly ValueKind[]): string {
 const U64_MAX = 2 ** 64;
 const I64_MIN = -(2 ** 63);
 
-/** The kind deserr would see for a value parsed from JSON. */
+/** The kind deserr would see for a value parsed from JSON (a `SentNumber`: from its text, as serde_json reads it). */
 export function kindOf(value: unknown): ValueKind {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'boolean') return 'boolean';
+  if (isSentNumber(value)) return serdeNumber(value.value).kind;
+  if (typeof value === 'bigint') return value < 0n ? 'negativeInteger' : 'positiveInteger';
   if (typeof value === 'number') {
     if (!Number.isInteger(value)) return 'float';
     if (value >= 0) return value < U64_MAX ? 'positiveInteger' : 'float';
@@ -88,9 +91,27 @@ export function kindOf(value: unknown): ValueKind {
   return 'object';
 }
 
+const INTEGER = /^-?\d+$/;
+
+/**
+ * A JSON number's text as serde_json reads and prints it: an integer within a u64 or an i64 stays
+ * one, digits exact; anything else (a fraction, an exponent, `-0`, an integer past 64 bits) is a
+ * float, printed through ryu.
+ */
+function serdeNumber(text: string): { kind: ValueKind; text: string } {
+  if (INTEGER.test(text)) {
+    const exact = BigInt(text);
+    if (exact >= 0n && !text.startsWith('-') && exact < BigInt(U64_MAX)) return { kind: 'positiveInteger', text: exact.toString() };
+    if (exact < 0n && exact >= BigInt(I64_MIN)) return { kind: 'negativeInteger', text: exact.toString() };
+  }
+  return { kind: 'float', text: ryu(Number(text)) };
+}
+
 /** Compact JSON as serde_json prints it (`1e21`, not JavaScript's `1e+21`; floats through ryu). */
 export function compactJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
+  if (isSentNumber(value)) return serdeNumber(value.value).text;
+  if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return 'null';
     return kindOf(value) === 'float' ? ryu(value) : BigInt(value).toString();

@@ -80,6 +80,39 @@ describe('JSON request bodies', () => {
     });
   });
 
+  it('answers 400 malformed_payload for a number past f64\'s range where serde_json stops reading it', async () => {
+    expect(await send(json, '{"metrics": 1e400}')).toEqual({
+      status: 400,
+      body: error('malformed_payload', 'The json payload provided is malformed. `number out of range at line 1 column 17`.'),
+    });
+    // the exponent is refused at the digit that takes it past an i32 (2147483647 is one)
+    expect(await send(json, '{"metrics":\n -1e21474836470}')).toEqual({
+      status: 400,
+      body: error('malformed_payload', 'The json payload provided is malformed. `number out of range at line 2 column 15`.'),
+    });
+    // a number tending to zero is not out of range: the body reaches validation
+    expect(await send(json, '{"metrics": 5e-2147483649}')).toEqual({
+      status: 400,
+      body: error('bad_request', 'Invalid value type at `.metrics`: expected a boolean, but found a number: `0.0`'),
+    });
+  });
+
+  it('quotes a wrong value as sent: a float\'s form and a 64-bit integer\'s digits, as serde_json reads them', async () => {
+    const wrong = (found: string) => error('bad_request', `Invalid value type at \`.metrics\`: expected a boolean, but found ${found}`);
+    const cases: Array<[string, string]> = [
+      ['1.0', 'a number: `1.0`'],
+      ['1e2', 'a number: `100.0`'],
+      ['-0', 'a number: `-0.0`'],
+      ['12345678901234567891', 'a positive integer: `12345678901234567891`'],
+      ['-9223372036854775808', 'a negative integer: `-9223372036854775808`'],
+      ['18446744073709551616', 'a number: `1.8446744073709552e19`'],
+      ['[1.0, 12345678901234567891]', 'an array: `[1.0,12345678901234567891]`'],
+    ];
+    for (const [sent, found] of cases) {
+      expect(await send(json, `{"metrics": true, "metrics": ${sent}}`)).toEqual({ status: 400, body: wrong(found) });
+    }
+  });
+
   it('answers 400 bad_request for an unknown field and a wrong type', async () => {
     const unknown = await send(json, '{"doggo": true}');
     expect(unknown.status).toBe(400);

@@ -8,7 +8,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { SERDE_MAX_DEPTH } from '../../../types/json-depth.js';
-import { describeJsonSyntaxError } from '../json-syntax-error.js';
+import { describeJsonSyntaxError, mayHoldOutOfRangeNumber, serdeJsonError } from '../json-syntax-error.js';
 import { firstInvalidUtf8 } from './utf8.js';
 
 const QUOTE = 0x22;
@@ -233,6 +233,11 @@ export class ValueCutter {
       // serde_json reads a token's delimiter before judging it (`[tru]` is `expected ident`).
       const read = this.terminator === -1 ? text : text + String.fromCharCode(this.terminator);
       return { error: this.shift(describeJsonSyntaxError(read, this.limit.whole ? this.limit.max : Infinity)) };
+    }
+    // a value read whole (a single-document payload) is refused for a number past f64's range, as serde_json refuses it
+    if (this.limit.whole && mayHoldOutOfRangeNumber(text)) {
+      const error = serdeJsonError(text, this.limit.max);
+      if (error !== undefined) return { error: this.shift(error) };
     }
     // a value that is no document is reported as such, whatever its depth
     if (this.tooDeep !== undefined && this.isObject) return { error: `recursion limit exceeded at ${this.tooDeep}` };

@@ -1,0 +1,44 @@
+/**
+ * A JSON body's values as they were sent, for error messages that quote them as v1.50 does.
+ * serde_json keeps what JSON.parse loses: a number's kind and digits (`1.0` and `1e2` are floats,
+ * printed `1.0` and `100.0`; `12345678901234567891` is an exact u64; `-0` a float, `-0.0`).
+ * Only the error path reads them: the body's text, remembered by its parsed root, is parsed again
+ * keeping each number's text (`SentNumber`), and the value at the error's location taken from it.
+ */
+import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
+import type { Segment } from './location.js';
+
+/** A number as sent: its JSON text. */
+export interface SentNumber {
+  readonly value: string;
+  readonly isLosslessNumber: true;
+}
+
+/** Bodies longer than this are not parsed again (their messages read the parsed value): an error must stay cheap. */
+export const MAX_REPARSED_LENGTH = 1 << 20;
+
+// a parsed body → its text, then (once an error asked for it) that text parsed again
+const sent = new WeakMap<object, { text: string; parsed?: unknown }>();
+
+/** Records that `body` (a parsed object or array) was parsed from `text`. */
+export function rememberBodyText(body: unknown, text: string): void {
+  if (typeof body === 'object' && body !== null && text.length <= MAX_REPARSED_LENGTH) sent.set(body, { text });
+}
+
+/** The value at `path` in `body` as sent, its numbers as `SentNumber`s; `undefined` when the text is not known. */
+export function sentValueAt(body: unknown, path: readonly Segment[]): { value: unknown } | undefined {
+  const record = typeof body === 'object' && body !== null ? sent.get(body) : undefined;
+  if (record === undefined) return undefined;
+  // JSON.parse keeps the last of duplicate keys; so does this
+  record.parsed ??= parseLossless(record.text, null, { onDuplicateKey: ({ newValue }) => newValue });
+  let node = record.parsed;
+  for (const segment of path) {
+    if (typeof node !== 'object' || node === null || isSentNumber(node) || !Object.hasOwn(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node === undefined ? undefined : { value: node };
+}
+
+export function isSentNumber(value: unknown): value is SentNumber {
+  return isLosslessNumber(value);
+}
