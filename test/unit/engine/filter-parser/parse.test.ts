@@ -260,8 +260,26 @@ describe('size bound', () => {
     expect(() => parseFilter([strings.slice(0, 10_000)])).not.toThrow();
   });
 
+  it('takes a kept expression\'s conditions from the budget, and fails where it runs out as a first parse does', () => {
+    const expression = Array.from({ length: 140 }, () => 'a = 1').join(' OR ');
+    expect(parseFilterExpression(expression)?.type).toBe('or');
+    expect(() => parseFilter(Array.from({ length: 71 }, () => expression))).not.toThrow();
+    const column = 60 * 'a = 1 OR '.length + 1; // the 61st condition of the 72nd string is the 10,001st
+    expect(() => parseFilter(Array.from({ length: 72 }, () => expression))).toThrow(`${tooMany}\n${column}:${column + 1} ${expression}`);
+  });
+
   it('refuses a filter of a million conditions', () => {
     expect(() => parseFilterExpression(ors(1_000_000))).toThrow(tooMany);
+  });
+});
+
+describe('kept expressions', () => {
+  it('answers the same frozen AST for the same text, as a first parse would', () => {
+    const first = parseFilterExpression('kept = "one" AND other > 2');
+    expect(parseFilterExpression('kept = "one" AND other > 2')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first?.type === 'and' && Object.isFrozen(first.children[0]) && Object.isFrozen(first.children)).toBe(true);
+    expect(p('kept = "one" AND other > 2')).toBe('AND[{kept} = {one}, {other} > {2}, ]');
   });
 });
 
