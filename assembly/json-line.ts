@@ -10,7 +10,8 @@
 // An object is taken when it is valid UTF-8, what JSON.parse reads as one object (ECMA-404:
 // strings without raw control characters and with the escapes \" \\ \/ \b \f \n \r \t \uXXXX;
 // numbers -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?; true, false, null), with no whitespace outside
-// strings and brackets nested at most `maxDepth` deep (the object itself is depth 1). One pass,
+// strings and brackets nested at most `maxDepth` deep (the object itself is depth 1), and no number
+// that may be past f64's range (a long integer part or a positive exponent of three digits). One pass,
 // no recursion: the open containers are a stack of bytes in static memory. The answer tells a
 // refusal (JSON_OBJECT_INVALID) from bytes that end before the object does
 // (JSON_OBJECT_TRUNCATED), which more bytes could complete.
@@ -116,8 +117,13 @@ function stringEnd(at: usize, end: usize): isize {
   return JSON_OBJECT_TRUNCATED;
 }
 
+/** Integer digits past which a number may exceed f64's range (with an exponent below 100: 10^309 needs 210). */
+const MAX_PLAIN_INTEGER_DIGITS: usize = 200;
+
 /**
- * Where the number starting at `at` ends, JSON_OBJECT_INVALID when it is not a JSON number,
+ * Where the number starting at `at` ends, JSON_OBJECT_INVALID when it is not a JSON number or
+ * may be past f64's range (over MAX_PLAIN_INTEGER_DIGITS integer digits, or a positive exponent
+ * of three digits or more: serde_json refuses such a number, which the cutter then finds),
  * JSON_OBJECT_TRUNCATED when the bytes end where it needs more (a number is never the last byte
  * of an object, so one that reaches the end is truncated too).
  */
@@ -127,8 +133,10 @@ function numberEnd(at: usize, end: usize): isize {
   const first = <u32>load<u8>(at);
   if (first == 0x30) at++;
   else if (first - 0x31 < 9) {
+    const start = at;
     at++;
     while (at < end && isDigit(load<u8>(at))) at++;
+    if (at - start > MAX_PLAIN_INTEGER_DIGITS) return JSON_OBJECT_INVALID;
   } else return JSON_OBJECT_INVALID;
   if (at < end && load<u8>(at) == 0x2e) {
     at++;
@@ -138,10 +146,14 @@ function numberEnd(at: usize, end: usize): isize {
   }
   if (at < end && (<u32>load<u8>(at) | 0x20) == 0x65) {
     at++;
+    const negative = at < end && load<u8>(at) == 0x2d;
     if (at < end && (load<u8>(at) == 0x2b || load<u8>(at) == 0x2d)) at++;
     if (at >= end) return JSON_OBJECT_TRUNCATED;
     if (!isDigit(load<u8>(at))) return JSON_OBJECT_INVALID;
+    while (at < end && load<u8>(at) == 0x30) at++;
+    const significant = at;
     while (at < end && isDigit(load<u8>(at))) at++;
+    if (!negative && at - significant >= 3) return JSON_OBJECT_INVALID;
   }
   if (at >= end) return JSON_OBJECT_TRUNCATED;
   return <isize>at;

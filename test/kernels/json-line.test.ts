@@ -15,7 +15,7 @@ const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.flo
 /** Random JSON objects from a small grammar (`object(0)`), with `space()` between their tokens. */
 function randomObjects(random: () => number, space: () => string): (depth: number) => string {
   const strings = ['""', '"a"', '"\\n"', '"\\u00e9"', '"é"', '"🙂"', '"a\\"b"', '"\\\\"', '"x y"', '" { , : } "'];
-  const numbers = ['0', '-0', '1', '-12', '3.25', '1e9', '-2.5E-7', '90071992547409931'];
+  const numbers = ['0', '-0', '1', '-12', '3.25', '1e9', '-2.5E-7', '90071992547409931', '1e99', '1e100', '1e-400', '2E+0308', '0.5e0012', '9'.repeat(201)];
   const value = (depth: number): string => {
     const roll = random();
     if (depth < 4 && roll < 0.15) return '[' + space() + Array.from({ length: Math.floor(random() * 3) }, () => value(depth + 1)).join(space() + ',' + space()) + space() + ']';
@@ -108,6 +108,15 @@ describe('jsonObjectLine', () => {
       '{,"a":1}',
       '{"a":1,,"b":2}',
     ]) {
+      expect(check(line), line).toBe(false);
+    }
+  });
+
+  it('leaves a number that may be past f64\'s range to the cutter: over 200 integer digits or a positive exponent of three digits', () => {
+    for (const line of ['{"a":1e99}', '{"a":1e-999}', '{"a":1e+099}', '{"a":0.5e-00400}', `{"a":${'9'.repeat(200)}}`, `{"a":0.${'9'.repeat(400)}}`, '{"a":"1e400"}']) {
+      expect(check(line), line).toBe(true);
+    }
+    for (const line of ['{"a":1e100}', '{"a":1E+400}', '{"a":-2e0308}', '{"a":0e999}', `{"a":${'9'.repeat(201)}}`, `{"a":-${'1'.repeat(201)}.5}`]) {
       expect(check(line), line).toBe(false);
     }
   });

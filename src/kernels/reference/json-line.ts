@@ -11,16 +11,48 @@ import { closingQuote } from '../../types/json-depth.js';
 
 const QUOTE = 0x22;
 
-/** `line` as a Buffer when it starts with `{` and is valid UTF-8 that JSON.parse reads as one object; else null. */
+/**
+ * `line` as a Buffer when it starts with `{` and is valid UTF-8 that JSON.parse reads as one object
+ * holding no number that may be past f64's range (`holdsLongNumber`); else null.
+ */
 function parsedObject(line: Uint8Array): Buffer | null {
   if (line[0] !== 0x7b || !isUtf8(line)) return null;
   const bytes = Buffer.from(line.buffer, line.byteOffset, line.length);
   try {
     const value: unknown = JSON.parse(bytes.toString('utf8'));
-    return typeof value !== 'object' || value === null || Array.isArray(value) ? null : bytes;
+    return typeof value !== 'object' || value === null || Array.isArray(value) || holdsLongNumber(bytes) ? null : bytes;
   } catch {
     return null;
   }
+}
+
+const isDigit = (b: number | undefined): boolean => b !== undefined && b >= 0x30 && b <= 0x39;
+
+/** Whether valid JSON `bytes` hold a number with over 200 integer digits or a positive exponent of three significant digits or more. */
+function holdsLongNumber(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === QUOTE) {
+      i = closingQuote(bytes, i + 1);
+      continue;
+    }
+    if (b !== 0x2d && !isDigit(b)) continue;
+    if (b === 0x2d) i++;
+    let digits = 0;
+    for (; isDigit(bytes[i]); i++) digits++;
+    if (digits > 200) return true;
+    if (bytes[i] === 0x2e) for (i++; isDigit(bytes[i]); i++);
+    if (bytes[i] === 0x65 || bytes[i] === 0x45) {
+      const negative = bytes[++i] === 0x2d;
+      if (negative || bytes[i] === 0x2b) i++;
+      while (bytes[i] === 0x30) i++;
+      let significant = 0;
+      for (; isDigit(bytes[i]); i++) significant++;
+      if (!negative && significant >= 3) return true;
+    }
+    i--; // the byte after the number is looked at by the loop
+  }
+  return false;
 }
 
 export function isCompactJsonObjectReference(line: Uint8Array, maxDepth: number): boolean {

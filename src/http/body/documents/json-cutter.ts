@@ -234,9 +234,11 @@ export class ValueCutter {
       const read = this.terminator === -1 ? text : text + String.fromCharCode(this.terminator);
       return { error: this.shift(describeJsonSyntaxError(read, this.limit.whole ? this.limit.max : Infinity)) };
     }
-    // a value read whole (a single-document payload) is refused for a number past f64's range, as serde_json refuses it
-    if (this.limit.whole && mayHoldOutOfRangeNumber(text)) {
-      const error = serdeJsonError(text, this.limit.max);
+    // a number past f64's range, which JSON.parse reads as Infinity (read back as null): serde_json
+    // refuses it in a single-document payload; v1.50 skims an array's or NDJSON's documents at
+    // enqueue and fails the task (`internal`) when it indexes the field; Quarry refuses it here
+    if (mayHoldOutOfRangeNumber(text)) {
+      const error = serdeJsonError(text, this.limit.whole ? this.limit.max : Infinity);
       if (error !== undefined) return { error: this.shift(error) };
     }
     // a value that is no document is reported as such, whatever its depth

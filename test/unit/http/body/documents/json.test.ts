@@ -199,14 +199,16 @@ describe('JSON payloads', () => {
     expect(await refuse(store, 'json', '{"a":1}\n{"b":2}')).toEqual(malformed('trailing characters at line 2 column 1'));
   });
 
-  it('refuses a single document holding a number past f64\'s range, as serde_json reads it whole, and keeps array elements as sent', async () => {
+  it('refuses a document holding a number past f64\'s range where serde_json stops reading it', async () => {
     expect(await refuse(store, 'json', '{"id":1,"n":1e400}')).toEqual(malformed('number out of range at line 1 column 17'));
     expect(await refuse(store, 'json', '{"id":1,\n "n": -2e2147483648}')).toEqual(malformed('number out of range at line 2 column 19'));
     // in range, or tending to zero, or only a string's text: taken
     const fine = '{"id":1,"a":1.5e300,"b":0e2147483648,"c":1e-2147483648,"d":"1e400"}';
     expect((await write(store, 'json', fine)).lines).toEqual([fine]);
-    // v1.50 skims an array's elements at enqueue (serde_json's RawValue reads no number's value)
-    expect((await write(store, 'json', '[{"id":1,"n":1e400}]')).lines).toEqual(['{"id":1,"n":1e400}']);
+    // an array's elements too (v1.50 skims them at enqueue, then fails the task when it indexes the field)
+    expect(await refuse(store, 'json', '[{"id":1},{"id":2,"n":[1e400]}]')).toEqual(malformed('number out of range at line 1 column 28'));
+    expect(await refuse(store, 'json', `[{"id":1,"n":${'9'.repeat(400)}}]`)).toEqual(malformed('number out of range at line 1 column 413'));
+    expect((await write(store, 'json', `[{"id":1,"a":1e100,"b":${'9'.repeat(300)}}]`)).lines).toEqual([`{"id":1,"a":1e100,"b":${'9'.repeat(300)}}`]);
   });
 
   it('refuses invalid UTF-8 at the offending byte', async () => {

@@ -24,6 +24,11 @@ describe('NDJSON payloads', () => {
     expect(getKernels().arena.byteLength).toBeLessThan(2 * MAX_KERNEL_BYTES);
   });
 
+  it('refuses a document holding a number past f64\'s range at the digit serde_json stops at', async () => {
+    expect(await refuse(store, 'ndjson', '{"id":1}\n{"id":2,"n":-1e400}\n')).toEqual(malformed('number out of range at line 2 column 18'));
+    expect((await write(store, 'ndjson', '{"id":1,"n":1e-400,"m":1e308}\n')).lines).toEqual(['{"id":1,"n":1e-400,"m":1e308}']);
+  });
+
   it('writes one compact line per object and counts them', async () => {
     const out = await write(store, 'ndjson', '{"id": 1, "content": "a b"}\n{"id":2}\n');
     expect(out.documentsCount).toBe(2);
