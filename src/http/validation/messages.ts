@@ -91,7 +91,8 @@ export function kindOf(value: unknown): ValueKind {
   return 'object';
 }
 
-const INTEGER = /^-?\d+$/;
+// an integer of more digits than a u64's twenty is past 64 bits (and BigInt would take long to read it)
+const INTEGER_64 = /^-?\d{1,20}$/;
 
 /**
  * A JSON number's text as serde_json reads and prints it: an integer within a u64 or an i64 stays
@@ -99,7 +100,7 @@ const INTEGER = /^-?\d+$/;
  * float, printed through ryu.
  */
 function serdeNumber(text: string): { kind: ValueKind; text: string } {
-  if (INTEGER.test(text)) {
+  if (INTEGER_64.test(text)) {
     const exact = BigInt(text);
     if (exact >= 0n && !text.startsWith('-') && exact < BigInt(U64_MAX)) return { kind: 'positiveInteger', text: exact.toString() };
     if (exact < 0n && exact >= BigInt(I64_MIN)) return { kind: 'negativeInteger', text: exact.toString() };
