@@ -38,11 +38,16 @@ export const NO_MATCH = Symbol('no match');
 
 export interface NativeContext {
   pos: Pos;
+  /** the engine's size limits, which a native that builds a value from a length checks before building it */
+  limits: { readonly maxArraySize: number; readonly maxStringSize: number };
   /** calls a function pointer; `extra` arguments are passed when the function takes them */
   call(fn: FnPtr, args: Value[], extra?: Value[]): Value;
 }
 
 type Native = (args: Value[], ctx: NativeContext) => Value | typeof NO_MATCH;
+
+/** V8's longest string (2^29 − 24 UTF-16 units): Rhai's 1 GiB string limit goes past it. */
+const MAX_JS_STRING_LENGTH = 2 ** 29 - 24;
 
 export function functionNotFound(name: string, args: readonly Value[], pos: Pos): RhaiRuntimeError {
   return new RhaiRuntimeError(`Function not found: ${name} (${args.map(signatureType).join(', ')})`, pos);
@@ -463,8 +468,10 @@ const NATIVES: Record<string, Native> = {
   pad: (a, ctx) => {
     const [x, len, fill, ...rest] = a;
     if (!isInt(len) || fill === undefined || rest.length > 0) return NO_MATCH;
-    // Bounded before building anything: the size limits would refuse it after the call anyway.
-    if (len > 1n << 30n) throw dataTooLarge(isArray(x) ? 'Size of array' : 'Length of string', ctx.pos);
+    // Bounded before building anything, as Rhai's `pad` checks the engine's limits first: an array
+    // of 2^30 items is past what V8 can hold, which kills the process rather than throwing.
+    if (isArray(x) && len > BigInt(x.length) && len > BigInt(ctx.limits.maxArraySize)) throw dataTooLarge('Size of array', ctx.pos);
+    if (isStr(x) && len > BigInt(Math.min(ctx.limits.maxStringSize, MAX_JS_STRING_LENGTH))) throw dataTooLarge('Length of string', ctx.pos);
     if (isArray(x)) {
       while (BigInt(x.length) < len) x.push(cloneValue(fill));
       return null;

@@ -24,7 +24,7 @@ export type { Script } from './ast.js';
 
 type JsonObject = Record<string, unknown>;
 
-/** The limits Meilisearch sets on its edition engine (`update_by_function.rs`). */
+/** The limits Meilisearch sets on its edition engine (`update_by_function.rs`): when compiling, and when running (`EDITION_LIMITS`). */
 export const EDITION_COMPILE_OPTIONS: CompileOptions = {
   maxExprDepth: 100,
   maxFunctionExprDepth: 1000,
@@ -33,11 +33,17 @@ export const EDITION_COMPILE_OPTIONS: CompileOptions = {
   maxMapSize: 10_000,
 };
 
+/**
+ * Meilisearch's edition limits, but strings: 64 MiB, not 1 GiB. A string's characters are
+ * spread into an array by most string functions here, and V8 aborts the whole process (not a
+ * catchable error) on an array of 2^27 elements, which a string of 1 GiB (or past V8's own
+ * 2^29-unit strings) would reach; 64 MiB keeps every such array under half of it.
+ */
 export const EDITION_LIMITS: RunLimits = {
   maxOperations: 1_000_000,
   maxCallLevels: 1000,
   maxVariables: 1000,
-  maxStringSize: 1024 * 1024 * 1024,
+  maxStringSize: 64 * 1024 * 1024,
   maxArraySize: 10_000,
   maxMapSize: 10_000,
 };

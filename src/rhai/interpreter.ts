@@ -125,7 +125,7 @@ export class Interpreter {
   }
 
   private native(pos: Pos): NativeContext {
-    return { pos, call: (fn, args, extra = []) => this.callPointer(fn, args, extra, pos) };
+    return { pos, limits: this.limits, call: (fn, args, extra = []) => this.callPointer(fn, args, extra, pos) };
   }
 
   // ---- variables ----

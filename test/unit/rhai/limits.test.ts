@@ -62,6 +62,19 @@ describe('data size limits', () => {
     expect(errorOf('let a = []; a.pad(20000, 0);')).toBe('Size of array too large (line 1, position 15)');
   });
 
+  it('refuses a pad past the limits before building anything (2^30 items would abort the process)', () => {
+    expect(errorOf('let a = []; a.pad(1073741824, 1);')).toBe('Size of array too large (line 1, position 15)');
+    expect(errorOf('let a = [1, 2]; a.pad(2, 0); doc.n = a.len(); let b = []; b.pad(10001, 0);')).toBe('Size of array too large (line 1, position 61)');
+    expect(errorOf('let s = "x"; s.pad(1073741824, "y");')).toBe('Length of string too large (line 1, position 16)');
+    expect(edited('let s = "ab"; s.pad(5, "-"); doc.s = s;')).toEqual({ s: 'ab---' });
+  });
+
+  it('refuses strings over 64 MiB (Meilisearch: 1 GiB, past what V8 holds as an array of characters)', () => {
+    expect(errorOf('let s = "x"; loop { s += s; }')).toMatch(/^Length of string too large \(line 1, position \d+\)$/);
+    expect(errorOf('let s = "x"; s.pad(67108865, "y");')).toBe('Length of string too large (line 1, position 16)');
+    expect(edited('let s = "x"; s.pad(1000000, "y"); doc.n = s.len();')).toEqual({ n: 1000000 });
+  });
+
   it('counts nested arrays together', () => {
     expect(errorOf('let a = []; for i in 0..6000 { a.push(i); } doc.x = [a, a];')).toMatch(/^Size of array too large/);
   });
