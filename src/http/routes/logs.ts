@@ -40,6 +40,9 @@ const parseStderrBody = compileBody<{ target?: string }>(
   { validators: { '.target': targetProblem } },
 );
 
+/** Log bytes a stream may hold for a client that does not read them before it is closed. */
+export const MAX_UNREAD_LOG_BYTES = 16 * 1024 * 1024;
+
 function requireLogsRoute(deps: AppDeps): void {
   deps.features.require(
     'logsRoute',
@@ -69,7 +72,11 @@ export const logRoutes = [
       const unsubscribe = deps.logs.subscribe(
         parseTarget(ctx.body.target ?? 'info'),
         mode,
-        (chunk) => body.write(chunk),
+        (chunk) => {
+          // a client that stops reading is cut off rather than buffered for without end (v1.50's channel is unbounded)
+          if (body.writableLength > MAX_UNREAD_LOG_BYTES) body.destroy();
+          else body.write(chunk);
+        },
         () => body.end(),
       );
       request.raw.once('close', unsubscribe);
