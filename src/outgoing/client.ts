@@ -5,8 +5,8 @@
  * connects through a lookup that hands back only those checked addresses, so no second DNS answer
  * can slip in between check and connect (DNS rebinding). Redirects are followed, each hop checked
  * again: up to 10, as both of v1.50's clients; `Authorization` never forwarded, as its ureq agent;
- * a 307/308 repeats the request with its body, as its reqwest client. Answers are read whole,
- * except by `stream` (a chat completion relays its provider's answer as it comes).
+ * a 307/308 repeats the request with its body, as its reqwest client. Answers are read whole, up
+ * to MAX_ANSWER_BYTES, except by `stream` (a chat completion relays its provider's answer as it comes).
  */
 import { promises as dns, type LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
@@ -152,10 +152,22 @@ export class OutgoingClient {
 }
 
 /** The whole body of `res`. */
+/**
+ * The most bytes an answer read whole may hold: an endpoint answering without end (a webhook's 2 GB
+ * answer took the server to 4.2 GB) fails the attempt instead. Embeddings, remote search pages and
+ * webhook acknowledgements are far smaller.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
 function readWhole(res: IncomingMessage, signal: AbortSignal): Promise<OutgoingResponse> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) res.destroy(new Error(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`));
+      else chunks.push(chunk);
+    });
     res.on('error', (err) => reject(signal.aborted ? signal.reason : err));
     res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
   });

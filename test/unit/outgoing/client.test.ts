@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OutgoingClient, type Failure } from '../../../src/outgoing/client.js';
+import { MAX_ANSWER_BYTES, OutgoingClient, type Failure } from '../../../src/outgoing/client.js';
 import { IpPolicy, RejectedIp } from '../../../src/outgoing/ip-policy.js';
 import { startRecordingReceiver, type Hit } from '../../helpers/recording-receiver.js';
 
@@ -116,6 +116,26 @@ describe('redirects', () => {
 });
 
 describe('timeouts, retries and errors', () => {
+  it('fails an attempt whose answer passes MAX_ANSWER_BYTES, without holding it', async () => {
+    answer = (_hit, res) => {
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      let sent = 0;
+      const more = () => {
+        while (sent < MAX_ANSWER_BYTES / chunk.length + 8) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      res.on('error', () => {});
+      more();
+    };
+    const client = new OutgoingClient(loopback);
+    await expect(client.request(`${base}/hook`, POST)).rejects.toThrow(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`);
+    answer = (_hit, res) => res.end('x'.repeat(1000));
+    expect((await client.request(`${base}/hook`, POST)).body.length).toBe(1000);
+  });
+
   it('aborts an exchange that outlasts its timeout', async () => {
     answer = () => {};
     const started = Date.now();
