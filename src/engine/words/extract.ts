@@ -14,7 +14,9 @@
  *   previous value's last word; positions from 65 536 on are not indexed, nor words longer than
  *   250 bytes;
  * - stop words (compared case-sensitively with the NFKD of the token's text) keep their position
- *   but are not indexed nor counted in the field's word count.
+ *   but are not indexed nor counted in the field's word count;
+ * - Quarry's bound: only a field's first MAX_FIELD_TEXT_UNITS and a document's first
+ *   MAX_DOCUMENT_TEXT_UNITS UTF-16 units of text are tokenized.
  * Words are keyed by the latin1 view of their normalised UTF-8 bytes: a byte-exact, hashable
  * form made once per distinct word (`wordOfKey` decodes it).
  */
@@ -31,11 +33,20 @@ import { fieldBit } from './postings.js';
 import type { DocWords } from './doc-words.js';
 import { aheadWords, docEntries, type AheadColumns, type AheadDoc, type AheadWords } from './ahead-words.js';
 import { ByteVocabulary, type VocabularyBytes } from './vocabulary.js';
+import { leadingUnits } from '../../types/utf16.js';
 import type { ReceivedLexicon, WorkerLexicon } from './lexicon.js';
 
 // a chunk's kernel regions take ~20 bytes of linear memory per byte of text, which never shrinks:
 // 2 MiB chunks keep a thread's arena where the tokenizer alone held it with 4 MiB ones (~45 MiB)
 const CHUNK_BYTES = 2 << 20;
+
+// Quarry's bound on the text one document gives the tokenizer, in UTF-16 units: a field's first
+// 4 Mi (64 per position of the 65,535 a field indexes, which only a text of longer runs than that
+// fills later), a document's first 16 Mi. A document's text goes to the kernel in one call, whose
+// memory grows ~30 bytes per byte of text and never shrinks: a 60 MB field took it past WASM's
+// 4 GiB and failed the task with `internal` (v1.50 indexes such a field's first 65,535 positions).
+export const MAX_FIELD_TEXT_UNITS = 4 << 20;
+export const MAX_DOCUMENT_TEXT_UNITS = 16 << 20;
 
 const NO_WORDS = new Int32Array(0);
 const NO_PLACES = new Uint32Array(0);
@@ -297,15 +308,24 @@ export class WordExtractor {
     const leaves: [string, string][] = [];
     // field → the last document listing it: a lookup instead of a scan, which is quadratic in a document with thousands of fields
     const listedIn = new Map<number, number>();
+    // units of text each field of the document gave the tokenizer so far
+    const fieldUnits = new Map<number, number>();
     for (let index = 0; index < count; index++) {
       leaves.length = 0;
+      fieldUnits.clear();
+      let documentUnits = 0;
       collectLeaves(docAt(index), this.options.isSearchable, leaves);
-      for (const [path, text] of leaves) {
+      for (const [path, whole] of leaves) {
         const field = this.options.fields.idOf(path);
         if (onLeafField !== undefined && listedIn.get(field) !== index) {
           listedIn.set(field, index);
           onLeafField(index, field);
         }
+        const room = Math.min(MAX_FIELD_TEXT_UNITS - (fieldUnits.get(field) ?? 0), MAX_DOCUMENT_TEXT_UNITS - documentUnits);
+        if (room <= 0) continue;
+        const text = leadingUnits(whole, room);
+        fieldUnits.set(field, (fieldUnits.get(field) ?? 0) + text.length);
+        documentUnits += text.length;
         strings.push(text);
         stringDocs.push(index);
         stringFields.push(field);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { JsonObject } from '../../../../src/engine/document-id.js';
-import { extractorFor, SearchFieldIds, wordOfKey, type WordExtractor } from '../../../../src/engine/words/extract.js';
+import { extractorFor, MAX_DOCUMENT_TEXT_UNITS, MAX_FIELD_TEXT_UNITS, SearchFieldIds, wordOfKey, type WordExtractor } from '../../../../src/engine/words/extract.js';
 import { INFO_WHOLE_FIELD } from '../../../../src/engine/words/postings.js';
 import type { DocWords } from '../../../../src/engine/words/doc-words.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
@@ -47,6 +47,25 @@ describe('WordExtractor.extract', () => {
       ['the', 'title', 0],
       ['end', 'title', 3],
     ]);
+  });
+
+  it("gives the tokenizer a field's first MAX_FIELD_TEXT_UNITS units and a document's first MAX_DOCUMENT_TEXT_UNITS, cut whole characters", () => {
+    const { extractor: words } = extractor();
+    const filler = (units: number) => 'x'.repeat(units - 1) + ' ';
+    const words_of = (doc: JsonObject) => {
+      const [extracted] = words.extract([{ docid: 1, doc }]);
+      return new Set([...extracted!.words].map((id) => wordOfKey(words.keys[id]!)));
+    };
+    // a field: its first units, an array's items counted together
+    const field = words_of({ a: filler(MAX_FIELD_TEXT_UNITS - 6) + 'early late', b: [filler(MAX_FIELD_TEXT_UNITS - 2), 'tail'] });
+    expect([field.has('early'), field.has('late'), field.has('ta'), field.has('tail')]).toEqual([true, false, true, false]);
+    // a document: its first units over all its fields
+    const fieldsEach = Array.from({ length: MAX_DOCUMENT_TEXT_UNITS / MAX_FIELD_TEXT_UNITS }, (_, i) => [`f${i}`, filler(MAX_FIELD_TEXT_UNITS)]);
+    const whole = words_of({ ...Object.fromEntries(fieldsEach), last: 'after' });
+    expect(whole.has('after')).toBe(false);
+    // a cut inside a surrogate pair keeps neither half
+    const pair = words_of({ a: filler(MAX_FIELD_TEXT_UNITS - 2) + 'z😀' });
+    expect([...pair].some((word) => word.includes('\ufffd'))).toBe(false);
   });
 
   it('names a word by one id across documents and calls', () => {
