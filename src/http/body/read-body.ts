@@ -1,6 +1,7 @@
 /**
  * Reads a request body stream: decodes `Content-Encoding` (gzip, deflate, br) and enforces the
- * payload size limit on the decoded bytes, as Meilisearch counts it (http-conventions.md §4.3).
+ * payload size limit on the decoded bytes, as Meilisearch counts it (http-conventions.md §4.3),
+ * and Quarry's bound on how much a compressed body may expand (MAX_EXPANSION).
  * `streamBody` yields chunks for callers that must not hold the payload in memory (document
  * payloads go straight to an update file); `readBody` collects a bounded body for JSON routes.
  */
@@ -45,13 +46,18 @@ function decoder(encoding: string | undefined): Transform | null {
 export async function* streamBody(raw: Readable, encoding: string | undefined, limit: number): AsyncGenerator<Buffer> {
   const decode = decoder(encoding);
   const source: Readable = decode === null ? raw : raw.pipe(decode);
-  if (decode !== null) raw.on('error', (err) => decode.destroy(err));
+  let encoded = 0;
+  if (decode !== null) {
+    raw.on('error', (err) => decode.destroy(err));
+    raw.on('data', (chunk: Buffer) => (encoded += chunk.length));
+  }
   let total = 0;
   try {
     for await (const chunk of source.iterator({ destroyOnReturn: false })) {
       const buf = chunk as Buffer;
       total += buf.length;
       if (total > limit) throw new PayloadTooLarge(limit);
+      if (decode !== null && total > BOMB_FLOOR_BYTES && total > MAX_EXPANSION * encoded) throw expandsTooMuch();
       yield buf;
     }
   } catch (err) {
@@ -66,6 +72,18 @@ export async function* streamBody(raw: Readable, encoding: string | undefined, l
     }
     if (!raw.readableEnded && !raw.destroyed) raw.resume();
   }
+}
+
+/**
+ * Quarry's bound on a compressed body's expansion: past 16 MiB decoded, at most 2,048 times its
+ * encoded bytes (deflate cannot pass ~1,032; brotli can: 173 bytes decoding to 99 MB of JSON
+ * whitespace cost 2 s of CPU and ~290 MB per request to anyone with a search key).
+ */
+const MAX_EXPANSION = 2048;
+const BOMB_FLOOR_BYTES = 16 * 1024 * 1024;
+
+function expandsTooMuch(): ApiError {
+  return new ApiError('payload_too_large', `The payload decodes to more than ${MAX_EXPANSION} times its compressed size. Send it less compressed.`);
 }
 
 function incompletePayload(): ApiError {

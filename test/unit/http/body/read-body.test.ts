@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { PayloadTooLarge, readBody } from '../../../../src/http/body/read-body.js';
 import { ApiError } from '../../../../src/errors/api-error.js';
@@ -16,6 +16,23 @@ describe('readBody', () => {
   it('joins the chunks of an uncompressed body', async () => {
     expect((await readBody(streamOf('{"q":', '"x"}'), undefined, 100)).toString()).toBe('{"q":"x"}');
     expect((await readBody(streamOf('{}'), ' Identity ', 100)).toString()).toBe('{}');
+  });
+
+  it('refuses a body that decodes to more than 2,048 times its compressed size past 16 MiB, and takes a highly compressed one below that', async () => {
+    const bomb = new PassThrough();
+    bomb.end(brotliCompressSync(`{"q":"a"${' '.repeat(40 * 1024 * 1024)}}`));
+    await expect(readBody(bomb, 'br', 100 * 1024 * 1024)).rejects.toMatchObject({
+      code: 'payload_too_large',
+      message: 'The payload decodes to more than 2048 times its compressed size. Send it less compressed.',
+    });
+    const small = new PassThrough();
+    const text = `{"q":"a"${' '.repeat(8 * 1024 * 1024)}}`;
+    small.end(brotliCompressSync(text));
+    expect((await readBody(small, 'br', 100 * 1024 * 1024)).length).toBe(text.length);
+    // deflate's own ratio stays under the bound: a gzip body is refused only by the size limit
+    const gzip = new PassThrough();
+    gzip.end(gzipSync(' '.repeat(40 * 1024 * 1024)));
+    expect((await readBody(gzip, 'gzip', 100 * 1024 * 1024)).length).toBe(40 * 1024 * 1024);
   });
 
   it('decodes a gzip body', async () => {
