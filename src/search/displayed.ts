@@ -15,6 +15,9 @@ export function hitFields(settings: IndexSettings, attributesToRetrieve: readonl
   const displayed = settings.displayedAttributes.includes('*') ? null : settings.displayedAttributes;
   const retrieve = attributesToRetrieve === null || attributesToRetrieve === undefined || attributesToRetrieve.includes('*') ? null : attributesToRetrieve;
   return (doc: Record<string, unknown>) => {
+    // every field displayed: one projection, not a copy of every field then a second pass (a
+    // document of 65,000 fields took 70 ms to copy)
+    if (displayed === null) return projectDocument(doc, retrieve);
     const shown = projectDocument(doc, displayed);
     return retrieve === null ? shown : projectDocument(shown, retrieve);
   };
