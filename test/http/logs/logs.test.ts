@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UNREAD_LOG_BYTES } from '../../../src/http/routes/logs.js';
@@ -67,9 +66,8 @@ describe('logs routes', () => {
     expect((await send('POST', '/logs/stderr', { target: 'warn' })).status).toBe(204);
   });
 
-  it('closes the stream of a client that stops reading once its unread logs pass the bound, and frees them', async () => {
+  it('closes the stream of a client that stops reading once its unread logs pass the bound, which frees the route', async () => {
     await send('PATCH', '/experimental-features', { logsRoute: true });
-    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))![1]) * 1024;
     const socket = connect({ port: server.port, host: '127.0.0.1' });
     socket.on('error', () => {});
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
@@ -78,12 +76,10 @@ describe('logs routes', () => {
     socket.pause(); // never read: the server's writes pile up
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await send('POST', '/logs/stream', {})).body).toMatchObject({ message: 'The `/logs/stream` route is currently in use by someone else.' });
-    const before = rss();
     // each request logs its URL, 64 KiB of it a line: three times the bound in all
     const path = `/indexes/none/search?q=${'a'.repeat(64 * 1024)}`;
     for (let i = 0; i < 3 * (MAX_UNREAD_LOG_BYTES >> 16); i++) await fetch(`${server.url}${path}`).then((res) => res.arrayBuffer());
-    expect(rss() - before).toBeLessThan(2 * MAX_UNREAD_LOG_BYTES);
-    // the stalled stream was closed: the route takes a new one
+    // the stalled stream was closed (buffered without end, it would still hold the route): the route takes a new one
     const next = await fetch(`${server.url}/logs/stream`, { method: 'POST', headers: json, body });
     expect(next.status).toBe(200);
     await send('DELETE', '/logs/stream');
