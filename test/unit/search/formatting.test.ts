@@ -1,8 +1,11 @@
 // Highlighting and cropping a page through the search service: a page of large documents is
-// formatted a few hits at a time, with turns for the event loop between them.
+// formatted a few hits at a time, with turns for the event loop between them, as its hits' views
+// are built.
 import { describe, expect, it } from 'vitest';
 import { Caller } from '../../../src/auth/caller.js';
 import { searchResponse } from '../../../src/search/single.js';
+import { viewsInSlices } from '../../../src/search/formatting.js';
+import type { SearchHit } from '../../../src/engine/search/search.js';
 import type { SearchQuery } from '../../../src/search/query.js';
 import { searchFixtures, type SearchFixture } from './fixture.js';
 
@@ -49,5 +52,30 @@ describe('formatting a page of large documents', () => {
       const alone = await search(f, { ...query, limit: 1, offset });
       expect(alone.hits[0]).toEqual(hit);
     }
+  });
+});
+
+describe('building the views of a page', () => {
+  const hits: SearchHit[] = [1, 2, 3].map((docid) => ({ docid, score: 1, details: [] }));
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  it('gives the event loop a turn between two hits once a time slice has passed, views in hit order', async () => {
+    const { result, turns } = await countingTurns(() =>
+      viewsInSlices(hits, (hit) => {
+        busy(15);
+        return { id: hit.docid };
+      }),
+    );
+    expect(result).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(turns).toBeGreaterThanOrEqual(2);
+  });
+
+  it('builds a page of quick views without waiting for a turn', async () => {
+    const { result, turns } = await countingTurns(() => viewsInSlices(hits, (hit) => ({ id: hit.docid })));
+    expect(result).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(turns).toBe(0);
   });
 });
