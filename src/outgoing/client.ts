@@ -151,7 +151,6 @@ export class OutgoingClient {
   }
 }
 
-/** The whole body of `res`. */
 /**
  * The most bytes an answer read whole may hold: an endpoint answering without end (a webhook's 2 GB
  * answer took the server to 4.2 GB) fails the attempt instead. Embeddings, remote search pages and
@@ -159,6 +158,7 @@ export class OutgoingClient {
  */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
+/** The whole body of `res`, or its error past MAX_ANSWER_BYTES. */
 function readWhole(res: IncomingMessage, signal: AbortSignal): Promise<OutgoingResponse> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -35,7 +35,7 @@ import { isJsonObject } from '../types/json-text.js';
 import { addRemoteFacets, indexFacets, mergeFacets } from './federated-facets.js';
 import { federatedMetadata } from './federated-metadata.js';
 import { compareCandidates, distinctHits, searchOrder, type Candidate, type LocalCandidate, type RemoteCandidate } from './federated-ranking.js';
-import { viewsInSlices, withFormatting } from './formatting.js';
+import { mapInSlices, withFormatting } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { markFailedRemotes } from './network-failures.js';
 import { errorBody, missingInHit, unexpectedInHit } from '../network/remote-answer.js';
@@ -427,7 +427,7 @@ async function formatPage(page: readonly Candidate[], markup: MarkupBudget): Pro
   for (const slots of byQuery.values()) {
     const first = page[slots[0]!] as LocalCandidate;
     const hits = slots.map((i) => (page[i] as LocalCandidate).hit);
-    (await withFormatting(first.search, first.searched, hits, await viewsInSlices(hits, first.search.view), markup)).forEach((view, j) => (views[slots[j]!] = view));
+    (await withFormatting(first.search, first.searched, hits, await mapInSlices(hits, first.search.view), markup)).forEach((view, j) => (views[slots[j]!] = view));
   }
   return page.map((candidate, i) => ({ candidate, view: views[i]! }));
 }

@@ -5,7 +5,7 @@
  * event loop given a turn between them once a time slice has passed (time-slices.ts): 40
  * documents of a 50,000-value array each, highlighted, held the thread answering requests 13 s.
  * The hits' views and their documents are built with pauses too once a slice has passed
- * (`viewsInSlices`; a page of 20 documents of 65,000 fields took seconds to read), so a page that
+ * (`mapInSlices`; a page of 20 documents of 65,000 fields took seconds to read), so a page that
  * long may read them from more than one snapshot; the caller keeps its index open across them.
  */
 import { projectDocument } from '../engine/documents/project.js';
@@ -23,17 +23,18 @@ const SLICED_FROM_BYTES = 1024 * 1024;
 const GROUP_BYTES = 256 * 1024;
 
 /**
- * Each hit's view (`view`: hits.ts `hitViewer`), the event loop given a turn between two hits once
- * a time slice has passed: a page of 20 documents of 65,000 fields took 4.6 s to build in one go.
+ * `each` of every hit (its view: hits.ts `hitViewer`, or its document), the event loop given a
+ * turn between two hits once a time slice has passed: the views of a page of 20 documents of
+ * 65,000 fields took 4.6 s to build in one go.
  */
-export async function viewsInSlices(hits: readonly SearchHit[], view: (hit: SearchHit) => Record<string, unknown>): Promise<Record<string, unknown>[]> {
+export async function mapInSlices(hits: readonly SearchHit[], each: (hit: SearchHit) => Record<string, unknown>): Promise<Record<string, unknown>[]> {
   const slices = new TimeSlices();
-  const views: Record<string, unknown>[] = [];
+  const out: Record<string, unknown>[] = [];
   for (const hit of hits) {
-    views.push(view(hit));
+    out.push(each(hit));
     await slices.pause();
   }
-  return views;
+  return out;
 }
 
 /**
@@ -47,7 +48,7 @@ export async function withFormatting(search: IndexSearch, query: SearchQuery, hi
   if ((highlight === null || highlight.length === 0) && (crop === null || crop.length === 0) && query.showMatchesPosition !== true) return views;
   const store = new DocumentStore(search.env);
   const bytes = hits.map((hit) => search.env.documents.getBinaryFast(hit.docid)?.length ?? 0);
-  const docs = await viewsInSlices(hits, (hit) => projectDocument(store.byDocid(hit.docid) ?? {}, null));
+  const docs = await mapInSlices(hits, (hit) => projectDocument(store.byDocid(hit.docid) ?? {}, null));
   const options = {
     fields: store.fieldIds(),
     displayed: search.settings.displayedAttributes,

@@ -51,7 +51,7 @@ import { searchFilterAsts } from './filter.js';
 import { resolveForeignFilters } from './foreign.js';
 import { hydrateHits } from './hydration.js';
 import { NO_STEPS, type PerformanceSteps, type StepTimer } from './performance-details.js';
-import { viewsInSlices, withFormatting } from './formatting.js';
+import { mapInSlices, withFormatting } from './formatting.js';
 import { hitViewer, type IndexSearch } from './hits.js';
 import { goodEnough, mergeHybrid } from './hybrid.js';
 import { addPageFields, pageWindow } from './page.js';
@@ -276,7 +276,7 @@ export async function searchResponse(
       // the index stays open while a page of large documents is formatted in slices (formatting.ts)
       lease = ctx.indexReader.lease(uid);
       const pageHits = search.outcome.hits.slice(window.offset);
-      const hits = await steps.stepAsync('format', async () => withFormatting(search, query, pageHits, await viewsInSlices(pageHits, search.view), markup));
+      const hits = await steps.stepAsync('format', async () => withFormatting(search, query, pageHits, await mapInSlices(pageHits, search.view), markup));
       hydrateHits(ctx, search.settings, hits);
       return { search, pageHits, hits };
     });

@@ -13,9 +13,9 @@
  * - main key `documents-ids`: the DocSet of every document (the universe of `NOT`, `!=`), and
  *   `documents-ids-version`, a fresh random id with each write of it (what cached copies are keyed on).
  *
- * Readers (`FacetReader`) work on any snapshot: create one per query; its field map is decoded once per commit that adds a field (`facetFieldIds`). A
- * filter's reader is metered (`ReadMeter`) and may have its ranges answered by the value columns
- * (`RangeSource`).
+ * Readers (`FacetReader`) work on any snapshot: create one per query; its field map is decoded
+ * once per commit that adds a field (`facetFieldIds`). A filter's reader is metered (`ReadMeter`)
+ * and may have its ranges answered by the value columns (`RangeSource`).
  */
 import { randomUUID } from 'node:crypto';
 import { decode, EMPTY, encode, fromUnsorted, unionAll, type DocSet } from '../docset.js';

@@ -4,10 +4,11 @@
  * fields (facets/value-columns.ts), and, for an index of few documents too (a word of a large one
  * may be in all of them: its ranking is not for the scheduler's thread to pay), what a search of
  * one of its words derives and reads (the settings' tables, the searched fields, the forward
- * records, the postings kept between searches, a hit's document). On a new index of four documents the first search after the write built the
- * first two (0.3–0.8 ms and 0.5–0.9 ms), past the whole millisecond of v1.50's
- * `processingTimeMs: 0`; with the search ahead too, the first search of a new six-document index
- * answered 0 in 73 of 90 tries against 47 (bench/RESULTS.md). Built ahead, later writes patch them
+ * records, the postings kept between searches, a hit's document). On a new index of four
+ * documents the first search after the write built the first two (0.3–0.8 ms and 0.5–0.9 ms),
+ * past the whole millisecond of v1.50's `processingTimeMs: 0`; with the search ahead too, the
+ * first search of a new six-document index answered 0 in 73 of 90 tries against 47
+ * (bench/RESULTS.md). Built ahead, later writes patch them
  * as they would for searches. Only for small indexes: a large one's first search pays, as before
  * (movies' dictionary takes 40 ms), rather than every write of an index nobody may search. The
  * bound is low because a large load's first batches are small indexes too: with 20,000 keys, the

@@ -321,10 +321,11 @@ export class WordExtractor {
           listedIn.set(field, index);
           onLeafField(index, field);
         }
-        const room = Math.min(MAX_FIELD_TEXT_UNITS - (fieldUnits.get(field) ?? 0), MAX_DOCUMENT_TEXT_UNITS - documentUnits);
+        const fieldSoFar = fieldUnits.get(field) ?? 0;
+        const room = Math.min(MAX_FIELD_TEXT_UNITS - fieldSoFar, MAX_DOCUMENT_TEXT_UNITS - documentUnits);
         if (room <= 0) continue;
         const text = leadingUnits(whole, room);
-        fieldUnits.set(field, (fieldUnits.get(field) ?? 0) + text.length);
+        fieldUnits.set(field, fieldSoFar + text.length);
         documentUnits += text.length;
         strings.push(text);
         stringDocs.push(index);

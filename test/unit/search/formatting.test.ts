@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Caller } from '../../../src/auth/caller.js';
 import { searchResponse } from '../../../src/search/single.js';
-import { viewsInSlices } from '../../../src/search/formatting.js';
+import { mapInSlices } from '../../../src/search/formatting.js';
 import type { SearchHit } from '../../../src/engine/search/search.js';
 import type { SearchQuery } from '../../../src/search/query.js';
 import { searchFixtures, type SearchFixture } from './fixture.js';
@@ -64,7 +64,7 @@ describe('building the views of a page', () => {
 
   it('gives the event loop a turn between two hits once a time slice has passed, views in hit order', async () => {
     const { result, turns } = await countingTurns(() =>
-      viewsInSlices(hits, (hit) => {
+      mapInSlices(hits, (hit) => {
         busy(15);
         return { id: hit.docid };
       }),
@@ -74,7 +74,7 @@ describe('building the views of a page', () => {
   });
 
   it('builds a page of quick views without waiting for a turn', async () => {
-    const { result, turns } = await countingTurns(() => viewsInSlices(hits, (hit) => ({ id: hit.docid })));
+    const { result, turns } = await countingTurns(() => mapInSlices(hits, (hit) => ({ id: hit.docid })));
     expect(result).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
     expect(turns).toBe(0);
   });
