@@ -205,9 +205,11 @@ export function describeJsonSyntaxError(text: string, maxDepth = SERDE_MAX_DEPTH
 
 /**
  * Whether `text` may hold a number past f64's range (an exponent of three digits or more, or a
- * run of 309 digits), which JSON.parse reads as Infinity and serde_json refuses: only then need
- * valid text be scanned with `serdeJsonError`. Strings may match too; the scan then finds nothing.
+ * run of over 200 digits: with a two-digit exponent, 10^309 takes 210 integer digits; the JSON
+ * line kernel leaves the same numbers to the cutter), which JSON.parse reads as Infinity and
+ * serde_json refuses: only then need valid text be scanned with `serdeJsonError`. Strings may
+ * match too; the scan then finds nothing.
  */
 export function mayHoldOutOfRangeNumber(text: string): boolean {
-  return /[eE]\+?0*[1-9]\d{2}|\d{309}/.test(text);
+  return /[eE]\+?0*[1-9]\d{2}|\d{201}/.test(text);
 }

@@ -90,6 +90,12 @@ describe('JSON request bodies', () => {
       status: 400,
       body: error('malformed_payload', 'The json payload provided is malformed. `number out of range at line 2 column 15`.'),
     });
+    // 250 integer digits and a two-digit exponent: past f64's range too
+    const long = `${'9'.repeat(250)}e99`;
+    expect(await send(json, `{"metrics": ${long}}`)).toEqual({
+      status: 400,
+      body: error('malformed_payload', `The json payload provided is malformed. \`number out of range at line 1 column ${13 + long.length - 1}\`.`),
+    });
     // a number tending to zero is not out of range: the body reaches validation
     expect(await send(json, '{"metrics": 5e-2147483649}')).toEqual({
       status: 400,

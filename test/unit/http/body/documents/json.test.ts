@@ -208,6 +208,7 @@ describe('JSON payloads', () => {
     // an array's elements too (v1.50 skims them at enqueue, then fails the task when it indexes the field)
     expect(await refuse(store, 'json', '[{"id":1},{"id":2,"n":[1e400]}]')).toEqual(malformed('number out of range at line 1 column 28'));
     expect(await refuse(store, 'json', `[{"id":1,"n":${'9'.repeat(400)}}]`)).toEqual(malformed('number out of range at line 1 column 413'));
+    expect(await refuse(store, 'json', `{"id":1,"n":${'9'.repeat(250)}e99}`)).toEqual(malformed('number out of range at line 1 column 265'));
     expect((await write(store, 'json', `[{"id":1,"a":1e100,"b":${'9'.repeat(300)}}]`)).lines).toEqual([`{"id":1,"a":1e100,"b":${'9'.repeat(300)}}`]);
   });
 
