@@ -12,7 +12,8 @@
 import type { Caller } from '../auth/caller.js';
 import { checkFacetSearchable, searchFacetValues } from '../engine/facets/facet-search.js';
 import { searchSettings } from '../engine/index-settings.js';
-import { distinctCounter } from '../engine/search/search.js';
+import { distinctCounter } from '../engine/search/distinct.js';
+import { FacetReader } from '../engine/facets/store.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SearchContext } from './context.js';
 import type { StepTimer } from './performance-details.js';
@@ -47,7 +48,7 @@ export async function facetSearch(ctx: SearchContext, caller: Caller, rawUid: st
   const clock = new ExecutionClock();
   const { env, outcome } = await searchIndex(ctx, caller, record.uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false }, { filterAsSent: true, candidatesOnly: true, steps: clock });
   checkFacetSearchable(settings, facetName);
-  const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, distinct) : undefined;
+  const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, new FacetReader(env), distinct) : undefined;
   const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, { count, locales: query.locales?.map(storedLocale) ?? null });
   return { body: { facetHits, facetQuery, processingTimeMs: Math.floor(performance.now() - (clock.started ?? started)) }, order: facetOrder(settings, facetName) };
 }

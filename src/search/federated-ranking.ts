@@ -4,7 +4,8 @@
  * values (score-values.ts); ties keep the earlier query first. `federation.distinct` keeps the
  * first hit of each value, per index and then across indexes.
  */
-import { distinctValues, type SearchHit } from '../engine/search/search.js';
+import { distinctValues } from '../engine/search/distinct.js';
+import type { SearchHit } from '../engine/search/search.js';
 import type { IndexSearch } from './hits.js';
 import type { QueryWithIndex, SearchQuery } from './query.js';
 import type { LocalQuery } from './network-use.js';

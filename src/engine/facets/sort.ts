@@ -25,7 +25,7 @@ import { isFacetedBy } from '../../types/attribute-patterns.js';
 import { FacetKind } from './extract.js';
 import { geoSortBuckets, type LatLng } from './geo.js';
 import type { FacetReader } from './store.js';
-import { valueColumn, type ValueColumn } from './value-columns.js';
+import { valueColumn, valueIndicesOf, type ValueColumn } from './value-columns.js';
 import { parseFiniteFloat, rustFloat } from './values.js';
 
 export type SortCriterion =
@@ -228,22 +228,12 @@ function* rankedBuckets(numbers: ValueColumn<number>, strings: ValueColumn<strin
  * first value `docid` holds; -1 when it holds none.
  */
 function walkPlace(column: ValueColumn<number | string>, docid: number, descending: boolean): number {
-  const { rank, docStarts, byDoc, rewritten, rewrittenMask } = column;
-  // the indices of the values it holds: list[from .. to)
-  let list: ArrayLike<number> = byDoc;
-  let from = 0;
-  let to = 0;
-  if (docid < rewrittenMask.length && rewrittenMask[docid] === 1) {
-    list = rewritten.get(docid)!;
-    to = list.length;
-  } else if (docid + 1 < docStarts.length) {
-    from = docStarts[docid]!;
-    to = docStarts[docid + 1]!;
-  }
-  if (from === to) return -1;
+  const { rank } = column;
+  const held = valueIndicesOf(column, docid);
+  if (held.length === 0) return -1;
   // the first value in the walk: the lowest rank ascending, the highest descending
-  let best = rank[list[from]!]!;
-  for (let j = from + 1; j < to; j++) best = descending ? Math.max(best, rank[list[j]!]!) : Math.min(best, rank[list[j]!]!);
+  let best = rank[held[0]!]!;
+  for (let j = 1; j < held.length; j++) best = descending ? Math.max(best, rank[held[j]!]!) : Math.min(best, rank[held[j]!]!);
   return descending ? rank.length - 1 - best : best;
 }
 

@@ -345,6 +345,16 @@ export function speller(env: IndexReadEnv, column: ValueColumn<string>): (found:
   };
 }
 
+const NO_VALUES = new Uint32Array(0);
+
+/** The indices of the values `docid` holds in `column`, as a write left them. */
+export function valueIndicesOf<T>(column: ValueColumn<T>, docid: number): Uint32Array {
+  const { docStarts, byDoc, rewritten, rewrittenMask } = column;
+  if (docid < rewrittenMask.length && rewrittenMask[docid] === 1) return rewritten.get(docid)!;
+  if (docid + 1 < docStarts.length) return byDoc.subarray(docStarts[docid]!, docStarts[docid + 1]!);
+  return NO_VALUES;
+}
+
 /** What the candidates hold of a column: per value index its count and first holder; `touched`, the values held, as first met. */
 export interface HeldValues {
   readonly touched: number[];

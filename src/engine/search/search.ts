@@ -15,17 +15,16 @@
  */
 import { langOfLocales } from '../../kernels/languages.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { difference, fromSorted, fromUnsorted, intersect, unionAll, type DocSet } from '../docset.js';
+import { difference, intersect, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
-import type { JsonObject } from '../document-id.js';
-import { extractFacets, FacetKind } from '../facets/extract.js';
 import { FacetReader } from '../facets/store.js';
-import { isFacetedBy, matchLegacy, matchWildcard } from '../../types/attribute-patterns.js';
+import { isFacetedBy, matchWildcard } from '../../types/attribute-patterns.js';
 import { EntryCache } from '../entry-cache.js';
 import { stopWordSet, tokenizerRules } from '../settings-derived.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import { localesOfFields } from '../localized-fields.js';
 import { dictionaryOf, type Dictionary } from './dictionary.js';
+import { distinctFilter } from './distinct.js';
 import { matchingWords, type MatchTerm } from './format.js';
 import { ForwardReader } from './forward.js';
 import { cachedPostings } from './posting-cache.js';
@@ -201,83 +200,6 @@ function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy,
   // without phrases the last remaining word group is never dropped
   const kept = order.pop()!;
   return { removal: order, mandatory: kept };
-}
-
-/** A document's values for a distinct attribute: numbers and normalised strings, any array element. */
-export function distinctValues(doc: JsonObject, attribute: string): [FacetKind, number | string][] {
-  const values: [FacetKind, number | string][] = [];
-  extractFacets(doc, (field) => matchLegacy(attribute, field), false, (field, kind, value) => {
-    if (field === attribute && (kind === FacetKind.number || kind === FacetKind.string)) values.push([kind, value!]);
-  });
-  return values;
-}
-
-/**
- * Distinct (ranking.md §9): a document is a hit only if none of its values for `attribute`
- * (numbers, normalised strings, any array element) was held by a better-ranked hit; documents
- * without the attribute are always kept. Each kept document takes every other document sharing one
- * of its values out of the hit count, even those the ranking never reached (Meilisearch's
- * `estimatedTotalHits` with offset/limit: 14 documents in 6 groups, 2 kept → 14 − 3 excluded).
- */
-export function distinctFilter(env: IndexReadEnv, facets: FacetReader, attribute: string): { accept: (docid: number) => boolean; excluded: (everyRanked: boolean) => DocSet } {
-  const seen = new Set<string>();
-  const kept: number[] = [];
-  const rejected: number[] = [];
-  const keptValues: [FacetKind, number | string][] = [];
-  return {
-    accept(docid) {
-      const doc = env.documents.get(docid);
-      if (doc === undefined) return false;
-      const values = distinctValues(doc, attribute);
-      if (values.some(([kind, value]) => seen.has(`${kind}:${value}`))) {
-        rejected.push(docid);
-        return false;
-      }
-      kept.push(docid);
-      for (const [kind, value] of values) seen.add(`${kind}:${value}`);
-      keptValues.push(...values);
-      return true;
-    },
-    // when every candidate went through `accept`, the rejected ones are all there is to exclude
-    excluded(everyRanked) {
-      if (everyRanked) return fromUnsorted(rejected);
-      const fid = facets.fieldId(attribute);
-      if (fid === undefined) return fromSorted([]);
-      const sharing = keptValues.map(([kind, value]) =>
-        kind === FacetKind.number ? facets.numberRange(fid, { value: value as number, inclusive: true }, { value: value as number, inclusive: true }) : facets.equal(fid, value as string, null),
-      );
-      return difference(unionAll(sharing), fromUnsorted(kept));
-    },
-  };
-}
-
-/**
- * How many of a set of docids distinct keeps, taken in docid order (Meilisearch's exhaustive facet
- * counts). The counter is called once per facet value: each document's values are read once for all.
- */
-export function distinctCounter(env: IndexReadEnv, attribute: string): (docids: DocSet) => number {
-  // docid → its value keys, null for a document that is gone
-  const keysOf = new Map<number, string[] | null>();
-  const keys = (docid: number): string[] | null => {
-    let found = keysOf.get(docid);
-    if (found === undefined) {
-      const doc = env.documents.get(docid);
-      found = doc === undefined ? null : distinctValues(doc, attribute).map(([kind, value]) => `${kind}:${value}`);
-      keysOf.set(docid, found);
-    }
-    return found;
-  };
-  return (docids) => {
-    const seen = new Set<string>();
-    let kept = 0;
-    for (const docid of docids) {
-      const values = keys(docid);
-      if (values === null || values.some((value) => seen.has(value))) continue;
-      for (const value of values) seen.add(value);
-      kept++;
-    }
-    return kept;
-  };
 }
 
 /** Runs one keyword (or placeholder) search on the current snapshot of `env`. */

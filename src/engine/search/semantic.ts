@@ -19,7 +19,8 @@ import { FacetReader } from '../facets/store.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { rankedPage, rankingNeed } from './ranked-page.js';
 import { rankingSteps, sortStepBuckets, type Accept, type RankedDoc, type RankStep, type StepDetail } from './ranking.js';
-import { distinctFilter, type SearchOutcome } from './search.js';
+import { distinctFilter } from './distinct.js';
+import type { SearchOutcome } from './search.js';
 
 /** One nearest neighbour: its distance to the query and its ranking score (similarity, distribution-shifted). */
 export interface Neighbour {
