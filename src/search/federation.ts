@@ -3,7 +3,8 @@
  * ranked list (federated-ranking.ts), paginated by `federation`, with `_federation` on each hit.
  *
  * Queries run index by index (uids in order, then request order), as Meilisearch runs them, so
- * the first error is the one it reports. Before each search the query's ranking rules must line
+ * the first error is the one it reports; the queries of one index share one `searchCutoffMs`
+ * budget, as they share one deadline in v1.50. Before each search the query's ranking rules must line
  * up with the most constrained earlier query's (engine/search/federated-rules.ts), else 400
  * `invalid_multi_search_query_ranking_rules`. A document found by several queries of the same
  * index appears once, from the query ranking it best. `federation.distinct` is each query's
@@ -53,6 +54,7 @@ import { addPageFields, pageWindow } from './page.js';
 import { atQuery, atQueryAsync, checkGatheredHits, queryError } from './query-errors.js';
 import type { Federation, QueryWithIndex } from './query.js';
 import { remoteSearchDeadline } from './remote-search.js';
+import { SharedSearchClock } from '../engine/search/time-budget.js';
 import { isSemantic, parseScoreValues, weightedScoreValues } from './score-values.js';
 import { setField } from '../types/own-record.js';
 import { searchIndex } from './single.js';
@@ -199,6 +201,8 @@ async function federate(
   // the query vectors of those that asked for `retrieveVectors`
   let semantic = false;
   const queryVectors: Record<number, number[]> = {};
+  // as v1.50's deadline, one `searchCutoffMs` budget per index for all its queries
+  const clocks = new Map<string, SharedSearchClock>();
   for (const localQuery of searchOrder(routes.local)) {
     const { index, position, query: routed } = localQuery;
     await slices.pause();
@@ -211,9 +215,13 @@ async function federate(
       if (previous === undefined || rules.constraintCount >= previous.rules.constraintCount) previous = { rules, position, uid: indexUid };
     };
     const searched = distinct === null ? query : { ...query, distinct };
+    let clock = clocks.get(indexUid);
+    if (clock === undefined) clocks.set(indexUid, (clock = new SharedSearchClock()));
     const search = await atQueryAsync(position, () =>
       steps.stepAsync('execute local search', () =>
-        searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps, ...(filters === null ? {} : { filters: filters.get(localQuery)! }) }),
+        clock.run((spent) =>
+          searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps, clock: spent, ...(filters === null ? {} : { filters: filters.get(localQuery)! }) }),
+        ),
       ),
     );
     // within the turn whose last pass borrowed it, so the lease holds the environment the search read

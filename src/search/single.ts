@@ -9,7 +9,8 @@
  * attributesToSearchOn, distinct, facets, filter attributes). Filter evaluation errors point into
  * the filter's canonical text (filter.md §4), which is what gets evaluated.
  * The index's `searchCutoffMs` budget counts from the start of each index search, but for the
- * time spent in the dictionary segmenters (engine/search/time-budget.ts).
+ * time spent in the dictionary segmenters (engine/search/time-budget.ts); a federated search's
+ * queries of one index share one budget (federation.ts).
  * `locales` (else the searched fields' `localizedAttributes` locales) restrict the language
  * detection of the query, and of each highlighted field's text (else its own rule's locales).
  *
@@ -81,6 +82,8 @@ export interface SearchIndexOptions {
   readonly candidatesOnly?: boolean;
   /** where the search's steps are timed, for `performanceDetails` */
   readonly steps?: StepTimer;
+  /** the clock of the `searchCutoffMs` budget, when it started before this search (a federated search's queries of one index) */
+  readonly clock?: () => number;
   /**
    * The query's filters (its own and the tenant token's) already checked and their `_foreign`
    * calls resolved (federation does it for every query first, as v1.50); absent: done here.
@@ -117,7 +120,7 @@ export async function searchIndex(
   options: SearchIndexOptions = {},
 ): Promise<IndexSearch> {
   // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
-  const spent = searchClock();
+  const spent = options.clock ?? searchClock();
   let embedding: QueryEmbedding | null = query.vector === undefined || query.vector === null ? null : { vector: Float32Array.from(query.vector) };
   for (;;) {
     const pass = rankIndex(ctx, caller, uid, query, window, options, spent, embedding);

@@ -31,6 +31,8 @@ const FILMS = [
   { id: 3, title: 'Captain Marvel', family: 'marvel', genre: 'comics' },
 ];
 
+const TIMED = Array.from({ length: 3000 }, (_, id) => ({ id, title: `common word ${id}` }));
+
 beforeAll(async () => {
   server = await startServer();
   const setups: [string, object[], object][] = [
@@ -38,6 +40,7 @@ beforeAll(async () => {
     ['books', BOOKS, { searchableAttributes: ['title'], sortableAttributes: ['title'], filterableAttributes: ['family', 'genre'] }],
     ['films', FILMS, { searchableAttributes: ['title'], rankingRules: SORT_FIRST, sortableAttributes: ['title'], filterableAttributes: ['family', 'genre'] }],
     ['plain', FILMS, { searchableAttributes: ['title'] }],
+    ['timed', TIMED, { filterableAttributes: ['id'], searchCutoffMs: 100 }],
   ];
   for (const [uid, docs, settings] of setups) {
     await run(server, 'POST', `/indexes/${uid}/documents`, docs);
@@ -181,4 +184,29 @@ describe('federation.distinct', () => {
       'Inside `.queries[1]`: Using `distinct` options is not allowed in federated queries when it also appears in `.federation.distinct`.\n - Hint: remove `distinct` from the query or remove `federation` from the request\n  - Note: `distinct` at the query level is discouraged in federated search.',
     );
   });
+});
+
+describe('the search cutoff', () => {
+  // 3,000 queries of a fraction of a millisecond each, on an index whose searchCutoffMs is 100
+  const queries = TIMED.map(({ id }) => ({ indexUid: 'timed', q: 'common', filter: `id = ${id}` }));
+
+  it('gives all the queries of a federated search on one index one budget, as v1.50 one deadline', async () => {
+    const { status, body } = await post({ federation: { limit: TIMED.length }, queries });
+    expect(status).toBe(200);
+    const hits = body.hits as { id: number; _federation: { queriesPosition: number; weightedRankingScore: number } }[];
+    expect(hits).toHaveLength(TIMED.length);
+    // once the budget is spent, the rest of the queries rank nothing: their hits score 0, last
+    const ranked = hits.filter((hit) => hit._federation.weightedRankingScore > 0).map((hit) => hit._federation.queriesPosition);
+    const skipped = hits.filter((hit) => hit._federation.weightedRankingScore === 0).map((hit) => hit._federation.queriesPosition);
+    expect(ranked[0]).toBe(0);
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(Math.max(...ranked)).toBeLessThan(Math.min(...skipped));
+  }, 60_000);
+
+  it('gives each query of a multi-search without federation its own budget', async () => {
+    const { status, body } = await post({ queries: queries.map((query) => ({ ...query, showRankingScore: true })) });
+    expect(status).toBe(200);
+    const scores = (body.results as { hits: { _rankingScore: number }[] }[]).map((result) => result.hits[0]!._rankingScore);
+    expect(scores.filter((score) => score === 0)).toEqual([]);
+  }, 60_000);
 });
