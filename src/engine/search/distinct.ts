@@ -85,7 +85,11 @@ function valueKeys(env: IndexReadEnv, facets: FacetReader, attribute: string): V
  * of its values out of the hit count, even those the ranking never reached (Meilisearch's
  * `estimatedTotalHits` with offset/limit: 14 documents in 6 groups, 2 kept → 14 − 3 excluded).
  */
-export function distinctFilter(env: IndexReadEnv, facets: FacetReader, attribute: string): { accept: (docid: number) => boolean; excluded: (everyRanked: boolean) => DocSet } {
+export function distinctFilter(
+  env: IndexReadEnv,
+  facets: FacetReader,
+  attribute: string,
+): { accept: (docid: number) => boolean; excluded: (everyRanked: boolean) => DocSet; remaining: (docids: DocSet) => DocSet } {
   const keys = valueKeys(env, facets, attribute);
   const seen = new Set<ValueKey>();
   const kept: number[] = [];
@@ -118,7 +122,24 @@ export function distinctFilter(env: IndexReadEnv, facets: FacetReader, attribute
       });
       return difference(unionAll(sharing), fromUnsorted(kept));
     },
+    // milli's `apply_distinct_rule`, which v1.50 runs over a page-mode search's candidates for its exact count
+    remaining(docids) {
+      const out: number[] = [];
+      keepInOrder(docids, (docid) => keys.of(docid), (docid) => out.push(docid));
+      return fromSorted(out);
+    },
   };
+}
+
+/** Reports to `keep` each of `docids` distinct keeps, taken in docid order. */
+function keepInOrder(docids: DocSet, held: (docid: number) => ValueKey[] | null, keep: (docid: number) => void): void {
+  const seen = new Set<ValueKey>();
+  for (const docid of docids) {
+    const values = held(docid);
+    if (values === null || values.some((value) => seen.has(value))) continue;
+    for (const value of values) seen.add(value);
+    keep(docid);
+  }
 }
 
 /**
@@ -138,14 +159,8 @@ export function distinctCounter(env: IndexReadEnv, facets: FacetReader, attribut
     return found;
   };
   return (docids) => {
-    const seen = new Set<ValueKey>();
     let kept = 0;
-    for (const docid of docids) {
-      const values = held(docid);
-      if (values === null || values.some((value) => seen.has(value))) continue;
-      for (const value of values) seen.add(value);
-      kept++;
-    }
+    keepInOrder(docids, held, () => kept++);
     return kept;
   };
 }

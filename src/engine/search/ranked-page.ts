@@ -1,8 +1,10 @@
 /**
  * What keyword and semantic rankings share around their bucket sort: how many documents to rank
- * (all up to `maxTotalHits` under a score threshold, every candidate for distinct in page mode,
- * so counts are exact), and how the ranked documents become hits (the threshold applied, `need`
- * kept) with the candidates that still match once distinct and the threshold dropped theirs.
+ * (all up to `maxTotalHits` under a score threshold, so counts are exact), and how the ranked
+ * documents become hits (the threshold applied, `need` kept) with the candidates that still match
+ * once distinct and the threshold dropped theirs. In page mode, distinct then runs over those
+ * candidates in docid order for the exact count, as v1.50 does after its bucket sort: ranking
+ * every candidate for it cost a search of "the" on movies 38 ms instead of 4.
  */
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, fromSorted, fromUnsorted, union, type DocSet } from '../docset.js';
@@ -14,13 +16,13 @@ interface PageRequest {
   readonly exhaustive: boolean;
 }
 
-/** The distinct filter as the page sees it: the documents it excluded while ranking. */
+/** The distinct filter as the page sees it: the documents it excluded while ranking, and what it keeps of a set in docid order. */
 interface Distinct {
   excluded(everyRanked: boolean): DocSet;
+  remaining(docids: DocSet): DocSet;
 }
 
-export function rankingNeed(request: PageRequest, settings: IndexSettings, distinct: Distinct | null, candidates: DocSet): number {
-  if (distinct !== null && request.exhaustive) return candidates.length;
+export function rankingNeed(request: PageRequest, settings: IndexSettings): number {
   return request.rankingScoreThreshold === null ? request.need : Math.max(request.need, settings.pagination.maxTotalHits);
 }
 
@@ -38,8 +40,9 @@ export function rankedPage(
     dropped = union(dropped, fromUnsorted(hits.filter((hit) => hit.score < threshold).map((hit) => hit.docid)));
     hits = hits.filter((hit) => hit.score >= threshold);
   }
-  // more than `need` were ranked for exact counts (threshold, distinct in page mode)
+  // more than `need` were ranked for exact counts under a threshold
   hits = hits.slice(0, request.need);
-  const matching = dropped.length === 0 ? candidates : difference(candidates, dropped);
+  let matching = dropped.length === 0 ? candidates : difference(candidates, dropped);
+  if (distinct !== null && request.exhaustive) matching = distinct.remaining(matching);
   return { hits, totalHits: matching.length, candidates: matching };
 }

@@ -686,7 +686,7 @@ class Ranker {
    * one array for the whole sort, pushed and popped on the way down and up, copied only for a
    * group that emits a document (a copy per bucket was a share of a search's garbage).
    */
-  sort(steps: readonly RankStep[], s: number, group: Group, kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
+  sort(steps: readonly RankStep[], s: number, group: Group, kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number, accept: Accept | null): void {
     if (out.length >= need) return;
     if (s === steps.length) {
       this.emit(group, details, out, need, accept);
@@ -719,14 +719,19 @@ class Ranker {
 
   /**
    * Appends the accepted documents of `group`, in its order, until `out` holds `need`; they
-   * share one copy of `details`.
+   * share one copy of `details`. Distinct still sees the rest of the group, as milli applies its
+   * rule to a whole bucket before it takes the documents it needs: their values count as held.
    */
-  private emit(group: Group, details: readonly StepDetail[], out: RankedDoc[], need: number, accept: Accept): void {
+  private emit(group: Group, details: readonly StepDetail[], out: RankedDoc[], need: number, accept: Accept | null): void {
     let copy: readonly StepDetail[] | undefined;
     for (const i of group) {
-      if (out.length >= need) return;
       const docid = this.input.candidates[i]!;
-      if (accept(docid)) out.push({ docid, details: (copy ??= details.slice()) });
+      if (out.length >= need) {
+        if (accept === null) return;
+        accept(docid);
+      } else if (accept === null || accept(docid)) {
+        out.push({ docid, details: (copy ??= details.slice()) });
+      }
     }
   }
 
@@ -926,14 +931,15 @@ export type Accept = (docid: number) => boolean;
  * The first `need` accepted candidates in ranking order, with their step details; `degraded`
  * when the time budget stopped the ranking early.
  */
-export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept = () => true): { docs: RankedDoc[]; degraded: boolean } {
+export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept | null = null): { docs: RankedDoc[]; degraded: boolean } {
   const docs: RankedDoc[] = [];
   if (need <= 0 || input.candidates.length === 0) return { docs, degraded: false };
   if (steps.length === 0) {
-    // nothing to order (a placeholder search without sort): candidates go out in docid order
+    // nothing to order (a placeholder search without sort): candidates go out in docid order,
+    // distinct document by document, as milli's search without ranking rules
     for (const docid of input.candidates) {
       if (docs.length >= need) break;
-      if (accept(docid)) docs.push({ docid, details: [] });
+      if (accept === null || accept(docid)) docs.push({ docid, details: [] });
     }
     return { docs, degraded: false };
   }

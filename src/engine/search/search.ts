@@ -264,7 +264,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     const steps = rankingSteps(settings.rankingRules, request.sort, request.matchingStrategy, placeholder);
     const matchedNgrams = ngrams.filter((g) => g.resolved.docs.length > 0);
     const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
-    const need = rankingNeed(request, settings, distinct, candidates);
+    const need = rankingNeed(request, settings);
     // No document to rank (a facet search's candidates, a `limit: 0` search) and no distinct
     // groups to count: the candidates are the answer, as milli's `execute_for_candidates` ranks
     // nothing. The terms' features alone read the forward record of every candidate.

@@ -51,9 +51,9 @@ export function executeSemanticSearch(env: IndexReadEnv, settings: IndexSettings
   for (const filter of request.filters) candidates = intersect(candidates, filter);
   const steps = rankingSteps(settings.rankingRules, request.sort, 'last', true, true);
   const distinct = request.distinct === null ? null : distinctFilter(env, facets, request.distinct);
-  const need = rankingNeed(request, settings, distinct, candidates);
+  const need = rankingNeed(request, settings);
 
-  const sorter = new SemanticSorter(facets, request, need, distinct?.accept ?? (() => true));
+  const sorter = new SemanticSorter(facets, request, need, distinct?.accept ?? null);
   sorter.sort(steps, 0, candidates, []);
   return { ...rankedPage(sorter.out, request, need, distinct, candidates), matchingWords: [], degraded: sorter.degraded };
 }
@@ -68,7 +68,7 @@ class SemanticSorter {
     private readonly facets: FacetReader,
     private readonly request: SemanticRequest,
     private readonly need: number,
-    private readonly accept: Accept,
+    private readonly accept: Accept | null,
   ) {}
 
   sort(steps: readonly RankStep[], s: number, group: DocSet, details: readonly StepDetail[]): void {
@@ -105,7 +105,7 @@ class SemanticSorter {
   private *vectorBuckets(group: DocSet): Generator<{ docids: DocSet; detail: StepDetail }> {
     let rest = group;
     while (rest.length > 0) {
-      // as many as the sort may still emit (more than the page under a threshold or exhaustive distinct)
+      // as many as the sort may still emit (more than the page under a threshold)
       const found = this.request.nearest(rest, Math.min(this.need - this.out.length, rest.length));
       const seen = new Set<number>();
       for (let i = 0; i < found.length; ) {
@@ -122,10 +122,15 @@ class SemanticSorter {
     if (rest.length > 0) yield { docids: rest, detail: { kind: 'vector', similarity: null } };
   }
 
+  /** As the keyword sort's: distinct sees the whole bucket, the page takes what it needs. */
   private emit(group: DocSet, details: readonly StepDetail[]): void {
     for (const docid of group) {
-      if (this.out.length >= this.need) return;
-      if (this.accept(docid)) this.out.push({ docid, details });
+      if (this.out.length >= this.need) {
+        if (this.accept === null) return;
+        this.accept(docid);
+      } else if (this.accept === null || this.accept(docid)) {
+        this.out.push({ docid, details });
+      }
     }
   }
 }
