@@ -55,7 +55,9 @@ export function executeSemanticSearch(env: IndexReadEnv, settings: IndexSettings
 
   const sorter = new SemanticSorter(facets, request, need, distinct?.accept ?? null);
   sorter.sort(steps, 0, candidates, []);
-  return { ...rankedPage(sorter.out, request, need, distinct, candidates), matchingWords: [], degraded: sorter.degraded };
+  // v1.50's vector search counts its hits without the pass of distinct over every candidate a
+  // keyword search makes in page mode: what the ranking excluded is all that leaves the count
+  return { ...rankedPage(sorter.out, { ...request, exhaustive: false }, need, distinct, candidates), matchingWords: [], degraded: sorter.degraded };
 }
 
 /** The depth-first bucket sort of a semantic search, over docid sets. */

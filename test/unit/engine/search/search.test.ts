@@ -135,6 +135,25 @@ describe('search engine', () => {
     expect(outcome.totalHits).toBe(3);
   });
 
+  it('counts page mode by distinct over the candidates in docid order once the page is ranked, as v1.50', () => {
+    index = openTestIndex({ filterableAttributes: ['tags'] });
+    // ranked: 2 and 3 (exact matches) before 1; in docid order, 1 holds both values first
+    index.write({ '1': { id: 1, title: 'bar baz', tags: ['x', 'y'] }, '2': { id: 2, title: 'bar', tags: ['x'] }, '3': { id: 3, title: 'bar', tags: ['y'] } });
+    expect(index.ids('bar', { distinct: 'tags' })).toEqual([2, 3]);
+    const counted = index.search('bar', { distinct: 'tags', need: 0, exhaustive: true });
+    expect(counted.totalHits).toBe(1);
+    expect([...counted.candidates]).toEqual([index.search('baz').hits[0]!.docid]);
+    expect(index.search('bar', { distinct: 'tags', need: 1, exhaustive: true }).totalHits).toBe(2);
+  });
+
+  it('takes out of the estimate what shares a value with the rest of the last bucket, as milli applies distinct to whole buckets', () => {
+    index = openTestIndex({ filterableAttributes: ['tags'] });
+    index.write({ '1': { id: 1, title: 'bar', tags: 'a' }, '2': { id: 2, title: 'bar', tags: 'b' }, '3': { id: 3, title: 'bar', tags: 'b' } });
+    const outcome = index.search('bar', { distinct: 'tags', need: 1 });
+    expect(outcome.hits).toHaveLength(1);
+    expect(outcome.totalHits).toBe(2);
+  });
+
   it('expands a word with its synonyms, one word or several, at no typo cost but not exact', () => {
     index = openTestIndex({ synonyms: { NYC: ['new york'], movie: ['film'] } });
     index.write({

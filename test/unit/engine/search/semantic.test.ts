@@ -111,6 +111,14 @@ describe('executeSemanticSearch', () => {
     expect(result.ids).toEqual(['a', 'c', 'e']);
   });
 
+  it('counts in page mode only what the ranking excluded, as v1.50 counts a vector search with distinct', () => {
+    const idx = open({ filterableAttributes: ['group'] });
+    const result = run(idx, { distinct: 'group', need: 1, exhaustive: true, nearest: exactNearest(idx, [1, 0]) });
+    expect(result.ids).toEqual(['a']);
+    // b shares a's value; c and d, both of group y, are still counted
+    expect(result.totalHits).toBe(4);
+  });
+
   it('stops ranking once the time budget is spent, the rest marked skipped', () => {
     const idx = open();
     const result = run(idx, { timeUp: () => true, nearest: exactNearest(idx, [1, 0]) });
