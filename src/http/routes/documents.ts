@@ -8,6 +8,7 @@ import type { DocumentsQuery } from '../../search/documents.js';
 import { documentRequest, documentsRequest } from '../../search/network-documents.js';
 import { defineRoute } from '../route.js';
 import {
+  carryBodyText,
   compileBody,
   describedLike,
   compileQuery,
@@ -82,9 +83,15 @@ function asDoubles(value: unknown): unknown {
 /** A fetch body read with exact integers: only `ids` keeps them, as their digits (an id is its text). */
 function withExactIds(value: unknown): unknown {
   const body = asDoubles(value);
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Array.isArray((value as { ids?: unknown }).ids)) return body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Array.isArray((value as { ids?: unknown }).ids)) return sentAs(value, body);
   const ids = ((value as { ids: unknown[] }).ids).map((id) => (typeof id === 'bigint' ? id.toString() : asDoubles(id)));
-  return { ...body, ids };
+  return sentAs(value, { ...body, ids });
+}
+
+/** `copy`, whose error messages quote the values as `body` was sent (sent-values.ts). */
+function sentAs(body: unknown, copy: unknown): unknown {
+  carryBodyText(body, copy);
+  return copy;
 }
 
 export const documentReadRoutes = [

@@ -62,7 +62,7 @@ import {
   type ValueKind,
 } from './messages.js';
 import { describe, descriptionOf } from './described.js';
-import { sentValueAt } from './sent-values.js';
+import { integralFloatPaths, sentValueAt } from './sent-values.js';
 import { childSteps, isSteppable } from './schema-steps.js';
 import { isNonNegative, U64_LIMIT, withU64Bounds } from './u64-bounds.js';
 
@@ -140,7 +140,9 @@ export function compileBody<T>(
 
   const parse = (value: unknown): T => {
     const first = rootValidator(root)(value) ? firstCheck(value, value, []) : firstFinding(value, root, value, []);
-    if (first !== undefined) throw new ApiError(first.code, first.message);
+    const float = integralFloatFinding(value);
+    const found = float !== undefined && (first === undefined || compareOrder(float.order, first.order) < 0) ? float : first;
+    if (found !== undefined) throw new ApiError(found.code, found.message);
     return value as T;
   };
   return describe(parse, { kind: 'body', schema, codes: fieldCodes });
@@ -251,6 +253,24 @@ export function compileBody<T>(
     return { order: [...order, PHASE_CHECK], code: codeAt(path), message };
   }
 
+  /**
+   * The first number sent as a float with an integer value (`20.0`, `1e2`, `-0`) where only
+   * integers are accepted: JSON.parse made it an integer, serde_json keeps it a float, which
+   * deserr refuses for a Rust integer. Only bodies whose text is known (sent-values.ts).
+   */
+  function integralFloatFinding(body: unknown): Finding | undefined {
+    let best: Finding | undefined;
+    for (const path of integralFloatPaths(body)) {
+      const schema = schemaAt(root, body, path);
+      if (schema === undefined) continue;
+      const kinds = kindsOf(schema);
+      if (!kinds.includes('positiveInteger') || kinds.includes('float')) continue;
+      const finding = typeFinding(body, orderOf(body, path), path, kinds, undefined);
+      if (best === undefined || compareOrder(finding.order, best.order) < 0) best = finding;
+    }
+    return best;
+  }
+
   /** The value is quoted as sent (`1.0`, not `1`) when the body's text is known (sent-values.ts). */
   function typeFinding(body: unknown, order: number[], path: Segment[], kinds: readonly ValueKind[], data: unknown): Finding {
     const message = invalidTypeMessage(renderLocation(path), kinds, sentValueAt(body, path)?.value ?? data);
@@ -312,6 +332,35 @@ function rootValidator(root: SchemaObject): ValidateFunction {
     rootValidators.set(root, validate);
   }
   return validate;
+}
+
+/**
+ * The schema `body`'s value at `path` matches under `schema`, through `properties`,
+ * `additionalProperties`, `items` and `if`/`then`/`else`; undefined where none says.
+ */
+function schemaAt(schema: SchemaObject, body: unknown, path: readonly Segment[]): SchemaObject | undefined {
+  let node = body;
+  let current: SchemaObject | undefined = branchOf(schema, node);
+  for (const segment of path) {
+    if (current === undefined) return undefined;
+    if (typeof segment === 'number') {
+      current = isJsonObject(current.items) ? (current.items as SchemaObject) : undefined;
+    } else {
+      const properties = (current.properties ?? {}) as Record<string, SchemaObject>;
+      const others: unknown = current.additionalProperties;
+      current = Object.hasOwn(properties, segment) ? properties[segment] : isJsonObject(others) ? (others as SchemaObject) : undefined;
+    }
+    node = (node as Record<string | number, unknown> | null | undefined)?.[segment];
+    current = current === undefined ? undefined : branchOf(current, node);
+  }
+  return current;
+}
+
+/** The branch of an `if`/`then`/`else` schema `value` takes; any other schema itself. */
+function branchOf(schema: SchemaObject, value: unknown): SchemaObject | undefined {
+  if (schema.if === undefined) return schema;
+  const branch = (compiled(firstError, schema.if as SchemaObject)(value) ? schema.then : schema.else) as SchemaObject | undefined;
+  return branch === undefined ? undefined : branchOf(branch, value);
 }
 
 /** Accepted kinds of a schema, as deserr would list them for the matching Rust type. */

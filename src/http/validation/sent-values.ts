@@ -25,6 +25,12 @@ export function rememberBodyText(body: unknown, text: string): void {
   if (typeof body === 'object' && body !== null && text.length <= MAX_REPARSED_LENGTH) sent.set(body, { text });
 }
 
+/** Records that `copy`, a body rebuilt from `body` (same keys, in the same order), was sent as `body`'s text. */
+export function carryBodyText(body: unknown, copy: unknown): void {
+  const record = typeof body === 'object' && body !== null ? sent.get(body) : undefined;
+  if (record !== undefined && typeof copy === 'object' && copy !== null) sent.set(copy, record);
+}
+
 /** The value at `path` in `body` as sent, its numbers as `SentNumber`s; `undefined` when the text is not known. */
 export function sentValueAt(body: unknown, path: readonly Segment[]): { value: unknown } | undefined {
   const record = typeof body === 'object' && body !== null ? sent.get(body) : undefined;
@@ -41,4 +47,33 @@ export function sentValueAt(body: unknown, path: readonly Segment[]): { value: u
 
 export function isSentNumber(value: unknown): value is SentNumber {
   return isLosslessNumber(value);
+}
+
+/**
+ * What may be a number sent as a float with an integer value (`20.0`, `1e2`, `-0`), which
+ * JSON.parse reads as an integer and serde_json as a float; a body without one is not parsed
+ * again (it may also match inside a string: the parse tells).
+ */
+const INTEGRAL_FLOAT_LIKE = /[0-9]\.0*(?![1-9])|[0-9][eE]|-0(?![.0-9eE])/;
+
+/**
+ * The paths of the numbers of `body` sent as floats whose value is an integer; none when its
+ * text is not known (a body over MAX_REPARSED_LENGTH).
+ */
+export function integralFloatPaths(body: unknown): Segment[][] {
+  const record = typeof body === 'object' && body !== null ? sent.get(body) : undefined;
+  if (record === undefined || !INTEGRAL_FLOAT_LIKE.test(record.text)) return [];
+  record.parsed ??= parseLossless(record.text, null, { onDuplicateKey: ({ newValue }) => newValue });
+  const paths: Segment[][] = [];
+  const walk = (node: unknown, path: Segment[]): void => {
+    if (isSentNumber(node)) {
+      if ((/[.eE]/.test(node.value) || node.value === '-0') && Number.isInteger(Number(node.value))) paths.push([...path]);
+    } else if (Array.isArray(node)) {
+      node.forEach((child, index) => walk(child, [...path, index]));
+    } else if (typeof node === 'object' && node !== null) {
+      for (const [key, child] of Object.entries(node)) walk(child, [...path, key]);
+    }
+  };
+  walk(record.parsed, []);
+  return paths;
 }

@@ -247,3 +247,46 @@ describe('search errors', () => {
     );
   });
 });
+
+describe('numbers sent as floats where an integer is wanted', () => {
+  const post = (path: string, text: string) => call(server, path.startsWith('/indexes/') && path.endsWith('settings') ? 'PATCH' : 'POST', path, text);
+  const found = (location: string, number: string) => `Invalid value type at \`${location}\`: expected a positive integer, but found a number: \`${number}\``;
+
+  it('refuses an integer value written as a float, as serde_json reads it (`20.0`, `1e1`, `-0`)', async () => {
+    for (const [text, code, message] of [
+      ['{"limit": 20.0}', 'invalid_search_limit', found('.limit', '20.0')],
+      ['{"offset": 1e1}', 'invalid_search_offset', found('.offset', '10.0')],
+      ['{"hitsPerPage": -0}', 'invalid_search_hits_per_page', found('.hitsPerPage', '-0.0')],
+      ['{"cropLength": 2.00}', 'invalid_search_crop_length', found('.cropLength', '2.0')],
+    ]) {
+      const reply = await post(`/indexes/${INDEX}/search`, text!);
+      expect({ status: reply.status, body: reply.body }, text).toEqual({ status: 400, body: errorBody(code!, message!) });
+    }
+  });
+
+  it('reports it where deserr meets it among the other errors', async () => {
+    const q = errorBody('invalid_search_q', 'Invalid value type at `.q`: expected a string, but found a positive integer: `5`');
+    expect((await post(`/indexes/${INDEX}/search`, '{"q": 5, "limit": 20.0}')).body).toEqual(q);
+    expect((await post(`/indexes/${INDEX}/search`, '{"limit": 20.0, "q": 5}')).body).toEqual(errorBody('invalid_search_limit', found('.limit', '20.0')));
+  });
+
+  it('answers like a fraction in the same place in settings and multi-search', async () => {
+    for (const [path, template] of [
+      [`/indexes/${INDEX}/settings`, '{"pagination": {"maxTotalHits": N}}'],
+      [`/indexes/${INDEX}/settings`, '{"typoTolerance": {"minWordSizeForTypos": {"oneTypo": N}}}'],
+      ['/multi-search', `{"queries": [{"indexUid": "${INDEX}", "limit": N}]}`],
+      ['/multi-search', `{"federation": {"offset": N}, "queries": []}`],
+      [`/indexes/${INDEX}/documents/fetch`, '{"limit": N}'],
+    ]) {
+      const fraction = await post(path!, template!.replace('N', '3.5'));
+      const integral = await post(path!, template!.replace('N', '3.0'));
+      expect(fraction.status, template).toBe(400);
+      expect(integral.body, template).toEqual({ ...fraction.body, message: fraction.body.message.replace('`3.5`', '`3.0`') });
+    }
+  });
+
+  it('accepts floats where numbers are wanted, and float-like text in strings', async () => {
+    const reply = await post(`/indexes/${INDEX}/search`, '{"q": "batman 2.0 1e3", "limit": 20, "rankingScoreThreshold": 0.0}');
+    expect(reply.status).toBe(200);
+  });
+});
