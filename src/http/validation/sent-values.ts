@@ -52,9 +52,10 @@ export function isSentNumber(value: unknown): value is SentNumber {
 /**
  * What may be a number sent as a float with an integer value (`20.0`, `1e2`, `-0`), which
  * JSON.parse reads as an integer and serde_json as a float; a body without one is not parsed
- * again (it may also match inside a string: the parse tells).
+ * again (it may also match inside a string: the parse tells). Negative exponents are left out:
+ * embeddings are full of them (`1.2e-05`), and an integer written so (`100e-2`) is far-fetched.
  */
-const INTEGRAL_FLOAT_LIKE = /[0-9]\.0*(?![1-9])|[0-9][eE]|-0(?![.0-9eE])/;
+const INTEGRAL_FLOAT_LIKE = /[0-9]\.0+(?![0-9])|[0-9][eE]\+?[0-9]|-0(?![.0-9eE])/;
 
 /**
  * The paths of the numbers of `body` sent as floats whose value is an integer; none when its
