@@ -1,26 +1,58 @@
 /**
  * `_formatted` and `_matchesPosition` (search.md §8.2–§8.6): highlighting, cropping and match
  * positions of one page of hits, computed by engine/search/format.ts with one tokenizer call.
- * A page whose documents hold more than SLICED_FROM_BYTES is formatted a few hits at a time, the
- * event loop given a turn between them once a time slice has passed (time-slices.ts): 40
- * documents of a 50,000-value array each, highlighted, held the thread answering requests 13 s.
+ * A page whose documents hold more than SLICED_FROM_BYTES is formatted a few hits at a time, and
+ * a large document a run of its top-level fields at a time, the event loop given a turn between
+ * them once a time slice has passed (time-slices.ts): 40 documents of a 50,000-value array each,
+ * highlighted, held the thread answering requests 13 s.
  * The hits' views and their documents are built with pauses too once a slice has passed
  * (`mapInSlices`; a page of 20 documents of 65,000 fields took seconds to read), so a page that
  * long may read them from more than one snapshot; the caller keeps its index open across them.
  */
 import { projectDocument } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
-import { formatHits, type MarkupBudget } from '../engine/search/format.js';
+import { formatHits, type FormattedHit, type MarkupBudget } from '../engine/search/format.js';
 import type { SearchHit } from '../engine/search/search.js';
 import type { IndexSearch } from './hits.js';
 import { storedLocales, type SearchQuery } from './query.js';
 import { TimeSlices } from './time-slices.js';
+import { setField } from '../types/own-record.js';
 
 /** Stored bytes of a page's documents from which it is formatted in groups (a normal page of 20 hits holds tens of KB). */
 const SLICED_FROM_BYTES = 1024 * 1024;
 
 /** Stored bytes of the documents formatted by one call, in a page formatted in groups (a hit alone when larger). */
 const GROUP_BYTES = 256 * 1024;
+
+/**
+ * Stored bytes of a document over GROUP_BYTES per part its top-level fields are formatted in:
+ * formatting a field needs nothing of the others, and a 1.2 MB document of 65,000 fields held the
+ * thread 0.7 s in one call.
+ */
+const PART_BYTES = 64 * 1024;
+
+/** `doc`'s top-level fields in `count` runs of consecutive fields (fewer when it has fewer fields). */
+function partsOf(doc: Record<string, unknown>, count: number): Record<string, unknown>[] {
+  const keys = Object.keys(doc);
+  const per = Math.max(1, Math.ceil(keys.length / count));
+  const parts: Record<string, unknown>[] = [];
+  for (let start = 0; start < keys.length; start += per) {
+    const part: Record<string, unknown> = {};
+    for (const key of keys.slice(start, start + per)) setField(part, key, doc[key]);
+    parts.push(part);
+  }
+  return parts.length > 0 ? parts : [doc];
+}
+
+/** The formatting of a document's parts joined again, its fields in their order. */
+function joined(parts: readonly FormattedHit[]): FormattedHit {
+  const out: FormattedHit = {};
+  for (const { formatted, matchesPosition } of parts) {
+    if (formatted !== undefined) for (const [key, value] of Object.entries(formatted)) setField((out.formatted ??= {}), key, value);
+    if (matchesPosition !== undefined) for (const [key, value] of Object.entries(matchesPosition)) setField((out.matchesPosition ??= {}), key, value);
+  }
+  return out;
+}
 
 /**
  * `each` of every hit (its view: hits.ts `hitViewer`, or its document), the event loop given a
@@ -73,6 +105,17 @@ export async function withFormatting(search: IndexSearch, query: SearchQuery, hi
     formatted = [];
     const slices = new TimeSlices();
     for (let from = 0; from < docs.length; ) {
+      if (bytes[from]! > GROUP_BYTES) {
+        // one large document, formatted a run of its fields at a time
+        const parts: FormattedHit[] = [];
+        for (const part of partsOf(docs[from]!, Math.ceil(bytes[from]! / PART_BYTES))) {
+          parts.push(...formatHits([part], terms, options));
+          await slices.pause();
+        }
+        formatted.push(joined(parts));
+        from++;
+        continue;
+      }
       let to = from + 1;
       for (let size = bytes[from]!; to < docs.length && size + bytes[to]! <= GROUP_BYTES; to++) size += bytes[to]!;
       formatted.push(...formatHits(docs.slice(from, to), terms, options));

@@ -14,7 +14,7 @@ import { langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { ApiError } from '../../errors/api-error.js';
 import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
-import { setField } from '../../types/own-record.js';
+import { ownRecord, setField } from '../../types/own-record.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
 import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
@@ -291,7 +291,8 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
       }) as Json;
     }
     if (options.showMatchesPosition) {
-      const positions: Record<string, MatchPosition[]> = {};
+      // keyed by field paths: a field named `__proto__` is a key like any other
+      const positions = ownRecord<MatchPosition[]>();
       walk(doc, '', [], (path, indices) => {
         const leaf = leafOf(hit, path, indices)!;
         const found = matches[leaf]!;

@@ -103,6 +103,14 @@ describe('_matchesPosition', () => {
     expect(hits[0]!._matchesPosition).toEqual({ 'doggos.name': [{ start: 0, length: 5, indices: [1] }] });
   });
 
+  it('lists the matches of a field named `__proto__` like any other field', async () => {
+    const added = await call(server, 'POST', '/indexes/proto/documents', '[{"id": 1, "__proto__": "le petit prince"}]');
+    await client.tasks.waitForTask(added.body.taskUid, { interval: 20, timeout: 60_000 });
+    const reply = await call(server, 'POST', '/indexes/proto/search', { q: 'prince', showMatchesPosition: true });
+    expect(reply.status).toBe(200);
+    expect(Object.getOwnPropertyDescriptor(reply.body.hits[0]._matchesPosition, '__proto__')?.value).toEqual([{ start: 9, length: 6 }]);
+  });
+
   it('is an empty object on a placeholder search', async () => {
     const { hits } = await index.search('', { showMatchesPosition: true });
     expect(hits[0]!._matchesPosition).toEqual({});
@@ -113,4 +121,35 @@ describe('_matchesPosition', () => {
     expect(reply.status).toBe(400);
     expect(reply.body.code).toBe('invalid_search_show_matches_position');
   });
+});
+
+describe('a page of large documents', () => {
+  // two documents of ~600 KB: a page of both (1.2 MB) formats each a run of its fields at a time,
+  // a page of one formats it in one call; both must answer alike, fields in their order
+  const large = (id: number) => {
+    const doc: Record<string, unknown> = { id };
+    for (let f = 0; f < 3000; f++) doc[`f${String(f).padStart(4, '0')}`] = `${f % 7 === 0 ? 'alpha ' : ''}${'lorem ipsum dolor sit amet '.repeat(7)}${f % 5 === 0 ? 'alpha' : 'omega'} ${f}`;
+    doc.nested = { a: 'alpha beta', list: ['alpha', 'gamma alpha', 7] };
+    doc.last = 'the last alpha field';
+    return doc;
+  };
+
+  it('formats a large document by parts exactly as whole', async () => {
+    const text = `[${[1, 2].map((id) => JSON.stringify(large(id)).replace('{"id"', `{"__proto__":"alpha proto","id"`)).join(',')}]`;
+    const added = await call(server, 'POST', '/indexes/large/documents', text);
+    const task = await client.tasks.waitForTask(added.body.taskUid, { interval: 50, timeout: 60_000 });
+    expect(task.error).toBeNull();
+    const body = { q: 'alpha', attributesToHighlight: ['*'], attributesToCrop: ['f0005', 'nested.a'], cropLength: 3, showMatchesPosition: true };
+    const one = await call(server, 'POST', '/indexes/large/search', { ...body, limit: 1 });
+    const both = await call(server, 'POST', '/indexes/large/search', { ...body, limit: 2 });
+    expect(both.body, both.text.slice(0, 300)).toHaveProperty('hits');
+    expect(both.body.hits).toHaveLength(2);
+    // JSON.parse keeps the keys' order and `__proto__` as a field: the texts compare the order too
+    expect(JSON.stringify(both.body.hits[0])).toBe(JSON.stringify(one.body.hits[0]));
+    const hit = one.body.hits[0];
+    expect(Object.keys(hit._formatted).slice(0, 3)).toEqual(['__proto__', 'id', 'f0000']);
+    expect(Object.getOwnPropertyDescriptor(hit._formatted, '__proto__')?.value).toBe('<em>alpha</em> proto');
+    expect(hit._formatted.f0005).toBe('…amet <em>alpha</em> 5');
+    expect(hit._matchesPosition['nested.list']).toEqual([{ start: 0, length: 5, indices: [0] }, { start: 6, length: 5, indices: [1] }]);
+  }, 120_000);
 });
