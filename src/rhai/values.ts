@@ -8,6 +8,7 @@
  * have value semantics in Rhai: the interpreter copies them wherever Rhai would.
  */
 import type { FnDef } from './ast.js';
+import { setField } from '../types/own-record.js';
 
 export class RChar {
   constructor(readonly ch: string) {}
@@ -307,7 +308,8 @@ export function toJson(v: Value): unknown {
   if (Array.isArray(v)) return v.map(toJson);
   if (v instanceof Map) {
     const out: Record<string, unknown> = {};
-    for (const k of sortedKeys(v)) out[k] = toJson(v.get(k)!);
+    // a key `__proto__` is a field like any other (an assignment would set the prototype)
+    for (const k of sortedKeys(v)) setField(out, k, toJson(v.get(k)!));
     return out;
   }
   if (v instanceof FnPtr) return v.name;

@@ -15,6 +15,7 @@ import {
   type EmbedderSettings,
 } from '../../types/settings.js';
 import type { JsonObject } from '../../types/task.js';
+import { setField } from '../../types/own-record.js';
 
 const RESERVED = new Set(['_vectors', '_geo', '_geojson']);
 
@@ -55,7 +56,7 @@ export function liquidValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(liquidValue);
   if (value !== null && typeof value === 'object') {
     const map = new LiquidMap() as Record<string, unknown>;
-    for (const [key, inner] of Object.entries(value)) map[key] = liquidValue(inner);
+    for (const [key, inner] of Object.entries(value)) setField(map, key, liquidValue(inner));
     return map;
   }
   return value;
@@ -141,7 +142,7 @@ export function templateContext(doc: JsonObject, isSearchable: (field: string) =
   const fields: LiquidMap[] = [];
   for (const [name, value] of Object.entries(doc)) {
     if (RESERVED.has(name)) continue;
-    shown[name] = liquidValue(value);
+    setField(shown, name, liquidValue(value));
     const field = new LiquidMap() as Record<string, unknown>;
     field.name = name;
     field.value = shown[name] ?? null;

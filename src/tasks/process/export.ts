@@ -34,6 +34,7 @@ import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js
 import { RejectedIp } from '../../outgoing/ip-policy.js';
 import { REVEAL_SECRETS, settingsView } from '../../settings/view.js';
 import { isJsonObject, stringifyJson } from '../../types/json-text.js';
+import { setField } from '../../types/own-record.js';
 import type { ExportIndexSettings } from '../../types/task.js';
 import type { BatchProcessor, ExportDeps, ProcessContext } from './context.js';
 import { succeeded } from './outcome.js';
@@ -235,7 +236,7 @@ export const processExport: BatchProcessor = async (ctx, [task]) => {
     const matched = await ctx.indexEnvs.use(record.uuid, (env) =>
       shipIndex(ctx, deps, target, { uid, env, universe: filtered(deps, uid, env, options.filter), overrideSettings: options.overrideSettings, payloadSize }),
     );
-    exported[uid] = { ...options, matchedDocuments: matched };
+    setField(exported, uid, { ...options, matchedDocuments: matched });
   }
   return { tasks: [succeeded(task!, { kind: 'export', url: kind.url, apiKey: kind.apiKey, payloadSize: kind.payloadSize, indexes: exported })] };
 };

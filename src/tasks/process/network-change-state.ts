@@ -9,6 +9,7 @@
 import { ApiError } from '../../errors/api-error.js';
 import { shardOf, type Sharding } from '../../engine/shards/shard-of.js';
 import type { ChangeNetwork, ChangePhase, ImportIndexState, InRemoteState, NetworkChangeState } from '../../types/network-change.js';
+import { setField } from '../../types/own-record.js';
 
 export function newChange(oldNetwork: ChangeNetwork, newNetwork: ChangeNetwork): NetworkChangeState {
   const inName = newNetwork.self;
@@ -17,12 +18,12 @@ export function newChange(oldNetwork: ChangeNetwork, newNetwork: ChangeNetwork):
   if (inName !== null) {
     for (const name of [...Object.keys(oldNetwork.remotes), ...Object.keys(newNetwork.remotes)].sort()) {
       // no import from ourselves
-      if (name !== outName) inRemotes[name] = { state: 'waiting' };
+      if (name !== outName) setField(inRemotes, name, { state: 'waiting' });
     }
   }
   const outRemotes: NetworkChangeState['outRemotes'] = {};
   if (outName !== null) {
-    for (const name of Object.keys(newNetwork.remotes).sort()) if (name !== inName) outRemotes[name] = { finished: false };
+    for (const name of Object.keys(newNetwork.remotes).sort()) if (name !== inName) setField(outRemotes, name, { finished: false });
   }
   return { phase: 'waitingForOlderTasks', oldNetwork, newNetwork, inRemotes, outRemotes, movedDocuments: 0 };
 }

@@ -20,6 +20,16 @@ describe('Rhai → JSON', () => {
     expect(edited('doc.u = (); doc.nan = 0.0 / 0.0; doc.c = \'x\'; doc.f = Fn("abs"); doc.r = [(), \'y\'];')).toEqual({ u: null, nan: null, c: 'x', f: 'abs', r: [null, 'y'] });
   });
 
+  it('keeps a field named `__proto__`, read, written or untouched (an assignment would set the prototype)', () => {
+    const doc = JSON.parse('{"id": 1, "__proto__": 7, "a": {"__proto__": {"k": 1}}}') as Record<string, unknown>;
+    const untouched = edited('doc.b = 1;', doc);
+    expect(Object.getOwnPropertyDescriptor(untouched, '__proto__')?.value).toBe(7);
+    expect(Object.getOwnPropertyDescriptor(untouched.a, '__proto__')?.value).toEqual({ k: 1 });
+    const written = edited('doc.__proto__ = doc.__proto__ + 1; doc.copy = doc.a.__proto__.k;', doc);
+    expect(Object.getOwnPropertyDescriptor(written, '__proto__')?.value).toBe(8);
+    expect(written.copy).toBe(1);
+  });
+
   it('leaves an untouched document equal to the stored one', () => {
     const doc = { id: 'a-1', n: -0.5, big: 12345678901, list: [1, [2, { x: null }]], nested: { deep: { s: 'é' } } };
     expect(edited('', doc)).toEqual(doc);

@@ -11,6 +11,13 @@ describe('rendering', () => {
     expect(renderDocumentTemplate({}, doc, { isSearchable: (field) => field !== 'secret' })).toBe('id: 0\nname: kefir\n');
   });
 
+  it('renders a field named `__proto__` like any other', () => {
+    const doc = JSON.parse('{"id": 1, "__proto__": "proto value", "nested": {"__proto__": "deep"}}') as Record<string, unknown>;
+    const plain = renderDocumentTemplate({}, { id: 1, x: 'proto value', nested: { x: 'deep' } });
+    expect(renderDocumentTemplate({}, doc)).toBe(plain.replaceAll('x', '__proto__'));
+    expect(plain).toContain('x: proto value');
+  });
+
   it('navigates nested objects and arrays of doc', () => {
     const template = '{{ doc.name }} is a {{ doc.breed.name }} ({{ doc.breed.kind }}), likes {{ doc.toys[1] }}';
     const doc = { name: 'iko', breed: { name: 'jack russell', kind: 'terrier' }, toys: ['ball', 'rope'] };
