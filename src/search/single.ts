@@ -89,6 +89,12 @@ export interface SearchIndexOptions {
    * calls resolved (federation does it for every query first, as v1.50); absent: done here.
    */
   readonly filters?: readonly FilterAst[];
+  /**
+   * The hits before the window's offset are dropped unseen (a single search; a federated one
+   * merges them by score): a keyword search without pins need not rank the buckets wholly before
+   * it, as milli's bucket sort does not.
+   */
+  readonly dropsOffset?: boolean;
 }
 
 /** What a search asks of its caller: the tenant token's filter (the browser build has no caller but this). */
@@ -138,7 +144,7 @@ function rankIndex(
   uid: string,
   query: SearchQuery,
   window: RankWindow,
-  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved }: SearchIndexOptions,
+  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved, dropsOffset = false }: SearchIndexOptions,
   spent: () => number,
   embedding: QueryEmbedding | null,
 ): IndexSearch | NeedsEmbedding {
@@ -217,6 +223,8 @@ function rankIndex(
     attributesToSearchOn: query.attributesToSearchOn ?? null,
     locales: storedLocales(query.locales),
     phases: steps,
+    // a hybrid search merges the keyword hits by score, pins move hits across the offset
+    rankFrom: dropsOffset && kind.kind === 'keyword' && pins.length === 0 ? window.offset : 0,
   });
   const keyword = withPins(organic, pins, need, false);
   if (kind.kind === 'keyword' || goodEnough(keyword.hits, need, kind.semanticRatio)) return searched(keyword);
@@ -276,7 +284,7 @@ export async function searchResponse(
   try {
     const { search, pageHits, hits } = await steps.stepAsync('execute local search', async () => {
       // the legacy pipeline evaluates the filter as sent: its errors point into the text sent
-      const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps, filterAsSent: legacy });
+      const search = await searchIndex(ctx, caller, uid, query, { offset: window.offset, limit: window.limit, exhaustive: window.pageMode }, { steps, filterAsSent: legacy, dropsOffset: true });
       // the index stays open while a page of large documents is formatted in slices (formatting.ts)
       lease = ctx.indexReader.lease(uid);
       const pageHits = search.outcome.hits.slice(window.offset);

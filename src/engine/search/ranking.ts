@@ -319,6 +319,8 @@ class Ranker {
   degraded = false;
   /** the first graph-based rule, which receives the whole query graph (every cut into words and n-grams) */
   firstGraphStep: RankStep | undefined;
+  /** the page's offset: a bucket whose documents all come before it is not refined (bucketSort) */
+  from = 0;
 
   constructor(
     private readonly input: RankInput,
@@ -712,7 +714,10 @@ class Ranker {
       done.push(indices);
       consumed += indices.length;
       details.push(detail);
-      this.sort(steps, s + 1, indices, nextKept, details, out, need, accept);
+      // as milli's bucket sort: a bucket wholly before the offset goes out in docid order (its
+      // documents are not shown, but distinct takes their values in that order)
+      if (out.length + indices.length < this.from) this.emit(indices, details, out, need, accept);
+      else this.sort(steps, s + 1, indices, nextKept, details, out, need, accept);
       details.pop();
     }
   }
@@ -929,9 +934,12 @@ export type Accept = (docid: number) => boolean;
 
 /**
  * The first `need` accepted candidates in ranking order, with their step details; `degraded`
- * when the time budget stopped the ranking early.
+ * when the time budget stopped the ranking early. With `from` (the page's offset), a bucket whose
+ * documents all come before it is not ranked further: its documents, in docid order, carry the
+ * details of the steps that made it. Only for callers that show nothing before `from` and need
+ * no score of those documents.
  */
-export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept | null = null): { docs: RankedDoc[]; degraded: boolean } {
+export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept | null = null, from = 0): { docs: RankedDoc[]; degraded: boolean } {
   const docs: RankedDoc[] = [];
   if (need <= 0 || input.candidates.length === 0) return { docs, degraded: false };
   if (steps.length === 0) {
@@ -950,6 +958,7 @@ export function bucketSort(input: RankInput, steps: readonly RankStep[], need: n
     const typo = steps.findIndex((step) => step.kind === 'typo');
     const ranker = new Ranker(input, typo !== -1 && typo < steps.findIndex((step) => step.kind === 'proximity'));
     ranker.firstGraphStep = steps.find((step) => step.kind !== 'sort' && step.kind !== 'vector' && step.kind !== 'exactAttribute');
+    ranker.from = from;
     ranker.sort(steps, 0, group, input.terms.map(() => true), [], docs, need, accept);
     return { docs, degraded: ranker.degraded };
   });

@@ -42,6 +42,12 @@ export interface SearchRequest {
   readonly q: string;
   /** documents to rank before skipping `offset`: min(offset + limit, maxTotalHits) */
   readonly need: number;
+  /**
+   * The page's offset when nothing before it is shown or scored (a keyword search without pins or
+   * a score threshold): buckets wholly before it are not refined, as milli's bucket sort skips
+   * them, and distinct takes their documents in docid order. Absent: 0, every bucket ranked.
+   */
+  readonly rankFrom?: number;
   readonly matchingStrategy: MatchingStrategy;
   /** restricts the searched fields; null = every searchable field */
   readonly attributesToSearchOn: readonly string[] | null;
@@ -299,6 +305,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
         steps,
         need,
         distinct?.accept,
+        request.rankingScoreThreshold === null ? (request.rankFrom ?? 0) : 0,
       );
     });
     const page = rankedPage(ranked.docs, request, need, distinct, candidates);

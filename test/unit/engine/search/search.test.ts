@@ -154,6 +154,27 @@ describe('search engine', () => {
     expect(outcome.totalHits).toBe(2);
   });
 
+  it('does not rank a bucket wholly before the offset: distinct takes its documents in docid order, as milli', () => {
+    index = openTestIndex({ filterableAttributes: ['tags'] });
+    index.write({
+      '1': { id: 1, title: 'the batman', tags: ['x'] },
+      '2': { id: 2, title: 'batman', tags: ['x', 'y'] },
+      '3': { id: 3, title: 'batmen', tags: ['y'] },
+      '4': { id: 4, title: 'batmen', tags: ['z'] },
+      '5': { id: 5, title: 'batmen', tags: ['w'] },
+    });
+    // ranked, 2 (exact, first position) beats 1 and takes y from 3
+    expect(index.ids('batman', { distinct: 'tags', need: 4 })).toEqual([2, 4, 5]);
+    // the typo step's first bucket {1, 2} lies before offset 3: 1 comes first and takes only x
+    const paged = index.search('batman', { distinct: 'tags', need: 4, rankFrom: 3 });
+    expect(index.ids('batman', { distinct: 'tags', need: 4, rankFrom: 3 })).toEqual([1, 3, 4, 5]);
+    expect(paged.totalHits).toBe(4);
+    // a bucket reaching the offset is ranked: offset 2 ranks {1, 2}
+    expect(index.ids('batman', { distinct: 'tags', need: 4, rankFrom: 2 })).toEqual([2, 4, 5]);
+    // without distinct the page after the offset is the same either way
+    expect(index.ids('batman', { need: 5, rankFrom: 3 }).slice(3)).toEqual(index.ids('batman', { need: 5 }).slice(3));
+  });
+
   it('expands a word with its synonyms, one word or several, at no typo cost but not exact', () => {
     index = openTestIndex({ synonyms: { NYC: ['new york'], movie: ['film'] } });
     index.write({
