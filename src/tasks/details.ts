@@ -4,6 +4,7 @@
  * Pure. Callers: queue.ts (register), batch-record.ts (batch details), the scheduler (failure and
  * cancelation), tasks/views (rendering).
  */
+import { setField } from '../types/own-record.js';
 import { SETTING_KEYS, maskSecret } from '../types/settings.js';
 import { isJsonObject } from '../types/json-text.js';
 import type { DetailsView, JsonObject, TaskDetails, TaskKind } from '../types/task.js';
@@ -175,10 +176,8 @@ export function toDetailsView(details: TaskDetails): DetailsView {
       view.indexes = {};
       for (const pattern of Object.keys(details.indexes).sort()) {
         const { filter, overrideSettings, matchedDocuments } = details.indexes[pattern]!;
-        view.indexes[pattern] =
-          matchedDocuments === undefined
-            ? { filter, overrideSettings }
-            : { filter, overrideSettings, matched_documents: matchedDocuments };
+        // an index named `__proto__` is a key like any other
+        setField(view.indexes, pattern, matchedDocuments === undefined ? { filter, overrideSettings } : { filter, overrideSettings, matched_documents: matchedDocuments });
       }
       return view;
     }

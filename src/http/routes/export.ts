@@ -7,6 +7,7 @@
  */
 import { indexPatternProblem } from '../../auth/index-pattern.js';
 import { parseByteSize } from '../../config/byte-size.js';
+import { setField } from '../../types/own-record.js';
 import type { ExportIndexSettings } from '../../types/task.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';
@@ -76,7 +77,7 @@ export const exportRoutes = [
       const { url = '', apiKey = null, payloadSize = null, indexes } = ctx.body;
       const patterns: Record<string, ExportIndexSettings> = {};
       for (const [pattern, settings] of Object.entries(indexes ?? { '*': {} })) {
-        patterns[pattern] = { filter: settings.filter ?? null, overrideSettings: settings.overrideSettings ?? false };
+        setField(patterns, pattern, { filter: settings.filter ?? null, overrideSettings: settings.overrideSettings ?? false });
       }
       const bytes = typeof payloadSize === 'string' ? parseByteSize(payloadSize) : payloadSize;
       return enqueue(deps, { kind: { name: 'export', url, apiKey, payloadSize: bytes, indexes: patterns } });

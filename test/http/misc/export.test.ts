@@ -94,6 +94,16 @@ describe('POST /export', () => {
     expect((await onTarget('GET', '/indexes/books/stats')).body.numberOfDocuments).toBe(3);
   });
 
+  it('exports an index named `__proto__` and names it in its details', async () => {
+    await run(source, 'POST', '/indexes/__proto__/documents', [{ id: 1, title: 'Sanditon' }]);
+    const task = await waitTask(source, (await call(source, 'POST', '/export', { url: target.url, apiKey: KEY, indexes: { ['__proto__']: {} } })).body.taskUid);
+    expect(task.status).toBe('succeeded');
+    expect(Object.keys(task.details.indexes)).toEqual(['__proto__']);
+    expect(task.details.indexes['__proto__']).toEqual({ filter: null, overrideSettings: false, matched_documents: 1 });
+    await targetIdle();
+    expect((await onTarget('GET', '/indexes/__proto__/stats')).body.numberOfDocuments).toBe(1);
+  });
+
   it('fails with the remote error when the remote refuses the key', async () => {
     const task = await waitTask(source, (await call(source, 'POST', '/export', { url: target.url, apiKey: 'wrong-key', indexes: { books: {} } })).body.taskUid);
     expect(task.status).toBe('failed');

@@ -32,6 +32,13 @@ describe('a topology change’s state', () => {
     expect([...ownedShards(leaving)]).toEqual([]);
   });
 
+  it('keeps a remote named `__proto__` as a remote', () => {
+    const change = newChange(network('ms0', { s0: ['ms0'] }), network('ms0', { s0: ['ms0'], s1: ['__proto__'] }));
+    expect(Object.keys(change.inRemotes)).toEqual(['__proto__']);
+    expect(Object.keys(change.outRemotes)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(change.inRemotes)).toBe(Object.prototype);
+  });
+
   it('follows each remote’s imports until every index it announced is processed', () => {
     const change = newChange(network('ms0', { s0: ['ms0'] }), network('ms0', { s0: ['ms0'], s1: ['ms1'], s2: ['ms2'] }));
     receiveRemoteTask(change, 'ms1', null, null, 0, 0, 0);
