@@ -8,6 +8,7 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import { hasFragments } from '../types/fragments.js';
+import { ownValue } from '../types/own-record.js';
 import type { EmbedderSettings } from '../types/settings.js';
 import { EmbedError, embeddingApiError, indexingEmbedError } from './embed-error.js';
 import { EmbedderRequestStats } from './request-stats.js';
@@ -51,7 +52,7 @@ export async function embedQuery(
   query: string | SearchInput,
   signal?: AbortSignal,
 ): Promise<Float32Array> {
-  const settings = embedders[name];
+  const settings = ownValue(embedders, name);
   if (settings === undefined) throw new ApiError('invalid_search_embedder', `Cannot find embedder with name \`${name}\`.`);
   const input: SearchInput = typeof query === 'string' ? { q: query } : query;
   const runtime = embedderRuntime();

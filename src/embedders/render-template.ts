@@ -17,6 +17,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import type { FeatureName } from '../types/features.js';
 import { fragmentsOf, hasFragments, type FragmentSide } from '../types/fragments.js';
+import { ownValue } from '../types/own-record.js';
 import { DEFAULT_DOCUMENT_TEMPLATE, type EmbedderSettings, type IndexSettings } from '../types/settings.js';
 import type { JsonObject } from '../types/task.js';
 
@@ -101,7 +102,7 @@ function openIndex(deps: RenderDeps, uid: string, stage: Stage): { uid: string; 
 }
 
 function embedderOf(index: { uid: string; settings: IndexSettings }, name: string, missingMessage: string): EmbedderSettings {
-  const embedder = index.settings.embedders[name];
+  const embedder = ownValue(index.settings.embedders, name);
   if (embedder === undefined) throw fail('template', 'invalid_render_template', missingMessage);
   return embedder;
 }

@@ -10,6 +10,7 @@ import { dataFileBytes, type IndexEnv, type IndexEnvs } from '../engine/index-en
 import { INDEX_DBS, INDEX_MAIN_KEYS } from '../engine/index-read-env.js';
 import { embeddingCounts } from '../engine/vectors/index.js';
 import type { InstanceStore } from '../store/env.js';
+import { ownRecord } from '../types/own-record.js';
 import type { Timestamp } from '../types/task.js';
 import type { IndexRecord, IndexRegistry } from './registry.js';
 import { IndexStatsStore, type MeasuredIndex } from './stats-store.js';
@@ -200,7 +201,8 @@ export class StatsService {
     let databaseSize = instance.onDisk;
     let usedDatabaseSize = instance.used;
     let lastUpdate: Timestamp | null = null;
-    const indexes: Record<string, IndexStats> = {};
+    // keyed by index uid: `__proto__` is a uid like any other
+    const indexes = ownRecord<IndexStats>();
     for (const record of all) {
       const measured = this.measured(record.uuid);
       databaseSize += measured.databaseSize;

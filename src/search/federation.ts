@@ -33,6 +33,7 @@ import type { IndexSettings } from '../types/settings.js';
 import type { SearchContext } from './context.js';
 import type { ErrorBody } from '../errors/api-error.js';
 import { isJsonObject } from '../types/json-text.js';
+import { ownRecord } from '../types/own-record.js';
 import { addRemoteFacets, indexFacets, mergeFacets } from './federated-facets.js';
 import { federatedMetadata } from './federated-metadata.js';
 import { compareCandidates, distinctHits, searchOrder, type Candidate, type LocalCandidate, type RemoteCandidate } from './federated-ranking.js';
@@ -237,7 +238,8 @@ async function federate(
     checkGatheredHits(position, candidates.length);
   }
 
-  const remoteErrors: Record<string, ErrorBody> = {};
+  // keyed by remote name: `__proto__` is a name like any other
+  const remoteErrors = ownRecord<ErrorBody>();
   const answered: { name: string; body: Record<string, unknown> }[] = [];
   for (const { name, answer } of await steps.stepAsync('wait for remote results', () => Promise.all(remoteAnswers))) {
     if (!answer.ok) {

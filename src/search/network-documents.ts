@@ -16,6 +16,7 @@ import type { JsonObject } from '../engine/document-id.js';
 import { validateIndexUid } from '../indexes/uid.js';
 import { missingInHit, unexpectedInHit } from '../network/remote-answer.js';
 import { isJsonObject } from '../types/json-text.js';
+import { ownRecord } from '../types/own-record.js';
 import type { StreamedJson } from '../types/streamed-json.js';
 import type { SearchContext } from './context.js';
 import { answerDocuments, getDocument, listDocuments, withFetchPermit, type DocumentsQuery } from './documents.js';
@@ -87,7 +88,8 @@ async function networkDocuments(ctx: SearchContext, uid: string, query: Document
       total += listed.total;
     }
     let remoteErrors: Record<string, ErrorBody> | null = null;
-    const failed: Record<string, ErrorBody> = {};
+    // keyed by remote name: `__proto__` is a name like any other
+    const failed = ownRecord<ErrorBody>();
     for (const { remote, position, answer } of await Promise.all(answers)) {
       if (!answer.ok) {
         failed[remote] = answer.error;

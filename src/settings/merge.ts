@@ -10,6 +10,7 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import { sortedKeys } from '../types/bytes.js';
+import { ownValue, setField } from '../types/own-record.js';
 import {
   defaultChatSettings,
   defaultSettings,
@@ -76,9 +77,10 @@ function applyEmbedders(
   patch: Record<string, EmbedderSettings | null>,
 ): Record<string, EmbedderSettings> {
   const next = { ...current };
+  // embedders are named by users: `__proto__` and `constructor` are names like any other
   for (const [name, embedder] of Object.entries(patch)) {
     if (embedder === null) delete next[name];
-    else next[name] = mergeEmbedder(current[name], embedder);
+    else setField(next, name, mergeEmbedder(ownValue(current, name), embedder));
   }
   return sortedKeys(next);
 }
@@ -138,8 +140,9 @@ export function mergedSettingsProblem(before: IndexSettings, after: IndexSetting
   const sizes = typoSizesProblem(oneTypo, twoTypos);
   if (sizes !== undefined) return new ApiError('invalid_settings_typo_tolerance', sizes);
   for (const [name, embedder] of Object.entries(after.embedders)) {
-    if (before.embedders[name] === embedder) continue;
-    const problem = embedderProblem(name, embedder, before.embedders[name]);
+    const previous = ownValue(before.embedders, name);
+    if (previous === embedder) continue;
+    const problem = embedderProblem(name, embedder, previous);
     if (problem !== undefined) return new ApiError(problem.code, problem.message);
   }
   return undefined;

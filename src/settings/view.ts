@@ -7,6 +7,7 @@
  */
 import { maskSecret } from '../types/settings.js';
 import type { IndexSettings } from '../types/settings.js';
+import { setField } from '../types/own-record.js';
 import { SETTING_KEYS, type SettingKey } from './catalogue.js';
 import { embedderView } from './embedders.js';
 
@@ -18,7 +19,7 @@ export const REVEAL_SECRETS: SecretPolicy = (secret) => secret;
 export function settingView(settings: IndexSettings, key: SettingKey, secrets: SecretPolicy = maskSecret): unknown {
   if (key !== 'embedders') return settings[key];
   const view: Record<string, unknown> = {};
-  for (const [name, embedder] of Object.entries(settings.embedders)) view[name] = embedderView(embedder, secrets);
+  for (const [name, embedder] of Object.entries(settings.embedders)) setField(view, name, embedderView(embedder, secrets));
   return view;
 }
 

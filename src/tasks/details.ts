@@ -119,10 +119,7 @@ function maskSettingsSecrets(settings: JsonObject): JsonObject {
   if (!isJsonObject(embedders)) return settings;
   const masked: JsonObject = {};
   for (const [name, embedder] of Object.entries(embedders)) {
-    masked[name] =
-      isJsonObject(embedder) && typeof embedder.apiKey === 'string'
-        ? { ...embedder, apiKey: maskSecret(embedder.apiKey) }
-        : embedder;
+    setField(masked, name, isJsonObject(embedder) && typeof embedder.apiKey === 'string' ? { ...embedder, apiKey: maskSecret(embedder.apiKey) } : embedder);
   }
   return { ...settings, embedders: masked };
 }

@@ -18,3 +18,11 @@ export function setField(target: Record<string, unknown>, key: string, value: un
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
+
+/**
+ * `record[key]` when it is the record's own entry: on a plain object, a name such as
+ * `constructor` or `toString` would read Object.prototype's member.
+ */
+export function ownValue<V>(record: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}

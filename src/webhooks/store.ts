@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/api-error.js';
 import { MAIN_KEYS } from '../store/dbs.js';
 import type { InstanceStore } from '../store/env.js';
+import { setField } from '../types/own-record.js';
 import { maskSecret } from '../types/settings.js';
 import { urlProblem } from './url.js';
 import { NIL_UUID } from '../types/uuid-v7.js';
@@ -78,7 +79,8 @@ export class WebhookStore {
     }
     if (input.url == null) throw missingUrl(uuid);
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(input.headers ?? {})) if (value !== null) headers[name] = value;
+    // header names are the user's: `__proto__` is a name like any other
+    for (const [name, value] of Object.entries(input.headers ?? {})) if (value !== null) setField(headers, name, value);
     const webhook = { url: input.url, headers };
     check(uuid, webhook);
     this.save({ ...saved, [uuid]: webhook });
@@ -95,7 +97,7 @@ export class WebhookStore {
     if (changes.headers === null) headers = {};
     for (const [name, value] of Object.entries(changes.headers ?? {})) {
       if (value === null) delete headers[name];
-      else headers[name] = value;
+      else setField(headers, name, value);
     }
     if (Object.keys(headers).length > MAX_HEADERS) throw tooManyHeaders(uuid);
     const webhook = { url: changes.url ?? old.url, headers };
@@ -160,8 +162,7 @@ function view(uuid: string, webhook: Webhook): WebhookJson {
   const headers: Record<string, string> = {};
   for (const name of Object.keys(webhook.headers).sort()) {
     const value = webhook.headers[name]!;
-    if (name.toLowerCase() !== 'authorization') headers[name] = value;
-    else headers[name] = value.startsWith('Bearer ') ? `Bearer ${maskSecret(value.slice(7))}` : maskSecret(value);
+    setField(headers, name, name.toLowerCase() !== 'authorization' ? value : value.startsWith('Bearer ') ? `Bearer ${maskSecret(value.slice(7))}` : maskSecret(value));
   }
   return { uuid, isEditable: uuid !== CLI_WEBHOOK_UUID, url: webhook.url, headers };
 }

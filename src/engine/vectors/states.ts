@@ -8,6 +8,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { fragmentsOf, hasFragments } from '../../types/fragments.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { freeEmbedderId, type EmbedderState, type EmbedderStates } from './store.js';
+import { ownValue, setField } from '../../types/own-record.js';
 
 /**
  * The settings whose change makes every generated vector stale (vectors.md §3.5): all but the
@@ -60,23 +61,27 @@ export function syncFragmentIds(state: EmbedderState, embedder: EmbedderSettings
   else state.fragments = kept;
 }
 
-/** `states[name]`, created empty for a new embedder. */
+/** `states[name]`, created empty for a new embedder (named by users: `__proto__` or `constructor` like any other). */
 export function stateFor(states: EmbedderStates, name: string, embedder: EmbedderSettings, settings: IndexSettings): EmbedderState {
-  states[name] ??= {
-    id: freeEmbedderId(states),
-    dimensions: 0,
-    quantized: embedder.binaryQuantized === true,
-    generation: generationKey(embedder),
-    rendering: renderingKey(embedder, settings),
-    nextItem: 0,
-    free: [],
-    entry: -1,
-    maxLevel: -1,
-    items: 0,
-    documents: 0,
-  };
-  if (states[name].fragments === undefined) syncFragmentIds(states[name], embedder, true);
-  return states[name];
+  let state = ownValue(states, name);
+  if (state === undefined) {
+    state = {
+      id: freeEmbedderId(states),
+      dimensions: 0,
+      quantized: embedder.binaryQuantized === true,
+      generation: generationKey(embedder),
+      rendering: renderingKey(embedder, settings),
+      nextItem: 0,
+      free: [],
+      entry: -1,
+      maxLevel: -1,
+      items: 0,
+      documents: 0,
+    };
+    setField(states, name, state);
+  }
+  if (state.fragments === undefined) syncFragmentIds(state, embedder, true);
+  return state;
 }
 
 /** docid → external id of every document. */

@@ -103,6 +103,13 @@ describe('GET /stats', () => {
     expect(reply.body.lastUpdate).toBe(newest);
   });
 
+  it('lists an index named `__proto__` by its uid', async () => {
+    await run(server, 'POST', '/indexes/__proto__/documents', [{ id: 1 }]);
+    const reply = await call(server, 'GET', '/stats');
+    expect(Object.hasOwn(reply.body.indexes, '__proto__')).toBe(true);
+    expect(reply.body.indexes['__proto__'].numberOfDocuments).toBe(1);
+  });
+
   it('gives human sizes everywhere with sizeFormat=human', async () => {
     await indexWithDocuments([{ id: 1 }]);
     const stats = (await call(server, 'GET', '/stats?sizeFormat=human&showInternalDatabaseSizes=true')).body;

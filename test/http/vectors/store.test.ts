@@ -98,6 +98,25 @@ describe('embedder settings', () => {
     expect(await vectorsOf(uid, 2)).toEqual({ manual: { embeddings: [], regenerate: false } });
   });
 
+  it('takes embedders named `__proto__`, `constructor` and `toString` as any other: settings, details, vectors and search', async () => {
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      const uid = uniqueUid('vectors');
+      const embedders = { [name]: { source: 'userProvided', dimensions: 2 } };
+      const task = await run(server, 'PATCH', `/indexes/${uid}/settings`, { embedders });
+      expect(task.status).toBe('succeeded');
+      expect(task.details).toEqual({ embedders });
+      expect((await call(server, 'GET', `/indexes/${uid}/settings/embedders`)).body).toEqual(embedders);
+      const added = await run(server, 'POST', `/indexes/${uid}/documents`, [
+        { id: 0, _vectors: { [name]: [1, 0] } },
+        { id: 1, _vectors: { [name]: [0, 1] } },
+      ]);
+      expect(added.status).toBe('succeeded');
+      expect(await vectorsOf(uid, 0)).toEqual({ [name]: { embeddings: [[1, 0]], regenerate: false } });
+      const search = await call(server, 'POST', `/indexes/${uid}/search`, { vector: [0, 1], hybrid: { embedder: name } });
+      expect(search.body.hits.map((hit: { id: number }) => hit.id)).toEqual([1, 0]);
+    }
+  });
+
   it('quantizes the stored vectors when binaryQuantized is turned on', async () => {
     const uid = await indexWithManual();
     await run(server, 'POST', `/indexes/${uid}/documents`, [{ id: 0, _vectors: { manual: [0.5, -0.2, 0] } }]);

@@ -74,6 +74,16 @@ describe('webhooks CRUD', () => {
     expect(await call(server, 'PATCH', `/webhooks/${uuid}`, {})).toMatchObject({ status: 404 });
   });
 
+  it('keeps a header named `__proto__` as a header, created and patched', async () => {
+    const created = await call(server, 'POST', '/webhooks', { url: 'https://example.com/hook', headers: { ['__proto__']: 'a', constructor: 'b' } });
+    expect(created.status).toBe(201);
+    expect(created.text).toContain('"headers":{"__proto__":"a","constructor":"b"}');
+    const uuid = created.body.uuid as string;
+    const patched = await call(server, 'PATCH', `/webhooks/${uuid}`, { headers: { ['__proto__']: 'c' } });
+    expect(patched.text).toContain('"headers":{"__proto__":"c","constructor":"b"}');
+    expect((await call(server, 'DELETE', `/webhooks/${uuid}`)).status).toBe(204);
+  });
+
   it('reports every body and path error with Meilisearch codes and messages', async () => {
     expect((await call(server, 'GET', '/webhooks/nope')).body).toEqual(errorBody('invalid_webhook_uuid', 'Invalid UUID: invalid character: found `n` at 0'));
     expect((await call(server, 'POST', '/webhooks', { uuid: NIL, url: 'https://a.com' })).body).toMatchObject({
