@@ -87,6 +87,10 @@ export interface Config {
   experimentalEmbeddingCacheEntries: number;
   /** CIDRs (or `any`) that outgoing requests may reach besides global addresses. */
   experimentalAllowedIpNetworks: readonly string[];
+  /** Cohere's API key for `personalize`; null (or blank): searches with it fail. */
+  experimentalPersonalizationApiKey: string | null;
+  /** Where `personalize` reranks (Quarry's option): Cohere's rerank endpoint unless set. */
+  experimentalPersonalizationUrl: string;
   taskWebhookUrl: string | null;
   taskWebhookAuthorizationHeader: string | null;
 }
@@ -343,6 +347,19 @@ export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
     default: 0,
     valueName: 'N',
     help: 'Entries of the per-embedder cache of query embeddings (0 = no cache).',
+  },
+  experimentalPersonalizationApiKey: {
+    codec: optionalText,
+    default: null,
+    valueName: 'KEY',
+    help: 'Cohere API key with which searches that ask for `personalize` rerank their hits; without one they fail.',
+  },
+  experimentalPersonalizationUrl: {
+    codec: url as Codec<string>,
+    // v1.50's fixed endpoint
+    default: 'https://api.cohere.ai/v1/rerank',
+    valueName: 'URL',
+    help: 'Rerank endpoint for `personalize` (Quarry only; a Cohere-compatible API), reached through the IP policy.',
   },
   experimentalAllowedIpNetworks: {
     codec: ipNetworks,

@@ -14,6 +14,7 @@ import type { Network } from '../network/network.js';
 import type { WriteForwarding } from '../network/forward.js';
 import type { RemoteWriter } from '../network/remote-write.js';
 import type { RemoteSearch } from '../search/remote-search.js';
+import type { Reranker } from '../search/personalization.js';
 import type { OutgoingClient } from '../outgoing/client.js';
 import type { SearchQueue } from '../search/search-queue.js';
 import type { SearchRuleStore } from '../search-rules/store.js';
@@ -47,6 +48,8 @@ export interface AppDeps {
   network: Network;
   /** sends the queries that name another instance to it */
   remoteSearch: RemoteSearch;
+  /** reranks the hits of searches with `personalize` (Cohere, with `--experimental-personalization-api-key`) */
+  personalization: Reranker;
   /** admits the writes of a sharded network and re-sends the leader's (network.md §5) */
   forwarding: WriteForwarding;
   /** sends writes to the other instances of the network, with v1.50's retries (the timings read at start) */

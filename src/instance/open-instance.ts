@@ -33,6 +33,7 @@ import { importHeaders, originHeaders } from '../network/proxy-headers.js';
 import { OutgoingClient } from '../outgoing/client.js';
 import { IpPolicy } from '../outgoing/ip-policy.js';
 import { RemoteSearch } from '../search/remote-search.js';
+import { personalizationService, type Reranker } from '../search/personalization.js';
 import { WriteForwarding } from '../network/forward.js';
 import { RemoteWriter, writeTimingsFromEnv, type WriteTimings } from '../network/remote-write.js';
 import { ruleLimitsFromEnv, type RuleLimits } from '../search-rules/limits.js';
@@ -94,6 +95,8 @@ export interface Instance {
   network: Network;
   /** sends the queries that name another instance to it */
   remoteSearch: RemoteSearch;
+  /** reranks the hits of searches with `personalize` */
+  personalization: Reranker;
   /** sends writes to the other instances of the network, with v1.50's retries */
   remoteWriter: RemoteWriter;
   /** admits the writes of a sharded network and re-sends the leader's (network.md §5) */
@@ -354,6 +357,7 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     chatWorkspaces,
     network,
     remoteSearch: new RemoteSearch(outgoing),
+    personalization: personalizationService(config.experimentalPersonalizationApiKey, config.experimentalPersonalizationUrl, outgoing),
     remoteWriter,
     forwarding: new WriteForwarding({ network, writer: remoteWriter, queue, updateFiles }),
     outgoing,

@@ -1,7 +1,7 @@
 /**
  * What `/metrics` counts as it happens, per server: HTTP requests and their response times (per
  * method, route pattern and status, with v1.50's histogram buckets), searches the `searchCutoffMs`
- * budget cut short, personalized searches (Quarry has no personalization service: none), and the
+ * budget cut short, `/search` requests with `personalize` (counted as v1.50 counts them, before they run), and the
  * chat route's searches and tokens (per workspace and model, from the providers' usage chunks).
  * The other families are read when `/metrics` is asked (families.ts).
  */
@@ -25,6 +25,7 @@ export class MetricsRecorder {
   /** `method path` → response times */
   private readonly times = new Map<string, Histogram>();
   private degraded = 0;
+  private personalized = 0;
   /** search type → searches run by the chat route */
   private readonly chatSearches = new Map<string, number>();
   /** `workspace model` → tokens the providers reported */
@@ -44,6 +45,11 @@ export class MetricsRecorder {
     time.sum += seconds;
     time.count++;
     this.times.set(timeKey, time);
+  }
+
+  /** A `/search` request with `personalize`, whatever becomes of it. */
+  personalizedSearch(): void {
+    this.personalized++;
   }
 
   /** A search whose ranking the time budget cut short. */
@@ -88,7 +94,7 @@ export class MetricsRecorder {
         ]),
       },
       { name: 'meilisearch_degraded_search_requests', help: 'Meilisearch number of degraded search requests', type: 'gauge', samples: [{ value: this.degraded }] },
-      { name: 'meilisearch_personalized_search_requests', help: 'Meilisearch number of search requests with personalization', type: 'gauge', samples: [{ value: 0 }] },
+      { name: 'meilisearch_personalized_search_requests', help: 'Meilisearch number of search requests with personalization', type: 'gauge', samples: [{ value: this.personalized }] },
       // families with labels show once they have a series, as v1.50's label vectors
       {
         name: 'meilisearch_chat_searches_total',

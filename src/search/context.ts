@@ -1,14 +1,15 @@
 /**
  * What the request-level search reads besides its query: the indexes, the experimental
  * features its filters may need, the network its queries may name (and the client that sends
- * them there), the search queue its requests wait in and the dynamic search rules. The HTTP
- * layer's `AppDeps` is one; a bundle's is another (bundle.ts).
+ * them there), the search queue its requests wait in and the dynamic search rules. The hits' reranker
+ * for `personalize`. The HTTP layer's `AppDeps` is one; a bundle's is another (bundle.ts).
  */
 import type { IndexReadEnv } from '../engine/index-read-env.js';
 import type { ExperimentalFeatures } from '../features/experimental-features.js';
 import type { IndexRecord } from '../indexes/registry.js';
 import type { RemoteAvailability } from '../network/availability.js';
 import type { Network } from '../network/network.js';
+import type { Reranker } from './personalization.js';
 import type { RemoteSearch } from './remote-search.js';
 import type { SearchRuleStore } from '../search-rules/store.js';
 import type { SearchQueue } from './search-queue.js';
@@ -41,4 +42,6 @@ export interface SearchContext {
   readonly searchQueue: Pick<SearchQueue, 'permit'>;
   /** the dynamic search rules, which pin documents when the `dynamicSearchRules` feature is on */
   readonly searchRules: Pick<SearchRuleStore, 'all' | 'limits'>;
+  /** reranks the hits of a search with `personalize` (personalization.ts); absent: such a search fails */
+  readonly personalization?: Reranker;
 }

@@ -22,14 +22,14 @@
  * instances are routed by network-use.ts; their failures may mark remotes unavailable
  * (network-failures.ts).
  */
-import { refusePersonalization } from './personalization.js';
+import { hitDocument, NO_PERSONALIZATION } from './personalization.js';
 import { shortestF32 } from '../types/ryu.js';
 import { markupBudget, type MarkupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
 import { difference, fromUnsorted, union, type DocSet } from '../engine/docset.js';
 import { QueryRankingRules } from '../engine/search/federated-rules.js';
 import { uuidV7 } from '../types/uuid-v7.js';
-import type { IndexSettings } from '../types/settings.js';
+import { DEFAULT_SEARCH_CUTOFF_MS, type IndexSettings } from '../types/settings.js';
 import type { SearchContext } from './context.js';
 import type { ErrorBody } from '../errors/api-error.js';
 import { isJsonObject } from '../types/json-text.js';
@@ -284,13 +284,21 @@ async function federate(
   for (const union of unions.values()) total += union.length;
   for (const body of remoteBodies) total += Number(window.pageMode ? body.totalHits : body.estimatedTotalHits) || 0;
 
-  // the leader reranks the merged hits (a remote, answering a proxy search, does not)
-  if (!options.proxy) refusePersonalization(federation.personalize);
   const page = merged.slice(offset, offset + limit);
   // once a query names a remote, every hit says which instance it comes from
   const remote = routes.hasRemote && !options.proxy ? { remote: ctx.network.names().self } : {};
+  let formatted = await steps.stepAsync('hydrate documents', () => formatPage(page, markup));
+  // the leader reranks the merged hits (a remote, answering a proxy search, does not), then hydrates them
+  const personalize = federation.personalize;
+  if (!options.proxy && personalize !== undefined && personalize !== null) {
+    const reranker = ctx.personalization ?? NO_PERSONALIZATION;
+    // as v1.50: the earliest of the searched indexes' deadlines, the queries' texts joined
+    const cutoffs = [...perIndex.values()].map(({ search }) => search.settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS);
+    const deadline = started + Math.min(Infinity, ...cutoffs);
+    const texts = queries.flatMap(({ q }) => (q === undefined || q === null ? [] : [q])).join(', ');
+    formatted = await steps.stepAsync('personalization', () => rerankAroundPins(formatted, (hits) => reranker.rerank(hits, personalize, texts, deadline, ({ view }) => hitDocument(view))));
+  }
   const formattedPage = await steps.stepAsync('hydrate documents', async () => {
-    const formatted = await formatPage(page, markup);
     // foreign keys (hydration.ts): each index's hits joined with its own `foreignKeys`
     for (const [uid, { search }] of perIndex) {
       const views = formatted.filter(({ candidate }) => candidate.kind === 'local' && queries[candidate.query]!.indexUid === uid).map(({ view }) => view);
@@ -362,6 +370,20 @@ function foreignResolvedFilters(ctx: SearchContext, caller: Caller, local: reado
 }
 
 /** The position a pinned hit is pinned at. */
+/** The page with its organic hits reranked by `rerank` and its pinned hits where they were: v1.50 reranks before it places the pins. */
+async function rerankAroundPins<T extends { candidate: Candidate }>(page: T[], rerank: (hits: T[]) => Promise<T[]>): Promise<T[]> {
+  const pinned = ({ candidate }: T) => candidate.kind === 'local' && isPinned(candidate.hit);
+  const reranked = await rerank(page.filter((entry) => !pinned(entry)));
+  const out: T[] = [];
+  let next = 0;
+  for (const entry of page) {
+    if (pinned(entry)) out.push(entry);
+    else if (next < reranked.length) out.push(reranked[next++]!);
+  }
+  // the reranker may answer more indices than it was sent hits (repeats): they follow
+  return [...out, ...reranked.slice(next)];
+}
+
 function pinPosition({ hit }: LocalCandidate): number {
   const pin = hit.details[0]!;
   return pin.kind === 'pin' ? pin.position : 0;

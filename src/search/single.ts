@@ -24,12 +24,12 @@
  * A search with `useNetwork: true` goes to the network before it gets here (network-search.ts).
  * With the `foreignKeys` feature, `_foreign(...)` filters are resolved across indexes (foreign.ts)
  * and the hits' foreign-key fields joined with their documents (hydration.ts).
- * `personalize` fails the search once it ran, as in v1.50 without a personalization service
- * (personalization.ts).
+ * `personalize` reranks the page once the search ran (personalization.ts), or fails it when no
+ * personalization service runs, as in v1.50.
  * With the `legacySearch` feature a search answers as v1.50's legacy pipeline: counts and the echoed
  * offset clipped at `maxTotalHits`, the filter evaluated as sent, no `query` in `metadata`.
  */
-import { refusePersonalization } from './personalization.js';
+import { hitDocument, NO_PERSONALIZATION } from './personalization.js';
 import { shortestF32 } from '../types/ryu.js';
 import { markupBudget, type MarkupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
@@ -292,7 +292,6 @@ export async function searchResponse(
       hydrateHits(ctx, search.settings, hits);
       return { search, pageHits, hits };
     });
-    refusePersonalization(query.personalize);
     const { env, settings, outcome } = search;
 
     const body: Record<string, unknown> = { hits, query: query.q ?? '' };
@@ -308,6 +307,13 @@ export async function searchResponse(
     }
     // whole milliseconds, truncated as v1.50's `as_millis`: a sub-millisecond search says 0
     body.processingTimeMs = Math.floor(performance.now() - started);
+    // v1.50 reranks once the search (facets included) is done and timed, within its deadline
+    if (query.personalize !== undefined && query.personalize !== null) {
+      const personalize = query.personalize;
+      const deadline = started + (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS);
+      const reranker = ctx.personalization ?? NO_PERSONALIZATION;
+      body.hits = await steps.stepAsync('personalization', () => reranker.rerank(hits, personalize, query.q ?? null, deadline, hitDocument));
+    }
     body.requestUid = requestUid;
     if (metadata) body.metadata = searchMetadata(ctx, uid, query.q, legacy);
     if (details !== undefined) body.performanceDetails = details.details();

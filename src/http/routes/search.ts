@@ -112,6 +112,7 @@ export function wantsMetadata(headers: IncomingHttpHeaders): boolean {
 }
 
 async function countedSearch(deps: AppDeps, headers: IncomingHttpHeaders, caller: Caller, uid: string, query: SearchQuery): Promise<Record<string, unknown> | StreamedJson> {
+  if (query.personalize !== undefined && query.personalize !== null) metricsRecorder(deps).personalizedSearch();
   const { body, degraded } = await searchRequest(deps, caller, uid, query, wantsMetadata(headers));
   if (degraded) metricsRecorder(deps).degradedSearch();
   return streamedWhenLong(body, (body.hits as unknown[]).length);

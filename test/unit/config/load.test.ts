@@ -77,6 +77,8 @@ describe('defaults', () => {
       experimentalLimitBatchedTasksTotalSize: null,
       experimentalEmbeddingCacheEntries: 0,
       experimentalAllowedIpNetworks: [],
+      experimentalPersonalizationApiKey: null,
+      experimentalPersonalizationUrl: 'https://api.cohere.ai/v1/rerank',
       taskWebhookUrl: null,
       taskWebhookAuthorizationHeader: null,
     } satisfies Config);
@@ -132,6 +134,8 @@ const SAMPLES: Record<Exclude<OptionKey, 'configFilePath'>, Sample> = {
   experimentalLimitBatchedTasksTotalSize: { raw: '1GB', toml: '"1GB"', expected: 1_000_000_000 },
   experimentalEmbeddingCacheEntries: { raw: '100', toml: '100', expected: 100 },
   experimentalAllowedIpNetworks: { raw: '127.0.0.0/8,::1', toml: '["127.0.0.0/8", "::1"]', expected: ['127.0.0.0/8', '::1'] },
+  experimentalPersonalizationApiKey: { raw: 'cohere-key', toml: '"cohere-key"', expected: 'cohere-key' },
+  experimentalPersonalizationUrl: { raw: 'http://127.0.0.1:9000/v1/rerank', toml: '"http://127.0.0.1:9000/v1/rerank"', expected: 'http://127.0.0.1:9000/v1/rerank' },
   maxIndexingMemory: { raw: '2 GiB', toml: '"2 GiB"', expected: 2 * 1024 ** 3 },
   maxIndexingThreads: { raw: '3', toml: '3', expected: 3 },
   upgradeDb: { toml: 'true', expected: true },
