@@ -21,6 +21,7 @@ import {
 } from './json-template.js';
 import type { EmbedderRequestStats } from './request-stats.js';
 import type { EmbedderRuntime } from './runtime.js';
+import { setField } from '../types/own-record.js';
 
 /** Who wrote the request shape: worded differently in authentication and bad-request errors. */
 export type Configuration = 'user' | 'openAi' | 'ollama';
@@ -203,7 +204,8 @@ export async function restEmbed(options: RestOptions, templates: RestTemplates, 
   if (values.length === 0) return [];
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (options.apiKey !== undefined) headers.Authorization = `Bearer ${options.apiKey}`;
-  Object.assign(headers, options.headers ?? {});
+  // header names are the user's: `__proto__` is one like any other (Object.assign would set the prototype)
+  for (const [name, value] of Object.entries(options.headers ?? {})) setField(headers, name, value);
   const body = Buffer.from(JSON.stringify(inject(templates.request, values)));
   for (let attempt = 0; ; attempt++) {
     call.stats?.attempt();

@@ -10,6 +10,7 @@
  */
 import type { Database } from 'lmdb';
 import { INSTANCE_DBS } from '../store/dbs.js';
+import { PROTO_SAFE_VALUES } from '../store/proto-safe-packr.js';
 import { DSR_INDEX_UID } from '../types/task.js';
 import type { InstanceStore } from '../store/env.js';
 import { DEFAULT_RULE_LIMITS, type RuleLimits } from './limits.js';
@@ -44,7 +45,8 @@ export class SearchRuleStore {
     store: InstanceStore,
     readonly limits: RuleLimits = DEFAULT_RULE_LIMITS,
   ) {
-    this.db = store.root.openDB<Entry, string>({ name: INSTANCE_DBS.searchRules });
+    // a rule's filter values are keyed by field names, `__proto__` included
+    this.db = store.root.openDB<Entry, string>({ name: INSTANCE_DBS.searchRules, ...PROTO_SAFE_VALUES });
   }
 
   /** Every rule, by ascending internal id. */

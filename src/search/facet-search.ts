@@ -18,7 +18,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { SearchContext } from './context.js';
 import type { StepTimer } from './performance-details.js';
 import type { SearchQuery } from './query.js';
-import { facetOrder } from '../engine/facets/distribution.js';
+import { facetOrder } from '../types/settings.js';
 import type { FacetHit } from '../engine/facets/facet-search.js';
 import { searchIndex } from './single.js';
 import { storedLocale } from '../settings/locales.js';

@@ -5,11 +5,11 @@
  * and `mergeFacets`, which sums them into one distribution.
  */
 import { EMPTY, type DocSet } from '../engine/docset.js';
-import { checkFacets, computeFacets, facetOrder, type FacetsOutcome, type FacetStats } from '../engine/facets/distribution.js';
+import { checkFacets, computeFacets, type FacetsOutcome, type FacetStats } from '../engine/facets/distribution.js';
 import { readSettings } from '../engine/index-settings.js';
 import { ApiError } from '../errors/api-error.js';
 import { indexNotFound } from '../indexes/reader.js';
-import type { IndexSettings } from '../types/settings.js';
+import { facetOrder, type IndexSettings } from '../types/settings.js';
 import type { SearchContext } from './context.js';
 import type { IndexSearch } from './hits.js';
 import { reworded } from './query-errors.js';

@@ -4,7 +4,7 @@
  * rule, filter features, facet value order and locales. Pure; the route supplies the field names.
  */
 import { ascDescFields, isFacetedBy, localesOfField, matchLegacy, matchingRule, matchWildcard } from '../types/attribute-patterns.js';
-import type { FacetOrder, IndexSettings } from '../types/settings.js';
+import { facetOrder, type FacetOrder, type IndexSettings } from '../types/settings.js';
 
 export interface FieldView {
   name: string;
@@ -28,7 +28,6 @@ export function fieldView(name: string, settings: Readonly<IndexSettings>): Fiel
     return field !== undefined && matchLegacy(field, name) === 'match';
   });
   const locales = localesOfField(settings.localizedAttributes, name);
-  const sortBy = settings.faceting.sortFacetValuesBy;
   return {
     name,
     displayed: { enabled: matchesAttributeList(settings.displayedAttributes, name) },
@@ -38,7 +37,7 @@ export function fieldView(name: string, settings: Readonly<IndexSettings>): Fiel
     rankingRule: rankingRule === undefined ? { enabled: false } : { enabled: true, order: rankingRule.endsWith(':asc') ? 'asc' : 'desc' },
     filterable: {
       enabled: features.equality || features.comparison || features.facetSearch,
-      sortBy: sortBy[name] ?? sortBy['*'] ?? 'alpha',
+      sortBy: facetOrder(settings, name),
       facetSearch: features.facetSearch,
       equality: features.equality,
       comparison: features.comparison,

@@ -15,6 +15,7 @@
  * - localizedAttributes locales: ISO-639-3 codes (`ja` is stored as `jpn`), or `cmn`;
  * - embedders: the user-given fields only (GET fills the per-source defaults).
  */
+import { ownValue } from './own-record.js';
 
 export interface FilterFeatures {
   equality: boolean;
@@ -205,4 +206,10 @@ export function maskSecret(secret: string): string {
   // up to the next character boundary: past continuation bytes (10xxxxxx)
   while (end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end++;
   return new TextDecoder().decode(bytes.subarray(0, end)) + mask;
+}
+
+/** `sortFacetValuesBy` for one attribute: its own entry, else `*`, else alpha (a field named `constructor` has no entry unless given one). */
+export function facetOrder(settings: Pick<IndexSettings, 'faceting'>, field: string): FacetOrder {
+  const by = settings.faceting.sortFacetValuesBy;
+  return ownValue(by, field) ?? ownValue(by, '*') ?? 'alpha';
 }

@@ -13,7 +13,7 @@
  * Pure reads on a snapshot; callers: the search routes.
  */
 import { ApiError } from '../../errors/api-error.js';
-import type { IndexSettings } from '../../types/settings.js';
+import { facetOrder, type IndexSettings } from '../../types/settings.js';
 import { intersect, intersectionSize, type DocSet } from '../docset.js';
 import type { JsonObject } from '../document-id.js';
 import { DocumentStore } from '../documents/store.js';
@@ -105,12 +105,6 @@ export function originalSpelling(store: DocumentStore<IndexReadEnv>, docid: numb
   const values: string[] = [];
   stringsAt(doc, field, values);
   return values.find((value) => truncateFacet(normalizeFacet(value)) === normalized) ?? normalized;
-}
-
-/** `sortFacetValuesBy` for one attribute: its own entry, else `*`, else alpha. */
-export function facetOrder(settings: IndexSettings, field: string): 'alpha' | 'count' {
-  const by = settings.faceting.sortFacetValuesBy;
-  return by[field] ?? by['*'] ?? 'alpha';
 }
 
 interface Counted {

@@ -6,14 +6,14 @@
  * Pure reads on a snapshot; callers: the facet-search route.
  */
 import { ApiError } from '../../errors/api-error.js';
-import { displayedList, type FilterableEntry, type IndexSettings } from '../../types/settings.js';
+import { displayedList, facetOrder, type FilterableEntry, type IndexSettings } from '../../types/settings.js';
 import { intersect, type DocSet } from '../docset.js';
 import { DocumentStore } from '../documents/store.js';
 import { featuresOf, localesOfField, matchingRule } from '../../types/attribute-patterns.js';
 import { normalizeFacetString } from '../../kernels/facet-normalize.js';
 import { leadingUnits } from '../../types/utf16.js';
 import type { IndexReadEnv } from '../index-read-env.js';
-import { facetOrder, originalSpelling } from './distribution.js';
+import { originalSpelling } from './distribution.js';
 import { FacetKind } from './extract.js';
 import { FacetReader } from './store.js';
 import { MAX_FACET_VALUE_BYTES } from './values.js';

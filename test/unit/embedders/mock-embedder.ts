@@ -9,6 +9,8 @@ import type { EmbedderRuntime } from '../../../src/embedders/runtime.js';
 export interface Received {
   body: any;
   headers: http.IncomingHttpHeaders;
+  /** name, value, name, value… as sent (node's `headers` cannot hold one named `__proto__`) */
+  rawHeaders: string[];
   path: string;
 }
 
@@ -27,7 +29,7 @@ export async function mockEmbedder(handler: (req: Received, n: number) => Answer
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const entry = { body: text === '' ? undefined : JSON.parse(text), headers: req.headers, path: req.url ?? '' };
+      const entry = { body: text === '' ? undefined : JSON.parse(text), headers: req.headers, rawHeaders: req.rawHeaders, path: req.url ?? '' };
       received.push(entry);
       const answer = handler(entry, received.length);
       const send = () => {

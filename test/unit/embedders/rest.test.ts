@@ -42,6 +42,15 @@ describe('requests', () => {
     expect(server.received[0]!.headers).toMatchObject({ authorization: 'Bearer secret', 'x-extra': 'yes', 'content-type': 'application/json' });
   });
 
+  it('sends a header named `__proto__` as any other', async () => {
+    server = await mockEmbedder((req) => ({ json: { data: (req.body.input as string[]).map((t) => ({ embedding: fakeEmbedding(t) })) } }));
+    const opts = options(server.url, BATCH, { headers: JSON.parse('{"__proto__": "pv", "X-A": "a"}') as Record<string, string> });
+    await restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['kefir'], { runtime: loopbackRuntime(), dimensions: 3 });
+    expect(server.received[0]!.headers).toMatchObject({ 'x-a': 'a' });
+    const raw = server.received[0]!.rawHeaders;
+    expect(raw[raw.indexOf('__proto__') + 1]).toBe('pv');
+  });
+
   it('retries a 5xx and counts every attempt and failure', async () => {
     server = await mockEmbedder((req, n) => (n <= 2 ? { status: 500, text: 'Service Unavailable' } : { json: { embedding: fakeEmbedding(req.body.input) } }));
     const stats = new EmbedderRequestStats();

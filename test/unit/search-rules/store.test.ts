@@ -28,6 +28,13 @@ const apply = (...changes: (Omit<RuleChange, 'updatedAt'> & Partial<Pick<RuleCha
   writeTxn(store.root, () => rules.apply(changes.map((change) => ({ updatedAt: null, ...change }))));
 
 describe('SearchRuleStore', () => {
+  it('keeps a filter value keyed `__proto__` as stored, at any depth', () => {
+    const values = JSON.parse('{"__proto__": "b", "nest": {"__proto__": "n"}}') as Record<string, unknown>;
+    apply({ uid: 'r', update: { conditions: { filter: { values } } } });
+    const stored = rules.get('r')!.conditions.filter!.values as Record<string, unknown>;
+    expect(JSON.stringify(stored)).toBe('{"__proto__":"b","nest":{"__proto__":"n"}}');
+  });
+
   it('creates, merges field by field, resets on null and deletes', () => {
     apply({ uid: 'r', update: { description: 'first', precedence: 2, conditions: { query: { words: 'a' } } } });
     apply({ uid: 'r', update: { description: null, active: false } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayedList, maskSecret } from '../../../src/types/settings.js';
+import { defaultSettings, displayedList, facetOrder, maskSecret } from '../../../src/types/settings.js';
 
 describe('maskSecret', () => {
   it.each([
@@ -27,5 +27,16 @@ describe('displayedList', () => {
   it('leaves out the names not displayed, exact names only, and says some were hidden', () => {
     expect(displayedList(['title', 'id', 'doggo.name'], ['title', 'doggo'])).toBe('title, <..hidden-attributes>');
     expect(displayedList(['title'], ['title', 'id'])).toBe('title');
+  });
+});
+
+describe('facetOrder', () => {
+  it("takes a field's own entry, else `*`, else alpha: a field named like an Object member has none of its own", () => {
+    const faceting = { maxValuesPerFacet: 100, sortFacetValuesBy: JSON.parse('{"*": "count", "__proto__": "alpha", "genre": "alpha"}') };
+    expect(facetOrder({ faceting }, 'genre')).toBe('alpha');
+    expect(facetOrder({ faceting }, '__proto__')).toBe('alpha');
+    expect(facetOrder({ faceting }, 'constructor')).toBe('count');
+    expect(facetOrder({ faceting }, 'toString')).toBe('count');
+    expect(facetOrder(defaultSettings(), 'constructor')).toBe('alpha');
   });
 });
