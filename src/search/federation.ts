@@ -369,7 +369,6 @@ function foreignResolvedFilters(ctx: SearchContext, caller: Caller, local: reado
   return new Map(local.map((localQuery, i) => [localQuery, resolveForeignFilters(ctx, localQuery.query.indexUid, settings[i]!, sent[i]!)]));
 }
 
-/** The position a pinned hit is pinned at. */
 /** The page with its organic hits reranked by `rerank` and its pinned hits where they were: v1.50 reranks before it places the pins. */
 async function rerankAroundPins<T extends { candidate: Candidate }>(page: T[], rerank: (hits: T[]) => Promise<T[]>): Promise<T[]> {
   const pinned = ({ candidate }: T) => candidate.kind === 'local' && isPinned(candidate.hit);
@@ -384,6 +383,7 @@ async function rerankAroundPins<T extends { candidate: Candidate }>(page: T[], r
   return [...out, ...reranked.slice(next)];
 }
 
+/** The position a pinned hit is pinned at. */
 function pinPosition({ hit }: LocalCandidate): number {
   const pin = hit.details[0]!;
   return pin.kind === 'pin' ? pin.position : 0;

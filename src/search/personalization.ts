@@ -9,7 +9,7 @@
  * JSON (the retrieved fields, not `_formatted` or the scores); up to 10 retries, 10^n ms apart
  * plus up to as much again at random (100 ms more after a 429); 401, 400 and other 4xx answers give
  * up at once. Once the search's deadline (`searchCutoffMs`) has passed, before an attempt or after
- * a failed one, the hits come back in their own order. The request goes through the IP policy;
+ * a failed one, the hits come back in their own order; no wait between attempts outlasts it. The request goes through the IP policy;
  * `--experimental-personalization-url` (Quarry's) points it at another Cohere-compatible
  * endpoint than Cohere's, e.g. a test's mock.
  */
@@ -81,7 +81,9 @@ class CohereReranker implements Reranker {
       // past the deadline the search answers its own order, as v1.50 does
       if (performance.now() >= deadline) return hits;
       const backoff = (outcome.then === 'rateLimited' ? 100 : 0) + 10 ** attempt;
-      await new Promise((resolve) => setTimeout(resolve, backoff + Math.random() * backoff));
+      // a wait past the deadline would only end in the hits' own order: it ends at the deadline
+      // (v1.50 sleeps it out, 10 s or more from the fourth retry)
+      await new Promise((resolve) => setTimeout(resolve, Math.min(backoff + Math.random() * backoff, deadline - performance.now())));
     }
   }
 
