@@ -5,8 +5,7 @@
 // `GET`, `PATCH` and `DELETE /indexes/{uid}`. Every error is answered before any index is looked
 // up, so the `unique_index()` of the Rust tests (never created) is a fresh uid here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, errorBody, uniqueUid, waitTask, type Reply } from '../../helpers/api.js';
-import { expectJson } from '../../helpers/meili-datasets.js';
+import { call, expectError, uniqueUid, waitTask, type Reply } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -21,12 +20,6 @@ afterAll(async () => {
 const INVALID_UID_TAIL =
   'is not a valid index uid. Index uid can be an integer or a string containing only alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 512 bytes.';
 
-/** The status and the exact body (key order included), as `snapshot!(code)` and `snapshot!(json_string!(response))` check them. */
-function expectAnswer(reply: Reply, status: number, body: unknown): void {
-  expect(reply.status, reply.text).toBe(status);
-  expectJson(reply.body, body);
-}
-
 /** Meilisearch's `create_index_fail`: a 2xx would be a task, waited for, that must not succeed. */
 async function createIndexFail(body: unknown): Promise<Reply> {
   const reply = await call(server, 'POST', '/indexes', body);
@@ -40,123 +33,122 @@ async function createIndexFail(body: unknown): Promise<Reply> {
 
 describe('GET /indexes', () => {
   it('get_indexes_bad_offset: an offset that is not a number is invalid_index_offset', async () => {
-    expectAnswer(
+    expectError(
       await call(server, 'GET', '/indexes?offset=doggo'),
       400,
-      errorBody('invalid_index_offset', 'Invalid value in parameter `offset`: could not parse `doggo` as a positive integer'),
+      'invalid_index_offset',
+      'Invalid value in parameter `offset`: could not parse `doggo` as a positive integer',
     );
   });
 
   it('get_indexes_bad_limit: a limit that is not a number is invalid_index_limit', async () => {
-    expectAnswer(
+    expectError(
       await call(server, 'GET', '/indexes?limit=doggo'),
       400,
-      errorBody('invalid_index_limit', 'Invalid value in parameter `limit`: could not parse `doggo` as a positive integer'),
+      'invalid_index_limit',
+      'Invalid value in parameter `limit`: could not parse `doggo` as a positive integer',
     );
   });
 
   it('get_indexes_unknown_field: an unknown parameter is a bad_request naming offset and limit', async () => {
-    expectAnswer(
-      await call(server, 'GET', '/indexes?doggo=nolimit'),
-      400,
-      errorBody('bad_request', 'Unknown parameter `doggo`: expected one of `offset`, `limit`'),
-    );
+    expectError(await call(server, 'GET', '/indexes?doggo=nolimit'), 400, 'bad_request', 'Unknown parameter `doggo`: expected one of `offset`, `limit`');
   });
 });
 
 describe('POST /indexes', () => {
   it('create_index_missing_uid: a body without uid is missing_index_uid', async () => {
-    expectAnswer(await createIndexFail({ primaryKey: 'doggo' }), 400, errorBody('missing_index_uid', 'Missing field `uid`'));
+    expectError(await createIndexFail({ primaryKey: 'doggo' }), 400, 'missing_index_uid', 'Missing field `uid`');
   });
 
   it('create_index_bad_uid: a uid with spaces, and a uid that is a boolean, are invalid_index_uid', async () => {
-    expectAnswer(
+    expectError(
       await createIndexFail({ uid: 'the best doggo' }),
       400,
-      errorBody('invalid_index_uid', `Invalid value at \`.uid\`: \`the best doggo\` ${INVALID_UID_TAIL}`),
+      'invalid_index_uid',
+      `Invalid value at \`.uid\`: \`the best doggo\` ${INVALID_UID_TAIL}`,
     );
-    expectAnswer(
-      await createIndexFail({ uid: true }),
-      400,
-      errorBody('invalid_index_uid', 'Invalid value type at `.uid`: expected a string, but found a boolean: `true`'),
-    );
+    expectError(await createIndexFail({ uid: true }), 400, 'invalid_index_uid', 'Invalid value type at `.uid`: expected a string, but found a boolean: `true`');
   });
 
   it('create_index_bad_primary_key: an array primaryKey is invalid_index_primary_key, the array shown compact', async () => {
-    expectAnswer(
+    expectError(
       await createIndexFail({ uid: 'doggo', primaryKey: ['the', 'best', 'doggo'] }),
       400,
-      errorBody('invalid_index_primary_key', 'Invalid value type at `.primaryKey`: expected a string, but found an array: `["the","best","doggo"]`'),
+      'invalid_index_primary_key',
+      'Invalid value type at `.primaryKey`: expected a string, but found an array: `["the","best","doggo"]`',
     );
   });
 
   it('create_index_unknown_field: an unknown field is a bad_request naming uid and primaryKey', async () => {
-    expectAnswer(
-      await createIndexFail({ uid: 'doggo', doggo: 'bernese' }),
-      400,
-      errorBody('bad_request', 'Unknown field `doggo`: expected one of `uid`, `primaryKey`'),
-    );
+    expectError(await createIndexFail({ uid: 'doggo', doggo: 'bernese' }), 400, 'bad_request', 'Unknown field `doggo`: expected one of `uid`, `primaryKey`');
   });
 });
 
 describe('GET /indexes/{uid}', () => {
   it('get_index_bad_uid: an invalid uid in the path is invalid_index_uid', async () => {
-    expectAnswer(
+    expectError(
       await call(server, 'GET', `/indexes/${encodeURIComponent('the good doggo')}`),
       400,
-      errorBody('invalid_index_uid', `\`the good doggo\` ${INVALID_UID_TAIL}`),
+      'invalid_index_uid',
+      `\`the good doggo\` ${INVALID_UID_TAIL}`,
     );
   });
 });
 
 describe('PATCH /indexes/{uid}', () => {
   it('update_index_bad_primary_key: an array primaryKey is invalid_index_primary_key', async () => {
-    expectAnswer(
+    expectError(
       await call(server, 'PATCH', `/indexes/${uniqueUid()}`, { primaryKey: ['doggo'] }),
       400,
-      errorBody('invalid_index_primary_key', 'Invalid value type at `.primaryKey`: expected a string, but found an array: `["doggo"]`'),
+      'invalid_index_primary_key',
+      'Invalid value type at `.primaryKey`: expected a string, but found an array: `["doggo"]`',
     );
   });
 
   it('update_index_immutable_created_at: createdAt is immutable_index_created_at', async () => {
-    expectAnswer(
+    expectError(
       await call(server, 'PATCH', `/indexes/${uniqueUid()}`, { createdAt: 'doggo' }),
       400,
-      errorBody('immutable_index_created_at', 'Immutable field `createdAt`: expected one of `primaryKey`, `uid`'),
+      'immutable_index_created_at',
+      'Immutable field `createdAt`: expected one of `primaryKey`, `uid`',
     );
   });
 
   it('update_index_immutable_updated_at: updatedAt is immutable_index_updated_at', async () => {
-    expectAnswer(
+    expectError(
       await call(server, 'PATCH', `/indexes/${uniqueUid()}`, { updatedAt: 'doggo' }),
       400,
-      errorBody('immutable_index_updated_at', 'Immutable field `updatedAt`: expected one of `primaryKey`, `uid`'),
+      'immutable_index_updated_at',
+      'Immutable field `updatedAt`: expected one of `primaryKey`, `uid`',
     );
   });
 
   it('update_index_unknown_field: an unknown field is a bad_request naming primaryKey and uid', async () => {
-    expectAnswer(
+    expectError(
       await call(server, 'PATCH', `/indexes/${uniqueUid()}`, { doggo: 'bork' }),
       400,
-      errorBody('bad_request', 'Unknown field `doggo`: expected one of `primaryKey`, `uid`'),
+      'bad_request',
+      'Unknown field `doggo`: expected one of `primaryKey`, `uid`',
     );
   });
 
   it('update_index_bad_uid: an invalid uid in the path is invalid_index_uid', async () => {
-    expectAnswer(
+    expectError(
       await call(server, 'PATCH', `/indexes/${encodeURIComponent('the good doggo')}`, { primaryKey: 'doggo' }),
       400,
-      errorBody('invalid_index_uid', `\`the good doggo\` ${INVALID_UID_TAIL}`),
+      'invalid_index_uid',
+      `\`the good doggo\` ${INVALID_UID_TAIL}`,
     );
   });
 });
 
 describe('DELETE /indexes/{uid}', () => {
   it('delete_index_bad_uid: an invalid uid in the path is invalid_index_uid', async () => {
-    expectAnswer(
+    expectError(
       await call(server, 'DELETE', `/indexes/${encodeURIComponent('the good doggo')}`),
       400,
-      errorBody('invalid_index_uid', `\`the good doggo\` ${INVALID_UID_TAIL}`),
+      'invalid_index_uid',
+      `\`the good doggo\` ${INVALID_UID_TAIL}`,
     );
   });
 });

@@ -6,7 +6,7 @@
 // SHARED_NESTED_DOCUMENTS) are built here with the same documents and settings; the snapshots
 // redact the task's `uid` and `batchUid`, so they are checked by shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, errorBody, stable, waitTask, type Reply } from '../../helpers/api.js';
+import { call, errorBody, expectError, stable, waitTask } from '../../helpers/api.js';
 import {
   DOCUMENTS,
   DOCUMENTS_SETTINGS,
@@ -30,11 +30,6 @@ afterAll(async () => {
   await server.dispose();
 });
 
-function expectAnswer(reply: Reply, status: number, body: unknown): void {
-  expect(reply.status, reply.text).toBe(status);
-  expectJson(reply.body, body);
-}
-
 const swap = (body: unknown) => call(server, 'POST', '/swap-indexes', body);
 
 /** The finished task of a swap, with `uid` and `batchUid` redacted as the snapshot does. */
@@ -48,46 +43,50 @@ async function swapTask(body: unknown): Promise<any> {
 
 describe('swap_indexes_bad_format', () => {
   it('a body that is a string, or an array of strings, is a bad_request', async () => {
-    expectAnswer(await swap('"doggo"'), 400, errorBody('bad_request', 'Invalid value type: expected an array, but found a string: `"doggo"`'));
-    expectAnswer(await swap(['doggo']), 400, errorBody('bad_request', 'Invalid value type at `[0]`: expected an object, but found a string: `"doggo"`'));
+    expectError(await swap('"doggo"'), 400, 'bad_request', 'Invalid value type: expected an array, but found a string: `"doggo"`');
+    expectError(await swap(['doggo']), 400, 'bad_request', 'Invalid value type at `[0]`: expected an object, but found a string: `"doggo"`');
   });
 });
 
 describe('swap_indexes_bad_indexes', () => {
   it('indexes that is a string is invalid_swap_indexes', async () => {
-    expectAnswer(
+    expectError(
       await swap([{ indexes: 'doggo' }]),
       400,
-      errorBody('invalid_swap_indexes', 'Invalid value type at `[0].indexes`: expected an array, but found a string: `"doggo"`'),
+      'invalid_swap_indexes',
+      'Invalid value type at `[0].indexes`: expected an array, but found a string: `"doggo"`',
     );
   });
 
   it('one or three indexes in a swap are invalid_swap_indexes, the list shown Rust-debug style', async () => {
-    expectAnswer(
+    expectError(
       await swap([{ indexes: ['doggo'] }]),
       400,
-      errorBody('invalid_swap_indexes', 'Two indexes must be given for each swap. The list `["doggo"]` contains 1 indexes.'),
+      'invalid_swap_indexes',
+      'Two indexes must be given for each swap. The list `["doggo"]` contains 1 indexes.',
     );
-    expectAnswer(
+    expectError(
       await swap([{ indexes: ['doggo', 'crabo', 'croco'] }]),
       400,
-      errorBody('invalid_swap_indexes', 'Two indexes must be given for each swap. The list `["doggo", "crabo", "croco"]` contains 3 indexes.'),
+      'invalid_swap_indexes',
+      'Two indexes must be given for each swap. The list `["doggo", "crabo", "croco"]` contains 3 indexes.',
     );
   });
 
   it('an index named twice, in one swap or across two, is invalid_swap_duplicate_index_found', async () => {
-    const duplicate = errorBody('invalid_swap_duplicate_index_found', 'Indexes must be declared only once during a swap. `doggo` was specified several times.');
-    expectAnswer(await swap([{ indexes: ['doggo', 'doggo'] }]), 400, duplicate);
-    expectAnswer(await swap([{ indexes: ['doggo', 'catto'] }, { indexes: ['girafo', 'doggo'] }]), 400, duplicate);
+    const duplicate = 'Indexes must be declared only once during a swap. `doggo` was specified several times.';
+    expectError(await swap([{ indexes: ['doggo', 'doggo'] }]), 400, 'invalid_swap_duplicate_index_found', duplicate);
+    expectError(await swap([{ indexes: ['doggo', 'catto'] }, { indexes: ['girafo', 'doggo'] }]), 400, 'invalid_swap_duplicate_index_found', duplicate);
   });
 });
 
 describe('swap_indexes_bad_rename', () => {
   it('a rename that is a string is invalid_swap_rename', async () => {
-    expectAnswer(
+    expectError(
       await swap([{ indexes: ['kefir', 'intel'], rename: 'hello' }]),
       400,
-      errorBody('invalid_swap_rename', 'Invalid value type at `[0].rename`: expected a boolean, but found a string: `"hello"`'),
+      'invalid_swap_rename',
+      'Invalid value type at `[0].rename`: expected a boolean, but found a string: `"hello"`',
     );
   });
 });
@@ -100,47 +99,37 @@ describe('swap_indexes_rename_to_already_existing_index', () => {
     await seed(server, 'SHARED_NESTED_DOCUMENTS', NESTED_DOCUMENTS, NESTED_DOCUMENTS_CATTOS_SETTINGS);
   });
 
+  /** The failed indexSwap task of `swaps`, as the snapshots show it. */
+  const failedRename = (swaps: unknown[], message: string) =>
+    finishedTask({
+      uid: '[uid]',
+      batchUid: '[batch_uid]',
+      indexUid: null,
+      status: 'failed',
+      type: 'indexSwap',
+      details: { swaps },
+      error: errorBody('index_already_exists', message),
+    });
+
   it('renaming onto an existing index fails the task with index_already_exists', async () => {
+    const swaps = [{ indexes: ['SHARED_DOCUMENTS', 'EMPTY_INDEX'], rename: true }];
     expectJson(
-      await swapTask([{ indexes: ['SHARED_DOCUMENTS', 'EMPTY_INDEX'], rename: true }]),
-      finishedTask({
-        uid: '[uid]',
-        batchUid: '[batch_uid]',
-        indexUid: null,
-        status: 'failed',
-        type: 'indexSwap',
-        details: { swaps: [{ indexes: ['SHARED_DOCUMENTS', 'EMPTY_INDEX'], rename: true }] },
-        error: errorBody(
-          'index_already_exists',
-          'Cannot rename `SHARED_DOCUMENTS` to `EMPTY_INDEX` as the index already exists. Hint: You can remove `EMPTY_INDEX` first and then do your remove.',
-        ),
-      }),
+      await swapTask(swaps),
+      failedRename(swaps, 'Cannot rename `SHARED_DOCUMENTS` to `EMPTY_INDEX` as the index already exists. Hint: You can remove `EMPTY_INDEX` first and then do your remove.'),
     );
   });
 
   it('two renames onto existing indexes fail together, naming both targets', async () => {
+    const swaps = [
+      { indexes: ['SHARED_DOCUMENTS', 'EMPTY_INDEX'], rename: true },
+      { indexes: ['SHARED_GEO_DOCUMENTS', 'SHARED_NESTED_DOCUMENTS'], rename: true },
+    ];
     expectJson(
-      await swapTask([
-        { indexes: ['SHARED_DOCUMENTS', 'EMPTY_INDEX'], rename: true },
-        { indexes: ['SHARED_GEO_DOCUMENTS', 'SHARED_NESTED_DOCUMENTS'], rename: true },
-      ]),
-      finishedTask({
-        uid: '[uid]',
-        batchUid: '[batch_uid]',
-        indexUid: null,
-        status: 'failed',
-        type: 'indexSwap',
-        details: {
-          swaps: [
-            { indexes: ['SHARED_DOCUMENTS', 'EMPTY_INDEX'], rename: true },
-            { indexes: ['SHARED_GEO_DOCUMENTS', 'SHARED_NESTED_DOCUMENTS'], rename: true },
-          ],
-        },
-        error: errorBody(
-          'index_already_exists',
-          "The following indexes are being renamed but cannot because their new name conflicts with an already existing index: `EMPTY_INDEX`, `SHARED_NESTED_DOCUMENTS`. Renaming doesn't overwrite the other index name.",
-        ),
-      }),
+      await swapTask(swaps),
+      failedRename(
+        swaps,
+        "The following indexes are being renamed but cannot because their new name conflicts with an already existing index: `EMPTY_INDEX`, `SHARED_NESTED_DOCUMENTS`. Renaming doesn't overwrite the other index name.",
+      ),
     );
   });
 });

@@ -92,7 +92,6 @@ describe.each(['EnqueuedAt', 'StartedAt', 'FinishedAt'])('delete_tasks by before
 
     const query = `before${name}=${encodeURIComponent(time2)}&after${name}=${encodeURIComponent(time1)}`;
     const task = await deleteTasks(query);
-    expect(task.details.originalFilter).toBe(`?${query}`);
     expectJson(stable(task), deletion(6, 2, `?${query}`));
 
     const listed = await call(server, 'GET', '/tasks');
