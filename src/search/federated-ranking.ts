@@ -38,6 +38,8 @@ export interface RemoteCandidate extends Ranked {
   readonly view: Record<string, unknown>;
   /** the fields its `distinct` needs that the hit does not show (`extra_document`) */
   readonly extra: Record<string, unknown>;
+  /** the position a dynamic search rule of the remote pins it at (`pinnedPosition`), or null */
+  readonly pinnedPosition: number | null;
 }
 
 export type Candidate = LocalCandidate | RemoteCandidate;

@@ -263,9 +263,10 @@ async function federate(
   const remoteBodies = answered.map(({ body }) => body);
 
   const { merged, dropped } = steps.step('merge results', () => {
-    // pinned hits (pins.ts) stay out of the ranking and distinct, and come back at their positions
-    const pinned = candidates.filter((candidate): candidate is LocalCandidate => candidate.kind === 'local' && isPinned(candidate.hit)).sort((a, b) => pinPosition(a) - pinPosition(b));
-    const organic = candidates.filter((candidate) => candidate.kind === 'remote' || !isPinned(candidate.hit)).sort(compareCandidates);
+    // pinned hits (pins.ts), this instance's and the remotes', stay out of the ranking and
+    // distinct, and come back at their positions (local ones first at equal positions, as v1.50)
+    const pinned = candidates.filter((candidate) => pinPosition(candidate) !== null).sort((a, b) => pinPosition(a)! - pinPosition(b)!);
+    const organic = candidates.filter((candidate) => pinPosition(candidate) === null).sort(compareCandidates);
     const shown = new Set<string>();
     const firstShown = (candidate: Candidate) => {
       if (candidate.kind === 'remote') return true;
@@ -277,7 +278,7 @@ async function federate(
     const pins = pinned.filter(firstShown);
     const unique = organic.filter(firstShown);
     const ranked = distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
-    return { ...ranked, merged: placePins<LocalCandidate, Candidate>(pins, ranked.merged, offset + limit, pinPosition, (pin) => pin) };
+    return { ...ranked, merged: placePins<Candidate, Candidate>(pins, ranked.merged, offset + limit, (pin) => pinPosition(pin)!, (pin) => pin) };
   });
   const unions = new Map([...perIndex].map(([uid, { candidates }]) => [uid, difference(candidates, fromUnsorted(dropped.get(uid) ?? []))]));
   let total = 0;
@@ -371,7 +372,7 @@ function foreignResolvedFilters(ctx: SearchContext, caller: Caller, local: reado
 
 /** The page with its organic hits reranked by `rerank` and its pinned hits where they were: v1.50 reranks before it places the pins. */
 async function rerankAroundPins<T extends { candidate: Candidate }>(page: T[], rerank: (hits: T[]) => Promise<T[]>): Promise<T[]> {
-  const pinned = ({ candidate }: T) => candidate.kind === 'local' && isPinned(candidate.hit);
+  const pinned = ({ candidate }: T) => pinPosition(candidate) !== null;
   const reranked = await rerank(page.filter((entry) => !pinned(entry)));
   const out: T[] = [];
   let next = 0;
@@ -383,10 +384,11 @@ async function rerankAroundPins<T extends { candidate: Candidate }>(page: T[], r
   return [...out, ...reranked.slice(next)];
 }
 
-/** The position a pinned hit is pinned at. */
-function pinPosition({ hit }: LocalCandidate): number {
-  const pin = hit.details[0]!;
-  return pin.kind === 'pin' ? pin.position : 0;
+/** The position a pinned hit is pinned at, or null for a ranked hit. */
+function pinPosition(candidate: Candidate): number | null {
+  if (candidate.kind === 'remote') return candidate.pinnedPosition;
+  const pin = candidate.hit.details[0];
+  return pin?.kind === 'pin' ? pin.position : null;
 }
 
 /**
@@ -406,17 +408,20 @@ function unmergeableHit(hits: readonly unknown[]): string | null {
 
 /**
  * A hit a remote sent, or null when the merge cannot read it (v1.50 skips such a hit): its
- * `_federation` loses the weighted score values and `extra_document` and gains the remote's name.
+ * `_federation` loses the weighted score values, `extra_document` and `pinnedPosition` (kept
+ * aside, so the merge places the pin) and gains the remote's name.
  */
 function remoteCandidate(remote: string, hit: unknown): RemoteCandidate | null {
   if (!isJsonObject(hit) || !isJsonObject(hit._federation)) return null;
-  const { weightedScoreValues, extra_document: extra, pinnedPosition: _pinned, ...info } = hit._federation;
+  const { weightedScoreValues, extra_document: extra, pinnedPosition, ...info } = hit._federation;
   const sequence = parseScoreValues(weightedScoreValues);
   const { weightedRankingScore, queriesPosition, indexUid } = info;
   if (sequence === null || typeof weightedRankingScore !== 'number' || typeof indexUid !== 'string') return null;
   if (typeof queriesPosition !== 'number' || !Number.isInteger(queriesPosition) || queriesPosition < 0) return null;
   const view = { ...hit, _federation: { ...info, remote } };
-  return { kind: 'remote', remote, indexUid, position: queriesPosition, sequence, weightedScore: weightedRankingScore, view, extra: isJsonObject(extra) ? extra : {} };
+  // v1.50 reads a pin's position as an unsigned 32-bit integer; anything else leaves the hit ranked
+  const pinned = typeof pinnedPosition === 'number' && Number.isInteger(pinnedPosition) && pinnedPosition >= 0 && pinnedPosition <= 0xffffffff ? pinnedPosition : null;
+  return { kind: 'remote', remote, indexUid, position: queriesPosition, sequence, weightedScore: weightedRankingScore, view, extra: isJsonObject(extra) ? extra : {}, pinnedPosition: pinned };
 }
 
 /** What `federation.distinct` needs of a document that its shown fields lack, for the instance merging the hits. */
