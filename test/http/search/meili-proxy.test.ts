@@ -587,4 +587,120 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
       { id: 'local', title: 'Batman Returns', _federation: { indexUid: 'test', queriesPosition: 0, weightedRankingScore: 1.0, remote: 'ms0' } },
     ]);
   });
+
+  /**
+   * The pin cases' two instances: ms0 holding `local`, ms1 holding `remote` with dynamic search
+   * rules on and `rule` as `pin-rule`, both filterable on `filterable`, a network of the two (no
+   * `self`), each behind a `LocalMeili`. Returns ms0.
+   */
+  async function pinNetwork(local: unknown[], remote: unknown[], rule: unknown, filterable: string[] = []): Promise<Ms> {
+    const ms0 = await meili();
+    const ms1 = await meili();
+    await enableNetwork(ms0);
+    await enableNetwork(ms1);
+    const dsr = await req(ms1, 'PATCH', '/experimental-features', { dynamicSearchRules: true });
+    expect(dsr.status, dsr.text).toBe(200);
+    for (const ms of [ms0, ms1]) if (filterable.length > 0) await succeed(ms, 'PUT', '/indexes/test/settings/filterable-attributes', filterable);
+    await succeed(ms0, 'POST', '/indexes/test/documents', local);
+    await succeed(ms1, 'POST', '/indexes/test/documents', remote);
+    await succeed(ms1, 'PATCH', '/dynamic-search-rules/pin-rule', rule);
+    const network = { remotes: { ms0: { url: await localMeili(ms0) }, ms1: { url: await localMeili(ms1) } } };
+    await setNetwork(ms0, network);
+    await setNetwork(ms1, network);
+    return ms0;
+  }
+
+  const remoteHit = (id: string, title: string, extra: Record<string, unknown> = {}, weightedRankingScore: unknown = 1.0) => ({
+    id,
+    title,
+    ...extra,
+    _federation: { indexUid: 'test', queriesPosition: 0, weightedRankingScore, remote: 'ms1' },
+  });
+  const pinRule = (id: string, position: number, words?: string) => ({
+    active: true,
+    ...(words === undefined ? {} : { conditions: { query: { words } } }),
+    actions: [{ selector: { id }, action: { type: 'pin', position } }],
+  });
+  const scoreless = (body: any) => ({ ...stableResponse(body), hits: body.hits.map((hit: any) => ({ ...hit, _federation: { ...hit._federation, weightedRankingScore: '[score]' } })) });
+
+  it('remote_search_pagination_counts_pins_that_miss_query: a remote pin the query misses counts in the pages', async () => {
+    const ms0 = await pinNetwork(
+      [{ id: 'local-non-match', title: 'Spider-Man' }],
+      [
+        { id: 'remote-organic', title: 'Batman Returns' },
+        { id: 'remote-pinned', title: 'The Matrix' },
+      ],
+      pinRule('remote-pinned', 0, 'returns'),
+    );
+    const reply = await req(ms0, 'POST', '/indexes/test/search', { q: 'Batman Returns', page: 2, hitsPerPage: 1, useNetwork: true });
+    expectFederated(reply, {
+      hits: [remoteHit('remote-organic', 'Batman Returns')],
+      query: 'Batman Returns',
+      processingTimeMs: '[duration]',
+      hitsPerPage: 1,
+      page: 2,
+      totalPages: 2,
+      totalHits: 2,
+      requestUid: '[uuid]',
+      remoteErrors: {},
+    });
+  });
+
+  it('remote_search_pumps_pins_when_organic_results_run_out: remote pins past the ranked hits follow them', async () => {
+    const ms0 = await pinNetwork(
+      [{ id: 'local-non-match', title: 'Spider-Man' }],
+      [
+        { id: 'organic-1', title: 'Batman Returns' },
+        { id: 'late-pin-1', title: 'The Matrix' },
+        { id: 'organic-2', title: 'Batman Forever' },
+        { id: 'late-pin-2', title: 'Superman' },
+      ],
+      {
+        active: true,
+        conditions: { query: { words: 'batman' } },
+        actions: [
+          { selector: { id: 'late-pin-1' }, action: { type: 'pin', position: 10 } },
+          { selector: { id: 'late-pin-2' }, action: { type: 'pin', position: 20 } },
+        ],
+      },
+    );
+    const hits = [
+      remoteHit('organic-1', 'Batman Returns', {}, '[score]'),
+      remoteHit('organic-2', 'Batman Forever', {}, '[score]'),
+      remoteHit('late-pin-1', 'The Matrix', {}, '[score]'),
+      remoteHit('late-pin-2', 'Superman', {}, '[score]'),
+    ];
+    const page = (body: unknown, limit: number, offset: number, shown: unknown[]) => {
+      const reply = body as Reply;
+      expect(reply.status, reply.text).toBe(200);
+      expectJson(scoreless(reply.body), { hits: shown, query: 'Batman', processingTimeMs: '[duration]', limit, offset, estimatedTotalHits: 4, requestUid: '[uuid]', remoteErrors: {} });
+    };
+    page(await req(ms0, 'POST', '/indexes/test/search', { q: 'Batman', limit: 10, useNetwork: true }), 10, 0, hits);
+    page(await req(ms0, 'POST', '/indexes/test/search', { q: 'Batman', offset: 2, limit: 2, useNetwork: true }), 2, 2, hits.slice(2));
+  });
+
+  it('remote_search_facet_distribution_counts_pins_that_miss_query: a remote pin the query misses counts in the facets', async () => {
+    const ms0 = await pinNetwork(
+      [{ id: 'local-non-match', title: 'Spider-Man', color: 'green' }],
+      [
+        { id: 'remote-organic', title: 'Batman Returns', color: 'red' },
+        { id: 'remote-pinned', title: 'The Matrix', color: 'blue' },
+      ],
+      pinRule('remote-pinned', 0, 'returns'),
+      ['color'],
+    );
+    const reply = await req(ms0, 'POST', '/indexes/test/search', { q: 'Batman Returns', facets: ['color'], useNetwork: true });
+    expectFederated(reply, {
+      hits: [remoteHit('remote-pinned', 'The Matrix', { color: 'blue' }), remoteHit('remote-organic', 'Batman Returns', { color: 'red' })],
+      query: 'Batman Returns',
+      processingTimeMs: '[duration]',
+      limit: 20,
+      offset: 0,
+      estimatedTotalHits: 2,
+      facetDistribution: { color: { blue: 1, red: 1 } },
+      facetStats: {},
+      requestUid: '[uuid]',
+      remoteErrors: {},
+    });
+  });
 });
