@@ -703,4 +703,56 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
       remoteErrors: {},
     });
   });
+
+  /**
+   * `remote_auto_sharding`'s network: three instances, each its own shard, ms0 the leader, each
+   * behind a `LocalMeili`; the leader's network task and the tasks it sent the others succeed.
+   */
+  async function shardedNetwork(): Promise<Ms[]> {
+    const servers = [await meili(), await meili(), await meili()];
+    for (const ms of servers) await enableNetwork(ms);
+    const urls = await Promise.all(servers.map((ms) => localMeili(ms)));
+    const names = ['ms0', 'ms1', 'ms2'];
+    const network = {
+      self: 'ms0',
+      leader: 'ms0',
+      remotes: Object.fromEntries(names.map((name, i) => [name, { url: urls[i] }])),
+      shards: Object.fromEntries(names.map((name) => [name, { remotes: [name] }])),
+    };
+    const reply = await req(servers[0]!, 'PATCH', '/network', network);
+    expect(reply.status, reply.text).toBe(202);
+    await succeededEverywhere(servers, reply.body.taskUid);
+    for (const [i, ms] of servers.entries()) {
+      const got = await req(ms, 'GET', '/network');
+      expect(got.status).toBe(200);
+      const redacted = { ...got.body, version: '[version]', remotes: Object.fromEntries(Object.entries(got.body.remotes).map(([name, remote]: [string, any]) => [name, { ...remote, url: '[url]' }])) };
+      expectJson(redacted, {
+        self: names[i],
+        remotes: Object.fromEntries(names.map((name) => [name, { url: '[url]', searchApiKey: null, writeApiKey: null, status: 'available' }])),
+        shards: network.shards,
+        leader: 'ms0',
+        version: '[version]',
+      });
+    }
+    return servers;
+  }
+
+  /** The leader's task `uid` and the tasks it sent ms1 and ms2 (its `network.remote_tasks`) all succeed. */
+  async function succeededEverywhere(servers: Ms[], uid: number): Promise<void> {
+    const task = (await req(servers[0]!, 'GET', `/tasks/${uid}`)).body;
+    const sent = [1, 2].map((i) => task.network.remote_tasks[`ms${i}`].taskUid as number);
+    expect((await waitTask(servers[0]!, uid)).status).toBe('succeeded');
+    for (const [i, taskUid] of sent.entries()) expect((await waitTask(servers[i + 1]!, taskUid)).status).toBe('succeeded');
+  }
+
+  it('remote_auto_sharding: documents sent to the leader are spread over the shards and every instance federates them alike', async () => {
+    const servers = await shardedNetwork();
+    const reply = await req(servers[0]!, 'POST', '/indexes/test/documents', SCORE_DOCUMENTS);
+    expect(reply.status, reply.text).toBe(202);
+    await succeededEverywhere(servers, reply.body.taskUid);
+    const request = { federation: {}, queries: [remoteQuery('ms0'), remoteQuery('ms1'), remoteQuery('ms2')] };
+    for (const ms of servers) {
+      expectFederated(await multiSearch(ms, request), federated([C('ms2', 2), A('ms1', 1), B('ms1', 1), E('ms2', 2), D('ms0', 0)], 5));
+    }
+  });
 });
