@@ -4,7 +4,8 @@
  * `sort` criterion, so that the instance merging several instances' lists can order them
  * (unsorted lists carry none). A field criterion gives the document's best value for it (numbers
  * before strings, strings normalised, as the sort itself ranks them; null without one); a
- * `_geoPoint` criterion gives the distance in metres to its point (null without `_geo`).
+ * `_geoPoint` criterion gives the distance in metres to its point (null without `_geo`, or with
+ * one whose `lat` or `lng` is not a JSON number, as v1.50 reads them).
  */
 import type { JsonObject } from '../engine/document-id.js';
 import { extractFacets, FacetKind } from '../engine/facets/extract.js';
@@ -18,7 +19,11 @@ export function documentScoreValues(doc: JsonObject, sort: readonly SortCriterio
   return (sort ?? []).map((criterion): ScoreValue => {
     const asc = !criterion.descending;
     if (criterion.kind === 'geo') {
-      const point = geoPointOf(doc._geo);
+      // v1.50 reads `_geo.lat` and `_geo.lng` as JSON numbers here: a point written as strings
+      // (which the sort itself parses) has no distance in the merge
+      const geo = doc._geo as { lat?: unknown; lng?: unknown } | null | undefined;
+      const numeric = geo !== null && typeof geo === 'object' && typeof geo.lat === 'number' && typeof geo.lng === 'number';
+      const point = numeric ? geoPointOf(geo) : null;
       return { geoSort: { asc, distance: point === null ? null : haversine(criterion.point, point) } };
     }
     let best: number | string | null = null;

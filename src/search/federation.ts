@@ -1,6 +1,8 @@
 /**
  * `/multi-search` with `federation` (search.md §10.2): the hits of every query merged into one
- * ranked list (federated-ranking.ts), paginated by `federation`, with `_federation` on each hit.
+ * ranked list (federated-ranking.ts), as v1.50 merges them (each index's queries, then the indexes
+ * and the remotes, with itertools' k-way merge: kmerge.ts), paginated by `federation`, with
+ * `_federation` on each hit.
  *
  * Queries run index by index (uids in order, then request order), as Meilisearch runs them, so
  * the first error is the one it reports; the queries of one index share one `searchCutoffMs`
@@ -44,6 +46,7 @@ import { errorBody, missingInHit, unexpectedInHit } from '../network/remote-answ
 import { sortedErrors } from './network-requests.js';
 import { featureNeeded, routeQueries, type LocalQuery } from './network-use.js';
 import { isPinned, placePins } from './pins.js';
+import { kmergeBy } from './kmerge.js';
 import { hydrateHits } from './hydration.js';
 import { searchFilterAsts } from './filter.js';
 import { resolveForeignFilters } from './foreign.js';
@@ -266,7 +269,6 @@ async function federate(
     // pinned hits (pins.ts), this instance's and the remotes', stay out of the ranking and
     // distinct, and come back at their positions (local ones first at equal positions, as v1.50)
     const pinned = candidates.filter((candidate) => pinPosition(candidate) !== null).sort((a, b) => pinPosition(a)! - pinPosition(b)!);
-    const organic = candidates.filter((candidate) => pinPosition(candidate) === null).sort(compareCandidates);
     const shown = new Set<string>();
     const firstShown = (candidate: Candidate) => {
       if (candidate.kind === 'remote') return true;
@@ -276,7 +278,7 @@ async function federate(
       return true;
     };
     const pins = pinned.filter(firstShown);
-    const unique = organic.filter(firstShown);
+    const unique = mergeRanked(candidates.filter((candidate) => pinPosition(candidate) === null), queries, firstShown);
     const ranked = distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
     return { ...ranked, merged: placePins<Candidate, Candidate>(pins, ranked.merged, offset + limit, (pin) => pinPosition(pin)!, (pin) => pin) };
   });
@@ -382,6 +384,38 @@ async function rerankAroundPins<T extends { candidate: Candidate }>(page: T[], r
   }
   // the reranker may answer more indices than it was sent hits (repeats): they follow
   return [...out, ...reranked.slice(next)];
+}
+
+/**
+ * The ranked hits in v1.50's order: each index's queries' lists merged (queries in request
+ * order), a document kept from the first list giving it (`keep`), then the indexes' lists (by
+ * uid) and the remotes' (by name) merged; both merges are itertools' `kmerge_by` (kmerge.ts),
+ * the better weighted score values first, ties to the lower query position.
+ */
+function mergeRanked(organic: readonly Candidate[], queries: readonly QueryWithIndex[], keep: (candidate: Candidate) => boolean): Candidate[] {
+  const before = (a: Candidate, b: Candidate) => compareCandidates(a, b) < 0;
+  const append = <K>(map: Map<K, Candidate[]>, key: K, candidate: Candidate) => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [candidate]);
+    else list.push(candidate);
+  };
+  // a search's hits were appended in its rank order (a query run once per owned shard is one search per run)
+  const bySearch = new Map<IndexSearch, Candidate[]>();
+  const byRemote = new Map<string, Candidate[]>();
+  for (const candidate of organic) {
+    if (candidate.kind === 'local') append(bySearch, candidate.search, candidate);
+    else append(byRemote, candidate.remote, candidate);
+  }
+  const byIndex = new Map<string, Candidate[][]>();
+  for (const list of bySearch.values()) {
+    const uid = queries[(list[0] as LocalCandidate).query]!.indexUid;
+    const lists = byIndex.get(uid);
+    if (lists === undefined) byIndex.set(uid, [list]);
+    else lists.push(list);
+  }
+  const byKey = <V>(map: Map<string, V>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
+  const lists = [...byKey(byIndex).map((perQuery) => kmergeBy(perQuery, before).filter(keep)), ...byKey(byRemote)];
+  return kmergeBy(lists, before);
 }
 
 /** The position a pinned hit is pinned at, or null for a ranked hit. */

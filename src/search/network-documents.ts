@@ -4,9 +4,10 @@
  * search (network-partition.ts): every copy asks for the first `offset + limit` documents, its
  * filter ANDed with its shard's; the copies of other instances go to
  * `<remote>/indexes/{uid}/documents/fetch` with `Meili-Proxy-Search: true` (remote-search.ts),
- * this instance's copies are listed here the same way. The lists are merged by their documents'
- * sort values (`_federation.weightedScoreValues`, then stripped), ties and unsorted lists in
- * partition order, and cut to the requested window; `total` is the sum, and `remoteErrors` lists
+ * this instance's copies are listed here the same way, this instance's lists first. The lists are
+ * merged as v1.50 merges them (kmerge.ts) by their documents' sort values
+ * (`_federation.weightedScoreValues`, then stripped), ties and unsorted lists in partition order,
+ * and cut to the requested window; `total` is the sum, and `remoteErrors` lists
  * the failed remotes only when there is one. A document lacking its score values fails the read
  * (`remote_bad_response`), as in v1.50. `GET …/documents/{id}` asks the network only when the
  * document is not found here (not with v1.50's `useNetwork: true`, see `documentRequest`).
@@ -23,6 +24,7 @@ import { answerDocuments, getDocument, listDocuments, withFetchPermit, type Docu
 import { fuseFilters } from './network-partition.js';
 import { sendCopies, sortedErrors } from './network-requests.js';
 import { forwardable, requestPartition, usesNetwork } from './network-use.js';
+import { kmergeBy } from './kmerge.js';
 import { compareScoreValues, parseScoreValues, type ScoreValue } from './score-values.js';
 
 /** `GET …/documents` and `POST …/documents/fetch`; `proxy`: the request carries `Meili-Proxy-Search: true`. */
@@ -128,11 +130,15 @@ function scored(document: unknown): { document: JsonObject; values: ScoreValue[]
 }
 
 /**
- * The documents of every copy's list in one order: by their score values (the better first),
- * equal ones in partition order then list order (an unsorted read concatenates the lists).
+ * The documents of every copy's list in one order, as v1.50's `merge_documents_results` takes
+ * them (itertools' `kmerge_by`, kmerge.ts): the head with the better score values first, equal
+ * ones by partition position (an unsorted read thus concatenates the lists).
  */
 export function mergeDocumentLists(lists: readonly CopyList[]): JsonObject[] {
-  const entries = lists.flatMap(({ position, documents }) => documents.map((document) => ({ position, ...scored(document) })));
-  entries.sort((a, b) => -compareScoreValues(a.values, 0, b.values, 0) || a.position - b.position);
-  return entries.map(({ document }) => document);
+  const scoredLists = lists.map(({ position, documents }) => documents.map((document) => ({ position, ...scored(document) })));
+  const merged = kmergeBy(scoredLists, (a, b) => {
+    const order = compareScoreValues(a.values, 0, b.values, 0);
+    return order > 0 || (order === 0 && a.position < b.position);
+  });
+  return merged.map(({ document }) => document);
 }

@@ -6,8 +6,8 @@
  * sequences are exchanged between instances in `_federation.weightedScoreValues`, in this JSON
  * shape, and compared the way milli's `WeightedScoreValue` compares them: scores within f64
  * epsilon tie; values that do not line up make the side with more groups left win, and when both
- * have as many, the global weighted score decides. Geo distances compare like sort values (nearer
- * first for `asc`).
+ * have as many, the global weighted score decides. Geo distances compare as milli compares them:
+ * the greater distance ranks better, `asc` or not.
  */
 import { scoreOf, type StepDetail } from '../engine/search/ranking.js';
 import { isJsonObject } from '../types/json-text.js';
@@ -70,7 +70,12 @@ function compareValue(a: ScoreValue, b: ScoreValue): number | null {
   }
   if ('geoSort' in a && 'geoSort' in b) {
     if (a.geoSort.asc !== b.geoSort.asc) return null;
-    return -compareSortValues(a.geoSort.distance, b.geoSort.distance, !a.geoSort.asc);
+    // as milli's `WeightedScoreValue::GeoSort`: the greater distance ranks better whatever `asc`,
+    // and a hit without a point worse than one with (so a merge of `:asc` lists takes the
+    // farthest head first, as v1.50's federated search and network document fetch do)
+    const [l, r] = [a.geoSort.distance, b.geoSort.distance];
+    if (l === null || r === null) return l === r ? 0 : l === null ? -1 : 1;
+    return Math.abs(l - r) <= Number.EPSILON ? 0 : l - r;
   }
   return null;
 }

@@ -50,10 +50,10 @@ const NESTED_DOCUMENTS = [
   {
     id: 852,
     document_en: {
-                   name: 'Attack on Titan',
-                   description: 'Attack on Titan is a Japanese manga series written and illustrated by Hajime Isayama',
-                   author: 'Hajime Isayama',
-                 },
+      name: 'Attack on Titan',
+      description: 'Attack on Titan is a Japanese manga series written and illustrated by Hajime Isayama',
+      author: 'Hajime Isayama',
+    },
     document_ja: { name: '進撃の巨人', description: '進撃の巨人は、日本の漫画シリーズであり、諫山 創によって作画されている。', author: '諫山 創' },
     document_zh: { name: '进击的巨人', description: '进击的巨人是日本的漫画系列，由諫山 創作画。', author: '諫山創' },
     _vectors: { manual: [1, 2, 3] },
@@ -61,10 +61,10 @@ const NESTED_DOCUMENTS = [
   {
     id: 654,
     document_en: {
-                   name: 'One Piece',
-                   description: 'One Piece is a Japanese manga series written and illustrated by Eiichiro Oda',
-                   author: 'Eiichiro Oda',
-                 },
+      name: 'One Piece',
+      description: 'One Piece is a Japanese manga series written and illustrated by Eiichiro Oda',
+      author: 'Eiichiro Oda',
+    },
     document_ja: { name: 'ワンピース', description: 'ワンピースは、日本の漫画シリーズであり、尾田 栄一郎によって作画されている。', author: '尾田 栄一郎' },
     document_zh: { name: 'ONE PIECE', description: '海贼王》是尾田荣一郎创作的日本漫画系列。', author: '尾田 栄一郎' },
     _vectors: { manual: [1, 2, 54] },
@@ -113,16 +113,16 @@ describe('locales (search/locales.rs)', () => {
     const uid = uniqueUid('locales');
     await succeed(server, 'PATCH', `/indexes/${uid}/settings`, {
       searchableAttributes: [
-                              'name_en',
-                              'name_ja',
-                              'name_zh',
-                              'author_en',
-                              'author_ja',
-                              'author_zh',
-                              'description_en',
-                              'description_ja',
-                              'description_zh',
-                            ],
+        'name_en',
+        'name_ja',
+        'name_zh',
+        'author_en',
+        'author_ja',
+        'author_zh',
+        'description_en',
+        'description_ja',
+        'description_zh',
+      ],
     });
     await succeed(server, 'POST', `/indexes/${uid}/documents`, DOCUMENTS);
     await expectSearch(uid, 'both', { q: 'Atta', attributesToRetrieve: ['id'] }, 200, {
@@ -167,29 +167,22 @@ describe('locales (search/locales.rs)', () => {
     const uid = uniqueUid('locales');
     await succeed(server, 'PATCH', `/indexes/${uid}/settings`, {
       searchableAttributes: [
-                              'name_en',
-                              'name_ja',
-                              'name_zh',
-                              'author_en',
-                              'author_ja',
-                              'author_zh',
-                              'description_en',
-                              'description_ja',
-                              'description_zh',
-                            ],
+        'name_en',
+        'name_ja',
+        'name_zh',
+        'author_en',
+        'author_ja',
+        'author_zh',
+        'description_en',
+        'description_ja',
+        'description_zh',
+      ],
       localizedAttributes: [
-                             {
-                               attributePatterns: [
-                                                    'name_ja',
-                                                    'name_zh',
-                                                    'author_ja',
-                                                    'author_zh',
-                                                    'description_ja',
-                                                    'description_zh',
-                                                  ],
-                               locales: ['jpn'],
-                             },
-                           ],
+        {
+          attributePatterns: ['name_ja', 'name_zh', 'author_ja', 'author_zh', 'description_ja', 'description_zh'],
+          locales: ['jpn'],
+        },
+      ],
     });
     await succeed(server, 'POST', `/indexes/${uid}/documents`, DOCUMENTS);
     await expectSearch(uid, 'both', { q: '"进击的巨人"', attributesToRetrieve: ['id'] }, 200, {
@@ -216,16 +209,16 @@ describe('locales (search/locales.rs)', () => {
     const uid = uniqueUid('locales');
     await succeed(server, 'PATCH', `/indexes/${uid}/settings`, {
       searchableAttributes: [
-                              'name_en',
-                              'name_ja',
-                              'name_zh',
-                              'author_en',
-                              'author_ja',
-                              'author_zh',
-                              'description_en',
-                              'description_ja',
-                              'description_zh',
-                            ],
+        'name_en',
+        'name_ja',
+        'name_zh',
+        'author_en',
+        'author_ja',
+        'author_zh',
+        'description_en',
+        'description_ja',
+        'description_zh',
+      ],
       localizedAttributes: [{ attributePatterns: ['*_ja', '*_zh'], locales: ['jpn'] }],
     });
     await succeed(server, 'POST', `/indexes/${uid}/documents`, DOCUMENTS);
@@ -280,20 +273,17 @@ describe('locales (search/locales.rs)', () => {
     const uid = uniqueUid('locales');
     await succeed(server, 'PATCH', `/indexes/${uid}/settings`, {
       searchableAttributes: [
-                              'name_en',
-                              'name_ja',
-                              'name_zh',
-                              'author_en',
-                              'author_ja',
-                              'author_zh',
-                              'description_en',
-                              'description_ja',
-                              'description_zh',
-                            ],
-      localizedAttributes: [
-                             { attributePatterns: ['*_zh'], locales: ['jpn'] },
-                             { attributePatterns: ['*_ja'], locales: ['cmn'] },
-                           ],
+        'name_en',
+        'name_ja',
+        'name_zh',
+        'author_en',
+        'author_ja',
+        'author_zh',
+        'description_en',
+        'description_ja',
+        'description_zh',
+      ],
+      localizedAttributes: [{ attributePatterns: ['*_zh'], locales: ['jpn'] }, { attributePatterns: ['*_ja'], locales: ['cmn'] }],
     });
     await succeed(server, 'POST', `/indexes/${uid}/documents`, DOCUMENTS);
     await expectSearch(uid, 'both', { q: '"进击的巨人"', locales: ['cmn'], attributesToRetrieve: ['id'] }, 200, {
@@ -320,21 +310,21 @@ describe('locales (search/locales.rs)', () => {
     const uid = uniqueUid('locales');
     await succeed(server, 'PATCH', `/indexes/${uid}/settings`, {
       searchableAttributes: [
-                              'name_en',
-                              'name_ja',
-                              'name_zh',
-                              'author_en',
-                              'author_ja',
-                              'author_zh',
-                              'description_en',
-                              'description_ja',
-                              'description_zh',
-                            ],
+        'name_en',
+        'name_ja',
+        'name_zh',
+        'author_en',
+        'author_ja',
+        'author_zh',
+        'description_en',
+        'description_ja',
+        'description_zh',
+      ],
       localizedAttributes: [
-                             { attributePatterns: ['*_zh'], locales: ['jpn'] },
-                             { attributePatterns: ['*_ja'], locales: ['cmn'] },
-                             { attributePatterns: ['*_en'], locales: [] },
-                           ],
+        { attributePatterns: ['*_zh'], locales: ['jpn'] },
+        { attributePatterns: ['*_ja'], locales: ['cmn'] },
+        { attributePatterns: ['*_en'], locales: [] },
+      ],
     });
     await succeed(server, 'POST', `/indexes/${uid}/documents`, DOCUMENTS);
     await expectSearch(uid, 'both', { q: '"进击的巨人"', attributesToRetrieve: ['id'] }, 200, {
@@ -361,16 +351,16 @@ describe('locales (search/locales.rs)', () => {
     const uid = uniqueUid('locales');
     await succeed(server, 'PATCH', `/indexes/${uid}/settings`, {
       searchableAttributes: [
-                              'name_en',
-                              'name_ja',
-                              'name_zh',
-                              'author_en',
-                              'author_ja',
-                              'author_zh',
-                              'description_en',
-                              'description_ja',
-                              'description_zh',
-                            ],
+        'name_en',
+        'name_ja',
+        'name_zh',
+        'author_en',
+        'author_ja',
+        'author_zh',
+        'description_en',
+        'description_ja',
+        'description_zh',
+      ],
       localizedAttributes: [{ attributePatterns: ['*'], locales: ['jpn'] }],
     });
     await succeed(server, 'POST', `/indexes/${uid}/documents`, DOCUMENTS);
@@ -408,9 +398,9 @@ describe('locales (search/locales.rs)', () => {
     await succeed(server, 'PATCH', `/indexes/${uid}/settings`, {
       searchableAttributes: ['document_en', 'document_ja', 'document_zh'],
       localizedAttributes: [
-                             { attributePatterns: ['*_zh.*'], locales: ['jpn'] },
-                             { attributePatterns: ['document_ja.*', 'document_zh.*'], locales: ['cmn'] },
-                           ],
+        { attributePatterns: ['*_zh.*'], locales: ['jpn'] },
+        { attributePatterns: ['document_ja.*', 'document_zh.*'], locales: ['cmn'] },
+      ],
     });
     await succeed(server, 'POST', `/indexes/${uid}/documents`, NESTED_DOCUMENTS);
     await expectSearch(uid, 'both', { q: '"进击的巨人"', locales: ['cmn'], attributesToRetrieve: ['id'] }, 200, {
@@ -469,10 +459,7 @@ describe('locales (search/locales.rs)', () => {
     });
     await succeed(server, 'PATCH', `/indexes/${uid}/settings`, {
       searchableAttributes: ['document_en', 'document_ja', 'document_zh'],
-      localizedAttributes: [
-                             { attributePatterns: ['*_zh.*'], locales: ['jpn'] },
-                             { attributePatterns: ['document_ja.*'], locales: ['cmn'] },
-                           ],
+      localizedAttributes: [{ attributePatterns: ['*_zh.*'], locales: ['jpn'] }, { attributePatterns: ['document_ja.*'], locales: ['cmn'] }],
     });
     await expectSearch(uid, 'both', { q: '"进击的巨人"', locales: ['cmn'], attributesToRetrieve: ['id'] }, 200, {
       hits: [],
@@ -498,16 +485,16 @@ describe('locales (search/locales.rs)', () => {
     const uid = uniqueUid('locales');
     await succeed(server, 'PATCH', `/indexes/${uid}/settings`, {
       searchableAttributes: [
-                              'name_en',
-                              'name_ja',
-                              'name_zh',
-                              'author_en',
-                              'author_ja',
-                              'author_zh',
-                              'description_en',
-                              'description_ja',
-                              'description_zh',
-                            ],
+        'name_en',
+        'name_ja',
+        'name_zh',
+        'author_en',
+        'author_ja',
+        'author_zh',
+        'description_en',
+        'description_ja',
+        'description_zh',
+      ],
     });
     await succeed(server, 'POST', `/indexes/${uid}/documents`, DOCUMENTS);
     await expectSearch(uid, 'POST', { q: 'Atta', locales: ['invalid'] }, 400, {

@@ -47,4 +47,12 @@ describe('compareScoreValues', () => {
   it('lets the global score decide when values of as many groups do not line up', () => {
     expect(compareScoreValues([{ sort: { asc: true, value: 1 } }], 0.2, [{ sort: { asc: false, value: 1 } }], 0.7)).toBeLessThan(0);
   });
+
+  it('ranks the greater geo distance better whatever asc, and a hit without a point last, as milli does', () => {
+    const geo = (distance: number | null, asc = true) => [{ geoSort: { asc, distance } }];
+    expect(compareScoreValues(geo(9000), 0, geo(600), 0)).toBeGreaterThan(0);
+    expect(compareScoreValues(geo(9000, false), 0, geo(600, false), 0)).toBeGreaterThan(0);
+    expect(compareScoreValues(geo(null), 0, geo(600), 0)).toBeLessThan(0);
+    expect(compareScoreValues(geo(null), 0, geo(null), 0)).toBe(0);
+  });
 });
