@@ -755,4 +755,34 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
       expectFederated(await multiSearch(ms, request), federated([C('ms2', 2), A('ms1', 1), B('ms1', 1), E('ms2', 2), D('ms0', 0)], 5));
     }
   });
+
+  it('remote_auto_sharding_with_custom_metadata: customMetadata follows a write to the shards, and each task says where it comes from', async () => {
+    const servers = await shardedNetwork();
+    const metadata = 'remote_auto_sharding_with_custom_metadata';
+    const reply = await req(servers[0]!, 'POST', `/indexes/test/documents?customMetadata=${metadata}`, SCORE_DOCUMENTS);
+    expect(reply.status, reply.text).toBe(202);
+    await succeededEverywhere(servers, reply.body.taskUid);
+    const stable = (task: any) => {
+      const { uid: _uid, batchUid: _batch, duration: _duration, enqueuedAt: _enqueued, startedAt: _started, finishedAt: _finished, ...rest } = task;
+      const network = rest.network.origin === undefined ? { ...rest.network, network_version: '[version]' } : { origin: { ...rest.network.origin, networkVersion: '[version]' } };
+      return { ...rest, network };
+    };
+    const task = (indexed: number, network: unknown) => ({
+      indexUid: 'test',
+      status: 'succeeded',
+      type: 'documentAdditionOrUpdate',
+      canceledBy: null,
+      details: { receivedDocuments: 5, indexedDocuments: indexed },
+      error: null,
+      network,
+      customMetadata: metadata,
+    });
+    expectJson(
+      stable((await req(servers[0]!, 'GET', `/tasks/${reply.body.taskUid}`)).body),
+      task(1, { remote_tasks: { ms1: { taskUid: 1, error: null }, ms2: { taskUid: 1, error: null } }, network_version: '[version]' }),
+    );
+    for (const ms of servers.slice(1)) {
+      expectJson(stable((await req(ms, 'GET', '/tasks/1')).body), task(2, { origin: { remoteName: 'ms0', taskUid: 1, networkVersion: '[version]' } }));
+    }
+  });
 });
