@@ -706,11 +706,13 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
 
   /**
    * `remote_auto_sharding`'s network: three instances, each its own shard, ms0 the leader, each
-   * behind a `LocalMeili`; the leader's network task and the tasks it sent the others succeed.
+   * behind a `LocalMeili`, set once `before` has run; the leader's network task and the tasks it
+   * sent the others succeed.
    */
-  async function shardedNetwork(): Promise<Ms[]> {
+  async function shardedNetwork(before: (servers: Ms[]) => Promise<void> = async () => {}): Promise<Ms[]> {
     const servers = [await meili(), await meili(), await meili()];
     for (const ms of servers) await enableNetwork(ms);
+    await before(servers);
     const urls = await Promise.all(servers.map((ms) => localMeili(ms)));
     const names = ['ms0', 'ms1', 'ms2'];
     const network = {
@@ -784,5 +786,30 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
     for (const ms of servers.slice(1)) {
       expectJson(stable((await req(ms, 'GET', '/tasks/1')).body), task(2, { origin: { remoteName: 'ms0', taskUid: 1, networkVersion: '[version]' } }));
     }
+  });
+
+  it('remote_auto_sharding_dsrs: sharding copies the leader’s dynamic search rules to the shards, drops theirs, and forwards new ones', async () => {
+    const rule = (position: number) => ({ active: true, actions: [{ selector: { id: 'remote' }, action: { type: 'pin', position } }] });
+    const servers = await shardedNetwork(async ([ms0, ms1, ms2]) => {
+      for (const ms of [ms0!, ms1!, ms2!]) expect((await req(ms, 'PATCH', '/experimental-features', { dynamicSearchRules: true })).status).toBe(200);
+      await succeed(ms0!, 'PATCH', '/dynamic-search-rules/propagated-to-all-remotes', rule(0));
+      await succeed(ms1!, 'PATCH', '/dynamic-search-rules/deleted-after-sharding', rule(2));
+    });
+    const listed = (uids: [string, number][]) => ({
+      results: uids.map(([uid, position]) => ({ uid, lastUpdatedAt: '[updatedAt]', active: true, conditions: {}, actions: rule(position).actions })),
+      offset: 0,
+      limit: 20,
+      total: uids.length,
+    });
+    const rules = async (ms: Ms) => {
+      const reply = await req(ms, 'POST', '/dynamic-search-rules', {});
+      expect(reply.status, reply.text).toBe(200);
+      return { ...reply.body, results: reply.body.results.map((result: any) => ({ ...result, lastUpdatedAt: '[updatedAt]' })) };
+    };
+    for (const ms of servers) expectJson(await rules(ms), listed([['propagated-to-all-remotes', 0]]));
+    const reply = await req(servers[0]!, 'PATCH', '/dynamic-search-rules/propagated-too', rule(1));
+    expect(reply.status, reply.text).toBe(202);
+    await succeededEverywhere(servers, reply.body.taskUid);
+    for (const ms of servers) expectJson(await rules(ms), listed([['propagated-too', 1], ['propagated-to-all-remotes', 0]]));
   });
 });
