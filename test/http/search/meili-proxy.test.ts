@@ -812,4 +812,34 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
     await succeededEverywhere(servers, reply.body.taskUid);
     for (const ms of servers) expectJson(await rules(ms), listed([['propagated-too', 1], ['propagated-to-all-remotes', 0]]));
   });
+
+  it('remote_sharding_federated_auto_search: federated queries with useNetwork search every remote, whichever instance is asked', async () => {
+    const ms0 = await meili();
+    const ms1 = await meili();
+    const ms2 = await meili();
+    for (const ms of [ms0, ms1, ms2]) await enableNetwork(ms);
+    await setSelf(ms0, 'ms0');
+    await setSelf(ms1, 'ms1');
+    await setSelf(ms2, 'ms2');
+    await succeed(ms0, 'POST', '/indexes/test/documents', SCORE_DOCUMENTS.slice(0, 2));
+    await succeed(ms1, 'POST', '/indexes/test/documents', SCORE_DOCUMENTS.slice(2, 3));
+    await succeed(ms2, 'POST', '/indexes/test/documents', SCORE_DOCUMENTS.slice(3, 5));
+    const network = { remotes: { ms0: { url: await localMeili(ms0) }, ms1: { url: await localMeili(ms1) }, ms2: { url: await localMeili(ms2) } } };
+    for (const ms of [ms0, ms1, ms2]) await setNetwork(ms, network);
+    const request = {
+      federation: {},
+      queries: [
+        { q: 'badman', indexUid: 'test', useNetwork: true },
+        { q: 'returns', indexUid: 'test', useNetwork: true },
+      ],
+    };
+    const hits = [
+      hit('Badman', 'E', 'test', 0, 1.0, 'ms2'),
+      hit('Batman Returns', 'C', 'test', 1, 0.9242424242424242, 'ms1'),
+      hit('Batman the dark knight returns: Part 1', 'A', 'test', 1, 0.8787878787878788, 'ms0'),
+      hit('Batman the dark knight returns: Part 2', 'B', 'test', 1, 0.8787878787878788, 'ms0'),
+      hit('Batman', 'D', 'test', 0, 0.4621212121212121, 'ms2'),
+    ];
+    for (const ms of [ms0, ms1, ms2]) expectFederated(await multiSearch(ms, request), federated(hits, 5));
+  });
 });
