@@ -14,7 +14,8 @@
  * and once more across indexes; every hit it removes leaves the hit count and the facets.
  * `estimatedTotalHits` counts, per index, the union of its queries' candidates.
  * Semantic and hybrid queries take part like keyword ones (their similarity is a weighted score);
- * when one of them is semantic, `semanticHitCount` counts the page's hits ranked by a vector, and
+ * when one of this instance's is semantic (a remote's do not count, as in v1.50),
+ * `semanticHitCount` counts the page's hits ranked by a vector, and
  * `queryVectors` maps each query position asking for `retrieveVectors` to its query vector.
  * Documents pinned by dynamic search rules (pins.ts) are placed at their positions of the merged
  * list, by ascending position, around the ranked hits, as v1.50 places them.
@@ -255,7 +256,6 @@ async function federate(
       continue;
     }
     answered.push({ name, body: answer.body });
-    semantic ||= typeof answer.body.semanticHitCount === 'number';
     // a remote was asked for the window's hits: more would only cost merging work here
     for (const hit of (answer.body.hits as unknown[]).slice(0, offset + limit)) {
       const candidate = remoteCandidate(name, hit);

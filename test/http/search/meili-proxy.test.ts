@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { callRaw, errorBody, expectError, type Reply } from '../../helpers/api.js';
 import { expectJson, NESTED_DOCUMENTS, SCORE_DOCUMENTS, stableResponse } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
+import { mockEmbedder } from '../../unit/embedders/mock-embedder.js';
 
 const ARGS = ['--experimental-allowed-ip-networks', 'any'];
 
@@ -841,5 +842,53 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
       hit('Batman', 'D', 'test', 0, 0.4621212121212121, 'ms2'),
     ];
     for (const ms of [ms0, ms1, ms2]) expectFederated(await multiSearch(ms, request), federated(hits, 5));
+  });
+
+  it('remote_sharding_retrieve_vectors: queryVectors gathers every semantic query’s vector from the instance that embedded it', async () => {
+    const servers = [await meili(), await meili(), await meili()];
+    const embedder = await mockEmbedder((req) => {
+      const text = String(req.body).toLowerCase();
+      const patterns: [string, number[]][] = [
+        ['batman', [1.0, 0.0, 0.0]],
+        ['dark', [0.0, 0.1, 0.0]],
+        ['knight', [0.1, 0.1, 0.0]],
+        ['returns', [0.0, 0.0, 0.2]],
+        ['part', [0.05, 0.1, 0.0]],
+        ['1', [0.3, 0.05, 0.0]],
+        ['2', [0.2, 0.05, 0.0]],
+      ];
+      const embedding = [0, 0, 0];
+      for (const [pattern, vector] of patterns) if (text.includes(pattern)) vector.forEach((v, i) => (embedding[i]! += v));
+      return { status: 200, text: JSON.stringify({ data: embedding }) };
+    });
+    cleanup.push(() => embedder.close());
+    for (const [i, ms] of servers.entries()) {
+      await enableNetwork(ms);
+      await setSelf(ms, `ms${i}`);
+      await succeed(ms, 'PATCH', '/indexes/test/settings', {
+        embedders: { rest: { source: 'rest', url: embedder.url, dimensions: 3, request: '{{text}}', response: { data: '{{embedding}}' }, documentTemplate: '{{doc.name}}' } },
+      });
+    }
+    const network = { remotes: Object.fromEntries(await Promise.all(servers.map(async (ms, i) => [`ms${i}`, { url: await localMeili(ms) }]))) };
+    for (const ms of servers) await setNetwork(ms, network);
+    const query = (q: string, remote: string, semanticRatio = 1.0) => ({ q, indexUid: 'test', hybrid: { semanticRatio, embedder: 'rest' }, retrieveVectors: true, federationOptions: { remote } });
+    const vectors = { 0: [1.0, 0.0, 0.0], 1: [0.1, 0.2, 0.0], 2: [0.0, 0.0, 0.2] };
+    const answer = (queryVectors: Record<number, number[]>, semanticHitCount?: number) => ({
+      hits: [],
+      queryVectors,
+      processingTimeMs: '[duration]',
+      limit: 20,
+      offset: 0,
+      estimatedTotalHits: 0,
+      requestUid: '[uuid]',
+      remoteErrors: {},
+      ...(semanticHitCount === undefined ? {} : { semanticHitCount }),
+    });
+    const search = (...queries: unknown[]) => multiSearch(servers[0]!, { federation: {}, queries });
+    expectFederated(await search(query('batman', 'ms0'), query('dark knight', 'ms1'), query('returns', 'ms2')), answer(vectors, 0));
+    expectFederated(await search(query('batman', 'ms0'), query('dark knight', 'ms0'), query('returns', 'ms2')), answer(vectors, 0));
+    expectFederated(await search(query('batman', 'ms0'), query('dark knight', 'ms1'), query('returns', 'ms1')), answer(vectors, 0));
+    expectFederated(await search(query('batman', 'ms0'), query('dark knight', 'ms1', 0.0), query('returns', 'ms1')), answer({ 0: vectors[0], 2: vectors[2] }, 0));
+    expectFederated(await search(query('batman', 'ms1'), query('dark knight', 'ms1'), query('returns', 'ms1')), answer(vectors));
   });
 });
