@@ -1,8 +1,13 @@
 // Port of Meilisearch's crates/meilisearch/tests/search/multi/proxy.rs: remote federated search
-// (`federationOptions.remote`) across several real Quarry instances on loopback — the feature gate
-// and parameter errors, merging of remote hits by weighted ranking score, and how remote failures
-// end up in `remoteErrors` (unregistered remote, missing weighted score values, non-JSON answer,
-// 4xx, auth, 5xx always / once, timeout).
+// (`federationOptions.remote`, `useNetwork`) across several real Quarry instances on loopback — the
+// feature gate and parameter errors, merging of remote hits by weighted ranking score, how remote
+// failures end up in `remoteErrors` (unregistered remote, missing weighted score values, non-JSON
+// answer, 4xx, auth, 5xx always / once, timeout), a remote's pinned documents (kept at their
+// position, counted in pages and facets, pumped past the ranked hits), a leader's writes spread
+// over shards (custom metadata, dynamic search rules) and query vectors gathered from every
+// instance. The sharded searches, facet searches and document fetches are in
+// meili-proxy-sharding.test.ts; the cases ignored upstream and `sharding_not_enterprise` (Quarry
+// is the enterprise edition) are not ported.
 //
 // Meilisearch's `LocalMeili` (a wiremock server forwarding to the test server, optionally delaying,
 // failing with a 500, overriding the body or dropping the request headers) is `LocalMeili` below:
