@@ -9,10 +9,9 @@
 // (`network.remote_tasks`), and after each read the snapshot it must answer, its redacted paths
 // taken from the snapshot. Every instance is reached through a loopback proxy, as the Rust
 // test's `LocalMeili`.
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, waitTask, type Reply } from '../../helpers/api.js';
+import { localMeili } from '../../helpers/local-meili.js';
 import { expectJson } from '../../helpers/meili-datasets.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
@@ -23,35 +22,11 @@ afterEach(async () => {
   await Promise.all(pending.map((dispose) => dispose()));
 });
 
-/** A loopback proxy forwarding every request to `server` (the Rust test's `LocalMeili`). */
-async function localMeili(server: TestServer): Promise<string> {
-  const proxy: HttpServer = createServer((request, res) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
-      const method = request.method ?? 'GET';
-      fetch(`${server.url}${request.url}`, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks) })
-        .then(async (answer) => {
-          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-          res.end(Buffer.from(await answer.arrayBuffer()));
-        })
-        .catch((error) => {
-          res.writeHead(502);
-          res.end(String(error));
-        });
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  cleanup.push(
-    () =>
-      new Promise<void>((resolve) => {
-        proxy.closeAllConnections();
-        proxy.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+/** A `LocalMeili` in front of `server`, closed after the test; its url. */
+async function proxied(server: TestServer): Promise<string> {
+  const proxy = await localMeili(server);
+  cleanup.push(proxy.close);
+  return proxy.url;
 }
 
 type Step =
@@ -97,7 +72,7 @@ async function replay(count: number, steps: Step[]): Promise<void> {
     expect((await call(server, 'PATCH', '/experimental-features', { network: true })).status).toBe(200);
     servers.push(server);
   }
-  const urls = await Promise.all(servers.map(localMeili));
+  const urls = await Promise.all(servers.map(proxied));
   let last: Reply | null = null;
   let request = '';
   for (const step of steps) {

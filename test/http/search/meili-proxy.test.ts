@@ -12,11 +12,10 @@
 // Meilisearch's `LocalMeili` (a wiremock server forwarding to the test server, optionally delaying,
 // failing with a 500, overriding the body or dropping the request headers) is `LocalMeili` below:
 // a node:http loopback proxy in front of a Quarry instance.
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callRaw, errorBody, expectError, type Reply } from '../../helpers/api.js';
 import { expectJson, NESTED_DOCUMENTS, SCORE_DOCUMENTS, stableResponse } from '../../helpers/meili-datasets.js';
+import { localMeili as startLocalMeili, type LocalMeiliParams } from '../../helpers/local-meili.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 import { mockEmbedder } from '../../unit/embedders/mock-embedder.js';
 
@@ -84,69 +83,11 @@ async function setNetwork(ms: Ms, network: unknown): Promise<void> {
   expect(reply.status, reply.text).toBe(200);
 }
 
-interface LocalMeiliParams {
-  /** delay the response by this many milliseconds */
-  delayMs?: number;
-  fails?: 'never' | 'once' | 'always';
-  /** replace the response body with this string */
-  overrideResponseBody?: string;
-  /** forward only `Content-Type: application/json`, not the request's headers */
-  gobbleHeaders?: boolean;
-}
-
-const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect', 'upgrade']);
-
-/** Meilisearch's `LocalMeili`: a loopback HTTP server forwarding every request to `ms`. */
+/** A `LocalMeili` in front of `ms`, closed after the test; its url. */
 async function localMeili(ms: Ms, params: LocalMeiliParams = {}): Promise<string> {
-  let failedAlready = false;
-  const fail = (res: ServerResponse) => {
-    res.writeHead(500, { 'content-type': params.overrideResponseBody === undefined ? 'application/json' : 'text/plain' });
-    res.end(params.overrideResponseBody ?? JSON.stringify({ error: 'provoked error', code: 'test_error', link: 'https://docs.meilisearch.com/errors#test_error' }));
-  };
-  const handle = async (request: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    if (params.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, params.delayMs));
-    if (params.fails === 'always' || (params.fails === 'once' && !failedAlready)) {
-      failedAlready = true;
-      return fail(res);
-    }
-    const headers: Record<string, string> = {};
-    if (params.gobbleHeaders === true) headers['content-type'] = 'application/json';
-    else for (const [name, value] of Object.entries(request.headers)) if (!HOP_BY_HOP.has(name) && typeof value === 'string') headers[name] = value;
-    const method = request.method ?? 'GET';
-    const answer = await fetch(`${ms.server.url}${request.url}`, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks) });
-    const text = await answer.text();
-    if (params.overrideResponseBody !== undefined) {
-      res.writeHead(answer.status, { 'content-type': 'text/plain' });
-      res.end(params.overrideResponseBody);
-      return;
-    }
-    // the Rust helper parses the answer into a `Value` and sends it back as JSON (`null` when empty)
-    let json: unknown = null;
-    try {
-      json = text === '' ? null : JSON.parse(text);
-    } catch {
-      json = text;
-    }
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(json));
-  };
-  const proxy: HttpServer = createServer((request, res) => {
-    handle(request, res).catch((error) => {
-      res.writeHead(502);
-      res.end(String(error));
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  cleanup.push(
-    () =>
-      new Promise<void>((resolve) => {
-        proxy.closeAllConnections();
-        proxy.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const proxy = await startLocalMeili(ms.server, params);
+  cleanup.push(proxy.close);
+  return proxy.url;
 }
 
 async function multiSearch(ms: Ms, body: unknown): Promise<Reply> {
