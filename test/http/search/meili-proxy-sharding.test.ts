@@ -65,13 +65,15 @@ function redacted(actual: any, expected: any, paths: readonly string[]): any {
 
 /** Runs a case's steps against `count` fresh instances with the network feature on. */
 async function replay(count: number, steps: Step[]): Promise<void> {
-  const servers: TestServer[] = [];
-  for (let i = 0; i < count; i++) {
-    const server = await startServer({ args: ['--experimental-allowed-ip-networks', 'any'] });
-    cleanup.push(() => server.dispose());
-    expect((await call(server, 'PATCH', '/experimental-features', { network: true })).status).toBe(200);
-    servers.push(server);
-  }
+  // started together: a start is mostly the process's own loading
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = await startServer({ args: ['--experimental-allowed-ip-networks', 'any'] });
+      cleanup.push(() => server.dispose());
+      expect((await call(server, 'PATCH', '/experimental-features', { network: true })).status).toBe(200);
+      return server;
+    }),
+  );
   const urls = await Promise.all(servers.map(proxied));
   let last: Reply | null = null;
   let request = '';

@@ -129,8 +129,7 @@ const BAD_REQUEST_HINTS =
  * SCORE_DOCUMENTS[2..3] in `index1`, both named with `self`, each behind a `LocalMeili`.
  */
 async function twoInstances(options: { ms1?: Ms; index0?: string; index1?: string; rms1?: LocalMeiliParams; env?: Record<string, string> } = {}) {
-  const ms0 = await meili(undefined, options.env);
-  const ms1 = options.ms1 ?? (await meili(undefined, options.env));
+  const [ms0, ms1] = await Promise.all([meili(undefined, options.env), options.ms1 ?? meili(undefined, options.env)]);
   await enableNetwork(ms0);
   await enableNetwork(ms1);
   await setSelf(ms0, 'ms0');
@@ -176,9 +175,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
   });
 
   it('remote_sharding: three instances merge their hits by weighted ranking score, whichever is asked', async () => {
-    const ms0 = await meili();
-    const ms1 = await meili();
-    const ms2 = await meili();
+    const [ms0, ms1, ms2] = await Promise.all([meili(), meili(), meili()]);
     for (const ms of [ms0, ms1, ms2]) await enableNetwork(ms);
     await setSelf(ms0, 'ms0');
     await setSelf(ms1, 'ms1');
@@ -384,9 +381,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
     expectFederated(await multiSearch(ms1, request), federated([C(), A(), B()], 3));
   });
   it('remote_sharding_federated_pattern_facets: a replicated shard answers facet patterns once, from the leader', async () => {
-    const ms0 = await meili();
-    const ms1 = await meili();
-    const ms2 = await meili();
+    const [ms0, ms1, ms2] = await Promise.all([meili(), meili(), meili()]);
     for (const ms of [ms0, ms1, ms2]) await enableNetwork(ms);
     await setSelf(ms0, 'ms0');
     await setSelf(ms1, 'ms1');
@@ -445,9 +440,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
   });
 
   it('remote_sharding_auto_search: useNetwork on an index search federates over every remote', async () => {
-    const ms0 = await meili();
-    const ms1 = await meili();
-    const ms2 = await meili();
+    const [ms0, ms1, ms2] = await Promise.all([meili(), meili(), meili()]);
     for (const ms of [ms0, ms1, ms2]) await enableNetwork(ms);
     await setSelf(ms0, 'ms0');
     await setSelf(ms1, 'ms1');
@@ -475,8 +468,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
   });
 
   it('remote_search_filters_out_pinned_documents_excluded_by_filters: a remote pin the filter excludes is not returned', async () => {
-    const ms0 = await meili();
-    const ms1 = await meili();
+    const [ms0, ms1] = await Promise.all([meili(), meili()]);
     await enableNetwork(ms0);
     await enableNetwork(ms1);
     const dsr = await req(ms1, 'PATCH', '/experimental-features', { dynamicSearchRules: true });
@@ -510,8 +502,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
   });
 
   it('remote_search_keeps_remote_pins: a document pinned on a remote comes first in the merged hits', async () => {
-    const ms0 = await meili();
-    const ms1 = await meili();
+    const [ms0, ms1] = await Promise.all([meili(), meili()]);
     await enableNetwork(ms0);
     await enableNetwork(ms1);
     const dsr = await req(ms1, 'PATCH', '/experimental-features', { dynamicSearchRules: true });
@@ -541,8 +532,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
    * `self`), each behind a `LocalMeili`. Returns ms0.
    */
   async function pinNetwork(local: unknown[], remote: unknown[], rule: unknown, filterable: string[] = []): Promise<Ms> {
-    const ms0 = await meili();
-    const ms1 = await meili();
+    const [ms0, ms1] = await Promise.all([meili(), meili()]);
     await enableNetwork(ms0);
     await enableNetwork(ms1);
     const dsr = await req(ms1, 'PATCH', '/experimental-features', { dynamicSearchRules: true });
@@ -657,7 +647,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
    * sent the others succeed.
    */
   async function shardedNetwork(before: (servers: Ms[]) => Promise<void> = async () => {}): Promise<Ms[]> {
-    const servers = [await meili(), await meili(), await meili()];
+    const servers = await Promise.all([meili(), meili(), meili()]);
     for (const ms of servers) await enableNetwork(ms);
     await before(servers);
     const urls = await Promise.all(servers.map((ms) => localMeili(ms)));
@@ -761,9 +751,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
   });
 
   it('remote_sharding_federated_auto_search: federated queries with useNetwork search every remote, whichever instance is asked', async () => {
-    const ms0 = await meili();
-    const ms1 = await meili();
-    const ms2 = await meili();
+    const [ms0, ms1, ms2] = await Promise.all([meili(), meili(), meili()]);
     for (const ms of [ms0, ms1, ms2]) await enableNetwork(ms);
     await setSelf(ms0, 'ms0');
     await setSelf(ms1, 'ms1');
@@ -791,7 +779,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
   });
 
   it('remote_sharding_retrieve_vectors: queryVectors gathers every semantic query’s vector from the instance that embedded it', async () => {
-    const servers = [await meili(), await meili(), await meili()];
+    const servers = await Promise.all([meili(), meili(), meili()]);
     const embedder = await mockEmbedder((req) => {
       const text = String(req.body).toLowerCase();
       const patterns: [string, number[]][] = [
