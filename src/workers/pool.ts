@@ -1,19 +1,20 @@
 /**
  * The worker-thread pools of indexing work (piscina), sized by `--max-indexing-threads`
  * (default: half the cores, at least one) and carrying the indexing memory budget their writes
- * are chunked by (`--max-indexing-memory`, config/indexing-memory.ts), and the segmenter thread that runs the dictionary
- * segmenters for every thread (segmenter-channel.ts). Pools and thread start lazily, so an
- * instance that never needs one never spawns a thread (the extraction threads start with the
- * writer thread, at the first index write), and idle pool threads exit after a while
- * (the segmenter thread stays, but hands over to a fresh one without dictionaries once its
- * dictionaries sat unused as long).
+ * are chunked by (`--max-indexing-memory`, config/indexing-memory.ts), and the segmenter thread
+ * that runs the dictionary segmenters for every thread (segmenter-channel.ts). Pools and threads
+ * start lazily, so an instance never spawns a thread it does not need: the writer thread at the
+ * first index write, the extraction threads with the first write that uses them (or ahead of it,
+ * with a settings write: `startIndexingThreads`), the segmenter thread when a thread first asks
+ * for it. Idle pool threads exit after a while (the segmenter thread stays, but hands over to a
+ * fresh one without dictionaries once its dictionaries sat unused as long).
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { indexingMemoryBudget } from '../config/indexing-memory.js';
 import type { RunSegmenter } from '../kernels/run-segmenter.js';
-import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter } from './segmenter-channel.js';
+import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter, whenSegmenterWanted } from './segmenter-channel.js';
 
 /** How long pool threads, and the segmenter thread's dictionaries, stay after their last use. */
 const IDLE_MS = 60_000;
@@ -51,6 +52,8 @@ export class WorkerPools {
   private extractAhead: Piscina | null = null;
   private segmenterThread: Worker | null = null;
   private segmenterGeneration = 0;
+  /** Whether a pool thread's first request for the segmenter thread is awaited (`poolThreadData`). */
+  private segmenterAwaited = false;
   private closed = false;
   private readonly segmenterBuffer = createSegmenterBuffer();
   readonly threads: number;
@@ -82,14 +85,15 @@ export class WorkerPools {
   }
 
   /**
-   * Before an index write: when the writer thread is not running (the first write, or the first
-   * after it idled out), starts the extraction threads with it. A thread's start (its isolate and
-   * modules, ~0.1-0.2 s of CPU) then overlaps that write, instead of delaying the first large
-   * documents write, whose index writer waited for its just-started worker. Answers when they
-   * are up (tests).
+   * Before a write that is not a documents write (a settings change, usually made before the first
+   * documents are sent): starts the extraction threads that are not running, so their start (an
+   * isolate and its modules, ~0.1-0.2 s of CPU) overlaps that write instead of delaying the next
+   * large documents write, whose index writer would wait for its just-started workers. A documents
+   * write starts them itself when it is large enough to use them, and a small one never does.
+   * Answers when they are up (tests).
    */
   startIndexingThreads(): Promise<unknown> {
-    if (this.closed || (this.writer !== null && this.writer.threads.length > 0)) return Promise.resolve();
+    if (this.closed) return Promise.resolve();
     const pool = this.extractAheadPool();
     const starts: Promise<unknown>[] = [];
     // one no-op task per missing thread: piscina starts a thread per queued task, up to its maximum
@@ -103,11 +107,20 @@ export class WorkerPools {
     return (runs) => (remote ??= remoteSegmenter(this.segmenter()))(runs);
   }
 
+  /**
+   * The pool threads get the segmenter thread's buffer without the thread: it starts when one of
+   * them first asks for it (~0.1 s of CPU that a write without Chinese, Japanese or Korean text,
+   * and a fresh server's first small write, does without).
+   */
   private poolThreadData(): PoolThreadData {
-    return { segmenter: this.segmenter() };
+    if (!this.segmenterAwaited) {
+      this.segmenterAwaited = true;
+      void whenSegmenterWanted(this.segmenterBuffer).then(() => this.segmenter());
+    }
+    return { segmenter: this.segmenterBuffer };
   }
 
-  /** The segmenter thread's buffer, the thread started on first call; it never keeps the process alive. */
+  /** The segmenter thread's buffer, the thread started if none runs; it never keeps the process alive. */
   private segmenter(): SharedArrayBuffer {
     if (this.segmenterThread === null && !this.closed) this.startSegmenter();
     return this.segmenterBuffer;

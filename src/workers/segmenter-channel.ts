@@ -16,6 +16,8 @@
  * memory (16 to 75 MiB) goes back to the system. The handover
  * is between the two threads alone: a client blocked in the host's own thread (the HTTP thread)
  * never waits for its host to act.
+ * Start: a host may start the thread only once a client asks (WANTED), as most writes have no
+ * Chinese, Japanese or Korean text: the client then waits for the thread to start.
  * Failure: a client that cannot get an answer (the thread never started, exited, which its host
  * marks, or failed) segments in its own thread from then on; results never depend on where the
  * runs were cut.
@@ -33,7 +35,9 @@ const READY = 4;
 const SERVER = 5;
 /** Set by the host once a successor is started: the serving thread hands over between requests. */
 const RETIRE = 6;
-const HEADER_SLOTS = 7;
+/** Set by a client that needs a thread none has started yet: its host starts one (`whenSegmenterWanted`). */
+const WANTED = 7;
+const HEADER_SLOTS = 8;
 const HEADER_BYTES = HEADER_SLOTS * 4;
 /** Data region size: a request's runs, or its answer, fit in it (see `runCost`). */
 const REQUEST_BYTES = 128 * 1024;
@@ -83,6 +87,7 @@ export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTime
 
   /** One request's answers, or null when the thread does not answer. */
   const ask = (runs: readonly Run[]): number[][] | null => {
+    if (Atomics.load(header, READY) === 0 && Atomics.compareExchange(header, WANTED, 0, 1) === 0) Atomics.notify(header, WANTED);
     if (!waitWhile(READY, 0, performance.now() + timeouts.startMs)) return null;
     const ticket = Atomics.add(header, TICKET, 1);
     const turnDeadline = performance.now() + timeouts.answerMs;
@@ -143,6 +148,15 @@ export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTime
     }
     return out;
   };
+}
+
+/**
+ * Resolves once a client of `buffer` asks for a segmenter thread (its host then starts one). It
+ * waits without blocking this thread's event loop, and does not keep the process alive.
+ */
+export async function whenSegmenterWanted(buffer: SharedArrayBuffer): Promise<void> {
+  const header = new Int32Array(buffer, 0, HEADER_SLOTS);
+  while (Atomics.load(header, WANTED) === 0) await Atomics.waitAsync(header, WANTED, 0).value;
 }
 
 /** Marks the segmenter thread of `buffer` gone (it exited): its clients segment in their own thread at once. */

@@ -1,6 +1,6 @@
 // The worker pools (src/workers/pool.ts and the built thread modules): the extraction threads
-// start ahead of the first large documents write, with the writer thread, one per indexing thread,
-// each with its young generation limit.
+// start ahead of the documents to come, one per indexing thread, each with its young generation
+// limit.
 import { describe, expect, it } from 'vitest';
 import type * as PoolModule from '../../../src/workers/pool.js';
 

@@ -1,11 +1,12 @@
 // The segmenter thread and its clients (src/workers/segmenter-channel.ts): the built thread
 // (dist/src/workers/segmenter-thread.js) answers as the local segmenters would, for several
-// client threads at once and for batches larger than one request; a client whose thread never
-// answers segments locally; a thread idle with dictionaries hands over to a successor and ends.
+// client threads at once and for batches larger than one request; a host learns when a client
+// first needs a thread it has not started; a client whose thread never answers segments locally;
+// a thread idle with dictionaries hands over to a successor and ends.
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localSegmenter, type Run } from '../../../src/kernels/run-segmenter.js';
-import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter } from '../../../src/workers/segmenter-channel.js';
+import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter, whenSegmenterWanted } from '../../../src/workers/segmenter-channel.js';
 
 const THREAD = new URL('../../../dist/src/workers/segmenter-thread.js', import.meta.url);
 
@@ -70,6 +71,27 @@ describe('segmenter thread', () => {
       const run = jobs[j]!;
       answers.forEach((answer, i) => expect(answer).toEqual(localSegmenter([{ text: run.text.repeat(1 + (i % 5)), language: run.language }])));
     });
+  });
+
+  it('tells its host when a client first asks for a thread not started yet, and answers once the host starts it', async () => {
+    const lazy = createSegmenterBuffer();
+    let wanted = false;
+    const asked = whenSegmenterWanted(lazy).then(() => (wanted = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(wanted).toBe(false);
+    const client = `
+      const { workerData, parentPort } = require('node:worker_threads');
+      import(workerData.channel).then(({ remoteSegmenter }) => parentPort.postMessage(remoteSegmenter(workerData.buffer, { startMs: 20000, answerMs: 20000 })(workerData.runs)));`;
+    const channel = new URL('../../../dist/src/workers/segmenter-channel.js', import.meta.url).href;
+    const worker = new Worker(client, { eval: true, workerData: { buffer: lazy, channel, runs: RUNS } });
+    const answered = new Promise<number[][]>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await asked;
+    const started = new Worker(THREAD, { workerData: { buffer: lazy } });
+    expect(await answered).toEqual(localSegmenter(RUNS));
+    await Promise.all([worker.terminate(), started.terminate()]);
   });
 
   it('segments locally at once, without its time-outs, once the thread is marked gone', async () => {

@@ -1,0 +1,64 @@
+// The index writer's side of the extraction threads (src/workers/index-writer.ts): a documents
+// write too small for them leaves them unstarted (a fresh server's first small write pays for the
+// writer thread only), a settings write starts them ahead of the documents to come; the segmenter
+// thread starts when a write first needs it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IndexEnvs as IndexEnvsType } from '../../../src/engine/index-env.js';
+import type { WorkerPools as WorkerPoolsType } from '../../../src/workers/pool.js';
+import type { writeIndex as WriteIndex } from '../../../src/workers/index-writer.js';
+import type { defaultSettings as DefaultSettings } from '../../../src/types/settings.js';
+
+/** The built modules: the index writer thread runs dist/. */
+const dist = (file: string) => import(new URL(`../../../dist/src/${file}`, import.meta.url).href);
+
+/** An index's environment folder name (index-env.ts takes uuids). */
+const UUID = '8f2d5b3c-0a4e-4c1b-9d6f-2e7a1b3c4d5e';
+
+let dir: string;
+let workers: WorkerPoolsType;
+let envs: IndexEnvsType;
+let writeIndex: typeof WriteIndex;
+let defaultSettings: typeof DefaultSettings;
+
+beforeEach(async () => {
+  const [pool, index, writer, settings] = await Promise.all([dist('workers/pool.js'), dist('engine/index-env.js'), dist('workers/index-writer.js'), dist('types/settings.js')]);
+  dir = mkdtempSync(path.join(tmpdir(), 'quarry-index-writer-'));
+  workers = new pool.WorkerPools(1);
+  envs = new index.IndexEnvs(dir);
+  writeIndex = writer.writeIndex;
+  defaultSettings = settings.defaultSettings;
+});
+afterEach(async () => {
+  await workers.close();
+  await envs.closeAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('extraction threads around an index write', () => {
+  it('are not started by a documents write too small to use them, and are by a settings write', async () => {
+    const file = path.join(dir, 'payload.ndjson');
+    writeFileSync(file, '{"id":1,"title":"a small write"}\n{"id":2,"title":"of two documents"}');
+    const signal = new AbortController().signal;
+    const outcome = await writeIndex(workers, envs, UUID, { kind: 'documents', ops: [{ op: 'add', source: { file }, method: 'replace', primaryKey: null, skipMissing: false }], primaryKey: null }, signal);
+    expect(outcome.primaryKey).toBe('id');
+    expect(workers.writerPool().threads.length).toBe(1);
+    expect(workers.extractAheadPool().threads.length).toBe(0);
+
+    await writeIndex(workers, envs, UUID, { kind: 'settings', settings: { ...defaultSettings(), filterableAttributes: ['title'] }, clear: false, rebuild: [] }, signal);
+    expect(workers.extractAheadPool().threads.length).toBe(1);
+  });
+
+  // the segmenter thread starts when the writer first asks for it: were it never started, the
+  // writer would wait the channel's 30 s start timeout before segmenting on its own
+  it('start the segmenter thread when a write first has Japanese text to segment', async () => {
+    const file = path.join(dir, 'payload.ndjson');
+    writeFileSync(file, '{"id":1,"title":"クーポンで無料で頂きました"}');
+    const started = performance.now();
+    const signal = new AbortController().signal;
+    await writeIndex(workers, envs, UUID, { kind: 'documents', ops: [{ op: 'add', source: { file }, method: 'replace', primaryKey: null, skipMissing: false }], primaryKey: null }, signal);
+    expect(performance.now() - started).toBeLessThan(20_000);
+  }, 40_000);
+});
