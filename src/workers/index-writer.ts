@@ -5,7 +5,8 @@
  * time. Aborting `signal` interrupts the write, which then rolls back and rejects.
  * Around the write, on this (the main) thread: a write other than a documents write starts the
  * extraction threads ahead of the documents to come (pool.ts `startIndexingThreads`; a documents
- * write starts them when it is large enough to use them); a settings write first prepares the embedders it
+ * write starts them, and the segmenter thread, when it is large enough to use them); a settings
+ * write first prepares the embedders it
  * adds or changes (embedders/embed.ts `prepareChangedEmbedders`), and while a write runs this
  * thread serves its embedding requests (embedding-channel.ts), whose counter the batch's progress
  * reads as they happen and gets whole at the end; a write of
@@ -76,6 +77,9 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     if (write.kind === 'settings' && !write.clear && write.rebuild.includes(wordIndexUpdater.name)) {
       ahead = await startStoredAhead(pools, envs.folderOf(uuid), uuid, new DocumentStore(lease.env).count(), write.settings);
     }
+    // many documents likely hold some Chinese, Japanese or Korean text: the segmenter thread's
+    // start then overlaps the write instead of holding the first worker that asks for it
+    if (ahead !== null) pools.startSegmenterThread();
     const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, indexingMemory: pools.indexingMemory, ahead: ahead?.ends, embedding: embedding.ends };
     const transferList = [...(ahead === null ? [] : ahead.ends.ports), ...embedding.transfer];
     const result = (await pools.writerPool().run(job, { transferList })) as IndexWriteResult;

@@ -6,7 +6,7 @@
  * start lazily, so an instance never spawns a thread it does not need: the writer thread at the
  * first index write, the extraction threads with the first write that uses them (or ahead of it,
  * with a settings write: `startIndexingThreads`), the segmenter thread when a thread first asks
- * for it. Idle pool threads exit after a while (the segmenter thread stays, but hands over to a
+ * for it or with a write large enough for the extraction threads. Idle pool threads exit after a while (the segmenter thread stays, but hands over to a
  * fresh one without dictionaries once its dictionaries sat unused as long).
  */
 import os from 'node:os';
@@ -118,6 +118,11 @@ export class WorkerPools {
       void whenSegmenterWanted(this.segmenterBuffer).then(() => this.segmenter());
     }
     return { segmenter: this.segmenterBuffer };
+  }
+
+  /** Starts the segmenter thread if none runs, before any thread asks for it. */
+  startSegmenterThread(): void {
+    this.segmenter();
   }
 
   /** The segmenter thread's buffer, the thread started if none runs; it never keeps the process alive. */
