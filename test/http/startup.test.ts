@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { open } from 'lmdb';
@@ -17,6 +17,25 @@ describe('server start-up', () => {
       expect(server.output()).toContain('No master key was found');
     } finally {
       await server.dispose();
+    }
+  });
+
+  // Routes validate their bodies themselves: Fastify's schema compilers (and the packages they
+  // require) would only cost every start their loading.
+  it('loads neither of Fastify\'s schema compilers', async () => {
+    const dir = tempDir();
+    const hook = path.join(dir, 'loaded.cjs');
+    writeFileSync(hook, `process.on('exit', () => process.stderr.write('loaded ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));`);
+    const server = await startServer({ env: { NODE_OPTIONS: `--require ${hook}` } });
+    try {
+      expect((await fetch(`${server.url}/indexes`)).status).toBe(200);
+      await server.stop();
+      const loaded = JSON.parse(/^loaded (.*)$/m.exec(server.output())![1]!) as string[];
+      expect(loaded.some((file) => file.includes('/node_modules/fastify/'))).toBe(true);
+      expect(loaded.filter((file) => /@fastify\/(ajv-compiler|fast-json-stringify-compiler)\//.test(file))).toEqual([]);
+    } finally {
+      await server.dispose();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -198,7 +198,8 @@ describe('the search cutoff', () => {
     // once the budget is spent, the rest of the queries rank nothing: their hits score 0, last
     const ranked = hits.filter((hit) => hit._federation.weightedRankingScore > 0).map((hit) => hit._federation.queriesPosition);
     const skipped = hits.filter((hit) => hit._federation.weightedRankingScore === 0).map((hit) => hit._federation.queriesPosition);
-    expect(ranked[0]).toBe(0);
+    // (hits of equal scores come in the k-way merge's order, not the queries')
+    expect(Math.min(...ranked)).toBe(0);
     expect(skipped.length).toBeGreaterThan(0);
     expect(Math.max(...ranked)).toBeLessThan(Math.min(...skipped));
   }, 60_000);
