@@ -11,8 +11,10 @@
 //
 // Meilisearch's `LocalMeili` (a wiremock server forwarding to the test server, optionally delaying,
 // failing with a 500, overriding the body or dropping the request headers) is `LocalMeili` below:
-// a node:http loopback proxy in front of a Quarry instance.
-import { afterEach, describe, expect, it } from 'vitest';
+// a node:http loopback proxy in front of a Quarry instance. Where Meilisearch starts new servers
+// for every case, the cases here take instances a previous case left, reset (`meili`), but for
+// those that join a leader's network.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { callRaw, errorBody, expectError, type Reply } from '../../helpers/api.js';
 import { expectJson, NESTED_DOCUMENTS, SCORE_DOCUMENTS, stableResponse } from '../../helpers/meili-datasets.js';
 import { localMeili as startLocalMeili, type LocalMeiliParams } from '../../helpers/local-meili.js';
@@ -34,10 +36,58 @@ afterEach(async () => {
   await Promise.all(pending.map((dispose) => dispose()));
 });
 
-async function meili(masterKey?: string, env?: Record<string, string>): Promise<Ms> {
-  const server = await startServer({ args: ARGS, masterKey, env });
-  cleanup.push(() => server.dispose());
-  return { server, key: masterKey };
+/**
+ * Instances a case left, reset, by master key and environment (each start costs ~1 s of CPU and
+ * the file needs ~70): a case gets one as a fresh server would answer it, but for its task and
+ * batch numbers, which no case here reads. The cases whose instances join a leader's network
+ * (`fresh`) get new ones: they read task numbers, and a leader's network outlives a reset.
+ */
+const spare = new Map<string, Ms[]>();
+afterAll(async () => {
+  await Promise.all([...spare.values()].flat().map((ms) => ms.server.dispose()));
+});
+
+async function meili(masterKey?: string, env?: Record<string, string>, fresh = false): Promise<Ms> {
+  const kind = JSON.stringify([masterKey ?? null, env ?? null]);
+  const reused = fresh ? undefined : spare.get(kind)?.pop();
+  const ms = reused ?? { server: await startServer({ args: ARGS, masterKey, env }), key: masterKey };
+  cleanup.push(async () => {
+    if (!fresh && (await reset(ms))) spare.set(kind, [...(spare.get(kind) ?? []), ms]);
+    else await ms.server.dispose();
+  });
+  return ms;
+}
+
+/** Whether `ms` could be brought back to a fresh instance's state: no index, network, feature, rule or key of a case's. */
+async function reset(ms: Ms): Promise<boolean> {
+  try {
+    const features = (await req(ms, 'GET', '/experimental-features')).body;
+    if (features.network === true) {
+      const network = (await req(ms, 'GET', '/network')).body;
+      if (network.leader !== null || Object.keys(network.shards).length > 0) return false;
+      if ((await req(ms, 'PATCH', '/network', { self: null, remotes: null })).status !== 200) return false;
+    }
+    const uids: number[] = [];
+    const enqueue = async (method: string, route: string) => {
+      const reply = await req(ms, method, route);
+      if (reply.status !== 202) throw new Error(`${method} ${route}: ${reply.text}`);
+      uids.push(reply.body.taskUid);
+    };
+    if (features.dynamicSearchRules === true) {
+      for (const rule of (await req(ms, 'POST', '/dynamic-search-rules', {})).body.results) await enqueue('DELETE', `/dynamic-search-rules/${rule.uid}`);
+    }
+    for (const index of (await req(ms, 'GET', '/indexes?limit=1000')).body.results) await enqueue('DELETE', `/indexes/${index.uid}`);
+    for (const uid of uids) await waitTask(ms, uid);
+    if (ms.key !== undefined) {
+      for (const key of (await req(ms, 'GET', '/keys?limit=1000')).body.results) {
+        if (!String(key.name).startsWith('Default ') && (await req(ms, 'DELETE', `/keys/${key.uid}`)).status !== 204) return false;
+      }
+    }
+    const off = Object.fromEntries(Object.entries(features).filter(([, on]) => on === true).map(([name]) => [name, false]));
+    return Object.keys(off).length === 0 || (await req(ms, 'PATCH', '/experimental-features', off)).status === 200;
+  } catch {
+    return false;
+  }
 }
 
 function req(ms: Ms, method: string, route: string, body?: unknown): Promise<Reply> {
@@ -381,7 +431,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
     expectFederated(await multiSearch(ms1, request), federated([C(), A(), B()], 3));
   });
   it('remote_sharding_federated_pattern_facets: a replicated shard answers facet patterns once, from the leader', async () => {
-    const [ms0, ms1, ms2] = await Promise.all([meili(), meili(), meili()]);
+    const [ms0, ms1, ms2] = await Promise.all([0, 1, 2].map(() => meili(undefined, undefined, true)));
     for (const ms of [ms0, ms1, ms2]) await enableNetwork(ms);
     await setSelf(ms0, 'ms0');
     await setSelf(ms1, 'ms1');
@@ -647,7 +697,7 @@ describe('remote federated search (search/multi/proxy.rs)', () => {
    * sent the others succeed.
    */
   async function shardedNetwork(before: (servers: Ms[]) => Promise<void> = async () => {}): Promise<Ms[]> {
-    const servers = await Promise.all([meili(), meili(), meili()]);
+    const servers = await Promise.all([0, 1, 2].map(() => meili(undefined, undefined, true)));
     for (const ms of servers) await enableNetwork(ms);
     await before(servers);
     const urls = await Promise.all(servers.map((ms) => localMeili(ms)));
