@@ -102,8 +102,13 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) {
-      // The port freePort gave was taken before the child could bind it: another one, with the same db path.
-      if (options.port === undefined && out.includes('Address already in use')) return startServer({ ...options, dbPath });
+      // The port freePort gave was taken before the child could bind it: another one. A db path of
+      // the helper's own is a new one too, since the child may have written it before binding (a
+      // dump or snapshot imported first then refuses to start again: the database exists).
+      if (options.port === undefined && out.includes('Address already in use')) {
+        if (options.dbPath === undefined) rmSync(path.dirname(dbPath), { recursive: true, force: true });
+        return startServer(options);
+      }
       throw new Error(`quarry exited with ${child.exitCode} before being ready:\n${out}`);
     }
     // The startup report is written once the child listens: a /health answer alone may come from
