@@ -6,8 +6,9 @@
  * start lazily, so an instance never spawns a thread it does not need: the writer thread at the
  * first index write, the extraction threads with the first write that uses them (or ahead of it,
  * with a settings write: `startIndexingThreads`), the segmenter thread when a thread first asks
- * for it or with a write large enough for the extraction threads. Idle pool threads exit after a while (the segmenter thread stays, but hands over to a
- * fresh one without dictionaries once its dictionaries sat unused as long).
+ * for it or with a write large enough for the extraction threads. Idle pool threads exit after a
+ * while (the segmenter thread stays, but hands over to a fresh one without dictionaries once its
+ * dictionaries sat unused as long).
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -52,8 +53,6 @@ export class WorkerPools {
   private extractAhead: Piscina | null = null;
   private segmenterThread: Worker | null = null;
   private segmenterGeneration = 0;
-  /** Whether a pool thread's first request for the segmenter thread is awaited (`poolThreadData`). */
-  private segmenterAwaited = false;
   private closed = false;
   private readonly segmenterBuffer = createSegmenterBuffer();
   readonly threads: number;
@@ -64,6 +63,9 @@ export class WorkerPools {
     readonly indexingMemory: number = indexingMemoryBudget(null),
   ) {
     this.threads = maxThreads ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
+    // a pool thread's first request starts the segmenter thread (`poolThreadData`); the wait
+    // neither blocks this thread nor keeps the process alive
+    void whenSegmenterWanted(this.segmenterBuffer).then(() => this.segmenter());
   }
 
   /** Runs `rhai/thread.js` tasks. */
@@ -113,10 +115,6 @@ export class WorkerPools {
    * and a fresh server's first small write, does without).
    */
   private poolThreadData(): PoolThreadData {
-    if (!this.segmenterAwaited) {
-      this.segmenterAwaited = true;
-      void whenSegmenterWanted(this.segmenterBuffer).then(() => this.segmenter());
-    }
     return { segmenter: this.segmenterBuffer };
   }
 

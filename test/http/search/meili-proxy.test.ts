@@ -52,8 +52,9 @@ async function meili(masterKey?: string, env?: Record<string, string>, fresh = f
   const reused = fresh ? undefined : spare.get(kind)?.pop();
   const ms = reused ?? { server: await startServer({ args: ARGS, masterKey, env }), key: masterKey };
   cleanup.push(async () => {
-    if (!fresh && (await reset(ms))) spare.set(kind, [...(spare.get(kind) ?? []), ms]);
-    else await ms.server.dispose();
+    if (fresh || !(await reset(ms))) return ms.server.dispose();
+    if (!spare.has(kind)) spare.set(kind, []);
+    spare.get(kind)!.push(ms);
   });
   return ms;
 }
@@ -77,7 +78,7 @@ async function reset(ms: Ms): Promise<boolean> {
       for (const rule of (await req(ms, 'POST', '/dynamic-search-rules', {})).body.results) await enqueue('DELETE', `/dynamic-search-rules/${rule.uid}`);
     }
     for (const index of (await req(ms, 'GET', '/indexes?limit=1000')).body.results) await enqueue('DELETE', `/indexes/${index.uid}`);
-    for (const uid of uids) await waitTask(ms, uid);
+    for (const uid of uids) if ((await waitTask(ms, uid)).status !== 'succeeded') return false;
     if (ms.key !== undefined) {
       for (const key of (await req(ms, 'GET', '/keys?limit=1000')).body.results) {
         if (!String(key.name).startsWith('Default ') && (await req(ms, 'DELETE', `/keys/${key.uid}`)).status !== 204) return false;

@@ -37,8 +37,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('extraction threads around an index write', () => {
-  it('are not started by a documents write too small to use them, and are by a settings write', async () => {
+describe('threads started around an index write', () => {
+  it('leaves the extraction threads unstarted after a documents write too small to use them, and starts them with a settings write', async () => {
     const file = path.join(dir, 'payload.ndjson');
     writeFileSync(file, '{"id":1,"title":"a small write"}\n{"id":2,"title":"of two documents"}');
     const signal = new AbortController().signal;
@@ -53,7 +53,7 @@ describe('extraction threads around an index write', () => {
 
   // the segmenter thread starts when the writer first asks for it: were it never started, the
   // writer would wait the channel's 30 s start timeout before segmenting on its own
-  it('start the segmenter thread when a write first has Japanese text to segment', async () => {
+  it('starts the segmenter thread when a write first has Japanese text to segment', async () => {
     const file = path.join(dir, 'payload.ndjson');
     writeFileSync(file, '{"id":1,"title":"クーポンで無料で頂きました"}');
     const started = performance.now();
