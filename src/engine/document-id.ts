@@ -4,7 +4,8 @@
  * Errors are ApiErrors without the `Index <uid>:` prefix: they fail one task, not a batch.
  */
 import { ApiError } from '../errors/api-error.js';
-import { stringifyJson } from '../types/json-text.js';
+import { parseWritten, stringifyJson, WrittenNumber } from '../types/json-text.js';
+import { ryu } from '../types/ryu.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -14,9 +15,11 @@ const ID_CHARS = /^[A-Za-z0-9_-]+$/;
 const MAX_ID_BYTES = 511;
 
 export function invalidDocumentId(value: unknown): ApiError {
+  // a number refused as an id is one serde_json holds as an f64, which it writes as ryu does
+  const text = typeof value === 'number' ? ryu(value) : stringifyJson(value);
   return new ApiError(
     'invalid_document_id',
-    `Document identifier \`${stringifyJson(value)}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`,
+    `Document identifier \`${text}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`,
   );
 }
 
@@ -29,10 +32,15 @@ export function mayBeStoredId(id: string): boolean {
   return id.length > 0 && (id.length * 3 <= MAX_ID_BYTES || Buffer.byteLength(id) <= MAX_ID_BYTES);
 }
 
-/** The external id of a valid id value (integers become their decimal text), or null. */
+/**
+ * The external id of a valid id value (integers become their decimal text), or null. A number
+ * past 2^53 or a -0 is one serde_json reads as a float (an integer within 64 bits is a BigInt by
+ * then, types/json-text.ts), which v1.50 refuses as an id: taken as the double JavaScript read,
+ * `18446744073709551616` became an id no request could name again.
+ */
 export function externalIdOf(value: unknown): string | null {
   if (typeof value === 'string') return mayBeStoredId(value) && ID_CHARS.test(value) ? value : null;
-  if (typeof value === 'number' && Number.isInteger(value)) return String(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && !Object.is(value, -0)) return String(value);
   if (typeof value === 'bigint') return value.toString();
   return null;
 }
@@ -50,8 +58,8 @@ function valuesAt(doc: JsonObject, path: string): unknown[] {
   return found;
 }
 
-/** The document's external id under `primaryKey`; throws the task-level error when absent or invalid. */
-export function documentId(doc: JsonObject, primaryKey: string): string {
+/** The one value under `primaryKey`; throws the task-level error when there is none or more. */
+function idValue(doc: JsonObject, primaryKey: string): unknown {
   const values = primaryKey.includes('.') ? valuesAt(doc, primaryKey) : Object.hasOwn(doc, primaryKey) ? [doc[primaryKey]] : [];
   if (values.length === 0) {
     throw new ApiError('missing_document_id', `Document doesn't have a \`${primaryKey}\` attribute: \`${stringifyJson(doc)}\`.`);
@@ -59,9 +67,67 @@ export function documentId(doc: JsonObject, primaryKey: string): string {
   if (values.length > 1) {
     throw new ApiError('invalid_document_id', `Document have too many matching \`${primaryKey}\` attribute: \`${stringifyJson(doc)}\`.`);
   }
-  const id = externalIdOf(values[0]);
-  if (id === null) throw invalidDocumentId(values[0]);
+  return values[0];
+}
+
+/** The document's external id under `primaryKey`; throws the task-level error when absent or invalid. */
+export function documentId(doc: JsonObject, primaryKey: string): string {
+  const value = idValue(doc, primaryKey);
+  const id = externalIdOf(value);
+  if (id === null) throw invalidDocumentId(value);
   return id;
+}
+
+/**
+ * `documentId` of a payload's document, parsed from its JSON `text`, which also refuses an
+ * integer id written as a float (`1.0`, `1e3`): serde_json reads it as an f64, which v1.50 refuses
+ * (its id visitor takes strings and 64-bit integers only), where JavaScript reads the integer.
+ */
+export function payloadDocumentId(doc: JsonObject, text: Uint8Array, primaryKey: string): string {
+  const value = idValue(doc, primaryKey);
+  const id = externalIdOf(value);
+  if (id === null || (typeof value === 'number' && idWrittenAsFloat(text, primaryKey, id))) throw invalidDocumentId(value);
+  return id;
+}
+
+/** `"<key>"` as bytes, for the last key looked for (a payload names one primary key). */
+let needleKey = '';
+let needle = Buffer.alloc(0);
+
+const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+/** bytes of a JSON number: digits, `-`, `+`, `.`, `e`, `E` */
+const isNumberByte = (byte: number | undefined) => byte !== undefined && ((byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || byte === 0x65 || byte === 0x45);
+
+/**
+ * Whether the id `id` (an integer as JavaScript read it) is written as a float in `text`. Cheap
+ * when some occurrence of its (last) key is followed by the id's digits and none by a float of
+ * its value, as for every integer id outside contrived documents; anything else reads the text
+ * again with its numbers as written.
+ */
+function idWrittenAsFloat(text: Uint8Array, primaryKey: string, id: string): boolean {
+  const key = primaryKey.slice(primaryKey.lastIndexOf('.') + 1);
+  if (key !== needleKey) {
+    needleKey = key;
+    needle = Buffer.from(JSON.stringify(key));
+  }
+  const bytes = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  let asDigits = false;
+  let asFloat = false;
+  for (let found = bytes.indexOf(needle); found >= 0; found = bytes.indexOf(needle, found + 1)) {
+    let at = found + needle.length;
+    while (isSpace(bytes[at])) at++;
+    if (bytes[at] !== 0x3a) continue;
+    at++;
+    while (isSpace(bytes[at])) at++;
+    let end = at;
+    while (isNumberByte(bytes[end])) end++;
+    const token = bytes.toString('latin1', at, end);
+    if (token === id) asDigits = true;
+    else if (/[.eE]/.test(token) && Number(token) === Number(id)) asFloat = true;
+  }
+  if (asDigits && !asFloat) return false;
+  const written = idValue(parseWritten(bytes.toString('utf8')) as JsonObject, primaryKey);
+  return written instanceof WrittenNumber && /[.eE]/.test(written.text);
 }
 
 /** Meilisearch's primary-key inference from the first document of a payload. */

@@ -17,6 +17,7 @@ import type { IndexSearch } from './hits.js';
 import { storedLocales, type SearchQuery } from './query.js';
 import { TimeSlices } from './time-slices.js';
 import { setField } from '../types/own-record.js';
+import { sortedKeys } from '../types/bytes.js';
 
 /** Stored bytes of a page's documents from which it is formatted in groups (a normal page of 20 hits holds tens of KB). */
 const SLICED_FROM_BYTES = 1024 * 1024;
@@ -44,13 +45,15 @@ function partsOf(doc: Record<string, unknown>, count: number): Record<string, un
   return parts.length > 0 ? parts : [doc];
 }
 
-/** The formatting of a document's parts joined again, its fields in their order. */
+/** The formatting of a document's parts joined again: its fields in their order, its match positions in path order. */
 function joined(parts: readonly FormattedHit[]): FormattedHit {
   const out: FormattedHit = {};
   for (const { formatted, matchesPosition } of parts) {
     if (formatted !== undefined) for (const [key, value] of Object.entries(formatted)) setField((out.formatted ??= {}), key, value);
     if (matchesPosition !== undefined) for (const [key, value] of Object.entries(matchesPosition)) setField((out.matchesPosition ??= {}), key, value);
   }
+  // each part's positions are in path order; their union is put in it again
+  if (out.matchesPosition !== undefined) out.matchesPosition = sortedKeys(out.matchesPosition);
   return out;
 }
 

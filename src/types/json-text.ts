@@ -46,6 +46,19 @@ export function parseJson(text: string): unknown {
   return holdsUnsafeNumber(value) ? parseLossless(text, null, { parseNumber: numberOf, onDuplicateKey: lastValue }) : value;
 }
 
+/** A JSON number as its text wrote it (`parseWritten`). */
+export class WrittenNumber {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Parses valid JSON text keeping each number as written (a WrittenNumber): `1.0` and `1` read
+ * alike otherwise. Slow (lossless-json): for the rare check that needs how a number was written.
+ */
+export function parseWritten(text: string): unknown {
+  return parseLossless(text, null, { parseNumber: (written: string) => new WrittenNumber(written), onDuplicateKey: lastValue });
+}
+
 /** JSON.stringify, except that BigInt values print as their digits instead of throwing. */
 export function stringifyJson(value: unknown): string {
   try {

@@ -39,7 +39,7 @@ import { ApiError, inIndex } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import type { PayloadSource } from '../../store/update-files.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { documentId, inferPrimaryKey, type JsonObject } from '../document-id.js';
+import { documentId, inferPrimaryKey, payloadDocumentId, type JsonObject } from '../document-id.js';
 import { readNdjson } from '../documents/ndjson-payload.js';
 import { DocumentStore, fieldLimitExceeded, MAX_FIELDS, type StoredDocument } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
@@ -361,7 +361,7 @@ function add(pending: Pending, op: AddOp, index: number, state: AddState, settin
         ({ doc, text } = next.value);
         if (key === null) state.inferred((key = inferPrimaryKey(doc)));
         checkFields(doc, state.fields, op.indexUid);
-        id = documentId(doc, key);
+        id = payloadDocumentId(doc, text, key);
       } catch (err) {
         throw refusal(err, index);
       }

@@ -13,6 +13,7 @@ import type { CustomTokens, TokenizerSettings } from '../../kernels/custom-token
 import { langOfLocales } from '../../kernels/languages.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { ApiError } from '../../errors/api-error.js';
+import { sortedKeys } from '../../types/bytes.js';
 import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
 import { ownRecord, setField } from '../../types/own-record.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
@@ -305,7 +306,8 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
           list.push(indices.length > 0 ? { start: m.start, length, indices } : { start: m.start, length });
         }
       });
-      out.matchesPosition = positions;
+      // v1.50's MatchesPosition is a BTreeMap: paths in byte order, not the document's
+      out.matchesPosition = sortedKeys(positions);
     }
     return out;
   });

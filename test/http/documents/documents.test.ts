@@ -117,6 +117,29 @@ describe('adding documents', () => {
     );
   });
 
+  it('refuses an integer id written as a float, or past 64 bits, as v1.50 does (serde_json reads an f64)', async () => {
+    const message = (id: string) =>
+      `Document identifier \`${id}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`;
+    const cases: [string, string, string][] = [
+      ['[{"id": 1.0, "t": 1}]', 'application/json', '1.0'],
+      ['{"t": 1, "id":1e3}', 'application/x-ndjson', '1000.0'],
+      // the key met first inside a nested object still finds the top-level id's float
+      ['[{"n": {"id": 7}, "id": 7.0}]', 'application/json', '7.0'],
+      ['[{"id": -0}]', 'application/json', '-0.0'],
+      ['[{"id": 18446744073709551616}]', 'application/json', '1.8446744073709552e19'],
+    ];
+    for (const [body, contentType, shown] of cases) {
+      const failed = await task((await send('POST', `/indexes/${uniqueIndex()}/documents?primaryKey=id`, body, contentType)).body!.taskUid as number);
+      expect(failed.error).toMatchObject({ code: 'invalid_document_id', message: message(shown) });
+    }
+    // integers within 64 bits, however written around, stay ids
+    const uid = uniqueIndex();
+    const ok = await task((await send('POST', `/indexes/${uid}/documents?primaryKey=id`, '[{"id" : 18446744073709551615, "v": 1.0}, {"x": "\\"id\\": 2.0", "id": 2}]')).body!.taskUid as number);
+    expect(ok.status).toBe('succeeded');
+    expect((await send('GET', `/indexes/${uid}/documents/18446744073709551615`)).status).toBe(200);
+    expect((await send('GET', `/indexes/${uid}/documents/2`)).status).toBe(200);
+  });
+
   it('fails an addition declaring another primary key than the index has', async () => {
     const uid = uniqueIndex();
     await task((await send('POST', `/indexes/${uid}/documents?primaryKey=id`, JSON.stringify([{ id: 1 }]))).body!.taskUid as number);

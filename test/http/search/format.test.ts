@@ -88,6 +88,8 @@ describe('_formatted', () => {
     // byte starts and byte lengths in the original text (`pésti`: 6 bytes); `petit` is a one-typo
     // derivation of the prefix term `pesti`, so it matches too
     expect(reply.body.hits[0]._matchesPosition).toEqual({ title: [{ start: 3, length: 5 }], cattos: [{ start: 0, length: 6 }] });
+    // v1.50 keys them in a BTreeMap: by path, not in the document's order
+    expect(Object.keys(reply.body.hits[0]._matchesPosition)).toEqual(['cattos', 'title']);
   });
 
   it('takes the parameters from a GET query string', async () => {

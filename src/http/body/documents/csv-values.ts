@@ -4,6 +4,7 @@
  * errors quote: `str::trim`, `i64`/`f64`/`bool` parsing, `{:?}` string quoting and serde_json's
  * float output (ryu). Used by `csv.ts`.
  */
+import { ryu } from '../../../types/ryu.js';
 
 export type ColumnType = 'string' | 'number' | 'boolean';
 
@@ -31,7 +32,7 @@ export function cellJson(type: ColumnType, value: string, line: number): { json:
   if (!RUST_FLOAT.test(trimmed)) return { error: `Error parsing number ${rustDebug(value)} at line ${line}: invalid float literal` };
   const float = Number(/^[+-]?(inf|infinity|nan)$/i.test(trimmed) ? NaN : trimmed);
   // serde_json turns a non-finite f64 into null.
-  return { json: Number.isFinite(float) ? formatF64(float) : 'null' };
+  return { json: Number.isFinite(float) ? ryu(float) : 'null' };
 }
 
 /** Rust's `char::is_whitespace` set (JS `trim` differs on U+0085 and U+FEFF). */
@@ -60,19 +61,6 @@ function parseI64(s: string): string | undefined {
 /** `str::parse::<f64>` grammar (case-insensitive `inf`, `infinity`, `nan`; `1.`, `.5`, `1e5`). */
 const RUST_FLOAT = /^[+-]?(?:inf|infinity|nan|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)$/i;
 
-/** A finite f64 as serde_json writes it (ryu): `2.5`, `1000.0`, `1e16`, `1.5e-7`, `-0.0`. */
-function formatF64(x: number): string {
-  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
-  const magnitude = Math.abs(x);
-  // In [1e-5, 1e16) both print plain decimals with the same shortest digits; ryu adds `.0`.
-  if (magnitude >= 1e-5 && magnitude < 1e16) {
-    const text = String(x);
-    return text.includes('.') ? text : `${text}.0`;
-  }
-  // Elsewhere ryu writes `d.ddde-x`: toExponential() has the same shortest digits, with a `+`.
-  const [mantissa, exponent] = x.toExponential().split('e') as [string, string];
-  return `${mantissa}e${Number(exponent)}`;
-}
 
 const GRAPHEME_EXTEND = /\p{Grapheme_Extend}/u;
 // Rust prints as-is only what its `is_printable` allows: no separators but the space, no
