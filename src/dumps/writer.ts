@@ -25,7 +25,7 @@ import { packDirectory } from '../store/archive.js';
 import { DSR_INDEX_SETTINGS } from '../search-rules/internal-index.js';
 import type { IndexSettings } from '../types/settings.js';
 import { DSR_INDEX_UID, type Timestamp } from '../types/task.js';
-import { stringifyJson } from '../types/json-text.js';
+import { stringifyReply } from '../types/reply-text.js';
 import { batchLine } from './batch-lines.js';
 import { keyLine } from './key-lines.js';
 import { taskLine } from './task-lines.js';
@@ -65,7 +65,7 @@ async function writeDocuments(file: string, env: IndexEnv, settings: IndexSettin
   const out = new JsonLines(file);
   let written = 0;
   for (const { docid, doc } of new DocumentStore(env).entries()) {
-    await out.write(stringifyJson(portableDocument(env, settings, docid, doc)));
+    await out.write(stringifyReply(portableDocument(env, settings, docid, doc)));
     if (++written % 1024 === 0) signal.throwIfAborted();
   }
   await out.close();

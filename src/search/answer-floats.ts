@@ -1,8 +1,8 @@
 /**
  * The members of a search answer v1.50 writes as floats (serde's f64, types/wire-floats.ts): a
  * hit's `_rankingScore`, its `_federation.weightedRankingScore`, each ranking rule's scores in
- * `_rankingScoreDetails` (a `_geoPoint` sort's distance and point too, `vectorSort`'s
- * similarity), each `facetStats` minimum and maximum, and the query vectors echoed back (`queryVector`,
+ * `_rankingScoreDetails` (a sort's number value, a `_geoPoint` sort's distance and point too,
+ * `vectorSort`'s similarity), each `facetStats` minimum and maximum, and the query vectors echoed back (`queryVector`,
  * `queryVectors`; hits' `_vectors` are marked where they are made), in a search, a multi-search's results,
  * a federated answer (`facetsByIndex` too) and a similar-documents answer. Marked on the finished
  * answer, whose objects are the request's own.
@@ -10,7 +10,8 @@
 import { isJsonObject } from '../types/json-text.js';
 import { withFloatItems, withFloatMembers } from '../types/wire-floats.js';
 
-const DETAIL_FLOATS = ['score', 'attributeRankingOrderScore', 'queryWordDistanceScore', 'distance', 'similarity'];
+/** members of a rule's details v1.50 holds as f64: a sort rule's number `value` among them (milli's sort.rs reads its facet as one) */
+const DETAIL_FLOATS = ['score', 'attributeRankingOrderScore', 'queryWordDistanceScore', 'distance', 'similarity', 'value'];
 
 function markStats(stats: unknown): void {
   if (!isJsonObject(stats)) return;

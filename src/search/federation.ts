@@ -68,6 +68,7 @@ import { streamedWhenLong } from './streamed-answer.js';
 import type { StreamedJson } from '../types/streamed-json.js';
 import type { SearchKind } from './vector-query.js';
 import { withAnswerFloats } from './answer-floats.js';
+import { withFloatsOf } from '../types/wire-floats.js';
 
 /** Parameters a federated query may not carry (search.md §10.2), checked in Meilisearch's order. */
 function checkFederatedQuery(position: number, query: QueryWithIndex, federation: Federation): void {
@@ -452,7 +453,7 @@ function remoteCandidate(remote: string, hit: unknown): RemoteCandidate | null {
   const { weightedRankingScore, queriesPosition, indexUid } = info;
   if (sequence === null || typeof weightedRankingScore !== 'number' || typeof indexUid !== 'string') return null;
   if (typeof queriesPosition !== 'number' || !Number.isInteger(queriesPosition) || queriesPosition < 0) return null;
-  const view = { ...hit, _federation: { ...info, remote } };
+  const view = withFloatsOf(hit, { ...hit, _federation: { ...info, remote } });
   // v1.50 reads a pin's position as an unsigned 32-bit integer; anything else leaves the hit ranked
   const pinned = typeof pinnedPosition === 'number' && Number.isInteger(pinnedPosition) && pinnedPosition >= 0 && pinnedPosition <= 0xffffffff ? pinnedPosition : null;
   return { kind: 'remote', remote, indexUid, position: queriesPosition, sequence, weightedScore: weightedRankingScore, view, extra: isJsonObject(extra) ? extra : {}, pinnedPosition: pinned };
@@ -479,7 +480,7 @@ function withFederation(view: Record<string, unknown>, federation: Record<string
   }
   out._federation = federation;
   for (const [key, value] of after) out[key] = value;
-  return out;
+  return withFloatsOf(view, out);
 }
 
 /** The page's hits as shown, each query's hits highlighted and cropped with that query's options; a remote's as it sent them. */

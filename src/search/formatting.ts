@@ -18,6 +18,7 @@ import { storedLocales, type SearchQuery } from './query.js';
 import { TimeSlices } from './time-slices.js';
 import { setField } from '../types/own-record.js';
 import { sortedKeys } from '../types/bytes.js';
+import { withFloatsOf } from '../types/wire-floats.js';
 
 /** Stored bytes of a page's documents from which it is formatted in groups (a normal page of 20 hits holds tens of KB). */
 const SLICED_FROM_BYTES = 1024 * 1024;
@@ -128,7 +129,7 @@ export async function withFormatting(search: IndexSearch, query: SearchQuery, hi
   }
   return views.map((view, i) => {
     const { _rankingScore, _rankingScoreDetails, ...fields } = view;
-    const out: Record<string, unknown> = fields;
+    const out: Record<string, unknown> = withFloatsOf(view, fields);
     const { formatted: f, matchesPosition } = formatted[i]!;
     if (f !== undefined) out._formatted = f;
     if (matchesPosition !== undefined) out._matchesPosition = matchesPosition;

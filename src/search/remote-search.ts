@@ -15,6 +15,7 @@ import type { ErrorBody } from '../errors/api-error.js';
 import { errorBody, isTimeout, quoted, SAME_VERSION_HINT } from '../network/remote-answer.js';
 import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
 import { isJsonObject } from '../types/json-text.js';
+import { markWrittenFloats } from '../types/written-floats.js';
 
 export interface RemoteAddress {
   readonly url: string;
@@ -58,7 +59,10 @@ function classify(response: OutgoingResponse, accepts: (body: Record<string, unk
   if (status >= 500) return { retry: errorBody('remote_remote_error', `remote host responded with code ${status}:\n  - response from remote: ${quoted(response.body)}`) };
   let body: unknown;
   try {
-    body = JSON.parse(response.body.toString('utf8'));
+    const text = response.body.toString('utf8');
+    body = JSON.parse(text);
+    // the remote's floats (its documents' `9.0`, its scores) pass on as floats
+    markWrittenFloats(text, body);
   } catch {
     body = undefined;
   }

@@ -5,7 +5,7 @@
  * come back out as their digits. Everything else reads and prints as JSON.parse and
  * JSON.stringify do. `isJsonObject` is the one test for an object among parsed values.
  */
-import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import { parse as parseLossless } from 'lossless-json';
 
 const INTEGER = /^-?\d+$/;
 const I64_MIN = -(2n ** 63n);
@@ -59,14 +59,21 @@ export function parseWritten(text: string): unknown {
   return parseLossless(text, null, { parseNumber: (written: string) => new WrittenNumber(written), onDuplicateKey: lastValue });
 }
 
+/** What a BigInt stands as while `stringifyJson` writes it: a NUL and random bytes, which no string holds by chance. */
+const BIGINT = `\u0000${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('')}n`;
+/** The marker as JSON writes it (its NUL escaped), with the digits after it. */
+const BIGINT_WRITTEN = new RegExp(`"${JSON.stringify(BIGINT).slice(1, -1).replaceAll('\\', '\\\\')}(-?\\d+)"`, 'g');
+const bigintAsMarker = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${BIGINT}${value}` : value);
+
 /** JSON.stringify, except that BigInt values print as their digits instead of throwing. */
 export function stringifyJson(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch (err) {
-    // only a value holding a BigInt takes the slower printer
+    // only a value holding a BigInt takes the slower path: JSON.stringify again, each BigInt
+    // standing as a marker (after any `toJSON`, which lossless-json's printer skipped for arrays)
     if (!(err instanceof TypeError) || !err.message.includes('BigInt')) throw err;
-    return stringifyLossless(value) as string;
+    return JSON.stringify(value, bigintAsMarker).replace(BIGINT_WRITTEN, (_, digits: string) => digits);
   }
 }
 

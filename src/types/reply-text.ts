@@ -1,5 +1,6 @@
 /**
- * The HTTP answers' serializer: JSON text as `stringifyJson` writes it (64-bit integers), in which
+ * The serializer of what v1.50 writes with serde: HTTP answers, dumps, exports and stored
+ * documents written again. JSON text as `stringifyJson` writes it (64-bit integers), in which
  * some values write what JSON.stringify cannot: a record whose keys keep the order they were given
  * (ordered-counts.ts), floats as Rust writes them (wire-floats.ts). Such a value carries a
  * `toJSON` (not enumerable) that, while `stringifyReply` runs, hands its text over through

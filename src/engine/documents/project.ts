@@ -7,6 +7,7 @@
 import type { JsonObject } from '../document-id.js';
 import { isJsonObject } from '../../types/json-text.js';
 import { setField } from '../../types/own-record.js';
+import { withFloatsOf } from '../../types/wire-floats.js';
 
 /**
  * Selectors as two sets, compiled once per selector list (a request's list serves every hit), so
@@ -52,20 +53,23 @@ export function projectValue(value: unknown, path: string, selectors: readonly s
 
 function projectCompiled(value: unknown, path: string, selectors: CompiledSelectors): unknown {
   if (covered(path, selectors)) return value;
-  if (Array.isArray(value)) return value.map((item) => projectCompiled(item, path, selectors));
+  if (Array.isArray(value)) return withFloatsOf(value, value.map((item) => projectCompiled(item, path, selectors)));
   if (!isJsonObject(value)) return value;
   const out: JsonObject = {};
   for (const [key, inner] of Object.entries(value)) {
     const innerPath = `${path}.${key}`;
     if (selectors.onTheWay.has(innerPath) || covered(innerPath, selectors)) setField(out, key, projectCompiled(inner, innerPath, selectors));
   }
-  return out;
+  return withFloatsOf(value, out);
 }
 
-/** `fields === null` keeps every field; otherwise only what the selectors reach. */
+/**
+ * `fields === null` keeps every field; otherwise only what the selectors reach. The copies keep
+ * the marks of the numbers the document wrote as floats (types/wire-floats.ts).
+ */
 export function projectDocument(doc: JsonObject, fields: readonly string[] | null): JsonObject {
   // every field: a spread copy, an order of magnitude cheaper than copying entry by entry (search pages do it per hit)
-  if (fields === null && !Object.hasOwn(doc, '_vectors')) return { ...doc };
+  if (fields === null && !Object.hasOwn(doc, '_vectors')) return withFloatsOf(doc, { ...doc });
   const selectors = fields === null ? null : compile(fields);
   const out: JsonObject = {};
   // keys, not entries: no pair per field (a document of 65,000 fields: 21 against 48 ms)
@@ -77,5 +81,5 @@ export function projectDocument(doc: JsonObject, fields: readonly string[] | nul
       setField(out, key, projectCompiled(doc[key], key, selectors));
     }
   }
-  return out;
+  return withFloatsOf(doc, out);
 }

@@ -19,6 +19,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { EmbedderSettings } from '../../types/settings.js';
 import { stringifyJson } from '../../types/json-text.js';
 import { setField } from '../../types/own-record.js';
+import { withFloatsOf } from '../../types/wire-floats.js';
 import type { JsonObject } from '../document-id.js';
 import { embeddingsOf, isObject, readEntry, type VectorsEntry } from './vectors.js';
 
@@ -134,7 +135,7 @@ export function withIndexedVectors(
     for (const [name, value] of Object.entries(stored)) if (!Object.hasOwn(embedders, name)) setField(merged, name, value);
     for (const [name, value] of Object.entries(entries ?? {})) if (!Object.hasOwn(embedders, name)) setField(merged, name, value);
     const { _vectors: _replaced, ...fields } = next;
-    out = Object.keys(merged).length === 0 ? fields : { ...fields, _vectors: merged };
+    out = withFloatsOf(next, Object.keys(merged).length === 0 ? fields : { ...fields, _vectors: merged });
   }
   if (!isEmpty(embedders)) {
     // an earlier version of the document in the same batch: what it sent holds unless sent again

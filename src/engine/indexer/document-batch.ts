@@ -57,6 +57,8 @@ import type { Sharding } from '../shards/shard-of.js';
 import { unionAll } from '../docset.js';
 import { grownUint8 } from '../grown.js';
 import type { DocumentChange } from '../updater.js';
+import { withFloatsOf } from '../../types/wire-floats.js';
+import { markWrittenFloats } from '../../types/written-floats.js';
 
 /** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
 const CHUNK_DOCS = 20_000;
@@ -374,7 +376,10 @@ function add(pending: Pending, op: AddOp, index: number, state: AddState, settin
         if (first) distinct.skip(id);
         continue;
       }
-      const next = withIndexedVectors(op.method === 'update' && base !== undefined ? { ...base, ...doc } : doc, doc, base, op.method, id, settings.embedders);
+      const merges = op.method === 'update' && base !== undefined;
+      // a document written again (not its line as sent) keeps the numbers it wrote as floats
+      if (merges || Object.hasOwn(doc, '_vectors')) markWrittenFloats(text.toString('utf8'), doc);
+      const next = withIndexedVectors(merges ? withFloatsOf(doc, withFloatsOf(base, { ...base, ...doc }, doc)) : doc, doc, base, op.method, id, settings.embedders);
       if (next === doc) pending.ahead?.note(doc, index, at);
       // noted before `set`, which may write the chunk
       distinct.set(id, next);

@@ -16,6 +16,8 @@ import { ApiError } from '../../errors/api-error.js';
 import { sortedKeys } from '../../types/bytes.js';
 import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
 import { ownRecord, setField } from '../../types/own-record.js';
+import { ryu } from '../../types/ryu.js';
+import { isFloatMember, withFloatsOf } from '../../types/wire-floats.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
 import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
@@ -195,12 +197,17 @@ function selectsPath(entries: readonly string[], path: string): boolean {
   return entries.some((entry) => covers(entry, path));
 }
 
-/** The displayed part of a document, keeping stored key order (selectors without `*`). */
+/** The displayed part of a document, keeping stored key order (selectors without `*`) and its floats' marks. */
 function project(doc: Json, selectors: readonly string[] | null): Json {
   if (selectors === null) return doc;
   const out: Json = {};
   for (const [key, value] of Object.entries(doc)) if (selectors.some((s) => covers(s, key))) setField(out, key, projectValue(value, key, selectors));
-  return out;
+  return withFloatsOf(doc, out);
+}
+
+/** A number's text as v1.50 formats it: a float the document wrote (`9.0`) as ryu writes it. */
+function numberText(holder: object | null, member: string | number, value: number | bigint): string {
+  return holder !== null && typeof value === 'number' && isFloatMember(holder, member) ? ryu(value) : String(value);
 }
 
 /** Crop rules: `attr` or `attr:N` (a non-numeric N keeps the default length for `attr`). */
@@ -213,12 +220,12 @@ function cropRules(entries: readonly string[], cropLength: number): [string, num
   });
 }
 
-/** Calls `visit` on every string/number leaf with its dotted path and array indices. */
-function walk(value: unknown, path: string, indices: number[], visit: (path: string, indices: number[], text: string) => void): void {
+/** Calls `visit` on every string/number leaf with its dotted path and array indices; `holder[member]` is `value`. */
+function walk(value: unknown, path: string, indices: number[], visit: (path: string, indices: number[], text: string) => void, holder: object | null = null, member: string | number = ''): void {
   if (typeof value === 'string') visit(path, indices, value);
-  else if (isJsonNumber(value)) visit(path, indices, String(value));
-  else if (Array.isArray(value)) value.forEach((item, i) => walk(item, path, [...indices, i], visit));
-  else if (isJsonObject(value)) for (const [key, inner] of Object.entries(value)) walk(inner, path === '' ? key : `${path}.${key}`, indices, visit);
+  else if (isJsonNumber(value)) visit(path, indices, numberText(holder, member, value));
+  else if (Array.isArray(value)) value.forEach((item, i) => walk(item, path, [...indices, i], visit, value, i));
+  else if (isJsonObject(value)) for (const [key, inner] of Object.entries(value)) walk(inner, path === '' ? key : `${path}.${key}`, indices, visit, value, key);
 }
 
 /**
@@ -313,14 +320,17 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
   });
 }
 
-/** The document with each string/number leaf replaced by `format`'s string (numbers become strings). */
-function rebuild(value: unknown, path: string, indices: number[], format: (path: string, indices: number[], text: string) => string): unknown {
+/**
+ * The document with each string/number leaf replaced by `format`'s string (numbers become strings,
+ * a float as v1.50 writes it: `"9.0"`); `holder[member]` is `value`.
+ */
+function rebuild(value: unknown, path: string, indices: number[], format: (path: string, indices: number[], text: string) => string, holder: object | null = null, member: string | number = ''): unknown {
   if (typeof value === 'string') return format(path, indices, value);
-  if (isJsonNumber(value)) return format(path, indices, String(value));
-  if (Array.isArray(value)) return value.map((item, i) => rebuild(item, path, [...indices, i], format));
+  if (isJsonNumber(value)) return format(path, indices, numberText(holder, member, value));
+  if (Array.isArray(value)) return value.map((item, i) => rebuild(item, path, [...indices, i], format, value, i));
   if (isJsonObject(value)) {
     const out: Json = {};
-    for (const [key, inner] of Object.entries(value)) setField(out, key, rebuild(inner, path === '' ? key : `${path}.${key}`, indices, format));
+    for (const [key, inner] of Object.entries(value)) setField(out, key, rebuild(inner, path === '' ? key : `${path}.${key}`, indices, format, value, key));
     return out;
   }
   return value;

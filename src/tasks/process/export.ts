@@ -33,7 +33,8 @@ import { ApiError, inIndex } from '../../errors/api-error.js';
 import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js';
 import { RejectedIp } from '../../outgoing/ip-policy.js';
 import { REVEAL_SECRETS, settingsView } from '../../settings/view.js';
-import { isJsonObject, stringifyJson } from '../../types/json-text.js';
+import { isJsonObject } from '../../types/json-text.js';
+import { stringifyReply } from '../../types/reply-text.js';
 import { setField } from '../../types/own-record.js';
 import type { ExportIndexSettings } from '../../types/task.js';
 import type { BatchProcessor, ExportDeps, ProcessContext } from './context.js';
@@ -177,7 +178,7 @@ export async function shipIndex(ctx: ProcessContext, deps: ExportDeps, target: E
   let bytes = 0;
   let count = 0;
   for (const { docid, doc } of documents) {
-    const line = `${stringifyJson(portableDocument(env, settings, docid, doc))}\n`;
+    const line = `${stringifyReply(portableDocument(env, settings, docid, doc))}\n`;
     const size = Buffer.byteLength(line);
     // at least one document per payload, even one larger than the payload size
     if (lines.length > 0 && bytes + size > shipment.payloadSize) {

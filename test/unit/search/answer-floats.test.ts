@@ -5,7 +5,7 @@ import { withAnswerFloats } from '../../../src/search/answer-floats.js';
 import { stringifyReply } from '../../../src/types/reply-text.js';
 
 describe('withAnswerFloats', () => {
-  it('marks the scores and score details of hits, geo sort points included, not document fields', () => {
+  it('marks the scores and score details of hits, sort values and geo sort points included, not document fields', () => {
     const answer = withAnswerFloats({
       hits: [
         {
@@ -26,7 +26,7 @@ describe('withAnswerFloats', () => {
         '"words":{"order":0,"matchingWords":1,"maxMatchingWords":1,"score":1.0},' +
         '"attribute":{"order":1,"attributeRankingOrderScore":1.0,"queryWordDistanceScore":0.0,"score":1.0},' +
         '"_geoPoint(1, 2):asc":{"order":2,"value":{"lat":1.0,"lng":2.0},"distance":0.0},' +
-        '"year:asc":{"order":3,"value":1999},' +
+        '"year:asc":{"order":3,"value":1999.0},' +
         '"vectorSort":{"order":4,"similarity":1.0}}}]}',
     );
   });

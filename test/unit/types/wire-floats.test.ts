@@ -1,9 +1,10 @@
 // Float members of an HTTP answer written as v1.50's serde writes an f64 (`1.0`, `1e-6`), by
-// stringifyReply only: every other reader sees the plain object and plain numbers.
+// stringifyReply only: every other reader sees the plain object and plain numbers; copies carry
+// the marks only through withFloatsOf.
 import { describe, expect, it } from 'vitest';
 import { orderedCounts } from '../../../src/types/ordered-counts.js';
 import { stringifyReply } from '../../../src/types/reply-text.js';
-import { withFloatItems, withFloatMembers } from '../../../src/types/wire-floats.js';
+import { isFloatMember, withFloatItems, withFloatMember, withFloatMembers, withFloatsOf } from '../../../src/types/wire-floats.js';
 
 describe('withFloatMembers', () => {
   it('writes the integral and tiny float members as ryu does, in their place, and nothing else', () => {
@@ -37,5 +38,32 @@ describe('withFloatItems', () => {
     const plain = withFloatItems([1, 2]);
     expect(JSON.stringify(plain)).toBe('[1,2]');
     expect(Array.isArray(plain) && plain.length === 2 && Object.keys(plain)).toEqual(['0', '1']);
+  });
+});
+
+describe('marks that grow and copy', () => {
+  it('adds members to a holder already marked, as a hit holding a document float gains its score', () => {
+    const hit = withFloatMembers({ r: 9, _rankingScore: 1 }, ['r']);
+    withFloatMembers(hit, ['_rankingScore']);
+    expect(stringifyReply(hit)).toBe('{"r":9.0,"_rankingScore":1.0}');
+  });
+
+  it('marks single array items, leaving the others and nested holders as they write themselves', () => {
+    const inner = withFloatMembers({ w: 3 }, ['w']);
+    const list = [1, 2, inner];
+    withFloatMember(list, 0);
+    expect(isFloatMember(list, 0)).toBe(true);
+    expect(isFloatMember(list, 1)).toBe(false);
+    expect(stringifyReply({ list })).toBe('{"list":[1.0,2,{"w":3.0}]}');
+    expect(JSON.stringify(list)).toBe('[1,2,{"w":3}]');
+  });
+
+  it('copies marks to a copy for the members it holds, but not those a merge took from elsewhere', () => {
+    const base = withFloatMembers({ a: 1, b: 2, c: 3 }, ['a', 'b', 'c']);
+    const update = { b: 2 };
+    const { c: _dropped, ...rest } = base;
+    const merged = withFloatsOf(base, { ...rest, ...update }, update);
+    expect(stringifyReply(merged)).toBe('{"a":1.0,"b":2}');
+    expect(isFloatMember(withFloatsOf(base, {}), 'a')).toBe(false);
   });
 });
