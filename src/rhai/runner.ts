@@ -3,9 +3,12 @@
  * reasons: Rhai allows 1000 nested script calls, which needs more stack than the main thread
  * has, and a long edition must not stall the HTTP server. Chunks run on every pool thread at
  * once; outcomes come back in document order. Aborting the signal stops the workers at once.
+ * Documents go to the threads and come back as JSON text (thread.ts), their floats kept.
  */
 import type { Piscina } from 'piscina';
+import { stringifyReply } from '../types/reply-text.js';
 import type { EditOutcome } from './index.js';
+import { parseWithFloats } from '../types/written-floats.js';
 import type { EditionJob, EditionReply } from './thread.js';
 
 type JsonObject = Record<string, unknown>;
@@ -22,7 +25,7 @@ export class EditionError extends Error {
 }
 
 function unwrap(reply: EditionReply): EditOutcome[] {
-  if (reply.type === 'outcomes') return reply.outcomes;
+  if (reply.type === 'outcomes') return reply.outcomes.map((outcome) => (outcome.kind === 'replace' ? { kind: 'replace', document: parseWithFloats(outcome.text) as JsonObject } : outcome));
   throw new EditionError(reply.type === 'compile-error' ? 'compile' : 'run', reply.message);
 }
 
@@ -35,7 +38,7 @@ export class EditionRunner {
   ) {}
 
   private run(documents: JsonObject[]): Promise<EditOutcome[]> {
-    const job: EditionJob = { source: this.source, context: this.context, documents };
+    const job: EditionJob = { source: this.source, context: this.context, documents: documents.map((doc) => stringifyReply(doc)) };
     return (this.pool.run(job, { signal: this.signal }) as Promise<EditionReply>).then(unwrap);
   }
 

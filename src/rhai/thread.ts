@@ -2,8 +2,11 @@
  * The worker side of edition runs (a piscina task module, see workers/pool.ts and runner.ts):
  * compiles the function with Meilisearch's edition limits and edits a chunk of documents,
  * answering their outcomes or the first Rhai error as data (errors thrown across a worker
- * boundary lose their type).
+ * boundary lose their type). Documents cross the boundary as JSON text both ways, so that the
+ * numbers they write as floats (`9.0`) stay floats: a copy between threads drops their marks.
  */
+import { stringifyReply } from '../types/reply-text.js';
+import { parseWithFloats } from '../types/written-floats.js';
 import { EDITION_COMPILE_OPTIONS, RhaiParseError, RhaiRuntimeError, compileScript, editDocument, type EditOutcome } from './index.js';
 
 type JsonObject = Record<string, unknown>;
@@ -11,13 +14,21 @@ type JsonObject = Record<string, unknown>;
 export interface EditionJob {
   source: string;
   context: JsonObject | null;
-  documents: JsonObject[];
+  /** each document's JSON text, its floats written as floats (`stringifyReply`) */
+  documents: string[];
 }
 
+/** An outcome as it crosses back: a document kept as its JSON text. */
+export type SentOutcome = Exclude<EditOutcome, { kind: 'replace' }> | { kind: 'replace'; text: string };
+
 export type EditionReply =
-  | { type: 'outcomes'; outcomes: EditOutcome[] }
+  | { type: 'outcomes'; outcomes: SentOutcome[] }
   | { type: 'compile-error'; message: string }
   | { type: 'runtime-error'; message: string };
+
+function sent(outcome: EditOutcome): SentOutcome {
+  return outcome.kind === 'replace' ? { kind: 'replace', text: stringifyReply(outcome.document) } : outcome;
+}
 
 export default function runEdition({ source, context, documents }: EditionJob): EditionReply {
   let script;
@@ -28,7 +39,7 @@ export default function runEdition({ source, context, documents }: EditionJob): 
     throw error;
   }
   try {
-    return { type: 'outcomes', outcomes: documents.map((doc) => editDocument(script, doc, context)) };
+    return { type: 'outcomes', outcomes: documents.map((text) => sent(editDocument(script, parseWithFloats(text) as JsonObject, context))) };
   } catch (error) {
     if (error instanceof RhaiRuntimeError) return { type: 'runtime-error', message: error.message };
     throw error;

@@ -9,6 +9,7 @@
  */
 import type { FnDef } from './ast.js';
 import { setField } from '../types/own-record.js';
+import { isFloatMember, withFloatMember } from '../types/wire-floats.js';
 
 export class RChar {
   constructor(readonly ch: string) {}
@@ -270,8 +271,12 @@ export function dataSizes(v: Value): { arrays: number; maps: number; strings: nu
   return sizes;
 }
 
-/** A JSON value as Rhai receives it: integers that fit in an i64 become INT, other numbers FLOAT. */
-export function fromJson(v: unknown): Value {
+/**
+ * A JSON value as Rhai receives it: integers that fit in an i64 become INT, other numbers FLOAT,
+ * as do the numbers the document wrote as floats (`9.0`, marked: types/wire-floats.ts), which
+ * serde_json hands Rhai as f64.
+ */
+export function fromJson(v: unknown, float = false): Value {
   if (v === null || v === undefined) return null;
   switch (typeof v) {
     case 'boolean':
@@ -280,17 +285,18 @@ export function fromJson(v: unknown): Value {
     case 'bigint':
       return v >= INT_MIN && v <= INT_MAX ? v : Number(v);
     case 'number':
-      return Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 63 ? BigInt(v) : v;
+      return !float && Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 63 ? BigInt(v) : v;
   }
-  if (Array.isArray(v)) return v.map(fromJson);
+  if (Array.isArray(v)) return v.map((item, i) => fromJson(item, isFloatMember(v, i)));
   const map: RMap = new Map();
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) map.set(k, fromJson(x));
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) map.set(k, fromJson(x, isFloatMember(v as object, k)));
   return map;
 }
 
 /**
  * A Rhai value as serde serializes it to JSON: `()` and non-finite floats become `null`, chars
- * strings, maps objects with sorted keys; function pointers their name.
+ * strings, maps objects with sorted keys; function pointers their name. A FLOAT in a map or an
+ * array is marked as one (types/wire-floats.ts), so that the document stored writes `10.0`.
  */
 export function toJson(v: Value): unknown {
   if (v === null) return null;
@@ -305,11 +311,19 @@ export function toJson(v: Value): unknown {
       return Number.isFinite(v) ? v : null;
   }
   if (v instanceof RChar) return v.ch;
-  if (Array.isArray(v)) return v.map(toJson);
+  if (Array.isArray(v)) {
+    const out = v.map(toJson);
+    v.forEach((item, i) => typeof item === 'number' && withFloatMember(out, i));
+    return out;
+  }
   if (v instanceof Map) {
     const out: Record<string, unknown> = {};
     // a key `__proto__` is a field like any other (an assignment would set the prototype)
-    for (const k of sortedKeys(v)) setField(out, k, toJson(v.get(k)!));
+    for (const k of sortedKeys(v)) {
+      const item = v.get(k)!;
+      setField(out, k, toJson(item));
+      if (typeof item === 'number') withFloatMember(out, k);
+    }
     return out;
   }
   if (v instanceof FnPtr) return v.name;

@@ -6,7 +6,7 @@
  * addition) is already its document's JSON, so the index writer puts the line's bytes as they
  * are instead of encoding the parsed object again (msgpackr's `pack` was a sixth of the writer's
  * time in a load, and V8 kept recompiling it as new document shapes reached it). Reading back
- * goes through `parseJson`, so 64-bit integers and `__proto__` keys come back as they were sent,
+ * goes through `parseWithFloats` (`parseJson`), so 64-bit integers and `__proto__` keys come back as they were sent,
  * and marks the numbers the text wrote as floats (`9.0`, types/written-floats.ts), which answers,
  * dumps and a document written again (`encode`, through `stringifyReply`) write as floats.
  *
@@ -17,9 +17,8 @@
  * lmdb uses an encoder object with `encode` and `decode` as it is (open.js); without
  * `needsStableBuffer` it hands `decode` its shared read buffer, whose `length` it sets to the value's.
  */
-import { parseJson } from '../types/json-text.js';
 import { stringifyReply } from '../types/reply-text.js';
-import { markWrittenFloats } from '../types/written-floats.js';
+import { parseWithFloats } from '../types/written-floats.js';
 import { ProtoSafePackr } from './proto-safe-packr.js';
 
 const OPEN_BRACE = 0x7b;
@@ -39,10 +38,7 @@ export const documentCodec = {
   decode(source: Uint8Array): unknown {
     const bytes = Buffer.from(source.buffer, source.byteOffset, source.length);
     if (!isDocumentText(bytes)) return legacy.unpack(bytes);
-    const text = bytes.toString('utf8');
-    const doc = parseJson(text);
-    markWrittenFloats(text, doc);
-    return doc;
+    return parseWithFloats(bytes.toString('utf8'));
   },
 };
 

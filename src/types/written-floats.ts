@@ -11,6 +11,7 @@
  * A text whose structure the walk cannot follow (an object holding a key twice, whose earlier
  * value JSON.parse dropped) is left unmarked: its numbers write as JavaScript writes them.
  */
+import { parseJson } from './json-text.js';
 import { withFloatMember, writtenOtherwise } from './wire-floats.js';
 
 /** What a float ryu writes otherwise may look like in JSON text (strings too: the walk tells). */
@@ -24,6 +25,13 @@ class Unfollowed extends Error {}
 
 /** Nesting the walk follows (serde_json's own limit for documents is 128; dumps and edits are checked alike). */
 const MAX_DEPTH = 512;
+
+/** `text` parsed as `parseJson` parses it, the numbers it wrote as floats marked. */
+export function parseWithFloats(text: string): unknown {
+  const value = parseJson(text);
+  markWrittenFloats(text, value);
+  return value;
+}
 
 /** Marks in `value` (JSON.parse's or parseJson's value of `text`) the numbers `text` wrote as floats. */
 export function markWrittenFloats(text: string, value: unknown): void {

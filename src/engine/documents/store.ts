@@ -20,6 +20,7 @@ import { ownRecord, setField } from '../../types/own-record.js';
 import { documentCodec, isDocumentText } from '../../store/json-documents.js';
 import { TailPuts } from '../../store/tail-puts.js';
 import { inFieldOrder } from './field-order.js';
+import { withFloatsOf } from '../../types/wire-floats.js';
 
 const FIELD_IDS = 'field-ids';
 const FREE_DOCIDS = 'free-docids';
@@ -214,6 +215,8 @@ export class DocumentStore<E extends IndexReadEnv = IndexEnv> {
         const order = keys.map((_, i) => i).sort((a, b) => keyFields[a]! - keyFields[b]!);
         // `__proto__` too: assigned, it would have set the prototype and stored the document as that value
         for (const i of order) setField(ordered, keys[i]!, doc[keys[i]!]);
+        // the numbers it wrote as floats stay floats when it is encoded again
+        withFloatsOf(doc, ordered);
       }
       let id = docid;
       if (id === undefined) {

@@ -58,7 +58,7 @@ import { unionAll } from '../docset.js';
 import { grownUint8 } from '../grown.js';
 import type { DocumentChange } from '../updater.js';
 import { withFloatsOf } from '../../types/wire-floats.js';
-import { markWrittenFloats } from '../../types/written-floats.js';
+import { markWrittenFloats, parseWithFloats } from '../../types/written-floats.js';
 
 /** Documents per chunk: the memory bound of a batch, and the grain of a cancelation. */
 const CHUNK_DOCS = 20_000;
@@ -92,8 +92,11 @@ export type DocumentOp =
   | { readonly op: 'clear' }
   /** every document recorded in a shard not in `owned` (a topology change's last step, shards/delete-unowned.ts) */
   | { readonly op: 'deleteUnowned'; readonly owned: readonly string[] }
-  /** documents already computed (an edition's outcome); `null` deletes */
-  | { readonly op: 'put'; readonly changes: ReadonlyMap<string, JsonObject | null> };
+  /**
+   * documents already computed (an edition's outcome) as their JSON text, which a copy to the
+   * writer thread keeps as written (`9.0` stays a float); `null` deletes
+   */
+  | { readonly op: 'put'; readonly changes: ReadonlyMap<string, string | null> };
 
 /** Per operation: how many documents it indexed or deleted, or the error that failed it. */
 export type OpResult = { readonly count: number } | Failure;
@@ -472,7 +475,13 @@ export function applyDocumentBatch(
       }
       if (op.op === 'delete') return { count: deleteIds(pending, op.ids) };
       if (op.op === 'put') {
-        for (const [id, doc] of op.changes) pending.set(id, doc);
+        for (const [id, text] of op.changes) {
+          if (text === null) pending.set(id, null);
+          else {
+            const bytes = Buffer.from(text);
+            pending.set(id, parseWithFloats(text) as JsonObject, bytes, bytes);
+          }
+        }
         return { count: op.changes.size };
       }
       // A filter or a clear works on the store (and the shards' record): what came before must be there.

@@ -22,6 +22,7 @@ import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { EditionError, EditionRunner } from '../../rhai/runner.js';
 import type { Task } from '../../types/task.js';
+import { stringifyReply } from '../../types/reply-text.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
 import { failed, succeeded } from './outcome.js';
 import { writeKnownOutcome } from './batch-write.js';
@@ -54,12 +55,15 @@ function sameJson(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as JsonObject)[k], (b as JsonObject)[k]));
 }
 
-/** Runs the function on the candidates; the net changes by external id, or throws the task's error. */
-async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: number[], primaryKey: string): Promise<Map<string, JsonObject | null>> {
+/**
+ * Runs the function on the candidates; the net changes by external id (each document as its
+ * JSON text, its floats written as floats; null deletes it), or throws the task's error.
+ */
+async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: number[], primaryKey: string): Promise<Map<string, string | null>> {
   const kind = task.kind;
   if (kind.name !== 'documentEdition') throw new Error('not a document edition');
   const uid = kind.indexUid;
-  const changes = new Map<string, JsonObject | null>();
+  const changes = new Map<string, string | null>();
   const runner = new EditionRunner(ctx.workers.editionPool(), kind.function, kind.context, ctx.signal);
   const fail = (error: unknown, doing: string): never => {
     if (error instanceof EditionError) throw editionError(uid, `Document edition runtime error encountered while ${doing} the function: ${error.message}`);
@@ -93,7 +97,7 @@ async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: numb
             throw error instanceof ApiError ? inIndex(uid, error) : error;
           }
           if (newId !== id) throw editionError(uid, "Document editions cannot modify a document's primary key");
-          changes.set(id, outcome.document);
+          changes.set(id, stringifyReply(outcome.document));
         }
       }),
     );
@@ -118,7 +122,7 @@ export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
   const { env, release } = ctx.indexEnvs.acquire(record.uuid);
 
   let docids: number[];
-  let changes: Map<string, JsonObject | null>;
+  let changes: Map<string, string | null>;
   try {
     docids = candidates(env, kind.indexUid, kind.filter);
     // A primary key is always set once the index holds documents.

@@ -52,6 +52,15 @@ describe('documents', () => {
   });
 });
 
+describe('an edition by function', () => {
+  it('hands Rhai the floats as FLOAT (9.0 / 2 is 4.5) and stores what it makes a FLOAT as one', async () => {
+    expect((await fetch(`${server.url}/experimental-features`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"editDocumentsByFunction": true}' })).status).toBe(200);
+    await write('POST', '/indexes/edited/documents', '[{"id": 1, "r": 9.0, "n": 9, "list": [2.0, 3]}]');
+    await write('POST', '/indexes/edited/documents/edit', { function: 'doc.half = doc.r / 2; doc.q = doc.n / 2; doc.r = doc.r + 1; doc.t = type_of(doc.list[0]); doc.f = 3.0' });
+    expect(await text('GET', '/indexes/edited/documents/1')).toBe('{"id":1,"r":10.0,"n":9,"list":[2.0,3],"f":3.0,"half":4.5,"q":4,"t":"f64"}');
+  });
+});
+
 describe('search hits', () => {
   it('show the floats in hits, _formatted (as "9.0"), and a sort rule value as v1.50 holds it (an f64)', async () => {
     const raw = await text('POST', '/indexes/books/search', { q: 'dune', filter: 'rating = 9', attributesToRetrieve: ['rating', 'tags'], attributesToHighlight: ['meta'] });
