@@ -36,6 +36,7 @@ import {
   writeEmbedderStates,
   type EmbedderState,
 } from './store.js';
+import { withFloatItems, withFloatsOf } from '../../types/wire-floats.js';
 
 /** Documents whose generated vectors are embedded per call of the document embedder. */
 const EMBED_CHUNK = 1_000;
@@ -56,11 +57,12 @@ function reset(state: EmbedderState): void {
 function writeBack(env: IndexEnv, name: string, state: EmbedderState, rewrites: Map<number, JsonObject>): void {
   for (const { docid, entry } of eachDocVectors(env, state.id)) {
     if (entry.regenerate) continue;
-    const embeddings = entry.items.map((item) => Array.from(readItem(env, state, item)!.vector));
+    // f32 vectors, which v1.50 writes back as floats (`1.0`)
+    const embeddings = entry.items.map((item) => withFloatItems(Array.from(readItem(env, state, item)!.vector)));
     const doc = rewrites.get(docid) ?? env.documents.get(docid);
     if (doc === undefined) continue;
     const vectors = isObject(doc._vectors) ? doc._vectors : {};
-    rewrites.set(docid, { ...doc, _vectors: { ...vectors, [name]: { regenerate: false, embeddings } } });
+    rewrites.set(docid, withFloatsOf(doc, { ...doc, _vectors: { ...vectors, [name]: { regenerate: false, embeddings } } }));
   }
 }
 
@@ -137,7 +139,7 @@ export function reconcileVectors(env: IndexEnv, settings: IndexSettings, documen
         if (sent !== undefined) {
           const { [name]: _consumed, ...others } = vectors;
           const { _vectors: _old, ...fields } = doc;
-          doc = Object.keys(others).length === 0 ? fields : { ...fields, _vectors: others };
+          doc = withFloatsOf(doc, Object.keys(others).length === 0 ? fields : { ...fields, _vectors: others });
           rewrites.set(docid, doc);
         }
         input = { docid, id: '', doc, decision: decide(sent, undefined, embedder), old: undefined };
