@@ -321,11 +321,36 @@ export function queryPolygon(ring: Float64Array): QueryPolygon {
 /** About this many edges per band. */
 const EDGES_PER_BAND = 8;
 const MAX_BANDS = 4096;
+/**
+ * Edge entries the bands may hold in all (an edge sits in every band its heights cross): a ring
+ * of long edges spanning most heights (a zig-zag of 100,000 points) in 4,096 bands took seconds
+ * and gigabytes to file; such a ring gets fewer bands, and a relation then tests more edges per
+ * band, which the query's work budget bounds.
+ */
+const MAX_BAND_ENTRIES = 1 << 21;
+
+/** The edge entries `count` bands of the ring's heights would hold: its edges' band spans summed. */
+function bandEntries(ring: Float64Array, minY: number, span: number, count: number): number {
+  const bands = { minY, height: span / count, count };
+  const positions = ring.length / 2;
+  let entries = 0;
+  for (let k = 0; k < positions; k++) {
+    const j = k === 0 ? positions - 1 : k - 1;
+    const a = bandAt(bands, ring[2 * j + 1]!);
+    const b = bandAt(bands, ring[2 * k + 1]!);
+    entries += Math.abs(b - a) + 1;
+  }
+  return entries;
+}
 
 function bandsOf(ring: Float64Array, box: Box): Bands {
   const positions = ring.length / 2;
   const span = box[3] - box[1];
-  const count = span > 0 ? Math.min(MAX_BANDS, Math.max(1, Math.ceil(positions / EDGES_PER_BAND))) : 1;
+  let count = span > 0 ? Math.min(MAX_BANDS, Math.max(1, Math.ceil(positions / EDGES_PER_BAND))) : 1;
+  for (let entries = count === 1 ? 0 : bandEntries(ring, box[1], span, count); entries > MAX_BAND_ENTRIES && count > 1; entries = bandEntries(ring, box[1], span, count)) {
+    // entries shrink about as the count for long edges; halved again so that this converges in a few rounds
+    count = Math.max(1, Math.floor((count * MAX_BAND_ENTRIES) / entries / 2));
+  }
   const bands = { minY: box[1], height: span > 0 ? span / count : 1, count, starts: new Int32Array(count + 1), edges: new Int32Array(0) };
   const each = (visit: (band: number, edge: number) => void) => {
     for (let k = 0; k < positions; k++) {

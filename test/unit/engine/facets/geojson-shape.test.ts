@@ -429,6 +429,27 @@ describe('relates over rings of many edges (read by band)', () => {
   });
 });
 
+describe('the bands of a ring of long edges', () => {
+  it('hold at most 2^21 edge entries (a zig-zag of 200,000 edges across every height), and relations read over them stay exact', () => {
+    const count = 200_000;
+    const ring = Array.from({ length: count }, (_, i): [number, number] => [Math.cos(i) * 170, Math.sin(i) * 80]);
+    const query = queryPolygon(Float64Array.from(ring.flat()));
+    // 4,096 bands would have filed each edge in most of them: ~400 million entries
+    expect(query.bands.edges.length).toBeLessThanOrEqual(2 ** 21);
+    expect(query.bands.count).toBeGreaterThanOrEqual(1);
+    // the ring crosses itself: a point is inside when a ray from it crosses the ring an odd number of times
+    const crossings = (x: number, y: number) => ring.filter(([ax, ay], i) => {
+      const [bx, by] = ring[(i + 1) % count]!;
+      return ay > y !== by > y && x < ax + ((y - ay) * (bx - ax)) / (by - ay);
+    }).length;
+    const random = mulberry32(20_261_205);
+    for (let k = 0; k < 20; k++) {
+      const [x, y] = [(random() * 2 - 1) * 170, (random() * 2 - 1) * 80];
+      expect(relates(point(x, y), query), `point ${x}, ${y}`).toBe(crossings(x, y) % 2 === 1);
+    }
+  });
+});
+
 describe('densified', () => {
   it('bends a long edge along its great circle, at most 1 km a step, keeping the corners', () => {
     // the top edge of a box at latitude 50 from longitude 0.5 to 21.4 (~1,480 km)
