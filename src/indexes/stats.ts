@@ -2,8 +2,10 @@
  * Index and instance statistics (indexes.md §4), measured from LMDB's own page accounting so they
  * cost O(1) per index whatever its size (the embedding counts aside: one pass over each
  * embedder's document entries when the vectors changed), after each batch that writes an index (stats-store.ts):
- * the routes read what was stored and open no index environment.
+ * the routes read what was stored and open no index environment (an index nothing opened yet
+ * counts as empty, with nothing on disk).
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
 import { dataFileBytes, type IndexEnv, type IndexEnvs } from '../engine/index-env.js';
@@ -214,6 +216,21 @@ export class StatsService {
     return { databaseSize, usedDatabaseSize, lastUpdate, indexes };
   }
 
+  /** An index without an environment yet: empty, no bytes on disk, the page its creation metadata takes in main (`metadataPage`). */
+  private unopened(): MeasuredIndex {
+    const { pageSize } = this.store.root.getStats() as DbStats;
+    return {
+      numberOfDocuments: 0,
+      rawDocumentDbSize: 0,
+      fieldDistribution: {},
+      numberOfEmbeddings: 0,
+      numberOfEmbeddedDocuments: 0,
+      internalDatabaseSizes: { main: pageSize },
+      databaseSize: 0,
+      usedDatabaseSize: 0,
+    };
+  }
+
   private measured(uuid: string): MeasuredIndex {
     const stored = this.stored.get(uuid);
     if (stored !== undefined) {
@@ -222,6 +239,10 @@ export class StatsService {
     }
     let measured = this.unstored.get(uuid);
     if (measured === undefined) {
+      // an index nothing opened yet (created, never written nor searched) has nothing on disk:
+      // measured as such, not opened, which would create its environment (a first `GET /stats`
+      // over 1,000 new indexes created each, 15 s of CPU with the event loop held)
+      if (!existsSync(path.join(this.envs.folderOf(uuid), 'data.mdb'))) return this.unopened();
       // leased, not borrowed: a first `GET /stats` may measure every index in one go
       const lease = this.envs.acquire(uuid);
       try {

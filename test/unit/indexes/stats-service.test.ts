@@ -1,5 +1,6 @@
 // StatsService reads each index's statistics as stored at commit and opens no index environment
-// for them; an index no batch wrote since is measured from its environment once.
+// for them; an index no batch wrote since is measured from its environment once, and one nothing
+// opened yet counts as empty without being created on disk.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -65,10 +66,17 @@ describe('StatsService', () => {
     expect(existsSync(envs.folderOf(record.uuid))).toBe(false);
   });
 
-  it('measures an index without stored statistics from its environment, and the stored ones once there', () => {
+  it('counts an index nothing opened yet as empty, with nothing on disk, without creating its environment', () => {
     const record = index('fresh');
-    expect(service.index(record)).toMatchObject({ numberOfDocuments: 0, isIndexing: false, fieldDistribution: {} });
-    expect(existsSync(envs.folderOf(record.uuid))).toBe(true);
+    expect(service.index(record, true)).toMatchObject({ numberOfDocuments: 0, isIndexing: false, fieldDistribution: {}, internalDatabaseSizes: { main: expect.any(Number) } });
+    expect(service.instance(() => true).indexes.fresh).toMatchObject({ numberOfDocuments: 0 });
+    expect(existsSync(envs.folderOf(record.uuid))).toBe(false);
+  });
+
+  it('measures an index without stored statistics from its environment, and the stored ones once there', () => {
+    const record = index('opened');
+    envs.get(record.uuid).documents.putSync(0, { id: 1 });
+    expect(service.index(record)).toMatchObject({ numberOfDocuments: 1, isIndexing: false });
     new IndexStatsStore(store).put(record.uuid, STORED);
     expect(service.index(record).numberOfDocuments).toBe(3);
   });
