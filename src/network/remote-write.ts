@@ -12,6 +12,7 @@
 import type { ErrorBody } from '../errors/api-error.js';
 import { errorBody, isTimeout, quoted } from './remote-answer.js';
 import type { Failure, OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
+import { sendFailureMessage } from '../outgoing/ip-policy.js';
 import { parseRustUnsigned, U64_MAX } from '../types/rust-int.js';
 import { isJsonObject } from '../types/json-text.js';
 
@@ -94,8 +95,8 @@ export class WriteBackoff {
 function failure(outcome: Failure): ErrorBody {
   if ('error' in outcome) {
     if (isTimeout(outcome.error)) return errorBody('remote_timeout', 'remote host did not answer before the deadline');
-    // reqwest's words for a request that never got an answer, without the URL
-    return errorBody('remote_could_not_send_request', 'error sending request');
+    // reqwest's words for a request that never got an answer, without the URL (or the policy's)
+    return errorBody('remote_could_not_send_request', sendFailureMessage(outcome.error));
   }
   const { status, body } = outcome.response;
   if (status === 401 || status === 403) {

@@ -14,6 +14,7 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
+import { sendFailureMessage } from '../outgoing/ip-policy.js';
 import { isJsonObject } from '../types/json-text.js';
 import { ownRecord } from '../types/own-record.js';
 import type { ChangeNetwork } from '../types/network-change.js';
@@ -57,7 +58,7 @@ async function askRemote(deps: TopologyDeps, url: string, writeApiKey: string | 
     response = await deps.outgoing.request(new URL(path, url).toString(), { method: 'GET', headers, timeoutMs: CHECK_TIMEOUT_MS });
   } catch (err) {
     if (isTimeout(err)) throw new ApiError('remote_timeout', 'remote host did not answer before the deadline');
-    throw new ApiError('remote_could_not_send_request', 'error sending request');
+    throw new ApiError('remote_could_not_send_request', sendFailureMessage(err));
   }
   const text = response.body.toString('utf8');
   if (response.status === 401 || response.status === 403) {

@@ -146,7 +146,7 @@ export class OutgoingClient {
     const host = hostname.replace(/^\[(.*)\]$/, '$1');
     const family = isIP(host);
     const addresses = family === 0 ? await this.resolve(host) : [{ address: host, family }];
-    for (const { address } of addresses) this.policy.check(address);
+    for (const { address } of addresses) this.policy.check(address, family !== 0);
     return addresses;
   }
 }

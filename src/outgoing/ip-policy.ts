@@ -5,7 +5,8 @@
  * private network (server-side request forgery). The ranges are v1.50's `is_global_4`/`is_global_6`
  * (crates/http-client/src/policy.rs, after Rust's `Ipv4Addr::is_global`/`Ipv6Addr::is_global`);
  * multicast is global there, so it is here. The refusal reads as v1.50's: "Rejected IP" (policy.rs),
- * "bad uri: Rejected URI" where v1.50 goes through ureq (crates/http-client/src/ureq/resolver.rs).
+ * "bad uri: Rejected URI" where v1.50 goes through ureq (crates/http-client/src/ureq/resolver.rs),
+ * "error sending request" where reqwest's resolver refused a host name.
  */
 import { contains, parseAddress, parseNetwork, type Address, type Network } from './cidr.js';
 
@@ -13,14 +14,28 @@ import { contains, parseAddress, parseNetwork, type Address, type Network } from
 export class RejectedIp extends Error {
   override readonly name = 'RejectedIp';
 
-  constructor(readonly address: string) {
+  constructor(
+    readonly address: string,
+    /** the URL named the address itself (an IP literal), not a host name resolved to it */
+    readonly literal = false,
+  ) {
     super('Rejected IP');
   }
 
-  /** The refusal as v1.50's ureq-based callers (webhooks, embedders) report it; export and remote search print `message`. */
+  /** The refusal as v1.50's ureq-based callers (webhooks, embedders, export) report it. */
   get ureqMessage(): string {
     return 'bad uri: Rejected URI';
   }
+}
+
+/**
+ * What v1.50's reqwest-based callers (remote search, network checks and writes) say of a request
+ * that got no answer: an IP literal its policy refuses before sending (`check_ip_in_hostname`) is
+ * `Rejected IP`; anything else, a host name its resolver refused included, reqwest's
+ * `error sending request` (the URL left out).
+ */
+export function sendFailureMessage(err: unknown): string {
+  return err instanceof RejectedIp && err.literal ? err.message : 'error sending request';
 }
 
 const networks = (cidrs: readonly string[]): Network[] => cidrs.map((cidr) => parseNetwork(cidr)!);
@@ -84,8 +99,8 @@ export class IpPolicy {
     return isGlobal(parsed) || this.allowed.some((network) => contains(network, parsed));
   }
 
-  /** Throws `RejectedIp` unless `address` may be reached. */
-  check(address: string): void {
-    if (!this.allows(address)) throw new RejectedIp(address);
+  /** Throws `RejectedIp` unless `address` (`literal`: named as such by the URL) may be reached. */
+  check(address: string, literal = false): void {
+    if (!this.allows(address)) throw new RejectedIp(address, literal);
   }
 }

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ErrorBody } from '../errors/api-error.js';
 import { errorBody, isTimeout, quoted, SAME_VERSION_HINT } from '../network/remote-answer.js';
 import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
+import { sendFailureMessage } from '../outgoing/ip-policy.js';
 import { isJsonObject } from '../types/json-text.js';
 import { markWrittenFloats } from '../types/written-floats.js';
 
@@ -108,8 +109,8 @@ export class RemoteSearch {
         outcome = classify(await this.client.request(url, { method: 'POST', headers, body: payload, timeoutMs: left, ...(options.signal !== undefined ? { signal: options.signal } : {}) }), accepts);
       } catch (err) {
         if (isTimeout(err)) return { ok: false, error: errorBody('remote_timeout', 'remote host did not answer before the deadline') };
-        // reqwest's words for a request that never got an answer, without the URL
-        outcome = { retry: errorBody('remote_could_not_send_request', 'error sending request') };
+        // reqwest's words for a request that never got an answer, without the URL (or the policy's)
+        outcome = { retry: errorBody('remote_could_not_send_request', sendFailureMessage(err)) };
       }
       if ('done' in outcome) return outcome.done;
       if (attempt === RETRIES || options.signal?.aborted === true) return { ok: false, error: outcome.retry };

@@ -66,7 +66,7 @@ export async function send(deps: ExportDeps, signal: AbortSignal, url: string, i
     } catch (err) {
       if (signal.aborted || err instanceof ApiError) throw signal.aborted ? signal.reason : err;
       // an address the IP policy refuses is refused again: no point in 15 minutes of retries
-      if (err instanceof RejectedIp) throw new ApiError('internal', err.message);
+      if (err instanceof RejectedIp) throw new ApiError('internal', err.ureqMessage);
       transient = new ApiError('internal', (err as Error).message);
     }
     const delay = interval * (0.5 + Math.random());

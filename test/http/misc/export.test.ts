@@ -146,6 +146,6 @@ describe('POST /export', () => {
       task = (await onTarget('GET', `/tasks/${taskUid}`)).body;
     }
     expect(task.status).toBe('failed');
-    expect(task.error.message).toBe('Rejected IP');
+    expect(task.error.message).toBe('bad uri: Rejected URI');
   });
 });

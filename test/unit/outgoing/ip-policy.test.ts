@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IpPolicy, RejectedIp } from '../../../src/outgoing/ip-policy.js';
+import { IpPolicy, RejectedIp, sendFailureMessage } from '../../../src/outgoing/ip-policy.js';
 
 const byDefault = IpPolicy.fromNetworks([]);
 
@@ -64,6 +64,10 @@ describe('IpPolicy without allowed networks (the default)', () => {
     expect(thrown).toBeInstanceOf(RejectedIp);
     expect(thrown).toMatchObject({ name: 'RejectedIp', message: 'Rejected IP', address: '169.254.169.254' });
     expect((thrown as RejectedIp).ureqMessage).toBe('bad uri: Rejected URI');
+    // reqwest's callers: the policy's words for an address the URL named, reqwest's for a resolved name
+    expect(sendFailureMessage(new RejectedIp('127.0.0.1', true))).toBe('Rejected IP');
+    expect(sendFailureMessage(new RejectedIp('127.0.0.1'))).toBe('error sending request');
+    expect(sendFailureMessage(new Error('ECONNREFUSED'))).toBe('error sending request');
   });
 });
 
