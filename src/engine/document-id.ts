@@ -98,11 +98,28 @@ const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || 
 /** bytes of a JSON number: digits, `-`, `+`, `.`, `e`, `E` */
 const isNumberByte = (byte: number | undefined) => byte !== undefined && ((byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || byte === 0x65 || byte === 0x45);
 
+/** Whether `bytes` hold the key (`needle`) at `at`, followed by `:` and the number `digits` (whitespace allowed). */
+function digitsAfter(bytes: Uint8Array, at: number, digits: string): boolean {
+  for (let i = 0; i < needle.length; i++) if (bytes[at + i] !== needle[i]) return false;
+  at += needle.length;
+  while (isSpace(bytes[at])) at++;
+  if (bytes[at] !== 0x3a) return false;
+  at++;
+  while (isSpace(bytes[at])) at++;
+  return sameDigits(bytes, at, digits) && !isNumberByte(bytes[at + digits.length]);
+}
+
+/** Whether `bytes` hold the ASCII text `digits` from `at`. */
+function sameDigits(bytes: Uint8Array, at: number, digits: string): boolean {
+  for (let i = 0; i < digits.length; i++) if (bytes[at + i] !== digits.charCodeAt(i)) return false;
+  return true;
+}
+
 /**
  * Whether the id `id` (an integer as JavaScript read it) is written as a float in `text`. Cheap
- * when some occurrence of its (last) key is followed by the id's digits and none by a float of
- * its value, as for every integer id outside contrived documents; anything else reads the text
- * again with its numbers as written.
+ * when the document opens with its key followed by the id's digits, or when some occurrence of
+ * its (last) key is and none is followed by a float of its value, as for every integer id outside
+ * contrived documents; anything else reads the text again with its numbers as written.
  */
 function idWrittenAsFloat(text: Uint8Array, primaryKey: string, id: string): boolean {
   const key = primaryKey.slice(primaryKey.lastIndexOf('.') + 1);
@@ -110,9 +127,13 @@ function idWrittenAsFloat(text: Uint8Array, primaryKey: string, id: string): boo
     needleKey = key;
     needle = Buffer.from(JSON.stringify(key));
   }
-  const bytes = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
   let asDigits = false;
   let asFloat = false;
+  // the key opening the document is a top-level one: its digits settle it without reading further
+  let first = 1;
+  while (isSpace(bytes[first])) first++;
+  if (primaryKey === key && digitsAfter(bytes, first, id)) return false;
   for (let found = bytes.indexOf(needle); found >= 0; found = bytes.indexOf(needle, found + 1)) {
     let at = found + needle.length;
     while (isSpace(bytes[at])) at++;
@@ -121,9 +142,12 @@ function idWrittenAsFloat(text: Uint8Array, primaryKey: string, id: string): boo
     while (isSpace(bytes[at])) at++;
     let end = at;
     while (isNumberByte(bytes[end])) end++;
-    const token = bytes.toString('latin1', at, end);
-    if (token === id) asDigits = true;
-    else if (/[.eE]/.test(token) && Number(token) === Number(id)) asFloat = true;
+    if (end - at === id.length && sameDigits(bytes, at, id)) {
+      asDigits = true;
+    } else {
+      const token = bytes.toString('latin1', at, end);
+      if (/[.eE]/.test(token) && Number(token) === Number(id)) asFloat = true;
+    }
   }
   if (asDigits && !asFloat) return false;
   const written = idValue(parseWritten(bytes.toString('utf8')) as JsonObject, primaryKey);
