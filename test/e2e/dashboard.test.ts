@@ -33,6 +33,8 @@ let browser: Browser;
 let page: Page;
 let usable: Movie[];
 const problems: string[] = [];
+/** the page is being left for another document: the requests still in flight are aborted by that, not failed */
+let leaving = false;
 
 beforeAll(async () => {
   quarry = await startServer({ masterKey: MASTER_KEY });
@@ -49,7 +51,10 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1100, height: 820 } });
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()} ${message.location().url}`));
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`));
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText;
+    if (!(leaving && reason === 'net::ERR_ABORTED')) problems.push(`request failed: ${request.method()} ${request.url()} ${reason}`);
+  });
   page.on('response', (response) => response.status() >= 400 && problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`));
 }, 90_000);
 
@@ -255,6 +260,9 @@ describe('the dashboard against Quarry', () => {
     const origins = new Set<string>();
     page.on('request', (request) => origins.add(new URL(request.url()).origin));
     await page.goto(`${quarry.url}/#/indexes`);
+    // the dashboard's task and batch polls in flight when the link is followed are aborted by the
+    // browser (seen under CI load), which is no failure of theirs
+    leaving = true;
     await page.getByRole('link', { name: 'API reference' }).click();
     await poll(() => page.getByText('GET /health').first().isVisible(), { timeout: 15_000 }).toBe(true);
     expect([...origins].filter((origin) => origin !== quarry.url && origin !== 'null')).toEqual([]);
