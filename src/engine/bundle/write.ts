@@ -8,7 +8,7 @@
  * No file IO: the caller writes the bytes.
  */
 import { writeKey } from 'ordered-binary';
-import { stringifyJson } from '../../types/json-text.js';
+import { stringifyReply } from '../../types/reply-text.js';
 import type { IndexEnv } from '../index-env.js';
 import { INDEX_DB_KEYS, INDEX_DB_VALUES, INDEX_DBS } from '../index-read-env.js';
 import { projectDocument } from '../documents/project.js';
@@ -74,7 +74,7 @@ function readEntries(name: BundleDbName, env: IndexEnv, project: ((doc: JsonObje
     }
     keys.push(keyBytes);
     const coding = CODINGS[name];
-    if (project !== null) values.push(Buffer.from(stringifyJson(project(db.get(key) as JsonObject))));
+    if (project !== null) values.push(Buffer.from(stringifyReply(project(db.get(key) as JsonObject))));
     else if (coding === 'posting' || coding === 'u32-varint') values.push(encodeValue(coding, copy(db.getBinaryFast(key)!)));
     else values.push(copy(db.getBinaryFast(key)!));
   }
