@@ -1,7 +1,7 @@
 /**
  * What of a document search shows: the displayed attributes, narrowed by `attributesToRetrieve`.
  */
-import { projectDocument } from '../engine/documents/project.js';
+import { namedFields, projectDocument } from '../engine/documents/project.js';
 import type { IndexSettings } from '../types/settings.js';
 
 /** Whether `attribute` (a path) is displayed. */
@@ -13,7 +13,7 @@ export function isDisplayed(settings: IndexSettings, attribute: string): boolean
 /** The documents fields a hit shows: displayed ∩ attributesToRetrieve. */
 export function hitFields(settings: IndexSettings, attributesToRetrieve: readonly string[] | null | undefined) {
   const displayed = settings.displayedAttributes.includes('*') ? null : settings.displayedAttributes;
-  const retrieve = attributesToRetrieve === null || attributesToRetrieve === undefined || attributesToRetrieve.includes('*') ? null : attributesToRetrieve;
+  const retrieve = attributesToRetrieve === null || attributesToRetrieve === undefined || attributesToRetrieve.includes('*') ? null : namedFields(attributesToRetrieve);
   return (doc: Record<string, unknown>) => {
     // every field displayed: one projection, not a copy of every field then a second pass (a
     // document of 65,000 fields took 70 ms to copy)

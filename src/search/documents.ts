@@ -7,7 +7,7 @@
  */
 import { fromUnsorted, intersect, type DocSet } from '../engine/docset.js';
 import { externalIdOf, invalidDocumentId, type JsonObject } from '../engine/document-id.js';
-import { projectDocument } from '../engine/documents/project.js';
+import { namedFields, projectDocument } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { pinReads } from '../engine/pinned-reads.js';
 import { vectorsView } from '../engine/documents/vectors.js';
@@ -153,7 +153,7 @@ async function readDocuments(ctx: SearchContext, rawUid: string, query: Document
       }
       total = candidates.length;
     }
-    const fields = query.fields ?? null;
+    const fields = query.fields === null || query.fields === undefined ? null : namedFields(query.fields);
     const store = new DocumentStore(pinned.env);
     const texts = page.length > asTexts;
     const results: (JsonObject | string)[] = [];
@@ -178,7 +178,7 @@ export function getDocument(ctx: SearchContext, rawUid: string, id: string, fiel
   const env = ctx.indexReader.open(rawUid);
   const found = new DocumentStore(env).lookup(id);
   if (found?.doc === undefined) throw new ApiError('document_not_found', `Document \`${id}\` not found.`);
-  return documentView(env, found.docid, found.doc, fields, retrieveVectors, readSettings(env));
+  return documentView(env, found.docid, found.doc, fields === null ? null : namedFields(fields), retrieveVectors, readSettings(env));
 }
 
 /**

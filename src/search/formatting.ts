@@ -9,7 +9,7 @@
  * (`mapInSlices`; a page of 20 documents of 65,000 fields took seconds to read), so a page that
  * long may read them from more than one snapshot; the caller keeps its index open across them.
  */
-import { projectDocument } from '../engine/documents/project.js';
+import { namedFields, projectDocument } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { formatHits, type FormattedHit, type MarkupBudget } from '../engine/search/format.js';
 import type { SearchHit } from '../engine/search/search.js';
@@ -88,7 +88,7 @@ export async function withFormatting(search: IndexSearch, query: SearchQuery, hi
   const options = {
     fields: store.fieldIds(),
     displayed: search.settings.displayedAttributes,
-    retrieve: query.attributesToRetrieve ?? null,
+    retrieve: query.attributesToRetrieve === null || query.attributesToRetrieve === undefined ? null : namedFields(query.attributesToRetrieve),
     attributesToHighlight: highlight,
     attributesToCrop: crop,
     cropLength: query.cropLength ?? 10,

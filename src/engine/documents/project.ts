@@ -64,6 +64,16 @@ function projectCompiled(value: unknown, path: string, selectors: CompiledSelect
 }
 
 /**
+ * The selectors v1.50 retrieves with: `*`, or names it looks up among the index's fields. A name
+ * holding a `*` otherwise (`director.*`) is no field there and selects nothing, where projecting
+ * it kept `director` as an empty object on the way to it. The same array when nothing is left out
+ * (selectors are compiled once per array).
+ */
+export function namedFields(selectors: readonly string[]): readonly string[] {
+  return selectors.some((s) => s !== '*' && s.includes('*')) ? selectors.filter((s) => s === '*' || !s.includes('*')) : selectors;
+}
+
+/**
  * `fields === null` keeps every field; otherwise only what the selectors reach. The copies keep
  * the marks of the numbers the document wrote as floats (types/wire-floats.ts).
  */

@@ -140,6 +140,17 @@ describe('adding documents', () => {
     expect((await send('GET', `/indexes/${uid}/documents/2`)).status).toBe(200);
   });
 
+  it('selects nothing with a name holding a `*` other than `*` itself, in documents and hits, as v1.50 finds no such field', async () => {
+    const uid = uniqueIndex();
+    await task((await send('POST', `/indexes/${uid}/documents`, JSON.stringify([{ id: 1, title: 'dune', director: { name: 'lynch', country: 'us' } }]))).body!.taskUid as number);
+    expect((await send('GET', `/indexes/${uid}/documents/1?fields=title,director.*`)).body).toEqual({ title: 'dune' });
+    expect((await send('GET', `/indexes/${uid}/documents?fields=director.*`)).body).toMatchObject({ results: [{}] });
+    expect((await send('GET', `/indexes/${uid}/documents?fields=director.name`)).body).toMatchObject({ results: [{ director: { name: 'lynch' } }] });
+    const search = await send('POST', `/indexes/${uid}/search`, JSON.stringify({ q: 'dune', attributesToRetrieve: ['id', 'director.*'], attributesToHighlight: ['title'] }));
+    expect(search.body).toMatchObject({ hits: [{ id: 1, _formatted: { id: '1', title: '<em>dune</em>' } }] });
+    expect(Object.keys((search.body!.hits as Record<string, unknown>[])[0]!)).toEqual(['id', '_formatted']);
+  });
+
   it('fails an addition declaring another primary key than the index has', async () => {
     const uid = uniqueIndex();
     await task((await send('POST', `/indexes/${uid}/documents?primaryKey=id`, JSON.stringify([{ id: 1 }]))).body!.taskUid as number);
