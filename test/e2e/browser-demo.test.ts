@@ -81,8 +81,10 @@ describe('the movies demo in Chromium', () => {
     await poll(() => page.evaluate('document.body.dataset.ready !== undefined')).toBe(true);
     loaded = true;
     expect(await page.locator('#q').isEnabled()).toBe(true);
-    expect(await shownIds()).toHaveLength(20);
-    expect(await page.locator('#status').textContent()).toMatch(/^[\d,]+ movies · [\d.]+ ms in this page$/);
+    // what the page said of its first search, shown when the hits are not there (seen once in CI)
+    const status = await page.locator('#status').textContent();
+    expect(status).toMatch(/^[\d,]+ movies · [\d.]+ ms in this page$/);
+    expect(await shownIds(), `status: ${status}`).toHaveLength(20);
     expect(await page.locator('#genres button').count()).toBeGreaterThan(3);
   });
 
