@@ -98,15 +98,18 @@ const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || 
 /** bytes of a JSON number: digits, `-`, `+`, `.`, `e`, `E` */
 const isNumberByte = (byte: number | undefined) => byte !== undefined && ((byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || byte === 0x65 || byte === 0x45);
 
-/** Whether `bytes` hold the key (`needle`) at `at`, followed by `:` and the number `digits` (whitespace allowed). */
-function digitsAfter(bytes: Uint8Array, at: number, digits: string): boolean {
-  for (let i = 0; i < needle.length; i++) if (bytes[at + i] !== needle[i]) return false;
-  at += needle.length;
+/**
+ * Where the number after a key ending at `at` starts and ends (`:` and whitespace allowed before
+ * it; an empty span when no number follows), or null when no `:` follows the key.
+ */
+function numberAfterKey(bytes: Uint8Array, at: number): [number, number] | null {
   while (isSpace(bytes[at])) at++;
-  if (bytes[at] !== 0x3a) return false;
+  if (bytes[at] !== 0x3a) return null;
   at++;
   while (isSpace(bytes[at])) at++;
-  return sameDigits(bytes, at, digits) && !isNumberByte(bytes[at + digits.length]);
+  let end = at;
+  while (isNumberByte(bytes[end])) end++;
+  return [at, end];
 }
 
 /** Whether `bytes` hold the ASCII text `digits` from `at`. */
@@ -114,6 +117,9 @@ function sameDigits(bytes: Uint8Array, at: number, digits: string): boolean {
   for (let i = 0; i < digits.length; i++) if (bytes[at + i] !== digits.charCodeAt(i)) return false;
   return true;
 }
+
+/** Whether the number spanning [at, end) is written as `digits`. */
+const writtenAs = (bytes: Uint8Array, [at, end]: [number, number], digits: string) => end - at === digits.length && sameDigits(bytes, at, digits);
 
 /**
  * Whether the id `id` (an integer as JavaScript read it) is written as a float in `text`. Cheap
@@ -128,24 +134,21 @@ function idWrittenAsFloat(text: Uint8Array, primaryKey: string, id: string): boo
     needle = Buffer.from(JSON.stringify(key));
   }
   const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
-  let asDigits = false;
-  let asFloat = false;
   // the key opening the document is a top-level one: its digits settle it without reading further
   let first = 1;
   while (isSpace(bytes[first])) first++;
-  if (primaryKey === key && digitsAfter(bytes, first, id)) return false;
+  if (primaryKey === key && needle.every((byte, i) => bytes[first + i] === byte)) {
+    const span = numberAfterKey(bytes, first + needle.length);
+    if (span !== null && writtenAs(bytes, span, id)) return false;
+  }
+  let asDigits = false;
+  let asFloat = false;
   for (let found = bytes.indexOf(needle); found >= 0; found = bytes.indexOf(needle, found + 1)) {
-    let at = found + needle.length;
-    while (isSpace(bytes[at])) at++;
-    if (bytes[at] !== 0x3a) continue;
-    at++;
-    while (isSpace(bytes[at])) at++;
-    let end = at;
-    while (isNumberByte(bytes[end])) end++;
-    if (end - at === id.length && sameDigits(bytes, at, id)) {
-      asDigits = true;
-    } else {
-      const token = bytes.toString('latin1', at, end);
+    const span = numberAfterKey(bytes, found + needle.length);
+    if (span === null) continue;
+    if (writtenAs(bytes, span, id)) asDigits = true;
+    else {
+      const token = bytes.toString('latin1', span[0], span[1]);
       if (/[.eE]/.test(token) && Number(token) === Number(id)) asFloat = true;
     }
   }

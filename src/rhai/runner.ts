@@ -24,8 +24,11 @@ export class EditionError extends Error {
   }
 }
 
-function unwrap(reply: EditionReply): EditOutcome[] {
-  if (reply.type === 'outcomes') return reply.outcomes.map((outcome) => (outcome.kind === 'replace' ? { kind: 'replace', document: parseWithFloats(outcome.text) as JsonObject } : outcome));
+/** An outcome as the runner answers it: a replacement with its JSON text too, as the thread wrote it (floats as floats). */
+export type EditedOutcome = Exclude<EditOutcome, { kind: 'replace' }> | { kind: 'replace'; document: JsonObject; text: string };
+
+function unwrap(reply: EditionReply): EditedOutcome[] {
+  if (reply.type === 'outcomes') return reply.outcomes.map((outcome) => (outcome.kind === 'replace' ? { kind: 'replace', document: parseWithFloats(outcome.text) as JsonObject, text: outcome.text } : outcome));
   throw new EditionError(reply.type === 'compile-error' ? 'compile' : 'run', reply.message);
 }
 
@@ -37,7 +40,7 @@ export class EditionRunner {
     private readonly signal: AbortSignal,
   ) {}
 
-  private run(documents: JsonObject[]): Promise<EditOutcome[]> {
+  private run(documents: JsonObject[]): Promise<EditedOutcome[]> {
     const job: EditionJob = { source: this.source, context: this.context, documents: documents.map((doc) => stringifyReply(doc)) };
     return (this.pool.run(job, { signal: this.signal }) as Promise<EditionReply>).then(unwrap);
   }
@@ -48,7 +51,7 @@ export class EditionRunner {
   }
 
   /** What the function does to each document, in order; rejects with the first Rhai error. */
-  async edit(chunks: JsonObject[][]): Promise<EditOutcome[][]> {
+  async edit(chunks: JsonObject[][]): Promise<EditedOutcome[][]> {
     return Promise.all(chunks.map((chunk) => this.run(chunk)));
   }
 }

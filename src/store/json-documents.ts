@@ -6,9 +6,10 @@
  * addition) is already its document's JSON, so the index writer puts the line's bytes as they
  * are instead of encoding the parsed object again (msgpackr's `pack` was a sixth of the writer's
  * time in a load, and V8 kept recompiling it as new document shapes reached it). Reading back
- * goes through `parseWithFloats` (`parseJson`), so 64-bit integers and `__proto__` keys come back as they were sent,
- * and marks the numbers the text wrote as floats (`9.0`, types/written-floats.ts), which answers,
- * dumps and a document written again (`encode`, through `stringifyReply`) write as floats.
+ * goes through `parseWithFloats` (`parseJson`), so 64-bit integers and `__proto__` keys come back
+ * as they were sent, and the numbers the text wrote as floats (`9.0`, types/written-floats.ts)
+ * are marked, which answers, dumps and a document written again (`encode`, through
+ * `stringifyReply`) write as floats.
  *
  * `encode` takes a document object, or a Uint8Array that already holds a document's JSON text
  * (a stored document is never a Uint8Array). `decode` also reads the msgpack values of indexes

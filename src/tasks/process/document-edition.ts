@@ -22,7 +22,6 @@ import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { EditionError, EditionRunner } from '../../rhai/runner.js';
 import type { Task } from '../../types/task.js';
-import { stringifyReply } from '../../types/reply-text.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
 import { failed, succeeded } from './outcome.js';
 import { writeKnownOutcome } from './batch-write.js';
@@ -97,7 +96,7 @@ async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: numb
             throw error instanceof ApiError ? inIndex(uid, error) : error;
           }
           if (newId !== id) throw editionError(uid, "Document editions cannot modify a document's primary key");
-          changes.set(id, stringifyReply(outcome.document));
+          changes.set(id, outcome.text);
         }
       }),
     );
