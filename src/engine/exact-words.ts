@@ -5,15 +5,15 @@
  * callers that apply patches: the settings processor, on the scheduler thread (one tokenizer call
  * per patch), and the dump import.
  */
-import { materializeTokens, tokenizeBatch } from '../kernels/tokenizer.js';
+import { tokenizeBatch, visitTokens } from '../kernels/tokenizer.js';
 import { sortedSet } from '../types/bytes.js';
 
 export function normalizeExactWords(words: readonly string[]): string[] {
   if (words.length === 0) return [];
   const normalized = words.map(() => '');
   // Separators keep their own text: milli concatenates every token's lemma, separators included.
-  for (const token of materializeTokens(tokenizeBatch(words), words)) {
-    normalized[token.string] += token.kind === 'word' ? token.normalized : token.text;
-  }
+  visitTokens(tokenizeBatch(words), words, (string, word, lemma, text) => {
+    normalized[string] += word ? lemma : text();
+  });
   return sortedSet(normalized);
 }

@@ -9,8 +9,9 @@
  * attributesToSearchOn, distinct, facets, filter attributes). Filter evaluation errors point into
  * the filter's canonical text (filter.md §4), which is what gets evaluated.
  * The index's `searchCutoffMs` budget counts from the start of each index search, but for the
- * time spent in the dictionary segmenters (engine/search/time-budget.ts); a federated search's
- * queries of one index share one budget (federation.ts).
+ * time spent in the dictionary segmenters (engine/search/time-budget.ts) and in building a large
+ * synonym table, in slices, before (synonym-slices.ts); a federated search's queries of one index
+ * share one budget (federation.ts).
  * `locales` (else the searched fields' `localizedAttributes` locales) restrict the language
  * detection of the query, and of each highlighted field's text (else its own rule's locales).
  *
@@ -55,6 +56,7 @@ import { hydrateHits } from './hydration.js';
 import { NO_STEPS, type PerformanceSteps, type StepTimer } from './performance-details.js';
 import { mapInSlices, withFormatting } from './formatting.js';
 import { hitViewer, type IndexSearch } from './hits.js';
+import { synonymsBuilt } from './synonym-slices.js';
 import { goodEnough, mergeHybrid } from './hybrid.js';
 import { addPageFields, pageWindow } from './page.js';
 import type { SearchInput } from '../embedders/search-fragments.js';
@@ -125,6 +127,7 @@ export async function searchIndex(
   window: RankWindow,
   options: SearchIndexOptions = {},
 ): Promise<IndexSearch> {
+  await synonymsBuilt(ctx, uid, query);
   // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
   const spent = options.clock ?? searchClock();
   let embedding: QueryEmbedding | null = query.vector === undefined || query.vector === null ? null : { vector: Float32Array.from(query.vector) };

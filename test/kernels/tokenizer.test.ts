@@ -31,6 +31,7 @@ import {
   encodeBatch,
   FLAG_SEPARATORS,
   materializeTokens,
+  visitTokens,
   tokenizeBatch,
   tokenizeBytes,
   TokenField,
@@ -699,5 +700,26 @@ describe('encodeBatch', () => {
     const { bytes, spans } = encodeBatch(['ab', '', 'é']);
     expect(Array.from(bytes)).toEqual([0x61, 0x62, 0xc3, 0xa9]);
     expect(Array.from(spans)).toEqual([0, 2, 2, 0, 2, 2]);
+  });
+});
+
+describe('visitTokens', () => {
+  const visited = (strings: readonly string[], options: TokenizeOptions = {}) => {
+    const seen: Pick<Token, 'string' | 'kind' | 'normalized' | 'text'>[] = [];
+    visitTokens(tokenizeBatch(strings, options), strings, (string, word, normalized, text) =>
+      seen.push({ string, kind: word ? 'word' : 'soft', normalized, text: text() }),
+    );
+    return seen;
+  };
+  const materialized = (strings: readonly string[], options: TokenizeOptions = {}) =>
+    materializeTokens(tokenizeBatch(strings, options), strings).map(({ string, kind, normalized, text }) => ({ string, kind: kind === 'word' ? kind : 'soft', normalized, text }));
+
+  it('reads the same tokens as materializeTokens on ASCII and mixed-script strings', () => {
+    const r = mulberry32(7);
+    const mixed = Array.from({ length: 300 }, () => randomString(r));
+    for (const strings of [['Hello, World', 'san-francisco', ''], ['Élan vital', 'naïve café', '東京タワー 🙂 x'], mixed]) {
+      expect(visited(strings)).toEqual(materialized(strings));
+      expect(visited(strings, { separators: false })).toEqual(materialized(strings, { separators: false }));
+    }
   });
 });

@@ -19,17 +19,16 @@
  * lowest position, and whether the exact word is there (alone in a field, at position 0).
  * Reads a snapshot; no writes.
  */
-import type { CustomTokens } from '../../kernels/custom-tokens.js';
 import { MAX_WORD_BYTES } from '../../kernels/extract.js';
-import { materializeTokens, tokenizeBatch } from '../../kernels/tokenizer.js';
 import { TypoFlag, type TypoQuery } from '../../kernels/typo.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { EMPTY, intersect, unionAll, type DocSet } from '../docset.js';
 import type { IndexReadEnv } from '../index-read-env.js';
-import { derivedOnce, stopWordSet, tokenizerRules, typoExemptWords } from '../settings-derived.js';
+import { typoExemptWords } from '../settings-derived.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { bucketedPosition } from './bucketed-position.js';
+import { synonymKey, synonymsOf } from './synonym-table.js';
 import { placesOfWord, type ForwardReader } from './forward.js';
 import { phraseMet, phrasePairs } from './phrase.js';
 import { scratchUint16, scratchUint32, scratchUint8 } from './scratch.js';
@@ -251,7 +250,7 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       wordTypos.set(posting.id, typo);
     }
     // an n-gram also takes the synonyms of its words as a multi-word key (`san francisco` → `sf`)
-    const keyed = term.ngram === undefined ? [] : (synonyms.get(term.ngram.join(KEY_JOINER)) ?? []);
+    const keyed = term.ngram === undefined ? [] : (synonyms.get(synonymKey(term.ngram)) ?? []);
     for (const value of [...wordSynonyms(synonyms.get(term.word) ?? []), ...keyed]) {
       const posting = synonymPosting(value, options);
       if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting, words: value, phrase: true });
@@ -343,61 +342,9 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
   };
 }
 
-/** Joins a key's words in the synonym table: no normalised word holds a control character. */
-const KEY_JOINER = '\u0000';
-
-/**
- * Synonym keys, normalised like queries (stop words dropped, the index's custom tokens applied)
- * and their words joined by KEY_JOINER → their values as normalised word lists, all tokenised in
- * one kernel call. Keys or values left without words are dropped; keys normalising alike merge
- * their values, which milli stores sorted and deduplicated (the order the per-word limits then
- * apply in).
- */
-function synonymTable(
-  synonyms: Readonly<Record<string, readonly string[]>>,
-  stopWords: ReadonlySet<string>,
-  custom: CustomTokens | undefined,
-): Map<string, string[][]> {
-  const keys = Object.keys(synonyms);
-  const table = new Map<string, string[][]>();
-  if (keys.length === 0) return table;
-  const texts = keys.flatMap((key) => [key, ...synonyms[key]!]);
-  const words: string[][] = texts.map(() => []);
-  for (const token of materializeTokens(tokenizeBatch(texts, { separators: false, custom }), texts)) {
-    if (!stopWords.has(token.text.normalize('NFKD'))) words[token.string]!.push(token.normalized);
-  }
-  let at = 0;
-  for (const key of keys) {
-    const keyWords = words[at++]!;
-    const values = synonyms[key]!.map(() => words[at++]!).filter((value) => value.length > 0);
-    if (keyWords.length === 0 || values.length === 0) continue;
-    const joined = keyWords.join(KEY_JOINER);
-    // appended in place: keys spelled apart but read alike (`a,`, `a.`, `A`…) share an entry
-    const entry = table.get(joined);
-    if (entry === undefined) table.set(joined, values);
-    else for (const value of values) entry.push(value);
-  }
-  for (const [key, values] of table) {
-    values.sort(compareWordLists);
-    table.set(key, values.filter((value, i) => i === 0 || compareWordLists(values[i - 1]!, value) !== 0));
-  }
-  return table;
-}
-
-/** The index's synonym table, built once per settings object (../settings-derived.ts). */
-const synonymsOf = derivedOnce((settings: IndexSettings) => synonymTable(settings.synonyms, stopWordSet(settings), tokenizerRules(settings)));
-
-/** Word lists in Rust's `Vec<String>` order: word by word, a prefix first. */
-function compareWordLists(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
-  }
-  return a.length - b.length;
-}
-
 /** The synonyms milli keeps for one query word: at most 50 phrases of at most 100 words in all. */
-function wordSynonyms(values: readonly string[][]): string[][] {
-  const kept: string[][] = [];
+function wordSynonyms(values: readonly (readonly string[])[]): (readonly string[])[] {
+  const kept: (readonly string[])[] = [];
   let words = 0;
   for (const value of values.slice(0, MAX_SYNONYM_PHRASES)) {
     if (words + value.length > MAX_SYNONYM_WORDS) continue;

@@ -94,4 +94,18 @@ describe('multi-word synonyms', () => {
     expect(await ids('nyc')).toEqual([7]);
     expect(await ids('san francisco')).toEqual([2, 4]);
   });
+
+  it('apply from a table of thousands of keys, built in slices at the first search, while /health answers', async () => {
+    const synonyms: Record<string, string[]> = {};
+    for (let i = 0; i < 5_000; i++) synonyms[`alias${i}`] = [`other${i}`, `third${i}`];
+    synonyms['Bay Area'] = ['San Francisco'];
+    await settle(client, (await index.updateSynonyms(synonyms)).taskUid);
+    const [hits, health] = await Promise.all([ids('bay area'), call(server, 'GET', '/health')]);
+    expect(hits.sort()).toEqual([2]);
+    expect(health.status).toBe(200);
+    // a change of another setting keeps the same synonyms applying
+    await settle(client, (await index.updateStopWords(['of'])).taskUid);
+    expect((await ids('bay area')).sort()).toEqual([2]);
+    await settle(client, (await index.resetStopWords()).taskUid);
+  });
 });
