@@ -1,7 +1,8 @@
 /**
- * Reads a request body stream: decodes `Content-Encoding` (gzip, deflate, br) and enforces the
- * payload size limit on the decoded bytes, as Meilisearch counts it (http-conventions.md §4.3),
- * and Quarry's bound on how much a compressed body may expand (MAX_EXPANSION).
+ * Reads a request body stream: decodes `Content-Encoding` (gzip, deflate, br; any other value
+ * reads the body as sent, as Meilisearch does) and enforces the payload size limit on the
+ * decoded bytes, as Meilisearch counts it (http-conventions.md §4.3), and Quarry's bound on how
+ * much a compressed body may expand (MAX_EXPANSION).
  * `streamBody` yields chunks for callers that must not hold the payload in memory (document
  * payloads go straight to an update file); `readBody` collects a bounded body for JSON routes.
  */
@@ -15,24 +16,26 @@ export class PayloadTooLarge extends Error {
   }
 }
 
-/** Whether `Content-Encoding` leaves the body as sent. */
-function isPlain(encoding: string | undefined): boolean {
+/**
+ * The coding a `Content-Encoding` names, or null when the body is read as sent: as actix-http
+ * reads it, any other value (`identity`, `zstd`, which Meilisearch's build does not decode, an
+ * unknown name, a list such as `gzip, br`) leaves the body as it came.
+ */
+function codingOf(encoding: string | undefined): 'gzip' | 'deflate' | 'br' | null {
   const name = (encoding ?? '').trim().toLowerCase();
-  return name === '' || name === 'identity';
+  return name === 'gzip' || name === 'deflate' || name === 'br' ? name : null;
 }
 
 function decoder(encoding: string | undefined): Transform | null {
-  if (isPlain(encoding)) return null;
-  switch (encoding!.trim().toLowerCase()) {
+  switch (codingOf(encoding)) {
     case 'gzip':
-    case 'x-gzip':
       return zlib.createGunzip();
     case 'deflate':
       return zlib.createInflate();
     case 'br':
       return zlib.createBrotliDecompress();
-    default:
-      throw new ApiError('bad_request', `Unsupported Content-Encoding \`${encoding}\`. Supported encodings are \`gzip\`, \`deflate\` and \`br\`.`);
+    case null:
+      return null;
   }
 }
 
@@ -92,7 +95,7 @@ function incompletePayload(): ApiError {
 
 /** Collects the decoded body of a JSON route. */
 export async function readBody(raw: Readable, encoding: string | undefined, limit: number): Promise<Buffer> {
-  if (isPlain(encoding)) return collectPlain(raw, limit);
+  if (codingOf(encoding) === null) return collectPlain(raw, limit);
   const chunks: Buffer[] = [];
   for await (const chunk of streamBody(raw, encoding, limit)) chunks.push(chunk);
   return Buffer.concat(chunks);

@@ -81,6 +81,17 @@ describe('document route errors', () => {
     }
   });
 
+  it('refuses a header the mime crate does not parse (a parameter without `=`), and names a suffixed type by its subtype, as v1.50 does', async () => {
+    expect(await send('POST', '/indexes/a/documents', '[]', { 'content-type': 'application/json;foo' })).toEqual({
+      status: 415,
+      body: error('invalid_content_type', `The Content-Type \`application/json;foo\` is invalid. ${ACCEPTED}`),
+    });
+    expect(await send('POST', '/indexes/a/documents', '[]', { 'content-type': 'application/ld+json' })).toEqual({
+      status: 415,
+      body: error('invalid_content_type', `The Content-Type \`application/ld\` is invalid. ${ACCEPTED}`),
+    });
+  });
+
   it('refuses a csv delimiter with JSON and a delimiter that is not one ASCII character', async () => {
     expect(await send('POST', '/indexes/a/documents?csvDelimiter=%3B', '[]', { 'content-type': 'application/json' })).toEqual({
       status: 415,
