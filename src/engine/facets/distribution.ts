@@ -37,9 +37,19 @@ export interface FacetsOutcome {
   stats: Record<string, FacetStats>;
 }
 
-/** A requested pattern selects a field: wildcard patterns, or a name and everything below it. */
-function selects(pattern: string, field: string): boolean {
-  return matchWildcard(pattern, field) === 'match' || matchLegacy(pattern, field) === 'match';
+/**
+ * The fields a distribution covers, as v1.50 picks them: first the fields the requested patterns
+ * match (`*`, `prefix*`, `*suffix`, or the name) and whose own rule makes them filterable, then
+ * every filterable field that is one of those or nested below it. A name whose rule only reaches
+ * its children (`n` for a rule `n.*`) selects nothing.
+ */
+function selectedFields(fields: readonly string[], settings: IndexSettings, patterns: readonly string[]): string[] {
+  const filterable = (field: string) => {
+    const rule = matchingRule(field, settings.filterableAttributes);
+    return rule !== null && isFilterable(rule.features);
+  };
+  const roots = fields.filter((field) => patterns.some((pattern) => matchWildcard(pattern, field) === 'match') && filterable(field));
+  return fields.filter((field) => roots.some((root) => matchLegacy(root, field) === 'match') && filterable(field)).sort();
 }
 
 /** Whether the pattern can select something some filterable rule makes filterable. */
@@ -249,13 +259,7 @@ function fieldStats(reader: FacetReader, fid: number, candidates: DocSet, limitN
 export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candidates: DocSet, patterns: readonly string[]): FacetsOutcome {
   const reader = new FacetReader(env);
   const store = new DocumentStore(env);
-  const fields = readFacetFields(env)
-    .filter((field) => patterns.some((pattern) => selects(pattern, field)))
-    .filter((field) => {
-      const rule = matchingRule(field, settings.filterableAttributes);
-      return rule !== null && isFilterable(rule.features);
-    })
-    .sort();
+  const fields = selectedFields(readFacetFields(env), settings, patterns);
   const linear = candidates.length <= LINEAR_SCAN_CANDIDATES;
   const maxValues = settings.faceting.maxValuesPerFacet;
   // a bit per candidate, made when a walk first needs it

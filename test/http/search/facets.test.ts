@@ -73,6 +73,18 @@ describe('facetDistribution', () => {
     expect(res.facetStats).toEqual({ price: { min: 5.25, max: 12 }, year: { min: 1815, max: 1984 } });
   });
 
+  it('selects what a requested name or pattern matches and is filterable by its own rule, then the filterable fields below it, as v1.50 does', async () => {
+    expect(Object.keys((await books.search('', { facets: ['author'] })).facetDistribution!)).toEqual(['author', 'author.name']);
+    const nested = client.index('nested-rules');
+    await settle((await nested.addDocuments([{ id: 1, n: { c: 'red', d: { e: 'x' } } }])).taskUid);
+    await settle((await nested.updateFilterableAttributes([{ attributePatterns: ['n.*'], features: { filter: { equality: true } } }])).taskUid);
+    const distribution = async (facets: string[]) => (await nested.search('', { facets })).facetDistribution;
+    // `n` itself is only the parent of the rule's pattern: it selects nothing, nor its children
+    expect(await distribution(['n'])).toEqual({});
+    expect(await distribution(['n.*'])).toEqual({ 'n.c': { red: 1 }, 'n.d': {}, 'n.d.e': { x: 1 } });
+    expect(await distribution(['n.d'])).toEqual({ 'n.d': {}, 'n.d.e': { x: 1 } });
+  });
+
   it('maps attributes without values among the hits to {}', async () => {
     const res = await books.search('', { facets: ['price', 'genres'], filter: 'year = 1817' });
     expect(res.facetDistribution).toEqual({ genres: { Romance: 1 }, price: {} });
