@@ -255,10 +255,26 @@ function mergeFragments(stored: unknown, patch: unknown): Record<string, unknown
   return Object.fromEntries([...merged].sort(([a], [b]) => compareBytes(a, b)));
 }
 
-/** The stored embedder after a patch: per-field merge (per fragment for fragments), a new source starting afresh. */
+/**
+ * What a change of source resets (milli's `apply_default_for_source`): the source's own fields;
+ * the document template too when the new source has none. The API key, the distribution and the
+ * binary quantization stay.
+ */
+const RESET_BY_SOURCE = ['model', 'revision', 'pooling', 'dimensions', 'url', 'indexingFragments', 'searchFragments', 'request', 'response', 'headers', 'searchEmbedder', 'indexingEmbedder'];
+const UNTEMPLATED = ['userProvided', 'composite'];
+
+/** The stored embedder after a patch: per-field merge (per fragment for fragments), a new source resetting its own fields first. */
 export function mergeEmbedder(stored: EmbedderSettings | undefined, patch: EmbedderPatch): EmbedderSettings {
-  const sourceChanged = patch.source !== undefined && (patch.source ?? 'openAi') !== (stored?.source ?? 'openAi');
-  const merged: Record<string, unknown> = { ...(sourceChanged ? {} : stored) };
+  // a reset source (null) differs from a stored `openAi`, as milli's `Setting::apply` compares them
+  const sourceChanged = patch.source !== undefined && patch.source !== (stored?.source ?? null);
+  const merged: Record<string, unknown> = { ...stored };
+  if (sourceChanged) {
+    for (const field of RESET_BY_SOURCE) delete merged[field];
+    if (UNTEMPLATED.includes(patch.source as string)) {
+      delete merged.documentTemplate;
+      delete merged.documentTemplateMaxBytes;
+    }
+  }
   for (const [field, value] of Object.entries(patch)) {
     if (value === null) delete merged[field];
     else if (field === 'indexingFragments' || field === 'searchFragments') {

@@ -135,6 +135,24 @@ describe('applying patches', () => {
     expect(s.embedders.e).toEqual({ source: 'openAi' });
   });
 
+  it('keeps the API key, distribution, binary quantization and (for a source with one) the template across a source change, as milli does', () => {
+    const quantized = apply(
+      canonicalPatch({ embedders: { e: { source: 'userProvided', dimensions: 3, binaryQuantized: true, distribution: { mean: 0.5, sigma: 0.1 } } } }),
+      canonicalPatch({ embedders: { e: { source: 'openAi', apiKey: 'sk-xyz' } } }),
+    );
+    expect(quantized.embedders.e).toEqual({ source: 'openAi', apiKey: 'sk-xyz', distribution: { mean: 0.5, sigma: 0.1 }, binaryQuantized: true });
+    expect(mergedSettingsProblem(apply(canonicalPatch({ embedders: { e: { source: 'userProvided', dimensions: 3, binaryQuantized: true } } })), quantized)).toBeUndefined();
+    const rest = { url: 'http://x', request: '{{text}}', response: '{{embedding}}', dimensions: 2 };
+    const fromOpenAi = apply(
+      canonicalPatch({ embedders: { e: { source: 'openAi', apiKey: 'k', model: 'text-embedding-3-small', documentTemplate: '{{doc.a}}' } } }),
+      canonicalPatch({ embedders: { e: { source: 'rest', ...rest } } }),
+    );
+    expect(fromOpenAi.embedders.e).toMatchObject({ source: 'rest', apiKey: 'k', documentTemplate: '{{doc.a}}', ...rest });
+    expect(fromOpenAi.embedders.e).not.toHaveProperty('model');
+    const toManual = apply(canonicalPatch({ embedders: { e: { source: 'rest', ...rest, documentTemplate: '{{doc.a}}' } } }), canonicalPatch({ embedders: { e: { source: 'userProvided', dimensions: 2 } } }));
+    expect(toManual.embedders.e).toEqual({ source: 'userProvided', dimensions: 2 });
+  });
+
   it('keeps a new embedder\'s documentTemplateMaxBytes only with a template, and reads 0 as the default (v1.50 EmbeddingConfig)', () => {
     const rest = { source: 'rest', url: 'http://x', request: '{{text}}', response: '{{embedding}}', dimensions: 2 };
     const created = apply(canonicalPatch({ embedders: { e: { ...rest, documentTemplateMaxBytes: 1000 } } }));
