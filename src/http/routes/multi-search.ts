@@ -79,7 +79,6 @@ const parseBody = compileBody<MultiSearch>(
   {
     ...queryCodes,
     '.queries[].indexUid': 'invalid_index_uid',
-    '.queries[].federationOptions': 'invalid_multi_search_federation_options',
     '.queries[].federationOptions.weight': 'invalid_multi_search_weight',
     '.queries[].federationOptions.remote': 'invalid_multi_search_remote',
     '.queries[].federationOptions.queryPosition': 'invalid_multi_search_query_position',

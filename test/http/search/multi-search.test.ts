@@ -252,6 +252,18 @@ describe('multi-search errors', () => {
       'Invalid value at `.queries[1].federationOptions.weight`: the value of `weight` is invalid, expected a positive float (>= 0.0).',
     ],
     [
+      'an unknown federationOptions field (FederationOptions has no error code of its own)',
+      { federation: {}, queries: [{ indexUid: 'books', federationOptions: { foo: 1 } }] },
+      'bad_request',
+      'Unknown field `foo` inside `.queries[0].federationOptions`: expected one of `weight`, `remote`, `queryPosition`',
+    ],
+    [
+      'federationOptions that are not an object',
+      { federation: {}, queries: [{ indexUid: 'books', federationOptions: 1 }] },
+      'bad_request',
+      'Invalid value type at `.queries[0].federationOptions`: expected an object, but found a positive integer: `1`',
+    ],
+    [
       'a bad federation.limit',
       { federation: { limit: 'x' }, queries: [] },
       'invalid_search_limit',
