@@ -27,7 +27,7 @@ export interface WebhookJson extends Webhook {
   isEditable: boolean;
 }
 
-/** PATCH semantics: absent → unchanged, `null` → reset (url: error; headers: clear; one header: remove). */
+/** PATCH semantics: absent → unchanged, `null` → reset (url: error; headers: clear; one header: remove; on creation, one header: empty). */
 export interface WebhookChanges {
   url?: string | null;
   headers?: Record<string, string | null> | null;
@@ -79,8 +79,9 @@ export class WebhookStore {
     }
     if (input.url == null) throw missingUrl(uuid);
     const headers: Record<string, string> = {};
-    // header names are the user's: `__proto__` is a name like any other
-    for (const [name, value] of Object.entries(input.headers ?? {})) if (value !== null) setField(headers, name, value);
+    // header names are the user's: `__proto__` is a name like any other; a `null` value on
+    // creation is an empty one (v1.50 reads it with `unwrap_or_default`), where a patch removes it
+    for (const [name, value] of Object.entries(input.headers ?? {})) setField(headers, name, value ?? '');
     const webhook = { url: input.url, headers };
     check(uuid, webhook);
     this.save({ ...saved, [uuid]: webhook });

@@ -52,17 +52,17 @@ describe('webhooks CRUD', () => {
     expect(await call(server, 'DELETE', `/webhooks/${NIL}`)).toMatchObject({ status: 400, body: immutable });
   });
 
-  it('creates, reads, patches (header merge, null removes) and deletes', async () => {
+  it('creates (a null header empty), reads, patches (header merge, null removes) and deletes', async () => {
     const created = await call(server, 'POST', '/webhooks', { url: 'https://example.com/hook', headers: { authorization: 'secret', 'x-a': '1', 'x-null': null } });
     expect(created.status).toBe(201);
     const uuid = created.body.uuid as string;
     expect(uuid).toMatch(UUID);
-    expect(created.text).toBe(JSON.stringify({ uuid, isEditable: true, url: 'https://example.com/hook', headers: { authorization: 'XXX...', 'x-a': '1' } }));
+    expect(created.text).toBe(JSON.stringify({ uuid, isEditable: true, url: 'https://example.com/hook', headers: { authorization: 'XXX...', 'x-a': '1', 'x-null': '' } }));
     expect((await call(server, 'GET', `/webhooks/${uuid.toUpperCase()}`)).body).toEqual(created.body);
 
     const patched = await call(server, 'PATCH', `/webhooks/${uuid}`, { headers: { 'x-a': null, 'x-b': '2' } });
-    expect(patched).toMatchObject({ status: 200, body: { uuid, isEditable: true, url: 'https://example.com/hook', headers: { authorization: 'XXX...', 'x-b': '2' } } });
-    expect(Object.keys(patched.body.headers)).toEqual(['authorization', 'x-b']);
+    expect(patched).toMatchObject({ status: 200, body: { uuid, isEditable: true, url: 'https://example.com/hook', headers: { authorization: 'XXX...', 'x-b': '2', 'x-null': '' } } });
+    expect(Object.keys(patched.body.headers)).toEqual(['authorization', 'x-b', 'x-null']);
     expect((await call(server, 'PATCH', `/webhooks/${uuid}`, { url: 'https://other.org', headers: null })).body).toEqual({
       uuid, isEditable: true, url: 'https://other.org', headers: {},
     });
