@@ -240,8 +240,8 @@ export function compileBody<T>(
       case 'minimum':
       case 'exclusiveMinimum':
         // A negative number where only non-negative integers are allowed is a kind mismatch for deserr.
-        if (typeof error.data === 'number' && error.data < 0 && kindsOf(parent).join() === 'positiveInteger') {
-          return typeFinding(body, order, path, ['positiveInteger'], error.data);
+        if (typeof error.data === 'number' && error.data < 0 && kindsOf(parent).includes('positiveInteger')) {
+          return typeFinding(body, order, path, kindsOf(parent), error.data);
         }
         break;
       case 'exclusiveMaximum':

@@ -48,9 +48,21 @@ describe('POST /export', () => {
     await expectCode({ url: target.url, apiKey: 1 }, 'invalid_export_api_key');
     await expectCode({ url: target.url, payloadSize: 'lots' }, 'invalid_export_payload_size');
     await expectCode({ url: target.url, payloadSize: -1 }, 'invalid_export_payload_size');
-    await expectCode({ url: target.url, indexes: { 'bad pattern!': {} } }, 'invalid_export_indexes_patterns');
+    // `indexes` has no code of its own in v1.50: its errors are bad_request
+    await expectCode({ url: target.url, indexes: { 'bad pattern!': {} } }, 'bad_request');
+    await expectCode({ url: target.url, indexes: { 'm*': null } }, 'bad_request');
     await expectCode({ url: target.url, indexes: { '*': { overrideSettings: 'yes' } } }, 'invalid_export_index_override_settings');
     await expectCode({ url: target.url, extra: true }, 'bad_request');
+  });
+
+  it('words the payloadSize and indexes errors as v1.50 does (byte-unit, deserr)', async () => {
+    const message = async (body: Record<string, unknown>) => (await call(source, 'POST', '/export', { url: target.url, ...body })).body.message;
+    expect(await message({ payloadSize: 'abc' })).toBe("Invalid value at `.payloadSize`: the character 'a' is not a number");
+    expect(await message({ payloadSize: ' ' })).toBe('Invalid value at `.payloadSize`: no value can be found');
+    expect(await message({ payloadSize: -1 })).toBe('Invalid value type at `.payloadSize`: expected a positive integer or a string, but found a negative integer: `-1`');
+    expect(await message({ indexes: { 'bad idx': {} } })).toBe(
+      'Invalid value at `.indexes`: the key "bad idx" could not be deserialized into the key type `meilisearch_types::index_uid_pattern::IndexUidPattern`',
+    );
   });
 
   it('sends the matching indexes, filtered, with settings and embeddings, and details what it sent', async () => {
