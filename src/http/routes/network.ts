@@ -17,7 +17,7 @@ import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
 import { compileBody } from '../validation/index.js';
 
-const nameList = { type: 'array', items: { type: 'string' } };
+const nameList = { type: ['array', 'null'], items: { type: 'string' } };
 
 // Property order is the `expected one of` order of Meilisearch's unknown-field message.
 const parsePatch = compileBody<NetworkPatch>(
@@ -53,6 +53,10 @@ const parsePatch = compileBody<NetworkPatch>(
     '.remotes.*.searchApiKey': 'invalid_network_search_api_key',
     '.remotes.*.writeApiKey': 'invalid_network_write_api_key',
     '.shards': 'invalid_network_shards',
+    // a shard's lists carry their own code, as v1.50's `Shard` fields do
+    '.shards.*.remotes': 'invalid_network_remotes',
+    '.shards.*.addRemotes': 'invalid_network_remotes',
+    '.shards.*.removeRemotes': 'invalid_network_remotes',
     '.self': 'invalid_network_self',
     '.leader': 'invalid_network_leader',
   },

@@ -83,7 +83,13 @@ describe('network routes', () => {
       errorBody('invalid_network_url', 'Field `.remotes.ms-1.url` cannot be set to `null`'),
     );
     expect((await call(server, 'PATCH', '/network', { remotes: { 'ms-1': { searchApiKey: 1 } } })).body).toMatchObject({ code: 'invalid_network_search_api_key' });
-    expect((await call(server, 'PATCH', '/network', { shards: { a: { remotes: 'x' } } })).body).toMatchObject({ code: 'invalid_network_shards' });
+    // a shard's lists have their own code; the shard itself (unknown fields, its type) the shards'
+    expect((await call(server, 'PATCH', '/network', { shards: { a: { remotes: 'x' } } })).body).toEqual(
+      errorBody('invalid_network_remotes', 'Invalid value type at `.shards.a.remotes`: expected an array, but found a string: `"x"`'),
+    );
+    expect((await call(server, 'PATCH', '/network', { shards: { a: { removeRemotes: [1] } } })).body).toMatchObject({ code: 'invalid_network_remotes' });
+    expect((await call(server, 'PATCH', '/network', { shards: { a: { other: [] } } })).body).toMatchObject({ code: 'invalid_network_shards' });
+    expect((await call(server, 'PATCH', '/network', { shards: { a: 'x' } })).body).toMatchObject({ code: 'invalid_network_shards' });
     expect((await call(server, 'PATCH', '/network', { leader: 1 })).body).toMatchObject({ code: 'invalid_network_leader' });
     expect((await call(server, 'PATCH', '/network', { previousRemotes: {} })).body).toEqual(
       errorBody('unexpected_network_previous_remotes', 'Unexpected `previousRemotes` in network call.\n  - Note: `previousRemote` is reserved for internal use.'),
