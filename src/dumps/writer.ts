@@ -76,7 +76,7 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
     mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
     writeFileSync(path.join(root, relative), JSON.stringify(value));
   };
-  step('dump the keys');
+  step('dump the api keys');
   const keys = new JsonLines(path.join(root, 'keys.jsonl'));
   for (const key of content.keys) await keys.write(JSON.stringify(keyLine(key)));
   await keys.close();
@@ -122,6 +122,14 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
     json(path.join(folder, 'settings.json'), settingsView(settings, { foreignKeys: true, chat: true }, REVEAL_SECRETS));
   }
 
+  step('dump the experimental features');
+  json('experimental-features.json', content.features);
+  json('network.json', content.network);
+
+  step('dump the webhooks');
+  json('webhooks.json', content.webhooks);
+
+  step('dump dynamic search rules');
   if (content.searchRules.length > 0) {
     // v1.50 keeps the rules as documents of its internal index `.meili_dsr`, and dumps it as one
     const folder = path.join('indexes', DSR_INDEX_UID);
@@ -132,11 +140,6 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
     for (const rule of content.searchRules) await rules.write(JSON.stringify(rule));
     await rules.close();
   }
-
-  step('dump the experimental features');
-  json('experimental-features.json', content.features);
-  json('network.json', content.network);
-  json('webhooks.json', content.webhooks);
   if (content.instanceUid !== null) writeFileSync(path.join(root, 'instance_uid.uuid'), content.instanceUid);
   json('metadata.json', { dumpVersion: 'V6', dbVersion: content.dbVersion, dumpDate: formatRfc3339(now()) });
 }
@@ -158,6 +161,7 @@ export async function writeDump(
   signal: AbortSignal,
   step: (name: DumpStep) => void = () => {},
 ): Promise<string> {
+  step('start the dump creation');
   mkdirSync(dumpDir, { recursive: true });
   const scratch = path.join(dumpDir, `.${content.dumpUid}${SCRATCH_SUFFIX}`);
   rmSync(scratch, { recursive: true, force: true });

@@ -26,7 +26,7 @@ export interface SnapshotContent {
 }
 
 /** The steps of a snapshot, shown in its batch's progress (tasks/progress.ts). */
-export type SnapshotStep = 'snapshot the index scheduler' | 'snapshot the indexes' | 'snapshot the update files' | 'create the archive';
+export type SnapshotStep = 'start the snapshot creation' | 'snapshot the index scheduler' | 'snapshot the update files' | 'snapshot the indexes' | 'create the tarball';
 
 /** The snapshot file of a db path: named after its folder, as Meilisearch names it. */
 export function snapshotFileOf(snapshotDir: string, dbPath: string): string {
@@ -53,6 +53,7 @@ export async function writeSnapshot(
   signal: AbortSignal,
   step: (name: SnapshotStep) => void = () => {},
 ): Promise<string> {
+  step('start the snapshot creation');
   mkdirSync(snapshotDir, { recursive: true });
   const target = snapshotFileOf(snapshotDir, content.dbPath);
   const scratch = layoutOf(target);
@@ -62,21 +63,21 @@ export async function writeSnapshot(
     // The environments live in folders, so LMDB writes each copy as `<folder>/data.mdb`.
     mkdirSync(path.join(scratch, 'instance'), { recursive: true });
     await content.instance.backup(path.join(scratch, 'instance'), true);
+    const uidFile = instanceUidFile(content.dbPath);
+    if (existsSync(uidFile)) copyFileSync(uidFile, instanceUidFile(scratch));
+    step('snapshot the update files');
+    mkdirSync(path.join(scratch, 'update_files'));
+    for (const name of readdirSync(content.updateFilesDir)) {
+      if (!name.endsWith('.tmp')) copyFileSync(path.join(content.updateFilesDir, name), path.join(scratch, 'update_files', name));
+    }
     step('snapshot the indexes');
     for (const { uuid, root } of content.indexes) {
       signal.throwIfAborted();
       mkdirSync(path.join(scratch, 'indexes', uuid), { recursive: true });
       await root.backup(path.join(scratch, 'indexes', uuid), true);
     }
-    step('snapshot the update files');
-    mkdirSync(path.join(scratch, 'update_files'));
-    for (const name of readdirSync(content.updateFilesDir)) {
-      if (!name.endsWith('.tmp')) copyFileSync(path.join(content.updateFilesDir, name), path.join(scratch, 'update_files', name));
-    }
-    const uidFile = instanceUidFile(content.dbPath);
-    if (existsSync(uidFile)) copyFileSync(uidFile, instanceUidFile(scratch));
     await content.adjust(scratch);
-    step('create the archive');
+    step('create the tarball');
     await packDirectory(scratch, target, signal);
     chmodSync(target, 0o444);
     return target;

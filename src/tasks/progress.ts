@@ -35,8 +35,21 @@ export const STEPS = {
   taskCancelation: ['retrieving tasks', 'updating tasks'],
   indexCompaction: ['retrieve the index', 'create temporary file', 'copy and compact the index'],
   taskDeletion: ['deleting tasks date time', 'deleting tasks metadata', 'deleting tasks', 'deleting batches'],
-  dumpCreation: ['dump the keys', 'dump the chat completion settings', 'dump the tasks', 'dump the batches', 'dump the indexes', 'dump the experimental features', 'compress the dump'],
-  snapshotCreation: ['snapshot the index scheduler', 'snapshot the indexes', 'snapshot the update files', 'create the archive'],
+  dumpCreation: [
+    'start the dump creation',
+    'dump the api keys',
+    'dump the chat completion settings',
+    'dump the tasks',
+    'dump the batches',
+    'dump the indexes',
+    'dump the experimental features',
+    'dump the webhooks',
+    'dump dynamic search rules',
+    'compress the dump',
+  ],
+  // keys live in the instance environment here: its copy snapshots them, and `snapshot the api
+  // keys` only holds its place (the positions are v1.50's `finished` counts)
+  snapshotCreation: ['start the snapshot creation', 'snapshot the index scheduler', 'snapshot the update files', 'snapshot the indexes', 'snapshot the api keys', 'create the tarball'],
   upgradeIndexes: ['upgrading user indexes', 'upgrading dsr index'],
 } as const;
 

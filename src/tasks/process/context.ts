@@ -37,7 +37,7 @@ import type { WorkerPools } from '../../workers/pool.js';
 import type { StepWatcher } from '../../workers/index-writer.js';
 import type { Batch, DumpedKey, ImportData, ImportMetadata, NetworkOrigin, Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
-import type { Progress } from '../progress.js';
+import type { Progress, STEPS } from '../progress.js';
 import type { TaskQueue } from '../queue.js';
 import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js';
 import type { Sharding } from '../../engine/shards/shard-of.js';
@@ -79,7 +79,7 @@ export interface DumpContent {
 }
 
 /** The steps of a dump, shown in its batch's progress (tasks/progress.ts). */
-export type DumpStep = 'dump the keys' | 'dump the chat completion settings' | 'dump the tasks' | 'dump the batches' | 'dump the indexes' | 'dump the experimental features' | 'compress the dump';
+export type DumpStep = (typeof STEPS)['dumpCreation'][number];
 
 /** Writes `<dumpDir>/<dumpUid>.dump` and answers its path (dumps/writer.ts `writeDump`). */
 export type DumpWriter = (

@@ -105,6 +105,28 @@ describe('the batch object', () => {
       batchStrategy: `stopped after task with id ${deletion.uid} because it deletes the index`,
     });
   });
+
+  it("of a dump or a snapshot traces v1.50's steps, in its order", async () => {
+    const traced = async (route: string) => {
+      const task = await run(server, 'POST', route);
+      const trace = (await call(server, 'GET', `/batches/${task.batchUid}`)).body.stats.progressTrace as Record<string, string>;
+      return Object.keys(trace).filter((step) => step.startsWith('processing tasks > ')).map((step) => step.slice('processing tasks > '.length));
+    };
+    expect(await traced('/dumps')).toEqual([
+      'start the dump creation',
+      'dump the api keys',
+      'dump the chat completion settings',
+      'dump the tasks',
+      'dump the batches',
+      'dump the indexes',
+      'dump the experimental features',
+      'dump the webhooks',
+      'dump dynamic search rules',
+      'compress the dump',
+    ]);
+    // the keys are copied with the index scheduler's environment: no step of their own
+    expect(await traced('/snapshots')).toEqual(['start the snapshot creation', 'snapshot the index scheduler', 'snapshot the update files', 'snapshot the indexes', 'create the tarball']);
+  });
 });
 
 describe('filters', () => {
