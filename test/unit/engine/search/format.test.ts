@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { ApiError } from '../../../../src/errors/api-error.js';
-import { formatHits, type FormatOptions } from '../../../../src/engine/search/format.js';
+import { bestInterval, formatHits, type FormatOptions, type Match, type MatchTerm } from '../../../../src/engine/search/format.js';
+import { mulberry32 } from '../../../helpers/random.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
 let index: TestIndex | undefined;
@@ -272,5 +273,70 @@ describe('the markup budget', () => {
     });
     expect(refusal({ attributesToHighlight: ['text'], highlightPostTag: 'y'.repeat(20), markup: { left: 60 } }).code).toBe('invalid_search_highlight_post_tag');
     expect(refusal({ attributesToCrop: ['text'], cropLength: 3, cropMarker: 'z'.repeat(40), markup: { left: 60 } }).code).toBe('invalid_search_crop_marker');
+  });
+});
+
+describe('the crop window', () => {
+  /** The crop score of a window, computed anew (the definition bestInterval keeps up to date). */
+  function naiveScore(matches: readonly Match[], terms: readonly MatchTerm[]): number[] {
+    const ids = new Set<number>();
+    let distance = 0;
+    let order = 0;
+    matches.forEach((m, k) => {
+      const [first, last] = terms[m.term]!.ids;
+      for (let id = first; id <= last; id++) ids.add(id);
+      order += m.lastWord - m.firstWord;
+      distance -= m.lastWord - m.firstWord;
+      if (k === 0) return;
+      const prev = matches[k - 1]!;
+      distance -= Math.min(m.firstWord - prev.lastWord, 7);
+      if (first > terms[prev.term]!.ids[0]) order++;
+    });
+    return [ids.size, distance, order];
+  }
+  function naiveInterval(matches: readonly Match[], terms: readonly MatchTerm[], cropLength: number): [number, number] {
+    let best: [number, number] = [0, 0];
+    let bestScore: number[] | null = null;
+    let first = 0;
+    let last = 0;
+    const consider = () => {
+      const score = naiveScore(matches.slice(first, last + 1), terms);
+      const differs = bestScore === null ? -1 : score.findIndex((v, i) => v !== bestScore![i]);
+      if (bestScore === null || (differs !== -1 && score[differs]! > bestScore[differs]!)) {
+        bestScore = score;
+        best = [first, last];
+      }
+    };
+    for (let k = 1; k < matches.length; k++) {
+      if (matches[k]!.lastWord - matches[first]!.firstWord >= cropLength) {
+        consider();
+        while (first < k && matches[k]!.lastWord - matches[first]!.firstWord >= cropLength) first++;
+      }
+      last = k;
+    }
+    consider();
+    return best;
+  }
+
+  it('picks the window that scoring every window anew picks, on random matches', () => {
+    const r = mulberry32(5);
+    const terms: MatchTerm[] = [
+      { ids: [0, 0], sequences: [], prefix: null },
+      { ids: [1, 3], sequences: [], prefix: null },
+      { ids: [4, 4], sequences: [], prefix: null },
+      { ids: [2, 2], sequences: [], prefix: null },
+    ];
+    for (let round = 0; round < 300; round++) {
+      const matches: Match[] = [];
+      let word = Math.floor(r() * 3);
+      for (let k = 0, n = 1 + Math.floor(r() * 40); k < n; k++) {
+        const term = Math.floor(r() * terms.length);
+        const length = term === 1 ? 3 : 1;
+        matches.push({ firstToken: word * 2, lastToken: (word + length - 1) * 2, firstWord: word, lastWord: word + length - 1, start: 0, end: 0, term });
+        word += length + Math.floor(r() * 9);
+      }
+      const cropLength = 1 + Math.floor(r() * 20);
+      expect(bestInterval(matches, terms, cropLength), `round ${round}`).toEqual(naiveInterval(matches, terms, cropLength));
+    }
   });
 });
