@@ -283,6 +283,15 @@ export interface RankInput {
  */
 type Group = Uint32Array;
 
+/** One level of the bucket sort: a group being cut by one step, its buckets so far. */
+interface SortLevel {
+  readonly step: number;
+  readonly group: Group;
+  readonly buckets: Generator<[Group, StepDetail, readonly boolean[]]>;
+  readonly done: Group[];
+  consumed: number;
+}
+
 class Ranker {
   /**
    * The terms an exactWords bucket narrowed to their exact word (exact in every document of the
@@ -686,39 +695,62 @@ class Ranker {
    * `need` documents. Once the time budget is spent, every level only emits what it has left.
    * `details` holds the details of the buckets the group came through, one per step before `s`:
    * one array for the whole sort, pushed and popped on the way down and up, copied only for a
-   * group that emits a document (a copy per bucket was a share of a search's garbage).
+   * group that emits a document (a copy per bucket was a share of a search's garbage). The levels
+   * are an explicit stack, not recursion: a level per ranking rule, and 10,000 rules overflowed
+   * the call stack.
    */
   sort(steps: readonly RankStep[], s: number, group: Group, kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number, accept: Accept | null): void {
-    if (out.length >= need) return;
-    if (s === steps.length) {
-      this.emit(group, details, out, need, accept);
-      return;
-    }
-    const buckets = this.buckets(steps[s]!, group, kept);
-    const done: Group[] = [];
-    let consumed = 0;
-    // a step whose documents are all in buckets hands back to its parent, as Meilisearch's empty universe
-    while (consumed < group.length && out.length < need) {
+    const levels: SortLevel[] = [];
+    // false when the group needs no level: the page is full, or no step is left (it is emitted)
+    const descend = (step: number, at: Group, atKept: readonly boolean[]): boolean => {
+      if (out.length >= need) return false;
+      if (step === steps.length) {
+        this.emit(at, details, out, need, accept);
+        return false;
+      }
+      levels.push({ step, group: at, buckets: this.buckets(steps[step]!, at, atKept), done: [], consumed: 0 });
+      return true;
+    };
+    // a finished level gives back the detail of the bucket its parent descended with
+    const ascend = () => {
+      levels.pop();
+      if (levels.length > 0) details.pop();
+    };
+    descend(s, group, kept);
+    while (levels.length > 0) {
+      const level = levels[levels.length - 1]!;
+      // a step whose documents are all in buckets hands back to its parent, as Meilisearch's empty universe
+      if (level.consumed >= level.group.length || out.length >= need) {
+        ascend();
+        continue;
+      }
       if (this.timedOut || this.input.timeUp()) {
         this.timedOut = true;
         details.push({ kind: 'skipped' });
-        this.emit(this.notIn(group, done), details, out, need, accept);
+        this.emit(this.notIn(level.group, level.done), details, out, need, accept);
         details.pop();
         // Meilisearch reports a degraded search only when the first step itself is cut short
-        if (s === 0) this.degraded = true;
-        return;
+        if (level.step === 0) this.degraded = true;
+        ascend();
+        continue;
       }
-      const next = buckets.next();
-      if (next.done === true) return;
+      const next = level.buckets.next();
+      if (next.done === true) {
+        ascend();
+        continue;
+      }
       const [indices, detail, nextKept] = next.value;
-      done.push(indices);
-      consumed += indices.length;
+      level.done.push(indices);
+      level.consumed += indices.length;
       details.push(detail);
       // as milli's bucket sort: a bucket wholly before the offset goes out in docid order (its
       // documents are not shown, but distinct takes their values in that order)
-      if (out.length + indices.length < this.from) this.emit(indices, details, out, need, accept);
-      else this.sort(steps, s + 1, indices, nextKept, details, out, need, accept);
-      details.pop();
+      if (out.length + indices.length < this.from) {
+        this.emit(indices, details, out, need, accept);
+        details.pop();
+      } else if (!descend(level.step + 1, indices, nextKept)) {
+        details.pop();
+      }
     }
   }
 

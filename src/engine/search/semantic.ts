@@ -73,25 +73,50 @@ class SemanticSorter {
     private readonly accept: Accept | null,
   ) {}
 
-  sort(steps: readonly RankStep[], s: number, group: DocSet, details: readonly StepDetail[]): void {
-    if (this.out.length >= this.need || group.length === 0) return;
-    if (s === steps.length) {
-      this.emit(group, details);
-      return;
-    }
-    const done: DocSet[] = [];
-    let consumed = 0;
-    for (const { docids, detail } of this.buckets(steps[s]!, group)) {
+  /**
+   * Depth-first from step `s`: the levels are an explicit stack, not recursion (a level per
+   * ranking rule, and 10,000 rules overflowed the call stack); `details` holds one detail per
+   * level above, pushed and popped, copied for a group that emits.
+   */
+  sort(steps: readonly RankStep[], s: number, group: DocSet, details: StepDetail[]): void {
+    const levels: { step: number; group: DocSet; buckets: Generator<{ docids: DocSet; detail: StepDetail }>; done: DocSet[]; consumed: number }[] = [];
+    const descend = (step: number, at: DocSet): boolean => {
+      if (this.out.length >= this.need || at.length === 0) return false;
+      if (step === steps.length) {
+        this.emit(at, [...details]);
+        return false;
+      }
+      levels.push({ step, group: at, buckets: this.buckets(steps[step]!, at), done: [], consumed: 0 });
+      return true;
+    };
+    const ascend = () => {
+      levels.pop();
+      if (levels.length > 0) details.pop();
+    };
+    descend(s, group);
+    while (levels.length > 0) {
+      const level = levels[levels.length - 1]!;
+      if (this.out.length >= this.need || level.consumed === level.group.length) {
+        ascend();
+        continue;
+      }
+      const next = level.buckets.next();
+      if (next.done === true) {
+        ascend();
+        continue;
+      }
       if (this.timedOut || (this.request.timeUp?.() ?? false)) {
         this.timedOut = true;
-        this.emit(difference(group, unionAll(done)), [...details, { kind: 'skipped' }]);
-        if (s === 0) this.degraded = true;
-        return;
+        this.emit(difference(level.group, unionAll(level.done)), [...details, { kind: 'skipped' }]);
+        if (level.step === 0) this.degraded = true;
+        ascend();
+        continue;
       }
-      done.push(docids);
-      consumed += docids.length;
-      this.sort(steps, s + 1, docids, [...details, detail]);
-      if (this.out.length >= this.need || consumed === group.length) return;
+      const { docids, detail } = next.value;
+      level.done.push(docids);
+      level.consumed += docids.length;
+      details.push(detail);
+      if (!descend(level.step + 1, docids)) details.pop();
     }
   }
 

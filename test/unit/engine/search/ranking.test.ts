@@ -115,6 +115,16 @@ describe('bucket sort under a time budget', () => {
     expect(unsorted.degraded).toBe(false);
   });
 
+  it('sorts through 10,000 sort rules without running out of stack, each rule a detail', () => {
+    const sorts = Array.from({ length: 10_000 }, (_, i) => `f${i}:asc`);
+    index = openTestIndex({ rankingRules: ['words', ...sorts, 'typo'] });
+    index.write({ a: { id: 'a', title: 'batman', f9999: 2 }, b: { id: 'b', title: 'batman', f9999: 1 } });
+    const outcome = index.search('batman');
+    // only the last rule's field has values: it decides the order
+    expect(outcome.hits.map((hit) => hit.details.length)).toEqual([10_002, 10_002]);
+    expect(outcome.hits.map((hit) => hit.details[10_000])).toMatchObject([{ kind: 'sort', value: 1 }, { kind: 'sort', value: 2 }]);
+  });
+
   it('scores a skipped step as rank 0 of 1 after the ranks before it', () => {
     expect(scoreOf([{ kind: 'words', matching: 2, max: 3 }, { kind: 'skipped' }])).toBeCloseTo(1 / 3);
     expect(scoreOf([{ kind: 'skipped' }])).toBe(0);

@@ -83,6 +83,14 @@ describe('executeSemanticSearch', () => {
     expect(result.hits[0]!.details.map((detail) => detail.kind)).toEqual(['sort', 'vector']);
   });
 
+  it('sorts through 10,000 sort rules without running out of stack', () => {
+    const sorts = Array.from({ length: 10_000 }, (_, i) => `f${i}:asc`);
+    const idx = open({ rankingRules: [...sorts, 'price:asc', 'words', 'typo'], sortableAttributes: ['price'] });
+    const result = run(idx, { nearest: exactNearest(idx, [1, 0]) });
+    expect(result.ids).toEqual(['b', 'e', 'd', 'a', 'c']);
+    expect(result.hits[0]!.details).toHaveLength(10_002);
+  });
+
   it('applies the sort parameter where the `sort` rule is', () => {
     const idx = open({ rankingRules: ['sort', 'words', 'typo'], sortableAttributes: ['price'] });
     const result = run(idx, { sort: [parseSortCriterion('price:desc', 'invalid_search_sort')], nearest: exactNearest(idx, [0, 1]) });
