@@ -66,9 +66,17 @@ describe('GET /metrics', () => {
     const names = [...reply.text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]!);
     expect(names).toEqual([...names].sort());
 
-    // The scrape itself is counted by the next one.
+    // The scrape itself is counted by the next one; paths in v1.50's route patterns: its
+    // parameter names, a setting's sub-route as its own route, none for an unknown setting
+    await call(server, 'GET', `/tasks/${failed.uid}`);
+    await call(server, 'GET', `/indexes/${uid}/settings/filterable-attributes`);
+    await call(server, 'GET', `/indexes/${uid}/settings/no-such-setting`);
     const next = await metrics(server);
     expect(sample(next.text, 'meilisearch_http_requests_total{method="GET",path="/metrics",status="200"}')).toBe(1);
+    expect(sample(next.text, 'meilisearch_http_requests_total{method="GET",path="/tasks/{task_id}",status="200"}')).toBeGreaterThan(0);
+    expect(sample(next.text, 'meilisearch_http_requests_total{method="GET",path="/indexes/{index_uid}/settings/filterable-attributes",status="200"}')).toBe(1);
+    expect(next.text).not.toContain('no-such-setting');
+    expect(next.text).not.toContain('{setting}');
   });
 });
 
