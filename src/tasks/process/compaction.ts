@@ -16,16 +16,17 @@ import { failed, succeeded } from './outcome.js';
 export const processIndexCompaction: BatchProcessor = async (ctx, [task]) => {
   const kind = task!.kind;
   if (kind.name !== 'indexCompaction') throw new Error(`indexCompaction batch got ${kind.name}`);
-  ctx.progress.enter('indexCompaction', 'retrieve the index');
+  // a missing index fails before any step, as in v1.50
   const record = ctx.indexes.get(kind.indexUid);
   if (record === undefined) {
     return { tasks: [failed(task!, new ApiError('index_not_found', `Index \`${kind.indexUid}\` not found.`))] };
   }
+  ctx.progress.enter('indexCompaction', 'retrieve the index');
   const folder = ctx.indexEnvs.folderOf(record.uuid);
+  ctx.progress.enter('indexCompaction', 'create temporary file');
   // measured with the environment open: an index never written has no file until it is opened
   // (v1.50 makes it when the index is created)
   const preCompactionSize = await ctx.indexEnvs.use(record.uuid, async () => dataFileBytes(folder));
-  ctx.progress.enter('indexCompaction', 'create temporary file');
   // A sibling folder, so the final rename stays on the same file system.
   const scratch = `${folder}.compacting`;
   rmSync(scratch, { recursive: true, force: true });

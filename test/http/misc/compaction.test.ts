@@ -30,6 +30,12 @@ describe('POST /indexes/{uid}/compact', () => {
     const task = await run(server, 'POST', `/indexes/${uid}/compact`);
     expect(task.status).toBe('succeeded');
     expect(Object.keys(task.details)).toEqual(['preCompactionSize', 'postCompactionSize']);
+    const trace = (await call(server, 'GET', `/batches/${task.batchUid}`)).body.stats.progressTrace;
+    expect(Object.keys(trace).filter((step) => step.startsWith('processing tasks > '))).toEqual([
+      'processing tasks > retrieve the index',
+      'processing tasks > create temporary file',
+      'processing tasks > copy and compact the index',
+    ]);
     expect(task.details.preCompactionSize).toMatch(HUMAN);
     expect(task.details.postCompactionSize).toMatch(HUMAN);
 
@@ -74,6 +80,9 @@ describe('POST /indexes/{uid}/compact', () => {
     expect(task.error.code).toBe('index_not_found');
     expect(task.error.message).toBe(`Index \`${uid}\` not found.`);
     expect(task.details).toStrictEqual({});
+    // it fails before its first step, as in v1.50
+    const trace = (await call(server, 'GET', `/batches/${task.batchUid}`)).body.stats.progressTrace;
+    expect(Object.keys(trace).filter((step) => step.includes('retrieve the index'))).toEqual([]);
   });
 
   it('rejects an invalid index uid', async () => {
