@@ -7,7 +7,7 @@
  */
 import { fromUnsorted, intersect, type DocSet } from '../engine/docset.js';
 import { externalIdOf, invalidDocumentId, type JsonObject } from '../engine/document-id.js';
-import { namedFields, projectDocument } from '../engine/documents/project.js';
+import { namedFields, projectDocument, withVectorsRemoved } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { pinReads } from '../engine/pinned-reads.js';
 import { vectorsView } from '../engine/documents/vectors.js';
@@ -186,7 +186,9 @@ export function getDocument(ctx: SearchContext, rawUid: string, id: string, fiel
  * `retrieveVectors`, then last and whatever `fields` says (documents.md §2.5).
  */
 function documentView(env: IndexReadEnv, docid: number, doc: JsonObject, fields: readonly string[] | null, retrieveVectors: boolean | undefined, settings: IndexSettings): JsonObject {
-  const shown = projectDocument(doc, fields);
+  const projected = projectDocument(doc, fields);
+  // v1.50 reads `_vectors` with the fields asked for, then takes it out
+  const shown = fields === null || fields.includes('_vectors') ? withVectorsRemoved(doc, projected) : projected;
   if (retrieveVectors === true) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, docid), 'retrieve');
   return shown;
 }

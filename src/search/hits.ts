@@ -3,6 +3,7 @@
  * `_vectors`, `_geoDistance`, `_rankingScore` and `_rankingScoreDetails` when asked. The viewer is
  * built once per search so that each hit costs only its own document's projection.
  */
+import { withVectorsRemoved } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { vectorsView } from '../engine/documents/vectors.js';
 import { storedEmbeddingsOf } from '../engine/vectors/index.js';
@@ -37,7 +38,8 @@ export function hitViewer(env: IndexReadEnv, settings: IndexSettings, query: Sea
   const vectors = query.retrieveVectors === true && isDisplayed(settings, '_vectors');
   return (hit) => {
     const doc = store.sharedByDocid(hit.docid) ?? {};
-    const shown: Record<string, unknown> = fields(doc);
+    // v1.50 reads a retrieved `_vectors` with the fields, then takes it out to fill it
+    const shown: Record<string, unknown> = vectors ? withVectorsRemoved(doc, fields(doc)) : fields(doc);
     if (vectors) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, hit.docid), 'retrieve');
     const geoDistance = distanceFrom === null ? undefined : geoDistanceOf(distanceFrom, shown);
     if (geoDistance !== undefined) shown._geoDistance = geoDistance;

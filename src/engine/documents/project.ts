@@ -1,7 +1,8 @@
 /**
  * Field projection of stored documents (documents.md §2.5): `fields` selectors with dot
  * nesting, applied to documents whose keys are already in field-id order. `_vectors` is never
- * returned by this module; vector retrieval adds it separately. The search formatter
+ * returned by this module; vector retrieval adds it separately. Where v1.50 reads `_vectors` with
+ * the fields and then removes it, its last field takes `_vectors`' place (`withVectorsRemoved`). The search formatter
  * (search/format.ts) projects the fields of its displayed attributes with `projectValue`. Pure.
  */
 import type { JsonObject } from '../document-id.js';
@@ -92,4 +93,25 @@ export function projectDocument(doc: JsonObject, fields: readonly string[] | nul
     }
   }
   return withFloatsOf(doc, out);
+}
+
+/**
+ * `shown` (fields projected from `doc`, in its order) as v1.50 leaves a document it read with
+ * `_vectors` and then took `_vectors` out of: serde_json's order-preserving `remove` moves the
+ * last field into its place. Only documents that hold `_vectors` pay for it.
+ */
+export function withVectorsRemoved(doc: JsonObject, shown: JsonObject): JsonObject {
+  if (!Object.hasOwn(doc, '_vectors')) return shown;
+  // the shown fields before `_vectors`, in the document's order
+  let at = 0;
+  for (const key of Object.keys(doc)) {
+    if (key === '_vectors') break;
+    if (Object.hasOwn(shown, key)) at++;
+  }
+  const keys = Object.keys(shown);
+  if (at >= keys.length - 1) return shown;
+  keys.splice(at, 0, keys.pop()!);
+  const moved: JsonObject = {};
+  for (const key of keys) setField(moved, key, shown[key]);
+  return withFloatsOf(shown, moved);
 }

@@ -83,6 +83,20 @@ describe('documents routes', () => {
     expect(Object.keys(raw.body)).toEqual(['name', '_vectors']);
   });
 
+  it('moves the last field into the place of a stored `_vectors` it takes out, as v1.50 does (serde_json swap_remove)', async () => {
+    const index = client.index(uniqueUid('vectors-order'));
+    await wait((await index.addDocuments([{ id: 1, _vectors: { x: [1] } }], { primaryKey: 'id' })).taskUid);
+    await wait((await index.addDocuments([{ id: 2, _vectors: { x: [1] }, a: 1, b: 2, c: 3 }])).taskUid);
+    // `_vectors` (no configured embedder) keeps its field id, right after `id`
+    expect((await call(server, 'GET', `/indexes/${index.uid}/documents/2`)).text).toBe('{"id":2,"c":3,"a":1,"b":2}');
+    expect((await call(server, 'GET', `/indexes/${index.uid}/documents/2?retrieveVectors=true`)).text).toBe('{"id":2,"c":3,"a":1,"b":2,"_vectors":{"x":[1]}}');
+    expect((await call(server, 'GET', `/indexes/${index.uid}/documents/2?fields=id,a,b`)).text).toBe('{"id":2,"a":1,"b":2}');
+    const hits = async (retrieveVectors: boolean) => (await call(server, 'POST', `/indexes/${index.uid}/search`, { retrieveVectors })).body.hits;
+    // a search reads `_vectors` only to retrieve it
+    expect(Object.keys((await hits(false))[1])).toEqual(['id', 'a', 'b', 'c']);
+    expect(Object.keys((await hits(true))[1])).toEqual(['id', 'c', 'a', 'b', '_vectors']);
+  });
+
   it('GET list and POST fetch show the embedder for every document, with `[]` when it has none', async () => {
     const index = await indexWithVectors();
     await wait((await index.addDocuments([{ id: 5, name: 'late', _vectors: { manual: null } }])).taskUid);
