@@ -12,7 +12,7 @@
  * the current step, read live from memory the thread writes, and its times join the trace when it
  * ends (`watchIndexWrite`), with its requests to embedding servers (`stats.embedderRequests`,
  * read live from the write's counter while it runs)
- * and, for document additions, how its extraction workers waited for it (`stats.writeChannelCongestion`).
+ * and, for the writes that index documents, how its extraction workers waited for it (`stats.writeChannelCongestion`).
  *
  * Used on the main thread only: the scheduler creates one per batch, processors enter their steps.
  */
@@ -136,9 +136,9 @@ export class Progress {
   }
 
   /**
-   * `stats.writeChannelCongestion`, as v1.50 shows it for a batch that indexed documents: its
-   * ratio is blocking ÷ attempts, null (v1.50's NaN) when no part went through the workers;
-   * undefined for a batch without a document addition.
+   * `stats.writeChannelCongestion`, as v1.50 shows it for a batch that indexed documents (added,
+   * deleted, edited, or reindexed by settings): its ratio is blocking ÷ attempts, null (v1.50's
+   * NaN) when no part went through the workers; undefined for any other batch, or a failed one.
    */
   congestionView(): BatchStats['writeChannelCongestion'] {
     if (this.congestion === undefined) return undefined;

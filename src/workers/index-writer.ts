@@ -40,7 +40,7 @@ export interface StepWatcher {
   ended(durations: StepDurations): void;
   /** The write's requests to embedding servers (the batch's `embedderRequests`), when it made any, once it ended. */
   embedded?(requests: EmbedderRequests): void;
-  /** A write of document additions ended: how its extraction workers' parts waited for it (`writeChannelCongestion`). */
+  /** A write that v1.50 reports it for ended: how its extraction workers' parts waited for it (`writeChannelCongestion`). */
   congestion?(congestion: ChannelCongestion): void;
 }
 
@@ -61,6 +61,10 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   watcher?.started(step, embedding.stats);
   let durations: StepDurations = [];
   let ahead: StartedAhead | null = null;
+  // whether the batch reports its write channel's congestion, known once the write succeeded
+  let congested = false;
+  // a settings write reindexes (and reports it) only an index holding documents, as v1.50's does
+  const reindexes = write.kind === 'settings' && !write.clear && new DocumentStore(lease.env).count() > 0;
   try {
     if (write.kind !== 'documents') void pools.startIndexingThreads();
     // A settings change builds its new embedders first, as v1.50 does: probing dimensions and
@@ -83,6 +87,7 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     const transferList = [...(ahead === null ? [] : ahead.ends.ports), ...embedding.transfer];
     const result = (await pools.writerPool().run(job, { transferList })) as IndexWriteResult;
     durations = result.steps;
+    congested = reportsCongestion(write, result.outcome, reindexes);
     return result.outcome;
   } catch (err) {
     const refused = (err as Partial<RefusedWrite> | null)?.refused;
@@ -94,9 +99,7 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
       await ahead.done;
     }
     // a write too small for the workers extracted everything itself: nothing went through them
-    if (write.kind === 'documents' && write.rehearsal !== true && write.ops.some((op) => op.op === 'add')) {
-      watcher?.congestion?.(ahead === null ? { attempts: 0, blocking: 0 } : aheadCongestion(ahead.ends));
-    }
+    if (congested) watcher?.congestion?.(ahead === null ? { attempts: 0, blocking: 0 } : aheadCongestion(ahead.ends));
     signal.removeEventListener('abort', onAbort);
     embedding.close();
     const requests = embedding.stats.view();
@@ -104,4 +107,18 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     watcher?.ended(durations);
     lease.release();
   }
+}
+
+/**
+ * Whether a successful write reports `writeChannelCongestion`, as v1.50 runs its indexer: for
+ * additions with an operation that applied, for deletions or an edition that removed or changed a
+ * document, and for a settings write that reindexed documents; not for a rehearsal, a clear,
+ * nor a write that failed.
+ */
+function reportsCongestion(write: IndexWrite, outcome: IndexWriteOutcome, reindexes: boolean): boolean {
+  if (write.kind === 'settings') return reindexes;
+  if (write.kind !== 'documents' || write.rehearsal === true) return false;
+  const { results } = outcome as DocumentBatchOutcome;
+  if (write.ops.some((op) => op.op === 'add')) return results.some((result) => !('error' in result));
+  return write.ops.some((op, i) => (op.op === 'delete' || op.op === 'deleteByFilter' || op.op === 'put') && 'count' in results[i]! && results[i]!.count > 0);
 }

@@ -202,9 +202,20 @@ describe('writeChannelCongestion', () => {
     expect(ratio).toBe(blocking / attempts);
   });
 
-  it('is left out of a batch that adds no documents', async () => {
+  it('is reported by a deletion or a settings change that indexed documents, as v1.50 runs its indexer for them, and only then', async () => {
     const deleted = await run(server, 'DELETE', '/indexes/b-congestion/documents/1');
-    expect(await statsOf(deleted)).not.toHaveProperty('writeChannelCongestion');
+    expect(await statsOf(deleted)).toHaveProperty('writeChannelCongestion');
+    const missing = await run(server, 'DELETE', '/indexes/b-congestion/documents/1');
+    expect(await statsOf(missing)).not.toHaveProperty('writeChannelCongestion');
+    const settings = await run(server, 'PATCH', '/indexes/b-congestion/settings', { filterableAttributes: ['id'] });
+    expect(await statsOf(settings)).toHaveProperty('writeChannelCongestion');
+    const emptySettings = await run(server, 'PATCH', '/indexes/b-congestion-empty/settings', { filterableAttributes: ['id'] });
+    expect(await statsOf(emptySettings)).not.toHaveProperty('writeChannelCongestion');
+    // a batch that fails as a whole reports none
+    await run(server, 'PATCH', '/indexes/b-congestion-fails/settings', { embedders: { manual: { source: 'userProvided', dimensions: 2 } } });
+    const refused = await run(server, 'POST', '/indexes/b-congestion-fails/documents', [{ id: 1 }]);
+    expect(refused.status).toBe('failed');
+    expect(await statsOf(refused)).not.toHaveProperty('writeChannelCongestion');
   });
 });
 
