@@ -18,33 +18,58 @@ export interface LogFilter {
 
 export class TargetError extends Error {}
 
+const LEVEL_NUMBERS: readonly (Level | 'off')[] = ['off', 'error', 'warn', 'info', 'debug', 'trace'];
+
+/**
+ * A level as tracing's `LevelFilter::from_str` reads it: `0`–`5` (a `+` allowed), a name in any
+ * case, and the empty string, which is `error`.
+ */
 function rankOf(word: string): number | undefined {
+  if (/^\+?\d+$/.test(word)) {
+    const level = LEVEL_NUMBERS[Number(word)];
+    if (level !== undefined) return LEVEL_RANK[level];
+  }
+  if (word === '') return LEVEL_RANK.error;
   const lower = word.toLowerCase();
-  return lower in LEVEL_RANK ? LEVEL_RANK[lower as Level | 'off'] : undefined;
+  return Object.hasOwn(LEVEL_RANK, lower) ? LEVEL_RANK[lower as Level | 'off'] : undefined;
 }
 
+const invalid = (reason: string) => new TargetError(`invalid filter directive: ${reason}`);
+
+/**
+ * `target` as v1.50 reads it (tracing-subscriber's `Targets::from_str`): comma-separated
+ * directives, taken as written (no trimming; an empty one is the level `error`), each a level, a
+ * bare target (at trace), or `target[{fields}]=level`; a later directive for the same target
+ * replaces an earlier one. Quarry's records carry no fields, so a directive on fields, checked
+ * the same, matches none of them.
+ */
 export function parseTarget(raw: string): LogFilter {
-  if (raw.trim() === '') {
+  if (raw === '') {
     throw new TargetError(
       'Empty string is not a valid target. If you want to get no logs use `OFF`. Usage: `info`, `meilisearch=info`, or you can write multiple filters in one target: `index_scheduler=info,milli=trace`',
     );
   }
   const filter: LogFilter = { defaultRank: LEVEL_RANK.off, targets: [] };
+  const setTarget = (target: string, rank: number) => {
+    filter.targets = filter.targets.filter((rule) => rule.target !== target);
+    filter.targets.push({ target, rank });
+  };
   for (const directive of raw.split(',')) {
-    const part = directive.trim();
-    if (part === '') continue;
-    const pieces = part.split('=');
-    if (pieces.length > 2) throw new TargetError("invalid filter directive: too many '=' in filter directive, expected 0 or 1");
-    const [target, level] = pieces as [string, string | undefined];
+    const pieces = directive.split('=');
+    if (pieces.length > 2) throw invalid("too many '=' in filter directive, expected 0 or 1");
+    const [head, level] = pieces as [string, string | undefined];
     if (level === undefined) {
-      const rank = rankOf(target);
+      const rank = rankOf(head);
       if (rank !== undefined) filter.defaultRank = rank;
-      else filter.targets.push({ target, rank: LEVEL_RANK.trace });
+      else setTarget(head, LEVEL_RANK.trace);
       continue;
     }
+    const withFields = head.split('[{');
+    if (withFields.length > 2) throw invalid("too many '[{' in filter directive, expected 0 or 1");
+    if (withFields.length === 2 && !withFields[1]!.endsWith('}]')) throw invalid("expected fields list to end with '}]'");
     const rank = rankOf(level);
-    if (rank === undefined) throw new TargetError(`invalid filter directive: invalid level filter \`${level}\``);
-    filter.targets.push({ target, rank });
+    if (rank === undefined) throw new TargetError('error parsing level filter: expected one of "off", "error", "warn", "info", "debug", "trace", or a number 0-5');
+    if (withFields.length === 1) setTarget(head, rank);
   }
   return filter;
 }
