@@ -38,9 +38,9 @@ export interface RemotePatch {
 }
 
 export interface ShardPatch {
-  remotes?: string[];
-  addRemotes?: string[];
-  removeRemotes?: string[];
+  remotes?: string[] | null;
+  addRemotes?: string[] | null;
+  removeRemotes?: string[] | null;
 }
 
 /** PATCH body after schema validation; absent → unchanged, `null` → unset/remove. */

@@ -63,8 +63,9 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   let ahead: StartedAhead | null = null;
   // whether the batch reports its write channel's congestion, known once the write succeeded
   let congested = false;
-  // a settings write reindexes (and reports it) only an index holding documents, as v1.50's does
-  const reindexes = write.kind === 'settings' && !write.clear && new DocumentStore(lease.env).count() > 0;
+  // the documents a settings write reindexes: it reports its congestion only when there are
+  // some, as v1.50's does
+  const stored = write.kind === 'settings' && !write.clear ? new DocumentStore(lease.env).count() : 0;
   try {
     if (write.kind !== 'documents') void pools.startIndexingThreads();
     // A settings change builds its new embedders first, as v1.50 does: probing dimensions and
@@ -78,7 +79,7 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     }
     // and a rebuild of the word index has them extract the stored documents' words
     if (write.kind === 'settings' && !write.clear && write.rebuild.includes(wordIndexUpdater.name)) {
-      ahead = await startStoredAhead(pools, envs.folderOf(uuid), uuid, new DocumentStore(lease.env).count(), write.settings);
+      ahead = await startStoredAhead(pools, envs.folderOf(uuid), uuid, stored, write.settings);
     }
     // many documents likely hold some Chinese, Japanese or Korean text: the segmenter thread's
     // start then overlaps the write instead of holding the first worker that asks for it
@@ -87,7 +88,7 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     const transferList = [...(ahead === null ? [] : ahead.ends.ports), ...embedding.transfer];
     const result = (await pools.writerPool().run(job, { transferList })) as IndexWriteResult;
     durations = result.steps;
-    congested = reportsCongestion(write, result.outcome, reindexes);
+    congested = reportsCongestion(write, result.outcome, stored > 0);
     return result.outcome;
   } catch (err) {
     const refused = (err as Partial<RefusedWrite> | null)?.refused;

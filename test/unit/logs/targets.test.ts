@@ -1,7 +1,7 @@
 // Log targets read as v1.50 reads them (tracing-subscriber's Targets, tracing's LevelFilter):
 // directives taken as written, levels by name, number or nothing, fields lists checked.
 import { describe, expect, it } from 'vitest';
-import { LEVEL_RANK, accepts, parseTarget } from '../../../src/logs/targets.js';
+import { LEVEL_RANK, accepts, lowestRank, parseTarget } from '../../../src/logs/targets.js';
 
 const message = (target: string) => {
   try {
@@ -37,5 +37,14 @@ describe('parseTarget', () => {
     expect(filter.targets).toEqual([{ target: 'milli', rank: LEVEL_RANK.warn }]);
     expect(accepts(filter, 'milli::update', LEVEL_RANK.info)).toBe(false);
     expect(accepts(filter, 'quarry', LEVEL_RANK.trace)).toBe(false);
+  });
+
+  it('reads a target of 200,000 directives, each replacing its predecessor for the same target, and gives its lowest rank', () => {
+    const directives = Array.from({ length: 200_000 }, (_, i) => `t${i % 1_000}=${i % 2 === 0 ? 'info' : 'debug'}`);
+    const filter = parseTarget(['error', ...directives].join(','));
+    expect(filter.targets).toHaveLength(1_000);
+    expect(filter.targets[0]).toEqual({ target: 't0', rank: LEVEL_RANK.info });
+    expect(lowestRank(filter)).toBe(LEVEL_RANK.debug);
+    expect(lowestRank(parseTarget(Array.from({ length: 200_000 }, (_, i) => `t${i}=warn`).join(',')))).toBe(LEVEL_RANK.warn);
   });
 });
