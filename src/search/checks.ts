@@ -1,14 +1,14 @@
 /**
  * The checks of a search query's parameters, in Meilisearch's words: the search kind before the
  * index is opened, then those that need the index's settings (sort, attributesToSearchOn,
- * distinct). Errors raised inside the index carry the ``Index `uid`: `` prefix.
+ * distinct). The search names its index in the errors of those raised while it executes.
  */
-import { ApiError, inIndex } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { filterablePatterns, isFilterable } from '../engine/facets/filterable.js';
 import { matchingRule } from '../types/attribute-patterns.js';
 import { assertSortable, parseSortCriterion, type SortCriterion } from '../engine/facets/sort.js';
 import type { IndexReadEnv } from '../engine/index-read-env.js';
-import { searchablePaths, searchesOn } from '../engine/search/search.js';
+import { searchableFields, searchesOn } from '../engine/search/search.js';
 import { displayedList, type IndexSettings } from '../types/settings.js';
 import type { SearchQuery } from './query.js';
 
@@ -22,25 +22,24 @@ export function checkSearchKind(query: SearchQuery): void {
 }
 
 /**
- * `attributesToSearchOn` must name searchable attributes when the setting is a list; a pattern
- * (`details.*`, `*.title`) passes when it matches a searchable field, as in Meilisearch.
+ * `attributesToSearchOn` must name searchable attributes when the setting is a list, as milli's
+ * `attributes_to_search_on` checks them: a searchable field of the index, a pattern (`details.*`,
+ * `*.title`) matching one, or a name the setting lists (no document may hold it yet). The error
+ * lists the index's searchable fields, not the setting.
  */
-export function checkSearchOn(uid: string, env: IndexReadEnv, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
+export function checkSearchOn(env: IndexReadEnv, settings: IndexSettings, attributes: readonly string[] | null | undefined): void {
   const searchable = settings.searchableAttributes;
   if (attributes === null || attributes === undefined || searchable.includes('*')) return;
+  let fields: string[] | undefined;
   for (const attribute of attributes) {
-    if (attribute === '*' || searchable.some((entry) => attribute === entry || attribute.startsWith(`${entry}.`))) continue;
-    if (attribute.includes('*') && matchesSearchable(attribute, env, settings)) continue;
+    if (attribute === '*' || searchable.includes(attribute)) continue;
+    fields ??= searchableFields(env, settings);
+    if (fields.includes(attribute) || (attribute.includes('*') && fields.some((field) => searchesOn(attribute, field)))) continue;
     throw new ApiError(
       'invalid_search_attributes_to_search_on',
-      `Index \`${uid}\`: Attribute \`${attribute}\` is not searchable. Available searchable attributes are: \`${displayedList(searchable, settings.displayedAttributes)}\`.`,
+      `Attribute \`${attribute}\` is not searchable. Available searchable attributes are: \`${displayedList(fields, settings.displayedAttributes).text}\`.`,
     );
   }
-}
-
-/** A listed searchable attribute, or a field of the index under one, matches the pattern. */
-function matchesSearchable(pattern: string, env: IndexReadEnv, settings: IndexSettings): boolean {
-  return [...settings.searchableAttributes, ...searchablePaths(env, settings)].some((path) => searchesOn(pattern, path));
 }
 
 /** The `sort` criteria, their syntax checked (Meilisearch parses them before the search). */
@@ -50,29 +49,23 @@ export function parseSorts(sort: readonly string[]): SortCriterion[] {
 
 /**
  * Whether the index may sort by `criteria`: checked after the filter is evaluated, as milli's
- * `check_sort_criteria` runs once the filtered universe is built.
+ * `check_sort_criteria` runs once the filtered universe is built; the `sort` ranking rule first,
+ * then each criterion's attribute.
  */
-export function checkSortable(uid: string, settings: IndexSettings, criteria: readonly SortCriterion[]): void {
+export function checkSortable(settings: IndexSettings, criteria: readonly SortCriterion[]): void {
   if (criteria.length === 0) return;
-  try {
-    assertSortable(criteria, settings.sortableAttributes, 'invalid_search_sort', settings.displayedAttributes);
-  } catch (err) {
-    throw err instanceof ApiError ? inIndex(uid, err) : err;
-  }
   if (!settings.rankingRules.includes('sort')) {
-    throw new ApiError(
-      'invalid_search_sort',
-      `Index \`${uid}\`: You must specify where \`sort\` is listed in the rankingRules setting to use the sort parameter at search time.`,
-    );
+    throw new ApiError('invalid_search_sort', 'You must specify where `sort` is listed in the rankingRules setting to use the sort parameter at search time.');
   }
+  assertSortable(criteria, settings.sortableAttributes, 'invalid_search_sort', settings.displayedAttributes);
 }
 
 /** The `distinct` parameter must name a filterable attribute (search.md §2). */
-export function checkDistinct(uid: string, settings: IndexSettings, attribute: string): string {
+export function checkDistinct(settings: IndexSettings, attribute: string): string {
   const rule = matchingRule(attribute, settings.filterableAttributes);
   if (rule !== null && isFilterable(rule.features)) return attribute;
-  const patterns = filterablePatterns(settings.filterableAttributes);
-  let message = `Index \`${uid}\`: Attribute \`${attribute}\` is not filterable and thus, cannot be used as distinct attribute. `;
+  const patterns = displayedList(filterablePatterns(settings.filterableAttributes), settings.displayedAttributes);
+  let message = `Attribute \`${attribute}\` is not filterable and thus, cannot be used as distinct attribute. `;
   if (rule !== null) {
     const n = rule.index;
     message +=
@@ -80,7 +73,7 @@ export function checkDistinct(uid: string, settings: IndexSettings, attribute: s
       `Hint: enable filtering in rule #${n} by adding appropriate filter features.\n` +
       `Hint: prepend another rule matching ${attribute} with filter features before rule #${n}`;
   } else {
-    message += patterns.length === 0 ? 'This index does not have configured filterable attributes.' : `Available filterable attributes patterns are: \`${displayedList(patterns, settings.displayedAttributes)}\`.`;
+    message += patterns.visible === 0 ? 'This index does not have configured filterable attributes.' : `Available filterable attributes patterns are: \`${patterns.text}\`.`;
   }
   throw new ApiError('invalid_search_distinct', message);
 }

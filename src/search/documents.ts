@@ -7,7 +7,7 @@
  */
 import { fromUnsorted, intersect, type DocSet } from '../engine/docset.js';
 import { externalIdOf, invalidDocumentId, type JsonObject } from '../engine/document-id.js';
-import { namedFields, projectDocument, withVectorsRemoved } from '../engine/documents/project.js';
+import { namedFields, projectDocument, projectValue, withVectorsRemoved } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { pinReads } from '../engine/pinned-reads.js';
 import { vectorsView } from '../engine/documents/vectors.js';
@@ -148,7 +148,7 @@ async function readDocuments(ctx: SearchContext, rawUid: string, query: Document
       if (ast !== null) candidates = intersect(candidates, evaluateFilter(env, settings, ast, { code: FILTER_CODE, vectors: vectorFilter(env, settings), columns: true }));
       page = candidates.subarray(offset, offset + limit);
       if (sort !== null) {
-        assertSortable(sort, settings.sortableAttributes, SORT_CODE, ['*']);
+        assertSortable(sort, settings.sortableAttributes, SORT_CODE, ['*'], reader.fieldId('_geo.lat') !== undefined);
         page = sortedPage(reader, sort, candidates, offset, limit);
       }
       total = candidates.length;
@@ -187,8 +187,13 @@ export function getDocument(ctx: SearchContext, rawUid: string, id: string, fiel
  */
 function documentView(env: IndexReadEnv, docid: number, doc: JsonObject, fields: readonly string[] | null, retrieveVectors: boolean | undefined, settings: IndexSettings): JsonObject {
   const projected = projectDocument(doc, fields);
-  // v1.50 reads `_vectors` with the fields asked for, then takes it out
-  const shown = fields === null || fields.includes('_vectors') ? withVectorsRemoved(doc, projected) : projected;
-  if (retrieveVectors === true) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, docid), 'retrieve');
+  // v1.50 reads `_vectors` with the fields asked for, then takes it out: the stored vectors of
+  // embedders not configured show only when the fields reach them
+  const selectsVectors = fields === null || fields.some((field) => field === '_vectors' || field.startsWith('_vectors.'));
+  const shown = selectsVectors ? withVectorsRemoved(doc, projected) : projected;
+  if (retrieveVectors === true) {
+    const stored = !selectsVectors || doc._vectors === undefined ? undefined : fields === null ? doc._vectors : projectValue(doc._vectors, '_vectors', fields);
+    shown._vectors = vectorsView(stored, settings.embedders, storedEmbeddingsOf(env, settings, docid), 'retrieve');
+  }
   return shown;
 }

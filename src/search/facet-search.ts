@@ -3,9 +3,10 @@
  * `filter`, `matchingStrategy`, …) matches, optionally narrowed by a `facetQuery` (prefix with
  * typos), with their counts.
  *
- * Order of checks, as Meilisearch: the index, the `facetSearch` setting, the search's own checks
- * (single.ts `searchIndex`, which also finds the candidates: for a semantic or hybrid search, the
- * documents its filters match), then the facet name. The request's `locales` narrow the field's
+ * Order of checks, as Meilisearch: the index, the search's preparation (single.ts `searchIndex`:
+ * search kind, filter syntax, a semantic query's embedding), the `facetSearch` setting, the
+ * search's execution (which finds the candidates: for a semantic or hybrid search, the documents
+ * its filters match), then the facet name. The request's `locales` narrow the field's
  * `localizedAttributes` locales the query is normalised with. Facet search over the network
  * (`useNetwork`) is network-facet-search.ts, which runs this one for the local part.
  */
@@ -18,7 +19,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { SearchContext } from './context.js';
 import type { StepTimer } from './performance-details.js';
 import type { SearchQuery } from './query.js';
-import { facetOrder } from '../types/settings.js';
+import { facetOrder, type IndexSettings } from '../types/settings.js';
 import type { FacetHit } from '../engine/facets/facet-search.js';
 import { searchIndex } from './single.js';
 import { storedLocale } from '../settings/locales.js';
@@ -40,17 +41,20 @@ export async function facetSearch(ctx: SearchContext, caller: Caller, rawUid: st
   const { facetName, facetQuery = null, exhaustiveFacetCount, useNetwork: _useNetwork, ...query } = request;
   const record = ctx.indexReader.record(rawUid);
   const settings = searchSettings(ctx.indexReader.envOf(record));
-  if (!settings.facetSearch) throw new ApiError('facet_search_disabled', 'The facet search is disabled for this index');
   // With a distinct attribute the candidates are those of a default search (limit 20): the hits it
   // ranks take their whole distinct groups out, the others stay (Meilisearch counts the same way);
   // an exhaustive count then counts each value's distinct groups instead of its documents.
   const distinct = settings.distinctAttribute;
   const clock = new ExecutionClock();
-  const { env, outcome } = await searchIndex(ctx, caller, record.uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false }, { filterAsSent: true, candidatesOnly: true, steps: clock });
+  const { env, outcome } = await searchIndex(ctx, caller, record.uid, query, { offset: 0, limit: distinct === null ? 0 : 20, exhaustive: false }, { filterAsSent: true, candidatesOnly: true, steps: clock, checkPrepared: checkFacetSearchEnabled });
   checkFacetSearchable(settings, facetName);
   const count = distinct !== null && exhaustiveFacetCount === true ? distinctCounter(env, new FacetReader(env), distinct) : undefined;
   const facetHits = searchFacetValues(env, settings, outcome.candidates, facetName, facetQuery, { count, locales: query.locales?.map(storedLocale) ?? null });
   return { body: { facetHits, facetQuery, processingTimeMs: Math.floor(performance.now() - (clock.started ?? started)) }, order: facetOrder(settings, facetName) };
+}
+
+function checkFacetSearchEnabled(settings: IndexSettings): void {
+  if (!settings.facetSearch) throw new ApiError('facet_search_disabled', 'The facet search is disabled for this index');
 }
 
 /**

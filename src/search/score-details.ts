@@ -5,7 +5,6 @@
 import { rustFloat } from '../engine/facets/values.js';
 import { rankOf, type StepDetail } from '../engine/search/ranking.js';
 import type { IndexSettings } from '../types/settings.js';
-import { isDisplayed } from './displayed.js';
 
 /** `_rankingScoreDetails` in Meilisearch's shape (search.md §8.7). */
 export function detailsView(settings: IndexSettings, details: readonly StepDetail[]): Record<string, unknown> {
@@ -69,7 +68,8 @@ export function detailsView(settings: IndexSettings, details: readonly StepDetai
             value: point === null ? null : { lat: point[0], lng: point[1] },
             distance: detail.value,
           };
-        } else if (isDisplayed(settings, criterion.field)) {
+        } else if (settings.displayedAttributes.includes('*') || settings.displayedAttributes.includes(criterion.field)) {
+          // milli's `must_redact`: the field itself displayed, a displayed parent not enough
           out[`${criterion.field}:${criterion.descending ? 'desc' : 'asc'}`] = { order: order++, value: detail.value };
         } else {
           out[`<hidden-rule-${order}>`] = { order: order++, value: '<hidden>' };

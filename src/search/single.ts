@@ -72,6 +72,12 @@ export interface SearchIndexOptions {
    */
   readonly checkRules?: (settings: IndexSettings, kind: SearchKind) => void;
   /**
+   * Facet search checks its `facetSearch` setting here, where v1.50's `perform_facet_search` does:
+   * once the search is prepared (search kind, filter syntax, `_foreign` calls, a semantic query's
+   * embedding) and before it executes (filter evaluation, `attributesToSearchOn`).
+   */
+  readonly checkPrepared?: (settings: IndexSettings) => void;
+  /**
    * Evaluate the filter as sent (facet search, the legacy search pipeline) instead of its
    * canonical text, which `/search` and `/multi-search` re-parse inside the index, so that their
    * evaluation errors point into it.
@@ -79,7 +85,8 @@ export interface SearchIndexOptions {
   readonly filterAsSent?: boolean;
   /**
    * Only the candidates matter (facet search): a semantic or hybrid search's are the documents
-   * the filters match, unranked, and a hybrid search embeds nothing (milli's `execute_for_candidates`).
+   * the filters match, unranked, and a hybrid search embeds nothing (milli's `execute_for_candidates`);
+   * its errors do not name the index, as v1.50's facet search passes milli's errors on as they are.
    */
   readonly candidatesOnly?: boolean;
   /** where the search's steps are timed, for `performanceDetails` */
@@ -147,7 +154,7 @@ function rankIndex(
   uid: string,
   query: SearchQuery,
   window: RankWindow,
-  { checkRules = () => {}, filterAsSent = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved, dropsOffset = false }: SearchIndexOptions,
+  { checkRules = () => {}, checkPrepared = () => {}, filterAsSent = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved, dropsOffset = false }: SearchIndexOptions,
   spent: () => number,
   embedding: QueryEmbedding | null,
 ): IndexSearch | NeedsEmbedding {
@@ -168,19 +175,22 @@ function rankIndex(
     // Meilisearch embeds a semantic query before it checks the sort and evaluates the filter
     return { embed: { settings, embedder: kind.embedder, input: searchInput(query), semanticOnly: true } };
   }
+  checkPrepared(settings);
   const sort = parseSorts(query.sort ?? []);
-  checkSearchOn(uid, env, settings, query.attributesToSearchOn);
-  const distinct = query.distinct === undefined || query.distinct === null ? settings.distinctAttribute : checkDistinct(uid, settings, query.distinct);
+  let distinct: string | null;
   let filters: DocSet[] = [];
   try {
+    checkSearchOn(env, settings, query.attributesToSearchOn);
+    distinct = query.distinct === undefined || query.distinct === null ? settings.distinctAttribute : checkDistinct(settings, query.distinct);
     if (asts.length > 0) {
       filters = steps.step('evaluate filter', () => asts.map((ast) => evaluateFilter(env, settings, ast, { code: 'invalid_search_filter', vectors: vectorFilter(env, settings), columns: true })));
     }
+    // milli evaluates the filter, then checks the sort; facets are computed after the search
+    checkSortable(settings, sort);
   } catch (err) {
-    throw err instanceof ApiError ? inIndex(uid, err) : err;
+    // v1.50 names the index in a search's execution errors (`from_milli`), not in a facet search's
+    throw err instanceof ApiError && !candidatesOnly ? inIndex(uid, err) : err;
   }
-  // milli evaluates the filter, then checks the sort; facets are computed after the search
-  checkSortable(uid, settings, sort);
   checkFacets(settings, query.facets ?? []);
 
   // dynamic search rules (pins.ts): facet search's candidates take none, as in v1.50

@@ -156,13 +156,15 @@ export function defaultSettings(): IndexSettings {
 /**
  * The attribute list an error message shows inside its backquotes (Meilisearch's
  * `remove_hidden_fields`): the names also listed in `displayedAttributes` (exact names, not
- * prefixes), sorted and deduplicated, then `<..hidden-attributes>` when some were left out, so that
- * an error never names an attribute a search cannot show.
+ * prefixes), sorted and deduplicated, then `, <..hidden-attributes>` when some were left out, so
+ * that an error never names an attribute a search cannot show. With every name hidden the text
+ * opens with that comma, as v1.50 writes it; `visible` tells the messages that say "This index
+ * does not have configured …" instead.
  */
-export function displayedList(names: Iterable<string>, displayed: readonly string[]): string {
+export function displayedList(names: Iterable<string>, displayed: readonly string[]): { readonly visible: number; readonly text: string } {
   const all = [...new Set(names)].sort();
   const visible = displayed.includes('*') ? all : all.filter((name) => displayed.includes(name));
-  return visible.length < all.length ? [...visible, '<..hidden-attributes>'].join(', ') : visible.join(', ');
+  return { visible: visible.length, text: visible.join(', ') + (visible.length < all.length ? ', <..hidden-attributes>' : '') };
 }
 
 /** Meilisearch's `Settings` struct order: GET, task details and unknown-field messages use it. */

@@ -48,11 +48,11 @@ export function checkFacetSearchable(settings: IndexSettings, facetName: string)
       `Hint: enable facetSearch in rule #${n} by adding \`"facetSearch": true\` to the rule.\n` +
       `Hint: prepend another rule matching ${facetName} with facetSearch: true before rule #${n}`;
   } else {
-    const patterns = facetSearchablePatterns(settings.filterableAttributes);
+    const patterns = displayedList(facetSearchablePatterns(settings.filterableAttributes), settings.displayedAttributes);
     message +=
-      (patterns.length === 0
+      (patterns.visible === 0
         ? 'This index does not have configured facet-searchable attributes.'
-        : `Available facet-searchable attributes patterns are: \`${displayedList(patterns, settings.displayedAttributes)}\`.`) +
+        : `Available facet-searchable attributes patterns are: \`${patterns.text}\`.`) +
       ' To make it facet-searchable add it to the `filterableAttributes` index settings.';
   }
   throw new ApiError('invalid_facet_search_facet_name', message);

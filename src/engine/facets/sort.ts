@@ -86,17 +86,18 @@ export function parseSortCriterion(text: string, code: ErrorCode): SortCriterion
 /**
  * Throws `ApiError(code)` for the first criterion whose attribute is not sortable. The message
  * lists the sortable attributes also in `displayed` (search hides the others; the documents route
- * passes `['*']`, as Meilisearch lists every one there).
+ * passes `['*']`, as Meilisearch lists every one there). `geoIndexed: false` refuses a geo
+ * criterion even with `_geo` sortable: the documents route's, on an index whose documents never
+ * held a point (v1.50's `recursive_sort` finds no `_geo.lat` field).
  */
-export function assertSortable(criteria: readonly SortCriterion[], sortable: readonly string[], code: ErrorCode, displayed: readonly string[]): void {
+export function assertSortable(criteria: readonly SortCriterion[], sortable: readonly string[], code: ErrorCode, displayed: readonly string[], geoIndexed = true): void {
   for (const criterion of criteria) {
     const field = criterion.kind === 'geo' ? '_geo' : criterion.field;
-    const ok = criterion.kind === 'geo' ? sortable.includes('_geo') : sortable.some((pattern) => isFacetedBy(field, pattern));
+    const ok = criterion.kind === 'geo' ? geoIndexed && sortable.includes('_geo') : sortable.some((pattern) => isFacetedBy(field, pattern));
     if (ok) continue;
+    const listed = displayedList(sortable, displayed);
     const available =
-      sortable.length === 0
-        ? 'This index does not have configured sortable attributes.'
-        : `Available sortable attributes are: \`${displayedList(sortable, displayed)}\`.`;
+      listed.visible === 0 ? 'This index does not have configured sortable attributes.' : `Available sortable attributes are: \`${listed.text}\`.`;
     throw new ApiError(code, `Attribute \`${field}\` is not sortable. ${available}`);
   }
 }

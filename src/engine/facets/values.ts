@@ -5,6 +5,8 @@
  * Pure; used by the facet extractor (indexing) and the filter evaluator (querying) alike, so
  * both sides of a comparison go through the same functions.
  */
+import { parseRustF64 } from '../../types/rust-float.js';
+
 
 /** Stored string facets are cut to this many bytes of their normalised form (on a char boundary). */
 export const MAX_FACET_VALUE_BYTES = 468;
@@ -28,15 +30,10 @@ export function truncateFacet(normalized: string): string {
   return bytes.subarray(0, end).toString();
 }
 
-// What Rust's f64 parser accepts, minus inf/NaN (never finite): optional sign, digits with an
-// optional fraction (either side of the dot may be empty, not both), optional exponent.
-const RUST_FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-/** The token as a finite f64, or null (then the token only matches as a string). */
+/** The token as a finite f64 as Rust parses it, or null (then the token only matches as a string). */
 export function parseFiniteFloat(text: string): number | null {
-  if (!RUST_FLOAT.test(text)) return null;
-  const value = Number(text);
-  return Number.isFinite(value) ? value : null;
+  const value = parseRustF64(text);
+  return value !== null && Number.isFinite(value) ? value : null;
 }
 
 /** A number as Rust's `{}` prints an f64: never in exponent form, `-0` kept. */

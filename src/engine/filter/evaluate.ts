@@ -312,7 +312,7 @@ class Evaluator {
       const available =
         configured.length === 0
           ? 'This index does not have any configured embedders.'
-          : `Available embedders are: ${configured.map((name) => `\`${name}\``).join(', ')}.`;
+          : `Available embedders are: ${configured.map((name) => `\`${name}\``).join(', ')}.${didYouMean(embedder.value, configured)}`;
       throw new ApiError(this.code, formatFilterError(`The embedder \`${embedder.value}\` does not exist. ${available}`, embedder.span));
     }
     if (names.length === 0) return EMPTY;
@@ -325,11 +325,10 @@ class Evaluator {
   private checkFragment(embedder: Token, fragment: Token): void {
     const available = fragmentsOf(this.settings.embedders[embedder.value]!, 'indexingFragments').map(([name]) => name);
     if (available.includes(fragment.value)) return;
-    const suggestion = available.find((name) => osaDistance(fragment.value, name) <= 2);
     const tail =
       available.length === 0
         ? 'This embedder does not have any configured fragments.'
-        : `Available fragments on this embedder are: ${available.map((name) => `\`${name}\``).join(', ')}.${suggestion === undefined ? '' : ` Did you mean \`${suggestion}\`?`}`;
+        : `Available fragments on this embedder are: ${available.map((name) => `\`${name}\``).join(', ')}.${didYouMean(fragment.value, available)}`;
     throw new ApiError(this.code, formatFilterError(`The fragment \`${fragment.value}\` does not exist on embedder \`${embedder.value}\`. ${tail}`, fragment.span));
   }
 
@@ -465,4 +464,10 @@ class Evaluator {
     });
     return this.shapes(densified(queryPolygon(ring)));
   }
+}
+
+/** milli's `DidYouMean`: ` Did you mean \`x\`?` for the first name within two typos (a transposition counting one), else nothing. */
+function didYouMean(name: string, available: readonly string[]): string {
+  const suggestion = available.find((candidate) => osaDistance(name, candidate) <= 2);
+  return suggestion === undefined ? '' : ` Did you mean \`${suggestion}\`?`;
 }

@@ -38,7 +38,8 @@ export function rankedPage(
   let dropped: DocSet = distinct?.excluded(need >= candidates.length) ?? fromSorted([]);
   if (threshold !== null) {
     dropped = union(dropped, fromUnsorted(hits.filter((hit) => hit.score < threshold).map((hit) => hit.docid)));
-    hits = hits.filter((hit) => hit.score >= threshold);
+    // `!(<)`: a NaN threshold (a GET search may send one) drops nothing, as v1.50 compares
+    hits = hits.filter((hit) => !(hit.score < threshold));
   }
   // more than `need` were ranked for exact counts under a threshold
   hits = hits.slice(0, request.need);

@@ -76,7 +76,9 @@ const RELEVANCY = new Set(['words', 'typo', 'proximity', 'attributeRank', 'wordP
  * The steps for a search. `placeholder` keeps only sort steps; `sort` (already parsed) expands
  * in place of the `sort` rule; a field sorted by an earlier step is not sorted again. A `vector`
  * (semantic) search puts one vector step where the first relevancy rule is, as milli's
- * `get_ranking_rules_for_vector`, and drops the other relevancy rules.
+ * `get_ranking_rules_for_vector`, and drops the other relevancy rules. A words step comes only
+ * from the rules, before the first relevancy rule (milli's `get_ranking_rules_for_query_graph_search`):
+ * rules without one rank the query's candidates by the other steps, or in docid order with none.
  */
 export function rankingSteps(
   rankingRules: readonly string[],
@@ -140,7 +142,6 @@ export function rankingSteps(
         break;
     }
   }
-  if (!wordsDone && !placeholder && !vector) steps.push({ kind: 'words' });
   return steps;
 }
 

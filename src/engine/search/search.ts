@@ -140,9 +140,19 @@ interface FieldModel {
 
 const searchFields = new EntryCache((env) => env.main, INDEX_MAIN_KEYS.searchFields, readSearchFields);
 
-/** The index's searchable field paths (those holding words), for checking `attributesToSearchOn` patterns. */
-export function searchablePaths(env: IndexReadEnv, settings: IndexSettings): string[] {
-  return searchFields.get(env).filter((path) => weightOfPath(settings.searchableAttributes, path) !== undefined);
+/**
+ * The index's searchable fields as v1.50 lists them (its `searchable_fields`, what
+ * `attributesToSearchOn` names and patterns are checked against): the fields it numbered that
+ * `searchableAttributes` reaches, top-level ones and the nested paths holding words.
+ */
+export function searchableFields(env: IndexReadEnv, settings: IndexSettings): string[] {
+  const fields = new Set<string>();
+  for (const path of searchFields.get(env)) {
+    const dot = path.indexOf('.');
+    if (dot !== -1 && weightOfPath(settings.searchableAttributes, path.slice(0, dot)) !== undefined) fields.add(path.slice(0, dot));
+    if (weightOfPath(settings.searchableAttributes, path) !== undefined) fields.add(path);
+  }
+  return [...fields];
 }
 
 function fieldModel(env: IndexReadEnv, settings: IndexSettings, attributesToSearchOn: readonly string[] | null): FieldModel {

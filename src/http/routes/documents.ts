@@ -26,7 +26,8 @@ const parseFieldList: ValueParser<string[] | null> = (raw) => {
   return fields.includes('*') ? null : fields;
 };
 
-const parseIdList: ValueParser<string[]> = (raw) => (raw === '' ? [] : raw.split(','));
+/** `ids` of the list: comma-separated, empty items skipped (serde-cs's `CS`, as v1.50 reads it). */
+const parseIdList: ValueParser<string[]> = (raw) => raw.split(',').filter((id) => id !== '');
 
 const parseGetOneQuery = compileQuery({
   fields: { parse: parseFieldList, code: 'invalid_document_fields' },

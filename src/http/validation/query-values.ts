@@ -7,6 +7,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
 import { invalidParameterMessage, unknownParameterValueMessage } from './messages.js';
 import { invalidIndexUidMessage, isValidIndexUid } from '../../types/index-uid.js';
+import { parseRustF64 } from '../../types/rust-float.js';
 
 /** Converts one raw query value; throws `QueryValueError` when it cannot. */
 export type ValueParser<T> = (raw: string) => T;
@@ -69,8 +70,9 @@ export const parseList: ValueParser<string[]> = (raw) => raw.split(',').filter((
 export const unitFloat =
   (reason: string): ValueParser<number> =>
   (raw) => {
-    const value = Number(raw.trim() === '' ? Number.NaN : raw);
-    if (!(value >= 0 && value <= 1)) throw new QueryValueError(reason);
+    // Rust's f64 parse, then v1.50's bound check, which a NaN passes (and then filters nothing out)
+    const value = parseRustF64(raw);
+    if (value === null || value > 1 || value < 0) throw new QueryValueError(reason);
     return value;
   };
 

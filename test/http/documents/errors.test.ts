@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -142,7 +143,7 @@ describe('document route errors', () => {
   });
 
   it('rejects bad query parameters of the list route with their own codes', async () => {
-    await send('POST', '/indexes/listed/documents', '[{"id":1}]', { 'content-type': 'application/json' });
+    await run(server, 'POST', '/indexes/listed/documents', [{ id: 1 }]);
     expect(await send('GET', '/indexes/listed/documents?limit=-1')).toEqual({
       status: 400,
       body: error('invalid_document_limit', 'Invalid value in parameter `limit`: could not parse `-1` as a positive integer'),
@@ -155,6 +156,25 @@ describe('document route errors', () => {
         'In `.ids[1]`: Document identifier `"illegal/docid"` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.',
       ),
     });
+    // empty items are skipped (serde-cs), so positions count the ids left
+    expect(((await send('GET', '/indexes/listed/documents?ids=0,,illegal%2Fdocid')).body as { message: string }).message).toMatch(/^In `\.ids\[1\]`: Document identifier `"illegal\/docid"` is invalid/);
+    expect(await send('GET', '/indexes/listed/documents?ids=1,,2&fields=id')).toEqual({ status: 200, body: { results: [{ id: 1 }], offset: 0, limit: 20, total: 1 } });
+    expect(await send('GET', '/indexes/listed/documents?ids=,')).toEqual({ status: 200, body: { results: [], offset: 0, limit: 20, total: 0 } });
+  });
+
+  it('refuses a geo sort of the documents while no document ever held a `_geo` (v1.50 finds no `_geo.lat` field)', async () => {
+    const json = { 'content-type': 'application/json' };
+    await run(server, 'POST', '/indexes/unplaced/documents', [{ id: 1 }]);
+    await run(server, 'PATCH', '/indexes/unplaced/settings', { sortableAttributes: ['_geo', 'rank'] });
+    const sort = '{"sort":["_geoPoint(0,0):asc"]}';
+    expect(await send('POST', '/indexes/unplaced/documents/fetch', sort, json)).toEqual({
+      status: 400,
+      body: error('invalid_document_sort', 'Attribute `_geo` is not sortable. Available sortable attributes are: `_geo, rank`.'),
+    });
+    // a sortable field no document holds is skipped instead
+    expect((await send('POST', '/indexes/unplaced/documents/fetch', '{"sort":["rank:asc"]}', json)).status).toBe(200);
+    await run(server, 'POST', '/indexes/unplaced/documents', [{ id: 2, _geo: { lat: 1, lng: 2 } }]);
+    expect(((await send('POST', '/indexes/unplaced/documents/fetch', sort, json)).body as { results: { id: number }[] }).results.map((doc: { id: number }) => doc.id)).toEqual([2, 1]);
   });
 
   it('rejects a fetch body with wrong types and unknown fields', async () => {

@@ -76,6 +76,18 @@ describe('documents routes', () => {
     expect(raw.text).toBe('{"id":3,"name":"intel","_vectors":{"other":[0.5,0.25],"manual":{"embeddings":[],"regenerate":false}}}');
   });
 
+  it('shows the names that are no configured embedder only when `fields` reaches `_vectors` (v1.50 reads it with the fields)', async () => {
+    const index = await indexWithVectors();
+    const only = '{"id":3,"_vectors":{"manual":{"embeddings":[],"regenerate":false}}}';
+    expect((await call(server, 'GET', `/indexes/${index.uid}/documents/3?fields=id&retrieveVectors=true`)).text).toBe(only);
+    const listed = await call(server, 'POST', `/indexes/${index.uid}/documents/fetch`, { ids: ['3'], fields: ['id'], retrieveVectors: true });
+    expect(JSON.stringify(listed.body.results)).toBe(`[${only}]`);
+    const named = await call(server, 'GET', `/indexes/${index.uid}/documents/3?fields=id,_vectors&retrieveVectors=true`);
+    expect(named.text).toBe('{"id":3,"_vectors":{"other":[0.5,0.25],"manual":{"embeddings":[],"regenerate":false}}}');
+    const nested = await call(server, 'GET', `/indexes/${index.uid}/documents/3?fields=id,_vectors.other&retrieveVectors=true`);
+    expect(nested.text).toBe('{"id":3,"_vectors":{"other":[0.5,0.25],"manual":{"embeddings":[],"regenerate":false}}}');
+  });
+
   it('adds `_vectors` last whatever `fields` selects', async () => {
     const index = await indexWithVectors();
     const raw = await call(server, 'GET', `/indexes/${index.uid}/documents/0?fields=name&retrieveVectors=true`);

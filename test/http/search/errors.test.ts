@@ -63,10 +63,6 @@ describe('search errors', () => {
     );
     const hybrid = await call(server, 'POST', `/indexes/${INDEX}/search`, { hybrid: { embedder: 'x', foo: 1 } });
     expect(hybrid.body.message).toBe('Unknown field `foo` inside `.hybrid`: expected one of `semanticRatio`, `embedder`');
-    const facets = await call(server, 'POST', `/indexes/${INDEX}/facet-search`, { facetName: 'x', marin: 1 });
-    expect(facets.body.message).toBe(
-      'Unknown field `marin`: expected one of `facetQuery`, `facetName`, `q`, `vector`, `media`, `hybrid`, `filter`, `matchingStrategy`, `attributesToSearchOn`, `rankingScoreThreshold`, `locales`, `exhaustiveFacetCount`, `useNetwork`',
-    );
   });
 
   it('answers a missing index before a vector without hybrid (v1.50 opens the index first)', async () => {
@@ -195,6 +191,9 @@ describe('search errors', () => {
     expect(reply.body).toEqual(
       errorBody('invalid_search_sort', `Index \`${uid}\`: You must specify where \`sort\` is listed in the rankingRules setting to use the sort parameter at search time.`),
     );
+    // milli's check_sort_criteria looks for the rule before it checks each attribute
+    const unsortable = await call(server, 'POST', `/indexes/${uid}/search`, { sort: ['nope:asc'] });
+    expect(unsortable.body).toEqual(reply.body);
   });
 
   it('refuses attributesToSearchOn outside the searchable attributes, even next to *', async () => {
@@ -244,6 +243,19 @@ describe('search errors', () => {
       { attributesToSearchOn: ['id'] },
       'invalid_search_attributes_to_search_on',
       `Index \`${uid}\`: Attribute \`id\` is not searchable. Available searchable attributes are: \`color, <..hidden-attributes>\`.`,
+    );
+    // every listed attribute hidden: "none configured" where v1.50 says so, an empty list before the marker where it does not
+    await run(server, 'PATCH', `/indexes/${uid}/settings`, { displayedAttributes: ['id'] });
+    await expectHidden(
+      { distinct: 'doggo.truc' },
+      'invalid_search_distinct',
+      `Index \`${uid}\`: Attribute \`doggo.truc\` is not filterable and thus, cannot be used as distinct attribute. This index does not have configured filterable attributes.`,
+    );
+    await expectHidden({ sort: ['id:asc'] }, 'invalid_search_sort', `Index \`${uid}\`: Attribute \`id\` is not sortable. This index does not have configured sortable attributes.`);
+    await expectHidden(
+      { attributesToSearchOn: ['id'] },
+      'invalid_search_attributes_to_search_on',
+      `Index \`${uid}\`: Attribute \`id\` is not searchable. Available searchable attributes are: \`, <..hidden-attributes>\`.`,
     );
   });
 });

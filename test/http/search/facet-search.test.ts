@@ -227,9 +227,15 @@ describe('facet search errors', () => {
       'Invalid value type at `.exhaustiveFacetCount`: expected a boolean, but found a string: `"yes"`',
     );
     expectError(await facetSearch('movies', { facetName: 'genres', q: 3 }), 400, 'invalid_search_q', 'Invalid value type at `.q`: expected a string, but found a positive integer: `3`');
-    const unknown = await facetSearch('movies', { facetName: 'genres', limit: 3 });
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.code).toBe('bad_request');
+  });
+
+  it('ignores the search parameters and unknown fields a client sends along (v1.50: allow_unknown_fields)', async () => {
+    const plain = await facetSearch('movies', { facetName: 'genres' });
+    expect(plain.status).toBe(200);
+    // instant-meilisearch sends its whole search with the facet search: none of it narrows or fails the answer
+    const along = await facetSearch('movies', { facetName: 'genres', limit: 1, offset: 5, sort: ['nope:asc'], facets: ['nope'], attributesToRetrieve: ['x'], marin: 1 });
+    expect(along.status).toBe(200);
+    expect(along.body.facetHits).toEqual(plain.body.facetHits);
   });
 
   it('rejects an attribute that is not facet-searchable', async () => {
@@ -271,12 +277,27 @@ describe('facet search errors', () => {
       'invalid_facet_search_facet_name',
       'Attribute `id` is not facet-searchable. Available facet-searchable attributes patterns are: `color, <..hidden-attributes>`. To make it facet-searchable add it to the `filterableAttributes` index settings.',
     );
+    // every facet-searchable attribute hidden: v1.50 says none is configured
+    await settle((await index.updateSettings({ displayedAttributes: ['id'] })).taskUid);
+    expectError(
+      await facetSearch('hidden-facets', { facetName: 'id' }),
+      400,
+      'invalid_facet_search_facet_name',
+      'Attribute `id` is not facet-searchable. This index does not have configured facet-searchable attributes. To make it facet-searchable add it to the `filterableAttributes` index settings.',
+    );
   });
 
   it('honours the facetSearch setting', async () => {
     await settle((await movies.updateSettings({ facetSearch: false })).taskUid);
     try {
       expectError(await facetSearch('movies', { facetName: 'genres' }), 400, 'facet_search_disabled', 'The facet search is disabled for this index');
+      // v1.50 prepares the search first (search kind, filter syntax and features), then checks the setting
+      expectError(await facetSearch('movies', { facetName: 'genres', filter: 'title = ' }), 400, 'invalid_search_filter', 'Was expecting a value but instead got nothing.\n9:9 title = ');
+      const contains = await facetSearch('movies', { facetName: 'genres', filter: 'title CONTAINS a' });
+      expect([contains.status, contains.body.code]).toEqual([400, 'feature_not_enabled']);
+      expectError(await facetSearch('movies', { facetName: 'genres', q: 'a', hybrid: { embedder: 'x' } }), 400, 'invalid_search_embedder', 'Cannot find embedder with name `x`.');
+      // the search's execution comes after it: a filter on an attribute that is not filterable is not reached
+      expectError(await facetSearch('movies', { facetName: 'genres', filter: 'title = a' }), 400, 'facet_search_disabled', 'The facet search is disabled for this index');
     } finally {
       await settle((await movies.updateSettings({ facetSearch: true })).taskUid);
     }
@@ -289,5 +310,19 @@ describe('facet search errors', () => {
     const filter = await facetSearch('movies', { facetName: 'title', filter: 'title = x' });
     expect(filter.status).toBe(400);
     expect(filter.body.code).toBe('invalid_search_filter');
+  });
+
+  it("words the search's execution errors without the index's name, as v1.50's facet search passes milli's on", async () => {
+    expectError(
+      await facetSearch('movies', { facetName: 'nope', filter: 'title = a' }),
+      400,
+      'invalid_search_filter',
+      'Attribute `title` is not filterable. Available filterable attribute patterns are: `genres`, `studio`, `year`.\n1:6 title = a',
+    );
+    const operator = await facetSearch('movies', { facetName: 'genres', filter: 'studio > a' });
+    expect([operator.status, operator.body.code]).toEqual([400, 'invalid_search_filter']);
+    expect(operator.body.message).toMatch(/^Filter operator `>` is not allowed/);
+    // `/search` names the index in the same errors
+    expect((await call(server, 'POST', '/indexes/movies/search', { filter: 'title = a' })).body.message).toMatch(/^Index `movies`: Attribute `title` is not filterable/);
   });
 });

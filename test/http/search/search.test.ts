@@ -182,3 +182,60 @@ describe('response shapes', () => {
     expect(estimatedTotalHits).toBe(12);
   });
 });
+
+describe('ranking rules and their details, as milli assembles them', () => {
+  it('ranks by no words rule when the rules have no relevancy rule: docid order, score 1, no details', async () => {
+    const uid = `rules-none-${process.pid}`;
+    const index = client.index(uid);
+    await client.tasks.waitForTask((await index.addDocuments([{ id: 1, t: 'quick', n: 2 }, { id: 2, t: 'quick brown fox', n: 1 }])).taskUid);
+    await client.tasks.waitForTask((await index.updateSettings({ rankingRules: [], sortableAttributes: ['n'] })).taskUid);
+    const none = await index.search('quick fox', { showRankingScore: true, showRankingScoreDetails: true, rankingScoreThreshold: 0.9 });
+    expect(none.hits).toEqual([
+      { id: 1, t: 'quick', n: 2, _rankingScore: 1, _rankingScoreDetails: {} },
+      { id: 2, t: 'quick brown fox', n: 1, _rankingScore: 1, _rankingScoreDetails: {} },
+    ]);
+    // an asc/desc rule alone ranks by its field, with no words step after it
+    await client.tasks.waitForTask((await index.updateSettings({ rankingRules: ['n:asc'] })).taskUid);
+    const sorted = await index.search('quick fox', { showRankingScoreDetails: true });
+    expect(sorted.hits.map((hit) => hit.id)).toEqual([2, 1]);
+    expect(Object.keys(sorted.hits[0]!._rankingScoreDetails!)).toEqual(['n:asc']);
+  });
+
+  it('hides the sort details of a nested field whose parent alone is displayed (milli redacts all but a displayed field itself)', async () => {
+    const uid = `rules-redact-${process.pid}`;
+    const index = client.index(uid);
+    await client.tasks.waitForTask((await index.addDocuments([{ id: 1, t: 'apple', m: { x: 1 } }])).taskUid);
+    await client.tasks.waitForTask((await index.updateSettings({ displayedAttributes: ['id', 't', 'm'], sortableAttributes: ['m.x'] })).taskUid);
+    const { hits } = await index.search('apple', { sort: ['m.x:desc'], showRankingScoreDetails: true });
+    const details = hits[0]!._rankingScoreDetails as Record<string, unknown>;
+    const hidden = Object.keys(details).filter((key) => /^<hidden-rule-\d+>$/.test(key));
+    expect(hidden).toHaveLength(1);
+    expect(details[hidden[0]!]).toMatchObject({ value: '<hidden>' });
+    expect(details['m.x:desc']).toBeUndefined();
+  });
+
+  it('takes attributesToSearchOn names the index searches or the setting lists, and names the searchable fields when refusing one', async () => {
+    const uid = `search-on-${process.pid}`;
+    const index = client.index(uid);
+    await client.tasks.waitForTask((await index.addDocuments([{ id: 1, details: { title: 'Captain', desc: 'a ship' } }])).taskUid);
+    await client.tasks.waitForTask((await index.updateSettings({ searchableAttributes: ['details', 'id', 'notyet'] })).taskUid);
+    for (const accepted of [['details'], ['details.title'], ['notyet'], ['details.*']]) {
+      expect((await call(server, 'POST', `/indexes/${uid}/search`, { q: 'captain', attributesToSearchOn: accepted })).status, accepted.join()).toBe(200);
+    }
+    const refused = await call(server, 'POST', `/indexes/${uid}/search`, { q: 'captain', attributesToSearchOn: ['details.nonexistent'] });
+    expect(refused.body).toMatchObject({
+      code: 'invalid_search_attributes_to_search_on',
+      message: `Index \`${uid}\`: Attribute \`details.nonexistent\` is not searchable. Available searchable attributes are: \`details, details.desc, details.title, id\`.`,
+    });
+  });
+
+  it('takes rankingScoreThreshold=NaN in a GET search as Rust parses it: within the bounds, dropping nothing', async () => {
+    const all = await call(server, 'GET', '/indexes/movies/search?q=batman&limit=3');
+    const nan = await call(server, 'GET', '/indexes/movies/search?q=batman&limit=3&rankingScoreThreshold=NaN');
+    expect(nan.status).toBe(200);
+    expect(nan.body.hits).toEqual(all.body.hits);
+    for (const refused of ['inf', ' 0.5', '0x1', '1.5']) {
+      expect((await call(server, 'GET', `/indexes/movies/search?rankingScoreThreshold=${encodeURIComponent(refused)}`)).body.code, refused).toBe('invalid_search_ranking_score_threshold');
+    }
+  });
+});

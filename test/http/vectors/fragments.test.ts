@@ -191,6 +191,11 @@ describe('with the multimodal feature', () => {
     it('filters on the documents having a fragment vector', async () => {
       const reply = await call(server, 'POST', `/indexes/${uid}/documents/fetch`, { filter: '_vectors.rest.fragments.withBreed EXISTS' });
       expect(reply.body.results.map((doc: any) => doc.id)).toEqual([2, 3]);
+      // an embedder name within two typos of a configured one is suggested as a fragment's is (milli's DidYouMean)
+      const embedder = await call(server, 'POST', `/indexes/${uid}/documents/fetch`, { filter: '_vectors.ret EXISTS' });
+      expect(embedder.body.message).toBe('The embedder `ret` does not exist. Available embedders are: `rest`. Did you mean `rest`?\n10:13 _vectors.ret EXISTS');
+      const far = await call(server, 'POST', `/indexes/${uid}/documents/fetch`, { filter: '_vectors.other EXISTS' });
+      expect(far.body.message).toBe('The embedder `other` does not exist. Available embedders are: `rest`.\n10:15 _vectors.other EXISTS');
       const unknown = await call(server, 'POST', `/indexes/${uid}/documents/fetch`, { filter: '_vectors.rest.fragments.withBred EXISTS' });
       expect(unknown.status).toBe(400);
       expect(unknown.body.message).toBe(

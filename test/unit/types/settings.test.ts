@@ -21,12 +21,16 @@ describe('maskSecret', () => {
 
 describe('displayedList', () => {
   it('lists every name, sorted and deduplicated, when every attribute is displayed', () => {
-    expect(displayedList(['title', 'id', 'title'], ['*'])).toBe('id, title');
+    expect(displayedList(['title', 'id', 'title'], ['*'])).toEqual({ visible: 2, text: 'id, title' });
   });
 
   it('leaves out the names not displayed, exact names only, and says some were hidden', () => {
-    expect(displayedList(['title', 'id', 'doggo.name'], ['title', 'doggo'])).toBe('title, <..hidden-attributes>');
-    expect(displayedList(['title'], ['title', 'id'])).toBe('title');
+    expect(displayedList(['title', 'id', 'doggo.name'], ['title', 'doggo'])).toEqual({ visible: 1, text: 'title, <..hidden-attributes>' });
+    expect(displayedList(['title'], ['title', 'id'])).toEqual({ visible: 1, text: 'title' });
+  });
+
+  it('opens with the comma when every name is hidden, as v1.50 joins an empty list', () => {
+    expect(displayedList(['title', 'genres'], ['id'])).toEqual({ visible: 0, text: ', <..hidden-attributes>' });
   });
 });
 

@@ -5,6 +5,7 @@
  * float output (ryu). Used by `csv.ts`.
  */
 import { ryu } from '../../../types/ryu.js';
+import { parseRustF64 } from '../../../types/rust-float.js';
 
 export type ColumnType = 'string' | 'number' | 'boolean';
 
@@ -29,8 +30,8 @@ export function cellJson(type: ColumnType, value: string, line: number): { json:
   }
   const integer = parseI64(trimmed);
   if (integer !== undefined) return { json: integer };
-  if (!RUST_FLOAT.test(trimmed)) return { error: `Error parsing number ${rustDebug(value)} at line ${line}: invalid float literal` };
-  const float = Number(/^[+-]?(inf|infinity|nan)$/i.test(trimmed) ? NaN : trimmed);
+  const float = parseRustF64(trimmed);
+  if (float === null) return { error: `Error parsing number ${rustDebug(value)} at line ${line}: invalid float literal` };
   // serde_json turns a non-finite f64 into null.
   return { json: Number.isFinite(float) ? ryu(float) : 'null' };
 }
@@ -57,9 +58,6 @@ function parseI64(s: string): string | undefined {
   const n = BigInt(s);
   return n < I64_MIN || n > I64_MAX ? undefined : n.toString();
 }
-
-/** `str::parse::<f64>` grammar (case-insensitive `inf`, `infinity`, `nan`; `1.`, `.5`, `1e5`). */
-const RUST_FLOAT = /^[+-]?(?:inf|infinity|nan|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)$/i;
 
 
 const GRAPHEME_EXTEND = /\p{Grapheme_Extend}/u;
