@@ -96,13 +96,14 @@ export async function readTenantToken(token: string, masterKey: string, nowSecon
     if (error instanceof PartError) return invalid(error.message);
     throw error;
   }
-  if (hasAudience(fromSlice(payload, anyValue))) return invalid('InvalidAudience');
+  // jsonwebtoken's `decode` order: the algorithm, the signature, then the claims' validation (`aud`)
   const algorithm = header.alg as string;
   if (!ACCEPTED_ALGORITHMS.includes(algorithm)) return invalid('InvalidAlgorithm');
 
   const apiKeyUid = (parseUuid(claims.apiKeyUid as string) as { uuid: string }).uuid;
   const secret = new TextEncoder().encode(deriveKey(masterKey, apiKeyUid));
   if (!(await signatureMatches(token, token.slice(signatureDot + 1), secret, algorithm))) return invalid('InvalidSignature');
+  if (hasAudience(fromSlice(payload, anyValue))) return invalid('InvalidAudience');
 
   const exp = claims.exp as bigint | undefined;
   if (exp !== undefined && nowSeconds > exp) {

@@ -17,7 +17,7 @@ import { ROUTE_ACTIONS, type KnownRoute } from '../auth/route-actions.js';
 import { UNRESTRICTED, type Caller } from '../auth/authenticate.js';
 import type { AppDeps } from './deps.js';
 import { readJsonBody } from './body/json.js';
-import { rememberBodyText } from './validation/sent-values.js';
+import { parseSentBody } from './validation/sent-values.js';
 import { parseJson } from '../types/json-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
 
@@ -106,11 +106,8 @@ export async function runSpec(spec: AnyRouteSpec, deps: AppDeps, call: RouteCall
     const value = await readJsonBody(
       { contentType: call.headers['content-type'], contentEncoding: call.headers['content-encoding'], stream: call.stream },
       deps.config.httpPayloadSizeLimit,
-      (text) => {
-        const parsed: unknown = parse(text);
-        rememberBodyText(parsed, text); // an error message quotes a value as it was sent
-        return parsed;
-      },
+      // an error message quotes a value as it was sent
+      (text) => parseSentBody(text, parse),
     );
     body = spec.body(value);
   } else if (call.stream !== undefined && spec.body !== 'stream') {

@@ -96,6 +96,13 @@ function checkFederatedQuery(position: number, query: QueryWithIndex, federation
       `Using \`.personalize\` is not allowed in federated queries.\n - Hint: remove \`personalize\` from the query or remove \`federation\` from the request\n - Hint: pass \`federation.personalize\` for personalization in federated search`,
     );
   }
+  if ((query.federationOptions?.remote ?? null) !== null && query.useNetwork === true) {
+    throw queryError(
+      position,
+      'invalid_multi_search_federation_options',
+      'Using `.useNetwork` is not allowed as the same time as `.federationOptions.remote`.\n  - Hint: to perform an explicit query against a remote, remove `.useNetwork`.\n  - Hint: to automatically perform queries against the entire network, remove `.federationOptions.remote`.',
+    );
+  }
   if (query.showPerformanceDetails !== undefined) {
     throw queryError(
       position,
@@ -183,6 +190,8 @@ async function federate(
   const slices = new TimeSlices();
   const steps: StepTimer = timer ?? NO_STEPS;
   queries.forEach((query, position) => atQuery(position, () => caller.assertIndexAction('search', query.indexUid)));
+  // v1.50 parses every query's filter (syntax, feature gates) before it partitions the queries
+  queries.forEach((query, position) => atQuery(position, () => searchFilterAsts(ctx.features, caller, query.indexUid, query.filter)));
   const routes = steps.step('partition queries', () => routeQueries(ctx, caller, queries, (position, query) => checkFederatedQuery(position, query, federation)));
   // the remotes search while this instance does
   const deadline = remoteSearchDeadline();
@@ -334,7 +343,9 @@ async function federate(
     const answered = (uid: string) => queried.has(uid) && facetsByIndex[uid] !== null;
     for (const remoteBody of remoteBodies) addRemoteFacets(facets, remoteBody.facetsByIndex);
     if (federation.mergeFacets !== undefined && federation.mergeFacets !== null) {
-      Object.assign(body, mergeFacets(facets, federation.mergeFacets.maxValuesPerFacet, answered, (uid) => perIndex.get(uid)?.first));
+      const merged = mergeFacets(facets, federation.mergeFacets.maxValuesPerFacet, answered, (uid) => perIndex.get(uid)?.first);
+      // no index answered facets: v1.50 merges nothing and leaves both keys out
+      if ([...facets.keys()].some(answered)) Object.assign(body, merged);
     } else {
       // Ordered by index uid whatever the request's order, as Meilisearch's sorted map answers.
       const byUid = [...facets].filter(([uid]) => answered(uid)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -21,7 +21,20 @@ export function checkedFilter(features: SearchContext['features'], filter: unkno
   return ast;
 }
 
-/** A search's filters on index `uid`: `filter` (the query's) and the tenant token's, checked; `_foreign` calls are left for foreign.ts. */
+/**
+ * Two filters ANDed as v1.50's `fuse_filters` joins JSON filters (a query's and its tenant token's,
+ * a query's and its shard's): either alone when the other is absent, else one array holding the
+ * elements of both (a non-array side counts as one element), parsed as one filter, where an
+ * element neither a string nor an array of strings is refused as an array's (``expected String, [String]``).
+ */
+export function fuseFilters(left: unknown, right: unknown): unknown {
+  if (left === undefined || left === null) return right ?? null;
+  if (right === undefined || right === null) return left;
+  return [...(Array.isArray(left) ? left : [left]), ...(Array.isArray(right) ? right : [right])];
+}
+
+/** A search's filter on index `uid`: `filter` (the query's) fused with the tenant token's, checked; `_foreign` calls are left for foreign.ts. */
 export function searchFilterAsts(features: SearchContext['features'], caller: Pick<Caller, 'searchFilter'>, uid: string, filter: unknown): FilterAst[] {
-  return [filter, caller.searchFilter(uid)].flatMap((sent) => checkedFilter(features, sent, 'invalid_search_filter', { foreign: true }) ?? []);
+  const ast = checkedFilter(features, fuseFilters(filter, caller.searchFilter(uid)), 'invalid_search_filter', { foreign: true });
+  return ast === null ? [] : [ast];
 }

@@ -21,7 +21,7 @@ import { ownRecord } from '../types/own-record.js';
 import type { StreamedJson } from '../types/streamed-json.js';
 import type { SearchContext } from './context.js';
 import { answerDocuments, getDocument, listDocuments, withFetchPermit, type DocumentsQuery } from './documents.js';
-import { fuseFilters } from './network-partition.js';
+import { fuseFilters } from './filter.js';
 import { sendCopies, sortedErrors } from './network-requests.js';
 import { forwardable, requestPartition, usesNetwork } from './network-use.js';
 import { kmergeBy } from './kmerge.js';

@@ -18,7 +18,7 @@ import { isJsonObject } from '../types/json-text.js';
 import { compareBytes } from '../types/bytes.js';
 import type { SearchContext } from './context.js';
 import { facetSearch, type FacetSearchQuery } from './facet-search.js';
-import { fuseFilters } from './network-partition.js';
+import { fuseFilters } from './filter.js';
 import { forwardable, requestPartition, usesNetwork } from './network-use.js';
 import { sendCopies, sortedErrors } from './network-requests.js';
 

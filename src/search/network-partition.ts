@@ -62,12 +62,3 @@ export function escapeDefault(text: string): string {
   return out;
 }
 
-/**
- * Two filters ANDed as v1.50's `fuse_filters` joins JSON filters: either alone when the other is
- * absent, else one array holding the elements of both (a non-array side counts as one element).
- */
-export function fuseFilters(left: unknown, right: unknown): unknown {
-  if (left === undefined || left === null) return right ?? null;
-  if (right === undefined || right === null) return left;
-  return [...(Array.isArray(left) ? left : [left]), ...(Array.isArray(right) ? right : [right])];
-}

@@ -13,11 +13,11 @@
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
 import type { SearchContext } from './context.js';
-import { checkedFilter } from './filter.js';
+import { checkedFilter, fuseFilters } from './filter.js';
 import { inQuery, queryError } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
 import type { RemoteAddress } from './remote-search.js';
-import { fuseFilters, networkCopies, type NetworkCopy } from './network-partition.js';
+import { networkCopies, type NetworkCopy } from './network-partition.js';
 import { canonicalFilter } from '../engine/filter-parser/index.js';
 
 const DISCUSSION = 'See https://github.com/orgs/meilisearch/discussions/805';
@@ -73,14 +73,12 @@ export function routeQueries(ctx: SearchContext, caller: Caller, queries: readon
   queries.forEach((query, index) => {
     check(index, query);
     const remote = query.federationOptions?.remote ?? null;
-    if (remote !== null && query.useNetwork === true) {
-      throw queryError(
-        index,
-        'invalid_multi_search_federation_options',
-        'Using `.useNetwork` is not allowed as the same time as `.federationOptions.remote`.\n  - Hint: to perform an explicit query against a remote, remove `.useNetwork`.\n  - Hint: to automatically perform queries against the entire network, remove `.federationOptions.remote`.',
-      );
+    let networked: boolean;
+    try {
+      networked = usesNetwork(ctx, query.useNetwork) && remote === null;
+    } catch (err) {
+      throw err instanceof ApiError ? inQuery(index, err) : err;
     }
-    const networked = usesNetwork(ctx, query.useNetwork) && remote === null;
     const copies: readonly { remote: string | null; shardFilter: string | null }[] = networked ? (partition ??= requestPartition(ctx)) : [{ remote, shardFilter: null }];
     targets.push(copies.map((copy) => copy.remote));
     const { useNetwork: _useNetwork, ...plain } = query;

@@ -24,10 +24,11 @@ import { FacetReader } from '../engine/facets/store.js';
 import { searchSettings } from '../engine/index-settings.js';
 import type { SearchHit } from '../engine/search/search.js';
 import { documentEmbeddings, searchVectors, vectorFilter } from '../engine/vectors/index.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, inIndex } from '../errors/api-error.js';
+import type { ErrorCode } from '../errors/codes.js';
 import { stringifyJson } from '../types/json-text.js';
 import type { SearchContext } from './context.js';
-import { checkedFilter } from './filter.js';
+import { checkedFilter, fuseFilters } from './filter.js';
 import { resolveForeignFilters } from './foreign.js';
 import { hitViewer } from './hits.js';
 import { NO_STEPS, requestTimer, type StepTimer } from './performance-details.js';
@@ -68,7 +69,17 @@ export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string
   const env = ctx.indexReader.open(uid);
   const settings = searchSettings(env);
   checkEmbedder(env, settings, query.embedder, null, 'invalid_similar_embedder');
-  const sent = [caller.searchFilter(uid), query.filter].map((filter) => checkedFilter(ctx.features, filter, 'invalid_similar_filter', { foreign: true }));
+  // v1.50 parses the tenant token's filter alone (the target must match it; its errors name the
+  // index but for an array's string element), then the query's fused with it (the candidates)
+  const rule = caller.searchFilter(uid);
+  let tenantSent: FilterAst | null;
+  try {
+    tenantSent = checkedFilter(ctx.features, rule, 'invalid_similar_filter', { foreign: true });
+  } catch (err) {
+    const element = Array.isArray(rule) && err instanceof ApiError && err.code === 'invalid_similar_filter' && !err.message.startsWith('Invalid syntax for the filter parameter');
+    throw err instanceof ApiError && !element ? inIndex(uid, err) : err;
+  }
+  const sent = [tenantSent, checkedFilter(ctx.features, fuseFilters(query.filter, rule), 'invalid_similar_filter', { foreign: true })];
   const [tenantAst, filterAst] = sent.map((ast) => (ast === null ? null : resolveForeignFilters(ctx, uid, settings, [ast])[0]!));
   const id = externalIdOf(query.id);
   if (id === null) {
@@ -78,13 +89,14 @@ export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string
     );
   }
   const target = new DocumentStore(env).docidOf(id);
-  const evaluate = (ast: FilterAst) => steps.step('evaluate filter', () => evaluateFilter(env, settings, ast, { code: 'invalid_similar_filter', vectors: vectorFilter(env, settings), columns: true }));
-  const tenant = tenantAst === null ? null : evaluate(tenantAst);
-  if (target === undefined || (tenant !== null && !has(tenant, target))) throw new ApiError('not_found_similar_id', `Document \`${id}\` not found.`);
+  const evaluate = (ast: FilterAst, code: ErrorCode) => steps.step('evaluate filter', () => evaluateFilter(env, settings, ast, { code, vectors: vectorFilter(env, settings), columns: true }));
+  const notFound = () => new ApiError('not_found_similar_id', `Document \`${id}\` not found.`);
+  if (target === undefined) throw notFound();
+  // the token's filter is evaluated as a search's (`filtered_universe`), the candidates' as the similar search's
+  if (tenantAst !== null && !has(evaluate(tenantAst, 'invalid_search_filter'), target)) throw notFound();
 
   let universe: DocSet = new FacetReader(env).allDocids();
-  if (filterAst !== null) universe = intersect(universe, evaluate(filterAst));
-  if (tenant !== null) universe = intersect(universe, tenant);
+  if (filterAst !== null) universe = intersect(universe, evaluate(filterAst, 'invalid_similar_filter'));
   let candidates = difference(universe, fromSorted([target]));
 
   const offset = query.offset ?? 0;

@@ -21,6 +21,7 @@ import {
   type TypoTolerance,
 } from '../types/settings.js';
 import { embedderProblem, mergeEmbedder } from './embedders.js';
+import { templateParseProblem } from '../engine/vectors/template.js';
 import { storedLocale } from './locales.js';
 import { typoSizesProblem } from './messages.js';
 import { normalizeStopWords } from './normalize.js';
@@ -144,6 +145,14 @@ export function mergedSettingsProblem(before: IndexSettings, after: IndexSetting
     if (previous === embedder) continue;
     const problem = embedderProblem(name, embedder, previous);
     if (problem !== undefined) return new ApiError(problem.code, problem.message);
+  }
+  // milli's `update_chat_config`, for a batch that sets `chat`: the byte limit, then the template's syntax
+  if (after.chat !== before.chat) {
+    if (after.chat.documentTemplateMaxBytes === 0) {
+      return new ApiError('invalid_settings_embedders', '`.chat.documentTemplateMaxBytes`: `documentTemplateMaxBytes` cannot be zero');
+    }
+    const template = templateParseProblem(after.chat.documentTemplate);
+    if (template !== undefined) return new ApiError('invalid_chat_setting_document_template', `\`.chat.documentTemplate\`: Invalid document template: ${template}.`);
   }
   return undefined;
 }

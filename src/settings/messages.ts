@@ -69,10 +69,18 @@ export function nonZeroProblem(value: unknown): string | undefined {
   return 'a non-zero integer value lower than `18446744073709551615` was expected, but found a zero';
 }
 
-export function semanticRatioProblem(value: unknown): string | undefined {
-  if (typeof value !== 'number' || (value >= 0 && value <= 1)) return undefined;
-  return 'the value of `semanticRatio` is invalid, expected a float between `0.0` and `1.0`.';
-}
+/** v1.50's `SemanticRatio` and `RankingScoreThreshold` bounds, in search queries and the chat settings' search parameters. */
+export const RATIO_REASON = 'the value of `semanticRatio` is invalid, expected a float between `0.0` and `1.0`.';
+export const THRESHOLD_REASON = 'the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.';
+
+/** `reason` when `value` is a number outside 0–1 (v1.50 compares `f > 1.0 || f < 0.0`, which a NaN passes). */
+const unitProblem =
+  (reason: string) =>
+  (value: unknown): string | undefined =>
+    typeof value === 'number' && (value > 1 || value < 0) ? reason : undefined;
+
+export const semanticRatioProblem = unitProblem(RATIO_REASON);
+export const rankingScoreThresholdProblem = unitProblem(THRESHOLD_REASON);
 
 /** How Rust prints an `f32`: the shortest decimal that reads back as the same `f32`. */
 function f32Text(value: number): string {

@@ -15,6 +15,7 @@ import {
   distributionProblem,
   nonZeroProblem,
   rankingRuleProblem,
+  rankingScoreThresholdProblem,
   semanticRatioProblem,
   typoSizesProblem,
   u8Problem,
@@ -205,7 +206,7 @@ const SCHEMAS: Readonly<Record<SettingKey, SettingSchema>> = {
         searchParameters: orNull(CHAT_SEARCH_PARAMETERS),
       }),
     ),
-    checks: { '.searchParameters.hybrid.semanticRatio': semanticRatioProblem },
+    checks: { '.searchParameters.hybrid.semanticRatio': semanticRatioProblem, '.searchParameters.rankingScoreThreshold': rankingScoreThresholdProblem },
   },
 };
 

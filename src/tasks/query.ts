@@ -222,7 +222,9 @@ function take(source: Iterable<number>, count: number, hidden: ReadonlySet<numbe
 function envelope<T extends { uid: number }>(items: T[], total: number, limit: number): Page<T> {
   // One item more than asked means there is a next page, starting at that item.
   const next = items.length === limit + 1 ? items.pop()!.uid : null;
-  return { results: items, total, limit, from: items[0]?.uid ?? null, next };
+  // v1.50 asks for `limit` + 1 saturating at u32::MAX and answers that minus one: a limit of
+  // 4294967295 comes back as 4294967294
+  return { results: items, total, limit: Math.min(limit, 0xffff_fffe), from: items[0]?.uid ?? null, next };
 }
 
 /** One filter of a plan: how many tasks it allows, its uids, and a point test when one is cheap. */

@@ -20,6 +20,7 @@ import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { compileBody } from '../validation/index.js';
+import { parseSentBody } from '../validation/sent-values.js';
 import { stringifyReply } from '../../types/reply-text.js';
 
 const parseSettings = (() => {
@@ -70,6 +71,8 @@ async function updateSetting(ctx: RouteContext<unknown, unknown>, deps: AppDeps,
   const value = await readJsonBody(
     { contentType: ctx.headers['content-type'], contentEncoding: ctx.headers['content-encoding'], stream: ctx.stream },
     deps.config.httpPayloadSizeLimit,
+    // the value's numbers as sent, for an integer written as a float (`1.0`) and for error messages
+    (text) => parseSentBody(text, JSON.parse),
   );
   const parsed = parseSetting[setting.key](value);
   const uid = validateIndexUid(ctx.params.indexUid!);

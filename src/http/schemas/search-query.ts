@@ -6,11 +6,11 @@
  */
 import type { SearchQuery } from '../../search/query.js';
 import { LOCALES } from '../../settings/locales.js';
+import { RATIO_REASON, rankingScoreThresholdProblem, semanticRatioProblem, THRESHOLD_REASON } from '../../settings/messages.js';
 import { compileBody, type FieldCodes, type FieldValidator } from '../validation/index.js';
 
 export const STRATEGIES = ['last', 'all', 'frequency'] as const;
-export const THRESHOLD_REASON = 'the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.';
-export const RATIO_REASON = 'the value of `semanticRatio` is invalid, expected a float between `0.0` and `1.0`.';
+export { RATIO_REASON, THRESHOLD_REASON };
 
 const stringList = { type: ['array', 'null'], items: { type: 'string' } };
 /** A count (`offset`, `limit`…), and one that may be null (`page`, `hitsPerPage`). */
@@ -100,8 +100,8 @@ export const SEARCH_QUERY_CODES = {
 
 /** Value checks per body field (relative locations), shared with multi-search. */
 export const SEARCH_QUERY_VALIDATORS: Readonly<Record<string, FieldValidator>> = {
-  '.rankingScoreThreshold': (value) => (value === null || ((value as number) >= 0 && (value as number) <= 1) ? undefined : THRESHOLD_REASON),
-  '.hybrid.semanticRatio': (value) => ((value as number) >= 0 && (value as number) <= 1 ? undefined : RATIO_REASON),
+  '.rankingScoreThreshold': rankingScoreThresholdProblem,
+  '.hybrid.semanticRatio': semanticRatioProblem,
 };
 
 /** A `POST /indexes/{uid}/search` body as the search service takes it, or the error Meilisearch answers first. */

@@ -5,7 +5,7 @@
  * Only the error path reads them: the body's text, remembered by its parsed root, is parsed again
  * keeping each number's text (`SentNumber`), and the value at the error's location taken from it.
  */
-import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
+import { isLosslessNumber, LosslessNumber, parse as parseLossless } from 'lossless-json';
 import type { Segment } from './location.js';
 
 /** A number as sent: its JSON text. */
@@ -23,6 +23,21 @@ const sent = new WeakMap<object, { text: string; parsed?: unknown }>();
 /** Records that `body` (a parsed object or array) was parsed from `text`. */
 export function rememberBodyText(body: unknown, text: string): void {
   if (typeof body === 'object' && body !== null && text.length <= MAX_REPARSED_LENGTH) sent.set(body, { text });
+}
+
+/**
+ * `text` parsed by `parse` as a body whose values error messages quote as sent: an object or array
+ * remembers its text; a bare number written as a float (`1.0`, `1e2`, `-0`, a settings sub-route's
+ * whole body) stays a number as sent, which no integer schema takes, as serde_json keeps it a float.
+ */
+export function parseSentBody(text: string, parse: (text: string) => unknown): unknown {
+  const parsed = parse(text);
+  if (typeof parsed === 'number') {
+    const written = text.trim();
+    return /[.eE]/.test(written) || written === '-0' ? new LosslessNumber(written) : parsed;
+  }
+  rememberBodyText(parsed, text);
+  return parsed;
 }
 
 /** Records that `copy`, a body rebuilt from `body` (same keys, in the same order), was sent as `body`'s text. */

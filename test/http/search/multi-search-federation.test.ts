@@ -214,3 +214,46 @@ describe('the search cutoff', () => {
     expect(scores.filter((score) => score === 0).length).toBeLessThan(queries.length / 100);
   }, 60_000);
 });
+
+describe('the order of a federated search\'s checks, and facets no index answered', () => {
+  const post = (body: unknown) => call(server, 'POST', '/multi-search', body);
+
+  it('parses every query\'s filter before any other per-query check (v1.50 does it before partitioning)', async () => {
+    expectError(
+      await post({ federation: {}, queries: [{ indexUid: 'books', q: 'x', filter: 'title = ' }, { indexUid: 'books', limit: 1 }] }),
+      400,
+      'invalid_search_filter',
+      'Inside `.queries[0]`: Was expecting a value but instead got nothing.\n9:9 title = ',
+    );
+    expectError(
+      await post({ federation: {}, queries: [{ indexUid: 'zzz1', filter: 'a = ' }, { indexUid: 'aaa2' }] }),
+      400,
+      'invalid_search_filter',
+      'Inside `.queries[0]`: Was expecting a value but instead got nothing.\n5:5 a = ',
+    );
+  });
+
+  it('checks remote with useNetwork before showPerformanceDetails, and prefixes the network feature error', async () => {
+    const both = await post({ federation: {}, queries: [{ indexUid: 'books', showPerformanceDetails: true, useNetwork: true, federationOptions: { remote: 'x' } }] });
+    expect(both.body).toMatchObject({ code: 'invalid_multi_search_federation_options' });
+    expect(both.body.message).toMatch(/^Inside `\.queries\[0\]`: Using `\.useNetwork` is not allowed as the same time as `\.federationOptions\.remote`/);
+    const network = await post({ federation: {}, queries: [{ indexUid: 'books', q: 'batman', useNetwork: true }] });
+    expect(network.body).toMatchObject({ code: 'feature_not_enabled' });
+    expect(network.body.message).toMatch(/^Inside `\.queries\[0\]`: passing `useNetwork` in a search query requires enabling the `network` experimental feature/);
+  });
+
+  it('leaves facetDistribution and facetStats out of merged facets no queried index answered', async () => {
+    const cases = [
+      { federation: { mergeFacets: {}, facetsByIndex: { books: null } }, queries: [{ indexUid: 'books', q: 'batman' }] },
+      { federation: { mergeFacets: {}, facetsByIndex: { films: ['genre'] } }, queries: [{ indexUid: 'books', q: 'batman' }] },
+    ];
+    for (const body of cases) {
+      const reply = await post(body);
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      expect(reply.body).not.toHaveProperty('facetDistribution');
+      expect(reply.body).not.toHaveProperty('facetStats');
+    }
+    const answered = await post({ federation: { mergeFacets: {}, facetsByIndex: { books: ['genre'] } }, queries: [{ indexUid: 'books', q: 'batman' }] });
+    expect(answered.body.facetDistribution).toEqual({ genre: { comics: 2, parody: 1 } });
+  });
+});

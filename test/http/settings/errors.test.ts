@@ -209,6 +209,22 @@ describe('bodies', () => {
     );
   });
 
+  it('refuses an integer written as a float on the sub-routes as on PATCH /settings, a bare value included', async () => {
+    const found = (location: string, number: string) => `Invalid value type${location}: expected a positive integer, but found a number: \`${number}\``;
+    expect(await send('PUT', '/indexes/movies/settings/search-cutoff-ms', undefined, '1.0')).toEqual(bad('invalid_settings_search_cutoff_ms', found('', '1.0')));
+    expect(await send('PUT', '/indexes/movies/settings/search-cutoff-ms', undefined, '-0')).toEqual(bad('invalid_settings_search_cutoff_ms', found('', '-0.0')));
+    expect(await send('PATCH', '/indexes/movies/settings/pagination', undefined, '{"maxTotalHits":1e3}')).toEqual(
+      bad('invalid_settings_pagination', found(' at `.maxTotalHits`', '1000.0')),
+    );
+    expect(await send('PATCH', '/indexes/movies/settings/typo-tolerance', undefined, '{"minWordSizeForTypos":{"oneTypo":4.0}}')).toEqual(
+      bad('invalid_settings_typo_tolerance', found(' at `.minWordSizeForTypos.oneTypo`', '4.0')),
+    );
+    expect(await send('PUT', '/indexes/movies/settings/facet-search', undefined, '1.0')).toEqual(
+      bad('invalid_settings_facet_search', 'Invalid value type: expected a boolean, but found a number: `1.0`'),
+    );
+    expect((await send('PUT', '/indexes/movies/settings/search-cutoff-ms', undefined, ' 150 ')).status).toBe(202);
+  });
+
   it('creates no task for a refused request', async () => {
     const before = await taskCount();
     await send('PATCH', '/indexes/movies/settings', { rankingRules: ['manyTheFish'] });

@@ -150,6 +150,35 @@ describe('reading settings', () => {
     }
     expect(Object.keys((await send('GET', `/indexes/${uid}/settings`)).body as object)).toHaveLength(20);
   });
+
+  it('fails a chat settings task with a zero byte limit or a template that does not parse, as milli update_chat_config, and keeps the stored ones', async () => {
+    const uid = uniqueIndex();
+    await client.createIndex(uid).waitTask(WAIT);
+    await send('PATCH', '/experimental-features', { chatCompletions: true });
+    try {
+      const zero = await task('PATCH', `/indexes/${uid}/settings/chat`, { documentTemplateMaxBytes: 0 });
+      expect(zero.error).toMatchObject({
+        code: 'invalid_settings_embedders',
+        message: `Index \`${uid}\`: \`.chat.documentTemplateMaxBytes\`: \`documentTemplateMaxBytes\` cannot be zero`,
+      });
+      const template = await task('PATCH', `/indexes/${uid}/settings`, { chat: { documentTemplate: '{{ doc.title ' } });
+      expect(template.error?.code).toBe('invalid_chat_setting_document_template');
+      expect(template.error?.message).toMatch(new RegExp(`^Index \`${uid}\`: \`\\.chat\\.documentTemplate\`: Invalid document template: user error: cannot parse template: `));
+      expect((await send('GET', `/indexes/${uid}/settings/chat`)).body).toMatchObject({ documentTemplate: DEFAULT_TEMPLATE, documentTemplateMaxBytes: 400 });
+      const threshold = await send('PATCH', `/indexes/${uid}/settings/chat`, { searchParameters: { rankingScoreThreshold: 2 } });
+      expect(threshold).toEqual({
+        status: 400,
+        body: {
+          message: 'Invalid value at `.searchParameters.rankingScoreThreshold`: the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.',
+          code: 'invalid_settings_index_chat',
+          type: 'invalid_request',
+          link: 'https://docs.meilisearch.com/errors#invalid_settings_index_chat',
+        },
+      });
+    } finally {
+      await send('PATCH', '/experimental-features', { chatCompletions: false });
+    }
+  });
 });
 
 describe('updating settings', () => {

@@ -60,6 +60,15 @@ describe('pagination', () => {
     }
     expect(seen).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
   });
+
+  it('echoes the largest limit as v1.50 does, one less (its limit + 1 saturates at u32::MAX)', async () => {
+    const body = await page('limit=4294967295');
+    expect(body.limit).toBe(4294967294);
+    expect(body.results).toHaveLength(10);
+    const batches = await call(server, 'GET', '/batches?limit=4294967295');
+    expect(batches.body.limit).toBe(4294967294);
+    expect((await page('limit=4294967294')).limit).toBe(4294967294);
+  });
 });
 
 describe('filters', () => {

@@ -94,6 +94,9 @@ describe('readTenantToken', () => {
 
   it('refuses tokens with an audience, and algorithms other than HMAC ones', async () => {
     expect(await read(token(`{"searchRules":["*"],"apiKeyUid":"${UID}","aud":"me"}`))).toEqual(invalid('InvalidAudience'));
+    // jsonwebtoken validates the claims last: the algorithm and the signature are refused first
+    expect(await read(token(`{"searchRules":["*"],"apiKeyUid":"${UID}","aud":"me"}`, 'tamo'))).toEqual(invalid('InvalidSignature'));
+    expect(await read(token(`{"searchRules":["*"],"apiKeyUid":"${UID}","aud":"me"}`, KEY, '{"alg":"RS256"}'))).toEqual(invalid('InvalidAlgorithm'));
     expect(await read(token(`{"searchRules":["*"],"apiKeyUid":"${UID}"}`, KEY, '{"alg":"RS256"}'))).toEqual(invalid('InvalidAlgorithm'));
     expect(await read(token(`{"searchRules":["*"],"apiKeyUid":"${UID}"}`, KEY, '{"alg":"none"}'))).toEqual(
       invalid(

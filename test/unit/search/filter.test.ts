@@ -1,6 +1,6 @@
 // A request's filter checked before any index is read, as search and the document routes do it.
 import { describe, expect, it } from 'vitest';
-import { checkedFilter } from '../../../src/search/filter.js';
+import { checkedFilter, fuseFilters } from '../../../src/search/filter.js';
 import { apiErrorOf } from '../http/validation/expect-api-error.js';
 
 const off = { enabled: () => false };
@@ -23,5 +23,15 @@ describe('checkedFilter', () => {
   it('refuses CONTAINS unless its experimental feature is on', () => {
     expect(apiErrorOf(() => checkedFilter(off, 'title CONTAINS bat', 'invalid_search_filter')).code).toBe('feature_not_enabled');
     expect(checkedFilter(on, 'title CONTAINS bat', 'invalid_search_filter')).not.toBeNull();
+  });
+});
+
+describe('fuseFilters', () => {
+  it('keeps either side alone, else concatenates them as arrays', () => {
+    expect(fuseFilters(undefined, 'b = 1')).toBe('b = 1');
+    expect(fuseFilters('a = 1', null)).toBe('a = 1');
+    expect(fuseFilters(null, null)).toBeNull();
+    expect(fuseFilters('a = 1', 'b = 1')).toEqual(['a = 1', 'b = 1']);
+    expect(fuseFilters(['a = 1', ['c = 1', 'd = 1']], [['x', 'y']])).toEqual(['a = 1', ['c = 1', 'd = 1'], ['x', 'y']]);
   });
 });

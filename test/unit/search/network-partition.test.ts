@@ -2,7 +2,7 @@
 // with one (owned shards to this instance, others to a random available owner, none available
 // skips the shard), shard names escaped as Rust's escape_default, filters fused as v1.50's.
 import { describe, expect, it } from 'vitest';
-import { escapeDefault, fuseFilters, networkCopies } from '../../../src/search/network-partition.js';
+import { escapeDefault, networkCopies } from '../../../src/search/network-partition.js';
 
 const remotes = { ms0: {}, ms1: {}, ms2: {}, ms3: {} };
 const all = (_name: string) => true;
@@ -50,15 +50,5 @@ describe('escapeDefault', () => {
     expect(escapeDefault('a\tb\rc\nd')).toBe('a\\tb\\rc\\nd');
     expect(escapeDefault(`'"\\`)).toBe(`\\'\\"\\\\`);
     expect(escapeDefault('\u0000\u007f€😀')).toBe('\\u{0}\\u{7f}\\u{20ac}\\u{1f600}');
-  });
-});
-
-describe('fuseFilters', () => {
-  it('keeps either side alone, else concatenates them as arrays', () => {
-    expect(fuseFilters(undefined, 'b = 1')).toBe('b = 1');
-    expect(fuseFilters('a = 1', null)).toBe('a = 1');
-    expect(fuseFilters(null, null)).toBeNull();
-    expect(fuseFilters('a = 1', 'b = 1')).toEqual(['a = 1', 'b = 1']);
-    expect(fuseFilters(['a = 1', ['c = 1', 'd = 1']], [['x', 'y']])).toEqual(['a = 1', ['c = 1', 'd = 1'], ['x', 'y']]);
   });
 });
