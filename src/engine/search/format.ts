@@ -18,6 +18,7 @@ import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
 import { ownRecord, setField } from '../../types/own-record.js';
 import { ryu } from '../../types/ryu.js';
 import { isFloatMember, withFloatsOf } from '../../types/wire-floats.js';
+import { U64_MAX } from '../../types/rust-int.js';
 import type { LocalizedAttributesRule } from '../../types/settings.js';
 import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
@@ -215,8 +216,9 @@ function cropRules(entries: readonly string[], cropLength: number): [string, num
   return entries.map((entry) => {
     const colon = entry.lastIndexOf(':');
     if (colon === -1) return [entry, cropLength];
+    // Rust's `usize` parse: an optional `+`, digits, within 64 bits; anything else takes `cropLength`
     const length = entry.slice(colon + 1);
-    return [entry.slice(0, colon), /^[0-9]+$/.test(length) ? Number(length) : cropLength];
+    return [entry.slice(0, colon), /^\+?[0-9]+$/.test(length) && BigInt(length) <= U64_MAX ? Number(length) : cropLength];
   });
 }
 
@@ -250,7 +252,8 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
   const rules = new Map<string, { readonly highlight: boolean; readonly cropLength: number | undefined }>();
   const ruleOf = (path: string) => {
     let rule = rules.get(path);
-    if (rule === undefined) rules.set(path, (rule = { highlight: selectsPath(highlight, path), cropLength: crop.find(([a]) => covers(a, path))?.[1] }));
+    // the last crop entry naming the field (or `*`) sets its length, as v1.50 overwrites it entry by entry
+    if (rule === undefined) rules.set(path, (rule = { highlight: selectsPath(highlight, path), cropLength: crop.findLast(([a]) => covers(a, path))?.[1] }));
     return rule;
   };
   const isFormatted = (path: string) => {
@@ -305,13 +308,11 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
         const leaf = leafOf(hit, path, indices)!;
         const found = matches[leaf]!;
         if (found.length === 0) return;
-        const list = (positions[path] ??= []);
+        // one value's matches per path: v1.50 inserts each matching value's under its path, so the
+        // last value of an array that matches is the one shown (meilisearch#5658)
         // UTF-8 bytes of the original text (v1.50 sums the original byte lengths of the matched
         // characters): `pésti` spans 6; a prefix match spans its highlighted prefix only
-        for (const m of found) {
-          const length = m.end - m.start;
-          list.push(indices.length > 0 ? { start: m.start, length, indices } : { start: m.start, length });
-        }
+        positions[path] = found.map((m) => (indices.length > 0 ? { start: m.start, length: m.end - m.start, indices } : { start: m.start, length: m.end - m.start }));
       });
       // v1.50's MatchesPosition is a BTreeMap: paths in byte order, not the document's
       out.matchesPosition = sortedKeys(positions);

@@ -152,6 +152,7 @@ describe('a page of large documents', () => {
     expect(Object.keys(hit._formatted).slice(0, 3)).toEqual(['__proto__', 'id', 'f0000']);
     expect(Object.getOwnPropertyDescriptor(hit._formatted, '__proto__')?.value).toBe('<em>alpha</em> proto');
     expect(hit._formatted.f0005).toBe('…amet <em>alpha</em> 5');
-    expect(hit._matchesPosition['nested.list']).toEqual([{ start: 0, length: 5, indices: [0] }, { start: 6, length: 5, indices: [1] }]);
+    // the last matching value of the array, as v1.50 keeps one value's matches per path (meilisearch#5658)
+    expect(hit._matchesPosition['nested.list']).toEqual([{ start: 6, length: 5, indices: [1] }]);
   }, 120_000);
 });

@@ -104,6 +104,30 @@ describe('highlighting', () => {
     expect(out.matchesPosition).toEqual({ 'doggos.name': [{ start: 0, length: 5, indices: [0] }] });
   });
 
+  it("shows one array value's matches per path, the last one that matches, as v1.50 inserts them value by value", () => {
+    const doc = { id: 1, arr: ['hello', 'x', 'hello world hello'], dogs: [{ name: 'hello' }, { name: 'nope' }, { name: 'big hello' }], deep: [['a', 'hello'], ['hello']] };
+    const out = format(doc, 'hello', { showMatchesPosition: true });
+    expect(out.matchesPosition).toEqual({
+      arr: [
+        { start: 0, length: 5, indices: [2] },
+        { start: 12, length: 5, indices: [2] },
+      ],
+      deep: [{ start: 0, length: 5, indices: [1, 0] }],
+      'dogs.name': [{ start: 4, length: 5, indices: [2] }],
+    });
+  });
+
+  it('crops a field by the last attributesToCrop entry naming it, `*` included, its `:n` read as a Rust usize', () => {
+    const doc = { id: 1, text: 'The groundbreaking invention had the power to split the world between those who embraced progress' };
+    const crop = (attributesToCrop: string[], cropLength = 10) => format(doc, 'world', { attributesToCrop, cropLength }).formatted?.text;
+    expect(crop(['text:2', 'text:4'])).toBe('…split the world between…');
+    expect(crop(['text:2', '*'], 4)).toBe('…split the world between…');
+    expect(crop(['*', 'text:2'], 4)).toBe('…the world…');
+    expect(crop(['text:+2'], 4)).toBe('…the world…');
+    // past 64 bits the length does not parse: the request's cropLength applies
+    expect(crop(['text:99999999999999999999'], 2)).toBe('…the world…');
+  });
+
   it('gives byte starts and byte lengths of the original text in _matchesPosition, prefix length only', () => {
     const out = format({ id: 1, title: 'Café crème world' }, 'crème wor', { showMatchesPosition: true });
     expect(out.formatted).toBeUndefined();
