@@ -214,7 +214,11 @@ export function parseGeojson(value: unknown): Shape {
     if (expected === 'Feature' && type !== 'Feature') throw new GeojsonError(`Expected a Feature mapping, but got a \`${type}\``);
     if (type === 'Feature' && expected !== 'Geometry') {
       const geometry = property(object, 'geometry');
-      if (geometry === null) throw new GeojsonError('Feature has no geometry');
+      if (geometry === null) {
+        // the geojson crate's FeatureWithoutGeometry, the feature written back as it serializes one
+        const feature = { type: 'Feature', geometry: null, properties: object.properties ?? null };
+        throw new GeojsonError(`Attempted to a convert a feature without a geometry into a geo_types::Geometry: \`${JSON.stringify(feature)}\``);
+      }
       if (!isObject(geometry)) {
         throw new GeojsonError(`Encountered neither object type nor null type for 'geometry' field on 'feature' object: \`${quote(geometry)}\``);
       }

@@ -26,7 +26,8 @@ import { FacetKind } from './extract.js';
 import { geoSortBuckets, type LatLng } from './geo.js';
 import type { FacetReader } from './store.js';
 import { valueColumn, valueIndicesOf, type ValueColumn } from './value-columns.js';
-import { parseFiniteFloat, rustFloat } from './values.js';
+import { rustFloat } from './values.js';
+import { parseRustF64 } from '../../types/rust-float.js';
 
 export type SortCriterion =
   | { readonly kind: 'field'; readonly field: string; readonly descending: boolean }
@@ -64,8 +65,9 @@ export function parseSortCriterion(text: string, code: ErrorCode): SortCriterion
   if (member.startsWith('_geoPoint(') && member.endsWith(')')) {
     const inner = member.slice('_geoPoint('.length, -1);
     const comma = inner.indexOf(',');
-    const lat = comma === -1 ? null : parseFiniteFloat(inner.slice(0, comma).trim());
-    const lng = comma === -1 ? null : parseFiniteFloat(inner.slice(comma + 1).trim());
+    // Rust's f64 parse, `inf` and `NaN` included: the range checks refuse them with their own words
+    const lat = comma === -1 ? null : parseRustF64(inner.slice(0, comma).trim());
+    const lng = comma === -1 ? null : parseRustF64(inner.slice(comma + 1).trim());
     if (lat === null || lng === null) throw badGeoPoint(member, code);
     if (!(lat >= -90 && lat <= 90)) throw new ApiError(code, `Bad latitude \`${rustFloat(lat)}\`. Latitude must be contained between -90 and 90 degrees.`);
     if (!(lng >= -180 && lng <= 180)) {

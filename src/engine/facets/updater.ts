@@ -115,7 +115,8 @@ function indexedShape(doc: JsonObject | undefined): Buffer | null {
   try {
     return encodeShape(parseGeojson(doc._geojson));
   } catch (err) {
-    if (err instanceof GeojsonError) throw new ApiError('invalid_document_geojson_field', err.message);
+    // v1.50's new indexer maps the geojson crate's errors to UserError::GeoJsonError: invalid_document_geo_field
+    if (err instanceof GeojsonError) throw new ApiError('invalid_document_geo_field', err.message);
     throw err;
   }
 }

@@ -36,9 +36,10 @@ export function parseFiniteFloat(text: string): number | null {
   return value !== null && Number.isFinite(value) ? value : null;
 }
 
-/** A number as Rust's `{}` prints an f64: never in exponent form, `-0` kept. */
+/** A number as Rust's `{}` prints an f64: never in exponent form, `-0` kept, `inf` and `NaN` as Rust spells them. */
 export function rustFloat(value: number): string {
   if (Object.is(value, -0)) return '-0';
+  if (value === Infinity || value === -Infinity) return value > 0 ? 'inf' : '-inf';
   const text = String(value);
   const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (match === null) return text;

@@ -92,9 +92,11 @@ export function rankingSteps(
   const sortedFields = new Set<string>();
   let wordsDone = strategy === 'all' || placeholder;
   const addSort = (criterion: SortCriterion) => {
-    const key = criterion.kind === 'geo' ? '_geo' : criterion.field;
-    if (sortedFields.has(key)) return;
-    sortedFields.add(key);
+    // a field sorts once; every `_geoPoint` is a step of its own (v1.50 never sets its `geo_sorted`)
+    if (criterion.kind === 'field') {
+      if (sortedFields.has(criterion.field)) return;
+      sortedFields.add(criterion.field);
+    }
     steps.push({ kind: 'sort', criterion });
   };
   for (const rule of rankingRules) {

@@ -196,6 +196,18 @@ describe('_geoPoint sort', () => {
     expect(names(worst.hits)).toEqual(['paris', 'paris-bistro']);
   });
 
+  it('sorts by every _geoPoint given, a later one breaking the ties of an earlier one (v1.50 keeps each as a rule)', async () => {
+    const uid = uniqueUid('two-points');
+    await run(server, 'POST', `/indexes/${uid}/documents`, [
+      { id: 'c', _geo: { lat: 0, lng: -0.0009 } },
+      { id: 'b', _geo: { lat: 0, lng: 0.0009 } },
+    ]);
+    await run(server, 'PATCH', `/indexes/${uid}/settings`, { sortableAttributes: ['_geo'] });
+    const reply = await call(server, 'POST', `/indexes/${uid}/search`, { sort: ['_geoPoint(0,0):asc', '_geoPoint(0,0.1):asc'], showRankingScoreDetails: true });
+    expect(reply.body.hits.map((hit: { id: string }) => hit.id)).toEqual(['b', 'c']);
+    expect(Object.keys(reply.body.hits[0]._rankingScoreDetails)).toEqual(['_geoPoint(0, 0):asc', '_geoPoint(0, 0.1):asc']);
+  });
+
   it('places _geoDistance after the document fields, before _formatted and the ranking fields', async () => {
     const res = await places.search('', {
       filter: 'id = 4',

@@ -185,13 +185,13 @@ describe('_geoRadius and _geoBoundingBox over points and shapes', () => {
 });
 
 describe('invalid `_geojson`', () => {
-  it('fails the task with invalid_document_geojson_field while `_geojson` is filterable, and is stored as any field otherwise', async () => {
+  it('fails the task with invalid_document_geo_field (the geojson crate\'s errors in v1.50) while `_geojson` is filterable, and is stored as any field otherwise', async () => {
     const uid = uniqueUid('geojson');
     const invalid = [{ id: 1, _geojson: { type: 'Point' } }];
     expect((await run(server, 'POST', `/indexes/${uid}/documents`, invalid)).status).toBe('succeeded');
     const task = await run(server, 'PATCH', `/indexes/${uid}/settings`, { filterableAttributes: ['_geojson'] });
     expect(task.status).toBe('failed');
-    expect(task.error.code).toBe('invalid_document_geojson_field');
+    expect(task.error.code).toBe('invalid_document_geo_field');
     expect(task.error.type).toBe('invalid_request');
 
     const other = uniqueUid('geojson');
@@ -199,8 +199,13 @@ describe('invalid `_geojson`', () => {
     for (const value of [{ type: 'Point' }, { type: 'Circle', coordinates: [1, 1] }, 'POINT (1 1)', { type: 'Polygon', coordinates: [[[0, 0], [1, 1]]] }]) {
       const failed = await run(server, 'POST', `/indexes/${other}/documents`, [{ id: 2, _geojson: value }]);
       expect(failed.status, JSON.stringify(value)).toBe('failed');
-      expect(failed.error.code).toBe('invalid_document_geojson_field');
+      expect(failed.error.code).toBe('invalid_document_geo_field');
     }
     expect((await call(server, 'GET', `/indexes/${other}/documents`)).body.total).toBe(0);
+    const featureless = await run(server, 'POST', `/indexes/${other}/documents`, [{ id: 3, _geojson: { type: 'Feature', geometry: null, properties: {} } }]);
+    expect(featureless.error).toMatchObject({
+      code: 'invalid_document_geo_field',
+      message: `Index \`${other}\`: Attempted to a convert a feature without a geometry into a geo_types::Geometry: \`{"type":"Feature","geometry":null,"properties":{}}\``,
+    });
   });
 });

@@ -46,6 +46,12 @@ describe('parseSortCriterion', () => {
     expect(sortError('_geoPoint(12, -2021):desc')).toBe(
       'Bad longitude `-2021`. Longitude must be contained between -180 and 180 degrees. Hint: try using `139` instead.',
     );
+    // Rust's f64 parse takes inf and NaN, which the range checks then refuse
+    expect(sortError('_geoPoint(inf, 0):asc')).toBe('Bad latitude `inf`. Latitude must be contained between -90 and 90 degrees.');
+    expect(sortError('_geoPoint(NaN, 0):asc')).toBe('Bad latitude `NaN`. Latitude must be contained between -90 and 90 degrees.');
+    expect(sortError('_geoPoint(0, -infinity):asc')).toBe(
+      'Bad longitude `-inf`. Longitude must be contained between -180 and 180 degrees. Hint: try using `NaN` instead.',
+    );
   });
 });
 
