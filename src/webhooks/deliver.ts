@@ -1,7 +1,7 @@
 /**
  * Delivery of finished tasks to the webhooks (tasks-batches.md §10): after each committed batch,
  * one POST per webhook whose body is the gzip-compressed NDJSON of the batch's tasks as
- * `GET /tasks/{uid}` shows them, with the headers Meilisearch's own receivers check. Fire and
+ * `GET /tasks/{uid}` shows them, in uid order, with the headers Meilisearch's own receivers check. Fire and
  * forget: the scheduler does not wait, and a failure (address refused by the IP policy, refused
  * connection, error status, 30 s timeout) is only logged, worded as in Meilisearch (whose webhooks
  * go through ureq), by uuid: a URL may carry a secret.
@@ -23,7 +23,9 @@ export function webhookSender(
   return (tasks) => {
     const targets = webhooks.targets();
     if (targets.length === 0 || tasks.length === 0) return;
-    const body = gzipSync(tasks.map((task) => `${JSON.stringify(taskView(task))}\n`).join(''));
+    // in uid order, as v1.50 walks the batch's task ids (a cancelation after the tasks it canceled)
+    const ordered = [...tasks].sort((a, b) => a.uid - b.uid);
+    const body = gzipSync(ordered.map((task) => `${JSON.stringify(taskView(task))}\n`).join(''));
     for (const { uuid, url, headers } of targets) {
       const failed = `While sending data to the webhook ${uuid}`;
       client

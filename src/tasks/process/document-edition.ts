@@ -13,7 +13,7 @@
  */
 import { ApiError, inIndex } from '../../errors/api-error.js';
 import { appliedOutcome } from '../../engine/applied-batch.js';
-import { documentId, type JsonObject } from '../../engine/document-id.js';
+import { documentId, payloadDocumentId, type JsonObject } from '../../engine/document-id.js';
 import { MAX_DOCUMENT_DEPTH, nestsTooDeep } from '../../engine/documents/depth.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
 import { vectorFilter } from '../../engine/vectors/index.js';
@@ -91,7 +91,9 @@ async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: numb
         } else if (!sameJson(before, outcome.document)) {
           let newId: string;
           try {
-            newId = documentId(outcome.document, primaryKey);
+            // read from the text the edition wrote: an id the function made a FLOAT (`doc.id = 1.0`)
+            // is written `1.0`, which v1.50's id reader refuses
+            newId = payloadDocumentId(outcome.document, Buffer.from(outcome.text), primaryKey);
           } catch (error) {
             throw error instanceof ApiError ? inIndex(uid, error) : error;
           }

@@ -292,6 +292,16 @@ describe('with the feature on', () => {
       expect(e).toEqual(error(`Index \`${uid}\`: Document editions cannot modify a document's primary key`, 'edit_documents_by_function_error'));
     });
 
+    it('fails when the primary key becomes a float, as v1.50 reads the id of the document written', async () => {
+      const { uid, error: e } = await failure('doc.id = 1.0;');
+      expect(e).toEqual(
+        error(
+          `Index \`${uid}\`: Document identifier \`1.0\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`,
+          'invalid_document_id',
+        ),
+      );
+    });
+
     it('fails when doc is no longer an object', async () => {
       const { uid, error: e } = await failure('doc = "x";');
       expect(e).toEqual(error(`Index \`${uid}\`: Document editions must keep documents as objects`, 'edit_documents_by_function_error'));
