@@ -145,7 +145,9 @@ describe('parseGeojson', () => {
   });
 
   it('refuses a Feature without a geometry, and a FeatureCollection of anything but Features', () => {
-    expect(() => parseGeojson({ type: 'Feature', properties: {}, geometry: null })).toThrow('Feature has no geometry');
+    expect(() => parseGeojson({ type: 'Feature', properties: {}, geometry: null })).toThrow(
+      'Attempted to a convert a feature without a geometry into a geo_types::Geometry: `{"type":"Feature","geometry":null,"properties":{}}`',
+    );
     expect(() => parseGeojson({ type: 'Feature', properties: {} })).toThrow('Expected a GeoJSON property for `geometry`');
     expect(() => parseGeojson({ type: 'Feature', geometry: [1, 2] })).toThrow("'geometry' field on 'feature' object");
     expect(() => parseGeojson({ type: 'FeatureCollection' })).toThrow('Expected a GeoJSON property for `features`');
