@@ -86,6 +86,8 @@ export type DocumentOp =
       readonly skipMissing: boolean;
       /** the index, for the errors v1.50 locates in it (the field limit passed by its fields together) */
       readonly indexUid?: string;
+      /** the payload holds no document: v1.50 ignores its primary key's conflict with the index's */
+      readonly empty?: boolean;
     }
   | { readonly op: 'delete'; readonly ids: readonly string[] }
   | { readonly op: 'deleteByFilter'; readonly filter: unknown; readonly indexUid: string }
@@ -453,6 +455,8 @@ export function applyDocumentBatch(
         const failed = refused.get(index);
         if (failed !== undefined) return failed;
         if (op.primaryKey !== null && settled !== null && op.primaryKey !== settled) {
+          // v1.50's `fetch_primary_and_ignore_payloads` drops the error of an empty payload
+          if (op.empty === true) return { count: 0 };
           return failure(new ApiError('index_primary_key_already_exists', `Index already has a primary key: \`${settled}\`.`));
         }
         const key = settled ?? op.primaryKey;

@@ -32,6 +32,7 @@ function opOf(ctx: ProcessContext, task: Task): DocumentOp {
         primaryKey: kind.primaryKey,
         skipMissing: kind.onMissingDocument === 'skip',
         indexUid: kind.indexUid,
+        empty: task.details?.kind === 'documentAdditionOrUpdate' && task.details.receivedDocuments === 0,
       };
     case 'documentDeletion':
       return { op: 'delete', ids: kind.documentIds };

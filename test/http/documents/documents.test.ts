@@ -156,6 +156,10 @@ describe('adding documents', () => {
     await task((await send('POST', `/indexes/${uid}/documents?primaryKey=id`, JSON.stringify([{ id: 1 }]))).body!.taskUid as number);
     const conflict = await task((await send('POST', `/indexes/${uid}/documents?primaryKey=other`, JSON.stringify([{ id: 2, other: 3 }]))).body!.taskUid as number);
     expect(conflict.error).toMatchObject({ code: 'index_primary_key_already_exists', message: 'Index already has a primary key: `id`.' });
+    // a payload without documents declaring another key succeeds, v1.50 ignoring an empty payload's error
+    const empty = await task((await send('PUT', `/indexes/${uid}/documents?primaryKey=other`, '[]')).body!.taskUid as number);
+    expect(empty).toMatchObject({ status: 'succeeded', details: { receivedDocuments: 0, indexedDocuments: 0 } });
+    expect((await send('GET', `/indexes/${uid}`)).body).toMatchObject({ primaryKey: 'id' });
   });
 });
 
