@@ -70,8 +70,8 @@ export function nonZeroProblem(value: unknown): string | undefined {
 }
 
 /** v1.50's `SemanticRatio` and `RankingScoreThreshold` bounds, in search queries and the chat settings' search parameters. */
-export const RATIO_REASON = 'the value of `semanticRatio` is invalid, expected a float between `0.0` and `1.0`.';
-export const THRESHOLD_REASON = 'the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.';
+const RATIO_REASON = 'the value of `semanticRatio` is invalid, expected a float between `0.0` and `1.0`.';
+const THRESHOLD_REASON = 'the value of `rankingScoreThreshold` is invalid, expected a float between `0.0` and `1.0`.';
 
 /** `reason` when `value` is a number outside 0–1 (v1.50 compares `f > 1.0 || f < 0.0`, which a NaN passes). */
 const unitProblem =

@@ -10,7 +10,9 @@
  * - `total` ignores `from`, `limit` and the visibility rules below;
  * - when `indexUids` is given or the caller's key is index-restricted, tasks of types not tied to
  *   one index are hidden, and a restricted key does not see tasks touching an index it may not
- *   access; like Meilisearch, these exclusions apply to the whole match before paging.
+ *   access. These exclusions apply to the whole match before paging, so that `next` is set
+ *   whenever tasks remain (v1.50 drops them from the page it took, answering `next: null` early:
+ *   README compatibility table).
  *
  * Cost: one filter over disjoint values (`statuses=failed,canceled`) is counted by LMDB and paged
  * by merging range scans; several filters read the smallest one's uids and test the others by key

@@ -14,6 +14,7 @@ import {
   compileQuery,
   parseBoolean,
   parseFilterParam,
+  parseList,
   parsePositiveInteger,
   parseSortList,
   refuseNullFilter,
@@ -26,9 +27,6 @@ const parseFieldList: ValueParser<string[] | null> = (raw) => {
   return fields.includes('*') ? null : fields;
 };
 
-/** `ids` of the list: comma-separated, empty items skipped (serde-cs's `CS`, as v1.50 reads it). */
-const parseIdList: ValueParser<string[]> = (raw) => raw.split(',').filter((id) => id !== '');
-
 const parseGetOneQuery = compileQuery({
   fields: { parse: parseFieldList, code: 'invalid_document_fields' },
   retrieveVectors: { parse: parseBoolean, code: 'invalid_document_retrieve_vectors' },
@@ -40,7 +38,8 @@ const parseListQuery = compileQuery({
   limit: { parse: parsePositiveInteger, code: 'invalid_document_limit' },
   fields: { parse: parseFieldList, code: 'invalid_document_fields' },
   retrieveVectors: { parse: parseBoolean, code: 'invalid_document_retrieve_vectors' },
-  ids: { parse: parseIdList, code: 'invalid_document_ids' },
+  // empty items skipped, as serde-cs's `CS` reads v1.50's `ids`
+  ids: { parse: parseList, code: 'invalid_document_ids' },
   filter: { parse: parseFilterParam, code: 'invalid_document_filter' },
   sort: { parse: parseSortList, code: 'invalid_document_sort' },
   useNetwork: { parse: parseBoolean, code: 'invalid_document_use_network' },

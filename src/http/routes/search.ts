@@ -16,7 +16,8 @@ import type { StreamedJson } from '../../types/streamed-json.js';
 import { LOCALES, LOCALES_BY_LENGTH } from '../../settings/locales.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
-import { parseSearchBody, RATIO_REASON, STRATEGIES, THRESHOLD_REASON } from '../schemas/search-query.js';
+import { parseSearchBody, STRATEGIES } from '../schemas/search-query.js';
+import { rankingScoreThresholdProblem, semanticRatioProblem } from '../../settings/messages.js';
 import {
   compileQuery,
   parseBoolean,
@@ -73,10 +74,10 @@ const parseQueryString = compileQuery({
   facets: { parse: parseList, code: 'invalid_search_facets' },
   matchingStrategy: { parse: parseEnum(STRATEGIES), code: 'invalid_search_matching_strategy' },
   attributesToSearchOn: { parse: parseList, code: 'invalid_search_attributes_to_search_on' },
-  rankingScoreThreshold: { parse: unitFloat(THRESHOLD_REASON), code: 'invalid_search_ranking_score_threshold' },
+  rankingScoreThreshold: { parse: unitFloat(rankingScoreThresholdProblem), code: 'invalid_search_ranking_score_threshold' },
   locales: { parse: parseLocales, code: 'invalid_search_locales' },
   hybridEmbedder: { parse: parseString, code: 'invalid_search_embedder' },
-  hybridSemanticRatio: { parse: unitFloat(RATIO_REASON), code: 'invalid_search_semantic_ratio' },
+  hybridSemanticRatio: { parse: unitFloat(semanticRatioProblem), code: 'invalid_search_semantic_ratio' },
   vector: { parse: parseVector, code: 'invalid_search_vector' },
   retrieveVectors: { parse: parseBoolean, code: 'invalid_search_retrieve_vectors' },
   personalizeUserContext: { parse: parseString, code: 'invalid_search_personalize_user_context' },

@@ -7,7 +7,7 @@
 import { ApiError } from '../../errors/api-error.js';
 import { similarDocuments, type SimilarQuery } from '../../search/similar.js';
 import { defineRoute } from '../route.js';
-import { THRESHOLD_REASON } from '../schemas/search-query.js';
+import { rankingScoreThresholdProblem } from '../../settings/messages.js';
 import { SIMILAR_QUERY_CODES, SIMILAR_QUERY_SCHEMA, SIMILAR_QUERY_VALIDATORS } from '../schemas/similar-query.js';
 import { compileBody, compileQuery, parseBoolean, parseFilterParam, parseList, parsePositiveInteger, parseString, unitFloat } from '../validation/index.js';
 
@@ -24,7 +24,7 @@ const parseQueryString = compileQuery({
   showRankingScore: { parse: parseBoolean, code: 'invalid_similar_show_ranking_score' },
   showRankingScoreDetails: { parse: parseBoolean, code: 'invalid_similar_show_ranking_score_details' },
   showPerformanceDetails: { parse: parseBoolean, code: 'invalid_similar_show_performance_details' },
-  rankingScoreThreshold: { parse: unitFloat(THRESHOLD_REASON), code: 'invalid_similar_ranking_score_threshold' },
+  rankingScoreThreshold: { parse: unitFloat(rankingScoreThresholdProblem), code: 'invalid_similar_ranking_score_threshold' },
 });
 
 /** The GET parameters as the POST body they stand for; `id` and `embedder` are required, in that order. */

@@ -6,11 +6,10 @@
  */
 import type { SearchQuery } from '../../search/query.js';
 import { LOCALES } from '../../settings/locales.js';
-import { RATIO_REASON, rankingScoreThresholdProblem, semanticRatioProblem, THRESHOLD_REASON } from '../../settings/messages.js';
+import { rankingScoreThresholdProblem, semanticRatioProblem } from '../../settings/messages.js';
 import { compileBody, type FieldCodes, type FieldValidator } from '../validation/index.js';
 
 export const STRATEGIES = ['last', 'all', 'frequency'] as const;
-export { RATIO_REASON, THRESHOLD_REASON };
 
 const stringList = { type: ['array', 'null'], items: { type: 'string' } };
 /** A count (`offset`, `limit`…), and one that may be null (`page`, `hitsPerPage`). */

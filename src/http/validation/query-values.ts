@@ -66,14 +66,18 @@ export const parseString: ValueParser<string> = (raw) => raw;
 /** A comma-separated list, empty elements skipped, no trimming (`attributesToRetrieve=a,b`). */
 export const parseList: ValueParser<string[]> = (raw) => raw.split(',').filter((item) => item !== '');
 
-/** A float in [0, 1], else `reason` (`semanticRatio`, `rankingScoreThreshold`). */
+/**
+ * A float parsed as Rust parses one, then `problem`'s bound check (`semanticRatioProblem`,
+ * `rankingScoreThresholdProblem`: a NaN passes it, and then filters nothing out); its reason when
+ * either fails.
+ */
 export const unitFloat =
-  (reason: string): ValueParser<number> =>
+  (problem: (value: unknown) => string | undefined): ValueParser<number> =>
   (raw) => {
-    // Rust's f64 parse, then v1.50's bound check, which a NaN passes (and then filters nothing out)
     const value = parseRustF64(raw);
-    if (value === null || value > 1 || value < 0) throw new QueryValueError(reason);
-    return value;
+    const reason = problem(value ?? Number.POSITIVE_INFINITY);
+    if (reason !== undefined) throw new QueryValueError(reason);
+    return value!;
   };
 
 /**

@@ -2,8 +2,10 @@
  * A JSON body's values as they were sent, for error messages that quote them as v1.50 does.
  * serde_json keeps what JSON.parse loses: a number's kind and digits (`1.0` and `1e2` are floats,
  * printed `1.0` and `100.0`; `12345678901234567891` is an exact u64; `-0` a float, `-0.0`).
- * Only the error path reads them: the body's text, remembered by its parsed root, is parsed again
+ * The error path reads them: the body's text, remembered by its parsed root, is parsed again
  * keeping each number's text (`SentNumber`), and the value at the error's location taken from it.
+ * A body that is a bare number written as a float stays a `SentNumber` from the start
+ * (`parseSentBody`), since no parsed root could remember its text.
  */
 import { isLosslessNumber, LosslessNumber, parse as parseLossless } from 'lossless-json';
 import type { Segment } from './location.js';
