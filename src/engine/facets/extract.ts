@@ -11,7 +11,9 @@
  *   inside an array (`tags: [null]` is not "tags IS NULL"); a key of an object inside an array is
  *   a key again (`doggos: [{name: null}]` makes `doggos.name IS NULL` true).
  * `_geo`, `_geojson` and `_vectors` are reserved: when geo is enabled, `_geo` yields the numbers
- * `_geo.lat` / `_geo.lng` instead; `_geojson` shapes are kept apart (updater.ts).
+ * `_geo.lat` / `_geo.lng` instead, and `_geo` itself only `exists`, which makes it a facet field
+ * as v1.50's field map holds it (`facets: ["_geo"]` lists `_geo: {}` with its coordinates; no
+ * filter reads it, `_geo` being reserved there); `_geojson` shapes are kept apart (updater.ts).
  */
 import type { JsonObject } from '../document-id.js';
 import type { PatternMatch } from '../../types/attribute-patterns.js';
@@ -83,6 +85,7 @@ export function extractFacets(doc: JsonObject, match: (field: string) => Pattern
     if (selection === 'match') facet(name, 'key', value);
   }
 
+  if (geo && Object.hasOwn(doc, '_geo')) sink('_geo', FacetKind.exists, null);
   const point = geo ? geoPointOf(doc._geo) : null;
   if (point !== null) {
     for (const [field, coordinate] of [['_geo.lat', point[0]], ['_geo.lng', point[1]]] as const) {

@@ -150,6 +150,16 @@ describe('_geo in keyword search', () => {
   });
 });
 
+describe('_geo in facets', () => {
+  it('lists `_geo` (no values of its own) with its coordinates, as v1.50 selects `_geo.lat`/`_geo.lng` below the `_geo` field', async () => {
+    const named = await places.search('', { facets: ['_geo'], filter: 'id = 1 OR id = 15', limit: 0 });
+    expect(named.facetDistribution).toEqual({ _geo: {}, '_geo.lat': { '48.8566': 1 }, '_geo.lng': { '2.3522': 1 } });
+    expect(named.facetStats).toEqual({ '_geo.lat': { min: 48.8566, max: 48.8566 }, '_geo.lng': { min: 2.3522, max: 2.3522 } });
+    const all = await places.search('', { facets: ['*'], filter: 'id = 1', limit: 0 });
+    expect(Object.keys(all.facetDistribution!)).toEqual(['_geo', '_geo.lat', '_geo.lng', 'id', 'rating', 'type']);
+  });
+});
+
 describe('_geoPolygon', () => {
   it('needs `_geojson` to be filterable, whatever `_geo` allows', async () => {
     const filter = '_geoPolygon([45, 0], [50, 5], [44, 6])';

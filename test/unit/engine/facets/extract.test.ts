@@ -129,15 +129,17 @@ describe('extractFacets', () => {
     ]);
   });
 
-  it('skips _geo and _vectors, and gives _geo.lat/_geo.lng numbers when geo is on', () => {
+  it('skips _vectors, and gives _geo only `exists` and _geo.lat/_geo.lng numbers when geo is on', () => {
     const doc = { _geo: { lat: '45.5', lng: 3 }, _vectors: { default: [1, 2] } };
     expect(entries(doc, { filterableAttributes: ['*' as string, { attributePatterns: ['*'], features: { facetSearch: false, filter: { equality: true, comparison: false } } }] }, false)).toEqual([]);
     expect(entries(doc, { filterableAttributes: ['_geo'] }, true)).toEqual([
+      '_geo exists',
       '_geo.lat exists',
       '_geo.lat number 45.5',
       '_geo.lng exists',
       '_geo.lng number 3',
     ]);
-    expect(entries({ _geo: { lat: 'north', lng: 3 } }, { filterableAttributes: ['_geo'] }, true)).toEqual([]);
+    expect(entries({ _geo: { lat: 'north', lng: 3 } }, { filterableAttributes: ['_geo'] }, true)).toEqual(['_geo exists']);
+    expect(entries({ _geo: null }, { filterableAttributes: ['_geo'] }, true)).toEqual(['_geo exists']);
   });
 });
