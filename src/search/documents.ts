@@ -38,17 +38,21 @@ export interface DocumentsQuery {
   /** null: every field */
   fields?: string[] | null;
   retrieveVectors?: boolean;
-  ids?: readonly (string | number)[] | null;
+  /** any JSON values: each must be a document id (integers come as their digits) */
+  ids?: readonly unknown[] | null;
   filter?: unknown;
   sort?: readonly string[] | null;
   /** whether the read goes to the network (network-documents.ts); the list itself ignores it */
   useNetwork?: boolean | null;
 }
 
-/** Ids are validated like document ids before anything else (documents.md §2.3). */
-function validateIds(ids: readonly (string | number)[]): string[] {
+/**
+ * Ids are validated like document ids before anything else (documents.md §2.3). A number here was
+ * sent as a float (the route reads integers as their digits), which v1.50 refuses as an id.
+ */
+function validateIds(ids: readonly unknown[]): string[] {
   return ids.map((value, i) => {
-    const id = externalIdOf(value);
+    const id = typeof value === 'number' ? null : externalIdOf(value);
     if (id === null) throw new ApiError('invalid_document_ids', `In \`.ids[${i}]\`: ${invalidDocumentId(value).message}`);
     return id;
   });

@@ -12,6 +12,7 @@ import {
   compileBody,
   describedLike,
   compileQuery,
+  integralFloatPaths,
   parseBoolean,
   parseFilterParam,
   parseList,
@@ -53,7 +54,8 @@ const parseFetchBody = compileBody<DocumentsQuery>(
       limit: { type: 'integer', minimum: 0 },
       fields: { type: ['array', 'null'], items: { type: 'string' } },
       retrieveVectors: { type: 'boolean' },
-      ids: { type: ['array', 'null'], items: { type: ['string', 'integer'] } },
+      // any value: each is read as a document id once the body is (v1.50's `Vec<Value>`)
+      ids: { type: ['array', 'null'] },
       filter: {},
       sort: { type: ['array', 'null'], items: { type: 'string' } },
       useNetwork: { type: ['boolean', 'null'] },
@@ -80,11 +82,16 @@ function asDoubles(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, asDoubles(inner)]));
 }
 
-/** A fetch body read with exact integers: only `ids` keeps them, as their digits (an id is its text). */
+/**
+ * A fetch body read with exact integers: only `ids` keeps them, as their digits (an id is its
+ * text). What stays a number there was sent as a float (`1.5`, `1.0`, `-0`), which no id is.
+ */
 function withExactIds(value: unknown): unknown {
   const body = asDoubles(value);
   if (body === null || typeof body !== 'object' || Array.isArray(body) || !Array.isArray((value as { ids?: unknown }).ids)) return sentAs(value, body);
-  const ids = ((value as { ids: unknown[] }).ids).map((id) => (typeof id === 'bigint' ? id.toString() : asDoubles(id)));
+  const floats = new Set(integralFloatPaths(value).flatMap(([key, at]) => (key === 'ids' && typeof at === 'number' ? [at] : [])));
+  const digits = (id: unknown, at: number) => typeof id === 'bigint' || (typeof id === 'number' && Number.isSafeInteger(id) && !Object.is(id, -0) && !floats.has(at));
+  const ids = ((value as { ids: unknown[] }).ids).map((id, at) => (digits(id, at) ? String(id) : asDoubles(id)));
   return sentAs(value, { ...body, ids });
 }
 

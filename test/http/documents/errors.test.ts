@@ -162,6 +162,22 @@ describe('document route errors', () => {
     expect(await send('GET', '/indexes/listed/documents?ids=,')).toEqual({ status: 200, body: { results: [], offset: 0, limit: 20, total: 0 } });
   });
 
+  it('reads every value of a fetch\'s `ids` as a document id, refusing floats, booleans, null and objects as ids in v1.50\'s words', async () => {
+    await run(server, 'POST', '/indexes/fetched/documents', [{ id: 1 }, { id: -1 }]);
+    const json = { 'content-type': 'application/json' };
+    const refused = (text: string, at = 0) =>
+      error(
+        'invalid_document_ids',
+        `In \`.ids[${at}]\`: Document identifier \`${text}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`,
+      );
+    for (const [sent, text] of [['true', 'true'], ['1.0', '1.0'], ['1.5', '1.5'], ['1e3', '1000.0'], ['null', 'null'], ['{"a":1}', '{"a":1}'], ['[1]', '[1]']]) {
+      expect(await send('POST', '/indexes/fetched/documents/fetch', `{"ids":[1,${sent}]}`, json), sent).toEqual({ status: 400, body: refused(text!, 1) });
+    }
+    expect((await send('POST', '/indexes/fetched/documents/fetch', '{"ids":[1,-1,"1"],"fields":["id"]}', json)).body).toEqual({ results: [{ id: 1 }, { id: -1 }], offset: 0, limit: 20, total: 2 });
+    // the body's own checks come first
+    expect((await send('POST', '/indexes/fetched/documents/fetch', '{"ids":[true],"limit":"a"}', json)).body).toMatchObject({ code: 'invalid_document_limit' });
+  });
+
   it('refuses a geo sort of the documents while no document ever held a `_geo` (v1.50 finds no `_geo.lat` field)', async () => {
     const json = { 'content-type': 'application/json' };
     await run(server, 'POST', '/indexes/unplaced/documents', [{ id: 1 }]);
