@@ -63,7 +63,7 @@ export class Network {
   constructor(private readonly store_: InstanceStore) {}
 
   get(): object {
-    return view(this.saved(), this.availability);
+    return view(this.saved(), (name) => this.availability.status(name));
   }
 
   /** This instance's name and the names of the known remotes, for searches that name one. */
@@ -94,10 +94,14 @@ export class Network {
     return this.saved();
   }
 
-  /** Stores a merged network (`merge`) and answers it as `GET /network` shows it. */
-  store(next: Saved): object {
+  /**
+   * Stores a merged network (`merge`) and answers it as `GET /network` shows it, but for the
+   * remotes `patched` names: v1.50 answers those as rebuilt, `available` whatever it knows of them.
+   */
+  store(next: Saved, patched: NetworkPatch = {}): object {
     this.put(next);
-    return view(next, this.availability);
+    const rebuilt = new Set(Object.entries(patched.remotes ?? {}).flatMap(([name, change]) => (change === null ? [] : [name])));
+    return view(next, (name) => (rebuilt.has(name) ? 'available' : this.availability.status(name)));
   }
 
   /**
@@ -123,27 +127,30 @@ export class Network {
         );
       }
     }
-    // keyed by names users choose: `__proto__` or `constructor` is a remote like any other
-    const remotes = ownRecord(patch.remotes === null ? {} : current.remotes);
-    let shards = ownRecord(patch.remotes === null ? {} : current.shards);
-    for (const [name, change] of Object.entries(patch.remotes ?? {})) {
+    // v1.50's order: the shards first, then the remotes by name (so the first error is the first
+    // name's), a removed remote leaving every merged shard; `remotes: null` leaves the shards be.
+    // Keyed by names users choose: `__proto__` or `constructor` is a remote like any other.
+    let shards = ownRecord<string[]>(patch.shards === null ? {} : current.shards);
+    for (const name of Object.keys(patch.shards ?? {}).sort()) {
+      const change = patch.shards![name]!;
+      if (change === null) {
+        delete shards[name];
+        continue;
+      }
+      const members = new Set(change.remotes ?? (Object.hasOwn(shards, name) ? shards[name]! : []));
+      for (const remote of change.addRemotes ?? []) members.add(remote);
+      for (const remote of change.removeRemotes ?? []) members.delete(remote);
+      shards[name] = [...members].sort();
+    }
+    const remotes = ownRecord<Remote>(patch.remotes === null ? {} : current.remotes);
+    for (const name of Object.keys(patch.remotes ?? {}).sort()) {
+      const change = patch.remotes![name]!;
       if (change === null) {
         delete remotes[name];
         shards = ownRecord(Object.fromEntries(Object.entries(shards).map(([shard, members]) => [shard, members.filter((m) => m !== name)])));
         continue;
       }
-      remotes[name] = mergeRemote(name, remotes[name], change);
-    }
-    if (patch.shards === null) shards = ownRecord();
-    for (const [name, change] of Object.entries(patch.shards ?? {})) {
-      if (change === null) {
-        delete shards[name];
-        continue;
-      }
-      const members = new Set(change.remotes ?? shards[name] ?? []);
-      for (const remote of change.addRemotes ?? []) members.add(remote);
-      for (const remote of change.removeRemotes ?? []) members.delete(remote);
-      shards[name] = [...members].sort();
+      remotes[name] = mergeRemote(name, Object.hasOwn(remotes, name) ? remotes[name] : undefined, change);
     }
     // A shard served by no remote no longer exists.
     shards = Object.fromEntries(Object.entries(shards).filter(([, members]) => members.length > 0));
@@ -193,9 +200,10 @@ export class Network {
   }
 }
 
+/** A remote's patch over the remote of that name, if any: a new one must have a url (`null` is none). */
 function mergeRemote(name: string, old: Remote | undefined, change: RemotePatch): Remote {
   const location = `.remotes.${name}.url`;
-  if (change.url === null) throw new ApiError('invalid_network_url', `Field \`${location}\` cannot be set to \`null\``);
+  if (change.url === null && old !== undefined) throw new ApiError('invalid_network_url', `Field \`${location}\` cannot be set to \`null\``);
   const url = change.url ?? old?.url;
   if (url === undefined) throw new ApiError('missing_network_url', `Missing field \`${location}\``);
   const problem = urlProblem(url);
@@ -215,13 +223,13 @@ export function shardingOf(saved: Saved): Sharding | null {
   return { shards, owned };
 }
 
-function view(saved: Saved, availability: RemoteAvailability): object {
+function view(saved: Saved, status: (remote: string) => string): object {
   return {
     self: saved.self,
     remotes: Object.fromEntries(
       Object.entries(saved.remotes)
         .sort(byName)
-        .map(([name, r]) => [name, { url: r.url, searchApiKey: r.searchApiKey, writeApiKey: r.writeApiKey, status: availability.status(name) }]),
+        .map(([name, r]) => [name, { url: r.url, searchApiKey: r.searchApiKey, writeApiKey: r.writeApiKey, status: status(name) }]),
     ),
     shards: Object.fromEntries(Object.entries(saved.shards).sort(byName).map(([name, members]) => [name, { remotes: members }])),
     leader: saved.leader ?? null,

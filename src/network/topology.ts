@@ -13,24 +13,21 @@
  * fields, the version the leader's; the change is registered with the task's `origin` (202).
  */
 import { ApiError } from '../errors/api-error.js';
-import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
-import { sendFailureMessage } from '../outgoing/ip-policy.js';
 import { isJsonObject } from '../types/json-text.js';
 import { ownRecord } from '../types/own-record.js';
+import { urlProblem } from '../webhooks/url.js';
 import type { ChangeNetwork } from '../types/network-change.js';
 import type { NetworkOrigin, RemoteTask, TaskKind, TaskNetwork } from '../types/task.js';
 import { newChange } from '../tasks/process/network-change-state.js';
 import type { Network, NetworkPatch, Saved } from './network.js';
 import { originHeaders } from './proxy-headers.js';
-import { isTimeout } from './remote-answer.js';
 import { summarizedTaskUid, type RemoteWriter } from './remote-write.js';
 
 export interface TopologyDeps {
   readonly network: Pick<Network, 'merge' | 'store' | 'current'>;
-  readonly outgoing: Pick<OutgoingClient, 'request'>;
-  /** sends the change on to the other remotes */
+  /** checks the remotes and sends the change on to them */
   readonly writer: Pick<RemoteWriter, 'send'>;
-  /** the oldest enqueued or processing `networkTopologyChange` task here, if any */
+  /** the newest enqueued or processing `networkTopologyChange` task here, if any (v1.50 names that one) */
   readonly pendingNetworkTask: () => number | null;
   /** registers the `networkTopologyChange` task: its uid and its summarized view */
   readonly registerChange: (kind: TaskKind, network: TaskNetwork) => Promise<{ uid: number; view: object }>;
@@ -40,8 +37,6 @@ export interface TopologyDeps {
 
 export type PatchAnswer = { readonly status: 200 | 202; readonly body: object | undefined };
 
-const CHECK_TIMEOUT_MS = 30_000;
-
 function unprocessed(uid: number, remote: string | null): ApiError {
   const prefix = remote === null ? '' : `Remote \`${remote}\` encountered an error: `;
   return new ApiError(
@@ -50,41 +45,27 @@ function unprocessed(uid: number, remote: string | null): ApiError {
   );
 }
 
-/** A remote's answer to a check, as JSON; failures as v1.50's proxy errors. */
-async function askRemote(deps: TopologyDeps, url: string, writeApiKey: string | null, path: string): Promise<unknown> {
-  const headers: Record<string, string> = writeApiKey === null ? {} : { authorization: `Bearer ${writeApiKey}` };
-  let response: OutgoingResponse;
-  try {
-    response = await deps.outgoing.request(new URL(path, url).toString(), { method: 'GET', headers, timeoutMs: CHECK_TIMEOUT_MS });
-  } catch (err) {
-    if (isTimeout(err)) throw new ApiError('remote_timeout', 'remote host did not answer before the deadline');
-    throw new ApiError('remote_could_not_send_request', sendFailureMessage(err));
-  }
-  const text = response.body.toString('utf8');
-  if (response.status === 401 || response.status === 403) {
-    throw new ApiError('remote_invalid_api_key', 'could not authenticate against the remote host\n  - hint: check that the remote instance was registered with a valid API key having the `documents.add` action');
-  }
-  if (response.status >= 400) {
-    throw new ApiError(response.status >= 500 ? 'remote_remote_error' : 'remote_bad_request', `remote host responded with code ${response.status}:\n  - response from remote: ${text}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError('remote_bad_response', `could not parse response from the remote host:\n  - response from remote: ${text}`);
-  }
+/**
+ * A remote's JSON answer to a check, sent as v1.50's `proxy::send_request` sends it (the writes'
+ * retries, timeouts and errors: remote-write.ts); failures thrown as the error it answers.
+ */
+async function askRemote(deps: TopologyDeps, url: string, writeApiKey: string | null, path: string): Promise<Record<string, unknown>> {
+  const answer = await deps.writer.send({ url, writeApiKey }, { method: 'GET', pathAndQuery: path }, (json) => (isJsonObject(json) ? json : undefined));
+  if (!answer.ok) throw new ApiError(answer.error.code, answer.error.message);
+  return answer.value;
 }
 
 /** v1.50's two checks of one remote before a topology change. */
 async function checkRemote(deps: TopologyDeps, name: string, url: string, writeApiKey: string | null): Promise<void> {
   const features = await askRemote(deps, url, writeApiKey, '/experimental-features');
-  if (!isJsonObject(features) || features.network !== true) {
+  if (features.network !== true) {
     throw new ApiError(
       'feature_not_enabled',
       `Remote \`${name}\` encountered an error: receiving a proxied network task requires enabling the \`network\` experimental feature. See https://github.com/orgs/meilisearch/discussions/805`,
     );
   }
   const tasks = await askRemote(deps, url, writeApiKey, '/tasks?types=networkTopologyChange&statuses=enqueued,processing&limit=1');
-  const first = isJsonObject(tasks) && Array.isArray(tasks.results) ? tasks.results[0] : undefined;
+  const first = Array.isArray(tasks.results) ? tasks.results[0] : undefined;
   if (isJsonObject(first) && typeof first.uid === 'number') throw unprocessed(first.uid, name);
 }
 
@@ -124,7 +105,7 @@ export async function patchNetwork(deps: TopologyDeps, patch: NetworkPatch): Pro
   const old: Saved = deps.network.current();
   const merged = deps.network.merge(patch);
   const leader = merged.leader ?? null;
-  if (leader === null) return { status: 200, body: deps.network.store(merged) };
+  if (leader === null) return { status: 200, body: deps.network.store(merged, patch) };
   const pending = deps.pendingNetworkTask();
   if (pending !== null) throw unprocessed(pending, null);
   const checked = new Map<string, { url: string; writeApiKey: string | null; leaving: boolean }>();
@@ -164,9 +145,12 @@ export async function patchNetwork(deps: TopologyDeps, patch: NetworkPatch): Pro
 function receivedRemotes(field: unknown): Saved['remotes'] {
   const remotes: Saved['remotes'] = ownRecord();
   if (!isJsonObject(field)) return remotes;
-  for (const [name, value] of Object.entries(field)) {
+  // by name, as v1.50 reads them into a map, and checked alike (`try_into_db_node`)
+  for (const [name, value] of Object.entries(field).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!isJsonObject(value)) continue;
     if (typeof value.url !== 'string') throw new ApiError('missing_network_url', `Missing field \`.remotes.${name}.url\``);
+    const problem = urlProblem(value.url);
+    if (problem !== undefined) throw new ApiError('invalid_network_url', `Invalid \`.remotes.${name}.url\` (\`${value.url}\`): ${problem}`);
     const key = (k: unknown) => (typeof k === 'string' ? k : null);
     remotes[name] = { url: value.url, searchApiKey: key(value.searchApiKey), writeApiKey: key(value.writeApiKey) };
   }
@@ -190,9 +174,10 @@ function receivedShards(field: unknown): Saved['shards'] {
 /** The PATCH a leader forwards (origin headers): this instance's part of the leader's change. */
 export async function followNetwork(deps: Pick<TopologyDeps, 'network' | 'registerChange'>, patch: NetworkPatch, origin: NetworkOrigin): Promise<PatchAnswer> {
   const stored = deps.network.current();
-  const oldNetwork: Saved = { ...stored, remotes: receivedRemotes(patch.previousRemotes), shards: receivedShards(patch.previousShards) };
+  // read in v1.50's order: the network, then the previous one
   const remotes = receivedRemotes(patch.remotes);
   const shards = receivedShards(patch.shards);
+  const oldNetwork: Saved = { ...stored, remotes: receivedRemotes(patch.previousRemotes), shards: receivedShards(patch.previousShards) };
   const leader = patch.leader ?? null;
   if (leader === null) throw new ApiError('invalid_network_leader', 'Duplicated task without leader');
   const next: Saved = { self: patch.self ?? null, remotes, shards, leader, version: origin.networkVersion };

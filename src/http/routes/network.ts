@@ -6,7 +6,7 @@
  * leader's change forwarded to this instance (topology.ts `followNetwork`), one with import
  * headers too an exporter with no index (control.ts); the control messages are in control.ts.
  */
-import { recordRemoteTasks } from '../../tasks/process/network-change-store.js';
+import { pendingChangeUid, recordRemoteTasks } from '../../tasks/process/network-change-store.js';
 import { applyControl, noIndexFromRemote, parseControl, type ControlDeps } from '../../network/control.js';
 import type { NetworkPatch } from '../../network/network.js';
 import { readReceivedNetwork } from '../../network/proxy-headers.js';
@@ -18,47 +18,59 @@ import { defineRoute } from '../route.js';
 import { compileBody } from '../validation/index.js';
 
 const nameList = { type: ['array', 'null'], items: { type: 'string' } };
+const remotesSchema = {
+  type: ['object', 'null'],
+  additionalProperties: {
+    type: ['object', 'null'],
+    properties: { url: { type: ['string', 'null'] }, searchApiKey: { type: ['string', 'null'] }, writeApiKey: { type: ['string', 'null'] } },
+    additionalProperties: false,
+  },
+};
+const shardsSchema = {
+  type: ['object', 'null'],
+  additionalProperties: {
+    type: ['object', 'null'],
+    properties: { remotes: nameList, addRemotes: nameList, removeRemotes: nameList },
+    additionalProperties: false,
+  },
+};
+// the codes of a remote's and a shard's fields, under `remotes`/`previousRemotes` and `shards`/`previousShards`
+const remotesCodes = (field: string) => ({
+  [`.${field}`]: 'invalid_network_remotes',
+  [`.${field}.*.url`]: 'invalid_network_url',
+  [`.${field}.*.searchApiKey`]: 'invalid_network_search_api_key',
+  [`.${field}.*.writeApiKey`]: 'invalid_network_write_api_key',
+});
+const shardsCodes = (field: string) => ({
+  [`.${field}`]: 'invalid_network_shards',
+  // a shard's lists carry their own code, as v1.50's `Shard` fields do
+  [`.${field}.*.remotes`]: 'invalid_network_remotes',
+  [`.${field}.*.addRemotes`]: 'invalid_network_remotes',
+  [`.${field}.*.removeRemotes`]: 'invalid_network_remotes',
+});
 
-// Property order is the `expected one of` order of Meilisearch's unknown-field message.
+// Property order is the `expected one of` order of Meilisearch's unknown-field message. The
+// `previous*` fields, for instances only, have the types of the others (v1.50 parses them alike).
 const parsePatch = compileBody<NetworkPatch>(
   {
     type: 'object',
     properties: {
-      remotes: {
-        type: ['object', 'null'],
-        additionalProperties: {
-          type: ['object', 'null'],
-          properties: { url: { type: ['string', 'null'] }, searchApiKey: { type: ['string', 'null'] }, writeApiKey: { type: ['string', 'null'] } },
-          additionalProperties: false,
-        },
-      },
-      shards: {
-        type: ['object', 'null'],
-        additionalProperties: {
-          type: ['object', 'null'],
-          properties: { remotes: nameList, addRemotes: nameList, removeRemotes: nameList },
-          additionalProperties: false,
-        },
-      },
-      previousShards: {},
+      remotes: remotesSchema,
+      shards: shardsSchema,
+      previousShards: shardsSchema,
       self: { type: ['string', 'null'] },
       leader: { type: ['string', 'null'] },
-      previousRemotes: {},
+      previousRemotes: remotesSchema,
     },
     additionalProperties: false,
   },
   {
-    '.remotes': 'invalid_network_remotes',
-    '.remotes.*.url': 'invalid_network_url',
-    '.remotes.*.searchApiKey': 'invalid_network_search_api_key',
-    '.remotes.*.writeApiKey': 'invalid_network_write_api_key',
-    '.shards': 'invalid_network_shards',
-    // a shard's lists carry their own code, as v1.50's `Shard` fields do
-    '.shards.*.remotes': 'invalid_network_remotes',
-    '.shards.*.addRemotes': 'invalid_network_remotes',
-    '.shards.*.removeRemotes': 'invalid_network_remotes',
+    ...remotesCodes('remotes'),
+    ...shardsCodes('shards'),
+    ...shardsCodes('previousShards'),
     '.self': 'invalid_network_self',
     '.leader': 'invalid_network_leader',
+    ...remotesCodes('previousRemotes'),
   },
 );
 
@@ -88,9 +100,8 @@ export const networkRoutes = [
         answer = await patchNetwork(
           {
             network: deps.network,
-            outgoing: deps.outgoing,
             writer: deps.remoteWriter,
-            pendingNetworkTask: () => deps.queue.query({ types: ['networkTopologyChange'], statuses: ['enqueued', 'processing'], reverse: true, limit: 1 }).results[0]?.uid ?? null,
+            pendingNetworkTask: () => pendingChangeUid(deps.queue),
             registerChange,
             recordRemoteTasks: (uid, remoteTasks) => recordRemoteTasks(deps.queue, uid, remoteTasks),
           },

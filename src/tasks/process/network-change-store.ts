@@ -3,13 +3,15 @@
  * `update_network_task`). Each update re-reads the stored task and writes it back in one
  * transaction, so the routes (an import payload, a `/network/control` message) and the scheduler
  * (a phase done, imports processed) never overwrite one another; the task's `details` follow the
- * state. The running change is the oldest `networkTopologyChange` task not finished.
+ * state. The running change is the oldest `networkTopologyChange` task not finished; the newest is
+ * the one a refused change names.
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { NetworkChangeState } from '../../types/network-change.js';
 import type { NetworkOrigin, RemoteTask, Task } from '../../types/task.js';
 import { changeMessage } from './network-change-state.js';
 import { NIL_UUID } from '../../types/uuid-v7.js';
+import type { TaskQuery } from '../query.js';
 
 /** What the change needs of the task queue (tasks/queue.ts). */
 export interface TaskStore {
@@ -79,4 +81,12 @@ export function recordRemoteTasks(queue: TaskStore, uid: number, remoteTasks: Re
     if (network === undefined || !('remote_tasks' in network)) return { task: null, result: undefined };
     return { task: { ...task, network: { ...network, remote_tasks: { ...network.remote_tasks, ...remoteTasks } } }, result: undefined };
   });
+}
+
+/**
+ * The newest enqueued or processing `networkTopologyChange` task, if any: the one v1.50 names when
+ * it refuses another change (its task query keeps the highest uid of a `limit: 1` page).
+ */
+export function pendingChangeUid(queue: { query(query: TaskQuery): { results: readonly Task[] } }): number | null {
+  return queue.query({ types: ['networkTopologyChange'], statuses: ['enqueued', 'processing'], limit: 1 }).results[0]?.uid ?? null;
 }

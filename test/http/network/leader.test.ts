@@ -3,15 +3,18 @@
  * instance is the only remote, as the `meilisearch` client's network tests build it: the PATCH
  * checks the instance over HTTP, answers 202 with a `networkTopologyChange` task that succeeds,
  * and searches then go to the network by default, every hit naming this instance. v1.50's leader
- * rules, a remote that cannot be checked, and dismantling the network.
+ * rules, a remote that cannot be checked or answers its checks wrongly, and dismantling the network.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorBody, run, waitTask } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ args: ['--experimental-allowed-ip-networks', 'any'] });
+  // no retries: a remote that cannot be checked fails the change at once rather than after 25 s
+  server = await startServer({ args: ['--experimental-allowed-ip-networks', 'any'], env: { MEILI_EXPERIMENTAL_PROXY_BACKOFF_TIMEOUT_SECONDS: '0' } });
   await call(server, 'PATCH', '/experimental-features', { network: true });
   await run(server, 'PATCH', '/indexes/books/settings', { filterableAttributes: ['genre'] });
   await run(server, 'POST', '/indexes/books/documents', [
@@ -42,6 +45,36 @@ describe('a leader', () => {
     const other = await patch({ self: 'a', leader: 'a', remotes: { a: { url: server.url }, b: { url: 'http://127.0.0.1:9' } }, shards: { s: { remotes: ['a', 'b'] } } });
     expect(other).toMatchObject({ status: 502, body: { code: 'remote_could_not_send_request' } });
     expect((await call(server, 'GET', '/network')).body).toMatchObject({ self: null, leader: null, remotes: {} });
+  });
+
+  it('is refused with v1.50’s proxy errors when a remote answers its checks with an error or what is no Meilisearch answer', async () => {
+    let answer = { status: 404, body: '{ "message": "nope", "code": "x" }' };
+    const remote: Server = createServer((_req, res) => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body));
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+      const patch = () => call(server, 'PATCH', '/network', { self: 'a', leader: 'a', remotes: { a: { url: server.url }, b: { url } }, shards: { s: { remotes: ['a', 'b'] } } });
+      expect(await patch()).toMatchObject({
+        status: 400,
+        body: errorBody(
+          'remote_bad_request',
+          'remote host responded with code 404:\n  - response from remote: {"message":"nope","code":"x"}\n  - hint: check that the remote instance has the correct index configuration for that request\n  - hint: check that the `network` experimental feature is enabled on the remote instance',
+        ),
+      });
+      answer = { status: 200, body: '<html>hi</html>' };
+      expect(await patch()).toMatchObject({
+        status: 502,
+        body: {
+          code: 'remote_bad_response',
+          type: 'system',
+          message:
+            'could not parse response from the remote host as a document addition response:\n  - response from remote: <html>hi</html>\n  - hint: check that the remote instance is a Meilisearch instance running the same version',
+        },
+      });
+      expect((await call(server, 'GET', '/network')).body).toMatchObject({ self: null, leader: null, remotes: {} });
+    } finally {
+      remote.close();
+    }
   });
 
   it('is set by a topology change task when this instance is the whole network', async () => {

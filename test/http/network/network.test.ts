@@ -1,7 +1,7 @@
 /**
- * `/network` through the real server: the feature gate, the fresh object, PATCH merge rules and
- * their errors, persistence across a restart, and the control route Quarry does not serve
- * (leaders: leader.test.ts).
+ * `/network` through the real server: the feature gate, the fresh object, PATCH merge rules (in
+ * v1.50's order) and their errors, the statuses a PATCH answers, persistence across a restart, and
+ * the control route's errors (leaders: leader.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorBody } from '../../helpers/api.js';
@@ -82,6 +82,17 @@ describe('network routes', () => {
     expect((await call(server, 'PATCH', '/network', { remotes: { 'ms-1': { url: null } } })).body).toEqual(
       errorBody('invalid_network_url', 'Field `.remotes.ms-1.url` cannot be set to `null`'),
     );
+    // a new remote's `null` url is a missing one; remotes are merged by name, the first name's error wins
+    expect((await call(server, 'PATCH', '/network', { remotes: { new: { url: null } } })).body).toEqual(errorBody('missing_network_url', 'Missing field `.remotes.new.url`'));
+    expect((await call(server, 'PATCH', '/network', { remotes: { b: { url: 'bad' }, a: {} } })).body).toEqual(errorBody('missing_network_url', 'Missing field `.remotes.a.url`'));
+    // the fields instances send one another have the types of the others
+    expect((await call(server, 'PATCH', '/network', { previousShards: 42 })).body).toEqual(
+      errorBody('invalid_network_shards', 'Invalid value type at `.previousShards`: expected an object, but found a positive integer: `42`'),
+    );
+    expect((await call(server, 'PATCH', '/network', { previousShards: { a: { remotes: [1] } } })).body).toMatchObject({ code: 'invalid_network_remotes' });
+    expect((await call(server, 'PATCH', '/network', { previousRemotes: 42 })).body).toEqual(
+      errorBody('invalid_network_remotes', 'Invalid value type at `.previousRemotes`: expected an object, but found a positive integer: `42`'),
+    );
     expect((await call(server, 'PATCH', '/network', { remotes: { 'ms-1': { searchApiKey: 1 } } })).body).toMatchObject({ code: 'invalid_network_search_api_key' });
     // a shard's lists have their own code; the shard itself (unknown fields, its type) the shards'
     expect((await call(server, 'PATCH', '/network', { shards: { a: { remotes: 'x' } } })).body).toEqual(
@@ -105,9 +116,26 @@ describe('network routes', () => {
     });
   });
 
-  it('clears remotes with null and keeps the network across a restart', async () => {
+  it('merges the shards before the remotes, so a removed remote leaves the shards the same PATCH names', async () => {
+    const url = 'http://localhost:7702';
+    await call(server, 'PATCH', '/network', { remotes: { a: { url }, c: { url } }, shards: { s1: { remotes: ['a'] } } });
+    const merged = await call(server, 'PATCH', '/network', { remotes: { c: null }, shards: { s3: { remotes: ['c'] }, s1: { addRemotes: ['c'] } } });
+    expect(merged.body.shards).toEqual({ b: { remotes: ['ms-1'] }, s1: { remotes: ['a'] } });
+    await call(server, 'PATCH', '/network', { remotes: { a: null } });
+  });
+
+  it('answers the remotes a PATCH names as available, whatever their known status', async () => {
+    const control = { origin: { remoteName: 'ms-1', taskUid: 0 }, message: { type: 'statusChangeForRemote', remote: 'ms-1', status: 'unavailable' } };
+    expect((await call(server, 'POST', '/network/control', control)).status).toBe(200);
+    expect((await call(server, 'PATCH', '/network', { self: 'ms-0' })).body.remotes['ms-1'].status).toBe('unavailable');
+    expect((await call(server, 'PATCH', '/network', { remotes: { 'ms-1': { searchApiKey: 'zz' } } })).body.remotes['ms-1'].status).toBe('available');
+    expect((await call(server, 'GET', '/network')).body.remotes['ms-1'].status).toBe('unavailable');
+    await call(server, 'POST', '/network/control', { ...control, message: { ...control.message, status: 'available' } });
+  });
+
+  it('clears remotes with null, leaving the shards, and keeps the network across a restart', async () => {
     const before = await call(server, 'PATCH', '/network', { remotes: null, self: null });
-    expect(before.body).toMatchObject({ self: null, remotes: {}, shards: {} });
+    expect(before.body).toMatchObject({ self: null, remotes: {}, shards: { b: { remotes: ['ms-1'] } } });
     await call(server, 'PATCH', '/network', { self: 'kept' });
     await server.stop();
     server = await startServer({ dbPath: server.dbPath });

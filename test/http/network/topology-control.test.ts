@@ -120,10 +120,15 @@ describe('a change forwarded by the leader', () => {
   });
   let changeUid: number;
 
-  it('needs a leader', async () => {
+  it('needs a leader, and remotes with urls', async () => {
     expect(await api(me, 'PATCH', '/network', forwarded(), originHeaders(origin()))).toMatchObject({
       status: 400,
       body: { code: 'invalid_network_leader', message: 'Duplicated task without leader' },
+    });
+    const relative = { ...forwarded(), leader: 'ghost', remotes: { ...forwarded().remotes, me: { url: 'no-http-scheme' } } };
+    expect(await api(me, 'PATCH', '/network', relative, originHeaders(origin()))).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_network_url', message: 'Invalid `.remotes.me.url` (`no-http-scheme`): relative URL without a base' },
     });
   });
 
