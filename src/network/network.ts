@@ -9,7 +9,7 @@ import { ApiError } from '../errors/api-error.js';
 import { MAIN_KEYS } from '../store/dbs.js';
 import type { InstanceStore } from '../store/env.js';
 import { uuidV7 } from '../types/uuid-v7.js';
-import { urlProblem } from '../webhooks/url.js';
+import { urlProblem } from '../types/url-problem.js';
 import { isJsonObject } from '../types/json-text.js';
 import { ownRecord } from '../types/own-record.js';
 import type { Sharding } from '../engine/shards/shard-of.js';

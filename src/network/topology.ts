@@ -15,7 +15,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { isJsonObject } from '../types/json-text.js';
 import { ownRecord } from '../types/own-record.js';
-import { urlProblem } from '../webhooks/url.js';
+import { urlProblem } from '../types/url-problem.js';
 import type { ChangeNetwork } from '../types/network-change.js';
 import type { NetworkOrigin, RemoteTask, TaskKind, TaskNetwork } from '../types/task.js';
 import { newChange } from '../tasks/process/network-change-state.js';

@@ -5,6 +5,7 @@
  * models, distribution ranges), the per-field merge, and the GET form with the per-source
  * defaults. No I/O: what needs the embedder itself (dimension probes) happens before the write.
  */
+import { urlProblem } from '../types/url-problem.js';
 import {
   DEFAULT_DOCUMENT_TEMPLATE,
   DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES,
@@ -130,17 +131,6 @@ function openAiProblem(name: string, model: string, dimensions: unknown): string
     return `\`.embedders.${name}.dimensions\`: Model \`${model}\` does not support overriding its dimensions to a value higher than ${known.dimensions}. Found ${dimensions}`;
   }
   return undefined;
-}
-
-/** The url crate's reason for rejecting a URL, for the common cases. */
-function urlProblem(url: string): string | undefined {
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) return 'relative URL without a base';
-  try {
-    new URL(url);
-    return undefined;
-  } catch {
-    return /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[/?#]?$/.test(url) ? 'empty host' : 'invalid domain character';
-  }
 }
 
 /** milli's `validate_prompt`: a zero byte limit next to a template, then the Liquid parse. */

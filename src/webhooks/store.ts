@@ -10,7 +10,7 @@ import { MAIN_KEYS } from '../store/dbs.js';
 import type { InstanceStore } from '../store/env.js';
 import { setField } from '../types/own-record.js';
 import { maskSecret } from '../types/settings.js';
-import { urlProblem } from './url.js';
+import { urlProblem } from '../types/url-problem.js';
 import { NIL_UUID } from '../types/uuid-v7.js';
 
 export const CLI_WEBHOOK_UUID = NIL_UUID;
