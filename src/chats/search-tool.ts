@@ -42,7 +42,10 @@ function visibleIndexes(ctx: ChatSearchContext, caller: Caller): string[] {
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** `<attr>: v1, v2, ….` lines of an index's 10 most frequent values per filterable attribute, within the caller's filter. */
+/**
+ * `<attr>: v1, v2, ….` lines of an index's 10 most frequent values per filterable attribute of its
+ * field map (`<attr>: ` when none is among the documents), within the caller's filter.
+ */
 async function facetLines(ctx: ChatSearchContext, caller: Caller, uid: string): Promise<string> {
   const search = await searchIndex(ctx, caller, uid, { q: '' }, { offset: 0, limit: 0, exhaustive: false });
   const settings: IndexSettings = { ...search.settings, faceting: { maxValuesPerFacet: LISTED_FACET_VALUES, sortFacetValuesBy: { '*': 'count' } } };
@@ -53,7 +56,8 @@ async function facetLines(ctx: ChatSearchContext, caller: Caller, uid: string): 
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
       .slice(0, LISTED_FACET_VALUES)
       .map(([value]) => value);
-    lines += `${field}: ${top.join(', ')}.\n`;
+    // v1.50 ends the values with a dot: a field with none is its name alone
+    lines += `${field}: ${top.length === 0 ? '' : `${top.join(', ')}.`}\n`;
   }
   return lines;
 }

@@ -234,6 +234,17 @@ describe('chat completions', () => {
     await waitTask((await api('DELETE', '/indexes/sorted')).body.taskUid);
   });
 
+  it('lists every filterable field of the field map in the filter description, one without values by its name alone', async () => {
+    await waitTask((await api('PATCH', '/indexes/sparse/settings', { filterableAttributes: ['genre', 'year', 'rating'] })).body.taskUid);
+    await waitTask((await api('POST', '/indexes/sparse/documents', [{ id: 1, genre: 'drama', year: null }])).body.taskUid);
+    calls.length = 0;
+    script = [answerRound];
+    await complete('assistant', ask());
+    // `rating` is in no document, so not in the field map
+    expect(calls[0]!.body.tools[0].function.parameters.properties.filter.description).toContain('\n## Facet distributions of the sparse index\ngenre: drama.\nyear: \n\n');
+    await waitTask((await api('DELETE', '/indexes/sparse')).body.taskUid);
+  });
+
   it('answers a provider error as an error event, then ends', async () => {
     calls.length = 0;
     script = [{ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }) }];
