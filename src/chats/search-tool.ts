@@ -4,8 +4,9 @@
  * frequent values of each filterable attribute within the caller's tenant-token filter), and a
  * call run as a search of this instance: the caller needs `search` on the index, the index's
  * `chat.searchParameters` shape the query, each hit is rendered with its `chat.documentTemplate`.
- * Failures of the index, the key, the filter, the queue or the template are tool results *and*
- * error events; other search errors are only tool results, as in v1.50.
+ * The engine's refusals of the prepared search (a filter's attribute, the sort's) are tool results
+ * alone, with no source; every other failure (the index, the key, the filter's syntax, the queue,
+ * the template) is a tool result *and* an error event, as in v1.50.
  */
 import type { Caller } from '../auth/caller.js';
 import { documentId } from '../engine/document-id.js';
@@ -19,7 +20,7 @@ import type { SearchContext } from '../search/context.js';
 import { hitFields } from '../search/displayed.js';
 import type { MatchingStrategy } from '../engine/search/ranking.js';
 import type { SearchQuery } from '../search/query.js';
-import { searchIndex } from '../search/single.js';
+import { SearchRefusal, searchIndex } from '../search/single.js';
 import { TimeSlices } from '../search/time-slices.js';
 import type { ChatError } from './provider.js';
 import type { ChatPrompts } from './workspace-settings.js';
@@ -139,16 +140,6 @@ function chatQuery(parameters: Record<string, unknown>, q: string | null, filter
   return query;
 }
 
-/**
- * Errors of the index, the key, the embedder, the filter, the queue and the template (those v1.50
- * raises before or around its engine): also reported as error events. Other search errors (the
- * engine's user errors) are only the text the LLM reads, with no source.
- */
-const REPORTED = new Set([
-  'index_not_found', 'invalid_index_uid', 'invalid_api_key', 'invalid_search_embedder', 'invalid_search_filter', 'too_many_search_requests',
-  'invalid_chat_setting_document_template', 'invalid_document_fields',
-]);
-
 const failed = (err: ApiError): SearchToolOutcome => ({
   text: `the search tool call failed with ${err.message}`,
   sources: null,
@@ -167,7 +158,7 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
     const chat = chatSettingsOf(ctx, uid);
     const query = chatQuery(chat.searchParameters, args.q, args.filter);
     permit = await ctx.searchQueue.permit();
-    const search = await searchIndex(ctx, caller, uid, query, { offset: 0, limit: query.limit, exhaustive: false });
+    const search = await searchIndex(ctx, caller, uid, query, { offset: 0, limit: query.limit, exhaustive: false }, { filterErrorsNameIndex: true });
     const isSearchable = searchableMatcher(search.settings.searchableAttributes);
     const shown = hitFields(search.settings, null);
     const texts: string[] = [];
@@ -181,10 +172,10 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
     }
     return { text: texts.join('\n'), sources, error: null, searched: { degraded: search.outcome.degraded } };
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    if (REPORTED.has(err.code)) return failed(err);
-    // the engine's own words, without the ``Index `uid`: `` the HTTP answer puts before them
-    return { text: err.message.replace(/^Index `[^`]*`: /, ''), sources: [], error: null, searched: null };
+    // the engine's refusal of the prepared search: its own words, and no documents
+    if (err instanceof SearchRefusal) return { text: err.refusal.message, sources: [], error: null, searched: null };
+    if (err instanceof ApiError) return failed(err);
+    throw err;
   } finally {
     permit?.release();
   }

@@ -245,6 +245,31 @@ describe('chat completions', () => {
     await waitTask((await api('DELETE', '/indexes/sparse')).body.taskUid);
   });
 
+  it('gives the LLM the engine\'s words alone for a filter on an attribute that is not filterable, with no source and no error event', async () => {
+    calls.length = 0;
+    script = [searchRound('{"index_uid":"movies","q":"","filter":"title = x"}'), answerRound];
+    const reply = await complete('assistant', ask({ tools: NOTIFY }));
+    expect(reply.events.filter((e) => e !== '[DONE]' && e.type === 'error')).toHaveLength(0);
+    expect(calls[1]!.body.messages.at(-1).content).toBe('Attribute `title` is not filterable. Available filterable attribute patterns are: `genre`.\n2:7 "title" = "x"');
+    const sources = reply.events.filter((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === '_meiliSearchSources');
+    expect(JSON.parse(sources[0].choices[0].delta.tool_calls[0].function.arguments)).toEqual({ call_id: 'call_abc', sources: [] });
+  });
+
+  it('reports a filter that does not parse, or uses a feature that is off, as a failed search naming the index', async () => {
+    for (const [filter, message] of [
+      ['genre =', 'Index `movies`: Was expecting a value but instead got nothing.\n8:8 genre ='],
+      ['genre CONTAINS a', 'Index `movies`: Using `CONTAINS` in a filter requires enabling the `contains filter` experimental feature. See https://github.com/orgs/meilisearch/discussions/763\n7:15 genre CONTAINS a'],
+    ]) {
+      calls.length = 0;
+      script = [searchRound(JSON.stringify({ index_uid: 'movies', q: '', filter })), answerRound];
+      const reply = await complete('assistant', ask({ tools: NOTIFY }));
+      const errors = reply.events.filter((e) => e !== '[DONE]' && e.type === 'error');
+      expect(errors.map((e) => e.error)).toEqual([{ type: 'response_error', code: '400', message, param: null, event_id: null }]);
+      expect(calls[1]!.body.messages.at(-1).content).toBe(`the search tool call failed with ${message}`);
+      expect(reply.events.some((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === '_meiliSearchSources')).toBe(false);
+    }
+  });
+
   it('answers a provider error as an error event, then ends', async () => {
     calls.length = 0;
     script = [{ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }) }];
