@@ -270,6 +270,20 @@ describe('chat completions', () => {
     }
   });
 
+  it('looks the LLM\'s index up as written, refusing only a reserved uid', async () => {
+    for (const [uid, code, message] of [
+      ['bad uid', '404', 'Index `bad uid` not found.'],
+      ['.meili_dsr', '400', '.meili_dsr is not a valid index uid. Index uid can be an integer or a string containing only alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 400 bytes.'],
+    ]) {
+      calls.length = 0;
+      script = [searchRound(JSON.stringify({ index_uid: uid, q: 'x', filter: '' })), answerRound];
+      const reply = await complete('assistant', ask());
+      const errors = reply.events.filter((e) => e !== '[DONE]' && e.type === 'error');
+      expect(errors.map((e) => e.error)).toEqual([{ type: 'response_error', code, message, param: null, event_id: null }]);
+      expect(calls[1]!.body.messages.at(-1).content).toBe(`the search tool call failed with ${message}`);
+    }
+  });
+
   it('answers a provider error as an error event, then ends', async () => {
     calls.length = 0;
     script = [{ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }) }];
