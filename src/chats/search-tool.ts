@@ -4,11 +4,13 @@
  * frequent values of each filterable attribute within the caller's tenant-token filter), and a
  * call run as a search of this instance: the caller needs `search` on the index, the index's
  * `chat.searchParameters` shape the query, each hit is rendered with its `chat.documentTemplate`.
- * The engine's refusals of the prepared search (a filter's attribute, the sort's) are tool results
- * alone, with no source; every other failure (the index, the key, the filter's syntax, the queue,
- * the template) is a tool result *and* an error event, as in v1.50.
+ * The LLM's arguments are read as serde_json reads them, its errors the tool result. The engine's
+ * refusals of the prepared search (a filter's attribute, the sort's) are tool results alone, with
+ * no source; every other failure (the index, the key, the filter's syntax, the queue, the
+ * template) is a tool result *and* an error event, as in v1.50.
  */
 import type { Caller } from '../auth/caller.js';
+import { fromSlice, option, SerdeError, string, struct } from '../auth/serde-json.js';
 import { documentId } from '../engine/document-id.js';
 import { computeFacets } from '../engine/facets/distribution.js';
 import { searchSettings } from '../engine/index-settings.js';
@@ -112,21 +114,22 @@ export interface SearchToolOutcome {
   readonly searched: { readonly degraded: boolean } | null;
 }
 
-/** The search arguments the LLM sent, or why they do not read as such (the text it then reads). */
+/** v1.50's `SearchInIndexParameters`, which serde_json reads the LLM's arguments into. */
+const SEARCH_ARGUMENTS = struct('SearchInIndexParameters', [
+  { name: 'index_uid', read: string() },
+  { name: 'q', read: option(string()), optional: true },
+  { name: 'filter', read: option(string()), optional: true },
+]);
+
+/** The search arguments the LLM sent, or serde_json's words for why they do not read as such (the text it then reads). */
 function parseArguments(text: string): { index_uid: string; q: string | null; filter: string | null } | string {
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    const args = fromSlice(Buffer.from(text, 'utf8'), SEARCH_ARGUMENTS) as { index_uid: string; q?: string; filter?: string };
+    return { index_uid: args.index_uid, q: args.q ?? null, filter: args.filter ?? null };
   } catch (err) {
-    return (err as Error).message;
+    if (err instanceof SerdeError) return err.message;
+    throw err;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'invalid type: expected struct SearchInIndexParameters';
-  const args = value as Record<string, unknown>;
-  if (typeof args.index_uid !== 'string') return args.index_uid === undefined ? 'missing field `index_uid`' : 'invalid type for `index_uid`: expected a string';
-  for (const key of ['q', 'filter'] as const) {
-    if (args[key] !== undefined && args[key] !== null && typeof args[key] !== 'string') return `invalid type for \`${key}\`: expected a string`;
-  }
-  return { index_uid: args.index_uid, q: (args.q as string | null | undefined) ?? null, filter: (args.filter as string | null | undefined) ?? null };
 }
 
 /**

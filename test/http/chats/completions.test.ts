@@ -2,7 +2,9 @@
 // loopback (allowed with --experimental-allowed-ip-networks): the request checks in v1.50's
 // order, the provider request (system prompt, the search tool with the indexes and their facet
 // values), the LLM's search run here with the notifications the client asked for, the second
-// round with the tool results, relayed chunks, provider errors and refused addresses as error
+// round with the tool results, which failures of a search are error events too (the engine's
+// refusals are not) and in whose words (the index lookup, serde_json's for the arguments), when
+// pending searches run and which chunks are relayed, provider errors and refused addresses as error
 // events, a key without `search` on the index, streams of garbage and cut streams that still end
 // with [DONE], a client going away, and the chat metric families.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -282,6 +284,19 @@ describe('chat completions', () => {
       expect(errors.map((e) => e.error)).toEqual([{ type: 'response_error', code, message, param: null, event_id: null }]);
       expect(calls[1]!.body.messages.at(-1).content).toBe(`the search tool call failed with ${message}`);
     }
+  });
+
+  it('answers arguments that do not read as the search parameters in serde_json\'s words, with no error event', async () => {
+    calls.length = 0;
+    script = [searchRound('{"q":"dragon","filter":""}'), searchRound('{"index_uid":"movies","q":5}'), searchRound('notjson'), answerRound];
+    const reply = await complete('assistant', ask({ tools: NOTIFY }));
+    expect(reply.events.filter((e) => e !== '[DONE]' && e.type === 'error')).toHaveLength(0);
+    expect(reply.events.some((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === '_meiliSearchSources')).toBe(false);
+    expect(calls.slice(1).map((call) => call.body.messages.at(-1).content)).toEqual([
+      'missing field `index_uid` at line 1 column 26',
+      'invalid type: integer `5`, expected a string at line 1 column 28',
+      'expected ident at line 1 column 2',
+    ]);
   });
 
   it('answers a provider error as an error event, then ends', async () => {
