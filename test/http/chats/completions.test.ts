@@ -299,6 +299,29 @@ describe('chat completions', () => {
     ]);
   });
 
+  it('relays no chunk with tool calls, even an empty list, and runs pending searches when a chunk without tool calls comes', async () => {
+    const searchCall = { index: 0, id: 'call_late', type: 'function', function: { name: '_meiliSearchInIndex', arguments: '{"index_uid":"movies","q":"dragon","filter":""}' } };
+    calls.length = 0;
+    script = [
+      { chunks: [chunk({ role: 'assistant', content: 'Hi', tool_calls: [] }), chunk({ tool_calls: [searchCall] }, 'tool_calls')] },
+      answerRound,
+    ];
+    const reply = await complete('assistant', ask({ tools: NOTIFY }));
+    const contents = reply.events.filter((e) => e !== '[DONE]' && typeof e.choices?.[0]?.delta?.content === 'string').map((e) => e.choices[0].delta.content);
+    // `Hi` came with an empty list of tool calls; `Here are` ran the search left pending by the first call
+    expect(contents).toEqual([' two movies']);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Which movies have dragons?' });
+    const progress = reply.events.find((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === '_meiliSearchProgress');
+    expect(JSON.parse(progress.choices[0].delta.tool_calls[0].function.arguments).call_id).toBe('call_late');
+
+    // a turn of calls none of which is the search still adds its (empty) assistant message
+    calls.length = 0;
+    script = [{ chunks: [chunk({ tool_calls: [{ index: 0, id: 'call_w', type: 'function', function: { name: 'weather', arguments: '{}' } }] }), chunk({}, 'tool_calls')] }, answerRound];
+    await complete('assistant', ask());
+    expect(calls[1]!.body.messages.at(-1)).toEqual({ role: 'assistant', tool_calls: [] });
+  });
+
   it('answers a provider error as an error event, then ends', async () => {
     calls.length = 0;
     script = [{ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }) }];
