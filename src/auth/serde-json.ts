@@ -1,10 +1,11 @@
 /**
- * A small re-enactment of Rust's serde_json deserializer over a byte slice, for the tenant-token
- * messages Meilisearch quotes from it (``Could not decode tenant token, JSON error: missing field
+ * A small re-enactment of Rust's serde_json deserializer over a byte slice, for the messages
+ * Meilisearch quotes from it (``Could not decode tenant token, JSON error: missing field
  * `searchRules` at line 1 column 16.``).
  *
- * Pure. Caller: tenant-token.ts, which describes its header and claims structs with the
- * combinators below (`struct`, `option`, `string`, `i64`, `enumVariant`, `anyValue`).
+ * Pure. Callers: tenant-token.ts, which describes its header and claims structs with the
+ * combinators below (`struct`, `option`, `string`, `i64`, `enumVariant`, `anyValue`), and the
+ * chat's search tool (chats/search-tool.ts), which reads the LLM's arguments as a struct.
  * Invariants, as serde_json:
  * - the first error in reading order wins; syntax errors carry the position where they are met;
  * - errors raised by a visitor (missing/duplicate field, untagged mismatch) carry no position

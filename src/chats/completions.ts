@@ -3,10 +3,11 @@
  * chat completion, as v1.50's `routes/chats/chat_completions.rs`. The request's checks come first,
  * in v1.50's order (feature, `n`, `stream`, the workspace, the tools), and the search tool's
  * description; then the answer is a stream of server-sent events: the provider's chunks relayed
- * (but tool-call deltas, and the chunk that ends a turn of tool calls), the LLM's
- * `_meiliSearchInIndex` calls run here (search-tool.ts) with the notifications the client opted
- * into, the conversation sent again after each round of searches (at most MAX_LLM_CALLS calls),
- * errors as error events, and `[DONE]` unless the client went away.
+ * (but those with tool calls, even an empty list of them, and the first chunk without after some),
+ * the LLM's `_meiliSearchInIndex` calls run here (search-tool.ts) when that first chunk without
+ * tool calls comes, with the notifications the client opted into, the conversation sent again
+ * after each round of searches (at most MAX_LLM_CALLS calls), errors as error events, and
+ * `[DONE]` unless the client went away.
  */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
@@ -127,11 +128,13 @@ interface ToolCall {
   arguments: string;
 }
 
-/** The provider chunk a notification takes its envelope from: the one that ended the LLM's turn of tool calls. */
+/** The provider chunk a notification takes its envelope from: the first without tool calls after some. */
 type Envelope = Record<string, unknown>;
 
 class Conversation {
   private readonly messages: Record<string, unknown>[];
+  /** The LLM's tool calls gathered and not yet run, by index: kept from one provider call to the next, as v1.50's. */
+  private readonly pending = new Map<number, ToolCall>();
 
   constructor(
     private readonly ctx: ChatCompletionsContext,
@@ -189,9 +192,7 @@ class Conversation {
       yield errorEvent(providerError(await readBounded(response.body), this.settings.source));
       return 'end';
     }
-    const pending = new Map<number, ToolCall>();
     let finish: unknown = null;
-    let envelope: Envelope = { choices: [{}] };
     try {
       for await (const data of sseData(response.body)) {
         if (data === '[DONE]') break;
@@ -208,13 +209,13 @@ class Conversation {
         const delta = (choice.delta ?? {}) as Record<string, unknown>;
         // as v1.50: the last chunk's reason, whatever earlier ones said
         finish = choice.finish_reason ?? null;
-        envelope = chunk;
-        if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) {
-          gather(pending, delta.tool_calls as Record<string, unknown>[]);
+        // a chunk with tool calls, even an empty list of them (v1.50 matches `Some(..)`), is not relayed
+        if (Array.isArray(delta.tool_calls)) {
+          gather(this.pending, delta.tool_calls as Record<string, unknown>[]);
           continue;
         }
-        // the chunk that ends a turn of tool calls is not relayed: its searches are
-        if (pending.size > 0) yield* this.search(envelope, pending);
+        // the first chunk without tool calls after some is not relayed: their searches run instead
+        if (this.pending.size > 0) yield* this.search(chunk);
         else yield sseEvent(relayed(chunk));
       }
     } catch (err) {
@@ -222,7 +223,7 @@ class Conversation {
       yield errorEvent({ type: 'transport_error', code: null, message: (err as Error).message, param: null });
       return 'end';
     }
-    if (pending.size > 0) yield* this.search(envelope, pending);
+    // calls still pending wait for the next call's first chunk without tool calls, as v1.50's
     return finish === 'tool_calls' ? 'again' : 'end';
   }
 
@@ -234,11 +235,14 @@ class Conversation {
     this.ctx.chatMetrics.chatUsage(this.workspace, this.request.model, { prompt: count(prompt), completion: count(completion), total: count(total) });
   }
 
-  /** Runs the LLM's pending searches in order, with their notifications, and adds the turn to the conversation. */
-  private async *search(envelope: Envelope, pending: Map<number, ToolCall>): AsyncGenerator<string> {
-    const calls = [...pending.values()].filter((call) => call.name === SEARCH_TOOL);
-    pending.clear();
-    if (calls.length === 0) return;
+  /**
+   * Runs the LLM's pending searches in order, with their notifications, and adds the turn to the
+   * conversation: its assistant message even when no call was a search (then with no tool call),
+   * as v1.50's.
+   */
+  private async *search(envelope: Envelope): AsyncGenerator<string> {
+    const calls = [...this.pending.values()].filter((call) => call.name === SEARCH_TOOL);
+    this.pending.clear();
     const asked = (call: ToolCall) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } });
     this.messages.push({ role: 'assistant', tool_calls: calls.map(asked) });
     for (const call of calls) {
@@ -311,7 +315,7 @@ function relayed(chunk: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * A notification tool call: the chunk that ended the LLM's turn of tool calls, its first choice
+ * A notification tool call: the chunk whose coming ran the searches, its first choice
  * replaced by the call (as v1.50 does, so the chunk's other fields stay).
  */
 function notification(envelope: Envelope, name: string, args: unknown): string {

@@ -4,10 +4,13 @@
  * frequent values of each filterable attribute within the caller's tenant-token filter), and a
  * call run as a search of this instance: the caller needs `search` on the index, the index's
  * `chat.searchParameters` shape the query, each hit is rendered with its `chat.documentTemplate`.
- * Failures of the index, the key, the filter, the queue or the template are tool results *and*
- * error events; other search errors are only tool results, as in v1.50.
+ * The LLM's arguments are read as serde_json reads them, its errors the tool result. The engine's
+ * refusals of the prepared search (a filter's attribute, the sort's) are tool results alone, with
+ * no source; every other failure (the index, the key, the filter's syntax, the queue, the
+ * template) is a tool result *and* an error event, as in v1.50.
  */
 import type { Caller } from '../auth/caller.js';
+import { fromSlice, option, SerdeError, string, struct } from '../auth/serde-json.js';
 import { documentId } from '../engine/document-id.js';
 import { computeFacets } from '../engine/facets/distribution.js';
 import { searchSettings } from '../engine/index-settings.js';
@@ -15,11 +18,13 @@ import { renderTemplateText, templateContext } from '../engine/vectors/template.
 import { searchableMatcher } from '../engine/words/extract.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IndexSettings } from '../types/settings.js';
-import type { SearchContext } from '../search/context.js';
+import type { SearchContext, SearchedIndex } from '../search/context.js';
+import { indexNotFound } from '../indexes/reader.js';
+import { RESERVED_INDEX_UID_PREFIX, reservedIndexUidMessage } from '../types/index-uid.js';
 import { hitFields } from '../search/displayed.js';
 import type { MatchingStrategy } from '../engine/search/ranking.js';
 import type { SearchQuery } from '../search/query.js';
-import { searchIndex } from '../search/single.js';
+import { SearchRefusal, searchIndex } from '../search/single.js';
 import { TimeSlices } from '../search/time-slices.js';
 import type { ChatError } from './provider.js';
 import type { ChatPrompts } from './workspace-settings.js';
@@ -42,7 +47,10 @@ function visibleIndexes(ctx: ChatSearchContext, caller: Caller): string[] {
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** `<attr>: v1, v2, ….` lines of an index's 10 most frequent values per filterable attribute, within the caller's filter. */
+/**
+ * `<attr>: v1, v2, ….` lines of an index's 10 most frequent values per filterable attribute of its
+ * field map (`<attr>: ` when none is among the documents), within the caller's filter.
+ */
 async function facetLines(ctx: ChatSearchContext, caller: Caller, uid: string): Promise<string> {
   const search = await searchIndex(ctx, caller, uid, { q: '' }, { offset: 0, limit: 0, exhaustive: false });
   const settings: IndexSettings = { ...search.settings, faceting: { maxValuesPerFacet: LISTED_FACET_VALUES, sortFacetValuesBy: { '*': 'count' } } };
@@ -53,7 +61,8 @@ async function facetLines(ctx: ChatSearchContext, caller: Caller, uid: string): 
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
       .slice(0, LISTED_FACET_VALUES)
       .map(([value]) => value);
-    lines += `${field}: ${top.join(', ')}.\n`;
+    // v1.50 ends the values with a dot: a field with none is its name alone
+    lines += `${field}: ${top.length === 0 ? '' : `${top.join(', ')}.`}\n`;
   }
   return lines;
 }
@@ -105,21 +114,33 @@ export interface SearchToolOutcome {
   readonly searched: { readonly degraded: boolean } | null;
 }
 
-/** The search arguments the LLM sent, or why they do not read as such (the text it then reads). */
+/** v1.50's `SearchInIndexParameters`, which serde_json reads the LLM's arguments into. */
+const SEARCH_ARGUMENTS = struct('SearchInIndexParameters', [
+  { name: 'index_uid', read: string() },
+  { name: 'q', read: option(string()), optional: true },
+  { name: 'filter', read: option(string()), optional: true },
+]);
+
+/** The search arguments the LLM sent, or serde_json's words for why they do not read as such (the text it then reads). */
 function parseArguments(text: string): { index_uid: string; q: string | null; filter: string | null } | string {
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    const args = fromSlice(Buffer.from(text, 'utf8'), SEARCH_ARGUMENTS) as { index_uid: string; q?: string; filter?: string };
+    return { index_uid: args.index_uid, q: args.q ?? null, filter: args.filter ?? null };
   } catch (err) {
-    return (err as Error).message;
+    if (err instanceof SerdeError) return err.message;
+    throw err;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'invalid type: expected struct SearchInIndexParameters';
-  const args = value as Record<string, unknown>;
-  if (typeof args.index_uid !== 'string') return args.index_uid === undefined ? 'missing field `index_uid`' : 'invalid type for `index_uid`: expected a string';
-  for (const key of ['q', 'filter'] as const) {
-    if (args[key] !== undefined && args[key] !== null && typeof args[key] !== 'string') return `invalid type for \`${key}\`: expected a string`;
-  }
-  return { index_uid: args.index_uid, q: (args.q as string | null | undefined) ?? null, filter: (args.filter as string | null | undefined) ?? null };
+}
+
+/**
+ * The index the LLM names, as v1.50's `user_index` finds it: a reserved uid (`.meili…`) refused,
+ * any other looked up as written, without the format check of a path's uid.
+ */
+function userIndex(ctx: ChatSearchContext, uid: string): SearchedIndex {
+  if (uid.startsWith(RESERVED_INDEX_UID_PREFIX)) throw new ApiError('invalid_index_uid', reservedIndexUidMessage(uid));
+  const record = ctx.indexReader.get(uid);
+  if (record === undefined) throw indexNotFound(uid);
+  return record;
 }
 
 /** The query `chat.searchParameters` and the LLM's `q` and `filter` make (an empty string is none). */
@@ -135,16 +156,6 @@ function chatQuery(parameters: Record<string, unknown>, q: string | null, filter
   return query;
 }
 
-/**
- * Errors of the index, the key, the embedder, the filter, the queue and the template (those v1.50
- * raises before or around its engine): also reported as error events. Other search errors (the
- * engine's user errors) are only the text the LLM reads, with no source.
- */
-const REPORTED = new Set([
-  'index_not_found', 'invalid_index_uid', 'invalid_api_key', 'invalid_search_embedder', 'invalid_search_filter', 'too_many_search_requests',
-  'invalid_chat_setting_document_template', 'invalid_document_fields',
-]);
-
 const failed = (err: ApiError): SearchToolOutcome => ({
   text: `the search tool call failed with ${err.message}`,
   sources: null,
@@ -158,12 +169,12 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
   if (typeof args === 'string') return { text: args, sources: null, error: null, searched: null };
   let permit: { release(): void } | null = null;
   try {
-    const { uid, primaryKey } = ctx.indexReader.record(args.index_uid);
+    const { uid, primaryKey } = userIndex(ctx, args.index_uid);
     if (!caller.canPerform('search', uid)) throw new ApiError('invalid_api_key', 'The provided API key is invalid.');
     const chat = chatSettingsOf(ctx, uid);
     const query = chatQuery(chat.searchParameters, args.q, args.filter);
     permit = await ctx.searchQueue.permit();
-    const search = await searchIndex(ctx, caller, uid, query, { offset: 0, limit: query.limit, exhaustive: false });
+    const search = await searchIndex(ctx, caller, uid, query, { offset: 0, limit: query.limit, exhaustive: false }, { filterErrorsNameIndex: true });
     const isSearchable = searchableMatcher(search.settings.searchableAttributes);
     const shown = hitFields(search.settings, null);
     const texts: string[] = [];
@@ -177,10 +188,10 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
     }
     return { text: texts.join('\n'), sources, error: null, searched: { degraded: search.outcome.degraded } };
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    if (REPORTED.has(err.code)) return failed(err);
-    // the engine's own words, without the ``Index `uid`: `` the HTTP answer puts before them
-    return { text: err.message.replace(/^Index `[^`]*`: /, ''), sources: [], error: null, searched: null };
+    // the engine's refusal of the prepared search: its own words, and no documents
+    if (err instanceof SearchRefusal) return { text: err.refusal.message, sources: [], error: null, searched: null };
+    if (err instanceof ApiError) return failed(err);
+    throw err;
   } finally {
     permit?.release();
   }

@@ -7,7 +7,9 @@
  * Order of checks: the search kind (`media`, `vector`, `hybrid`), the index, then what needs the
  * index (embedder, filter syntax and experimental gates, sort syntax and sortability,
  * attributesToSearchOn, distinct, facets, filter attributes). Filter evaluation errors point into
- * the filter's canonical text (filter.md §4), which is what gets evaluated.
+ * the filter's canonical text (filter.md §4), which is what gets evaluated. The engine's refusals
+ * of the prepared search (filter attributes, attributesToSearchOn, distinct, sortability) are
+ * SearchRefusal errors, which the chat's search tool answers apart, as v1.50 does.
  * The index's `searchCutoffMs` budget counts from the start of each index search, but for the
  * time spent in the dictionary segmenters (engine/search/time-budget.ts) and in building a large
  * synonym table, in slices, before (synonym-slices.ts); a federated search's queries of one index
@@ -89,6 +91,11 @@ export interface SearchIndexOptions {
    * its errors do not name the index, as v1.50's facet search passes milli's errors on as they are.
    */
   readonly candidatesOnly?: boolean;
+  /**
+   * The filter's syntax and experimental-feature errors name the index too (the chat's search
+   * tool: v1.50 parses its filter with the index uid, where `/search` parses it with none).
+   */
+  readonly filterErrorsNameIndex?: boolean;
   /** where the search's steps are timed, for `performanceDetails` */
   readonly steps?: StepTimer;
   /** the clock of the `searchCutoffMs` budget, when it started before this search (a federated search's queries of one index) */
@@ -104,6 +111,20 @@ export interface SearchIndexOptions {
    * it, as milli's bucket sort does not.
    */
   readonly dropsOffset?: boolean;
+}
+
+/**
+ * A refusal of the prepared search by the engine (milli's `execute`: the filter's attributes,
+ * `attributesToSearchOn`, `distinct`, the sort's attributes). Its message names the index as a
+ * search's does; `refusal` is the engine's own, which v1.50's chat search tool gives the LLM.
+ */
+export class SearchRefusal extends ApiError {
+  constructor(
+    readonly refusal: ApiError,
+    uid: string | null,
+  ) {
+    super(refusal.code, uid === null ? refusal.message : inIndex(uid, refusal).message);
+  }
 }
 
 /** What a search asks of its caller: the tenant token's filter (the browser build has no caller but this). */
@@ -154,7 +175,7 @@ function rankIndex(
   uid: string,
   query: SearchQuery,
   window: RankWindow,
-  { checkRules = () => {}, checkPrepared = () => {}, filterAsSent = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved, dropsOffset = false }: SearchIndexOptions,
+  { checkRules = () => {}, checkPrepared = () => {}, filterAsSent = false, filterErrorsNameIndex = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved, dropsOffset = false }: SearchIndexOptions,
   spent: () => number,
   embedding: QueryEmbedding | null,
 ): IndexSearch | NeedsEmbedding {
@@ -168,7 +189,14 @@ function rankIndex(
 
   // the canonical text is parsed like a request's filter: what does not read back (a lone
   // surrogate, which Meilisearch's JSON parser refuses earlier) is a filter error, not a crash
-  const asts = (resolved ?? resolveForeignFilters(ctx, uid, settings, searchFilterAsts(ctx.features, caller, uid, query.filter))).map((ast) =>
+  const sent = (): FilterAst[] => {
+    try {
+      return searchFilterAsts(ctx.features, caller, uid, query.filter);
+    } catch (err) {
+      throw err instanceof ApiError && filterErrorsNameIndex ? inIndex(uid, err) : err;
+    }
+  };
+  const asts = (resolved ?? resolveForeignFilters(ctx, uid, settings, sent())).map((ast) =>
     filterAsSent ? ast : parseFilter(canonicalFilter(ast), { code: 'invalid_search_filter' })!,
   );
   if (kind.kind === 'semantic' && embedding === null) {
@@ -189,7 +217,7 @@ function rankIndex(
     checkSortable(settings, sort);
   } catch (err) {
     // v1.50 names the index in a search's execution errors (`from_milli`), not in a facet search's
-    throw err instanceof ApiError && !candidatesOnly ? inIndex(uid, err) : err;
+    throw err instanceof ApiError ? new SearchRefusal(err, candidatesOnly ? null : uid) : err;
   }
   checkFacets(settings, query.facets ?? []);
 

@@ -4,7 +4,9 @@
  * 400 is enforced: both are Meilisearch v1.50 behaviour, kept as-is (errors.md §4 item 8).
  *
  * Bodies and query strings use `indexUidProblem` as a validator so the message gets their location
- * prefix; path segments are checked by indexes/uid.ts (the bare message).
+ * prefix; path segments are checked by indexes/uid.ts (the bare message). A uid looked up as
+ * written (the chat's search tool) is only refused when reserved (`.meili…`), in the index
+ * scheduler's own words.
  */
 
 const MAX_INDEX_UID_BYTES = 400;
@@ -19,6 +21,20 @@ export function invalidIndexUidMessage(uid: string): string {
   return (
     `\`${uid}\` is not a valid index uid. Index uid can be an integer or a string containing only ` +
     'alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 512 bytes.'
+  );
+}
+
+/** The prefix of the uids Meilisearch keeps for its own indexes (`.meili_dsr`). */
+export const RESERVED_INDEX_UID_PREFIX = '.meili';
+
+/**
+ * The index scheduler's refusal of a reserved uid where a user index is looked up (its
+ * `InvalidIndexUid`, worded apart from the format check's: no backticks, 400 bytes).
+ */
+export function reservedIndexUidMessage(uid: string): string {
+  return (
+    `${uid} is not a valid index uid. Index uid can be an integer or a string containing only ` +
+    'alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 400 bytes.'
   );
 }
 

@@ -2,7 +2,9 @@
 // loopback (allowed with --experimental-allowed-ip-networks): the request checks in v1.50's
 // order, the provider request (system prompt, the search tool with the indexes and their facet
 // values), the LLM's search run here with the notifications the client asked for, the second
-// round with the tool results, relayed chunks, provider errors and refused addresses as error
+// round with the tool results, which failures of a search are error events too (the engine's
+// refusals are not) and in whose words (the index lookup, serde_json's for the arguments), when
+// pending searches run and which chunks are relayed, provider errors and refused addresses as error
 // events, a key without `search` on the index, streams of garbage and cut streams that still end
 // with [DONE], a client going away, and the chat metric families.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -232,6 +234,92 @@ describe('chat completions', () => {
     const sources = reply.events.filter((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === '_meiliSearchSources');
     expect(JSON.parse(sources[0].choices[0].delta.tool_calls[0].function.arguments).sources).toEqual([]);
     await waitTask((await api('DELETE', '/indexes/sorted')).body.taskUid);
+  });
+
+  it('lists every filterable field of the field map in the filter description, one without values by its name alone', async () => {
+    await waitTask((await api('PATCH', '/indexes/sparse/settings', { filterableAttributes: ['genre', 'year', 'rating'] })).body.taskUid);
+    await waitTask((await api('POST', '/indexes/sparse/documents', [{ id: 1, genre: 'drama', year: null }])).body.taskUid);
+    calls.length = 0;
+    script = [answerRound];
+    await complete('assistant', ask());
+    // `rating` is in no document, so not in the field map
+    expect(calls[0]!.body.tools[0].function.parameters.properties.filter.description).toContain('\n## Facet distributions of the sparse index\ngenre: drama.\nyear: \n\n');
+    await waitTask((await api('DELETE', '/indexes/sparse')).body.taskUid);
+  });
+
+  it('gives the LLM the engine\'s words alone for a filter on an attribute that is not filterable, with no source and no error event', async () => {
+    calls.length = 0;
+    script = [searchRound('{"index_uid":"movies","q":"","filter":"title = x"}'), answerRound];
+    const reply = await complete('assistant', ask({ tools: NOTIFY }));
+    expect(reply.events.filter((e) => e !== '[DONE]' && e.type === 'error')).toHaveLength(0);
+    expect(calls[1]!.body.messages.at(-1).content).toBe('Attribute `title` is not filterable. Available filterable attribute patterns are: `genre`.\n2:7 "title" = "x"');
+    const sources = reply.events.filter((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === '_meiliSearchSources');
+    expect(JSON.parse(sources[0].choices[0].delta.tool_calls[0].function.arguments)).toEqual({ call_id: 'call_abc', sources: [] });
+  });
+
+  it('reports a filter that does not parse, or uses a feature that is off, as a failed search naming the index', async () => {
+    for (const [filter, message] of [
+      ['genre =', 'Index `movies`: Was expecting a value but instead got nothing.\n8:8 genre ='],
+      ['genre CONTAINS a', 'Index `movies`: Using `CONTAINS` in a filter requires enabling the `contains filter` experimental feature. See https://github.com/orgs/meilisearch/discussions/763\n7:15 genre CONTAINS a'],
+    ]) {
+      calls.length = 0;
+      script = [searchRound(JSON.stringify({ index_uid: 'movies', q: '', filter })), answerRound];
+      const reply = await complete('assistant', ask({ tools: NOTIFY }));
+      const errors = reply.events.filter((e) => e !== '[DONE]' && e.type === 'error');
+      expect(errors.map((e) => e.error)).toEqual([{ type: 'response_error', code: '400', message, param: null, event_id: null }]);
+      expect(calls[1]!.body.messages.at(-1).content).toBe(`the search tool call failed with ${message}`);
+      expect(reply.events.some((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === '_meiliSearchSources')).toBe(false);
+    }
+  });
+
+  it('looks the LLM\'s index up as written, refusing only a reserved uid', async () => {
+    for (const [uid, code, message] of [
+      ['bad uid', '404', 'Index `bad uid` not found.'],
+      ['.meili_dsr', '400', '.meili_dsr is not a valid index uid. Index uid can be an integer or a string containing only alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 400 bytes.'],
+    ]) {
+      calls.length = 0;
+      script = [searchRound(JSON.stringify({ index_uid: uid, q: 'x', filter: '' })), answerRound];
+      const reply = await complete('assistant', ask());
+      const errors = reply.events.filter((e) => e !== '[DONE]' && e.type === 'error');
+      expect(errors.map((e) => e.error)).toEqual([{ type: 'response_error', code, message, param: null, event_id: null }]);
+      expect(calls[1]!.body.messages.at(-1).content).toBe(`the search tool call failed with ${message}`);
+    }
+  });
+
+  it('answers arguments that do not read as the search parameters in serde_json\'s words, with no error event', async () => {
+    calls.length = 0;
+    script = [searchRound('{"q":"dragon","filter":""}'), searchRound('{"index_uid":"movies","q":5}'), searchRound('notjson'), answerRound];
+    const reply = await complete('assistant', ask({ tools: NOTIFY }));
+    expect(reply.events.filter((e) => e !== '[DONE]' && e.type === 'error')).toHaveLength(0);
+    expect(reply.events.some((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === '_meiliSearchSources')).toBe(false);
+    expect(calls.slice(1).map((call) => call.body.messages.at(-1).content)).toEqual([
+      'missing field `index_uid` at line 1 column 26',
+      'invalid type: integer `5`, expected a string at line 1 column 28',
+      'expected ident at line 1 column 2',
+    ]);
+  });
+
+  it('relays no chunk with tool calls, even an empty list, and runs pending searches when a chunk without tool calls comes', async () => {
+    const searchCall = { index: 0, id: 'call_late', type: 'function', function: { name: '_meiliSearchInIndex', arguments: '{"index_uid":"movies","q":"dragon","filter":""}' } };
+    calls.length = 0;
+    script = [
+      { chunks: [chunk({ role: 'assistant', content: 'Hi', tool_calls: [] }), chunk({ tool_calls: [searchCall] }, 'tool_calls')] },
+      answerRound,
+    ];
+    const reply = await complete('assistant', ask({ tools: NOTIFY }));
+    const contents = reply.events.filter((e) => e !== '[DONE]' && typeof e.choices?.[0]?.delta?.content === 'string').map((e) => e.choices[0].delta.content);
+    // `Hi` came with an empty list of tool calls; `Here are` ran the search left pending by the first call
+    expect(contents).toEqual([' two movies']);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Which movies have dragons?' });
+    const progress = reply.events.find((e) => e !== '[DONE]' && e.choices?.[0]?.delta?.tool_calls?.[0]?.function?.name === '_meiliSearchProgress');
+    expect(JSON.parse(progress.choices[0].delta.tool_calls[0].function.arguments).call_id).toBe('call_late');
+
+    // a turn of calls none of which is the search still adds its (empty) assistant message
+    calls.length = 0;
+    script = [{ chunks: [chunk({ tool_calls: [{ index: 0, id: 'call_w', type: 'function', function: { name: 'weather', arguments: '{}' } }] }), chunk({}, 'tool_calls')] }, answerRound];
+    await complete('assistant', ask());
+    expect(calls[1]!.body.messages.at(-1)).toEqual({ role: 'assistant', tool_calls: [] });
   });
 
   it('answers a provider error as an error event, then ends', async () => {
