@@ -16,7 +16,7 @@ const MAX_ID_BYTES = 511;
 
 export function invalidDocumentId(value: unknown): ApiError {
   // a number refused as an id is one serde_json holds as an f64, which it writes as ryu does
-  const text = typeof value === 'number' ? ryu(value) : stringifyJson(value);
+  const text = typeof value === 'number' ? ryu(value) : value instanceof WrittenNumber ? ryu(Number(value.text)) : stringifyJson(value);
   return new ApiError(
     'invalid_document_id',
     `Document identifier \`${text}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`,

@@ -38,7 +38,7 @@ export interface DocumentsQuery {
   /** null: every field */
   fields?: string[] | null;
   retrieveVectors?: boolean;
-  /** any JSON values: each must be a document id (integers come as their digits) */
+  /** any JSON values: each must be a document id (a float written with an integer value comes as a WrittenNumber) */
   ids?: readonly unknown[] | null;
   filter?: unknown;
   sort?: readonly string[] | null;
@@ -46,13 +46,10 @@ export interface DocumentsQuery {
   useNetwork?: boolean | null;
 }
 
-/**
- * Ids are validated like document ids before anything else (documents.md §2.3). A number here was
- * sent as a float (the route reads integers as their digits), which v1.50 refuses as an id.
- */
+/** Ids are validated like document ids before anything else (documents.md §2.3). */
 function validateIds(ids: readonly unknown[]): string[] {
   return ids.map((value, i) => {
-    const id = typeof value === 'number' ? null : externalIdOf(value);
+    const id = externalIdOf(value);
     if (id === null) throw new ApiError('invalid_document_ids', `In \`.ids[${i}]\`: ${invalidDocumentId(value).message}`);
     return id;
   });

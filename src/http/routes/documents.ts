@@ -6,6 +6,7 @@
  */
 import type { DocumentsQuery } from '../../search/documents.js';
 import { documentRequest, documentsRequest } from '../../search/network-documents.js';
+import { WrittenNumber } from '../../types/json-text.js';
 import { defineRoute } from '../route.js';
 import {
   carryBodyText,
@@ -13,6 +14,8 @@ import {
   describedLike,
   compileQuery,
   integralFloatPaths,
+  isSentNumber,
+  sentValueAt,
   parseBoolean,
   parseFilterParam,
   parseList,
@@ -84,14 +87,19 @@ function asDoubles(value: unknown): unknown {
 
 /**
  * A fetch body read with exact integers: only `ids` keeps them, as their digits (an id is its
- * text). What stays a number there was sent as a float (`1.5`, `1.0`, `-0`), which no id is.
+ * text). An id sent as a float with an integer value (`1.0`, `1e3`) stays a number as written,
+ * which no id is (JSON.parse made it an integer).
  */
 function withExactIds(value: unknown): unknown {
   const body = asDoubles(value);
   if (body === null || typeof body !== 'object' || Array.isArray(body) || !Array.isArray((value as { ids?: unknown }).ids)) return sentAs(value, body);
-  const floats = new Set(integralFloatPaths(value).flatMap(([key, at]) => (key === 'ids' && typeof at === 'number' ? [at] : [])));
-  const digits = (id: unknown, at: number) => typeof id === 'bigint' || (typeof id === 'number' && Number.isSafeInteger(id) && !Object.is(id, -0) && !floats.has(at));
-  const ids = ((value as { ids: unknown[] }).ids).map((id, at) => (digits(id, at) ? String(id) : asDoubles(id)));
+  const floats = new Map(
+    integralFloatPaths(value).flatMap(([key, at]) => {
+      const sent = key === 'ids' && typeof at === 'number' ? sentValueAt(value, ['ids', at])?.value : undefined;
+      return isSentNumber(sent) ? [[at as number, new WrittenNumber(sent.value)] as const] : [];
+    }),
+  );
+  const ids = ((value as { ids: unknown[] }).ids).map((id, at) => floats.get(at) ?? (typeof id === 'bigint' ? id.toString() : asDoubles(id)));
   return sentAs(value, { ...body, ids });
 }
 

@@ -6,7 +6,7 @@
  */
 export { addSharedSchema, compileBody, type BodyOptions, type FieldCodes, type FieldValidator } from './body.js';
 export { describedLike, descriptionOf, type BodyDescription, type QueryDescription } from './described.js';
-export { carryBodyText, integralFloatPaths } from './sent-values.js';
+export { carryBodyText, integralFloatPaths, isSentNumber, sentValueAt } from './sent-values.js';
 export { compileQuery, type ParsedQuery, type QueryParam, type QuerySpec } from './query.js';
 export {
   QueryValueError,
