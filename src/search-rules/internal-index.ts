@@ -6,8 +6,7 @@
  */
 import { formatDateTime, parseRfc3339, TIME_CRATE_RFC3339 } from '../types/dates.js';
 import type { JsonObject } from '../types/task.js';
-import { constraintCount } from './filter-conditions.js';
-import { ruleView, type Conditions, type RuleAction, type RuleUpdate, type SearchRule } from './rule.js';
+import type { Conditions, RuleAction, RuleUpdate } from './rule.js';
 import type { RuleChange } from './store.js';
 
 const eq = (attribute: string) => ({ attributePatterns: [attribute], features: { facetSearch: false, filter: { equality: true, comparison: false } } });
@@ -22,8 +21,6 @@ export const DSR_INDEX_SETTINGS: JsonObject = {
     cmp('conditions.time.start'),
     cmp('conditions.time.end'),
     eq('conditions.query.isEmpty'),
-    cmp('conditions.filter.values.*'),
-    cmp('conditions.filter.nbConstraints'),
   ],
   sortableAttributes: ['lastUpdatedAt', 'precedence'],
   proximityPrecision: 'byAttribute',
@@ -49,17 +46,7 @@ function conditionsOf(value: JsonObject): Conditions {
     const { isEmpty, words } = value.query;
     conditions.query = { ...(typeof isEmpty === 'boolean' ? { isEmpty } : {}), ...(typeof words === 'string' ? { words } : {}) };
   }
-  // `nbConstraints`, which the document also holds, is counted again from the values
-  if (isObject(value.filter)) conditions.filter = { values: isObject(value.filter.values) ? value.filter.values : {} };
   return conditions;
-}
-
-/** A rule as its `.meili_dsr` document: its view, the filter condition's constraint count beside its values. */
-export function ruleDocument(rule: SearchRule): JsonObject {
-  const doc = ruleView(rule);
-  const filter = rule.conditions.filter;
-  if (filter !== undefined) (doc.conditions as JsonObject).filter = { values: filter.values, nbConstraints: constraintCount(filter.values) } as JsonObject;
-  return doc;
 }
 
 function actionOf(value: unknown): RuleAction[] {

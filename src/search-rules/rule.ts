@@ -23,16 +23,9 @@ export interface QueryCondition {
   words?: string;
 }
 
-/** Values the search's filter must constrain (filter-conditions.ts): attribute → a JSON value. */
-export interface FilterCondition {
-  /** keys in byte order, as v1.50's `BTreeMap` keeps them */
-  values: Record<string, unknown>;
-}
-
 export interface Conditions {
   time?: TimeCondition;
   query?: QueryCondition;
-  filter?: FilterCondition;
 }
 
 export interface RuleAction {
@@ -82,7 +75,6 @@ export function ruleView(rule: SearchRule): JsonObject {
   const conditions: JsonObject = {};
   if (rule.conditions.time !== undefined) conditions.time = { ...rule.conditions.time } as JsonObject;
   if (rule.conditions.query !== undefined) conditions.query = { ...rule.conditions.query } as JsonObject;
-  if (rule.conditions.filter !== undefined) conditions.filter = { values: { ...rule.conditions.filter.values } } as JsonObject;
   return {
     uid: rule.uid,
     ...(rule.description === undefined ? {} : { description: rule.description }),

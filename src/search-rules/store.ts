@@ -45,7 +45,7 @@ export class SearchRuleStore {
     store: InstanceStore,
     readonly limits: RuleLimits = DEFAULT_RULE_LIMITS,
   ) {
-    // a rule's filter values are keyed by field names, `__proto__` included
+    // rules stored while Quarry took `conditions.filter` hold values keyed by field names, `__proto__` included
     this.db = store.root.openDB<Entry, string>({ name: INSTANCE_DBS.searchRules, ...PROTO_SAFE_VALUES });
   }
 

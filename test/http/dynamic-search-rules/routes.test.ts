@@ -167,12 +167,12 @@ describe('errors', () => {
     expectError(await patch({ description: 1 }), 400, 'invalid_dynamic_search_rule_description', 'Invalid value type at `.description`: expected a string, but found a positive integer: `1`');
     expectError(await patch({ precedence: 'high' }), 400, 'invalid_dynamic_search_rule_priority', 'Invalid value type at `.precedence`: expected a positive integer, but found a string: `"high"`');
     expectError(await patch({ active: 'yes' }), 400, 'invalid_dynamic_search_rule_active', 'Invalid value type at `.active`: expected a boolean, but found a string: `"yes"`');
-    expectError(await patch({ conditions: { filters: {} } }), 400, 'invalid_dynamic_search_rule_conditions', 'Unknown field `filters` inside `.conditions`: did you mean `filter`? expected one of `time`, `query`, `filter`');
+    // v1.50's conditions are `time` and `query` only
     expectError(
-      await patch({ conditions: { filter: 'a = 1' } }),
+      await patch({ conditions: { filter: { values: { genres: 'action' } } } }),
       400,
       'invalid_dynamic_search_rule_conditions',
-      'Invalid value type at `.conditions.filter`: expected an object, but found a string: `"a = 1"`',
+      'Unknown field `filter` inside `.conditions`: expected one of `time`, `query`',
     );
     expect((await patch({ actions: [{ selector: {}, action: { type: 'pin', position: 0 } }] })).body.code).toBe('invalid_dynamic_search_rule_actions');
     expect((await patch({ actions: [{ selector: { id: '1' }, action: { type: 'boost', position: 0 } }] })).body.code).toBe('invalid_dynamic_search_rule_actions');

@@ -17,7 +17,7 @@ function rule(uid: string, extra: Partial<SearchRule> = {}, ...pins: [string, nu
   };
 }
 
-const ids = (rules: SearchRule[], words: string[] = [], index = 'movies', limits = DEFAULT_RULE_LIMITS) => rulePins(rules, index, NOW, words, null, limits).map((pin) => pin.id);
+const ids = (rules: SearchRule[], words: string[] = [], index = 'movies', limits = DEFAULT_RULE_LIMITS) => rulePins(rules, index, NOW, words, limits).map((pin) => pin.id);
 
 describe('rulePins', () => {
   it('keeps active rules only', () => {

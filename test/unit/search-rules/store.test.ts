@@ -28,11 +28,12 @@ const apply = (...changes: (Omit<RuleChange, 'updatedAt'> & Partial<Pick<RuleCha
   writeTxn(store.root, () => rules.apply(changes.map((change) => ({ updatedAt: null, ...change }))));
 
 describe('SearchRuleStore', () => {
-  it('keeps a filter value keyed `__proto__` as stored, at any depth', () => {
+  it('reads a rule stored while Quarry took `conditions.filter`, its values keyed `__proto__` left as data', () => {
     const values = JSON.parse('{"__proto__": "b", "nest": {"__proto__": "n"}}') as Record<string, unknown>;
-    apply({ uid: 'r', update: { conditions: { filter: { values } } } });
-    const stored = rules.get('r')!.conditions.filter!.values as Record<string, unknown>;
+    apply({ uid: 'r', update: { conditions: { filter: { values } } as never } });
+    const stored = (rules.get('r')!.conditions as { filter: { values: object } }).filter.values;
     expect(JSON.stringify(stored)).toBe('{"__proto__":"b","nest":{"__proto__":"n"}}');
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
   });
 
   it('creates, merges field by field, resets on null and deletes', () => {
