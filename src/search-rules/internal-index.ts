@@ -22,7 +22,7 @@ export const DSR_INDEX_SETTINGS: JsonObject = {
     cmp('conditions.time.end'),
     eq('conditions.query.isEmpty'),
   ],
-  sortableAttributes: ['lastUpdatedAt', 'precedence'],
+  sortableAttributes: ['precedence'],
   proximityPrecision: 'byAttribute',
   typoTolerance: { enabled: false, disableOnNumbers: true },
   facetSearch: false,
@@ -58,9 +58,9 @@ function actionOf(value: unknown): RuleAction[] {
 }
 
 /**
- * A `.meili_dsr` document as the rule change that recreates it, its date kept, or null when it
- * is no rule (no string `uid`). Fields of the wrong type are left at their defaults, malformed dates and
- * actions dropped.
+ * A `.meili_dsr` document as the rule change that recreates it, or null when it is no rule (no
+ * string `uid`). Fields of the wrong type are left at their defaults, malformed dates and actions
+ * dropped, unknown fields (a `lastUpdatedAt` of an earlier Quarry's dump) ignored.
  */
 export function ruleFromDocument(doc: unknown): RuleChange | null {
   if (!isObject(doc) || typeof doc.uid !== 'string') return null;
@@ -71,5 +71,5 @@ export function ruleFromDocument(doc: unknown): RuleChange | null {
     conditions: isObject(doc.conditions) ? conditionsOf(doc.conditions) : null,
     actions: Array.isArray(doc.actions) ? doc.actions.flatMap(actionOf) : null,
   };
-  return { uid: doc.uid, update, updatedAt: dateOf(doc.lastUpdatedAt) ?? null };
+  return { uid: doc.uid, update };
 }

@@ -1,11 +1,11 @@
 /**
  * A dynamic search rule as v1.50 stores and shows it (meilisearch-types
- * `dynamic_search_rules.rs`), and the update a `dsrUpdate` task carries. Pure.
+ * `dynamic_search_rules.rs`: uid, description, precedence, active, conditions, actions), and the
+ * update a `dsrUpdate` task carries. Pure.
  *
  * An update is merged into the stored rule field by field, as v1.50 merges it (a document update
- * of its internal rules index: top-level fields replace, nested objects are not merged), and
- * dates the rule with its task's enqueue date (`lastUpdatedAt`; null for rules stored before
- * Quarry kept it, as v1.50 shows rules from before v1.50). A `null`
+ * of its internal rules index: top-level fields replace, nested objects are not merged). Rules
+ * stored by earlier Quarry versions may still hold a `lastUpdatedAt`, which nothing reads. A `null`
  * resets the field to its default (no description, no precedence, active, no conditions, no
  * actions); v1.50 stores the `null` itself, which its reader then cannot read back for `active`,
  * `conditions` and `actions`, so Quarry applies the documented default instead.
@@ -36,8 +36,6 @@ export interface RuleAction {
 export interface SearchRule {
   uid: string;
   description?: string;
-  /** RFC 3339, the enqueue date of the task that last changed the rule */
-  lastUpdatedAt?: string | null;
   /** lower wins; none: after every rule that has one */
   precedence?: number;
   active: boolean;
@@ -54,15 +52,14 @@ export interface RuleUpdate {
   actions?: RuleAction[] | null;
 }
 
-/** The rule `uid` after `update`, dated `updatedAt`, starting from `existing` (a new rule when undefined). */
-export function applyRuleUpdate(uid: string, existing: SearchRule | undefined, update: RuleUpdate, updatedAt: string | null): SearchRule {
+/** The rule `uid` after `update`, starting from `existing` (a new rule when undefined). */
+export function applyRuleUpdate(uid: string, existing: SearchRule | undefined, update: RuleUpdate): SearchRule {
   const base: SearchRule = existing ?? { uid, active: true, conditions: {}, actions: [] };
   const description = update.description === undefined ? base.description : (update.description ?? undefined);
   const precedence = update.precedence === undefined ? base.precedence : (update.precedence ?? undefined);
   return {
     uid,
     ...(description === undefined ? {} : { description }),
-    lastUpdatedAt: updatedAt,
     ...(precedence === undefined ? {} : { precedence }),
     active: update.active === undefined ? base.active : (update.active ?? true),
     conditions: update.conditions === undefined ? base.conditions : (update.conditions ?? {}),
@@ -70,7 +67,7 @@ export function applyRuleUpdate(uid: string, existing: SearchRule | undefined, u
   };
 }
 
-/** The rule in v1.50's key order (uid, description, lastUpdatedAt, precedence, active, conditions, actions). */
+/** The rule in v1.50's key order (uid, description, precedence, active, conditions, actions). */
 export function ruleView(rule: SearchRule): JsonObject {
   const conditions: JsonObject = {};
   if (rule.conditions.time !== undefined) conditions.time = { ...rule.conditions.time } as JsonObject;
@@ -78,7 +75,6 @@ export function ruleView(rule: SearchRule): JsonObject {
   return {
     uid: rule.uid,
     ...(rule.description === undefined ? {} : { description: rule.description }),
-    lastUpdatedAt: rule.lastUpdatedAt ?? null,
     ...(rule.precedence === undefined ? {} : { precedence: rule.precedence }),
     active: rule.active,
     conditions,
@@ -91,10 +87,9 @@ export function ruleView(rule: SearchRule): JsonObject {
 
 /**
  * The body of `PATCH /dynamic-search-rules/{uid}` that recreates the rule on another instance
- * (v1.50's `into_uid_update`, which a topology change's leader sends): every field but the uid
- * and the date, which the receiving task sets.
+ * (v1.50's `into_uid_update`, which a topology change's leader sends): every field but the uid.
  */
 export function ruleUpdateBody(rule: SearchRule): JsonObject {
-  const { uid: _uid, lastUpdatedAt: _date, ...body } = ruleView(rule);
+  const { uid: _uid, ...body } = ruleView(rule);
   return body;
 }

@@ -27,12 +27,10 @@ type Entry = StoredRule | { created: true };
 
 const isRule = (entry: Entry | undefined): entry is StoredRule => entry !== undefined && 'rule' in entry;
 
-/** One `dsrUpdate` task's change: a creation or update (`update`), or a deletion (`null`), and the rule's new date. */
+/** One `dsrUpdate` task's change: a creation or update (`update`), or a deletion (`null`). */
 export interface RuleChange {
   uid: string;
   update: RuleUpdate | null;
-  /** RFC 3339: the task's enqueue date, or a dumped rule's own (null when it has none) */
-  updatedAt: string | null;
 }
 
 export class SearchRuleStore {
@@ -72,7 +70,7 @@ export class SearchRuleStore {
   apply(changes: readonly RuleChange[]): void {
     const used = new Set(this.readAll().map((entry) => entry.id));
     this.db.putSync(CREATED_KEY, { created: true });
-    for (const { uid, update, updatedAt } of changes) {
+    for (const { uid, update } of changes) {
       const entry = this.db.get(uid);
       const existing = isRule(entry) ? entry : undefined;
       if (update === null) {
@@ -87,7 +85,7 @@ export class SearchRuleStore {
         while (used.has(id)) id++;
         used.add(id);
       }
-      this.db.putSync(uid, { id, rule: applyRuleUpdate(uid, existing?.rule, update, updatedAt) });
+      this.db.putSync(uid, { id, rule: applyRuleUpdate(uid, existing?.rule, update) });
     }
     this.invalidate();
   }

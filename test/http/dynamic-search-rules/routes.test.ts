@@ -72,8 +72,6 @@ describe('rules', () => {
       JSON.stringify({
         uid: 'black-friday',
         description: 'Black Friday 2025 rules',
-        // the enqueue date of the task that last changed it
-        lastUpdatedAt: task.enqueuedAt,
         precedence: 10,
         active: true,
         conditions: { time: { start: '2025-11-28T00:00:00Z', end: '2025-11-28T23:59:59+01:00' }, query: { isEmpty: true } },
@@ -82,10 +80,9 @@ describe('rules', () => {
     );
 
     // top-level fields replace, absent ones stay, null resets
-    const merged = await put('black-friday', { description: null, conditions: { query: { words: 'sale' } }, active: false });
+    await put('black-friday', { description: null, conditions: { query: { words: 'sale' } }, active: false });
     expect((await call(server, 'GET', '/dynamic-search-rules/black-friday')).body).toEqual({
       uid: 'black-friday',
-      lastUpdatedAt: merged.enqueuedAt,
       precedence: 10,
       active: false,
       conditions: { query: { words: 'sale' } },
@@ -94,7 +91,7 @@ describe('rules', () => {
 
     const minimal = await put('minimal', {});
     expect(minimal.details).toEqual({ rule: {}, updatedRules: 1 });
-    expect((await call(server, 'GET', '/dynamic-search-rules/minimal')).body).toEqual({ uid: 'minimal', lastUpdatedAt: minimal.enqueuedAt, active: true, conditions: {}, actions: [] });
+    expect((await call(server, 'GET', '/dynamic-search-rules/minimal')).body).toEqual({ uid: 'minimal', active: true, conditions: {}, actions: [] });
 
     const deletion = await run(server, 'DELETE', '/dynamic-search-rules/minimal');
     expect(deletion).toMatchObject({ status: 'succeeded', type: 'dsrUpdate', details: { updatedRules: 1 } });
@@ -109,7 +106,7 @@ describe('rules', () => {
     expect((await call(server, 'POST', '/dynamic-search-rules', {})).body).toEqual({ results: [], offset: 0, limit: 20, total: 0 });
   });
 
-  it('lists rules most recently updated first, paginated, filtered by active and by a query on descriptions and words', async () => {
+  it('lists rules in creation order (v1.50\'s document ids), an update keeping a rule\'s place, paginated, filtered by active and by a query on descriptions and words', async () => {
     await run(server, 'DELETE', '/dynamic-search-rules');
     for (const [uid, active] of [['promo-active', true], ['promo-inactive', false], ['standard-active', true]] as const) {
       await put(uid, { description: uid, active, actions: [pin('1', 0)] });
@@ -117,17 +114,19 @@ describe('rules', () => {
     const uids = (reply: any) => reply.body.results.map((rule: any) => rule.uid);
     const page = await call(server, 'POST', '/dynamic-search-rules', { offset: 1, limit: 1 });
     expect(page.body).toEqual({
-      results: [{ uid: 'promo-inactive', description: 'promo-inactive', lastUpdatedAt: expect.any(String), active: false, conditions: {}, actions: [pin('1', 0)] }],
+      results: [{ uid: 'promo-inactive', description: 'promo-inactive', active: false, conditions: {}, actions: [pin('1', 0)] }],
       offset: 1,
       limit: 1,
       total: 3,
     });
-    expect(uids(await call(server, 'POST', '/dynamic-search-rules', {}))).toEqual(['standard-active', 'promo-inactive', 'promo-active']);
-    expect(uids(await call(server, 'POST', '/dynamic-search-rules', { filter: { query: 'promo' } }))).toEqual(['promo-inactive', 'promo-active']);
-    expect(uids(await call(server, 'POST', '/dynamic-search-rules', { filter: { active: true } }))).toEqual(['standard-active', 'promo-active']);
-    // an update dates the rule again
+    expect(uids(await call(server, 'POST', '/dynamic-search-rules', {}))).toEqual(['promo-active', 'promo-inactive', 'standard-active']);
+    expect(uids(await call(server, 'POST', '/dynamic-search-rules', { filter: { query: 'promo' } }))).toEqual(['promo-active', 'promo-inactive']);
+    expect(uids(await call(server, 'POST', '/dynamic-search-rules', { filter: { active: true } }))).toEqual(['promo-active', 'standard-active']);
+    // an update keeps the rule's place
     await put('promo-active', { active: true });
-    expect(uids(await call(server, 'POST', '/dynamic-search-rules', {}))).toEqual(['promo-active', 'standard-active', 'promo-inactive']);
+    expect(uids(await call(server, 'POST', '/dynamic-search-rules', {}))).toEqual(['promo-active', 'promo-inactive', 'standard-active']);
+    // the rule shows no date
+    expect(Object.keys((await call(server, 'GET', '/dynamic-search-rules/promo-active')).body)).toEqual(['uid', 'description', 'active', 'conditions', 'actions']);
     const both = await call(server, 'POST', '/dynamic-search-rules', { filter: { query: 'promo', active: true } });
     expect(uids(both)).toEqual(['promo-active']);
     expect(both.body.total).toBe(1);
@@ -196,7 +195,7 @@ describe('through the meilisearch client', () => {
     const client = new Meilisearch({ host: server.url });
     await settle(client, (await client.deleteAllDynamicSearchRules()).taskUid);
     await settle(client, (await client.updateDynamicSearchRule('client-rule', { description: 'from the client', actions: [pin('7', 2)] as never })).taskUid);
-    expect(await client.getDynamicSearchRule('client-rule')).toEqual({ uid: 'client-rule', description: 'from the client', lastUpdatedAt: expect.any(String), active: true, conditions: {}, actions: [pin('7', 2)] });
+    expect(await client.getDynamicSearchRule('client-rule')).toEqual({ uid: 'client-rule', description: 'from the client', active: true, conditions: {}, actions: [pin('7', 2)] });
     const listed = await client.getDynamicSearchRules({ filter: { query: 'client' } });
     expect(listed.results.map((rule) => rule.uid)).toEqual(['client-rule']);
     await settle(client, (await client.deleteDynamicSearchRule('client-rule')).taskUid);
