@@ -55,6 +55,21 @@ describe('SearchRuleStore', () => {
     expect(rules.all()).toEqual([]);
   });
 
+  it('gives ids within one batch as milli does: a deletion frees its id for later batches only, a missing rule\'s deletion takes one', () => {
+    const uids = () => rules.all().map((rule) => rule.uid);
+    apply({ uid: 'a', update: {} }, { uid: 'b', update: {} }, { uid: 'c', update: {} });
+    // `d` does not take the id `a` frees in the same batch
+    apply({ uid: 'a', update: null }, { uid: 'd', update: {} });
+    expect(uids()).toEqual(['b', 'c', 'd']);
+    // `b` keeps its id through its deletion and recreation; `e` takes the id `a` freed
+    apply({ uid: 'b', update: null }, { uid: 'b', update: { description: 'again' } }, { uid: 'e', update: {} });
+    expect(uids()).toEqual(['e', 'b', 'c', 'd']);
+    // the deletion of the missing `ghost` takes an id, which `g` of a later batch gets, before `f`'s
+    apply({ uid: 'ghost', update: null }, { uid: 'f', update: {} });
+    apply({ uid: 'g', update: {} });
+    expect(uids()).toEqual(['e', 'b', 'c', 'd', 'g', 'f']);
+  });
+
   it('is created by its first update, even a deletion, and stays so once cleared, as v1.50’s `.meili_dsr`', () => {
     expect(rules.created).toBe(false);
     apply({ uid: 'missing', update: null });
