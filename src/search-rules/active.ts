@@ -1,7 +1,7 @@
 /**
  * Which rules apply to a search, and the pins they ask for, in v1.50's order (milli
  * `dynamic_search_rules.rs`, `resolve_pins` and `active_rules_for_query`):
- * 1. active rules only;
+ * 1. active rules only (`active: true`; a rule set to `active: null` never applies);
  * 2. `conditions.time`: out when `start` is after the search's start, or `end` before it;
  * 3. `conditions.query.isEmpty`: out when it disagrees with the query having no word;
  * 4. `conditions.query.words`: the text's words (default tokenizer and normaliser) must all be
@@ -49,7 +49,8 @@ function wordsOf(rule: SearchRule): string[] {
 }
 
 function passesTimeAndEmptiness(rule: SearchRule, now: bigint, queryIsEmpty: boolean): boolean {
-  if (!rule.active) return false;
+  // v1.50 reads the rules whose `active` facet is `true`: not `false`, not `null`
+  if (rule.active !== true) return false;
   const { time, query } = rule.conditions;
   if (time?.start !== undefined && instantOfRfc3339(time.start) > now) return false;
   if (time?.end !== undefined && instantOfRfc3339(time.end) < now) return false;

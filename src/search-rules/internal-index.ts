@@ -60,16 +60,17 @@ function actionOf(value: unknown): RuleAction[] {
 /**
  * A `.meili_dsr` document as the rule change that recreates it, or null when it is no rule (no
  * string `uid`). Fields of the wrong type are left at their defaults, malformed dates and actions
- * dropped, unknown fields (a `lastUpdatedAt` of an earlier Quarry's dump) ignored.
+ * dropped, unknown fields (a `lastUpdatedAt` of an earlier Quarry's dump) ignored; an `active`
+ * that is present but no boolean is the `null` a v1.50 update can store (the rule never applies).
  */
 export function ruleFromDocument(doc: unknown): RuleChange | null {
   if (!isObject(doc) || typeof doc.uid !== 'string') return null;
   const update: RuleUpdate = {
     description: typeof doc.description === 'string' ? doc.description : null,
     precedence: typeof doc.precedence === 'number' && Number.isInteger(doc.precedence) && doc.precedence >= 0 ? doc.precedence : null,
-    active: typeof doc.active === 'boolean' ? doc.active : null,
     conditions: isObject(doc.conditions) ? conditionsOf(doc.conditions) : null,
     actions: Array.isArray(doc.actions) ? doc.actions.flatMap(actionOf) : null,
   };
+  if ('active' in doc) update.active = typeof doc.active === 'boolean' ? doc.active : null;
   return { uid: doc.uid, update };
 }

@@ -46,6 +46,7 @@ function leadingMatches(rule: SearchRule, terms: readonly string[]): number {
 export function listRules(store: Pick<SearchRuleStore, 'all'>, request: RuleListQuery): RuleListPage {
   // the rules by internal id; the sort by matched words below is stable
   let rules = store.all();
+  // a rule set to `active: null` is in neither facet value, as in v1.50
   if (typeof request.active === 'boolean') rules = rules.filter((rule) => rule.active === request.active);
   const terms = words(request.query ?? '').slice(0, MAX_QUERY_TERMS);
   if (terms.length > 0) {

@@ -5,10 +5,14 @@
  *
  * An update is merged into the stored rule field by field, as v1.50 merges it (a document update
  * of its internal rules index: top-level fields replace, nested objects are not merged). Rules
- * stored by earlier Quarry versions may still hold a `lastUpdatedAt`, which nothing reads. A `null`
- * resets the field to its default (no description, no precedence, active, no conditions, no
- * actions); v1.50 stores the `null` itself, which its reader then cannot read back for `active`,
- * `conditions` and `actions`, so Quarry applies the documented default instead.
+ * stored by earlier Quarry versions may still hold a `lastUpdatedAt`, which nothing reads.
+ *
+ * A `null` is stored as v1.50 stores it. For `description` and `precedence` it means none. For
+ * `active`, `conditions` and `actions` v1.50's reader fails on it (GET and the listing answer 500)
+ * while its search reads an `active: null` rule as neither active nor inactive (never applied, in
+ * neither `filter.active` listing) and null conditions and actions as none. Quarry keeps that
+ * search behaviour and shows what is stored instead of failing: `active: null`, and `conditions`
+ * and `actions` reset to `{}` and `[]`, which search reads alike.
  */
 import type { JsonObject } from '../types/task.js';
 
@@ -38,12 +42,13 @@ export interface SearchRule {
   description?: string;
   /** lower wins; none: after every rule that has one */
   precedence?: number;
-  active: boolean;
+  /** null: set to null by an update; the rule never applies */
+  active: boolean | null;
   conditions: Conditions;
   actions: RuleAction[];
 }
 
-/** The body of `PATCH /dynamic-search-rules/{uid}`, normalised: absent = unchanged, null = reset. */
+/** The body of `PATCH /dynamic-search-rules/{uid}`, normalised: absent = unchanged, null = reset (`active` kept null). */
 export interface RuleUpdate {
   description?: string | null;
   precedence?: number | null;
@@ -61,7 +66,7 @@ export function applyRuleUpdate(uid: string, existing: SearchRule | undefined, u
     uid,
     ...(description === undefined ? {} : { description }),
     ...(precedence === undefined ? {} : { precedence }),
-    active: update.active === undefined ? base.active : (update.active ?? true),
+    active: update.active === undefined ? base.active : update.active,
     conditions: update.conditions === undefined ? base.conditions : (update.conditions ?? {}),
     actions: update.actions === undefined ? base.actions : (update.actions ?? []),
   };

@@ -136,6 +136,21 @@ describe('rules', () => {
   });
 });
 
+describe('null updates', () => {
+  it('store `active: null`, a rule in neither active listing, shown as stored where v1.50 fails to read it; null conditions and actions read as none', async () => {
+    await run(server, 'DELETE', '/dynamic-search-rules');
+    await put('nulled', { description: 'nulled', active: true, conditions: { query: { words: 'sale' } }, actions: [pin('1', 0)] });
+    const task = await put('nulled', { active: null, conditions: null, actions: null });
+    expect(task.details).toEqual({ rule: { active: null, conditions: null, actions: null }, updatedRules: 1 });
+    const rule = { uid: 'nulled', description: 'nulled', active: null, conditions: {}, actions: [] };
+    expect((await call(server, 'GET', '/dynamic-search-rules/nulled')).body).toEqual(rule);
+    expect((await call(server, 'POST', '/dynamic-search-rules', {})).body).toEqual({ results: [rule], offset: 0, limit: 20, total: 1 });
+    for (const active of [true, false]) expect((await call(server, 'POST', '/dynamic-search-rules', { filter: { active } })).body.total).toBe(0);
+    await put('nulled', { active: true });
+    expect((await call(server, 'POST', '/dynamic-search-rules', { filter: { active: true } })).body.total).toBe(1);
+  });
+});
+
 describe('errors', () => {
   it('refuses bodies as v1.50 does', async () => {
     const patch = (body: unknown) => call(server, 'PATCH', '/dynamic-search-rules/r', body);

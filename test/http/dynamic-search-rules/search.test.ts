@@ -125,7 +125,7 @@ describe('pins', () => {
     ]);
   });
 
-  it('applies the isEmpty, time, active and selector conditions', async () => {
+  it('applies the isEmpty, time, active (not null) and selector conditions', async () => {
     const uid = await index(batman);
     const other = await index(batman);
     await rule('empty-only', { conditions: { query: { isEmpty: true } }, actions: [pin('remote', 0)] });
@@ -138,6 +138,9 @@ describe('pins', () => {
     await rule('empty-only', { conditions: { time: { start: '2999-01-01T00:00:00Z' } } });
     expect(ids(await search(uid, {}))).toEqual(['local', 'remote']);
     await rule('empty-only', { conditions: {}, active: false });
+    expect(ids(await search(uid, {}))).toEqual(['local', 'remote']);
+    // `active: null` is stored as such: the rule is not active (v1.50 reads the `true` facet only)
+    await rule('empty-only', { active: null });
     expect(ids(await search(uid, {}))).toEqual(['local', 'remote']);
     await rule('empty-only', { active: true, actions: [pin('remote', 0, other)] });
     expect(ids(await search(uid, {}))).toEqual(['local', 'remote']);

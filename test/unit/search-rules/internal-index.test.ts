@@ -9,6 +9,11 @@ describe('ruleFromDocument', () => {
       update: { description: 'd', precedence: null, active: false, conditions: {}, actions: [] },
     });
   });
+
+  it('reads a present `active` that is no boolean as the stored null, an absent one as the default', () => {
+    expect(ruleFromDocument({ uid: 'r', active: null })?.update).toMatchObject({ active: null });
+    expect(ruleFromDocument({ uid: 'r' })?.update).not.toHaveProperty('active');
+  });
 });
 
 describe('DSR_INDEX_SETTINGS', () => {

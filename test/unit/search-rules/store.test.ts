@@ -35,12 +35,12 @@ describe('SearchRuleStore', () => {
     expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
   });
 
-  it('creates, merges field by field, resets on null and deletes', () => {
+  it('creates, merges field by field, resets on null (keeping `active: null`, as v1.50 stores it) and deletes', () => {
     apply({ uid: 'r', update: { description: 'first', precedence: 2, conditions: { query: { words: 'a' } } } });
     apply({ uid: 'r', update: { description: null, active: false } });
     expect(rules.get('r')).toEqual({ uid: 'r', precedence: 2, active: false, conditions: { query: { words: 'a' } }, actions: [] });
     apply({ uid: 'r', update: { active: null, conditions: null, precedence: null } });
-    expect(rules.get('r')).toEqual({ uid: 'r', active: true, conditions: {}, actions: [] });
+    expect(rules.get('r')).toEqual({ uid: 'r', active: null, conditions: {}, actions: [] });
     apply({ uid: 'r', update: null }, { uid: 'missing', update: null });
     expect(rules.get('r')).toBeUndefined();
     expect(rules.size).toBe(0);
