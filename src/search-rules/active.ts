@@ -1,7 +1,7 @@
 /**
  * Which rules apply to a search, and the pins they ask for, in v1.50's order (milli
  * `dynamic_search_rules.rs`, `resolve_pins` and `active_rules_for_query`):
- * 1. active rules only;
+ * 1. active rules only (`active: true`; a rule set to `active: null` never applies);
  * 2. `conditions.time`: out when `start` is after the search's start, or `end` before it;
  * 3. `conditions.query.isEmpty`: out when it disagrees with the query having no word;
  * 4. `conditions.query.words`: the text's words (default tokenizer and normaliser) must all be
@@ -12,9 +12,7 @@
  *    per field up to 30 only), and one whose text holds no word passes. The check tries the
  *    combinations of query words, one unit of `wordFuel` each, plus one per word count; when the
  *    fuel runs out, every rule of the word count being checked is out;
- * 5. `conditions.filter`: the search's filter must constrain the rule's values
- *    (filter-conditions.ts);
- * 6. by ascending `precedence`, then the rules without one, internal id breaking ties; at most
+ * 5. by ascending `precedence`, then the rules without one, internal id breaking ties; at most
  *    `maxActiveRules` rules; their actions in order, those whose `selector.indexUid` names another
  *    index left out.
  * The search keeps the pinned documents that exist and pass its filters, each document once (its
@@ -22,9 +20,7 @@
  */
 import { materializeTokens, tokenizeBatch } from '../kernels/tokenizer.js';
 import { instantOfRfc3339 } from '../types/dates.js';
-import type { FilterAst } from '../engine/filter-parser/index.js';
 import { combinations } from './combinations.js';
-import { applyFilterConditions } from './filter-conditions.js';
 import type { RuleLimits } from './limits.js';
 import type { SearchRule } from './rule.js';
 
@@ -53,7 +49,8 @@ function wordsOf(rule: SearchRule): string[] {
 }
 
 function passesTimeAndEmptiness(rule: SearchRule, now: bigint, queryIsEmpty: boolean): boolean {
-  if (!rule.active) return false;
+  // v1.50 reads the rules whose `active` facet is `true`: not `false`, not `null`
+  if (rule.active !== true) return false;
   const { time, query } = rule.conditions;
   if (time?.start !== undefined && instantOfRfc3339(time.start) > now) return false;
   if (time?.end !== undefined && instantOfRfc3339(time.end) < now) return false;
@@ -97,14 +94,11 @@ function applyWordConditions(rules: readonly SearchRule[], active: Set<SearchRul
 
 /**
  * The pins of the rules that apply to a search of index `indexUid` started at `now` (ns), whose
- * query has the normalised words `queryWords` (empty for a placeholder search) and whose filter
- * (the request's and the tenant token's together) is `filter`, in rule order.
+ * query has the normalised words `queryWords` (empty for a placeholder search), in rule order.
  */
-export function rulePins(rules: readonly SearchRule[], indexUid: string, now: bigint, queryWords: readonly string[], filter: FilterAst | null, limits: RuleLimits): RulePin[] {
+export function rulePins(rules: readonly SearchRule[], indexUid: string, now: bigint, queryWords: readonly string[], limits: RuleLimits): RulePin[] {
   const active = new Set(rules.filter((rule) => passesTimeAndEmptiness(rule, now, queryWords.length === 0)));
   applyWordConditions(rules, active, queryWords, limits);
-  const fuel = { or: limits.filterOrFuel, and: limits.filterAndFuel, depth: limits.filterDepthFuel, combinations: limits.filterFuel };
-  applyFilterConditions(rules, active, filter, fuel);
   const applying = rules.filter((rule) => active.has(rule));
   const ranked = [
     ...applying.filter((rule) => rule.precedence !== undefined).sort((a, b) => a.precedence! - b.precedence!),

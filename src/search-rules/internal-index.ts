@@ -6,8 +6,7 @@
  */
 import { formatDateTime, parseRfc3339, TIME_CRATE_RFC3339 } from '../types/dates.js';
 import type { JsonObject } from '../types/task.js';
-import { constraintCount } from './filter-conditions.js';
-import { ruleView, type Conditions, type RuleAction, type RuleUpdate, type SearchRule } from './rule.js';
+import type { Conditions, RuleAction, RuleUpdate } from './rule.js';
 import type { RuleChange } from './store.js';
 
 const eq = (attribute: string) => ({ attributePatterns: [attribute], features: { facetSearch: false, filter: { equality: true, comparison: false } } });
@@ -22,10 +21,8 @@ export const DSR_INDEX_SETTINGS: JsonObject = {
     cmp('conditions.time.start'),
     cmp('conditions.time.end'),
     eq('conditions.query.isEmpty'),
-    cmp('conditions.filter.values.*'),
-    cmp('conditions.filter.nbConstraints'),
   ],
-  sortableAttributes: ['lastUpdatedAt', 'precedence'],
+  sortableAttributes: ['precedence'],
   proximityPrecision: 'byAttribute',
   typoTolerance: { enabled: false, disableOnNumbers: true },
   facetSearch: false,
@@ -49,17 +46,7 @@ function conditionsOf(value: JsonObject): Conditions {
     const { isEmpty, words } = value.query;
     conditions.query = { ...(typeof isEmpty === 'boolean' ? { isEmpty } : {}), ...(typeof words === 'string' ? { words } : {}) };
   }
-  // `nbConstraints`, which the document also holds, is counted again from the values
-  if (isObject(value.filter)) conditions.filter = { values: isObject(value.filter.values) ? value.filter.values : {} };
   return conditions;
-}
-
-/** A rule as its `.meili_dsr` document: its view, the filter condition's constraint count beside its values. */
-export function ruleDocument(rule: SearchRule): JsonObject {
-  const doc = ruleView(rule);
-  const filter = rule.conditions.filter;
-  if (filter !== undefined) (doc.conditions as JsonObject).filter = { values: filter.values, nbConstraints: constraintCount(filter.values) } as JsonObject;
-  return doc;
 }
 
 function actionOf(value: unknown): RuleAction[] {
@@ -71,18 +58,19 @@ function actionOf(value: unknown): RuleAction[] {
 }
 
 /**
- * A `.meili_dsr` document as the rule change that recreates it, its date kept, or null when it
- * is no rule (no string `uid`). Fields of the wrong type are left at their defaults, malformed dates and
- * actions dropped.
+ * A `.meili_dsr` document as the rule change that recreates it, or null when it is no rule (no
+ * string `uid`). Fields of the wrong type are left at their defaults, malformed dates and actions
+ * dropped, unknown fields (a `lastUpdatedAt` of an earlier Quarry's dump) ignored; an `active`
+ * that is present but no boolean is the `null` a v1.50 update can store (the rule never applies).
  */
 export function ruleFromDocument(doc: unknown): RuleChange | null {
   if (!isObject(doc) || typeof doc.uid !== 'string') return null;
   const update: RuleUpdate = {
     description: typeof doc.description === 'string' ? doc.description : null,
     precedence: typeof doc.precedence === 'number' && Number.isInteger(doc.precedence) && doc.precedence >= 0 ? doc.precedence : null,
-    active: typeof doc.active === 'boolean' ? doc.active : null,
     conditions: isObject(doc.conditions) ? conditionsOf(doc.conditions) : null,
     actions: Array.isArray(doc.actions) ? doc.actions.flatMap(actionOf) : null,
   };
-  return { uid: doc.uid, update, updatedAt: dateOf(doc.lastUpdatedAt) ?? null };
+  if ('active' in doc) update.active = typeof doc.active === 'boolean' ? doc.active : null;
+  return { uid: doc.uid, update };
 }

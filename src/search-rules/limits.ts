@@ -2,10 +2,8 @@
  * The limits of applying dynamic search rules to one search (milli's `DsrFuel`), read as v1.50
  * reads them from the environment at start-up (`MEILI_EXPERIMENTAL_DSR_FUEL_*`, also
  * `QUARRY_EXPERIMENTAL_DSR_FUEL_*`): how many query words count (u8, 10), how many applying rules
- * are read (u32, 1,000), how many pins a search keeps (u32, 100), how many word combinations
- * the `words` conditions may try (u32, 4,096), and for the `filter` conditions how many target
- * combinations (u32, 4,096), OR branches (u16, 100), AND products (u16, 100) and nesting levels
- * (u8, 25) of the search's filter are read. A value Rust's integer parser refuses stops the
+ * are read (u32, 1,000), how many pins a search keeps (u32, 100), and how many word combinations
+ * the `words` conditions may try (u32, 4,096). A value Rust's integer parser refuses stops the
  * start with its message, as v1.50's does.
  */
 import { parseRustUnsigned } from '../types/rust-int.js';
@@ -15,22 +13,9 @@ export interface RuleLimits {
   readonly maxActiveRules: number;
   readonly maxPinActions: number;
   readonly wordFuel: number;
-  readonly filterFuel: number;
-  readonly filterOrFuel: number;
-  readonly filterAndFuel: number;
-  readonly filterDepthFuel: number;
 }
 
-export const DEFAULT_RULE_LIMITS: RuleLimits = {
-  maxCountedWords: 10,
-  maxActiveRules: 1000,
-  maxPinActions: 100,
-  wordFuel: 4096,
-  filterFuel: 4096,
-  filterOrFuel: 100,
-  filterAndFuel: 100,
-  filterDepthFuel: 25,
-};
+export const DEFAULT_RULE_LIMITS: RuleLimits = { maxCountedWords: 10, maxActiveRules: 1000, maxPinActions: 100, wordFuel: 4096 };
 
 /** The limits the environment sets; throws Rust's parse error for a value that is no integer of its type. */
 export function ruleLimitsFromEnv(env: NodeJS.ProcessEnv): RuleLimits {
@@ -43,9 +28,5 @@ export function ruleLimitsFromEnv(env: NodeJS.ProcessEnv): RuleLimits {
     maxActiveRules: read('MAX_ACTIVE_RULES', 0xffffffff, DEFAULT_RULE_LIMITS.maxActiveRules),
     maxPinActions: read('MAX_PIN_ACTIONS', 0xffffffff, DEFAULT_RULE_LIMITS.maxPinActions),
     wordFuel: read('WORD_FUEL', 0xffffffff, DEFAULT_RULE_LIMITS.wordFuel),
-    filterFuel: read('FILTER_FUEL', 0xffffffff, DEFAULT_RULE_LIMITS.filterFuel),
-    filterOrFuel: read('FILTER_OR_FUEL', 0xffff, DEFAULT_RULE_LIMITS.filterOrFuel),
-    filterAndFuel: read('FILTER_AND_FUEL', 0xffff, DEFAULT_RULE_LIMITS.filterAndFuel),
-    filterDepthFuel: read('FILTER_DEPTH_FUEL', 0xff, DEFAULT_RULE_LIMITS.filterDepthFuel),
   };
 }

@@ -3,9 +3,9 @@
  * `description` and `conditions.query.words`, as v1.50 searches its internal rules index: words
  * as the default tokenizer cuts them, no typo, no prefix, the last query words dropped first until
  * rules match (`matchingStrategy: last`). Results come by how many leading query words they hold
- * (v1.50 ranks equal counts further by proximity and attribute, which Quarry does not), then most
- * recently updated first (v1.50 sorts by `lastUpdatedAt` descending, as text: rules without a date
- * last), then by internal id; without a query word, by date and internal id. `total` counts them all.
+ * (v1.50 ranks equal counts further by proximity, attribute and exactness, which Quarry does not),
+ * then by internal id (v1.50's document ids); without a query word, by internal id alone.
+ * `total` counts them all.
  */
 import { materializeTokens, tokenizeBatch } from '../kernels/tokenizer.js';
 import type { JsonObject } from '../types/task.js';
@@ -43,17 +43,10 @@ function leadingMatches(rule: SearchRule, terms: readonly string[]): number {
   return count;
 }
 
-/** `lastUpdatedAt` descending as v1.50's sort reads it: the facet string (lowercased), rules without one after. */
-function byDateDescending(a: SearchRule, b: SearchRule): number {
-  const [x, y] = [a.lastUpdatedAt?.toLowerCase() ?? null, b.lastUpdatedAt?.toLowerCase() ?? null];
-  if (x === y) return 0;
-  if (x === null || y === null) return x === null ? 1 : -1;
-  return x < y ? 1 : -1;
-}
-
 export function listRules(store: Pick<SearchRuleStore, 'all'>, request: RuleListQuery): RuleListPage {
-  // stable sorts over the rules by internal id
-  let rules = [...store.all()].sort(byDateDescending);
+  // the rules by internal id; the sort by matched words below is stable
+  let rules = store.all();
+  // a rule set to `active: null` is in neither facet value, as in v1.50
   if (typeof request.active === 'boolean') rules = rules.filter((rule) => rule.active === request.active);
   const terms = words(request.query ?? '').slice(0, MAX_QUERY_TERMS);
   if (terms.length > 0) {

@@ -1,14 +1,18 @@
 /**
  * A dynamic search rule as v1.50 stores and shows it (meilisearch-types
- * `dynamic_search_rules.rs`), and the update a `dsrUpdate` task carries. Pure.
+ * `dynamic_search_rules.rs`: uid, description, precedence, active, conditions, actions), and the
+ * update a `dsrUpdate` task carries. Pure.
  *
  * An update is merged into the stored rule field by field, as v1.50 merges it (a document update
- * of its internal rules index: top-level fields replace, nested objects are not merged), and
- * dates the rule with its task's enqueue date (`lastUpdatedAt`; null for rules stored before
- * Quarry kept it, as v1.50 shows rules from before v1.50). A `null`
- * resets the field to its default (no description, no precedence, active, no conditions, no
- * actions); v1.50 stores the `null` itself, which its reader then cannot read back for `active`,
- * `conditions` and `actions`, so Quarry applies the documented default instead.
+ * of its internal rules index: top-level fields replace, nested objects are not merged). Rules
+ * stored by earlier Quarry versions may still hold a `lastUpdatedAt`, which nothing reads.
+ *
+ * A `null` is stored as v1.50 stores it. For `description` and `precedence` it means none. For
+ * `active`, `conditions` and `actions` v1.50's reader fails on it (GET and the listing answer 500)
+ * while its search reads an `active: null` rule as neither active nor inactive (never applied, in
+ * neither `filter.active` listing) and null conditions and actions as none. Quarry keeps that
+ * search behaviour and shows what is stored instead of failing: `active: null`, and `conditions`
+ * and `actions` reset to `{}` and `[]`, which search reads alike.
  */
 import type { JsonObject } from '../types/task.js';
 
@@ -23,16 +27,9 @@ export interface QueryCondition {
   words?: string;
 }
 
-/** Values the search's filter must constrain (filter-conditions.ts): attribute → a JSON value. */
-export interface FilterCondition {
-  /** keys in byte order, as v1.50's `BTreeMap` keeps them */
-  values: Record<string, unknown>;
-}
-
 export interface Conditions {
   time?: TimeCondition;
   query?: QueryCondition;
-  filter?: FilterCondition;
 }
 
 export interface RuleAction {
@@ -43,16 +40,15 @@ export interface RuleAction {
 export interface SearchRule {
   uid: string;
   description?: string;
-  /** RFC 3339, the enqueue date of the task that last changed the rule */
-  lastUpdatedAt?: string | null;
   /** lower wins; none: after every rule that has one */
   precedence?: number;
-  active: boolean;
+  /** null: set to null by an update; the rule never applies */
+  active: boolean | null;
   conditions: Conditions;
   actions: RuleAction[];
 }
 
-/** The body of `PATCH /dynamic-search-rules/{uid}`, normalised: absent = unchanged, null = reset. */
+/** The body of `PATCH /dynamic-search-rules/{uid}`, normalised: absent = unchanged, null = reset (`active` kept null). */
 export interface RuleUpdate {
   description?: string | null;
   precedence?: number | null;
@@ -61,32 +57,29 @@ export interface RuleUpdate {
   actions?: RuleAction[] | null;
 }
 
-/** The rule `uid` after `update`, dated `updatedAt`, starting from `existing` (a new rule when undefined). */
-export function applyRuleUpdate(uid: string, existing: SearchRule | undefined, update: RuleUpdate, updatedAt: string | null): SearchRule {
+/** The rule `uid` after `update`, starting from `existing` (a new rule when undefined). */
+export function applyRuleUpdate(uid: string, existing: SearchRule | undefined, update: RuleUpdate): SearchRule {
   const base: SearchRule = existing ?? { uid, active: true, conditions: {}, actions: [] };
   const description = update.description === undefined ? base.description : (update.description ?? undefined);
   const precedence = update.precedence === undefined ? base.precedence : (update.precedence ?? undefined);
   return {
     uid,
     ...(description === undefined ? {} : { description }),
-    lastUpdatedAt: updatedAt,
     ...(precedence === undefined ? {} : { precedence }),
-    active: update.active === undefined ? base.active : (update.active ?? true),
+    active: update.active === undefined ? base.active : update.active,
     conditions: update.conditions === undefined ? base.conditions : (update.conditions ?? {}),
     actions: update.actions === undefined ? base.actions : (update.actions ?? []),
   };
 }
 
-/** The rule in v1.50's key order (uid, description, lastUpdatedAt, precedence, active, conditions, actions). */
+/** The rule in v1.50's key order (uid, description, precedence, active, conditions, actions). */
 export function ruleView(rule: SearchRule): JsonObject {
   const conditions: JsonObject = {};
   if (rule.conditions.time !== undefined) conditions.time = { ...rule.conditions.time } as JsonObject;
   if (rule.conditions.query !== undefined) conditions.query = { ...rule.conditions.query } as JsonObject;
-  if (rule.conditions.filter !== undefined) conditions.filter = { values: { ...rule.conditions.filter.values } } as JsonObject;
   return {
     uid: rule.uid,
     ...(rule.description === undefined ? {} : { description: rule.description }),
-    lastUpdatedAt: rule.lastUpdatedAt ?? null,
     ...(rule.precedence === undefined ? {} : { precedence: rule.precedence }),
     active: rule.active,
     conditions,
@@ -99,10 +92,9 @@ export function ruleView(rule: SearchRule): JsonObject {
 
 /**
  * The body of `PATCH /dynamic-search-rules/{uid}` that recreates the rule on another instance
- * (v1.50's `into_uid_update`, which a topology change's leader sends): every field but the uid
- * and the date, which the receiving task sets.
+ * (v1.50's `into_uid_update`, which a topology change's leader sends): every field but the uid.
  */
 export function ruleUpdateBody(rule: SearchRule): JsonObject {
-  const { uid: _uid, lastUpdatedAt: _date, ...body } = ruleView(rule);
+  const { uid: _uid, ...body } = ruleView(rule);
   return body;
 }

@@ -3,7 +3,7 @@
  * (they are instance-wide, as v1.50's internal `.meili_dsr` index is): rule uid → the rule and its
  * internal id. Internal ids order the rules where v1.50 orders them by document id (listing
  * without a query, rules of equal precedence); a new rule takes the smallest free id, as milli
- * gives a new document. Only the `dsrUpdate`/`dsrClear` batch processor writes, inside the
+ * gives a new document (apply). Only the `dsrUpdate`/`dsrClear` batch processor writes, inside the
  * scheduler's transaction; readers get an in-memory copy kept until the next write.
  * The store also remembers when v1.50 would have created `.meili_dsr` (the first `dsrUpdate`
  * batch; clears keep it), which decides whether a topology change's leader exports its rules.
@@ -27,12 +27,10 @@ type Entry = StoredRule | { created: true };
 
 const isRule = (entry: Entry | undefined): entry is StoredRule => entry !== undefined && 'rule' in entry;
 
-/** One `dsrUpdate` task's change: a creation or update (`update`), or a deletion (`null`), and the rule's new date. */
+/** One `dsrUpdate` task's change: a creation or update (`update`), or a deletion (`null`). */
 export interface RuleChange {
   uid: string;
   update: RuleUpdate | null;
-  /** RFC 3339: the task's enqueue date, or a dumped rule's own (null when it has none) */
-  updatedAt: string | null;
 }
 
 export class SearchRuleStore {
@@ -45,7 +43,7 @@ export class SearchRuleStore {
     store: InstanceStore,
     readonly limits: RuleLimits = DEFAULT_RULE_LIMITS,
   ) {
-    // a rule's filter values are keyed by field names, `__proto__` included
+    // rules stored while Quarry took `conditions.filter` hold values keyed by field names, `__proto__` included
     this.db = store.root.openDB<Entry, string>({ name: INSTANCE_DBS.searchRules, ...PROTO_SAFE_VALUES });
   }
 
@@ -68,26 +66,34 @@ export class SearchRuleStore {
     return this.stored().length;
   }
 
-  /** Applies the changes in order; call inside the batch's instance transaction. */
+  /**
+   * Applies the changes in order; call inside the batch's instance transaction. Internal ids go
+   * as milli gives document ids in one indexing: a rule that existed when the batch began keeps
+   * its id (deleted and recreated in the batch too); every other uid, at its first change, takes
+   * the smallest id free when the batch began and not taken yet, even when the batch leaves no
+   * rule under it (the deletion of a missing rule), so an id a deletion frees serves the next
+   * batches only.
+   */
   apply(changes: readonly RuleChange[]): void {
-    const used = new Set(this.readAll().map((entry) => entry.id));
+    const before = new Map(this.readAll().map((entry) => [entry.rule.uid, entry.id]));
+    const used = new Set(before.values());
+    const taken = new Map<string, number>();
+    let next = 0;
     this.db.putSync(CREATED_KEY, { created: true });
-    for (const { uid, update, updatedAt } of changes) {
+    for (const { uid, update } of changes) {
+      let id = before.get(uid) ?? taken.get(uid);
+      if (id === undefined) {
+        while (used.has(next)) next++;
+        id = next++;
+        taken.set(uid, id);
+      }
       const entry = this.db.get(uid);
-      const existing = isRule(entry) ? entry : undefined;
+      const existing = isRule(entry) ? entry.rule : undefined;
       if (update === null) {
-        if (existing === undefined) continue;
-        this.db.removeSync(uid);
-        used.delete(existing.id);
+        if (existing !== undefined) this.db.removeSync(uid);
         continue;
       }
-      let id = existing?.id;
-      if (id === undefined) {
-        id = 0;
-        while (used.has(id)) id++;
-        used.add(id);
-      }
-      this.db.putSync(uid, { id, rule: applyRuleUpdate(uid, existing?.rule, update, updatedAt) });
+      this.db.putSync(uid, { id, rule: applyRuleUpdate(uid, existing, update) });
     }
     this.invalidate();
   }

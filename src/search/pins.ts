@@ -17,7 +17,6 @@
 import { difference, fromUnsorted, has, union, type DocSet } from '../engine/docset.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import { FacetReader } from '../engine/facets/store.js';
-import type { FilterAst } from '../engine/filter-parser/index.js';
 import type { IndexReadEnv } from '../engine/index-read-env.js';
 import { parseQuery } from '../engine/search/query.js';
 import { stopWordSet, tokenizerRules } from '../engine/settings-derived.js';
@@ -35,18 +34,10 @@ export interface Pin {
 }
 
 /**
- * The documents the applying rules pin in this search of index `uid`, in rule order: `asts` are
- * the search's filters (the request's, the tenant token's), `filters` what they evaluated to.
+ * The documents the applying rules pin in this search of index `uid`, in rule order; `filters`
+ * are the search's evaluated filters (the request's, the tenant token's).
  */
-export function searchPins(
-  ctx: SearchContext,
-  env: IndexReadEnv,
-  settings: IndexSettings,
-  uid: string,
-  query: SearchQuery,
-  asts: readonly FilterAst[],
-  filters: readonly DocSet[],
-): Pin[] {
+export function searchPins(ctx: SearchContext, env: IndexReadEnv, settings: IndexSettings, uid: string, query: SearchQuery, filters: readonly DocSet[]): Pin[] {
   if (!ctx.features.enabled('dynamicSearchRules')) return [];
   const rules = ctx.searchRules.all();
   if (rules.length === 0) return [];
@@ -57,9 +48,7 @@ export function searchPins(
   const pinned = new Set<number>();
   const pins: Pin[] = [];
   const { limits } = ctx.searchRules;
-  // the filters as one, as v1.50 fuses them before its search reads them
-  const filter: FilterAst | null = asts.length === 0 ? null : asts.length === 1 ? asts[0]! : { type: 'and', children: asts };
-  for (const pin of rulePins(rules, uid, nowNs(), words, filter, limits)) {
+  for (const pin of rulePins(rules, uid, nowNs(), words, limits)) {
     if (pins.length >= limits.maxPinActions) break;
     const docid = documents.docidOf(pin.id);
     if (docid === undefined || pinned.has(docid) || filters.some((filter) => !has(filter, docid))) continue;

@@ -222,7 +222,7 @@ function rankIndex(
   checkFacets(settings, query.facets ?? []);
 
   // dynamic search rules (pins.ts): facet search's candidates take none, as in v1.50
-  const pins = candidatesOnly ? [] : searchPins(ctx, env, settings, uid, query, asts, filters);
+  const pins = candidatesOnly ? [] : searchPins(ctx, env, settings, uid, query, filters);
   if (pins.length > 0) filters = [...filters, pinExclusion(env, pins)];
   const need = Math.min(window.offset + window.limit, settings.pagination.maxTotalHits);
   const common = {

@@ -16,7 +16,6 @@ import { indexUidProblem } from '../../types/index-uid.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';
 import { compileBody, compileQuery, parseString } from '../validation/index.js';
-import { sortedKeys } from '../../types/bytes.js';
 
 const DISCUSSION = 'https://github.com/orgs/meilisearch/discussions/884';
 
@@ -81,8 +80,6 @@ const parseRuleBody = compileBody<Record<string, unknown>>(
             properties: { isEmpty: nullable('boolean'), words: nullable('string') },
             additionalProperties: false,
           },
-          // attribute → any JSON value, which the search's filter must constrain
-          filter: { type: ['object', 'null'], properties: { values: { type: 'object' } }, additionalProperties: false },
         },
         additionalProperties: false,
       },
@@ -154,8 +151,6 @@ function conditionsOf(raw: Raw): Conditions {
       ...(typeof query.words === 'string' ? { words: query.words } : {}),
     };
   }
-  const filter = raw.filter as Raw | null | undefined;
-  if (filter !== null && filter !== undefined) conditions.filter = { values: sortedKeys((filter.values as Raw | undefined) ?? {}) };
   return conditions;
 }
 

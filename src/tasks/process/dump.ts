@@ -13,7 +13,7 @@ import type { Task, Timestamp } from '../../types/task.js';
 import { nowNs } from '../../types/dates.js';
 import type { BatchProcessor, DumpIndex, ProcessContext } from './context.js';
 import { failed, succeeded } from './outcome.js';
-import { ruleDocument } from '../../search-rules/internal-index.js';
+import { ruleView } from '../../search-rules/rule.js';
 
 /** `YYYYMMDD-HHMMSSmmm` of an instant, UTC. */
 function dumpUidOf(ts: Timestamp): string {
@@ -52,7 +52,7 @@ export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
       network: archives.network(),
       webhooks: archives.webhooks(),
       chatWorkspaces: archives.chatWorkspaces(),
-      searchRules: ctx.searchRules.all().map(ruleDocument),
+      searchRules: ctx.searchRules.all().map(ruleView),
     },
     nowNs,
     ctx.signal,

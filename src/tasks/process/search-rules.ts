@@ -3,12 +3,11 @@
  * dynamic search rules change in the instance environment, inside the transaction that stores the
  * finished tasks, so a rule change lands with its task or not at all. An update batch applies its
  * tasks in order (a creation, a merge into the existing rule, or a deletion, which succeeds
- * whether or not the rule exists), each dated by its task's enqueue date; a clear batch removes every rule, each `dsrClear` task
+ * whether or not the rule exists); a clear batch removes every rule, each `dsrClear` task
  * reporting how many there were, the updates batched before it succeeding unapplied as in v1.50.
  */
 import type { RuleUpdate } from '../../search-rules/rule.js';
 import type { RuleChange } from '../../search-rules/store.js';
-import { formatRfc3339 } from '../../types/dates.js';
 import { succeeded } from './outcome.js';
 import type { BatchProcessor } from './context.js';
 
@@ -23,7 +22,7 @@ export const processSearchRules: BatchProcessor = (ctx, tasks, next) => {
     };
   }
   const changes: RuleChange[] = tasks.flatMap((task) =>
-    task.kind.name === 'dsrUpdate' ? [{ uid: task.kind.ruleUid, update: task.kind.rule as RuleUpdate | null, updatedAt: formatRfc3339(task.enqueuedAt) }] : [],
+    task.kind.name === 'dsrUpdate' ? [{ uid: task.kind.ruleUid, update: task.kind.rule as RuleUpdate | null }] : [],
   );
   return {
     tasks: tasks.map((task) => succeeded(task)),

@@ -72,8 +72,6 @@ describe('rules', () => {
       JSON.stringify({
         uid: 'black-friday',
         description: 'Black Friday 2025 rules',
-        // the enqueue date of the task that last changed it
-        lastUpdatedAt: task.enqueuedAt,
         precedence: 10,
         active: true,
         conditions: { time: { start: '2025-11-28T00:00:00Z', end: '2025-11-28T23:59:59+01:00' }, query: { isEmpty: true } },
@@ -82,10 +80,9 @@ describe('rules', () => {
     );
 
     // top-level fields replace, absent ones stay, null resets
-    const merged = await put('black-friday', { description: null, conditions: { query: { words: 'sale' } }, active: false });
+    await put('black-friday', { description: null, conditions: { query: { words: 'sale' } }, active: false });
     expect((await call(server, 'GET', '/dynamic-search-rules/black-friday')).body).toEqual({
       uid: 'black-friday',
-      lastUpdatedAt: merged.enqueuedAt,
       precedence: 10,
       active: false,
       conditions: { query: { words: 'sale' } },
@@ -94,7 +91,7 @@ describe('rules', () => {
 
     const minimal = await put('minimal', {});
     expect(minimal.details).toEqual({ rule: {}, updatedRules: 1 });
-    expect((await call(server, 'GET', '/dynamic-search-rules/minimal')).body).toEqual({ uid: 'minimal', lastUpdatedAt: minimal.enqueuedAt, active: true, conditions: {}, actions: [] });
+    expect((await call(server, 'GET', '/dynamic-search-rules/minimal')).body).toEqual({ uid: 'minimal', active: true, conditions: {}, actions: [] });
 
     const deletion = await run(server, 'DELETE', '/dynamic-search-rules/minimal');
     expect(deletion).toMatchObject({ status: 'succeeded', type: 'dsrUpdate', details: { updatedRules: 1 } });
@@ -109,7 +106,7 @@ describe('rules', () => {
     expect((await call(server, 'POST', '/dynamic-search-rules', {})).body).toEqual({ results: [], offset: 0, limit: 20, total: 0 });
   });
 
-  it('lists rules most recently updated first, paginated, filtered by active and by a query on descriptions and words', async () => {
+  it('lists rules in creation order (v1.50\'s document ids), an update keeping a rule\'s place, paginated, filtered by active and by a query on descriptions and words', async () => {
     await run(server, 'DELETE', '/dynamic-search-rules');
     for (const [uid, active] of [['promo-active', true], ['promo-inactive', false], ['standard-active', true]] as const) {
       await put(uid, { description: uid, active, actions: [pin('1', 0)] });
@@ -117,23 +114,40 @@ describe('rules', () => {
     const uids = (reply: any) => reply.body.results.map((rule: any) => rule.uid);
     const page = await call(server, 'POST', '/dynamic-search-rules', { offset: 1, limit: 1 });
     expect(page.body).toEqual({
-      results: [{ uid: 'promo-inactive', description: 'promo-inactive', lastUpdatedAt: expect.any(String), active: false, conditions: {}, actions: [pin('1', 0)] }],
+      results: [{ uid: 'promo-inactive', description: 'promo-inactive', active: false, conditions: {}, actions: [pin('1', 0)] }],
       offset: 1,
       limit: 1,
       total: 3,
     });
-    expect(uids(await call(server, 'POST', '/dynamic-search-rules', {}))).toEqual(['standard-active', 'promo-inactive', 'promo-active']);
-    expect(uids(await call(server, 'POST', '/dynamic-search-rules', { filter: { query: 'promo' } }))).toEqual(['promo-inactive', 'promo-active']);
-    expect(uids(await call(server, 'POST', '/dynamic-search-rules', { filter: { active: true } }))).toEqual(['standard-active', 'promo-active']);
-    // an update dates the rule again
+    expect(uids(await call(server, 'POST', '/dynamic-search-rules', {}))).toEqual(['promo-active', 'promo-inactive', 'standard-active']);
+    expect(uids(await call(server, 'POST', '/dynamic-search-rules', { filter: { query: 'promo' } }))).toEqual(['promo-active', 'promo-inactive']);
+    expect(uids(await call(server, 'POST', '/dynamic-search-rules', { filter: { active: true } }))).toEqual(['promo-active', 'standard-active']);
+    // an update keeps the rule's place
     await put('promo-active', { active: true });
-    expect(uids(await call(server, 'POST', '/dynamic-search-rules', {}))).toEqual(['promo-active', 'standard-active', 'promo-inactive']);
+    expect(uids(await call(server, 'POST', '/dynamic-search-rules', {}))).toEqual(['promo-active', 'promo-inactive', 'standard-active']);
+    // the rule shows no date
+    expect(Object.keys((await call(server, 'GET', '/dynamic-search-rules/promo-active')).body)).toEqual(['uid', 'description', 'active', 'conditions', 'actions']);
     const both = await call(server, 'POST', '/dynamic-search-rules', { filter: { query: 'promo', active: true } });
     expect(uids(both)).toEqual(['promo-active']);
     expect(both.body.total).toBe(1);
     // the words of `conditions.query.words` are searched too
     await put('worded', { conditions: { query: { words: 'batman' } } });
     expect(uids(await call(server, 'POST', '/dynamic-search-rules', { filter: { query: 'Batman' } }))).toEqual(['worded']);
+  });
+});
+
+describe('null updates', () => {
+  it('store `active: null`, a rule in neither active listing, shown as stored where v1.50 fails to read it; null conditions and actions read as none', async () => {
+    await run(server, 'DELETE', '/dynamic-search-rules');
+    await put('nulled', { description: 'nulled', active: true, conditions: { query: { words: 'sale' } }, actions: [pin('1', 0)] });
+    const task = await put('nulled', { active: null, conditions: null, actions: null });
+    expect(task.details).toEqual({ rule: { active: null, conditions: null, actions: null }, updatedRules: 1 });
+    const rule = { uid: 'nulled', description: 'nulled', active: null, conditions: {}, actions: [] };
+    expect((await call(server, 'GET', '/dynamic-search-rules/nulled')).body).toEqual(rule);
+    expect((await call(server, 'POST', '/dynamic-search-rules', {})).body).toEqual({ results: [rule], offset: 0, limit: 20, total: 1 });
+    for (const active of [true, false]) expect((await call(server, 'POST', '/dynamic-search-rules', { filter: { active } })).body.total).toBe(0);
+    await put('nulled', { active: true });
+    expect((await call(server, 'POST', '/dynamic-search-rules', { filter: { active: true } })).body.total).toBe(1);
   });
 });
 
@@ -167,12 +181,12 @@ describe('errors', () => {
     expectError(await patch({ description: 1 }), 400, 'invalid_dynamic_search_rule_description', 'Invalid value type at `.description`: expected a string, but found a positive integer: `1`');
     expectError(await patch({ precedence: 'high' }), 400, 'invalid_dynamic_search_rule_priority', 'Invalid value type at `.precedence`: expected a positive integer, but found a string: `"high"`');
     expectError(await patch({ active: 'yes' }), 400, 'invalid_dynamic_search_rule_active', 'Invalid value type at `.active`: expected a boolean, but found a string: `"yes"`');
-    expectError(await patch({ conditions: { filters: {} } }), 400, 'invalid_dynamic_search_rule_conditions', 'Unknown field `filters` inside `.conditions`: did you mean `filter`? expected one of `time`, `query`, `filter`');
+    // v1.50's conditions are `time` and `query` only
     expectError(
-      await patch({ conditions: { filter: 'a = 1' } }),
+      await patch({ conditions: { filter: { values: { genres: 'action' } } } }),
       400,
       'invalid_dynamic_search_rule_conditions',
-      'Invalid value type at `.conditions.filter`: expected an object, but found a string: `"a = 1"`',
+      'Unknown field `filter` inside `.conditions`: expected one of `time`, `query`',
     );
     expect((await patch({ actions: [{ selector: {}, action: { type: 'pin', position: 0 } }] })).body.code).toBe('invalid_dynamic_search_rule_actions');
     expect((await patch({ actions: [{ selector: { id: '1' }, action: { type: 'boost', position: 0 } }] })).body.code).toBe('invalid_dynamic_search_rule_actions');
@@ -196,7 +210,7 @@ describe('through the meilisearch client', () => {
     const client = new Meilisearch({ host: server.url });
     await settle(client, (await client.deleteAllDynamicSearchRules()).taskUid);
     await settle(client, (await client.updateDynamicSearchRule('client-rule', { description: 'from the client', actions: [pin('7', 2)] as never })).taskUid);
-    expect(await client.getDynamicSearchRule('client-rule')).toEqual({ uid: 'client-rule', description: 'from the client', lastUpdatedAt: expect.any(String), active: true, conditions: {}, actions: [pin('7', 2)] });
+    expect(await client.getDynamicSearchRule('client-rule')).toEqual({ uid: 'client-rule', description: 'from the client', active: true, conditions: {}, actions: [pin('7', 2)] });
     const listed = await client.getDynamicSearchRules({ filter: { query: 'client' } });
     expect(listed.results.map((rule) => rule.uid)).toEqual(['client-rule']);
     await settle(client, (await client.deleteDynamicSearchRule('client-rule')).taskUid);

@@ -125,7 +125,7 @@ describe('pins', () => {
     ]);
   });
 
-  it('applies the isEmpty, time, active and selector conditions', async () => {
+  it('applies the isEmpty, time, active (not null) and selector conditions', async () => {
     const uid = await index(batman);
     const other = await index(batman);
     await rule('empty-only', { conditions: { query: { isEmpty: true } }, actions: [pin('remote', 0)] });
@@ -138,6 +138,9 @@ describe('pins', () => {
     await rule('empty-only', { conditions: { time: { start: '2999-01-01T00:00:00Z' } } });
     expect(ids(await search(uid, {}))).toEqual(['local', 'remote']);
     await rule('empty-only', { conditions: {}, active: false });
+    expect(ids(await search(uid, {}))).toEqual(['local', 'remote']);
+    // `active: null` is stored as such: the rule is not active (v1.50 reads the `true` facet only)
+    await rule('empty-only', { active: null });
     expect(ids(await search(uid, {}))).toEqual(['local', 'remote']);
     await rule('empty-only', { active: true, actions: [pin('remote', 0, other)] });
     expect(ids(await search(uid, {}))).toEqual(['local', 'remote']);
@@ -186,57 +189,6 @@ describe('query words', () => {
     expect(ids(await search(uid, { q: 'batman "returns"' }))).toEqual(['remote', 'local']);
     await rule('phrase', { conditions: { query: { words: 'the returns' } } });
     expect(ids(await search(uid, { q: 'the batman returns' }))).toEqual(['local', 'remote']);
-  });
-});
-
-describe('filter conditions (v1.50 filter_conditions)', () => {
-  const MOVIES = [
-    { id: 'pin-on-matrix', title: 'Batman Returns', series: 'batman', genres: ['Action', 'Superhero'] },
-    { id: 'organic-on-matrix', title: 'The Matrix', series: 'batman', genres: ['Action', 'SciFi'] },
-    { id: 'organic-in-batman', title: 'Batman Forever', series: 'forever', genres: ['Action', 'Superhero'] },
-    { id: 'pin-on-multi', title: 'Batman the animation', series: 'batman', genres: ['Action', 'Superhero', 'Animation'] },
-  ];
-  const hits = async (uid: string, body: unknown) => (await search(uid, { ...(body as object), showRankingScoreDetails: true })).hits.map((hit: any) => [hit.id, hit._rankingScoreDetails.pin?.position ?? null]);
-
-  it('applies a rule whose values the filter constrains, and shows its condition', async () => {
-    const uid = await index(MOVIES, { searchableAttributes: ['title'], filterableAttributes: ['series', 'genres'] });
-    await rule('pin-on-matrix-action', { conditions: { query: { words: 'Matrix' }, filter: { values: { genres: 'action' } } }, active: true, actions: [pin('pin-on-matrix', 0)] });
-    expect((await call(server, 'GET', '/dynamic-search-rules/pin-on-matrix-action')).body.conditions).toEqual({ query: { words: 'Matrix' }, filter: { values: { genres: 'action' } } });
-    // only the query matches: no pin
-    expect(await hits(uid, { q: 'Matrix' })).toEqual([['organic-on-matrix', null]]);
-    // query and filter, also when the filter constrains more, or offers it in an OR
-    for (const filter of ['genres = action', 'series = batman AND genres = action', 'series = batman OR genres = action']) {
-      expect(await hits(uid, { q: 'Matrix', filter }), filter).toEqual([
-        ['pin-on-matrix', 0],
-        ['organic-on-matrix', null],
-      ]);
-    }
-    // the filter alone: the query condition fails
-    expect(await hits(uid, { q: '', filter: 'series = batman' })).toEqual([
-      ['pin-on-matrix', null],
-      ['organic-on-matrix', null],
-      ['pin-on-multi', null],
-    ]);
-
-    // two values: both must be constrained by one conjunction of the filter
-    await rule('pin-on-genres-series', { conditions: { filter: { values: { genres: 'Action', series: 'batman' } } }, active: true, actions: [pin('pin-on-multi', 1)] });
-    expect(await hits(uid, { q: 'Matrix', filter: 'genres = action' })).toEqual([
-      ['pin-on-matrix', 0],
-      ['organic-on-matrix', null],
-    ]);
-    expect(await hits(uid, { q: 'Batman', filter: 'genres = Action AND series = Batman' })).toEqual([
-      ['pin-on-matrix', null],
-      ['pin-on-multi', 1],
-    ]);
-    expect(await hits(uid, { q: 'Batman', filter: 'genres = Action OR series = Batman' })).not.toContainEqual(['pin-on-multi', 1]);
-  });
-
-  it('refuses values that are not an object, in v1.50 words', async () => {
-    const reply = await call(server, 'PATCH', '/dynamic-search-rules/bad', { conditions: { filter: { values: null } } });
-    expect(reply.status).toBe(400);
-    expect(reply.body.code).toBe('invalid_dynamic_search_rule_conditions');
-    const unknown = await call(server, 'PATCH', '/dynamic-search-rules/bad', { conditions: { filter: { value: {} } } });
-    expect(unknown.body.message).toBe('Unknown field `value` inside `.conditions.filter`: did you mean `values`? expected one of `values`');
   });
 });
 

@@ -17,11 +17,11 @@ function rule(uid: string, extra: Partial<SearchRule> = {}, ...pins: [string, nu
   };
 }
 
-const ids = (rules: SearchRule[], words: string[] = [], index = 'movies', limits = DEFAULT_RULE_LIMITS) => rulePins(rules, index, NOW, words, null, limits).map((pin) => pin.id);
+const ids = (rules: SearchRule[], words: string[] = [], index = 'movies', limits = DEFAULT_RULE_LIMITS) => rulePins(rules, index, NOW, words, limits).map((pin) => pin.id);
 
 describe('rulePins', () => {
-  it('keeps active rules only', () => {
-    expect(ids([rule('a', { active: false }, ['1', 0]), rule('b', {}, ['2', 0])])).toEqual(['2']);
+  it('keeps active rules only, a rule set to `active: null` being none', () => {
+    expect(ids([rule('a', { active: false }, ['1', 0]), rule('b', {}, ['2', 0]), rule('c', { active: null }, ['3', 0])])).toEqual(['2']);
   });
 
   it('keeps a rule within its time window, ends and starts included', () => {

@@ -23,24 +23,24 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Changes applied in one batch, undated unless they say. */
-const apply = (...changes: (Omit<RuleChange, 'updatedAt'> & Partial<Pick<RuleChange, 'updatedAt'>>)[]) =>
-  writeTxn(store.root, () => rules.apply(changes.map((change) => ({ updatedAt: null, ...change }))));
+/** Changes applied in one batch. */
+const apply = (...changes: RuleChange[]) => writeTxn(store.root, () => rules.apply(changes));
 
 describe('SearchRuleStore', () => {
-  it('keeps a filter value keyed `__proto__` as stored, at any depth', () => {
+  it('reads a rule stored while Quarry took `conditions.filter`, its values keyed `__proto__` left as data', () => {
     const values = JSON.parse('{"__proto__": "b", "nest": {"__proto__": "n"}}') as Record<string, unknown>;
-    apply({ uid: 'r', update: { conditions: { filter: { values } } } });
-    const stored = rules.get('r')!.conditions.filter!.values as Record<string, unknown>;
+    apply({ uid: 'r', update: { conditions: { filter: { values } } as never } });
+    const stored = (rules.get('r')!.conditions as { filter: { values: object } }).filter.values;
     expect(JSON.stringify(stored)).toBe('{"__proto__":"b","nest":{"__proto__":"n"}}');
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
   });
 
-  it('creates, merges field by field, resets on null and deletes', () => {
+  it('creates, merges field by field, resets on null (keeping `active: null`, as v1.50 stores it) and deletes', () => {
     apply({ uid: 'r', update: { description: 'first', precedence: 2, conditions: { query: { words: 'a' } } } });
     apply({ uid: 'r', update: { description: null, active: false } });
-    expect(rules.get('r')).toEqual({ uid: 'r', lastUpdatedAt: null, precedence: 2, active: false, conditions: { query: { words: 'a' } }, actions: [] });
-    apply({ uid: 'r', update: { active: null, conditions: null, precedence: null }, updatedAt: '2026-12-04T15:00:00.5Z' });
-    expect(rules.get('r')).toEqual({ uid: 'r', lastUpdatedAt: '2026-12-04T15:00:00.5Z', active: true, conditions: {}, actions: [] });
+    expect(rules.get('r')).toEqual({ uid: 'r', precedence: 2, active: false, conditions: { query: { words: 'a' } }, actions: [] });
+    apply({ uid: 'r', update: { active: null, conditions: null, precedence: null } });
+    expect(rules.get('r')).toEqual({ uid: 'r', active: null, conditions: {}, actions: [] });
     apply({ uid: 'r', update: null }, { uid: 'missing', update: null });
     expect(rules.get('r')).toBeUndefined();
     expect(rules.size).toBe(0);
@@ -53,6 +53,21 @@ describe('SearchRuleStore', () => {
     expect(rules.all().map((rule) => rule.uid)).toEqual(['d', 'b', 'c']);
     expect(writeTxn(store.root, () => rules.clear())).toBe(3);
     expect(rules.all()).toEqual([]);
+  });
+
+  it('gives ids within one batch as milli does: a deletion frees its id for later batches only, a missing rule\'s deletion takes one', () => {
+    const uids = () => rules.all().map((rule) => rule.uid);
+    apply({ uid: 'a', update: {} }, { uid: 'b', update: {} }, { uid: 'c', update: {} });
+    // `d` does not take the id `a` frees in the same batch
+    apply({ uid: 'a', update: null }, { uid: 'd', update: {} });
+    expect(uids()).toEqual(['b', 'c', 'd']);
+    // `b` keeps its id through its deletion and recreation; `e` takes the id `a` freed
+    apply({ uid: 'b', update: null }, { uid: 'b', update: { description: 'again' } }, { uid: 'e', update: {} });
+    expect(uids()).toEqual(['e', 'b', 'c', 'd']);
+    // the deletion of the missing `ghost` takes an id, which `g` of a later batch gets, before `f`'s
+    apply({ uid: 'ghost', update: null }, { uid: 'f', update: {} });
+    apply({ uid: 'g', update: {} });
+    expect(uids()).toEqual(['e', 'b', 'c', 'd', 'g', 'f']);
   });
 
   it('is created by its first update, even a deletion, and stays so once cleared, as v1.50’s `.meili_dsr`', () => {
@@ -81,15 +96,12 @@ describe('listRules', () => {
     expect(listRules(rules, { offset: 1, limit: 1 })).toMatchObject({ offset: 1, limit: 1, total: 3, results: [{ uid: 'two' }] });
   });
 
-  it('lists the most recently updated first, comparing dates as text as v1.50 sorts them, undated last', () => {
-    apply(
-      { uid: 'undated', update: {} },
-      { uid: 'old', update: {}, updatedAt: '2026-12-04T10:00:00.25Z' },
-      { uid: 'new', update: { description: 'sale' }, updatedAt: '2026-12-04T11:00:00.1Z' },
-      { uid: 'newest', update: { description: 'sale' }, updatedAt: '2026-12-04T12:00:00.1Z' },
-    );
+  it('lists by internal id, which also breaks ties between rules holding as many query words, as v1.50 lists its document ids', () => {
+    apply({ uid: 'b', update: { description: 'sale' } }, { uid: 'a', update: { description: 'summer sale' } }, { uid: 'c', update: { description: 'sale' } });
+    apply({ uid: 'b', update: { description: 'summer' } });
     const uids = (query: Parameters<typeof listRules>[1]) => listRules(rules, query).results.map((rule) => rule.uid);
-    expect(uids({ offset: 0, limit: 20 })).toEqual(['newest', 'new', 'old', 'undated']);
-    expect(uids({ offset: 0, limit: 20, query: 'sale' })).toEqual(['newest', 'new']);
+    expect(uids({ offset: 0, limit: 20 })).toEqual(['b', 'a', 'c']);
+    expect(uids({ offset: 0, limit: 20, query: 'sale' })).toEqual(['a', 'c']);
+    expect(uids({ offset: 0, limit: 20, query: 'summer' })).toEqual(['b', 'a']);
   });
 });
