@@ -15,13 +15,15 @@ const SECONDS_PER_DAY = 86_400n;
 
 // Date.now() only has millisecond precision: anchoring it once to the monotonic nanosecond clock
 // gives successive timestamps distinct, ordered times with nanoseconds, as Meilisearch's have
-// (GET /keys and the task queue sort on them). Anchored on the first call, not at import, so that
-// a host without `process` (the browser build, which reads no clock here) can import this module.
+// (GET /keys and the task queue sort on them). The anchor's own sub-millisecond part, which
+// Date.now() truncated, is taken from the monotonic clock: still within that millisecond, and the
+// first timestamp has nanoseconds too. Anchored on the first call, not at import, so that a host
+// without `process` (the browser build, which reads no clock here) can import this module.
 let anchors: { readonly wall: bigint; readonly mono: bigint } | undefined;
 
 export function nowNs(): bigint {
   const mono = process.hrtime.bigint();
-  anchors ??= { wall: BigInt(Date.now()) * 1_000_000n, mono };
+  anchors ??= { wall: BigInt(Date.now()) * 1_000_000n + (mono % 1_000_000n), mono };
   return anchors.wall + (mono - anchors.mono);
 }
 
