@@ -18,8 +18,10 @@ import { portableDocument } from '../engine/vectors/portable-document.js';
 import { DocumentStore } from '../engine/documents/store.js';
 import type { IndexEnv } from '../engine/index-env.js';
 import { readSettings } from '../engine/index-settings.js';
+import { compareBytes } from '../types/bytes.js';
 import { formatRfc3339 } from '../types/dates.js';
 import type { DumpContent, DumpStep } from '../tasks/process/context.js';
+import type { ArchiveProgress } from '../tasks/progress.js';
 import { REVEAL_SECRETS, settingsView } from '../settings/view.js';
 import { packDirectory } from '../store/archive.js';
 import { DSR_INDEX_SETTINGS } from '../search-rules/internal-index.js';
@@ -61,17 +63,38 @@ class JsonLines {
   }
 }
 
-async function writeDocuments(file: string, env: IndexEnv, settings: IndexSettings, signal: AbortSignal): Promise<void> {
+async function writeDocuments(file: string, env: IndexEnv, settings: IndexSettings, signal: AbortSignal, progress: ArchiveProgress<DumpStep>): Promise<void> {
   const out = new JsonLines(file);
+  const store = new DocumentStore(env);
+  const counted = progress.count('document', store.count());
   let written = 0;
-  for (const { docid, doc } of new DocumentStore(env).entries()) {
+  for (const { docid, doc } of store.entries()) {
     await out.write(stringifyReply(portableDocument(env, settings, docid, doc)));
+    counted();
     if (++written % 1024 === 0) signal.throwIfAborted();
   }
   await out.close();
 }
 
-async function writeLayout(root: string, content: DumpContent, now: () => Timestamp, signal: AbortSignal, step: (name: DumpStep) => void): Promise<void> {
+/** The rules as v1.50 dumps its `.meili_dsr` index: an index of its own, `uid` their primary key. */
+async function writeRules(root: string, content: DumpContent, now: () => Timestamp, progress: ArchiveProgress<DumpStep>, position: number, total: number): Promise<void> {
+  progress.index(DSR_INDEX_UID, position, total);
+  const folder = path.join(root, 'indexes', DSR_INDEX_UID);
+  mkdirSync(folder, { recursive: true });
+  const dumpedAt = formatRfc3339(now());
+  writeFileSync(path.join(folder, 'metadata.json'), JSON.stringify({ uid: DSR_INDEX_UID, primaryKey: 'uid', createdAt: dumpedAt, updatedAt: dumpedAt }));
+  writeFileSync(path.join(folder, 'settings.json'), JSON.stringify(DSR_INDEX_SETTINGS));
+  const counted = progress.count('document', content.searchRules.length);
+  const rules = new JsonLines(path.join(folder, 'documents.jsonl'));
+  for (const rule of content.searchRules) {
+    await rules.write(JSON.stringify(rule));
+    counted();
+  }
+  await rules.close();
+}
+
+async function writeLayout(root: string, content: DumpContent, now: () => Timestamp, signal: AbortSignal, progress: ArchiveProgress<DumpStep>): Promise<void> {
+  const step = (name: DumpStep) => progress.step(name);
   const json = (relative: string, value: unknown) => {
     mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
     writeFileSync(path.join(root, relative), JSON.stringify(value));
@@ -88,9 +111,11 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
   step('dump the tasks');
   const tasks = new JsonLines(path.join(root, 'tasks', 'queue.jsonl'));
   mkdirSync(path.join(root, 'tasks', 'update_files'), { recursive: true });
+  const taskWritten = progress.count('task', content.counts.tasks);
   for (const task of content.tasks) {
     signal.throwIfAborted();
     await tasks.write(taskLine(task));
+    taskWritten();
     if (task.status !== 'enqueued' || task.kind.name !== 'documentAdditionOrUpdate') continue;
     // Only the payloads still to be indexed travel: finished tasks have none left.
     const payload = new JsonLines(path.join(root, 'tasks', 'update_files', `${task.uid}.jsonl`));
@@ -102,13 +127,27 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
 
   step('dump the batches');
   const batches = new JsonLines(path.join(root, 'batches', 'queue.jsonl'));
-  for (const batch of content.batches) await batches.write(batchLine(batch));
+  const batchWritten = progress.count('batch', content.counts.batches);
+  for (const batch of content.batches) {
+    await batches.write(batchLine(batch));
+    batchWritten();
+  }
   await batches.close();
 
   step('dump the indexes');
   mkdirSync(path.join(root, 'indexes'), { recursive: true });
+  // v1.50 keeps the rules as documents of its internal index `.meili_dsr`, dumped with the
+  // others in its place by name (bytes: before the uids of letters and digits)
+  let rulesPending = content.searchRules.length > 0;
+  const total = content.counts.indexes + (rulesPending ? 1 : 0);
+  let position = 0;
   for (const index of content.indexes) {
     signal.throwIfAborted();
+    if (rulesPending && compareBytes(index.uid, DSR_INDEX_UID) > 0) {
+      await writeRules(root, content, now, progress, position++, total);
+      rulesPending = false;
+    }
+    progress.index(index.uid, position++, total);
     // Folder names may not hold every uid character elsewhere: the uid read back is metadata's.
     const folder = path.join('indexes', index.uid);
     json(path.join(folder, 'metadata.json'), {
@@ -118,9 +157,10 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
       updatedAt: formatRfc3339(index.updatedAt),
     });
     const settings = readSettings(index.env);
-    await writeDocuments(path.join(root, folder, 'documents.jsonl'), index.env, settings, signal);
+    await writeDocuments(path.join(root, folder, 'documents.jsonl'), index.env, settings, signal, progress);
     json(path.join(folder, 'settings.json'), settingsView(settings, { foreignKeys: true, chat: true }, REVEAL_SECRETS));
   }
+  if (rulesPending) await writeRules(root, content, now, progress, position, total);
 
   step('dump the experimental features');
   json('experimental-features.json', content.features);
@@ -129,17 +169,6 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
   step('dump the webhooks');
   json('webhooks.json', content.webhooks);
 
-  step('dump dynamic search rules');
-  if (content.searchRules.length > 0) {
-    // v1.50 keeps the rules as documents of its internal index `.meili_dsr`, and dumps it as one
-    const folder = path.join('indexes', DSR_INDEX_UID);
-    const dumpedAt = formatRfc3339(now());
-    json(path.join(folder, 'metadata.json'), { uid: DSR_INDEX_UID, primaryKey: 'uid', createdAt: dumpedAt, updatedAt: dumpedAt });
-    json(path.join(folder, 'settings.json'), DSR_INDEX_SETTINGS);
-    const rules = new JsonLines(path.join(root, folder, 'documents.jsonl'));
-    for (const rule of content.searchRules) await rules.write(JSON.stringify(rule));
-    await rules.close();
-  }
   if (content.instanceUid !== null) writeFileSync(path.join(root, 'instance_uid.uuid'), content.instanceUid);
   json('metadata.json', { dumpVersion: 'V6', dbVersion: content.dbVersion, dumpDate: formatRfc3339(now()) });
 }
@@ -159,15 +188,15 @@ export async function writeDump(
   content: DumpContent,
   now: () => Timestamp,
   signal: AbortSignal,
-  step: (name: DumpStep) => void = () => {},
+  progress: ArchiveProgress<DumpStep> = { step: () => {}, count: () => () => {}, index: () => {} },
 ): Promise<string> {
-  step('start the dump creation');
+  progress.step('start the dump creation');
   mkdirSync(dumpDir, { recursive: true });
   const scratch = path.join(dumpDir, `.${content.dumpUid}${SCRATCH_SUFFIX}`);
   rmSync(scratch, { recursive: true, force: true });
   try {
-    await writeLayout(scratch, content, now, signal, step);
-    step('compress the dump');
+    await writeLayout(scratch, content, now, signal, progress);
+    progress.step('compress the dump');
     const target = path.join(dumpDir, `${content.dumpUid}.dump`);
     await packDirectory(scratch, target, signal);
     return target;

@@ -14,19 +14,22 @@ import path from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { packDirectory } from '../store/archive.js';
 import { instanceUidFile } from '../store/instance-uid.js';
+import type { ArchiveProgress, STEPS } from '../tasks/progress.js';
 
 export interface SnapshotContent {
   dbPath: string;
   instance: RootDatabase;
   /** every index environment, by its folder uuid, walked once: each may close once the next is asked for */
-  indexes: Iterable<{ uuid: string; root: RootDatabase }>;
+  indexes: Iterable<{ uid: string; uuid: string; root: RootDatabase }>;
+  /** how many `indexes` holds (the progress's total) */
+  indexCount: number;
   updateFilesDir: string;
   /** called on the copied data directory before it is packed (drops the snapshot's own tasks) */
   adjust: (copiedDbPath: string) => Promise<void>;
 }
 
 /** The steps of a snapshot, shown in its batch's progress (tasks/progress.ts). */
-export type SnapshotStep = 'start the snapshot creation' | 'snapshot the index scheduler' | 'snapshot the update files' | 'snapshot the indexes' | 'create the tarball';
+export type SnapshotStep = (typeof STEPS)['snapshotCreation'][number];
 
 /** The snapshot file of a db path: named after its folder, as Meilisearch names it. */
 export function snapshotFileOf(snapshotDir: string, dbPath: string): string {
@@ -51,33 +54,40 @@ export async function writeSnapshot(
   snapshotDir: string,
   content: SnapshotContent,
   signal: AbortSignal,
-  step: (name: SnapshotStep) => void = () => {},
+  progress: ArchiveProgress<SnapshotStep> = { step: () => {}, count: () => () => {}, index: () => {} },
 ): Promise<string> {
-  step('start the snapshot creation');
+  progress.step('start the snapshot creation');
   mkdirSync(snapshotDir, { recursive: true });
   const target = snapshotFileOf(snapshotDir, content.dbPath);
   const scratch = layoutOf(target);
   rmSync(scratch, { recursive: true, force: true });
   try {
-    step('snapshot the index scheduler');
+    progress.step('snapshot the index scheduler');
     // The environments live in folders, so LMDB writes each copy as `<folder>/data.mdb`.
     mkdirSync(path.join(scratch, 'instance'), { recursive: true });
     await content.instance.backup(path.join(scratch, 'instance'), true);
     const uidFile = instanceUidFile(content.dbPath);
     if (existsSync(uidFile)) copyFileSync(uidFile, instanceUidFile(scratch));
-    step('snapshot the update files');
+    progress.step('snapshot the update files');
     mkdirSync(path.join(scratch, 'update_files'));
-    for (const name of readdirSync(content.updateFilesDir)) {
-      if (!name.endsWith('.tmp')) copyFileSync(path.join(content.updateFilesDir, name), path.join(scratch, 'update_files', name));
+    const updateFiles = readdirSync(content.updateFilesDir).filter((name) => !name.endsWith('.tmp'));
+    const copied = progress.count('update file', updateFiles.length);
+    for (const name of updateFiles) {
+      copyFileSync(path.join(content.updateFilesDir, name), path.join(scratch, 'update_files', name));
+      copied();
     }
-    step('snapshot the indexes');
-    for (const { uuid, root } of content.indexes) {
+    progress.step('snapshot the indexes');
+    let position = 0;
+    for (const { uid, uuid, root } of content.indexes) {
       signal.throwIfAborted();
+      progress.index(uid, position++, content.indexCount);
       mkdirSync(path.join(scratch, 'indexes', uuid), { recursive: true });
       await root.backup(path.join(scratch, 'indexes', uuid), true);
     }
+    // the keys live in the instance environment, copied above: the step only holds its place
+    progress.step('snapshot the api keys');
     await content.adjust(scratch);
-    step('create the tarball');
+    progress.step('create the tarball');
     await packDirectory(scratch, target, signal);
     chmodSync(target, 0o444);
     return target;

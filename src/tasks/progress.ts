@@ -44,16 +44,26 @@ export const STEPS = {
     'dump the indexes',
     'dump the experimental features',
     'dump the webhooks',
-    'dump dynamic search rules',
     'compress the dump',
   ],
   // keys live in the instance environment here: its copy snapshots them, and `snapshot the api
-  // keys` only holds its place (the positions are v1.50's `finished` counts)
+  // keys` only holds its place (snapshots/writer.ts)
   snapshotCreation: ['start the snapshot creation', 'snapshot the index scheduler', 'snapshot the update files', 'snapshot the indexes', 'snapshot the api keys', 'create the tarball'],
   upgradeIndexes: ['upgrading user indexes', 'upgrading dsr index'],
 } as const;
 
 export type StepFamily = keyof typeof STEPS;
+
+/**
+ * What a dump or snapshot writer tells of its work, as v1.50's does: its steps, the items a step
+ * counts (`task`, `document`...), nested in it, and the index a step is at (its
+ * `VariableNameStep`, named by the uid), the index's own counts nested in that.
+ */
+export interface ArchiveProgress<Step extends string> {
+  step(name: Step): void;
+  count(unit: CounterUnit, total: number): () => void;
+  index(uid: string, position: number, total: number): void;
+}
 
 /** Counter families: a unit name counted up to a total (`task`, `batch`, `document`...). */
 export type CounterUnit = 'task' | 'batch' | 'document' | 'update file';
@@ -108,6 +118,15 @@ export class Progress {
   /** Enters a step named at run time (Meilisearch's `VariableNameStep`: ``Upgrading index `movies` ``), the `finished`th of `total` of its family. */
   variable(family: string, name: string, finished: number, total: number): void {
     this.push({ family: `variable:${family}`, name, finished: () => finished, total });
+  }
+
+  /** A dump's or snapshot's view of this progress (`ArchiveProgress`). */
+  archive<F extends 'dumpCreation' | 'snapshotCreation'>(family: F): ArchiveProgress<(typeof STEPS)[F][number]> {
+    return {
+      step: (name) => this.enter(family, name),
+      count: (unit, total) => this.count(unit, total),
+      index: (uid, position, total) => this.variable(family, uid, position, total),
+    };
   }
 
   /** Follows an index write's own steps, nested in the current step. */

@@ -37,7 +37,7 @@ import type { WorkerPools } from '../../workers/pool.js';
 import type { StepWatcher } from '../../workers/index-writer.js';
 import type { Batch, DumpedKey, ImportData, ImportMetadata, NetworkOrigin, Task, Timestamp } from '../../types/task.js';
 import type { NextBatch } from '../autobatcher.js';
-import type { Progress, STEPS } from '../progress.js';
+import type { ArchiveProgress, Progress, STEPS } from '../progress.js';
 import type { TaskQueue } from '../queue.js';
 import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js';
 import type { Sharding } from '../../engine/shards/shard-of.js';
@@ -61,6 +61,8 @@ export interface DumpContent {
   instanceUid: string | null;
   /** every task of the queue, ascending uid (the dump task itself shown as succeeded) */
   tasks: Iterable<Task>;
+  /** how many `tasks` and `batches` hold, and `indexes` (the progress's totals) */
+  counts: { tasks: number; batches: number; indexes: number };
   /** the payload of an enqueued document task */
   payload: (contentFile: string) => PayloadSource;
   /** every finished batch, ascending uid */
@@ -87,7 +89,7 @@ export type DumpWriter = (
   content: DumpContent,
   now: () => Timestamp,
   signal: AbortSignal,
-  step: (name: DumpStep) => void,
+  progress: ArchiveProgress<DumpStep>,
 ) => Promise<string>;
 
 /** What dump and snapshot batches need beyond the task stores; without it they fail. */

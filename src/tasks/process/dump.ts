@@ -42,6 +42,7 @@ export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
       dbVersion: MEILISEARCH_VERSION_TEXT,
       keys: kind.keys,
       instanceUid: kind.instanceUid,
+      counts: { tasks: ctx.queue.query({ limit: 0 }).total, batches: ctx.queue.queryBatches({ limit: 0 }).total, indexes: ctx.indexes.list().length },
       tasks: (function* () {
         for (const stored of ctx.queue.storedTasks()) yield asWritten(stored);
       })(),
@@ -56,7 +57,7 @@ export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
     },
     nowNs,
     ctx.signal,
-    (step) => ctx.progress.enter('dumpCreation', step),
+    ctx.progress.archive('dumpCreation'),
   );
   return { tasks: [succeeded(task!, { kind: 'dumpCreation', dumpUid })] };
 };

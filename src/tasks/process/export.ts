@@ -26,6 +26,7 @@ import { DocumentStore } from '../../engine/documents/store.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
 import { assertFilterFeatures, rejectForeignFilter } from '../../engine/filter/gates.js';
 import { parseFilter } from '../../engine/filter-parser/index.js';
+import type { DocSet } from '../../engine/docset.js';
 import type { IndexEnv } from '../../engine/index-env.js';
 import { readSettings } from '../../engine/index-settings.js';
 import { vectorFilter } from '../../engine/vectors/index.js';
@@ -111,7 +112,7 @@ export interface IndexShipment {
   readonly uid: string;
   readonly env: IndexEnv;
   /** the documents to send (internal docids); null: every document */
-  readonly universe: Iterable<number> | null;
+  readonly universe: (ArrayLike<number> & Iterable<number>) | null;
   /** an existing remote index gets this index's primary key and settings too */
   readonly overrideSettings: boolean;
   readonly payloadSize: number;
@@ -162,6 +163,8 @@ export async function shipIndex(ctx: ProcessContext, deps: ExportDeps, target: E
 
   const store = new DocumentStore(env);
   const { universe } = shipment;
+  // counted from here, as v1.50 starts its document step once the settings are sent
+  const counted = ctx.progress.count('document', universe === null ? store.count() : universe.length);
   const documents = universe === null ? store.entries() : (function* () {
     for (const docid of universe) {
       const doc = store.byDocid(docid);
@@ -189,6 +192,7 @@ export async function shipIndex(ctx: ProcessContext, deps: ExportDeps, target: E
     first ??= docid;
     bytes += size;
     count += 1;
+    counted();
   }
   if (lines.length > 0 || (count === 0 && shipment.announceEmpty === true)) await flush(lines, first);
   return count;
@@ -199,7 +203,7 @@ export async function shipIndex(ctx: ProcessContext, deps: ExportDeps, target: E
  * `parse_local_index_filter`: an operator whose experimental feature is off, then a `_foreign(...)`
  * call (one index's documents), are refused before the index evaluates it.
  */
-function filtered(deps: ExportDeps, uid: string, env: IndexEnv, filter: unknown): Iterable<number> | null {
+function filtered(deps: ExportDeps, uid: string, env: IndexEnv, filter: unknown): DocSet | null {
   if (filter === null || filter === undefined) return null;
   try {
     const settings = readSettings(env);

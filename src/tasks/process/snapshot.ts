@@ -23,9 +23,10 @@ export const processSnapshotCreation: BatchProcessor = async (ctx, tasks) => {
     archives.snapshotDir,
     {
       dbPath: archives.store.dbPath,
+      indexCount: ctx.indexes.list().length,
       instance: archives.store.root,
       indexes: (function* () {
-        for (const [record, env] of ctx.indexEnvs.each(ctx.indexes.list())) yield { uuid: record.uuid, root: env.root };
+        for (const [record, env] of ctx.indexEnvs.each(ctx.indexes.list())) yield { uid: record.uid, uuid: record.uuid, root: env.root };
       })(),
       updateFilesDir: ctx.updateFiles.dir,
       adjust: async (copiedDbPath) => {
@@ -40,7 +41,7 @@ export const processSnapshotCreation: BatchProcessor = async (ctx, tasks) => {
       },
     },
     ctx.signal,
-    (step) => ctx.progress.enter('snapshotCreation', step),
+    ctx.progress.archive('snapshotCreation'),
   );
   return { tasks: tasks.map((task) => succeeded(task)) };
 };

@@ -106,26 +106,39 @@ describe('the batch object', () => {
     });
   });
 
-  it("of a dump or a snapshot traces v1.50's steps, in its order", async () => {
+  it("of a dump or a snapshot traces v1.50's steps, in its order, with the items and indexes they go through", async () => {
     const traced = async (route: string) => {
       const task = await run(server, 'POST', route);
       const trace = (await call(server, 'GET', `/batches/${task.batchUid}`)).body.stats.progressTrace as Record<string, string>;
       return Object.keys(trace).filter((step) => step.startsWith('processing tasks > ')).map((step) => step.slice('processing tasks > '.length));
     };
+    const uids = ((await call(server, 'GET', '/indexes?limit=1000')).body.results as { uid: string }[]).map((index) => index.uid);
+    expect(uids.length).toBeGreaterThan(1);
     expect(await traced('/dumps')).toEqual([
       'start the dump creation',
       'dump the api keys',
       'dump the chat completion settings',
+      'dump the tasks > task',
       'dump the tasks',
+      'dump the batches > batch',
       'dump the batches',
+      ...uids.flatMap((uid) => [`dump the indexes > ${uid} > document`, `dump the indexes > ${uid}`]),
       'dump the indexes',
       'dump the experimental features',
       'dump the webhooks',
-      'dump dynamic search rules',
       'compress the dump',
     ]);
-    // the keys are copied with the index scheduler's environment: no step of their own
-    expect(await traced('/snapshots')).toEqual(['start the snapshot creation', 'snapshot the index scheduler', 'snapshot the update files', 'snapshot the indexes', 'create the tarball']);
+    // the keys are copied with the index scheduler's environment: their step only holds its place
+    expect(await traced('/snapshots')).toEqual([
+      'start the snapshot creation',
+      'snapshot the index scheduler',
+      'snapshot the update files > update file',
+      'snapshot the update files',
+      ...uids.map((uid) => `snapshot the indexes > ${uid}`),
+      'snapshot the indexes',
+      'snapshot the api keys',
+      'create the tarball',
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 // Dynamic search rules in dumps: v1.50 dumps them as its internal index `.meili_dsr` (documents
-// keyed by `uid`), and an import brings them back as rules, not as an index.
+// keyed by `uid`, in its place by name among the indexes), and an import brings them back as
+// rules, not as an index.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { startServer, tempDir, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
 let dumpFile: string;
+let dumpBatch: number;
 
 const RULE = {
   uid: 'black-friday',
@@ -24,7 +26,11 @@ beforeAll(async () => {
   await call(server, 'PATCH', '/experimental-features', { dynamicSearchRules: true });
   const { uid, ...body } = RULE;
   expect((await run(server, 'PATCH', `/dynamic-search-rules/${uid}`, body)).status).toBe('succeeded');
-  expect((await run(server, 'POST', '/dumps')).status).toBe('succeeded');
+  // `-` sorts before `.meili_dsr`, letters after it
+  for (const index of ['-first', 'books']) await run(server, 'POST', '/indexes', { uid: index });
+  const dump = await run(server, 'POST', '/dumps');
+  expect(dump.status).toBe('succeeded');
+  dumpBatch = dump.batchUid;
   const dumpDir = path.join(server.dbPath, '..', 'dumps');
   dumpFile = path.join(dumpDir, readdirSync(dumpDir)[0]!);
 }, 60_000);
@@ -41,11 +47,18 @@ describe('a dump', () => {
     expect(readFileSync(path.join(folder, 'documents.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))).toEqual([RULE]);
   });
 
-  it('brings the rules back on import, and no index', async () => {
+  it('writes the rules in their place by name among the indexes, as v1.50 dumps its internal index', async () => {
+    const trace = (await call(server, 'GET', `/batches/${dumpBatch}`)).body.stats.progressTrace as Record<string, string>;
+    const indexes = Object.keys(trace).filter((step) => /^processing tasks > dump the indexes > [^>]+$/.test(step));
+    expect(indexes.map((step) => step.split(' > ')[2])).toEqual(['-first', '.meili_dsr', 'books']);
+    expect(trace['processing tasks > dump the indexes > .meili_dsr > document']).toBeDefined();
+  });
+
+  it('brings the rules back on import, and the indexes', async () => {
     const imported = await startServer({ dbPath: path.join(tempDir(), 'imported.ms'), args: ['--import-dump', dumpFile] });
     try {
       expect((await call(imported, 'GET', '/dynamic-search-rules/black-friday')).body).toEqual(RULE);
-      expect((await call(imported, 'GET', '/indexes')).body.results).toEqual([]);
+      expect((await call(imported, 'GET', '/indexes')).body.results.map((index: { uid: string }) => index.uid)).toEqual(['-first', 'books']);
     } finally {
       await imported.dispose();
     }

@@ -90,6 +90,14 @@ describe('POST /export', () => {
     const additions = await onTarget('GET', '/tasks?indexUids=films&types=documentAdditionOrUpdate');
     expect(additions.body.total).toBeGreaterThan(1);
     expect((await onTarget('GET', '/indexes/other')).status).toBe(404);
+    // each index's documents counted in a step of their own, as v1.50 traces them
+    const trace = (await call(source, 'GET', `/batches/${task.batchUid}`)).body.stats.progressTrace;
+    expect(Object.keys(trace).filter((step) => step.includes('Exporting'))).toEqual([
+      'processing tasks > Exporting index `books` > document',
+      'processing tasks > Exporting index `books`',
+      'processing tasks > Exporting index `films` > document',
+      'processing tasks > Exporting index `films`',
+    ]);
   });
 
   it('keeps the remote settings of an existing index unless overrideSettings', async () => {
