@@ -21,7 +21,7 @@ import { readSettings } from '../engine/index-settings.js';
 import { compareBytes } from '../types/bytes.js';
 import { formatRfc3339 } from '../types/dates.js';
 import type { DumpContent, DumpStep } from '../tasks/process/context.js';
-import type { ArchiveProgress } from '../tasks/progress.js';
+import type { ArchiveProgress } from '../types/archive-progress.js';
 import { REVEAL_SECRETS, settingsView } from '../settings/view.js';
 import { packDirectory } from '../store/archive.js';
 import { DSR_INDEX_SETTINGS } from '../search-rules/internal-index.js';

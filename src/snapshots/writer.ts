@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { packDirectory } from '../store/archive.js';
 import { instanceUidFile } from '../store/instance-uid.js';
-import type { ArchiveProgress, STEPS } from '../tasks/progress.js';
+import type { ArchiveProgress } from '../types/archive-progress.js';
 
 export interface SnapshotContent {
   dbPath: string;
@@ -29,7 +29,13 @@ export interface SnapshotContent {
 }
 
 /** The steps of a snapshot, shown in its batch's progress (tasks/progress.ts). */
-export type SnapshotStep = (typeof STEPS)['snapshotCreation'][number];
+export type SnapshotStep =
+  | 'start the snapshot creation'
+  | 'snapshot the index scheduler'
+  | 'snapshot the update files'
+  | 'snapshot the indexes'
+  | 'snapshot the api keys'
+  | 'create the tarball';
 
 /** The snapshot file of a db path: named after its folder, as Meilisearch names it. */
 export function snapshotFileOf(snapshotDir: string, dbPath: string): string {

@@ -20,6 +20,7 @@ import { EmbedderRequestStats } from '../embedders/request-stats.js';
 import { INDEXING_STEPS } from '../engine/indexing-steps.js';
 import { formatStepDuration } from '../types/dates.js';
 import { shortestF32 } from '../types/ryu.js';
+import type { ArchiveProgress, CounterUnit } from '../types/archive-progress.js';
 import type { BatchProgress, BatchStats } from '../types/task.js';
 import type { ChannelCongestion } from '../workers/ahead-ports.js';
 import type { StepWatcher } from '../workers/index-writer.js';
@@ -54,19 +55,6 @@ export const STEPS = {
 
 export type StepFamily = keyof typeof STEPS;
 
-/**
- * What a dump or snapshot writer tells of its work, as v1.50's does: its steps, the items a step
- * counts (`task`, `document`...), nested in it, and the index a step is at (its
- * `VariableNameStep`, named by the uid), the index's own counts nested in that.
- */
-export interface ArchiveProgress<Step extends string> {
-  step(name: Step): void;
-  count(unit: CounterUnit, total: number): () => void;
-  index(uid: string, position: number, total: number): void;
-}
-
-/** Counter families: a unit name counted up to a total (`task`, `batch`, `document`...). */
-export type CounterUnit = 'task' | 'batch' | 'document' | 'update file';
 
 interface OpenStep {
   family: string;
