@@ -58,4 +58,12 @@ describe('series order', () => {
     const [, times] = recorder.families();
     expect(times!.samples.filter((s) => s.suffix === '_count').map((s) => s.labels)).toEqual([{ method: 'GET', path: '/z' }, { method: 'POST', path: '/b' }]);
   });
+
+  it('writes a series\' labels sorted by name, a bucket\'s `le` last, and orders series by values in that order', () => {
+    const text = exposition([
+      { name: 'c', help: 'C', type: 'counter', samples: [{ labels: { workspace: 'a', model: 'z' }, value: 1 }, { labels: { workspace: 'b', model: 'y' }, value: 2 }] },
+      { name: 'h', help: 'H', type: 'histogram', samples: [{ labels: { path: '/p', method: 'GET', le: '0.5' }, value: 1, suffix: '_bucket' }] },
+    ]);
+    expect(text.split('\n').filter((line) => !line.startsWith('#'))).toEqual(['c{model="y",workspace="b"} 2', 'c{model="z",workspace="a"} 1', 'h_bucket{method="GET",path="/p",le="0.5"} 1', '']);
+  });
 });
