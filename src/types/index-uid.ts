@@ -4,7 +4,9 @@
  * 400 is enforced: both are Meilisearch v1.50 behaviour, kept as-is (errors.md §4 item 8).
  *
  * Bodies and query strings use `indexUidProblem` as a validator so the message gets their location
- * prefix; path segments are checked by indexes/uid.ts (the bare message).
+ * prefix; path segments are checked by indexes/uid.ts (the bare message). A route that hands its
+ * uid to v1.50's `user_index` unchecked refuses only the reserved prefix, with the index
+ * scheduler's own message (`reservedIndexUidMessage`).
  */
 
 const MAX_INDEX_UID_BYTES = 400;
@@ -19,6 +21,20 @@ export function invalidIndexUidMessage(uid: string): string {
   return (
     `\`${uid}\` is not a valid index uid. Index uid can be an integer or a string containing only ` +
     'alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 512 bytes.'
+  );
+}
+
+/** Uids v1.50 keeps for its own indexes (`UserIndex::new` refuses them). */
+export const RESERVED_UID_PREFIX = '.meili';
+
+/**
+ * The index scheduler's `InvalidIndexUid` (v1.50 index-scheduler/src/error.rs), for a reserved uid
+ * reaching `user_index` unchecked: no backticks, and the 400 bytes it enforces.
+ */
+export function reservedIndexUidMessage(uid: string): string {
+  return (
+    `${uid} is not a valid index uid. Index uid can be an integer or a string containing only ` +
+    'alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 400 bytes.'
   );
 }
 
