@@ -150,6 +150,17 @@ describe('POST /indexes/{uid}/fields', () => {
     );
   });
 
+  it('lists the primary key an index was created with, and one an update declares while it has no documents', async () => {
+    const keyed = uniqueUid('keyed');
+    expect((await run(server, 'POST', '/indexes', { uid: keyed, primaryKey: 'ref' })).status).toBe('succeeded');
+    const names = async () => (await call(server, 'POST', `/indexes/${keyed}/fields`, {})).body.results.map((f: { name: string }) => f.name);
+    expect(await names()).toEqual(['ref']);
+    expect((await run(server, 'PATCH', `/indexes/${keyed}`, { primaryKey: 'code' })).status).toBe('succeeded');
+    expect(await names()).toEqual(['code', 'ref']);
+    const reply = await call(server, 'GET', `/indexes/${keyed}/stats`);
+    expect(reply.body).toMatchObject({ numberOfDocuments: 0, fieldDistribution: {} });
+  });
+
   it('rejects bad bodies with the fields codes and answers 404 on a missing index', async () => {
     expectError(
       await call(server, 'POST', `/indexes/${uid}/fields`, { filter: { doggo: true } }),
