@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { exposition } from '../../../src/metrics/exposition.js';
 import { traceMilliseconds } from '../../../src/metrics/families.js';
-import { MetricsRecorder, RESPONSE_TIME_BUCKETS } from '../../../src/metrics/recorder.js';
+import { MAX_UNMATCHED_PATHS, MetricsRecorder, RESPONSE_TIME_BUCKETS } from '../../../src/metrics/recorder.js';
 
 describe('exposition', () => {
   it('sorts families by name, escapes label values and leaves out families without samples', () => {
@@ -33,6 +33,21 @@ describe('recorder', () => {
     expect(RESPONSE_TIME_BUCKETS).toContain(0.075);
     expect([bucket('0.005'), bucket('0.075'), bucket('2.5'), bucket('5'), bucket('+Inf')]).toEqual([1, 2, 2, 3, 3]);
     expect(times!.samples.find((s) => s.suffix === '_count')?.value).toBe(3);
+  });
+});
+
+describe('recorder limits', () => {
+  it('counts a request without its time when none is given, and unmatched paths up to MAX_UNMATCHED_PATHS', () => {
+    const recorder = new MetricsRecorder();
+    recorder.request('GET', '/health', 200, null);
+    for (let i = 0; i <= MAX_UNMATCHED_PATHS; i++) recorder.unmatched('GET', `/random-${i}`, 404);
+    recorder.unmatched('GET', '/random-0', 404);
+    const [requests, times] = recorder.families();
+    expect(times!.samples).toEqual([]);
+    expect(requests!.samples.find((s) => s.labels?.path === '/health')?.value).toBe(1);
+    expect(requests!.samples.filter((s) => s.labels?.path.startsWith('/random-'))).toHaveLength(MAX_UNMATCHED_PATHS);
+    expect(requests!.samples.find((s) => s.labels?.path === '/random-0')?.value).toBe(2);
+    expect(requests!.samples.some((s) => s.labels?.path === `/random-${MAX_UNMATCHED_PATHS}`)).toBe(false);
   });
 });
 
