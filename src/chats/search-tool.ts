@@ -18,9 +18,8 @@ import { renderTemplateText, templateContext } from '../engine/vectors/template.
 import { searchableMatcher } from '../engine/words/extract.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IndexSettings } from '../types/settings.js';
-import type { SearchContext, SearchedIndex } from '../search/context.js';
-import { indexNotFound } from '../indexes/reader.js';
-import { RESERVED_INDEX_UID_PREFIX, reservedIndexUidMessage } from '../types/index-uid.js';
+import { userRecord } from '../indexes/reader.js';
+import type { SearchContext } from '../search/context.js';
 import { hitFields } from '../search/displayed.js';
 import type { MatchingStrategy } from '../engine/search/ranking.js';
 import type { SearchQuery } from '../search/query.js';
@@ -132,17 +131,6 @@ function parseArguments(text: string): { index_uid: string; q: string | null; fi
   }
 }
 
-/**
- * The index the LLM names, as v1.50's `user_index` finds it: a reserved uid (`.meili…`) refused,
- * any other looked up as written, without the format check of a path's uid.
- */
-function userIndex(ctx: ChatSearchContext, uid: string): SearchedIndex {
-  if (uid.startsWith(RESERVED_INDEX_UID_PREFIX)) throw new ApiError('invalid_index_uid', reservedIndexUidMessage(uid));
-  const record = ctx.indexReader.get(uid);
-  if (record === undefined) throw indexNotFound(uid);
-  return record;
-}
-
 /** The query `chat.searchParameters` and the LLM's `q` and `filter` make (an empty string is none). */
 function chatQuery(parameters: Record<string, unknown>, q: string | null, filter: string | null): SearchQuery & { limit: number } {
   const query: SearchQuery & { limit: number } = { limit: (parameters.limit as number | undefined) ?? 20, matchingStrategy: (parameters.matchingStrategy as MatchingStrategy | undefined) ?? 'last' };
@@ -169,7 +157,7 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
   if (typeof args === 'string') return { text: args, sources: null, error: null, searched: null };
   let permit: { release(): void } | null = null;
   try {
-    const { uid, primaryKey } = userIndex(ctx, args.index_uid);
+    const { uid, primaryKey } = userRecord((name) => ctx.indexReader.get(name), args.index_uid);
     if (!caller.canPerform('search', uid)) throw new ApiError('invalid_api_key', 'The provided API key is invalid.');
     const chat = chatSettingsOf(ctx, uid);
     const query = chatQuery(chat.searchParameters, args.q, args.filter);

@@ -135,6 +135,8 @@ async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortS
   if (problem !== undefined) throw new Error(`Index \`${index.uid}\`: ${problem.message}`);
   const { rebuild } = diffSettings(defaultSettings(), settings, INDEX_UPDATERS);
   await writeIndex(to.workers, to.indexEnvs, record.uuid, { kind: 'settings', settings, clear: false, rebuild }, signal);
+  // v1.50 sets the dumped primary key with the settings, before the documents: numbered even without any
+  if (record.primaryKey !== null) await writeIndex(to.workers, to.indexEnvs, record.uuid, { kind: 'primaryKey', primaryKey: record.primaryKey }, signal);
   let documents = 0;
   if (index.documents !== null) {
     const add = { op: 'add', source: { file: index.documents }, method: 'replace', primaryKey: record.primaryKey, skipMissing: false } as const;

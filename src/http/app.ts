@@ -16,6 +16,7 @@ import { answerError, installErrorHandlers } from './error-handler.js';
 import { compressAtOnce, ENCODINGS } from './transport/compression.js';
 import { lingerOnClose } from './transport/lingering-close.js';
 import { registerRoutes } from './route.js';
+import { routedPaths } from './routed-paths.js';
 import { batchRoutes } from './routes/batches.js';
 import { chatWorkspaceRoutes } from './routes/chat-workspaces.js';
 import { compactionRoutes } from './routes/compaction.js';
@@ -180,8 +181,9 @@ export async function buildApp(deps: AppDeps, https: HttpsSetup | null = null): 
     encodings: ENCODINGS,
   });
 
-  installRequestMetrics(app, deps);
-  const paths = registerRoutes(app, deps, API_ROUTES);
+  const paths = routedPaths(API_ROUTES);
+  installRequestMetrics(app, deps, paths);
+  registerRoutes(app, deps, API_ROUTES);
   // before any awaited registration, which adds the routes above with the error handler of the moment
   installErrorHandlers(app, paths);
   serveDocument(app, deps, API_ROUTES);

@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.js';
 import { invalidContentType } from './body/content-type.js';
+import { requestPath, routedUrl, type RoutedPath } from './routed-paths.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.status === 503) reply.header('Retry-After', '10');
@@ -32,12 +33,11 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
   return sendError(reply, new ApiError('internal', error.message));
 }
 
-export function installErrorHandlers(app: FastifyInstance, knownPaths: readonly RegExp[]): void {
+export function installErrorHandlers(app: FastifyInstance, paths: readonly RoutedPath[]): void {
   app.setErrorHandler(answerError);
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?', 1)[0]!.replace(/\/{2,}/g, '/');
-    const known = knownPaths.some((re) => re.test(path));
+    const known = routedUrl(paths, requestPath(request.url)) !== undefined;
     return reply.code(known ? 405 : 404).send();
   });
 }

@@ -1,13 +1,15 @@
 /**
- * Counts the requests `/metrics` reports (metrics/recorder.ts), one recorder per server: an
- * onResponse hook records, as v1.50 does, only while the `metrics` feature is on and only
- * requests that matched a route, labelled by the route's pattern in Meilisearch's spelling
- * (`/indexes/{index_uid}/search`, `/tasks/{task_id}`) so the label set stays bounded.
+ * Counts the requests `/metrics` reports (metrics/recorder.ts), one recorder per server, as v1.50's
+ * `RouteMetrics` middleware does: every request is counted whether or not the `metrics` feature is
+ * on, labelled by its route's pattern in Meilisearch's spelling (`/indexes/{index_uid}/search`,
+ * `/tasks/{task_id}`; a 405 by the pattern of the path it names), or by its own path when no route
+ * matches it (a 404); its response time only while the feature is on and only for a route's path.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MetricsRecorder } from '../metrics/recorder.js';
 import { settingByRoute } from '../settings/catalogue.js';
 import type { AppDeps } from './deps.js';
+import { pathParams, requestPath, routedUrl, type RoutedPath } from './routed-paths.js';
 
 const recorders = new WeakMap<AppDeps, MetricsRecorder>();
 
@@ -36,12 +38,21 @@ function meiliPattern(url: string, params: Readonly<Record<string, string | unde
   );
 }
 
-export function installRequestMetrics(app: FastifyInstance, deps: AppDeps): void {
+/** The pattern of the route `request` names, as v1.50 has it (its `match_pattern`); undefined when it has none. */
+function routePattern(request: FastifyRequest, paths: readonly RoutedPath[]): string | undefined {
+  const url = request.routeOptions.url;
+  if (url !== undefined) return meiliPattern(url, request.params as Record<string, string | undefined>);
+  // not routed: a path registered for other methods (405) still names its route
+  const path = requestPath(request.url);
+  const routed = routedUrl(paths, path);
+  return routed === undefined ? undefined : meiliPattern(routed, pathParams(routed, path));
+}
+
+export function installRequestMetrics(app: FastifyInstance, deps: AppDeps, paths: readonly RoutedPath[]): void {
   const recorder = metricsRecorder(deps);
   app.addHook('onResponse', async (request, reply) => {
-    const url = request.routeOptions.url;
-    if (url === undefined || !deps.features.enabled('metrics')) return;
-    const pattern = meiliPattern(url, request.params as Record<string, string | undefined>);
-    if (pattern !== undefined) recorder.request(request.method, pattern, reply.statusCode, reply.elapsedTime / 1000);
+    const pattern = routePattern(request, paths);
+    if (pattern === undefined) return recorder.unmatched(request.method, requestPath(request.url), reply.statusCode);
+    recorder.request(request.method, pattern, reply.statusCode, deps.features.enabled('metrics') ? reply.elapsedTime / 1000 : null);
   });
 }

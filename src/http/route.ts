@@ -137,21 +137,11 @@ function rawQuery(url: string): string {
   return q === -1 ? '' : url.slice(q + 1);
 }
 
-function pathPattern(url: string): RegExp {
-  const source = url
-    .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${source === '' ? '/' : source}/?$`);
-}
-
-/** Registers the specs; returns a pattern per path so the not-found handler can tell 404 from 405. */
-export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: readonly AnyRouteSpec[]): RegExp[] {
-  const paths: RegExp[] = [];
+/** Registers the specs (routed-paths.ts tells the paths they route, for 404 vs 405). */
+export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: readonly AnyRouteSpec[]): void {
   for (const spec of specs) {
     const [method, url] = spec.route.split(' ') as [string, string];
     const actions = ROUTE_ACTIONS[spec.route];
-    paths.push(pathPattern(url));
     app.route({
       method: method as 'GET',
       url,
@@ -188,5 +178,4 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, specs: reado
       },
     });
   }
-  return paths;
 }

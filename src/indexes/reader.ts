@@ -1,6 +1,7 @@
 /**
  * Read access to the indexes for request handlers, so that they never open an environment
- * themselves: an index by uid (uid validated, else `index_not_found`), its environment's current
+ * themselves: an index by uid (uid validated, else `index_not_found`; the fields list looks it up
+ * unchecked, as v1.50's route does), its environment's current
  * snapshot, and the reads routes answer as they are (stored settings, the fields list). An
  * environment it gives is borrowed (IndexEnvs.get): for the handler's synchronous run only;
  * a request that uses one across awaits leases it.
@@ -14,11 +15,24 @@ import { readSettings, searchSettings } from '../engine/index-settings.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldView, type FieldView } from '../settings/fields.js';
 import { validateIndexUid } from './uid.js';
+import { RESERVED_INDEX_UID_PREFIX, reservedIndexUidMessage } from '../types/index-uid.js';
 import type { IndexSettings } from '../types/settings.js';
 import type { IndexRecord, IndexRegistry } from './registry.js';
 
 export function indexNotFound(uid: string): ApiError {
   return new ApiError('index_not_found', `Index \`${uid}\` not found.`);
+}
+
+/**
+ * The record of the index `rawUid` names as v1.50's `user_index` finds it, the uid unchecked (the
+ * fields route, the chat's search tool): a reserved uid (`.meili…`) refused in the index
+ * scheduler's words, any other looked up as written.
+ */
+export function userRecord<R>(lookup: (uid: string) => R | undefined, rawUid: string): R {
+  if (rawUid.startsWith(RESERVED_INDEX_UID_PREFIX)) throw new ApiError('invalid_index_uid', reservedIndexUidMessage(rawUid));
+  const record = lookup(rawUid);
+  if (record === undefined) throw indexNotFound(rawUid);
+  return record;
 }
 
 export class IndexReader {
@@ -62,12 +76,17 @@ export class IndexReader {
   /**
    * Every field of the index, sorted by name, with what its settings make of it (`POST
    * /indexes/{uid}/fields`): the documents' top-level fields and the nested paths indexing ever
-   * gave an id, searchable or faceted, as v1.50's fields map holds them.
+   * gave an id, searchable or faceted, as v1.50's fields map holds them; that map numbers
+   * `_geo.lat` and `_geo.lng` with `_geo` whatever the settings (`write_to_obkv`). The route does
+   * not check the uid's format, as v1.50's calls `user_index` directly (`userRecord`).
    */
   fields(rawUid: string): FieldView[] {
-    const env = this.open(rawUid);
+    const record = userRecord((uid) => this.registry.get(uid), rawUid);
+    const env = this.envOf(record);
     const settings = searchSettings(env);
-    const names = new Set([...new DocumentStore(env).fieldIds(), ...knownSearchPaths(env), ...readFacetFields(env)]);
+    const documentFields = new DocumentStore(env).fieldIds();
+    const geo = documentFields.includes('_geo') ? ['_geo.lat', '_geo.lng'] : [];
+    const names = new Set([...documentFields, ...geo, ...knownSearchPaths(env), ...readFacetFields(env)]);
     return [...names].sort(compareBytes).map((name) => fieldView(name, settings));
   }
 }

@@ -1,8 +1,10 @@
 /**
  * The Prometheus text exposition format (version 0.0.4) as the encoder Meilisearch uses writes it:
- * families sorted by name, each with its `# HELP` and `# TYPE` lines, its series sorted by label
- * values, label values escaped, and a family without any sample left out (the Rust client prunes
- * empty families: a labelled family appears once it has a series). Pure.
+ * families sorted by name, each with its `# HELP` and `# TYPE` lines, a series' labels sorted by
+ * name (the Rust client sorts a metric's label pairs; a histogram bucket's `le` comes last, added by
+ * the encoder), its series sorted by label values in that order, label values escaped, and a
+ * family without any sample left out (the Rust client prunes empty families: a labelled family
+ * appears once it has a series). Pure.
  */
 
 export type MetricType = 'counter' | 'gauge' | 'histogram';
@@ -23,10 +25,16 @@ export interface Family {
 
 export const EXPOSITION_CONTENT_TYPE = 'text/plain; version=0.0.4';
 
+/** A series' label pairs as the Rust client holds them: sorted by name, a bucket's `le` last. */
+function labelPairs(labels: Record<string, string> | undefined): [string, string][] {
+  const rank = (name: string) => (name === 'le' ? 1 : 0);
+  return Object.entries(labels ?? {}).sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** Label values escape `\`, `"` and newlines. */
 function labelText(labels: Record<string, string> | undefined): string {
   if (labels === undefined) return '';
-  const pairs = Object.entries(labels).map(([name, value]) => `${name}="${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
+  const pairs = labelPairs(labels).map(([name, value]) => `${name}="${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
   return `{${pairs.join(',')}}`;
 }
 
@@ -36,10 +44,10 @@ function valueText(value: number): string {
   return Number.isNaN(value) ? 'NaN' : String(value);
 }
 
-/** Orders series by their label values, in label order (how the Rust client sorts a family's metrics). */
+/** Orders series by their label values, labels in name order (how the Rust client sorts a family's metrics). */
 export function byLabelValues(a: { labels?: Record<string, string> }, b: { labels?: Record<string, string> }): number {
-  const left = Object.values(a.labels ?? {});
-  const right = Object.values(b.labels ?? {});
+  const left = labelPairs(a.labels).map(([, value]) => value);
+  const right = labelPairs(b.labels).map(([, value]) => value);
   for (let i = 0; i < Math.min(left.length, right.length); i++) {
     if (left[i] !== right[i]) return left[i]! < right[i]! ? -1 : 1;
   }

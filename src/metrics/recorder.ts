@@ -1,11 +1,20 @@
 /**
- * What `/metrics` counts as it happens, per server: HTTP requests and their response times (per
- * method, route pattern and status, with v1.50's histogram buckets), searches the `searchCutoffMs`
+ * What `/metrics` counts as it happens, per server: HTTP requests (per method, route pattern or
+ * unmatched path, and status) and their response times (per method and route pattern, with v1.50's
+ * histogram buckets), searches the `searchCutoffMs`
  * budget cut short, `/search` requests with `personalize` (counted as v1.50 counts them, before they run), and the
  * chat route's searches and tokens (per workspace and model, from the providers' usage chunks).
  * The other families are read when `/metrics` is asked (families.ts).
  */
 import { byLabelValues, type Family } from './exposition.js';
+
+/**
+ * Distinct paths of unmatched requests counted as labels. v1.50 labels such a request by its own
+ * path and keeps every series, so a flood of random paths grows its registry without bound;
+ * Quarry counts the first MAX_UNMATCHED_PATHS paths so and leaves requests to any other
+ * unmatched path uncounted (README, compatibility).
+ */
+export const MAX_UNMATCHED_PATHS = 1000;
 
 /** v1.50's buckets of `meilisearch_http_response_time_seconds`, in seconds. */
 export const RESPONSE_TIME_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -22,6 +31,8 @@ interface Histogram {
 export class MetricsRecorder {
   /** `method path status` → requests */
   private readonly totals = new Map<string, { method: string; path: string; status: string; value: number }>();
+  /** the paths unmatched requests are counted under */
+  private readonly unmatchedPaths = new Set<string>();
   /** `method path` → response times */
   private readonly times = new Map<string, Histogram>();
   private degraded = 0;
@@ -31,12 +42,13 @@ export class MetricsRecorder {
   /** `workspace model` → tokens the providers reported */
   private readonly chatTokens = new Map<string, { workspace: string; model: string; prompt: number; completion: number; total: number }>();
 
-  /** One answered request of the route `path` (its pattern, e.g. `/indexes/{index_uid}/search`). */
-  request(method: string, path: string, status: number, seconds: number): void {
-    const totalKey = `${method} ${path} ${status}`;
-    const total = this.totals.get(totalKey) ?? { method, path, status: String(status), value: 0 };
-    total.value++;
-    this.totals.set(totalKey, total);
+  /**
+   * One answered request of the route `path` (its pattern, e.g. `/indexes/{index_uid}/search`);
+   * `seconds`, its response time, when it is recorded (null: the `metrics` feature is off).
+   */
+  request(method: string, path: string, status: number, seconds: number | null): void {
+    this.count(method, path, status);
+    if (seconds === null) return;
     const timeKey = `${method} ${path}`;
     const time = this.times.get(timeKey) ?? { method, path, counts: RESPONSE_TIME_BUCKETS.map(() => 0), sum: 0, count: 0 };
     RESPONSE_TIME_BUCKETS.forEach((bound, i) => {
@@ -45,6 +57,22 @@ export class MetricsRecorder {
     time.sum += seconds;
     time.count++;
     this.times.set(timeKey, time);
+  }
+
+  /** One answered request no route matched, counted under its own `path` (see MAX_UNMATCHED_PATHS). */
+  unmatched(method: string, path: string, status: number): void {
+    if (!this.unmatchedPaths.has(path)) {
+      if (this.unmatchedPaths.size >= MAX_UNMATCHED_PATHS) return;
+      this.unmatchedPaths.add(path);
+    }
+    this.count(method, path, status);
+  }
+
+  private count(method: string, path: string, status: number): void {
+    const totalKey = `${method} ${path} ${status}`;
+    const total = this.totals.get(totalKey) ?? { method, path, status: String(status), value: 0 };
+    total.value++;
+    this.totals.set(totalKey, total);
   }
 
   /** A `/search` request with `personalize`, whatever becomes of it. */

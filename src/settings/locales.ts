@@ -30,3 +30,8 @@ const TO_ISO_639_3 = new Map<string, string>([...PAIRS, ...PAIRS.map(([, three])
 export function storedLocale(locale: string): string {
   return TO_ISO_639_3.get(locale) ?? locale;
 }
+
+/** charabia's `Language` variant of a stored locale, as v1.50 serializes it (`fra` → `Fra`). */
+export function languageName(stored: string): string {
+  return stored.charAt(0).toUpperCase() + stored.slice(1);
+}

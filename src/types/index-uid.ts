@@ -4,9 +4,9 @@
  * 400 is enforced: both are Meilisearch v1.50 behaviour, kept as-is (errors.md §4 item 8).
  *
  * Bodies and query strings use `indexUidProblem` as a validator so the message gets their location
- * prefix; path segments are checked by indexes/uid.ts (the bare message). A uid looked up as
- * written (the chat's search tool) is only refused when reserved (`.meili…`), in the index
- * scheduler's own words.
+ * prefix; path segments are checked by indexes/uid.ts (the bare message). A uid handed to v1.50's
+ * `user_index` unchecked (the fields route, the chat's search tool) is only refused when reserved
+ * (`.meili…`), in the index scheduler's own words (`reservedIndexUidMessage`).
  */
 
 const MAX_INDEX_UID_BYTES = 400;
@@ -24,12 +24,12 @@ export function invalidIndexUidMessage(uid: string): string {
   );
 }
 
-/** The prefix of the uids Meilisearch keeps for its own indexes (`.meili_dsr`). */
+/** The prefix of the uids v1.50 keeps for its own indexes (`.meili_dsr`; `UserIndex::new` refuses them). */
 export const RESERVED_INDEX_UID_PREFIX = '.meili';
 
 /**
- * The index scheduler's refusal of a reserved uid where a user index is looked up (its
- * `InvalidIndexUid`, worded apart from the format check's: no backticks, 400 bytes).
+ * The index scheduler's `InvalidIndexUid` (v1.50 index-scheduler/src/error.rs), for a reserved uid
+ * reaching `user_index` unchecked: no backticks, and the 400 bytes it enforces.
  */
 export function reservedIndexUidMessage(uid: string): string {
   return (

@@ -1,7 +1,7 @@
 /**
  * The writes a batch makes to one index environment, as data: a batch processor describes them
- * (document operations, new settings with the updaters to rebuild, or a topology change's
- * resharding, shards/reshard.ts) and the index writer
+ * (document operations, new settings with the updaters to rebuild, a declared primary key, or a
+ * topology change's resharding, shards/reshard.ts) and the index writer
  * thread applies them (workers/index-writer.ts), so a long commit never blocks the HTTP thread.
  * Each write is ONE transaction: documents and everything derived from them land together.
  *
@@ -11,9 +11,9 @@
  */
 import { DocumentStore } from '../documents/store.js';
 import type { IndexEnv } from '../index-env.js';
-import { writeSettings } from '../index-settings.js';
+import { readSettings, writeSettings } from '../index-settings.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { applyDocumentBatch, type DocumentBatchOutcome, type DocumentOp } from './document-batch.js';
+import { applyDocumentBatch, numberPrimaryKey, type DocumentBatchOutcome, type DocumentOp } from './document-batch.js';
 import type { AheadParts } from '../words/ahead-parts.js';
 import { INDEX_UPDATERS, RECONCILING_UPDATERS } from './registry.js';
 import { StepReporter } from '../indexing-steps.js';
@@ -51,9 +51,21 @@ export interface SettingsWrite {
   readonly applied?: AppliedBatch;
 }
 
-export type IndexWrite = DocumentsWrite | SettingsWrite | ReshardWrite;
+/**
+ * The primary key an index creation or update declares: an index without documents numbers it in
+ * its fields (v1.50's settings `update_primary_key`), so it is listed and leads the documents to
+ * come; an index with documents keeps its fields as they are.
+ */
+export interface PrimaryKeyWrite {
+  readonly kind: 'primaryKey';
+  readonly primaryKey: string;
+  /** the batch this write applies, recorded with it */
+  readonly applied?: AppliedBatch;
+}
 
-/** What a write answers: each operation's outcome (documents), what moved (reshard), nothing (settings). */
+export type IndexWrite = DocumentsWrite | SettingsWrite | ReshardWrite | PrimaryKeyWrite;
+
+/** What a write answers: each operation's outcome (documents), what moved (reshard), nothing (settings, primary key). */
 export type IndexWriteOutcome = DocumentBatchOutcome | ReshardOutcome | null;
 
 /** What write `W` answers. */
@@ -73,6 +85,13 @@ export function applyIndexWrite(env: IndexEnv, write: IndexWrite, checkpoint: ()
     if (write.applied !== undefined) recordAppliedBatch(env, write.applied);
   };
   if (write.kind === 'documents') return applyDocumentBatch(env, write.ops, write.primaryKey, checkpoint, steps, ahead, write.rehearsal, stamp, write.sharding ?? null, indexingMemory);
+  if (write.kind === 'primaryKey') {
+    env.root.transactionSync(() => {
+      if (env.documents.getCount() === 0) numberPrimaryKey(env, readSettings(env), write.primaryKey);
+      stamp();
+    });
+    return null;
+  }
   if (write.kind === 'reshard') {
     return env.root.transactionSync(() => {
       const outcome = reshardIndex(env, write.sharding, checkpoint);

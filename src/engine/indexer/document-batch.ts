@@ -414,6 +414,15 @@ class Rehearsed {
 }
 
 /**
+ * Gives a declared primary key the next field id, and the next search field id when it is
+ * searchable, unless it has them: v1.50 puts a declared key in its fields map before any document
+ * (the indexer, and the settings that set it on an index without documents).
+ */
+export function numberPrimaryKey(env: IndexEnv, settings: IndexSettings, key: string): void {
+  if (new DocumentStore(env).addField(key)) addSearchField(env, settings, key);
+}
+
+/**
  * Applies `ops` in one transaction; a `rehearsal` rolls it back and answers what it would have.
  * `finish` adds its writes to a committed transaction. `sharding`: the network's, when sharded.
  * `indexingMemory`: the budget in bytes chunks are sized by (`chunkBytes`); none: chunks of
@@ -464,7 +473,7 @@ export function applyDocumentBatch(
         if (key !== null) {
           // numbered before this addition's documents reach the store: an earlier addition of the
           // batch with documents would have settled the key already, and numbered it or inferred it
-          if (!inferred && new DocumentStore(env).addField(key)) addSearchField(env, settings, key);
+          if (!inferred) numberPrimaryKey(env, settings, key);
           settled = key;
         }
         const state: AddState = {

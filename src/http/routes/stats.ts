@@ -5,7 +5,8 @@ import { indexStatsView, instanceStatsView } from '../views/stats-view.js';
 
 const parseStatsQuery = compileQuery({
   showInternalDatabaseSizes: { parse: parseBoolean, code: 'invalid_stats_show_internal_database_sizes' },
-  sizeFormat: { parse: parseEnum(['raw', 'human'] as const), code: 'invalid_stats_size_format' },
+  // v1.50's `SizeFormat` declares `Human` before `Raw`: its error lists them in that order
+  sizeFormat: { parse: parseEnum(['human', 'raw'] as const), code: 'invalid_stats_size_format' },
 });
 
 export const statsRoutes = [

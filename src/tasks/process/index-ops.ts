@@ -1,7 +1,9 @@
 /**
- * Index creation, update (primary key, rename), deletion and swap (indexes.md §3). These only
+ * Index creation, update (primary key, rename), deletion and swap (indexes.md §3). These
  * rewrite the registry (instance env), so their writes join the batch's single commit; deleting
- * an index's folder waits until that commit is durable.
+ * an index's folder waits until that commit is durable. A primary key declared on an index
+ * without documents is also numbered in its fields first (its own index write, which v1.50's
+ * batch does not report as indexing: no step, no database sizes).
  *
  * Renames and swaps relabel the history as Meilisearch's `apply_index_swap` does: every task older
  * than the renaming task that names either index gets the other name, in both directions (so a
@@ -9,6 +11,7 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { IndexRecord } from '../../indexes/registry.js';
+import type { PrimaryKeyWrite } from '../../engine/indexer/commit.js';
 import type { IndexSwap, Task, TaskDetails } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext, ProcessOutcome } from './context.js';
 import { reshardWrite } from '../../engine/shards/reshard.js';
@@ -17,6 +20,9 @@ import { writeKnownOutcome } from './batch-write.js';
 
 const notFound = (uid: string) => new ApiError('index_not_found', `Index \`${uid}\` not found.`);
 const alreadyExists = (uid: string) => new ApiError('index_already_exists', `Index \`${uid}\` already exists.`);
+
+/** The primary key a creation or update declares, numbered in the fields of an index without documents (engine/indexer/commit.ts). */
+const primaryKeyWrite = (primaryKey: string): PrimaryKeyWrite => ({ kind: 'primaryKey', primaryKey });
 
 function documentCount(ctx: ProcessContext, record: IndexRecord): number {
   return ctx.indexEnvs.get(record.uuid).documents.getCount();
@@ -31,12 +37,15 @@ export const processIndexCreation: BatchProcessor = async (ctx, tasks) => {
   if (ctx.indexes.exists(kind.indexUid)) return { tasks: [failed(task!, alreadyExists(kind.indexUid))] };
   ctx.progress.enter('updateIndex', 'updating the index');
   const record = ctx.indexes.newRecord(kind.indexUid, kind.primaryKey, ctx.now);
-  const outcome = { tasks: [succeeded(task!)], commit: () => ctx.indexes.put(record) };
+  if (kind.primaryKey !== null) await ctx.writeIndex(record.uuid, primaryKeyWrite(kind.primaryKey));
+  // an index the batch leaves uncreated (canceled) leaves no environment behind
+  const abandon = () => ctx.indexEnvs.delete(record.uuid);
+  const outcome = { tasks: [succeeded(task!)], commit: () => ctx.indexes.put(record), abandon };
   // with a sharded network the new index knows every shard from the start (engine/shards)
   return ctx.sharding ? writeKnownOutcome(ctx, kind.indexUid, tasks, record.uuid, reshardWrite(ctx.sharding), outcome) : outcome;
 };
 
-export const processIndexUpdate: BatchProcessor = (ctx, [task]) => {
+export const processIndexUpdate: BatchProcessor = async (ctx, [task]) => {
   const kind = task!.kind;
   if (kind.name !== 'indexUpdate') throw new Error(`indexUpdate batch got ${kind.name}`);
   ctx.progress.enter('updateIndex', 'updating the index');
@@ -45,10 +54,12 @@ export const processIndexUpdate: BatchProcessor = (ctx, [task]) => {
   const renameTo = kind.newIndexUid !== null && kind.newIndexUid !== kind.indexUid ? kind.newIndexUid : null;
   if (renameTo !== null && ctx.indexes.exists(renameTo)) return { tasks: [failed(task!, alreadyExists(renameTo))] };
   // A primary key may be replaced freely while the index holds no document.
-  if (kind.primaryKey !== null && kind.primaryKey !== record.primaryKey && documentCount(ctx, record) > 0) {
+  const empty = documentCount(ctx, record) === 0;
+  if (kind.primaryKey !== null && kind.primaryKey !== record.primaryKey && !empty) {
     const message = `Index \`${kind.indexUid}\`: Index already has a primary key: \`${record.primaryKey}\`.`;
     return { tasks: [failed(task!, new ApiError('index_primary_key_already_exists', message))] };
   }
+  if (kind.primaryKey !== null && empty) await ctx.writeIndex(record.uuid, primaryKeyWrite(kind.primaryKey));
   // Only a primary key or a rename writes to the index, and so moves `updatedAt`.
   const touched = kind.primaryKey !== null || renameTo !== null;
   return {

@@ -360,9 +360,9 @@ describe('chat completions', () => {
     };
     const series = {
       searches: 'meilisearch_chat_searches_total{type="internal"}',
-      prompt: 'meilisearch_chat_prompt_tokens_total{workspace="assistant",model="gpt-4o-mini"}',
-      completion: 'meilisearch_chat_completion_tokens_total{workspace="assistant",model="gpt-4o-mini"}',
-      total: 'meilisearch_chat_tokens_total{workspace="assistant",model="gpt-4o-mini"}',
+      prompt: 'meilisearch_chat_prompt_tokens_total{model="gpt-4o-mini",workspace="assistant"}',
+      completion: 'meilisearch_chat_completion_tokens_total{model="gpt-4o-mini",workspace="assistant"}',
+      total: 'meilisearch_chat_tokens_total{model="gpt-4o-mini",workspace="assistant"}',
     };
     const before = Object.fromEntries(await Promise.all(Object.entries(series).map(async ([k, line]) => [k, await sample(line)])));
     script = [searchRound('{"index_uid":"movies","q":"dragon","filter":""}'), answerRound];

@@ -47,6 +47,17 @@ describe('primary key field order', () => {
     expect((await storedKeys(uid))[0]).toEqual(['id', 'title', 'color']);
   });
 
+  it('numbers every key declared while the index had no documents, in the order they were declared', async () => {
+    const uid = uniqueUid('pk-redeclared');
+    expect((await run(server, 'POST', '/indexes', { uid, primaryKey: 'genre' })).status).toBe('succeeded');
+    expect((await run(server, 'PATCH', `/indexes/${uid}`, { primaryKey: 'id' })).status).toBe('succeeded');
+    expect((await run(server, 'POST', `/indexes/${uid}/documents`, DOCS)).status).toBe('succeeded');
+    expect(await storedKeys(uid)).toEqual([
+      ['id', 'title', 'color'],
+      ['genre', 'id', 'title'],
+    ]);
+  });
+
   it('keeps an inferred key where the first document has it', async () => {
     const uid = uniqueUid('pk-inferred');
     expect((await run(server, 'POST', `/indexes/${uid}/documents`, DOCS)).status).toBe('succeeded');

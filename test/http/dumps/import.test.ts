@@ -105,6 +105,20 @@ describe('--import-dump of a Meilisearch dump', () => {
     }
   });
 
+  it('numbers the primary key of an index dumped without documents, as v1.50 sets it with the settings', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'keyed.dump');
+    const metadata = JSON.stringify({ uid: 'keyed', primaryKey: 'ref', createdAt: '2025-02-04T10:15:21.3Z', updatedAt: '2025-02-04T10:15:21.42Z' });
+    await writeArchive(file, { 'metadata.json': FILES['metadata.json']!, 'indexes/keyed/metadata.json': metadata, 'indexes/keyed/settings.json': '{}' });
+    const server = await startServer({ masterKey: MASTER_KEY, dbPath: path.join(dir, 'db'), args: ['--import-dump', file] });
+    try {
+      const fields = await call(server, 'POST', '/indexes/keyed/fields', {});
+      expect(fields.body.results.map((field: { name: string }) => field.name)).toEqual(['ref']);
+    } finally {
+      await server.dispose();
+    }
+  });
+
   it('refuses a dump version it does not know and removes the half-made db path', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'v7.dump');

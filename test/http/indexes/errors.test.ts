@@ -90,8 +90,8 @@ describe('GET /indexes', () => {
 
 describe('stats query parameters', () => {
   it.each([
-    ['sizeFormat=kb', 'invalid_stats_size_format', 'Unknown value `kb` for parameter `sizeFormat`: expected one of `raw`, `human`'],
-    ['sizeFormat=Human', 'invalid_stats_size_format', 'Unknown value `Human` for parameter `sizeFormat`: did you mean `human`? expected one of `raw`, `human`'],
+    ['sizeFormat=kb', 'invalid_stats_size_format', 'Unknown value `kb` for parameter `sizeFormat`: expected one of `human`, `raw`'],
+    ['sizeFormat=Human', 'invalid_stats_size_format', 'Unknown value `Human` for parameter `sizeFormat`: did you mean `human`? expected one of `human`, `raw`'],
     ['showInternalDatabaseSizes=yes', 'invalid_stats_show_internal_database_sizes', 'Invalid value in parameter `showInternalDatabaseSizes`: could not parse `yes` as a boolean, expected either `true` or `false`'],
     ['doggo=1', 'bad_request', 'Unknown parameter `doggo`: expected one of `showInternalDatabaseSizes`, `sizeFormat`'],
   ])('?%s answers 400 %s on both stats routes', async (query, code, message) => {

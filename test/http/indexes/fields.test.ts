@@ -49,7 +49,7 @@ describe('POST /indexes/{uid}/fields', () => {
           localized: { locales: [] },
         },
         { name: 'id', displayed: off, searchable: off, sortable: off, distinct: off, rankingRule: off, filterable: notFilterable, localized: { locales: [] } },
-        { name: 'title', displayed: on, searchable: on, sortable: off, distinct: off, rankingRule: off, filterable: notFilterable, localized: { locales: ['fra'] } },
+        { name: 'title', displayed: on, searchable: on, sortable: off, distinct: off, rankingRule: off, filterable: notFilterable, localized: { locales: ['Fra'] } },
         { name: 'year', displayed: off, searchable: off, sortable: off, distinct: off, rankingRule: { enabled: true, order: 'desc' }, filterable: notFilterable, localized: { locales: [] } },
       ],
       offset: 0,
@@ -82,6 +82,83 @@ describe('POST /indexes/{uid}/fields', () => {
     expect(await names()).toEqual(all);
     const sortable = await call(server, 'POST', `/indexes/${nested}/fields`, { filter: { sortable: true } });
     expect(sortable.body.results.map((f: { name: string }) => f.name)).toEqual(['nutrition.calories']);
+  });
+
+  it('gives the reserved fields their own metadata: never searchable, distinct nor a ranking rule; `_vectors` only displayed, sorted alpha', async () => {
+    const reserved = uniqueUid('reserved');
+    await run(server, 'POST', `/indexes/${reserved}/documents`, [
+      { id: 1, _geo: { lat: 1, lng: 2 }, _geojson: { type: 'Point', coordinates: [2, 1] }, _vectors: { manual: [0.1, 0.2] }, info: { size: 3 } },
+    ]);
+    await run(server, 'PATCH', `/indexes/${reserved}/settings`, {
+      sortableAttributes: ['_geo', '_geojson', '_vectors'],
+      filterableAttributes: ['_geo', '_geojson', '_vectors'],
+      distinctAttribute: '_geo',
+      rankingRules: ['_vectors:asc', 'words'],
+      localizedAttributes: [{ attributePatterns: ['_*'], locales: ['fr'] }],
+      faceting: { sortFacetValuesBy: { '*': 'count' } },
+    });
+    const reply = await call(server, 'POST', `/indexes/${reserved}/fields`, { filter: { attributePatterns: ['_*'] } });
+    const filterable = { enabled: true, sortBy: 'count', facetSearch: true, equality: true, comparison: true };
+    const geo = (name: string) => ({ name, displayed: on, searchable: off, sortable: on, distinct: off, rankingRule: off, filterable, localized: { locales: [] } });
+    expect(reply.body.results).toEqual([
+      geo('_geo'),
+      geo('_geo.lat'),
+      geo('_geo.lng'),
+      { name: '_geojson', displayed: on, searchable: off, sortable: off, distinct: off, rankingRule: off, filterable, localized: { locales: [] } },
+      { name: '_vectors', displayed: on, searchable: off, sortable: off, distinct: off, rankingRule: off, filterable: notFilterable, localized: { locales: [] } },
+    ]);
+  });
+
+  it('lists `_geo.lat` and `_geo.lng` once a document has `_geo`, geo enabled or not', async () => {
+    const geo = uniqueUid('geo-off');
+    await run(server, 'POST', `/indexes/${geo}/documents`, [{ id: 1, _geo: { lat: 1, lng: 2 } }]);
+    const reply = await call(server, 'POST', `/indexes/${geo}/fields`, {});
+    expect(reply.body.results.map((f: { name: string }) => f.name)).toEqual(['_geo', '_geo.lat', '_geo.lng', 'id']);
+  });
+
+  it('enables distinct and `field:asc|desc` for the named field only, not the fields below it; a later rule for a field decides its order', async () => {
+    const nested = uniqueUid('exact');
+    await run(server, 'POST', `/indexes/${nested}/documents`, [{ id: 1, info: { size: 3 }, price: { eur: 4 } }]);
+    await run(server, 'PATCH', `/indexes/${nested}/settings`, {
+      distinctAttribute: 'info',
+      rankingRules: ['price:asc', 'words', 'price:desc'],
+      filterableAttributes: ['info.size', 'price.eur'],
+    });
+    const reply = await call(server, 'POST', `/indexes/${nested}/fields`, { limit: 100 });
+    const byName = new Map(reply.body.results.map((f: { name: string }) => [f.name, f]));
+    expect(byName.get('info')).toMatchObject({ distinct: on, rankingRule: off });
+    expect(byName.get('info.size')).toMatchObject({ distinct: off, rankingRule: off });
+    expect(byName.get('price')).toMatchObject({ distinct: off, rankingRule: { enabled: true, order: 'desc' } });
+    expect(byName.get('price.eur')).toMatchObject({ distinct: off, rankingRule: off });
+  });
+
+  it('names locales as charabia\'s `Language` variants', async () => {
+    const localized = uniqueUid('locales');
+    await run(server, 'POST', `/indexes/${localized}/documents`, [{ id: 1, title: 'Alpha' }]);
+    await run(server, 'PATCH', `/indexes/${localized}/settings`, { localizedAttributes: [{ attributePatterns: ['title'], locales: ['fr', 'cmn', 'ja', 'zh'] }] });
+    const reply = await call(server, 'POST', `/indexes/${localized}/fields`, { filter: { attributePatterns: ['title'] } });
+    expect(reply.body.results[0].localized).toEqual({ locales: ['Fra', 'Cmn', 'Jpn', 'Zho'] });
+  });
+
+  it('looks the uid up unchecked: a malformed one is not found, a reserved one is refused with the index scheduler\'s message', async () => {
+    expectError(await call(server, 'POST', '/indexes/bad!/fields', {}), 404, 'index_not_found', 'Index `bad!` not found.');
+    expectError(
+      await call(server, 'POST', '/indexes/.meilifoo/fields', {}),
+      400,
+      'invalid_index_uid',
+      '.meilifoo is not a valid index uid. Index uid can be an integer or a string containing only alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 400 bytes.',
+    );
+  });
+
+  it('lists the primary key an index was created with, and one an update declares while it has no documents', async () => {
+    const keyed = uniqueUid('keyed');
+    expect((await run(server, 'POST', '/indexes', { uid: keyed, primaryKey: 'ref' })).status).toBe('succeeded');
+    const names = async () => (await call(server, 'POST', `/indexes/${keyed}/fields`, {})).body.results.map((f: { name: string }) => f.name);
+    expect(await names()).toEqual(['ref']);
+    expect((await run(server, 'PATCH', `/indexes/${keyed}`, { primaryKey: 'code' })).status).toBe('succeeded');
+    expect(await names()).toEqual(['code', 'ref']);
+    const reply = await call(server, 'GET', `/indexes/${keyed}/stats`);
+    expect(reply.body).toMatchObject({ numberOfDocuments: 0, fieldDistribution: {} });
   });
 
   it('rejects bad bodies with the fields codes and answers 404 on a missing index', async () => {

@@ -67,7 +67,7 @@ describe('GET /metrics', () => {
     expect(names).toEqual([...names].sort());
 
     // The scrape itself is counted by the next one; paths in v1.50's route patterns: its
-    // parameter names, a setting's sub-route as its own route, none for an unknown setting
+    // parameter names, a setting's sub-route as its own route, an unknown setting's own path
     await call(server, 'GET', `/tasks/${failed.uid}`);
     await call(server, 'GET', `/indexes/${uid}/settings/filterable-attributes`);
     await call(server, 'GET', `/indexes/${uid}/settings/no-such-setting`);
@@ -75,8 +75,26 @@ describe('GET /metrics', () => {
     expect(sample(next.text, 'meilisearch_http_requests_total{method="GET",path="/metrics",status="200"}')).toBe(1);
     expect(sample(next.text, 'meilisearch_http_requests_total{method="GET",path="/tasks/{task_id}",status="200"}')).toBeGreaterThan(0);
     expect(sample(next.text, 'meilisearch_http_requests_total{method="GET",path="/indexes/{index_uid}/settings/filterable-attributes",status="200"}')).toBe(1);
-    expect(next.text).not.toContain('no-such-setting');
+    expect(sample(next.text, `meilisearch_http_requests_total{method="GET",path="/indexes/${uid}/settings/no-such-setting",status="404"}`)).toBe(1);
     expect(next.text).not.toContain('{setting}');
+  });
+
+  it('counts every request whether the feature is on or not, an unmatched one under its own path, a 405 under its route; times only routes, while on', async () => {
+    expect((await call(server, 'PATCH', '/experimental-features', { metrics: false })).status).toBe(200);
+    await call(server, 'GET', '/version');
+    expect((await call(server, 'GET', '/nothing-here//deeper/?q=1')).status).toBe(404);
+    expect((await call(server, 'PUT', '/version')).status).toBe(405);
+    expect((await call(server, 'PATCH', '/experimental-features', { metrics: true })).status).toBe(200);
+    expect((await call(server, 'GET', '/nothing-here')).status).toBe(404);
+    expect((await call(server, 'PUT', '/version')).status).toBe(405);
+    const { text } = await metrics(server);
+    expect(sample(text, 'meilisearch_http_requests_total{method="GET",path="/version",status="200"}')).toBe(1);
+    expect(sample(text, 'meilisearch_http_requests_total{method="GET",path="/nothing-here/deeper",status="404"}')).toBe(1);
+    expect(sample(text, 'meilisearch_http_requests_total{method="GET",path="/nothing-here",status="404"}')).toBe(1);
+    expect(sample(text, 'meilisearch_http_requests_total{method="PUT",path="/version",status="405"}')).toBe(2);
+    expect(sample(text, 'meilisearch_http_response_time_seconds_count{method="GET",path="/version"}')).toBeUndefined();
+    expect(sample(text, 'meilisearch_http_response_time_seconds_count{method="PUT",path="/version"}')).toBe(1);
+    expect(text).not.toContain('meilisearch_http_response_time_seconds_count{method="GET",path="/nothing-here"');
   });
 });
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { exposition } from '../../../src/metrics/exposition.js';
 import { traceMilliseconds } from '../../../src/metrics/families.js';
-import { MetricsRecorder, RESPONSE_TIME_BUCKETS } from '../../../src/metrics/recorder.js';
+import { MAX_UNMATCHED_PATHS, MetricsRecorder, RESPONSE_TIME_BUCKETS } from '../../../src/metrics/recorder.js';
 
 describe('exposition', () => {
   it('sorts families by name, escapes label values and leaves out families without samples', () => {
@@ -36,6 +36,21 @@ describe('recorder', () => {
   });
 });
 
+describe('recorder limits', () => {
+  it('counts a request without its time when none is given, and unmatched paths up to MAX_UNMATCHED_PATHS', () => {
+    const recorder = new MetricsRecorder();
+    recorder.request('GET', '/health', 200, null);
+    for (let i = 0; i <= MAX_UNMATCHED_PATHS; i++) recorder.unmatched('GET', `/random-${i}`, 404);
+    recorder.unmatched('GET', '/random-0', 404);
+    const [requests, times] = recorder.families();
+    expect(times!.samples).toEqual([]);
+    expect(requests!.samples.find((s) => s.labels?.path === '/health')?.value).toBe(1);
+    expect(requests!.samples.filter((s) => s.labels?.path.startsWith('/random-'))).toHaveLength(MAX_UNMATCHED_PATHS);
+    expect(requests!.samples.find((s) => s.labels?.path === '/random-0')?.value).toBe(2);
+    expect(requests!.samples.some((s) => s.labels?.path === `/random-${MAX_UNMATCHED_PATHS}`)).toBe(false);
+  });
+});
+
 describe('traceMilliseconds', () => {
   it('reads the step durations of a progress trace in whole milliseconds', () => {
     expect(traceMilliseconds('12.34ms')).toBe(12);
@@ -57,5 +72,13 @@ describe('series order', () => {
     recorder.request('GET', '/z', 200, 0.001);
     const [, times] = recorder.families();
     expect(times!.samples.filter((s) => s.suffix === '_count').map((s) => s.labels)).toEqual([{ method: 'GET', path: '/z' }, { method: 'POST', path: '/b' }]);
+  });
+
+  it('writes a series\' labels sorted by name, a bucket\'s `le` last, and orders series by values in that order', () => {
+    const text = exposition([
+      { name: 'c', help: 'C', type: 'counter', samples: [{ labels: { workspace: 'a', model: 'z' }, value: 1 }, { labels: { workspace: 'b', model: 'y' }, value: 2 }] },
+      { name: 'h', help: 'H', type: 'histogram', samples: [{ labels: { path: '/p', method: 'GET', le: '0.5' }, value: 1, suffix: '_bucket' }] },
+    ]);
+    expect(text.split('\n').filter((line) => !line.startsWith('#'))).toEqual(['c{model="y",workspace="b"} 2', 'c{model="z",workspace="a"} 1', 'h_bucket{method="GET",path="/p",le="0.5"} 1', '']);
   });
 });

@@ -1,0 +1,49 @@
+/**
+ * The paths the API routes, whatever the method: a request's path as v1.50 sees it (actix's
+ * `NormalizePath`, outermost: the query left out, trailing slashes trimmed, repeated ones merged)
+ * and the registered path it names, if any. A request to a registered path with a method it does
+ * not take is a 405 (error-handler.ts), labelled by its route in `/metrics` (request-metrics.ts).
+ */
+import type { AnyRouteSpec } from './route.js';
+
+export interface RoutedPath {
+  /** the route's path, as registered (`/indexes/:indexUid/search`) */
+  url: string;
+  /** the request paths it routes */
+  matches: RegExp;
+}
+
+function pathPattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source === '' ? '/' : source}$`);
+}
+
+/** The distinct paths of `specs`. */
+export function routedPaths(specs: readonly AnyRouteSpec[]): RoutedPath[] {
+  const urls = new Set(specs.map((spec) => spec.route.split(' ')[1]!));
+  return [...urls].map((url) => ({ url, matches: pathPattern(url) }));
+}
+
+/** The path of a request's URL (still percent-encoded, as actix's `req.path()`), normalized as v1.50 normalizes it. */
+export function requestPath(url: string): string {
+  const path = url.split('?', 1)[0]!.replace(/\/+$/, '').replace(/\/{2,}/g, '/');
+  return path === '' ? '/' : path;
+}
+
+/** The registered path a normalized request path names, if any. */
+export function routedUrl(paths: readonly RoutedPath[], path: string): string | undefined {
+  return paths.find((routed) => routed.matches.test(path))?.url;
+}
+
+/** The parameters of registered path `url` in request path `path` (which it matches). */
+export function pathParams(url: string, path: string): Record<string, string> {
+  const segments = path.split('/');
+  const params: Record<string, string> = {};
+  url.split('/').forEach((part, i) => {
+    if (part.startsWith(':')) params[part.slice(1)] = segments[i]!;
+  });
+  return params;
+}
