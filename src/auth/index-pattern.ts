@@ -9,7 +9,7 @@
  */
 import { compareBytes } from '../types/bytes.js';
 import { isValidIndexUid } from '../types/index-uid.js';
-import { rustDebugString } from './rust-debug.js';
+import { rustDebugString } from '../types/rust-debug.js';
 
 /** Why `pattern` is not a valid key index pattern, or `undefined` when it is one. */
 export function indexPatternProblem(pattern: string): string | undefined {

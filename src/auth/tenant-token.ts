@@ -6,7 +6,7 @@
  * Caller: authenticate.ts, on routes whose action is `search` or `chatCompletions` only.
  * The checks run in Meilisearch's order (its `jsonwebtoken` crate, then its own expiry check) and
  * fail with its texts: shape and base64 of the header, then of the claims (serde messages, see
- * serde-json.ts), `aud` refused, algorithm, signature (verified with `jose`), expiry. A token
+ * types/serde-json.ts), `aud` refused, algorithm, signature (verified with `jose`), expiry. A token
  * that is not three dot-separated parts is not a tenant token at all: the caller then tries it
  * as an API key. The parent key's existence and rights are the caller's business.
  */
@@ -25,7 +25,7 @@ import {
   struct,
   type Content,
   type Read,
-} from './serde-json.js';
+} from '../types/serde-json.js';
 import { parseUuid } from './uuid.js';
 
 /** Which indexes a token opens: a list of patterns, or patterns each with an optional filter. */

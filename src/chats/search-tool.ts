@@ -10,7 +10,7 @@
  * template) is a tool result *and* an error event, as in v1.50.
  */
 import type { Caller } from '../auth/caller.js';
-import { fromSlice, option, SerdeError, string, struct } from '../auth/serde-json.js';
+import { fromSlice, option, SerdeError, string, struct } from '../types/serde-json.js';
 import { documentId } from '../engine/document-id.js';
 import { computeFacets } from '../engine/facets/distribution.js';
 import { searchSettings } from '../engine/index-settings.js';

@@ -34,7 +34,7 @@ import { ApiError, inIndex } from '../../errors/api-error.js';
 import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js';
 import { RejectedIp } from '../../outgoing/ip-policy.js';
 import { REVEAL_SECRETS, settingsView } from '../../settings/view.js';
-import { isJsonObject } from '../../types/json-text.js';
+import { fromSlice, SerdeError, string, struct } from '../../types/serde-json.js';
 import { stringifyReply } from '../../types/reply-text.js';
 import { setField } from '../../types/own-record.js';
 import type { ExportIndexSettings } from '../../types/task.js';
@@ -87,17 +87,22 @@ export class RemoteExportError extends ApiError {
   }
 }
 
+/** v1.50's `MeiliError`, read from a remote's refusal with serde_json. */
+const MEILI_ERROR = struct('MeiliError', ['message', 'code', 'type', 'link'].map((name) => ({ name, read: string() })));
+
+/**
+ * A remote's refusal: its Meilisearch error, or, for a body that is none, the reading's own error
+ * as v1.50's HTTP client words it (`json: expected value at line 1 column 1`).
+ */
 function remoteError(response: OutgoingResponse): RemoteExportError {
-  let body: unknown = null;
+  let error: Record<string, unknown>;
   try {
-    body = JSON.parse(response.body.toString('utf8'));
-  } catch {
-    body = null;
+    error = fromSlice(response.body, MEILI_ERROR);
+  } catch (err) {
+    if (err instanceof SerdeError) return new RemoteExportError(null, `json: ${err.message}`);
+    throw err;
   }
-  const { message, code, type, link } = isJsonObject(body) ? body : {};
-  if (typeof message !== 'string' || typeof code !== 'string' || typeof type !== 'string' || typeof link !== 'string') {
-    return new RemoteExportError(null, `the remote server answered ${response.status} with a body that is not a Meilisearch error`);
-  }
+  const { message, code, type, link } = error as Record<'message' | 'code' | 'type' | 'link', string>;
   return new RemoteExportError(code, `Failed to export documents to remote server ${code} (${type}): ${message} <${link}>`);
 }
 

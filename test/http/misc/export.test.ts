@@ -1,6 +1,9 @@
 // `POST /export` with a real second instance: the request's validation, the documents and
 // settings sent (the filter, the embeddings in `_vectors`, overrideSettings, payloadSize), the
-// task's details, a remote that refuses the key, and the IP policy.
+// task's details, a remote that refuses the key or answers what is no Meilisearch error, and the
+// IP policy.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, callRaw, run, waitTask } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
@@ -129,6 +132,21 @@ describe('POST /export', () => {
     expect(task.status).toBe('failed');
     expect(task.error.code).toBe('internal');
     expect(task.error.message).toMatch(/^Failed to export documents to remote server invalid_api_key \(auth\): The provided API key is invalid\. <https:\/\/docs\.meilisearch\.com\/errors#invalid_api_key>$/);
+  });
+
+  it("fails with serde_json's reading error, as v1.50's HTTP client words it, when the remote's refusal is no Meilisearch error", async () => {
+    let answer = { status: 404, type: 'text/plain', body: 'Not Found' };
+    const remote = createServer((_req, res) => res.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body));
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+      const exported = async () => waitTask(source, (await call(source, 'POST', '/export', { url, indexes: { books: {} } })).body.taskUid);
+      expect((await exported()).error).toMatchObject({ code: 'internal', message: 'json: expected value at line 1 column 1' });
+      answer = { status: 403, type: 'application/json', body: '{"error":"nope"}' };
+      expect((await exported()).error).toMatchObject({ code: 'internal', message: 'json: missing field `message` at line 1 column 16' });
+    } finally {
+      remote.close();
+    }
   });
 
   it('fails an export a filter of the index cannot serve, naming the index', async () => {

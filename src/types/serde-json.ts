@@ -16,7 +16,7 @@
  * Only what the tenant-token structs use is modelled: no arbitrary precision, struct fields of
  * the kinds below.
  */
-import { ryu } from '../types/ryu.js';
+import { ryu } from './ryu.js';
 import { rustDebugString } from './rust-debug.js';
 
 /** A serde_json error, message complete with its position when it has one. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anyValue, enumVariant, fromSlice, i64, option, seq, string, struct, type Read } from '../../../src/auth/serde-json.js';
+import { anyValue, enumVariant, fromSlice, i64, option, seq, string, struct, type Read } from '../../../src/types/serde-json.js';
 import { ryu } from '../../../src/types/ryu.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
