@@ -1,7 +1,8 @@
 /**
  * Where every log record goes: the server's pino logger writes JSON lines here, and the hub
- * forwards each record to standard error (if the stderr filter passes it; human-readable, or the
- * JSON record itself with `--experimental-logs-mode JSON`) and to the one live
+ * forwards each record to standard error (if the stderr filter passes it; human-readable, or a
+ * JSON line shaped as v1.50's tracing-subscriber writes it with `--experimental-logs-mode JSON`)
+ * and to the one live
  * `/logs/stream` subscriber (if its filter passes it). The logger's own level follows the most
  * verbose consumer, so records nobody wants are never serialised.
  */
@@ -10,7 +11,8 @@ import pino, { type Logger } from 'pino';
 import { ApiError } from '../errors/api-error.js';
 import { LEVEL_RANK, accepts, lowestRank, parseTarget, type LogFilter } from './targets.js';
 
-export type StreamMode = 'human' | 'json' | 'profile';
+/** The modes a stream serves (`profile`, v1.50's span trace, is refused by the route: no spans here). */
+export type StreamMode = 'human' | 'json';
 
 interface Subscriber {
   filter: LogFilter;
@@ -34,6 +36,21 @@ interface Record_ {
   msg?: string;
   target?: string;
   [key: string]: unknown;
+}
+
+/** A pino time (ms) as tracing-subscriber's `SystemTime` writes it: microseconds, UTC. */
+function microsecondTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, -1)}000Z`;
+}
+
+/**
+ * A record as tracing-subscriber's JSON formatter writes one (v1.50's JSON logs, on stderr and
+ * `/logs/stream`): `timestamp`, `level`, the event's `fields` (its message among them), `target`.
+ */
+function jsonLine(record: Record_): string {
+  const { level, time, msg, target, pid: _pid, hostname: _host, ...fields } = record;
+  const message = msg === undefined ? {} : { message: msg };
+  return `${JSON.stringify({ timestamp: microsecondTime(time), level: RANK_NAMES[level] ?? 'INFO', fields: { ...message, ...fields }, target: target ?? 'quarry' })}\n`;
 }
 
 function humanLine(record: Record_): string {
@@ -74,12 +91,9 @@ export class LogHub {
         continue;
       }
       const target = record.target ?? 'quarry';
-      if (accepts(this.stderrFilter, target, record.level)) process.stderr.write(this.stderrMode === 'JSON' ? `${line}\n` : humanLine(record));
+      if (accepts(this.stderrFilter, target, record.level)) process.stderr.write(this.stderrMode === 'JSON' ? jsonLine(record) : humanLine(record));
       const sub = this.subscriber;
-      if (sub !== null && accepts(sub.filter, target, record.level)) {
-        // profile entries are written back to back, without separators
-        sub.write(sub.mode === 'human' ? humanLine(record) : sub.mode === 'json' ? `${line}\n` : line);
-      }
+      if (sub !== null && accepts(sub.filter, target, record.level)) sub.write(sub.mode === 'human' ? humanLine(record) : jsonLine(record));
     }
   }
 

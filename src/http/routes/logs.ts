@@ -1,6 +1,7 @@
 /**
  * `/logs` routes (misc-routes.md §5), behind the `logsRoute` experimental feature: a live log
- * stream (one subscriber at a time) and the standard-error log filter.
+ * stream (one subscriber at a time; human-readable or JSON lines, the `profile` mode refused) and
+ * the standard-error log filter.
  */
 import { PassThrough } from 'node:stream';
 import { ApiError } from '../../errors/api-error.js';
@@ -20,7 +21,7 @@ const targetProblem = (value: unknown): string | undefined => {
   }
 };
 
-const parseStreamBody = compileBody<{ target?: string; mode?: StreamMode; profileMemory?: boolean }>(
+const parseStreamBody = compileBody<{ target?: string; mode?: StreamMode | 'profile'; profileMemory?: boolean }>(
   {
     type: 'object',
     properties: {
@@ -67,6 +68,11 @@ export const logRoutes = [
         );
       }
       requireLogsRoute(deps);
+      // v1.50 streams its tracing spans in this mode; Quarry records no spans, and says so rather
+      // than stream something else (README, compatibility)
+      if (mode === 'profile') {
+        throw new ApiError('bad_request', 'The `profile` mode of `/logs/stream` is not available in Quarry: it records no tracing spans. Use the `human` or `json` mode.');
+      }
       const { request, reply } = httpOnly(ctx);
       const body = new PassThrough();
       const unsubscribe = deps.logs.subscribe(

@@ -1,5 +1,5 @@
 // --experimental-logs-mode (cli-config.md §2.3): HUMAN (the default) writes readable lines to
-// stderr, JSON one JSON record a line.
+// stderr, JSON one JSON record a line (tracing-subscriber's shape, as v1.50's).
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../helpers/server.js';
 
@@ -23,10 +23,12 @@ describe('--experimental-logs-mode', () => {
     expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T\S+Z\s+INFO quarry: Server listening at http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it('writes one JSON record a line in JSON mode', async () => {
+  it('writes one JSON record a line in JSON mode, shaped as tracing-subscriber writes them', async () => {
     const [line] = await startupLines(['--experimental-logs-mode', 'json']);
-    const record = JSON.parse(line!) as { msg: string; level: number; time: number };
-    expect(record.msg).toMatch(/^Server listening at http:\/\/127\.0\.0\.1:\d+$/);
-    expect(record.level).toBe(30);
+    const record = JSON.parse(line!) as { timestamp: string; level: string; fields: { message: string }; target: string };
+    expect(Object.keys(record)).toEqual(['timestamp', 'level', 'fields', 'target']);
+    expect(record.fields.message).toMatch(/^Server listening at http:\/\/127\.0\.0\.1:\d+$/);
+    expect(record.level).toBe('INFO');
+    expect(record.target).toBe('quarry');
   });
 });

@@ -61,9 +61,27 @@ describe('logs routes', () => {
     });
     await send('GET', '/indexes');
     expect((await send('DELETE', '/logs/stream')).status).toBe(204);
-    const lines = (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { msg: string; req?: { url: string } });
-    expect(lines.some((line) => line.req?.url === '/indexes')).toBe(true);
+    // each line as v1.50's tracing-subscriber writes JSON: timestamp (µs), level, fields, target
+    const lines = (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { timestamp: string; level: string; fields: { req?: { url: string } }; target: string });
+    const request = lines.find((line) => line.fields.req?.url === '/indexes');
+    expect(request).toBeDefined();
+    expect(Object.keys(request!)).toEqual(['timestamp', 'level', 'fields', 'target']);
+    expect(request!.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    expect(request!.level).toBe('INFO');
     expect((await send('POST', '/logs/stderr', { target: 'warn' })).status).toBe(204);
+  });
+
+  it('refuses the profile mode, whose tracing spans Quarry does not record, rather than stream something else', async () => {
+    await send('PATCH', '/experimental-features', { logsRoute: true });
+    expect(await send('POST', '/logs/stream', { mode: 'profile' })).toMatchObject({
+      status: 400,
+      body: { code: 'bad_request', message: 'The `profile` mode of `/logs/stream` is not available in Quarry: it records no tracing spans. Use the `human` or `json` mode.' },
+    });
+    // the route stays free
+    const stream = await fetch(`${server.url}/logs/stream`, { method: 'POST', headers: json, body: JSON.stringify({ mode: 'json' }) });
+    expect(stream.status).toBe(200);
+    expect((await send('DELETE', '/logs/stream')).status).toBe(204);
+    await stream.text();
   });
 
   it('closes the stream of a client that stops reading once its unread logs pass the bound, which frees the route', async () => {
