@@ -60,6 +60,11 @@ export interface RouteSpec<Q = undefined, B = undefined> {
   body?: ((value: unknown) => B) | 'stream';
   /** The body keeps integers beyond 2^53 exact, as BigInt (types/json-text.ts): it names document ids. */
   exactIntegers?: true;
+  /**
+   * The values a path parameter takes, when the handler answers 404 for any other (a setting's
+   * name): a request with another value names no route, whatever its method (404, not 405).
+   */
+  paramValues?: Readonly<Record<string, readonly string[]>>;
   /** Success status; 200 unless given. */
   status?: number;
   /** false for endless streamed bodies, which response compression would hold back */

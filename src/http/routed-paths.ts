@@ -13,18 +13,29 @@ export interface RoutedPath {
   matches: RegExp;
 }
 
-function pathPattern(url: string): RegExp {
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A parameter matches any segment, or one of the values its route declares (`paramValues`). */
+function pathPattern(url: string, values: Readonly<Record<string, readonly string[]>>): RegExp {
   const source = url
     .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) => {
+      if (!part.startsWith(':')) return escaped(part);
+      const known = values[part.slice(1)];
+      return known === undefined ? '[^/]+' : `(?:${known.map(escaped).join('|')})`;
+    })
     .join('/');
   return new RegExp(`^${source === '' ? '/' : source}$`);
 }
 
 /** The distinct paths of `specs`. */
 export function routedPaths(specs: readonly AnyRouteSpec[]): RoutedPath[] {
-  const urls = new Set(specs.map((spec) => spec.route.split(' ')[1]!));
-  return [...urls].map((url) => ({ url, matches: pathPattern(url) }));
+  const values = new Map<string, Readonly<Record<string, readonly string[]>>>();
+  for (const spec of specs) {
+    const url = spec.route.split(' ')[1]!;
+    values.set(url, { ...values.get(url), ...spec.paramValues });
+  }
+  return [...values].map(([url, known]) => ({ url, matches: pathPattern(url, known) }));
 }
 
 /** The path of a request's URL (still percent-encoded, as actix's `req.path()`), normalized as v1.50 normalizes it. */

@@ -46,6 +46,9 @@ export const SETTINGS: Readonly<Record<SettingKey, SettingSpec>> = {
 
 const BY_ROUTE = new Map(SETTING_KEYS.map((key) => [SETTINGS[key].route, SETTINGS[key]]));
 
+/** The segments of `/settings/<route>`, one per setting. */
+export const SETTING_ROUTES: readonly string[] = [...BY_ROUTE.keys()];
+
 /** The setting served at `/settings/<route>`, or undefined for an unknown segment. */
 export function settingByRoute(route: string): SettingSpec | undefined {
   return BY_ROUTE.get(route);

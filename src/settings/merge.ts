@@ -131,9 +131,13 @@ export function applyPatch(current: IndexSettings, patch: SettingsPatch, exactWo
   return next;
 }
 
+/** The embedders an index holds at most: milli's one-byte ids, 255 of them. */
+const MAX_EMBEDDERS = 255;
+
 /**
  * The error a batch fails with when its merged settings are inconsistent with themselves
- * (typo sizes against the stored other size) or its embedders are incomplete; undefined when fine.
+ * (typo sizes against the stored other size) or its embedders are incomplete or too many;
+ * undefined when fine.
  * Messages carry no index prefix: the processor adds it.
  */
 export function mergedSettingsProblem(before: IndexSettings, after: IndexSettings): ApiError | undefined {
@@ -145,6 +149,11 @@ export function mergedSettingsProblem(before: IndexSettings, after: IndexSetting
     if (previous === embedder) continue;
     const problem = embedderProblem(name, embedder, previous);
     if (problem !== undefined) return new ApiError(problem.code, problem.message);
+  }
+  // milli gives each new embedder a free one-byte id (255 of them; those the batch removes are free again)
+  const names = Object.keys(after.embedders);
+  if (names.length > MAX_EMBEDDERS && names.some((name) => !Object.hasOwn(before.embedders, name))) {
+    return new ApiError('invalid_settings_embedders', `Too many embedders in the configuration. Found ${names.length}, but limited to 256.`);
   }
   // milli's `update_chat_config`, for a batch that sets `chat`: the byte limit, then the template's syntax
   if (after.chat !== before.chat) {

@@ -8,7 +8,7 @@
  * route per verb with a `:setting` parameter: an unknown setting answers 404 and a setting updated
  * with the other verb 405, both with an empty body, before the body is read.
  */
-import { SETTINGS, SETTING_KEYS, settingByRoute, type SettingKey, type SettingSpec } from '../../settings/catalogue.js';
+import { SETTING_ROUTES, SETTINGS, SETTING_KEYS, settingByRoute, type SettingKey, type SettingSpec } from '../../settings/catalogue.js';
 import { canonicalPatch, resetAllPatch, singleSettingPatch, type SettingsPatch } from '../../settings/patch.js';
 import { settingSchema, settingsBodySchema } from '../../settings/schemas.js';
 import { checkPatch } from '../../settings/validate.js';
@@ -57,6 +57,9 @@ function enqueueUpdate(ctx: RouteContext<unknown, unknown>, deps: AppDeps, uid: 
  * The setting named in the path, or undefined after answering 404 (unknown) or 405 (`verb` is
  * not how it is updated) with an empty body.
  */
+/** A setting's own routes take the settings' names only: another segment is no route (404 for any method). */
+const SETTING_PARAM = { setting: SETTING_ROUTES };
+
 function routedSetting(ctx: RouteContext<unknown, unknown>, verb?: 'PUT' | 'PATCH'): SettingSpec | undefined {
   const setting = settingByRoute(ctx.params.setting!);
   if (setting !== undefined && (verb === undefined || setting.verb === verb)) return setting;
@@ -108,6 +111,7 @@ export const settingsRoutes = [
   }),
   defineRoute({
     route: 'GET /indexes/:indexUid/settings/:setting',
+    paramValues: SETTING_PARAM,
     handler: (ctx, deps) => {
       const setting = routedSetting(ctx);
       if (setting === undefined) return undefined;
@@ -120,18 +124,21 @@ export const settingsRoutes = [
   }),
   defineRoute({
     route: 'PUT /indexes/:indexUid/settings/:setting',
+    paramValues: SETTING_PARAM,
     body: 'stream',
     status: 202,
     handler: (ctx, deps) => updateSetting(ctx, deps, 'PUT'),
   }),
   defineRoute({
     route: 'PATCH /indexes/:indexUid/settings/:setting',
+    paramValues: SETTING_PARAM,
     body: 'stream',
     status: 202,
     handler: (ctx, deps) => updateSetting(ctx, deps, 'PATCH'),
   }),
   defineRoute({
     route: 'DELETE /indexes/:indexUid/settings/:setting',
+    paramValues: SETTING_PARAM,
     status: 202,
     handler: (ctx, deps) => {
       const setting = routedSetting(ctx);

@@ -82,7 +82,8 @@ describe('100,000 wrong elements: the first one is reported, at once', () => {
       '/indexes/movies/documents/fetch',
       { ids: OBJECTS },
       'invalid_document_ids',
-      wrongType('.ids[0]', 'an integer or a string', 'an object: `{}`'),
+      // each value is read as a document id, as v1.50's `Vec<Value>` is
+      'In `.ids[0]`: Document identifier `{}` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.',
     ],
     ['POST', '/indexes/movies/documents/fetch', { fields: INTS }, 'invalid_document_fields', notAString('.fields[0]')],
     ...(['attributesToRetrieve', 'attributesToHighlight', 'attributesToCrop', 'attributesToSearchOn', 'facets', 'sort'] as const).map(

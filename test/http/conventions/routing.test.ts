@@ -40,6 +40,13 @@ describe('routing', () => {
     expect(await res.text()).toBe('');
   });
 
+  it('a setting route names the settings only: another name answers 404 whatever the method, a known one 405 to a method it does not take', async () => {
+    for (const method of ['POST', 'GET', 'PUT', 'PATCH', 'DELETE']) {
+      expect((await fetch(`${server.url}/indexes/movies/settings/unknown`, { method, headers: { authorization: 'Bearer masterKey' } })).status, method).toBe(404);
+    }
+    expect((await fetch(`${server.url}/indexes/movies/settings/ranking-rules`, { method: 'POST', headers: { authorization: 'Bearer masterKey' } })).status).toBe(405);
+  });
+
   it('normalises a trailing slash and repeated slashes', async () => {
     expect((await fetch(`${server.url}/health/`)).status).toBe(200);
     expect((await fetch(`${server.url}//version`)).status).toBe(200);

@@ -190,6 +190,21 @@ describe('state-dependent checks', () => {
     expect(mergedSettingsProblem(before, raised)).toBeUndefined();
   });
 
+  it('fails new embedders past milli\'s 255 one-byte ids, those the batch removes being free again', () => {
+    const embedders = (from: number, count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`e${from + i}`, { source: 'userProvided', dimensions: 1 }]));
+    const before = applyPatch(defaultSettings(), canonicalPatch({ embedders: embedders(0, 200) }), normalizeExactWords);
+    expect(mergedSettingsProblem(defaultSettings(), before)).toBeUndefined();
+    const full = applyPatch(before, canonicalPatch({ embedders: embedders(200, 55) }), normalizeExactWords);
+    expect(mergedSettingsProblem(before, full)).toBeUndefined();
+    const over = applyPatch(full, canonicalPatch({ embedders: embedders(255, 2) }), normalizeExactWords);
+    expect(mergedSettingsProblem(full, over)?.toBody()).toMatchObject({
+      code: 'invalid_settings_embedders',
+      message: 'Too many embedders in the configuration. Found 257, but limited to 256.',
+    });
+    const swapped = applyPatch(full, canonicalPatch({ embedders: { e0: null, e255: { source: 'userProvided', dimensions: 1 } } }), normalizeExactWords);
+    expect(mergedSettingsProblem(full, swapped)).toBeUndefined();
+  });
+
   it('requires the mandatory fields of an embedder once merged', () => {
     const before = defaultSettings();
     const after = applyPatch(before, canonicalPatch({ embedders: { rest: { source: 'rest', url: 'http://localhost' } } }), normalizeExactWords);
