@@ -187,7 +187,7 @@ export async function buildApp(deps: AppDeps, https: HttpsSetup | null = null): 
   // before any awaited registration, which adds the routes above with the error handler of the moment
   installErrorHandlers(app, paths);
   serveDocument(app, deps, API_ROUTES);
-  await registerDashboard(app, deps);
+  registerDashboard(app, deps);
   warmUpSearchThread();
   return app;
 }

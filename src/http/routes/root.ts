@@ -41,20 +41,22 @@ export const rootRoutes = [
 /**
  * Serves the dashboard's files under DASHBOARD_PREFIX (development only), with the default
  * settings as `settings-defaults.json` for the settings page's diff: the server's own defaults in
- * their public form, so the page never keeps a copy that could drift.
+ * their public form, so the page never keeps a copy that could drift. The files go through
+ * @fastify/send (what @fastify/static serves with: types, ETag, ranges, paths kept inside the
+ * folder), loaded on the first file asked for: a server start (every test's among them) does
+ * without it.
  */
-export async function registerDashboard(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export function registerDashboard(app: FastifyInstance, deps: AppDeps): void {
   if (!dashboardEnabled(deps)) return;
   const defaults = settingsView(defaultSettings(), { foreignKeys: true, chat: true });
   app.get(`${DASHBOARD_PREFIX}settings-defaults.json`, async () => defaults);
-  // loaded here, so production starts without it
-  const { default: fastifyStatic } = await import('@fastify/static');
-  await app.register(fastifyStatic, {
-    root: DASHBOARD_DIR!,
-    prefix: DASHBOARD_PREFIX,
-    decorateReply: false,
-    index: false,
+  app.get(`${DASHBOARD_PREFIX}*`, async (request, reply) => {
+    const file = (request.params as { '*': string })['*'];
     // the page itself is `/`, which tells it whether the server needs a key
-    allowedPath: (pathName) => pathName !== '/index.html',
+    if (file === 'index.html' || file === '') return reply.callNotFound();
+    const { default: send } = await import('@fastify/send');
+    const { statusCode, headers, stream, type } = await send(request.raw, `/${file}`, { root: DASHBOARD_DIR!, index: false });
+    if (type !== 'file') return reply.callNotFound();
+    return reply.code(statusCode).headers(headers).send(stream);
   });
 }
