@@ -85,6 +85,15 @@ export interface Config {
   /** Bytes; null = engine default (half of the indexing memory, at most 10 GiB). */
   experimentalLimitBatchedTasksTotalSize: number | null;
   experimentalEmbeddingCacheEntries: number;
+  /** v1.50's older settings and dump indexers: Quarry has one, whose index is the same (accepted, no effect). */
+  experimentalNoEdition2024ForSettings: boolean;
+  experimentalNoEdition2024ForDumps: boolean;
+  /** v1.50's writemap for index environments, which Quarry always uses (accepted, already in effect). */
+  experimentalReduceIndexingMemoryUsage: boolean;
+  /** Snapshots copy the environments without compacting them. */
+  experimentalNoSnapshotCompaction: boolean;
+  /** v1.50's `TaskId`/`DryRun` headers: not built, refused at startup (load.ts). */
+  experimentalReplicationParameters: boolean;
   /** CIDRs (or `any`) that outgoing requests may reach besides global addresses. */
   experimentalAllowedIpNetworks: readonly string[];
   /** Cohere's API key for `personalize`; null (or blank): searches with it fail. */
@@ -347,6 +356,31 @@ export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
     default: 0,
     valueName: 'N',
     help: 'Entries of the per-embedder cache of query embeddings (0 = no cache).',
+  },
+  experimentalNoEdition2024ForSettings: {
+    codec: bool,
+    default: false,
+    help: 'Meilisearch v1.50 indexes settings changes with its older indexer; Quarry has one indexer, which makes the same index: accepted, no effect.',
+  },
+  experimentalNoEdition2024ForDumps: {
+    codec: bool,
+    default: false,
+    help: 'Meilisearch v1.50 imports dumps with its older indexer; Quarry has one indexer, which makes the same index: accepted, no effect.',
+  },
+  experimentalReduceIndexingMemoryUsage: {
+    codec: bool,
+    default: false,
+    help: "Maps index environments with LMDB's writemap, as Quarry always does: accepted, already in effect.",
+  },
+  experimentalNoSnapshotCompaction: {
+    codec: bool,
+    default: false,
+    help: 'Snapshots copy the databases as they are instead of compacting them: faster, larger.',
+  },
+  experimentalReplicationParameters: {
+    codec: bool,
+    default: false,
+    help: "Meilisearch's `TaskId` and `DryRun` request headers: not available in Quarry, which refuses to start with it.",
   },
   experimentalPersonalizationApiKey: {
     codec: optionalText,

@@ -304,7 +304,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? defaultBatchBytes(workers.indexingMemory),
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
-    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), chatWorkspaces: () => chatWorkspaces.entries(), writeDump },
+    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, compactSnapshots: !config.experimentalNoSnapshotCompaction, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), chatWorkspaces: () => chatWorkspaces.entries(), writeDump },
     exports: {
       request: (url, init) => outgoing.request(url, init),
       visibleSettings: () => ({ foreignKeys: features.enabled('foreignKeys'), chat: features.enabled('chatCompletions') }),

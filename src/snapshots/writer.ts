@@ -1,8 +1,8 @@
 /**
  * Writes a snapshot (dumps-snapshots-upgrade.md §4.2): a gzip tar of Quarry's own data directory,
  * `<snapshot dir>/<db folder name>.snapshot`, made from consistent copies of the LMDB
- * environments (LMDB's compacting copy reads one snapshot of an environment while writers go
- * on), the update files and the instance uid. Each snapshot replaces the previous one only once
+ * environments (LMDB's copy, compacting unless `--experimental-no-snapshot-compaction`, reads one
+ * snapshot of an environment while writers go on), the update files and the instance uid. Each snapshot replaces the previous one only once
  * complete (store/archive.ts), and is then made read-only.
  *
  * Caller: the snapshot batch processor, on the scheduler: index environments do not change while
@@ -18,6 +18,8 @@ import type { ArchiveProgress } from '../types/archive-progress.js';
 
 export interface SnapshotContent {
   dbPath: string;
+  /** LMDB's compacting copy (free pages left out), unless `--experimental-no-snapshot-compaction` */
+  compact: boolean;
   instance: RootDatabase;
   /** every index environment, by its folder uuid, walked once: each may close once the next is asked for */
   indexes: Iterable<{ uid: string; uuid: string; root: RootDatabase }>;
@@ -71,7 +73,7 @@ export async function writeSnapshot(
     progress.step('snapshot the index scheduler');
     // The environments live in folders, so LMDB writes each copy as `<folder>/data.mdb`.
     mkdirSync(path.join(scratch, 'instance'), { recursive: true });
-    await content.instance.backup(path.join(scratch, 'instance'), true);
+    await content.instance.backup(path.join(scratch, 'instance'), content.compact);
     const uidFile = instanceUidFile(content.dbPath);
     if (existsSync(uidFile)) copyFileSync(uidFile, instanceUidFile(scratch));
     progress.step('snapshot the update files');
@@ -88,7 +90,7 @@ export async function writeSnapshot(
       signal.throwIfAborted();
       progress.index(uid, position++, content.indexCount);
       mkdirSync(path.join(scratch, 'indexes', uuid), { recursive: true });
-      await root.backup(path.join(scratch, 'indexes', uuid), true);
+      await root.backup(path.join(scratch, 'indexes', uuid), content.compact);
     }
     // the keys live in the instance environment, copied above: the step only holds its place
     progress.step('snapshot the api keys');

@@ -101,6 +101,8 @@ export interface ArchiveDeps {
   /** `--dump-dir`, `--snapshot-dir` */
   dumpDir: string;
   snapshotDir: string;
+  /** whether snapshots compact the databases they copy (not with `--experimental-no-snapshot-compaction`) */
+  compactSnapshots: boolean;
   /** the experimental features set at runtime, as a dump records them */
   features: () => Record<string, boolean>;
   /** the network and the runtime webhooks, as a dump records them */

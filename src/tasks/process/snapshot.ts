@@ -23,6 +23,7 @@ export const processSnapshotCreation: BatchProcessor = async (ctx, tasks) => {
     archives.snapshotDir,
     {
       dbPath: archives.store.dbPath,
+      compact: archives.compactSnapshots,
       indexCount: ctx.indexes.list().length,
       instance: archives.store.root,
       indexes: (function* () {

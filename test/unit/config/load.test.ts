@@ -76,6 +76,11 @@ describe('defaults', () => {
       experimentalMaxNumberOfBatchedTasks: null,
       experimentalLimitBatchedTasksTotalSize: null,
       experimentalEmbeddingCacheEntries: 0,
+      experimentalNoEdition2024ForSettings: false,
+      experimentalNoEdition2024ForDumps: false,
+      experimentalReduceIndexingMemoryUsage: false,
+      experimentalNoSnapshotCompaction: false,
+      experimentalReplicationParameters: false,
       experimentalAllowedIpNetworks: [],
       experimentalPersonalizationApiKey: null,
       experimentalPersonalizationUrl: 'https://api.cohere.ai/v1/rerank',
@@ -96,7 +101,7 @@ interface Sample {
   with?: Partial<Record<OptionKey, string>>;
 }
 
-const SAMPLES: Record<Exclude<OptionKey, 'configFilePath'>, Sample> = {
+const SAMPLES: Record<Exclude<OptionKey, 'configFilePath' | 'experimentalReplicationParameters'>, Sample> = {
   dbPath: { raw: '/srv/quarry/db', toml: '"/srv/quarry/db"', expected: '/srv/quarry/db' },
   httpAddr: { raw: '0.0.0.0:8080', toml: '"0.0.0.0:8080"', expected: '0.0.0.0:8080' },
   masterKey: { raw: 'a-master-key-of-24-bytes', toml: '"a-master-key-of-24-bytes"', expected: 'a-master-key-of-24-bytes' },
@@ -139,6 +144,10 @@ const SAMPLES: Record<Exclude<OptionKey, 'configFilePath'>, Sample> = {
   maxIndexingMemory: { raw: '2 GiB', toml: '"2 GiB"', expected: 2 * 1024 ** 3 },
   maxIndexingThreads: { raw: '3', toml: '3', expected: 3 },
   upgradeDb: { toml: 'true', expected: true },
+  experimentalNoEdition2024ForSettings: { toml: 'true', expected: true },
+  experimentalNoEdition2024ForDumps: { toml: 'true', expected: true },
+  experimentalReduceIndexingMemoryUsage: { toml: 'true', expected: true },
+  experimentalNoSnapshotCompaction: { toml: 'true', expected: true },
 };
 
 function cliArgs(key: OptionKey, raw: string | undefined): string[] {
@@ -151,10 +160,10 @@ function envOf(key: OptionKey, raw: string | undefined, prefix: 0 | 1): Record<s
 }
 
 describe('every option', () => {
-  const cases = Object.entries(SAMPLES) as [Exclude<OptionKey, 'configFilePath'>, Sample][];
+  const cases = Object.entries(SAMPLES) as [Exclude<OptionKey, 'configFilePath' | 'experimentalReplicationParameters'>, Sample][];
 
   it('has a sample here', () => {
-    expect(cases.map(([key]) => key).sort()).toEqual(OPTION_KEYS.filter((key) => key !== 'configFilePath').sort());
+    expect(cases.map(([key]) => key).sort()).toEqual(OPTION_KEYS.filter((key) => key !== 'configFilePath' && key !== 'experimentalReplicationParameters').sort());
   });
 
   it.each(cases)('%s is read from the command line', (key, sample) => {
@@ -275,6 +284,15 @@ describe('command line syntax', () => {
     expect(loadError(['--no-such-flag']).message).toBe("unexpected argument '--no-such-flag' found\n\nFor more information, try '--help'.");
     expect(loadError(['--experimental-dumpless-upgrades']).message).toContain("'--experimental-dumpless-upgrades'");
     expect(loadError(['-x']).message).toContain("unexpected argument '-x' found");
+  });
+
+  it("refuses v1.50's --experimental-replication-parameters from any source: the headers it enables are not built", () => {
+    const message =
+      "the argument '--experimental-replication-parameters' is not available in Quarry: the `TaskId` and `DryRun` headers it enables are not built";
+    expect(loadError(['--experimental-replication-parameters']).message).toBe(message);
+    expect(loadError([], { MEILI_EXPERIMENTAL_REPLICATION_PARAMETERS: 'true' }).message).toBe(message);
+    expect(loadError([], {}, workdir('experimental_replication_parameters = true\n')).message).toBe(message);
+    expect(load([], { MEILI_EXPERIMENTAL_REPLICATION_PARAMETERS: 'false' }).experimentalReplicationParameters).toBe(false);
   });
 
   it('rejects a stray positional argument', () => {

@@ -1,10 +1,13 @@
 // What a crash in the middle of a snapshot leaves is swept at the next start; the last complete
-// snapshot, and other instances' files in a shared snapshot dir, stay.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// snapshot, and other instances' files in a shared snapshot dir, stay. A snapshot compacts the
+// databases it copies unless told not to (`--experimental-no-snapshot-compaction`).
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { open } from 'lmdb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { snapshotFileOf, sweepSnapshotLeftovers } from '../../../src/snapshots/writer.js';
+import { extractArchive } from '../../../src/store/archive.js';
+import { snapshotFileOf, sweepSnapshotLeftovers, writeSnapshot } from '../../../src/snapshots/writer.js';
 
 let dir: string;
 
@@ -42,5 +45,32 @@ describe('sweepSnapshotLeftovers', () => {
     writeFileSync(snapshots, 'not a folder');
     expect(() => sweepSnapshotLeftovers(snapshots, path.join(dir, 'data.ms'))).not.toThrow();
     expect(existsSync(snapshots)).toBe(true);
+  });
+});
+
+describe('writeSnapshot', () => {
+  it('copies the databases compacted, or as they are when compaction is off', async () => {
+    const dbPath = path.join(dir, 'data.ms');
+    mkdirSync(path.join(dbPath, 'update_files'), { recursive: true });
+    const instance = open({ path: path.join(dbPath, 'instance') });
+    // pages written then freed: a compacting copy leaves them out
+    for (let i = 0; i < 2000; i++) instance.putSync(`k${i}`, 'x'.repeat(1000));
+    for (let i = 0; i < 2000; i++) instance.removeSync(`k${i}`);
+    instance.putSync('kept', 1);
+    const copied = async (compact: boolean): Promise<number> => {
+      const snapshots = path.join(dir, compact ? 'compacted' : 'whole');
+      const file = await writeSnapshot(snapshots, { dbPath, compact, instance, indexes: [], indexCount: 0, updateFilesDir: path.join(dbPath, 'update_files'), adjust: async () => {} }, new AbortController().signal);
+      const out = path.join(dir, `${compact}-out`);
+      chmodSync(file, 0o644);
+      await extractArchive(file, out);
+      return statSync(path.join(out, 'instance', 'data.mdb')).size;
+    };
+    try {
+      const compacted = await copied(true);
+      const whole = await copied(false);
+      expect(whole).toBeGreaterThan(compacted * 10);
+    } finally {
+      await instance.close();
+    }
   });
 });
