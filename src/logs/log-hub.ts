@@ -56,7 +56,7 @@ function jsonLine(record: Record_): string {
 function humanLine(record: Record_): string {
   const { level, time, msg, target, pid: _pid, hostname: _host, ...fields } = record;
   const extra = Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(fields)}`;
-  return `${new Date(time).toISOString()} ${(RANK_NAMES[level] ?? 'INFO').padStart(5)} ${target ?? 'quarry'}: ${msg ?? ''}${extra}\n`;
+  return `${microsecondTime(time)} ${(RANK_NAMES[level] ?? 'INFO').padStart(5)} ${target ?? 'quarry'}: ${msg ?? ''}${extra}\n`;
 }
 
 export class LogHub {
