@@ -21,7 +21,7 @@ import { readSettings } from '../engine/index-settings.js';
 import { compareBytes } from '../types/bytes.js';
 import { formatRfc3339 } from '../types/dates.js';
 import type { DumpContent, DumpStep } from '../tasks/process/context.js';
-import type { ArchiveProgress } from '../types/archive-progress.js';
+import { NO_ARCHIVE_PROGRESS, type ArchiveProgress } from '../types/archive-progress.js';
 import { REVEAL_SECRETS, settingsView } from '../settings/view.js';
 import { packDirectory } from '../store/archive.js';
 import { DSR_INDEX_SETTINGS } from '../search-rules/internal-index.js';
@@ -94,21 +94,20 @@ async function writeRules(root: string, content: DumpContent, now: () => Timesta
 }
 
 async function writeLayout(root: string, content: DumpContent, now: () => Timestamp, signal: AbortSignal, progress: ArchiveProgress<DumpStep>): Promise<void> {
-  const step = (name: DumpStep) => progress.step(name);
   const json = (relative: string, value: unknown) => {
     mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
     writeFileSync(path.join(root, relative), JSON.stringify(value));
   };
-  step('dump the api keys');
+  progress.step('dump the api keys');
   const keys = new JsonLines(path.join(root, 'keys.jsonl'));
   for (const key of content.keys) await keys.write(JSON.stringify(keyLine(key)));
   await keys.close();
 
-  step('dump the chat completion settings');
+  progress.step('dump the chat completion settings');
   mkdirSync(path.join(root, CHAT_SETTINGS_FOLDER));
   for (const [name, settings] of content.chatWorkspaces) json(path.join(CHAT_SETTINGS_FOLDER, chatSettingsFile(name)), settings);
 
-  step('dump the tasks');
+  progress.step('dump the tasks');
   const tasks = new JsonLines(path.join(root, 'tasks', 'queue.jsonl'));
   mkdirSync(path.join(root, 'tasks', 'update_files'), { recursive: true });
   const taskWritten = progress.count('task', content.counts.tasks);
@@ -125,7 +124,7 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
   }
   await tasks.close();
 
-  step('dump the batches');
+  progress.step('dump the batches');
   const batches = new JsonLines(path.join(root, 'batches', 'queue.jsonl'));
   const batchWritten = progress.count('batch', content.counts.batches);
   for (const batch of content.batches) {
@@ -134,7 +133,7 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
   }
   await batches.close();
 
-  step('dump the indexes');
+  progress.step('dump the indexes');
   mkdirSync(path.join(root, 'indexes'), { recursive: true });
   // v1.50 keeps the rules as documents of its internal index `.meili_dsr`, dumped with the
   // others in its place by name (bytes: before the uids of letters and digits)
@@ -162,11 +161,11 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
   }
   if (rulesPending) await writeRules(root, content, now, progress, position, total);
 
-  step('dump the experimental features');
+  progress.step('dump the experimental features');
   json('experimental-features.json', content.features);
   json('network.json', content.network);
 
-  step('dump the webhooks');
+  progress.step('dump the webhooks');
   json('webhooks.json', content.webhooks);
 
   if (content.instanceUid !== null) writeFileSync(path.join(root, 'instance_uid.uuid'), content.instanceUid);
@@ -188,7 +187,7 @@ export async function writeDump(
   content: DumpContent,
   now: () => Timestamp,
   signal: AbortSignal,
-  progress: ArchiveProgress<DumpStep> = { step: () => {}, count: () => () => {}, index: () => {} },
+  progress: ArchiveProgress<DumpStep> = NO_ARCHIVE_PROGRESS,
 ): Promise<string> {
   progress.step('start the dump creation');
   mkdirSync(dumpDir, { recursive: true });

@@ -53,7 +53,8 @@ export interface NetworkPatch {
   previousRemotes?: unknown;
 }
 
-const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+/** Entries by name, as the network's maps are listed and read. */
+export const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class Network {
   private cached: Saved | undefined;

@@ -19,7 +19,7 @@ import { urlProblem } from '../types/url-problem.js';
 import type { ChangeNetwork } from '../types/network-change.js';
 import type { NetworkOrigin, RemoteTask, TaskKind, TaskNetwork } from '../types/task.js';
 import { newChange } from '../tasks/process/network-change-state.js';
-import type { Network, NetworkPatch, Saved } from './network.js';
+import { byName, type Network, type NetworkPatch, type Saved } from './network.js';
 import { originHeaders } from './proxy-headers.js';
 import { summarizedTaskUid, type RemoteWriter } from './remote-write.js';
 
@@ -146,7 +146,7 @@ function receivedRemotes(field: unknown): Saved['remotes'] {
   const remotes: Saved['remotes'] = ownRecord();
   if (!isJsonObject(field)) return remotes;
   // by name, as v1.50 reads them into a map, and checked alike (`try_into_db_node`)
-  for (const [name, value] of Object.entries(field).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [name, value] of Object.entries(field).sort(byName)) {
     if (!isJsonObject(value)) continue;
     if (typeof value.url !== 'string') throw new ApiError('missing_network_url', `Missing field \`.remotes.${name}.url\``);
     const problem = urlProblem(value.url);

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { packDirectory } from '../store/archive.js';
 import { instanceUidFile } from '../store/instance-uid.js';
-import type { ArchiveProgress } from '../types/archive-progress.js';
+import { NO_ARCHIVE_PROGRESS, type ArchiveProgress } from '../types/archive-progress.js';
 
 export interface SnapshotContent {
   dbPath: string;
@@ -62,7 +62,7 @@ export async function writeSnapshot(
   snapshotDir: string,
   content: SnapshotContent,
   signal: AbortSignal,
-  progress: ArchiveProgress<SnapshotStep> = { step: () => {}, count: () => () => {}, index: () => {} },
+  progress: ArchiveProgress<SnapshotStep> = NO_ARCHIVE_PROGRESS,
 ): Promise<string> {
   progress.step('start the snapshot creation');
   mkdirSync(snapshotDir, { recursive: true });

@@ -12,3 +12,6 @@ export interface ArchiveProgress<Step extends string> {
   count(unit: CounterUnit, total: number): () => void;
   index(uid: string, position: number, total: number): void;
 }
+
+/** Progress told to no one (a writer called outside a batch). */
+export const NO_ARCHIVE_PROGRESS: ArchiveProgress<string> = { step: () => {}, count: () => () => {}, index: () => {} };

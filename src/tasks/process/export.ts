@@ -11,7 +11,9 @@
  *
  * Every request has 5 s and is retried with exponential backoff (0.5 s, ×1.5, ±50 %, for at most
  * 15 minutes) on connection errors and 408/429/500/502/503/504, as v1.50's; another failure fails
- * the task with v1.50's ``Failed to export documents to remote server …``. A cancelation stops it
+ * the task with v1.50's ``Failed to export documents to remote server …``, or, when the remote's
+ * answer is no Meilisearch error, serde_json's reading error as v1.50's HTTP client words it
+ * (`json: expected value at line 1 column 1`). A cancelation stops it
  * between requests. Outgoing requests obey the IP policy (outgoing/): a refused address fails the
  * task at once, where v1.50 would retry it.
  * The sending (`send`, `sendRefusable`, `shipIndex`) is shared with a topology change's export
