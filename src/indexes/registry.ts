@@ -2,7 +2,8 @@
  * The index registry: index uid → where its environment lives (a uuid folder), its dates and
  * its primary key, in the instance environment. Renaming or swapping an index only rewrites
  * these records; the environments stay where they are.
- * Writes happen inside the scheduler's transaction (`root.transactionSync` joins it).
+ * Writes happen inside the scheduler's transaction (`root.transactionSync` joins it), but for
+ * `register`, a batch's new index committed before the batch writes it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'lmdb';
@@ -56,9 +57,18 @@ export class IndexRegistry {
     return [...this.db.getRange({})].map(({ value }) => value);
   }
 
-  /** A record for a new index (not stored: pass it to `put` inside the batch's commit). */
+  /** A record for a new index (not stored: pass it to `register` or to `put` inside the batch's commit). */
   newRecord(uid: string, primaryKey: string | null, now: Timestamp): IndexRecord {
     return { uid, uuid: randomUUID(), createdAt: now, updatedAt: now, primaryKey };
+  }
+
+  /**
+   * Stores a batch's new index in a commit of its own, before the batch writes it: readers see the
+   * index (empty, indexing) while its first batch runs, and it stays if the batch fails or is
+   * canceled, as v1.50's `create_index` commits it before the batch's index transaction.
+   */
+  async register(record: IndexRecord): Promise<void> {
+    await this.db.put(record.uid, record);
   }
 
   put(record: IndexRecord): void {

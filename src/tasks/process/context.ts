@@ -12,13 +12,15 @@
  * - Dump and snapshot batches write their archive themselves, renamed into place once complete;
  *   export batches write nothing here, they send indexes to another instance;
  *   compaction writes a compacted copy and swaps it in `afterCommit`; index and task operations
- *   write the instance environment only, through `commit`.
+ *   write the instance environment only, through `commit`, but for the index a document or
+ *   settings batch creates, registered before its write (indexes/registry.ts `register`).
  * The index environment's transaction always commits before the instance one. The scheduler runs
  * `commit` inside the instance transaction that stores the finished tasks and the batch, so those
  * land whole or not at all; `afterCommit` does the irreversible file work once that is durable.
  * A crash between the two commits leaves the tasks enqueued: they run again over the written
  * index, which reaches the same state for additions, deletions, clears and settings (an index the
- * batch created is made again in a new folder, the first one left behind). An edition function
+ * batch creates is registered in a commit of its own before the write, so they run over it again).
+ * An edition function
  * would edit again what it edited: a write whose outcomes are known before it records its batch
  * and its tasks' details in the index environment, in the write's own transaction
  * (engine/applied-batch.ts), and the edition processor finds there that its task's write already

@@ -10,7 +10,8 @@
  * filterable, …) fails its operation inside the write; a write that throws (the index refusing a
  * document, such as an invalid `_geo`, or an unexpected error) is run again without the task
  * that makes it throw, which fails with that error (isolated-write.ts).
- * An index created implicitly by the batch is kept even if every task fails, as in Meilisearch.
+ * An index the batch creates is registered before the write (readers see it empty and indexing)
+ * and kept even if every task fails or the batch is canceled, as in Meilisearch.
  */
 import { ApiError, inIndex } from '../../errors/api-error.js';
 import type { DocumentOp, OpResult } from '../../engine/indexer/document-batch.js';
@@ -70,7 +71,6 @@ function finish(task: Task, result: OpResult, withAdditions: boolean): Task {
 export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
   const indexUid = next.indexUid!;
   let record: IndexRecord | undefined = ctx.indexes.get(indexUid);
-  let created = false;
   if (record === undefined) {
     const mayCreate = tasks.some((task) => task.kind.name === 'documentAdditionOrUpdate' && task.kind.allowIndexCreation);
     if (!mayCreate) {
@@ -78,7 +78,7 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
       return { tasks: tasks.map((task) => failed(task, error)) };
     }
     record = ctx.indexes.newRecord(indexUid, null, ctx.now);
-    created = true;
+    await ctx.indexes.register(record);
   }
   ctx.progress.enter('indexing', 'retrieving config');
   const ops = tasks.map((task) => opOf(ctx, task));
@@ -101,7 +101,7 @@ export const processDocuments: BatchProcessor = async (ctx, tasks, next) => {
     tasks: finished,
     indexWritten: record.uuid,
     commit: () => {
-      if (created || touched || final.primaryKey !== before.primaryKey) ctx.indexes.put(final);
+      if (touched || final.primaryKey !== before.primaryKey) ctx.indexes.put(final);
     },
   };
 };

@@ -3,15 +3,16 @@
  * the batch's settings updates are applied in task order to the stored settings, as Meilisearch's
  * settings builder accumulates them, and the result is checked once. A state-dependent conflict
  * (a typo size against the stored other one, an incomplete embedder) fails every task of the
- * batch and changes nothing, not even an index the batch would have created.
+ * batch and changes nothing but an index the batch created: that one is registered before the
+ * settings apply and stays, empty, as v1.50's `create_index` commits it first.
  *
  * `clearAndSettings` also holds document clears and deletions that came after a settings update:
  * Meilisearch runs them first (the clear empties the index), then the settings.
  *
  * Writes: the new settings and a rebuild, from the stored documents, of each index updater whose
  * derived data the change alters (`diffSettings`), all in ONE transaction on the index environment
- * (batch-write.ts: an index refusing them fails every task); the index record (creation,
- * `updatedAt`) joins the instance commit.
+ * (batch-write.ts: an index refusing them fails every task); the index record's `updatedAt` joins
+ * the instance commit.
  */
 import { ApiError } from '../../errors/api-error.js';
 import { DocumentStore } from '../../engine/documents/store.js';
@@ -35,7 +36,8 @@ export const processSettings: BatchProcessor = async (ctx, tasks, next) => {
     return { tasks: tasks.map((task) => failed(task, error)) };
   }
   const record = existing ?? ctx.indexes.newRecord(indexUid, null, ctx.now);
-  // A new index has no environment yet; opening one for a batch that may fail would leave it behind.
+  // a new index is there, empty, before its settings apply, and stays if they fail (v1.50's create_index)
+  if (existing === undefined) await ctx.indexes.register(record);
   const before = existing === undefined ? defaultSettings() : readSettings(ctx.indexEnvs.get(record.uuid));
 
   let after = before;
