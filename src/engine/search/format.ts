@@ -11,7 +11,8 @@
  */
 import type { CustomTokens, TokenizerSettings } from '../../kernels/custom-tokens.js';
 import { langOfLocales } from '../../kernels/languages.js';
-import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeBatch } from '../../kernels/tokenizer.js';
+import { getKernels } from '../../kernels/module.js';
+import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeInArena } from '../../kernels/tokenizer.js';
 import { ApiError } from '../../errors/api-error.js';
 import { sortedKeys } from '../../types/bytes.js';
 import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
@@ -357,25 +358,30 @@ function matchableStarts(terms: readonly MatchTerm[]): Uint8Array {
 
 /**
  * Tokens of every text, from one kernel call. A page of highlighted hits holds thousands of
- * tokens: each record's fields are read in place and each word decoded from one Buffer over the
- * normalised bytes (a view and a TextDecoder call per token were a fifth of a highlighted search),
- * and only a word whose first byte is in `starts`: decoding and hashing every word of a page was
- * a fifth of its formatting.
+ * tokens: each record's fields are read in place, in the kernel's arena (no copy of the records:
+ * a 4 MB value's were 50 MB of fresh pages, and this machine's page faults are dear), and each
+ * word decoded from one Buffer over the normalised bytes (a view and a TextDecoder call per token
+ * were a fifth of a highlighted search), and only a word whose first byte is in `starts`:
+ * decoding and hashing every word of a page was a fifth of its formatting. No kernel runs until
+ * the records are read.
  */
 function tokenizeTexts(texts: readonly string[], langs: readonly number[], custom: CustomTokens | undefined, starts: Uint8Array): TextTokens[] {
   if (texts.length === 0) return [];
-  const batch = tokenizeBatch(texts, { custom, langs });
-  const { records, count } = batch;
+  const kernels = getKernels();
+  const batch = tokenizeInArena(texts, { custom, langs }, kernels);
+  const { count } = batch;
+  const records = kernels.arena.u32;
+  const base = batch.records >>> 2;
   // each value's run of the columns, its tokens in the batch's order
   const runStart = new Uint32Array(texts.length + 1);
-  for (let i = 0; i < count; i++) runStart[records[i * TOKEN_RECORD_U32 + TokenField.String]! + 1]!++;
+  for (let i = 0; i < count; i++) runStart[records[base + i * TOKEN_RECORD_U32 + TokenField.String]! + 1]!++;
   for (let leaf = 0; leaf < texts.length; leaf++) runStart[leaf + 1] = runStart[leaf + 1]! + runStart[leaf]!;
   const page: PageTokens = { kind: new Uint8Array(count), start: new Uint32Array(count), end: new Uint32Array(count), wordIndex: new Int32Array(count), word: new Array<string>(count).fill('') };
-  const normalized = Buffer.from(batch.normalized.buffer, batch.normalized.byteOffset, batch.normalized.byteLength);
+  const normalized = Buffer.from(kernels.arena.u8.buffer, batch.normalized, batch.normBytes);
   const next = runStart.slice(0, texts.length);
   const words = new Int32Array(texts.length);
   for (let i = 0; i < count; i++) {
-    const r = i * TOKEN_RECORD_U32;
+    const r = base + i * TOKEN_RECORD_U32;
     const leaf = records[r + TokenField.String]!;
     const at = next[leaf]!++;
     const kind = records[r + TokenField.Kind]!;

@@ -48,11 +48,11 @@ function shown<T extends object>(doc: T): Omit<T, '_vectors'> {
 }
 const movie = (id: string) => shown(DOCUMENTS.find((doc) => doc.id === id)!);
 
-// ONE_ULP: a `_rankingScore` is the fraction R/M of ranking.md §10, correctly rounded. The two
-// snapshots taken with a `rankingScoreThreshold` print one ulp below it (0.93430081300813 for
-// 114919/123000, 0.9848484848484848 for 65/66), while the snapshots without a threshold print
-// R/M exactly. No fraction with a small denominator lies that close, so it is float rounding on
-// Meilisearch's side, not a different ranking; the reference formula wins and the tests expect R/M.
+// ONE_ULP: a `_rankingScore` is the fraction R/M of ranking.md §10, correctly rounded, as v1.50
+// sends it (`rank as f64 / max_rank as f64`). Some snapshots print one ulp below it
+// (0.93430081300813 for 114919/123000, 0.9848484848484848 for 65/66): v1.50's test harness parses
+// the answers with serde_json built without `float_roundtrip`, whose fast path lands one ulp low
+// for a 17-digit significand past 2^53; the server's text is R/M, and the tests expect R/M.
 
 let server: TestServer;
 /** Meilisearch's `shared_index_with_documents`: filterable and sortable `id`, `title`. */
