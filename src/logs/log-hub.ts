@@ -53,9 +53,24 @@ function jsonLine(record: Record_): string {
   return `${JSON.stringify({ timestamp: microsecondTime(time), level: RANK_NAMES[level] ?? 'INFO', fields: { ...message, ...fields }, target: target ?? 'quarry' })}\n`;
 }
 
+/**
+ * An event's other field as tracing-subscriber's default formatter writes it after the message:
+ * ` key=value`, a string quoted as Rust's `Debug` quotes it, a number or boolean bare; an error
+ * (pino's serialised `err`) as `error=<its message>`, as v1.50 records errors; anything else as JSON.
+ */
+function humanField(key: string, value: unknown): string {
+  if (key === 'err' && value !== null && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') {
+    return ` error=${(value as { message: string }).message}`;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return ` ${key}=${value}`;
+  return ` ${key}=${JSON.stringify(value)}`;
+}
+
+/** A record as tracing-subscriber's default (full) formatter writes one: time, level, target, message, ` key=value` fields. */
 function humanLine(record: Record_): string {
   const { level, time, msg, target, pid: _pid, hostname: _host, ...fields } = record;
-  const extra = Object.keys(fields).length === 0 ? '' : ` ${JSON.stringify(fields)}`;
+  let extra = '';
+  for (const [key, value] of Object.entries(fields)) extra += humanField(key, value);
   return `${microsecondTime(time)} ${(RANK_NAMES[level] ?? 'INFO').padStart(5)} ${target ?? 'quarry'}: ${msg ?? ''}${extra}\n`;
 }
 
