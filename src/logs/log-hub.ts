@@ -56,11 +56,15 @@ function jsonLine(record: Record_): string {
 /**
  * An event's other field as tracing-subscriber's default formatter writes it after the message:
  * ` key=value`, a string quoted as Rust's `Debug` quotes it, a number or boolean bare; an error
- * (pino's serialised `err`) as `error=<its message>`, as v1.50 records errors; anything else as JSON.
+ * (pino's serialised `err`) as `error=<its message>`, as v1.50 records errors, followed by its own
+ * fields (a refused address…) but its type and stack; anything else as JSON.
  */
 function humanField(key: string, value: unknown): string {
   if (key === 'err' && value !== null && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') {
-    return ` error=${(value as { message: string }).message}`;
+    const { type: _type, message, stack: _stack, ...own } = value as { type?: unknown; message: string; stack?: unknown };
+    let text = ` error=${message}`;
+    for (const [name, inner] of Object.entries(own)) text += humanField(name, inner);
+    return text;
   }
   if (typeof value === 'number' || typeof value === 'boolean') return ` ${key}=${value}`;
   return ` ${key}=${JSON.stringify(value)}`;

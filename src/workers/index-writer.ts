@@ -5,12 +5,12 @@
  * time. Aborting `signal` interrupts the write, which then rolls back and rejects.
  * Around the write, on this (the main) thread: a write that uses the extraction threads (a
  * documents write large enough, a rebuild of the word index) starts them, and the segmenter
- * thread, if they are not running; a settings write first prepares the embedders it adds or changes (embedders/embed.ts
- * `prepareChangedEmbedders`), and while a write runs this thread serves its embedding requests
- * (embedding-channel.ts), whose counter the batch's progress reads as they happen and gets whole
- * at the end; a write of document additions then reports how its extraction workers waited for
- * it. The extraction workers extract a documents write's payloads, and a settings write's stored
- * documents when it rebuilds the word index (ahead-ports.ts).
+ * thread, if they are not running; a settings write first prepares the embedders it adds or
+ * changes (embedders/embed.ts `prepareChangedEmbedders`), and while a write runs this thread
+ * serves its embedding requests (embedding-channel.ts), whose counter the batch's progress reads
+ * as they happen and gets whole at the end; a write of document additions then reports how its
+ * extraction workers waited for it. The extraction workers extract a documents write's payloads,
+ * and a settings write's stored documents when it rebuilds the word index (ahead-ports.ts).
  */
 import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';

@@ -20,11 +20,10 @@
  * A crash between the two commits leaves the tasks enqueued: they run again over the written
  * index, which reaches the same state for additions, deletions, clears and settings (an index the
  * batch creates is registered in a commit of its own before the write, so they run over it again).
- * An edition function
- * would edit again what it edited: a write whose outcomes are known before it records its batch
- * and its tasks' details in the index environment, in the write's own transaction
- * (engine/applied-batch.ts), and the edition processor finds there that its task's write already
- * landed and only finishes it.
+ * An edition function would edit again what it edited: a write whose outcomes are known before it
+ * records its batch and its tasks' details in the index environment, in the write's own
+ * transaction (engine/applied-batch.ts), and the edition processor finds there that its task's
+ * write already landed and only finishes it.
  */
 import type { FilterFeature } from '../../engine/filter/gates.js';
 import type { IndexEnv, IndexEnvs } from '../../engine/index-env.js';

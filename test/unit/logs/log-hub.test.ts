@@ -16,9 +16,10 @@ async function streamed(log: (hub: LogHub) => void): Promise<string[]> {
 
 describe('human log lines', () => {
   it('write the fields after the message as key=value, strings quoted and an error by its message', async () => {
-    const lines = await streamed((hub) => hub.logger.warn({ target: 'index_scheduler', tasks: 3, dry: false, index: 'my "movies"', err: new Error('disk full') }, 'a batch failed'));
+    const err = Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+    const lines = await streamed((hub) => hub.logger.warn({ target: 'index_scheduler', tasks: 3, dry: false, index: 'my "movies"', err }, 'a batch failed'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z {2}WARN index_scheduler: a batch failed tasks=3 dry=false index="my \\"movies\\"" error=disk full\n$/);
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z {2}WARN index_scheduler: a batch failed tasks=3 dry=false index="my \\"movies\\"" error=disk full code="ENOSPC"\n$/);
   });
 
   it('write a line without fields as the message alone', async () => {
