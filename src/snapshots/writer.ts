@@ -2,8 +2,9 @@
  * Writes a snapshot (dumps-snapshots-upgrade.md §4.2): a gzip tar of Quarry's own data directory,
  * `<snapshot dir>/<db folder name>.snapshot`, made from consistent copies of the LMDB
  * environments (LMDB's copy, compacting unless `--experimental-no-snapshot-compaction`, reads one
- * snapshot of an environment while writers go on), the update files and the instance uid. Each snapshot replaces the previous one only once
- * complete (store/archive.ts), and is then made read-only.
+ * snapshot of an environment while writers go on), the update files and the instance uid. Each
+ * snapshot replaces the previous one only once complete (store/archive.ts), and is then made
+ * read-only.
  *
  * Caller: the snapshot batch processor, on the scheduler: index environments do not change while
  * it runs; routes keep registering tasks in the instance environment, and those after the copy

@@ -55,7 +55,6 @@ export const STEPS = {
 
 export type StepFamily = keyof typeof STEPS;
 
-
 interface OpenStep {
   family: string;
   name: string;

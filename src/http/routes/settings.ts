@@ -53,13 +53,13 @@ function enqueueUpdate(ctx: RouteContext<unknown, unknown>, deps: AppDeps, uid: 
   );
 }
 
+/** A setting's own routes take the settings' names only: another segment is no route (404 for any method). */
+const SETTING_PARAM = { setting: SETTING_ROUTES };
+
 /**
  * The setting named in the path, or undefined after answering 404 (unknown) or 405 (`verb` is
  * not how it is updated) with an empty body.
  */
-/** A setting's own routes take the settings' names only: another segment is no route (404 for any method). */
-const SETTING_PARAM = { setting: SETTING_ROUTES };
-
 function routedSetting(ctx: RouteContext<unknown, unknown>, verb?: 'PUT' | 'PATCH'): SettingSpec | undefined {
   const setting = settingByRoute(ctx.params.setting!);
   if (setting !== undefined && (verb === undefined || setting.verb === verb)) return setting;

@@ -11,6 +11,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { MEILISEARCH_VERSION_TEXT } from '../../version.js';
 import type { Task, Timestamp } from '../../types/task.js';
 import { nowNs } from '../../types/dates.js';
+import type { IndexRecord } from '../../indexes/registry.js';
 import type { BatchProcessor, DumpIndex, ProcessContext } from './context.js';
 import { failed, succeeded } from './outcome.js';
 import { ruleView } from '../../search-rules/rule.js';
@@ -21,8 +22,8 @@ function dumpUidOf(ts: Timestamp): string {
   return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}${iso.slice(20, 23)}`;
 }
 
-function* indexes(ctx: ProcessContext): Generator<DumpIndex> {
-  for (const [record, env] of ctx.indexEnvs.each(ctx.indexes.list())) {
+function* indexes(ctx: ProcessContext, records: readonly IndexRecord[]): Generator<DumpIndex> {
+  for (const [record, env] of ctx.indexEnvs.each(records)) {
     yield { uid: record.uid, primaryKey: record.primaryKey, createdAt: record.createdAt, updatedAt: record.updatedAt, env };
   }
 }
@@ -33,6 +34,7 @@ export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
   if (ctx.archives === undefined) return { tasks: [failed(task!, new ApiError('internal', 'Dumps are not configured.'))] };
   const { archives } = ctx;
   const dumpUid = dumpUidOf(ctx.now);
+  const records = ctx.indexes.list();
   const asWritten = (stored: Task): Task =>
     stored.uid === task!.uid ? { ...stored, status: 'succeeded', batchUid: null, startedAt: ctx.now, finishedAt: nowNs() } : stored;
   await archives.writeDump(
@@ -42,13 +44,13 @@ export const processDumpCreation: BatchProcessor = async (ctx, [task]) => {
       dbVersion: MEILISEARCH_VERSION_TEXT,
       keys: kind.keys,
       instanceUid: kind.instanceUid,
-      counts: { tasks: ctx.queue.query({ limit: 0 }).total, batches: ctx.queue.queryBatches({ limit: 0 }).total, indexes: ctx.indexes.list().length },
+      counts: { tasks: ctx.queue.query({ limit: 0 }).total, batches: ctx.queue.queryBatches({ limit: 0 }).total, indexes: records.length },
       tasks: (function* () {
         for (const stored of ctx.queue.storedTasks()) yield asWritten(stored);
       })(),
       payload: (contentFile) => ctx.updateFiles.source(contentFile),
       batches: ctx.queue.storedBatches(),
-      indexes: indexes(ctx),
+      indexes: indexes(ctx, records),
       features: archives.features(),
       network: archives.network(),
       webhooks: archives.webhooks(),

@@ -19,15 +19,16 @@ export const processSnapshotCreation: BatchProcessor = async (ctx, tasks) => {
     return { tasks: tasks.map((task) => failed(task, error)) };
   }
   const { archives } = ctx;
+  const records = ctx.indexes.list();
   await writeSnapshot(
     archives.snapshotDir,
     {
       dbPath: archives.store.dbPath,
       compact: archives.compactSnapshots,
-      indexCount: ctx.indexes.list().length,
+      indexCount: records.length,
       instance: archives.store.root,
       indexes: (function* () {
-        for (const [record, env] of ctx.indexEnvs.each(ctx.indexes.list())) yield { uid: record.uid, uuid: record.uuid, root: env.root };
+        for (const [record, env] of ctx.indexEnvs.each(records)) yield { uid: record.uid, uuid: record.uuid, root: env.root };
       })(),
       updateFilesDir: ctx.updateFiles.dir,
       adjust: async (copiedDbPath) => {
