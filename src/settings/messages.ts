@@ -35,12 +35,6 @@ export function rankingRuleProblem(rule: string): string | undefined {
   return reserved(field);
 }
 
-/** The field of an `attr:asc` / `attr:desc` rule, or undefined for a built-in rule. */
-export function customRankingField(rule: string): string | undefined {
-  if (BUILTIN_RANKING_RULES.has(rule)) return undefined;
-  return rule.slice(0, rule.lastIndexOf(':'));
-}
-
 export const MIXED_ATTRIBUTE_RULES =
   'Mixed usage of the attribute, attributeRank, and wordPosition ranking rules. You must either use the attribute ranking rule alone or the attributeRank and wordPosition ranking rules.';
 

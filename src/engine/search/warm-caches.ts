@@ -13,6 +13,8 @@
  * (movies' dictionary takes 40 ms), rather than every write of an index nobody may search. The
  * bound is low because a large load's first batches are small indexes too: with 20,000 keys, the
  * caches built after them and patched through the rest of a movies load added 12–18 MiB to its peak.
+ * Nor is a search run ahead over synonyms too many to make into a table at once: the first search
+ * builds that table a slice per event-loop turn, where built here it would hold the loop whole.
  */
 import type { IndexEnv } from '../index-env.js';
 import { FacetKind } from '../facets/extract.js';
@@ -20,8 +22,10 @@ import { FacetReader, readFacetFields } from '../facets/store.js';
 import { valueColumn } from '../facets/value-columns.js';
 import { DocumentStore } from '../documents/store.js';
 import { searchSettings } from '../index-settings.js';
+import type { IndexSettings } from '../../types/settings.js';
 import { dictionaryOf } from './dictionary.js';
 import { executeSearch, plainRequest } from './search.js';
+import { synonymTableBuild } from './synonym-table.js';
 
 /** The most words, facet keys, and documents for the search ahead, of an index whose caches are built ahead. */
 export const WARM_CACHES_MAX_KEYS = 2_000;
@@ -33,13 +37,19 @@ function entries(db: { getStats(): unknown }): number {
 
 /**
  * Builds `env`'s dictionary when it holds at most `maxKeys` words, and searches one of them when it
- * also holds at most `maxKeys` documents; its facet fields' value columns when it holds at most
- * `maxKeys` facet keys. Main thread only, as the caches are.
+ * also holds at most `maxKeys` documents and its synonym table is small enough to build at once;
+ * its facet fields' value columns when it holds at most `maxKeys` facet keys. Main thread only,
+ * as the caches are.
  */
 export function warmSearchCaches(env: IndexEnv, maxKeys = WARM_CACHES_MAX_KEYS): void {
   if (entries(env.wordIds) <= maxKeys) {
     const { words } = dictionaryOf(env);
-    if (words.length > 0 && entries(env.documents) <= maxKeys) warmSearch(env, words[0]!);
+    if (words.length > 0 && entries(env.documents) <= maxKeys) {
+      const settings = searchSettings(env);
+      // a large synonym table is the first search's to build, a slice per event-loop turn
+      // (synonym-table.ts): built here, at once, 100,000 synonyms held the event loop ~0.8 s
+      if (synonymTableBuild(settings) === undefined) warmSearch(env, settings, words[0]!);
+    }
   }
   if (entries(env.facetDocids) > maxKeys) return;
   const reader = new FacetReader(env);
@@ -56,7 +66,7 @@ export function warmSearchCaches(env: IndexEnv, maxKeys = WARM_CACHES_MAX_KEYS):
  * what a first search would (the settings' tables, the searched fields, the forward records, the
  * postings kept between searches, the typo matches of a word, the shared documents).
  */
-function warmSearch(env: IndexEnv, word: string): void {
-  const { hits } = executeSearch(env, searchSettings(env), plainRequest(word, 1));
+function warmSearch(env: IndexEnv, settings: IndexSettings, word: string): void {
+  const { hits } = executeSearch(env, settings, plainRequest(word, 1));
   if (hits.length > 0) new DocumentStore(env).sharedByDocid(hits[0]!.docid);
 }

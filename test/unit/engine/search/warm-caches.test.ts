@@ -10,6 +10,7 @@ import type { IndexEnv } from '../../../../src/engine/index-env.js';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { searchSettings } from '../../../../src/engine/index-settings.js';
 import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
+import { synonymTableBuild } from '../../../../src/engine/search/synonym-table.js';
 import { warmSearchCaches } from '../../../../src/engine/search/warm-caches.js';
 import { openTestIndex, searchEnv, type TestIndex } from './harness.js';
 
@@ -77,6 +78,20 @@ describe('search caches built after a write', () => {
     warmSearchCaches(env, 2);
     expect(dictionaryOf(env).words).toEqual(['alice']);
     expect(reads()).toBe(0);
+  });
+
+  it('search no word ahead when the synonyms are too many for a table built at once, leaving it to the first search in slices', () => {
+    const synonyms: Record<string, string[]> = {};
+    for (let i = 0; i < 5_000; i++) synonyms[`word${i}`] = [`other${i}`];
+    index = openTestIndex({ synonyms });
+    index.write(DATA);
+    const { env, reads } = counted(index.env, 'documents', 'get');
+    warmSearchCaches(env);
+    expect(dictionaryOf(env).words).toContain('wonderland');
+    expect(reads()).toBe(0);
+    const build = synonymTableBuild(searchSettings(env));
+    expect(build).toBeDefined();
+    expect(build!.step()).toBe(false);
   });
 
   it('leave an index of more words or facet keys than the bound to its first search', () => {
