@@ -25,6 +25,7 @@ import { projectValue } from '../documents/project.js';
 import { langOfField } from '../localized-fields.js';
 import { tokenizerRules } from '../settings-derived.js';
 import { termEnd } from './query.js';
+import { scratchInt32, scratchUint32, scratchUint8, withScratch } from './scratch.js';
 import { indexable, type ResolvedTerm } from './terms.js';
 
 /** What one query term matches in field text. */
@@ -152,7 +153,10 @@ interface PageTokens {
   readonly start: Uint32Array;
   readonly end: Uint32Array;
   readonly wordIndex: Int32Array;
-  readonly word: string[];
+  /** per token, 1 + its word's place in `words`, or 0 for a token whose word is not decoded */
+  readonly wordSlot: Int32Array;
+  /** the decoded words, in token order */
+  readonly words: string[];
 }
 
 /**
@@ -179,9 +183,10 @@ class TextTokens {
     return this.page.end[this.from + i]!;
   }
 
-  /** the normalised word; '' for a separator, and for a word no query word starts as it does (matchableStarts) */
+  /** the normalised word; '' for a separator, and for a word no query word starts as it does (withMatchableStarts) */
   word(i: number): string {
-    return this.page.word[this.from + i]!;
+    const slot = this.page.wordSlot[this.from + i]!;
+    return slot === 0 ? '' : this.page.words[slot - 1]!;
   }
 
   /** index among the value's word tokens; -1 for a separator */
@@ -287,38 +292,43 @@ export function formatHits(docs: readonly Json[], terms: readonly MatchTerm[], o
     if (source !== null && source !== undefined) walk(source, '', [], collect(hit, true));
   });
 
-  const tokens = tokenizeTexts(texts, langs, options.tokenizer === undefined ? undefined : tokenizerRules(options.tokenizer), matchableStarts(terms));
-  const lookup = lookupOf(terms);
-  const matches = texts.map((text, i) => findMatches(tokens[i]!, text, terms, lookup));
+  // the token columns are scratch memory, kept from one page's formatting to the next: a 2 MB
+  // value's columns were 12 MB of fresh pages, each page's first touch ~10 µs on this machine
+  return withScratch(() => {
+    const custom = options.tokenizer === undefined ? undefined : tokenizerRules(options.tokenizer);
+    const tokens = withMatchableStarts(terms, (starts) => tokenizeTexts(texts, langs, custom, starts));
+    const lookup = lookupOf(terms);
+    const matches = texts.map((text, i) => findMatches(tokens[i]!, text, terms, lookup));
 
-  return shown.map((doc, hit) => {
-    const out: FormattedHit = {};
-    const source = sources[hit];
-    if (source !== null && source !== undefined) {
-      out.formatted = rebuild(source, '', [], (path, indices, text) => {
-        const rule = ruleOf(path);
-        if (!rule.highlight && rule.cropLength === undefined) return text;
-        const leaf = leafOf(hit, path, indices)!;
-        return formatText(text, tokens[leaf]!, matches[leaf]!, terms, rule.highlight, rule.cropLength ?? 0, options, markup);
-      }) as Json;
-    }
-    if (options.showMatchesPosition) {
-      // keyed by field paths: a field named `__proto__` is a key like any other
-      const positions = ownRecord<MatchPosition[]>();
-      walk(doc, '', [], (path, indices) => {
-        const leaf = leafOf(hit, path, indices)!;
-        const found = matches[leaf]!;
-        if (found.length === 0) return;
-        // one value's matches per path: v1.50 inserts each matching value's under its path, so the
-        // last value of an array that matches is the one shown (meilisearch#5658)
-        // UTF-8 bytes of the original text (v1.50 sums the original byte lengths of the matched
-        // characters): `pésti` spans 6; a prefix match spans its highlighted prefix only
-        positions[path] = found.map((m) => (indices.length > 0 ? { start: m.start, length: m.end - m.start, indices } : { start: m.start, length: m.end - m.start }));
-      });
-      // v1.50's MatchesPosition is a BTreeMap: paths in byte order, not the document's
-      out.matchesPosition = sortedKeys(positions);
-    }
-    return out;
+    return shown.map((doc, hit) => {
+      const out: FormattedHit = {};
+      const source = sources[hit];
+      if (source !== null && source !== undefined) {
+        out.formatted = rebuild(source, '', [], (path, indices, text) => {
+          const rule = ruleOf(path);
+          if (!rule.highlight && rule.cropLength === undefined) return text;
+          const leaf = leafOf(hit, path, indices)!;
+          return formatText(text, tokens[leaf]!, matches[leaf]!, terms, rule.highlight, rule.cropLength ?? 0, options, markup);
+        }) as Json;
+      }
+      if (options.showMatchesPosition) {
+        // keyed by field paths: a field named `__proto__` is a key like any other
+        const positions = ownRecord<MatchPosition[]>();
+        walk(doc, '', [], (path, indices) => {
+          const leaf = leafOf(hit, path, indices)!;
+          const found = matches[leaf]!;
+          if (found.length === 0) return;
+          // one value's matches per path: v1.50 inserts each matching value's under its path, so the
+          // last value of an array that matches is the one shown (meilisearch#5658)
+          // UTF-8 bytes of the original text (v1.50 sums the original byte lengths of the matched
+          // characters): `pésti` spans 6; a prefix match spans its highlighted prefix only
+          positions[path] = found.map((m) => (indices.length > 0 ? { start: m.start, length: m.end - m.start, indices } : { start: m.start, length: m.end - m.start }));
+        });
+        // v1.50's MatchesPosition is a BTreeMap: paths in byte order, not the document's
+        out.matchesPosition = sortedKeys(positions);
+      }
+      return out;
+    });
   });
 }
 
@@ -341,19 +351,41 @@ function rebuild(value: unknown, path: string, indices: number[], format: (path:
 const decoder = new TextDecoder();
 
 /**
- * The first UTF-8 bytes of the words the terms match (their sequences' words, their prefixes):
- * a token word starting with another byte matches none of them.
+ * Which token words may match a term, by their first UTF-8 bytes: a word matches a sequence's
+ * word only when equal to it and a prefix only when it starts with it, so a word of two bytes or
+ * more needs its first two bytes to be those of such a query word, or its first byte that of a
+ * one-byte query word; a one-byte word needs the latter. The tables are this thread's, set for one
+ * formatting and cleared after it (a fresh 64 KiB table would cost a small search more than it saves).
  */
-function matchableStarts(terms: readonly MatchTerm[]): Uint8Array {
-  const starts = new Uint8Array(256);
+interface MatchableStarts {
+  /** first bytes of the one-byte query words */
+  readonly single: Uint8Array;
+  /** (first byte << 8 | second byte) of the longer ones */
+  readonly pair: Uint8Array;
+}
+
+const STARTS: MatchableStarts = { single: new Uint8Array(256), pair: new Uint8Array(1 << 16) };
+
+/** Runs `use` with the terms' words marked in STARTS, cleared again after it. */
+function withMatchableStarts<T>(terms: readonly MatchTerm[], use: (starts: MatchableStarts) => T): T {
+  const { single, pair } = STARTS;
+  const marked: number[] = [];
   const add = (word: string) => {
-    if (word.length > 0) starts[Buffer.from(word)[0]!] = 1;
+    const bytes = Buffer.from(word);
+    if (bytes.length === 1) single[bytes[0]!] = 1;
+    else if (bytes.length > 1) marked.push((bytes[0]! << 8) | bytes[1]!);
   };
   for (const term of terms) {
     for (const sequence of term.sequences) sequence.forEach(add);
     term.prefix?.words.forEach(add);
   }
-  return starts;
+  for (const at of marked) pair[at] = 1;
+  try {
+    return use(STARTS);
+  } finally {
+    single.fill(0);
+    for (const at of marked) pair[at] = 0;
+  }
 }
 
 /**
@@ -361,11 +393,13 @@ function matchableStarts(terms: readonly MatchTerm[]): Uint8Array {
  * tokens: each record's fields are read in place, in the kernel's arena (no copy of the records:
  * a 4 MB value's were 50 MB of fresh pages, and this machine's page faults are dear), and each
  * word decoded from one Buffer over the normalised bytes (a view and a TextDecoder call per token
- * were a fifth of a highlighted search), and only a word whose first byte is in `starts`:
- * decoding and hashing every word of a page was a fifth of its formatting. No kernel runs until
- * the records are read.
+ * were a fifth of a highlighted search), and only a word whose first bytes may match
+ * (`withMatchableStarts`): decoding and hashing every word of a page was a fifth of its formatting,
+ * and words by their first byte alone a tenth of a 4 MB value's. The decoded words are kept in
+ * token order, each token pointing at its own: a column of a string per token is a dictionary
+ * past 100,000 tokens in V8. No kernel runs until the records are read.
  */
-function tokenizeTexts(texts: readonly string[], langs: readonly number[], custom: CustomTokens | undefined, starts: Uint8Array): TextTokens[] {
+function tokenizeTexts(texts: readonly string[], langs: readonly number[], custom: CustomTokens | undefined, starts: MatchableStarts): TextTokens[] {
   if (texts.length === 0) return [];
   const kernels = getKernels();
   const batch = tokenizeInArena(texts, { custom, langs }, kernels);
@@ -376,7 +410,8 @@ function tokenizeTexts(texts: readonly string[], langs: readonly number[], custo
   const runStart = new Uint32Array(texts.length + 1);
   for (let i = 0; i < count; i++) runStart[records[base + i * TOKEN_RECORD_U32 + TokenField.String]! + 1]!++;
   for (let leaf = 0; leaf < texts.length; leaf++) runStart[leaf + 1] = runStart[leaf + 1]! + runStart[leaf]!;
-  const page: PageTokens = { kind: new Uint8Array(count), start: new Uint32Array(count), end: new Uint32Array(count), wordIndex: new Int32Array(count), word: new Array<string>(count).fill('') };
+  const page: PageTokens = { kind: scratchUint8(count), start: scratchUint32(count), end: scratchUint32(count), wordIndex: scratchInt32(count), wordSlot: scratchInt32(count), words: [] };
+  const { single, pair } = starts;
   const normalized = Buffer.from(kernels.arena.u8.buffer, batch.normalized, batch.normBytes);
   const next = runStart.slice(0, texts.length);
   const words = new Int32Array(texts.length);
@@ -394,7 +429,9 @@ function tokenizeTexts(texts: readonly string[], langs: readonly number[], custo
     // only the words a query word may match are decoded: most of a page's are none
     const normStart = records[r + TokenField.NormStart]!;
     const normLength = records[r + TokenField.NormLength]!;
-    if (normLength > 0 && starts[normalized[normStart]!] === 1) page.word[at] = normalized.toString('utf8', normStart, normStart + normLength);
+    if (normLength === 0) continue;
+    const first = normalized[normStart]!;
+    if (single[first] === 1 || (normLength > 1 && pair[(first << 8) | normalized[normStart + 1]!] === 1)) page.wordSlot[at] = page.words.push(normalized.toString('utf8', normStart, normStart + normLength));
   }
   return texts.map((_, leaf) => new TextTokens(page, runStart[leaf]!, runStart[leaf + 1]! - runStart[leaf]!));
 }
@@ -452,7 +489,7 @@ function findMatches(tokens: TextTokens, text: string, terms: readonly MatchTerm
   let bytes: Buffer | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const word = tokens.word(i);
-    // a word left undecoded matches no query word (matchableStarts), nor does a separator
+    // a word left undecoded matches no query word (withMatchableStarts), nor does a separator
     if (word === '') continue;
     const candidates = lookup.multi.get(word);
     const sequence = candidates === undefined ? null : matchSequence(tokens, i, candidates);

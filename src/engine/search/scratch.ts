@@ -1,14 +1,15 @@
 /**
  * Typed arrays a ranking takes for its own duration (the terms' per-candidate features, and
- * bucketSort's candidate groups, cost columns, counting sorts and the query's word-id map), carved
- * out of memory kept from one ranking to the next in this thread. Allocated one by one they came
- * to ~140 KB per search (31.5 MiB per round of movies' 224 queries), all of it external memory to
- * V8, whose growth set off collections that found nothing to free and paused later searches by
- * 10–14 ms (bench/RESULTS.md).
+ * bucketSort's candidate groups, cost columns, counting sorts and the query's word-id map), and a
+ * page's formatting for its token columns (format.ts), carved out of memory kept from one call to
+ * the next in this thread. Allocated one by one they came to ~140 KB per search (31.5 MiB per
+ * round of movies' 224 queries), all of it external memory to V8, whose growth set off
+ * collections that found nothing to free and paused later searches by 10–14 ms
+ * (bench/RESULTS.md); and a large value's token columns were fresh pages at every highlight.
  *
- * Rankings run synchronously, so one scratch per thread serves them all: `withScratch` hands out
- * arrays for the length of a call and takes them all back when it returns (calls nest). An array
- * from here must not outlive that call; taking one outside any call throws.
+ * Rankings and formattings run synchronously, so one scratch per thread serves them all:
+ * `withScratch` hands out arrays for the length of a call and takes them all back when it returns
+ * (calls nest). An array from here must not outlive that call; taking one outside any call throws.
  */
 
 const ALIGN = 8;

@@ -50,6 +50,18 @@ describe('highlighting', () => {
     expect(out.formatted!.text).toBe(expected);
   });
 
+  it('matches words by their first bytes: a one-byte query word or prefix reaches every word it starts, a longer one only the words sharing its first two bytes', () => {
+    const doc = { id: 7, text: 'a ab abc b ba да дом жук x' };
+    const terms = (sequences: string[][], prefix: string[] = []): MatchTerm[] => [{ ids: [0, 0], sequences, prefix: prefix.length === 0 ? null : { words: prefix, chars: 1 } }];
+    const options = { ...BASE, fields: ['id', 'text'], attributesToHighlight: ['text'] };
+    const text = (found: MatchTerm[]) => formatHits([doc], found, options)[0]!.formatted!.text;
+    expect(text(terms([['a']], ['a']))).toBe('<em>a</em> <em>a</em>b <em>a</em>bc b ba да дом жук x');
+    expect(text(terms([['ab']]))).toBe('a <em>ab</em> abc b ba да дом жук x');
+    // д is two bytes: a one-character prefix of it is a two-byte query word
+    expect(text(terms([['ba']], ['д']))).toBe('a ab abc b <em>ba</em> <em>д</em>а <em>д</em>ом жук x');
+    expect(text(terms([['дом'], ['x']]))).toBe('a ab abc b ba да <em>дом</em> жук <em>x</em>');
+  });
+
   it("cuts field text with the index's custom tokens", () => {
     const doc = { id: 3, content: 'Mac&sep&&sepcheese' };
     const terms = [{ ids: [0, 0] as const, sequences: [['&']], prefix: null }];
