@@ -3,15 +3,14 @@
  * thread keeps answering (searches read the last committed state) while a large batch commits.
  * One thread: LMDB has one writer per environment anyway, and the scheduler runs one batch at a
  * time. Aborting `signal` interrupts the write, which then rolls back and rejects.
- * Around the write, on this (the main) thread: a write other than a documents write starts the
- * extraction threads ahead of the documents to come (pool.ts `startIndexingThreads`; a documents
- * write starts them, and the segmenter thread, when it is large enough to use them); a settings
- * write first prepares the embedders it adds or changes (embedders/embed.ts
- * `prepareChangedEmbedders`), and while a write runs this thread serves its embedding requests
- * (embedding-channel.ts), whose counter the batch's progress reads as they happen and gets whole
- * at the end; a write of document additions then reports how its extraction workers waited for
- * it. The extraction workers extract a documents write's payloads, and a settings write's stored
- * documents when it rebuilds the word index (ahead-ports.ts).
+ * Around the write, on this (the main) thread: a write that uses the extraction threads (a
+ * documents write large enough, a rebuild of the word index) starts them, and the segmenter
+ * thread, if they are not running; a settings write first prepares the embedders it adds or
+ * changes (embedders/embed.ts `prepareChangedEmbedders`), and while a write runs this thread
+ * serves its embedding requests (embedding-channel.ts), whose counter the batch's progress reads
+ * as they happen and gets whole at the end; a write of document additions then reports how its
+ * extraction workers waited for it. The extraction workers extract a documents write's payloads,
+ * and a settings write's stored documents when it rebuilds the word index (ahead-ports.ts).
  */
 import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
@@ -67,7 +66,6 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   // some, as v1.50's does
   const stored = write.kind === 'settings' && !write.clear ? new DocumentStore(lease.env).count() : 0;
   try {
-    if (write.kind !== 'documents') void pools.startIndexingThreads();
     // A settings change builds its new embedders first, as v1.50 does: probing dimensions and
     // checking composites over HTTP here, so a failure fails the batch before the write starts.
     if (write.kind === 'settings') await prepareChangedEmbedders(readSettings(envs.get(uuid)).embedders, write.settings.embedders, signal);

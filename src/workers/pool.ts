@@ -4,11 +4,14 @@
  * are chunked by (`--max-indexing-memory`, config/indexing-memory.ts), and the segmenter thread
  * that runs the dictionary segmenters for every thread (segmenter-channel.ts). Pools and threads
  * start lazily, so an instance never spawns a thread it does not need: the writer thread at the
- * first index write, the extraction threads with the first write that uses them (or ahead of it,
- * with a settings write: `startIndexingThreads`), the segmenter thread when a thread first asks
- * for it or with a write large enough for the extraction threads. Idle pool threads exit after a
- * while (the segmenter thread stays, but hands over to a fresh one without dictionaries once its
- * dictionaries sat unused as long).
+ * first index write, the extraction threads with the first write that uses them (a server whose
+ * writes stay small never pays their start, ~0.25 s of CPU and ~20 MiB), the segmenter thread
+ * when a thread first asks for it or with a write large enough for the extraction threads. Idle
+ * pool threads exit after a while (the segmenter thread stays, but hands over to a fresh one
+ * without dictionaries once its dictionaries sat unused as long). Starting the extraction threads
+ * ahead, with a settings write, made a cold load after its settings ~4-5 % faster (its writer
+ * waited ~0.37 s for their start) and the test suite ~80 s of CPU slower (bench/RESULTS.md
+ * 2026-12-06): not done.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -84,25 +87,6 @@ export class WorkerPools {
   extractAheadPool(): Piscina {
     this.extractAhead ??= lazyPool('./extract-ahead-thread.js', this.threads, IDLE_MS, YOUNG_GENERATION_MB.extraction, { workerData: this.poolThreadData() });
     return this.extractAhead;
-  }
-
-  /**
-   * Before a write that is not a documents write (a settings change, usually made before the first
-   * documents are sent): starts the extraction threads that are not running, so their start (an
-   * isolate and its modules, ~0.1-0.2 s of CPU, up to 0.5 s of wall time beside a busy writer)
-   * overlaps that write instead of delaying the next large documents write, whose index writer
-   * would wait for its just-started workers: a cold movies load after its settings waited ~0.37 s
-   * for them and took ~10 % longer when they started with it (bench/RESULTS.md 2026-12-06). A
-   * documents write starts them itself when it is large enough to use them, and a small one never
-   * does. Answers when they are up (tests).
-   */
-  startIndexingThreads(): Promise<unknown> {
-    if (this.closed) return Promise.resolve();
-    const pool = this.extractAheadPool();
-    const starts: Promise<unknown>[] = [];
-    // one no-op task per missing thread: piscina starts a thread per queued task, up to its maximum
-    for (let thread = pool.threads.length; thread < this.threads; thread++) starts.push(pool.run(null, { name: 'ready' }).catch(() => undefined));
-    return Promise.all(starts);
   }
 
   /** The dictionary segmenters for this (the HTTP) thread: the segmenter thread, started on first use. */

@@ -1,7 +1,7 @@
-// The index writer's side of the extraction threads (src/workers/index-writer.ts): a documents
-// write too small for them leaves them unstarted (a fresh server's first small write pays for the
-// writer thread only), a settings write starts them ahead of the documents to come; the segmenter
-// thread starts when a write first needs it.
+// The index writer's side of the extraction threads (src/workers/index-writer.ts): writes that do
+// not use them (a documents write too small for them, a settings write without a rebuild of the
+// word index) leave them unstarted, so a server whose writes stay small pays for the writer thread
+// only; the segmenter thread starts when a write first needs it.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,7 +38,7 @@ afterEach(async () => {
 });
 
 describe('threads started around an index write', () => {
-  it('leaves the extraction threads unstarted after a documents write too small to use them, and starts them with a settings write', async () => {
+  it('leaves the extraction threads unstarted after a documents write too small to use them and a settings write that rebuilds no word index', async () => {
     const file = path.join(dir, 'payload.ndjson');
     writeFileSync(file, '{"id":1,"title":"a small write"}\n{"id":2,"title":"of two documents"}');
     const signal = new AbortController().signal;
@@ -48,7 +48,7 @@ describe('threads started around an index write', () => {
     expect(workers.extractAheadPool().threads.length).toBe(0);
 
     await writeIndex(workers, envs, UUID, { kind: 'settings', settings: { ...defaultSettings(), filterableAttributes: ['title'] }, clear: false, rebuild: [] }, signal);
-    expect(workers.extractAheadPool().threads.length).toBe(1);
+    expect(workers.extractAheadPool().threads.length).toBe(0);
   });
 
   // the segmenter thread starts when the writer first asks for it: were it never started, the

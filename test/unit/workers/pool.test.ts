@@ -1,6 +1,5 @@
-// The worker pools (src/workers/pool.ts and the built thread modules): the extraction threads
-// start ahead of the documents to come, one per indexing thread, each with its young generation
-// limit.
+// The worker pools (src/workers/pool.ts and the built thread modules): each pool's young
+// generation limit, and the segmenter once the pools are closed.
 import { describe, expect, it } from 'vitest';
 import type * as PoolModule from '../../../src/workers/pool.js';
 
@@ -8,41 +7,16 @@ import type * as PoolModule from '../../../src/workers/pool.js';
 const { WorkerPools } = (await import(new URL('../../../dist/src/workers/pool.js', import.meta.url).href)) as typeof PoolModule;
 
 describe('indexing threads', () => {
-  it('starts one extraction thread per indexing thread before any documents write', async () => {
-    const pools = new WorkerPools(2);
-    try {
-      expect(pools.extractAheadPool().threads.length).toBe(0);
-      await pools.startIndexingThreads();
-      expect(pools.extractAheadPool().threads.length).toBe(2);
-      // threads already up: nothing more to start
-      await pools.startIndexingThreads();
-      expect(pools.extractAheadPool().threads.length).toBe(2);
-    } finally {
-      await pools.close();
-    }
-  });
-
   // each indexing thread grows its young generation to the limit during a large write, and the
   // limits add up in a load's peak RSS (pool.ts YOUNG_GENERATION_MB)
   it('runs an extraction thread with an 8 MiB young generation and the index writer with 16 MiB', async () => {
     const pools = new WorkerPools(1);
     try {
-      await pools.startIndexingThreads();
-      // the limit the running thread's V8 heap was created with
-      expect(pools.extractAheadPool().threads.map((thread) => thread.resourceLimits?.maxYoungGenerationSizeMb)).toEqual([8]);
+      expect(pools.extractAheadPool().options.resourceLimits?.maxYoungGenerationSizeMb).toBe(8);
       expect(pools.writerPool().options.resourceLimits?.maxYoungGenerationSizeMb).toBe(16);
     } finally {
       await pools.close();
     }
-  });
-
-  it('starts none once the pools are closed', async () => {
-    const pools = new WorkerPools(1);
-    await pools.close();
-    await pools.startIndexingThreads();
-    const pool = pools.extractAheadPool();
-    expect(pool.threads.length).toBe(0);
-    await pool.destroy();
   });
 
   // a segmenter thread asked after the close would never start (or answer): waiting for it took
