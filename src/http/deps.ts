@@ -34,8 +34,11 @@ export interface AppDeps {
   build: BuildInfo;
   features: ExperimentalFeatures;
   queue: TaskQueue;
-  /** Woken after every registration (a cancelation may abort the running batch). */
-  scheduler: { wake(task?: Task): void };
+  /**
+   * Woken after every registration (a cancelation may abort the running batch); told of a large
+   * documents payload as its upload begins (the extraction threads start then).
+   */
+  scheduler: { wake(task?: Task): void; expectDocuments(bytes: number): void };
   indexes: IndexRegistry;
   stats: StatsService;
   /** Index lookups and reads (settings, fields, documents, search) by uid. */

@@ -44,6 +44,7 @@ import type { Sharding } from '../engine/shards/shard-of.js';
 import type { UpdateFiles } from '../store/update-files.js';
 import { writeTxnAsync } from '../store/write-txn.js';
 import { writeIndex } from '../workers/index-writer.js';
+import { extractedAhead } from '../workers/ahead-ports.js';
 import type { WorkerPools } from '../workers/pool.js';
 import type { Task } from '../types/task.js';
 import { nextBatch, type BatchOperation } from './autobatcher.js';
@@ -164,6 +165,15 @@ export class Scheduler {
     }
     this.pending = true;
     this.wakeUp?.();
+  }
+
+  /**
+   * A documents payload of `bytes` (as its request declares) is arriving: when its write will use
+   * the extraction threads, they start now, their start overlapping the upload rather than the
+   * write, whose index writer would wait for them.
+   */
+  expectDocuments(bytes: number): void {
+    if (extractedAhead(bytes)) void this.deps.workers.startExtractionThreads();
   }
 
   /** Stops after the current batch (graceful shutdown). */

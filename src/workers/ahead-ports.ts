@@ -33,6 +33,11 @@ import type { WorkerPools } from './pool.js';
 /** Below this much addition payload, starting workers costs more than it saves. */
 const AHEAD_MIN_BYTES = 1 << 20;
 
+/** Whether a documents payload of `bytes` alone makes its write use the extraction workers. */
+export function extractedAhead(bytes: number): boolean {
+  return bytes >= AHEAD_MIN_BYTES;
+}
+
 /**
  * An addition smaller than this is left to the write: a part costs the worker a fixed price
  * (an extractor, a message), which a few documents do not repay, and the write would wait.

@@ -53,6 +53,11 @@ function readByWrite(state: Int32Array, part: AheadPart): boolean {
   return part.op < op || (part.op === op && part.first <= Atomics.load(state, NOTED_LINE));
 }
 
+/** A no-op task: its only effect is the thread started and this module loaded (pool.ts `startExtractionThreads`). */
+export function ready(): number {
+  return 0;
+}
+
 /** The write's start message, once it is posted; null when the write is over first. */
 function startOf({ port, state }: AheadTask): AheadStart | null {
   while (Atomics.load(state, STARTED) === 0) {

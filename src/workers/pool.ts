@@ -8,10 +8,11 @@
  * writes stay small never pays their start, ~0.25 s of CPU and ~20 MiB), the segmenter thread
  * when a thread first asks for it or with a write large enough for the extraction threads. Idle
  * pool threads exit after a while (the segmenter thread stays, but hands over to a fresh one
- * without dictionaries once its dictionaries sat unused as long). Starting the extraction threads
- * ahead, with a settings write, made a cold load after its settings ~4-5 % faster (its writer
- * waited ~0.37 s for their start) and the test suite ~80 s of CPU slower (bench/RESULTS.md
- * 2026-12-06): not done.
+ * without dictionaries once its dictionaries sat unused as long). A documents request that declares
+ * a payload large enough for the extraction threads starts them as its upload begins
+ * (`startExtractionThreads`), before its write. Starting them ahead of any write, with a settings
+ * write, made a cold load after its settings ~4-5 % faster (its writer waited ~0.37 s for their
+ * start) and the test suite ~80 s of CPU slower (bench/RESULTS.md 2026-12-06): not done.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -87,6 +88,20 @@ export class WorkerPools {
   extractAheadPool(): Piscina {
     this.extractAhead ??= lazyPool('./extract-ahead-thread.js', this.threads, IDLE_MS, YOUNG_GENERATION_MB.extraction, { workerData: this.poolThreadData() });
     return this.extractAhead;
+  }
+
+  /**
+   * Starts the extraction threads that are not running, ahead of the write that will use them
+   * (a documents payload large enough for them is arriving), so their start overlaps its upload.
+   * Answers when they are up (tests).
+   */
+  startExtractionThreads(): Promise<unknown> {
+    if (this.closed) return Promise.resolve();
+    const pool = this.extractAheadPool();
+    const starts: Promise<unknown>[] = [];
+    // one no-op task per missing thread: piscina starts a thread per queued task, up to its maximum
+    for (let thread = pool.threads.length; thread < this.threads; thread++) starts.push(pool.run(null, { name: 'ready' }).catch(() => undefined));
+    return Promise.all(starts);
   }
 
   /** The dictionary segmenters for this (the HTTP) thread: the segmenter thread, started on first use. */

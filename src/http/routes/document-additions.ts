@@ -1,7 +1,8 @@
 /**
  * Document additions and updates, `POST`/`PUT /indexes/{uid}/documents` (documents.md §3): the
  * payload is streamed into an update file (JSON, NDJSON or CSV converted to NDJSON) before the
- * task is enqueued, and the file is removed if the enqueue fails.
+ * task is enqueued, and the file is removed if the enqueue fails. A declared payload large enough
+ * for the extraction threads starts them before its upload (scheduler `expectDocuments`).
  */
 import { validateIndexUid } from '../../indexes/uid.js';
 import type { TaskInput } from '../../tasks/queue.js';
@@ -38,6 +39,8 @@ async function addDocuments(
   const admission = admitWrite(deps, ctx);
   const { format, delimiter } = documentsFormat(ctx.headers['content-type'], ctx.query.csvDelimiter);
   const limit = deps.config.httpPayloadSizeLimit;
+  const declared = Number(ctx.headers['content-length'] ?? Number.NaN);
+  if (declared > 0 && declared <= limit) deps.scheduler.expectDocuments(declared);
   const chunks = ctx.stream === undefined ? emptyBody() : streamBody(ctx.stream, ctx.headers['content-encoding'], limit);
   const payload = await writeDocumentsPayload(chunks, format, delimiter, deps.updateFiles, limit);
   try {

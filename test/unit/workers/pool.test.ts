@@ -1,5 +1,6 @@
-// The worker pools (src/workers/pool.ts and the built thread modules): each pool's young
-// generation limit, and the segmenter once the pools are closed.
+// The worker pools (src/workers/pool.ts and the built thread modules): the extraction threads
+// started ahead of a write, one per indexing thread; each pool's young generation limit; and the
+// segmenter once the pools are closed.
 import { describe, expect, it } from 'vitest';
 import type * as PoolModule from '../../../src/workers/pool.js';
 
@@ -7,6 +8,28 @@ import type * as PoolModule from '../../../src/workers/pool.js';
 const { WorkerPools } = (await import(new URL('../../../dist/src/workers/pool.js', import.meta.url).href)) as typeof PoolModule;
 
 describe('indexing threads', () => {
+  it('starts one extraction thread per indexing thread ahead of the write that will use them, and none more', async () => {
+    const pools = new WorkerPools(2);
+    try {
+      expect(pools.extractAheadPool().threads.length).toBe(0);
+      await pools.startExtractionThreads();
+      expect(pools.extractAheadPool().threads.length).toBe(2);
+      await pools.startExtractionThreads();
+      expect(pools.extractAheadPool().threads.length).toBe(2);
+    } finally {
+      await pools.close();
+    }
+  });
+
+  it('starts no extraction thread once the pools are closed', async () => {
+    const pools = new WorkerPools(1);
+    await pools.close();
+    await pools.startExtractionThreads();
+    const pool = pools.extractAheadPool();
+    expect(pool.threads.length).toBe(0);
+    await pool.destroy();
+  });
+
   // each indexing thread grows its young generation to the limit during a large write, and the
   // limits add up in a load's peak RSS (pool.ts YOUNG_GENERATION_MB)
   it('runs an extraction thread with an 8 MiB young generation and the index writer with 16 MiB', async () => {
