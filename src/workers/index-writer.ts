@@ -5,7 +5,8 @@
  * time. Aborting `signal` interrupts the write, which then rolls back and rejects.
  * Around the write, on this (the main) thread: a write that uses the extraction threads (a
  * documents write large enough, a rebuild of the word index) starts them, and the segmenter
- * thread, if they are not running; a settings write first prepares the embedders it adds or
+ * thread, if they are not running (a large documents upload may have started the former as it
+ * began: scheduler `expectDocuments`); a settings write first prepares the embedders it adds or
  * changes (embedders/embed.ts `prepareChangedEmbedders`), and while a write runs this thread
  * serves its embedding requests (embedding-channel.ts), whose counter the batch's progress reads
  * as they happen and gets whole at the end; a write of document additions then reports how its
