@@ -44,7 +44,9 @@ async function grownPast(count: number, timeoutMs: number): Promise<number> {
 
 describe('extraction threads started by a documents upload', () => {
   it('start none for a small declared payload, and start as a large one begins uploading, before its task', async () => {
-    // the small upload's request handling (its update file) starts whatever any upload starts
+    // the small upload's request handling (its update file) starts whatever any upload starts;
+    // were it to start the extraction threads too, the large one below would find them up and
+    // grow the count no further, failing this test
     startUpload(200 * 1024);
     const afterSmall = await settled();
     expect(await settled()).toBe(afterSmall);
