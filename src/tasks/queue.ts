@@ -58,6 +58,7 @@ import {
 } from './query.js';
 import { sortedUnique } from './uid-sets.js';
 import { PROTO_SAFE_VALUES } from '../store/proto-safe-packr.js';
+import { TASK_RECORD_VALUES } from './task-record-codec.js';
 
 /** What a route enqueues. */
 export interface TaskInput {
@@ -112,7 +113,7 @@ export class TaskQueue {
     this.root = store.root;
     this.dbs = {
       // a task's details hold user-named keys (synonyms, embedders, remotes), `__proto__` included
-      tasks: store.root.openDB<Task, number>({ name: INSTANCE_DBS.tasks, ...PROTO_SAFE_VALUES }),
+      tasks: store.root.openDB<Task, number>({ name: INSTANCE_DBS.tasks, ...TASK_RECORD_VALUES }),
       // index uids are keys of a batch's stats
       batches: store.root.openDB<Batch, number>({ name: INSTANCE_DBS.batches, ...PROTO_SAFE_VALUES }),
       taskIndex: store.root.openDB({ name: INSTANCE_DBS.taskIndex }) as IndexDb,
@@ -268,9 +269,14 @@ export class TaskQueue {
     writeTxn(this.root, () => {
       const previous = this.dbs.tasks.get(task.uid);
       if (previous === undefined) throw new Error(`Task ${task.uid} cannot be updated: it does not exist.`);
-      this.dbs.tasks.putSync(task.uid, task);
-      reindex(this.dbs.taskIndex, taskKeys(previous), taskKeys(task), this.dbs.taskCounts);
+      this.replace(previous, task);
     });
+  }
+
+  /** Stores `task` over `previous`, its stored version, and moves its index entries. */
+  private replace(previous: Task, task: Task): void {
+    this.dbs.tasks.putSync(task.uid, task);
+    reindex(this.dbs.taskIndex, taskKeys(previous), taskKeys(task), this.dbs.taskCounts);
   }
 
   /**
@@ -351,9 +357,11 @@ export class TaskQueue {
     writeTxn(this.root, () => {
       const written = progress?.count('task', tasks.length);
       for (const task of tasks) {
+        const previous = this.dbs.tasks.get(task.uid);
+        if (previous === undefined) throw new Error(`Task ${task.uid} cannot be updated: it does not exist.`);
         // the batch ran on copies taken before the forwarded remote tasks were recorded (setNetwork)
-        const network = this.dbs.tasks.get(task.uid)?.network;
-        this.update(network === undefined ? task : { ...task, network });
+        const { network } = previous;
+        this.replace(previous, network === undefined ? task : { ...task, network });
         written?.();
       }
       this.writeBatch(progress === undefined ? batch : { ...batch, stats: { ...batch.stats, progressTrace: progress.trace() } });
@@ -489,8 +497,13 @@ export class TaskQueue {
     // Lookups rather than the list of enqueued uids, which grows with the backlog at every batch.
     const isEnqueued = (uid: number) => index.doesExist([FAMILY.status, 'enqueued', uid]);
     const picked = new Set<number>();
+    // each record read once: a settings task's may hold megabytes of settings
+    const read = new Map<number, Task>();
     for (const uid of idsOf(index, FAMILY.type, 'upgradeDatabase')) {
-      if (this.dbs.tasks.get(uid)!.status === 'failed') picked.add(uid);
+      const task = this.dbs.tasks.get(uid)!;
+      if (task.status !== 'failed') continue;
+      read.set(uid, task);
+      picked.add(uid);
     }
     const [oldest] = idsFrom(index, FAMILY.status, 'enqueued', undefined, true);
     if (oldest !== undefined) {
@@ -500,7 +513,9 @@ export class TaskQueue {
         for (const uid of idsFrom(index, FAMILY.type, type, oldest, true)) if (isEnqueued(uid)) picked.add(uid);
       }
       picked.add(oldest);
-      const indexUid = indexesOf(this.dbs.tasks.get(oldest)!.kind)[0];
+      const oldestTask = this.dbs.tasks.get(oldest)!;
+      read.set(oldest, oldestTask);
+      const indexUid = indexesOf(oldestTask.kind)[0];
       if (indexUid !== undefined) {
         let taken = 0;
         for (const uid of idsFrom(index, FAMILY.index, indexUid, oldest, true)) {
@@ -511,7 +526,7 @@ export class TaskQueue {
         }
       }
     }
-    const tasks = sortedUnique(picked).map((uid) => this.dbs.tasks.get(uid)!);
+    const tasks = sortedUnique(picked).map((uid) => read.get(uid) ?? this.dbs.tasks.get(uid)!);
     return { tasks, enqueuedCount: countedOf(this.dbs.taskCounts, FAMILY.status, 'enqueued') };
   }
 }
