@@ -266,11 +266,14 @@ export class TaskQueue {
     if (task.status === 'processing') {
       throw new Error(`Task ${task.uid}: \`processing\` is never stored; keep the task enqueued while it runs.`);
     }
-    writeTxn(this.root, () => {
-      const previous = this.dbs.tasks.get(task.uid);
-      if (previous === undefined) throw new Error(`Task ${task.uid} cannot be updated: it does not exist.`);
-      this.replace(previous, task);
-    });
+    writeTxn(this.root, () => this.replace(this.storedForUpdate(task.uid), task));
+  }
+
+  /** Stored task `uid`, which an update replaces. */
+  private storedForUpdate(uid: number): Task {
+    const stored = this.dbs.tasks.get(uid);
+    if (stored === undefined) throw new Error(`Task ${uid} cannot be updated: it does not exist.`);
+    return stored;
   }
 
   /** Stores `task` over `previous`, its stored version, and moves its index entries. */
@@ -357,8 +360,7 @@ export class TaskQueue {
     writeTxn(this.root, () => {
       const written = progress?.count('task', tasks.length);
       for (const task of tasks) {
-        const previous = this.dbs.tasks.get(task.uid);
-        if (previous === undefined) throw new Error(`Task ${task.uid} cannot be updated: it does not exist.`);
+        const previous = this.storedForUpdate(task.uid);
         // the batch ran on copies taken before the forwarded remote tasks were recorded (setNetwork)
         const { network } = previous;
         this.replace(previous, network === undefined ? task : { ...task, network });

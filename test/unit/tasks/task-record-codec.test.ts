@@ -19,7 +19,7 @@ function task(k: TaskKind): Task {
     details: defaultDetails(k),
     error: null,
     canceledBy: null,
-    enqueuedAt: '2026-12-06T12:00:00Z' as Task['enqueuedAt'],
+    enqueuedAt: 1_796_558_400_000_000_000n,
     startedAt: null,
     finishedAt: null,
     customMetadata: null,
