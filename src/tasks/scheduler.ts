@@ -49,6 +49,7 @@ import type { WorkerPools } from '../workers/pool.js';
 import type { Task } from '../types/task.js';
 import { nextBatch, type BatchOperation } from './autobatcher.js';
 import { gatedBatch, type GatedBatch } from './network-gate.js';
+
 import { finishBatch, openBatch } from './batch-record.js';
 import { nowNs } from '../types/dates.js';
 import { Progress } from './progress.js';
@@ -71,6 +72,9 @@ import { processUpgrade } from './process/upgrade.js';
 import { crashAfterIndexCommit } from './test-hooks.js';
 import type { TaskQueue } from './queue.js';
 import type { Processing } from './query.js';
+
+/** The next batch, with the enqueued tasks read to pick it (`nextEnqueued`). */
+type PickedBatch = GatedBatch & { readonly considered: readonly Task[] };
 
 /** Batches that write one index's documents or settings: their stats show the database sizes they changed. */
 const INDEX_WRITES: ReadonlySet<BatchOperation> = new Set<BatchOperation>([
@@ -222,7 +226,7 @@ export class Scheduler {
     this.deps.log?.(reason);
   }
 
-  private pick(): GatedBatch | null {
+  private pick(): PickedBatch | null {
     if (this.halted !== null) return null;
     const next = this.nextBatch();
     const storage = this.deps.storage;
@@ -235,7 +239,7 @@ export class Scheduler {
     return null;
   }
 
-  private nextBatch(): GatedBatch | null {
+  private nextBatch(): PickedBatch | null {
     const { queue, indexes } = this.deps;
     const max = this.deps.maxBatchedTasks ?? Number.POSITIVE_INFINITY;
     const autobatch = {
@@ -248,7 +252,7 @@ export class Scheduler {
     };
     const snapshot = queue.nextEnqueued(max);
     let enqueued: Task[] | undefined;
-    return gatedBatch({
+    const next = gatedBatch({
       base: nextBatch({ ...snapshot, ...autobatch }),
       considered: snapshot.tasks,
       change: snapshot.tasks.some((task) => task.kind.name === 'networkTopologyChange') ? queue.oldestEnqueued('networkTopologyChange') : undefined,
@@ -256,11 +260,14 @@ export class Scheduler {
       localVersion: this.deps.networkVersion?.() ?? null,
       autobatch,
     });
+    return next === null ? null : { ...next, considered: snapshot.tasks };
   }
 
-  private async runBatch(next: GatedBatch): Promise<void> {
+  private async runBatch(next: PickedBatch): Promise<void> {
     const { queue } = this.deps;
-    const tasks = next.taskUids.map((uid) => queue.get(uid)!);
+    // the tasks as picked, in this same turn: a settings task's record may hold megabytes to decode again
+    const considered = new Map(next.considered.map((task) => [task.uid, task]));
+    const tasks = next.taskUids.map((uid) => considered.get(uid) ?? queue.get(uid)!);
     const startedAt = nowNs();
     const batch = openBatch(next.reuseBatchUid ?? queue.nextBatchUid(), tasks, next.batchStrategy, startedAt);
     const taskUids = new Set(next.taskUids);
