@@ -60,6 +60,14 @@ import { sortedUnique } from './uid-sets.js';
 import { PROTO_SAFE_VALUES } from '../store/proto-safe-packr.js';
 import { TASK_RECORD_VALUES } from './task-record-codec.js';
 
+/** A task as a batch read it, with its stored bytes then. */
+interface ReadRecord {
+  readonly task: Task;
+  readonly bytes: Uint8Array;
+}
+
+export type ReadRecords = ReadonlyMap<number, ReadRecord>;
+
 /** What a route enqueues. */
 export interface TaskInput {
   kind: TaskKind;
@@ -353,14 +361,44 @@ export class TaskQueue {
   }
 
   /**
+   * `tasks`, each as decoded from the store in this same turn, with their stored bytes: at its
+   * commit, a batch takes a record whose bytes are still these for the version it replaces,
+   * where it would decode it again (a settings task's record may hold megabytes).
+   */
+  readRecords(tasks: readonly Task[]): ReadRecords {
+    const records = new Map<number, ReadRecord>();
+    for (const task of tasks) {
+      const bytes = this.storedBytes(task.uid);
+      if (bytes !== undefined) records.set(task.uid, { task, bytes: bytes.slice() });
+    }
+    return records;
+  }
+
+  /** Task `uid`'s stored bytes, in lmdb's shared read buffer (valid until the next read). */
+  private storedBytes(uid: number): Uint8Array | undefined {
+    const fast = this.dbs.tasks.getBinaryFast(uid);
+    // lmdb's fast buffer reports the value's length but may span its whole shared region
+    return fast === undefined ? undefined : new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
+  }
+
+  /** `read`'s task `uid` while its stored bytes are unchanged. */
+  private unchangedSince(uid: number, read: ReadRecords | undefined): Task | undefined {
+    const record = read?.get(uid);
+    if (record === undefined) return undefined;
+    const bytes = this.storedBytes(uid);
+    return bytes !== undefined && bytes.length === record.bytes.length && Buffer.compare(bytes, record.bytes) === 0 ? record.task : undefined;
+  }
+
+  /**
    * Stores a finished batch and its tasks together (see batch-record.ts `finishBatch`). With the
    * batch's progress, the writes are counted as its last step and the batch keeps its trace.
+   * `read`: the batch's tasks as it read them (`readRecords`).
    */
-  commitBatch(batch: Batch, tasks: readonly Task[], progress?: Progress): void {
+  commitBatch(batch: Batch, tasks: readonly Task[], progress?: Progress, read?: ReadRecords): void {
     writeTxn(this.root, () => {
       const written = progress?.count('task', tasks.length);
       for (const task of tasks) {
-        const previous = this.storedForUpdate(task.uid);
+        const previous = this.unchangedSince(task.uid, read) ?? this.storedForUpdate(task.uid);
         // the batch ran on copies taken before the forwarded remote tasks were recorded (setNetwork)
         const { network } = previous;
         this.replace(previous, network === undefined ? task : { ...task, network });

@@ -268,6 +268,8 @@ export class Scheduler {
     // the tasks as picked, in this same turn: a settings task's record may hold megabytes to decode again
     const considered = new Map(next.considered.map((task) => [task.uid, task]));
     const tasks = next.taskUids.map((uid) => considered.get(uid) ?? queue.get(uid)!);
+    // with their stored bytes, so that the commit need not decode an unchanged record again
+    const read = queue.readRecords(next.taskUids.flatMap((uid) => considered.get(uid) ?? []));
     const startedAt = nowNs();
     const batch = openBatch(next.reuseBatchUid ?? queue.nextBatchUid(), tasks, next.batchStrategy, startedAt);
     const taskUids = new Set(next.taskUids);
@@ -321,7 +323,7 @@ export class Scheduler {
         outcome.commit?.();
         if (measured !== undefined) this.indexStats.put(written!, measured);
         // a step of a network change that finished nothing is not a batch (v1.50 keeps no record of it)
-        if (done.tasks.length > 0) queue.commitBatch(done.batch, done.tasks, progress);
+        if (done.tasks.length > 0) queue.commitBatch(done.batch, done.tasks, progress, read);
         if (next.networkChange !== undefined) recordImports(queue, next.networkChange, done.tasks);
         for (const uuid of payloads) if (!this.deps.updateFiles.discardInline(uuid)) files.push(uuid);
       }).catch(async (err: unknown) => {

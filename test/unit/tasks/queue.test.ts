@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { open } from 'lmdb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { finishBatch, openBatch } from '../../../src/tasks/batch-record.js';
 import { nextBatch } from '../../../src/tasks/autobatcher.js';
 import { Progress } from '../../../src/tasks/progress.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
+import { TaskRecordPackr } from '../../../src/tasks/task-record-codec.js';
 import { UpdateFiles } from '../../../src/store/update-files.js';
 import { parseTaskDate } from '../../../src/http/validation/task-filter-values.js';
 import type { TaskQuery } from '../../../src/tasks/query.js';
@@ -127,6 +128,23 @@ describe('uid allocation and persistence', () => {
     const cancel = queue.register({ kind: kind.cancel([0, 1, 2, 5]) });
     expect(cancel.kind).toMatchObject({ tasks: [0, 1] });
     expect(cancel.details).toMatchObject({ matchedTasks: 2 });
+  });
+});
+
+describe('commitBatch', () => {
+  it('replaces the records its batch read, unchanged since, without decoding them again', () => {
+    const [settings, add] = enqueue(kind.settings('a', { synonyms: { a: ['b'] } }), kind.add('b'));
+    const tasks = [queue.get(settings!.uid)!, queue.get(add!.uid)!];
+    const read = queue.readRecords(tasks);
+    const batch = openBatch(queue.nextBatchUid(), tasks, 'test strategy', tasks[1]!.enqueuedAt + S);
+    const done = finishBatch(batch, tasks.map((task) => ({ ...task, status: 'succeeded' as const })), tasks[1]!.enqueuedAt + 2n * S);
+    const decodes = vi.spyOn(TaskRecordPackr.prototype, 'unpack');
+    queue.commitBatch(done.batch, done.tasks, undefined, read);
+    expect(decodes).not.toHaveBeenCalled();
+    decodes.mockRestore();
+    expect(uidsOf({ statuses: ['enqueued'] })).toEqual([]);
+    expect(uidsOf({ statuses: ['succeeded'] })).toEqual([1, 0]);
+    expect(queue.get(0)!.details).toEqual({ kind: 'settingsUpdate', settings: { synonyms: { a: ['b'] } } });
   });
 });
 
@@ -763,6 +781,17 @@ describe("a task's network", () => {
     const batch = openBatch(queue.nextBatchUid(), [copy], 'test strategy', copy.enqueuedAt + S);
     const done = finishBatch(batch, [{ ...copy, status: 'succeeded' }], copy.enqueuedAt + 2n * S);
     queue.commitBatch(done.batch, done.tasks);
+    expect(queue.get(task.uid)).toMatchObject({ status: 'succeeded', network: { remote_tasks: { ms1: { taskUid: 3, error: null } } } });
+  });
+
+  it('recorded while its batch ran survives the commit of the records the batch read', () => {
+    const task = queue.register({ kind: kind.add('a'), network: { remote_tasks: {}, network_version: VERSION } });
+    const copy = queue.get(task.uid)!;
+    const read = queue.readRecords([copy]);
+    queue.setNetwork(task.uid, { remote_tasks: { ms1: { taskUid: 3, error: null } }, network_version: VERSION });
+    const batch = openBatch(queue.nextBatchUid(), [copy], 'test strategy', copy.enqueuedAt + S);
+    const done = finishBatch(batch, [{ ...copy, status: 'succeeded' }], copy.enqueuedAt + 2n * S);
+    queue.commitBatch(done.batch, done.tasks, undefined, read);
     expect(queue.get(task.uid)).toMatchObject({ status: 'succeeded', network: { remote_tasks: { ms1: { taskUid: 3, error: null } } } });
   });
 
