@@ -538,11 +538,11 @@ export class TaskQueue {
     const isEnqueued = (uid: number) => index.doesExist([FAMILY.status, 'enqueued', uid]);
     const picked = new Set<number>();
     // each record read once: a settings task's may hold megabytes of settings
-    const read = new Map<number, Task>();
+    const decoded = new Map<number, Task>();
     for (const uid of idsOf(index, FAMILY.type, 'upgradeDatabase')) {
       const task = this.dbs.tasks.get(uid)!;
       if (task.status !== 'failed') continue;
-      read.set(uid, task);
+      decoded.set(uid, task);
       picked.add(uid);
     }
     const [oldest] = idsFrom(index, FAMILY.status, 'enqueued', undefined, true);
@@ -554,7 +554,7 @@ export class TaskQueue {
       }
       picked.add(oldest);
       const oldestTask = this.dbs.tasks.get(oldest)!;
-      read.set(oldest, oldestTask);
+      decoded.set(oldest, oldestTask);
       const indexUid = indexesOf(oldestTask.kind)[0];
       if (indexUid !== undefined) {
         let taken = 0;
@@ -566,7 +566,7 @@ export class TaskQueue {
         }
       }
     }
-    const tasks = sortedUnique(picked).map((uid) => read.get(uid) ?? this.dbs.tasks.get(uid)!);
+    const tasks = sortedUnique(picked).map((uid) => decoded.get(uid) ?? this.dbs.tasks.get(uid)!);
     return { tasks, enqueuedCount: countedOf(this.dbs.taskCounts, FAMILY.status, 'enqueued') };
   }
 }

@@ -49,7 +49,6 @@ import type { WorkerPools } from '../workers/pool.js';
 import type { Task } from '../types/task.js';
 import { nextBatch, type BatchOperation } from './autobatcher.js';
 import { gatedBatch, type GatedBatch } from './network-gate.js';
-
 import { finishBatch, openBatch } from './batch-record.js';
 import { nowNs } from '../types/dates.js';
 import { Progress } from './progress.js';
