@@ -87,8 +87,8 @@ export const logRoutes = [
       );
       request.raw.once('close', unsubscribe);
       body.once('close', unsubscribe);
+      // v1.50 (actix's streaming body) sends no Content-Type, whatever the mode; nor does Fastify for a stream
       reply.header('x-accel-buffering', 'no');
-      reply.type(mode === 'human' ? 'text/plain; charset=utf-8' : 'application/json');
       // Node sends headers with the first chunk; a quiet log would leave the client waiting.
       setImmediate(() => reply.raw.flushHeaders());
       return body;
