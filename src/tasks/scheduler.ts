@@ -264,7 +264,8 @@ export class Scheduler {
 
   private async runBatch(next: PickedBatch): Promise<void> {
     const { queue } = this.deps;
-    // the tasks as picked, in this same turn: a settings task's record may hold megabytes to decode again
+    // the tasks as picked and stored, in this same turn, rather than decoded again (a settings
+    // task's record may hold megabytes); processors stamp status and dates when the batch finishes
     const considered = new Map(next.considered.map((task) => [task.uid, task]));
     const tasks = next.taskUids.map((uid) => considered.get(uid) ?? queue.get(uid)!);
     // with their stored bytes, so that the commit need not decode an unchanged record again

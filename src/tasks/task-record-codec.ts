@@ -18,13 +18,13 @@ type Stored = Omit<Task, 'details'> & { details: Task['details'] | { kind: 'sett
 
 function toStored(task: Task): Stored {
   const { kind, details } = task;
-  if (kind?.name !== 'settingsUpdate' || details?.kind !== 'settingsUpdate' || details.settings !== kind.settings) return task;
+  if (kind.name !== 'settingsUpdate' || details?.kind !== 'settingsUpdate' || details.settings !== kind.settings) return task;
   return { ...task, details: { kind: 'settingsUpdate', [SETTINGS_OF_KIND]: true } };
 }
 
 function fromStored(stored: Stored): Task {
   const { kind, details } = stored;
-  if (kind?.name !== 'settingsUpdate' || details === null || !(SETTINGS_OF_KIND in details)) return stored as Task;
+  if (kind.name !== 'settingsUpdate' || details === null || !(SETTINGS_OF_KIND in details)) return stored as Task;
   return { ...stored, details: { kind: 'settingsUpdate', settings: kind.settings } };
 }
 
