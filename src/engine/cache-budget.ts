@@ -11,13 +11,21 @@ export class CacheBudget {
 
   constructor(readonly limit: number) {}
 
+  /** Whether `bytes` more fit without emptying the caches. */
+  fits(bytes: number): boolean {
+    return this.used + bytes <= this.limit;
+  }
+
+  /** Empties every cache of the budget; the count starts over. */
+  empty(): void {
+    for (const filled of this.filled) filled.clear();
+    this.filled.clear();
+    this.used = 0;
+  }
+
   /** Counts `bytes` more held by `cache`, after emptying every cache when they would not fit. */
   charge(cache: { clear(): void }, bytes: number): void {
-    if (this.used + bytes > this.limit) {
-      for (const filled of this.filled) filled.clear();
-      this.filled.clear();
-      this.used = 0;
-    }
+    if (!this.fits(bytes)) this.empty();
     this.filled.add(cache);
     this.used += bytes;
   }

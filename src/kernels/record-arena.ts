@@ -8,7 +8,8 @@
  *
  * An arena is a kernels instance of its own: records are bump-allocated from the start of its
  * arena and stay until the arena is dropped (a memory that never shrinks is given back whole,
- * with its instance); a gather call lays its scratch past the last record. Growing the memory
+ * with its instance), or cleared to be filled again (a search's records past the cache, forward.ts);
+ * a gather call lays its scratch past the last record. Growing the memory
  * replaces its buffer, so `u32` is read again after every `take` and `gather`, never kept across.
  * The proximity kernel of the same instance prices a gather's lists where they lie (`proximity`):
  * copied out to JS and back into another instance, they cost a twentieth of a big group's step.
@@ -189,6 +190,17 @@ export class RecordArena {
   /** u32 slots the records take. */
   get used(): number {
     return this.#top - ((this.#result + RESULT_BLOCK_BYTES) >>> 2);
+  }
+
+  /** Bytes of its memory, which never shrinks. */
+  get memoryBytes(): number {
+    return this.#memory.buffer.byteLength;
+  }
+
+  /** Drops every record (and a gather's lists): the next record is laid where the first was. */
+  clear(): void {
+    this.#serial++;
+    this.#top = (this.#result + RESULT_BLOCK_BYTES) >>> 2;
   }
 
   /** Room for up to `n` u32 after the last record: where it starts; `settle` then ends it. */

@@ -15,19 +15,25 @@
  * read lays thousands) and the proximity step's gather kernel reads them. The budget empties
  * every index's records at once, and the arena goes with them: its memory, which never shrinks,
  * is given back whole.
+ * A search empties the caches at most once: when it first meets the budget full, unless it has
+ * read half their records already. Past that, a record the budget has no room for is laid in a
+ * scratch arena that is cleared, not cached. A scan bigger than the budget (a frequent word and a
+ * one-letter prefix over a big index) used to empty them at every search and lay every record
+ * again in fresh memory; now it keeps the part the cache holds, and a group's gather takes the
+ * rest in pieces (`openGroup`, proximity-terms.ts).
  * Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
 import { followChanges, followWordsVersion } from '../index-changes.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
-import { RecordArena } from '../../kernels/record-arena.js';
+import { laidRoom, RecordArena } from '../../kernels/record-arena.js';
 
 /**
  * Memory of the forward records kept, all indexes together: their bytes in the arena and each
  * record's object (45,000 debdocs records hold about 33 MiB).
  */
-const budget = new CacheBudget(44 * 1024 * 1024);
+export const FORWARD_BUDGET = new CacheBudget(44 * 1024 * 1024);
 /** What a record's `ForwardTokens` object and its slot take besides its bytes in the arena. */
 const RECORD_OBJECT_BYTES = 96;
 
@@ -61,6 +67,8 @@ export class ForwardTokens {
  */
 let shared: RecordArena | undefined;
 const arena = (): RecordArena => (shared ??= new RecordArena());
+/** Records the caches hold, every index's (null ones too). */
+let cachedRecords = 0;
 
 interface Records {
   /** the words version the records were read under: a settings change rebuilds them with new ids */
@@ -86,6 +94,7 @@ const cached = new EntryCache<Records>(
         clear: () => {
           byDocid.length = 0;
           shared = undefined;
+          cachedRecords = 0;
         },
       },
     };
@@ -98,8 +107,32 @@ const cached = new EntryCache<Records>(
   }),
 );
 
+/** Bytes of records past the cache a group may hold in the scratch arena before it is gathered. */
+export const SCRATCH_GROUP_BYTES = 8 * 1024 * 1024;
+/** A scratch arena grown past this (by one huge record) is dropped at its next clearing. */
+const SCRATCH_KEEP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Where the records read past the cache are laid: cleared, not cached, so a scan bigger than
+ * the budget takes warm memory instead of fresh pages, and leaves the cache as it was.
+ */
+let scratch: RecordArena | undefined;
+
+function clearedScratch(): RecordArena {
+  if (scratch === undefined || scratch.memoryBytes > SCRATCH_KEEP_BYTES) scratch = new RecordArena();
+  else scratch.clear();
+  return scratch;
+}
+
 export class ForwardReader {
   private readonly records: Records;
+  /** this search's reads answered from the cache */
+  private hits = 0;
+  /** this search met the budget full already (and emptied the caches or not) */
+  private metFull = false;
+  /** a group is open (`openGroup`): records past the cache stay until it is gathered */
+  private grouping = false;
+  private scratchBytes = 0;
 
   /** `wordsVersion`: the index's words version, which the search's dictionary already read. */
   constructor(
@@ -114,20 +147,64 @@ export class ForwardReader {
     }
   }
 
-  /** The tokens of `docid`'s record (shared: read-only); null without a record. */
+  /**
+   * The tokens of `docid`'s record (shared: read-only); null without a record. A record the cache
+   * has no room for lies in the scratch arena: valid until the next such read, or, in an open
+   * group, until the group is opened again or closed.
+   */
   read(docid: number): ForwardTokens | null {
     const { byDocid } = this.records;
     const known = byDocid[docid];
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      this.hits++;
+      return known;
+    }
     const fast = this.env.docWords.getBinaryFast(docid);
-    const laidIn = arena();
-    let tokens = fast === undefined ? null : layRecord(fast, laidIn);
-    budget.charge(this.records.cache, tokens === null ? 0 : RECORD_OBJECT_BYTES + 4 * (tokens.placesEnd - tokens.head));
-    // the budget emptied the caches and dropped that arena: laid again in the new one
-    if (tokens !== null && laidIn !== arena()) tokens = layRecord(fast!, arena());
+    const room = fast === undefined ? 0 : RECORD_OBJECT_BYTES + 4 * laidRoom(fast.length >>> 2);
+    if (!FORWARD_BUDGET.fits(room)) {
+      // Emptied once, at the search's first record the cache has no room for, unless this search
+      // read half the records it holds already: a scan bigger than the budget (a frequent word
+      // and a one-letter prefix over a big index) would otherwise empty it at every search and
+      // lay every record again in fresh memory, keeping none for the next search.
+      if (!this.metFull && this.hits < cachedRecords / 2) FORWARD_BUDGET.empty();
+      this.metFull = true;
+      // (a record bigger than the whole budget is never cached)
+      if (!FORWARD_BUDGET.fits(room)) return this.layPast(fast!);
+    }
+    const tokens = fast === undefined ? null : layRecord(fast, arena());
+    const bytes = tokens === null ? 0 : RECORD_OBJECT_BYTES + 4 * (tokens.placesEnd - tokens.head);
+    FORWARD_BUDGET.charge(this.records.cache, bytes);
+    cachedRecords++;
     // grown first: a first write far past the end would turn the array into a slow dictionary
     if (docid >= byDocid.length) byDocid.length = docid + 1;
     byDocid[docid] = tokens;
+    return tokens;
+  }
+
+  /**
+   * Opens a group (again): the records read past the cache from now on stay valid together, for a
+   * gather that reads them at once; those of the group before are dropped.
+   */
+  openGroup(): void {
+    this.grouping = true;
+    this.scratchBytes = 0;
+    clearedScratch();
+  }
+
+  /** Closes the group: its records stay valid until the next read past the cache. */
+  closeGroup(): void {
+    this.grouping = false;
+  }
+
+  /** Bytes of the open group's records read past the cache: a gather takes them by SCRATCH_GROUP_BYTES. */
+  get groupScratchBytes(): number {
+    return this.scratchBytes;
+  }
+
+  private layPast(fast: Uint8Array): ForwardTokens {
+    const arena = this.grouping ? (scratch ??= new RecordArena()) : clearedScratch();
+    const tokens = layRecord(fast, arena);
+    this.scratchBytes += 4 * (tokens.placesEnd - tokens.head);
     return tokens;
   }
 }

@@ -29,7 +29,7 @@ import { grownInt32 } from '../grown.js';
 import { PAIR_FORWARD_ONLY, PAIR_JOIN, ProximityBuilder, proximityCosts } from '../../kernels/proximity.js';
 import { GATHER_LISTS_PER_TERM, gatherTable, type GatherDocs, type GatherTable, type RecordArena } from '../../kernels/record-arena.js';
 import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
-import type { ForwardReader } from './forward.js';
+import { SCRATCH_GROUP_BYTES, type ForwardReader } from './forward.js';
 import { termEnd } from './query.js';
 import { NO_MATCH, type ResolvedTerm, type TermFeatures } from './terms.js';
 
@@ -66,7 +66,7 @@ export interface ProximityInput {
   readonly features: readonly (TermFeatures | null)[];
   readonly candidates: DocSet;
   readonly dictionary: Dictionary;
-  readonly forward: Pick<ForwardReader, 'read'>;
+  readonly forward: Pick<ForwardReader, 'read' | 'openGroup' | 'closeGroup' | 'groupScratchBytes'>;
 }
 
 /** The kernel records of the kept terms' pairs, and how many term pairs they price. */
@@ -229,7 +229,8 @@ export class ProximityTerms {
    * `exactOnly`: the terms an exactWords bucket narrowed to their exact form. When every record
    * lies in one arena (the budget may drop the arena between two reads), one gather call, and the
    * proximity kernel of that arena prices the lists where they lie; else each run of records in
-   * one arena is gathered and copied into one batch. Valid until the next record read or gather.
+   * one arena is gathered and copied into one batch, as are the records past the cache each time
+   * they reach SCRATCH_GROUP_BYTES (forward.ts). Valid until the next record read or gather.
    */
   gatherGroup(group: ArrayLike<number>, exactOnly: ReadonlySet<number> | undefined, byAttribute: boolean): GroupPlaces {
     const { terms, features, candidates, forward } = this.input;
@@ -241,38 +242,12 @@ export class ProximityTerms {
     const rows = groupRows(group.length, termCount, phraseCount);
     const { records, allowed, present } = rows;
     // runs of documents whose records lie in one arena (a run's documents without a record with it)
-    let run: { at: number; tokens: number; arena: RecordArena | undefined } = { at: 0, tokens: 0, arena: undefined };
-    const runs = [run];
-    for (let g = 0; g < group.length; g++) {
-      const i = group[g]!;
-      const docid = candidates[i]!;
-      for (let t = 0; t < termCount; t++) {
-        const typo = typos[t]?.[i] ?? NO_MATCH;
-        let levels: number;
-        if (typo === NO_MATCH) levels = 0;
-        else if (exactOnly?.has(t) === true) levels = 1 << EXACT;
-        else levels = narrowed ? (1 << typo) | (typo === 0 ? 1 << EXACT : 0) : ALL_LEVELS;
-        allowed[g * termCount + t] = levels;
-      }
-      for (let k = 0; k < phraseCount; k++) {
-        const p = phrases[k]!;
-        present[g * phraseCount + k] = (allowed[g * termCount + p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
-      }
-      const record = forward.read(docid);
-      if (record === null) {
-        records[2 * g] = 0;
-        records[2 * g + 1] = 0;
-        continue;
-      }
-      if (run.arena === undefined) run.arena = record.arena;
-      else if (run.arena !== record.arena) runs.push((run = { at: g, tokens: 0, arena: record.arena }));
-      records[2 * g] = record.idsAt;
-      records[2 * g + 1] = record.nIds;
-      run.tokens += record.placesEnd - record.placesAt;
-    }
-    const docsOf = (k: number): GatherDocs => {
+    type Run = { at: number; tokens: number; arena: RecordArena | undefined };
+    let run: Run = { at: 0, tokens: 0, arena: undefined };
+    let runs = [run];
+    const docsOf = (k: number, end: number): GatherDocs => {
       const { at, tokens } = runs[k]!;
-      const to = k + 1 < runs.length ? runs[k + 1]!.at : group.length;
+      const to = k + 1 < runs.length ? runs[k + 1]!.at : end;
       return {
         count: to - at,
         records: records.subarray(2 * at, 2 * to),
@@ -281,21 +256,65 @@ export class ProximityTerms {
         tokens,
       };
     };
-    const only = runs.length === 1 ? runs[0]!.arena : undefined;
-    if (only !== undefined) {
-      const gathered = only.gather(table, docsOf(0));
-      return { costs: (pairs) => only.proximity(gathered, pairs, byAttribute) };
-    }
-    builder.begin(this.lists);
-    runs.forEach(({ arena }, k) => {
-      const docs = docsOf(k);
-      if (arena === undefined) builder.addEmpty(docs.count);
-      else {
-        const { offsets, places } = arena.gather(table, docs);
-        builder.add(offsets, places, docs.count);
+    // the runs up to `end` gathered and copied into the batch, which holds several runs' lists
+    let batched = false;
+    const batchRuns = (end: number) => {
+      if (!batched) builder.begin(this.lists);
+      batched = true;
+      runs.forEach(({ arena }, k) => {
+        const docs = docsOf(k, end);
+        if (arena === undefined) builder.addEmpty(docs.count);
+        else {
+          const { offsets, places } = arena.gather(table, docs);
+          builder.add(offsets, places, docs.count);
+        }
+      });
+    };
+    forward.openGroup();
+    try {
+      for (let g = 0; g < group.length; g++) {
+        const i = group[g]!;
+        const docid = candidates[i]!;
+        for (let t = 0; t < termCount; t++) {
+          const typo = typos[t]?.[i] ?? NO_MATCH;
+          let levels: number;
+          if (typo === NO_MATCH) levels = 0;
+          else if (exactOnly?.has(t) === true) levels = 1 << EXACT;
+          else levels = narrowed ? (1 << typo) | (typo === 0 ? 1 << EXACT : 0) : ALL_LEVELS;
+          allowed[g * termCount + t] = levels;
+        }
+        for (let k = 0; k < phraseCount; k++) {
+          const p = phrases[k]!;
+          present[g * phraseCount + k] = (allowed[g * termCount + p.term]! >> p.level) & 1 && has(p.docids, docid) ? 1 : 0;
+        }
+        const record = forward.read(docid);
+        if (record === null) {
+          records[2 * g] = 0;
+          records[2 * g + 1] = 0;
+        } else {
+          if (run.arena === undefined) run.arena = record.arena;
+          else if (run.arena !== record.arena) runs.push((run = { at: g, tokens: 0, arena: record.arena }));
+          records[2 * g] = record.idsAt;
+          records[2 * g + 1] = record.nIds;
+          run.tokens += record.placesEnd - record.placesAt;
+        }
+        // records past the cache are gathered by pieces, in the scratch memory cleared after each
+        if (forward.groupScratchBytes >= SCRATCH_GROUP_BYTES && g + 1 < group.length) {
+          batchRuns(g + 1);
+          forward.openGroup();
+          runs = [(run = { at: g + 1, tokens: 0, arena: undefined })];
+        }
       }
-    });
-    return { costs: (pairs) => proximityCosts(builder.batch(pairs, byAttribute)) };
+      const only = runs.length === 1 ? runs[0]!.arena : undefined;
+      if (!batched && only !== undefined) {
+        const gathered = only.gather(table, docsOf(0, group.length));
+        return { costs: (pairs) => only.proximity(gathered, pairs, byAttribute) };
+      }
+      batchRuns(group.length);
+      return { costs: (pairs) => proximityCosts(builder.batch(pairs, byAttribute)) };
+    } finally {
+      forward.closeGroup();
+    }
   }
 }
 

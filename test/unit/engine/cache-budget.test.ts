@@ -28,4 +28,14 @@ describe('CacheBudget', () => {
     budget.charge(b, 1);
     expect(a.size).toBe(0);
   });
+
+  it('says whether more bytes fit, and empties every cache it counts when asked', () => {
+    const budget = new CacheBudget(100);
+    const a = new Map([[1, 1]]);
+    budget.charge(a, 70);
+    expect([budget.fits(30), budget.fits(31)]).toEqual([true, false]);
+    budget.empty();
+    expect(a.size).toBe(0);
+    expect(budget.fits(100)).toBe(true);
+  });
 });

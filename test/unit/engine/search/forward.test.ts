@@ -2,8 +2,9 @@
 // documents or the settings that shape the word index change.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { fieldWordCounts, ForwardReader, layRecord, placesOfWord } from '../../../../src/engine/search/forward.js';
+import { FORWARD_BUDGET, fieldWordCounts, ForwardReader, layRecord, placesOfWord } from '../../../../src/engine/search/forward.js';
 import { RecordArena } from '../../../../src/kernels/record-arena.js';
+import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
 import { readWordsVersion } from '../../../../src/engine/index-changes.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -19,6 +20,18 @@ const tokenCount = (target: TestIndex, docid: number) => {
 };
 
 describe('forward reader', () => {
+  afterEach(() => FORWARD_BUDGET.empty());
+
+  /** Fills what the budget has left with a stand-in for other indexes' records; answers whether it was emptied. */
+  const fillBudget = () => {
+    const other = { emptied: false, clear: () => (other.emptied = true) };
+    for (let step = FORWARD_BUDGET.limit; step >= 1; step = Math.floor(step / 2)) {
+      while (FORWARD_BUDGET.fits(step)) FORWARD_BUDGET.charge(other, step);
+    }
+    return other;
+  };
+  const words = (tokens: ReturnType<ForwardReader['read']>) => (tokens === null ? null : tokens.placesEnd - tokens.placesAt);
+
   it('reads a record again after its document is replaced', () => {
     index = openTestIndex({ searchableAttributes: ['title'] });
     index.write({ a: { id: 'a', title: 'one two' } });
@@ -37,6 +50,59 @@ describe('forward reader', () => {
     expect(index.ids('lazy dog')).toEqual(['a']);
   });
 
+  it('empties the full caches for a search that read few of their records, and keeps the records it reads next', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'one two' }, b: { id: 'b', title: 'three four five' } });
+    FORWARD_BUDGET.empty();
+    new ForwardReader(index.env, readWordsVersion(index.env)).read(1);
+    const other = fillBudget();
+    const reader = new ForwardReader(index.env, readWordsVersion(index.env));
+    const first = reader.read(0);
+    expect(other.emptied).toBe(true);
+    // cached: the same object for a later search
+    expect(new ForwardReader(index.env, readWordsVersion(index.env)).read(0)).toBe(first);
+  });
+
+  it('lays a record the full budget has no room for in scratch memory, keeping the cached ones, when the search read half of them', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'one two' }, b: { id: 'b', title: 'three four five' }, c: { id: 'c', title: 'six' } });
+    FORWARD_BUDGET.empty();
+    const cachedA = new ForwardReader(index.env, readWordsVersion(index.env)).read(0);
+    const other = fillBudget();
+    const reader = new ForwardReader(index.env, readWordsVersion(index.env));
+    expect(reader.read(0)).toBe(cachedA);
+    const b = reader.read(1);
+    expect(other.emptied).toBe(false);
+    expect(words(b)).toBe(3);
+    expect(placesOfWord(b!, placesOfWordId(index, 'four'))).toEqual([1]);
+    // not cached: read again, a new record; the cached one stays
+    expect(reader.read(1)).not.toBe(b);
+    expect(reader.read(0)).toBe(cachedA);
+  });
+
+  it('keeps the records of a group past the cache readable together until the group is opened again', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'one two' }, b: { id: 'b', title: 'three four five' }, c: { id: 'c', title: 'six' } });
+    FORWARD_BUDGET.empty();
+    new ForwardReader(index.env, readWordsVersion(index.env)).read(0);
+    fillBudget();
+    const reader = new ForwardReader(index.env, readWordsVersion(index.env));
+    reader.read(0);
+    reader.openGroup();
+    const b = reader.read(1)!;
+    const c = reader.read(2)!;
+    expect(reader.groupScratchBytes).toBeGreaterThan(0);
+    expect(placesOfWord(b, placesOfWordId(index, 'five'))).toEqual([2]);
+    expect(placesOfWord(c, placesOfWordId(index, 'six'))).toEqual([0]);
+    reader.closeGroup();
+    // outside a group, each record past the cache takes the scratch memory over
+    const again = reader.read(2)!;
+    expect(again.head).toBe(b.head);
+    reader.openGroup();
+    expect(reader.groupScratchBytes).toBe(0);
+    reader.closeGroup();
+  });
+
   it('answers null for a docid without a record, and a record once the document exists', () => {
     index = openTestIndex({ searchableAttributes: ['title'] });
     index.write({ a: { id: 'a', title: 'x' } });
@@ -52,6 +118,14 @@ function storedRecord(fields: readonly [number, number][], tokens: readonly [num
   const bytes = Buffer.alloc(1 + 4 * u32.length);
   u32.forEach((value, k) => bytes.writeUInt32LE(value >>> 0, 1 + 4 * k));
   return bytes.subarray(1);
+}
+
+/** The word id of `word` in the index (the dictionary's). */
+function placesOfWordId(target: TestIndex, word: string): number {
+  const { words, ids } = dictionaryOf(target.env);
+  const at = words.indexOf(word);
+  if (at < 0) throw new Error(`no word ${word}`);
+  return ids[at]!;
 }
 
 describe('record layout', () => {

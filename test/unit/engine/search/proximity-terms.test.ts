@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { dictionaryOf } from '../../../../src/engine/search/dictionary.js';
-import { ForwardReader, layRecord, type ForwardTokens } from '../../../../src/engine/search/forward.js';
+import { ForwardReader, layRecord, SCRATCH_GROUP_BYTES, type ForwardTokens } from '../../../../src/engine/search/forward.js';
 import { RecordArena } from '../../../../src/kernels/record-arena.js';
-import { ProximityTerms } from '../../../../src/engine/search/proximity-terms.js';
+import { ProximityTerms, type ProximityInput } from '../../../../src/engine/search/proximity-terms.js';
 import { parseQuery } from '../../../../src/engine/search/query.js';
 import { resolveTerms, termFeatures } from '../../../../src/engine/search/terms.js';
 import { withScratch } from '../../../../src/engine/search/scratch.js';
@@ -108,29 +108,49 @@ describe('ProximityTerms', () => {
 });
 
 describe('a group whose records lie in several arenas', () => {
+  const FOUR = { a: 'red apple green pear', b: 'apple pie red', c: 'red fruit apple', d: 'apple red' };
+  // adjacent: 0; reversed at distance 2 (2 + 1): 2; in order at distance 2: 1; reversed adjacent (1 + 1): 1
+  const EXPECTED = [0, 2, 1, 1];
+
+  /** The 'red apple' costs of FOUR's documents, their records read through `forward`. */
+  const costsWith = (target: TestIndex, forward: ProximityInput['forward']) =>
+    withScratch(() => {
+      const { env, settings } = target;
+      const dictionary = dictionaryOf(env);
+      const reader = new ForwardReader(env, readWordsVersion(env));
+      const options = { env, settings, dictionary, allowedMask: 0xffffffff, exactFieldsMask: 0, postings: new Map(), prefixes: new Map(), splits: new Map(), forward: reader };
+      const terms = resolveTerms(parseQuery('red apple', new Set()).terms, true, options);
+      const candidates = Uint32Array.from([0, 1, 2, 3]);
+      const plan = new ProximityTerms({ terms, features: termFeatures(terms, candidates), candidates, dictionary, forward }, false);
+      return Array.from(plan.gatherGroup([0, 1, 2, 3], undefined, false).costs(plan.records([true, true]).records));
+    });
+
   it('prices each document as when its records lie in one', () => {
-    index = openWith({ a: 'red apple green pear', b: 'apple pie red', c: 'red fruit apple', d: 'apple red' });
+    index = openWith(FOUR);
     const env = index.env;
-    const dictionary = dictionaryOf(env);
-    const reader = new ForwardReader(env, readWordsVersion(env));
     // each record laid in an arena of its own, as when the cache budget drops the arena between two reads
     const apart = new Map<number, ForwardTokens>();
     const readApart = (docid: number) => {
       if (!apart.has(docid)) apart.set(docid, layRecord(env.docWords.getBinaryFast(docid)!, new RecordArena()));
       return apart.get(docid)!;
     };
-    const costsWith = (forward: Pick<ForwardReader, 'read'>) =>
-      withScratch(() => {
-        const options = { env, settings: index.settings, dictionary, allowedMask: 0xffffffff, exactFieldsMask: 0, postings: new Map(), prefixes: new Map(), splits: new Map(), forward: reader };
-        const terms = resolveTerms(parseQuery('red apple', new Set()).terms, true, options);
-        const candidates = Uint32Array.from([0, 1, 2, 3]);
-        const plan = new ProximityTerms({ terms, features: termFeatures(terms, candidates), candidates, dictionary, forward }, false);
-        return Array.from(plan.gatherGroup([0, 1, 2, 3], undefined, false).costs(plan.records([true, true]).records));
-      });
-    // adjacent: 0; reversed at distance 2 (2 + 1): 2; in order at distance 2: 1; reversed adjacent (1 + 1): 1
-    const expected = [0, 2, 1, 1];
-    expect(costsWith(reader)).toEqual(expected);
-    expect(costsWith({ read: readApart })).toEqual(expected);
+    expect(costsWith(index, new ForwardReader(env, readWordsVersion(env)))).toEqual(EXPECTED);
+    expect(costsWith(index, { read: readApart, openGroup: () => {}, closeGroup: () => {}, groupScratchBytes: 0 })).toEqual(EXPECTED);
+  });
+
+  it('prices each document as in one piece when the records past the cache are gathered piece by piece', () => {
+    index = openWith(FOUR);
+    const reader = new ForwardReader(index.env, readWordsVersion(index.env));
+    // every record counted as a full piece past the cache: a piece per document
+    let pieces = 0;
+    const pieceByPiece: ProximityInput['forward'] = {
+      read: (docid) => reader.read(docid),
+      openGroup: () => pieces++,
+      closeGroup: () => {},
+      groupScratchBytes: SCRATCH_GROUP_BYTES,
+    };
+    expect(costsWith(index, pieceByPiece)).toEqual(EXPECTED);
+    expect(pieces).toBe(4);
   });
 });
 
