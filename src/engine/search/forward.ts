@@ -13,11 +13,11 @@
  * candidates come), so a scan streams through dense memory, in one WebAssembly memory for every
  * index (../../kernels/record-arena.ts), where a layout kernel lays them (a big group's first
  * read lays thousands) and the proximity step's gather kernel reads them. The budget empties
- * every index's records at once, and the arena goes with them: its memory, which never shrinks,
- * is given back whole.
- * A search empties the caches at most once: when it first meets the budget full, unless it has
- * read half their records already. Past that, a record the budget has no room for is laid in a
- * scratch arena that is cleared, not cached. A scan bigger than the budget (a frequent word and a
+ * every index's records at once, and the next records are laid in the arena emptied the time
+ * before (`shared` and `spare`).
+ * A search empties the caches at most once, and only when they serve it less than the records it
+ * meets past the budget, and less than half of what other searches left there. Otherwise a record
+ * the budget has no room for is laid in a scratch arena that is cleared, not cached. A scan bigger than the budget (a frequent word and a
  * one-letter prefix over a big index) used to empty them at every search and lay every record
  * again in fresh memory; now it keeps the part the cache holds, and a group's gather takes the
  * rest in pieces (`openGroup`, proximity-terms.ts).
@@ -65,10 +65,28 @@ export class ForwardTokens {
 
 /**
  * The arena of the records laid since the budget last emptied the caches, every index's (the
- * budget empties them all at once): dropped then, with its memory.
+ * budget empties them all at once). Emptied, it becomes the spare, and the spare of the emptying
+ * before is cleared to take the next records: a search that empties the caches may still read
+ * the records it had before, never those of an emptying before. A workload that keeps emptying
+ * them (scans bigger than the budget taking turns) so lays records in memory the process has
+ * touched already, not in fresh pages; a spare that SPARE_SEARCHES searches did not take is
+ * dropped, its memory given back whole.
  */
 let shared: RecordArena | undefined;
+let spare: RecordArena | undefined;
+let searchesSinceEmptied = 0;
+const SPARE_SEARCHES = 100;
 const arena = (): RecordArena => (shared ??= new RecordArena());
+
+/** Empties every index's records: the arena becomes the spare, and the spare the arena. */
+function emptyCaches(): void {
+  FORWARD_BUDGET.empty();
+  const emptied = shared;
+  shared = spare;
+  shared?.clear();
+  spare = emptied;
+  searchesSinceEmptied = 0;
+}
 /** Records the caches hold, every index's (null ones too). */
 let cachedRecords = 0;
 
@@ -78,7 +96,7 @@ interface Records {
   /** docid → its tokens (null: no record), in an array indexed by docid: docids are dense, and a
    * lookup there costs a fraction of a Map's, which thousands of reads per query add up */
   readonly byDocid: (ForwardTokens | null | undefined)[];
-  /** what the memory budget empties (every index's at once: the arena goes with them) */
+  /** what the memory budget empties (every index's at once; `emptyCaches` turns the arena over) */
   readonly cache: { clear(): void };
 }
 
@@ -95,7 +113,6 @@ const cached = new EntryCache<Records>(
       cache: {
         clear: () => {
           byDocid.length = 0;
-          shared = undefined;
           cachedRecords = 0;
         },
       },
@@ -128,10 +145,12 @@ function clearedScratch(): RecordArena {
 
 export class ForwardReader {
   private readonly records: Records;
-  /** this search's reads answered from the cache */
+  /** this search's reads answered from the cache, records it cached, and records it laid past it */
   private hits = 0;
-  /** this search met the budget full already (and emptied the caches or not) */
-  private metFull = false;
+  private cachedHere = 0;
+  private past = 0;
+  /** this search emptied the caches already */
+  private emptied = false;
   /** a group is open (`openGroup`): records past the cache stay until it is gathered */
   private grouping = false;
   private scratchBytes = 0;
@@ -141,6 +160,7 @@ export class ForwardReader {
     private readonly env: IndexReadEnv,
     wordsVersion: number,
   ) {
+    if (++searchesSinceEmptied > SPARE_SEARCHES) spare = undefined;
     this.records = cached.get(env);
     if (this.records.wordsVersion !== wordsVersion) {
       // the records stay in the arena (other indexes' share it) until the budget empties it
@@ -164,12 +184,16 @@ export class ForwardReader {
     const fast = this.env.docWords.getBinaryFast(docid);
     const room = fast === undefined ? 0 : RECORD_OBJECT_BYTES + 4 * laidRoom(fast.length >>> 2);
     if (!FORWARD_BUDGET.fits(room)) {
-      // Emptied once, at the search's first record the cache has no room for, unless this search
-      // read half the records it holds already: a scan bigger than the budget (a frequent word
-      // and a one-letter prefix over a big index) would otherwise empty it at every search and
-      // lay every record again in fresh memory, keeping none for the next search.
-      if (!this.metFull && this.hits < cachedRecords / 2) FORWARD_BUDGET.empty();
-      this.metFull = true;
+      // Emptied once at most, when this search has met more records the cache had no room for
+      // than it found there, and found fewer than half of those other searches left there: a
+      // scan bigger than the budget (a frequent word and a one-letter prefix over a big index)
+      // would otherwise empty it at every search and lay every record again, keeping none for
+      // the next search; and a search that finds most of its records there keeps them.
+      this.past++;
+      if (!this.emptied && this.past > this.hits && this.hits < (cachedRecords - this.cachedHere) / 2) {
+        this.emptied = true;
+        emptyCaches();
+      }
       // (a record bigger than the whole budget is never cached)
       if (!FORWARD_BUDGET.fits(room)) return this.layPast(fast!);
     }
@@ -177,6 +201,7 @@ export class ForwardReader {
     const bytes = tokens === null ? 0 : RECORD_OBJECT_BYTES + 4 * (tokens.placesEnd - tokens.head);
     FORWARD_BUDGET.charge(this.records.cache, bytes);
     cachedRecords++;
+    this.cachedHere++;
     // grown first: a first write far past the end would turn the array into a slow dictionary
     if (docid >= byDocid.length) byDocid.length = docid + 1;
     byDocid[docid] = tokens;

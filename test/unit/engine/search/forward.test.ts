@@ -80,6 +80,40 @@ describe('forward reader', () => {
     expect(reader.read(0)).toBe(cachedA);
   });
 
+  it('empties the full caches once the search met more records past them than it found there', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write(Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((id, k) => [id, { id, title: `word${k} common` }])));
+    FORWARD_BUDGET.empty();
+    const before = new ForwardReader(index.env, readWordsVersion(index.env));
+    for (const docid of [0, 1, 2]) before.read(docid);
+    const other = fillBudget();
+    const reader = new ForwardReader(index.env, readWordsVersion(index.env));
+    reader.read(0);
+    // one found, one past: kept
+    expect(words(reader.read(3))).toBe(2);
+    expect(other.emptied).toBe(false);
+    // two past, one found of the three other searches left: emptied, and the record cached
+    const e = reader.read(4);
+    expect(other.emptied).toBe(true);
+    expect(reader.read(4)).toBe(e);
+  });
+
+  it('lays the records after an emptying in the arena emptied the time before, and keeps the one just emptied', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'one' }, b: { id: 'b', title: 'two' }, c: { id: 'c', title: 'three' } });
+    FORWARD_BUDGET.empty();
+    const search = () => new ForwardReader(index!.env, readWordsVersion(index!.env));
+    const first = search().read(0)!;
+    fillBudget();
+    const second = search().read(1)!;
+    expect(second.arena).not.toBe(first.arena);
+    fillBudget();
+    const third = search().read(2)!;
+    expect(third.arena).toBe(first.arena);
+    // the arena emptied last is left as it was
+    expect(placesOfWord(second, placesOfWordId(index, 'two'))).toEqual([0]);
+  });
+
   it('keeps the records of a group past the cache readable together until the group is opened again', () => {
     index = openTestIndex({ searchableAttributes: ['title'] });
     index.write({ a: { id: 'a', title: 'one two' }, b: { id: 'b', title: 'three four five' }, c: { id: 'c', title: 'six' } });
