@@ -17,10 +17,10 @@
  * before (`shared` and `spare`).
  * A search empties the caches at most once, and only when they serve it less than the records it
  * meets past the budget, and less than half of what other searches left there. Otherwise a record
- * the budget has no room for is laid in a scratch arena that is cleared, not cached. A scan bigger than the budget (a frequent word and a
- * one-letter prefix over a big index) used to empty them at every search and lay every record
- * again in fresh memory; now it keeps the part the cache holds, and a group's gather takes the
- * rest in pieces (`openGroup`, proximity-terms.ts).
+ * the budget has no room for is laid in a scratch arena that is cleared, not cached. A scan
+ * bigger than the budget (a frequent word and a one-letter prefix over a big index) used to empty
+ * them at every search and lay every record again in fresh memory; now it keeps the part the
+ * cache holds, and a group's gather takes the rest in pieces (`openGroup`, proximity-terms.ts).
  * Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
@@ -33,7 +33,8 @@ import { laidRoom, RecordArena } from '../../kernels/record-arena.js';
  * Memory of the forward records kept, all indexes together: their bytes in the arena and each
  * record's object. Debdocs' 166,490 records holding `the` take 102 MiB: within this budget, an
  * as-you-type `the b` over them takes ~58 ms, where the 44 MiB before left it at ~110 ms (most of
- * its records laid again at every search), for ~22 MiB more peak RSS.
+ * its records laid again at every search), for ~22 MiB more peak RSS. The memory it bounds may be
+ * held twice over for a while (the spare arena, below), besides the scratch arena's.
  */
 export const FORWARD_BUDGET = new CacheBudget(128 * 1024 * 1024);
 /** What a record's `ForwardTokens` object and its slot take besides its bytes in the arena. */
@@ -78,6 +79,9 @@ let searchesSinceEmptied = 0;
 const SPARE_SEARCHES = 100;
 const arena = (): RecordArena => (shared ??= new RecordArena());
 
+/** Records the caches hold, every index's (null ones too). */
+let cachedRecords = 0;
+
 /** Empties every index's records: the arena becomes the spare, and the spare the arena. */
 function emptyCaches(): void {
   FORWARD_BUDGET.empty();
@@ -87,8 +91,6 @@ function emptyCaches(): void {
   spare = emptied;
   searchesSinceEmptied = 0;
 }
-/** Records the caches hold, every index's (null ones too). */
-let cachedRecords = 0;
 
 interface Records {
   /** the words version the records were read under: a settings change rebuilds them with new ids */
