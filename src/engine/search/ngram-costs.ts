@@ -5,7 +5,7 @@
  * plain per-term costs already rank, so they are skipped.
  */
 import { keptAtLevel, type Ngram, type QueryCuts } from './ngrams.js';
-import type { ProximityTerms } from './proximity-terms.js';
+import type { GroupPlaces, ProximityTerms } from './proximity-terms.js';
 import type { TermFeatures } from './terms.js';
 
 /** Indices into the candidates (a bucket sort group). */
@@ -51,24 +51,34 @@ export interface ProximityStep {
   readonly paired: (first: number) => boolean;
 }
 
+/** How many documents of `group` an n-gram matches. */
+export function throughCount(cuts: QueryCuts, group: Group): number {
+  let count = 0;
+  for (let k = 0; k < group.length; k++) count += cuts.throughNgram[group[k]!] === 1 ? 1 : 0;
+  return count;
+}
+
 /**
  * Replaces each document's proximity cost by that of its best cut into words and n-grams:
  * each pair of adjacent nodes costs their proximity over the place lists of proximity-terms.ts
  * (`lists` holds the query terms' and then the n-grams' lists, node k being term k), plus n − 1
  * when the right node is an n-gram (the records' cost offset), whose first edge costs n − 1 too.
- * Each node pair's costs come from one kernel call over the documents an n-gram matches.
- * `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
+ * Each node pair's costs come from one kernel call: over `groupPlaces`, the whole group's lists
+ * from `lists`' table when the caller gathered them (most of the group matching an n-gram, the
+ * words-only costs were priced on them too), else over the lists of the documents an n-gram
+ * matches, gathered here. `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
  */
 export function ngramProximityCosts(
   cuts: QueryCuts,
   lists: ProximityTerms,
+  groupPlaces: GroupPlaces | undefined,
   byAttribute: boolean,
   exactOnly: ReadonlySet<number> | undefined,
   step: ProximityStep,
 ): void {
   const { group, kept, costs, paired } = step;
-  const through: number[] = [];
   // the positions in the group of the documents an n-gram matches, and those documents
+  const through: number[] = [];
   const members: number[] = [];
   for (let k = 0; k < group.length; k++) {
     if (cuts.throughNgram[group[k]!] !== 1) continue;
@@ -76,7 +86,7 @@ export function ngramProximityCosts(
     members.push(group[k]!);
   }
   if (through.length === 0) return;
-  const places = lists.gatherGroup(members, exactOnly, byAttribute);
+  const places = groupPlaces ?? lists.gatherGroup(members, exactOnly, byAttribute);
   const count = cuts.termCount;
   const firstOf = (node: number) => (node < count ? node : cuts.ngrams[node - count]!.first);
   const sizeOf = (node: number) => (node < count ? 1 : cuts.ngrams[node - count]!.n);
@@ -91,7 +101,8 @@ export function ngramProximityCosts(
     return column[at]!;
   };
   through.forEach((k, at) => {
-    const edge = (previous: number, node: number) => (previous >= 0 && paired(firstOf(node)) ? pairCost(previous, node, at) : sizeOf(node) - 1);
+    const column = groupPlaces === undefined ? at : k;
+    const edge = (previous: number, node: number) => (previous >= 0 && paired(firstOf(node)) ? pairCost(previous, node, column) : sizeOf(node) - 1);
     const best = cuts.pathMin(kept, group[k]!, edge);
     if (best < Infinity) costs[k] = best;
   });

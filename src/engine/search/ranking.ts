@@ -33,7 +33,7 @@ import { bucketedPosition } from './bucketed-position.js';
 import type { Dictionary } from './dictionary.js';
 import { fieldWordCounts, placesOfWord, type ForwardReader } from './forward.js';
 import { INFO_POSITION } from '../words/postings.js';
-import { cutCosts, cutLevels, ngramProximityCosts } from './ngram-costs.js';
+import { cutCosts, cutLevels, ngramProximityCosts, throughCount } from './ngram-costs.js';
 import type { Ngram, QueryCuts } from './ngrams.js';
 import { ProximityTerms, type PairRecords } from './proximity-terms.js';
 import { termEnd } from './query.js';
@@ -465,17 +465,23 @@ class Ranker {
         }
         const exactOnly = this.exactOnly.get(kept)?.();
         let maxCost = 3 * pairs;
+        const nodes = cuts?.active === true ? this.nodeProximityTerms(cuts) : undefined;
+        // with an n-gram matching a fifth of the group or more, one gather of the words' and the
+        // n-grams' lists prices both the words and the cuts; else the n-grams' documents are
+        // gathered apart (pricing cuts over a whole group for a few of its documents costs more)
+        const together = nodes !== undefined && pairs > 0 && 5 * throughCount(cuts!, group) >= group.length;
+        const places = pairs === 0 ? undefined : (together ? nodes : this.proximityTerms()).gatherGroup(group, exactOnly, this.input.byAttribute);
         // null while nothing priced the group: with no pair and no n-gram matching a candidate,
         // every document costs 0, whatever the cuts' maximum
-        let costs = pairs === 0 ? null : this.proximityCosts(group, records, exactOnly);
+        let costs = places === undefined ? null : asInt32(places.costs(records));
         if (cuts !== undefined) {
           // an n-gram's edge costs n − 1 more (its first edge too); the maximum is that of the costliest cut
           const paired = (first: number) => first > 0 && kept[first - 1] === true && termEnd(terms[first - 1]!.term) + 1 === terms[first]!.term.position;
           const ngramMax = (g: Ngram) => (paired(g.first) ? 3 : 0) + g.n - 1;
           maxCost = cuts.max(kept, group, step === this.firstGraphStep, (t) => (paired(t) ? 3 : 0), ngramMax);
-          if (cuts.active) {
+          if (nodes !== undefined) {
             costs ??= scratchInt32(group.length);
-            ngramProximityCosts(cuts, this.nodeProximityTerms(cuts), this.input.byAttribute, exactOnly, { group, kept, costs, paired });
+            ngramProximityCosts(cuts, nodes, together ? places : undefined, this.input.byAttribute, exactOnly, { group, kept, costs, paired });
           }
         }
         if (costs === null) {
@@ -561,15 +567,6 @@ class Ranker {
     return (this.nodeProximity ??= new ProximityTerms(input, this.typoBeforeProximity));
   }
 
-  /**
-   * Proximity costs of the documents of `group` for the pair records, in one kernel call;
-   * `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
-   */
-  private proximityCosts(group: Group, pairs: Uint32Array, exactOnly: ReadonlySet<number> | undefined): Int32Array {
-    const costs = this.proximityTerms().gatherGroup(group, exactOnly, this.input.byAttribute).costs(pairs);
-    // costs are small: read as Int32, the one column type the grouping sees
-    return new Int32Array(costs.buffer, costs.byteOffset, costs.length);
-  }
 
   /**
    * wordPosition cost of an n-gram of n words found at position p: Σ_{k<n} cost(|p − its query
@@ -892,6 +889,11 @@ function isExactIn(features: TermFeatures, i: number): boolean {
 }
 
 /** Each document's `cost(i)`, parallel to `group`. */
+/** Proximity costs (small, unsigned) as Int32: the one column type the grouping sees. */
+function asInt32(costs: Uint32Array): Int32Array {
+  return new Int32Array(costs.buffer, costs.byteOffset, costs.length);
+}
+
 function costsOf(group: Group, cost: (i: number) => number): Int32Array {
   const costs = scratchInt32(group.length);
   for (let k = 0; k < group.length; k++) costs[k] = cost(group[k]!);
