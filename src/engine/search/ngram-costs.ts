@@ -64,9 +64,9 @@ export function throughCount(cuts: QueryCuts, group: Group): number {
  * (`lists` holds the query terms' and then the n-grams' lists, node k being term k), plus n − 1
  * when the right node is an n-gram (the records' cost offset), whose first edge costs n − 1 too.
  * Each node pair's costs come from one kernel call: over `groupPlaces`, the whole group's lists
- * from `lists`' table when the caller gathered them (most of the group matching an n-gram, the
- * words-only costs were priced on them too), else over the lists of the documents an n-gram
- * matches, gathered here. `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
+ * from `lists`' table when the caller gathered them (an n-gram matching a fifth of the group or
+ * more: the words-only costs were priced on them too), else over the lists of the documents an
+ * n-gram matches, gathered here. `exactOnly`: the terms an exactWords bucket narrowed to their exact form.
  */
 export function ngramProximityCosts(
   cuts: QueryCuts,
