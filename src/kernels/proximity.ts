@@ -90,19 +90,23 @@ export class ProximityBuilder {
   }
 
   /**
-   * Appends `docs` documents' place lists: `offsets` (docs × lists + 1, from 0) into `places`,
-   * as the gather kernel leaves them (record-arena.ts).
+   * Appends `docs` documents' place lists, from document `from` of a gather's output: `offsets`
+   * (its documents × lists + 1, from 0) into `places`, as the gather kernel leaves them
+   * (record-arena.ts).
    */
-  add(offsets: Uint32Array, places: Uint32Array, docs: number): void {
+  add(offsets: Uint32Array, places: Uint32Array, docs: number, from = 0): void {
+    const first = from * this.#perDoc;
     const entries = docs * this.#perDoc;
-    const base = this.#placeCount;
-    const need = base + offsets[entries]!;
+    const start = offsets[first]!;
+    const end = offsets[first + entries]!;
+    const need = this.#placeCount + end - start;
     if (need > this.#places.length) this.#places = grow(this.#places, need);
     if (this.#lists + entries + 1 > this.#offsets.length) this.#offsets = grow(this.#offsets, this.#lists + entries + 1);
-    this.#places.set(places.subarray(0, offsets[entries]!), base);
+    this.#places.set(places.subarray(start, end), this.#placeCount);
     const out = this.#offsets;
     const at = this.#lists;
-    for (let k = 1; k <= entries; k++) out[at + k] = base + offsets[k]!;
+    const base = this.#placeCount - start;
+    for (let k = 1; k <= entries; k++) out[at + k] = base + offsets[first + k]!;
     this.#lists += entries;
     this.#placeCount = need;
   }

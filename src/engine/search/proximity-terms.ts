@@ -228,9 +228,10 @@ export class ProximityTerms {
    * forward records by the gather kernel (record-arena.ts), ready to be priced by pair records;
    * `exactOnly`: the terms an exactWords bucket narrowed to their exact form. When every record
    * lies in one arena (the budget may drop the arena between two reads), one gather call, and the
-   * proximity kernel of that arena prices the lists where they lie; else each run of records in
-   * one arena is gathered and copied into one batch, as are the records past the cache each time
-   * they reach SCRATCH_GROUP_BYTES (forward.ts). Valid until the next record read or gather.
+   * proximity kernel of that arena prices the lists where they lie; else each arena's records are
+   * gathered in one call and copied into one batch in the group's order, as are the records past
+   * the cache each time they reach SCRATCH_GROUP_BYTES (forward.ts). Valid until the next record
+   * read or gather.
    */
   gatherGroup(group: ArrayLike<number>, exactOnly: ReadonlySet<number> | undefined, byAttribute: boolean): GroupPlaces {
     const { terms, features, candidates, forward } = this.input;
@@ -241,34 +242,49 @@ export class ProximityTerms {
     const typos = features.map((f) => f?.typo);
     const rows = groupRows(group.length, termCount, phraseCount);
     const { records, allowed, present } = rows;
-    // runs of documents whose records lie in one arena (a run's documents without a record with it)
-    type Run = { at: number; tokens: number; arena: RecordArena | undefined };
-    let run: Run = { at: 0, tokens: 0, arena: undefined };
-    let runs = [run];
-    const docsOf = (k: number, end: number): GatherDocs => {
-      const { at, tokens } = runs[k]!;
-      const to = k + 1 < runs.length ? runs[k + 1]!.at : end;
-      return {
-        count: to - at,
-        records: records.subarray(2 * at, 2 * to),
-        allowed: allowed.subarray(at * termCount, to * termCount),
-        present: present.subarray(at * phraseCount, to * phraseCount),
-        tokens,
-      };
-    };
-    // the runs up to `end` gathered and copied into the batch, which holds several runs' lists
+    // the arenas the records of the piece being read lie in, each document's (-1: no record)
+    const arenas: RecordArena[] = [];
+    const tokens: number[] = [];
+    if (pieceArenas.length < group.length) pieceArenas = new Int32Array(group.length);
+    const arenaOf = pieceArenas;
+    let pieceStart = 0;
+    // the pieces read so far gathered and copied into the batch, which holds several pieces' lists
     let batched = false;
-    const batchRuns = (end: number) => {
+    const batchPiece = (end: number) => {
       if (!batched) builder.begin(this.lists);
       batched = true;
-      runs.forEach(({ arena }, k) => {
-        const docs = docsOf(k, end);
-        if (arena === undefined) builder.addEmpty(docs.count);
+      // one gather per arena (records of the cache and of the scratch memory alternate in a group
+      // bigger than the cache: a gather per run of them copied the table thousands of times)
+      const outputs = arenas.map((arena, a) => arena.gather(table, arenaRows(a, pieceStart, end)));
+      const next = arenas.map(() => 0);
+      for (let g = pieceStart; g < end; ) {
+        const a = arenaOf[g]!;
+        let to = g + 1;
+        while (to < end && arenaOf[to] === a) to++;
+        if (a < 0) builder.addEmpty(to - g);
         else {
-          const { offsets, places } = arena.gather(table, docs);
-          builder.add(offsets, places, docs.count);
+          builder.add(outputs[a]!.offsets, outputs[a]!.places, to - g, next[a]);
+          next[a]! += to - g;
         }
-      });
+        g = to;
+      }
+      arenas.length = 0;
+      tokens.length = 0;
+      pieceStart = end;
+    };
+    // the rows of the piece's documents whose records lie in arena `a`, in the group's order
+    const arenaRows = (a: number, from: number, end: number): GatherDocs => {
+      const out = compactRows(end - from, termCount, phraseCount);
+      let n = 0;
+      for (let g = from; g < end; g++) {
+        if (arenaOf[g] !== a) continue;
+        out.records[2 * n] = records[2 * g]!;
+        out.records[2 * n + 1] = records[2 * g + 1]!;
+        out.allowed.set(allowed.subarray(g * termCount, (g + 1) * termCount), n * termCount);
+        out.present.set(present.subarray(g * phraseCount, (g + 1) * phraseCount), n * phraseCount);
+        n++;
+      }
+      return { count: n, records: out.records.subarray(0, 2 * n), allowed: out.allowed.subarray(0, n * termCount), present: out.present.subarray(0, n * phraseCount), tokens: tokens[a]! };
     };
     forward.openGroup();
     try {
@@ -291,26 +307,33 @@ export class ProximityTerms {
         if (record === null) {
           records[2 * g] = 0;
           records[2 * g + 1] = 0;
+          arenaOf[g] = -1;
         } else {
-          if (run.arena === undefined) run.arena = record.arena;
-          else if (run.arena !== record.arena) runs.push((run = { at: g, tokens: 0, arena: record.arena }));
+          let a = arenas.indexOf(record.arena);
+          if (a < 0) {
+            a = arenas.push(record.arena) - 1;
+            tokens.push(0);
+          }
+          arenaOf[g] = a;
           records[2 * g] = record.idsAt;
           records[2 * g + 1] = record.nIds;
-          run.tokens += record.placesEnd - record.placesAt;
+          tokens[a]! += record.placesEnd - record.placesAt;
         }
         // records past the cache are gathered by pieces, in the scratch memory cleared after each
         if (forward.groupScratchBytes >= SCRATCH_GROUP_BYTES && g + 1 < group.length) {
-          batchRuns(g + 1);
+          batchPiece(g + 1);
           forward.openGroup();
-          runs = [(run = { at: g + 1, tokens: 0, arena: undefined })];
         }
       }
-      const only = runs.length === 1 ? runs[0]!.arena : undefined;
+      const only = arenas.length === 1 ? arenas[0]! : undefined;
       if (!batched && only !== undefined) {
-        const gathered = only.gather(table, docsOf(0, group.length));
+        // every record in one arena: one gather over the whole group (a document without a record
+        // has none to read), priced where the lists lie
+        const whole = { count: group.length, records: records.subarray(0, 2 * group.length), allowed: allowed.subarray(0, group.length * termCount), present: present.subarray(0, group.length * phraseCount), tokens: tokens[0]! };
+        const gathered = only.gather(table, whole);
         return { costs: (pairs) => only.proximity(gathered, pairs, byAttribute) };
       }
-      batchRuns(group.length);
+      batchPiece(group.length);
       return { costs: (pairs) => proximityCosts(builder.batch(pairs, byAttribute)) };
     } finally {
       forward.closeGroup();
@@ -331,16 +354,27 @@ export interface GroupPlaces {
 const builder = new ProximityBuilder();
 
 /** Per-document rows of a gather (records, allowed levels, phrases held), grown for the biggest group. */
-let rowArrays = { records: new Uint32Array(0), allowed: new Uint8Array(0), present: new Uint8Array(0) };
+type Rows = { records: Uint32Array; allowed: Uint8Array; present: Uint8Array };
+let rowArrays: Rows = { records: new Uint32Array(0), allowed: new Uint8Array(0), present: new Uint8Array(0) };
+/** The rows of one arena's documents of a piece, copied from the group's (`arenaRows`). */
+let compactArrays: Rows = { records: new Uint32Array(0), allowed: new Uint8Array(0), present: new Uint8Array(0) };
+/** Each document's arena in the piece being read. */
+let pieceArenas = new Int32Array(0);
 
-function groupRows(docs: number, terms: number, phrases: number): typeof rowArrays {
-  const { records, allowed, present } = rowArrays;
-  if (records.length < 2 * docs || allowed.length < docs * terms || present.length < docs * phrases) {
-    rowArrays = {
-      records: records.length < 2 * docs ? new Uint32Array(2 * docs) : records,
-      allowed: allowed.length < docs * terms ? new Uint8Array(docs * terms) : allowed,
-      present: present.length < docs * phrases ? new Uint8Array(docs * phrases) : present,
-    };
-  }
-  return rowArrays;
+function grownRows(rows: Rows, docs: number, terms: number, phrases: number): Rows {
+  const { records, allowed, present } = rows;
+  if (records.length >= 2 * docs && allowed.length >= docs * terms && present.length >= docs * phrases) return rows;
+  return {
+    records: records.length < 2 * docs ? new Uint32Array(2 * docs) : records,
+    allowed: allowed.length < docs * terms ? new Uint8Array(docs * terms) : allowed,
+    present: present.length < docs * phrases ? new Uint8Array(docs * phrases) : present,
+  };
+}
+
+function groupRows(docs: number, terms: number, phrases: number): Rows {
+  return (rowArrays = grownRows(rowArrays, docs, terms, phrases));
+}
+
+function compactRows(docs: number, terms: number, phrases: number): Rows {
+  return (compactArrays = grownRows(compactArrays, docs, terms, phrases));
 }

@@ -138,6 +138,29 @@ describe('a group whose records lie in several arenas', () => {
     expect(costsWith(index, { read: readApart, openGroup: () => {}, closeGroup: () => {}, groupScratchBytes: 0 })).toEqual(EXPECTED);
   });
 
+  it('gathers the records of two arenas taking turns in one call per arena, each document priced as in one', () => {
+    index = openWith(FOUR);
+    const env = index.env;
+    // documents 0 and 2 in one arena, 1 and 3 in another, as records of the cache and of the
+    // scratch memory alternate in a group bigger than the cache
+    const arenas = [new RecordArena(), new RecordArena()];
+    let gathers = 0;
+    for (const arena of arenas) {
+      const gather = arena.gather.bind(arena);
+      arena.gather = (table, docs) => {
+        gathers++;
+        return gather(table, docs);
+      };
+    }
+    const laid = new Map<number, ForwardTokens>();
+    const readTurns = (docid: number) => {
+      if (!laid.has(docid)) laid.set(docid, layRecord(env.docWords.getBinaryFast(docid)!, arenas[docid % 2]!));
+      return laid.get(docid)!;
+    };
+    expect(costsWith(index, { read: readTurns, openGroup: () => {}, closeGroup: () => {}, groupScratchBytes: 0 })).toEqual(EXPECTED);
+    expect(gathers).toBe(2);
+  });
+
   it('prices each document as in one piece when the records past the cache are gathered piece by piece', () => {
     index = openWith(FOUR);
     const reader = new ForwardReader(index.env, readWordsVersion(index.env));
