@@ -8,8 +8,9 @@
  *
  * An arena is a kernels instance of its own: records are bump-allocated from the start of its
  * arena and stay until the arena is dropped (a memory that never shrinks is given back whole,
- * with its instance), or cleared to be filled again (a search's records past the cache, forward.ts);
- * a gather call lays its scratch past the last record. Growing the memory
+ * with its instance), or cleared to be filled again (forward.ts: the scratch arena of a search's
+ * records past the cache, and the spare arena taken back after an emptying); a gather call lays
+ * its scratch past the last record. Growing the memory
  * replaces its buffer, so `u32` is read again after every `take` and `gather`, never kept across.
  * The proximity kernel of the same instance prices a gather's lists where they lie (`proximity`):
  * copied out to JS and back into another instance, they cost a twentieth of a big group's step.

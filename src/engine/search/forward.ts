@@ -173,8 +173,9 @@ export class ForwardReader {
 
   /**
    * The tokens of `docid`'s record (shared: read-only); null without a record. A record the cache
-   * has no room for lies in the scratch arena: valid until the next such read, or, in an open
-   * group, until the group is opened again or closed.
+   * has no room for lies in the scratch arena: valid until the next such read outside a group, or
+   * read in an open group, until the group is opened again (closing it keeps its records until the
+   * next such read).
    */
   read(docid: number): ForwardTokens | null {
     const { byDocid } = this.records;

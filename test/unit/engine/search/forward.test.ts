@@ -74,7 +74,7 @@ describe('forward reader', () => {
     const b = reader.read(1);
     expect(other.emptied).toBe(false);
     expect(words(b)).toBe(3);
-    expect(placesOfWord(b!, placesOfWordId(index, 'four'))).toEqual([1]);
+    expect(placesOfWord(b!, wordIdOf(index, 'four'))).toEqual([1]);
     // not cached: read again, a new record; the cached one stays
     expect(reader.read(1)).not.toBe(b);
     expect(reader.read(0)).toBe(cachedA);
@@ -111,7 +111,7 @@ describe('forward reader', () => {
     const third = search().read(2)!;
     expect(third.arena).toBe(first.arena);
     // the arena emptied last is left as it was
-    expect(placesOfWord(second, placesOfWordId(index, 'two'))).toEqual([0]);
+    expect(placesOfWord(second, wordIdOf(index, 'two'))).toEqual([0]);
   });
 
   it('keeps the records of a group past the cache readable together until the group is opened again', () => {
@@ -126,8 +126,8 @@ describe('forward reader', () => {
     const b = reader.read(1)!;
     const c = reader.read(2)!;
     expect(reader.groupScratchBytes).toBeGreaterThan(0);
-    expect(placesOfWord(b, placesOfWordId(index, 'five'))).toEqual([2]);
-    expect(placesOfWord(c, placesOfWordId(index, 'six'))).toEqual([0]);
+    expect(placesOfWord(b, wordIdOf(index, 'five'))).toEqual([2]);
+    expect(placesOfWord(c, wordIdOf(index, 'six'))).toEqual([0]);
     reader.closeGroup();
     // outside a group, each record past the cache takes the scratch memory over
     const again = reader.read(2)!;
@@ -155,7 +155,7 @@ function storedRecord(fields: readonly [number, number][], tokens: readonly [num
 }
 
 /** The word id of `word` in the index (the dictionary's). */
-function placesOfWordId(target: TestIndex, word: string): number {
+function wordIdOf(target: TestIndex, word: string): number {
   const { words, ids } = dictionaryOf(target.env);
   const at = words.indexOf(word);
   if (at < 0) throw new Error(`no word ${word}`);
