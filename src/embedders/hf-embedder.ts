@@ -2,13 +2,17 @@
  * The `huggingFace` embedder (vectors.md §3.3, milli's `embedder/hf.rs`): a model from the local
  * Hugging Face hub cache, run in this process. `model` defaults to BAAI/bge-base-en-v1.5 at its
  * pinned revision (a given `model` uses `main` unless `revision` says otherwise); `pooling` keeps
- * the model's pooling or forces mean or CLS. Its files are found here and the model is loaded
- * and run in the model thread, when the embedder is prepared (the settings task) or first used;
- * its dimensions are those of its embeddings. Texts go in runs of `chunkSize`, one at a time per
- * embedder call (`embedDocuments` bounds the calls in flight).
+ * the model's pooling or forces mean or CLS. What the cache lacks is fetched from the hub once
+ * per embedder, when it is prepared (the settings task) or first used, as v1.50 fetches it when
+ * it builds the embedder (hf-hub-download.ts); then its files are found in the cache at each run
+ * and the model is loaded and run in the model thread; its dimensions are those of its
+ * embeddings. Texts go in runs of `chunkSize`, one at a time per embedder call (`embedDocuments`
+ * bounds the calls in flight).
  */
 import type { EmbedderSettings } from '../types/settings.js';
+import type { OutgoingClient } from '../outgoing/client.js';
 import { findModelFiles, type HubLocation } from './hf-hub-cache.js';
+import { fetchModelFiles } from './hf-hub-download.js';
 import type { PoolingSetting } from './hf-pooling.js';
 import { embedInModelThread } from './hf-thread-client.js';
 import type { EmbedCall } from './rest.js';
@@ -33,10 +37,13 @@ export function huggingFaceOptions(settings: EmbedderSettings): HuggingFaceOptio
 export class HuggingFaceEmbedder {
   readonly chunkSize = HF_TEXTS_PER_RUN;
   private known: number | undefined;
+  /** the fetch of what the cache lacked; dropped when it failed, so that a later use tries again */
+  private fetched: Promise<unknown> | undefined;
 
   constructor(
     readonly options: HuggingFaceOptions,
     private readonly hub: HubLocation,
+    private readonly client: OutgoingClient,
   ) {}
 
   /** Known once an embedding was made (v1.50 probes them with the text `"test"`). */
@@ -44,7 +51,7 @@ export class HuggingFaceEmbedder {
     return this.known;
   }
 
-  /** Finds and loads the model; throws `EmbedError` as v1.50 fails to build the embedder. */
+  /** Fetches, finds and loads the model; throws `EmbedError` as v1.50 fails to build the embedder. */
   async prepare(): Promise<void> {
     await this.run([]);
   }
@@ -53,15 +60,20 @@ export class HuggingFaceEmbedder {
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += HF_TEXTS_PER_RUN) {
       call.signal?.throwIfAborted();
-      out.push(...(await this.run(texts.slice(i, i + HF_TEXTS_PER_RUN))));
+      out.push(...(await this.run(texts.slice(i, i + HF_TEXTS_PER_RUN), call.signal)));
     }
     this.known ??= out[0]?.length;
     return out;
   }
 
   /** One run of the model thread; the files are looked up each time (a ref may move). */
-  private async run(texts: readonly string[]): Promise<Float32Array[]> {
+  private async run(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const { model, revision, pooling } = this.options;
+    if (this.fetched === undefined) {
+      const fetched = fetchModelFiles(this.hub, model, revision, { client: this.client, ...(signal === undefined ? {} : { signal }) });
+      this.fetched = fetched.catch(() => (this.fetched = undefined));
+      await fetched;
+    } else await this.fetched;
     return embedInModelThread(findModelFiles(this.hub, model, revision), model, pooling, texts);
   }
 }

@@ -2,27 +2,35 @@
  * Where a Hugging Face model's files are on this machine: the local hub cache as the hub clients
  * lay it out (`$HF_HOME/hub`, else `~/.cache/huggingface/hub`; `models--{org}--{name}/refs/{revision}`
  * holds a commit hash, `snapshots/{hash}/` the files). v1.50 (hf-hub) reads the cache first and
- * downloads what is missing; this server never downloads, so a file that is not there fails as
- * v1.50's fetch fails (``fetching file from HG_HUB failed``), at once. Models run from ONNX
- * weights (`onnx/model.onnx`, else `model.onnx`): a model cached with only Safetensors or PyTorch
- * weights is refused with what to add.
+ * downloads what is missing (hf-hub-download.ts does that here); a file still missing fails as
+ * v1.50's fetch fails (``fetching file from HG_HUB failed``). Models run from ONNX weights
+ * (`onnx/model.onnx`, else `model.onnx`): a model cached with only Safetensors or PyTorch weights
+ * is refused with what to add.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { EmbedError } from './embed-error.js';
 
-/** The hub cache directory and the hub URL named in messages (hf-hub's `HF_HOME` and `HF_ENDPOINT`). */
+/**
+ * The hub cache directory, the hub URL files are fetched from (hf-hub's `HF_HOME` and
+ * `HF_ENDPOINT`), and where the hub's access token is (`$HF_HOME/token`, as hf-hub's cache keeps
+ * it), unless `HF_TOKEN` gives it.
+ */
 export interface HubLocation {
   readonly cache: string;
   readonly endpoint: string;
+  readonly tokenFile?: string;
+  readonly token?: string;
 }
 
 export function hubFromEnv(env: NodeJS.ProcessEnv): HubLocation {
-  const home = env.HF_HOME;
+  const home = env.HF_HOME === undefined || env.HF_HOME === '' ? path.join(homedir(), '.cache', 'huggingface') : env.HF_HOME;
   return {
-    cache: home === undefined || home === '' ? path.join(homedir(), '.cache', 'huggingface', 'hub') : path.join(home, 'hub'),
-    endpoint: env.HF_ENDPOINT ?? 'https://huggingface.co',
+    cache: path.join(home, 'hub'),
+    endpoint: (env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, ''),
+    tokenFile: path.join(home, 'token'),
+    ...(env.HF_TOKEN === undefined || env.HF_TOKEN === '' ? {} : { token: env.HF_TOKEN }),
   };
 }
 
@@ -37,10 +45,14 @@ export interface ModelFiles {
   readonly pooling: string | undefined;
 }
 
-const ONNX_WEIGHTS = ['onnx/model.onnx', 'model.onnx'] as const;
-const COMMIT_HASH = /^[0-9a-f]{40}$/;
+/** Where the weights may be, in the order they are looked for. */
+export const ONNX_WEIGHTS = ['onnx/model.onnx', 'model.onnx'] as const;
+/** The weights v1.50 loads, which this server cannot run, in v1.50's order of fetching. */
+export const OTHER_WEIGHTS = ['model.safetensors', 'pytorch_model.bin'] as const;
+/** A commit's full hash, which names its snapshot. */
+export const COMMIT_HASH = /^[0-9a-f]{40}$/;
 
-const isFile = (file: string): boolean => {
+export const isFile = (file: string): boolean => {
   try {
     return statSync(file).isFile();
   } catch {
@@ -49,9 +61,19 @@ const isFile = (file: string): boolean => {
 };
 
 /** `child` when it stays inside `parent` (a revision or a ref's content never walks out of the repo). */
-function inside(parent: string, child: string): string | undefined {
+export function inside(parent: string, child: string): string | undefined {
   const relative = path.relative(parent, child);
   return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? undefined : child;
+}
+
+/** The folder of `model` in the hub cache. */
+export function repoFolder(hub: HubLocation, model: string): string {
+  return path.join(hub.cache, `models--${model.replaceAll('/', '--')}`);
+}
+
+/** `file`'s URL on the hub, as hf-hub writes it (a revision's `/` escaped). */
+export function hubUrl(hub: HubLocation, model: string, revision: string, file: string): string {
+  return `${hub.endpoint}/${model}/resolve/${revision.replaceAll('/', '%2F')}/${file}`;
 }
 
 /**
@@ -69,20 +91,28 @@ function snapshotOf(repo: string, revision: string): string | undefined {
   return COMMIT_HASH.test(revision) ? path.join(snapshots, revision) : undefined;
 }
 
-/** `request error` as hf-hub reports a file it could not fetch, with why nothing was fetched. */
+/** `file` of `model` at `revision` when the cache holds it (hf-hub's `Cache::get`). */
+export function cachedFile(hub: HubLocation, model: string, revision: string, file: string): string | undefined {
+  const snapshot = snapshotOf(repoFolder(hub, model), revision);
+  if (snapshot === undefined) return undefined;
+  const full = path.join(snapshot, file);
+  return isFile(full) ? full : undefined;
+}
+
+/** `request error` as hf-hub reports a file missing from the cache that was not fetched. */
 function notCached(hub: HubLocation, model: string, revision: string, file: string): EmbedError {
-  const url = `${hub.endpoint}/${model}/resolve/${revision.replaceAll('/', '%2F')}/${file}`;
   return new EmbedError(
     'undecided',
-    `fetching file from HG_HUB failed:\n  - request error: ${url}: not in the local Hugging Face hub cache at \`${hub.cache}\` (set \`HF_HOME\`), and this server never downloads models`,
+    `fetching file from HG_HUB failed:\n  - request error: ${hubUrl(hub, model, revision, file)}: not in the local Hugging Face hub cache at \`${hub.cache}\` (set \`HF_HOME\`)`,
   );
 }
 
-function onnxMissing(snapshot: string, present: string): EmbedError {
+/** A model whose only weights (`present`, cached or on the hub at `where`) are ones this server cannot run. */
+export function onnxMissing(present: string, where: string): EmbedError {
   const kind = present === 'model.safetensors' ? 'Safetensor' : 'Pytorch';
   return new EmbedError(
     'runtime',
-    `could not build weights from ${kind} weights:\n  - this server runs models from ONNX weights only: \`${present}\` is cached at \`${snapshot}\`, but neither \`onnx/model.onnx\` nor \`model.onnx\` is.\n  - Hint: export the model to ONNX (e.g. with Optimum) into the snapshot, or use a model repository that ships ONNX weights`,
+    `could not build weights from ${kind} weights:\n  - this server runs models from ONNX weights only: \`${present}\` is ${where}, but neither \`onnx/model.onnx\` nor \`model.onnx\` is.\n  - Hint: export the model to ONNX (e.g. with Optimum) into the snapshot, or use a model repository that ships ONNX weights`,
   );
 }
 
@@ -91,13 +121,8 @@ function onnxMissing(snapshot: string, present: string): EmbedError {
  * `tokenizer.json`, the weights, then the optional pooling config. Throws `EmbedError`.
  */
 export function findModelFiles(hub: HubLocation, model: string, revision: string): ModelFiles {
-  const repo = path.join(hub.cache, `models--${model.replaceAll('/', '--')}`);
-  const snapshot = snapshotOf(repo, revision);
-  const cached = (file: string): string | undefined => {
-    if (snapshot === undefined) return undefined;
-    const full = path.join(snapshot, file);
-    return isFile(full) ? full : undefined;
-  };
+  const snapshot = snapshotOf(repoFolder(hub, model), revision);
+  const cached = (file: string): string | undefined => cachedFile(hub, model, revision, file);
   const required = (file: string): string => {
     const found = cached(file);
     if (found === undefined) throw notCached(hub, model, revision, file);
@@ -107,8 +132,8 @@ export function findModelFiles(hub: HubLocation, model: string, revision: string
   const tokenizer = required('tokenizer.json');
   const onnx = ONNX_WEIGHTS.find((file) => cached(file) !== undefined);
   if (onnx === undefined) {
-    const other = ['model.safetensors', 'pytorch_model.bin'].find((file) => cached(file) !== undefined);
-    throw other === undefined ? notCached(hub, model, revision, ONNX_WEIGHTS[0]) : onnxMissing(snapshot!, other);
+    const other = OTHER_WEIGHTS.find((file) => cached(file) !== undefined);
+    throw other === undefined ? notCached(hub, model, revision, ONNX_WEIGHTS[0]) : onnxMissing(other, `cached at \`${snapshot!}\``);
   }
   return { snapshot: snapshot!, config, tokenizer, onnx, pooling: cached('1_Pooling/config.json') };
 }

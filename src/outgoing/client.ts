@@ -4,7 +4,7 @@
  * is checked against the IP policy before any connection, as v1.50's resolvers do; the socket then
  * connects through a lookup that hands back only those checked addresses, so no second DNS answer
  * can slip in between check and connect (DNS rebinding). Redirects are followed, each hop checked
- * again: up to 10, as both of v1.50's clients; `Authorization` never forwarded, as its ureq agent;
+ * again: up to 10, as both of v1.50's clients (unless the caller reads them itself); `Authorization` never forwarded, as its ureq agent;
  * a 307/308 repeats the request with its body, as its reqwest client. Answers are read whole, up
  * to MAX_ANSWER_BYTES, except by `stream` (a chat completion relays its provider's answer as it comes).
  */
@@ -31,6 +31,8 @@ export interface OutgoingRequest {
   connectTimeoutMs?: number;
   /** The caller's end (a search's deadline, a task's cancelation): aborts the attempt in flight, connection included. */
   signal?: AbortSignal;
+  /** `manual`: a redirect is answered as it is, not followed (hf-hub's first request for a model file) */
+  redirect?: 'follow' | 'manual';
   /**
    * Asked after each failed attempt (an error, or an answer with status ≥ 400): the delay in ms
    * before the next attempt, or `null` to stop (then the error is thrown, the answer returned).
@@ -107,7 +109,7 @@ export class OutgoingClient {
           : { ...headers, 'Content-Length': String(body.byteLength) };
       const res = await this.send(target, method, sized, body, signal, init.connectTimeoutMs);
       const location = res.headers.location;
-      if (!REDIRECTS.has(res.statusCode!) || location === undefined) return streamed ? res : readWhole(res, signal);
+      if (!REDIRECTS.has(res.statusCode!) || location === undefined || init.redirect === 'manual') return streamed ? res : readWhole(res, signal);
       // a redirect's own body is not read
       res.resume();
       if (redirects === MAX_REDIRECTS) throw new Error(`too many redirects (more than ${MAX_REDIRECTS})`);

@@ -1,25 +1,31 @@
 // A huggingFace embedder over HTTP, on a tiny model in a temporary hub cache given by HF_HOME:
 // the settings task loads it, documents are embedded with their template (again when the pooling
-// changes), a semantic and a hybrid search rank by its embeddings; a model that is not cached, or
-// cached without ONNX weights, fails the settings task.
-import { rmSync } from 'node:fs';
+// changes), a semantic and a hybrid search rank by its embeddings; a model the cache lacks is
+// fetched by the settings task from the hub HF_ENDPOINT names (a mock on loopback, allowed by
+// `--experimental-allowed-ip-networks`), and refused under the default IP policy; a model the hub
+// does not have, or that has no ONNX weights, fails the settings task.
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run } from '../../helpers/api.js';
 import { startServer, tempDir, type TestServer } from '../../helpers/server.js';
-import { meanOf, rowOf, writeTinyModel } from '../../fixtures/hf/tiny-model.js';
+import { startMockHub, type MockHub } from '../../fixtures/hf/mock-hub.js';
+import { meanOf, rowOf, tinyModelFiles, tinyModelSha, writeTinyModel } from '../../fixtures/hf/tiny-model.js';
 
 let server: TestServer;
 let home: string;
+let hub: MockHub;
 
 beforeAll(async () => {
+  hub = await startMockHub({ 'org/on-hub': { sha: tinyModelSha({ model: 'org/on-hub' }), files: tinyModelFiles() } });
   home = tempDir('quarry-hf-home-');
   writeTinyModel(path.join(home, 'hub'));
   writeTinyModel(path.join(home, 'hub'), { model: 'quarry/safetensors', weights: 'safetensors' });
-  server = await startServer({ env: { HF_HOME: home } });
+  server = await startServer({ args: ['--experimental-allowed-ip-networks', '127.0.0.0/8'], env: { HF_HOME: home, HF_ENDPOINT: hub.url } });
 });
 afterAll(async () => {
   await server.dispose();
+  await hub.close();
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -76,14 +82,35 @@ describe('a changed pooling', () => {
   });
 });
 
+describe('a Hugging Face model the cache lacks', () => {
+  it('is fetched from the hub by the settings task into HF_HOME, and embeds the documents', async () => {
+    const settings = await run(server, 'PATCH', '/indexes/fetched/settings', { embedders: { hf: { ...hf, model: 'org/on-hub' } } });
+    expect(settings.status, JSON.stringify(settings.error)).toBe('succeeded');
+    expect(existsSync(path.join(home, 'hub', 'models--org--on-hub', 'snapshots', tinyModelSha({ model: 'org/on-hub' }), 'onnx', 'model.onnx'))).toBe(true);
+    expect((await run(server, 'POST', '/indexes/fetched/documents', DOCS)).status).toBe('succeeded');
+    const doc = await call(server, 'GET', '/indexes/fetched/documents/2?retrieveVectors=true');
+    meanOf(['[CLS]', 'the', 'dog', '[SEP]']).forEach((v, i) => expect(doc.body._vectors.hf.embeddings[0][i]).toBeCloseTo(v, 6));
+  });
+
+  it('is not fetched from a hub on loopback under the default IP policy', async () => {
+    const guarded = await startServer({ env: { HF_HOME: tempDir('quarry-hf-home-'), HF_ENDPOINT: hub.url } });
+    try {
+      const before = hub.requests.length;
+      const task = await run(guarded, 'PATCH', '/indexes/guarded/settings', { embedders: { hf: { source: 'huggingFace', model: 'org/on-hub' } } });
+      expect(task.error?.message).toBe('Index `guarded`: Error while generating embeddings: error: fetching file from HG_HUB failed:\n  - request error: bad uri: Rejected URI');
+      expect(hub.requests.length).toBe(before);
+    } finally {
+      await guarded.dispose();
+    }
+  });
+});
+
 describe('a Hugging Face model that cannot be used', () => {
-  it('fails the settings task when the model is not cached, without a network', async () => {
+  it('fails the settings task when the hub does not have the model', async () => {
     const task = await run(server, 'PATCH', '/indexes/absent/settings', { embedders: { hf: { source: 'huggingFace', model: 'quarry/absent' } } });
     expect(task.status).toBe('failed');
     expect(task.error.code).toBe('vector_embedding_error');
-    expect(task.error.message).toBe(
-      `Index \`absent\`: Error while generating embeddings: error: fetching file from HG_HUB failed:\n  - request error: https://huggingface.co/quarry/absent/resolve/main/config.json: not in the local Hugging Face hub cache at \`${path.join(home, 'hub')}\` (set \`HF_HOME\`), and this server never downloads models`,
-    );
+    expect(task.error.message).toBe('Index `absent`: Error while generating embeddings: error: fetching file from HG_HUB failed:\n  - request error: http status: 401');
   });
 
   it('fails the settings task when the model has no ONNX weights', async () => {

@@ -1,11 +1,13 @@
-// The huggingFace embedder on a tiny model written into a temporary hub cache: files found as
-// the hub clients cache them, documents and queries embedded with the model's tokenizer and
-// ONNX graph, each pooling, and v1.50's failures for a model that is not cached or not loadable.
+// The huggingFace embedder on a tiny model written into a temporary hub cache, or fetched from a
+// hub on loopback: files found as the hub clients cache them, documents and queries embedded with
+// the model's tokenizer and ONNX graph, each pooling, and v1.50's failures for a model that
+// cannot be fetched or loaded.
 // The models run in a worker thread started from its compiled file, so this runs dist/ (build first).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { meanOf, rowOf, TINY_DIMENSIONS, writeTinyModel } from '../../fixtures/hf/tiny-model.js';
+import { startMockHub, type MockHub } from '../../fixtures/hf/mock-hub.js';
+import { meanOf, rowOf, TINY_DIMENSIONS, tinyModelFiles, tinyModelSha, writeTinyModel } from '../../fixtures/hf/tiny-model.js';
 import { tempDir } from '../../helpers/server.js';
 import { loopbackRuntime } from './mock-embedder.js';
 
@@ -17,7 +19,9 @@ type ApiError = InstanceType<typeof ApiError>;
 
 let home: string;
 let hub: string;
-beforeAll(() => {
+let hubServer: MockHub;
+beforeAll(async () => {
+  hubServer = await startMockHub({ 'quarry/fetched': { sha: tinyModelSha({ model: 'quarry/fetched' }), files: tinyModelFiles({ pooling: 'cls' }) } });
   home = tempDir('quarry-hf-');
   hub = path.join(home, 'hub');
   // another repository whose ref names tiny-bert's commit: reachable only by walking out of a repository
@@ -29,8 +33,11 @@ beforeAll(() => {
   writeTinyModel(hub, { model: 'quarry/safetensors', weights: 'safetensors' });
   writeTinyModel(hub, { model: 'quarry/no-tokenizer', omit: ['tokenizer.json'] });
 });
-afterAll(() => rmSync(home, { recursive: true, force: true }));
-beforeEach(() => setEmbedderRuntime(loopbackRuntime({ huggingFaceHub: { cache: hub, endpoint: 'https://huggingface.co' } })));
+afterAll(async () => {
+  await hubServer.close();
+  rmSync(home, { recursive: true, force: true });
+});
+beforeEach(() => setEmbedderRuntime(loopbackRuntime({ huggingFaceHub: { cache: hub, endpoint: hubServer.url } })));
 
 const tiny = { source: 'huggingFace', model: 'quarry/tiny-bert' };
 
@@ -99,28 +106,38 @@ describe('a composite of Hugging Face embedders', () => {
   });
 });
 
+describe('a Hugging Face model the cache lacks', () => {
+  it('is fetched from the hub, then embeds with its own pooling', async () => {
+    const model = { source: 'huggingFace', model: 'quarry/fetched' };
+    expect(await prepareEmbedder(model)).toBe(TINY_DIMENSIONS);
+    close((await embedDocuments('hf', model, ['dog']))[0]!, rowOf('[CLS]'));
+    expect(hubServer.requests.map((r) => r.path)).toContain('/quarry/fetched/resolve/main/onnx/model.onnx');
+  });
+});
+
 describe('a Hugging Face model that cannot be used', () => {
-  it('fails at once when it is not cached, with the file v1.50 fetches first', async () => {
+  it("fails with the hub's answer when the hub does not have it", async () => {
     const error = await apiError(prepareEmbedder({ source: 'huggingFace', model: 'quarry/absent' }));
     expect(error.code).toBe('vector_embedding_error');
-    expect(error.message).toBe(
-      `Error while generating embeddings: error: fetching file from HG_HUB failed:\n  - request error: https://huggingface.co/quarry/absent/resolve/main/config.json: not in the local Hugging Face hub cache at \`${hub}\` (set \`HF_HOME\`), and this server never downloads models`,
-    );
+    expect(error.message).toBe('Error while generating embeddings: error: fetching file from HG_HUB failed:\n  - request error: http status: 401');
+    expect(hubServer.requests.map((r) => r.path)).toContain('/quarry/absent/resolve/main/config.json');
   });
 
-  it('fails for the default model and revision when they are not cached', async () => {
+  it('fails for the default model and revision when the hub does not have them', async () => {
     const error = await apiError(prepareEmbedder({ source: 'huggingFace' }));
-    expect(error.message).toContain('request error: https://huggingface.co/BAAI/bge-base-en-v1.5/resolve/617ca489d9e86b49b8167676d8220688b99db36e/config.json: ');
+    expect(error.message).toContain('request error: http status: 401');
+    expect(hubServer.requests.map((r) => r.path)).toContain('/BAAI/bge-base-en-v1.5/resolve/617ca489d9e86b49b8167676d8220688b99db36e/config.json');
   });
 
-  it('fails for a revision that is not cached, and for one that walks out of the repository', async () => {
-    expect((await apiError(prepareEmbedder({ ...tiny, revision: 'v2' }))).message).toContain('/quarry/tiny-bert/resolve/v2/config.json: not in the local');
+  it('fails for a revision that is neither cached nor on the hub, and for one that walks out of the repository', async () => {
+    expect((await apiError(prepareEmbedder({ ...tiny, revision: 'v2' }))).message).toContain('request error: http status: 401');
+    expect(hubServer.requests.map((r) => r.path)).toContain('/quarry/tiny-bert/resolve/v2/config.json');
     expect((await apiError(prepareEmbedder({ ...tiny, revision: '../../models--quarry--elsewhere/refs/main' }))).message).toContain('fetching file from HG_HUB failed');
   });
 
-  it('fails without a tokenizer', async () => {
-    expect((await apiError(prepareEmbedder({ source: 'huggingFace', model: 'quarry/no-tokenizer' }))).message).toContain(
-      '/quarry/no-tokenizer/resolve/main/tokenizer.json: not in the local',
+  it('fails without a tokenizer, which the hub did not have when the model was fetched', async () => {
+    expect((await apiError(prepareEmbedder({ source: 'huggingFace', model: 'quarry/no-tokenizer' }))).message).toBe(
+      'Error while generating embeddings: error: fetching file from HG_HUB failed:\n  - request error: http status: 404',
     );
   });
 
