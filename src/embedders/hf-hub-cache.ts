@@ -14,14 +14,16 @@ import { EmbedError } from './embed-error.js';
 
 /**
  * The hub cache directory, the hub URL files are fetched from (hf-hub's `HF_HOME` and
- * `HF_ENDPOINT`), and where the hub's access token is (`$HF_HOME/token`, as hf-hub's cache keeps
- * it), unless `HF_TOKEN` gives it.
+ * `HF_ENDPOINT`), where the hub's access token is (`$HF_HOME/token`, as hf-hub's cache keeps it),
+ * unless `HF_TOKEN` gives it, and whether nothing may be fetched (`HF_HUB_OFFLINE`, as the
+ * Python hub client reads it: a cache filled beforehand is used as it is).
  */
 export interface HubLocation {
   readonly cache: string;
   readonly endpoint: string;
   readonly tokenFile?: string;
   readonly token?: string;
+  readonly offline?: boolean;
 }
 
 export function hubFromEnv(env: NodeJS.ProcessEnv): HubLocation {
@@ -31,6 +33,7 @@ export function hubFromEnv(env: NodeJS.ProcessEnv): HubLocation {
     endpoint: (env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, ''),
     tokenFile: path.join(home, 'token'),
     ...(env.HF_TOKEN === undefined || env.HF_TOKEN === '' ? {} : { token: env.HF_TOKEN }),
+    ...(['1', 'true', 'yes', 'on'].includes((env.HF_HUB_OFFLINE ?? '').toLowerCase()) ? { offline: true } : {}),
   };
 }
 
@@ -103,7 +106,7 @@ export function cachedFile(hub: HubLocation, model: string, revision: string, fi
 function notCached(hub: HubLocation, model: string, revision: string, file: string): EmbedError {
   return new EmbedError(
     'undecided',
-    `fetching file from HG_HUB failed:\n  - request error: ${hubUrl(hub, model, revision, file)}: not in the local Hugging Face hub cache at \`${hub.cache}\` (set \`HF_HOME\`)`,
+    `fetching file from HG_HUB failed:\n  - request error: ${hubUrl(hub, model, revision, file)}: not in the local Hugging Face hub cache at \`${hub.cache}\` (set \`HF_HOME\`)${hub.offline === true ? ', and `HF_HUB_OFFLINE` forbids fetching it' : ''}`,
   );
 }
 

@@ -13,6 +13,7 @@
  * has only those is refused saying so. A file the hub does not have (404) is remembered as
  * Python's huggingface_hub remembers it (`.no_exist/{commit}/{file}`), so that a model without a
  * pooling config, once fetched, is used offline as the cache leaves it.
+ * With `HF_HUB_OFFLINE` nothing is fetched: the cache is used as it is.
  * Requests go through the server's outgoing client: the IP policy holds for the hub and its CDN
  * as for every other outgoing request (`--experimental-allowed-ip-networks` for a hub mirror on a
  * private network, `HF_ENDPOINT`).
@@ -221,6 +222,7 @@ async function download(hub: HubLocation, model: string, revision: string, file:
  * above). Throws `EmbedError` as v1.50 fails to fetch them, or when the model has no ONNX weights.
  */
 export async function fetchModelFiles(hub: HubLocation, model: string, revision: string, access: HubAccess): Promise<ModelFiles> {
+  if (hub.offline === true) return findModelFiles(hub, model, revision);
   for (const file of ['config.json', 'tokenizer.json']) {
     if (!(await fetchFile(hub, model, revision, file, access))) throw statusError(404);
   }

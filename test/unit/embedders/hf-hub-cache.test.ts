@@ -19,8 +19,8 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the hub cache location', () => {
-  it('is HF_HOME/hub, else ~/.cache/huggingface/hub; the endpoint HF_ENDPOINT, else huggingface.co; the token HF_TOKEN, else the token file beside the hub', () => {
-    expect(hubFromEnv({ HF_HOME: '/models', HF_ENDPOINT: 'https://mirror/', HF_TOKEN: 'hf_x' })).toEqual({ cache: '/models/hub', endpoint: 'https://mirror', tokenFile: '/models/token', token: 'hf_x' });
+  it('is HF_HOME/hub, else ~/.cache/huggingface/hub; the endpoint HF_ENDPOINT, else huggingface.co; the token HF_TOKEN, else the token file beside the hub; offline with HF_HUB_OFFLINE', () => {
+    expect(hubFromEnv({ HF_HOME: '/models', HF_ENDPOINT: 'https://mirror/', HF_TOKEN: 'hf_x', HF_HUB_OFFLINE: '1' })).toEqual({ cache: '/models/hub', endpoint: 'https://mirror', tokenFile: '/models/token', token: 'hf_x', offline: true });
     const home = path.join(homedir(), '.cache', 'huggingface');
     expect(hubFromEnv({})).toEqual({ cache: path.join(home, 'hub'), endpoint: 'https://huggingface.co', tokenFile: path.join(home, 'token') });
   });

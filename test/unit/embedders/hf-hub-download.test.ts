@@ -102,6 +102,20 @@ describe('a model the cache lacks', () => {
   });
 });
 
+describe('HF_HUB_OFFLINE', () => {
+  it('uses a cache filled beforehand as it is, asking the hub nothing, and names itself when a file is missing', async () => {
+    const filled = await fetchModelFiles(hub, 'org/bert', 'main', open);
+    hubServer.requests.length = 0;
+    rmSync(filled.pooling!);
+    const offline = { ...hub, offline: true };
+    expect((await fetchModelFiles(offline, 'org/bert', 'main', open)).pooling).toBeUndefined();
+    await expect(fetchModelFiles(offline, 'org/plain', 'main', open)).rejects.toThrow(
+      `request error: ${hubServer.url}/org/plain/resolve/main/config.json: not in the local Hugging Face hub cache at \`${hub.cache}\` (set \`HF_HOME\`), and \`HF_HUB_OFFLINE\` forbids fetching it`,
+    );
+    expect(hubServer.requests).toEqual([]);
+  });
+});
+
 describe('the hub token', () => {
   it('goes to the hub from HF_TOKEN, else from the token file, and never to the CDN', async () => {
     await fetchModelFiles({ ...hub, token: 'hf_env' }, 'org/plain', 'main', open);
