@@ -154,8 +154,17 @@ function linkSnapshot(repo: string, revision: string, commit: string, file: stri
   const snapshot = path.join(repo, 'snapshots', commit);
   const pointer = inside(snapshot, path.join(snapshot, file))!;
   mkdirSync(path.dirname(pointer), { recursive: true });
-  rmSync(pointer, { force: true });
-  symlinkSync(path.relative(path.dirname(pointer), blob), pointer);
+  const target = path.relative(path.dirname(pointer), blob);
+  for (let attempt = 0; ; attempt++) {
+    rmSync(pointer, { force: true });
+    try {
+      symlinkSync(target, pointer);
+      break;
+    } catch (error) {
+      // another process sharing the cache linked it between the two calls
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt === 2) throw error;
+    }
+  }
   writeRef(repo, revision, commit);
 }
 
@@ -201,20 +210,26 @@ async function download(hub: HubLocation, model: string, revision: string, file:
   const url = hubUrl(hub, model, revision, file);
   const repo = repoFolder(hub, model);
   const found = await fileOnHub(hub, url, access);
-  if (found === null) {
-    const marker = absentMarker(hub, model, revision, file);
-    if (marker !== undefined) {
-      mkdirSync(path.dirname(marker), { recursive: true });
-      writeFileSync(marker, '');
+  try {
+    if (found === null) {
+      const marker = absentMarker(hub, model, revision, file);
+      if (marker !== undefined) {
+        mkdirSync(path.dirname(marker), { recursive: true });
+        writeFileSync(marker, '');
+      }
+      return false;
     }
-    return false;
+    const blob = path.join(repo, 'blobs', found.etag);
+    mkdirSync(path.dirname(blob), { recursive: true });
+    // another revision, or another file of this one, may have brought the same bytes
+    if (!isFile(blob)) await readInto(hub, url, blob, access);
+    linkSnapshot(repo, revision, found.commit, file, blob);
+    return true;
+  } catch (error) {
+    // the cache's own failures (a full disk, a cache not writable) as hf-hub's `I/O error`
+    if (error instanceof EmbedError || access.signal?.aborted === true) throw error;
+    throw fetchFailed(`I/O error ${error instanceof Error ? error.message : String(error)}`);
   }
-  const blob = path.join(repo, 'blobs', found.etag);
-  mkdirSync(path.dirname(blob), { recursive: true });
-  // another revision, or another file of this one, may have brought the same bytes
-  if (!isFile(blob)) await readInto(hub, url, blob, access);
-  linkSnapshot(repo, revision, found.commit, file, blob);
-  return true;
 }
 
 /**

@@ -155,6 +155,12 @@ describe('a model that cannot be fetched', () => {
     await expect(fetchModelFiles({ ...hub, endpoint: 'http://127.0.0.1:1' }, 'org/plain', 'main', open)).rejects.toThrow('request error: io: Connection refused (os error 111)');
   });
 
+  it("fails with hf-hub's I/O error when the cache cannot be written", async () => {
+    const file = path.join(path.dirname(hub.cache), 'a-file');
+    writeFileSync(file, '');
+    await expect(fetchModelFiles({ ...hub, cache: path.join(file, 'hub') }, 'org/plain', 'main', open)).rejects.toThrow(/^error: fetching file from HG_HUB failed:\n {2}- I\/O error ENOTDIR: not a directory/);
+  });
+
   it('refuses an etag or a commit that would name a path out of the cache', async () => {
     hubServer.extraHeaders = { 'X-Repo-Commit': '../../../escaped' };
     await expect(fetchModelFiles(hub, 'org/plain', 'main', open)).rejects.toThrow('Header commit_hash is invalid');
