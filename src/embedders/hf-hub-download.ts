@@ -118,10 +118,11 @@ async function fileOnHub(hub: HubLocation, url: string, access: HubAccess): Prom
 async function readInto(hub: HubLocation, url: string, blob: string, access: HubAccess): Promise<void> {
   const part = `${blob}.${randomBytes(6).toString('hex')}.part`;
   const idle = new AbortController();
-  let timer = setTimeout(() => idle.abort(new DOMException('no byte received', 'TimeoutError')), IDLE_MS);
+  const arm = () => setTimeout(() => idle.abort(new DOMException('no byte received', 'TimeoutError')), IDLE_MS);
+  let timer = arm();
   const rearm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => idle.abort(new DOMException('no byte received', 'TimeoutError')), IDLE_MS);
+    timer = arm();
   };
   const signal = access.signal === undefined ? idle.signal : AbortSignal.any([access.signal, idle.signal]);
   try {
