@@ -14,12 +14,13 @@
  * Python's huggingface_hub remembers it (`.no_exist/{commit}/{file}`), so that a model without a
  * pooling config, once fetched, is used offline as the cache leaves it.
  * With `HF_HUB_OFFLINE` nothing is fetched: the cache is used as it is.
+ * A temporary file a killed download left is removed by the next download of its blob.
  * Requests go through the server's outgoing client: the IP policy holds for the hub and its CDN
  * as for every other outgoing request (`--experimental-allowed-ip-networks` for a hub mirror on a
  * private network, `HF_ENDPOINT`).
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { OutgoingClient } from '../outgoing/client.js';
@@ -111,6 +112,24 @@ async function fileOnHub(hub: HubLocation, url: string, access: HubAccess): Prom
     if (!FILE_NAME.test(etag)) throw fetchFailed('Header etag is invalid');
     if (!FILE_NAME.test(commit)) throw fetchFailed('Header commit_hash is invalid');
     return { commit, etag };
+  }
+}
+
+/**
+ * Removes what downloads of `blob` killed mid-way left (`{blob}.{random}.part`): a file no
+ * download wrote to for twice the idle bound, which a live one would have failed by.
+ */
+function dropStaleParts(blob: string): void {
+  const prefix = `${path.basename(blob)}.`;
+  const folder = path.dirname(blob);
+  for (const name of readdirSync(folder)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.part')) continue;
+    const part = path.join(folder, name);
+    try {
+      if (Date.now() - statSync(part).mtimeMs > 2 * IDLE_MS) rmSync(part, { force: true });
+    } catch {
+      // gone already: another process finished or dropped it
+    }
   }
 }
 
@@ -223,7 +242,10 @@ async function download(hub: HubLocation, model: string, revision: string, file:
     const blob = path.join(repo, 'blobs', found.etag);
     mkdirSync(path.dirname(blob), { recursive: true });
     // another revision, or another file of this one, may have brought the same bytes
-    if (!isFile(blob)) await readInto(hub, url, blob, access);
+    if (!isFile(blob)) {
+      dropStaleParts(blob);
+      await readInto(hub, url, blob, access);
+    }
     linkSnapshot(repo, revision, found.commit, file, blob);
     return true;
   } catch (error) {

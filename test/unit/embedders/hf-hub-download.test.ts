@@ -1,8 +1,9 @@
 // Fetching what the hub cache lacks, as v1.50's hf-hub does, from a hub on loopback: the cache
 // laid out as the hub clients lay it out (blobs by etag, snapshot links, the ref), nothing asked
-// again once cached (absent files remembered), the token sent to the hub only, v1.50's errors,
+// again once cached (absent files remembered), a killed download's leftovers removed, the token sent to the hub only, v1.50's errors,
 // the ONNX-only refusal, the IP policy, and a hub's headers kept from naming paths out of the cache.
-import { lstatSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HubLocation } from '../../../src/embedders/hf-hub-cache.js';
@@ -83,6 +84,18 @@ describe('a model the cache lacks', () => {
     const again = await fetchModelFiles(hub, 'org/plain', 'main', open);
     expect(again.pooling).toBeUndefined();
     expect(hubServer.requests).toEqual([]);
+  });
+
+  it("removes what a download killed mid-way left of the blob it fetches, and not another's live one", async () => {
+    const blobs = path.join(hub.cache, 'models--org--plain', 'blobs');
+    mkdirSync(blobs, { recursive: true });
+    const etag = createHash('sha256').update(tinyModelFiles().get('onnx/model.onnx')!).digest('hex');
+    const [stale, live] = [path.join(blobs, `${etag}.aaaaaaaaaaaa.part`), path.join(blobs, `${etag}.bbbbbbbbbbbb.part`)];
+    writeFileSync(stale, 'half');
+    writeFileSync(live, 'half');
+    utimesSync(stale, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    await fetchModelFiles(hub, 'org/plain', 'main', open);
+    expect([existsSync(stale), existsSync(live)]).toEqual([false, true]);
   });
 
   it('takes root ONNX weights when the repository has no onnx/ folder', async () => {
