@@ -44,6 +44,7 @@ export class HuggingFaceEmbedder {
     readonly options: HuggingFaceOptions,
     private readonly hub: HubLocation,
     private readonly client: OutgoingClient,
+    private readonly log?: (message: string) => void,
   ) {}
 
   /** Known once an embedding was made (v1.50 probes them with the text `"test"`). */
@@ -70,7 +71,7 @@ export class HuggingFaceEmbedder {
   private async run(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const { model, revision, pooling } = this.options;
     if (this.fetched === undefined) {
-      const fetched = fetchModelFiles(this.hub, model, revision, { client: this.client, ...(signal === undefined ? {} : { signal }) });
+      const fetched = fetchModelFiles(this.hub, model, revision, { client: this.client, ...(signal === undefined ? {} : { signal }), ...(this.log === undefined ? {} : { log: this.log }) });
       this.fetched = fetched.catch(() => (this.fetched = undefined));
       await fetched;
     } else await this.fetched;

@@ -38,10 +38,11 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** What an etag or a commit may be, to name a file of the cache. */
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** How an embedder reaches the hub: the outgoing client, and the end of what asked (a task's cancelation). */
+/** How an embedder reaches the hub: the outgoing client, the end of what asked (a task's cancelation), the server's log. */
 export interface HubAccess {
   readonly client: OutgoingClient;
   readonly signal?: AbortSignal;
+  readonly log?: (message: string) => void;
 }
 
 interface FileOnHub {
@@ -133,8 +134,8 @@ function dropStaleParts(blob: string): void {
   }
 }
 
-/** Reads the file at `url` into `blob`, through a temporary file beside it. */
-async function readInto(hub: HubLocation, url: string, blob: string, access: HubAccess): Promise<void> {
+/** Reads the file at `url` into `blob`, through a temporary file beside it; answers its bytes. */
+async function readInto(hub: HubLocation, url: string, blob: string, access: HubAccess): Promise<number> {
   const part = `${blob}.${randomBytes(6).toString('hex')}.part`;
   const idle = new AbortController();
   const arm = () => setTimeout(() => idle.abort(new DOMException('no byte received', 'TimeoutError')), IDLE_MS);
@@ -150,10 +151,12 @@ async function readInto(hub: HubLocation, url: string, blob: string, access: Hub
       for await (const chunk of response.body) void chunk;
       throw statusError(response.status);
     }
+    let bytes = 0;
     await pipeline(
       async function* () {
         for await (const chunk of response.body) {
           rearm();
+          bytes += chunk.length;
           yield chunk;
         }
       },
@@ -161,6 +164,7 @@ async function readInto(hub: HubLocation, url: string, blob: string, access: Hub
       { signal },
     );
     renameSync(part, blob);
+    return bytes;
   } catch (error) {
     throw requestError(error, access);
   } finally {
@@ -244,7 +248,11 @@ async function download(hub: HubLocation, model: string, revision: string, file:
     // another revision, or another file of this one, may have brought the same bytes
     if (!isFile(blob)) {
       dropStaleParts(blob);
-      await readInto(hub, url, blob, access);
+      // a large model takes a while: say what the settings task waits for
+      access.log?.(`fetching \`${file}\` of \`${model}\` from ${url}`);
+      const started = Date.now();
+      const bytes = await readInto(hub, url, blob, access);
+      access.log?.(`fetched \`${file}\` of \`${model}\`: ${bytes} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
     linkSnapshot(repo, revision, found.commit, file, blob);
     return true;

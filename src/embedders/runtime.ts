@@ -1,8 +1,8 @@
 /**
  * What every embedder request shares, set once at startup (main.ts): the outgoing HTTP client
  * under the server's IP policy, and the environment knobs v1.50 reads (request timeout, retry
- * cap, OpenAI key, Ollama URL, Hugging Face hub cache) and the size of the query embedding
- * cache. The search path and the indexing bridge both embed through it.
+ * cap, OpenAI key, Ollama URL, Hugging Face hub cache), the size of the query embedding
+ * cache and the server's log. The search path and the indexing bridge both embed through it.
  */
 import type { OutgoingClient } from '../outgoing/client.js';
 import { hubFromEnv, type HubLocation } from './hf-hub-cache.js';
@@ -21,6 +21,8 @@ export interface EmbedderRuntime {
   huggingFaceHub: HubLocation;
   /** query embeddings kept per embedder (`--experimental-embedding-cache-entries`, 0 = none) */
   queryCacheEntries: number;
+  /** an info log line (a Hugging Face model file fetched from the hub) */
+  log?: (message: string) => void;
 }
 
 let runtime: EmbedderRuntime | null = null;
@@ -30,11 +32,12 @@ const seconds = (value: string | undefined, fallback: number): number => {
   return (Number.isFinite(parsed) && parsed >= 0 ? parsed : fallback) * 1000;
 };
 
-/** The runtime from the process environment, the server's outgoing client and its query cache size. */
-export function runtimeFromEnv(client: OutgoingClient, env: NodeJS.ProcessEnv, queryCacheEntries = 0): EmbedderRuntime {
+/** The runtime from the process environment, the server's outgoing client, its query cache size and its log. */
+export function runtimeFromEnv(client: OutgoingClient, env: NodeJS.ProcessEnv, queryCacheEntries = 0, log?: (message: string) => void): EmbedderRuntime {
   return {
     client,
     queryCacheEntries,
+    ...(log === undefined ? {} : { log }),
     timeoutMs: seconds(env.MEILI_EXPERIMENTAL_REST_EMBEDDER_TIMEOUT_SECONDS, 30),
     maxRetryDelayMs: seconds(env.MEILI_EXPERIMENTAL_REST_EMBEDDER_MAX_RETRY_DURATION_SECONDS, 60),
     openAiApiKey: env.MEILI_OPENAI_API_KEY ?? env.OPENAI_API_KEY,

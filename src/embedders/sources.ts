@@ -189,7 +189,7 @@ export function buildEmbedder(settings: EmbedderSettings, runtime: EmbedderRunti
     case 'userProvided':
       return new UserProvidedEmbedder(num(settings.dimensions));
     case 'huggingFace':
-      return new HuggingFaceEmbedder(huggingFaceOptions(settings), runtime.huggingFaceHub, runtime.client);
+      return new HuggingFaceEmbedder(huggingFaceOptions(settings), runtime.huggingFaceHub, runtime.client, runtime.log);
     case 'composite':
       return new CompositeEmbedder(
         buildEmbedder(settings.searchEmbedder as EmbedderSettings, runtime),

@@ -269,7 +269,7 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
   // Every request to a URL users give goes through this client, under the one IP policy; a dump's
   // embedders are built while it is imported.
   const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
-  setEmbedderRuntime(runtimeFromEnv(outgoing, input.env, config.experimentalEmbeddingCacheEntries));
+  setEmbedderRuntime(runtimeFromEnv(outgoing, input.env, config.experimentalEmbeddingCacheEntries, (message) => input.logs.logger.info({ target: 'hf_hub' }, message)));
   return {
     store,
     keys: new KeyStore(store, config.masterKey),

@@ -1,7 +1,8 @@
 // Fetching what the hub cache lacks, as v1.50's hf-hub does, from a hub on loopback: the cache
-// laid out as the hub clients lay it out (blobs by etag, snapshot links, the ref), nothing asked
-// again once cached (absent files remembered), a killed download's leftovers removed, the token sent to the hub only, v1.50's errors,
-// the ONNX-only refusal, the IP policy, and a hub's headers kept from naming paths out of the cache.
+// laid out as the hub clients lay it out (blobs by etag, snapshot links, the ref), each file
+// fetched logged, nothing asked again once cached (absent files remembered), a killed download's
+// leftovers removed, the token sent to the hub only, v1.50's errors, the ONNX-only refusal, the
+// IP policy, and a hub's headers kept from naming paths out of the cache.
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -46,7 +47,8 @@ const requested = () => hubServer.requests.map((r) => `${r.range ?? '-'} ${r.pat
 
 describe('a model the cache lacks', () => {
   it('is fetched into the layout of the hub clients: blobs named by etag, snapshot links, the ref', async () => {
-    const files = await fetchModelFiles(hub, 'org/bert', 'main', open);
+    const lines: string[] = [];
+    const files = await fetchModelFiles(hub, 'org/bert', 'main', { ...open, log: (line) => lines.push(line) });
     const sha = tinyModelSha({ model: 'org/bert' });
     const repoDir = path.join(hub.cache, 'models--org--bert');
     expect(readFileSync(path.join(repoDir, 'refs', 'main'), 'utf8')).toBe(sha);
@@ -75,6 +77,10 @@ describe('a model the cache lacks', () => {
       'bytes=0-0 /org/bert/resolve/main/1_Pooling/config.json',
       'bytes=0- /org/bert/resolve/main/1_Pooling/config.json',
     ]);
+    // each file fetched is logged, before and after
+    expect(lines).toHaveLength(8);
+    expect(lines[4]).toBe(`fetching \`onnx/model.onnx\` of \`org/bert\` from ${hubServer.url}/org/bert/resolve/main/onnx/model.onnx`);
+    expect(lines[5]).toMatch(new RegExp(`^fetched \`onnx/model.onnx\` of \`org/bert\`: ${weights.length} bytes in \\d+\\.\\d s$`));
   });
 
   it('is read from the cache the next time without any request, a file the hub lacks remembered', async () => {
