@@ -43,10 +43,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    // HTTP tests each start a real server process and wait on it, so two workers left a third of
-    // two cores idle: three took the suite from 588 s to 520–547 s at about the same CPU
-    // (bench/RESULTS.md 2026-12-06). More would crowd the servers' own timing.
-    maxWorkers: 3,
+    // Two cores: HTTP tests each start a real server process, so keep the fan-out modest.
+    maxWorkers: 2,
     ...(TMPDIR === undefined ? {} : { env: { TMPDIR } }),
     projects: [
       // Most files share their worker's process with the files before them: a new process per file
