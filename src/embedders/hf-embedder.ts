@@ -38,7 +38,7 @@ export class HuggingFaceEmbedder {
   readonly chunkSize = HF_TEXTS_PER_RUN;
   private known: number | undefined;
   /** the fetch of what the cache lacked; dropped when it failed, so that a later use tries again */
-  private fetched: Promise<unknown> | undefined;
+  private fetched: Promise<void> | undefined;
 
   constructor(
     readonly options: HuggingFaceOptions,
@@ -67,14 +67,32 @@ export class HuggingFaceEmbedder {
     return out;
   }
 
-  /** One run of the model thread; the files are looked up each time (a ref may move). */
+  /**
+   * One run of the model thread; the files are looked up each time (a ref may move). The fetch is
+   * shared by every run and not bound to any: a run's signal (a search's deadline) ends its own
+   * wait, not a download the next run would otherwise start again.
+   */
   private async run(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const { model, revision, pooling } = this.options;
-    if (this.fetched === undefined) {
-      const fetched = fetchModelFiles(this.hub, model, revision, { client: this.client, ...(signal === undefined ? {} : { signal }), ...(this.log === undefined ? {} : { log: this.log }) });
-      this.fetched = fetched.catch(() => (this.fetched = undefined));
-      await fetched;
-    } else await this.fetched;
+    this.fetched ??= fetchModelFiles(this.hub, model, revision, { client: this.client, ...(this.log === undefined ? {} : { log: this.log }) }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.fetched = undefined;
+        throw error;
+      },
+    );
+    await untilAborted(this.fetched, signal);
     return embedInModelThread(findModelFiles(this.hub, model, revision), model, pooling, texts);
   }
+}
+
+/** `promise`, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }

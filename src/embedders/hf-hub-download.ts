@@ -38,10 +38,13 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** What an etag or a commit may be, to name a file of the cache. */
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** How an embedder reaches the hub: the outgoing client, the end of what asked (a task's cancelation), the server's log. */
+/**
+ * How an embedder reaches the hub: the outgoing client and the server's log. No caller's signal:
+ * a fetch is shared by every use of the embedder (hf-embedder.ts), whose own deadlines end only
+ * their wait for it.
+ */
 export interface HubAccess {
   readonly client: OutgoingClient;
-  readonly signal?: AbortSignal;
   readonly log?: (message: string) => void;
 }
 
@@ -55,9 +58,8 @@ function fetchFailed(reason: string): EmbedError {
   return new EmbedError('undecided', `fetching file from HG_HUB failed:\n  - ${reason}`);
 }
 
-/** A request that got no answer, in ureq's words where they differ from Node's; the caller's end as it is. */
-function requestError(error: unknown, access: HubAccess): unknown {
-  if (access.signal?.aborted === true) return access.signal.reason;
+/** A request that got no answer, in ureq's words where they differ from Node's. */
+function requestError(error: unknown): EmbedError {
   if (error instanceof EmbedError) return error;
   if (error instanceof RejectedIp) return fetchFailed(`request error: ${error.ureqMessage}`);
   const code = (error as { code?: unknown }).code;
@@ -93,10 +95,9 @@ async function fileOnHub(hub: HubLocation, url: string, access: HubAccess): Prom
         headers: { ...bearer(hub), Range: 'bytes=0-0' },
         timeoutMs: FIRST_BYTE_TIMEOUT_MS,
         redirect: 'manual',
-        ...(access.signal === undefined ? {} : { signal: access.signal }),
       });
     } catch (error) {
-      throw requestError(error, access);
+      throw requestError(error);
     }
     const location = headerOf(response.headers.location);
     // hf-hub follows a redirect within the hub (a renamed repository) and stops at the CDN's
@@ -144,7 +145,7 @@ async function readInto(hub: HubLocation, url: string, blob: string, access: Hub
     clearTimeout(timer);
     timer = arm();
   };
-  const signal = access.signal === undefined ? idle.signal : AbortSignal.any([access.signal, idle.signal]);
+  const { signal } = idle;
   try {
     const response = await access.client.stream(url, { headers: { ...bearer(hub), Range: 'bytes=0-' }, signal });
     if (response.status >= 400) {
@@ -166,7 +167,7 @@ async function readInto(hub: HubLocation, url: string, blob: string, access: Hub
     renameSync(part, blob);
     return bytes;
   } catch (error) {
-    throw requestError(error, access);
+    throw requestError(error);
   } finally {
     clearTimeout(timer);
     rmSync(part, { force: true });
@@ -258,7 +259,7 @@ async function download(hub: HubLocation, model: string, revision: string, file:
     return true;
   } catch (error) {
     // the cache's own failures (a full disk, a cache not writable) as hf-hub's `I/O error`
-    if (error instanceof EmbedError || access.signal?.aborted === true) throw error;
+    if (error instanceof EmbedError) throw error;
     throw fetchFailed(`I/O error ${error instanceof Error ? error.message : String(error)}`);
   }
 }

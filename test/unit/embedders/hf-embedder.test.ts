@@ -21,7 +21,10 @@ let home: string;
 let hub: string;
 let hubServer: MockHub;
 beforeAll(async () => {
-  hubServer = await startMockHub({ 'quarry/fetched': { sha: tinyModelSha({ model: 'quarry/fetched' }), files: tinyModelFiles({ pooling: 'cls' }) } });
+  hubServer = await startMockHub({
+    'quarry/fetched': { sha: tinyModelSha({ model: 'quarry/fetched' }), files: tinyModelFiles({ pooling: 'cls' }) },
+    'quarry/slow': { sha: tinyModelSha({ model: 'quarry/slow' }), files: tinyModelFiles() },
+  });
   home = tempDir('quarry-hf-');
   hub = path.join(home, 'hub');
   // another repository whose ref names tiny-bert's commit: reachable only by walking out of a repository
@@ -112,6 +115,20 @@ describe('a Hugging Face model the cache lacks', () => {
     expect(await prepareEmbedder(model)).toBe(TINY_DIMENSIONS);
     close((await embedDocuments('hf', model, ['dog']))[0]!, rowOf('[CLS]'));
     expect(hubServer.requests.map((r) => r.path)).toContain('/quarry/fetched/resolve/main/onnx/model.onnx');
+  });
+});
+
+describe('a Hugging Face model fetched while a search waits', () => {
+  it("ends the search's wait at its deadline but not the fetch, which the next use finds done", async () => {
+    const slow = { source: 'huggingFace', model: 'quarry/slow' };
+    hubServer.delayMs = 150;
+    try {
+      await expect(embedQuery({ hf: slow }, 'hf', 'dog', AbortSignal.timeout(100))).rejects.toMatchObject({ name: 'TimeoutError' });
+    } finally {
+      hubServer.delayMs = 0;
+    }
+    close(await embedQuery({ hf: slow }, 'hf', 'dog'), meanOf(['[CLS]', 'dog', '[SEP]']));
+    expect(hubServer.requests.filter((r) => r.path === '/quarry/slow/resolve/main/config.json' && r.range === 'bytes=0-0')).toHaveLength(1);
   });
 });
 
