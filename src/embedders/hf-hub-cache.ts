@@ -80,18 +80,21 @@ export function hubUrl(hub: HubLocation, model: string, revision: string, file: 
 }
 
 /**
- * The snapshot a revision names: the commit hash in `refs/{revision}` (what hf-hub reads), else
- * a snapshot named by the revision itself when it is a commit hash (what huggingface_hub stores
- * for a download by hash).
+ * The commit a revision names in the cache: the hash in `refs/{revision}` (what hf-hub reads),
+ * else the revision itself when it is a commit hash (what huggingface_hub stores for a download
+ * by hash).
  */
-function snapshotOf(repo: string, revision: string): string | undefined {
-  const snapshots = path.join(repo, 'snapshots');
+export function commitOf(repo: string, revision: string): string | undefined {
   const ref = inside(path.join(repo, 'refs'), path.join(repo, 'refs', revision));
-  if (ref !== undefined && isFile(ref)) {
-    const hash = readFileSync(ref, 'utf8').trim();
-    return inside(snapshots, path.join(snapshots, hash));
-  }
-  return COMMIT_HASH.test(revision) ? path.join(snapshots, revision) : undefined;
+  if (ref !== undefined && isFile(ref)) return readFileSync(ref, 'utf8').trim();
+  return COMMIT_HASH.test(revision) ? revision : undefined;
+}
+
+/** The snapshot folder of the commit a revision names (`commitOf`). */
+function snapshotOf(repo: string, revision: string): string | undefined {
+  const commit = commitOf(repo, revision);
+  const snapshots = path.join(repo, 'snapshots');
+  return commit === undefined ? undefined : inside(snapshots, path.join(snapshots, commit));
 }
 
 /** `file` of `model` at `revision` when the cache holds it (hf-hub's `Cache::get`). */

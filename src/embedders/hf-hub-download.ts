@@ -26,7 +26,7 @@ import { pipeline } from 'node:stream/promises';
 import type { OutgoingClient } from '../outgoing/client.js';
 import { RejectedIp } from '../outgoing/ip-policy.js';
 import { EmbedError } from './embed-error.js';
-import { cachedFile, COMMIT_HASH, findModelFiles, hubUrl, inside, isFile, ONNX_WEIGHTS, onnxMissing, OTHER_WEIGHTS, repoFolder, type HubLocation, type ModelFiles } from './hf-hub-cache.js';
+import { cachedFile, COMMIT_HASH, commitOf, findModelFiles, hubUrl, inside, isFile, ONNX_WEIGHTS, onnxMissing, OTHER_WEIGHTS, repoFolder, type HubLocation, type ModelFiles } from './hf-hub-cache.js';
 
 /** The first request's budget: resolving, connecting and the hub's answer. */
 const FIRST_BYTE_TIMEOUT_MS = 30_000;
@@ -148,10 +148,8 @@ async function readInto(hub: HubLocation, url: string, blob: string, access: Hub
   const { signal } = idle;
   try {
     const response = await access.client.stream(url, { headers: { ...bearer(hub), Range: 'bytes=0-' }, signal });
-    if (response.status >= 400) {
-      for await (const chunk of response.body) void chunk;
-      throw statusError(response.status);
-    }
+    // an error's body is not read: the abort below closes the connection
+    if (response.status >= 400) throw statusError(response.status);
     let bytes = 0;
     await pipeline(
       async function* () {
@@ -170,6 +168,7 @@ async function readInto(hub: HubLocation, url: string, blob: string, access: Hub
     throw requestError(error);
   } finally {
     clearTimeout(timer);
+    idle.abort();
     rmSync(part, { force: true });
   }
 }
@@ -204,10 +203,8 @@ function writeRef(repo: string, revision: string, commit: string): void {
 /** The marker of a file the hub did not have at the commit the cache's ref names (huggingface_hub's `.no_exist`). */
 function absentMarker(hub: HubLocation, model: string, revision: string, file: string): string | undefined {
   const repo = repoFolder(hub, model);
-  let commit = revision;
-  const ref = inside(path.join(repo, 'refs'), path.join(repo, 'refs', revision));
-  if (ref !== undefined && isFile(ref)) commit = readFileSync(ref, 'utf8').trim();
-  if (!COMMIT_HASH.test(commit)) return undefined;
+  const commit = commitOf(repo, revision);
+  if (commit === undefined || !COMMIT_HASH.test(commit)) return undefined;
   const folder = path.join(repo, '.no_exist', commit);
   return inside(folder, path.join(folder, file));
 }
@@ -274,7 +271,7 @@ export async function fetchModelFiles(hub: HubLocation, model: string, revision:
     if (!(await fetchFile(hub, model, revision, file, access))) throw statusError(404);
   }
   let weights = false;
-  for (const file of ONNX_WEIGHTS) if (!weights) weights = await fetchFile(hub, model, revision, file, access);
+  for (const file of ONNX_WEIGHTS) if ((weights = await fetchFile(hub, model, revision, file, access))) break;
   if (!weights) {
     for (const file of OTHER_WEIGHTS) {
       const cached = cachedFile(hub, model, revision, file);

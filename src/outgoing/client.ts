@@ -4,9 +4,10 @@
  * is checked against the IP policy before any connection, as v1.50's resolvers do; the socket then
  * connects through a lookup that hands back only those checked addresses, so no second DNS answer
  * can slip in between check and connect (DNS rebinding). Redirects are followed, each hop checked
- * again: up to 10, as both of v1.50's clients (unless the caller reads them itself); `Authorization` never forwarded, as its ureq agent;
- * a 307/308 repeats the request with its body, as its reqwest client. Answers are read whole, up
- * to MAX_ANSWER_BYTES, except by `stream` (a chat completion relays its provider's answer as it comes).
+ * again: up to 10, as both of v1.50's clients (unless the caller reads them itself: `redirect`);
+ * `Authorization` never forwarded, as its ureq agent; a 307/308 repeats the request with its
+ * body, as its reqwest client. Answers are read whole, up to MAX_ANSWER_BYTES, except by `stream`
+ * (a chat completion relays its provider's answer, a model file goes to disk, as they come).
  */
 import { promises as dns, type LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';

@@ -567,7 +567,6 @@ class Ranker {
     return (this.nodeProximity ??= new ProximityTerms(input, this.typoBeforeProximity));
   }
 
-
   /**
    * wordPosition cost of an n-gram of n words found at position p: Σ_{k<n} cost(|p − its query
    * position| + k), at its best place in the document (milli's position graph).
@@ -888,12 +887,12 @@ function isExactIn(features: TermFeatures, i: number): boolean {
   return features.typo[i] === 0 && (features.flags[i]! & HAS_EXACT) !== 0;
 }
 
-/** Each document's `cost(i)`, parallel to `group`. */
 /** Proximity costs (small, unsigned) as Int32: the one column type the grouping sees. */
 function asInt32(costs: Uint32Array): Int32Array {
   return new Int32Array(costs.buffer, costs.byteOffset, costs.length);
 }
 
+/** Each document's `cost(i)`, parallel to `group`. */
 function costsOf(group: Group, cost: (i: number) => number): Int32Array {
   const costs = scratchInt32(group.length);
   for (let k = 0; k < group.length; k++) costs[k] = cost(group[k]!);
