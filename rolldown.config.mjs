@@ -1,5 +1,5 @@
 // The server's entry and the indexing threads' entries, each as one file: `dist/src/main.js` and
-// `dist/src/workers/{index-writer,extract-ahead,segmenter}-thread.js`, as tsc emits them, are each
+// `dist/src/workers/{index-writer,extract-ahead,segmenter,format}-thread.js`, as tsc emits them, are each
 // replaced by a bundle of itself and every dist module it imports (node_modules stay external, as
 // installed). A fresh process then reads and compiles one module of ours instead of ~560 before it
 // can answer, which was most of a start's time; a thread starts its first job with one module
@@ -23,7 +23,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The bundled entries, each replacing the file tsc emitted. */
-const ENTRIES = ['main.js', 'workers/index-writer-thread.js', 'workers/extract-ahead-thread.js', 'workers/segmenter-thread.js'].map((file) =>
+const ENTRIES = ['main.js', 'workers/index-writer-thread.js', 'workers/extract-ahead-thread.js', 'workers/segmenter-thread.js', 'workers/format-thread.js'].map((file) =>
   fileURLToPath(new URL(`./dist/src/${file}`, import.meta.url)),
 );
 const requireHere = createRequire(ENTRIES[0]);

@@ -17,6 +17,7 @@ import type { RemoteSearch } from '../search/remote-search.js';
 import type { Reranker } from '../search/personalization.js';
 import type { OutgoingClient } from '../outgoing/client.js';
 import type { SearchQueue } from '../search/search-queue.js';
+import type { FormatElsewhere } from '../search/formatting.js';
 import type { SearchRuleStore } from '../search-rules/store.js';
 import type { StatsService } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
@@ -61,6 +62,8 @@ export interface AppDeps {
   outgoing: OutgoingClient;
   /** searches waiting for, or holding, one of the search slots */
   searchQueue: SearchQueue;
+  /** formats a search's large documents on a formatting thread */
+  formatElsewhere?: FormatElsewhere;
   /** the dynamic search rules of `/dynamic-search-rules` */
   searchRules: SearchRuleStore;
   /** `<db path>/instance-uid`, which a dump carries on (store/instance-uid.ts) */

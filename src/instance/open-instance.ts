@@ -34,6 +34,7 @@ import { OutgoingClient } from '../outgoing/client.js';
 import { IpPolicy } from '../outgoing/ip-policy.js';
 import { RemoteSearch } from '../search/remote-search.js';
 import { personalizationService, type Reranker } from '../search/personalization.js';
+import type { FormatElsewhere } from '../search/formatting.js';
 import { WriteForwarding } from '../network/forward.js';
 import { RemoteWriter, writeTimingsFromEnv, type WriteTimings } from '../network/remote-write.js';
 import { ruleLimitsFromEnv, type RuleLimits } from '../search-rules/limits.js';
@@ -106,6 +107,8 @@ export interface Instance {
   /** the dynamic search rules of `/dynamic-search-rules` */
   searchRules: SearchRuleStore;
   searchQueue: SearchQueue;
+  /** formats a search's large documents on a formatting thread (the worker pools') */
+  formatElsewhere: FormatElsewhere;
   instanceUid: string | null;
   healthy: () => boolean;
   /** Stops every writer and turns the instance unhealthy (before the task store's file is replaced). */
@@ -367,6 +370,7 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
       config.experimentalNbSearchesPerCore * availableParallelism(),
       config.experimentalDropSearchAfter * 1000,
     ),
+    formatElsewhere: (job) => services.workers.formatStored(job),
     instanceUid: readInstanceUid(config.dbPath),
     healthy: () => !mustRestart,
     mustRestart: async () => {

@@ -13,6 +13,7 @@ import type { Reranker } from './personalization.js';
 import type { RemoteSearch } from './remote-search.js';
 import type { SearchRuleStore } from '../search-rules/store.js';
 import type { SearchQueue } from './search-queue.js';
+import type { FormatElsewhere } from './formatting.js';
 
 /** What searches need of an index's record. */
 export type SearchedIndex = Pick<IndexRecord, 'uid' | 'uuid' | 'primaryKey'>;
@@ -44,4 +45,6 @@ export interface SearchContext {
   readonly searchRules: Pick<SearchRuleStore, 'all' | 'limits'>;
   /** reranks the hits of a search with `personalize` (personalization.ts); absent: such a search fails */
   readonly personalization?: Reranker;
+  /** formats a large document on another thread (formatting.ts); absent: on this one, in slices */
+  readonly formatElsewhere?: FormatElsewhere;
 }

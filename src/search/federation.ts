@@ -40,7 +40,7 @@ import { ownRecord } from '../types/own-record.js';
 import { addRemoteFacets, indexFacets, mergeFacets } from './federated-facets.js';
 import { federatedMetadata } from './federated-metadata.js';
 import { compareCandidates, distinctHits, searchOrder, type Candidate, type LocalCandidate, type RemoteCandidate } from './federated-ranking.js';
-import { mapInSlices, withFormatting } from './formatting.js';
+import { mapInSlices, withFormatting, type FormatElsewhere } from './formatting.js';
 import type { IndexSearch } from './hits.js';
 import { markFailedRemotes } from './network-failures.js';
 import { errorBody, missingInHit, unexpectedInHit } from '../network/remote-answer.js';
@@ -300,7 +300,7 @@ async function federate(
   const page = merged.slice(offset, offset + limit);
   // once a query names a remote, every hit says which instance it comes from
   const remote = routes.hasRemote && !options.proxy ? { remote: ctx.network.names().self } : {};
-  let formatted = await steps.stepAsync('hydrate documents', () => formatPage(page, markup));
+  let formatted = await steps.stepAsync('hydrate documents', () => formatPage(page, markup, ctx.formatElsewhere));
   // the leader reranks the merged hits (a remote, answering a proxy search, does not), then hydrates them
   const personalize = federation.personalize;
   if (!options.proxy && personalize !== undefined && personalize !== null) {
@@ -495,7 +495,7 @@ function withFederation(view: Record<string, unknown>, federation: Record<string
 }
 
 /** The page's hits as shown, each query's hits highlighted and cropped with that query's options; a remote's as it sent them. */
-async function formatPage(page: readonly Candidate[], markup: MarkupBudget): Promise<{ candidate: Candidate; view: Record<string, unknown> }[]> {
+async function formatPage(page: readonly Candidate[], markup: MarkupBudget, elsewhere?: FormatElsewhere): Promise<{ candidate: Candidate; view: Record<string, unknown> }[]> {
   const views: Record<string, unknown>[] = new Array(page.length);
   const byQuery = new Map<number, number[]>();
   page.forEach((candidate, i) => {
@@ -510,7 +510,7 @@ async function formatPage(page: readonly Candidate[], markup: MarkupBudget): Pro
   for (const slots of byQuery.values()) {
     const first = page[slots[0]!] as LocalCandidate;
     const hits = slots.map((i) => (page[i] as LocalCandidate).hit);
-    (await withFormatting(first.search, first.searched, hits, await mapInSlices(hits, first.search.view), markup)).forEach((view, j) => (views[slots[j]!] = view));
+    (await withFormatting(first.search, first.searched, hits, await mapInSlices(hits, first.search.view), markup, elsewhere)).forEach((view, j) => (views[slots[j]!] = view));
   }
   return page.map((candidate, i) => ({ candidate, view: views[i]! }));
 }

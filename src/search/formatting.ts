@@ -4,14 +4,18 @@
  * A page whose documents hold more than SLICED_FROM_BYTES is formatted a few hits at a time, and
  * a large document a run of its top-level fields at a time, the event loop given a turn between
  * them once a time slice has passed (time-slices.ts): 40 documents of a 50,000-value array each,
- * highlighted, held the thread answering requests 13 s.
+ * highlighted, held the thread answering requests 13 s. A document of ELSEWHERE_FROM_BYTES or more
+ * is decoded and formatted on a formatting thread when the caller has one (a server does; the
+ * browser build does not), since one large value cannot be cut.
  * The hits' views and their documents are built with pauses too once a slice has passed
  * (`mapInSlices`; a page of 20 documents of 65,000 fields took seconds to read), so a page that
  * long may read them from more than one snapshot; the caller keeps its index open across them.
  */
 import { namedFields, projectDocument } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
-import { formatHits, type FormattedHit, type MarkupBudget } from '../engine/search/format.js';
+import { formatHits, type FormattedHit, type MarkupBudget, type MatchTerm } from '../engine/search/format.js';
+import type { StoredFormatAnswer, StoredFormatJob } from '../engine/search/format-stored.js';
+import { ApiError } from '../errors/api-error.js';
 import type { SearchHit } from '../engine/search/search.js';
 import type { IndexSearch } from './hits.js';
 import { storedLocales, type SearchQuery } from './query.js';
@@ -25,6 +29,14 @@ const SLICED_FROM_BYTES = 1024 * 1024;
 
 /** Stored bytes of the documents formatted by one call, in a page formatted in groups (a hit alone when larger). */
 const GROUP_BYTES = 256 * 1024;
+
+/**
+ * Stored bytes from which a document is decoded and formatted on a formatting thread, when the
+ * caller has one: a single 40 MB value took ~2 s on the thread answering requests, which no
+ * slicing by fields shortens. Below it, the ~0.1 s a thread's first task takes to start would
+ * cost a search more than the formatting.
+ */
+const ELSEWHERE_FROM_BYTES = 1024 * 1024;
 
 /**
  * Stored bytes of a document over GROUP_BYTES per part its top-level fields are formatted in:
@@ -63,14 +75,28 @@ function joined(parts: readonly FormattedHit[]): FormattedHit {
  * turn between two hits once a time slice has passed: the views of a page of 20 documents of
  * 65,000 fields took 4.6 s to build in one go.
  */
-export async function mapInSlices(hits: readonly SearchHit[], each: (hit: SearchHit) => Record<string, unknown>): Promise<Record<string, unknown>[]> {
+export async function mapInSlices(hits: readonly SearchHit[], each: (hit: SearchHit, i: number) => Record<string, unknown>): Promise<Record<string, unknown>[]> {
   const slices = new TimeSlices();
   const out: Record<string, unknown>[] = [];
-  for (const hit of hits) {
-    out.push(each(hit));
+  for (const [i, hit] of hits.entries()) {
+    out.push(each(hit, i));
     await slices.pause();
   }
   return out;
+}
+
+/** Formats one stored document on another thread (engine/search/format-stored.ts). */
+export type FormatElsewhere = (job: StoredFormatJob) => Promise<StoredFormatAnswer>;
+
+/** A document formatted by `elsewhere` from its stored bytes, charging what its markup took to `markup`. */
+async function formattedElsewhere(elsewhere: FormatElsewhere, stored: Uint8Array, terms: readonly MatchTerm[], options: StoredFormatJob['options'], markup: MarkupBudget): Promise<FormattedHit> {
+  const left = markup.left;
+  // a copy: lmdb's fast read answers a buffer the next read reuses (its `length` set to the value's,
+  // not the buffer's), and the copy moves to the thread
+  const answer = await elsewhere({ bytes: Uint8Array.prototype.slice.call(stored, 0, stored.length), terms, options, markupLeft: left });
+  if ('refused' in answer) throw new ApiError(answer.refused.code, answer.refused.message);
+  markup.left -= left - answer.markupLeft;
+  return answer.hit;
 }
 
 /**
@@ -78,14 +104,24 @@ export async function mapInSlices(hits: readonly SearchHit[], each: (hit: Search
  * placed after the document fields and before the ranking fields. `markup`: what the request's
  * tags and crop markers may still take (format.ts).
  */
-export async function withFormatting(search: IndexSearch, query: SearchQuery, hits: readonly SearchHit[], views: Record<string, unknown>[], markup: MarkupBudget): Promise<Record<string, unknown>[]> {
+export async function withFormatting(
+  search: IndexSearch,
+  query: SearchQuery,
+  hits: readonly SearchHit[],
+  views: Record<string, unknown>[],
+  markup: MarkupBudget,
+  elsewhere?: FormatElsewhere,
+): Promise<Record<string, unknown>[]> {
   const highlight = query.attributesToHighlight ?? null;
   const crop = query.attributesToCrop ?? null;
   if ((highlight === null || highlight.length === 0) && (crop === null || crop.length === 0) && query.showMatchesPosition !== true) return views;
   const store = new DocumentStore(search.env);
   const bytes = hits.map((hit) => search.env.documents.getBinaryFast(hit.docid)?.length ?? 0);
-  const docs = await mapInSlices(hits, (hit) => projectDocument(store.byDocid(hit.docid) ?? {}, null));
-  const options = {
+  // a large document is decoded where it is formatted
+  const away = hits.map((_, i) => elsewhere !== undefined && bytes[i]! >= ELSEWHERE_FROM_BYTES);
+  const docs = await mapInSlices(hits, (hit, i) => (away[i] ? {} : projectDocument(store.byDocid(hit.docid) ?? {}, null)));
+  const { separatorTokens, nonSeparatorTokens, dictionary } = search.settings;
+  const common = {
     fields: store.fieldIds(),
     displayed: search.settings.displayedAttributes,
     retrieve: query.attributesToRetrieve === null || query.attributesToRetrieve === undefined ? null : namedFields(query.attributesToRetrieve),
@@ -96,11 +132,11 @@ export async function withFormatting(search: IndexSearch, query: SearchQuery, hi
     highlightPreTag: query.highlightPreTag ?? '<em>',
     highlightPostTag: query.highlightPostTag ?? '</em>',
     showMatchesPosition: query.showMatchesPosition === true,
-    tokenizer: search.settings,
+    tokenizer: { separatorTokens, nonSeparatorTokens, dictionary },
     locales: storedLocales(query.locales),
     localizedAttributes: search.settings.localizedAttributes,
-    markup,
   };
+  const options = { ...common, markup };
   const terms = search.outcome.matchingWords;
   let formatted: ReturnType<typeof formatHits>;
   if (bytes.reduce((sum, size) => sum + size, 0) < SLICED_FROM_BYTES) {
@@ -109,6 +145,12 @@ export async function withFormatting(search: IndexSearch, query: SearchQuery, hi
     formatted = [];
     const slices = new TimeSlices();
     for (let from = 0; from < docs.length; ) {
+      const stored = away[from] ? search.env.documents.getBinaryFast(hits[from]!.docid) : undefined;
+      if (stored !== undefined) {
+        formatted.push(await formattedElsewhere(elsewhere!, stored, terms, common, markup));
+        from++;
+        continue;
+      }
       if (bytes[from]! > GROUP_BYTES) {
         // one large document, formatted a run of its fields at a time
         const parts: FormattedHit[] = [];

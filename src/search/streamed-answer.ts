@@ -2,12 +2,13 @@
  * Long answers written in pieces (types/streamed-json.ts). A search, multi-search or federation
  * builds its answer's objects first, as do the task and batch lists; serialising them in one
  * piece then held the thread answering requests for about a second per 50 MB (a multi-search of
- * 100,000 hits held it 1.3 s). An answer of more than STREAMED_ITEMS_FROM hits, tasks or batches
- * is written instead a member at a time down to SPLIT_DEPTH (the answer, its lists of results
- * and hits, each result), each deeper value (a hit, a field's facet counts) whole, as the
+ * 100,000 hits held it 1.3 s). An answer of more than STREAMED_ITEMS_FROM hits, tasks or batches,
+ * or holding LONG_TEXT_CHARS of strings (a hit's 40 MB value and its `_formatted` copy held it
+ * 1.6 s), is written instead a member at a time down to SPLIT_DEPTH (the answer, its lists of
+ * results and hits, each result), each deeper value (a hit, a field's facet counts) whole, as the
  * whole answer's serializer writes it (`stringifyReply`: 64-bit integers, facet counts in their
- * order), the event loop given a turn between pieces once a time slice has passed
- * (time-slices.ts).
+ * order), but for a long string, written a slice at a time; the event loop is given a turn
+ * between pieces once a time slice has passed (time-slices.ts).
  */
 import { stringifyReply } from '../types/reply-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
@@ -21,6 +22,47 @@ const SPLIT_DEPTH = 3;
 
 /** Characters per piece. */
 const PIECE_CHARS = 64 * 1024;
+
+/** Characters of strings from which an answer is streamed, however few its items. */
+const LONG_TEXT_CHARS = 1024 * 1024;
+
+/** Values `holdsLongText` looks at before it takes the answer for a long one. */
+const VALUES_LOOKED_AT = 100_000;
+
+/**
+ * Whether `answer` holds LONG_TEXT_CHARS of strings (keys aside), or more than VALUES_LOOKED_AT
+ * values: a bounded look, microseconds for a page of 20 hits.
+ */
+function holdsLongText(answer: unknown): boolean {
+  const stack: unknown[] = [answer];
+  let chars = 0;
+  for (let looked = 0; stack.length > 0; looked++) {
+    if (looked === VALUES_LOOKED_AT) return true;
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      chars += value.length;
+      if (chars >= LONG_TEXT_CHARS) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key in value) stack.push((value as Record<string, unknown>)[key]);
+    }
+  }
+  return false;
+}
+
+/** `text` as JSON.stringify writes it, in slices that never part a surrogate pair (each half would be escaped alone). */
+function* stringSlices(text: string): Generator<string> {
+  yield '"';
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + PIECE_CHARS);
+    const last = text.charCodeAt(to - 1);
+    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to++;
+    yield JSON.stringify(text.slice(from, to)).slice(1, -1);
+    from = to;
+  }
+  yield '"';
+}
 
 /** Values JSON.stringify leaves out of an object (and writes as null in an array). */
 function omitted(value: unknown): boolean {
@@ -56,6 +98,8 @@ function* parts(value: unknown, depth: number): Generator<string> {
       yield* parts(member, depth + 1);
     }
     yield separator === '{' ? '{}' : '}';
+  } else if (typeof value === 'string' && value.length > PIECE_CHARS) {
+    yield* stringSlices(value);
   } else {
     yield stringifyReply(value);
   }
@@ -74,7 +118,7 @@ async function* pieces(value: unknown): AsyncGenerator<string> {
   yield piece;
 }
 
-/** `answer` as a StreamedJson when it holds more than STREAMED_ITEMS_FROM `items`, else as it is. */
+/** `answer` as a StreamedJson when it holds more than STREAMED_ITEMS_FROM `items` or long strings, else as it is. */
 export function streamedWhenLong<T extends object>(answer: T, items: number): T | StreamedJson {
-  return items > STREAMED_ITEMS_FROM ? new StreamedJson(pieces(answer)) : answer;
+  return items > STREAMED_ITEMS_FROM || holdsLongText(answer) ? new StreamedJson(pieces(answer)) : answer;
 }

@@ -1,10 +1,12 @@
 /**
- * The worker-thread pools of indexing work (piscina), sized by `--max-indexing-threads`
+ * The worker-thread pools of indexing work and of formatting a search's large documents
+ * (piscina), sized by `--max-indexing-threads`
  * (default: half the cores, at least one) and carrying the indexing memory budget their writes
  * are chunked by (`--max-indexing-memory`, config/indexing-memory.ts), and the segmenter thread
  * that runs the dictionary segmenters for every thread (segmenter-channel.ts). Pools and threads
  * start lazily, so an instance never spawns a thread it does not need: the writer thread at the
- * first index write, the extraction threads with the first write that uses them (a server whose
+ * first index write, the formatting threads at the first search that formats a large document,
+ * the extraction threads with the first write that uses them (a server whose
  * writes stay small never pays their start, ~0.25 s of CPU and ~20 MiB), the segmenter thread
  * when a thread first asks for it or with a write large enough for the extraction threads. Idle
  * pool threads exit after a while (the segmenter thread stays, but hands over to a fresh one
@@ -19,6 +21,7 @@ import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { indexingMemoryBudget } from '../config/indexing-memory.js';
 import type { RunSegmenter } from '../kernels/run-segmenter.js';
+import type { StoredFormatAnswer, StoredFormatJob } from '../engine/search/format-stored.js';
 import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter, whenSegmenterWanted } from './segmenter-channel.js';
 
 /** How long pool threads, and the segmenter thread's dictionaries, stay after their last use. */
@@ -34,10 +37,10 @@ const EDITION_STACK_MB = 64;
  * keeps 16; the extraction threads, whose parts leave as typed columns, take 8. Against 32 for
  * both, these limits took ~40 MiB off a movies load's cold and warm peaks at the same docs/s, and
  * cost debdocs' writer 2-7 % more CPU; 8 for the writer too cost it 9 % (bench/RESULTS.md
- * 2026-12-02). The segmenter thread (whose young generation a movies load never grows) and edition
- * threads (Rhai scripts) keep 32: not measured smaller.
+ * 2026-12-02). The segmenter thread (whose young generation a movies load never grows), edition
+ * threads (Rhai scripts) and formatting threads keep 32: not measured smaller.
  */
-const YOUNG_GENERATION_MB = { writer: 16, extraction: 8, segmenter: 32, edition: 32 } as const;
+const YOUNG_GENERATION_MB = { writer: 16, extraction: 8, segmenter: 32, edition: 32, format: 32 } as const;
 
 /** A pool of the task module at `file` (relative to this module) whose threads start on demand and exit after `idleTimeout` ms idle. */
 function lazyPool(file: string, maxThreads: number, idleTimeout: number, youngGenerationMb: number, options: { stackSizeMb?: number; workerData?: PoolThreadData } = {}): Piscina {
@@ -55,6 +58,7 @@ export class WorkerPools {
   private edition: Piscina | null = null;
   private writer: Piscina | null = null;
   private extractAhead: Piscina | null = null;
+  private format: Piscina | null = null;
   private segmenterThread: Worker | null = null;
   private segmenterGeneration = 0;
   private closed = false;
@@ -88,6 +92,17 @@ export class WorkerPools {
   extractAheadPool(): Piscina {
     this.extractAhead ??= lazyPool('./extract-ahead-thread.js', this.threads, IDLE_MS, YOUNG_GENERATION_MB.extraction, { workerData: this.poolThreadData() });
     return this.extractAhead;
+  }
+
+  /** Runs `format-thread.js` tasks: a search's large documents formatted off the thread answering requests. */
+  formatPool(): Piscina {
+    this.format ??= lazyPool('./format-thread.js', this.threads, IDLE_MS, YOUNG_GENERATION_MB.format, { workerData: this.poolThreadData() });
+    return this.format;
+  }
+
+  /** A large stored document formatted on a formatting thread (its bytes move there). */
+  formatStored(job: StoredFormatJob): Promise<StoredFormatAnswer> {
+    return this.formatPool().run(job, { transferList: [job.bytes.buffer as ArrayBuffer] }) as Promise<StoredFormatAnswer>;
   }
 
   /**
@@ -160,10 +175,11 @@ export class WorkerPools {
     // search warm-up, while a SIGTERM shuts the server down) waits for the answer synchronously,
     // so it would block the event loop that delivers that event, for the channel's timeouts
     markSegmenterGone(this.segmenterBuffer);
-    await Promise.all([this.edition?.destroy(), this.writer?.destroy(), this.extractAhead?.destroy(), this.segmenterThread?.terminate()]);
+    await Promise.all([this.edition?.destroy(), this.writer?.destroy(), this.extractAhead?.destroy(), this.format?.destroy(), this.segmenterThread?.terminate()]);
     this.edition = null;
     this.writer = null;
     this.extractAhead = null;
+    this.format = null;
     this.segmenterThread = null;
   }
 }

@@ -59,7 +59,7 @@ function importSpecifiers(source: string): string[] {
 }
 
 describe('the indexing threads\' bundles', () => {
-  it.each(['index-writer-thread', 'extract-ahead-thread', 'segmenter-thread'])('%s.js imports packages and builtins only: its thread reads one file of ours', (name) => {
+  it.each(['index-writer-thread', 'extract-ahead-thread', 'segmenter-thread', 'format-thread'])('%s.js imports packages and builtins only: its thread reads one file of ours', (name) => {
     const specifiers = importSpecifiers(readFileSync(path.join(path.dirname(MAIN), 'workers', `${name}.js`), 'utf8'));
     expect(specifiers.some((specifier) => specifier.startsWith('node:'))).toBe(true);
     expect(specifiers.filter((specifier) => specifier.startsWith('.') || specifier.startsWith('/'))).toEqual([]);

@@ -446,6 +446,8 @@ interface Lookup {
   readonly multi: Map<string, { words: readonly string[]; term: number }[]>;
   /** each prefix word's length in characters */
   readonly prefixChars: Map<string, number>;
+  /** per term, its prefix words by the first place each holds in the term's list, and their lengths ascending; null without */
+  readonly prefixes: readonly ({ readonly first: Map<string, number>; readonly lengths: readonly number[] } | null)[];
 }
 
 /** The characters (code points) of `word`, without splitting it into an array. */
@@ -467,6 +469,14 @@ function lookupOf(terms: readonly MatchTerm[]): Lookup {
   const words = new Map<string, number>();
   const multi = new Map<string, { words: readonly string[]; term: number }[]>();
   const prefixChars = new Map<string, number>();
+  const prefixes = terms.map((term) => {
+    if (term.prefix === null) return null;
+    const first = new Map<string, number>();
+    term.prefix.words.forEach((word, w) => {
+      if (!first.has(word)) first.set(word, w);
+    });
+    return { first, lengths: [...new Set(term.prefix.words.map((word) => word.length))].sort((a, b) => a - b) };
+  });
   terms.forEach((term, t) => {
     for (const word of term.prefix?.words ?? []) prefixChars.set(word, codePoints(word));
     for (const sequence of term.sequences) {
@@ -479,7 +489,23 @@ function lookupOf(terms: readonly MatchTerm[]): Lookup {
       }
     }
   });
-  return { words, multi, prefixChars };
+  return { words, multi, prefixChars, prefixes };
+}
+
+/**
+ * The place in term `t`'s prefix words of the first that `word` starts with, or -1: one lookup
+ * per distinct length of those words, not a test per word (a typo-tolerant prefix over a large
+ * index has hundreds, and a 40 MB value millions of tokens to test).
+ */
+function firstPrefixOf(word: string, prefix: Lookup['prefixes'][number]): number {
+  if (prefix === null) return -1;
+  let found = -1;
+  for (const length of prefix.lengths) {
+    if (length > word.length) break;
+    const at = prefix.first.get(length === word.length ? word : word.slice(0, length));
+    if (at !== undefined && (found === -1 || at < found)) found = at;
+  }
+  return found;
 }
 
 function findMatches(tokens: TextTokens, text: string, terms: readonly MatchTerm[], lookup: Lookup): Match[] {
@@ -507,14 +533,11 @@ function findMatches(tokens: TextTokens, text: string, terms: readonly MatchTerm
     let prefixed = -1;
     let chars = 0;
     for (let t = 0; t < terms.length && prefixed === -1; t++) {
-      const prefix = terms[t]!.prefix;
-      if (prefix === null) continue;
-      for (let w = 0; w < prefix.words.length; w++) {
-        if (!word.startsWith(prefix.words[w]!)) continue;
-        prefixed = t;
-        chars = Math.min(prefix.chars, lookup.prefixChars.get(prefix.words[w]!)!);
-        break;
-      }
+      const w = firstPrefixOf(word, lookup.prefixes[t]!);
+      if (w === -1) continue;
+      const prefix = terms[t]!.prefix!;
+      prefixed = t;
+      chars = Math.min(prefix.chars, lookup.prefixChars.get(prefix.words[w]!)!);
     }
     if (prefixed !== -1) {
       // highlight as many characters of the original text as the query word has (at most the matching

@@ -1,5 +1,6 @@
 // Long answers written in pieces: the pieces make the text JSON.stringify (with 64-bit integers)
-// writes, whatever the values, and only answers of more than STREAMED_ITEMS_FROM hits are streamed.
+// writes, whatever the values, and only answers of more than STREAMED_ITEMS_FROM hits, or holding
+// a megabyte of strings, are streamed.
 import { describe, expect, it } from 'vitest';
 import { STREAMED_ITEMS_FROM, streamedWhenLong } from '../../../src/search/streamed-answer.js';
 import { stringifyJson } from '../../../src/types/json-text.js';
@@ -53,9 +54,22 @@ describe('streamedWhenLong', () => {
     }
   });
 
-  it('streams only answers of more than STREAMED_ITEMS_FROM hits', () => {
-    const answer = { hits: [] };
+  it('streams only answers of more than STREAMED_ITEMS_FROM hits, or of a megabyte of strings', () => {
+    const answer = { hits: [{ id: 1, text: 'x'.repeat(1024 * 1024 - 10) }] };
     expect(streamedWhenLong(answer, STREAMED_ITEMS_FROM)).toBe(answer);
     expect(streamedWhenLong(answer, STREAMED_ITEMS_FROM + 1)).toBeInstanceOf(StreamedJson);
+    // the strings of every hit and field count, nested ones too
+    const long = { hits: [{ id: 1, text: 'x'.repeat(1024 * 1024 - 10) }, { id: 2, _formatted: { tags: ['abcdefghij'] } }] };
+    expect(streamedWhenLong(long, 2)).toBeInstanceOf(StreamedJson);
+  });
+
+  it('writes a long string in slices, never parting a surrogate pair or an escape', async () => {
+    // pairs and characters JSON escapes at every offset around the 64 Ki slice bounds
+    for (const [filler, at] of [['😀', 0], ['😀', 1], ['"\\\n\u0001', 0], ['a\uD800b', 3]] as const) {
+      const value = { hits: [{ text: 'é'.repeat(at) + filler.repeat(600_000), _formatted: { text: `<em>${filler.repeat(40_000)}</em>` } }] };
+      const answer = streamedWhenLong(value, 1);
+      expect(answer).toBeInstanceOf(StreamedJson);
+      expect(await (answer as StreamedJson).text()).toBe(stringifyJson(value));
+    }
   });
 });
