@@ -6,6 +6,7 @@
  */
 import { httpsSetup, TlsSetupError, type HttpsSetup } from './http/tls.js';
 import { buildApp, warmUpFirstRequests } from './http/app.js';
+import { closeGracefully } from './http/transport/graceful-close.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
 import { EXPORT_BUNDLE_HELP, parseExportBundleArgs } from './config/export-bundle-args.js';
 import { exportBundle } from './indexes/export-bundle.js';
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
 
   const shutdown = async () => {
     if (snapshotTimer !== null) clearInterval(snapshotTimer);
-    await app.close();
+    await closeGracefully(app);
     // an exit during its asynchronous commit would never end (thread-warm-up.ts)
     warmUp.abort();
     await warmedUp;
