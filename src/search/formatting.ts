@@ -120,8 +120,7 @@ export async function withFormatting(
   // a large document is decoded where it is formatted
   const away = hits.map((_, i) => elsewhere !== undefined && bytes[i]! >= ELSEWHERE_FROM_BYTES);
   const docs = await mapInSlices(hits, (hit, i) => (away[i] ? {} : projectDocument(store.byDocid(hit.docid) ?? {}, null)));
-  const { separatorTokens, nonSeparatorTokens, dictionary } = search.settings;
-  const common = {
+  const shared = {
     fields: store.fieldIds(),
     displayed: search.settings.displayedAttributes,
     retrieve: query.attributesToRetrieve === null || query.attributesToRetrieve === undefined ? null : namedFields(query.attributesToRetrieve),
@@ -132,11 +131,14 @@ export async function withFormatting(
     highlightPreTag: query.highlightPreTag ?? '<em>',
     highlightPostTag: query.highlightPostTag ?? '</em>',
     showMatchesPosition: query.showMatchesPosition === true,
-    tokenizer: { separatorTokens, nonSeparatorTokens, dictionary },
     locales: storedLocales(query.locales),
     localizedAttributes: search.settings.localizedAttributes,
   };
-  const options = { ...common, markup };
+  // the settings object itself: the tokenizer rules derived from it are kept per object
+  const options = { ...shared, tokenizer: search.settings, markup };
+  // a formatting thread gets plain data: of the settings, only what the tokenizer reads
+  const { separatorTokens, nonSeparatorTokens, dictionary } = search.settings;
+  const sent = { ...shared, tokenizer: { separatorTokens, nonSeparatorTokens, dictionary } };
   const terms = search.outcome.matchingWords;
   let formatted: ReturnType<typeof formatHits>;
   if (bytes.reduce((sum, size) => sum + size, 0) < SLICED_FROM_BYTES) {
@@ -147,7 +149,7 @@ export async function withFormatting(
     for (let from = 0; from < docs.length; ) {
       const stored = away[from] ? search.env.documents.getBinaryFast(hits[from]!.docid) : undefined;
       if (stored !== undefined) {
-        formatted.push(await formattedElsewhere(elsewhere!, stored, terms, common, markup));
+        formatted.push(await formattedElsewhere(elsewhere!, stored, terms, sent, markup));
         from++;
         continue;
       }
