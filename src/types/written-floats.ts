@@ -6,15 +6,19 @@
  * numbers and writes `9`, `1000`, `0`, `18446744073709552000`. Only a float that ryu writes
  * otherwise than JavaScript is marked (an integral value, or one below 1e-5): `7.5` needs nothing.
  *
- * Cheap for most texts: a pattern finds the texts that may hold such a number (`9.0`, an exponent,
- * `0.00000…`, `-0`, 20 digits); only those are read again, token by token, beside the parsed value.
+ * Cheap for most texts: a scan finds the texts whose numbers may be such a number (a pattern:
+ * `9.0`, an exponent, `0.00000…`, `-0`, 20 digits), stepping over strings at `indexOf`'s speed;
+ * only those texts are read again, token by token, beside the parsed value. (The pattern run over
+ * the whole text read every character of every string: 0.12 s of a 40 MB value's decoding, and it
+ * matched 4 in 10 debdocs documents, by version numbers in their text, whose walk then found
+ * nothing; bench/RESULTS.md 2026-12-06.)
  * A text whose structure the walk cannot follow (an object holding a key twice, whose earlier
  * value JSON.parse dropped) is left unmarked: its numbers write as JavaScript writes them.
  */
 import { parseJson } from './json-text.js';
 import { withFloatMember, writtenOtherwise } from './wire-floats.js';
 
-/** What a float ryu writes otherwise may look like in JSON text (strings too: the walk tells). */
+/** What a number token may look like when it is a float ryu writes otherwise (the walk tells). */
 const MAY_HOLD = /\d\.0+(?!\d)|\d[eE][+-]?\d|0\.00000\d|-0(?![\d.eE])|\d{20}/;
 
 const I64_MIN = -(2n ** 63n);
@@ -35,7 +39,7 @@ export function parseWithFloats(text: string): unknown {
 
 /** Marks in `value` (JSON.parse's or parseJson's value of `text`) the numbers `text` wrote as floats. */
 export function markWrittenFloats(text: string, value: unknown): void {
-  if (typeof value !== 'object' || value === null || !MAY_HOLD.test(text)) return;
+  if (typeof value !== 'object' || value === null || !numbersMayHold(text)) return;
   const walk = new Walk(text);
   try {
     walk.value(skipSpace(text, 0), value, null, '', 0);
@@ -45,6 +49,34 @@ export function markWrittenFloats(text: string, value: unknown): void {
   }
   // marked once the whole text is followed: a walk given up leaves nothing marked
   for (const [holder, member] of walk.floats) withFloatMember(holder, member);
+}
+
+/** The characters of a JSON number (and of true, false and null's `e`), after its first. */
+function numberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+}
+
+/**
+ * Whether a number of `text` (valid JSON), outside its strings, matches MAY_HOLD. A text whose
+ * strings do not end (never valid JSON) is left to the walk.
+ */
+function numbersMayHold(text: string): boolean {
+  for (let at = 0; at < text.length; ) {
+    const c = text.charCodeAt(at);
+    if (c === 0x22) {
+      const end = closingQuote(text, at);
+      if (end === -1) return true;
+      at = end;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let end = at + 1;
+      while (numberChar(text.charCodeAt(end))) end++;
+      if (MAY_HOLD.test(text.slice(at, end))) return true;
+      at = end;
+    } else {
+      at++;
+    }
+  }
+  return false;
 }
 
 /** Whether a number's text is one serde_json reads as an f64. */
@@ -67,16 +99,23 @@ function skipSpace(text: string, at: number): number {
   }
 }
 
-/** Where the string starting at `at` (its opening quote) ends, past its closing quote. */
-function stringEnd(text: string, at: number): number {
+/** Where the string starting at `at` (its opening quote) ends, past its closing quote; -1 when it does not. */
+function closingQuote(text: string, at: number): number {
   for (let i = at + 1; ; ) {
     const quote = text.indexOf('"', i);
-    if (quote === -1) throw new Unfollowed();
+    if (quote === -1) return -1;
     let backslashes = 0;
     while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
     if (backslashes % 2 === 0) return quote + 1;
     i = quote + 1;
   }
+}
+
+/** `closingQuote` for the walk, which gives up on a string that does not end. */
+function stringEnd(text: string, at: number): number {
+  const end = closingQuote(text, at);
+  if (end === -1) throw new Unfollowed();
+  return end;
 }
 
 class Walk {

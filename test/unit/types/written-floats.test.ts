@@ -31,6 +31,16 @@ describe('markWrittenFloats', () => {
     expect(roundTrip('{"a": 9, "b": [1, 2], "c": 7.5}')).toBe('{"a":9,"b":[1,2],"c":7.5}');
   });
 
+  it('finds the floats after strings that end in escaped quotes and backslashes, and none in strings alone', () => {
+    expect(roundTrip('{"a": "x\\\\", "b": 9.0, "c": "say \\"1.0\\"", "d": [1e2, "\\\\\\"-0"], "e": -0}')).toBe(
+      '{"a":"x\\\\","b":9.0,"c":"say \\"1.0\\"","d":[100.0,"\\\\\\"-0"],"e":-0.0}',
+    );
+    expect(roundTrip('{"a": "x\\\\", "b": 9.0}')).toBe('{"a":"x\\\\","b":9.0}');
+    expect(roundTrip('{"version": "1.0.0", "e": "1e5", "z": "-0", "n": -1, "t": true, "f": [false, null, 7.5]}')).toBe(
+      '{"version":"1.0.0","e":"1e5","z":"-0","n":-1,"t":true,"f":[false,null,7.5]}',
+    );
+  });
+
   it('leaves a text with a key given twice unmarked rather than mark what JSON.parse dropped', () => {
     expect(roundTrip('{"a": {"x": 1.0}, "a": {"x": 1}, "b": 2.0}')).toBe('{"a":{"x":1},"b":2}');
   });
