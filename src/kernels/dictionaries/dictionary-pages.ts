@@ -7,9 +7,12 @@
  * its words lead to.
  *
  * Readers call `ensure` before reading elements of an array (once per range: a word's entries, a
- * row of connection costs, a step of a lookup). Once a dictionary has read READ_ALL_AFTER pages it
- * is in real use, and the rest is read at once: a guard then costs one compare, where guards that
- * find pages to check made segmenting 2 to 6 times slower. The file stays open until every page is read or
+ * row of connection costs, a step of a lookup). Once a dictionary has read READ_ALL_AFTER pages, or
+ * its guards have checked pages CHECKS_BEFORE_READ_ALL times, it is in real use, and the rest is
+ * read at once: a guard then costs one compare, where guards that find pages to check made
+ * segmenting 2 to 6 times slower (a corpus of few distinct words never reached the page count:
+ * 5,000 documents of the same Chinese sentences took 12.7 s to index, the segmenter thread
+ * spending 3.9 s of its ~10 s in the guards). The file stays open until every page is read or
  * the dictionary is closed (the segmenter thread closes its dictionaries before it ends); a page
  * asked for after `close` is an error, never zeros read as data. The build writes the file once
  * and replaces it by a rename, so the open file is the one the arrays came from.
@@ -30,10 +33,18 @@ const PAGE_BYTES = 1 << PAGE_SHIFT;
  */
 const READ_ALL_AFTER = 1024;
 
+/**
+ * Guarded reads after which the rest is read at once, however few pages they reached: some 5 to
+ * 10 ms of guards, the work of segmenting a few thousand characters.
+ */
+const CHECKS_BEFORE_READ_ALL = 1_000_000;
+
 export class DictionaryPages {
   /** Per page: 1 once read. */
   private readonly loaded: Uint8Array;
   private unread: number;
+  /** guarded reads so far */
+  private checks = 0;
 
   /**
    * `fd`: the file, owned from here on (null: every page is already in memory); `data`: the
@@ -61,6 +72,7 @@ export class DictionaryPages {
   }
 
   private check(array: DictionaryArray, from: number, to: number): void {
+    if (++this.checks >= CHECKS_BEFORE_READ_ALL && this.fd !== null) return this.read(0, this.loaded.length - 1);
     if (to <= from) return;
     const first = (array.byteOffset + from * array.BYTES_PER_ELEMENT) >>> PAGE_SHIFT;
     const last = (array.byteOffset + to * array.BYTES_PER_ELEMENT - 1) >>> PAGE_SHIFT;

@@ -1,7 +1,8 @@
 // Compiled dictionaries read in a page at a time (src/kernels/dictionaries/dictionary-pages.ts):
 // nothing of an array is read before it is asked for, a range across pages is read whole, the file
-// closes once every page is read, and a page asked for after close is an error; a dictionary
-// segmenting a sentence reads a small part of its pages and segments as the whole one does.
+// closes once every page is read (all at once, once a dictionary is in real use), and a page
+// asked for after close is an error; a dictionary segmenting a sentence reads a small part of its
+// pages and segments as the whole one does.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,15 @@ describe('DictionaryPages', () => {
     expect(pages.complete).toBe(false);
     pages.ensure(counting, 40000, 40001);
     expect(pages.residentPages.read).toBe(65);
+    expect(pages.complete).toBe(true);
+    expect(counting[65535]).toBe(65536);
+  });
+
+  it('reads the rest at once after a million guarded reads, however few pages they reached', () => {
+    const { counting, pages } = opened();
+    for (let read = 1; read < 1_000_000; read++) pages.ensure(counting, read % 1024, (read % 1024) + 1);
+    expect(pages.residentPages.read).toBe(1);
+    pages.ensure(counting, 5, 6);
     expect(pages.complete).toBe(true);
     expect(counting[65535]).toBe(65536);
   });
