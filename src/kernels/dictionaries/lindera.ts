@@ -24,6 +24,12 @@ const TAB = 0x09;
 
 const lattices = new Map<LinderaLanguage, Lattice>();
 const encoder = new TextEncoder();
+/**
+ * The text's UTF-8, reused (at most 3 bytes a UTF-16 unit; dictionary-segmenters.ts hands over
+ * 64 Ki units at most): a fresh array per run, often one Korean word, was a twelfth of segmenting
+ * Korean.
+ */
+let utf8 = new Uint8Array(1024);
 /** A sentence's token starts, reused. */
 const sentenceStarts: number[] = [];
 
@@ -34,7 +40,8 @@ const sentenceStarts: number[] = [];
 export function linderaWordStarts(text: string, language: LinderaLanguage): number[] {
   if (text.length < 2) return [];
   const lattice = latticeOf(language);
-  const bytes = encoder.encode(text);
+  if (utf8.length < 3 * text.length) utf8 = new Uint8Array(Math.max(3 * text.length, 2 * utf8.length));
+  const bytes = utf8.subarray(0, encoder.encodeInto(text, utf8).written);
   const out: number[] = [];
   // lindera's running token offset, and the UTF-16 index and UTF-8 offset reached in `text`.
   let offset = 0;
