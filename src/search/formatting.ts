@@ -5,8 +5,8 @@
  * a large document a run of its top-level fields at a time, the event loop given a turn between
  * them once a time slice has passed (time-slices.ts): 40 documents of a 50,000-value array each,
  * highlighted, held the thread answering requests 13 s. A document of ELSEWHERE_FROM_BYTES or more
- * is decoded and formatted on a formatting thread when the caller has one (a server does; the
- * browser build does not), since one large value cannot be cut.
+ * is decoded and formatted on a formatting thread when the caller has one (the server and the
+ * library do; the browser build does not), since one large value cannot be cut.
  * The hits' views and their documents are built with pauses too once a slice has passed
  * (`mapInSlices`; a page of 20 documents of 65,000 fields took seconds to read), so a page that
  * long may read them from more than one snapshot; the caller keeps its index open across them.

@@ -95,7 +95,7 @@ export class WorkerPools {
   }
 
   /** Runs `format-thread.js` tasks: a search's large documents formatted off the thread answering requests. */
-  formatPool(): Piscina {
+  private formatPool(): Piscina {
     this.format ??= lazyPool('./format-thread.js', this.threads, IDLE_MS, YOUNG_GENERATION_MB.format, { workerData: this.poolThreadData() });
     return this.format;
   }

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../../src/types/json-text.js';
 import { stringifyReply } from '../../../src/types/reply-text.js';
-import { markWrittenFloats } from '../../../src/types/written-floats.js';
+import { markWrittenFloats, numberEnd } from '../../../src/types/written-floats.js';
+import { mulberry32 } from '../../helpers/random.js';
 
 /** The text read as a stored document is read, then written as an answer. */
 function roundTrip(text: string): string {
@@ -39,6 +40,19 @@ describe('markWrittenFloats', () => {
     expect(roundTrip('{"version": "1.0.0", "e": "1e5", "z": "-0", "n": -1, "t": true, "f": [false, null, 7.5]}')).toBe(
       '{"version":"1.0.0","e":"1e5","z":"-0","n":-1,"t":true,"f":[false,null,7.5]}',
     );
+  });
+
+  it('takes a number token for a possible float exactly as the pattern it reads by hand would, and finds where it ends', () => {
+    const pattern = /\d\.0+(?!\d)|\d[eE][+-]?\d|0\.00000\d|-0(?![\d.eE])|\d{20}/;
+    const next = mulberry32(20_261_206);
+    const alphabet = '0000000123456789.eE+-';
+    const tokens = ['9.0', '1e3', '1E+5', '2e-7', '-0', '-0.5', '-01', '0.000001', '0.0000001', '0.00001', '1.005', '1.50', '12345678901234567890', '1234567890123456789', '7.5'];
+    for (let i = 0; i < 50_000; i++) tokens.push(Array.from({ length: 1 + Math.floor(next() * 24) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''));
+    for (const token of tokens) {
+      // inside a text, as the scan meets it: a token ends before a character no number holds
+      const text = `[${token}]`;
+      expect([token, numberEnd(text, 1)]).toEqual([token, pattern.test(token) ? -1 : 1 + token.length]);
+    }
   });
 
   it('leaves a text with a key given twice unmarked rather than mark what JSON.parse dropped', () => {
