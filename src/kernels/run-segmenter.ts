@@ -4,9 +4,11 @@
  * installed a remote (src/workers/segmenter-channel.ts) sends them to the process's segmenter
  * thread instead, so the dictionaries of jieba, IPADIC and ko-dic (45 MB together once read
  * whole) are held once per process rather than once per thread that meets Chinese, Japanese or
- * Korean.
+ * Korean. Either way, short runs met before are answered from this thread's RunCache
+ * (run-cache.ts) without asking.
  */
 import { dictionaryWordStarts, type DictionaryLanguage } from './dictionary-segmenters.js';
+import { RunCache, type RunStarts } from './run-cache.js';
 
 export interface Run {
   readonly text: string;
@@ -19,14 +21,17 @@ export type RunSegmenter = (runs: readonly Run[]) => number[][];
 export const localSegmenter: RunSegmenter = (runs) => runs.map((run) => dictionaryWordStarts(run.text, run.language));
 
 let current: RunSegmenter = localSegmenter;
+/** The answers of `current` for short runs, remembered. */
+const remembered = new RunCache();
 /** Milliseconds this thread has spent in the dictionary segmenters (segmentRuns). */
 let spentMs = 0;
 
-export function segmentRuns(runs: readonly Run[]): number[][] {
+/** Per run, where its pieces start (read-only: a remembered answer is shared). */
+export function segmentRuns(runs: readonly Run[]): RunStarts[] {
   if (runs.length === 0) return [];
   const start = performance.now();
   try {
-    return current(runs);
+    return remembered.segment(runs, current);
   } finally {
     spentMs += performance.now() - start;
   }
@@ -42,7 +47,8 @@ export function segmentationMs(): number {
   return spentMs;
 }
 
-/** Makes `segmenter` this thread's (null: back to the local one). */
+/** Makes `segmenter` this thread's (null: back to the local one), which then answers every run anew. */
 export function useRunSegmenter(segmenter: RunSegmenter | null): void {
   current = segmenter ?? localSegmenter;
+  remembered.clear();
 }
