@@ -92,9 +92,9 @@ export class Lattice {
       if (head[i]! < 0) continue;
       this.nextPosition();
       const at = from + byteAt[i]!;
-      commonPrefixSearch(units, pages, bytes, at, to, values, lengths);
+      const matches = commonPrefixSearch(units, pages, bytes, at, to, values, lengths);
       let found = false;
-      for (let m = 0; m < values.length; m++) {
+      for (let m = 0; m < matches; m++) {
         const first = values[m]! >>> 5;
         const last = first + (values[m]! & 31);
         const stop = charAt[at - from + lengths[m]!]!;
@@ -182,11 +182,15 @@ export class Lattice {
     const { listStarts, categories, maxCategories } = this.dictionary.characters;
     if (this.runEnd.length < maxCategories * chars) this.runEnd = new Int32Array(grown(this.runEnd.length, maxCategories * chars));
     const { runEnd, list } = this;
-    const categoryAt = (i: number, place: number) => (listStarts[list[i]!]! + place < listStarts[list[i]! + 1]! ? categories[listStarts[list[i]!]! + place]! : -1);
     for (let place = 0; place < maxCategories; place++) {
       const row = place * chars;
+      // the category at this place of the character after i (-1: its list is shorter)
+      let after = -1;
       for (let i = chars - 1; i >= 0; i--) {
-        runEnd[row + i] = i + 1 < chars && categoryAt(i + 1, place) === categoryAt(i, place) ? runEnd[row + i + 1]! : i + 1;
+        const at = listStarts[list[i]!]! + place;
+        const category = at < listStarts[list[i]! + 1]! ? categories[at]! : -1;
+        runEnd[row + i] = i + 1 < chars && after === category ? runEnd[row + i + 1]! : i + 1;
+        after = category;
       }
     }
   }
