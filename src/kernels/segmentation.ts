@@ -187,12 +187,14 @@ export class WordBreaks {
       this.runs.push(run);
       this.runPlaces.push(string, start);
     };
-    for (let at = first; at >= 0; at = nextSegmented(text, at + 1)) {
+    // a script group's segmented characters are all of its script (an alef, being Arabic, ends a
+    // group): the search goes on after the group, not at each of its characters (every character of
+    // Chinese, Japanese or Korean text is segmented: a sixth of tokenizing Korean)
+    for (let at = first; at >= 0; at = nextSegmented(text, Math.max(at + 1, groupEnd))) {
       const kind = SEGMENTED[text.charCodeAt(at)]!;
       if (kind === Segmented.Alef) {
         if (startsArticle(text, at)) found.push(at + 2);
-      } else if (at < groupEnd) continue;
-      else if (kind === Segmented.WordList) groupEnd = pushWordListBoundaries(found, text, at);
+      } else if (kind === Segmented.WordList) groupEnd = pushWordListBoundaries(found, text, at);
       else groupEnd = groupRuns(text, at, lang, emit);
     }
   }
