@@ -34,9 +34,10 @@ const GROUP_BYTES = 256 * 1024;
  * Stored bytes from which a document is decoded and formatted on a formatting thread, when the
  * caller has one: a single 40 MB value took ~2 s on the thread answering requests, which no
  * slicing by fields shortens. Below it, the ~0.1 s a thread's first task takes to start would
- * cost a search more than the formatting.
+ * cost a search more than the formatting. Never below SLICED_FROM_BYTES: only the page formatted
+ * in slices sends documents away, and a page holding such a document is always one.
  */
-const ELSEWHERE_FROM_BYTES = 1024 * 1024;
+const ELSEWHERE_FROM_BYTES = SLICED_FROM_BYTES;
 
 /**
  * Stored bytes of a document over GROUP_BYTES per part its top-level fields are formatted in:
