@@ -14,6 +14,7 @@ import { stringifyReply } from '../types/reply-text.js';
 import type { AppDeps } from './deps.js';
 import { answerError, installErrorHandlers } from './error-handler.js';
 import { compressAtOnce, ENCODINGS } from './transport/compression.js';
+import { sendLongInPieces } from './transport/long-bodies.js';
 import { lingerOnClose } from './transport/lingering-close.js';
 import { registerRoutes } from './route.js';
 import { routedPaths } from './routed-paths.js';
@@ -170,8 +171,10 @@ export async function buildApp(deps: AppDeps, https: HttpsSetup | null = null): 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
   });
-  // whole bodies up to 64 KiB are compressed at once (transport/compression.ts), before
-  // @fastify/compress's hook, which then streams the larger ones; like v1.50, at any size
+  // a long string body becomes a stream of pieces (transport/long-bodies.ts); whole bodies up to
+  // 64 KiB are compressed at once (transport/compression.ts), before @fastify/compress's hook,
+  // which then streams the larger ones; like v1.50, at any size
+  app.addHook('onSend', sendLongInPieces);
   app.addHook('onSend', compressAtOnce);
   await app.register(compress, {
     global: true,

@@ -26,6 +26,7 @@ import { checkedFilter } from './filter.js';
 import { resolveForeignFilters } from './foreign.js';
 import { queued } from './queued.js';
 import { TimeSlices } from './time-slices.js';
+import { streamedWhenLong } from './streamed-answer.js';
 import { documentScoreValues } from './document-score-values.js';
 
 const SORT_CODE = 'invalid_document_sort';
@@ -78,12 +79,13 @@ const PIECE_CHARS = 64 * 1024;
 
 /**
  * `GET /indexes/{uid}/documents` and `POST …/documents/fetch` on this instance: the list, as an
- * object, or, past STREAMED_FROM documents, as a StreamedJson, which the thread answering
- * requests writes piece by piece instead of holding it for the whole text.
+ * object, or, past STREAMED_FROM documents or holding long strings (streamed-answer.ts), as a
+ * StreamedJson, which the thread answering requests writes piece by piece instead of holding it
+ * for the whole text.
  */
 export async function answerDocuments(ctx: SearchContext, rawUid: string, query: DocumentsQuery, { proxy = false } = {}): Promise<DocumentsList | StreamedJson> {
   const read = await readDocuments(ctx, rawUid, query, proxy, STREAMED_FROM);
-  if (!read.texts) return read.list;
+  if (!read.texts) return streamedWhenLong(read.list, read.list.results.length);
   const { results: texts, offset, limit, total } = read.list;
   return new StreamedJson(listPieces(texts, `],"offset":${offset},"limit":${limit},"total":${total}}`));
 }

@@ -26,6 +26,7 @@ import { sendCopies, sortedErrors } from './network-requests.js';
 import { forwardable, requestPartition, usesNetwork } from './network-use.js';
 import { kmergeBy } from './kmerge.js';
 import { compareScoreValues, parseScoreValues, type ScoreValue } from './score-values.js';
+import { streamedWhenLong } from './streamed-answer.js';
 
 /** `GET …/documents` and `POST …/documents/fetch`; `proxy`: the request carries `Meili-Proxy-Search: true`. */
 export function documentsRequest(ctx: SearchContext, uid: string, query: DocumentsQuery, proxy: boolean): Promise<Record<string, unknown> | StreamedJson> {
@@ -37,12 +38,15 @@ export function documentsRequest(ctx: SearchContext, uid: string, query: Documen
   });
 }
 
-/** `GET …/documents/{id}`: this instance's document, else (with `useNetwork`) the network's. */
-export async function documentRequest(ctx: SearchContext, uid: string, id: string, fields: string[] | null, retrieveVectors: boolean | undefined, useNetwork: boolean | undefined): Promise<JsonObject> {
+/**
+ * `GET …/documents/{id}`: this instance's document, else (with `useNetwork`) the network's; a
+ * document holding long strings as a StreamedJson (streamed-answer.ts).
+ */
+export async function documentRequest(ctx: SearchContext, uid: string, id: string, fields: string[] | null, retrieveVectors: boolean | undefined, useNetwork: boolean | undefined): Promise<JsonObject | StreamedJson> {
   validateIndexUid(uid);
   const networked = usesNetwork(ctx, useNetwork);
   try {
-    return getDocument(ctx, uid, id, fields, retrieveVectors);
+    return streamedWhenLong(getDocument(ctx, uid, id, fields, retrieveVectors), 1);
   } catch (err) {
     if (!networked || !(err instanceof ApiError) || err.code !== 'document_not_found') throw err;
   }
@@ -53,7 +57,7 @@ export async function documentRequest(ctx: SearchContext, uid: string, id: strin
   const found = await networkDocuments(ctx, uid, query);
   const last = (found.results as JsonObject[]).at(-1);
   if (last === undefined) throw new ApiError('document_not_found', `Document \`${id}\` not found.`);
-  return last;
+  return streamedWhenLong(last, 1);
 }
 
 /** One copy's list: its documents with their score values, in the copy's order. */

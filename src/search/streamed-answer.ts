@@ -1,17 +1,18 @@
 /**
  * Long answers written in pieces (types/streamed-json.ts). A search, multi-search or federation
- * builds its answer's objects first, as do the task and batch lists; serialising them in one
- * piece then held the thread answering requests for about a second per 50 MB (a multi-search of
- * 100,000 hits held it 1.3 s). An answer of more than STREAMED_ITEMS_FROM hits, tasks or batches,
- * or holding LONG_TEXT_CHARS of strings (a hit's 40 MB value and its `_formatted` copy held it
- * 1.6 s), is written instead a member at a time down to SPLIT_DEPTH (the answer, its lists of
- * results and hits, each result), each deeper value (a hit, a field's facet counts) whole, as the
- * whole answer's serializer writes it (`stringifyReply`: 64-bit integers, facet counts in their
- * order), but for a long string, written a slice at a time; the event loop is given a turn
- * between pieces once a time slice has passed (time-slices.ts).
+ * builds its answer's objects first, as do the task and batch lists and the document routes;
+ * serialising them in one piece then held the thread answering requests for about a second per
+ * 50 MB (a multi-search of 100,000 hits held it 1.3 s). An answer of more than STREAMED_ITEMS_FROM
+ * hits, tasks or batches, or holding LONG_TEXT_CHARS of strings (a hit's 40 MB value and its
+ * `_formatted` copy held it 1.6 s), is written instead a member at a time down to SPLIT_DEPTH (the
+ * answer, its lists of results and hits, each result), each deeper value (a hit, a field's facet
+ * counts) whole, as the whole answer's serializer writes it (`stringifyReply`: 64-bit integers,
+ * facet counts in their order), but for a long string, written a slice at a time; the event loop
+ * is given a turn between pieces once a time slice has passed (time-slices.ts).
  */
 import { stringifyReply } from '../types/reply-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
+import { unitEnd } from '../types/utf16.js';
 import { TimeSlices } from './time-slices.js';
 
 /** Answers of more items (hits, tasks, batches) than this are streamed. */
@@ -30,8 +31,9 @@ const LONG_TEXT_CHARS = 1024 * 1024;
 const VALUES_LOOKED_AT = 100_000;
 
 /**
- * Whether `answer` holds LONG_TEXT_CHARS of strings (keys aside), or more than VALUES_LOOKED_AT
- * values: a bounded look, microseconds for a page of 20 hits.
+ * Whether `answer` holds LONG_TEXT_CHARS of strings (keys too: a facet distribution's values are
+ * its keys), or more than VALUES_LOOKED_AT values: a bounded look, microseconds for a page of 20
+ * hits.
  */
 function holdsLongText(answer: unknown): boolean {
   const stack: unknown[] = [answer];
@@ -45,7 +47,11 @@ function holdsLongText(answer: unknown): boolean {
     } else if (Array.isArray(value)) {
       for (const item of value) stack.push(item);
     } else if (typeof value === 'object' && value !== null) {
-      for (const key in value) stack.push((value as Record<string, unknown>)[key]);
+      for (const key in value) {
+        chars += key.length;
+        stack.push((value as Record<string, unknown>)[key]);
+      }
+      if (chars >= LONG_TEXT_CHARS) return true;
     }
   }
   return false;
@@ -55,9 +61,7 @@ function holdsLongText(answer: unknown): boolean {
 function* stringSlices(text: string): Generator<string> {
   yield '"';
   for (let from = 0; from < text.length; ) {
-    let to = Math.min(text.length, from + PIECE_CHARS);
-    const last = text.charCodeAt(to - 1);
-    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to++;
+    const to = unitEnd(text, from, PIECE_CHARS);
     yield JSON.stringify(text.slice(from, to)).slice(1, -1);
     from = to;
   }

@@ -56,6 +56,8 @@ export function compressAtOnce(request: FastifyRequest, reply: FastifyReply, pay
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
   // a request that asks for no encoding costs no scan of its body
   if (request.headers['accept-encoding'] === undefined || request.headers['x-no-compression'] !== undefined) return done(null, payload);
+  // a string's UTF-8 bytes are at least its UTF-16 units: a long one is not measured
+  if (typeof payload === 'string' && payload.length > SYNC_BYTES) return done(null, payload);
   const bytes = Buffer.byteLength(payload);
   if (bytes === 0 || bytes > SYNC_BYTES) return done(null, payload);
   const encoding = reply.getHeader('Content-Encoding');

@@ -110,4 +110,32 @@ describe('response compression', () => {
       expect(decoders[encoding]!(res.body).equals(plain.body)).toBe(true);
     }
   });
+
+  it('sends an answer of a mebibyte or more in pieces, chunked, compressed or not', async () => {
+    const waitFor = async (body: Buffer) => {
+      const { taskUid } = JSON.parse(body.toString()) as { taskUid: number };
+      for (;;) {
+        const task = JSON.parse((await raw('GET', `/tasks/${taskUid}`, auth)).body.toString()) as { status: string };
+        if (task.status === 'succeeded') return;
+        expect(['enqueued', 'processing']).toContain(task.status);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    // a document's long value (a streamed answer) and a long settings list (a string body sent in pieces)
+    const doc = { id: 1, text: '😀 été '.repeat(200_000) };
+    await waitFor((await raw('POST', '/indexes/long/documents', { ...auth, 'content-type': 'application/json' }, JSON.stringify([doc]))).body);
+    const stopWords = Array.from({ length: 120_000 }, (_, i) => `stopword${i}`);
+    await waitFor((await raw('PUT', '/indexes/long/settings/stop-words', { ...auth, 'content-type': 'application/json' }, JSON.stringify(stopWords))).body);
+    for (const [path, expected] of [['/indexes/long/documents/1', doc], ['/indexes/long/settings/stop-words', [...stopWords].sort()]] as const) {
+      const plain = await raw('GET', path, auth);
+      expect(plain.headers['transfer-encoding']).toBe('chunked');
+      expect(plain.headers['content-length']).toBeUndefined();
+      expect(JSON.parse(plain.body.toString())).toEqual(expected);
+      for (const encoding of ['gzip', 'br']) {
+        const res = await raw('GET', path, { ...auth, 'accept-encoding': encoding });
+        expect(res.headers['content-encoding']).toBe(encoding);
+        expect(decoders[encoding]!(res.body).equals(plain.body)).toBe(true);
+      }
+    }
+  });
 });

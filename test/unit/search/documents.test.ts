@@ -93,6 +93,15 @@ describe('answerDocuments', () => {
     expect(await answerDocuments(f.ctx, 'books', { limit: STREAMED_FROM })).not.toBeInstanceOf(StreamedJson);
   });
 
+  it('answers a short list holding a mebibyte of strings as JSON pieces that read as the list', async () => {
+    const long = { id: 1, text: '😀 word '.repeat(150_000) };
+    const f = openFixture({ long: { docs: [long, { id: 2, text: 'short' }] } });
+    const answer = await answerDocuments(f.ctx, 'long', { limit: 2 });
+    expect(answer).toBeInstanceOf(StreamedJson);
+    expect(parseJson(await (answer as StreamedJson).text())).toEqual({ results: [long, { id: 2, text: 'short' }], offset: 0, limit: 2, total: 2 });
+    expect(await answerDocuments(f.ctx, 'long', { offset: 1 })).not.toBeInstanceOf(StreamedJson);
+  });
+
   it('gives the event loop turns while it reads a long list', async () => {
     const f = openLarge(10_000);
     const { result, turns } = await countingTurns(() => listDocuments(f.ctx, 'books', { limit: 10_000 }));

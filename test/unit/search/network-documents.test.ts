@@ -1,13 +1,19 @@
 // Document lists of several instances merged as v1.50 merges them (network.md §7.3): by the
 // documents' weighted score values, ties and unsorted lists in partition order, `_federation`
 // stripped; a document without its score values fails the read. And the score values a listed
-// document carries for the instance merging (document-score-values.ts).
+// document carries for the instance merging (document-score-values.ts). A single document read
+// here, holding long strings, is answered in pieces.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { parseSortCriterion } from '../../../src/engine/facets/sort.js';
 import { normalizeFacet } from '../../../src/engine/facets/values.js';
 import { documentScoreValues } from '../../../src/search/document-score-values.js';
-import { isDocumentsResponse, mergeDocumentLists } from '../../../src/search/network-documents.js';
+import { documentRequest, isDocumentsResponse, mergeDocumentLists } from '../../../src/search/network-documents.js';
+import { parseJson } from '../../../src/types/json-text.js';
+import { StreamedJson } from '../../../src/types/streamed-json.js';
+import { searchFixtures } from './fixture.js';
+
+const openFixture = searchFixtures();
 
 const sorted = (id: number, value: number | string | null, asc = true) => ({ id, _federation: { weightedScoreValues: [{ sort: { asc, value } }] } });
 const unsorted = (id: number) => ({ id, _federation: { weightedScoreValues: [] } });
@@ -82,5 +88,17 @@ describe('documentScoreValues', () => {
     const [far] = documentScoreValues({ id: 1, _geo: { lat: 0, lng: 1 } }, sort('_geoPoint(0, 0):desc'));
     expect((far as { geoSort: { distance: number } }).geoSort.distance).toBeCloseTo(111_195, -1);
     expect(documentScoreValues({ id: 1 }, sort('_geoPoint(0, 0):asc'))).toEqual([{ geoSort: { asc: true, distance: null } }]);
+  });
+});
+
+describe('documentRequest', () => {
+  it('answers a document holding a mebibyte of strings as JSON pieces that read as the document, a short one whole', async () => {
+    const long = { id: 1, text: '😀 word '.repeat(150_000), tags: ['a'] };
+    const f = openFixture({ long: { docs: [long, { id: 2, text: 'short' }] } });
+    const answer = await documentRequest(f.ctx, 'long', '1', null, undefined, undefined);
+    expect(answer).toBeInstanceOf(StreamedJson);
+    expect(parseJson(await (answer as StreamedJson).text())).toEqual(long);
+    expect(await documentRequest(f.ctx, 'long', '1', ['id', 'tags'], undefined, undefined)).toEqual({ id: 1, tags: ['a'] });
+    expect(await documentRequest(f.ctx, 'long', '2', null, undefined, undefined)).toEqual({ id: 2, text: 'short' });
   });
 });

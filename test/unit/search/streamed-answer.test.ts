@@ -55,12 +55,19 @@ describe('streamedWhenLong', () => {
   });
 
   it('streams only answers of more than STREAMED_ITEMS_FROM hits, or of a megabyte of strings', () => {
-    const answer = { hits: [{ id: 1, text: 'x'.repeat(1024 * 1024 - 10) }] };
+    const answer = { hits: [{ id: 1, text: 'x'.repeat(1024 * 1024 - 20) }] };
     expect(streamedWhenLong(answer, STREAMED_ITEMS_FROM)).toBe(answer);
     expect(streamedWhenLong(answer, STREAMED_ITEMS_FROM + 1)).toBeInstanceOf(StreamedJson);
     // the strings of every hit and field count, nested ones too
-    const long = { hits: [{ id: 1, text: 'x'.repeat(1024 * 1024 - 10) }, { id: 2, _formatted: { tags: ['abcdefghij'] } }] };
+    const long = { hits: [{ id: 1, text: 'x'.repeat(1024 * 1024 - 20) }, { id: 2, _formatted: { tags: ['abcdefghij'] } }] };
     expect(streamedWhenLong(long, 2)).toBeInstanceOf(StreamedJson);
+  });
+
+  it("counts keys' strings too: a facet distribution's long value streams the answer", async () => {
+    const answer = { hits: [], facetDistribution: { tag: orderedCounts([['k'.repeat(1024 * 1024), 1], ['b', 2]]) } };
+    const streamed = streamedWhenLong(answer, 0);
+    expect(streamed).toBeInstanceOf(StreamedJson);
+    expect(await (streamed as StreamedJson).text()).toBe(stringifyReply(answer));
   });
 
   it('writes a long string in slices, never parting a surrogate pair or an escape', async () => {
