@@ -23,7 +23,7 @@ import type { IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
 import { keptColumn, speller, valueColumn, valuesAmong, type ColumnFound, type Found, type ValueColumn, type ValueKind, type ValueOf } from './value-columns.js';
 import { FacetReader, readFacetFields, type FacetValue } from './store.js';
-import { normalizeFacet, rustFloat, truncateFacet } from './values.js';
+import { facetKey, rustFloat } from './values.js';
 import { ownRecord } from '../../types/own-record.js';
 import { orderedCounts } from '../../types/ordered-counts.js';
 
@@ -114,7 +114,7 @@ export function originalSpelling(store: DocumentStore<IndexReadEnv>, docid: numb
   if (doc === undefined) return normalized;
   const values: string[] = [];
   stringsAt(doc, field, values);
-  return values.find((value) => truncateFacet(normalizeFacet(value)) === normalized) ?? normalized;
+  return values.find((value) => facetKey(value) === normalized) ?? normalized;
 }
 
 interface Counted {

@@ -19,7 +19,7 @@ import type { JsonObject } from '../document-id.js';
 import type { PatternMatch } from '../../types/attribute-patterns.js';
 import { isJsonObject } from '../../types/json-text.js';
 import { geoPointOf } from './geo.js';
-import { normalizeFacet, truncateFacet } from './values.js';
+import { facetKey } from './values.js';
 
 export const FacetKind = { number: 0, string: 1, null: 2, empty: 3, exists: 4 } as const;
 export type FacetKind = (typeof FacetKind)[keyof typeof FacetKind];
@@ -42,7 +42,7 @@ export function extractFacets(doc: JsonObject, match: (field: string) => Pattern
       // a 64-bit integer beyond 2^53 facets as the double Meilisearch makes of it
       sink(field, FacetKind.number, Number(value));
     } else if (typeof value === 'string') {
-      if (value !== '') sink(field, FacetKind.string, truncateFacet(normalizeFacet(value)));
+      if (value !== '') sink(field, FacetKind.string, facetKey(value));
       else if (depth === 'key') sink(field, FacetKind.empty, null);
     } else if (typeof value === 'boolean') {
       sink(field, FacetKind.string, value ? 'true' : 'false');

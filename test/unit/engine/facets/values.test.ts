@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  facetKey,
   MAX_FACET_VALUE_BYTES,
   normalizeFacet,
   orderedF64,
@@ -8,6 +9,7 @@ import {
   rustFloat,
   truncateFacet,
 } from '../../../../src/engine/facets/values.js';
+import { mulberry32 } from '../../../helpers/random.js';
 
 describe('normalizeFacet', () => {
   it('trims, decomposes (NFKD) and lowercases, keeping accents as combining marks', () => {
@@ -31,6 +33,36 @@ describe('truncateFacet', () => {
     const cut = truncateFacet(odd);
     expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(MAX_FACET_VALUE_BYTES);
     expect(cut).toBe(`a${'€'.repeat(155)}`);
+  });
+});
+
+describe('facetKey', () => {
+  const reference = (value: string) => truncateFacet(normalizeFacet(value));
+
+  it('is the truncated normal form of long ASCII values, their edges trimmed, whatever follows the cut', () => {
+    const head = 'Ab'.repeat(MAX_FACET_VALUE_BYTES);
+    for (const value of [head, ` \u3000${head}`, `${head}\u00a0 `, `${head.slice(0, MAX_FACET_VALUE_BYTES)}\u0301Σ`, `${head.slice(0, MAX_FACET_VALUE_BYTES)}İ`, `${head.slice(0, MAX_FACET_VALUE_BYTES)}\uD800`]) {
+      expect(facetKey(value)).toBe(reference(value));
+    }
+    expect(facetKey(head)).toBe(head.slice(0, MAX_FACET_VALUE_BYTES).toLowerCase());
+    // the cap or less before trailing spaces: nothing follows the cut, and the spaces are no part of the key
+    for (const length of [MAX_FACET_VALUE_BYTES, MAX_FACET_VALUE_BYTES - 70]) {
+      const spaced = `${'a'.repeat(length - 1)}B${' '.repeat(600)}`;
+      expect(facetKey(spaced)).toBe(reference(spaced));
+    }
+  });
+
+  it('matches truncateFacet(normalizeFacet()) on random values around the cap', () => {
+    const random = mulberry32(20261207);
+    const pieces = ['a', 'Z', ' ', '\t', '\u00a0', '\u2003', 'é', 'e\u0301', '\u0301', '\u0344', 'ﬁ', 'Σ', 'ς', 'İ', '😀', '\uD800', 'ｶ', '\uFF9E', '한', '1'];
+    for (let round = 0; round < 3_000; round++) {
+      const ascii = Math.floor(random() * (MAX_FACET_VALUE_BYTES + 40));
+      let value = '';
+      for (let i = Math.floor(random() * 4); i > 0; i--) value += pieces[Math.floor(random() * 6) + 2]!;
+      for (let i = 0; i < ascii; i++) value += random() < 0.9 ? String.fromCharCode(33 + Math.floor(random() * 94)) : ' ';
+      for (let i = Math.floor(random() * 12); i > 0; i--) value += pieces[Math.floor(random() * pieces.length)]!;
+      expect(facetKey(value), JSON.stringify(value)).toBe(reference(value));
+    }
   });
 });
 
