@@ -10,9 +10,10 @@ import type { Readable } from 'node:stream';
 import { ApiError } from '../../errors/api-error.js';
 import { checkJsonContentType } from './content-type.js';
 import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
-import { describeJsonSyntaxError, mayHoldOutOfRangeNumber, serdeJsonError } from './json-syntax-error.js';
+import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from './json-syntax-error.js';
 import { holdsMoreValuesThan } from '../../types/json-values.js';
 import { PayloadTooLarge, readBody } from './read-body.js';
+import { isSentNumber } from '../validation/sent-values.js';
 
 /**
  * Values a JSON body may hold (Quarry's bound; document payloads are read by their own route,
@@ -53,7 +54,9 @@ export async function readJsonBody(req: JsonBodyRequest, limit: number, parse: (
   } catch {
     throw malformed(text);
   }
-  if (mayHoldOutOfRangeNumber(text) && serdeJsonError(text) !== undefined) throw malformed(text);
+  // a bare number written as a float stays as sent (sent-values.ts): its value is read here
+  const read = isSentNumber(value) ? Number(value.value) : value;
+  if (holdsOutOfRangeNumber(read) && serdeJsonError(text) !== undefined) throw malformed(text);
   return value;
 }
 

@@ -96,6 +96,12 @@ describe('JSON request bodies', () => {
       status: 400,
       body: error('malformed_payload', `The json payload provided is malformed. \`number out of range at line 1 column ${13 + long.length - 1}\`.`),
     });
+    // a bare number (kept as sent for messages) is read for its range too; a string is no number
+    expect(await send(json, '-1e400')).toEqual({
+      status: 400,
+      body: error('malformed_payload', 'The json payload provided is malformed. `number out of range at line 1 column 6`.'),
+    });
+    expect(((await send(json, '{"metrics": "1e400"}')).body as { code: string }).code).toBe('bad_request');
     // a number tending to zero is not out of range: the body reaches validation
     expect(await send(json, '{"metrics": 5e-2147483649}')).toEqual({
       status: 400,

@@ -8,7 +8,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { SERDE_MAX_DEPTH } from '../../../types/json-depth.js';
-import { describeJsonSyntaxError, mayHoldOutOfRangeNumber, serdeJsonError } from '../json-syntax-error.js';
+import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from '../json-syntax-error.js';
 import { firstInvalidUtf8 } from './utf8.js';
 
 const QUOTE = 0x22;
@@ -227,8 +227,9 @@ export class ValueCutter {
     this.pieces = [];
     if (!isUtf8(bytes)) return { error: `invalid unicode code point at ${this.locate(bytes, firstInvalidUtf8(bytes))}` };
     const text = bytes.toString('utf8');
+    let value: unknown;
     try {
-      JSON.parse(text);
+      value = JSON.parse(text);
     } catch {
       // serde_json reads a token's delimiter before judging it (`[tru]` is `expected ident`).
       const read = this.terminator === -1 ? text : text + String.fromCharCode(this.terminator);
@@ -237,7 +238,7 @@ export class ValueCutter {
     // a number past f64's range, which JSON.parse reads as Infinity (read back as null): serde_json
     // refuses it in a single-document payload; v1.50 skims an array's or NDJSON's documents at
     // enqueue and fails the task (`internal`) when it indexes the field; Quarry refuses it here
-    if (mayHoldOutOfRangeNumber(text)) {
+    if (holdsOutOfRangeNumber(value)) {
       const error = serdeJsonError(text, this.limit.whole ? this.limit.max : Infinity);
       if (error !== undefined) return { error: this.shift(error) };
     }
