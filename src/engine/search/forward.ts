@@ -257,9 +257,12 @@ export function layRecord(fast: Uint8Array, arena: RecordArena): ForwardTokens {
   return new ForwardTokens(arena, head, idsAt, nIds, runsAt, placesAt, placesAt + tokens);
 }
 
-/** The places of word `id` in a record, in text order (binary search over its word ids). */
-export function placesOfWord(tokens: ForwardTokens, id: number): number[] {
-  const { words, idsAt, nIds, runsAt } = tokens;
+/**
+ * Where word `id` is among a record's word ids (binary search), or -1: its places, in text order,
+ * are `words[words[runsAt + j] .. words[runsAt + j + 1])`, read there without a copy.
+ */
+export function wordIndex(tokens: ForwardTokens, id: number): number {
+  const { words, idsAt, nIds } = tokens;
   let lo = 0;
   let hi = nIds;
   while (lo < hi) {
@@ -267,8 +270,15 @@ export function placesOfWord(tokens: ForwardTokens, id: number): number[] {
     if (words[idsAt + mid]! < id) lo = mid + 1;
     else hi = mid;
   }
-  if (lo === nIds || words[idsAt + lo] !== id) return [];
-  return Array.from(words.subarray(words[runsAt + lo]!, words[runsAt + lo + 1]!));
+  return lo === nIds || words[idsAt + lo] !== id ? -1 : lo;
+}
+
+/** The places of word `id` in a record, in text order, as an array of their own. */
+export function placesOfWord(tokens: ForwardTokens, id: number): number[] {
+  const j = wordIndex(tokens, id);
+  if (j < 0) return [];
+  const { words, runsAt } = tokens;
+  return Array.from(words.subarray(words[runsAt + j]!, words[runsAt + j + 1]!));
 }
 
 /** (search field id, word count) of each field of the record's document, in stored order. */
