@@ -273,12 +273,15 @@ export function wordIndex(tokens: ForwardTokens, id: number): number {
   return lo === nIds || words[idsAt + lo] !== id ? -1 : lo;
 }
 
-/** The places of word `id` in a record, in text order, as an array of their own. */
-export function placesOfWord(tokens: ForwardTokens, id: number): number[] {
+/**
+ * The places of word `id` in a record, in text order (empty when the record lacks it): a view of
+ * the record where it lies, not a copy, valid until the next record is laid (growing the arena's
+ * memory may detach it).
+ */
+export function placesOfWord(tokens: ForwardTokens, id: number): Uint32Array {
   const j = wordIndex(tokens, id);
-  if (j < 0) return [];
   const { words, runsAt } = tokens;
-  return Array.from(words.subarray(words[runsAt + j]!, words[runsAt + j + 1]!));
+  return j < 0 ? words.subarray(0, 0) : words.subarray(words[runsAt + j]!, words[runsAt + j + 1]!);
 }
 
 /** (search field id, word count) of each field of the record's document, in stored order. */

@@ -40,10 +40,12 @@ export function phrasePairs(words: readonly (string | null)[]): PhrasePair[] {
  * Whether some place of `right` lies 1 to `within` positions after a place of `left` in the same
  * field (`byAttribute`: whether some field holds both). Places of one word ascend within a field.
  */
-export function pairMet(left: readonly number[], right: readonly number[], within: number, byAttribute: boolean): boolean {
-  for (const l of left) {
+export function pairMet(left: ArrayLike<number>, right: ArrayLike<number>, within: number, byAttribute: boolean): boolean {
+  for (let i = 0; i < left.length; i++) {
+    const l = left[i]!;
     const field = l >>> 16;
-    for (const r of right) {
+    for (let j = 0; j < right.length; j++) {
+      const r = right[j]!;
       if (r >>> 16 !== field) continue;
       if (byAttribute) return true;
       const distance = r - l;
@@ -55,6 +57,7 @@ export function pairMet(left: readonly number[], right: readonly number[], withi
 }
 
 /** Whether the places of the phrase's words (by phrase offset; holes ignored) meet every pair. */
-export function phraseMet(pairs: readonly PhrasePair[], placesAt: (offset: number) => readonly number[], byAttribute: boolean): boolean {
-  return pairs.every(({ left, right, within }) => pairMet(placesAt(left), placesAt(right), within, byAttribute));
+export function phraseMet(pairs: readonly PhrasePair[], placesAt: (offset: number) => ArrayLike<number>, byAttribute: boolean): boolean {
+  for (const { left, right, within } of pairs) if (!pairMet(placesAt(left), placesAt(right), within, byAttribute)) return false;
+  return true;
 }

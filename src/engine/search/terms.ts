@@ -29,7 +29,7 @@ import { lowerBound, prefixRange, type Dictionary } from './dictionary.js';
 import { PREFIX_MAX_CHARS } from '../words/prefix-table.js';
 import { bucketedPosition } from './bucketed-position.js';
 import { synonymKey, synonymsOf } from './synonym-table.js';
-import { placesOfWord, type ForwardReader } from './forward.js';
+import { placesOfWord, type ForwardReader, type ForwardTokens } from './forward.js';
 import { phraseMet, phrasePairs } from './phrase.js';
 import { scratchUint16, scratchUint32, scratchUint8 } from './scratch.js';
 import { splitKey, type FoundSplit, type PostingStore, type SplitStore } from './posting-cache.js';
@@ -296,23 +296,24 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
   if (docs.length > 0) {
     const pairs = phrasePairs(term.words);
     const ids = postings.map((p) => p?.id ?? 0);
-    const firstId = present[0]!.id;
+    const first = postings.findIndex((p) => p !== null);
     const byAttribute = options.settings.proximityPrecision === 'byAttribute';
+    // each word's places in the document being read: views of its record, read once per document
+    // (copying them per word and document was most of a common phrase's time)
+    let tokens: ForwardTokens | null = null;
+    const views: (Uint32Array | undefined)[] = ids.map(() => undefined);
+    const placesAt = (offset: number): Uint32Array => (views[offset] ??= placesOfWord(tokens!, ids[offset]!));
     for (const docid of docs) {
-      const tokens = options.forward.read(docid);
+      tokens = options.forward.read(docid);
       if (tokens === null) continue;
-      const places = new Map<number, number[]>();
-      const placesAt = (offset: number) => {
-        const id = ids[offset]!;
-        let list = places.get(id);
-        if (list === undefined) places.set(id, (list = placesOfWord(tokens, id)));
-        return list;
-      };
+      views.fill(undefined);
       if (!phraseMet(pairs, placesAt, byAttribute)) continue;
       let mask = 0;
       let best = -1;
       let bestDistance = Infinity;
-      for (const place of places.get(firstId) ?? placesOfWord(tokens, firstId)) {
+      const firstPlaces = placesAt(first);
+      for (let k = 0; k < firstPlaces.length; k++) {
+        const place = firstPlaces[k]!;
         const bit = fieldBit(place >>> 16);
         if ((bit & options.allowedMask) === 0) continue;
         mask = (mask | bit) >>> 0;
