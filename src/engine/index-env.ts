@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { settleCompactedEnv } from '../store/compacted-env.js';
+import { countedFromHeader } from '../store/header-count.js';
 import { JSON_DOCUMENT_VALUES } from '../store/json-documents.js';
 import { PROTO_SAFE_VALUES } from '../store/proto-safe-packr.js';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
@@ -69,7 +70,7 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
     uuid,
     root,
     main: root.openDB<unknown, string>(options('main')),
-    documents: root.openDB<Record<string, unknown>, number>(options('documents')),
+    documents: countedFromHeader(root.openDB<Record<string, unknown>, number>(options('documents'))),
     externalIds: root.openDB<number, string>(options('externalIds')),
     facetDocids: root.openDB<Buffer, Buffer>(options('facetDocids')),
     geoPoints: root.openDB<Buffer, number>(options('geoPoints')),
