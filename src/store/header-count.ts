@@ -5,9 +5,9 @@
  * documents, and every `GET …/documents` page and every index's stats asked it. A count of a
  * range still walks that range.
  */
-import type { Database, Key, RangeOptions } from 'lmdb';
+import type { Database, RangeOptions } from 'lmdb';
 
-export function countedFromHeader<V, K extends Key, D extends Database<V, K>>(db: D): D {
+export function countedFromHeader<D extends Database>(db: D): D {
   const walk = db.getCount.bind(db);
   db.getCount = (range?: RangeOptions) => (range === undefined ? (db.getStats() as { entryCount: number }).entryCount : walk(range));
   return db;

@@ -6,20 +6,16 @@
  * both sides of a comparison go through the same functions.
  */
 import { parseRustF64 } from '../../types/rust-float.js';
-
+import { rustTrim, trimmedEnd, trimmedStart } from '../../types/rust-whitespace.js';
 
 /** Stored string facets are cut to this many bytes of their normalised form (on a char boundary). */
 export const MAX_FACET_VALUE_BYTES = 468;
 
-// Rust's `str::trim` strips the Unicode White_Space characters; JS's `trim` also strips U+FEFF.
-const EDGE_SPACES = /^\p{White_Space}+|\p{White_Space}+$/gu;
-
 /** `normalize_facet`: trim, Unicode NFKD, lowercase. Accents stay (decomposed), so `é` ≠ `e`. */
 export function normalizeFacet(value: string): string {
-  return value.replace(EDGE_SPACES, '').normalize('NFKD').toLowerCase();
+  return rustTrim(value).normalize('NFKD').toLowerCase();
 }
 
-const SPACE = /\p{White_Space}/u;
 const ASCII = /^[\0-\x7f]*$/;
 
 /**
@@ -28,16 +24,13 @@ const ASCII = /^[\0-\x7f]*$/;
  * reading a distribution's original spellings. ASCII is its own NFKD, lowercases character for
  * character, and starts no sequence that NFKD's reordering or a final sigma would reach back
  * across; so when the trimmed value's first MAX_FACET_VALUE_BYTES characters are ASCII and more
- * follow them, the key is those characters lowercased. (White_Space characters are all in the BMP.)
+ * follow them, the key is those characters lowercased.
  */
 export function facetKey(value: string): string {
   if (value.length > MAX_FACET_VALUE_BYTES) {
-    let start = 0;
-    while (start < value.length && SPACE.test(value[start]!)) start++;
-    let end = value.length;
-    while (end > start && SPACE.test(value[end - 1]!)) end--;
+    const start = trimmedStart(value);
     const head = value.slice(start, start + MAX_FACET_VALUE_BYTES);
-    if (end - start > MAX_FACET_VALUE_BYTES && ASCII.test(head)) return head.toLowerCase();
+    if (trimmedEnd(value, start) - start > MAX_FACET_VALUE_BYTES && ASCII.test(head)) return head.toLowerCase();
   }
   return truncateFacet(normalizeFacet(value));
 }

@@ -302,6 +302,9 @@ interface ExactPlan {
   readonly wants: readonly number[];
   /** the positions the exact terms span */
   readonly count: number;
+  /** scratch: where each word's places lie in the record being read */
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
 }
 
 class Ranker {
@@ -315,9 +318,6 @@ class Ranker {
   private wordIndex: TermWordIndex | undefined;
   /** per term, its best wordPosition cost in the candidate last scanned (bestPositionCosts) */
   private readonly bestCosts: Int32Array;
-  /** Where each exact word's places lie in the record being read (`exactAttributeFromRecord`). */
-  private spanStarts = new Int32Array(8);
-  private spanEnds = new Int32Array(8);
   /** the candidate whose costs `bestCosts` holds, -1 for none */
   private scannedIndex = -1;
   private proximity: ProximityTerms | undefined;
@@ -682,11 +682,7 @@ class Ranker {
         wants.push(bucketedPosition(t.term.position + offset));
       }
     }
-    if (this.spanStarts.length < ids.length) {
-      this.spanStarts = new Int32Array(ids.length);
-      this.spanEnds = new Int32Array(ids.length);
-    }
-    return { ids, wants, count };
+    return { ids, wants, count, starts: new Int32Array(ids.length), ends: new Int32Array(ids.length) };
   }
 
   /**
@@ -700,9 +696,7 @@ class Ranker {
     const tokens = forward.read(candidates[i]!);
     if (tokens === null) return 2;
     const { words, runsAt } = tokens;
-    const { ids, wants, count } = plan;
-    const starts = this.spanStarts;
-    const ends = this.spanEnds;
+    const { ids, wants, count, starts, ends } = plan;
     for (let k = 0; k < ids.length; k++) {
       const j = wordIndex(tokens, ids[k]!);
       if (j < 0) return 2;

@@ -6,6 +6,7 @@
  * most 2^32 - 1; 0 when missing), and the rest (the part-of-speech tag) go unused. Anything else is
  * an error jieba-rs fails on too.
  */
+import { isRustWhitespace } from '../../types/rust-whitespace.js';
 
 /** Reads the entries of a dict.txt, decoding each word to UTF-16. */
 export class DictionaryEntries {
@@ -50,7 +51,7 @@ export class DictionaryEntries {
         if (at + size > end) size = 0;
         point = decode(text, at, size, this.line + 1);
       }
-      if (point === 0x0a || isWhitespace(point)) {
+      if (point === 0x0a || isRustWhitespace(point)) {
         if (inField && fields === 2) frequencyEnd = at;
         inField = false;
         if (point === 0x0a) break;
@@ -104,23 +105,6 @@ function decode(text: Uint8Array, at: number, size: number, line: number): numbe
 
 /** The least code point of each encoded size (fewer bytes would do for a lower one). */
 const MIN_POINT = [0, 0, 0x80, 0x800, 0x10000];
-
-/** Rust's `char::is_whitespace`: the Unicode White_Space property. */
-function isWhitespace(point: number): boolean {
-  return point <= 0x20
-    ? point === 0x20 || (point >= 0x09 && point <= 0x0d)
-    : point >= 0x85 &&
-        point <= 0x3000 &&
-        (point === 0x85 ||
-          point === 0xa0 ||
-          point === 0x1680 ||
-          (point >= 0x2000 && point <= 0x200a) ||
-          point === 0x2028 ||
-          point === 0x2029 ||
-          point === 0x202f ||
-          point === 0x205f ||
-          point === 0x3000);
-}
 
 function grow(word: Uint16Array): Uint16Array {
   const larger = new Uint16Array(word.length * 2);
