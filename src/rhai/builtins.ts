@@ -10,6 +10,7 @@
  * "Function not found" error.
  */
 import { RhaiRuntimeError, dataTooLarge } from './errors.js';
+import { rustTrim } from '../types/rust-whitespace.js';
 import type { Pos } from './position.js';
 import {
   FnPtr,
@@ -391,7 +392,9 @@ const NATIVES: Record<string, Native> = {
   to_lower: ([x, ...rest]) => (rest.length > 0 ? NO_MATCH : isStr(x) ? x.toLowerCase() : x instanceof RChar ? new RChar(x.ch.toLowerCase()) : NO_MATCH),
   make_upper: (a) => inPlaceString(a, 1, (s) => s.toUpperCase()),
   make_lower: (a) => inPlaceString(a, 1, (s) => s.toLowerCase()),
-  trim: (a) => inPlaceString(a, 1, (s) => s.replace(/^\s+|\s+$/g, '')),
+  // Rust's `str::trim` (White_Space: U+0085 in, U+FEFF out), walked once: a pattern for the
+  // trailing run was quadratic in a string's inner runs
+  trim: (a) => inPlaceString(a, 1, rustTrim),
   clear: (a) => {
     if (a.length !== 1) return NO_MATCH;
     const x = a[0]!;

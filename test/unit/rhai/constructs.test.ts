@@ -159,6 +159,8 @@ describe('strings', () => {
 
   it('changes strings in place with trim and replace, which return ()', () => {
     expect(edited('let r = doc.t.trim(); doc.r = r;', { t: ' x ' })).toEqual({ t: 'x', r: null });
+    // Rust's whitespace: NEL is, the BOM is not; inner runs stay
+    expect(edited('doc.t.trim();', { t: '\u0085\ufeffx  y\u3000' })).toEqual({ t: '\ufeffx  y' });
   });
 
   it('interpolates expressions in back-tick strings with their print form', () => {
