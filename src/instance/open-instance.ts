@@ -50,8 +50,9 @@ import { startDatabaseUpgrade } from '../tasks/upgrade-startup.js';
 import { ImportRefused, shouldImport, type ImportRequest } from '../store/import-decision.js';
 import { readInstanceUid } from '../store/instance-uid.js';
 import { UpdateFiles } from '../store/update-files.js';
-import { TaskQueue } from '../tasks/queue.js';
+import { MAX_NUMBER_OF_TASKS, TaskQueue } from '../tasks/queue.js';
 import { Scheduler } from '../tasks/scheduler.js';
+import { TEST_HOOKS } from '../tasks/test-hooks.js';
 import type { FeatureName } from '../types/features.js';
 import { indexesOf } from '../types/task.js';
 import type { BuildInfo } from '../version.js';
@@ -307,6 +308,8 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
     maxBatchedTasks: config.experimentalMaxNumberOfBatchedTasks,
     maxBatchBytes: config.experimentalLimitBatchedTasksTotalSize ?? defaultBatchBytes(workers.indexingMemory),
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
+    notice: (level, message) => logs.logger[level]({ target: 'index_scheduler' }, message),
+    maxTasks: config.experimentalReplicationParameters ? null : (TEST_HOOKS.maxNumberOfTasks ?? MAX_NUMBER_OF_TASKS),
     archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, compactSnapshots: !config.experimentalNoSnapshotCompaction, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), chatWorkspaces: () => chatWorkspaces.entries(), writeDump },
     exports: {
       request: (url, init) => outgoing.request(url, init),

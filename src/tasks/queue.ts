@@ -37,7 +37,7 @@ import {
   type TaskNetwork,
   type TaskType,
 } from '../types/task.js';
-import { nowNs } from '../types/dates.js';
+import { formatRfc3339, nowNs } from '../types/dates.js';
 import type { Progress } from './progress.js';
 import { defaultDetails } from './details.js';
 import { FAMILY, batchKeys, countedOf, hasAny, idsFrom, idsOf, recount, reindex, taskKeys, valuesOf, type IndexDb } from './index-keys.js';
@@ -84,6 +84,14 @@ export interface SchedulingSnapshot {
   /** enqueued tasks in the whole queue */
   enqueuedCount: number;
 }
+
+/** Tasks from which the scheduler deletes the oldest finished ones (v1.50's `max_number_of_tasks`). */
+export const MAX_NUMBER_OF_TASKS = 1_000_000;
+/** The finished tasks one automatic cleanup deletes at most (v1.50's `take(100_000)`). */
+const CLEANUP_DELETES = 100_000;
+
+/** What `cleanUpWhenFull` did: nothing (under the maximum), nothing it could (`stuck`), or the deletion it registered. */
+export type Cleanup = { readonly kind: 'under' } | { readonly kind: 'stuck' } | { readonly kind: 'registered'; readonly task: Task };
 
 /** Share of the map above which only cancelations and deletions are accepted. */
 const TASK_STORE_LIMIT_PERCENT = 40;
@@ -324,6 +332,37 @@ export class TaskQueue {
       if (index.doesExist([FAMILY.status, 'enqueued', uid])) return this.dbs.tasks.get(uid);
     }
     return undefined;
+  }
+
+  /** Tasks stored, of every status (read from the per-status counts). */
+  taskCount(): number {
+    return (['enqueued', 'succeeded', 'failed', 'canceled'] as const).reduce((sum, status) => sum + countedOf(this.dbs.taskCounts, FAMILY.status, status), 0);
+  }
+
+  /**
+   * v1.50's automatic cleanup (tasks-batches.md §6): once the queue holds `maxTasks` tasks or more,
+   * registers a `taskDeletion` of its oldest finished tasks (up to 100,000), whose
+   * `originalFilter` is ``?beforeEnqueuedAt=<the newest one's enqueuedAt + 1 ns>&statuses=succeeded,failed,canceled``.
+   * With fewer than two finished tasks it registers nothing (`stuck`): deleting one task would
+   * only make room for the next cleanup's own deletion. A deletion that targets tasks passes the
+   * task-store guard, so the cleanup runs even when registrations are refused.
+   */
+  cleanUpWhenFull(maxTasks: number): Cleanup {
+    if (this.taskCount() < maxTasks) return { kind: 'under' };
+    const index = this.dbs.taskIndex;
+    const finished: number[] = [];
+    for (const status of ['succeeded', 'failed', 'canceled'] as const) {
+      let taken = 0;
+      for (const uid of idsFrom(index, FAMILY.status, status, undefined, true)) {
+        if (taken++ === CLEANUP_DELETES) break;
+        finished.push(uid);
+      }
+    }
+    const oldest = finished.sort((a, b) => a - b).slice(0, CLEANUP_DELETES);
+    if (oldest.length < 2) return { kind: 'stuck' };
+    const deleteBefore = this.dbs.tasks.get(oldest[oldest.length - 1]!)!.enqueuedAt + 1n;
+    const query = `?beforeEnqueuedAt=${formatRfc3339(deleteBefore)}&statuses=succeeded,failed,canceled`;
+    return { kind: 'registered', task: this.register({ kind: { name: 'taskDeletion', query, tasks: oldest } }) };
   }
 
   /** Every enqueued task as stored, in uid order (the scheduler's network gate filters them). */

@@ -96,6 +96,13 @@ export interface SchedulerDeps {
   maxBatchedTasks?: number | null;
   maxBatchBytes?: number;
   log?: (message: string, err?: unknown) => void;
+  /** Told what the automatic cleanup of a full queue did or could not do (v1.50 logs it at these levels). */
+  notice?: (level: 'info' | 'warn', message: string) => void;
+  /**
+   * The task count from which the oldest finished tasks are deleted before the next batch
+   * (v1.50's `max_number_of_tasks`, 1,000,000); null: never (`--experimental-replication-parameters`).
+   */
+  maxTasks?: number | null;
   /** Told of every batch's finished tasks once they are stored (webhook delivery). */
   onBatchCommitted?: (tasks: readonly Task[]) => void;
   /**
@@ -200,6 +207,7 @@ export class Scheduler {
       // a stop meanwhile found no wakeUp to call: it must not wait for one below
       if (this.stopped) break;
       this.pending = false;
+      this.cleanUp();
       const next = this.pick();
       if (next === null) {
         for (const resolve of this.idleWaiters.splice(0)) resolve();
@@ -215,6 +223,22 @@ export class Scheduler {
         this.deps.log?.('the scheduler could not commit a batch', err);
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
+    }
+  }
+
+  /** v1.50's automatic cleanup of a full queue, before each batch is picked (as its `tick` starts). */
+  private cleanUp(): void {
+    const max = this.deps.maxTasks;
+    if (max === undefined || max === null) return;
+    try {
+      const cleanup = this.deps.queue.cleanUpWhenFull(max);
+      if (cleanup.kind === 'stuck') this.deps.notice?.('warn', 'The task queue is almost full, but no task can be deleted yet.');
+      if (cleanup.kind !== 'registered') return;
+      const deleted = cleanup.task.kind.name === 'taskDeletion' ? cleanup.task.kind.tasks.length : 0;
+      this.deps.notice?.('info', `The task queue is almost full. Deleting the oldest ${deleted} finished tasks.`);
+    } catch (err) {
+      // a storage failure: the batches still run, and the next turn tries again
+      this.deps.log?.('the scheduler could not clean up the task queue', err);
     }
   }
 

@@ -7,6 +7,8 @@
  *  - QUARRY_TEST_EXIT_AFTER_INDEX_COMMIT=1: the process exits (status 86) right after a batch's
  *    index write commits and before its tasks are committed: the crash point that
  *    process/context.ts describes.
+ *  - QUARRY_TEST_MAX_NUMBER_OF_TASKS=<n>: the automatic cleanup of the task queue starts at n tasks
+ *    instead of 1,000,000 (v1.50's own tests lower its `max_number_of_tasks` the same way).
  */
 const env = process.env;
 
@@ -14,6 +16,7 @@ export const TEST_HOOKS = {
   upgradeIndexDelayMs: Number(env.QUARRY_TEST_UPGRADE_INDEX_DELAY_MS ?? 0) || 0,
   upgradeFails: env.QUARRY_TEST_UPGRADE_FAILS === '1',
   exitAfterIndexCommit: env.QUARRY_TEST_EXIT_AFTER_INDEX_COMMIT === '1',
+  maxNumberOfTasks: Number(env.QUARRY_TEST_MAX_NUMBER_OF_TASKS ?? 0) || null,
 } as const;
 
 /** Waits `ms`, or less when `signal` aborts. */

@@ -14,6 +14,7 @@ import { UpdateFiles } from '../../../src/store/update-files.js';
 import { parseTaskDate } from '../../../src/http/validation/task-filter-values.js';
 import type { TaskQuery } from '../../../src/tasks/query.js';
 import type { Task, TaskKind, Timestamp } from '../../../src/types/task.js';
+import { formatRfc3339 } from '../../../src/types/dates.js';
 import { kind } from './fixtures.js';
 
 let dir: string;
@@ -47,19 +48,21 @@ interface RunOptions {
   outcome?: (task: Task) => Partial<Task>;
   startedAt?: Timestamp;
   finishedAt?: Timestamp;
+  /** the queue that runs it (the shared one unless said) */
+  on?: TaskQueue;
 }
 
 /** Runs the given enqueued tasks as one batch, the way the scheduler does, and commits it. */
-function runBatch(uids: number[], { outcome = () => ({ status: 'succeeded' }), startedAt, finishedAt }: RunOptions = {}) {
-  const tasks = uids.map((uid) => queue.get(uid)!);
+function runBatch(uids: number[], { outcome = () => ({ status: 'succeeded' }), startedAt, finishedAt, on = queue }: RunOptions = {}) {
+  const tasks = uids.map((uid) => on.get(uid)!);
   const start = startedAt ?? tasks[tasks.length - 1]!.enqueuedAt + S;
-  const batch = openBatch(queue.nextBatchUid(), tasks, 'test strategy', start);
+  const batch = openBatch(on.nextBatchUid(), tasks, 'test strategy', start);
   const done = finishBatch(
     batch,
     tasks.map((task) => ({ ...task, ...outcome(task) })),
     finishedAt ?? start + S,
   );
-  queue.commitBatch(done.batch, done.tasks);
+  on.commitBatch(done.batch, done.tasks);
   return done;
 }
 
@@ -505,6 +508,41 @@ describe('deleteTasks', () => {
   });
 });
 
+describe('the automatic cleanup of a full queue', () => {
+  it('does nothing while the queue holds fewer tasks than the maximum', () => {
+    enqueue(kind.add('a'), kind.add('a'), kind.add('a'));
+    runBatch([0, 1]);
+    expect(queue.cleanUpWhenFull(4)).toEqual({ kind: 'under' });
+    expect(queue.query({}).total).toBe(3);
+  });
+
+  it('registers a deletion of the oldest finished tasks once the maximum is reached, whatever their status', () => {
+    enqueue(kind.add('a'), kind.add('b'), kind.add('a'), kind.add('b'));
+    runBatch([0, 2]);
+    runBatch([1], { outcome: () => ({ status: 'failed', error: { message: 'x', code: 'internal', type: 'internal', link: '' } }) });
+    const cleanup = queue.cleanUpWhenFull(4);
+    expect(cleanup.kind).toBe('registered');
+    const task = (cleanup as { task: Task }).task;
+    const newest = queue.get(2)!.enqueuedAt + 1n;
+    expect(task).toMatchObject({
+      uid: 4,
+      status: 'enqueued',
+      kind: { name: 'taskDeletion', tasks: [0, 1, 2], query: `?beforeEnqueuedAt=${formatRfc3339(newest)}&statuses=succeeded,failed,canceled` },
+      details: { matchedTasks: 3, deletedTasks: null, originalFilter: `?beforeEnqueuedAt=${formatRfc3339(newest)}&statuses=succeeded,failed,canceled` },
+    });
+    expect(queue.get(4)).toMatchObject({ kind: { name: 'taskDeletion' } });
+  });
+
+  it('registers nothing while fewer than two tasks are finished', () => {
+    enqueue(kind.add('a'), kind.add('a'), kind.add('a'));
+    expect(queue.cleanUpWhenFull(3)).toEqual({ kind: 'stuck' });
+    runBatch([0]);
+    expect(queue.cleanUpWhenFull(3)).toEqual({ kind: 'stuck' });
+    expect(queue.query({}).total).toBe(3);
+  });
+
+});
+
 describe('API key restrictions', () => {
   beforeEach(() => {
     enqueue(kind.add('a'), kind.add('b'), kind.dump(), kind.update('a', null, 'secret'), kind.add('a'));
@@ -725,6 +763,12 @@ describe('the task-store guard', () => {
     const payload = guarded.nextTaskUid() * 8192;
     expect(payload).toBeLessThan(0.4 * 4 * 1024 * 1024);
     expect(payload).toBeGreaterThan(0.2 * 4 * 1024 * 1024);
+  });
+
+  it('lets the automatic cleanup of a full queue register its deletion when other tasks are refused', () => {
+    expect(fill()).toBeInstanceOf(ApiError);
+    runBatch([0, 1], { on: guarded });
+    expect(guarded.cleanUpWhenFull(2)).toMatchObject({ kind: 'registered', task: { kind: { name: 'taskDeletion', tasks: [0, 1] } } });
   });
 
   it('counts the payloads kept in the environment, so they cannot fill the map', async () => {
