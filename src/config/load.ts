@@ -253,12 +253,6 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     else values.set(key, optionSpec(key).default);
   }
   checkRelations(values);
-  if (values.get('experimentalReplicationParameters') === true) {
-    // a task uid or a dry run asked for by header would be silently ignored: refused instead
-    throw new ConfigError(
-      `the argument '${flagLabel('experimentalReplicationParameters')}' is not available in Quarry: the \`TaskId\` and \`DryRun\` headers it enables are not built`,
-    );
-  }
   // The option holds what the user asked for; the Config reports the file actually read.
   values.set('configFilePath', file?.path ?? null);
 

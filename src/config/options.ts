@@ -92,7 +92,7 @@ export interface Config {
   experimentalReduceIndexingMemoryUsage: boolean;
   /** Snapshots copy the environments without compacting them. */
   experimentalNoSnapshotCompaction: boolean;
-  /** v1.50's `TaskId`/`DryRun` headers: not built, refused at startup (load.ts). */
+  /** v1.50's `TaskId`/`DryRun` request headers are read (http/replication-headers.ts), and the task queue is never cleaned up by itself. */
   experimentalReplicationParameters: boolean;
   /** CIDRs (or `any`) that outgoing requests may reach besides global addresses. */
   experimentalAllowedIpNetworks: readonly string[];
@@ -380,7 +380,7 @@ export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
   experimentalReplicationParameters: {
     codec: bool,
     default: false,
-    help: "Meilisearch's `TaskId` and `DryRun` request headers: not available in Quarry, which refuses to start with it.",
+    help: 'Reads the `TaskId` (the uid a new task gets) and `DryRun` (validate, register nothing) request headers, and stops the automatic cleanup of a full task queue.',
   },
   experimentalPersonalizationApiKey: {
     codec: optionalText,

@@ -8,6 +8,7 @@
  * and on the leader the write is re-sent to the other remotes before the answer. A write carrying
  * import headers (a topology change's export: documents, index, settings or search rules) is
  * registered through the running change, which checks and counts it (network/import-receiving.ts).
+ * A route reading v1.50's `TaskId` and `DryRun` headers puts them in the input (replication-headers.ts).
  */
 import { ApiError } from '../errors/api-error.js';
 import type { Admission, ForwardBody } from '../network/forward.js';
@@ -36,6 +37,8 @@ export async function enqueue(deps: AppDeps, input: TaskInput, write?: NetworkWr
   // After a task-queue compaction a registration would land in the replaced file and be lost.
   if (!deps.healthy()) throw new ApiError('internal', 'The task queue was compacted: restart the instance to register new tasks.');
   const admission = write === undefined ? undefined : (write.admission ?? deps.forwarding.admit(write.ctx.headers));
+  // a dry run (replication-headers.ts) is checked as any write, then neither stored, forwarded nor counted
+  if (input.dryRun === true) return summarizedTaskView(await deps.queue.enqueue(input));
   const forward =
     write === undefined || admission === undefined
       ? null

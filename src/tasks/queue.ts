@@ -11,8 +11,9 @@
  * records in one all-or-nothing commit: `writeTxn(root, () => { queue.update(t); queue.writeBatch(b); … })`.
  *
  * Invariants:
- * - task uids and batch uids are the highest stored uid + 1 (a deletion never removes the newest
- *   task, so task uids are never reused; an interrupted batch's uid is reused, as in Meilisearch);
+ * - task uids and batch uids are the highest stored uid + 1, or for a task a higher uid its
+ *   registration asked for (a deletion never removes the newest task, so task uids are never
+ *   reused; an interrupted batch's uid is reused, as in Meilisearch);
  * - storage never holds `processing`: the running batch's tasks stay `enqueued` on disk and are
  *   reported as `processing` through `setProcessing`; after a crash they are simply enqueued again,
  *   which is the whole of crash recovery;
@@ -75,6 +76,10 @@ export interface TaskInput {
   customMetadata?: string | null;
   /** where the task comes from or goes to in a network (network.md §5) */
   network?: TaskNetwork;
+  /** the uid asked for (v1.50's `TaskId` header): refused below the next uid, which then follows it */
+  uid?: number;
+  /** v1.50's `DryRun` header: the task is made and checked as ever, then not stored */
+  dryRun?: boolean;
 }
 
 /** The enqueued tasks the autobatcher needs (see autobatcher.ts `nextBatch`). */
@@ -166,7 +171,9 @@ export class TaskQueue {
 
   private newTask(input: TaskInput): Task {
     this.checkSpace(input.kind);
-    const uid = this.nextTaskUid();
+    const next = this.nextTaskUid();
+    if (input.uid !== undefined && input.uid < next) throw new ApiError('bad_request', `Received bad task id: ${input.uid} should be >= to ${next}.`);
+    const uid = input.uid ?? next;
     let kind = input.kind;
     if (kind.name === 'taskCancelation' || kind.name === 'taskDeletion') {
       kind = { ...kind, tasks: kind.tasks.filter((target) => target < uid) };
@@ -204,17 +211,19 @@ export class TaskQueue {
    */
   register(input: TaskInput): Task {
     const task = this.newTask(input);
-    writeTxn(this.root, () => this.insert(task));
+    if (input.dryRun !== true) writeTxn(this.root, () => this.insert(task));
     return task;
   }
 
   /**
    * `register` for the HTTP routes: registrations made in the same event-loop turn share one
    * commit (and one disk flush), and the promise resolves once the task is durable. Commits
-   * happen in call order, so uids stay in enqueue order.
+   * happen in call order, so uids stay in enqueue order. A dry run answers the task it would
+   * register, storing nothing and taking no uid.
    */
   async enqueue(input: TaskInput): Promise<Task> {
     const task = this.newTask(input);
+    if (input.dryRun === true) return task;
     this.allocated = task.uid + 1;
     this.inFlight++;
     try {

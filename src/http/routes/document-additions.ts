@@ -1,7 +1,7 @@
 /**
  * Document additions and updates, `POST`/`PUT /indexes/{uid}/documents` (documents.md §3): the
  * payload is streamed into an update file (JSON, NDJSON or CSV converted to NDJSON) before the
- * task is enqueued, and the file is removed if the enqueue fails. A declared payload large enough
+ * task is enqueued, and the file is removed if the enqueue fails or was a dry run. A declared payload large enough
  * for the extraction threads starts them before its upload (scheduler `expectDocuments`).
  */
 import { validateIndexUid } from '../../indexes/uid.js';
@@ -10,6 +10,7 @@ import type { AppDeps } from '../deps.js';
 import { streamBody } from '../body/read-body.js';
 import { checkCsvDelimiter, documentsFormat, DOCUMENTS_CONTENT_TYPES, writeDocumentsPayload } from '../body/documents/index.js';
 import { admitWrite, enqueue } from '../enqueue.js';
+import { replicationOf } from '../replication-headers.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { ApiError } from '../../errors/api-error.js';
 import { compileQuery, parseString, type ValueParser } from '../validation/index.js';
@@ -35,7 +36,8 @@ async function addDocuments(
   method: 'replace' | 'update',
 ) {
   const uid = validateIndexUid(ctx.params.indexUid!);
-  // v1.50 asks the network before it looks at the payload
+  // v1.50 reads the replication headers and asks the network before it looks at the payload
+  const replication = replicationOf(deps, ctx.headers);
   const admission = admitWrite(deps, ctx);
   const { format, delimiter } = documentsFormat(ctx.headers['content-type'], ctx.query.csvDelimiter);
   const limit = deps.config.httpPayloadSizeLimit;
@@ -57,8 +59,12 @@ async function addDocuments(
         onMissingDocument: ctx.query.skipCreation === true ? 'skip' : 'create',
       },
       customMetadata: ctx.query.customMetadata ?? null,
+      ...replication,
     };
-    return await enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
+    const view = await enqueue(deps, input, { ctx, body: { kind: 'payload', uuid: payload.uuid }, admission });
+    // a dry run's payload was read and checked, and is not kept (v1.50 writes it to no file)
+    if (replication.dryRun === true) await deps.updateFiles.delete(payload.uuid);
+    return view;
   } catch (err) {
     await deps.updateFiles.delete(payload.uuid);
     throw err;

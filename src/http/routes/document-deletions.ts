@@ -9,6 +9,7 @@ import { checkedFilter } from '../../search/filter.js';
 import { isJsonNumber, stringifyJson } from '../../types/json-text.js';
 import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
+import { replicationOf } from '../replication-headers.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { compileBody, compileQuery, parseString, refuseNullFilter } from '../validation/index.js';
 
@@ -56,7 +57,7 @@ function deleteByFilter(ctx: RouteContext<ReturnType<typeof parseWriteQuery>, { 
   if (checkedFilter(deps.features, filter, FILTER_CODE) === null) throw new ApiError(FILTER_CODE, 'Sending an empty filter is forbidden.');
   return enqueue(
     deps,
-    { kind: { name: 'documentDeletionByFilter', indexUid: uid, filter }, customMetadata: ctx.query.customMetadata ?? null },
+    { kind: { name: 'documentDeletionByFilter', indexUid: uid, filter }, customMetadata: ctx.query.customMetadata ?? null, ...replicationOf(deps, ctx.headers) },
     { ctx, body: { kind: 'json', value: { filter } } },
   );
 }
@@ -70,7 +71,7 @@ export const documentDeletionRoutes = [
       const uid = validateIndexUid(ctx.params.indexUid!);
       return enqueue(
         deps,
-        { kind: { name: 'documentDeletion', indexUid: uid, documentIds: [ctx.params.documentId!] }, customMetadata: ctx.query.customMetadata ?? null },
+        { kind: { name: 'documentDeletion', indexUid: uid, documentIds: [ctx.params.documentId!] }, customMetadata: ctx.query.customMetadata ?? null, ...replicationOf(deps, ctx.headers) },
         { ctx, body: { kind: 'none' } },
       );
     },
@@ -85,7 +86,7 @@ export const documentDeletionRoutes = [
       const uid = validateIndexUid(ctx.params.indexUid!);
       return enqueue(
         deps,
-        { kind: { name: 'documentDeletion', indexUid: uid, documentIds: ctx.body }, customMetadata: ctx.query.customMetadata ?? null },
+        { kind: { name: 'documentDeletion', indexUid: uid, documentIds: ctx.body }, customMetadata: ctx.query.customMetadata ?? null, ...replicationOf(deps, ctx.headers) },
         { ctx, body: { kind: 'json', value: ctx.body } },
       );
     },
@@ -103,7 +104,7 @@ export const documentDeletionRoutes = [
     status: 202,
     handler: (ctx, deps) => {
       const uid = validateIndexUid(ctx.params.indexUid!);
-      return enqueue(deps, { kind: { name: 'documentClear', indexUid: uid }, customMetadata: ctx.query.customMetadata ?? null }, { ctx, body: { kind: 'none' } });
+      return enqueue(deps, { kind: { name: 'documentClear', indexUid: uid }, customMetadata: ctx.query.customMetadata ?? null, ...replicationOf(deps, ctx.headers) }, { ctx, body: { kind: 'none' } });
     },
   }),
 ];

@@ -10,6 +10,7 @@ import { checkedFilter } from '../../search/filter.js';
 import type { JsonObject } from '../../types/task.js';
 import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
+import { replicationOf } from '../replication-headers.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { compileBody } from '../validation/index.js';
 import { parseWriteQuery } from './document-deletions.js';
@@ -70,7 +71,7 @@ async function editDocuments(ctx: RouteContext<ReturnType<typeof parseWriteQuery
   }
   return enqueue(
     deps,
-    { kind: { name: 'documentEdition', indexUid: uid, filter, context: (context ?? null) as JsonObject | null, function: source }, customMetadata: ctx.query.customMetadata ?? null },
+    { kind: { name: 'documentEdition', indexUid: uid, filter, context: (context ?? null) as JsonObject | null, function: source }, customMetadata: ctx.query.customMetadata ?? null, ...replicationOf(deps, ctx.headers) },
     { ctx, body: { kind: 'json', value: ctx.body } },
   );
 }

@@ -4,13 +4,14 @@
  * if any, is ignored.
  */
 import { enqueue } from '../enqueue.js';
+import { replicationOf } from '../replication-headers.js';
 import { defineRoute } from '../route.js';
 
 export const dumpRoutes = [
   defineRoute({
     route: 'POST /dumps',
     status: 202,
-    handler: (_ctx, deps) =>
-      enqueue(deps, { kind: { name: 'dumpCreation', keys: deps.keys.list(), instanceUid: deps.instanceUid } }),
+    handler: (ctx, deps) =>
+      enqueue(deps, { kind: { name: 'dumpCreation', keys: deps.keys.list(), instanceUid: deps.instanceUid }, ...replicationOf(deps, ctx.headers) }),
   }),
 ];

@@ -11,6 +11,7 @@ import { parseByteSize } from '../../config/byte-size.js';
 import { setField } from '../../types/own-record.js';
 import type { ExportIndexSettings } from '../../types/task.js';
 import { enqueue } from '../enqueue.js';
+import { replicationOf } from '../replication-headers.js';
 import { defineRoute } from '../route.js';
 import { compileBody, type FieldValidator } from '../validation/index.js';
 
@@ -90,7 +91,7 @@ export const exportRoutes = [
         setField(patterns, pattern, { filter: settings.filter ?? null, overrideSettings: settings.overrideSettings ?? false });
       }
       const bytes = typeof payloadSize === 'string' ? parseByteSize(payloadSize) : payloadSize;
-      return enqueue(deps, { kind: { name: 'export', url, apiKey, payloadSize: bytes, indexes: patterns } });
+      return enqueue(deps, { kind: { name: 'export', url, apiKey, payloadSize: bytes, indexes: patterns }, ...replicationOf(deps, ctx.headers) });
     },
   }),
 ];

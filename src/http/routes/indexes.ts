@@ -5,6 +5,7 @@
 import { indexUidProblem } from '../../types/index-uid.js';
 import { validateIndexUid } from '../../indexes/uid.js';
 import { enqueue } from '../enqueue.js';
+import { replicationOf } from '../replication-headers.js';
 import { defineRoute } from '../route.js';
 import { compileBody, compileQuery, parsePositiveInteger } from '../validation/index.js';
 import { indexView } from '../views/index-view.js';
@@ -57,7 +58,7 @@ export const indexRoutes = [
     status: 202,
     handler: (ctx, deps) => {
       ctx.caller.assertIndexAction('indexes.create', ctx.body.uid);
-      return enqueue(deps, { kind: { name: 'indexCreation', indexUid: ctx.body.uid, primaryKey: ctx.body.primaryKey ?? null } }, { ctx, body: { kind: 'json', value: ctx.body } });
+      return enqueue(deps, { kind: { name: 'indexCreation', indexUid: ctx.body.uid, primaryKey: ctx.body.primaryKey ?? null }, ...replicationOf(deps, ctx.headers) }, { ctx, body: { kind: 'json', value: ctx.body } });
     },
   }),
   defineRoute({
@@ -70,7 +71,7 @@ export const indexRoutes = [
       if (newUid !== null) validateIndexUid(newUid);
       return enqueue(
         deps,
-        { kind: { name: 'indexUpdate', indexUid: uid, primaryKey: ctx.body.primaryKey ?? null, newIndexUid: newUid } },
+        { kind: { name: 'indexUpdate', indexUid: uid, primaryKey: ctx.body.primaryKey ?? null, newIndexUid: newUid }, ...replicationOf(deps, ctx.headers) },
         { ctx, body: { kind: 'json', value: ctx.body } },
       );
     },
@@ -80,7 +81,7 @@ export const indexRoutes = [
     status: 202,
     handler: (ctx, deps) => {
       const uid = validateIndexUid(ctx.params.indexUid!);
-      return enqueue(deps, { kind: { name: 'indexDeletion', indexUid: uid } }, { ctx, body: { kind: 'none' } });
+      return enqueue(deps, { kind: { name: 'indexDeletion', indexUid: uid }, ...replicationOf(deps, ctx.headers) }, { ctx, body: { kind: 'none' } });
     },
   }),
 ];

@@ -18,6 +18,7 @@ import type { JsonObject } from '../../types/task.js';
 import { readJsonBody } from '../body/json.js';
 import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
+import { replicationOf } from '../replication-headers.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { compileBody } from '../validation/index.js';
 import { parseSentBody } from '../validation/sent-values.js';
@@ -48,6 +49,7 @@ function enqueueUpdate(ctx: RouteContext<unknown, unknown>, deps: AppDeps, uid: 
         isDeletion,
         allowIndexCreation: ctx.caller.canPerform('indexes.create', uid),
       },
+      ...replicationOf(deps, ctx.headers),
     },
     { ctx, body: { kind: 'json', value: patch }, as: { method: 'PATCH', path: `/indexes/${uid}/settings` } },
   );

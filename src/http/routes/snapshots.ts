@@ -3,12 +3,13 @@
  * body, if any, is ignored.
  */
 import { enqueue } from '../enqueue.js';
+import { replicationOf } from '../replication-headers.js';
 import { defineRoute } from '../route.js';
 
 export const snapshotRoutes = [
   defineRoute({
     route: 'POST /snapshots',
     status: 202,
-    handler: (_ctx, deps) => enqueue(deps, { kind: { name: 'snapshotCreation' } }),
+    handler: (ctx, deps) => enqueue(deps, { kind: { name: 'snapshotCreation' }, ...replicationOf(deps, ctx.headers) }),
   }),
 ];

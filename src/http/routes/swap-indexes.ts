@@ -7,6 +7,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { indexUidProblem } from '../../types/index-uid.js';
 import type { IndexSwap } from '../../types/task.js';
 import { enqueue } from '../enqueue.js';
+import { replicationOf } from '../replication-headers.js';
 import { defineRoute } from '../route.js';
 import { compileBody } from '../validation/index.js';
 
@@ -61,7 +62,7 @@ export const swapIndexesRoutes = [
           `Indexes must be declared only once during a swap. ${names} ${twice.length === 1 ? 'was' : 'were'} specified several times.`,
         );
       }
-      return enqueue(deps, { kind: { name: 'indexSwap', swaps } }, { ctx, body: { kind: 'json', value: ctx.body } });
+      return enqueue(deps, { kind: { name: 'indexSwap', swaps }, ...replicationOf(deps, ctx.headers) }, { ctx, body: { kind: 'json', value: ctx.body } });
     },
   }),
 ];

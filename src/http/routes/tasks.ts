@@ -5,6 +5,7 @@
 import { ApiError } from '../../errors/api-error.js';
 import { taskView } from '../../tasks/views/task-view.js';
 import { enqueue } from '../enqueue.js';
+import { replicationOf } from '../replication-headers.js';
 import { mapPage } from '../../tasks/query.js';
 import { defineRoute } from '../route.js';
 import { parseTaskQuery, parseTaskSelection } from './task-filters.js';
@@ -58,7 +59,7 @@ export const taskRoutes = [
     handler: (ctx, deps) => {
       if (!ctx.query.hasFilter) throw missingFilters('cancel');
       const tasks = deps.queue.matchUids(ctx.query.filter, ctx.caller.indexFilter());
-      return enqueue(deps, { kind: { name: 'taskCancelation', query: `?${ctx.query.raw}`, tasks } });
+      return enqueue(deps, { kind: { name: 'taskCancelation', query: `?${ctx.query.raw}`, tasks }, ...replicationOf(deps, ctx.headers) });
     },
   }),
   defineRoute({
@@ -67,7 +68,7 @@ export const taskRoutes = [
     handler: (ctx, deps) => {
       if (!ctx.query.hasFilter) throw missingFilters('delete');
       const tasks = deps.queue.matchUids(ctx.query.filter, ctx.caller.indexFilter());
-      return enqueue(deps, { kind: { name: 'taskDeletion', query: `?${ctx.query.raw}`, tasks } });
+      return enqueue(deps, { kind: { name: 'taskDeletion', query: `?${ctx.query.raw}`, tasks }, ...replicationOf(deps, ctx.headers) });
     },
   }),
 ];

@@ -2,8 +2,8 @@
 // get_index.rs, update_index.rs and rename_index.rs. Index CRUD, encoded request bodies, listing
 // and paging, primary-key and rename rules, and what a rename keeps (documents, settings, stats,
 // search). Covered elsewhere: index/errors.rs (errors.test.ts), index/stats.rs and stats/mod.rs
-// (stats.test.ts; its embedder cases need vectors). Skipped: send_task_id (the TaskId header of
-// --experimental-replication-parameters, which Quarry lacks).
+// (stats.test.ts; its embedder cases need vectors), send_task_id (the TaskId header of
+// --experimental-replication-parameters: tasks/replication-headers.test.ts).
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_UID, call, errorBody, expectError, nanos, run, stable, uniqueUid, waitTask } from '../../helpers/api.js';

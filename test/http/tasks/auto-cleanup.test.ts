@@ -2,7 +2,7 @@
 // once the queue holds its maximum of tasks (1,000,000; lowered here by the test hook
 // QUARRY_TEST_MAX_NUMBER_OF_TASKS, as v1.50's own tests lower `max_number_of_tasks`), the
 // scheduler registers by itself a `taskDeletion` of the oldest finished tasks before its next
-// batch.
+// batch, and `--experimental-replication-parameters` turns it off.
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatRfc3339, instantOfRfc3339 } from '../../../src/types/dates.js';
 import { call, waitTask } from '../../helpers/api.js';
@@ -49,5 +49,12 @@ describe('the automatic cleanup of a full task queue', () => {
     await createIndex('d');
     expect(await waitTask(server, 5)).toMatchObject({ type: 'taskDeletion', details: { matchedTasks: 2, deletedTasks: 2 } });
     expect(await uidsListed()).toEqual([5, 4]);
+  });
+
+  it('is off with --experimental-replication-parameters', async () => {
+    server = await startServer({ args: ['--experimental-replication-parameters'], env: { QUARRY_TEST_MAX_NUMBER_OF_TASKS: '3', QUARRY_LOG_LEVEL: 'INFO' } });
+    for (const uid of ['a', 'b', 'c', 'd']) await createIndex(uid);
+    expect(await uidsListed()).toEqual([3, 2, 1, 0]);
+    expect(server.output()).not.toContain('The task queue is almost full');
   });
 });

@@ -101,7 +101,7 @@ interface Sample {
   with?: Partial<Record<OptionKey, string>>;
 }
 
-const SAMPLES: Record<Exclude<OptionKey, 'configFilePath' | 'experimentalReplicationParameters'>, Sample> = {
+const SAMPLES: Record<Exclude<OptionKey, 'configFilePath'>, Sample> = {
   dbPath: { raw: '/srv/quarry/db', toml: '"/srv/quarry/db"', expected: '/srv/quarry/db' },
   httpAddr: { raw: '0.0.0.0:8080', toml: '"0.0.0.0:8080"', expected: '0.0.0.0:8080' },
   masterKey: { raw: 'a-master-key-of-24-bytes', toml: '"a-master-key-of-24-bytes"', expected: 'a-master-key-of-24-bytes' },
@@ -121,6 +121,7 @@ const SAMPLES: Record<Exclude<OptionKey, 'configFilePath' | 'experimentalReplica
   dumpDir: { raw: '/srv/dumps', toml: '"/srv/dumps"', expected: '/srv/dumps' },
   logLevel: { raw: 'debug', toml: '"DEBUG"', expected: 'DEBUG' },
   experimentalContainsFilter: { toml: 'true', expected: true },
+  experimentalReplicationParameters: { toml: 'true', expected: true },
   sslCertPath: { raw: '/srv/cert.pem', toml: '"/srv/cert.pem"', expected: '/srv/cert.pem' },
   sslKeyPath: { raw: '/srv/key.pem', toml: '"/srv/key.pem"', expected: '/srv/key.pem' },
   sslAuthPath: { raw: '/srv/roots.pem', toml: '"/srv/roots.pem"', expected: '/srv/roots.pem' },
@@ -160,10 +161,10 @@ function envOf(key: OptionKey, raw: string | undefined, prefix: 0 | 1): Record<s
 }
 
 describe('every option', () => {
-  const cases = Object.entries(SAMPLES) as [Exclude<OptionKey, 'configFilePath' | 'experimentalReplicationParameters'>, Sample][];
+  const cases = Object.entries(SAMPLES) as [Exclude<OptionKey, 'configFilePath'>, Sample][];
 
   it('has a sample here', () => {
-    expect(cases.map(([key]) => key).sort()).toEqual(OPTION_KEYS.filter((key) => key !== 'configFilePath' && key !== 'experimentalReplicationParameters').sort());
+    expect(cases.map(([key]) => key).sort()).toEqual(OPTION_KEYS.filter((key) => key !== 'configFilePath').sort());
   });
 
   it.each(cases)('%s is read from the command line', (key, sample) => {
@@ -286,14 +287,6 @@ describe('command line syntax', () => {
     expect(loadError(['-x']).message).toContain("unexpected argument '-x' found");
   });
 
-  it("refuses v1.50's --experimental-replication-parameters from any source: the headers it enables are not built", () => {
-    const message =
-      "the argument '--experimental-replication-parameters' is not available in Quarry: the `TaskId` and `DryRun` headers it enables are not built";
-    expect(loadError(['--experimental-replication-parameters']).message).toBe(message);
-    expect(loadError([], { MEILI_EXPERIMENTAL_REPLICATION_PARAMETERS: 'true' }).message).toBe(message);
-    expect(loadError([], {}, workdir('experimental_replication_parameters = true\n')).message).toBe(message);
-    expect(load([], { MEILI_EXPERIMENTAL_REPLICATION_PARAMETERS: 'false' }).experimentalReplicationParameters).toBe(false);
-  });
 
   it('rejects a stray positional argument', () => {
     expect(loadError(['data.ms']).message).toContain("unexpected argument 'data.ms' found");

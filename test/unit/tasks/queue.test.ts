@@ -75,6 +75,26 @@ describe('uid allocation and persistence', () => {
     expect(queue.nextTaskUid()).toBe(3);
   });
 
+  it('gives a task the uid it asks for when that is not below the next one, and the next uids follow it', async () => {
+    enqueue(kind.add('a'));
+    expect(queue.register({ kind: kind.add('a'), uid: 25 }).uid).toBe(25);
+    expect(() => queue.register({ kind: kind.add('a'), uid: 25 })).toThrow('Received bad task id: 25 should be >= to 26.');
+    expect((await queue.enqueue({ kind: kind.add('a') })).uid).toBe(26);
+    expect((await queue.enqueue({ kind: kind.add('a'), uid: 27 })).uid).toBe(27);
+    await reopen();
+    expect(queue.nextTaskUid()).toBe(28);
+  });
+
+  it('stores nothing and takes no uid for a dry run', async () => {
+    enqueue(kind.add('a'));
+    expect((await queue.enqueue({ kind: kind.add('a'), dryRun: true })).uid).toBe(1);
+    expect(queue.register({ kind: kind.add('a'), dryRun: true, uid: 9 }).uid).toBe(9);
+    expect(queue.get(1)).toBeUndefined();
+    expect(queue.get(9)).toBeUndefined();
+    expect(queue.nextTaskUid()).toBe(1);
+    expect(queue.query({}).total).toBe(1);
+  });
+
   it('keeps tasks, their nanosecond dates and the next uid across close and reopen', async () => {
     const [first] = enqueue(kind.add('a'), kind.add('b'));
     await reopen();
