@@ -450,7 +450,8 @@ export interface OptionNames {
 }
 
 function namesOf(field: string, envName?: string): OptionNames {
-  const flag = field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  // a number is a word of its own, as clap and serde name v1.50's fields (`…-edition-2024-…`)
+  const flag = field.replace(/([a-z])(?=[0-9])/g, '$1-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const tomlKey = flag.replaceAll('-', '_');
   const screaming = envName ?? tomlKey.toUpperCase();
   return { flag, tomlKey, envNames: [`QUARRY_${screaming}`, `MEILI_${screaming}`] };

@@ -189,6 +189,18 @@ describe('every option', () => {
   });
 });
 
+describe("v1.50's names", () => {
+  it('make a number a word of its own, as clap and serde do: --experimental-no-edition-2024-for-settings', () => {
+    expect(load(['--experimental-no-edition-2024-for-settings', '--experimental-no-edition-2024-for-dumps'])).toMatchObject({
+      experimentalNoEdition2024ForSettings: true,
+      experimentalNoEdition2024ForDumps: true,
+    });
+    expect(load([], { MEILI_EXPERIMENTAL_NO_EDITION_2024_FOR_SETTINGS: 'true' }).experimentalNoEdition2024ForSettings).toBe(true);
+    expect(load([], {}, workdir('experimental_no_edition_2024_for_dumps = true\n')).experimentalNoEdition2024ForDumps).toBe(true);
+    expect(loadError(['--experimental-no-edition2024-for-settings']).message).toContain("unexpected argument '--experimental-no-edition2024-for-settings' found");
+  });
+});
+
 describe('precedence', () => {
   const toml = 'db_path = "from-file"\nlog_level = "WARN"\n';
 
