@@ -101,15 +101,27 @@ function queryCacheOf(settings: EmbedderSettings, entries: number): Map<string, 
  * One embedding per text, in order, with the document (indexing) side of embedder `name`;
  * chunks of the source's size, at most `PARALLEL_REQUESTS` requests at once. Attempts are
  * counted in `stats`. Throws ``While embedding documents for embedder `name`: …``
- * (`vector_embedding_error`); the batch prefixes the index.
+ * (`vector_embedding_error`); the batch prefixes the index. With `ignored` (v1.50's
+ * `ignore_embedder_failures`, failure-modes.ts), a chunk that fails is handed to it instead and
+ * its texts get null, the other chunks going on; a cancelation or a fault of ours still throws.
  */
+export function embedDocuments(name: string, settings: EmbedderSettings, texts: readonly unknown[], stats?: EmbedderRequestStats, signal?: AbortSignal): Promise<Float32Array[]>;
+export function embedDocuments(
+  name: string,
+  settings: EmbedderSettings,
+  texts: readonly unknown[],
+  stats: EmbedderRequestStats,
+  signal: AbortSignal | undefined,
+  ignored: ((error: ApiError) => void) | undefined,
+): Promise<(Float32Array | null)[]>;
 export async function embedDocuments(
   name: string,
   settings: EmbedderSettings,
   texts: readonly unknown[],
   stats: EmbedderRequestStats = new EmbedderRequestStats(),
   signal?: AbortSignal,
-): Promise<Float32Array[]> {
+  ignored?: (error: ApiError) => void,
+): Promise<(Float32Array | null)[]> {
   let embedder: Embedder;
   try {
     embedder = embedderFor(settings);
@@ -119,7 +131,7 @@ export async function embedDocuments(
   }
   const chunks: unknown[][] = [];
   for (let i = 0; i < texts.length; i += embedder.chunkSize) chunks.push(texts.slice(i, i + embedder.chunkSize));
-  const results: Float32Array[][] = new Array<Float32Array[]>(chunks.length);
+  const results: (Float32Array | null)[][] = new Array<(Float32Array | null)[]>(chunks.length);
   const failure = new AbortController();
   const stop = AbortSignal.any(signal === undefined ? [failure.signal] : [failure.signal, signal]);
   let next = 0;
@@ -130,6 +142,12 @@ export async function embedDocuments(
       try {
         results[index] = await embedder.embed(chunks[index]!, { runtime: embedderRuntime(), stats, dimensions: embedder.dimensions, signal: stop });
       } catch (error) {
+        const refusal = asApiError(error, (e) => indexingEmbedError(name, e));
+        if (ignored !== undefined && signal?.aborted !== true && refusal instanceof ApiError) {
+          ignored(refusal);
+          results[index] = chunks[index]!.map(() => null);
+          continue;
+        }
         firstError ??= error;
         failure.abort(error);
       }

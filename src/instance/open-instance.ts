@@ -18,7 +18,7 @@ import type { Config } from '../config/index.js';
 import { defaultBatchBytes, indexingMemoryBudget } from '../config/indexing-memory.js';
 import { importDump } from '../dumps/import.js';
 import { sweepDumpDir, writeDump } from '../dumps/writer.js';
-import { runtimeFromEnv, setEmbedderRuntime } from '../embedders/runtime.js';
+import { runtimeFromEnv, setEmbedderRuntime, type EmbedderRuntime } from '../embedders/runtime.js';
 import { IndexEnvs } from '../engine/index-env.js';
 import { warmSearchCaches } from '../engine/search/warm-caches.js';
 import { ExperimentalFeatures } from '../features/experimental-features.js';
@@ -260,6 +260,18 @@ function writeTimings(env: NodeJS.ProcessEnv): WriteTimings {
   }
 }
 
+function embedderRuntimeOf(input: InstanceInput, outgoing: OutgoingClient): EmbedderRuntime {
+  const { logger } = input.logs;
+  try {
+    return runtimeFromEnv(outgoing, input.env, input.config.experimentalEmbeddingCacheEntries, {
+      info: (message) => logger.info({ target: 'hf_hub' }, message),
+      warn: (message, err) => logger.warn({ target: 'milli::vector::session', err }, message),
+    });
+  } catch (err) {
+    throw new StartupRefused(`Error: ${(err as Error).message}`);
+  }
+}
+
 /** Step 5: the services over the instance store and the index environments, and the worker pools. */
 function buildServices(input: InstanceInput, store: InstanceStore): Services {
   const { config } = input;
@@ -273,7 +285,7 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
   // Every request to a URL users give goes through this client, under the one IP policy; a dump's
   // embedders are built while it is imported.
   const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
-  setEmbedderRuntime(runtimeFromEnv(outgoing, input.env, config.experimentalEmbeddingCacheEntries, (message) => input.logs.logger.info({ target: 'hf_hub' }, message)));
+  setEmbedderRuntime(embedderRuntimeOf(input, outgoing));
   return {
     store,
     keys: new KeyStore(store, config.masterKey),

@@ -17,6 +17,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { embedDocuments, PARALLEL_REQUESTS } from '../embedders/embed.js';
 import { EmbedderRequestStats } from '../embedders/request-stats.js';
+import { STRICT_FAILURE_MODES } from '../embedders/failure-modes.js';
 import { configuredRuntime } from '../embedders/runtime.js';
 import type { EmbedderSettings } from '../types/settings.js';
 
@@ -29,12 +30,14 @@ export interface EmbeddingEnds {
   readonly flag: Int32Array;
   /** the longest wait for one round of requests to the embedder (an answer waits one per round) */
   readonly answerMs: number;
+  /** a document whose template does not render gets no embedding instead of failing the write (failure-modes.ts) */
+  readonly ignoreTemplateFailures: boolean;
 }
 
 type Request = { readonly id: number; readonly name: string; readonly settings: EmbedderSettings; readonly texts: readonly unknown[] };
 
 type Answer =
-  | { readonly embeddings: Float32Array[] }
+  | { readonly embeddings: (Float32Array | null)[] }
   | { readonly error: { readonly code: ErrorCode; readonly message: string } | { readonly internal: string } };
 
 /** An answer and the request it answers: a late answer to an abandoned request is skipped. */
@@ -62,8 +65,12 @@ export function serveEmbedding(signal: AbortSignal): EmbeddingService {
   const stats = new EmbedderRequestStats();
   const stop = new AbortController();
   const aborted = AbortSignal.any([signal, stop.signal]);
+  const runtime = configuredRuntime();
+  const modes = runtime?.failureModes ?? STRICT_FAILURE_MODES;
+  // v1.50 logs the request it ignores, and goes on
+  const ignored = modes.ignoreEmbedderFailures ? (error: ApiError) => runtime?.warn?.('ignored error embedding batch of documents due to failure policy', error) : undefined;
   port1.on('message', (request: Request) => {
-    void answer(request, stats, aborted).then((reply) => {
+    void answer(request, stats, aborted, ignored).then((reply) => {
       if (stop.signal.aborted) return;
       port1.postMessage({ id: request.id, answer: reply } satisfies Reply);
       Atomics.store(flag, 0, ANSWERED);
@@ -71,7 +78,7 @@ export function serveEmbedding(signal: AbortSignal): EmbeddingService {
     });
   });
   return {
-    ends: { port: port2, flag, answerMs: answerBound() },
+    ends: { port: port2, flag, answerMs: answerBound(), ignoreTemplateFailures: modes.ignoreDocumentTemplateFailures },
     transfer: [port2],
     stats,
     close() {
@@ -81,9 +88,9 @@ export function serveEmbedding(signal: AbortSignal): EmbeddingService {
   };
 }
 
-async function answer(request: Request, stats: EmbedderRequestStats, signal: AbortSignal): Promise<Answer> {
+async function answer(request: Request, stats: EmbedderRequestStats, signal: AbortSignal, ignored: ((error: ApiError) => void) | undefined): Promise<Answer> {
   try {
-    return { embeddings: await embedDocuments(request.name, request.settings, request.texts, stats, signal) };
+    return { embeddings: await embedDocuments(request.name, request.settings, request.texts, stats, signal, ignored) };
   } catch (error) {
     if (error instanceof ApiError) return { error: { code: error.code, message: error.message } };
     return { error: { internal: error instanceof Error ? error.message : String(error) } };
@@ -100,10 +107,13 @@ export class EmbeddingClient {
     private readonly interruptedMessage: string,
   ) {}
 
-  /** One embedding per text; throws `vector_embedding_error` as v1.50 fails a batch. */
-  embed(name: string, settings: EmbedderSettings, texts: readonly unknown[]): Float32Array[] {
+  /**
+   * One embedding per text, null for the texts of a request whose failure is ignored (the
+   * service's failure modes); throws `vector_embedding_error` as v1.50 fails a batch.
+   */
+  embed(name: string, settings: EmbedderSettings, texts: readonly unknown[]): (Float32Array | null)[] {
     if (texts.length === 0) return [];
-    return (this.ask({ id: this.nextId++, name, settings, texts }) as { embeddings: Float32Array[] }).embeddings;
+    return (this.ask({ id: this.nextId++, name, settings, texts }) as { embeddings: (Float32Array | null)[] }).embeddings;
   }
 
   private ask(request: Request): Answer {

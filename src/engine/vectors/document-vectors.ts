@@ -5,7 +5,9 @@
  * from the rendered document template — only for documents whose rendering changed — through the
  * installed document embedder (embed-hook.ts), all texts of the set in one call (from the
  * rendered fragments for an embedder with fragments: fragment-vectors.ts). A
- * `userProvided` embedder left without vectors fails the batch (missing-vectors.ts).
+ * `userProvided` embedder left without vectors fails the batch (missing-vectors.ts). The write's
+ * failure modes (embed-hook.ts) may leave a document without an embedding: one whose template
+ * does not render loses its vectors, one whose request failed keeps them.
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { EmbedderSettings, IndexSettings } from '../../types/settings.js';
@@ -13,7 +15,7 @@ import type { JsonObject } from '../document-id.js';
 import type { SentEntry } from '../documents/vectors-indexing.js';
 import { searchableMatcher } from '../words/extract.js';
 import { hasFragments } from '../../types/fragments.js';
-import { embedDocuments } from './embed-hook.js';
+import { embedDocuments, ignoresTemplateFailures } from './embed-hook.js';
 import { generateFragmentVectors } from './fragment-vectors.js';
 import type { EmbedderWriter } from './embedder-writer.js';
 import { missingVectorsError } from './missing-vectors.js';
@@ -81,7 +83,12 @@ export function applyDecisions(settings: IndexSettings, writer: EmbedderWriter, 
   const isSearchable = searchableMatcher(settings.searchableAttributes);
   for (const input of generated) {
     const { old } = input;
-    const text = renderDocumentTemplate(embedder, input.doc, { isSearchable, docId: input.id });
+    const text = renderedOrSkipped(embedder, input, isSearchable);
+    if (text === null) {
+      // v1.50's ignore_document_template_failures: no text, so no embedding, and none kept
+      if (old !== undefined) writer.remove(input.docid);
+      continue;
+    }
     // generated from the same text: the same vectors
     if (old !== undefined && !old.userProvided && old.text === text) continue;
     texts.push({ input, text });
@@ -95,5 +102,19 @@ export function applyDecisions(settings: IndexSettings, writer: EmbedderWriter, 
   if (vectors.length !== texts.length) {
     throw new ApiError('vector_embedding_error', `While embedding documents for embedder \`${writer.name}\`: error: expected ${texts.length} embeddings, got ${vectors.length}`);
   }
-  texts.forEach(({ input, text }, i) => writer.put(input.docid, input.id, [vectors[i]!], { userProvided: false, regenerate: true, text }));
+  texts.forEach(({ input, text }, i) => {
+    const vector = vectors[i];
+    // a request whose failure was ignored: its documents keep what they had, as in v1.50
+    if (vector !== null && vector !== undefined) writer.put(input.docid, input.id, [vector], { userProvided: false, regenerate: true, text });
+  });
+}
+
+/** The document's rendered template, or null when it does not render and the write ignores that (embed-hook.ts). */
+function renderedOrSkipped(embedder: EmbedderSettings, input: DocumentInput, isSearchable: (field: string) => boolean): string | null {
+  try {
+    return renderDocumentTemplate(embedder, input.doc, { isSearchable, docId: input.id });
+  } catch (error) {
+    if (error instanceof ApiError && ignoresTemplateFailures()) return null;
+    throw error;
+  }
 }

@@ -7,13 +7,16 @@
  *
  * The installed function embeds `texts` (rendered document templates, or rendered fragments: JSON
  * values) with `embedder` and returns
- * one vector per text, in order, or throws ApiError 'vector_embedding_error' with Meilisearch's
- * message (``While embedding documents for embedder `name`: …``).
+ * one vector per text, in order (null for a text whose request failed and was ignored, as v1.50's
+ * `ignore_embedder_failures` ignores it), or throws ApiError 'vector_embedding_error' with
+ * Meilisearch's message (``While embedding documents for embedder `name`: …``). It is installed
+ * with the write's policy for documents whose template does not render (v1.50's
+ * `ignore_document_template_failures`).
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { EmbedderSettings } from '../../types/settings.js';
 
-export type EmbedDocuments = (embedderName: string, embedder: EmbedderSettings, texts: readonly unknown[]) => Float32Array[];
+export type EmbedDocuments = (embedderName: string, embedder: EmbedderSettings, texts: readonly unknown[]) => (Float32Array | null)[];
 
 /** Without an installed embedder no text can be embedded: the batch fails with this error. */
 const noEmbedder: EmbedDocuments = (embedderName) => {
@@ -24,13 +27,23 @@ const noEmbedder: EmbedDocuments = (embedderName) => {
 };
 
 let current: EmbedDocuments = noEmbedder;
+let templateFailuresIgnored = false;
 
-/** Installs `fn` as the document embedder of this thread; `null` restores the default (which fails). */
-export function useDocumentEmbedder(fn: EmbedDocuments | null): void {
+/**
+ * Installs `fn` as the document embedder of this thread, with whether a document whose template
+ * does not render is left without an embedding; `null` restores the default (which fails).
+ */
+export function useDocumentEmbedder(fn: EmbedDocuments | null, ignoreTemplateFailures = false): void {
   current = fn ?? noEmbedder;
+  templateFailuresIgnored = fn !== null && ignoreTemplateFailures;
 }
 
 /** Embeds `texts` with the installed document embedder. */
-export function embedDocuments(embedderName: string, embedder: EmbedderSettings, texts: readonly unknown[]): Float32Array[] {
+export function embedDocuments(embedderName: string, embedder: EmbedderSettings, texts: readonly unknown[]): (Float32Array | null)[] {
   return current(embedderName, embedder, texts);
+}
+
+/** Whether a document whose template does not render is left without an embedding rather than failing the write. */
+export function ignoresTemplateFailures(): boolean {
+  return templateFailuresIgnored;
 }

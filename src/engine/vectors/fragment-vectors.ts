@@ -6,6 +6,7 @@
  * A fragment whose rendering did not change (same digest) keeps its vector; so a changed fragment template, or a
  * changed document, re-embeds only what it changes, and a removed fragment's vectors go. Vectors
  * the user provided are not tied to any fragment: regenerating them renders every fragment.
+ * A request whose failure the write ignores (embed-hook.ts) leaves its fragment as it was stored.
  */
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors/api-error.js';
@@ -30,8 +31,10 @@ interface Part {
   readonly fragment: number;
   /** the rendered fragment, and the digest of its JSON text (compared with the stored one) */
   readonly value: unknown;
-  readonly digest: string;
+  digest: string;
   vector?: ArrayLike<number>;
+  /** the fragment's stored vector and digest, kept if its request fails and the failure is ignored */
+  readonly previous?: { readonly vector: ArrayLike<number>; readonly digest: string };
 }
 
 /** The embedder's indexing fragments with their ids, in name order. */
@@ -57,9 +60,11 @@ export function generateFragmentVectors(writer: EmbedderWriter, embedder: Embedd
     for (const { id, template } of fragments) {
       const value = renderDocumentFragment(template, context);
       if (value === undefined) continue;
-      const part: Part = { fragment: id, value, digest: createHash('sha256').update(JSON.stringify(value)).digest('base64') };
+      const digest = createHash('sha256').update(JSON.stringify(value)).digest('base64');
       const at = previous?.parts?.indexOf(id) ?? -1;
-      if (at >= 0 && previous!.digests?.[at] === part.digest) part.vector = writer.storedVector(previous!.items[at]!);
+      const stored = at >= 0 ? { vector: writer.storedVector(previous!.items[at]!), digest: previous!.digests?.[at] ?? '' } : undefined;
+      const part: Part = { fragment: id, value, digest, ...(stored === undefined ? {} : { previous: stored }) };
+      if (stored?.digest === digest) part.vector = stored.vector;
       else requests.push(part);
       parts.push(part);
     }
@@ -75,14 +80,23 @@ export function generateFragmentVectors(writer: EmbedderWriter, embedder: Embedd
     if (vectors.length !== requests.length) {
       throw new ApiError('vector_embedding_error', `While embedding documents for embedder \`${writer.name}\`: error: expected ${requests.length} embeddings, got ${vectors.length}`);
     }
-    requests.forEach((part, i) => (part.vector = vectors[i]!));
+    requests.forEach((part, i) => {
+      const vector = vectors[i];
+      if (vector !== null && vector !== undefined) part.vector = vector;
+      else if (part.previous !== undefined) {
+        // its request failed and the failure was ignored: the fragment keeps what it had, as in v1.50
+        part.vector = part.previous.vector;
+        part.digest = part.previous.digest;
+      }
+    });
   }
   for (const { input, parts } of plans) {
+    const embedded = parts.filter((part) => part.vector !== undefined);
     writer.put(
       input.docid,
       input.id,
-      parts.map((part) => part.vector!),
-      { userProvided: false, regenerate: true, parts: parts.map((part) => part.fragment), digests: parts.map((part) => part.digest) },
+      embedded.map((part) => part.vector!),
+      { userProvided: false, regenerate: true, parts: embedded.map((part) => part.fragment), digests: embedded.map((part) => part.digest) },
     );
   }
 }

@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OutgoingClient } from '../../../src/outgoing/client.js';
 import { IpPolicy } from '../../../src/outgoing/ip-policy.js';
+import { STRICT_FAILURE_MODES } from '../../../src/embedders/failure-modes.js';
 import type { EmbedderRuntime } from '../../../src/embedders/runtime.js';
 
 export interface Received {
@@ -63,6 +64,7 @@ export function loopbackRuntime(overrides: Partial<EmbedderRuntime> = {}): Embed
     openAiApiKey: undefined,
     ollamaUrl: undefined,
     queryCacheEntries: 0,
+    failureModes: STRICT_FAILURE_MODES,
     huggingFaceHub: { cache: '/nonexistent/quarry-test-hf-hub', endpoint: 'https://huggingface.co' },
     ...overrides,
   };
