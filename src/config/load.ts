@@ -230,6 +230,45 @@ function checkRelations(values: Map<OptionKey, unknown>): void {
   }
 }
 
+/** The options of v1.50's `S3SnapshotOpts`; any of them given asks for the bucket, the prefix and credentials. */
+const S3_OPTIONS: readonly OptionKey[] = [
+  's3BucketUrl',
+  's3BucketRegion',
+  's3BucketName',
+  's3SnapshotPrefix',
+  's3AccessKey',
+  's3SecretKey',
+  'experimentalS3RoleArn',
+  'experimentalS3WebIdentityTokenFile',
+  'experimentalS3MaxInFlightParts',
+  'experimentalS3CompressionLevel',
+  'experimentalS3SignatureDurationSeconds',
+  'experimentalS3MultipartPartSize',
+];
+
+/**
+ * clap's rules over `S3SnapshotOpts`: static keys (`--s3-access-key` with `--s3-secret-key`) or a
+ * web identity (`--experimental-s3-role-arn` with its token file), never both; and once any S3
+ * option is given, the bucket's URL, region, name, the prefix and one of the credentials.
+ */
+function checkS3Snapshot(given: ReadonlySet<OptionKey>): void {
+  const pairs: [OptionKey, OptionKey][] = [
+    ['s3SecretKey', 'experimentalS3RoleArn'],
+    ['s3SecretKey', 'experimentalS3WebIdentityTokenFile'],
+    ['experimentalS3WebIdentityTokenFile', 's3AccessKey'],
+  ];
+  for (const [key, other] of pairs) {
+    if (given.has(key) && given.has(other)) throw new ConfigError(`the argument '${flagLabel(key)}' cannot be used with '${flagLabel(other)}'${HELP_HINT}`);
+  }
+  for (const [key, needed] of [['s3AccessKey', 's3SecretKey'], ['experimentalS3RoleArn', 'experimentalS3WebIdentityTokenFile']] as const) {
+    if (given.has(key) && !given.has(needed)) throw new ConfigError(`the argument '${flagLabel(key)}' requires '${flagLabel(needed)}'${HELP_HINT}`);
+  }
+  if (!S3_OPTIONS.some((key) => given.has(key))) return;
+  const missing = (['s3BucketUrl', 's3BucketRegion', 's3BucketName', 's3SnapshotPrefix'] as const).filter((key) => !given.has(key)).map(flagLabel);
+  if (!given.has('s3AccessKey') && !given.has('experimentalS3RoleArn')) missing.push(`<${flagLabel('s3AccessKey')}|${flagLabel('experimentalS3RoleArn')}>`);
+  if (missing.length > 0) throw new ConfigError(`the following required arguments were not provided:\n${missing.map((label) => `  ${label}`).join('\n')}${HELP_HINT}`);
+}
+
 /**
  * Builds the launch configuration from `argv` (without node and the script), an environment and the
  * directory the default config file and relative `--config-file-path` are looked up in.
@@ -244,6 +283,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   const fromFile = file === null ? new Map<OptionKey, unknown>() : readFileValues(file);
 
   const values = new Map<OptionKey, unknown>();
+  const given = new Set<OptionKey>();
   for (const key of OPTION_KEYS) {
     const cliRaw = cli.get(key);
     const envRaw = fromEnv.get(key);
@@ -251,8 +291,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     else if (envRaw !== undefined) values.set(key, parseString(key, envRaw.raw, { kind: 'env', name: envRaw.name }));
     else if (fromFile.has(key)) values.set(key, fromFile.get(key));
     else values.set(key, optionSpec(key).default);
+    if (cliRaw !== undefined || envRaw !== undefined || fromFile.has(key)) given.add(key);
   }
   checkRelations(values);
+  checkS3Snapshot(given);
   // The option holds what the user asked for; the Config reports the file actually read.
   values.set('configFilePath', file?.path ?? null);
 

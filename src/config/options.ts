@@ -102,6 +102,22 @@ export interface Config {
   experimentalPersonalizationUrl: string;
   taskWebhookUrl: string | null;
   taskWebhookAuthorizationHeader: string | null;
+  /** S3 snapshots (v1.50's Enterprise Edition `S3SnapshotOpts`, checked together in load.ts): where, and with what credentials */
+  s3BucketUrl: string | null;
+  s3BucketRegion: string | null;
+  s3BucketName: string | null;
+  s3SnapshotPrefix: string | null;
+  s3AccessKey: string | null;
+  s3SecretKey: string | null;
+  experimentalS3RoleArn: string | null;
+  experimentalS3WebIdentityTokenFile: string | null;
+  /** parts uploaded at once */
+  experimentalS3MaxInFlightParts: number;
+  /** gzip level of the streamed tarball (0: stored) */
+  experimentalS3CompressionLevel: number;
+  /** how long a presigned request stays valid */
+  experimentalS3SignatureDurationSeconds: number;
+  experimentalS3MultipartPartSize: number;
 }
 
 export type OptionKey = Exclude<keyof Config, 'host' | 'port'>;
@@ -125,6 +141,8 @@ export interface OptionSpec<T> {
   readonly alias?: string;
   /** The environment variables' name after `QUARRY_` / `MEILI_` when it is not the flag's (v1.50 names one so). */
   readonly envName?: string;
+  /** v1.50's field name when the camelCase key cannot say where its words split (`…_edition_2024_…`, but `s3_…`). */
+  readonly snakeName?: string;
   readonly help: string;
   /** For --help when the default is not a plain value. */
   readonly defaultText?: string;
@@ -359,11 +377,13 @@ export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
   },
   experimentalNoEdition2024ForSettings: {
     codec: bool,
+    snakeName: 'experimental_no_edition_2024_for_settings',
     default: false,
     help: 'Meilisearch v1.50 indexes settings changes with its older indexer; Quarry has one indexer, which makes the same index: accepted, no effect.',
   },
   experimentalNoEdition2024ForDumps: {
     codec: bool,
+    snakeName: 'experimental_no_edition_2024_for_dumps',
     default: false,
     help: 'Meilisearch v1.50 imports dumps with its older indexer; Quarry has one indexer, which makes the same index: accepted, no effect.',
   },
@@ -401,6 +421,44 @@ export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
     valueName: 'CIDRS',
     help: 'Comma-separated CIDRs (or `any`) that outgoing requests may reach besides public addresses.',
     defaultText: 'none',
+  },
+  s3BucketUrl: {
+    codec: optionalText,
+    default: null,
+    valueName: 'S3_BUCKET_URL',
+    help: 'Snapshots are streamed to this S3 endpoint (`https://s3.<region>.amazonaws.com`, path-style) instead of the snapshot directory; needs the other `--s3-*` options.',
+  },
+  s3BucketRegion: { codec: optionalText, default: null, valueName: 'S3_BUCKET_REGION', help: 'The region of the S3 bucket snapshots go to.' },
+  s3BucketName: { codec: optionalText, default: null, valueName: 'S3_BUCKET_NAME', help: 'The S3 bucket snapshots go to.' },
+  s3SnapshotPrefix: { codec: optionalText, default: null, valueName: 'S3_SNAPSHOT_PREFIX', help: 'The key prefix of the snapshot object, `<prefix>/<db folder name>.snapshot`.' },
+  s3AccessKey: { codec: optionalText, default: null, valueName: 'S3_ACCESS_KEY', help: 'The access key of the S3 credentials (with `--s3-secret-key`).' },
+  s3SecretKey: { codec: optionalText, default: null, valueName: 'S3_SECRET_KEY', help: 'The secret key of the S3 credentials.' },
+  experimentalS3RoleArn: {
+    codec: optionalText,
+    default: null,
+    valueName: 'EXPERIMENTAL_S3_ROLE_ARN',
+    help: 'The role assumed with a web identity token (with `--experimental-s3-web-identity-token-file`) for S3 credentials, from AWS STS.',
+  },
+  experimentalS3WebIdentityTokenFile: {
+    codec: optionalText,
+    default: null,
+    valueName: 'EXPERIMENTAL_S3_WEB_IDENTITY_TOKEN_FILE',
+    help: 'The file holding the web identity token of `--experimental-s3-role-arn`.',
+  },
+  experimentalS3MaxInFlightParts: { codec: nonZeroUsize, default: 10, valueName: 'EXPERIMENTAL_S3_MAX_IN_FLIGHT_PARTS', help: 'Parts of an S3 snapshot uploaded at once.' },
+  experimentalS3CompressionLevel: { codec: usize, default: 0, valueName: 'EXPERIMENTAL_S3_COMPRESSION_LEVEL', help: 'The gzip level of an S3 snapshot (0: stored; above 9: 9).' },
+  experimentalS3SignatureDurationSeconds: {
+    codec: usize,
+    default: 28800,
+    valueName: 'EXPERIMENTAL_S3_SIGNATURE_DURATION_SECONDS',
+    help: 'How long each presigned S3 request stays valid.',
+  },
+  experimentalS3MultipartPartSize: {
+    codec: byteSize,
+    default: 375 * 2 ** 20,
+    valueName: 'EXPERIMENTAL_S3_MULTIPART_PART_SIZE',
+    help: 'The size of the parts an S3 snapshot is uploaded in.',
+    defaultText: '375 MiB',
   },
   maxIndexingMemory: {
     codec: optionalByteSize,
@@ -449,16 +507,16 @@ export interface OptionNames {
   readonly envNames: readonly [string, string];
 }
 
-function namesOf(field: string, envName?: string): OptionNames {
-  // a number is a word of its own, as clap and serde name v1.50's fields (`…-edition-2024-…`)
-  const flag = field.replace(/([a-z])(?=[0-9])/g, '$1-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+function namesOf(field: string, envName?: string, snakeName?: string): OptionNames {
+  const flag = snakeName?.replaceAll('_', '-') ?? field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const tomlKey = flag.replaceAll('-', '_');
   const screaming = envName ?? tomlKey.toUpperCase();
   return { flag, tomlKey, envNames: [`QUARRY_${screaming}`, `MEILI_${screaming}`] };
 }
 
 export function optionNames(key: OptionKey): OptionNames {
-  return namesOf(key, optionSpec(key).envName);
+  const { envName, snakeName } = optionSpec(key);
+  return namesOf(key, envName, snakeName);
 }
 
 /** The option's names, then its alias's when it has one (`--upgrade-db`, `--experimental-dumpless-upgrade`). */

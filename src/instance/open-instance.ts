@@ -52,6 +52,7 @@ import { readInstanceUid } from '../store/instance-uid.js';
 import { UpdateFiles } from '../store/update-files.js';
 import { MAX_NUMBER_OF_TASKS, TaskQueue } from '../tasks/queue.js';
 import { Scheduler } from '../tasks/scheduler.js';
+import type { Request as S3Request, S3Snapshots } from '../snapshots/s3-upload.js';
 import { TEST_HOOKS } from '../tasks/test-hooks.js';
 import type { FeatureName } from '../types/features.js';
 import { indexesOf } from '../types/task.js';
@@ -304,6 +305,31 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
   };
 }
 
+/** Where snapshots go when the `--s3-*` options are given (load.ts checked they come together), and the client that sends them. */
+function s3SnapshotsOf(config: Config, outgoing: OutgoingClient): { target: S3Snapshots; request: S3Request } | null {
+  const { s3BucketUrl, s3BucketRegion, s3BucketName, s3SnapshotPrefix, s3AccessKey, s3SecretKey, experimentalS3RoleArn, experimentalS3WebIdentityTokenFile } = config;
+  if (s3BucketUrl === null || s3BucketRegion === null || s3BucketName === null || s3SnapshotPrefix === null) return null;
+  const credentials =
+    s3AccessKey !== null && s3SecretKey !== null
+      ? { accessKey: s3AccessKey, secretKey: s3SecretKey }
+      : { roleArn: experimentalS3RoleArn ?? '', tokenFile: experimentalS3WebIdentityTokenFile ?? '' };
+  return {
+    target: {
+      bucketUrl: s3BucketUrl,
+      region: s3BucketRegion,
+      bucketName: s3BucketName,
+      prefix: s3SnapshotPrefix,
+      credentials,
+      maxInFlightParts: config.experimentalS3MaxInFlightParts,
+      // zlib's levels stop at 9 (miniz's 10 is its slowest)
+      compressionLevel: Math.min(config.experimentalS3CompressionLevel, 9),
+      signatureSeconds: config.experimentalS3SignatureDurationSeconds,
+      partSize: config.experimentalS3MultipartPartSize,
+    },
+    request: (url, init) => outgoing.request(url, init),
+  };
+}
+
 /** Step 8: the task scheduler (started by the caller, once it is ready to answer), which runs the upgrade task step 7 registered first. */
 function buildScheduler(input: InstanceInput, services: Services, storage: StorageFormat): Scheduler {
   const { config, build, logs } = input;
@@ -322,7 +348,19 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
     log: (message, err) => logs.logger.error({ target: 'index_scheduler', err }, message),
     notice: (level, message) => logs.logger[level]({ target: 'index_scheduler' }, message),
     maxTasks: config.experimentalReplicationParameters ? null : (TEST_HOOKS.maxNumberOfTasks ?? MAX_NUMBER_OF_TASKS),
-    archives: { store, pkgVersion: build.pkgVersion, dumpDir: config.dumpDir, snapshotDir: config.snapshotDir, compactSnapshots: !config.experimentalNoSnapshotCompaction, features: () => features.runtime(), network: () => network.get(), webhooks: () => webhooks.dumped(), chatWorkspaces: () => chatWorkspaces.entries(), writeDump },
+    archives: {
+      store,
+      pkgVersion: build.pkgVersion,
+      dumpDir: config.dumpDir,
+      snapshotDir: config.snapshotDir,
+      compactSnapshots: !config.experimentalNoSnapshotCompaction,
+      s3Snapshots: s3SnapshotsOf(config, outgoing),
+      features: () => features.runtime(),
+      network: () => network.get(),
+      webhooks: () => webhooks.dumped(),
+      chatWorkspaces: () => chatWorkspaces.entries(),
+      writeDump,
+    },
     exports: {
       request: (url, init) => outgoing.request(url, init),
       visibleSettings: () => ({ foreignKeys: features.enabled('foreignKeys'), chat: features.enabled('chatCompletions') }),

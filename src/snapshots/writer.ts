@@ -4,7 +4,8 @@
  * environments (LMDB's copy, compacting unless `--experimental-no-snapshot-compaction`, reads one
  * snapshot of an environment while writers go on), the update files and the instance uid. Each
  * snapshot replaces the previous one only once complete (store/archive.ts), and is then made
- * read-only.
+ * read-only. With S3 snapshots the tarball is streamed to the bucket instead, as it is packed
+ * (`SnapshotUpload`); the copies are still laid out in the snapshot directory first.
  *
  * Caller: the snapshot batch processor, on the scheduler: index environments do not change while
  * it runs; routes keep registering tasks in the instance environment, and those after the copy
@@ -13,7 +14,8 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RootDatabase } from 'lmdb';
-import { packDirectory } from '../store/archive.js';
+import type { Readable } from 'node:stream';
+import { packDirectory, tarballOf } from '../store/archive.js';
 import { instanceUidFile } from '../store/instance-uid.js';
 import { NO_ARCHIVE_PROGRESS, type ArchiveProgress } from '../types/archive-progress.js';
 
@@ -59,12 +61,22 @@ export function sweepSnapshotLeftovers(snapshotDir: string, dbPath: string): voi
   for (const leftover of [layoutOf(target), `${target}.tmp`]) rmSync(leftover, { recursive: true, force: true });
 }
 
+/** Where a snapshot's tarball goes instead of the snapshot directory (S3: s3-upload.ts), packed at gzip `level`. */
+export interface SnapshotUpload {
+  readonly level: number;
+  send(tarball: Readable): Promise<void>;
+}
+
+/** Writes the snapshot and returns its file, or hands its tarball to `upload` (then null). */
+export function writeSnapshot(snapshotDir: string, content: SnapshotContent, signal: AbortSignal, progress?: ArchiveProgress<SnapshotStep>): Promise<string>;
+export function writeSnapshot(snapshotDir: string, content: SnapshotContent, signal: AbortSignal, progress: ArchiveProgress<SnapshotStep>, upload: SnapshotUpload | undefined): Promise<string | null>;
 export async function writeSnapshot(
   snapshotDir: string,
   content: SnapshotContent,
   signal: AbortSignal,
   progress: ArchiveProgress<SnapshotStep> = NO_ARCHIVE_PROGRESS,
-): Promise<string> {
+  upload?: SnapshotUpload,
+): Promise<string | null> {
   progress.step('start the snapshot creation');
   mkdirSync(snapshotDir, { recursive: true });
   const target = snapshotFileOf(snapshotDir, content.dbPath);
@@ -97,6 +109,10 @@ export async function writeSnapshot(
     progress.step('snapshot the api keys');
     await content.adjust(scratch);
     progress.step('create the tarball');
+    if (upload !== undefined) {
+      await upload.send(tarballOf(scratch, signal, upload.level));
+      return null;
+    }
     await packDirectory(scratch, target, signal);
     chmodSync(target, 0o444);
     return target;

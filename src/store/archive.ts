@@ -1,6 +1,7 @@
 /**
  * Gzip-compressed tar archives of a directory, as dumps and snapshots are: packed from a folder
- * built on disk and unpacked to one, streaming, so an archive never sits in memory.
+ * built on disk (`tarballOf` streams one, to a file or to S3) and unpacked to one, streaming, so an
+ * archive never sits in memory.
  *
  * `packDirectory` writes `<target>.tmp` and renames it only once the archive is complete and
  * synced: a crash (or a kill -9) mid-way never leaves a partial archive under the final name.
@@ -11,6 +12,7 @@
 import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 
@@ -34,33 +36,50 @@ function* walk(dir: string, prefix = ''): Generator<{ name: string; full: string
 }
 
 /**
- * Packs the content of `dir` into the gzip tar `target`, rooted at `./` as Meilisearch's archives
- * are. `signal` aborts between entries (the partial `.tmp` file is removed).
+ * The content of `dir` as a gzip tar stream at gzip `level` (zlib's default unless given), rooted
+ * at `./` as Meilisearch's archives are, read from disk only as fast as the stream is read.
+ * `signal` aborts between entries: the stream then fails with its reason.
+ */
+export function tarballOf(dir: string, signal?: AbortSignal, level?: number): Readable {
+  const gzip = createGzip(level === undefined ? {} : { level });
+  void (async () => {
+    const pack = (await tarStream()).pack();
+    const packed = pipeline(pack, gzip);
+    try {
+      const mtime = new Date();
+      pack.entry({ name: './', type: 'directory', mode: 0o755, mtime });
+      for (const entry of walk(dir)) {
+        signal?.throwIfAborted();
+        if (entry.isDir) {
+          pack.entry({ name: `./${entry.name}`, type: 'directory', mode: 0o755, mtime });
+          continue;
+        }
+        const sink = pack.entry({ name: `./${entry.name}`, type: 'file', mode: 0o644, size: statSync(entry.full).size, mtime });
+        await pipeline(createReadStream(entry.full), sink);
+      }
+      pack.finalize();
+      await packed;
+    } catch (err) {
+      pack.destroy();
+      gzip.destroy(err as Error);
+      await packed.catch(() => {});
+    }
+  })();
+  return gzip;
+}
+
+/**
+ * Packs the content of `dir` into the gzip tar `target` (`tarballOf`). `signal` aborts between
+ * entries (the partial `.tmp` file is removed).
  */
 export async function packDirectory(dir: string, target: string, signal?: AbortSignal): Promise<void> {
   const tmp = `${target}.tmp`;
-  const pack = (await tarStream()).pack();
-  const written = pipeline(pack, createGzip(), createWriteStream(tmp));
   try {
-    const mtime = new Date();
-    pack.entry({ name: './', type: 'directory', mode: 0o755, mtime });
-    for (const entry of walk(dir)) {
-      signal?.throwIfAborted();
-      if (entry.isDir) {
-        pack.entry({ name: `./${entry.name}`, type: 'directory', mode: 0o755, mtime });
-        continue;
-      }
-      const sink = pack.entry({ name: `./${entry.name}`, type: 'file', mode: 0o644, size: statSync(entry.full).size, mtime });
-      await pipeline(createReadStream(entry.full), sink);
-    }
-    pack.finalize();
-    await written;
+    await pipeline(tarballOf(dir, signal), createWriteStream(tmp));
     const handle = await open(tmp, 'r+');
     await handle.sync();
     await handle.close();
   } catch (err) {
-    pack.destroy();
-    await written.catch(() => {});
     rmSync(tmp, { force: true });
     throw err;
   }

@@ -43,6 +43,7 @@ import type { ArchiveProgress } from '../../types/archive-progress.js';
 import type { TaskQueue } from '../queue.js';
 import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js';
 import type { Sharding } from '../../engine/shards/shard-of.js';
+import type { Request as S3Request, S3Snapshots } from '../../snapshots/s3-upload.js';
 
 export interface DumpIndex {
   uid: string;
@@ -104,6 +105,8 @@ export interface ArchiveDeps {
   snapshotDir: string;
   /** whether snapshots compact the databases they copy (not with `--experimental-no-snapshot-compaction`) */
   compactSnapshots: boolean;
+  /** where snapshots go instead of `snapshotDir` (the `--s3-*` options), and the client that sends them */
+  s3Snapshots?: { readonly target: S3Snapshots; readonly request: S3Request } | null;
   /** the experimental features set at runtime, as a dump records them */
   features: () => Record<string, boolean>;
   /** the network and the runtime webhooks, as a dump records them */

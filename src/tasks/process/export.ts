@@ -21,7 +21,6 @@
  */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { patternMatches } from '../../auth/index-pattern.js';
 import { portableDocument } from '../../engine/vectors/portable-document.js';
 import { DocumentStore } from '../../engine/documents/store.js';
@@ -34,6 +33,7 @@ import { readSettings } from '../../engine/index-settings.js';
 import { vectorFilter } from '../../engine/vectors/index.js';
 import { ApiError, inIndex } from '../../errors/api-error.js';
 import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js';
+import { Transient, withBackoff } from '../../outgoing/backoff.js';
 import { RejectedIp } from '../../outgoing/ip-policy.js';
 import { REVEAL_SECRETS, settingsView } from '../../settings/view.js';
 import { fromSlice, SerdeError, string, struct } from '../../types/serde-json.js';
@@ -47,7 +47,6 @@ const gzipped = promisify(gzip);
 
 const REQUEST_TIMEOUT_MS = 5000;
 const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
-const MAX_ELAPSED_MS = 15 * 60 * 1000;
 
 /** The default payload of v1.50 (`almost_as_big_as`): the payload limit less 1 MiB, never under 20 MiB. */
 export function defaultExportPayloadSize(httpPayloadSizeLimit: number): number {
@@ -55,28 +54,21 @@ export function defaultExportPayloadSize(httpPayloadSizeLimit: number): number {
 }
 
 /** One request to the remote, retried as v1.50's `backoff::retry`; an unsuccessful final answer is an error. */
-export async function send(deps: ExportDeps, signal: AbortSignal, url: string, init: Omit<OutgoingRequest, 'timeoutMs' | 'signal'>): Promise<OutgoingResponse> {
-  const started = Date.now();
-  let interval = 500;
-  for (;;) {
-    signal.throwIfAborted();
-    let transient: unknown;
+export function send(deps: ExportDeps, signal: AbortSignal, url: string, init: Omit<OutgoingRequest, 'timeoutMs' | 'signal'>): Promise<OutgoingResponse> {
+  return withBackoff(signal, async () => {
+    let response: OutgoingResponse;
     try {
-      const response = await deps.request(url, { ...init, timeoutMs: REQUEST_TIMEOUT_MS, signal });
-      if (response.status >= 200 && response.status < 300) return response;
-      if (!TRANSIENT.has(response.status)) throw remoteError(response);
-      transient = remoteError(response);
+      response = await deps.request(url, { ...init, timeoutMs: REQUEST_TIMEOUT_MS, signal });
     } catch (err) {
-      if (signal.aborted || err instanceof ApiError) throw signal.aborted ? signal.reason : err;
+      if (signal.aborted) throw signal.reason;
       // an address the IP policy refuses is refused again: no point in 15 minutes of retries
       if (err instanceof RejectedIp) throw new ApiError('internal', err.ureqMessage);
-      transient = new ApiError('internal', (err as Error).message);
+      throw new Transient(new ApiError('internal', (err as Error).message));
     }
-    const delay = interval * (0.5 + Math.random());
-    if (Date.now() - started + delay > MAX_ELAPSED_MS) throw transient;
-    await sleep(delay, undefined, { signal });
-    interval = Math.min(interval * 1.5, 60_000);
-  }
+    if (response.status >= 200 && response.status < 300) return response;
+    const refusal = remoteError(response);
+    throw TRANSIENT.has(response.status) ? new Transient(refusal) : refusal;
+  });
 }
 
 /** The remote's error answer, as v1.50 words it (`FromRemoteWhenExporting`, an internal error), with the remote's code. */

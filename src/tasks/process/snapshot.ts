@@ -1,12 +1,14 @@
 /**
  * `snapshotCreation` (dumps-snapshots-upgrade.md §4; every enqueued one in one batch, all
- * succeeding together): writes the snapshot of the data directory. The copy of the task queue
+ * succeeding together): writes the snapshot of the data directory, to the snapshot directory or,
+ * with the `--s3-*` options, to an S3 bucket (snapshots/s3-upload.ts). The copy of the task queue
  * still holds this batch's tasks as enqueued (storage never holds `processing`): they are
  * removed from it, so a restored instance neither lists nor runs them again.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../errors/api-error.js';
+import { uploadSnapshot } from '../../snapshots/s3-upload.js';
 import { writeSnapshot } from '../../snapshots/writer.js';
 import { openInstanceStore } from '../../store/env.js';
 import { TaskQueue } from '../queue.js';
@@ -19,6 +21,7 @@ export const processSnapshotCreation: BatchProcessor = async (ctx, tasks) => {
     return { tasks: tasks.map((task) => failed(task, error)) };
   }
   const { archives } = ctx;
+  const s3 = archives.s3Snapshots;
   const records = ctx.indexes.list();
   await writeSnapshot(
     archives.snapshotDir,
@@ -44,6 +47,9 @@ export const processSnapshotCreation: BatchProcessor = async (ctx, tasks) => {
     },
     ctx.signal,
     ctx.progress.archive('snapshotCreation'),
+    s3 === undefined || s3 === null
+      ? undefined
+      : { level: s3.target.compressionLevel, send: (tarball) => uploadSnapshot(s3.target, archives.store.dbPath, tarball, s3.request, ctx.signal) },
   );
   return { tasks: tasks.map((task) => succeeded(task)) };
 };

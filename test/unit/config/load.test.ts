@@ -86,6 +86,18 @@ describe('defaults', () => {
       experimentalPersonalizationUrl: 'https://api.cohere.ai/v1/rerank',
       taskWebhookUrl: null,
       taskWebhookAuthorizationHeader: null,
+      s3BucketUrl: null,
+      s3BucketRegion: null,
+      s3BucketName: null,
+      s3SnapshotPrefix: null,
+      s3AccessKey: null,
+      s3SecretKey: null,
+      experimentalS3RoleArn: null,
+      experimentalS3WebIdentityTokenFile: null,
+      experimentalS3MaxInFlightParts: 10,
+      experimentalS3CompressionLevel: 0,
+      experimentalS3SignatureDurationSeconds: 28800,
+      experimentalS3MultipartPartSize: 375 * 1024 * 1024,
     } satisfies Config);
   });
 });
@@ -149,7 +161,32 @@ const SAMPLES: Record<Exclude<OptionKey, 'configFilePath'>, Sample> = {
   experimentalNoEdition2024ForDumps: { toml: 'true', expected: true },
   experimentalReduceIndexingMemoryUsage: { toml: 'true', expected: true },
   experimentalNoSnapshotCompaction: { toml: 'true', expected: true },
+  s3BucketUrl: { raw: 'https://s3.eu-west-3.amazonaws.com', toml: '"https://s3.eu-west-3.amazonaws.com"', expected: 'https://s3.eu-west-3.amazonaws.com', with: s3With('s3BucketUrl') },
+  s3BucketRegion: { raw: 'eu-west-3', toml: '"eu-west-3"', expected: 'eu-west-3', with: s3With('s3BucketRegion') },
+  s3BucketName: { raw: 'snapshots', toml: '"snapshots"', expected: 'snapshots', with: s3With('s3BucketName') },
+  s3SnapshotPrefix: { raw: 'daily', toml: '"daily"', expected: 'daily', with: s3With('s3SnapshotPrefix') },
+  s3AccessKey: { raw: 'AKIA', toml: '"AKIA"', expected: 'AKIA', with: s3With('s3AccessKey') },
+  s3SecretKey: { raw: 'secret', toml: '"secret"', expected: 'secret', with: s3With('s3SecretKey') },
+  experimentalS3RoleArn: { raw: 'arn:aws:iam::1:role/r', toml: '"arn:aws:iam::1:role/r"', expected: 'arn:aws:iam::1:role/r', with: s3With('experimentalS3RoleArn', 'identity') },
+  experimentalS3WebIdentityTokenFile: { raw: '/run/token', toml: '"/run/token"', expected: '/run/token', with: s3With('experimentalS3WebIdentityTokenFile', 'identity') },
+  experimentalS3MaxInFlightParts: { raw: '4', toml: '4', expected: 4, with: s3With('experimentalS3MaxInFlightParts') },
+  experimentalS3CompressionLevel: { raw: '6', toml: '6', expected: 6, with: s3With('experimentalS3CompressionLevel') },
+  experimentalS3SignatureDurationSeconds: { raw: '600', toml: '600', expected: 600, with: s3With('experimentalS3SignatureDurationSeconds') },
+  experimentalS3MultipartPartSize: { raw: '50 MiB', toml: '"50 MiB"', expected: 50 * 1024 * 1024, with: s3With('experimentalS3MultipartPartSize') },
 };
+
+/** The S3 options a sample of `key` needs beside it (the bucket, the prefix, credentials of one kind), all strings. */
+function s3With(key: OptionKey, credentials: 'keys' | 'identity' = 'keys'): Partial<Record<OptionKey, string>> {
+  const all: Partial<Record<OptionKey, string>> = {
+    s3BucketUrl: 'https://s3.eu-west-3.amazonaws.com',
+    s3BucketRegion: 'eu-west-3',
+    s3BucketName: 'snapshots',
+    s3SnapshotPrefix: 'daily',
+    ...(credentials === 'keys' ? { s3AccessKey: 'AKIA', s3SecretKey: 'secret' } : { experimentalS3RoleArn: 'arn', experimentalS3WebIdentityTokenFile: '/run/token' }),
+  };
+  delete all[key];
+  return all;
+}
 
 function cliArgs(key: OptionKey, raw: string | undefined): string[] {
   const flag = `--${optionNames(key).flag}`;
@@ -183,14 +220,15 @@ describe('every option', () => {
   });
 
   it.each(cases)('%s is read from the config file unless Meilisearch ignores it there', (key, sample) => {
-    const config = load([], {}, workdir(`${optionNames(key).tomlKey} = ${sample.toml}\n`));
+    const beside = Object.entries(sample.with ?? {}).map(([k, raw]) => `${optionNames(k as OptionKey).tomlKey} = ${JSON.stringify(raw)}\n`);
+    const config = load([], {}, workdir(`${optionNames(key).tomlKey} = ${sample.toml}\n${beside.join('')}`));
     expect(config[key]).toEqual(optionSpec(key).toml === 'ignored' ? optionSpec(key).default : sample.expected);
     expect(config.configFilePath).toBe('./config.toml');
   });
 });
 
 describe("v1.50's names", () => {
-  it('make a number a word of its own, as clap and serde do: --experimental-no-edition-2024-for-settings', () => {
+  it('split the words where v1.50 splits them: --experimental-no-edition-2024-for-settings, --s3-bucket-url', () => {
     expect(load(['--experimental-no-edition-2024-for-settings', '--experimental-no-edition-2024-for-dumps'])).toMatchObject({
       experimentalNoEdition2024ForSettings: true,
       experimentalNoEdition2024ForDumps: true,
@@ -198,6 +236,25 @@ describe("v1.50's names", () => {
     expect(load([], { MEILI_EXPERIMENTAL_NO_EDITION_2024_FOR_SETTINGS: 'true' }).experimentalNoEdition2024ForSettings).toBe(true);
     expect(load([], {}, workdir('experimental_no_edition_2024_for_dumps = true\n')).experimentalNoEdition2024ForDumps).toBe(true);
     expect(loadError(['--experimental-no-edition2024-for-settings']).message).toContain("unexpected argument '--experimental-no-edition2024-for-settings' found");
+  });
+});
+
+describe('S3 snapshot options', () => {
+  const bucket = ['--s3-bucket-url', 'https://s3.eu-west-3.amazonaws.com', '--s3-bucket-region', 'eu-west-3', '--s3-bucket-name', 'b', '--s3-snapshot-prefix', 'p'];
+
+  it('take static keys together, or a role with its token file, never both', () => {
+    expect(loadError([...bucket, '--s3-access-key', 'a']).message).toContain("the argument '--s3-access-key <S3_ACCESS_KEY>' requires '--s3-secret-key <S3_SECRET_KEY>'");
+    expect(loadError([...bucket, '--experimental-s3-role-arn', 'r']).message).toContain("requires '--experimental-s3-web-identity-token-file <EXPERIMENTAL_S3_WEB_IDENTITY_TOKEN_FILE>'");
+    expect(loadError([...bucket, '--s3-access-key', 'a', '--s3-secret-key', 's', '--experimental-s3-role-arn', 'r', '--experimental-s3-web-identity-token-file', 't']).message).toContain(
+      "the argument '--s3-secret-key <S3_SECRET_KEY>' cannot be used with '--experimental-s3-role-arn <EXPERIMENTAL_S3_ROLE_ARN>'",
+    );
+    expect(load([...bucket, '--experimental-s3-role-arn', 'r', '--experimental-s3-web-identity-token-file', 't'])).toMatchObject({ experimentalS3RoleArn: 'r', s3AccessKey: null });
+  });
+
+  it('need the bucket, the prefix and credentials once any is given, from any source', () => {
+    expect(loadError([], { MEILI_EXPERIMENTAL_S3_MAX_IN_FLIGHT_PARTS: '3' }).message).toMatch(/^the following required arguments were not provided:\n {2}--s3-bucket-url <S3_BUCKET_URL>\n/);
+    expect(loadError([...bucket]).message).toContain('  <--s3-access-key <S3_ACCESS_KEY>|--experimental-s3-role-arn <EXPERIMENTAL_S3_ROLE_ARN>>');
+    expect(load([])).toMatchObject({ s3BucketUrl: null, experimentalS3MaxInFlightParts: 10 });
   });
 });
 
