@@ -76,15 +76,18 @@ export function snapshotObjectKey(prefix: string, dbPath: string): string {
   return prefix === '' ? name : path.posix.join(prefix, name);
 }
 
+/** A path segment encoded as SigV4 canonicalises it, so that the URL sent is the one signed. */
+const rfc3986 = (segment: string) => encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
 /** A presigned path-style URL for `method` on the object, with the action's query. */
 function presign(s3: S3Snapshots, base: URL, keys: Keys, method: string, objectKey: string, query: string): string {
   const basePath = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
-  const key = objectKey.split('/').map(encodeURIComponent).join('/');
+  const key = objectKey.split('/').map(rfc3986).join('/');
   const signed = aws4.sign(
     {
       host: base.host,
       method,
-      path: `${basePath}${encodeURIComponent(s3.bucketName)}/${key}?${query}${query === '' ? '' : '&'}X-Amz-Expires=${s3.signatureSeconds}`,
+      path: `${basePath}${rfc3986(s3.bucketName)}/${key}?${query}${query === '' ? '' : '&'}X-Amz-Expires=${s3.signatureSeconds}`,
       service: 's3',
       region: s3.region,
       signQuery: true,

@@ -13,6 +13,7 @@ import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync, st
 import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { Pack } from 'tar-stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 
@@ -43,7 +44,13 @@ function* walk(dir: string, prefix = ''): Generator<{ name: string; full: string
 export function tarballOf(dir: string, signal?: AbortSignal, level?: number): Readable {
   const gzip = createGzip(level === undefined ? {} : { level });
   void (async () => {
-    const pack = (await tarStream()).pack();
+    let pack: Pack;
+    try {
+      pack = (await tarStream()).pack();
+    } catch (err) {
+      gzip.destroy(err as Error);
+      return;
+    }
     const packed = pipeline(pack, gzip);
     try {
       const mtime = new Date();

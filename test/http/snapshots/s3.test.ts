@@ -107,6 +107,18 @@ describe('S3 snapshot failures', () => {
     }
   });
 
+  it('signs a prefix that needs encoding as it sends it', async () => {
+    const args = s3Args(['--s3-access-key', KEYS.accessKey, '--s3-secret-key', KEYS.secretKey]);
+    args[args.indexOf('backups/daily')] = "backups/(it's) dälly*";
+    const server = await startServer({ args });
+    try {
+      expect(await snapshot(server)).toMatchObject({ status: 'succeeded' });
+      expect(bucket.objects.has("quarry-snapshots/backups/(it's) dälly*/data.ms.snapshot")).toBe(true);
+    } finally {
+      await server.dispose();
+    }
+  });
+
   it('fails the task when the web identity token cannot be read', async () => {
     const missing = path.join(tempDir(), 'no-token');
     const server = await startServer({ args: s3Args(['--experimental-s3-role-arn', 'arn:aws:iam::1:role/r', '--experimental-s3-web-identity-token-file', missing]) });
