@@ -7,7 +7,7 @@
  */
 
 import { pathWithRoot } from '../engine/vectors/fragment-template.js';
-import { osaDistance } from '../types/edit-distance.js';
+import { osaWithin } from '../types/edit-distance.js';
 
 export const TEXT_PLACEHOLDER = '{{text}}';
 export const FRAGMENT_PLACEHOLDER = '{{fragment}}';
@@ -171,7 +171,7 @@ function valueAt(value: unknown, path: readonly PathComponent[], root: string, c
       const missing = typeof component === 'number' ? `item #${component}` : `key "${component}"`;
       let hint = '';
       if (typeof component === 'string') {
-        const suggestion = Object.keys(container).find((key) => key !== component && osaDistance(component, key) <= 2);
+        const suggestion = Object.keys(container).find((key) => key !== component && osaWithin(component, key, 2));
         if (suggestion !== undefined) {
           hint = `\n  - Hint: ${lastNamedObject(root, path.slice(0, i))} has key \`${suggestion}\`, did you mean ${pathWithRoot(root, [...path.slice(0, i), suggestion])} in embedder configuration?`;
         }

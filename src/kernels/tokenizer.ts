@@ -203,6 +203,7 @@ export function visitTokens(
   const whole = decoder.decode(batch.normalized);
   const ascii = whole.length === batch.normalized.length;
   const { records } = batch;
+  const sources = new Utf8Sources(strings);
   for (let i = 0; i < batch.count; i++) {
     const r = i * TOKEN_RECORD_U32;
     const string = records[r + TokenField.String]!;
@@ -211,16 +212,32 @@ export function visitTokens(
     const normalized = ascii ? whole.slice(normStart, normEnd) : decoder.decode(batch.normalized.subarray(normStart, normEnd));
     const start = records[r + TokenField.Start]!;
     const end = start + records[r + TokenField.Length]!;
-    visit(string, records[r + TokenField.Kind] === TokenKind.Word, normalized, () => utf8Slice(strings[string]!, start, end));
+    visit(string, records[r + TokenField.Kind] === TokenKind.Word, normalized, () => sources.slice(string, start, end));
   }
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** The part of `text` between two UTF-8 byte offsets (no Buffer: the browser build shares this). */
-function utf8Slice(text: string, start: number, end: number): string {
-  if (ASCII.test(text)) return text.slice(start, end);
-  return decoder.decode(encoder.encode(text).subarray(start, end));
+/**
+ * The parts of the source strings between UTF-8 byte offsets (no Buffer: the browser build shares
+ * this). Each string is looked at once, then sliced as it is (ASCII: its bytes are its units) or
+ * from its UTF-8 bytes: looking at the whole string for every token made a long text's tokens
+ * quadratic (a 64 Ki-character `disableOnWords` entry took 19 s).
+ */
+class Utf8Sources {
+  private readonly read = new Map<number, string | Uint8Array>();
+
+  constructor(private readonly strings: readonly string[]) {}
+
+  slice(string: number, start: number, end: number): string {
+    let source = this.read.get(string);
+    if (source === undefined) {
+      const text = this.strings[string]!;
+      source = ASCII.test(text) ? text : encoder.encode(text);
+      this.read.set(string, source);
+    }
+    return typeof source === 'string' ? source.slice(start, end) : decoder.decode(source.subarray(start, end));
+  }
 }
 
 function isUtf8Batch(source: readonly string[] | Utf8Batch): source is Utf8Batch {

@@ -5,20 +5,43 @@
  * Damerau–Levenshtein distance. Pure.
  */
 
-/** Insertions, deletions, substitutions and adjacent transpositions, each pair transposed at most once. */
-export function osaDistance(a: string, b: string): number {
+/**
+ * Whether the optimal string alignment distance of `a` and `b` (insertions, deletions,
+ * substitutions and adjacent transpositions, each pair transposed at most once) is at most
+ * `limit`. Only the band of the matrix within `limit` of its diagonal is computed, in three rows:
+ * time linear in the strings' lengths for a small limit, where the whole matrix of two names
+ * 32,000 characters long, one a user's filter and the other an embedder's, exhausted the heap.
+ */
+export function osaWithin(a: string, b: string, limit: number): boolean {
   const x = [...a];
   const y = [...b];
-  const rows: number[][] = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= x.length; i++) {
-    for (let j = 1; j <= y.length; j++) {
+  const n = x.length;
+  const m = y.length;
+  if (Math.abs(n - m) > limit) return false;
+  if (n === 0 || m === 0) return true;
+  // any distance past the limit is `over`: cells outside the band read as it
+  const over = limit + 1;
+  let before = new Array<number>(m + 1).fill(over);
+  let previous = new Array<number>(m + 1).fill(over);
+  let row = new Array<number>(m + 1).fill(over);
+  for (let j = 0; j <= Math.min(m, limit); j++) previous[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - limit);
+    const hi = Math.min(m, i + limit);
+    row[lo - 1] = lo === 1 ? Math.min(i, over) : over;
+    if (hi < m) row[hi + 1] = over;
+    let least = row[lo - 1]!;
+    for (let j = lo; j <= hi; j++) {
       const cost = x[i - 1] === y[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = d;
+      let d = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row[j] = Math.min(d, over);
+      least = Math.min(least, row[j]!);
     }
+    if (least > limit) return false;
+    [before, previous, row] = [previous, row, before];
   }
-  return rows[x.length]![y.length]!;
+  return previous[m]! <= limit;
 }
 
 /**

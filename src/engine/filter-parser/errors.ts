@@ -14,7 +14,7 @@
  */
 import type { Span } from './ast.js';
 import type { ErrorKind, VectorFilterPart } from './error-kinds.js';
-import { osaDistance } from '../../types/edit-distance.js';
+import { osaWithin } from '../../types/edit-distance.js';
 import { ConditionBudget, errorWordEnd, type Fail } from './scan.js';
 
 /** A filter string that does not parse. `message` is Meilisearch's full two-line message. */
@@ -148,7 +148,7 @@ function describeVectorSuffix(previous: VectorFilterPart | null, value: string):
   // A known part can only get here quoted, e.g. `_vectors.rest."userProvided"`.
   if ((VECTOR_PARTS as readonly string[]).includes(value)) return 'Was expecting this part to be unquoted.';
   const base = `Was expecting one of \`fragments\`, \`userProvided\`, \`documentTemplate\`, \`regenerate\` or nothing, but instead found \`${value}\`.`;
-  const suggestion = VECTOR_PARTS.find((part) => osaDistance(value, part) <= 2);
+  const suggestion = VECTOR_PARTS.find((part) => osaWithin(value, part, 2));
   return suggestion === undefined ? base : `${base} Did you mean \`${suggestion}\`?`;
 }
 

@@ -21,7 +21,7 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
-import { osaDistance } from '../../types/edit-distance.js';
+import { osaWithin } from '../../types/edit-distance.js';
 import { fragmentsOf } from '../../types/fragments.js';
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, EMPTY, fromSorted, intersect, unionAll, type DocSet } from '../docset.js';
@@ -468,6 +468,6 @@ class Evaluator {
 
 /** milli's `DidYouMean`: ` Did you mean \`x\`?` for the first name within two typos (a transposition counting one), else nothing. */
 function didYouMean(name: string, available: readonly string[]): string {
-  const suggestion = available.find((candidate) => osaDistance(name, candidate) <= 2);
+  const suggestion = available.find((candidate) => osaWithin(name, candidate, 2));
   return suggestion === undefined ? '' : ` Did you mean \`${suggestion}\`?`;
 }

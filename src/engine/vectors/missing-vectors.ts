@@ -7,11 +7,11 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import { compareBytes } from '../../types/bytes.js';
-import { osaDistance } from '../../types/edit-distance.js';
+import { osaWithin } from '../../types/edit-distance.js';
 import type { JsonObject } from '../document-id.js';
 import { isObject } from '../documents/vectors.js';
 
-const close = (name: string, target: string) => name !== target && osaDistance(name, target) <= 2;
+const close = (name: string, target: string) => name !== target && osaWithin(name, target, 2);
 
 /** Names and the number of documents having them, most frequent first, then by name. */
 function counted(counts: Map<string, number>): [string, number][] {

@@ -13,6 +13,7 @@ import type { SearchQuery } from '../../search/query.js';
 import { searchRequest } from '../../search/search-request.js';
 import { streamedWhenLong } from '../../search/streamed-answer.js';
 import type { StreamedJson } from '../../types/streamed-json.js';
+import { parseRustF64 } from '../../types/rust-float.js';
 import { LOCALES, LOCALES_BY_LENGTH } from '../../settings/locales.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
@@ -42,14 +43,11 @@ const parseLocales: ValueParser<string[]> = (raw) =>
     return locale;
   });
 
-/** A finite decimal as Rust's `f32::from_str` reads it (optional sign, digits around a point, exponent). */
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-// v1.50 answers Rust's ParseFloatError text; `inf`, `nan` and overflowing values, which Rust
-// reads, are refused alike, as no vector holds them
+// Each item a float as Rust reads it; v1.50 answers Rust's ParseFloatError text, and `inf`, `nan`
+// and overflowing values, which Rust reads, are refused alike, as no vector holds them
 const parseVector: ValueParser<number[]> = (raw) =>
   parseList(raw).map((item) => {
-    const value = DECIMAL.test(item) ? Number(item) : Number.NaN;
+    const value = parseRustF64(item) ?? Number.NaN;
     if (!Number.isFinite(value)) throw new QueryValueError('invalid float literal');
     return value;
   });

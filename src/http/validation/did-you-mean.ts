@@ -21,13 +21,28 @@ function typoBudget(received: string): number {
   return 5;
 }
 
+function codePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // a high surrogate followed by a low one is one code point
+    if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    count++;
+  }
+  return count;
+}
+
 /** `did you mean \`x\`? ` (trailing space included) or the empty string. */
 export function didYouMean(received: string, accepted: readonly string[]): string {
   const budget = typoBudget(received);
   if (budget === 0) return '';
   let best: string | undefined;
   let bestDistance = Infinity;
+  // a distance is at least the difference of the lengths: a name too long or too short for the
+  // budget is passed over without its matrix (n × m, which a megabyte-long key made seconds)
+  const length = codePoints(received);
   for (const candidate of accepted) {
+    if (Math.abs(codePoints(candidate) - length) > budget) continue;
     const distance = damerauLevenshtein(received, candidate);
     if (distance <= budget && distance < bestDistance) {
       best = candidate;

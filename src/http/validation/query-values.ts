@@ -80,6 +80,15 @@ export const unitFloat =
     return value!;
   };
 
+/** `raw` without the double quotes at either end, walked off (/"+$/ retries every inner run of quotes: quadratic). */
+function withoutEdgeQuotes(raw: string): string {
+  let start = 0;
+  let end = raw.length;
+  while (start < end && raw.charCodeAt(start) === 0x22) start++;
+  while (end > start && raw.charCodeAt(end - 1) === 0x22) end--;
+  return raw.slice(start, end);
+}
+
 /**
  * GET `sort` (search, document list): comma-separated, with the pieces of `_geoPoint(lat, lng):asc`
  * joined back, as Meilisearch's `fix_sort_query_parameters` does.
@@ -87,7 +96,7 @@ export const unitFloat =
 export const parseSortList: ValueParser<string[]> = (raw) => {
   const criteria: string[] = [];
   let joining = false;
-  for (const piece of raw.replace(/^"+|"+$/g, '').split(',').map((part) => part.trim())) {
+  for (const piece of withoutEdgeQuotes(raw).split(',').map((part) => part.trim())) {
     if (piece.startsWith('_geoPoint(')) {
       criteria.push(piece);
       joining = true;

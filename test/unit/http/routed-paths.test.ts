@@ -15,6 +15,11 @@ describe('routed paths', () => {
     expect(requestPath('/a%20b')).toBe('/a%20b');
   });
 
+  it('trims trailing slashes after a long inner run of them in one walk', () => {
+    // 200,000 inner slashes: /\/+$/ retried each of them to the end, minutes of work
+    expect(requestPath(`/${'/'.repeat(200_000)}a///`)).toBe('/a');
+  });
+
   it('names the registered path of a request path, once per path, with its parameters', () => {
     const paths: RoutedPath[] = routedPaths(specs);
     expect(paths.map((p) => p.url)).toEqual(['/version', '/indexes/:indexUid/settings/:setting']);

@@ -6,6 +6,7 @@
  */
 import { ryu } from '../../../types/ryu.js';
 import { parseRustF64 } from '../../../types/rust-float.js';
+import { rustTrim } from '../../../types/rust-whitespace.js';
 
 export type ColumnType = 'string' | 'number' | 'boolean';
 
@@ -34,17 +35,6 @@ export function cellJson(type: ColumnType, value: string, line: number): { json:
   if (float === null) return { error: `Error parsing number ${rustDebug(value)} at line ${line}: invalid float literal` };
   // serde_json turns a non-finite f64 into null.
   return { json: Number.isFinite(float) ? ryu(float) : 'null' };
-}
-
-/** Rust's `char::is_whitespace` set (JS `trim` differs on U+0085 and U+FEFF). */
-const RUST_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const RUST_TRIM = new RegExp(`^${RUST_SPACE}+|${RUST_SPACE}+$`, 'g');
-
-function rustTrim(s: string): string {
-  // Most cells have nothing to trim: skip the regex when both ends are plainly visible.
-  return s.charCodeAt(0) > 0x20 && s.charCodeAt(0) < 0x7f && s.charCodeAt(s.length - 1) > 0x20 && s.charCodeAt(s.length - 1) < 0x7f
-    ? s
-    : s.replace(RUST_TRIM, '');
 }
 
 const I64_MIN = -(2n ** 63n);

@@ -138,6 +138,12 @@ describe('parseSortList', () => {
     expect(parseSortList('"title:asc, year:desc"')).toEqual(['title:asc', 'year:desc']);
   });
 
+  it('trims only the quotes at the ends, in one walk past a long inner run of them', () => {
+    expect(parseSortList('""title:asc""')).toEqual(['title:asc']);
+    const inner = '"'.repeat(200_000);
+    expect(parseSortList(`"a${inner}b"`)).toEqual([`a${inner}b`]);
+  });
+
   it('joins the pieces of a _geoPoint criterion back together', () => {
     expect(parseSortList('_geoPoint(48.8, 2.3):asc,title:desc')).toEqual(['_geoPoint(48.8,2.3):asc', 'title:desc']);
     expect(parseSortList('title:asc,_geoPoint(1,2):desc')).toEqual(['title:asc', '_geoPoint(1,2):desc']);

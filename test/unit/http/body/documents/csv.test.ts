@@ -25,6 +25,16 @@ describe('CSV payloads', () => {
     ]);
   });
 
+  it('trims typed cells at their ends only, in one walk past long inner runs of spaces', async () => {
+    const spaces = ' '.repeat(100_000);
+    const wide = '\u3000'.repeat(100_000);
+    const out = await write(store, 'csv', `n:number,b:boolean\n \u3000 7 \u0085, true \n`);
+    expect(out.lines).toEqual(['{"n":7,"b":true}']);
+    // Rust's trim pattern retried each inner space to the end: minutes for these cells
+    expect((await refuse(store, 'csv', `n:number\n a${spaces}a `)).message).toContain('`Error parsing number');
+    expect((await refuse(store, 'csv', `b:boolean\n\u3000a${wide}a\u3000`)).message).toContain('`Error parsing boolean');
+  });
+
   it('uses a custom delimiter', async () => {
     const out = await write(store, 'csv', '#id|name|race\n0|jean|bernese mountain\n1|jorts|orange cat', { delimiter: '|' });
     expect(out.lines).toEqual(['{"#id":"0","name":"jean","race":"bernese mountain"}', '{"#id":"1","name":"jorts","race":"orange cat"}']);
