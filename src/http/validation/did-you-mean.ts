@@ -8,6 +8,7 @@
  */
 
 import { damerauLevenshtein } from '../../types/edit-distance.js';
+import { codePointCount } from '../../types/utf16.js';
 
 const utf8 = new TextEncoder();
 
@@ -21,17 +22,6 @@ function typoBudget(received: string): number {
   return 5;
 }
 
-function codePoints(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    // a high surrogate followed by a low one is one code point
-    if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
-    count++;
-  }
-  return count;
-}
-
 /** `did you mean \`x\`? ` (trailing space included) or the empty string. */
 export function didYouMean(received: string, accepted: readonly string[]): string {
   const budget = typoBudget(received);
@@ -40,9 +30,9 @@ export function didYouMean(received: string, accepted: readonly string[]): strin
   let bestDistance = Infinity;
   // a distance is at least the difference of the lengths: a name too long or too short for the
   // budget is passed over without its matrix (n × m, which a megabyte-long key made seconds)
-  const length = codePoints(received);
+  const length = codePointCount(received);
   for (const candidate of accepted) {
-    if (Math.abs(codePoints(candidate) - length) > budget) continue;
+    if (Math.abs(codePointCount(candidate) - length) > budget) continue;
     const distance = damerauLevenshtein(received, candidate);
     if (distance <= budget && distance < bestDistance) {
       best = candidate;

@@ -187,6 +187,13 @@ describe('strings', () => {
     expect(value('["hello".sub_string(-3, 2), "hello".sub_string(2), "a b  c".split(), "hello".split(2)]')).toEqual(['ll', 'llo', ['a', 'b', 'c'], ['he', 'llo']]);
     expect(edited('doc.s.pad(5, "*"); doc.t.truncate(2);', { s: 'ab', t: 'abcdef' })).toEqual({ s: 'ab***', t: 'ab' });
   });
+
+  it('counts, finds and cuts strings by characters, emoji being one', () => {
+    const s = '"a😀b😀c"';
+    expect(value(`[${s}.len(), ${s}.index_of("😀"), ${s}.index_of("😀", 2), ${s}.index_of("c", -1), ${s}.index_of("x"), ${s}.sub_string(1, 3), ${s}.sub_string(-2), ${s}.sub_string(4, 9)]`)).toEqual([
+      5, 1, 3, 4, -1, '😀b😀', '😀c', 'c',
+    ]);
+  });
 });
 
 describe('conversions', () => {

@@ -1,6 +1,6 @@
 // Cutting strings by UTF-16 units without leaving half a surrogate pair.
 import { describe, expect, it } from 'vitest';
-import { leadingUnits, unitEnd } from '../../../src/types/utf16.js';
+import { codePointCount, leadingUnits, unitEnd, unitIndexOf } from '../../../src/types/utf16.js';
 
 describe('unitEnd', () => {
   it('ends a cut of at most the units asked for, before a surrogate pair it would split', () => {
@@ -24,5 +24,24 @@ describe('leadingUnits', () => {
     expect(leadingUnits('a😀b', 2)).toBe('a');
     expect(leadingUnits('a😀b', 3)).toBe('a😀');
     expect(new TextEncoder().encode(leadingUnits('😀'.repeat(10), 7))).toEqual(new TextEncoder().encode('😀'.repeat(3)));
+  });
+});
+
+describe('codePointCount and unitIndexOf', () => {
+  it('count and find code points as spreading the string does, a lone surrogate being one', () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const units = ['a', 'é', '😀', '\ud83d', '\ude00', '\u0000'];
+    for (let round = 0; round < 2000; round++) {
+      const text = Array.from({ length: Math.floor(random() * 12) }, () => units[Math.floor(random() * units.length)]).join('');
+      const points = [...text];
+      expect(codePointCount(text), JSON.stringify(text)).toBe(points.length);
+      for (let n = 0; n <= points.length + 1; n++) {
+        const at = unitIndexOf(text, n);
+        expect(at).toBe(points.slice(0, n).join('').length);
+        expect(codePointCount(text, 0, at)).toBe(Math.min(n, points.length));
+        if (n <= points.length) expect(unitIndexOf(text, 1, at)).toBe(points.slice(0, n + 1).join('').length);
+      }
+    }
   });
 });
