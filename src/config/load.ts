@@ -230,21 +230,8 @@ function checkRelations(values: Map<OptionKey, unknown>): void {
   }
 }
 
-/** The options of v1.50's `S3SnapshotOpts`; any of them given asks for the bucket, the prefix and credentials. */
-const S3_OPTIONS: readonly OptionKey[] = [
-  's3BucketUrl',
-  's3BucketRegion',
-  's3BucketName',
-  's3SnapshotPrefix',
-  's3AccessKey',
-  's3SecretKey',
-  'experimentalS3RoleArn',
-  'experimentalS3WebIdentityTokenFile',
-  'experimentalS3MaxInFlightParts',
-  'experimentalS3CompressionLevel',
-  'experimentalS3SignatureDurationSeconds',
-  'experimentalS3MultipartPartSize',
-];
+/** The options of v1.50's `S3SnapshotOpts` (`--s3-*`, `--experimental-s3-*`); any of them given asks for the bucket, the prefix and credentials. */
+const S3_OPTIONS: readonly OptionKey[] = OPTION_KEYS.filter((key) => /^(?:s3|experimentalS3)[A-Z]/.test(key));
 
 /**
  * clap's rules over `S3SnapshotOpts`: static keys (`--s3-access-key` with `--s3-secret-key`) or a

@@ -5,6 +5,7 @@
  * not take is a 405 (error-handler.ts), labelled by its route in `/metrics` (request-metrics.ts).
  */
 import type { AnyRouteSpec } from './route.js';
+import { strippedEnd } from '../types/utf16.js';
 
 export interface RoutedPath {
   /** the route's path, as registered (`/indexes/:indexUid/search`) */
@@ -41,11 +42,8 @@ export function routedPaths(specs: readonly AnyRouteSpec[]): RoutedPath[] {
 /** The path of a request's URL (still percent-encoded, as actix's `req.path()`), normalized as v1.50 normalizes it. */
 export function requestPath(url: string): string {
   const raw = url.split('?', 1)[0]!;
-  // trailing slashes walked off, not matched by /\/+$/: that pattern retries every inner run of
-  // slashes to its end, which made `/` + 100,000 slashes + `a` cost seconds per request
-  let end = raw.length;
-  while (end > 0 && raw.charCodeAt(end - 1) === 0x2f) end--;
-  const path = raw.slice(0, end).replace(/\/{2,}/g, '/');
+  // trailing slashes walked off (`/\/+$/` made `/` + 100,000 slashes + `a` cost seconds)
+  const path = raw.slice(0, strippedEnd(raw, (unit) => unit === 0x2f)).replace(/\/{2,}/g, '/');
   return path === '' ? '/' : path;
 }
 

@@ -306,13 +306,18 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
 }
 
 /** Where snapshots go when the `--s3-*` options are given (load.ts checked they come together), and the client that sends them. */
-function s3SnapshotsOf(config: Config, outgoing: OutgoingClient): { target: S3Snapshots; request: S3Request } | null {
+function s3SnapshotsOf(input: InstanceInput, outgoing: OutgoingClient): { target: S3Snapshots; request: S3Request } | undefined {
+  const { config } = input;
   const { s3BucketUrl, s3BucketRegion, s3BucketName, s3SnapshotPrefix, s3AccessKey, s3SecretKey, experimentalS3RoleArn, experimentalS3WebIdentityTokenFile } = config;
-  if (s3BucketUrl === null || s3BucketRegion === null || s3BucketName === null || s3SnapshotPrefix === null) return null;
+  if (s3BucketUrl === null || s3BucketRegion === null || s3BucketName === null || s3SnapshotPrefix === null) return undefined;
   const credentials =
     s3AccessKey !== null && s3SecretKey !== null
       ? { accessKey: s3AccessKey, secretKey: s3SecretKey }
-      : { roleArn: experimentalS3RoleArn ?? '', tokenFile: experimentalS3WebIdentityTokenFile ?? '' };
+      : {
+          roleArn: experimentalS3RoleArn ?? '',
+          tokenFile: experimentalS3WebIdentityTokenFile ?? '',
+          durationSeconds: input.env.MEILI_EXPERIMENTAL_S3_WEB_IDENTITY_TOKEN_DURATION_SECONDS ?? '3600',
+        };
   return {
     target: {
       bucketUrl: s3BucketUrl,
@@ -354,7 +359,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
       dumpDir: config.dumpDir,
       snapshotDir: config.snapshotDir,
       compactSnapshots: !config.experimentalNoSnapshotCompaction,
-      s3Snapshots: s3SnapshotsOf(config, outgoing),
+      s3Snapshots: s3SnapshotsOf(input, outgoing),
       features: () => features.runtime(),
       network: () => network.get(),
       webhooks: () => webhooks.dumped(),

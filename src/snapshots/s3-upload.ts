@@ -28,7 +28,10 @@ export interface S3Snapshots {
   readonly region: string;
   readonly bucketName: string;
   readonly prefix: string;
-  readonly credentials: { readonly accessKey: string; readonly secretKey: string } | { readonly roleArn: string; readonly tokenFile: string };
+  readonly credentials:
+    | { readonly accessKey: string; readonly secretKey: string }
+    /** `durationSeconds`: `MEILI_EXPERIMENTAL_S3_WEB_IDENTITY_TOKEN_DURATION_SECONDS` as set (3600 unless), checked when used, as v1.50 checks it */
+    | { readonly roleArn: string; readonly tokenFile: string; readonly durationSeconds: string };
   readonly maxInFlightParts: number;
   /** gzip level, 0 to 9 */
   readonly compressionLevel: number;
@@ -98,7 +101,7 @@ function presign(s3: S3Snapshots, base: URL, keys: Keys, method: string, objectK
 }
 
 /** The credentials to sign with: the static keys, or those STS gives for the web identity token. */
-async function credentialsOf(s3: S3Snapshots, request: Request, signal: AbortSignal, env: NodeJS.ProcessEnv): Promise<Keys> {
+async function credentialsOf(s3: S3Snapshots, request: Request, signal: AbortSignal): Promise<Keys> {
   if ('accessKey' in s3.credentials) return { accessKeyId: s3.credentials.accessKey, secretAccessKey: s3.credentials.secretKey };
   let token: string;
   try {
@@ -107,7 +110,7 @@ async function credentialsOf(s3: S3Snapshots, request: Request, signal: AbortSig
     throw new ApiError('internal', `Failed to read web identity token file: ${(err as Error).message}`);
   }
   // a u32, as v1.50 parses it
-  const raw = env.MEILI_EXPERIMENTAL_S3_WEB_IDENTITY_TOKEN_DURATION_SECONDS ?? '3600';
+  const raw = s3.credentials.durationSeconds;
   const duration = Number(raw.replace(/^\+/, ''));
   if (!/^\+?[0-9]+$/.test(raw) || duration > 0xffff_ffff) throw new ApiError('internal', `Invalid duration: ${raw}`);
   const form = new URLSearchParams({
@@ -191,9 +194,9 @@ async function* partsOf(chunks: AsyncIterable<Buffer>, size: number): AsyncGener
 }
 
 /** Streams `tarball` to the snapshot object of `dbPath` in a multipart upload. */
-export async function uploadSnapshot(s3: S3Snapshots, dbPath: string, tarball: AsyncIterable<Buffer>, request: Request, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function uploadSnapshot(s3: S3Snapshots, dbPath: string, tarball: AsyncIterable<Buffer>, request: Request, signal: AbortSignal): Promise<void> {
   const base = bucketBase(s3);
-  const keys = await credentialsOf(s3, request, signal, env);
+  const keys = await credentialsOf(s3, request, signal);
   const objectKey = snapshotObjectKey(s3.prefix, dbPath);
   const created = await sendRetried(request, signal, presign(s3, base, keys, 'POST', objectKey, 'uploads='), { method: 'POST' }, (status) => !success(status) && !(clientError(status) && status !== 429));
   if (!success(created.status)) throw s3Error(created.status, created.body);

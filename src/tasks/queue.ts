@@ -3,8 +3,8 @@
  * their secondary indexes (index-keys.ts), uid allocation, and the in-memory view of the running
  * batch.
  *
- * Callers: HTTP routes (`register`, `query`, `get`, …) and the scheduler (`nextEnqueued`,
- * `setProcessing`, `commitBatch`, …), all on the main thread.
+ * Callers: HTTP routes (`enqueue`, `query`, `get`, …) and the scheduler (`nextEnqueued`,
+ * `setProcessing`, `commitBatch`, `cleanUpWhenFull`, …), all on the main thread.
  *
  * Transactions: every mutation runs in `writeTxn` (store/write-txn.ts), which joins the caller's
  * transaction when there is one. The scheduler can therefore write tasks, batches and its own

@@ -4,7 +4,8 @@
  * tasks, the batch record and the processor's registry or queue writes (`commit`) in ONE instance
  * transaction. It is the only writer of index environments and the only code that finishes tasks;
  * routes still write the instance environment themselves (task registration, keys, features,
- * webhooks, network).
+ * webhooks, network). Before each batch is picked, a full queue gets the `taskDeletion` of v1.50's
+ * automatic cleanup, which the loop registers itself (`cleanUp`).
  *
  * A batch's writes, in order (process/context.ts says which processor does what, and why):
  * 1. the index environment, in its own transaction, in the index writer thread

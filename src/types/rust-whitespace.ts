@@ -2,8 +2,10 @@
  * Rust's whitespace: `char::is_whitespace` (the Unicode White_Space property) and `str::trim`.
  * JS's `trim` and `\s` also take U+FEFF; a pattern for the trailing run
  * (`/\p{White_Space}+$/g`) tries every position of an inner run to its end, quadratic in it (a
- * filter value with 60,000 inner spaces took 1.5 s to normalise). The runs here are walked once.
+ * filter value with 60,000 inner spaces took 1.5 s to normalise). The runs here are walked once
+ * (utf16.ts).
  */
+import { strippedEnd, strippedStart } from './utf16.js';
 
 /** Rust's `char::is_whitespace`, for a code point or a UTF-16 unit (White_Space lies in the BMP). */
 export function isRustWhitespace(point: number): boolean {
@@ -24,16 +26,12 @@ export function isRustWhitespace(point: number): boolean {
 
 /** Where `text` starts once its leading whitespace is stripped. */
 export function trimmedStart(text: string): number {
-  let start = 0;
-  while (start < text.length && isRustWhitespace(text.charCodeAt(start))) start++;
-  return start;
+  return strippedStart(text, isRustWhitespace);
 }
 
 /** Where `text` ends once its trailing whitespace is stripped, never before `start`. */
 export function trimmedEnd(text: string, start = 0): number {
-  let end = text.length;
-  while (end > start && isRustWhitespace(text.charCodeAt(end - 1))) end--;
-  return end;
+  return strippedEnd(text, isRustWhitespace, start);
 }
 
 /** Rust's `str::trim`. */

@@ -2,8 +2,9 @@
  * Cutting JavaScript strings, whose indices count UTF-16 units: a cut between the two halves of a
  * surrogate pair (a code point above U+FFFF) would leave a lone surrogate, which UTF-8 encoding
  * turns into U+FFFD. Pure; shared by the bounds on long inputs (query, facet query, filter
- * values), the embedders' text pieces, and what counts characters as Rust does (code points, a
- * lone surrogate being one) without spreading a string into an array of them.
+ * values), the embedders' text pieces, the trims that walk a string's edges, and what counts
+ * characters as Rust does (code points, a lone surrogate being one) without spreading a string
+ * into an array of them.
  */
 
 /** Where a cut of `text` from `start` of at most `units` UTF-16 units ends: never inside a surrogate pair. */
@@ -16,6 +17,23 @@ export function unitEnd(text: string, start: number, units: number): number {
 /** The first `units` UTF-16 units of `text` at most, without half a surrogate pair. */
 export function leadingUnits(text: string, units: number): string {
   return text.length <= units ? text : text.slice(0, unitEnd(text, 0, units));
+}
+
+/**
+ * Where `text` starts once its leading units that `strip` takes are cut off, walked once: a
+ * pattern for an edge run (`/x+$/`) retries every inner run to its end, quadratic in it.
+ */
+export function strippedStart(text: string, strip: (unit: number) => boolean): number {
+  let start = 0;
+  while (start < text.length && strip(text.charCodeAt(start))) start++;
+  return start;
+}
+
+/** Where `text` ends once its trailing units that `strip` takes are cut off, never before `start`. */
+export function strippedEnd(text: string, strip: (unit: number) => boolean, start = 0): number {
+  let end = text.length;
+  while (end > start && strip(text.charCodeAt(end - 1))) end--;
+  return end;
 }
 
 /** Whether a surrogate pair starts at `i` of `text`. */

@@ -8,6 +8,7 @@ import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
 import { invalidParameterMessage, unknownParameterValueMessage } from './messages.js';
 import { invalidIndexUidMessage, isValidIndexUid } from '../../types/index-uid.js';
 import { parseRustF64 } from '../../types/rust-float.js';
+import { strippedEnd, strippedStart } from '../../types/utf16.js';
 
 /** Converts one raw query value; throws `QueryValueError` when it cannot. */
 export type ValueParser<T> = (raw: string) => T;
@@ -80,13 +81,12 @@ export const unitFloat =
     return value!;
   };
 
-/** `raw` without the double quotes at either end, walked off (/"+$/ retries every inner run of quotes: quadratic). */
+const isQuote = (unit: number) => unit === 0x22;
+
+/** `raw` without the double quotes at either end, walked off (`/"+$/` was quadratic in inner runs). */
 function withoutEdgeQuotes(raw: string): string {
-  let start = 0;
-  let end = raw.length;
-  while (start < end && raw.charCodeAt(start) === 0x22) start++;
-  while (end > start && raw.charCodeAt(end - 1) === 0x22) end--;
-  return raw.slice(start, end);
+  const start = strippedStart(raw, isQuote);
+  return raw.slice(start, strippedEnd(raw, isQuote, start));
 }
 
 /**

@@ -106,7 +106,7 @@ export interface ArchiveDeps {
   /** whether snapshots compact the databases they copy (not with `--experimental-no-snapshot-compaction`) */
   compactSnapshots: boolean;
   /** where snapshots go instead of `snapshotDir` (the `--s3-*` options), and the client that sends them */
-  s3Snapshots?: { readonly target: S3Snapshots; readonly request: S3Request } | null;
+  s3Snapshots?: { readonly target: S3Snapshots; readonly request: S3Request };
   /** the experimental features set at runtime, as a dump records them */
   features: () => Record<string, boolean>;
   /** the network and the runtime webhooks, as a dump records them */

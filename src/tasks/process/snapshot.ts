@@ -47,7 +47,7 @@ export const processSnapshotCreation: BatchProcessor = async (ctx, tasks) => {
     },
     ctx.signal,
     ctx.progress.archive('snapshotCreation'),
-    s3 === undefined || s3 === null
+    s3 === undefined
       ? undefined
       : { level: s3.target.compressionLevel, send: (tarball) => uploadSnapshot(s3.target, archives.store.dbPath, tarball, s3.request, ctx.signal) },
   );
