@@ -13,6 +13,7 @@
 import { stringifyReply } from '../types/reply-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
 import { unitEnd } from '../types/utf16.js';
+import { jsonTextOf } from '../types/json-text-object.js';
 import { TimeSlices } from './time-slices.js';
 
 /** Answers of more items (hits, tasks, batches) than this are streamed. */
@@ -41,8 +42,10 @@ function holdsLongText(answer: unknown): boolean {
   for (let looked = 0; stack.length > 0; looked++) {
     if (looked === VALUES_LOOKED_AT) return true;
     const value = stack.pop();
-    if (typeof value === 'string') {
-      chars += value.length;
+    // an object written as its text (types/json-text-object.ts) counts as that text, unparsed
+    const text = typeof value === 'string' ? value : jsonTextOf(value);
+    if (text !== undefined) {
+      chars += text.length;
       if (chars >= LONG_TEXT_CHARS) return true;
     } else if (Array.isArray(value)) {
       for (const item of value) stack.push(item);

@@ -4,6 +4,7 @@
  * and batch views (tasks/views/) and by dumps (batches/queue.jsonl holds the same view).
  */
 import type { DetailsView, JsonObject } from '../types/task.js';
+import { jsonTextOf } from '../types/json-text-object.js';
 
 /** Meilisearch's `DetailsView` field order; `settings` stands for the flattened settings keys. */
 const ORDER: readonly (keyof DetailsView)[] = [
@@ -43,6 +44,10 @@ const ORDER: readonly (keyof DetailsView)[] = [
  *   their details back from JSON, where a `null` counter becomes "absent" (settings resets survive).
  */
 export function detailsJson(details: DetailsView, dropNulls = false): JsonObject {
+  // settings alone, read as text (a settings update's record), are their own flattening: kept
+  // as they are, they are written as that text, unparsed
+  const { settings } = details;
+  if (settings !== undefined && jsonTextOf(settings) !== undefined && Object.keys(details).every((key) => key === 'settings' || details[key as keyof DetailsView] === undefined)) return settings;
   const out: JsonObject = {};
   for (const key of ORDER) {
     const value = details[key];

@@ -58,8 +58,7 @@ import {
   visibleBatch,
 } from './query.js';
 import { sortedUnique } from './uid-sets.js';
-import { PROTO_SAFE_VALUES } from '../store/proto-safe-packr.js';
-import { TASK_RECORD_VALUES } from './task-record-codec.js';
+import { BATCH_RECORD_VALUES, TASK_RECORD_VALUES } from './record-codecs.js';
 
 /** A task as a batch read it, with its stored bytes then. */
 interface ReadRecord {
@@ -136,7 +135,7 @@ export class TaskQueue {
       // a task's details hold user-named keys (synonyms, embedders, remotes), `__proto__` included
       tasks: store.root.openDB<Task, number>({ name: INSTANCE_DBS.tasks, ...TASK_RECORD_VALUES }),
       // index uids are keys of a batch's stats
-      batches: store.root.openDB<Batch, number>({ name: INSTANCE_DBS.batches, ...PROTO_SAFE_VALUES }),
+      batches: store.root.openDB<Batch, number>({ name: INSTANCE_DBS.batches, ...BATCH_RECORD_VALUES }),
       taskIndex: store.root.openDB({ name: INSTANCE_DBS.taskIndex }) as IndexDb,
       taskCounts: store.root.openDB<number, Key>({ name: INSTANCE_DBS.taskCounts }),
       batchIndex: store.root.openDB({ name: INSTANCE_DBS.batchIndex }) as IndexDb,

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { STREAMED_ITEMS_FROM, streamedWhenLong } from '../../../src/search/streamed-answer.js';
 import { stringifyJson } from '../../../src/types/json-text.js';
+import { jsonTextObject } from '../../../src/types/json-text-object.js';
 import { orderedCounts } from '../../../src/types/ordered-counts.js';
 import { stringifyReply } from '../../../src/types/reply-text.js';
 import { StreamedJson } from '../../../src/types/streamed-json.js';
@@ -68,6 +69,17 @@ describe('streamedWhenLong', () => {
     const streamed = streamedWhenLong(answer, 0);
     expect(streamed).toBeInstanceOf(StreamedJson);
     expect(await (streamed as StreamedJson).text()).toBe(stringifyReply(answer));
+  });
+
+  it('counts an object read from its text by that text, and writes the text unparsed', async () => {
+    // not JSON: parsing it would throw
+    const long = `{"synonyms": ${'x'.repeat(1024 * 1024)}}`;
+    const answer = { results: [{ uid: 1, details: jsonTextObject(long) }] };
+    const streamed = streamedWhenLong(answer, 1);
+    expect(streamed).toBeInstanceOf(StreamedJson);
+    expect(await (streamed as StreamedJson).text()).toBe(`{"results":[{"uid":1,"details":${long}}]}`);
+    const short = { results: [{ uid: 1, details: jsonTextObject('{"a": 1}') }] };
+    expect(streamedWhenLong(short, 1)).toBe(short);
   });
 
   it('writes a long string in slices, never parting a surrogate pair or an escape', async () => {

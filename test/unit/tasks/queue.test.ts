@@ -9,7 +9,7 @@ import { finishBatch, openBatch } from '../../../src/tasks/batch-record.js';
 import { nextBatch } from '../../../src/tasks/autobatcher.js';
 import { Progress } from '../../../src/tasks/progress.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
-import { TaskRecordPackr } from '../../../src/tasks/task-record-codec.js';
+import { TaskRecordPackr } from '../../../src/tasks/record-codecs.js';
 import { UpdateFiles } from '../../../src/store/update-files.js';
 import { parseTaskDate } from '../../../src/http/validation/task-filter-values.js';
 import type { TaskQuery } from '../../../src/tasks/query.js';
