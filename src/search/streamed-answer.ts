@@ -13,7 +13,7 @@
 import { stringifyReply } from '../types/reply-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
 import { unitEnd } from '../types/utf16.js';
-import { jsonTextOf } from '../types/json-text-object.js';
+import { jsonTextLength } from '../types/json-text-object.js';
 import { TimeSlices } from './time-slices.js';
 
 /** Answers of more items (hits, tasks, batches) than this are streamed. */
@@ -43,9 +43,9 @@ function holdsLongText(answer: unknown): boolean {
     if (looked === VALUES_LOOKED_AT) return true;
     const value = stack.pop();
     // an object written as its text (types/json-text-object.ts) counts as that text, unparsed
-    const text = typeof value === 'string' ? value : jsonTextOf(value);
-    if (text !== undefined) {
-      chars += text.length;
+    const length = typeof value === 'string' ? value.length : jsonTextLength(value);
+    if (length !== undefined) {
+      chars += length;
       if (chars >= LONG_TEXT_CHARS) return true;
     } else if (Array.isArray(value)) {
       for (const item of value) stack.push(item);

@@ -4,7 +4,6 @@
  * and batch views (tasks/views/) and by dumps (batches/queue.jsonl holds the same view).
  */
 import type { DetailsView, JsonObject } from '../types/task.js';
-import { jsonTextOf } from '../types/json-text-object.js';
 
 /** Meilisearch's `DetailsView` field order; `settings` stands for the flattened settings keys. */
 const ORDER: readonly (keyof DetailsView)[] = [
@@ -44,10 +43,10 @@ const ORDER: readonly (keyof DetailsView)[] = [
  *   their details back from JSON, where a `null` counter becomes "absent" (settings resets survive).
  */
 export function detailsJson(details: DetailsView, dropNulls = false): JsonObject {
-  // settings alone, read as text (a settings update's record), are their own flattening: kept
-  // as they are, they are written as that text, unparsed
+  // settings alone are their own flattening: kept as they are, settings read from a record
+  // (types/json-text-object.ts) are written as their texts, unparsed
   const { settings } = details;
-  if (settings !== undefined && jsonTextOf(settings) !== undefined && Object.keys(details).every((key) => key === 'settings' || details[key as keyof DetailsView] === undefined)) return settings;
+  if (settings !== undefined && Object.keys(details).every((key) => key === 'settings' || details[key as keyof DetailsView] === undefined)) return settings;
   const out: JsonObject = {};
   for (const key of ORDER) {
     const value = details[key];

@@ -6,7 +6,6 @@
  */
 import { setField } from '../types/own-record.js';
 import { SETTING_KEYS, maskSecret } from '../types/settings.js';
-import { jsonTextOf } from '../types/json-text-object.js';
 import { isJsonObject } from '../types/json-text.js';
 import type { DetailsView, JsonObject, TaskDetails, TaskKind } from '../types/task.js';
 
@@ -116,9 +115,6 @@ export function humanSize(bytes: number): string {
 
 /** Embedder API keys never leave the server in clear. */
 function maskSettingsSecrets(settings: JsonObject): JsonObject {
-  // settings read as text that names no embedders stay unparsed (a record's large settings)
-  const text = jsonTextOf(settings);
-  if (text !== undefined && !text.includes('"embedders"')) return settings;
   const embedders = settings.embedders;
   if (!isJsonObject(embedders)) return settings;
   const masked: JsonObject = {};

@@ -1,11 +1,11 @@
 /**
  * The value codecs of the tasks and batches databases. Settings (a settings update's, and a
- * batch's details') are stored as their JSON text, and read back as a `jsonTextObject`
- * (types/json-text-object.ts): a task record is read at every `GET /tasks` that lists it and
- * written again at each change of its status, and 200,000 synonyms cost ~0.3 s to pack and
- * ~0.13 s to unpack each time, then ~0.18 s to serialise into the answer, on the thread answering
- * requests. As text they are serialised once, when the task is registered (a record read back
- * keeps its text), then copied, and an answer writes that text without parsing it.
+ * batch's details') are stored as the JSON text of each of their members, and read back as a
+ * `jsonTextObject` (types/json-text-object.ts): a task record is read at every `GET /tasks` that
+ * lists it and written again at each change of its status, and 200,000 synonyms cost ~0.3 s to
+ * pack and ~0.13 s to unpack each time, then ~0.18 s to serialise into the answer, on the thread
+ * answering requests. As texts they are serialised once, when the task is registered (a record
+ * read back keeps its texts), then copied, and an answer writes those texts without parsing them.
  * A settings update's details (details.ts: `details.settings` is `kind.settings`) are stored once,
  * as a marker that reading resolves to the same object; details that hold other settings (a
  * dump's tasks, whose two copies are distinct objects) are stored as they are. Records written
@@ -13,33 +13,31 @@
  */
 import type { Options } from 'msgpackr';
 import { ProtoSafePackr } from '../store/proto-safe-packr.js';
-import { stringifyJson } from '../types/json-text.js';
-import { jsonTextObject, jsonTextOf } from '../types/json-text-object.js';
+import { jsonTextObject, textMembers, type TextMember } from '../types/json-text-object.js';
 import type { Batch, JsonObject, Task } from '../types/task.js';
 
 /** Stands for `settings` in stored details: the kind's own settings. */
 const SETTINGS_OF_KIND = 'settingsOfKind';
 
 type SettingsKind = Extract<Task['kind'], { name: 'settingsUpdate' }>;
-/** Settings as stored: as JSON text (older records: as a map). */
-type StoredSettings = { settings?: JsonObject; settingsText?: string };
+/** Settings as stored: their members' JSON texts (older records: a map). */
+type StoredSettings = { settings?: JsonObject; settingsMembers?: TextMember[] };
 type StoredKind = Exclude<Task['kind'], SettingsKind> | (Omit<SettingsKind, 'settings'> & StoredSettings);
 type StoredDetails = Task['details'] | { kind: 'settingsUpdate'; [SETTINGS_OF_KIND]: true };
 type StoredTask = Omit<Task, 'kind' | 'details'> & { kind: StoredKind; details: StoredDetails };
 type StoredBatch = Omit<Batch, 'details'> & { details: Omit<Batch['details'], 'settings'> & StoredSettings };
 
-/** `holder` with its `settings` as their text. */
+/** `holder` with its `settings` as their members' texts (those a record was read with are not serialised again). */
 function settingsAsText<T extends { settings?: JsonObject | undefined }>(holder: T): Omit<T, 'settings'> & StoredSettings {
   const { settings, ...rest } = holder;
-  // the text a record was read with is not serialised again
-  return settings === undefined ? rest : { ...rest, settingsText: jsonTextOf(settings) ?? stringifyJson(settings) };
+  return settings === undefined ? rest : { ...rest, settingsMembers: textMembers(settings) };
 }
 
-/** `holder` with its stored settings text read as a `jsonTextObject`. */
-function settingsFromText<T extends StoredSettings>(holder: T): Omit<T, 'settingsText'> & { settings?: JsonObject } {
-  if (holder.settingsText === undefined) return holder;
-  const { settingsText, ...rest } = holder;
-  return { ...rest, settings: jsonTextObject(settingsText) };
+/** `holder` with its stored settings texts read as a `jsonTextObject`. */
+function settingsFromText<T extends StoredSettings>(holder: T): Omit<T, 'settingsMembers'> & { settings?: JsonObject } {
+  if (holder.settingsMembers === undefined) return holder;
+  const { settingsMembers, ...rest } = holder;
+  return { ...rest, settings: jsonTextObject(settingsMembers) };
 }
 
 function taskToStored(task: Task): StoredTask {
@@ -59,7 +57,7 @@ function taskFromStored(stored: StoredTask): Task {
 }
 
 const batchToStored = (batch: Batch): StoredBatch => (batch.details.settings === undefined ? batch : { ...batch, details: settingsAsText(batch.details) });
-const batchFromStored = (stored: StoredBatch): Batch => (stored.details.settingsText === undefined ? (stored as Batch) : { ...stored, details: settingsFromText(stored.details) });
+const batchFromStored = (stored: StoredBatch): Batch => (stored.details.settingsMembers === undefined ? (stored as Batch) : { ...stored, details: settingsFromText(stored.details) });
 
 /** A msgpack codec of records, `toStored` before each write and `fromStored` after each read. */
 function recordPackr<T, S>(toStored: (record: T) => S, fromStored: (stored: S) => T): typeof ProtoSafePackr {

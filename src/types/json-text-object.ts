@@ -1,48 +1,70 @@
 /**
- * A JSON object read from its text only when it is looked into. A task's settings are stored as
- * the JSON text of the object (tasks/record-codecs.ts): a settings update of 200,000 synonyms
+ * A JSON object kept as the JSON text of each of its members, each parsed when it is first read.
+ * A task's settings are stored so (tasks/record-codecs.ts): a settings update of 200,000 synonyms
  * cost ~0.13 s to unpack and ~0.18 s to serialise again at each `GET /tasks` that listed it, on
- * the thread answering requests. Read as such an object, the record costs the copy of its text,
- * and an answer written by `stringifyReply` writes that text as it is; anything that looks into
- * it (a property, its keys, a spread, JSON.stringify) sees the parsed object, parsed once.
- * The text must be what `stringifyJson` writes of the object: it stands for it in answers.
+ * the thread answering requests. Read as such an object, the record costs the copy of its texts,
+ * and an answer written by `stringifyReply` writes those texts as they are. It is a plain object
+ * whose members are accessors: its keys, a member, a spread, a structured clone or JSON.stringify
+ * see the parsed values. A member set, deleted or added makes it an ordinary object again.
+ * A member's text must be what `stringifyJson` writes of its value: it stands for it in answers.
  */
-import { parseJson } from './json-text.js';
+import { parseJson, stringifyJson } from './json-text.js';
 import { written } from './reply-text.js';
 import type { JsonObject } from './task.js';
 
-/** The texts of the objects made here (a proxy is no class: this is how one is known). */
-const TEXTS = new WeakMap<object, string>();
+/** A member's key and the JSON text of its value. */
+export type TextMember = readonly [key: string, text: string];
 
-/** An object with the members of the JSON object `text`, parsed on first look. */
-export function jsonTextObject(text: string): JsonObject {
-  let parsed: JsonObject | null = null;
-  const value = (): JsonObject => (parsed ??= parseJson(text) as JsonObject);
-  // JSON.stringify asks for `toJSON` before it looks at the members: an answer takes the text
-  // without parsing it, any other serialisation the parsed object
-  const toJSON = (): unknown => (TEXTS.has(object) ? written(() => text) : null) ?? value();
-  // a change makes the text stale: the object is then only the parsed one
-  const changed = (): JsonObject => {
-    TEXTS.delete(object);
-    return value();
-  };
-  const object = new Proxy<JsonObject>(
-    {},
-    {
-      get: (_, key) => (key === 'toJSON' ? toJSON : Reflect.get(value(), key)),
-      has: (_, key) => Reflect.has(value(), key),
-      ownKeys: () => Reflect.ownKeys(value()),
-      getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(value(), key),
-      defineProperty: (_, key, descriptor) => Reflect.defineProperty(changed(), key, descriptor),
-      deleteProperty: (_, key) => Reflect.deleteProperty(changed(), key),
-      set: (_, key, member) => Reflect.set(changed(), key, member),
-    },
-  );
-  TEXTS.set(object, text);
+/** The members of the objects made here, and the getters that stand for them while unchanged. */
+const MADE = new WeakMap<object, { members: readonly TextMember[]; getters: readonly (() => unknown)[] }>();
+
+/** Whether `object`, made here, still has its members, each unread or read only. */
+function unchanged(object: object): readonly TextMember[] | undefined {
+  const made = MADE.get(object);
+  if (made === undefined) return undefined;
+  const keys = Object.keys(object);
+  if (keys.length !== made.members.length) return undefined;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] !== made.members[i]![0] || Object.getOwnPropertyDescriptor(object, keys[i]!)?.get !== made.getters[i]) return undefined;
+  }
+  return made.members;
+}
+
+/** An object with the members `members`, each parsed (`parseJson`: 64-bit integers kept) on first read. */
+export function jsonTextObject(members: readonly TextMember[]): JsonObject {
+  const object: JsonObject = {};
+  const getters = members.map(([key, text]) => {
+    let parsed: { value: unknown } | null = null;
+    const get = (): unknown => (parsed ??= { value: parseJson(text) }).value;
+    // set: an ordinary member from then on (the object no longer stands for its texts)
+    const set = (value: unknown): void => void Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(object, key, { get, set, enumerable: true, configurable: true });
+    return get;
+  });
+  // JSON.stringify asks for `toJSON` before it reads the members: an answer takes the texts
+  // without parsing them, any other serialisation the parsed members
+  Object.defineProperty(object, 'toJSON', { value: () => (unchanged(object) === undefined ? object : (written(() => jsonTextOf(object)!) ?? object)) });
+  MADE.set(object, { members, getters });
   return object;
 }
 
-/** The text `value` was made of, when it is a `jsonTextObject`. */
+/** The JSON text of `value` when it is a `jsonTextObject` still holding only its texts. */
 export function jsonTextOf(value: unknown): string | undefined {
-  return typeof value === 'object' && value !== null ? TEXTS.get(value) : undefined;
+  const members = typeof value === 'object' && value !== null ? unchanged(value) : undefined;
+  return members?.length === 0 ? '{}' : members === undefined ? undefined : `{${members.map(([key, text]) => `${JSON.stringify(key)}:${text}`).join(',')}}`;
+}
+
+/** The length of `jsonTextOf(value)`, without writing it (an answer's look for long text). */
+export function jsonTextLength(value: unknown): number | undefined {
+  const members = typeof value === 'object' && value !== null ? unchanged(value) : undefined;
+  // braces, commas, and each member's quoted key and colon
+  return members?.reduce((length, [key, text]) => length + JSON.stringify(key).length + 1 + text.length, Math.max(2, members.length + 1));
+}
+
+/** The members of `object` as texts (`stringifyJson`): those it was made of when it is an unchanged `jsonTextObject`. */
+export function textMembers(object: JsonObject): TextMember[] {
+  const members = unchanged(object);
+  if (members !== undefined) return [...members];
+  // JSON.stringify leaves out what it cannot write
+  return Object.entries(object).flatMap(([key, value]) => (value === undefined || typeof value === 'function' || typeof value === 'symbol' ? [] : [[key, stringifyJson(value)] as const]));
 }

@@ -73,12 +73,12 @@ describe('streamedWhenLong', () => {
 
   it('counts an object read from its text by that text, and writes the text unparsed', async () => {
     // not JSON: parsing it would throw
-    const long = `{"synonyms": ${'x'.repeat(1024 * 1024)}}`;
-    const answer = { results: [{ uid: 1, details: jsonTextObject(long) }] };
+    const long = 'x'.repeat(1024 * 1024);
+    const answer = { results: [{ uid: 1, details: jsonTextObject([['synonyms', long]]) }] };
     const streamed = streamedWhenLong(answer, 1);
     expect(streamed).toBeInstanceOf(StreamedJson);
-    expect(await (streamed as StreamedJson).text()).toBe(`{"results":[{"uid":1,"details":${long}}]}`);
-    const short = { results: [{ uid: 1, details: jsonTextObject('{"a": 1}') }] };
+    expect(await (streamed as StreamedJson).text()).toBe(`{"results":[{"uid":1,"details":{"synonyms":${long}}}]}`);
+    const short = { results: [{ uid: 1, details: jsonTextObject([['a', '1']]) }] };
     expect(streamedWhenLong(short, 1)).toBe(short);
   });
 

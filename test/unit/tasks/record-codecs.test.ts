@@ -33,10 +33,10 @@ describe('TaskRecordPackr', () => {
     expect(jsonTextOf(settingsOf(back))).toBe(JSON.stringify(settings));
   });
 
-  it('writes a record read back with the text it was read with, not serialised again', () => {
-    const settings = jsonTextObject('{ "rankingRules": ["typo"] }');
+  it('writes a record read back with the texts it was read with, not serialised again', () => {
+    const settings = jsonTextObject([['rankingRules', '[ "typo" ]']]);
     const bytes = codec.encode(record(kind.settings('movies', settings)));
-    expect(times(bytes, '{ "rankingRules": ["typo"] }')).toBe(1);
+    expect(times(bytes, '[ "typo" ]')).toBe(1);
     expect(Buffer.from(codec.encode(codec.decode(bytes))).toString('hex')).toBe(Buffer.from(bytes).toString('hex'));
   });
 

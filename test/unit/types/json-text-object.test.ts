@@ -1,41 +1,71 @@
-// An object read from its JSON text only when looked into: a reply writes the text itself, every
-// other look (members, keys, spreads, JSON.stringify, changes) sees the parsed object.
+// An object kept as its members' JSON texts: a reply writes the texts themselves, every other look
+// (members, keys, spreads, structured clones, JSON.stringify) sees the parsed values, parsed once
+// and only the members read; a change makes it an ordinary object.
 import { describe, expect, it } from 'vitest';
-import { jsonTextObject, jsonTextOf } from '../../../src/types/json-text-object.js';
+import { jsonTextLength, jsonTextObject, jsonTextOf, textMembers, type TextMember } from '../../../src/types/json-text-object.js';
 import { stringifyReply } from '../../../src/types/reply-text.js';
 
-// spaced so that the text written can be told from the object serialised again
-const TEXT = '{ "synonyms": { "a": ["b"] }, "big": 18446744073709551615 }';
+// spaced so that the texts written can be told from the values serialised again
+const MEMBERS: TextMember[] = [
+  ['synonyms', '{ "a": ["b"] }'],
+  ['big', '18446744073709551615'],
+];
+const TEXT = '{"synonyms":{ "a": ["b"] },"big":18446744073709551615}';
 
 describe('jsonTextObject', () => {
-  it('is written by a reply as its text, without parsing it', () => {
-    const object = jsonTextObject('{ "a": not json }');
-    expect(stringifyReply({ details: object, n: 1 })).toBe('{"details":{ "a": not json },"n":1}');
+  it('is written by a reply as its texts, without parsing them', () => {
+    const object = jsonTextObject([['a', 'not json'], ['b "quoted"', '1']]);
+    expect(stringifyReply({ details: object, n: 1 })).toBe('{"details":{"a":not json,"b \\"quoted\\"":1},"n":1}');
+    expect(stringifyReply(jsonTextObject([]))).toBe('{}');
   });
 
-  it('shows the members of its text to every other look, 64-bit integers kept', () => {
-    const object = jsonTextObject(TEXT);
-    expect(object.synonyms).toEqual({ a: ['b'] });
+  it('shows the parsed members to every other look, 64-bit integers kept', () => {
+    const object = jsonTextObject(MEMBERS);
     expect(Object.keys(object)).toEqual(['synonyms', 'big']);
-    expect('synonyms' in object).toBe(true);
+    expect(object.synonyms).toEqual({ a: ['b'] });
+    expect(object.synonyms).toBe(object.synonyms);
     expect({ ...object }).toEqual({ synonyms: { a: ['b'] }, big: 18446744073709551615n });
-    expect(JSON.stringify({ x: jsonTextObject('{ "a": 1 }') })).toBe('{"x":{"a":1}}');
-    expect(jsonTextOf(object)).toBe(TEXT);
+    expect(structuredClone(object)).toEqual({ synonyms: { a: ['b'] }, big: 18446744073709551615n });
+    expect(JSON.stringify({ x: jsonTextObject([['a', ' 1']]) })).toBe('{"x":{"a":1}}');
   });
 
-  it('forgets its text once changed, so that a reply writes the change', () => {
-    const object = jsonTextObject(TEXT);
-    object.extra = true;
-    expect(jsonTextOf(object)).toBeUndefined();
-    expect(stringifyReply(object)).toBe('{"synonyms":{"a":["b"]},"big":18446744073709551615,"extra":true}');
-    const deleted = jsonTextObject(TEXT);
+  it('parses only the members read', () => {
+    const object = jsonTextObject([['fine', '[1]'], ['broken', '{']]);
+    expect(object.fine).toEqual([1]);
+    expect(() => object.broken).toThrow();
+  });
+
+  it('knows its text and its length while its members are unchanged, read or not', () => {
+    const object = jsonTextObject(MEMBERS);
+    expect(jsonTextOf(object)).toBe(TEXT);
+    void object.synonyms;
+    expect(jsonTextOf(object)).toBe(TEXT);
+    for (const members of [MEMBERS, [], [['k', '1']] as TextMember[]]) {
+      const made = jsonTextObject(members);
+      expect(jsonTextLength(made)).toBe(jsonTextOf(made)!.length);
+    }
+    expect(textMembers(object)).toEqual(MEMBERS);
+  });
+
+  it('becomes an ordinary object once a member is set, deleted or added', () => {
+    const set = jsonTextObject(MEMBERS);
+    set.big = 1;
+    expect(jsonTextOf(set)).toBeUndefined();
+    expect(stringifyReply(set)).toBe('{"synonyms":{"a":["b"]},"big":1}');
+    expect(textMembers(set)).toEqual([['synonyms', '{"a":["b"]}'], ['big', '1']]);
+    const deleted = jsonTextObject(MEMBERS);
     delete deleted.big;
     expect(stringifyReply(deleted)).toBe('{"synonyms":{"a":["b"]}}');
+    const added = jsonTextObject(MEMBERS);
+    added.extra = true;
+    expect(jsonTextLength(added)).toBeUndefined();
+    expect(stringifyReply(added)).toBe('{"synonyms":{"a":["b"]},"big":18446744073709551615,"extra":true}');
   });
 
   it('knows only the objects it made', () => {
     expect(jsonTextOf({ a: 1 })).toBeUndefined();
     expect(jsonTextOf('text')).toBeUndefined();
     expect(jsonTextOf(null)).toBeUndefined();
+    expect(textMembers({ a: 1, gone: undefined })).toEqual([['a', '1']]);
   });
 });
