@@ -24,9 +24,18 @@ export function compareBytes(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** A unit from which UTF-16 order may differ from code point order. */
+const SURROGATE_OR_ABOVE = /[\ud800-\uffff]/;
+
+/** `strings` sorted in place by their UTF-8 bytes: by the native sort (UTF-16 order, ~2× faster) when that is the same order. */
+export function sortBytes(strings: string[]): string[] {
+  for (const string of strings) if (SURROGATE_OR_ABOVE.test(string)) return strings.sort(compareBytes);
+  return strings.sort();
+}
+
 /** A BTreeSet's iteration: deduplicated, byte-sorted. */
 export function sortedSet(values: Iterable<string>): string[] {
-  return [...new Set(values)].sort(compareBytes);
+  return sortBytes([...new Set(values)]);
 }
 
 /**
@@ -34,5 +43,5 @@ export function sortedSet(values: Iterable<string>): string[] {
  * key named `__proto__` stays an entry (an assignment would set the prototype instead).
  */
 export function sortedKeys<T>(map: Readonly<Record<string, T>>): Record<string, T> {
-  return Object.fromEntries(Object.keys(map).sort(compareBytes).map((key) => [key, map[key]!]));
+  return Object.fromEntries(sortBytes(Object.keys(map)).map((key) => [key, map[key]!]));
 }
