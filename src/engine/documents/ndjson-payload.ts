@@ -46,14 +46,17 @@ export interface PayloadDocument {
   readonly text: Buffer;
 }
 
-/** The payload's documents; throws `malformed_payload` at the first one nested too deep. */
-export function* readNdjson(source: PayloadSource): Generator<PayloadDocument> {
+/**
+ * The payload's documents, read by `parse` (an edition's documents keep their floats: `parseWithFloats`);
+ * throws `malformed_payload` at the first one nested too deep.
+ */
+export function* readNdjson(source: PayloadSource, parse: (text: string) => unknown = parseJson): Generator<PayloadDocument> {
   let line = 0;
   for (const { buffer, start, end } of lines(source, true)) {
     line++;
     const deep = tooDeepAt(buffer.subarray(start, end));
     if (deep !== -1) throw documentTooDeep(line, deep + 1);
-    yield { doc: parseJson(buffer.toString('utf8', start, end)) as JsonObject, text: buffer.subarray(start, end) };
+    yield { doc: parse(buffer.toString('utf8', start, end)) as JsonObject, text: buffer.subarray(start, end) };
   }
 }
 

@@ -95,10 +95,11 @@ export type DocumentOp =
   /** every document recorded in a shard not in `owned` (a topology change's last step, shards/delete-unowned.ts) */
   | { readonly op: 'deleteUnowned'; readonly owned: readonly string[] }
   /**
-   * documents already computed (an edition's outcome) as their JSON text, which a copy to the
-   * writer thread keeps as written (`9.0` stays a float); `null` deletes
+   * documents already computed (an edition's outcome): the ids of those it deletes, and those it
+   * replaces as an NDJSON payload of their JSON texts, read as written (`9.0` stays a float);
+   * each keeps its id (`primaryKey` reads it)
    */
-  | { readonly op: 'put'; readonly changes: ReadonlyMap<string, string | null> };
+  | { readonly op: 'put'; readonly deletions: readonly string[]; readonly replacements: PayloadSource; readonly primaryKey: string };
 
 /** Per operation: how many documents it indexed or deleted, or the error that failed it. */
 export type OpResult = { readonly count: number } | Failure;
@@ -488,14 +489,13 @@ export function applyDocumentBatch(
       }
       if (op.op === 'delete') return { count: deleteIds(pending, op.ids) };
       if (op.op === 'put') {
-        for (const [id, text] of op.changes) {
-          if (text === null) pending.set(id, null);
-          else {
-            const bytes = Buffer.from(text);
-            pending.set(id, parseWithFloats(text) as JsonObject, bytes, bytes);
-          }
+        for (const id of op.deletions) pending.set(id, null);
+        let count = op.deletions.length;
+        for (const { doc, text } of readNdjson(op.replacements, parseWithFloats)) {
+          pending.set(documentId(doc, op.primaryKey), doc, text, text);
+          count++;
         }
-        return { count: op.changes.size };
+        return { count };
       }
       // A filter or a clear works on the store (and the shards' record): what came before must be there.
       pending.flush();

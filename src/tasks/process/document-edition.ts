@@ -5,7 +5,8 @@
  * the stored one (same primary key, nested no deeper than a payload's document may be:
  * engine/documents/depth.ts). The first error fails the task and nothing is written;
  * otherwise the net changes are committed like any document batch (a `documents` index write,
- * batch-write.ts).
+ * batch-write.ts), the replaced documents read from a payload that goes to a file once large
+ * (edited-payload.ts).
  *
  * A documentEdition task is always alone in its batch (autobatcher). Its write records the task's
  * outcome in the index (engine/applied-batch.ts): run again after a crash that kept the write but
@@ -25,6 +26,7 @@ import type { Task } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext } from './context.js';
 import { failed, succeeded } from './outcome.js';
 import { writeKnownOutcome } from './batch-write.js';
+import { EditedPayload } from './edited-payload.js';
 
 /** Documents sent to the worker at a time: bounds memory, lets a cancelation stop the run between batches. */
 const CHUNK = 500;
@@ -54,15 +56,20 @@ function sameJson(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as JsonObject)[k], (b as JsonObject)[k]));
 }
 
+/** An edition's net changes: the external ids of the documents it deletes, and the documents it replaces. */
+interface Edits {
+  readonly deletions: string[];
+  readonly replacements: EditedPayload;
+}
+
 /**
- * Runs the function on the candidates; the net changes by external id (each document as its
- * JSON text, its floats written as floats; null deletes it), or throws the task's error.
+ * Runs the function on the candidates and adds the net changes to `edits` (a replaced document
+ * as its JSON text, its floats written as floats), or throws the task's error.
  */
-async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: number[], primaryKey: string): Promise<Map<string, string | null>> {
+async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: number[], primaryKey: string, edits: Edits): Promise<void> {
   const kind = task.kind;
   if (kind.name !== 'documentEdition') throw new Error('not a document edition');
   const uid = kind.indexUid;
-  const changes = new Map<string, string | null>();
   const runner = new EditionRunner(ctx.workers.editionPool(), kind.function, kind.context, ctx.signal);
   const fail = (error: unknown, doing: string): never => {
     if (error instanceof EditionError) throw editionError(uid, `Document edition runtime error encountered while ${doing} the function: ${error.message}`);
@@ -83,7 +90,7 @@ async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: numb
         const before = chunks[c]![i]!;
         const id = documentId(before, primaryKey);
         if (outcome.kind === 'delete') {
-          changes.set(id, null);
+          edits.deletions.push(id);
         } else if (outcome.kind === 'notAnObject') {
           throw editionError(uid, 'Document editions must keep documents as objects');
         } else if (nestsTooDeep(outcome.document)) {
@@ -98,12 +105,11 @@ async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: numb
             throw error instanceof ApiError ? inIndex(uid, error) : error;
           }
           if (newId !== id) throw editionError(uid, "Document editions cannot modify a document's primary key");
-          changes.set(id, outcome.text);
+          edits.replacements.add(outcome.text);
         }
       }),
     );
   }
-  return changes;
 }
 
 export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
@@ -122,22 +128,26 @@ export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
   // kept open while the edition pool runs the function
   const { env, release } = ctx.indexEnvs.acquire(record.uuid);
 
-  let docids: number[];
-  let changes: Map<string, string | null>;
+  const edits: Edits = { deletions: [], replacements: new EditedPayload(ctx.updateFiles.dir) };
   try {
-    docids = candidates(env, kind.indexUid, kind.filter);
-    // A primary key is always set once the index holds documents.
-    changes = docids.length === 0 || record.primaryKey === null ? new Map() : await edit(ctx, env, task, docids, record.primaryKey);
-  } catch (error) {
-    if (!(error instanceof ApiError) || ctx.signal.aborted) throw error;
-    return { tasks: [failed(task, error)] };
+    let docids: number[];
+    try {
+      docids = candidates(env, kind.indexUid, kind.filter);
+      // A primary key is always set once the index holds documents.
+      if (docids.length > 0 && record.primaryKey !== null) await edit(ctx, env, task, docids, record.primaryKey, edits);
+    } catch (error) {
+      if (!(error instanceof ApiError) || ctx.signal.aborted) throw error;
+      return { tasks: [failed(task, error)] };
+    } finally {
+      release();
+    }
+    // v1.50 reports every matched document as both edited and deleted.
+    const done = succeeded(task, { ...details, editedDocuments: docids.length, deletedDocuments: docids.length });
+    if (edits.deletions.length === 0 && edits.replacements.count === 0) return { tasks: [done] };
+    const put = { op: 'put', deletions: edits.deletions, replacements: edits.replacements.source(), primaryKey: record.primaryKey! } as const;
+    const write = { kind: 'documents', ops: [put], primaryKey: record.primaryKey } as const;
+    return await writeKnownOutcome(ctx, kind.indexUid, tasks, env.uuid, write, { tasks: [done], commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) });
   } finally {
-    release();
+    edits.replacements.discard();
   }
-
-  // v1.50 reports every matched document as both edited and deleted.
-  const done = succeeded(task, { ...details, editedDocuments: docids.length, deletedDocuments: docids.length });
-  if (changes.size === 0) return { tasks: [done] };
-  const write = { kind: 'documents', ops: [{ op: 'put', changes }], primaryKey: record.primaryKey } as const;
-  return writeKnownOutcome(ctx, kind.indexUid, tasks, env.uuid, write, { tasks: [done], commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) });
 };

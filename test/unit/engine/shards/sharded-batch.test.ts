@@ -111,7 +111,7 @@ describe('a document batch with a sharded network', () => {
 
   it('keeps an edited document in its shard and removes an edition-deleted one', () => {
     applyDocumentBatch(env, [add(FIVE)], null, never, undefined, undefined, false, undefined, OWNS_MS1);
-    applyDocumentBatch(env, [{ op: 'put', changes: new Map([['A', JSON.stringify({ id: 'A', genre: 'h' })], ['B', null]]) }], 'id', never);
+    applyDocumentBatch(env, [{ op: 'put', deletions: ['B'], replacements: { bytes: Buffer.from(`${JSON.stringify({ id: 'A', genre: 'h' })}\n`) }, primaryKey: 'id' }], 'id', never);
     expect(ids()).toEqual(['A']);
     expect(recorded()).toEqual({ ms0: [], ms1: ['A'], ms2: [] });
   });
