@@ -2,16 +2,17 @@
  * `/multi-search` without `federation` (search.md §10.1): one single-search response per query,
  * each with its `indexUid`. Every queried index is checked against the caller's key, and the
  * first failing query answers for the whole request, as does a request whose queries gather more
- * than MAX_MULTI_SEARCH_HITS hits (query-errors.ts). Between queries the request gives other
- * requests their turn (time-slices.ts). A query with `useNetwork: true` runs over the network
- * (network-search.ts). An answer of many hits is written in pieces (streamed-answer.ts).
+ * than MAX_MULTI_SEARCH_HITS hits or MAX_MULTI_SEARCH_FACET_VALUES facet values (query-errors.ts).
+ * Between queries the request gives other requests their turn (time-slices.ts). A query with
+ * `useNetwork: true` runs over the network (network-search.ts). An answer of many hits is written
+ * in pieces (streamed-answer.ts).
  */
 import { markupBudget } from '../engine/search/format.js';
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors/api-error.js';
 import { uuidV7 } from '../types/uuid-v7.js';
 import type { SearchContext } from './context.js';
-import { atQueryAsync, checkGatheredHits } from './query-errors.js';
+import { atQueryAsync, checkGatheredFacetValues, checkGatheredHits } from './query-errors.js';
 import type { QueryWithIndex } from './query.js';
 import { networkSearchResponse } from './network-search.js';
 import { usesNetwork } from './network-use.js';
@@ -48,6 +49,7 @@ async function searchEach(
   const markup = markupBudget();
   const results: Record<string, unknown>[] = [];
   let gathered = 0;
+  let facetValues = 0;
   // one query after the other, so that the first failing query is the one reported
   for (const [position, { indexUid, federationOptions, ...query }] of queries.entries()) {
     await slices.pause();
@@ -64,7 +66,17 @@ async function searchEach(
     });
     gathered += (body.hits as unknown[]).length;
     checkGatheredHits(position, gathered);
+    facetValues += facetValuesOf(body.facetDistribution);
+    checkGatheredFacetValues(position, facetValues);
     results.push({ indexUid, ...body });
   }
   return { results, gathered };
+}
+
+/** The values a facet distribution counts, over all its facets. */
+function facetValuesOf(distribution: unknown): number {
+  if (typeof distribution !== 'object' || distribution === null) return 0;
+  let values = 0;
+  for (const counts of Object.values(distribution)) values += typeof counts === 'object' && counts !== null ? Object.keys(counts).length : 0;
+  return values;
 }

@@ -59,3 +59,20 @@ export function checkGatheredHits(position: number, gathered: number): void {
     `The queries of this multi-search gather more than ${MAX_MULTI_SEARCH_HITS} hits in all. Lower their \`limit\` or \`hitsPerPage\`, or split them into several requests.`,
   );
 }
+
+/**
+ * Facet values one `/multi-search` may gather in all, over its queries' facet distributions
+ * (Quarry's bound, not Meilisearch's): with `maxValuesPerFacet` raised, 500 queries asking every
+ * facet of the movies gathered gigabytes and exhausted the process.
+ */
+export const MAX_MULTI_SEARCH_FACET_VALUES = 1_000_000;
+
+/** Refuses the request once the queries up to `position` have gathered more facet values than the bound. */
+export function checkGatheredFacetValues(position: number, gathered: number): void {
+  if (gathered <= MAX_MULTI_SEARCH_FACET_VALUES) return;
+  throw queryError(
+    position,
+    'invalid_search_facets',
+    `The queries of this multi-search gather more than ${MAX_MULTI_SEARCH_FACET_VALUES} facet values in all. Ask for fewer \`facets\`, lower the index's \`faceting.maxValuesPerFacet\`, or split the queries into several requests.`,
+  );
+}

@@ -1,6 +1,7 @@
 // Requests whose size once held the event loop for seconds (issue 25): a filter of 100,000
 // conditions, a filter of 2,000 string ranges, a multi-search or federation of thousands of
-// queries, 100,000 attributes to retrieve. A filter past 10,000 conditions and `IN` values, or
+// queries, 100,000 attributes to retrieve; and a multi-search whose facet distributions together
+// once exhausted the process's memory. A filter past 10,000 conditions and `IN` values, or
 // past its work bound, or past 4 Mi characters, is refused (a value longer than any stored
 // one matches nothing, where it once answered 500); the others are answered while /health keeps answering, the
 // long ones giving the event loop its turns. Time bounds are
@@ -182,6 +183,34 @@ describe('hits gathered by one multi-search', () => {
     expect(reply.body.code).toBe('invalid_search_limit');
     expect(reply.body.message).toBe(`Inside \`.queries[100]\`: ${GATHERED}`);
   });
+});
+
+describe('facet values gathered by one multi-search', () => {
+  // 50,000 distinct tags, all in each distribution: 20 queries gather the bound exactly
+  beforeAll(async () => {
+    const docs = Array.from({ length: 5000 }, (_, id) => ({ id, tag: Array.from({ length: 10 }, (_, t) => `tag-${id}-${t}`) }));
+    await run(server, 'PATCH', '/indexes/tagged/settings', { filterableAttributes: ['tag'], faceting: { maxValuesPerFacet: 50_000 } });
+    await run(server, 'POST', '/indexes/tagged/documents', docs);
+  }, 60_000);
+  const queries = (n: number) => Array.from({ length: n }, () => ({ indexUid: 'tagged', limit: 0, facets: ['tag'] }));
+
+  it('answers 20 queries of 50,000 facet values each (1,000,000 in all)', async () => {
+    const reply = await call(server, 'POST', '/multi-search', { queries: queries(20) });
+    expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+    expect(reply.body.results.every((result: { facetDistribution: { tag: object } }) => Object.keys(result.facetDistribution.tag).length === 50_000)).toBe(true);
+  }, 60_000);
+
+  it('refuses the query past 1,000,000 facet values, naming it, rather than exhausting memory', async () => {
+    const reply = await call(server, 'POST', '/multi-search', { queries: queries(500) });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({
+      message:
+        "Inside `.queries[20]`: The queries of this multi-search gather more than 1000000 facet values in all. Ask for fewer `facets`, lower the index's `faceting.maxValuesPerFacet`, or split the queries into several requests.",
+      code: 'invalid_search_facets',
+      type: 'invalid_request',
+      link: 'https://docs.meilisearch.com/errors#invalid_search_facets',
+    });
+  }, 60_000);
 });
 
 describe('long attribute lists', () => {
