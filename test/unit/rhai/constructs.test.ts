@@ -188,6 +188,16 @@ describe('strings', () => {
     expect(edited('doc.s.pad(5, "*"); doc.t.truncate(2);', { s: 'ab', t: 'abcdef' })).toEqual({ s: 'ab***', t: 'ab' });
   });
 
+  it('pads by characters, the fill repeated and cut at the length, emoji being one; never shortens', () => {
+    const padded = (script: string) => edited(script, { s: 'a😀' }).s;
+    expect(padded('doc.s.pad(6, "xy😀");')).toBe('a😀xy😀x');
+    expect(padded('doc.s.pad(4, "😀");')).toBe('a😀😀😀');
+    expect(padded('doc.s.pad(2, "z");')).toBe('a😀');
+    expect(padded('doc.s.pad(1, "z");')).toBe('a😀');
+    expect(padded('doc.s.pad(9, "");')).toBe('a😀');
+    expect(padded("doc.s.pad(5, 'c');")).toBe('a😀ccc');
+  });
+
   it('counts, finds and cuts strings by characters, emoji being one', () => {
     const s = '"a😀b😀c"';
     expect(value(`[${s}.len(), ${s}.index_of("😀"), ${s}.index_of("😀", 2), ${s}.index_of("c", -1), ${s}.index_of("x"), ${s}.sub_string(1, 3), ${s}.sub_string(-2), ${s}.sub_string(4, 9)]`)).toEqual([
