@@ -12,6 +12,9 @@ import { parseJson, stringifyJson } from './json-text.js';
 import { written } from './reply-text.js';
 import type { JsonObject } from './task.js';
 
+/** The key of Node's `util.inspect.custom`, without importing Node's util (the browser build has these modules). */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
 /** A member's key and the JSON text of its value. */
 export type TextMember = readonly [key: string, text: string];
 
@@ -44,6 +47,8 @@ export function jsonTextObject(members: readonly TextMember[]): JsonObject {
   // JSON.stringify asks for `toJSON` before it reads the members: an answer takes the texts
   // without parsing them, any other serialisation the parsed members
   Object.defineProperty(object, 'toJSON', { value: () => (unchanged(object) === undefined ? object : (written(() => jsonTextOf(object)!) ?? object)) });
+  // Node's console shows the members' values, not `[Getter/Setter]` (a library caller's task)
+  Object.defineProperty(object, INSPECT, { value: () => ({ ...object }) });
   MADE.set(object, { members, getters });
   return object;
 }

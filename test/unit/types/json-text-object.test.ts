@@ -1,6 +1,7 @@
 // An object kept as its members' JSON texts: a reply writes the texts themselves, every other look
 // (members, keys, spreads, structured clones, JSON.stringify) sees the parsed values, parsed once
 // and only the members read; a change makes it an ordinary object.
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { jsonTextLength, jsonTextObject, jsonTextOf, textMembers, type TextMember } from '../../../src/types/json-text-object.js';
 import { stringifyReply } from '../../../src/types/reply-text.js';
@@ -27,6 +28,7 @@ describe('jsonTextObject', () => {
     expect({ ...object }).toEqual({ synonyms: { a: ['b'] }, big: 18446744073709551615n });
     expect(structuredClone(object)).toEqual({ synonyms: { a: ['b'] }, big: 18446744073709551615n });
     expect(JSON.stringify({ x: jsonTextObject([['a', ' 1']]) })).toBe('{"x":{"a":1}}');
+    expect(inspect(jsonTextObject([['a', '[1, 2]']]))).toBe('{ a: [ 1, 2 ] }');
   });
 
   it('parses only the members read', () => {
