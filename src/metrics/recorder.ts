@@ -3,7 +3,8 @@
  * unmatched path, and status) and their response times (per method and route pattern, with v1.50's
  * histogram buckets), searches the `searchCutoffMs`
  * budget cut short, `/search` requests with `personalize` (counted as v1.50 counts them, before they run), and the
- * chat route's searches and tokens (per workspace and model, from the providers' usage chunks).
+ * chat route's searches and tokens (per workspace and model, from the providers' usage chunks;
+ * the first MAX_CHAT_MODELS pairs).
  * The other families are read when `/metrics` is asked (families.ts).
  */
 import { byLabelValues, type Family } from './exposition.js';
@@ -15,6 +16,13 @@ import { byLabelValues, type Family } from './exposition.js';
  * unmatched path uncounted (README, compatibility).
  */
 export const MAX_UNMATCHED_PATHS = 1000;
+
+/**
+ * Distinct workspace and model pairs whose chat tokens are counted. The model is whatever the
+ * request names: 1,000 requests naming 90 KB models made `/metrics` a 270 MB answer (v1.50 keeps
+ * every pair); the tokens of any other pair are left uncounted (README, compatibility).
+ */
+export const MAX_CHAT_MODELS = 1000;
 
 /** v1.50's buckets of `meilisearch_http_response_time_seconds`, in seconds. */
 export const RESPONSE_TIME_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -93,6 +101,7 @@ export class MetricsRecorder {
   /** The tokens a provider's usage chunk reported for one call of a chat completion. */
   chatUsage(workspace: string, model: string, usage: { prompt: number; completion: number; total: number }): void {
     const key = `${workspace} ${model}`;
+    if (!this.chatTokens.has(key) && this.chatTokens.size >= MAX_CHAT_MODELS) return;
     const tokens = this.chatTokens.get(key) ?? { workspace, model, prompt: 0, completion: 0, total: 0 };
     tokens.prompt += usage.prompt;
     tokens.completion += usage.completion;

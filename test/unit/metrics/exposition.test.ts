@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { exposition } from '../../../src/metrics/exposition.js';
 import { traceMilliseconds } from '../../../src/metrics/families.js';
-import { MAX_UNMATCHED_PATHS, MetricsRecorder, RESPONSE_TIME_BUCKETS } from '../../../src/metrics/recorder.js';
+import { MAX_CHAT_MODELS, MAX_UNMATCHED_PATHS, MetricsRecorder, RESPONSE_TIME_BUCKETS } from '../../../src/metrics/recorder.js';
 
 describe('exposition', () => {
   it('sorts families by name, escapes label values and leaves out families without samples', () => {
@@ -48,6 +48,19 @@ describe('recorder limits', () => {
     expect(requests!.samples.filter((s) => s.labels?.path.startsWith('/random-'))).toHaveLength(MAX_UNMATCHED_PATHS);
     expect(requests!.samples.find((s) => s.labels?.path === '/random-0')?.value).toBe(2);
     expect(requests!.samples.some((s) => s.labels?.path === `/random-${MAX_UNMATCHED_PATHS}`)).toBe(false);
+  });
+
+  it('counts the chat tokens of the first MAX_CHAT_MODELS workspace and model pairs, and more of those', () => {
+    const recorder = new MetricsRecorder();
+    const usage = { prompt: 1, completion: 2, total: 3 };
+    for (let i = 0; i <= MAX_CHAT_MODELS; i++) recorder.chatUsage('w', `model-${i}`, usage);
+    recorder.chatUsage('w', 'model-0', usage);
+    const tokens = recorder.families().find((family) => family.name === 'meilisearch_chat_completion_tokens_total')!;
+    const models = new Set(tokens.samples.map((sample) => sample.labels?.model));
+    expect(models.size).toBe(MAX_CHAT_MODELS);
+    expect(models.has(`model-${MAX_CHAT_MODELS}`)).toBe(false);
+    const values = (model: string) => tokens.samples.filter((sample) => sample.labels?.model === model).map((sample) => sample.value);
+    expect(values('model-0')).toEqual(values('model-1').map((value) => 2 * value));
   });
 });
 
