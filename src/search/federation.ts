@@ -510,7 +510,7 @@ async function formatPage(page: readonly Candidate[], markup: MarkupBudget, else
   for (const slots of byQuery.values()) {
     const first = page[slots[0]!] as LocalCandidate;
     const hits = slots.map((i) => (page[i] as LocalCandidate).hit);
-    (await withFormatting(first.search, first.searched, hits, await mapInSlices(hits, first.search.view), markup, elsewhere)).forEach((view, j) => (views[slots[j]!] = view));
+    (await withFormatting(first.search, first.searched, hits, await mapInSlices(hits, (hit) => first.search.view(hit, markup)), markup, elsewhere)).forEach((view, j) => (views[slots[j]!] = view));
   }
   return page.map((candidate, i) => ({ candidate, view: views[i]! }));
 }

@@ -5,7 +5,9 @@
  */
 import { withVectorsRemoved } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
-import { vectorsView } from '../engine/documents/vectors.js';
+import { vectorsView, type StoredEmbeddingsOf } from '../engine/documents/vectors.js';
+import { MAX_RETRIEVED_COMPONENTS, type MarkupBudget } from '../engine/search/format.js';
+import { ApiError } from '../errors/api-error.js';
 import { storedEmbeddingsOf } from '../engine/vectors/index.js';
 import { geoDistanceOf, geoDistanceOrigin } from '../engine/facets/geo.js';
 import type { IndexReadEnv } from '../engine/index-read-env.js';
@@ -15,7 +17,8 @@ import { hitFields, isDisplayed } from './displayed.js';
 import type { SearchQuery } from './query.js';
 import { detailsView } from './score-details.js';
 
-export type HitView = (hit: SearchHit) => Record<string, unknown>;
+/** A hit's view; the vectors it retrieves are charged to the request's `budget`. */
+export type HitView = (hit: SearchHit, budget: MarkupBudget) => Record<string, unknown>;
 
 /** One index's ranked hits before display: what single search, multi-search and federation share. */
 export interface IndexSearch {
@@ -36,15 +39,30 @@ export function hitViewer(env: IndexReadEnv, settings: IndexSettings, query: Sea
   const distanceFrom = geoDistanceOrigin(query.sort ?? []);
   // `_vectors` only when displayed, whatever attributesToRetrieve says (vectors.md §2.2)
   const vectors = query.retrieveVectors === true && isDisplayed(settings, '_vectors');
-  return (hit) => {
+  return (hit, budget) => {
     const doc = store.sharedByDocid(hit.docid) ?? {};
     // v1.50 reads a retrieved `_vectors` with the fields, then takes it out to fill it
     const shown: Record<string, unknown> = vectors ? withVectorsRemoved(doc, fields(doc)) : fields(doc);
-    if (vectors) shown._vectors = vectorsView(doc._vectors, settings.embedders, storedEmbeddingsOf(env, settings, hit.docid), 'retrieve');
+    if (vectors) shown._vectors = vectorsView(doc._vectors, settings.embedders, charged(storedEmbeddingsOf(env, settings, hit.docid), budget), 'retrieve');
     const geoDistance = distanceFrom === null ? undefined : geoDistanceOf(distanceFrom, shown);
     if (geoDistance !== undefined) shown._geoDistance = geoDistance;
     if (query.showRankingScore === true) shown._rankingScore = hit.score;
     if (query.showRankingScoreDetails === true) shown._rankingScoreDetails = detailsView(settings, hit.details);
     return shown;
+  };
+}
+
+/** `fromStore`, each embedding it reads charged to the request's budget before any is shown. */
+function charged(fromStore: StoredEmbeddingsOf, budget: MarkupBudget): StoredEmbeddingsOf {
+  return (embedder) => {
+    const stored = fromStore(embedder);
+    for (const vector of stored?.embeddings ?? []) budget.vectors -= vector.length;
+    if (budget.vectors < 0) {
+      throw new ApiError(
+        'invalid_search_retrieve_vectors',
+        `Invalid value at \`.retrieveVectors\`: the hits of this request would retrieve more than ${MAX_RETRIEVED_COMPONENTS} vector components. Ask for fewer hits, or split the queries into several requests.`,
+      );
+    }
+    return stored;
   };
 }

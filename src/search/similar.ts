@@ -23,6 +23,7 @@ import type { FilterAst } from '../engine/filter-parser/index.js';
 import { FacetReader } from '../engine/facets/store.js';
 import { searchSettings } from '../engine/index-settings.js';
 import type { SearchHit } from '../engine/search/search.js';
+import { markupBudget } from '../engine/search/format.js';
 import { documentEmbeddings, searchVectors, vectorFilter } from '../engine/vectors/index.js';
 import { ApiError, inIndex } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
@@ -120,13 +121,15 @@ export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string
     hits.push({ docid, score: similarity, details: [{ kind: 'vector', similarity }] });
   }
 
+  // the request's budget of retrieved vectors
+  const budget = markupBudget();
   const view = hitViewer(env, settings, {
     attributesToRetrieve: query.attributesToRetrieve ?? null,
     retrieveVectors: query.retrieveVectors ?? false,
     showRankingScore: query.showRankingScore ?? false,
     showRankingScoreDetails: query.showRankingScoreDetails ?? false,
   });
-  const body: Record<string, unknown> = { hits: steps.step('format', () => hits.map(view)), id, processingTimeMs: 0, limit, offset };
+  const body: Record<string, unknown> = { hits: steps.step('format', () => hits.map((hit) => view(hit, budget))), id, processingTimeMs: 0, limit, offset };
   body.estimatedTotalHits = Math.min(candidates.length, settings.pagination.maxTotalHits);
   // truncated, as v1.50's `as_millis`
   body.processingTimeMs = Math.floor(performance.now() - started);

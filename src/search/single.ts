@@ -329,7 +329,7 @@ export async function searchResponse(
       // the index stays open while a page of large documents is formatted in slices (formatting.ts)
       lease = ctx.indexReader.lease(uid);
       const pageHits = search.outcome.hits.slice(window.offset);
-      const hits = await steps.stepAsync('format', async () => withFormatting(search, query, pageHits, await mapInSlices(pageHits, search.view), markup, ctx.formatElsewhere));
+      const hits = await steps.stepAsync('format', async () => withFormatting(search, query, pageHits, await mapInSlices(pageHits, (hit) => search.view(hit, markup)), markup, ctx.formatElsewhere));
       hydrateHits(ctx, search.settings, hits);
       return { search, pageHits, hits };
     });

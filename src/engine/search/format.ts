@@ -90,20 +90,26 @@ export interface FormatOptions {
 }
 
 /**
- * The highlight tags and crop markers one request may add to its hits' values, in UTF-16 code
- * units: each tag or marker is the caller's string, so their size is the product of its length
- * and the matches (a 100 KB `highlightPreTag` over a movies page of 1,000 hits ran 26 s, then
- * failed past V8's longest string). One budget spans a multi-search's or a federation's pages.
+ * What one request's hits may add beyond their documents' own values. `left`: the highlight tags
+ * and crop markers, in UTF-16 code units: each tag or marker is the caller's string, so their size
+ * is the product of its length and the matches (a 100 KB `highlightPreTag` over a movies page of
+ * 1,000 hits ran 26 s, then failed past V8's longest string). `vectors`: the vector components
+ * `retrieveVectors` reads into them (search/hits.ts; 50 queries of 2,000 hits of 4,096 dimensions
+ * exhausted the heap). One budget spans a multi-search's or a federation's pages.
  */
 export interface MarkupBudget {
   left: number;
+  vectors: number;
 }
 
 /** 64 Mi code units: some 7 million default tag pairs. */
 const MAX_MARKUP = 64 * 1024 * 1024;
 
+/** 16 Mi components: 4,096 hits of 4,096 dimensions, some 200 MB of answer. */
+export const MAX_RETRIEVED_COMPONENTS = 16 * 1024 * 1024;
+
 export function markupBudget(): MarkupBudget {
-  return { left: MAX_MARKUP };
+  return { left: MAX_MARKUP, vectors: MAX_RETRIEVED_COMPONENTS };
 }
 
 /** Charges `units` to the budget; refuses the search, naming its longest tag or marker, once it is spent. */

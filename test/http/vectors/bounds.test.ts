@@ -1,6 +1,7 @@
 // Vector searches whose window is any u32 a request may send: past the 2,000 candidates that are
 // scanned exactly, a huge `limit` or `offset` once asked the exact scan for that many slots (an
 // "Invalid typed array length" 500, or gigabytes); the work is bounded by the vectors there are.
+// The vectors one request's hits retrieve are bounded too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run } from '../../helpers/api.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
@@ -35,4 +36,35 @@ describe('a vector search window larger than the index', () => {
     expect(reply.body.hits).toHaveLength(1000);
     expect(reply.body.hits[0].id).toBe(0);
   });
+});
+
+describe('vectors retrieved by one request', () => {
+  // 64 documents of 4,096 dimensions: 64 queries of all of them retrieve the bound exactly
+  const DIMENSIONS = 4096;
+  beforeAll(async () => {
+    await run(server, 'PATCH', '/indexes/wide/settings', { embedders: { e: { source: 'userProvided', dimensions: DIMENSIONS } } });
+    const docs = Array.from({ length: 64 }, (_, id) => ({ id, _vectors: { e: Array.from({ length: DIMENSIONS }, (_, d) => ((id + d) % 7) / 7) } }));
+    await run(server, 'POST', '/indexes/wide/documents', docs);
+  }, 60_000);
+  const search = { q: '', limit: 64, retrieveVectors: true, attributesToRetrieve: ['id'] };
+  const query = { indexUid: 'wide', ...search };
+
+  it('retrieves a page of vectors', async () => {
+    const reply = await call(server, 'POST', '/indexes/wide/search', search);
+    expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+    expect(reply.body.hits).toHaveLength(64);
+    expect(reply.body.hits[5]._vectors.e.embeddings[0]).toHaveLength(DIMENSIONS);
+  });
+
+  it('refuses the query whose hits pass 16 Mi vector components in all, rather than exhausting memory', async () => {
+    const reply = await call(server, 'POST', '/multi-search', { queries: Array.from({ length: 500 }, () => query) });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({
+      message:
+        'Inside `.queries[64]`: Invalid value at `.retrieveVectors`: the hits of this request would retrieve more than 16777216 vector components. Ask for fewer hits, or split the queries into several requests.',
+      code: 'invalid_search_retrieve_vectors',
+      type: 'invalid_request',
+      link: 'https://docs.meilisearch.com/errors#invalid_search_retrieve_vectors',
+    });
+  }, 60_000);
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Caller } from '../../../src/auth/caller.js';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { searchIndex, searchResponse } from '../../../src/search/single.js';
+import { markupBudget } from '../../../src/engine/search/format.js';
 import type { SearchQuery } from '../../../src/search/query.js';
 import { rejection } from './rejection.js';
 import { searchFixtures, type SearchFixture } from './fixture.js';
@@ -93,7 +94,7 @@ describe('searchIndex', () => {
     const { outcome, view } = await searchIndex(f.ctx, Caller.open(), 'movies', { q: 'batman', showRankingScore: true }, { offset: 1, limit: 1, exhaustive: false });
     expect(outcome.hits).toHaveLength(2);
     expect(outcome.candidates.length).toBe(3);
-    expect(view(outcome.hits[1]!)).toMatchObject({ id: 1, _rankingScore: expect.any(Number) });
+    expect(view(outcome.hits[1]!, markupBudget())).toMatchObject({ id: 1, _rankingScore: expect.any(Number) });
   });
 
   it("runs the caller's ranking-rules check on the index settings, before the filter is checked", async () => {
