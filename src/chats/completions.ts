@@ -6,8 +6,8 @@
  * (but those with tool calls, even an empty list of them, and the first chunk without after some),
  * the LLM's `_meiliSearchInIndex` calls run here (search-tool.ts) when that first chunk without
  * tool calls comes, with the notifications the client opted into, the conversation sent again
- * after each round of searches (at most MAX_LLM_CALLS calls), errors as error events, and
- * `[DONE]` unless the client went away.
+ * after each round of searches (at most MAX_LLM_CALLS calls, and MAX_SEARCH_RESULT_CHARS of search
+ * results), errors as error events, and `[DONE]` unless the client went away.
  */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
@@ -23,6 +23,15 @@ import { chatSettingsNotFound } from './workspaces.js';
 
 /** Calls to the provider per completion request (v1.50's loop bound). */
 const MAX_LLM_CALLS = 20;
+
+/**
+ * Characters of search results one completion adds to its conversation (Quarry's bound). Each
+ * result is the search's rendered hits, and the whole conversation goes to the provider again at
+ * each call: an LLM asking 300 searches of 1,000 hits a round made it 527 MB by the tenth call and
+ * the process ran out of memory (v1.50 has no bound). Searches past it are not run: the LLM is
+ * told so in their tool message.
+ */
+export const MAX_SEARCH_RESULT_CHARS = 16 * 1024 * 1024;
 
 /** The most of a provider's error answer that is read. */
 const MAX_ERROR_BYTES = 1 << 20;
@@ -135,6 +144,8 @@ class Conversation {
   private readonly messages: Record<string, unknown>[];
   /** The LLM's tool calls gathered and not yet run, by index: kept from one provider call to the next, as v1.50's. */
   private readonly pending = new Map<number, ToolCall>();
+  /** characters of search results in the conversation (MAX_SEARCH_RESULT_CHARS) */
+  private resultChars = 0;
 
   constructor(
     private readonly ctx: ChatCompletionsContext,
@@ -248,7 +259,14 @@ class Conversation {
     for (const call of calls) {
       if (this.notify.has(PROGRESS)) yield notification(envelope, PROGRESS, { call_id: call.id, function_name: SEARCH_TOOL, function_arguments: call.arguments });
       if (this.notify.has(APPEND)) yield notification(envelope, APPEND, { role: 'assistant', tool_calls: [asked(call)] });
+      if (this.resultChars >= MAX_SEARCH_RESULT_CHARS) {
+        const result = { role: 'tool', content: `This search was not run: the searches of this conversation already returned ${MAX_SEARCH_RESULT_CHARS} characters of results. Answer with them.`, tool_call_id: call.id };
+        if (this.notify.has(APPEND)) yield notification(envelope, APPEND, result);
+        this.messages.push(result);
+        continue;
+      }
       const outcome = await runSearchTool(this.ctx, this.caller, call.arguments);
+      this.resultChars += outcome.text.length;
       if (outcome.searched !== null) {
         this.ctx.chatMetrics.chatSearch();
         if (outcome.searched.degraded) this.ctx.chatMetrics.degradedSearch();

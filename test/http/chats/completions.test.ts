@@ -4,8 +4,8 @@
 // values), the LLM's search run here with the notifications the client asked for, the second
 // round with the tool results, which failures of a search are error events too (the engine's
 // refusals are not) and in whose words (the index lookup, serde_json's for the arguments), when
-// pending searches run and which chunks are relayed, provider errors and refused addresses as error
-// events, a key without `search` on the index, streams of garbage and cut streams that still end
+// pending searches run and which chunks are relayed, how much search results one completion may
+// gather, provider errors and refused addresses as error events, a key without `search` on the index, streams of garbage and cut streams that still end
 // with [DONE], a client going away, and the chat metric families.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -321,6 +321,28 @@ describe('chat completions', () => {
     await complete('assistant', ask());
     expect(calls[1]!.body.messages.at(-1)).toEqual({ role: 'assistant', tool_calls: [] });
   });
+
+  it('runs no more searches once their results fill 16 Mi characters, and tells the LLM so', async () => {
+    // 20 documents of 100,000 characters: a search's rendered hits are 2 M characters, so the
+    // ninth search passes the bound and the three after it are not run
+    await waitTask((await api('PATCH', '/indexes/big/settings', { chat: { description: 'Long texts', documentTemplate: 'Title: {{ doc.title }}', searchParameters: { limit: 20 } } })).body.taskUid);
+    const docs = Array.from({ length: 20 }, (_, id) => ({ id, title: `${id} ${'x'.repeat(100_000)}` }));
+    await waitTask((await api('POST', '/indexes/big/documents', docs)).body.taskUid);
+    const args = '{"index_uid":"big","q":"","filter":""}';
+    const searches = Array.from({ length: 12 }, (_, index) => ({ index, id: `call_${index}`, type: 'function', function: { name: '_meiliSearchInIndex', arguments: args } }));
+    calls.length = 0;
+    script = [{ chunks: [chunk({ role: 'assistant', content: null, tool_calls: searches }), chunk({}, 'tool_calls'), usage] }, answerRound];
+    const reply = await complete('assistant', ask());
+    expect(reply.status).toBe(200);
+    expect(reply.events.at(-1)).toBe('[DONE]');
+    const results = calls[1]!.body.messages.filter((message: { role: string }) => message.role === 'tool');
+    expect(results.map((message: { tool_call_id: string }) => message.tool_call_id)).toEqual(searches.map((search) => search.id));
+    expect(results.slice(0, 9).every((message: { content: string }) => message.content.length > 2_000_000)).toBe(true);
+    expect(results.slice(9).map((message: { content: string }) => message.content)).toEqual(
+      Array(3).fill('This search was not run: the searches of this conversation already returned 16777216 characters of results. Answer with them.'),
+    );
+    await waitTask((await api('DELETE', '/indexes/big')).body.taskUid);
+  }, 60_000);
 
   it('answers a provider error as an error event, then ends', async () => {
     calls.length = 0;
