@@ -9,7 +9,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { hasFragments } from '../types/fragments.js';
 import { ownValue } from '../types/own-record.js';
-import type { EmbedderSettings } from '../types/settings.js';
+import { MAX_EMBEDDING_DIMENSIONS, type EmbedderSettings } from '../types/settings.js';
 import { EmbedError, embeddingApiError, indexingEmbedError } from './embed-error.js';
 import { EmbedderRequestStats } from './request-stats.js';
 import { HuggingFaceEmbedder } from './hf-embedder.js';
@@ -170,17 +170,25 @@ function dimensionProblem(error: unknown): unknown {
 
 /**
  * The configured dimensions, else those of a test embedding of `"test"` (milli's `infer_dimensions`),
- * once the embedder is prepared (a local model loaded: its failures are not dimension problems).
+ * once the embedder is prepared (a local model loaded: its failures are not dimension problems);
+ * at most MAX_EMBEDDING_DIMENSIONS.
  */
 async function dimensionsOf(embedder: Embedder, signal?: AbortSignal): Promise<number> {
   await embedder.prepare?.();
-  if (embedder.dimensions !== undefined) return embedder.dimensions;
-  try {
-    const [embedding] = await embedder.embed(['test'], { runtime: embedderRuntime(), signal });
-    return embedding!.length;
-  } catch (error) {
-    throw dimensionProblem(error);
+  let dimensions = embedder.dimensions;
+  if (dimensions === undefined) {
+    try {
+      const [embedding] = await embedder.embed(['test'], { runtime: embedderRuntime(), signal });
+      dimensions = embedding!.length;
+    } catch (error) {
+      throw dimensionProblem(error);
+    }
   }
+  // Quarry's bound: settings/embedders.ts refuses declared dimensions past it, but not a composite's sides'
+  if (dimensions > MAX_EMBEDDING_DIMENSIONS) {
+    throw dimensionProblem(new EmbedError('user', `an embedding of ${dimensions} dimensions: Quarry stores vectors of at most ${MAX_EMBEDDING_DIMENSIONS} dimensions`));
+  }
+  return dimensions;
 }
 
 /** The cosine distance of hannoy, `(1 - cos) / 2`. */

@@ -9,6 +9,7 @@ import { urlProblem } from '../types/url-problem.js';
 import {
   DEFAULT_DOCUMENT_TEMPLATE,
   DEFAULT_DOCUMENT_TEMPLATE_MAX_BYTES,
+  MAX_EMBEDDING_DIMENSIONS,
   type EmbedderSettings,
 } from '../types/settings.js';
 import { restTemplatesProblem, unsupportedOllamaUrl, type FragmentTemplates } from '../embedders/checks.js';
@@ -230,9 +231,16 @@ function validationProblem(name: string, embedder: EmbedderPatch, complete: bool
   return undefined;
 }
 
+/** v1.50's checks, then Quarry's MAX_EMBEDDING_DIMENSIONS (v1.50's own refusals come first). */
+function boundedProblem(name: string, embedder: EmbedderPatch, complete: boolean): EmbedderProblem | undefined {
+  const problem = validationProblem(name, embedder, complete);
+  if (problem !== undefined || typeof embedder.dimensions !== 'number' || embedder.dimensions <= MAX_EMBEDDING_DIMENSIONS) return problem;
+  return settingsProblem(`\`.embedders.${name}.dimensions\`: Quarry stores vectors of at most ${MAX_EMBEDDING_DIMENSIONS} dimensions. Found ${embedder.dimensions}`);
+}
+
 /** The request-time checks of one submitted embedder (vectors.md §3.2 "validation order"). */
 export function embedderRequestProblem(name: string, embedder: EmbedderPatch): EmbedderProblem | undefined {
-  return validationProblem(name, embedder, false);
+  return boundedProblem(name, embedder, false);
 }
 
 /** A side's fragments after a patch: per fragment, `null` removing one (milli's merge of the two maps). */
@@ -290,7 +298,7 @@ export function mergeEmbedder(stored: EmbedderSettings | undefined, patch: Embed
  * v1.50 cannot build an embedder for.
  */
 export function embedderProblem(name: string, embedder: EmbedderSettings, before: EmbedderSettings | undefined): EmbedderProblem | undefined {
-  const problem = validationProblem(name, embedder, true);
+  const problem = boundedProblem(name, embedder, true);
   if (problem !== undefined) return problem;
   if (before?.binaryQuantized === true && embedder.binaryQuantized !== true) {
     return settingsProblem(

@@ -215,3 +215,10 @@ export function facetOrder(settings: Pick<IndexSettings, 'faceting'>, field: str
   const by = settings.faceting.sortFacetValuesBy;
   return ownValue(by, field) ?? ownValue(by, '*') ?? 'alpha';
 }
+
+/**
+ * The most dimensions an embedder may have (Quarry's bound; v1.50 has none). Real models have a
+ * few thousand; an embedding server answering 16 million components per text made each search
+ * parse 64 MB and the vector graph reserve 1 GB per node block.
+ */
+export const MAX_EMBEDDING_DIMENSIONS = 65_536;

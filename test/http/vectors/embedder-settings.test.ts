@@ -39,6 +39,15 @@ describe('refused at the route', () => {
     );
   });
 
+  it('refuses more dimensions than Quarry stores (65,536), and takes that many', async () => {
+    await refused(
+      { manual: { source: 'userProvided', dimensions: 65_537 } },
+      'invalid_settings_embedders',
+      '`.embedders.manual.dimensions`: Quarry stores vectors of at most 65536 dimensions. Found 65537',
+    );
+    expect((await run(server, 'PATCH', '/indexes/widest/settings', { embedders: { manual: { source: 'userProvided', dimensions: 65_536 } } })).status).toBe('succeeded');
+  });
+
   it('refuses a zero byte limit next to a template, and an unparsable template', async () => {
     await refused(
       { x: { documentTemplate: '{{ doc.a }}', documentTemplateMaxBytes: 0 } },
@@ -109,6 +118,20 @@ describe('built when the settings change', () => {
     const rest = { source: 'rest', url: embedder.url, request: { input: ['{{text}}', '{{..}}'] }, response: { data: [{ embedding: '{{embedding}}' }, '{{..}}'] } };
     expect((await run(server, 'PATCH', '/indexes/probed/settings', { embedders: { rest } })).status).toBe('succeeded');
     expect(embedder.received.slice(before).map((r) => r.body.input)).toEqual([['test']]);
+  });
+
+  it('fails a REST embedder whose test embedding has more dimensions than Quarry stores', async () => {
+    const wide = await mockEmbedder(() => ({ json: { data: [{ embedding: Array<number>(65_537).fill(0.5) }] } }));
+    try {
+      const rest = { source: 'rest', url: wide.url, request: { input: ['{{text}}', '{{..}}'] }, response: { data: [{ embedding: '{{embedding}}' }, '{{..}}'] } };
+      const task = await run(server, 'PATCH', '/indexes/too-wide/settings', { embedders: { rest } });
+      expect(task.status).toBe('failed');
+      expect(task.error.code).toBe('vector_embedding_error');
+      expect(task.error.message).toContain('could not determine model dimensions:\n  - test embedding failed with');
+      expect(task.error.message).toContain('an embedding of 65537 dimensions: Quarry stores vectors of at most 65536 dimensions');
+    } finally {
+      await wide.close();
+    }
   });
 
   it('fails a Hugging Face model that cannot be loaded, without hanging', async () => {
