@@ -184,7 +184,7 @@ async function dimensionsOf(embedder: Embedder, signal?: AbortSignal): Promise<n
       throw dimensionProblem(error);
     }
   }
-  // Quarry's bound: settings/embedders.ts refuses declared dimensions past it, but not a composite's sides'
+  // Quarry's bound: settings/embedders.ts refuses declared dimensions past it, but not a composite's sides
   if (dimensions > MAX_EMBEDDING_DIMENSIONS) {
     throw dimensionProblem(new EmbedError('user', `an embedding of ${dimensions} dimensions: Quarry stores vectors of at most ${MAX_EMBEDDING_DIMENSIONS} dimensions`));
   }
