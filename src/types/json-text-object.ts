@@ -56,7 +56,7 @@ export function jsonTextObject(members: readonly TextMember[]): JsonObject {
 /** The JSON text of `value` when it is a `jsonTextObject` still holding only its texts. */
 export function jsonTextOf(value: unknown): string | undefined {
   const members = typeof value === 'object' && value !== null ? unchanged(value) : undefined;
-  return members?.length === 0 ? '{}' : members === undefined ? undefined : `{${members.map(([key, text]) => `${JSON.stringify(key)}:${text}`).join(',')}}`;
+  return members === undefined ? undefined : `{${members.map(([key, text]) => `${JSON.stringify(key)}:${text}`).join(',')}}`;
 }
 
 /** The length of `jsonTextOf(value)`, without writing it (an answer's look for long text). */

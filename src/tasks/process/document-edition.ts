@@ -144,6 +144,7 @@ export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
     // v1.50 reports every matched document as both edited and deleted.
     const done = succeeded(task, { ...details, editedDocuments: docids.length, deletedDocuments: docids.length });
     if (edits.deletions.length === 0 && edits.replacements.count === 0) return { tasks: [done] };
+    // the edit ran, so the index has its primary key
     const put = { op: 'put', deletions: edits.deletions, replacements: edits.replacements.source(), primaryKey: record.primaryKey! } as const;
     const write = { kind: 'documents', ops: [put], primaryKey: record.primaryKey } as const;
     return await writeKnownOutcome(ctx, kind.indexUid, tasks, env.uuid, write, { tasks: [done], commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) });
