@@ -22,6 +22,7 @@ import {
 import type { EmbedderRequestStats } from './request-stats.js';
 import type { EmbedderRuntime } from './runtime.js';
 import { setField } from '../types/own-record.js';
+import { MAX_EMBEDDING_DIMENSIONS } from '../types/settings.js';
 
 /** Who wrote the request shape: worded differently in authentication and bad-request errors. */
 export type Configuration = 'user' | 'openAi' | 'ollama';
@@ -199,6 +200,20 @@ export interface EmbedCall {
   signal?: AbortSignal;
 }
 
+/** Bytes an embedding component may take in an answer (`-1.2345678901234567e-05,` and room to spare). */
+const COMPONENT_BYTES = 32;
+/** An answer's bytes beyond its embeddings and an echo of the request (other fields, usage, whitespace). */
+const ANSWER_SLACK_BYTES = 1024 * 1024;
+
+/**
+ * The most bytes an answer to a request of `requestBytes` for `count` embeddings of `dimensions`
+ * (any allowed while inferring them) is read up to: an answer of 16 million components took ~3 s
+ * to parse on the thread answering requests, for each search.
+ */
+function answerBytes(requestBytes: number, count: number, dimensions = MAX_EMBEDDING_DIMENSIONS): number {
+  return ANSWER_SLACK_BYTES + requestBytes + count * dimensions * COMPONENT_BYTES;
+}
+
 /** Embeds `values` (already the JSON values to inject: texts) in one request, retrying as v1.50. */
 export async function restEmbed(options: RestOptions, templates: RestTemplates, values: readonly unknown[], call: EmbedCall, expected = values.length): Promise<Float32Array[]> {
   if (values.length === 0) return [];
@@ -211,7 +226,7 @@ export async function restEmbed(options: RestOptions, templates: RestTemplates, 
     call.stats?.attempt();
     let verdict: Verdict;
     try {
-      const response = await call.runtime.client.request(options.url, { method: 'POST', headers, body, timeoutMs: call.runtime.timeoutMs, signal: call.signal });
+      const response = await call.runtime.client.request(options.url, { method: 'POST', headers, body, timeoutMs: call.runtime.timeoutMs, signal: call.signal, maxAnswerBytes: answerBytes(body.length, expected, call.dimensions) });
       if (response.status >= 400) verdict = statusVerdict(response, options.configuration);
       else {
         const answer = answerVerdict(response, templates, expected, call.dimensions);

@@ -34,6 +34,8 @@ export interface OutgoingRequest {
   signal?: AbortSignal;
   /** `manual`: a redirect is answered as it is, not followed (hf-hub's first request for a model file) */
   redirect?: 'follow' | 'manual';
+  /** The most bytes the answer, read whole, may hold: at most (and by default) MAX_ANSWER_BYTES. */
+  maxAnswerBytes?: number;
   /**
    * Asked after each failed attempt (an error, or an answer with status ≥ 400): the delay in ms
    * before the next attempt, or `null` to stop (then the error is thrown, the answer returned).
@@ -110,7 +112,7 @@ export class OutgoingClient {
           : { ...headers, 'Content-Length': String(body.byteLength) };
       const res = await this.send(target, method, sized, body, signal, init.connectTimeoutMs);
       const location = res.headers.location;
-      if (!REDIRECTS.has(res.statusCode!) || location === undefined || init.redirect === 'manual') return streamed ? res : readWhole(res, signal);
+      if (!REDIRECTS.has(res.statusCode!) || location === undefined || init.redirect === 'manual') return streamed ? res : readWhole(res, signal, init.maxAnswerBytes);
       // a redirect's own body is not read
       res.resume();
       if (redirects === MAX_REDIRECTS) throw new Error(`too many redirects (more than ${MAX_REDIRECTS})`);
@@ -161,14 +163,15 @@ export class OutgoingClient {
  */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
-/** The whole body of `res`, or its error past MAX_ANSWER_BYTES. */
-function readWhole(res: IncomingMessage, signal: AbortSignal): Promise<OutgoingResponse> {
+/** The whole body of `res`, or its error past `max` bytes. */
+function readWhole(res: IncomingMessage, signal: AbortSignal, max = MAX_ANSWER_BYTES): Promise<OutgoingResponse> {
+  const bound = Math.min(max, MAX_ANSWER_BYTES);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     res.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_ANSWER_BYTES) res.destroy(new Error(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`));
+      if (size > bound) res.destroy(new Error(`the answer is larger than ${bound} bytes`));
       else chunks.push(chunk);
     });
     res.on('error', (err) => reject(signal.aborted ? signal.reason : err));

@@ -1,6 +1,7 @@
 // The REST embedder against a mock server on loopback: batching of texts per request, v1.50's
-// retries (5xx, 429, network) and give-ups (400, 401, template mismatch, dimensions), request
-// counting for `embedderRequests`, timeouts, and the IP policy refusing loopback by default.
+// retries (5xx, 429, network) and give-ups (400, 401, template mismatch, dimensions), answers read
+// up to what their embeddings may take, request counting for `embedderRequests`, timeouts, and the
+// IP policy refusing loopback by default.
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbedError } from '../../../src/embedders/embed-error.js';
 import { EmbedderRequestStats } from '../../../src/embedders/request-stats.js';
@@ -111,6 +112,18 @@ describe('requests', () => {
     const batch = options(server.url, BATCH);
     const count = await failure(restEmbed(batch, parseRestTemplates(batch.request, batch.response), ['a', 'b'], { runtime: loopbackRuntime() }));
     expect(count.message).toBe('runtime error: expected a response containing 2 embeddings, got only 1');
+  });
+
+  it('reads an answer up to what its embeddings may take: 32 bytes a component, the request again and 1 MiB', async () => {
+    // two texts of 4 dimensions: 1 MiB + 256 bytes + the request's 34; the padding takes one answer past it
+    const answer = (padding: number) => ({ json: { data: [{ embedding: [1, 2, 3, 4] }, { embedding: [5, 6, 7, 8] }], padding: 'x'.repeat(padding) } });
+    server = await mockEmbedder((_req, n) => answer(n === 1 ? 1024 * 1024 + 1000 : 1024 * 1024 - 200));
+    const opts = options(server.url, BATCH);
+    const templates = parseRestTemplates(opts.request, opts.response);
+    const out = await restEmbed(opts, templates, ['a', 'b'], { runtime: loopbackRuntime(), dimensions: 4 });
+    expect(out.map((e) => Array.from(e))).toEqual([[1, 2, 3, 4], [5, 6, 7, 8]]);
+    // the first answer was cut off, the second read
+    expect(server.received).toHaveLength(2);
   });
 
   it('times out a silent server, then retries it', async () => {
