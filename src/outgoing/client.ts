@@ -163,6 +163,14 @@ export class OutgoingClient {
  */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
+/** An answer past the bytes its request allows: asking again would get the same. */
+export class AnswerTooLarge extends Error {
+  constructor(readonly bound: number) {
+    super(`the answer is larger than ${bound} bytes`);
+    this.name = 'AnswerTooLarge';
+  }
+}
+
 /** The whole body of `res`, or its error past `max` bytes. */
 function readWhole(res: IncomingMessage, signal: AbortSignal, max = MAX_ANSWER_BYTES): Promise<OutgoingResponse> {
   const bound = Math.min(max, MAX_ANSWER_BYTES);
@@ -171,7 +179,7 @@ function readWhole(res: IncomingMessage, signal: AbortSignal, max = MAX_ANSWER_B
     let size = 0;
     res.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > bound) res.destroy(new Error(`the answer is larger than ${bound} bytes`));
+      if (size > bound) res.destroy(new AnswerTooLarge(bound));
       else chunks.push(chunk);
     });
     res.on('error', (err) => reject(signal.aborted ? signal.reason : err));

@@ -114,16 +114,22 @@ describe('requests', () => {
     expect(count.message).toBe('runtime error: expected a response containing 2 embeddings, got only 1');
   });
 
-  it('reads an answer up to what its embeddings may take: 32 bytes a component, the request again and 1 MiB', async () => {
-    // two texts of 4 dimensions: 1 MiB + 256 bytes + the request's 34; the padding takes one answer past it
+  it('reads an answer up to what its embeddings may take (32 bytes a component, the request again and 1 MiB), and does not ask again past it', async () => {
+    // two texts of 4 dimensions: 1 MiB + 256 bytes + the request's 31
     const answer = (padding: number) => ({ json: { data: [{ embedding: [1, 2, 3, 4] }, { embedding: [5, 6, 7, 8] }], padding: 'x'.repeat(padding) } });
-    server = await mockEmbedder((_req, n) => answer(n === 1 ? 1024 * 1024 + 1000 : 1024 * 1024 - 200));
+    server = await mockEmbedder(() => answer(1024 * 1024 - 200));
     const opts = options(server.url, BATCH);
     const templates = parseRestTemplates(opts.request, opts.response);
     const out = await restEmbed(opts, templates, ['a', 'b'], { runtime: loopbackRuntime(), dimensions: 4 });
     expect(out.map((e) => Array.from(e))).toEqual([[1, 2, 3, 4], [5, 6, 7, 8]]);
-    // the first answer was cut off, the second read
-    expect(server.received).toHaveLength(2);
+    await server.close();
+
+    server = await mockEmbedder(() => answer(1024 * 1024 + 1000));
+    const error = await failure(restEmbed(options(server.url, BATCH), templates, ['a', 'b'], { runtime: loopbackRuntime(), dimensions: 4 }));
+    expect(error.message).toBe(
+      'runtime error: received an answer larger than the embeddings asked for could take from embedding server:\n  - the answer is larger than 1048863 bytes',
+    );
+    expect(server.received).toHaveLength(1);
   });
 
   it('times out a silent server, then retries it', async () => {
