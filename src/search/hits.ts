@@ -1,7 +1,9 @@
 /**
  * A hit as search responses show it: the displayed ∩ retrieved fields of its document, then
  * `_vectors`, `_geoDistance`, `_rankingScore` and `_rankingScoreDetails` when asked. The viewer is
- * built once per search so that each hit costs only its own document's projection.
+ * built once per search so that each hit costs only its own document's projection. The vectors a
+ * hit retrieves are charged to the request's budget (`MarkupBudget.vectors`) before they are read:
+ * past it the request is refused.
  */
 import { withVectorsRemoved } from '../engine/documents/project.js';
 import { DocumentStore } from '../engine/documents/store.js';
