@@ -6,7 +6,8 @@
  * can slip in between check and connect (DNS rebinding). Redirects are followed, each hop checked
  * again: up to 10, as both of v1.50's clients (unless the caller reads them itself: `redirect`);
  * `Authorization` never forwarded, as its ureq agent; a 307/308 repeats the request with its
- * body, as its reqwest client. Answers are read whole, up to MAX_ANSWER_BYTES, except by `stream`
+ * body, as its reqwest client. Answers are read whole, up to MAX_ANSWER_BYTES or the request's
+ * smaller `maxAnswerBytes` (an embedding answer: `AnswerTooLarge` past it), except by `stream`
  * (a chat completion relays its provider's answer, a model file goes to disk, as they come).
  */
 import { promises as dns, type LookupAddress } from 'node:dns';

@@ -50,16 +50,6 @@ export function queryError(position: number, code: ErrorCode, message: string): 
  */
 export const MAX_MULTI_SEARCH_HITS = 100_000;
 
-/** Refuses the request once the queries up to `position` have gathered more than the bound. */
-export function checkGatheredHits(position: number, gathered: number): void {
-  if (gathered <= MAX_MULTI_SEARCH_HITS) return;
-  throw queryError(
-    position,
-    'invalid_search_limit',
-    `The queries of this multi-search gather more than ${MAX_MULTI_SEARCH_HITS} hits in all. Lower their \`limit\` or \`hitsPerPage\`, or split them into several requests.`,
-  );
-}
-
 /**
  * Facet values one `/multi-search` may gather in all, over its queries' facet distributions
  * (Quarry's bound, not Meilisearch's): with `maxValuesPerFacet` raised, 500 queries asking every
@@ -67,12 +57,28 @@ export function checkGatheredHits(position: number, gathered: number): void {
  */
 export const MAX_MULTI_SEARCH_FACET_VALUES = 1_000_000;
 
-/** Refuses the request once the queries up to `position` have gathered more facet values than the bound. */
-export function checkGatheredFacetValues(position: number, gathered: number): void {
-  if (gathered <= MAX_MULTI_SEARCH_FACET_VALUES) return;
-  throw queryError(
-    position,
-    'invalid_search_facets',
-    `The queries of this multi-search gather more than ${MAX_MULTI_SEARCH_FACET_VALUES} facet values in all. Ask for fewer \`facets\`, lower the index's \`faceting.maxValuesPerFacet\`, or split the queries into several requests.`,
-  );
+/** What the queries of one multi-search gather in all, its bound, and what passing it answers. */
+const GATHERED = {
+  hits: {
+    max: MAX_MULTI_SEARCH_HITS,
+    code: 'invalid_search_limit',
+    message: `The queries of this multi-search gather more than ${MAX_MULTI_SEARCH_HITS} hits in all. Lower their \`limit\` or \`hitsPerPage\`, or split them into several requests.`,
+  },
+  facetValues: {
+    max: MAX_MULTI_SEARCH_FACET_VALUES,
+    code: 'invalid_search_facets',
+    message: `The queries of this multi-search gather more than ${MAX_MULTI_SEARCH_FACET_VALUES} facet values in all. Ask for fewer \`facets\`, lower the index's \`faceting.maxValuesPerFacet\`, or split the queries into several requests.`,
+  },
+} as const satisfies Record<string, { max: number; code: ErrorCode; message: string }>;
+
+/** Refuses the request once the queries up to `position` have gathered more `what` than its bound. */
+function checkGathered(what: keyof typeof GATHERED, position: number, gathered: number): void {
+  const { max, code, message } = GATHERED[what];
+  if (gathered > max) throw queryError(position, code, message);
 }
+
+/** Refuses the request once the queries up to `position` have gathered more hits than the bound. */
+export const checkGatheredHits = (position: number, gathered: number): void => checkGathered('hits', position, gathered);
+
+/** Refuses the request once the queries up to `position` have gathered more facet values than the bound. */
+export const checkGatheredFacetValues = (position: number, gathered: number): void => checkGathered('facetValues', position, gathered);

@@ -24,8 +24,8 @@
  * (`DistinctIds`), in memory bounded by a chunk and the index's docids rather than by the payload.
  * A chunk ends at CHUNK_DOCS documents, or once its documents' payload lines reach the indexing
  * memory budget's share (`chunkBytes`: `--max-indexing-memory`, whose default of two thirds of
- * the RAM lets only very large documents end a chunk early), so memory stays bounded by about a
- * chunk whatever the payload size.
+ * the RAM lets only very large documents end a chunk early; the writer thread passes it no larger
+ * than its heap), so memory stays bounded by about a chunk whatever the payload size.
  * A filter the index refuses fails only its deletion; anything else fails the whole write (the
  * batch's processor then finds the operation that fails it with rehearsals: writes rolled back).
  *
