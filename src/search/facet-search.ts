@@ -20,7 +20,7 @@ import type { SearchContext } from './context.js';
 import type { StepTimer } from './performance-details.js';
 import type { SearchQuery } from './query.js';
 import { facetOrder, type IndexSettings } from '../types/settings.js';
-import type { FacetHit } from '../engine/facets/facet-search.js';
+import type { FacetHit } from '../engine/facets/facet-hits.js';
 import { searchIndex } from './single.js';
 import { storedLocale } from '../settings/locales.js';
 

@@ -12,7 +12,7 @@
  */
 import type { Caller } from '../auth/caller.js';
 import type { ErrorBody } from '../errors/api-error.js';
-import type { FacetHit } from '../engine/facets/facet-search.js';
+import type { FacetHit } from '../engine/facets/facet-hits.js';
 import { validateIndexUid } from '../indexes/uid.js';
 import { isJsonObject } from '../types/json-text.js';
 import { compareBytes } from '../types/bytes.js';

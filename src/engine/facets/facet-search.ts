@@ -19,11 +19,7 @@ import { FacetReader } from './store.js';
 import { MAX_FACET_VALUE_BYTES } from './values.js';
 import { heldValues, valueColumn, valuesAmong, type ValueColumn } from './value-columns.js';
 import { compareBytes } from '../../types/bytes.js';
-
-export interface FacetHit {
-  value: string;
-  count: number;
-}
+import { facetHitCollector, type FacetHit } from './facet-hits.js';
 
 /** The patterns of the rules enabling facet search, sorted and deduplicated. */
 function facetSearchablePatterns(rules: readonly FilterableEntry[]): string[] {
@@ -148,33 +144,6 @@ function queryMatcher(settings: IndexSettings, facetName: string, facetQuery: st
 }
 
 /**
- * Meilisearch's `ValuesCollection`: `alpha` keeps the first `max` hits in enumeration order;
- * `count` keeps a bounded set where a new hit replaces the worst (lowest count, then value) when
- * its count is at least as high, and ends sorted by count then value, both descending.
- */
-function collector(max: number, byCount: boolean) {
-  const hits: FacetHit[] = [];
-  const worse = (a: FacetHit, b: FacetHit): number => a.count - b.count || compareBytes(a.value, b.value);
-  return {
-    /** false once no further hit can be kept (alpha only) */
-    insert(hit: FacetHit): boolean {
-      if (!byCount) {
-        if (hits.length < max) hits.push(hit);
-        return hits.length < max;
-      }
-      if (hits.length < max) {
-        hits.push(hit);
-      } else if (max > 0) {
-        const worst = hits.reduce((low, candidate, i) => (worse(candidate, hits[low]!) < 0 ? i : low), 0);
-        if (hits[worst]!.count <= hit.count) hits[worst] = hit;
-      }
-      return true;
-    },
-    result: (): FacetHit[] => (byCount ? hits.sort((a, b) => worse(b, a)) : hits),
-  };
-}
-
-/**
  * The entries whose normalised form (`formOf`) `matches`, in the order of those forms, then of
  * the values; only the matching entries are paired with their form and sorted.
  */
@@ -231,30 +200,31 @@ export function searchFacetValues(
   const reader = new FacetReader(env);
   const fid = reader.fieldId(facetName);
   if (fid === undefined) return [];
-  const hits = collector(settings.faceting.maxValuesPerFacet, facetOrder(settings, facetName) === 'count');
   const store = new DocumentStore(env);
   // Meilisearch shows the spelling of the value's first document, candidate or not.
-  const insert = (value: string, first: number, held: number) => hits.insert({ value: originalSpelling(store, first, facetName, value), count: held });
+  const hits = facetHitCollector(settings.faceting.maxValuesPerFacet, facetOrder(settings, facetName) === 'count', (value, first) => originalSpelling(store, first, facetName, value));
   const column = count === undefined ? valueColumn(env, reader, fid, FacetKind.string) : null;
   const matches = facetQuery === null ? null : queryMatcher(settings, facetName, facetQuery, normalised.query);
   if (column !== null) {
     if (matches === null) {
-      for (const found of valuesAmong(column, candidates)) if (!insert(found.value, column.firsts[found.index]!, found.count)) break;
+      for (const found of valuesAmong(column, candidates)) if (!hits.insert(found.value, column.firsts[found.index]!, found.count)) break;
       return hits.result();
     }
     // with a query, the held values are matched by index and only the matches sorted
     const { touched, counts } = heldValues(column, candidates);
     for (const k of inQueryOrder(touched, (k) => column.values[k]!, columnForm(column, normalised.values), matches)) {
-      if (!insert(column.values[k]!, column.firsts[k]!, counts[k]!)) break;
+      if (!hits.insert(column.values[k]!, column.firsts[k]!, counts[k]!)) break;
     }
     return hits.result();
   }
-  let values: { value: string; docids: DocSet }[] = [...reader.values(fid, FacetKind.string)];
-  if (matches !== null) values = inQueryOrder(values, ({ value }) => value, ({ value }) => normalizeFacetString(value, normalised.values), matches);
+  // without a query the walk is in the values' order, so alpha order stops it once `max` are kept
+  const walked = reader.values(fid, FacetKind.string);
+  const values: Iterable<{ value: string; docids: DocSet }> =
+    matches === null ? walked : inQueryOrder([...walked], ({ value }) => value, ({ value }) => normalizeFacetString(value, normalised.values), matches);
   for (const { value, docids } of values) {
     const held = intersect(docids, candidates);
     if (held.length === 0) continue;
-    if (!insert(value, docids[0]!, count?.(held) ?? held.length)) break;
+    if (!hits.insert(value, docids[0]!, count?.(held) ?? held.length)) break;
   }
   return hits.result();
 }
