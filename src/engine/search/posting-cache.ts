@@ -9,6 +9,9 @@
  * words it lists, the prefixes of those words, and the splits with one of them for a part.
  * Postings are copies (never lmdb's reused buffer) and are shared: read-only. Main thread, read
  * snapshot.
+ * The phrases of multi-word synonyms are kept the same way (their phrase check reads the forward
+ * record of every document holding all their words: a thousand phrases of common words took
+ * seconds, each time the same synonyms were searched), dropped when one of their words changed.
  */
 import { CacheBudget } from '../cache-budget.js';
 import { EntryCache } from '../entry-cache.js';
@@ -48,6 +51,11 @@ export interface SplitStore {
   set(key: string, split: FoundSplit): void;
 }
 
+/** The key of a phrase under a proximity precision, as `splitKey`. */
+export function phraseKey(precision: string, words: readonly string[]): string {
+  return [precision, ...words].join('\u0000');
+}
+
 /** Values charged to the budget by their size. */
 class Kept<T> {
   private readonly byKey = new Map<string, T>();
@@ -81,6 +89,8 @@ interface Cached {
   readonly words: Kept<Posting>;
   readonly prefixes: Kept<Posting>;
   readonly splits: Kept<FoundSplit>;
+  /** by `phraseKey` */
+  readonly phrases: Kept<Posting>;
 }
 
 const cached = new EntryCache<Cached>(
@@ -91,6 +101,7 @@ const cached = new EntryCache<Cached>(
     words: new Kept(postingBytes),
     prefixes: new Kept(postingBytes),
     splits: new Kept<FoundSplit>((split) => (split === null ? 0 : postingBytes(split.posting))),
+    phrases: new Kept(postingBytes),
   }),
   followChanges((postings, changes) => {
     if (changes.words === null || !followWordsVersion(postings, changes)) return false;
@@ -105,6 +116,7 @@ const cached = new EntryCache<Cached>(
       for (let i = 1; i < chars.length; i++) if (changed.has(chars.slice(0, i).join('')) || changed.has(chars.slice(i).join(''))) return true;
       return false;
     });
+    postings.phrases.drop((key) => key.split('\u0000').slice(1).some((word) => changed.has(word)));
     return true;
   }),
 );
@@ -139,13 +151,14 @@ class SearchLayer<T> {
  * The word postings (`word-docids`) and prefix postings (`word-prefix-docids`) kept for `env` as
  * of its current snapshot, seen by one search (SearchLayer); `wordsVersion` as the search read it.
  */
-export function cachedPostings(env: IndexReadEnv, wordsVersion: number): { words: PostingStore; prefixes: PostingStore; splits: SplitStore } {
+export function cachedPostings(env: IndexReadEnv, wordsVersion: number): { words: PostingStore; prefixes: PostingStore; splits: SplitStore; phrases: PostingStore } {
   const postings = cached.get(env);
   if (postings.wordsVersion !== wordsVersion) {
     postings.wordsVersion = wordsVersion;
     postings.words.clear();
     postings.prefixes.clear();
     postings.splits.clear();
+    postings.phrases.clear();
   }
-  return { words: new SearchLayer(postings.words), prefixes: new SearchLayer(postings.prefixes), splits: new SearchLayer(postings.splits) };
+  return { words: new SearchLayer(postings.words), prefixes: new SearchLayer(postings.prefixes), splits: new SearchLayer(postings.splits), phrases: new SearchLayer(postings.phrases) };
 }

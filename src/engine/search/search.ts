@@ -100,7 +100,7 @@ export interface SearchOutcome {
   readonly candidates: DocSet;
   /** what the query matches in field text, for highlighting and cropping (format.ts) */
   readonly matchingWords: MatchTerm[];
-  /** the time budget cut the ranking short (Meilisearch's `degraded`, counted by /metrics) */
+  /** the time budget cut the ranking, or a synonym's phrase check, short (Meilisearch's `degraded`, counted by /metrics) */
   readonly degraded: boolean;
 }
 
@@ -238,6 +238,8 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
   // likewise the postings kept between searches, which a placeholder search never reads
   let kept: ReturnType<typeof cachedPostings> | undefined;
   const postings = () => (kept ??= cachedPostings(env, wordsVersion));
+  // a synonym's phrase check stopped by the time budget (terms.ts) degrades the search
+  let phrasesCut = false;
   const options = {
     env,
     settings,
@@ -255,7 +257,14 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     get splits() {
       return postings().splits;
     },
+    get phrases() {
+      return postings().phrases;
+    },
     forward: new ForwardReader(env, wordsVersion),
+    timeUp: request.timeUp ?? (() => false),
+    onCut: () => {
+      phrasesCut = true;
+    },
   };
   const placeholder = parsed.terms.length === 0;
   const prefixSearch = settings.prefixSearch !== 'disabled';
@@ -286,7 +295,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     // nothing. The terms' features alone read the forward record of every candidate.
     if (need === 0 && distinct === null) {
       const page = rankedPage([], request, 0, null, candidates);
-      return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: false };
+      return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: phrasesCut };
     }
     // the terms' features live in the ranking's scratch (scratch.ts) until the ranking is over
     const ranked = withScratch(() => {
@@ -309,7 +318,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
           byAttribute: settings.proximityPrecision === 'byAttribute',
           forward: options.forward,
           facets,
-          timeUp: request.timeUp ?? (() => false),
+          timeUp: options.timeUp,
           cuts: ngrams.length === 0 ? undefined : new QueryCuts(terms, features, ngrams, ngramFeatures),
         },
         steps,
@@ -319,7 +328,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
       );
     });
     const page = rankedPage(ranked.docs, request, need, distinct, candidates);
-    return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: ranked.degraded };
+    return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: ranked.degraded || phrasesCut };
   };
   return phases.step(placeholderQuery ? 'placeholder ranking' : 'keyword ranking', rank);
 }

@@ -32,7 +32,7 @@ import { synonymKey, synonymsOf } from './synonym-table.js';
 import { placesOfWord, type ForwardReader, type ForwardTokens } from './forward.js';
 import { phraseMet, phrasePairs } from './phrase.js';
 import { scratchUint16, scratchUint32, scratchUint8 } from './scratch.js';
-import { splitKey, type FoundSplit, type PostingStore, type SplitStore } from './posting-cache.js';
+import { phraseKey, splitKey, type FoundSplit, type PostingStore, type SplitStore } from './posting-cache.js';
 import { prefixPostings, readPosting, wordPostings } from '../words/posting-blocks.js';
 import { EMPTY_POSTING, fieldBit, INFO_POSITION, INFO_WHOLE_FIELD, type Posting } from '../words/postings.js';
 import { termWordCount, type PhraseTerm, type QueryTerm, type WordTerm } from './query.js';
@@ -111,7 +111,13 @@ export interface ResolveOptions {
   readonly prefixes: PostingStore;
   /** split words found (posting-cache.ts) */
   readonly splits: SplitStore;
+  /** multi-word synonyms' postings, by `phraseKey` (posting-cache.ts) */
+  readonly phrases: PostingStore;
   readonly forward: ForwardReader;
+  /** whether the search's time budget is spent */
+  readonly timeUp: () => boolean;
+  /** told when a synonym's phrase check stopped there: the search is degraded */
+  readonly onCut: () => void;
 }
 
 /** Whether a word can be indexed: longer ones are neither stored nor derived from. */
@@ -286,7 +292,7 @@ function unmatched(term: WordTerm, index: number): ResolvedTerm {
  * rules as in milli: the searched fields holding that word, and its place nearest to the phrase's
  * query position (bucketed, as wordPosition compares them).
  */
-function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions): ResolvedTerm {
+function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions, stop?: () => boolean): ResolvedTerm {
   const postings = term.words.map((word) => (word === null ? null : restrict(wordPosting(options, word), options.allowedMask)));
   const present = postings.filter((p): p is Posting => p !== null);
   let docs = present.length === 0 || present.some((p) => p.docids.length === 0) ? EMPTY : present[0]!.docids;
@@ -303,7 +309,9 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions)
     let tokens: ForwardTokens | null = null;
     const views: (Uint32Array | undefined)[] = ids.map(() => undefined);
     const placesAt = (offset: number): Uint32Array => (views[offset] ??= placesOfWord(tokens!, ids[offset]!));
-    for (const docid of docs) {
+    for (let d = 0; d < docs.length; d++) {
+      if (stop !== undefined && (d & (STOP_CHECK_DOCS - 1)) === 0 && stop()) break;
+      const docid = docs[d]!;
       tokens = options.forward.read(docid);
       if (tokens === null) continue;
       views.fill(undefined);
@@ -357,12 +365,33 @@ function wordSynonyms(values: readonly (readonly string[])[]): (readonly string[
 
 /** A synonym value's documents: its word's, or those holding its words as a phrase. */
 function synonymPosting(value: readonly string[], options: ResolveOptions): Posting {
-  return value.length === 1 ? restrict(wordPosting(options, value[0]!), options.allowedMask) : phrasePosting(value, options);
+  return value.length === 1 ? restrict(wordPosting(options, value[0]!), options.allowedMask) : synonymPhrasePosting(value, options);
 }
 
-/** A multi-word synonym value as a posting of the documents holding it as a phrase. */
-function phrasePosting(words: readonly string[], options: ResolveOptions): Posting {
-  const hits = resolvePhrase({ kind: 'phrase', words, position: 0 }, -1, options).phraseHits!;
+/** Documents a phrase check reads between two looks at the search's clock (a power of two). */
+const STOP_CHECK_DOCS = 64;
+
+/**
+ * A multi-word synonym value's documents, kept between searches when every field is searched.
+ * Its phrase check reads the forward record of every document holding all its words, and v1.50
+ * does not bound a multi-word key's values: once the search's time budget is spent, the check
+ * stops, the documents left unchecked do not match the value, the search is degraded, and the
+ * partial posting is not kept (the next search goes on with the phrases left).
+ */
+function synonymPhrasePosting(words: readonly string[], options: ResolveOptions): Posting {
+  const key = options.allowedMask === 0xffffffff ? phraseKey(options.settings.proximityPrecision, words) : null;
+  const kept = key === null ? undefined : options.phrases.get(key);
+  if (kept !== undefined) return kept;
+  let cut = false;
+  const posting = phrasePosting(words, options, () => (cut ||= options.timeUp()));
+  if (cut) options.onCut();
+  else if (key !== null) options.phrases.set(key, posting);
+  return posting;
+}
+
+/** A multi-word value as a posting of the documents holding it as a phrase (checked until `stop`). */
+function phrasePosting(words: readonly string[], options: ResolveOptions, stop?: () => boolean): Posting {
+  const hits = resolvePhrase({ kind: 'phrase', words, position: 0 }, -1, options, stop).phraseHits!;
   const docids = Uint32Array.from([...hits.keys()].sort((a, b) => a - b));
   const masks = new Uint32Array(docids.length);
   const infos = new Uint32Array(docids.length);

@@ -1,7 +1,8 @@
 // `searchCutoffMs` through the real server with the `meilisearch` client and raw HTTP: a budget of
 // 0 ms leaves every ranking step skipped (hits in insertion order, `skipped` score details, score
 // 0) while filters and hit counts still hold, the default budget does not cut a normal search,
-// and `/search` (not multi-search) counts degraded searches in `/metrics`.
+// and `/search` (not multi-search) counts degraded searches in `/metrics`; a multi-word synonym's
+// phrase check stops once the budget is spent, and a complete one is kept for later searches.
 import { Meilisearch, type Index } from 'meilisearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../helpers/api.js';
@@ -121,5 +122,38 @@ describe('searchCutoffMs', () => {
     expect(await index.getSearchCutoffMs()).toBeNull();
     const { hits } = await index.search(QUERY);
     expect(hits.map((hit) => hit.id)).toEqual(['p0', 'p3', 'p4', 'p1', 'p2']);
+  });
+});
+
+describe("a multi-word synonym's phrase check", () => {
+  /** `zzz` stands for the phrase every filler document holds. */
+  const search = async () => (await call(server, 'POST', '/indexes/puppies/search', { q: 'zzz', attributesToRetrieve: ['id'], limit: 1 })).body;
+  beforeAll(async () => {
+    await settle(client, (await index.updateSynonyms({ zzz: ['filler document'] })).taskUid);
+  });
+  afterAll(async () => {
+    await settle(client, (await index.resetSynonyms()).taskUid);
+    await settle(client, (await index.resetSearchCutoffMs()).taskUid);
+    await settle(client, (await index.deleteDocument('f-late')).taskUid);
+  });
+
+  it('stops once the budget is spent: the documents left unchecked do not match, and the search is degraded', async () => {
+    await settle(client, (await index.updateSearchCutoffMs(0)).taskUid);
+    const before = await degradedSearches();
+    expect((await search()).estimatedTotalHits).toBe(0);
+    expect(await degradedSearches()).toBe(before + 1);
+  });
+
+  it('is kept once complete, for later searches, until a write changes one of its words', async () => {
+    await settle(client, (await index.resetSearchCutoffMs()).taskUid);
+    const before = await degradedSearches();
+    expect((await search()).estimatedTotalHits).toBe(FILLER.length);
+    expect(await degradedSearches()).toBe(before);
+    // with no budget left, the kept posting still answers
+    await settle(client, (await index.updateSearchCutoffMs(0)).taskUid);
+    expect((await search()).estimatedTotalHits).toBe(FILLER.length);
+    // a new document holding the phrase drops it: checked again, and stopped at once
+    await settle(client, (await index.addDocuments([{ id: 'f-late', text: 'a late filler document', rank: 0 }])).taskUid);
+    expect((await search()).estimatedTotalHits).toBe(0);
   });
 });

@@ -86,7 +86,10 @@ describe('ProximityTerms', () => {
       postings: new Map(),
       prefixes: new Map(),
       splits: new Map(),
+      phrases: new Map(),
       forward: new ForwardReader(env, readWordsVersion(env)),
+      timeUp: () => false,
+      onCut: () => undefined,
     };
     const planOf = (q: string) => {
       const terms = resolveTerms(parseQuery(q, new Set()).terms, true, options);
@@ -118,7 +121,7 @@ describe('a group whose records lie in several arenas', () => {
       const { env, settings } = target;
       const dictionary = dictionaryOf(env);
       const reader = new ForwardReader(env, readWordsVersion(env));
-      const options = { env, settings, dictionary, allowedMask: 0xffffffff, exactFieldsMask: 0, postings: new Map(), prefixes: new Map(), splits: new Map(), forward: reader };
+      const options = { env, settings, dictionary, allowedMask: 0xffffffff, exactFieldsMask: 0, postings: new Map(), prefixes: new Map(), splits: new Map(), phrases: new Map(), forward: reader, timeUp: () => false, onCut: () => undefined };
       const terms = resolveTerms(parseQuery('red apple', new Set()).terms, true, options);
       const candidates = Uint32Array.from([0, 1, 2, 3]);
       const plan = new ProximityTerms({ terms, features: termFeatures(terms, candidates), candidates, dictionary, forward }, false);
