@@ -118,6 +118,27 @@ describe('filter work', () => {
   });
 });
 
+describe('filter work of CONTAINS', () => {
+  // 1,000 values of 468 bytes (the stored length): a CONTAINS reads each whole
+  beforeAll(async () => {
+    expect((await call(server, 'PATCH', '/experimental-features', { containsFilter: true })).status).toBe(200);
+    const docs = Array.from({ length: 1000 }, (_, id) => ({ id, text: `${id} ${'long text '.repeat(200)}` }));
+    await run(server, 'PATCH', '/indexes/texts/settings', { filterableAttributes: ['text'] });
+    await run(server, 'POST', '/indexes/texts/documents', docs);
+  }, 60_000);
+  const contains = (n: number) => Array.from({ length: n }, (_, i) => `text CONTAINS "zq${i}"`).join(' OR ');
+
+  it('meters a value by its length: 100 conditions over 1,000 long values pass the bound, 11 do not', async () => {
+    const many = await call(server, 'POST', '/indexes/texts/search', { filter: contains(100), limit: 0 });
+    expect(many.status).toBe(400);
+    expect(many.body.code).toBe('invalid_search_filter');
+    expect(many.body.message.slice(0, 59)).toBe('Index `texts`: The filter needs too much work to evaluate: ');
+    const few = await call(server, 'POST', '/indexes/texts/search', { filter: `${contains(10)} OR text CONTAINS "999 long"`, limit: 0 });
+    expect(few.status, few.text.slice(0, 300)).toBe(200);
+    expect(few.body.estimatedTotalHits).toBe(1);
+  });
+});
+
 describe('many queries in one request', () => {
   const queries = Array.from({ length: 6000 }, (_, i) => ({ indexUid: 'movies', q: `movie ${i}`, limit: 2 }));
 
