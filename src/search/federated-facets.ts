@@ -5,7 +5,7 @@
  * and `mergeFacets`, which sums them into one distribution.
  */
 import { EMPTY, type DocSet } from '../engine/docset.js';
-import { checkFacets, computeFacets, type FacetsOutcome, type FacetStats } from '../engine/facets/distribution.js';
+import { checkFacets, computeFacets, type FacetsOutcome, type FacetStats, type FacetWalkBudget } from '../engine/facets/distribution.js';
 import { readSettings } from '../engine/index-settings.js';
 import { ApiError } from '../errors/api-error.js';
 import { indexNotFound } from '../indexes/reader.js';
@@ -32,13 +32,14 @@ export type IndexFacets = FacetsOutcome & { settings: IndexSettings };
  * `facetsByIndex`: each named index's facets over the union of its queries' candidates. The
  * distribution leaves out the documents `federation.distinct` dropped (`unions`); the stats do
  * not, as v1.50 computes them per index before the merge and only takes the dropped hits' values
- * out of the counts.
+ * out of the counts. `walk` is the request's budget of facet walks.
  */
 export function indexFacets(
   ctx: SearchContext,
   requested: Record<string, string[] | null>,
   perIndex: ReadonlyMap<string, { search: IndexSearch; first: number; candidates: DocSet }>,
   unions: ReadonlyMap<string, DocSet>,
+  walk: FacetWalkBudget,
 ): Map<string, IndexFacets> {
   const out = new Map<string, IndexFacets>();
   for (const [uid, patterns] of Object.entries(requested)) {
@@ -54,9 +55,9 @@ export function indexFacets(
       const settings = queried?.search.settings ?? readSettings(env);
       checkFacets(settings, patterns ?? []);
       const kept = unions.get(uid) ?? EMPTY;
-      const facets = computeFacets(env, settings, kept, patterns ?? []);
+      const facets = computeFacets(env, settings, kept, patterns ?? [], walk);
       const all = queried?.candidates ?? EMPTY;
-      if (all.length !== kept.length) facets.stats = computeFacets(env, settings, all, patterns ?? []).stats;
+      if (all.length !== kept.length) facets.stats = computeFacets(env, settings, all, patterns ?? [], walk).stats;
       out.set(uid, { ...facets, settings });
     } catch (err) {
       throw facetsError(err, uid, queried?.first);

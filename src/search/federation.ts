@@ -337,7 +337,7 @@ async function federate(
   addPageFields(body, window, total);
   const facetsByIndex = federation.facetsByIndex ?? {};
   if (Object.keys(facetsByIndex).length > 0) {
-    const facets = steps.step('merge facets', () => indexFacets(ctx, facetsByIndex, perIndex, unions));
+    const facets = steps.step('merge facets', () => indexFacets(ctx, facetsByIndex, perIndex, unions, markup));
     // an index no query names, or whose patterns are null, is only checked (v1.50 `check_unused_facets`)
     const queried = new Set(queries.map((query) => query.indexUid));
     const answered = (uid: string) => queried.has(uid) && facetsByIndex[uid] !== null;

@@ -342,7 +342,7 @@ export async function searchResponse(
     addPageFields(body, window, outcome.totalHits, legacy ? settings.pagination.maxTotalHits : undefined);
     const facets = query.facets;
     if (facets !== undefined && facets !== null && facets.length > 0) {
-      const { distribution, stats } = steps.step('merge facets', () => computeFacets(env, settings, outcome.candidates, facets));
+      const { distribution, stats } = steps.step('merge facets', () => computeFacets(env, settings, outcome.candidates, facets, markup));
       body.facetDistribution = distribution;
       body.facetStats = stats;
     }

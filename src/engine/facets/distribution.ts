@@ -165,16 +165,38 @@ function columnCheaper(column: ValueColumn<unknown>, candidates: number, budget:
 }
 
 /**
- * The candidates' values walking the field's stored values in order, until `budget` are found;
- * null when that would cost more than `limitNs`.
+ * What one request's facet walks may still spend, in the walk's estimated ns (search/format.ts
+ * `MarkupBudget` carries it): a field too big for a value column is walked value by value for
+ * each distribution asking for it, and a multi-search of 50 such distributions over debdocs'
+ * contents took a minute of CPU (Quarry's bound; v1.50 reads its facet levels instead).
  */
-function walkValues<T extends number | string>(values: Iterable<FacetValue<T>>, candidates: DocSet, member: Uint8Array, budget: number, limitNs = Number.POSITIVE_INFINITY): Found<T>[] | null {
+export interface FacetWalkBudget {
+  facetWalkNs: number;
+}
+
+/** About 770,000 values walked (3–4 s over debdocs' contents). */
+export const MAX_FACET_WALK_NS = 1_000_000_000;
+
+function facetWalkSpent(): ApiError {
+  return new ApiError(
+    'invalid_search_facets',
+    `The facet distributions of this request walk too many facet values: more than ${MAX_FACET_WALK_NS / WALKED_VALUE_NS | 0} values of fields too large to be kept in memory. Ask for fewer facets, or split the queries into several requests.`,
+  );
+}
+
+/**
+ * The candidates' values walking the field's stored values in order, until `budget` are found;
+ * null when that would cost more than `limitNs`. Each value walked is charged to `request`.
+ */
+function walkValues<T extends number | string>(values: Iterable<FacetValue<T>>, candidates: DocSet, member: Uint8Array, budget: number, limitNs: number, request: FacetWalkBudget | undefined): Found<T>[] | null {
   const found: Found<T>[] = [];
   let spent = 0;
   for (const { value, docids } of values) {
     if (found.length >= budget) break;
-    spent += WALKED_VALUE_NS + WALKED_DOC_NS * docids.length;
+    const cost = WALKED_VALUE_NS + WALKED_DOC_NS * docids.length;
+    spent += cost;
     if (spent > limitNs) return null;
+    if (request !== undefined && (request.facetWalkNs -= cost) < 0) throw facetWalkSpent();
     if (docids.length > LOOKUPS_PER_CANDIDATE * candidates.length) {
       const matching = intersect(docids, candidates);
       if (matching.length > 0) found.push({ value, count: matching.length, first: matching[0]! });
@@ -256,7 +278,7 @@ function fieldStats(reader: FacetReader, fid: number, candidates: DocSet, limitN
  * Distribution and stats for every faceted, filterable field selected by `patterns` (already
  * checked by `checkFacets`), keys sorted by field name.
  */
-export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candidates: DocSet, patterns: readonly string[]): FacetsOutcome {
+export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candidates: DocSet, patterns: readonly string[], request?: FacetWalkBudget): FacetsOutcome {
   const reader = new FacetReader(env);
   const store = new DocumentStore(env);
   const fields = selectedFields(readFacetFields(env), settings, patterns);
@@ -280,10 +302,10 @@ export function computeFacets(env: IndexReadEnv, settings: IndexSettings, candid
     const among = <K extends ValueKind>(kind: K, budget: number): Found<ValueOf<K>>[] => {
       const kept = keptColumn(env, fid, kind);
       const walk = !whole && (kept === undefined || kept === null || !columnCheaper(kept, candidates.length, budget));
-      const walked = walk ? walkValues(reader.values(fid, kind), candidates, (member ??= membership(candidates)), budget, WALK_LIMIT_NS) : null;
+      const walked = walk ? walkValues(reader.values(fid, kind), candidates, (member ??= membership(candidates)), budget, WALK_LIMIT_NS, request) : null;
       if (walked !== null) return walked;
       const column = kept ?? valueColumn(env, reader, fid, kind);
-      if (column === null) return walkValues(reader.values(fid, kind), candidates, (member ??= membership(candidates)), whole ? Number.POSITIVE_INFINITY : budget)!;
+      if (column === null) return walkValues(reader.values(fid, kind), candidates, (member ??= membership(candidates)), whole ? Number.POSITIVE_INFINITY : budget, Number.POSITIVE_INFINITY, request)!;
       const found = valuesAmong(column, candidates);
       if (kind === FacetKind.number) allNumbers = found as Found<number>[];
       else spellKept = speller(env, column as ValueColumn<string>);

@@ -24,8 +24,8 @@ export interface StoredFormatJob {
 export type StoredFormatAnswer = { readonly hit: FormattedHit; readonly markupLeft: number } | { readonly refused: { readonly code: ErrorCode; readonly message: string } };
 
 export function formatStored(job: StoredFormatJob): StoredFormatAnswer {
-  // formatting reads no vectors
-  const markup = { left: job.markupLeft, vectors: 0 };
+  // formatting reads no vectors and walks no facets
+  const markup = { left: job.markupLeft, vectors: 0, facetWalkNs: 0 };
   try {
     const doc = projectDocument(documentCodec.decode(job.bytes) as JsonObject, null);
     const [hit] = formatHits([doc], job.terms, { ...job.options, markup });

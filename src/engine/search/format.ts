@@ -14,6 +14,7 @@ import { langOfLocales } from '../../kernels/languages.js';
 import { getKernels } from '../../kernels/module.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeInArena } from '../../kernels/tokenizer.js';
 import { ApiError } from '../../errors/api-error.js';
+import { MAX_FACET_WALK_NS, type FacetWalkBudget } from '../facets/distribution.js';
 import { sortedKeys } from '../../types/bytes.js';
 import { isJsonNumber, isJsonObject } from '../../types/json-text.js';
 import { ownRecord, setField } from '../../types/own-record.js';
@@ -95,9 +96,11 @@ export interface FormatOptions {
  * is the product of its length and the matches (a 100 KB `highlightPreTag` over a movies page of
  * 1,000 hits ran 26 s, then failed past V8's longest string). `vectors`: the vector components
  * `retrieveVectors` reads into them (search/hits.ts; 50 queries of 2,000 hits of 4,096 dimensions
- * exhausted the heap). One budget spans a multi-search's or a federation's pages.
+ * exhausted the heap). `facetWalkNs`: what its facet distributions may spend walking fields too
+ * big for a value column (facets/distribution.ts). One budget spans a multi-search's or a
+ * federation's pages.
  */
-export interface MarkupBudget {
+export interface MarkupBudget extends FacetWalkBudget {
   left: number;
   vectors: number;
 }
@@ -109,7 +112,7 @@ const MAX_MARKUP = 64 * 1024 * 1024;
 export const MAX_RETRIEVED_COMPONENTS = 16 * 1024 * 1024;
 
 export function markupBudget(): MarkupBudget {
-  return { left: MAX_MARKUP, vectors: MAX_RETRIEVED_COMPONENTS };
+  return { left: MAX_MARKUP, vectors: MAX_RETRIEVED_COMPONENTS, facetWalkNs: MAX_FACET_WALK_NS };
 }
 
 /** Charges `units` to the budget; refuses the search, naming its longest tag or marker, once it is spent. */
