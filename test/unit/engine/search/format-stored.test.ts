@@ -34,7 +34,7 @@ describe('formatStored', () => {
   it('answers the hit formatHits makes of the decoded document, and the markup left, as plain data', () => {
     const job: StoredFormatJob = { bytes: bytes(), terms: TERMS, options: OPTIONS, markupLeft: 1_000 };
     const answer = structuredClone(formatStored(structuredClone(job)));
-    const markup = { left: 1_000, vectors: 0 };
+    const markup = { left: 1_000, vectors: 0, facetWalkNs: 0 };
     const [expected] = formatHits([parseWithFloats(TEXT) as Record<string, unknown>], TERMS, { ...OPTIONS, markup });
     expect(answer).toEqual({ hit: expected, markupLeft: markup.left });
     expect(markup.left).toBeLessThan(1_000);

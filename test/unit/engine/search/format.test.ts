@@ -294,7 +294,7 @@ describe('the markup budget', () => {
   };
 
   it('takes what the tags and crop markers add, and leaves the rest to the next page', () => {
-    const markup = { left: 1_000, vectors: 0 };
+    const markup = { left: 1_000, vectors: 0, facetWalkNs: 0 };
     const out = format(doc, 'world', { attributesToHighlight: ['text'], attributesToCrop: ['text'], cropLength: 6, cropMarker: '[…]', markup });
     expect(out.formatted!.text).toBe('[…]text about the <em>world</em> to crop[…]');
     // one tag pair of 4 + 5 units, two markers of 3
@@ -302,13 +302,13 @@ describe('the markup budget', () => {
   });
 
   it('refuses the search once spent, naming the longest tag or marker', () => {
-    expect(refusal({ attributesToHighlight: ['text'], highlightPreTag: 'x'.repeat(20), markup: { left: 60, vectors: 0 } })).toEqual({
+    expect(refusal({ attributesToHighlight: ['text'], highlightPreTag: 'x'.repeat(20), markup: { left: 60, vectors: 0, facetWalkNs: 0 } })).toEqual({
       code: 'invalid_search_highlight_pre_tag',
       message:
         'Invalid value at `.highlightPreTag`: the highlight tags and crop markers of this request\'s hits would take more than 67108864 characters. Ask for fewer hits, or fewer attributes to highlight or crop, or use a shorter `highlightPreTag`.',
     });
-    expect(refusal({ attributesToHighlight: ['text'], highlightPostTag: 'y'.repeat(20), markup: { left: 60, vectors: 0 } }).code).toBe('invalid_search_highlight_post_tag');
-    expect(refusal({ attributesToCrop: ['text'], cropLength: 3, cropMarker: 'z'.repeat(40), markup: { left: 60, vectors: 0 } }).code).toBe('invalid_search_crop_marker');
+    expect(refusal({ attributesToHighlight: ['text'], highlightPostTag: 'y'.repeat(20), markup: { left: 60, vectors: 0, facetWalkNs: 0 } }).code).toBe('invalid_search_highlight_post_tag');
+    expect(refusal({ attributesToCrop: ['text'], cropLength: 3, cropMarker: 'z'.repeat(40), markup: { left: 60, vectors: 0, facetWalkNs: 0 } }).code).toBe('invalid_search_crop_marker');
   });
 });
 
