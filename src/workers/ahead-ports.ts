@@ -109,7 +109,7 @@ export function startAhead(pools: WorkerPools, ops: readonly DocumentOp[], owned
   const sources = ops.map((op, i) => (op.op === 'add' && sizes[i]! >= OP_MIN_BYTES ? op.source : null));
   const bytes = sources.reduce((sum, source, i) => sum + (source === null ? 0 : sizes[i]!), 0);
   if (bytes < AHEAD_MIN_BYTES) return null;
-  const partBytes = Math.floor(chunkBytes(pools.indexingMemory) / PARTS_PER_CHUNK);
+  const partBytes = Math.floor(chunkBytes(pools.chunkMemory) / PARTS_PER_CHUNK);
   return launch(pools, (thread, threads) => ({ sources, thread, threads, partBytes }), owned, sources.map((source) => source !== null));
 }
 

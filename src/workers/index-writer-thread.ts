@@ -6,7 +6,6 @@
  * threads: the scheduler's lease, index-writer.ts, keeps it open meanwhile). A non-zero `interrupt[0]` (set by the scheduler when a
  * cancelation arrives) stops the write at its next checkpoint and rolls it back.
  */
-import { getHeapStatistics } from 'node:v8';
 import { workerData } from 'piscina';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
@@ -31,8 +30,8 @@ export interface IndexWriteJob {
   readonly step: Int32Array;
   /** the channels of the words extracted ahead of the write, if any */
   readonly ahead?: AheadEnds | undefined;
-  /** the indexing memory budget in bytes (`--max-indexing-memory`), which sizes a documents write's chunks */
-  readonly indexingMemory: number;
+  /** the bytes a documents write's chunks are sized by (WorkerPools' `chunkMemory`) */
+  readonly chunkMemory: number;
   /** the channel to the embedders (embedding-channel.ts), served by the main thread during the write */
   readonly embedding?: EmbeddingEnds | undefined;
 }
@@ -74,10 +73,7 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
       const client = new EmbeddingClient(job.embedding, job.interrupt, INTERRUPTED);
       useDocumentEmbedder((name, embedder, texts) => client.embed(name, embedder, texts), job.embedding.ignoreTemplateFailures);
     }
-    // chunks sized by the indexing memory, and never beyond what this thread's heap holds: a
-    // thread whose heap runs out dies holding the write's lock, and the batch never ends
-    const memory = Math.min(job.indexingMemory, getHeapStatistics().heap_size_limit);
-    const outcome = applyIndexWrite(env, job.write, checkpoint, steps, ahead, memory);
+    const outcome = applyIndexWrite(env, job.write, checkpoint, steps, ahead, job.chunkMemory);
     return { outcome, steps: steps.finish() };
   } catch (err) {
     throw refusal(err);

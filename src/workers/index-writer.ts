@@ -83,7 +83,7 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     // many documents likely hold some Chinese, Japanese or Korean text: the segmenter thread's
     // start then overlaps the write instead of holding the first worker that asks for it
     if (ahead !== null) pools.startSegmenterThread();
-    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, indexingMemory: pools.indexingMemory, ahead: ahead?.ends, embedding: embedding.ends };
+    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, chunkMemory: pools.chunkMemory, ahead: ahead?.ends, embedding: embedding.ends };
     const transferList = [...(ahead === null ? [] : ahead.ends.ports), ...embedding.transfer];
     const result = (await pools.writerPool().run(job, { transferList })) as IndexWriteResult;
     durations = result.steps;

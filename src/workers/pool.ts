@@ -17,6 +17,7 @@
  * start) and the test suite ~80 s of CPU slower (bench/RESULTS.md 2026-12-06): not done.
  */
 import os from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { indexingMemoryBudget } from '../config/indexing-memory.js';
@@ -74,6 +75,16 @@ export class WorkerPools {
     // a pool thread's first request starts the segmenter thread (`poolThreadData`); the wait
     // neither blocks this thread nor keeps the process alive
     void whenSegmenterWanted(this.segmenterBuffer).then(() => this.segmenter());
+  }
+
+  /**
+   * The memory a write's chunks (and their parts extracted ahead) are sized by: the indexing
+   * budget, never beyond one thread's heap (every indexing thread has V8's default old generation,
+   * this thread's): a thread whose heap runs out takes the process down, again at each restart as
+   * the batch runs again, or dies holding the write's lock.
+   */
+  get chunkMemory(): number {
+    return Math.min(this.indexingMemory, getHeapStatistics().heap_size_limit);
   }
 
   /** Runs `rhai/thread.js` tasks. */
