@@ -180,7 +180,7 @@ export const MAX_FACET_WALK_NS = 1_000_000_000;
 function facetWalkSpent(): ApiError {
   return new ApiError(
     'invalid_search_facets',
-    `The facet distributions of this request walk too many facet values: more than ${MAX_FACET_WALK_NS / WALKED_VALUE_NS | 0} values of fields too large to be kept in memory. Ask for fewer facets, or split the queries into several requests.`,
+    `The facet distributions of this request walk too many facet values: more than ${Math.floor(MAX_FACET_WALK_NS / WALKED_VALUE_NS)} values of fields too large to be kept in memory. Ask for fewer facets, or split the queries into several requests.`,
   );
 }
 
