@@ -9,12 +9,12 @@
 /** The deepest nesting serde_json reads into a value: its 128th open bracket fails. */
 export const SERDE_MAX_DEPTH = 127;
 
-const QUOTE = 0x22;
+export const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_ARRAY = 0x5d;
-const CLOSE_OBJECT = 0x7d;
+export const OPEN_ARRAY = 0x5b;
+export const OPEN_OBJECT = 0x7b;
+export const CLOSE_ARRAY = 0x5d;
+export const CLOSE_OBJECT = 0x7d;
 
 /** Whether `bytes` holds more opening brackets than `max`, strings included (native searches). */
 function opensMoreThan(bytes: Buffer, max: number): boolean {

@@ -12,6 +12,8 @@ import type { PayloadSource } from '../../store/update-files.js';
 import { parseJson } from '../../types/json-text.js';
 import type { JsonObject } from '../document-id.js';
 import { documentTooDeep, tooDeepAt } from './depth.js';
+import { fieldPathTooLong } from './field-paths.js';
+import { longPathAt } from '../../types/json-paths.js';
 
 const BLOCK_BYTES = 1 << 20;
 
@@ -48,7 +50,7 @@ export interface PayloadDocument {
 
 /**
  * The payload's documents, read by `parse` (an edition's documents keep their floats: `parseWithFloats`);
- * throws `malformed_payload` at the first one nested too deep.
+ * throws `malformed_payload` at the first one nested too deep or with a field path too long.
  */
 export function* readNdjson(source: PayloadSource, parse: (text: string) => unknown = parseJson): Generator<PayloadDocument> {
   let line = 0;
@@ -56,13 +58,15 @@ export function* readNdjson(source: PayloadSource, parse: (text: string) => unkn
     line++;
     const deep = tooDeepAt(buffer.subarray(start, end));
     if (deep !== -1) throw documentTooDeep(line, deep + 1);
+    const long = longPathAt(buffer.subarray(start, end));
+    if (long !== -1) throw fieldPathTooLong(line, long + 1);
     yield { doc: parse(buffer.toString('utf8', start, end)) as JsonObject, text: buffer.subarray(start, end) };
   }
 }
 
-/** A line's document, or null when a write refuses it (not JSON, nested too deep). */
+/** A line's document, or null when a write refuses it (not JSON, nested too deep, a field path too long). */
 export function parsedLine(line: Buffer): JsonObject | null {
-  if (tooDeepAt(line) !== -1) return null;
+  if (tooDeepAt(line) !== -1 || longPathAt(line) !== -1) return null;
   try {
     return parseJson(line.toString('utf8')) as JsonObject;
   } catch {

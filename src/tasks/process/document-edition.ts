@@ -16,6 +16,7 @@ import { ApiError, inIndex } from '../../errors/api-error.js';
 import { appliedOutcome } from '../../engine/applied-batch.js';
 import { documentId, payloadDocumentId, type JsonObject } from '../../engine/document-id.js';
 import { MAX_DOCUMENT_DEPTH, nestsTooDeep } from '../../engine/documents/depth.js';
+import { longPathAt, MAX_FIELD_PATH_BYTES } from '../../types/json-paths.js';
 import { evaluateFilter } from '../../engine/filter/evaluate.js';
 import { vectorFilter } from '../../engine/vectors/index.js';
 import { parseFilter } from '../../engine/filter-parser/index.js';
@@ -95,6 +96,8 @@ async function edit(ctx: ProcessContext, env: IndexEnv, task: Task, docids: numb
           throw editionError(uid, 'Document editions must keep documents as objects');
         } else if (nestsTooDeep(outcome.document)) {
           throw editionError(uid, `Document editions cannot nest a document deeper than ${MAX_DOCUMENT_DEPTH} levels`);
+        } else if (outcome.text.length > MAX_FIELD_PATH_BYTES && longPathAt(Buffer.from(outcome.text)) !== -1) {
+          throw editionError(uid, `Document editions cannot give a field a path longer than ${MAX_FIELD_PATH_BYTES} bytes`);
         } else if (!sameJson(before, outcome.document)) {
           let newId: string;
           try {

@@ -313,6 +313,12 @@ describe('with the feature on', () => {
       expect(e).toEqual(error(`Index \`${uid}\`: Document editions cannot nest a document deeper than 128 levels`, 'edit_documents_by_function_error'));
     });
 
+    it('fails when the edited document gives a field a path longer than a payload\'s document may', async () => {
+      // a key of 16,384 characters, made by doubling: 2^14
+      const { uid, error: e } = await failure('let k = "k"; for i in 0..14 { k += k; } doc[k] = 1;');
+      expect(e).toEqual(error(`Index \`${uid}\`: Document editions cannot give a field a path longer than 16383 bytes`, 'edit_documents_by_function_error'));
+    });
+
     it('fails when the edited document loses its primary key', async () => {
       const { uid, error: e } = await failure('doc.remove("id");');
       expect(e.code).toBe('missing_document_id');

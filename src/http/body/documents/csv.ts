@@ -9,6 +9,7 @@ import { CsvReader, type CsvRecord } from './csv-reader.js';
 import { cellJson, parseHeader, type ColumnType } from './csv-values.js';
 import { malformedCsv, type EmitDocument, type PayloadParser } from './parser.js';
 import { firstInvalidUtf8 } from './utf8.js';
+import { MAX_FIELD_PATH_BYTES } from '../../../types/json-paths.js';
 
 interface Columns {
   types: ColumnType[];
@@ -69,11 +70,14 @@ function header(names: string[]): Columns {
   const slots: number[] = [];
   const keys: string[] = [];
   const slotOf = new Map<string, number>();
-  for (const raw of names) {
+  for (const [column, raw] of names.entries()) {
     const { name, type } = parseHeader(raw);
     let slot = slotOf.get(name);
     if (slot === undefined) {
-      slot = keys.push(`${JSON.stringify(name)}:`) - 1;
+      const key = JSON.stringify(name);
+      // a field path as its JSON text writes it, checked before the map of names (types/json-paths.ts)
+      if (Buffer.byteLength(key) - 2 > MAX_FIELD_PATH_BYTES) throw malformedCsv(`the header's field ${column} is longer than ${MAX_FIELD_PATH_BYTES} bytes`);
+      slot = keys.push(`${key}:`) - 1;
       slotOf.set(name, slot);
     }
     types.push(type);

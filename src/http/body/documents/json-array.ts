@@ -5,7 +5,8 @@
  * object): bytes after the closing `]` are ignored, bytes after a single object are
  * `trailing characters`, any other top-level value is `data are neither an object nor a list
  * of objects`, and syntax errors carry serde_json's wording and payload-wide positions, as do
- * documents nested too deep (json-cutter.ts's depth limits).
+ * documents nested too deep (json-cutter.ts's depth limits) or with a field path past its bound
+ * (types/json-paths.ts).
  * The scan itself (whitespace, values cut across chunks) is json-value-stream.ts's. Elements that
  * are compact objects within a chunk, each followed at once by its comma, are taken together as
  * NDJSON lines (`CompactRuns`, the JSON line kernel); any other object within a chunk, spaced out
@@ -15,6 +16,7 @@
 import { CompactRuns, SpacedObjects } from '../../../indexes/payload-lines.js';
 import { SKIMMED_DOCUMENT, WHOLE_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
+import { linesHoldLongPath, longPathAt } from '../../../types/json-paths.js';
 import type { EmitDocument, EmitLines } from './parser.js';
 
 const COMMA = 0x2c;
@@ -104,7 +106,8 @@ export class JsonArrayParser extends JsonValueStream {
     if (b === 0x7b) {
       // a compact object holds no newline, so the line count for error positions stays right
       const run = this.runs.runIn(chunk, i, SKIMMED_DOCUMENT.max, COMMA, true);
-      if (run.count > 0) {
+      // a document with a field path past the bound is left to the cutter, which locates the error
+      if (run.count > 0 && !run.pieces.some(({ lines }) => linesHoldLongPath(Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength)))) {
         this.topLevel = false;
         for (const { lines, count } of run.pieces) this.emitLines(lines, count);
         // past the run's last comma: an element must follow
@@ -112,7 +115,7 @@ export class JsonArrayParser extends JsonValueStream {
         return run.end;
       }
       const found = this.objects.objectIn(chunk, i, SKIMMED_DOCUMENT.max);
-      if (found !== null) {
+      if (found !== null && longPathAt(found.compact) === -1) {
         this.topLevel = false;
         this.emit(found.compact);
         if (found.newlines > 0) this.pos.lines(found.newlines, at - i + chunk.lastIndexOf(NEWLINE, found.end - 1) + 1);

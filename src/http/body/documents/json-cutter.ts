@@ -10,6 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import { SERDE_MAX_DEPTH } from '../../../types/json-depth.js';
 import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from '../json-syntax-error.js';
 import { firstInvalidUtf8 } from './utf8.js';
+import { longPathAt, longPathDetail } from '../../../types/json-paths.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -226,6 +227,9 @@ export class ValueCutter {
     const bytes = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces);
     this.pieces = [];
     if (!isUtf8(bytes)) return { error: `invalid unicode code point at ${this.locate(bytes, firstInvalidUtf8(bytes))}` };
+    // before JSON.parse, whose own key table is quadratic in such keys (types/json-paths.ts)
+    const long = this.isObject && this.tooDeep === undefined ? longPathAt(bytes) : -1;
+    if (long !== -1) return { error: longPathDetail(this.locate(bytes, long)) };
     const text = bytes.toString('utf8');
     let value: unknown;
     try {

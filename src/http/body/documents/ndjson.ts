@@ -7,12 +7,13 @@
  * the same, as they are (`CompactRuns`, the JSON line kernel: indexes/payload-lines.ts); any
  * other object, spaced out, over several lines or followed by something else, is written compact
  * by the kernel (`SpacedObjects`); what the kernel does not take, by the byte-by-byte cutter,
- * which reports its error, including a document nested too deep (the scan shared with
- * json-array.ts: json-value-stream.ts).
+ * which reports its error, including a document nested too deep or with a field path past its
+ * bound (types/json-paths.ts; the scan shared with json-array.ts: json-value-stream.ts).
  */
 import { CompactRuns, SpacedObjects } from '../../../indexes/payload-lines.js';
 import { SKIMMED_DOCUMENT } from './json-cutter.js';
 import { JsonValueStream } from './json-value-stream.js';
+import { linesHoldLongPath, longPathAt } from '../../../types/json-paths.js';
 import type { EmitDocument, EmitLines } from './parser.js';
 
 const NEWLINE = 0x0a;
@@ -35,13 +36,14 @@ export class NdjsonParser extends JsonValueStream {
     const b = chunk[i]!;
     if (b === 0x7b) {
       const run = this.runs.runIn(chunk, i, SKIMMED_DOCUMENT.max, NEWLINE, false);
-      if (run.count > 0) {
+      // a document with a field path past the bound is left to the cutter, which locates the error
+      if (run.count > 0 && !linesHoldLongPath(chunk, i, run.end)) {
         this.emitLines(chunk.subarray(i, run.end), run.count);
         this.pos.lines(run.count, base + run.end);
         return run.end;
       }
       const found = this.objects.objectIn(chunk, i, SKIMMED_DOCUMENT.max);
-      if (found !== null) {
+      if (found !== null && longPathAt(found.compact) === -1) {
         this.emit(found.compact);
         if (found.newlines > 0) this.pos.lines(found.newlines, base + chunk.lastIndexOf(NEWLINE, found.end - 1) + 1);
         return found.end;

@@ -41,6 +41,13 @@ describe.each([
     expect([...readNdjson(sourceOf('empty.ndjson', ''))]).toEqual([]);
   });
 
+  it('refuses a line whose field path passes 16,383 bytes before parsing it, at its line and column', () => {
+    const source = sourceOf('paths.ndjson', `{"id":0}\n{"id":1,"${'k'.repeat(16_384)}":1}\n`);
+    expect(() => [...readNdjson(source)]).toThrow(
+      "The `ndjson` payload provided is malformed. `Couldn't serialize document value: a field's path is longer than 16383 bytes at line 2 column 9`.",
+    );
+  });
+
   it('sizes the payload in bytes', () => {
     expect(payloadBytes(sourceOf('size.ndjson', '{"id":"é"}\n'))).toBe(12);
   });
