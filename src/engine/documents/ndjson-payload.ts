@@ -56,11 +56,12 @@ export function* readNdjson(source: PayloadSource, parse: (text: string) => unkn
   let line = 0;
   for (const { buffer, start, end } of lines(source, true)) {
     line++;
-    const deep = tooDeepAt(buffer.subarray(start, end));
+    const text = buffer.subarray(start, end);
+    const deep = tooDeepAt(text);
     if (deep !== -1) throw documentTooDeep(line, deep + 1);
-    const long = longPathAt(buffer.subarray(start, end));
+    const long = longPathAt(text);
     if (long !== -1) throw fieldPathTooLong(line, long + 1);
-    yield { doc: parse(buffer.toString('utf8', start, end)) as JsonObject, text: buffer.subarray(start, end) };
+    yield { doc: parse(buffer.toString('utf8', start, end)) as JsonObject, text };
   }
 }
 

@@ -33,27 +33,27 @@ export interface PostingStore {
 export type FoundSplit = { posting: Posting; words: string[] } | null;
 
 /**
- * The key of a word's split (or an n-gram's, `own` its words) under a proximity precision: what
- * decides it besides the index (words hold no NUL, which keeps the parts apart).
+ * The key of words (a phrase's) under a proximity precision: what decides their posting besides
+ * the index (words hold no NUL, which keeps the parts apart).
  */
-export function splitKey(precision: string, word: string, own: readonly string[] = []): string {
-  return [precision, word, ...own].join('\u0000');
+export function phraseKey(precision: string, words: readonly string[]): string {
+  return [precision, ...words].join('\u0000');
 }
 
-/** The word a `splitKey` names. */
-function splitKeyWord(key: string): string {
-  return key.split('\u0000')[1]!;
+/** The words a `phraseKey` names. */
+function keyWords(key: string): string[] {
+  return key.split('\u0000').slice(1);
+}
+
+/** The key of a word's split (or an n-gram's, `own` its words): a `phraseKey` of the word then `own`. */
+export function splitKey(precision: string, word: string, own: readonly string[] = []): string {
+  return phraseKey(precision, [word, ...own]);
 }
 
 /** What a search keeps the split words it found in, by a `splitKey`. */
 export interface SplitStore {
   get(key: string): FoundSplit | undefined;
   set(key: string, split: FoundSplit): void;
-}
-
-/** The key of a phrase under a proximity precision, as `splitKey`. */
-export function phraseKey(precision: string, words: readonly string[]): string {
-  return [precision, ...words].join('\u0000');
 }
 
 /** Values charged to the budget by their size. */
@@ -112,11 +112,11 @@ const cached = new EntryCache<Cached>(
     postings.prefixes.drop((prefix) => sorted[lowerBound(sorted, prefix)]?.startsWith(prefix) === true);
     // a split depends on the postings of the parts of every cut of its word
     postings.splits.drop((key) => {
-      const chars = [...splitKeyWord(key)];
+      const chars = [...keyWords(key)[0]!];
       for (let i = 1; i < chars.length; i++) if (changed.has(chars.slice(0, i).join('')) || changed.has(chars.slice(i).join(''))) return true;
       return false;
     });
-    postings.phrases.drop((key) => key.split('\u0000').slice(1).some((word) => changed.has(word)));
+    postings.phrases.drop((key) => keyWords(key).some((word) => changed.has(word)));
     return true;
   }),
 );
