@@ -58,8 +58,12 @@ function mapChars(text: string, table: Readonly<Record<string, string>>): string
   return out;
 }
 
-/** Printable ASCII: no normaliser but lowercase changes it (whatever its script). */
-const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Printable ASCII and the white-space controls (tab to carriage return, which ControlCharNormalizer
+ * keeps): no normaliser but lowercase changes it (whatever its script). Most long facet strings
+ * (descriptions) hold line breaks, and the full path costs ~15 times as much.
+ */
+const PLAIN_ASCII = /^[\t-\r\x20-\x7e]*$/;
 
 /**
  * `text` as v1.50's facet search compares it, under `locales` (stored ISO 639-3 codes; null for

@@ -9,6 +9,13 @@ describe('normalizeFacetString', () => {
     expect(normalizeFacetString(' 42 ', null)).toBe(' 42 ');
   });
 
+  it('keeps the white-space controls of ASCII text and drops the other controls', () => {
+    expect(normalizeFacetString('Line One\n\tLine\x0bTwo\x0c\r', null)).toBe('line one\n\tline\x0btwo\x0c\r');
+    expect(normalizeFacetString('A\x01B\x7fC\nD', null)).toBe('abc\nd');
+    // a line break leaves the rest to the full path: accents still go
+    expect(normalizeFacetString('Café\nBar', null)).toBe('cafe\nbar');
+  });
+
   it('drops Latin accents and maps quotes, ligatures, đ and dotless i', () => {
     expect(normalizeFacetString('Comédie', null)).toBe('comedie');
     expect(normalizeFacetString('l’Œuvre', null)).toBe("l'oeuvre");

@@ -263,11 +263,15 @@ export class FacetReader {
     return unionAll(found);
   }
 
-  /** The field's values of one kind with their documents, ascending (or descending). */
+  /**
+   * The field's values of one kind with their documents, ascending (or descending); those `keep`
+   * refuses, when given, are skipped before their documents are decoded.
+   */
   *values<K extends typeof FacetKind.number | typeof FacetKind.string>(
     fid: number,
     kind: K,
     descending = false,
+    keep?: (value: K extends typeof FacetKind.number ? number : string) => boolean,
   ): Generator<FacetValue<K extends typeof FacetKind.number ? number : string>> {
     const first = facetKey(fid, kind);
     const after = facetKey(fid, (kind + 1) as FacetKind);
@@ -275,19 +279,30 @@ export class FacetReader {
     // reverse scan starts there, so it must leave it out
     const range = descending ? { start: after, end: first, reverse: true, exclusiveStart: true } : { start: first, end: after };
     for (const { key, value } of this.env.facetDocids.getRange(range)) {
-      yield { value: facetKeyValue(key) as K extends typeof FacetKind.number ? number : string, docids: decode(value) };
+      const stored = facetKeyValue(key) as K extends typeof FacetKind.number ? number : string;
+      if (keep === undefined || keep(stored)) yield { value: stored, docids: decode(value) };
     }
   }
 
-  /** The field's values of one kind, ascending, and their documents in one array (what a value column is built from). */
-  valueRuns<K extends typeof FacetKind.number | typeof FacetKind.string>(fid: number, kind: K): ValueRuns<K extends typeof FacetKind.number ? number : string> {
+  /**
+   * The field's values of one kind, ascending, and their documents in one array (what a value
+   * column is built from); null as soon as `fits`, asked after each value with the documents read
+   * so far, answers false.
+   */
+  valueRuns<K extends typeof FacetKind.number | typeof FacetKind.string>(
+    fid: number,
+    kind: K,
+    fits: (value: K extends typeof FacetKind.number ? number : string, docids: number) => boolean,
+  ): ValueRuns<K extends typeof FacetKind.number ? number : string> | null {
     const values: (K extends typeof FacetKind.number ? number : string)[] = [];
     const starts: number[] = [0];
     const runs = new SetRuns();
     for (const { key, value } of this.env.facetDocids.getRange({ start: facetKey(fid, kind), end: facetKey(fid, (kind + 1) as FacetKind) })) {
-      values.push(facetKeyValue(key) as K extends typeof FacetKind.number ? number : string);
+      const stored = facetKeyValue(key) as K extends typeof FacetKind.number ? number : string;
+      values.push(stored);
       runs.add(value);
       starts.push(runs.count);
+      if (!fits(stored, runs.count)) return null;
     }
     return { values, docids: runs.docids(), starts: Uint32Array.from(starts) };
   }

@@ -13,7 +13,7 @@
  * in (index-changes.ts): its changed documents' values are kept apart, in `rewritten`, until
  * enough have been to lay the column out again. A field whose column would take more than a
  * quarter of the budget is not kept (it would empty the others every time), and is walked
- * instead. Main thread, read snapshot.
+ * instead; the walk building it stops as soon as it has read that much. Main thread, read snapshot.
  */
 import { CacheBudget } from '../cache-budget.js';
 import { decode, fromUnsorted, intersect, type DocSet } from '../docset.js';
@@ -67,6 +67,12 @@ export interface ColumnFound<T> extends Found<T> {
 const budget = new CacheBudget(32 * 1024 * 1024);
 /** What a string value takes besides its characters (its object and its slot). */
 const STRING_BYTES = 40;
+
+/** The most a column kept may take: more would empty the others every time. */
+const COLUMN_LIMIT = budget.limit / 4;
+
+/** What a value takes in a column, besides its index in the pairs. */
+const valueBytes = (value: number | string) => (typeof value === 'number' ? 8 : STRING_BYTES + 2 * value.length);
 
 interface Columns {
   /** the settings the columns were built under: others may facet other fields */
@@ -283,8 +289,11 @@ export function valueColumn<K extends ValueKind>(env: IndexReadEnv, reader: Face
   const key = `${fid}:${kind}`;
   const known = columns.byField.get(key) as ValueColumn<ValueOf<K>> | null | undefined;
   if (known !== undefined) return known;
-  const runs = reader.valueRuns(fid, kind) as ValueRuns<ValueOf<K>>;
-  const column = fromRuns(columns, runs);
+  // what the values and pairs read so far take, short of the per-document starts: once past the
+  // bound, the whole column is too (debdocs' 250,000 descriptions: a 0.5 s walk, now a twelfth of it)
+  let read = 0;
+  const runs = reader.valueRuns(fid, kind, (value, pairs) => (read += 4 + valueBytes(value)) + 4 * pairs <= COLUMN_LIMIT) as ValueRuns<ValueOf<K>> | null;
+  const column = runs === null ? null : fromRuns(columns, runs);
   columns.byField.set(key, column);
   return column;
 }
@@ -292,7 +301,7 @@ export function valueColumn<K extends ValueKind>(env: IndexReadEnv, reader: Face
 /** What a column of `values` over docids below `top`, with `pairs` (document, value) pairs, holds. */
 function columnBytes(values: readonly (number | string)[], top: number, pairs: number): number {
   let bytes = 4 * (values.length + top + 1 + pairs);
-  for (const value of values) bytes += typeof value === 'number' ? 8 : STRING_BYTES + 2 * value.length;
+  for (const value of values) bytes += valueBytes(value);
   return bytes;
 }
 
@@ -306,7 +315,7 @@ function fromRuns<T extends number | string>(columns: Columns, runs: ValueRuns<T
   let top = 0;
   for (let k = 0; k < values.length; k++) if (starts[k + 1]! > starts[k]!) top = Math.max(top, docids[starts[k + 1]! - 1]! + 1);
   const bytes = columnBytes(values, top, total);
-  if (bytes > budget.limit / 4) return null;
+  if (bytes > COLUMN_LIMIT) return null;
   // the (document, value) pairs by document: counted, summed into starts, then filled value by value
   const docStarts = new Uint32Array(top + 1);
   for (let j = 0; j < total; j++) docStarts[docids[j]! + 1]!++;
