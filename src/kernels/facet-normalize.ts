@@ -52,11 +52,13 @@ const conversionsWhere = (arabic: boolean): Readonly<Record<string, string>> =>
 const LATIN_CONVERSIONS = conversionsWhere(false);
 const ARABIC_CONVERSIONS = conversionsWhere(true);
 
-function mapChars(text: string, table: Readonly<Record<string, string>>): string {
-  let out = '';
-  for (const ch of text) out += table[ch] ?? ch;
-  return out;
+/** Replaces each character `table` names, in one regular-expression pass (most text holds none). */
+function charMapper(table: Readonly<Record<string, string>>): (text: string) => string {
+  const pattern = new RegExp(`[${Object.keys(table).join('').replace(/[\]\\^-]/g, '\\$&')}]`, 'gu');
+  return (text) => text.replace(pattern, (ch) => table[ch]!);
 }
+const mapLatinChars = charMapper(LATIN_CONVERSIONS);
+const mapArabicChars = charMapper(ARABIC_CONVERSIONS);
 
 /**
  * Printable ASCII and the white-space controls (tab to carriage return, which ControlCharNormalizer
@@ -83,14 +85,14 @@ export function normalizeFacetString(text: string, locales: readonly string[] | 
     for (const ch of lemma) lower += ch.toLowerCase();
     lemma = lower;
   }
-  if (script === 'Latin') lemma = mapChars(lemma, LATIN_CONVERSIONS);
+  if (script === 'Latin') lemma = mapLatinChars(lemma);
   if (script === 'Cj') {
     const language = languageOf(text, locales);
     if (language === null || language === 'cmn' || language === 'zho') lemma = lemma.replace(/./gsu, kvariantOf);
     if (language === null || language === 'jpn') lemma = katakanaToHiragana(lemma);
   }
   if (script === 'Greek' && lemma.endsWith('ς')) lemma = lemma.slice(0, -1) + 'σ';
-  if (script === 'Arabic') lemma = mapChars(lemma, ARABIC_CONVERSIONS);
+  if (script === 'Arabic') lemma = mapArabicChars(lemma);
   if (MARK_REMOVING.has(script)) lemma = lemma.replace(/\p{Mn}/gu, '');
   return lemma;
 }

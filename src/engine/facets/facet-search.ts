@@ -140,7 +140,19 @@ function queryMatcher(settings: IndexSettings, facetName: string, facetQuery: st
   const budget = typoBudget(settings, query);
   if (budget === 0) return (form) => form.startsWith(query);
   const chars = [...query];
-  return (form) => prefixDistance(chars, [...form], budget) <= budget;
+  // the distance reads no character of a form past this many (a description's hundreds were all spread)
+  const reach = chars.length + budget;
+  return (form) => prefixDistance(chars, leadingChars(form, reach), budget) <= budget;
+}
+
+/** The first `count` characters (code points) of `text`. */
+function leadingChars(text: string, count: number): string[] {
+  const chars: string[] = [];
+  for (const ch of text) {
+    if (chars.length === count) break;
+    chars.push(ch);
+  }
+  return chars;
 }
 
 /** An entry a query matched, with its normalised form. */

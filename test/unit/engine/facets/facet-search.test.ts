@@ -72,6 +72,22 @@ describe('facetQuery', () => {
     expect(typoMatches).toBeGreaterThan(100);
   });
 
+  it('matches a long value whose closest prefix is as many letters longer than the query as its typos', async () => {
+    const long = TestIndex.create({ filterableAttributes: ['tag'] });
+    const tail = ' and a description of many more words'.repeat(8);
+    const values = ['xabcdefgh' + tail, 'xyabcdefgh' + tail, 'xyzabcdefgh' + tail];
+    long.write(values.map((tag, id) => ({ id, tag })));
+    const search = (query: string) => searchFacetValues(long.env, long.settings, new FacetReader(long.env).allDocids(), 'tag', query).map((hit) => hit.value);
+    try {
+      // one typo (5 to 8 bytes): the prefix within it ends at the value's sixth letter; with two
+      // typos (9 bytes on), at its twelfth
+      expect(search('abcde')).toEqual([values[0]]);
+      expect(search('abcdefgh a')).toEqual([values[0], values[1]]);
+    } finally {
+      await long.close();
+    }
+  });
+
   it('rejects a query far longer than every value at once', () => {
     const candidates = new FacetReader(index.env).allDocids();
     expect(searchFacetValues(index.env, index.settings, candidates, 'tag', 'a'.repeat(1_000_000))).toEqual([]);
