@@ -185,18 +185,23 @@ export class IndexEnvs {
     }
   }
 
-  /** Closes and removes the environment's folder. */
+  /**
+   * Closes and removes the environment's folder, once the reads using it are done (the index's
+   * record is gone by then: no new read finds it).
+   */
   async delete(uuid: string): Promise<void> {
+    await this.open.whenIdle(uuid);
     await this.open.take(uuid)?.root.close();
     rmSync(this.folderOf(uuid), { recursive: true, force: true });
   }
 
   /**
    * Replaces the environment's data file with `dataFile` (a compacted copy made by
-   * `root.backup`): closes the open environment first so no handle keeps writing to the old
-   * file, then the next `get` reopens it on the new one.
+   * `root.backup`): closes the open environment first, once the reads using it are done, so no
+   * handle keeps writing to the old file, then the next `get` reopens it on the new one.
    */
   async replaceData(uuid: string, dataFile: string): Promise<void> {
+    await this.open.whenIdle(uuid);
     await this.open.take(uuid)?.root.close();
     renameSync(dataFile, path.join(this.folderOf(uuid), 'data.mdb'));
   }

@@ -8,7 +8,9 @@
  *   current turn of the event loop ends, since a synchronous user is done by then;
  * - `acquire`: a lease, for use across awaits (an index write, a dump), until `release`.
  * Beyond `capacity`, idle handles are closed whenever one is used and again after each turn; the
- * cache holds more than `capacity` only while that many are in use.
+ * cache holds more than `capacity` only while that many are in use. A handle whose data goes away
+ * (a deleted index) is taken once idle (`whenIdle`), as Meilisearch deletes an index's files once
+ * its last reader is done: closing it under a read made that read fail.
  */
 
 export interface Lease<T> {
@@ -24,6 +26,8 @@ export class OpenHandles<T> {
   /** keys borrowed during the current turn of the event loop */
   private readonly borrowed = new Set<string>();
   private turnEndScheduled = false;
+  /** per key, those waiting for it to be neither leased nor borrowed */
+  private readonly idleWaiters = new Map<string, (() => void)[]>();
 
   constructor(
     private readonly capacity: number,
@@ -50,6 +54,7 @@ export class OpenHandles<T> {
         this.turnEndScheduled = false;
         this.borrowed.clear();
         this.trim();
+        this.wakeIdle();
       });
     }
     return handle;
@@ -70,13 +75,24 @@ export class OpenHandles<T> {
         if (count === 0) this.leases.delete(key);
         else this.leases.set(key, count);
         this.trim();
+        this.wakeIdle();
       },
     };
   }
 
+  /** Resolves once `key` is neither leased nor borrowed: at once when it is not in use. */
+  whenIdle(key: string): Promise<void> {
+    if (!this.inUse(key)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = this.idleWaiters.get(key);
+      if (waiters === undefined) this.idleWaiters.set(key, [resolve]);
+      else waiters.push(resolve);
+    });
+  }
+
   /**
    * Forgets `key` whether in use or not and returns its handle, for the caller to close: for
-   * deleting or replacing what the handle reads, which no one may be using then.
+   * deleting or replacing what the handle reads, once `whenIdle` says no one uses it.
    */
   take(key: string): T | undefined {
     const handle = this.open.get(key);
@@ -119,6 +135,18 @@ export class OpenHandles<T> {
     }
   }
 
+  private inUse(key: string): boolean {
+    return this.leases.has(key) || this.borrowed.has(key);
+  }
+
+  private wakeIdle(): void {
+    for (const [key, waiters] of this.idleWaiters) {
+      if (this.inUse(key)) continue;
+      this.idleWaiters.delete(key);
+      for (const wake of waiters) wake();
+    }
+  }
+
   private trim(): void {
     this.closeIdleWhile(() => this.open.size > this.capacity);
   }
@@ -127,7 +155,7 @@ export class OpenHandles<T> {
     let closed = 0;
     for (const [key, handle] of this.open) {
       if (!more()) break;
-      if (this.leases.has(key) || this.borrowed.has(key)) continue;
+      if (this.inUse(key)) continue;
       this.open.delete(key);
       this.closeHandle(handle);
       closed++;

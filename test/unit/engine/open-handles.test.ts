@@ -111,6 +111,31 @@ describe('OpenHandles', () => {
     expect(() => cache.acquire('b')).toThrow('Too many open files');
   });
 
+  it('says a handle is idle once its last lease ends', async () => {
+    const { cache } = handles(2);
+    const first = cache.acquire('a');
+    const second = cache.acquire('a');
+    let idle = false;
+    const waiting = cache.whenIdle('a').then(() => (idle = true));
+    first.release();
+    await nextTurn();
+    expect(idle).toBe(false);
+    second.release();
+    await waiting;
+    expect(idle).toBe(true);
+  });
+
+  it('says a borrowed handle is idle once the turn that borrowed it ends, and an unused one at once', async () => {
+    const { cache } = handles(2);
+    cache.borrow('a');
+    let idle = false;
+    const waiting = cache.whenIdle('a').then(() => (idle = true));
+    await Promise.resolve();
+    expect(idle).toBe(false);
+    await waiting;
+    await expect(cache.whenIdle('never-opened')).resolves.toBeUndefined();
+  });
+
   it('take forgets a handle even while it is in use, for its owner to close', () => {
     const { cache } = handles(2);
     const lease = cache.acquire('a');
