@@ -1,13 +1,14 @@
 /**
  * What keyword and semantic rankings share around their bucket sort: how many documents to rank
- * (all up to `maxTotalHits` under a score threshold, so counts are exact), and how the ranked
- * documents become hits (the threshold applied, `need` kept) with the candidates that still match
- * once distinct and the threshold dropped theirs. In page mode, distinct then runs over those
- * candidates in docid order for the exact count, as v1.50 does after its bucket sort: ranking
- * every candidate for it cost a search of "the" on movies 38 ms instead of 4.
+ * (under a score threshold in page mode, up to `maxTotalHits`, as v1.50's bucket sort evaluates
+ * them for exact counts), and how the ranked documents become hits (`need` kept) with the
+ * candidates that still match once distinct and the threshold (ranking.ts) dropped theirs. In page
+ * mode, distinct then runs over those candidates in docid order for the exact count, as v1.50
+ * does after its bucket sort: ranking every candidate for it cost a search of "the" on movies
+ * 38 ms instead of 4.
  */
 import type { IndexSettings } from '../../types/settings.js';
-import { difference, fromSorted, fromUnsorted, union, type DocSet } from '../docset.js';
+import { difference, fromSorted, union, type DocSet } from '../docset.js';
 import { scoreOf, type StepDetail } from './ranking.js';
 
 interface PageRequest {
@@ -22,27 +23,21 @@ interface Distinct {
   remaining(docids: DocSet): DocSet;
 }
 
+/** v1.50's `max_len_to_evaluate`: the page, or `maxTotalHits` under a threshold in page mode. */
 export function rankingNeed(request: PageRequest, settings: IndexSettings): number {
-  return request.rankingScoreThreshold === null ? request.need : Math.max(request.need, settings.pagination.maxTotalHits);
+  return request.rankingScoreThreshold !== null && request.exhaustive ? Math.max(request.need, settings.pagination.maxTotalHits) : request.need;
 }
 
 export function rankedPage(
-  ranked: readonly { readonly docid: number; readonly details: readonly StepDetail[] }[],
+  ranked: { readonly docs: readonly { readonly docid: number; readonly details: readonly StepDetail[] }[]; readonly dropped: DocSet },
   request: PageRequest,
   need: number,
   distinct: Distinct | null,
   candidates: DocSet,
 ): { hits: { docid: number; score: number; details: readonly StepDetail[] }[]; totalHits: number; candidates: DocSet } {
-  const threshold = request.rankingScoreThreshold;
-  let hits = ranked.map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
-  let dropped: DocSet = distinct?.excluded(need >= candidates.length) ?? fromSorted([]);
-  if (threshold !== null) {
-    dropped = union(dropped, fromUnsorted(hits.filter((hit) => hit.score < threshold).map((hit) => hit.docid)));
-    // `!(<)`: a NaN threshold (a GET search may send one) drops nothing, as v1.50 compares
-    hits = hits.filter((hit) => !(hit.score < threshold));
-  }
-  // more than `need` were ranked for exact counts under a threshold
-  hits = hits.slice(0, request.need);
+  // more than `need` are ranked for exact counts under a threshold in page mode
+  const hits = ranked.docs.slice(0, request.need).map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
+  const dropped = union(distinct?.excluded(need >= candidates.length) ?? fromSorted([]), ranked.dropped);
   let matching = dropped.length === 0 ? candidates : difference(candidates, dropped);
   if (distinct !== null && request.exhaustive) matching = distinct.remaining(matching);
   return { hits, totalHits: matching.length, candidates: matching };

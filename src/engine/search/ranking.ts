@@ -23,8 +23,13 @@
  * documents the interrupted step had not yet put in a bucket are emitted in docid order with a
  * `skipped` detail (rank 0 of 1), then those its parent steps had not reached, level by level;
  * the sort is degraded when the first step still had documents left.
+ *
+ * Score threshold (`rankingScoreThreshold`), as Meilisearch's bucket sort: a bucket whose score so
+ * far is under it leaves the ranking, and so does every document its step had not yet put in a
+ * bucket (they score lower still); those documents leave the hit count too (`dropped`), and the
+ * page fills with documents above it.
  */
-import { indexIn, type DocSet } from '../docset.js';
+import { fromUnsorted, indexIn, type DocSet } from '../docset.js';
 import type { LatLng } from '../facets/geo.js';
 import { fieldValueBuckets, geoBuckets, type SortCriterion } from '../facets/sort.js';
 import type { FacetReader } from '../facets/store.js';
@@ -345,6 +350,10 @@ class Ranker {
   firstGraphStep: RankStep | undefined;
   /** the page's offset: a bucket whose documents all come before it is not refined (bucketSort) */
   from = 0;
+  /** `rankingScoreThreshold`, null for none */
+  threshold: number | null = null;
+  /** the groups of indices the threshold took out of the ranking */
+  readonly dropped: Group[] = [];
 
   constructor(
     private readonly input: RankInput,
@@ -775,7 +784,9 @@ class Ranker {
       if (this.timedOut || this.input.timeUp()) {
         this.timedOut = true;
         details.push({ kind: 'skipped' });
-        this.emit(this.notIn(level.group, level.done), details, out, need, accept);
+        const rest = this.notIn(level.group, level.done);
+        if (this.below(details)) this.dropped.push(rest);
+        else this.emit(rest, details, out, need, accept);
         details.pop();
         // Meilisearch reports a degraded search only when the first step itself is cut short
         if (level.step === 0) this.degraded = true;
@@ -791,6 +802,12 @@ class Ranker {
       level.done.push(indices);
       level.consumed += indices.length;
       details.push(detail);
+      if (this.below(details)) {
+        this.dropped.push(indices, this.notIn(level.group, level.done));
+        level.consumed = level.group.length;
+        details.pop();
+        continue;
+      }
       // as milli's bucket sort: a bucket wholly before the offset goes out in docid order (its
       // documents are not shown, but distinct takes their values in that order)
       if (out.length + indices.length < this.from) {
@@ -800,6 +817,11 @@ class Ranker {
         details.pop();
       }
     }
+  }
+
+  /** Whether a bucket with `details` scores under the threshold (a NaN threshold drops nothing, as v1.50 compares). */
+  private below(details: readonly StepDetail[]): boolean {
+    return this.threshold !== null && scoreOf(details) < this.threshold;
   }
 
   /**
@@ -1017,16 +1039,24 @@ export function byCost(group: Group, costs: Int32Array): [number, Group][] {
 /** Whether a document leaving the sort may be a hit (distinct); called in ranking order. */
 export type Accept = (docid: number) => boolean;
 
+/** A bucket sort's result: the documents ranked, and those the score threshold took out. */
+export interface SortedDocs {
+  readonly docs: RankedDoc[];
+  readonly degraded: boolean;
+  readonly dropped: DocSet;
+}
+
 /**
- * The first `need` accepted candidates in ranking order, with their step details; `degraded`
- * when the time budget stopped the ranking early. With `from` (the page's offset), a bucket whose
- * documents all come before it is not ranked further: its documents, in docid order, carry the
- * details of the steps that made it. Only for callers that show nothing before `from` and need
- * no score of those documents.
+ * The first `need` accepted candidates in ranking order at or above `threshold`, with their step
+ * details; `degraded` when the time budget stopped the ranking early. With `from` (the page's
+ * offset), a bucket whose documents all come before it is not ranked further: its documents, in
+ * docid order, carry the details of the steps that made it. Only for callers that show nothing
+ * before `from` and need no score of those documents (so not under a threshold).
  */
-export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept | null = null, from = 0): { docs: RankedDoc[]; degraded: boolean } {
+export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept | null = null, from = 0, threshold: number | null = null): SortedDocs {
   const docs: RankedDoc[] = [];
-  if (need <= 0 || input.candidates.length === 0) return { docs, degraded: false };
+  const none = fromUnsorted([]);
+  if (need <= 0 || input.candidates.length === 0) return { docs, degraded: false, dropped: none };
   if (steps.length === 0) {
     // nothing to order (a placeholder search without sort): candidates go out in docid order,
     // distinct document by document, as milli's search without ranking rules
@@ -1034,7 +1064,7 @@ export function bucketSort(input: RankInput, steps: readonly RankStep[], need: n
       if (docs.length >= need) break;
       if (accept === null || accept(docid)) docs.push({ docid, details: [] });
     }
-    return { docs, degraded: false };
+    return { docs, degraded: false, dropped: none };
   }
   // the ranking's arrays come from the scratch, free again once it returns (scratch.ts)
   return withScratch(() => {
@@ -1044,8 +1074,11 @@ export function bucketSort(input: RankInput, steps: readonly RankStep[], need: n
     const ranker = new Ranker(input, typo !== -1 && typo < steps.findIndex((step) => step.kind === 'proximity'));
     ranker.firstGraphStep = steps.find((step) => step.kind !== 'sort' && step.kind !== 'vector' && step.kind !== 'exactAttribute');
     ranker.from = from;
+    ranker.threshold = threshold;
     ranker.sort(steps, 0, group, input.terms.map(() => true), [], docs, need, accept);
-    return { docs, degraded: ranker.degraded };
+    const dropped: number[] = [];
+    for (const indices of ranker.dropped) for (const i of indices) dropped.push(input.candidates[i]!);
+    return { docs, degraded: ranker.degraded, dropped: fromUnsorted(dropped) };
   });
 }
 

@@ -18,7 +18,7 @@ import type { SortCriterion } from '../facets/sort.js';
 import { FacetReader } from '../facets/store.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { rankedPage, rankingNeed } from './ranked-page.js';
-import { rankingSteps, sortStepBuckets, type Accept, type RankedDoc, type RankStep, type StepDetail } from './ranking.js';
+import { rankingSteps, scoreOf, sortStepBuckets, type Accept, type RankedDoc, type RankStep, type StepDetail } from './ranking.js';
 import { distinctFilter } from './distinct.js';
 import type { SearchOutcome } from './search.js';
 
@@ -57,12 +57,15 @@ export function executeSemanticSearch(env: IndexReadEnv, settings: IndexSettings
   sorter.sort(steps, 0, candidates, []);
   // v1.50's vector search counts its hits without the pass of distinct over every candidate a
   // keyword search makes in page mode: what the ranking excluded is all that leaves the count
-  return { ...rankedPage(sorter.out, { ...request, exhaustive: false }, need, distinct, candidates), matchingWords: [], degraded: sorter.degraded };
+  const sorted = { docs: sorter.out, dropped: unionAll(sorter.dropped) };
+  return { ...rankedPage(sorted, { ...request, exhaustive: false }, need, distinct, candidates), matchingWords: [], degraded: sorter.degraded };
 }
 
 /** The depth-first bucket sort of a semantic search, over docid sets. */
 class SemanticSorter {
   readonly out: RankedDoc[] = [];
+  /** what the score threshold took out of the ranking (ranking.ts's rule) */
+  readonly dropped: DocSet[] = [];
   degraded = false;
   private timedOut = false;
 
@@ -107,7 +110,10 @@ class SemanticSorter {
       }
       if (this.timedOut || (this.request.timeUp?.() ?? false)) {
         this.timedOut = true;
-        this.emit(difference(level.group, unionAll(level.done)), [...details, { kind: 'skipped' }]);
+        const skipped = [...details, { kind: 'skipped' } as const];
+        const rest = difference(level.group, unionAll(level.done));
+        if (this.below(skipped)) this.dropped.push(rest);
+        else this.emit(rest, skipped);
         if (level.step === 0) this.degraded = true;
         ascend();
         continue;
@@ -116,6 +122,13 @@ class SemanticSorter {
       level.done.push(docids);
       level.consumed += docids.length;
       details.push(detail);
+      if (this.below(details)) {
+        // the bucket and what its step had not reached yet, as the keyword sort
+        this.dropped.push(docids, difference(level.group, unionAll(level.done)));
+        level.consumed = level.group.length;
+        details.pop();
+        continue;
+      }
       if (!descend(level.step + 1, docids)) details.pop();
     }
   }
@@ -147,6 +160,12 @@ class SemanticSorter {
       rest = difference(rest, fromUnsorted(seen));
     }
     if (rest.length > 0) yield { docids: rest, detail: { kind: 'vector', similarity: null } };
+  }
+
+  /** Whether a bucket with `details` scores under the threshold (a NaN threshold drops nothing). */
+  private below(details: readonly StepDetail[]): boolean {
+    const threshold = this.request.rankingScoreThreshold;
+    return threshold !== null && scoreOf(details) < threshold;
   }
 
   /** As the keyword sort's: distinct sees the whole bucket, the page takes what it needs. */

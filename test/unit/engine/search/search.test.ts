@@ -122,6 +122,25 @@ describe('search engine', () => {
     expect(strict.totalHits).toBe(1);
   });
 
+  it('counts under a threshold as v1.50\'s bucket sort: exactly once every candidate was ranked or dropped, all but the dropped when the page filled first', () => {
+    index = openTestIndex({ pagination: { maxTotalHits: 10 } });
+    // 8 exact matches above the threshold, then 30 with a typo under it: more than maxTotalHits match
+    const docs: Record<string, { id: number; title: string }> = {};
+    for (let id = 0; id < 38; id++) docs[String(id)] = { id, title: id < 8 ? 'apple' : 'appel' };
+    index.write(docs);
+    const strict = { rankingScoreThreshold: 0.99 };
+    expect(index.search('apple').totalHits).toBe(38);
+    // a page of 10 never fills: every typo'd bucket is dropped, and the count is exact
+    const offsetMode = index.search('apple', { ...strict, need: 10 });
+    expect(offsetMode.hits.length).toBe(8);
+    expect(offsetMode.totalHits).toBe(8);
+    expect(index.search('apple', { ...strict, need: 1, exhaustive: true }).totalHits).toBe(8);
+    // a page of 5 fills from the exact matches before any bucket is under the threshold
+    const full = index.search('apple', { ...strict, need: 5 });
+    expect(full.hits.length).toBe(5);
+    expect(full.totalHits).toBe(38);
+  });
+
   it('keeps the best-ranked document per distinct value and counts the others out', () => {
     index = openTestIndex({ filterableAttributes: ['saga'] });
     index.write({

@@ -113,6 +113,19 @@ describe('executeSemanticSearch', () => {
     expect(result.totalHits).toBe(2);
   });
 
+  it('counts under a threshold what v1.50\'s bucket sort does not drop, past maxTotalHits too', () => {
+    const idx = open({ pagination: { maxTotalHits: 2 } });
+    // only `a` scores 0.95: the page never fills, and every other candidate leaves the count
+    const exact = run(idx, { need: 2, rankingScoreThreshold: 0.95, nearest: exactNearest(idx, [1, 0]) });
+    expect(exact.ids).toEqual(['a']);
+    expect(exact.totalHits).toBe(1);
+    expect(run(idx, { need: 1, exhaustive: true, rankingScoreThreshold: 0.95, nearest: exactNearest(idx, [1, 0]) }).totalHits).toBe(1);
+    // `a` and `b` fill a page of 2 before any bucket is under 0.6: nothing was dropped
+    const full = run(idx, { need: 2, rankingScoreThreshold: 0.6, nearest: exactNearest(idx, [1, 0]) });
+    expect(full.ids).toEqual(['a', 'b']);
+    expect(full.totalHits).toBe(5);
+  });
+
   it('keeps one hit per distinct value', () => {
     const idx = open({ filterableAttributes: ['group'] });
     const result = run(idx, { distinct: 'group', nearest: exactNearest(idx, [1, 0]) });
