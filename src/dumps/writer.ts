@@ -10,7 +10,7 @@
  * removed whatever happens.
  */
 import { once } from 'node:events';
-import { createWriteStream, mkdirSync, readdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../errors/api-error.js';
 import { ndjsonLines } from '../engine/documents/ndjson-payload.js';
@@ -172,18 +172,33 @@ async function writeLayout(root: string, content: DumpContent, now: () => Timest
   json('metadata.json', { dumpVersion: 'V6', dbVersion: content.dbVersion, dumpDate: formatRfc3339(now()) });
 }
 
-const SCRATCH_SUFFIX = '.dump-layout';
+/**
+ * Where an instance lays its dumps out, a folder per dump: inside its own db path, which no other
+ * process opens, where a dump directory may be shared (the default `dumps/` of two instances
+ * started in one folder: the second one's start swept the first one's running dump away).
+ */
+export function dumpScratchDir(dbPath: string): string {
+  return path.join(dbPath, 'dump-layouts');
+}
 
-/** Removes what a dump interrupted by a crash left in the dump dir (its layout folder, its `.tmp` archive). */
-export function sweepDumpDir(dumpDir: string): void {
-  for (const name of readdirSync(dumpDir)) {
-    if (name.endsWith(SCRATCH_SUFFIX) || name.endsWith('.dump.tmp')) rmSync(path.join(dumpDir, name), { recursive: true, force: true });
+/**
+ * Removes what this instance's dumps interrupted by a crash left: their layouts (`scratchDir`),
+ * and each one's `.tmp` archive in the dump dir. Other instances' dumps there are left alone.
+ */
+export function sweepDumpLeftovers(dumpDir: string, scratchDir: string): void {
+  if (!existsSync(scratchDir)) return;
+  for (const dumpUid of readdirSync(scratchDir)) {
+    rmSync(`${dumpPath(dumpDir, dumpUid)}.tmp`, { force: true });
+    rmSync(path.join(scratchDir, dumpUid), { recursive: true, force: true });
   }
 }
 
-/** Writes `<dumpDir>/<dumpUid>.dump` and returns its path. */
+const dumpPath = (dumpDir: string, dumpUid: string) => path.join(dumpDir, `${dumpUid}.dump`);
+
+/** Writes `<dumpDir>/<dumpUid>.dump`, laid out in `scratchDir` first, and returns its path. */
 export async function writeDump(
   dumpDir: string,
+  scratchDir: string,
   content: DumpContent,
   now: () => Timestamp,
   signal: AbortSignal,
@@ -191,12 +206,13 @@ export async function writeDump(
 ): Promise<string> {
   progress.step('start the dump creation');
   mkdirSync(dumpDir, { recursive: true });
-  const scratch = path.join(dumpDir, `.${content.dumpUid}${SCRATCH_SUFFIX}`);
+  const scratch = path.join(scratchDir, content.dumpUid);
   rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
   try {
     await writeLayout(scratch, content, now, signal, progress);
     progress.step('compress the dump');
-    const target = path.join(dumpDir, `${content.dumpUid}.dump`);
+    const target = dumpPath(dumpDir, content.dumpUid);
     await packDirectory(scratch, target, signal);
     return target;
   } finally {

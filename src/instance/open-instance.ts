@@ -17,7 +17,7 @@ import { ChatWorkspaceStore } from '../chats/workspace-store.js';
 import type { Config } from '../config/index.js';
 import { defaultBatchBytes, indexingMemoryBudget } from '../config/indexing-memory.js';
 import { importDump } from '../dumps/import.js';
-import { sweepDumpDir, writeDump } from '../dumps/writer.js';
+import { dumpScratchDir, sweepDumpLeftovers, writeDump } from '../dumps/writer.js';
 import { runtimeFromEnv, setEmbedderRuntime, type EmbedderRuntime } from '../embedders/runtime.js';
 import { IndexEnvs } from '../engine/index-env.js';
 import { warmSearchCaches } from '../engine/search/warm-caches.js';
@@ -157,7 +157,7 @@ function lockDb(dbPath: string): DbLock {
  */
 function openStore(config: Config, build: BuildInfo, importing: ImportRequest | null): InstanceStore {
   mkdirSync(config.dumpDir, { recursive: true });
-  sweepDumpDir(config.dumpDir);
+  sweepDumpLeftovers(config.dumpDir, dumpScratchDir(config.dbPath));
   sweepSnapshotLeftovers(config.snapshotDir, config.dbPath);
   try {
     return openInstanceStore(config.dbPath, build.pkgVersion, config.upgradeDb || importing?.kind === 'snapshot');
@@ -364,7 +364,7 @@ function buildScheduler(input: InstanceInput, services: Services, storage: Stora
       network: () => network.get(),
       webhooks: () => webhooks.dumped(),
       chatWorkspaces: () => chatWorkspaces.entries(),
-      writeDump,
+      writeDump: (dumpDir, ...rest) => writeDump(dumpDir, dumpScratchDir(config.dbPath), ...rest),
     },
     exports: {
       request: (url, init) => outgoing.request(url, init),

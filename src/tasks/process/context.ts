@@ -86,7 +86,7 @@ export interface DumpContent {
 /** The steps of a dump, shown in its batch's progress (tasks/progress.ts). */
 export type DumpStep = (typeof STEPS)['dumpCreation'][number];
 
-/** Writes `<dumpDir>/<dumpUid>.dump` and answers its path (dumps/writer.ts `writeDump`). */
+/** Writes `<dumpDir>/<dumpUid>.dump`, laid out in the instance's own db path first, and answers its path (dumps/writer.ts `writeDump`). */
 export type DumpWriter = (
   dumpDir: string,
   content: DumpContent,
