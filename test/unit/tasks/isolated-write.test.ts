@@ -46,6 +46,21 @@ describe('writeIsolated', () => {
     expect(commits).toEqual([['a', 'b', 'c', 'd']]);
   });
 
+  it('searches for each next failing operation from the last one found: 100 bad of 300 replay a few times the batch, not a whole write and a bisection each', async () => {
+    const names = Array.from({ length: 300 }, (_, i) => (i % 3 === 1 ? `bad${i}` : `ok${i}`));
+    let replayed = 0;
+    const { run: write, commits } = fakeWriter();
+    const run: RunWrite = (kept, rehearsal) => {
+      replayed += kept.length;
+      return write(kept, rehearsal);
+    };
+    const outcome = await writeIsolated(ops(...names), run, new AbortController().signal, errorOf);
+    expect(outcome.results.filter((result) => 'error' in result)).toHaveLength(100);
+    expect(commits).toEqual([names.filter((name) => name.startsWith('ok'))]);
+    // each failure costs about two rehearsals of its prefix (150 operations on average)
+    expect(replayed).toBeLessThan(40_000);
+  });
+
   it('fails an addition the write names as refused at once, and runs the write again without it', async () => {
     const runs: { kept: string[]; rehearsal: boolean }[] = [];
     const run: RunWrite = async (kept, rehearsal) => {
