@@ -25,6 +25,7 @@ import { searchSettings } from '../engine/index-settings.js';
 import type { SearchHit } from '../engine/search/search.js';
 import { markupBudget } from '../engine/search/format.js';
 import { documentEmbeddings, searchVectors, vectorFilter } from '../engine/vectors/index.js';
+import { orderedDistance } from '../engine/vectors/search.js';
 import { ApiError, inIndex } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { stringifyJson } from '../types/json-text.js';
@@ -57,10 +58,10 @@ export function mergeByDistance(lists: readonly (readonly { docid: number; dista
   for (const list of lists) {
     for (const neighbour of list) {
       const known = best.get(neighbour.docid);
-      if (known === undefined || neighbour.distance < known.distance) best.set(neighbour.docid, neighbour);
+      if (known === undefined || orderedDistance(neighbour.distance) < orderedDistance(known.distance)) best.set(neighbour.docid, neighbour);
     }
   }
-  return [...best.values()].sort((a, b) => a.distance - b.distance || a.docid - b.docid);
+  return [...best.values()].sort((a, b) => orderedDistance(a.distance) - orderedDistance(b.distance) || a.docid - b.docid);
 }
 
 export function similarDocuments(ctx: SearchContext, caller: Caller, uid: string, query: SimilarQuery): Record<string, unknown> {

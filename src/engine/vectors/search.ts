@@ -28,13 +28,19 @@ export interface Nearest {
   readonly distance: number;
 }
 
+/**
+ * A distance as it orders: NaN (a vector holding a component beyond f32's range, stored as
+ * infinite) after every other, as v1.50's `OrderedFloat` sorts it.
+ */
+export const orderedDistance = (distance: number): number => (Number.isNaN(distance) ? Number.POSITIVE_INFINITY : distance);
+
 /** Keeps each document's best distance. */
 class Best {
   private readonly byDoc = new Map<number, number>();
 
   offer(docid: number, distance: number): void {
     const seen = this.byDoc.get(docid);
-    if (seen === undefined || distance < seen) this.byDoc.set(docid, distance);
+    if (seen === undefined || orderedDistance(distance) < orderedDistance(seen)) this.byDoc.set(docid, distance);
   }
 
   get size(): number {
@@ -44,7 +50,7 @@ class Best {
   take(limit: number): Nearest[] {
     return [...this.byDoc]
       .map(([docid, distance]) => ({ docid, distance: Math.fround(distance) }))
-      .sort((a, b) => a.distance - b.distance || a.docid - b.docid)
+      .sort((a, b) => orderedDistance(a.distance) - orderedDistance(b.distance) || a.docid - b.docid)
       .slice(0, limit);
   }
 }

@@ -179,6 +179,14 @@ describe('semantic search', () => {
     expect(body.semanticHitCount).toBe(4);
   });
 
+  it('ranks a vector holding a component beyond f32 (its similarity NaN, shown null) after every other, as v1.50 orders NaN', async () => {
+    // the scan that found it used to order it anywhere: first, on a query it cannot be near
+    const uid = await indexWith([{ id: '1', _vectors: { default: [1e39, 1] } }, ...CAPTAINS.map((captain) => ({ ...captain, id: `${Number(captain.id) + 1}` }))]);
+    const body = await search(uid, { vector: [1, 1], hybrid: { embedder: 'default', semanticRatio: 1 }, showRankingScore: true });
+    expect(ids(body)).toEqual(['4', '3', '2', '1']);
+    expect(body.hits[3]._rankingScore).toBeNull();
+  });
+
   it('filters on the documents having vectors with `_vectors` filters', async () => {
     const uid = await indexWith([...CAPTAINS, { title: 'Nobody', desc: 'no vector', id: '4', _vectors: { default: null } }]);
     expect((await call(server, 'PATCH', '/experimental-features', { multimodal: true })).status).toBe(200);

@@ -19,6 +19,14 @@ describe('mergeByDistance', () => {
     ]);
   });
 
+  it('puts a NaN distance after every other, and a document\'s real distance before its NaN one', () => {
+    const merged = mergeByDistance([
+      [n(3, Number.NaN), n(1, 0.6), n(5, Number.NaN)],
+      [n(5, 0.2), n(8, Number.NaN), n(6, 0.9)],
+    ]);
+    expect(merged.map(({ docid }) => docid)).toEqual([5, 1, 6, 3, 8]);
+  });
+
   it('answers nothing for a target without embeddings', () => {
     expect(mergeByDistance([])).toEqual([]);
   });
