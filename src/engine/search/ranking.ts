@@ -29,7 +29,7 @@
  * bucket (they score lower still); those documents leave the hit count too (`dropped`), and the
  * page fills with documents above it.
  */
-import { fromUnsorted, indexIn, type DocSet } from '../docset.js';
+import { EMPTY, fromUnsorted, indexIn, type DocSet } from '../docset.js';
 import type { LatLng } from '../facets/geo.js';
 import { fieldValueBuckets, geoBuckets, type SortCriterion } from '../facets/sort.js';
 import type { FacetReader } from '../facets/store.js';
@@ -1055,8 +1055,7 @@ export interface SortedDocs {
  */
 export function bucketSort(input: RankInput, steps: readonly RankStep[], need: number, accept: Accept | null = null, from = 0, threshold: number | null = null): SortedDocs {
   const docs: RankedDoc[] = [];
-  const none = fromUnsorted([]);
-  if (need <= 0 || input.candidates.length === 0) return { docs, degraded: false, dropped: none };
+  if (need <= 0 || input.candidates.length === 0) return { docs, degraded: false, dropped: EMPTY };
   if (steps.length === 0) {
     // nothing to order (a placeholder search without sort): candidates go out in docid order,
     // distinct document by document, as milli's search without ranking rules
@@ -1064,7 +1063,7 @@ export function bucketSort(input: RankInput, steps: readonly RankStep[], need: n
       if (docs.length >= need) break;
       if (accept === null || accept(docid)) docs.push({ docid, details: [] });
     }
-    return { docs, degraded: false, dropped: none };
+    return { docs, degraded: false, dropped: EMPTY };
   }
   // the ranking's arrays come from the scratch, free again once it returns (scratch.ts)
   return withScratch(() => {

@@ -15,7 +15,7 @@
  */
 import { langOfLocales } from '../../kernels/languages.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { difference, fromSorted, intersect, type DocSet } from '../docset.js';
+import { difference, EMPTY, intersect, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
 import { FacetReader } from '../facets/store.js';
 import { isFacetedBy, matchWildcard } from '../../types/attribute-patterns.js';
@@ -294,7 +294,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     // groups to count: the candidates are the answer, as milli's `execute_for_candidates` ranks
     // nothing. The terms' features alone read the forward record of every candidate.
     if (need === 0 && distinct === null) {
-      const page = rankedPage({ docs: [], dropped: fromSorted([]) }, request, 0, null, candidates);
+      const page = rankedPage({ docs: [], dropped: EMPTY }, request, 0, null, candidates);
       return { ...page, matchingWords: matchingWords(withNgramWords(terms, ngrams), prefixSearch), degraded: phrasesCut };
     }
     // the terms' features live in the ranking's scratch (scratch.ts) until the ranking is over
