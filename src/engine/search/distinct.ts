@@ -37,13 +37,25 @@ interface ValueKeys {
   of(docid: number): ValueKey[] | null;
   /** the value a key stands for */
   value(key: ValueKey): DistinctValue;
+  /**
+   * The documents holding any of `keys`, by one pass over the columns' documents, when `keys` are
+   * many enough for it to cost less than reading each value's documents; null otherwise.
+   */
+  holders(keys: readonly ValueKey[]): DocSet | null;
 }
+
+/**
+ * Documents per value key from which one pass over every document's values costs less than
+ * reading each key's documents from the facet data (an LMDB range each: a `distinct: id` search
+ * whose last bucket held 30,000 documents read 30,000 ranges, 60–300 ms a search).
+ */
+const DOCUMENTS_PER_KEY_READ = 128;
 
 /** Reads the documents' values for `attribute` from its value columns, else from the documents. */
 function valueKeys(env: IndexReadEnv, facets: FacetReader, attribute: string): ValueKeys {
   const fid = facets.fieldId(attribute);
   // a field no document ever held: every document holds no value
-  if (fid === undefined) return { of: () => [], value: () => [FacetKind.number, 0] };
+  if (fid === undefined) return { of: () => [], value: () => [FacetKind.number, 0], holders: () => null };
   const numbers = valueColumn(env, facets, fid, FacetKind.number);
   const strings = numbers === null ? null : valueColumn(env, facets, fid, FacetKind.string);
   if (numbers !== null && strings !== null) {
@@ -61,6 +73,22 @@ function valueKeys(env: IndexReadEnv, facets: FacetReader, attribute: string): V
         const k = key as number;
         return k % 2 === 0 ? [FacetKind.number, numbers.values[k / 2]!] : [FacetKind.string, strings.values[(k - 1) / 2]!];
       },
+      holders(keys) {
+        const documents = Math.max(numbers.docStarts.length - 1, numbers.rewrittenMask.length, strings.docStarts.length - 1, strings.rewrittenMask.length);
+        if (keys.length * DOCUMENTS_PER_KEY_READ < documents) return null;
+        const wanted = new Uint8Array(2 * Math.max(numbers.values.length, strings.values.length) + 2);
+        for (const key of keys) wanted[key as number] = 1;
+        const found: number[] = [];
+        for (let d = 0; d < documents; d++) {
+          const held = valueIndicesOf(numbers, d);
+          const heldStrings = valueIndicesOf(strings, d);
+          let holds = false;
+          for (let j = 0; j < held.length && !holds; j++) holds = wanted[2 * held[j]!] === 1;
+          for (let j = 0; j < heldStrings.length && !holds; j++) holds = wanted[2 * heldStrings[j]! + 1] === 1;
+          if (holds) found.push(d);
+        }
+        return fromSorted(found);
+      },
     };
   }
   const named = new Map<string, DistinctValue>();
@@ -75,6 +103,7 @@ function valueKeys(env: IndexReadEnv, facets: FacetReader, attribute: string): V
       });
     },
     value: (key) => named.get(key as string)!,
+    holders: () => null,
   };
 }
 
@@ -116,6 +145,8 @@ export function distinctFilter(
       if (everyRanked) return fromUnsorted(rejected);
       const fid = facets.fieldId(attribute);
       if (fid === undefined) return fromSorted([]);
+      const holders = keys.holders(keptKeys);
+      if (holders !== null) return difference(holders, fromUnsorted(kept));
       const sharing = keptKeys.map((key) => {
         const [kind, value] = keys.value(key);
         return kind === FacetKind.number ? facets.numberRange(fid, { value: value as number, inclusive: true }, { value: value as number, inclusive: true }) : facets.equal(fid, value as string, null);

@@ -72,6 +72,27 @@ describe('distinct', () => {
     }
   });
 
+  it('takes out of the count every other document holding a kept value, by reading a few values or by one pass over the columns', () => {
+    index = TestIndex.create({ filterableAttributes: ['saga'] });
+    const random = mulberry32(11);
+    for (let round = 0; round < 4; round++) {
+      const docs: (JsonObject | { delete: number })[] = [];
+      for (let k = 0; k < (round === 0 ? 300 : 6); k++) docs.push(round > 0 && random() < 0.2 ? { delete: Math.floor(random() * 300) } : sagaDocument(round === 0 ? k : Math.floor(random() * 320), random));
+      index.write(docs);
+      const { env } = index;
+      const all = [...env.documents.getRange()].map(({ key, value }) => ({ docid: key as number, keys: distinctValues(value as JsonObject, 'saga').map(([kind, v]) => `${kind}:${v}`) }));
+      // the first document holding a value reads its few values' documents; all of them, the pass
+      for (const accepted of [all.filter((doc) => doc.keys.length > 0).slice(0, 1), all]) {
+        const filter = distinctFilter(env, new FacetReader(env), 'saga');
+        const kept = accepted.filter((doc) => filter.accept(doc.docid));
+        const keptKeys = new Set(kept.flatMap((doc) => doc.keys));
+        const keptIds = new Set(kept.map((doc) => doc.docid));
+        const expected = all.filter((doc) => !keptIds.has(doc.docid) && doc.keys.some((key) => keptKeys.has(key))).map((doc) => doc.docid);
+        expect([...filter.excluded(false)], `round ${round}, ${accepted.length} accepted`).toEqual(expected);
+      }
+    }
+  });
+
   it('reads the documents of a field too big for a column, alike', () => {
     index = TestIndex.create({ filterableAttributes: ['saga'] });
     const random = mulberry32(3);
