@@ -73,8 +73,23 @@ export function batchKeys(batch: Batch): IndexKey[] {
 
 const keyId = (key: IndexKey): string => key.join('\u0000');
 
-/** Rewrites the index entries of one record: removes the stale ones, adds the missing ones. */
-export function reindex(db: IndexDb, before: readonly IndexKey[], after: readonly IndexKey[], counts?: CountDb): void {
+/**
+ * Rewrites the index entries of one record: removes the stale ones, adds the missing ones. `counts`
+ * takes the count changes at once, or gathers them for a write of many records (`CountChanges`).
+ */
+export function reindex(db: IndexDb, before: readonly IndexKey[], after: readonly IndexKey[], counts?: CountDb | CountChanges): void {
+  // a record inserted or removed whole (a deletion of 100,000 tasks): no entry to compare
+  if (before.length === 0 || after.length === 0) {
+    for (const key of before) {
+      db.removeSync(asKey(key));
+      if (counts !== undefined) bump(counts, key, -1);
+    }
+    for (const key of after) {
+      db.putSync(asKey(key), true);
+      if (counts !== undefined) bump(counts, key, 1);
+    }
+    return;
+  }
   const wanted = new Set(after.map(keyId));
   const existing = new Set(before.map(keyId));
   for (const key of before) {
@@ -98,12 +113,40 @@ export type CountDb = Database<number, Key>;
 
 export const COUNTED: readonly string[] = [FAMILY.status, FAMILY.type];
 
-function bump(counts: CountDb, [family, value]: IndexKey, by: number): void {
+function bump(counts: CountDb | CountChanges, [family, value]: IndexKey, by: number): void {
   if (!COUNTED.includes(family)) return;
+  if (counts instanceof CountChanges) {
+    counts.add(family, value, by);
+    return;
+  }
+  write(counts, family, value, by);
+}
+
+function write(counts: CountDb, family: string, value: IndexKey[1], by: number): void {
   const key = asKey([family, value]);
   const next = (counts.get(key) ?? 0) + by;
   if (next === 0) counts.removeSync(key);
   else counts.putSync(key, next);
+}
+
+/**
+ * The count changes of a write of many records, written once per value (`flush`): a deletion of
+ * 100,000 tasks read and wrote its status and type counts 100,000 times each.
+ */
+export class CountChanges {
+  private readonly changes = new Map<string, { family: string; value: IndexKey[1]; by: number }>();
+
+  add(family: string, value: IndexKey[1], by: number): void {
+    const id = `${family}\u0000${String(value)}`;
+    const change = this.changes.get(id);
+    if (change === undefined) this.changes.set(id, { family, value, by });
+    else change.by += by;
+  }
+
+  flush(counts: CountDb): void {
+    for (const { family, value, by } of this.changes.values()) if (by !== 0) write(counts, family, value, by);
+    this.changes.clear();
+  }
 }
 
 /** The stored count of one value of a COUNTED family. */

@@ -41,7 +41,7 @@ import {
 import { formatRfc3339, nowNs } from '../types/dates.js';
 import type { Progress } from './progress.js';
 import { defaultDetails } from './details.js';
-import { FAMILY, batchKeys, countedOf, hasAny, idsFrom, idsOf, recount, reindex, taskKeys, valuesOf, type IndexDb } from './index-keys.js';
+import { CountChanges, FAMILY, batchKeys, countedOf, hasAny, idsFrom, idsOf, recount, reindex, taskKeys, valuesOf, type IndexDb } from './index-keys.js';
 import { intersect } from './uid-sets.js';
 import {
   isTaskVisible,
@@ -198,9 +198,9 @@ export class TaskQueue {
     reindex(this.dbs.taskIndex, [], taskKeys(task), this.dbs.taskCounts);
   }
 
-  /** The reverse of `insert`: the task and its index entries (inside the caller's transaction). */
-  private remove(task: Task): void {
-    reindex(this.dbs.taskIndex, taskKeys(task), [], this.dbs.taskCounts);
+  /** The reverse of `insert`: the task and its index entries (inside the caller's transaction); count changes to `counts` when given. */
+  private remove(task: Task, counts: CountChanges | undefined = undefined): void {
+    reindex(this.dbs.taskIndex, taskKeys(task), [], counts ?? this.dbs.taskCounts);
     this.dbs.tasks.removeSync(task.uid);
   }
 
@@ -464,10 +464,11 @@ export class TaskQueue {
     return writeTxn(this.root, () => {
       const deleted: number[] = [];
       const touchedBatches = new Set<number>();
+      const counts = new CountChanges();
       for (const uid of sortedUnique(uids)) {
         const task = this.dbs.tasks.get(uid);
         if (task === undefined || !isFinished(task.status)) continue;
-        this.remove(task);
+        this.remove(task, counts);
         if (task.batchUid !== null) touchedBatches.add(task.batchUid);
         deleted.push(uid);
       }
@@ -478,6 +479,7 @@ export class TaskQueue {
         reindex(this.dbs.batchIndex, batchKeys(batch), []);
         this.dbs.batches.removeSync(batchUid);
       }
+      counts.flush(this.dbs.taskCounts);
       return deleted;
     });
   }
