@@ -312,6 +312,29 @@ export function embedderProblem(name: string, embedder: EmbedderSettings, before
   return undefined;
 }
 
+/** What an embedder's store holds: the dimensions of its vectors, and how many documents have one. */
+export interface HeldVectors {
+  readonly dimensions: number;
+  readonly documents: number;
+}
+
+/**
+ * A `userProvided` embedder's declared dimensions changed while documents hold its vectors (Quarry's
+ * check): its vectors come from the documents only, so the new number could never be met by those
+ * stored, and searches and writes would each check a different one. v1.50 takes the number as a
+ * hint and leaves its store mixed.
+ */
+export function heldDimensionsProblem(name: string, embedder: EmbedderSettings, before: EmbedderSettings | undefined, held: HeldVectors | undefined): EmbedderProblem | undefined {
+  if (before?.source !== 'userProvided' || embedder.source !== 'userProvided' || held === undefined || held.documents === 0) return undefined;
+  const declared = embedder.dimensions;
+  if (typeof declared !== 'number' || declared === held.dimensions) return undefined;
+  return settingsProblem(
+    `\`.embedders.${name}.dimensions\`: Cannot change the dimensions of a \`userProvided\` embedder from ${held.dimensions} to ${declared} while documents hold its vectors.\n` +
+      ` - Note: ${held.documents} documents hold vectors of ${held.dimensions} dimensions, which come from the documents themselves.\n` +
+      ` - Hint: Add a new embedder for the vectors of ${declared} dimensions, or clear the documents' vectors first.`,
+  );
+}
+
 /**
  * The GET form of a stored embedder: the fields of its source with defaults filled in, optional
  * ones only when set, `apiKey` passed through `mask`.

@@ -2,8 +2,9 @@
  * Settings batches (settings.md §9; autobatcher operations `settings` and `clearAndSettings`):
  * the batch's settings updates are applied in task order to the stored settings, as Meilisearch's
  * settings builder accumulates them, and the result is checked once. A state-dependent conflict
- * (a typo size against the stored other one, an incomplete embedder) fails every task of the
- * batch and changes nothing but an index the batch created: that one is registered before the
+ * (a typo size against the stored other one, an incomplete embedder, a `userProvided` embedder's
+ * dimensions changed while documents hold its vectors) fails every task of the batch and changes
+ * nothing but an index the batch created: that one is registered before the
  * settings apply and stays, empty, as v1.50's `create_index` commits it first.
  *
  * `clearAndSettings` also holds document clears and deletions that came after a settings update:
@@ -17,16 +18,30 @@
 import { ApiError } from '../../errors/api-error.js';
 import { DocumentStore } from '../../engine/documents/store.js';
 import { normalizeExactWords } from '../../engine/exact-words.js';
+import type { IndexReadEnv } from '../../engine/index-read-env.js';
 import { readSettings } from '../../engine/index-settings.js';
+import { readEmbedderStates } from '../../engine/vectors/store.js';
+import { heldDimensionsProblem } from '../../settings/embedders.js';
 import { INDEX_UPDATERS } from '../../engine/indexer/registry.js';
 import { diffSettings } from '../../settings/diff.js';
 import { applyPatch, mergedSettingsProblem } from '../../settings/merge.js';
 import type { SettingsPatch } from '../../settings/patch.js';
-import { defaultSettings } from '../../types/settings.js';
+import { defaultSettings, type IndexSettings } from '../../types/settings.js';
 import type { Task } from '../../types/task.js';
 import type { BatchProcessor } from './context.js';
 import { failed, succeeded } from './outcome.js';
 import { writeKnownOutcome } from './batch-write.js';
+
+/** The first embedder whose new settings its stored vectors cannot meet (settings/embedders.ts `heldDimensionsProblem`). */
+function heldVectorsProblem(env: IndexReadEnv, before: IndexSettings, after: IndexSettings): ApiError | undefined {
+  const states = readEmbedderStates(env);
+  for (const [name, embedder] of Object.entries(after.embedders)) {
+    const state = Object.hasOwn(states, name) ? states[name] : undefined;
+    const problem = heldDimensionsProblem(name, embedder, Object.hasOwn(before.embedders, name) ? before.embedders[name] : undefined, state);
+    if (problem !== undefined) return new ApiError(problem.code, problem.message);
+  }
+  return undefined;
+}
 
 export const processSettings: BatchProcessor = async (ctx, tasks, next) => {
   const indexUid = next.indexUid!;
@@ -46,13 +61,14 @@ export const processSettings: BatchProcessor = async (ctx, tasks, next) => {
     if (task.kind.name === 'settingsUpdate') after = applyPatch(after, task.kind.settings as SettingsPatch, normalizeExactWords);
     else if (task.kind.name === 'documentClear') clears++;
   }
-  const problem = mergedSettingsProblem(before, after);
+  const env = ctx.indexEnvs.get(record.uuid);
+  // a clear in the batch runs first: it empties the embedders' stores
+  const problem = mergedSettingsProblem(before, after) ?? (clears > 0 ? undefined : heldVectorsProblem(env, before, after));
   if (problem !== undefined) {
     const error = new ApiError(problem.code, `Index \`${indexUid}\`: ${problem.message}`);
     return { tasks: tasks.map((task) => failed(task, error)) };
   }
 
-  const env = ctx.indexEnvs.get(record.uuid);
   const store = new DocumentStore(env);
   const cleared = clears > 0 ? store.count() : 0;
   let firstClear = true;

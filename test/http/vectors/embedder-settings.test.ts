@@ -104,6 +104,36 @@ describe('refused in the task', () => {
   });
 });
 
+describe("a userProvided embedder's dimensions (Quarry's check)", () => {
+  it('may change while no document holds its vectors, or with a clear in the same batch', async () => {
+    expect((await run(server, 'PATCH', '/indexes/dims-free/settings', { embedders: { m: { source: 'userProvided', dimensions: 3 } } })).status).toBe('succeeded');
+    expect((await run(server, 'POST', '/indexes/dims-free/documents', [{ id: 1, _vectors: { m: null } }])).status).toBe('succeeded');
+    expect((await run(server, 'PATCH', '/indexes/dims-free/settings', { embedders: { m: { dimensions: 2 } } })).status).toBe('succeeded');
+  });
+
+  it('fails to change while documents hold its vectors, the settings and the vectors kept', async () => {
+    expect((await run(server, 'PATCH', '/indexes/dims/settings', { embedders: { m: { source: 'userProvided', dimensions: 3 } } })).status).toBe('succeeded');
+    const docs = [
+      { id: 1, _vectors: { m: [1, 0, 0] } },
+      { id: 2, _vectors: { m: [0, 1, 0] } },
+    ];
+    expect((await run(server, 'POST', '/indexes/dims/documents', docs)).status).toBe('succeeded');
+    const task = await run(server, 'PATCH', '/indexes/dims/settings', { embedders: { m: { dimensions: 2 } } });
+    expect(task.status).toBe('failed');
+    expect(task.error).toEqual(
+      error(
+        'invalid_settings_embedders',
+        'Index `dims`: `.embedders.m.dimensions`: Cannot change the dimensions of a `userProvided` embedder from 3 to 2 while documents hold its vectors.\n - Note: 2 documents hold vectors of 3 dimensions, which come from the documents themselves.\n - Hint: Add a new embedder for the vectors of 2 dimensions, or clear the documents\' vectors first.',
+      ),
+    );
+    expect((await call(server, 'GET', '/indexes/dims/settings/embedders')).body.m.dimensions).toBe(3);
+    // searches and writes still agree on 3
+    const found = await call(server, 'POST', '/indexes/dims/search', { vector: [1, 0, 0], hybrid: { embedder: 'm', semanticRatio: 1 } });
+    expect(found.status, found.text).toBe(200);
+    expect((await run(server, 'POST', '/indexes/dims/documents', [{ id: 3, _vectors: { m: [0, 0, 1] } }])).status).toBe('succeeded');
+  });
+});
+
 describe('shown', () => {
   it('writes the distribution as v1.50 writes its f32s: sigma 1 as 1.0', async () => {
     const set = await run(server, 'PATCH', '/indexes/shown/settings', { embedders: { manual: { source: 'userProvided', dimensions: 2, distribution: { mean: 0.5, sigma: 1 } } } });
