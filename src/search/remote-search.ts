@@ -37,10 +37,33 @@ export function remoteSearchDeadline(env: NodeJS.ProcessEnv = process.env): numb
 
 type Attempt = { readonly done: RemoteAnswer } | { readonly retry: ErrorBody };
 
-/** Whether `body` has the shape of a federated search response (what `/multi-search` answers). */
+/** A count v1.50 reads as `usize` or `u64`: a non-negative integer. */
+const isCount = (value: unknown): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+/** A facet distribution (`{facet: {value: count}}`) and facet stats (`{facet: {min, max}}`), as v1.50 types them. */
+const isDistribution = (value: unknown): boolean => isJsonObject(value) && Object.values(value).every((counts) => isJsonObject(counts) && Object.values(counts).every(isCount));
+const isStats = (value: unknown): boolean =>
+  isJsonObject(value) && Object.values(value).every((stats) => isJsonObject(stats) && typeof stats.min === 'number' && typeof stats.max === 'number');
+const absentOr = (value: unknown, valid: (value: unknown) => boolean): boolean => value === undefined || value === null || valid(value);
+
+/**
+ * Whether `body` has the shape of a federated search response (what `/multi-search` answers), as
+ * v1.50 deserializes it (`FederatedSearchResult`): hits that are maps, counts that are
+ * non-negative integers in one of the two pagination forms, well-typed facets. A remote answering
+ * a negative or fractional total, or a count that is text, is a bad response, not a total.
+ */
 function isFederatedResponse(body: Record<string, unknown>): boolean {
-  // hits are maps, as v1.50 reads them
-  return Array.isArray(body.hits) && body.hits.every(isJsonObject) && typeof body.processingTimeMs === 'number';
+  if (!Array.isArray(body.hits) || !body.hits.every(isJsonObject) || !isCount(body.processingTimeMs)) return false;
+  const paged = isCount(body.hitsPerPage) && isCount(body.page) && isCount(body.totalPages) && isCount(body.totalHits);
+  const offset = isCount(body.limit) && isCount(body.offset) && isCount(body.estimatedTotalHits);
+  const facetsByIndex = (value: unknown) =>
+    isJsonObject(value) && Object.values(value).every((facets) => isJsonObject(facets) && absentOr(facets.distribution, isDistribution) && absentOr(facets.stats, isStats));
+  return (
+    (paged || offset) &&
+    absentOr(body.facetDistribution, isDistribution) &&
+    absentOr(body.facetStats, isStats) &&
+    absentOr(body.facetsByIndex, facetsByIndex) &&
+    absentOr(body.semanticHitCount, isCount)
+  );
 }
 
 function classify(response: OutgoingResponse, accepts: (body: Record<string, unknown>) => boolean): Attempt {

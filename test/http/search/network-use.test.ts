@@ -247,6 +247,40 @@ describe('with the network feature', () => {
     }
   });
 
+  it('reports a remote whose totals or facet counts are not counts as a bad response, counting none of them', async () => {
+    // no hit, so that only the totals and facets can make them bad
+    const answers: Record<string, unknown>[] = [
+      { hits: [], processingTimeMs: 1, limit: 20, offset: 0, estimatedTotalHits: -5 },
+      { hits: [], processingTimeMs: 1, limit: 20, offset: 0, estimatedTotalHits: 1e300 },
+      { hits: [], processingTimeMs: 1, limit: 20, offset: 0, estimatedTotalHits: 'lots' },
+      { hits: [], processingTimeMs: 1 },
+      { hits: [], processingTimeMs: 1, limit: 20, offset: 0, estimatedTotalHits: 1, facetsByIndex: { books: { distribution: { genre: { Drama: 'x' } }, stats: {} } } },
+    ];
+    // the same answer to every attempt of one search (a bad response is tried again)
+    let current = 0;
+    const odd = createServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify(answers[current]));
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => odd.listen(port, '127.0.0.1', resolve));
+    await call(a, 'PATCH', '/network', { remotes: { odd: { url: `http://127.0.0.1:${port}` } } });
+    try {
+      for (let k = 0; k < answers.length; k++) {
+        current = k;
+        const reply = await call(a, 'POST', '/multi-search', { federation: {}, queries: [{ indexUid: 'books', q: 'carol', federationOptions: { remote: 'odd' } }, { indexUid: 'books', q: 'carol' }] });
+        expect(reply.status).toBe(200);
+        expect(ids(reply.body.hits).sort(), `answer ${k}`).toEqual([1, 3, 5]);
+        expect(reply.body.estimatedTotalHits, `answer ${k}`).toBe(3);
+        expect(reply.body.remoteErrors.odd.code, `answer ${k}`).toBe('remote_bad_response');
+        expect(reply.body.remoteErrors.odd.message, `answer ${k}`).toMatch(/^could not parse response from the remote host as a federated search response:/);
+      }
+    } finally {
+      await call(a, 'PATCH', '/network', { remotes: { odd: null } });
+      odd.close();
+    }
+  });
+
   it('refuses a remote that is not registered, naming the query', async () => {
     expect(await call(a, 'POST', '/multi-search', federated({ remote: 'ms2' }))).toMatchObject({
       status: 400,
