@@ -24,7 +24,7 @@ import { hitFields } from '../search/displayed.js';
 import type { MatchingStrategy } from '../engine/search/ranking.js';
 import type { SearchQuery } from '../search/query.js';
 import { SearchRefusal, searchIndex } from '../search/single.js';
-import { TimeSlices } from '../search/time-slices.js';
+import { TimeSlices } from '../types/time-slices.js';
 import type { ChatError } from './provider.js';
 import type { ChatPrompts } from './workspace-settings.js';
 

@@ -25,7 +25,7 @@ import type { SearchContext } from './context.js';
 import { checkedFilter } from './filter.js';
 import { resolveForeignFilters } from './foreign.js';
 import { queued } from './queued.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../types/time-slices.js';
 import { streamedWhenLong } from './streamed-answer.js';
 import { documentScoreValues } from './document-score-values.js';
 

@@ -63,7 +63,7 @@ import { SharedSearchClock } from '../engine/search/time-budget.js';
 import { isSemantic, parseScoreValues, weightedScoreValues } from './score-values.js';
 import { setField } from '../types/own-record.js';
 import { searchIndex } from './single.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../types/time-slices.js';
 import { streamedWhenLong } from './streamed-answer.js';
 import type { StreamedJson } from '../types/streamed-json.js';
 import type { SearchKind } from './vector-query.js';

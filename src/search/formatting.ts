@@ -19,7 +19,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { SearchHit } from '../engine/search/search.js';
 import type { IndexSearch } from './hits.js';
 import { storedLocales, type SearchQuery } from './query.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../types/time-slices.js';
 import { setField } from '../types/own-record.js';
 import { sortedKeys } from '../types/bytes.js';
 import { withFloatsOf } from '../types/wire-floats.js';

@@ -19,7 +19,7 @@ import { usesNetwork } from './network-use.js';
 import { searchResponse } from './single.js';
 import { PerformanceSteps } from './performance-details.js';
 import { queued } from './queued.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../types/time-slices.js';
 import { streamedWhenLong } from './streamed-answer.js';
 import type { StreamedJson } from '../types/streamed-json.js';
 import { withAnswerFloats } from './answer-floats.js';

@@ -14,7 +14,7 @@ import { stringifyReply } from '../types/reply-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
 import { unitEnd } from '../types/utf16.js';
 import { jsonTextLength } from '../types/json-text-object.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../types/time-slices.js';
 
 /** Answers of more items (hits, tasks, batches) than this are streamed. */
 export const STREAMED_ITEMS_FROM = 1_000;

@@ -9,7 +9,7 @@ import { searchSettings } from '../engine/index-settings.js';
 import { synonymTableBuild } from '../engine/search/synonym-table.js';
 import type { SearchContext } from './context.js';
 import type { SearchQuery } from './query.js';
-import { TimeSlices } from './time-slices.js';
+import { TimeSlices } from '../types/time-slices.js';
 
 /** Steps through the synonym table's build of index `uid` when a query with words needs it. */
 export async function synonymsBuilt(ctx: SearchContext, uid: string, query: Pick<SearchQuery, 'q'>): Promise<void> {

@@ -42,6 +42,7 @@ import { setField } from '../../types/own-record.js';
 import type { ExportIndexSettings } from '../../types/task.js';
 import type { BatchProcessor, ExportDeps, ProcessContext } from './context.js';
 import { succeeded } from './outcome.js';
+import { TimeSlices } from '../../types/time-slices.js';
 
 const gzipped = promisify(gzip);
 
@@ -170,18 +171,22 @@ export async function shipIndex(ctx: ProcessContext, deps: ExportDeps, target: E
       if (doc !== undefined) yield { docid, doc };
     }
   })();
-  const flush = async (lines: string[], firstDocid: number | null): Promise<boolean> => {
-    const body = await gzipped(Buffer.from(lines.length === 0 ? ' ' : lines.join('')));
+  const flush = async (lines: Buffer[], firstDocid: number | null): Promise<boolean> => {
+    const body = await gzipped(lines.length === 0 ? Buffer.from(' ') : Buffer.concat(lines));
     const headers = { ...extra({ documents: lines.length, firstDocid }), 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' };
     return sendRefusable(deps, ctx.signal, shipment.refused, `${indexUrl}/documents`, { method: 'POST', headers, body });
   };
-  let lines: string[] = [];
+  let lines: Buffer[] = [];
   let first: number | null = null;
   let bytes = 0;
   let count = 0;
+  // a payload of 100 MB is read and written on the thread answering requests: turns for the event
+  // loop between documents (debdocs' 253,170 held it 1.5 s), each line kept as its bytes
+  const slices = new TimeSlices();
   for (const { docid, doc } of documents) {
-    const line = `${stringifyReply(portableDocument(env, settings, docid, doc))}\n`;
-    const size = Buffer.byteLength(line);
+    await slices.pause();
+    const line = Buffer.from(`${stringifyReply(portableDocument(env, settings, docid, doc))}\n`);
+    const size = line.length;
     // at least one document per payload, even one larger than the payload size
     if (lines.length > 0 && bytes + size > shipment.payloadSize) {
       if (!(await flush(lines, first))) return count;

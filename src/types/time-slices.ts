@@ -1,9 +1,9 @@
 /**
- * Turns for the event loop during a long request. A multi-search of thousands of queries is
- * thousands of searches on the thread that answers every request; run back to back they held it
- * for seconds (issue 25), and so did a list of 250,000 documents. Between two queries (or
- * documents), once SLICE_MS of work has passed, the request waits one turn, so `/health` and
- * other requests are answered meanwhile.
+ * Turns for the event loop during long work on the thread answering requests. A multi-search of
+ * thousands of queries is thousands of searches on that thread; run back to back they held it for
+ * seconds (issue 25), and so did a list of 250,000 documents, and an export of as many. Between two
+ * queries (or documents), once SLICE_MS of work has passed, the work waits one turn, so `/health`
+ * and other requests are answered meanwhile.
  * An environment borrowed for a search stays open only until its turn ends
  * (`IndexReader.open`): what must outlive a pause is leased (`IndexReader.lease`).
  */
