@@ -1,11 +1,15 @@
 /**
  * What the proxy errors of network.md §9 share, for searches sent to remotes (search/remote-search.ts)
  * and writes forwarded to them (remote-write.ts): an error body, a remote's answer quoted as
- * v1.50 quotes it, whether a failure was a timeout, and v1.50's messages for a remote hit that
- * lacks what merging needs (search/federation.ts, search/network-documents.ts).
+ * v1.50 quotes it, whether a failure was a timeout, what v1.50 reads as a count in an answer, and
+ * v1.50's messages for a remote hit that lacks what merging needs (search/federation.ts,
+ * search/network-documents.ts).
  */
 import { ApiError, type ErrorBody } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
+
+/** A count v1.50 reads from a remote's answer as `usize` or `u64`: a non-negative integer. */
+export const isCount = (value: unknown): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return new ApiError(code, message).toBody();

@@ -15,7 +15,7 @@
 import { ApiError, type ErrorBody } from '../errors/api-error.js';
 import type { JsonObject } from '../engine/document-id.js';
 import { validateIndexUid } from '../indexes/uid.js';
-import { missingInHit, unexpectedInHit } from '../network/remote-answer.js';
+import { isCount, missingInHit, unexpectedInHit } from '../network/remote-answer.js';
 import { isJsonObject } from '../types/json-text.js';
 import { ownRecord } from '../types/own-record.js';
 import type { StreamedJson } from '../types/streamed-json.js';
@@ -118,8 +118,7 @@ async function networkDocuments(ctx: SearchContext, uid: string, query: Document
 
 /** Whether a remote's answer reads as a document list. */
 export function isDocumentsResponse(body: Record<string, unknown>): boolean {
-  const count = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
-  return Array.isArray(body.results) && body.results.every(isJsonObject) && count(body.offset) && count(body.limit) && count(body.total);
+  return Array.isArray(body.results) && body.results.every(isJsonObject) && isCount(body.offset) && isCount(body.limit) && isCount(body.total);
 }
 
 /** A listed document without `_federation`, and its score values; v1.50's error when they are missing or unreadable. */

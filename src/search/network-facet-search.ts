@@ -14,6 +14,7 @@ import type { Caller } from '../auth/caller.js';
 import type { ErrorBody } from '../errors/api-error.js';
 import type { FacetHit } from '../engine/facets/facet-hits.js';
 import { validateIndexUid } from '../indexes/uid.js';
+import { isCount } from '../network/remote-answer.js';
 import { isJsonObject } from '../types/json-text.js';
 import { compareBytes } from '../types/bytes.js';
 import type { SearchContext } from './context.js';
@@ -68,7 +69,7 @@ export function isFacetSearchResponse(body: Record<string, unknown>): boolean {
   const query = body.facetQuery;
   return (
     Array.isArray(hits) &&
-    hits.every((hit) => isJsonObject(hit) && typeof hit.value === 'string' && Number.isInteger(hit.count) && (hit.count as number) >= 0) &&
+    hits.every((hit) => isJsonObject(hit) && typeof hit.value === 'string' && isCount(hit.count)) &&
     (query === undefined || query === null || typeof query === 'string') &&
     typeof body.processingTimeMs === 'number'
   );

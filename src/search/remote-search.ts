@@ -12,7 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ErrorBody } from '../errors/api-error.js';
-import { errorBody, isTimeout, quoted, SAME_VERSION_HINT } from '../network/remote-answer.js';
+import { errorBody, isCount, isTimeout, quoted, SAME_VERSION_HINT } from '../network/remote-answer.js';
 import type { OutgoingClient, OutgoingResponse } from '../outgoing/client.js';
 import { sendFailureMessage } from '../outgoing/ip-policy.js';
 import { isJsonObject } from '../types/json-text.js';
@@ -37,8 +37,6 @@ export function remoteSearchDeadline(env: NodeJS.ProcessEnv = process.env): numb
 
 type Attempt = { readonly done: RemoteAnswer } | { readonly retry: ErrorBody };
 
-/** A count v1.50 reads as `usize` or `u64`: a non-negative integer. */
-const isCount = (value: unknown): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 /** A facet distribution (`{facet: {value: count}}`) and facet stats (`{facet: {min, max}}`), as v1.50 types them. */
 const isDistribution = (value: unknown): boolean => isJsonObject(value) && Object.values(value).every((counts) => isJsonObject(counts) && Object.values(counts).every(isCount));
 const isStats = (value: unknown): boolean =>
