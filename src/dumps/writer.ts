@@ -1,12 +1,14 @@
 /**
  * Writes a Meilisearch v6 dump (dumps-snapshots-upgrade.md §3): the layout is built file by file
- * in a scratch folder beside the dump dir, then packed into `<dump dir>/<dumpUid>.dump`
- * (store/archive.ts renames the archive into place only once complete). Documents, tasks and
- * update files are streamed line by line, so no index or queue is ever held in memory.
+ * in a scratch folder of the instance's own db path (`dumpScratchDir`), then packed into
+ * `<dump dir>/<dumpUid>.dump` (store/archive.ts renames the archive into place only once
+ * complete). Documents, tasks and update files are streamed line by line, so no index or queue is
+ * ever held in memory.
  *
- * Caller: the dump batch processor (tasks/process/dump.ts, given `writeDump` by main.ts through
- * its context's `archives`), on the scheduler: no index is written meanwhile, and the queue is
- * read through LMDB read snapshots while routes keep registering tasks. `signal` (a cancelation) aborts between documents; the scratch folder is
+ * Caller: the dump batch processor (tasks/process/dump.ts, given `writeDump` by
+ * instance/open-instance.ts through its context's `archives`), on the scheduler: no index is
+ * written meanwhile, and the queue is read through LMDB read snapshots while routes keep
+ * registering tasks. `signal` (a cancelation) aborts between documents; the scratch folder is
  * removed whatever happens.
  */
 import { once } from 'node:events';

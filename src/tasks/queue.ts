@@ -193,13 +193,14 @@ export class TaskQueue {
     };
   }
 
-  private insert(task: Task): void {
+  /** A task and its index entries (inside the caller's transaction); its count changes to `counts` when given (a write of many tasks). */
+  private insert(task: Task, counts?: CountChanges): void {
     this.dbs.tasks.putSync(task.uid, task);
-    reindex(this.dbs.taskIndex, [], taskKeys(task), this.dbs.taskCounts);
+    reindex(this.dbs.taskIndex, [], taskKeys(task), counts ?? this.dbs.taskCounts);
   }
 
-  /** The reverse of `insert`: the task and its index entries (inside the caller's transaction); count changes to `counts` when given. */
-  private remove(task: Task, counts: CountChanges | undefined = undefined): void {
+  /** The reverse of `insert`. */
+  private remove(task: Task, counts?: CountChanges): void {
     reindex(this.dbs.taskIndex, taskKeys(task), [], counts ?? this.dbs.taskCounts);
     this.dbs.tasks.removeSync(task.uid);
   }
@@ -490,7 +491,9 @@ export class TaskQueue {
    */
   restoreTasks(tasks: readonly Task[]): void {
     writeTxn(this.root, () => {
-      for (const task of tasks) this.insert(task);
+      const counts = new CountChanges();
+      for (const task of tasks) this.insert(task, counts);
+      counts.flush(this.dbs.taskCounts);
     });
   }
 
@@ -500,10 +503,12 @@ export class TaskQueue {
    */
   discard(uids: Iterable<number>): void {
     writeTxn(this.root, () => {
+      const counts = new CountChanges();
       for (const uid of uids) {
         const task = this.dbs.tasks.get(uid);
-        if (task !== undefined) this.remove(task);
+        if (task !== undefined) this.remove(task, counts);
       }
+      counts.flush(this.dbs.taskCounts);
     });
   }
 

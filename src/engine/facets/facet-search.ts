@@ -166,6 +166,16 @@ function inQueryOrder<E>(matched: Matched<E>[], valueOf: (entry: E) => string): 
   return matched.sort((a, b) => compareBytes(a.form, b.form) || compareBytes(valueOf(a.entry), valueOf(b.entry))).map(({ entry }) => entry);
 }
 
+/** The field's string values whose normalised form `matches`, in query order, walked once. */
+function matchedValues(reader: FacetReader, fid: number, matches: (form: string) => boolean, locales: readonly string[] | null): FacetValue<string>[] {
+  const matched: Matched<FacetValue<string>>[] = [];
+  // the form of the value `keep` was last asked about: the one the walk yields next, if any
+  let form = '';
+  const keep = (value: string) => matches((form = normalizeFacetString(value, locales)));
+  for (const entry of reader.values(fid, FacetKind.string, false, keep)) matched.push({ entry, form });
+  return inQueryOrder(matched, ({ value }) => value);
+}
+
 /**
  * The normalised forms of a value column's strings, per locales, computed as queries need them and
  * kept with the column (writes only append to its values, so an index keeps its value): a search
@@ -236,15 +246,7 @@ export function searchFacetValues(
   // without a query the walk is in the values' order, so alpha order stops it once `max` are kept;
   // with one, only a matching value's documents are decoded (decoding all of debdocs' 250,000
   // descriptions took a third of a walk)
-  let values: Iterable<FacetValue<string>> = reader.values(fid, FacetKind.string);
-  if (matches !== null) {
-    const matched: Matched<FacetValue<string>>[] = [];
-    // the form of the value `keep` was last asked about: the one the walk yields next, if any
-    let form = '';
-    const keep = (value: string) => matches((form = normalizeFacetString(value, normalised.values)));
-    for (const entry of reader.values(fid, FacetKind.string, false, keep)) matched.push({ entry, form });
-    values = inQueryOrder(matched, ({ value }) => value);
-  }
+  const values = matches === null ? reader.values(fid, FacetKind.string) : matchedValues(reader, fid, matches, normalised.values);
   for (const { value, docids } of values) {
     const held = intersect(docids, candidates);
     if (held.length === 0) continue;

@@ -237,7 +237,7 @@ function patched(env: IndexReadEnv, columns: Columns, column: ValueColumn<number
 function laidOut(columns: Columns, column: ValueColumn<number | string>): ValueColumn<number | string> | null {
   const { values, order, rank, docStarts, byDoc, rewritten, rewrittenMask } = column;
   const top = docStarts.length - 1;
-  const documents = Math.max(top, rewrittenMask.length);
+  const documents = docidEnd(column);
   const held = (d: number) => (d < rewrittenMask.length && rewrittenMask[d] === 1 ? rewritten.get(d)! : d < top ? byDoc.subarray(docStarts[d]!, docStarts[d + 1]!) : null);
   // each value's documents, counted then filled, by rank
   const counts = new Uint32Array(values.length + 1);
@@ -356,6 +356,11 @@ export function speller(env: IndexReadEnv, column: ValueColumn<string>): (found:
 
 const NO_VALUES = new Uint32Array(0);
 
+/** One past the greatest docid `column` holds values for, as laid out or rewritten since. */
+export function docidEnd<T>(column: ValueColumn<T>): number {
+  return Math.max(column.docStarts.length - 1, column.rewrittenMask.length);
+}
+
 /** The indices of the values `docid` holds in `column`, as a write left them. */
 export function valueIndicesOf<T>(column: ValueColumn<T>, docid: number): Uint32Array {
   const { docStarts, byDoc, rewritten, rewrittenMask } = column;
@@ -375,7 +380,7 @@ export interface HeldValues {
 export function heldValues<T>(column: ValueColumn<T>, candidates: DocSet): HeldValues {
   const { values, docStarts, byDoc, rewritten, rewrittenMask } = column;
   const top = docStarts.length - 1;
-  const end = Math.max(top, rewrittenMask.length);
+  const end = docidEnd(column);
   const counts = new Uint32Array(values.length);
   const firsts = new Uint32Array(values.length);
   const touched: number[] = [];
@@ -457,7 +462,7 @@ export function rankRange<T extends number | string>(column: ValueColumn<T>, fid
 export function documentsInRanks<T>(column: ValueColumn<T>, lo: number, hi: number): DocSet {
   const { rank, docStarts, byDoc, rewritten, rewrittenMask } = column;
   const top = docStarts.length - 1;
-  const end = Math.max(top, rewrittenMask.length);
+  const end = docidEnd(column);
   const found = new Uint32Array(end);
   let count = 0;
   for (let d = 0; d < end; d++) {

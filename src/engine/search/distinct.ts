@@ -14,7 +14,7 @@ import type { JsonObject } from '../document-id.js';
 import { difference, fromSorted, fromUnsorted, unionAll, type DocSet } from '../docset.js';
 import { extractFacets, FacetKind } from '../facets/extract.js';
 import type { FacetReader } from '../facets/store.js';
-import { valueColumn, valueIndicesOf } from '../facets/value-columns.js';
+import { docidEnd, valueColumn, valueIndicesOf } from '../facets/value-columns.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { matchLegacy } from '../../types/attribute-patterns.js';
 
@@ -60,33 +60,27 @@ function valueKeys(env: IndexReadEnv, facets: FacetReader, attribute: string): V
   const strings = numbers === null ? null : valueColumn(env, facets, fid, FacetKind.string);
   if (numbers !== null && strings !== null) {
     // a number's key is twice its index in its column, a string's twice its index plus one
+    const of = (docid: number): number[] => {
+      const keys: number[] = [];
+      const held = valueIndicesOf(numbers, docid);
+      for (let j = 0; j < held.length; j++) keys.push(2 * held[j]!);
+      const heldStrings = valueIndicesOf(strings, docid);
+      for (let j = 0; j < heldStrings.length; j++) keys.push(2 * heldStrings[j]! + 1);
+      return keys;
+    };
     return {
-      of(docid) {
-        const keys: number[] = [];
-        const held = valueIndicesOf(numbers, docid);
-        for (let j = 0; j < held.length; j++) keys.push(2 * held[j]!);
-        const heldStrings = valueIndicesOf(strings, docid);
-        for (let j = 0; j < heldStrings.length; j++) keys.push(2 * heldStrings[j]! + 1);
-        return keys;
-      },
+      of,
       value(key) {
         const k = key as number;
         return k % 2 === 0 ? [FacetKind.number, numbers.values[k / 2]!] : [FacetKind.string, strings.values[(k - 1) / 2]!];
       },
       holders(keys) {
-        const documents = Math.max(numbers.docStarts.length - 1, numbers.rewrittenMask.length, strings.docStarts.length - 1, strings.rewrittenMask.length);
+        const documents = Math.max(docidEnd(numbers), docidEnd(strings));
         if (keys.length * DOCUMENTS_PER_KEY_READ < documents) return null;
         const wanted = new Uint8Array(2 * Math.max(numbers.values.length, strings.values.length) + 2);
         for (const key of keys) wanted[key as number] = 1;
         const found: number[] = [];
-        for (let d = 0; d < documents; d++) {
-          const held = valueIndicesOf(numbers, d);
-          const heldStrings = valueIndicesOf(strings, d);
-          let holds = false;
-          for (let j = 0; j < held.length && !holds; j++) holds = wanted[2 * held[j]!] === 1;
-          for (let j = 0; j < heldStrings.length && !holds; j++) holds = wanted[2 * heldStrings[j]! + 1] === 1;
-          if (holds) found.push(d);
-        }
+        for (let d = 0; d < documents; d++) if (of(d).some((key) => wanted[key] === 1)) found.push(d);
         return fromSorted(found);
       },
     };
