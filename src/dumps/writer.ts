@@ -191,8 +191,14 @@ export function sweepDumpLeftovers(dumpDir: string, scratchDir: string): void {
   if (!existsSync(scratchDir)) return;
   for (const dumpUid of readdirSync(scratchDir)) {
     rmSync(`${dumpPath(dumpDir, dumpUid)}.tmp`, { force: true });
-    rmSync(path.join(scratchDir, dumpUid), { recursive: true, force: true });
+    removeLayout(scratchDir, dumpUid);
   }
+}
+
+/** Removes a dump's layout, and the scratch folder with the last one: no empty folder stays. */
+function removeLayout(scratchDir: string, dumpUid: string): void {
+  rmSync(path.join(scratchDir, dumpUid), { recursive: true, force: true });
+  if (existsSync(scratchDir) && readdirSync(scratchDir).length === 0) rmSync(scratchDir, { recursive: true, force: true });
 }
 
 const dumpPath = (dumpDir: string, dumpUid: string) => path.join(dumpDir, `${dumpUid}.dump`);
@@ -218,6 +224,6 @@ export async function writeDump(
     await packDirectory(scratch, target, signal);
     return target;
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    removeLayout(scratchDir, content.dumpUid);
   }
 }
