@@ -60,6 +60,21 @@ export function decodeUtf8(bytes: Uint8Array): Char[] {
   return chars;
 }
 
+/** The UTF-8 length of `text`, as TextEncoder writes it (a lone surrogate as U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) length += 1;
+    else if (c < 0x800) length += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      length += 4;
+      i++;
+    } else length += 3;
+  }
+  return length;
+}
+
 /**
  * Writes the UTF-8 of `word` into `out` from `at` (room for 3 bytes per UTF-16 unit), as
  * TextEncoder does (a lone surrogate as U+FFFD); answers where it ends. Plain JavaScript: the

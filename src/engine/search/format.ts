@@ -11,8 +11,10 @@
  */
 import type { CustomTokens, TokenizerSettings } from '../../kernels/custom-tokens.js';
 import { langOfLocales } from '../../kernels/languages.js';
+import { charNormalizedBytes } from '../../kernels/char-map.js';
 import { getKernels } from '../../kernels/module.js';
 import { TOKEN_RECORD_U32, TokenField, TokenKind, tokenizeInArena } from '../../kernels/tokenizer.js';
+import { utf8Length } from '../../kernels/utf8.js';
 import { ApiError } from '../../errors/api-error.js';
 import { MAX_FACET_WALK_NS, type FacetWalkBudget } from '../facets/distribution.js';
 import { sortedKeys } from '../../types/bytes.js';
@@ -549,19 +551,49 @@ function findMatches(tokens: TextTokens, text: string, terms: readonly MatchTerm
       chars = Math.min(prefix.chars, lookup.prefixChars.get(prefix.words[w]!)!);
     }
     if (prefixed !== -1) {
-      // highlight as many characters of the original text as the query word has (at most the matching
-      // word's); a token matched to its end is highlighted whole, whatever normalisation dropped (tone
-      // marks), without reading its text
       const start = tokens.start(i);
-      let end = tokens.end(i);
-      if (chars < word.length && chars < codePoints(word)) {
+      const end = tokens.end(i);
+      // the bytes of the word's first `chars` characters (at most the matching word's), which the
+      // highlight covers in the original text; a token whose text is as long as its word (plain
+      // text) matched to its end is highlighted whole without reading its text
+      const covered = chars < word.length ? utf8Length(word.slice(0, codeUnitsOf(word, chars))) : utf8Length(word);
+      let prefixEnd = end;
+      if (covered < end - start) {
         bytes ??= Buffer.from(text);
-        end = start + Buffer.byteLength([...decoder.decode(bytes.subarray(start, end))].slice(0, chars).join(''));
+        prefixEnd = start + originalBytesCovering(decoder.decode(bytes.subarray(start, end)), word, covered, chars);
       }
-      matches.push({ firstToken: i, lastToken: i, firstWord: tokens.wordIndex(i), lastWord: tokens.wordIndex(i), start, end, term: prefixed });
+      matches.push({ firstToken: i, lastToken: i, firstWord: tokens.wordIndex(i), lastWord: tokens.wordIndex(i), start, end: prefixEnd, term: prefixed });
     }
   }
   return matches;
+}
+
+/** The UTF-16 units of the first `chars` characters of `word`. */
+function codeUnitsOf(word: string, chars: number): number {
+  let at = 0;
+  for (let n = 0; n < chars && at < word.length; n++) at += word.codePointAt(at)! > 0xffff ? 2 : 1;
+  return at;
+}
+
+/**
+ * The UTF-8 bytes of `text`'s first characters that normalise into `covered` bytes of its word, as
+ * milli's matcher counts a prefix match (charabia `Token::original_lengths`): characters are taken
+ * while less than `covered` bytes are, so a mark normalisation drops inside the prefix counts, one
+ * after it does not, and `ﬁ` (`fi`) counts once. A text whose character map cannot be rebuilt
+ * (char-map.ts) is highlighted on its first `chars` characters.
+ */
+function originalBytesCovering(text: string, word: string, covered: number, chars: number): number {
+  const lengths = charNormalizedBytes(text, word);
+  let normalized = 0;
+  let original = 0;
+  let n = 0;
+  for (const ch of text) {
+    if (lengths === null ? n === chars : normalized >= covered) break;
+    normalized += lengths?.[n] ?? 0;
+    original += utf8Length(ch);
+    n++;
+  }
+  return original;
 }
 
 /**

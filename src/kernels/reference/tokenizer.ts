@@ -7,7 +7,8 @@
  *   linear_group_by_key rule) -> leftmost-longest matches per group of the separators (with
  *   custom tokens: the dictionary and milli's allowed separators, custom-tokens.ts) -> lemma =
  *   NFKD minus control characters -> Classifier -> lowercase, CharacterConverter, Chinese
- *   variants, katakana to hiragana, Greek final sigma, nonspacing-mark removal -> milli's
+ *   variants, katakana to hiragana, Greek final sigma, nonspacing-mark removal (../normalize-word.ts,
+ *   shared with the formatter's character map) -> milli's
  *   process_tokens positions. The runs between
  *   matches are also cut at the word breaks of ../segmentation.ts (taken from the bytes, where
  *   the kernel's host takes them from the strings, so the two paths check each other).
@@ -23,13 +24,12 @@
  * characters between matches is a word even if its NFKD is an allowed separator;
  * on invalid UTF-8, a U+FFFD matches single-character custom tokens only).
  */
-import { CHARACTER_CONVERSIONS, DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, MARK_REMOVING_SCRIPTS, SCRIPTS, WHATLANG_MANDARIN_RANGES } from '../charabia-data.js';
-import { katakanaToHiragana } from '../kana.js';
-import { kvariantOf } from '../kvariants.js';
+import { DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, SCRIPTS, WHATLANG_MANDARIN_RANGES } from '../charabia-data.js';
 import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
 import { cjIsJapanese, isKana, Lang } from '../languages.js';
 import { wordBreaksOfBatch } from '../segmentation.js';
-import { lemmaOf, recomposeSwedish, SCRIPT_OTHER, scriptOf } from '../unicode.js';
+import { normalizeWord, type NormalizerGates } from '../normalize-word.js';
+import { lemmaOf, SCRIPT_OTHER, scriptOf } from '../unicode.js';
 import { decodeUtf8, type Char } from '../utf8.js';
 import {
   encodeBatch,
@@ -43,15 +43,8 @@ import {
   type Utf8Batch,
 } from '../tokenizer.js';
 
-interface Segment {
+interface Segment extends NormalizerGates {
   readonly chars: readonly Char[];
-  readonly script: number;
-  /** Cj text that whatlang would call Mandarin or give no language: ChineseNormalizer applies. */
-  readonly chinese: boolean;
-  /** Cj text that whatlang would call Japanese or give no language, no lone locale naming another: JapaneseNormalizer applies. */
-  readonly japanese: boolean;
-  /** Latin text of a string whose kernel byte says Swedish: SwedishRecompositionNormalizer applies. */
-  readonly swedish: boolean;
 }
 
 /** A token: its characters, and whether the automaton matched it (rather than the text between matches). */
@@ -69,12 +62,9 @@ interface Matcher {
   readonly separators: ReadonlySet<string>;
 }
 
-const SCRIPT_GREEK = SCRIPTS.indexOf('Greek');
 const SCRIPT_LATIN = SCRIPTS.indexOf('Latin');
 const SCRIPT_CJ = SCRIPTS.indexOf('Cj');
-const markRemoving = new Set(MARK_REMOVING_SCRIPTS);
 const encoder = new TextEncoder();
-const markCache = new Map<string, boolean>();
 
 function matcherOf(patterns: Iterable<string>, separators: ReadonlySet<string>): Matcher {
   const all = [...new Set(patterns)];
@@ -248,30 +238,3 @@ function tokens(segment: Segment, bytes: Uint8Array, matcher: Matcher, breaks: R
   return out;
 }
 
-function isNonspacingMark(ch: string): boolean {
-  let mark = markCache.get(ch);
-  if (mark === undefined) {
-    mark = /\p{Mn}/u.test(ch);
-    markCache.set(ch, mark);
-  }
-  return mark;
-}
-
-/** The lossy normalisers, in charabia's order. */
-function normalizeWord(lemma: string, { script, chinese, japanese, swedish }: Segment): string {
-  // SwedishRecompositionNormalizer: on the NFKD lemma, before the lossy normalisers.
-  if (swedish) lemma = recomposeSwedish(lemma);
-  // CharacterConverterNormalizer: char::to_lowercase (at most two chars kept), then conversions.
-  // Per character: String.prototype.toLowerCase on a whole word would apply the final-sigma rule.
-  let word = '';
-  for (const ch of lemma) {
-    for (const lower of [...ch.toLowerCase()].slice(0, 2)) word += CHARACTER_CONVERSIONS[lower] ?? lower;
-  }
-  // ChineseNormalizer: each ideograph to its kVariants destination.
-  if (chinese) word = [...word].map(kvariantOf).join('');
-  // JapaneseNormalizer: katakana to hiragana.
-  if (japanese) word = katakanaToHiragana(word);
-  if (script === SCRIPT_GREEK && word.endsWith('ς')) word = word.slice(0, -1) + 'σ';
-  if (markRemoving.has(script)) word = [...word].filter((ch) => !isNonspacingMark(ch)).join('');
-  return word;
-}

@@ -153,6 +153,25 @@ describe('highlighting', () => {
     expect(out.matchesPosition).toEqual({ title: [{ start: 8, length: 4 }] });
   });
 
+  // v1.50 (charabia `Token::original_lengths`): original characters are taken while their
+  // normalised bytes fall short of the query word's, so a dropped mark inside the prefix counts,
+  // one after it does not, and a character normalised into two (`ﬁ`, `Œ`) counts once
+  const prefixCases: [string, string, string, number][] = [
+    ['กรุงเทพมหานคร', 'กรุง', '<em>กรุง</em>เทพมหานคร', 12],
+    ['Cafe\u0301teria', 'cafet', '<em>Cafe\u0301t</em>eria', 7],
+    ['שָׁלוֹם', 'שלו', '<em>שָׁלו</em>ֹם', 10],
+    ['مُحَمَّدٌ', 'محم', '<em>مُحَم</em>َّدٌ', 10],
+    ['مُحَمَّدٌ', 'محمد', '<em>مُحَمَّد</em>ٌ', 16],
+    ['ﬁnancial', 'fin', '<em>ﬁn</em>ancial', 4],
+    ['Œuvre', 'oeu', '<em>Œu</em>vre', 3],
+    ['Œuvre', 'oeuvre', '<em>Œuvre</em>', 6],
+  ];
+  it.each(prefixCases)('highlights in %s the prefix %s on the original characters its normalised bytes cover', (text, q, expected, length) => {
+    const out = format({ id: 1, text }, q, { attributesToHighlight: ['text'], showMatchesPosition: true });
+    expect(out.formatted!.text).toBe(expected);
+    expect(out.matchesPosition).toEqual({ text: [{ start: 0, length }] });
+  });
+
   it('returns an empty _matchesPosition when nothing matched', () => {
     const out = format({ id: 1, title: 'nothing here' }, 'zebra', { showMatchesPosition: true }, [{ id: 2, title: 'zebra' }]);
     expect(out.matchesPosition).toEqual({});
