@@ -18,6 +18,7 @@ import { requireChatCompletions } from './feature.js';
 import { callProvider, providerError, systemRole, type ChatError } from './provider.js';
 import { runSearchTool, SEARCH_TOOL, searchToolDefinition, type ChatSearchContext } from './search-tool.js';
 import { SSE_DONE, SSE_RETRY, sseData, sseEvent } from './sse.js';
+import { TimeSlices } from '../types/time-slices.js';
 import type { ChatWorkspaceSettings } from './workspace-settings.js';
 import { chatSettingsNotFound } from './workspaces.js';
 
@@ -146,6 +147,7 @@ class Conversation {
   private readonly pending = new Map<number, ToolCall>();
   /** characters of search results in the conversation (MAX_SEARCH_RESULT_CHARS) */
   private resultChars = 0;
+  private readonly slices = new TimeSlices();
 
   constructor(
     private readonly ctx: ChatCompletionsContext,
@@ -204,9 +206,16 @@ class Conversation {
       return 'end';
     }
     let finish: unknown = null;
+    // a stream that closes before `[DONE]` (or the usage chunk) is reqwest-eventsource's StreamEnded
+    let ended = false;
+    let searching = false;
+    let argumentChars = 0;
     try {
       for await (const data of sseData(response.body)) {
-        if (data === '[DONE]') break;
+        if (data === '[DONE]') {
+          ended = true;
+          break;
+        }
         const chunk = parseChunk(data);
         if (typeof chunk === 'string') {
           yield errorEvent({ type: 'json_deserialize_error', code: 'internal', message: chunk, param: null });
@@ -215,23 +224,36 @@ class Conversation {
         this.countUsage(chunk.usage);
         const choices = Array.isArray(chunk.choices) ? (chunk.choices as Record<string, unknown>[]) : [];
         // the usage chunk, the last one: not relayed
-        if (choices.length === 0) break;
+        if (choices.length === 0) {
+          ended = true;
+          break;
+        }
         const choice = choices[0]!;
         const delta = (choice.delta ?? {}) as Record<string, unknown>;
         // as v1.50: the last chunk's reason, whatever earlier ones said
         finish = choice.finish_reason ?? null;
         // a chunk with tool calls, even an empty list of them (v1.50 matches `Some(..)`), is not relayed
         if (Array.isArray(delta.tool_calls)) {
-          gather(this.pending, delta.tool_calls as Record<string, unknown>[]);
+          argumentChars += gather(this.pending, delta.tool_calls as Record<string, unknown>[]);
+          if (argumentChars > MAX_TOOL_ARGUMENTS_CHARS) throw new Error(`the tool calls of the provider's answer have more than ${MAX_TOOL_ARGUMENTS_CHARS} characters of arguments`);
           continue;
         }
         // the first chunk without tool calls after some is not relayed: their searches run instead
-        if (this.pending.size > 0) yield* this.search(chunk);
-        else yield sseEvent(relayed(chunk));
+        if (this.pending.size > 0) {
+          searching = true;
+          yield* this.search(chunk);
+          searching = false;
+        } else yield sseEvent(relayed(chunk));
       }
     } catch (err) {
+      // a search's own failure is not the stream's (events() tells it as a response error)
+      if (searching) throw err;
       if (this.signal.aborted) return 'end';
       yield errorEvent({ type: 'transport_error', code: null, message: (err as Error).message, param: null });
+      return 'end';
+    }
+    if (!ended) {
+      if (!this.signal.aborted) yield errorEvent({ type: 'stream_ended', code: null, message: 'Stream ended', param: null });
       return 'end';
     }
     // calls still pending wait for the next call's first chunk without tool calls, as v1.50's
@@ -265,7 +287,9 @@ class Conversation {
         this.messages.push(result);
         continue;
       }
-      const outcome = await runSearchTool(this.ctx, this.caller, call.arguments);
+      // a turn for the event loop between searches: an LLM may ask thousands in one answer
+      await this.slices.pause();
+      const outcome = await runSearchTool(this.ctx, this.caller, call.arguments, MAX_SEARCH_RESULT_CHARS - this.resultChars);
       this.resultChars += outcome.text.length;
       if (outcome.searched !== null) {
         this.ctx.chatMetrics.chatSearch();
@@ -295,8 +319,15 @@ function parseChunk(data: string): Record<string, unknown> | string {
   return chunk as Record<string, unknown>;
 }
 
-/** Adds tool-call deltas to the calls gathered so far, by their index. */
-function gather(pending: Map<number, ToolCall>, deltas: readonly Record<string, unknown>[]): void {
+/**
+ * Characters of tool-call arguments one provider answer may stream (Quarry's bound; v1.50 has
+ * none): 180 MB of them, in pieces under the event bound, took the process down (audit).
+ */
+export const MAX_TOOL_ARGUMENTS_CHARS = 16 * 1024 * 1024;
+
+/** Adds tool-call deltas to the calls gathered so far, by their index; answers the characters of arguments added. */
+function gather(pending: Map<number, ToolCall>, deltas: readonly Record<string, unknown>[]): number {
+  let added = 0;
   for (const delta of deltas) {
     if (typeof delta !== 'object' || delta === null) continue;
     const index = typeof delta.index === 'number' ? delta.index : 0;
@@ -305,8 +336,12 @@ function gather(pending: Map<number, ToolCall>, deltas: readonly Record<string, 
     if (typeof delta.id === 'string') call.id = delta.id;
     const fn = (delta.function ?? {}) as Record<string, unknown>;
     if (typeof fn.name === 'string') call.name = fn.name;
-    if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
+    if (typeof fn.arguments === 'string') {
+      call.arguments += fn.arguments;
+      added += fn.arguments.length;
+    }
   }
+  return added;
 }
 
 /** A provider chunk in OpenAI's chunk form, every key present. */

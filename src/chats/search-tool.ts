@@ -14,7 +14,7 @@ import { fromSlice, option, SerdeError, string, struct } from '../types/serde-js
 import { documentId } from '../engine/document-id.js';
 import { computeFacets } from '../engine/facets/distribution.js';
 import { searchSettings } from '../engine/index-settings.js';
-import { renderTemplateText, templateContext } from '../engine/vectors/template.js';
+import { renderTemplateText, templateContext, type RenderLimits } from '../engine/vectors/template.js';
 import { searchableMatcher } from '../engine/words/extract.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IndexSettings } from '../types/settings.js';
@@ -151,8 +151,21 @@ const failed = (err: ApiError): SearchToolOutcome => ({
   searched: null,
 });
 
-/** Runs one call of the tool with the LLM's arguments (JSON text). */
-export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argumentsText: string): Promise<SearchToolOutcome> {
+/**
+ * Time for rendering one search's hits with the chat template, in ms, and for one hit (Quarry's
+ * bounds: v1.50 renders on a blocking thread without either). Renders run on the thread answering
+ * requests, which gets a turn between hits: a template looping a million times over 20 hits held
+ * it 5.8 s (audit).
+ */
+const SEARCH_RENDER_MS = 1_000;
+const HIT_RENDER_MS = 250;
+
+/**
+ * Runs one call of the tool with the LLM's arguments (JSON text). `charsLeft` is what the
+ * conversation may still add of results: a hit's render is cut there, and the hits past it are
+ * not rendered.
+ */
+export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argumentsText: string, charsLeft: number): Promise<SearchToolOutcome> {
   const args = parseArguments(argumentsText);
   if (typeof args === 'string') return { text: args, sources: null, error: null, searched: null };
   let permit: { release(): void } | null = null;
@@ -165,13 +178,26 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
     const search = await searchIndex(ctx, caller, uid, query, { offset: 0, limit: query.limit, exhaustive: false }, { filterErrorsNameIndex: true });
     const isSearchable = searchableMatcher(search.settings.searchableAttributes);
     const shown = hitFields(search.settings, null);
+    // read before the first turn given away: the index's environment is borrowed for this turn only
+    const docs = search.outcome.hits.map((hit) => search.env.documents.get(hit.docid) ?? {});
+    permit.release();
+    permit = null;
     const texts: string[] = [];
     const sources: Record<string, unknown>[] = [];
-    for (const hit of search.outcome.hits) {
-      const doc = search.env.documents.get(hit.docid) ?? {};
+    const slices = new TimeSlices();
+    const start = performance.now();
+    let chars = 0;
+    for (const doc of docs) {
+      await slices.pause();
+      if (chars >= charsLeft) break;
       // a stored document has its id: the render error names it, as v1.50's
       const docId = primaryKey === null ? undefined : documentId(doc, primaryKey);
-      texts.push(renderDocument(chat.documentTemplate, templateContext(doc, isSearchable), docId));
+      const renderMs = Math.max(1, Math.min(HIT_RENDER_MS, SEARCH_RENDER_MS - (performance.now() - start)));
+      const rendered = renderDocument(chat.documentTemplate, templateContext(doc, isSearchable), docId, { renderMs, memory: charsLeft - chars });
+      // liquidjs' memory bound counts what filters make, not what is output: cut at the bound
+      const text = rendered.length > charsLeft - chars ? rendered.slice(0, charsLeft - chars) : rendered;
+      texts.push(text);
+      chars += text.length + 1;
       sources.push(shown(doc));
     }
     return { text: texts.join('\n'), sources, error: null, searched: { degraded: search.outcome.degraded } };
@@ -186,9 +212,9 @@ export async function runSearchTool(ctx: ChatSearchContext, caller: Caller, argu
 }
 
 /** A hit rendered with the index's chat template (not cut: v1.50 does not apply `documentTemplateMaxBytes` here). */
-function renderDocument(template: string, context: Record<string, unknown>, docId: string | undefined): string {
+function renderDocument(template: string, context: Record<string, unknown>, docId: string | undefined, limits: RenderLimits): string {
   try {
-    return renderTemplateText(template, context, docId);
+    return renderTemplateText(template, context, docId, limits);
   } catch (err) {
     if (err instanceof ApiError) throw new ApiError('invalid_chat_setting_document_template', err.message);
     throw err;

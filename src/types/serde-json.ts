@@ -124,27 +124,36 @@ export function custom(reason: string): SerdeError {
 
 const QUOTE = 0x22;
 
-/** A JSON string (the reader is on its opening quote). */
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A JSON string (the reader is on its opening quote). Runs between escapes are kept as views of
+ * the input and decoded once, whole: a string of hundreds of megabytes (an LLM's streamed tool
+ * arguments) is never an array of its bytes, which past V8's array bound ends the process.
+ */
 function readStringToken(r: Reader): string {
   r.eat();
   const start = r.index;
-  const parts: number[] = [];
+  const pieces: Uint8Array[] = [];
+  let run = r.index;
   for (;;) {
     if (r.index >= r.bytes.length) throw r.error('EOF while parsing a string');
     const b = r.bytes[r.index]!;
+    if (b !== QUOTE && b !== 0x5c && b >= 0x20) {
+      r.index++;
+      continue;
+    }
+    if (r.index > run) pieces.push(r.bytes.subarray(run, r.index));
     r.eat();
     if (b === QUOTE) break;
     if (b < 0x20) throw r.error('control character (\\u0000-\\u001F) found while parsing a string');
-    if (b !== 0x5c) {
-      parts.push(b);
-      continue;
-    }
     if (r.index >= r.bytes.length) throw r.error('EOF while parsing a string');
     const escape = String.fromCharCode(r.bytes[r.index]!);
     r.eat();
-    const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-    if (escape in simple) {
-      parts.push(...Buffer.from(simple[escape]!, 'utf8'));
+    const simple = SIMPLE_ESCAPES[escape];
+    if (simple !== undefined) {
+      pieces.push(Buffer.from(simple, 'utf8'));
     } else if (escape === 'u') {
       let code = readHex4(r);
       if (code >= 0xdc00 && code <= 0xdfff) throw r.error('lone leading surrogate in hex escape');
@@ -159,14 +168,14 @@ function readStringToken(r: Reader): string {
         if (low < 0xdc00 || low > 0xdfff) throw r.error('lone leading surrogate in hex escape');
         code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
       }
-      parts.push(...Buffer.from(String.fromCodePoint(code), 'utf8'));
+      pieces.push(Buffer.from(String.fromCodePoint(code), 'utf8'));
     } else {
       throw r.error('invalid escape');
     }
+    run = r.index;
   }
-  const text = new TextDecoder('utf-8', { fatal: true });
   try {
-    return text.decode(Uint8Array.from(parts));
+    return fatalUtf8.decode(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces));
   } catch {
     r.index = start;
     throw r.error('invalid unicode code point');

@@ -322,9 +322,9 @@ describe('chat completions', () => {
     expect(calls[1]!.body.messages.at(-1)).toEqual({ role: 'assistant', tool_calls: [] });
   });
 
-  it('runs no more searches once their results fill 16 Mi characters, and tells the LLM so', async () => {
+  it('cuts the results at 16 Mi characters, runs no more searches past them, and tells the LLM so', async () => {
     // 20 documents of 100,000 characters: a search's rendered hits are 2 M characters, so the
-    // ninth search passes the bound and the three after it are not run
+    // ninth search reaches the bound and the three after it are not run
     await waitTask((await api('PATCH', '/indexes/big/settings', { chat: { description: 'Long texts', documentTemplate: 'Title: {{ doc.title }}', searchParameters: { limit: 20 } } })).body.taskUid);
     const docs = Array.from({ length: 20 }, (_, id) => ({ id, title: `${id} ${'x'.repeat(100_000)}` }));
     await waitTask((await api('POST', '/indexes/big/documents', docs)).body.taskUid);
@@ -337,11 +337,80 @@ describe('chat completions', () => {
     expect(reply.events.at(-1)).toBe('[DONE]');
     const results = calls[1]!.body.messages.filter((message: { role: string }) => message.role === 'tool');
     expect(results.map((message: { tool_call_id: string }) => message.tool_call_id)).toEqual(searches.map((search) => search.id));
-    expect(results.slice(0, 9).every((message: { content: string }) => message.content.length > 2_000_000)).toBe(true);
+    expect(results.slice(0, 8).every((message: { content: string }) => message.content.length > 2_000_000)).toBe(true);
+    // the ninth search's hits are cut where the results reach the bound
+    expect(results.slice(0, 9).reduce((sum: number, message: { content: string }) => sum + message.content.length, 0)).toBe(16 * 1024 * 1024);
     expect(results.slice(9).map((message: { content: string }) => message.content)).toEqual(
       Array(3).fill('This search was not run: the searches of this conversation already returned 16777216 characters of results. Answer with them.'),
     );
     await waitTask((await api('DELETE', '/indexes/big')).body.taskUid);
+  }, 60_000);
+
+  it('renders a search\'s hits within one time budget, a hit failing the search once it is spent', async () => {
+    // three million loop turns take longer than a hit's 250 ms here: v1.50 renders them all
+    await waitTask((await api('PATCH', '/indexes/slow/settings', { chat: { documentTemplate: '{% for i in (1..3000000) %}{% endfor %}{{ doc.title }}', searchParameters: { limit: 20 } } })).body.taskUid);
+    await waitTask((await api('POST', '/indexes/slow/documents', Array.from({ length: 20 }, (_, id) => ({ id, title: `dragon ${id}` })))).body.taskUid);
+    calls.length = 0;
+    script = [searchRound('{"index_uid":"slow","q":"dragon","filter":""}'), answerRound];
+    const reply = await complete('assistant', ask());
+    const errors = reply.events.filter((e) => e !== '[DONE]' && e.type === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0].error).toMatchObject({ type: 'response_error', code: '400' });
+    expect(errors[0].error.message).toMatch(/^user error: missing field in document `\d+`: liquid: template render limit exceeded/);
+    await waitTask((await api('DELETE', '/indexes/slow')).body.taskUid);
+  }, 60_000);
+
+  it('cuts a hit whose rendering passes the result bound at the bound', async () => {
+    // each document renders 20 M characters from a 100-character text: liquidjs' memory bound
+    // does not count output
+    const template = `{% capture a %}{% for i in (1..1000) %}${'x'.repeat(100)}{% endfor %}{% endcapture %}{% for i in (1..200) %}{{ a }}{% endfor %}`;
+    await waitTask((await api('PATCH', '/indexes/wide/settings', { chat: { documentTemplate: template, searchParameters: { limit: 3 } } })).body.taskUid);
+    await waitTask((await api('POST', '/indexes/wide/documents', [{ id: 1 }, { id: 2 }, { id: 3 }])).body.taskUid);
+    calls.length = 0;
+    script = [searchRound('{"index_uid":"wide","q":"","filter":""}'), answerRound];
+    const reply = await complete('assistant', ask());
+    expect(reply.events.at(-1)).toBe('[DONE]');
+    expect(calls[1]!.body.messages.at(-1).content).toHaveLength(16 * 1024 * 1024);
+    await waitTask((await api('DELETE', '/indexes/wide')).body.taskUid);
+  }, 60_000);
+
+  it('ends the conversation with a stream_ended error when the provider closes its stream before [DONE]', async () => {
+    calls.length = 0;
+    const events = searchRound('{"index_uid":"movies","q":"dragon","filter":""}').chunks.slice(0, 3);
+    script = [{ raw: events.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') }, answerRound];
+    const reply = await complete('assistant', ask());
+    const errors = reply.events.filter((e) => e !== '[DONE]' && e.type === 'error');
+    expect(errors.map((e) => e.error)).toEqual([{ type: 'stream_ended', code: null, message: 'Stream ended', param: null, event_id: null }]);
+    expect(calls).toHaveLength(1);
+    expect(reply.events.at(-1)).toBe('[DONE]');
+  });
+
+  it('refuses an answer streaming more than 16 Mi characters of tool-call arguments, and reads large ones under it', async () => {
+    // 2.8 M characters a piece, each event under the 4 MiB bound: five pass, six do not
+    const piece = 'dragon '.repeat(400_000);
+    const round = (pieces: number) => ({
+      chunks: [
+        chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_big', type: 'function', function: { name: '_meiliSearchInIndex', arguments: '{"index_uid":"movies","filter":"","q":"' } }] }),
+        ...Array.from({ length: pieces }, () => chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] })),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '"}' } }] }),
+        chunk({}, 'tool_calls'),
+        usage,
+      ],
+    });
+    calls.length = 0;
+    script = [round(5), answerRound];
+    const read = await complete('assistant', ask());
+    expect(read.events.filter((e) => e !== '[DONE]' && e.type === 'error')).toEqual([]);
+    expect(calls).toHaveLength(2);
+    calls.length = 0;
+    script = [round(6)];
+    const refused = await complete('assistant', ask());
+    const errors = refused.events.filter((e) => e !== '[DONE]' && e.type === 'error');
+    expect(errors.map((e) => e.error)).toEqual([
+      { type: 'transport_error', code: null, message: "the tool calls of the provider's answer have more than 16777216 characters of arguments", param: null, event_id: null },
+    ]);
+    expect(calls).toHaveLength(1);
+    expect((await api('GET', '/health')).status).toBe(200);
   }, 60_000);
 
   it('answers a provider error as an error event, then ends', async () => {

@@ -110,3 +110,17 @@ describe('recursion limit', () => {
     expect(errorOf('['.repeat(20_000), seq(anyValue))).toBe('recursion limit exceeded at line 1 column 128');
   });
 });
+
+describe('strings', () => {
+  it('reads escapes between raw runs, and every JSON.stringify output the same as JSON.parse', () => {
+    const samples = ['', 'plain', 'a"b\\c/d\b\f\n\r\t', 'é\u0000\u001f', '😀 and \ud83d\ude00', 'x'.repeat(100_000) + '\n' + 'é'.repeat(50_000)];
+    for (const sample of samples) expect(fromSlice(bytes(JSON.stringify(sample)), string())).toBe(sample);
+    expect(fromSlice(bytes('"\\u00e9t\\u00e9 \\/ \\ud83d\\ude00"'), string())).toBe('été / 😀');
+  });
+
+  it('refuses invalid UTF-8 inside a string at its start, and a control character where it stands', () => {
+    const invalid = Buffer.concat([bytes('"ok '), Buffer.from([0xc3]), bytes('"')]);
+    expect(() => fromSlice(invalid, string())).toThrow('invalid unicode code point at line 1 column 1');
+    expect(errorOf('"ab\ncd"', string())).toBe('control character (\\u0000-\\u001F) found while parsing a string at line 2 column 0');
+  });
+});
