@@ -64,7 +64,11 @@ export interface Federation {
   personalize?: { userContext: string } | null;
 }
 
-/** The search's `locales` as the engine takes them (ISO-639-3 codes); null or empty: none. */
+/**
+ * The search's `locales` as the engine takes them (ISO-639-3 codes); null when absent. An empty
+ * list stays one: as v1.50's `Some([])`, it turns off the `localizedAttributes` locales the query
+ * and the highlighted fields would otherwise take, leaving the language to detection.
+ */
 export function storedLocales(locales: readonly string[] | null | undefined): string[] | null {
-  return locales === null || locales === undefined || locales.length === 0 ? null : locales.map(storedLocale);
+  return locales === null || locales === undefined ? null : locales.map(storedLocale);
 }

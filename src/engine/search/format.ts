@@ -85,7 +85,7 @@ export interface FormatOptions {
   readonly showMatchesPosition: boolean;
   /** the index's separatorTokens, nonSeparatorTokens and dictionary (the index settings have them) */
   readonly tokenizer?: TokenizerSettings;
-  /** the search's `locales` (stored codes), else each field's `localizedAttributes` locales */
+  /** the search's `locales` (stored codes; empty: detected), else (null) each field's `localizedAttributes` locales */
   readonly locales?: readonly string[] | null;
   readonly localizedAttributes?: readonly LocalizedAttributesRule[] | null;
   /** what the request's pages may still add in tags and markers; none: a budget of this page's own */

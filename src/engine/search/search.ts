@@ -55,7 +55,7 @@ export interface SearchRequest {
   readonly filters: readonly DocSet[];
   readonly sort: readonly SortCriterion[];
   readonly rankingScoreThreshold: number | null;
-  /** the query's languages (stored ISO-639-3 codes); null: those of the searched fields */
+  /** the query's languages (stored ISO-639-3 codes; empty: detected); null: those of the searched fields */
   readonly locales?: readonly string[] | null;
   /** attribute whose values may appear in one hit only (already checked to be filterable) */
   readonly distinct: string | null;

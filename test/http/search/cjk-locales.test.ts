@@ -103,6 +103,17 @@ describe('localizedAttributes', () => {
     expect(await ids(index, PHRASE, { locales: ['jpn'] })).toEqual([853]);
   });
 
+  it('takes an empty locales list as no locale at all: the query is detected, not restricted by the rules (v1.50\'s Some([]))', async () => {
+    const index = await indexWith(
+      { searchableAttributes: SEARCHABLE, localizedAttributes: [{ attributePatterns: ['name_ja', 'name_zh', 'author_ja', 'author_zh', 'description_ja', 'description_zh'], locales: ['jpn'] }] },
+      DOCUMENTS,
+    );
+    // detected, the phrase is Mandarin and meets no field the rule cut as Japanese
+    expect(await ids(index, PHRASE, { locales: [] })).toEqual([]);
+    const res = await fetch(`${server.url}/indexes/${index.uid}/search?attributesToRetrieve=id&locales=&q=${encodeURIComponent(PHRASE)}`);
+    expect(((await res.json()) as { hits: unknown[] }).hits).toEqual([]);
+  });
+
   it('takes the first rule whose pattern matches a nested field, and a Mandarin query misses the fields cut as Japanese', async () => {
     const index = await indexWith(
       { searchableAttributes: ['document_en', 'document_ja', 'document_zh'], localizedAttributes: [{ attributePatterns: ['document_ja.*', '*_zh.*'], locales: ['jpn'] }] },
