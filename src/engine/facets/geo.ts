@@ -6,7 +6,7 @@
  * (search.md §8.1). Pure: callers read and write the stored points.
  */
 import { stringifyJson } from '../../types/json-text.js';
-import { parseFiniteFloat } from './values.js';
+import { parseFiniteFloat, rustFloat } from './values.js';
 
 export type LatLng = readonly [lat: number, lng: number];
 
@@ -27,6 +27,18 @@ export function haversine(a: LatLng, b: LatLng): number {
   const phi2 = toRadians(b[0]);
   const total = hav(phi2 - phi1) + Math.cos(phi1) * Math.cos(phi2) * hav(toRadians(b[1]) - toRadians(a[1]));
   return Math.round(2 * EARTH_RADIUS * Math.asin(Math.sqrt(total)) * 1000) / 1000;
+}
+
+/** milli's `BadGeoError::Lat` of a filter's or a sort's point. */
+export function badLatitudeMessage(lat: number): string {
+  return `Bad latitude \`${rustFloat(lat)}\`. Latitude must be contained between -90 and 90 degrees.`;
+}
+
+/** milli's `BadGeoError::Lng`, its hint `(lng + 180).rem_euclid(360) - 180` (Rust's remainder, made positive by adding 360 once). */
+export function badLongitudeMessage(lng: number): string {
+  const remainder = (lng + 180) % 360;
+  const hint = (remainder < 0 ? remainder + 360 : remainder) - 180;
+  return `Bad longitude \`${rustFloat(lng)}\`. Longitude must be contained between -180 and 180 degrees. Hint: try using \`${rustFloat(hint)}\` instead.`;
 }
 
 /** How a `_geo` value reads at indexing: its point (null: no location), or Meilisearch's refusal. */

@@ -25,10 +25,9 @@ import { displayedList } from '../../types/settings.js';
 import { fromSorted, intersect, type DocSet } from '../docset.js';
 import { isFacetedBy } from '../../types/attribute-patterns.js';
 import { FacetKind } from './extract.js';
-import { geoSortBuckets, type LatLng } from './geo.js';
+import { badLatitudeMessage, badLongitudeMessage, geoSortBuckets, type LatLng } from './geo.js';
 import type { FacetReader } from './store.js';
 import { valueColumn, valueIndicesOf, type ValueColumn } from './value-columns.js';
-import { rustFloat } from './values.js';
 import { parseRustF64 } from '../../types/rust-float.js';
 
 export type SortCriterion =
@@ -71,14 +70,8 @@ export function parseSortCriterion(text: string, code: ErrorCode): SortCriterion
     const lat = comma === -1 ? null : parseRustF64(inner.slice(0, comma).trim());
     const lng = comma === -1 ? null : parseRustF64(inner.slice(comma + 1).trim());
     if (lat === null || lng === null) throw badGeoPoint(member, code);
-    if (!(lat >= -90 && lat <= 90)) throw new ApiError(code, `Bad latitude \`${rustFloat(lat)}\`. Latitude must be contained between -90 and 90 degrees.`);
-    if (!(lng >= -180 && lng <= 180)) {
-      const hint = ((((lng + 180) % 360) + 360) % 360) - 180;
-      throw new ApiError(
-        code,
-        `Bad longitude \`${rustFloat(lng)}\`. Longitude must be contained between -180 and 180 degrees. Hint: try using \`${rustFloat(hint)}\` instead.`,
-      );
-    }
+    if (!(lat >= -90 && lat <= 90)) throw new ApiError(code, badLatitudeMessage(lat));
+    if (!(lng >= -180 && lng <= 180)) throw new ApiError(code, badLongitudeMessage(lng));
     return { kind: 'geo', point: [lat, lng], descending };
   }
   if (RESERVED.has(member) || ['_geoRadius(', '_geoBoundingBox(', '_geo(', '_geoDistance('].some((prefix) => member.startsWith(prefix))) {

@@ -27,7 +27,7 @@ import type { IndexSettings } from '../../types/settings.js';
 import { difference, EMPTY, fromSorted, intersect, unionAll, type DocSet } from '../docset.js';
 import { FacetKind } from '../facets/extract.js';
 import { geojsonFilterable, geoFilterable } from '../facets/fields.js';
-import { EARTH_RADIUS, haversine, type LatLng } from '../facets/geo.js';
+import { badLatitudeMessage, badLongitudeMessage, EARTH_RADIUS, haversine, type LatLng } from '../facets/geo.js';
 import { FacetReader, type Bound, type ReadMeter } from '../facets/store.js';
 import { columnRanges } from '../facets/value-columns.js';
 import { ENTRY_UNITS, FilterWork, RULE_UNITS } from './work.js';
@@ -348,19 +348,8 @@ class Evaluator {
   }
 
   private checkPoint(point: GeoPoint, lat: number, lng: number): LatLng {
-    if (!(lat >= -90 && lat <= 90)) {
-      throw new ApiError(this.code, formatFilterError(`Bad latitude \`${rustFloat(lat)}\`. Latitude must be contained between -90 and 90 degrees.`, point[0].span));
-    }
-    if (!(lng >= -180 && lng <= 180)) {
-      const hint = ((((lng + 180) % 360) + 360) % 360) - 180;
-      throw new ApiError(
-        this.code,
-        formatFilterError(
-          `Bad longitude \`${rustFloat(lng)}\`. Longitude must be contained between -180 and 180 degrees. Hint: try using \`${rustFloat(hint)}\` instead.`,
-          point[1].span,
-        ),
-      );
-    }
+    if (!(lat >= -90 && lat <= 90)) throw new ApiError(this.code, formatFilterError(badLatitudeMessage(lat), point[0].span));
+    if (!(lng >= -180 && lng <= 180)) throw new ApiError(this.code, formatFilterError(badLongitudeMessage(lng), point[1].span));
     return [lat, lng];
   }
 
@@ -405,13 +394,12 @@ class Evaluator {
   private pointsAround(point: LatLng, radius: number): DocSet {
     const latFid = this.reader.fieldId('_geo.lat');
     if (latFid === undefined) return EMPTY;
-    // Every point within `radius` lies in this latitude band; the exact distance decides after.
+    // Every point within `radius` lies in this latitude band; the exact distance decides after. A
+    // band reaching a pole is open there: a stored latitude may lie past it (v1.50 indexes 90.0000001)
     const band = (radius / EARTH_RADIUS) * (180 / Math.PI) * (1 + 1e-9) + 1e-9;
-    const candidates = this.reader.numberRange(
-      latFid,
-      { value: Math.max(-90, point[0] - band), inclusive: true },
-      { value: Math.min(90, point[0] + band), inclusive: true },
-    );
+    const low = point[0] - band;
+    const high = point[0] + band;
+    const candidates = this.reader.numberRange(latFid, low <= -90 ? null : { value: low, inclusive: true }, high >= 90 ? null : { value: high, inclusive: true });
     const inside: number[] = [];
     for (const docid of candidates) {
       const where = this.reader.point(docid);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkGeo, geoDistanceOf, geoDistanceOrigin, geoPointOf, geoSortBuckets, haversine, type LatLng } from '../../../../src/engine/facets/geo.js';
+import { badLongitudeMessage, checkGeo, geoDistanceOf, geoDistanceOrigin, geoPointOf, geoSortBuckets, haversine, type LatLng } from '../../../../src/engine/facets/geo.js';
 
 /** The message `checkGeo` gives for document id `id`, or the point. */
 function check(geo: unknown, id = '11'): string | LatLng | null {
@@ -145,5 +145,17 @@ describe('_geoDistance', () => {
     expect(geoDistanceOf(origin, { _geo: { lat: 48.2187834 } })).toBeUndefined();
     expect(geoDistanceOf(origin, { _geo: null })).toBeUndefined();
     expect(geoDistanceOf(origin, { id: 1 })).toBeUndefined();
+  });
+});
+
+describe('badLongitudeMessage', () => {
+  it('hints (lng + 180).rem_euclid(360) - 180, as milli computes it in f64', () => {
+    const hint = (lng: number) => /try using `([^`]+)`/.exec(badLongitudeMessage(lng))![1];
+    // milli's own test figures
+    expect([250, 180.000001, -180.000001].map(hint)).toEqual(['-110', '-179.999999', '179.999999']);
+    // the remainder just under 0 plus 360 rounds to 360: Rust hints 180, not -180
+    expect(hint(-180.00000000000003)).toBe('180');
+    expect(hint(-2021)).toBe('139');
+    expect(hint(Number.NEGATIVE_INFINITY)).toBe('NaN');
   });
 });

@@ -232,6 +232,22 @@ describe('geo filters', () => {
     await geo.close();
   });
 
+  it('_geoRadius reaches points stored just past a pole, as v1.50 indexes them', () => {
+    const poles = TestIndex.create({ filterableAttributes: ['_geo'] });
+    try {
+      poles.write([
+        { id: 'north', _geo: { lat: 90.0000001, lng: 0 } },
+        { id: 'south', _geo: { lat: -90.0000001, lng: 0 } },
+        { id: 'equator', _geo: { lat: 0, lng: 0 } },
+      ]);
+      expect(poles.filter('_geoRadius(90, 0, 20000)')).toEqual(['north']);
+      expect(poles.filter('_geoRadius(-90, 0, 20000)')).toEqual(['south']);
+      expect(poles.filter('_geoRadius(89.99, 0, 2000)')).toEqual(['north']);
+    } finally {
+      void poles.close();
+    }
+  });
+
   it('_geoRadius keeps the points within the radius, in metres', () => {
     expect(geo.filter('_geoRadius(45.75, 4.85, 5000)')).toEqual(['lyon']);
     expect(geo.filter('_geoRadius(45.75, 4.85, 400000)')).toEqual(['paris', 'lyon']);
