@@ -141,34 +141,46 @@ function* heapOrder(n: number, before: (i: number, j: number) => boolean): Gener
   }
 }
 
+/** Points by docid, NaN where a document has none (geo-column.ts keeps an index's so). */
+export interface PointColumns {
+  readonly lat: ArrayLike<number>;
+  readonly lng: ArrayLike<number>;
+}
+
 /**
- * Located documents (ascending docids) in `_geoPoint` order, as milli's `GeoSort` buckets them:
- * nearest first (`asc`) or farthest first (`desc`); a bucket gathers the documents within 1 m
- * of its first document's distance (at most 1000), and is ranked by that first point.
- * Under 1000 points milli orders by whole metres (ties by docid, walked backwards for `desc`);
- * from 1000 on its R-tree orders by exact distance.
+ * Located documents (ascending docids, each with a point in `points`) in `_geoPoint` order, as
+ * milli's `GeoSort` buckets them: nearest first (`asc`) or farthest first (`desc`); a bucket
+ * gathers the documents within 1 m of its first document's distance (at most 1000), and is
+ * ranked by that first point. Under 1000 points milli orders by whole metres (ties by docid,
+ * walked backwards for `desc`); from 1000 on its R-tree orders by exact distance.
  */
-export function* geoSortBuckets(located: readonly { docid: number; point: LatLng }[], origin: LatLng, descending: boolean): Generator<GeoBucket> {
+export function* geoSortBuckets(located: ArrayLike<number>, points: PointColumns, origin: LatLng, descending: boolean): Generator<GeoBucket> {
   const n = located.length;
   const exact = n >= RTREE_FROM;
   const distances = new Float64Array(n);
   const keys = new Float64Array(n);
+  const at: [number, number] = [0, 0];
   for (let i = 0; i < n; i++) {
-    distances[i] = haversine(origin, located[i]!.point);
+    at[0] = points.lat[located[i]!]!;
+    at[1] = points.lng[located[i]!]!;
+    distances[i] = haversine(origin, at);
     keys[i] = exact ? distances[i]! : Math.trunc(distances[i]!);
   }
   // Equal keys keep the docid order, reversed for `desc` (milli pops its cache from the back).
   const before = (i: number, j: number) => (keys[i] !== keys[j] ? keys[i]! < keys[j]! : i < j) !== descending;
   let bucket: number[] = [];
   let first = 0;
-  const close = (): GeoBucket => ({ docids: bucket.sort((a, b) => a - b), point: located[first]!.point, distance: distances[first]! });
+  const close = (): GeoBucket => {
+    const docid = located[first]!;
+    return { docids: bucket.sort((a, b) => a - b), point: [points.lat[docid]!, points.lng[docid]!], distance: distances[first]! };
+  };
   for (const i of heapOrder(n, before)) {
     if (bucket.length > 0 && (Math.abs(distances[first]! - distances[i]!) > DISTANCE_MARGIN || bucket.length === MAX_BUCKET)) {
       yield close();
       bucket = [];
     }
     if (bucket.length === 0) first = i;
-    bucket.push(located[i]!.docid);
+    bucket.push(located[i]!);
   }
   if (bucket.length > 0) yield close();
 }

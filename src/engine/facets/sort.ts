@@ -309,14 +309,14 @@ function valueAtPlace<T>(column: ValueColumn<T>, place: number, descending: bool
  * then the documents without a point in one last bucket (point and distance null).
  */
 export function* geoBuckets(reader: FacetReader, origin: LatLng, descending: boolean, set: DocSet): Generator<{ docids: DocSet; point: LatLng | null; distance: number | null }> {
-  const located: { docid: number; point: LatLng }[] = [];
+  const points = reader.points();
+  const located: number[] = [];
   const unlocated: number[] = [];
   for (const docid of set) {
-    const point = reader.point(docid);
-    if (point === undefined) unlocated.push(docid);
-    else located.push({ docid, point });
+    if (docid < points.lat.length && !Number.isNaN(points.lat[docid]!)) located.push(docid);
+    else unlocated.push(docid);
   }
-  for (const { docids, point, distance } of geoSortBuckets(located, origin, descending)) yield { docids: fromSorted(docids), point, distance };
+  for (const { docids, point, distance } of geoSortBuckets(located, points, origin, descending)) yield { docids: fromSorted(docids), point, distance };
   if (unlocated.length > 0) yield { docids: fromSorted(unlocated), point: null, distance: null };
 }
 

@@ -7,7 +7,7 @@
  *   `string`, nothing for `null` / `empty` / `exists`. So one field's numbers, then its strings,
  *   are contiguous and sorted: ranges, prefixes and ordered walks are cursor scans.
  * - `geoPoints` (docid → 16 bytes: lat, lng as f64 LE) for documents with a `_geo` point while
- *   geo is enabled.
+ *   geo is enabled; readers take them from the columns geo-column.ts keeps of them.
  * - main key `facet-fields`: field id → path (array index = id). Ids are never reused or removed,
  *   like Meilisearch's fields-ids map, so an id seen by a reader stays valid.
  * - main key `documents-ids`: the DocSet of every document (the universe of `NOT`, `!=`), and
@@ -25,6 +25,7 @@ import type { IndexEnv } from '../index-env.js';
 import { INDEX_MAIN_KEYS, type IndexReadEnv } from '../index-read-env.js';
 import { FacetKind } from './extract.js';
 import type { LatLng } from './geo.js';
+import { geoColumn, type GeoColumn } from './geo-column.js';
 import { MAX_FACET_VALUE_BYTES, orderedF64, readOrderedF64 } from './values.js';
 import { leadingUnits } from '../../types/utf16.js';
 
@@ -175,6 +176,7 @@ export interface ValueRuns<T> {
 
 export class FacetReader {
   private fields: ReadonlyMap<string, number> | undefined;
+  private geo: GeoColumn | undefined;
 
   constructor(
     readonly env: IndexReadEnv,
@@ -307,11 +309,15 @@ export class FacetReader {
     return { values, docids: runs.docids(), starts: Uint32Array.from(starts) };
   }
 
+  /** Every document's `_geo` point, by docid (NaN: none); unmetered: a sort reads them all. */
+  points(): GeoColumn {
+    return (this.geo ??= geoColumn(this.env));
+  }
+
   point(docid: number): LatLng | undefined {
     this.meter?.read(1, 0);
-    // The fast read reuses its buffer: both numbers are read before the next lookup.
-    const bytes = this.env.geoPoints.getBinaryFast(docid);
-    return bytes === undefined ? undefined : [bytes.readDoubleLE(0), bytes.readDoubleLE(8)];
+    const { lat, lng } = this.points();
+    return docid < lat.length && !Number.isNaN(lat[docid]!) ? [lat[docid]!, lng[docid]!] : undefined;
   }
 
   /**
