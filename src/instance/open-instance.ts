@@ -32,6 +32,7 @@ import { Network } from '../network/network.js';
 import { importHeaders, originHeaders } from '../network/proxy-headers.js';
 import { OutgoingClient } from '../outgoing/client.js';
 import { IpPolicy } from '../outgoing/ip-policy.js';
+import { ApiError } from '../errors/api-error.js';
 import { RemoteSearch } from '../search/remote-search.js';
 import { personalizationService, type Reranker } from '../search/personalization.js';
 import type { FormatElsewhere } from '../search/formatting.js';
@@ -50,6 +51,7 @@ import { startDatabaseUpgrade } from '../tasks/upgrade-startup.js';
 import { ImportRefused, shouldImport, type ImportRequest } from '../store/import-decision.js';
 import { readInstanceUid } from '../store/instance-uid.js';
 import { UpdateFiles } from '../store/update-files.js';
+import { refuseWrites } from '../store/write-txn.js';
 import { MAX_NUMBER_OF_TASKS, TaskQueue } from '../tasks/queue.js';
 import { Scheduler } from '../tasks/scheduler.js';
 import type { Request as S3Request, S3Snapshots } from '../snapshots/s3-upload.js';
@@ -434,6 +436,8 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
     mustRestart: async () => {
       mustRestart = true;
       await scheduler.stop();
+      // keys, features, webhooks, the network and chat workspaces write this environment too
+      refuseWrites(store.root, () => new ApiError('internal', 'The task queue was compacted: restart the instance to write to it.'));
     },
     close: async () => {
       await scheduler.stop();

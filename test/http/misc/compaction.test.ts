@@ -1,7 +1,8 @@
 /**
  * Compaction through the real server: `POST /indexes/{uid}/compact` (an `indexCompaction` task that
  * keeps the index usable) and `POST /tasks/compact` (gate, synchronous answer, then writes blocked
- * and `/health` answering mustRestart until a restart, after which the data is all there).
+ * and `/health` answering mustRestart until a restart, after which the data is all there; the
+ * instance's other writes, keys, webhooks and features, refused too: they would be lost).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run, uniqueUid } from '../../helpers/api.js';
@@ -141,6 +142,46 @@ describe('POST /tasks/compact', () => {
       expect(task.status).toBe('succeeded');
     } finally {
       await restarted.stop();
+    }
+  });
+
+  it('refuses the instance\'s other writes after compacting, so none is answered and then lost at the restart', async () => {
+    const master = 'compaction-master-key-0123456789';
+    const keyed = async (target: TestServer, key: string, method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${target.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+    };
+    const guarded = await startServer({ masterKey: master });
+    try {
+      const key = (await keyed(guarded, master, 'POST', '/keys', { actions: ['search'], indexes: ['*'], expiresAt: null })).body;
+      expect((await keyed(guarded, master, 'PATCH', '/experimental-features', { taskQueueCompactionRoute: true })).status).toBe(200);
+      expect((await keyed(guarded, master, 'POST', '/tasks/compact')).status).toBe(200);
+
+      const deleted = await keyed(guarded, master, 'DELETE', `/keys/${key.uid}`);
+      expect(deleted.status).toBe(500);
+      expect(deleted.body).toMatchObject({ code: 'internal', message: 'The task queue was compacted: restart the instance to write to it.' });
+      expect((await keyed(guarded, key.key, 'POST', '/indexes/any/search', {})).status).not.toBe(403);
+      expect((await keyed(guarded, master, 'POST', '/webhooks', { url: 'https://example.com/hook' })).status).toBe(500);
+      expect((await keyed(guarded, master, 'PATCH', '/experimental-features', { metrics: true })).status).toBe(500);
+      expect((await keyed(guarded, master, 'GET', '/experimental-features')).body.metrics).toBe(false);
+
+      await guarded.stop();
+      const restarted = await startServer({ dbPath: guarded.dbPath, masterKey: master });
+      try {
+        // what the refusals said is what the restart finds
+        expect((await keyed(restarted, master, 'GET', `/keys/${key.uid}`)).status).toBe(200);
+        expect((await keyed(restarted, master, 'GET', '/webhooks')).body.results).toEqual([]);
+        expect((await keyed(restarted, master, 'GET', '/experimental-features')).body.metrics).toBe(false);
+      } finally {
+        await restarted.stop();
+      }
+    } finally {
+      await guarded.dispose();
     }
   });
 });
