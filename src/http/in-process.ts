@@ -3,13 +3,14 @@
  * the meilisearch client would send over HTTP (path parameters, a query string built as the client
  * builds it, a JSON body) and goes through the steps a request takes after authentication: the
  * route's query parser, its body reading and validation, its handler and the services behind it.
- * So inputs are checked, and answered, exactly as over HTTP; failures are the same ApiErrors.
+ * So inputs are checked, and answered, exactly as over HTTP (the answer read back from its JSON
+ * text as the client reads it); failures are the same ApiErrors.
  * The caller is unrestricted: the process that opened the database owns it (no master key).
  */
 import { Readable } from 'node:stream';
 import { UNRESTRICTED } from '../auth/authenticate.js';
 import type { KnownRoute } from '../auth/route-actions.js';
-import { parseJson, stringifyJson } from '../types/json-text.js';
+import { stringifyJson } from '../types/json-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
 import type { AppDeps } from './deps.js';
 import { runSpec, type AnyRouteSpec, type RouteReply } from './route.js';
@@ -64,8 +65,11 @@ export class InProcessRoutes {
     });
     // a few routes answer an error status without an ApiError (an unknown settings sub-route, an unhealthy /health)
     if (status >= 400) throw new Error(`${route} answered ${status}`);
-    if (result instanceof StreamedJson) return parseJson(await result.text());
+    // read back from its JSON text as the client reads it (JSON.parse): numbers past 2^53 as
+    // numbers, not the BigInt the engine keeps (JSON.stringify throws on those), plain objects, and
+    // nothing shared with the engine's caches for the caller to change
+    if (result instanceof StreamedJson) return JSON.parse(await result.text());
     // a handler answers a bare JSON value as its text (Fastify would send a string as text)
-    return typeof result === 'string' ? JSON.parse(result) : result;
+    return JSON.parse(typeof result === 'string' ? result : stringifyJson(result));
   }
 }

@@ -10,6 +10,7 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import { sortedKeys } from '../types/bytes.js';
+import { withoutBigInts } from '../types/json-text.js';
 import { ownValue, setField } from '../types/own-record.js';
 import {
   defaultChatSettings,
@@ -90,7 +91,8 @@ function applyEmbedders(
 export function applyPatch(current: IndexSettings, patch: SettingsPatch, exactWords: ExactWordsForm): IndexSettings {
   const defaults = defaultSettings();
   const next: IndexSettings = { ...current };
-  const p = patch;
+  // read back from the task record, an integer past 2^53 is a BigInt: settings hold numbers
+  const p = withoutBigInts(patch);
   if (p.displayedAttributes !== undefined) next.displayedAttributes = wildcardList(p.displayedAttributes);
   if (p.searchableAttributes !== undefined) next.searchableAttributes = wildcardList(p.searchableAttributes);
   if (p.filterableAttributes !== undefined) next.filterableAttributes = p.filterableAttributes ?? defaults.filterableAttributes;

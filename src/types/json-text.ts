@@ -46,6 +46,25 @@ export function parseJson(text: string): unknown {
   return holdsUnsafeNumber(value) ? parseLossless(text, null, { parseNumber: numberOf, onDuplicateKey: lastValue }) : value;
 }
 
+/** Whether a value holds a BigInt (an integer `parseJson` kept exact). */
+function holdsBigInt(value: unknown): boolean {
+  if (typeof value === 'bigint') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsBigInt);
+  for (const key in value) if (holdsBigInt((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+/**
+ * `value` as JSON.parse reads its JSON text: its BigInts as the nearest doubles. For values that
+ * are numbers to their users but come back from JSON text `parseJson` read (a settings update in
+ * its task record: a `maxTotalHits` of 2^60 reached searches as a BigInt, which `Math.min` throws
+ * on); the value itself when it holds none.
+ */
+export function withoutBigInts<T>(value: T): T {
+  return holdsBigInt(value) ? (JSON.parse(stringifyJson(value)) as T) : value;
+}
+
 /** A JSON number as its text wrote it (`parseWritten`). */
 export class WrittenNumber {
   constructor(readonly text: string) {}

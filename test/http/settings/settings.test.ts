@@ -110,6 +110,24 @@ describe('reading settings', () => {
     }
   });
 
+  it('takes integers past 2^53 in numeric settings, and searches under them', async () => {
+    const uid = uniqueIndex();
+    await task('POST', `/indexes/${uid}/documents`, [{ id: 1, text: 'hello', genre: 'a' }]);
+    const done = await task('PATCH', `/indexes/${uid}/settings`, {
+      filterableAttributes: ['genre'],
+      pagination: { maxTotalHits: 2 ** 60 },
+      faceting: { maxValuesPerFacet: 2 ** 60 },
+      searchCutoffMs: 2 ** 60,
+    });
+    expect(done.status).toBe('succeeded');
+    for (const query of [{ q: 'hello' }, { q: 'hello', page: 1, facets: ['genre'] }]) {
+      const found = await send('POST', `/indexes/${uid}/search`, query);
+      expect(found.status, JSON.stringify(found.body)).toBe(200);
+      expect((found.body as { hits: unknown[] }).hits).toHaveLength(1);
+    }
+    expect((await send('GET', `/indexes/${uid}/settings/pagination`)).body).toEqual({ maxTotalHits: 2 ** 60 });
+  });
+
   it('answers index_not_found for the settings of a missing index', async () => {
     const expected = {
       status: 404,
