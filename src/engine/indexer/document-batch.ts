@@ -101,7 +101,7 @@ export type DocumentOp =
   /**
    * documents already computed (an edition's outcome): the ids of those it deletes, and those it
    * replaces as an NDJSON payload of their JSON texts, read as written (`9.0` stays a float);
-   * each keeps its id (`primaryKey` reads it)
+   * each keeps its id (`primaryKey` reads it), and its `_vectors` go as a replacement's
    */
   | { readonly op: 'put'; readonly deletions: readonly string[]; readonly replacements: PayloadSource; readonly primaryKey: string };
 
@@ -496,7 +496,11 @@ export function applyDocumentBatch(
         for (const id of op.deletions) pending.set(id, null);
         let count = op.deletions.length;
         for (const { doc, text } of readNdjson(op.replacements, parseWithFloats)) {
-          pending.set(documentId(doc, op.primaryKey), doc, text, text);
+          const id = documentId(doc, op.primaryKey);
+          // an edited document replaces the stored one, its `_vectors` too (v1.50's edition is a
+          // replacing update, whose vectors its extractor reads as an addition's)
+          const next = withIndexedVectors(doc, doc, pending.current(id), 'replace', id, settings.embedders);
+          pending.set(id, next, text, next === doc ? text : undefined);
           count++;
         }
         return { count };

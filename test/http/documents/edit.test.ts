@@ -104,6 +104,44 @@ describe('with the feature on', () => {
     ]);
   });
 
+  it("replaces, checks and opts out a userProvided embedder's vectors as the edition writes them (v1.50 indexes them as a replacement's)", async () => {
+    const uid = uniqueIndex();
+    const settings = await task((await client.index(uid).updateSettings({ embedders: { e: { source: 'userProvided', dimensions: 2 } } })).taskUid);
+    expect(settings.status).toBe('succeeded');
+    const docs = [
+      { id: 1, _vectors: { e: [1, 0] } },
+      { id: 2, _vectors: { e: [1, 0] } },
+    ];
+    expect((await task((await client.index(uid).addDocuments(docs, { primaryKey: 'id' })).taskUid)).status).toBe('succeeded');
+    const vectors = async () => (await client.index(uid).getDocuments({ retrieveVectors: true })).results.map((doc) => [doc.id, doc._vectors.e.embeddings]);
+
+    // an edition that leaves `_vectors` alone keeps the stored embeddings
+    expect((await edit(uid, { function: 'doc.x = 1' })).status).toBe('succeeded');
+    expect((await edit(uid, { function: 'if doc.id == 1 { doc._vectors = #{e: [0.0, 1.0]} }' })).status).toBe('succeeded');
+    expect(await vectors()).toEqual([
+      [1, [[0, 1]]],
+      [2, [[1, 0]]],
+    ]);
+    const hits = await client.index(uid).search(null, { vector: [0, 1], hybrid: { embedder: 'e', semanticRatio: 1 }, showRankingScore: true });
+    expect(hits.hits.map((hit) => [hit.id, hit._rankingScore])).toEqual([
+      [1, 1],
+      [2, 0.5],
+    ]);
+
+    const wrong = await edit(uid, { function: 'doc._vectors = #{e: [1.0, 2.0, 3.0]}' });
+    expect(wrong.error).toEqual(
+      error(
+        `Index \`${uid}\`: Invalid vector dimensions in document with id \`1\` in \`._vectors.e\`.\n  - note: embedding #0 has dimensions 3\n  - note: embedder \`e\` requires 2`,
+        'invalid_vector_dimensions',
+      ),
+    );
+    expect((await edit(uid, { function: 'if doc.id == 2 { doc._vectors = #{e: ()} }' })).status).toBe('succeeded');
+    expect(await vectors()).toEqual([
+      [1, [[0, 1]]],
+      [2, []],
+    ]);
+  });
+
   describe('request errors', () => {
     it.each([
       [{}, error('Missing field `function`', 'missing_document_edition_function')],
