@@ -12,7 +12,7 @@ import type { TaskDetails } from '../types/task.js';
 
 export interface AppliedBatch {
   readonly batchUid: number;
-  /** the batch's tasks and the details they finished with (null for a settings update: its details are its task's settings) */
+  /** the batch's tasks and the details they finished with (null for a settings update: its details are its task's settings; an edition's without its context) */
   readonly tasks: readonly { readonly uid: number; readonly details: TaskDetails | null }[];
 }
 

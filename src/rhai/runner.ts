@@ -3,10 +3,12 @@
  * reasons: Rhai allows 1000 nested script calls, which needs more stack than the main thread
  * has, and a long edition must not stall the HTTP server. Chunks run on every pool thread at
  * once; outcomes come back in document order. Aborting the signal stops the workers at once.
- * Documents go to the threads and come back as JSON text (thread.ts), their floats kept.
+ * Documents go to the threads and come back as JSON text (thread.ts), their floats kept; the
+ * context goes as its JSON text, written once (or the text a task record read it as).
  */
 import type { Piscina } from 'piscina';
 import { stringifyReply } from '../types/reply-text.js';
+import { jsonTextOf } from '../types/json-text-object.js';
 import type { EditOutcome } from './index.js';
 import { parseWithFloats } from '../types/written-floats.js';
 import type { EditionJob, EditionReply } from './thread.js';
@@ -33,12 +35,16 @@ function unwrap(reply: EditionReply): EditedOutcome[] {
 }
 
 export class EditionRunner {
+  private readonly context: string | null;
+
   constructor(
     private readonly pool: Piscina,
     private readonly source: string,
-    private readonly context: JsonObject | null,
+    context: JsonObject | null,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    this.context = context === null ? null : (jsonTextOf(context) ?? stringifyReply(context));
+  }
 
   private run(documents: JsonObject[]): Promise<EditedOutcome[]> {
     const job: EditionJob = { source: this.source, context: this.context, documents: documents.map((doc) => stringifyReply(doc)) };

@@ -4,6 +4,7 @@
  * answering their outcomes or the first Rhai error as data (errors thrown across a worker
  * boundary lose their type). Documents cross the boundary as JSON text both ways, so that the
  * numbers they write as floats (`9.0`) stay floats: a copy between threads drops their marks.
+ * The context crosses as its text too.
  */
 import { stringifyReply } from '../types/reply-text.js';
 import { parseWithFloats } from '../types/written-floats.js';
@@ -13,7 +14,8 @@ type JsonObject = Record<string, unknown>;
 
 export interface EditionJob {
   source: string;
-  context: JsonObject | null;
+  /** the context's JSON text */
+  context: string | null;
   /** each document's JSON text, its floats written as floats (`stringifyReply`) */
   documents: string[];
 }
@@ -30,7 +32,7 @@ function sent(outcome: EditOutcome): SentOutcome {
   return outcome.kind === 'replace' ? { kind: 'replace', text: stringifyReply(outcome.document) } : outcome;
 }
 
-export default function runEdition({ source, context, documents }: EditionJob): EditionReply {
+export default function runEdition({ source, context: text, documents }: EditionJob): EditionReply {
   let script;
   try {
     script = compileScript(source, EDITION_COMPILE_OPTIONS);
@@ -39,7 +41,8 @@ export default function runEdition({ source, context, documents }: EditionJob): 
     throw error;
   }
   try {
-    return { type: 'outcomes', outcomes: documents.map((text) => sent(editDocument(script, parseWithFloats(text) as JsonObject, context))) };
+    const context = text === null ? null : (parseWithFloats(text) as JsonObject);
+    return { type: 'outcomes', outcomes: documents.map((doc) => sent(editDocument(script, parseWithFloats(doc) as JsonObject, context))) };
   } catch (error) {
     if (error instanceof RhaiRuntimeError) return { type: 'runtime-error', message: error.message };
     throw error;

@@ -50,7 +50,13 @@ const unescape = (key: string) => (underscoresOf(key) > 2 ? key.slice(0, -2) : k
 /** The most keys an object written as a record has. */
 const RECORD_KEYS_MAX = 64;
 
-/** Whether `object` has at most RECORD_KEYS_MAX keys (counted no further). */
+/**
+ * Whether `object` has at most RECORD_KEYS_MAX keys. V8 lists all the keys of an object of many
+ * (a dictionary-mode one) before a `for…in` yields the first, as `Object.keys` does (both took
+ * 0.3–0.48 s for 900,000 keys): no count stops early there (this one does for a small object, which
+ * has its keys cached), so a large object is kept out of stored values instead (an edition's
+ * context is stored as text, tasks/record-codecs.ts).
+ */
 function fewKeys(object: object): boolean {
   let keys = 0;
   for (const key in object) if (Object.hasOwn(object, key) && ++keys > RECORD_KEYS_MAX) return false;

@@ -1,12 +1,20 @@
 /**
- * A JSON object kept as the JSON text of each of its members, each parsed when it is first read.
- * A task's settings are stored so (tasks/record-codecs.ts): a settings update of 200,000 synonyms
- * cost ~0.13 s to unpack and ~0.18 s to serialise again at each `GET /tasks` that listed it, on
- * the thread answering requests. Read as such an object, the record costs the copy of its texts,
- * and an answer written by `stringifyReply` writes those texts as they are. It is a plain object
- * whose members are accessors: its keys, a member, a spread, a structured clone or JSON.stringify
- * see the parsed values. A member set, deleted or added makes it an ordinary object again.
- * A member's text must be what `stringifyJson` writes of its value: it stands for it in answers.
+ * A JSON object kept as JSON text, parsed when first read: as the text of each of its members,
+ * each parsed when it is first read (`jsonTextObject`), or as its whole text (`jsonTextValue`).
+ * A task's settings are stored the first way (tasks/record-codecs.ts): a settings update of
+ * 200,000 synonyms cost ~0.13 s to unpack and ~0.18 s to serialise again at each `GET /tasks` that
+ * listed it, on the thread answering requests. Read as such an object, the record costs the copy
+ * of its texts, and an answer written by `stringifyReply` writes those texts as they are. It is a
+ * plain object whose members are accessors: its keys, a member, a spread, a structured clone or
+ * JSON.stringify see the parsed values. A member set, deleted or added makes it an ordinary object
+ * again. A member's text must be what `stringifyJson` writes of its value: it stands for it in answers.
+ *
+ * An edition's `context` is stored the second way: its keys are the caller's, and a closure and
+ * an accessor per member cost 2.3 s for 900,000 keys. It is a Proxy over the object parsed at the
+ * first look (keys, a member, a spread, JSON.stringify; its prototype is Object's without one);
+ * an answer writes its text while it is unchanged (no member set, deleted or defined; a change
+ * inside a member is not seen). A Proxy cannot be structured-cloned: it crosses threads as its
+ * text (`jsonTextOf`).
  */
 import { parseJson, stringifyJson } from './json-text.js';
 import { written } from './reply-text.js';
@@ -53,14 +61,50 @@ export function jsonTextObject(members: readonly TextMember[]): JsonObject {
   return object;
 }
 
-/** The JSON text of `value` when it is a `jsonTextObject` still holding only its texts. */
+/** The texts of the `jsonTextValue`s, while unchanged. */
+const WHOLE = new WeakMap<object, string>();
+
+/** An object standing for the JSON object `text`, parsed (`parseJson`) at the first look. */
+export function jsonTextValue(text: string): JsonObject {
+  let parsed: JsonObject | null = null;
+  const read = (): JsonObject => (parsed ??= parseJson(text) as JsonObject);
+  const toJSON = () => written(() => text) ?? read();
+  // the target is never seen through the Proxy; Node's inspect reads it directly, and finds this
+  const target = Object.defineProperty({}, INSPECT, { value: () => read(), configurable: true });
+  const changed = (): JsonObject => {
+    WHOLE.delete(proxy);
+    return read();
+  };
+  const proxy: JsonObject = new Proxy(target, {
+    get: (_, key) => (key === 'toJSON' && WHOLE.has(proxy) ? toJSON : Reflect.get(read(), key)),
+    has: (_, key) => Reflect.has(read(), key),
+    ownKeys: () => Reflect.ownKeys(read()),
+    getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(read(), key),
+    // what JSON.parse makes: an answer's writer asks before it writes (streamed-answer.ts)
+    getPrototypeOf: () => (parsed === null ? Object.prototype : Reflect.getPrototypeOf(parsed)),
+    set: (_, key, value) => Reflect.set(changed(), key, value),
+    deleteProperty: (_, key) => Reflect.deleteProperty(changed(), key),
+    defineProperty: (_, key, descriptor) => Reflect.defineProperty(changed(), key, descriptor),
+    // a Proxy may be frozen only with its target, whose keys it must then list: refused
+    preventExtensions: () => false,
+  });
+  WHOLE.set(proxy, text);
+  return proxy;
+}
+
+/** The JSON text of `value` when it is a `jsonTextObject` still holding only its texts, or an unchanged `jsonTextValue`. */
 export function jsonTextOf(value: unknown): string | undefined {
-  const members = typeof value === 'object' && value !== null ? unchanged(value) : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const whole = WHOLE.get(value);
+  if (whole !== undefined) return whole;
+  const members = unchanged(value);
   return members === undefined ? undefined : `{${members.map(([key, text]) => `${JSON.stringify(key)}:${text}`).join(',')}}`;
 }
 
 /** The length of `jsonTextOf(value)`, without writing it (an answer's look for long text). */
 export function jsonTextLength(value: unknown): number | undefined {
+  const whole = typeof value === 'object' && value !== null ? WHOLE.get(value) : undefined;
+  if (whole !== undefined) return whole.length;
   const members = typeof value === 'object' && value !== null ? unchanged(value) : undefined;
   // braces, commas, and each member's quoted key and colon
   return members?.reduce((length, [key, text]) => length + JSON.stringify(key).length + 1 + text.length, Math.max(2, members.length + 1));

@@ -126,7 +126,9 @@ export const processDocumentEdition: BatchProcessor = async (ctx, tasks) => {
   // A crash between this task's index commit and its task commit: the edit landed, it only finishes.
   const applied = appliedOutcome(ctx.indexEnvs.get(record.uuid), task.uid);
   if (applied !== undefined) {
-    return { tasks: [succeeded(task, applied.details)], indexWritten: record.uuid, commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) };
+    // the index recorded the counts, not the context (batch-write.ts)
+    const recorded = applied.details?.kind === 'documentEdition' ? { ...applied.details, context: details.context } : applied.details;
+    return { tasks: [succeeded(task, recorded)], indexWritten: record.uuid, commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) };
   }
   // kept open while the edition pool runs the function
   const { env, release } = ctx.indexEnvs.acquire(record.uuid);

@@ -52,7 +52,7 @@ describe('a crash between an edition\'s index commit and its task commit', () =>
 
       // TEST-ONLY hook (src/tasks/test-hooks.ts): the process exits right after the index commit
       const crashing = await startServer({ dbPath: first.dbPath, env: { QUARRY_TEST_EXIT_AFTER_INDEX_COMMIT: '1' } });
-      const edit = await call(crashing, 'POST', '/indexes/edited/documents/edit', { function: 'doc.n = doc.n + 1' });
+      const edit = await call(crashing, 'POST', '/indexes/edited/documents/edit', { function: 'doc.n = doc.n + context.step', context: { step: 1 } });
       expect(edit.status).toBe(202);
       if (crashing.process.exitCode === null) await new Promise((resolve) => crashing.process.once('exit', resolve));
       expect(crashing.process.exitCode).toBe(86);
@@ -60,7 +60,7 @@ describe('a crash between an edition\'s index commit and its task commit', () =>
       const second = await startServer({ dbPath: first.dbPath });
       try {
         const task = await waitTask(second, edit.body.taskUid);
-        expect(task).toMatchObject({ status: 'succeeded', details: { editedDocuments: 2, deletedDocuments: 2, function: 'doc.n = doc.n + 1' } });
+        expect(task).toMatchObject({ status: 'succeeded', details: { editedDocuments: 2, deletedDocuments: 2, context: { step: 1 }, function: 'doc.n = doc.n + context.step' } });
         const documents = (await call(second, 'GET', '/indexes/edited/documents')).body.results;
         expect(documents).toEqual([{ id: 1, n: 2 }, { id: 2, n: 6 }]);
       } finally {

@@ -1,11 +1,12 @@
-// Settings in task and batch records are stored once, as their JSON text, and read back as
-// objects parsed only when looked into; every other record, and records written before, read back
-// as they were written.
+// Settings and an edition's context in task and batch records are stored once, as their JSON
+// text, and read back as objects parsed only when looked into; every other record, and records
+// written before, read back as they were written.
 import { describe, expect, it } from 'vitest';
 import { BatchRecordPackr, TaskRecordPackr } from '../../../src/tasks/record-codecs.js';
 import { openBatch } from '../../../src/tasks/batch-record.js';
 import { ProtoSafePackr } from '../../../src/store/proto-safe-packr.js';
-import { jsonTextObject, jsonTextOf } from '../../../src/types/json-text-object.js';
+import { jsonTextObject, jsonTextOf, jsonTextValue } from '../../../src/types/json-text-object.js';
+import { defaultDetails } from '../../../src/tasks/details.js';
 import type { Batch, JsonObject, Task, TaskKind } from '../../../src/types/task.js';
 import { T0, kind, task } from './fixtures.js';
 
@@ -54,6 +55,50 @@ describe('TaskRecordPackr', () => {
       expect(codec.decode(codec.encode(other))).toEqual(other);
       expect(codec.decode(before.encode(other))).toEqual(other);
     }
+  });
+});
+
+describe('TaskRecordPackr, an edition', () => {
+  const context = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`key${i}`, [i, `value${i}`]]));
+  const edition = (c: JsonObject | null): Task => {
+    const k: TaskKind = { name: 'documentEdition', indexUid: 'movies', filter: null, context: c, function: 'doc.a = context.key1' };
+    return { ...task(7, k), details: defaultDetails(k) };
+  };
+  const contextOf = (t: Task): JsonObject | null => (t.kind as Extract<TaskKind, { name: 'documentEdition' }>).context;
+
+  it('stores the context and the function once, as text, and reads them back as its kind and its details', () => {
+    const stored = edition(context);
+    const bytes = codec.encode(stored);
+    expect(times(bytes, '"key1999":[1999,"value1999"]')).toBe(1);
+    expect(times(bytes, 'doc.a = context.key1')).toBe(1);
+    const back = codec.decode(bytes) as Task;
+    expect(back).toEqual(stored);
+    expect(jsonTextOf(contextOf(back))).toBe(JSON.stringify(context));
+    expect(back.details?.kind === 'documentEdition' && back.details.context).toBe(contextOf(back));
+  });
+
+  it('writes a record read back with the text it was read with, not serialised again', () => {
+    const bytes = codec.encode(edition(jsonTextValue('{ "spaced": [ 1 ] }')));
+    expect(times(bytes, '{ "spaced": [ 1 ] }')).toBe(1);
+    expect(Buffer.from(codec.encode(codec.decode(bytes))).toString('hex')).toBe(Buffer.from(bytes).toString('hex'));
+  });
+
+  it('keeps both contexts when the details do not hold the very context of the kind, and reads records written before', () => {
+    const own = edition(context);
+    const dumped = { ...own, details: { ...own.details!, context: { ...context } } } as Task;
+    expect(codec.decode(codec.encode(dumped))).toEqual(dumped);
+    for (const written of [own, edition(null)]) expect(codec.decode(before.encode(written))).toEqual(written);
+    expect(codec.decode(codec.encode(edition(null)))).toEqual(edition(null));
+  });
+
+  it("stores a batch's context as text", () => {
+    const batch = openBatch(3, [edition(context)], 'strategy', T0);
+    const bytes = batches.encode(batch);
+    expect(times(bytes, '"key1999":[1999,"value1999"]')).toBe(1);
+    const back = batches.decode(bytes) as Batch;
+    expect(back).toEqual(batch);
+    expect(jsonTextOf(back.details.context)).toBe(JSON.stringify(context));
+    expect(batches.decode(before.encode(batch))).toEqual(batch);
   });
 });
 

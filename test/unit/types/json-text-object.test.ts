@@ -1,9 +1,10 @@
 // An object kept as its members' JSON texts: a reply writes the texts themselves, every other look
 // (members, keys, spreads, structured clones, JSON.stringify) sees the parsed values, parsed once
-// and only the members read; a change makes it an ordinary object.
+// and only the members read; a change makes it an ordinary object. An object kept as its whole
+// text alike, parsed at the first look.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { jsonTextLength, jsonTextObject, jsonTextOf, textMembers, type TextMember } from '../../../src/types/json-text-object.js';
+import { jsonTextLength, jsonTextObject, jsonTextOf, jsonTextValue, textMembers, type TextMember } from '../../../src/types/json-text-object.js';
 import { stringifyReply } from '../../../src/types/reply-text.js';
 
 // spaced so that the texts written can be told from the values serialised again
@@ -69,5 +70,40 @@ describe('jsonTextObject', () => {
     expect(jsonTextOf('text')).toBeUndefined();
     expect(jsonTextOf(null)).toBeUndefined();
     expect(textMembers({ a: 1, gone: undefined })).toEqual([['a', '1']]);
+  });
+});
+
+describe('jsonTextValue', () => {
+  it('is written by a reply as its text, without parsing it', () => {
+    expect(stringifyReply({ context: jsonTextValue('not json'), n: 1 })).toBe('{"context":not json,"n":1}');
+    expect(jsonTextOf(jsonTextValue(TEXT))).toBe(TEXT);
+    expect(jsonTextLength(jsonTextValue(TEXT))).toBe(TEXT.length);
+  });
+
+  it('shows the parsed object to every other look, 64-bit integers kept', () => {
+    const object = jsonTextValue(TEXT);
+    expect(Object.keys(object)).toEqual(['synonyms', 'big']);
+    expect(object.synonyms).toEqual({ a: ['b'] });
+    expect(object.synonyms).toBe(object.synonyms);
+    expect('big' in object).toBe(true);
+    expect({ ...object }).toEqual({ synonyms: { a: ['b'] }, big: 18446744073709551615n });
+    expect(object).toEqual({ synonyms: { a: ['b'] }, big: 18446744073709551615n });
+    expect(Object.getPrototypeOf(jsonTextValue('{}'))).toBe(Object.prototype);
+    expect(JSON.stringify({ x: jsonTextValue('{ "a": 1 }') })).toBe('{"x":{"a":1}}');
+    expect(inspect(jsonTextValue('{"a": [1, 2]}'))).toBe('{ a: [ 1, 2 ] }');
+  });
+
+  it('becomes an ordinary object once a member is set, deleted or defined', () => {
+    const set = jsonTextValue('{"a": 1}');
+    set.a = 2;
+    expect(jsonTextOf(set)).toBeUndefined();
+    expect(stringifyReply(set)).toBe('{"a":2}');
+    const deleted = jsonTextValue('{"a": 1, "b": 2}');
+    delete deleted.a;
+    expect(stringifyReply(deleted)).toBe('{"b":2}');
+    const defined = jsonTextValue('{"a": 1}');
+    Object.defineProperty(defined, 'c', { value: 3, enumerable: true, configurable: true });
+    expect(jsonTextLength(defined)).toBeUndefined();
+    expect(stringifyReply(defined)).toBe('{"a":1,"c":3}');
   });
 });
