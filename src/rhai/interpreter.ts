@@ -1,6 +1,7 @@
 /**
  * The tree-walking evaluator of a parsed Rhai script, with Rhai's runtime semantics: value
- * semantics for arrays and maps (copied when stored), in-place method calls on variables and
+ * semantics for arrays and maps (copied when stored, and before a change to a value that is no
+ * variable's, which may be held elsewhere), in-place method calls on variables and
  * properties, script functions with their own scope and method-style `this`, closures sharing
  * the variables they capture, and the engine limits (operations, call depth, variables, data
  * sizes) raised as Rhai's runtime errors.
@@ -555,8 +556,10 @@ export class Interpreter {
 
     const script = this.script.functions.get(fnKey(e.name, args.length));
     if (script !== undefined) {
-      // A script method works on `this`; what it leaves there goes back to the receiver.
-      const self = new Cell(ref?.constant != null ? cloneValue(receiver) : receiver);
+      // A script method works on `this`; what it leaves there goes back to the receiver (a
+      // variable's: a constant or a value that is no variable, such as a function's result,
+      // which may be a value held elsewhere, is worked on as a copy).
+      const self = new Cell(ref === null || ref.constant !== null ? cloneValue(receiver) : receiver);
       const result = this.callScript(script, args, self, new Map(), e.pos);
       if (ref !== null && ref.constant === null && self.value !== receiver) ref.set(self.value);
       return result;
@@ -566,7 +569,9 @@ export class Interpreter {
     if (mutating && ref?.constant != null) {
       throw new RhaiRuntimeError(`Non-pure method '${e.name}' cannot be called on constant`, e.pos);
     }
-    const callArgs = [receiver, ...args];
+    // a value that is no variable's (`(if c { context.a } else { [] }).push(1)`, a function's
+    // result) may be held elsewhere: Rhai changes a copy of it
+    const callArgs = [mutating && ref === null ? cloneValue(receiver) : receiver, ...args];
     const result = callNative(e.name, callArgs, this.native(e.pos));
     if (result === NO_MATCH) throw functionNotFound(e.name, callArgs, e.pos);
     if (mutating) {
@@ -615,7 +620,9 @@ export class Interpreter {
       const script = this.script.functions.get(fnKey(fn.name, candidate.length));
       if (script !== undefined) return this.callScript(script, candidate, null, new Map(), pos);
     }
-    const result = callNative(fn.name, all, this.native(pos));
+    // arguments go by value: a native that changes its first works on a copy
+    const callArgs = MUTATING.has(fn.name) && all.length > 0 ? [cloneValue(all[0]!), ...all.slice(1)] : all;
+    const result = callNative(fn.name, callArgs, this.native(pos));
     if (result === NO_MATCH) throw functionNotFound(fn.name, all, pos);
     return result;
   }

@@ -4,11 +4,12 @@
  * answering their outcomes or the first Rhai error as data (errors thrown across a worker
  * boundary lose their type). Documents cross the boundary as JSON text both ways, so that the
  * numbers they write as floats (`9.0`) stay floats: a copy between threads drops their marks.
- * The context crosses as its text too.
+ * The context crosses as its text too, and is converted once per thread and edition: a thread
+ * keeps the last one it converted for the jobs that bring the same text.
  */
 import { stringifyReply } from '../types/reply-text.js';
 import { parseWithFloats } from '../types/written-floats.js';
-import { EDITION_COMPILE_OPTIONS, RhaiParseError, RhaiRuntimeError, compileScript, editDocument, type EditOutcome } from './index.js';
+import { EDITION_COMPILE_OPTIONS, RhaiParseError, RhaiRuntimeError, compileScript, editDocument, editionContext, type EditionContext, type EditOutcome } from './index.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -32,6 +33,14 @@ function sent(outcome: EditOutcome): SentOutcome {
   return outcome.kind === 'replace' ? { kind: 'replace', text: stringifyReply(outcome.document) } : outcome;
 }
 
+/** The context this thread converted last, and its text. */
+let converted: { text: string; context: EditionContext } | null = null;
+
+function contextOf(text: string): EditionContext {
+  if (converted?.text !== text) converted = { text, context: editionContext(parseWithFloats(text) as JsonObject) };
+  return converted.context;
+}
+
 export default function runEdition({ source, context: text, documents }: EditionJob): EditionReply {
   let script;
   try {
@@ -41,7 +50,7 @@ export default function runEdition({ source, context: text, documents }: Edition
     throw error;
   }
   try {
-    const context = text === null ? null : (parseWithFloats(text) as JsonObject);
+    const context = text === null ? null : contextOf(text);
     return { type: 'outcomes', outcomes: documents.map((doc) => sent(editDocument(script, parseWithFloats(doc) as JsonObject, context))) };
   } catch (error) {
     if (error instanceof RhaiRuntimeError) return { type: 'runtime-error', message: error.message };

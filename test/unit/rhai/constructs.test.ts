@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EDITION_COMPILE_OPTIONS, compileScript, editDocument, editionContext } from '../../../src/rhai/index.js';
 import { edited, errorOf, run, typed, value } from './run.js';
 
 describe('fields of doc', () => {
@@ -448,5 +449,30 @@ describe('context', () => {
 
   it('cannot be changed in place by a method', () => {
     expect(errorOf('context.list.push(1);', {}, { list: [] })).toBe("Non-pure method 'push' cannot be called on constant (line 1, position 14)");
+  });
+
+  it('is converted once and shared by the documents of a run, none seeing what an earlier script did with it', () => {
+    const context = editionContext({ a: [1], m: { x: [1] }, l: [[1], { k: [1] }] });
+    const scripts = [
+      'let c = context; c.a.push(9); c.m.x = 5;',
+      '(if true { context.a } else { [] }).push(9);',
+      'context.values()[0].push(9); context.l.get(1).k.push(9); context.m.get("x").clear();',
+      'context.l.find(|x| true).push(9); context.l.some(|x| { x.push(9); true });',
+      'fn f() { this.push(9) } context.a.f(); (if true { context.a } else { [] }).f();',
+      'Fn("push").call(context.a, 9); let p = Fn("append").curry(context.a); p.call([9]); push(context.a, 9);',
+      'for x in [context.a] { x.push(9); } doc.a = context.a; doc.a.push(9);',
+    ];
+    for (const script of scripts) editDocument(compileScript(script, EDITION_COMPILE_OPTIONS), {}, context);
+    expect(editDocument(compileScript('doc.c = context;'), {}, context)).toEqual({ kind: 'replace', document: { c: { a: [1], l: [[1], { k: [1] }], m: { x: [1] } } } });
+  });
+});
+
+describe('values are copies', () => {
+  it('changes a copy of a value that is no variable: an if\'s value, a function pointer\'s argument, a script method\'s receiver', () => {
+    const doc = { a: [1], m: { x: [1] } };
+    expect(edited('(if true { doc.a } else { [] }).push(9); doc.m.values()[0].push(9);', doc)).toEqual(doc);
+    expect(edited('Fn("push").call(doc.a, 9); let p = Fn("push").curry(doc.a); p.call(9);', doc)).toEqual(doc);
+    expect(edited('fn f() { this.push(9) } (if true { doc.a } else { [] }).f();', doc)).toEqual(doc);
+    expect(edited('doc.a.push(9); push(doc.m.x, 9); let p = Fn("push"); doc.b = p.call([], 1);', doc)).toEqual({ a: [1, 9], m: { x: [1] }, b: null });
   });
 });

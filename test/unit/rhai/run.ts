@@ -4,6 +4,7 @@ import {
   EDITION_LIMITS,
   compileScript,
   editDocument,
+  editionContext,
   type EditOutcome,
   type RunLimits,
 } from '../../../src/rhai/index.js';
@@ -11,7 +12,7 @@ import {
 export type Json = Record<string, unknown>;
 
 export function run(source: string, doc: Json = {}, context: Json | null = null, limits: RunLimits = EDITION_LIMITS): EditOutcome {
-  return editDocument(compileScript(source, EDITION_COMPILE_OPTIONS), doc, context, limits);
+  return editDocument(compileScript(source, EDITION_COMPILE_OPTIONS), doc, context === null ? null : editionContext(context), limits);
 }
 
 /** The edited document; fails the test when the script deleted it or left a non-object. */
