@@ -28,6 +28,7 @@ import type { BatchProcessor, ProcessContext } from './context.js';
 import { failed, succeeded } from './outcome.js';
 import { writeKnownOutcome } from './batch-write.js';
 import { EditedPayload } from './edited-payload.js';
+import { isFloatMember } from '../../types/wire-floats.js';
 
 /** Documents sent to the worker at a time: bounds memory, lets a cancelation stop the run between batches. */
 const CHUNK = 500;
@@ -47,14 +48,26 @@ function candidates(env: IndexEnv, indexUid: string, filter: unknown): number[] 
   }
 }
 
-/** JSON equality of two documents, key order aside (serde_json's `Map` equality). */
+/**
+ * JSON equality of two documents, key order aside (serde_json's `Map` equality), an integer and
+ * a float of the same value apart (serde_json's `7 != 7.0`): integral numbers written as floats
+ * carry a mark (types/written-floats.ts) on both sides.
+ */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((_, i) => sameMember(a, b, i));
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as JsonObject)[k], (b as JsonObject)[k]));
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameMember(a, b, k));
+}
+
+/** Whether member `key` of holders `a` and `b` is the same JSON value. */
+function sameMember(a: object, b: object, key: string | number): boolean {
+  const x = (a as Record<string | number, unknown>)[key];
+  const y = (b as Record<string | number, unknown>)[key];
+  if (typeof x === 'number' && Number.isInteger(x) && isFloatMember(a, key) !== isFloatMember(b, key)) return false;
+  return sameJson(x, y);
 }
 
 /** An edition's net changes: the external ids of the documents it deletes, and the documents it replaces. */

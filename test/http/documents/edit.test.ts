@@ -340,6 +340,22 @@ describe('with the feature on', () => {
       );
     });
 
+    it('tells a whole number from the same float, as serde_json does: 7 made 7.0 is written, an id made 1.0 alone fails', async () => {
+      const uid = await indexWith([{ id: 1, n: 7 }]);
+      const floated = await edit(uid, { function: 'doc.id = 1.0;' });
+      expect(floated.error).toEqual(
+        error(
+          `Index \`${uid}\`: Document identifier \`1.0\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`,
+          'invalid_document_id',
+        ),
+      );
+      expect((await edit(uid, { function: 'doc.n = 7.0;' })).status).toBe('succeeded');
+      const raw = async () => (await (await fetch(`${server.url}/indexes/${uid}/documents/1`)).text());
+      expect(await raw()).toBe('{"id":1,"n":7.0}');
+      expect((await edit(uid, { function: 'doc.n = 7;' })).status).toBe('succeeded');
+      expect(await raw()).toBe('{"id":1,"n":7}');
+    });
+
     it('fails when doc is no longer an object', async () => {
       const { uid, error: e } = await failure('doc = "x";');
       expect(e).toEqual(error(`Index \`${uid}\`: Document editions must keep documents as objects`, 'edit_documents_by_function_error'));
