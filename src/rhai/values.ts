@@ -104,14 +104,18 @@ function specialFloat(x: number): string | null {
   return null;
 }
 
-/** Rhai's FLOAT display: natural notation between 1e-13 and 1e13, `.0` on whole numbers. */
+/** Rhai's bounds of a FLOAT's natural display: f32 constants (`FloatWrapper`), 9,999,999,827,968 and just under 1e-13. */
+const MAX_NATURAL_FLOAT = Math.fround(1e13);
+const MIN_NATURAL_FLOAT = Math.fround(1e-13);
+
+/** Rhai's FLOAT display: natural notation between its bounds, `.0` on whole numbers. */
 export function formatFloat(x: number): string {
   const special = specialFloat(x);
   if (special !== null) return special;
   const abs = Math.abs(x);
   if (abs === 0) return '0.0';
   const sign = x < 0 ? '-' : '';
-  return sign + (abs > 1e13 || abs < 1e-13 ? exponential(abs) : plainDecimal(abs));
+  return sign + (abs > MAX_NATURAL_FLOAT || abs < MIN_NATURAL_FLOAT ? exponential(abs) : plainDecimal(abs));
 }
 
 /** Rust's `{:?}` of an f64 (floats inside arrays and maps). */
@@ -295,7 +299,8 @@ export function fromJson(v: unknown, float = false): Value {
 
 /**
  * A Rhai value as serde serializes it to JSON: `()` and non-finite floats become `null`, chars
- * strings, maps objects with sorted keys; function pointers their name. A FLOAT in a map or an
+ * strings, maps objects with sorted keys; function pointers their name (and curried values), ranges
+ * their Rust type's name. A FLOAT in a map or an
  * array is marked as one (types/wire-floats.ts), so that the document stored writes `10.0`.
  */
 export function toJson(v: Value): unknown {
@@ -326,8 +331,10 @@ export function toJson(v: Value): unknown {
     }
     return out;
   }
-  if (v instanceof FnPtr) return v.name;
-  return toDebug(v);
+  // a curried pointer: its name and curried values; a range: its Rust type's name (rhai's serde)
+  if (v instanceof FnPtr) return v.curry.length === 0 ? v.name : toJson([v.name, ...v.curry]);
+  if (v.step !== 1n) return 'rhai::packages::iter_basic::StepRange<i64>';
+  return v.inclusive ? 'core::ops::range::RangeInclusive<i64>' : 'core::ops::range::Range<i64>';
 }
 
 /** The JSON text of a value with serde_json's number forms (`to_json` of maps). */
@@ -345,5 +352,7 @@ export function toJsonText(v: Value): string {
   if (v instanceof RChar) return JSON.stringify(v.ch);
   if (Array.isArray(v)) return `[${v.map(toJsonText).join(',')}]`;
   if (v instanceof Map) return `{${sortedKeys(v).map((k) => `${JSON.stringify(k)}:${toJsonText(v.get(k)!)}`).join(',')}}`;
-  return JSON.stringify(toJson(v));
+  if (v instanceof FnPtr) return v.curry.length > 0 ? toJsonText([v.name, ...v.curry]) : JSON.stringify(v.name);
+  // anything else as its debug form (`1..3`), as rhai's format_dynamic_as_json writes it
+  return toDebug(v);
 }

@@ -467,6 +467,19 @@ describe('context', () => {
   });
 });
 
+describe('values written to the document', () => {
+  it('writes a range as its Rust type name and a curried function pointer as its name and curried values, as rhai serde does', () => {
+    expect(edited('doc.r = 1..3; doc.i = 1..=3; doc.s = range(1, 9, 2); doc.c = Fn("abs").curry(-1); doc.f = Fn("abs"); doc.j = #{c: Fn("x").curry(2.0), r: 1..3}.to_json();')).toEqual({
+      r: 'core::ops::range::Range<i64>',
+      i: 'core::ops::range::RangeInclusive<i64>',
+      s: 'rhai::packages::iter_basic::StepRange<i64>',
+      c: ['abs', -1],
+      f: 'abs',
+      j: '{"c":["x",2.0],"r":1..3}',
+    });
+  });
+});
+
 describe('values are copies', () => {
   it('changes a copy of a value that is no variable: an if\'s value, a function pointer\'s argument, a script method\'s receiver', () => {
     const doc = { a: [1], m: { x: [1] } };

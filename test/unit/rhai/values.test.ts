@@ -57,6 +57,10 @@ describe('printing', () => {
     ]);
   });
 
+  it("switches to exponents at Rhai's f32 bounds: past 9,999,999,827,968 and below 1e-13 as an f32", () => {
+    expect([1e13, 9999999900000, 9999999827968, 1e-13, 9.99999e-14].map(formatFloat)).toEqual(['1e13', '9.9999999e12', '9999999827968.0', '0.0000000000001', '9.99999e-14']);
+  });
+
   it('debug-prints floats as Rust does, with exponent below 1e-4 and from 1e16', () => {
     expect([1, 0.0001, 0.00001, 1e15, 1e16].map(debugFloat)).toEqual(['1.0', '0.0001', '1e-5', '1000000000000000.0', '1e16']);
   });
