@@ -151,19 +151,22 @@ export function remoteSegmenter(buffer: SharedArrayBuffer, timeouts: ChannelTime
 }
 
 /**
- * Resolves once a client of `buffer` asks for a segmenter thread (its host then starts one). It
- * waits without blocking this thread's event loop, and does not keep the process alive.
+ * Resolves once a client of `buffer` asks for a segmenter thread (its host then starts one), or
+ * once the channel is marked gone. It waits without blocking this thread's event loop, and does
+ * not keep the process alive.
  */
 export async function whenSegmenterWanted(buffer: SharedArrayBuffer): Promise<void> {
   const header = new Int32Array(buffer, 0, HEADER_SLOTS);
-  while (Atomics.load(header, WANTED) === 0) await Atomics.waitAsync(header, WANTED, 0).value;
+  // a channel marked gone first (its pool closed) ends the wait too: a wait left pending kept the
+  // closed pool and its buffer alive (a library opened and closed 800 times grew 100 MB)
+  while (Atomics.load(header, WANTED) === 0 && Atomics.load(header, READY) !== GONE) await Atomics.waitAsync(header, WANTED, 0).value;
 }
 
 /** Marks the segmenter thread of `buffer` gone (it exited): its clients segment in their own thread at once. */
 export function markSegmenterGone(buffer: SharedArrayBuffer): void {
   const header = new Int32Array(buffer, 0, HEADER_SLOTS);
   Atomics.store(header, READY, GONE);
-  for (const slot of [READY, SERVING, STATE]) Atomics.notify(header, slot);
+  for (const slot of [READY, SERVING, STATE, WANTED]) Atomics.notify(header, slot);
 }
 
 /** Sends this pool thread's dictionary segmentation to the segmenter thread of `data` (piscina `workerData`), if any. */

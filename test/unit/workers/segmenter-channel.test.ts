@@ -94,6 +94,17 @@ describe('segmenter thread', () => {
     await Promise.all([worker.terminate(), started.terminate()]);
   });
 
+  it('ends the wait for a client once the channel is marked gone, so a closed host is not kept alive', async () => {
+    const closing = createSegmenterBuffer();
+    let ended = false;
+    const waiting = whenSegmenterWanted(closing).then(() => (ended = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ended).toBe(false);
+    markSegmenterGone(closing);
+    await waiting;
+    expect(ended).toBe(true);
+  });
+
   it('segments locally at once, without its time-outs, once the thread is marked gone', async () => {
     const gone = createSegmenterBuffer();
     const exiting = new Worker(THREAD, { workerData: { buffer: gone } });
