@@ -5,7 +5,7 @@
  * exclusively, holding the owner's pid, removed on close. A lock whose process is gone (a crash,
  * kill -9) is stale and taken over.
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export class DbLockedError extends Error {
@@ -16,7 +16,7 @@ export interface DbLock {
   release(): void;
 }
 
-/** Absolute db paths this process holds (a pid check cannot tell two owners in one process apart). */
+/** Real db paths this process holds (a pid check cannot tell two owners in one process apart). */
 const heldHere = new Set<string>();
 
 function lockFile(dbPath: string): string {
@@ -60,9 +60,12 @@ function refusal(dbPath: string, owner: string): DbLockedError {
  * @throws DbLockedError when a live process, or this one, already holds it.
  */
 export function lockDbPath(dbPath: string): DbLock {
+  // the real path: through a symlink, one database took a second owner in this process, and the
+  // first one's release removed the lock under the second (audit)
   const absolute = path.resolve(dbPath);
-  if (heldHere.has(absolute)) throw refusal(absolute, 'this process');
-  const file = lockFile(absolute);
+  const real = realpathSync(absolute);
+  if (heldHere.has(real)) throw refusal(absolute, 'this process');
+  const file = lockFile(real);
   for (let attempt = 0; ; attempt++) {
     let fd: number;
     try {
@@ -77,10 +80,10 @@ export function lockDbPath(dbPath: string): DbLock {
     }
     writeSync(fd, String(process.pid));
     closeSync(fd);
-    heldHere.add(absolute);
+    heldHere.add(real);
     return {
       release: () => {
-        if (!heldHere.delete(absolute)) return;
+        if (!heldHere.delete(real)) return;
         if (ownerOf(file) === process.pid) unlinkSync(file);
       },
     };

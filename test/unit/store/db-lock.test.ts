@@ -1,6 +1,6 @@
 // `<db path>/quarry.lock`: one owner per db path, a live owner refused by pid, a dead one taken over.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,6 +32,17 @@ describe('lockDbPath', () => {
     const lock = lockDbPath(at);
     expect(() => lockDbPath(at)).toThrow(DbLockedError);
     expect(() => lockDbPath(at)).toThrow(`The database at "${at}" is already open in this process.`);
+    lock.release();
+  });
+
+  it('refuses a second owner in this process through a symlink, and keeps the first one\'s lock', () => {
+    const at = dbPath();
+    const alias = `${at}-alias`;
+    symlinkSync(at, alias);
+    dirs.push(alias);
+    const lock = lockDbPath(at);
+    expect(() => lockDbPath(alias)).toThrow(`The database at "${alias}" is already open in this process.`);
+    expect(readFileSync(path.join(at, 'quarry.lock'), 'utf8')).toBe(String(process.pid));
     lock.release();
   });
 
