@@ -101,6 +101,16 @@ export class Quarry {
     return (await this.routes.call('GET /stats')) as RecordAny;
   }
 
+  /** A dump of the database, into `dumpDir` (`dumps/` inside the db path by default). */
+  createDump(): EnqueuedTaskPromise {
+    return this.tasks.enqueued(this.routes.call('POST /dumps'));
+  }
+
+  /** A snapshot of the database, into `snapshotDir` (`snapshots/` inside the db path by default). */
+  createSnapshot(): EnqueuedTaskPromise {
+    return this.tasks.enqueued(this.routes.call('POST /snapshots'));
+  }
+
   getTask(uid: number): Promise<Task> {
     return this.tasks.getTask(uid);
   }

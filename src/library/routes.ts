@@ -9,11 +9,13 @@ import { InProcessRoutes, type RouteInput } from '../http/in-process.js';
 import { documentAdditionRoutes } from '../http/routes/document-additions.js';
 import { documentDeletionRoutes } from '../http/routes/document-deletions.js';
 import { documentReadRoutes } from '../http/routes/documents.js';
+import { dumpRoutes } from '../http/routes/dumps.js';
 import { facetSearchRoutes } from '../http/routes/facet-search.js';
 import { indexRoutes } from '../http/routes/indexes.js';
 import { multiSearchRoutes } from '../http/routes/multi-search.js';
 import { searchRoutes } from '../http/routes/search.js';
 import { settingsRoutes } from '../http/routes/settings.js';
+import { snapshotRoutes } from '../http/routes/snapshots.js';
 import { statsRoutes } from '../http/routes/stats.js';
 import { swapIndexesRoutes } from '../http/routes/swap-indexes.js';
 import { taskRoutes } from '../http/routes/tasks.js';
@@ -39,6 +41,8 @@ export class LibraryRoutes {
       ...multiSearchRoutes,
       ...facetSearchRoutes,
       ...settingsRoutes,
+      ...dumpRoutes,
+      ...snapshotRoutes,
     ]);
   }
 

@@ -1,6 +1,7 @@
 // Quarry.open's options act as the server's flags do: the payload limit bounds the library's
-// document payloads with the HTTP error, and an experimental flag turns its feature on.
-import { rmSync } from 'node:fs';
+// document payloads with the HTTP error, an experimental flag turns its feature on, and the dump
+// and snapshot folders take what createDump and createSnapshot make.
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Quarry, QuarryApiError } from '../../dist/src/library/index.js';
@@ -39,4 +40,18 @@ describe('Quarry.open options', () => {
     const { hits } = await q.index('docs').search('', { filter: 'text CONTAINS needle' });
     expect(hits.map((hit) => hit.id)).toEqual([1]);
   }, 40_000);
+
+  it('put dumps and snapshots in dumpDir and snapshotDir, inside the db path by default', async () => {
+    const q = await open({});
+    await q.index('docs').addDocuments([{ id: 1 }]).waitTask({ timeout: 30_000 });
+    const dump = await q.createDump().waitTask({ timeout: 30_000 });
+    expect(dump.status).toBe('succeeded');
+    expect(readdirSync(path.join(dir!, 'data.ms', 'dumps'))).toEqual([`${dump.details!.dumpUid}.dump`]);
+    await q.close();
+    quarry = await Quarry.open({ dbPath: path.join(dir!, 'data.ms'), logLevel: 'WARN', dumpDir: path.join(dir!, 'elsewhere'), snapshotDir: path.join(dir!, 'shots') });
+    expect((await quarry.createDump().waitTask({ timeout: 30_000 })).status).toBe('succeeded');
+    expect(readdirSync(path.join(dir!, 'elsewhere'))).toHaveLength(1);
+    expect((await quarry.createSnapshot().waitTask({ timeout: 30_000 })).status).toBe('succeeded');
+    expect(readdirSync(path.join(dir!, 'shots'))).toEqual(['data.ms.snapshot']);
+  }, 60_000);
 });
