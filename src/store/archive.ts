@@ -107,6 +107,9 @@ export async function extractArchive(file: string, dir: string, onRead?: (bytes:
   const source = createReadStream(file);
   if (onRead !== undefined) source.on('data', (chunk) => onRead(chunk.length));
   const read = pipeline(source, createGunzip(), extract);
+  // A cut or corrupt archive fails `read` (gunzip's error) while the loop below awaits a file's
+  // write: observed only at the end, that rejection would be unhandled and end the process.
+  read.catch(() => {});
   try {
     for await (const entry of extract) {
       const relative = entryPath(entry.header.name);
@@ -125,8 +128,11 @@ export async function extractArchive(file: string, dir: string, onRead?: (bytes:
     }
   } catch (err) {
     extract.destroy();
-    await read.catch(() => {});
-    throw err;
+    // the archive's own error says more than the write it interrupted (a premature close)
+    throw await read.then(
+      () => err,
+      (readError: unknown) => readError,
+    );
   }
   await read;
 }
