@@ -12,7 +12,7 @@ import tar from 'tar-stream';
 export const jsonl = (values: unknown[]): string => values.map((value) => `${JSON.stringify(value)}\n`).join('');
 
 /** `files` maps a path inside the dump to its content. */
-export async function writeArchive(file: string, files: Record<string, string>): Promise<void> {
+export async function writeArchive(file: string, files: Record<string, string | Buffer>): Promise<void> {
   const pack = tar.pack();
   const done = pipeline(pack, createGzip(), createWriteStream(file));
   pack.entry({ name: './', type: 'directory' });
