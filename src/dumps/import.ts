@@ -163,7 +163,7 @@ async function withPayload(task: Task, dump: DumpReader, updateFiles: UpdateFile
 export async function importDump(file: string, to: ImportTargets, progress?: ImportProgress): Promise<void> {
   progress?.phase('unpacking the dump', statSync(file).size, 'bytes');
   let read = 0;
-  const dump = await DumpReader.open(file, (bytes) => progress?.update((read += bytes)));
+  const dump = await DumpReader.open(file, to.store.dbPath, (bytes) => progress?.update((read += bytes)));
   const signal = new AbortController().signal;
   try {
     const instanceUid = dump.instanceUid();

@@ -1,13 +1,12 @@
 /**
  * Reads a v6 dump (dumps-snapshots-upgrade.md §3), from Meilisearch or from Quarry: the archive
- * is unpacked into a scratch folder (on disk, so its size does not matter), then each part is
+ * is unpacked into a scratch folder of the db path (on disk, so its size does not matter), then each part is
  * read lazily, line by line. An older dump (V1–V5, Meilisearch before v1) is first rewritten as
  * a v6 one inside the scratch folder (compat/old-dump.ts).
  *
  * Caller: dumps/import.ts, at startup. `close` removes the scratch folder.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { instantOfRfc3339 } from '../types/dates.js';
 import { extractArchive } from '../store/archive.js';
@@ -50,9 +49,14 @@ export class DumpReader {
     readonly metadata: DumpMetadata,
   ) {}
 
-  /** Unpacks `file` (`onRead` counts its bytes as they are read); throws when it is no dump or of a version Quarry does not know. */
-  static async open(file: string, onRead?: (bytes: number) => void): Promise<DumpReader> {
-    const root = mkdtempSync(path.join(tmpdir(), 'quarry-dump-'));
+  /**
+   * Unpacks `file` into `<dbPath>/dump-import` (`onRead` counts its bytes as they are read): in
+   * the db path, which a failed or interrupted import is removed with, nothing is left behind.
+   * Throws when it is no dump or of a version Quarry does not know.
+   */
+  static async open(file: string, dbPath: string, onRead?: (bytes: number) => void): Promise<DumpReader> {
+    const root = path.join(dbPath, 'dump-import');
+    rmSync(root, { recursive: true, force: true });
     try {
       await extractArchive(file, root, onRead);
       const metadata = readJsonIfAny<DumpMetadata>(path.join(root, 'metadata.json'));

@@ -4,13 +4,15 @@
  * process) share, so both run the same stores, scheduler, worker pools and services.
  *
  * The steps, in order, each a function below (numbered where `openInstance` runs them): decide an
- * import, lock the db path, unpack a snapshot, open the instance store (sweeping dump and snapshot
+ * import, lock the db path (and settle an import a stopped process left unfinished: an import
+ * is marked in progress from its start to its last write), unpack a snapshot, open the instance store (sweeping dump and snapshot
  * leftovers), build the services (sweeping unreferenced update files), import a dump, build the
  * scheduler. Failures that must stop the start are StartupRefused (the message is for the
  * user); the caller decides whether that exits a process or throws to its own caller.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { Authenticator } from '../auth/authenticate.js';
 import { KeyStore } from '../auth/key-store.js';
 import { ChatWorkspaceStore } from '../chats/workspace-store.js';
@@ -50,6 +52,7 @@ import { openInstanceStore, StoreVersionError, type InstanceStore } from '../sto
 import type { StorageFormat } from '../store/storage-format.js';
 import { startDatabaseUpgrade } from '../tasks/upgrade-startup.js';
 import { ImportRefused, shouldImport, type ImportRequest } from '../store/import-decision.js';
+import { interruptedImport, markImportEnded, markImportStarted, removeInterruptedImport } from '../store/import-marker.js';
 import { readInstanceUid } from '../store/instance-uid.js';
 import { UpdateFiles } from '../store/update-files.js';
 import { refuseWrites } from '../store/write-txn.js';
@@ -155,6 +158,23 @@ function lockDb(dbPath: string): DbLock {
 }
 
 /**
+ * Step 2b: a db path whose import was interrupted (store/import-marker.ts) holds an incomplete
+ * database. It is imported again when an import runs (step 1 took it for empty), refused otherwise.
+ * Checked under the lock: another process may be importing into it right now.
+ */
+function settleInterruptedImport(dbPath: string, importing: ImportRequest | null): void {
+  const file = interruptedImport(dbPath);
+  if (file === null) return;
+  if (importing === null) {
+    throw new StartupRefused(
+      `the import of "${file}" into "${path.resolve(dbPath)}" was interrupted before it ended: the database is incomplete. ` +
+        'Start again with the same --import-dump or --import-snapshot to import it again, or remove the db path.',
+    );
+  }
+  removeInterruptedImport(dbPath);
+}
+
+/**
  * Step 4 (after the snapshot is unpacked, step 3): the instance environment, its version checked;
  * an older format opens only with `--upgrade-db`, or from an imported snapshot, as v1.50. The
  * LMDB files are checked first (an imported snapshot's were, by step 3): a damaged one would
@@ -231,6 +251,8 @@ export async function openInstance(input: InstanceInput): Promise<Instance> {
   const importing = decideImport(config); // 1
   const lock = lockDb(config.dbPath); // 2
   try {
+    settleInterruptedImport(config.dbPath, importing);
+    if (importing !== null) markImportStarted(config.dbPath, importing.file);
     if (importing?.kind === 'snapshot') await refuseImport(importSnapshot(importing.file, config.dbPath, progress), 'snapshot'); // 3
     const store = openStore(config, build, importing); // 4
     const services = buildServices(input, store); // 5
@@ -240,6 +262,7 @@ export async function openInstance(input: InstanceInput): Promise<Instance> {
         rmSync(config.dbPath, { recursive: true, force: true });
       }); // 6
     }
+    if (importing !== null) markImportEnded(config.dbPath);
     const storage = startDatabaseUpgrade(services.store, services.queue, build.pkgVersion); // 7
     const scheduler = buildScheduler(input, services, storage); // 8
     return assemble(input, services, scheduler, lock);

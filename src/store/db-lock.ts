@@ -19,8 +19,11 @@ export interface DbLock {
 /** Real db paths this process holds (a pid check cannot tell two owners in one process apart). */
 const heldHere = new Set<string>();
 
+/** The lock's file name inside the db path. */
+export const LOCK_FILE = 'quarry.lock';
+
 function lockFile(dbPath: string): string {
-  return path.join(dbPath, 'quarry.lock');
+  return path.join(dbPath, LOCK_FILE);
 }
 
 /** Whether `pid` runs (a zombie, dead but not yet reaped, does not: it holds nothing). */

@@ -2,12 +2,14 @@
  * Whether `--import-dump` / `--import-snapshot` imports, is skipped, or refuses to start
  * (dumps-snapshots-upgrade.md §3.9, §4.3). Rows are checked in order, the first match wins:
  *   1. empty db path and the file exists        → import
+ *      (a db path holding an interrupted import counts as empty: its half import is replaced)
  *   2. db not empty, no `--ignore-*-if-db-exists` → refuse (the database already exists)
  *   3. file missing, no `--ignore-missing-*`      → refuse (the file does not exist)
  *   4. otherwise                                  → start without importing
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { interruptedImport } from './import-marker.js';
 
 export class ImportRefused extends Error {}
 
@@ -29,7 +31,7 @@ export function isEmptyDb(dbPath: string): boolean {
 
 /** true: import; false: start on the database as it is. Throws ImportRefused with Meilisearch's wording. */
 export function shouldImport(dbPath: string, request: ImportRequest): boolean {
-  const empty = isEmptyDb(dbPath);
+  const empty = isEmptyDb(dbPath) || interruptedImport(dbPath) !== null;
   const exists = existsSync(request.file);
   if (empty && exists) return true;
   if (!empty && !request.ignoreIfDbExists) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ImportRefused, shouldImport, type ImportRequest } from '../../../src/store/import-decision.js';
+import { markImportEnded, markImportStarted } from '../../../src/store/import-marker.js';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'quarry-decision-'));
 const request = (file: string, flags: Partial<ImportRequest> = {}): ImportRequest => ({ kind: 'dump', file, ignoreMissing: false, ignoreIfDbExists: false, ...flags });
@@ -19,6 +20,15 @@ describe('the import decision table (dumps-snapshots-upgrade.md §3.9)', () => {
     const empty = path.join(dir(), 'empty');
     mkdirSync(empty);
     expect(shouldImport(empty, request(file))).toBe(true);
+  });
+
+  it('imports again into a db path whose import was interrupted, which is no database', () => {
+    const interrupted = dir();
+    writeFileSync(path.join(interrupted, 'half-written'), '');
+    markImportStarted(interrupted, file);
+    expect(shouldImport(interrupted, request(file))).toBe(true);
+    markImportEnded(interrupted);
+    expect(() => shouldImport(interrupted, request(file))).toThrow(ImportRefused);
   });
 
   it('refuses an existing database unless told to ignore the import', () => {
