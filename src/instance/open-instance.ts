@@ -46,7 +46,7 @@ import { defaultExportPayloadSize } from '../tasks/process/export.js';
 import { SearchQueue } from '../search/search-queue.js';
 import { importSnapshot } from '../snapshots/import.js';
 import { sweepSnapshotLeftovers } from '../snapshots/writer.js';
-import { checkDataFiles, DamagedDatabaseError } from '../store/db-check.js';
+import { checkDatabase, UnusableDatabaseError } from '../store/db-check.js';
 import { DbLockedError, lockDbPath, type DbLock } from '../store/db-lock.js';
 import { openInstanceStore, StoreVersionError, type InstanceStore } from '../store/env.js';
 import type { StorageFormat } from '../store/storage-format.js';
@@ -177,18 +177,18 @@ function settleInterruptedImport(dbPath: string, importing: ImportRequest | null
 /**
  * Step 4 (after the snapshot is unpacked, step 3): the instance environment, its version checked;
  * an older format opens only with `--upgrade-db`, or from an imported snapshot, as v1.50. The
- * LMDB files are checked first (an imported snapshot's were, by step 3): a damaged one would
- * crash the process when opened.
+ * db path is checked first (an imported snapshot's was, by step 3): a Meilisearch database is
+ * refused, and a damaged LMDB file would crash the process when opened.
  */
 function openStore(config: Config, build: BuildInfo, importing: ImportRequest | null): InstanceStore {
-  mkdirSync(config.dumpDir, { recursive: true });
-  sweepDumpLeftovers(config.dumpDir, dumpScratchDir(config.dbPath));
-  sweepSnapshotLeftovers(config.snapshotDir, config.dbPath);
   try {
-    if (importing?.kind !== 'snapshot') checkDataFiles(config.dbPath);
+    if (importing?.kind !== 'snapshot') checkDatabase(config.dbPath);
+    mkdirSync(config.dumpDir, { recursive: true });
+    sweepDumpLeftovers(config.dumpDir, dumpScratchDir(config.dbPath));
+    sweepSnapshotLeftovers(config.snapshotDir, config.dbPath);
     return openInstanceStore(config.dbPath, build.pkgVersion, config.upgradeDb || importing?.kind === 'snapshot');
   } catch (err) {
-    if (err instanceof StoreVersionError || err instanceof DamagedDatabaseError) throw new StartupRefused(err.message);
+    if (err instanceof StoreVersionError || err instanceof UnusableDatabaseError) throw new StartupRefused(err.message);
     throw err;
   }
 }
