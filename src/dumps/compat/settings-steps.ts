@@ -1,11 +1,12 @@
 /**
  * Index settings of old dumps, step by step to v6 (Meilisearch's dump reader, compat/v1_to_v2 …
  * v5_to_v6): v1's `attributesForFaceting` became both `filterableAttributes` and
- * `sortableAttributes`, v1's `wordsPosition` rule was dropped, v2's `asc(field)` / `desc(field)`
+ * `sortableAttributes` (sets: sorted, deduplicated, as v1's displayed attributes and stop words), v1's `wordsPosition` rule was dropped, v2's `asc(field)` / `desc(field)`
  * became `field:asc` / `field:desc`, and v6 drops the rules it cannot read and a `maxTotalHits`
  * of 0. A setting is a value (set), null (reset) or absent (not set). Pure.
  */
 import { rankingRuleProblem } from '../../settings/messages.js';
+import { sortedSet } from '../../types/bytes.js';
 import type { JsonObject } from '../../types/task.js';
 
 const V1_RULES: Record<string, string> = { typo: 'typo', words: 'words', proximity: 'proximity', attribute: 'attribute', exactness: 'exactness' };
@@ -25,21 +26,30 @@ function v1UpdateRule(rule: unknown): string | undefined {
   return order === 'Asc' || order === 'Desc' ? `${order.toLowerCase()}(${String(field)})` : undefined;
 }
 
+/**
+ * A list Meilisearch reads as a BTreeSet (v1's displayed attributes and stop words, v2's
+ * filterable and sortable attributes): deduplicated and byte-sorted. Anything else (null, or a
+ * value of the wrong type, which the import's validation refuses) as it is.
+ */
+function asSet(value: unknown): unknown {
+  return Array.isArray(value) ? sortedSet(value as string[]) : value;
+}
+
 /** v1 `settings.json` (each key absent, null or a value) → v2 settings. */
 export function v1SettingsToV2(v1: JsonObject): JsonObject {
   const out: JsonObject = {};
-  const copy = (from: string, to = from) => {
-    if (from in v1) out[to] = v1[from];
+  const copy = (from: string, to = from, read: (value: unknown) => unknown = (value) => value) => {
+    if (from in v1) out[to] = read(v1[from]) as JsonObject[string];
   };
-  copy('displayedAttributes');
+  copy('displayedAttributes', 'displayedAttributes', asSet);
   copy('searchableAttributes');
-  copy('attributesForFaceting', 'filterableAttributes');
-  copy('attributesForFaceting', 'sortableAttributes');
+  copy('attributesForFaceting', 'filterableAttributes', asSet);
+  copy('attributesForFaceting', 'sortableAttributes', asSet);
   if ('rankingRules' in v1) {
     const rules = v1.rankingRules as string[] | null;
     out.rankingRules = rules === null ? null : rules.map(v1Rule).filter((rule) => rule !== undefined);
   }
-  copy('stopWords');
+  copy('stopWords', 'stopWords', asSet);
   copy('synonyms');
   copy('distinctAttribute');
   return out;
@@ -58,13 +68,13 @@ export function v1SettingsUpdateToV2(update: JsonObject): JsonObject {
   const set = (key: string, value: unknown) => {
     if (value !== undefined) out[key] = value;
   };
-  set('displayedAttributes', updateState(update.displayed_attributes));
+  set('displayedAttributes', asSet(updateState(update.displayed_attributes)));
   set('searchableAttributes', updateState(update.searchable_attributes));
-  set('filterableAttributes', updateState(update.attributes_for_faceting));
-  set('sortableAttributes', updateState(update.attributes_for_faceting));
+  set('filterableAttributes', asSet(updateState(update.attributes_for_faceting)));
+  set('sortableAttributes', asSet(updateState(update.attributes_for_faceting)));
   const rules = updateState(update.ranking_rules) as unknown[] | null | undefined;
   set('rankingRules', rules === null || rules === undefined ? rules : rules.map(v1UpdateRule).filter((rule) => rule !== undefined));
-  set('stopWords', updateState(update.stop_words));
+  set('stopWords', asSet(updateState(update.stop_words)));
   set('synonyms', updateState(update.synonyms));
   set('distinctAttribute', updateState(update.distinct_attribute));
   return out;
