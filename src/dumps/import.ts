@@ -183,9 +183,11 @@ export async function importDump(file: string, to: ImportTargets, progress?: Imp
       }
     }
 
-    // Missing flags are off, unknown ones ignored; `legacySearch` may be null in Meilisearch's dumps.
+    // Flags the dump does not set (absent, or null as `legacySearch` may be) stay unset: off, or
+    // their command-line default (`--experimental-legacy-search-default`), as v1.50 keeps None.
+    // Unknown ones are ignored.
     const features = dump.features() ?? {};
-    to.features.update(Object.fromEntries(FEATURE_NAMES.map((name) => [name, features[name] === true])) as Record<FeatureName, boolean>);
+    to.features.update(Object.fromEntries(FEATURE_NAMES.map((name) => [name, typeof features[name] === 'boolean' ? features[name] : null])) as Record<FeatureName, boolean | null>);
     const network = dump.network();
     if (network !== null) to.network.restore(network);
 

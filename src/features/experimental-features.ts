@@ -29,9 +29,14 @@ export class ExperimentalFeatures {
     return { ...this.current };
   }
 
+  /** The flags set through the API (or by a dump), and only those. */
+  private saved(): Partial<Features> {
+    return { ...((this.store.main.get(MAIN_KEYS.experimentalFeatures) ?? {}) as Partial<Features>) };
+  }
+
   /** The flags as set through the API (else their defaults), without those forced on by CLI flags: what a dump records. */
   runtime(): Features {
-    const saved = (this.store.main.get(MAIN_KEYS.experimentalFeatures) ?? {}) as Partial<Features>;
+    const saved = this.saved();
     return Object.fromEntries(FEATURE_NAMES.map((name) => [name, saved[name] === undefined ? this.onByDefault.includes(name) : saved[name] === true])) as Features;
   }
 
@@ -39,14 +44,18 @@ export class ExperimentalFeatures {
     return this.current[name];
   }
 
-  /** Applies the given flags (`null` or absent: unchanged), persists them, returns the full set. */
+  /**
+   * Applies the given flags (`null` or absent: unchanged) and persists those set: a flag never set
+   * stays unset, so it keeps taking its command-line default at later starts. Returns the full set.
+   */
   update(changes: Partial<Record<FeatureName, boolean | null>>): Features {
     const next = { ...this.current };
+    const saved = this.saved();
     for (const name of FEATURE_NAMES) {
       const value = changes[name];
-      if (typeof value === 'boolean') next[name] = value;
+      if (typeof value === 'boolean') next[name] = saved[name] = value;
     }
-    this.store.main.putSync(MAIN_KEYS.experimentalFeatures, next);
+    this.store.main.putSync(MAIN_KEYS.experimentalFeatures, saved);
     this.current = next;
     return this.all();
   }

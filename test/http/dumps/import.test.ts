@@ -105,6 +105,28 @@ describe('--import-dump of a Meilisearch dump', () => {
     }
   });
 
+  it('leaves a flag the dump does not set (legacySearch null or absent) at its command-line default, then and after a restart', async () => {
+    for (const features of [{ metrics: true, legacySearch: null }, { metrics: true }]) {
+      const dir = tempDir();
+      const file = path.join(dir, 'features.dump');
+      await writeArchive(file, { 'metadata.json': FILES['metadata.json']!, 'experimental-features.json': JSON.stringify(features) });
+      const dbPath = path.join(dir, 'db');
+      const args = ['--experimental-legacy-search-default'];
+      const imported = await startServer({ masterKey: MASTER_KEY, dbPath, args: [...args, '--import-dump', file] });
+      try {
+        expect((await call(imported, 'GET', '/experimental-features')).body).toMatchObject({ metrics: true, legacySearch: true });
+      } finally {
+        await imported.stop();
+      }
+      const restarted = await startServer({ masterKey: MASTER_KEY, dbPath, args });
+      try {
+        expect((await call(restarted, 'GET', '/experimental-features')).body).toMatchObject({ metrics: true, legacySearch: true });
+      } finally {
+        await restarted.dispose();
+      }
+    }
+  });
+
   it('numbers the primary key of an index dumped without documents, as v1.50 sets it with the settings', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'keyed.dump');
