@@ -6,7 +6,7 @@
  * between folders.
  * Type-only imports count everywhere (a type is a dependency too) except where a rule says so.
  */
-const SERVICES = 'auth|chats|config|dumps|embedders|features|indexes|logs|metrics|network|outgoing|rhai|search|search-rules|settings|snapshots|tasks|webhooks|workers';
+const SERVICES = 'auth|chats|config|dumps|embedders|features|indexes|logs|metrics|network|outgoing|rhai|search|search-rules|settings|snapshots|tasks|validation|webhooks|workers';
 
 module.exports = {
   forbidden: [

@@ -56,8 +56,8 @@ import { dynamicSearchRuleRoutes } from './routes/dynamic-search-rules.js';
 import { answerClientError } from './transport/client-error.js';
 import { HEAD_BYTES, HEAD_TIMEOUT_MS, refuseTooManyHeaders } from './transport/head-limits.js';
 import { readablePath } from './transport/path-encoding.js';
-import { loadBodyValidator } from './validation/body.js';
-import { usePrecompiledBodies } from './validation/precompiled-bodies.js';
+import { loadBodyValidator } from '../validation/body.js';
+import { usePrecompiledBodies } from '../validation/precompiled-bodies.js';
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
 
@@ -71,7 +71,7 @@ export const FIRST_REQUESTS: readonly string[] = [
 
 /**
  * Loads the body validators of FIRST_REQUESTS, one per event loop turn, after the listen: the
- * first loads the build's precompiled validators (validation/precompiled-bodies.ts), and each
+ * first loads the build's precompiled validators (src/validation/precompiled-bodies.ts), and each
  * compiles its own when that file lacks it (run from the sources), which took the first search
  * ~0.1 s; a server's start does not wait for it.
  */
@@ -122,7 +122,7 @@ export const API_ROUTES = [
 
 /** Fastify's schema compilers' factory: Quarry's routes declare no Fastify schema (see buildApp). */
 function fastifySchemaCompiler(): never {
-  throw new Error('routes validate their bodies themselves (http/validation/): a Fastify schema is not compiled');
+  throw new Error('routes validate their bodies themselves (src/validation/): a Fastify schema is not compiled');
 }
 
 /** The server answering `deps`'s routes: over HTTPS when `https` is given (tls.ts). */
@@ -143,7 +143,7 @@ export async function buildApp(deps: AppDeps, https: HttpsSetup | null = null): 
     exposeHeadRoutes: false,
     // Bodies are read by the routes themselves (decoding, limit counted after decompression).
     bodyLimit: Number.MAX_SAFE_INTEGER,
-    // and validated by them (validation/), answers serialized by stringifyReply: Fastify's own
+    // and validated by them (src/validation/), answers serialized by stringifyReply: Fastify's own
     // compilers, which it would otherwise load at every start (ajv's and fast-json-stringify's
     // plugins, ~30 ms), are never needed; a route given a Fastify schema fails at start
     schemaController: { compilersFactory: { buildValidator: fastifySchemaCompiler, buildSerializer: fastifySchemaCompiler } },

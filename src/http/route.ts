@@ -17,7 +17,7 @@ import { ROUTE_ACTIONS, type KnownRoute } from '../auth/route-actions.js';
 import { UNRESTRICTED, type Caller } from '../auth/authenticate.js';
 import type { AppDeps } from './deps.js';
 import { readJsonBody } from './body/json.js';
-import { parseSentBody } from './validation/sent-values.js';
+import { parseSentBody } from '../validation/sent-values.js';
 import { parseJson } from '../types/json-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
 

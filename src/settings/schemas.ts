@@ -22,7 +22,7 @@ import {
 } from './messages.js';
 
 export type Schema = Record<string, unknown>;
-/** Same contract as http/validation's FieldValidator: the reason a value is invalid, or undefined. */
+/** Same contract as validation/'s FieldValidator: the reason a value is invalid, or undefined. */
 export type ValueCheck = (value: unknown) => string | undefined;
 
 export interface SettingSchema {

@@ -13,7 +13,7 @@ import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
 import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from './json-syntax-error.js';
 import { holdsMoreValuesThan } from '../../types/json-values.js';
 import { PayloadTooLarge, readBody } from './read-body.js';
-import { isSentNumber } from '../validation/sent-values.js';
+import { isSentNumber } from '../../validation/sent-values.js';
 
 /**
  * Values a JSON body may hold (Quarry's bound; document payloads are read by their own route,

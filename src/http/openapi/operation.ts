@@ -1,14 +1,14 @@
 /**
  * One route of the API as an OpenAPI operation, from what the route itself declares (route.ts's
  * RouteSpec): its path parameters, its query parameters and body schema (the very ones its
- * parsers compiled, validation/described.ts), its auth action (auth/route-actions.ts) as the
+ * parsers compiled, src/validation/described.ts), its auth action (auth/route-actions.ts) as the
  * security requirement's scopes, and its error responses in the error envelope, with the codes it
  * can answer. Consumed by @fastify/swagger's `transform` (routes/openapi.ts).
  */
 import { ROUTE_ACTIONS } from '../../auth/route-actions.js';
 import { ERROR_CODES, type ErrorCode } from '../../errors/codes.js';
 import type { AnyRouteSpec } from '../route.js';
-import { descriptionOf, parseBoolean, parsePositiveInteger, parseU32 } from '../validation/index.js';
+import { descriptionOf, parseBoolean, parsePositiveInteger, parseU32 } from '../../validation/index.js';
 
 /** The `$id` of the error envelope schema (registered by routes/openapi.ts). */
 export const ERROR_SCHEMA_ID = 'ApiError';

@@ -14,7 +14,7 @@ import {
 } from '../../chats/workspaces.js';
 import { enumOrNull } from '../../settings/schemas.js';
 import { defineRoute } from '../route.js';
-import { compileBody, compileQuery, parsePositiveInteger } from '../validation/index.js';
+import { compileBody, compileQuery, parsePositiveInteger } from '../../validation/index.js';
 import { offsetPage } from '../views/offset-page.js';
 
 const parseList = compileQuery({

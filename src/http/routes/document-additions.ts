@@ -13,7 +13,7 @@ import { admitWrite, enqueue } from '../enqueue.js';
 import { replicationOf } from '../replication-headers.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { ApiError } from '../../errors/api-error.js';
-import { compileQuery, parseString, type ValueParser } from '../validation/index.js';
+import { compileQuery, parseString, type ValueParser } from '../../validation/index.js';
 
 const parseSkipCreation: ValueParser<boolean> = (raw) => {
   const lower = raw.toLowerCase();

@@ -11,7 +11,7 @@ import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { replicationOf } from '../replication-headers.js';
 import { defineRoute, type RouteContext } from '../route.js';
-import { compileBody, compileQuery, parseString, refuseNullFilter } from '../validation/index.js';
+import { compileBody, compileQuery, parseString, refuseNullFilter } from '../../validation/index.js';
 
 const FILTER_CODE = 'invalid_document_filter' as const;
 

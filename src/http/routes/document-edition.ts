@@ -12,7 +12,7 @@ import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { replicationOf } from '../replication-headers.js';
 import { defineRoute, type RouteContext } from '../route.js';
-import { compileBody } from '../validation/index.js';
+import { compileBody } from '../../validation/index.js';
 import { parseWriteQuery } from './document-deletions.js';
 
 const FILTER_CODE = 'invalid_document_filter';

@@ -23,7 +23,7 @@ import {
   parseSortList,
   refuseNullFilter,
   type ValueParser,
-} from '../validation/index.js';
+} from '../../validation/index.js';
 
 /** `fields` of GET routes: comma-separated, `*` means all, empty string means none. */
 const parseFieldList: ValueParser<string[] | null> = (raw) => {

@@ -15,7 +15,7 @@ import { formatDateTime, instantOf, parseRfc3339, timeCrateDisplay, TIME_CRATE_R
 import { indexUidProblem } from '../../types/index-uid.js';
 import { enqueue } from '../enqueue.js';
 import { defineRoute } from '../route.js';
-import { compileBody, compileQuery, parseString } from '../validation/index.js';
+import { compileBody, compileQuery, parseString } from '../../validation/index.js';
 
 const DISCUSSION = 'https://github.com/orgs/meilisearch/discussions/884';
 

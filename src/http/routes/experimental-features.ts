@@ -1,7 +1,7 @@
 /** `GET` and `PATCH /experimental-features`: synchronous, no task. */
 import { FEATURE_NAMES, type FeatureName } from '../../types/features.js';
 import { defineRoute } from '../route.js';
-import { compileBody } from '../validation/index.js';
+import { compileBody } from '../../validation/index.js';
 
 type FeaturePatch = Partial<Record<FeatureName, boolean | null>>;
 

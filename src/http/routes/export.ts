@@ -13,7 +13,7 @@ import type { ExportIndexSettings } from '../../types/task.js';
 import { enqueue } from '../enqueue.js';
 import { replicationOf } from '../replication-headers.js';
 import { defineRoute } from '../route.js';
-import { compileBody, type FieldValidator } from '../validation/index.js';
+import { compileBody, type FieldValidator } from '../../validation/index.js';
 
 export interface ExportBody {
   url?: string;

@@ -8,7 +8,7 @@ import type { FacetSearchQuery } from '../../search/facet-search.js';
 import { facetSearchRequest } from '../../search/network-facet-search.js';
 import { defineRoute } from '../route.js';
 import { SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS } from '../schemas/search-query.js';
-import { carryBodyText, compileBody, describedLike } from '../validation/index.js';
+import { carryBodyText, compileBody, describedLike } from '../../validation/index.js';
 
 // The search parameters facet search takes (Meilisearch `FacetSearchQuery`, in its order: `useNetwork` comes last), with search's codes.
 const SHARED = ['q', 'vector', 'media', 'hybrid', 'filter', 'matchingStrategy', 'attributesToSearchOn', 'rankingScoreThreshold', 'locales'] as const;

@@ -6,7 +6,7 @@
 import { fieldPasses, type FieldsFilter } from '../../settings/fields.js';
 import { defineRoute } from '../route.js';
 import { offsetPage } from '../views/offset-page.js';
-import { compileBody } from '../validation/index.js';
+import { compileBody } from '../../validation/index.js';
 
 export interface ListFieldsBody {
   offset?: number;

@@ -7,7 +7,7 @@ import { validateIndexUid } from '../../indexes/uid.js';
 import { enqueue } from '../enqueue.js';
 import { replicationOf } from '../replication-headers.js';
 import { defineRoute } from '../route.js';
-import { compileBody, compileQuery, parsePositiveInteger } from '../validation/index.js';
+import { compileBody, compileQuery, parsePositiveInteger } from '../../validation/index.js';
 import { indexView } from '../views/index-view.js';
 import { offsetPage } from '../views/offset-page.js';
 

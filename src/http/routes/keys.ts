@@ -15,7 +15,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { ACTIONS, type Action } from '../../types/key.js';
 import { defineRoute } from '../route.js';
 import { offsetPage } from '../views/offset-page.js';
-import { compileBody, compileQuery, parsePositiveInteger } from '../validation/index.js';
+import { compileBody, compileQuery, parsePositiveInteger } from '../../validation/index.js';
 
 const parseList = compileQuery({
   offset: { parse: parsePositiveInteger, code: 'invalid_api_key_offset' },

@@ -9,7 +9,7 @@ import type { StreamMode } from '../../logs/log-hub.js';
 import { TargetError, parseTarget } from '../../logs/targets.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute, httpOnly } from '../route.js';
-import { compileBody } from '../validation/index.js';
+import { compileBody } from '../../validation/index.js';
 
 const targetProblem = (value: unknown): string | undefined => {
   try {

@@ -13,7 +13,7 @@ import type { Federation, QueryWithIndex } from '../../search/query.js';
 import { indexUidProblem, isValidIndexUid } from '../../types/index-uid.js';
 import { defineRoute } from '../route.js';
 import { count, optionalCount, SEARCH_QUERY_CODES, SEARCH_QUERY_PROPERTIES, SEARCH_QUERY_VALIDATORS } from '../schemas/search-query.js';
-import { compileBody, type FieldCodes, type FieldValidator } from '../validation/index.js';
+import { compileBody, type FieldCodes, type FieldValidator } from '../../validation/index.js';
 import { wantsMetadata } from './search.js';
 
 export interface MultiSearch {

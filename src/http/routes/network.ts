@@ -15,7 +15,7 @@ import type { TaskKind, TaskNetwork } from '../../types/task.js';
 import { enqueue } from '../enqueue.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../route.js';
-import { compileBody } from '../validation/index.js';
+import { compileBody } from '../../validation/index.js';
 
 const nameList = { type: ['array', 'null'], items: { type: 'string' } };
 const remotesSchema = {

@@ -7,7 +7,7 @@ import { renderTemplate, type RenderTemplateQuery } from '../../embedders/render
 import { nonZeroProblem } from '../../settings/messages.js';
 import { indexUidProblem } from '../../types/index-uid.js';
 import { defineRoute } from '../route.js';
-import { compileBody } from '../validation/index.js';
+import { compileBody } from '../../validation/index.js';
 
 const STRING_OR_NULL = { type: ['string', 'null'] };
 

@@ -32,7 +32,7 @@ import {
   refuseNullFilter,
   unitFloat,
   type ValueParser,
-} from '../validation/index.js';
+} from '../../validation/index.js';
 import { metricsRecorder } from '../request-metrics.js';
 
 

@@ -8,9 +8,9 @@
  * route per verb with a `:setting` parameter: an unknown setting answers 404 and a setting updated
  * with the other verb 405, both with an empty body, before the body is read.
  */
-import { SETTING_ROUTES, SETTINGS, SETTING_KEYS, settingByRoute, type SettingKey, type SettingSpec } from '../../settings/catalogue.js';
+import { SETTING_ROUTES, settingByRoute, type SettingSpec } from '../../settings/catalogue.js';
 import { canonicalPatch, resetAllPatch, singleSettingPatch, type SettingsPatch } from '../../settings/patch.js';
-import { settingSchema, settingsBodySchema } from '../../settings/schemas.js';
+import { parseSetting, parseSettings } from '../../settings/parse.js';
 import { checkPatch } from '../../settings/validate.js';
 import { settingView, settingsView } from '../../settings/view.js';
 import { validateIndexUid } from '../../indexes/uid.js';
@@ -20,22 +20,8 @@ import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { replicationOf } from '../replication-headers.js';
 import { defineRoute, type RouteContext } from '../route.js';
-import { compileBody } from '../validation/index.js';
-import { parseSentBody } from '../validation/sent-values.js';
+import { parseSentBody } from '../../validation/sent-values.js';
 import { stringifyReply } from '../../types/reply-text.js';
-
-const parseSettings = (() => {
-  const { schema, codes, checks } = settingsBodySchema();
-  return compileBody<Record<string, unknown>>(schema, codes, { validators: checks });
-})();
-
-/** One parser per setting: the body is the value itself, so its code covers the root. */
-const parseSetting = Object.fromEntries(
-  SETTING_KEYS.map((key) => {
-    const { schema, checks } = settingSchema(key);
-    return [key, compileBody<unknown>(schema, { '': SETTINGS[key].code }, { validators: checks })];
-  }),
-) as Record<SettingKey, (value: unknown) => unknown>;
 
 /** Every settings route registers so; a leader re-sends the change as a settings object to `PATCH /indexes/{uid}/settings` (network.md §5). */
 function enqueueUpdate(ctx: RouteContext<unknown, unknown>, deps: AppDeps, uid: string, patch: SettingsPatch, isDeletion: boolean) {

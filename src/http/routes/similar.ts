@@ -9,7 +9,7 @@ import { similarDocuments, type SimilarQuery } from '../../search/similar.js';
 import { defineRoute } from '../route.js';
 import { rankingScoreThresholdProblem } from '../../settings/messages.js';
 import { SIMILAR_QUERY_CODES, SIMILAR_QUERY_SCHEMA, SIMILAR_QUERY_VALIDATORS } from '../schemas/similar-query.js';
-import { compileBody, compileQuery, parseBoolean, parseFilterParam, parseList, parsePositiveInteger, parseString, unitFloat } from '../validation/index.js';
+import { compileBody, compileQuery, parseBoolean, parseFilterParam, parseList, parsePositiveInteger, parseString, unitFloat } from '../../validation/index.js';
 
 const parseBody = compileBody<SimilarQuery>(SIMILAR_QUERY_SCHEMA, SIMILAR_QUERY_CODES, { validators: SIMILAR_QUERY_VALIDATORS });
 

@@ -1,6 +1,6 @@
 /** `GET /stats` and `GET /indexes/{uid}/stats` (indexes.md §4). */
 import { defineRoute } from '../route.js';
-import { compileQuery, parseBoolean, parseEnum } from '../validation/index.js';
+import { compileQuery, parseBoolean, parseEnum } from '../../validation/index.js';
 import { indexStatsView, instanceStatsView } from '../views/stats-view.js';
 
 const parseStatsQuery = compileQuery({

@@ -9,7 +9,7 @@ import type { IndexSwap } from '../../types/task.js';
 import { enqueue } from '../enqueue.js';
 import { replicationOf } from '../replication-headers.js';
 import { defineRoute } from '../route.js';
-import { compileBody } from '../validation/index.js';
+import { compileBody } from '../../validation/index.js';
 
 const parseSwaps = compileBody<{ indexes: string[]; rename?: boolean }[]>(
   {

@@ -15,7 +15,7 @@ import {
   starOr,
   starOrList,
   type ParsedQuery,
-} from '../validation/index.js';
+} from '../../validation/index.js';
 
 const uids = { parse: starOrList(parseU32), code: 'invalid_task_uids' } as const;
 const batchUids = { parse: starOrList(parseU32), code: 'invalid_batch_uids' } as const;

@@ -7,7 +7,7 @@ import { parseUuid } from '../../auth/uuid.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { WebhookChanges } from '../../webhooks/store.js';
 import { defineRoute } from '../route.js';
-import { compileBody } from '../validation/index.js';
+import { compileBody } from '../../validation/index.js';
 
 const parseSettings = compileBody<WebhookChanges>(
   {

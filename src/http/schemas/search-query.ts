@@ -7,7 +7,7 @@
 import type { SearchQuery } from '../../search/query.js';
 import { LOCALES } from '../../settings/locales.js';
 import { rankingScoreThresholdProblem, semanticRatioProblem } from '../../settings/messages.js';
-import { compileBody, type FieldCodes, type FieldValidator } from '../validation/index.js';
+import { compileBody, type FieldCodes, type FieldValidator } from '../../validation/index.js';
 
 export const STRATEGIES = ['last', 'all', 'frequency'] as const;
 

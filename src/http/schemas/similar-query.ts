@@ -3,7 +3,7 @@
  * required, the rest with their `invalid_similar_*` codes. `id` takes any JSON value here: the
  * service says which are document identifiers.
  */
-import type { FieldCodes, FieldValidator } from '../validation/index.js';
+import type { FieldCodes, FieldValidator } from '../../validation/index.js';
 import { count, SEARCH_QUERY_VALIDATORS } from './search-query.js';
 
 const stringList = { type: ['array', 'null'], items: { type: 'string' } };

@@ -8,7 +8,7 @@ import { deriveKey } from '../../../src/auth/key-derivation.js';
 import { KeyStore } from '../../../src/auth/key-store.js';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
-import { apiErrorOf } from '../http/validation/expect-api-error.js';
+import { apiErrorOf } from '../validation/expect-api-error.js';
 
 const MASTER_KEY = 'MASTER_KEY';
 const UID = '4bc0887a-0e41-4f3b-935d-0c451dcee9c8';

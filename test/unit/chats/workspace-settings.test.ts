@@ -13,7 +13,7 @@ import {
   workspaceSettingsFromDump,
   type ChatWorkspaceSettings,
 } from '../../../src/chats/workspace-settings.js';
-import { apiErrorOf } from '../http/validation/expect-api-error.js';
+import { apiErrorOf } from '../validation/expect-api-error.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

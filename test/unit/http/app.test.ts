@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES, FIRST_REQUESTS, warmUpFirstRequests } from '../../../src/http/app.js';
 import { ApiError } from '../../../src/errors/api-error.js';
-import { descriptionOf } from '../../../src/http/validation/described.js';
+import { descriptionOf } from '../../../src/validation/described.js';
 
 describe('the API routes', () => {
   // body schemas compile on a route's first request, not at startup: a schema ajv's strict mode

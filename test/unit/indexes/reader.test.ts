@@ -1,7 +1,7 @@
 // Index lookups and reads as the HTTP routes get them, over a real index environment.
 import { describe, expect, it } from 'vitest';
 import { searchFixtures } from '../search/fixture.js';
-import { apiErrorOf } from '../http/validation/expect-api-error.js';
+import { apiErrorOf } from '../validation/expect-api-error.js';
 import type { IndexReader } from '../../../src/indexes/reader.js';
 
 const openFixture = searchFixtures();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { answerDocuments, getDocument, listDocuments, STREAMED_FROM } from '../../../src/search/documents.js';
 import { parseJson } from '../../../src/types/json-text.js';
 import { StreamedJson } from '../../../src/types/streamed-json.js';
-import { apiErrorOf } from '../http/validation/expect-api-error.js';
+import { apiErrorOf } from '../validation/expect-api-error.js';
 import { searchFixtures } from './fixture.js';
 
 const openFixture = searchFixtures();

@@ -1,7 +1,7 @@
 // A request's filter checked before any index is read, as search and the document routes do it.
 import { describe, expect, it } from 'vitest';
 import { checkedFilter, fuseFilters } from '../../../src/search/filter.js';
-import { apiErrorOf } from '../http/validation/expect-api-error.js';
+import { apiErrorOf } from '../validation/expect-api-error.js';
 
 const off = { enabled: () => false };
 const on = { enabled: () => true };

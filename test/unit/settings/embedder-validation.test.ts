@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeExactWords } from '../../../src/engine/exact-words.js';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { ExperimentalFeatures } from '../../../src/features/experimental-features.js';
-import { compileBody } from '../../../src/http/validation/index.js';
+import { compileBody } from '../../../src/validation/index.js';
 import { applyPatch, mergedSettingsProblem } from '../../../src/settings/merge.js';
 import { canonicalPatch } from '../../../src/settings/patch.js';
 import { settingsBodySchema } from '../../../src/settings/schemas.js';

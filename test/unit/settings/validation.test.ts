@@ -3,7 +3,7 @@
 // (locations prefixed by the setting) and the sub-route bodies (the value itself).
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/errors/api-error.js';
-import { compileBody } from '../../../src/http/validation/index.js';
+import { compileBody } from '../../../src/validation/index.js';
 import { SETTINGS, SETTING_KEYS, type SettingKey } from '../../../src/settings/catalogue.js';
 import { canonicalPatch } from '../../../src/settings/patch.js';
 import { settingSchema, settingsBodySchema } from '../../../src/settings/schemas.js';

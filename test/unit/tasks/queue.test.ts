@@ -11,7 +11,7 @@ import { Progress } from '../../../src/tasks/progress.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
 import { TaskRecordPackr } from '../../../src/tasks/record-codecs.js';
 import { UpdateFiles } from '../../../src/store/update-files.js';
-import { parseTaskDate } from '../../../src/http/validation/task-filter-values.js';
+import { parseTaskDate } from '../../../src/validation/task-filter-values.js';
 import type { TaskQuery } from '../../../src/tasks/query.js';
 import type { Task, TaskKind, Timestamp } from '../../../src/types/task.js';
 import { formatRfc3339 } from '../../../src/types/dates.js';

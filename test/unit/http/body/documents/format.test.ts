@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentsFormat } from '../../../../../src/http/body/documents/format.js';
-import { apiErrorOf } from '../../validation/expect-api-error.js';
+import { apiErrorOf } from '../../../validation/expect-api-error.js';
 
 // Expected texts: Meilisearch's crates/meilisearch/tests/documents/{errors,add_documents}.rs.
 const ACCEPTED = 'Accepted values for the Content-Type header are: `application/json`, `application/x-ndjson`, `text/csv`';

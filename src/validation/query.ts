@@ -23,8 +23,8 @@
  *   (with the did-you-mean hint), a bad value → the parameter's code with the parser's message.
  * - Absent parameters are absent from the result; defaults belong to the route.
  */
-import { ApiError } from '../../errors/api-error.js';
-import type { ErrorCode } from '../../errors/codes.js';
+import { ApiError } from '../errors/api-error.js';
+import type { ErrorCode } from '../errors/codes.js';
 import { describe } from './described.js';
 import { unknownParameterMessage } from './messages.js';
 import { QueryValueError, type ValueParser } from './query-values.js';

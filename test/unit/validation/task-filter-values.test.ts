@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { QueryValueError, starOr, type ValueParser } from '../../../../src/http/validation/query-values.js';
+import { QueryValueError, starOr, type ValueParser } from '../../../src/validation/query-values.js';
 import {
   TASK_STATUSES,
   TASK_TYPES,
   parseTaskDate,
   parseTaskStatus,
   parseTaskType,
-} from '../../../../src/http/validation/task-filter-values.js';
+} from '../../../src/validation/task-filter-values.js';
 
 function refusal<T>(parse: ValueParser<T>, raw: string, name: string): string {
   try {

@@ -9,11 +9,11 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv, type SchemaObject, type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { API_ROUTES } from '../../../../src/http/app.js';
-import { compileBody } from '../../../../src/http/validation/body.js';
-import { bodySchemaKey, precompiledBodiesSource, usePrecompiledBodies } from '../../../../src/http/validation/precompiled-bodies.js';
-import { descriptionOf } from '../../../../src/http/validation/described.js';
-import { withU64Bounds } from '../../../../src/http/validation/u64-bounds.js';
+import { API_ROUTES } from '../../../src/http/app.js';
+import { compileBody } from '../../../src/validation/body.js';
+import { bodySchemaKey, precompiledBodiesSource, usePrecompiledBodies } from '../../../src/validation/precompiled-bodies.js';
+import { descriptionOf } from '../../../src/validation/described.js';
+import { withU64Bounds } from '../../../src/validation/u64-bounds.js';
 
 /** The route bodies' schemas, bounded as `compileBody` keeps them. */
 const schemas = API_ROUTES.flatMap((spec) => {
@@ -64,7 +64,7 @@ describe('precompiled body validators', () => {
   });
 
   it('are in the build, where the server reads them', () => {
-    const built = fileURLToPath(new URL('../../../../dist/src/http/validation/precompiled-bodies.cjs', import.meta.url));
+    const built = fileURLToPath(new URL('../../../dist/src/validation/precompiled-bodies.cjs', import.meta.url));
     const exported = new Set([...readFileSync(built, 'utf8').matchAll(/exports\.(b[0-9a-f]+) =/g)].map((match) => match[1]));
     for (const { route, schema } of schemas) expect(exported.has(bodySchemaKey(schema)), route).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean } from '../../../../src/http/validation/did-you-mean.js';
+import { didYouMean } from '../../../src/validation/did-you-mean.js';
 
 describe('didYouMean', () => {
   const accepted = ['q', 'filter', 'sort', 'attributesToHighlight'];

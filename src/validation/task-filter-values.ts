@@ -3,8 +3,8 @@
  * `POST /tasks/cancel`, `DELETE /tasks`): task types, statuses and the six date bounds.
  * Wording from Meilisearch `ParseTaskKindError`, `ParseTaskStatusError`, `InvalidTaskDateError`.
  */
-import { instantOf, parseRfc3339, TIME_CRATE_RFC3339, utcDateTime } from '../../types/dates.js';
-import { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType } from '../../types/task.js';
+import { instantOf, parseRfc3339, TIME_CRATE_RFC3339, utcDateTime } from '../types/dates.js';
+import { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType } from '../types/task.js';
 import { QueryValueError, type ValueParser } from './query-values.js';
 
 export { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType };

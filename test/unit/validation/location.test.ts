@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocationTable, renderLocation } from '../../../../src/http/validation/location.js';
+import { LocationTable, renderLocation } from '../../../src/validation/location.js';
 
 describe('renderLocation', () => {
   it('prints keys with dots and indexes in brackets, the root as empty', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { compileQuery } from '../../../../src/http/validation/query.js';
+import { compileQuery } from '../../../src/validation/query.js';
 import {
   parseBoolean,
   parseEnum,
@@ -8,8 +8,8 @@ import {
   parseU32,
   starOr,
   starOrList,
-} from '../../../../src/http/validation/query-values.js';
-import { parseTaskDate, parseTaskStatus, parseTaskType, type TaskType } from '../../../../src/http/validation/task-filter-values.js';
+} from '../../../src/validation/query-values.js';
+import { parseTaskDate, parseTaskStatus, parseTaskType, type TaskType } from '../../../src/validation/task-filter-values.js';
 import { apiErrorOf } from './expect-api-error.js';
 
 const parseListKeys = compileQuery({

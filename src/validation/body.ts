@@ -47,9 +47,9 @@
  * - Objects iterate keys in JavaScript order, which puts integer-like keys first.
  */
 import { Ajv, type AnySchemaObject, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
-import { ApiError } from '../../errors/api-error.js';
-import type { ErrorCode } from '../../errors/codes.js';
-import { isJsonObject } from '../../types/json-text.js';
+import { ApiError } from '../errors/api-error.js';
+import type { ErrorCode } from '../errors/codes.js';
+import { isJsonObject } from '../types/json-text.js';
 import { LocationTable, renderLocation, type Segment } from './location.js';
 import {
   immutableFieldMessage,

@@ -6,7 +6,7 @@
  * Locations are already rendered (`.queries[0].indexUid` for JSON, `uids[1]` for query
  * parameters); the empty string is the JSON root, where deserr omits the location.
  */
-import { ryu } from '../../types/ryu.js';
+import { ryu } from '../types/ryu.js';
 import { isSentNumber } from './sent-values.js';
 import { didYouMean } from './did-you-mean.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { ApiError } from '../../../../src/errors/api-error.js';
-import type { ErrorCode } from '../../../../src/errors/codes.js';
+import { ApiError } from '../../../src/errors/api-error.js';
+import type { ErrorCode } from '../../../src/errors/codes.js';
 
 /** Runs `fn` and returns the `ApiError` it must throw, as `{ code, message }`. */
 export function apiErrorOf(fn: () => unknown): { code: ErrorCode; message: string } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addSharedSchema, compileBody } from '../../../../src/http/validation/body.js';
-import { indexUidProblem } from '../../../../src/types/index-uid.js';
+import { addSharedSchema, compileBody } from '../../../src/validation/body.js';
+import { indexUidProblem } from '../../../src/types/index-uid.js';
 import { apiErrorOf } from './expect-api-error.js';
 
 // Shapes of real Meilisearch routes; expected texts are the snapshots of its integration tests

@@ -7,7 +7,7 @@
  * `.queries[].indexUid`, `.remotes.*.url`. A pattern without a leading `.` or `[` names a
  * top-level field (`uid` = `.uid`).
  */
-import { isJsonObject } from '../../types/json-text.js';
+import { isJsonObject } from '../types/json-text.js';
 
 export type Segment = string | number;
 

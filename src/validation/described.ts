@@ -5,7 +5,7 @@
  * A route that wraps a parser says so with `describedLike`.
  */
 import type { SchemaObject } from 'ajv';
-import type { ErrorCode } from '../../errors/codes.js';
+import type { ErrorCode } from '../errors/codes.js';
 
 export interface BodyDescription {
   kind: 'body';

@@ -7,8 +7,8 @@
  * 2 for 8–12, 3 for 13–17, 4 for 18–24, 5 beyond). Ties go to the first accepted name.
  */
 
-import { damerauLevenshtein } from '../../types/edit-distance.js';
-import { codePointCount } from '../../types/utf16.js';
+import { damerauLevenshtein } from '../types/edit-distance.js';
+import { codePointCount } from '../types/utf16.js';
 
 const utf8 = new TextEncoder();
 

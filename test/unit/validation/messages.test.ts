@@ -13,7 +13,7 @@ import {
   unknownParameterValueMessage,
   unknownValueMessage,
   type ValueKind,
-} from '../../../../src/http/validation/messages.js';
+} from '../../../src/validation/messages.js';
 
 describe('describeKinds', () => {
   it.each<[ValueKind[], string]>([

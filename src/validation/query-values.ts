@@ -3,12 +3,12 @@
  * A parser returns the converted value or throws `QueryValueError` with deserr's wording;
  * `compileQuery` adds the parameter name and the parameter's error code.
  */
-import { ApiError } from '../../errors/api-error.js';
-import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
+import { ApiError } from '../errors/api-error.js';
+import { nestsDeeper, SERDE_MAX_DEPTH } from '../types/json-depth.js';
 import { invalidParameterMessage, unknownParameterValueMessage } from './messages.js';
-import { invalidIndexUidMessage, isValidIndexUid } from '../../types/index-uid.js';
-import { parseRustF64 } from '../../types/rust-float.js';
-import { strippedEnd, strippedStart } from '../../types/utf16.js';
+import { invalidIndexUidMessage, isValidIndexUid } from '../types/index-uid.js';
+import { parseRustF64 } from '../types/rust-float.js';
+import { strippedEnd, strippedStart } from '../types/utf16.js';
 
 /** Converts one raw query value; throws `QueryValueError` when it cannot. */
 export type ValueParser<T> = (raw: string) => T;

@@ -9,7 +9,7 @@
  * (`if`, `enum`, `$ref`…) is a leaf, explained with all of ajv's errors at once.
  */
 import type { SchemaObject } from 'ajv';
-import { isJsonObject } from '../../types/json-text.js';
+import { isJsonObject } from '../types/json-text.js';
 import type { Segment } from './location.js';
 
 const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties']);

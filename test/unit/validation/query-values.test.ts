@@ -12,7 +12,7 @@ import {
   starOr,
   starOrList,
   type ValueParser,
-} from '../../../../src/http/validation/query-values.js';
+} from '../../../src/validation/query-values.js';
 
 /** The QueryValueError a parser throws, rendered for parameter `name`. */
 function refusal<T>(parse: ValueParser<T>, raw: string, name = 'p'): string {
