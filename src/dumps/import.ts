@@ -9,11 +9,16 @@
  * uids, statuses and dates; enqueued document tasks get a new update file from the dump and run
  * once the server is up.
  *
+ * The dump's values are checked as v1.50's typed reader checks them: each index's settings as a
+ * `PATCH /indexes/{uid}/settings` body (settings/parse.ts), the instance uid, key uids and webhook
+ * uuids as uuids, key actions as known ones, and an index uid met twice is refused.
+ *
  * Caller: main.ts, before the scheduler starts and the server listens (nothing else writes). Any
  * error aborts the import; main.ts then removes the half-filled db path.
  */
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { ApiKey, KeyStore } from '../auth/key-store.js';
+import { parseUuid } from '../auth/uuid.js';
 import { workspaceSettingsFromDump } from '../chats/workspace-settings.js';
 import type { ChatWorkspaceStore } from '../chats/workspace-store.js';
 import { normalizeExactWords } from '../engine/exact-words.js';
@@ -25,6 +30,7 @@ import type { IndexRegistry } from '../indexes/registry.js';
 import type { ImportProgress } from '../logs/import-progress.js';
 import { diffSettings } from '../settings/diff.js';
 import { applyPatch, mergedSettingsProblem } from '../settings/merge.js';
+import { parseSettings } from '../settings/parse.js';
 import { canonicalPatch } from '../settings/patch.js';
 import type { InstanceStore } from '../store/env.js';
 import { writeInstanceUid } from '../store/instance-uid.js';
@@ -34,7 +40,8 @@ import { indexUidProblem } from '../types/index-uid.js';
 import { FEATURE_NAMES, type FeatureName } from '../types/features.js';
 import { defaultSettings, SETTING_KEYS } from '../types/settings.js';
 import { isJsonObject } from '../types/json-text.js';
-import { DSR_INDEX_UID, type Batch, type Task } from '../types/task.js';
+import { ACTIONS, type Action } from '../types/key.js';
+import { DSR_INDEX_UID, type Batch, type DumpedKey, type Task } from '../types/task.js';
 import { MEILISEARCH_VERSION } from '../version.js';
 import { writeIndex, type StepWatcher } from '../workers/index-writer.js';
 import type { WorkerPools } from '../workers/pool.js';
@@ -122,6 +129,36 @@ export function withDumpedPooling(embedders: Record<string, unknown>): Record<st
   );
 }
 
+/** The index's known settings parsed as `PATCH /indexes/{uid}/settings` parses its body; throws naming the index. */
+function checkedSettings(uid: string, known: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return parseSettings(known);
+  } catch (err) {
+    throw new Error(`Index \`${uid}\`: settings.json: ${(err as Error).message}`);
+  }
+}
+
+/** A uuid of the dump, in its canonical form; throws, as v1.50's typed reader refuses it, when it is none. */
+function dumpedUuid(where: string, text: unknown): string {
+  const parsed = typeof text === 'string' ? parseUuid(text) : { ok: false as const, error: 'expected a string' };
+  if (!parsed.ok) throw new Error(`${where}: \`${String(text)}\` is not a uuid: ${parsed.error}`);
+  return parsed.uuid;
+}
+
+/** A key of `keys.jsonl` with a uuid and known actions, as v1.50's `Key` reads it. */
+function checkedKey(key: DumpedKey): ApiKey {
+  const unknown = (Array.isArray(key.actions) ? key.actions : [key.actions]).find((action) => !(ACTIONS as readonly unknown[]).includes(action));
+  if (unknown !== undefined) throw new Error(`keys.jsonl: key \`${String(key.uid)}\`: unknown action \`${String(unknown)}\``);
+  return { ...key, uid: dumpedUuid('keys.jsonl', key.uid), actions: key.actions as Action[] };
+}
+
+/** `webhooks.json` keyed by uuids, as v1.50's `Webhooks` reads it (the store then keeps the webhooks with a url). */
+function checkedWebhooks(dumped: unknown): unknown {
+  const entries = (dumped as { webhooks?: unknown } | null)?.webhooks;
+  if (isJsonObject(entries)) for (const uuid of Object.keys(entries)) dumpedUuid('webhooks.json', uuid);
+  return dumped;
+}
+
 /** Imports one index; returns how many documents it indexed. */
 async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortSignal, watcher?: StepWatcher): Promise<number> {
   // a hand-made dump could name an index the API could never reach
@@ -130,7 +167,9 @@ async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortS
   const record = { ...to.indexes.newRecord(index.uid, index.primaryKey, index.createdAt), updatedAt: index.updatedAt };
   const known = Object.fromEntries(SETTING_KEYS.filter((key) => index.settings[key] !== undefined).map((key) => [key, index.settings[key]]));
   if (isJsonObject(known.embedders)) known.embedders = withDumpedPooling(known.embedders);
-  const settings = applyPatch(defaultSettings(), canonicalPatch(known), normalizeExactWords);
+  // checked as a PATCH body: a value of the wrong type would be stored and break the index's searches
+  const parsed = checkedSettings(index.uid, known);
+  const settings = applyPatch(defaultSettings(), canonicalPatch(parsed), normalizeExactWords);
   const problem = mergedSettingsProblem(defaultSettings(), settings);
   if (problem !== undefined) throw new Error(`Index \`${index.uid}\`: ${problem.message}`);
   const { rebuild } = diffSettings(defaultSettings(), settings, INDEX_UPDATERS);
@@ -167,12 +206,12 @@ export async function importDump(file: string, to: ImportTargets, progress?: Imp
   const signal = new AbortController().signal;
   try {
     const instanceUid = dump.instanceUid();
-    if (instanceUid !== null) writeInstanceUid(to.store.dbPath, instanceUid);
+    if (instanceUid !== null) writeInstanceUid(to.store.dbPath, dumpedUuid('instance_uid.uuid', instanceUid));
     const webhooks = dump.webhooks();
-    if (webhooks !== null) to.webhooks.restore(webhooks);
+    if (webhooks !== null) to.webhooks.restore(checkedWebhooks(webhooks));
 
     const keys: ApiKey[] = [];
-    for await (const key of dump.keys()) keys.push({ ...key, actions: key.actions as ApiKey['actions'] });
+    for await (const key of dump.keys()) keys.push(checkedKey(key));
     to.keys.replaceAll(keys);
 
     for (const [name, text] of dump.chatWorkspaces()) {
@@ -194,7 +233,11 @@ export async function importDump(file: string, to: ImportTargets, progress?: Imp
     const indexes = [...dump.indexes()];
     progress?.phase('importing indexes', indexes.length, 'indexes');
     let documents = 0;
+    const imported = new Set<string>();
     for (const [done, index] of indexes.entries()) {
+      // two folders of one uid: the second would replace the first's record and orphan its environment
+      if (imported.has(index.uid)) throw new Error(`Index \`${index.uid}\` already exists.`);
+      imported.add(index.uid);
       if (index.uid === DSR_INDEX_UID) {
         // v1.50's dynamic search rules, dumped as its internal index: back into the rule store
         const rules = index.documents === null ? [] : readRules(index.documents);
