@@ -50,7 +50,7 @@ function microsecondTime(ms: number): string {
 function jsonLine(record: Record_): string {
   const { level, time, msg, target, pid: _pid, hostname: _host, ...fields } = record;
   const message = msg === undefined ? {} : { message: msg };
-  return `${JSON.stringify({ timestamp: microsecondTime(time), level: RANK_NAMES[level] ?? 'INFO', fields: { ...message, ...fields }, target: target ?? 'quarry' })}\n`;
+  return `${JSON.stringify({ timestamp: microsecondTime(time), level: RANK_NAMES[level] ?? 'INFO', fields: { ...message, ...fields }, target: target ?? 'meilisearch' })}\n`;
 }
 
 /**
@@ -75,7 +75,7 @@ function humanLine(record: Record_): string {
   const { level, time, msg, target, pid: _pid, hostname: _host, ...fields } = record;
   let extra = '';
   for (const [key, value] of Object.entries(fields)) extra += humanField(key, value);
-  return `${microsecondTime(time)} ${(RANK_NAMES[level] ?? 'INFO').padStart(5)} ${target ?? 'quarry'}: ${msg ?? ''}${extra}\n`;
+  return `${microsecondTime(time)} ${(RANK_NAMES[level] ?? 'INFO').padStart(5)} ${target ?? 'meilisearch'}: ${msg ?? ''}${extra}\n`;
 }
 
 export class LogHub {
@@ -96,7 +96,8 @@ export class LogHub {
         done();
       },
     });
-    this.logger = pino({ level: 'info', base: { target: 'quarry' } }, destination);
+    // v1.50's target for what its HTTP layer logs (the requests); other records name theirs
+    this.logger = pino({ level: 'info', base: { target: 'meilisearch' } }, destination);
     this.adjustLevel();
   }
 
@@ -109,7 +110,7 @@ export class LogHub {
       } catch {
         continue;
       }
-      const target = record.target ?? 'quarry';
+      const target = record.target ?? 'meilisearch';
       if (accepts(this.stderrFilter, target, record.level)) process.stderr.write(this.stderrMode === 'JSON' ? jsonLine(record) : humanLine(record));
       const sub = this.subscriber;
       if (sub !== null && accepts(sub.filter, target, record.level)) sub.write(sub.mode === 'human' ? humanLine(record) : jsonLine(record));

@@ -97,7 +97,7 @@ export interface SchedulerDeps {
   maxBatchedTasks?: number | null;
   maxBatchBytes?: number;
   log?: (message: string, err?: unknown) => void;
-  /** Told what the automatic cleanup of a full queue did or could not do (v1.50 logs it at these levels). */
+  /** Told what v1.50 logs at these levels under `index_scheduler`: how a batch ended, what the automatic cleanup of a full queue did or could not do. */
   notice?: (level: 'info' | 'warn', message: string) => void;
   /**
    * The task count from which the oldest finished tasks are deleted before the next batch
@@ -357,6 +357,8 @@ export class Scheduler {
       });
       queue.setProcessing(this.changeInProgress());
       this.running = null;
+      const failures = done.tasks.filter((task) => task.error !== null).length;
+      this.deps.notice?.('info', `A batch of tasks was successfully completed with ${done.tasks.length - failures} successful tasks and ${failures} failed tasks.`);
       this.deps.onBatchCommitted?.(done.tasks);
       // borrowed again: the one measured above may have been closed while the commit awaited
       if (written !== undefined) this.deps.onIndexWritten?.(this.deps.indexEnvs.get(written));
@@ -366,6 +368,7 @@ export class Scheduler {
       if (failedUpgrade !== undefined) this.halt(`the database upgrade failed, no task runs until a restart: ${failedUpgrade.error?.message ?? ''}`);
     } catch (err) {
       if (!(err instanceof BatchAborted)) throw err;
+      this.deps.notice?.('info', 'A batch of tasks was aborted.');
     } finally {
       queue.setProcessing(this.changeInProgress());
       this.running = null;

@@ -21,7 +21,7 @@ describe('--experimental-logs-mode', () => {
   it('writes human-readable lines by default', async () => {
     const [line] = await startupLines([]);
     // tracing-subscriber's timestamp: microseconds
-    expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z  INFO quarry: Server listening at http:\/\/127\.0\.0\.1:\d+$/);
+    expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z  INFO meilisearch: Server listening at http:\/\/127\.0\.0\.1:\d+$/);
   });
 
   it('writes one JSON record a line in JSON mode, shaped as tracing-subscriber writes them', async () => {
@@ -30,6 +30,6 @@ describe('--experimental-logs-mode', () => {
     expect(Object.keys(record)).toEqual(['timestamp', 'level', 'fields', 'target']);
     expect(record.fields.message).toMatch(/^Server listening at http:\/\/127\.0\.0\.1:\d+$/);
     expect(record.level).toBe('INFO');
-    expect(record.target).toBe('quarry');
+    expect(record.target).toBe('meilisearch');
   });
 });

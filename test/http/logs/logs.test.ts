@@ -73,6 +73,20 @@ describe('logs routes', () => {
     expect((await send('POST', '/logs/stderr', { target: 'warn' })).status).toBe(204);
   });
 
+  it('names its records with v1.50\'s targets: requests under meilisearch, batches under index_scheduler', async () => {
+    await send('PATCH', '/experimental-features', { logsRoute: true });
+    const stream = await fetch(`${server.url}/logs/stream`, { method: 'POST', headers: json, body: JSON.stringify({ target: 'index_scheduler=info,meilisearch=info', mode: 'json' }) });
+    expect(stream.status).toBe(200);
+    const { taskUid } = (await send('POST', '/indexes/logged/documents', [{ id: 1 }])).body as { taskUid: number };
+    while (!['succeeded', 'failed'].includes((await send('GET', `/tasks/${taskUid}`)).body!.status as string)) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await send('DELETE', '/logs/stream')).status).toBe(204);
+    const lines = (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { fields: { message?: string; req?: { url: string } }; target: string });
+    expect(lines.find((line) => line.fields.req?.url === '/indexes/logged/documents')?.target).toBe('meilisearch');
+    expect(lines.filter((line) => line.target === 'index_scheduler').map((line) => line.fields.message)).toContain(
+      'A batch of tasks was successfully completed with 1 successful tasks and 0 failed tasks.',
+    );
+  });
+
   it('refuses the profile mode, whose tracing spans Quarry does not record, rather than stream something else', async () => {
     await send('PATCH', '/experimental-features', { logsRoute: true });
     expect(await send('POST', '/logs/stream', { mode: 'profile' })).toMatchObject({
