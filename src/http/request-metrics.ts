@@ -3,7 +3,8 @@
  * `RouteMetrics` middleware does: every request is counted whether or not the `metrics` feature is
  * on, labelled by its route's pattern in Meilisearch's spelling (`/indexes/{index_uid}/search`,
  * `/tasks/{task_id}`; a 405 by the pattern of the path it names), or by its own path when no route
- * matches it (a 404); its response time only while the feature is on and only for a route's path.
+ * matches it (a 404); its response time only when the feature was on as it came, and only for a
+ * route's path.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MetricsRecorder } from '../metrics/recorder.js';
@@ -50,9 +51,15 @@ function routePattern(request: FastifyRequest, paths: readonly RoutedPath[]): st
 
 export function installRequestMetrics(app: FastifyInstance, deps: AppDeps, paths: readonly RoutedPath[]): void {
   const recorder = metricsRecorder(deps);
+  // timed when the feature is on as the request comes, as v1.50's middleware starts its timer: the
+  // request turning it on is not timed, the one turning it off is
+  const timed = new WeakSet<FastifyRequest>();
+  app.addHook('onRequest', async (request) => {
+    if (deps.features.enabled('metrics')) timed.add(request);
+  });
   app.addHook('onResponse', async (request, reply) => {
     const pattern = routePattern(request, paths);
     if (pattern === undefined) return recorder.unmatched(request.method, requestPath(request.url), reply.statusCode);
-    recorder.request(request.method, pattern, reply.statusCode, deps.features.enabled('metrics') ? reply.elapsedTime / 1000 : null);
+    recorder.request(request.method, pattern, reply.statusCode, timed.has(request) ? reply.elapsedTime / 1000 : null);
   });
 }
