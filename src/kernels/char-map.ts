@@ -4,29 +4,42 @@
  * milli's matcher reads it to highlight a prefix match (`Token::original_lengths`): as many
  * original characters as it takes to cover the query word's bytes in the normalised word.
  *
- * The kernel gives a token's normalised word, not its map: the map is rebuilt here character by
- * character with the normalisers of the token's script (normalize-word.ts), under each gate its
- * script group may have had (the group's script is its first character's that has one, maybe before
- * the token; a Cj group's language), and kept only if the pieces join into the kernel's word. Pure.
+ * The kernel gives a token's normalised word, not its map: each character is normalised here
+ * alone with the normalisers of the token's script group (normalize-word.ts), its piece found at
+ * its place in the kernel's word, and the map kept only if the pieces make that word. The group's
+ * script is its first character's that has one, maybe before the token: a token of Other
+ * characters alone is tried as one that keeps marks, then as one that drops them. In Cj text a
+ * piece is matched by its length in characters: ChineseNormalizer maps an ideograph to another
+ * (kVariants), one for one, whose table the browser build leaves out. Pure.
  */
 import { SCRIPTS } from './charabia-data.js';
-import { normalizeWord, type NormalizerGates } from './normalize-word.js';
+import { normalizeWord } from './normalize-word.js';
 import { lemmaOf, SCRIPT_OTHER, scriptOf } from './unicode.js';
 import { utf8Length } from './utf8.js';
 
 const SCRIPT_CJ = SCRIPTS.indexOf('Cj');
 const SCRIPT_LATIN = SCRIPTS.indexOf('Latin');
-const CJ_GATES = [
-  [true, true],
-  [true, false],
-  [false, true],
-  [false, false],
-] as const;
+
+/** The map under one script, or null when the pieces do not make `target` (the normalised word's characters). */
+function mapUnder(text: string, target: readonly string[], script: number): number[] | null {
+  // katakana to hiragana keeps a character's length: Japanese or not, a Cj piece is matched by length
+  const gates = { script, chinese: null, japanese: false, swedish: false };
+  const lengths: number[] = [];
+  let at = 0;
+  for (const ch of text) {
+    const piece = [...normalizeWord(lemmaOf(ch.codePointAt(0)!), gates)];
+    const actual = target.slice(at, at + piece.length);
+    if (actual.length !== piece.length || (script !== SCRIPT_CJ && actual.join('') !== piece.join(''))) return null;
+    lengths.push(utf8Length(actual.join('')));
+    at += piece.length;
+  }
+  return at === target.length ? lengths : null;
+}
 
 /**
  * The normalised UTF-8 bytes of each character of `text`, a word token whose normalised form is
- * `normalized`; null when no gate's per-character normalisation gives it back (a recomposition
- * that joins characters: Swedish `a` + ring, a Greek final sigma inside a word).
+ * `normalized`; null when per-character normalisation does not give it back (a recomposition that
+ * joins characters: Swedish `a` + ring; a Greek final sigma inside a word).
  */
 export function charNormalizedBytes(text: string, normalized: string): number[] | null {
   let script = SCRIPT_OTHER;
@@ -34,16 +47,10 @@ export function charNormalizedBytes(text: string, normalized: string): number[] 
     script = scriptOf(ch.codePointAt(0)!);
     if (script !== SCRIPT_OTHER) break;
   }
-  const gates: NormalizerGates[] =
-    script === SCRIPT_CJ
-      ? CJ_GATES.map(([chinese, japanese]) => ({ script, chinese, japanese, swedish: false }))
-      : // a word of Other characters alone (marks, ligatures, digits) has its group's script: one
-        // that drops marks or one that keeps them
-        (script === SCRIPT_OTHER ? [SCRIPT_OTHER, SCRIPT_LATIN] : [script]).map((gated) => ({ script: gated, chinese: false, japanese: false, swedish: false }));
-  for (const gate of gates) {
-    const pieces: string[] = [];
-    for (const ch of text) pieces.push(normalizeWord(lemmaOf(ch.codePointAt(0)!), gate));
-    if (pieces.join('') === normalized) return pieces.map(utf8Length);
+  const target = [...normalized];
+  for (const tried of script === SCRIPT_OTHER ? [SCRIPT_OTHER, SCRIPT_LATIN] : [script]) {
+    const lengths = mapUnder(text, target, tried);
+    if (lengths !== null) return lengths;
   }
   return null;
 }

@@ -6,14 +6,17 @@
  */
 import { CHARACTER_CONVERSIONS, MARK_REMOVING_SCRIPTS, SCRIPTS } from './charabia-data.js';
 import { katakanaToHiragana } from './kana.js';
-import { kvariantOf } from './kvariants.js';
 import { recomposeSwedish } from './unicode.js';
 
 /** Which normalisers a word's script group turns on. */
 export interface NormalizerGates {
   readonly script: number;
-  /** Cj text that whatlang would call Mandarin or give no language: ChineseNormalizer applies. */
-  readonly chinese: boolean;
+  /**
+   * Cj text that whatlang would call Mandarin or give no language: ChineseNormalizer's mapping of
+   * an ideograph (kvariants.ts `kvariantOf`, passed in so that its table is loaded only by whoever
+   * needs it: the browser build's formatter does not); null where it does not apply.
+   */
+  readonly chinese: ((ideograph: string) => string) | null;
   /** Cj text that whatlang would call Japanese or give no language, no lone locale naming another: JapaneseNormalizer applies. */
   readonly japanese: boolean;
   /** Latin text of a string whose kernel byte says Swedish: SwedishRecompositionNormalizer applies. */
@@ -44,7 +47,7 @@ export function normalizeWord(lemma: string, { script, chinese, japanese, swedis
     for (const lower of [...ch.toLowerCase()].slice(0, 2)) word += CHARACTER_CONVERSIONS[lower] ?? lower;
   }
   // ChineseNormalizer: each ideograph to its kVariants destination.
-  if (chinese) word = [...word].map(kvariantOf).join('');
+  if (chinese !== null) word = [...word].map(chinese).join('');
   // JapaneseNormalizer: katakana to hiragana.
   if (japanese) word = katakanaToHiragana(word);
   if (script === SCRIPT_GREEK && word.endsWith('ς')) word = word.slice(0, -1) + 'σ';

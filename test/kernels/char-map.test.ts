@@ -16,6 +16,8 @@ describe('charNormalizedBytes', () => {
     ['Œuvre', [2, 1, 1, 1, 1]],
     ['שָׁלוֹם', [2, 0, 0, 2, 2, 0, 2]],
     ['カタカナ', [3, 3, 3, 3]],
+    // an ideograph, matched by its length (a kVariants destination is one character too)
+    ['進', [3]],
     ['a\u0001b', [1, 0, 1]],
   ])('maps each character of %s to the bytes it normalises into', (text, expected) => {
     const [token] = words(text);

@@ -28,6 +28,7 @@ import { DEFAULT_SEPARATORS, HARD_SEPARATOR_DISTANCE, SCRIPTS, WHATLANG_MANDARIN
 import { classifyLemma, type CustomTokens } from '../custom-tokens.js';
 import { cjIsJapanese, isKana, Lang } from '../languages.js';
 import { wordBreaksOfBatch } from '../segmentation.js';
+import { kvariantOf } from '../kvariants.js';
 import { normalizeWord, type NormalizerGates } from '../normalize-word.js';
 import { lemmaOf, SCRIPT_OTHER, scriptOf } from '../unicode.js';
 import { decodeUtf8, type Char } from '../utf8.js';
@@ -183,7 +184,7 @@ function segments(chars: readonly Char[], lang: number): Segment[] {
     groups.push({
       chars: current,
       script: currentScript,
-      chinese: currentScript === SCRIPT_CJ && language !== 'jpn',
+      chinese: currentScript === SCRIPT_CJ && language !== 'jpn' ? kvariantOf : null,
       japanese: currentScript === SCRIPT_CJ && language !== 'cmn' && (lang & Lang.CjPlain) === 0,
       swedish: currentScript === SCRIPT_LATIN && (lang & Lang.Swedish) !== 0,
     });
