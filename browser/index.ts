@@ -80,11 +80,13 @@ function openIndex(bundle: IndexBundle, bundleBytes: number, features?: Readonly
     primaryKey: record.primaryKey,
     bundleBytes,
     async search(q, params = {}) {
-      if (typeof q === 'string' && UNSEGMENTED.test(q)) {
+      const text = params.q === undefined ? q : params.q;
+      if (typeof text === 'string' && UNSEGMENTED.test(text)) {
         throw new Error('The browser build of Quarry cannot search Chinese, Japanese, Korean, Thai or Khmer text: their dictionaries are served by the server only.');
       }
       try {
-        const query = parseSearchBody({ ...params, q });
+        // as the meilisearch client builds the body: a `q` among the parameters wins
+        const query = parseSearchBody({ q, ...params });
         return (await searchBundle(ctx, record.uid, query)) as SearchAnswer;
       } catch (error) {
         throw error instanceof ApiError ? new QuarryError(error) : error;

@@ -3,11 +3,12 @@
  * the bundle's, so `/search`'s own service code (single.ts: checks, ranking, facets, formatting)
  * and its siblings (multi-search, facet search, the document reads) answer from the bundle as
  * they answer from LMDB. The features the bundle recorded apply; nothing is queued (a bundle is
- * searched in-process, one caller at a time); no network is known, and no dynamic search rule
- * (those belong to an instance).
+ * searched in-process, one caller at a time); no network is known (a `useNetwork: true` search
+ * is refused), and no dynamic search rule (those belong to an instance).
  */
 import type { IndexBundle } from '../engine/bundle/reader.js';
 import type { IndexReadEnv } from '../engine/index-read-env.js';
+import { ApiError } from '../errors/api-error.js';
 import { indexNotFound } from '../indexes/reader.js';
 import { validateIndexUid } from '../indexes/uid.js';
 import type { FeatureName } from '../types/features.js';
@@ -18,6 +19,7 @@ import { NIL_UUID, uuidV7 } from '../types/uuid-v7.js';
 import { PerformanceSteps } from './performance-details.js';
 import { queued } from './queued.js';
 import { searchResponse, type SearchCaller } from './single.js';
+import { usesNetwork } from './network-use.js';
 
 /** The bundle's index, under the uid it was exported with; any other uid is `index_not_found`. */
 class BundleIndexes implements SearchIndexes {
@@ -87,6 +89,11 @@ const NO_TOKEN: SearchCaller = { searchFilter: () => null };
  * response body the server would answer for the same index.
  */
 export async function searchBundle(ctx: SearchContext, uid: string, query: SearchQuery): Promise<Record<string, unknown>> {
+  // refused, not served locally (a `useNetwork` search answered from the bundle alone): the
+  // feature's error as a server without it answers, else this one
+  if (usesNetwork(ctx, query.useNetwork)) {
+    throw new ApiError('invalid_search_use_network', 'An index bundle is searched alone: `useNetwork: true` needs a Quarry server in a network.');
+  }
   const timer = query.showPerformanceDetails === true ? new PerformanceSteps() : undefined;
   // search-request.ts without its network branch: a bundle knows no network
   const { body } = await queued(ctx, timer, () => searchResponse(ctx, NO_TOKEN, uid, query, uuidV7(), false, timer));

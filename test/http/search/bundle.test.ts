@@ -144,6 +144,17 @@ describe('an exported bundle', () => {
     expect({ message: (refused as ApiError).message, code: (refused as ApiError).code }).toEqual({ message: served.body.message, code: served.body.code });
   });
 
+  it('refuses a search asking for the network rather than answer it from the bundle alone', async () => {
+    const served = await call(server, 'POST', '/indexes/movies/search', { q: 'x', useNetwork: true });
+    const refused = await searchBundle(ctx, 'movies', { q: 'x', useNetwork: true }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(ApiError);
+    // the bundle's features are the instance's: without `network`, the server's own refusal
+    expect({ message: (refused as ApiError).message, code: (refused as ApiError).code }).toEqual({ message: served.body.message, code: served.body.code });
+    const enabled = { ...ctx, features: { enabled: () => true } };
+    expect(((await searchBundle(enabled, 'movies', { q: 'x', useNetwork: true }).catch((err: unknown) => err)) as ApiError).code).toBe('invalid_search_use_network');
+    expect((await searchBundle(enabled, 'movies', { q: 'x', useNetwork: false })).hits).toBeDefined();
+  });
+
   it('is refused by the command for a db path without a database (exit 1, nothing created) or bad arguments (exit 2)', async () => {
     const missing = path.join(server.dbPath, '..', 'no-such-db');
     const failed = await promisify(execFile)(process.execPath, [MAIN, 'export-bundle', '--db-path', missing, '--index', 'movies', '--out', `${missing}.bundle`]).catch((err: unknown) => err);
