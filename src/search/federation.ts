@@ -235,7 +235,7 @@ async function federate(
     const search = await atQueryAsync(position, () =>
       steps.stepAsync('execute local search', () =>
         clock.run((spent) =>
-          searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps, clock: spent, ...(filters === null ? {} : { filters: filters.get(localQuery)! }) }),
+          searchIndex(ctx, caller, indexUid, searched, { offset, limit, exhaustive: window.pageMode }, { checkRules, steps, clock: spent, pinsBeside: true, ...(filters === null ? {} : { filters: filters.get(localQuery)! }) }),
         ),
       ),
     );
@@ -275,7 +275,7 @@ async function federate(
   }
   const remoteBodies = answered.map(({ body }) => body);
 
-  const { merged, dropped } = steps.step('merge results', () => {
+  const { merged, dropped, organic, pins } = steps.step('merge results', () => {
     // pinned hits (pins.ts), this instance's and the remotes', stay out of the ranking and
     // distinct, and come back at their positions (local ones first at equal positions, as v1.50)
     const pinned = candidates.filter((candidate) => pinPosition(candidate) !== null).sort((a, b) => pinPosition(a)! - pinPosition(b)!);
@@ -290,7 +290,7 @@ async function federate(
     const pins = pinned.filter(firstShown);
     const unique = mergeRanked(candidates.filter((candidate) => pinPosition(candidate) === null), queries, firstShown);
     const ranked = distinct === null ? { merged: unique, dropped: new Map<string, number[]>() } : distinctHits(unique, queries, distinct, offset + limit);
-    return { ...ranked, merged: placePins<Candidate, Candidate>(pins, ranked.merged, offset + limit, (pin) => pinPosition(pin)!, (pin) => pin) };
+    return { ...ranked, organic: ranked.merged, pins, merged: placePins<Candidate, Candidate>(pins, ranked.merged, offset + limit, (pin) => pinPosition(pin)!, (pin) => pin) };
   });
   const unions = new Map([...perIndex].map(([uid, { candidates }]) => [uid, difference(candidates, fromUnsorted(dropped.get(uid) ?? []))]));
   let total = 0;
@@ -300,16 +300,25 @@ async function federate(
   const page = merged.slice(offset, offset + limit);
   // once a query names a remote, every hit says which instance it comes from
   const remote = routes.hasRemote && !options.proxy ? { remote: ctx.network.names().self } : {};
-  let formatted = await steps.stepAsync('hydrate documents', () => formatPage(page, markup, ctx.formatElsewhere));
+  const format = (list: readonly Candidate[]) => steps.stepAsync('hydrate documents', () => formatPage(list, markup, ctx.formatElsewhere));
   // the leader reranks the merged hits (a remote, answering a proxy search, does not), then hydrates them
-  const personalize = federation.personalize;
-  if (!options.proxy && personalize !== undefined && personalize !== null) {
+  const personalize = options.proxy ? null : (federation.personalize ?? null);
+  let formatted: Awaited<ReturnType<typeof format>>;
+  if (personalize === null) formatted = await format(page);
+  else {
     const reranker = ctx.personalization ?? NO_PERSONALIZATION;
     // as v1.50: the earliest of the searched indexes' deadlines, the queries' texts joined
     const cutoffs = [...perIndex.values()].map(({ search }) => search.settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS);
     const deadline = started + Math.min(Infinity, ...cutoffs);
     const texts = queries.flatMap(({ q }) => (q === undefined || q === null ? [] : [q])).join(', ');
-    formatted = await steps.stepAsync('personalization', () => rerankAroundPins(formatted, (hits) => reranker.rerank(hits, personalize, texts, deadline, ({ view }) => hitDocument(view))));
+    const rerank = (hits: Awaited<ReturnType<typeof format>>) => steps.stepAsync('personalization', () => reranker.rerank(hits, personalize, texts, deadline, ({ view }) => hitDocument(view)));
+    if (pins.length === 0) formatted = await rerank(await format(page));
+    else {
+      // v1.50 reranks the organic hits up to the page's end, then places the pins and cuts the page
+      const reranked = await rerank(await format(organic.slice(0, offset + limit)));
+      const pinned = await format(pins);
+      formatted = placePins(pinned, reranked, offset + limit, ({ candidate }) => pinPosition(candidate)!, (pin) => pin).slice(offset, offset + limit);
+    }
   }
   const formattedPage = await steps.stepAsync('hydrate documents', async () => {
     // foreign keys (hydration.ts): each index's hits joined with its own `foreignKeys`
@@ -382,20 +391,6 @@ function foreignResolvedFilters(ctx: SearchContext, caller: Caller, local: reado
   const settings = local.map(({ query }) => searchSettings(ctx.indexReader.open(query.indexUid)));
   const sent = local.map(({ index, query }) => atQuery(index, () => searchFilterAsts(ctx.features, caller, query.indexUid, query.filter)));
   return new Map(local.map((localQuery, i) => [localQuery, resolveForeignFilters(ctx, localQuery.query.indexUid, settings[i]!, sent[i]!)]));
-}
-
-/** The page with its organic hits reranked by `rerank` and its pinned hits where they were: v1.50 reranks before it places the pins. */
-async function rerankAroundPins<T extends { candidate: Candidate }>(page: T[], rerank: (hits: T[]) => Promise<T[]>): Promise<T[]> {
-  const pinned = ({ candidate }: T) => pinPosition(candidate) !== null;
-  const reranked = await rerank(page.filter((entry) => !pinned(entry)));
-  const out: T[] = [];
-  let next = 0;
-  for (const entry of page) {
-    if (pinned(entry)) out.push(entry);
-    else if (next < reranked.length) out.push(reranked[next++]!);
-  }
-  // the reranker may answer more indices than it was sent hits (repeats): they follow
-  return [...out, ...reranked.slice(next)];
 }
 
 /**

@@ -111,6 +111,12 @@ export interface SearchIndexOptions {
    * it, as milli's bucket sort does not.
    */
   readonly dropsOffset?: boolean;
+  /**
+   * The pins come beside the window's organic hits instead of taking some of their places (a
+   * federated search: it places every query's pins itself, and v1.50 reranks a personalized
+   * page's organic hits up to its end before it does).
+   */
+  readonly pinsBeside?: boolean;
 }
 
 /**
@@ -175,7 +181,7 @@ function rankIndex(
   uid: string,
   query: SearchQuery,
   window: RankWindow,
-  { checkRules = () => {}, checkPrepared = () => {}, filterAsSent = false, filterErrorsNameIndex = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved, dropsOffset = false }: SearchIndexOptions,
+  { checkRules = () => {}, checkPrepared = () => {}, filterAsSent = false, filterErrorsNameIndex = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved, dropsOffset = false, pinsBeside = false }: SearchIndexOptions,
   spent: () => number,
   embedding: QueryEmbedding | null,
 ): IndexSearch | NeedsEmbedding {
@@ -225,6 +231,7 @@ function rankIndex(
   const pins = candidatesOnly ? [] : searchPins(ctx, env, settings, uid, query, filters);
   if (pins.length > 0) filters = [...filters, pinExclusion(env, pins)];
   const need = Math.min(window.offset + window.limit, settings.pagination.maxTotalHits);
+  const pinnedNeed = pinsBeside ? need + pins.length : need;
   const common = {
     need,
     filters,
@@ -254,7 +261,7 @@ function rankIndex(
   if (kind.kind === 'semantic') {
     // a semantic-only search throws when its embedding fails, so the vector is there
     const vector = embedding!.vector!;
-    return searched(withPins(semantic(kind.embedder, vector), pins, need, false), vector);
+    return searched(withPins(semantic(kind.embedder, vector), pins, pinnedNeed, false), vector);
   }
   // timed by the engine: `tokenize query`, `evaluate query`, then the ranking
   const organic = executeSearch(env, settings, {
@@ -267,7 +274,7 @@ function rankIndex(
     // a hybrid search merges the keyword hits by score, pins move hits across the offset
     rankFrom: dropsOffset && kind.kind === 'keyword' && pins.length === 0 ? window.offset : 0,
   });
-  const keyword = withPins(organic, pins, need, false);
+  const keyword = withPins(organic, pins, pinnedNeed, false);
   if (kind.kind === 'keyword' || goodEnough(keyword.hits, need, kind.semanticRatio)) return searched(keyword);
   if (embedding === null) return { embed: { settings, embedder: kind.embedder, input: searchInput(query), semanticOnly: false } };
   // the embedding failed: the keyword hits answer
@@ -281,7 +288,7 @@ function rankIndex(
     matchingWords: organic.matchingWords,
     degraded: organic.degraded || vectorOutcome.degraded,
   };
-  return searched(withPins(hybrid, pins, need, true), embedding.vector);
+  return searched(withPins(hybrid, pins, pinnedNeed, true), embedding.vector);
 }
 
 /** How many of `hits` a semantic ranking placed (v1.50 counts the hits with a vector score). */

@@ -131,6 +131,32 @@ describe('personalize with a personalization service', () => {
     expect(ids(federated)).toEqual([...sent].reverse());
   });
 
+  it('reranks a federated page with pins as v1.50: the organic hits up to the page\'s end, then the pins placed, then the page cut', async () => {
+    expect((await call(reranking, 'PATCH', '/experimental-features', { dynamicSearchRules: true })).status).toBe(200);
+    const rule = { active: true, conditions: { query: { words: 'matrix' } }, actions: [{ selector: { indexUid: 'movies', id: '3' }, action: { type: 'pin', position: 1 } }] };
+    await succeed(reranking, 'PATCH', '/dynamic-search-rules/pin-three', rule);
+    try {
+      const plain = await call(reranking, 'POST', '/multi-search', { federation: { limit: 2 }, queries: [{ indexUid: 'movies', q: 'matrix' }] });
+      const pinnedAt = ids(plain).indexOf(3);
+      expect(pinnedAt).toBeGreaterThanOrEqual(0);
+      const organic = ids(plain).filter((id: number) => id !== 3);
+      answers = [];
+      const federated = await call(reranking, 'POST', '/multi-search', { federation: { limit: 2, personalize }, queries: [{ indexUid: 'movies', q: 'matrix' }] });
+      // the reranker got both organic hits of the page's span, not the page's one organic hit
+      expect(last().body.documents.map((text) => JSON.parse(text).id)).toEqual([1, 2, 3].filter((id) => id !== 3).slice(0, 2));
+      const reranked = [2, 1];
+      const expected = [...reranked];
+      expected.splice(pinnedAt, 0, 3);
+      expect(ids(federated)).toEqual(expected.slice(0, 2));
+      expect(organic.length).toBe(1);
+      // a reranker answering more indices than it was sent: the page is still cut at the limit
+      answers = [{ status: 200, body: JSON.stringify({ results: [0, 0, 0, 1].map((index) => ({ index, relevance_score: 0.5 })) }) }];
+      expect(ids(await call(reranking, 'POST', '/multi-search', { federation: { limit: 2, personalize }, queries: [{ indexUid: 'movies', q: 'matrix' }] }))).toHaveLength(2);
+    } finally {
+      await succeed(reranking, 'DELETE', '/dynamic-search-rules/pin-three');
+    }
+  });
+
   it("fails with v1.50's codes when the reranker refuses: 401, 400 and other 4xx at once", async () => {
     const cases: [number, number, string, string][] = [
       [401, 403, 'remote_invalid_api_key', 'Personalization service: Unauthorized: invalid API key'],
