@@ -20,7 +20,6 @@
  */
 import { materializeTokens, tokenizeBatch } from '../kernels/tokenizer.js';
 import { instantOfRfc3339 } from '../types/dates.js';
-import { combinations } from './combinations.js';
 import type { RuleLimits } from './limits.js';
 import type { SearchRule } from './rule.js';
 
@@ -58,7 +57,28 @@ function passesTimeAndEmptiness(rule: SearchRule, now: bigint, queryIsEmpty: boo
   return true;
 }
 
-/** Takes out of `active` the rules whose `words` condition the query's words do not meet (step 4). */
+/** C(n, k), or `cap` when it is more (only whether the fuel lasts matters past it). */
+function combinationCount(n: number, k: number, cap: number): number {
+  if (k > n) return 0;
+  // by the smaller side: the partial products C(n, i) then only grow, so one past `cap` stays past it
+  const side = Math.min(k, n - k);
+  let count = 1;
+  for (let i = 0; i < side; i++) {
+    count = (count * (n - i)) / (i + 1);
+    if (count >= cap) return cap;
+  }
+  return count;
+}
+
+/**
+ * Takes out of `active` the rules whose `words` condition the query's words do not meet (step 4).
+ * milli tries each combination of `count` query words against the rules of `count` words, one
+ * unit of fuel each (a rule meets when every word of the combination holds it), and when the
+ * fuel runs out every rule of that count is out. A combination holds a rule exactly when its
+ * words are the rule's, so a rule meets when its words are distinct and all among the counted
+ * query words, and the fuel is spent by the number of combinations alone: one pass over the rules
+ * (trying each combination against every rule held the thread 0.5–0.8 s for 20,000 rules; audit).
+ */
 function applyWordConditions(rules: readonly SearchRule[], active: Set<SearchRule>, queryWords: readonly string[], limits: RuleLimits): void {
   const worded = rules.filter((rule) => rule.conditions.query?.words !== undefined);
   if (worded.length === 0) return;
@@ -66,29 +86,30 @@ function applyWordConditions(rules: readonly SearchRule[], active: Set<SearchRul
   const counted = Math.min(distinct.length, MAX_COUNTED_WORDS, limits.maxCountedWords);
   const countOf = (rule: SearchRule) => wordsOf(rule).length;
   for (const rule of worded) if (countOf(rule) > counted && countOf(rule) <= MAX_COUNTED_WORDS) active.delete(rule);
-  const holders = distinct
-    .slice(0, counted)
-    .map((word) => new Set([...active].filter((rule) => wordsOf(rule).includes(word))))
-    .filter((set) => set.size > 0);
+  const countedWords = new Set(distinct.slice(0, counted));
+  // the query words some active rule holds: milli's combinations are of those
+  const held = new Set<string>();
+  for (const rule of active) for (const word of wordsOf(rule)) if (countedWords.has(word)) held.add(word);
+  const meets = (rule: SearchRule) => {
+    const words = wordsOf(rule);
+    return active.has(rule) && new Set(words).size === words.length && words.every((word) => countedWords.has(word));
+  };
+  const byCount = new Map<number, SearchRule[]>();
+  for (const rule of worded) {
+    const count = countOf(rule);
+    if (count > counted) continue;
+    const bucket = byCount.get(count);
+    if (bucket === undefined) byCount.set(count, [rule]);
+    else bucket.push(rule);
+  }
   let fuel = limits.wordFuel;
-  // true once the fuel is spent (milli's saturating `consume_word_combination`)
-  const spent = () => (fuel = Math.max(0, fuel - 1)) === 0;
   for (let count = 0; count <= counted; count++) {
-    const bucket = worded.filter((rule) => countOf(rule) === count);
-    if (bucket.length === 0) continue;
-    const meets = new Set<SearchRule>();
-    if (count === 0) {
-      for (const rule of bucket) meets.add(rule);
-    } else if (count === 1) {
-      for (const rule of bucket) if (holders.some((set) => set.has(rule))) meets.add(rule);
-    } else {
-      for (const combination of combinations(holders, count)) {
-        for (const rule of bucket) if (combination.every((set) => set.has(rule))) meets.add(rule);
-        if (spent()) break;
-      }
-    }
-    const out = spent() ? bucket : bucket.filter((rule) => !meets.has(rule));
-    for (const rule of out) active.delete(rule);
+    const bucket = byCount.get(count);
+    if (bucket === undefined) continue;
+    if (count >= 2) fuel = Math.max(0, fuel - combinationCount(held.size, count, fuel));
+    // one more unit per word count, saturating: milli's `consume_word_combination`
+    fuel = Math.max(0, fuel - 1);
+    for (const rule of bucket) if (fuel === 0 || !meets(rule)) active.delete(rule);
   }
 }
 

@@ -4,6 +4,7 @@ import { rulePins } from '../../../src/search-rules/active.js';
 import { DEFAULT_RULE_LIMITS } from '../../../src/search-rules/limits.js';
 import type { SearchRule } from '../../../src/search-rules/rule.js';
 import { instantOfRfc3339 } from '../../../src/types/dates.js';
+import { mulberry32 } from '../../helpers/random.js';
 
 const NOW = instantOfRfc3339('2026-01-01T12:00:00Z');
 
@@ -65,6 +66,44 @@ describe('rulePins', () => {
     const rules = [words('a'), words('a b')];
     expect(ids(rules, ['a', 'b'], 'movies', { ...DEFAULT_RULE_LIMITS, wordFuel: 4 })).toEqual(['a', 'a b']);
     expect(ids(rules, ['a', 'b'], 'movies', { ...DEFAULT_RULE_LIMITS, wordFuel: 2 })).toEqual(['a']);
+  });
+
+  it('keeps the rules milli\'s trial of every word combination keeps, on random rules, queries and fuel', () => {
+    /** milli's way: each combination of the held query words tried against every rule of its size, a unit of fuel each */
+    function brute(rules: SearchRule[], query: string[], fuel: number): string[] {
+      const tokens = (text: string) => text.split(' ').filter((word) => word !== '');
+      const counted = [...new Set(query)].sort().slice(0, DEFAULT_RULE_LIMITS.maxCountedWords);
+      const active = new Set(rules.filter((r) => tokens(r.conditions.query!.words!).length <= counted.length));
+      const holders = counted.map((word) => new Set([...active].filter((r) => tokens(r.conditions.query!.words!).includes(word)))).filter((set) => set.size > 0);
+      const spend = () => (fuel = Math.max(0, fuel - 1)) === 0;
+      const combos = (from: number, size: number, prefix: Set<SearchRule>[]): Set<SearchRule>[][] =>
+        prefix.length === size ? [prefix] : holders.slice(from).flatMap((set, i) => combos(from + i + 1, size, [...prefix, set]));
+      for (let count = 0; count <= counted.length; count++) {
+        const bucket = rules.filter((r) => tokens(r.conditions.query!.words!).length === count);
+        if (bucket.length === 0) continue;
+        const meets = new Set<SearchRule>();
+        if (count === 0) bucket.forEach((r) => meets.add(r));
+        else if (count === 1) bucket.forEach((r) => holders.some((set) => set.has(r)) && meets.add(r));
+        else {
+          for (const combination of combos(0, count, [])) {
+            bucket.forEach((r) => combination.every((set) => set.has(r)) && meets.add(r));
+            if (spend()) break;
+          }
+        }
+        const out = spend() ? bucket : bucket.filter((r) => !meets.has(r));
+        out.forEach((r) => active.delete(r));
+      }
+      return rules.filter((r) => active.has(r)).map((r) => r.uid);
+    }
+    const random = mulberry32(7);
+    const vocabulary = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const pick = (n: number) => Array.from({ length: n }, () => vocabulary[Math.floor(random() * vocabulary.length)]!);
+    for (let round = 0; round < 300; round++) {
+      const rules = Array.from({ length: 1 + Math.floor(random() * 12) }, (_, i) => rule(`r${i}`, { conditions: { query: { words: pick(Math.floor(random() * 5)).join(' ') } } }, [`r${i}`, 0]));
+      const query = pick(Math.floor(random() * 8));
+      const fuel = 1 + Math.floor(random() * 40);
+      expect(ids(rules, query, 'movies', { ...DEFAULT_RULE_LIMITS, wordFuel: fuel }), `${JSON.stringify(rules.map((r) => r.conditions.query!.words))} / ${query} / ${fuel}`).toEqual(brute(rules, query, fuel));
+    }
   });
 
   it('leaves out the actions selecting another index', () => {
