@@ -324,7 +324,7 @@ async function federate(
     // foreign keys (hydration.ts): each index's hits joined with its own `foreignKeys`
     for (const [uid, { search }] of perIndex) {
       const views = formatted.filter(({ candidate }) => candidate.kind === 'local' && queries[candidate.query]!.indexUid === uid).map(({ view }) => view);
-      hydrateHits(ctx, search.settings, views);
+      await hydrateHits(ctx, search.settings, views);
     }
     return formatted;
   });

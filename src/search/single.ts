@@ -337,7 +337,7 @@ export async function searchResponse(
       lease = ctx.indexReader.lease(uid);
       const pageHits = search.outcome.hits.slice(window.offset);
       const hits = await steps.stepAsync('format', async () => withFormatting(search, query, pageHits, await mapInSlices(pageHits, (hit) => search.view(hit, markup)), markup, ctx.formatElsewhere));
-      hydrateHits(ctx, search.settings, hits);
+      await hydrateHits(ctx, search.settings, hits);
       return { search, pageHits, hits };
     });
     const { env, settings, outcome } = search;
