@@ -9,7 +9,7 @@
 import { isUtf8 } from 'node:buffer';
 import { SERDE_MAX_DEPTH } from '../../../types/json-depth.js';
 import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from '../json-syntax-error.js';
-import { firstInvalidUtf8 } from './utf8.js';
+import { firstInvalidUtf8, insideJsonString } from './utf8.js';
 import { longPathAt, longPathDetail } from '../../../types/json-paths.js';
 
 const QUOTE = 0x22;
@@ -226,7 +226,11 @@ export class ValueCutter {
   take(): { bytes: Buffer } | { error: string } {
     const bytes = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces);
     this.pieces = [];
-    if (!isUtf8(bytes)) return { error: `invalid unicode code point at ${this.locate(bytes, firstInvalidUtf8(bytes))}` };
+    if (!isUtf8(bytes)) {
+      const invalid = firstInvalidUtf8(bytes);
+      // outside a string, the syntax error serde_json meets there (`expected value`) is told below
+      if (insideJsonString(bytes, invalid)) return { error: `invalid unicode code point at ${this.locate(bytes, invalid)}` };
+    }
     // before JSON.parse, whose own key table is quadratic in such keys (types/json-paths.ts)
     const long = this.isObject && this.tooDeep === undefined ? longPathAt(bytes) : -1;
     if (long !== -1) return { error: longPathDetail(this.locate(bytes, long)) };

@@ -1,6 +1,7 @@
 /**
- * Locates the first byte that breaks UTF-8, for the positions in Meilisearch's error messages.
- * Called only after `isUtf8` has failed, so it favours simplicity over speed.
+ * Locates the first byte that breaks UTF-8, for the positions in Meilisearch's error messages, and
+ * tells whether it lies in a JSON string. Called only after `isUtf8` has failed, so it favours
+ * simplicity over speed.
  */
 
 /** Index of the first byte of the first invalid sequence in `bytes[from, to)`, or -1. */
@@ -37,4 +38,21 @@ export function firstInvalidUtf8(bytes: Uint8Array, from = 0, to = bytes.length)
     i += extra + 1;
   }
   return -1;
+}
+
+/**
+ * Whether byte `at` of a JSON text lies inside a string (its quotes and escapes read from the
+ * start): serde_json checks UTF-8 there only; elsewhere a byte that is no UTF-8 is a syntax error.
+ */
+export function insideJsonString(bytes: Uint8Array, at: number): boolean {
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < at; i++) {
+    const b = bytes[i]!;
+    if (!inString) inString = b === 0x22;
+    else if (escaped) escaped = false;
+    else if (b === 0x5c) escaped = true;
+    else if (b === 0x22) inString = false;
+  }
+  return inString;
 }

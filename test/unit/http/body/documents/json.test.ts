@@ -212,9 +212,13 @@ describe('JSON payloads', () => {
     expect((await write(store, 'json', `[{"id":1,"a":1e100,"b":${'9'.repeat(300)}}]`)).lines).toEqual([`{"id":1,"a":1e100,"b":${'9'.repeat(300)}}`]);
   });
 
-  it('refuses invalid UTF-8 at the offending byte', async () => {
+  it('refuses invalid UTF-8 in a string at the offending byte, and outside one as the syntax error it is there (serde_json)', async () => {
     const body = Buffer.concat([Buffer.from('[{"a":"'), Buffer.from([0xc3]), Buffer.from('"}]')]);
     expect(await refuse(store, 'json', body)).toEqual(malformed('invalid unicode code point at line 1 column 8'));
+    const escaped = Buffer.concat([Buffer.from('[{"a":"\\"'), Buffer.from([0xff]), Buffer.from('"}]')]);
+    expect(await refuse(store, 'json', escaped)).toEqual(malformed('invalid unicode code point at line 1 column 10'));
+    expect(await refuse(store, 'json', Buffer.from([0xff]))).toEqual(malformed('expected value at line 1 column 1'));
+    expect(await refuse(store, 'json', Buffer.concat([Buffer.from('[{"a":1},'), Buffer.from([0xff]), Buffer.from(']')]))).toEqual(malformed('expected value at line 1 column 10'));
   });
 
   it('refuses raw control characters inside strings', async () => {
