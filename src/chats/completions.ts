@@ -323,7 +323,7 @@ function parseChunk(data: string): Record<string, unknown> | string {
  * Characters of tool-call arguments one provider answer may stream (Quarry's bound; v1.50 has
  * none): 180 MB of them, in pieces under the event bound, took the process down (audit).
  */
-export const MAX_TOOL_ARGUMENTS_CHARS = 16 * 1024 * 1024;
+const MAX_TOOL_ARGUMENTS_CHARS = 16 * 1024 * 1024;
 
 /** Adds tool-call deltas to the calls gathered so far, by their index; answers the characters of arguments added. */
 function gather(pending: Map<number, ToolCall>, deltas: readonly Record<string, unknown>[]): number {

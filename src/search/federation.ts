@@ -18,7 +18,9 @@
  * `semanticHitCount` counts the page's hits ranked by a vector, and
  * `queryVectors` maps each query position asking for `retrieveVectors` to its query vector.
  * Documents pinned by dynamic search rules (pins.ts) are placed at their positions of the merged
- * list, by ascending position, around the ranked hits, as v1.50 places them.
+ * list, by ascending position, around the ranked hits, as v1.50 places them (each query's search
+ * gives its pins beside its organic hits); `federation.personalize` reranks the page, or, with
+ * pins, the organic hits up to the page's end before the pins are placed, as v1.50 does.
  * `federation.showPerformanceDetails` times each query's search, the merge, the hydration of the
  * page and the facets (performance-details.ts), as the response's last key; `Meili-Include-Metadata`
  * adds `metadata`, an entry per query (federated-metadata.ts). Queries naming other
