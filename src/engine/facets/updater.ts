@@ -101,9 +101,25 @@ function externalIdOf(env: IndexEnv, docid: number): string {
  */
 function indexedPoint(env: IndexEnv, docid: number, doc: JsonObject | undefined, geo: boolean): LatLng | null {
   if (doc === undefined || !geo || !Object.hasOwn(doc, '_geo')) return null;
-  const check = checkGeo(doc._geo);
-  if ('problem' in check) throw new ApiError('invalid_document_geo_field', check.problem(externalIdOf(env, docid)));
+  return checkedPoint(doc._geo, () => externalIdOf(env, docid));
+}
+
+/** The point of a `_geo` value; an invalid one throws v1.50's error, naming the document `id()`. */
+function checkedPoint(geo: unknown, id: () => string): LatLng | null {
+  const check = checkGeo(geo);
+  if ('problem' in check) throw new ApiError('invalid_document_geo_field', check.problem(id()));
   return check.point;
+}
+
+/** `doc`'s `_geojson` shape; an invalid one throws v1.50's error. */
+function parsedShape(doc: JsonObject): ReturnType<typeof parseGeojson> {
+  try {
+    return parseGeojson(doc._geojson);
+  } catch (err) {
+    // v1.50's new indexer maps the geojson crate's errors to UserError::GeoJsonError: invalid_document_geo_field
+    if (err instanceof GeojsonError) throw new ApiError('invalid_document_geo_field', err.message);
+    throw err;
+  }
 }
 
 /**
@@ -112,13 +128,17 @@ function indexedPoint(env: IndexEnv, docid: number, doc: JsonObject | undefined,
  */
 function indexedShape(doc: JsonObject | undefined): Buffer | null {
   if (doc === undefined || !Object.hasOwn(doc, '_geojson')) return null;
-  try {
-    return encodeShape(parseGeojson(doc._geojson));
-  } catch (err) {
-    // v1.50's new indexer maps the geojson crate's errors to UserError::GeoJsonError: invalid_document_geo_field
-    if (err instanceof GeojsonError) throw new ApiError('invalid_document_geo_field', err.message);
-    throw err;
-  }
+  return encodeShape(parsedShape(doc));
+}
+
+/**
+ * Throws the error `apply` would fail a write with for document `doc` (external id `id`): an
+ * invalid `_geo` while geo is enabled, an invalid `_geojson` while it is filterable. The batch
+ * checks an addition's documents with it as it reads them, so that only their task fails.
+ */
+export function checkIndexedGeo(doc: JsonObject, id: string, settings: IndexSettings): void {
+  if (geoEnabled(settings) && Object.hasOwn(doc, '_geo')) checkedPoint(doc._geo, () => id);
+  if (geojsonFilterable(settings) && Object.hasOwn(doc, '_geojson')) parsedShape(doc);
 }
 
 /**

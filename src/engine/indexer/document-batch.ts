@@ -5,16 +5,16 @@
  *
  * An addition is read once, each document checked as it is applied: the primary key (the index's,
  * the addition's, or inferred from its first document), the fields it adds to the index, its id
- * and its nesting (documents/depth.ts, checked as the payload is read). A payload problem fails
- * only its operation, which then changes nothing: the write's transaction rolls back and the
- * write runs again with that operation failed (`PayloadRefused`; run again by its caller when
- * the write was given parts extracted ahead, which the first run took). Checking a whole payload
- * before applying it parsed a large one twice, or kept a small one's parsed documents until
- * applied; a payload problem is rare, and costs a second run. The checks read only the payload,
- * the index's fields when the batch starts and what earlier additions settled, so they decide
- * what checking first would; only an addition that also holds a document the index refuses (an
- * invalid `_geo`), in a chunk written before its payload problem is read, now fails with that
- * document's error instead.
+ * and its nesting (documents/depth.ts, checked as the payload is read), then the document it
+ * makes (its `_vectors`, `_geo` and `_geojson`). A problem fails only its operation, which then
+ * changes nothing: its changes are taken back from those held when no chunk was written since it
+ * began and it settled nothing about the primary key (`Pending.mark`: the usual case, many
+ * small tasks), and otherwise the write's transaction rolls back and the write runs again with
+ * that operation failed (`PayloadRefused`; run again by its caller when the write was given parts
+ * extracted ahead, which the first run took). Checking a whole payload before applying it parsed
+ * a large one twice, or kept a small one's parsed documents until applied. The checks read only
+ * the payload, the index's fields when the batch starts and what earlier operations settled, so
+ * they decide what checking first would, as if the tasks ran one after the other.
  * A declared primary key (the index's, or the addition's) takes the next field id before the
  * batch's documents add theirs, so it leads every stored document and hit, as in v1.50 (an
  * inferred one keeps its place in the first document); each chunk's net changes then go to the
@@ -28,7 +28,8 @@
  * than a thread's heap, WorkerPools' `chunkMemory`), so memory stays bounded by about a chunk
  * whatever the payload size.
  * A filter the index refuses fails only its deletion; anything else fails the whole write (the
- * batch's processor then finds the operation that fails it with rehearsals: writes rolled back).
+ * batch's processor then finds the operation that fails it with rehearsals: writes rolled back);
+ * the updaters' checks of `_geo` and `_geojson` stay for the documents an edition puts.
  *
  * With a sharded network (`sharding`, network.md §5) a document of a shard this instance does not
  * own is checked but dropped (neither stored nor counted as indexed), a deletion by id skips
@@ -44,6 +45,7 @@ import { documentId, inferPrimaryKey, payloadDocumentId, type JsonObject } from 
 import { readNdjson } from '../documents/ndjson-payload.js';
 import { DocumentStore, fieldLimitExceeded, MAX_FIELDS, type StoredDocument } from '../documents/store.js';
 import { withIndexedVectors } from '../documents/vectors-indexing.js';
+import { checkIndexedGeo } from '../facets/updater.js';
 import { evaluateFilter } from '../filter/evaluate.js';
 import { vectorFilter } from '../vectors/index.js';
 import { parseFilter } from '../filter-parser/index.js';
@@ -153,18 +155,33 @@ function refusal(err: unknown, index: number): unknown {
   return err instanceof ApiError && PAYLOAD_ERRORS.includes(err.code) ? new PayloadRefused(index, failure(err).error) : err;
 }
 
+/**
+ * `err` as addition `index`'s refusal when the document the addition makes is one the index
+ * refuses (its `_vectors`, `_geo` or `_geojson`): named in its index, as the batch's processor
+ * names a write's error.
+ */
+function documentRefusal(err: unknown, index: number, indexUid: string | undefined): unknown {
+  if (!(err instanceof ApiError)) return err;
+  return new PayloadRefused(index, failure(indexUid === undefined ? err : inIndex(indexUid, err)).error);
+}
+
 /** What an addition reads its documents against, and settles for the ones after it. */
 interface AddState {
   /** the primary key settled or declared; null: the addition infers it from its first document */
   readonly key: string | null;
   /** every top-level field the index has, or that an addition of the batch added */
   readonly fields: Set<string>;
+  /** the fields this addition added to `fields` */
+  readonly added: string[];
   /** settles an inferred key, once the addition's first document gave it */
   inferred(key: string): void;
+  /** whether a refusal may withdraw the addition in place: it settled nothing about the primary key */
+  readonly withdrawable: boolean;
 }
 
 /** Refuses `doc` when its fields would give the index more than MAX_FIELDS; notes the new ones. */
-function checkFields(doc: JsonObject, fields: Set<string>, indexUid: string | undefined): void {
+function checkFields(doc: JsonObject, state: AddState, indexUid: string | undefined): void {
+  const { fields } = state;
   for (const name of Object.keys(doc)) {
     if (fields.has(name)) continue;
     // checked here rather than left to the store, so that only this task fails
@@ -173,6 +190,7 @@ function checkFields(doc: JsonObject, fields: Set<string>, indexUid: string | un
       throw Object.keys(doc).length > MAX_FIELDS || indexUid === undefined ? fieldLimitExceeded() : inIndex(indexUid, fieldLimitExceeded());
     }
     fields.add(name);
+    state.added.push(name);
   }
 }
 
@@ -289,6 +307,13 @@ class DistinctIds {
   }
 }
 
+/** The changes an addition replaced, while it may be withdrawn: per id, the change held before it (null: none). */
+interface Journal {
+  readonly flushes: number;
+  readonly heldBytes: number;
+  readonly before: Map<string, { readonly doc: JsonObject | null; readonly text: Buffer | undefined } | null>;
+}
+
 /**
  * Application's pending net changes: consecutive additions, deletions by id and edited documents
  * accumulate here and reach the store and the updaters a chunk at a time, so a batch of many
@@ -303,6 +328,10 @@ class Pending {
   private readonly store: DocumentStore;
   /** payload bytes of the changes held */
   private heldBytes = 0;
+  /** chunks written so far */
+  private flushes = 0;
+  /** while an addition may be withdrawn: what its changes replaced (see `mark`) */
+  private journal: Journal | null = null;
   /** the distinct documents of the addition being applied */
   distinct: DistinctIds | null = null;
 
@@ -336,6 +365,9 @@ class Pending {
    * again when `doc` is exactly its document (the store can then keep the line's bytes).
    */
   set(id: string, doc: JsonObject | null, line?: Buffer, text?: Buffer): void {
+    if (this.journal !== null && !this.journal.before.has(id)) {
+      this.journal.before.set(id, this.changes.has(id) ? { doc: this.changes.get(id)!, text: this.texts.get(id) } : null);
+    }
     this.changes.set(id, doc);
     if (text === undefined) this.texts.delete(id);
     else this.texts.set(id, text);
@@ -343,7 +375,43 @@ class Pending {
     if (this.changes.size >= CHUNK_DOCS || this.heldBytes >= this.chunkBytes) this.flush();
   }
 
+  /**
+   * Starts journaling the changes of an addition, so that `withdraw` can take them back while
+   * no chunk is written: a refused addition then fails alone without the write's transaction
+   * rolling back and running again (many small refused tasks in a batch ran it once each).
+   */
+  mark(): void {
+    this.journal = { flushes: this.flushes, heldBytes: this.heldBytes, before: new Map() };
+  }
+
+  /** Takes back the changes since `mark`; false when a chunk was written since (they are in the store). */
+  withdraw(): boolean {
+    const journal = this.journal;
+    this.journal = null;
+    if (journal === null || journal.flushes !== this.flushes) return false;
+    for (const [id, before] of journal.before) {
+      if (before === null) {
+        this.changes.delete(id);
+        this.texts.delete(id);
+        continue;
+      }
+      this.changes.set(id, before.doc);
+      if (before.text === undefined) this.texts.delete(id);
+      else this.texts.set(id, before.text);
+    }
+    this.heldBytes = journal.heldBytes;
+    return true;
+  }
+
+  /** Ends the journal of `mark`: the addition is applied. */
+  unmark(): void {
+    this.journal = null;
+  }
+
   flush(): void {
+    this.flushes++;
+    // what a journal holds is in the store now: it can no longer be withdrawn
+    if (this.journal !== null) this.journal.before.clear();
     const applied = flush(this.env, this.settings, this.changes, this.texts, this.checkpoint, this.steps, this.shards, this.stored, this.ahead);
     this.distinct?.wrote(applied);
     this.stored.clear();
@@ -353,14 +421,18 @@ class Pending {
 }
 
 /**
- * Applies addition number `index` of the batch, checking each document as it reads it (throws
- * PayloadRefused at the first one refused); answers its distinct documents.
+ * Applies addition number `index` of the batch, checking each document as it reads it: its
+ * payload, then the document it makes (`_vectors`, `_geo`, `_geojson`). Answers its distinct
+ * documents, or the error of the first document refused: the addition is then withdrawn from the
+ * changes held when it can be (`Pending.mark`), and otherwise the write rolls back (PayloadRefused).
  */
-function add(pending: Pending, op: AddOp, index: number, state: AddState, settings: IndexSettings, checkpoint: () => void, steps: StepReporter): number {
+function add(pending: Pending, op: AddOp, index: number, state: AddState, settings: IndexSettings, checkpoint: () => void, steps: StepReporter): OpResult {
   const distinct = (pending.distinct = new DistinctIds());
   const lines = readNdjson(op.source);
   let key = state.key;
   let line = 0;
+  // parts extracted ahead are noted per document: an addition they know of is not withdrawn
+  if (state.withdrawable && pending.ahead === undefined) pending.mark();
   try {
     for (;;) {
       let doc: JsonObject;
@@ -372,7 +444,7 @@ function add(pending: Pending, op: AddOp, index: number, state: AddState, settin
         if (next.done === true) break;
         ({ doc, text } = next.value);
         if (key === null) state.inferred((key = inferPrimaryKey(doc)));
-        checkFields(doc, state.fields, op.indexUid);
+        checkFields(doc, state, op.indexUid);
         id = payloadDocumentId(doc, text, key);
       } catch (err) {
         throw refusal(err, index);
@@ -389,18 +461,30 @@ function add(pending: Pending, op: AddOp, index: number, state: AddState, settin
       const merges = op.method === 'update' && base !== undefined;
       // a document written again (not its line as sent) keeps the numbers it wrote as floats
       if (merges || Object.hasOwn(doc, '_vectors')) markWrittenFloats(text.toString('utf8'), doc);
-      const next = withIndexedVectors(merges ? withFloatsOf(doc, withFloatsOf(base, { ...base, ...doc }, doc)) : doc, doc, base, op.method, id, settings.embedders);
+      let next: JsonObject;
+      try {
+        next = withIndexedVectors(merges ? withFloatsOf(doc, withFloatsOf(base, { ...base, ...doc }, doc)) : doc, doc, base, op.method, id, settings.embedders);
+        checkIndexedGeo(next, id, settings);
+      } catch (err) {
+        throw documentRefusal(err, index, op.indexUid);
+      }
       if (next === doc) pending.ahead?.note(doc, index, at);
       // noted before `set`, which may write the chunk
       distinct.set(id, next);
       pending.set(id, next, text, next === doc ? text : undefined);
     }
+  } catch (err) {
+    if (!(err instanceof PayloadRefused) || !pending.withdraw()) throw err;
+    for (const name of state.added) state.fields.delete(name);
+    pending.distinct = null;
+    return { error: err.error };
   } finally {
     // closes the payload's file when a document is refused
     lines.return(undefined);
   }
+  pending.unmark();
   pending.distinct = null;
-  return distinct.count;
+  return { count: distinct.count };
 }
 
 function deleteIds(pending: Pending, ids: Iterable<string>): number {
@@ -423,8 +507,10 @@ class Rehearsed {
  * searchable, unless it has them: v1.50 puts a declared key in its fields map before any document
  * (the indexer, and the settings that set it on an index without documents).
  */
-export function numberPrimaryKey(env: IndexEnv, settings: IndexSettings, key: string): void {
-  if (new DocumentStore(env).addField(key)) addSearchField(env, settings, key);
+export function numberPrimaryKey(env: IndexEnv, settings: IndexSettings, key: string): boolean {
+  if (!new DocumentStore(env).addField(key)) return false;
+  addSearchField(env, settings, key);
+  return true;
 }
 
 /**
@@ -474,22 +560,26 @@ export function applyDocumentBatch(
           return failure(new ApiError('index_primary_key_already_exists', `Index already has a primary key: \`${settled}\`.`));
         }
         const key = settled ?? op.primaryKey;
+        // an addition that settles the key, or numbers it, changed the index: only a rollback takes it back
+        let withdrawable = settled !== null;
         // Only a payload with documents (or a declared key) settles the index's primary key.
         if (key !== null) {
           // numbered before this addition's documents reach the store: an earlier addition of the
           // batch with documents would have settled the key already, and numbered it or inferred it
-          if (!inferred) numberPrimaryKey(env, settings, key);
+          if (!inferred && numberPrimaryKey(env, settings, key)) withdrawable = false;
           settled = key;
         }
         const state: AddState = {
           key,
           fields,
+          added: [],
           inferred: (found) => {
             inferred = true;
             settled = found;
           },
+          withdrawable,
         };
-        return { count: add(pending, op, index, state, settings, checkpoint, steps) };
+        return add(pending, op, index, state, settings, checkpoint, steps);
       }
       if (op.op === 'delete') return { count: deleteIds(pending, op.ids) };
       if (op.op === 'put') {

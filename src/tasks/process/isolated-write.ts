@@ -12,9 +12,11 @@
  * when each was searched for from the start, every search after a whole write). What commits is
  * still one transaction; a canceled write is never run again.
  * Meilisearch fails every task of the batch on such an error (documents.md §4.3); Quarry keeps
- * the others, as both already do for payload errors. A write whose addition's payload fails it
- * names that addition (engine/indexer/document-batch.ts `PayloadRefused`): its task fails with
- * the payload's error, and the write runs again without it, no rehearsal needed.
+ * the others, as both already do for payload errors. An addition whose payload or documents the
+ * index refuses (an invalid id or `_geo`, say) fails in the write itself, withdrawn from the changes
+ * it held (engine/indexer/document-batch.ts); when a chunk was written since it began, the write
+ * names it instead (`PayloadRefused`): its task fails with that error, and the write runs again
+ * without it, no rehearsal needed. Rehearsals are left to what the write cannot attribute.
  */
 import type { ApiError } from '../../errors/api-error.js';
 import { isPayloadRefused, type DocumentBatchOutcome, type DocumentOp, type OpResult } from '../../engine/indexer/document-batch.js';

@@ -1,5 +1,6 @@
 // The document batch on a real index environment: task-order semantics across chunks, per-op
-// failures that change nothing (the write run again without them), and an interrupted batch that
+// failures that change nothing (withdrawn from the changes held, or the write run again without
+// them when a chunk was written since they began), and an interrupted batch that
 // rolls back whole; the same for a small payload and one larger than a chunk's bytes, each read
 // once; chunks sized by the indexing memory budget.
 import { writeFileSync } from 'node:fs';
@@ -120,6 +121,55 @@ describe('applyDocumentBatch', () => {
     expect(store().count()).toBe(2);
   });
 
+  describe('an addition refused among many small ones', () => {
+    /** Runs `ops` and answers the outcome and the write transactions it took. */
+    const counted = (ops: DocumentOp[]) => {
+      const transactions = vi.spyOn(env.root, 'transactionSync');
+      try {
+        return { outcome: applyDocumentBatch(env, ops, null, never), runs: transactions.mock.calls.length };
+      } finally {
+        transactions.mockRestore();
+      }
+    };
+
+    it('is withdrawn from the changes held: the write runs once and the rest applies', () => {
+      const ops = Array.from({ length: 40 }, (_, t) => add([{ id: `${t}-a` }, t % 4 === 1 ? { id: 'bad id' } : { id: `${t}-b` }]));
+      const { outcome, runs } = counted(ops);
+      expect(runs).toBe(1);
+      expect(outcome.results.filter((result) => 'error' in result)).toHaveLength(10);
+      expect(outcome.results[1]).toMatchObject({ error: { code: 'invalid_document_id' } });
+      expect(store().count()).toBe(60);
+      expect(store().get('1-a')).toBeUndefined();
+      expect(store().get('2-b')).toEqual({ id: '2-b' });
+    });
+
+    it('restores what it replaced in the batch: an update withdrawn leaves the earlier version, as sent', () => {
+      const { outcome, runs } = counted([add([{ id: 1, genre: 'a' }]), add([{ id: 1, year: 2 }, { id: 'bad id' }], 'update'), add([{ id: 2 }])]);
+      expect(runs).toBe(1);
+      expect(outcome.results).toEqual([{ count: 1 }, expect.objectContaining({ error: expect.objectContaining({ code: 'invalid_document_id' }) }), { count: 1 }]);
+      expect(store().get('1')).toEqual({ id: 1, genre: 'a' });
+      expect(store().fieldIds()).toEqual(['id', 'genre']);
+    });
+
+    it('fails alone when a document it makes has an invalid `_geo`, with the error named in its index', () => {
+      env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), filterableAttributes: ['_geo'] }));
+      const withIndex = (op: DocumentOp): DocumentOp => ({ ...op, indexUid: 'index' }) as DocumentOp;
+      const { outcome, runs } = counted([
+        withIndex(add([{ id: 1, _geo: { lat: 1, lng: 2 } }])),
+        withIndex(add([{ id: 2, _geo: { lat: 1, lng: 2 } }, { id: 3, _geo: { lat: 'x', lng: 2 } }])),
+        withIndex(add([{ id: 3, _geo: { lat: 3, lng: 4 } }])),
+      ]);
+      expect(runs).toBe(1);
+      expect(outcome.results).toEqual([
+        { count: 1 },
+        { error: { code: 'invalid_document_geo_field', message: expect.stringMatching(/^Index `index`: Could not parse latitude in the document with the id: `"3"`/) } },
+        { count: 1 },
+      ]);
+      expect(store().count()).toBe(2);
+      expect(store().get('2')).toBeUndefined();
+    });
+  });
+
   describe('field limit', () => {
     /** A document with `id` and the numbered fields from `from` up to `to` (excluded). */
     const wide = (id: string, from: number, to: number) => {
@@ -225,7 +275,7 @@ describe('applyDocumentBatch', () => {
 describe.each([
   ['a small payload', 0],
   ['a large payload', 17 * 1024 * 1024],
-])('applyDocumentBatch with %s', (_size, pad) => {
+])('applyDocumentBatch with %s', { timeout: 60_000 }, (_size, pad) => {
   const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i }));
 
   it('fails the addition with an invalid document late in it and applies none of its documents', () => {

@@ -89,6 +89,8 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
   const facetsTaken = new Set<object>();
   const facetsUsed = new Set<object>();
   let takes = 0;
+  // the errors of the additions refused, in order
+  const refusals: string[] = [];
   for (const batch of batches) {
     let ops = batch();
     for (;;) {
@@ -115,10 +117,12 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
         };
       }
       try {
-        applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, ahead, false, undefined, null, indexingMemory);
+        const outcome = applyDocumentBatch(env, ops, new DocumentStore(env).count() === 0 ? null : 'id', () => {}, undefined, ahead, false, undefined, null, indexingMemory);
+        for (const result of outcome.results) if ('error' in result) refusals.push(result.error.message);
       } catch (err) {
         // as the write's caller does (tasks/process/isolated-write.ts): again without the refused addition, with new parts
         if (!isPayloadRefused(err)) throw err;
+        refusals.push(err.error.message);
         ops = ops.filter((_, i) => i !== err.additionRefused);
         continue;
       }
@@ -129,7 +133,7 @@ function run(name: string, settings: Partial<IndexSettings>, batches: (() => Doc
       break;
     }
   }
-  return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, taken: taken.size, takes, facetsTaken: facetsTaken.size, facetsUsed: facetsUsed.size };
+  return { snapshot: { words: wordIndexSnapshot(env), facets: facetSnapshot(env) }, taken: taken.size, takes, facetsTaken: facetsTaken.size, facetsUsed: facetsUsed.size, refusals };
 }
 
 const WORDS = ['dragon', 'fire', 'Ünïcode', '東京タワー', 'night', 'river', 'stone', 'the', 'a', 'C#', 'naïve', 'quick', 'brown', 'fox', '42'];
@@ -176,7 +180,7 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     expect(ahead.facetsTaken).toBe(first.length + 377 + 1_000);
   });
 
-  it('take the facet entries and geo points of new documents, and leave a refused `_geo` to the write', () => {
+  it('take the facet entries and geo points of new documents, and fail the addition of a refused `_geo` alone', () => {
     const random = mulberry32(21);
     const docs = Array.from({ length: 2 * AHEAD_PART_DOCS + 7 }, (_, id) => {
       const roll = random();
@@ -191,19 +195,13 @@ describe('documents extracted ahead', { timeout: 60_000 }, () => {
     expect(ahead.snapshot.facets.points.length).toBeGreaterThan(AHEAD_PART_DOCS);
     expect(ahead.facetsTaken).toBe(docs.length);
 
-    // a latitude that is no number in the second part: the write fails with Meilisearch's message either way
+    // a latitude that is no number in the second part: its addition fails alone with Meilisearch's message either way
     const refused = docs.map((doc) => (doc.id === AHEAD_PART_DOCS + 3 ? { ...doc, _geo: { lat: 'north', lng: 0 } } : doc));
-    const failure = (source?: (ops: DocumentOp[]) => AheadPartSource) => {
-      try {
-        run(source === undefined ? 'local-refused' : 'ahead-refused', settings, [() => [add(lines(refused))]], source);
-      } catch (err) {
-        return (err as Error).message;
-      }
-      return null;
-    };
-    const message = failure();
-    expect(message).toContain('Could not parse latitude in the document with the id: `"503"`');
-    expect(failure((ops) => inThread(ops, 1))).toBe(message);
+    const localRefused = run('local-refused', settings, [() => [add(lines(refused)), add(lines(docs.slice(0, 3)))]]);
+    expect(localRefused.refusals).toEqual([expect.stringContaining('Could not parse latitude in the document with the id: `"503"`')]);
+    const aheadRefused = run('ahead-refused', settings, [() => [add(lines(refused)), add(lines(docs.slice(0, 3)))]], (ops) => inThread(ops, 1));
+    expect(aheadRefused.refusals).toEqual(localRefused.refusals);
+    expectSame(aheadRefused.snapshot, localRefused.snapshot);
   });
 
   it('leave the same indexes for a bulk load in two batches whose words outgrow a posting block', () => {
