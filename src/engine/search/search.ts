@@ -194,7 +194,7 @@ function within(universe: DocSet | null, set: DocSet): DocSet {
 }
 
 /** Words-rule removal groups and the terms no strategy may drop (ranking.md §3). */
-function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy, universe: DocSet | null): { removal: number[][]; mandatory: number[] } {
+function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy): { removal: number[][]; mandatory: number[] } {
   const words = terms.filter((t) => t.term.kind === 'word').map((t) => t.index);
   const phrases = terms.filter((t) => t.term.kind === 'phrase').map((t) => t.index);
   if (strategy === 'all') return { removal: [], mandatory: terms.map((t) => t.index) };
@@ -202,8 +202,9 @@ function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy,
   if (strategy === 'last') {
     order = [...words].reverse().map((t) => [t]);
   } else {
-    // most frequent first; a term matching nothing counts as the most frequent
-    const frequency = new Map(words.map((t) => [t, terms[t]!.docs.length === 0 ? Infinity : within(universe, terms[t]!.docs).length]));
+    // most frequent first; a term matching nothing counts as the most frequent. The counts are over
+    // the whole index, not the filtered documents, as milli's frequency order reads them
+    const frequency = new Map(words.map((t) => [t, terms[t]!.docs.length === 0 ? Infinity : terms[t]!.docs.length]));
     const sorted = [...words].sort((a, b) => frequency.get(b)! - frequency.get(a)! || b - a);
     order = [];
     for (const t of sorted) {
@@ -278,7 +279,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     const resolved = placeholder ? [] : resolveTerms([...parsed.terms, ...ngramQueries.map((q) => q.term)], prefixSearch, options);
     const terms = resolved.slice(0, parsed.terms.length);
     const ngrams: Ngram[] = ngramQueries.map((q, k) => ({ first: q.first, n: q.term.ngram!.length, resolved: resolved[terms.length + k]! }));
-    const { removal, mandatory } = removalPlan(terms, request.matchingStrategy, searched);
+    const { removal, mandatory } = removalPlan(terms, request.matchingStrategy);
     let candidates = searched;
     if (ngrams.some((g) => g.resolved.docs.length > 0)) candidates = cutCandidates(terms, ngrams, removal, searched);
     else for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);

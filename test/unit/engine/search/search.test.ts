@@ -2,6 +2,7 @@
 // (ranking.md's worked examples), incremental updates and placeholder search.
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
 let index: TestIndex | undefined;
@@ -66,6 +67,17 @@ describe('search engine', () => {
     expect(index.ids('zzzzz batman')).toEqual([]);
     // batman sits at query position 1: no exact-attribute bonus, and "Batman Returns" came first
     expect(index.ids('zzzzz batman', { matchingStrategy: 'frequency' })).toEqual([2, 3, 4]);
+  });
+
+  it('orders the frequency strategy by the whole index, not by the filtered documents', () => {
+    index = openTestIndex({ rankingRules: ['words'] });
+    const texts = ['a b c', 'a b', 'a', 'b c', 'c', 'a d', 'a e', 'b e'];
+    index.write(Object.fromEntries(texts.map((t, i) => [String(i + 1), { id: i + 1, t }])));
+    const store = new DocumentStore(index.env);
+    const filtered = Uint32Array.from([4, 5, 6, 7, 8].map((id) => store.docidOf(String(id))!)).sort();
+    // a (5 documents) goes first, then b (4); within the filter each of a, b, c is in 2 documents,
+    // which would tie them and drop nothing
+    expect(index.ids('a b c', { matchingStrategy: 'frequency', filters: [filtered] })).toEqual([4, 5]);
   });
 
   it('prefers documents where the query words are close together', () => {
