@@ -29,14 +29,14 @@
  * bucket (they score lower still); those documents leave the hit count too (`dropped`), and the
  * page fills with documents above it.
  */
-import { EMPTY, fromUnsorted, indexIn, type DocSet } from '../docset.js';
+import { EMPTY, fromUnsorted, has, indexIn, type DocSet } from '../docset.js';
 import type { LatLng } from '../facets/geo.js';
 import { fieldValueBuckets, geoBuckets, type SortCriterion } from '../facets/sort.js';
 import type { FacetReader } from '../facets/store.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { bucketedPosition } from './bucketed-position.js';
 import type { Dictionary } from './dictionary.js';
-import { fieldWordCounts, wordIndex, type ForwardReader } from './forward.js';
+import { fieldWordCounts, wordIndex, type ForwardReader, type ForwardTokens } from './forward.js';
 import { INFO_POSITION } from '../words/postings.js';
 import { cutCosts, cutLevels, ngramProximityCosts, throughCount } from './ngram-costs.js';
 import type { Ngram, QueryCuts } from './ngrams.js';
@@ -300,6 +300,15 @@ interface SortLevel {
   consumed: number;
 }
 
+/** A term's multi-word synonym or split word, which wordPosition places at its first word. */
+interface PhraseFirst {
+  readonly t: number;
+  readonly typo: number;
+  readonly firstWord: number;
+  /** the documents holding the phrase */
+  readonly docids: DocSet;
+}
+
 /** The exact attribute's words, the same for every document of a group (`Ranker.exactPlan`). */
 interface ExactPlan {
   readonly ids: readonly number[];
@@ -321,6 +330,8 @@ class Ranker {
    */
   private readonly exactOnly = new WeakMap<readonly boolean[], () => ReadonlySet<number>>();
   private wordIndex: TermWordIndex | undefined;
+  /** the terms' multi-word derivations placed by their first word (phrasePlaces), found on first use */
+  private phraseFirsts: PhraseFirst[] | undefined;
   /** per term, its best wordPosition cost in the candidate last scanned (bestPositionCosts) */
   private readonly bestCosts: Int32Array;
   /** the candidate whose costs `bestCosts` holds, -1 for none */
@@ -421,6 +432,31 @@ class Ranker {
         }
         best[t] = cost;
       }
+    }
+    this.phrasePlaces(i, record, best);
+  }
+
+  /**
+   * Lowers `best` with the multi-word synonyms and split words of candidate `i`'s typo levels that
+   * it holds: milli's position graph places such a phrase at its first word's places, any of them,
+   * in a document holding the phrase.
+   */
+  private phrasePlaces(i: number, record: ForwardTokens, best: Int32Array): void {
+    const { terms, features, candidates } = this.input;
+    this.phraseFirsts ??= terms.flatMap((term, t) =>
+      term.derivations.flatMap((d) => (d.firstWord === undefined ? [] : [{ t, typo: d.typo, firstWord: d.firstWord, docids: d.posting.docids }])),
+    );
+    const { words, runsAt } = record;
+    for (const { t, typo, firstWord, docids } of this.phraseFirsts) {
+      if (best[t] === 0 || features[t]!.typo[i] !== typo || !has(docids, candidates[i]!)) continue;
+      const j = wordIndex(record, firstWord);
+      if (j < 0) continue;
+      const qpos = terms[t]!.term.position;
+      let cost = best[t]!;
+      for (let k = words[runsAt + j]!; k < words[runsAt + j + 1]! && cost > 0; k++) {
+        cost = Math.min(cost, costFromDistance(Math.abs(bucketedPosition(words[k]! & 0xffff) - qpos)));
+      }
+      best[t] = cost;
     }
   }
 
@@ -609,8 +645,11 @@ class Ranker {
     if (record === null) return best;
     const { words, runsAt } = record;
     for (const d of g.resolved.derivations) {
-      if (d.typo !== features.typo[i] || d.posting.id === 0) continue;
-      const j = wordIndex(record, d.posting.id);
+      if (d.typo !== features.typo[i]) continue;
+      // a multi-word synonym or split word of the n-gram stands at its first word where it is held
+      const id = d.posting.id !== 0 ? d.posting.id : d.firstWord !== undefined && has(d.posting.docids, this.input.candidates[i]!) ? d.firstWord : 0;
+      if (id === 0) continue;
+      const j = wordIndex(record, id);
       if (j < 0) continue;
       for (let p = words[runsAt + j]!; p < words[runsAt + j + 1]!; p++) best = Math.min(best, cost(words[p]! & 0xffff));
     }

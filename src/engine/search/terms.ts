@@ -62,6 +62,9 @@ export interface Derivation {
   readonly typoWord?: true;
   /** matched as a phrase in milli (synonyms, split words): proximity pairs its first and last words forward only */
   readonly phrase?: true;
+  /** a multi-word synonym's or split word's first word id: wordPosition places the phrase at that
+   * word's places in the documents holding it, as milli's position graph reads a phrase */
+  readonly firstWord?: number;
 }
 
 export interface ResolvedTerm {
@@ -259,10 +262,12 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     const keyed = term.ngram === undefined ? [] : (synonyms.get(synonymKey(term.ngram)) ?? []);
     for (const value of [...wordSynonyms(synonyms.get(term.word) ?? []), ...keyed]) {
       const posting = synonymPosting(value, options);
-      if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting, words: value, phrase: true });
+      if (posting.docids.length === 0) continue;
+      const firstWord = value.length > 1 ? wordPosting(options, value[0]!).id : undefined;
+      derivations.push({ typo: 0, exact: false, posting, words: value, phrase: true, ...(firstWord === undefined ? {} : { firstWord }) });
     }
     const split = splitPosting(term.word, options, term.ngram);
-    if (split !== null) derivations.push({ typo: 1, exact: false, ...split, phrase: true });
+    if (split !== null) derivations.push({ typo: 1, exact: false, ...split, phrase: true, firstWord: wordPosting(options, split.words[0]!).id });
     const budget = termTypoBudget(term, settings);
     return {
       term,

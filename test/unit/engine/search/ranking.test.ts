@@ -2,7 +2,8 @@
 // `timeUp` answers true, the order and `skipped` details of what is left, and when the search
 // counts as degraded. `timeUp` is answered by a counter, so each case stops after a known number
 // of buckets, as Meilisearch's own cutoff tests do. Also the grouping of a step's documents by
-// cost (`byCost`) against a plain sort, on random costs inside and outside its counted range.
+// cost (`byCost`) against a plain sort, on random costs inside and outside its counted range, and
+// the wordPosition cost of a query word matched through a multi-word synonym or a split word.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { byCost, scoreOf } from '../../../../src/engine/search/ranking.js';
@@ -155,5 +156,36 @@ describe('grouping a step\'s documents by cost', () => {
     const [[cost, indices]] = byCost(group, Int32Array.from([7, 7, 7])) as [[number, Uint32Array]];
     expect(cost).toBe(7);
     expect(indices).toBe(group);
+  });
+});
+
+describe('wordPosition of a query word matched as a phrase', () => {
+  // `hello` at 0, then the phrase's first word: at 1, at 34 (bucketed 64: cost 7 of 10), at 1 again
+  // with the phrase itself further on, which milli's position graph accepts (any place of the
+  // first word, in a document holding the phrase)
+  const texts = ['hello {}', 'hello ' + 'x '.repeat(33) + '{}', 'hello {0} ' + 'x '.repeat(30) + '{}'];
+
+  function positions(q: string, phrase: string, settings: Parameters<typeof openTestIndex>[0] = {}) {
+    index = openTestIndex({ rankingRules: ['words', 'wordPosition'], ...settings });
+    const [first] = phrase.split(' ');
+    index.write(Object.fromEntries(texts.map((t, k) => [String(k + 1), { id: k + 1, t: t.replace('{0}', first!).replace('{}', phrase) }])));
+    const store = new DocumentStore(index.env);
+    return index.search(q).hits.map((hit) => [store.byDocid(hit.docid)!.id, hit.details[1]]);
+  }
+
+  it("places a multi-word synonym at its first word's places", () => {
+    expect(positions('hello usa', 'united states', { synonyms: { usa: ['united states'] } })).toEqual([
+      [1, { kind: 'position', rank: 21, max: 21, unified: false }],
+      [3, { kind: 'position', rank: 21, max: 21, unified: false }],
+      [2, { kind: 'position', rank: 14, max: 21, unified: false }],
+    ]);
+  });
+
+  it("places a split word at its first part's places", () => {
+    expect(positions('hello sunflower', 'sun flower')).toEqual([
+      [1, { kind: 'position', rank: 21, max: 21, unified: false }],
+      [3, { kind: 'position', rank: 21, max: 21, unified: false }],
+      [2, { kind: 'position', rank: 14, max: 21, unified: false }],
+    ]);
   });
 });
