@@ -141,10 +141,21 @@ export function termTypoBudget(term: WordTerm, settings: IndexSettings): number 
 export function typoBudget(word: string, settings: IndexSettings): number {
   const typo = settings.typoTolerance;
   if (!typo.enabled || !indexable(word) || typoExemptWords(settings).has(word)) return 0;
-  if (typo.disableOnNumbers && /^[0-9]+$/.test(word)) return 0;
   const length = [...word].length;
   if (length < typo.minWordSizeForTypos.oneTypo) return 0;
   return length < typo.minWordSizeForTypos.twoTypos ? 1 : 2;
+}
+
+/** A token of numbers and ASCII punctuation only (Rust's `is_numeric`, `is_ascii_punctuation`). */
+const NUMBER_TOKEN = /^[\p{N}!-/:-@[-`{-~]+$/u;
+
+/**
+ * Whether the index holds `word` as an exact word, which only the query's own word and its
+ * prefixes reach, never a typo or an n-gram: with `disableOnNumbers`, a number (ranking.md §4;
+ * v1.50 files such words apart at indexing, the query word keeps its typo budget).
+ */
+function exactWord(word: string, settings: IndexSettings): boolean {
+  return settings.typoTolerance.disableOnNumbers && NUMBER_TOKEN.test(word);
 }
 
 /** Keeps the entries of `posting` having a field in `mask`, restricting their masks. */
@@ -231,9 +242,11 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
     const derivations: Derivation[] = [];
     const wordTypos = new Map<number, number>();
     let range: [number, number] | null = null;
-    // an n-gram's words are derived ones, which exact attributes (disableOnAttributes) never hold
+    // an n-gram's words are derived ones, which exact attributes (disableOnAttributes) and exact
+    // words (disableOnNumbers) never hold
     const wordMask = term.ngram === undefined ? options.allowedMask : (options.allowedMask & ~options.exactFieldsMask) >>> 0;
-    const exact = restrict(wordPosting(options, term.word), wordMask);
+    const derived = term.ngram !== undefined;
+    const exact = derived && exactWord(term.word, settings) ? EMPTY_POSTING : restrict(wordPosting(options, term.word), wordMask);
     if (exact.docids.length > 0) derivations.push({ typo: 0, exact: term.ngram === undefined, posting: exact, words: [term.word] });
     // the prefix posting holds the word's own documents: the term's documents need not merge them again
     let exactInPrefix = false;
@@ -246,13 +259,14 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
         if (exactInPrefix) derivations.push({ typo: 0, exact: false, posting: cached });
       } else {
         for (let w = from; w < Math.min(to, from + MAX_PREFIX_WORDS); w++) {
-          if (words[w] === term.word) continue;
+          if (words[w] === term.word || (derived && exactWord(words[w]!, settings))) continue;
           const posting = restrict(wordPosting(options, words[w]!), wordMask);
           if (posting.docids.length > 0) derivations.push({ typo: 0, exact: false, posting });
         }
       }
     }
     for (const [w, typo] of typoWords.get(index) ?? []) {
+      if (exactWord(words[w]!, settings)) continue;
       const posting = restrict(wordPosting(options, words[w]!), (options.allowedMask & ~options.exactFieldsMask) >>> 0);
       if (posting.docids.length === 0) continue;
       derivations.push({ typo, exact: false, posting, words: [words[w]!], typoWord: true });

@@ -152,12 +152,12 @@ describe('typoBudget', () => {
     expect(typoBudget('é'.repeat(126), settings)).toBe(0);
   });
 
-  it('follows typoTolerance: disabled, minWordSizeForTypos, disableOnWords, disableOnNumbers', () => {
+  it('follows typoTolerance: disabled, minWordSizeForTypos, disableOnWords; disableOnNumbers leaves a number its budget', () => {
     const typo = settings.typoTolerance;
     expect(typoBudget('doggones', { ...settings, typoTolerance: { ...typo, enabled: false } })).toBe(0);
     expect(typoBudget('dog', { ...settings, typoTolerance: { ...typo, minWordSizeForTypos: { oneTypo: 2, twoTypos: 3 } } })).toBe(2);
     expect(typoBudget('doggones', { ...settings, typoTolerance: { ...typo, disableOnWords: ['doggones'] } })).toBe(0);
-    expect(typoBudget('123456', { ...settings, typoTolerance: { ...typo, disableOnNumbers: true } })).toBe(0);
+    expect(typoBudget('123456', { ...settings, typoTolerance: { ...typo, disableOnNumbers: true } })).toBe(1);
     expect(typoBudget('123456', settings)).toBe(1);
   });
 });

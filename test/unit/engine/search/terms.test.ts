@@ -1,7 +1,9 @@
 // Synonym derivations (terms.ts) on a real index: multi-word keys matched as n-grams of adjacent
 // query words, multi-word values matched as phrases, both directions, their typo cost, how keys
-// and values are normalised, and milli's per-word limits.
+// and values are normalised, and milli's per-word limits. Also the numbers `disableOnNumbers`
+// keeps from typos and n-grams.
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultTypoTolerance } from '../../../../src/types/settings.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
 let index: TestIndex;
@@ -75,5 +77,30 @@ describe('multi-word synonyms', () => {
     index = openTestIndex({ synonyms: { x: values } });
     index.write({ '1': { id: 1, title: 'v05' }, '2': { id: 2, title: 'v49' }, '3': { id: 3, title: 'v50' } });
     expect(index.ids('x')).toEqual([1, 2]);
+  });
+});
+
+describe('disableOnNumbers', () => {
+  const NUMBERS = { '1': { id: 1, t: '123456' }, '2': { id: 2, t: '12345a' }, '3': { id: 3, t: '3.5 12 34' }, '4': { id: 4, t: '1234' } };
+  const numbers = () => {
+    index = openTestIndex({ typoTolerance: { ...defaultTypoTolerance(), disableOnNumbers: true }, rankingRules: ['words', 'typo'] });
+    index.write(NUMBERS);
+    return index;
+  };
+
+  it('keeps a number in a document from typo derivations, not a word with a letter', () => {
+    expect(numbers().ids('12345a')).toEqual([2]);
+    expect(index.ids('123455 ')).toEqual([2]);
+  });
+
+  it('leaves the query word its typo budget, and a number its exact and prefix matches', () => {
+    const [hit] = numbers().search('123456 ').hits;
+    expect(hit!.details[1]).toEqual({ kind: 'typo', count: 0, max: 1 });
+    // its prefixes at no typo, then its split into `12 34` (1 typo)
+    expect(index.ids('1234')).toEqual([1, 2, 4, 3]);
+  });
+
+  it('keeps a number from the concatenation of query words', () => {
+    expect(numbers().ids('12 34 ', { matchingStrategy: 'all' })).toEqual([3]);
   });
 });
