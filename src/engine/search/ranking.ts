@@ -370,6 +370,8 @@ class Ranker {
     private readonly input: RankInput,
     /** a typo step ranks before the proximity step: proximity takes each document's own typo levels */
     private readonly typoBeforeProximity: boolean,
+    /** the same for the wordPosition step; without, it takes every level of the document's words */
+    private readonly typoBeforePosition: boolean,
   ) {
     this.totalWords = input.terms.reduce((sum, t) => sum + t.matchingWords, 0);
     this.exactForm = input.terms.map(hasExactForm);
@@ -393,7 +395,8 @@ class Ranker {
 
   /**
    * Scans candidate `i`'s forward record for the places of every term at the document's typo
-   * levels, keeping each term's least wordPosition cost (10 without a place) in `bestCosts`. The
+   * levels (at any level when no typo step ranks before), keeping each term's least wordPosition
+   * cost (10 without a place) in `bestCosts`. The
    * costs are taken in the scan, not from lists of places: lists emptied and refilled per
    * document were reallocated as they grew, the largest share of a search's garbage.
    */
@@ -402,15 +405,17 @@ class Ranker {
     const index = (this.wordIndex ??= termWordIndex(terms, dictionary));
     const best = this.bestCosts;
     best.fill(10);
-    // terms matched at 0 typos in this document, and whether any is matched with typos
+    // terms matched at 0 typos in this document (or at all, when any level counts), and whether
+    // any is matched with typos
+    const anyLevel = !this.typoBeforePosition;
     let zeroTerms = 0;
     let typoTerms = false;
     for (let t = 0; t < terms.length; t++) {
       const typo = features[t]!.typo[i]!;
       // a phrase's cost comes from its features (positionCost)
       if (typo === NO_MATCH || terms[t]!.phraseHits !== null) continue;
-      if (typo === 0) zeroTerms |= 1 << t;
-      else typoTerms = true;
+      if (typo === 0 || anyLevel) zeroTerms |= 1 << t;
+      if (typo !== 0 || anyLevel) typoTerms = true;
     }
     const record = this.input.forward.read(candidates[i]!);
     if (record === null) return;
@@ -421,7 +426,12 @@ class Ranker {
       let matched = id < zero.length ? zero[id]! & zeroTerms : 0;
       if (typoTerms) {
         const codes = typos.get(id);
-        if (codes !== undefined) for (let c = 0; c < codes.length; c++) if (features[codes[c]! >>> 2]!.typo[i] === (codes[c]! & 3)) matched |= 1 << (codes[c]! >>> 2);
+        if (codes !== undefined) {
+          for (let c = 0; c < codes.length; c++) {
+            const t = codes[c]! >>> 2;
+            if (anyLevel ? (zeroTerms & (1 << t)) !== 0 : features[t]!.typo[i] === (codes[c]! & 3)) matched |= 1 << t;
+          }
+        }
       }
       for (let m = matched; m !== 0; m &= m - 1) {
         const t = 31 - Math.clz32(m & -m);
@@ -437,8 +447,8 @@ class Ranker {
   }
 
   /**
-   * Lowers `best` with the multi-word synonyms and split words of candidate `i`'s typo levels that
-   * it holds: milli's position graph places such a phrase at its first word's places, any of them,
+   * Lowers `best` with the multi-word synonyms and split words of candidate `i`'s typo levels (any
+   * level when no typo step ranks before) that it holds: milli's position graph places such a phrase at its first word's places, any of them,
    * in a document holding the phrase.
    */
   private phrasePlaces(i: number, record: ForwardTokens, best: Int32Array): void {
@@ -448,7 +458,8 @@ class Ranker {
     );
     const { words, runsAt } = record;
     for (const { t, typo, firstWord, docids } of this.phraseFirsts) {
-      if (best[t] === 0 || features[t]!.typo[i] !== typo || !has(docids, candidates[i]!)) continue;
+      const level = features[t]!.typo[i]!;
+      if (best[t] === 0 || level === NO_MATCH || (this.typoBeforePosition && level !== typo) || !has(docids, candidates[i]!)) continue;
       const j = wordIndex(record, firstWord);
       if (j < 0) continue;
       const qpos = terms[t]!.term.position;
@@ -645,7 +656,7 @@ class Ranker {
     if (record === null) return best;
     const { words, runsAt } = record;
     for (const d of g.resolved.derivations) {
-      if (d.typo !== features.typo[i]) continue;
+      if (this.typoBeforePosition && d.typo !== features.typo[i]) continue;
       // a multi-word synonym or split word of the n-gram stands at its first word where it is held
       const id = d.posting.id !== 0 ? d.posting.id : d.firstWord !== undefined && has(d.posting.docids, this.input.candidates[i]!) ? d.firstWord : 0;
       if (id === 0) continue;
@@ -1075,6 +1086,15 @@ export function byCost(group: Group, costs: Int32Array): [number, Group][] {
   return out;
 }
 
+/**
+ * Whether a typo step ranks before the step of `kind`: milli then hands that step each bucket's
+ * typo level of the terms' derivations, else every derivation.
+ */
+export function typoRanksBefore(steps: readonly RankStep[], kind: RankStep['kind']): boolean {
+  const typo = steps.findIndex((step) => step.kind === 'typo');
+  return typo !== -1 && typo < steps.findIndex((step) => step.kind === kind);
+}
+
 /** Whether a document leaving the sort may be a hit (distinct); called in ranking order. */
 export type Accept = (docid: number) => boolean;
 
@@ -1108,8 +1128,7 @@ export function bucketSort(input: RankInput, steps: readonly RankStep[], need: n
   return withScratch(() => {
     const group = scratchUint32(input.candidates.length);
     for (let i = 0; i < group.length; i++) group[i] = i;
-    const typo = steps.findIndex((step) => step.kind === 'typo');
-    const ranker = new Ranker(input, typo !== -1 && typo < steps.findIndex((step) => step.kind === 'proximity'));
+    const ranker = new Ranker(input, typoRanksBefore(steps, 'proximity'), typoRanksBefore(steps, 'position'));
     ranker.firstGraphStep = steps.find((step) => step.kind !== 'sort' && step.kind !== 'vector' && step.kind !== 'exactAttribute');
     ranker.from = from;
     ranker.threshold = threshold;

@@ -31,7 +31,7 @@ import { cachedPostings } from './posting-cache.js';
 import { fieldBit, MASK_BITS } from '../words/postings.js';
 import { cutCandidates, ngramTerms, QueryCuts, withNgramWords, type Ngram } from './ngrams.js';
 import { parseQuery } from './query.js';
-import { bucketSort, rankingSteps, type MatchingStrategy, type StepDetail } from './ranking.js';
+import { bucketSort, rankingSteps, typoRanksBefore, type MatchingStrategy, type StepDetail } from './ranking.js';
 import { rankedPage, rankingNeed } from './ranked-page.js';
 import { negativeDocs, resolveTerms, termFeatures, type ResolvedTerm } from './terms.js';
 import { withScratch } from './scratch.js';
@@ -300,7 +300,9 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     }
     // the terms' features live in the ranking's scratch (scratch.ts) until the ranking is over
     const ranked = withScratch(() => {
-      const allFeatures = termFeatures([...terms, ...matchedNgrams.map((g) => g.resolved)], candidates);
+      // attributeRank and wordPosition read every typo level of the words when no typo step ranks before them
+      const every = { mask: !typoRanksBefore(steps, 'fid'), position: !typoRanksBefore(steps, 'position') };
+      const allFeatures = termFeatures([...terms, ...matchedNgrams.map((g) => g.resolved)], candidates, every);
       const features = allFeatures.slice(0, terms.length);
       let nextNgram = terms.length;
       const ngramFeatures = ngrams.map((g) => (g.resolved.docs.length === 0 ? null : allFeatures[nextNgram++]!));

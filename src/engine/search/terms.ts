@@ -15,8 +15,10 @@
  * MAX_WORD_BYTES (no indexed word is) derives nothing at all, as in milli, and costs no work.
  *
  * Per candidate document, `termFeatures` keeps, for the derivations of the document's lowest
- * typo level only (the subset later rules see in Meilisearch's graph): typo count, field mask,
- * lowest position, and whether the exact word is there (alone in a field, at position 0).
+ * typo level only (the subset rules after the typo rule see in Meilisearch's graph): typo count,
+ * field mask, lowest position, and whether the exact word is there (alone in a field, at position
+ * 0); the mask and position are over every level for attributeRank and wordPosition when no typo
+ * rule ranks before them, as milli then hands them every derivation.
  * Reads a snapshot; no writes.
  */
 import { MAX_WORD_BYTES } from '../../kernels/extract.js';
@@ -501,22 +503,32 @@ const SLOT_RATIO = 4;
  * The per-document features of each term over `candidates` (ascending docids), in arrays of the
  * ranking's scratch (scratch.ts): called inside `withScratch`, valid until it returns.
  */
-export function termFeatures(terms: readonly ResolvedTerm[], candidates: DocSet): TermFeatures[] {
+export function termFeatures(terms: readonly ResolvedTerm[], candidates: DocSet, every: EveryLevel = LOWEST_LEVEL): TermFeatures[] {
   const n = candidates.length;
   const top = n === 0 ? 0 : candidates[n - 1]! + 1;
   if (terms.length === 0) return [];
-  if (top > MAX_SLOTS) return terms.map((term) => featuresOf(term, candidates, null));
+  if (top > MAX_SLOTS) return terms.map((term) => featuresOf(term, candidates, null, every));
   if (slots.length < top) slots = new Uint32Array(Math.max(top, 2 * slots.length));
   for (let i = 0; i < n; i++) slots[candidates[i]!] = i + 1;
   try {
-    return terms.map((term) => featuresOf(term, candidates, slots));
+    return terms.map((term) => featuresOf(term, candidates, slots, every));
   } finally {
     for (let i = 0; i < n; i++) slots[candidates[i]!] = 0;
   }
 }
 
+/** Which features take every typo level of a document's derivations, not its lowest only. */
+export interface EveryLevel {
+  /** the field mask (attributeRank without a typo rule before it) */
+  readonly mask: boolean;
+  /** the lowest position (wordPosition without a typo rule before it) */
+  readonly position: boolean;
+}
+
+const LOWEST_LEVEL: EveryLevel = { mask: false, position: false };
+
 /** One term's features; `slotOf`: the candidates' slots, null to gallop instead. */
-function featuresOf(term: ResolvedTerm, candidates: DocSet, slotOf: Uint32Array | null): TermFeatures {
+function featuresOf(term: ResolvedTerm, candidates: DocSet, slotOf: Uint32Array | null, every: EveryLevel): TermFeatures {
   const n = candidates.length;
   // from the ranking's scratch: 8 bytes per candidate and term of every search, freed each time,
   // were most of a search's typed arrays
@@ -543,7 +555,7 @@ function featuresOf(term: ResolvedTerm, candidates: DocSet, slotOf: Uint32Array 
       for (let j = 0; j < docids.length; j++) {
         const slot = slotOf[docids[j]!];
         if (slot === undefined || slot === 0) continue;
-        takeEntry(columns, slot - 1, level, exact, masks[j]!, infos[j]!);
+        takeEntry(columns, slot - 1, level, exact, masks[j]!, infos[j]!, every);
       }
       continue;
     }
@@ -552,22 +564,22 @@ function featuresOf(term: ResolvedTerm, candidates: DocSet, slotOf: Uint32Array 
     const at = pairs.subarray(0, n);
     const from = pairs.subarray(n, 2 * n);
     const count = commonIndices(candidates, docids, at, from);
-    for (let k = 0; k < count; k++) takeEntry(columns, at[k]!, level, exact, masks[from[k]!]!, infos[from[k]!]!);
+    for (let k = 0; k < count; k++) takeEntry(columns, at[k]!, level, exact, masks[from[k]!]!, infos[from[k]!]!, every);
   }
   return columns;
 }
 
 /** Candidate `i`'s features with one posting entry (its field mask and info) of a derivation at `level`. */
-function takeEntry(columns: TermFeatures, i: number, level: number, exact: boolean, entryMask: number, info: number): void {
+function takeEntry(columns: TermFeatures, i: number, level: number, exact: boolean, entryMask: number, info: number, every: EveryLevel): void {
   const { typo, mask, position, flags } = columns;
   const pos = info & INFO_POSITION;
   if (level < typo[i]!) {
     typo[i] = level;
-    mask[i] = entryMask;
-    position[i] = pos;
-  } else if (level === typo[i]) {
-    mask[i] = (mask[i]! | entryMask) >>> 0;
-    if (pos < position[i]!) position[i] = pos;
+    mask[i] = every.mask ? (mask[i]! | entryMask) >>> 0 : entryMask;
+    if (!every.position || pos < position[i]!) position[i] = pos;
+  } else {
+    if (level === typo[i] || every.mask) mask[i] = (mask[i]! | entryMask) >>> 0;
+    if ((level === typo[i] || every.position) && pos < position[i]!) position[i] = pos;
   }
   if (exact) flags[i] = flags[i]! | HAS_EXACT | ((info & INFO_WHOLE_FIELD) !== 0 ? EXACT_WHOLE_FIELD : 0) | (pos === 0 ? EXACT_AT_START : 0);
 }

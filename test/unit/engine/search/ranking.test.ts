@@ -3,7 +3,8 @@
 // counts as degraded. `timeUp` is answered by a counter, so each case stops after a known number
 // of buckets, as Meilisearch's own cutoff tests do. Also the grouping of a step's documents by
 // cost (`byCost`) against a plain sort, on random costs inside and outside its counted range, and
-// the wordPosition cost of a query word matched through a multi-word synonym or a split word.
+// the wordPosition cost of a query word matched through a multi-word synonym or a split word, and
+// the typo levels attributeRank and wordPosition read with and without a typo step before them.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { byCost, scoreOf } from '../../../../src/engine/search/ranking.js';
@@ -186,6 +187,33 @@ describe('wordPosition of a query word matched as a phrase', () => {
       [1, { kind: 'position', rank: 21, max: 21, unified: false }],
       [3, { kind: 'position', rank: 21, max: 21, unified: false }],
       [2, { kind: 'position', rank: 14, max: 21, unified: false }],
+    ]);
+  });
+});
+
+describe('attributeRank and wordPosition without a typo step before them', () => {
+  const far = 'x '.repeat(33);
+  const details = (rules: string[], docs: Record<string, unknown>[], settings: Parameters<typeof openTestIndex>[0] = {}) => {
+    index = openTestIndex({ rankingRules: rules, ...settings });
+    index.write(Object.fromEntries(docs.map((doc, k) => [String(k + 1), { id: k + 1, ...doc }])));
+    return index.search('hello').hits.map((hit) => hit.details.at(-1));
+  };
+
+  it('place a word at its typo derivations too', () => {
+    const docs = [{ t: `helo ${far}hello` }, { t: `${far}hello` }];
+    expect(details(['words', 'wordPosition'], docs)).toEqual([
+      { kind: 'position', rank: 11, max: 11, unified: false },
+      { kind: 'position', rank: 4, max: 11, unified: false },
+    ]);
+    // after a typo step, the bucket of exact words leaves the typo at the start out
+    expect(details(['words', 'typo', 'wordPosition'], docs).map((d) => d && 'rank' in d && d.rank)).toEqual([4, 4]);
+  });
+
+  it('weigh a word by the field of its typo derivations too', () => {
+    const docs = [{ a: 'helo', b: 'hello' }, { a: 'x', b: 'hello' }];
+    expect(details(['words', 'attributeRank'], docs, { searchableAttributes: ['a', 'b'] })).toEqual([
+      { kind: 'fid', rank: 2, max: 2, unified: false },
+      { kind: 'fid', rank: 1, max: 2, unified: false },
     ]);
   });
 });
