@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { JsonObject } from '../../../../src/engine/document-id.js';
-import { extractorFor, MAX_DOCUMENT_TEXT_UNITS, MAX_FIELD_TEXT_UNITS, SearchFieldIds, wordOfKey, type WordExtractor } from '../../../../src/engine/words/extract.js';
+import { extractorFor, MAX_DOCUMENT_TEXT_UNITS, MAX_FIELD_TEXT_UNITS, SearchFieldIds, searchableMatcher, wordOfKey, type WordExtractor } from '../../../../src/engine/words/extract.js';
 import { INFO_WHOLE_FIELD } from '../../../../src/engine/words/postings.js';
 import type { DocWords } from '../../../../src/engine/words/doc-words.js';
 import { defaultSettings } from '../../../../src/types/settings.js';
@@ -119,5 +119,25 @@ describe('WordExtractor.extractAhead', () => {
     const { starts: wordStarts, docids } = ahead.wordEntries;
     const big1 = reference.keys.indexOf('big');
     expect([...docids.subarray(wordStarts[big1]!, wordStarts[big1 + 1]!)]).toEqual([1, 5]);
+  });
+});
+
+describe('searchableMatcher', () => {
+  it('covers a listed path and the paths below it, not its siblings sharing a prefix, nor the reserved fields', () => {
+    const isSearchable = searchableMatcher(['title', 'cast.name', 'a.b', '_geo']);
+    expect(['title', 'title.en', 'cast.name', 'cast.name.first', 'a.b.c.d'].filter(isSearchable)).toHaveLength(5);
+    expect(['titles', 'cast', 'cast.names', 'a.bc', 'a', '_geo', '_geo.lat', 'overview'].filter(isSearchable)).toEqual([]);
+    expect(searchableMatcher(['*'])('_vectors.x')).toBe(false);
+  });
+
+  it('answers for every leaf in time independent of the number of listed attributes', () => {
+    const listed = Array.from({ length: 100_000 }, (_, i) => `f${i}`);
+    const isSearchable = searchableMatcher([...listed, 'title']);
+    const started = performance.now();
+    let covered = 0;
+    // 20,000 leaves: a scan of the list per leaf would compare 2 billion entries
+    for (let i = 0; i < 20_000; i++) if (isSearchable(i % 2 === 0 ? `title.part${i}` : `other.f${i}`)) covered++;
+    expect(covered).toBe(10_000);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
