@@ -28,9 +28,14 @@ export interface MeasuredIndex {
 export class IndexStatsStore {
   private readonly db: Database<MeasuredIndex, string>;
 
-  constructor(store: InstanceStore) {
+  constructor(private readonly store: InstanceStore) {
     // field names are keys of a stored field distribution
     this.db = store.root.openDB<MeasuredIndex, string>({ name: INSTANCE_DBS.indexStats, ...PROTO_SAFE_VALUES });
+  }
+
+  /** The instance environment's page size (an index's creation metadata takes one: stats.ts `metadataPage`). */
+  pageSize(): number {
+    return (this.store.root.getStats() as { pageSize: number }).pageSize;
   }
 
   get(uuid: string): MeasuredIndex | undefined {

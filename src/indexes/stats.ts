@@ -92,6 +92,34 @@ export function createdIndexSizes(env: object): Record<string, number> {
   return { main: metadataPage(INDEX_DBS.main, main) };
 }
 
+/**
+ * The statistics of an index no batch has written: measured from its environment when it has one
+ * (a primary key declared at creation, a search, a dump import made one), else empty with nothing
+ * on disk and the page its creation metadata takes in main (`metadataPage`), without creating it.
+ * `pageSize`: the instance environment's.
+ */
+export function measureUnwritten(envs: IndexEnvs, uuid: string, pageSize: number): MeasuredIndex {
+  if (!existsSync(path.join(envs.folderOf(uuid), 'data.mdb'))) {
+    return {
+      numberOfDocuments: 0,
+      rawDocumentDbSize: 0,
+      fieldDistribution: {},
+      numberOfEmbeddings: 0,
+      numberOfEmbeddedDocuments: 0,
+      internalDatabaseSizes: { main: pageSize },
+      databaseSize: 0,
+      usedDatabaseSize: 0,
+    };
+  }
+  // leased, not borrowed: a first `GET /stats` may measure every index in one go
+  const lease = envs.acquire(uuid);
+  try {
+    return measureIndex(lease.env, envs.folderOf(uuid));
+  } finally {
+    lease.release();
+  }
+}
+
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 
 /** The largest binary unit not exceeding the value, at most 2 decimals, trailing zeros dropped. */
@@ -216,21 +244,6 @@ export class StatsService {
     return { databaseSize, usedDatabaseSize, lastUpdate, indexes };
   }
 
-  /** An index without an environment yet: empty, no bytes on disk, the page its creation metadata takes in main (`metadataPage`). */
-  private unopened(): MeasuredIndex {
-    const { pageSize } = this.store.root.getStats() as DbStats;
-    return {
-      numberOfDocuments: 0,
-      rawDocumentDbSize: 0,
-      fieldDistribution: {},
-      numberOfEmbeddings: 0,
-      numberOfEmbeddedDocuments: 0,
-      internalDatabaseSizes: { main: pageSize },
-      databaseSize: 0,
-      usedDatabaseSize: 0,
-    };
-  }
-
   private measured(uuid: string): MeasuredIndex {
     const stored = this.stored.get(uuid);
     if (stored !== undefined) {
@@ -239,18 +252,14 @@ export class StatsService {
     }
     let measured = this.unstored.get(uuid);
     if (measured === undefined) {
-      // an index nothing opened yet (created, never written nor searched) has nothing on disk:
-      // measured as such, not opened, which would create its environment (a first `GET /stats`
-      // over 1,000 new indexes created each, 15 s of CPU with the event loop held)
-      if (!existsSync(path.join(this.envs.folderOf(uuid), 'data.mdb'))) return this.unopened();
-      // leased, not borrowed: a first `GET /stats` may measure every index in one go
-      const lease = this.envs.acquire(uuid);
-      try {
-        measured = measureIndex(lease.env, this.envs.folderOf(uuid));
-      } finally {
-        lease.release();
-      }
-      this.unstored.set(uuid, measured);
+      // an index nothing opened yet (created, never written nor searched) is not opened, which
+      // would create its environment (a first `GET /stats` over 1,000 new indexes created each,
+      // 15 s of CPU with the event loop held); index creation stores what it made (index-ops.ts),
+      // so only indexes older than that, or imported, are measured here
+      measured = measureUnwritten(this.envs, uuid, this.stored.pageSize());
+      // one with an environment (bytes on disk) is measured once: only a batch changes it, and
+      // a batch stores what it measures
+      if (measured.databaseSize > 0) this.unstored.set(uuid, measured);
     }
     return measured;
   }

@@ -15,6 +15,7 @@ import type { PrimaryKeyWrite } from '../../engine/indexer/commit.js';
 import type { IndexSwap, Task, TaskDetails } from '../../types/task.js';
 import type { BatchProcessor, ProcessContext, ProcessOutcome } from './context.js';
 import { reshardWrite } from '../../engine/shards/reshard.js';
+import { measureUnwritten } from '../../indexes/stats.js';
 import { failed, succeeded } from './outcome.js';
 import { writeKnownOutcome } from './batch-write.js';
 
@@ -40,7 +41,16 @@ export const processIndexCreation: BatchProcessor = async (ctx, tasks) => {
   if (kind.primaryKey !== null) await ctx.writeIndex(record.uuid, primaryKeyWrite(kind.primaryKey));
   // an index the batch leaves uncreated (canceled) leaves no environment behind
   const abandon = () => ctx.indexEnvs.delete(record.uuid);
-  const outcome = { tasks: [succeeded(task!)], commit: () => ctx.indexes.put(record), abandon };
+  // stored with the index, so that `GET /stats` need not open a thousand new indexes to find them empty
+  const stats = measureUnwritten(ctx.indexEnvs, record.uuid, ctx.indexStats.pageSize());
+  const outcome = {
+    tasks: [succeeded(task!)],
+    commit: () => {
+      ctx.indexes.put(record);
+      ctx.indexStats.put(record.uuid, stats);
+    },
+    abandon,
+  };
   // with a sharded network the new index knows every shard from the start (engine/shards)
   return ctx.sharding ? writeKnownOutcome(ctx, kind.indexUid, tasks, record.uuid, reshardWrite(ctx.sharding), outcome) : outcome;
 };

@@ -15,7 +15,7 @@ import { UpdateFiles } from '../../../src/store/update-files.js';
 import { SearchRuleStore } from '../../../src/search-rules/store.js';
 import type { NextBatch } from '../../../src/tasks/autobatcher.js';
 import type { ProcessContext } from '../../../src/tasks/process/context.js';
-import { processIndexDeletion } from '../../../src/tasks/process/index-ops.js';
+import { processIndexCreation, processIndexDeletion } from '../../../src/tasks/process/index-ops.js';
 import { processCancelation, processDeletion } from '../../../src/tasks/process/task-ops.js';
 import { Progress } from '../../../src/tasks/progress.js';
 import { WorkerPools } from '../../../src/workers/pool.js';
@@ -133,5 +133,29 @@ describe('a cancelation', () => {
       [cancel!.uid, 'succeeded', null],
       [upgrade!.uid, 'canceled', cancel!.uid],
     ]);
+  });
+});
+
+describe('an index creation batch', () => {
+  const creationBatch = (task: Task): NextBatch => ({
+    operation: 'indexCreation',
+    taskUids: [task.uid],
+    indexUid: 'made',
+    mustCreateIndex: true,
+    primaryKey: null,
+    batchStrategy: '',
+    reuseBatchUid: null,
+  });
+
+  it.each([
+    ['with a primary key, measured from the environment it made', 'id'],
+    ['without one, empty with nothing on disk', null],
+  ])('stores the new index statistics with it, %s (GET /stats then opens no new index)', async (_, primaryKey) => {
+    const [task] = enqueue(kind.create('made', primaryKey));
+    const outcome = await processIndexCreation(ctx, [task!], creationBatch(task!));
+    outcome.commit?.();
+    const record = ctx.indexes.get('made')!;
+    expect(ctx.indexStats.get(record.uuid)).toMatchObject({ numberOfDocuments: 0, fieldDistribution: primaryKey === null ? {} : expect.any(Object) });
+    expect(ctx.indexStats.get(record.uuid)!.databaseSize > 0).toBe(primaryKey !== null);
   });
 });
