@@ -13,6 +13,7 @@ import { exportBundle } from './indexes/export-bundle.js';
 import { openInstance, StartupRefused, type Instance } from './instance/open-instance.js';
 import { importProgress } from './logs/import-progress.js';
 import { LogHub } from './logs/log-hub.js';
+import { scheduleSnapshots } from './snapshots/schedule.js';
 import { warmUpSearchPath } from './search/thread-warm-up.js';
 import { loadBuildInfo } from './version.js';
 
@@ -126,22 +127,21 @@ async function main(): Promise<void> {
   const warmedUp = warmUpSearchPath((err) => logs.logger.debug({ target: 'quarry::warm_up', err }, 'the search warm-up stopped'), warmUp.signal).then(() => {
     if (!warmUp.signal.aborted) logs.logger.debug({ target: 'quarry::warm_up' }, 'search path warmed up');
   });
-  // `--schedule-snapshot`: the first snapshot one full interval after start, then every interval.
-  const snapshotTimer =
+  const snapshotSchedule =
     config.scheduleSnapshot === null
       ? null
-      : setInterval(() => {
+      : scheduleSnapshots(config.scheduleSnapshot, () => {
           try {
             scheduler.wake(queue.register({ kind: { name: 'snapshotCreation' } }));
           } catch (err) {
             logs.logger.error({ target: 'index_scheduler', err }, 'could not register the scheduled snapshot');
           }
-        }, config.scheduleSnapshot * 1000);
+        });
   // Like Meilisearch, the startup report goes to stderr; stdout stays free.
   for (const line of startupReport(config, { build, masterKeyWarnings: masterKey.warnings })) process.stderr.write(`${line}\n`);
 
   const shutdown = async () => {
-    if (snapshotTimer !== null) clearInterval(snapshotTimer);
+    snapshotSchedule?.stop();
     await closeGracefully(app);
     // an exit during its asynchronous commit would never end (thread-warm-up.ts)
     warmUp.abort();

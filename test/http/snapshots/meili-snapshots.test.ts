@@ -158,4 +158,16 @@ describe('perform_snapshot (--schedule-snapshot)', () => {
       await disposeAll(server, snapshotDir);
     }
   }, 45_000);
+
+  // a 30-day interval overflowed Node's timer, which then fired every millisecond
+  it('registers nothing before an interval longer than a Node timer holds', async () => {
+    const snapshotDir = path.join(tempDir(), 'snapshots');
+    const server = await startWithSnapshots(snapshotDir, ['--schedule-snapshot', String(30 * 86_400)]);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await get(server, '/tasks?types=snapshotCreation')) as { total: number }).toMatchObject({ total: 0 });
+    } finally {
+      await disposeAll(server, snapshotDir);
+    }
+  });
 });
