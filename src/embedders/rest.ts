@@ -23,6 +23,7 @@ import type { EmbedderRequestStats } from './request-stats.js';
 import type { EmbedderRuntime } from './runtime.js';
 import { setField } from '../types/own-record.js';
 import { MAX_EMBEDDING_DIMENSIONS } from '../types/settings.js';
+import { timerDelay } from '../types/timer-delay.js';
 
 /** Who wrote the request shape: worded differently in authentication and bad-request errors. */
 export type Configuration = 'user' | 'openAi' | 'ollama';
@@ -179,7 +180,7 @@ function retryDelay(verdict: Verdict, attempt: number, runtime: EmbedderRuntime)
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
+    const timer = setTimeout(done, timerDelay(ms));
     function done() {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);

@@ -16,6 +16,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IpPolicy } from './ip-policy.js';
+import { timerDelay } from '../types/timer-delay.js';
 
 export interface OutgoingRequest {
   method?: string;
@@ -77,7 +78,7 @@ export class OutgoingClient {
     for (let attempt = 1; ; attempt++) {
       let failure: Failure;
       try {
-        const timeout = AbortSignal.timeout(init.timeoutMs);
+        const timeout = AbortSignal.timeout(timerDelay(init.timeoutMs));
         const response = await this.followRedirects(new URL(url), init, init.signal === undefined ? timeout : AbortSignal.any([init.signal, timeout]));
         if (response.status < 400) return response;
         failure = { response };
@@ -89,7 +90,7 @@ export class OutgoingClient {
         if ('error' in failure) throw failure.error;
         return failure.response;
       }
-      await sleep(delay);
+      await sleep(timerDelay(delay));
     }
   }
 
@@ -138,7 +139,7 @@ export class OutgoingClient {
       if (connectTimeoutMs !== undefined) {
         req.on('socket', (socket) => {
           if (!socket.connecting) return;
-          const timer = setTimeout(() => req.destroy(new DOMException('connection timed out', 'TimeoutError')), connectTimeoutMs);
+          const timer = setTimeout(() => req.destroy(new DOMException('connection timed out', 'TimeoutError')), timerDelay(connectTimeoutMs));
           socket.once('connect', () => clearTimeout(timer));
           socket.once('close', () => clearTimeout(timer));
         });

@@ -143,6 +143,16 @@ describe('timeouts, retries and errors', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  // MEILI_EXPERIMENTAL_*_TIMEOUT_SECONDS take any u64 in v1.50; a Node timer past 2^31 - 1 ms fired
+  // after 1 ms (every request timed out at once), and AbortSignal.timeout threw past 2^53
+  it('waits for an answer under a timeout longer than a Node timer holds', async () => {
+    answer = (_hit, res) => void setTimeout(() => res.end('late'), 100);
+    for (const timeoutMs of [30 * 86_400_000, 1e20]) {
+      const reply = await new OutgoingClient(loopback).request(`${base}/slow`, { ...POST, timeoutMs, connectTimeoutMs: timeoutMs });
+      expect(reply.body.toString()).toBe('late');
+    }
+  });
+
   it('retries as long as the caller asks, then returns the last answer or throws the last error', async () => {
     answer = (_hit, res) => res.writeHead(hits.length < 3 ? 503 : 200).end(String(hits.length));
     const seen: number[] = [];
