@@ -471,7 +471,7 @@ export const OPTIONS: { readonly [K in OptionKey]: OptionSpec<Config[K]> } = {
     codec: maxThreads,
     default: null,
     valueName: 'N',
-    help: 'Threads used for indexing (`unlimited` or empty = default).',
+    help: 'Threads used for indexing, at most the CPU cores (`unlimited` or empty = default).',
     defaultText: 'unlimited (half of the CPU cores)',
   },
   upgradeDb: {

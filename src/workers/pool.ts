@@ -1,7 +1,7 @@
 /**
  * The worker-thread pools of indexing work and of formatting a search's large documents
  * (piscina), sized by `--max-indexing-threads`
- * (default: half the cores, at least one) and carrying the indexing memory budget their writes
+ * (default: half the cores, at least one; at most the cores) and carrying the indexing memory budget their writes
  * are chunked by (`--max-indexing-memory`, config/indexing-memory.ts), and the segmenter thread
  * that runs the dictionary segmenters for every thread (segmenter-channel.ts). Pools and threads
  * start lazily, so an instance never spawns a thread it does not need: the writer thread at the
@@ -71,7 +71,10 @@ export class WorkerPools {
     maxThreads: number | null,
     readonly indexingMemory: number = indexingMemoryBudget(null),
   ) {
-    this.threads = maxThreads ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
+    // never more than the cores: each thread is a V8 isolate (~25 MiB once it extracts), and
+    // `--max-indexing-threads 1000` started 1000 of them with the first large write (~25 GB)
+    const cores = os.availableParallelism();
+    this.threads = Math.min(maxThreads ?? Math.max(1, Math.floor(cores / 2)), cores);
     // a pool thread's first request starts the segmenter thread (`poolThreadData`); the wait
     // neither blocks this thread nor keeps the process alive
     void whenSegmenterWanted(this.segmenterBuffer).then(() => this.segmenter());

@@ -1,6 +1,7 @@
 // The worker pools (src/workers/pool.ts and the built thread modules): the extraction threads
 // started ahead of a write, one per indexing thread; each pool's young generation limit; and the
 // segmenter once the pools are closed.
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type * as PoolModule from '../../../src/workers/pool.js';
 
@@ -16,6 +17,20 @@ describe('indexing threads', () => {
       expect(pools.extractAheadPool().threads.length).toBe(2);
       await pools.startExtractionThreads();
       expect(pools.extractAheadPool().threads.length).toBe(2);
+    } finally {
+      await pools.close();
+    }
+  });
+
+  // v1.50's rayon threads are cheap; a thread here is an isolate, and --max-indexing-threads 1000
+  // started a thousand of them (~25 GB) with the first large write
+  it('runs at most one indexing thread per core, whatever --max-indexing-threads asks', async () => {
+    const cores = availableParallelism();
+    const pools = new WorkerPools(cores + 3);
+    try {
+      expect(pools.threads).toBe(cores);
+      await pools.startExtractionThreads();
+      expect(pools.extractAheadPool().threads.length).toBe(cores);
     } finally {
       await pools.close();
     }
