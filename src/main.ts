@@ -9,6 +9,7 @@ import { buildApp, warmUpFirstRequests } from './http/app.js';
 import { closeGracefully } from './http/transport/graceful-close.js';
 import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
 import { EXPORT_BUNDLE_HELP, parseExportBundleArgs } from './config/export-bundle-args.js';
+import { osErrorMessage } from './errors/os-errors.js';
 import { exportBundle } from './indexes/export-bundle.js';
 import { openInstance, StartupRefused, type Instance } from './instance/open-instance.js';
 import { importProgress } from './logs/import-progress.js';
@@ -64,13 +65,6 @@ async function exportBundleCommand(argv: string[]): Promise<void> {
   }
 }
 
-/** The reasons a listen fails on, in the operating system's words (strerror). */
-const LISTEN_ERRORS: Record<string, string> = {
-  EADDRINUSE: 'Address already in use',
-  EADDRNOTAVAIL: 'Cannot assign requested address',
-  EACCES: 'Permission denied',
-};
-
 async function main(): Promise<void> {
   if (process.argv[2] === 'export-bundle') return exportBundleCommand(process.argv.slice(3));
   const config = readConfig();
@@ -106,17 +100,21 @@ async function main(): Promise<void> {
       process.stderr.write(`${err.message}\n`);
       process.exit(1);
     }
-    throw err;
+    // a db path or dump dir that is a file, or that cannot be written: v1.50's io::Error, not a crash
+    const reason = osErrorMessage(err);
+    if (reason === null) throw err;
+    process.stderr.write(`Error: ${reason}\n`);
+    process.exit(1);
   }
   const { queue, scheduler } = instance;
   const app = await buildApp(instance, https);
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
-    const reason = LISTEN_ERRORS[(err as NodeJS.ErrnoException).code ?? ''];
-    if (reason === undefined) throw err;
-    // As Meilisearch exits when it cannot bind: its io::Error, `<reason> (os error N)`.
-    process.stderr.write(`Error: ${reason} (os error ${-((err as NodeJS.ErrnoException).errno ?? 0)})\n`);
+    const reason = osErrorMessage(err);
+    if (reason === null) throw err;
+    // As Meilisearch exits when it cannot bind (or resolve the host): its io::Error.
+    process.stderr.write(`Error: ${reason}\n`);
     await instance.close();
     process.exit(1);
   }

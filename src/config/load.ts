@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseToml, TomlError, type TomlTable, type TomlValue } from 'smol-toml';
+import { osErrorMessage } from '../errors/os-errors.js';
 import { helpText } from './help.js';
 import { OPTION_KEYS, allOptionNames, flagLabel, optionNames, optionSpec, type Config, type OptionKey } from './options.js';
 import { InvalidValue, splitHttpAddr } from './values.js';
@@ -145,21 +146,6 @@ function readEnvironment(env: Record<string, string | undefined>): Map<OptionKey
   return values;
 }
 
-// Rust's io::Error display for the failures a user can cause, so the message matches Meilisearch's.
-const OS_ERRORS: Record<string, string> = {
-  ENOENT: 'No such file or directory',
-  EACCES: 'Permission denied',
-  EISDIR: 'Is a directory',
-  ENOTDIR: 'Not a directory',
-  ELOOP: 'Too many levels of symbolic links',
-  ENAMETOOLONG: 'File name too long',
-};
-
-function osErrorText(err: NodeJS.ErrnoException): string {
-  const text = err.code === undefined ? undefined : OS_ERRORS[err.code];
-  return text !== undefined && err.errno !== undefined ? `${text} (os error ${Math.abs(err.errno)})` : err.message;
-}
-
 function readConfigFile(explicitPath: string | undefined, cwd: string): ConfigFile | null {
   const shown = explicitPath ?? DEFAULT_CONFIG_FILE_PATH;
   let source: string;
@@ -168,7 +154,7 @@ function readConfigFile(explicitPath: string | undefined, cwd: string): ConfigFi
   } catch (err) {
     if (explicitPath === undefined) return null;
     throw new ConfigError(
-      `unable to open or read the ${debugQuote(explicitPath)} configuration file: ${osErrorText(err as NodeJS.ErrnoException)}.`,
+      `unable to open or read the ${debugQuote(explicitPath)} configuration file: ${osErrorMessage(err) ?? (err as Error).message}.`,
     );
   }
   let table: TomlTable;

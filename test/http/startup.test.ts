@@ -102,6 +102,26 @@ describe('server start-up', () => {
     }
   });
 
+  // these crashed with Node's stack trace (an uncaught EEXIST / ENOTDIR / ENOTFOUND)
+  it('exits with the system error, not a stack trace, when its db path or dump dir cannot be a directory or its host does not resolve', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, '');
+    const cases: [string[], string][] = [
+      [['--db-path', file], 'Error: File exists (os error 17)'],
+      [['--db-path', path.join(file, 'db')], 'Error: Not a directory (os error 20)'],
+      [['--db-path', path.join(dir, 'db'), '--dump-dir', file], 'Error: File exists (os error 17)'],
+      [['--db-path', path.join(dir, 'db2'), '--http-addr', 'no-such-host.invalid:7700'], 'Error: failed to lookup address information: Name or service not known'],
+    ];
+    for (const [args, message] of cases) {
+      const address = args.includes('--http-addr') ? [] : ['--http-addr', '127.0.0.1:0'];
+      const { code, stderr } = await runCli([...address, '--log-level', 'OFF', ...args]);
+      expect(code, stderr).toBe(1);
+      expect(stderr.trim()).toBe(message);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
   it('stops with status 2 and names the flag on a bad value', async () => {
     const { code, stderr } = await runCli(['--http-payload-size-limit', 'lots']);
     expect(code).toBe(2);
