@@ -17,6 +17,7 @@
  * Cost: one filter over disjoint values (`statuses=failed,canceled`) is counted by LMDB and paged
  * by merging range scans; several filters read the smallest one's uids and test the others by key
  * lookups or intersect them. While a batch runs, every filter is read in full (`matchTaskUids`).
+ * A list of more than MANY_VALUES index, batch or canceling uids is read at once (index-keys.ts `idsUnderAny`).
  */
 import type { Database } from 'lmdb';
 import {
@@ -32,7 +33,21 @@ import {
   type TaskType,
   type Timestamp,
 } from '../types/task.js';
-import { COUNTED, FAMILY, countInRange, countOf, countedOf, idsFrom, idsInRange, idsOf, valuesOf, type CountDb, type IndexDb } from './index-keys.js';
+import {
+  COUNTED,
+  FAMILY,
+  MANY_VALUES,
+  countInRange,
+  countOf,
+  countedOf,
+  idsFrom,
+  idsInRange,
+  idsOf,
+  idsUnderAny,
+  valuesOf,
+  type CountDb,
+  type IndexDb,
+} from './index-keys.js';
 import { intersect, pageOfSorted, sortedUnique, without } from './uid-sets.js';
 
 export type StarOr<T> = T | '*';
@@ -137,7 +152,7 @@ function allTaskUids(dbs: QueueDbs): number[] {
 
 /** Uids under the given values of one family, ascending (one value needs no merge). */
 function idsOfAny(index: IndexDb, family: string, values: readonly (string | number)[]): number[] {
-  return values.length === 1 ? idsOf(index, family, values[0]!) : sortedUnique(values.flatMap((v) => idsOf(index, family, v)));
+  return values.length === 1 ? idsOf(index, family, values[0]!) : sortedUnique(idsUnderAny(index, family, values));
 }
 
 /** Matching task uids ascending, or null when nothing restricts (every task matches). */
@@ -151,9 +166,8 @@ function matchTaskUids(dbs: QueueDbs, f: TaskFilter, processing: Processing | nu
   if (uids) lists.push(sortedUnique(uids.filter((uid) => dbs.tasks.doesExist(uid))));
   const batchUids = given(f.batchUids);
   if (batchUids) {
-    lists.push(
-      sortedUnique(batchUids.flatMap((b) => (processing?.batch.uid === b ? running : idsOf(index, FAMILY.batch, b)))),
-    );
+    const stored = idsUnderAny(index, FAMILY.batch, batchUids);
+    lists.push(sortedUnique(processing !== null && batchUids.includes(processing.batch.uid) ? [...stored, ...running] : stored));
   }
   const statuses = given(f.statuses);
   if (statuses) {
@@ -255,6 +269,14 @@ function termsOf(dbs: QueueDbs, f: TaskFilter): Term[] | null {
   const keys = (family: string, listed: readonly (string | number)[] | undefined, disjoint: boolean, exactlyOne = false): void => {
     if (listed === undefined) return;
     const values = [...new Set(listed)];
+    if (values.length > MANY_VALUES) {
+      // read at once (one scan, when cheaper than a read per value), neither counted nor paged
+      // value by value; only index, batch and canceling uids can be that many (statuses and types are few)
+      const ids = sortedUnique(idsUnderAny(index, family, values));
+      const held = new Set(ids);
+      terms.push({ count: ids.length, ids: () => ids, has: (uid) => held.has(uid) });
+      return;
+    }
     const others = () => valuesOf(index, family).filter((value) => !values.some((v) => String(v) === value));
     // An upper bound for index uids (a rename or swap files a task under two), used to order terms.
     const count = values.reduce(
@@ -488,7 +510,7 @@ function matchBatchUids(
   }
   const indexUids = given(f.indexUids);
   if (indexUids) {
-    const ids = indexUids.flatMap((i) => plusRunning(idsOf(index, FAMILY.index, i), (b) => b.indexes.includes(i)));
+    const ids = plusRunning(idsUnderAny(index, FAMILY.index, indexUids), (b) => indexUids.some((i) => b.indexes.includes(i)));
     lists.push(sortedUnique(ids));
   }
   const { afterEnqueuedAt: ae, beforeEnqueuedAt: be, afterStartedAt: as, beforeStartedAt: bs } = f;

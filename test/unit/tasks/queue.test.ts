@@ -303,6 +303,23 @@ describe('filters', () => {
     expect(queue.query({ canceledBy: [77] })).toMatchObject({ results: [], total: 0 });
   });
 
+  it('reads a list of thousands of index, batch or canceling uids in a few range reads, not one per value', () => {
+    const cancel = queue.register({ kind: kind.cancel([1, 2]) });
+    runBatch([1, 2, cancel.uid], {
+      outcome: (t) => (t.uid === cancel.uid ? { status: 'succeeded' } : { status: 'canceled', canceledBy: cancel.uid }),
+    });
+    runBatch([3]);
+    const taskIndex = (queue as unknown as { dbs: { taskIndex: { getKeys: unknown; getCount: unknown } } }).dbs.taskIndex;
+    const keys = vi.spyOn(taskIndex as { getKeys: () => unknown }, 'getKeys');
+    const counts = vi.spyOn(taskIndex as { getCount: () => unknown }, 'getCount');
+    const many = Array.from({ length: 20_000 }, (_, i) => i + 100);
+    expect(uidsOf({ canceledBy: [...many, cancel.uid] })).toEqual([2, 1]);
+    expect(uidsOf({ indexUids: [...many.map((i) => `i${i}`), 'novels'] })).toEqual([6]);
+    expect(uidsOf({ batchUids: [...many, 0] })).toEqual([cancel.uid, 2, 1]);
+    expect(batchUidsOf({ indexUids: [...many.map((i) => `i${i}`), 'books'] })).toEqual([1]);
+    expect(keys.mock.calls.length + counts.mock.calls.length).toBeLessThan(100);
+  });
+
   it('treats a list containing * as no restriction', () => {
     expect(uidsOf({ statuses: ['*', 'failed'] })).toEqual([7, 6, 5, 4, 3, 2, 1, 0]);
     expect(uidsOf({ uids: ['*'], types: ['*'], canceledBy: ['*'], batchUids: ['*'] })).toHaveLength(8);
