@@ -6,7 +6,6 @@
 import type { Server as HttpsServer } from 'node:https';
 import { attachTls, type HttpsSetup } from './tls.js';
 import compress from '@fastify/compress';
-import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { warmUpSearchThread } from '../search/thread-warm-up.js';
@@ -14,6 +13,7 @@ import { stringifyReply } from '../types/reply-text.js';
 import type { AppDeps } from './deps.js';
 import { answerError, installErrorHandlers } from './error-handler.js';
 import { compressAtOnce, ENCODINGS } from './transport/compression.js';
+import { addCorsHeaders, answerPreflight } from './transport/cors.js';
 import { sendLongInPieces } from './transport/long-bodies.js';
 import { lingerOnClose } from './transport/lingering-close.js';
 import { registerRoutes } from './route.js';
@@ -58,8 +58,6 @@ import { HEAD_BYTES, HEAD_TIMEOUT_MS, refuseTooManyHeaders } from './transport/h
 import { readablePath } from './transport/path-encoding.js';
 import { loadBodyValidator } from '../validation/body.js';
 import { usePrecompiledBodies } from '../validation/precompiled-bodies.js';
-
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'PATCH', 'TRACE'];
 
 /** Routes a client's first request is likely to be, among those whose body schema is large. */
 export const FIRST_REQUESTS: readonly string[] = [
@@ -161,16 +159,8 @@ export async function buildApp(deps: AppDeps, https: HttpsSetup | null = null): 
   // documents may hold 64-bit integers (BigInt), which JSON.stringify refuses; facet counts keep their order
   app.setReplySerializer((payload) => stringifyReply(payload));
 
-  await app.register(cors, {
-    origin: '*',
-    methods: ALL_METHODS,
-    maxAge: 86400,
-    optionsSuccessStatus: 200,
-    strictPreflight: false,
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
-  });
+  app.addHook('onRequest', answerPreflight);
+  app.addHook('onSend', addCorsHeaders);
   // a long string body becomes a stream of pieces (transport/long-bodies.ts); whole bodies up to
   // 64 KiB are compressed at once (transport/compression.ts), before @fastify/compress's hook,
   // which then streams the larger ones; like v1.50, at any size

@@ -50,6 +50,41 @@ describe('CORS', () => {
       expect(res.headers['vary']).toMatch(/Origin/);
     }
   });
+
+  it('adds no allowed origin to the answer of a request without Origin, but the Vary', async () => {
+    const res = await raw('GET', '/health', {});
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(res.headers['vary']).toBe('Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+  });
+
+  it('routes an OPTIONS request without a requested method as any method: 405 on a known path, 404 else', async () => {
+    for (const [path, status] of [['/health', 405], ['/indexes/movies/search', 405], ['/doggo', 404]] as const) {
+      const res = await raw('OPTIONS', path, { origin: 'https://example.com' });
+      expect(res.status, path).toBe(status);
+      expect(res.body.length).toBe(0);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-allow-methods']).toBeUndefined();
+    }
+    // a requested method that is no method token is no preflight either
+    expect((await raw('OPTIONS', '/health', { 'access-control-request-method': 'GET, POST' })).status).toBe(405);
+  });
+
+  it('answers a preflight on any path, with or without Origin', async () => {
+    const res = await raw('OPTIONS', '/doggo', { 'access-control-request-method': 'DELETE' });
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-headers']).toBeUndefined();
+  });
+
+  it('refuses a preflight for a method outside the nine standard ones with actix-cors\'s 400 text', async () => {
+    for (const method of ['get', 'PROPFIND']) {
+      const res = await raw('OPTIONS', '/health', { origin: 'https://example.com', 'access-control-request-method': method });
+      expect(res.status, method).toBe(400);
+      expect(res.body.toString()).toBe('Requested method is not allowed');
+      expect(res.headers['content-type']).toBeUndefined();
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    }
+  });
 });
 
 describe('response compression', () => {
