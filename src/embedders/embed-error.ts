@@ -47,6 +47,14 @@ export function embeddingApiError(error: EmbedError): ApiError {
   return new ApiError('vector_embedding_error', `Error while generating embeddings: ${error.message}`);
 }
 
+/**
+ * An index write that failed because its embedder did (a request still failing after v1.50's
+ * retries): the embedder's failure, not one document's, so the whole batch fails with it, as in
+ * v1.50, and no task is tried again without the others (that would ask the embedder again, the
+ * retries each time: a queue held for minutes per task while the embedder is down).
+ */
+export class EmbedderFailure extends ApiError {}
+
 /** The error that fails an indexing batch (the batch adds ``Index `uid`: ``). */
 export function indexingEmbedError(embedderName: string, error: EmbedError): ApiError {
   return new ApiError('vector_embedding_error', `While embedding documents for embedder \`${embedderName}\`: ${error.message}`);

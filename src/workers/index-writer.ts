@@ -25,6 +25,7 @@ import { DocumentStore } from '../engine/documents/store.js';
 import { wordIndexUpdater } from '../engine/words/word-index.js';
 import { serveEmbedding } from './embedding-channel.js';
 import { prepareChangedEmbedders } from '../embedders/embed.js';
+import { EmbedderFailure } from '../embedders/embed-error.js';
 import { readSettings } from '../engine/index-settings.js';
 import type { EmbedderRequests, EmbedderRequestStats } from '../embedders/request-stats.js';
 import type { WorkerPools } from './pool.js';
@@ -91,7 +92,11 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     return result.outcome;
   } catch (err) {
     const refused = (err as Partial<RefusedWrite> | null)?.refused;
-    throw refused === undefined ? err : new ApiError(refused.code, refused.message);
+    if (refused === undefined) throw err;
+    // the embedder's failure, as the writer thread was answered it: the batch's, not one document's
+    const failure = embedding.failure();
+    if (failure !== undefined && failure.code === refused.code && failure.message === refused.message) throw new EmbedderFailure(refused.code, refused.message);
+    throw new ApiError(refused.code, refused.message);
   } finally {
     if (ahead !== null) {
       // the writer thread stops them as it ends, unless it died first

@@ -12,13 +12,17 @@
  * when each was searched for from the start, every search after a whole write). What commits is
  * still one transaction; a canceled write is never run again.
  * Meilisearch fails every task of the batch on such an error (documents.md §4.3); Quarry keeps
- * the others, as both already do for payload errors. An addition whose payload or documents the
- * index refuses (an invalid id or `_geo`, say) fails in the write itself, withdrawn from the changes
- * it held (engine/indexer/document-batch.ts); when a chunk was written since it began, the write
- * names it instead (`PayloadRefused`): its task fails with that error, and the write runs again
- * without it, no rehearsal needed. Rehearsals are left to what the write cannot attribute.
+ * the others, as both already do for payload errors. But not when the embedder failed
+ * (`EmbedderFailure`): no document is to blame, and each rehearsal would ask it again with all
+ * its retries, so every task left fails with it, as in v1.50. An addition whose payload or
+ * documents the index refuses (an invalid id or `_geo`, say) fails in the write itself, withdrawn
+ * from the changes it held (engine/indexer/document-batch.ts); when a chunk was written since it
+ * began, the write names it instead (`PayloadRefused`): its task fails with that error, and the
+ * write runs again without it, no rehearsal needed. Rehearsals are left to what the write cannot
+ * attribute.
  */
 import type { ApiError } from '../../errors/api-error.js';
+import { EmbedderFailure } from '../../embedders/embed-error.js';
 import { isPayloadRefused, type DocumentBatchOutcome, type DocumentOp, type OpResult } from '../../engine/indexer/document-batch.js';
 
 /** Runs the write of `ops` (or its rehearsal), as the index writer thread does. */
@@ -52,6 +56,14 @@ export async function writeIsolated(ops: readonly DocumentOp[], run: RunWrite, s
       if (throws === null) step *= 2;
     } catch (err) {
       if (signal.aborted) throw err;
+      if (err instanceof EmbedderFailure) {
+        const { code, message } = errorOf(err);
+        for (const i of left) results[i] = { error: { code, message } };
+        // no operation left: the next probe is the (empty) write
+        left.length = 0;
+        [applies, throws] = [0, null];
+        continue;
+      }
       if (isPayloadRefused(err)) {
         // named by the write: no search needed, and what was known of the others may have changed
         refuse(err.additionRefused, { error: err.error });

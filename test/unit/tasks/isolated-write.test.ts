@@ -1,9 +1,10 @@
 // A document batch's write without a task taking the others down: the operations whose write
 // throws are found by rehearsals and fail alone with their error; an addition whose payload the
 // write refuses (named by it) fails alone with no rehearsal; the rest commit in one write; a
-// canceled write is not run again.
+// canceled write is not run again; a write the embedder failed fails every task, with no rehearsal.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/errors/api-error.js';
+import { EmbedderFailure } from '../../../src/embedders/embed-error.js';
 import { PayloadRefused, type DocumentOp } from '../../../src/engine/indexer/document-batch.js';
 import { writeIsolated, type RunWrite } from '../../../src/tasks/process/isolated-write.js';
 
@@ -89,6 +90,29 @@ describe('writeIsolated', () => {
     const outcome = await writeIsolated(ops('bad'), run, new AbortController().signal, errorOf);
     expect(outcome.results).toEqual([{ error: { code: 'internal', message: 'bad broke the write' } }]);
     expect(commits).toEqual([[]]);
+  });
+
+  it('fails every task left with the embedder\'s failure, rehearsing nothing, and still writes (nothing)', async () => {
+    const runs: { kept: string[]; rehearsal: boolean }[] = [];
+    const run: RunWrite = async (kept, rehearsal) => {
+      runs.push({ kept: kept.map(nameOf), rehearsal });
+      if (kept.some((op) => nameOf(op).startsWith('bad'))) throw new Error('bad broke the write');
+      if (kept.length > 0) throw new EmbedderFailure('vector_embedding_error', 'While embedding documents for embedder `e`: runtime error: received internal error HTTP 500 from embedding server');
+      return { results: [], primaryKey: 'id' };
+    };
+    const message = 'Index `movies`: While embedding documents for embedder `e`: runtime error: received internal error HTTP 500 from embedding server';
+    const outcome = await writeIsolated(ops('bad', 'a', 'b', 'c'), run, new AbortController().signal, (err) =>
+      err instanceof ApiError ? new ApiError(err.code, `Index \`movies\`: ${err.message}`) : errorOf(err),
+    );
+    expect(outcome.results).toEqual([
+      { error: { code: 'internal', message: 'bad broke the write' } },
+      { error: { code: 'vector_embedding_error', message } },
+      { error: { code: 'vector_embedding_error', message } },
+      { error: { code: 'vector_embedding_error', message } },
+    ]);
+    // the bad operation found, the first run the embedder fails ends the search: the last run writes nothing
+    expect(runs.filter((r) => r.kept.length > 0 && !r.kept.includes('bad'))).toHaveLength(1);
+    expect(runs.at(-1)).toEqual({ kept: [], rehearsal: false });
   });
 
   it('does not run a canceled write again', async () => {
