@@ -23,7 +23,8 @@
  * search (hybrid.ts). A query text to embed is embedded between two synchronous passes: the first
  * pass stops where the vector is needed, the query is embedded (awaited, within what is left of
  * the `searchCutoffMs` budget), and the search runs again from its checks with the vector, on the
- * index's then current snapshot. A hybrid search whose embedding fails answers its keyword hits.
+ * index's then current snapshot, its keyword ranking with the budget it had in the first pass (v1.50
+ * ranks it before embedding). A hybrid search whose embedding fails answers its keyword hits.
  * A search with `useNetwork: true` goes to the network before it gets here (network-search.ts).
  * With the `foreignKeys` feature, `_foreign(...)` filters are resolved across indexes (foreign.ts)
  * and the hits' foreign-key fields joined with their documents (hydration.ts).
@@ -165,12 +166,19 @@ export async function searchIndex(
   // the `searchCutoffMs` budget counts from here, as Meilisearch's starts before the filter is evaluated
   const spent = options.clock ?? searchClock();
   let embedding: QueryEmbedding | null = query.vector === undefined || query.vector === null ? null : { vector: Float32Array.from(query.vector) };
+  let keywordSpent = spent;
   for (;;) {
-    const pass = rankIndex(ctx, caller, uid, query, window, options, spent, embedding);
+    const passStarted = spent();
+    const pass = rankIndex(ctx, caller, uid, query, window, options, spent, keywordSpent, embedding);
     if (!('embed' in pass)) return pass;
     const { settings, embedder, input, semanticOnly } = pass.embed;
     const budget = (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS) - spent();
     embedding = await (options.steps ?? NO_STEPS).stepAsync('embed query', () => embedSearchQuery(settings.embedders, embedder, input, budget, semanticOnly));
+    // v1.50 ranks a hybrid search's keyword hits once, before it embeds the query: ranked again
+    // here, they get the budget they had then (not what the embedding left, nothing when it
+    // failed at the cutoff: its keyword fallback came back unranked)
+    const shift = spent() - passStarted;
+    keywordSpent = () => spent() - shift;
   }
 }
 
@@ -183,6 +191,7 @@ function rankIndex(
   window: RankWindow,
   { checkRules = () => {}, checkPrepared = () => {}, filterAsSent = false, filterErrorsNameIndex = false, candidatesOnly = false, steps = NO_STEPS, filters: resolved, dropsOffset = false, pinsBeside = false }: SearchIndexOptions,
   spent: () => number,
+  keywordSpent: () => number,
   embedding: QueryEmbedding | null,
 ): IndexSearch | NeedsEmbedding {
   // v1.50 opens the index before it reads the search kind: a missing index answers first
@@ -266,6 +275,7 @@ function rankIndex(
   // timed by the engine: `tokenize query`, `evaluate query`, then the ranking
   const organic = executeSearch(env, settings, {
     ...common,
+    timeUp: () => keywordSpent() >= (settings.searchCutoffMs ?? DEFAULT_SEARCH_CUTOFF_MS),
     q: query.q ?? '',
     matchingStrategy: query.matchingStrategy ?? 'last',
     attributesToSearchOn: query.attributesToSearchOn ?? null,

@@ -30,7 +30,7 @@ beforeAll(async () => {
     req.on('end', () => {
       const { input } = JSON.parse(body) as { input: string };
       received.push(input);
-      if (input === 'slow') {
+      if (input.endsWith('slow')) {
         setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ embedding: [1, 0] })), 2_000);
         return;
       }
@@ -137,6 +137,11 @@ describe('query embedding', () => {
       expect(Date.now() - started).toBeLessThan(1_500);
       const hybrid = await search({ q: 'slow', hybrid: { embedder: 'rest', semanticRatio: 0.5 } });
       expect(hybrid).toMatchObject({ hits: [], semanticHitCount: 0 });
+      // the keyword hits it falls back to are ranked, as v1.50 ranked them before embedding the query
+      const fallback = await search({ q: 'captain planet slow', hybrid: { embedder: 'rest', semanticRatio: 0.5 }, showRankingScore: true, attributesToRetrieve: ['id'] });
+      expect(fallback.hits.map((hit: { id: number }) => hit.id)).toEqual([2, 1]);
+      expect(fallback.hits[1]._rankingScore).toBeGreaterThan(0);
+      expect(fallback.semanticHitCount).toBe(0);
     } finally {
       await run(server, 'PATCH', `/indexes/${uid}/settings`, { searchCutoffMs: null });
     }
