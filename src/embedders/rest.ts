@@ -22,6 +22,7 @@ import {
 import type { EmbedderRequestStats } from './request-stats.js';
 import type { EmbedderRuntime } from './runtime.js';
 import { setField } from '../types/own-record.js';
+import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from '../types/json-syntax-error.js';
 import { MAX_EMBEDDING_DIMENSIONS } from '../types/settings.js';
 import { timerDelay } from '../types/timer-delay.js';
 
@@ -146,12 +147,19 @@ function statusVerdict(response: OutgoingResponse, configuration: Configuration)
 }
 
 function answerVerdict(response: OutgoingResponse, templates: RestTemplates, count: number, dimensions: number | undefined): Float32Array[] | Verdict {
+  const text = response.body.toString('utf8');
   let json: unknown;
+  // serde_json's refusal, in ureq's words (`json: …`): also of a number past f64's range, which
+  // JSON.parse reads as Infinity (an embedding of `1e999` would be stored, shown as null)
+  let refusal: string | undefined;
   try {
-    json = JSON.parse(response.body.toString('utf8'));
-  } catch (error) {
-    const reason = `json: ${(error as Error).message}`;
-    return { error: new EmbedError('runtime', `error deserializing the response body as JSON:\n  - ${reason}`, 'deserialization'), retry: 'later' };
+    json = JSON.parse(text);
+    if (holdsOutOfRangeNumber(json)) refusal = serdeJsonError(text);
+  } catch {
+    refusal = describeJsonSyntaxError(text);
+  }
+  if (refusal !== undefined) {
+    return { error: new EmbedError('runtime', `error deserializing the response body as JSON:\n  - json: ${refusal}`, 'deserialization'), retry: 'later' };
   }
   let embeddings: Float32Array[];
   try {

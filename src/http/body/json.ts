@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { ApiError } from '../../errors/api-error.js';
 import { checkJsonContentType } from './content-type.js';
 import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
-import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from './json-syntax-error.js';
+import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from '../../types/json-syntax-error.js';
 import { holdsMoreValuesThan } from '../../types/json-values.js';
 import { PayloadTooLarge, readBody } from './read-body.js';
 import { isSentNumber } from '../../validation/sent-values.js';

@@ -99,6 +99,23 @@ describe('requests', () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it('retries an answer serde_json cannot read, a number past f64 included, and says why in its words', async () => {
+    const answers = ['{"embedding": [1e999, 2]}', '<html>oops</html>', '{"embedding": [1, 2]'];
+    server = await mockEmbedder((_req, n) => (n <= answers.length ? { text: answers[n - 1] } : { json: { embedding: [1, 2] } }));
+    const stats = new EmbedderRequestStats();
+    const opts = options(server.url);
+    const out = await restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: loopbackRuntime(), stats, dimensions: 2 });
+    expect(Array.from(out[0]!)).toEqual([1, 2]);
+    expect(server.received).toHaveLength(4);
+    expect(stats.view()).toMatchObject({ total: 4, failed: 3, lastError: 'runtime error: error deserializing the response body as JSON:\n  - json: EOF while parsing an object at line 1 column 20' });
+    await server.close();
+
+    server = await mockEmbedder(() => ({ text: '{"embedding": [1e999, 2]}' }));
+    const error = await failure(restEmbed(options(server.url), parseRestTemplates(opts.request, opts.response), ['a'], { runtime: loopbackRuntime(), dimensions: 2 }));
+    expect(error.message).toBe('runtime error: error deserializing the response body as JSON:\n  - json: number out of range at line 1 column 20');
+    expect(server.received).toHaveLength(11);
+  });
+
   it('refuses an answer of the wrong dimensions or count without retrying', async () => {
     server = await mockEmbedder(() => ({ json: { embedding: [1, 2, 3] } }));
     const opts = options(server.url);

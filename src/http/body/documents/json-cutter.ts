@@ -8,7 +8,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { SERDE_MAX_DEPTH } from '../../../types/json-depth.js';
-import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from '../json-syntax-error.js';
+import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from '../../../types/json-syntax-error.js';
 import { firstInvalidUtf8, insideJsonString } from './utf8.js';
 import { longPathAt, longPathDetail } from '../../../types/json-paths.js';
 

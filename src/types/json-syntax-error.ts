@@ -1,6 +1,7 @@
 /**
  * Describes why a text is not valid JSON in the words of serde_json, which Meilisearch's
- * `malformed_payload` messages quote (`EOF while parsing an object at line 1 column 22`).
+ * `malformed_payload` messages quote (`EOF while parsing an object at line 1 column 22`), as do
+ * its embedders' errors about an answer they cannot read (embedders/rest.ts).
  * Only called on text known to be refused (JSON.parse failed, or it nests too deep) or that may
  * hold a number past f64's range (serde_json's `number out of range`, which JSON.parse reads as
  * Infinity), so it favours clarity over speed.
@@ -9,7 +10,7 @@
  * order like any syntax error; `Infinity` for text Meilisearch only skims first (a document of an
  * array or NDJSON payload, read raw), where depth is not its concern.
  */
-import { SERDE_MAX_DEPTH } from '../../types/json-depth.js';
+import { SERDE_MAX_DEPTH } from './json-depth.js';
 
 class SyntaxFailure extends Error {}
 
@@ -216,7 +217,12 @@ export function holdsOutOfRangeNumber(value: unknown): boolean {
     if (typeof next === 'number') {
       if (next === Infinity || next === -Infinity) return true;
     } else if (Array.isArray(next)) {
-      for (const item of next) stack.push(item);
+      // an embedding answer's arrays hold millions of numbers: looked at here, not stacked
+      for (const item of next) {
+        if (typeof item === 'number') {
+          if (item === Infinity || item === -Infinity) return true;
+        } else stack.push(item);
+      }
     } else if (typeof next === 'object' && next !== null) {
       for (const key in next) stack.push((next as Record<string, unknown>)[key]);
     }
