@@ -6,11 +6,11 @@
  * `--ssl-ocsp-path` staples its DER response. Without `--ssl-tickets` no TLS 1.2 ticket is issued;
  * sessions resume by id either way (rustls keeps 256 by default too, so `--ssl-resumption`
  * changes nothing there either). With `SSLKEYLOGFILE` set, session keys are appended to that file
- * (rustls' `KeyLogFile`). A file that cannot be read or a key that does not fit stops the start,
- * with v1.50's messages.
+ * (rustls' `KeyLogFile`). A file that cannot be read, a key that is not the certificate's or an
+ * auth file without a certificate stops the start, with v1.50's messages.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
-import { constants } from 'node:crypto';
+import { constants, createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { createSecureContext, type TLSSocket, type TlsOptions } from 'node:tls';
 import type { Server } from 'node:https';
 import type { Config } from '../config/index.js';
@@ -36,6 +36,18 @@ function read(path: string, openError: string): Buffer {
   }
 }
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----/;
+
+/**
+ * Whether the key is the one of the chain's first certificate, as rustls checks when it is
+ * configured (`CertifiedKey::keys_match`). OpenSSL checks it only when both are of one type:
+ * an RSA key beside an EC certificate started a server whose every handshake failed.
+ */
+function keyFitsCertificate(key: Buffer, cert: Buffer): boolean {
+  const spki = (publicKey: KeyObject) => publicKey.export({ type: 'spki', format: 'der' });
+  return spki(createPublicKey(createPrivateKey(key))).equals(spki(new X509Certificate(cert).publicKey));
+}
+
 /** The HTTPS setup `config` asks for, or null for plain HTTP. */
 export function httpsSetup(config: TlsConfig): HttpsSetup | null {
   if (config.sslCertPath === null || config.sslKeyPath === null) return null;
@@ -45,6 +57,8 @@ export function httpsSetup(config: TlsConfig): HttpsSetup | null {
   };
   if (config.sslAuthPath !== null) {
     options.ca = read(config.sslAuthPath, 'cannot open certificate file');
+    // rustls' client verifier refuses to be built without a root (its VerifierBuilderError)
+    if (!PEM_CERTIFICATE.test(options.ca.toString('latin1'))) throw new TlsSetupError('no root trust anchors were provided');
     options.requestCert = true;
     options.rejectUnauthorized = config.sslRequireAuth;
   }
@@ -54,6 +68,7 @@ export function httpsSetup(config: TlsConfig): HttpsSetup | null {
   } catch {
     throw new TlsSetupError('bad certificates/private key');
   }
+  if (!keyFitsCertificate(options.key as Buffer, options.cert as Buffer)) throw new TlsSetupError('bad certificates/private key');
   const ocsp = config.sslOcspPath === null ? null : read(config.sslOcspPath, 'cannot open ocsp file');
   return { options, ocsp };
 }

@@ -111,6 +111,9 @@ describe('TLS settings that stop the start', () => {
     [['--ssl-cert-path', file('server.pem'), '--ssl-key-path', file('missing.key')], 'Error: cannot open private key file'],
     [['--ssl-cert-path', file('server.pem'), '--ssl-key-path', file('client.key')], 'Error: bad certificates/private key'],
     [[...SERVER_ARGS, '--ssl-ocsp-path', file('missing.der')], 'Error: cannot open ocsp file'],
+    // OpenSSL took an RSA key beside the EC certificate: the server started, every handshake failed
+    [['--ssl-cert-path', file('server.pem'), '--ssl-key-path', file('unrelated-rsa.key')], 'Error: bad certificates/private key'],
+    [[...SERVER_ARGS, '--ssl-auth-path', file('server.key')], 'Error: no root trust anchors were provided'],
   ])('%j: %s', async (args, message) => {
     const dir = tempDir('quarry-tls-');
     const { code, stderr } = await runCli(['--db-path', path.join(dir, 'db'), '--http-addr', '127.0.0.1:0', ...args]);
