@@ -2,12 +2,13 @@
 /**
  * Quarry's entry point: options → the instance (instance/open-instance.ts, shared with the library) → HTTP listener.
  * Nothing else lives here.
- * Exit status 2 for bad options (as Meilisearch's argument parser), 1 for refused startups.
+ * Exit status 2 for bad options (as Meilisearch's argument parser), 1 for refused startups (a bad
+ * configuration file among them), 130 after a SIGINT (Ctrl-C), as v1.50.
  */
 import { httpsSetup, TlsSetupError, type HttpsSetup } from './http/tls.js';
 import { buildApp, warmUpFirstRequests } from './http/app.js';
 import { closeGracefully } from './http/transport/graceful-close.js';
-import { ConfigError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
+import { ConfigError, ConfigFileError, checkMasterKey, loadConfig, startupReport, type Config } from './config/index.js';
 import { EXPORT_BUNDLE_HELP, parseExportBundleArgs } from './config/export-bundle-args.js';
 import { osErrorMessage } from './errors/os-errors.js';
 import { exportBundle } from './indexes/export-bundle.js';
@@ -32,8 +33,13 @@ function readConfig(): Config | null {
     }
     return loaded.config;
   } catch (err) {
+    // a bad configuration file fails v1.50's start (anyhow: `Error: `, 1); anything else is clap's refusal (`error: `, 2)
+    if (err instanceof ConfigFileError) {
+      process.stderr.write(`Error: ${err.message}\n`);
+      process.exit(1);
+    }
     if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
+      process.stderr.write(`error: ${err.message}\n`);
       process.exit(2);
     }
     throw err;
@@ -138,17 +144,18 @@ async function main(): Promise<void> {
   // Like Meilisearch, the startup report goes to stderr; stdout stays free.
   for (const line of startupReport(config, { build, masterKeyWarnings: masterKey.warnings })) process.stderr.write(`${line}\n`);
 
-  const shutdown = async () => {
+  // v1.50 exits 130 on Ctrl-C; Quarry first finishes as a SIGTERM does (the batch under way is kept for the next start)
+  const shutdown = async (status: number) => {
     snapshotSchedule?.stop();
     await closeGracefully(app);
     // an exit during its asynchronous commit would never end (thread-warm-up.ts)
     warmUp.abort();
     await warmedUp;
     await instance.close();
-    process.exit(0);
+    process.exit(status);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown(130));
+  process.once('SIGTERM', () => void shutdown(0));
 }
 
 await main();

@@ -5,7 +5,7 @@
  * Layout: options.ts is the single option table; values.ts and byte-size.ts parse values; load.ts
  * merges the sources; help.ts, master-key.ts and startup-report.ts produce text.
  */
-export { ConfigError, loadConfig, type LoadResult } from './load.js';
+export { ConfigError, ConfigFileError, loadConfig, type LoadResult } from './load.js';
 export type { Config } from './options.js';
 export type { Environment, LogLevel, LogsMode } from './values.js';
 export { checkMasterKey, MASTER_KEY_MIN_SIZE, type MasterKeyCheck } from './master-key.js';

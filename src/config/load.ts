@@ -23,9 +23,18 @@ import { helpText } from './help.js';
 import { OPTION_KEYS, allOptionNames, flagLabel, optionNames, optionSpec, type Config, type OptionKey } from './options.js';
 import { InvalidValue, splitHttpAddr } from './values.js';
 
-/** A launch configuration that must stop startup; the message is printed as is. */
+/** A launch configuration that must stop startup, as the argument parser (clap) refuses it: status 2, the message after `error: `. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/**
+ * A configuration file that must stop startup (unreadable, not TOML, an unknown key or a value of
+ * the wrong type): v1.50 fails reading it before clap runs, so its anyhow error is printed as
+ * `Error: <message>`, status 1.
+ */
+export class ConfigFileError extends ConfigError {
+  override name = 'ConfigFileError';
 }
 
 export type LoadResult = { kind: 'help'; text: string } | { kind: 'version' } | { kind: 'config'; config: Config };
@@ -63,7 +72,7 @@ function invalidValue(key: OptionKey, shown: string, source: Source, reason: str
         `invalid value ${shown} for '${flagLabel(key)}' (from environment variable ${source.name}): ${reason}${HELP_HINT}`,
       );
     case 'file':
-      return new ConfigError(
+      return new ConfigFileError(
         `invalid value ${shown} for '${flagLabel(key)}' (key \`${source.key}\` of the ${debugQuote(source.path)} configuration file): ${reason}`,
       );
   }
@@ -153,7 +162,7 @@ function readConfigFile(explicitPath: string | undefined, cwd: string): ConfigFi
     source = readFileSync(path.resolve(cwd, shown), 'utf8');
   } catch (err) {
     if (explicitPath === undefined) return null;
-    throw new ConfigError(
+    throw new ConfigFileError(
       `unable to open or read the ${debugQuote(explicitPath)} configuration file: ${osErrorMessage(err) ?? (err as Error).message}.`,
     );
   }
@@ -162,7 +171,7 @@ function readConfigFile(explicitPath: string | undefined, cwd: string): ConfigFi
     table = parseToml(source, { integersAsBigInt: true });
   } catch (err) {
     if (err instanceof TomlError) {
-      throw new ConfigError(`TOML parse error in the ${debugQuote(shown)} configuration file: ${err.message.trimEnd()}`);
+      throw new ConfigFileError(`TOML parse error in the ${debugQuote(shown)} configuration file: ${err.message.trimEnd()}`);
     }
     throw err;
   }
@@ -180,7 +189,7 @@ function readFileValues(file: ConfigFile): Map<OptionKey, unknown> {
     const expected = OPTION_KEYS.filter((key) => optionSpec(key).toml !== 'forbidden')
       .map((key) => `\`${optionNames(key).tomlKey}\``)
       .join(', ');
-    throw new ConfigError(
+    throw new ConfigFileError(
       `unknown field \`${unknown}\` in the ${debugQuote(file.path)} configuration file, expected one of ${expected}`,
     );
   }
@@ -188,7 +197,7 @@ function readFileValues(file: ConfigFile): Map<OptionKey, unknown> {
   for (const [tomlKey, value] of Object.entries(file.table)) {
     const key = byTomlKey.get(tomlKey)!;
     const spec = optionSpec(key);
-    if (spec.toml === 'forbidden') throw new ConfigError(`\`${tomlKey}\` is not supported in the configuration file`);
+    if (spec.toml === 'forbidden') throw new ConfigFileError(`\`${tomlKey}\` is not supported in the configuration file`);
     let parsed: unknown;
     try {
       parsed = spec.codec.fromToml(value);

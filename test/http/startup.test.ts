@@ -122,10 +122,43 @@ describe('server start-up', () => {
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
-  it('stops with status 2 and names the flag on a bad value', async () => {
+  it('stops with status 2 and names the flag on a bad value, as clap does', async () => {
     const { code, stderr } = await runCli(['--http-payload-size-limit', 'lots']);
     expect(code).toBe(2);
-    expect(stderr).toContain('--http-payload-size-limit');
+    expect(stderr).toMatch(/^error: invalid value 'lots' for '--http-payload-size-limit <SIZE>'/);
+  });
+
+  // v1.50 reads the file before clap parses anything: its anyhow error, `Error: …`, status 1 (was 2)
+  it('stops with status 1 and `Error: ` on a configuration file it cannot use', async () => {
+    const dir = tempDir();
+    const cases: [string, string][] = [
+      ['unknown = 1\n', 'Error: unknown field `unknown` in the '],
+      ['config_file_path = "x"\n', 'Error: `config_file_path` is not supported in the configuration file'],
+      ['max_indexing_threads = "two"\n', "Error: invalid value \"two\" for '--max-indexing-threads <N>'"],
+      ['not toml\n', 'Error: TOML parse error in the '],
+    ];
+    for (const [text, message] of cases) {
+      const file = path.join(dir, 'config.toml');
+      writeFileSync(file, text);
+      const { code, stderr } = await runCli(['--config-file-path', file, '--db-path', path.join(dir, 'db'), '--http-addr', '127.0.0.1:0']);
+      expect(code, stderr).toBe(1);
+      expect(stderr.startsWith(message), stderr).toBe(true);
+    }
+    const missing = await runCli(['--config-file-path', path.join(dir, 'missing.toml')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe(`Error: unable to open or read the ${JSON.stringify(path.join(dir, 'missing.toml'))} configuration file: No such file or directory (os error 2).`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits with status 130 on a SIGINT, as v1.50 on Ctrl-C', async () => {
+    const server = await startServer();
+    try {
+      const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)));
+      server.process.kill('SIGINT');
+      expect(await exited).toBe(130);
+    } finally {
+      await server.dispose();
+    }
   });
 
   it('prints the help text and exits', async () => {
