@@ -35,4 +35,6 @@ export const MAIN_KEYS = {
   webhooks: 'webhooks',
   /** the `/network` topology object */
   network: 'network',
+  /** deletion task uid → tasks deleted so far, while a deletion batch's slices commit (tasks/queue.ts `deletionProgress`) */
+  taskDeletionProgress: 'task-deletion-progress',
 } as const;

@@ -18,13 +18,14 @@
  *   reported as `processing` through `setProcessing`; after a crash they are simply enqueued again,
  *   which is the whole of crash recovery;
  * - every stored record has exactly the index entries `taskKeys`/`batchKeys` give for it;
- * - only finished tasks are ever deleted; a batch left without tasks is deleted with them;
+ * - only finished tasks are ever deleted; a batch left without tasks is deleted with them; a
+ *   deletion batch deletes in slices, each a commit of its own (`deleteSlice`);
  * - past 40 % of the map, only cancelations and deletions that target tasks are registered.
  */
 import type { Database, Key, RootDatabase } from 'lmdb';
 import { ApiError } from '../errors/api-error.js';
-import { INSTANCE_DBS } from '../store/dbs.js';
-import { writeTxn } from '../store/write-txn.js';
+import { INSTANCE_DBS, MAIN_KEYS } from '../store/dbs.js';
+import { writeTxn, writeTxnAsync } from '../store/write-txn.js';
 import type { InstanceStore } from '../store/env.js';
 import {
   indexesOf,
@@ -124,6 +125,8 @@ const PRIORITISED = [
 
 export class TaskQueue {
   private readonly root: RootDatabase;
+  /** the instance's small records: an interrupted deletion batch's counts (`deletionProgress`) */
+  private readonly main: Database<unknown, string>;
   private readonly dbs: QueueDbs;
   /** what the task-store guard measures: the queue's trees and the payloads kept beside them (store/update-files.ts) */
   private readonly measured: readonly { getStats(): unknown }[];
@@ -131,6 +134,7 @@ export class TaskQueue {
 
   constructor(store: InstanceStore) {
     this.root = store.root;
+    this.main = store.main;
     this.dbs = {
       // a task's details hold user-named keys (synonyms, embedders, remotes), `__proto__` included
       tasks: store.root.openDB<Task, number>({ name: INSTANCE_DBS.tasks, ...TASK_RECORD_VALUES }),
@@ -457,32 +461,58 @@ export class TaskQueue {
   }
 
   /**
-   * Deletes the given tasks that are finished (others are kept, as a `taskDeletion` requires), their
-   * index entries, and the batches left empty. Returns the uids actually deleted, ascending.
+   * One slice of a deletion batch (process/task-ops.ts), in a commit of its own: deletes the tasks
+   * of `uids` that are finished (others are kept, as a `taskDeletion` requires), their index
+   * entries and the batches left empty, and adds how many went to `deletion`'s count in
+   * `progress`, stored in the same commit (`deletionProgress`). Resolves once durable.
    */
-  deleteTasks(uids: Iterable<number>): number[] {
+  async deleteSlice(uids: readonly number[], deletion: number, progress: Map<number, number>): Promise<void> {
     this.spaceCheck.at = Number.NEGATIVE_INFINITY;
-    return writeTxn(this.root, () => {
-      const deleted: number[] = [];
-      const touchedBatches = new Set<number>();
-      const counts = new CountChanges();
-      for (const uid of sortedUnique(uids)) {
-        const task = this.dbs.tasks.get(uid);
-        if (task === undefined || !isFinished(task.status)) continue;
-        this.remove(task, counts);
-        if (task.batchUid !== null) touchedBatches.add(task.batchUid);
-        deleted.push(uid);
-      }
-      for (const batchUid of touchedBatches) {
-        if (hasAny(this.dbs.taskIndex, FAMILY.batch, batchUid)) continue;
-        const batch = this.dbs.batches.get(batchUid);
-        if (batch === undefined) continue;
-        reindex(this.dbs.batchIndex, batchKeys(batch), []);
-        this.dbs.batches.removeSync(batchUid);
-      }
-      counts.flush(this.dbs.taskCounts);
-      return deleted;
+    const counted = await writeTxnAsync(this.root, () => {
+      const deleted = this.deleteFinished(uids);
+      const counts = new Map(progress).set(deletion, (progress.get(deletion) ?? 0) + deleted);
+      this.main.putSync(MAIN_KEYS.taskDeletionProgress, Object.fromEntries(counts));
+      return counts;
     });
+    for (const [uid, count] of counted) progress.set(uid, count);
+  }
+
+  /**
+   * The tasks each deletion task has deleted so far (uid → count), as the slices of a deletion
+   * batch a crash interrupted left them: what they deleted is gone, so only this record still
+   * counts it. Empty when no deletion batch was interrupted.
+   */
+  deletionProgress(): Map<number, number> {
+    const stored = this.main.get(MAIN_KEYS.taskDeletionProgress) as Record<string, number> | undefined;
+    return new Map(Object.entries(stored ?? {}).map(([uid, count]) => [Number(uid), count]));
+  }
+
+  /** Drops the record of `deletionProgress`, in the commit that finishes the deletion batch. */
+  clearDeletionProgress(): void {
+    writeTxn(this.root, () => void this.main.removeSync(MAIN_KEYS.taskDeletionProgress));
+  }
+
+  /** Deletes the finished tasks among `uids` (inside the caller's transaction); answers how many. */
+  private deleteFinished(uids: readonly number[]): number {
+    let deleted = 0;
+    const touchedBatches = new Set<number>();
+    const counts = new CountChanges();
+    for (const uid of sortedUnique(uids)) {
+      const task = this.dbs.tasks.get(uid);
+      if (task === undefined || !isFinished(task.status)) continue;
+      this.remove(task, counts);
+      if (task.batchUid !== null) touchedBatches.add(task.batchUid);
+      deleted++;
+    }
+    for (const batchUid of touchedBatches) {
+      if (hasAny(this.dbs.taskIndex, FAMILY.batch, batchUid)) continue;
+      const batch = this.dbs.batches.get(batchUid);
+      if (batch === undefined) continue;
+      reindex(this.dbs.batchIndex, batchKeys(batch), []);
+      this.dbs.batches.removeSync(batchUid);
+    }
+    counts.flush(this.dbs.taskCounts);
+    return deleted;
   }
 
   /**

@@ -321,7 +321,7 @@ export class Scheduler {
       }
       // A processor that wrote the index has committed it: past that point the batch commits too,
       // and the cancelation, which runs next, finds its tasks finished.
-      if (abort.signal.aborted && outcome.indexWritten === undefined) {
+      if (abort.signal.aborted && outcome.indexWritten === undefined && outcome.committed !== true) {
         await outcome.abandon?.();
         throw new BatchAborted();
       }

@@ -181,6 +181,8 @@ export interface ProcessOutcome {
    * stats, and a cancelation arriving after it is too late: the batch commits
    */
   indexWritten?: string;
+  /** the processor committed some of its writes already (a deletion batch's slices): a cancelation arriving after that is too late, the batch commits */
+  committed?: true;
   /** instance-environment writes (index registry, history relabelled by a rename or swap, task deletions), run in the transaction that stores the finished tasks */
   commit?: () => void;
   /** irreversible file work once that transaction is durable: a deleted index's folder removed, a compacted file swapped in */

@@ -4,7 +4,7 @@
  * tasks, into `canceled` (they join the cancelation's batch); a deletion removes the finished ones and leaves the others.
  */
 import { failedDetails } from '../details.js';
-import { isFinished, type Task } from '../../types/task.js';
+import type { Task } from '../../types/task.js';
 import type { BatchProcessor } from './context.js';
 import { succeeded } from './outcome.js';
 
@@ -31,24 +31,37 @@ export const processCancelation: BatchProcessor = (ctx, [task]) => {
 };
 
 /**
- * Every enqueued deletion runs in one batch. A task deleted by several of them is counted by the
- * oldest one only, as Meilisearch counts.
+ * Tasks one commit of a deletion batch deletes at most: 100,000 tasks (the automatic cleanup of a
+ * full queue) deleted in one transaction held the thread answering requests ~6 s; a slice of
+ * 2,000 takes some 50 ms, and requests are answered between slices.
  */
-export const processDeletion: BatchProcessor = (ctx, tasks) => {
+const DELETION_SLICE = 2_000;
+
+/**
+ * Every enqueued deletion runs in one batch, each deleting its targets in slices, each slice a
+ * commit of its own that also records how many tasks each deletion has deleted so far: a batch a
+ * crash interrupts resumes with those counts, the tasks its slices deleted being gone (Meilisearch
+ * deletes in one transaction, off the thread that answers requests). Readers see the queue shrink
+ * slice by slice meanwhile. A task deleted by several deletions is counted by the oldest one only,
+ * as Meilisearch counts: the later ones no longer find it.
+ */
+export const processDeletion: BatchProcessor = async (ctx, tasks) => {
   ctx.progress.enter('taskDeletion', 'deleting tasks');
-  const deleted = new Set<number>();
-  const finished = tasks.map((task) => {
-    if (task.kind.name !== 'taskDeletion' || task.details?.kind !== 'taskDeletion') throw new Error('deletion batch with another task');
+  const counts = ctx.queue.deletionProgress();
+  const finished: Task[] = [];
+  for (const task of tasks) {
+    const { kind, details } = task;
+    if (kind.name !== 'taskDeletion' || details?.kind !== 'taskDeletion') throw new Error('deletion batch with another task');
     // Only finished tasks go; those of this very batch are not finished yet and stay.
-    const targets = task.kind.tasks.filter((uid) => {
-      const target = ctx.queue.get(uid);
-      return !deleted.has(uid) && target !== undefined && isFinished(target.status);
-    });
-    for (const uid of targets) deleted.add(uid);
-    return succeeded(task, { ...task.details, deletedTasks: targets.length });
-  });
+    for (let at = 0; at < kind.tasks.length; at += DELETION_SLICE) {
+      await ctx.queue.deleteSlice(kind.tasks.slice(at, at + DELETION_SLICE), task.uid, counts);
+    }
+    finished.push(succeeded(task, { ...details, deletedTasks: counts.get(task.uid) ?? 0 }));
+  }
   return {
     tasks: finished,
-    commit: () => void ctx.queue.deleteTasks(deleted),
+    commit: () => ctx.queue.clearDeletionProgress(),
+    // the slices are committed: a cancelation arriving meanwhile comes too late
+    committed: true,
   };
 };

@@ -11,6 +11,7 @@ import { IndexEnvs } from '../../../src/engine/index-env.js';
 import { IndexRegistry } from '../../../src/indexes/registry.js';
 import { IndexStatsStore } from '../../../src/indexes/stats-store.js';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
+import { writeTxnAsync } from '../../../src/store/write-txn.js';
 import { UpdateFiles } from '../../../src/store/update-files.js';
 import { SearchRuleStore } from '../../../src/search-rules/store.js';
 import type { NextBatch } from '../../../src/tasks/autobatcher.js';
@@ -157,5 +158,52 @@ describe('an index creation batch', () => {
     const record = ctx.indexes.get('made')!;
     expect(ctx.indexStats.get(record.uuid)).toMatchObject({ numberOfDocuments: 0, fieldDistribution: primaryKey === null ? {} : expect.any(Object) });
     expect(ctx.indexStats.get(record.uuid)!.databaseSize > 0).toBe(primaryKey !== null);
+  });
+});
+
+describe('a deletion batch of many tasks', () => {
+  /** `count` finished tasks, stored at once (a dump import's way), then one deletion of them all. */
+  function finishedTasks(count: number): { deletion: Task; uids: number[] } {
+    const [template] = enqueue(kind.create('x'));
+    const uids = Array.from({ length: count }, (_, k) => template!.uid + 1 + k);
+    ctx.queue.restoreTasks(uids.map((uid) => ({ ...template!, uid, status: 'succeeded', startedAt: 1n, finishedAt: 2n })));
+    const [deletion] = enqueue(kind.deleteTasks(uids));
+    return { deletion: deletion!, uids };
+  }
+  const taskDeletionBatch = (deletion: Task): NextBatch => ({ ...deletionBatch([deletion], false), operation: 'taskDeletion', indexUid: null });
+
+  it('deletes in slices that let the event loop turn: 40,000 tasks, no turn held for long', async () => {
+    const { deletion, uids } = finishedTasks(40_000);
+    let longest = 0;
+    let last = performance.now();
+    let running = true;
+    const ticks = (async () => {
+      while (running) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const now = performance.now();
+        longest = Math.max(longest, now - last);
+        last = now;
+      }
+    })();
+    const outcome = await processDeletion(ctx, [deletion], taskDeletionBatch(deletion));
+    await writeTxnAsync(store.root, () => outcome.commit!());
+    running = false;
+    await ticks;
+    expect(outcome.tasks[0]!.details).toMatchObject({ deletedTasks: 40_000 });
+    expect(ctx.queue.get(uids[0]!)).toBeUndefined();
+    expect(ctx.queue.get(uids.at(-1)!)).toBeUndefined();
+    expect(ctx.queue.query({}).total).toBe(2);
+    // one transaction of 40,000 deletions held the loop ~1-2 s; a slice takes some 50 ms
+    expect(longest).toBeLessThan(500);
+  }, 60_000);
+
+  it('resumes a batch a crash interrupted between slices with the counts its committed slices recorded', async () => {
+    const { deletion, uids } = finishedTasks(3_000);
+    // the first slice committed before the crash: its tasks are gone, its count recorded
+    await ctx.queue.deleteSlice(uids.slice(0, 2_000), deletion.uid, new Map());
+    const outcome = await processDeletion(ctx, [deletion], taskDeletionBatch(deletion));
+    expect(outcome.tasks[0]!.details).toMatchObject({ matchedTasks: 3_000, deletedTasks: 3_000 });
+    await writeTxnAsync(store.root, () => outcome.commit!());
+    expect(ctx.queue.deletionProgress()).toEqual(new Map());
   });
 });

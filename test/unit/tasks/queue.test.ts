@@ -374,7 +374,7 @@ describe('status and type counts', () => {
     enqueue(kind.add('a'), kind.add('a'), kind.create('b'), kind.add('b'));
     runBatch([0, 1, 2], { outcome: (t) => ({ status: t.uid === 1 ? 'succeeded' : 'failed' }) });
     expect(totals()).toEqual({ failed: 2, enqueued: 1, additions: 3, creations: 1 });
-    queue.deleteTasks([0, 2]);
+    await queue.deleteSlice([0, 2], 99, new Map());
     expect(totals()).toEqual({ failed: 0, enqueued: 1, additions: 2, creations: 0 });
 
     const counts = store.root.openDB({ name: 'task-counts' });
@@ -505,21 +505,28 @@ describe('the running batch', () => {
   });
 });
 
-describe('deleteTasks', () => {
+describe('deleteSlice', () => {
+  const deleteSlice = (uids: number[]) => queue.deleteSlice(uids, 99, new Map());
+
   beforeEach(() => {
     enqueue(kind.add('a'), kind.add('a'), kind.add('b'), kind.add('b'));
     runBatch([0, 1]);
     runBatch([2]);
   });
 
-  it('deletes finished tasks only and returns their uids', () => {
-    expect(queue.deleteTasks([3, 2, 1, 42])).toEqual([1, 2]);
+  it('deletes finished tasks only and counts them for the deletion, recording the count until cleared', async () => {
+    const progress = new Map([[98, 5]]);
+    await queue.deleteSlice([3, 2, 1, 42], 99, progress);
+    expect(progress).toEqual(new Map([[98, 5], [99, 2]]));
+    expect(queue.deletionProgress()).toEqual(progress);
+    queue.clearDeletionProgress();
+    expect(queue.deletionProgress()).toEqual(new Map());
     expect(queue.get(1)).toBeUndefined();
     expect(queue.get(3)).toMatchObject({ status: 'enqueued' });
   });
 
-  it('removes the deleted tasks from every index', () => {
-    queue.deleteTasks([0, 2]);
+  it('removes the deleted tasks from every index', async () => {
+    await deleteSlice([0, 2]);
     expect(queue.query({})).toMatchObject({ total: 2 });
     expect(uidsOf({ statuses: ['succeeded'] })).toEqual([1]);
     expect(uidsOf({ types: ['documentAdditionOrUpdate'] })).toEqual([3, 1]);
@@ -530,8 +537,8 @@ describe('deleteTasks', () => {
     expect(uidsOf({ afterStartedAt: 0n })).toEqual([1]);
   });
 
-  it('deletes a batch left without tasks and keeps the others', () => {
-    queue.deleteTasks([0, 2]);
+  it('deletes a batch left without tasks and keeps the others', async () => {
+    await deleteSlice([0, 2]);
     expect(queue.getBatch(0)).toBeDefined();
     expect(queue.getBatch(1)).toBeUndefined();
     expect(batchUidsOf()).toEqual([0]);
@@ -539,8 +546,8 @@ describe('deleteTasks', () => {
     expect(batchUidsOf({ statuses: ['succeeded'] })).toEqual([0]);
   });
 
-  it('never reuses the uid of the newest task, which stays', () => {
-    queue.deleteTasks([0, 1, 2]);
+  it('never reuses the uid of the newest task, which stays', async () => {
+    await deleteSlice([0, 1, 2]);
     expect(enqueue(kind.add('c'))[0]!.uid).toBe(4);
   });
 });
@@ -825,12 +832,12 @@ describe('the task-store guard', () => {
     expect(() => guarded.register({ kind: kind.cancel([]) })).toThrow(ApiError);
   });
 
-  it('accepts tasks again once tasks are deleted', () => {
+  it('accepts tasks again once tasks are deleted', async () => {
     fill();
     const uids = Array.from({ length: guarded.nextTaskUid() }, (_, uid) => uid);
     for (const uid of uids) guarded.update({ ...guarded.get(uid)!, status: 'succeeded', startedAt: 1n, finishedAt: 2n });
     // As a deletion task would: everything but the newest task, which keeps the uids going.
-    guarded.deleteTasks(uids.slice(0, -1));
+    await guarded.deleteSlice(uids.slice(0, -1), 99, new Map());
     expect(guarded.register({ kind: kind.add('a') }).uid).toBe(uids.length);
   });
 });
