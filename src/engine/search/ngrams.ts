@@ -12,7 +12,7 @@
  * relaxation level of the words rule matches.
  */
 import { intersect, unionAll, type DocSet } from '../docset.js';
-import { indexable, NO_MATCH, type Derivation, type ResolvedTerm, type TermFeatures } from './terms.js';
+import { indexable, NO_MATCH, type ResolvedTerm, type TermFeatures } from './terms.js';
 import type { QueryTerm, WordTerm } from './query.js';
 
 export interface Ngram {
@@ -329,18 +329,10 @@ const NO_CUT = Number.NEGATIVE_INFINITY;
 const unmatched = (): number => NO_CUT;
 
 /**
- * The terms with the words their n-grams match exactly (joined word, synonyms) added as
- * derivations of each word they join, so highlighting and cropping mark `sunflower` for `sun flower`.
+ * The terms highlighting and cropping match: the query's, then its n-grams, each a term of its own
+ * over the query positions it joins, as milli's matcher takes the n-gram terms of its query graph:
+ * `sun flower` marks `sunflower`, and the prefix n-gram of `sun flo` marks `sunflo` in `sunflower`.
  */
 export function withNgramWords(terms: readonly ResolvedTerm[], ngrams: readonly Ngram[]): ResolvedTerm[] {
-  if (ngrams.length === 0) return [...terms];
-  return terms.map((term, t) => {
-    const added: Derivation[] = [];
-    for (const g of ngrams) {
-      if (t < g.first || t >= g.first + g.n) continue;
-      // its joined word and synonyms (not its typos or split), as before n-grams were terms
-      for (const { typo, posting, words } of g.resolved.derivations) if (typo === 0 && words !== undefined) added.push({ typo: 1, exact: false, posting, words });
-    }
-    return added.length === 0 ? term : { ...term, derivations: [...term.derivations, ...added] };
-  });
+  return [...terms, ...ngrams.map((g) => g.resolved)];
 }

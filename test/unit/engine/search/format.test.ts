@@ -37,6 +37,14 @@ function format(doc: Record<string, unknown>, q: string, options: Partial<Format
 }
 
 describe('highlighting', () => {
+  it('marks the words an n-gram of the query matches: whole, by prefix, with a typo', () => {
+    const text = 'a sunflower, quickbrown fox';
+    const others = [{ id: 2, text: 'quickbrown' }];
+    expect(format({ id: 1, text }, 'sun flower', { attributesToHighlight: ['text'] }, others).formatted!.text).toBe('a <em>sunflower</em>, quickbrown fox');
+    expect(format({ id: 1, text }, 'sun flo', { attributesToHighlight: ['text'] }, others).formatted!.text).toBe('a <em>sunflo</em>wer, quickbrown fox');
+    expect(format({ id: 1, text }, 'quick browm ', { attributesToHighlight: ['text'] }, others).formatted!.text).toBe('a sunflower, <em>quickbrown</em> fox');
+  });
+
   const cases: [string, string, string][] = [
     ['exact word, whatever its case', 'world', 'Hello <em>World</em>, hello <em>world</em>!'],
     ['prefix of the last word: only the typed characters', 'wor', 'Hello <em>Wor</em>ld, hello <em>wor</em>ld!'],
