@@ -15,7 +15,7 @@
  */
 import { langOfLocales } from '../../kernels/languages.js';
 import type { IndexSettings } from '../../types/settings.js';
-import { difference, EMPTY, intersect, type DocSet } from '../docset.js';
+import { difference, EMPTY, intersect, unionAll, type DocSet } from '../docset.js';
 import type { SortCriterion } from '../facets/sort.js';
 import { FacetReader } from '../facets/store.js';
 import { isFacetedBy, matchWildcard } from '../../types/attribute-patterns.js';
@@ -194,7 +194,7 @@ function within(universe: DocSet | null, set: DocSet): DocSet {
 }
 
 /** Words-rule removal groups and the terms no strategy may drop (ranking.md §3). */
-function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy): { removal: number[][]; mandatory: number[] } {
+function removalPlan(terms: readonly ResolvedTerm[], ngrams: readonly Ngram[], strategy: MatchingStrategy): { removal: number[][]; mandatory: number[] } {
   const words = terms.filter((t) => t.term.kind === 'word').map((t) => t.index);
   const phrases = terms.filter((t) => t.term.kind === 'phrase').map((t) => t.index);
   if (strategy === 'all') return { removal: [], mandatory: terms.map((t) => t.index) };
@@ -203,8 +203,10 @@ function removalPlan(terms: readonly ResolvedTerm[], strategy: MatchingStrategy)
     order = [...words].reverse().map((t) => [t]);
   } else {
     // most frequent first; a term matching nothing counts as the most frequent. The counts are over
-    // the whole index, not the filtered documents, as milli's frequency order reads them
-    const frequency = new Map(words.map((t) => [t, terms[t]!.docs.length === 0 ? Infinity : terms[t]!.docs.length]));
+    // the whole index, not the filtered documents, and a word counts the documents of the n-grams
+    // joining it too, as milli's frequency order reads them
+    const count = (t: number) => unionAll([terms[t]!.docs, ...ngrams.filter((g) => g.first <= t && t < g.first + g.n).map((g) => g.resolved.docs)]).length;
+    const frequency = new Map(words.map((t) => [t, count(t) || Infinity]));
     const sorted = [...words].sort((a, b) => frequency.get(b)! - frequency.get(a)! || b - a);
     order = [];
     for (const t of sorted) {
@@ -279,7 +281,7 @@ export function executeSearch(env: IndexReadEnv, settings: IndexSettings, reques
     const resolved = placeholder ? [] : resolveTerms([...parsed.terms, ...ngramQueries.map((q) => q.term)], prefixSearch, options);
     const terms = resolved.slice(0, parsed.terms.length);
     const ngrams: Ngram[] = ngramQueries.map((q, k) => ({ first: q.first, n: q.term.ngram!.length, resolved: resolved[terms.length + k]! }));
-    const { removal, mandatory } = removalPlan(terms, request.matchingStrategy);
+    const { removal, mandatory } = removalPlan(terms, ngrams, request.matchingStrategy);
     let candidates = searched;
     if (ngrams.some((g) => g.resolved.docs.length > 0)) candidates = cutCandidates(terms, ngrams, removal, searched);
     else for (const t of mandatory) candidates = within(candidates, terms[t]!.docs);

@@ -80,6 +80,15 @@ describe('search engine', () => {
     expect(index.ids('a b c', { matchingStrategy: 'frequency', filters: [filtered] })).toEqual([4, 5]);
   });
 
+  it('counts the documents of the n-grams joining a word in its frequency', () => {
+    index = openTestIndex({ rankingRules: ['words'] });
+    const texts = ['sun sunflower', 'sun sunflower', 'sun', 'sunflower', 'flower', 'flower'];
+    index.write(Object.fromEntries(texts.map((t, i) => [String(i + 1), { id: i + 1, t }])));
+    // sun alone is in 3 documents, flower in 2, but with sunflower sun counts 4 and flower 5:
+    // flower goes first and sun stays
+    expect(index.ids('sun flower', { matchingStrategy: 'frequency' })).toEqual([1, 2, 4, 3]);
+  });
+
   it('prefers documents where the query words are close together', () => {
     index = openTestIndex({ searchableAttributes: ['overview'] });
     index.write({
