@@ -89,7 +89,8 @@ function expandsTooMuch(): ApiError {
   return new ApiError('payload_too_large', `The payload decodes to more than ${MAX_EXPANSION} times its compressed size. Send it less compressed.`);
 }
 
-function incompletePayload(): ApiError {
+/** What v1.50 answers a payload cut short (actix's `PayloadError::Incomplete`). */
+export function incompletePayload(): ApiError {
   return new ApiError('bad_request', 'The provided payload is incomplete and cannot be parsed');
 }
 

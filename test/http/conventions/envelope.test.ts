@@ -23,10 +23,10 @@ interface RawResponse {
   body: unknown;
 }
 
-/** Writes `head` on a fresh connection and reads the answer until the server closes it. */
-function exchange(head: string): Promise<RawResponse> {
+/** Writes `head` on a fresh connection (then closes its side when `halfClose`) and reads the answer until the server closes it. */
+function exchange(head: string, halfClose = false): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => socket.write(head));
+    const socket = connect(server.port, '127.0.0.1', () => (halfClose ? socket.end(head) : socket.write(head)));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
@@ -92,6 +92,19 @@ describe('answers outside the routes', () => {
         body: error('index_not_found', 'Index `missing` not found.'),
       });
     }
+  });
+
+  it('answers a body the client cut short by closing its side as v1.50 answers an incomplete payload', async () => {
+    const incomplete = error('bad_request', 'The provided payload is incomplete and cannot be parsed');
+    const sized = 'POST /indexes/movies/search HTTP/1.1\r\nHost: quarry\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"q":';
+    expect(await exchange(sized, true)).toMatchObject({ status: 400, body: incomplete });
+    const chunked = 'POST /indexes/movies/documents HTTP/1.1\r\nHost: quarry\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n[{"i';
+    expect(await exchange(chunked, true)).toMatchObject({ status: 400, body: incomplete });
+    // a head cut short is still a request Node's parser could not read
+    expect(await exchange('GET /health HTTP/1.1\r\nHost: quarry\r\n', true)).toMatchObject({
+      status: 400,
+      body: error('bad_request', 'The HTTP request is malformed. `Invalid EOF state`.'),
+    });
   });
 
   it('answers 408 in the envelope when the head does not arrive in time', async () => {
