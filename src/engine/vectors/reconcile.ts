@@ -13,7 +13,9 @@
  *   fragments changed: documents whose rendered text (or fragment) changed are embedded again, a
  *   removed fragment's vectors go; all its generated vectors when what they depend on changed
  *   (states.ts `generationKey`);
- * - an emptied index: every embedder's records go.
+ * - an emptied index: every embedder's records go;
+ * - an index without documents: each embedder's state takes its configuration as it is (what is
+ *   compared with the next change, whether the vectors documents bring are quantized).
  */
 import { compareBytes } from '../../types/bytes.js';
 import type { IndexSettings } from '../../types/settings.js';
@@ -112,7 +114,14 @@ export function reconcileVectors(env: IndexEnv, settings: IndexSettings, documen
     const embedder = settings.embedders[name]!;
     const isNew = !Object.hasOwn(states, name);
     const state = stateFor(states, name, embedder, settings);
-    if (empty) continue;
+    if (empty) {
+      // nothing stored to convert or embed again, but what later documents are embedded and
+      // stored with is the embedder as it is now: a state kept from an earlier configuration
+      // left later changes back to it unseen (no re-embedding), and `binaryQuantized` ignored
+      Object.assign(state, { generation: generationKey(embedder), rendering: renderingKey(embedder, settings), quantized: embedder.binaryQuantized === true });
+      syncFragmentIds(state, embedder, true);
+      continue;
+    }
     if (embedder.binaryQuantized === true && !state.quantized) {
       quantizeAll(env, state);
       if (state.items > 0) written.push(rebuildGraph(env, state));
