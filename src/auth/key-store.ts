@@ -8,14 +8,15 @@
  * - Every write goes through this class, on the main thread, and is committed (`putSync`,
  *   `removeSync`) before the in-memory mirror changes: a deleted key stops working at once, a
  *   created key works at once, and the mirror never holds what the disk does not.
- * - Key values are derived (key-derivation.ts), never stored; presented keys are compared with
- *   every derived value in constant time, so timing reveals neither which key nor how much of it
- *   matched.
+ * - Key values are derived (key-derivation.ts), never stored; a presented key is looked up by
+ *   the SHA-256 of its bytes, then compared with the derived value in constant time: the lookup's
+ *   timing depends on that hash alone, which says nothing of any key's bytes, and a request costs
+ *   the same with 10 keys or 100,000 (comparing with every key took ~20 ms a request at 10,000).
  * - Expired keys stay (listed, refused by authorization); only DELETE removes a record.
  * - When the store is empty at startup, the four default keys are created, with or without a
  *   master key, exactly once per empty store.
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Database } from 'lmdb';
 import { ApiError } from '../errors/api-error.js';
 import type { InstanceStore } from '../store/env.js';
@@ -87,6 +88,8 @@ const DEFAULT_KEYS: ReadonlyArray<Pick<ApiKey, 'name' | 'description' | 'actions
 export class KeyStore {
   private readonly db: Database<ApiKey, string>;
   private readonly entries = new Map<string, Entry>();
+  /** key uid by the SHA-256 (hex) of its value's bytes (`findUidByValue`) */
+  private readonly byHash = new Map<string, string>();
   private lastCreatedAt = 0n;
 
   constructor(
@@ -121,16 +124,13 @@ export class KeyStore {
     return this.masterKey === null ? '' : deriveKey(this.masterKey, uid);
   }
 
-  /** The uid of the key whose value `token` is, if any. Constant time in the token's content. */
+  /** The uid of the key whose value `token` is, if any. Its timing says nothing of any key's bytes (see the header). */
   findUidByValue(token: string): string | undefined {
     const presented = decodePresentedKey(token);
     if (presented === null || presented.length !== 32) return undefined;
-    let found: string | undefined;
-    // Compare with every key, without stopping at a match, so timing says nothing of the result.
-    for (const [uid, entry] of this.entries) {
-      if (entry.digest !== null && timingSafeEqual(entry.digest, presented) && found === undefined) found = uid;
-    }
-    return found;
+    const uid = this.byHash.get(hashOf(presented));
+    const digest = uid === undefined ? null : this.entries.get(uid)?.digest;
+    return digest !== null && digest !== undefined && timingSafeEqual(digest, presented) ? uid : undefined;
   }
 
   /**
@@ -178,7 +178,7 @@ export class KeyStore {
   delete(uid: string): void {
     this.requireKey(uid);
     this.db.removeSync(uid);
-    this.entries.delete(uid);
+    this.forget(uid);
   }
 
   /**
@@ -191,6 +191,7 @@ export class KeyStore {
       for (const key of keys) this.db.putSync(key.uid, key);
     });
     this.entries.clear();
+    this.byHash.clear();
     for (const key of keys) this.remember(key);
   }
 
@@ -209,12 +210,20 @@ export class KeyStore {
   private remember(key: ApiKey): void {
     const createdAtNs = instantOfRfc3339(key.createdAt);
     if (createdAtNs > this.lastCreatedAt) this.lastCreatedAt = createdAtNs;
+    const digest = this.masterKey === null ? null : deriveKeyDigest(this.masterKey, key.uid);
     this.entries.set(key.uid, {
       key,
       createdAtNs,
       expiresAtNs: key.expiresAt === null ? null : instantOfRfc3339(key.expiresAt),
-      digest: this.masterKey === null ? null : deriveKeyDigest(this.masterKey, key.uid),
+      digest,
     });
+    if (digest !== null) this.byHash.set(hashOf(digest), key.uid);
+  }
+
+  private forget(uid: string): void {
+    const digest = this.entries.get(uid)?.digest;
+    if (digest !== null && digest !== undefined) this.byHash.delete(hashOf(digest));
+    this.entries.delete(uid);
   }
 
   // Keys created in the same instant would list in no defined order; a strictly increasing
@@ -224,4 +233,9 @@ export class KeyStore {
     this.lastCreatedAt = now > this.lastCreatedAt ? now : this.lastCreatedAt + 1n;
     return this.lastCreatedAt;
   }
+}
+
+/** The lookup key of a key value's bytes (`findUidByValue`). */
+function hashOf(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
