@@ -236,7 +236,9 @@ export async function restEmbed(options: RestOptions, templates: RestTemplates, 
     let verdict: Verdict;
     try {
       const response = await call.runtime.client.request(options.url, { method: 'POST', headers, body, timeoutMs: call.runtime.timeoutMs, signal: call.signal, maxAnswerBytes: answerBytes(body.length, expected, call.dimensions) });
-      if (response.status >= 400) verdict = statusVerdict(response, options.configuration);
+      // v1.50 reads an answer only when its status is a success (2xx): a redirect the client did
+      // not follow (no `Location`) is an unexpected status, retried
+      if (response.status < 200 || response.status >= 300) verdict = statusVerdict(response, options.configuration);
       else {
         const answer = answerVerdict(response, templates, expected, call.dimensions);
         if (Array.isArray(answer)) return answer;

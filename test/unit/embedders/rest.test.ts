@@ -116,6 +116,15 @@ describe('requests', () => {
     expect(server.received).toHaveLength(11);
   });
 
+  it('retries an answer whose status is no success, a redirect without Location included, as an unexpected status', async () => {
+    server = await mockEmbedder((_req, n) => (n === 1 ? { status: 302, json: { embedding: [9, 9] } } : { json: { embedding: [1, 2] } }));
+    const stats = new EmbedderRequestStats();
+    const opts = options(server.url);
+    const out = await restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: loopbackRuntime(), stats, dimensions: 2 });
+    expect(Array.from(out[0]!)).toEqual([1, 2]);
+    expect(stats.view()).toEqual({ total: 2, failed: 1, lastError: 'error: received unexpected HTTP 302 from embedding server\n  - server replied with `{"embedding":[9,9]}`' });
+  });
+
   it('refuses an answer of the wrong dimensions or count without retrying', async () => {
     server = await mockEmbedder(() => ({ json: { embedding: [1, 2, 3] } }));
     const opts = options(server.url);
