@@ -226,7 +226,7 @@ export async function importDump(file: string, to: ImportTargets, progress?: Imp
     // their command-line default (`--experimental-legacy-search-default`), as v1.50 keeps None.
     // Unknown ones are ignored.
     const features = dump.features() ?? {};
-    to.features.update(Object.fromEntries(FEATURE_NAMES.map((name) => [name, typeof features[name] === 'boolean' ? features[name] : null])) as Record<FeatureName, boolean | null>);
+    to.features.restoreDumped(Object.fromEntries(FEATURE_NAMES.map((name) => [name, typeof features[name] === 'boolean' ? features[name] : null])) as Record<FeatureName, boolean | null>);
     const network = dump.network();
     if (network !== null) to.network.restore(network);
 

@@ -2,7 +2,8 @@
  * Experimental feature flags (misc-routes.md §4): persisted in the instance environment,
  * OR-ed at start-up with the flags forced on the command line; a flag never set through the API
  * takes its command-line default (`legacySearch`, `--experimental-legacy-search-default`).
- * Changes apply at once.
+ * Changes apply at once, and a change persists every flag as it then is (forced ones included),
+ * as v1.50's PATCH does.
  * Routes read `enabled(name)` to gate their behaviour with `feature_not_enabled`.
  */
 import { ApiError } from '../errors/api-error.js';
@@ -45,19 +46,34 @@ export class ExperimentalFeatures {
   }
 
   /**
-   * Applies the given flags (`null` or absent: unchanged) and persists those set: a flag never set
-   * stays unset, so it keeps taking its command-line default at later starts. Returns the full set.
+   * Applies the given flags (`null` or absent: unchanged) and persists the whole set as it now
+   * is, as v1.50 stores its runtime features: flags forced on by the command line and
+   * command-line defaults included, so they stay at later starts without those flags. Returns
+   * the full set.
    */
   update(changes: Partial<Record<FeatureName, boolean | null>>): Features {
     const next = { ...this.current };
-    const saved = this.saved();
     for (const name of FEATURE_NAMES) {
       const value = changes[name];
-      if (typeof value === 'boolean') next[name] = saved[name] = value;
+      if (typeof value === 'boolean') next[name] = value;
     }
-    this.store.main.putSync(MAIN_KEYS.experimentalFeatures, saved);
+    this.store.main.putSync(MAIN_KEYS.experimentalFeatures, next);
     this.current = next;
     return this.all();
+  }
+
+  /**
+   * A dump's flags (`null`: the dump does not set it): applied and persisted alone, as v1.50
+   * stores a dump's features as they are, so a flag it leaves unset keeps taking its
+   * command-line default at later starts.
+   */
+  restoreDumped(dumped: Record<FeatureName, boolean | null>): void {
+    const saved = this.saved();
+    for (const name of FEATURE_NAMES) {
+      const value = dumped[name];
+      if (typeof value === 'boolean') this.current[name] = saved[name] = value;
+    }
+    this.store.main.putSync(MAIN_KEYS.experimentalFeatures, saved);
   }
 
   /** Throws `feature_not_enabled` with Meilisearch's wording unless `name` is on. */

@@ -104,4 +104,24 @@ describe('metrics flag', { timeout: 60_000 }, () => {
       await withoutFlag.stop();
     }
   });
+
+  // v1.50's PATCH stores its runtime features whole, the forced ones included: a change of another
+  // flag keeps metrics (and the legacy search default) on at a start without the flags
+  it('keeps the flags forced on by the command line once another flag is changed through the API', async () => {
+    const dir = tempDir();
+    const db = path.join(dir, 'db');
+    const withFlags = await startServer({ dbPath: db, args: ['--experimental-enable-metrics', '--experimental-legacy-search-default'] });
+    try {
+      expect((await call(withFlags, 'PATCH', '/experimental-features', { network: true })).status).toBe(200);
+    } finally {
+      await withFlags.stop();
+    }
+    const withoutFlags = await startServer({ dbPath: db });
+    try {
+      expectJson((await call(withoutFlags, 'GET', '/experimental-features')).body, { ...METRICS_ON, network: true, legacySearch: true });
+    } finally {
+      await withoutFlags.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
