@@ -47,7 +47,7 @@ export interface MatchTerm {
 
 /** The matching words of resolved query terms (search.md §8.3). */
 export function matchingWords(terms: readonly ResolvedTerm[], prefixSearch: boolean): MatchTerm[] {
-  return terms.map(({ term, derivations }) => {
+  return terms.map(({ term, derivations, known }) => {
     if (term.kind === 'phrase') {
       // the formatter's tokenizer has no stop words, so a phrase with a stop-word hole never matches
       const sequences = term.words.includes(null) ? [] : [term.words as string[]];
@@ -56,10 +56,12 @@ export function matchingWords(terms: readonly ResolvedTerm[], prefixSearch: bool
     const ids: [number, number] = [term.position, term.position];
     // milli matches nothing for a word too long to be indexed, not even itself
     if (!indexable(term.word)) return { ids, sequences: [], prefix: null };
-    const sequences: string[][] = [[term.word]];
+    // the word itself only when the index holds it (or, a prefix, words it starts), as milli's matcher
+    const own = known ? [term.word] : [];
+    const sequences: string[][] = own.length === 0 ? [] : [own];
     for (const d of derivations) if (d.words !== undefined && !sequences.some((s) => sameWords(s, d.words!))) sequences.push([...d.words]);
     if (!term.prefix || !prefixSearch) return { ids, sequences, prefix: null };
-    const words = [term.word, ...derivations.filter((d) => d.typoWord).map((d) => d.words![0]!)];
+    const words = [...own, ...derivations.filter((d) => d.typoWord).map((d) => d.words![0]!)];
     const prefixed = new Set(words);
     return { ids, sequences: sequences.filter((s) => s.length > 1 || !prefixed.has(s[0]!)), prefix: { words, chars: [...term.word].length } };
   });

@@ -92,6 +92,11 @@ export interface ResolvedTerm {
   readonly wordCount: number;
   /** words the words rule counts (matchingWords / maxMatchingWords): 1, or a phrase's non-stop words */
   readonly matchingWords: number;
+  /**
+   * whether the index holds the word (a prefix: some word it starts), which highlighting needs:
+   * milli's matcher marks only the derivations found in the index, the word itself among them
+   */
+  readonly known: boolean;
 }
 
 /** Per candidate document (parallel to the candidates), per term. */
@@ -298,13 +303,21 @@ export function resolveTerms(terms: readonly QueryTerm[], prefixSearch: boolean,
       docs: unionAll(derivations.filter((d) => !exactInPrefix || d.posting !== exact).map((d) => d.posting.docids)),
       wordCount: termWordCount(term),
       matchingWords: termWordCount(term),
+      known: knownWord(words, term.word, term.prefix && prefixSearch),
     };
   });
 }
 
+/** Whether `words` (the dictionary's) hold `word`, or as a prefix, a word it starts. */
+function knownWord(words: readonly string[], word: string, prefix: boolean): boolean {
+  if (words[lowerBound(words, word)] === word) return true;
+  const [from, to] = prefix ? prefixRange(words, word) : [0, 0];
+  return to > from;
+}
+
 /** A word term that matches no document (its word is too long to be indexed). */
 function unmatched(term: WordTerm, index: number): ResolvedTerm {
-  return { term, index, maxTypoCost: 1, exactTypoCost: 1, derivations: [], wordTypos: new Map(), prefixRange: null, phraseHits: null, docs: EMPTY, wordCount: 1, matchingWords: 1 };
+  return { term, index, maxTypoCost: 1, exactTypoCost: 1, derivations: [], wordTypos: new Map(), prefixRange: null, phraseHits: null, docs: EMPTY, wordCount: 1, matchingWords: 1, known: false };
 }
 
 /**
@@ -369,6 +382,7 @@ function resolvePhrase(term: PhraseTerm, index: number, options: ResolveOptions,
     docs: Uint32Array.from(matched),
     wordCount: 1,
     matchingWords: present.length,
+    known: true,
   };
 }
 

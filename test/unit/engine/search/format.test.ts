@@ -45,6 +45,16 @@ describe('highlighting', () => {
     expect(format({ id: 1, text }, 'quick browm ', { attributesToHighlight: ['text'] }, others).formatted!.text).toBe('a sunflower, <em>quickbrown</em> fox');
   });
 
+  it('marks no query word the index does not hold, nor a prefix no indexed word starts', () => {
+    index = openTestIndex({ searchableAttributes: ['a'] });
+    const doc = { id: 1, a: 'hello', b: 'hello xyzzy world' };
+    index.write({ '1': doc });
+    const shown = (q: string) => formatHits([doc], index!.search(q).matchingWords, { ...BASE, fields: ['id', 'a', 'b'], attributesToHighlight: ['b'] })[0]!.formatted!.b;
+    expect(shown('hello xyzzy ')).toBe('<em>hello</em> xyzzy world');
+    expect(shown('hello xyzz')).toBe('<em>hello</em> xyzzy world');
+    expect(shown('hello hel')).toBe('<em>hello</em> xyzzy world');
+  });
+
   const cases: [string, string, string][] = [
     ['exact word, whatever its case', 'world', 'Hello <em>World</em>, hello <em>world</em>!'],
     ['prefix of the last word: only the typed characters', 'wor', 'Hello <em>Wor</em>ld, hello <em>wor</em>ld!'],
