@@ -54,7 +54,7 @@ export interface Config {
   sslResumption: boolean;
   sslTickets: boolean;
   logLevel: LogLevel;
-  /** null = engine default (half the cores; all of them for a dump import). */
+  /** null = engine default (half the cores; all of them for a dump import); 0 = every core. */
   maxIndexingThreads: number | null;
   /** Bytes; null = engine default (2/3 of the RAM). */
   maxIndexingMemory: number | null;

@@ -92,10 +92,13 @@ export const byteSize: Codec<number> = {
   fromToml: (value) => (typeof value === 'string' ? byteCount(value) : tomlUsize(value)),
 };
 
-/** `""` and `unlimited` mean "let the engine decide" (null), as Meilisearch's MaxThreads. */
+/**
+ * `""` and `unlimited` mean "let the engine decide" (null), as Meilisearch's MaxThreads; 0 is taken
+ * as v1.50 takes it (rayon's `num_threads(0)`: every core).
+ */
 export const maxThreads: Codec<number | null> = {
-  fromString: (raw) => (raw === '' || raw === 'unlimited' ? null : nonZero(parseUsize(raw))),
-  fromToml: (value) => (typeof value === 'string' ? maxThreads.fromString(value) : nonZero(tomlUsize(value))),
+  fromString: (raw) => (raw === '' || raw === 'unlimited' ? null : parseUsize(raw)),
+  fromToml: (value) => (typeof value === 'string' ? maxThreads.fromString(value) : tomlUsize(value)),
 };
 
 /** Seconds between snapshots; null = disabled (empty string, or `false` in TOML). */

@@ -74,7 +74,8 @@ export class WorkerPools {
     // never more than the cores: each thread is a V8 isolate (~25 MiB once it extracts), and
     // `--max-indexing-threads 1000` started 1000 of them with the first large write (~25 GB)
     const cores = os.availableParallelism();
-    this.threads = Math.min(maxThreads ?? Math.max(1, Math.floor(cores / 2)), cores);
+    // 0 asks for every core, as rayon's `num_threads(0)` in v1.50
+    this.threads = Math.min(maxThreads === 0 ? cores : (maxThreads ?? Math.max(1, Math.floor(cores / 2))), cores);
     // a pool thread's first request starts the segmenter thread (`poolThreadData`); the wait
     // neither blocks this thread nor keeps the process alive
     void whenSegmenterWanted(this.segmenterBuffer).then(() => this.segmenter());

@@ -341,6 +341,9 @@ describe('command line syntax', () => {
   it('treats unlimited or empty indexing threads as the default', () => {
     expect(load(['--max-indexing-threads', 'unlimited']).maxIndexingThreads).toBeNull();
     expect(load(['--max-indexing-threads=']).maxIndexingThreads).toBeNull();
+    // v1.50's MaxThreads takes 0 (rayon: every core), where Quarry refused to start
+    expect(load(['--max-indexing-threads', '0']).maxIndexingThreads).toBe(0);
+    expect(load([], { MEILI_MAX_INDEXING_THREADS: '0' }).maxIndexingThreads).toBe(0);
   });
 
   it('accepts a value that starts with a dash only in the --flag=value form', () => {
@@ -388,7 +391,7 @@ describe('bad values stop startup, naming the flag and the source', () => {
     ['httpPayloadSizeLimit', '10 parsecs'],
     ['httpPayloadSizeLimit', '-5'],
     ['logLevel', 'loud'],
-    ['maxIndexingThreads', '0'],
+    ['maxIndexingThreads', '2.5'],
     ['maxIndexingThreads', 'two'],
     ['maxIndexingMemory', 'lots'],
     ['scheduleSnapshot', 'daily'],
@@ -545,7 +548,7 @@ describe('config file', () => {
     ['env = "staging"', "invalid value \"staging\" for '--env <ENV>' (key `env` of the \"./config.toml\" configuration file): possible values: development, production"],
     ['http_payload_size_limit = "big"', "for '--http-payload-size-limit <SIZE>' (key `http_payload_size_limit`"],
     ['experimental_search_queue_size = 1.5', "invalid value 1.5 for '--experimental-search-queue-size <N>' (key `experimental_search_queue_size`"],
-    ['max_indexing_threads = 0', "invalid value 0 for '--max-indexing-threads <N>'"],
+    ['max_indexing_threads = -1', "invalid value -1 for '--max-indexing-threads <N>'"],
     ['master_key = 1234567890123456', "invalid value 1234567890123456 for '--master-key <KEY>' (key `master_key`"],
     ['http_addr = "nope"', "for '--http-addr <HOST:PORT>' (key `http_addr`"],
     ['experimental_allowed_ip_networks = "any"', 'expected a list of strings'],

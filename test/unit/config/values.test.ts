@@ -105,13 +105,14 @@ describe('value codecs', () => {
     expect(() => byteSize.fromToml(true)).toThrow('expected a non-negative integer');
   });
 
-  it('treats empty and unlimited indexing threads as the default, and refuses zero', () => {
+  it('treats empty and unlimited indexing threads as the default, and takes zero as v1.50 (every core)', () => {
     expect(maxThreads.fromString('')).toBeNull();
     expect(maxThreads.fromString('unlimited')).toBeNull();
     expect(maxThreads.fromString('3')).toBe(3);
     expect(maxThreads.fromToml(3n)).toBe(3);
     expect(maxThreads.fromToml('unlimited')).toBeNull();
-    expect(() => maxThreads.fromString('0')).toThrow('number would be zero for non-zero type');
+    expect(maxThreads.fromString('0')).toBe(0);
+    expect(maxThreads.fromToml(0n)).toBe(0);
     expect(() => maxThreads.fromString('two')).toThrow('invalid digit found in string');
   });
 

@@ -27,7 +27,7 @@ describe('libraryConfig', () => {
 
   it('refuses an unknown option and a value its flag would refuse', () => {
     expect(() => libraryConfig({ dbPath: 'db', nope: 1 } as unknown as QuarryOptions)).toThrow(QuarryOptionError);
-    expect(() => libraryConfig({ dbPath: 'db', maxIndexingThreads: 0 })).toThrow(/^invalid value for `maxIndexingThreads`/);
+    expect(() => libraryConfig({ dbPath: 'db', maxIndexingThreads: 2.5 })).toThrow(/^invalid value for `maxIndexingThreads`/);
     expect(() => libraryConfig({ dbPath: 'db', logLevel: 'LOUD' as 'WARN' })).toThrow(/^invalid value for `logLevel`/);
   });
 

@@ -34,6 +34,9 @@ describe('indexing threads', () => {
     } finally {
       await pools.close();
     }
+    const every = new WorkerPools(0);
+    expect(every.threads).toBe(cores);
+    await every.close();
   });
 
   it('starts no extraction thread once the pools are closed', async () => {
