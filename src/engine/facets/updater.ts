@@ -137,8 +137,9 @@ function indexedShape(doc: JsonObject | undefined): Buffer | null {
  * checks an addition's documents with it as it reads them, so that only their task fails.
  */
 export function checkIndexedGeo(doc: JsonObject, id: string, settings: IndexSettings): void {
-  if (geoEnabled(settings) && Object.hasOwn(doc, '_geo')) checkedPoint(doc._geo, () => id);
-  if (geojsonFilterable(settings) && Object.hasOwn(doc, '_geojson')) parsedShape(doc);
+  // the document's own fields first: most have neither, and the settings' are matched by pattern
+  if (Object.hasOwn(doc, '_geo') && geoEnabled(settings)) checkedPoint(doc._geo, () => id);
+  if (Object.hasOwn(doc, '_geojson') && geojsonFilterable(settings)) parsedShape(doc);
 }
 
 /**
