@@ -16,7 +16,7 @@ import { Readable } from 'node:stream';
 import { ROUTE_ACTIONS, type KnownRoute } from '../auth/route-actions.js';
 import { UNRESTRICTED, type Caller } from '../auth/authenticate.js';
 import type { AppDeps } from './deps.js';
-import { readJsonBody, type BodyValuesBound } from './body/json.js';
+import { readJsonBody } from './body/json.js';
 import { parseSentBody } from '../validation/sent-values.js';
 import { parseJson } from '../types/json-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
@@ -60,8 +60,6 @@ export interface RouteSpec<Q = undefined, B = undefined> {
   body?: ((value: unknown) => B) | 'stream';
   /** The body keeps integers beyond 2^53 exact, as BigInt (types/json-text.ts): it names document ids. */
   exactIntegers?: true;
-  /** The values the JSON body may hold, when the route's bound is not every route's (body/json.ts). */
-  bodyValues?: BodyValuesBound;
   /**
    * The values a path parameter takes, when the handler answers 404 for any other (a setting's
    * name): a request with another value names no route, whatever its method (404, not 405).
@@ -115,7 +113,6 @@ export async function runSpec(spec: AnyRouteSpec, deps: AppDeps, call: RouteCall
       deps.config.httpPayloadSizeLimit,
       // an error message quotes a value as it was sent
       (text) => parseSentBody(text, parse),
-      spec.bodyValues,
     );
     body = spec.body(value);
   } else if (call.stream !== undefined && spec.body !== 'stream') {

@@ -3,7 +3,7 @@
  * (http-conventions.md §4.1). Used by every route with a JSON body except document additions.
  * A body nested deeper than serde_json reads is refused before it is parsed, as Meilisearch
  * refuses it (`recursion limit exceeded`), so no validator ever walks it; so is a body of more
- * than BODY_VALUES values (SETTINGS_BODY_VALUES for settings), which JSON.parse would take seconds to build. So is a number past
+ * than MAX_BODY_VALUES values, which JSON.parse would take seconds to build. So is a number past
  * f64's range (`1e400`), which serde_json refuses and JSON.parse would read as Infinity.
  */
 import type { Readable } from 'node:stream';
@@ -17,28 +17,9 @@ import { isSentNumber } from '../../validation/sent-values.js';
 
 /**
  * Values a JSON body may hold (Quarry's bound; document payloads are read by their own route,
- * in pieces): commas and opening brackets outside strings, counted before parsing (json-values.ts),
- * and what the refusal tells the caller.
+ * in pieces): commas and opening brackets outside strings, counted before parsing (json-values.ts).
  */
-export interface BodyValuesBound {
-  readonly values: number;
-  readonly why: string;
-}
-
-export const BODY_VALUES: BodyValuesBound = {
-  values: 1_000_000,
-  why: 'A body is read whole on the thread that answers every request: send its values in several requests.',
-};
-
-/**
- * A settings body's bound, lower: an index's settings are walked whole on that thread when the
- * change is enqueued, when it is applied, when they are read again and at the first search after
- * it (synonyms of 450,000 keys held it 13 s at each of these; 100,000 values hold it well under a second).
- */
-export const SETTINGS_BODY_VALUES: BodyValuesBound = {
-  values: 100_000,
-  why: "An index's settings are read whole on the thread that answers every request.",
-};
+export const MAX_BODY_VALUES = 1_000_000;
 
 export interface JsonBodyRequest {
   contentType: string | undefined;
@@ -47,12 +28,7 @@ export interface JsonBodyRequest {
 }
 
 /** `parse` reads the text once it is known to be JSON (JSON.parse unless the route keeps 64-bit integers exact). */
-export async function readJsonBody(
-  req: JsonBodyRequest,
-  limit: number,
-  parse: (text: string) => unknown = JSON.parse,
-  bound: BodyValuesBound = BODY_VALUES,
-): Promise<unknown> {
+export async function readJsonBody(req: JsonBodyRequest, limit: number, parse: (text: string) => unknown = JSON.parse): Promise<unknown> {
   checkJsonContentType(req.contentType);
   let bytes: Buffer;
   try {
@@ -66,8 +42,11 @@ export async function readJsonBody(
   if (bytes.length === 0) throw new ApiError('missing_payload', 'A json payload is missing.');
   const text = bytes.toString('utf8');
   if (nestsDeeper(bytes, SERDE_MAX_DEPTH)) throw malformed(text);
-  if (holdsMoreValuesThan(bytes, bound.values)) {
-    throw new ApiError('payload_too_large', `The JSON payload holds more than ${bound.values} values. ${bound.why}`);
+  if (holdsMoreValuesThan(bytes, MAX_BODY_VALUES)) {
+    throw new ApiError(
+      'payload_too_large',
+      `The JSON payload holds more than ${MAX_BODY_VALUES} values. A body is read whole on the thread that answers every request: send its values in several requests.`,
+    );
   }
   let value: unknown;
   try {

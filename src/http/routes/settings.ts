@@ -6,8 +6,7 @@
  * Order of checks, as Meilisearch: the body (schema, then field checks), the index uid, then the
  * request-time rules (experimental gates, embedders, ranking-rule mix). The sub-routes share one
  * route per verb with a `:setting` parameter: an unknown setting answers 404 and a setting updated
- * with the other verb 405, both with an empty body, before the body is read. A body holds at most
- * SETTINGS_BODY_VALUES values (body/json.ts), fewer than other routes' bodies.
+ * with the other verb 405, both with an empty body, before the body is read.
  */
 import { SETTING_ROUTES, settingByRoute, type SettingSpec } from '../../settings/catalogue.js';
 import { canonicalPatch, resetAllPatch, singleSettingPatch, type SettingsPatch } from '../../settings/patch.js';
@@ -16,7 +15,7 @@ import { checkPatch } from '../../settings/validate.js';
 import { settingView, settingsView } from '../../settings/view.js';
 import { validateIndexUid } from '../../indexes/uid.js';
 import type { JsonObject } from '../../types/task.js';
-import { readJsonBody, SETTINGS_BODY_VALUES } from '../body/json.js';
+import { readJsonBody } from '../body/json.js';
 import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { replicationOf } from '../replication-headers.js';
@@ -65,7 +64,6 @@ async function updateSetting(ctx: RouteContext<unknown, unknown>, deps: AppDeps,
     deps.config.httpPayloadSizeLimit,
     // the value's numbers as sent, for an integer written as a float (`1.0`) and for error messages
     (text) => parseSentBody(text, JSON.parse),
-    SETTINGS_BODY_VALUES,
   );
   const parsed = parseSetting[setting.key](value);
   const uid = validateIndexUid(ctx.params.indexUid!);
@@ -86,7 +84,6 @@ export const settingsRoutes = [
   defineRoute({
     route: 'PATCH /indexes/:indexUid/settings',
     body: parseSettings,
-    bodyValues: SETTINGS_BODY_VALUES,
     status: 202,
     handler: (ctx, deps) => {
       const uid = validateIndexUid(ctx.params.indexUid!);
