@@ -309,7 +309,6 @@ class DistinctIds {
 
 /** The changes an addition replaced, while it may be withdrawn: per id, the change held before it (null: none). */
 interface Journal {
-  readonly flushes: number;
   readonly heldBytes: number;
   readonly before: Map<string, { readonly doc: JsonObject | null; readonly text: Buffer | undefined } | null>;
 }
@@ -328,9 +327,7 @@ class Pending {
   private readonly store: DocumentStore;
   /** payload bytes of the changes held */
   private heldBytes = 0;
-  /** chunks written so far */
-  private flushes = 0;
-  /** while an addition may be withdrawn: what its changes replaced (see `mark`) */
+  /** while an addition may be withdrawn (no chunk written since it began): what its changes replaced (see `mark`) */
   private journal: Journal | null = null;
   /** the distinct documents of the addition being applied */
   distinct: DistinctIds | null = null;
@@ -381,14 +378,14 @@ class Pending {
    * rolling back and running again (many small refused tasks in a batch ran it once each).
    */
   mark(): void {
-    this.journal = { flushes: this.flushes, heldBytes: this.heldBytes, before: new Map() };
+    this.journal = { heldBytes: this.heldBytes, before: new Map() };
   }
 
   /** Takes back the changes since `mark`; false when a chunk was written since (they are in the store). */
   withdraw(): boolean {
     const journal = this.journal;
     this.journal = null;
-    if (journal === null || journal.flushes !== this.flushes) return false;
+    if (journal === null) return false;
     for (const [id, before] of journal.before) {
       if (before === null) {
         this.changes.delete(id);
@@ -409,9 +406,8 @@ class Pending {
   }
 
   flush(): void {
-    this.flushes++;
-    // what a journal holds is in the store now: it can no longer be withdrawn
-    if (this.journal !== null) this.journal.before.clear();
+    // what a journal holds is in the store now: the addition can no longer be withdrawn
+    this.journal = null;
     const applied = flush(this.env, this.settings, this.changes, this.texts, this.checkpoint, this.steps, this.shards, this.stored, this.ahead);
     this.distinct?.wrote(applied);
     this.stored.clear();
