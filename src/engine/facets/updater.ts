@@ -13,6 +13,8 @@
  * While `_geojson` is filterable, both also keep each document's `_geojson` shape
  * (geojson-shape.ts) in `geojsonShapes`, which `_geoPolygon`, `_geoBoundingBox` and `_geoRadius`
  * filters read; a flag in `main` says the shapes are complete.
+ * `checkIndexedGeo` answers the same `_geo`/`_geojson` errors for one document, so that a batch
+ * fails only the addition that holds it (indexer/document-batch.ts) before the updater meets it.
  */
 import { ApiError } from '../../errors/api-error.js';
 import { decode, difference, encode, fromUnsorted, union } from '../docset.js';
