@@ -146,4 +146,16 @@ describe('query embedding', () => {
       await run(server, 'PATCH', `/indexes/${uid}/settings`, { searchCutoffMs: null });
     }
   });
+
+  it('waits for the embedding under a search cutoff longer than a Node timer holds (35 days)', async () => {
+    expect((await run(server, 'PATCH', `/indexes/${uid}/settings`, { searchCutoffMs: 3_000_000_000 })).status).toBe('succeeded');
+    try {
+      // the mock answers `slow` after 2 s: a timer past 2^31 - 1 ms fired at once, and the search failed
+      const body = await search({ q: 'slow', hybrid: { embedder: 'rest', semanticRatio: 1 }, retrieveVectors: true, attributesToRetrieve: ['id'] });
+      expect(body).toMatchObject({ queryVector: [1, 0], semanticHitCount: 3 });
+      expect(body.hits[0]).toMatchObject({ id: 1 });
+    } finally {
+      await run(server, 'PATCH', `/indexes/${uid}/settings`, { searchCutoffMs: null });
+    }
+  });
 });
