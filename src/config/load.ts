@@ -10,7 +10,9 @@
  *  - every key of the file is checked (unknown keys, `config_file_path`, value types) even when a higher
  *    source overrides it, as Meilisearch deserialises the whole file; the import options are checked
  *    but never applied from the file;
- *  - only the winning command-line or environment value is parsed (clap never reads the others);
+ *  - only the winning command-line or environment value is parsed (clap never reads the others), and
+ *    so is a file value v1.50 exports to its `MEILI_` variable for clap to judge (`env`): a bad one
+ *    stops startup as that variable's would, status 2;
  *  - an empty environment variable counts as unset.
  * Pure apart from reading the configuration file: no process.env, no process.cwd(), no output.
  */
@@ -179,10 +181,19 @@ function readConfigFile(explicitPath: string | undefined, cwd: string): ConfigFi
 }
 
 /**
+ * What the file applies: values already parsed, and strings v1.50 leaves for clap to judge as the
+ * `MEILI_` variable it exports them to (parsed only if they win, as then).
+ */
+interface FileValues {
+  parsed: Map<OptionKey, unknown>;
+  exported: Map<OptionKey, string>;
+}
+
+/**
  * Checks every key of the file and returns the values it applies. Order as Meilisearch: unknown keys
  * (deserialisation), then `config_file_path`, then the values.
  */
-function readFileValues(file: ConfigFile): Map<OptionKey, unknown> {
+function readFileValues(file: ConfigFile): FileValues {
   const byTomlKey = new Map(OPTION_KEYS.flatMap((key) => allOptionNames(key).map(({ tomlKey }) => [tomlKey, key] as const)));
   const unknown = Object.keys(file.table).find((tomlKey) => !byTomlKey.has(tomlKey));
   if (unknown !== undefined) {
@@ -193,21 +204,26 @@ function readFileValues(file: ConfigFile): Map<OptionKey, unknown> {
       `unknown field \`${unknown}\` in the ${debugQuote(file.path)} configuration file, expected one of ${expected}`,
     );
   }
-  const values = new Map<OptionKey, unknown>();
+  const values: FileValues = { parsed: new Map(), exported: new Map() };
   for (const [tomlKey, value] of Object.entries(file.table)) {
     const key = byTomlKey.get(tomlKey)!;
     const spec = optionSpec(key);
     if (spec.toml === 'forbidden') throw new ConfigFileError(`\`${tomlKey}\` is not supported in the configuration file`);
-    let parsed: unknown;
     try {
-      parsed = spec.codec.fromToml(value);
+      if (spec.codec.fromToml !== undefined) {
+        const parsed = spec.codec.fromToml(value);
+        if (spec.toml === undefined) values.parsed.set(key, parsed);
+      } else if (typeof value !== 'string') {
+        throw new InvalidValue('expected a string');
+      } else if (spec.toml === undefined) {
+        values.exported.set(key, value);
+      }
     } catch (err) {
       if (err instanceof InvalidValue) {
         throw invalidValue(key, showToml(value), { kind: 'file', path: file.path, key: tomlKey }, err.message);
       }
       throw err;
     }
-    if (spec.toml === undefined) values.set(key, parsed);
   }
   return values;
 }
@@ -262,7 +278,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   if (cli === 'version') return { kind: 'version' };
   const fromEnv = readEnvironment(env);
   const file = readConfigFile(cli.get('configFilePath') ?? fromEnv.get('configFilePath')?.raw, cwd);
-  const fromFile = file === null ? new Map<OptionKey, unknown>() : readFileValues(file);
+  const fromFile: FileValues = file === null ? { parsed: new Map(), exported: new Map() } : readFileValues(file);
 
   const values = new Map<OptionKey, unknown>();
   const given = new Set<OptionKey>();
@@ -271,9 +287,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     const envRaw = fromEnv.get(key);
     if (cliRaw !== undefined) values.set(key, parseString(key, cliRaw, { kind: 'cli' }));
     else if (envRaw !== undefined) values.set(key, parseString(key, envRaw.raw, { kind: 'env', name: envRaw.name }));
-    else if (fromFile.has(key)) values.set(key, fromFile.get(key));
+    else if (fromFile.parsed.has(key)) values.set(key, fromFile.parsed.get(key));
+    else if (fromFile.exported.has(key)) values.set(key, parseString(key, fromFile.exported.get(key)!, { kind: 'env', name: optionNames(key).envNames[1] }));
     else values.set(key, optionSpec(key).default);
-    if (cliRaw !== undefined || envRaw !== undefined || fromFile.has(key)) given.add(key);
+    if (cliRaw !== undefined || envRaw !== undefined || fromFile.parsed.has(key) || fromFile.exported.has(key)) given.add(key);
   }
   checkRelations(values);
   checkS3Snapshot(given);

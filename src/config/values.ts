@@ -16,8 +16,12 @@ export class InvalidValue extends Error {}
 
 export interface Codec<T> {
   fromString(raw: string): T;
-  /** TOML integers arrive as bigint (smol-toml `integersAsBigInt`), so `1` and `1.0` stay distinct. */
-  fromToml(value: TomlValue): T;
+  /**
+   * TOML integers arrive as bigint (smol-toml `integersAsBigInt`), so `1` and `1.0` stay distinct.
+   * Absent where v1.50 deserialises the file's value as any string and leaves it to clap, which
+   * judges it only after exporting it to its `MEILI_` variable (load.ts parses it as that variable).
+   */
+  fromToml?(value: TomlValue): T;
 }
 
 export type Environment = 'development' | 'production';
@@ -111,14 +115,21 @@ export const scheduleSnapshot: Codec<number | null> = {
   },
 };
 
+/** v1.50's `env` is a String to serde: a file's `env = "staging"` is refused by clap, from `MEILI_ENV`. */
 export const environment: Codec<Environment> = {
   fromString(raw) {
     // clap's possible values: exact match, no trimming or case folding.
     if (raw === 'development' || raw === 'production') return raw;
     throw new InvalidValue('possible values: development, production');
   },
-  fromToml: (value) => environment.fromString(tomlString(value)),
 };
+
+/** serde's unit enum with `rename_all = "UPPERCASE"`: the file must name the variant exactly, where clap's FromStr folds case. */
+function tomlVariant<T extends string>(variants: readonly T[], value: TomlValue): T {
+  const variant = variants.find((v) => v === tomlString(value));
+  if (variant !== undefined) return variant;
+  throw new InvalidValue(`unknown variant \`${String(value)}\`, expected one of ${variants.map((v) => `\`${v}\``).join(', ')}`);
+}
 
 const LOG_LEVELS: readonly LogLevel[] = ['OFF', 'ERROR', 'WARN', 'INFO', 'DEBUG', 'TRACE'];
 
@@ -130,8 +141,10 @@ export const logLevel: Codec<LogLevel> = {
       `Log level '${raw}' is invalid. Accepted values are 'OFF', 'ERROR', 'WARN', 'INFO', 'DEBUG', and 'TRACE'.`,
     );
   },
-  fromToml: (value) => logLevel.fromString(tomlString(value)),
+  fromToml: (value) => tomlVariant(LOG_LEVELS, value),
 };
+
+const LOGS_MODES: readonly LogsMode[] = ['HUMAN', 'JSON'];
 
 export const logsMode: Codec<LogsMode> = {
   fromString(raw) {
@@ -139,7 +152,7 @@ export const logsMode: Codec<LogsMode> = {
     if (mode === 'HUMAN' || mode === 'JSON') return mode;
     throw new InvalidValue(`Unsupported log mode level \`${raw}\`. Supported values are \`HUMAN\` and \`JSON\`.`);
   },
-  fromToml: (value) => logsMode.fromString(tomlString(value)),
+  fromToml: (value) => tomlVariant(LOGS_MODES, value),
 };
 
 /**

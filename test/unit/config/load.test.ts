@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type Config } from '../../../src/config/index.js';
+import { ConfigError, ConfigFileError, loadConfig, type Config } from '../../../src/config/index.js';
 import { OPTION_KEYS, optionNames, optionSpec, type OptionKey } from '../../../src/config/options.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'quarry-config-'));
@@ -545,7 +545,9 @@ describe('config file', () => {
 
   it.each([
     ['no_analytics = "yes"', "invalid value \"yes\" for '--no-analytics' (key `no_analytics` of the \"./config.toml\" configuration file): expected a boolean (true or false)"],
-    ['env = "staging"', "invalid value \"staging\" for '--env <ENV>' (key `env` of the \"./config.toml\" configuration file): possible values: development, production"],
+    ['env = 1', "invalid value 1 for '--env <ENV>' (key `env` of the \"./config.toml\" configuration file): expected a string"],
+    ['log_level = "info"', "invalid value \"info\" for '--log-level <LEVEL>' (key `log_level` of the \"./config.toml\" configuration file): unknown variant `info`, expected one of `OFF`, `ERROR`, `WARN`, `INFO`, `DEBUG`, `TRACE`"],
+    ['experimental_logs_mode = "json"', 'unknown variant `json`, expected one of `HUMAN`, `JSON`'],
     ['http_payload_size_limit = "big"', "for '--http-payload-size-limit <SIZE>' (key `http_payload_size_limit`"],
     ['experimental_search_queue_size = 1.5', "invalid value 1.5 for '--experimental-search-queue-size <N>' (key `experimental_search_queue_size`"],
     ['max_indexing_threads = -1', "invalid value -1 for '--max-indexing-threads <N>'"],
@@ -556,6 +558,22 @@ describe('config file', () => {
     ['import_dump = 5', "for '--import-dump <FILE>' (key `import_dump`"],
   ])('rejects the bad value %s, naming flag, key and file', (toml, expected) => {
     expect(loadError([], {}, workdir(`${toml}\n`)).message).toContain(expected);
+  });
+
+  it('leaves a file env to clap as v1.50 does, which judges it as MEILI_ENV: a bad one stops startup with status 2 unless overridden', () => {
+    const err = loadError([], {}, workdir('env = "staging"\n'));
+    expect(err).not.toBeInstanceOf(ConfigFileError);
+    expect(err.message).toBe(
+      "invalid value 'staging' for '--env <ENV>' (from environment variable MEILI_ENV): possible values: development, production\n\nFor more information, try '--help'.",
+    );
+    expect(load(['--env', 'production'], {}, workdir('env = "staging"\n')).env).toBe('production');
+    expect(load([], { MEILI_ENV: 'development' }, workdir('env = "staging"\n')).env).toBe('development');
+    expect(load([], {}, workdir('env = "production"\n')).env).toBe('production');
+  });
+
+  it('takes log levels and modes in the file only as serde names them, upper case', () => {
+    expect(load([], {}, workdir('log_level = "DEBUG"\nexperimental_logs_mode = "JSON"\n'))).toMatchObject({ logLevel: 'DEBUG', experimentalLogsMode: 'JSON' });
+    expect(loadError([], {}, workdir('log_level = "debug"\n'))).toBeInstanceOf(ConfigFileError);
   });
 
   it('accepts byte sizes as TOML integers', () => {
