@@ -6,15 +6,17 @@
  * IP policy, and whose event loop does the HTTP without blocking searches — runs
  * `embedDocuments`, posts the answer, then raises the flag; the writer takes the answer with
  * `receiveMessageOnPort`. One channel per index write (index-writer.ts), so the requests it
- * counts are that batch's `embedderRequests`, and the embedder's failure it answered is that
- * write's (the whole batch fails with it, as in v1.50).
+ * counts are that batch's `embedderRequests`. An error the embedder answered throws an
+ * EmbedderFailure in the writer: the write's, not a document's (the whole batch fails with it, as
+ * in v1.50).
  *
  * The writer never waits forever: it gives up after the answer deadline (per round of requests, a bound on what the
- * retries of v1.50 can take), and a cancelation (`interrupt[0]` non-zero) stops the wait at once,
- * while the main side aborts the embedding in flight.
+ * retries of v1.50 can take), an EmbedderFailure too, and a cancelation (`interrupt[0]` non-zero)
+ * stops the wait at once, while the main side aborts the embedding in flight.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { ApiError } from '../errors/api-error.js';
+import { EmbedderFailure } from '../embedders/embed-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { embedDocuments, PARALLEL_REQUESTS } from '../embedders/embed.js';
 import { EmbedderRequestStats } from '../embedders/request-stats.js';
@@ -50,8 +52,6 @@ export interface EmbeddingService {
   readonly transfer: MessagePort[];
   /** the requests of the write so far (`embedderRequests` of its batch) */
   readonly stats: EmbedderRequestStats;
-  /** the error of the first request the embedder failed (its retries spent), that the write was answered with */
-  failure(): ApiError | undefined;
   close(): void;
 }
 
@@ -72,11 +72,9 @@ export function serveEmbedding(signal: AbortSignal): EmbeddingService {
   const modes = runtime?.failureModes ?? STRICT_FAILURE_MODES;
   // v1.50 logs the request it ignores, and goes on
   const ignored = modes.ignoreEmbedderFailures ? (error: ApiError) => runtime?.warn?.('ignored error embedding batch of documents due to failure policy', error) : undefined;
-  let failure: ApiError | undefined;
   port1.on('message', (request: Request) => {
     void answer(request, stats, aborted, ignored).then((reply) => {
       if (stop.signal.aborted) return;
-      if ('error' in reply && !('internal' in reply.error)) failure ??= new ApiError(reply.error.code, reply.error.message);
       port1.postMessage({ id: request.id, answer: reply } satisfies Reply);
       Atomics.store(flag, 0, ANSWERED);
       Atomics.notify(flag, 0);
@@ -86,7 +84,6 @@ export function serveEmbedding(signal: AbortSignal): EmbeddingService {
     ends: { port: port2, flag, answerMs: answerBound(), ignoreTemplateFailures: modes.ignoreDocumentTemplateFailures },
     transfer: [port2],
     stats,
-    failure: () => failure,
     close() {
       stop.abort();
       port1.close();
@@ -139,7 +136,7 @@ export class EmbeddingClient {
       }
       const left = deadline - performance.now();
       if (left <= 0) {
-        throw new ApiError(
+        throw new EmbedderFailure(
           'vector_embedding_error',
           `While embedding documents for embedder \`${request.name}\`: runtime error: no answer from the embedding service after ${Math.round(answerMs / 1000)}s`,
         );
@@ -153,5 +150,5 @@ function unwrap(answer: Answer): Answer {
   if (!('error' in answer)) return answer;
   const error = answer.error;
   if ('internal' in error) throw new Error(error.internal);
-  throw new ApiError(error.code, error.message);
+  throw new EmbedderFailure(error.code, error.message);
 }

@@ -10,6 +10,7 @@ import { workerData } from 'piscina';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
+import { EmbedderFailure } from '../embedders/embed-error.js';
 import { openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite, type IndexWriteOutcome } from '../engine/indexer/commit.js';
 import { AheadParts } from '../engine/words/ahead-parts.js';
@@ -46,14 +47,17 @@ export const INTERRUPTED = 'the index write was interrupted';
 /**
  * A write the index refused (an ApiError, e.g. an invalid `_geo`), as thrown back to the
  * scheduler: an Error loses its class and `code` between threads, a plain object does not.
+ * `embedder` marks the embedder's failure (EmbedderFailure), which is the batch's, not a document's.
  */
 export interface RefusedWrite {
   readonly refused: { readonly code: ErrorCode; readonly message: string };
+  readonly embedder: boolean;
 }
 
 /** `err` as thrown back to the scheduler: a RefusedWrite when it is an ApiError. */
 function refusal(err: unknown): unknown {
-  return err instanceof ApiError ? ({ refused: { code: err.code, message: err.message } } satisfies RefusedWrite) : err;
+  if (!(err instanceof ApiError)) return err;
+  return { refused: { code: err.code, message: err.message }, embedder: err instanceof EmbedderFailure } satisfies RefusedWrite;
 }
 
 export default async function writeIndex(job: IndexWriteJob): Promise<IndexWriteResult> {

@@ -91,12 +91,9 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     congested = reportsCongestion(write, result.outcome, stored > 0);
     return result.outcome;
   } catch (err) {
-    const refused = (err as Partial<RefusedWrite> | null)?.refused;
+    const { refused, embedder } = (err as Partial<RefusedWrite> | null) ?? {};
     if (refused === undefined) throw err;
-    // the embedder's failure, as the writer thread was answered it: the batch's, not one document's
-    const failure = embedding.failure();
-    if (failure !== undefined && failure.code === refused.code && failure.message === refused.message) throw new EmbedderFailure(refused.code, refused.message);
-    throw new ApiError(refused.code, refused.message);
+    throw embedder === true ? new EmbedderFailure(refused.code, refused.message) : new ApiError(refused.code, refused.message);
   } finally {
     if (ahead !== null) {
       // the writer thread stops them as it ends, unless it died first

@@ -1,7 +1,7 @@
 // The writer thread's blocking embedding calls (src/workers/embedding-channel.ts), with a real
 // client thread running the built module (dist/, `npx tsc -p tsconfig.json` first) and this
-// thread serving through a mock embedding server: answers, errors, request counts, a
-// cancelation and the answer deadline.
+// thread serving through a mock embedding server: answers, errors (the embedder's failure, the
+// batch's), request counts, a cancelation and the answer deadline.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Worker } from 'node:worker_threads';
 import { setEmbedderRuntime } from '../../../src/embedders/runtime.js';
@@ -18,13 +18,15 @@ const CLIENT = `
       const embeddings = client.embed('rest', workerData.settings, workerData.texts);
       parentPort.postMessage({ embeddings: embeddings.map((e) => Array.from(e)), ms: Date.now() - started });
     } catch (error) {
-      parentPort.postMessage({ error: { code: error.code, message: error.message }, ms: Date.now() - started });
+      parentPort.postMessage({ error: { code: error.code, message: error.message }, failure: error.constructor.name, ms: Date.now() - started });
     }
   });`;
 
 interface Outcome {
   embeddings?: number[][];
   error?: { code?: string; message: string };
+  /** the class the writer caught: an EmbedderFailure fails the batch, not one document */
+  failure?: string;
   ms: number;
 }
 
@@ -57,7 +59,7 @@ describe('the embedding channel', () => {
     expect(service.stats.view()).toEqual({ total: 2, failed: 0 });
   });
 
-  it('throws the embedding error in the writer with its code', async () => {
+  it("throws the embedding error in the writer with its code, as the embedder's failure", async () => {
     server = await mockEmbedder(() => ({ status: 401, text: 'nope' }));
     const service = serveEmbedding(new AbortController().signal);
     const outcome = await runClient(service.ends, interruptFlag(), rest(server.url), ['a']);
@@ -67,6 +69,7 @@ describe('the embedding channel', () => {
       message:
         'While embedding documents for embedder `rest`: user error: could not authenticate against embedding server\n  - server replied with `nope`\n  - Hint: Check the `apiKey` parameter in the embedder configuration',
     });
+    expect(outcome.failure).toBe('EmbedderFailure');
   });
 
   it('stops waiting as soon as the write is canceled', async () => {
@@ -84,12 +87,13 @@ describe('the embedding channel', () => {
     expect(outcome.ms).toBeLessThan(2_000);
   });
 
-  it('gives up after its answer deadline when no answer comes', async () => {
+  it("gives up after its answer deadline when no answer comes, as the embedder's failure", async () => {
     server = await mockEmbedder(() => ({ json: { data: [{ embedding: [1] }] }, delayMs: 5_000 }));
     const service = serveEmbedding(new AbortController().signal);
     const outcome = await runClient({ ...service.ends, answerMs: 300 }, interruptFlag(), rest(server.url), ['a']);
     service.close();
     expect(outcome.error?.code).toBe('vector_embedding_error');
+    expect(outcome.failure).toBe('EmbedderFailure');
     expect(outcome.ms).toBeLessThan(2_000);
   });
 });
