@@ -1,9 +1,12 @@
 /**
  * The one way the server sends HTTP requests to URLs its users give it (webhooks, embedders,
- * remote search, export, chat providers). The host name is resolved once and every address it resolves to
- * is checked against the IP policy before any connection, as v1.50's resolvers do; the socket then
- * connects through a lookup that hands back only those checked addresses, so no second DNS answer
- * can slip in between check and connect (DNS rebinding). Redirects are followed, each hop checked
+ * remote search, export, chat providers). Connections are kept alive and reused, as v1.50's
+ * clients pool theirs: a new connection for every request cost an embedding batch a TCP (and TLS)
+ * handshake and a DNS lookup per request. Each new connection resolves its host name once and
+ * checks every address it resolves to against the IP policy before connecting, as v1.50's
+ * resolvers do, and connects only to those checked addresses, so no second DNS answer can slip in
+ * between check and connect (DNS rebinding); an IP literal is checked before the request. A
+ * reused connection goes to an address checked when it was opened. Redirects are followed, each hop checked
  * again: up to 10, as both of v1.50's clients (unless the caller reads them itself: `redirect`);
  * `Authorization` never forwarded, as its ureq agent; a 307/308 repeats the request with its
  * body, as its reqwest client. Answers are read whole, up to MAX_ANSWER_BYTES or the request's
@@ -68,6 +71,13 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const systemResolver: Resolver = (host) => dns.lookup(host, { all: true });
 
 export class OutgoingClient {
+  // The last used connection reused first; an idle one closed after 4 s, before the 5 s after which
+  // actix (v1.50 as a remote) and Node servers close theirs
+  private readonly agents = {
+    'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 4_000 }),
+    'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 4_000 }),
+  };
+
   constructor(
     private readonly policy: IpPolicy,
     private readonly resolve: Resolver = systemResolver,
@@ -129,13 +139,20 @@ export class OutgoingClient {
   private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, connectTimeoutMs?: number): Promise<IncomingMessage> {
     const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
     if (transport === null) throw new Error(`unsupported URL scheme \`${url.protocol.slice(0, -1)}\``);
-    const addresses = await this.checkedAddresses(url.hostname);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    // An IP literal is never looked up: it is checked as it is.
+    if (isIP(host) !== 0) this.policy.check(host, true);
     signal.throwIfAborted();
+    const agent = this.agents[url.protocol as 'http:' | 'https:'];
     return new Promise((resolve, reject) => {
-      const fail = (err: unknown) => reject(signal.aborted ? signal.reason : err);
-      // An IP literal is never looked up: it was checked as it is.
-      const req = transport.request(url, { method, headers, signal, agent: false, lookup: pinned(addresses) }, resolve);
-      req.on('error', fail);
+      const req = transport.request(url, { method, headers, signal, agent, lookup: this.checkedLookup }, resolve);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (signal.aborted) return reject(signal.reason);
+        // A kept-alive connection the server closed as it was reused (its idle timeout): the
+        // request is sent again, on the next connection; each such one is gone once it failed.
+        if (req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) resolve(this.send(url, method, headers, body, signal, connectTimeoutMs));
+        else reject(err);
+      });
       if (connectTimeoutMs !== undefined) {
         req.on('socket', (socket) => {
           if (!socket.connecting) return;
@@ -149,13 +166,25 @@ export class OutgoingClient {
     });
   }
 
-  private async checkedAddresses(hostname: string): Promise<LookupAddress[]> {
-    const host = hostname.replace(/^\[(.*)\]$/, '$1');
-    const family = isIP(host);
-    const addresses = family === 0 ? await this.resolve(host) : [{ address: host, family }];
-    for (const { address } of addresses) this.policy.check(address, family !== 0);
-    return addresses;
-  }
+  /**
+   * The lookup of a new connection: the host name's addresses, every one checked (a refused one
+   * fails the connection with its RejectedIp), then only those handed to the socket.
+   */
+  private readonly checkedLookup: LookupFunction = (hostname, options, callback) => {
+    this.resolve(hostname).then(
+      (addresses) => {
+        try {
+          for (const { address } of addresses) this.policy.check(address, false);
+        } catch (err) {
+          callback(err as NodeJS.ErrnoException, '', 0);
+          return;
+        }
+        if (options.all === true) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
+  };
 }
 
 /**
@@ -181,18 +210,14 @@ function readWhole(res: IncomingMessage, signal: AbortSignal, max = MAX_ANSWER_B
     let size = 0;
     res.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > bound) res.destroy(new AnswerTooLarge(bound));
-      else chunks.push(chunk);
+      if (size <= bound) return void chunks.push(chunk);
+      // the rest is not read: the connection goes with it (a response destroyed with an error on
+      // a kept-alive connection emits that error only once the socket has closed)
+      reject(new AnswerTooLarge(bound));
+      res.destroy();
     });
     res.on('error', (err) => reject(signal.aborted ? signal.reason : err));
     res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
   });
 }
 
-/** A lookup that answers with the checked addresses only. */
-function pinned(addresses: LookupAddress[]): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all === true) callback(null, addresses);
-    else callback(null, addresses[0]!.address, addresses[0]!.family);
-  };
-}

@@ -1,9 +1,10 @@
 /**
  * The outgoing client against loopback receivers: the policy is checked before any connection
  * (IP literals, every resolved address, every redirect hop), the connection goes to the checked
- * address, and timeouts and retries behave. Only loopback addresses are ever connected to.
+ * address, connections are kept alive (each new one checked), and timeouts and retries behave.
+ * Only loopback addresses are ever connected to.
  */
-import type { ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES, OutgoingClient, type Failure } from '../../../src/outgoing/client.js';
@@ -85,6 +86,62 @@ describe('the IP policy', () => {
   });
 });
 
+describe('connections', () => {
+  it('keeps a connection alive for the next requests to the host, resolving and checking its name once per connection', async () => {
+    const server = createServer((req, res) => req.resume().on('end', () => res.end('ok')));
+    let connections = 0;
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port: own } = server.address() as { port: number };
+    try {
+      // a name that resolves to 127.0.0.1, then to 127.0.0.2, which the policy refuses
+      const calls: string[] = [];
+      let address = '127.0.0.1';
+      const client = new OutgoingClient(localhostOnly, async (host) => {
+        calls.push(host);
+        return [{ address, family: 4 }];
+      });
+      for (let i = 0; i < 5; i++) expect((await client.request(`http://pooled.test:${own}/`, POST)).body.toString()).toBe('ok');
+      expect(connections).toBe(1);
+      expect(calls).toEqual(['pooled.test']);
+      // the name now resolves to a refused address (DNS rebinding): the open connection, to the
+      // address checked, still serves; once the server closes it, the next connection is refused
+      address = '127.0.0.2';
+      expect((await client.request(`http://pooled.test:${own}/`, POST)).status).toBe(200);
+      server.closeAllConnections();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await expect(client.request(`http://pooled.test:${own}/`, POST)).rejects.toMatchObject({ message: 'Rejected IP', address: '127.0.0.2' });
+      expect(connections).toBe(1);
+      expect(calls).toEqual(['pooled.test', 'pooled.test']);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('sends a request again on a new connection when the kept-alive one it was sent on turns out closed', async () => {
+    let seen = 0;
+    const server = createServer((req, res) => {
+      seen++;
+      // the second request meets its connection closed, as a server's idle timeout closes it
+      if (seen === 2) return void req.socket.destroy();
+      req.resume().on('end', () => res.end('ok'));
+    });
+    let connections = 0;
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port: own } = server.address() as { port: number };
+    try {
+      const client = new OutgoingClient(loopback);
+      for (let i = 0; i < 2; i++) expect((await client.request(`http://127.0.0.1:${own}/`, POST)).body.toString()).toBe('ok');
+      expect({ seen, connections }).toEqual({ seen: 3, connections: 2 });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
 describe('redirects', () => {
   it('checks every hop: a redirect to a refused address is not followed', async () => {
     answer = (_hit, res) => res.writeHead(302, { location: `http://127.0.0.2:${port}/inside` }).end();
@@ -131,7 +188,8 @@ describe('timeouts, retries and errors', () => {
       more();
     };
     const client = new OutgoingClient(loopback);
-    await expect(client.request(`${base}/hook`, POST)).rejects.toThrow(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`);
+    // 64 MiB over loopback: seconds on a loaded machine
+    await expect(client.request(`${base}/hook`, { ...POST, timeoutMs: 15_000 })).rejects.toThrow(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`);
     answer = (_hit, res) => res.end('x'.repeat(1000));
     expect((await client.request(`${base}/hook`, POST)).body.length).toBe(1000);
   });
