@@ -14,6 +14,8 @@ import type { Engine, HighlightRequest } from './engine.js';
 
 /** The server's entry: this build's, or another build's (`QUARRY_MAIN`, for before/after runs in the same window). */
 const MAIN = process.env.QUARRY_MAIN ?? fileURLToPath(new URL('../../src/main.js', import.meta.url));
+/** Node options for the server (`QUARRY_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"`: NODE_OPTIONS refuses profiling flags). */
+const NODE_ARGS = process.env.QUARRY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -35,7 +37,7 @@ process.once('exit', () => {
 export async function startQuarry(dbPath: string, extraArgs: readonly string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--log-level', 'WARN', ...extraArgs], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [...NODE_ARGS, MAIN, '--http-addr', `127.0.0.1:${port}`, '--db-path', dbPath, '--log-level', 'WARN', ...extraArgs], { stdio: 'ignore' });
   servers.add(child);
   child.once('exit', () => servers.delete(child));
   for (;;) {

@@ -1,7 +1,7 @@
 /**
- * The synthetic vectors of the vector benchmarks (exact.ts, ann.ts): seeded clustered 384-d data
- * (100 Gaussian centres, 0.6 noise), the same for every run and engine, and the command-line
- * options both read.
+ * The synthetic vectors of the vector benchmarks (exact.ts, ann.ts, insert-http.ts): seeded
+ * clustered data, 384-d unless asked otherwise (100 Gaussian centres, 0.6 noise), the same for
+ * every run and engine, and the command-line options they read.
  */
 
 export const DIMS = 384;
@@ -26,22 +26,22 @@ export function seeded(seed: number): { uniform: () => number; normal: () => num
 }
 
 /** The cluster centres every data set and query set is drawn around. */
-export function centres(): Float32Array {
-  return Float32Array.from({ length: CLUSTERS * DIMS }, seeded(42).normal);
+export function centres(dims = DIMS): Float32Array {
+  return Float32Array.from({ length: CLUSTERS * dims }, seeded(42).normal);
 }
 
 /** `n` clustered vectors, row-major in one Float32Array. */
-export function clustered(n: number, seed: number, around: Float32Array): Float32Array {
+export function clustered(n: number, seed: number, around: Float32Array, dims = DIMS): Float32Array {
   const { uniform, normal } = seeded(seed);
-  const out = new Float32Array(n * DIMS);
+  const out = new Float32Array(n * dims);
   for (let row = 0; row < n; row++) {
     const c = Math.floor(uniform() * CLUSTERS);
-    for (let i = 0; i < DIMS; i++) out[row * DIMS + i] = around[c * DIMS + i]! + 0.6 * normal();
+    for (let i = 0; i < dims; i++) out[row * dims + i] = around[c * dims + i]! + 0.6 * normal();
   }
   return out;
 }
 
 /** The rows of a row-major block, each a copy (native bindings may ignore a view's byteOffset). */
-export function rows(block: Float32Array): Float32Array[] {
-  return Array.from({ length: block.length / DIMS }, (_, row) => block.slice(row * DIMS, (row + 1) * DIMS));
+export function rows(block: Float32Array, dims = DIMS): Float32Array[] {
+  return Array.from({ length: block.length / dims }, (_, row) => block.slice(row * dims, (row + 1) * dims));
 }
