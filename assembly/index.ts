@@ -3,7 +3,7 @@
 // arena slots, status codes) so test/kernels can check both sides agree.
 
 /** Bumped whenever an export's signature or a record layout changes; checked by the host. */
-export const ABI_VERSION: u32 = 11;
+export const ABI_VERSION: u32 = 12;
 
 export { arenaBase, ARENA_ALIGN, RESULT_BLOCK_BYTES, RESULT_OUTPUT_BYTES, RESULT_RECORDS } from './arena';
 export { ERR_BAD_RULES, ERR_BAD_SPAN, ERR_OUT_OF_CAPACITY } from './errors';
@@ -82,9 +82,11 @@ export {
   UNION_RECORD_U32,
 } from './setops';
 export {
+  vectorAnyCloser,
   vectorDistances,
   vectorDistancesGather,
   vectorHamming,
+  vectorHammingAnyCloser,
   vectorHammingGather,
   vectorNorm,
   DOT_SIMD_MIN,

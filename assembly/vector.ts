@@ -2,7 +2,8 @@
 // normalised Hamming distance over binary-quantized ones. Called through src/kernels/vector.ts,
 // whose VectorBlock keeps the vectors resident in linear memory: one call computes the distances
 // from one query to a run of consecutive slots (exact search) or to a list of slot ids (the HNSW
-// graph's neighbour lists), never one call per vector.
+// graph's neighbour lists), never one call per vector; one call tests whether any listed slot is
+// closer than a threshold to a stored slot (the HNSW neighbour heuristic), stopping at the first.
 //
 // Layout (host-laid): a block is `count` vectors of `stride` bytes from `base`; f32 vectors are
 // `dims` f32 (stride = dims × 4), binary ones `words` u64 (stride = words × 8). Cosine reads the
@@ -190,4 +191,34 @@ export function vectorHammingGather(query: usize, base: usize, words: u32, slots
     const slot = <usize>load<u32>(slots + (<usize>i << 2));
     store<f32>(out + (<usize>i << 2), <f32>hamming(query, base + slot * stride, words) / scale);
   }
+}
+
+/**
+ * Whether a slot listed in `slots` lies closer than `threshold` to the vector in slot `from` of
+ * the same block (f32 metrics), in list order, stopping at the first: the HNSW neighbour
+ * heuristic's test of a candidate against the neighbours kept so far, which usually fails on the
+ * first or second. Distances are symmetric to the bit (products and sums in the same order), so
+ * this is the same test as the kept neighbour's distance to the candidate.
+ */
+export function vectorAnyCloser(metric: u32, base: usize, norms: usize, dims: u32, from: u32, slots: usize, count: u32, threshold: f32): bool {
+  const stride = <usize>dims << 2;
+  const query = base + <usize>from * stride;
+  const queryNorm = load<f32>(norms + (<usize>from << 2));
+  for (let i: u32 = 0; i < count; i++) {
+    const slot = <usize>load<u32>(slots + (<usize>i << 2));
+    if (distance(metric, query, queryNorm, base + slot * stride, load<f32>(norms + (slot << 2)), dims) < threshold) return true;
+  }
+  return false;
+}
+
+/** `vectorAnyCloser` for binary-quantized vectors (normalised Hamming distances). */
+export function vectorHammingAnyCloser(base: usize, words: u32, from: u32, slots: usize, count: u32, threshold: f32): bool {
+  const stride = <usize>words << 3;
+  const scale: f32 = <f32>(words << 6);
+  const query = base + <usize>from * stride;
+  for (let i: u32 = 0; i < count; i++) {
+    const slot = <usize>load<u32>(slots + (<usize>i << 2));
+    if (<f32>hamming(query, base + slot * stride, words) / scale < threshold) return true;
+  }
+  return false;
 }

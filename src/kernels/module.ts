@@ -34,7 +34,7 @@ interface WasmApi {
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** The ABI this host speaks; assembly/index.ts ABI_VERSION must match. */
-export const KERNELS_ABI_VERSION = 11;
+export const KERNELS_ABI_VERSION = 12;
 
 /** Negative return values of every kernel export (assembly/errors.ts). */
 export const KernelStatus = {

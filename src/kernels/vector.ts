@@ -7,7 +7,8 @@
  *   slot first, `set` writes any slot (growing the block), `remove` frees one. Batched queries:
  *   `distancesAll` (every slot), `distancesFor` (a list of slot ids: an HNSW node's neighbours),
  *   `topK` / `topKFor` (exact search over the block or over a candidate list). A query may be
- *   prepared once (`prepare`, `prepareSlot`) and reused for many calls.
+ *   prepared once (`prepare`, `prepareSlot`) and reused for many calls. `anyCloser` tests stored
+ *   vectors against one another (the HNSW neighbour heuristic) without preparing a query.
  * - Metrics: 'cosine', 'dot', 'l2' store f32; 'hamming' stores binary-quantized vectors (what a
  *   `binaryQuantized` embedder keeps; its f32 inputs are quantized on the way in).
  * - Distances are the ones Meilisearch's store (hannoy, crates hannoy/src/distance/) reports:
@@ -58,6 +59,8 @@ interface VectorExports {
   vectorDistancesGather(metric: number, query: number, queryNorm: number, base: number, norms: number, dims: number, list: number, count: number, out: number): void;
   vectorHamming(query: number, base: number, words: number, first: number, count: number, out: number): void;
   vectorHammingGather(query: number, base: number, words: number, slots: number, count: number, out: number): void;
+  vectorAnyCloser(metric: number, base: number, norms: number, dims: number, from: number, slots: number, count: number, threshold: number): number;
+  vectorHammingAnyCloser(base: number, words: number, from: number, slots: number, count: number, threshold: number): number;
 }
 
 /** Meilisearch's similarity for a distance of this module: 1 − distance, in f32 (before any distribution shift). */
@@ -429,6 +432,27 @@ export class VectorBlock {
       result.set(this.#heap.f32.subarray(at >>> 2, (at >>> 2) + n), first);
     }
     return result;
+  }
+
+  /**
+   * Whether one of `slots[0..count)` is closer than `threshold` to the vector in slot `from`
+   * (the HNSW neighbour heuristic's test), checked in list order up to the first that is; no
+   * query is prepared or replaced. Every slot must hold a vector, as for `distancesFor`.
+   */
+  anyCloser(from: number, slots: Uint32Array, count: number, threshold: number): boolean {
+    this.#alive();
+    if (count > slots.length) throw new RangeError(`${count} slots asked of a list of ${slots.length}`);
+    if (!this.has(from)) throw new RangeError(`vector slot ${from} is empty`);
+    for (let i = 0; i < count; i++) if (!this.has(slots[i]!)) throw new RangeError(`vector slot ${slots[i]} is empty`);
+    const list = this.#heap.scratch(count * 4);
+    this.#heap.u32.set(slots.subarray(0, count), list >>> 2);
+    const { exports } = this.#heap;
+    const base = this.#vectorAddress(0);
+    const closer =
+      this.metric === 'hamming'
+        ? exports.vectorHammingAnyCloser(base, this.#words, from, list, count, threshold)
+        : exports.vectorAnyCloser(METRIC_CODES[this.metric], base, this.#region, this.dimensions, from, list, count, threshold);
+    return closer !== 0;
   }
 
   /**

@@ -1,7 +1,8 @@
 // The vector distance kernel and VectorBlock against the TS reference: fixed cases (Meilisearch's
 // own scores, zero vectors, dims 1 and 3, partial last byte of a binary vector), seeded random
 // vectors at dims that exercise the scalar path, the v128 body and its tails (1, 3, 15, 16, 17,
-// 384, 1536), exact top-k with removals and filters, slot reuse, growth across heaps' regions.
+// 384, 1536), the neighbour heuristic's test (`anyCloser`), exact top-k with removals and filters,
+// slot reuse, growth across heaps' regions.
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -153,6 +154,36 @@ describe('distances against the reference', () => {
     expect(Array.from(fromSlot)).toEqual(Array.from(fromArray));
     block.dispose();
   });
+
+  for (const metric of METRICS) {
+    it(`${metric}: anyCloser tells whether a listed slot is strictly closer than the threshold to a stored slot, as distancesFor does`, () => {
+      for (const dims of [3, 17, 768]) {
+        const random = mulberry32(dims * 7 + metric.length);
+        const block = new VectorBlock({ dimensions: dims, metric, initialCapacity: 4 });
+        for (let i = 0; i < 30; i++) block.add(randomVector(random, dims));
+        for (let from = 0; from < 30; from += 7) {
+          const list = Uint32Array.from([29, 4, 11, 17, 4, 23]);
+          const distances = Array.from(block.distancesFor(block.prepareSlot(from), list));
+          // symmetric to the bit: the kept neighbour's distance to the candidate is the candidate's to it
+          list.forEach((slot, i) => expect(block.distancesFor(block.prepareSlot(slot), Uint32Array.of(from))[0]).toBe(distances[i]));
+          for (const threshold of [...distances, 0, 2, Math.max(...distances) + 1e-3]) {
+            for (const count of [0, 1, 3, list.length]) {
+              expect(block.anyCloser(from, list, count, threshold)).toBe(distances.slice(0, count).some((d) => d < threshold));
+            }
+          }
+        }
+        // it prepares nothing: a query prepared before still answers
+        const again = block.prepare(randomVector(mulberry32(dims), dims));
+        const fresh = Array.from(block.distancesFor(again, Uint32Array.from([0, 1, 2])));
+        block.anyCloser(5, Uint32Array.from([1, 2]), 2, 0.5);
+        expect(Array.from(block.distancesFor(again, Uint32Array.from([0, 1, 2])))).toEqual(fresh);
+        expect(() => block.anyCloser(31, Uint32Array.of(1), 1, 0.5)).toThrow(RangeError);
+        block.remove(2);
+        expect(() => block.anyCloser(1, Uint32Array.of(2), 1, 0.5)).toThrow(RangeError);
+        block.dispose();
+      }
+    });
+  }
 
   it('refuses a stale prepared query, a query of another block and wrong dimensions', () => {
     const a = new VectorBlock({ dimensions: 2, metric: 'l2' });

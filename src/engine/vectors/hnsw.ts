@@ -7,7 +7,8 @@
  *
  * Slots are the store's item ids. Level 0 keeps up to 2·M links per node, upper levels M, chosen
  * with the neighbour-selection heuristic. Levels come from a seeded generator, so a build is
- * reproducible. Distances of a node's unvisited neighbours are computed in one kernel call.
+ * reproducible. Distances of a node's unvisited neighbours are computed in one kernel call; the
+ * neighbour heuristic tests each candidate against the kept links in one call that stops early.
  * Links to deleted nodes that other nodes may still hold are skipped when met.
  */
 import { DistanceHeap } from './heap.js';
@@ -51,6 +52,8 @@ export class HnswGraph {
   private readonly candidates = new DistanceHeap(1);
   private readonly found = new DistanceHeap(-1);
   private batch = new Uint32Array(2 * M0);
+  /** the neighbours `select` kept so far */
+  private readonly kept = new Uint32Array(M0);
 
   constructor(
     readonly space: VectorSpace,
@@ -236,29 +239,21 @@ export class HnswGraph {
 
   /**
    * The heuristic of the paper (its algorithm 4): keep a candidate only when it is closer to the
-   * base than to every neighbour kept so far, so links spread in all directions.
+   * base than to every neighbour kept so far, so links spread in all directions. A candidate is
+   * tested against the kept ones in one kernel call that stops at the first closer (hnswlib's
+   * order): a rejected candidate mostly costs one or two distances, where a row of distances from
+   * each kept neighbour to every candidate cost 1,460 distances an insertion (5,000 × 768).
    */
   private select(ids: ArrayLike<number>, distances: ArrayLike<number>, max: number): number[] {
     if (ids.length <= max) return Array.from(ids);
-    const n = ids.length;
-    const pool = Uint32Array.from(ids);
-    // rows[k][j]: distance from the k-th kept candidate to candidate j (computed when kept)
-    const rows: Float32Array[] = [];
-    const kept: number[] = [];
-    for (let i = 0; i < n && kept.length < max; i++) {
-      const dc = distances[i]!;
-      let good = true;
-      for (const row of rows) {
-        if (row[i]! < dc) {
-          good = false;
-          break;
-        }
-      }
-      if (!good) continue;
-      kept.push(pool[i]!);
-      if (kept.length < max && i + 1 < n) rows.push(this.space.distances(this.space.prepareSlot(pool[i]!), pool, n).slice());
+    const kept = this.kept;
+    let count = 0;
+    for (let i = 0; i < ids.length && count < max; i++) {
+      const candidate = ids[i]!;
+      if (count > 0 && this.space.anyCloser(candidate, kept, count, distances[i]!)) continue;
+      kept[count++] = candidate;
     }
-    return kept;
+    return Array.from(kept.subarray(0, count));
   }
 
   /** Adds `slot` to `node`'s links on `level`, pruning them with the heuristic when out of room. */

@@ -51,6 +51,11 @@ export class VectorSpace {
     return this.distances(query, this.one, 1)[0]!;
   }
 
+  /** Whether one of `slots[0..count)` is closer than `threshold` to slot `from` (the neighbour heuristic's test; no query prepared). */
+  anyCloser(from: number, slots: Uint32Array, count: number, threshold: number): boolean {
+    return this.block.anyCloser(from, slots, count, threshold);
+  }
+
   /** Every live slot's distance to `query` (NaN for free slots below the high-water mark). */
   distancesAll(query: VectorQuery): Float32Array {
     return this.block.distancesAll(query);
