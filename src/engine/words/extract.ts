@@ -129,14 +129,21 @@ export interface ExtractOptions {
   readonly langOf?: ((path: string) => number) | undefined;
 }
 
-/** Every searchable leaf of `doc` as (path, text), in document order. */
+/**
+ * Every searchable leaf of `doc` as (path, text), in document order. A reserved field's subtree is
+ * not walked: no leaf of it is searchable, and `_vectors` holds hundreds of numbers a document
+ * (walking 5,000 documents' 768-dimension vectors took the extraction ~0.9 s).
+ */
 function collectLeaves(doc: JsonObject, isSearchable: (path: string) => boolean, out: [string, string][]): void {
   const visit = (value: unknown, path: string): void => {
     if (value === null || value === undefined) return;
     if (Array.isArray(value)) {
       for (const item of value) visit(item, path);
     } else if (typeof value === 'object') {
-      for (const [key, inner] of Object.entries(value as JsonObject)) visit(inner, path === '' ? key : `${path}.${key}`);
+      for (const [key, inner] of Object.entries(value as JsonObject)) {
+        const inside = path === '' ? key : `${path}.${key}`;
+        if (!isReserved(inside)) visit(inner, inside);
+      }
     } else if (isSearchable(path)) {
       if (typeof value === 'string') out.push([path, value]);
       else if (isJsonNumber(value) || typeof value === 'boolean') out.push([path, String(value)]);

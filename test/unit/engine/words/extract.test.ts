@@ -22,6 +22,20 @@ function occurrences(extractor: WordExtractor, fields: SearchFieldIds, doc: DocW
 }
 
 describe('WordExtractor.extract', () => {
+  it('does not walk the subtree of a reserved field (_vectors, _geo, _geojson), whose leaves are never searchable', () => {
+    const { extractor: words, fields } = extractor();
+    let read = 0;
+    const counted = (values: number[]) => new Proxy(values, { get: (target, key) => (read++, Reflect.get(target, key)) });
+    const doc = { title: 'Big Fish', _vectors: { vec: counted([0.5, -0.25, 0.125]) }, _geo: { lat: 1, lng: 2 }, nested: { _vectors: 'kept' } } as unknown as JsonObject;
+    const [entry] = words.extract([{ docid: 1, doc }]);
+    expect(occurrences(words, fields, entry!)).toEqual([
+      ['big', 'title', 0],
+      ['fish', 'title', 1],
+      ['kept', 'nested._vectors', 0],
+    ]);
+    expect(read).toBe(0);
+  });
+
   it('indexes nested leaves by path, array items 8 apart, numbers and booleans by their text', () => {
     const { extractor: words, fields } = extractor();
     const [doc] = words.extract([{ docid: 7, doc: { title: 'Big Fish', cast: [{ name: 'Ewan' }, { name: 'Albert Finney' }], year: 2003, ok: true } as JsonObject }]);
