@@ -2,7 +2,8 @@
  * Hybrid and semantic search over HTTP on fiori-docs (778 documentation chunks with their real
  * 384-d MiniLM embeddings, indexed as a userProvided embedder): the real server on loopback, one
  * connection, the query vector given in the request (no embedding server), against keyword search
- * on the same index. Prints indexing time and p50/p99 per search kind.
+ * on the same index, and similar-document requests (a document's own vectors as the query).
+ * Prints indexing time and p50/p99 per search kind.
  *
  *   npm run build && tsc -p bench/tsconfig.json && node dist/bench/vectors/hybrid-http.js
  */
@@ -52,19 +53,20 @@ try {
   await waitIdle(url);
   const indexMs = performance.now() - started;
 
-  const queries = chunks.slice(0, 100).map((chunk) => ({ q: chunk.title.split(' ').slice(0, 3).join(' '), vector: chunk._vectors.minilm }));
-  const kinds: [string, (q: { q: string; vector: number[] }) => object][] = [
+  const queries = chunks.slice(0, 100).map((chunk) => ({ q: chunk.title.split(' ').slice(0, 3).join(' '), vector: chunk._vectors.minilm, id: chunk.id }));
+  const kinds: [string, (q: { q: string; vector: number[]; id: number }) => object, string?][] = [
     ['keyword', ({ q }) => ({ q })],
     ['semantic (vector, ratio 1)', ({ vector }) => ({ vector, hybrid: { embedder: 'minilm', semanticRatio: 1 } })],
     ['hybrid (q + vector, ratio 0.5)', ({ q, vector }) => ({ q, vector, hybrid: { embedder: 'minilm', semanticRatio: 0.5 } })],
+    ['similar (`POST /similar`, the document\'s id)', ({ id }) => ({ id, embedder: 'minilm' }), 'similar'],
   ];
   const rows: string[] = [];
-  for (const [name, body] of kinds) {
+  for (const [name, body, route = 'search'] of kinds) {
     const times: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const query of queries) {
         const t = performance.now();
-        await json(`${url}/indexes/fiori/search`, 'POST', { ...body(query), limit: 10, attributesToRetrieve: ['id', 'title'] });
+        await json(`${url}/indexes/fiori/${route}`, 'POST', { ...body(query), limit: 10, attributesToRetrieve: ['id', 'title'] });
         times.push(performance.now() - t);
       }
     }
