@@ -52,6 +52,18 @@ export class EntryCache<T> {
     this.entries.set(env, entry);
     return entry.value;
   }
+
+  /**
+   * Holds `value` for the entry's current contents, as if derived from them: for a caller that
+   * made the entry from `value` and knows `derive` would give it back (a write's own settings),
+   * where deriving it again would decode what was just encoded.
+   */
+  prime(env: IndexReadEnv, value: T): void {
+    const fast = this.db(env).getBinaryFast(this.key);
+    const bytes = fast === undefined ? undefined : new Uint8Array(fast.buffer, fast.byteOffset, fast.length).slice();
+    const stored = this.follow === undefined ? undefined : this.db(env).get(this.key);
+    this.entries.set(env, { bytes, stored, value });
+  }
 }
 
 function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {

@@ -26,7 +26,7 @@ import { wordIndexUpdater } from '../engine/words/word-index.js';
 import { serveEmbedding } from './embedding-channel.js';
 import { prepareChangedEmbedders } from '../embedders/embed.js';
 import { EmbedderFailure } from '../embedders/embed-error.js';
-import { readSettings } from '../engine/index-settings.js';
+import { searchSettings } from '../engine/index-settings.js';
 import type { EmbedderRequests, EmbedderRequestStats } from '../embedders/request-stats.js';
 import type { WorkerPools } from './pool.js';
 
@@ -70,7 +70,7 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
   try {
     // A settings change builds its new embedders first, as v1.50 does: probing dimensions and
     // checking composites over HTTP here, so a failure fails the batch before the write starts.
-    if (write.kind === 'settings') await prepareChangedEmbedders(readSettings(envs.get(uuid)).embedders, write.settings.embedders, signal);
+    if (write.kind === 'settings') await prepareChangedEmbedders(searchSettings(envs.get(uuid)).embedders, write.settings.embedders, signal);
     // documents' words are extracted in parallel with the write, by the extraction workers (not
     // for a rehearsal, which only finds whether the operations apply)
     if (write.kind === 'documents' && write.rehearsal !== true) {

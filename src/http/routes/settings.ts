@@ -1,5 +1,8 @@
 /**
- * `/indexes/{uid}/settings` routes (settings.md §1): GET reads the index's stored settings; PATCH,
+ * `/indexes/{uid}/settings` routes (settings.md §1): GET reads the index's stored settings (the
+ * object searches share, not a copy decoded per request) and writes a long answer in pieces, the
+ * event loop given turns between them (search/streamed-answer.ts): 450,000 synonyms, decoded and
+ * serialised whole, held the thread answering every request ~2-9 s per GET; PATCH,
  * the sub-routes' PUT/PATCH and every DELETE enqueue a `settingsUpdate` task carrying the
  * canonical patch (src/settings/patch.ts), which is also what the task shows as its details.
  *
@@ -22,6 +25,8 @@ import { replicationOf } from '../replication-headers.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { parseSentBody } from '../../validation/sent-values.js';
 import { stringifyReply } from '../../types/reply-text.js';
+import { StreamedJson } from '../../types/streamed-json.js';
+import { streamedWhenLong } from '../../search/streamed-answer.js';
 
 /** Every settings route registers so; a leader re-sends the change as a settings object to `PATCH /indexes/{uid}/settings` (network.md §5). */
 function enqueueUpdate(ctx: RouteContext<unknown, unknown>, deps: AppDeps, uid: string, patch: SettingsPatch, isDeletion: boolean) {
@@ -75,11 +80,13 @@ async function updateSetting(ctx: RouteContext<unknown, unknown>, deps: AppDeps,
 export const settingsRoutes = [
   defineRoute({
     route: 'GET /indexes/:indexUid/settings',
-    handler: (ctx, deps) =>
-      settingsView(deps.indexReader.settings(ctx.params.indexUid!), {
+    handler: (ctx, deps) => {
+      const view = settingsView(deps.indexReader.settings(ctx.params.indexUid!), {
         foreignKeys: deps.features.enabled('foreignKeys'),
         chat: deps.features.enabled('chatCompletions'),
-      }),
+      });
+      return streamedWhenLong(view, 0);
+    },
   }),
   defineRoute({
     route: 'PATCH /indexes/:indexUid/settings',
@@ -104,6 +111,8 @@ export const settingsRoutes = [
       const setting = routedSetting(ctx);
       if (setting === undefined) return undefined;
       const value = settingView(deps.indexReader.settings(ctx.params.indexUid!), setting.key);
+      const long = typeof value === 'object' && value !== null ? streamedWhenLong(value, 0) : value;
+      if (long instanceof StreamedJson) return long;
       // Fastify would send a bare string as text: serialize every value as JSON ourselves, as
       // every answer is written (a distribution's floats as v1.50 writes them)
       ctx.reply.type('application/json');

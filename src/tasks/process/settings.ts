@@ -13,13 +13,14 @@
  * Writes: the new settings and a rebuild, from the stored documents, of each index updater whose
  * derived data the change alters (`diffSettings`), all in ONE transaction on the index environment
  * (batch-write.ts: an index refusing them fails every task); the index record's `updatedAt` joins
- * the instance commit.
+ * the instance commit. Once committed, the settings written are what searches read
+ * (index-settings.ts `primeSearchSettings`), not decoded again on the thread answering requests.
  */
 import { ApiError } from '../../errors/api-error.js';
 import { DocumentStore } from '../../engine/documents/store.js';
 import { normalizeExactWords } from '../../engine/exact-words.js';
 import type { IndexReadEnv } from '../../engine/index-read-env.js';
-import { readSettings } from '../../engine/index-settings.js';
+import { primeSearchSettings, searchSettings } from '../../engine/index-settings.js';
 import { readEmbedderStates } from '../../engine/vectors/store.js';
 import { heldDimensionsProblem } from '../../settings/embedders.js';
 import { INDEX_UPDATERS } from '../../engine/indexer/registry.js';
@@ -53,7 +54,8 @@ export const processSettings: BatchProcessor = async (ctx, tasks, next) => {
   const record = existing ?? ctx.indexes.newRecord(indexUid, null, ctx.now);
   // a new index is there, empty, before its settings apply, and stays if they fail (v1.50's create_index)
   if (existing === undefined) await ctx.indexes.register(record);
-  const before = existing === undefined ? defaultSettings() : readSettings(ctx.indexEnvs.get(record.uuid));
+  // the settings searches share (read-only: applyPatch copies what it changes), not a decode of them
+  const before = existing === undefined ? defaultSettings() : searchSettings(ctx.indexEnvs.get(record.uuid));
 
   let after = before;
   let clears = 0;
@@ -82,5 +84,8 @@ export const processSettings: BatchProcessor = async (ctx, tasks, next) => {
   const { rebuild } = diffSettings(before, after, INDEX_UPDATERS);
 
   const write = { kind: 'settings', settings: after, clear: clears > 0, rebuild, sharding: existing === undefined ? ctx.sharding : null } as const;
-  return writeKnownOutcome(ctx, indexUid, tasks, record.uuid, write, { tasks: finished, commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) });
+  const outcome = await writeKnownOutcome(ctx, indexUid, tasks, record.uuid, write, { tasks: finished, commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) });
+  // searches and settings reads share the settings written instead of decoding them again
+  if (outcome.indexWritten !== undefined) primeSearchSettings(ctx.indexEnvs.get(record.uuid), after);
+  return outcome;
 };

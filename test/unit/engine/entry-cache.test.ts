@@ -53,6 +53,22 @@ describe('EntryCache', () => {
     expect(derived()).toBe(2);
   });
 
+  it('holds a primed value for the entry as stored, and derives again once a commit rewrites it', () => {
+    const env = openEnv('a');
+    env.root.transactionSync(() => {
+      env.main.putSync('version', 1);
+      env.main.putSync('payload', 'primed');
+    });
+    const { cache, derived } = countingCache();
+    const primed = 'primed';
+    cache.prime(env, primed);
+    expect(cache.get(env)).toBe(primed);
+    expect(derived()).toBe(0);
+    env.root.transactionSync(() => env.main.putSync('version', 2));
+    expect(cache.get(env)).toBe('primed');
+    expect(derived()).toBe(1);
+  });
+
   it('treats a missing entry as a version of its own', () => {
     const env = openEnv('a');
     const { cache, derived } = countingCache();

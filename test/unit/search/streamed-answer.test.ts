@@ -64,6 +64,19 @@ describe('streamedWhenLong', () => {
     expect(streamedWhenLong(long, 2)).toBeInstanceOf(StreamedJson);
   });
 
+  it('takes a list or object of more members than it looks at for long without reading them (450,000 synonyms)', async () => {
+    let read = 0;
+    const synonyms = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`w${i}`, [`v${i}`]]));
+    const counted = new Proxy(synonyms, { get: (target, key) => (read++, Reflect.get(target, key)) });
+    const stopWords = Array.from({ length: 100_000 }, (_, i) => `s${i}`);
+    const countedWords = new Proxy(stopWords, { get: (target, key) => (typeof key === 'string' && /^\d+$/.test(key) && read++, Reflect.get(target, key)) });
+    expect(streamedWhenLong({ synonyms: counted }, 0)).toBeInstanceOf(StreamedJson);
+    expect(streamedWhenLong({ stopWords: countedWords }, 0)).toBeInstanceOf(StreamedJson);
+    expect(read).toBe(0);
+    const answer = { synonyms, stopWords: stopWords.slice(0, 10) };
+    expect(await (streamedWhenLong(answer, 0) as StreamedJson).text()).toBe(JSON.stringify(answer));
+  });
+
   it("counts keys' strings too: a facet distribution's long value streams the answer", async () => {
     const answer = { hits: [], facetDistribution: { tag: orderedCounts([['k'.repeat(1024 * 1024), 1], ['b', 2]]) } };
     const streamed = streamedWhenLong(answer, 0);

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/engine/document-id.js';
 import { DocumentStore } from '../../../src/engine/documents/store.js';
 import { IndexEnvs } from '../../../src/engine/index-env.js';
-import { readSettings } from '../../../src/engine/index-settings.js';
+import { readSettings, searchSettings } from '../../../src/engine/index-settings.js';
 import { INDEX_UPDATERS } from '../../../src/engine/indexer/registry.js';
 import type { IndexUpdater } from '../../../src/engine/updater.js';
 import { IndexRegistry } from '../../../src/indexes/registry.js';
@@ -143,6 +143,28 @@ describe('the settings processor', () => {
       },
     ]);
     expect(ctx.indexes.get('movies')!.updatedAt).toBe(5_000n);
+  });
+
+  it('hands the settings it wrote to the searches instead of their decoding them again', async () => {
+    const env = indexWith([{ id: 1, genre: 'drama' }]);
+    const written: unknown[] = [];
+    const tasks = enqueue(settings({ filterableAttributes: ['genre'], synonyms: { film: ['movie'] } }));
+    // the recorder rebuilds with the very settings object the write stored
+    const rebuild = recorder.rebuild;
+    recorder.rebuild = (e, s, docs) => (written.push(s), rebuild(e, s, docs));
+    try {
+      commit(await processSettings(ctx, tasks, batch(tasks, 'settings', false)));
+    } finally {
+      recorder.rebuild = rebuild;
+    }
+    expect(searchSettings(env)).toBe(written[0]);
+    expect(searchSettings(env)).toEqual(readSettings(env));
+    // a later batch starts from those shared settings and leaves them as they were
+    const next = enqueue(settings({ synonyms: { film: ['picture'] } }));
+    commit(await processSettings(ctx, next, batch(next, 'settings', false)));
+    expect((written[0] as { synonyms: unknown }).synonyms).toEqual({ film: ['movie'] });
+    expect(searchSettings(env).synonyms).toEqual({ film: ['picture'] });
+    expect(searchSettings(env)).toEqual(readSettings(env));
   });
 
   it('rebuilds nothing for a metadata-only change', async () => {
