@@ -15,7 +15,7 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import type { IndexEnvs } from '../engine/index-env.js';
-import type { DocumentsWrite, IndexWrite, IndexWriteOutcome } from '../engine/indexer/commit.js';
+import { threadSettingsWrite, type DocumentsWrite, type IndexWrite, type IndexWriteOutcome } from '../engine/indexer/commit.js';
 import type { ReshardOutcome, ReshardWrite } from '../engine/shards/reshard.js';
 import type { DocumentBatchOutcome } from '../engine/indexer/document-batch.js';
 import type { StepDurations } from '../engine/indexing-steps.js';
@@ -84,7 +84,8 @@ export async function writeIndex(pools: WorkerPools, envs: IndexEnvs, uuid: stri
     // many documents likely hold some Chinese, Japanese or Korean text: the segmenter thread's
     // start then overlaps the write instead of holding the first worker that asks for it
     if (ahead !== null) pools.startSegmenterThread();
-    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write, interrupt, step, chunkMemory: pools.chunkMemory, ahead: ahead?.ends, embedding: embedding.ends };
+    const sent = write.kind === 'settings' ? threadSettingsWrite(write) : write;
+    const job: IndexWriteJob = { folder: envs.folderOf(uuid), uuid, write: sent, interrupt, step, chunkMemory: pools.chunkMemory, ahead: ahead?.ends, embedding: embedding.ends };
     const transferList = [...(ahead === null ? [] : ahead.ends.ports), ...embedding.transfer];
     const result = (await pools.writerPool().run(job, { transferList })) as IndexWriteResult;
     durations = result.steps;

@@ -25,6 +25,7 @@ import { readEmbedderStates } from '../../engine/vectors/store.js';
 import { heldDimensionsProblem } from '../../settings/embedders.js';
 import { INDEX_UPDATERS } from '../../engine/indexer/registry.js';
 import { diffSettings } from '../../settings/diff.js';
+import { SETTING_KEYS } from '../../settings/catalogue.js';
 import { applyPatch, mergedSettingsProblem } from '../../settings/merge.js';
 import type { SettingsPatch } from '../../settings/patch.js';
 import { defaultSettings, type IndexSettings } from '../../types/settings.js';
@@ -81,9 +82,11 @@ export const processSettings: BatchProcessor = async (ctx, tasks, next) => {
     firstClear = false;
     return succeeded(task, { ...task.details, deletedDocuments });
   });
-  const { rebuild } = diffSettings(before, after, INDEX_UPDATERS);
+  const { changed, rebuild } = diffSettings(before, after, INDEX_UPDATERS);
+  // the writer thread reads the settings left as they were itself, rather than be sent them
+  const unchanged = existing === undefined ? [] : SETTING_KEYS.filter((key) => !changed.includes(key));
 
-  const write = { kind: 'settings', settings: after, clear: clears > 0, rebuild, sharding: existing === undefined ? ctx.sharding : null } as const;
+  const write = { kind: 'settings', settings: after, unchanged, clear: clears > 0, rebuild, sharding: existing === undefined ? ctx.sharding : null } as const;
   const outcome = await writeKnownOutcome(ctx, indexUid, tasks, record.uuid, write, { tasks: finished, commit: () => ctx.indexes.put({ ...record, updatedAt: ctx.now }) });
   // searches and settings reads share the settings written instead of decoding them again
   if (outcome.indexWritten !== undefined) primeSearchSettings(ctx.indexEnvs.get(record.uuid), after);

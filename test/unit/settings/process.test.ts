@@ -10,6 +10,7 @@ import { DocumentStore } from '../../../src/engine/documents/store.js';
 import { IndexEnvs } from '../../../src/engine/index-env.js';
 import { readSettings, searchSettings } from '../../../src/engine/index-settings.js';
 import { INDEX_UPDATERS } from '../../../src/engine/indexer/registry.js';
+import { threadSettingsWrite } from '../../../src/engine/indexer/commit.js';
 import type { IndexUpdater } from '../../../src/engine/updater.js';
 import { IndexRegistry } from '../../../src/indexes/registry.js';
 import { IndexStatsStore } from '../../../src/indexes/stats-store.js';
@@ -147,24 +148,28 @@ describe('the settings processor', () => {
 
   it('hands the settings it wrote to the searches instead of their decoding them again', async () => {
     const env = indexWith([{ id: 1, genre: 'drama' }]);
-    const written: unknown[] = [];
     const tasks = enqueue(settings({ filterableAttributes: ['genre'], synonyms: { film: ['movie'] } }));
-    // the recorder rebuilds with the very settings object the write stored
-    const rebuild = recorder.rebuild;
-    recorder.rebuild = (e, s, docs) => (written.push(s), rebuild(e, s, docs));
-    try {
-      commit(await processSettings(ctx, tasks, batch(tasks, 'settings', false)));
-    } finally {
-      recorder.rebuild = rebuild;
-    }
-    expect(searchSettings(env)).toBe(written[0]);
+    commit(await processSettings(ctx, tasks, batch(tasks, 'settings', false)));
+    // the very synonyms object of the task, not a decoded copy
+    const sent = (tasks[0]!.kind as unknown as { settings: { synonyms: unknown } }).settings.synonyms;
+    expect(searchSettings(env).synonyms).toBe(sent);
     expect(searchSettings(env)).toEqual(readSettings(env));
-    // a later batch starts from those shared settings and leaves them as they were
+  });
+
+  it('sends the writer only the settings a batch changes: it keeps the others as stored', async () => {
+    const env = indexWith([{ id: 1, genre: 'drama' }]);
+    const first = enqueue(settings({ filterableAttributes: ['genre'], stopWords: ['the'], synonyms: { film: ['movie'] } }));
+    commit(await processSettings(ctx, first, batch(first, 'settings', false)));
+    const shared = searchSettings(env);
     const next = enqueue(settings({ synonyms: { film: ['picture'] } }));
     commit(await processSettings(ctx, next, batch(next, 'settings', false)));
-    expect((written[0] as { synonyms: unknown }).synonyms).toEqual({ film: ['movie'] });
-    expect(searchSettings(env).synonyms).toEqual({ film: ['picture'] });
+    expect(readSettings(env)).toMatchObject({ filterableAttributes: ['genre'], stopWords: ['the'], synonyms: { film: ['picture'] } });
     expect(searchSettings(env)).toEqual(readSettings(env));
+    // the settings searches shared before are left as they were
+    expect(shared.synonyms).toEqual({ film: ['movie'] });
+    const write = { kind: 'settings', settings: readSettings(env), unchanged: ['stopWords', 'synonyms'], clear: false, rebuild: [] } as const;
+    expect(Object.keys(threadSettingsWrite(write).settings)).not.toContain('synonyms');
+    expect(Object.keys(threadSettingsWrite(write).settings)).toContain('filterableAttributes');
   });
 
   it('rebuilds nothing for a metadata-only change', async () => {
