@@ -43,6 +43,11 @@ export class SynonymBuild {
   private finishing: [string, string[][]][] | undefined;
   private table: Map<string, string[][]> | undefined;
 
+  /** The number of synonym keys (listed once, as the build's own list: 450,000 keys take ~0.1-0.3 s to list). */
+  get size(): number {
+    return this.keys.length;
+  }
+
   constructor(
     private readonly synonyms: Readonly<Record<string, readonly string[]>>,
     private readonly stopWords: ReadonlySet<string>,
@@ -127,7 +132,7 @@ export function synonymTableBuild(settings: IndexSettings): SynonymBuild | undef
     perSettings.set(settings, table);
     last = { synonyms: settings.synonyms, stopWords, custom, table };
   });
-  if (Object.keys(settings.synonyms).length < SLICED_FROM_KEYS) {
+  if (build.size < SLICED_FROM_KEYS) {
     build.finish();
     return undefined;
   }

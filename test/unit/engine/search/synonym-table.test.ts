@@ -50,6 +50,17 @@ describe('synonymsOf', () => {
     expect(withStop.get('a')).toEqual([['b']]);
   });
 
+  it('lists the keys of new synonyms only to compare them with the last table and to build, not to count them', () => {
+    synonymsOf(settingsWith({ a: ['b'] }));
+    let listed = 0;
+    const synonyms = new Proxy(Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`q${i}`, [`r${i}`]])), {
+      ownKeys: (target) => (listed++, Reflect.ownKeys(target)),
+    });
+    expect(synonymTableBuild(settingsWith(synonyms))).toBeInstanceOf(SynonymBuild);
+    // once to compare them with the last table's, once for the build (not once more to count them)
+    expect(listed).toBe(2);
+  });
+
   it('leaves a small table to be built at once, and hands out the build of a large one until it is done', () => {
     expect(synonymTableBuild(settingsWith({ a: ['b'] }))).toBeUndefined();
     const large = settingsWith(Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, [`v${i}`]])));
