@@ -13,6 +13,9 @@
  *   a       [a, startedAt, uid]                     [a, startedAt, batchUid]
  *   f       [f, finishedAt, uid]                    [f, finishedAt, batchUid]
  *
+ * The counts database (`task-counts`) also records whether enqueue dates rise with uids
+ * (`enqueueOrder`), which makes an enqueue-date bound a uid span (`enqueuedSpan`).
+ *
  * Writers (queue.ts) must call these inside a write transaction; readers return uids in ascending
  * order (date ranges excepted, see `idsInRange`). Family names are single letters so that no family is
  * a prefix of another.
@@ -159,13 +162,26 @@ export function recount(db: IndexDb, counts: CountDb): void {
   for (const family of COUNTED) for (const value of valuesOf(db, family)) counts.putSync(asKey([family, value]), countOf(db, family, value));
 }
 
+/**
+ * Inclusive uid bounds a read keeps to: an enqueue-date bound as uids, enqueue dates rising with
+ * uids (`enqueueOrder`); empty when `lo > hi`.
+ */
+export interface UidSpan {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+export const EVERY_UID: UidSpan = { lo: 0, hi: AFTER_ALL_UIDS - 1 };
+
 /** Uids filed under one family value, ascending. */
-export function idsOf(db: IndexDb, family: string, value: string | number): number[] {
+export function idsOf(db: IndexDb, family: string, value: string | number, span: UidSpan = EVERY_UID): number[] {
   const ids: number[] = [];
-  for (const key of db.getKeys({ start: [family, value], end: [family, value, AFTER_ALL_UIDS] })) {
-    ids.push((key as IndexKey)[2]);
-  }
+  for (const key of db.getKeys(valueRange(family, value, span))) ids.push((key as IndexKey)[2]);
   return ids;
+}
+
+function valueRange(family: string, value: string | number, span: UidSpan): { start: Key; end: Key } {
+  return { start: [family, value, span.lo], end: [family, value, span.hi + 1] };
 }
 
 /**
@@ -183,28 +199,31 @@ const SCANNED_PER_VALUE = 16;
  * the family holds at most SCANNED_PER_VALUE entries per value: 20,000 range reads (`canceledBy=`
  * 20,000 uids) held the thread answering requests 0.5–2.8 s.
  */
-export function idsUnderAny(db: IndexDb, family: string, values: readonly (string | number)[]): number[] {
+export function idsUnderAny(db: IndexDb, family: string, values: readonly (string | number)[], span: UidSpan = EVERY_UID): number[] {
   if (values.length > MANY_VALUES) {
     // one object per call: lmdb's getCount marks the options it is given as counting only
-    const span = () => ({ start: asKey([family]), end: asKey([`${family}\uffff`]) });
-    if (db.getCount(span()) <= values.length * SCANNED_PER_VALUE) {
+    const range = () => ({ start: asKey([family]), end: asKey([`${family}\uffff`]) });
+    if (db.getCount(range()) <= values.length * SCANNED_PER_VALUE) {
       const asked = new Set<unknown>(values);
       const ids: number[] = [];
-      for (const key of db.getKeys(span())) if (asked.has((key as IndexKey)[1])) ids.push((key as IndexKey)[2]);
+      for (const key of db.getKeys(range())) {
+        const [, value, uid] = key as IndexKey;
+        if (asked.has(value) && uid >= span.lo && uid <= span.hi) ids.push(uid);
+      }
       return ids;
     }
   }
-  return values.flatMap((value) => idsOf(db, family, value));
+  return values.flatMap((value) => idsOf(db, family, value, span));
 }
 
 /** How many uids are filed under one family value (counted by LMDB without decoding the keys). */
-export function countOf(db: IndexDb, family: string, value: string | number): number {
-  return db.getCount({ start: [family, value], end: [family, value, AFTER_ALL_UIDS] });
+export function countOf(db: IndexDb, family: string, value: string | number, span: UidSpan = EVERY_UID): number {
+  return db.getCount(valueRange(family, value, span));
 }
 
 /**
- * The uids filed under one family value from a cursor: descending from `from` (inclusive) or,
- * when `ascending`, ascending from it. Lazy, so a page reads only what it shows.
+ * The uids filed under one family value from a cursor, within `span`: descending from `from`
+ * (inclusive) or, when `ascending`, ascending from it. Lazy, so a page reads only what it shows.
  */
 export function* idsFrom(
   db: IndexDb,
@@ -212,11 +231,21 @@ export function* idsFrom(
   value: string | number,
   from: number | undefined,
   ascending: boolean,
+  span: UidSpan = EVERY_UID,
 ): Generator<number> {
+  const { lo, hi } = spanFrom(span, from, ascending);
+  if (lo > hi) return;
   const range = ascending
-    ? { start: [family, value, from ?? 0], end: [family, value, AFTER_ALL_UIDS] }
-    : { start: [family, value, from ?? AFTER_ALL_UIDS], end: [family, value], reverse: true };
+    ? { start: [family, value, lo], end: [family, value, hi + 1] }
+    : // descending, the end is exclusive: `[family, value]` sorts before every uid of the value
+      { start: [family, value, hi], end: lo === 0 ? [family, value] : [family, value, lo - 1], reverse: true };
   for (const key of db.getKeys(range)) yield (key as IndexKey)[2];
+}
+
+/** The part of `span` a cursor still reads: from `from` (inclusive) up when `ascending`, else down. */
+export function spanFrom(span: UidSpan, from: number | undefined, ascending: boolean): UidSpan {
+  if (from === undefined) return span;
+  return ascending ? { lo: Math.max(span.lo, from), hi: span.hi } : { lo: span.lo, hi: Math.min(span.hi, from) };
 }
 
 /** Whether any uid is filed under that family value. */
@@ -244,6 +273,67 @@ export function idsInRange(db: IndexDb, family: string, after?: Timestamp, befor
 /** How many uids `idsInRange` would give, counted by LMDB. */
 export function countInRange(db: IndexDb, family: string, after?: Timestamp, before?: Timestamp): number {
   return db.getCount(timeRange(family, after, before));
+}
+
+/**
+ * The uids of the tasks enqueued strictly between the bounds, as a span: the uids of the first and
+ * last entries of the date range. Exact only while enqueue dates rise with uids (`enqueueOrder`).
+ */
+export function enqueuedSpan(db: IndexDb, after?: Timestamp, before?: Timestamp): UidSpan {
+  const { start, end } = timeRange(FAMILY.enqueuedAt, after, before);
+  let lo: number | undefined;
+  let hi: number | undefined;
+  for (const key of db.getKeys({ start, end, limit: 1 })) lo = (key as IndexKey)[2];
+  // descending: `end` (no stored key is ever equal to it) is where the walk starts
+  for (const key of db.getKeys({ start: end, end: start, reverse: true, limit: 1 })) hi = (key as IndexKey)[2];
+  return lo === undefined || hi === undefined ? { lo: 1, hi: 0 } : { lo, hi };
+}
+
+/**
+ * Whether enqueue dates rise with uids, kept in the counts database (`task-counts`) under
+ * ENQUEUE_ORDER: 1 when they do, 0 when a task may have been stored with an older enqueue date than
+ * a task of a lower uid (a dump's tasks, a clock set back between two runs), absent in a store
+ * written before it was kept. While they do, an enqueue-date bound is a uid span (`enqueuedSpan`).
+ * Deleting tasks keeps the order, so it is only ever lost, by a write of tasks (`keepEnqueueOrder`).
+ */
+const ENQUEUE_ORDER = asKey(['~', 'enqueueOrder']);
+
+export function enqueueOrder(counts: CountDb): boolean {
+  return counts.get(ENQUEUE_ORDER) === 1;
+}
+
+/**
+ * Records whether enqueue dates still rise with uids once `tasks` (ascending uids and dates, as
+ * the caller checked) are stored after the tasks stored now; called before they are written.
+ */
+export function keepEnqueueOrder(db: IndexDb, counts: CountDb, tasks: Database<unknown, number>, first: { uid: number; enqueuedAt: Timestamp }, ordered: boolean): void {
+  if (!enqueueOrder(counts)) return;
+  let keeps = ordered;
+  for (const uid of tasks.getKeys({ reverse: true, limit: 1 })) keeps &&= uid < first.uid;
+  for (const key of db.getKeys({ start: asKey([`${FAMILY.enqueuedAt}\uffff`]), end: asKey([FAMILY.enqueuedAt]), reverse: true, limit: 1 })) {
+    keeps &&= ((key as IndexKey)[1] as Timestamp) <= first.enqueuedAt;
+  }
+  if (!keeps) counts.putSync(ENQUEUE_ORDER, 0);
+}
+
+/** Checks the enqueue order of a store written before it was kept, from the enqueue-date entries. */
+export function checkEnqueueOrder(db: IndexDb, counts: CountDb): void {
+  let last = -1;
+  let ordered = true;
+  for (const key of db.getKeys({ start: asKey([FAMILY.enqueuedAt]), end: asKey([`${FAMILY.enqueuedAt}\uffff`]) })) {
+    const uid = (key as IndexKey)[2];
+    if (uid < last) {
+      ordered = false;
+      break;
+    }
+    last = uid;
+  }
+  counts.putSync(ENQUEUE_ORDER, ordered ? 1 : 0);
+}
+
+/** Whether the enqueue order was ever recorded. */
+export function enqueueOrderKnown(counts: CountDb): boolean {
+  return counts.get(ENQUEUE_ORDER) !== undefined;
 }
 
 /** The distinct values of a family (e.g. every index uid), found with one seek per value. */

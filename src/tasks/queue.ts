@@ -42,7 +42,23 @@ import {
 import { formatRfc3339, nowNs } from '../types/dates.js';
 import type { Progress } from './progress.js';
 import { defaultDetails } from './details.js';
-import { CountChanges, FAMILY, batchKeys, countedOf, hasAny, idsFrom, idsOf, recount, reindex, taskKeys, valuesOf, type IndexDb } from './index-keys.js';
+import {
+  CountChanges,
+  FAMILY,
+  batchKeys,
+  checkEnqueueOrder,
+  countedOf,
+  enqueueOrderKnown,
+  hasAny,
+  idsFrom,
+  idsOf,
+  keepEnqueueOrder,
+  recount,
+  reindex,
+  taskKeys,
+  valuesOf,
+  type IndexDb,
+} from './index-keys.js';
 import { intersect } from './uid-sets.js';
 import {
   isTaskVisible,
@@ -151,6 +167,7 @@ export class TaskQueue {
     if (entries(this.dbs.taskCounts) === 0 && entries(this.dbs.tasks) > 0) {
       writeTxn(this.root, () => recount(this.dbs.taskIndex, this.dbs.taskCounts));
     }
+    if (!enqueueOrderKnown(this.dbs.taskCounts)) writeTxn(this.root, () => checkEnqueueOrder(this.dbs.taskIndex, this.dbs.taskCounts));
   }
 
   private static nextUid(db: Database<unknown, number>): number {
@@ -197,6 +214,13 @@ export class TaskQueue {
     };
   }
 
+  /** Records whether enqueue dates still rise with uids once `tasks` are stored (before they are). */
+  private keepEnqueueOrder(tasks: readonly Task[]): void {
+    if (tasks.length === 0) return;
+    const ordered = tasks.every((task, i) => i === 0 || (task.uid > tasks[i - 1]!.uid && task.enqueuedAt >= tasks[i - 1]!.enqueuedAt));
+    keepEnqueueOrder(this.dbs.taskIndex, this.dbs.taskCounts, this.dbs.tasks, tasks[0]!, ordered);
+  }
+
   /** A task and its index entries (inside the caller's transaction); its count changes to `counts` when given (a write of many tasks). */
   private insert(task: Task, counts?: CountChanges): void {
     this.dbs.tasks.putSync(task.uid, task);
@@ -215,7 +239,12 @@ export class TaskQueue {
    */
   register(input: TaskInput): Task {
     const task = this.newTask(input);
-    if (input.dryRun !== true) writeTxn(this.root, () => this.insert(task));
+    if (input.dryRun !== true) {
+      writeTxn(this.root, () => {
+        this.keepEnqueueOrder([task]);
+        this.insert(task);
+      });
+    }
     return task;
   }
 
@@ -231,7 +260,10 @@ export class TaskQueue {
     this.allocated = task.uid + 1;
     this.inFlight++;
     try {
-      await this.root.transaction(() => this.insert(task));
+      await this.root.transaction(() => {
+        this.keepEnqueueOrder([task]);
+        this.insert(task);
+      });
     } finally {
       // Once nothing is in flight the stored uids are the truth again (a failed commit frees its uid).
       if (--this.inFlight === 0) this.allocated = 0;
@@ -307,6 +339,7 @@ export class TaskQueue {
 
   /** Stores `task` over `previous`, its stored version, and moves its index entries. */
   private replace(previous: Task, task: Task): void {
+    if (task.enqueuedAt !== previous.enqueuedAt) keepEnqueueOrder(this.dbs.taskIndex, this.dbs.taskCounts, this.dbs.tasks, task, false);
     this.dbs.tasks.putSync(task.uid, task);
     reindex(this.dbs.taskIndex, taskKeys(previous), taskKeys(task), this.dbs.taskCounts);
   }
@@ -522,6 +555,7 @@ export class TaskQueue {
   restoreTasks(tasks: readonly Task[]): void {
     writeTxn(this.root, () => {
       const counts = new CountChanges();
+      this.keepEnqueueOrder(tasks);
       for (const task of tasks) this.insert(task, counts);
       counts.flush(this.dbs.taskCounts);
     });
