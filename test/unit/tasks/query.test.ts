@@ -120,6 +120,12 @@ function reference(q: TaskQuery, all: readonly Task[]): { uids: number[]; total:
   return { uids: shown.slice(0, limit), total: matched.length, next: shown[limit] ?? null };
 }
 
+/** What a cancel or delete request with that filter selects: every task shown, ascending. */
+function referenceSelection(q: TaskQuery, all: readonly Task[]): number[] {
+  const { limit: _limit, from: _from, reverse: _reverse, ...filter } = q;
+  return reference({ ...filter, limit: all.length, reverse: true }, all).uids;
+}
+
 const show = (q: TaskQuery): string => JSON.stringify(q, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
 
 /** Enqueue-date bounds alone and with every other filter, paged both ways from several cursors. */
@@ -160,11 +166,12 @@ function expectReferenceAnswers(): void {
     const page = queue.query(q);
     const want = reference(q, all);
     expect({ uids: page.results.map((t) => t.uid), total: page.total, next: page.next }, show(q)).toEqual(want);
+    if (q.limit === undefined && q.reverse === undefined) expect(queue.matchUids(q), show(q)).toEqual(referenceSelection(q, all));
   }
 }
 
 describe('enqueue-date bounds', () => {
-  it('answer every filter and cursor as the straightforward reading of the filter does', () => {
+  it('answer every filter and cursor, and select for a cancel or delete, as the straightforward reading of the filter does', () => {
     seedVaried();
     expectReferenceAnswers();
   });
@@ -192,33 +199,7 @@ describe('enqueue-date bounds', () => {
   });
 
   it('read only the page they show, not every task enqueued within them', () => {
-    const k = kind.add('a');
-    const tasks = Array.from({ length: 4_000 }, (_, uid): Task => ({
-      uid,
-      batchUid: uid < 3_000 ? 0 : null,
-      status: uid < 3_000 ? 'succeeded' : 'enqueued',
-      kind: k,
-      details: defaultDetails(k),
-      error: null,
-      canceledBy: null,
-      enqueuedAt: enqueuedAt(uid),
-      startedAt: uid < 3_000 ? T0 + 9_000n * S : null,
-      finishedAt: uid < 3_000 ? T0 + 9_001n * S : null,
-      customMetadata: null,
-    }));
-    queue.restoreTasks(tasks);
-    const dbs = (queue as unknown as { dbs: Record<'tasks' | 'taskIndex', { getKeys: (...a: unknown[]) => Iterable<unknown> }> }).dbs;
-    let read = 0;
-    for (const db of [dbs.tasks, dbs.taskIndex]) {
-      const original = db.getKeys.bind(db);
-      vi.spyOn(db, 'getKeys').mockImplementation(function* (...args: unknown[]) {
-        for (const key of original(...args)) {
-          read++;
-          yield key;
-        }
-      });
-    }
-    const decoded = vi.spyOn(TaskRecordPackr.prototype, 'unpack');
+    const { read, decoded } = instrumentedQueue();
     const cases: TaskQuery[] = [
       { beforeEnqueuedAt: enqueuedAt(2_000) },
       { afterEnqueuedAt: enqueuedAt(500), reverse: true },
@@ -226,13 +207,64 @@ describe('enqueue-date bounds', () => {
       { afterEnqueuedAt: enqueuedAt(100), statuses: ['enqueued'], reverse: true, from: 3_500 },
     ];
     for (const q of cases) {
-      read = 0;
+      read.count = 0;
       decoded.mockClear();
       const page = queue.query(q);
       expect(page.results, show(q)).toHaveLength(20);
       expect(decoded.mock.calls.length, show(q)).toBeLessThanOrEqual(21);
       // the page, the span's two ends and a few seeks; reading the matches was 1,000 to 2,500 entries
-      expect(read, show(q)).toBeLessThan(60);
+      expect(read.count, show(q)).toBeLessThan(60);
     }
   });
 });
+
+describe('a start or finish bound alone', () => {
+  it('skips the enqueued tasks unread and stops testing tasks one by one where few match', () => {
+    const { decoded } = instrumentedQueue();
+    const q: TaskQuery = { afterStartedAt: enqueuedAt(1_500) };
+    decoded.mockClear();
+    expect(queue.query(q).results.map((t) => t.uid)).toEqual(Array.from({ length: 20 }, (_, k) => 2_999 - k));
+    // tested, then read for the answer; the 1,000 newest tasks are enqueued, and each was decoded and tested
+    expect(decoded.mock.calls.length).toBeLessThanOrEqual(2 * 21);
+    decoded.mockClear();
+    const oldest = queue.query({ beforeFinishedAt: enqueuedAt(300), limit: 5 });
+    expect({ uids: oldest.results.map((t) => t.uid), total: oldest.total }).toEqual({ uids: [298, 297, 296, 295, 294], total: 299 });
+    // every task newer than them was decoded and tested: 3,700
+    expect(decoded.mock.calls.length).toBeLessThan(1_100);
+  });
+});
+
+/**
+ * 4,000 tasks, the 3,000 oldest succeeded (started 1 s and finished 2 s after their enqueue) and
+ * the others enqueued, with a count of the index and task-table entries read and a spy on the
+ * task records decoded.
+ */
+function instrumentedQueue(): { read: { count: number }; decoded: ReturnType<typeof vi.spyOn> } {
+  const k = kind.add('a');
+  const tasks = Array.from({ length: 4_000 }, (_, uid): Task => ({
+    uid,
+    batchUid: uid < 3_000 ? 0 : null,
+    status: uid < 3_000 ? 'succeeded' : 'enqueued',
+    kind: k,
+    details: defaultDetails(k),
+    error: null,
+    canceledBy: null,
+    enqueuedAt: enqueuedAt(uid),
+    startedAt: uid < 3_000 ? enqueuedAt(uid) + S : null,
+    finishedAt: uid < 3_000 ? enqueuedAt(uid) + 2n * S : null,
+    customMetadata: null,
+  }));
+  queue.restoreTasks(tasks);
+  const dbs = (queue as unknown as { dbs: Record<'tasks' | 'taskIndex', { getKeys: (...a: unknown[]) => Iterable<unknown> }> }).dbs;
+  const read = { count: 0 };
+  for (const db of [dbs.tasks, dbs.taskIndex]) {
+    const original = db.getKeys.bind(db);
+    vi.spyOn(db, 'getKeys').mockImplementation(function* (...args: unknown[]) {
+      for (const key of original(...args)) {
+        read.count++;
+        yield key;
+      }
+    });
+  }
+  return { read, decoded: vi.spyOn(TaskRecordPackr.prototype, 'unpack') };
+}
