@@ -398,6 +398,11 @@ function evaluate(terms: readonly Term[]): number[] {
   let matched = driver!.ids();
   for (const term of others) {
     if (matched.length === 0) break;
+    if (term.complement !== undefined && term.complement.count < term.count && term.complement.count < matched.length * LOOKUP_COST) {
+      // most tasks pass it (`statuses=succeeded`): drop the few others rather than read them all
+      matched = without(matched, new Set(term.complement.ids()));
+      continue;
+    }
     matched = term.has !== undefined && matched.length * LOOKUP_COST < term.count ? matched.filter(term.has) : intersect([matched, term.ids()]);
   }
   return matched;

@@ -234,6 +234,17 @@ describe('a start or finish bound alone', () => {
   });
 });
 
+describe('a status or type matching most of the tasks another filter matches', () => {
+  it('drops the few tasks of its other values instead of reading its own', () => {
+    const { read } = instrumentedQueue();
+    read.count = 0;
+    const page = queue.query({ afterStartedAt: enqueuedAt(100), statuses: ['succeeded'], limit: 3 });
+    expect({ uids: page.results.map((t) => t.uid), total: page.total }).toEqual({ uids: [2_999, 2_998, 2_997], total: 2_900 });
+    // the bound's 2,900 entries and the 1,000 enqueued tasks; the 3,000 succeeded ones were read too
+    expect(read.count).toBeLessThan(4_500);
+  });
+});
+
 /**
  * 4,000 tasks, the 3,000 oldest succeeded (started 1 s and finished 2 s after their enqueue) and
  * the others enqueued, with a count of the index and task-table entries read and a spy on the
