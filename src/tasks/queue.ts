@@ -18,6 +18,8 @@
  *   reported as `processing` through `setProcessing`; after a crash they are simply enqueued again,
  *   which is the whole of crash recovery;
  * - every stored record has exactly the index entries `taskKeys`/`batchKeys` give for it;
+ * - enqueue dates rise with uids while the counts database says so (index-keys.ts `enqueueOrder`):
+ *   a write of tasks out of that order records that it is lost;
  * - only finished tasks are ever deleted; a batch left without tasks is deleted with them; a
  *   deletion batch deletes in slices, each a commit of its own (`deleteSlice`);
  * - past 40 % of the map, only cancelations and deletions that target tasks are registered.

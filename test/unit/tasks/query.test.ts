@@ -5,12 +5,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openInstanceStore, type InstanceStore } from '../../../src/store/env.js';
 import { writeTxn } from '../../../src/store/write-txn.js';
 import { finishBatch, openBatch } from '../../../src/tasks/batch-record.js';
-import { defaultDetails } from '../../../src/tasks/details.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
 import { TaskRecordPackr } from '../../../src/tasks/record-codecs.js';
 import type { TaskQuery } from '../../../src/tasks/query.js';
 import { indexesOf, isRelatedToOneIndex, taskTypeOf, type Task, type TaskKind, type Timestamp } from '../../../src/types/task.js';
-import { kind } from './fixtures.js';
+import { kind, task } from './fixtures.js';
 
 let dir: string;
 let store: InstanceStore;
@@ -57,10 +56,7 @@ const enqueuedAt = (uid: number): Timestamp => T0 + (BigInt(uid - (uid % 10 === 
  */
 function seedVaried(): void {
   const roll = dice(7);
-  const tasks: Task[] = Array.from({ length: TASKS }, (_, uid) => {
-    const k = kindOf(uid, roll);
-    return { uid, batchUid: null, status: 'enqueued', kind: k, details: defaultDetails(k), error: null, canceledBy: null, enqueuedAt: enqueuedAt(uid), startedAt: null, finishedAt: null, customMetadata: null };
-  });
+  const tasks = Array.from({ length: TASKS }, (_, uid) => task(uid, kindOf(uid, roll), { enqueuedAt: enqueuedAt(uid) }));
   const groups: number[][] = [];
   for (let uid = 0; uid < TASKS - 40; ) {
     const size = Math.min(1 + roll(5), TASKS - 40 - uid);
@@ -75,19 +71,19 @@ function seedVaried(): void {
     const stored = new Map<number, Task>();
     groups.forEach((group, batchUid) => {
       const members = group.map((uid) => tasks[uid]!);
-      const latest = members.reduce((date, task) => (task.enqueuedAt > date ? task.enqueuedAt : date), 0n);
+      const latest = members.reduce((date, member) => (member.enqueuedAt > date ? member.enqueuedAt : date), 0n);
       const start = latest + BigInt(1 + roll(100)) * S;
-      const outcome = members.map((task): Task => {
+      const outcome = members.map((member): Task => {
         const r = roll(10);
-        if (r === 0) return { ...task, status: 'failed' };
-        if (r === 1) return { ...task, status: 'canceled', canceledBy: 3 + roll(3) };
-        return { ...task, status: 'succeeded' };
+        if (r === 0) return { ...member, status: 'failed' };
+        if (r === 1) return { ...member, status: 'canceled', canceledBy: 3 + roll(3) };
+        return { ...member, status: 'succeeded' };
       });
       const done = finishBatch(openBatch(batchUid, members, 'test', start), outcome, start + BigInt(roll(3)) * S);
-      for (const task of done.tasks) stored.set(task.uid, task);
+      for (const finished of done.tasks) stored.set(finished.uid, finished);
       queue.writeBatch(done.batch);
     });
-    queue.restoreTasks(tasks.map((task) => stored.get(task.uid) ?? task));
+    queue.restoreTasks(tasks.map((enqueued) => stored.get(enqueued.uid) ?? enqueued));
   });
 }
 
@@ -178,17 +174,14 @@ describe('enqueue-date bounds', () => {
 
   it('still do once a task enqueued before a stored one is restored (a dump, a clock set back)', () => {
     seedVaried();
-    const k = kind.add('a');
-    const late: Task = { uid: TASKS, batchUid: null, status: 'enqueued', kind: k, details: defaultDetails(k), error: null, canceledBy: null, enqueuedAt: enqueuedAt(100) + 1n, startedAt: null, finishedAt: null, customMetadata: null };
-    queue.restoreTasks([late]);
+    queue.restoreTasks([task(TASKS, kind.add('a'), { enqueuedAt: enqueuedAt(100) + 1n })]);
     expectReferenceAnswers();
     expect(queue.query({ afterEnqueuedAt: enqueuedAt(100), beforeEnqueuedAt: enqueuedAt(102) }).results.map((t) => t.uid)).toEqual([TASKS]);
   });
 
   it('are checked against the stored tasks of a store written before their order was kept', async () => {
     seedVaried();
-    const k = kind.add('a');
-    queue.restoreTasks([{ uid: TASKS, batchUid: null, status: 'enqueued', kind: k, details: defaultDetails(k), error: null, canceledBy: null, enqueuedAt: T0 - S, startedAt: null, finishedAt: null, customMetadata: null }]);
+    queue.restoreTasks([task(TASKS, kind.add('a'), { enqueuedAt: T0 - S })]);
     const counts = store.root.openDB({ name: 'task-counts' });
     counts.removeSync(['~', 'enqueueOrder']);
     await store.close();
@@ -251,20 +244,10 @@ describe('a status or type matching most of the tasks another filter matches', (
  * task records decoded.
  */
 function instrumentedQueue(): { read: { count: number }; decoded: ReturnType<typeof vi.spyOn> } {
-  const k = kind.add('a');
-  const tasks = Array.from({ length: 4_000 }, (_, uid): Task => ({
-    uid,
-    batchUid: uid < 3_000 ? 0 : null,
-    status: uid < 3_000 ? 'succeeded' : 'enqueued',
-    kind: k,
-    details: defaultDetails(k),
-    error: null,
-    canceledBy: null,
-    enqueuedAt: enqueuedAt(uid),
-    startedAt: uid < 3_000 ? enqueuedAt(uid) + S : null,
-    finishedAt: uid < 3_000 ? enqueuedAt(uid) + 2n * S : null,
-    customMetadata: null,
-  }));
+  const tasks = Array.from({ length: 4_000 }, (_, uid): Task => {
+    const finished = uid < 3_000 ? { status: 'succeeded' as const, batchUid: 0, startedAt: enqueuedAt(uid) + S, finishedAt: enqueuedAt(uid) + 2n * S } : {};
+    return task(uid, kind.add('a'), { enqueuedAt: enqueuedAt(uid), ...finished });
+  });
   queue.restoreTasks(tasks);
   const dbs = (queue as unknown as { dbs: Record<'tasks' | 'taskIndex', { getKeys: (...a: unknown[]) => Iterable<unknown> }> }).dbs;
   const read = { count: 0 };
