@@ -4,8 +4,11 @@
  * the newest ones still enqueued; one global task every 500), then each listing and selection a
  * request makes is timed on this thread, which is the thread answering requests in the server
  * (`GET /health` waits as long). Prints the best and worst of RUNS runs per case, in ms.
+ * With `--http`, every task is finished (nothing runs meanwhile) and the queue is then served by
+ * the server process: each case is asked over HTTP (POST /tasks/cancel and DELETE /tasks as dry
+ * runs) while `GET /health` is asked every 2 ms, and the slowest /health answer is printed.
  *
- *   npm run build:ts && tsc -p bench/tsconfig.json && node dist/bench/task-filters.js [--tasks N] [--runs N]
+ *   npm run build:ts && tsc -p bench/tsconfig.json && node dist/bench/task-filters.js [--tasks N] [--runs N] [--http]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -18,10 +21,13 @@ import { TaskQueue } from '../src/tasks/queue.js';
 import type { TaskQuery } from '../src/tasks/query.js';
 import type { Task, TaskKind } from '../src/types/task.js';
 import { numberOption } from './args.js';
+import { startQuarry } from './peers/quarry-http.js';
+import { formatRfc3339 } from '../src/types/dates.js';
 
 const args = process.argv.slice(2);
 const TASKS = numberOption(args, '--tasks', 300_000);
 const RUNS = numberOption(args, '--runs', 3);
+const HTTP = args.includes('--http');
 const S = 1_000_000_000n;
 const T0 = 1_700_000_000n * S;
 
@@ -61,7 +67,7 @@ function seed(queue: TaskQueue): void {
       customMetadata: null,
     };
   };
-  const finishedUntil = Math.floor(TASKS * 0.98);
+  const finishedUntil = HTTP ? TASKS : Math.floor(TASKS * 0.98);
   const chunk: Task[] = [];
   let batchUid = 0;
   for (let uid = 0; uid < finishedUntil; ) {
@@ -120,14 +126,76 @@ function time(run: () => unknown): number[] {
 
 const show = (took: number[]): string => `${Math.min(...took).toFixed(1)}–${Math.max(...took).toFixed(1)} ms`;
 
+/** The query string of a case. */
+function queryString(q: TaskQuery): string {
+  return Object.entries(q)
+    .map(([name, value]) => `${name}=${typeof value === 'bigint' ? formatRfc3339(value) : Array.isArray(value) ? value.join(',') : String(value)}`)
+    .join('&');
+}
+
+/** Times one request while GET /health is asked every 2 ms: the request's time and the slowest /health. */
+async function withHealth(url: string, send: () => Promise<Response>): Promise<[number, number]> {
+  let slowest = 0;
+  let running = true;
+  const probes = (async () => {
+    while (running) {
+      const started = performance.now();
+      await (await fetch(`${url}/health`)).arrayBuffer();
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  })();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const started = performance.now();
+  const answer = await send();
+  await answer.arrayBuffer();
+  const took = performance.now() - started;
+  if (!answer.ok) throw new Error(`${answer.status} ${answer.url}`);
+  running = false;
+  await probes;
+  return [took, slowest];
+}
+
+async function overHttp(dir: string): Promise<void> {
+  const { child, url } = await startQuarry(dir, ['--experimental-replication-parameters']);
+  try {
+    const dryRun = { headers: { DryRun: 'true' } };
+    for (const [name, q] of CASES) {
+      const list = queryString(q);
+      const { limit: _limit, from: _from, reverse: _reverse, ...selection } = q;
+      const filter = queryString(selection);
+      const cells: string[] = [];
+      for (const [label, send] of [
+        ['GET /tasks', () => fetch(`${url}/tasks?${list}`)],
+        ['GET /batches', () => fetch(`${url}/batches?${list}`)],
+        ['DELETE /tasks', () => fetch(`${url}/tasks?${filter}`, { method: 'DELETE', ...dryRun })],
+      ] as const) {
+        const runs = [];
+        for (let i = 0; i < RUNS; i++) runs.push(await withHealth(url, send));
+        cells.push(`${label} ${show(runs.map(([took]) => took))} (/health ≤ ${Math.max(...runs.map(([, health]) => health)).toFixed(0)} ms)`);
+      }
+      console.log(`${name.padEnd(48)} ${cells.join('  ')}`);
+    }
+  } finally {
+    child.kill();
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-task-filters-'));
   const store = openInstanceStore(dir, '0.1.0');
+  let closed = false;
   try {
     const queue = new TaskQueue(store);
     const seeding = performance.now();
     writeTxn(store.root, () => seed(queue));
     console.log(`seeded ${TASKS} tasks in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+    if (HTTP) {
+      await store.close();
+      closed = true;
+      await overHttp(dir);
+      return;
+    }
     for (const [name, q] of CASES) {
       const page = queue.query(q);
       const batches = queue.queryBatches(q);
@@ -138,7 +206,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await store.close();
+    if (!closed) await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
