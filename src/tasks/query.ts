@@ -361,7 +361,10 @@ function termsOf(dbs: QueueDbs, f: TaskFilter, span: UidSpan | null): Term[] | n
   ];
   for (const [family, after, before, dateOf] of dates) {
     if (!hasBound(after, before) || (family === FAMILY.enqueuedAt && span !== null)) continue;
-    const ids = () => sortedUnique(idsInRange(index, family, after, before).filter((uid) => inSpan(uid, within_)));
+    const ids = () => {
+      const inRange = idsInRange(index, family, after, before);
+      return sortedUnique(span === null ? inRange : inRange.filter((uid) => inSpan(uid, span)));
+    };
     if (span !== null) {
       // the date's entries outside the span are not counted apart: read them, as they are to be intersected anyway
       const read = ids();
