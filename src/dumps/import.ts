@@ -222,9 +222,8 @@ export async function importDump(file: string, to: ImportTargets, progress?: Imp
       }
     }
 
-    // Flags the dump does not set (absent, or null as `legacySearch` may be) stay unset: off, or
-    // their command-line default (`--experimental-legacy-search-default`), as v1.50 keeps None.
-    // Unknown ones are ignored.
+    // The dump's flags are in force as they are until the next start (absent ones off,
+    // `legacySearch` null), as v1.50 puts its features; unknown ones are ignored.
     const features = dump.features() ?? {};
     to.features.restoreDumped(Object.fromEntries(FEATURE_NAMES.map((name) => [name, typeof features[name] === 'boolean' ? features[name] : null])) as Record<FeatureName, boolean | null>);
     const network = dump.network();

@@ -3,7 +3,8 @@
  * OR-ed at start-up with the flags forced on the command line; a flag never set through the API
  * takes its command-line default (`legacySearch`, `--experimental-legacy-search-default`).
  * Changes apply at once, and a change persists every flag as it then is (forced ones included),
- * as v1.50's PATCH does.
+ * as v1.50's PATCH does. An imported dump's flags replace them all until a restart; `legacySearch`
+ * is then null (off) when the dump leaves it unset, as v1.50 keeps its Option.
  * Routes read `enabled(name)` to gate their behaviour with `feature_not_enabled`.
  */
 import { ApiError } from '../errors/api-error.js';
@@ -13,8 +14,17 @@ import { FEATURE_NAMES, type FeatureName } from '../types/features.js';
 
 export type Features = Record<FeatureName, boolean>;
 
+/**
+ * The flags as GET /experimental-features answers them and a dump records them: `legacySearch`
+ * is null while a dump that left it unset is in force (v1.50's `Option`, given its command-line
+ * default only when the instance next starts).
+ */
+export type FeatureStates = Omit<Features, 'legacySearch'> & { legacySearch: boolean | null };
+
 export class ExperimentalFeatures {
   private current: Features;
+  /** An imported dump left `legacySearch` unset: null (and off) until it is set or the instance restarts. */
+  private legacySearchUnset = false;
 
   constructor(
     private readonly store: InstanceStore,
@@ -26,8 +36,18 @@ export class ExperimentalFeatures {
     this.current = Object.fromEntries(FEATURE_NAMES.map((name) => [name, runtime[name] || forcedOn.includes(name)])) as Features;
   }
 
-  all(): Features {
-    return { ...this.current };
+  all(): FeatureStates {
+    return this.shown({ ...this.current });
+  }
+
+  private shown(flags: Features): FeatureStates {
+    return this.legacySearchUnset ? { ...flags, legacySearch: null } : flags;
+  }
+
+  /** What is stored: an unset `legacySearch` is left out, so the next start gives it its default. */
+  private persist(flags: Features): void {
+    const { legacySearch, ...others } = flags;
+    this.store.main.putSync(MAIN_KEYS.experimentalFeatures, this.legacySearchUnset ? others : { ...others, legacySearch });
   }
 
   /** The flags set through the API (or by a dump), and only those. */
@@ -36,9 +56,9 @@ export class ExperimentalFeatures {
   }
 
   /** The flags as set through the API (else their defaults), without those forced on by CLI flags: what a dump records. */
-  runtime(): Features {
+  runtime(): FeatureStates {
     const saved = this.saved();
-    return Object.fromEntries(FEATURE_NAMES.map((name) => [name, saved[name] === undefined ? this.onByDefault.includes(name) : saved[name] === true])) as Features;
+    return this.shown(Object.fromEntries(FEATURE_NAMES.map((name) => [name, saved[name] === undefined ? this.onByDefault.includes(name) : saved[name] === true])) as Features);
   }
 
   enabled(name: FeatureName): boolean {
@@ -51,29 +71,28 @@ export class ExperimentalFeatures {
    * command-line defaults included, so they stay at later starts without those flags. Returns
    * the full set.
    */
-  update(changes: Partial<Record<FeatureName, boolean | null>>): Features {
+  update(changes: Partial<Record<FeatureName, boolean | null>>): FeatureStates {
     const next = { ...this.current };
     for (const name of FEATURE_NAMES) {
       const value = changes[name];
       if (typeof value === 'boolean') next[name] = value;
     }
-    this.store.main.putSync(MAIN_KEYS.experimentalFeatures, next);
+    if (typeof changes.legacySearch === 'boolean') this.legacySearchUnset = false;
+    this.persist(next);
     this.current = next;
     return this.all();
   }
 
   /**
-   * A dump's flags (`null`: the dump does not set it): applied and persisted alone, as v1.50
-   * stores a dump's features as they are, so a flag it leaves unset keeps taking its
-   * command-line default at later starts.
+   * A dump's flags (`null`: the dump does not set it) replace the whole set until the next start,
+   * as v1.50 puts the dump's features in force as they are: a flag the dump leaves unset is off
+   * (forced on by the command line or not), `legacySearch` null. The next start ORs the forced
+   * flags back in and gives `legacySearch` its command-line default.
    */
   restoreDumped(dumped: Record<FeatureName, boolean | null>): void {
-    const saved = this.saved();
-    for (const name of FEATURE_NAMES) {
-      const value = dumped[name];
-      if (typeof value === 'boolean') this.current[name] = saved[name] = value;
-    }
-    this.store.main.putSync(MAIN_KEYS.experimentalFeatures, saved);
+    this.current = Object.fromEntries(FEATURE_NAMES.map((name) => [name, dumped[name] === true])) as Features;
+    this.legacySearchUnset = dumped.legacySearch === null;
+    this.persist(this.current);
   }
 
   /** Throws `feature_not_enabled` with Meilisearch's wording unless `name` is on. */

@@ -59,7 +59,7 @@ export interface BundleIndexInfo {
 export interface BundleToc {
   readonly index: BundleIndexInfo;
   /** the instance's experimental features when the bundle was made (filters may need some) */
-  readonly features: Readonly<Record<string, boolean>>;
+  readonly features: Readonly<Record<string, boolean | null>>;
   /** RFC 3339 time of the export */
   readonly exportedAt: string;
   /** the document fields kept (`--fields`), null for whole documents */

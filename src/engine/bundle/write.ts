@@ -19,7 +19,7 @@ import { BUNDLE_FORMAT_VERSION, BUNDLE_HEADER_BYTES, BUNDLE_MAGIC, compareBytes,
 export interface BundleSource {
   readonly env: IndexEnv;
   readonly index: BundleIndexInfo;
-  readonly features: Readonly<Record<string, boolean>>;
+  readonly features: Readonly<Record<string, boolean | null>>;
   /**
    * Document fields to keep (as the documents route's `fields`: dot paths select nested
    * fields), null for whole documents. The primary key, the distinct attribute and `_geo` are

@@ -71,8 +71,8 @@ export interface DumpContent {
   /** every finished batch, ascending uid */
   batches: Iterable<Batch>;
   indexes: Iterable<DumpIndex>;
-  /** the runtime experimental features (those forced on by flags excluded) */
-  features: Record<string, boolean>;
+  /** the runtime experimental features (those forced on by flags excluded; `legacySearch` may be null) */
+  features: Readonly<Record<string, boolean | null>>;
   /** `network.json`: the network as `GET /network` shows it */
   network: object;
   /** `webhooks.json`: the runtime webhooks with their secrets */
@@ -108,7 +108,7 @@ export interface ArchiveDeps {
   /** where snapshots go instead of `snapshotDir` (the `--s3-*` options), and the client that sends them */
   s3Snapshots?: { readonly target: S3Snapshots; readonly request: S3Request };
   /** the experimental features set at runtime, as a dump records them */
-  features: () => Record<string, boolean>;
+  features: () => Readonly<Record<string, boolean | null>>;
   /** the network and the runtime webhooks, as a dump records them */
   network: () => object;
   webhooks: () => object;

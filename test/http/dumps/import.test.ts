@@ -105,22 +105,33 @@ describe('--import-dump of a Meilisearch dump', () => {
     }
   });
 
-  it('leaves a flag the dump does not set (legacySearch null or absent) at its command-line default, then and after a restart', async () => {
+  it('puts the dump\'s flags in force until a restart: legacySearch null and off when the dump leaves it unset, a flag it omits off', async () => {
     for (const features of [{ metrics: true, legacySearch: null }, { metrics: true }]) {
       const dir = tempDir();
       const file = path.join(dir, 'features.dump');
       await writeArchive(file, { 'metadata.json': FILES['metadata.json']!, 'experimental-features.json': JSON.stringify(features) });
       const dbPath = path.join(dir, 'db');
-      const args = ['--experimental-legacy-search-default'];
+      const args = ['--experimental-legacy-search-default', '--experimental-contains-filter'];
       const imported = await startServer({ masterKey: MASTER_KEY, dbPath, args: [...args, '--import-dump', file] });
       try {
-        expect((await call(imported, 'GET', '/experimental-features')).body).toMatchObject({ metrics: true, legacySearch: true });
+        // v1.50 puts the dump's features as they are (crates/meilisearch/src/lib.rs, step 5)
+        expect((await call(imported, 'GET', '/experimental-features')).body).toMatchObject({ metrics: true, containsFilter: false, legacySearch: null });
+        // a PATCH that leaves legacySearch out keeps it null (v1.50: `new.or(old)`)
+        expect((await call(imported, 'PATCH', '/experimental-features', { logsRoute: true })).body).toMatchObject({ logsRoute: true, legacySearch: null });
+        // while null the legacy pipeline is off: the count is not clipped at maxTotalHits
+        const settings = await call(imported, 'PATCH', '/indexes/pets/settings', { pagination: { maxTotalHits: 1 } });
+        await waitTask(imported, settings.body.taskUid);
+        const added = await call(imported, 'POST', '/indexes/pets/documents', [{ id: 1 }, { id: 2 }]);
+        await waitTask(imported, added.body.taskUid);
+        expect((await call(imported, 'POST', '/indexes/pets/search', {})).body.estimatedTotalHits).toBe(2);
       } finally {
         await imported.stop();
       }
+      // the next start gives legacySearch its command-line default and ORs the forced flags back in
       const restarted = await startServer({ masterKey: MASTER_KEY, dbPath, args });
       try {
-        expect((await call(restarted, 'GET', '/experimental-features')).body).toMatchObject({ metrics: true, legacySearch: true });
+        expect((await call(restarted, 'GET', '/experimental-features')).body).toMatchObject({ metrics: true, logsRoute: true, containsFilter: true, legacySearch: true });
+        expect((await call(restarted, 'POST', '/indexes/pets/search', {})).body.estimatedTotalHits).toBe(1);
       } finally {
         await restarted.dispose();
       }

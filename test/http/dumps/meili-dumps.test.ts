@@ -4,9 +4,9 @@
  *
  * - the V1–V5 fixtures (v0.20–v0.28 movies/rubygems dumps) are kept in test/fixtures/dumps and
  *   ported in old-dumps.test.ts;
- * - the two V6 fixtures are rebuilt by hand from what the test's snapshots show after import
- *   (`v6_v1.13.0_batches_and_enqueued_tasks`, `v6_v1.6.0_use_deactivated_experimental_setting`),
- *   in the line shapes the engines of those versions wrote;
+ * - the two V6 fixtures (`v6_v1.13.0_batches_and_enqueued_tasks`,
+ *   `v6_v1.6.0_use_deactivated_experimental_setting`, crates/meilisearch/tests/assets) are kept in
+ *   test/fixtures/dumps and imported as they are;
  * - `generate_and_import_dump_containing_vectors` is ported without its embedder and vectors
  *   (a dump Quarry makes, its db removed, imported back into the same db path).
  * The expected bodies are the test's snapshots, read against dumps-snapshots-upgrade.md, which
@@ -15,9 +15,9 @@
 import { createHmac } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DURATION, RFC3339, type Reply } from '../../helpers/api.js';
-import { jsonl, writeArchive } from '../../helpers/dump-archive.js';
 import { NO_EXPERIMENTAL_FEATURES } from '../../helpers/meili-datasets.js';
 import { startServer, tempDir, type TestServer } from '../../helpers/server.js';
 
@@ -46,126 +46,35 @@ async function waitTask(server: TestServer, uid: number): Promise<any> {
   }
 }
 
-/** A server started from a dump of `files`; its folder (dump and db) is removed by `disposeImported`. */
-async function importDump(files: Record<string, string>): Promise<TestServer> {
-  const dir = tempDir('quarry-meili-dump-');
-  const file = path.join(dir, 'meili.dump');
-  await writeArchive(file, files);
-  return startServer({ masterKey: MASTER_KEY, dbPath: path.join(dir, 'db'), args: ['--import-dump', file] });
-}
-
 async function disposeImported(server: TestServer): Promise<void> {
   await server.kill();
   rmSync(path.dirname(server.dbPath), { recursive: true, force: true });
 }
 
-/** The default keys of a v1.13 instance, as its keys.jsonl lists them. */
-const V1_13_KEYS = [
-  {
-    description: 'Use it to search from the frontend',
-    name: 'Default Search API Key',
-    uid: '42092c55-5496-4579-8a51-768ad7866998',
-    actions: ['search'],
-    indexes: ['*'],
-    expires_at: null,
-    created_at: '2025-02-04T10:14:11.442986832Z',
-    updated_at: '2025-02-04T10:14:11.442986832Z',
-  },
-  {
-    description: 'Use it for anything that is not a search operation. Caution! Do not expose it on a public frontend',
-    name: 'Default Admin API Key',
-    uid: '0ed3b0f3-9d2f-4d2c-9f5d-5ab1e2c8c36a',
-    actions: ['*'],
-    indexes: ['*'],
-    expires_at: null,
-    created_at: '2025-02-04T10:14:11.430405217Z',
-    updated_at: '2025-02-04T10:14:11.430405217Z',
-  },
-];
+const FIXTURES = fileURLToPath(new URL('../../fixtures/dumps/', import.meta.url));
 
-/** The full settings of an index with no setting changed, as v1.13 wrote them in settings.json. */
-const V1_13_DEFAULT_SETTINGS = {
-  displayedAttributes: ['*'],
-  searchableAttributes: ['*'],
-  filterableAttributes: [],
-  sortableAttributes: [],
-  rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'],
-  stopWords: [],
-  nonSeparatorTokens: [],
-  separatorTokens: [],
-  dictionary: [],
-  synonyms: {},
-  distinctAttribute: null,
-  proximityPrecision: 'byWord',
-  typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 }, disableOnWords: [], disableOnAttributes: [] },
-  faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha' } },
-  pagination: { maxTotalHits: 1000 },
-  embedders: {},
-  searchCutoffMs: null,
-  localizedAttributes: null,
-  facetSearch: true,
-  prefixSearch: 'indexingTime',
-};
+/** A server started from the fixture dump `name`; its folder is removed by `disposeImported`. */
+function importFixture(name: string): Promise<TestServer> {
+  const dir = tempDir('quarry-meili-dump-');
+  return startServer({ masterKey: MASTER_KEY, dbPath: path.join(dir, 'db'), args: ['--import-dump', path.join(FIXTURES, `${name}.dump`)] });
+}
 
 /**
- * `v6_v1.13.0_batches_and_enqueued_tasks.dump` rebuilt from the test's snapshots: index `kefir`
- * created (task 0, batch 0), one document added (task 1, batch 1), a second addition still
- * enqueued with its update file (task 2), then the dump (task 3). v1.13 dumped the finished tasks
- * with a null `batchUid`, and its batches had no `enqueuedAt` nor `stopReason` yet.
+ * What GET /experimental-features answers right after importing a dump written before v1.50
+ * (no `legacySearch` in it): v1.50 puts the dump's features as they are, `legacySearch` None.
  */
-const V1_13_DUMP: Record<string, string> = {
-  'metadata.json': JSON.stringify({ dumpVersion: 'V6', dbVersion: '1.13.0', dumpDate: '2025-02-04T10:22:31.331764736Z' }),
-  'instance_uid.uuid': '972b0d34-a73b-4b37-9a06-eac9af32c9b3',
-  'keys.jsonl': jsonl(V1_13_KEYS),
-  'experimental-features.json': JSON.stringify({ metrics: false, logsRoute: false, editDocumentsByFunction: false, containsFilter: false }),
-  'tasks/queue.jsonl': jsonl([
-    {
-      uid: 0, batchUid: null, indexUid: 'kefir', status: 'succeeded',
-      type: { indexCreation: { primary_key: null } },
-      details: { IndexInfo: { primary_key: null } },
-      enqueuedAt: '2025-02-04T10:14:43.550379968Z', startedAt: '2025-02-04T10:14:43.559526162Z', finishedAt: '2025-02-04T10:14:43.592428348Z',
-    },
-    {
-      uid: 1, batchUid: null, indexUid: 'kefir', status: 'succeeded',
-      type: { documentImport: { primary_key: null, method: 'ReplaceDocuments', documents_count: 1, allow_index_creation: true } },
-      details: { DocumentAdditionOrUpdate: { received_documents: 1, indexed_documents: 1 } },
-      enqueuedAt: '2025-02-04T10:15:21.258630973Z', startedAt: '2025-02-04T10:15:21.275640274Z', finishedAt: '2025-02-04T10:15:21.420468164Z',
-    },
-    {
-      uid: 2, batchUid: null, indexUid: 'kefir', status: 'enqueued',
-      type: { documentImport: { primary_key: null, method: 'ReplaceDocuments', documents_count: 1, allow_index_creation: true } },
-      details: { DocumentAdditionOrUpdate: { received_documents: 1, indexed_documents: null } },
-      enqueuedAt: '2025-02-04T10:15:49.212484063Z',
-    },
-    {
-      uid: 3, batchUid: null, indexUid: null, status: 'succeeded',
-      type: { dumpCreation: { keys: V1_13_KEYS, instance_uid: '972b0d34-a73b-4b37-9a06-eac9af32c9b3' } },
-      details: { Dump: { dump_uid: null } },
-      enqueuedAt: '2025-02-04T10:22:31.318175268Z', startedAt: '2025-02-04T10:22:31.331701375Z', finishedAt: '2025-02-04T10:22:31.332330434Z',
-    },
-  ]),
-  'tasks/update_files/2.jsonl': jsonl([{ id: 2, dog: 'intel' }]),
-  'batches/queue.jsonl': jsonl([
-    {
-      uid: 0, details: {},
-      stats: { totalNbTasks: 1, status: { succeeded: 1 }, types: { indexCreation: 1 }, indexUids: { kefir: 1 } },
-      startedAt: '2025-02-04T10:14:43.559526162Z', finishedAt: '2025-02-04T10:14:43.592428348Z',
-    },
-    {
-      uid: 1, details: { receivedDocuments: 1, indexedDocuments: 1 },
-      stats: { totalNbTasks: 1, status: { succeeded: 1 }, types: { documentAdditionOrUpdate: 1 }, indexUids: { kefir: 1 } },
-      startedAt: '2025-02-04T10:15:21.275640274Z', finishedAt: '2025-02-04T10:15:21.420468164Z',
-    },
-  ]),
-  'indexes/kefir/metadata.json': JSON.stringify({ uid: 'kefir', primaryKey: 'id', createdAt: '2025-02-04T10:14:43.592428348Z', updatedAt: '2025-02-04T10:15:21.420468164Z' }),
-  'indexes/kefir/settings.json': JSON.stringify(V1_13_DEFAULT_SETTINGS),
-  'indexes/kefir/documents.jsonl': jsonl([{ id: 1, dog: 'kefir' }]),
-};
+const IMPORTED_OLD_FEATURES = { ...NO_EXPERIMENTAL_FEATURES, legacySearch: null };
 
-describe('import_dump_v6_containing_batches_and_enqueued_tasks (a v1.13 dump, rebuilt)', () => {
+/** The default keys of the v1.13 instance, as its keys.jsonl lists them. */
+const V1_13_KEYS = [
+  { name: 'Default Search API Key', uid: '42092c55-5496-4579-8a51-768ad7866998' },
+  { name: 'Default Admin API Key', uid: '2004d2a6-2f86-431c-ba19-35a401b1812c' },
+];
+
+describe('import_dump_v6_containing_batches_and_enqueued_tasks (a v1.13 dump)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await importDump(V1_13_DUMP);
+    server = await importFixture('v6_v1.13.0_batches_and_enqueued_tasks');
     expect((await waitTask(server, 2)).status).toBe('succeeded');
   });
   afterAll(async () => {
@@ -238,7 +147,7 @@ describe('import_dump_v6_containing_batches_and_enqueued_tasks (a v1.13 dump, re
 
     const indexes = await get(server, '/indexes');
     expect(indexes.results.map(({ uid, primaryKey }: { uid: string; primaryKey: string }) => ({ uid, primaryKey }))).toEqual([{ uid: 'kefir', primaryKey: 'id' }]);
-    expect(await get(server, '/experimental-features')).toStrictEqual(NO_EXPERIMENTAL_FEATURES);
+    expect(await get(server, '/experimental-features')).toStrictEqual(IMPORTED_OLD_FEATURES);
     expect((await call(server, 'GET', '/indexes/kefir/documents')).text).toBe(
       JSON.stringify({ results: [{ id: 1, dog: 'kefir' }, { id: 2, dog: 'intel' }], offset: 0, limit: 20, total: 2 }),
     );
@@ -270,66 +179,20 @@ describe('import_dump_v6_containing_batches_and_enqueued_tasks (a v1.13 dump, re
   });
 });
 
-/** The three documents the v1.6 fixture's search returns. */
+/** The three documents of the v1.6 fixture. */
 const SOUPS = [
   { id: 1, a: 'Soup of the day', b: 'many the fish' },
   { id: 2, a: 'Soup of day', b: 'many the lazy fish' },
   { id: 3, a: 'the Soup of day', b: 'many the fish' },
 ];
 
-/**
- * `v6_v1.6.0_use_deactivated_experimental_setting.dump` rebuilt: an index `movies` whose
- * `proximityPrecision` (experimental in v1.6) is `byAttribute`, with the ranking rules the test
- * shows. v1.6 tasks have no `batchUid`, there is no `batches/` folder, settings.json lacks the
- * settings added since, and the features file has flags v1.50 no longer knows.
- */
-const V1_6_DUMP: Record<string, string> = {
-  'metadata.json': JSON.stringify({ dumpVersion: 'V6', dbVersion: '1.6.0', dumpDate: '2024-01-16T10:02:21.120519Z' }),
-  'keys.jsonl': '',
-  'experimental-features.json': JSON.stringify({ vectorStore: false, metrics: false, exportPuffinReports: false }),
-  'tasks/queue.jsonl': jsonl([
-    {
-      uid: 0, indexUid: 'movies', status: 'succeeded',
-      type: { settings: { settings: { rankingRules: ['words', 'typo', 'proximity'], proximityPrecision: 'byAttribute' }, is_deletion: false, allow_index_creation: true } },
-      details: { SettingsUpdate: { settings: { rankingRules: ['words', 'typo', 'proximity'], proximityPrecision: 'byAttribute' } } },
-      enqueuedAt: '2024-01-16T10:01:35.158745Z', startedAt: '2024-01-16T10:01:35.162144Z', finishedAt: '2024-01-16T10:01:35.180244Z',
-    },
-    {
-      uid: 1, indexUid: 'movies', status: 'succeeded',
-      type: { documentImport: { primary_key: null, method: 'ReplaceDocuments', documents_count: 3, allow_index_creation: true } },
-      details: { DocumentAdditionOrUpdate: { received_documents: 3, indexed_documents: 3 } },
-      enqueuedAt: '2024-01-16T10:01:47.318163Z', startedAt: '2024-01-16T10:01:47.3961665Z', finishedAt: '2024-01-16T10:01:56.713227Z',
-    },
-  ]),
-  'indexes/movies/metadata.json': JSON.stringify({ uid: 'movies', primaryKey: 'id', createdAt: '2024-01-16T10:01:35.172105Z', updatedAt: '2024-01-16T10:01:47.347863Z' }),
-  'indexes/movies/settings.json': JSON.stringify({
-    displayedAttributes: ['*'],
-    searchableAttributes: ['*'],
-    filterableAttributes: [],
-    sortableAttributes: [],
-    rankingRules: ['words', 'typo', 'proximity'],
-    stopWords: [],
-    nonSeparatorTokens: [],
-    separatorTokens: [],
-    dictionary: [],
-    synonyms: {},
-    distinctAttribute: null,
-    proximityPrecision: 'byAttribute',
-    typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 }, disableOnWords: [], disableOnAttributes: [] },
-    faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha' } },
-    pagination: { maxTotalHits: 1000 },
-    embedders: {},
-  }),
-  'indexes/movies/documents.jsonl': jsonl(SOUPS),
-};
-
-describe('import_dump_v6_containing_experimental_features (a v1.6 dump, rebuilt)', () => {
-  it('keeps a setting that was experimental in v1.6, and ignores the features v1.50 no longer has', async () => {
-    const server = await importDump(V1_6_DUMP);
+describe('import_dump_v6_containing_experimental_features (a v1.5 dump using proximityPrecision, experimental then)', () => {
+  it('keeps a setting that was experimental then, and ignores the features v1.50 no longer has', async () => {
+    const server = await importFixture('v6_v1.6.0_use_deactivated_experimental_setting');
     try {
       const indexes = await get(server, '/indexes');
       expect(indexes.results.map(({ uid, primaryKey }: { uid: string; primaryKey: string }) => ({ uid, primaryKey }))).toEqual([{ uid: 'movies', primaryKey: 'id' }]);
-      expect(await get(server, '/experimental-features')).toStrictEqual(NO_EXPERIMENTAL_FEATURES);
+      expect(await get(server, '/experimental-features')).toStrictEqual(IMPORTED_OLD_FEATURES);
 
       // the expected order is [1, 3, 2]: by attribute, 1 and 3 are as close; 2 has `the` elsewhere
       const search = await call(server, 'POST', '/indexes/movies/search', { q: 'the soup of day' });
@@ -337,19 +200,18 @@ describe('import_dump_v6_containing_experimental_features (a v1.6 dump, rebuilt)
 
       // tasks of an engine without batches show none; there are no batches to list
       const tasks = await get(server, '/tasks');
-      expect(tasks.results.map(({ uid, batchUid, type }: { uid: number; batchUid: null; type: string }) => ({ uid, batchUid, type }))).toEqual([
-        { uid: 1, batchUid: null, type: 'documentAdditionOrUpdate' },
-        { uid: 0, batchUid: null, type: 'settingsUpdate' },
+      expect(tasks.results.map(({ uid, batchUid, type, details }: { uid: number; batchUid: null; type: string; details: object }) => ({ uid, batchUid, type, details }))).toEqual([
+        { uid: 3, batchUid: null, type: 'dumpCreation', details: { dumpUid: null } },
+        { uid: 2, batchUid: null, type: 'documentAdditionOrUpdate', details: { receivedDocuments: 3, indexedDocuments: 3 } },
+        { uid: 1, batchUid: null, type: 'settingsUpdate', details: { rankingRules: ['words', 'typo', 'proximity'] } },
+        { uid: 0, batchUid: null, type: 'settingsUpdate', details: { proximityPrecision: 'byAttribute' } },
       ]);
       expect((await get(server, '/batches')).results).toEqual([]);
-      // dates keep their own precision; a duration shows all 9 digits once it has nanoseconds
-      // (the dates and duration of task 0 of Meilisearch's v1 movies dump)
-      expect(await get(server, '/tasks/1')).toMatchObject({ startedAt: '2024-01-16T10:01:47.3961665Z', finishedAt: '2024-01-16T10:01:56.713227Z', duration: 'PT9.317060500S' });
 
-      // settings.json lacks what v1.6 did not have: those are at their defaults
+      // settings.json lacks what v1.5 did not have: those are at their defaults
       const settings = await get(server, '/indexes/movies/settings');
       expect((await call(server, 'POST', '/indexes', { uid: 'fresh' })).status).toBe(202);
-      await waitTask(server, 2);
+      await waitTask(server, 4);
       const defaults = await get(server, '/indexes/fresh/settings');
       expect(settings).toStrictEqual({ ...defaults, rankingRules: ['words', 'typo', 'proximity'], proximityPrecision: 'byAttribute' });
     } finally {
