@@ -178,7 +178,7 @@ async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortS
   if (record.primaryKey !== null) await writeIndex(to.workers, to.indexEnvs, record.uuid, { kind: 'primaryKey', primaryKey: record.primaryKey }, signal);
   let documents = 0;
   if (index.documents !== null) {
-    const add = { op: 'add', source: { file: index.documents }, method: 'replace', primaryKey: record.primaryKey, skipMissing: false } as const;
+    const add = { op: 'add', source: { file: index.documents }, method: 'replace', primaryKey: record.primaryKey, skipMissing: false, dumped: true } as const;
     const outcome = await writeIndex(to.workers, to.indexEnvs, record.uuid, { kind: 'documents', ops: [add], primaryKey: record.primaryKey }, signal, watcher);
     const [result] = outcome.results;
     if (result !== undefined && 'error' in result) throw new Error(`Index \`${index.uid}\`: ${result.error.message}`);

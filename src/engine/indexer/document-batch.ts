@@ -94,6 +94,11 @@ export type DocumentOp =
       readonly indexUid?: string;
       /** the payload holds no document: v1.50 ignores its primary key's conflict with the index's */
       readonly empty?: boolean;
+      /**
+       * a dump's documents: v1.50 imports them with its previous indexer, which reads `_vectors`
+       * only when the index has an embedder; without one any `_vectors` is stored as it is
+       */
+      readonly dumped?: boolean;
     }
   | { readonly op: 'delete'; readonly ids: readonly string[] }
   | { readonly op: 'deleteByFilter'; readonly filter: unknown; readonly indexUid: string }
@@ -459,7 +464,8 @@ function add(pending: Pending, op: AddOp, index: number, state: AddState, settin
       if (merges || Object.hasOwn(doc, '_vectors')) markWrittenFloats(text.toString('utf8'), doc);
       let next: JsonObject;
       try {
-        next = withIndexedVectors(merges ? withFloatsOf(doc, withFloatsOf(base, { ...base, ...doc }, doc)) : doc, doc, base, op.method, id, settings.embedders);
+        const vectorsUnread = op.dumped === true && Object.keys(settings.embedders).length === 0;
+        next = vectorsUnread ? doc : withIndexedVectors(merges ? withFloatsOf(doc, withFloatsOf(base, { ...base, ...doc }, doc)) : doc, doc, base, op.method, id, settings.embedders);
         checkIndexedGeo(next, id, settings);
       } catch (err) {
         throw documentRefusal(err, index, op.indexUid);

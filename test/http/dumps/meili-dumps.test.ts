@@ -13,11 +13,13 @@
  * wins (e.g. `batchStrategy`, the v1.50 name of `batcherStoppedBecause`).
  */
 import { createHmac } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractArchive } from '../../../src/store/archive.js';
 import { DURATION, RFC3339, type Reply } from '../../helpers/api.js';
+import { jsonl, writeArchive } from '../../helpers/dump-archive.js';
 import { NO_EXPERIMENTAL_FEATURES } from '../../helpers/meili-datasets.js';
 import { startServer, tempDir, type TestServer } from '../../helpers/server.js';
 
@@ -214,6 +216,46 @@ describe('import_dump_v6_containing_experimental_features (a v1.5 dump using pro
       await waitTask(server, 4);
       const defaults = await get(server, '/indexes/fresh/settings');
       expect(settings).toStrictEqual({ ...defaults, rankingRules: ['words', 'typo', 'proximity'], proximityPrecision: 'byAttribute' });
+    } finally {
+      await disposeImported(server);
+    }
+  });
+});
+
+/**
+ * The `novector` index of crates/dump's v6-with-vectors.dump (v1.8), its files as they are: no
+ * embedder, and a document whose `_vectors` is a string, which v1.8 took. (The archive's other
+ * index needs a Hugging Face model from the network.)
+ */
+const V1_8_NOVECTOR_DUMP: Record<string, string> = {
+  'metadata.json': JSON.stringify({ dumpVersion: 'V6', dbVersion: '1.8.0', dumpDate: '2024-05-16T15:51:34.151044Z' }),
+  'keys.jsonl': '',
+  'experimental-features.json': JSON.stringify({ vectorStore: true, metrics: false, logsRoute: false, exportPuffinReports: false }),
+  'tasks/queue.jsonl': '',
+  'indexes/novector/metadata.json': JSON.stringify({ uid: 'novector', primaryKey: 'id', createdAt: '2024-05-16T15:33:03.568055Z', updatedAt: '2024-05-16T15:33:07.530217Z' }),
+  'indexes/novector/settings.json': JSON.stringify({ displayedAttributes: ['*'], searchableAttributes: ['*'], filterableAttributes: [], sortableAttributes: [], rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'], stopWords: [], nonSeparatorTokens: [], separatorTokens: [], dictionary: [], synonyms: {}, distinctAttribute: null, proximityPrecision: 'byWord', typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 }, disableOnWords: [], disableOnAttributes: [] }, faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha' } }, pagination: { maxTotalHits: 1000 }, searchCutoffMs: null }),
+  'indexes/novector/documents.jsonl': jsonl([{ id: 'e0', other: 'random0' }, { id: 'e1', other: 'random1', _vectors: 'toto' }]),
+};
+
+describe('import_dump_v6_with_vectors (crates/dump), its index without embedder', () => {
+  it('keeps a document whose `_vectors` is no object, as v1.50 imports documents without reading `_vectors` when there is no embedder', async () => {
+    const dir = tempDir('quarry-meili-dump-');
+    const file = path.join(dir, 'novector.dump');
+    await writeArchive(file, V1_8_NOVECTOR_DUMP);
+    const server = await startServer({ masterKey: MASTER_KEY, dbPath: path.join(dir, 'db'), args: ['--import-dump', file] });
+    try {
+      expect((await get(server, '/indexes/novector/stats')).numberOfDocuments).toBe(2);
+      expect((await get(server, '/indexes/novector/documents')).results).toStrictEqual([{ id: 'e0', other: 'random0' }, { id: 'e1', other: 'random1' }]);
+      // v1.50 shows the embeddings of a `_vectors` that is no object as an empty object
+      expect(await get(server, '/indexes/novector/documents/e1?retrieveVectors=true')).toStrictEqual({ id: 'e1', other: 'random1', _vectors: {} });
+      // and dumps the document as stored, having no embedding to add
+      const dump = await waitTask(server, (await call(server, 'POST', '/dumps')).body.taskUid);
+      const extracted = tempDir('quarry-meili-dump-');
+      await extractArchive(path.join(dir, 'dumps', `${dump.details.dumpUid}.dump`), extracted);
+      expect(readFileSync(path.join(extracted, 'indexes', 'novector', 'documents.jsonl'), 'utf8')).toBe(V1_8_NOVECTOR_DUMP['indexes/novector/documents.jsonl']);
+      // a document sent later is still checked
+      const sent = await waitTask(server, (await call(server, 'POST', '/indexes/novector/documents', [{ id: 'e2', _vectors: 'x' }])).body.taskUid);
+      expect(sent.error.code).toBe('invalid_vectors_type');
     } finally {
       await disposeImported(server);
     }
