@@ -1,6 +1,6 @@
 // Search preview of one index: search as you type, facets with counts (from filterableAttributes),
-// highlighted hits (`_formatted`), ranking score details on demand, and a semantic ratio slider
-// (hybrid search) when the index has embedders.
+// highlighted hits (`_formatted`, long texts cropped around their matches), ranking score details
+// on demand, and a semantic ratio slider (hybrid search) when the index has embedders.
 import { api } from '../api.js';
 import { count, el, short } from '../format.js';
 
@@ -9,6 +9,8 @@ const PRE = '\uE000';
 const POST = '\uE001';
 const TITLE_FIELDS = ['title', 'name', 'label', 'headline'];
 const SHOWN_FIELDS = 6;
+const CROP_WORDS = 40;
+const FACET_VALUES = 12;
 
 export async function render(main, [uid], { showFailure }) {
   main.append(
@@ -54,6 +56,9 @@ export async function render(main, [uid], { showFailure }) {
       attributesToHighlight: ['*'],
       highlightPreTag: PRE,
       highlightPostTag: POST,
+      // a long text is shown around its matches, not cut after its first characters
+      attributesToCrop: ['*'],
+      cropLength: CROP_WORDS,
       showRankingScore: true,
       showRankingScoreDetails: state.details,
     };
@@ -108,7 +113,12 @@ export async function render(main, [uid], { showFailure }) {
 function filterOf(selected, except) {
   return [...selected]
     .filter(([attribute, values]) => attribute !== except && values.size > 0)
-    .map(([attribute, values]) => [...values].map((value) => `${attribute} = "${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`));
+    .map(([attribute, values]) => [...values].map((value) => `${quoted(attribute)} = ${quoted(value)}`));
+}
+
+/** A filter operand in double quotes: any attribute name or value (spaces, `<`, `AND`…) reads as itself. */
+function quoted(text) {
+  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
 
 /** Facetable attributes: plain names and exact patterns (a wildcard names no attribute to count). */
@@ -134,13 +144,18 @@ function hybridControls(embedders, state, search) {
 }
 
 function renderFacets(facets, distribution, state, search) {
+  let boxes = 0;
   return facets.map((attribute) => {
-    const values = Object.entries(distribution[attribute] ?? {});
+    const counts = distribution[attribute] ?? {};
     const selected = state.selected.get(attribute) ?? new Set();
+    // a ticked value stays listed (counted 0 when the query leaves it no hit) so it can be unticked
+    const values = Object.entries(counts).slice(0, FACET_VALUES);
+    for (const value of selected) if (!values.some(([shown]) => shown === value)) values.push([value, counts[value] ?? 0]);
     const fieldset = el('fieldset', {}, el('legend', {}, attribute));
     if (values.length === 0) fieldset.append(el('p', { class: 'muted' }, 'No value'));
-    for (const [value, n] of values.slice(0, 12)) {
-      const id = `facet-${attribute}-${value}`.replace(/[^\w-]/g, '_');
+    for (const [value, n] of values) {
+      // numbered: ids made of the value's text collide (`a b` and `a_b`) and tie a label to another box
+      const id = `facet-value-${++boxes}`;
       const box = el('input', { type: 'checkbox', id, checked: selected.has(value) });
       box.addEventListener('change', () => {
         if (box.checked) selected.add(value);
