@@ -26,6 +26,7 @@ const HOST_MODULES: Record<string, string> = {
   'src/kernels/word-lists.ts': 'browser/host/word-lists.ts',
   'src/embedders/embed.ts': 'browser/host/embed.ts',
   'node:crypto': 'browser/host/crypto.ts',
+  'node:timers': 'browser/host/timers.ts',
 };
 const SUBSTITUTES = new Map(Object.entries(HOST_MODULES).map(([from, to]) => [from.startsWith('node:') ? from : at(from), at(to)]));
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);

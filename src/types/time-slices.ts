@@ -6,7 +6,12 @@
  * and other requests are answered meanwhile.
  * An environment borrowed for a search stays open only until its turn ends
  * (`IndexReader.open`): what must outlive a pause is leased (`IndexReader.lease`).
+ * In the browser build the turn is a MessageChannel task (browser/host/timers.ts).
  */
+
+// imported, not the global: the browser build (browser/vite.config.ts) has no global setImmediate
+// and swaps this module for its own
+import { setImmediate } from 'node:timers';
 
 /** Work between two turns given to the event loop, in ms. */
 const SLICE_MS = 10;

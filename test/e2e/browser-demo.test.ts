@@ -4,7 +4,8 @@
 // `matr…` titles that rank above it for `matrx`, by word position), and the page is typed into as
 // a person does. QUARRY_SCREENSHOTS=update writes the screenshot to demo/ for the README.
 // Once the page has loaded the bundle, no request may leave it. Any console error, page error or
-// failed request fails the test.
+// failed request fails the test. Then the browser build is called from the page itself: a search
+// long enough to pause between hits, and a search it refuses.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -136,5 +137,44 @@ describe('the movies demo in Chromium', () => {
     await page.screenshot({ path: SCREENSHOT ?? path.join(dir, 'screenshot.png') });
     expect(lateRequests).toEqual([]);
     expect(problems).toEqual([]);
+  });
+});
+
+/** `openBundle`'s index of the page's bundle, opened again in the page, searched with `params`: the answer's size and time, or the error. */
+function searchInPage(params: Record<string, unknown>): Promise<{ hits?: number; ms?: number; error?: { name: string; status: number; body: unknown } }> {
+  return page.evaluate(`(async () => {
+    const { openBundle } = await import('./quarry.js');
+    const movies = await openBundle(new URL('movies.bundle', location.href));
+    const started = performance.now();
+    try {
+      const answer = await movies.search('', ${JSON.stringify(params)});
+      return { hits: answer.hits.length, ms: performance.now() - started };
+    } catch (error) {
+      return { error: { name: error.name, status: error.status, body: error.body } };
+    }
+  })()`);
+}
+
+describe('the browser build, called from the page', () => {
+  it('answers a search whose hits take more than one time slice to format (the page has no setImmediate)', async () => {
+    const answer = await searchInPage({ limit: 1000, attributesToHighlight: ['*'], attributesToCrop: ['overview'], showMatchesPosition: true });
+    expect(answer.error).toBeUndefined();
+    expect(answer.hits).toBe(1000);
+    // more than SLICE_MS (src/types/time-slices.ts): the search paused at least once
+    expect(answer.ms).toBeGreaterThan(10);
+  });
+
+  it("refuses a bad search with Meilisearch's error body and status (v1.50 quotes the condition back)", async () => {
+    const answer = await searchInPage({ filter: 'title = x' });
+    expect(answer.error).toEqual({
+      name: 'QuarryError',
+      status: 400,
+      body: {
+        message: 'Index `movies`: Attribute `title` is not filterable. Available filterable attribute patterns are: `genres`, `year`.\n2:7 "title" = "x"',
+        code: 'invalid_search_filter',
+        type: 'invalid_request',
+        link: 'https://docs.meilisearch.com/errors#invalid_search_filter',
+      },
+    });
   });
 });
