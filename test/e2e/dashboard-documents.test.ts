@@ -1,8 +1,8 @@
 // The dashboard's search preview (no master key: no key asked) on documents a person does not
 // choose: markup in field names and values, nested objects and arrays, a long text matched near its
 // end, facets on an attribute whose name has a space, facet values that differ only by a space or
-// an underscore, and values too long for the facet column. What the page shows is checked against
-// what the API answers for the same request. Any console error, page error, dialog (a script run
+// an underscore, values too long for the facet column, and a filterable `_geo`. What the page shows
+// is checked against what the API answers for the same request. Any console error, page error, dialog (a script run
 // from a document) or failed request fails the test.
 import { Meilisearch, type Index } from 'meilisearch';
 import type { Browser, Page } from 'playwright-core';
@@ -32,7 +32,7 @@ const DOCS: Doc[] = [
     'release year': 'nineteen',
     kind: 'a b',
   },
-  { id: 2, title: 'plain', 'release year': 'twenty', kind: 'a_b', tags: ['two'] },
+  { id: 2, title: 'plain', 'release year': 'twenty', kind: 'a_b', tags: ['two'], _geo: { lat: 48.85, lng: 2.35 } },
   { id: 3, title: 'long', body: LONG_TEXT, 'release year': 'twenty', kind: LONG_VALUE },
   { id: 4, title: 'y'.repeat(300), kind: 'rare' },
 ];
@@ -48,7 +48,7 @@ beforeAll(async () => {
   const client = new Meilisearch({ host: quarry.url });
   index = client.index<Doc>('odd');
   await settle(client, (await index.addDocuments(DOCS, { primaryKey: 'id' })).taskUid);
-  await settle(client, (await index.updateSettings({ filterableAttributes: ['release year', 'kind', 'tags'] })).taskUid);
+  await settle(client, (await index.updateSettings({ filterableAttributes: ['release year', 'kind', 'tags', '_geo'] })).taskUid);
   browser = await launchChromium(CHROMIUM_ARGS);
   page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
@@ -81,6 +81,10 @@ describe('the dashboard search preview on odd documents', () => {
   it('shows the index without asking for a key when the server has none', async () => {
     await poll(shownIds).toEqual([1, 2, 3, 4]);
     expect(await page.getByRole('dialog', { name: 'API key' }).isVisible()).toBe(false);
+  });
+
+  it('lists a facet per filterable attribute but `_geo`, whose values are coordinates', async () => {
+    await poll(() => page.getByRole('group').locator('legend').allTextContents()).toEqual(['release year', 'kind', 'tags']);
   });
 
   it('shows markup in field names and values, nested or in arrays, as text', async () => {

@@ -121,10 +121,13 @@ function quoted(text) {
   return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
 
-/** Facetable attributes: plain names and exact patterns (a wildcard names no attribute to count). */
+/**
+ * Facetable attributes: plain names and exact patterns (a wildcard names no attribute to count),
+ * but `_geo` and `_geojson`, filterable for geo filters and sorts, whose values are no facet values.
+ */
 function facetAttributes(filterable) {
   const names = filterable.flatMap((entry) => (typeof entry === 'string' ? [entry] : entry.attributePatterns ?? []));
-  return names.filter((name) => !name.includes('*'));
+  return names.filter((name) => !name.includes('*') && name !== '_geo' && name !== '_geojson');
 }
 
 function hybridControls(embedders, state, search) {
