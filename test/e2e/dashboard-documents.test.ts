@@ -1,8 +1,9 @@
 // The dashboard's search preview (no master key: no key asked) on documents a person does not
 // choose: markup in field names and values, nested objects and arrays, a long text matched near its
 // end, facets on an attribute whose name has a space, facet values that differ only by a space or
-// an underscore, values too long for the facet column, and a filterable `_geo`. What the page shows
-// is checked against what the API answers for the same request. Any console error, page error, dialog (a script run
+// an underscore, values too long for the facet column, a filterable `_geo`; then documents with
+// more fields and more hits than the page first shows. What the page shows is checked against what
+// the API answers for the same request. Any console error, page error, dialog (a script run
 // from a document) or failed request fails the test.
 import { Meilisearch, type Index } from 'meilisearch';
 import type { Browser, Page } from 'playwright-core';
@@ -36,6 +37,8 @@ const DOCS: Doc[] = [
   { id: 3, title: 'long', body: LONG_TEXT, 'release year': 'twenty', kind: LONG_VALUE },
   { id: 4, title: 'y'.repeat(300), kind: 'rare' },
 ];
+/** 45 documents of 10 fields each (9 besides the title): more hits and more fields than the page first shows. */
+const WIDE_DOCS = Array.from({ length: 45 }, (_, id) => ({ id, title: `wide ${id}`, ...Object.fromEntries(Array.from({ length: 8 }, (_, f) => [`field${f}`, `value ${f}`])) }));
 
 let quarry: TestServer;
 let index: Index<Doc>;
@@ -49,6 +52,7 @@ beforeAll(async () => {
   index = client.index<Doc>('odd');
   await settle(client, (await index.addDocuments(DOCS, { primaryKey: 'id' })).taskUid);
   await settle(client, (await index.updateSettings({ filterableAttributes: ['release year', 'kind', 'tags', '_geo'] })).taskUid);
+  await settle(client, (await client.index('wide').addDocuments(WIDE_DOCS, { primaryKey: 'id' })).taskUid);
   browser = await launchChromium(CHROMIUM_ARGS);
   page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
@@ -143,6 +147,32 @@ describe('the dashboard search preview on odd documents', () => {
     const overflowing = await page.locator('#hits > li').evaluateAll((items) => items.filter((item) => item.scrollWidth > item.clientWidth).length);
     expect(overflowing).toBe(0);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1000);
+  });
+
+  it('shows six fields of a hit and the others on demand', async () => {
+    await page.goto(`${quarry.url}/#/indexes/wide/search`);
+    const first = page.locator('#hits > li').first();
+    await poll(() => first.locator(':scope > .hit-fields dt').allTextContents()).toEqual(['field0', 'field1', 'field2', 'field3', 'field4', 'field5']);
+    const more = first.locator('details.more-fields');
+    expect(await more.locator('summary').textContent()).toBe('2 more fields');
+    await more.locator('summary').click();
+    expect(await more.locator('dt').allTextContents()).toEqual(['field6', 'field7']);
+    expect(await more.locator('dd').allTextContents()).toEqual(['value 6', 'value 7']);
+  });
+
+  it('shows 20 more hits on demand, until there are no more, and the first 20 again for a new query', async () => {
+    const button = page.getByRole('button', { name: 'Show 20 more hits' });
+    const all = (await (await fetch(`${quarry.url}/indexes/wide/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ limit: 45 }) })).json()) as { hits: { id: number }[] };
+    const ids = all.hits.map((hit) => hit.id);
+    await poll(shownIds).toEqual(ids.slice(0, 20));
+    await button.click();
+    await poll(shownIds).toEqual(ids.slice(0, 40));
+    await button.click();
+    await poll(shownIds).toEqual(ids);
+    expect(await button.isVisible()).toBe(false);
+    await page.getByLabel('Search wide').fill('value');
+    await poll(async () => (await shownIds()).length).toBe(20);
+    expect(await button.isVisible()).toBe(true);
   });
 
   it('met no console error, page error, dialog or failed request', () => {

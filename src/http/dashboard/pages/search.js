@@ -1,6 +1,7 @@
 // Search preview of one index: search as you type, facets with counts (from filterableAttributes),
-// highlighted hits (`_formatted`, long texts cropped around their matches), ranking score details
-// on demand, and a semantic ratio slider (hybrid search) when the index has embedders.
+// highlighted hits (`_formatted`, long texts cropped around their matches; six fields shown, the
+// others on demand), 20 hits at a time with more on demand, ranking score details on demand, and
+// a semantic ratio slider (hybrid search) when the index has embedders.
 import { api } from '../api.js';
 import { count, el, short } from '../format.js';
 
@@ -9,6 +10,7 @@ const PRE = '\uE000';
 const POST = '\uE001';
 const TITLE_FIELDS = ['title', 'name', 'label', 'headline'];
 const SHOWN_FIELDS = 6;
+const HITS_PER_STEP = 20;
 const CROP_WORDS = 40;
 const FACET_VALUES = 12;
 
@@ -28,7 +30,7 @@ export async function render(main, [uid], { showFailure }) {
     showFailure(body, error);
     return;
   }
-  const state = { q: '', selected: new Map(), details: false, hybrid: null };
+  const state = { q: '', selected: new Map(), details: false, hybrid: null, limit: HITS_PER_STEP };
   const facets = facetAttributes(settings.filterableAttributes ?? []);
   // a user-provided embedder cannot embed the query text: only the others can serve the slider
   const embedders = Object.entries(settings.embedders ?? {}).filter(([, embedder]) => embedder.source !== 'userProvided').map(([name]) => name);
@@ -39,11 +41,16 @@ export async function render(main, [uid], { showFailure }) {
   const hitList = el('ol', { id: 'hits', class: 'hits', 'aria-label': 'Hits' });
   const detailsToggle = el('input', { id: 'score-details', type: 'checkbox' });
   const options = el('div', { class: 'options' }, el('label', { for: 'score-details' }, detailsToggle, 'Ranking score details'));
-  if (embedders.length > 0) options.append(hybridControls(embedders, state, () => search()));
+  if (embedders.length > 0) options.append(hybridControls(embedders, state, () => restart()));
+  const more = el('button', { type: 'button', class: 'quiet', hidden: true }, `Show ${HITS_PER_STEP} more hits`);
+  more.addEventListener('click', () => {
+    state.limit += HITS_PER_STEP;
+    search();
+  });
   body.append(
     el('div', { class: 'search-box' }, el('label', { for: 'q' }, `Search ${uid}`), input),
     options,
-    el('div', { class: 'search-layout' }, facetBox, el('section', { 'aria-label': 'Results' }, summary, hitList)),
+    el('div', { class: 'search-layout' }, facetBox, el('section', { 'aria-label': 'Results' }, summary, hitList, more)),
   );
 
   let sequence = 0;
@@ -52,7 +59,7 @@ export async function render(main, [uid], { showFailure }) {
     const mine = ++sequence;
     const request = {
       q: state.q,
-      limit: 20,
+      limit: state.limit,
       attributesToHighlight: ['*'],
       highlightPreTag: PRE,
       highlightPostTag: POST,
@@ -89,15 +96,21 @@ export async function render(main, [uid], { showFailure }) {
       if (mine !== sequence) return;
       summary.textContent = `${count(answer.estimatedTotalHits ?? answer.totalHits)} results in ${answer.processingTimeMs} ms`;
       hitList.replaceChildren(...answer.hits.map((hit) => renderHit(hit, index.primaryKey)));
-      facetBox.replaceChildren(...renderFacets(facets, { ...answer.facetDistribution, ...distribution }, state, search));
+      more.hidden = answer.hits.length < state.limit || answer.hits.length >= (answer.estimatedTotalHits ?? answer.totalHits);
+      facetBox.replaceChildren(...renderFacets(facets, { ...answer.facetDistribution, ...distribution }, state, restart));
     } catch (error) {
       if (mine === sequence) summary.replaceChildren(el('span', { class: 'error', role: 'alert' }, error.message));
     }
   }
+  /** A new query or filter: its first hits again. */
+  function restart() {
+    state.limit = HITS_PER_STEP;
+    search();
+  }
   input.addEventListener('input', () => {
     state.q = input.value;
     clearTimeout(debounce);
-    debounce = setTimeout(search, 120);
+    debounce = setTimeout(restart, 120);
   });
   detailsToggle.addEventListener('change', () => {
     state.details = detailsToggle.checked;
@@ -193,11 +206,14 @@ function renderHit(hit, primaryKey) {
   const formatted = hit._formatted ?? hit;
   const fields = Object.keys(hit).filter((k) => !k.startsWith('_'));
   const titleField = TITLE_FIELDS.find((f) => typeof hit[f] === 'string') ?? primaryKey ?? fields[0];
-  const rest = fields.filter((f) => f !== titleField && f !== primaryKey).slice(0, SHOWN_FIELDS);
+  const rest = fields.filter((f) => f !== titleField && f !== primaryKey);
+  const fieldList = (names) => el('dl', { class: 'hit-fields' }, names.flatMap((f) => [el('dt', {}, f), el('dd', {}, highlighted(formatted[f] ?? hit[f]))]));
+  const hidden = rest.length - SHOWN_FIELDS;
   const item = el('li', {},
     el('div', { class: 'hit-title' }, highlighted(formatted[titleField] ?? hit[titleField] ?? '')),
     el('div', { class: 'muted hit-id', 'data-id': hit[primaryKey] }, `${primaryKey ?? 'id'} ${hit[primaryKey] ?? ''}`, typeof hit._rankingScore === 'number' ? ` · score ${hit._rankingScore.toFixed(4)}` : ''),
-    el('dl', { class: 'hit-fields' }, rest.flatMap((f) => [el('dt', {}, f), el('dd', {}, highlighted(formatted[f] ?? hit[f]))])),
+    fieldList(rest.slice(0, SHOWN_FIELDS)),
+    hidden > 0 ? el('details', { class: 'more-fields' }, el('summary', {}, `${hidden} more field${hidden === 1 ? '' : 's'}`), fieldList(rest.slice(SHOWN_FIELDS))) : null,
   );
   if (hit._rankingScoreDetails !== undefined) {
     item.append(el('details', {}, el('summary', {}, 'Ranking score details'), el('pre', {}, JSON.stringify(hit._rankingScoreDetails, null, 2))));
