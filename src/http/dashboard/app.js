@@ -17,6 +17,8 @@ const main = document.getElementById('main');
 const dialog = document.getElementById('key-dialog');
 let cleanup = null;
 let firstRender = true;
+/** Counts renders: a page still loading when another is asked for is stopped once it has loaded. */
+let renders = 0;
 
 function needsKey() {
   return keyRequired() && !storedKey();
@@ -38,6 +40,7 @@ export function showFailure(container, error) {
 }
 
 async function render() {
+  const mine = ++renders;
   cleanup?.();
   cleanup = null;
   const hash = location.hash || '#/indexes';
@@ -53,7 +56,13 @@ async function render() {
     askForKey();
     return;
   }
-  cleanup = (await route.page.render(main, params, { showFailure })) ?? null;
+  const stop = (await route.page.render(main, params, { showFailure })) ?? null;
+  if (mine !== renders) {
+    // left while it loaded: its polls must not go on behind the page now shown
+    stop?.();
+    return;
+  }
+  cleanup = stop;
   // A new page: move focus to its heading so keyboard and screen-reader users start there,
   // unless they are already inside it (typing in the search box while the page loaded).
   if (!firstRender && !main.contains(document.activeElement)) {

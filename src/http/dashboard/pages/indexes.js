@@ -1,24 +1,35 @@
 // Indexes: document counts, sizes and field distribution (`/stats`, `/indexes`), refreshed while
-// an index is indexing.
-import { api } from '../api.js';
+// an index is indexing; tried again while the server cannot be reached (restarting).
+import { api, ApiError } from '../api.js';
 import { bytes, count, el, when } from '../format.js';
+
+const RETRY_MS = 2000;
 
 export async function render(main, _params, { showFailure }) {
   const body = el('div', {}, el('p', { class: 'muted' }, 'Loading…'));
   main.append(el('h1', {}, 'Indexes'), body);
   let timer = null;
+  let stopped = false;
   const load = async () => {
     try {
       const [stats, list] = await Promise.all([api('GET', '/stats'), api('GET', '/indexes?limit=1000')]);
+      // the page was left while the answer came: no redraw, no next poll
+      if (stopped) return;
       body.replaceChildren(summary(stats), table(list.results, stats.indexes));
       const indexing = Object.values(stats.indexes).some((s) => s.isIndexing);
       timer = setTimeout(load, indexing ? 1000 : 5000);
     } catch (error) {
+      if (stopped) return;
       showFailure(body, error);
+      // a refused key waits for another; a server out of reach is asked again
+      if (!(error instanceof ApiError)) timer = setTimeout(load, RETRY_MS);
     }
   };
   await load();
-  return () => clearTimeout(timer);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 function summary(stats) {

@@ -1,6 +1,7 @@
-// Tasks and batches, live (polled every second): a progress bar per batch from its `progress`
-// object while it runs, durations, and each failed task's error.
-import { api } from '../api.js';
+// Tasks and batches, live (polled every second, and on while the server cannot be reached): a
+// progress bar per batch from its `progress` object while it runs, durations, and each failed
+// task's error.
+import { api, ApiError } from '../api.js';
 import { duration, el, when } from '../format.js';
 
 const POLL_MS = 1000;
@@ -32,7 +33,10 @@ export async function render(main, _params, { showFailure }) {
       tasks.replaceChildren(taskTable(t.results));
       timer = setTimeout(poll, POLL_MS);
     } catch (error) {
+      if (stopped) return;
       showFailure(batches, error);
+      // a refused key waits for another; a server out of reach (restarting) is asked again
+      if (!(error instanceof ApiError)) timer = setTimeout(poll, POLL_MS);
     }
   };
   statusSelect.addEventListener('change', () => {
