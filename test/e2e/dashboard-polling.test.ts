@@ -53,11 +53,15 @@ function poll<T>(fn: () => T | Promise<T>) {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Leaves the indexes page for the tasks page while a `/stats` answer is held, then releases it. */
-async function leaveWhileStatsHeld(): Promise<number> {
+/**
+ * Leaves the indexes page for the tasks page while a `/stats` answer is held (the first one when
+ * `arrive` opens the indexes page first, else the next poll's), then releases it; returns when it left.
+ */
+async function leaveWhileStatsHeld(arrive = false): Promise<number> {
   let release!: () => void;
   hold = new Promise((resolve) => (release = resolve));
   const before = statsRequests.length;
+  if (arrive) await page.evaluate(() => (location.hash = '#/indexes'));
   await poll(() => statsRequests.length).toBeGreaterThan(before);
   await page.evaluate(() => (location.hash = '#/tasks'));
   await poll(() => page.getByRole('heading', { name: 'Tasks and batches' }).isVisible()).toBe(true);
@@ -82,16 +86,7 @@ describe("the dashboard's polling pages", () => {
   });
 
   it('stops polling the indexes when left while its first answer is on the way', async () => {
-    let release!: () => void;
-    hold = new Promise((resolve) => (release = resolve));
-    const before = statsRequests.length;
-    await page.evaluate(() => (location.hash = '#/indexes'));
-    await poll(() => statsRequests.length).toBeGreaterThan(before);
-    await page.evaluate(() => (location.hash = '#/tasks'));
-    await poll(() => page.getByRole('heading', { name: 'Tasks and batches' }).isVisible()).toBe(true);
-    const left = performance.now();
-    release();
-    hold = Promise.resolve();
+    const left = await leaveWhileStatsHeld(true);
     await wait(2500);
     expect(statsRequests.filter((at) => at > left)).toEqual([]);
   });

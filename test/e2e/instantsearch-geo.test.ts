@@ -1,18 +1,16 @@
 /// <reference lib="dom" />
 // InstantSearch's geo parameters and facet search through @meilisearch/instant-meilisearch against
-// Quarry (no master key), in headless Chromium: the page test/e2e/instantsearch/geo.html takes its
-// geo search (`aroundLatLng` + `aroundRadius`, `insideBoundingBox`) from the query string, which
+// Quarry (no master key), in headless Chromium: the page (instantsearch/index.html with the script
+// instantsearch/geo.js) takes its geo search (`aroundLatLng` + `aroundRadius`, `insideBoundingBox`) from the query string, which
 // instant-meilisearch turns into `_geoRadius` and `_geoBoundingBox` filters; a sort by `_geoPoint`
 // and a searchable refinement list (`/facet-search`) are driven as a user does. What the page shows
 // is checked against what Quarry's own API answers for the same search.
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Meilisearch, type Index } from 'meilisearch';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.js';
 import { settle } from '../helpers/client.js';
+import { serveInstantSearch, type InstantSearchSite } from '../helpers/instantsearch-site.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 interface Place {
@@ -22,15 +20,6 @@ interface Place {
   _geo: { lat: number; lng: number };
 }
 
-const ROOT = new URL('../../', import.meta.url);
-const PAGE_DIR = new URL('./instantsearch/', import.meta.url);
-const FILES: Record<string, { url: URL; type: string }> = {
-  '/': { url: new URL('geo.html', PAGE_DIR), type: 'text/html' },
-  '/geo.js': { url: new URL('geo.js', PAGE_DIR), type: 'text/javascript' },
-  '/vendor/instantsearch.js': { url: new URL('node_modules/instantsearch.js/dist/instantsearch.production.min.js', ROOT), type: 'text/javascript' },
-  '/vendor/meilisearch.js': { url: new URL('node_modules/meilisearch/dist/index.js', ROOT), type: 'text/javascript' },
-  '/vendor/instant-meilisearch.js': { url: new URL('node_modules/@meilisearch/instant-meilisearch/dist/index.js', ROOT), type: 'text/javascript' },
-};
 const CHROMIUM_ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const KINDS = ['museum', 'music hall', 'park', 'cafe'];
 /** 60 places on a grid around Paris (48.80–48.98 N, 2.25–2.45 E). */
@@ -43,23 +32,10 @@ const PLACES: Place[] = Array.from({ length: 60 }, (_, i) => ({
 
 let quarry: TestServer;
 let index: Index<Place>;
-let site: Server;
-let siteUrl: string;
+let site: InstantSearchSite;
 let browser: Browser;
 let page: Page;
 const problems: string[] = [];
-
-function serveSite(): Promise<Server> {
-  const server = createServer(async (request, response) => {
-    const file = FILES[new URL(request.url ?? '/', 'http://site').pathname];
-    if (file === undefined) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': file.type }).end(await readFile(file.url));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 beforeAll(async () => {
   quarry = await startServer();
@@ -67,8 +43,7 @@ beforeAll(async () => {
   index = client.index<Place>('places');
   await settle(client, (await index.addDocuments(PLACES, { primaryKey: 'id' })).taskUid);
   await settle(client, (await index.updateSettings({ filterableAttributes: ['kind', '_geo'], sortableAttributes: ['_geo'] })).taskUid);
-  site = await serveSite();
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await serveInstantSearch(new URL('./instantsearch/geo.js', import.meta.url));
   browser = await launchChromium(CHROMIUM_ARGS);
   page = await browser.newPage();
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
@@ -84,7 +59,7 @@ afterAll(async () => {
 });
 
 async function open(geo: Record<string, unknown>): Promise<void> {
-  await page.goto(`${siteUrl}/?${new URLSearchParams({ host: quarry.url, geo: JSON.stringify(geo) })}`);
+  await page.goto(`${site.url}/?${new URLSearchParams({ host: quarry.url, geo: JSON.stringify(geo) })}`);
 }
 
 /** The hits the page shows: id, latitude (from `_geoloc`) and `_geoDistance`, in order. */
@@ -130,16 +105,16 @@ describe('InstantSearch geo search and facet search with instant-meilisearch aga
 
   it('searches the facet values as the user types in the refinement list, then refines by the one clicked', async () => {
     await open({});
-    const box = page.locator('#kinds .ais-SearchBox-input');
+    const box = page.locator('#genres .ais-SearchBox-input');
     await box.pressSequentially('mus');
     const { facetHits } = await index.searchForFacetValues({ facetName: 'kind', facetQuery: 'mus' });
     expect(facetHits.map((hit) => hit.value)).toEqual(['museum', 'music hall']);
     const values = () =>
-      page.locator('#kinds .ais-RefinementList-item').evaluateAll((items) =>
+      page.locator('#genres .ais-RefinementList-item').evaluateAll((items) =>
         items.map((item) => [item.querySelector('.ais-RefinementList-labelText')!.textContent, Number(item.querySelector('.ais-RefinementList-count')!.textContent)]),
       );
     await poll(values).toEqual(facetHits.map((hit) => [hit.value, hit.count]));
-    await page.locator('#kinds input[value="music hall"]').click();
+    await page.locator('#genres input[value="music hall"]').click();
     const expected = await index.search('', { filter: 'kind = "music hall"', limit: 100 });
     await poll(async () => (await shown()).map(([id]) => id)).toEqual(expected.hits.map((hit) => hit.id));
   });

@@ -6,14 +6,12 @@
 // bundled in @sparticuz/chromium, see ../helpers/browser.ts). Each step drives a widget the way a
 // user does and checks what the page renders against what Quarry's own search API answers for the
 // same query, filters, sort and page.
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Meilisearch, type Index } from 'meilisearch';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.js';
 import { settle } from '../helpers/client.js';
+import { serveInstantSearch, type InstantSearchSite } from '../helpers/instantsearch-site.js';
 import { readMovies, type Movie } from '../helpers/movies.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -35,16 +33,6 @@ interface Refinements {
   page?: number;
 }
 
-const ROOT = new URL('../../', import.meta.url);
-const PAGE_DIR = new URL('./instantsearch/', import.meta.url);
-/** Everything the static server serves; the browser builds come straight from node_modules. */
-const FILES: Record<string, { url: URL; type: string }> = {
-  '/': { url: new URL('index.html', PAGE_DIR), type: 'text/html' },
-  '/app.js': { url: new URL('app.js', PAGE_DIR), type: 'text/javascript' },
-  '/vendor/instantsearch.js': { url: new URL('node_modules/instantsearch.js/dist/instantsearch.production.min.js', ROOT), type: 'text/javascript' },
-  '/vendor/meilisearch.js': { url: new URL('node_modules/meilisearch/dist/index.js', ROOT), type: 'text/javascript' },
-  '/vendor/instant-meilisearch.js': { url: new URL('node_modules/@meilisearch/instant-meilisearch/dist/index.js', ROOT), type: 'text/javascript' },
-};
 const CHROMIUM_ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Set by the page's `configure` widget. */
 const HITS_PER_PAGE = 5;
@@ -54,7 +42,7 @@ const MASTER_KEY = 'instantsearch-e2e-master-key';
 
 let quarry: TestServer;
 let index: Index<Movie>;
-let site: Server;
+let site: InstantSearchSite;
 let browser: Browser;
 let page: Page;
 /** Console errors, page errors, failed and refused requests seen by the browser. */
@@ -65,18 +53,6 @@ function movies(): Movie[] {
   const usable = readMovies().filter((movie) => movie.overview !== '' && movie.genres.length > 0);
   const step = Math.floor(usable.length / 400);
   return usable.filter((_, i) => i % step === 0).slice(0, 400);
-}
-
-function serveSite(): Promise<Server> {
-  const server = createServer(async (request, response) => {
-    const file = FILES[new URL(request.url ?? '/', 'http://site').pathname];
-    if (file === undefined) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': file.type }).end(await readFile(file.url));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 /** Reads the rendered widgets; highlighted parts of a title come back wrapped in <mark></mark>. */
@@ -145,15 +121,14 @@ beforeAll(async () => {
   await settle(admin, (await index.updateSettings({ searchableAttributes: ['title', 'overview'], filterableAttributes: ['genres', 'year'], sortableAttributes: ['year'] })).taskUid);
   const { key } = await admin.createKey({ actions: ['search'], indexes: ['movies'], expiresAt: null });
 
-  site = await serveSite();
-  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await serveInstantSearch(new URL('./instantsearch/app.js', import.meta.url));
   browser = await launchChromium(CHROMIUM_ARGS);
   page = await browser.newPage();
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()} ${message.location().url}`));
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`));
   page.on('response', (response) => response.status() >= 400 && problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`));
-  await page.goto(`${siteUrl}/?${new URLSearchParams({ host: quarry.url, key })}`);
+  await page.goto(`${site.url}/?${new URLSearchParams({ host: quarry.url, key })}`);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,6 +1,8 @@
-// Wires instant-meilisearch to the Quarry named in the page's query string (`host`), with the geo
-// search parameters of `geo` (JSON: aroundLatLng and aroundRadius, insideBoundingBox or
-// insidePolygon, as InstantSearch's `configure` takes them). The test reads the rendered DOM.
+// The script of the geo InstantSearch test (instantsearch-geo.test.ts), in the page index.html:
+// instant-meilisearch wired to the Quarry named in the query string (`host`), with the geo search
+// parameters of `geo` (JSON: aroundLatLng and aroundRadius, or insideBoundingBox, as InstantSearch's
+// `configure` takes them), a geo sort and a searchable refinement list of `kind` (in #genres).
+// The test reads the rendered DOM.
 import { instantMeiliSearch } from '@meilisearch/instant-meilisearch';
 
 const params = new URLSearchParams(location.search);
@@ -18,7 +20,7 @@ search.addWidgets([
     ],
   }),
   stats({ container: '#stats', templates: { text: ({ nbHits }, { html }) => html`<span class="nb-hits">${nbHits}</span>` } }),
-  refinementList({ container: '#kinds', attribute: 'kind', searchable: true }),
+  refinementList({ container: '#genres', attribute: 'kind', searchable: true }),
   hits({
     container: '#hits',
     templates: {
