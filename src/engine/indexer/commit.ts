@@ -65,9 +65,14 @@ export function threadSettingsWrite(write: SettingsWrite): SettingsWrite {
   return { ...write, settings: sent as IndexSettings };
 }
 
-/** The whole settings `write` stores: those sent, and the stored ones it leaves unchanged. */
+/**
+ * The whole settings `write` stores: those sent, and the stored ones it leaves unchanged, read
+ * only when the write crossed to the writer thread without them (an inline write, the library's,
+ * holds them all: no decode of 450,000 synonyms on its only thread).
+ */
 function writtenSettings(env: IndexEnv, write: SettingsWrite): IndexSettings {
-  return write.unchanged === undefined || write.unchanged.length === 0 ? write.settings : { ...readSettings(env), ...write.settings };
+  const missing = write.unchanged?.some((key) => !Object.hasOwn(write.settings, key)) === true;
+  return missing ? { ...readSettings(env), ...write.settings } : write.settings;
 }
 
 /**
