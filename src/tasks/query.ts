@@ -430,19 +430,28 @@ function complementPlan(terms: readonly Term[]): { driver: Term; excluded: Set<n
   return null;
 }
 
-/** Merges uid iterations that are each in the page order into one, in that order. */
+/**
+ * Merges uid iterations that are each in the page order into one, in that order. A page stops
+ * reading it early, and a source it stops holds an LMDB cursor, which pins its read transaction
+ * (a reader slot of the 126 the environment has) until returned: every source is returned when
+ * the merge ends, however it ends.
+ */
 function* merged(sources: Iterator<number>[], ascending: boolean): Generator<number> {
-  const heads = sources.map((source) => source.next());
-  for (;;) {
-    let best = -1;
-    heads.forEach((head, i) => {
-      if (head.done) return;
-      const current = heads[best];
-      if (best === -1 || (ascending ? head.value < current!.value : head.value > current!.value)) best = i;
-    });
-    if (best === -1) return;
-    yield heads[best]!.value as number;
-    heads[best] = sources[best]!.next();
+  try {
+    const heads = sources.map((source) => source.next());
+    for (;;) {
+      let best = -1;
+      heads.forEach((head, i) => {
+        if (head.done) return;
+        const current = heads[best];
+        if (best === -1 || (ascending ? head.value < current!.value : head.value > current!.value)) best = i;
+      });
+      if (best === -1) return;
+      yield heads[best]!.value as number;
+      heads[best] = sources[best]!.next();
+    }
+  } finally {
+    for (const source of sources) source.return?.();
   }
 }
 
