@@ -826,53 +826,59 @@ class Ranker {
       return true;
     };
     // a finished level gives back the detail of the bucket its parent descended with
+    // a level left before its last bucket holds its step's reads open (a sort step's LMDB cursor
+    // pins the read transaction it was opened in, and its reader slot): returned when popped
     const ascend = () => {
-      levels.pop();
+      levels.pop()!.buckets.return(undefined);
       if (levels.length > 0) details.pop();
     };
     descend(s, group, kept);
-    while (levels.length > 0) {
-      const level = levels[levels.length - 1]!;
-      // a step whose documents are all in buckets hands back to its parent, as Meilisearch's empty universe
-      if (level.consumed >= level.group.length || out.length >= need) {
-        ascend();
-        continue;
+    try {
+      while (levels.length > 0) {
+        const level = levels[levels.length - 1]!;
+        // a step whose documents are all in buckets hands back to its parent, as Meilisearch's empty universe
+        if (level.consumed >= level.group.length || out.length >= need) {
+          ascend();
+          continue;
+        }
+        if (this.timedOut || this.input.timeUp()) {
+          this.timedOut = true;
+          details.push({ kind: 'skipped' });
+          const rest = this.notIn(level.group, level.done);
+          if (this.below(details)) this.dropped.push(rest);
+          else this.emit(rest, details, out, need, accept);
+          details.pop();
+          // Meilisearch reports a degraded search only when the first step itself is cut short
+          if (level.step === 0) this.degraded = true;
+          ascend();
+          continue;
+        }
+        const next = level.buckets.next();
+        if (next.done === true) {
+          ascend();
+          continue;
+        }
+        const [indices, detail, nextKept] = next.value;
+        level.done.push(indices);
+        level.consumed += indices.length;
+        details.push(detail);
+        if (this.below(details)) {
+          this.dropped.push(indices, this.notIn(level.group, level.done));
+          level.consumed = level.group.length;
+          details.pop();
+          continue;
+        }
+        // as milli's bucket sort: a bucket wholly before the offset goes out in docid order (its
+        // documents are not shown, but distinct takes their values in that order)
+        if (out.length + indices.length < this.from) {
+          this.emit(indices, details, out, need, accept);
+          details.pop();
+        } else if (!descend(level.step + 1, indices, nextKept)) {
+          details.pop();
+        }
       }
-      if (this.timedOut || this.input.timeUp()) {
-        this.timedOut = true;
-        details.push({ kind: 'skipped' });
-        const rest = this.notIn(level.group, level.done);
-        if (this.below(details)) this.dropped.push(rest);
-        else this.emit(rest, details, out, need, accept);
-        details.pop();
-        // Meilisearch reports a degraded search only when the first step itself is cut short
-        if (level.step === 0) this.degraded = true;
-        ascend();
-        continue;
-      }
-      const next = level.buckets.next();
-      if (next.done === true) {
-        ascend();
-        continue;
-      }
-      const [indices, detail, nextKept] = next.value;
-      level.done.push(indices);
-      level.consumed += indices.length;
-      details.push(detail);
-      if (this.below(details)) {
-        this.dropped.push(indices, this.notIn(level.group, level.done));
-        level.consumed = level.group.length;
-        details.pop();
-        continue;
-      }
-      // as milli's bucket sort: a bucket wholly before the offset goes out in docid order (its
-      // documents are not shown, but distinct takes their values in that order)
-      if (out.length + indices.length < this.from) {
-        this.emit(indices, details, out, need, accept);
-        details.pop();
-      } else if (!descend(level.step + 1, indices, nextKept)) {
-        details.pop();
-      }
+    } finally {
+      for (const level of levels) level.buckets.return(undefined);
     }
   }
 

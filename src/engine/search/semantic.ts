@@ -92,44 +92,50 @@ class SemanticSorter {
       levels.push({ step, group: at, buckets: this.buckets(steps[step]!, at), done: [], consumed: 0 });
       return true;
     };
+    // a level left before its last bucket holds its step's reads open (a sort step's LMDB cursor
+    // pins the read transaction it was opened in, and its reader slot): returned when popped
     const ascend = () => {
-      levels.pop();
+      levels.pop()!.buckets.return(undefined);
       if (levels.length > 0) details.pop();
     };
     descend(s, group);
-    while (levels.length > 0) {
-      const level = levels[levels.length - 1]!;
-      if (this.out.length >= this.need || level.consumed === level.group.length) {
-        ascend();
-        continue;
+    try {
+      while (levels.length > 0) {
+        const level = levels[levels.length - 1]!;
+        if (this.out.length >= this.need || level.consumed === level.group.length) {
+          ascend();
+          continue;
+        }
+        const next = level.buckets.next();
+        if (next.done === true) {
+          ascend();
+          continue;
+        }
+        if (this.timedOut || (this.request.timeUp?.() ?? false)) {
+          this.timedOut = true;
+          const skipped = [...details, { kind: 'skipped' } as const];
+          const rest = difference(level.group, unionAll(level.done));
+          if (this.below(skipped)) this.dropped.push(rest);
+          else this.emit(rest, skipped);
+          if (level.step === 0) this.degraded = true;
+          ascend();
+          continue;
+        }
+        const { docids, detail } = next.value;
+        level.done.push(docids);
+        level.consumed += docids.length;
+        details.push(detail);
+        if (this.below(details)) {
+          // the bucket and what its step had not reached yet, as the keyword sort
+          this.dropped.push(docids, difference(level.group, unionAll(level.done)));
+          level.consumed = level.group.length;
+          details.pop();
+          continue;
+        }
+        if (!descend(level.step + 1, docids)) details.pop();
       }
-      const next = level.buckets.next();
-      if (next.done === true) {
-        ascend();
-        continue;
-      }
-      if (this.timedOut || (this.request.timeUp?.() ?? false)) {
-        this.timedOut = true;
-        const skipped = [...details, { kind: 'skipped' } as const];
-        const rest = difference(level.group, unionAll(level.done));
-        if (this.below(skipped)) this.dropped.push(rest);
-        else this.emit(rest, skipped);
-        if (level.step === 0) this.degraded = true;
-        ascend();
-        continue;
-      }
-      const { docids, detail } = next.value;
-      level.done.push(docids);
-      level.consumed += docids.length;
-      details.push(detail);
-      if (this.below(details)) {
-        // the bucket and what its step had not reached yet, as the keyword sort
-        this.dropped.push(docids, difference(level.group, unionAll(level.done)));
-        level.consumed = level.group.length;
-        details.pop();
-        continue;
-      }
-      if (!descend(level.step + 1, docids)) details.pop();
+    } finally {
+      for (const level of levels) level.buckets.return(undefined);
     }
   }
 

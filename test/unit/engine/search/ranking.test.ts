@@ -7,8 +7,10 @@
 // the typo levels attributeRank and wordPosition read with and without a typo step before them.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
+import { parseSortCriterion } from '../../../../src/engine/facets/sort.js';
 import { byCost, scoreOf } from '../../../../src/engine/search/ranking.js';
 import { withScratch } from '../../../../src/engine/search/scratch.js';
+import { nextReadSnapshot, readerSlots } from '../../../helpers/lmdb-readers.js';
 import { mulberry32 } from '../../../helpers/random.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
@@ -229,5 +231,24 @@ describe('attributeRank and wordPosition without a typo step before them', () =>
       { kind: 'fid', rank: 2, max: 2, unified: false },
       { kind: 'fid', rank: 1, max: 2, unified: false },
     ]);
+  });
+});
+
+describe('a sort step left before its last bucket', () => {
+  it('leaves no read transaction pinned behind the search', async () => {
+    index = openTestIndex({ sortableAttributes: ['n'] });
+    index.write(Object.fromEntries(Array.from({ length: 30 }, (_, n) => [`d${n}`, { id: `d${n}`, text: 'hello puppy', n }])));
+    const sort = [parseSortCriterion('n:desc', 'invalid_search_sort')];
+    // a page of one hit stops each sort step at its first value; between two, a commit: an open
+    // value walk pinned each commit's snapshot, and the 126 reader slots ran out (MDB_READERS_FULL)
+    let most = 0;
+    for (let round = 0; round < 150; round++) {
+      expect(index.ids('', { sort, need: 1 })).toEqual(['d29']);
+      expect(index.ids('hello', { sort, need: 1 })).toEqual(['d29']);
+      index.write({ extra: { id: 'extra', text: 'kefir', n: -round } });
+      await nextReadSnapshot();
+      most = Math.max(most, readerSlots(index.env.root));
+    }
+    expect(most).toBeLessThanOrEqual(2);
   });
 });

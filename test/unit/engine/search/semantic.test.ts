@@ -8,6 +8,7 @@ import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { parseSortCriterion } from '../../../../src/engine/facets/sort.js';
 import { executeSemanticSearch, type NearestVectors, type SemanticRequest } from '../../../../src/engine/search/semantic.js';
 import type { IndexSettings } from '../../../../src/types/settings.js';
+import { nextReadSnapshot, readerSlots } from '../../../helpers/lmdb-readers.js';
 import { openTestIndex, type TestIndex } from './harness.js';
 
 let index: TestIndex | undefined;
@@ -146,5 +147,20 @@ describe('executeSemanticSearch', () => {
     expect(result.ids).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(result.hits[0]!.details).toEqual([{ kind: 'skipped' }]);
     expect(result.degraded).toBe(true);
+  });
+});
+
+describe('a sort step of a semantic search left before its last bucket', () => {
+  it('leaves no read transaction pinned behind the search', async () => {
+    const idx = open({ rankingRules: ['sort', 'words', 'typo'], sortableAttributes: ['price'] });
+    const sort = [parseSortCriterion('price:desc', 'invalid_search_sort')];
+    let most = 0;
+    for (let round = 0; round < 150; round++) {
+      expect(run(idx, { sort, need: 1, nearest: exactNearest(idx, [0, 1]) }).ids).toEqual(['c']);
+      idx.write({ f: { id: 'f', price: 0, group: 'z' } });
+      await nextReadSnapshot();
+      most = Math.max(most, readerSlots(idx.env.root));
+    }
+    expect(most).toBeLessThanOrEqual(2);
   });
 });
