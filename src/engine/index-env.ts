@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { closeEnv } from '../store/close-env.js';
 import { settleCompactedEnv } from '../store/compacted-env.js';
 import { countedFromHeader } from '../store/header-count.js';
 import { JSON_DOCUMENT_VALUES } from '../store/json-documents.js';
@@ -87,6 +88,11 @@ export function openIndexEnv(folder: string, uuid: string): IndexEnv {
   };
 }
 
+/** Closes an index environment opened by `openIndexEnv`, leaving nothing of it in memory. */
+export function closeIndexEnv(env: IndexEnv): Promise<void> {
+  return closeEnv(env.root);
+}
+
 /**
  * The bytes an environment's data file (`<folder>/data.mdb`) holds on disk: its allocated
  * blocks, since MDB_WRITEMAP makes the file sparse at the map size.
@@ -130,7 +136,7 @@ export class IndexEnvs {
           throw tooManyOpenFiles(err);
         }
       },
-      (env) => void env.root.close(),
+      (env) => void closeIndexEnv(env),
     );
   }
 
@@ -191,7 +197,8 @@ export class IndexEnvs {
    */
   async delete(uuid: string): Promise<void> {
     await this.open.whenIdle(uuid);
-    await this.open.take(uuid)?.root.close();
+    const env = this.open.take(uuid);
+    if (env !== undefined) await closeIndexEnv(env);
     rmSync(this.folderOf(uuid), { recursive: true, force: true });
   }
 
@@ -202,11 +209,12 @@ export class IndexEnvs {
    */
   async replaceData(uuid: string, dataFile: string): Promise<void> {
     await this.open.whenIdle(uuid);
-    await this.open.take(uuid)?.root.close();
+    const env = this.open.take(uuid);
+    if (env !== undefined) await closeIndexEnv(env);
     renameSync(dataFile, path.join(this.folderOf(uuid), 'data.mdb'));
   }
 
   async closeAll(): Promise<void> {
-    await Promise.all(this.open.takeAll().map((env) => env.root.close()));
+    await Promise.all(this.open.takeAll().map(closeIndexEnv));
   }
 }

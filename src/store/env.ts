@@ -13,6 +13,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { closeEnv } from './close-env.js';
 import { settleCompactedEnv } from './compacted-env.js';
 import { PROTO_SAFE_VALUES } from './proto-safe-packr.js';
 import { INSTANCE_DBS, MAIN_KEYS } from './dbs.js';
@@ -112,7 +113,7 @@ export function openInstanceStore(dbPath: string, pkgVersion: string, upgrade = 
   } else {
     const refused = refusal(existing.format, upgrade);
     if (refused !== null) {
-      void root.close();
+      void closeEnv(root);
       throw new StoreVersionError(refused);
     }
   }
@@ -120,6 +121,6 @@ export function openInstanceStore(dbPath: string, pkgVersion: string, upgrade = 
     root,
     main,
     dbPath,
-    close: () => root.close(),
+    close: () => closeEnv(root),
   };
 }

@@ -8,7 +8,7 @@
 import { workerData } from 'piscina';
 import { receiveMessageOnPort } from 'node:worker_threads';
 import { extractAheadParts, extractStoredParts } from '../engine/words/extract-ahead.js';
-import { openIndexEnv, type IndexEnv } from '../engine/index-env.js';
+import { closeIndexEnv, openIndexEnv, type IndexEnv } from '../engine/index-env.js';
 import { aheadBuffers } from '../engine/words/ahead-words.js';
 import { aheadFacetBuffers } from '../engine/facets/ahead-facets.js';
 import { blockedSlot, NOTED_LINE, NOTED_OP, OPENED, postedSlot, STARTED, STOP, takenSlot, type AheadEnd, type AheadStart, type AheadTask } from './ahead-protocol.js';
@@ -125,6 +125,6 @@ export default async function extractAhead(task: AheadTask): Promise<number> {
     // a rebuild starts from no search fields, under the write's settings: no need to wait for the write
     return postParts(task, () => extractStoredParts(env.documents.getKeys(), (docid) => env.documents.get(docid), job));
   } finally {
-    await env.root.close();
+    await closeIndexEnv(env);
   }
 }

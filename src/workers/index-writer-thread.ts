@@ -11,7 +11,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { tooManyOpenFiles } from '../errors/os-errors.js';
 import { EmbedderFailure } from '../embedders/embed-error.js';
-import { openIndexEnv } from '../engine/index-env.js';
+import { closeIndexEnv, openIndexEnv } from '../engine/index-env.js';
 import { applyIndexWrite, type IndexWrite, type IndexWriteOutcome } from '../engine/indexer/commit.js';
 import { AheadParts } from '../engine/words/ahead-parts.js';
 import { StepReporter, type StepDurations } from '../engine/indexing-steps.js';
@@ -88,6 +88,6 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
       stopAhead(job.ahead.state);
       for (const port of job.ahead.ports) port.close();
     }
-    await env.root.close();
+    await closeIndexEnv(env);
   }
 }
