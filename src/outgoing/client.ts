@@ -6,12 +6,14 @@
  * checks every address it resolves to against the IP policy before connecting, as v1.50's
  * resolvers do, and connects only to those checked addresses, so no second DNS answer can slip in
  * between check and connect (DNS rebinding); an IP literal is checked before the request. A
- * reused connection goes to an address checked when it was opened. Redirects are followed, each hop checked
- * again: up to 10, as both of v1.50's clients (unless the caller reads them itself: `redirect`);
- * `Authorization` never forwarded, as its ureq agent; a 307/308 repeats the request with its
- * body, as its reqwest client. Answers are read whole, up to MAX_ANSWER_BYTES or the request's
- * smaller `maxAnswerBytes` (an embedding answer: `AnswerTooLarge` past it), except by `stream`
- * (a chat completion relays its provider's answer, a model file goes to disk, as they come).
+ * reused connection goes to an address checked when it was opened, and an idempotent request it
+ * fails before any answer (closed as it was reused) is sent again on another. Redirects are
+ * followed, each hop checked again: up to 10, as both of v1.50's clients (unless the caller
+ * reads them itself: `redirect`); `Authorization` never forwarded, as its ureq agent; a 307/308
+ * repeats the request with its body, as its reqwest client. Answers are read whole, up to
+ * MAX_ANSWER_BYTES or the request's smaller `maxAnswerBytes` (an embedding answer:
+ * `AnswerTooLarge` past it), except by `stream` (a chat completion relays its provider's answer,
+ * a model file goes to disk, as they come).
  */
 import { promises as dns, type LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
@@ -68,6 +70,7 @@ export type Resolver = (host: string) => Promise<LookupAddress[]>;
 
 const MAX_REDIRECTS = 10;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 const systemResolver: Resolver = (host) => dns.lookup(host, { all: true });
 
 export class OutgoingClient {
@@ -145,13 +148,21 @@ export class OutgoingClient {
     signal.throwIfAborted();
     const agent = this.agents[url.protocol as 'http:' | 'https:'];
     return new Promise((resolve, reject) => {
-      const req = transport.request(url, { method, headers, signal, agent, lookup: this.checkedLookup }, resolve);
+      let answered = false;
+      const req = transport.request(url, { method, headers, signal, agent, lookup: this.checkedLookup }, (res) => {
+        answered = true;
+        resolve(res);
+      });
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (signal.aborted) return reject(signal.reason);
-        // A kept-alive connection the server closed as it was reused (its idle timeout): the
-        // request is sent again, on the next connection; each such one is gone once it failed.
-        if (req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) resolve(this.send(url, method, headers, body, signal, connectTimeoutMs));
-        else reject(err);
+        // A kept-alive connection the server closed as it was reused (its idle timeout): an
+        // idempotent request not yet answered is sent again, on the next connection; each such one
+        // is gone once it failed. Not a POST or PATCH, which the server may have acted on before
+        // closing (RFC 9110 §9.2.2; v1.50's clients never send again a request they wrote), nor a
+        // request whose answer had begun (its error is the answer's: the caller reads it there).
+        if (req.reusedSocket && !answered && IDEMPOTENT.has(method.toUpperCase()) && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+          resolve(this.send(url, method, headers, body, signal, connectTimeoutMs));
+        } else reject(err);
       });
       if (connectTimeoutMs !== undefined) {
         req.on('socket', (socket) => {

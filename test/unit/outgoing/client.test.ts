@@ -1,10 +1,11 @@
 /**
  * The outgoing client against loopback receivers: the policy is checked before any connection
  * (IP literals, every resolved address, every redirect hop), the connection goes to the checked
- * address, connections are kept alive (each new one checked), and timeouts and retries behave.
+ * address, connections are kept alive (each new one checked, an idempotent request sent again when
+ * its reused one was closed, never a POST nor a request answered), and timeouts and retries behave.
  * Only loopback addresses are ever connected to.
  */
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES, OutgoingClient, type Failure } from '../../../src/outgoing/client.js';
@@ -119,24 +120,61 @@ describe('connections', () => {
     }
   });
 
-  it('sends a request again on a new connection when the kept-alive one it was sent on turns out closed', async () => {
-    let seen = 0;
-    const server = createServer((req, res) => {
-      seen++;
-      // the second request meets its connection closed, as a server's idle timeout closes it
-      if (seen === 2) return void req.socket.destroy();
-      req.resume().on('end', () => res.end('ok'));
-    });
+  /** A loopback server whose `nth` request (1-based, over all connections) is handled by `cut`; the others answer `ok`. */
+  async function cuttingServer(nth: number, cut: (req: IncomingMessage, res: ServerResponse) => void) {
+    const seen: string[] = [];
     let connections = 0;
+    const server = createServer((req, res) => {
+      seen.push(req.method!);
+      req.resume().on('end', () => (seen.length === nth ? cut(req, res) : res.end('ok')));
+    });
     server.on('connection', () => connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port: own } = server.address() as { port: number };
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+    const close = () => {
+      server.closeAllConnections();
+      server.close();
+    };
+    return { url, seen, connections: () => connections, close };
+  }
+
+  it('sends an idempotent request again on a new connection when the kept-alive one it was sent on turns out closed', async () => {
+    // the second request meets its connection closed, as a server's idle timeout closes it
+    const server = await cuttingServer(2, (req) => req.socket.destroy());
     try {
       const client = new OutgoingClient(loopback);
-      for (let i = 0; i < 2; i++) expect((await client.request(`http://127.0.0.1:${own}/`, POST)).body.toString()).toBe('ok');
-      expect({ seen, connections }).toEqual({ seen: 3, connections: 2 });
+      for (let i = 0; i < 2; i++) expect((await client.request(server.url, { method: 'PUT', body: Buffer.from('part'), timeoutMs: 5_000 })).body.toString()).toBe('ok');
+      expect({ seen: server.seen, connections: server.connections() }).toEqual({ seen: ['PUT', 'PUT', 'PUT'], connections: 2 });
     } finally {
-      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('never sends a POST twice: one its kept-alive connection failed fails (the server may have acted on it), for the caller to retry', async () => {
+    const server = await cuttingServer(2, (req) => req.socket.destroy());
+    try {
+      const client = new OutgoingClient(loopback);
+      expect((await client.request(server.url, POST)).status).toBe(200);
+      await expect(client.request(server.url, POST)).rejects.toMatchObject({ code: 'ECONNRESET' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(server.seen).toEqual(['POST', 'POST']);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('does not send a request again when its answer, begun on a kept-alive connection, is cut', async () => {
+    const server = await cuttingServer(2, (req, res) => {
+      res.writeHead(200, { 'content-length': '100' }).write('part');
+      setTimeout(() => req.socket.resetAndDestroy(), 20);
+    });
+    try {
+      const client = new OutgoingClient(loopback);
+      expect((await client.request(server.url, { method: 'GET', timeoutMs: 5_000 })).status).toBe(200);
+      await expect(client.request(server.url, { method: 'GET', timeoutMs: 5_000 })).rejects.toMatchObject({ code: 'ECONNRESET' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(server.seen).toEqual(['GET', 'GET']);
+    } finally {
       server.close();
     }
   });
