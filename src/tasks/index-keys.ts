@@ -303,17 +303,47 @@ export function enqueueOrder(counts: CountDb): boolean {
 }
 
 /**
- * Records whether enqueue dates still rise with uids once `tasks` (ascending uids and dates, as
- * the caller checked) are stored after the tasks stored now; called before they are written.
+ * Records whether enqueue dates still rise with uids once tasks `first`..`last` (ascending uids and
+ * dates from one to the next, as the caller checked: `ordered`) are stored among the tasks stored
+ * now; called before they are written.
  */
-export function keepEnqueueOrder(db: IndexDb, counts: CountDb, tasks: Database<unknown, number>, first: { uid: number; enqueuedAt: Timestamp }, ordered: boolean): void {
+export function keepEnqueueOrder(
+  db: IndexDb,
+  counts: CountDb,
+  tasks: Database<unknown, number>,
+  first: { uid: number; enqueuedAt: Timestamp },
+  last: { uid: number; enqueuedAt: Timestamp },
+  ordered: boolean,
+): void {
   if (!enqueueOrder(counts)) return;
-  let keeps = ordered;
-  for (const uid of tasks.getKeys({ reverse: true, limit: 1 })) keeps &&= uid < first.uid;
-  for (const key of db.getKeys({ start: asKey([`${FAMILY.enqueuedAt}\uffff`]), end: asKey([FAMILY.enqueuedAt]), reverse: true, limit: 1 })) {
-    keeps &&= ((key as IndexKey)[1] as Timestamp) <= first.enqueuedAt;
+  if (!ordered || !fitsEnqueueOrder(db, tasks, first, last)) counts.putSync(ENQUEUE_ORDER, 0);
+}
+
+/**
+ * Whether tasks `first`..`last` fit the stored tasks' enqueue order: no stored task between their
+ * uids, every stored task enqueued after `first` newer than `last`, and every one enqueued before
+ * `last` older than `first`. The stored tasks being in order, the first entry dated after `first`
+ * holds the lowest uid of those and the last dated before `last` the highest: two seeks. Not only
+ * after the newest task: a task registered at once (the automatic cleanup's deletion, a scheduled
+ * snapshot) commits before a task enqueued ahead of it whose commit is still pending, which then
+ * lands below the newest uid, in order.
+ */
+function fitsEnqueueOrder(
+  db: IndexDb,
+  tasks: Database<unknown, number>,
+  first: { uid: number; enqueuedAt: Timestamp },
+  last: { uid: number; enqueuedAt: Timestamp },
+): boolean {
+  for (const _ of tasks.getKeys({ start: first.uid, end: last.uid + 1, limit: 1 })) return false;
+  const e = FAMILY.enqueuedAt;
+  for (const key of db.getKeys({ start: asKey([e, first.enqueuedAt, AFTER_ALL_UIDS]), end: asKey([`${e}\uffff`]), limit: 1 })) {
+    if ((key as IndexKey)[2] <= last.uid) return false;
   }
-  if (!keeps) counts.putSync(ENQUEUE_ORDER, 0);
+  // descending from `[e, date]`, which sorts before every entry of that date
+  for (const key of db.getKeys({ start: asKey([e, last.enqueuedAt]), end: asKey([e]), reverse: true, limit: 1 })) {
+    if ((key as IndexKey)[2] >= first.uid) return false;
+  }
+  return true;
 }
 
 /** Checks the enqueue order of a store written before it was kept, from the enqueue-date entries. */

@@ -220,7 +220,7 @@ export class TaskQueue {
   private keepEnqueueOrder(tasks: readonly Task[]): void {
     if (tasks.length === 0) return;
     const ordered = tasks.every((task, i) => i === 0 || (task.uid > tasks[i - 1]!.uid && task.enqueuedAt >= tasks[i - 1]!.enqueuedAt));
-    keepEnqueueOrder(this.dbs.taskIndex, this.dbs.taskCounts, this.dbs.tasks, tasks[0]!, ordered);
+    keepEnqueueOrder(this.dbs.taskIndex, this.dbs.taskCounts, this.dbs.tasks, tasks[0]!, tasks[tasks.length - 1]!, ordered);
   }
 
   /** A task and its index entries (inside the caller's transaction); its count changes to `counts` when given (a write of many tasks). */
@@ -341,7 +341,7 @@ export class TaskQueue {
 
   /** Stores `task` over `previous`, its stored version, and moves its index entries. */
   private replace(previous: Task, task: Task): void {
-    if (task.enqueuedAt !== previous.enqueuedAt) keepEnqueueOrder(this.dbs.taskIndex, this.dbs.taskCounts, this.dbs.tasks, task, false);
+    if (task.enqueuedAt !== previous.enqueuedAt) keepEnqueueOrder(this.dbs.taskIndex, this.dbs.taskCounts, this.dbs.tasks, task, task, false);
     this.dbs.tasks.putSync(task.uid, task);
     reindex(this.dbs.taskIndex, taskKeys(previous), taskKeys(task), this.dbs.taskCounts);
   }
