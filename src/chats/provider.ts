@@ -56,6 +56,7 @@ export function callProvider(outgoing: OutgoingClient, settings: ChatWorkspaceSe
     headers: providerHeaders(settings),
     body: Buffer.from(JSON.stringify(body)),
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    redirectAuthorization: 'sameHost',
     signal,
   });
 }

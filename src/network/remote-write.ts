@@ -156,6 +156,7 @@ export class RemoteWriter {
         ...(request.body !== undefined ? { body: request.body } : {}),
         timeoutMs: this.timings.requestMs,
         connectTimeoutMs: this.timings.connectMs,
+        redirectAuthorization: 'sameHost',
         retry: (outcome) => (transient(outcome) ? backoff.next() : null),
       });
     } catch (error) {

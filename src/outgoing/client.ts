@@ -9,8 +9,9 @@
  * reused connection goes to an address checked when it was opened, and an idempotent request it
  * fails before any answer (closed as it was reused) is sent again on another. Redirects are
  * followed, each hop checked again: up to 10, as both of v1.50's clients (unless the caller
- * reads them itself: `redirect`); `Authorization` never forwarded, as its ureq agent; a 307/308
- * repeats the request with its body, as its reqwest client. Answers are read whole, up to
+ * reads them itself: `redirect`); `Authorization` never forwarded, as its ureq agents, or only to
+ * the same host and port, as its reqwest clients (`redirectAuthorization`); a 307/308 repeats the
+ * request with its body, as its reqwest client. Answers are read whole, up to
  * MAX_ANSWER_BYTES or the request's smaller `maxAnswerBytes` (an embedding answer:
  * `AnswerTooLarge` past it), except by `stream` (a chat completion relays its provider's answer,
  * a model file goes to disk, as they come).
@@ -41,6 +42,12 @@ export interface OutgoingRequest {
   signal?: AbortSignal;
   /** `manual`: a redirect is answered as it is, not followed (hf-hub's first request for a model file) */
   redirect?: 'follow' | 'manual';
+  /**
+   * `sameHost`: `Authorization` follows a redirect to the same host and port, as v1.50's reqwest
+   * clients send it (remote search and writes, chat providers, personalization); by default it
+   * follows none, as its ureq agents (embedders, webhooks, export).
+   */
+  redirectAuthorization?: 'never' | 'sameHost';
   /** The most bytes the answer, read whole, may hold: at most (and by default) MAX_ANSWER_BYTES. */
   maxAnswerBytes?: number;
   /**
@@ -131,10 +138,13 @@ export class OutgoingClient {
       // a redirect's own body is not read
       res.resume();
       if (redirects === MAX_REDIRECTS) throw new Error(`too many redirects (more than ${MAX_REDIRECTS})`);
-      target = new URL(location, target);
+      const next = new URL(location, target);
       // 307 and 308 repeat the request; the others turn it into a GET without a body.
       if (res.statusCode !== 307 && res.statusCode !== 308 && method !== 'HEAD') [method, body] = ['GET', undefined];
-      headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
+      if (init.redirectAuthorization !== 'sameHost' || !sameHostAndPort(next, target)) {
+        headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
+      }
+      target = next;
     }
   }
 
@@ -196,6 +206,12 @@ export class OutgoingClient {
       (err: NodeJS.ErrnoException) => callback(err, '', 0),
     );
   };
+}
+
+/** reqwest's test for a redirect that keeps `Authorization`: the host and the port, a scheme's own included. */
+function sameHostAndPort(a: URL, b: URL): boolean {
+  const port = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
+  return a.hostname === b.hostname && port(a) === port(b);
 }
 
 /**

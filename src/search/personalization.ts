@@ -95,6 +95,7 @@ class CohereReranker implements Reranker {
         headers: { Authorization: `Bearer ${this.apiKey}`, 'Content-Type': 'application/json' },
         body,
         timeoutMs: ATTEMPT_TIMEOUT_MS,
+        redirectAuthorization: 'sameHost',
       });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');

@@ -127,7 +127,10 @@ export class RemoteSearch {
       if (left <= 0) return { ok: false, error: errorBody('remote_timeout', 'remote host did not answer before the deadline') };
       let outcome: Attempt;
       try {
-        outcome = classify(await this.client.request(url, { method: 'POST', headers, body: payload, timeoutMs: left, ...(options.signal !== undefined ? { signal: options.signal } : {}) }), accepts);
+        outcome = classify(
+          await this.client.request(url, { method: 'POST', headers, body: payload, timeoutMs: left, redirectAuthorization: 'sameHost', ...(options.signal !== undefined ? { signal: options.signal } : {}) }),
+          accepts,
+        );
       } catch (err) {
         if (isTimeout(err)) return { ok: false, error: errorBody('remote_timeout', 'remote host did not answer before the deadline') };
         // reqwest's words for a request that never got an answer, without the URL (or the policy's)

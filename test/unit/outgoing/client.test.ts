@@ -203,6 +203,22 @@ describe('redirects', () => {
     ]);
   });
 
+  it('forwards Authorization to the same host and port when asked, as reqwest does, and to no other', async () => {
+    answer = (hit, res) => {
+      const next = { '/here': '/there', '/there': `http://localhost:${port}/elsewhere` }[hit.path];
+      if (next === undefined) res.end('arrived');
+      else res.writeHead(302, { location: next }).end();
+    };
+    const client = new OutgoingClient(loopback, fakeDns('127.0.0.1').resolve);
+    const reply = await client.request(`${base}/here`, { ...POST, headers: { Authorization: 'Bearer secret' }, redirectAuthorization: 'sameHost' });
+    expect(reply.body.toString()).toBe('arrived');
+    expect(hits.map(({ path, headers }) => [path, headers.authorization ?? null])).toEqual([
+      ['/here', 'Bearer secret'],
+      ['/there', 'Bearer secret'],
+      ['/elsewhere', null],
+    ]);
+  });
+
   it('gives up after 10 redirects', async () => {
     answer = (_hit, res) => res.writeHead(302, { location: '/again' }).end();
     await expect(new OutgoingClient(loopback).request(`${base}/loop`, { timeoutMs: 5_000 })).rejects.toThrow('too many redirects');
