@@ -9,11 +9,12 @@
  *   npm run build && tsc -p bench/tsconfig.json && node dist/bench/vectors/insert-http.js \
  *     [--docs 5000] [--dims 768] [--batch 5000] [--quantized 1] [--searches 100]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { startQuarry } from '../peers/quarry-http.js';
 import { centres, clustered, option, rows } from './synthetic.js';
+import { cpuSeconds, json, waitIdle } from './server-calls.js';
 
 const DOCS = option('--docs', 5_000);
 const DIMS = option('--dims', 768);
@@ -22,30 +23,6 @@ const QUANTIZED = option('--quantized', 0) === 1;
 const SEARCHES = option('--searches', 100);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-
-/** User + system CPU seconds of a process so far, every thread (Linux clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function json(url: string, method: string, body?: string | object): Promise<any> {
-  const res = await fetch(url, { method, headers: { 'content-type': 'application/json' }, body: typeof body === 'string' || body === undefined ? body : JSON.stringify(body) });
-  const answer = await res.json();
-  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-async function waitIdle(url: string): Promise<void> {
-  for (;;) {
-    const { total } = await json(`${url}/tasks?statuses=enqueued,processing&limit=1`, 'GET');
-    if (total === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const { results } = await json(`${url}/tasks?statuses=failed&limit=1`, 'GET');
-  if (results.length > 0) throw new Error(`a task failed: ${JSON.stringify(results[0].error)}`);
-}
 
 async function latencies(name: string, count: number, send: (i: number) => Promise<unknown>): Promise<string> {
   const times: number[] = [];
