@@ -17,9 +17,6 @@ import { embedderRuntime } from './runtime.js';
 import { isTextQuery, queryInput, type SearchInput } from './search-fragments.js';
 import { buildEmbedder, CompositeEmbedder, queryEmbedder, type Embedder } from './sources.js';
 
-/** Chunks in flight at once for one `embedDocuments` call. */
-export const PARALLEL_REQUESTS = 8;
-
 const built = new Map<string, Embedder>();
 const BUILT_CACHE_ENTRIES = 64;
 
@@ -97,31 +94,36 @@ function queryCacheOf(settings: EmbedderSettings, entries: number): Map<string, 
   return cache;
 }
 
+/** How `embedDocuments` hands its embeddings over, and what it counts and obeys. */
+export interface DocumentEmbedding {
+  /** every attempt counted */
+  readonly stats?: EmbedderRequestStats;
+  /** the task's cancelation: stops the requests in flight */
+  readonly signal?: AbortSignal;
+  /**
+   * v1.50's `ignore_embedder_failures` (failure-modes.ts): a chunk that fails is handed to it
+   * instead, its texts get null and the other chunks go on; a cancelation or a fault of ours still throws
+   */
+  readonly ignored?: (error: ApiError) => void;
+  /** takes the embeddings of the texts from `from` on, in text order, as soon as their requests (and those before) are answered */
+  take(from: number, embeddings: (Float32Array | null)[]): void;
+  /**
+   * Resolves once the consumer has taken the first `count` texts' embeddings (without it, it has
+   * as soon as they are handed over): what lets answers wait for a consumer only so far ahead.
+   */
+  taken?(count: number): Promise<void>;
+}
+
 /**
- * One embedding per text, in order, with the document (indexing) side of embedder `name`;
- * chunks of the source's size, at most `PARALLEL_REQUESTS` requests at once. Attempts are
- * counted in `stats`. Throws ``While embedding documents for embedder `name`: …``
- * (`vector_embedding_error`); the batch prefixes the index. With `ignored` (v1.50's
- * `ignore_embedder_failures`, failure-modes.ts), a chunk that fails is handed to it instead and
- * its texts get null, the other chunks going on; a cancelation or a fault of ours still throws.
+ * Embeds `texts` with the document (indexing) side of embedder `name`, in chunks of the source's
+ * size, `parallelism` requests at once (a remote embedder: v1.50's 40), each chunk's embeddings
+ * handed to `run.take` in text order as they are answered, so that the consumer stores them
+ * while the next requests are in flight. A request starts only once the consumer has taken every
+ * chunk but the `2 × parallelism` before it: the answers waiting for it stay bounded. Throws
+ * ``While embedding documents for embedder `name`: …`` (`vector_embedding_error`), the first
+ * failure's, the other requests then stopped; the batch prefixes the index.
  */
-export function embedDocuments(name: string, settings: EmbedderSettings, texts: readonly unknown[], stats?: EmbedderRequestStats, signal?: AbortSignal): Promise<Float32Array[]>;
-export function embedDocuments(
-  name: string,
-  settings: EmbedderSettings,
-  texts: readonly unknown[],
-  stats: EmbedderRequestStats,
-  signal: AbortSignal | undefined,
-  ignored: ((error: ApiError) => void) | undefined,
-): Promise<(Float32Array | null)[]>;
-export async function embedDocuments(
-  name: string,
-  settings: EmbedderSettings,
-  texts: readonly unknown[],
-  stats: EmbedderRequestStats = new EmbedderRequestStats(),
-  signal?: AbortSignal,
-  ignored?: (error: ApiError) => void,
-): Promise<(Float32Array | null)[]> {
+export async function embedDocuments(name: string, settings: EmbedderSettings, texts: readonly unknown[], run: DocumentEmbedding): Promise<void> {
   let embedder: Embedder;
   try {
     embedder = embedderFor(settings);
@@ -129,23 +131,39 @@ export async function embedDocuments(
     // The embedder could not even be built: v1.50 fails the same way when building it for the batch.
     throw asApiError(error, embeddingApiError);
   }
-  const chunks: unknown[][] = [];
-  for (let i = 0; i < texts.length; i += embedder.chunkSize) chunks.push(texts.slice(i, i + embedder.chunkSize));
-  const results: (Float32Array | null)[][] = new Array<(Float32Array | null)[]>(chunks.length);
+  const { stats = new EmbedderRequestStats(), signal, ignored } = run;
+  const size = embedder.chunkSize;
+  const chunks = Math.ceil(texts.length / size);
+  const window = 2 * embedder.parallelism;
   const failure = new AbortController();
   const stop = AbortSignal.any(signal === undefined ? [failure.signal] : [failure.signal, signal]);
+  const stopped = new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
+  // answered chunks not yet handed over (one before them is still in flight)
+  const answered = new Map<number, (Float32Array | null)[]>();
+  let handed = 0;
   let next = 0;
   let firstError: unknown;
+  const handOver = (index: number, embeddings: (Float32Array | null)[]) => {
+    answered.set(index, embeddings);
+    for (let ready = answered.get(handed); ready !== undefined; ready = answered.get(handed)) {
+      answered.delete(handed);
+      run.take(handed * size, ready);
+      handed++;
+    }
+  };
   const worker = async () => {
-    while (next < chunks.length && !stop.aborted) {
+    while (next < chunks && !stop.aborted) {
       const index = next++;
+      if (index >= window && run.taken !== undefined) await Promise.race([run.taken((index - window + 1) * size), stopped]);
+      if (stop.aborted) return;
+      const chunk = texts.slice(index * size, (index + 1) * size);
       try {
-        results[index] = await embedder.embed(chunks[index]!, { runtime: embedderRuntime(), stats, dimensions: embedder.dimensions, signal: stop });
+        handOver(index, await embedder.embed(chunk, { runtime: embedderRuntime(), stats, dimensions: embedder.dimensions, signal: stop }));
       } catch (error) {
         const refusal = asApiError(error, (e) => indexingEmbedError(name, e));
         if (ignored !== undefined && signal?.aborted !== true && refusal instanceof ApiError) {
           ignored(refusal);
-          results[index] = chunks[index]!.map(() => null);
+          handOver(index, chunk.map(() => null));
           continue;
         }
         firstError ??= error;
@@ -153,10 +171,9 @@ export async function embedDocuments(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_REQUESTS, chunks.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(embedder.parallelism, chunks) }, worker));
   if (firstError !== undefined) throw asApiError(firstError, (e) => indexingEmbedError(name, e));
   signal?.throwIfAborted();
-  return results.flat();
 }
 
 const COMPOSITE_TEST_TEXTS = ['test', 'a brave dog', 'This is a sample text. It is meant to compare similarity.'];

@@ -6,8 +6,7 @@
  * per embedder, when it is prepared (the settings task) or first used, as v1.50 fetches it when
  * it builds the embedder (hf-hub-download.ts); then its files are found in the cache at each run
  * and the model is loaded and run in the model thread; its dimensions are those of its
- * embeddings. Texts go in runs of `chunkSize`, one at a time per embedder call (`embedDocuments`
- * bounds the calls in flight).
+ * embeddings. Texts go in runs of `chunkSize`, one run at a time while indexing (`parallelism`).
  */
 import type { EmbedderSettings } from '../types/settings.js';
 import type { OutgoingClient } from '../outgoing/client.js';
@@ -36,6 +35,8 @@ export function huggingFaceOptions(settings: EmbedderSettings): HuggingFaceOptio
 
 export class HuggingFaceEmbedder {
   readonly chunkSize = HF_TEXTS_PER_RUN;
+  // the model thread runs one at a time, and v1.50 embeds with a local model one chunk after the other
+  readonly parallelism = 1;
   private known: number | undefined;
   /** the fetch of what the cache lacked; dropped when it failed, so that a later use tries again */
   private fetched: Promise<void> | undefined;

@@ -19,10 +19,14 @@ import type { EmbedderRuntime } from './runtime.js';
 export const OPENAI_EMBEDDINGS_URL = 'https://api.openai.com/v1/embeddings';
 export const OLLAMA_DEFAULT_URL = 'http://localhost:11434/api/embeddings';
 
+/** Requests a remote embedder has in flight at once while indexing: v1.50's `REQUEST_PARALLELISM` (its pool of embedding request threads). */
+const REQUEST_PARALLELISM = 40;
 
 export interface Embedder {
   /** texts sent per request */
   readonly chunkSize: number;
+  /** chunks embedded at once while indexing (milli's `chunk_count_hint`) */
+  readonly parallelism: number;
   /** the configured or known dimensions; undefined until inferred */
   readonly dimensions: number | undefined;
   /** embeds `texts` (rendered fragments for a fragment embedder), one embedding each, in order */
@@ -33,6 +37,7 @@ export interface Embedder {
 
 class RestEmbedder implements Embedder {
   readonly chunkSize: number;
+  readonly parallelism = REQUEST_PARALLELISM;
 
   constructor(
     private readonly options: RestOptions,
@@ -73,6 +78,7 @@ function ollamaModelNotFound(reply: string | undefined): EmbedError {
 
 class UserProvidedEmbedder implements Embedder {
   readonly chunkSize = 1;
+  readonly parallelism = 1;
 
   constructor(readonly dimensions: number | undefined) {}
 
@@ -91,6 +97,10 @@ export class CompositeEmbedder implements Embedder {
 
   get chunkSize(): number {
     return this.indexing.chunkSize;
+  }
+
+  get parallelism(): number {
+    return this.indexing.parallelism;
   }
 
   get dimensions(): number | undefined {

@@ -75,7 +75,7 @@ export default async function writeIndex(job: IndexWriteJob): Promise<IndexWrite
     const ahead = job.ahead === undefined ? undefined : new AheadParts(new AheadPorts(job.ahead));
     if (job.embedding !== undefined) {
       const client = new EmbeddingClient(job.embedding, job.interrupt, INTERRUPTED);
-      useDocumentEmbedder((name, embedder, texts) => client.embed(name, embedder, texts), job.embedding.ignoreTemplateFailures);
+      useDocumentEmbedder((name, embedder, texts, take) => client.embed(name, embedder, texts, take), job.embedding.ignoreTemplateFailures);
     }
     const outcome = applyIndexWrite(env, job.write, checkpoint, steps, ahead, job.chunkMemory);
     return { outcome, steps: steps.finish() };

@@ -3,8 +3,9 @@
  * (`_vectors.<name>`, or nothing) and what the store holds, and the application of that decision
  * to a set of documents: user-provided vectors are stored as given, generated ones are embedded
  * from the rendered document template — only for documents whose rendering changed — through the
- * installed document embedder (embed-hook.ts), all texts of the set in one call (from the
- * rendered fragments for an embedder with fragments: fragment-vectors.ts). A
+ * installed document embedder (embed-hook.ts), all texts of the set in one call, each run of
+ * vectors stored as it is answered (from the rendered fragments for an embedder with fragments:
+ * fragment-vectors.ts). A
  * `userProvided` embedder left without vectors fails the batch (missing-vectors.ts). The write's
  * failure modes (embed-hook.ts) may leave a document without an embedding: one whose template
  * does not render loses its vectors, one whose request failed keeps them.
@@ -94,19 +95,17 @@ export function applyDecisions(settings: IndexSettings, writer: EmbedderWriter, 
     texts.push({ input, text });
   }
   if (texts.length === 0) return;
-  const vectors = embedDocuments(
+  embedDocuments(
     writer.name,
     embedder,
     texts.map((t) => t.text),
+    (from, vectors) =>
+      vectors.forEach((vector, i) => {
+        const { input, text } = texts[from + i]!;
+        // a request whose failure was ignored: its documents keep what they had, as in v1.50
+        if (vector !== null) writer.put(input.docid, input.id, [vector], { userProvided: false, regenerate: true, text });
+      }),
   );
-  if (vectors.length !== texts.length) {
-    throw new ApiError('vector_embedding_error', `While embedding documents for embedder \`${writer.name}\`: error: expected ${texts.length} embeddings, got ${vectors.length}`);
-  }
-  texts.forEach(({ input, text }, i) => {
-    const vector = vectors[i];
-    // a request whose failure was ignored: its documents keep what they had, as in v1.50
-    if (vector !== null && vector !== undefined) writer.put(input.docid, input.id, [vector], { userProvided: false, regenerate: true, text });
-  });
 }
 
 /** The document's rendered template, or null when it does not render and the write ignores that (embed-hook.ts). */

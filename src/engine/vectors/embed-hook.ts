@@ -6,8 +6,9 @@
  * never imports a service.
  *
  * The installed function embeds `texts` (rendered document templates, or rendered fragments: JSON
- * values) with `embedder` and returns
- * one vector per text, in order (null for a text whose request failed and was ignored, as v1.50's
+ * values) with `embedder` and hands `take` one vector per text, in text order, a run at a time as
+ * the requests are answered, so that the engine stores a run while the requests after it are in
+ * flight (null for a text whose request failed and was ignored, as v1.50's
  * `ignore_embedder_failures` ignores it), or throws ApiError 'vector_embedding_error' with
  * Meilisearch's message (``While embedding documents for embedder `name`: …``). It is installed
  * with the write's policy for documents whose template does not render (v1.50's
@@ -16,7 +17,10 @@
 import { ApiError } from '../../errors/api-error.js';
 import type { EmbedderSettings } from '../../types/settings.js';
 
-export type EmbedDocuments = (embedderName: string, embedder: EmbedderSettings, texts: readonly unknown[]) => (Float32Array | null)[];
+/** Takes the vectors of the texts from `from` on. */
+export type TakeVectors = (from: number, vectors: readonly (Float32Array | null)[]) => void;
+
+export type EmbedDocuments = (embedderName: string, embedder: EmbedderSettings, texts: readonly unknown[], take: TakeVectors) => void;
 
 /** Without an installed embedder no text can be embedded: the batch fails with this error. */
 const noEmbedder: EmbedDocuments = (embedderName) => {
@@ -38,9 +42,17 @@ export function useDocumentEmbedder(fn: EmbedDocuments | null, ignoreTemplateFai
   templateFailuresIgnored = fn !== null && ignoreTemplateFailures;
 }
 
-/** Embeds `texts` with the installed document embedder. */
-export function embedDocuments(embedderName: string, embedder: EmbedderSettings, texts: readonly unknown[]): (Float32Array | null)[] {
-  return current(embedderName, embedder, texts);
+/** Embeds `texts` with the installed document embedder, checking that `take` gets each text's vector once, in order. */
+export function embedDocuments(embedderName: string, embedder: EmbedderSettings, texts: readonly unknown[], take: TakeVectors): void {
+  let count = 0;
+  const miscount = (got: number) =>
+    new ApiError('vector_embedding_error', `While embedding documents for embedder \`${embedderName}\`: error: expected ${texts.length} embeddings, got ${got}`);
+  current(embedderName, embedder, texts, (from, vectors) => {
+    if (from !== count || count + vectors.length > texts.length) throw miscount(count + vectors.length);
+    count += vectors.length;
+    take(from, vectors);
+  });
+  if (count !== texts.length) throw miscount(count);
 }
 
 /** Whether a document whose template does not render is left without an embedding rather than failing the write. */

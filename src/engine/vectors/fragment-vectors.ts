@@ -7,9 +7,9 @@
  * changed document, re-embeds only what it changes, and a removed fragment's vectors go. Vectors
  * the user provided are not tied to any fragment: regenerating them renders every fragment.
  * A request whose failure the write ignores (embed-hook.ts) leaves its fragment as it was stored.
+ * A document's vectors are stored as soon as its requests are answered, while later ones are in flight.
  */
 import { createHash } from 'node:crypto';
-import { ApiError } from '../../errors/api-error.js';
 import { fragmentsOf } from '../../types/fragments.js';
 import type { EmbedderSettings } from '../../types/settings.js';
 import type { JsonObject } from '../document-id.js';
@@ -46,10 +46,14 @@ function runtimeFragments(writer: EmbedderWriter, embedder: EmbedderSettings): {
   });
 }
 
-/** Renders, embeds what changed (one call for all documents) and stores each document's vectors. */
+/**
+ * Renders, embeds what changed (one call for all documents) and stores each document's vectors,
+ * in document order, as soon as the requests of its fragments (and of those before) are answered.
+ */
 export function generateFragmentVectors(writer: EmbedderWriter, embedder: EmbedderSettings, inputs: readonly FragmentInput[]): void {
   const fragments = runtimeFragments(writer, embedder);
-  const plans: { input: FragmentInput; parts: Part[] }[] = [];
+  // each document's parts, and how many requests go out up to its own
+  const plans: { input: FragmentInput; parts: Part[]; requested: number }[] = [];
   const requests: Part[] = [];
   for (const input of inputs) {
     const { old } = input;
@@ -69,34 +73,39 @@ export function generateFragmentVectors(writer: EmbedderWriter, embedder: Embedd
       parts.push(part);
     }
     parts.sort((a, b) => a.fragment - b.fragment);
-    plans.push({ input, parts });
+    plans.push({ input, parts, requested: requests.length });
   }
+  let stored = 0;
+  const storeUpTo = (answered: number) => {
+    for (; stored < plans.length && plans[stored]!.requested <= answered; stored++) {
+      const { input, parts } = plans[stored]!;
+      const embedded = parts.filter((part) => part.vector !== undefined);
+      writer.put(
+        input.docid,
+        input.id,
+        embedded.map((part) => part.vector!),
+        { userProvided: false, regenerate: true, parts: embedded.map((part) => part.fragment), digests: embedded.map((part) => part.digest) },
+      );
+    }
+  };
   if (requests.length > 0) {
-    const vectors = embedDocuments(
+    embedDocuments(
       writer.name,
       embedder,
       requests.map((part) => part.value),
-    );
-    if (vectors.length !== requests.length) {
-      throw new ApiError('vector_embedding_error', `While embedding documents for embedder \`${writer.name}\`: error: expected ${requests.length} embeddings, got ${vectors.length}`);
-    }
-    requests.forEach((part, i) => {
-      const vector = vectors[i];
-      if (vector !== null && vector !== undefined) part.vector = vector;
-      else if (part.previous !== undefined) {
-        // its request failed and the failure was ignored: the fragment keeps what it had, as in v1.50
-        part.vector = part.previous.vector;
-        part.digest = part.previous.digest;
-      }
-    });
-  }
-  for (const { input, parts } of plans) {
-    const embedded = parts.filter((part) => part.vector !== undefined);
-    writer.put(
-      input.docid,
-      input.id,
-      embedded.map((part) => part.vector!),
-      { userProvided: false, regenerate: true, parts: embedded.map((part) => part.fragment), digests: embedded.map((part) => part.digest) },
+      (from, vectors) => {
+        vectors.forEach((vector, i) => {
+          const part = requests[from + i]!;
+          if (vector !== null) part.vector = vector;
+          else if (part.previous !== undefined) {
+            // its request failed and the failure was ignored: the fragment keeps what it had, as in v1.50
+            part.vector = part.previous.vector;
+            part.digest = part.previous.digest;
+          }
+        });
+        storeUpTo(from + vectors.length);
+      },
     );
   }
+  storeUpTo(requests.length);
 }

@@ -8,7 +8,7 @@ import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { EmbedderRequestStats } from '../../../src/embedders/request-stats.js';
 import { setEmbedderRuntime } from '../../../src/embedders/runtime.js';
 import { ApiError } from '../../../src/errors/api-error.js';
-import { fakeEmbedding, loopbackRuntime, mockEmbedder, type MockEmbedder } from './mock-embedder.js';
+import { allEmbeddings, fakeEmbedding, loopbackRuntime, mockEmbedder, type MockEmbedder } from './mock-embedder.js';
 
 let server: MockEmbedder | undefined;
 beforeEach(() => setEmbedderRuntime(loopbackRuntime()));
@@ -29,6 +29,9 @@ async function apiError(promise: Promise<unknown>): Promise<{ code: string; mess
 
 const batchServer = () =>
   mockEmbedder((req) => ({ json: { data: (req.body.input as string[]).map((t) => ({ embedding: fakeEmbedding(t) })) } }));
+
+/** one text a request */
+const single = (url: string) => ({ source: 'rest', url, request: { q: '{{text}}' }, response: { embedding: '{{embedding}}' } });
 
 const rest = (url: string, extra: Record<string, unknown> = {}) => ({
   source: 'rest',
@@ -94,7 +97,7 @@ describe('embedDocuments', () => {
     server = await batchServer();
     const texts = Array.from({ length: 25 }, (_, i) => `text number ${i}`);
     const stats = new EmbedderRequestStats();
-    const out = await embedDocuments('rest', rest(server.url, { dimensions: 3 }), texts, stats);
+    const out = await allEmbeddings(embedDocuments, 'rest', rest(server.url, { dimensions: 3 }), texts, stats);
     expect(out.map((e) => Array.from(e))).toEqual(texts.map(fakeEmbedding));
     expect(server.received.map((r) => r.body.input.length).sort()).toEqual([10, 10, 5]);
     expect(stats.view()).toEqual({ total: 3, failed: 0 });
@@ -102,13 +105,60 @@ describe('embedDocuments', () => {
 
   it('sends one text per request without the repeat marker', async () => {
     server = await mockEmbedder((req) => ({ json: { embedding: fakeEmbedding(req.body.input) } }));
-    await embedDocuments('rest', { source: 'rest', url: server.url, request: { input: '{{text}}' }, response: { embedding: '{{embedding}}' } }, ['a', 'b', 'c']);
+    await allEmbeddings(embedDocuments, 'rest', { source: 'rest', url: server.url, request: { input: '{{text}}' }, response: { embedding: '{{embedding}}' } }, ['a', 'b', 'c']);
     expect(server.received).toHaveLength(3);
+  });
+
+  it("keeps v1.50's 40 requests in flight at once, and no more", async () => {
+    // each answer waits until 40 requests are in flight (or 2 s): one text a request, 80 of them
+    let inFlight = 0;
+    let most = 0;
+    const waiting: (() => void)[] = [];
+    server = await mockEmbedder((req) => {
+      most = Math.max(most, ++inFlight);
+      const after = new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        setTimeout(resolve, 2_000);
+      }).then(() => inFlight--);
+      if (inFlight >= 40) for (const resolve of waiting.splice(0)) resolve();
+      return { json: { embedding: fakeEmbedding(req.body.q) }, after };
+    });
+    const texts = Array.from({ length: 80 }, (_, i) => `text ${i}`);
+    const out = await allEmbeddings(embedDocuments, 'rest', single(server.url), texts);
+    expect(out.map((e) => Array.from(e))).toEqual(texts.map(fakeEmbedding));
+    expect(most).toBe(40);
+  });
+
+  it('hands each run over in text order as answered, and starts a request only within 2 × 40 requests of what the consumer took', async () => {
+    // every 40th text is answered late: the ones after it are answered before it
+    server = await mockEmbedder((req) => ({ json: { embedding: fakeEmbedding(req.body.q) }, delayMs: Number(req.body.q.split(' ')[1]) % 40 === 0 ? 30 : 0 }));
+    const texts = Array.from({ length: 200 }, (_, i) => `text ${i}`);
+    const handed: number[] = [];
+    let allow: () => void = () => {};
+    const consumer = new Promise<void>((resolve) => (allow = resolve));
+    const done = embedDocuments('rest', single(server.url), texts, {
+      take: (from, embeddings) => {
+        expect(embeddings.map((e) => Array.from(e!))).toEqual(texts.slice(from, from + embeddings.length).map(fakeEmbedding));
+        handed.push(from, from + embeddings.length);
+      },
+      // the consumer takes nothing until allowed
+      taken: () => consumer,
+    });
+    while (handed.at(-1) !== 80) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.received).toHaveLength(80);
+    allow();
+    await done;
+    expect(server.received).toHaveLength(200);
+    // consecutive runs, from the first text to the last
+    expect(handed[0]).toBe(0);
+    expect(handed.at(-1)).toBe(200);
+    for (let i = 1; i + 1 < handed.length; i += 2) expect(handed[i + 1]).toBe(handed[i]);
   });
 
   it('fails the batch with the embedder named', async () => {
     server = await mockEmbedder(() => ({ json: { data: [{ embedding: [1, 2] }] } }));
-    expect(await apiError(embedDocuments('rest', rest(server.url, { dimensions: 3 }), ['a']))).toEqual({
+    expect(await apiError(allEmbeddings(embedDocuments, 'rest', rest(server.url, { dimensions: 3 }), ['a']))).toEqual({
       code: 'vector_embedding_error',
       message: 'While embedding documents for embedder `rest`: runtime error: was expecting embeddings of dimension `3`, got embeddings of dimensions `2`',
     });
@@ -154,7 +204,7 @@ describe('embedQuery', () => {
     const single = (url: string) => ({ source: 'rest', url, request: { q: '{{text}}' }, response: { embedding: '{{embedding}}' }, dimensions: 3 });
     const composite = { source: 'composite', searchEmbedder: single(search.url), indexingEmbedder: single(server.url) };
     expect(Array.from(await embedQuery({ c: composite }, 'c', 'q'))).toEqual([1, 0, 0]);
-    expect(Array.from((await embedDocuments('c', composite, ['d']))[0]!)).toEqual([0, 1, 0]);
+    expect(Array.from((await allEmbeddings(embedDocuments, 'c', composite, ['d']))[0]!)).toEqual([0, 1, 0]);
     await search.close();
   });
 
@@ -189,7 +239,7 @@ describe('openAi and ollama shapes', () => {
   it('sends the OpenAI request with the model, lowered dimensions and the key', async () => {
     server = await mockEmbedder((req) => ({ json: { data: (req.body.input as string[]).map(() => ({ embedding: [1, 2] })) } }));
     const settings = { source: 'openAi', url: server.url, apiKey: 'sk-test', model: 'text-embedding-3-small', dimensions: 2 };
-    await embedDocuments('openai', settings, ['a', 'b']);
+    await allEmbeddings(embedDocuments, 'openai', settings, ['a', 'b']);
     expect(server.received[0]!.body).toEqual({ model: 'text-embedding-3-small', input: ['a', 'b'], dimensions: 2 });
     expect(server.received[0]!.headers.authorization).toBe('Bearer sk-test');
   });
@@ -198,7 +248,7 @@ describe('openAi and ollama shapes', () => {
     server = await mockEmbedder((req) =>
       req.body.input.length > 1 ? { status: 400, text: 'too long' } : { json: { data: [{ embedding: fakeEmbedding(req.body.input[0]).slice(0, 2) }] } },
     );
-    const out = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['ab', 'c']);
+    const out = await allEmbeddings(embedDocuments, 'openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['ab', 'c']);
     expect(out.map((e) => Array.from(e))).toEqual([[2, 97], [1, 99]]);
     expect(server.received.map((r) => r.body.input.length)).toEqual([2, 1, 1]);
   });
@@ -213,19 +263,19 @@ describe('openAi and ollama shapes', () => {
     });
     const tiktoken = new Tiktoken(cl100k);
     const long = 'hello world '.repeat(5_000); // 10,000 tokens
-    const out = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['short', long]);
+    const out = await allEmbeddings(embedDocuments, 'openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['short', long]);
     const [hello] = tiktoken.encode('hello');
     expect(out.map((e) => Array.from(e))).toEqual([[5, 0], [8_191, hello]]);
     expect(server.received.map((r) => r.body.input.length)).toEqual([2, 1, 8_191]);
     expect(server.received[2]!.body.input).toEqual(tiktoken.encode(long).slice(0, 8_191));
     // a batch of one long text takes the same way
-    const alone = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, [long]);
+    const alone = await allEmbeddings(embedDocuments, 'openai', { source: 'openAi', url: server.url, dimensions: 2 }, [long]);
     expect(Array.from(alone[0]!)).toEqual([8_191, hello]);
     // a run of 100,000 letters (quadratic to merge whole) is cut into slices: its tokens come at once
-    const run = await embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['x'.repeat(100_000)]);
+    const run = await allEmbeddings(embedDocuments, 'openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['x'.repeat(100_000)]);
     expect(Array.from(run[0]!)[0]).toBe(8_191);
     // below the limit a text is sent again as text, and its 400 is the batch's error
-    expect((await apiError(embedDocuments('openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['x'.repeat(2_000)]))).code).toBe('vector_embedding_error');
+    expect((await apiError(allEmbeddings(embedDocuments, 'openai', { source: 'openAi', url: server.url, dimensions: 2 }, ['x'.repeat(2_000)]))).code).toBe('vector_embedding_error');
   });
 
   it("uses Ollama's two URL shapes and reports a missing model", async () => {
@@ -236,9 +286,9 @@ describe('openAi and ollama shapes', () => {
           ? { status: 404, text: '{"error":"model \\"missing\\" not found, try pulling it first"}' }
           : { json: { embedding: fakeEmbedding(req.body.prompt) } },
     );
-    await embedDocuments('o', { source: 'ollama', model: 'nomic', url: `${server.url}/api/embed`, dimensions: 3 }, ['a', 'b']);
+    await allEmbeddings(embedDocuments, 'o', { source: 'ollama', model: 'nomic', url: `${server.url}/api/embed`, dimensions: 3 }, ['a', 'b']);
     expect(server.received[0]!.body).toEqual({ model: 'nomic', input: ['a', 'b'] });
-    await embedDocuments('o', { source: 'ollama', model: 'nomic', url: `${server.url}/api/embeddings`, dimensions: 3 }, ['a']);
+    await allEmbeddings(embedDocuments, 'o', { source: 'ollama', model: 'nomic', url: `${server.url}/api/embeddings`, dimensions: 3 }, ['a']);
     expect(server.received[1]!.body).toEqual({ model: 'nomic', prompt: 'a' });
     expect((await apiError(prepareEmbedder({ source: 'ollama', model: 'missing', url: `${server.url}/api/embeddings` }))).message).toBe(
       'Error while generating embeddings: runtime error: could not determine model dimensions:\n  - test embedding failed with user error: model not found. Meilisearch will not automatically download models from the Ollama library, please pull the model manually\n  - server replied with `{"error":"model \\"missing\\" not found, try pulling it first"}`',
@@ -266,7 +316,7 @@ describe('prepareEmbedder', () => {
     server = await mockEmbedder((req) => ({ json: { data: (req.body.input as unknown[]).map((v) => ({ embedding: fakeEmbedding(JSON.stringify(v)) })) } }));
     const settings = fragmentRest(server.url, { request: { input: ['{{fragment}}', '{{..}}'] }, response: { data: [{ embedding: '{{embedding}}' }, '{{..}}'] } });
     const inputs = [{ image: 'a.png' }, 'kefir is a dog'];
-    const vectors = await embedDocuments('f', settings, inputs);
+    const vectors = await allEmbeddings(embedDocuments, 'f', settings, inputs);
     expect(server.received.map((r) => r.body.input)).toEqual([inputs]);
     expect(vectors.map((v) => Array.from(v))).toEqual(inputs.map((v) => fakeEmbedding(JSON.stringify(v))));
   });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockHub, type MockHub } from '../../fixtures/hf/mock-hub.js';
 import { meanOf, rowOf, TINY_DIMENSIONS, tinyModelFiles, tinyModelSha, writeTinyModel } from '../../fixtures/hf/tiny-model.js';
 import { tempDir } from '../../helpers/server.js';
-import { loopbackRuntime } from './mock-embedder.js';
+import { allEmbeddings, loopbackRuntime } from './mock-embedder.js';
 
 const dist = async <T>(file: string): Promise<T> => (await import(new URL(`../../../dist/src/${file}`, import.meta.url).href)) as T;
 const { embedDocuments, embedQuery, prepareEmbedder } = await dist<typeof import('../../../src/embedders/embed.js')>('embedders/embed.js');
@@ -61,7 +61,7 @@ describe('a cached Hugging Face model', () => {
   });
 
   it('embeds documents as the mean of their tokens, special tokens included, each as if alone', async () => {
-    const [long, short, single] = await embedDocuments('hf', tiny, ['The dogs and a Cat!', 'pizza', 'car']);
+    const [long, short, single] = await allEmbeddings(embedDocuments, 'hf', tiny, ['The dogs and a Cat!', 'pizza', 'car']);
     close(long!, meanOf(['[CLS]', 'the', 'dog', '##s', '[UNK]', 'a', 'cat', '[UNK]', '[SEP]']));
     close(short!, meanOf(['[CLS]', 'pizza', '[SEP]']));
     close(single!, meanOf(['[CLS]', 'car', '[SEP]']));
@@ -70,7 +70,7 @@ describe('a cached Hugging Face model', () => {
   it('embeds more texts than one model run takes, in order', async () => {
     const words = ['dog', 'cat', 'car', 'truck', 'pizza', 'bread', 'puppy', 'a', 'the', 'test', 'dog', 'car'];
     const texts = words.map((w, i) => `${w} ${'pizza '.repeat(i % 3)}`);
-    const vectors = await embedDocuments('hf', tiny, texts);
+    const vectors = await allEmbeddings(embedDocuments, 'hf', tiny, texts);
     vectors.forEach((v, i) => close(v, meanOf(['[CLS]', words[i]!, ...Array<string>(i % 3).fill('pizza'), '[SEP]'])));
   });
 
@@ -80,19 +80,19 @@ describe('a cached Hugging Face model', () => {
 
   it("keeps the model's pooling, or forces mean or CLS pooling", async () => {
     const cls = { source: 'huggingFace', model: 'quarry/tiny-cls' };
-    close((await embedDocuments('hf', cls, ['dog']))[0]!, rowOf('[CLS]'));
-    close((await embedDocuments('hf', { ...cls, pooling: 'useModel' }, ['dog']))[0]!, rowOf('[CLS]'));
-    close((await embedDocuments('hf', { ...cls, pooling: 'forceMean' }, ['dog']))[0]!, meanOf(['[CLS]', 'dog', '[SEP]']));
-    close((await embedDocuments('hf', { ...tiny, pooling: 'forceCls' }, ['dog']))[0]!, rowOf('[CLS]'));
+    close((await allEmbeddings(embedDocuments, 'hf', cls, ['dog']))[0]!, rowOf('[CLS]'));
+    close((await allEmbeddings(embedDocuments, 'hf', { ...cls, pooling: 'useModel' }, ['dog']))[0]!, rowOf('[CLS]'));
+    close((await allEmbeddings(embedDocuments, 'hf', { ...cls, pooling: 'forceMean' }, ['dog']))[0]!, meanOf(['[CLS]', 'dog', '[SEP]']));
+    close((await allEmbeddings(embedDocuments, 'hf', { ...tiny, pooling: 'forceCls' }, ['dog']))[0]!, rowOf('[CLS]'));
   });
 
   it('cuts texts at the maximum positions of its config', async () => {
     const short = { source: 'huggingFace', model: 'quarry/tiny-short' };
-    close((await embedDocuments('hf', short, ['dog cat car truck']))[0]!, meanOf(['[CLS]', 'dog', 'cat']));
+    close((await allEmbeddings(embedDocuments, 'hf', short, ['dog cat car truck']))[0]!, meanOf(['[CLS]', 'dog', 'cat']));
   });
 
   it('is found by a named revision with root ONNX weights, or by a commit hash without a ref', async () => {
-    close((await embedDocuments('hf', { source: 'huggingFace', model: 'quarry/tiny-root', revision: 'v1' }, ['dog']))[0]!, meanOf(['[CLS]', 'dog', '[SEP]']));
+    close((await allEmbeddings(embedDocuments, 'hf', { source: 'huggingFace', model: 'quarry/tiny-root', revision: 'v1' }, ['dog']))[0]!, meanOf(['[CLS]', 'dog', '[SEP]']));
     expect(await prepareEmbedder({ source: 'huggingFace', model: 'quarry/by-hash', revision: 'a'.repeat(40) })).toBe(TINY_DIMENSIONS);
   });
 });
@@ -113,7 +113,7 @@ describe('a Hugging Face model the cache lacks', () => {
   it('is fetched from the hub, then embeds with its own pooling', async () => {
     const model = { source: 'huggingFace', model: 'quarry/fetched' };
     expect(await prepareEmbedder(model)).toBe(TINY_DIMENSIONS);
-    close((await embedDocuments('hf', model, ['dog']))[0]!, rowOf('[CLS]'));
+    close((await allEmbeddings(embedDocuments, 'hf', model, ['dog']))[0]!, rowOf('[CLS]'));
     expect(hubServer.requests.map((r) => r.path)).toContain('/quarry/fetched/resolve/main/onnx/model.onnx');
   });
 });
@@ -167,7 +167,7 @@ describe('a Hugging Face model that cannot be used', () => {
   });
 
   it('fails documents of a model that is not cached with the indexing error', async () => {
-    const error = await apiError(embedDocuments('hf', { source: 'huggingFace', model: 'quarry/absent' }, ['dog']));
+    const error = await apiError(allEmbeddings(embedDocuments, 'hf', { source: 'huggingFace', model: 'quarry/absent' }, ['dog']));
     expect(error.message).toMatch(/^While embedding documents for embedder `hf`: error: fetching file from HG_HUB failed:/);
   });
 

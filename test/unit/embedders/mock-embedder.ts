@@ -6,6 +6,9 @@ import { OutgoingClient } from '../../../src/outgoing/client.js';
 import { IpPolicy } from '../../../src/outgoing/ip-policy.js';
 import { STRICT_FAILURE_MODES } from '../../../src/embedders/failure-modes.js';
 import type { EmbedderRuntime } from '../../../src/embedders/runtime.js';
+import type { embedDocuments } from '../../../src/embedders/embed.js';
+import type { EmbedderRequestStats } from '../../../src/embedders/request-stats.js';
+import type { EmbedderSettings } from '../../../src/types/settings.js';
 
 export interface Received {
   body: any;
@@ -15,7 +18,8 @@ export interface Received {
   path: string;
 }
 
-export type Answer = { status?: number; json?: unknown; text?: string; delayMs?: number };
+/** `after`: the answer waits for it (then for `delayMs`, if any) */
+export type Answer = { status?: number; json?: unknown; text?: string; delayMs?: number; after?: Promise<unknown> };
 
 export interface MockEmbedder {
   url: string;
@@ -38,8 +42,9 @@ export async function mockEmbedder(handler: (req: Received, n: number) => Answer
         res.setHeader('content-type', 'application/json');
         res.end(answer.text ?? JSON.stringify(answer.json ?? null));
       };
-      if (answer.delayMs === undefined) send();
-      else setTimeout(send, answer.delayMs);
+      const delayed = () => (answer.delayMs === undefined ? send() : setTimeout(send, answer.delayMs));
+      if (answer.after === undefined) delayed();
+      else void answer.after.then(delayed);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -73,4 +78,17 @@ export function loopbackRuntime(overrides: Partial<EmbedderRuntime> = {}): Embed
 /** A fake embedding of `text`: its length, its first char code and 1. */
 export function fakeEmbedding(text: string): number[] {
   return [text.length, text.charCodeAt(0) || 0, 1];
+}
+
+/** Every embedding `embedDocuments` (this build's, or dist's: `embed`) hands over, in text order (none is null: no failure is ignored). */
+export async function allEmbeddings(
+  embed: typeof embedDocuments,
+  name: string,
+  settings: EmbedderSettings,
+  texts: readonly unknown[],
+  stats?: EmbedderRequestStats,
+): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  await embed(name, settings, texts, { ...(stats === undefined ? {} : { stats }), take: (from, embeddings) => out.splice(from, embeddings.length, ...(embeddings as Float32Array[])) });
+  return out;
 }

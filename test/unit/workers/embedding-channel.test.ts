@@ -1,7 +1,8 @@
 // The writer thread's blocking embedding calls (src/workers/embedding-channel.ts), with a real
 // client thread running the built module (dist/, `npx tsc -p tsconfig.json` first) and this
-// thread serving through a mock embedding server: answers, errors (the embedder's failure, the
-// batch's), request counts, a cancelation and the answer deadline.
+// thread serving through a mock embedding server: answers handed over a run at a time while later
+// requests are in flight, errors (the embedder's failure, the batch's), request counts, a
+// cancelation and the answer deadline.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Worker } from 'node:worker_threads';
 import { setEmbedderRuntime } from '../../../src/embedders/runtime.js';
@@ -14,8 +15,12 @@ const CLIENT = `
   import(workerData.channel).then(({ EmbeddingClient }) => {
     const client = new EmbeddingClient(workerData.ends, workerData.interrupt, 'interrupted');
     const started = Date.now();
+    const embeddings = [];
     try {
-      const embeddings = client.embed('rest', workerData.settings, workerData.texts);
+      client.embed('rest', workerData.settings, workerData.texts, (from, run) => {
+        embeddings.splice(from, run.length, ...run);
+        parentPort.postMessage({ took: from + run.length });
+      });
       parentPort.postMessage({ embeddings: embeddings.map((e) => Array.from(e)), ms: Date.now() - started });
     } catch (error) {
       parentPort.postMessage({ error: { code: error.code, message: error.message }, failure: error.constructor.name, ms: Date.now() - started });
@@ -30,11 +35,16 @@ interface Outcome {
   ms: number;
 }
 
-function runClient(ends: EmbeddingEnds, interrupt: Int32Array, settings: unknown, texts: string[]): Promise<Outcome> {
+/** Runs the writer's side in a thread; `took` hears how many texts' embeddings it took after each run. */
+function runClient(ends: EmbeddingEnds, interrupt: Int32Array, settings: unknown, texts: string[], took?: (count: number) => void): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(CLIENT, { eval: true, workerData: { channel: CHANNEL, ends, interrupt, settings, texts }, transferList: [ends.port] });
-    worker.once('message', (outcome: Outcome) => {
-      resolve(outcome);
+    worker.on('message', (message: Outcome | { took: number }) => {
+      if ('took' in message) {
+        took?.(message.took);
+        return;
+      }
+      resolve(message);
       void worker.terminate();
     });
     worker.once('error', reject);
@@ -46,6 +56,7 @@ beforeEach(() => setEmbedderRuntime(loopbackRuntime()));
 afterEach(async () => server.close());
 
 const rest = (url: string) => ({ source: 'rest', url, request: { input: ['{{text}}', '{{..}}'] }, response: { data: [{ embedding: '{{embedding}}' }, '{{..}}'] } });
+const single = (url: string) => ({ source: 'rest', url, request: { q: '{{text}}' }, response: { embedding: '{{embedding}}' } });
 const interruptFlag = () => new Int32Array(new SharedArrayBuffer(4));
 
 describe('the embedding channel', () => {
@@ -57,6 +68,24 @@ describe('the embedding channel', () => {
     service.close();
     expect(outcome.embeddings).toEqual(texts.map(fakeEmbedding));
     expect(service.stats.view()).toEqual({ total: 2, failed: 0 });
+  });
+
+  it('hands the writer each run of embeddings as it is answered, while the last request is still in flight', async () => {
+    // one text a request: the last one is answered once the writer took all the others, or after 3 s
+    let releasedBy = '';
+    let release: (by: string) => void = () => {};
+    const held = new Promise<void>((resolve) => (release = (by) => ((releasedBy ||= by), resolve())));
+    const timer = setTimeout(() => release('the timer'), 3_000);
+    server = await mockEmbedder((req) => ({ json: { embedding: fakeEmbedding(req.body.q) }, ...(req.body.q === 'last' ? { after: held } : {}) }));
+    const service = serveEmbedding(new AbortController().signal);
+    const texts = [...Array.from({ length: 30 }, (_, i) => `doc ${i}`), 'last'];
+    const outcome = await runClient(service.ends, interruptFlag(), single(server.url), texts, (count) => {
+      if (count === texts.length - 1) release('the writer');
+    });
+    clearTimeout(timer);
+    service.close();
+    expect(outcome.embeddings).toEqual(texts.map(fakeEmbedding));
+    expect(releasedBy).toBe('the writer');
   });
 
   it("throws the embedding error in the writer with its code, as the embedder's failure", async () => {

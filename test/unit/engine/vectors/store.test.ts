@@ -1,7 +1,8 @@
 // The vector store on a real index environment, driven as the index writer drives it (document
 // batches and settings writes): searches and their scores, incremental deletes, filtered searches
 // returning `limit` hits, quantization, persistence across reopening, the missing-vectors error,
-// embedder removal writing vectors back, and generated embeddings re-made only for changed texts.
+// embedder removal writing vectors back, and generated embeddings re-made only for changed texts,
+// each run stored as the embedder hands it over.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -224,9 +225,9 @@ describe('vector store', () => {
 
   it('embeds generated vectors from the rendered template, again only for documents whose text changed', () => {
     const calls: string[][] = [];
-    useDocumentEmbedder((_name, _embedder, texts) => {
+    useDocumentEmbedder((_name, _embedder, texts, take) => {
       calls.push(texts.map(String));
-      return texts.map((text) => Float32Array.of(String(text).length, 1));
+      take(0, texts.map((text) => Float32Array.of(String(text).length, 1)));
     });
     const rest = { source: 'rest', url: 'http://127.0.0.1:1/embed', request: { input: '{{text}}' }, response: { embedding: '{{embedding}}' }, documentTemplate: 'title: {{ doc.title }}' };
     env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), embedders: { rest } }));
@@ -238,5 +239,30 @@ describe('vector store', () => {
     expect(documentEmbeddings(env, settings(), 'rest', docid('c'))).toEqual({ embeddings: [Float32Array.of(9, 9)], regenerate: false });
     setEmbedders({ rest: { ...rest, documentTemplate: 'T {{ doc.title }}' } });
     expect(calls[2]).toEqual(['T one', 'T four']);
+  });
+
+  it('stores each run of generated vectors as the embedder hands it over, before the next run is answered', () => {
+    // the embedder hands one vector a run; before each run, how many documents' vectors are stored
+    const storedBefore: number[] = [];
+    const stored = () => Array.from(env.vectorDocs.getKeys()).length;
+    useDocumentEmbedder((_name, _embedder, texts, take) => {
+      texts.forEach((text, i) => {
+        storedBefore.push(stored());
+        take(i, [Float32Array.of(JSON.stringify(text).length, i + 1)]);
+      });
+    });
+    const ids = ['a', 'b', 'c'];
+    const rest = { source: 'rest', url: 'http://127.0.0.1:1/embed', request: { input: '{{text}}' }, response: { embedding: '{{embedding}}' }, documentTemplate: '{{ doc.title }}' };
+    env.root.transactionSync(() => writeSettings(env, { ...defaultSettings(), embedders: { rest } }));
+    batch(add(ids.map((id) => ({ id, title: `title ${id}` }))));
+    expect(storedBefore).toEqual([0, 1, 2]);
+    expect(documentEmbeddings(env, settings(), 'rest', docid('c'))).toEqual({ embeddings: [Float32Array.of(9, 3)], regenerate: true });
+    // and a fragment embedder's, which a settings write adds (its documents embedded as it reconciles the store)
+    storedBefore.length = 0;
+    const { documentTemplate: _, ...withoutTemplate } = rest;
+    setEmbedders({ fragments: { ...withoutTemplate, request: { input: '{{fragment}}' }, indexingFragments: { title: { value: 'new {{ doc.title }}' } } } });
+    const before = storedBefore[0]!;
+    expect(storedBefore).toEqual([before, before + 1, before + 2]);
+    expect(documentEmbeddings(env, settings(), 'fragments', docid('c'))).toEqual({ embeddings: [Float32Array.of(13, 3)], regenerate: true });
   });
 });
