@@ -43,6 +43,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // each file's temporary folders in one of its own, removed after the file (helpers/file-temp-dir.ts)
+    setupFiles: ['test/helpers/file-temp-dir.ts'],
     // Two cores: HTTP tests each start a real server process, so keep the fan-out modest.
     maxWorkers: 2,
     ...(TMPDIR === undefined ? {} : { env: { TMPDIR } }),

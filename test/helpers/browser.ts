@@ -6,7 +6,8 @@
  *
  * The package unpacks into os.tmpdir() and reuses any `chromium` it finds there, whatever its
  * version and even if an earlier unpack was cut short, so it unpacks here into a fresh directory
- * that is then renamed to one named after the package version: $TMPDIR/quarry-chromium-<version>.
+ * that is then renamed to one named after the package version: $TMPDIR/quarry-chromium-<version>,
+ * in the run's TMPDIR (not the test file's own, removed after it: helpers/file-temp-dir.ts).
  */
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,7 +31,7 @@ async function bundledChromium(): Promise<string> {
   // The package's exports hide its package.json: find it from the entry point (build/cjs/index.cjs).
   const packageDir = path.resolve(path.dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '../..');
   const { version } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
-  const dir = path.join(tmpdir(), `quarry-chromium-${version}`);
+  const dir = path.join(process.env.QUARRY_RUN_TMPDIR ?? tmpdir(), `quarry-chromium-${version}`);
   const executable = path.join(dir, 'chromium');
   if (existsSync(executable)) return executable;
 
