@@ -110,5 +110,9 @@ export default ENTRIES.map((entry) => ({
   // pure whose result is unused, and some of ours are there for the error they throw, such as
   // `decodeURIComponent(run)` as a UTF-8 check)
   treeshake: false,
-  output: { format: 'esm', file: entry, codeSplitting: false, minify: false },
+  // ASCII, non-ASCII characters escaped: Node decodes a module's UTF-8 text unless it is ASCII, and
+  // V8 scans a non-ASCII one as two bytes a character (the server bundle's decoding alone took
+  // ~35 ms of a start's CPU, ~6 ms as ASCII); without comments, a quarter less text to scan (the
+  // source maps lead to the sources, comments and all)
+  output: { format: 'esm', file: entry, codeSplitting: false, minify: false, charset: 'ascii', comments: false },
 }));
