@@ -5,14 +5,13 @@
  */
 import type { Server as HttpsServer } from 'node:https';
 import { attachTls, type HttpsSetup } from './tls.js';
-import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { warmUpSearchThread } from '../search/thread-warm-up.js';
 import { stringifyReply } from '../types/reply-text.js';
 import type { AppDeps } from './deps.js';
 import { answerError, installErrorHandlers } from './error-handler.js';
-import { compressAtOnce, ENCODINGS } from './transport/compression.js';
+import { compressAtOnce, compressStreamed } from './transport/compression.js';
 import { addCorsHeaders, answerPreflight } from './transport/cors.js';
 import { sendLongInPieces } from './transport/long-bodies.js';
 import { lingerOnClose } from './transport/lingering-close.js';
@@ -163,15 +162,13 @@ export async function buildApp(deps: AppDeps, https: HttpsSetup | null = null): 
   app.addHook('onSend', addCorsHeaders);
   // a long string body becomes a stream of pieces (transport/long-bodies.ts); whole bodies up to
   // 64 KiB are compressed at once (transport/compression.ts), before @fastify/compress's hook,
-  // which then streams the larger ones; like v1.50, at any size
+  // which then streams the larger ones; like v1.50, at any size. The hook goes last on each route
+  // that compresses (as the plugin's own onRoute hook adds it), loading the plugin when first needed.
   app.addHook('onSend', sendLongInPieces);
   app.addHook('onSend', compressAtOnce);
-  await app.register(compress, {
-    global: true,
-    globalDecompression: false,
-    threshold: 1,
-    // Preferred in this order when the client accepts several: brotli costs far more per response.
-    encodings: ENCODINGS,
+  app.addHook('onRoute', (route) => {
+    if ((route as { compress?: false }).compress === false) return;
+    route.onSend = [...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend]), compressStreamed];
   });
 
   const paths = routedPaths(API_ROUTES);

@@ -1,21 +1,25 @@
 /**
  * Response compression as v1.50 answers it: every body the client accepts compressed, whatever
  * its size (actix's `Compress` middleware), preferring gzip, then deflate, then brotli.
- * @fastify/compress (registered in app.ts with the same preferences) compresses streams and
- * large bodies through zlib streams. The bodies routes answer as a whole (JSON, text) up to
- * SYNC_BYTES, every search page among them, are compressed here first, at once, in this thread:
- * through a zlib stream each cost ~0.3 ms of set-up and thread-pool round trips, where a 9 KB
- * page of hits takes 0.08 ms at once and a small answer 0.01 ms. The negotiation is
+ * @fastify/compress's hook (added to each route in app.ts, with the same preferences) compresses
+ * streams and large bodies through zlib streams. The bodies routes answer as a whole (JSON, text)
+ * up to SYNC_BYTES, every search page among them, are compressed here first, at once, in this
+ * thread: through a zlib stream each cost ~0.3 ms of set-up and thread-pool round trips, where a
+ * 9 KB page of hits takes 0.08 ms at once and a small answer 0.01 ms. The negotiation is
  * @fastify/compress's (its `*` and `x-gzip` aliases, its compressible types, its brotli quality).
+ * The package is loaded at the first body left to it (`compressStreamed`), not at start: with the
+ * stream packages it requires it took ~70 ms of a start's ~0.9 s of CPU, and most processes
+ * (a test's server among them) never stream a compressed body.
  */
 import negotiate from '@fastify/accept-negotiator';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
+import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
 
-/** Encodings in the order they are preferred when the client accepts several. */
+/** Encodings in the order they are preferred when the client accepts several: brotli costs far more per response. */
 export const ENCODINGS: ('gzip' | 'deflate' | 'br')[] = ['gzip', 'deflate', 'br'];
 
-/** The largest body compressed at once: ~0.6 ms of gzip; larger ones stream through @fastify/compress. */
+/** The largest body compressed at once: ~0.6 ms of gzip; larger ones stream through @fastify/compress's hook. */
 const SYNC_BYTES = 64 * 1024;
 
 /** @fastify/compress's default compressible types (the others it looks up in mime-db itself). */
@@ -69,4 +73,45 @@ export function compressAtOnce(request: FastifyRequest, reply: FastifyReply, pay
   reply.header('Content-Encoding', accepted);
   reply.removeHeader('content-length');
   done(null, COMPRESS[accepted](payload));
+}
+
+/** The options @fastify/compress is given: every route, no request decompression, any size. */
+const PLUGIN_OPTIONS = { global: true, globalDecompression: false, threshold: 1, encodings: ENCODINGS };
+
+let pluginOnSend: onSendHookHandler | undefined;
+
+/**
+ * @fastify/compress's onSend hook, made once: the plugin adds it to each route it sees registered
+ * (its onRoute hook), so it is given one route's options object of ours, and hooks that.
+ */
+function compressPluginHook(): onSendHookHandler {
+  if (pluginOnSend !== undefined) return pluginOnSend;
+  const plugin = (createRequire(import.meta.url)('@fastify/compress') as { default: FastifyPluginCallback<typeof PLUGIN_OPTIONS> }).default;
+  let onRoute: ((route: { onSend?: onSendHookHandler[] }) => void) | undefined;
+  const host = {
+    decorateReply: () => host,
+    addHook: (name: string, hook: typeof onRoute) => {
+      if (name === 'onRoute') onRoute = hook;
+      return host;
+    },
+  };
+  plugin(host as unknown as FastifyInstance, PLUGIN_OPTIONS, (err) => {
+    if (err !== undefined) throw err;
+  });
+  const route: { onSend?: onSendHookHandler[] } = {};
+  onRoute?.(route);
+  if (route.onSend?.length !== 1) throw new Error('@fastify/compress added no onSend hook to a route');
+  return (pluginOnSend = route.onSend[0]!);
+}
+
+/**
+ * onSend hook of every route that compresses, after compressAtOnce: @fastify/compress's own, for
+ * the bodies left compressed (streams, larger ones). A body it would leave as it is (no
+ * `Accept-Encoding`, `X-No-Compression`, already encoded) is let through without loading it.
+ */
+export function compressStreamed(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void): void {
+  if (payload === null || payload === undefined || request.headers['accept-encoding'] === undefined || request.headers['x-no-compression'] !== undefined) return done(null, payload);
+  const encoding = reply.getHeader('Content-Encoding');
+  if (encoding !== undefined && encoding !== 'identity') return done(null, payload);
+  void compressPluginHook().call(this, request, reply, payload, done as Parameters<onSendHookHandler>[3]);
 }
