@@ -25,6 +25,7 @@ const HOST_MODULES: Record<string, string> = {
   'src/kernels/dictionary-segmenters.ts': 'browser/host/dictionary-segmenters.ts',
   'src/kernels/word-lists.ts': 'browser/host/word-lists.ts',
   'src/embedders/embed.ts': 'browser/host/embed.ts',
+  'src/validation/ajv-class.ts': 'browser/host/ajv-class.ts',
   'node:crypto': 'browser/host/crypto.ts',
   'node:timers': 'browser/host/timers.ts',
 };

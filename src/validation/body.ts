@@ -46,7 +46,8 @@
  *   the exact Meilisearch text matters.
  * - Objects iterate keys in JavaScript order, which puts integer-like keys first.
  */
-import { Ajv, type AnySchemaObject, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
+import type { Ajv, AnySchemaObject, ErrorObject, SchemaObject, ValidateFunction } from 'ajv';
+import { ajvClass } from './ajv-class.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { isJsonObject } from '../types/json-text.js';
@@ -90,17 +91,30 @@ export interface BodyOptions {
 
 // Two instances for every route, so fragments added with `addSharedSchema` resolve by `$id`: one
 // answers "valid or not" and stops at its first error, the other lists a value's every error.
+// Made when first needed, with ajv itself (ajv-class.ts): a precompiled validator needs neither.
 export const FIRST_ERROR_OPTIONS = { strict: true, allowUnionTypes: true } as const;
-const firstError = new Ajv(FIRST_ERROR_OPTIONS);
-const allErrors = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+let instances: { readonly firstError: Ajv; readonly allErrors: Ajv } | undefined;
 const sharedSchemas: AnySchemaObject[] = [];
+
+function ajv(): { readonly firstError: Ajv; readonly allErrors: Ajv } {
+  if (instances === undefined) {
+    const Ajv = ajvClass();
+    instances = { firstError: new Ajv(FIRST_ERROR_OPTIONS), allErrors: new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true }) };
+    for (const fragment of sharedSchemas) addTo(instances, fragment);
+  }
+  return instances;
+}
+
+function addTo(made: { readonly firstError: Ajv; readonly allErrors: Ajv }, fragment: AnySchemaObject): void {
+  made.firstError.addSchema(fragment);
+  made.allErrors.addSchema(fragment);
+}
 
 /** Registers a schema fragment that route schemas can `$ref` by its `$id`. */
 export function addSharedSchema(schema: AnySchemaObject & { $id: string }): void {
   const bounded = withU64Bounds(schema);
   sharedSchemas.push(bounded);
-  firstError.addSchema(bounded);
-  allErrors.addSchema(bounded);
+  if (instances !== undefined) addTo(instances, bounded);
 }
 
 // Sort-key phases within one value, mirroring deserr's walk (see the module header).
@@ -172,7 +186,7 @@ export function compileBody<T>(
       }
       path.push(child.segment);
       const found =
-        child.schema !== undefined && !compiled(firstError, child.schema)(child.value)
+        child.schema !== undefined && !compiled(ajv().firstError, child.schema)(child.value)
           ? firstFinding(body, child.schema, child.value, path)
           : firstCheck(body, child.value, path);
       path.pop();
@@ -184,7 +198,7 @@ export function compileBody<T>(
 
   /** deserr's first error inside `node`, from every error ajv finds there and the checks left. */
   function leafFinding(body: unknown, nodeSchema: SchemaObject, node: unknown, path: Segment[]): Finding | undefined {
-    const validate = compiled(allErrors, nodeSchema);
+    const validate = compiled(ajv().allErrors, nodeSchema);
     const findings: Finding[] = [];
     // A check only sees values that passed the schema, all the way down.
     const failed = new Set<string>();
@@ -328,7 +342,7 @@ const rootValidators = new WeakMap<SchemaObject, ValidateFunction>();
 function rootValidator(root: SchemaObject): ValidateFunction {
   let validate = rootValidators.get(root);
   if (validate === undefined) {
-    validate = precompiledValidator?.(root) ?? compiled(firstError, root);
+    validate = precompiledValidator?.(root) ?? compiled(ajv().firstError, root);
     rootValidators.set(root, validate);
   }
   return validate;
@@ -359,7 +373,7 @@ function schemaAt(schema: SchemaObject, body: unknown, path: readonly Segment[])
 /** The branch of an `if`/`then`/`else` schema `value` takes; any other schema itself. */
 function branchOf(schema: SchemaObject, value: unknown): SchemaObject | undefined {
   if (schema.if === undefined) return schema;
-  const branch = (compiled(firstError, schema.if as SchemaObject)(value) ? schema.then : schema.else) as SchemaObject | undefined;
+  const branch = (compiled(ajv().firstError, schema.if as SchemaObject)(value) ? schema.then : schema.else) as SchemaObject | undefined;
   return branch === undefined ? undefined : branchOf(branch, value);
 }
 

@@ -5,13 +5,14 @@
  * `firstError` instance would compile from it (same options). The server looks its bodies' up
  * there first, so no start and no first request compiles one (compiling the search body's alone
  * took ~0.1 s of CPU); a schema the file lacks, or running without the file (from the sources),
- * is compiled at its first use as before.
+ * is compiled at its first use as before. Neither ajv nor its standalone module is loaded by a
+ * server that only looks validators up (ajv-class.ts).
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type AnySchemaObject, type SchemaObject, type ValidateFunction } from 'ajv';
-import standalone from 'ajv/dist/standalone/index.js';
+import type { AnySchemaObject, SchemaObject, ValidateFunction } from 'ajv';
+import { ajvClass } from './ajv-class.js';
 import { FIRST_ERROR_OPTIONS, usePrecompiledValidators } from './body.js';
 
 export const PRECOMPILED_BODIES_FILE = 'precompiled-bodies.cjs';
@@ -26,6 +27,8 @@ export function bodySchemaKey(schema: SchemaObject): string {
  * A schema that ajv's strict mode refuses fails here, at build time.
  */
 export function precompiledBodiesSource(roots: Iterable<SchemaObject>, shared: Iterable<AnySchemaObject> = []): string {
+  const Ajv = ajvClass();
+  const standalone = createRequire(import.meta.url)('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js');
   const ajv = new Ajv({ ...FIRST_ERROR_OPTIONS, code: { source: true } });
   for (const fragment of shared) ajv.addSchema(fragment);
   const exports: Record<string, string> = {};
