@@ -113,6 +113,6 @@ export default ENTRIES.map((entry) => ({
   // ASCII, non-ASCII characters escaped: Node decodes a module's UTF-8 text unless it is ASCII, and
   // V8 scans a non-ASCII one as two bytes a character (the server bundle's decoding alone took
   // ~35 ms of a start's CPU, ~6 ms as ASCII); without comments, a quarter less text to scan (the
-  // source maps lead to the sources, comments and all)
-  output: { format: 'esm', file: entry, codeSplitting: false, minify: false, charset: 'ascii', comments: false },
+  // source maps lead to the sources, comments and all), but for the bundled packages' license notices
+  output: { format: 'esm', file: entry, codeSplitting: false, minify: false, charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } },
 }));
