@@ -193,8 +193,12 @@ export class FacetReader {
 
   /** The id of a path some document had while it was faceted; undefined = never seen. */
   fieldId(field: string): number | undefined {
-    this.fields ??= facetFieldIds.get(this.env);
-    return this.fields.get(field);
+    return this.fieldIds().get(field);
+  }
+
+  /** Every path's id (`fieldId`): one map per commit that adds a field, shared (read-only). */
+  fieldIds(): ReadonlyMap<string, number> {
+    return (this.fields ??= facetFieldIds.get(this.env));
   }
 
   /** Every document (shared until a commit changes it: read-only). */

@@ -9,7 +9,7 @@
  */
 import type { IndexSettings } from '../../types/settings.js';
 import { difference, fromSorted, union, type DocSet } from '../docset.js';
-import { scoreOf, type StepDetail } from './ranking.js';
+import { scoreOf, type RankedDoc, type StepDetail } from './ranking.js';
 
 interface PageRequest {
   readonly need: number;
@@ -29,14 +29,21 @@ export function rankingNeed(request: PageRequest, settings: IndexSettings): numb
 }
 
 export function rankedPage(
-  ranked: { readonly docs: readonly { readonly docid: number; readonly details: readonly StepDetail[] }[]; readonly dropped: DocSet },
+  ranked: { readonly docs: readonly RankedDoc[]; readonly dropped: DocSet },
   request: PageRequest,
   need: number,
   distinct: Distinct | null,
   candidates: DocSet,
 ): { hits: { docid: number; score: number; details: readonly StepDetail[] }[]; totalHits: number; candidates: DocSet } {
   // more than `need` are ranked for exact counts under a threshold in page mode
-  const hits = ranked.docs.slice(0, request.need).map((doc) => ({ docid: doc.docid, score: scoreOf(doc.details), details: doc.details }));
+  // a hit's details are read when first asked for (ranking.ts StackedDetails): most answers show none
+  const hits = ranked.docs.slice(0, request.need).map((doc) => ({
+    docid: doc.docid,
+    score: doc.score ?? scoreOf(doc.details),
+    get details(): readonly StepDetail[] {
+      return doc.details;
+    },
+  }));
   const dropped = union(distinct?.excluded(need >= candidates.length) ?? fromSorted([]), ranked.dropped);
   let matching = dropped.length === 0 ? candidates : difference(candidates, dropped);
   if (distinct !== null && request.exhaustive) matching = distinct.remaining(matching);

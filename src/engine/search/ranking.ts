@@ -3,7 +3,9 @@
  *
  * `rankingSteps` expands the `rankingRules` setting and the `sort` parameter into internal
  * steps (`attribute` = fid + position, `exactness` = exactAttribute + exactWords, `sort` = the
- * parameter's criteria in place), inserting the Words step before the first relevancy step.
+ * parameter's criteria in place), inserting the Words step before the first relevancy step; it
+ * does so once per `rankingRules` array and request shape. Sort steps on fields no document holds
+ * split nothing: a group passes a run of them whole, with their details (`AbsentSortRuns`).
  *
  * `bucketSort` splits the candidates depth-first: each step orders a group into buckets of equal
  * cost, and every bucket with more than one document goes to the next step, until enough
@@ -73,6 +75,8 @@ export type StepDetail =
 export interface RankedDoc {
   readonly docid: number;
   readonly details: readonly StepDetail[];
+  /** `scoreOf(details)`, when the sort knew it without reading them */
+  readonly score?: number;
 }
 
 const RELEVANCY = new Set(['words', 'typo', 'proximity', 'attributeRank', 'wordPosition', 'attribute', 'exactness']);
@@ -91,32 +95,89 @@ export function rankingSteps(
   strategy: MatchingStrategy,
   placeholder: boolean,
   vector = false,
-): RankStep[] {
-  const steps: RankStep[] = [];
+): readonly RankStep[] {
+  let expanded = EXPANDED.get(rankingRules);
+  if (expanded === undefined) EXPANDED.set(rankingRules, (expanded = new Map()));
+  const key = `${strategy} ${placeholder} ${vector} ${JSON.stringify(sort)}`;
+  let steps = expanded.get(key);
+  if (steps === undefined) {
+    if (expanded.size >= MAX_EXPANDED) expanded.clear();
+    steps = expandSteps(rankingRules, sort, strategy, placeholder, vector);
+    expanded.set(key, steps);
+  }
+  return steps;
+}
+
+/**
+ * The steps of each `rankingRules` array (searches share one per stored settings version,
+ * index-settings.ts), per request shape: 150,000 `field:asc` rules took ~0.6-1 s to expand (under
+ * load), at every search; they are read once per array (`compiledRules`). A few shapes are kept per array; the `sort` parameter's criteria make the key.
+ */
+const EXPANDED = new WeakMap<readonly string[], Map<string, readonly RankStep[]>>();
+const MAX_EXPANDED = 64;
+
+/** A rule read once per `rankingRules` array: a field's sort step, `sort`, or a relevancy rule. */
+type CompiledRule = { readonly kind: 'field'; readonly field: string; readonly step: RankStep } | { readonly kind: 'rule'; readonly rule: string };
+
+/** The rules read, each once; where each field is sorted and where `sort` is, whose criteria do not sort a field an earlier rule sorts. */
+interface CompiledRules {
+  readonly rules: readonly CompiledRule[];
+  readonly fieldRules: ReadonlyMap<string, number>;
+  readonly sortRule: number;
+}
+
+const COMPILED = new WeakMap<readonly string[], CompiledRules>();
+
+/** The rules of `rankingRules` that make steps, read (`field:asc|desc`) and deduplicated once per array. */
+function compiledRules(rankingRules: readonly string[]): CompiledRules {
+  let compiled = COMPILED.get(rankingRules);
+  if (compiled !== undefined) return compiled;
+  const rules: CompiledRule[] = [];
   const seenRules = new Set<string>();
-  const sortedFields = new Set<string>();
-  let wordsDone = strategy === 'all' || placeholder;
-  const addSort = (criterion: SortCriterion) => {
-    // a field sorts once; every `_geoPoint` is a step of its own (v1.50 never sets its `geo_sorted`)
-    if (criterion.kind === 'field') {
-      if (sortedFields.has(criterion.field)) return;
-      sortedFields.add(criterion.field);
-    }
-    steps.push({ kind: 'sort', criterion });
-  };
+  const fieldRules = new Map<string, number>();
+  let sortRule = Number.POSITIVE_INFINITY;
   for (const rule of rankingRules) {
     if (seenRules.has(rule)) continue;
     seenRules.add(rule);
     const ascDesc = /^(.+):(asc|desc)$/.exec(rule);
     if (ascDesc !== null) {
-      addSort({ kind: 'field', field: ascDesc[1]!, descending: ascDesc[2] === 'desc' });
+      // a field sorts once
+      if (fieldRules.has(ascDesc[1]!)) continue;
+      fieldRules.set(ascDesc[1]!, rules.length);
+      rules.push({ kind: 'field', field: ascDesc[1]!, step: { kind: 'sort', criterion: { kind: 'field', field: ascDesc[1]!, descending: ascDesc[2] === 'desc' } } });
+    } else if (rule === 'sort' || RELEVANCY.has(rule)) {
+      if (rule === 'sort') sortRule = rules.length;
+      rules.push({ kind: 'rule', rule });
+    }
+  }
+  compiled = { rules, fieldRules, sortRule };
+  COMPILED.set(rankingRules, compiled);
+  return compiled;
+}
+
+function expandSteps(rankingRules: readonly string[], sort: readonly SortCriterion[], strategy: MatchingStrategy, placeholder: boolean, vector: boolean): readonly RankStep[] {
+  const steps: RankStep[] = [];
+  const { rules, fieldRules, sortRule } = compiledRules(rankingRules);
+  // the `sort` parameter's fields: a rule after it does not sort them again
+  const paramFields = new Set<string>();
+  let wordsDone = strategy === 'all' || placeholder;
+  for (const compiled of rules) {
+    if (compiled.kind === 'field') {
+      if (!paramFields.has(compiled.field)) steps.push(compiled.step);
       continue;
     }
+    const rule = compiled.rule;
     if (rule === 'sort') {
-      sort.forEach(addSort);
+      for (const criterion of sort) {
+        // a field sorts once; every `_geoPoint` is a step of its own (v1.50 never sets its `geo_sorted`)
+        if (criterion.kind === 'field') {
+          if ((fieldRules.get(criterion.field) ?? sortRule) < sortRule || paramFields.has(criterion.field)) continue;
+          paramFields.add(criterion.field);
+        }
+        steps.push({ kind: 'sort', criterion });
+      }
       continue;
     }
-    if (!RELEVANCY.has(rule)) continue;
     if (vector) {
       if (!steps.some((step) => step.kind === 'vector')) steps.push({ kind: 'vector' });
       continue;
@@ -298,6 +359,8 @@ interface SortLevel {
   readonly buckets: Generator<[Group, StepDetail, readonly boolean[]]>;
   readonly done: Group[];
   consumed: number;
+  /** whether the group passed a run of steps on absent fields on its way down to `step` (`AbsentSortRuns`) */
+  readonly passed: boolean;
 }
 
 /** A term's multi-word synonym or split word, which wordPosition places at its first word. */
@@ -808,28 +871,38 @@ class Ranker {
    * Depth-first bucket sort of `group` from step `s` on, appending to `out` until it holds
    * `need` documents. Once the time budget is spent, every level only emits what it has left.
    * `details` holds the details of the buckets the group came through, one per step before `s`:
-   * one array for the whole sort, pushed and popped on the way down and up, copied only for a
-   * group that emits a document (a copy per bucket was a share of a search's garbage). The levels
+   * one array for the whole sort, pushed and popped on the way down and up (a run of steps on
+   * absent fields is one entry, `AbsentSortRuns`), flattened only for a group that emits a
+   * document (a copy per bucket was a share of a search's garbage). The levels
    * are an explicit stack, not recursion: a level per ranking rule, and 10,000 rules overflowed
    * the call stack.
    */
-  sort(steps: readonly RankStep[], s: number, group: Group, kept: readonly boolean[], details: StepDetail[], out: RankedDoc[], need: number, accept: Accept | null): void {
+  sort(steps: readonly RankStep[], s: number, group: Group, kept: readonly boolean[], details: DetailStack, out: RankedDoc[], need: number, accept: Accept | null): void {
     const levels: SortLevel[] = [];
+    const absent = AbsentSortRuns.of(steps, this.input.facets);
     // false when the group needs no level: the page is full, or no step is left (it is emitted)
-    const descend = (step: number, at: Group, atKept: readonly boolean[]): boolean => {
+    const descend = (first: number, at: Group, atKept: readonly boolean[]): boolean => {
       if (out.length >= need) return false;
+      // the sort steps on fields no document holds pass the group on whole, with their details
+      const step = absent.end(first);
+      const passed = step > first;
+      if (passed) details.push(absent.run(first));
       if (step === steps.length) {
         this.emit(at, details, out, need, accept);
+        if (passed) details.pop();
         return false;
       }
-      levels.push({ step, group: at, buckets: this.buckets(steps[step]!, at, atKept), done: [], consumed: 0 });
+      levels.push({ step, group: at, buckets: this.buckets(steps[step]!, at, atKept), done: [], consumed: 0, passed });
       return true;
     };
-    // a finished level gives back the detail of the bucket its parent descended with
-    // a level left before its last bucket holds its step's reads open (a sort step's LMDB cursor
-    // pins the read transaction it was opened in, and its reader slot): returned when popped
+    // a finished level gives back the details of the run it passed, then that of the bucket its
+    // parent descended with; a level left before its last bucket holds its step's reads open (a
+    // sort step's LMDB cursor pins the read transaction it was opened in, and its reader slot):
+    // returned when popped
     const ascend = () => {
-      levels.pop()!.buckets.return(undefined);
+      const level = levels.pop()!;
+      level.buckets.return(undefined);
+      if (level.passed) details.pop();
       if (levels.length > 0) details.pop();
     };
     descend(s, group, kept);
@@ -883,8 +956,8 @@ class Ranker {
   }
 
   /** Whether a bucket with `details` scores under the threshold (a NaN threshold drops nothing, as v1.50 compares). */
-  private below(details: readonly StepDetail[]): boolean {
-    return this.threshold !== null && scoreOf(details) < this.threshold;
+  private below(details: DetailStack): boolean {
+    return this.threshold !== null && stackScore(details) < this.threshold;
   }
 
   /**
@@ -892,15 +965,15 @@ class Ranker {
    * share one copy of `details`. Distinct still sees the rest of the group, as milli applies its
    * rule to a whole bucket before it takes the documents it needs: their values count as held.
    */
-  private emit(group: Group, details: readonly StepDetail[], out: RankedDoc[], need: number, accept: Accept | null): void {
-    let copy: readonly StepDetail[] | undefined;
+  private emit(group: Group, details: DetailStack, out: RankedDoc[], need: number, accept: Accept | null): void {
+    let stacked: StackedDetails | undefined;
     for (const i of group) {
       const docid = this.input.candidates[i]!;
       if (out.length >= need) {
         if (accept === null) return;
         accept(docid);
       } else if (accept === null || accept(docid)) {
-        out.push({ docid, details: (copy ??= details.slice()) });
+        out.push((stacked ??= new StackedDetails(details.slice())).doc(docid));
       }
     }
   }
@@ -912,6 +985,97 @@ class Ranker {
     const rest: number[] = [];
     for (const i of group) if (!taken.has(i)) rest.push(i);
     return Uint32Array.from(rest);
+  }
+}
+
+/**
+ * The details of the steps a group came through, one entry per step, or one per run of steps on
+ * absent fields (`AbsentSortRuns.run`): flattened (`flatDetails`) only for a group that emits.
+ */
+export type DetailStack = (StepDetail | readonly StepDetail[])[];
+
+/** The details `stack` stands for, one per step. */
+export function flatDetails(stack: DetailStack): StepDetail[] {
+  return ([] as StepDetail[]).concat(...stack);
+}
+
+/** The score of the details `stack` stands for: a run's sort details have no rank (scoreOf). */
+export function stackScore(stack: DetailStack): number {
+  return scoreOf(stack.filter((entry): entry is StepDetail => !Array.isArray(entry)));
+}
+
+/**
+ * The details a group emitted with, flattened when a hit's details are first read (shown, or
+ * merged by a federation or a hybrid search): a run of 150,000 steps on absent fields copied into
+ * every hit cost ~0.4 s of a search that shows no details. The score needs no run's details.
+ */
+export class StackedDetails {
+  private flat: StepDetail[] | undefined;
+  private readonly score: number;
+
+  constructor(private readonly stack: DetailStack) {
+    this.score = stackScore(stack);
+  }
+
+  /** A ranked document reading these details. */
+  doc(docid: number): RankedDoc {
+    const read = () => (this.flat ??= flatDetails(this.stack));
+    return {
+      docid,
+      score: this.score,
+      get details(): readonly StepDetail[] {
+        return read();
+      },
+    };
+  }
+}
+
+const ABSENT_RUNS = new WeakMap<readonly RankStep[], { readonly fields: ReadonlyMap<string, number>; readonly runs: AbsentSortRuns }>();
+
+/**
+ * The runs of sort steps on fields no document holds: such a step makes one bucket of any group,
+ * with the same detail, so a group passes a run whole, and the run's details go on the detail
+ * stack as one entry. 150,000 `field:asc` rules on absent fields took each group through as many
+ * levels, ~1.5 s of every search. A sort detail has no rank: a run leaves the score, and the
+ * threshold's verdict, as they were.
+ */
+export class AbsentSortRuns {
+  /** per step, where its run ends: the step itself when it is no such step */
+  private readonly ends: Uint32Array;
+  private readonly details: StepDetail[];
+  /** the details of the runs entered, by first step */
+  private readonly runs = new Map<number, readonly StepDetail[]>();
+
+  /** The runs of `steps` in the index `facets` reads, shared by the searches of a settings version until a field is added. */
+  static of(steps: readonly RankStep[], facets: FacetReader): AbsentSortRuns {
+    const fields = facets.fieldIds();
+    let runs = ABSENT_RUNS.get(steps);
+    if (runs?.fields !== fields) ABSENT_RUNS.set(steps, (runs = { fields, runs: new AbsentSortRuns(steps, fields) }));
+    return runs.runs;
+  }
+
+  private constructor(steps: readonly RankStep[], fields: ReadonlyMap<string, number>) {
+    this.ends = new Uint32Array(steps.length + 1);
+    this.details = new Array<StepDetail>(steps.length);
+    this.ends[steps.length] = steps.length;
+    for (let k = steps.length - 1; k >= 0; k--) {
+      const step = steps[k]!;
+      const absent = step.kind === 'sort' && step.criterion.kind === 'field' && !fields.has(step.criterion.field);
+      this.ends[k] = absent ? this.ends[k + 1]! : k;
+      if (absent) this.details[k] = { kind: 'sort', criterion: step.criterion, value: null };
+    }
+  }
+
+  /** The first step at or after `step` that is on no absent field. */
+  end(step: number): number {
+    return this.ends[step]!;
+  }
+
+  /** The details of the run from `step` to `end(step)`. */
+  run(step: number): readonly StepDetail[] {
+    let run = this.runs.get(step);
+    if (run === undefined) this.runs.set(step, (run = this.details.slice(step, this.ends[step])));
+    return run;
   }
 }
 

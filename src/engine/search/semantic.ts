@@ -18,7 +18,7 @@ import type { SortCriterion } from '../facets/sort.js';
 import { FacetReader } from '../facets/store.js';
 import type { IndexReadEnv } from '../index-read-env.js';
 import { rankedPage, rankingNeed } from './ranked-page.js';
-import { rankingSteps, scoreOf, sortStepBuckets, type Accept, type RankedDoc, type RankStep, type StepDetail } from './ranking.js';
+import { AbsentSortRuns, rankingSteps, StackedDetails, stackScore, sortStepBuckets, type DetailStack, type Accept, type RankedDoc, type RankStep, type StepDetail } from './ranking.js';
 import { distinctFilter } from './distinct.js';
 import type { SearchOutcome } from './search.js';
 
@@ -79,23 +79,31 @@ class SemanticSorter {
   /**
    * Depth-first from step `s`: the levels are an explicit stack, not recursion (a level per
    * ranking rule, and 10,000 rules overflowed the call stack); `details` holds one detail per
-   * level above, pushed and popped, copied for a group that emits.
+   * level above (and one entry per run of steps on absent fields passed), pushed and popped,
+   * copied for a group that emits and flattened when a hit's details are read (`StackedDetails`).
    */
-  sort(steps: readonly RankStep[], s: number, group: DocSet, details: StepDetail[]): void {
-    const levels: { step: number; group: DocSet; buckets: Generator<{ docids: DocSet; detail: StepDetail }>; done: DocSet[]; consumed: number }[] = [];
-    const descend = (step: number, at: DocSet): boolean => {
+  sort(steps: readonly RankStep[], s: number, group: DocSet, details: DetailStack): void {
+    const levels: { step: number; group: DocSet; buckets: Generator<{ docids: DocSet; detail: StepDetail }>; done: DocSet[]; consumed: number; passed: boolean }[] = [];
+    const absent = AbsentSortRuns.of(steps, this.facets);
+    const descend = (first: number, at: DocSet): boolean => {
       if (this.out.length >= this.need || at.length === 0) return false;
+      // a run of sort steps on absent fields passes the group on whole (ranking.ts AbsentSortRuns)
+      const step = absent.end(first);
+      const passed = step > first;
       if (step === steps.length) {
-        this.emit(at, [...details]);
+        this.emit(at, passed ? [...details, absent.run(first)] : details);
         return false;
       }
-      levels.push({ step, group: at, buckets: this.buckets(steps[step]!, at), done: [], consumed: 0 });
+      if (passed) details.push(absent.run(first));
+      levels.push({ step, group: at, buckets: this.buckets(steps[step]!, at), done: [], consumed: 0, passed });
       return true;
     };
     // a level left before its last bucket holds its step's reads open (a sort step's LMDB cursor
     // pins the read transaction it was opened in, and its reader slot): returned when popped
     const ascend = () => {
-      levels.pop()!.buckets.return(undefined);
+      const level = levels.pop()!;
+      level.buckets.return(undefined);
+      if (level.passed) details.pop();
       if (levels.length > 0) details.pop();
     };
     descend(s, group);
@@ -113,7 +121,7 @@ class SemanticSorter {
         }
         if (this.timedOut || (this.request.timeUp?.() ?? false)) {
           this.timedOut = true;
-          const skipped = [...details, { kind: 'skipped' } as const];
+          const skipped: DetailStack = [...details, { kind: 'skipped' }];
           const rest = difference(level.group, unionAll(level.done));
           if (this.below(skipped)) this.dropped.push(rest);
           else this.emit(rest, skipped);
@@ -169,19 +177,20 @@ class SemanticSorter {
   }
 
   /** Whether a bucket with `details` scores under the threshold (a NaN threshold drops nothing). */
-  private below(details: readonly StepDetail[]): boolean {
+  private below(details: DetailStack): boolean {
     const threshold = this.request.rankingScoreThreshold;
-    return threshold !== null && scoreOf(details) < threshold;
+    return threshold !== null && stackScore(details) < threshold;
   }
 
   /** As the keyword sort's: distinct sees the whole bucket, the page takes what it needs. */
-  private emit(group: DocSet, details: readonly StepDetail[]): void {
+  private emit(group: DocSet, details: DetailStack): void {
+    let stacked: StackedDetails | undefined;
     for (const docid of group) {
       if (this.out.length >= this.need) {
         if (this.accept === null) return;
         this.accept(docid);
       } else if (this.accept === null || this.accept(docid)) {
-        this.out.push({ docid, details });
+        this.out.push((stacked ??= new StackedDetails(details.slice())).doc(docid));
       }
     }
   }

@@ -5,10 +5,11 @@
 // cost (`byCost`) against a plain sort, on random costs inside and outside its counted range, and
 // the wordPosition cost of a query word matched through a multi-word synonym or a split word, and
 // the typo levels attributeRank and wordPosition read with and without a typo step before them.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DocumentStore } from '../../../../src/engine/documents/store.js';
 import { parseSortCriterion } from '../../../../src/engine/facets/sort.js';
-import { byCost, scoreOf } from '../../../../src/engine/search/ranking.js';
+import { FacetReader } from '../../../../src/engine/facets/store.js';
+import { byCost, rankingSteps, scoreOf } from '../../../../src/engine/search/ranking.js';
 import { withScratch } from '../../../../src/engine/search/scratch.js';
 import { nextReadSnapshot, readerSlots } from '../../../helpers/lmdb-readers.js';
 import { mulberry32 } from '../../../helpers/random.js';
@@ -146,6 +147,55 @@ describe('bucket sort under a time budget', () => {
   it('scores a skipped step as rank 0 of 1 after the ranks before it', () => {
     expect(scoreOf([{ kind: 'words', matching: 2, max: 3 }, { kind: 'skipped' }])).toBeCloseTo(1 / 3);
     expect(scoreOf([{ kind: 'skipped' }])).toBe(0);
+  });
+});
+
+describe('many sort rules on absent fields', () => {
+  const absentRules = (n: number) => Array.from({ length: n }, (_, i) => `missing${i}:${i % 2 === 0 ? 'asc' : 'desc'}`);
+
+  it('reads the ranking rules once per rules array and request shape, the sort parameter in place of `sort`', () => {
+    const rules = ['year:desc', 'sort', 'words', ...absentRules(1_000), 'title:asc', 'year:asc'];
+    const steps = rankingSteps(rules, [], 'last', false);
+    expect(rankingSteps(rules, [], 'last', false)).toBe(steps);
+    expect(rankingSteps([...rules], [], 'last', false)).not.toBe(steps);
+    expect(steps.map((step) => (step.kind === 'sort' && step.criterion.kind === 'field' ? step.criterion.field : step.kind)).slice(0, 3)).toEqual(['year', 'words', 'missing0']);
+    expect(steps.at(-1)).toEqual({ kind: 'sort', criterion: { kind: 'field', field: 'title', descending: false } });
+    // a field an earlier rule sorts is not sorted again by the parameter; a later rule's is sorted by the parameter only
+    const sorted = rankingSteps(rules, [{ kind: 'field', field: 'year', descending: false }, { kind: 'field', field: 'title', descending: true }], 'last', true);
+    expect(sorted.map((step) => (step.kind === 'sort' && step.criterion.kind === 'field' ? `${step.criterion.field}:${step.criterion.descending}` : step.kind))).toEqual([
+      'year:true',
+      'title:true',
+      ...absentRules(1_000).map((rule, i) => `${rule.split(':')[0]}:${i % 2 === 1}`),
+    ]);
+  });
+
+  it('passes a group through a run of them at once, each rule still a detail of every hit, the score unchanged', () => {
+    index = openTestIndex({ rankingRules: ['words', ...absentRules(10_000), 'year:desc', ...absentRules(20_000).slice(10_000), 'typo'] });
+    index.write(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`d${i}`, { id: `d${i}`, title: i % 2 === 0 ? 'batman' : 'batman begins', year: i }])));
+    const fieldId = vi.spyOn(FacetReader.prototype, 'fieldId');
+    const outcome = index.search('batman begins', { need: 30 });
+    // a level per rule asked for the field of each (20,000 per group before)
+    expect(fieldId.mock.calls.length).toBeLessThan(100);
+    fieldId.mockRestore();
+    expect(outcome.hits.map((hit) => hit.details.length)).toEqual(Array(30).fill(20_003));
+    const [first, second] = outcome.hits;
+    expect(first!.details[0]).toMatchObject({ kind: 'words', matching: 2 });
+    expect(first!.details[1]).toEqual({ kind: 'sort', criterion: { kind: 'field', field: 'missing0', descending: false }, value: null });
+    expect(first!.details[10_001]).toMatchObject({ kind: 'sort', value: 49 });
+    expect(second!.details[10_001]).toMatchObject({ kind: 'sort', value: 47 });
+    expect(first!.details[20_001]).toEqual({ kind: 'sort', criterion: { kind: 'field', field: 'missing19999', descending: true }, value: null });
+    expect(first!.details[20_002]).toMatchObject({ kind: 'typo' });
+    for (const hit of outcome.hits) expect(hit.score).toBe(scoreOf(hit.details));
+    expect(outcome.hits.slice(25).map((hit) => hit.details[0])).toMatchObject(Array(5).fill({ kind: 'words', matching: 1 }));
+  });
+
+  it("copies a run's details into a hit only when its details are read", () => {
+    index = openTestIndex({ rankingRules: ['words', 'year:desc', ...absentRules(10_000)] });
+    index.write(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`d${i}`, { id: `d${i}`, title: 'batman', year: i }])));
+    const hits = index.search('batman').hits;
+    expect(hits.map((hit) => Object.getOwnPropertyDescriptor(hit, 'details')?.get)).not.toContain(undefined);
+    expect(hits[3]!.details).toBe(hits[3]!.details);
+    expect(hits[3]!.details).toHaveLength(10_002);
   });
 });
 
