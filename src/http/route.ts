@@ -1,7 +1,8 @@
 /**
  * How a route is declared and wired into Fastify. A route file exports `defineRoute(...)` specs:
  * its path (which must be in auth/route-actions.ts), its query and body parsers (compiled
- * validators that throw ApiError), its success status and its handler. `runSpec` (the body, then
+ * validators that throw ApiError; a large body may be read on another thread, `bodyElsewhere`), its
+ * success status and its handler. `runSpec` (the body, then
  * the handler) is shared by Fastify and the in-process runner (in-process.ts), so the library's
  * calls go through the same parsing, validation and services as requests. A handler's
  * StreamedJson (a long list) is sent as chunked JSON, piece by piece.
@@ -16,7 +17,8 @@ import { Readable } from 'node:stream';
 import { ROUTE_ACTIONS, type KnownRoute } from '../auth/route-actions.js';
 import { UNRESTRICTED, type Caller } from '../auth/authenticate.js';
 import type { AppDeps } from './deps.js';
-import { readJsonBody } from './body/json.js';
+import { readJsonBytes } from './body/json.js';
+import { parseJsonBody } from '../validation/json-body.js';
 import { parseSentBody } from '../validation/sent-values.js';
 import { parseJson } from '../types/json-text.js';
 import { StreamedJson } from '../types/streamed-json.js';
@@ -58,6 +60,11 @@ export interface RouteSpec<Q = undefined, B = undefined> {
   query?: (raw: string) => Q;
   /** Validates the parsed JSON body; `'stream'` hands the payload to the handler unread. */
   body?: ((value: unknown) => B) | 'stream';
+  /**
+   * Reads the body's bytes on another thread instead of parsing and validating them here (a large
+   * settings body): the body `body` would answer, or undefined to read them here.
+   */
+  bodyElsewhere?: (bytes: Buffer, deps: AppDeps) => Promise<B> | undefined;
   /** The body keeps integers beyond 2^53 exact, as BigInt (types/json-text.ts): it names document ids. */
   exactIntegers?: true;
   /**
@@ -108,13 +115,13 @@ export async function runSpec(spec: AnyRouteSpec, deps: AppDeps, call: RouteCall
   let body: unknown;
   if (typeof spec.body === 'function') {
     const parse = spec.exactIntegers ? parseJson : JSON.parse;
-    const value = await readJsonBody(
+    const bytes = await readJsonBytes(
       { contentType: call.headers['content-type'], contentEncoding: call.headers['content-encoding'], stream: call.stream },
       deps.config.httpPayloadSizeLimit,
-      // an error message quotes a value as it was sent
-      (text) => parseSentBody(text, parse),
     );
-    body = spec.body(value);
+    const elsewhere = spec.bodyElsewhere?.(bytes, deps);
+    // an error message quotes a value as it was sent
+    body = elsewhere !== undefined ? await elsewhere : spec.body(parseJsonBody(bytes, (text) => parseSentBody(text, parse)));
   } else if (call.stream !== undefined && spec.body !== 'stream') {
     call.stream.resume(); // routes without a body ignore whatever was sent
   }

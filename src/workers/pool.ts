@@ -1,6 +1,6 @@
 /**
- * The worker-thread pools of indexing work and of formatting a search's large documents
- * (piscina), sized by `--max-indexing-threads`
+ * The worker-thread pools of indexing work and of formatting a search's large documents (which
+ * also read large settings bodies) (piscina), sized by `--max-indexing-threads`
  * (default: half the cores, at least one; at most the cores) and carrying the indexing memory budget their writes
  * are chunked by (`--max-indexing-memory`, config/indexing-memory.ts), and the segmenter thread
  * that runs the dictionary segmenters for every thread (segmenter-channel.ts). Pools and threads
@@ -23,6 +23,7 @@ import { Piscina } from 'piscina';
 import { indexingMemoryBudget } from '../config/indexing-memory.js';
 import type { RunSegmenter } from '../kernels/run-segmenter.js';
 import type { StoredFormatAnswer, StoredFormatJob } from '../engine/search/format-stored.js';
+import type { SettingsBodyAnswer } from '../settings/body.js';
 import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter, whenSegmenterWanted } from './segmenter-channel.js';
 
 /** How long pool threads, and the segmenter thread's dictionaries, stay after their last use. */
@@ -113,6 +114,12 @@ export class WorkerPools {
   private formatPool(): Piscina {
     this.format ??= lazyPool('./format-thread.js', this.threads, IDLE_MS, YOUNG_GENERATION_MB.format, { workerData: this.poolThreadData() });
     return this.format;
+  }
+
+  /** A large settings body read on a formatting thread (a copy of its bytes moves there). */
+  readSettingsBody(bytes: Uint8Array): Promise<SettingsBodyAnswer> {
+    const moved = new Uint8Array(bytes);
+    return this.formatPool().run(moved, { name: 'settingsBody', transferList: [moved.buffer] }) as Promise<SettingsBodyAnswer>;
   }
 
   /** A large stored document formatted on a formatting thread (its bytes move there). */

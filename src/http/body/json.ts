@@ -1,25 +1,14 @@
 /**
- * JSON request bodies: Content-Type check, bounded read, parse with Meilisearch's error texts
- * (http-conventions.md §4.1). Used by every route with a JSON body except document additions.
- * A body nested deeper than serde_json reads is refused before it is parsed, as Meilisearch
- * refuses it (`recursion limit exceeded`), so no validator ever walks it; so is a body of more
- * than MAX_BODY_VALUES values, which JSON.parse would take seconds to build. So is a number past
- * f64's range (`1e400`), which serde_json refuses and JSON.parse would read as Infinity.
+ * JSON request bodies: Content-Type check, bounded read, then the bytes parsed with Meilisearch's
+ * error texts and bounds (validation/json-body.ts). Used by every route with a JSON body except
+ * document additions; a settings PATCH reads its bytes here (`readJsonBytes`) and may parse them
+ * on another thread (settings/body.ts).
  */
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../errors/api-error.js';
 import { checkJsonContentType } from './content-type.js';
-import { nestsDeeper, SERDE_MAX_DEPTH } from '../../types/json-depth.js';
-import { describeJsonSyntaxError, holdsOutOfRangeNumber, serdeJsonError } from '../../types/json-syntax-error.js';
-import { holdsMoreValuesThan } from '../../types/json-values.js';
 import { PayloadTooLarge, readBody } from './read-body.js';
-import { isSentNumber } from '../../validation/sent-values.js';
-
-/**
- * Values a JSON body may hold (Quarry's bound; document payloads are read by their own route,
- * in pieces): commas and opening brackets outside strings, counted before parsing (json-values.ts).
- */
-export const MAX_BODY_VALUES = 1_000_000;
+import { parseJsonBody } from '../../validation/json-body.js';
 
 export interface JsonBodyRequest {
   contentType: string | undefined;
@@ -29,6 +18,11 @@ export interface JsonBodyRequest {
 
 /** `parse` reads the text once it is known to be JSON (JSON.parse unless the route keeps 64-bit integers exact). */
 export async function readJsonBody(req: JsonBodyRequest, limit: number, parse: (text: string) => unknown = JSON.parse): Promise<unknown> {
+  return parseJsonBody(await readJsonBytes(req, limit), parse);
+}
+
+/** The bytes of a JSON body, not empty, after its Content-Type was checked and its size bounded by `limit`. */
+export async function readJsonBytes(req: JsonBodyRequest, limit: number): Promise<Buffer> {
   checkJsonContentType(req.contentType);
   let bytes: Buffer;
   try {
@@ -40,27 +34,5 @@ export async function readJsonBody(req: JsonBodyRequest, limit: number, parse: (
     throw err;
   }
   if (bytes.length === 0) throw new ApiError('missing_payload', 'A json payload is missing.');
-  const text = bytes.toString('utf8');
-  if (nestsDeeper(bytes, SERDE_MAX_DEPTH)) throw malformed(text);
-  if (holdsMoreValuesThan(bytes, MAX_BODY_VALUES)) {
-    throw new ApiError(
-      'payload_too_large',
-      `The JSON payload holds more than ${MAX_BODY_VALUES} values. A body is read whole on the thread that answers every request: send its values in several requests.`,
-    );
-  }
-  let value: unknown;
-  try {
-    value = parse(text);
-  } catch {
-    throw malformed(text);
-  }
-  // a bare number written as a float stays as sent (sent-values.ts): its value is read here
-  const read = isSentNumber(value) ? Number(value.value) : value;
-  if (holdsOutOfRangeNumber(read) && serdeJsonError(text) !== undefined) throw malformed(text);
-  return value;
-}
-
-/** The first error serde_json meets in `text`: a syntax error or the nesting limit. */
-function malformed(text: string): ApiError {
-  return new ApiError('malformed_payload', `The json payload provided is malformed. \`${describeJsonSyntaxError(text)}\`.`);
+  return bytes;
 }

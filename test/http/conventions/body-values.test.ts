@@ -1,4 +1,4 @@
-// A JSON body of more values than Quarry's bound (src/http/body/json.ts MAX_BODY_VALUES) is refused
+// A JSON body of more values than Quarry's bound (src/validation/json-body.ts MAX_BODY_VALUES) is refused
 // before it is parsed: JSON.parse of ten million zeros (a 20 MB body, within the payload limit)
 // held the thread answering every request for about a second before the first element's 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
