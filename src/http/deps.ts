@@ -18,7 +18,7 @@ import type { Reranker } from '../search/personalization.js';
 import type { OutgoingClient } from '../outgoing/client.js';
 import type { SearchQueue } from '../search/search-queue.js';
 import type { FormatElsewhere } from '../search/formatting.js';
-import type { SettingsBodyAnswer } from '../settings/body.js';
+import type { SettingsBodyAnswer, SettingsBodyJob } from '../settings/body.js';
 import type { SearchRuleStore } from '../search-rules/store.js';
 import type { StatsService } from '../indexes/stats.js';
 import type { InstanceStore } from '../store/env.js';
@@ -66,7 +66,7 @@ export interface AppDeps {
   /** formats a search's large documents on a formatting thread */
   formatElsewhere?: FormatElsewhere;
   /** reads a large settings body on a formatting thread (settings/body.ts) */
-  readSettingsBodyElsewhere?: (bytes: Uint8Array) => Promise<SettingsBodyAnswer>;
+  readSettingsBodyElsewhere?: (job: SettingsBodyJob) => Promise<SettingsBodyAnswer>;
   /** the dynamic search rules of `/dynamic-search-rules` */
   searchRules: SearchRuleStore;
   /** `<db path>/instance-uid`, which a dump carries on (store/instance-uid.ts) */

@@ -38,7 +38,7 @@ import { ApiError } from '../errors/api-error.js';
 import { RemoteSearch } from '../search/remote-search.js';
 import { personalizationService, type Reranker } from '../search/personalization.js';
 import type { FormatElsewhere } from '../search/formatting.js';
-import type { SettingsBodyAnswer } from '../settings/body.js';
+import type { SettingsBodyAnswer, SettingsBodyJob } from '../settings/body.js';
 import { WriteForwarding } from '../network/forward.js';
 import { RemoteWriter, writeTimingsFromEnv, type WriteTimings } from '../network/remote-write.js';
 import { ruleLimitsFromEnv, type RuleLimits } from '../search-rules/limits.js';
@@ -119,7 +119,7 @@ export interface Instance {
   /** formats a search's large documents on a formatting thread (the worker pools') */
   formatElsewhere: FormatElsewhere;
   /** reads a large settings body on a formatting thread (settings/body.ts) */
-  readSettingsBodyElsewhere: (bytes: Uint8Array) => Promise<SettingsBodyAnswer>;
+  readSettingsBodyElsewhere: (job: SettingsBodyJob) => Promise<SettingsBodyAnswer>;
   instanceUid: string | null;
   healthy: () => boolean;
   /** Stops every writer and turns the instance unhealthy (before the task store's file is replaced). */
@@ -461,7 +461,7 @@ function assemble(input: InstanceInput, services: Services, scheduler: Scheduler
       config.experimentalDropSearchAfter * 1000,
     ),
     formatElsewhere: (job) => services.workers.formatStored(job),
-    readSettingsBodyElsewhere: (bytes) => services.workers.readSettingsBody(bytes),
+    readSettingsBodyElsewhere: (job) => services.workers.readSettingsBody(job),
     instanceUid: readInstanceUid(config.dbPath),
     healthy: () => !mustRestart,
     mustRestart: async () => {

@@ -1,6 +1,6 @@
 /**
- * A `PATCH /indexes/{uid}/settings` body read on another thread (a formatting thread,
- * workers/format-thread.ts) when it is large: parsing, validating and canonicalising 9.7 MB of
+ * A `PATCH /indexes/{uid}/settings` body, or a setting's on its sub-route (`PUT .../synonyms`),
+ * read on another thread (a formatting thread, workers/format-thread.ts) when it is large: parsing, validating and canonicalising 9.7 MB of
  * synonyms held the thread answering requests ~3 s. The thread does what that one would do (the
  * bounds and errors of validation/json-body.ts, parse.ts's schema and checks, patch.ts's canonical
  * patch) and hands the patch back as the JSON text of each member, which is what a task record
@@ -14,8 +14,9 @@ import { jsonTextObject, textMembers, type TextMember } from '../types/json-text
 import type { JsonObject } from '../types/task.js';
 import { parseJsonBody } from '../validation/json-body.js';
 import { parseSentBody } from '../validation/sent-values.js';
-import { parseSettings } from './parse.js';
-import { canonicalPatch, type SettingsPatch } from './patch.js';
+import type { SettingKey } from './catalogue.js';
+import { parseSetting, parseSettings } from './parse.js';
+import { canonicalPatch, singleSettingPatch, type SettingsPatch } from './patch.js';
 
 /** Bodies from this size on are read on another thread; the round trip would cost a small one more than its parse. */
 export const ELSEWHERE_BYTES = 256 * 1024;
@@ -26,11 +27,19 @@ export type SettingsBodyAnswer = { readonly members: readonly TextMember[] } | {
 /** The patches read elsewhere, already canonical (`settingsPatchOf`). */
 const CANONICAL = new WeakSet<object>();
 
-/** On the other thread: `bytes`, a JSON body, read into its canonical patch's member texts, or its error. */
-export function readSettingsBody(bytes: Uint8Array): SettingsBodyAnswer {
+/** A body to read elsewhere: a `PATCH /settings` one, or one setting's value (`setting`: its sub-route's PUT or PATCH). */
+export interface SettingsBodyJob {
+  readonly bytes: Uint8Array;
+  readonly setting?: SettingKey;
+}
+
+/** On the other thread: the job's JSON body read into its canonical patch's member texts, or its error. */
+export function readSettingsBody({ bytes, setting }: SettingsBodyJob): SettingsBodyAnswer {
   try {
+    // an error message quotes a value as it was sent
     const value = parseJsonBody(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), (text) => parseSentBody(text, JSON.parse));
-    return { members: textMembers(canonicalPatch(parseSettings(value)) as JsonObject) };
+    const patch = setting === undefined ? canonicalPatch(parseSettings(value)) : singleSettingPatch(setting, parseSetting[setting](value));
+    return { members: textMembers(patch as JsonObject) };
   } catch (err) {
     if (err instanceof ApiError) return { error: { code: err.code, message: err.message, status: err.status } };
     throw err;

@@ -7,7 +7,7 @@
  */
 import { workerData } from 'piscina';
 import { formatStored, type StoredFormatAnswer, type StoredFormatJob } from '../engine/search/format-stored.js';
-import { readSettingsBody, type SettingsBodyAnswer } from '../settings/body.js';
+import { readSettingsBody, type SettingsBodyAnswer, type SettingsBodyJob } from '../settings/body.js';
 import { useSegmenterThread } from './segmenter-channel.js';
 
 useSegmenterThread(workerData as { segmenter?: SharedArrayBuffer } | undefined);
@@ -16,7 +16,7 @@ export default function format(job: StoredFormatJob): StoredFormatAnswer {
   return formatStored(job);
 }
 
-/** A large `PATCH /indexes/{uid}/settings` body read into its patch's member texts (piscina task `settingsBody`). */
-export function settingsBody(bytes: Uint8Array): SettingsBodyAnswer {
-  return readSettingsBody(bytes);
+/** A large settings body read into its patch's member texts (piscina task `settingsBody`). */
+export function settingsBody(job: SettingsBodyJob): SettingsBodyAnswer {
+  return readSettingsBody(job);
 }

@@ -23,7 +23,7 @@ import { Piscina } from 'piscina';
 import { indexingMemoryBudget } from '../config/indexing-memory.js';
 import type { RunSegmenter } from '../kernels/run-segmenter.js';
 import type { StoredFormatAnswer, StoredFormatJob } from '../engine/search/format-stored.js';
-import type { SettingsBodyAnswer } from '../settings/body.js';
+import type { SettingsBodyAnswer, SettingsBodyJob } from '../settings/body.js';
 import { createSegmenterBuffer, markSegmenterGone, remoteSegmenter, retireSegmenter, whenSegmenterWanted } from './segmenter-channel.js';
 
 /** How long pool threads, and the segmenter thread's dictionaries, stay after their last use. */
@@ -117,9 +117,9 @@ export class WorkerPools {
   }
 
   /** A large settings body read on a formatting thread (a copy of its bytes moves there). */
-  readSettingsBody(bytes: Uint8Array): Promise<SettingsBodyAnswer> {
-    const moved = new Uint8Array(bytes);
-    return this.formatPool().run(moved, { name: 'settingsBody', transferList: [moved.buffer] }) as Promise<SettingsBodyAnswer>;
+  readSettingsBody(job: SettingsBodyJob): Promise<SettingsBodyAnswer> {
+    const bytes = new Uint8Array(job.bytes);
+    return this.formatPool().run({ ...job, bytes }, { name: 'settingsBody', transferList: [bytes.buffer] }) as Promise<SettingsBodyAnswer>;
   }
 
   /** A large stored document formatted on a formatting thread (its bytes move there). */

@@ -1,24 +1,18 @@
 /**
- * JSON request bodies: Content-Type check, bounded read, then the bytes parsed with Meilisearch's
- * error texts and bounds (validation/json-body.ts). Used by every route with a JSON body except
- * document additions; a settings PATCH reads its bytes here (`readJsonBytes`) and may parse them
- * on another thread (settings/body.ts).
+ * JSON request bodies: Content-Type check and bounded read (http-conventions.md §4.1), before the
+ * bytes are parsed with Meilisearch's error texts and bounds (validation/json-body.ts), here or,
+ * for a large settings body, on another thread (settings/body.ts). Used by every route with a
+ * JSON body except document additions.
  */
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../errors/api-error.js';
 import { checkJsonContentType } from './content-type.js';
 import { PayloadTooLarge, readBody } from './read-body.js';
-import { parseJsonBody } from '../../validation/json-body.js';
 
 export interface JsonBodyRequest {
   contentType: string | undefined;
   contentEncoding: string | undefined;
   stream: Readable | undefined;
-}
-
-/** `parse` reads the text once it is known to be JSON (JSON.parse unless the route keeps 64-bit integers exact). */
-export async function readJsonBody(req: JsonBodyRequest, limit: number, parse: (text: string) => unknown = JSON.parse): Promise<unknown> {
-  return parseJsonBody(await readJsonBytes(req, limit), parse);
 }
 
 /** The bytes of a JSON body, not empty, after its Content-Type was checked and its size bounded by `limit`. */

@@ -5,8 +5,8 @@
  * serialised whole, held the thread answering every request ~2-9 s per GET; PATCH,
  * the sub-routes' PUT/PATCH and every DELETE enqueue a `settingsUpdate` task carrying the
  * canonical patch (src/settings/patch.ts), which is also what the task shows as its details.
- * A large PATCH body is parsed, validated and made canonical on a formatting thread
- * (settings/body.ts): 9.7 MB of synonyms held the thread answering requests ~3 s.
+ * A large body (PATCH, or a sub-route's PUT/PATCH) is parsed, validated and made canonical on a
+ * formatting thread (settings/body.ts): 9.7 MB of synonyms held the thread answering requests ~3 s.
  *
  * Order of checks, as Meilisearch: the body (schema, then field checks), the index uid, then the
  * request-time rules (experimental gates, embedders, ranking-rule mix). The sub-routes share one
@@ -21,7 +21,8 @@ import { checkPatch } from '../../settings/validate.js';
 import { settingView, settingsView } from '../../settings/view.js';
 import { validateIndexUid } from '../../indexes/uid.js';
 import type { JsonObject } from '../../types/task.js';
-import { readJsonBody } from '../body/json.js';
+import { readJsonBytes } from '../body/json.js';
+import { parseJsonBody } from '../../validation/json-body.js';
 import type { AppDeps } from '../deps.js';
 import { enqueue } from '../enqueue.js';
 import { replicationOf } from '../replication-headers.js';
@@ -67,15 +68,16 @@ function routedSetting(ctx: RouteContext<unknown, unknown>, verb?: 'PUT' | 'PATC
 async function updateSetting(ctx: RouteContext<unknown, unknown>, deps: AppDeps, verb: 'PUT' | 'PATCH') {
   const setting = routedSetting(ctx, verb);
   if (setting === undefined) return undefined;
-  const value = await readJsonBody(
+  const bytes = await readJsonBytes(
     { contentType: ctx.headers['content-type'], contentEncoding: ctx.headers['content-encoding'], stream: ctx.stream },
     deps.config.httpPayloadSizeLimit,
-    // the value's numbers as sent, for an integer written as a float (`1.0`) and for error messages
-    (text) => parseSentBody(text, JSON.parse),
   );
-  const parsed = parseSetting[setting.key](value);
+  const patch =
+    bytes.length < ELSEWHERE_BYTES || deps.readSettingsBodyElsewhere === undefined
+      ? // the value's numbers as sent, for an integer written as a float (`1.0`) and for error messages
+        singleSettingPatch(setting.key, parseSetting[setting.key](parseJsonBody(bytes, (text) => parseSentBody(text, JSON.parse))))
+      : settingsPatchOf(settingsBodyRead(await deps.readSettingsBodyElsewhere({ bytes, setting: setting.key })));
   const uid = validateIndexUid(ctx.params.indexUid!);
-  const patch = singleSettingPatch(setting.key, parsed);
   checkPatch(patch, deps.features);
   return enqueueUpdate(ctx, deps, uid, patch, false);
 }
@@ -95,7 +97,7 @@ export const settingsRoutes = [
     route: 'PATCH /indexes/:indexUid/settings',
     body: parseSettings,
     bodyElsewhere: (bytes, deps) =>
-      bytes.length < ELSEWHERE_BYTES || deps.readSettingsBodyElsewhere === undefined ? undefined : deps.readSettingsBodyElsewhere(bytes).then(settingsBodyRead),
+      bytes.length < ELSEWHERE_BYTES || deps.readSettingsBodyElsewhere === undefined ? undefined : deps.readSettingsBodyElsewhere({ bytes }).then(settingsBodyRead),
     status: 202,
     handler: (ctx, deps) => {
       const uid = validateIndexUid(ctx.params.indexUid!);
