@@ -7,7 +7,8 @@
  * resolvers do, and connects only to those checked addresses, so no second DNS answer can slip in
  * between check and connect (DNS rebinding); an IP literal is checked before the request. A
  * reused connection goes to an address checked when it was opened, and an idempotent request it
- * fails before any answer (closed as it was reused) is sent again on another. Redirects are
+ * fails before any answer (closed as it was reused) is sent again on another; a request may ask
+ * for a connection of its own instead (`connection`: webhooks). Redirects are
  * followed, each hop checked again: up to 10, as both of v1.50's clients (unless the caller
  * reads them itself: `redirect`); `Authorization` never forwarded, as its ureq agents, or only to
  * the same host and port, as its reqwest clients (`redirectAuthorization`); a 307/308 repeats the
@@ -50,6 +51,12 @@ export interface OutgoingRequest {
   redirectAuthorization?: 'never' | 'sameHost';
   /** The most bytes the answer, read whole, may hold: at most (and by default) MAX_ANSWER_BYTES. */
   maxAnswerBytes?: number;
+  /**
+   * `own`: a connection of its own, closed once answered, never one kept alive, as v1.50's
+   * webhooks make a new agent for each batch they report (so a receiver closing an idle
+   * connection as it is reused never costs one); by default `pooled`.
+   */
+  connection?: 'pooled' | 'own';
   /**
    * Asked after each failed attempt (an error, or an answer with status ≥ 400): the delay in ms
    * before the next attempt, or `null` to stop (then the error is thrown, the answer returned).
@@ -132,7 +139,7 @@ export class OutgoingClient {
         body === undefined || init.chunked === true || Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')
           ? headers
           : { ...headers, 'Content-Length': String(body.byteLength) };
-      const res = await this.send(target, method, sized, body, signal, init.connectTimeoutMs);
+      const res = await this.send(target, method, sized, body, signal, init.connectTimeoutMs, init.connection);
       const location = res.headers.location;
       if (!REDIRECTS.has(res.statusCode!) || location === undefined || init.redirect === 'manual') return streamed ? res : readWhole(res, signal, init.maxAnswerBytes);
       // a redirect's own body is not read
@@ -149,14 +156,14 @@ export class OutgoingClient {
   }
 
   /** Connects and sends one request; resolves with the answer once its head arrived. */
-  private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, connectTimeoutMs?: number): Promise<IncomingMessage> {
+  private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, connectTimeoutMs?: number, connection: OutgoingRequest['connection'] = 'pooled'): Promise<IncomingMessage> {
     const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
     if (transport === null) throw new Error(`unsupported URL scheme \`${url.protocol.slice(0, -1)}\``);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     // An IP literal is never looked up: it is checked as it is.
     if (isIP(host) !== 0) this.policy.check(host, true);
     signal.throwIfAborted();
-    const agent = this.agents[url.protocol as 'http:' | 'https:'];
+    const agent = connection === 'own' ? false : this.agents[url.protocol as 'http:' | 'https:'];
     return new Promise((resolve, reject) => {
       let answered = false;
       const req = transport.request(url, { method, headers, signal, agent, lookup: this.checkedLookup }, (res) => {
@@ -171,7 +178,7 @@ export class OutgoingClient {
         // closing (RFC 9110 §9.2.2; v1.50's clients never send again a request they wrote), nor a
         // request whose answer had begun (its error is the answer's: the caller reads it there).
         if (req.reusedSocket && !answered && IDEMPOTENT.has(method.toUpperCase()) && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
-          resolve(this.send(url, method, headers, body, signal, connectTimeoutMs));
+          resolve(this.send(url, method, headers, body, signal, connectTimeoutMs, connection));
         } else reject(err);
       });
       if (connectTimeoutMs !== undefined) {

@@ -35,6 +35,8 @@ export function webhookSender(
           body,
           // streamed by v1.50's ureq from a reader: no length
           chunked: true,
+          // v1.50 makes a new ureq agent for each batch it reports: new connections
+          connection: 'own',
           timeoutMs: TIMEOUT_MS,
         })
         .then((res) => {

@@ -88,6 +88,26 @@ describe('the IP policy', () => {
 });
 
 describe('connections', () => {
+  it('gives a request asking for a connection of its own a new one, closed once answered (webhooks)', async () => {
+    const server = createServer((req, res) => req.resume().on('end', () => res.end('ok')));
+    let [opened, closed] = [0, 0];
+    server.on('connection', (socket) => {
+      opened++;
+      socket.on('close', () => closed++);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port: own } = server.address() as { port: number };
+    try {
+      const client = new OutgoingClient(loopback);
+      for (let i = 0; i < 3; i++) expect((await client.request(`http://127.0.0.1:${own}/`, { ...POST, connection: 'own' })).body.toString()).toBe('ok');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect({ opened, closed }).toEqual({ opened: 3, closed: 3 });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('keeps a connection alive for the next requests to the host, resolving and checking its name once per connection', async () => {
     const server = createServer((req, res) => req.resume().on('end', () => res.end('ok')));
     let connections = 0;

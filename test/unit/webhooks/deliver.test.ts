@@ -21,4 +21,18 @@ describe('webhookSender', () => {
     const uids = gunzipSync(bodies[0]!).toString().trim().split('\n').map((line) => (JSON.parse(line) as { uid: number }).uid);
     expect(uids).toEqual([11, 12, 13]);
   });
+
+  it('sends each batch on connections of its own, as v1.50 makes an agent per batch: none kept alive for a receiver to close as it is reused', async () => {
+    const asked: unknown[] = [];
+    const store = { targets: () => [{ uuid: 'u', url: 'http://127.0.0.1:1/hook', headers: {} }] } as unknown as WebhookStore;
+    const client = {
+      request: async (_url: string, init: { connection?: string }) => {
+        asked.push(init.connection);
+        return { status: 200 };
+      },
+    } as unknown as OutgoingClient;
+    webhookSender(store, client, () => {})([task(1, kind.add('movies', { count: 1 }))]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toEqual(['own']);
+  });
 });
