@@ -196,9 +196,7 @@ export class IndexEnvs {
    * record is gone by then: no new read finds it).
    */
   async delete(uuid: string): Promise<void> {
-    await this.open.whenIdle(uuid);
-    const env = this.open.take(uuid);
-    if (env !== undefined) await closeIndexEnv(env);
+    await this.closeIdle(uuid);
     rmSync(this.folderOf(uuid), { recursive: true, force: true });
   }
 
@@ -208,10 +206,15 @@ export class IndexEnvs {
    * handle keeps writing to the old file, then the next `get` reopens it on the new one.
    */
   async replaceData(uuid: string, dataFile: string): Promise<void> {
+    await this.closeIdle(uuid);
+    renameSync(dataFile, path.join(this.folderOf(uuid), 'data.mdb'));
+  }
+
+  /** Closes the environment once the reads using it are done (if it is open); the next `get` opens it again. */
+  private async closeIdle(uuid: string): Promise<void> {
     await this.open.whenIdle(uuid);
     const env = this.open.take(uuid);
     if (env !== undefined) await closeIndexEnv(env);
-    renameSync(dataFile, path.join(this.folderOf(uuid), 'data.mdb'));
   }
 
   async closeAll(): Promise<void> {
