@@ -22,13 +22,17 @@ import { facetSearch, type FacetSearchQuery } from './facet-search.js';
 import { fuseFilters } from './filter.js';
 import { forwardable, requestPartition, usesNetwork } from './network-use.js';
 import { sendCopies, sortedErrors } from './network-requests.js';
+import { queued } from './queued.js';
 
 /** The facet search route's service: over the network when `useNetwork` says so (or defaults to it), else here only. */
 export async function facetSearchRequest(ctx: SearchContext, caller: Caller, rawUid: string, request: FacetSearchQuery): Promise<Record<string, unknown>> {
   // the uid's format first, then `useNetwork`'s feature, then the index itself (v1.50's order)
   validateIndexUid(rawUid);
-  if (!usesNetwork(ctx, request.useNetwork)) return (await facetSearch(ctx, caller, rawUid, request)).body;
-  return networkFacetSearch(ctx, caller, rawUid, request);
+  // under a search-queue permit, as v1.50's facet search (taken before `useNetwork` is read)
+  return queued(ctx, undefined, async () => {
+    if (!usesNetwork(ctx, request.useNetwork)) return (await facetSearch(ctx, caller, rawUid, request)).body;
+    return networkFacetSearch(ctx, caller, rawUid, request);
+  });
 }
 
 async function networkFacetSearch(ctx: SearchContext, caller: Caller, uid: string, request: FacetSearchQuery): Promise<Record<string, unknown>> {

@@ -1,6 +1,6 @@
 // The search queue through the server (cli-config.md: --experimental-search-queue-size,
 // --experimental-nb-searches-per-core): searches that wait on a stalled embedder hold the slots;
-// with no room to queue, the next search (or document fetch, unless disableDocumentsFetchQueue)
+// with no room to queue, the next search (facet search, multi-search, or document fetch, unless disableDocumentsFetchQueue)
 // answers 503 too_many_search_requests with Retry-After,
 // and once the slots are free searches run again. performanceDetails shows the wait.
 import { createServer, type Server } from 'node:http';
@@ -60,6 +60,8 @@ describe('a full search queue', () => {
       link: 'https://docs.meilisearch.com/errors#too_many_search_requests',
     });
     expect((await call(server, 'POST', '/multi-search', { queries: [{ indexUid: 'colors', q: 'red' }] })).status).toBe(503);
+    // a facet search too, before its index or facet is looked at (v1.50's facet_search route)
+    expect((await call(server, 'POST', '/indexes/colors/facet-search', { facetName: 'name' })).status).toBe(503);
     // document fetches wait in the same queue, unless the disableDocumentsFetchQueue feature is on
     expect((await call(server, 'POST', '/indexes/colors/documents/fetch', {})).status).toBe(503);
     expect((await call(server, 'GET', '/indexes/colors/documents')).status).toBe(503);
