@@ -35,6 +35,9 @@ export interface TasksResults {
   next: number | null;
 }
 
+/** setTimeout's longest delay: a longer one (an `interval` of 2^31 ms or more) fires after 1 ms, which made the wait a busy poll. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 export class TaskClient {
   constructor(private readonly routes: LibraryRoutes) {}
 
@@ -55,7 +58,7 @@ export class TaskClient {
       const current = await this.getTask(uid);
       if (current.status !== 'enqueued' && current.status !== 'processing') return current;
       if (Date.now() >= deadline) throw new QuarryTaskTimeOutError(uid, timeout);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(interval, deadline - Date.now()))));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(interval, deadline - Date.now(), LONGEST_TIMER_MS))));
     }
   }
 
