@@ -57,6 +57,20 @@ describe('posting cache', () => {
     expect(index.ids('sunflower')).toEqual(['a', 'b']);
   });
 
+  it('charges a kept posting the heap it holds, so that many one-document postings empty the budget', () => {
+    index = openTestIndex({ searchableAttributes: ['title'] });
+    index.write({ a: { id: 'a', title: 'one' } });
+    const words = store(index);
+    const oneDocument = () => {
+      const all = new Uint32Array(3);
+      return { id: 1, docids: all.subarray(0, 1), masks: all.subarray(1, 2), infos: all.subarray(2) };
+    };
+    // ~530 heap bytes each (~42 MB in all) against the 32 MiB budget; charged 76 each, they all fitted
+    for (let i = 0; i < 80_000; i++) words.set(`word${i}`, oneDocument());
+    expect(store(index).get('word0')).toBeUndefined();
+    expect(store(index).get('word79999')).toBeDefined();
+  });
+
   it('forgets every posting after a settings change rebuilt the word index', () => {
     index = openTestIndex({ searchableAttributes: ['title'] });
     index.write({ a: { id: 'a', title: 'quick fox', body: 'lazy dog' } });
