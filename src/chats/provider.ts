@@ -56,7 +56,7 @@ export function callProvider(outgoing: OutgoingClient, settings: ChatWorkspaceSe
     headers: providerHeaders(settings),
     body: Buffer.from(JSON.stringify(body)),
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
-    redirectAuthorization: 'sameHost',
+    redirectAuthorization: 'sameHost', proxyRules: 'reqwest',
     signal,
   });
 }

@@ -34,6 +34,7 @@ import { Network } from '../network/network.js';
 import { importHeaders, originHeaders } from '../network/proxy-headers.js';
 import { OutgoingClient } from '../outgoing/client.js';
 import { IpPolicy } from '../outgoing/ip-policy.js';
+import { ProxySettings } from '../outgoing/proxy-settings.js';
 import { ApiError } from '../errors/api-error.js';
 import { RemoteSearch } from '../search/remote-search.js';
 import { personalizationService, type Reranker } from '../search/personalization.js';
@@ -317,7 +318,7 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
   useRunSegmenter(workers.runSegmenter());
   // Every request to a URL users give goes through this client, under the one IP policy; a dump's
   // embedders are built while it is imported.
-  const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks));
+  const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks), undefined, ProxySettings.fromEnv(process.env));
   setEmbedderRuntime(embedderRuntimeOf(input, outgoing));
   return {
     store,
@@ -363,7 +364,8 @@ function s3SnapshotsOf(input: InstanceInput, outgoing: OutgoingClient): { target
       signatureSeconds: config.experimentalS3SignatureDurationSeconds,
       partSize: config.experimentalS3MultipartPartSize,
     },
-    request: (url, init) => outgoing.request(url, init),
+    // v1.50's S3 client is a reqwest one
+    request: (url, init) => outgoing.request(url, { ...init, proxyRules: 'reqwest' }),
   };
 }
 

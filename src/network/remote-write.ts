@@ -156,7 +156,7 @@ export class RemoteWriter {
         ...(request.body !== undefined ? { body: request.body } : {}),
         timeoutMs: this.timings.requestMs,
         connectTimeoutMs: this.timings.connectMs,
-        redirectAuthorization: 'sameHost',
+        redirectAuthorization: 'sameHost', proxyRules: 'reqwest',
         retry: (outcome) => (transient(outcome) ? backoff.next() : null),
       });
     } catch (error) {

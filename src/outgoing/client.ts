@@ -20,9 +20,12 @@
 import { promises as dns, type LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import net, { isIP, type LookupFunction, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import tls from 'node:tls';
 import type { IpPolicy } from './ip-policy.js';
+import { ProxySettings, type ProxyRoute, type ProxyRules } from './proxy-settings.js';
+import { openTunnel } from './proxy-tunnel.js';
 import { timerDelay } from '../types/timer-delay.js';
 
 export interface OutgoingRequest {
@@ -57,6 +60,12 @@ export interface OutgoingRequest {
    * connection as it is reused never costs one); by default `pooled`.
    */
   connection?: 'pooled' | 'own';
+  /**
+   * Whose proxy rules (HTTP_PROXY and the like) apply: v1.50's ureq agents' (by default: embedders,
+   * webhooks, export, the Hugging Face hub) or its reqwest clients' (remote search and writes, chat
+   * providers, personalization, S3 snapshots); see proxy-settings.ts.
+   */
+  proxyRules?: ProxyRules;
   /**
    * Asked after each failed attempt (an error, or an answer with status ≥ 400): the delay in ms
    * before the next attempt, or `null` to stop (then the error is thrown, the answer returned).
@@ -98,6 +107,7 @@ export class OutgoingClient {
   constructor(
     private readonly policy: IpPolicy,
     private readonly resolve: Resolver = systemResolver,
+    private readonly proxies: ProxySettings = ProxySettings.none,
   ) {}
 
   /** Rejects with `RejectedIp` when an address the URL leads to is refused. */
@@ -139,7 +149,7 @@ export class OutgoingClient {
         body === undefined || init.chunked === true || Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')
           ? headers
           : { ...headers, 'Content-Length': String(body.byteLength) };
-      const res = await this.send(target, method, sized, body, signal, init.connectTimeoutMs, init.connection);
+      const res = await this.send(target, method, sized, body, signal, init);
       const location = res.headers.location;
       if (!REDIRECTS.has(res.statusCode!) || location === undefined || init.redirect === 'manual') return streamed ? res : readWhole(res, signal, init.maxAnswerBytes);
       // a redirect's own body is not read
@@ -155,18 +165,34 @@ export class OutgoingClient {
     }
   }
 
-  /** Connects and sends one request; resolves with the answer once its head arrived. */
-  private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, connectTimeoutMs?: number, connection: OutgoingRequest['connection'] = 'pooled'): Promise<IncomingMessage> {
+  /** Connects (through a proxy, if one applies) and sends one request; resolves with the answer once its head arrived. */
+  private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, init: Pick<OutgoingRequest, 'connectTimeoutMs' | 'connection' | 'proxyRules'>): Promise<IncomingMessage> {
     const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
     if (transport === null) throw new Error(`unsupported URL scheme \`${url.protocol.slice(0, -1)}\``);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    // An IP literal is never looked up: it is checked as it is.
-    if (isIP(host) !== 0) this.policy.check(host, true);
+    const route = this.proxies.route(url, init.proxyRules ?? 'ureq');
+    // An IP literal is never looked up: it is checked as it is, unless only the proxy reads it (ureq).
+    if (isIP(host) !== 0 && (route === null || route.checkTargetLiteral)) this.policy.check(host, true);
     signal.throwIfAborted();
-    const agent = connection === 'own' ? false : this.agents[url.protocol as 'http:' | 'https:'];
+    const agent = init.connection === 'own' ? false : this.agents[url.protocol as 'http:' | 'https:'];
+    let options: http.RequestOptions = { method, headers, signal, agent, lookup: this.checkedLookup };
+    if (route !== null) {
+      if (route.checkProxyLiteral && isIP(route.host) !== 0) this.policy.check(route.host, false);
+      if (route.tunnel) {
+        const tunnel = await this.tunnel(route, url, signal, init.connectTimeoutMs);
+        const socket = url.protocol === 'https:' ? tls.connect({ socket: tunnel, host, servername: isIP(host) === 0 ? host : undefined, ALPNProtocols: ['http/1.1'] }) : tunnel;
+        // a tunnel of its own for each request, not kept alive
+        options = { method, headers, signal, agent: undefined, createConnection: () => socket };
+      } else {
+        // the whole URL to the proxy, on a connection to it (absolute form, RFC 9112 §3.2.2)
+        const proxied = { ...headers, Host: url.host, ...(route.authorization === undefined ? {} : { 'Proxy-Authorization': route.authorization }) };
+        options = { ...options, headers: proxied, hostname: route.host, port: route.port, path: url.href };
+      }
+    }
+    const { connectTimeoutMs } = init;
     return new Promise((resolve, reject) => {
       let answered = false;
-      const req = transport.request(url, { method, headers, signal, agent, lookup: this.checkedLookup }, (res) => {
+      const req = transport.request(url, options, (res) => {
         answered = true;
         resolve(res);
       });
@@ -178,20 +204,21 @@ export class OutgoingClient {
         // closing (RFC 9110 §9.2.2; v1.50's clients never send again a request they wrote), nor a
         // request whose answer had begun (its error is the answer's: the caller reads it there).
         if (req.reusedSocket && !answered && IDEMPOTENT.has(method.toUpperCase()) && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
-          resolve(this.send(url, method, headers, body, signal, connectTimeoutMs, connection));
+          resolve(this.send(url, method, headers, body, signal, init));
         } else reject(err);
       });
-      if (connectTimeoutMs !== undefined) {
-        req.on('socket', (socket) => {
-          if (!socket.connecting) return;
-          const timer = setTimeout(() => req.destroy(new DOMException('connection timed out', 'TimeoutError')), timerDelay(connectTimeoutMs));
-          socket.once('connect', () => clearTimeout(timer));
-          socket.once('close', () => clearTimeout(timer));
-        });
-      }
+      if (connectTimeoutMs !== undefined) req.on('socket', (socket) => failSlowConnect(socket, connectTimeoutMs, (err) => req.destroy(err)));
       if (body !== undefined) req.write(body);
       req.end();
     });
+  }
+
+  /** A connection to the proxy, then a CONNECT tunnel through it to `url`'s host and port. */
+  private tunnel(route: ProxyRoute, url: URL, signal: AbortSignal, connectTimeoutMs: number | undefined): Promise<Socket> {
+    const socket = net.connect({ host: route.host, port: route.port, lookup: this.checkedLookup });
+    if (connectTimeoutMs !== undefined) failSlowConnect(socket, connectTimeoutMs, (err) => socket.destroy(err));
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    return openTunnel(socket, `${url.hostname}:${port}`, route.authorization, signal);
   }
 
   /**
@@ -213,6 +240,14 @@ export class OutgoingClient {
       (err: NodeJS.ErrnoException) => callback(err, '', 0),
     );
   };
+}
+
+/** Fails a socket not connected within `ms` as a timeout (reqwest's `connect_timeout`). */
+function failSlowConnect(socket: Socket, ms: number, fail: (err: Error) => void): void {
+  if (!socket.connecting) return;
+  const timer = setTimeout(() => fail(new DOMException('connection timed out', 'TimeoutError')), timerDelay(ms));
+  socket.once('connect', () => clearTimeout(timer));
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /** reqwest's test for a redirect that keeps `Authorization`: the host and the port, a scheme's own included. */

@@ -95,7 +95,7 @@ class CohereReranker implements Reranker {
         headers: { Authorization: `Bearer ${this.apiKey}`, 'Content-Type': 'application/json' },
         body,
         timeoutMs: ATTEMPT_TIMEOUT_MS,
-        redirectAuthorization: 'sameHost',
+        redirectAuthorization: 'sameHost', proxyRules: 'reqwest',
       });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');

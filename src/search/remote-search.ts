@@ -128,7 +128,7 @@ export class RemoteSearch {
       let outcome: Attempt;
       try {
         outcome = classify(
-          await this.client.request(url, { method: 'POST', headers, body: payload, timeoutMs: left, redirectAuthorization: 'sameHost', ...(options.signal !== undefined ? { signal: options.signal } : {}) }),
+          await this.client.request(url, { method: 'POST', headers, body: payload, timeoutMs: left, redirectAuthorization: 'sameHost', proxyRules: 'reqwest', ...(options.signal !== undefined ? { signal: options.signal } : {}) }),
           accepts,
         );
       } catch (err) {
