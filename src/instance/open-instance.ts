@@ -318,7 +318,9 @@ function buildServices(input: InstanceInput, store: InstanceStore): Services {
   useRunSegmenter(workers.runSegmenter());
   // Every request to a URL users give goes through this client, under the one IP policy; a dump's
   // embedders are built while it is imported.
-  const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks), undefined, ProxySettings.fromEnv(process.env));
+  const proxies = ProxySettings.fromEnv(process.env);
+  for (const warning of proxies.unsupported) input.logs.logger.warn({ target: 'quarry::outgoing' }, warning);
+  const outgoing = new OutgoingClient(IpPolicy.fromNetworks(config.experimentalAllowedIpNetworks), undefined, proxies);
   setEmbedderRuntime(embedderRuntimeOf(input, outgoing));
   return {
     store,

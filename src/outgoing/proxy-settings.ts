@@ -16,7 +16,7 @@
  *   trimmed: IP addresses, CIDR networks, `*`, or a domain matching itself and its subdomains.
  * The IP policy follows each client (see `ProxyRoute`). Only `http://` proxies are spoken here: a
  * request that v1.50 would send through an `https://` or SOCKS proxy fails with `UnsupportedProxy`
- * rather than going around it.
+ * rather than going around it, and `unsupported` says so at start.
  */
 import { isIP } from 'node:net';
 import { contains, parseAddress, parseNetwork, type Network } from './cidr.js';
@@ -51,7 +51,7 @@ export class UnsupportedProxy extends Error {
   override readonly name = 'UnsupportedProxy';
 
   constructor(variable: string, scheme: string) {
-    super(`the proxy in \`${variable}\` is a \`${scheme}\` proxy: only \`http\` proxies are supported`);
+    super(`the proxy in \`${variable}\` is a \`${scheme}\` proxy: only \`http\` proxies are supported, the requests it would carry fail`);
   }
 }
 
@@ -69,10 +69,16 @@ const UREQ_SCHEMES: Record<string, number> = { http: 80, https: 443, socks4: 108
 const REQWEST_SCHEMES = new Set(['http', 'https', 'socks4', 'socks4a', 'socks5', 'socks5h']);
 
 export class ProxySettings {
+  /** What the server warns of at start: a proxy v1.50 would use but that is not spoken here. */
+  readonly unsupported: readonly string[];
+
   private constructor(
     private readonly ureq: { proxy: ProxyUrl; noProxy: ((host: string) => boolean) | null } | null,
     private readonly reqwest: { http: ProxyUrl | null; https: ProxyUrl | null; noProxy: (host: string) => boolean },
-  ) {}
+  ) {
+    const proxies = [ureq?.proxy, reqwest.http, reqwest.https].filter((proxy) => proxy != null && proxy.scheme !== 'http');
+    this.unsupported = [...new Set(proxies.map((proxy) => new UnsupportedProxy(proxy!.variable, proxy!.scheme).message))];
+  }
 
   static readonly none = new ProxySettings(null, { http: null, https: null, noProxy: () => false });
 

@@ -3,8 +3,13 @@
  * and embedders (ureq) through a CONNECT tunnel, a remote search (reqwest) sent whole to the proxy,
  * both with the proxy URL's credentials; a host NO_PROXY names reached straight; the IP policy on
  * the proxy's address for ureq (not on the URL's, which only the proxy resolves) and on the URL's
- * IP literal for reqwest. The hosts `*.test` resolve nowhere: only the proxy reaches them.
+ * IP literal for reqwest; an https URL tunnelled by both (HTTPS_PROXY), TLS with its own host.
+ * The hosts `*.test` resolve nowhere: only the proxy reaches them.
  */
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run, waitTask } from '../../helpers/api.js';
 import { startHttpProxy, type MockProxy } from '../../helpers/http-proxy.js';
@@ -17,6 +22,10 @@ let receiver: Awaited<ReturnType<typeof startRecordingReceiver>>;
 const received: Hit[] = [];
 let remote: TestServer; // a remote reached through the proxy
 const servers: TestServer[] = [];
+const TLS = fileURLToPath(new URL('../../fixtures/tls/', import.meta.url));
+// over TLS with a certificate for localhost: a webhook's path is recorded, any other request is carried to `remote`
+let secure: HttpsServer;
+let securePort: number;
 
 beforeAll(async () => {
   proxy = await startHttpProxy();
@@ -27,16 +36,26 @@ beforeAll(async () => {
   remote = await startServer();
   await call(remote, 'PATCH', '/experimental-features', { network: true });
   await run(remote, 'POST', '/indexes/books/documents', [{ id: 1, title: 'Carol' }]);
+  secure = createHttpsServer({ cert: readFileSync(`${TLS}server.pem`), key: readFileSync(`${TLS}server.key`) }, (req, res) => {
+    if (req.url === '/secure') {
+      received.push({ method: req.method!, path: req.url, headers: req.headers, body: '' });
+      return void req.resume().on('end', () => res.end());
+    }
+    const { port } = new URL(remote.url);
+    req.pipe(request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => (res.writeHead(answer.statusCode!, answer.headers), answer.pipe(res))));
+  });
+  await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+  securePort = (secure.address() as { port: number }).port;
 });
 afterAll(async () => {
   await Promise.all([remote, ...servers].map((server) => server.dispose()));
-  await Promise.all([proxy.close(), receiver.close()]);
+  secure.closeAllConnections();
+  await Promise.all([proxy.close(), receiver.close(), new Promise((resolve) => secure.close(resolve))]);
 });
 
-/** A server whose environment names the mock proxy (with credentials) and NO_PROXY=127.0.0.1. */
-async function proxiedServer(args: string[] = []): Promise<TestServer> {
-  const env = { HTTP_PROXY: proxy.url.replace('//', '//user:pass@'), NO_PROXY: '127.0.0.1' };
-  const server = await startServer({ args, env });
+/** A server whose environment names the mock proxy (with credentials, in HTTP_PROXY unless `env` says) and NO_PROXY=127.0.0.1. */
+async function proxiedServer(args: string[] = [], env: Record<string, string> = { HTTP_PROXY: proxy.url.replace('//', '//user:pass@') }): Promise<TestServer> {
+  const server = await startServer({ args, env: { NO_PROXY: '127.0.0.1', ...env } });
   servers.push(server);
   return server;
 }
@@ -48,6 +67,15 @@ async function until(done: () => boolean, timeoutMs = 5_000): Promise<void> {
 
 const arrived = (path: string) => received.some((hit) => hit.path === path);
 const hitsFor = (target: string) => proxy.hits.filter((hit) => hit.target.includes(target));
+
+/** Has `server` (its network feature on) search `remote` by `url` as remote ms1; each remote in `others` by its URL. */
+async function searchRemote(server: TestServer, url: string, others: Record<string, string> = {}) {
+  await call(server, 'PATCH', '/experimental-features', { network: true });
+  const remotes = Object.fromEntries(Object.entries({ ms1: url, ...others }).map(([name, remoteUrl]) => [name, { url: remoteUrl }]));
+  await call(server, 'PATCH', '/network', { self: 'ms0', remotes: { ms0: { url: server.url }, ...remotes } });
+  const queries = Object.keys(remotes).map((name) => ({ indexUid: 'books', q: 'carol', federationOptions: { remote: name } }));
+  return call(server, 'POST', '/multi-search', { federation: {}, queries });
+}
 
 /** Registers a webhook to `url`, then has a task finish so that it is called. */
 async function webhookTo(server: TestServer, url: string): Promise<void> {
@@ -88,16 +116,8 @@ describe('outgoing requests through HTTP_PROXY', () => {
   });
 
   it('sends a remote search whole to the proxy; a non-global IP literal is refused before it', async () => {
-    await call(allowed, 'PATCH', '/experimental-features', { network: true });
     const remoteUrl = `http://remote.test:${new URL(remote.url).port}`;
-    await call(allowed, 'PATCH', '/network', { self: 'ms0', remotes: { ms0: { url: allowed.url }, ms1: { url: remoteUrl }, ms2: { url: 'http://10.0.0.1:7700' } } });
-    const reply = await call(allowed, 'POST', '/multi-search', {
-      federation: {},
-      queries: [
-        { indexUid: 'books', q: 'carol', federationOptions: { remote: 'ms1' } },
-        { indexUid: 'books', q: 'carol', federationOptions: { remote: 'ms2' } },
-      ],
-    });
+    const reply = await searchRemote(allowed, remoteUrl, { ms2: 'http://10.0.0.1:7700' });
     expect(reply.status).toBe(200);
     expect(reply.body.hits.map((hit: { id: number }) => hit.id)).toEqual([1]);
     // reqwest's words: `Basic`; the URL whole (absolute form)
@@ -117,5 +137,24 @@ describe('outgoing requests through HTTP_PROXY', () => {
     expect(refused.output()).toContain('bad uri: Rejected URI');
     expect(refused.output()).toContain(' address="127.0.0.1"');
     expect(arrived('/refused')).toBe(false);
+  });
+});
+
+describe('https URLs through HTTPS_PROXY', () => {
+  it('tunnels a webhook and a remote search to an https URL, TLS end to end with its host', async () => {
+    // the test CA trusted; only HTTPS_PROXY, which reqwest's clients read for https URLs alone
+    const env = { NODE_EXTRA_CA_CERTS: `${TLS}ca.pem`, HTTPS_PROXY: proxy.url.replace('//', '//user:pass@') };
+    const server = await proxiedServer(['--experimental-allowed-ip-networks', '127.0.0.0/8'], env);
+    await webhookTo(server, `https://localhost:${securePort}/secure`);
+    await until(() => arrived('/secure'));
+    expect(arrived('/secure')).toBe(true);
+    const reply = await searchRemote(server, `https://localhost:${securePort}`);
+    expect(reply.body.remoteErrors).toEqual({});
+    expect(reply.body.hits.map((hit: { id: number }) => hit.id)).toEqual([1]);
+    // ureq's tunnel (`basic`) for the webhook, reqwest's (`Basic`) for the search
+    expect(hitsFor(`localhost:${securePort}`)).toEqual([
+      { kind: 'connect', target: `localhost:${securePort}`, authorization: `basic ${CREDENTIALS}` },
+      { kind: 'connect', target: `localhost:${securePort}`, authorization: `Basic ${CREDENTIALS}` },
+    ]);
   });
 });

@@ -6,10 +6,13 @@
  * Only loopback addresses are ever connected to.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import net from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES, OutgoingClient, type Failure } from '../../../src/outgoing/client.js';
 import { IpPolicy, RejectedIp } from '../../../src/outgoing/ip-policy.js';
+import { ProxySettings } from '../../../src/outgoing/proxy-settings.js';
+import { startHttpProxy } from '../../helpers/http-proxy.js';
 import { startRecordingReceiver, type Hit } from '../../helpers/recording-receiver.js';
 
 const hits: Hit[] = [];
@@ -311,5 +314,49 @@ describe('timeouts, retries and errors', () => {
 
   it('refuses schemes other than http and https', async () => {
     await expect(new OutgoingClient(IpPolicy.fromNetworks(['any'])).request(`ftp://127.0.0.1:${port}/`, POST)).rejects.toThrow('unsupported URL scheme `ftp`');
+  });
+});
+
+describe('through a proxy', () => {
+  /** A raw proxy that answers each connection with `reply` (or closes it at once), counting them. */
+  async function rawProxy(reply: string | null): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections++;
+      socket.once('data', () => (reply === null ? socket.destroy() : socket.end(reply)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+    return { url, connections: () => connections, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+  const via = (policy: IpPolicy, proxyUrl: string) => new OutgoingClient(policy, undefined, ProxySettings.fromEnv({ HTTP_PROXY: proxyUrl }));
+
+  it("fails a tunnel the proxy refuses or never answers, in ureq's words", async () => {
+    const refusing = await rawProxy('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
+    const closing = await rawProxy(null);
+    await expect(via(loopback, refusing.url).request('http://a.test/', POST)).rejects.toThrow('CONNECT proxy failed: proxy server responded 407/407');
+    await expect(via(loopback, closing.url).request('http://a.test/', POST)).rejects.toThrow('CONNECT proxy failed: proxy server did not respond');
+    await Promise.all([refusing.close(), closing.close()]);
+  });
+
+  it("checks a proxy named by an IP literal for ureq's callers, not for reqwest's, as v1.50's resolvers do", async () => {
+    const proxy = await startHttpProxy();
+    const closed = via(IpPolicy.fromNetworks([]), proxy.url);
+    await expect(closed.request(`http://a.test:${port}/ureq`, POST)).rejects.toThrow(RejectedIp);
+    expect(proxy.hits).toEqual([]);
+    expect((await closed.request(`http://a.test:${port}/reqwest`, { ...POST, proxyRules: 'reqwest' })).status).toBe(200);
+    expect(proxy.hits.map((hit) => hit.kind)).toEqual(['forward']);
+    expect(hits.map((hit) => hit.path)).toEqual(['/reqwest']);
+    await proxy.close();
+  });
+
+  it('follows a redirect to a host NO_PROXY names straight, and back through the proxy', async () => {
+    const proxy = await startHttpProxy();
+    const client = new OutgoingClient(loopback, undefined, ProxySettings.fromEnv({ HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }));
+    answer = (hit, res) => (hit.path === '/start' ? res.writeHead(307, { location: `${base}/straight` }).end() : res.end('fine'));
+    expect((await client.request(`http://a.test:${port}/start`, POST)).status).toBe(200);
+    expect(hits.map((hit) => hit.path)).toEqual(['/start', '/straight']);
+    expect(proxy.hits.map((hit) => hit.target)).toEqual([`a.test:${port}`]);
+    await proxy.close();
   });
 });

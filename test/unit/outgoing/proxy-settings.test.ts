@@ -1,0 +1,102 @@
+/**
+ * The proxy each outgoing request goes through, from the environment as v1.50's clients read it:
+ * ureq's one proxy (ALL_PROXY, then HTTPS_PROXY, then HTTP_PROXY, the first that parses) tunnelling
+ * everything, with its NO_PROXY patterns; reqwest's proxy per scheme (ALL_PROXY as fallback, none
+ * under CGI), curl's NO_PROXY rules; credentials raw (ureq) or percent-decoded (reqwest); a proxy
+ * not spoken here refused by name.
+ */
+import { describe, expect, it } from 'vitest';
+import { ProxySettings, UnsupportedProxy, type ProxyRules } from '../../../src/outgoing/proxy-settings.js';
+
+const route = (env: Record<string, string>, url: string, rules: ProxyRules) => ProxySettings.fromEnv(env).route(new URL(url), rules);
+const proxyOf = (env: Record<string, string>, url: string, rules: ProxyRules) => {
+  const found = route(env, url, rules);
+  return found === null ? null : `${found.host}:${found.port}`;
+};
+const basic = (credentials: string) => Buffer.from(credentials).toString('base64');
+
+describe("ureq's rules (embedders, webhooks, export)", () => {
+  it('takes ALL_PROXY, then HTTPS_PROXY, then HTTP_PROXY, lower case after upper, for every URL', () => {
+    const env = { HTTP_PROXY: 'http://h:1', https_proxy: 'http://s:2' };
+    expect(proxyOf(env, 'http://a.example/', 'ureq')).toBe('s:2');
+    expect(proxyOf({ ...env, all_proxy: 'http://all:3' }, 'https://a.example/', 'ureq')).toBe('all:3');
+    expect(proxyOf({ http_proxy: 'http://low:4', HTTP_PROXY: 'http://up:5' }, 'http://a.example/', 'ureq')).toBe('up:5');
+  });
+
+  it('skips a value that does not parse; no scheme means http on port 80', () => {
+    expect(proxyOf({ ALL_PROXY: 'ftp://f:1', HTTP_PROXY: 'proxy.example' }, 'http://a.example/', 'ureq')).toBe('proxy.example:80');
+  });
+
+  it('tunnels every URL and checks the proxy, not the URL, against the IP policy', () => {
+    expect(route({ HTTP_PROXY: 'http://p:8080' }, 'http://a.example/', 'ureq')).toEqual({ host: 'p', port: 8080, authorization: undefined, tunnel: true, checkProxyLiteral: true, checkTargetLiteral: false });
+  });
+
+  it('sends the credentials as written, with `basic`', () => {
+    expect(route({ HTTP_PROXY: 'http://us%40er:p:w@p:1' }, 'http://a.example/', 'ureq')?.authorization).toBe(`basic ${basic('us%40er:p:w')}`);
+  });
+
+  it("matches NO_PROXY's entries as written: exact, suffix, prefix, everything", () => {
+    const bypassed = (noProxy: string, host: string) => route({ HTTP_PROXY: 'http://p:1', NO_PROXY: noProxy }, `http://${host}/`, 'ureq') === null;
+    expect(bypassed('a.example', 'A.example')).toBe(true);
+    expect(bypassed('a.example', 'b.a.example')).toBe(false);
+    expect(bypassed('.example', 'a.example')).toBe(true);
+    expect(bypassed('.example', 'example')).toBe(false);
+    expect(bypassed('*.example', 'a.example')).toBe(true);
+    expect(bypassed('10.*', '10.1.2.3')).toBe(true);
+    expect(bypassed('*', 'anything')).toBe(true);
+    // not trimmed, unlike reqwest's
+    expect(bypassed('x.example, a.example', 'a.example')).toBe(false);
+    expect(bypassed('x.example,a.example', 'a.example')).toBe(true);
+  });
+});
+
+describe("reqwest's rules (remote search and writes, chats, personalization, S3)", () => {
+  it('takes HTTP_PROXY for http URLs, HTTPS_PROXY for https ones, ALL_PROXY for the other', () => {
+    const env = { HTTP_PROXY: 'http://h:1', ALL_PROXY: 'http://all:3' };
+    expect(proxyOf(env, 'http://a.example/', 'reqwest')).toBe('h:1');
+    expect(proxyOf(env, 'https://a.example/', 'reqwest')).toBe('all:3');
+    expect(proxyOf({ HTTP_PROXY: 'http://h:1' }, 'https://a.example/', 'reqwest')).toBeNull();
+    // the first variable set is the one read, even unusable (then ALL_PROXY)
+    expect(proxyOf({ HTTP_PROXY: 'ftp://x', http_proxy: 'http://low:2', ALL_PROXY: 'http://all:3' }, 'http://a.example/', 'reqwest')).toBe('all:3');
+  });
+
+  it('uses no proxy at all under CGI (REQUEST_METHOD set)', () => {
+    expect(proxyOf({ HTTP_PROXY: 'http://h:1', REQUEST_METHOD: 'GET' }, 'http://a.example/', 'reqwest')).toBeNull();
+    expect(proxyOf({ HTTP_PROXY: 'http://h:1', REQUEST_METHOD: 'GET' }, 'http://a.example/', 'ureq')).toBe('h:1');
+  });
+
+  it('sends an http URL whole and tunnels an https one; checks the URL literal, not a literal proxy', () => {
+    const env = { ALL_PROXY: 'http://p:1' };
+    expect(route(env, 'http://a.example/', 'reqwest')).toMatchObject({ tunnel: false, checkProxyLiteral: false, checkTargetLiteral: true });
+    expect(route(env, 'https://a.example/', 'reqwest')).toMatchObject({ tunnel: true });
+  });
+
+  it('sends the credentials percent-decoded, with `Basic`', () => {
+    expect(route({ HTTP_PROXY: 'http://us%40er:pw@p:1' }, 'http://a.example/', 'reqwest')?.authorization).toBe(`Basic ${basic('us@er:pw')}`);
+  });
+
+  it("matches NO_PROXY's trimmed entries: addresses, networks, domains with their subdomains, `*`", () => {
+    const bypassed = (noProxy: string, host: string) => route({ HTTP_PROXY: 'http://p:1', NO_PROXY: noProxy }, `http://${host}/`, 'reqwest') === null;
+    expect(bypassed('x.example, a.example', 'a.example')).toBe(true);
+    expect(bypassed('a.example', 'b.a.example')).toBe(true);
+    expect(bypassed('a.example', 'ba.example')).toBe(false);
+    expect(bypassed('.a.example', 'a.example')).toBe(true);
+    expect(bypassed('10.0.0.0/8', '10.1.2.3')).toBe(true);
+    expect(bypassed('::1', '[::1]')).toBe(true);
+    expect(bypassed('10.0.0.1', '10.0.0.2')).toBe(false);
+    expect(bypassed('*', 'anything')).toBe(true);
+  });
+});
+
+describe('proxies not spoken here', () => {
+  it('refuses a request v1.50 would send through an https or SOCKS proxy, and names it at start', () => {
+    const settings = ProxySettings.fromEnv({ ALL_PROXY: 'socks5://s:1080', HTTPS_PROXY: 'https://t:443' });
+    expect(() => settings.route(new URL('http://a.example/'), 'ureq')).toThrow(UnsupportedProxy);
+    expect(() => settings.route(new URL('https://a.example/'), 'reqwest')).toThrow('the proxy in `HTTPS_PROXY` is a `https` proxy');
+    expect(settings.unsupported).toEqual([
+      'the proxy in `ALL_PROXY` is a `socks5` proxy: only `http` proxies are supported, the requests it would carry fail',
+      'the proxy in `HTTPS_PROXY` is a `https` proxy: only `http` proxies are supported, the requests it would carry fail',
+    ]);
+    expect(ProxySettings.fromEnv({ HTTP_PROXY: 'http://p:1' }).unsupported).toEqual([]);
+  });
+});
