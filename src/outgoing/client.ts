@@ -15,7 +15,10 @@
  * request with its body, as its reqwest client. Answers are read whole, up to
  * MAX_ANSWER_BYTES or the request's smaller `maxAnswerBytes` (an embedding answer:
  * `AnswerTooLarge` past it), except by `stream` (a chat completion relays its provider's answer,
- * a model file goes to disk, as they come).
+ * a model file goes to disk, as they come). A request goes through the proxy the environment names
+ * for it (`ProxySettings`, by the rules of the v1.50 client its caller stands for: `proxyRules`):
+ * sent whole to it, on a kept-alive connection to the proxy, or through a CONNECT tunnel of its
+ * own (not kept alive), with TLS to the URL's host inside for an `https` URL.
  */
 import { promises as dns, type LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
