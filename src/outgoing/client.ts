@@ -170,7 +170,7 @@ export class OutgoingClient {
 
   /** Connects (through a proxy, if one applies) and sends one request; resolves with the answer once its head arrived. */
   private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, init: Pick<OutgoingRequest, 'connectTimeoutMs' | 'connection' | 'proxyRules'>): Promise<IncomingMessage> {
-    const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
+    let transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
     if (transport === null) throw new Error(`unsupported URL scheme \`${url.protocol.slice(0, -1)}\``);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const route = this.proxies.route(url, init.proxyRules ?? 'ureq');
@@ -178,7 +178,7 @@ export class OutgoingClient {
     if (isIP(host) !== 0 && (route === null || route.checkTargetLiteral)) this.policy.check(host, true);
     signal.throwIfAborted();
     const agent = init.connection === 'own' ? false : this.agents[url.protocol as 'http:' | 'https:'];
-    let options: http.RequestOptions = { method, headers, signal, agent, lookup: this.checkedLookup };
+    let options: https.RequestOptions = { method, headers, signal, agent, lookup: this.checkedLookup };
     if (route !== null) {
       if (route.checkProxyLiteral && isIP(route.host) !== 0) this.policy.check(route.host, false);
       if (route.tunnel) {
@@ -189,7 +189,11 @@ export class OutgoingClient {
       } else {
         // the whole URL to the proxy, on a connection to it (absolute form, RFC 9112 §3.2.2)
         const proxied = { ...headers, Host: url.host, ...(route.authorization === undefined ? {} : { 'Proxy-Authorization': route.authorization }) };
-        options = { ...options, headers: proxied, hostname: route.host, port: route.port, path: url.href };
+        const scheme = route.tls ? 'https:' : 'http:';
+        // (the TLS name is the proxy's, which Node would otherwise take from `Host`)
+        const servername = isIP(route.host) === 0 ? route.host : '';
+        const agent = init.connection === 'own' ? false : this.agents[scheme];
+        [transport, options] = [route.tls ? https : http, { ...options, agent, protocol: scheme, servername, headers: proxied, hostname: route.host, port: route.port, path: url.href }];
       }
     }
     const { connectTimeoutMs } = init;
@@ -216,9 +220,10 @@ export class OutgoingClient {
     });
   }
 
-  /** A connection to the proxy, then a CONNECT tunnel through it to `url`'s host and port. */
+  /** A connection to the proxy (TLS to an `https` one), then a CONNECT tunnel through it to `url`'s host and port. */
   private tunnel(route: ProxyRoute, url: URL, signal: AbortSignal, connectTimeoutMs: number | undefined): Promise<Socket> {
-    const socket = net.connect({ host: route.host, port: route.port, lookup: this.checkedLookup });
+    const to = { host: route.host, port: route.port, lookup: this.checkedLookup };
+    const socket = route.tls ? tls.connect({ ...to, servername: isIP(route.host) === 0 ? route.host : undefined, ALPNProtocols: ['http/1.1'] }) : net.connect(to);
     if (connectTimeoutMs !== undefined) failSlowConnect(socket, connectTimeoutMs, (err) => socket.destroy(err));
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
     return openTunnel(socket, `${url.hostname}:${port}`, route.authorization, signal);

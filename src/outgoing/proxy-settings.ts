@@ -14,9 +14,10 @@
  *   (`REQUEST_METHOD` set); an `http` URL is sent to the proxy whole (absolute form), an `https` one
  *   through a CONNECT tunnel; credentials percent-decoded; `NO_PROXY` (else `no_proxy`) entries
  *   trimmed: IP addresses, CIDR networks, `*`, or a domain matching itself and its subdomains.
- * The IP policy follows each client (see `ProxyRoute`). Only `http://` proxies are spoken here: a
- * request that v1.50 would send through an `https://` or SOCKS proxy fails with `UnsupportedProxy`
- * rather than going around it, and `unsupported` says so at start.
+ * The IP policy follows each client (see `ProxyRoute`). `http://` and `https://` (TLS to the proxy)
+ * proxies are spoken here; a request that v1.50 would send through a SOCKS proxy (ureq's, with its
+ * `socks-proxy` feature on) fails with `UnsupportedProxy` rather than going around it, and
+ * `unsupported` says so at start; reqwest, built without its `socks` feature, fails those too.
  */
 import { isIP } from 'node:net';
 import { contains, parseAddress, parseNetwork, type Network } from './cidr.js';
@@ -29,6 +30,8 @@ export interface ProxyRoute {
   /** the proxy's host (an IPv6 address without brackets) and port */
   readonly host: string;
   readonly port: number;
+  /** an `https://` proxy: TLS to it */
+  readonly tls: boolean;
   /** `Proxy-Authorization`, from the proxy URL's credentials */
   readonly authorization: string | undefined;
   /** a CONNECT tunnel to the URL's host, else the request sent whole to the proxy */
@@ -51,7 +54,7 @@ export class UnsupportedProxy extends Error {
   override readonly name = 'UnsupportedProxy';
 
   constructor(variable: string, scheme: string) {
-    super(`the proxy in \`${variable}\` is a \`${scheme}\` proxy: only \`http\` proxies are supported, the requests it would carry fail`);
+    super(`the proxy in \`${variable}\` is a \`${scheme}\` proxy: only \`http\` and \`https\` proxies are supported, the requests it would carry fail`);
   }
 }
 
@@ -67,6 +70,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const UREQ_SCHEMES: Record<string, number> = { http: 80, https: 443, socks4: 1080, socks4a: 1080, socks: 1080, socks5: 1080, socks5h: 1080 };
 const REQWEST_SCHEMES = new Set(['http', 'https', 'socks4', 'socks4a', 'socks5', 'socks5h']);
+const SPOKEN = new Set(['http', 'https']);
 
 export class ProxySettings {
   /** What the server warns of at start: a proxy v1.50 would use but that is not spoken here. */
@@ -76,7 +80,7 @@ export class ProxySettings {
     private readonly ureq: { proxy: ProxyUrl; noProxy: ((host: string) => boolean) | null } | null,
     private readonly reqwest: { http: ProxyUrl | null; https: ProxyUrl | null; noProxy: (host: string) => boolean },
   ) {
-    const proxies = [ureq?.proxy, reqwest.http, reqwest.https].filter((proxy) => proxy != null && proxy.scheme !== 'http');
+    const proxies = [ureq?.proxy, reqwest.http, reqwest.https].filter((proxy) => proxy != null && !SPOKEN.has(proxy.scheme));
     this.unsupported = [...new Set(proxies.map((proxy) => new UnsupportedProxy(proxy!.variable, proxy!.scheme).message))];
   }
 
@@ -119,10 +123,10 @@ export class ProxySettings {
 }
 
 function toRoute(proxy: ProxyUrl, scheme: string, how: Pick<ProxyRoute, 'tunnel' | 'checkProxyLiteral' | 'checkTargetLiteral'>, decode = (text: string) => text): ProxyRoute {
-  if (proxy.scheme !== 'http') throw new UnsupportedProxy(proxy.variable, proxy.scheme);
+  if (!SPOKEN.has(proxy.scheme)) throw new UnsupportedProxy(proxy.variable, proxy.scheme);
   const { credentials } = proxy;
   const authorization = credentials === null ? undefined : `${scheme} ${Buffer.from(`${decode(credentials.user)}:${decode(credentials.password)}`).toString('base64')}`;
-  return { host: proxy.host, port: proxy.port, authorization, ...how };
+  return { host: proxy.host, port: proxy.port, tls: proxy.scheme === 'https', authorization, ...how };
 }
 
 function firstSet(env: Env, names: string[]): [string, string] | undefined {

@@ -3,7 +3,8 @@
  * each recorded with its `Proxy-Authorization`, then carried to where `reach` sends the named host
  * (so a URL whose host resolves nowhere is reachable only through the proxy).
  */
-import { createServer, request } from 'node:http';
+import { createServer, request, type RequestListener } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import net from 'node:net';
 
 export interface ProxyHit {
@@ -19,11 +20,14 @@ export interface MockProxy {
   close: () => Promise<void>;
 }
 
-/** `reach(host, port)` → where to connect instead (by default the loopback port `port`). */
-export async function startHttpProxy(reach: (host: string, port: number) => number = (_host, port) => port): Promise<MockProxy> {
+/**
+ * `reach(host, port)` → where to connect instead (by default the loopback port `port`); with `tls`
+ * (a certificate and its key) the proxy is spoken to over TLS, as an `https://` proxy.
+ */
+export async function startHttpProxy(reach: (host: string, port: number) => number = (_host, port) => port, tls?: { cert: Buffer; key: Buffer }): Promise<MockProxy> {
   const hits: ProxyHit[] = [];
   const sockets = new Set<net.Socket>();
-  const proxy = createServer((req, res) => {
+  const forward: RequestListener = (req, res) => {
     const url = new URL(req.url!);
     hits.push({ kind: 'forward', target: req.url!, authorization: req.headers['proxy-authorization'] });
     const headers = { ...req.headers };
@@ -34,7 +38,8 @@ export async function startHttpProxy(reach: (host: string, port: number) => numb
     });
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
-  });
+  };
+  const proxy = tls === undefined ? createServer(forward) : createTlsServer(tls, forward);
   proxy.on('connect', (req, client: net.Socket) => {
     hits.push({ kind: 'connect', target: req.url!, authorization: req.headers['proxy-authorization'] });
     const colon = req.url!.lastIndexOf(':');
@@ -47,10 +52,12 @@ export async function startHttpProxy(reach: (host: string, port: number) => numb
       socket.on('error', () => [client, upstream].forEach((s) => s.destroy()));
     }
   });
-  proxy.on('connection', (socket: net.Socket) => sockets.add(socket));
+  proxy.on(tls === undefined ? 'connection' : 'secureConnection', (socket: net.Socket) => sockets.add(socket));
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const port = (proxy.address() as net.AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`,
+    // its certificate names localhost
+    url: tls === undefined ? `http://127.0.0.1:${port}` : `https://localhost:${port}`,
     hits,
     close: async () => {
       for (const socket of sockets) socket.destroy();

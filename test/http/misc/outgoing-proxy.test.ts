@@ -3,7 +3,8 @@
  * and embedders (ureq) through a CONNECT tunnel, a remote search (reqwest) sent whole to the proxy,
  * both with the proxy URL's credentials; a host NO_PROXY names reached straight; the IP policy on
  * the proxy's address for ureq (not on the URL's, which only the proxy resolves) and on the URL's
- * IP literal for reqwest; an https URL tunnelled by both (HTTPS_PROXY), TLS with its own host.
+ * IP literal for reqwest; an https URL tunnelled by both (HTTPS_PROXY), TLS with its own host; an
+ * https:// proxy spoken to over TLS.
  * The hosts `*.test` resolve nowhere: only the proxy reaches them.
  */
 import { readFileSync } from 'node:fs';
@@ -156,5 +157,27 @@ describe('https URLs through HTTPS_PROXY', () => {
       { kind: 'connect', target: `localhost:${securePort}`, authorization: `basic ${CREDENTIALS}` },
       { kind: 'connect', target: `localhost:${securePort}`, authorization: `Basic ${CREDENTIALS}` },
     ]);
+  });
+
+  it('speaks TLS to an https:// proxy: a tunnel, TLS inside for an https URL, and an http URL sent whole', async () => {
+    const tlsProxy = await startHttpProxy(undefined, { cert: readFileSync(`${TLS}server.pem`), key: readFileSync(`${TLS}server.key`) });
+    try {
+      const env = { NODE_EXTRA_CA_CERTS: `${TLS}ca.pem`, ALL_PROXY: tlsProxy.url.replace('//', '//user:pass@') };
+      const server = await proxiedServer(['--experimental-allowed-ip-networks', '127.0.0.0/8'], env);
+      await webhookTo(server, `http://receiver.test:${receiver.port}/over-tls`);
+      await until(() => arrived('/over-tls'));
+      expect(arrived('/over-tls')).toBe(true);
+      const remoteUrl = `http://remote.test:${new URL(remote.url).port}`;
+      const reply = await searchRemote(server, remoteUrl, { ms2: `https://localhost:${securePort}` });
+      expect(reply.body.remoteErrors).toEqual({});
+      expect(reply.body.hits.map((hit: { id: number }) => hit.id)).toEqual([1, 1]);
+      // the two remotes are asked at once: in either order
+      expect(tlsProxy.hits).toHaveLength(3);
+      expect(tlsProxy.hits[0]).toEqual({ kind: 'connect', target: `receiver.test:${receiver.port}`, authorization: `basic ${CREDENTIALS}` });
+      expect(tlsProxy.hits).toContainEqual({ kind: 'forward', target: `${remoteUrl}/multi-search`, authorization: `Basic ${CREDENTIALS}` });
+      expect(tlsProxy.hits).toContainEqual({ kind: 'connect', target: `localhost:${securePort}`, authorization: `Basic ${CREDENTIALS}` });
+    } finally {
+      await tlsProxy.close();
+    }
   });
 });

@@ -2,8 +2,8 @@
  * The proxy each outgoing request goes through, from the environment as v1.50's clients read it:
  * ureq's one proxy (ALL_PROXY, then HTTPS_PROXY, then HTTP_PROXY, the first that parses) tunnelling
  * everything, with its NO_PROXY patterns; reqwest's proxy per scheme (ALL_PROXY as fallback, none
- * under CGI), curl's NO_PROXY rules; credentials raw (ureq) or percent-decoded (reqwest); a proxy
- * not spoken here refused by name.
+ * under CGI), curl's NO_PROXY rules; credentials raw (ureq) or percent-decoded (reqwest); TLS to
+ * an https proxy; a SOCKS proxy, not spoken here, refused by name.
  */
 import { describe, expect, it } from 'vitest';
 import { ProxySettings, UnsupportedProxy, type ProxyRules } from '../../../src/outgoing/proxy-settings.js';
@@ -28,7 +28,7 @@ describe("ureq's rules (embedders, webhooks, export)", () => {
   });
 
   it('tunnels every URL and checks the proxy, not the URL, against the IP policy', () => {
-    expect(route({ HTTP_PROXY: 'http://p:8080' }, 'http://a.example/', 'ureq')).toEqual({ host: 'p', port: 8080, authorization: undefined, tunnel: true, checkProxyLiteral: true, checkTargetLiteral: false });
+    expect(route({ HTTP_PROXY: 'http://p:8080' }, 'http://a.example/', 'ureq')).toEqual({ host: 'p', port: 8080, tls: false, authorization: undefined, tunnel: true, checkProxyLiteral: true, checkTargetLiteral: false });
   });
 
   it('sends the credentials as written, with `basic`', () => {
@@ -88,15 +88,21 @@ describe("reqwest's rules (remote search and writes, chats, personalization, S3)
   });
 });
 
-describe('proxies not spoken here', () => {
-  it('refuses a request v1.50 would send through an https or SOCKS proxy, and names it at start', () => {
-    const settings = ProxySettings.fromEnv({ ALL_PROXY: 'socks5://s:1080', HTTPS_PROXY: 'https://t:443' });
+describe('the proxy itself', () => {
+  it('is spoken to over TLS when its URL is https, on port 443 unless it says', () => {
+    expect(route({ ALL_PROXY: 'https://p' }, 'http://a.example/', 'ureq')).toMatchObject({ host: 'p', port: 443, tls: true });
+    expect(route({ ALL_PROXY: 'https://p:8443' }, 'https://a.example/', 'reqwest')).toMatchObject({ port: 8443, tls: true });
+    expect(route({ ALL_PROXY: 'http://p' }, 'http://a.example/', 'reqwest')).toMatchObject({ port: 80, tls: false });
+  });
+
+  it('refuses a request v1.50 would send through a SOCKS proxy, and names it at start', () => {
+    const settings = ProxySettings.fromEnv({ ALL_PROXY: 'socks5://s:1080', HTTPS_PROXY: 'socks4://t' });
     expect(() => settings.route(new URL('http://a.example/'), 'ureq')).toThrow(UnsupportedProxy);
-    expect(() => settings.route(new URL('https://a.example/'), 'reqwest')).toThrow('the proxy in `HTTPS_PROXY` is a `https` proxy');
+    expect(() => settings.route(new URL('https://a.example/'), 'reqwest')).toThrow('the proxy in `HTTPS_PROXY` is a `socks4` proxy');
     expect(settings.unsupported).toEqual([
-      'the proxy in `ALL_PROXY` is a `socks5` proxy: only `http` proxies are supported, the requests it would carry fail',
-      'the proxy in `HTTPS_PROXY` is a `https` proxy: only `http` proxies are supported, the requests it would carry fail',
+      'the proxy in `ALL_PROXY` is a `socks5` proxy: only `http` and `https` proxies are supported, the requests it would carry fail',
+      'the proxy in `HTTPS_PROXY` is a `socks4` proxy: only `http` and `https` proxies are supported, the requests it would carry fail',
     ]);
-    expect(ProxySettings.fromEnv({ HTTP_PROXY: 'http://p:1' }).unsupported).toEqual([]);
+    expect(ProxySettings.fromEnv({ HTTP_PROXY: 'http://p:1', HTTPS_PROXY: 'https://q' }).unsupported).toEqual([]);
   });
 });
