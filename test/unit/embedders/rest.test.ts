@@ -1,13 +1,16 @@
 // The REST embedder against a mock server on loopback: batching of texts per request, v1.50's
 // retries (5xx, 429, network) and give-ups (400, 401, template mismatch, dimensions), answers read
-// up to what their embeddings may take, request counting for `embedderRequests`, timeouts, and the
-// IP policy refusing loopback by default.
+// up to what their embeddings may take, request counting for `embedderRequests`, timeouts, the
+// IP policy refusing loopback by default, and proxies (a failed tunnel retried as a network error in
+// ureq's words, a SOCKS proxy refused at once).
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbedError } from '../../../src/embedders/embed-error.js';
 import { EmbedderRequestStats } from '../../../src/embedders/request-stats.js';
 import { parseRestTemplates, restEmbed, type RestOptions } from '../../../src/embedders/rest.js';
 import { OutgoingClient } from '../../../src/outgoing/client.js';
 import { IpPolicy } from '../../../src/outgoing/ip-policy.js';
+import { ProxySettings } from '../../../src/outgoing/proxy-settings.js';
+import { startHttpProxy } from '../../helpers/http-proxy.js';
 import { fakeEmbedding, loopbackRuntime, mockEmbedder, type MockEmbedder } from './mock-embedder.js';
 
 let server: MockEmbedder | undefined;
@@ -187,5 +190,32 @@ describe('the IP policy', () => {
     const error = await failure(restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime }));
     expect(error.message).toBe('runtime error: could not reach embedding server:\n  - bad uri: Rejected URI');
     expect(server.received).toHaveLength(0);
+  });
+});
+
+describe('through a proxy', () => {
+  const through = (env: Record<string, string>) => loopbackRuntime({ client: new OutgoingClient(IpPolicy.fromNetworks(['127.0.0.0/8']), undefined, ProxySettings.fromEnv(env)), maxRetryDelayMs: 1 });
+
+  it("reports a tunnel the proxy refuses in ureq's words, as a network error it retries", async () => {
+    server = await mockEmbedder(() => ({ json: { embedding: [1] } }));
+    const proxy = await startHttpProxy(() => 1); // port 1: nothing listens, the tunnel is refused
+    const stats = new EmbedderRequestStats();
+    const opts = options(server.url);
+    const error = await failure(restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: through({ HTTP_PROXY: proxy.url }), stats }));
+    await proxy.close();
+    expect(error.message).toBe('runtime error: could not reach embedding server:\n  - CONNECT proxy failed: proxy server did not respond');
+    expect(stats.view()).toMatchObject({ total: 11, failed: 11 });
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('fails at once through a SOCKS proxy, which is not spoken here, saying so', async () => {
+    server = await mockEmbedder(() => ({ json: { embedding: [1] } }));
+    const stats = new EmbedderRequestStats();
+    const opts = options(server.url);
+    const error = await failure(restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: through({ ALL_PROXY: 'socks5://127.0.0.1:1080' }), stats }));
+    expect(error.message).toBe(
+      'runtime error: could not reach embedding server:\n  - the proxy in `ALL_PROXY` is a `socks5` proxy: only `http` and `https` proxies are supported, the requests it would carry fail',
+    );
+    expect(stats.view()).toMatchObject({ total: 1, failed: 1 });
   });
 });
