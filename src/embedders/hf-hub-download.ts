@@ -25,8 +25,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { OutgoingClient } from '../outgoing/client.js';
 import { RejectedIp } from '../outgoing/ip-policy.js';
-import { UnsupportedProxy } from '../outgoing/proxy-settings.js';
-import { ConnectProxyFailed } from '../outgoing/proxy-tunnel.js';
+import { ProxyFailed } from '../outgoing/proxy-tunnel.js';
 import { EmbedError } from './embed-error.js';
 import { cachedFile, COMMIT_HASH, commitOf, findModelFiles, hubUrl, inside, isFile, ONNX_WEIGHTS, onnxMissing, OTHER_WEIGHTS, repoFolder, type HubLocation, type ModelFiles } from './hf-hub-cache.js';
 
@@ -64,8 +63,8 @@ function fetchFailed(reason: string): EmbedError {
 function requestError(error: unknown): EmbedError {
   if (error instanceof EmbedError) return error;
   if (error instanceof RejectedIp) return fetchFailed(`request error: ${error.ureqMessage}`);
-  // ureq's own errors, not io ones (the first words ureq's: `CONNECT proxy failed: …`)
-  if (error instanceof ConnectProxyFailed || error instanceof UnsupportedProxy) return fetchFailed(`request error: ${error.message}`);
+  // ureq's own words (`CONNECT proxy failed: …`, a SOCKS proxy's `io: …`)
+  if (error instanceof ProxyFailed) return fetchFailed(`request error: ${error.message}`);
   const code = (error as { code?: unknown }).code;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return fetchFailed('request error: host not found');
   if (code === 'ECONNREFUSED') return fetchFailed('request error: io: Connection refused (os error 111)');

@@ -8,7 +8,6 @@
  */
 import { RejectedIp } from '../outgoing/ip-policy.js';
 import { AnswerTooLarge, type OutgoingResponse } from '../outgoing/client.js';
-import { UnsupportedProxy } from '../outgoing/proxy-settings.js';
 import { EmbedError, replyInfo } from './embed-error.js';
 import {
   EMBEDDING_PLACEHOLDER,
@@ -248,12 +247,11 @@ export async function restEmbed(options: RestOptions, templates: RestTemplates, 
     } catch (error) {
       // The caller's deadline cut the request short: v1.50 sets it as the request's timeout.
       const reason = isAborted(call.signal) && error === call.signal!.reason ? 'timeout: global' : networkReason(error);
-      // an answer too large for the embeddings asked is no network failure, and a proxy not spoken
-      // here stays so: neither is asked again
+      // an answer too large for the embeddings asked is no network failure: not asked again
       verdict =
         error instanceof AnswerTooLarge
           ? { error: new EmbedError('runtime', `received an answer larger than the embeddings asked for could take from embedding server:\n  - ${error.message}`), retry: null }
-          : { error: new EmbedError('runtime', `could not reach embedding server:\n  - ${reason}`, 'network'), retry: error instanceof UnsupportedProxy ? null : 'later' };
+          : { error: new EmbedError('runtime', `could not reach embedding server:\n  - ${reason}`, 'network'), retry: 'later' };
     }
     call.stats?.failure(verdict.error.message);
     const delay = attempt < MAX_RETRIES ? retryDelay(verdict, attempt, call.runtime) : null;

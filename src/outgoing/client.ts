@@ -17,8 +17,8 @@
  * `AnswerTooLarge` past it), except by `stream` (a chat completion relays its provider's answer,
  * a model file goes to disk, as they come). A request goes through the proxy the environment names
  * for it (`ProxySettings`, by the rules of the v1.50 client its caller stands for: `proxyRules`):
- * sent whole to it, on a kept-alive connection to the proxy, or through a CONNECT tunnel of its
- * own (not kept alive), with TLS to the URL's host inside for an `https` URL.
+ * sent whole to it, on a kept-alive connection to the proxy, or through a tunnel of its own
+ * (CONNECT or SOCKS, not kept alive), with TLS to the URL's host inside for an `https` URL.
  */
 import { promises as dns, type LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
@@ -29,6 +29,7 @@ import tls from 'node:tls';
 import type { IpPolicy } from './ip-policy.js';
 import { ProxySettings, type ProxyRoute, type ProxyRules } from './proxy-settings.js';
 import { openTunnel } from './proxy-tunnel.js';
+import { openSocksTunnel } from './socks-tunnel.js';
 import { timerDelay } from '../types/timer-delay.js';
 
 export interface OutgoingRequest {
@@ -220,13 +221,24 @@ export class OutgoingClient {
     });
   }
 
-  /** A connection to the proxy (TLS to an `https` one), then a CONNECT tunnel through it to `url`'s host and port. */
-  private tunnel(route: ProxyRoute, url: URL, signal: AbortSignal, connectTimeoutMs: number | undefined): Promise<Socket> {
+  /** A connection to the proxy (TLS to an `https` one), then a tunnel through it (CONNECT, or SOCKS) to `url`'s host and port. */
+  private async tunnel(route: ProxyRoute, url: URL, signal: AbortSignal, connectTimeoutMs: number | undefined): Promise<Socket> {
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    // SOCKS4 and SOCKS5 are handed an address resolved here, checked as any (ureq's first)
+    const target = route.socks?.resolveHere === true && isIP(host) === 0 ? (await this.resolveChecked(host))[0]!.address : host;
     const to = { host: route.host, port: route.port, lookup: this.checkedLookup };
     const socket = route.tls ? tls.connect({ ...to, servername: isIP(route.host) === 0 ? route.host : undefined, ALPNProtocols: ['http/1.1'] }) : net.connect(to);
     if (connectTimeoutMs !== undefined) failSlowConnect(socket, connectTimeoutMs, (err) => socket.destroy(err));
-    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-    return openTunnel(socket, `${url.hostname}:${port}`, route.authorization, signal);
+    if (route.socks === null) return openTunnel(socket, `${url.hostname}:${port}`, route.authorization, signal);
+    return openSocksTunnel(socket, { version: route.socks.version, host: target, port, credentials: route.socks.credentials }, signal);
+  }
+
+  /** The host name's addresses, every one checked: a refused one throws its RejectedIp. */
+  private async resolveChecked(host: string): Promise<LookupAddress[]> {
+    const addresses = await this.resolve(host);
+    for (const { address } of addresses) this.policy.check(address, false);
+    return addresses;
   }
 
   /**
@@ -234,14 +246,8 @@ export class OutgoingClient {
    * fails the connection with its RejectedIp), then only those handed to the socket.
    */
   private readonly checkedLookup: LookupFunction = (hostname, options, callback) => {
-    this.resolve(hostname).then(
+    this.resolveChecked(hostname).then(
       (addresses) => {
-        try {
-          for (const { address } of addresses) this.policy.check(address, false);
-        } catch (err) {
-          callback(err as NodeJS.ErrnoException, '', 0);
-          return;
-        }
         if (options.all === true) callback(null, addresses);
         else callback(null, addresses[0]!.address, addresses[0]!.family);
       },

@@ -3,8 +3,9 @@
  * HTTP clients read it, for each keeps its own rules:
  * - ureq 3.3 (embedders, webhooks, export, the Hugging Face hub; `Proxy::try_from_env` in its
  *   default config): one proxy for every URL, the first of `ALL_PROXY`, `all_proxy`,
- *   `HTTPS_PROXY`, `https_proxy`, `HTTP_PROXY`, `http_proxy` that parses; always a CONNECT tunnel,
- *   for an `http` URL too; credentials as the URL writes them; `NO_PROXY` (else `no_proxy`) entries
+ *   `HTTPS_PROXY`, `https_proxy`, `HTTP_PROXY`, `http_proxy` that parses; always a tunnel, for an
+ *   `http` URL too: CONNECT, or SOCKS (its `socks-proxy` feature is on: `socks4`, `socks4a`,
+ *   `socks`/`socks5`, `socks5h`); credentials as the URL writes them; `NO_PROXY` (else `no_proxy`) entries
  *   split on commas, untrimmed: `*`, a `*`- or `.`-led suffix, a `*`- or `.`-ended prefix, or an exact
  *   host, without case.
  * - reqwest 0.12 through hyper-util 0.1.20 (remote search and writes, chat providers,
@@ -14,10 +15,9 @@
  *   (`REQUEST_METHOD` set); an `http` URL is sent to the proxy whole (absolute form), an `https` one
  *   through a CONNECT tunnel; credentials percent-decoded; `NO_PROXY` (else `no_proxy`) entries
  *   trimmed: IP addresses, CIDR networks, `*`, or a domain matching itself and its subdomains.
- * The IP policy follows each client (see `ProxyRoute`). `http://` and `https://` (TLS to the proxy)
- * proxies are spoken here; a request that v1.50 would send through a SOCKS proxy (ureq's, with its
- * `socks-proxy` feature on) fails with `UnsupportedProxy` rather than going around it, and
- * `unsupported` says so at start; reqwest, built without its `socks` feature, fails those too.
+ *   Built without its `socks` feature, reqwest fails a request a SOCKS proxy would carry: here
+ *   `UnsupportedProxy`, which `unsupported` names at start.
+ * The IP policy follows each client (see `ProxyRoute`).
  */
 import { isIP } from 'node:net';
 import { contains, parseAddress, parseNetwork, type Network } from './cidr.js';
@@ -34,8 +34,14 @@ export interface ProxyRoute {
   readonly tls: boolean;
   /** `Proxy-Authorization`, from the proxy URL's credentials */
   readonly authorization: string | undefined;
-  /** a CONNECT tunnel to the URL's host, else the request sent whole to the proxy */
+  /** a tunnel to the URL's host (CONNECT, or SOCKS), else the request sent whole to the proxy */
   readonly tunnel: boolean;
+  /**
+   * A SOCKS proxy (ureq's): its version, and the URL's host resolved here first (`socks4`,
+   * `socks5`: then checked by the IP policy, as ureq's resolver) or by the proxy (`socks4a`,
+   * `socks5h`); the credentials are SOCKS5's.
+   */
+  readonly socks: { version: 4 | 5; resolveHere: boolean; credentials: { user: string; password: string } | null } | null;
   /**
    * The IP policy on a proxy named by an IP literal: ureq's resolver checks every address it hands
    * out, a literal too; hyper's connector never asks reqwest's resolver about one. A proxy named by
@@ -44,17 +50,18 @@ export interface ProxyRoute {
   readonly checkProxyLiteral: boolean;
   /**
    * The IP policy on the URL's own IP literal: reqwest's wrapper checks it before sending
-   * (`check_ip_in_hostname`); ureq, which leaves the URL's host to the proxy, never looks at it.
+   * (`check_ip_in_hostname`); ureq, which leaves the URL's host to the proxy, never looks at it
+   * (but through a SOCKS proxy that has it resolved here, `socks.resolveHere`).
    */
   readonly checkTargetLiteral: boolean;
 }
 
-/** A proxy v1.50 would use that is not spoken here. */
+/** A SOCKS proxy for reqwest's callers, which v1.50's reqwest (no `socks` feature) cannot use either. */
 export class UnsupportedProxy extends Error {
   override readonly name = 'UnsupportedProxy';
 
   constructor(variable: string, scheme: string) {
-    super(`the proxy in \`${variable}\` is a \`${scheme}\` proxy: only \`http\` and \`https\` proxies are supported, the requests it would carry fail`);
+    super(`the proxy in \`${variable}\` is a \`${scheme}\` proxy, which remote searches and writes, chat providers, personalization and S3 snapshots do not speak (nor in v1.50): their requests fail`);
   }
 }
 
@@ -70,17 +77,24 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const UREQ_SCHEMES: Record<string, number> = { http: 80, https: 443, socks4: 1080, socks4a: 1080, socks: 1080, socks5: 1080, socks5h: 1080 };
 const REQWEST_SCHEMES = new Set(['http', 'https', 'socks4', 'socks4a', 'socks5', 'socks5h']);
-const SPOKEN = new Set(['http', 'https']);
+/** ureq's SOCKS schemes: version, and the URL's host resolved here */
+const SOCKS: Record<string, { version: 4 | 5; resolveHere: boolean }> = {
+  socks4: { version: 4, resolveHere: true },
+  socks4a: { version: 4, resolveHere: false },
+  socks: { version: 5, resolveHere: true },
+  socks5: { version: 5, resolveHere: true },
+  socks5h: { version: 5, resolveHere: false },
+};
 
 export class ProxySettings {
-  /** What the server warns of at start: a proxy v1.50 would use but that is not spoken here. */
+  /** What the server warns of at start: a SOCKS proxy that reqwest's callers cannot use. */
   readonly unsupported: readonly string[];
 
   private constructor(
     private readonly ureq: { proxy: ProxyUrl; noProxy: ((host: string) => boolean) | null } | null,
     private readonly reqwest: { http: ProxyUrl | null; https: ProxyUrl | null; noProxy: (host: string) => boolean },
   ) {
-    const proxies = [ureq?.proxy, reqwest.http, reqwest.https].filter((proxy) => proxy != null && !SPOKEN.has(proxy.scheme));
+    const proxies = [reqwest.http, reqwest.https].filter((proxy) => proxy !== null && proxy.scheme in SOCKS);
     this.unsupported = [...new Set(proxies.map((proxy) => new UnsupportedProxy(proxy!.variable, proxy!.scheme).message))];
   }
 
@@ -108,25 +122,28 @@ export class ProxySettings {
     });
   }
 
-  /** `null`: straight to the URL's host. Throws `UnsupportedProxy` for a proxy not spoken here. */
+  /** `null`: straight to the URL's host. Throws `UnsupportedProxy` for a SOCKS proxy and reqwest's rules. */
   route(target: URL, rules: ProxyRules): ProxyRoute | null {
     const host = target.hostname;
     if (rules === 'ureq') {
       if (this.ureq === null || this.ureq.noProxy?.(host) === true) return null;
-      return toRoute(this.ureq.proxy, `basic`, { tunnel: true, checkProxyLiteral: true, checkTargetLiteral: false });
+      const { proxy } = this.ureq;
+      const socks = SOCKS[proxy.scheme];
+      if (socks === undefined) return { ...toRoute(proxy, 'basic'), tunnel: true, checkProxyLiteral: true, checkTargetLiteral: false };
+      return { host: proxy.host, port: proxy.port, tls: false, authorization: undefined, tunnel: true, socks: { ...socks, credentials: proxy.credentials }, checkProxyLiteral: true, checkTargetLiteral: socks.resolveHere };
     }
     const proxy = target.protocol === 'https:' ? this.reqwest.https : target.protocol === 'http:' ? this.reqwest.http : null;
     if (proxy === null || this.reqwest.noProxy(host)) return null;
-    const tunnel = target.protocol === 'https:';
-    return toRoute(proxy, 'Basic', { tunnel, checkProxyLiteral: false, checkTargetLiteral: true }, decodeURIComponentLossy);
+    if (proxy.scheme in SOCKS) throw new UnsupportedProxy(proxy.variable, proxy.scheme);
+    return { ...toRoute(proxy, 'Basic', decodeURIComponentLossy), tunnel: target.protocol === 'https:', checkProxyLiteral: false, checkTargetLiteral: true };
   }
 }
 
-function toRoute(proxy: ProxyUrl, scheme: string, how: Pick<ProxyRoute, 'tunnel' | 'checkProxyLiteral' | 'checkTargetLiteral'>, decode = (text: string) => text): ProxyRoute {
-  if (!SPOKEN.has(proxy.scheme)) throw new UnsupportedProxy(proxy.variable, proxy.scheme);
+/** An HTTP proxy's address, TLS and `Proxy-Authorization` (`scheme` and the credentials as `decode` reads them). */
+function toRoute(proxy: ProxyUrl, scheme: string, decode = (text: string) => text) {
   const { credentials } = proxy;
   const authorization = credentials === null ? undefined : `${scheme} ${Buffer.from(`${decode(credentials.user)}:${decode(credentials.password)}`).toString('base64')}`;
-  return { host: proxy.host, port: proxy.port, tls: proxy.scheme === 'https', authorization, ...how };
+  return { host: proxy.host, port: proxy.port, tls: proxy.scheme === 'https', authorization, socks: null };
 }
 
 function firstSet(env: Env, names: string[]): [string, string] | undefined {

@@ -9,13 +9,12 @@ import type { Socket } from 'node:net';
 
 const MAX_HEAD_BYTES = 8 * 1024;
 
-export class ConnectProxyFailed extends Error {
-  override readonly name = 'ConnectProxyFailed';
-
-  constructor(reason: string) {
-    super(`CONNECT proxy failed: ${reason}`);
-  }
+/** A proxy that gave no tunnel, in ureq's words (`CONNECT proxy failed: …`, a SOCKS proxy's `io: …`). */
+export class ProxyFailed extends Error {
+  override readonly name = 'ProxyFailed';
 }
+
+const connectFailed = (reason: string) => new ProxyFailed(`CONNECT proxy failed: ${reason}`);
 
 /**
  * Asks the proxy behind `socket` (connecting or connected) for a tunnel to `authority`
@@ -31,16 +30,16 @@ export function openTunnel(socket: Socket, authority: string, authorization: str
     };
     const onAbort = () => fail(signal.reason);
     const onError = (err: Error) => fail(err);
-    const onEnd = () => fail(new ConnectProxyFailed('proxy server did not respond'));
+    const onEnd = () => fail(connectFailed('proxy server did not respond'));
     const onData = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
       if (end === -1) {
-        if (head.length > MAX_HEAD_BYTES) fail(new ConnectProxyFailed('proxy server responded with headers too long'));
+        if (head.length > MAX_HEAD_BYTES) fail(connectFailed('proxy server responded with headers too long'));
         return;
       }
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, end).toString('latin1'))?.[1];
-      if (status !== '200') return fail(new ConnectProxyFailed(status === undefined ? 'proxy server did not respond' : `proxy server responded ${status}/${status}`));
+      if (status !== '200') return fail(connectFailed(status === undefined ? 'proxy server did not respond' : `proxy server responded ${status}/${status}`));
       // nothing comes past the head before the client speaks through the tunnel
       cleanup();
       resolve(socket);

@@ -35,7 +35,6 @@ import { ApiError, inIndex } from '../../errors/api-error.js';
 import type { OutgoingRequest, OutgoingResponse } from '../../outgoing/client.js';
 import { Transient, withBackoff } from '../../outgoing/backoff.js';
 import { RejectedIp } from '../../outgoing/ip-policy.js';
-import { UnsupportedProxy } from '../../outgoing/proxy-settings.js';
 import { REVEAL_SECRETS, settingsView } from '../../settings/view.js';
 import { fromSlice, SerdeError, string, struct } from '../../types/serde-json.js';
 import { stringifyReply } from '../../types/reply-text.js';
@@ -63,9 +62,8 @@ export function send(deps: ExportDeps, signal: AbortSignal, url: string, init: O
       response = await deps.request(url, { ...init, timeoutMs: REQUEST_TIMEOUT_MS, signal });
     } catch (err) {
       if (signal.aborted) throw signal.reason;
-      // an address the IP policy refuses is refused again, a proxy not spoken here stays so: no point in 15 minutes of retries
+      // an address the IP policy refuses is refused again: no point in 15 minutes of retries
       if (err instanceof RejectedIp) throw new ApiError('internal', err.ureqMessage);
-      if (err instanceof UnsupportedProxy) throw new ApiError('internal', err.message);
       throw new Transient(new ApiError('internal', (err as Error).message));
     }
     if (response.status >= 200 && response.status < 300) return response;

@@ -4,7 +4,8 @@
  * both with the proxy URL's credentials; a host NO_PROXY names reached straight; the IP policy on
  * the proxy's address for ureq (not on the URL's, which only the proxy resolves) and on the URL's
  * IP literal for reqwest; an https URL tunnelled by both (HTTPS_PROXY), TLS with its own host; an
- * https:// proxy spoken to over TLS.
+ * https:// proxy spoken to over TLS; a SOCKS proxy for webhooks and embedders (ureq), not for
+ * remote searches (reqwest), which fail as in v1.50.
  * The hosts `*.test` resolve nowhere: only the proxy reaches them.
  */
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, run, waitTask } from '../../helpers/api.js';
 import { startHttpProxy, type MockProxy } from '../../helpers/http-proxy.js';
+import { startSocksProxy } from '../../helpers/socks-proxy.js';
 import { startRecordingReceiver, type Hit } from '../../helpers/recording-receiver.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
 
@@ -178,6 +180,24 @@ describe('https URLs through HTTPS_PROXY', () => {
       expect(tlsProxy.hits).toContainEqual({ kind: 'connect', target: `localhost:${securePort}`, authorization: `Basic ${CREDENTIALS}` });
     } finally {
       await tlsProxy.close();
+    }
+  });
+});
+
+describe('SOCKS proxies', () => {
+  it("carry a webhook (ureq's socks-proxy); reqwest's callers fail, as in v1.50, and the start says so", async () => {
+    const socks = await startSocksProxy('user:pass');
+    try {
+      const server = await proxiedServer(['--experimental-allowed-ip-networks', '127.0.0.0/8'], { ALL_PROXY: socks.url('socks5h', 'user:pass') });
+      expect(server.output()).toMatch(/WARN quarry::outgoing: the proxy in `ALL_PROXY` is a `socks5h` proxy, which remote searches and writes, chat providers, personalization and S3 snapshots do not speak \(nor in v1\.50\): their requests fail/);
+      await webhookTo(server, `http://receiver.test:${receiver.port}/socks`);
+      await until(() => arrived('/socks'));
+      expect(socks.hits).toEqual([{ version: 5, target: `receiver.test:${receiver.port}`, credentials: 'user:pass' }]);
+      const reply = await searchRemote(server, `http://remote.test:${new URL(remote.url).port}`);
+      expect(reply.body.remoteErrors.ms1.message).toBe('error sending request');
+      expect(socks.hits).toHaveLength(1);
+    } finally {
+      await socks.close();
     }
   });
 });

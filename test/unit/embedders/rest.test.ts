@@ -1,8 +1,8 @@
 // The REST embedder against a mock server on loopback: batching of texts per request, v1.50's
 // retries (5xx, 429, network) and give-ups (400, 401, template mismatch, dimensions), answers read
 // up to what their embeddings may take, request counting for `embedderRequests`, timeouts, the
-// IP policy refusing loopback by default, and proxies (a failed tunnel retried as a network error in
-// ureq's words, a SOCKS proxy refused at once).
+// IP policy refusing loopback by default, and a failed proxy tunnel retried as a network error in
+// ureq's words.
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbedError } from '../../../src/embedders/embed-error.js';
 import { EmbedderRequestStats } from '../../../src/embedders/request-stats.js';
@@ -206,16 +206,5 @@ describe('through a proxy', () => {
     expect(error.message).toBe('runtime error: could not reach embedding server:\n  - CONNECT proxy failed: proxy server did not respond');
     expect(stats.view()).toMatchObject({ total: 11, failed: 11 });
     expect(server.received).toHaveLength(0);
-  });
-
-  it('fails at once through a SOCKS proxy, which is not spoken here, saying so', async () => {
-    server = await mockEmbedder(() => ({ json: { embedding: [1] } }));
-    const stats = new EmbedderRequestStats();
-    const opts = options(server.url);
-    const error = await failure(restEmbed(opts, parseRestTemplates(opts.request, opts.response), ['a'], { runtime: through({ ALL_PROXY: 'socks5://127.0.0.1:1080' }), stats }));
-    expect(error.message).toBe(
-      'runtime error: could not reach embedding server:\n  - the proxy in `ALL_PROXY` is a `socks5` proxy: only `http` and `https` proxies are supported, the requests it would carry fail',
-    );
-    expect(stats.view()).toMatchObject({ total: 1, failed: 1 });
   });
 });

@@ -13,6 +13,7 @@ import { MAX_ANSWER_BYTES, OutgoingClient, type Failure } from '../../../src/out
 import { IpPolicy, RejectedIp } from '../../../src/outgoing/ip-policy.js';
 import { ProxySettings } from '../../../src/outgoing/proxy-settings.js';
 import { startHttpProxy } from '../../helpers/http-proxy.js';
+import { startSocksProxy } from '../../helpers/socks-proxy.js';
 import { startRecordingReceiver, type Hit } from '../../helpers/recording-receiver.js';
 
 const hits: Hit[] = [];
@@ -357,6 +358,45 @@ describe('through a proxy', () => {
     expect((await client.request(`http://a.test:${port}/start`, POST)).status).toBe(200);
     expect(hits.map((hit) => hit.path)).toEqual(['/start', '/straight']);
     expect(proxy.hits.map((hit) => hit.target)).toEqual([`a.test:${port}`]);
+    await proxy.close();
+  });
+});
+
+describe('through a SOCKS proxy (ureq)', () => {
+  it('hands socks5h and socks4a the host name, socks5 and socks4 an address resolved and checked here', async () => {
+    const proxy = await startSocksProxy();
+    const dns = fakeDns('127.0.0.1');
+    const via = (scheme: string) => new OutgoingClient(loopback, dns.resolve, ProxySettings.fromEnv({ ALL_PROXY: proxy.url(scheme) }));
+    for (const scheme of ['socks5h', 'socks4a', 'socks5', 'socks4']) expect((await via(scheme).request(`http://a.test:${port}/${scheme}`, POST)).status).toBe(200);
+    expect(proxy.hits.map((hit) => [hit.version, hit.target])).toEqual([
+      [5, `a.test:${port}`],
+      [4, `a.test:${port}`],
+      [5, `127.0.0.1:${port}`],
+      [4, `127.0.0.1:${port}`],
+    ]);
+    expect(hits.map((hit) => hit.path)).toEqual(['/socks5h', '/socks4a', '/socks5', '/socks4']);
+    // the proxy's own address is a literal: only the target's names were resolved
+    expect(dns.calls).toEqual(['a.test', 'a.test']);
+    await proxy.close();
+  });
+
+  it('refuses an address the URL resolves to before asking the proxy (socks5), not a name the proxy resolves (socks5h)', async () => {
+    const proxy = await startSocksProxy();
+    const client = (scheme: string) => new OutgoingClient(localhostOnly, fakeDns('127.0.0.2').resolve, ProxySettings.fromEnv({ ALL_PROXY: proxy.url(scheme) }));
+    await expect(client('socks5').request(`http://a.test:${port}/refused`, POST)).rejects.toThrow(RejectedIp);
+    expect(proxy.hits).toEqual([]);
+    expect((await client('socks5h').request(`http://a.test:${port}/proxied`, POST)).status).toBe(200);
+    expect(hits.map((hit) => hit.path)).toEqual(['/proxied']);
+    await proxy.close();
+  });
+
+  it("authenticates with the proxy URL's credentials, and fails in the socks crate's words when refused", async () => {
+    const proxy = await startSocksProxy('user:pass');
+    const via = (userinfo: string) => new OutgoingClient(loopback, undefined, ProxySettings.fromEnv({ ALL_PROXY: proxy.url('socks5h', userinfo) }));
+    expect((await via('user:pass').request(`http://a.test:${port}/in`, POST)).status).toBe(200);
+    expect(proxy.hits).toEqual([{ version: 5, target: `a.test:${port}`, credentials: 'user:pass' }]);
+    await expect(via('user:wrong').request(`http://a.test:${port}/out`, POST)).rejects.toThrow('io: password authentication failed');
+    expect(hits.map((hit) => hit.path)).toEqual(['/in']);
     await proxy.close();
   });
 });

@@ -3,7 +3,7 @@
  * ureq's one proxy (ALL_PROXY, then HTTPS_PROXY, then HTTP_PROXY, the first that parses) tunnelling
  * everything, with its NO_PROXY patterns; reqwest's proxy per scheme (ALL_PROXY as fallback, none
  * under CGI), curl's NO_PROXY rules; credentials raw (ureq) or percent-decoded (reqwest); TLS to
- * an https proxy; a SOCKS proxy, not spoken here, refused by name.
+ * an https proxy; a SOCKS proxy for ureq's callers, refused by name for reqwest's.
  */
 import { describe, expect, it } from 'vitest';
 import { ProxySettings, UnsupportedProxy, type ProxyRules } from '../../../src/outgoing/proxy-settings.js';
@@ -28,7 +28,7 @@ describe("ureq's rules (embedders, webhooks, export)", () => {
   });
 
   it('tunnels every URL and checks the proxy, not the URL, against the IP policy', () => {
-    expect(route({ HTTP_PROXY: 'http://p:8080' }, 'http://a.example/', 'ureq')).toEqual({ host: 'p', port: 8080, tls: false, authorization: undefined, tunnel: true, checkProxyLiteral: true, checkTargetLiteral: false });
+    expect(route({ HTTP_PROXY: 'http://p:8080' }, 'http://a.example/', 'ureq')).toEqual({ host: 'p', port: 8080, tls: false, authorization: undefined, tunnel: true, socks: null, checkProxyLiteral: true, checkTargetLiteral: false });
   });
 
   it('sends the credentials as written, with `basic`', () => {
@@ -95,14 +95,22 @@ describe('the proxy itself', () => {
     expect(route({ ALL_PROXY: 'http://p' }, 'http://a.example/', 'reqwest')).toMatchObject({ port: 80, tls: false });
   });
 
-  it('refuses a request v1.50 would send through a SOCKS proxy, and names it at start', () => {
+  it("is a SOCKS tunnel for ureq's callers: the URL's host resolved here, and checked, for socks4 and socks5", () => {
+    const socks = (scheme: string) => route({ ALL_PROXY: `${scheme}://u:p@s` }, 'http://a.example/', 'ureq');
+    expect(socks('socks5')).toMatchObject({ host: 's', port: 1080, tunnel: true, authorization: undefined, socks: { version: 5, resolveHere: true, credentials: { user: 'u', password: 'p' } }, checkTargetLiteral: true });
+    expect(socks('socks')?.socks).toMatchObject({ version: 5, resolveHere: true });
+    expect(socks('socks5h')).toMatchObject({ socks: { version: 5, resolveHere: false }, checkTargetLiteral: false });
+    expect(socks('socks4')?.socks).toMatchObject({ version: 4, resolveHere: true });
+    expect(socks('socks4a')?.socks).toMatchObject({ version: 4, resolveHere: false });
+  });
+
+  it("refuses a SOCKS proxy for reqwest's callers, as v1.50's reqwest (no `socks` feature), and names it at start", () => {
     const settings = ProxySettings.fromEnv({ ALL_PROXY: 'socks5://s:1080', HTTPS_PROXY: 'socks4://t' });
-    expect(() => settings.route(new URL('http://a.example/'), 'ureq')).toThrow(UnsupportedProxy);
+    expect(settings.route(new URL('http://a.example/'), 'ureq')?.socks?.version).toBe(5);
+    expect(() => settings.route(new URL('http://a.example/'), 'reqwest')).toThrow(UnsupportedProxy);
     expect(() => settings.route(new URL('https://a.example/'), 'reqwest')).toThrow('the proxy in `HTTPS_PROXY` is a `socks4` proxy');
-    expect(settings.unsupported).toEqual([
-      'the proxy in `ALL_PROXY` is a `socks5` proxy: only `http` and `https` proxies are supported, the requests it would carry fail',
-      'the proxy in `HTTPS_PROXY` is a `socks4` proxy: only `http` and `https` proxies are supported, the requests it would carry fail',
-    ]);
+    const words = 'proxy, which remote searches and writes, chat providers, personalization and S3 snapshots do not speak (nor in v1.50): their requests fail';
+    expect(settings.unsupported).toEqual([`the proxy in \`ALL_PROXY\` is a \`socks5\` ${words}`, `the proxy in \`HTTPS_PROXY\` is a \`socks4\` ${words}`]);
     expect(ProxySettings.fromEnv({ HTTP_PROXY: 'http://p:1', HTTPS_PROXY: 'https://q' }).unsupported).toEqual([]);
   });
 });
