@@ -39,7 +39,7 @@ import { writeTxn } from '../store/write-txn.js';
 import { indexUidProblem } from '../types/index-uid.js';
 import { FEATURE_NAMES, type FeatureName } from '../types/features.js';
 import { defaultSettings, SETTING_KEYS } from '../types/settings.js';
-import { isJsonObject } from '../types/json-text.js';
+import { isJsonObject, withoutBigInts } from '../types/json-text.js';
 import { ACTIONS, type Action } from '../types/key.js';
 import { DSR_INDEX_UID, type Batch, type DumpedKey, type Task } from '../types/task.js';
 import { MEILISEARCH_VERSION } from '../version.js';
@@ -169,7 +169,8 @@ async function importIndex(index: DumpedIndex, to: ImportTargets, signal: AbortS
   if (isJsonObject(known.embedders)) known.embedders = withDumpedPooling(known.embedders);
   // checked as a PATCH body: a value of the wrong type would be stored and break the index's searches
   const parsed = checkedSettings(index.uid, known);
-  const settings = applyPatch(defaultSettings(), canonicalPatch(parsed), normalizeExactWords);
+  // read by parseJson, an integer past 2^53 is a BigInt: settings hold numbers
+  const settings = applyPatch(defaultSettings(), withoutBigInts(canonicalPatch(parsed)), normalizeExactWords);
   const problem = mergedSettingsProblem(defaultSettings(), settings);
   if (problem !== undefined) throw new Error(`Index \`${index.uid}\`: ${problem.message}`);
   const { rebuild } = diffSettings(defaultSettings(), settings, INDEX_UPDATERS);

@@ -10,7 +10,6 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import { sortedKeys } from '../types/bytes.js';
-import { withoutBigInts } from '../types/json-text.js';
 import { ownValue, setField } from '../types/own-record.js';
 import {
   defaultChatSettings,
@@ -87,23 +86,29 @@ function applyEmbedders(
   return sortedKeys(next);
 }
 
-/** The settings after one task's patch. */
+/**
+ * The settings a patch sets to the value it sends, or to their default when it sends null: the
+ * settings a batch ends with hold a task's member of these as it is, so its JSON text (the task
+ * record's) stands for it (engine/indexer/commit.ts `SettingsWrite.texts`).
+ */
+export const VERBATIM_SETTINGS = ['filterableAttributes', 'sortableAttributes', 'foreignKeys', 'rankingRules', 'nonSeparatorTokens', 'separatorTokens', 'dictionary', 'synonyms'] as const;
+type VerbatimSetting = (typeof VERBATIM_SETTINGS)[number];
+
+/**
+ * The settings after one task's patch. The patch holds numbers as JSON.parse reads them (no
+ * BigInt: `withoutBigInts` of a value `parseJson` read): settings hold numbers.
+ */
 export function applyPatch(current: IndexSettings, patch: SettingsPatch, exactWords: ExactWordsForm): IndexSettings {
   const defaults = defaultSettings();
   const next: IndexSettings = { ...current };
-  // read back from the task record, an integer past 2^53 is a BigInt: settings hold numbers
-  const p = withoutBigInts(patch);
+  const p = patch;
   if (p.displayedAttributes !== undefined) next.displayedAttributes = wildcardList(p.displayedAttributes);
   if (p.searchableAttributes !== undefined) next.searchableAttributes = wildcardList(p.searchableAttributes);
-  if (p.filterableAttributes !== undefined) next.filterableAttributes = p.filterableAttributes ?? defaults.filterableAttributes;
-  if (p.sortableAttributes !== undefined) next.sortableAttributes = p.sortableAttributes ?? defaults.sortableAttributes;
-  if (p.foreignKeys !== undefined) next.foreignKeys = p.foreignKeys ?? defaults.foreignKeys;
-  if (p.rankingRules !== undefined) next.rankingRules = p.rankingRules ?? defaults.rankingRules;
+  for (const key of VERBATIM_SETTINGS) {
+    const value = p[key];
+    if (value !== undefined) (next as Record<VerbatimSetting, unknown>)[key] = value ?? defaults[key];
+  }
   if (p.stopWords !== undefined) next.stopWords = normalizeStopWords(p.stopWords ?? []);
-  if (p.nonSeparatorTokens !== undefined) next.nonSeparatorTokens = p.nonSeparatorTokens ?? defaults.nonSeparatorTokens;
-  if (p.separatorTokens !== undefined) next.separatorTokens = p.separatorTokens ?? defaults.separatorTokens;
-  if (p.dictionary !== undefined) next.dictionary = p.dictionary ?? defaults.dictionary;
-  if (p.synonyms !== undefined) next.synonyms = p.synonyms ?? defaults.synonyms;
   if (p.distinctAttribute !== undefined) next.distinctAttribute = p.distinctAttribute;
   if (p.proximityPrecision !== undefined) next.proximityPrecision = p.proximityPrecision ?? defaults.proximityPrecision;
   if (p.typoTolerance !== undefined) {

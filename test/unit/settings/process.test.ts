@@ -26,6 +26,7 @@ import { WorkerPools } from '../../../src/workers/pool.js';
 import { TaskQueue } from '../../../src/tasks/queue.js';
 import { inlineIndexWriter } from '../tasks/inline-writer.js';
 import type { Task, TaskKind } from '../../../src/types/task.js';
+import { textMembers } from '../../../src/types/json-text-object.js';
 
 let dir: string;
 let store: InstanceStore;
@@ -150,10 +151,45 @@ describe('the settings processor', () => {
     const env = indexWith([{ id: 1, genre: 'drama' }]);
     const tasks = enqueue(settings({ filterableAttributes: ['genre'], synonyms: { film: ['movie'] } }));
     commit(await processSettings(ctx, tasks, batch(tasks, 'settings', false)));
-    // the very synonyms object of the task, not a decoded copy
     const sent = (tasks[0]!.kind as unknown as { settings: { synonyms: unknown } }).settings.synonyms;
-    expect(searchSettings(env).synonyms).toBe(sent);
+    expect(searchSettings(env).synonyms).toEqual(sent);
     expect(searchSettings(env)).toEqual(readSettings(env));
+  });
+
+  it('reads a large settings update a slice at a time, giving the event loop turns, and sends the writer its text', async () => {
+    const env = indexWith([{ id: 1 }]);
+    const synonyms = Object.fromEntries(Array.from({ length: 80_000 }, (_, k) => [`w${k}`, [`s${k}`]]));
+    const tasks = enqueue(settings({ synonyms, rankingRules: ['words', 'year:asc'] }));
+    // turns the event loop takes until the processor hands the write over
+    let turns = 0;
+    let running = true;
+    const count = () => {
+      turns++;
+      if (running) setImmediate(count);
+    };
+    setImmediate(count);
+    let write: Parameters<ProcessContext['writeIndex']>[1] | undefined;
+    let turnsAtWrite = 0;
+    const inline = ctx.writeIndex;
+    ctx.writeIndex = (uuid, w, watcher) => {
+      turnsAtWrite = turns;
+      write = w;
+      return inline(uuid, w, watcher);
+    };
+    commit(await processSettings(ctx, tasks, batch(tasks, 'settings', false)));
+    running = false;
+    // the old processor parsed it at once: no turn before the write
+    expect(turnsAtWrite).toBeGreaterThan(0);
+    // the task's texts cross to the writer thread, which parses them: the written settings are the same
+    const texts = write?.kind === 'settings' ? write.texts : undefined;
+    expect(Object.keys(texts ?? {})).toEqual(['rankingRules', 'synonyms']);
+    // (JSON texts compared: a deep equality of 80,000 members takes seconds)
+    const taskText = textMembers(tasks[0]!.kind.name === 'settingsUpdate' ? tasks[0]!.kind.settings : {}).find(([key]) => key === 'synonyms')?.[1];
+    expect(texts!.synonyms).toBe(taskText);
+    const sent = threadSettingsWrite(write as Extract<typeof write, { kind: 'settings' }>).settings;
+    expect([sent.synonyms, sent.rankingRules]).toEqual([null, null]);
+    expect(JSON.stringify(readSettings(env))).toBe(JSON.stringify(searchSettings(env)));
+    expect(JSON.stringify(readSettings(env).synonyms)).toBe(texts!.synonyms);
   });
 
   it('sends the writer only the settings a batch changes: it keeps the others as stored', async () => {
