@@ -50,15 +50,15 @@ describe('synonymsOf', () => {
     expect(withStop.get('a')).toEqual([['b']]);
   });
 
-  it('lists the keys of new synonyms only to compare them with the last table and to build, not to count them', () => {
+  it('lists the keys of new synonyms once, for both the comparison with the last table and the build', () => {
     synonymsOf(settingsWith({ a: ['b'] }));
     let listed = 0;
     const synonyms = new Proxy(Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`q${i}`, [`r${i}`]])), {
       ownKeys: (target) => (listed++, Reflect.ownKeys(target)),
     });
     expect(synonymTableBuild(settingsWith(synonyms))).toBeInstanceOf(SynonymBuild);
-    // once to compare them with the last table's, once for the build (not once more to count them)
-    expect(listed).toBe(2);
+    // not once to compare them with the last table's and once more for the build (450,000 keys: ~0.1-0.4 s each)
+    expect(listed).toBe(1);
   });
 
   it('leaves a small table to be built at once, and hands out the build of a large one until it is done', () => {
