@@ -44,11 +44,19 @@ const EDITION_STACK_MB = 64;
  */
 const YOUNG_GENERATION_MB = { writer: 16, extraction: 8, segmenter: 32, edition: 32, format: 32 } as const;
 
-/** A pool of the task module at `file` (relative to this module) whose threads start on demand and exit after `idleTimeout` ms idle. */
+/**
+ * A pool of the task module at `file` (relative to this module) whose threads start on demand and
+ * exit after `idleTimeout` ms idle. Its threads wait for their next task with `atomics: 'async'`,
+ * so their event loops turn between tasks: with piscina's default ('sync') a thread blocks in
+ * Atomics.wait from one task to the next, and the timers a task leaves never fire. lmdb-js sets
+ * one at every read transaction it renews (`setTimeout(resetReadTxn, 0)`), which holds that
+ * environment's handle: the index writer, which opens and closes a handle per write, kept every
+ * one of them (its stores, transactions and 64 KiB write buffer), ~0.15 MB a write.
+ */
 function lazyPool(file: string, maxThreads: number, idleTimeout: number, youngGenerationMb: number, options: { stackSizeMb?: number; workerData?: PoolThreadData } = {}): Piscina {
   const { stackSizeMb, workerData } = options;
   const resourceLimits = { maxYoungGenerationSizeMb: youngGenerationMb, ...(stackSizeMb === undefined ? {} : { stackSizeMb }) };
-  return new Piscina({ filename: new URL(file, import.meta.url).href, maxThreads, minThreads: 0, idleTimeout, resourceLimits, ...(workerData === undefined ? {} : { workerData }) });
+  return new Piscina({ filename: new URL(file, import.meta.url).href, maxThreads, minThreads: 0, idleTimeout, resourceLimits, atomics: 'async', ...(workerData === undefined ? {} : { workerData }) });
 }
 
 /** What a pool thread gets (piscina `workerData`): the segmenter thread's buffer. */
