@@ -1,5 +1,6 @@
 /**
- * IP addresses and CIDR networks as integers, for the outgoing IP policy. Not `net.BlockList`:
+ * IP addresses and CIDR networks as integers, for the outgoing IP policy (and a URL's host
+ * without an IPv6 literal's brackets, as the policy and the proxy rules read it). Not `net.BlockList`:
  * it matches IPv4 rules against IPv4-mapped IPv6 addresses and back, so `::ffff:0:0/96` (non-global
  * in v1.50) would catch every IPv4 address; v1.50's `cidr` crate keeps the two families apart.
  */
@@ -15,6 +16,11 @@ export interface Network extends Address {
 }
 
 const BITS = { 4: 32, 6: 128 } as const;
+
+/** A URL's host as an address or name: an IPv6 literal without its brackets (`[::1]` → `::1`). */
+export function bareHost(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1');
+}
 
 /** `null` unless `text` is an IPv4 or IPv6 address (an IPv6 zone, `%eth0`, is ignored). */
 export function parseAddress(text: string): Address | null {

@@ -26,6 +26,7 @@ import https from 'node:https';
 import net, { isIP, type LookupFunction, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import tls from 'node:tls';
+import { bareHost } from './cidr.js';
 import type { IpPolicy } from './ip-policy.js';
 import { ProxySettings, type ProxyRoute, type ProxyRules } from './proxy-settings.js';
 import { openTunnel } from './proxy-tunnel.js';
@@ -173,7 +174,7 @@ export class OutgoingClient {
   private async send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, init: Pick<OutgoingRequest, 'connectTimeoutMs' | 'connection' | 'proxyRules'>): Promise<IncomingMessage> {
     let transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
     if (transport === null) throw new Error(`unsupported URL scheme \`${url.protocol.slice(0, -1)}\``);
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const host = bareHost(url.hostname);
     const route = this.proxies.route(url, init.proxyRules ?? 'ureq');
     // An IP literal is never looked up: it is checked as it is, unless only the proxy reads it (ureq).
     if (isIP(host) !== 0 && (route === null || route.checkTargetLiteral)) this.policy.check(host, true);
@@ -183,7 +184,7 @@ export class OutgoingClient {
     if (route !== null) {
       if (route.checkProxyLiteral && isIP(route.host) !== 0) this.policy.check(route.host, false);
       if (route.tunnel) {
-        const tunnel = await this.tunnel(route, url, signal, init.connectTimeoutMs);
+        const tunnel = await this.tunnel(route, url, host, signal, init.connectTimeoutMs);
         const socket = url.protocol === 'https:' ? tls.connect({ socket: tunnel, host, servername: isIP(host) === 0 ? host : undefined, ALPNProtocols: ['http/1.1'] }) : tunnel;
         // a tunnel of its own for each request, not kept alive
         options = { method, headers, signal, agent: undefined, createConnection: () => socket };
@@ -221,10 +222,9 @@ export class OutgoingClient {
     });
   }
 
-  /** A connection to the proxy (TLS to an `https` one), then a tunnel through it (CONNECT, or SOCKS) to `url`'s host and port. */
-  private async tunnel(route: ProxyRoute, url: URL, signal: AbortSignal, connectTimeoutMs: number | undefined): Promise<Socket> {
+  /** A connection to the proxy (TLS to an `https` one), then a tunnel through it (CONNECT, or SOCKS) to `url`'s host (`host`, bare) and port. */
+  private async tunnel(route: ProxyRoute, url: URL, host: string, signal: AbortSignal, connectTimeoutMs: number | undefined): Promise<Socket> {
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     // SOCKS4 and SOCKS5 are handed an address resolved here, checked as any (ureq's first)
     const target = route.socks?.resolveHere === true && isIP(host) === 0 ? (await this.resolveChecked(host))[0]!.address : host;
     const to = { host: route.host, port: route.port, lookup: this.checkedLookup };

@@ -20,7 +20,7 @@
  * The IP policy follows each client (see `ProxyRoute`).
  */
 import { isIP } from 'node:net';
-import { contains, parseAddress, parseNetwork, type Network } from './cidr.js';
+import { bareHost, contains, parseAddress, parseNetwork, type Network } from './cidr.js';
 
 /** Which of v1.50's clients a caller stands for, and so whose proxy rules apply. */
 export type ProxyRules = 'ureq' | 'reqwest';
@@ -173,7 +173,7 @@ function parseProxyUrl(variable: string, text: string | undefined, schemes: Reco
   const authority = /^[^:]*:\/\/([^/?#]*)/.exec(hasScheme ? text : `http://${text}`)![1]!;
   const at = authority.lastIndexOf('@');
   const [user = '', ...password] = authority.slice(0, Math.max(at, 0)).split(':');
-  return { variable, scheme, host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port, credentials: at === -1 ? null : { user, password: password.join(':') } };
+  return { variable, scheme, host: bareHost(url.hostname), port, credentials: at === -1 ? null : { user, password: password.join(':') } };
 }
 
 function decodeURIComponentLossy(text: string): string {
@@ -208,7 +208,7 @@ function reqwestNoProxy(list: string): (host: string) => boolean {
     else if (entry !== '') domains.push(entry.toLowerCase());
   }
   return (host) => {
-    const bare = host.replace(/^\[(.*)\]$/, '$1');
+    const bare = bareHost(host);
     const address = parseAddress(bare);
     if (address !== null) return networks.some((network) => contains(network, address));
     const domain = bare.toLowerCase();
